@@ -1,0 +1,166 @@
+// Command vigil verifies and tests learned action policies against symbolic
+// environment models. Each subcommand lives in its own file and registers
+// itself with register; this file holds the dispatcher and the conventions
+// every subcommand shares (exit codes, -D, --json).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit codes, documented in README.md and `vigil help`.
+const (
+	exitOK      = 0 // success; for verify: safe
+	exitError   = 1 // input errors (diagnostics, unreadable files)
+	exitUsage   = 2 // bad command line
+	exitUnsafe  = 3 // verify: a counterexample was found
+	exitUnknown = 4 // verify: no verdict (limit, timeout, interrupted)
+)
+
+// command is one subcommand.
+type command struct {
+	Name     string
+	Summary  string // one line for `vigil help`
+	Usage    string // synopsis, e.g. "vigil check [flags] FILE..."
+	Examples []string
+	Run      func(env *env, args []string) int
+}
+
+// env is what a subcommand needs from the outside world.
+type env struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.Name] = c }
+
+func main() { os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin})) }
+
+func run(args []string, e *env) int {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help":
+		name = "help"
+	case "-version", "--version":
+		name = "version"
+	}
+	c := commands[name]
+	if c == nil {
+		fmt.Fprintf(e.stderr, "vigil: unknown command %q%s\nRun 'vigil help' for the list of commands.\n", name, suggest(name, commandNames()))
+		return exitUsage
+	}
+	return c.Run(e, args[1:])
+}
+
+func commandNames() []string {
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "vigil verifies and tests learned action policies.")
+	fmt.Fprintln(w, "\nUsage: vigil COMMAND [flags] [args]\n\nCommands:")
+	for _, n := range commandNames() {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
+	}
+	fmt.Fprintln(w, "\nRun 'vigil help COMMAND' for a command's flags and examples.")
+}
+
+// newFlags returns a flag set that reports errors the vigil way: the
+// command's usage on stderr and exit code 2.
+func newFlags(e *env, c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: %s\n", c.Usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, allowing flags after positional arguments
+// (vigil check a.spec --json). It returns the positional arguments, or
+// ok == false after printing the error.
+func parseFlags(fs *flag.FlagSet, args []string) (rest []string, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, false
+		}
+		args = fs.Args()
+		i := 0
+		for i < len(args) && (!strings.HasPrefix(args[i], "-") || args[i] == "-") {
+			rest = append(rest, args[i])
+			i++
+		}
+		if i == len(args) {
+			return rest, true
+		}
+		if args[i] == "--" {
+			return append(rest, args[i+1:]...), true
+		}
+		args = args[i:]
+	}
+}
+
+// defines collects repeated -D NAME=VALUE flags.
+type defines map[string]string
+
+func (d defines) String() string { return "" }
+
+func (d defines) Set(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want NAME=VALUE, got %q", s)
+	}
+	d[strings.TrimSpace(name)] = strings.TrimSpace(val)
+	return nil
+}
+
+// suggest returns ` (did you mean "x"?)` for the closest name, or "".
+func suggest(name string, names []string) string {
+	best, bestD := "", len(name)/2+1
+	for _, n := range names {
+		if d := editDistance(name, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+)
+
+// version is set with -ldflags "-X main.version=..." by release builds.
+var version = "devel"
+
+func init() {
+	register(&command{
+		Name:     "version",
+		Summary:  "print vigil's version",
+		Usage:    "vigil version",
+		Examples: []string{"vigil version"},
+		Run: func(e *env, args []string) int {
+			if len(args) > 0 {
+				fmt.Fprintf(e.stderr, "usage: vigil version\n")
+				if args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
+					return exitOK
+				}
+				return exitUsage
+			}
+			v := version
+			if bi, ok := debug.ReadBuildInfo(); ok && v == "devel" {
+				for _, s := range bi.Settings {
+					if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+						v = "devel-" + s.Value[:12]
+					}
+				}
+			}
+			fmt.Fprintf(e.stdout, "vigil %s (%s %s/%s)\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return exitOK
+		},
+	})
+}

@@ -1,0 +1,294 @@
+// Package symbolic is vigil's typed intermediate representation: the one model
+// every engine consumes. A Model has bounded integer variables (Booleans are
+// 0/1 variables), integer expressions that are linear plus if/min/max/abs and
+// division by a positive constant, conditions, labelled guarded commands with
+// (weighted) non-deterministic outcomes, policies and properties.
+//
+// The front ends (package lang for .spec files, lang/jani for JANI) lower into
+// this package; engines import it and never the front ends. Every node carries a
+// Pos so that an engine's answer can cite the source line it came from.
+//
+// Design notes:
+//   - Identifiers are dense indices: VarID indexes Model.Vars, LabelID indexes
+//     Model.Labels. Engines keep per-variable and per-label data in slices.
+//   - A concrete state is a []int indexed by VarID (State). The packed explicit
+//     engine builds on top of this valuation.
+//   - Expressions and conditions are small trees with an Op tag rather than
+//     interfaces, so that evaluation is a switch and the SMT/BDD encoders can
+//     walk them without type assertions.
+package symbolic
+
+import (
+	"fmt"
+	"math"
+)
+
+// Pos is a source position: file, 1-based line and column. The zero Pos means
+// "unknown" (for nodes synthesised by an engine).
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// IsValid reports whether p names a real source position.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+func (p Pos) String() string {
+	switch {
+	case p.File == "" && p.Line == 0:
+		return "-"
+	case p.Line == 0:
+		return p.File
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// VarID indexes Model.Vars.
+type VarID int32
+
+// LabelID indexes Model.Labels. NoLabel means "none" (a stuck policy).
+type LabelID int32
+
+// NoLabel is the LabelID of "no label".
+const NoLabel LabelID = -1
+
+// State is a concrete valuation of all variables, indexed by VarID.
+// Boolean variables hold 0 or 1.
+type State []int
+
+// Var is a bounded integer or Boolean variable.
+type Var struct {
+	Name    string
+	Lo, Hi  int // inclusive range; Booleans are 0..1
+	Bool    bool
+	HasInit bool
+	Init    int
+	Pos     Pos
+}
+
+// Size is the number of values of the variable's range.
+func (v *Var) Size() int { return v.Hi - v.Lo + 1 }
+
+// Label is an action label.
+type Label struct {
+	Name string
+	Pos  Pos
+}
+
+// Const is a folded constant, kept for printing and for reports.
+type Const struct {
+	Name  string
+	Value int
+	Pos   Pos
+}
+
+// Pred is a named condition. Uses of a pred are inlined during lowering; the
+// declaration is kept so the printer can write it back.
+type Pred struct {
+	Name string
+	Cond *Cond
+	Pos  Pos
+}
+
+// Model is a complete lowered model: environment, policies and properties.
+type Model struct {
+	Name       string
+	Consts     []Const
+	Vars       []Var
+	Labels     []Label
+	Preds      []Pred
+	Commands   []Command
+	Policies   []*PolicyDecl
+	Properties []*Property
+}
+
+// Command is one guarded command: `action Label when Guard -> o1 | o2 ...`.
+type Command struct {
+	Label    LabelID
+	Guard    *Cond // never nil: True when the source has no guard
+	Outcomes []Outcome
+	Pos      Pos
+}
+
+// Outcome is one possible effect of a command. Variables not assigned keep
+// their values; every right-hand side reads the old state.
+type Outcome struct {
+	// Weight is the weight as written (Rat{} when none was written);
+	// Prob is the normalised probability used for simulation and sampling.
+	Weight  Rat
+	Prob    float64
+	Assigns []Assign // sorted by Var, each Var at most once
+	Pos     Pos
+}
+
+// Assign is `Var' = Value`. For Boolean variables Value is an OpBool (or a
+// constant 0/1).
+type Assign struct {
+	Var   VarID
+	Value *Expr
+	Pos   Pos
+}
+
+// Property is `property Name { start .. unsafe .. goal .. }`.
+type Property struct {
+	Name   string
+	Start  *Cond // nil: the single state given by the variables' initial values
+	Unsafe *Cond // never nil
+	Goal   *Cond // nil: no goal
+	Pos    Pos
+}
+
+// Rat is a non-negative or signed rational number p/q with q > 0 when set.
+// The zero value (Den == 0) means "not given".
+type Rat struct {
+	Num, Den int64
+}
+
+// IsSet reports whether the rational was given.
+func (r Rat) IsSet() bool { return r.Den != 0 }
+
+// Float returns the rational as a float64 (0 when unset).
+func (r Rat) Float() float64 {
+	if r.Den == 0 {
+		return 0
+	}
+	return float64(r.Num) / float64(r.Den)
+}
+
+func (r Rat) String() string {
+	if r.Den == 0 {
+		return "?"
+	}
+	if r.Den == 1 {
+		return fmt.Sprint(r.Num)
+	}
+	return fmt.Sprintf("%d/%d", r.Num, r.Den)
+}
+
+// VarIndex returns the VarID of the named variable, or -1.
+func (m *Model) VarIndex(name string) VarID {
+	for i := range m.Vars {
+		if m.Vars[i].Name == name {
+			return VarID(i)
+		}
+	}
+	return -1
+}
+
+// LabelIndex returns the LabelID of the named label, or NoLabel.
+func (m *Model) LabelIndex(name string) LabelID {
+	for i := range m.Labels {
+		if m.Labels[i].Name == name {
+			return LabelID(i)
+		}
+	}
+	return NoLabel
+}
+
+// Property returns the named property, or nil. With name "" it returns the
+// only property when there is exactly one.
+func (m *Model) Property(name string) *Property {
+	if name == "" {
+		if len(m.Properties) == 1 {
+			return m.Properties[0]
+		}
+		return nil
+	}
+	for _, p := range m.Properties {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Policy returns the named policy declaration, or nil. With name "" it
+// returns the only policy when there is exactly one.
+func (m *Model) Policy(name string) *PolicyDecl {
+	if name == "" {
+		if len(m.Policies) == 1 {
+			return m.Policies[0]
+		}
+		return nil
+	}
+	for _, p := range m.Policies {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// StateSpaceSize returns the product of the variables' range sizes as a
+// float64 (it may exceed 2^64) and log2 of it.
+func (m *Model) StateSpaceSize() (size float64, log2 float64) {
+	size = 1
+	for i := range m.Vars {
+		n := float64(m.Vars[i].Size())
+		size *= n
+		log2 += math.Log2(n)
+	}
+	return size, log2
+}
+
+// InitialState returns the state given by the variables' initial values, or
+// an error naming the first variable without one.
+func (m *Model) InitialState() (State, error) {
+	s := make(State, len(m.Vars))
+	for i := range m.Vars {
+		v := &m.Vars[i]
+		if !v.HasInit {
+			return nil, fmt.Errorf("symbolic: variable %s (%s) has no initial value and the property has no start condition", v.Name, v.Pos)
+		}
+		s[i] = v.Init
+	}
+	return s, nil
+}
+
+// InRange reports the first variable of s outside its range, or -1.
+func (m *Model) InRange(s State) VarID {
+	for i := range m.Vars {
+		if s[i] < m.Vars[i].Lo || s[i] > m.Vars[i].Hi {
+			return VarID(i)
+		}
+	}
+	return -1
+}
+
+// FormatState writes s as `name=value` pairs (Booleans as true/false), the
+// form `vigil run --from` reads back.
+func (m *Model) FormatState(s State) string {
+	b := make([]byte, 0, 16*len(s))
+	for i := range m.Vars {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, m.Vars[i].Name...)
+		b = append(b, '=')
+		if m.Vars[i].Bool {
+			if s[i] != 0 {
+				b = append(b, "true"...)
+			} else {
+				b = append(b, "false"...)
+			}
+		} else {
+			b = fmt.Appendf(b, "%d", s[i])
+		}
+	}
+	return string(b)
+}
+
+// Applicable writes into app[l] whether label l is applicable in s (some
+// command of l has a true guard). len(app) must be len(m.Labels).
+func (m *Model) Applicable(s State, app []bool) {
+	clear(app)
+	for i := range m.Commands {
+		c := &m.Commands[i]
+		if !app[c.Label] && c.Guard.Holds(s) {
+			app[c.Label] = true
+		}
+	}
+}

@@ -1,0 +1,259 @@
+package symbolic
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// PolicyKind names how a policy computes its scores.
+type PolicyKind string
+
+const (
+	KindNN    PolicyKind = "nn"
+	KindTrees PolicyKind = "trees"
+	KindRules PolicyKind = "rules"
+	KindTable PolicyKind = "table"
+)
+
+// Affine is an affine map of the state to one real policy input:
+// Const + sum Coef_i * Var_i with rational coefficients.
+type Affine struct {
+	Const Rat
+	Terms []AffineTerm
+	Pos   Pos
+}
+
+// AffineTerm is Coef * Var with a rational coefficient.
+type AffineTerm struct {
+	Coef Rat
+	Var  VarID
+}
+
+// Eval returns the value of the affine input in state s.
+func (a *Affine) Eval(s State) float64 {
+	v := a.Const.Float()
+	for _, t := range a.Terms {
+		v += t.Coef.Float() * float64(s[t.Var])
+	}
+	return v
+}
+
+// Rule is one line `when Cond -> Label` of a rules policy.
+type Rule struct {
+	Cond  *Cond // True for `otherwise`
+	Label LabelID
+	Pos   Pos
+}
+
+// PolicyDecl is a lowered `policy` declaration. The file formats of nn and
+// trees policies are loaded by their packages through RegisterKind; rules
+// and table policies are complete here.
+type PolicyDecl struct {
+	Name string
+	Kind PolicyKind
+	// File is the policy file resolved against the declaring .spec file's
+	// directory ("" for rules). Interface is the resolved `interface` file.
+	File      string
+	Interface string
+	Inputs    []Affine  // nn, trees: one per model input, in order
+	Outputs   []LabelID // nn, trees, table: output labels in order
+	Rules     []Rule    // rules: in order; the last one may be `otherwise`
+	Table     *Table    // table: the loaded CSV
+	Pos       Pos
+}
+
+// Table is the content of a table policy's CSV file: each row a full state
+// (values in Model.Vars order) and its label.
+type Table struct {
+	Rows   []State
+	Labels []LabelID
+}
+
+// Policy maps a state to scores, one per output label; the chosen label is
+// the arg-max over the applicable outputs (see Choose).
+//
+// Implementations need not be safe for concurrent use; engines that work in
+// parallel instantiate one policy per goroutine.
+type Policy interface {
+	// Outputs lists the output labels in order (the tie-break order).
+	Outputs() []LabelID
+	// Scores writes one score per output into dst (len(dst) ==
+	// len(Outputs())). A score of -Inf (or NaN) means "never choose".
+	Scores(s State, dst []float64) error
+}
+
+// Choose applies the arg-max rule: among outputs whose label is applicable
+// and whose score is not -Inf or NaN, the highest score wins; ties go to the
+// earliest output. It returns NoLabel when no output qualifies (the policy is
+// stuck).
+func Choose(outputs []LabelID, scores []float64, applicable func(LabelID) bool) LabelID {
+	best := NoLabel
+	bestScore := math.Inf(-1)
+	for i, l := range outputs {
+		sc := scores[i]
+		if math.IsNaN(sc) || math.IsInf(sc, -1) || !applicable(l) {
+			continue
+		}
+		if best == NoLabel || sc > bestScore {
+			best, bestScore = l, sc
+		}
+	}
+	return best
+}
+
+// Decide evaluates p in s and applies Choose. scratch may be nil.
+func Decide(p Policy, s State, applicable func(LabelID) bool, scratch []float64) (LabelID, error) {
+	out := p.Outputs()
+	if cap(scratch) < len(out) {
+		scratch = make([]float64, len(out))
+	}
+	scratch = scratch[:len(out)]
+	if err := p.Scores(s, scratch); err != nil {
+		return NoLabel, err
+	}
+	return Choose(out, scratch, applicable), nil
+}
+
+// LoadFunc builds a policy of a registered kind from its declaration.
+type LoadFunc func(m *Model, d *PolicyDecl) (Policy, error)
+
+var (
+	kindsMu sync.RWMutex
+	kinds   = map[PolicyKind]LoadFunc{}
+)
+
+// RegisterKind installs the loader of a policy kind (nn and trees register
+// themselves from their packages' init functions).
+func RegisterKind(k PolicyKind, f LoadFunc) {
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	kinds[k] = f
+}
+
+// Instantiate builds the executable policy of a declaration.
+func Instantiate(m *Model, d *PolicyDecl) (Policy, error) {
+	switch d.Kind {
+	case KindRules:
+		return NewRulesPolicy(d), nil
+	case KindTable:
+		return NewTablePolicy(m, d), nil
+	}
+	kindsMu.RLock()
+	f := kinds[d.Kind]
+	kindsMu.RUnlock()
+	if f == nil {
+		return nil, fmt.Errorf("%s: policy %s: %s policies are not supported by this build of vigil", d.Pos, d.Name, d.Kind)
+	}
+	return f(m, d)
+}
+
+// RulesPolicy is a decision list. It scores each label by the earliest rule
+// that names it and whose condition holds (earlier rules score higher), so
+// that Choose picks the first rule whose condition holds and whose label is
+// applicable, exactly the semantics of `rules`.
+type RulesPolicy struct {
+	rules   []Rule
+	outputs []LabelID
+	slot    []int // rule index -> output index
+}
+
+// NewRulesPolicy builds the decision list of a rules declaration.
+func NewRulesPolicy(d *PolicyDecl) *RulesPolicy {
+	p := &RulesPolicy{rules: d.Rules}
+	idx := map[LabelID]int{}
+	for _, r := range d.Rules {
+		i, ok := idx[r.Label]
+		if !ok {
+			i = len(p.outputs)
+			idx[r.Label] = i
+			p.outputs = append(p.outputs, r.Label)
+		}
+		p.slot = append(p.slot, i)
+	}
+	return p
+}
+
+// Outputs lists the labels the rules name, in order of first appearance.
+func (p *RulesPolicy) Outputs() []LabelID { return p.outputs }
+
+// Scores gives each label len(rules)-i for the first rule i naming it whose
+// condition holds, -Inf if there is none.
+func (p *RulesPolicy) Scores(s State, dst []float64) error {
+	for i := range dst {
+		dst[i] = math.Inf(-1)
+	}
+	n := len(p.rules)
+	for i := range p.rules {
+		j := p.slot[i]
+		if !math.IsInf(dst[j], -1) {
+			continue
+		}
+		if p.rules[i].Cond.Holds(s) {
+			dst[j] = float64(n - i)
+		}
+	}
+	return nil
+}
+
+// TablePolicy maps listed states to their label; other states are stuck.
+type TablePolicy struct {
+	outputs []LabelID
+	slot    map[LabelID]int
+	rows    map[string]LabelID
+}
+
+// NewTablePolicy indexes a table declaration's rows.
+func NewTablePolicy(m *Model, d *PolicyDecl) *TablePolicy {
+	p := &TablePolicy{slot: map[LabelID]int{}, rows: map[string]LabelID{}}
+	add := func(l LabelID) {
+		if _, ok := p.slot[l]; !ok {
+			p.slot[l] = len(p.outputs)
+			p.outputs = append(p.outputs, l)
+		}
+	}
+	for _, l := range d.Outputs {
+		add(l)
+	}
+	if d.Table != nil {
+		for i, r := range d.Table.Rows {
+			add(d.Table.Labels[i])
+			p.rows[stateKey(r)] = d.Table.Labels[i]
+		}
+	}
+	return p
+}
+
+func stateKey(s State) string {
+	var b strings.Builder
+	for i, v := range s {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, v)
+	}
+	return b.String()
+}
+
+// Outputs lists the table's labels.
+func (p *TablePolicy) Outputs() []LabelID { return p.outputs }
+
+// Scores gives the listed label of s score 1 and every other label -Inf.
+func (p *TablePolicy) Scores(s State, dst []float64) error {
+	for i := range dst {
+		dst[i] = math.Inf(-1)
+	}
+	if l, ok := p.rows[stateKey(s)]; ok {
+		dst[p.slot[l]] = 1
+	}
+	return nil
+}
+
+// SortedLabels returns label IDs sorted by name (for stable reports).
+func (m *Model) SortedLabels(ls []LabelID) []LabelID {
+	out := append([]LabelID(nil), ls...)
+	sort.Slice(out, func(i, j int) bool { return m.Labels[out[i]].Name < m.Labels[out[j]].Name })
+	return out
+}
