@@ -1,0 +1,815 @@
+package smt
+
+// This file is the only one that talks to C. Every Z3 call goes through a
+// small C helper that (1) runs with a null error handler, so a Z3 error sets
+// an error code instead of unwinding through cgo frames or exiting, (2)
+// checks the error code before touching the result, and (3) takes a
+// reference on every AST it returns (the context is reference counted), so
+// that Go never holds an AST that Z3 may reclaim. One helper call per term
+// keeps the cgo overhead at a single crossing per constructed term.
+
+/*
+#cgo LDFLAGS: -lz3
+#if defined(__has_include)
+#if !__has_include(<z3.h>)
+#error "package vigil/smt needs the Z3 C library: install libz3-dev (Debian/Ubuntu: apt-get install -y libz3-dev; Fedora: z3-devel; macOS: brew install z3)"
+#endif
+#endif
+#include <z3.h>
+#include <stdlib.h>
+#include <stdint.h>
+
+enum {
+	VG_NOT, VG_AND, VG_OR, VG_IMPLIES, VG_ITE,
+	VG_ADD, VG_SUB, VG_NEG, VG_EQ, VG_LE, VG_LT, VG_GE, VG_GT, VG_ATMOST
+};
+
+static Z3_context vg_new_context(void) {
+	Z3_config cfg = Z3_mk_config();
+	if (cfg == NULL) return NULL;
+	Z3_set_param_value(cfg, "model", "true");
+	Z3_context c = Z3_mk_context_rc(cfg);
+	Z3_del_config(cfg);
+	if (c != NULL) Z3_set_error_handler(c, NULL);
+	return c;
+}
+
+static int vg_err(Z3_context c) { return (int)Z3_get_error_code(c); }
+
+// vg_keep takes a reference on a fresh result, or returns NULL on error.
+static Z3_ast vg_keep(Z3_context c, Z3_ast a) {
+	if (a == NULL || Z3_get_error_code(c) != Z3_OK) return NULL;
+	Z3_inc_ref(c, a);
+	if (Z3_get_error_code(c) != Z3_OK) return NULL;
+	return a;
+}
+
+static Z3_sort vg_sort(Z3_context c, int isbool) {
+	Z3_sort s = isbool ? Z3_mk_bool_sort(c) : Z3_mk_int_sort(c);
+	if (s == NULL || Z3_get_error_code(c) != Z3_OK) return NULL;
+	Z3_inc_ref(c, Z3_sort_to_ast(c, s));
+	return s;
+}
+
+static void vg_dec_sort(Z3_context c, Z3_sort s) { Z3_dec_ref(c, Z3_sort_to_ast(c, s)); }
+
+static Z3_ast vg_const(Z3_context c, const char *name, Z3_sort s) {
+	Z3_symbol sym = Z3_mk_string_symbol(c, name);
+	if (Z3_get_error_code(c) != Z3_OK) return NULL;
+	return vg_keep(c, Z3_mk_const(c, sym, s));
+}
+
+static Z3_ast vg_int(Z3_context c, int64_t v, Z3_sort s) { return vg_keep(c, Z3_mk_int64(c, v, s)); }
+
+static Z3_ast vg_bool(Z3_context c, int v) { return vg_keep(c, v ? Z3_mk_true(c) : Z3_mk_false(c)); }
+
+static Z3_ast vg_mk(Z3_context c, int op, unsigned n, Z3_ast *a) {
+	Z3_ast r = NULL;
+	switch (op) {
+	case VG_NOT:     r = Z3_mk_not(c, a[0]); break;
+	case VG_AND:     r = Z3_mk_and(c, n, a); break;
+	case VG_OR:      r = Z3_mk_or(c, n, a); break;
+	case VG_IMPLIES: r = Z3_mk_implies(c, a[0], a[1]); break;
+	case VG_ITE:     r = Z3_mk_ite(c, a[0], a[1], a[2]); break;
+	case VG_ADD:     r = Z3_mk_add(c, n, a); break;
+	case VG_SUB:     r = Z3_mk_sub(c, n, a); break;
+	case VG_NEG:     r = Z3_mk_unary_minus(c, a[0]); break;
+	case VG_EQ:      r = Z3_mk_eq(c, a[0], a[1]); break;
+	case VG_LE:      r = Z3_mk_le(c, a[0], a[1]); break;
+	case VG_LT:      r = Z3_mk_lt(c, a[0], a[1]); break;
+	case VG_GE:      r = Z3_mk_ge(c, a[0], a[1]); break;
+	case VG_GT:      r = Z3_mk_gt(c, a[0], a[1]); break;
+	}
+	return vg_keep(c, r);
+}
+
+static Z3_ast vg_atmost(Z3_context c, unsigned n, Z3_ast *a, unsigned k) {
+	return vg_keep(c, Z3_mk_atmost(c, n, a, k));
+}
+
+// vg_mulk and vg_divk build k*a and a div k; the numeral k is referenced
+// while the application is built so that it is never left unowned.
+static Z3_ast vg_mulk(Z3_context c, Z3_sort s, int64_t k, Z3_ast a, int div) {
+	Z3_ast kk = vg_int(c, k, s);
+	if (kk == NULL) return NULL;
+	Z3_ast r;
+	if (div) {
+		r = Z3_mk_div(c, a, kk);
+	} else {
+		Z3_ast args[2] = {kk, a};
+		r = Z3_mk_mul(c, 2, args);
+	}
+	r = vg_keep(c, r);
+	Z3_dec_ref(c, kk);
+	return r;
+}
+
+static Z3_solver vg_solver(Z3_context c) {
+	Z3_solver s = Z3_mk_simple_solver(c);
+	if (s == NULL || Z3_get_error_code(c) != Z3_OK) return NULL;
+	Z3_solver_inc_ref(c, s);
+	return s;
+}
+
+static int vg_assert(Z3_context c, Z3_solver s, Z3_ast a) { Z3_solver_assert(c, s, a); return vg_err(c); }
+static int vg_push(Z3_context c, Z3_solver s) { Z3_solver_push(c, s); return vg_err(c); }
+static int vg_pop(Z3_context c, Z3_solver s, unsigned n) { Z3_solver_pop(c, s, n); return vg_err(c); }
+static int vg_reset(Z3_context c, Z3_solver s) { Z3_solver_reset(c, s); return vg_err(c); }
+
+static int vg_check(Z3_context c, Z3_solver s, unsigned n, Z3_ast *a, int *code) {
+	Z3_lbool r = n == 0 ? Z3_solver_check(c, s) : Z3_solver_check_assumptions(c, s, n, a);
+	*code = vg_err(c);
+	return (int)r;
+}
+
+// vg_limits sets the solver's timeout (ms) and resource limit (0: none).
+static int vg_limits(Z3_context c, Z3_solver s, unsigned timeout, unsigned rlimit) {
+	Z3_params p = Z3_mk_params(c);
+	if (p == NULL || Z3_get_error_code(c) != Z3_OK) return vg_err(c);
+	Z3_params_inc_ref(c, p);
+	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout == 0 ? 4294967295u : timeout);
+	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), rlimit);
+	if (Z3_get_error_code(c) == Z3_OK) Z3_solver_set_params(c, s, p);
+	int code = vg_err(c);
+	Z3_params_dec_ref(c, p);
+	return code;
+}
+
+// vg_core copies the unsat core (a subset of the assumptions, which the
+// caller keeps alive) into out, which has room for cap entries. It returns
+// the core's size or -1 on error.
+static int vg_core(Z3_context c, Z3_solver s, Z3_ast *out, unsigned cap) {
+	Z3_ast_vector v = Z3_solver_get_unsat_core(c, s);
+	if (v == NULL || Z3_get_error_code(c) != Z3_OK) return -1;
+	Z3_ast_vector_inc_ref(c, v);
+	unsigned n = Z3_ast_vector_size(c, v);
+	if (n > cap) n = cap;
+	for (unsigned i = 0; i < n; i++) out[i] = Z3_ast_vector_get(c, v, i);
+	int code = vg_err(c);
+	Z3_ast_vector_dec_ref(c, v);
+	return code == Z3_OK ? (int)n : -1;
+}
+
+// vg_eval evaluates n terms in the solver's current model (with model
+// completion) into out: integers as their value, Booleans as 0/1. It
+// returns 0, an error code (> 0), or -1 when a value is not an int64.
+static int vg_eval(Z3_context c, Z3_solver s, unsigned n, Z3_ast *t, int64_t *out) {
+	Z3_model m = Z3_solver_get_model(c, s);
+	if (m == NULL || Z3_get_error_code(c) != Z3_OK) return m == NULL && vg_err(c) == Z3_OK ? Z3_INVALID_USAGE : vg_err(c);
+	Z3_model_inc_ref(c, m);
+	int rc = 0;
+	for (unsigned i = 0; i < n && rc == 0; i++) {
+		Z3_ast v = NULL;
+		if (!Z3_model_eval(c, m, t[i], 1, &v) || v == NULL || Z3_get_error_code(c) != Z3_OK) {
+			rc = vg_err(c) != Z3_OK ? vg_err(c) : -1;
+			break;
+		}
+		Z3_inc_ref(c, v);
+		Z3_lbool b = Z3_get_bool_value(c, v);
+		if (b == Z3_L_TRUE) {
+			out[i] = 1;
+		} else if (b == Z3_L_FALSE) {
+			out[i] = 0;
+		} else {
+			int64_t x;
+			if (Z3_get_numeral_int64(c, v, &x)) out[i] = x; else rc = -1;
+		}
+		Z3_dec_ref(c, v);
+	}
+	Z3_model_dec_ref(c, m);
+	return rc;
+}
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// Operation codes shared with vg_mk.
+const (
+	opNot = C.VG_NOT
+	opAnd = C.VG_AND
+	opOr  = C.VG_OR
+	opImp = C.VG_IMPLIES
+	opIte = C.VG_ITE
+	opAdd = C.VG_ADD
+	opSub = C.VG_SUB
+	opNeg = C.VG_NEG
+	opEq  = C.VG_EQ
+	opLe  = C.VG_LE
+	opLt  = C.VG_LT
+	opGe  = C.VG_GE
+	opGt  = C.VG_GT
+)
+
+// Context owns a Z3 context and every term and solver made from it.
+// It is not safe for concurrent use, except for Interrupt.
+type Context struct {
+	c                 C.Z3_context
+	intSort, boolSort C.Z3_sort
+	refs              []C.Z3_ast // every term handed out, in order (the arena)
+	solvers           map[*Solver]struct{}
+	err               error // first error of a term constructor (sticky)
+	buf               []C.Z3_ast
+
+	mu     sync.Mutex // guards c against Interrupt racing Close
+	closed bool
+}
+
+// Term is a Z3 term (integer or Boolean). The zero Term is invalid; it is
+// what constructors return after an error. Z3 shares structurally equal
+// terms, so == on Terms of one context is structural equality.
+type Term struct {
+	a C.Z3_ast
+}
+
+// IsZero reports whether t is the invalid zero Term.
+func (t Term) IsZero() bool { return t.a == nil }
+
+// Mark is a position in a Context's arena (see Context.Release).
+type Mark int
+
+// NewContext creates a reference-counted Z3 context.
+func NewContext() (*Context, error) {
+	c := C.vg_new_context()
+	if c == nil {
+		return nil, errors.New("smt: cannot create a Z3 context")
+	}
+	ctx := &Context{c: c, solvers: map[*Solver]struct{}{}}
+	ctx.intSort = C.vg_sort(c, 0)
+	ctx.boolSort = C.vg_sort(c, 1)
+	if ctx.intSort == nil || ctx.boolSort == nil {
+		err := ctx.z3err("creating sorts")
+		C.Z3_del_context(c)
+		return nil, err
+	}
+	return ctx, nil
+}
+
+// Version returns the version of the linked Z3 library, e.g. "4.8.12".
+func Version() string {
+	var a, b, c, d C.uint
+	C.Z3_get_version(&a, &b, &c, &d)
+	return fmt.Sprintf("%d.%d.%d", a, b, c)
+}
+
+// Close frees the context, its solvers and all its terms. Terms and solvers
+// of a closed context must not be used (solvers report an error). Close is
+// idempotent.
+func (x *Context) Close() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.closed {
+		return
+	}
+	for s := range x.solvers {
+		s.release()
+	}
+	x.Release(0)
+	C.vg_dec_sort(x.c, x.intSort)
+	C.vg_dec_sort(x.c, x.boolSort)
+	C.Z3_del_context(x.c)
+	x.closed = true
+	x.c = nil
+}
+
+// Interrupt asks a running check of this context to stop; the check then
+// returns Unknown. It is the one method that is safe to call from another
+// goroutine. An interrupt that arrives while no check runs may cancel the
+// next one.
+func (x *Context) Interrupt() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.closed {
+		C.Z3_interrupt(x.c)
+	}
+}
+
+// Err returns the first error a term constructor met, or nil. After an
+// error every constructor returns the zero Term and asserting it fails.
+func (x *Context) Err() error { return x.err }
+
+// Mark returns the current arena position.
+func (x *Context) Mark() Mark { return Mark(len(x.refs)) }
+
+// Release drops the references of every term made since m; those terms
+// must not be used afterwards (terms made before m stay valid even when
+// Z3 shares structure with the released ones).
+func (x *Context) Release(m Mark) {
+	if x.c == nil || int(m) >= len(x.refs) {
+		return
+	}
+	for i := len(x.refs) - 1; i >= int(m); i-- {
+		C.Z3_dec_ref(x.c, x.refs[i])
+	}
+	clear(x.refs[m:])
+	x.refs = x.refs[:m]
+}
+
+// Terms returns the number of live terms in the arena.
+func (x *Context) Terms() int { return len(x.refs) }
+
+func (x *Context) z3err(what string) error {
+	code := C.Z3_get_error_code(x.c)
+	if code == C.Z3_OK {
+		return fmt.Errorf("smt: %s: Z3 returned no result", what)
+	}
+	return fmt.Errorf("smt: %s: %s", what, C.GoString(C.Z3_get_error_msg(x.c, code)))
+}
+
+// keep records a fresh referenced AST, or the error when a is nil.
+func (x *Context) keep(a C.Z3_ast, what string) Term {
+	if a == nil {
+		if x.err == nil {
+			x.err = x.z3err(what)
+		}
+		return Term{}
+	}
+	x.refs = append(x.refs, a)
+	return Term{a}
+}
+
+// ok reports whether constructing from ts may proceed.
+func (x *Context) ok(ts ...Term) bool {
+	if x.err != nil {
+		return false
+	}
+	if x.closed {
+		x.err = errors.New("smt: context is closed")
+		return false
+	}
+	for _, t := range ts {
+		if t.a == nil {
+			x.err = errors.New("smt: invalid (zero) term used as an argument")
+			return false
+		}
+	}
+	return true
+}
+
+// IntConst returns the integer constant called name.
+func (x *Context) IntConst(name string) Term { return x.constant(name, x.intSort) }
+
+// BoolConst returns the Boolean constant called name.
+func (x *Context) BoolConst(name string) Term { return x.constant(name, x.boolSort) }
+
+func (x *Context) constant(name string, s C.Z3_sort) Term {
+	if !x.ok() {
+		return Term{}
+	}
+	cs := C.CString(name)
+	a := C.vg_const(x.c, cs, s)
+	C.free(unsafe.Pointer(cs))
+	return x.keep(a, "constant "+name)
+}
+
+// Int returns the integer literal v.
+func (x *Context) Int(v int64) Term {
+	if !x.ok() {
+		return Term{}
+	}
+	return x.keep(C.vg_int(x.c, C.int64_t(v), x.intSort), "integer literal")
+}
+
+// Bool returns the Boolean literal b.
+func (x *Context) Bool(b bool) Term {
+	if !x.ok() {
+		return Term{}
+	}
+	v := C.int(0)
+	if b {
+		v = 1
+	}
+	return x.keep(C.vg_bool(x.c, v), "Boolean literal")
+}
+
+// True and False return the Boolean literals.
+func (x *Context) True() Term  { return x.Bool(true) }
+func (x *Context) False() Term { return x.Bool(false) }
+
+func (x *Context) mk(op C.int, what string, ts ...Term) Term {
+	if !x.ok(ts...) {
+		return Term{}
+	}
+	x.buf = x.buf[:0]
+	for _, t := range ts {
+		x.buf = append(x.buf, t.a)
+	}
+	return x.keep(C.vg_mk(x.c, op, C.uint(len(ts)), &x.buf[0]), what)
+}
+
+// Not returns ¬a.
+func (x *Context) Not(a Term) Term { return x.mk(opNot, "not", a) }
+
+// And returns the conjunction of ts (true when ts is empty).
+func (x *Context) And(ts ...Term) Term {
+	switch len(ts) {
+	case 0:
+		return x.True()
+	case 1:
+		if x.ok(ts[0]) {
+			return x.retain(ts[0])
+		}
+		return Term{}
+	}
+	return x.mk(opAnd, "and", ts...)
+}
+
+// Or returns the disjunction of ts (false when ts is empty).
+func (x *Context) Or(ts ...Term) Term {
+	switch len(ts) {
+	case 0:
+		return x.False()
+	case 1:
+		if x.ok(ts[0]) {
+			return x.retain(ts[0])
+		}
+		return Term{}
+	}
+	return x.mk(opOr, "or", ts...)
+}
+
+// retain returns t with one more arena reference, so that it stays valid
+// as long as terms made at this point do.
+func (x *Context) retain(t Term) Term {
+	C.Z3_inc_ref(x.c, t.a)
+	x.refs = append(x.refs, t.a)
+	return t
+}
+
+// Implies returns a ⇒ b.
+func (x *Context) Implies(a, b Term) Term { return x.mk(opImp, "implies", a, b) }
+
+// Iff returns a ⇔ b.
+func (x *Context) Iff(a, b Term) Term { return x.mk(opEq, "iff", a, b) }
+
+// Ite returns if c then a else b (a and b of one sort).
+func (x *Context) Ite(c, a, b Term) Term { return x.mk(opIte, "ite", c, a, b) }
+
+// Add returns the sum of ts (0 when ts is empty).
+func (x *Context) Add(ts ...Term) Term {
+	switch len(ts) {
+	case 0:
+		return x.Int(0)
+	case 1:
+		if x.ok(ts[0]) {
+			return x.retain(ts[0])
+		}
+		return Term{}
+	}
+	return x.mk(opAdd, "add", ts...)
+}
+
+// Sub returns a - b.
+func (x *Context) Sub(a, b Term) Term { return x.mk(opSub, "sub", a, b) }
+
+// Neg returns -a.
+func (x *Context) Neg(a Term) Term { return x.mk(opNeg, "neg", a) }
+
+// MulK returns k * a.
+func (x *Context) MulK(k int64, a Term) Term {
+	if !x.ok(a) {
+		return Term{}
+	}
+	return x.keep(C.vg_mulk(x.c, x.intSort, C.int64_t(k), a.a, 0), "mul")
+}
+
+// DivK returns a / k rounded toward negative infinity; k must be positive
+// (for k > 0 SMT-LIB's div is exactly the floor).
+func (x *Context) DivK(a Term, k int64) Term {
+	if !x.ok(a) {
+		return Term{}
+	}
+	if k <= 0 {
+		x.err = fmt.Errorf("smt: division by non-positive constant %d", k)
+		return Term{}
+	}
+	return x.keep(C.vg_mulk(x.c, x.intSort, C.int64_t(k), a.a, 1), "div")
+}
+
+// Eq, Le, Lt, Ge, Gt compare two integer terms (Eq also two Booleans).
+func (x *Context) Eq(a, b Term) Term { return x.mk(opEq, "eq", a, b) }
+func (x *Context) Le(a, b Term) Term { return x.mk(opLe, "le", a, b) }
+func (x *Context) Lt(a, b Term) Term { return x.mk(opLt, "lt", a, b) }
+func (x *Context) Ge(a, b Term) Term { return x.mk(opGe, "ge", a, b) }
+func (x *Context) Gt(a, b Term) Term { return x.mk(opGt, "gt", a, b) }
+
+// Ne returns a ≠ b.
+func (x *Context) Ne(a, b Term) Term { return x.Not(x.Eq(a, b)) }
+
+// AtMost returns "at most k of ts hold" (ts Boolean).
+func (x *Context) AtMost(k int, ts ...Term) Term {
+	if !x.ok(ts...) {
+		return Term{}
+	}
+	if len(ts) == 0 {
+		return x.True()
+	}
+	x.buf = x.buf[:0]
+	for _, t := range ts {
+		x.buf = append(x.buf, t.a)
+	}
+	return x.keep(C.vg_atmost(x.c, C.uint(len(ts)), &x.buf[0], C.uint(k)), "atmost")
+}
+
+// String returns t in SMT-LIB syntax.
+func (x *Context) String(t Term) string {
+	if t.a == nil || x.closed {
+		return "<invalid>"
+	}
+	return C.GoString(C.Z3_ast_to_string(x.c, t.a))
+}
+
+// Result is the answer of a satisfiability check.
+type Result int8
+
+const (
+	Unknown Result = iota // no answer: timeout, resource limit, interruption
+	Sat
+	Unsat
+)
+
+func (r Result) String() string {
+	switch r {
+	case Sat:
+		return "sat"
+	case Unsat:
+		return "unsat"
+	}
+	return "unknown"
+}
+
+// Limits bound one check. Zero fields mean "no limit".
+type Limits struct {
+	Timeout time.Duration
+	// Rlimit is Z3's deterministic resource limit (rlimit), in Z3's units.
+	Rlimit uint32
+}
+
+// Solver is an incremental Z3 solver of one Context.
+type Solver struct {
+	x      *Context
+	s      C.Z3_solver
+	limits Limits
+	last   []Term // assumptions of the last check
+	res    Result
+	core   []C.Z3_ast
+	// Checks counts the checks run, Unknowns those that gave no answer.
+	Checks, Unknowns int
+}
+
+// NewSolver creates a solver (Z3's simple solver: incremental, with
+// push/pop and assumptions).
+func (x *Context) NewSolver() (*Solver, error) {
+	if x.closed {
+		return nil, errors.New("smt: context is closed")
+	}
+	s := C.vg_solver(x.c)
+	if s == nil {
+		return nil, x.z3err("creating a solver")
+	}
+	sv := &Solver{x: x, s: s}
+	x.solvers[sv] = struct{}{}
+	return sv, nil
+}
+
+func (s *Solver) release() {
+	if s.s != nil {
+		C.Z3_solver_dec_ref(s.x.c, s.s)
+		s.s = nil
+	}
+}
+
+// Close frees the solver. It is idempotent, and a no-op after the
+// context's Close (which frees its solvers).
+func (s *Solver) Close() {
+	if s.x.closed {
+		return
+	}
+	s.release()
+	delete(s.x.solvers, s)
+}
+
+func (s *Solver) usable() error {
+	if s.x.closed || s.s == nil {
+		return errors.New("smt: solver or its context is closed")
+	}
+	return s.x.err
+}
+
+func (s *Solver) code(code C.int, what string) error {
+	if code != C.Z3_OK {
+		return fmt.Errorf("smt: %s: %s", what, C.GoString(C.Z3_get_error_msg(s.x.c, C.Z3_error_code(code))))
+	}
+	return nil
+}
+
+// Assert adds the Boolean term t to the solver.
+func (s *Solver) Assert(t Term) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if t.a == nil {
+		return errors.New("smt: assert: invalid (zero) term")
+	}
+	return s.code(C.vg_assert(s.x.c, s.s, t.a), "assert")
+}
+
+// Push opens a backtracking scope.
+func (s *Solver) Push() error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	return s.code(C.vg_push(s.x.c, s.s), "push")
+}
+
+// Pop closes n scopes.
+func (s *Solver) Pop(n int) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if n < 0 || n > int(C.Z3_solver_get_num_scopes(s.x.c, s.s)) {
+		return fmt.Errorf("smt: pop %d: only %d scopes are open", n, C.Z3_solver_get_num_scopes(s.x.c, s.s))
+	}
+	return s.code(C.vg_pop(s.x.c, s.s, C.uint(n)), "pop")
+}
+
+// Reset removes every assertion and scope.
+func (s *Solver) Reset() error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	return s.code(C.vg_reset(s.x.c, s.s), "reset")
+}
+
+// SetLimits bounds every following check.
+func (s *Solver) SetLimits(l Limits) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if l == s.limits {
+		return nil
+	}
+	ms := l.Timeout.Milliseconds()
+	if l.Timeout > 0 && ms == 0 {
+		ms = 1
+	}
+	if ms > 1<<32-2 {
+		ms = 0
+	}
+	if err := s.code(C.vg_limits(s.x.c, s.s, C.uint(ms), C.uint(l.Rlimit)), "setting limits"); err != nil {
+		return err
+	}
+	s.limits = l
+	return nil
+}
+
+// Check decides the conjunction of the assertions and the Boolean
+// assumptions (none: a plain check). Timeouts, resource limits and
+// interruptions give Unknown with a nil error; ReasonUnknown says why.
+func (s *Solver) Check(assumptions ...Term) (Result, error) {
+	s.res, s.core = Unknown, s.core[:0]
+	s.last = s.last[:0]
+	if err := s.usable(); err != nil {
+		return Unknown, err
+	}
+	x := s.x
+	x.buf = x.buf[:0]
+	for _, t := range assumptions {
+		if t.a == nil {
+			return Unknown, errors.New("smt: check: invalid (zero) assumption")
+		}
+		x.buf = append(x.buf, t.a)
+	}
+	s.last = append(s.last, assumptions...)
+	var p *C.Z3_ast
+	if len(x.buf) > 0 {
+		p = &x.buf[0]
+	}
+	var code C.int
+	r := C.vg_check(x.c, s.s, C.uint(len(x.buf)), p, &code)
+	s.Checks++
+	if code != C.Z3_OK {
+		// Z3 reports some cancellations as errors; they are still
+		// "no answer", not a failure of the caller.
+		if code == C.Z3_EXCEPTION && s.ReasonUnknown() != "" {
+			s.Unknowns++
+			return Unknown, nil
+		}
+		return Unknown, s.code(code, "check")
+	}
+	switch r {
+	case C.Z3_L_TRUE:
+		s.res = Sat
+	case C.Z3_L_FALSE:
+		s.res = Unsat
+	default:
+		s.Unknowns++
+	}
+	return s.res, nil
+}
+
+// CheckContext is Check that also stops (with Unknown) when ctx is done.
+func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Unknown, nil
+	}
+	stop := context.AfterFunc(ctx, s.x.Interrupt)
+	r, err := s.Check(assumptions...)
+	stop()
+	return r, err
+}
+
+// ReasonUnknown explains the last Unknown ("timeout", "canceled", ...).
+func (s *Solver) ReasonUnknown() string {
+	if s.usable() != nil {
+		return ""
+	}
+	r := C.Z3_solver_get_reason_unknown(s.x.c, s.s)
+	if C.Z3_get_error_code(s.x.c) != C.Z3_OK || r == nil {
+		return ""
+	}
+	return C.GoString(r)
+}
+
+// Core returns the indices, into the assumptions of the last check, of an
+// unsat core: a subset of the assumptions that is already unsatisfiable
+// with the assertions. It is valid only after Check returned Unsat.
+func (s *Solver) Core() ([]int, error) {
+	if err := s.usable(); err != nil {
+		return nil, err
+	}
+	if s.res != Unsat {
+		return nil, errors.New("smt: unsat core requested after a check that was not unsat")
+	}
+	if cap(s.core) < len(s.last) {
+		s.core = make([]C.Z3_ast, len(s.last))
+	}
+	s.core = s.core[:len(s.last)]
+	var p *C.Z3_ast
+	if len(s.core) > 0 {
+		p = &s.core[0]
+	}
+	n := C.vg_core(s.x.c, s.s, p, C.uint(len(s.core)))
+	if n < 0 {
+		return nil, s.x.z3err("unsat core")
+	}
+	idx := make([]int, 0, n)
+	for _, a := range s.core[:n] {
+		for i, t := range s.last {
+			if t.a == a {
+				idx = append(idx, i)
+				break
+			}
+		}
+	}
+	return idx, nil
+}
+
+// Eval writes the values of ts in the model of the last (Sat) check into
+// out (len(out) >= len(ts)): integers as they are, Booleans as 0/1. Terms
+// the model leaves open get a default (model completion).
+func (s *Solver) Eval(ts []Term, out []int64) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if s.res != Sat {
+		return errors.New("smt: model requested after a check that was not sat")
+	}
+	if len(out) < len(ts) {
+		return errors.New("smt: eval: output slice too short")
+	}
+	if len(ts) == 0 {
+		return nil
+	}
+	x := s.x
+	x.buf = x.buf[:0]
+	for _, t := range ts {
+		if t.a == nil {
+			return errors.New("smt: eval: invalid (zero) term")
+		}
+		x.buf = append(x.buf, t.a)
+	}
+	rc := C.vg_eval(x.c, s.s, C.uint(len(ts)), &x.buf[0], (*C.int64_t)(unsafe.Pointer(&out[0])))
+	switch {
+	case rc == -1:
+		return errors.New("smt: eval: a value is not a 64-bit integer")
+	case rc != 0:
+		return s.code(rc, "eval")
+	}
+	return nil
+}
+
+// String returns the solver's assertions in SMT-LIB syntax.
+func (s *Solver) String() string {
+	if s.usable() != nil {
+		return "<closed solver>"
+	}
+	return C.GoString(C.Z3_solver_to_string(s.x.c, s.s))
+}
