@@ -1,0 +1,387 @@
+package nn
+
+// Output bounds over an input box.
+//
+// IBP pushes intervals through every layer. CROWN (Zhang et al. 2018, as
+// in auto_LiRPA; anchors.md "Neural networks") bounds a linear function
+// A·z_k + c of a layer's pre-activations from below by a backward pass:
+// at a ReLU with pre-activation bounds l < 0 < u it uses the upper line
+// slope u/(u-l), intercept -l*u/(u-l) for negative coefficients and the
+// lower line slope alpha (1 if u > -l else 0), intercept 0 for
+// non-negative ones; at a dense layer the bias is added and A becomes
+// A·W. The result is concretised over the box: lb = sum over inputs of
+// A+ lo + A- hi, plus the bias. Upper bounds are minus the lower bounds of
+// -A.
+//
+// Intermediate pre-activation bounds come from IBP; with CROWN (and Both)
+// each layer's unstable neurons (l < 0 < u) are then tightened by their
+// own backward pass, and with Both the result is intersected with IBP.
+// Stable neurons need no pass: their relaxation is exact whatever their
+// bounds. The first layer's IBP bounds are exact.
+//
+// The input transform (clip, normalise) is monotone, so a box maps to a
+// box; the output transform y*r+m is folded into the specification rows.
+
+import (
+	"fmt"
+	"math"
+)
+
+// Box is an axis-aligned box of network inputs, Lo[i] <= x[i] <= Hi[i].
+type Box struct {
+	Lo, Hi []float64
+}
+
+// Method selects how bounds are computed.
+type Method int
+
+const (
+	Both  Method = iota // CROWN intersected with IBP, at every layer
+	IBP                 // interval bound propagation
+	CROWN               // backward linear relaxation, intermediate bounds by CROWN on unstable neurons
+)
+
+func (m Method) String() string {
+	switch m {
+	case IBP:
+		return "ibp"
+	case CROWN:
+		return "crown"
+	}
+	return "both"
+}
+
+// ParseMethod reads "ibp", "crown" or "both".
+func ParseMethod(s string) (Method, error) {
+	switch s {
+	case "ibp":
+		return IBP, nil
+	case "crown":
+		return CROWN, nil
+	case "both", "":
+		return Both, nil
+	}
+	return 0, fmt.Errorf("nn: unknown bound method %q (want ibp, crown or both)", s)
+}
+
+func (n *Network) checkBox(b Box) error {
+	if len(b.Lo) != n.Inputs() || len(b.Hi) != n.Inputs() {
+		return fmt.Errorf("nn: the box has %d/%d bounds but the network has %d inputs", len(b.Lo), len(b.Hi), n.Inputs())
+	}
+	for i := range b.Lo {
+		if math.IsNaN(b.Lo[i]) || math.IsNaN(b.Hi[i]) || b.Lo[i] > b.Hi[i] {
+			return fmt.Errorf("nn: input %d: the box [%v, %v] is empty or not a number", i, b.Lo[i], b.Hi[i])
+		}
+	}
+	return nil
+}
+
+// Bounds returns lower and upper bounds over box of every output (C ==
+// nil) or of every linear combination C[r]·f(x) (each row has Outputs()
+// entries).
+func (n *Network) Bounds(box Box, C [][]float64, m Method) (lo, hi []float64, err error) {
+	if err := n.checkBox(box); err != nil {
+		return nil, nil, err
+	}
+	if C == nil {
+		for i := 0; i < n.Outputs(); i++ {
+			row := make([]float64, n.Outputs())
+			row[i] = 1
+			C = append(C, row)
+		}
+	}
+	for r, row := range C {
+		if len(row) != n.Outputs() {
+			return nil, nil, fmt.Errorf("nn: row %d of the output combination has %d entries, want %d", r, len(row), n.Outputs())
+		}
+	}
+	k := len(C)
+	rows := make([]float64, 2*k*n.Outputs())
+	for r, row := range C {
+		for j, v := range row {
+			rows[r*n.Outputs()+j] = v
+			rows[(k+r)*n.Outputs()+j] = -v
+		}
+	}
+	b := newBounder(n)
+	lb := b.lower(box, rows, m)
+	lo, hi = make([]float64, k), make([]float64, k)
+	for r := 0; r < k; r++ {
+		lo[r], hi[r] = lb[r], -lb[k+r]
+	}
+	return lo, hi, nil
+}
+
+// bounder holds the scratch space of bound computations for one network.
+type bounder struct {
+	net    *Network
+	layers []Layer
+	xlo    []float64 // the normalised input box
+	xhi    []float64
+	lo, hi [][]float64 // pre-activation bounds per layer
+	A, A2  []float64   // backward coefficient buffers
+	bias   []float64
+	infl   []float64 // |A|·width per input of the last lower() call
+	passes int       // backward passes done (for figures)
+}
+
+func newBounder(n *Network) *bounder {
+	b := &bounder{net: n, layers: n.Layers}
+	if n.Layers[len(n.Layers)-1].ReLU {
+		// Bound relu outputs through an identity layer.
+		k := n.Outputs()
+		id := Layer{In: k, Out: k, W: make([]float64, k*k), B: make([]float64, k)}
+		for i := 0; i < k; i++ {
+			id.W[i*k+i] = 1
+		}
+		b.layers = append(append([]Layer(nil), n.Layers...), id)
+	}
+	b.xlo, b.xhi = make([]float64, n.Inputs()), make([]float64, n.Inputs())
+	for _, l := range b.layers {
+		b.lo = append(b.lo, make([]float64, l.Out))
+		b.hi = append(b.hi, make([]float64, l.Out))
+	}
+	b.infl = make([]float64, n.Inputs())
+	return b
+}
+
+// setBox normalises box into xlo/xhi.
+func (b *bounder) setBox(box Box) {
+	copy(b.xlo, box.Lo)
+	copy(b.xhi, box.Hi)
+	b.net.normalize(b.xlo)
+	b.net.normalize(b.xhi)
+}
+
+// ibp computes interval pre-activation bounds of layers from..end, given
+// those before from.
+func (b *bounder) ibp(from int) {
+	for k := from; k < len(b.layers); k++ {
+		l := &b.layers[k]
+		var plo, phi []float64
+		if k == 0 {
+			plo, phi = b.xlo, b.xhi
+		} else {
+			plo, phi = b.lo[k-1], b.hi[k-1]
+		}
+		relu := k > 0 && b.layers[k-1].ReLU
+		for i := 0; i < l.Out; i++ {
+			row := l.W[i*l.In : (i+1)*l.In]
+			lo, hi := l.B[i], l.B[i]
+			for j, w := range row {
+				xl, xh := plo[j], phi[j]
+				if relu {
+					xl, xh = max(xl, 0), max(xh, 0)
+				}
+				if w >= 0 {
+					lo += w * xl
+					hi += w * xh
+				} else {
+					lo += w * xh
+					hi += w * xl
+				}
+			}
+			b.lo[k][i], b.hi[k][i] = lo, hi
+		}
+	}
+}
+
+// lower returns lower bounds of rows·f(x) over box (rows is m x Outputs,
+// flat) and leaves the per-input influence of the rows in b.infl.
+func (b *bounder) lower(box Box, rows []float64, m Method) []float64 {
+	b.setBox(box)
+	n := b.net
+	nout := n.Outputs()
+	mr := len(rows) / nout
+	// Fold the output transform into the rows.
+	spec := make([]float64, len(rows))
+	off := make([]float64, mr)
+	copy(spec, rows)
+	if n.OutMean != nil {
+		for r := 0; r < mr; r++ {
+			for j := 0; j < nout; j++ {
+				c := rows[r*nout+j]
+				spec[r*nout+j] = c * n.OutRange[j]
+				off[r] += c * n.OutMean[j]
+			}
+		}
+	}
+	last := len(b.layers) - 1
+	b.ibp(0)
+	if m != IBP {
+		for k := 1; k < last; k++ {
+			b.tighten(k, m == Both)
+			b.ibp(k + 1)
+		}
+	}
+	lb := make([]float64, mr)
+	if m == IBP || m == Both {
+		// Interval bound of the rows over the last pre-activations.
+		for r := 0; r < mr; r++ {
+			s := off[r]
+			for j := 0; j < nout; j++ {
+				c := spec[r*nout+j]
+				if c >= 0 {
+					s += c * b.lo[last][j]
+				} else {
+					s += c * b.hi[last][j]
+				}
+			}
+			lb[r] = s
+		}
+		for i := range b.infl {
+			b.infl[i] = b.xhi[i] - b.xlo[i]
+		}
+	}
+	if m == IBP {
+		return lb
+	}
+	cb := b.backward(last, spec, off, true)
+	for r := range lb {
+		if m == CROWN || cb[r] > lb[r] {
+			lb[r] = cb[r]
+		}
+	}
+	return lb
+}
+
+// tighten improves the bounds of layer k's unstable neurons by backward
+// passes; with intersect it keeps the better of the old and new bounds.
+func (b *bounder) tighten(k int, intersect bool) {
+	l := &b.layers[k]
+	var idx []int
+	for i := 0; i < l.Out; i++ {
+		if b.lo[k][i] < 0 && b.hi[k][i] > 0 {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return
+	}
+	m := len(idx)
+	rows := make([]float64, 2*m*l.Out)
+	for r, i := range idx {
+		rows[r*l.Out+i] = 1
+		rows[(m+r)*l.Out+i] = -1
+	}
+	lb := b.backward(k, rows, make([]float64, 2*m), false)
+	for r, i := range idx {
+		lo, hi := lb[r], -lb[m+r]
+		if intersect {
+			lo, hi = max(lo, b.lo[k][i]), min(hi, b.hi[k][i])
+		}
+		if lo > hi { // rounding on a (nearly) flat neuron
+			lo, hi = min(lo, hi), max(lo, hi)
+		}
+		b.lo[k][i], b.hi[k][i] = lo, hi
+	}
+}
+
+// backward returns lower bounds of rows·z_k + off over the box, where z_k
+// is layer k's pre-activation (for k == last, its output). rows is m x
+// Out_k, flat. With influence it records |A|·width per input in b.infl.
+func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64 {
+	b.passes++
+	m := len(off)
+	l := &b.layers[k]
+	// A·z_k = A·(W h + b): bias += A b, A = A W.
+	bias := append([]float64(nil), off...)
+	A := b.buf(&b.A, m*l.In)
+	for r := 0; r < m; r++ {
+		ar := A[r*l.In : (r+1)*l.In]
+		clear(ar)
+		src := rows[r*l.Out : (r+1)*l.Out]
+		for i, c := range src {
+			if c == 0 {
+				continue
+			}
+			bias[r] += c * l.B[i]
+			wr := l.W[i*l.In : (i+1)*l.In]
+			for j, w := range wr {
+				ar[j] += c * w
+			}
+		}
+	}
+	width := l.In
+	for j := k - 1; j >= 0; j-- {
+		lj := &b.layers[j]
+		if lj.ReLU {
+			lo, hi := b.lo[j], b.hi[j]
+			for i := 0; i < lj.Out; i++ {
+				li, ui := lo[i], hi[i]
+				switch {
+				case li >= 0:
+					continue
+				case ui <= 0:
+					for r := 0; r < m; r++ {
+						A[r*width+i] = 0
+					}
+				default:
+					su := ui / (ui - li)
+					tu := -li * su
+					sl := 0.0
+					if ui > -li {
+						sl = 1
+					}
+					for r := 0; r < m; r++ {
+						a := A[r*width+i]
+						if a >= 0 {
+							A[r*width+i] = a * sl
+						} else {
+							A[r*width+i] = a * su
+							bias[r] += a * tu
+						}
+					}
+				}
+			}
+		}
+		// Through the dense layer j: bias += A b_j, A = A W_j.
+		A2 := b.buf(&b.A2, m*lj.In)
+		for r := 0; r < m; r++ {
+			ar := A[r*width : (r+1)*width]
+			out := A2[r*lj.In : (r+1)*lj.In]
+			clear(out)
+			for i, a := range ar {
+				if a == 0 {
+					continue
+				}
+				bias[r] += a * lj.B[i]
+				wr := lj.W[i*lj.In : (i+1)*lj.In]
+				for q, w := range wr {
+					out[q] += a * w
+				}
+			}
+		}
+		b.A, b.A2 = b.A2, b.A
+		A = A2
+		width = lj.In
+	}
+	// Concretise over the normalised input box.
+	if influence {
+		clear(b.infl)
+	}
+	for r := 0; r < m; r++ {
+		s := bias[r]
+		ar := A[r*width : (r+1)*width]
+		for i, a := range ar {
+			if a >= 0 {
+				s += a * b.xlo[i]
+			} else {
+				s += a * b.xhi[i]
+			}
+			if influence {
+				b.infl[i] += math.Abs(a) * (b.xhi[i] - b.xlo[i])
+			}
+		}
+		bias[r] = s
+	}
+	return bias
+}
+
+func (b *bounder) buf(p *[]float64, n int) []float64 {
+	if cap(*p) < n {
+		*p = make([]float64, n)
+	}
+	*p = (*p)[:n]
+	return *p
+}

@@ -1,0 +1,128 @@
+package nn
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// toy is auto_LiRPA's examples/simple/toy.py network.
+func toy() *Network {
+	return &Network{Layers: []Layer{
+		{In: 2, Out: 2, W: []float64{1, -1, 2, -1}, B: []float64{0, 0}, ReLU: true},
+		{In: 2, Out: 1, W: []float64{1, -1}, B: []float64{0}},
+	}}
+}
+
+func TestToyBounds(t *testing.T) {
+	n := toy()
+	box := Box{Lo: []float64{-1, -2}, Hi: []float64{2, 1}}
+	for _, c := range []struct {
+		m      Method
+		lo, hi float64
+	}{{IBP, -6, 4}, {CROWN, -3, 3}, {Both, -3, 3}} {
+		lo, hi, err := n.Bounds(box, nil, c.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(lo[0]-c.lo) > 1e-12 || math.Abs(hi[0]-c.hi) > 1e-12 {
+			t.Errorf("%v: got [%v, %v], want [%v, %v]", c.m, lo[0], hi[0], c.lo, c.hi)
+		}
+	}
+}
+
+// randomNet returns a network with the given layer sizes and ReLU after
+// every hidden layer.
+func randomNet(r *rand.Rand, sizes ...int) *Network {
+	n := &Network{}
+	for i := 1; i < len(sizes); i++ {
+		l := Layer{In: sizes[i-1], Out: sizes[i], ReLU: i < len(sizes)-1}
+		sc := 1 / math.Sqrt(float64(l.In))
+		for k := 0; k < l.In*l.Out; k++ {
+			l.W = append(l.W, r.NormFloat64()*sc*1.5)
+		}
+		for k := 0; k < l.Out; k++ {
+			l.B = append(l.B, r.NormFloat64()*0.3)
+		}
+		n.Layers = append(n.Layers, l)
+	}
+	return n
+}
+
+func randomBox(r *rand.Rand, n int, width float64) Box {
+	b := Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+	for i := range b.Lo {
+		c := r.NormFloat64()
+		w := r.Float64() * width
+		b.Lo[i], b.Hi[i] = c-w, c+w
+	}
+	return b
+}
+
+func samplePoint(r *rand.Rand, b Box, x []float64) {
+	for i := range x {
+		switch r.IntN(8) {
+		case 0:
+			x[i] = b.Lo[i]
+		case 1:
+			x[i] = b.Hi[i]
+		default:
+			x[i] = b.Lo[i] + r.Float64()*(b.Hi[i]-b.Lo[i])
+		}
+	}
+}
+
+func TestBoundsSound(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 60; trial++ {
+		nin := 1 + r.IntN(5)
+		n := randomNet(r, nin, 2+r.IntN(12), 2+r.IntN(12), 1+r.IntN(4))
+		if trial%3 == 0 {
+			n.InMin, n.InMax = make([]float64, nin), make([]float64, nin)
+			n.InMean, n.InRange = make([]float64, nin), make([]float64, nin)
+			for i := 0; i < nin; i++ {
+				n.InMin[i], n.InMax[i] = -1+r.Float64(), 1+r.Float64()
+				n.InMean[i], n.InRange[i] = r.NormFloat64(), 0.5+r.Float64()
+			}
+			n.OutMean, n.OutRange = make([]float64, n.Outputs()), make([]float64, n.Outputs())
+			for i := range n.OutMean {
+				n.OutMean[i], n.OutRange[i] = r.NormFloat64(), 0.5+r.Float64()
+			}
+		}
+		if err := n.validate(); err != nil {
+			t.Fatal(err)
+		}
+		box := randomBox(r, nin, 1.5)
+		C := [][]float64{}
+		for i := 0; i < 3; i++ {
+			row := make([]float64, n.Outputs())
+			for j := range row {
+				row[j] = r.NormFloat64()
+			}
+			C = append(C, row)
+		}
+		for _, m := range []Method{IBP, CROWN, Both} {
+			lo, hi, err := n.Bounds(box, C, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := make([]float64, nin)
+			y := make([]float64, n.Outputs())
+			ev := NewEvaluator(n)
+			for s := 0; s < 2000; s++ {
+				samplePoint(r, box, x)
+				ev.Eval(x, y)
+				for k, row := range C {
+					v := 0.0
+					for j, c := range row {
+						v += c * y[j]
+					}
+					tol := 1e-9 * (1 + math.Abs(v))
+					if v < lo[k]-tol || v > hi[k]+tol {
+						t.Fatalf("trial %d %v: row %d value %v at %v outside [%v, %v]", trial, m, k, v, x, lo[k], hi[k])
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package nn
+
+// vigil's JSON network format, easy to write from any framework:
+//
+//	{
+//	  "format": "vigil-nn",            // required, exactly this
+//	  "version": 1,                    // required, 1
+//	  "layers": [                      // in order from the input
+//	    {"weights": [[...], ...],      // one row per output neuron (out x in)
+//	     "bias": [...],                // one per output neuron
+//	     "activation": "relu"},        // "relu" or "linear" (default)
+//	    ...
+//	  ],
+//	  "input_min":  [...], "input_max":   [...],   // optional: clip inputs
+//	  "input_mean": [...], "input_range": [...],   // optional: (x-mean)/range
+//	  "output_mean": [...], "output_range": [...]  // optional: y*range+mean
+//	}
+//
+// This is PyTorch's convention: weights[i][j] multiplies input j of
+// neuron i (nn.Linear.weight). In Python:
+//
+//	json.dump({"format": "vigil-nn", "version": 1, "layers": [
+//	    {"weights": l.weight.tolist(), "bias": l.bias.tolist(),
+//	     "activation": "relu" if i < last else "linear"}
+//	    for i, l in enumerate(linears)]}, f)
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+type jsonLayer struct {
+	Weights    [][]float64 `json:"weights"`
+	Bias       []float64   `json:"bias"`
+	Activation string      `json:"activation,omitempty"`
+}
+
+type jsonNet struct {
+	Format      string      `json:"format"`
+	Version     int         `json:"version"`
+	Layers      []jsonLayer `json:"layers"`
+	InputMin    []float64   `json:"input_min,omitempty"`
+	InputMax    []float64   `json:"input_max,omitempty"`
+	InputMean   []float64   `json:"input_mean,omitempty"`
+	InputRange  []float64   `json:"input_range,omitempty"`
+	OutputMean  []float64   `json:"output_mean,omitempty"`
+	OutputRange []float64   `json:"output_range,omitempty"`
+}
+
+// LoadJSON reads a network in vigil's JSON format.
+func LoadJSON(path string) (*Network, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("nn: %v", err)
+	}
+	n, err := ParseJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
+}
+
+// ParseJSON decodes a network in vigil's JSON format.
+func ParseJSON(b []byte) (*Network, error) {
+	var j jsonNet
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&j); err != nil {
+		return nil, fmt.Errorf("nn: vigil JSON network: %v", err)
+	}
+	if j.Format != "vigil-nn" || j.Version != 1 {
+		return nil, fmt.Errorf("nn: vigil JSON network: want \"format\": \"vigil-nn\" and \"version\": 1, got %q and %d", j.Format, j.Version)
+	}
+	net := &Network{InMin: j.InputMin, InMax: j.InputMax, InMean: j.InputMean, InRange: j.InputRange,
+		OutMean: j.OutputMean, OutRange: j.OutputRange}
+	for i, l := range j.Layers {
+		if len(l.Weights) == 0 {
+			return nil, fmt.Errorf("nn: vigil JSON network: layer %d has no weights", i+1)
+		}
+		in := len(l.Weights[0])
+		L := Layer{In: in, Out: len(l.Weights), B: l.Bias}
+		for r, row := range l.Weights {
+			if len(row) != in {
+				return nil, fmt.Errorf("nn: vigil JSON network: layer %d: row %d has %d weights, row 1 has %d", i+1, r+1, len(row), in)
+			}
+			L.W = append(L.W, row...)
+		}
+		switch l.Activation {
+		case "relu":
+			L.ReLU = true
+		case "", "linear":
+		default:
+			return nil, fmt.Errorf("nn: vigil JSON network: layer %d: activation %q is not supported (use \"relu\" or \"linear\")", i+1, l.Activation)
+		}
+		net.Layers = append(net.Layers, L)
+	}
+	if err := net.validate(); err != nil {
+		return nil, err
+	}
+	return net, nil
+}
+
+// MarshalJSON writes n in vigil's JSON format.
+func (n *Network) MarshalJSON() ([]byte, error) {
+	j := jsonNet{Format: "vigil-nn", Version: 1, InputMin: n.InMin, InputMax: n.InMax, InputMean: n.InMean,
+		InputRange: n.InRange, OutputMean: n.OutMean, OutputRange: n.OutRange}
+	for _, l := range n.Layers {
+		jl := jsonLayer{Bias: l.B, Activation: "linear"}
+		if l.ReLU {
+			jl.Activation = "relu"
+		}
+		for i := 0; i < l.Out; i++ {
+			jl.Weights = append(jl.Weights, l.W[i*l.In:(i+1)*l.In])
+		}
+		j.Layers = append(j.Layers, jl)
+	}
+	return json.Marshal(j)
+}

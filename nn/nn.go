@@ -1,0 +1,203 @@
+// Package nn reads feed-forward ReLU networks (ONNX, NNet, vigil JSON),
+// evaluates them in float64, bounds their outputs over input boxes (IBP,
+// CROWN, their intersection, input-split branch and bound) and answers the
+// PolIC3 decision query "can label a be the arg-max anywhere in this box?"
+// (paper 004, section 3.3.2, Theorem 3).
+//
+// Every loader produces the same Network: an optional input transform
+// (clip to [InMin, InMax], then (x - InMean) / InRange, as NNet defines it),
+// a chain of dense layers each optionally followed by ReLU, and an optional
+// output transform y*OutRange + OutMean. The transforms are kept apart from
+// the layers (rather than folded into the weights) so that evaluation
+// rounds exactly as the source format defines it.
+package nn
+
+import (
+	"fmt"
+	"math"
+)
+
+// Layer is y = W x + B, then ReLU when ReLU is set. W is row-major Out x In.
+type Layer struct {
+	In, Out int
+	W       []float64
+	B       []float64
+	ReLU    bool
+}
+
+// Network is a feed-forward ReLU network with optional input and output
+// normalisation. Nil slices mean "no transform".
+type Network struct {
+	Layers []Layer
+
+	// Input transform, applied per input in this order: clip to
+	// [InMin, InMax], subtract InMean, divide by InRange.
+	InMin, InMax    []float64
+	InMean, InRange []float64
+	// Output transform: y*OutRange + OutMean per output.
+	OutMean, OutRange []float64
+}
+
+// Inputs is the number of network inputs.
+func (n *Network) Inputs() int { return n.Layers[0].In }
+
+// Outputs is the number of network outputs.
+func (n *Network) Outputs() int { return n.Layers[len(n.Layers)-1].Out }
+
+// validate checks shapes and finiteness; every loader calls it last.
+func (n *Network) validate() error {
+	if len(n.Layers) == 0 {
+		return fmt.Errorf("nn: the network has no layers")
+	}
+	for i, l := range n.Layers {
+		if l.In <= 0 || l.Out <= 0 {
+			return fmt.Errorf("nn: layer %d: empty shape %dx%d", i+1, l.Out, l.In)
+		}
+		if len(l.W) != l.In*l.Out || len(l.B) != l.Out {
+			return fmt.Errorf("nn: layer %d: %d weights and %d biases do not match shape %dx%d", i+1, len(l.W), len(l.B), l.Out, l.In)
+		}
+		if i > 0 && n.Layers[i-1].Out != l.In {
+			return fmt.Errorf("nn: layer %d: shape %dx%d does not match input %d", i+1, l.Out, l.In, n.Layers[i-1].Out)
+		}
+		for _, v := range l.W {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("nn: layer %d: weight %v is not finite; retrain or re-export the network", i+1, v)
+			}
+		}
+		for _, v := range l.B {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("nn: layer %d: bias %v is not finite; retrain or re-export the network", i+1, v)
+			}
+		}
+	}
+	in, out := n.Inputs(), n.Outputs()
+	for _, v := range []struct {
+		name string
+		s    []float64
+		n    int
+		pos  bool
+	}{{"input minimum", n.InMin, in, false}, {"input maximum", n.InMax, in, false},
+		{"input mean", n.InMean, in, false}, {"input range", n.InRange, in, true},
+		{"output mean", n.OutMean, out, false}, {"output range", n.OutRange, out, true}} {
+		if v.s == nil {
+			continue
+		}
+		if len(v.s) != v.n {
+			return fmt.Errorf("nn: %d values for the %s, want %d", len(v.s), v.name, v.n)
+		}
+		for _, x := range v.s {
+			if math.IsNaN(x) || (v.pos && !(x > 0 && !math.IsInf(x, 0))) {
+				return fmt.Errorf("nn: %s %v is invalid (want a finite positive number for ranges, no NaN)", v.name, x)
+			}
+		}
+	}
+	if (n.InMean == nil) != (n.InRange == nil) || (n.OutMean == nil) != (n.OutRange == nil) || (n.InMin == nil) != (n.InMax == nil) {
+		return fmt.Errorf("nn: normalisation needs both mean and range (and both minimum and maximum)")
+	}
+	for i := range n.InMin {
+		if n.InMin[i] > n.InMax[i] {
+			return fmt.Errorf("nn: input %d: minimum %v exceeds maximum %v", i, n.InMin[i], n.InMax[i])
+		}
+	}
+	return nil
+}
+
+// maxWidth is the widest layer, for scratch buffers.
+func (n *Network) maxWidth() int {
+	w := n.Inputs()
+	for _, l := range n.Layers {
+		w = max(w, l.Out)
+	}
+	return w
+}
+
+// normalize applies the input transform to x in place.
+func (n *Network) normalize(x []float64) {
+	for i := range x {
+		if n.InMin != nil {
+			x[i] = min(max(x[i], n.InMin[i]), n.InMax[i])
+		}
+		if n.InMean != nil {
+			x[i] = (x[i] - n.InMean[i]) / n.InRange[i]
+		}
+	}
+}
+
+// denormalize applies the output transform to y in place.
+func (n *Network) denormalize(y []float64) {
+	if n.OutMean == nil {
+		return
+	}
+	for i := range y {
+		y[i] = y[i]*n.OutRange[i] + n.OutMean[i]
+	}
+}
+
+// Eval computes the network's outputs at x. It allocates; use an
+// Evaluator in loops.
+func (n *Network) Eval(x []float64) []float64 {
+	out := make([]float64, n.Outputs())
+	NewEvaluator(n).Eval(x, out)
+	return out
+}
+
+// Evaluator evaluates one network with reusable scratch space. It is not
+// safe for concurrent use.
+type Evaluator struct {
+	net  *Network
+	a, b []float64
+}
+
+// NewEvaluator returns an evaluator for n.
+func NewEvaluator(n *Network) *Evaluator {
+	w := n.maxWidth()
+	return &Evaluator{net: n, a: make([]float64, w), b: make([]float64, w)}
+}
+
+// Eval writes the outputs at x (len Inputs) into out (len Outputs).
+func (e *Evaluator) Eval(x, out []float64) {
+	n := e.net
+	cur := e.a[:len(x)]
+	copy(cur, x)
+	n.normalize(cur)
+	next := e.b
+	for _, l := range n.Layers {
+		next = next[:l.Out]
+		affine(&l, cur, next)
+		cur, next = next, cur[:cap(cur)]
+	}
+	copy(out, cur)
+	n.denormalize(out)
+}
+
+// affine computes y = relu?(W x + b).
+func affine(l *Layer, x, y []float64) {
+	for i := 0; i < l.Out; i++ {
+		row := l.W[i*l.In : (i+1)*l.In]
+		s := l.B[i]
+		for j, w := range row {
+			s += w * x[j]
+		}
+		if l.ReLU && s < 0 {
+			s = 0
+		}
+		y[i] = s
+	}
+}
+
+// Clone returns a deep copy of n.
+func (n *Network) Clone() *Network {
+	c := &Network{}
+	for _, l := range n.Layers {
+		c.Layers = append(c.Layers, Layer{In: l.In, Out: l.Out, W: append([]float64(nil), l.W...), B: append([]float64(nil), l.B...), ReLU: l.ReLU})
+	}
+	cp := func(s []float64) []float64 {
+		if s == nil {
+			return nil
+		}
+		return append([]float64(nil), s...)
+	}
+	c.InMin, c.InMax, c.InMean, c.InRange = cp(n.InMin), cp(n.InMax), cp(n.InMean), cp(n.InRange)
+	c.OutMean, c.OutRange = cp(n.OutMean), cp(n.OutRange)
+	return c
+}

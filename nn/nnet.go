@@ -1,0 +1,205 @@
+package nn
+
+// NNet is Kyle Julian's text format (Stanford, 2016): `//` header comments,
+// then comma-separated lines
+//
+//	numLayers, inputSize, outputSize, maxLayerSize
+//	layerSizes (numLayers+1 values)
+//	symmetric flag (unused)
+//	input minimums, input maximums (inputSize values each)
+//	means, ranges (inputSize+1 values each; the last pair is for the outputs)
+//	per layer: one line of weights per neuron, then one bias per line
+//
+// Hidden layers use ReLU, the last layer is linear. Inputs are clipped to
+// [min, max] and normalised (x - mean) / range; outputs are de-normalised
+// y * range + mean with the last mean and range.
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// LoadNNet reads an NNet file.
+func LoadNNet(path string) (*Network, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("nn: %v", err)
+	}
+	n, err := ParseNNet(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
+}
+
+// ParseNNet decodes an NNet network from its text.
+func ParseNNet(b []byte) (*Network, error) {
+	var nums []float64
+	var lines []int // line number of each value, for errors
+	for ln, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "//") {
+			continue
+		}
+		for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' }) {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				return nil, fmt.Errorf("nn: nnet line %d: %q is not a number", ln+1, f)
+			}
+			nums = append(nums, v)
+			lines = append(lines, ln+1)
+		}
+	}
+	pos := 0
+	take := func(k int, what string) ([]float64, error) {
+		if k < 0 || pos+k > len(nums) {
+			return nil, fmt.Errorf("nn: nnet file ends early while reading %s; the file is truncated", what)
+		}
+		s := nums[pos : pos+k]
+		pos += k
+		return s, nil
+	}
+	integer := func(v float64, what string) (int, error) {
+		if v != float64(int(v)) || v < 1 || v > 1<<20 {
+			return 0, fmt.Errorf("nn: nnet: %s %v is not a positive integer", what, v)
+		}
+		return int(v), nil
+	}
+	hdr, err := take(4, "the header")
+	if err != nil {
+		return nil, err
+	}
+	nl, err := integer(hdr[0], "number of layers")
+	if err != nil {
+		return nil, err
+	}
+	nin, err := integer(hdr[1], "input size")
+	if err != nil {
+		return nil, err
+	}
+	nout, err := integer(hdr[2], "output size")
+	if err != nil {
+		return nil, err
+	}
+	if nl > 1000 {
+		return nil, fmt.Errorf("nn: nnet: %d layers is implausible", nl)
+	}
+	sz, err := take(nl+1, "the layer sizes")
+	if err != nil {
+		return nil, err
+	}
+	sizes := make([]int, nl+1)
+	total := 0
+	for i, v := range sz {
+		if sizes[i], err = integer(v, "layer size"); err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			total += sizes[i] * (sizes[i-1] + 1)
+		}
+	}
+	if sizes[0] != nin || sizes[nl] != nout {
+		return nil, fmt.Errorf("nn: nnet: layer sizes %v do not match %d inputs and %d outputs", sizes, nin, nout)
+	}
+	if _, err := take(1, "the symmetric flag"); err != nil {
+		return nil, err
+	}
+	net := &Network{}
+	var mins, maxs, means, ranges []float64
+	if mins, err = take(nin, "the input minimums"); err != nil {
+		return nil, err
+	}
+	if maxs, err = take(nin, "the input maximums"); err != nil {
+		return nil, err
+	}
+	if means, err = take(nin+1, "the means"); err != nil {
+		return nil, err
+	}
+	if ranges, err = take(nin+1, "the ranges"); err != nil {
+		return nil, err
+	}
+	if len(nums)-pos < total {
+		return nil, fmt.Errorf("nn: nnet file ends early: %d weights and biases, want %d; the file is truncated", len(nums)-pos, total)
+	}
+	cp := func(s []float64) []float64 { return append([]float64(nil), s...) }
+	net.InMin, net.InMax = cp(mins), cp(maxs)
+	net.InMean, net.InRange = cp(means[:nin]), cp(ranges[:nin])
+	net.OutMean, net.OutRange = make([]float64, nout), make([]float64, nout)
+	for i := range net.OutMean {
+		net.OutMean[i], net.OutRange[i] = means[nin], ranges[nin]
+	}
+	for i := 1; i <= nl; i++ {
+		in, out := sizes[i-1], sizes[i]
+		w, _ := take(in*out, "weights")
+		bias, _ := take(out, "biases")
+		net.Layers = append(net.Layers, Layer{In: in, Out: out, W: cp(w), B: cp(bias), ReLU: i < nl})
+	}
+	if pos != len(nums) {
+		return nil, fmt.Errorf("nn: nnet: %d extra values after the last layer (from line %d); check the layer sizes", len(nums)-pos, lines[pos])
+	}
+	if err := net.validate(); err != nil {
+		return nil, err
+	}
+	return net, nil
+}
+
+// WriteNNet writes n in NNet format. Networks without normalisation get
+// identity normalisation and unbounded (±1e30) clipping ranges; networks
+// whose output transform differs per output cannot be written.
+func WriteNNet(n *Network) ([]byte, error) {
+	nin, nout := n.Inputs(), n.Outputs()
+	for i, l := range n.Layers {
+		if l.ReLU != (i < len(n.Layers)-1) {
+			return nil, fmt.Errorf("nn: NNet needs ReLU after every hidden layer and a linear last layer")
+		}
+	}
+	outMean, outRange := 0.0, 1.0
+	if n.OutMean != nil {
+		outMean, outRange = n.OutMean[0], n.OutRange[0]
+		for i := range n.OutMean {
+			if n.OutMean[i] != outMean || n.OutRange[i] != outRange {
+				return nil, fmt.Errorf("nn: NNet has one output mean and range; this network's differ per output")
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("// Neural Network File Format by Kyle Julian, Stanford 2016\n// written by vigil\n")
+	maxw := n.maxWidth()
+	fmt.Fprintf(&b, "%d,%d,%d,%d,\n", len(n.Layers), nin, nout, maxw)
+	fmt.Fprintf(&b, "%d,", nin)
+	for _, l := range n.Layers {
+		fmt.Fprintf(&b, "%d,", l.Out)
+	}
+	b.WriteString("\n0,\n")
+	row := func(vals []float64, def float64, extra ...float64) {
+		for i := 0; i < nin; i++ {
+			v := def
+			if vals != nil {
+				v = vals[i]
+			}
+			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64) + ",")
+		}
+		for _, v := range extra {
+			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64) + ",")
+		}
+		b.WriteString("\n")
+	}
+	row(n.InMin, -1e30)
+	row(n.InMax, 1e30)
+	row(n.InMean, 0, outMean)
+	row(n.InRange, 1, outRange)
+	for _, l := range n.Layers {
+		for i := 0; i < l.Out; i++ {
+			for j := 0; j < l.In; j++ {
+				b.WriteString(strconv.FormatFloat(l.W[i*l.In+j], 'g', -1, 64) + ",")
+			}
+			b.WriteString("\n")
+		}
+		for i := 0; i < l.Out; i++ {
+			b.WriteString(strconv.FormatFloat(l.B[i], 'g', -1, 64) + ",\n")
+		}
+	}
+	return []byte(b.String()), nil
+}

@@ -1,0 +1,737 @@
+package nn
+
+// ONNX reading. Only the fields a feed-forward network needs are decoded,
+// straight from the protobuf wire format (anchors.md, "Neural networks"):
+// ModelProto.graph(7); GraphProto node(1), initializer(5), input(11),
+// output(12); NodeProto input(1), output(2), name(3), op_type(4),
+// attribute(5); TensorProto dims(1), data_type(2), float_data(4),
+// int64_data(7), name(8), raw_data(9), double_data(10).
+//
+// The graph must be a chain: every node except those computing constants
+// reads exactly one computed tensor, starting from the single real graph
+// input. Linear ops accumulate into a pending affine map (W, b) over the
+// last ReLU's output; each Relu closes that map into a Layer.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+type onnxTensor struct {
+	name  string
+	dims  []int64
+	dtype int64
+	data  []float64
+}
+
+type onnxAttr struct {
+	name   string
+	f      float64
+	i      int64
+	ints   []int64
+	t      *onnxTensor
+	hasF   bool
+	hasI   bool
+	hasT   bool
+	floats []float64
+}
+
+type onnxNode struct {
+	name, op     string
+	inputs, outs []string
+	attrs        []onnxAttr
+}
+
+type onnxValueInfo struct {
+	name string
+	dims []int64 // -1 for symbolic dimensions
+}
+
+type onnxGraph struct {
+	nodes   []onnxNode
+	inits   []onnxTensor
+	inputs  []onnxValueInfo
+	outputs []onnxValueInfo
+}
+
+// LoadONNX reads an ONNX model file.
+func LoadONNX(path string) (*Network, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("nn: %v", err)
+	}
+	n, err := ParseONNX(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
+}
+
+// ParseONNX decodes an ONNX model from its bytes.
+func ParseONNX(b []byte) (*Network, error) {
+	var graph []byte
+	err := walk(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+		if num == 7 && typ == protowire.BytesType {
+			graph = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("nn: not an ONNX model: %v", err)
+	}
+	if graph == nil {
+		return nil, fmt.Errorf("nn: not an ONNX model: no graph found")
+	}
+	g, err := parseGraph(graph)
+	if err != nil {
+		return nil, fmt.Errorf("nn: not an ONNX model: %v", err)
+	}
+	return g.network()
+}
+
+// walk calls f for every field of a message. For varint and fixed fields v
+// is nil and x holds the value.
+func walk(b []byte, f func(num protowire.Number, typ protowire.Type, v []byte, x uint64) error) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		var v []byte
+		var x uint64
+		switch typ {
+		case protowire.VarintType:
+			x, n = protowire.ConsumeVarint(b)
+		case protowire.Fixed32Type:
+			var y uint32
+			y, n = protowire.ConsumeFixed32(b)
+			x = uint64(y)
+		case protowire.Fixed64Type:
+			x, n = protowire.ConsumeFixed64(b)
+		case protowire.BytesType:
+			v, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		if err := f(num, typ, v, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func parseGraph(b []byte) (*onnxGraph, error) {
+	g := &onnxGraph{}
+	err := walk(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+		if typ != protowire.BytesType {
+			return nil
+		}
+		switch num {
+		case 1:
+			n, err := parseNode(v)
+			if err != nil {
+				return err
+			}
+			g.nodes = append(g.nodes, n)
+		case 5:
+			t, err := parseTensor(v)
+			if err != nil {
+				return err
+			}
+			g.inits = append(g.inits, *t)
+		case 11, 12:
+			vi, err := parseValueInfo(v)
+			if err != nil {
+				return err
+			}
+			if num == 11 {
+				g.inputs = append(g.inputs, vi)
+			} else {
+				g.outputs = append(g.outputs, vi)
+			}
+		}
+		return nil
+	})
+	return g, err
+}
+
+func parseNode(b []byte) (onnxNode, error) {
+	var n onnxNode
+	err := walk(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+		if typ != protowire.BytesType {
+			return nil
+		}
+		switch num {
+		case 1:
+			n.inputs = append(n.inputs, string(v))
+		case 2:
+			n.outs = append(n.outs, string(v))
+		case 3:
+			n.name = string(v)
+		case 4:
+			n.op = string(v)
+		case 5:
+			a, err := parseAttr(v)
+			if err != nil {
+				return err
+			}
+			n.attrs = append(n.attrs, a)
+		}
+		return nil
+	})
+	return n, err
+}
+
+// AttributeProto: name(1), f(2), i(3), t(5), floats(7), ints(8).
+func parseAttr(b []byte) (onnxAttr, error) {
+	var a onnxAttr
+	err := walk(b, func(num protowire.Number, typ protowire.Type, v []byte, x uint64) error {
+		switch {
+		case num == 1 && typ == protowire.BytesType:
+			a.name = string(v)
+		case num == 2 && typ == protowire.Fixed32Type:
+			a.f, a.hasF = float64(math.Float32frombits(uint32(x))), true
+		case num == 3 && typ == protowire.VarintType:
+			a.i, a.hasI = int64(x), true
+		case num == 5 && typ == protowire.BytesType:
+			t, err := parseTensor(v)
+			if err != nil {
+				return err
+			}
+			a.t, a.hasT = t, true
+		case num == 7 && typ == protowire.Fixed32Type:
+			a.floats = append(a.floats, float64(math.Float32frombits(uint32(x))))
+		case num == 7 && typ == protowire.BytesType:
+			for len(v) >= 4 {
+				a.floats = append(a.floats, float64(math.Float32frombits(binary.LittleEndian.Uint32(v))))
+				v = v[4:]
+			}
+		case num == 8 && typ == protowire.VarintType:
+			a.ints = append(a.ints, int64(x))
+		case num == 8 && typ == protowire.BytesType:
+			ints, err := packedVarints(v)
+			if err != nil {
+				return err
+			}
+			a.ints = append(a.ints, ints...)
+		}
+		return nil
+	})
+	return a, err
+}
+
+func packedVarints(v []byte) ([]int64, error) {
+	var out []int64
+	for len(v) > 0 {
+		x, n := protowire.ConsumeVarint(v)
+		if n < 0 {
+			return nil, protowire.ParseError(n)
+		}
+		out = append(out, int64(x))
+		v = v[n:]
+	}
+	return out, nil
+}
+
+// ONNX data types.
+const (
+	onnxFloat  = 1
+	onnxInt32  = 6
+	onnxInt64  = 7
+	onnxDouble = 11
+)
+
+const maxTensorElems = 1 << 26
+
+func parseTensor(b []byte) (*onnxTensor, error) {
+	t := &onnxTensor{}
+	var raw []byte
+	var hasRaw bool
+	var floats, doubles []float64
+	var ints []int64
+	err := walk(b, func(num protowire.Number, typ protowire.Type, v []byte, x uint64) error {
+		switch num {
+		case 1:
+			if typ == protowire.VarintType {
+				t.dims = append(t.dims, int64(x))
+			} else if typ == protowire.BytesType {
+				d, err := packedVarints(v)
+				if err != nil {
+					return err
+				}
+				t.dims = append(t.dims, d...)
+			}
+		case 2:
+			t.dtype = int64(x)
+		case 4:
+			if typ == protowire.Fixed32Type {
+				floats = append(floats, float64(math.Float32frombits(uint32(x))))
+			} else if typ == protowire.BytesType {
+				for len(v) >= 4 {
+					floats = append(floats, float64(math.Float32frombits(binary.LittleEndian.Uint32(v))))
+					v = v[4:]
+				}
+			}
+		case 5, 7:
+			if typ == protowire.VarintType {
+				ints = append(ints, int64(x))
+			} else if typ == protowire.BytesType {
+				d, err := packedVarints(v)
+				if err != nil {
+					return err
+				}
+				ints = append(ints, d...)
+			}
+		case 8:
+			t.name = string(v)
+		case 9:
+			raw, hasRaw = v, true
+		case 10:
+			if typ == protowire.Fixed64Type {
+				doubles = append(doubles, math.Float64frombits(x))
+			} else if typ == protowire.BytesType {
+				for len(v) >= 8 {
+					doubles = append(doubles, math.Float64frombits(binary.LittleEndian.Uint64(v)))
+					v = v[8:]
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	size := int64(1)
+	for _, d := range t.dims {
+		if d < 0 || d > maxTensorElems || size*d > maxTensorElems {
+			return nil, fmt.Errorf("tensor %q: bad shape %v", t.name, t.dims)
+		}
+		size *= d
+	}
+	switch {
+	case hasRaw:
+		var w int
+		switch t.dtype {
+		case onnxFloat, onnxInt32:
+			w = 4
+		case onnxDouble, onnxInt64:
+			w = 8
+		default:
+			return nil, fmt.Errorf("tensor %q: data type %d is not supported (want float, double, int32 or int64)", t.name, t.dtype)
+		}
+		if int64(len(raw)) != size*int64(w) {
+			return nil, fmt.Errorf("tensor %q: %d bytes of raw data for shape %v", t.name, len(raw), t.dims)
+		}
+		t.data = make([]float64, size)
+		for i := range t.data {
+			switch t.dtype {
+			case onnxFloat:
+				t.data[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:])))
+			case onnxInt32:
+				t.data[i] = float64(int32(binary.LittleEndian.Uint32(raw[4*i:])))
+			case onnxDouble:
+				t.data[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+			case onnxInt64:
+				t.data[i] = float64(int64(binary.LittleEndian.Uint64(raw[8*i:])))
+			}
+		}
+	case floats != nil:
+		t.data = floats
+	case doubles != nil:
+		t.data = doubles
+	case ints != nil:
+		t.data = make([]float64, len(ints))
+		for i, v := range ints {
+			t.data[i] = float64(v)
+		}
+	}
+	if int64(len(t.data)) != size {
+		return nil, fmt.Errorf("tensor %q: %d values for shape %v", t.name, len(t.data), t.dims)
+	}
+	return t, nil
+}
+
+// ValueInfoProto name(1), type(2) -> TypeProto tensor_type(1) ->
+// Tensor shape(2) -> TensorShapeProto dim(1) -> dim_value(1) | dim_param(2).
+func parseValueInfo(b []byte) (onnxValueInfo, error) {
+	var vi onnxValueInfo
+	err := walk(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+		if typ != protowire.BytesType {
+			return nil
+		}
+		switch num {
+		case 1:
+			vi.name = string(v)
+		case 2:
+			return walk(v, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+				if num != 1 || typ != protowire.BytesType {
+					return nil
+				}
+				return walk(v, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+					if num != 2 || typ != protowire.BytesType {
+						return nil
+					}
+					return walk(v, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+						if num != 1 || typ != protowire.BytesType {
+							return nil
+						}
+						d := int64(-1)
+						err := walk(v, func(num protowire.Number, typ protowire.Type, _ []byte, x uint64) error {
+							if num == 1 && typ == protowire.VarintType {
+								d = int64(x)
+							}
+							return nil
+						})
+						vi.dims = append(vi.dims, d)
+						return err
+					})
+				})
+			})
+		}
+		return nil
+	})
+	return vi, err
+}
+
+// chain is the pending affine map y = W x + b from the last closed layer's
+// output (size in) to the current tensor (size out).
+type chain struct {
+	in, out int
+	w, b    []float64 // w is out x in
+}
+
+func identity(n int) chain {
+	c := chain{in: n, out: n, w: make([]float64, n*n), b: make([]float64, n)}
+	for i := 0; i < n; i++ {
+		c.w[i*n+i] = 1
+	}
+	return c
+}
+
+// then composes c with y' = M y + d (M is m x c.out, row-major).
+func (c chain) then(m int, M, d []float64) chain {
+	r := chain{in: c.in, out: m, w: make([]float64, m*c.in), b: make([]float64, m)}
+	for i := 0; i < m; i++ {
+		bi := 0.0
+		if d != nil {
+			bi = d[i]
+		}
+		row := r.w[i*c.in : (i+1)*c.in]
+		for k := 0; k < c.out; k++ {
+			mk := M[i*c.out+k]
+			if mk == 0 {
+				continue
+			}
+			bi += mk * c.b[k]
+			src := c.w[k*c.in : (k+1)*c.in]
+			for j := range row {
+				row[j] += mk * src[j]
+			}
+		}
+		r.b[i] = bi
+	}
+	return r
+}
+
+// scale multiplies output i by s[i] (or s[0] when len(s) == 1).
+func (c chain) scale(s []float64) chain {
+	for i := 0; i < c.out; i++ {
+		f := s[0]
+		if len(s) > 1 {
+			f = s[i]
+		}
+		for j := 0; j < c.in; j++ {
+			c.w[i*c.in+j] *= f
+		}
+		c.b[i] *= f
+	}
+	return c
+}
+
+func (c chain) shift(s []float64, sign float64) chain {
+	for i := 0; i < c.out; i++ {
+		f := s[0]
+		if len(s) > 1 {
+			f = s[i]
+		}
+		c.b[i] += sign * f
+	}
+	return c
+}
+
+func (g *onnxGraph) network() (*Network, error) {
+	consts := map[string]*onnxTensor{}
+	for i := range g.inits {
+		consts[g.inits[i].name] = &g.inits[i]
+	}
+	// The data input: the one graph input that is not an initializer.
+	var input *onnxValueInfo
+	for i := range g.inputs {
+		if _, ok := consts[g.inputs[i].name]; ok {
+			continue
+		}
+		if input != nil {
+			return nil, fmt.Errorf("nn: the ONNX graph has several inputs (%q, %q); vigil reads networks with one input tensor", input.name, g.inputs[i].name)
+		}
+		input = &g.inputs[i]
+	}
+	if input == nil {
+		return nil, fmt.Errorf("nn: the ONNX graph has no input")
+	}
+	if len(g.outputs) != 1 {
+		return nil, fmt.Errorf("nn: the ONNX graph has %d outputs; vigil reads networks with one output tensor", len(g.outputs))
+	}
+	size := 1
+	for _, d := range input.dims {
+		if d > 0 {
+			if d > maxTensorElems || size*int(d) > maxTensorElems {
+				return nil, fmt.Errorf("nn: input %q: shape %v is too large", input.name, input.dims)
+			}
+			size *= int(d)
+		}
+	}
+	net := &Network{}
+	cur := input.name
+	c := identity(size)
+	pendingEmpty := true // c is the identity: Relu would need a layer of its own
+	for i := range g.nodes {
+		nd := &g.nodes[i]
+		where := fmt.Sprintf("node %q (%s)", nd.name, nd.op)
+		if nd.name == "" {
+			where = fmt.Sprintf("node %d (%s)", i, nd.op)
+		}
+		if len(nd.outs) < 1 {
+			return nil, fmt.Errorf("nn: %s has no output", where)
+		}
+		if nd.op == "Constant" {
+			for _, a := range nd.attrs {
+				switch {
+				case a.hasT:
+					t := *a.t
+					t.name = nd.outs[0]
+					consts[nd.outs[0]] = &t
+				case a.name == "value_float" && a.hasF:
+					consts[nd.outs[0]] = &onnxTensor{name: nd.outs[0], data: []float64{a.f}}
+				case a.name == "value_floats":
+					consts[nd.outs[0]] = &onnxTensor{name: nd.outs[0], dims: []int64{int64(len(a.floats))}, data: a.floats}
+				case a.name == "value_int" && a.hasI:
+					consts[nd.outs[0]] = &onnxTensor{name: nd.outs[0], data: []float64{float64(a.i)}}
+				case a.name == "value_ints":
+					d := make([]float64, len(a.ints))
+					for k, v := range a.ints {
+						d[k] = float64(v)
+					}
+					consts[nd.outs[0]] = &onnxTensor{name: nd.outs[0], dims: []int64{int64(len(d))}, data: d}
+				}
+			}
+			if consts[nd.outs[0]] == nil {
+				return nil, fmt.Errorf("nn: %s: unsupported constant form", where)
+			}
+			continue
+		}
+		// Which operand is the data tensor?
+		dataIdx := -1
+		for k, in := range nd.inputs {
+			if in == cur {
+				if dataIdx >= 0 {
+					return nil, fmt.Errorf("nn: %s uses the data tensor twice; vigil reads feed-forward chains only", where)
+				}
+				dataIdx = k
+			} else if in != "" && consts[in] == nil {
+				return nil, fmt.Errorf("nn: %s reads %q, which is neither a constant nor the current layer's output; vigil reads feed-forward chains only", where, in)
+			}
+		}
+		if dataIdx < 0 {
+			return nil, fmt.Errorf("nn: %s computes on constants only (op %s is not folded); re-export the network with constant folding", where, nd.op)
+		}
+		constArg := func(k int) (*onnxTensor, error) {
+			if k >= len(nd.inputs) || nd.inputs[k] == "" {
+				return nil, fmt.Errorf("nn: %s: missing operand %d", where, k+1)
+			}
+			return consts[nd.inputs[k]], nil
+		}
+		attrF := func(name string, def float64) float64 {
+			for _, a := range nd.attrs {
+				if a.name == name && a.hasF {
+					return a.f
+				}
+			}
+			return def
+		}
+		attrI := func(name string, def int64) int64 {
+			for _, a := range nd.attrs {
+				if a.name == name && a.hasI {
+					return a.i
+				}
+			}
+			return def
+		}
+		n := c.out
+		switch nd.op {
+		case "Relu":
+			if pendingEmpty && len(net.Layers) > 0 && net.Layers[len(net.Layers)-1].ReLU {
+				// relu(relu(x)) = relu(x)
+				break
+			}
+			net.Layers = append(net.Layers, Layer{In: c.in, Out: c.out, W: c.w, B: c.b, ReLU: true})
+			c = identity(c.out)
+			pendingEmpty = true
+		case "Identity", "Dropout", "Flatten":
+			// Vectors stay vectors.
+		case "Reshape":
+			shape, err := constArg(1)
+			if err != nil {
+				return nil, err
+			}
+			prod, neg := 1, false
+			for _, d := range shape.data {
+				switch {
+				case d == -1:
+					neg = true
+				case d == 0:
+					// copy a dimension; batch only
+				default:
+					prod *= int(d)
+				}
+			}
+			if !(prod == n || (neg && n%max(prod, 1) == 0)) {
+				return nil, fmt.Errorf("nn: %s reshapes a %d-vector to %v; only reshapes that keep a vector are supported", where, n, shape.data)
+			}
+		case "Gemm", "MatMul":
+			if len(nd.inputs) < 2 {
+				return nil, fmt.Errorf("nn: %s needs two operands", where)
+			}
+			wk := 1 - dataIdx
+			wt, err := constArg(wk)
+			if err != nil {
+				return nil, err
+			}
+			if len(wt.dims) != 2 {
+				return nil, fmt.Errorf("nn: %s: weight %q has shape %v, want a matrix", where, wt.name, wt.dims)
+			}
+			r, cl := int(wt.dims[0]), int(wt.dims[1])
+			alpha, beta := 1.0, 1.0
+			trans := [2]bool{}
+			if nd.op == "Gemm" {
+				alpha, beta = attrF("alpha", 1), attrF("beta", 1)
+				trans = [2]bool{attrI("transA", 0) != 0, attrI("transB", 0) != 0}
+			}
+			// M[i][k] = coefficient of data k in output i.
+			var M []float64
+			var m int
+			cols := cl
+			at := func(i, j int) float64 { return wt.data[i*cols+j] }
+			if dataIdx == 0 {
+				// y = x W' with W' = W or W^T (k x m)
+				if trans[1] {
+					at = func(i, j int) float64 { return wt.data[j*cols+i] }
+					r, cl = cl, r
+				}
+				if r != n {
+					return nil, fmt.Errorf("nn: %s: weight %q has shape %v but the input has %d elements", where, wt.name, wt.dims, n)
+				}
+				m = cl
+				M = make([]float64, m*n)
+				for i := 0; i < m; i++ {
+					for k := 0; k < n; k++ {
+						M[i*n+k] = alpha * at(k, i)
+					}
+				}
+			} else {
+				// y = W' x with W' = W or W^T (m x k)
+				if trans[0] {
+					at = func(i, j int) float64 { return wt.data[j*cols+i] }
+					r, cl = cl, r
+				}
+				if cl != n {
+					return nil, fmt.Errorf("nn: %s: weight %q has shape %v but the input has %d elements", where, wt.name, wt.dims, n)
+				}
+				m = r
+				M = make([]float64, m*n)
+				for i := 0; i < m; i++ {
+					for k := 0; k < n; k++ {
+						M[i*n+k] = alpha * at(i, k)
+					}
+				}
+			}
+			var d []float64
+			if nd.op == "Gemm" && len(nd.inputs) > 2 && nd.inputs[2] != "" {
+				bt, err := constArg(2)
+				if err != nil {
+					return nil, err
+				}
+				if len(bt.data) != 1 && len(bt.data) != m {
+					return nil, fmt.Errorf("nn: %s: bias %q has %d elements, want %d", where, bt.name, len(bt.data), m)
+				}
+				d = make([]float64, m)
+				for i := range d {
+					if len(bt.data) == 1 {
+						d[i] = beta * bt.data[0]
+					} else {
+						d[i] = beta * bt.data[i]
+					}
+				}
+			}
+			c = c.then(m, M, d)
+			pendingEmpty = false
+		case "Add", "Sub", "Mul", "Div":
+			if len(nd.inputs) != 2 {
+				return nil, fmt.Errorf("nn: %s needs two operands", where)
+			}
+			k, err := constArg(1 - dataIdx)
+			if err != nil {
+				return nil, err
+			}
+			if len(k.data) != 1 && len(k.data) != n {
+				return nil, fmt.Errorf("nn: %s: constant %q has %d elements, want 1 or %d", where, k.name, len(k.data), n)
+			}
+			switch nd.op {
+			case "Add":
+				c = c.shift(k.data, 1)
+			case "Sub":
+				if dataIdx == 0 {
+					c = c.shift(k.data, -1)
+				} else {
+					c = c.scale([]float64{-1}).shift(k.data, 1)
+				}
+			case "Mul":
+				c = c.scale(k.data)
+			case "Div":
+				if dataIdx != 0 {
+					return nil, fmt.Errorf("nn: %s divides a constant by the data; only division by constants is supported", where)
+				}
+				inv := make([]float64, len(k.data))
+				for i, v := range k.data {
+					if v == 0 {
+						return nil, fmt.Errorf("nn: %s divides by zero", where)
+					}
+					inv[i] = 1 / v
+				}
+				c = c.scale(inv)
+			}
+			pendingEmpty = false
+		default:
+			return nil, fmt.Errorf("nn: %s: unsupported op %s; vigil reads Gemm, MatMul, Add, Sub, Mul, Div, Relu, Flatten, Reshape, Identity, Dropout and Constant", where, nd.op)
+		}
+		cur = nd.outs[0]
+	}
+	if cur != g.outputs[0].name {
+		return nil, fmt.Errorf("nn: the ONNX graph's output %q is not computed by the node chain (last computed tensor %q)", g.outputs[0].name, cur)
+	}
+	if !pendingEmpty || len(net.Layers) == 0 {
+		net.Layers = append(net.Layers, Layer{In: c.in, Out: c.out, W: c.w, B: c.b})
+	}
+	if err := net.validate(); err != nil {
+		return nil, err
+	}
+	return net, nil
+}
