@@ -4,6 +4,10 @@
 package lang
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+
 	"vigil/symbolic"
 )
 
@@ -14,8 +18,98 @@ type Options struct {
 }
 
 // Load parses, checks and lowers the .spec file at path and the files it
-// imports. Diagnostics may hold warnings even when the model is returned;
-// the model is nil when there are errors.
+// imports (paths relative to the importing file). Diagnostics may hold
+// warnings when the model is returned; the model is nil when there are
+// errors.
 func Load(path string, opts Options) (*symbolic.Model, Diagnostics) {
-	panic("TODO")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, Diagnostics{{Pos: symbolic.Pos{File: path}, Code: "E0002", Msg: "cannot read the file: " + pathErr(err)}}
+	}
+	return LoadSource(path, src, opts)
+}
+
+// LoadSource is Load for a root file whose text is already in memory.
+func LoadSource(path string, src []byte, opts Options) (*symbolic.Model, Diagnostics) {
+	l := &loader{state: map[string]int{}}
+	l.load(path, src, nil)
+	if l.diags.HasErrors() {
+		return nil, l.diags.Sort()
+	}
+	c := newChecker(l.files, opts)
+	m := c.run()
+	diags := append(l.diags, c.diags...).Sort()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return m, diags
+}
+
+// Check parses and checks a file set without needing the model; it is Load
+// with the diagnostics only.
+func Check(path string, opts Options) Diagnostics {
+	_, d := Load(path, opts)
+	return d
+}
+
+type loader struct {
+	files []*File
+	state map[string]int // absolute path -> 1 loading, 2 done
+	stack []string
+	diags Diagnostics
+}
+
+func (l *loader) load(path string, src []byte, from *ImportDecl) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	l.state[abs] = 1
+	l.stack = append(l.stack, path)
+	defer func() {
+		l.state[abs] = 2
+		l.stack = l.stack[:len(l.stack)-1]
+	}()
+	f, diags := Parse(path, src)
+	l.diags = append(l.diags, diags...)
+	if f == nil {
+		return
+	}
+	for _, d := range f.Decls {
+		imp, ok := d.(*ImportDecl)
+		if !ok {
+			continue
+		}
+		if imp.As != nil {
+			l.diags = append(l.diags, f.diag(imp.As.Pos, 0, "E0107", "import ... as is reserved for a later version; import the file without as"))
+			continue
+		}
+		target := resolvePath(f, imp.Path)
+		switch strings.ToLower(filepath.Ext(target)) {
+		case ".spec":
+		case ".jani":
+			l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0108", "importing JANI models from .spec files is not supported yet; run vigil on the .jani file directly"))
+			continue
+		default:
+			l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0108", "cannot import %s: only .spec files can be imported", imp.Path))
+			continue
+		}
+		tabs, _ := filepath.Abs(target)
+		switch l.state[tabs] {
+		case 1:
+			chain := append([]string{}, l.stack...)
+			chain = append(chain, target)
+			l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0104", "import cycle: %s", strings.Join(chain, " imports ")))
+			continue
+		case 2:
+			continue
+		}
+		tsrc, err := os.ReadFile(target)
+		if err != nil {
+			l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0002", "cannot import %s: %s", imp.Path, pathErr(err)))
+			continue
+		}
+		l.load(target, tsrc, imp)
+	}
+	l.files = append(l.files, f)
 }

@@ -1,0 +1,1088 @@
+package lang
+
+// The checker. It runs in named stages over the declarations of a whole file
+// set (a root file and everything it imports), collecting every error it can
+// before lowering:
+//
+//	resolve    declare names (constants, variables, predicates, labels,
+//	           policies, properties) and report duplicates and keywords
+//	consts     fold constants, apply -D overrides, detect cycles
+//	types      type every expression (integer or condition), resolve each
+//	           name use, check linearity and divisions by constants
+//	ranges     variable ranges and initial values are constants in range
+//	actions    assignment targets, duplicate assignments, outcome weights
+//	policies   policy bodies per kind and their label references
+//	properties start/unsafe/goal clauses
+//	lower      build the symbolic.Model (only when no stage found errors)
+//
+// Each stage may rely on what earlier stages established; a stage that
+// finds an error in a declaration marks it so later stages skip it rather
+// than reporting consequences of the same mistake.
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// Stages lists the checker's stages in order.
+var Stages = []string{"resolve", "consts", "types", "ranges", "actions", "policies", "properties", "lower"}
+
+var keywords = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`model import as const var bool pred action when skip policy nn trees
+  rules table inputs outputs interface otherwise property start unsafe goal true
+  false min max abs if then else`) {
+		keywords[k] = true
+	}
+}
+
+type symKind int
+
+const (
+	symConst symKind = iota
+	symVar
+	symPred
+	symLabel
+)
+
+var symKindNames = [...]string{"constant", "variable", "predicate", "action label"}
+
+type symbol struct {
+	kind symKind
+	name string
+	pos  symbolic.Pos
+	file *File
+
+	cdecl *ConstDecl
+	vdecl *VarDecl
+	pdecl *PredDecl
+
+	// constants
+	value    int
+	state    int // 0 unvisited, 1 visiting, 2 done, 3 bad
+	override *string
+
+	// variables
+	id     symbolic.VarID
+	lo, hi int
+	bad    bool
+
+	// labels
+	label symbolic.LabelID
+}
+
+type typ int
+
+const (
+	tErr typ = iota // already reported
+	tInt
+	tBool
+)
+
+func (t typ) String() string {
+	return [...]string{"?", "integer", "condition"}[t]
+}
+
+// info is what the types stage learns about an expression.
+type info struct {
+	t     typ
+	konst bool // integer constant (no variables)
+	val   int
+}
+
+type declRef struct {
+	d    Decl
+	file *File
+}
+
+type checker struct {
+	opts    Options
+	files   []*File
+	decls   []declRef
+	diags   Diagnostics
+	errs    int
+	syms    map[string]*symbol
+	order   []*symbol // consts, vars, preds, labels in declaration order
+	vars    []*symbol
+	labels  []*symbol
+	pols    map[string]*PolicyDecl
+	props   map[string]*PropertyDecl
+	model   *ModelDecl
+	info    map[*Expr]info
+	badDecl map[Decl]bool
+	fileOf  map[Decl]*File
+}
+
+func newChecker(files []*File, opts Options) *checker {
+	c := &checker{opts: opts, files: files, syms: map[string]*symbol{}, pols: map[string]*PolicyDecl{},
+		props: map[string]*PropertyDecl{}, info: map[*Expr]info{}, badDecl: map[Decl]bool{}, fileOf: map[Decl]*File{}}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			c.decls = append(c.decls, declRef{d, f})
+			c.fileOf[d] = f
+		}
+	}
+	return c
+}
+
+func (c *checker) fileFor(p symbolic.Pos) *File {
+	for _, f := range c.files {
+		if f.Path == p.File {
+			return f
+		}
+	}
+	return &File{Path: p.File}
+}
+
+func (c *checker) errorf(p symbolic.Pos, end symbolic.Pos, code, format string, args ...any) {
+	if c.errs >= MaxErrors {
+		return
+	}
+	c.errs++
+	endCol := 0
+	if end.Line == p.Line && end.Col > p.Col {
+		endCol = end.Col
+	}
+	c.diags = append(c.diags, c.fileFor(p).diag(p, endCol, code, format, args...))
+}
+
+func (c *checker) warnf(p symbolic.Pos, code, format string, args ...any) {
+	d := c.fileFor(p).diag(p, 0, code, format, args...)
+	d.Severity = Warning
+	c.diags = append(c.diags, d)
+}
+
+func identEnd(id Ident) symbolic.Pos {
+	e := id.Pos
+	e.Col += len(id.Name)
+	return e
+}
+
+// run executes the stages and returns the lowered model when there are no
+// errors.
+func (c *checker) run() *symbolic.Model {
+	c.resolve()
+	c.consts()
+	c.types()
+	c.ranges()
+	c.actions()
+	c.policies()
+	c.properties()
+	if c.errs > 0 {
+		return nil
+	}
+	return c.lower()
+}
+
+// ---- resolve ---------------------------------------------------------------
+
+// declare enters a name; for labels, a repeated declaration returns the
+// existing symbol with isNew == false.
+func (c *checker) declare(id Ident, kind symKind, f *File) (s *symbol, isNew bool) {
+	if id.Name == "" {
+		return nil, false
+	}
+	if keywords[id.Name] {
+		c.errorf(id.Pos, identEnd(id), "E0103", "%q is a keyword and cannot name a %s", id.Name, symKindNames[kind])
+		return nil, false
+	}
+	if old := c.syms[id.Name]; old != nil {
+		if kind == symLabel && old.kind == symLabel {
+			return old, false
+		}
+		c.errorf(id.Pos, identEnd(id), "E0102", "%s %s is already declared as a %s at %s", symKindNames[kind], id.Name, symKindNames[old.kind], old.pos)
+		return nil, false
+	}
+	s = &symbol{kind: kind, name: id.Name, pos: id.Pos, file: f}
+	c.syms[id.Name] = s
+	c.order = append(c.order, s)
+	return s, true
+}
+
+func (c *checker) resolve() {
+	for _, dr := range c.decls {
+		switch d := dr.d.(type) {
+		case *ModelDecl:
+			if c.model != nil {
+				c.errorf(d.Name.Pos, identEnd(d.Name), "E0105", "a second model declaration (the first, %s, is at %s); a file set has at most one", c.model.Name.Name, c.model.Name.Pos)
+			} else {
+				c.model = d
+			}
+		case *ConstDecl:
+			if s, _ := c.declare(d.Name, symConst, dr.file); s != nil {
+				s.cdecl = d
+			} else {
+				c.badDecl[d] = true
+			}
+		case *VarDecl:
+			if s, _ := c.declare(d.Name, symVar, dr.file); s != nil {
+				s.vdecl = d
+				s.id = symbolic.VarID(len(c.vars))
+				c.vars = append(c.vars, s)
+			} else {
+				c.badDecl[d] = true
+			}
+		case *PredDecl:
+			if s, _ := c.declare(d.Name, symPred, dr.file); s != nil {
+				s.pdecl = d
+			} else {
+				c.badDecl[d] = true
+			}
+		case *ActionDecl:
+			s, isNew := c.declare(d.Label, symLabel, dr.file)
+			switch {
+			case s == nil:
+				c.badDecl[d] = true
+			case isNew:
+				s.label = symbolic.LabelID(len(c.labels))
+				c.labels = append(c.labels, s)
+			}
+		case *PolicyDecl:
+			if keywords[d.Name.Name] {
+				c.errorf(d.Name.Pos, identEnd(d.Name), "E0103", "%q is a keyword and cannot name a policy", d.Name.Name)
+			} else if old := c.pols[d.Name.Name]; old != nil {
+				c.errorf(d.Name.Pos, identEnd(d.Name), "E0102", "policy %s is already declared at %s", d.Name.Name, old.Name.Pos)
+			} else {
+				c.pols[d.Name.Name] = d
+			}
+		case *PropertyDecl:
+			if keywords[d.Name.Name] {
+				c.errorf(d.Name.Pos, identEnd(d.Name), "E0103", "%q is a keyword and cannot name a property", d.Name.Name)
+			} else if old := c.props[d.Name.Name]; old != nil {
+				c.errorf(d.Name.Pos, identEnd(d.Name), "E0102", "property %s is already declared at %s", d.Name.Name, old.Name.Pos)
+			} else {
+				c.props[d.Name.Name] = d
+			}
+		}
+	}
+}
+
+// lookup resolves a name use, reporting unknown names with a suggestion
+// drawn from the symbols of the wanted kinds.
+func (c *checker) lookup(name string, p, end symbolic.Pos, want ...symKind) *symbol {
+	s := c.syms[name]
+	if s != nil {
+		for _, k := range want {
+			if s.kind == k {
+				return s
+			}
+		}
+		var names []string
+		for _, k := range want {
+			names = append(names, symKindNames[k])
+		}
+		c.errorf(p, end, "E0106", "%s is a %s, not a %s", name, symKindNames[s.kind], strings.Join(names, " or "))
+		return nil
+	}
+	var cands []string
+	for _, s := range c.order {
+		for _, k := range want {
+			if s.kind == k {
+				cands = append(cands, s.name)
+			}
+		}
+	}
+	msg := fmt.Sprintf("undeclared name %s%s", name, didYouMean(name, cands))
+	if strings.Contains(name, "-") && !strings.HasPrefix(name, "-") {
+		parts := strings.Split(name, "-")
+		known := true
+		for _, part := range parts {
+			if c.syms[part] == nil && !isDigits(part) {
+				known = false
+			}
+		}
+		if known {
+			msg += fmt.Sprintf("; names may contain hyphens, so write %s with spaces around the minus", strings.Join(parts, " - "))
+		}
+	}
+	c.errorf(p, end, "E0101", "%s", msg)
+	return nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func didYouMean(name string, cands []string) string {
+	best, bestD := "", max(1, len(name)/3)+1
+	sort.Strings(cands)
+	for _, n := range cands {
+		if d := levenshtein(strings.ToLower(name), strings.ToLower(n)); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// ---- consts ----------------------------------------------------------------
+
+func (c *checker) consts() {
+	for name, val := range c.opts.Defines {
+		s := c.syms[name]
+		if s == nil || s.kind != symConst {
+			var cands []string
+			for _, s := range c.order {
+				if s.kind == symConst {
+					cands = append(cands, s.name)
+				}
+			}
+			kind := "no constant"
+			if s != nil {
+				kind = "a " + symKindNames[s.kind] + ", not a constant,"
+			}
+			c.cmdErrorf("E0304", "-D %s=%s: %s is %s%s", name, val, name, kind, didYouMean(name, cands))
+			continue
+		}
+		v := val
+		s.override = &v
+	}
+	for _, s := range c.order {
+		if s.kind == symConst {
+			c.constValue(s, s.pos, s.pos)
+		}
+	}
+}
+
+// cmdErrorf reports an error in the command line (no source position).
+func (c *checker) cmdErrorf(code, format string, args ...any) {
+	c.errs++
+	c.diags = append(c.diags, Diagnostic{Pos: symbolic.Pos{File: "command line"}, Severity: Error, Code: code, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) constValue(s *symbol, usePos, useEnd symbolic.Pos) (int, bool) {
+	switch s.state {
+	case 1:
+		c.errorf(usePos, useEnd, "E0206", "constant %s is defined in terms of itself", s.name)
+		s.state = 3
+		return 0, false
+	case 2:
+		return s.value, true
+	case 3:
+		return 0, false
+	}
+	s.state = 1
+	if s.override != nil {
+		v, err := strconv.Atoi(*s.override)
+		if err != nil {
+			c.cmdErrorf("E0304", "-D %s=%s: the value must be an integer", s.name, *s.override)
+			s.state = 3
+			return 0, false
+		}
+		s.value, s.state = v, 2
+		return v, true
+	}
+	in := c.check(s.cdecl.Value)
+	if s.state == 3 {
+		return 0, false
+	}
+	switch {
+	case in.t == tErr:
+		s.state = 3
+		return 0, false
+	case in.t != tInt:
+		c.errorf(s.cdecl.Value.Pos, s.cdecl.Value.End, "E0201", "constant %s must be an integer, not a %s", s.name, in.t)
+		s.state = 3
+		return 0, false
+	case !in.konst:
+		c.errorf(s.cdecl.Value.Pos, s.cdecl.Value.End, "E0207", "constant %s must not depend on variables", s.name)
+		s.state = 3
+		return 0, false
+	}
+	s.value, s.state = in.val, 2
+	return in.val, true
+}
+
+// ---- types -----------------------------------------------------------------
+
+// check types e (memoised), folding integer constants.
+func (c *checker) check(e *Expr) info {
+	if e == nil {
+		return info{t: tErr}
+	}
+	if in, ok := c.info[e]; ok {
+		return in
+	}
+	in := c.check1(e)
+	c.info[e] = in
+	return in
+}
+
+func (c *checker) want(e *Expr, t typ, what string) info {
+	in := c.check(e)
+	if in.t != tErr && in.t != t {
+		code := "E0201"
+		if t == tBool {
+			code = "E0202"
+		}
+		c.errorf(e.Pos, e.End, code, "%s must be a %s, but %s is a %s", what, t, exprString(e), in.t)
+		return info{t: tErr}
+	}
+	return in
+}
+
+func (c *checker) check1(e *Expr) info {
+	switch e.Kind {
+	case EInt:
+		v, err := strconv.Atoi(e.Text)
+		if err != nil {
+			c.errorf(e.Pos, e.End, "E0303", "integer %s is too large", e.Text)
+			return info{t: tErr}
+		}
+		return info{t: tInt, konst: true, val: v}
+	case EDec:
+		c.errorf(e.Pos, e.End, "E0203", "decimal %s is allowed only in outcome weights and policy inputs; the model's arithmetic is on integers", e.Text)
+		return info{t: tErr}
+	case EBool:
+		return info{t: tBool}
+	case EName:
+		s := c.lookup(e.Text, e.Pos, e.End, symConst, symVar, symPred)
+		if s == nil {
+			return info{t: tErr}
+		}
+		switch s.kind {
+		case symConst:
+			v, ok := c.constValue(s, e.Pos, e.End)
+			if !ok {
+				return info{t: tErr}
+			}
+			return info{t: tInt, konst: true, val: v}
+		case symVar:
+			if s.vdecl.Bool {
+				return info{t: tBool}
+			}
+			return info{t: tInt}
+		default:
+			return info{t: tBool}
+		}
+	case EParen:
+		return c.check(e.Args[0])
+	case ENeg:
+		in := c.want(e.Args[0], tInt, "the operand of unary -")
+		if in.konst {
+			in.val = -in.val
+		}
+		return in
+	case ENot:
+		c.want(e.Args[0], tBool, "the operand of !")
+		return info{t: tBool}
+	case ECall:
+		if e.Op == "abs" && len(e.Args) != 1 || e.Op != "abs" && len(e.Args) != 2 {
+			n := 2
+			if e.Op == "abs" {
+				n = 1
+			}
+			c.errorf(e.Pos, e.End, "E0208", "%s takes %d argument(s), not %d", e.Op, n, len(e.Args))
+			return info{t: tErr}
+		}
+		var ins []info
+		bad := false
+		for _, a := range e.Args {
+			in := c.want(a, tInt, "an argument of "+e.Op)
+			bad = bad || in.t == tErr
+			ins = append(ins, in)
+		}
+		if bad {
+			return info{t: tErr}
+		}
+		out := info{t: tInt, konst: true}
+		for _, in := range ins {
+			out.konst = out.konst && in.konst
+		}
+		if out.konst {
+			switch e.Op {
+			case "abs":
+				out.val = ins[0].val
+				if out.val < 0 {
+					out.val = -out.val
+				}
+			case "min":
+				out.val = min(ins[0].val, ins[1].val)
+			case "max":
+				out.val = max(ins[0].val, ins[1].val)
+			}
+		}
+		return out
+	case EIf:
+		c.want(e.Args[0], tBool, "the condition of if")
+		a := c.check(e.Args[1])
+		b := c.check(e.Args[2])
+		if a.t == tErr || b.t == tErr {
+			return info{t: tErr}
+		}
+		if a.t != tInt || b.t != tInt {
+			bad := e.Args[1]
+			if a.t == tInt {
+				bad = e.Args[2]
+			}
+			c.errorf(bad.Pos, bad.End, "E0201", "the branches of if must be integers, but %s is a condition", exprString(bad))
+			return info{t: tErr}
+		}
+		return info{t: tInt}
+	case EBin:
+		return c.checkBin(e)
+	}
+	return info{t: tErr}
+}
+
+func (c *checker) checkBin(e *Expr) info {
+	l, r := e.Args[0], e.Args[1]
+	switch e.Op {
+	case "&&", "||", "=>":
+		c.want(l, tBool, "the left operand of "+e.Op)
+		c.want(r, tBool, "the right operand of "+e.Op)
+		return info{t: tBool}
+	case "==", "!=":
+		a, b := c.check(l), c.check(r)
+		if a.t == tErr || b.t == tErr {
+			return info{t: tBool}
+		}
+		if a.t != b.t {
+			c.errorf(e.Pos, e.End, "E0201", "%s compares a %s with a %s", exprString(e), a.t, b.t)
+		}
+		return info{t: tBool}
+	case "<", "<=", ">", ">=":
+		c.want(l, tInt, "the left operand of "+e.Op)
+		c.want(r, tInt, "the right operand of "+e.Op)
+		return info{t: tBool}
+	}
+	a := c.want(l, tInt, "the left operand of "+e.Op)
+	b := c.want(r, tInt, "the right operand of "+e.Op)
+	if a.t == tErr || b.t == tErr {
+		return info{t: tErr}
+	}
+	out := info{t: tInt, konst: a.konst && b.konst}
+	switch e.Op {
+	case "+", "-":
+		if out.konst {
+			var ok bool
+			if e.Op == "+" {
+				out.val, ok = addOK(a.val, b.val)
+			} else {
+				out.val, ok = addOK(a.val, -b.val)
+			}
+			if !ok {
+				c.errorf(e.Pos, e.End, "E0303", "%s overflows", exprString(e))
+				return info{t: tErr}
+			}
+		}
+	case "*":
+		if !a.konst && !b.konst {
+			c.errorf(e.Pos, e.End, "E0204", "product of two variables: %s is not linear", exprString(e))
+			return info{t: tErr}
+		}
+		if out.konst {
+			v, ok := mulOK(a.val, b.val)
+			if !ok {
+				c.errorf(e.Pos, e.End, "E0303", "%s overflows", exprString(e))
+				return info{t: tErr}
+			}
+			out.val = v
+		}
+	case "/":
+		if !b.konst {
+			c.errorf(r.Pos, r.End, "E0205", "division by %s: the divisor must be a constant", exprString(r))
+			return info{t: tErr}
+		}
+		if b.val <= 0 {
+			c.errorf(r.Pos, r.End, "E0205", "division by %d: the divisor must be a positive constant", b.val)
+			return info{t: tErr}
+		}
+		if out.konst {
+			out.val = symbolic.FloorDiv(a.val, b.val)
+		}
+	}
+	return out
+}
+
+func addOK(a, b int) (int, bool) {
+	s := a + b
+	if (b > 0 && s < a) || (b < 0 && s > a) {
+		return 0, false
+	}
+	return s, true
+}
+
+func mulOK(a, b int) (int, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt) || (b == -1 && a == math.MinInt) {
+		return 0, false
+	}
+	return p, true
+}
+
+// types checks every expression outside constants and inputs.
+func (c *checker) types() {
+	for _, dr := range c.decls {
+		if c.badDecl[dr.d] {
+			continue
+		}
+		switch d := dr.d.(type) {
+		case *PredDecl:
+			c.want(d.Cond, tBool, "the body of pred "+d.Name.Name)
+			c.predCycle(d)
+		case *ActionDecl:
+			if d.Guard != nil {
+				c.want(d.Guard, tBool, "the guard")
+			}
+			for _, o := range d.Outcomes {
+				for _, as := range o.Assigns {
+					c.check(as.Value)
+				}
+			}
+		case *PolicyDecl:
+			for _, it := range d.Items {
+				if it.Kind == ItemWhen {
+					c.want(it.When, tBool, "a rule's condition")
+				}
+			}
+		case *PropertyDecl:
+			for _, cl := range d.Clauses {
+				c.want(cl.Cond, tBool, "the "+cl.Kind+" condition")
+			}
+		}
+	}
+}
+
+// predCycle reports a pred that uses itself, directly or through others.
+func (c *checker) predCycle(d *PredDecl) {
+	seen := map[*PredDecl]bool{}
+	var walk func(e *Expr) bool
+	walk = func(e *Expr) bool {
+		if e == nil {
+			return false
+		}
+		if e.Kind == EName {
+			if s := c.syms[e.Text]; s != nil && s.kind == symPred {
+				if s.pdecl == d {
+					return true
+				}
+				if !seen[s.pdecl] {
+					seen[s.pdecl] = true
+					if walk(s.pdecl.Cond) {
+						return true
+					}
+				}
+			}
+		}
+		for _, a := range e.Args {
+			if walk(a) {
+				return true
+			}
+		}
+		return false
+	}
+	if walk(d.Cond) {
+		c.errorf(d.Name.Pos, identEnd(d.Name), "E0206", "pred %s is defined in terms of itself", d.Name.Name)
+		c.badDecl[d] = true
+	}
+}
+
+// ---- ranges ----------------------------------------------------------------
+
+func (c *checker) constExpr(e *Expr, what string) (int, bool) {
+	in := c.want(e, tInt, what)
+	if in.t == tErr {
+		return 0, false
+	}
+	if !in.konst {
+		c.errorf(e.Pos, e.End, "E0207", "%s must be a constant expression, but %s depends on variables", what, exprString(e))
+		return 0, false
+	}
+	return in.val, true
+}
+
+func (c *checker) ranges() {
+	for _, s := range c.vars {
+		d := s.vdecl
+		if d.Bool {
+			s.lo, s.hi = 0, 1
+			if d.Init != nil {
+				in := c.want(d.Init, tBool, "the initial value of Boolean "+d.Name.Name)
+				if in.t == tBool && !(d.Init.Kind == EBool) {
+					c.errorf(d.Init.Pos, d.Init.End, "E0207", "the initial value of %s must be true or false", d.Name.Name)
+				}
+			}
+			continue
+		}
+		lo, ok1 := c.constExpr(d.Lo, "the lower bound of "+d.Name.Name)
+		hi, ok2 := c.constExpr(d.Hi, "the upper bound of "+d.Name.Name)
+		if !ok1 || !ok2 {
+			s.bad = true
+			continue
+		}
+		if lo > hi {
+			c.errorf(d.Lo.Pos, d.Hi.End, "E0301", "empty range %d .. %d for %s: the lower bound exceeds the upper", lo, hi, d.Name.Name)
+			s.bad = true
+			continue
+		}
+		if hi-lo > 1<<40 || hi-lo < 0 {
+			c.errorf(d.Lo.Pos, d.Hi.End, "E0301", "range %d .. %d for %s is too large (at most 2^40 values)", lo, hi, d.Name.Name)
+			s.bad = true
+			continue
+		}
+		s.lo, s.hi = lo, hi
+		if d.Init != nil {
+			v, ok := c.constExpr(d.Init, "the initial value of "+d.Name.Name)
+			if ok && (v < lo || v > hi) {
+				c.errorf(d.Init.Pos, d.Init.End, "E0302", "initial value %d of %s is outside its range %d .. %d", v, d.Name.Name, lo, hi)
+			}
+		}
+	}
+}
+
+// ---- actions ---------------------------------------------------------------
+
+func (c *checker) actions() {
+	for _, dr := range c.decls {
+		d, ok := dr.d.(*ActionDecl)
+		if !ok || c.badDecl[d] {
+			continue
+		}
+		var given, missing int
+		sum := newRat(0, 1)
+		for _, o := range d.Outcomes {
+			seen := map[string]*AssignNode{}
+			for _, as := range o.Assigns {
+				s := c.lookup(as.Var.Name, as.Var.Pos, identEnd(as.Var), symVar)
+				if s == nil {
+					continue
+				}
+				if old := seen[as.Var.Name]; old != nil {
+					c.errorf(as.Var.Pos, identEnd(as.Var), "E0401", "%s is assigned twice in one outcome (first at column %d)", as.Var.Name, old.Var.Pos.Col)
+					continue
+				}
+				seen[as.Var.Name] = as
+				in := c.check(as.Value)
+				switch {
+				case in.t == tErr:
+				case s.vdecl.Bool && in.t != tBool:
+					c.errorf(as.Value.Pos, as.Value.End, "E0403", "%s is Boolean: assign it a condition (true, false, or a comparison), not the integer %s", s.name, exprString(as.Value))
+				case !s.vdecl.Bool && in.t != tInt:
+					c.errorf(as.Value.Pos, as.Value.End, "E0403", "%s is an integer variable: assign it an integer expression, not the condition %s", s.name, exprString(as.Value))
+				}
+			}
+			if o.Weight == "" {
+				missing++
+				continue
+			}
+			w, ok := parseRat(o.Weight)
+			if !ok {
+				c.errorf(o.WeightPos, o.WeightPos, "E0404", "weight %s is not a valid non-negative rational", o.Weight)
+				continue
+			}
+			given++
+			sum = sum.add(w)
+		}
+		if given > 0 && missing > 0 && sum.cmp(newRat(1, 1)) > 0 {
+			c.errorf(d.Outcomes[0].Start, d.Outcomes[0].Start, "E0404", "the given weights sum to %s > 1, so nothing is left for the %d outcome(s) without a weight", sum, missing)
+		}
+		if given > 0 && missing == 0 && sum.num == 0 {
+			c.errorf(d.Outcomes[0].Start, d.Outcomes[0].Start, "E0404", "all outcome weights are zero")
+		}
+	}
+}
+
+// ---- policies --------------------------------------------------------------
+
+func (c *checker) labelRef(id Ident) bool {
+	s := c.syms[id.Name]
+	if s != nil && s.kind == symLabel {
+		return true
+	}
+	if s != nil {
+		c.errorf(id.Pos, identEnd(id), "E0501", "%s is a %s, not an action label", id.Name, symKindNames[s.kind])
+		return false
+	}
+	var cands []string
+	for _, l := range c.labels {
+		cands = append(cands, l.name)
+	}
+	c.errorf(id.Pos, identEnd(id), "E0501", "policy names label %s, which no action declares%s", id.Name, didYouMean(id.Name, cands))
+	return false
+}
+
+func (c *checker) policies() {
+	for _, dr := range c.decls {
+		d, ok := dr.d.(*PolicyDecl)
+		if !ok {
+			continue
+		}
+		kind := d.Kind.Name
+		switch kind {
+		case "nn", "trees", "rules", "table":
+		default:
+			c.errorf(d.Kind.Pos, identEnd(d.Kind), "E0502", "unknown policy kind %s%s; the kinds are nn, trees, rules and table", kind, didYouMean(kind, []string{"nn", "trees", "rules", "table"}))
+			continue
+		}
+		counts := map[PolicyItemKind]int{}
+		for i, it := range d.Items {
+			counts[it.Kind]++
+			allowed := map[string][]PolicyItemKind{
+				"nn":    {ItemInputs, ItemOutputs, ItemInterface},
+				"trees": {ItemInputs, ItemOutputs},
+				"rules": {ItemWhen, ItemOtherwise},
+				"table": {ItemOutputs},
+			}[kind]
+			okItem := false
+			for _, k := range allowed {
+				okItem = okItem || k == it.Kind
+			}
+			if !okItem {
+				c.errorf(it.Start, it.Start, "E0502", "a %s policy cannot have %s", kind, itemName(it.Kind))
+				continue
+			}
+			if counts[it.Kind] > 1 && it.Kind != ItemWhen {
+				c.errorf(it.Start, it.Start, "E0502", "a second %s in policy %s", itemName(it.Kind), d.Name.Name)
+				continue
+			}
+			switch it.Kind {
+			case ItemOutputs:
+				seen := map[string]bool{}
+				for _, o := range it.Outputs {
+					if c.labelRef(o) && seen[o.Name] {
+						c.errorf(o.Pos, identEnd(o), "E0504", "label %s is listed twice in outputs", o.Name)
+					}
+					seen[o.Name] = true
+				}
+			case ItemWhen:
+				c.labelRef(it.Label)
+			case ItemOtherwise:
+				c.labelRef(it.Label)
+				if i != len(d.Items)-1 {
+					c.errorf(it.Start, it.Start, "E0506", "otherwise must be the last rule: the rules after it are never tried")
+				}
+			case ItemInputs:
+				for _, e := range it.Inputs {
+					c.affine(e)
+				}
+			}
+		}
+		switch kind {
+		case "nn", "trees":
+			if !d.HasFile {
+				c.errorf(d.Name.Pos, identEnd(d.Name), "E0503", "%s policy %s needs a file: policy %s %s \"FILE\" { ... }", kind, d.Name.Name, kind, d.Name.Name)
+			}
+			if counts[ItemInterface] == 0 {
+				if counts[ItemInputs] == 0 {
+					c.errorf(d.Name.Pos, identEnd(d.Name), "E0503", "%s policy %s needs an inputs line (one affine expression per network input)", kind, d.Name.Name)
+				}
+				if counts[ItemOutputs] == 0 {
+					c.errorf(d.Name.Pos, identEnd(d.Name), "E0503", "%s policy %s needs an outputs line (the labels of the outputs, in order)", kind, d.Name.Name)
+				}
+			} else if counts[ItemInputs]+counts[ItemOutputs] > 0 {
+				c.errorf(d.Name.Pos, identEnd(d.Name), "E0502", "policy %s has an interface file: leave out inputs and outputs, which come from it", d.Name.Name)
+			}
+		case "rules":
+			if d.HasFile {
+				c.errorf(d.FilePos, d.FilePos, "E0502", "a rules policy takes no file")
+			}
+			if len(d.Items) == 0 {
+				c.errorf(d.Name.Pos, identEnd(d.Name), "E0503", "rules policy %s has no rules", d.Name.Name)
+			}
+		case "table":
+			if !d.HasFile {
+				c.errorf(d.Name.Pos, identEnd(d.Name), "E0503", "table policy %s needs a CSV file: policy table %s \"FILE.csv\" { }", d.Name.Name, d.Name.Name)
+			}
+		}
+	}
+}
+
+func itemName(k PolicyItemKind) string {
+	return [...]string{"an inputs line", "an outputs line", "an interface file", "when rules", "an otherwise rule"}[k]
+}
+
+// affine checks a policy input and returns its rational affine form.
+func (c *checker) affine(e *Expr) (symbolic.Affine, bool) {
+	lin, ok := c.affineRec(e)
+	if !ok {
+		return symbolic.Affine{}, false
+	}
+	a := symbolic.Affine{Const: lin.konst.sym(), Pos: e.Pos}
+	ids := make([]int, 0, len(lin.coef))
+	for id := range lin.coef {
+		ids = append(ids, int(id))
+	}
+	sort.Ints(ids)
+	for _, id := range ids {
+		if r := lin.coef[symbolic.VarID(id)]; r.num != 0 {
+			a.Terms = append(a.Terms, symbolic.AffineTerm{Coef: r.sym(), Var: symbolic.VarID(id)})
+		}
+	}
+	return a, true
+}
+
+type ratLin struct {
+	konst rat
+	coef  map[symbolic.VarID]rat
+}
+
+func (l ratLin) isConst() bool {
+	for _, r := range l.coef {
+		if r.num != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (l ratLin) scale(k rat) ratLin {
+	out := ratLin{konst: l.konst.mul(k), coef: map[symbolic.VarID]rat{}}
+	for v, r := range l.coef {
+		out.coef[v] = r.mul(k)
+	}
+	return out
+}
+
+func (l ratLin) plus(m ratLin) ratLin {
+	out := ratLin{konst: l.konst.add(m.konst), coef: map[symbolic.VarID]rat{}}
+	for v, r := range l.coef {
+		out.coef[v] = r
+	}
+	for v, r := range m.coef {
+		if old, ok := out.coef[v]; ok {
+			out.coef[v] = old.add(r)
+		} else {
+			out.coef[v] = r
+		}
+	}
+	return out
+}
+
+func (c *checker) affineRec(e *Expr) (ratLin, bool) {
+	zero := ratLin{konst: newRat(0, 1), coef: map[symbolic.VarID]rat{}}
+	switch e.Kind {
+	case EInt, EDec:
+		r, ok := parseRat(e.Text)
+		if !ok {
+			c.errorf(e.Pos, e.End, "E0303", "number %s is too large", e.Text)
+			return zero, false
+		}
+		zero.konst = r
+		return zero, true
+	case EBool:
+		if e.Text == "true" {
+			zero.konst = newRat(1, 1)
+		}
+		return zero, true
+	case EName:
+		s := c.lookup(e.Text, e.Pos, e.End, symConst, symVar)
+		if s == nil {
+			return zero, false
+		}
+		if s.kind == symConst {
+			v, ok := c.constValue(s, e.Pos, e.End)
+			zero.konst = newRat(int64(v), 1)
+			return zero, ok
+		}
+		zero.coef[s.id] = newRat(1, 1)
+		return zero, true
+	case EParen:
+		return c.affineRec(e.Args[0])
+	case ENeg:
+		l, ok := c.affineRec(e.Args[0])
+		return l.scale(newRat(-1, 1)), ok
+	case EBin:
+		a, ok1 := c.affineRec(e.Args[0])
+		b, ok2 := c.affineRec(e.Args[1])
+		if !ok1 || !ok2 {
+			return zero, false
+		}
+		switch e.Op {
+		case "+":
+			return a.plus(b), true
+		case "-":
+			return a.plus(b.scale(newRat(-1, 1))), true
+		case "*":
+			switch {
+			case a.isConst():
+				return b.scale(a.konst), true
+			case b.isConst():
+				return a.scale(b.konst), true
+			}
+			c.errorf(e.Pos, e.End, "E0204", "product of two variables: %s is not affine", exprString(e))
+			return zero, false
+		case "/":
+			if !b.isConst() {
+				c.errorf(e.Args[1].Pos, e.Args[1].End, "E0205", "division by %s: the divisor must be a constant", exprString(e.Args[1]))
+				return zero, false
+			}
+			if b.konst.num == 0 {
+				c.errorf(e.Args[1].Pos, e.Args[1].End, "E0205", "division by zero")
+				return zero, false
+			}
+			return a.scale(b.konst.inv()), true
+		}
+	}
+	c.errorf(e.Pos, e.End, "E0209", "a policy input must be an affine expression of variables (with + - * / by constants), not %s", exprString(e))
+	return zero, false
+}
+
+// ---- properties ------------------------------------------------------------
+
+func (c *checker) properties() {
+	for _, dr := range c.decls {
+		d, ok := dr.d.(*PropertyDecl)
+		if !ok {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, cl := range d.Clauses {
+			if seen[cl.Kind] {
+				c.errorf(cl.Start, cl.Start, "E0602", "property %s has a second %s clause; combine them with && or ||", d.Name.Name, cl.Kind)
+			}
+			seen[cl.Kind] = true
+		}
+		if !seen["unsafe"] {
+			c.errorf(d.Name.Pos, identEnd(d.Name), "E0601", "property %s has no unsafe condition", d.Name.Name)
+		}
+		if !seen["start"] {
+			for _, s := range c.vars {
+				if s.vdecl.Init == nil {
+					c.errorf(d.Name.Pos, identEnd(d.Name), "E0603", "property %s has no start condition, so every variable needs an initial value, but %s (%s) has none", d.Name.Name, s.name, s.pos)
+					break
+				}
+			}
+		}
+	}
+}

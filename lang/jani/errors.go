@@ -1,0 +1,80 @@
+package jani
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// Error is one positioned import error. Pos.File is "FILE#JSONPATH" (for
+// example "beb.jani#automata[1].edges[12].guard.exp.left"), Pos.Line and
+// Pos.Col the place of the offending JSON value in FILE. Errors found while
+// reading the JSON text itself have no path.
+type Error struct {
+	File string // the file as named to Load
+	Path string // the JSON path, "" for syntax errors
+	Line int
+	Col  int
+	Msg  string
+}
+
+// Pos returns the error's position in the form every IR node uses.
+func (e *Error) Pos() symbolic.Pos {
+	f := e.File
+	if e.Path != "" {
+		f += "#" + e.Path
+	}
+	return symbolic.Pos{File: f, Line: e.Line, Col: e.Col}
+}
+
+func (e *Error) Error() string { return "jani: " + e.Pos().String() + ": " + e.Msg }
+
+// ErrorList is the list of errors of one import, sorted by position.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Err returns nil for an empty list, the only error for a list of one, and
+// the list otherwise.
+func (l ErrorList) Err() error {
+	switch len(l) {
+	case 0:
+		return nil
+	case 1:
+		return l[0]
+	}
+	sort.SliceStable(l, func(i, j int) bool {
+		if l[i].Line != l[j].Line {
+			return l[i].Line < l[j].Line
+		}
+		return l[i].Col < l[j].Col
+	})
+	return l
+}
+
+// Note is an informational message about something the import ignored or
+// approximated (transient variables, rewards, state-dependent probabilities).
+type Note struct {
+	Pos symbolic.Pos
+	Msg string
+}
+
+func (n Note) String() string { return fmt.Sprintf("%s: note: %s", n.Pos, n.Msg) }
+
+// maxErrors caps the errors of one import.
+const maxErrors = 50
+
+// errUnsupported is the message prefix of every "unsupported feature" error,
+// so that callers and tests can tell them from errors in the input.
+const errUnsupported = "unsupported feature"

@@ -1,0 +1,481 @@
+package lang
+
+// The lower stage: builds the symbolic.Model from a checked file set. It
+// runs only when the earlier stages found no errors, so it may assume every
+// name resolves and every expression is well typed; the few errors it can
+// still find come from files it reads (table CSVs, interface files).
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+func (c *checker) lower() *symbolic.Model {
+	m := &symbolic.Model{}
+	if c.model != nil {
+		m.Name = c.model.Name.Name
+	} else if len(c.files) > 0 {
+		base := filepath.Base(c.files[len(c.files)-1].Path)
+		m.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	for _, s := range c.order {
+		if s.kind == symConst {
+			m.Consts = append(m.Consts, symbolic.Const{Name: s.name, Value: s.value, Pos: s.pos})
+		}
+	}
+	for _, s := range c.vars {
+		d := s.vdecl
+		v := symbolic.Var{Name: s.name, Lo: s.lo, Hi: s.hi, Bool: d.Bool, Pos: s.pos}
+		if d.Init != nil {
+			v.HasInit = true
+			if d.Bool {
+				if d.Init.Text == "true" {
+					v.Init = 1
+				}
+			} else {
+				v.Init = c.info[d.Init].val
+			}
+		}
+		m.Vars = append(m.Vars, v)
+	}
+	for _, s := range c.labels {
+		m.Labels = append(m.Labels, symbolic.Label{Name: s.name, Pos: s.pos})
+	}
+	lw := &lowerer{c: c, preds: map[*PredDecl]*symbolic.Cond{}}
+	for _, dr := range c.decls {
+		switch d := dr.d.(type) {
+		case *PredDecl:
+			m.Preds = append(m.Preds, symbolic.Pred{Name: d.Name.Name, Cond: lw.pred(d), Pos: d.Name.Pos})
+		case *ActionDecl:
+			m.Commands = append(m.Commands, lw.command(d))
+		case *PolicyDecl:
+			if p := lw.policy(d, dr.file, m); p != nil {
+				m.Policies = append(m.Policies, p)
+			}
+		case *PropertyDecl:
+			p := &symbolic.Property{Name: d.Name.Name, Pos: d.Name.Pos}
+			for _, cl := range d.Clauses {
+				cond := lw.cond(cl.Cond)
+				switch cl.Kind {
+				case "start":
+					p.Start = cond
+				case "unsafe":
+					p.Unsafe = cond
+				case "goal":
+					p.Goal = cond
+				}
+			}
+			m.Properties = append(m.Properties, p)
+		}
+	}
+	if c.errs > 0 {
+		return nil
+	}
+	return m
+}
+
+type lowerer struct {
+	c     *checker
+	preds map[*PredDecl]*symbolic.Cond
+}
+
+func (l *lowerer) pred(d *PredDecl) *symbolic.Cond {
+	if p, ok := l.preds[d]; ok {
+		return p
+	}
+	p := l.cond(d.Cond)
+	l.preds[d] = p
+	return p
+}
+
+func (l *lowerer) command(d *ActionDecl) symbolic.Command {
+	cmd := symbolic.Command{Label: l.c.syms[d.Label.Name].label, Pos: d.Label.Pos}
+	if d.Guard != nil {
+		cmd.Guard = l.cond(d.Guard)
+	} else {
+		cmd.Guard = symbolic.True()
+	}
+	for _, o := range d.Outcomes {
+		out := symbolic.Outcome{Pos: o.Start}
+		if o.Weight != "" {
+			w, _ := parseRat(o.Weight)
+			out.Weight = w.sym()
+		}
+		for _, as := range o.Assigns {
+			s := l.c.syms[as.Var.Name]
+			var val *symbolic.Expr
+			if s.vdecl.Bool {
+				val = l.boolExpr(as.Value)
+			} else {
+				val = l.expr(as.Value)
+			}
+			out.Assigns = append(out.Assigns, symbolic.Assign{Var: s.id, Value: val, Pos: as.Var.Pos})
+		}
+		sort.Slice(out.Assigns, func(i, j int) bool { return out.Assigns[i].Var < out.Assigns[j].Var })
+		cmd.Outcomes = append(cmd.Outcomes, out)
+	}
+	normaliseWeights(cmd.Outcomes)
+	return cmd
+}
+
+// normaliseWeights sets Prob per spec.md: with no weights, equal shares;
+// with all weights, proportional; with some, the given weights are
+// probabilities and the rest of the mass is shared equally by the others.
+func normaliseWeights(os []symbolic.Outcome) {
+	var sum float64
+	missing := 0
+	for _, o := range os {
+		if o.Weight.IsSet() {
+			sum += o.Weight.Float()
+		} else {
+			missing++
+		}
+	}
+	for i := range os {
+		switch {
+		case missing == len(os):
+			os[i].Prob = 1 / float64(len(os))
+		case missing == 0:
+			os[i].Prob = os[i].Weight.Float() / sum
+		case os[i].Weight.IsSet():
+			os[i].Prob = os[i].Weight.Float()
+		default:
+			os[i].Prob = max(0, 1-sum) / float64(missing)
+		}
+	}
+}
+
+// expr lowers an integer expression, folding constant subexpressions.
+func (l *lowerer) expr(e *Expr) *symbolic.Expr {
+	in := l.c.info[e]
+	if in.konst {
+		return &symbolic.Expr{Op: symbolic.OpConst, K: in.val, Pos: e.Pos}
+	}
+	mk := func(op symbolic.Op, k int, args ...*symbolic.Expr) *symbolic.Expr {
+		return &symbolic.Expr{Op: op, K: k, Args: args, Pos: e.Pos}
+	}
+	switch e.Kind {
+	case EName:
+		s := l.c.syms[e.Text]
+		return &symbolic.Expr{Op: symbolic.OpVar, Var: s.id, Pos: e.Pos}
+	case EParen:
+		return l.expr(e.Args[0])
+	case ENeg:
+		return mk(symbolic.OpNeg, 0, l.expr(e.Args[0]))
+	case ECall:
+		switch e.Op {
+		case "abs":
+			return mk(symbolic.OpAbs, 0, l.expr(e.Args[0]))
+		case "min":
+			return mk(symbolic.OpMin, 0, l.expr(e.Args[0]), l.expr(e.Args[1]))
+		default:
+			return mk(symbolic.OpMax, 0, l.expr(e.Args[0]), l.expr(e.Args[1]))
+		}
+	case EIf:
+		x := mk(symbolic.OpIte, 0, l.expr(e.Args[1]), l.expr(e.Args[2]))
+		x.Cond = l.cond(e.Args[0])
+		return x
+	case EBin:
+		a, b := e.Args[0], e.Args[1]
+		switch e.Op {
+		case "+":
+			x, y := l.expr(a), l.expr(b)
+			var args []*symbolic.Expr
+			if x.Op == symbolic.OpAdd {
+				args = append(args, x.Args...)
+			} else {
+				args = append(args, x)
+			}
+			return mk(symbolic.OpAdd, 0, append(args, y)...)
+		case "-":
+			return mk(symbolic.OpSub, 0, l.expr(a), l.expr(b))
+		case "*":
+			if l.c.info[a].konst {
+				return mk(symbolic.OpMul, l.c.info[a].val, l.expr(b))
+			}
+			return mk(symbolic.OpMul, l.c.info[b].val, l.expr(a))
+		case "/":
+			return mk(symbolic.OpDiv, l.c.info[b].val, l.expr(a))
+		}
+	}
+	panic(fmt.Sprintf("lang: lowering an unchecked expression %s at %s", exprString(e), e.Pos))
+}
+
+// boolExpr lowers a condition used as a 0/1 value.
+func (l *lowerer) boolExpr(e *Expr) *symbolic.Expr {
+	c := l.cond(e)
+	switch c.Op {
+	case symbolic.CTrue:
+		return &symbolic.Expr{Op: symbolic.OpConst, K: 1, Pos: e.Pos}
+	case symbolic.CFalse:
+		return &symbolic.Expr{Op: symbolic.OpConst, K: 0, Pos: e.Pos}
+	case symbolic.CVar:
+		return &symbolic.Expr{Op: symbolic.OpVar, Var: c.Var, Pos: e.Pos}
+	}
+	return &symbolic.Expr{Op: symbolic.OpBool, Cond: c, Pos: e.Pos}
+}
+
+var cmpOps = map[string]symbolic.CmpOp{"==": symbolic.Eq, "!=": symbolic.Ne, "<": symbolic.Lt, "<=": symbolic.Le, ">": symbolic.Gt, ">=": symbolic.Ge}
+
+// cond lowers a condition, folding comparisons of constants.
+func (l *lowerer) cond(e *Expr) *symbolic.Cond {
+	at := func(c *symbolic.Cond) *symbolic.Cond {
+		if !c.Pos.IsValid() {
+			c.Pos = e.Pos
+		}
+		return c
+	}
+	switch e.Kind {
+	case EBool:
+		if e.Text == "true" {
+			return at(symbolic.True())
+		}
+		return at(symbolic.False())
+	case EName:
+		s := l.c.syms[e.Text]
+		if s.kind == symPred {
+			return l.pred(s.pdecl)
+		}
+		return &symbolic.Cond{Op: symbolic.CVar, Var: s.id, Pos: e.Pos}
+	case EParen:
+		return l.cond(e.Args[0])
+	case ENot:
+		inner := l.cond(e.Args[0])
+		switch inner.Op {
+		case symbolic.CTrue, symbolic.CFalse:
+			return at(symbolic.Not(inner))
+		}
+		return &symbolic.Cond{Op: symbolic.CNot, Args: []*symbolic.Cond{inner}, Pos: e.Pos}
+	case EBin:
+		a, b := e.Args[0], e.Args[1]
+		switch e.Op {
+		case "&&":
+			return at(symbolic.And(l.cond(a), l.cond(b)))
+		case "||":
+			return at(symbolic.Or(l.cond(a), l.cond(b)))
+		case "=>":
+			return &symbolic.Cond{Op: symbolic.CImplies, Args: []*symbolic.Cond{l.cond(a), l.cond(b)}, Pos: e.Pos}
+		}
+		op := cmpOps[e.Op]
+		if l.c.info[a].t == tBool {
+			return &symbolic.Cond{Op: symbolic.CCmp, Cmp: op, L: l.boolExpr(a), R: l.boolExpr(b), Pos: e.Pos}
+		}
+		ia, ib := l.c.info[a], l.c.info[b]
+		if ia.konst && ib.konst {
+			if op.Holds(ia.val, ib.val) {
+				return &symbolic.Cond{Op: symbolic.CTrue, Pos: e.Pos}
+			}
+			return &symbolic.Cond{Op: symbolic.CFalse, Pos: e.Pos}
+		}
+		return &symbolic.Cond{Op: symbolic.CCmp, Cmp: op, L: l.expr(a), R: l.expr(b), Pos: e.Pos}
+	}
+	panic(fmt.Sprintf("lang: lowering an unchecked condition %s at %s", exprString(e), e.Pos))
+}
+
+func resolvePath(from *File, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(from.Path), p)
+}
+
+func (l *lowerer) policy(d *PolicyDecl, f *File, m *symbolic.Model) *symbolic.PolicyDecl {
+	c := l.c
+	p := &symbolic.PolicyDecl{Name: d.Name.Name, Kind: symbolic.PolicyKind(d.Kind.Name), Pos: d.Name.Pos}
+	if d.HasFile {
+		p.File = resolvePath(f, d.File)
+		if _, err := os.Stat(p.File); err != nil {
+			c.errorf(d.FilePos, d.FilePos, "E0507", "policy file %s: %v", d.File, pathErr(err))
+			return nil
+		}
+	}
+	for _, it := range d.Items {
+		switch it.Kind {
+		case ItemInputs:
+			for _, e := range it.Inputs {
+				a, _ := c.affine(e)
+				p.Inputs = append(p.Inputs, a)
+			}
+		case ItemOutputs:
+			for _, o := range it.Outputs {
+				p.Outputs = append(p.Outputs, c.syms[o.Name].label)
+			}
+		case ItemInterface:
+			p.Interface = resolvePath(f, it.Interface)
+			if !l.iface(p, it, m) {
+				return nil
+			}
+		case ItemWhen:
+			p.Rules = append(p.Rules, symbolic.Rule{Cond: l.cond(it.When), Label: c.syms[it.Label.Name].label, Pos: it.Start})
+		case ItemOtherwise:
+			p.Rules = append(p.Rules, symbolic.Rule{Cond: symbolic.True(), Label: c.syms[it.Label.Name].label, Pos: it.Start})
+		}
+	}
+	if p.Kind == symbolic.KindTable && d.HasFile {
+		t, err := loadTable(p.File, m, c.syms)
+		if err != nil {
+			c.errorf(d.FilePos, d.FilePos, "E0505", "table %s: %v", d.File, err)
+			return nil
+		}
+		p.Table = t
+	}
+	return p
+}
+
+func pathErr(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		if os.IsNotExist(err) {
+			return "no such file (paths are relative to the .spec file that names them)"
+		}
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// iface reads a PlaJA .jani2nnet interface: {"input":[{"name":..}], "output":[..]}.
+func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Model) bool {
+	c := l.c
+	data, err := os.ReadFile(p.Interface)
+	if err != nil {
+		c.errorf(it.IfacePos, it.IfacePos, "E0507", "interface file %s: %v", it.Interface, pathErr(err))
+		return false
+	}
+	var j struct {
+		Input []struct {
+			Name string `json:"name"`
+		} `json:"input"`
+		Output []json.RawMessage `json:"output"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s is not valid JSON: %v", it.Interface, err)
+		return false
+	}
+	ok := true
+	for i, in := range j.Input {
+		s := c.syms[in.Name]
+		if s == nil || s.kind != symVar {
+			c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: input[%d] names %q, which is not a variable of the model", it.Interface, i, in.Name)
+			ok = false
+			continue
+		}
+		p.Inputs = append(p.Inputs, symbolic.Affine{Const: symbolic.Rat{Num: 0, Den: 1}, Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: s.id}}, Pos: it.IfacePos})
+	}
+	for i, raw := range j.Output {
+		var name string
+		if json.Unmarshal(raw, &name) != nil {
+			var obj struct {
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(raw, &obj)
+			name = obj.Name
+		}
+		s := c.syms[name]
+		if s == nil || s.kind != symLabel {
+			c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: output[%d] names %q, which is not an action label of the model", it.Interface, i, name)
+			ok = false
+			continue
+		}
+		p.Outputs = append(p.Outputs, s.label)
+	}
+	if p.File == "" && ok {
+		c.errorf(it.IfacePos, it.IfacePos, "E0503", "policy %s needs its network file too: policy nn %s \"FILE.nnet\" { interface ... }", p.Name, p.Name)
+		return false
+	}
+	return ok
+}
+
+// loadTable reads a table policy's CSV: a header naming every variable once
+// and a final `label` column, then one row per state.
+func loadTable(path string, m *symbolic.Model, syms map[string]*symbol) (*symbolic.Table, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, errors.New(pathErr(err))
+	}
+	defer fh.Close()
+	r := csv.NewReader(fh)
+	r.TrimLeadingSpace = true
+	r.Comment = '#'
+	header, err := r.Read()
+	if err != nil {
+		if err == io.EOF {
+			return nil, fmt.Errorf("the file is empty; it needs a header line naming the variables and then label")
+		}
+		return nil, err
+	}
+	cols := make([]symbolic.VarID, 0, len(header))
+	seen := map[string]bool{}
+	if len(header) == 0 || strings.TrimSpace(header[len(header)-1]) != "label" {
+		return nil, fmt.Errorf("line 1: the last column must be named label")
+	}
+	for _, h := range header[:len(header)-1] {
+		h = strings.TrimSpace(h)
+		s := syms[h]
+		if s == nil || s.kind != symVar {
+			return nil, fmt.Errorf("line 1: column %q is not a variable of the model", h)
+		}
+		if seen[h] {
+			return nil, fmt.Errorf("line 1: column %q appears twice", h)
+		}
+		seen[h] = true
+		cols = append(cols, s.id)
+	}
+	if len(cols) != len(m.Vars) {
+		var miss []string
+		for _, v := range m.Vars {
+			if !seen[v.Name] {
+				miss = append(miss, v.Name)
+			}
+		}
+		return nil, fmt.Errorf("line 1: the header must name every variable; missing %s", strings.Join(miss, ", "))
+	}
+	t := &symbolic.Table{}
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return t, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		line, _ := r.FieldPos(0)
+		st := make(symbolic.State, len(m.Vars))
+		for i, id := range cols {
+			v := &m.Vars[id]
+			f := strings.TrimSpace(rec[i])
+			var val int
+			switch {
+			case v.Bool && (f == "true" || f == "false"):
+				if f == "true" {
+					val = 1
+				}
+			default:
+				val, err = strconv.Atoi(f)
+				if err != nil {
+					return nil, fmt.Errorf("line %d: %s = %q is not an integer", line, v.Name, f)
+				}
+			}
+			if val < v.Lo || val > v.Hi {
+				return nil, fmt.Errorf("line %d: %s = %d is outside its range %d .. %d", line, v.Name, val, v.Lo, v.Hi)
+			}
+			st[id] = val
+		}
+		lab := strings.TrimSpace(rec[len(rec)-1])
+		s := syms[lab]
+		if s == nil || s.kind != symLabel {
+			return nil, fmt.Errorf("line %d: label %q is not an action label of the model", line, lab)
+		}
+		t.Rows = append(t.Rows, st)
+		t.Labels = append(t.Labels, s.label)
+	}
+}
