@@ -1,0 +1,313 @@
+package explicit
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"vigil/symbolic"
+)
+
+// Breadth-first search over the (policy-restricted) transition system.
+// Ids are handed out in discovery order, so the states of depth d are the
+// id range layer[d] .. layer[d+1]-1 and the queue is implicit. No parent
+// pointers are stored: a counterexample is rebuilt backwards by scanning
+// the previous layer for a predecessor, which costs at most one more pass
+// over the explored states and keeps memory at the store plus the policy
+// cache. The unsafe condition is tested when a state is expanded; since
+// expansion follows depth order, the first unsafe state met is a shallowest
+// one and the counterexample is a shortest run.
+
+// Verdict is the answer of a verification.
+type Verdict uint8
+
+const (
+	Unknown Verdict = iota // limit, timeout or interrupt before an answer
+	Safe
+	UnsafeVerdict
+)
+
+func (v Verdict) String() string { return [...]string{"unknown", "safe", "unsafe"}[v] }
+
+// Options configure Search.
+type Options struct {
+	// Policy restricts each state to the label it chooses; nil explores all
+	// applicable labels.
+	Policy Decider
+	// StopAtUnsafe ends the search at the first unsafe state and returns
+	// its shortest counterexample (verification); otherwise unsafe states
+	// are counted as terminal (exploration).
+	StopAtUnsafe bool
+	// MaxStates stops the search (verdict Unknown) once this many states
+	// are stored; 0 means no limit.
+	MaxStates int
+	// Progress, if set, is called about every ProgressEvery expansions.
+	Progress      func(Stats)
+	ProgressEvery int
+	// SizeHint presizes the store.
+	SizeHint int
+}
+
+// Stats describe an exploration.
+type Stats struct {
+	States      int           // stored (reached) states
+	Expanded    int           // states whose status was examined
+	Transitions int           // distinct (state, label, successor) triples generated
+	Depth       int           // deepest BFS layer reached
+	Starts      int           // start states
+	Unsafe      int           // unsafe states met (terminal)
+	Goal        int           // goal states met (terminal)
+	Deadlocks   int           // open states with no applicable label
+	Stuck       int           // open states where the policy chose nothing
+	Bytes       int           // memory of the store and caches
+	Elapsed     time.Duration //
+	Words       int           // words per packed state
+}
+
+// StatesPerSecond returns the expansion throughput.
+func (s Stats) StatesPerSecond() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Expanded) / s.Elapsed.Seconds()
+}
+
+// BytesPerState returns Bytes / States.
+func (s Stats) BytesPerState() float64 {
+	if s.States == 0 {
+		return 0
+	}
+	return float64(s.Bytes) / float64(s.States)
+}
+
+// Step is one step of a run: in State the policy took Label, and command
+// Cmd (index into Model.Commands) with outcome Outcome (0-based) led to the
+// next step's state. The last step of a run has Label == NoLabel and
+// Cmd == -1.
+type Step struct {
+	State   symbolic.State
+	Label   symbolic.LabelID
+	Cmd     int
+	Outcome int
+}
+
+// Result is the outcome of Search.
+type Result struct {
+	Verdict Verdict
+	// Reason says why the verdict is Unknown ("state limit", "canceled").
+	Reason string
+	// Trace is a shortest counterexample when Verdict is UnsafeVerdict.
+	Trace []Step
+	Stats Stats
+	// Store holds the reached states (ids in BFS order); Layers[d] is the
+	// first id of depth d, with a final sentinel.
+	Store  *Store
+	Layers []uint32
+}
+
+// Search explores from all start states breadth first. It returns an error
+// for range violations, policy failures and a start condition no state
+// satisfies; cancellation of ctx yields Verdict Unknown.
+func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
+	begin := time.Now()
+	w := g.L.W
+	hint := opt.SizeHint
+	if opt.MaxStates > 0 && (hint == 0 || hint > opt.MaxStates) {
+		hint = min(opt.MaxStates, 1<<20)
+	}
+	st := NewStore(w, hint)
+	res := &Result{Store: st}
+	var cache *Cache
+	if opt.Policy != nil {
+		cache = NewCache(opt.Policy)
+	}
+	stats := &res.Stats
+	stats.Words = w
+	buf := make([]uint64, w)
+	var serr error
+	err := g.Starts(func(s symbolic.State) bool {
+		g.L.Pack(s, buf)
+		_, added, err := st.Intern(buf)
+		if err != nil {
+			serr = err
+			return false
+		}
+		if added {
+			stats.Starts++
+		}
+		if opt.MaxStates > 0 && st.Len() >= opt.MaxStates {
+			return false
+		}
+		if stats.Starts&0xffff == 0 && ctx.Err() != nil {
+			return false
+		}
+		return true
+	})
+	if err == nil {
+		err = serr
+	}
+	if err != nil {
+		return nil, err
+	}
+	finish := func() *Result {
+		stats.States = st.Len()
+		stats.Bytes = st.Bytes()
+		if cache != nil {
+			stats.Bytes += cache.Bytes()
+		}
+		stats.Elapsed = time.Since(begin)
+		return res
+	}
+	every := opt.ProgressEvery
+	if every <= 0 {
+		every = 1 << 16
+	}
+	res.Layers = []uint32{0}
+	layerEnd := uint32(st.Len())
+	s := make(symbolic.State, len(g.M.Vars))
+	x := &Expansion{}
+	for id := uint32(0); id < uint32(st.Len()); id++ {
+		if id == layerEnd {
+			res.Layers = append(res.Layers, id)
+			stats.Depth = len(res.Layers) - 1
+			layerEnd = uint32(st.Len())
+		}
+		if stats.Expanded%every == 0 && stats.Expanded > 0 {
+			if ctx.Err() != nil {
+				res.Reason = "canceled"
+				if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+					res.Reason = "timeout"
+				}
+				return finish(), nil
+			}
+			if opt.Progress != nil {
+				stats.States = st.Len()
+				stats.Elapsed = time.Since(begin)
+				opt.Progress(*stats)
+			}
+		}
+		stats.Expanded++
+		src := st.Get(id)
+		g.L.Unpack(src, s)
+		switch g.Status(s) {
+		case Unsafe:
+			stats.Unsafe++
+			if opt.StopAtUnsafe {
+				res.Layers = append(res.Layers, layerEnd)
+				res.Verdict = UnsafeVerdict
+				tr, err := trace(g, st, res.Layers, cache, id)
+				if err != nil {
+					return nil, err
+				}
+				res.Trace = tr
+				return finish(), nil
+			}
+			continue
+		case Goal:
+			stats.Goal++
+			continue
+		}
+		g.Applicable(s, x)
+		if len(x.Labels) == 0 {
+			stats.Deadlocks++
+			continue
+		}
+		if cache != nil {
+			l, err := cache.Decide(id, s, x.App)
+			if err != nil {
+				return nil, err
+			}
+			if l == symbolic.NoLabel {
+				stats.Stuck++
+				continue
+			}
+			if err := g.Successors(src, s, l, x); err != nil {
+				return nil, err
+			}
+		} else {
+			for _, l := range x.Labels {
+				if err := g.Successors(src, s, l, x); err != nil {
+					return nil, err
+				}
+			}
+		}
+		stats.Transitions += len(x.Succs)
+		for i := range x.Succs {
+			if _, _, err := st.Intern(x.Target(i)); err != nil {
+				return nil, err
+			}
+		}
+		if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && id+1 < uint32(st.Len()) {
+			res.Reason = "state limit"
+			return finish(), nil
+		}
+	}
+	res.Layers = append(res.Layers, uint32(st.Len()))
+	res.Verdict = Safe
+	if stats.Unsafe > 0 {
+		res.Verdict = UnsafeVerdict // exploration: unsafe states were counted, no trace
+	}
+	return finish(), nil
+}
+
+// trace rebuilds a shortest run to state t by scanning, layer by layer
+// backwards, for a predecessor under the policy.
+func trace(g *Generator, st *Store, layers []uint32, cache *Cache, t uint32) ([]Step, error) {
+	depthOf := func(id uint32) int {
+		d := 0
+		for d+1 < len(layers) && layers[d+1] <= id {
+			d++
+		}
+		return d
+	}
+	s := make(symbolic.State, len(g.M.Vars))
+	x := &Expansion{}
+	last := make(symbolic.State, len(g.M.Vars))
+	g.L.Unpack(st.Get(t), last)
+	run := []Step{{State: last, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}}
+	for d := depthOf(t); d > 0; d-- {
+		target := append([]uint64(nil), st.Get(t)...)
+		found := false
+		for p := layers[d-1]; p < layers[d] && !found; p++ {
+			src := st.Get(p)
+			g.L.Unpack(src, s)
+			if g.Status(s) != Open {
+				continue
+			}
+			g.Applicable(s, x)
+			labels := x.Labels
+			if cache != nil {
+				l, err := cache.Decide(p, s, x.App)
+				if err != nil {
+					return nil, err
+				}
+				if l == symbolic.NoLabel {
+					continue
+				}
+				labels = []symbolic.LabelID{l}
+			}
+			for _, l := range labels {
+				if err := g.Successors(src, s, l, x); err != nil {
+					return nil, err
+				}
+			}
+			for _, gr := range x.Groups {
+				for i := gr.From; i < gr.To && !found; i++ {
+					if equalWords(x.Target(i), target) {
+						st := append(symbolic.State(nil), s...)
+						run = append(run, Step{State: st, Label: gr.Label, Cmd: int(x.Succs[i].Cmd), Outcome: int(x.Succs[i].Outcome)})
+						t = p
+						found = true
+					}
+				}
+			}
+		}
+		if !found {
+			return nil, errors.New("explicit: internal error: no predecessor while rebuilding a counterexample")
+		}
+	}
+	for i, j := 0, len(run)-1; i < j; i, j = i+1, j-1 {
+		run[i], run[j] = run[j], run[i]
+	}
+	return run, nil
+}

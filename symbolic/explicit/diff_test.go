@@ -1,0 +1,155 @@
+package explicit_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+	"vigil/symbolic/gen"
+)
+
+// TestDifferential checks the packed engine against the reference
+// interpreter on hundreds of generated models: reachable states,
+// transitions, terminal/deadlock/stuck counts, depth, BFS verdicts and
+// shortest counterexample lengths, with and without the policy.
+func TestDifferential(t *testing.T) {
+	n := 400
+	if testing.Short() {
+		n = 100
+	}
+	var rangeErrs, unsafe, safe int
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		opt := gen.Options{RangeErrors: seed%4 == 0}
+		if seed%2 == 1 {
+			opt.MaxVars, opt.MaxRange, opt.MaxCommands = 5, 8, 8
+		}
+		m := gen.Model(seed, opt)
+		prop := m.Properties[0]
+		pol, err := symbolic.Instantiate(m, m.Policies[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := explicit.New(m, prop)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		dec, err := explicit.NewDecider(m, m.Policies[0])
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for _, withPolicy := range []bool{false, true} {
+			r := &ref{m: m, p: prop}
+			opts := explicit.Options{}
+			if withPolicy {
+				r.policy = pol
+				opts.Policy = dec
+			}
+			want, werr := r.explore()
+			got, gerr := explicit.Search(context.Background(), g, opts)
+			if (werr != nil) != (gerr != nil) {
+				t.Fatalf("seed %d policy=%v: ref error %v, engine error %v", seed, withPolicy, werr, gerr)
+			}
+			if werr != nil {
+				if errors.Is(werr, errRefRange) {
+					var re *explicit.RangeError
+					if !errors.As(gerr, &re) {
+						t.Fatalf("seed %d: want a RangeError, got %v", seed, gerr)
+					}
+					rangeErrs++
+				}
+				continue
+			}
+			compare(t, seed, withPolicy, m, g, want, got)
+			if !withPolicy {
+				continue
+			}
+			opts.StopAtUnsafe = true
+			v, err := explicit.Search(context.Background(), g, opts)
+			if err != nil {
+				t.Fatalf("seed %d verify: %v", seed, err)
+			}
+			if want.unsafe == 0 {
+				safe++
+				if v.Verdict != explicit.Safe {
+					t.Fatalf("seed %d: verdict %v, reference says safe", seed, v.Verdict)
+				}
+				continue
+			}
+			unsafe++
+			if v.Verdict != explicit.UnsafeVerdict {
+				t.Fatalf("seed %d: verdict %v, reference says unsafe", seed, v.Verdict)
+			}
+			if len(v.Trace)-1 != want.firstUnsafeDepth {
+				t.Fatalf("seed %d: counterexample of %d steps, shortest is %d", seed, len(v.Trace)-1, want.firstUnsafeDepth)
+			}
+			replay(t, seed, r, v.Trace)
+		}
+	}
+	t.Logf("%d models: %d unsafe, %d safe verdicts, %d range errors", n, unsafe, safe, rangeErrs)
+	if unsafe == 0 || safe == 0 || rangeErrs == 0 {
+		t.Errorf("generator lacks variety: %d unsafe, %d safe, %d range errors", unsafe, safe, rangeErrs)
+	}
+}
+
+func compare(t *testing.T, seed uint64, pol bool, m *symbolic.Model, g *explicit.Generator, want *refResult, got *explicit.Result) {
+	t.Helper()
+	s := got.Stats
+	type pair struct {
+		name      string
+		got, want int
+	}
+	for _, p := range []pair{
+		{"states", s.States, want.states},
+		{"transitions", s.Transitions, want.transitions},
+		{"depth", s.Depth, want.depth},
+		{"unsafe", s.Unsafe, want.unsafe},
+		{"goal", s.Goal, want.goal},
+		{"deadlocks", s.Deadlocks, want.deadlocks},
+		{"stuck", s.Stuck, want.stuck},
+	} {
+		if p.got != p.want {
+			t.Fatalf("seed %d policy=%v: %s = %d, reference %d", seed, pol, p.name, p.got, p.want)
+		}
+	}
+	st := make(symbolic.State, len(m.Vars))
+	for id := 0; id < got.Store.Len(); id++ {
+		g.L.Unpack(got.Store.Get(uint32(id)), st)
+		if !want.reached[key(st)] {
+			t.Fatalf("seed %d policy=%v: engine reaches %s, the reference does not", seed, pol, m.FormatState(st))
+		}
+	}
+}
+
+// replay checks a counterexample in the reference semantics.
+func replay(t *testing.T, seed uint64, r *ref, tr []explicit.Step) {
+	t.Helper()
+	first := tr[0].State
+	if r.p.Start != nil && !r.p.Start.Holds(first) {
+		t.Fatalf("seed %d: counterexample starts outside the start condition", seed)
+	}
+	for i, st := range tr[:len(tr)-1] {
+		if r.status(st.State) != "" {
+			t.Fatalf("seed %d: step %d is terminal", seed, i)
+		}
+		ls, _ := r.labels(st.State)
+		if len(ls) != 1 || ls[0] != st.Label {
+			t.Fatalf("seed %d: step %d takes %v, the policy chooses %v", seed, i, st.Label, ls)
+		}
+		c := r.m.Commands[st.Cmd]
+		if c.Label != st.Label || !c.Guard.Holds(st.State) {
+			t.Fatalf("seed %d: step %d: command %d not applicable for its label", seed, i, st.Cmd)
+		}
+		next := append(symbolic.State(nil), st.State...)
+		for _, a := range c.Outcomes[st.Outcome].Assigns {
+			next[a.Var] = a.Value.Eval(st.State)
+		}
+		if key(next) != key(tr[i+1].State) {
+			t.Fatalf("seed %d: step %d does not lead to step %d", seed, i, i+1)
+		}
+	}
+	if r.status(tr[len(tr)-1].State) != "unsafe" {
+		t.Fatalf("seed %d: counterexample does not end unsafe", seed)
+	}
+}

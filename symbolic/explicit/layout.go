@@ -1,0 +1,98 @@
+// Package explicit is vigil's explicit-state engine: packed states, a
+// pointer-free state store, successor generation, start-state enumeration,
+// cached policy decisions and breadth-first exploration and verification
+// (BRFS, paper 004's baseline). It is the ground truth every symbolic engine
+// is tested against.
+//
+// Design notes (see ../shared/anchors.md, "Explicit-state engine"):
+//   - A state is packed into W uint64 words. Variable i takes
+//     ceil(log2(hi-lo+1)) bits holding value-lo; a variable never straddles
+//     two words (Fast Downward's int packer), so reading one is a shift and a
+//     mask.
+//   - All states live in one []uint64 arena; state id k occupies
+//     arena[k*W : (k+1)*W]. Ids are dense uint32s in discovery order, so
+//     per-state data (cached policy label, parent, depth) lives in slices
+//     indexed by id and BFS needs no queue: the frontier is an id range.
+//   - The hash table is open addressing over a power-of-two slice of uint64
+//     slots, each holding a 32-bit copy of the hash beside id+1, so a probe
+//     that meets a different hash never touches the arena.
+package explicit
+
+import (
+	"fmt"
+	"math/bits"
+
+	"vigil/symbolic"
+)
+
+// field locates one variable inside a packed state.
+type field struct {
+	word  int
+	shift uint
+	mask  uint64 // unshifted
+	lo    int
+}
+
+// Layout maps a model's variables to bit fields of packed states.
+type Layout struct {
+	W      int // words per state (at least 1)
+	fields []field
+}
+
+// NewLayout packs the variables of m first-fit in declaration order.
+func NewLayout(m *symbolic.Model) (*Layout, error) {
+	l := &Layout{fields: make([]field, len(m.Vars))}
+	word, used := 0, uint(0)
+	for i := range m.Vars {
+		v := &m.Vars[i]
+		if v.Hi < v.Lo {
+			return nil, fmt.Errorf("explicit: variable %s (%s) has an empty range %d..%d", v.Name, v.Pos, v.Lo, v.Hi)
+		}
+		span := uint64(v.Hi) - uint64(v.Lo) // values - 1
+		nb := uint(bits.Len64(span))
+		if nb > 64 {
+			return nil, fmt.Errorf("explicit: variable %s has too large a range", v.Name)
+		}
+		if used+nb > 64 {
+			word++
+			used = 0
+		}
+		var mask uint64
+		if nb == 64 {
+			mask = ^uint64(0)
+		} else {
+			mask = 1<<nb - 1
+		}
+		l.fields[i] = field{word: word, shift: used, mask: mask, lo: v.Lo}
+		used += nb
+	}
+	l.W = word + 1
+	return l, nil
+}
+
+// Pack writes s into dst (len W). s must be in range.
+func (l *Layout) Pack(s symbolic.State, dst []uint64) {
+	clear(dst[:l.W])
+	for i, f := range l.fields {
+		dst[f.word] |= uint64(s[i]-f.lo) << f.shift
+	}
+}
+
+// Unpack writes the packed state src into dst (len = number of variables).
+func (l *Layout) Unpack(src []uint64, dst symbolic.State) {
+	for i, f := range l.fields {
+		dst[i] = int((src[f.word]>>f.shift)&f.mask) + f.lo
+	}
+}
+
+// Get returns variable v of the packed state src.
+func (l *Layout) Get(src []uint64, v symbolic.VarID) int {
+	f := l.fields[v]
+	return int((src[f.word]>>f.shift)&f.mask) + f.lo
+}
+
+// set writes value val (in range) of variable v into dst.
+func (l *Layout) set(dst []uint64, v symbolic.VarID, val int) {
+	f := &l.fields[v]
+	dst[f.word] = dst[f.word]&^(f.mask<<f.shift) | uint64(val-f.lo)<<f.shift
+}

@@ -1,0 +1,120 @@
+package explicit
+
+import (
+	"fmt"
+
+	"vigil/symbolic"
+)
+
+// Decider chooses a label for an unpacked state given the applicable labels
+// (app, indexed by LabelID). It returns symbolic.NoLabel when the policy is
+// stuck.
+type Decider interface {
+	Decide(s symbolic.State, app []bool) (symbolic.LabelID, error)
+}
+
+// NewDecider builds the decider of a policy declaration. Rules policies are
+// compiled directly (same semantics as symbolic.RulesPolicy: the first rule
+// whose condition holds and whose label is applicable); every other kind is
+// built with symbolic.Instantiate and evaluated through symbolic.Decide, so
+// kinds registered with symbolic.RegisterKind plug in unchanged.
+func NewDecider(m *symbolic.Model, d *symbolic.PolicyDecl) (Decider, error) {
+	if d == nil {
+		return nil, fmt.Errorf("explicit: no policy")
+	}
+	check := func(l symbolic.LabelID) error {
+		if l < 0 || int(l) >= len(m.Labels) {
+			return fmt.Errorf("explicit: %s: policy %s names label %d, which model %s lacks", d.Pos, d.Name, l, m.Name)
+		}
+		return nil
+	}
+	if d.Kind == symbolic.KindRules {
+		r := &rulesDecider{}
+		for _, rule := range d.Rules {
+			if err := check(rule.Label); err != nil {
+				return nil, err
+			}
+			if err := validateCond(m, rule.Cond, "policy "+d.Name); err != nil {
+				return nil, err
+			}
+			r.labels = append(r.labels, rule.Label)
+			r.conds = append(r.conds, compileCond(rule.Cond))
+		}
+		return r, nil
+	}
+	p, err := symbolic.Instantiate(m, d)
+	if err != nil {
+		return nil, fmt.Errorf("explicit: %w", err)
+	}
+	return PolicyDecider(m, p)
+}
+
+// PolicyDecider wraps an executable policy.
+func PolicyDecider(m *symbolic.Model, p symbolic.Policy) (Decider, error) {
+	for _, l := range p.Outputs() {
+		if l < 0 || int(l) >= len(m.Labels) {
+			return nil, fmt.Errorf("explicit: the policy names label %d, which model %s lacks", l, m.Name)
+		}
+	}
+	return &policyDecider{p: p, scratch: make([]float64, len(p.Outputs()))}, nil
+}
+
+type rulesDecider struct {
+	labels []symbolic.LabelID
+	conds  []condFn
+}
+
+func (r *rulesDecider) Decide(s symbolic.State, app []bool) (symbolic.LabelID, error) {
+	for i, l := range r.labels {
+		if app[l] && r.conds[i](s) {
+			return l, nil
+		}
+	}
+	return symbolic.NoLabel, nil
+}
+
+type policyDecider struct {
+	p       symbolic.Policy
+	scratch []float64
+	app     []bool
+}
+
+func (d *policyDecider) Decide(s symbolic.State, app []bool) (symbolic.LabelID, error) {
+	d.app = app
+	return symbolic.Decide(d.p, s, d.isApp, d.scratch)
+}
+
+func (d *policyDecider) isApp(l symbolic.LabelID) bool { return d.app[l] }
+
+// Cache remembers a decider's label per state id, so that an expensive
+// policy is evaluated once per state however often an algorithm revisits
+// it. It costs 4 bytes per state.
+type Cache struct {
+	D     Decider
+	label []int32 // id -> label+2; 0 unknown, 1 stuck
+}
+
+// NewCache wraps d.
+func NewCache(d Decider) *Cache { return &Cache{D: d} }
+
+// Decide returns the cached label of state id, evaluating d on s (the
+// unpacked state id) the first time.
+func (c *Cache) Decide(id uint32, s symbolic.State, app []bool) (symbolic.LabelID, error) {
+	if int(id) < len(c.label) {
+		if v := c.label[id]; v != 0 {
+			return symbolic.LabelID(v - 2), nil
+		}
+	} else {
+		n := max(2*len(c.label), int(id)+1, 1024)
+		c.label = append(c.label, make([]int32, n-len(c.label))...)
+	}
+	l, err := c.D.Decide(s, app)
+	if err != nil {
+		return symbolic.NoLabel, err
+	}
+	c.label[id] = int32(l) + 2
+	return l, nil
+}
+
+// Bytes returns the memory the cache holds.
+func (c *Cache) Bytes() int { return 4 * cap(c.label) }

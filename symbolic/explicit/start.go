@@ -1,0 +1,211 @@
+package explicit
+
+import (
+	"fmt"
+
+	"vigil/symbolic"
+)
+
+// Start-state enumeration. The start condition is split into its top-level
+// conjuncts; conjuncts that are comparisons between linear expressions (or
+// Boolean literals) tighten the variables' bounds by interval propagation
+// until a fixpoint. What remains is enumerated depth-first over the
+// tightened ranges in declaration order, testing each conjunct as soon as
+// the last variable it reads is assigned, so a start condition that fixes
+// or bounds variables never walks the whole product of their ranges.
+
+// linLE is the constraint Const + sum Terms <= 0.
+type linLE = symbolic.Linear
+
+func conjuncts(c *symbolic.Cond, out []*symbolic.Cond) []*symbolic.Cond {
+	if c.Op == symbolic.CAnd {
+		for _, a := range c.Args {
+			out = conjuncts(a, out)
+		}
+		return out
+	}
+	return append(out, c)
+}
+
+func negLinear(l symbolic.Linear) symbolic.Linear {
+	n := symbolic.Linear{Const: -l.Const, Terms: make([]symbolic.Term, len(l.Terms))}
+	for i, t := range l.Terms {
+		n.Terms[i] = symbolic.Term{Coef: -t.Coef, Var: t.Var}
+	}
+	return n
+}
+
+// leConstraints turns a conjunct into linear constraints "<= 0" when it can.
+func leConstraints(c *symbolic.Cond) []linLE {
+	neg := false
+	if c.Op == symbolic.CNot {
+		c, neg = c.Args[0], true
+	}
+	switch c.Op {
+	case symbolic.CVar:
+		if neg { // x <= 0
+			return []linLE{{Terms: []symbolic.Term{{Coef: 1, Var: c.Var}}}}
+		}
+		return []linLE{{Const: 1, Terms: []symbolic.Term{{Coef: -1, Var: c.Var}}}} // 1 - x <= 0
+	case symbolic.CCmp:
+		d, ok := diffLinear(c.L, c.R)
+		if !ok {
+			return nil
+		}
+		op := c.Cmp
+		if neg {
+			op = op.Negate()
+		}
+		plus1 := func(l symbolic.Linear) symbolic.Linear { l.Const++; return l }
+		switch op {
+		case symbolic.Le:
+			return []linLE{d}
+		case symbolic.Lt:
+			return []linLE{plus1(d)}
+		case symbolic.Ge:
+			return []linLE{negLinear(d)}
+		case symbolic.Gt:
+			return []linLE{plus1(negLinear(d))}
+		case symbolic.Eq:
+			return []linLE{d, negLinear(d)}
+		}
+	}
+	return nil
+}
+
+func ceilDiv(a, b int) int { return -symbolic.FloorDiv(-a, b) }
+
+// propagate tightens lo/hi under the constraints; it returns false when a
+// range becomes empty.
+func propagate(cs []linLE, lo, hi []int) bool {
+	for round := 0; round < 64; round++ {
+		changed := false
+		for _, c := range cs {
+			minSum := c.Const
+			for _, t := range c.Terms {
+				minSum += min(t.Coef*lo[t.Var], t.Coef*hi[t.Var])
+			}
+			for _, t := range c.Terms {
+				rest := minSum - min(t.Coef*lo[t.Var], t.Coef*hi[t.Var])
+				// t.Coef * x <= -rest
+				if t.Coef > 0 {
+					if b := symbolic.FloorDiv(-rest, t.Coef); b < hi[t.Var] {
+						hi[t.Var], changed = b, true
+					}
+				} else {
+					if b := ceilDiv(-rest, t.Coef); b > lo[t.Var] {
+						lo[t.Var], changed = b, true
+					}
+				}
+				if lo[t.Var] > hi[t.Var] {
+					return false
+				}
+			}
+			if len(c.Terms) == 0 && c.Const > 0 {
+				return false
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return true
+}
+
+// StartBounds returns the variable bounds implied by the property's start
+// condition (the variables' ranges when there is none), and ok == false
+// when propagation proves that no state satisfies it.
+func (g *Generator) StartBounds() (lo, hi []int, ok bool) {
+	m := g.M
+	lo, hi = make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	for i := range m.Vars {
+		lo[i], hi[i] = m.Vars[i].Lo, m.Vars[i].Hi
+	}
+	if g.Prop == nil || g.Prop.Start == nil {
+		return lo, hi, true
+	}
+	var cs []linLE
+	for _, c := range conjuncts(g.Prop.Start, nil) {
+		cs = append(cs, leConstraints(c)...)
+	}
+	return lo, hi, propagate(cs, lo, hi)
+}
+
+// Starts calls f with each start state of the property, in lexicographic
+// order of the variables (declaration order, smallest values first), until
+// f returns false. The state passed to f is reused: copy it to keep it.
+// Without a start condition the single start state is the initial-value
+// state. It returns an error when no state satisfies the start condition.
+func (g *Generator) Starts(f func(s symbolic.State) bool) error {
+	m := g.M
+	if g.Prop == nil || g.Prop.Start == nil {
+		s, err := m.InitialState()
+		if err != nil {
+			return fmt.Errorf("explicit: %v", err)
+		}
+		f(s)
+		return nil
+	}
+	noStart := fmt.Errorf("explicit: %s: no state satisfies the start condition of property %s; check its bounds against the variables' ranges", g.Prop.Pos, g.Prop.Name)
+	lo, hi, ok := g.StartBounds()
+	if !ok {
+		return noStart
+	}
+	n := len(m.Vars)
+	// checks[k]: conjuncts whose last variable is k; checks[n]: constant ones.
+	checks := make([][]condFn, n+1)
+	for _, c := range conjuncts(g.Prop.Start, nil) {
+		last := -1
+		c.Vars(func(v symbolic.VarID) { last = max(last, int(v)) })
+		if last < 0 {
+			last = n
+		}
+		checks[last] = append(checks[last], compileCond(c))
+	}
+	s := make(symbolic.State, n)
+	copy(s, lo)
+	for _, fc := range checks[n] {
+		if !fc(s) {
+			return noStart
+		}
+	}
+	found := false
+	// Iterative depth-first enumeration: k is the variable being assigned.
+	k := 0
+	s[0] = lo[0] - 1
+	if n == 0 {
+		found = true
+		f(s)
+		return nil
+	}
+	for k >= 0 {
+		s[k]++
+		if s[k] > hi[k] {
+			k--
+			continue
+		}
+		ok := true
+		for _, fc := range checks[k] {
+			if !fc(s) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		if k == n-1 {
+			found = true
+			if !f(s) {
+				return nil
+			}
+			continue
+		}
+		k++
+		s[k] = lo[k] - 1
+	}
+	if !found {
+		return noStart
+	}
+	return nil
+}

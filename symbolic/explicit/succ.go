@@ -1,0 +1,256 @@
+package explicit
+
+import (
+	"fmt"
+
+	"vigil/symbolic"
+)
+
+// Status classifies a state under a property.
+type Status uint8
+
+const (
+	Open   Status = iota // neither unsafe nor goal: the state has successors (or is a deadlock)
+	Goal                 // satisfies the goal condition (and not the unsafe one)
+	Unsafe               // satisfies the unsafe condition (wins over goal)
+)
+
+func (s Status) String() string { return [...]string{"open", "goal", "unsafe"}[s] }
+
+type assignFn struct {
+	v      symbolic.VarID
+	f      intFn
+	lo, hi int
+}
+
+type compiledCmd struct {
+	label    symbolic.LabelID
+	guard    condFn
+	outcomes [][]assignFn
+}
+
+// Generator produces the successors of packed states of one model under one
+// property. It is not safe for concurrent use (it owns scratch buffers);
+// make one per goroutine.
+type Generator struct {
+	M       *symbolic.Model
+	Prop    *symbolic.Property
+	L       *Layout
+	cmds    []compiledCmd
+	byLabel [][]int32 // label -> command indices in model order
+	unsafe  condFn
+	goal    condFn // nil: no goal
+}
+
+// New checks m and prop and compiles them. prop may be nil (no property:
+// no state is terminal).
+func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
+	if err := Validate(m); err != nil {
+		return nil, err
+	}
+	l, err := NewLayout(m)
+	if err != nil {
+		return nil, err
+	}
+	g := &Generator{M: m, Prop: prop, L: l, byLabel: make([][]int32, len(m.Labels))}
+	for i := range m.Commands {
+		c := &m.Commands[i]
+		cc := compiledCmd{label: c.Label, guard: compileCond(c.Guard)}
+		for _, o := range c.Outcomes {
+			var as []assignFn
+			for _, a := range o.Assigns {
+				v := &m.Vars[a.Var]
+				as = append(as, assignFn{v: a.Var, f: compileExpr(a.Value), lo: v.Lo, hi: v.Hi})
+			}
+			cc.outcomes = append(cc.outcomes, as)
+		}
+		g.cmds = append(g.cmds, cc)
+		g.byLabel[c.Label] = append(g.byLabel[c.Label], int32(i))
+	}
+	g.unsafe = func(symbolic.State) bool { return false }
+	if prop != nil {
+		if err := validateCond(m, prop.Unsafe, "unsafe condition of property "+prop.Name); err != nil {
+			return nil, err
+		}
+		g.unsafe = compileCond(prop.Unsafe)
+		if prop.Goal != nil {
+			if err := validateCond(m, prop.Goal, "goal condition of property "+prop.Name); err != nil {
+				return nil, err
+			}
+			g.goal = compileCond(prop.Goal)
+		}
+		if prop.Start != nil {
+			if err := validateCond(m, prop.Start, "start condition of property "+prop.Name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return g, nil
+}
+
+// Words returns the number of uint64 words of a packed state.
+func (g *Generator) Words() int { return g.L.W }
+
+// Status classifies the unpacked state s.
+func (g *Generator) Status(s symbolic.State) Status {
+	if g.unsafe(s) {
+		return Unsafe
+	}
+	if g.goal != nil && g.goal(s) {
+		return Goal
+	}
+	return Open
+}
+
+// RangeError reports an outcome that would leave a variable's range: a
+// modelling error, never a transition.
+type RangeError struct {
+	Model   *symbolic.Model
+	Command int // index into Model.Commands
+	Outcome int // 0-based
+	Var     symbolic.VarID
+	Value   int
+	State   symbolic.State
+}
+
+func (e *RangeError) Error() string {
+	c := &e.Model.Commands[e.Command]
+	v := &e.Model.Vars[e.Var]
+	return fmt.Sprintf("explicit: %s: range error: action %s, outcome %d sets %s to %d outside %d..%d in state %s; widen the range of %s or strengthen the guard",
+		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, v.Name, e.Value, v.Lo, v.Hi, e.Model.FormatState(e.State), v.Name)
+}
+
+// Succ is one successor: the command (index into Model.Commands) and
+// outcome (0-based) that first produced it within its label.
+type Succ struct {
+	Cmd, Outcome int32
+}
+
+// Group is the distinct successors of one label: Expansion.Succs[From:To].
+type Group struct {
+	Label    symbolic.LabelID
+	From, To int
+}
+
+// Expansion holds what the generator computed for one state. Reuse one
+// Expansion across calls to avoid allocation.
+type Expansion struct {
+	App    []bool             // per label: applicable
+	Labels []symbolic.LabelID // applicable labels in LabelID order
+	Groups []Group
+	Succs  []Succ
+	cmdOK  []bool
+	words  []uint64
+	w      int
+}
+
+// Target returns the packed successor i (a view; valid until the next call
+// that fills x).
+func (x *Expansion) Target(i int) []uint64 { return x.words[i*x.w : (i+1)*x.w : (i+1)*x.w] }
+
+// Applicable evaluates every guard in the unpacked state s and fills x.App,
+// x.Labels, and clears x's successors.
+func (g *Generator) Applicable(s symbolic.State, x *Expansion) {
+	nl, nc := len(g.M.Labels), len(g.cmds)
+	if len(x.App) != nl {
+		x.App = make([]bool, nl)
+	} else {
+		clear(x.App)
+	}
+	if len(x.cmdOK) != nc {
+		x.cmdOK = make([]bool, nc)
+	}
+	x.w = g.L.W
+	x.Labels = x.Labels[:0]
+	x.Groups = x.Groups[:0]
+	x.Succs = x.Succs[:0]
+	x.words = x.words[:0]
+	for i := range g.cmds {
+		ok := g.cmds[i].guard(s)
+		x.cmdOK[i] = ok
+		if ok {
+			x.App[g.cmds[i].label] = true
+		}
+	}
+	for l, ok := range x.App {
+		if ok {
+			x.Labels = append(x.Labels, symbolic.LabelID(l))
+		}
+	}
+}
+
+// Successors appends to x the group of distinct successors of label l from
+// the state src (packed) = s (unpacked). Applicable must have been called
+// for s. A label that is not applicable yields an empty group.
+func (g *Generator) Successors(src []uint64, s symbolic.State, l symbolic.LabelID, x *Expansion) error {
+	from := len(x.Succs)
+	w := g.L.W
+	for _, ci := range g.byLabel[l] {
+		if !x.cmdOK[ci] {
+			continue
+		}
+		c := &g.cmds[ci]
+	outcomes:
+		for oi, as := range c.outcomes {
+			n := len(x.words)
+			x.words = append(x.words, src...)
+			t := x.words[n : n+w]
+			for _, a := range as {
+				v := a.f(s)
+				if v < a.lo || v > a.hi {
+					x.words = x.words[:n]
+					return &RangeError{Model: g.M, Command: int(ci), Outcome: oi, Var: a.v, Value: v, State: append(symbolic.State(nil), s...)}
+				}
+				g.L.set(t, a.v, v)
+			}
+			for j := from; j < len(x.Succs); j++ {
+				if equalWords(x.words[j*w:(j+1)*w], t) {
+					x.words = x.words[:n]
+					continue outcomes
+				}
+			}
+			x.Succs = append(x.Succs, Succ{Cmd: ci, Outcome: int32(oi)})
+		}
+	}
+	x.Groups = append(x.Groups, Group{Label: l, From: from, To: len(x.Succs)})
+	return nil
+}
+
+// Expand fills x with the applicable labels of s and, per label, the
+// distinct successors. It does not look at the property: callers decide
+// whether a state is terminal.
+func (g *Generator) Expand(src []uint64, s symbolic.State, x *Expansion) error {
+	g.Applicable(s, x)
+	for _, l := range x.Labels {
+		if err := g.Successors(src, s, l, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func equalWords(a, b []uint64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Apply returns the state that outcome o of command c gives from s, or a
+// RangeError. It does not check the guard.
+func (g *Generator) Apply(s symbolic.State, c, o int) (symbolic.State, error) {
+	t := append(symbolic.State(nil), s...)
+	for _, a := range g.cmds[c].outcomes[o] {
+		v := a.f(s)
+		if v < a.lo || v > a.hi {
+			return nil, &RangeError{Model: g.M, Command: c, Outcome: o, Var: a.v, Value: v, State: append(symbolic.State(nil), s...)}
+		}
+		t[a.v] = v
+	}
+	return t, nil
+}
+
+// Guard reports whether command c's guard holds in s.
+func (g *Generator) Guard(s symbolic.State, c int) bool { return g.cmds[c].guard(s) }

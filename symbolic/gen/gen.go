@@ -1,0 +1,270 @@
+// Package gen generates small random models for differential testing of
+// vigil's engines. A model has a few bounded integer and Boolean variables,
+// labelled guarded commands whose outcomes use the whole expression
+// language (linear terms, min, max, abs, if-then-else, division by a
+// positive constant, Boolean conditions), a rules policy and a property.
+//
+// Generation is deterministic: the same seed and Options give the same
+// model on every platform. By default every assignment is clamped into its
+// variable's range (using min and max), so exploration never meets a range
+// error; with Options.RangeErrors some assignments are left unclamped so
+// that engines can be tested on the errors they must report.
+package gen
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"vigil/symbolic"
+)
+
+// Options bound the size of generated models. Zero fields take the
+// defaults of Default.
+type Options struct {
+	MaxVars     int  // variables: 1..MaxVars
+	MaxRange    int  // integer variables have ranges of at most MaxRange values
+	MaxLabels   int  // labels: 1..MaxLabels
+	MaxCommands int  // commands: 1..MaxCommands (each with a random label)
+	MaxOutcomes int  // outcomes per command: 1..MaxOutcomes
+	MaxDepth    int  // expression nesting depth
+	RangeErrors bool // leave some assignments unclamped
+}
+
+// Default is the option set used for zero fields: models of at most a few
+// thousand states.
+var Default = Options{MaxVars: 4, MaxRange: 6, MaxLabels: 3, MaxCommands: 5, MaxOutcomes: 3, MaxDepth: 2}
+
+func (o Options) withDefaults() Options {
+	d := Default
+	if o.MaxVars > 0 {
+		d.MaxVars = o.MaxVars
+	}
+	if o.MaxRange > 1 {
+		d.MaxRange = o.MaxRange
+	}
+	if o.MaxLabels > 0 {
+		d.MaxLabels = o.MaxLabels
+	}
+	if o.MaxCommands > 0 {
+		d.MaxCommands = o.MaxCommands
+	}
+	if o.MaxOutcomes > 0 {
+		d.MaxOutcomes = o.MaxOutcomes
+	}
+	if o.MaxDepth > 0 {
+		d.MaxDepth = o.MaxDepth
+	}
+	d.RangeErrors = o.RangeErrors
+	return d
+}
+
+type gen struct {
+	r   *rand.Rand
+	m   *symbolic.Model
+	opt Options
+}
+
+// Model returns the random model of seed. It always has exactly one
+// property (named "p") and one rules policy (named "pi").
+func Model(seed uint64, opt Options) *symbolic.Model {
+	g := &gen{r: rand.New(rand.NewPCG(seed, 0x76696769)), opt: opt.withDefaults()}
+	m := &symbolic.Model{Name: fmt.Sprintf("gen%d", seed)}
+	g.m = m
+	nv := 1 + g.r.IntN(g.opt.MaxVars)
+	for i := 0; i < nv; i++ {
+		v := symbolic.Var{Name: fmt.Sprintf("v%d", i)}
+		if g.r.IntN(4) == 0 {
+			v.Name = fmt.Sprintf("b%d", i)
+			v.Bool, v.Lo, v.Hi = true, 0, 1
+		} else {
+			v.Lo = g.r.IntN(5) - 2
+			v.Hi = v.Lo + 1 + g.r.IntN(g.opt.MaxRange-1)
+		}
+		v.HasInit = true
+		v.Init = v.Lo + g.r.IntN(v.Size())
+		m.Vars = append(m.Vars, v)
+	}
+	nl := 1 + g.r.IntN(g.opt.MaxLabels)
+	for i := 0; i < nl; i++ {
+		m.Labels = append(m.Labels, symbolic.Label{Name: fmt.Sprintf("a%d", i)})
+	}
+	nc := 1 + g.r.IntN(g.opt.MaxCommands)
+	for i := 0; i < nc; i++ {
+		m.Commands = append(m.Commands, g.command(i))
+	}
+	m.Policies = []*symbolic.PolicyDecl{g.policy()}
+	m.Properties = []*symbolic.Property{g.property()}
+	return m
+}
+
+func (g *gen) pos(line int) symbolic.Pos {
+	return symbolic.Pos{File: g.m.Name + ".spec", Line: line, Col: 1}
+}
+
+func (g *gen) command(i int) symbolic.Command {
+	c := symbolic.Command{Label: symbolic.LabelID(g.r.IntN(len(g.m.Labels))), Pos: g.pos(10 + i)}
+	if g.r.IntN(5) == 0 {
+		c.Guard = symbolic.True()
+	} else {
+		c.Guard = g.cond(1)
+	}
+	no := 1 + g.r.IntN(g.opt.MaxOutcomes)
+	for k := 0; k < no; k++ {
+		o := symbolic.Outcome{Pos: g.pos(10 + i)}
+		for v := range g.m.Vars {
+			if g.r.IntN(3) != 0 {
+				continue
+			}
+			o.Assigns = append(o.Assigns, symbolic.Assign{Var: symbolic.VarID(v), Value: g.assignValue(symbolic.VarID(v))})
+		}
+		o.Prob = 1 / float64(no)
+		c.Outcomes = append(c.Outcomes, o)
+	}
+	return c
+}
+
+// assignValue returns a value for v that stays in range unless range
+// errors are wanted.
+func (g *gen) assignValue(v symbolic.VarID) *symbolic.Expr {
+	vr := &g.m.Vars[v]
+	if vr.Bool {
+		return &symbolic.Expr{Op: symbolic.OpBool, Cond: g.cond(1)}
+	}
+	e := g.expr(g.opt.MaxDepth)
+	lo, hi := g.m.Bounds(e)
+	if lo >= vr.Lo && hi <= vr.Hi {
+		return e
+	}
+	if g.opt.RangeErrors && g.r.IntN(3) == 0 {
+		return e
+	}
+	if hi > vr.Hi {
+		e = &symbolic.Expr{Op: symbolic.OpMin, Args: []*symbolic.Expr{e, symbolic.Lit(vr.Hi)}}
+	}
+	if lo < vr.Lo {
+		e = &symbolic.Expr{Op: symbolic.OpMax, Args: []*symbolic.Expr{e, symbolic.Lit(vr.Lo)}}
+	}
+	return e
+}
+
+func (g *gen) anyVar() symbolic.VarID { return symbolic.VarID(g.r.IntN(len(g.m.Vars))) }
+
+func (g *gen) intVar() (symbolic.VarID, bool) {
+	start := g.r.IntN(len(g.m.Vars))
+	for k := range g.m.Vars {
+		v := (start + k) % len(g.m.Vars)
+		if !g.m.Vars[v].Bool {
+			return symbolic.VarID(v), true
+		}
+	}
+	return 0, false
+}
+
+func (g *gen) expr(depth int) *symbolic.Expr {
+	if depth <= 0 || g.r.IntN(3) == 0 {
+		switch g.r.IntN(3) {
+		case 0:
+			return symbolic.Lit(g.r.IntN(7) - 3)
+		default:
+			return symbolic.V(g.anyVar())
+		}
+	}
+	d := depth - 1
+	switch g.r.IntN(10) {
+	case 0:
+		return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{g.expr(d), g.expr(d)}}
+	case 1:
+		return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{symbolic.V(g.anyVar()), symbolic.Lit(g.r.IntN(5) - 2)}}
+	case 2:
+		return &symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{g.expr(d), g.expr(d)}}
+	case 3:
+		return &symbolic.Expr{Op: symbolic.OpMul, K: g.r.IntN(5) - 2, Args: []*symbolic.Expr{g.expr(d)}}
+	case 4:
+		return &symbolic.Expr{Op: symbolic.OpDiv, K: 1 + g.r.IntN(3), Args: []*symbolic.Expr{g.expr(d)}}
+	case 5:
+		return &symbolic.Expr{Op: symbolic.OpMin, Args: []*symbolic.Expr{g.expr(d), g.expr(d)}}
+	case 6:
+		return &symbolic.Expr{Op: symbolic.OpMax, Args: []*symbolic.Expr{g.expr(d), g.expr(d)}}
+	case 7:
+		return &symbolic.Expr{Op: symbolic.OpAbs, Args: []*symbolic.Expr{g.expr(d)}}
+	case 8:
+		return &symbolic.Expr{Op: symbolic.OpIte, Cond: g.cond(1), Args: []*symbolic.Expr{g.expr(d), g.expr(d)}}
+	}
+	return &symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{g.expr(d)}}
+}
+
+// atom is a comparison of a variable (or a small linear term) with a
+// constant in or near its range, or a Boolean variable.
+func (g *gen) atom() *symbolic.Cond {
+	v := g.anyVar()
+	vr := &g.m.Vars[v]
+	if vr.Bool {
+		c := &symbolic.Cond{Op: symbolic.CVar, Var: v}
+		if g.r.IntN(2) == 0 {
+			return symbolic.Not(c)
+		}
+		return c
+	}
+	k := vr.Lo - 1 + g.r.IntN(vr.Size()+2)
+	l := symbolic.V(v)
+	if g.r.IntN(4) == 0 {
+		l = &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{l, symbolic.V(g.anyVar())}}
+	}
+	return symbolic.Compare(l, symbolic.CmpOp(g.r.IntN(6)), symbolic.Lit(k))
+}
+
+func (g *gen) cond(depth int) *symbolic.Cond {
+	if depth <= 0 || g.r.IntN(2) == 0 {
+		return g.atom()
+	}
+	d := depth - 1
+	switch g.r.IntN(4) {
+	case 0:
+		return &symbolic.Cond{Op: symbolic.CAnd, Args: []*symbolic.Cond{g.cond(d), g.cond(d)}}
+	case 1:
+		return &symbolic.Cond{Op: symbolic.COr, Args: []*symbolic.Cond{g.cond(d), g.cond(d)}}
+	case 2:
+		return &symbolic.Cond{Op: symbolic.CImplies, Args: []*symbolic.Cond{g.cond(d), g.cond(d)}}
+	}
+	return &symbolic.Cond{Op: symbolic.CNot, Args: []*symbolic.Cond{g.cond(d)}}
+}
+
+func (g *gen) policy() *symbolic.PolicyDecl {
+	d := &symbolic.PolicyDecl{Name: "pi", Kind: symbolic.KindRules, Pos: g.pos(50)}
+	n := 1 + g.r.IntN(4)
+	for i := 0; i < n; i++ {
+		d.Rules = append(d.Rules, symbolic.Rule{Cond: g.cond(1), Label: symbolic.LabelID(g.r.IntN(len(g.m.Labels))), Pos: g.pos(51 + i)})
+	}
+	if g.r.IntN(4) != 0 {
+		d.Rules = append(d.Rules, symbolic.Rule{Cond: symbolic.True(), Label: symbolic.LabelID(g.r.IntN(len(g.m.Labels))), Pos: g.pos(51 + n)})
+	}
+	return d
+}
+
+func (g *gen) property() *symbolic.Property {
+	p := &symbolic.Property{Name: "p", Pos: g.pos(60)}
+	switch g.r.IntN(4) {
+	case 0: // no start condition: the initial-value state
+	case 1:
+		p.Start = symbolic.True()
+	default:
+		// A conjunction of bounds and one arbitrary condition, the shape
+		// start-state enumeration must exploit.
+		var cs []*symbolic.Cond
+		for i := 0; i < 1+g.r.IntN(3); i++ {
+			cs = append(cs, g.atom())
+		}
+		if g.r.IntN(2) == 0 {
+			cs = append(cs, g.cond(1))
+		}
+		p.Start = symbolic.And(cs...)
+	}
+	p.Unsafe = g.cond(1)
+	if g.r.IntN(3) == 0 {
+		p.Unsafe = &symbolic.Cond{Op: symbolic.CAnd, Args: []*symbolic.Cond{g.atom(), g.atom()}}
+	}
+	if g.r.IntN(2) == 0 {
+		p.Goal = g.cond(1)
+	}
+	return p
+}
