@@ -1,0 +1,103 @@
+package trees
+
+import (
+	"fmt"
+	"time"
+)
+
+// Verdict is the answer of the decision query.
+type Verdict int
+
+const (
+	// Unknown: the budget ran out before the question was settled.
+	Unknown Verdict = iota
+	// Excluded: at every input of the box some sure class beats a.
+	Excluded
+	// Possible: the witness is an input of the box where a beats every
+	// sure class.
+	Possible
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Excluded:
+		return "excluded"
+	case Possible:
+		return "possible"
+	}
+	return "unknown"
+}
+
+// Decision is the answer of Excludes.
+type Decision struct {
+	Verdict Verdict
+	// Witness is an input in the box where a wins (Possible only).
+	Witness []float64
+	// Margin bounds max over the box of min over sure s of f_a - f_s:
+	// Lower is attained at the witness (or -Inf), Upper is the search's
+	// bound when it stopped.
+	Lower, Upper float64
+	Stats
+}
+
+// Excludes answers PolIC3's decision query (paper 004, condition (6)) for
+// class a over the input box: Excluded if for every x in the box some class
+// s in sure, s != a, beats a, that is f_s(x) > f_a(x), or f_s(x) == f_a(x)
+// and s < a (ties go to the earlier output, as the policy resolves them).
+// Excluded is sound; Possible comes with a witness input where a beats
+// every such s; Unknown means the budget ran out.
+//
+// Rather than masking with a penalty (paper 004 adds -P_max to the classes
+// outside sure and a, then runs Veritas on the margin), the search maximises
+// min over s of f_a - f_s directly, which is the same question without the
+// penalty constant.
+func (e *Ensemble) Excludes(box Box, a int, sure []int, opt Options) (Decision, error) {
+	if err := e.checkClass(a); err != nil {
+		return Decision{}, err
+	}
+	var ts []term
+	seen := map[int]bool{}
+	for _, c := range sure {
+		if err := e.checkClass(c); err != nil {
+			return Decision{}, fmt.Errorf("trees: sure class: %w", unprefix(err))
+		}
+		if c == a || seen[c] {
+			continue
+		}
+		seen[c] = true
+		var tie int8
+		if a < c {
+			tie = 1
+		}
+		ts = append(ts, term{p: a, sp: 1, n: c, sn: -1, tie: tie})
+	}
+	start := time.Now()
+	if len(ts) == 0 {
+		// Nothing can beat a: every point of the box is a witness. Search
+		// the maximum of f_a only to get a point of the box.
+		ts = []term{{p: a, sp: 1, n: -1, tie: 1}}
+	}
+	s, err := e.newSearcher(box, ts, opt)
+	if err != nil {
+		return Decision{}, err
+	}
+	s.start = start
+	// a wins at x iff the objective is >lex (0, 0).
+	zero := lex{0, 0}
+	if len(ts) == 1 && ts[0].n < 0 {
+		zero = negInf
+	}
+	s.floor = zero
+	s.add(s.root)
+	s.run(func() bool { return zero.less(s.best) })
+	d := Decision{Lower: s.best.v, Upper: s.upper().v, Stats: s.stats}
+	switch {
+	case zero.less(s.best):
+		d.Verdict = Possible
+		d.Witness = s.bestX
+	case s.done:
+		d.Verdict = Excluded
+		d.Upper = min(d.Upper, 0)
+	}
+	return d, nil
+}

@@ -1,0 +1,211 @@
+package trees
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// randomEnsemble builds a small ensemble with thresholds and leaf values
+// drawn from small sets, so that ties between cells and classes are common.
+func randomEnsemble(rng *rand.Rand, nf, nclass, ntrees, depth int, vector bool) *Ensemble {
+	b := newBuilder("test", nclass)
+	for c := range b.e.Base {
+		b.e.Base[c] = float64(rng.Intn(3) - 1)
+	}
+	for ti := 0; ti < ntrees; ti++ {
+		t := Tree{Class: rng.Intn(nclass)}
+		if vector {
+			t.Class = -1
+		}
+		var grow func(d int) int
+		grow = func(d int) int {
+			me := len(t.Nodes)
+			t.Nodes = append(t.Nodes, Node{})
+			if d == 0 || rng.Intn(4) == 0 {
+				t.Nodes[me] = Node{Feature: -1, Leaf: len(t.Nodes)} // fixed below
+				w := 1
+				if vector {
+					w = nclass
+				}
+				leaf := len(t.Values) / w
+				for k := 0; k < w; k++ {
+					t.Values = append(t.Values, float64(rng.Intn(7)-3)/2)
+				}
+				t.Nodes[me].Leaf = leaf
+				return me
+			}
+			f := rng.Intn(nf)
+			th := float64(rng.Intn(9)) / 2
+			l := grow(d - 1)
+			r := grow(d - 1)
+			t.Nodes[me] = Node{Feature: f, Threshold: th, Left: l, Right: r}
+			return me
+		}
+		grow(depth)
+		b.e.Trees = append(b.e.Trees, t)
+	}
+	b.e.NumFeatures, b.e.Declared = nf, true
+	e, err := b.finish()
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
+func randomBox(rng *rand.Rand, nf int) Box {
+	b := make(Box, nf)
+	for f := range b {
+		switch rng.Intn(4) {
+		case 0:
+			b[f] = Interval{math.Inf(-1), math.Inf(1)}
+		default:
+			lo := float64(rng.Intn(10)-1) / 2
+			b[f] = Interval{lo, lo + float64(rng.Intn(6))/2}
+		}
+	}
+	return b
+}
+
+// cells enumerates a representative point of every split cell in the box.
+func cells(e *Ensemble, box Box, visit func(x []float64)) {
+	nf := e.NumFeatures
+	lo, hi := make([]int, nf), make([]int, nf)
+	for f := 0; f < nf; f++ {
+		lo[f], hi[f] = e.cellOf(f, box[f].Lo), e.cellOf(f, box[f].Hi)
+	}
+	c := append([]int(nil), lo...)
+	x := make([]float64, nf)
+	for {
+		for f := 0; f < nf; f++ {
+			x[f] = e.cellPoint(f, c[f], box[f].Lo, box[f].Hi)
+		}
+		visit(x)
+		f := 0
+		for f < nf && c[f] == hi[f] {
+			c[f] = lo[f]
+			f++
+		}
+		if f == nf {
+			return
+		}
+		c[f]++
+	}
+}
+
+func inBox(x []float64, box Box) bool {
+	for f, iv := range box {
+		if x[f] < iv.Lo || x[f] > iv.Hi {
+			return false
+		}
+	}
+	return true
+}
+
+func wins(sc []float64, a int, sure []int) bool {
+	for _, s := range sure {
+		if s == a {
+			continue
+		}
+		if sc[s] > sc[a] || (sc[s] == sc[a] && s < a) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSearchAgainstBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for iter := 0; iter < 400; iter++ {
+		nf := 1 + rng.Intn(3)
+		nclass := 1 + rng.Intn(3)
+		e := randomEnsemble(rng, nf, nclass, 1+rng.Intn(5), 1+rng.Intn(3), rng.Intn(2) == 0)
+		box := randomBox(rng, nf)
+		sc := make([]float64, nclass)
+		for c := 0; c < nclass; c++ {
+			bmax, bmin, bmarg := math.Inf(-1), math.Inf(1), math.Inf(-1)
+			cells(e, box, func(x []float64) {
+				e.Scores(x, sc)
+				bmax = max(bmax, sc[c])
+				bmin = min(bmin, sc[c])
+				m := math.Inf(1)
+				for o := range sc {
+					if o != c {
+						m = min(m, sc[c]-sc[o])
+					}
+				}
+				bmarg = max(bmarg, m)
+			})
+			r, err := e.Max(box, c, Options{})
+			if err != nil || !r.Exact || r.Lower != bmax || r.Upper != bmax {
+				t.Fatalf("iter %d: Max class %d = %+v, %v; brute force %v", iter, c, r, err, bmax)
+			}
+			checkWitness(t, e, box, r.Witness, func(s []float64) bool { return s[c] == bmax })
+			r, err = e.Min(box, c, Options{})
+			if err != nil || !r.Exact || r.Lower != bmin {
+				t.Fatalf("iter %d: Min class %d = %+v, %v; brute force %v", iter, c, r, err, bmin)
+			}
+			checkWitness(t, e, box, r.Witness, func(s []float64) bool { return s[c] == bmin })
+			if nclass > 1 {
+				r, err = e.Margin(box, c, Options{})
+				if err != nil || !r.Exact || r.Lower != bmarg {
+					t.Fatalf("iter %d: Margin class %d = %+v, %v; brute force %v", iter, c, r, err, bmarg)
+				}
+			}
+			// Budgeted searches bracket the optimum.
+			r, _ = e.Max(box, c, Options{MaxNodes: 1})
+			if r.Lower > bmax || r.Upper < bmax {
+				t.Fatalf("iter %d: budgeted Max [%v, %v] misses %v", iter, r.Lower, r.Upper, bmax)
+			}
+		}
+		for a := 0; a < nclass; a++ {
+			var sure []int
+			for c := 0; c < nclass; c++ {
+				if rng.Intn(3) > 0 {
+					sure = append(sure, c)
+				}
+			}
+			can := false
+			cells(e, box, func(x []float64) {
+				e.Scores(x, sc)
+				if wins(sc, a, sure) {
+					can = true
+				}
+			})
+			d, err := e.Excludes(box, a, sure, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch d.Verdict {
+			case Excluded:
+				if can {
+					t.Fatalf("iter %d: Excludes(a=%d, sure=%v) = excluded, but a wins in some cell", iter, a, sure)
+				}
+			case Possible:
+				checkWitness(t, e, box, d.Witness, func(s []float64) bool { return wins(s, a, sure) })
+			default:
+				t.Fatalf("iter %d: unknown without a budget", iter)
+			}
+			if (d.Verdict == Possible) != can {
+				t.Fatalf("iter %d: verdict %v, brute force can=%v", iter, d.Verdict, can)
+			}
+			// Any budget: never a wrong verdict.
+			d, _ = e.Excludes(box, a, sure, Options{MaxNodes: 1 + rng.Intn(3)})
+			if (d.Verdict == Excluded && can) || (d.Verdict == Possible && !can) {
+				t.Fatalf("iter %d: budgeted verdict %v wrong", iter, d.Verdict)
+			}
+		}
+	}
+}
+
+func checkWitness(t *testing.T, e *Ensemble, box Box, x []float64, ok func([]float64) bool) {
+	t.Helper()
+	if x == nil || !inBox(x, box) {
+		t.Fatalf("witness %v not in box %v", x, box)
+	}
+	sc := make([]float64, e.NumClasses)
+	e.Scores(x, sc)
+	if !ok(sc) {
+		t.Fatalf("witness %v does not attain the answer (scores %v)", x, sc)
+	}
+}
