@@ -21,7 +21,7 @@ package smt
 
 enum {
 	VG_NOT, VG_AND, VG_OR, VG_IMPLIES, VG_ITE,
-	VG_ADD, VG_SUB, VG_NEG, VG_EQ, VG_LE, VG_LT, VG_GE, VG_GT, VG_ATMOST
+	VG_ADD, VG_SUB, VG_NEG, VG_EQ, VG_LE, VG_LT, VG_GE, VG_GT
 };
 
 static Z3_context vg_new_context(void) {
@@ -81,10 +81,6 @@ static Z3_ast vg_mk(Z3_context c, int op, unsigned n, Z3_ast *a) {
 	case VG_GT:      r = Z3_mk_gt(c, a[0], a[1]); break;
 	}
 	return vg_keep(c, r);
-}
-
-static Z3_ast vg_atmost(Z3_context c, unsigned n, Z3_ast *a, unsigned k) {
-	return vg_keep(c, Z3_mk_atmost(c, n, a, k));
 }
 
 // vg_mulk and vg_divk build k*a and a div k; the numeral k is referenced
@@ -281,8 +277,8 @@ func (x *Context) Close() {
 
 // Interrupt asks a running check of this context to stop; the check then
 // returns Unknown. It is the one method that is safe to call from another
-// goroutine. An interrupt that arrives while no check runs may cancel the
-// next one.
+// goroutine. An interrupt that arrives while no check runs has no effect
+// (TestInterrupt checks this for the linked Z3).
 func (x *Context) Interrupt() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -502,21 +498,6 @@ func (x *Context) Gt(a, b Term) Term { return x.mk(opGt, "gt", a, b) }
 
 // Ne returns a ≠ b.
 func (x *Context) Ne(a, b Term) Term { return x.Not(x.Eq(a, b)) }
-
-// AtMost returns "at most k of ts hold" (ts Boolean).
-func (x *Context) AtMost(k int, ts ...Term) Term {
-	if !x.ok(ts...) {
-		return Term{}
-	}
-	if len(ts) == 0 {
-		return x.True()
-	}
-	x.buf = x.buf[:0]
-	for _, t := range ts {
-		x.buf = append(x.buf, t.a)
-	}
-	return x.keep(C.vg_atmost(x.c, C.uint(len(ts)), &x.buf[0], C.uint(k)), "atmost")
-}
 
 // String returns t in SMT-LIB syntax.
 func (x *Context) String(t Term) string {

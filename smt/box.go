@@ -1,0 +1,153 @@
+package smt
+
+// Boxes and partial assignments.
+//
+// IC3 over bounded integers works with cubes of bound literals x >= k and
+// x <= k (a partial assignment x = v is the pair x >= v, x <= v). A
+// Literals value gives each bound literal, on the current or the next
+// state, one Boolean assumption constant a with a => (bound) asserted once
+// in its solver; a box is then a list of assumption constants, and the
+// unsat core of a query names the bounds that matter.
+
+import (
+	"fmt"
+
+	"vigil/symbolic"
+)
+
+// Lit is the bound literal Var >= K (Upper false) or Var <= K (Upper true).
+type Lit struct {
+	Var   symbolic.VarID
+	Upper bool
+	K     int
+}
+
+func (l Lit) String() string {
+	if l.Upper {
+		return fmt.Sprintf("v%d <= %d", l.Var, l.K)
+	}
+	return fmt.Sprintf("v%d >= %d", l.Var, l.K)
+}
+
+// Negate returns the literal that holds exactly when l does not.
+func (l Lit) Negate() Lit {
+	if l.Upper {
+		return Lit{Var: l.Var, K: l.K + 1}
+	}
+	return Lit{Var: l.Var, Upper: true, K: l.K - 1}
+}
+
+// Holds reports whether l holds in s.
+func (l Lit) Holds(s symbolic.State) bool {
+	if l.Upper {
+		return s[l.Var] <= l.K
+	}
+	return s[l.Var] >= l.K
+}
+
+// Box returns the literals of the box lo <= v <= hi, skipping bounds that
+// the variable's range already implies.
+func Box(m *symbolic.Model, lo, hi []int) []Lit {
+	var ls []Lit
+	for i := range m.Vars {
+		if lo[i] > m.Vars[i].Lo {
+			ls = append(ls, Lit{Var: symbolic.VarID(i), K: lo[i]})
+		}
+		if hi[i] < m.Vars[i].Hi {
+			ls = append(ls, Lit{Var: symbolic.VarID(i), Upper: true, K: hi[i]})
+		}
+	}
+	return ls
+}
+
+// Point returns the literals of the partial assignment vars[i] = vals[i].
+func Point(vars []symbolic.VarID, vals []int) []Lit {
+	ls := make([]Lit, 0, 2*len(vars))
+	for i, v := range vars {
+		ls = append(ls, Lit{Var: v, K: vals[i]}, Lit{Var: v, Upper: true, K: vals[i]})
+	}
+	return ls
+}
+
+// Bound encodes l over vs.
+func (e *Encoder) Bound(l Lit, vs []Term) Term {
+	if l.Upper {
+		return e.X.Le(vs[l.Var], e.X.Int(int64(l.K)))
+	}
+	return e.X.Ge(vs[l.Var], e.X.Int(int64(l.K)))
+}
+
+// Cube encodes the conjunction of ls over vs.
+func (e *Encoder) Cube(ls []Lit, vs []Term) Term {
+	ts := make([]Term, len(ls))
+	for i, l := range ls {
+		ts[i] = e.Bound(l, vs)
+	}
+	return e.X.And(ts...)
+}
+
+// Clause encodes the negation of the cube ls over vs: OR of the negated
+// literals.
+func (e *Encoder) Clause(ls []Lit, vs []Term) Term {
+	ts := make([]Term, len(ls))
+	for i, l := range ls {
+		ts[i] = e.Bound(l.Negate(), vs)
+	}
+	return e.X.Or(ts...)
+}
+
+// Literals hands out assumption constants for bound literals of one
+// solver, making each at most once.
+type Literals struct {
+	e     *Encoder
+	s     *Solver
+	cache map[litKey]Term
+}
+
+type litKey struct {
+	next bool
+	l    Lit
+}
+
+// NewLiterals returns the assumption literals of solver s. Their defining
+// implications are asserted at s's current scope level, so make them
+// before any Push whose Pop should not remove them.
+func (e *Encoder) NewLiterals(s *Solver) *Literals {
+	return &Literals{e: e, s: s, cache: map[litKey]Term{}}
+}
+
+// Assume returns the assumption constant for l on the next state (next)
+// or the current one.
+func (a *Literals) Assume(l Lit, next bool) (Term, error) {
+	k := litKey{next, l}
+	if t, ok := a.cache[k]; ok {
+		return t, nil
+	}
+	vs, side := a.e.Cur, "c"
+	if next {
+		vs, side = a.e.Next, "n"
+	}
+	kind := "ge"
+	if l.Upper {
+		kind = "le"
+	}
+	x := a.e.X
+	t := x.BoolConst(fmt.Sprintf("a.%s.%d.%s.%d", side, l.Var, kind, l.K))
+	if err := a.s.Assert(x.Implies(t, a.e.Bound(l, vs))); err != nil {
+		return Term{}, err
+	}
+	a.cache[k] = t
+	return t, nil
+}
+
+// AssumeAll appends the assumption constants of ls to dst.
+func (a *Literals) AssumeAll(dst []Term, ls []Lit, next bool) ([]Term, error) {
+	for _, l := range ls {
+		t, err := a.Assume(l, next)
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, t)
+	}
+	return dst, nil
+}

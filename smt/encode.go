@@ -1,0 +1,312 @@
+package smt
+
+// Encoding of the symbolic IR.
+//
+// A state is a vector of integer constants, one per model variable; an
+// Encoder holds two such vectors, Cur and Next. Booleans are 0/1 integers,
+// exactly as in the IR, and a Boolean variable "holds" when it is non-zero
+// (Cond.Holds reads it that way too). Every expression is encoded exactly:
+// min, max, abs and if become ite terms, and division by a positive
+// constant is SMT-LIB's div, which is the floor for positive divisors.
+//
+// The transition relation (Transition) introduces one Boolean per command
+// outcome, o[c][j], and defines the command choice cmd[c] = OR_j o[c][j]
+// and the label choice lab[a] = OR_{c of label a} cmd[c]:
+//
+//	exactly one o[c][j] holds                   (an integer choice ch)
+//	cmd[c]  => guard_c(Cur)
+//	o[c][j] => Next[v] == rhs(Cur) for each assignment v' = rhs
+//	Next[v] == Cur[v] unless an outcome assigning v is chosen (frame)
+//	Cur, Next in range; Cur not terminal (unsafe or goal of the property)
+//
+// A transition whose outcome would leave a variable's range is not a
+// transition (the model is in error there; CheckBounds finds such places),
+// so requiring Next in range drops exactly those.
+
+import (
+	"fmt"
+
+	"vigil/symbolic"
+)
+
+// Encoder encodes one model's conditions and expressions over a Context.
+type Encoder struct {
+	X   *Context
+	M   *symbolic.Model
+	Cur []Term // current-state variables, named like the model's
+	// Next are the next-state variables, named with a trailing '.
+	Next []Term
+	ntr  int // transitions made, for fresh names
+}
+
+// NewEncoder declares the current- and next-state variables of m in x.
+func NewEncoder(x *Context, m *symbolic.Model) (*Encoder, error) {
+	e := &Encoder{X: x, M: m, Cur: make([]Term, len(m.Vars)), Next: make([]Term, len(m.Vars))}
+	for i := range m.Vars {
+		e.Cur[i] = x.IntConst(m.Vars[i].Name)
+		e.Next[i] = x.IntConst(m.Vars[i].Name + "'")
+	}
+	return e, x.Err()
+}
+
+// Expr encodes ex over the state variables vs (Cur or Next).
+func (e *Encoder) Expr(ex *symbolic.Expr, vs []Term) Term {
+	x := e.X
+	if ex == nil {
+		x.fail(fmt.Errorf("smt: nil expression"))
+		return Term{}
+	}
+	switch ex.Op {
+	case symbolic.OpConst:
+		return x.Int(int64(ex.K))
+	case symbolic.OpVar:
+		if int(ex.Var) < 0 || int(ex.Var) >= len(vs) {
+			x.fail(fmt.Errorf("smt: %s: variable index %d out of range", ex.Pos, ex.Var))
+			return Term{}
+		}
+		return vs[ex.Var]
+	case symbolic.OpAdd:
+		ts := make([]Term, len(ex.Args))
+		for i, a := range ex.Args {
+			ts[i] = e.Expr(a, vs)
+		}
+		return x.Add(ts...)
+	case symbolic.OpSub:
+		return x.Sub(e.Expr(ex.Args[0], vs), e.Expr(ex.Args[1], vs))
+	case symbolic.OpNeg:
+		return x.Neg(e.Expr(ex.Args[0], vs))
+	case symbolic.OpMul:
+		return x.MulK(int64(ex.K), e.Expr(ex.Args[0], vs))
+	case symbolic.OpDiv:
+		return x.DivK(e.Expr(ex.Args[0], vs), int64(ex.K))
+	case symbolic.OpMin, symbolic.OpMax:
+		a, b := e.Expr(ex.Args[0], vs), e.Expr(ex.Args[1], vs)
+		if ex.Op == symbolic.OpMin {
+			return x.Ite(x.Le(a, b), a, b)
+		}
+		return x.Ite(x.Ge(a, b), a, b)
+	case symbolic.OpAbs:
+		a := e.Expr(ex.Args[0], vs)
+		return x.Ite(x.Ge(a, x.Int(0)), a, x.Neg(a))
+	case symbolic.OpIte:
+		return x.Ite(e.Cond(ex.Cond, vs), e.Expr(ex.Args[0], vs), e.Expr(ex.Args[1], vs))
+	case symbolic.OpBool:
+		return x.Ite(e.Cond(ex.Cond, vs), x.Int(1), x.Int(0))
+	}
+	x.fail(fmt.Errorf("smt: %s: unknown expression op %v", ex.Pos, ex.Op))
+	return Term{}
+}
+
+// Cond encodes c over the state variables vs.
+func (e *Encoder) Cond(c *symbolic.Cond, vs []Term) Term {
+	x := e.X
+	if c == nil {
+		x.fail(fmt.Errorf("smt: nil condition"))
+		return Term{}
+	}
+	switch c.Op {
+	case symbolic.CTrue:
+		return x.True()
+	case symbolic.CFalse:
+		return x.False()
+	case symbolic.CVar:
+		if int(c.Var) < 0 || int(c.Var) >= len(vs) {
+			x.fail(fmt.Errorf("smt: %s: variable index %d out of range", c.Pos, c.Var))
+			return Term{}
+		}
+		return x.Ne(vs[c.Var], x.Int(0))
+	case symbolic.CCmp:
+		l, r := e.Expr(c.L, vs), e.Expr(c.R, vs)
+		switch c.Cmp {
+		case symbolic.Eq:
+			return x.Eq(l, r)
+		case symbolic.Ne:
+			return x.Ne(l, r)
+		case symbolic.Lt:
+			return x.Lt(l, r)
+		case symbolic.Le:
+			return x.Le(l, r)
+		case symbolic.Gt:
+			return x.Gt(l, r)
+		case symbolic.Ge:
+			return x.Ge(l, r)
+		}
+	case symbolic.CNot:
+		return x.Not(e.Cond(c.Args[0], vs))
+	case symbolic.CAnd, symbolic.COr:
+		ts := make([]Term, len(c.Args))
+		for i, a := range c.Args {
+			ts[i] = e.Cond(a, vs)
+		}
+		if c.Op == symbolic.CAnd {
+			return x.And(ts...)
+		}
+		return x.Or(ts...)
+	case symbolic.CImplies:
+		return x.Implies(e.Cond(c.Args[0], vs), e.Cond(c.Args[1], vs))
+	}
+	x.fail(fmt.Errorf("smt: %s: unknown condition op %d", c.Pos, c.Op))
+	return Term{}
+}
+
+// InRange returns the conjunction of the variables' ranges over vs.
+func (e *Encoder) InRange(vs []Term) Term {
+	x := e.X
+	ts := make([]Term, 0, 2*len(vs))
+	for i := range e.M.Vars {
+		v := &e.M.Vars[i]
+		ts = append(ts, x.Ge(vs[i], x.Int(int64(v.Lo))), x.Le(vs[i], x.Int(int64(v.Hi))))
+	}
+	return x.And(ts...)
+}
+
+// Terminal returns "vs is a terminal state of p" (unsafe or goal); false
+// when p is nil.
+func (e *Encoder) Terminal(p *symbolic.Property, vs []Term) Term {
+	if p == nil {
+		return e.X.False()
+	}
+	ts := []Term{e.Cond(p.Unsafe, vs)}
+	if p.Goal != nil {
+		ts = append(ts, e.Cond(p.Goal, vs))
+	}
+	return e.X.Or(ts...)
+}
+
+// State returns "vs equals s".
+func (e *Encoder) State(s symbolic.State, vs []Term) Term {
+	x := e.X
+	ts := make([]Term, len(vs))
+	for i := range vs {
+		ts[i] = x.Eq(vs[i], x.Int(int64(s[i])))
+	}
+	return x.And(ts...)
+}
+
+// Decode reads the state vs in the solver's model of the last Sat check.
+func (e *Encoder) Decode(s *Solver, vs []Term) (symbolic.State, error) {
+	vals := make([]int64, len(vs))
+	if err := s.Eval(vs, vals); err != nil {
+		return nil, err
+	}
+	st := make(symbolic.State, len(vs))
+	for i, v := range vals {
+		st[i] = int(v)
+	}
+	return st, nil
+}
+
+// fail records err as the context's first error.
+func (x *Context) fail(err error) {
+	if x.err == nil {
+		x.err = err
+	}
+}
+
+// TransOptions select the transition relation Transition builds.
+type TransOptions struct {
+	// Property's unsafe and goal states have no successors; nil: no state
+	// is terminal.
+	Property *symbolic.Property
+	// Labels restricts the relation to commands of these labels; nil
+	// means every label.
+	Labels []symbolic.LabelID
+}
+
+// Transition is the encoded transition relation of a model.
+type Transition struct {
+	// Formula is the relation over Cur, Next and the choice Booleans.
+	Formula Term
+	// Outcome[c][j] holds when outcome j of command c is taken; the zero
+	// Term for commands outside TransOptions.Labels.
+	Outcome [][]Term
+	// Command[c] holds when command c is taken (false when excluded).
+	Command []Term
+	// Label[a] is a Boolean constant that holds when a command of label a
+	// is taken (never for excluded labels); usable as an assumption.
+	Label []Term
+}
+
+// Transition encodes the transition relation selected by opts (see the
+// design note at the top of this file). Each call makes fresh choice
+// Booleans, so several relations can live in one solver.
+func (e *Encoder) Transition(opts TransOptions) (*Transition, error) {
+	x, m := e.X, e.M
+	e.ntr++
+	tag := e.ntr
+	allowed := make([]bool, len(m.Labels))
+	if opts.Labels == nil {
+		for i := range allowed {
+			allowed[i] = true
+		}
+	}
+	for _, l := range opts.Labels {
+		if int(l) < 0 || int(l) >= len(m.Labels) {
+			return nil, fmt.Errorf("smt: label %d out of range", l)
+		}
+		allowed[l] = true
+	}
+	tr := &Transition{
+		Outcome: make([][]Term, len(m.Commands)),
+		Command: make([]Term, len(m.Commands)),
+		Label:   make([]Term, len(m.Labels)),
+	}
+	var all []Term                           // every outcome Boolean
+	assigning := make([][]Term, len(m.Vars)) // outcome Booleans that assign v
+	byLabel := make([][]Term, len(m.Labels)) // command Booleans per label
+	parts := []Term{e.InRange(e.Cur), e.InRange(e.Next), x.Not(e.Terminal(opts.Property, e.Cur))}
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if int(c.Label) < 0 || int(c.Label) >= len(m.Labels) {
+			return nil, fmt.Errorf("smt: %s: command has label %d out of range", c.Pos, c.Label)
+		}
+		if !allowed[c.Label] {
+			tr.Command[ci] = x.False()
+			continue
+		}
+		os := make([]Term, len(c.Outcomes))
+		for j := range c.Outcomes {
+			o := x.BoolConst(fmt.Sprintf("t%d.o%d.%d", tag, ci, j))
+			os[j] = o
+			all = append(all, o)
+			eqs := make([]Term, 0, len(c.Outcomes[j].Assigns))
+			for _, a := range c.Outcomes[j].Assigns {
+				if int(a.Var) < 0 || int(a.Var) >= len(m.Vars) {
+					return nil, fmt.Errorf("smt: %s: assignment to variable %d out of range", a.Pos, a.Var)
+				}
+				eqs = append(eqs, x.Eq(e.Next[a.Var], e.Expr(a.Value, e.Cur)))
+				assigning[a.Var] = append(assigning[a.Var], o)
+			}
+			if len(eqs) > 0 {
+				parts = append(parts, x.Implies(o, x.And(eqs...)))
+			}
+		}
+		tr.Outcome[ci] = os
+		cmd := x.BoolConst(fmt.Sprintf("t%d.c%d", tag, ci))
+		tr.Command[ci] = cmd
+		byLabel[c.Label] = append(byLabel[c.Label], cmd)
+		parts = append(parts, x.Iff(cmd, x.Or(os...)), x.Implies(cmd, e.Cond(c.Guard, e.Cur)))
+	}
+	// Exactly one outcome: an integer choice ch in [0, len(all)) with
+	// all[k] <=> ch == k. (Z3 4.8.12's atmost constraint loses models
+	// under push/pop with blocking clauses, and pairwise exclusion is
+	// quadratic.)
+	ch := x.IntConst(fmt.Sprintf("t%d.ch", tag))
+	parts = append(parts, x.Ge(ch, x.Int(0)), x.Lt(ch, x.Int(int64(len(all)))))
+	for k, o := range all {
+		parts = append(parts, x.Iff(o, x.Eq(ch, x.Int(int64(k)))))
+	}
+	for v := range m.Vars {
+		parts = append(parts, x.Or(append(assigning[v], x.Eq(e.Next[v], e.Cur[v]))...))
+	}
+	for l := range m.Labels {
+		lab := x.BoolConst(fmt.Sprintf("t%d.l%d", tag, l))
+		tr.Label[l] = lab
+		parts = append(parts, x.Iff(lab, x.Or(byLabel[l]...)))
+	}
+	tr.Formula = x.And(parts...)
+	if err := x.Err(); err != nil {
+		return nil, err
+	}
+	return tr, nil
+}
