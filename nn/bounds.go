@@ -121,7 +121,7 @@ type bounder struct {
 	lo, hi [][]float64 // pre-activation bounds per layer
 	A, A2  []float64   // backward coefficient buffers
 	bias   []float64
-	infl   []float64 // |A|·width per input of the last lower() call
+	infl   []float64 // sum of |A| per raw input unit, of the last lower() call
 	passes int       // backward passes done (for figures)
 }
 
@@ -230,7 +230,7 @@ func (b *bounder) lower(box Box, rows []float64, m Method) []float64 {
 			lb[r] = s
 		}
 		for i := range b.infl {
-			b.infl[i] = b.xhi[i] - b.xlo[i]
+			b.infl[i] = 1 // no sensitivities from IBP: split the widest input
 		}
 	}
 	if m == IBP {
@@ -279,7 +279,8 @@ func (b *bounder) tighten(k int, intersect bool) {
 
 // backward returns lower bounds of rows·z_k + off over the box, where z_k
 // is layer k's pre-activation (for k == last, its output). rows is m x
-// Out_k, flat. With influence it records |A|·width per input in b.infl.
+// Out_k, flat. With influence it records the sum over rows of |A| per raw
+// (unnormalised) input unit in b.infl.
 func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64 {
 	b.passes++
 	m := len(off)
@@ -370,10 +371,15 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 				s += a * b.xhi[i]
 			}
 			if influence {
-				b.infl[i] += math.Abs(a) * (b.xhi[i] - b.xlo[i])
+				b.infl[i] += math.Abs(a)
 			}
 		}
 		bias[r] = s
+	}
+	if influence && b.net.InRange != nil {
+		for i := range b.infl {
+			b.infl[i] /= b.net.InRange[i]
+		}
 	}
 	return bias
 }

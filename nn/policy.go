@@ -1,0 +1,279 @@
+package nn
+
+// Networks as .spec policies, and the decision query over integer state
+// boxes that IC3 asks.
+//
+// A state box (per-variable lo..hi) maps through the policy's affine
+// inputs to a real input box by interval arithmetic; that box is bounded
+// as any other. The branch and bound then splits the integer range of the
+// state variable with the largest influence (CROWN coefficients times the
+// affine coefficients times the range), so that the leaves are single
+// states, which exact evaluation decides. With a large enough node budget
+// the state query is therefore complete.
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+
+	"vigil/symbolic"
+)
+
+func init() {
+	symbolic.RegisterKind(symbolic.KindNN, func(m *symbolic.Model, d *symbolic.PolicyDecl) (symbolic.Policy, error) {
+		p, err := NewPolicy(m, d)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	})
+}
+
+// Policy is a network policy of a .spec model.
+type Policy struct {
+	Net     *Network
+	Decl    *symbolic.PolicyDecl
+	nvars   int
+	inputs  []symbolic.Affine
+	coef    [][]float64 // per input, per variable
+	konst   []float64
+	outputs []symbolic.LabelID
+	used    []bool // per variable: some input reads it
+	ev      *Evaluator
+	x       []float64
+}
+
+// NewPolicy loads the network of an `nn` policy declaration and checks
+// that its inputs and outputs match the declaration.
+func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
+	if d.File == "" {
+		return nil, fmt.Errorf("%s: nn: policy %s names no network file", d.Pos, d.Name)
+	}
+	net, err := Load(d.File)
+	if err != nil {
+		return nil, fmt.Errorf("%s: policy %s: %w", d.Pos, d.Name, err)
+	}
+	return NewPolicyFromNetwork(m, d, net)
+}
+
+// NewPolicyFromNetwork binds an already loaded network (for example an
+// NNet file named by a .jani2nnet interface) to a declaration.
+func NewPolicyFromNetwork(m *symbolic.Model, d *symbolic.PolicyDecl, net *Network) (*Policy, error) {
+	if len(d.Inputs) != net.Inputs() {
+		return nil, fmt.Errorf("%s: nn: policy %s lists %d inputs but network %s has %d; list one input expression per network input", d.Pos, d.Name, len(d.Inputs), d.File, net.Inputs())
+	}
+	if len(d.Outputs) != net.Outputs() {
+		return nil, fmt.Errorf("%s: nn: policy %s lists %d outputs but network %s has %d; list one label per network output", d.Pos, d.Name, len(d.Outputs), d.File, net.Outputs())
+	}
+	for _, l := range d.Outputs {
+		if l < 0 || int(l) >= len(m.Labels) {
+			return nil, fmt.Errorf("%s: nn: policy %s: output label %d does not exist", d.Pos, d.Name, l)
+		}
+	}
+	p := &Policy{Net: net, Decl: d, nvars: len(m.Vars), inputs: d.Inputs, outputs: d.Outputs,
+		ev: NewEvaluator(net), x: make([]float64, net.Inputs())}
+	for i, a := range d.Inputs {
+		row := make([]float64, len(m.Vars))
+		for _, t := range a.Terms {
+			if t.Var < 0 || int(t.Var) >= len(m.Vars) {
+				return nil, fmt.Errorf("%s: nn: policy %s: input %d names variable %d, which does not exist", a.Pos, d.Name, i+1, t.Var)
+			}
+			row[t.Var] += t.Coef.Float()
+		}
+		p.coef = append(p.coef, row)
+		if p.used == nil {
+			p.used = make([]bool, len(m.Vars))
+		}
+		for v, c := range row {
+			if c != 0 {
+				p.used[v] = true
+			}
+		}
+		p.konst = append(p.konst, a.Const.Float())
+	}
+	return p, nil
+}
+
+// Outputs lists the output labels in order.
+func (p *Policy) Outputs() []symbolic.LabelID { return p.outputs }
+
+// Scores evaluates the network at state s.
+func (p *Policy) Scores(s symbolic.State, dst []float64) error {
+	if len(s) < p.nvars {
+		return fmt.Errorf("nn: policy %s: state has %d variables, want %d", p.Decl.Name, len(s), p.nvars)
+	}
+	for i := range p.inputs {
+		p.x[i] = p.inputs[i].Eval(s)
+	}
+	p.ev.Eval(p.x, dst)
+	return nil
+}
+
+// Clone returns an independent copy for another goroutine.
+func (p *Policy) Clone() *Policy {
+	c := *p
+	c.ev = NewEvaluator(p.Net)
+	c.x = make([]float64, p.Net.Inputs())
+	return &c
+}
+
+// OutputIndex returns the index of label l among the outputs, or -1.
+func (p *Policy) OutputIndex(l symbolic.LabelID) int {
+	for i, o := range p.outputs {
+		if o == l {
+			return i
+		}
+	}
+	return -1
+}
+
+// InputBox maps the state box lo..hi (one entry per model variable) to the
+// box of network inputs it can produce.
+func (p *Policy) InputBox(lo, hi []int) Box {
+	b := Box{Lo: make([]float64, len(p.inputs)), Hi: make([]float64, len(p.inputs))}
+	for i, row := range p.coef {
+		l, h := p.konst[i], p.konst[i]
+		for v, c := range row {
+			switch {
+			case c > 0:
+				l += c * float64(lo[v])
+				h += c * float64(hi[v])
+			case c < 0:
+				l += c * float64(hi[v])
+				h += c * float64(lo[v])
+			}
+		}
+		b.Lo[i], b.Hi[i] = l, h
+	}
+	return b
+}
+
+// StateResult is the answer of the decision query over a state box.
+type StateResult struct {
+	Verdict Verdict
+	Witness symbolic.State // when Refuted: a state of the box where a wins
+	Nodes   int
+}
+
+// Excludes is the decision query over the integer state box lo..hi (one
+// entry per model variable, inclusive): Proved if output a is never chosen
+// in the box while the outputs in sure are available, Refuted with a state
+// where a beats every output of sure, or Unknown when opt's limits run
+// out. a and sure are output indices (see OutputIndex).
+func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateResult, error) {
+	if len(lo) != p.nvars || len(hi) != p.nvars {
+		return StateResult{}, fmt.Errorf("nn: policy %s: the state box has %d/%d bounds, want %d", p.Decl.Name, len(lo), len(hi), p.nvars)
+	}
+	for v := range lo {
+		if lo[v] > hi[v] {
+			return StateResult{}, fmt.Errorf("nn: policy %s: the state box is empty in variable %d", p.Decl.Name, v)
+		}
+	}
+	d, err := p.Net.exclusion(a, sure)
+	if err != nil {
+		return StateResult{}, err
+	}
+	pr := newProver(p.Net, d, opt)
+	if len(d.Rows) == 0 {
+		return StateResult{Verdict: Refuted, Witness: symbolic.State(append([]int(nil), lo...))}, nil
+	}
+	y := make([]float64, p.Net.Outputs())
+	isWitness := func(s []int) bool {
+		p.Scores(s, y)
+		return pr.violates(y)
+	}
+	// bound returns (closed, score, variable to split).
+	bound := func(lo, hi []int) (bool, float64, int) {
+		pr.nodes++
+		lb := pr.b.lower(p.InputBox(lo, hi), pr.rows, pr.opt.Method)
+		score := math.Inf(-1)
+		for _, v := range lb {
+			if v > margin {
+				return true, v, -1
+			}
+			score = max(score, v)
+		}
+		split, best := -1, -1.0
+		for v := range lo {
+			w := float64(hi[v] - lo[v])
+			if w == 0 || !p.used[v] {
+				continue // fixed, or no input reads it: splitting cannot help
+			}
+			s := 0.0
+			for i, row := range p.coef {
+				s += pr.b.infl[i] * math.Abs(row[v])
+			}
+			s *= w
+			if s > best {
+				split, best = v, s
+			}
+		}
+		return false, score, split
+	}
+	var h stateHeap
+	push := func(lo, hi []int) (bool, int) {
+		closed, sc, split := bound(lo, hi)
+		if !closed {
+			heap.Push(&h, stateNode{lo: lo, hi: hi, score: sc, split: split})
+		}
+		return closed, split
+	}
+	mid := make([]int, p.nvars)
+	if closed, _ := push(lo, hi); closed {
+		return StateResult{Verdict: Proved, Nodes: pr.nodes}, nil
+	}
+	// A few random states first: cheap witnesses.
+	s := make([]int, p.nvars)
+	for k := 0; k < pr.opt.Samples; k++ {
+		for v := range s {
+			s[v] = lo[v] + pr.rng.IntN(hi[v]-lo[v]+1)
+		}
+		if isWitness(s) {
+			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), s...), Nodes: pr.nodes}, nil
+		}
+	}
+	for h.Len() > 0 {
+		if pr.nodes >= pr.opt.MaxNodes || pr.expired() {
+			return StateResult{Verdict: Unknown, Nodes: pr.nodes}, nil
+		}
+		nd := heap.Pop(&h).(stateNode)
+		for v := range mid {
+			mid[v] = nd.lo[v] + (nd.hi[v]-nd.lo[v])/2
+		}
+		if isWitness(mid) {
+			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), mid...), Nodes: pr.nodes}, nil
+		}
+		if nd.split < 0 {
+			// Every state of the box gives the network the same input,
+			// so the exact evaluation above decided the whole box.
+			continue
+		}
+		v := nd.split
+		m := nd.lo[v] + (nd.hi[v]-nd.lo[v])/2 // floor for non-negative widths
+		l1, h1 := append([]int(nil), nd.lo...), append([]int(nil), nd.hi...)
+		l2, h2 := append([]int(nil), nd.lo...), append([]int(nil), nd.hi...)
+		h1[v], l2[v] = m, m+1
+		push(l1, h1)
+		push(l2, h2)
+	}
+	return StateResult{Verdict: Proved, Nodes: pr.nodes}, nil
+}
+
+type stateNode struct {
+	lo, hi []int
+	score  float64
+	split  int
+}
+
+type stateHeap []stateNode
+
+func (h stateHeap) Len() int           { return len(h) }
+func (h stateHeap) Less(i, j int) bool { return h[i].score < h[j].score }
+func (h stateHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *stateHeap) Push(x any)        { *h = append(*h, x.(stateNode)) }
+func (h *stateHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

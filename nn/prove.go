@@ -1,0 +1,438 @@
+package nn
+
+// Input-split branch and bound for "some row is positive everywhere".
+//
+// A Disjunction asks: for every x in the box, is some g_k(x) = Rows[k]·f(x)
+// + Off[k] strictly positive? Both PolIC3's decision query (g_k = f[a'] -
+// f[a] for the surely applicable a') and a VNNLIB counterexample
+// description (each constraint g <= 0 negated) are of this form.
+//
+// Each open box is bounded (IBP ∩ CROWN); a box where some row's lower
+// bound exceeds a small margin is closed. Otherwise the box's centre is
+// tried as a witness (all g_k <= 0, or < 0 for strict rows, under exact
+// evaluation), and the box is split in half along the input whose CROWN
+// coefficients times width are largest (the "most influential" input).
+// Boxes are expanded least-proved first (lowest max_k lower bound), which
+// finds counterexamples early and costs nothing when the answer is a
+// proof, since every box must then be closed anyway. A cheap sampling and
+// projected-gradient search runs before the split and again when the node
+// budget runs out.
+
+import (
+	"container/heap"
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// Verdict is the answer of a query.
+type Verdict int
+
+const (
+	Unknown Verdict = iota // neither proved nor refuted within the limits
+	Proved                 // every input of the box satisfies some row
+	Refuted                // Witness satisfies no row
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Proved:
+		return "proved"
+	case Refuted:
+		return "refuted"
+	}
+	return "unknown"
+}
+
+// Disjunction is the claim "for all x in the box, some Rows[k]·f(x) +
+// Off[k] > 0". A witness against it has every Rows[k]·f(x) + Off[k] <= 0,
+// and < 0 where Strict[k].
+type Disjunction struct {
+	Rows   [][]float64
+	Off    []float64
+	Strict []bool
+}
+
+// Options bound the effort of a query. Zero values select defaults.
+type Options struct {
+	Method   Method    // bound method per box (default Both)
+	MaxNodes int       // boxes bounded before giving up (default 20000)
+	Samples  int       // random samples in the first witness search (default 32)
+	PGDSteps int       // projected-gradient steps per start (default 20)
+	Deadline time.Time // give up (Unknown) after this time; zero: no deadline
+	Seed     uint64    // for sampling
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = 20000
+	}
+	if o.Samples <= 0 {
+		o.Samples = 32
+	}
+	if o.PGDSteps <= 0 {
+		o.PGDSteps = 20
+	}
+	return o
+}
+
+// Result is a verdict, a witness input when Refuted, and statistics.
+type Result struct {
+	Verdict Verdict
+	Witness []float64
+	Nodes   int // boxes bounded
+}
+
+// margin is how far above zero a lower bound must be to count as proved;
+// it absorbs the rounding of the bound computation.
+const margin = 1e-9
+
+// prover holds the per-query state.
+type prover struct {
+	net   *Network
+	d     Disjunction
+	rows  []float64 // flat rows
+	b     *bounder
+	ev    *Evaluator
+	y     []float64
+	grad  *gradient
+	rng   *rand.Rand
+	opt   Options
+	nodes int
+}
+
+func newProver(n *Network, d Disjunction, opt Options) *prover {
+	p := &prover{net: n, d: d, b: newBounder(n), ev: NewEvaluator(n), y: make([]float64, n.Outputs()),
+		opt: opt.withDefaults(), rng: rand.New(rand.NewPCG(opt.Seed, 0x9e3779b97f4a7c15))}
+	for _, r := range d.Rows {
+		p.rows = append(p.rows, r...)
+	}
+	p.grad = newGradient(n)
+	return p
+}
+
+// Prove decides the disjunction over box by branch and bound.
+func (n *Network) Prove(box Box, d Disjunction, opt Options) (Result, error) {
+	if err := n.checkBox(box); err != nil {
+		return Result{}, err
+	}
+	if len(d.Off) != len(d.Rows) || (d.Strict != nil && len(d.Strict) != len(d.Rows)) {
+		return Result{}, errShape
+	}
+	for _, r := range d.Rows {
+		if len(r) != n.Outputs() {
+			return Result{}, errShape
+		}
+	}
+	p := newProver(n, d, opt)
+	return p.run(box), nil
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+const errShape = errString("nn: the rows of a disjunction must have one entry per network output and one offset each")
+
+// witness reports whether x refutes the disjunction (exact evaluation).
+func (p *prover) witness(x []float64) bool {
+	p.ev.Eval(x, p.y)
+	return p.violates(p.y)
+}
+
+func (p *prover) violates(y []float64) bool {
+	for k, row := range p.d.Rows {
+		g := p.d.Off[k]
+		for j, c := range row {
+			g += c * y[j]
+		}
+		if math.IsNaN(g) || g > 0 || (g == 0 && p.d.Strict != nil && p.d.Strict[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// worst returns max_k g_k(y) and its row.
+func (p *prover) worst(y []float64) (float64, int) {
+	best, arg := math.Inf(-1), 0
+	for k, row := range p.d.Rows {
+		g := p.d.Off[k]
+		for j, c := range row {
+			g += c * y[j]
+		}
+		if g > best {
+			best, arg = g, k
+		}
+	}
+	return best, arg
+}
+
+type node struct {
+	box   Box
+	score float64 // max_k lower bound: lower is less proved
+}
+
+type nodeHeap []node
+
+func (h nodeHeap) Len() int           { return len(h) }
+func (h nodeHeap) Less(i, j int) bool { return h[i].score < h[j].score }
+func (h nodeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *nodeHeap) Push(x any)        { *h = append(*h, x.(node)) }
+func (h *nodeHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func (p *prover) expired() bool {
+	return !p.opt.Deadline.IsZero() && time.Now().After(p.opt.Deadline)
+}
+
+func (p *prover) run(box Box) Result {
+	if len(p.d.Rows) == 0 {
+		// Nothing can hold: any point is a witness.
+		x := center(box)
+		return Result{Verdict: Refuted, Witness: x}
+	}
+	// bound returns (closed, score, split dimension).
+	bound := func(bx Box) (bool, float64, int) {
+		p.nodes++
+		lb := p.b.lower(bx, p.rows, p.opt.Method)
+		score := math.Inf(-1)
+		for k, v := range lb {
+			v += p.d.Off[k]
+			if v > margin {
+				return true, v, -1
+			}
+			score = max(score, v)
+		}
+		split, best := -1, -1.0
+		for i, v := range p.b.infl {
+			w := bx.Hi[i] - bx.Lo[i]
+			if w <= 0 {
+				continue
+			}
+			v *= w
+			if v > best || (v == best && split >= 0 && w > bx.Hi[split]-bx.Lo[split]) {
+				split, best = i, v
+			}
+		}
+		return false, score, split
+	}
+	closed, score, _ := bound(box)
+	if closed {
+		return Result{Verdict: Proved, Nodes: p.nodes}
+	}
+	if x := p.search(box, p.opt.Samples); x != nil {
+		return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
+	}
+	h := &nodeHeap{{box: box, score: score}}
+	for h.Len() > 0 {
+		if p.nodes >= p.opt.MaxNodes || p.expired() {
+			// Last try: search the least-proved open boxes.
+			for i := 0; i < min(h.Len(), 8) && !p.expired(); i++ {
+				if x := p.search((*h)[i].box, p.opt.Samples); x != nil {
+					return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
+				}
+			}
+			return Result{Verdict: Unknown, Nodes: p.nodes}
+		}
+		nd := heap.Pop(h).(node)
+		c := center(nd.box)
+		if p.witness(c) {
+			return Result{Verdict: Refuted, Witness: c, Nodes: p.nodes}
+		}
+		closed, _, split := bound(nd.box)
+		if closed {
+			continue
+		}
+		if split < 0 {
+			// A single point that is not a witness and not proved: the
+			// bound is loose only by rounding; the point itself decides.
+			continue
+		}
+		mid := c[split]
+		for half := 0; half < 2; half++ {
+			nb := Box{Lo: append([]float64(nil), nd.box.Lo...), Hi: append([]float64(nil), nd.box.Hi...)}
+			if half == 0 {
+				nb.Hi[split] = mid
+			} else {
+				nb.Lo[split] = mid
+			}
+			closed, sc, _ := bound(nb)
+			if !closed {
+				heap.Push(h, node{box: nb, score: sc})
+			}
+		}
+		if p.nodes%64 == 0 {
+			if x := p.search(nd.box, 4); x != nil {
+				return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
+			}
+		}
+	}
+	return Result{Verdict: Proved, Nodes: p.nodes}
+}
+
+func center(b Box) []float64 {
+	c := make([]float64, len(b.Lo))
+	for i := range c {
+		c[i] = b.Lo[i] + (b.Hi[i]-b.Lo[i])/2
+	}
+	return c
+}
+
+// search tries random points and projected gradient descent on max_k g_k
+// from the best of them. It returns a witness or nil.
+func (p *prover) search(box Box, samples int) []float64 {
+	nin := len(box.Lo)
+	x := make([]float64, nin)
+	type start struct {
+		x []float64
+		v float64
+	}
+	var starts []start
+	for s := 0; s < samples; s++ {
+		for i := range x {
+			switch {
+			case s == 0:
+				x[i] = box.Lo[i] + (box.Hi[i]-box.Lo[i])/2
+			case s < 3 && p.rng.IntN(2) == 0:
+				x[i] = box.Lo[i]
+			case s < 3:
+				x[i] = box.Hi[i]
+			default:
+				x[i] = box.Lo[i] + p.rng.Float64()*(box.Hi[i]-box.Lo[i])
+			}
+		}
+		p.ev.Eval(x, p.y)
+		if p.violates(p.y) {
+			return append([]float64(nil), x...)
+		}
+		v, _ := p.worst(p.y)
+		if len(starts) < 3 {
+			starts = append(starts, start{append([]float64(nil), x...), v})
+		} else {
+			wi := 0
+			for i := range starts {
+				if starts[i].v > starts[wi].v {
+					wi = i
+				}
+			}
+			if v < starts[wi].v {
+				starts[wi] = start{append([]float64(nil), x...), v}
+			}
+		}
+	}
+	g := make([]float64, nin)
+	for _, st := range starts {
+		copy(x, st.x)
+		for step := 0; step < p.opt.PGDSteps; step++ {
+			p.ev.Eval(x, p.y)
+			if p.violates(p.y) {
+				return append([]float64(nil), x...)
+			}
+			_, k := p.worst(p.y)
+			p.grad.of(x, p.d.Rows[k], g)
+			// Signed step, shrinking from a quarter of the box.
+			eta := 0.25 * (1 - float64(step)/float64(p.opt.PGDSteps))
+			for i := range x {
+				w := box.Hi[i] - box.Lo[i]
+				switch {
+				case g[i] > 0:
+					x[i] -= eta * w
+				case g[i] < 0:
+					x[i] += eta * w
+				}
+				x[i] = min(max(x[i], box.Lo[i]), box.Hi[i])
+			}
+		}
+		p.ev.Eval(x, p.y)
+		if p.violates(p.y) {
+			return append([]float64(nil), x...)
+		}
+	}
+	return nil
+}
+
+// gradient computes d(c·f)/dx by backpropagation.
+type gradient struct {
+	net *Network
+	z   [][]float64 // pre-activations per layer
+	g   []float64
+	g2  []float64
+	x   []float64
+}
+
+func newGradient(n *Network) *gradient {
+	gr := &gradient{net: n, x: make([]float64, n.Inputs())}
+	for _, l := range n.Layers {
+		gr.z = append(gr.z, make([]float64, l.Out))
+	}
+	w := n.maxWidth()
+	gr.g, gr.g2 = make([]float64, w), make([]float64, w)
+	return gr
+}
+
+// of writes the gradient of c·f at x into out.
+func (gr *gradient) of(x, c, out []float64) {
+	n := gr.net
+	copy(gr.x, x)
+	n.normalize(gr.x)
+	in := gr.x
+	for k := range n.Layers {
+		l := &n.Layers[k]
+		z := gr.z[k]
+		for i := 0; i < l.Out; i++ {
+			s := l.B[i]
+			for j, w := range l.W[i*l.In : (i+1)*l.In] {
+				v := in[j]
+				if k > 0 && n.Layers[k-1].ReLU && v < 0 {
+					v = 0
+				}
+				s += w * v
+			}
+			z[i] = s
+		}
+		in = z
+	}
+	g := gr.g[:n.Outputs()]
+	for j := range g {
+		g[j] = c[j]
+		if n.OutRange != nil {
+			g[j] *= n.OutRange[j]
+		}
+	}
+	for k := len(n.Layers) - 1; k >= 0; k-- {
+		l := &n.Layers[k]
+		if l.ReLU {
+			for i := range g {
+				if gr.z[k][i] <= 0 {
+					g[i] = 0
+				}
+			}
+		}
+		g2 := gr.g2[:l.In]
+		clear(g2)
+		for i, gi := range g {
+			if gi == 0 {
+				continue
+			}
+			for j, w := range l.W[i*l.In : (i+1)*l.In] {
+				g2[j] += gi * w
+			}
+		}
+		gr.g, gr.g2 = gr.g2, gr.g
+		g = g2
+	}
+	for i := range out {
+		out[i] = g[i]
+		if n.InMin != nil && (x[i] < n.InMin[i] || x[i] > n.InMax[i]) {
+			out[i] = 0
+		}
+		if n.InRange != nil {
+			out[i] /= n.InRange[i]
+		}
+	}
+}
