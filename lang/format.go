@@ -1,0 +1,374 @@
+package lang
+
+// The formatter prints a parsed File in canonical layout: one declaration
+// per line, multi-outcome actions with one outcome per line, policy and
+// property bodies indented by four spaces, single spaces around binary
+// operators, parentheses as written. Comments are kept: each comment is
+// attached to the formatted line whose source lines it falls within (as a
+// trailing comment) or precedes (as a leading comment). Runs of blank lines
+// between declarations collapse to one. Trailing comments on consecutive
+// lines are aligned. The layout depends only on the token stream, so
+// Format(Parse(Format(x))) == Format(x).
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"vigil/symbolic"
+)
+
+// Format parses src and returns it canonically formatted.
+func Format(path string, src []byte) ([]byte, Diagnostics) {
+	f, diags := Parse(path, src)
+	if f == nil {
+		return nil, diags
+	}
+	return FormatFile(f), nil
+}
+
+// outLine is one formatted line with the source lines it stands for.
+type outLine struct {
+	text     string
+	lo, hi   int // source line range; lo == 0 for synthetic lines ("}")
+	trailing []string
+	leading  []Comment
+	loCol    int
+	blank    bool // a blank line precedes this line (and its leading comments)
+	topLevel bool
+}
+
+type formatter struct {
+	f         *File
+	tokLine   []int // lines of the non-comment tokens, in order
+	tokPos    []symbolic.Pos
+	lines     []*outLine
+	tail      []Comment // comments after the last declaration
+	tailBlank bool
+}
+
+// FormatFile prints f canonically.
+func FormatFile(f *File) []byte {
+	fm := &formatter{f: f}
+	fm.tokens()
+	for _, d := range f.Decls {
+		fm.decl(d)
+	}
+	fm.attachComments()
+	return fm.render()
+}
+
+func (fm *formatter) tokens() {
+	lx, err := specLexer.Lex(fm.f.Path, bytes.NewReader(fm.f.Src))
+	if err != nil {
+		return
+	}
+	sym := specLexer.Symbols()
+	ws, cm := sym["Whitespace"], sym["Comment"]
+	for {
+		tok, err := lx.Next()
+		if err != nil || tok.EOF() {
+			return
+		}
+		if tok.Type == ws || tok.Type == cm {
+			continue
+		}
+		fm.tokPos = append(fm.tokPos, symbolic.Pos{Line: tok.Pos.Line, Col: tok.Pos.Column})
+	}
+}
+
+// lastLineBefore returns the line of the last token that starts before p.
+func (fm *formatter) lastLineBefore(p symbolic.Pos) int {
+	i := sort.Search(len(fm.tokPos), func(i int) bool {
+		t := fm.tokPos[i]
+		return t.Line > p.Line || t.Line == p.Line && t.Col >= p.Col
+	})
+	if i == 0 {
+		return p.Line
+	}
+	return fm.tokPos[i-1].Line
+}
+
+// add appends a formatted line for the source extent [start, next).
+func (fm *formatter) add(text string, start symbolic.Pos, top bool) *outLine {
+	l := &outLine{text: text, lo: start.Line, hi: start.Line, topLevel: top}
+	fm.lines = append(fm.lines, l)
+	return l
+}
+
+// extend sets the hi line of lines added since index i, each extending to
+// the next one's start (the last to end).
+func (fm *formatter) extend(from int, end symbolic.Pos) {
+	for i := from; i < len(fm.lines); i++ {
+		next := end
+		for j := i + 1; j < len(fm.lines); j++ {
+			if fm.lines[j].lo > 0 {
+				next = symbolic.Pos{Line: fm.lines[j].lo, Col: fm.colOf(j)}
+				break
+			}
+		}
+		if l := fm.lines[i]; l.lo > 0 {
+			// An element never extends onto the line where the next one
+			// starts (a separator such as | belongs to the next).
+			h := fm.lastLineBefore(next)
+			if next.Line > l.lo && h >= next.Line {
+				h = next.Line - 1
+			}
+			l.hi = max(l.lo, h)
+		}
+	}
+}
+
+func (fm *formatter) colOf(j int) int { return fm.lines[j].loCol }
+
+func (fm *formatter) decl(d Decl) {
+	start, _ := d.declPos()
+	ex := exprString
+	switch d := d.(type) {
+	case *ModelDecl:
+		fm.addAt("model "+d.Name.Name, start, true)
+	case *ImportDecl:
+		s := "import " + quote(d.Path)
+		if d.As != nil {
+			s += " as " + d.As.Name
+		}
+		fm.addAt(s, start, true)
+	case *ConstDecl:
+		fm.addAt(fmt.Sprintf("const %s = %s", d.Name.Name, ex(d.Value)), start, true)
+	case *VarDecl:
+		s := "var " + d.Name.Name + " : "
+		if d.Bool {
+			s += "bool"
+		} else {
+			s += ex(d.Lo) + " .. " + ex(d.Hi)
+		}
+		if d.Init != nil {
+			s += " = " + ex(d.Init)
+		}
+		fm.addAt(s, start, true)
+	case *PredDecl:
+		fm.addAt(fmt.Sprintf("pred %s = %s", d.Name.Name, ex(d.Cond)), start, true)
+	case *ActionDecl:
+		head := "action " + d.Label.Name
+		if d.Guard != nil {
+			head += " when " + ex(d.Guard)
+		}
+		if len(d.Outcomes) == 1 {
+			fm.addAt(head+" -> "+outcomeString(d.Outcomes[0]), start, true)
+			break
+		}
+		fm.addAt(head, start, true)
+		for i, o := range d.Outcomes {
+			sep := "    -> "
+			if i > 0 {
+				sep = "     | "
+			}
+			fm.addAt(sep+outcomeString(o), o.Start, false)
+		}
+	case *PolicyDecl:
+		s := "policy " + d.Kind.Name + " " + d.Name.Name
+		if d.HasFile {
+			s += " " + quote(d.File)
+		}
+		fm.addAt(s+" {", start, true)
+		for _, it := range d.Items {
+			fm.addAt("    "+itemString(it), it.Start, false)
+		}
+		fm.lines = append(fm.lines, &outLine{text: "}"})
+	case *PropertyDecl:
+		fm.addAt("property "+d.Name.Name+" {", start, true)
+		for _, cl := range d.Clauses {
+			fm.addAt(fmt.Sprintf("    %-6s %s", cl.Kind, ex(cl.Cond)), cl.Start, false)
+		}
+		fm.lines = append(fm.lines, &outLine{text: "}"})
+	}
+}
+
+func (fm *formatter) addAt(text string, start symbolic.Pos, top bool) {
+	l := fm.add(text, start, top)
+	l.loCol = start.Col
+}
+
+func outcomeString(o *OutcomeNode) string {
+	var b strings.Builder
+	if o.Weight != "" {
+		b.WriteString(o.Weight + ": ")
+	}
+	if o.Skip {
+		b.WriteString("skip")
+	}
+	for i, a := range o.Assigns {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(a.Var.Name + "' = " + exprString(a.Value))
+	}
+	return b.String()
+}
+
+func itemString(it *PolicyItem) string {
+	switch it.Kind {
+	case ItemInputs:
+		parts := make([]string, len(it.Inputs))
+		for i, e := range it.Inputs {
+			parts[i] = exprString(e)
+		}
+		return "inputs  " + strings.Join(parts, ", ")
+	case ItemOutputs:
+		parts := make([]string, len(it.Outputs))
+		for i, o := range it.Outputs {
+			parts[i] = o.Name
+		}
+		return "outputs " + strings.Join(parts, ", ")
+	case ItemInterface:
+		return "interface " + quote(it.Interface)
+	case ItemWhen:
+		return "when " + exprString(it.When) + " -> " + it.Label.Name
+	}
+	return "otherwise -> " + it.Label.Name
+}
+
+// quote writes a string literal the lexer reads back to the same value.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func (fm *formatter) attachComments() {
+	// Source extents: each line with a source position extends to just
+	// before the next positioned line (or to the end of the token stream).
+	eof := symbolic.Pos{Line: 1 << 30}
+	fm.extend(0, eof)
+	// Blank lines between top-level declarations.
+	srcBlank := func(a, b int) bool { // is some source line strictly between a and b blank?
+		for l := a + 1; l < b && l-1 < len(fm.f.Lines); l++ {
+			if strings.TrimSpace(fm.f.Lines[l-1]) == "" {
+				return true
+			}
+		}
+		return false
+	}
+	ci := 0
+	cs := fm.f.Comments
+	prevHi := 0
+	for _, l := range fm.lines {
+		if l.lo == 0 {
+			continue
+		}
+		// Leading comments: those that end before this line starts.
+		for ci < len(cs) && cs[ci].Pos.Line < l.lo {
+			if cs[ci].Pos.Line > prevHi || len(l.leading) > 0 || prevHi == 0 {
+				l.leading = append(l.leading, cs[ci])
+			} else {
+				// Within the previous element's lines: trailing there.
+				fm.trailingFor(prevHi).trailing = append(fm.trailingFor(prevHi).trailing, cs[ci].Text)
+			}
+			ci++
+		}
+		for ci < len(cs) && cs[ci].Pos.Line <= l.hi {
+			l.trailing = append(l.trailing, cs[ci].Text)
+			ci++
+		}
+		if l.topLevel && prevHi > 0 {
+			firstLine := l.lo
+			if len(l.leading) > 0 {
+				firstLine = l.leading[0].Pos.Line
+			}
+			l.blank = srcBlank(prevHi, firstLine) || srcBlank(lastEnd(l.leading, prevHi), l.lo) && len(l.leading) > 0
+		}
+		prevHi = l.hi
+	}
+	fm.tail = cs[ci:]
+	fm.tailBlank = len(fm.tail) > 0 && prevHi > 0 && srcBlank(prevHi, fm.tail[0].Pos.Line)
+}
+
+func lastEnd(cs []Comment, def int) int {
+	if len(cs) == 0 {
+		return def
+	}
+	return cs[len(cs)-1].EndLine
+}
+
+func (fm *formatter) trailingFor(hi int) *outLine {
+	for i := len(fm.lines) - 1; i >= 0; i-- {
+		if fm.lines[i].lo > 0 && fm.lines[i].hi == hi {
+			return fm.lines[i]
+		}
+	}
+	return fm.lines[0]
+}
+
+func (fm *formatter) render() []byte {
+	var out []string
+	var trail []string
+	indentOf := func(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " "))] }
+	for _, l := range fm.lines {
+		if l.blank && len(out) > 0 {
+			out, trail = append(out, ""), append(trail, "")
+		}
+		ind := ""
+		if !l.topLevel {
+			ind = indentOf(l.text)
+			if strings.HasPrefix(strings.TrimLeft(l.text, " "), "->") || strings.HasPrefix(strings.TrimLeft(l.text, " "), "|") {
+				ind = "    "
+			}
+		}
+		for _, c := range l.leading {
+			out, trail = append(out, ind+c.Text), append(trail, "")
+		}
+		out, trail = append(out, l.text), append(trail, strings.Join(l.trailing, " "))
+	}
+	if len(fm.tail) > 0 {
+		if fm.tailBlank && len(out) > 0 {
+			out, trail = append(out, ""), append(trail, "")
+		}
+		for _, c := range fm.tail {
+			out, trail = append(out, c.Text), append(trail, "")
+		}
+	}
+	// Align trailing comments of consecutive lines.
+	var b strings.Builder
+	for i := 0; i < len(out); {
+		if trail[i] == "" {
+			b.WriteString(out[i])
+			b.WriteByte('\n')
+			i++
+			continue
+		}
+		j := i
+		width := 0
+		for j < len(out) && trail[j] != "" && !strings.Contains(trail[j], "\n") {
+			width = max(width, utf8.RuneCountInString(out[j]))
+			j++
+		}
+		if j == i {
+			j = i + 1
+			width = utf8.RuneCountInString(out[i])
+		}
+		for k := i; k < j; k++ {
+			b.WriteString(out[k])
+			b.WriteString(strings.Repeat(" ", width-utf8.RuneCountInString(out[k])+2))
+			b.WriteString(trail[k])
+			b.WriteByte('\n')
+		}
+		i = j
+	}
+	return []byte(b.String())
+}

@@ -1,0 +1,134 @@
+package jani
+
+import (
+	"fmt"
+	"sort"
+
+	"vigil/symbolic"
+)
+
+// lowerer holds what every lowering step shares: the file, its JSON text
+// (for line numbers), and the errors and notes collected so far.
+type lowerer struct {
+	file      string
+	data      []byte
+	lineStart []int // byte offsets of line starts, built on first use
+	errs      ErrorList
+	notes     []Note
+	noteSeen  map[string]bool
+}
+
+func newLowerer(file string, data []byte) *lowerer {
+	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		data = data[3:]
+	}
+	return &lowerer{file: file, data: data, noteSeen: map[string]bool{}}
+}
+
+// lineCol maps a byte offset to a 1-based line and column (in runes).
+func (l *lowerer) lineCol(off int) (int, int) {
+	if l.lineStart == nil {
+		l.lineStart = []int{0}
+		for i, c := range l.data {
+			if c == '\n' {
+				l.lineStart = append(l.lineStart, i+1)
+			}
+		}
+	}
+	line := sort.Search(len(l.lineStart), func(i int) bool { return l.lineStart[i] > off }) - 1
+	if line < 0 {
+		line = 0
+	}
+	col := 1
+	for _, c := range l.data[l.lineStart[line]:min(off, len(l.data))] {
+		if c&0xC0 != 0x80 {
+			col++
+		}
+	}
+	return line + 1, col
+}
+
+// pos is the IR position of a JSON value: FILE#PATH:LINE:COL.
+func (l *lowerer) pos(n *node) symbolic.Pos {
+	if n == nil {
+		return symbolic.Pos{File: l.file}
+	}
+	line, col := l.lineCol(n.off)
+	f := l.file
+	if p := n.path(); p != "" {
+		f += "#" + p
+	}
+	return symbolic.Pos{File: f, Line: line, Col: col}
+}
+
+func (l *lowerer) errorf(n *node, format string, args ...any) {
+	if len(l.errs) >= maxErrors {
+		return
+	}
+	e := &Error{File: l.file, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Path = n.path()
+		e.Line, e.Col = l.lineCol(n.off)
+	}
+	l.errs = append(l.errs, e)
+	if len(l.errs) == maxErrors {
+		l.errs = append(l.errs, &Error{File: l.file, Msg: "too many errors"})
+	}
+}
+
+// unsupported records an "unsupported feature" error naming the feature.
+func (l *lowerer) unsupported(n *node, format string, args ...any) {
+	l.errorf(n, errUnsupported+": "+format, args...)
+}
+
+// note records an informational message once per distinct text.
+func (l *lowerer) note(n *node, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if l.noteSeen[msg] {
+		return
+	}
+	l.noteSeen[msg] = true
+	l.notes = append(l.notes, Note{Pos: l.pos(n), Msg: msg})
+}
+
+// Typed accessors for JSON members; each records an error and returns
+// ok == false when the member is missing or has the wrong type.
+
+func (l *lowerer) str(n *node, key string) (string, *node, bool) {
+	c := n.get(key)
+	if c == nil {
+		l.errorf(n, "missing %q", key)
+		return "", nil, false
+	}
+	if c.kind != kString {
+		l.errorf(c, "%q must be a string, got %s", key, c.describe())
+		return "", c, false
+	}
+	return c.str, c, true
+}
+
+// arr returns the elements of the array member key; a missing member is an
+// empty array unless required.
+func (l *lowerer) arr(n *node, key string, required bool) ([]*node, bool) {
+	c := n.get(key)
+	if c == nil {
+		if required {
+			l.errorf(n, "missing %q", key)
+			return nil, false
+		}
+		return nil, true
+	}
+	if c.kind != kArray {
+		l.errorf(c, "%q must be an array, got %s", key, c.describe())
+		return nil, false
+	}
+	return c.vals, true
+}
+
+func (l *lowerer) obj(n *node, what string) bool {
+	if n.kind != kObject {
+		l.errorf(n, "%s must be an object, got %s", what, n.describe())
+		return false
+	}
+	return true
+}

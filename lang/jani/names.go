@@ -1,0 +1,60 @@
+package jani
+
+import (
+	"strconv"
+	"strings"
+)
+
+// keywords of the .spec language (spec-language.md, "Lexical structure"):
+// a JANI name equal to one of them gets a trailing underscore so that
+// `vigil import` prints a file that parses.
+var keywords = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`model import as const var bool pred action when skip policy nn
+		trees rules table inputs outputs interface otherwise property start unsafe goal true false
+		min max abs if then else`) {
+		keywords[k] = true
+	}
+}
+
+// ident turns a JANI name (any string) into a .spec identifier
+// [A-Za-z_][A-Za-z0-9_-]*: other characters become '_', a leading digit or
+// hyphen gets a '_' in front, and keywords get a trailing '_'.
+func ident(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') ||
+			(i > 0 && (r == '-' || (r >= '0' && r <= '9')))
+		if !ok && i == 0 && (r == '-' || (r >= '0' && r <= '9')) {
+			b.WriteByte('_')
+			b.WriteRune(r)
+			continue
+		}
+		if !ok {
+			r = '_'
+		}
+		b.WriteRune(r)
+	}
+	s := b.String()
+	if s == "" {
+		s = "_"
+	}
+	if keywords[s] {
+		s += "_"
+	}
+	return s
+}
+
+// namer hands out unique identifiers.
+type namer map[string]bool
+
+// unique returns want, or want_2, want_3, ... if want is taken.
+func (nm namer) unique(want string) string {
+	name := want
+	for i := 2; nm[name]; i++ {
+		name = want + "_" + strconv.Itoa(i)
+	}
+	nm[name] = true
+	return name
+}
