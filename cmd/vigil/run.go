@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+func init() {
+	register(&command{
+		Name:    "run",
+		Summary: "simulate runs of a policy and print each step",
+		Usage:   "vigil run [flags] FILE.spec",
+		Examples: []string{
+			"vigil run specs/oneway.spec --policy careful --seed 3",
+			`vigil run specs/oneway.spec --from "pos=0 speed=0 load=3 parked=false" --outcomes first`,
+			"vigil run specs/oneway.spec --start-index 2 --record run.json",
+			"vigil run specs/oneway.spec --replay run.json",
+		},
+		Run: runRun,
+	})
+}
+
+func runRun(e *env, args []string) int {
+	c := commands["run"]
+	fs := newFlags(e, c)
+	propName := fs.String("property", "", "property whose unsafe and goal states end a run (default: the only one)")
+	polName := fs.String("policy", "", "policy choosing the labels (default: the only one; none: random applicable labels)")
+	from := fs.String("from", "", `start from this state: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
+	startIndex := fs.Int("start-index", -1, "start from the K-th start state of the property (0-based; default: a random one)")
+	seed := fs.Uint64("seed", 1, "random seed for the start state and outcomes")
+	steps := fs.Int("steps", 100, "stop after this many actions")
+	runs := fs.Int("runs", 1, "number of runs (with --record, only the first is recorded)")
+	outcomes := fs.String("outcomes", "random", "how to resolve non-determinism: random, first or weighted")
+	record := fs.String("record", "", "write the (first) run to this run file (JSON)")
+	replay := fs.String("replay", "", "check and print the run recorded in this run file instead of simulating")
+	defs := defines{}
+	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
+	files, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(files) != 1 {
+		fmt.Fprintf(e.stderr, "vigil run: want one model file, got %d\nusage: %s\n", len(files), c.Usage)
+		return exitUsage
+	}
+	mode, err := explicit.ParseOutcomeMode(*outcomes)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil run: --outcomes: %v\n", err)
+		return exitUsage
+	}
+	if *from != "" && *startIndex >= 0 {
+		fmt.Fprintln(e.stderr, "vigil run: give --from or --start-index, not both")
+		return exitUsage
+	}
+	if *steps < 0 || *runs < 1 {
+		fmt.Fprintln(e.stderr, "vigil run: --steps must be >= 0 and --runs >= 1")
+		return exitUsage
+	}
+	m := loadModel(e, files[0], defs)
+	if m == nil {
+		return exitError
+	}
+	if *replay != "" {
+		return replayRun(e, m, *replay)
+	}
+	prop, ok := selectProperty(e, "run", m, *propName, false)
+	if !ok {
+		return exitError
+	}
+	decl, ok := selectPolicy(e, "run", m, *polName, true)
+	if !ok {
+		return exitError
+	}
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
+		return exitError
+	}
+	var dec explicit.Decider
+	if decl != nil {
+		if dec, err = explicit.NewDecider(m, decl); err != nil {
+			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
+			return exitError
+		}
+	}
+	rng := rand.New(rand.NewPCG(*seed, 0x72756e))
+	for r := 0; r < *runs; r++ {
+		var start symbolic.State
+		switch {
+		case *from != "":
+			start, err = explicit.ParseState(m, *from)
+		case *startIndex >= 0:
+			start, err = g.StartAt(*startIndex)
+		default:
+			start, err = g.SampleStart(rng, 1_000_000)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
+			return exitError
+		}
+		trace, end, err := explicit.Simulate(g, start, explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Policy: dec})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
+			return exitError
+		}
+		if *runs > 1 {
+			fmt.Fprintf(e.stdout, "run %d:\n", r+1)
+		}
+		printTrace(e, m, trace, end)
+		if r == 0 && *record != "" {
+			run := explicit.NewRun(m, propertyName(prop), policyName(decl), end, trace)
+			if err := writeRunFile(*record, run); err != nil {
+				fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
+				return exitError
+			}
+		}
+	}
+	return exitOK
+}
+
+func replayRun(e *env, m *symbolic.Model, path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
+		return exitError
+	}
+	defer f.Close()
+	run, steps, err := explicit.ReadRun(f, m)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil run: %s: %v\n", path, err)
+		return exitError
+	}
+	fmt.Fprintf(e.stdout, "replay of %s: model %s, property %s, policy %s\n", path, run.Model, orNone(run.Property), orNone(run.Policy))
+	printTrace(e, m, steps, run.End)
+	return exitOK
+}
+
+func writeRunFile(path string, run *explicit.Run) error {
+	var b bytes.Buffer
+	if err := explicit.WriteRun(&b, run); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// printTrace prints a run one state per line, each action below its state.
+func printTrace(e *env, m *symbolic.Model, trace []explicit.Step, end string) {
+	for i, st := range trace {
+		fmt.Fprintf(e.stdout, "%4d  %s\n", i, m.FormatState(st.State))
+		if st.Cmd >= 0 {
+			c := &m.Commands[st.Cmd]
+			fmt.Fprintf(e.stdout, "      -> %s  (%s, outcome %d of %d)\n", m.Labels[st.Label].Name, c.Pos, st.Outcome+1, len(c.Outcomes))
+		}
+	}
+	fmt.Fprintf(e.stdout, "end: %s after %d steps\n", end, len(trace)-1)
+}
+
+// selectProperty picks the property named name, or the only one when name
+// is "". With required == false a model without properties yields nil.
+func selectProperty(e *env, cmd string, m *symbolic.Model, name string, required bool) (*symbolic.Property, bool) {
+	if name != "" {
+		if p := m.Property(name); p != nil {
+			return p, true
+		}
+		fmt.Fprintf(e.stderr, "vigil %s: model %s has no property %q%s; it has: %s\n", cmd, m.Name, name, suggest(name, propertyNames(m)), orNone(strings.Join(propertyNames(m), ", ")))
+		return nil, false
+	}
+	switch len(m.Properties) {
+	case 0:
+		if required {
+			fmt.Fprintf(e.stderr, "vigil %s: model %s has no property; add a `property NAME { start ... unsafe ... }` block\n", cmd, m.Name)
+			return nil, false
+		}
+		return nil, true
+	case 1:
+		return m.Properties[0], true
+	}
+	fmt.Fprintf(e.stderr, "vigil %s: model %s has several properties; choose one with --property (%s)\n", cmd, m.Name, strings.Join(propertyNames(m), ", "))
+	return nil, false
+}
+
+// selectPolicy picks the policy named name; with name "" and byDefault it
+// picks the only one (nil when the model has none), otherwise nil.
+func selectPolicy(e *env, cmd string, m *symbolic.Model, name string, byDefault bool) (*symbolic.PolicyDecl, bool) {
+	var names []string
+	for _, p := range m.Policies {
+		names = append(names, p.Name)
+	}
+	if name != "" {
+		if p := m.Policy(name); p != nil {
+			return p, true
+		}
+		fmt.Fprintf(e.stderr, "vigil %s: model %s has no policy %q%s; it has: %s\n", cmd, m.Name, name, suggest(name, names), orNone(strings.Join(names, ", ")))
+		return nil, false
+	}
+	if !byDefault || len(m.Policies) == 0 {
+		return nil, true
+	}
+	if len(m.Policies) == 1 {
+		return m.Policies[0], true
+	}
+	fmt.Fprintf(e.stderr, "vigil %s: model %s has several policies; choose one with --policy (%s)\n", cmd, m.Name, strings.Join(names, ", "))
+	return nil, false
+}
+
+func propertyNames(m *symbolic.Model) []string {
+	var names []string
+	for _, p := range m.Properties {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
+func propertyName(p *symbolic.Property) string {
+	if p == nil {
+		return ""
+	}
+	return p.Name
+}
+
+func policyName(d *symbolic.PolicyDecl) string {
+	if d == nil {
+		return ""
+	}
+	return d.Name
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,215 @@
+package explicit
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+
+	"vigil/symbolic"
+)
+
+// Run files: `vigil run --record FILE` and `vigil verify --record FILE`
+// write one run as JSON; fault analysis and `vigil run --replay FILE` read
+// it back. The format (version 1):
+//
+//	{
+//	  "version": 1,
+//	  "model": "oneway",          // Model.Name
+//	  "property": "no_overshoot", // the property whose terminal states end the run
+//	  "policy": "careful",        // the policy that chose the labels ("" if none)
+//	  "end": "unsafe",            // why the run ended: unsafe, goal, deadlock, stuck, steps
+//	  "steps": [
+//	    {"state": {"load": 3, "parked": 0, "pos": 0, "speed": 0},
+//	     "label": "accelerate", "command": "oneway.spec:16:8", "command_index": 0, "outcome": 0},
+//	    ...
+//	    {"state": {...}}          // the last state: no label, no command
+//	  ]
+//	}
+//
+// A state maps every variable name to its value (Booleans as 0/1; true and
+// false are accepted when reading). In every step but the last, "label" is
+// the label taken, "command" the source position of the command that fired
+// (Model.Commands[command_index].Pos, with the file's base name only) and "outcome" the 0-based index of its
+// outcome. Read checks that every state is complete and in range, that
+// each step's command has the step's label and an enabled guard, and that
+// its outcome leads exactly to the next step's state; it does not re-run
+// the policy (fault analysis may record deviating runs on purpose).
+
+// RunVersion is the version of the run-file format Write produces.
+const RunVersion = 1
+
+// Run is a recorded run.
+type Run struct {
+	Version  int       `json:"version"`
+	Model    string    `json:"model"`
+	Property string    `json:"property"`
+	Policy   string    `json:"policy"`
+	End      string    `json:"end"`
+	Steps    []RunStep `json:"steps"`
+}
+
+// RunStep is one step of a Run.
+type RunStep struct {
+	State        map[string]any `json:"state"`
+	Label        string         `json:"label,omitempty"`
+	Command      string         `json:"command,omitempty"`
+	CommandIndex *int           `json:"command_index,omitempty"`
+	Outcome      *int           `json:"outcome,omitempty"`
+}
+
+// NewRun converts engine steps (see Step) to a Run.
+func NewRun(m *symbolic.Model, prop, policy, end string, steps []Step) *Run {
+	r := &Run{Version: RunVersion, Model: m.Name, Property: prop, Policy: policy, End: end}
+	for _, st := range steps {
+		rs := RunStep{State: map[string]any{}}
+		for i := range m.Vars {
+			rs.State[m.Vars[i].Name] = st.State[i]
+		}
+		if st.Cmd >= 0 {
+			c, o := st.Cmd, st.Outcome
+			rs.Label = m.Labels[st.Label].Name
+			rs.Command = runPos(m.Commands[c].Pos)
+			rs.CommandIndex, rs.Outcome = &c, &o
+		}
+		r.Steps = append(r.Steps, rs)
+	}
+	return r
+}
+
+// WriteRun writes r as indented JSON.
+func WriteRun(w io.Writer, r *Run) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("explicit: run file: %v", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// ReadRun reads a run file and validates it against m (see the format
+// above). It returns the run and its steps in engine form.
+func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
+	var r Run
+	dec := json.NewDecoder(rd)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, nil, fmt.Errorf("explicit: run file: %v", err)
+	}
+	if r.Version != RunVersion {
+		return nil, nil, fmt.Errorf("explicit: run file: version %d, this vigil reads version %d", r.Version, RunVersion)
+	}
+	if r.Model != m.Name {
+		return nil, nil, fmt.Errorf("explicit: run file: recorded on model %q, not %q", r.Model, m.Name)
+	}
+	if len(r.Steps) == 0 {
+		return nil, nil, fmt.Errorf("explicit: run file: no steps")
+	}
+	g, err := New(m, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	steps := make([]Step, len(r.Steps))
+	for i, rs := range r.Steps {
+		s, err := runState(m, rs.State)
+		if err != nil {
+			return nil, nil, fmt.Errorf("explicit: run file: step %d: %v", i, err)
+		}
+		steps[i] = Step{State: s, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}
+	}
+	for i, rs := range r.Steps {
+		last := i == len(r.Steps)-1
+		if last {
+			if rs.Label != "" || rs.CommandIndex != nil {
+				return nil, nil, fmt.Errorf("explicit: run file: the last step %d has an action; the last step is a state only", i)
+			}
+			break
+		}
+		if rs.CommandIndex == nil || rs.Outcome == nil {
+			return nil, nil, fmt.Errorf("explicit: run file: step %d: missing command_index or outcome", i)
+		}
+		ci, oi := *rs.CommandIndex, *rs.Outcome
+		if ci < 0 || ci >= len(m.Commands) {
+			return nil, nil, fmt.Errorf("explicit: run file: step %d: command_index %d out of range (the model has %d commands)", i, ci, len(m.Commands))
+		}
+		c := &m.Commands[ci]
+		if rs.Command != runPos(c.Pos) {
+			return nil, nil, fmt.Errorf("explicit: run file: step %d: command %s does not match command %d at %s; was the model edited?", i, rs.Command, ci, c.Pos)
+		}
+		l := m.LabelIndex(rs.Label)
+		if l == symbolic.NoLabel || l != c.Label {
+			return nil, nil, fmt.Errorf("explicit: run file: step %d: label %q is not the label of command %s", i, rs.Label, c.Pos)
+		}
+		if oi < 0 || oi >= len(c.Outcomes) {
+			return nil, nil, fmt.Errorf("explicit: run file: step %d: outcome %d out of range (command %s has %d)", i, oi, c.Pos, len(c.Outcomes))
+		}
+		s := steps[i].State
+		if !g.Guard(s, ci) {
+			return nil, nil, fmt.Errorf("explicit: run file: step %d: the guard of %s does not hold in %s", i, c.Pos, m.FormatState(s))
+		}
+		t, err := g.Apply(s, ci, oi)
+		if err != nil {
+			return nil, nil, fmt.Errorf("explicit: run file: step %d: %v", i, err)
+		}
+		if m.FormatState(t) != m.FormatState(steps[i+1].State) {
+			return nil, nil, fmt.Errorf("explicit: run file: step %d: outcome %d of %s leads to %s, but step %d is %s", i, oi, c.Pos, m.FormatState(t), i+1, m.FormatState(steps[i+1].State))
+		}
+		steps[i].Label, steps[i].Cmd, steps[i].Outcome = l, ci, oi
+	}
+	return &r, steps, nil
+}
+
+// runPos is a command position as run files record it: the file's base
+// name, so that a run replays wherever the model is loaded from.
+func runPos(p symbolic.Pos) string {
+	p.File = filepath.Base(p.File)
+	if p.File == "." {
+		p.File = ""
+	}
+	return p.String()
+}
+
+func runState(m *symbolic.Model, vals map[string]any) (symbolic.State, error) {
+	s := make(symbolic.State, len(m.Vars))
+	for name := range vals {
+		if m.VarIndex(name) < 0 {
+			return nil, fmt.Errorf("unknown variable %q%s", name, didYouMean(name, varNames(m)))
+		}
+	}
+	var missing []string
+	for i := range m.Vars {
+		v := &m.Vars[i]
+		raw, ok := vals[v.Name]
+		if !ok {
+			missing = append(missing, v.Name)
+			continue
+		}
+		var x int
+		switch t := raw.(type) {
+		case float64:
+			x = int(t)
+			if float64(x) != t {
+				return nil, fmt.Errorf("%s = %v is not an integer", v.Name, t)
+			}
+		case bool:
+			if !v.Bool {
+				return nil, fmt.Errorf("%s is not a Boolean", v.Name)
+			}
+			if t {
+				x = 1
+			}
+		default:
+			return nil, fmt.Errorf("%s: value %v is neither a number nor a Boolean", v.Name, raw)
+		}
+		if x < v.Lo || x > v.Hi {
+			return nil, fmt.Errorf("%s = %d is outside its range %d..%d", v.Name, x, v.Lo, v.Hi)
+		}
+		s[i] = x
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, fmt.Errorf("no value for %v", missing)
+	}
+	return s, nil
+}

@@ -1,0 +1,187 @@
+package explicit
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"vigil/symbolic"
+)
+
+// OutcomeMode says how a simulation resolves non-determinism.
+type OutcomeMode uint8
+
+const (
+	// OutcomesRandom picks uniformly among the distinct successors.
+	OutcomesRandom OutcomeMode = iota
+	// OutcomesFirst takes the first successor (first applicable command of
+	// the label, first outcome): a deterministic run.
+	OutcomesFirst
+	// OutcomesWeighted picks an applicable command of the label uniformly,
+	// then an outcome by its normalised weight (Outcome.Prob).
+	OutcomesWeighted
+)
+
+// ParseOutcomeMode reads random, first or weighted.
+func ParseOutcomeMode(s string) (OutcomeMode, error) {
+	switch s {
+	case "random":
+		return OutcomesRandom, nil
+	case "first":
+		return OutcomesFirst, nil
+	case "weighted":
+		return OutcomesWeighted, nil
+	}
+	return 0, fmt.Errorf("explicit: unknown outcome mode %q; use random, first or weighted", s)
+}
+
+// SimOptions configure Simulate.
+type SimOptions struct {
+	Steps    int         // at most this many actions (0: 1000)
+	Outcomes OutcomeMode //
+	Rand     *rand.Rand  // required for random and weighted outcomes
+	Policy   Decider     // nil: a uniformly random applicable label
+}
+
+// Run endings.
+const (
+	EndUnsafe   = "unsafe"
+	EndGoal     = "goal"
+	EndDeadlock = "deadlock"
+	EndStuck    = "stuck"
+	EndSteps    = "steps"
+)
+
+// Simulate runs from start until a terminal state, a deadlock, a stuck
+// policy or the step limit. It returns the steps (the last one a state
+// only) and why the run ended.
+func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, string, error) {
+	if opt.Steps <= 0 {
+		opt.Steps = 1000
+	}
+	if opt.Rand == nil {
+		opt.Rand = rand.New(rand.NewPCG(1, 2))
+	}
+	if v := g.M.InRange(start); v >= 0 {
+		return nil, "", fmt.Errorf("explicit: start state %s: %s is out of range", g.M.FormatState(start), g.M.Vars[v].Name)
+	}
+	s := append(symbolic.State(nil), start...)
+	src := make([]uint64, g.L.W)
+	x := &Expansion{}
+	var run []Step
+	end := EndSteps
+	for n := 0; ; n++ {
+		st := Step{State: s, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}
+		if status := g.Status(s); status != Open {
+			end = status.String()
+			run = append(run, st)
+			break
+		}
+		if n == opt.Steps {
+			run = append(run, st)
+			break
+		}
+		g.Applicable(s, x)
+		if len(x.Labels) == 0 {
+			end = EndDeadlock
+			run = append(run, st)
+			break
+		}
+		var l symbolic.LabelID
+		if opt.Policy == nil {
+			l = x.Labels[opt.Rand.IntN(len(x.Labels))]
+		} else {
+			var err error
+			if l, err = opt.Policy.Decide(s, x.App); err != nil {
+				return nil, "", err
+			}
+			if l == symbolic.NoLabel {
+				end = EndStuck
+				run = append(run, st)
+				break
+			}
+		}
+		st.Label = l
+		g.L.Pack(s, src)
+		if err := g.Successors(src, s, l, x); err != nil {
+			return nil, "", err
+		}
+		switch opt.Outcomes {
+		case OutcomesFirst, OutcomesRandom:
+			i := 0
+			if opt.Outcomes == OutcomesRandom {
+				i = opt.Rand.IntN(len(x.Succs))
+			}
+			st.Cmd, st.Outcome = int(x.Succs[i].Cmd), int(x.Succs[i].Outcome)
+		case OutcomesWeighted:
+			var cmds []int32
+			for _, ci := range g.byLabel[l] {
+				if x.cmdOK[ci] {
+					cmds = append(cmds, ci)
+				}
+			}
+			ci := int(cmds[opt.Rand.IntN(len(cmds))])
+			st.Cmd, st.Outcome = ci, pickWeighted(opt.Rand, g.M.Commands[ci].Outcomes)
+		}
+		t, err := g.Apply(s, st.Cmd, st.Outcome)
+		if err != nil {
+			return nil, "", err
+		}
+		run = append(run, st)
+		s = t
+	}
+	return run, end, nil
+}
+
+func pickWeighted(r *rand.Rand, os []symbolic.Outcome) int {
+	total := 0.0
+	for _, o := range os {
+		total += o.Prob
+	}
+	if total <= 0 {
+		return r.IntN(len(os))
+	}
+	u := r.Float64() * total
+	for i, o := range os {
+		u -= o.Prob
+		if u < 0 {
+			return i
+		}
+	}
+	return len(os) - 1
+}
+
+// StartAt returns the k-th start state (0-based, in the order of Starts).
+func (g *Generator) StartAt(k int) (symbolic.State, error) {
+	var got symbolic.State
+	i := 0
+	err := g.Starts(func(s symbolic.State) bool {
+		if i == k {
+			got = append(symbolic.State(nil), s...)
+			return false
+		}
+		i++
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if got == nil {
+		return nil, fmt.Errorf("explicit: start index %d out of range: there are %d start states", k, i)
+	}
+	return got, nil
+}
+
+// SampleStart picks a start state uniformly among the first limit start
+// states (reservoir sampling; limit <= 0 means all).
+func (g *Generator) SampleStart(r *rand.Rand, limit int) (symbolic.State, error) {
+	var got symbolic.State
+	n := 0
+	err := g.Starts(func(s symbolic.State) bool {
+		n++
+		if r.IntN(n) == 0 {
+			got = append(got[:0], s...)
+		}
+		return limit <= 0 || n < limit
+	})
+	return got, err
+}

@@ -1,0 +1,120 @@
+package explicit
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// ParseState reads a state in the form Model.FormatState writes:
+// space- or comma-separated name=value pairs, Booleans as true/false (or
+// 1/0). Variables not mentioned take their initial values; it is an error
+// when such a variable has none, when a name is unknown (with a
+// suggestion), or when a value is out of range.
+func ParseState(m *symbolic.Model, text string) (symbolic.State, error) {
+	s := make(symbolic.State, len(m.Vars))
+	set := make([]bool, len(m.Vars))
+	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' })
+	for _, f := range fields {
+		name, val, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, fmt.Errorf("explicit: state: %q is not NAME=VALUE", f)
+		}
+		v := m.VarIndex(name)
+		if v < 0 {
+			return nil, fmt.Errorf("explicit: state: model %s has no variable %q%s", m.Name, name, didYouMean(name, varNames(m)))
+		}
+		x, err := parseValue(&m.Vars[v], val)
+		if err != nil {
+			return nil, err
+		}
+		if set[v] {
+			return nil, fmt.Errorf("explicit: state: %s given twice", name)
+		}
+		s[v], set[v] = x, true
+	}
+	var missing []string
+	for i := range m.Vars {
+		if set[i] {
+			continue
+		}
+		if !m.Vars[i].HasInit {
+			missing = append(missing, m.Vars[i].Name)
+			continue
+		}
+		s[i] = m.Vars[i].Init
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("explicit: state: no value for %s (they have no initial value); give NAME=VALUE for each", strings.Join(missing, ", "))
+	}
+	return s, nil
+}
+
+func parseValue(v *symbolic.Var, val string) (int, error) {
+	var x int
+	switch {
+	case v.Bool && val == "true":
+		x = 1
+	case v.Bool && val == "false":
+		x = 0
+	default:
+		n, err := strconv.Atoi(val)
+		if err != nil {
+			return 0, fmt.Errorf("explicit: state: %s=%s: not an integer", v.Name, val)
+		}
+		x = n
+	}
+	if x < v.Lo || x > v.Hi {
+		if v.Bool {
+			return 0, fmt.Errorf("explicit: state: %s=%s: %s is a Boolean (true or false)", v.Name, val, v.Name)
+		}
+		return 0, fmt.Errorf("explicit: state: %s=%d is outside its range %d..%d", v.Name, x, v.Lo, v.Hi)
+	}
+	return x, nil
+}
+
+func varNames(m *symbolic.Model) []string {
+	var out []string
+	for i := range m.Vars {
+		out = append(out, m.Vars[i].Name)
+	}
+	return out
+}
+
+// didYouMean returns ` (did you mean "x"?)` for the closest of names.
+func didYouMean(name string, names []string) string {
+	best, bestD := "", len(name)/2+1
+	sort.Strings(names)
+	for _, n := range names {
+		if d := editDistance(name, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
