@@ -1,0 +1,305 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"vigil/nn"
+)
+
+func init() {
+	register(&command{
+		Name:    "nn",
+		Summary: "neural networks: evaluate, bound, and verify VNNLIB properties",
+		Usage:   "vigil nn verify|eval|bounds|corpus [flags] ARGS...",
+		Examples: []string{
+			"vigil nn verify net.onnx prop.vnnlib --timeout 60",
+			`vigil nn eval net.onnx --input "0.1,0.2,0.3"`,
+			`vigil nn bounds net.onnx --box "0:1,-1:1" --method crown`,
+			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 60",
+		},
+		Run: runNN,
+	})
+}
+
+var nnSubcommands = []string{"verify", "eval", "bounds", "corpus"}
+
+func runNN(e *env, args []string) int {
+	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
+		w := e.stderr
+		fmt.Fprintln(w, `subcommands:
+  verify NET PROP.vnnlib [--timeout S] [--json]   sat (exit 3, with a counterexample), unsat (0) or unknown (4)
+  eval NET --input "x1,x2,..." [--json]           the network's outputs at one input
+  bounds NET --box "lo:hi,..." [--method M] [--json]  output bounds over an input box (ibp, crown, both)
+  corpus DIR [--timeout S] [--json]               run DIR/expected.csv (VNN-COMP layout) and count answers
+NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network.`)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	switch args[0] {
+	case "verify":
+		return nnVerify(e, args[1:])
+	case "eval":
+		return nnEval(e, args[1:])
+	case "bounds":
+		return nnBounds(e, args[1:])
+	case "corpus":
+		return nnCorpus(e, args[1:])
+	}
+	fmt.Fprintf(e.stderr, "vigil nn: unknown subcommand %q%s\nRun 'vigil help nn' for the list.\n", args[0], suggest(args[0], nnSubcommands))
+	return exitUsage
+}
+
+func nnVerify(e *env, args []string) int {
+	c := &command{Name: "nn verify", Usage: "vigil nn verify NET PROP.vnnlib [--timeout S] [--json]"}
+	fs := newFlags(e, c)
+	timeout := fs.Float64("timeout", 60, "give up (unknown) after `S` seconds; 0 for no limit")
+	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	rest, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(rest) != 2 {
+		fs.Usage()
+		return exitUsage
+	}
+	net, err := nn.Load(rest[0])
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	prop, err := nn.LoadVNNLIB(rest[1])
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	res, err := net.Verify(prop, time.Duration(*timeout*float64(time.Second)), nn.Options{})
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	if res.Answer == nn.Sat && !prop.Check(net, res.Case, res.Input) {
+		// Cannot happen: Verify checks its witnesses. Never print an
+		// unchecked counterexample.
+		fmt.Fprintln(e.stderr, "vigil nn verify: internal error: the counterexample did not check; answering unknown")
+		res.Answer = nn.AnswerUnkn
+	}
+	if *asJSON {
+		out := map[string]any{"answer": res.Answer, "nodes": res.Nodes, "seconds": res.Elapsed.Seconds()}
+		if res.Answer == nn.Sat {
+			out["input"], out["output"] = res.Input, res.Output
+		}
+		b, _ := json.Marshal(out)
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		fmt.Fprintln(e.stdout, res.Answer)
+		if res.Answer == nn.Sat {
+			fmt.Fprintf(e.stdout, "input  %s\noutput %s\n", floats(res.Input), floats(res.Output))
+		}
+	}
+	switch res.Answer {
+	case nn.Sat:
+		return exitUnsafe
+	case nn.Unsat:
+		return exitOK
+	}
+	return exitUnknown
+}
+
+func floats(xs []float64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+func parseFloats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func nnEval(e *env, args []string) int {
+	c := &command{Name: "nn eval", Usage: `vigil nn eval NET --input "x1,x2,..." [--json]`}
+	fs := newFlags(e, c)
+	input := fs.String("input", "", "comma-separated input `values`")
+	asJSON := fs.Bool("json", false, "print the outputs as JSON")
+	rest, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(rest) != 1 || *input == "" {
+		fs.Usage()
+		return exitUsage
+	}
+	net, err := nn.Load(rest[0])
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	x, err := parseFloats(*input)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil nn eval: --input: %v\n", err)
+		return exitUsage
+	}
+	if len(x) != net.Inputs() {
+		fmt.Fprintf(e.stderr, "vigil nn eval: --input has %d values but the network has %d inputs\n", len(x), net.Inputs())
+		return exitUsage
+	}
+	y := net.Eval(x)
+	if *asJSON {
+		b, _ := json.Marshal(map[string]any{"output": y})
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		fmt.Fprintln(e.stdout, floats(y))
+	}
+	return exitOK
+}
+
+func nnBounds(e *env, args []string) int {
+	c := &command{Name: "nn bounds", Usage: `vigil nn bounds NET --box "lo:hi,..." [--method ibp|crown|both] [--json]`}
+	fs := newFlags(e, c)
+	boxFlag := fs.String("box", "", "input box, one `lo:hi` per input, comma-separated")
+	method := fs.String("method", "both", "bound `method`: ibp, crown, or both (CROWN intersected with IBP)")
+	asJSON := fs.Bool("json", false, "print the bounds as JSON")
+	rest, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(rest) != 1 || *boxFlag == "" {
+		fs.Usage()
+		return exitUsage
+	}
+	m, err := nn.ParseMethod(*method)
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
+	}
+	net, err := nn.Load(rest[0])
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	var box nn.Box
+	for _, part := range strings.Split(*boxFlag, ",") {
+		lo, hi, ok := strings.Cut(part, ":")
+		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+		if !ok || err1 != nil || err2 != nil {
+			fmt.Fprintf(e.stderr, "vigil nn bounds: --box: %q is not lo:hi\n", part)
+			return exitUsage
+		}
+		box.Lo, box.Hi = append(box.Lo, l), append(box.Hi, h)
+	}
+	lo, hi, err := net.Bounds(box, nil, m)
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
+	}
+	if *asJSON {
+		b, _ := json.Marshal(map[string]any{"method": m.String(), "lo": lo, "hi": hi})
+		fmt.Fprintln(e.stdout, string(b))
+		return exitOK
+	}
+	for i := range lo {
+		fmt.Fprintf(e.stdout, "y%d in [%s, %s]\n", i, strconv.FormatFloat(lo[i], 'g', 8, 64), strconv.FormatFloat(hi[i], 'g', 8, 64))
+	}
+	return exitOK
+}
+
+// nnCorpus runs a VNN-COMP style folder: DIR/expected.csv lists onnx,
+// vnnlib, expected; networks in DIR/onnx, properties in DIR/vnnlib.
+func nnCorpus(e *env, args []string) int {
+	c := &command{Name: "nn corpus", Usage: "vigil nn corpus DIR [--timeout S] [--json]"}
+	fs := newFlags(e, c)
+	timeout := fs.Float64("timeout", 60, "per-instance limit in `S` seconds")
+	asJSON := fs.Bool("json", false, "print one JSON object per instance and a summary")
+	rest, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(rest) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	dir := rest[0]
+	f, err := os.Open(filepath.Join(dir, "expected.csv"))
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil nn corpus: %v\n", err)
+		return exitError
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil nn corpus: expected.csv: %v\n", err)
+		return exitError
+	}
+	var correct, wrong, unknown int
+	var total time.Duration
+	for i, r := range recs {
+		if i == 0 || len(r) < 3 {
+			continue
+		}
+		net, err := nn.Load(filepath.Join(dir, "onnx", r[0]))
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitError
+		}
+		prop, err := nn.LoadVNNLIB(filepath.Join(dir, "vnnlib", r[1]))
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitError
+		}
+		res, err := net.Verify(prop, time.Duration(*timeout*float64(time.Second)), nn.Options{})
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitError
+		}
+		total += res.Elapsed
+		verdict := "correct"
+		switch {
+		case res.Answer == nn.AnswerUnkn:
+			verdict = "unknown"
+			unknown++
+		case string(res.Answer) != r[2] || (res.Answer == nn.Sat && !prop.Check(net, res.Case, res.Input)):
+			verdict = "WRONG"
+			wrong++
+		default:
+			correct++
+		}
+		if *asJSON {
+			b, _ := json.Marshal(map[string]any{"onnx": r[0], "vnnlib": r[1], "expected": r[2], "answer": res.Answer,
+				"verdict": verdict, "seconds": res.Elapsed.Seconds(), "nodes": res.Nodes})
+			fmt.Fprintln(e.stdout, string(b))
+		} else {
+			fmt.Fprintf(e.stdout, "%-34s %-30s %-7s %-7s %-7s %8.3fs %7d nodes\n", r[0], r[1], r[2], res.Answer, verdict, res.Elapsed.Seconds(), res.Nodes)
+		}
+	}
+	n := correct + wrong + unknown
+	if *asJSON {
+		b, _ := json.Marshal(map[string]any{"correct": correct, "wrong": wrong, "unknown": unknown, "seconds": total.Seconds()})
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		fmt.Fprintf(e.stdout, "%d instances: %d correct, %d wrong, %d unknown; %.2fs total, %.3fs mean (limit %gs)\n",
+			n, correct, wrong, unknown, total.Seconds(), total.Seconds()/float64(max(n, 1)), *timeout)
+	}
+	if wrong > 0 {
+		return exitError
+	}
+	return exitOK
+}

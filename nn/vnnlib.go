@@ -1,0 +1,496 @@
+package nn
+
+// VNNLIB, the subset VNN-COMP uses: (declare-const X_i Real) and
+// (declare-const Y_j Real), then asserts that together describe a
+// counterexample: bounds on single inputs, linear constraints on outputs,
+// combined with and/or. The property is violated (sat) if some input
+// satisfies every assert.
+//
+// The asserts are put in disjunctive normal form; each disjunct is an
+// input box and a list of output constraints g(y) <= 0 (or < 0), which is
+// exactly a Disjunction to prove impossible (some g > 0 everywhere).
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Property is a parsed VNNLIB property: sat iff some Case has an input in
+// its box whose outputs satisfy all of its constraints.
+type Property struct {
+	Inputs, Outputs int
+	Cases           []Case
+}
+
+// Case is one disjunct of a property.
+type Case struct {
+	Box Box
+	// Constraints Rows[k]·y + Off[k] <= 0 (< 0 where Strict[k]) must all
+	// hold for a counterexample.
+	Cons Disjunction
+}
+
+type sexp struct {
+	atom string
+	list []*sexp
+	line int
+}
+
+func parseSexps(src string) ([]*sexp, error) {
+	var stack [][]*sexp
+	var top []*sexp
+	line := 1
+	i := 0
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '\n':
+			line++
+			i++
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
+		case c == ';':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '(':
+			stack = append(stack, top)
+			top = nil
+			i++
+		case c == ')':
+			if len(stack) == 0 {
+				return nil, fmt.Errorf("nn: vnnlib line %d: unbalanced ')'", line)
+			}
+			l := &sexp{list: top, line: line}
+			if l.list == nil {
+				l.list = []*sexp{}
+			}
+			top = append(stack[len(stack)-1], l)
+			stack = stack[:len(stack)-1]
+			i++
+		default:
+			j := i
+			for j < len(src) && !strings.ContainsRune(" \t\r\n();", rune(src[j])) {
+				j++
+			}
+			top = append(top, &sexp{atom: src[i:j], line: line})
+			i = j
+		}
+	}
+	if len(stack) != 0 {
+		return nil, fmt.Errorf("nn: vnnlib: %d unclosed '('; the file is truncated", len(stack))
+	}
+	return top, nil
+}
+
+// linear is sum X[i]*x + sum Y[j]*y + c.
+type linear struct {
+	x, y map[int]float64
+	c    float64
+}
+
+func (l *linear) add(o linear, s float64) {
+	for k, v := range o.x {
+		l.x[k] += s * v
+	}
+	for k, v := range o.y {
+		l.y[k] += s * v
+	}
+	l.c += s * o.c
+}
+
+func newLinear() linear { return linear{x: map[int]float64{}, y: map[int]float64{}} }
+
+// atom is lin <= 0 (or < 0).
+type atom struct {
+	lin    linear
+	strict bool
+	line   int
+}
+
+type parser struct {
+	nx, ny int
+}
+
+func (p *parser) term(e *sexp) (linear, error) {
+	l := newLinear()
+	if e.list == nil {
+		s := e.atom
+		if v, err := strconv.ParseFloat(s, 64); err == nil {
+			l.c = v
+			return l, nil
+		}
+		var idx int
+		switch {
+		case strings.HasPrefix(s, "X_"):
+			i, err := strconv.Atoi(s[2:])
+			if err != nil || i < 0 || i >= p.nx {
+				return l, fmt.Errorf("nn: vnnlib line %d: %s is not declared", e.line, s)
+			}
+			idx = i
+			l.x[idx] = 1
+		case strings.HasPrefix(s, "Y_"):
+			i, err := strconv.Atoi(s[2:])
+			if err != nil || i < 0 || i >= p.ny {
+				return l, fmt.Errorf("nn: vnnlib line %d: %s is not declared", e.line, s)
+			}
+			l.y[i] = 1
+		default:
+			return l, fmt.Errorf("nn: vnnlib line %d: unknown term %q", e.line, s)
+		}
+		return l, nil
+	}
+	if len(e.list) == 0 || e.list[0].list != nil {
+		return l, fmt.Errorf("nn: vnnlib line %d: malformed term", e.line)
+	}
+	args := e.list[1:]
+	switch op := e.list[0].atom; op {
+	case "+", "-":
+		for i, a := range args {
+			t, err := p.term(a)
+			if err != nil {
+				return l, err
+			}
+			s := 1.0
+			if op == "-" && (i > 0 || len(args) == 1) {
+				s = -1
+			}
+			l.add(t, s)
+		}
+	case "*":
+		l.c = 1
+		nonconst := 0
+		for _, a := range args {
+			t, err := p.term(a)
+			if err != nil {
+				return l, err
+			}
+			if len(t.x) == 0 && len(t.y) == 0 {
+				k := t.c
+				for i := range l.x {
+					l.x[i] *= k
+				}
+				for i := range l.y {
+					l.y[i] *= k
+				}
+				l.c *= k
+				continue
+			}
+			nonconst++
+			if nonconst > 1 {
+				return l, fmt.Errorf("nn: vnnlib line %d: product of variables is not linear", e.line)
+			}
+			k := l.c
+			l = newLinear()
+			l.add(t, k)
+		}
+	default:
+		return l, fmt.Errorf("nn: vnnlib line %d: unsupported operator %q in a term", e.line, op)
+	}
+	return l, nil
+}
+
+// formula returns the DNF of e: a list of conjunctions of atoms.
+func (p *parser) formula(e *sexp) ([][]atom, error) {
+	if e.list == nil || len(e.list) == 0 || e.list[0].list != nil {
+		return nil, fmt.Errorf("nn: vnnlib line %d: expected a constraint", e.line)
+	}
+	args := e.list[1:]
+	switch op := e.list[0].atom; op {
+	case "and":
+		out := [][]atom{{}}
+		for _, a := range args {
+			d, err := p.formula(a)
+			if err != nil {
+				return nil, err
+			}
+			var next [][]atom
+			for _, x := range out {
+				for _, y := range d {
+					next = append(next, append(append([]atom(nil), x...), y...))
+				}
+			}
+			if len(next) > 100000 {
+				return nil, fmt.Errorf("nn: vnnlib line %d: the property has too many cases", e.line)
+			}
+			out = next
+		}
+		return out, nil
+	case "or":
+		var out [][]atom
+		for _, a := range args {
+			d, err := p.formula(a)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, d...)
+		}
+		return out, nil
+	case "<=", ">=", "<", ">", "=":
+		if len(args) != 2 {
+			return nil, fmt.Errorf("nn: vnnlib line %d: %s takes two arguments", e.line, op)
+		}
+		a, err := p.term(args[0])
+		if err != nil {
+			return nil, err
+		}
+		b, err := p.term(args[1])
+		if err != nil {
+			return nil, err
+		}
+		diff := newLinear() // a - b
+		diff.add(a, 1)
+		diff.add(b, -1)
+		neg := newLinear()
+		neg.add(diff, -1)
+		switch op {
+		case "<=":
+			return [][]atom{{{lin: diff, line: e.line}}}, nil
+		case "<":
+			return [][]atom{{{lin: diff, strict: true, line: e.line}}}, nil
+		case ">=":
+			return [][]atom{{{lin: neg, line: e.line}}}, nil
+		case ">":
+			return [][]atom{{{lin: neg, strict: true, line: e.line}}}, nil
+		default:
+			return [][]atom{{{lin: diff, line: e.line}, {lin: neg, line: e.line}}}, nil
+		}
+	}
+	return nil, fmt.Errorf("nn: vnnlib line %d: unsupported constraint %q", e.line, e.list[0].atom)
+}
+
+// LoadVNNLIB reads a VNNLIB property file.
+func LoadVNNLIB(path string) (*Property, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("nn: %v", err)
+	}
+	p, err := ParseVNNLIB(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// ParseVNNLIB parses a VNNLIB property.
+func ParseVNNLIB(src string) (*Property, error) {
+	es, err := parseSexps(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{}
+	// Declarations first, in any order.
+	for _, e := range es {
+		if e.list == nil || len(e.list) == 0 || e.list[0].atom != "declare-const" {
+			continue
+		}
+		if len(e.list) != 3 || e.list[1].list != nil || e.list[2].atom != "Real" {
+			return nil, fmt.Errorf("nn: vnnlib line %d: want (declare-const NAME Real)", e.line)
+		}
+		name := e.list[1].atom
+		var i int
+		var err error
+		switch {
+		case strings.HasPrefix(name, "X_"):
+			i, err = strconv.Atoi(name[2:])
+			if err == nil && i < 1<<20 {
+				p.nx = max(p.nx, i+1)
+			}
+		case strings.HasPrefix(name, "Y_"):
+			i, err = strconv.Atoi(name[2:])
+			if err == nil && i < 1<<20 {
+				p.ny = max(p.ny, i+1)
+			}
+		default:
+			err = fmt.Errorf("not X_i or Y_j")
+		}
+		if err != nil || i < 0 || i >= 1<<20 {
+			return nil, fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1, ... and outputs Y_0, Y_1, ...", e.line, name)
+		}
+	}
+	if p.nx == 0 || p.ny == 0 {
+		return nil, fmt.Errorf("nn: vnnlib: no X_i or no Y_j declared")
+	}
+	dnf := [][]atom{{}}
+	for _, e := range es {
+		if e.list == nil || len(e.list) == 0 {
+			return nil, fmt.Errorf("nn: vnnlib line %d: unexpected %q at top level", e.line, e.atom)
+		}
+		switch e.list[0].atom {
+		case "declare-const":
+			continue
+		case "assert":
+			if len(e.list) != 2 {
+				return nil, fmt.Errorf("nn: vnnlib line %d: assert takes one formula", e.line)
+			}
+			d, err := p.formula(e.list[1])
+			if err != nil {
+				return nil, err
+			}
+			var next [][]atom
+			for _, x := range dnf {
+				for _, y := range d {
+					next = append(next, append(append([]atom(nil), x...), y...))
+				}
+			}
+			if len(next) > 100000 {
+				return nil, fmt.Errorf("nn: vnnlib line %d: the property has too many cases", e.line)
+			}
+			dnf = next
+		default:
+			return nil, fmt.Errorf("nn: vnnlib line %d: unsupported command %q", e.line, e.list[0].atom)
+		}
+	}
+	prop := &Property{Inputs: p.nx, Outputs: p.ny}
+	for _, conj := range dnf {
+		c := Case{Box: Box{Lo: make([]float64, p.nx), Hi: make([]float64, p.nx)}}
+		for i := range c.Box.Lo {
+			c.Box.Lo[i], c.Box.Hi[i] = math.Inf(-1), math.Inf(1)
+		}
+		empty := false
+		for _, a := range conj {
+			l := a.lin
+			for k, v := range l.x {
+				if v == 0 {
+					delete(l.x, k)
+				}
+			}
+			for k, v := range l.y {
+				if v == 0 {
+					delete(l.y, k)
+				}
+			}
+			switch {
+			case len(l.x) > 0 && len(l.y) > 0:
+				return nil, fmt.Errorf("nn: vnnlib line %d: constraints mixing inputs and outputs are not supported", a.line)
+			case len(l.x) > 1:
+				return nil, fmt.Errorf("nn: vnnlib line %d: constraints on several inputs are not supported; vigil reads input boxes", a.line)
+			case len(l.x) == 1:
+				// k*x + c <= 0
+				for i, k := range l.x {
+					bound := -l.c / k
+					if k > 0 {
+						c.Box.Hi[i] = min(c.Box.Hi[i], bound)
+					} else {
+						c.Box.Lo[i] = max(c.Box.Lo[i], bound)
+					}
+				}
+			case len(l.y) == 0:
+				if l.c > 0 || (l.c == 0 && a.strict) {
+					empty = true
+				}
+			default:
+				row := make([]float64, p.ny)
+				for j, v := range l.y {
+					row[j] = v
+				}
+				c.Cons.Rows = append(c.Cons.Rows, row)
+				c.Cons.Off = append(c.Cons.Off, l.c)
+				c.Cons.Strict = append(c.Cons.Strict, a.strict)
+			}
+		}
+		for i := range c.Box.Lo {
+			if c.Box.Lo[i] > c.Box.Hi[i] {
+				empty = true
+			}
+		}
+		if empty {
+			continue
+		}
+		for i := range c.Box.Lo {
+			if math.IsInf(c.Box.Lo[i], 0) || math.IsInf(c.Box.Hi[i], 0) {
+				return nil, fmt.Errorf("nn: vnnlib: input X_%d has no lower or upper bound; vigil needs an input box", i)
+			}
+		}
+		prop.Cases = append(prop.Cases, c)
+	}
+	return prop, nil
+}
+
+// Answer of Verify: sat (a counterexample exists), unsat, unknown.
+type Answer string
+
+const (
+	Sat        Answer = "sat"
+	Unsat      Answer = "unsat"
+	AnswerUnkn Answer = "unknown"
+)
+
+// VerifyResult is the answer to a VNNLIB property.
+type VerifyResult struct {
+	Answer  Answer
+	Input   []float64 // counterexample when Sat, checked by Eval
+	Output  []float64
+	Case    int // the disjunct the counterexample satisfies
+	Nodes   int
+	Elapsed time.Duration
+}
+
+// Verify decides prop on n within timeout (0: none).
+func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (VerifyResult, error) {
+	start := time.Now()
+	if prop.Inputs != n.Inputs() || prop.Outputs != n.Outputs() {
+		return VerifyResult{}, fmt.Errorf("nn: the property declares %d inputs and %d outputs but the network has %d and %d", prop.Inputs, prop.Outputs, n.Inputs(), n.Outputs())
+	}
+	if timeout > 0 {
+		opt.Deadline = start.Add(timeout)
+	}
+	res := VerifyResult{Answer: Unsat}
+	// Try cheap witness searches on every case before proving any.
+	type pending struct {
+		i int
+		p *prover
+	}
+	var todo []pending
+	for i, c := range prop.Cases {
+		p := newProver(n, c.Cons, opt)
+		if len(c.Cons.Rows) == 0 {
+			x := center(c.Box)
+			return n.sat(res, x, i, start, p.nodes), nil
+		}
+		if x := p.search(c.Box, p.opt.Samples); x != nil {
+			return n.sat(res, x, i, start, p.nodes), nil
+		}
+		todo = append(todo, pending{i, p})
+	}
+	for _, t := range todo {
+		if t.p.expired() {
+			res.Answer = AnswerUnkn
+			break
+		}
+		r := t.p.run(prop.Cases[t.i].Box)
+		res.Nodes += r.Nodes
+		switch r.Verdict {
+		case Refuted:
+			return n.sat(res, r.Witness, t.i, start, res.Nodes), nil
+		case Unknown:
+			res.Answer = AnswerUnkn
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+func (n *Network) sat(res VerifyResult, x []float64, c int, start time.Time, nodes int) VerifyResult {
+	res.Answer, res.Input, res.Output, res.Case = Sat, x, n.Eval(x), c
+	res.Nodes = nodes
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+// Check reports whether x is a counterexample of case c under exact
+// evaluation: in the box and satisfying every output constraint.
+func (prop *Property) Check(n *Network, c int, x []float64) bool {
+	cs := prop.Cases[c]
+	for i, v := range x {
+		if !(v >= cs.Box.Lo[i] && v <= cs.Box.Hi[i]) {
+			return false
+		}
+	}
+	p := newProver(n, cs.Cons, Options{})
+	return p.witness(x)
+}
