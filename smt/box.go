@@ -99,9 +99,10 @@ func (e *Encoder) Clause(ls []Lit, vs []Term) Term {
 // Literals hands out assumption constants for bound literals of one
 // solver, making each at most once.
 type Literals struct {
-	e     *Encoder
-	s     *Solver
-	cache map[litKey]Term
+	e      *Encoder
+	s      *Solver
+	scopes int // the solver's scope level when the literals were made
+	cache  map[litKey]Term
 }
 
 type litKey struct {
@@ -109,11 +110,12 @@ type litKey struct {
 	l    Lit
 }
 
-// NewLiterals returns the assumption literals of solver s. Their defining
-// implications are asserted at s's current scope level, so make them
-// before any Push whose Pop should not remove them.
+// NewLiterals returns the assumption literals of solver s. The literals
+// are pinned in the context (Context.Keep), so they survive the caller's
+// Release. Their defining implications are asserted at s's current scope
+// level: make them outside any Push whose Pop would remove them.
 func (e *Encoder) NewLiterals(s *Solver) *Literals {
-	return &Literals{e: e, s: s, cache: map[litKey]Term{}}
+	return &Literals{e: e, s: s, scopes: s.Scopes(), cache: map[litKey]Term{}}
 }
 
 // Assume returns the assumption constant for l on the next state (next)
@@ -122,6 +124,9 @@ func (a *Literals) Assume(l Lit, next bool) (Term, error) {
 	k := litKey{next, l}
 	if t, ok := a.cache[k]; ok {
 		return t, nil
+	}
+	if n := a.s.Scopes(); n != a.scopes {
+		return Term{}, fmt.Errorf("smt: new assumption literal %v made at scope level %d, not %d where its solver's literals live (a Pop would lose its definition)", l, n, a.scopes)
 	}
 	vs, side := a.e.Cur, "c"
 	if next {
@@ -132,11 +137,13 @@ func (a *Literals) Assume(l Lit, next bool) (Term, error) {
 		kind = "le"
 	}
 	x := a.e.X
+	mark := x.Mark()
+	defer x.Release(mark)
 	t := x.BoolConst(fmt.Sprintf("a.%s.%d.%s.%d", side, l.Var, kind, l.K))
 	if err := a.s.Assert(x.Implies(t, a.e.Bound(l, vs))); err != nil {
 		return Term{}, err
 	}
-	a.cache[k] = t
+	a.cache[k] = x.Keep(t)
 	return t, nil
 }
 

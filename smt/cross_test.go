@@ -254,3 +254,71 @@ func TestRestrictedTransition(t *testing.T) {
 		x.Close()
 	}
 }
+
+// TestChecksMatchExplicit compares CheckBounds and FindDeadlocks with
+// enumeration of all states on random models.
+func TestChecksMatchExplicit(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	models := 100
+	if testing.Short() {
+		models = 20
+	}
+	nviol, ndead := 0, 0
+	for i := 0; i < models; i++ {
+		m := randModel(r)
+		if i%3 == 0 {
+			m.Properties = nil
+		}
+		p := m.Property("")
+		terminal := func(s symbolic.State) bool {
+			return p != nil && (p.Unsafe.Holds(s) || p.Goal != nil && p.Goal.Holds(s))
+		}
+		wantViol := map[Query]bool{}
+		wantDead := false
+		allStates(m, func(s symbolic.State) {
+			if terminal(s) {
+				return
+			}
+			dead := true
+			for ci, c := range m.Commands {
+				if !c.Guard.Holds(s) {
+					continue
+				}
+				dead = false
+				for oi, o := range c.Outcomes {
+					for _, a := range o.Assigns {
+						if v := a.Value.Eval(s); v < m.Vars[a.Var].Lo || v > m.Vars[a.Var].Hi {
+							wantViol[Query{p, ci, oi, a.Var}] = true
+						}
+					}
+				}
+			}
+			wantDead = wantDead || dead
+		})
+		br, err := CheckBounds(m, CheckOptions{})
+		must(t, err)
+		if len(br.Undecided) > 0 {
+			t.Fatalf("model %d: undecided %v", i, br.Undecided)
+		}
+		got := map[Query]bool{}
+		for _, v := range br.Violations {
+			got[v.Query] = true
+			if terminal(v.State) || m.InRange(v.State) >= 0 {
+				t.Errorf("model %d: witness %v is terminal or out of range", i, v.State)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(wantViol) {
+			t.Fatalf("model %d: violations %v, want %v", i, got, wantViol)
+		}
+		nviol += len(got)
+		dr, err := FindDeadlocks(m, CheckOptions{})
+		must(t, err)
+		if gotDead := len(dr.Deadlocks) > 0; gotDead != wantDead {
+			t.Fatalf("model %d: deadlock %v, want %v", i, gotDead, wantDead)
+		}
+		if wantDead {
+			ndead++
+		}
+	}
+	t.Logf("%d models: %d range violations, %d with deadlocks, all agree", models, nviol, ndead)
+}

@@ -210,6 +210,7 @@ type Context struct {
 	c                 C.Z3_context
 	intSort, boolSort C.Z3_sort
 	refs              []C.Z3_ast // every term handed out, in order (the arena)
+	kept              []C.Z3_ast // terms pinned by Keep until Close
 	solvers           map[*Solver]struct{}
 	err               error // first error of a term constructor (sticky)
 	buf               []C.Z3_ast
@@ -268,6 +269,10 @@ func (x *Context) Close() {
 		s.release()
 	}
 	x.Release(0)
+	for _, a := range x.kept {
+		C.Z3_dec_ref(x.c, a)
+	}
+	x.kept = nil
 	C.vg_dec_sort(x.c, x.intSort)
 	C.vg_dec_sort(x.c, x.boolSort)
 	C.Z3_del_context(x.c)
@@ -306,6 +311,17 @@ func (x *Context) Release(m Mark) {
 	}
 	clear(x.refs[m:])
 	x.refs = x.refs[:m]
+}
+
+// Keep pins t until the context is closed, beyond any Release: for terms
+// that outlive the arena scope they were made in (cached literals).
+func (x *Context) Keep(t Term) Term {
+	if t.a == nil || x.closed {
+		return t
+	}
+	C.Z3_inc_ref(x.c, t.a)
+	x.kept = append(x.kept, t.a)
+	return t
 }
 
 // Terms returns the number of live terms in the arena.
@@ -619,6 +635,14 @@ func (s *Solver) Pop(n int) error {
 		return fmt.Errorf("smt: pop %d: only %d scopes are open", n, C.Z3_solver_get_num_scopes(s.x.c, s.s))
 	}
 	return s.code(C.vg_pop(s.x.c, s.s, C.uint(n)), "pop")
+}
+
+// Scopes returns the number of open scopes (Push minus Pop).
+func (s *Solver) Scopes() int {
+	if s.usable() != nil {
+		return 0
+	}
+	return int(C.Z3_solver_get_num_scopes(s.x.c, s.s))
 }
 
 // Reset removes every assertion and scope.

@@ -1,0 +1,227 @@
+package smt
+
+// Model checks that need no search: range errors and deadlocks. Both ask,
+// per property, about the non-terminal in-range states (all in-range states
+// when the model has no property); neither looks at reachability.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"vigil/symbolic"
+)
+
+// CheckOptions bound the checks of this file.
+type CheckOptions struct {
+	// Limits bound each query; the zero value means DefaultLimits.
+	Limits Limits
+	// Context stops the checks early (queries then answer Unknown).
+	Context context.Context
+}
+
+// DefaultLimits bound each query of CheckBounds and FindDeadlocks.
+var DefaultLimits = Limits{Timeout: 30 * time.Second}
+
+// Query names one question of CheckBounds: can outcome Outcome (0-based)
+// of command Command give variable Var a value outside its range, from a
+// non-terminal in-range state where the guard holds?
+type Query struct {
+	Property *symbolic.Property // nil when the model has no property
+	Command  int
+	Outcome  int
+	Var      symbolic.VarID
+}
+
+// BoundsViolation is a Query answered yes, with a witness.
+type BoundsViolation struct {
+	Query
+	State symbolic.State // the witness state
+	Value int            // the value the outcome gives Var there
+}
+
+// Undecided is a query Z3 gave up on (timeout, resource limit, interrupt).
+type Undecided struct {
+	Query
+	Reason string
+}
+
+// BoundsResult is the outcome of CheckBounds.
+type BoundsResult struct {
+	Violations []BoundsViolation
+	Undecided  []Undecided
+}
+
+// properties returns the model's properties, or a single nil (no terminal
+// states) when it has none.
+func properties(m *symbolic.Model) []*symbolic.Property {
+	if len(m.Properties) == 0 {
+		return []*symbolic.Property{nil}
+	}
+	return m.Properties
+}
+
+// checker is a context, an encoder and one solver for one property.
+type checker struct {
+	x    *Context
+	e    *Encoder
+	s    *Solver
+	opts CheckOptions
+}
+
+func newChecker(m *symbolic.Model, opts CheckOptions) (*checker, error) {
+	if opts.Limits == (Limits{}) {
+		opts.Limits = DefaultLimits
+	}
+	if opts.Context == nil {
+		opts.Context = context.Background()
+	}
+	x, err := NewContext()
+	if err != nil {
+		return nil, err
+	}
+	e, err := NewEncoder(x, m)
+	if err != nil {
+		x.Close()
+		return nil, err
+	}
+	return &checker{x: x, e: e, opts: opts}, nil
+}
+
+// reset starts a fresh solver asserting "Cur is an in-range non-terminal
+// state of p".
+func (c *checker) reset(p *symbolic.Property) error {
+	if c.s != nil {
+		c.s.Close()
+	}
+	s, err := c.x.NewSolver()
+	if err != nil {
+		return err
+	}
+	c.s = s
+	if err := s.SetLimits(c.opts.Limits); err != nil {
+		return err
+	}
+	if err := s.Assert(c.e.InRange(c.e.Cur)); err != nil {
+		return err
+	}
+	return s.Assert(c.x.Not(c.e.Terminal(p, c.e.Cur)))
+}
+
+// check decides t with the solver's assertions and returns the current
+// state of a model when there is one.
+func (c *checker) check(t Term) (Result, symbolic.State, error) {
+	if err := c.s.Push(); err != nil {
+		return Unknown, nil, err
+	}
+	defer c.s.Pop(1)
+	if err := c.s.Assert(t); err != nil {
+		return Unknown, nil, err
+	}
+	r, err := c.s.CheckContext(c.opts.Context)
+	if err != nil || r != Sat {
+		return r, nil, err
+	}
+	st, err := c.e.Decode(c.s, c.e.Cur)
+	return r, st, err
+}
+
+// CheckBounds decides, for every property, command outcome and assigned
+// variable, whether the outcome can leave the variable's range from an
+// in-range non-terminal state in which the command's guard holds.
+func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
+	c, err := newChecker(m, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer c.x.Close()
+	x, e := c.x, c.e
+	res := &BoundsResult{}
+	for _, p := range properties(m) {
+		if err := c.reset(p); err != nil {
+			return nil, err
+		}
+		for ci := range m.Commands {
+			cmd := &m.Commands[ci]
+			guard := e.Cond(cmd.Guard, e.Cur)
+			for oi := range cmd.Outcomes {
+				for _, a := range cmd.Outcomes[oi].Assigns {
+					q := Query{Property: p, Command: ci, Outcome: oi, Var: a.Var}
+					v := &m.Vars[a.Var]
+					if lo, hi := m.Bounds(a.Value); lo >= v.Lo && hi <= v.Hi {
+						continue // interval arithmetic already proves it
+					}
+					mark := x.Mark()
+					rhs := e.Expr(a.Value, e.Cur)
+					out := x.Or(x.Lt(rhs, x.Int(int64(v.Lo))), x.Gt(rhs, x.Int(int64(v.Hi))))
+					r, st, err := c.check(x.And(guard, out))
+					switch {
+					case err != nil:
+						return nil, err
+					case r == Unknown:
+						res.Undecided = append(res.Undecided, Undecided{q, c.s.ReasonUnknown()})
+					case r == Sat:
+						val := a.Value.Eval(st)
+						if !cmd.Guard.Holds(st) || val >= v.Lo && val <= v.Hi {
+							return nil, fmt.Errorf("smt: %s: internal error: witness %s does not replay", cmd.Pos, m.FormatState(st))
+						}
+						res.Violations = append(res.Violations, BoundsViolation{q, st, val})
+					}
+					x.Release(mark)
+				}
+			}
+		}
+	}
+	return res, nil
+}
+
+// Deadlock is an in-range state, non-terminal for Property, in which no
+// command is applicable.
+type Deadlock struct {
+	Property *symbolic.Property // nil when the model has no property
+	State    symbolic.State
+}
+
+// DeadlockResult is the outcome of FindDeadlocks: at most one witness per
+// property, and the properties whose query was undecided.
+type DeadlockResult struct {
+	Deadlocks []Deadlock
+	Undecided []Undecided // only Property and Reason are set
+}
+
+// FindDeadlocks looks, per property, for an in-range non-terminal state in
+// which no command's guard holds.
+func FindDeadlocks(m *symbolic.Model, opts CheckOptions) (*DeadlockResult, error) {
+	c, err := newChecker(m, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer c.x.Close()
+	x, e := c.x, c.e
+	none := make([]Term, len(m.Commands))
+	for i := range m.Commands {
+		none[i] = x.Not(e.Cond(m.Commands[i].Guard, e.Cur))
+	}
+	stuck := x.And(none...)
+	res := &DeadlockResult{}
+	for _, p := range properties(m) {
+		if err := c.reset(p); err != nil {
+			return nil, err
+		}
+		r, st, err := c.check(stuck)
+		switch {
+		case err != nil:
+			return nil, err
+		case r == Unknown:
+			res.Undecided = append(res.Undecided, Undecided{Query{Property: p}, c.s.ReasonUnknown()})
+		case r == Sat:
+			for i := range m.Commands {
+				if m.Commands[i].Guard.Holds(st) {
+					return nil, fmt.Errorf("smt: %s: internal error: deadlock witness %s does not replay", m.Commands[i].Pos, m.FormatState(st))
+				}
+			}
+			res.Deadlocks = append(res.Deadlocks, Deadlock{p, st})
+		}
+	}
+	return res, nil
+}
