@@ -22,6 +22,7 @@ package lang
 import (
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -335,6 +336,7 @@ func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
+	prev2 := make([]int, len(rb)+1)
 	for j := range prev {
 		prev[j] = j
 	}
@@ -346,8 +348,11 @@ func levenshtein(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1) // transposition
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
 }
@@ -900,6 +905,11 @@ func (c *checker) policies() {
 		}
 		switch kind {
 		case "nn", "trees":
+			if d.HasFile {
+				if _, err := os.Stat(resolvePath(dr.file, d.File)); err != nil {
+					c.errorf(d.FilePos, d.FilePos, "E0507", "policy file %s: %v", d.File, pathErr(err))
+				}
+			}
 			if !d.HasFile {
 				c.errorf(d.Name.Pos, identEnd(d.Name), "E0503", "%s policy %s needs a file: policy %s %s \"FILE\" { ... }", kind, d.Name.Name, kind, d.Name.Name)
 			}

@@ -14,7 +14,7 @@ var specLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "String", Pattern: `"(\\.|[^"\\\n])*"`},
 	{Name: "Decimal", Pattern: `[0-9]+\.[0-9]+`},
 	{Name: "Int", Pattern: `[0-9]+`},
-	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_\-]*`},
+	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*`},
 	{Name: "Punct", Pattern: `=>|->|==|!=|<=|>=|&&|\|\||\.\.|[-+*/(),:=<>!|{}']`},
 	{Name: "Whitespace", Pattern: `[ \t\r\n]+`},
 })

@@ -294,10 +294,6 @@ func (l *lowerer) policy(d *PolicyDecl, f *File, m *symbolic.Model) *symbolic.Po
 	p := &symbolic.PolicyDecl{Name: d.Name.Name, Kind: symbolic.PolicyKind(d.Kind.Name), Pos: d.Name.Pos}
 	if d.HasFile {
 		p.File = resolvePath(f, d.File)
-		if _, err := os.Stat(p.File); err != nil {
-			c.errorf(d.FilePos, d.FilePos, "E0507", "policy file %s: %v", d.File, pathErr(err))
-			return nil
-		}
 	}
 	for _, it := range d.Items {
 		switch it.Kind {

@@ -94,6 +94,9 @@ func (f *File) syntaxError(err error) Diagnostic {
 		what := fmt.Sprintf("%q", tok.Value)
 		if tok.EOF() {
 			what = "end of file"
+			if bytes.Count(f.Src, []byte("{")) > bytes.Count(f.Src, []byte("}")) {
+				what += " (is a closing } missing?)"
+			}
 		}
 		msg = "unexpected " + what
 		if exp := friendlyExpect(ute.Expect); exp != "" {

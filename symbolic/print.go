@@ -111,7 +111,7 @@ func (p *printer) cond(c *Cond, want int) string {
 	case CCmp:
 		return paren(p.expr(c.L, precAdd)+" "+c.Cmp.String()+" "+p.expr(c.R, precAdd), precCmp, want)
 	case CNot:
-		return paren("!"+p.cond(c.Args[0], precNot), precNot, want)
+		return paren("!"+p.cond(c.Args[0], precCmp+1), precNot, want)
 	case CAnd, COr:
 		op, prec := " && ", precAnd
 		if c.Op == COr {

@@ -1,0 +1,358 @@
+package jani
+
+// Parallel composition. Every transition of the composed system becomes one
+// IR command:
+//
+//   - a silent edge (no "action") of any automaton moves alone; its label is
+//     SilentLabel;
+//   - a synchronisation vector {"synchronise": [a1, null, a3], "result": r}
+//     combines one edge with action a_i from every participating automaton i;
+//     one command per combination of edges, labelled r (silent when r is
+//     absent), guarded by the conjunction of the edges' locations and guards,
+//     with one outcome per combination of destinations (probabilities
+//     multiply);
+//   - a model with a single automaton and no "syncs" takes every edge on its
+//     own with the edge's action as label. Otherwise an action that appears in
+//     no synchronisation vector at an automaton's position is never taken
+//     (noted), as in Storm and mcsta.
+//
+// Assignments of one destination are executed by "index" (level), lower
+// levels first; assignments of one level read the values left by the
+// previous level (all levels of all synchronising edges together). The IR
+// reads the old state in every right-hand side, so later levels are lowered
+// by substituting the values of earlier ones.
+
+import (
+	"math/big"
+	"sort"
+
+	"vigil/symbolic"
+)
+
+// maxOutcomes bounds the outcomes of one composed command.
+const maxOutcomes = 1 << 16
+
+func (ml *modelLoader) compose(root *node) {
+	sys := root.get("system")
+	syncs, ok := ml.arr(sys, "syncs", false)
+	if !ok {
+		return
+	}
+	if len(syncs) == 0 && len(ml.autos) == 1 {
+		for _, e := range ml.autos[0].edges {
+			l := ml.label(e.action)
+			if e.action == "" {
+				l = ml.silentLabel()
+			}
+			ml.command(l, []*edge{e}, e.node)
+		}
+		return
+	}
+	for _, a := range ml.autos {
+		for _, e := range a.edges {
+			if e.action == "" {
+				ml.command(ml.silentLabel(), []*edge{e}, e.node)
+			}
+		}
+	}
+	covered := make([]map[string]bool, len(ml.autos))
+	for i := range covered {
+		covered[i] = map[string]bool{}
+	}
+	for _, sn := range syncs {
+		if !ml.obj(sn, "a synchronisation vector") {
+			continue
+		}
+		vec, ok := ml.arr(sn, "synchronise", true)
+		if !ok {
+			continue
+		}
+		if len(vec) != len(ml.autos) {
+			ml.errorf(sn.get("synchronise"), "synchronisation vector has %d entries for %d system elements", len(vec), len(ml.autos))
+			continue
+		}
+		var lists [][]*edge
+		good := true
+		for i, x := range vec {
+			switch {
+			case x.kind == kNull:
+				continue
+			case x.kind != kString:
+				ml.errorf(x, "expected an action name or null, got %s", x.describe())
+				good = false
+				continue
+			case ml.label(x.str) == symbolic.NoLabel:
+				ml.errorf(x, "undeclared action %q", x.str)
+				good = false
+				continue
+			}
+			covered[i][x.str] = true
+			var es []*edge
+			for _, e := range ml.autos[i].edges {
+				if e.action == x.str {
+					es = append(es, e)
+				}
+			}
+			lists = append(lists, es)
+		}
+		if !good {
+			continue
+		}
+		if len(lists) == 0 {
+			ml.errorf(sn, "synchronisation vector names no action")
+			continue
+		}
+		label := symbolic.NoLabel
+		if r := sn.get("result"); r != nil && r.kind != kNull {
+			if r.kind != kString || ml.label(r.str) == symbolic.NoLabel {
+				ml.errorf(r, "result must be a declared action, got %s", r.describe())
+				continue
+			}
+			label = ml.label(r.str)
+		} else {
+			label = ml.silentLabel()
+		}
+		// One command per combination of edges.
+		idx := make([]int, len(lists))
+		combo := make([]*edge, len(lists))
+		for {
+			empty := false
+			for i, es := range lists {
+				if len(es) == 0 {
+					empty = true
+					break
+				}
+				combo[i] = es[idx[i]]
+			}
+			if empty {
+				break
+			}
+			ml.command(label, append([]*edge(nil), combo...), sn)
+			if len(ml.errs) >= maxErrors {
+				return
+			}
+			i := len(idx) - 1
+			for ; i >= 0; i-- {
+				idx[i]++
+				if idx[i] < len(lists[i]) {
+					break
+				}
+				idx[i] = 0
+			}
+			if i < 0 {
+				break
+			}
+		}
+	}
+	for i, a := range ml.autos {
+		for _, e := range a.edges {
+			if e.action != "" && !covered[i][e.action] {
+				ml.note(e.node, "action %q of automaton %q appears in no synchronisation vector at its position: its edges are never taken", e.action, a.name)
+			}
+		}
+	}
+}
+
+// command lowers one combination of synchronising edges into an IR command.
+// at is the JSON node errors about the combination point to.
+func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) {
+	for i := range edges {
+		for j := i + 1; j < len(edges); j++ {
+			for v := range edges[i].writes {
+				if edges[j].writes[v] {
+					ml.errorf(at, "variable %q is assigned by synchronising edges of both %q and %q", ml.m.Vars[v].Name, edges[i].auto.name, edges[j].auto.name)
+					return
+				}
+			}
+		}
+	}
+	var guards []*symbolic.Cond
+	total := 1
+	for _, e := range edges {
+		if e.auto.locVar >= 0 {
+			guards = append(guards, symbolic.Compare(symbolic.V(e.auto.locVar), symbolic.Eq, symbolic.Lit(e.loc)))
+		}
+		guards = append(guards, e.guard)
+		total *= len(e.dests)
+		if total > maxOutcomes {
+			ml.unsupported(at, "more than %d outcomes in one synchronised transition", maxOutcomes)
+			return
+		}
+	}
+	cmd := symbolic.Command{Label: label, Guard: symbolic.And(guards...), Pos: ml.pos(edges[0].node)}
+	if cmd.Guard.Op == symbolic.CFalse {
+		return // never enabled
+	}
+	var weights []*big.Rat // nil entries: not constant
+	written, exact := false, true
+	idx := make([]int, len(edges))
+	for {
+		prob := big.NewRat(1, 1)
+		var asgs []asg
+		var locs []symbolic.Assign
+		for i, e := range edges {
+			d := e.dests[idx[i]]
+			if d.hasProb {
+				written = true
+			}
+			if d.prob.isConst() {
+				if prob != nil {
+					prob.Mul(prob, d.prob.k)
+				}
+			} else {
+				prob = nil
+			}
+			asgs = append(asgs, d.assigns...)
+			if e.auto.locVar >= 0 && d.loc != e.loc {
+				locs = append(locs, symbolic.Assign{Var: e.auto.locVar, Value: symbolic.Lit(d.loc), Pos: ml.pos(d.node.get("location"))})
+			}
+		}
+		if prob == nil || prob.Sign() != 0 {
+			assigns, ok := ml.resolve(asgs)
+			if !ok {
+				return
+			}
+			assigns = append(assigns, locs...)
+			sort.Slice(assigns, func(i, j int) bool { return assigns[i].Var < assigns[j].Var })
+			cmd.Outcomes = append(cmd.Outcomes, symbolic.Outcome{Assigns: assigns, Pos: ml.pos(edges[0].dests[idx[0]].node)})
+			weights = append(weights, prob)
+			if prob == nil {
+				exact = false
+			}
+		}
+		i := len(idx) - 1
+		for ; i >= 0; i-- {
+			idx[i]++
+			if idx[i] < len(edges[i].dests) {
+				break
+			}
+			idx[i] = 0
+		}
+		if i < 0 {
+			break
+		}
+	}
+	if len(cmd.Outcomes) == 0 {
+		ml.note(at, "transition dropped: all its destinations have probability 0")
+		return
+	}
+	n := len(cmd.Outcomes)
+	sum := new(big.Rat)
+	if exact && written {
+		for _, w := range weights {
+			sum.Add(sum, w)
+		}
+	}
+	for i := range cmd.Outcomes {
+		o := &cmd.Outcomes[i]
+		if !exact || !written {
+			o.Prob = 1 / float64(n)
+			continue
+		}
+		if num, den := weights[i].Num(), weights[i].Denom(); num.IsInt64() && den.IsInt64() {
+			o.Weight = symbolic.Rat{Num: num.Int64(), Den: den.Int64()}
+		}
+		o.Prob, _ = new(big.Rat).Quo(weights[i], sum).Float64()
+	}
+	ml.m.Commands = append(ml.m.Commands, cmd)
+}
+
+// resolve turns leveled assignments into simultaneous ones: level by level,
+// each right-hand side has the values of earlier levels substituted.
+func (ml *modelLoader) resolve(asgs []asg) ([]symbolic.Assign, bool) {
+	sort.SliceStable(asgs, func(i, j int) bool { return asgs[i].level < asgs[j].level })
+	cur := map[symbolic.VarID]*symbolic.Expr{}
+	pos := map[symbolic.VarID]*node{}
+	for i := 0; i < len(asgs); {
+		j := i
+		next := map[symbolic.VarID]*symbolic.Expr{}
+		for ; j < len(asgs) && asgs[j].level == asgs[i].level; j++ {
+			a := asgs[j]
+			if _, dup := next[a.v.id]; dup {
+				ml.errorf(a.node, "variable %q is assigned twice at index %d", a.v.name, a.level)
+				return nil, false
+			}
+			next[a.v.id] = substExpr(a.value, cur)
+			pos[a.v.id] = a.node
+		}
+		for v, e := range next {
+			cur[v] = e
+		}
+		i = j
+	}
+	out := make([]symbolic.Assign, 0, len(cur))
+	for v, e := range cur {
+		out = append(out, symbolic.Assign{Var: v, Value: e, Pos: ml.pos(pos[v])})
+	}
+	return out, true
+}
+
+// substExpr replaces variables by the expressions cur gives them. It returns
+// e itself when nothing changes.
+func substExpr(e *symbolic.Expr, cur map[symbolic.VarID]*symbolic.Expr) *symbolic.Expr {
+	if len(cur) == 0 {
+		return e
+	}
+	switch e.Op {
+	case symbolic.OpConst:
+		return e
+	case symbolic.OpVar:
+		if r, ok := cur[e.Var]; ok {
+			return r
+		}
+		return e
+	}
+	changed := false
+	args := make([]*symbolic.Expr, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = substExpr(a, cur)
+		changed = changed || args[i] != a
+	}
+	var c *symbolic.Cond
+	if e.Cond != nil {
+		c = substCond(e.Cond, cur)
+		changed = changed || c != e.Cond
+	}
+	if !changed {
+		return e
+	}
+	return &symbolic.Expr{Op: e.Op, K: e.K, Var: e.Var, Args: args, Cond: c, Pos: e.Pos}
+}
+
+func substCond(c *symbolic.Cond, cur map[symbolic.VarID]*symbolic.Expr) *symbolic.Cond {
+	switch c.Op {
+	case symbolic.CTrue, symbolic.CFalse:
+		return c
+	case symbolic.CVar:
+		r, ok := cur[c.Var]
+		if !ok {
+			return c
+		}
+		switch r.Op {
+		case symbolic.OpConst:
+			if r.K != 0 {
+				return symbolic.True()
+			}
+			return symbolic.False()
+		case symbolic.OpBool:
+			return r.Cond
+		}
+		return symbolic.Compare(r, symbolic.Ne, symbolic.Lit(0))
+	case symbolic.CCmp:
+		l, r := substExpr(c.L, cur), substExpr(c.R, cur)
+		if l == c.L && r == c.R {
+			return c
+		}
+		return &symbolic.Cond{Op: c.Op, Cmp: c.Cmp, L: l, R: r, Pos: c.Pos}
+	}
+	changed := false
+	args := make([]*symbolic.Cond, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = substCond(a, cur)
+		changed = changed || args[i] != a
+	}
+	if !changed {
+		return c
+	}
+	return &symbolic.Cond{Op: c.Op, Args: args, Pos: c.Pos}
+}

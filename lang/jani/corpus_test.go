@@ -1,0 +1,102 @@
+package jani
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// corpusDir is the external corpus (see ../shared/corpus/README.md); tests
+// that use it skip when it is absent.
+const corpusDir = "../../../shared/corpus/jani"
+
+func corpus(t testing.TB, sub string) string {
+	dir := filepath.Join(corpusDir, sub)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("corpus %s absent: %v", dir, err)
+	}
+	return dir
+}
+
+type qvbsCase struct {
+	file    string
+	defines map[string]string
+	want    []int
+}
+
+func qvbsCases(t testing.TB) []qvbsCase {
+	dir := corpus(t, "qvbs")
+	data, err := os.ReadFile(filepath.Join(dir, "states.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states map[string][]struct {
+		Open   map[string]json.Number `json:"open-parameters"`
+		States []int                  `json:"states"`
+	}
+	if err := json.Unmarshal(data, &states); err != nil {
+		t.Fatal(err)
+	}
+	var cases []qvbsCase
+	for f, runs := range states {
+		for _, r := range runs {
+			d := map[string]string{}
+			for k, v := range r.Open {
+				d[k] = v.String()
+			}
+			cases = append(cases, qvbsCase{filepath.Join(dir, f), d, r.States})
+		}
+	}
+	sort.Slice(cases, func(i, j int) bool {
+		if cases[i].file != cases[j].file {
+			return cases[i].file < cases[j].file
+		}
+		return len(cases[i].defines["K"]) < len(cases[j].defines["K"]) || cases[i].defines["K"] < cases[j].defines["K"]
+	})
+	return cases
+}
+
+// TestQVBSStateCounts explores every QVBS model of the corpus and compares
+// the number of reachable states with Storm's and mcsta's (states.json).
+// Set VIGIL_JANI_FIGURES=1 to log import and exploration times.
+func TestQVBSStateCounts(t *testing.T) {
+	for _, c := range qvbsCases(t) {
+		name := filepath.Base(c.file)
+		for k, v := range c.defines {
+			name += "/" + k + "=" + v
+		}
+		t.Run(name, func(t *testing.T) {
+			if testing.Short() && c.want[0] > 5000 {
+				t.Skip("large model in -short mode")
+			}
+			t0 := time.Now()
+			m, err := Load(c.file, c.defines)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t1 := time.Now()
+			n, err := reachable(m, 1_000_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t2 := time.Now()
+			ok := false
+			for _, w := range c.want {
+				ok = ok || n == w
+			}
+			if !ok {
+				t.Errorf("%d reachable states, want one of %v", n, c.want)
+			}
+			if os.Getenv("VIGIL_JANI_FIGURES") != "" {
+				t.Logf("FIGURE %s | %d vars | %d commands | %d states | want %v | import %s | explore %s",
+					name, len(m.Vars), len(m.Commands), n, c.want, t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond))
+			}
+		})
+	}
+}
+
+var _ = strconv.Itoa

@@ -1,0 +1,56 @@
+// Package jani imports JANI models (https://jani-spec.org) and the PlaJA
+// property and policy-interface files that come with them, lowering both
+// into the symbolic IR that .spec files lower into.
+//
+// # What is imported
+//
+// Model types lts, mdp and dtmc; ctmc, ma, pta, sta and the other
+// continuous-time or hybrid types are rejected. Variables of type bool and
+// bounded int (global and automaton-local), constants (open constants are
+// set with -D), automata with locations, flat parallel composition through
+// system.elements and system.syncs, guards, destinations with probabilities
+// and assignments with JANI's assignment "index" levels, and the
+// derived-operators feature (⇒ < > min max abs sgn trc ite floor ceil, / and %
+// where the result is linear). Transient variables, transient-values and
+// rewards are ignored with a note. Arrays, functions, nondet-selection,
+// real and clock variables are reported as "unsupported feature: ..." errors
+// that name the feature.
+//
+// # Naming
+//
+//   - Global variables and actions keep their JANI names, converted to .spec
+//     identifiers (characters outside [A-Za-z0-9_-] become '_'; .spec
+//     keywords get a trailing '_').
+//   - An automaton-local variable keeps its name when no other variable of
+//     the model has it, else it becomes <automaton>_<name>.
+//   - The location of an automaton with more than one location is the
+//     bounded variable loc_<automaton> (LocationVar) whose value is the
+//     index of the location in the automaton's "locations" list; a predicate
+//     at_<automaton>_<location> (LocationPred) names each location. An
+//     automaton with a single location gets no variable.
+//   - Silent transitions (edges without an action, and synchronisation
+//     vectors without a result) get the label "tau" (SilentLabel).
+//
+// # Probabilities
+//
+// Each destination becomes an outcome. When every probability is a rational
+// constant, Outcome.Weight holds it exactly and Outcome.Prob is it
+// normalised; state-dependent probabilities leave Weight unset and give
+// equal shares (noted). Verification never reads weights: every outcome is
+// possible. Destinations of probability 0 are dropped.
+//
+// # Positions and errors
+//
+// Every IR node and every error carries a position whose File is
+// "FILE#JSONPATH", for example
+// "beb.jani#automata[1].edges[12].guard.exp.left", with the line and column
+// of that JSON value in FILE. Errors are *Error values (or an ErrorList of
+// them) whose text starts with "jani: ".
+//
+// # PlaJA files
+//
+// LoadCondition reads {"op": "state-condition", "exp": E, "locations": [...]}
+// and {"op": "states-values", ...} files; AddProperty builds a property from
+// a start and an unsafe file; LoadPolicyFile reads a .jani2nnet interface
+// (or a PlaJA "PA" property file naming one) into an nn policy declaration.
+package jani

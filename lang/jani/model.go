@@ -1,0 +1,974 @@
+package jani
+
+import (
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// Load reads the JANI model at path and lowers it to the IR. defines sets
+// constants (-D NAME=VALUE): every open constant (one declared without a
+// value) must be defined; a define may also override a constant that has a
+// value. Notes about ignored parts of the model are dropped; use LoadNotes
+// to see them.
+func Load(path string, defines map[string]string) (*symbolic.Model, error) {
+	m, _, err := LoadNotes(path, defines)
+	return m, err
+}
+
+// LoadNotes is Load that also returns the import's notes.
+func LoadNotes(path string, defines map[string]string) (*symbolic.Model, []Note, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("jani: %w", err)
+	}
+	return Decode(path, data, defines)
+}
+
+// Decode lowers the JANI model in data; name is the file name used in
+// positions. On error the model is nil and the error is an *Error or an
+// ErrorList.
+func Decode(name string, data []byte, defines map[string]string) (*symbolic.Model, []Note, error) {
+	root, err := parseJSON(name, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	ml := &modelLoader{
+		lowerer: newLowerer(name, data),
+		defines: defines,
+		m:       &symbolic.Model{},
+		consts:  map[string]val{},
+		globals: map[string]*varInfo{},
+	}
+	ml.model(root)
+	if err := ml.errs.Err(); err != nil {
+		return nil, ml.notes, err
+	}
+	return ml.m, ml.notes, nil
+}
+
+// Supported and rejected model types.
+var (
+	discreteTypes   = map[string]bool{"lts": true, "mdp": true, "dtmc": true}
+	continuousTypes = map[string]bool{"ctmc": true, "ma": true, "pta": true, "sta": true, "ta": true,
+		"pts": true, "ha": true, "pha": true, "sha": true, "ctmdp": true}
+)
+
+type modelLoader struct {
+	*lowerer
+	defines map[string]string
+	m       *symbolic.Model
+	consts  map[string]val
+	globals map[string]*varInfo
+	autos   []*automaton
+	silent  symbolic.LabelID
+	hasProb bool
+}
+
+type varInfo struct {
+	id        symbolic.VarID
+	isBool    bool
+	transient bool
+	array     bool
+	name      string // the JANI name
+	node      *node
+}
+
+type automaton struct {
+	name     string
+	node     *node
+	locs     map[string]int
+	locNames []string
+	locVar   symbolic.VarID // -1 with a single location
+	initLoc  int
+	locals   map[string]*varInfo
+	edges    []*edge
+}
+
+type edge struct {
+	node   *node
+	auto   *automaton
+	loc    int
+	action string // "" for silent edges
+	guard  *symbolic.Cond
+	dests  []*dest
+	writes map[symbolic.VarID]bool
+}
+
+type dest struct {
+	node    *node
+	loc     int
+	prob    val // constant 1 when absent
+	hasProb bool
+	assigns []asg
+}
+
+type asg struct {
+	v     *varInfo
+	level int
+	value *symbolic.Expr // Booleans: OpBool or a 0/1 literal
+	node  *node
+}
+
+func (ml *modelLoader) model(root *node) {
+	if !ml.obj(root, "a JANI model") {
+		return
+	}
+	if n := root.get("name"); n != nil && n.kind == kString {
+		ml.m.Name = ident(n.str)
+	} else {
+		ml.m.Name = ident(strings.TrimSuffix(filepath.Base(ml.file), filepath.Ext(ml.file)))
+	}
+	typ, tn, ok := ml.str(root, "type")
+	if !ok {
+		return
+	}
+	switch {
+	case discreteTypes[typ]:
+	case continuousTypes[typ]:
+		ml.errorf(tn, "model type %q is not supported: vigil handles the discrete types lts, mdp and dtmc", typ)
+		return
+	default:
+		ml.errorf(tn, "unknown model type %q (want lts, mdp or dtmc)", typ)
+		return
+	}
+	ml.features(root)
+	if root.get("functions") != nil {
+		ml.unsupported(root.get("functions"), "functions")
+		return
+	}
+	ml.actions(root)
+	ml.constants(root)
+	if len(ml.errs) > 0 {
+		return // everything below depends on the constants
+	}
+	if vs, ok := ml.arr(root, "variables", false); ok {
+		for _, v := range vs {
+			if vi := ml.variable(v, ml.constScope); vi != nil {
+				ml.globals[vi.name] = vi
+			}
+		}
+	}
+	ml.restrictInitial(root)
+	for _, key := range []string{"rewards", "reward-structures"} {
+		if n := root.get(key); n != nil {
+			ml.note(n, "%s ignored: vigil verifies safety and imports no rewards", key)
+		}
+	}
+	ml.automata(root)
+	if len(ml.errs) > 0 {
+		return
+	}
+	ml.compose(root)
+}
+
+var knownFeatures = map[string]string{
+	"derived-operators":  "",
+	"state-exit-rewards": "",
+	"arrays":             "reported where used",
+	"functions":          "reported where used",
+	"datatypes":          "reported where used",
+	"nondet-selection":   "reported where used",
+	"trigonometric-functions": "reported where used",
+	"hyperbolic-functions":    "reported where used",
+	"rounding-functions":      "",
+	"x-mcsta-rounding":        "",
+}
+
+func (ml *modelLoader) features(root *node) {
+	fs, ok := ml.arr(root, "features", false)
+	if !ok {
+		return
+	}
+	for _, f := range fs {
+		if f.kind != kString {
+			ml.errorf(f, "a feature must be a string, got %s", f.describe())
+			continue
+		}
+		if _, known := knownFeatures[f.str]; !known {
+			ml.note(f, "unknown feature %q: the import fails where the model uses it", f.str)
+		}
+	}
+}
+
+func (ml *modelLoader) actions(root *node) {
+	as, ok := ml.arr(root, "actions", false)
+	if !ok {
+		return
+	}
+	seen := map[string]bool{}
+	labels := namer{}
+	for _, a := range as {
+		if !ml.obj(a, "an action") {
+			continue
+		}
+		name, nn, ok := ml.str(a, "name")
+		if !ok {
+			continue
+		}
+		if seen[name] {
+			ml.errorf(nn, "action %q declared twice", name)
+			continue
+		}
+		seen[name] = true
+		ml.m.Labels = append(ml.m.Labels, symbolic.Label{Name: labels.unique(ident(name)), Pos: ml.pos(a)})
+	}
+	// The silent label: "tau", unless the model declares an action of that name.
+	ml.silent = symbolic.NoLabel
+}
+
+// label returns the LabelID of a declared action by its JANI name.
+func (ml *modelLoader) label(name string) symbolic.LabelID {
+	return labelIndex(ml.m, name)
+}
+
+// labelIndex finds a label by JANI name: exact first, then as converted by ident.
+func labelIndex(m *symbolic.Model, name string) symbolic.LabelID {
+	if l := m.LabelIndex(name); l != symbolic.NoLabel {
+		return l
+	}
+	return m.LabelIndex(ident(name))
+}
+
+// silentLabel returns the label of silent transitions, creating it on first use.
+func (ml *modelLoader) silentLabel() symbolic.LabelID {
+	if ml.silent == symbolic.NoLabel {
+		name := SilentLabel
+		for ml.m.LabelIndex(name) != symbolic.NoLabel {
+			name += "_"
+		}
+		ml.m.Labels = append(ml.m.Labels, symbolic.Label{Name: name, Pos: symbolic.Pos{File: ml.file}})
+		ml.silent = symbolic.LabelID(len(ml.m.Labels) - 1)
+	}
+	return ml.silent
+}
+
+// SilentLabel names the label of transitions without an action (JANI's
+// silent action τ). If the model declares an action "tau", underscores are
+// appended until the name is free.
+const SilentLabel = "tau"
+
+// constScope resolves constants only.
+func (ml *modelLoader) constScope(name string) (ref, bool) {
+	if v, ok := ml.consts[name]; ok {
+		return ref{isConst: true, val: v}, true
+	}
+	return ref{}, false
+}
+
+// globalScope resolves global variables and constants.
+func (ml *modelLoader) globalScope(name string) (ref, bool) {
+	if vi, ok := ml.globals[name]; ok {
+		return vi.ref(), true
+	}
+	return ml.constScope(name)
+}
+
+func (vi *varInfo) ref() ref {
+	if vi.array {
+		return ref{feature: "arrays"}
+	}
+	return ref{v: vi.id, isBool: vi.isBool, transient: vi.transient}
+}
+
+func (ml *modelLoader) constants(root *node) {
+	cs, ok := ml.arr(root, "constants", false)
+	if !ok {
+		return
+	}
+	used := map[string]bool{}
+	for _, c := range cs {
+		if !ml.obj(c, "a constant") {
+			continue
+		}
+		name, nn, ok := ml.str(c, "name")
+		if !ok {
+			continue
+		}
+		if _, dup := ml.consts[name]; dup {
+			ml.errorf(nn, "constant %q declared twice", name)
+			continue
+		}
+		tn := c.get("type")
+		if tn == nil {
+			ml.errorf(c, "constant %q has no type", name)
+			continue
+		}
+		t, lo, hi, ok := ml.constType(tn)
+		if !ok {
+			continue
+		}
+		var v val
+		if def, ok := ml.defines[name]; ok {
+			used[name] = true
+			if v, ok = parseDefine(def, t); !ok {
+				ml.errorf(c, "-D %s=%s: not a %s value", name, def, t)
+				continue
+			}
+		} else if vn := c.get("value"); vn != nil {
+			if v, ok = ml.constant(vn, ml.constScope, "the value of constant "+name); !ok {
+				continue
+			}
+		} else {
+			ml.errorf(c, "constant %q has no value: set it with -D %s=VALUE", name, name)
+			continue
+		}
+		if (t == tBool) != (v.t == tBool) || (t == tInt && !v.k.IsInt()) {
+			ml.errorf(c, "type error: constant %q of type %s has value %s", name, t, v.k.RatString())
+			continue
+		}
+		if t == tReal {
+			v.t = tReal
+		}
+		if lo != nil && (v.k.Cmp(lo) < 0 || v.k.Cmp(hi) > 0) {
+			ml.errorf(c, "constant %q = %s is outside its bounds %s..%s", name, v.k.RatString(), lo.RatString(), hi.RatString())
+			continue
+		}
+		ml.consts[name] = v
+		if i, ok := ratInt(v.k); ok && t != tReal {
+			ml.m.Consts = append(ml.m.Consts, symbolic.Const{Name: ident(name), Value: i, Pos: ml.pos(c)})
+		}
+	}
+	var unknown []string
+	for d := range ml.defines {
+		if !used[d] {
+			unknown = append(unknown, d)
+		}
+	}
+	sort.Strings(unknown)
+	for _, d := range unknown {
+		var names []string
+		for _, c := range cs {
+			if n := c.get("name"); n != nil && n.kind == kString {
+				names = append(names, n.str)
+			}
+		}
+		ml.errorf(root.get("constants"), "-D %s: the model has no constant %q (constants: %s)", d, d, strings.Join(names, ", "))
+	}
+}
+
+// constType reads a constant's type; lo and hi are set for bounded types.
+func (ml *modelLoader) constType(tn *node) (t typ, lo, hi *big.Rat, ok bool) {
+	if tn.kind == kString {
+		switch tn.str {
+		case "int":
+			return tInt, nil, nil, true
+		case "bool":
+			return tBool, nil, nil, true
+		case "real":
+			return tReal, nil, nil, true
+		}
+		ml.unsupported(tn, "constants of type %q", tn.str)
+		return 0, nil, nil, false
+	}
+	if tn.kind == kObject {
+		if k := tn.get("kind"); k != nil && k.kind == kString && k.str == "bounded" {
+			base := tn.get("base")
+			t := tInt
+			if base != nil && base.kind == kString && base.str == "real" {
+				t = tReal
+			}
+			lo, hi := new(big.Rat).SetInt64(-1<<62), new(big.Rat).SetInt64(1<<62)
+			if n := tn.get("lower-bound"); n != nil {
+				v, ok := ml.constant(n, ml.constScope, "a bound")
+				if !ok {
+					return 0, nil, nil, false
+				}
+				lo = v.k
+			}
+			if n := tn.get("upper-bound"); n != nil {
+				v, ok := ml.constant(n, ml.constScope, "a bound")
+				if !ok {
+					return 0, nil, nil, false
+				}
+				hi = v.k
+			}
+			return t, lo, hi, true
+		}
+	}
+	ml.unsupported(tn, "constant type %s", tn.describe())
+	return 0, nil, nil, false
+}
+
+// parseDefine reads a -D value: an integer, true/false, a decimal or p/q.
+func parseDefine(s string, t typ) (val, bool) {
+	s = strings.TrimSpace(s)
+	if t == tBool {
+		switch s {
+		case "true":
+			return constBool(true), true
+		case "false":
+			return constBool(false), true
+		}
+		return val{}, false
+	}
+	if strings.ContainsAny(s, "eE") && len(s) > 12 {
+		return val{}, false
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return val{}, false
+	}
+	return constRat(r, t), true
+}
+
+// variable declares one global or local variable and returns its info
+// (nil on error). sc resolves the bounds and the initial value.
+func (ml *modelLoader) variable(v *node, sc scope) *varInfo {
+	if !ml.obj(v, "a variable") {
+		return nil
+	}
+	name, _, ok := ml.str(v, "name")
+	if !ok {
+		return nil
+	}
+	vi := &varInfo{name: name, node: v, id: -1}
+	if tr := v.get("transient"); tr != nil && tr.kind == kBool && tr.b {
+		vi.transient = true
+		ml.note(v, "transient variable %q ignored: rewards and labels are not imported", name)
+		return vi
+	}
+	tn := v.get("type")
+	if tn == nil {
+		ml.errorf(v, "variable %q has no type", name)
+		return nil
+	}
+	irv := symbolic.Var{Name: ident(name), Pos: ml.pos(v)}
+	switch {
+	case tn.kind == kString && tn.str == "bool":
+		irv.Bool, irv.Lo, irv.Hi = true, 0, 1
+	case tn.kind == kString && tn.str == "int":
+		ml.unsupported(tn, "unbounded integer variable %q (give it a bounded type)", name)
+		return nil
+	case tn.kind == kString:
+		ml.unsupported(tn, "variables of type %q (%q)", tn.str, name)
+		return nil
+	case tn.kind == kObject:
+		kind := tn.get("kind")
+		switch {
+		case kind != nil && kind.kind == kString && kind.str == "array":
+			ml.unsupported(tn, "arrays (variable %q)", name)
+			vi.array = true
+			return vi
+		case kind == nil || kind.kind != kString || kind.str != "bounded":
+			ml.unsupported(tn, "variable type %s (%q)", tn.describe(), name)
+			return nil
+		}
+		if base := tn.get("base"); base == nil || base.kind != kString || base.str != "int" {
+			ml.unsupported(tn, "bounded variables whose base is not int (%q)", name)
+			return nil
+		}
+		lo, hi := tn.get("lower-bound"), tn.get("upper-bound")
+		if lo == nil || hi == nil {
+			ml.unsupported(tn, "half-bounded integer variable %q (give it both bounds)", name)
+			return nil
+		}
+		l, ok1 := ml.bound(lo, sc)
+		h, ok2 := ml.bound(hi, sc)
+		if !ok1 || !ok2 {
+			return nil
+		}
+		if l > h {
+			ml.errorf(tn, "variable %q has an empty range %d..%d", name, l, h)
+			return nil
+		}
+		irv.Lo, irv.Hi = l, h
+	default:
+		ml.errorf(tn, "bad type %s for variable %q", tn.describe(), name)
+		return nil
+	}
+	if iv := v.get("initial-value"); iv != nil {
+		c, ok := ml.constant(iv, sc, "the initial value of "+name)
+		if !ok {
+			return nil
+		}
+		if irv.Bool != (c.t == tBool) {
+			ml.errorf(iv, "type error: initial value of %q has the wrong type", name)
+			return nil
+		}
+		i, ok := ratInt(c.k)
+		if !ok {
+			ml.errorf(iv, "initial value %s of %q is not an integer", c.k.RatString(), name)
+			return nil
+		}
+		if i < irv.Lo || i > irv.Hi {
+			ml.errorf(iv, "initial value %d of %q is outside its range %d..%d", i, name, irv.Lo, irv.Hi)
+			return nil
+		}
+		irv.HasInit, irv.Init = true, i
+	}
+	vi.isBool = irv.Bool
+	vi.id = symbolic.VarID(len(ml.m.Vars))
+	ml.m.Vars = append(ml.m.Vars, irv)
+	return vi
+}
+
+// Variable bounds are kept within int32 so that IR arithmetic never
+// overflows.
+const maxBound = 1 << 31
+
+func (ml *modelLoader) bound(n *node, sc scope) (int, bool) {
+	v, ok := ml.constant(n, sc, "a variable bound")
+	if !ok {
+		return 0, false
+	}
+	if v.t == tBool || !v.k.IsInt() {
+		ml.errorf(n, "a variable bound must be an integer, got %s", v.k.RatString())
+		return 0, false
+	}
+	i, ok := ratInt(v.k)
+	if !ok || i > maxBound || i < -maxBound {
+		ml.errorf(n, "bound %s is too large (vigil keeps bounds within ±2^31)", v.k.RatString())
+		return 0, false
+	}
+	return i, true
+}
+
+func (ml *modelLoader) restrictInitial(n *node) {
+	ri := n.get("restrict-initial")
+	if ri == nil {
+		return
+	}
+	e := ri.get("exp")
+	if e == nil {
+		ml.errorf(ri, "restrict-initial has no \"exp\"")
+		return
+	}
+	if e.kind == kBool && e.b {
+		return
+	}
+	ml.unsupported(e, "restrict-initial other than true (give initial values, or a start condition with --start)")
+}
+
+func (ml *modelLoader) automata(root *node) {
+	as, ok := ml.arr(root, "automata", true)
+	if !ok {
+		return
+	}
+	byName := map[string]*node{}
+	for _, a := range as {
+		if !ml.obj(a, "an automaton") {
+			continue
+		}
+		name, nn, ok := ml.str(a, "name")
+		if !ok {
+			continue
+		}
+		if byName[name] != nil {
+			ml.errorf(nn, "automaton %q declared twice", name)
+			continue
+		}
+		byName[name] = a
+	}
+	sys := root.get("system")
+	if sys == nil {
+		ml.errorf(root, "missing \"system\"")
+		return
+	}
+	if !ml.obj(sys, "system") {
+		return
+	}
+	if c := sys.get("composition"); c != nil || sys.get("op") != nil {
+		// Older nested compositions: only flat parallel composition is JANI.
+		ml.unsupported(sys, "nested composition (use system.elements and system.syncs)")
+		return
+	}
+	els, ok := ml.arr(sys, "elements", true)
+	if !ok {
+		return
+	}
+	inst := map[string]bool{}
+	for _, el := range els {
+		if !ml.obj(el, "a system element") {
+			return
+		}
+		name, nn, ok := ml.str(el, "automaton")
+		if !ok {
+			return
+		}
+		a := byName[name]
+		if a == nil {
+			ml.errorf(nn, "system element names undeclared automaton %q", name)
+			return
+		}
+		if inst[name] {
+			ml.unsupported(nn, "automaton %q instantiated twice", name)
+			return
+		}
+		inst[name] = true
+		if ie := el.get("input-enable"); ie != nil && ie.kind == kArray && len(ie.vals) > 0 {
+			ml.unsupported(ie, "input-enable")
+			return
+		}
+		ml.autos = append(ml.autos, &automaton{name: name, node: a, locVar: -1})
+	}
+	for name, a := range byName {
+		if !inst[name] {
+			ml.note(a, "automaton %q is not part of the system and is ignored", name)
+		}
+	}
+	// Local variable names: kept when unique in the model, else prefixed
+	// with the automaton's name.
+	count := map[string]int{}
+	for name := range ml.globals {
+		count[name]++
+	}
+	for _, a := range ml.autos {
+		vs, _ := ml.arr(a.node, "variables", false)
+		for _, v := range vs {
+			if n := v.get("name"); n != nil && n.kind == kString {
+				count[n.str]++
+			}
+		}
+	}
+	for _, a := range ml.autos {
+		ml.locations(a)
+		a.locals = map[string]*varInfo{}
+		vs, ok := ml.arr(a.node, "variables", false)
+		if !ok {
+			continue
+		}
+		for _, v := range vs {
+			vi := ml.variable(v, ml.constScope)
+			if vi == nil {
+				continue
+			}
+			if _, dup := a.locals[vi.name]; dup {
+				ml.errorf(v, "variable %q declared twice in automaton %q", vi.name, a.name)
+				continue
+			}
+			a.locals[vi.name] = vi
+			if vi.id >= 0 {
+				want := ident(vi.name)
+				if count[vi.name] > 1 {
+					want = ident(a.name + "_" + vi.name)
+				}
+				ml.m.Vars[vi.id].Name = want // made unique below
+			}
+		}
+		ml.restrictInitial(a.node)
+	}
+	ml.nameVars()
+	for _, a := range ml.autos {
+		ml.edges(a)
+	}
+}
+
+// nameVars gives every IR variable a unique identifier: globals keep their
+// (converted) JANI names, locals got theirs in automata, location variables
+// are loc_<automaton>.
+func (ml *modelLoader) nameVars() {
+	nm := namer{}
+	for i := range ml.m.Vars {
+		v := &ml.m.Vars[i]
+		v.Name = nm.unique(v.Name)
+	}
+}
+
+func (ml *modelLoader) locations(a *automaton) {
+	ls, ok := ml.arr(a.node, "locations", true)
+	if !ok {
+		return
+	}
+	a.locs = map[string]int{}
+	for _, ln := range ls {
+		if !ml.obj(ln, "a location") {
+			continue
+		}
+		name, nn, ok := ml.str(ln, "name")
+		if !ok {
+			continue
+		}
+		if _, dup := a.locs[name]; dup {
+			ml.errorf(nn, "location %q declared twice in automaton %q", name, a.name)
+			continue
+		}
+		a.locs[name] = len(a.locNames)
+		a.locNames = append(a.locNames, name)
+		if tp := ln.get("time-progress"); tp != nil {
+			ml.note(tp, "time-progress ignored in a discrete model")
+		}
+		if tv := ln.get("transient-values"); tv != nil {
+			ml.note(tv, "transient-values ignored: rewards and labels are not imported")
+		}
+	}
+	if len(a.locNames) == 0 {
+		ml.errorf(a.node, "automaton %q has no locations", a.name)
+		return
+	}
+	inits, ok := ml.arr(a.node, "initial-locations", true)
+	if !ok {
+		return
+	}
+	if len(inits) != 1 {
+		if len(inits) == 0 {
+			ml.errorf(a.node.get("initial-locations"), "automaton %q has no initial location", a.name)
+		} else {
+			ml.unsupported(a.node.get("initial-locations"), "several initial locations (automaton %q)", a.name)
+		}
+		return
+	}
+	if inits[0].kind != kString {
+		ml.errorf(inits[0], "an initial location must be a string")
+		return
+	}
+	i, ok := a.locs[inits[0].str]
+	if !ok {
+		ml.errorf(inits[0], "undeclared location %q", inits[0].str)
+		return
+	}
+	a.initLoc = i
+	if len(a.locNames) > 1 {
+		a.locVar = symbolic.VarID(len(ml.m.Vars))
+		ml.m.Vars = append(ml.m.Vars, symbolic.Var{
+			Name: LocationVar(a.name), Lo: 0, Hi: len(a.locNames) - 1,
+			HasInit: true, Init: i, Pos: ml.pos(a.node.get("locations")),
+		})
+		for j, ln := range a.locNames {
+			ml.m.Preds = append(ml.m.Preds, symbolic.Pred{
+				Name: LocationPred(a.name, ln),
+				Cond: symbolic.Compare(symbolic.V(a.locVar), symbolic.Eq, symbolic.Lit(j)),
+				Pos:  ml.pos(ls[j]),
+			})
+		}
+	}
+}
+
+// LocationVar names the variable that holds the location of an automaton
+// with more than one location: loc_<automaton>, its value the index of the
+// location in the automaton's "locations" list. An automaton with a single
+// location gets no variable.
+func LocationVar(automaton string) string { return ident("loc_" + automaton) }
+
+// LocationPred names the predicate "automaton is at location":
+// at_<automaton>_<location>, declared for automata with a location variable.
+func LocationPred(automaton, location string) string {
+	return ident("at_" + automaton + "_" + location)
+}
+
+func (ml *modelLoader) localScope(a *automaton) scope {
+	return func(name string) (ref, bool) {
+		if vi, ok := a.locals[name]; ok {
+			return vi.ref(), true
+		}
+		return ml.globalScope(name)
+	}
+}
+
+// lookupVar finds a variable assignable from automaton a.
+func (ml *modelLoader) lookupVar(a *automaton, name string) *varInfo {
+	if vi, ok := a.locals[name]; ok {
+		return vi
+	}
+	return ml.globals[name]
+}
+
+func (ml *modelLoader) edges(a *automaton) {
+	es, ok := ml.arr(a.node, "edges", false)
+	if !ok {
+		return
+	}
+	sc := ml.localScope(a)
+	for _, en := range es {
+		if !ml.obj(en, "an edge") {
+			continue
+		}
+		e := &edge{node: en, auto: a, writes: map[symbolic.VarID]bool{}}
+		locName, ln, ok := ml.str(en, "location")
+		if !ok {
+			continue
+		}
+		if e.loc, ok = a.locs[locName]; !ok {
+			ml.errorf(ln, "undeclared location %q in automaton %q", locName, a.name)
+			continue
+		}
+		if an := en.get("action"); an != nil {
+			if an.kind != kString {
+				ml.errorf(an, "an action must be a string")
+				continue
+			}
+			if ml.label(an.str) == symbolic.NoLabel {
+				ml.errorf(an, "undeclared action %q", an.str)
+				continue
+			}
+			e.action = an.str
+		}
+		if r := en.get("rate"); r != nil {
+			ml.unsupported(r, "rates in a discrete model")
+			continue
+		}
+		e.guard = symbolic.True()
+		if g := en.get("guard"); g != nil {
+			x := g.get("exp")
+			if x == nil {
+				ml.errorf(g, "guard has no \"exp\"")
+				continue
+			}
+			if e.guard, ok = ml.cond(x, sc); !ok {
+				continue
+			}
+		}
+		ds, ok := ml.arr(en, "destinations", true)
+		if !ok {
+			continue
+		}
+		if len(ds) == 0 {
+			ml.errorf(en.get("destinations"), "edge has no destinations")
+			continue
+		}
+		good := true
+		for _, dn := range ds {
+			d := ml.destination(a, dn, sc)
+			if d == nil {
+				good = false
+				continue
+			}
+			for _, as := range d.assigns {
+				e.writes[as.v.id] = true
+			}
+			e.dests = append(e.dests, d)
+		}
+		if good {
+			a.edges = append(a.edges, e)
+		}
+	}
+}
+
+func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) *dest {
+	if !ml.obj(dn, "a destination") {
+		return nil
+	}
+	d := &dest{node: dn, prob: constInt(1)}
+	locName, ln, ok := ml.str(dn, "location")
+	if !ok {
+		return nil
+	}
+	if d.loc, ok = a.locs[locName]; !ok {
+		ml.errorf(ln, "undeclared location %q in automaton %q", locName, a.name)
+		return nil
+	}
+	if p := dn.get("probability"); p != nil {
+		x := p.get("exp")
+		if x == nil {
+			ml.errorf(p, "probability has no \"exp\"")
+			return nil
+		}
+		v, ok := ml.expr(x, sc)
+		if !ok {
+			return nil
+		}
+		if !v.numeric() {
+			ml.errorf(x, "type error: a probability must be a number")
+			return nil
+		}
+		if v.isConst() && (v.k.Sign() < 0 || v.k.Cmp(big.NewRat(1, 1)) > 0) {
+			ml.errorf(x, "probability %s is outside [0, 1]", v.k.RatString())
+			return nil
+		}
+		if !v.isConst() {
+			ml.note(x, "state-dependent probabilities are kept as unweighted outcomes")
+		}
+		d.prob, d.hasProb = v, true
+		ml.hasProb = true
+	}
+	as, ok := ml.arr(dn, "assignments", false)
+	if !ok {
+		return nil
+	}
+	good := true
+	for _, an := range as {
+		if !ml.obj(an, "an assignment") {
+			good = false
+			continue
+		}
+		rn := an.get("ref")
+		if rn == nil {
+			ml.errorf(an, "assignment has no \"ref\"")
+			good = false
+			continue
+		}
+		if rn.kind != kString {
+			if op := rn.get("op"); op != nil && op.kind == kString && op.str == "aa" {
+				ml.unsupported(rn, "arrays (assignment to an array element)")
+			} else {
+				ml.errorf(rn, "assignment target must be a variable name, got %s", rn.describe())
+			}
+			good = false
+			continue
+		}
+		vi := ml.lookupVar(a, rn.str)
+		if vi == nil {
+			if _, isConst := ml.consts[rn.str]; isConst {
+				ml.errorf(rn, "cannot assign to constant %q", rn.str)
+			} else {
+				ml.errorf(rn, "assignment to undeclared variable %q", rn.str)
+			}
+			good = false
+			continue
+		}
+		if vi.array {
+			ml.unsupported(rn, "arrays (assignment to %q)", rn.str)
+			good = false
+			continue
+		}
+		level := 0
+		if ix := an.get("index"); ix != nil {
+			v, ok := ml.constant(ix, ml.constScope, "an assignment index")
+			if !ok {
+				good = false
+				continue
+			}
+			if level, ok = ratInt(v.k); !ok || v.t == tBool {
+				ml.errorf(ix, "an assignment index must be an integer")
+				good = false
+				continue
+			}
+		}
+		vn := an.get("value")
+		if vn == nil {
+			ml.errorf(an, "assignment has no \"value\"")
+			good = false
+			continue
+		}
+		if vi.transient {
+			continue // rewards and labels: noted at the declaration
+		}
+		var value *symbolic.Expr
+		if vi.isBool {
+			c, ok := ml.cond(vn, sc)
+			if !ok {
+				good = false
+				continue
+			}
+			value = boolAssign(c)
+		} else {
+			e, ok := ml.intExpr(vn, sc)
+			if !ok {
+				good = false
+				continue
+			}
+			value = e
+		}
+		d.assigns = append(d.assigns, asg{v: vi, level: level, value: value, node: an})
+	}
+	if !good {
+		return nil
+	}
+	return d
+}
+
+// boolAssign is the IR value of a Boolean assignment: a 0/1 literal or OpBool.
+func boolAssign(c *symbolic.Cond) *symbolic.Expr {
+	switch c.Op {
+	case symbolic.CTrue:
+		return symbolic.Lit(1)
+	case symbolic.CFalse:
+		return symbolic.Lit(0)
+	}
+	return &symbolic.Expr{Op: symbolic.OpBool, Cond: c}
+}

@@ -1,0 +1,208 @@
+package lang
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"vigil/symbolic"
+)
+
+// specFiles lists the shipped models and the golden inputs.
+func specFiles(t testing.TB) []string {
+	files, _ := filepath.Glob("../specs/*.spec")
+	if len(files) == 0 {
+		t.Fatal("no specs found in ../specs")
+	}
+	return files
+}
+
+func printModel(m *symbolic.Model) []byte {
+	var b bytes.Buffer
+	symbolic.Print(&b, m)
+	return b.Bytes()
+}
+
+// TestFormatIdempotent: format(format(x)) == format(x) on every spec, and
+// formatting does not change the lowered model.
+func TestFormatIdempotent(t *testing.T) {
+	for _, f := range specFiles(t) {
+		src, _ := os.ReadFile(f)
+		once, diags := Format(f, src)
+		if once == nil {
+			t.Errorf("%s: %s", f, diags.Render())
+			continue
+		}
+		twice, _ := Format(f, once)
+		if !bytes.Equal(once, twice) {
+			t.Errorf("%s: formatting is not idempotent:\n%s\n---\n%s", f, once, twice)
+		}
+		m1, d1 := LoadSource(f, src, Options{})
+		m2, d2 := LoadSource(f, once, Options{})
+		if (m1 == nil) != (m2 == nil) {
+			t.Errorf("%s: formatting changed whether it loads: %s / %s", f, d1.Render(), d2.Render())
+		} else if m1 != nil && !bytes.Equal(printModel(m1), printModel(m2)) {
+			t.Errorf("%s: formatting changed the model", f)
+		}
+	}
+}
+
+// TestPrintRoundTrip: lowering the printed IR gives the same IR, for every
+// spec and every golden input that lowers.
+func TestPrintRoundTrip(t *testing.T) {
+	check := func(name string, m *symbolic.Model) {
+		text := printModel(m)
+		dir := t.TempDir()
+		// Policy files are named relative to the spec; keep paths absolute.
+		for _, p := range m.Policies {
+			for _, f := range []*string{&p.File, &p.Interface} {
+				if *f != "" && !filepath.IsAbs(*f) {
+					*f, _ = filepath.Abs(*f)
+				}
+			}
+		}
+		text = printModel(m)
+		path := filepath.Join(dir, "printed.spec")
+		m2, diags := LoadSource(path, text, Options{})
+		if m2 == nil {
+			t.Errorf("%s: printed model does not load:\n%s\n%s", name, diags.Render(), text)
+			return
+		}
+		m2.Name = m.Name
+		if again := printModel(m2); !bytes.Equal(text, again) {
+			t.Errorf("%s: print/lower round trip differs:\n%s\n---\n%s", name, text, again)
+		}
+	}
+	for _, f := range specFiles(t) {
+		m, diags := Load(f, Options{})
+		if m == nil {
+			t.Errorf("%s: %s", f, diags.Render())
+			continue
+		}
+		check(f, m)
+	}
+	goldens, _ := filepath.Glob("testdata/golden/*.txtar")
+	for _, g := range goldens {
+		ar, _ := txtar.ParseFile(g)
+		dir := t.TempDir()
+		for _, f := range ar.Files {
+			p := filepath.Join(dir, f.Name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, f.Data, 0o644)
+		}
+		if m, _ := Load(filepath.Join(dir, "in.spec"), Options{}); m != nil {
+			check(g, m)
+		}
+	}
+}
+
+// FuzzFrontEnd: the front end never panics; whatever parses formats
+// idempotently; whatever loads prints to text that loads to the same IR.
+func FuzzFrontEnd(f *testing.F) {
+	for _, file := range specFiles(f) {
+		src, _ := os.ReadFile(file)
+		f.Add(src)
+	}
+	goldens, _ := filepath.Glob("testdata/golden/*.txtar")
+	for _, g := range goldens {
+		ar, _ := txtar.ParseFile(g)
+		for _, file := range ar.Files {
+			if file.Name == "in.spec" {
+				f.Add(file.Data)
+			}
+		}
+	}
+	errs, _ := filepath.Glob("testdata/errors/*.spec")
+	for _, e := range errs {
+		src, _ := os.ReadFile(e)
+		for _, chunk := range strings.Split(string(src), "\n---\n") {
+			f.Add([]byte(chunk))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out, _ := Format("fuzz.spec", src)
+		if out != nil {
+			again, diags := Format("fuzz.spec", out)
+			if again == nil {
+				t.Fatalf("formatted text does not parse: %s\n%s", diags.Render(), out)
+			}
+			if !bytes.Equal(out, again) {
+				t.Fatalf("format not idempotent:\n%s\n---\n%s", out, again)
+			}
+		}
+		m, _ := LoadSource("fuzz.spec", src, Options{})
+		if m == nil {
+			return
+		}
+		text := printModel(m)
+		m2, diags := LoadSource("fuzz.spec", text, Options{})
+		if m2 == nil {
+			t.Fatalf("printed model does not load: %s\n%s", diags.Render(), text)
+		}
+		m2.Name = m.Name
+		if again := printModel(m2); !bytes.Equal(text, again) {
+			t.Fatalf("round trip differs:\n%s\n---\n%s", text, again)
+		}
+	})
+}
+
+// genSpec writes a spec with nvars variables and ncmds commands.
+func genSpec(nvars, ncmds int) []byte {
+	var b bytes.Buffer
+	b.WriteString("model big\nconst N = 100\n")
+	for i := 0; i < nvars; i++ {
+		fmt.Fprintf(&b, "var v%d : 0 .. N = 0\n", i)
+	}
+	for i := 0; i < ncmds; i++ {
+		x, y, z := i%nvars, (i*7+3)%nvars, (i*13+5)%nvars
+		fmt.Fprintf(&b, "action a%d when v%d < N - 1 && v%d >= %d || v%d == 0\n    -> v%d' = v%d + 1, v%d' = max(v%d - 1, 0)\n     | 1/3: v%d' = (v%d + 2 * v%d) / 3\n",
+			i%50, x, y, i%7, z, x, x, y, y, z, y, z)
+	}
+	b.WriteString("property p { start v0 == 0  unsafe v1 == N }\n")
+	return b.Bytes()
+}
+
+// BenchmarkLoadLarge: parse + check + lower of 10,000 commands over 200
+// variables.
+func BenchmarkLoadLarge(b *testing.B) {
+	src := genSpec(200, 10000)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if m, d := LoadSource("big.spec", src, Options{}); m == nil {
+			b.Fatal(d.Render())
+		}
+	}
+}
+
+// BenchmarkParseLarge: the parser alone on the same input.
+func BenchmarkParseLarge(b *testing.B) {
+	src := genSpec(200, 10000)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if f, d := Parse("big.spec", src); f == nil {
+			b.Fatal(d.Render())
+		}
+	}
+}
+
+// BenchmarkLoadSpecs: every shipped example.
+func BenchmarkLoadSpecs(b *testing.B) {
+	files := specFiles(b)
+	srcs := make([][]byte, len(files))
+	for i, f := range files {
+		srcs[i], _ = os.ReadFile(f)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for j, f := range files {
+			LoadSource(f, srcs[j], Options{})
+		}
+	}
+}
