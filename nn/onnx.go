@@ -490,8 +490,11 @@ func (g *onnxGraph) network() (*Network, error) {
 	if len(g.outputs) != 1 {
 		return nil, fmt.Errorf("nn: the ONNX graph has %d outputs; vigil reads networks with one output tensor", len(g.outputs))
 	}
-	size := 1
+	size, big := 1, 0
 	for _, d := range input.dims {
+		if d > 1 {
+			big++
+		}
 		if d > 0 {
 			if d > maxTensorElems || size*int(d) > maxTensorElems {
 				return nil, fmt.Errorf("nn: input %q: shape %v is too large", input.name, input.dims)
@@ -503,6 +506,10 @@ func (g *onnxGraph) network() (*Network, error) {
 	cur := input.name
 	c := identity(size)
 	pendingEmpty := true // c is the identity: Relu would need a layer of its own
+	// A transpose of the data is a no-op only once it is a (batch of)
+	// vector(s); before any Flatten, Reshape or matrix product a tensor
+	// with several dimensions of size > 1 could be permuted.
+	tensorLike := big > 1
 	for i := range g.nodes {
 		nd := &g.nodes[i]
 		where := fmt.Sprintf("node %q (%s)", nd.name, nd.op)
@@ -550,6 +557,22 @@ func (g *onnxGraph) network() (*Network, error) {
 				return nil, fmt.Errorf("nn: %s reads %q, which is neither a constant nor the current layer's output; vigil reads feed-forward chains only", where, in)
 			}
 		}
+		if dataIdx < 0 && nd.op == "Transpose" && len(nd.inputs) == 1 {
+			// Fold the transpose of a constant matrix.
+			t := consts[nd.inputs[0]]
+			if len(t.dims) != 2 {
+				return nil, fmt.Errorf("nn: %s transposes a constant of shape %v; only matrices are supported", where, t.dims)
+			}
+			r, cl := int(t.dims[0]), int(t.dims[1])
+			tt := &onnxTensor{name: nd.outs[0], dims: []int64{int64(cl), int64(r)}, data: make([]float64, r*cl)}
+			for i := 0; i < r; i++ {
+				for j := 0; j < cl; j++ {
+					tt.data[j*r+i] = t.data[i*cl+j]
+				}
+			}
+			consts[nd.outs[0]] = tt
+			continue
+		}
 		if dataIdx < 0 {
 			return nil, fmt.Errorf("nn: %s computes on constants only (op %s is not folded); re-export the network with constant folding", where, nd.op)
 		}
@@ -585,8 +608,14 @@ func (g *onnxGraph) network() (*Network, error) {
 			net.Layers = append(net.Layers, Layer{In: c.in, Out: c.out, W: c.w, B: c.b, ReLU: true})
 			c = identity(c.out)
 			pendingEmpty = true
-		case "Identity", "Dropout", "Flatten":
-			// Vectors stay vectors.
+		case "Transpose":
+			if tensorLike {
+				return nil, fmt.Errorf("nn: %s permutes the dimensions of input %q (shape %v); flatten the input first", where, input.name, input.dims)
+			}
+			// A row becomes a column: only the batch dimension moves.
+		case "Flatten":
+			tensorLike = false
+		case "Identity", "Dropout":
 		case "Reshape":
 			shape, err := constArg(1)
 			if err != nil {
@@ -606,6 +635,7 @@ func (g *onnxGraph) network() (*Network, error) {
 			if !(prod == n || (neg && n%max(prod, 1) == 0)) {
 				return nil, fmt.Errorf("nn: %s reshapes a %d-vector to %v; only reshapes that keep a vector are supported", where, n, shape.data)
 			}
+			tensorLike = false
 		case "Gemm", "MatMul":
 			if len(nd.inputs) < 2 {
 				return nil, fmt.Errorf("nn: %s needs two operands", where)
@@ -683,6 +713,7 @@ func (g *onnxGraph) network() (*Network, error) {
 			}
 			c = c.then(m, M, d)
 			pendingEmpty = false
+			tensorLike = false
 		case "Add", "Sub", "Mul", "Div":
 			if len(nd.inputs) != 2 {
 				return nil, fmt.Errorf("nn: %s needs two operands", where)
@@ -720,7 +751,7 @@ func (g *onnxGraph) network() (*Network, error) {
 			}
 			pendingEmpty = false
 		default:
-			return nil, fmt.Errorf("nn: %s: unsupported op %s; vigil reads Gemm, MatMul, Add, Sub, Mul, Div, Relu, Flatten, Reshape, Identity, Dropout and Constant", where, nd.op)
+			return nil, fmt.Errorf("nn: %s: unsupported op %s; vigil reads Gemm, MatMul, Add, Sub, Mul, Div, Relu, Flatten, Reshape, Transpose, Identity, Dropout and Constant", where, nd.op)
 		}
 		cur = nd.outs[0]
 	}
