@@ -289,8 +289,9 @@ func (c *checker) lookup(name string, p, end symbolic.Pos, want ...symKind) *sym
 			}
 		}
 	}
-	msg := fmt.Sprintf("undeclared name %s%s", name, didYouMean(name, cands))
-	if strings.Contains(name, "-") && !strings.HasPrefix(name, "-") {
+	msg := "undeclared name " + name
+	hint := didYouMean(name, cands)
+	if strings.Contains(name, "-") {
 		parts := strings.Split(name, "-")
 		known := true
 		for _, part := range parts {
@@ -299,9 +300,10 @@ func (c *checker) lookup(name string, p, end symbolic.Pos, want ...symKind) *sym
 			}
 		}
 		if known {
-			msg += fmt.Sprintf("; names may contain hyphens, so write %s with spaces around the minus", strings.Join(parts, " - "))
+			hint = fmt.Sprintf("; names may contain hyphens, so write %s with spaces around the minus", strings.Join(parts, " - "))
 		}
 	}
+	msg += hint
 	c.errorf(p, end, "E0101", "%s", msg)
 	return nil
 }
@@ -319,10 +321,14 @@ func isDigits(s string) bool {
 }
 
 func didYouMean(name string, cands []string) string {
-	best, bestD := "", max(1, len(name)/3)+1
+	limit := max(1, len(name)/3)
+	if len(name) >= 3 {
+		limit = max(limit, 2)
+	}
+	best, bestD := "", limit+1
 	sort.Strings(cands)
 	for _, n := range cands {
-		if d := levenshtein(strings.ToLower(name), strings.ToLower(n)); d < bestD {
+		if d := levenshtein(strings.ToLower(name), strings.ToLower(n)); d < bestD && d < len(name) {
 			best, bestD = n, d
 		}
 	}

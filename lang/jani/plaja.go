@@ -1,0 +1,412 @@
+package jani
+
+// PlaJA's files around a JANI model: condition files (start.jani,
+// reach.jani), "PA" property files that name a start condition, a reach
+// (unsafe) condition and a policy interface, and .jani2nnet interfaces that
+// connect an NNet network to the model's variables and actions.
+//
+// All of them name variables and actions by their JANI names; they are
+// resolved against a lowered model, so the same files work for a model
+// imported from JANI and for a .spec model that uses the same names.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// modelScope resolves identifiers against a lowered model: variables by
+// name (as written, or converted by ident), constants from m.Consts.
+func modelScope(m *symbolic.Model) scope {
+	return func(name string) (ref, bool) {
+		if v := varIndex(m, name); v >= 0 {
+			return ref{v: v, isBool: m.Vars[v].Bool}, true
+		}
+		for _, c := range m.Consts {
+			if c.Name == name || c.Name == ident(name) {
+				return ref{isConst: true, val: constInt(int64(c.Value))}, true
+			}
+		}
+		return ref{}, false
+	}
+}
+
+func varIndex(m *symbolic.Model, name string) symbolic.VarID {
+	if v := m.VarIndex(name); v >= 0 {
+		return v
+	}
+	return m.VarIndex(ident(name))
+}
+
+// readJSON reads and parses a file, returning a lowerer for its errors.
+func readJSON(path string) (*lowerer, *node, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("jani: %w", err)
+	}
+	root, err := parseJSON(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newLowerer(path, data), root, nil
+}
+
+// LoadCondition reads a PlaJA condition file and lowers it over m's
+// variables. Accepted forms:
+//
+//   - {"op": "state-condition", "exp": E, "locations": [{"automaton": A, "location": L}, ...]}:
+//     E holds and every listed automaton is at the listed location;
+//   - {"op": "states-values", "values": [{"variables": [{"var": x, "value": v}, ...], "locations": [...]}, ...]}:
+//     the state is one of the listed states; variables a state does not list
+//     take their initial values (those without one are unconstrained);
+//   - a bare JANI Boolean expression.
+func LoadCondition(path string, m *symbolic.Model) (*symbolic.Cond, error) {
+	l, root, err := readJSON(path)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := l.condition(root, m)
+	if err := l.errs.Err(); err != nil || !ok {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (l *lowerer) condition(n *node, m *symbolic.Model) (*symbolic.Cond, bool) {
+	sc := modelScope(m)
+	op := n.get("op")
+	if op == nil || op.kind != kString {
+		return l.cond(n, sc)
+	}
+	switch op.str {
+	case "state-condition":
+		c := symbolic.True()
+		if e := n.get("exp"); e != nil {
+			var ok bool
+			if c, ok = l.cond(e, sc); !ok {
+				return nil, false
+			}
+		}
+		locs, ok := l.locations(n, m)
+		if !ok {
+			return nil, false
+		}
+		return symbolic.And(c, locs), true
+	case "states-values":
+		vals, ok := l.arr(n, "values", true)
+		if !ok {
+			return nil, false
+		}
+		var states []*symbolic.Cond
+		for _, sv := range vals {
+			c, ok := l.stateValues(sv, m)
+			if !ok {
+				return nil, false
+			}
+			states = append(states, c)
+		}
+		return symbolic.Or(states...), true
+	}
+	return l.cond(n, sc)
+}
+
+// stateValues lowers one {"variables": [...], "locations": [...]} state.
+func (l *lowerer) stateValues(n *node, m *symbolic.Model) (*symbolic.Cond, bool) {
+	if !l.obj(n, "a state") {
+		return nil, false
+	}
+	vs, ok := l.arr(n, "variables", false)
+	if !ok {
+		return nil, false
+	}
+	listed := map[symbolic.VarID]bool{}
+	var conj []*symbolic.Cond
+	for _, vn := range vs {
+		if !l.obj(vn, "a variable value") {
+			return nil, false
+		}
+		name, nn, ok := l.str(vn, "var")
+		if !ok {
+			return nil, false
+		}
+		v := varIndex(m, name)
+		if v < 0 {
+			l.errorf(nn, "undeclared variable %q", name)
+			return nil, false
+		}
+		x := vn.get("value")
+		if x == nil {
+			l.errorf(vn, "missing \"value\"")
+			return nil, false
+		}
+		c, ok := l.constant(x, modelScope(m), "a state value")
+		if !ok {
+			return nil, false
+		}
+		k, ok := ratInt(c.k)
+		if !ok {
+			l.errorf(x, "a state value must be an integer or a boolean")
+			return nil, false
+		}
+		listed[v] = true
+		conj = append(conj, symbolic.Compare(symbolic.V(v), symbolic.Eq, symbolic.Lit(k)))
+	}
+	locs, ok := l.locations(n, m)
+	if !ok {
+		return nil, false
+	}
+	locs.Vars(func(v symbolic.VarID) { listed[v] = true })
+	conj = append(conj, locs)
+	for i := range m.Vars {
+		if v := &m.Vars[i]; !listed[symbolic.VarID(i)] && v.HasInit {
+			conj = append(conj, symbolic.Compare(symbolic.V(symbolic.VarID(i)), symbolic.Eq, symbolic.Lit(v.Init)))
+		}
+	}
+	return symbolic.And(conj...), true
+}
+
+// locations lowers an optional "locations" list to a conjunction.
+func (l *lowerer) locations(n *node, m *symbolic.Model) (*symbolic.Cond, bool) {
+	ls, ok := l.arr(n, "locations", false)
+	if !ok {
+		return nil, false
+	}
+	var conj []*symbolic.Cond
+	for _, ln := range ls {
+		if !l.obj(ln, "a location") {
+			return nil, false
+		}
+		aut, _, ok1 := l.str(ln, "automaton")
+		loc, locn, ok2 := l.str(ln, "location")
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		c, ok := locationCond(m, aut, loc)
+		if !ok {
+			l.errorf(locn, "automaton %q has no location %q in this model", aut, loc)
+			return nil, false
+		}
+		conj = append(conj, c)
+	}
+	return symbolic.And(conj...), true
+}
+
+// locationCond is the condition "automaton aut is at location loc": the
+// LocationPred of the model, or true when the automaton has a single
+// location (no LocationVar).
+func locationCond(m *symbolic.Model, aut, loc string) (*symbolic.Cond, bool) {
+	name := LocationPred(aut, loc)
+	for i := range m.Preds {
+		if m.Preds[i].Name == name {
+			return m.Preds[i].Cond, true
+		}
+	}
+	if m.VarIndex(LocationVar(aut)) < 0 {
+		return symbolic.True(), true
+	}
+	return nil, false
+}
+
+// AddProperty builds a property from PlaJA files and appends it to m:
+// the start condition from startPath (the initial values when ""), the
+// unsafe condition from unsafePath. Each file is a condition file (see
+// LoadCondition) or a PA property file, of which the "start" or the "reach"
+// member is used. The property is named after the PA property, else
+// "safety" (made unique among m's properties).
+func AddProperty(m *symbolic.Model, startPath, unsafePath string) error {
+	if unsafePath == "" {
+		return fmt.Errorf("jani: a property needs an unsafe condition (--unsafe FILE)")
+	}
+	p := &symbolic.Property{Name: "safety"}
+	if startPath != "" {
+		c, _, err := conditionFrom(startPath, "start", m)
+		if err != nil {
+			return err
+		}
+		p.Start = c
+	}
+	c, name, err := conditionFrom(unsafePath, "reach", m)
+	if err != nil {
+		return err
+	}
+	p.Unsafe = c
+	p.Pos = symbolic.Pos{File: unsafePath}
+	if name != "" {
+		p.Name = ident(name)
+	}
+	taken := namer{}
+	for _, q := range m.Properties {
+		taken[q.Name] = true
+	}
+	p.Name = taken.unique(p.Name)
+	m.Properties = append(m.Properties, p)
+	return nil
+}
+
+// conditionFrom reads the condition of a condition file, or member key of
+// the first PA property of a property file (returning the property's name).
+func conditionFrom(path, key string, m *symbolic.Model) (*symbolic.Cond, string, error) {
+	l, root, err := readJSON(path)
+	if err != nil {
+		return nil, "", err
+	}
+	if root.get("properties") == nil {
+		c, ok := l.condition(root, m)
+		if err := l.errs.Err(); err != nil || !ok {
+			return nil, "", err
+		}
+		return c, "", nil
+	}
+	pa, name, ok := l.paProperty(root)
+	if !ok {
+		return nil, "", l.errs.Err()
+	}
+	cn := pa.get(key)
+	if cn == nil {
+		l.errorf(pa, "the PA property has no %q condition", key)
+		return nil, "", l.errs.Err()
+	}
+	if f := cn.get("file"); f != nil {
+		if f.kind != kString {
+			l.errorf(f, "\"file\" must be a string")
+			return nil, "", l.errs.Err()
+		}
+		c, err := LoadCondition(filepath.Join(filepath.Dir(path), f.str), m)
+		return c, name, err
+	}
+	c, ok := l.condition(cn, m)
+	if err := l.errs.Err(); err != nil || !ok {
+		return nil, "", err
+	}
+	return c, name, nil
+}
+
+// paProperty returns the expression of the first property with op "PA".
+func (l *lowerer) paProperty(root *node) (*node, string, bool) {
+	ps, ok := l.arr(root, "properties", true)
+	if !ok {
+		return nil, "", false
+	}
+	for _, p := range ps {
+		e := p.get("expression")
+		if op := e.get("op"); op != nil && op.kind == kString && op.str == "PA" {
+			name := ""
+			if n := p.get("name"); n != nil && n.kind == kString {
+				name = n.str
+			}
+			return e, name, true
+		}
+	}
+	l.errorf(root.get("properties"), "no property with op \"PA\"")
+	return nil, "", false
+}
+
+// LoadPolicyFile reads a policy interface for m: a .jani2nnet file, or a
+// PlaJA PA property file whose "file" member names one (resolved against
+// the property file's directory). The declaration is of kind nn: File is the
+// network named by the interface's "file", resolved against the
+// interface's directory; Interface is the interface file; Inputs are the
+// interface's input variables in order (coefficient 1; the location of an
+// automaton is its LocationVar); Outputs are its output actions in order.
+// The network itself is loaded by the nn package (symbolic.Instantiate).
+func LoadPolicyFile(m *symbolic.Model, path string) (*symbolic.PolicyDecl, error) {
+	l, root, err := readJSON(path)
+	if err != nil {
+		return nil, err
+	}
+	if root.get("properties") != nil {
+		pa, _, ok := l.paProperty(root)
+		if !ok {
+			return nil, l.errs.Err()
+		}
+		f := pa.get("file")
+		if f == nil || f.kind != kString {
+			l.errorf(pa, "the PA property names no policy interface (\"file\"); pass the .jani2nnet file itself")
+			return nil, l.errs.Err()
+		}
+		return LoadPolicyFile(m, filepath.Join(filepath.Dir(path), f.str))
+	}
+	d, ok := l.policyInterface(root, path, m)
+	if err := l.errs.Err(); err != nil || !ok {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (l *lowerer) policyInterface(root *node, path string, m *symbolic.Model) (*symbolic.PolicyDecl, bool) {
+	if !l.obj(root, "a policy interface") {
+		return nil, false
+	}
+	file, _, ok := l.str(root, "file")
+	if !ok {
+		return nil, false
+	}
+	base := filepath.Base(path)
+	d := &symbolic.PolicyDecl{
+		Name:      ident(strings.TrimSuffix(base, filepath.Ext(base))),
+		Kind:      symbolic.KindNN,
+		File:      filepath.Join(filepath.Dir(path), file),
+		Interface: path,
+		Pos:       l.pos(root),
+	}
+	ins, ok := l.arr(root, "input", true)
+	if !ok {
+		return nil, false
+	}
+	for _, in := range ins {
+		if !l.obj(in, "an input") {
+			return nil, false
+		}
+		name, nn, ok := l.str(in, "name")
+		if !ok {
+			return nil, false
+		}
+		a := symbolic.Affine{Pos: l.pos(in)}
+		aut := in.get("automaton")
+		switch {
+		case aut == nil:
+			// The location of automaton name.
+			if v := m.VarIndex(LocationVar(name)); v >= 0 {
+				a.Terms = []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: v}}
+			} else {
+				a.Const = symbolic.Rat{Num: 0, Den: 1} // a single location: always 0
+			}
+		case in.get("index") != nil:
+			l.unsupported(in, "arrays (input %s[%s])", name, in.get("index").str)
+			return nil, false
+		default:
+			v := varIndex(m, name)
+			if aut.kind == kString {
+				if w := varIndex(m, aut.str+"_"+name); w >= 0 {
+					v = w
+				}
+			}
+			if v < 0 {
+				l.errorf(nn, "input variable %q is not a variable of the model", name)
+				return nil, false
+			}
+			a.Terms = []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: v}}
+		}
+		d.Inputs = append(d.Inputs, a)
+	}
+	outs, ok := l.arr(root, "output", true)
+	if !ok {
+		return nil, false
+	}
+	for _, o := range outs {
+		if o.kind != kString {
+			l.errorf(o, "an output must be an action name, got %s", o.describe())
+			return nil, false
+		}
+		lb := labelIndex(m, o.str)
+		if lb == symbolic.NoLabel {
+			l.errorf(o, "output %q is not an action of the model", o.str)
+			return nil, false
+		}
+		d.Outputs = append(d.Outputs, lb)
+	}
+	return d, true
+}
