@@ -168,12 +168,12 @@ func (ml *modelLoader) model(root *node) {
 }
 
 var knownFeatures = map[string]string{
-	"derived-operators":  "",
-	"state-exit-rewards": "",
-	"arrays":             "reported where used",
-	"functions":          "reported where used",
-	"datatypes":          "reported where used",
-	"nondet-selection":   "reported where used",
+	"derived-operators":       "",
+	"state-exit-rewards":      "",
+	"arrays":                  "reported where used",
+	"functions":               "reported where used",
+	"datatypes":               "reported where used",
+	"nondet-selection":        "reported where used",
 	"trigonometric-functions": "reported where used",
 	"hyperbolic-functions":    "reported where used",
 	"rounding-functions":      "",
