@@ -158,7 +158,10 @@ func printTrace(e *env, m *symbolic.Model, trace []explicit.Step, end string) {
 			fmt.Fprintf(e.stdout, "      -> %s  (%s, outcome %d of %d)\n", m.Labels[st.Label].Name, c.Pos, st.Outcome+1, len(c.Outcomes))
 		}
 	}
-	fmt.Fprintf(e.stdout, "end: %s after %d steps\n", end, len(trace)-1)
+	if end == explicit.EndSteps {
+		end = "step limit"
+	}
+	fmt.Fprintf(e.stdout, "end: %s after %s\n", end, plural(len(trace)-1, "step"))
 }
 
 // selectProperty picks the property named name, or the only one when name

@@ -165,7 +165,7 @@ func printVerify(e *env, file string, m *symbolic.Model, r *verifyReport, res *e
 	case explicit.Safe:
 		fmt.Fprintf(w, "safe: %s never reaches an unsafe state of property %s from its %d start states\n", who, r.Property, r.StartStates)
 	case explicit.UnsafeVerdict:
-		fmt.Fprintf(w, "unsafe: %s reaches an unsafe state of property %s in %d steps (a shortest counterexample)\n", who, r.Property, len(res.Trace)-1)
+		fmt.Fprintf(w, "unsafe: %s reaches an unsafe state of property %s in %s (a shortest counterexample)\n", who, r.Property, plural(len(res.Trace)-1, "step"))
 		fmt.Fprintln(w, "counterexample:")
 		printTrace(e, m, res.Trace, explicit.EndUnsafe)
 		args := []string{"vigil run", file, "--property", r.Property}
@@ -173,9 +173,17 @@ func printVerify(e *env, file string, m *symbolic.Model, r *verifyReport, res *e
 			args = append(args, "--policy", r.Policy)
 		}
 		args = append(args, "--from", `"`+m.FormatState(res.Trace[0].State)+`"`)
-		fmt.Fprintf(w, "replay from its start: %s (add --record FILE to verify, then vigil run --replay FILE, for these exact outcomes)\n", strings.Join(args, " "))
+		fmt.Fprintf(w, "replay: %s\n", strings.Join(args, " "))
+		fmt.Fprintln(w, "(for these exact outcomes: vigil verify --record cex.json, then vigil run --replay cex.json)")
 	default:
 		fmt.Fprintf(w, "unknown: stopped by %s before a verdict\n", r.Reason)
 	}
 	fmt.Fprintf(w, "engine bfs: %d states, %d transitions, depth %d, %.3fs\n", r.States, r.Transitions, r.Depth, r.Seconds)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
