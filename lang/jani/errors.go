@@ -55,6 +55,9 @@ func (l ErrorList) Err() error {
 		return l[0]
 	}
 	sort.SliceStable(l, func(i, j int) bool {
+		if (l[i].Line == 0) != (l[j].Line == 0) {
+			return l[j].Line == 0 // "too many errors" and other unpositioned errors last
+		}
 		if l[i].Line != l[j].Line {
 			return l[i].Line < l[j].Line
 		}

@@ -488,7 +488,7 @@ func (l *lowerer) binary(n *node, op string, a, b val) (val, bool) {
 		return scaled(e, den), true
 	case "*":
 		if !a.isConst() && !b.isConst() {
-			l.errorf(n, "product of two non-constant expressions is not linear")
+			l.unsupported(n, "non-linear arithmetic (product of two non-constant expressions)")
 			return val{}, false
 		}
 		if a.isConst() {

@@ -77,8 +77,14 @@ func (l *lowerer) errorf(n *node, format string, args ...any) {
 }
 
 // unsupported records an "unsupported feature" error naming the feature.
+// Each distinct message is reported once, at its first occurrence.
 func (l *lowerer) unsupported(n *node, format string, args ...any) {
-	l.errorf(n, errUnsupported+": "+format, args...)
+	msg := errUnsupported + ": " + fmt.Sprintf(format, args...)
+	if l.noteSeen["error:"+msg] {
+		return
+	}
+	l.noteSeen["error:"+msg] = true
+	l.errorf(n, "%s", msg)
 }
 
 // note records an informational message once per distinct text.

@@ -930,6 +930,11 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) *dest {
 			}
 		}
 		vn := an.get("value")
+		if vn == nil && (an.get("lower-bound") != nil || an.get("upper-bound") != nil) {
+			ml.unsupported(an, "non-deterministic assignment with lower-bound/upper-bound (PlaJA extension)")
+			good = false
+			continue
+		}
 		if vn == nil {
 			ml.errorf(an, "assignment has no \"value\"")
 			good = false
