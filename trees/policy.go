@@ -1,0 +1,333 @@
+package trees
+
+// Ensemble policies in .spec models. A `policy trees NAME "FILE" { inputs
+// ...; outputs ... }` feeds input i the affine map Inputs[i] of the state
+// and reads class c as the score of Outputs[c].
+//
+// The decision query over integer state boxes is answered exactly when every
+// input that a split reads depends on one variable monotonically (the usual
+// scaled inputs such as pos / (L + VMAX)): each split "input < T" is then
+// the same as "var < V" for an integer V found by binary search over the
+// variable's range with the very float64 arithmetic of Affine.Eval, so the
+// search runs over an ensemble on the state variables whose cells are sets
+// of integer states and whose witnesses are states. Otherwise the state box
+// is mapped to a real input box (an over-approximation: Excluded stays
+// sound) and small boxes are settled by enumerating their states.
+
+import (
+	"fmt"
+	"math"
+
+	"vigil/symbolic"
+)
+
+func init() {
+	symbolic.RegisterKind(symbolic.KindTrees, func(m *symbolic.Model, d *symbolic.PolicyDecl) (symbolic.Policy, error) {
+		return NewPolicy(m, d)
+	})
+}
+
+// Policy is an ensemble policy of a model; it implements symbolic.Policy.
+// It is not safe for concurrent use.
+type Policy struct {
+	Decl *symbolic.PolicyDecl
+	Ens  *Ensemble
+
+	vars   []symbolic.Var
+	x      []float64
+	scores []float64
+	// varEns is the ensemble over state variables (nil when some split
+	// input is not a monotone function of a single variable).
+	varEns *Ensemble
+	// whyInput says why varEns is nil.
+	whyInput string
+}
+
+// EnumerateLimit is the largest state box that the input-space fallback of
+// Policy.Excludes settles by enumeration.
+const EnumerateLimit = 1 << 16
+
+// NewPolicy loads the ensemble of a trees policy declaration and checks it
+// against the declaration: one input per feature, one output per class.
+func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%s: policy %s: %s", d.Pos, d.Name, fmt.Sprintf(format, args...))
+	}
+	if d.File == "" {
+		return nil, fail("trees: no ensemble file given")
+	}
+	e, err := Load(d.File)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	if e.NumClasses != len(d.Outputs) {
+		return nil, fail("trees: the ensemble computes %d class scores but outputs lists %d labels; list one label per class, in class order", e.NumClasses, len(d.Outputs))
+	}
+	if e.Declared && e.NumFeatures != len(d.Inputs) {
+		return nil, fail("trees: the ensemble has %d features but inputs lists %d expressions; give one input per feature, in order", e.NumFeatures, len(d.Inputs))
+	}
+	if e.NumFeatures > len(d.Inputs) {
+		return nil, fail("trees: a split reads feature %d but inputs lists only %d expressions", e.NumFeatures-1, len(d.Inputs))
+	}
+	for i, in := range d.Inputs {
+		for _, t := range in.Terms {
+			if int(t.Var) < 0 || int(t.Var) >= len(m.Vars) {
+				return nil, fail("trees: input %d reads variable #%d, which the model does not have", i, t.Var)
+			}
+		}
+	}
+	p := &Policy{Decl: d, Ens: e, vars: m.Vars,
+		x: make([]float64, max(e.NumFeatures, len(d.Inputs))), scores: make([]float64, e.NumClasses)}
+	p.varEns, p.whyInput = p.lift()
+	return p, nil
+}
+
+// Outputs lists the output labels in class order.
+func (p *Policy) Outputs() []symbolic.LabelID { return p.Decl.Outputs }
+
+// Scores evaluates the ensemble on the inputs of state s.
+func (p *Policy) Scores(s symbolic.State, dst []float64) error {
+	for i := range p.Decl.Inputs {
+		p.x[i] = p.Decl.Inputs[i].Eval(s)
+	}
+	return p.Ens.Scores(p.x, dst)
+}
+
+// Exact reports whether Excludes decides state boxes exactly (every split
+// input is a monotone function of one variable), and if not, why.
+func (p *Policy) Exact() (bool, string) { return p.varEns != nil, p.whyInput }
+
+// inputAt evaluates input i with every term's variable set to v, exactly as
+// Affine.Eval does.
+func inputAt(a *symbolic.Affine, v int) float64 {
+	x := a.Const.Float()
+	for _, t := range a.Terms {
+		x += t.Coef.Float() * float64(v)
+	}
+	return x
+}
+
+// lift builds the ensemble over state variables, or says why it cannot.
+func (p *Policy) lift() (*Ensemble, string) {
+	e := p.Ens
+	nv := len(p.vars)
+	if nv == 0 {
+		return nil, "the model has no variables"
+	}
+	type inputInfo struct {
+		v     int // variable, -1 for a constant input
+		sign  int // +1 increasing, -1 decreasing, 0 constant
+		ok    bool
+		why   string
+		input *symbolic.Affine
+	}
+	infos := make([]inputInfo, len(p.Decl.Inputs))
+	for i := range p.Decl.Inputs {
+		a := &p.Decl.Inputs[i]
+		in := inputInfo{v: -1, ok: true, input: a}
+		for _, t := range a.Terms {
+			c := t.Coef.Float()
+			if c == 0 {
+				continue
+			}
+			if in.v >= 0 && int(t.Var) != in.v {
+				in.ok, in.why = false, fmt.Sprintf("input %d reads more than one variable", i+1)
+				break
+			}
+			in.v = int(t.Var)
+			s := 1
+			if c < 0 {
+				s = -1
+			}
+			if in.sign != 0 && in.sign != s {
+				in.ok, in.why = false, fmt.Sprintf("input %d is not monotone in its variable", i+1)
+				break
+			}
+			in.sign = s
+		}
+		infos[i] = in
+	}
+	b := newBuilder(e.Format, e.NumClasses)
+	copy(b.e.Base, e.Base)
+	b.e.NumFeatures, b.e.Declared = nv, true
+	for ti := range e.Trees {
+		t := e.Trees[ti]
+		nodes := make([]Node, len(t.Nodes))
+		for i, n := range t.Nodes {
+			if n.Feature < 0 {
+				nodes[i] = n
+				continue
+			}
+			in := infos[n.Feature]
+			if !in.ok {
+				return nil, in.why
+			}
+			nn := Node{Left: n.Left, Right: n.Right}
+			switch {
+			case in.sign == 0: // constant input: the split is decided
+				nn.Feature = 0
+				nn.Threshold = math.Inf(-1) // always right
+				if inputAt(in.input, 0) < n.Threshold {
+					nn.Threshold = math.Inf(1) // always left
+				}
+			case in.sign > 0:
+				// input(v) < T iff v < V, V the least v with input(v) >= T.
+				va := p.vars[in.v]
+				lo, hi := va.Lo, va.Hi+1
+				for lo < hi {
+					m := lo + (hi-lo)/2
+					if inputAt(in.input, m) >= n.Threshold {
+						hi = m
+					} else {
+						lo = m + 1
+					}
+				}
+				nn.Feature, nn.Threshold = in.v, float64(lo)
+			default:
+				// input(v) < T iff v > W, W the largest v with input(v) >=
+				// T; that is !(v < W+1), so the children swap.
+				va := p.vars[in.v]
+				lo, hi := va.Lo-1, va.Hi
+				for lo < hi {
+					m := hi - (hi-lo)/2
+					if inputAt(in.input, m) >= n.Threshold {
+						lo = m
+					} else {
+						hi = m - 1
+					}
+				}
+				nn.Feature, nn.Threshold = in.v, float64(lo+1)
+				nn.Left, nn.Right = n.Right, n.Left
+			}
+			nodes[i] = nn
+		}
+		t.Nodes = nodes
+		b.e.Trees = append(b.e.Trees, t)
+	}
+	ve, err := b.finish()
+	if err != nil {
+		return nil, err.Error()
+	}
+	return ve, ""
+}
+
+// StateDecision is the answer of Policy.Excludes.
+type StateDecision struct {
+	Verdict Verdict
+	// Witness is a state of the box where output a beats every sure output
+	// (Possible only).
+	Witness symbolic.State
+	Stats
+}
+
+// InputBox maps the state box lo..hi (indexed by VarID) to a box of real
+// inputs containing every input vector of its states.
+func (p *Policy) InputBox(lo, hi []int) Box {
+	box := make(Box, len(p.Decl.Inputs))
+	for i := range p.Decl.Inputs {
+		a := &p.Decl.Inputs[i]
+		// Each step of Affine.Eval is monotone in the variable it reads, so
+		// choosing each term's minimising (maximising) end bounds the value.
+		l, h := a.Const.Float(), a.Const.Float()
+		for _, t := range a.Terms {
+			c := t.Coef.Float()
+			vl, vh := float64(lo[t.Var]), float64(hi[t.Var])
+			if c < 0 {
+				vl, vh = vh, vl
+			}
+			l += c * vl
+			h += c * vh
+		}
+		box[i] = Interval{l, h}
+	}
+	return box
+}
+
+// Excludes answers PolIC3's decision query over the integer state box
+// lo..hi (inclusive, indexed by VarID): Excluded if in every state of the
+// box some output in sure, other than a, beats output a (ties go to the
+// earlier output); Possible with a witness state where a beats them all;
+// Unknown when the budget runs out. a and sure are output indices.
+func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateDecision, error) {
+	if len(lo) != len(p.vars) || len(hi) != len(p.vars) {
+		return StateDecision{}, fmt.Errorf("trees: state box has %d/%d bounds for %d variables", len(lo), len(hi), len(p.vars))
+	}
+	for v := range lo {
+		if lo[v] > hi[v] {
+			return StateDecision{}, fmt.Errorf("trees: state box is empty in variable %s (%d > %d)", p.vars[v].Name, lo[v], hi[v])
+		}
+	}
+	if p.varEns != nil {
+		box := make(Box, len(p.vars))
+		for v := range box {
+			box[v] = Interval{float64(lo[v]), float64(hi[v])}
+		}
+		d, err := p.varEns.Excludes(box, a, sure, opt)
+		if err != nil {
+			return StateDecision{}, err
+		}
+		sd := StateDecision{Verdict: d.Verdict, Stats: d.Stats}
+		if d.Verdict == Possible {
+			s := make(symbolic.State, len(p.vars))
+			for v := range s {
+				s[v] = int(d.Witness[v])
+			}
+			if !p.wins(s, a, sure) {
+				// Cannot happen when lift is right; never claim a witness
+				// that is not one.
+				return StateDecision{Verdict: Unknown, Stats: d.Stats}, nil
+			}
+			sd.Witness = s
+		}
+		return sd, nil
+	}
+	d, err := p.Ens.Excludes(p.InputBox(lo, hi), a, sure, opt)
+	if err != nil {
+		return StateDecision{}, err
+	}
+	sd := StateDecision{Verdict: Unknown, Stats: d.Stats}
+	if d.Verdict == Excluded {
+		sd.Verdict = Excluded
+		return sd, nil
+	}
+	size := 1.0
+	for v := range lo {
+		size *= float64(hi[v] - lo[v] + 1)
+	}
+	if size > EnumerateLimit {
+		return sd, nil
+	}
+	s := append(symbolic.State(nil), lo...)
+	for {
+		if p.wins(s, a, sure) {
+			sd.Verdict, sd.Witness = Possible, s
+			return sd, nil
+		}
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			sd.Verdict = Excluded
+			return sd, nil
+		}
+		s[v]++
+	}
+}
+
+// wins reports whether output a beats every sure output in state s.
+func (p *Policy) wins(s symbolic.State, a int, sure []int) bool {
+	if err := p.Scores(s, p.scores); err != nil {
+		return false
+	}
+	for _, c := range sure {
+		if c == a || c < 0 || c >= len(p.scores) {
+			continue
+		}
+		if p.scores[c] > p.scores[a] || (p.scores[c] == p.scores[a] && c < a) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,162 @@
+package trees_test
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"vigil/lang"
+	"vigil/symbolic"
+	"vigil/trees"
+)
+
+func loadSpec(t *testing.T, path string, src string) *symbolic.Model {
+	t.Helper()
+	var m *symbolic.Model
+	var diags lang.Diagnostics
+	if src == "" {
+		m, diags = lang.Load(path, lang.Options{})
+	} else {
+		m, diags = lang.LoadSource(path, []byte(src), lang.Options{})
+	}
+	if diags.HasErrors() {
+		t.Fatalf("%s", diags.Render())
+	}
+	return m
+}
+
+func policyNamed(t *testing.T, m *symbolic.Model, name string) *trees.Policy {
+	t.Helper()
+	for _, d := range m.Policies {
+		if d.Name == name {
+			p, err := symbolic.Instantiate(m, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p.(*trees.Policy)
+		}
+	}
+	t.Fatalf("no policy %s", name)
+	return nil
+}
+
+// statesIn enumerates the states of an integer box.
+func statesIn(lo, hi []int, visit func(s symbolic.State)) {
+	s := append(symbolic.State(nil), lo...)
+	for {
+		visit(s)
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return
+		}
+		s[v]++
+	}
+}
+
+func wins(sc []float64, a int, sure []int) bool {
+	for _, s := range sure {
+		if s != a && (sc[s] > sc[a] || (sc[s] == sc[a] && s < a)) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPolicyExcludesAgainstEnumeration checks the state-level decision
+// query of both policies of testdata/oneway_trees.spec against enumerating
+// the states of random boxes.
+func TestPolicyExcludesAgainstEnumeration(t *testing.T) {
+	m := loadSpec(t, "testdata/oneway_trees.spec", "")
+	rng := rand.New(rand.NewSource(3))
+	for _, name := range []string{"driver_trees", "mixed_trees"} {
+		p := policyNamed(t, m, name)
+		exact, why := p.Exact()
+		if exact != (name == "driver_trees") {
+			t.Fatalf("%s: Exact() = %v (%s)", name, exact, why)
+		}
+		sc := make([]float64, len(p.Outputs()))
+		counts := map[trees.Verdict]int{}
+		for iter := 0; iter < 150; iter++ {
+			lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
+			for v, va := range m.Vars {
+				a, b := va.Lo+rng.Intn(va.Size()), va.Lo+rng.Intn(va.Size())
+				if iter%10 == 0 {
+					a, b = va.Lo, va.Hi // full range
+				}
+				lo[v], hi[v] = min(a, b), max(a, b)
+			}
+			a := rng.Intn(6)
+			var sure []int
+			for c := 0; c < 6; c++ {
+				if rng.Intn(2) == 0 {
+					sure = append(sure, c)
+				}
+			}
+			can := false
+			statesIn(lo, hi, func(s symbolic.State) {
+				if err := p.Scores(s, sc); err != nil {
+					t.Fatal(err)
+				}
+				can = can || wins(sc, a, sure)
+			})
+			d, err := p.Excludes(lo, hi, a, sure, trees.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts[d.Verdict]++
+			switch d.Verdict {
+			case trees.Excluded:
+				if can {
+					t.Fatalf("%s: box %v..%v a=%d sure=%v: excluded but a wins in some state", name, lo, hi, a, sure)
+				}
+			case trees.Possible:
+				for v := range d.Witness {
+					if d.Witness[v] < lo[v] || d.Witness[v] > hi[v] {
+						t.Fatalf("%s: witness %v outside box", name, d.Witness)
+					}
+				}
+				p.Scores(d.Witness, sc)
+				if !wins(sc, a, sure) {
+					t.Fatalf("%s: witness %v does not let a=%d win (scores %v)", name, d.Witness, a, sc)
+				}
+			default:
+				if exact {
+					t.Fatalf("%s: unknown without a budget", name)
+				}
+			}
+			if exact && (d.Verdict == trees.Possible) != can {
+				t.Fatalf("%s: verdict %v, enumeration says can=%v", name, d.Verdict, can)
+			}
+		}
+		t.Logf("%s: %v", name, counts)
+	}
+}
+
+func TestPolicyDeclarationErrors(t *testing.T) {
+	for _, c := range []struct{ body, want string }{
+		{`inputs pos, speed, load, parked
+    outputs accelerate, decelerate, pickup, drop, park`, "6 class scores but outputs lists 5 labels"},
+		{`inputs pos, speed, load
+    outputs accelerate, decelerate, pickup, drop, park, cruise`, "4 features but inputs lists 3"},
+	} {
+		src := `import "../../specs/oneway.spec"
+policy trees bad "../../specs/policies/oneway_trees.json" {
+    ` + c.body + `
+}
+`
+		m := loadSpec(t, "testdata/bad.spec", src)
+		for _, d := range m.Policies {
+			if d.Name != "bad" {
+				continue
+			}
+			_, err := symbolic.Instantiate(m, d)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "bad.spec:2") {
+				t.Errorf("err %v, want one at bad.spec:2 mentioning %q", err, c.want)
+			}
+		}
+	}
+}
