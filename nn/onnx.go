@@ -403,23 +403,52 @@ func parseValueInfo(b []byte) (onnxValueInfo, error) {
 }
 
 // chain is the pending affine map y = W x + b from the last closed layer's
-// output (size in) to the current tensor (size out).
+// output (size in) to the current tensor (size out). w == nil stands for
+// the identity, so that wide inputs cost nothing until a matrix arrives.
 type chain struct {
 	in, out int
 	w, b    []float64 // w is out x in
 }
 
-func identity(n int) chain {
-	c := chain{in: n, out: n, w: make([]float64, n*n), b: make([]float64, n)}
-	for i := 0; i < n; i++ {
-		c.w[i*n+i] = 1
+// maxLayerElems bounds the weights of one layer (128 MiB of float64).
+const maxLayerElems = 1 << 24
+
+func identity(n int) chain { return chain{in: n, out: n, b: make([]float64, n)} }
+
+// dense materialises an identity chain.
+func (c *chain) dense() error {
+	if c.w != nil {
+		return nil
 	}
-	return c
+	if c.in*c.out > maxLayerElems {
+		return fmt.Errorf("nn: a %dx%d layer is too large for vigil", c.out, c.in)
+	}
+	c.w = make([]float64, c.in*c.out)
+	for i := 0; i < c.in; i++ {
+		c.w[i*c.in+i] = 1
+	}
+	return nil
 }
 
 // then composes c with y' = M y + d (M is m x c.out, row-major).
-func (c chain) then(m int, M, d []float64) chain {
-	r := chain{in: c.in, out: m, w: make([]float64, m*c.in), b: make([]float64, m)}
+func (c chain) then(m int, M, d []float64) (chain, error) {
+	if m*c.in > maxLayerElems {
+		return chain{}, fmt.Errorf("nn: a %dx%d layer is too large for vigil", m, c.in)
+	}
+	r := chain{in: c.in, out: m, b: make([]float64, m)}
+	if c.w == nil {
+		r.w = M
+		for i := 0; i < m; i++ {
+			if d != nil {
+				r.b[i] = d[i]
+			}
+			for k := 0; k < c.out; k++ {
+				r.b[i] += M[i*c.out+k] * c.b[k]
+			}
+		}
+		return r, nil
+	}
+	r.w = make([]float64, m*c.in)
 	for i := 0; i < m; i++ {
 		bi := 0.0
 		if d != nil {
@@ -439,11 +468,14 @@ func (c chain) then(m int, M, d []float64) chain {
 		}
 		r.b[i] = bi
 	}
-	return r
+	return r, nil
 }
 
 // scale multiplies output i by s[i] (or s[0] when len(s) == 1).
-func (c chain) scale(s []float64) chain {
+func (c chain) scale(s []float64) (chain, error) {
+	if err := c.dense(); err != nil {
+		return c, err
+	}
 	for i := 0; i < c.out; i++ {
 		f := s[0]
 		if len(s) > 1 {
@@ -454,7 +486,7 @@ func (c chain) scale(s []float64) chain {
 		}
 		c.b[i] *= f
 	}
-	return c
+	return c, nil
 }
 
 func (c chain) shift(s []float64, sign float64) chain {
@@ -496,7 +528,7 @@ func (g *onnxGraph) network() (*Network, error) {
 			big++
 		}
 		if d > 0 {
-			if d > maxTensorElems || size*int(d) > maxTensorElems {
+			if d > 1<<20 || size*int(d) > 1<<20 {
 				return nil, fmt.Errorf("nn: input %q: shape %v is too large", input.name, input.dims)
 			}
 			size *= int(d)
@@ -605,6 +637,9 @@ func (g *onnxGraph) network() (*Network, error) {
 				// relu(relu(x)) = relu(x)
 				break
 			}
+			if err := c.dense(); err != nil {
+				return nil, err
+			}
 			net.Layers = append(net.Layers, Layer{In: c.in, Out: c.out, W: c.w, B: c.b, ReLU: true})
 			c = identity(c.out)
 			pendingEmpty = true
@@ -711,7 +746,12 @@ func (g *onnxGraph) network() (*Network, error) {
 					}
 				}
 			}
-			c = c.then(m, M, d)
+			if m*n > maxLayerElems {
+				return nil, fmt.Errorf("nn: %s: a %dx%d layer is too large for vigil", where, m, n)
+			}
+			if c, err = c.then(m, M, d); err != nil {
+				return nil, err
+			}
 			pendingEmpty = false
 			tensorLike = false
 		case "Add", "Sub", "Mul", "Div":
@@ -732,10 +772,15 @@ func (g *onnxGraph) network() (*Network, error) {
 				if dataIdx == 0 {
 					c = c.shift(k.data, -1)
 				} else {
-					c = c.scale([]float64{-1}).shift(k.data, 1)
+					if c, err = c.scale([]float64{-1}); err != nil {
+						return nil, err
+					}
+					c = c.shift(k.data, 1)
 				}
 			case "Mul":
-				c = c.scale(k.data)
+				if c, err = c.scale(k.data); err != nil {
+					return nil, err
+				}
 			case "Div":
 				if dataIdx != 0 {
 					return nil, fmt.Errorf("nn: %s divides a constant by the data; only division by constants is supported", where)
@@ -747,7 +792,9 @@ func (g *onnxGraph) network() (*Network, error) {
 					}
 					inv[i] = 1 / v
 				}
-				c = c.scale(inv)
+				if c, err = c.scale(inv); err != nil {
+					return nil, err
+				}
 			}
 			pendingEmpty = false
 		default:
@@ -759,6 +806,9 @@ func (g *onnxGraph) network() (*Network, error) {
 		return nil, fmt.Errorf("nn: the ONNX graph's output %q is not computed by the node chain (last computed tensor %q)", g.outputs[0].name, cur)
 	}
 	if !pendingEmpty || len(net.Layers) == 0 {
+		if err := c.dense(); err != nil {
+			return nil, err
+		}
 		net.Layers = append(net.Layers, Layer{In: c.in, Out: c.out, W: c.w, B: c.b})
 	}
 	if err := net.validate(); err != nil {
