@@ -13,9 +13,11 @@ func init() {
 	register(&command{
 		Name:    "check",
 		Summary: "parse and check model files, print diagnostics or a summary",
-		Usage:   "vigil check [--json] [-D NAME=VALUE]... FILE...",
+		Usage:   "vigil check [--json] [--bounds] [--deadlocks] [-D NAME=VALUE]... FILE...",
 		Examples: []string{
 			"vigil check specs/oneway.spec",
+			"vigil check --bounds --deadlocks specs/oneway.spec   # prove with Z3 that no outcome leaves a range",
+			"vigil check model.jani",
 			"vigil check -D L=20 specs/oneway.spec",
 			"vigil check --json specs/*.spec",
 		},
@@ -47,6 +49,8 @@ func runCheck(e *env, args []string) int {
 	c := commands["check"]
 	fs := newFlags(e, c)
 	jsonOut := fs.Bool("json", false, "print diagnostics and summaries as JSON on stdout")
+	bounds := fs.Bool("bounds", false, "prove with Z3 that no command outcome from a non-terminal in-range state leaves a variable's range (violations are errors)")
+	deadlocks := fs.Bool("deadlocks", false, "report in-range non-terminal states where no label is applicable, with a witness (warnings)")
 	defs := defines{}
 	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
 	files, ok := parseFlags(fs, args)
@@ -60,7 +64,7 @@ func runCheck(e *env, args []string) int {
 	status := exitOK
 	var results []checkResult
 	for _, f := range files {
-		m, diags := lang.Load(f, lang.Options{Defines: defs})
+		m, diags := loadAny(f, defs)
 		r := checkResult{File: f, OK: m != nil, Diagnostics: diags}
 		if diags == nil {
 			r.Diagnostics = lang.Diagnostics{}
@@ -71,14 +75,50 @@ func runCheck(e *env, args []string) int {
 			r.Summary = summarize(m)
 		}
 		if *jsonOut {
+			if m != nil && (*bounds || *deadlocks) {
+				r.Extra = map[string]any{}
+				if *bounds {
+					fsb, n, err := boundsFindings(m)
+					r.Extra["bounds"] = fsb
+					if n > 0 || err != nil {
+						status, r.OK = exitError, false
+					}
+				}
+				if *deadlocks {
+					fsd, _, _ := deadlockFindings(m)
+					r.Extra["deadlocks"] = fsd
+				}
+			}
 			results = append(results, r)
 			continue
 		}
 		if len(diags) > 0 {
 			fmt.Fprint(e.stderr, diags.Render())
 		}
-		if m != nil {
-			fmt.Fprintf(e.stdout, "%s: %s\n", f, r.Summary)
+		if m == nil {
+			continue
+		}
+		fmt.Fprintf(e.stdout, "%s: %s\n", f, r.Summary)
+		if *bounds {
+			n, err := checkBounds(e, m, false)
+			switch {
+			case err != nil:
+				fmt.Fprintf(e.stderr, "%s: bounds: %v\n", f, err)
+				status = exitError
+			case n > 0:
+				status = exitError
+			default:
+				fmt.Fprintf(e.stdout, "%s: bounds: no command outcome leaves a variable's range (proved with Z3)\n", f)
+			}
+		}
+		if *deadlocks {
+			n, err := checkDeadlocks(e, m, false)
+			switch {
+			case err != nil:
+				fmt.Fprintf(e.stderr, "%s: deadlocks: %v\n", f, err)
+			case n == 0:
+				fmt.Fprintf(e.stdout, "%s: deadlocks: none (proved with Z3)\n", f)
+			}
 		}
 	}
 	if *jsonOut {

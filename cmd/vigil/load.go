@@ -1,16 +1,50 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"vigil/lang"
+	"vigil/lang/jani"
 	"vigil/symbolic"
 )
 
-// loadModel loads a model file (.spec) with -D overrides, printing its
-// diagnostics on stderr. It returns nil when the file has errors.
+// loadAny loads a model file by its extension: .jani through lang/jani,
+// anything else as .spec. JANI errors become diagnostics (code E0901) whose
+// position names the JSON path.
+func loadAny(path string, defs defines) (*symbolic.Model, lang.Diagnostics) {
+	if !strings.EqualFold(filepath.Ext(path), ".jani") {
+		return lang.Load(path, lang.Options{Defines: defs})
+	}
+	m, notes, err := jani.LoadNotes(path, defs)
+	var diags lang.Diagnostics
+	for _, n := range notes {
+		diags = append(diags, lang.Diagnostic{Pos: symbolic.Pos{File: path}, Severity: lang.Warning, Code: "W0901", Msg: fmt.Sprint(n)})
+	}
+	if err != nil {
+		var list jani.ErrorList
+		var one *jani.Error
+		switch {
+		case errors.As(err, &list):
+			for _, e := range list {
+				diags = append(diags, lang.Diagnostic{Pos: e.Pos(), Code: "E0901", Msg: e.Msg})
+			}
+		case errors.As(err, &one):
+			diags = append(diags, lang.Diagnostic{Pos: one.Pos(), Code: "E0901", Msg: one.Msg})
+		default:
+			diags = append(diags, lang.Diagnostic{Pos: symbolic.Pos{File: path}, Code: "E0901", Msg: strings.TrimPrefix(err.Error(), "jani: ")})
+		}
+		return nil, diags
+	}
+	return m, diags
+}
+
+// loadModel loads a model file (.spec or .jani) with -D overrides, printing
+// its diagnostics on stderr. It returns nil when the file has errors.
 func loadModel(e *env, path string, defs defines) *symbolic.Model {
-	m, diags := lang.Load(path, lang.Options{Defines: defs})
+	m, diags := loadAny(path, defs)
 	if len(diags) > 0 {
 		fmt.Fprint(e.stderr, diags.Render())
 	}
