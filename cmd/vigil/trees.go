@@ -1,0 +1,375 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"vigil/trees"
+)
+
+func init() {
+	register(&command{
+		Name:    "trees",
+		Summary: "tree ensembles: evaluate, bound outputs over a box, decide whether a class can win",
+		Usage:   "vigil trees bound|eval|decide|info [flags] MODEL",
+		Examples: []string{
+			`vigil trees bound model.json --box "0:0..30,1:0..30" --max 0`,
+			`vigil trees bound model.json --margin 2 --timeout 10 --json`,
+			`vigil trees eval model.json --input "1,2"`,
+			`vigil trees decide model.json --box "0:0..1" --class 1 --sure 0,2`,
+			"vigil trees info model.txt",
+		},
+		Run: runTrees,
+	})
+}
+
+var treesSubcommands = []string{"bound", "eval", "decide", "info"}
+
+func runTrees(e *env, args []string) int {
+	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
+		fmt.Fprintln(e.stderr, `subcommands:
+  bound MODEL [--box B] (--max C | --min C | --margin C) [--timeout S] [--nodes N] [--json]
+        the exact optimum over the box with a witness input (exit 0), or anytime
+        bounds when the budget runs out (exit 4); --margin C maximises f_C - max_{c != C} f_c
+  eval MODEL --input "x0,x1,..." [--json]        the class scores at one input
+  decide MODEL [--box B] --class A --sure S1,S2,... [--timeout S] [--nodes N] [--json]
+        excluded (some sure class beats A everywhere in the box; ties go to the
+        lower class), possible (with a witness input) or unknown (exit 4)
+  info MODEL [--json]                            format, classes, features, trees, leaves
+MODEL is XGBoost save_model JSON, LightGBM text, or Veritas JSON. A box B lists
+FEATURE:LO..HI (closed) or FEATURE:LO..<HI (half-open), comma-separated; LO or
+HI may be empty for no bound; features not listed are unbounded.`)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	switch args[0] {
+	case "bound":
+		return treesBound(e, args[1:])
+	case "eval":
+		return treesEval(e, args[1:])
+	case "decide":
+		return treesDecide(e, args[1:])
+	case "info":
+		return treesInfo(e, args[1:])
+	}
+	fmt.Fprintf(e.stderr, "vigil trees: unknown subcommand %q%s\nRun 'vigil help trees' for the list.\n", args[0], suggest(args[0], treesSubcommands))
+	return exitUsage
+}
+
+// parseTreesBox reads "0:0..30,1:..<5" into a box over nf features.
+func parseTreesBox(s string, nf int) (trees.Box, error) {
+	box := make(trees.Box, nf)
+	for f := range box {
+		box[f] = trees.Interval{Lo: math.Inf(-1), Hi: math.Inf(1)}
+	}
+	if strings.TrimSpace(s) == "" {
+		return box, nil
+	}
+	seen := map[int]bool{}
+	for _, part := range strings.Split(s, ",") {
+		fs, rng, ok := strings.Cut(strings.TrimSpace(part), ":")
+		if !ok {
+			return nil, fmt.Errorf("%q: want FEATURE:LO..HI", part)
+		}
+		f, err := strconv.Atoi(strings.TrimSpace(fs))
+		if err != nil || f < 0 {
+			return nil, fmt.Errorf("%q: feature %q is not an index", part, fs)
+		}
+		if f >= nf {
+			return nil, fmt.Errorf("%q: feature %d out of range: the model has features 0..%d", part, f, nf-1)
+		}
+		if seen[f] {
+			return nil, fmt.Errorf("feature %d is given twice", f)
+		}
+		seen[f] = true
+		los, his, ok := strings.Cut(rng, "..")
+		if !ok {
+			return nil, fmt.Errorf("%q: want FEATURE:LO..HI", part)
+		}
+		open := strings.HasPrefix(his, "<")
+		his = strings.TrimPrefix(his, "<")
+		iv := trees.Interval{Lo: math.Inf(-1), Hi: math.Inf(1)}
+		if t := strings.TrimSpace(los); t != "" {
+			if iv.Lo, err = strconv.ParseFloat(t, 64); err != nil {
+				return nil, fmt.Errorf("%q: %q is not a number", part, t)
+			}
+		}
+		if t := strings.TrimSpace(his); t != "" {
+			if iv.Hi, err = strconv.ParseFloat(t, 64); err != nil {
+				return nil, fmt.Errorf("%q: %q is not a number", part, t)
+			}
+			if open {
+				iv.Hi = math.Nextafter(iv.Hi, math.Inf(-1))
+			}
+		}
+		if !(iv.Lo <= iv.Hi) {
+			return nil, fmt.Errorf("%q: the interval is empty", part)
+		}
+		box[f] = iv
+	}
+	return box, nil
+}
+
+func treesFloats(xs []float64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+// jsonNum keeps infinities out of JSON (as null).
+func jsonNum(x float64) any {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return nil
+	}
+	return x
+}
+
+func jsonBox(b trees.Box) [][2]any {
+	out := make([][2]any, len(b))
+	for i, iv := range b {
+		out[i] = [2]any{jsonNum(iv.Lo), jsonNum(iv.Hi)}
+	}
+	return out
+}
+
+func treesLoad(e *env, path string) *trees.Ensemble {
+	m, err := trees.Load(path)
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return nil
+	}
+	return m
+}
+
+func budgetFlags(fsTimeout *float64, fsNodes *int) trees.Options {
+	return trees.Options{MaxNodes: *fsNodes, Timeout: time.Duration(*fsTimeout * float64(time.Second))}
+}
+
+func treesBound(e *env, args []string) int {
+	c := &command{Name: "trees bound", Usage: `vigil trees bound MODEL [--box "0:0..30,1:0..30"] (--max CLASS | --min CLASS | --margin CLASS) [--timeout S] [--nodes N] [--json]`}
+	fs := newFlags(e, c)
+	boxFlag := fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
+	maxC := fs.Int("max", -1, "maximise the score of class `C`")
+	minC := fs.Int("min", -1, "minimise the score of class `C`")
+	marginC := fs.Int("margin", -1, "maximise f_C - max over c != C of f_c for class `C`")
+	timeout := fs.Float64("timeout", 60, "stop with anytime bounds after `S` seconds; 0 for no limit")
+	nodes := fs.Int("nodes", 0, "stop with anytime bounds after `N` expanded states (default 1048576)")
+	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	rest, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	chosen := 0
+	for _, v := range []int{*maxC, *minC, *marginC} {
+		if v >= 0 {
+			chosen++
+		}
+	}
+	if len(rest) != 1 || chosen != 1 {
+		if chosen != 1 {
+			fmt.Fprintln(e.stderr, "vigil trees bound: give exactly one of --max, --min, --margin")
+		}
+		fs.Usage()
+		return exitUsage
+	}
+	m := treesLoad(e, rest[0])
+	if m == nil {
+		return exitError
+	}
+	box, err := parseTreesBox(*boxFlag, m.NumFeatures)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil trees bound: --box: %v\n", err)
+		return exitUsage
+	}
+	opt := budgetFlags(timeout, nodes)
+	var r trees.Result
+	var kind string
+	var class int
+	switch {
+	case *maxC >= 0:
+		kind, class = "max", *maxC
+		r, err = m.Max(box, class, opt)
+	case *minC >= 0:
+		kind, class = "min", *minC
+		r, err = m.Min(box, class, opt)
+	default:
+		kind, class = "margin", *marginC
+		r, err = m.Margin(box, class, opt)
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
+	}
+	if *asJSON {
+		out := map[string]any{"objective": kind, "class": class, "exact": r.Exact,
+			"lower": jsonNum(r.Lower), "upper": jsonNum(r.Upper), "witness": r.Witness,
+			"nodes": r.Nodes, "seconds": r.Time.Seconds()}
+		if r.Exact {
+			out["value"] = jsonNum(r.Lower)
+			out["witness_box"] = jsonBox(r.WitnessBox)
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			fmt.Fprintln(e.stderr, "vigil trees bound:", err)
+			return exitError
+		}
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		what := fmt.Sprintf("%s class %d", kind, class)
+		if kind == "margin" {
+			what = fmt.Sprintf("max margin of class %d", class)
+		}
+		if r.Exact {
+			fmt.Fprintf(e.stdout, "%s = %s (exact)\n", what, strconv.FormatFloat(r.Lower, 'g', -1, 64))
+		} else {
+			fmt.Fprintf(e.stdout, "%s in [%s, %s] (budget exhausted)\n", what,
+				strconv.FormatFloat(r.Lower, 'g', -1, 64), strconv.FormatFloat(r.Upper, 'g', -1, 64))
+		}
+		if r.Witness != nil {
+			fmt.Fprintf(e.stdout, "witness %s\n", treesFloats(r.Witness))
+		}
+		fmt.Fprintf(e.stdout, "nodes %d, %.3f s\n", r.Nodes, r.Time.Seconds())
+	}
+	if !r.Exact {
+		return exitUnknown
+	}
+	return exitOK
+}
+
+func treesEval(e *env, args []string) int {
+	c := &command{Name: "trees eval", Usage: `vigil trees eval MODEL --input "x0,x1,..." [--json]`}
+	fs := newFlags(e, c)
+	input := fs.String("input", "", "comma-separated input `values`")
+	asJSON := fs.Bool("json", false, "print the scores as JSON")
+	rest, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(rest) != 1 || *input == "" {
+		fs.Usage()
+		return exitUsage
+	}
+	m := treesLoad(e, rest[0])
+	if m == nil {
+		return exitError
+	}
+	var x []float64
+	for _, f := range strings.Split(*input, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil trees eval: --input: %q is not a number\n", f)
+			return exitUsage
+		}
+		x = append(x, v)
+	}
+	if len(x) != m.NumFeatures {
+		fmt.Fprintf(e.stderr, "vigil trees eval: --input has %d values but the model has %d features\n", len(x), m.NumFeatures)
+		return exitUsage
+	}
+	sc := make([]float64, m.NumClasses)
+	if err := m.Scores(x, sc); err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	if *asJSON {
+		b, _ := json.Marshal(map[string]any{"scores": sc})
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		fmt.Fprintln(e.stdout, treesFloats(sc))
+	}
+	return exitOK
+}
+
+func treesDecide(e *env, args []string) int {
+	c := &command{Name: "trees decide", Usage: `vigil trees decide MODEL [--box B] --class A --sure S1,S2,... [--timeout S] [--nodes N] [--json]`}
+	fs := newFlags(e, c)
+	boxFlag := fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
+	class := fs.Int("class", -1, "the class `A` that should be excluded")
+	sureFlag := fs.String("sure", "", "comma-separated `classes` known to be applicable throughout the box")
+	timeout := fs.Float64("timeout", 60, "answer unknown after `S` seconds; 0 for no limit")
+	nodes := fs.Int("nodes", 0, "answer unknown after `N` expanded states (default 1048576)")
+	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	rest, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(rest) != 1 || *class < 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	var sure []int
+	if strings.TrimSpace(*sureFlag) != "" {
+		for _, f := range strings.Split(*sureFlag, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				fmt.Fprintf(e.stderr, "vigil trees decide: --sure: %q is not a class index\n", f)
+				return exitUsage
+			}
+			sure = append(sure, v)
+		}
+	}
+	m := treesLoad(e, rest[0])
+	if m == nil {
+		return exitError
+	}
+	box, err := parseTreesBox(*boxFlag, m.NumFeatures)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil trees decide: --box: %v\n", err)
+		return exitUsage
+	}
+	d, err := m.Excludes(box, *class, sure, budgetFlags(timeout, nodes))
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
+	}
+	if *asJSON {
+		b, _ := json.Marshal(map[string]any{"verdict": d.Verdict.String(), "witness": d.Witness,
+			"nodes": d.Nodes, "seconds": d.Time.Seconds()})
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		fmt.Fprintln(e.stdout, d.Verdict)
+		if d.Witness != nil {
+			fmt.Fprintf(e.stdout, "witness %s\n", treesFloats(d.Witness))
+		}
+		fmt.Fprintf(e.stdout, "nodes %d, %.3f s\n", d.Nodes, d.Time.Seconds())
+	}
+	if d.Verdict == trees.Unknown {
+		return exitUnknown
+	}
+	return exitOK
+}
+
+func treesInfo(e *env, args []string) int {
+	c := &command{Name: "trees info", Usage: `vigil trees info MODEL [--json]`}
+	fs := newFlags(e, c)
+	asJSON := fs.Bool("json", false, "print as JSON")
+	rest, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(rest) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	m := treesLoad(e, rest[0])
+	if m == nil {
+		return exitError
+	}
+	if *asJSON {
+		b, _ := json.Marshal(map[string]any{"format": m.Format, "classes": m.NumClasses, "features": m.NumFeatures,
+			"trees": len(m.Trees), "leaves": m.NumLeaves(), "base": m.Base})
+		fmt.Fprintln(e.stdout, string(b))
+		return exitOK
+	}
+	fmt.Fprintf(e.stdout, "format %s\nclasses %d\nfeatures %d\ntrees %d\nleaves %d\nbase %s\n",
+		m.Format, m.NumClasses, m.NumFeatures, len(m.Trees), m.NumLeaves(), treesFloats(m.Base))
+	return exitOK
+}
