@@ -5,24 +5,28 @@ import (
 	"time"
 )
 
-// Verdict is the answer of the decision query.
+// Verdict is the answer of the decision query. The names and order are
+// those of package nn, so that PolIC3 treats both kinds of policy alike.
 type Verdict int
 
 const (
 	// Unknown: the budget ran out before the question was settled.
 	Unknown Verdict = iota
-	// Excluded: at every input of the box some sure class beats a.
-	Excluded
-	// Possible: the witness is an input of the box where a beats every
-	// sure class.
-	Possible
+	// Proved: a is excluded, at every input of the box some sure class
+	// beats it.
+	Proved
+	// Refuted: a is possible, the witness is an input of the box where a
+	// beats every sure class.
+	Refuted
 )
 
+// String names the verdict by what it says about the class: "excluded",
+// "possible" or "unknown".
 func (v Verdict) String() string {
 	switch v {
-	case Excluded:
+	case Proved:
 		return "excluded"
-	case Possible:
+	case Refuted:
 		return "possible"
 	}
 	return "unknown"
@@ -31,7 +35,7 @@ func (v Verdict) String() string {
 // Decision is the answer of Excludes.
 type Decision struct {
 	Verdict Verdict
-	// Witness is an input in the box where a wins (Possible only).
+	// Witness is an input in the box where a wins (Refuted only).
 	Witness []float64
 	// Margin bounds max over the box of min over sure s of f_a - f_s:
 	// Lower is attained at the witness (or -Inf), Upper is the search's
@@ -41,10 +45,10 @@ type Decision struct {
 }
 
 // Excludes answers PolIC3's decision query (paper 004, condition (6)) for
-// class a over the input box: Excluded if for every x in the box some class
+// class a over the input box: Proved if for every x in the box some class
 // s in sure, s != a, beats a, that is f_s(x) > f_a(x), or f_s(x) == f_a(x)
 // and s < a (ties go to the earlier output, as the policy resolves them).
-// Excluded is sound; Possible comes with a witness input where a beats
+// Proved is sound; Refuted comes with a witness input where a beats
 // every such s; Unknown means the budget ran out.
 //
 // Rather than masking with a penalty (paper 004 adds -P_max to the classes
@@ -93,10 +97,10 @@ func (e *Ensemble) Excludes(box Box, a int, sure []int, opt Options) (Decision, 
 	d := Decision{Lower: s.best.v, Upper: s.upper().v, Stats: s.stats}
 	switch {
 	case zero.less(s.best):
-		d.Verdict = Possible
+		d.Verdict = Refuted
 		d.Witness = s.bestX
 	case s.done:
-		d.Verdict = Excluded
+		d.Verdict = Proved
 		d.Upper = min(d.Upper, 0)
 	}
 	return d, nil

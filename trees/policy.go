@@ -11,7 +11,7 @@ package trees
 // variable's range with the very float64 arithmetic of Affine.Eval, so the
 // search runs over an ensemble on the state variables whose cells are sets
 // of integer states and whose witnesses are states. Otherwise the state box
-// is mapped to a real input box (an over-approximation: Excluded stays
+// is mapped to a real input box (an over-approximation: Proved stays
 // sound) and small boxes are settled by enumerating their states.
 
 import (
@@ -87,10 +87,31 @@ func (p *Policy) Outputs() []symbolic.LabelID { return p.Decl.Outputs }
 
 // Scores evaluates the ensemble on the inputs of state s.
 func (p *Policy) Scores(s symbolic.State, dst []float64) error {
+	if len(s) < len(p.vars) {
+		return fmt.Errorf("trees: policy %s: state has %d variables, want %d", p.Decl.Name, len(s), len(p.vars))
+	}
 	for i := range p.Decl.Inputs {
 		p.x[i] = p.Decl.Inputs[i].Eval(s)
 	}
 	return p.Ens.Scores(p.x, dst)
+}
+
+// OutputIndex returns the index of label l among the outputs, or -1.
+func (p *Policy) OutputIndex(l symbolic.LabelID) int {
+	for i, o := range p.Decl.Outputs {
+		if o == l {
+			return i
+		}
+	}
+	return -1
+}
+
+// Clone returns an independent copy for another goroutine.
+func (p *Policy) Clone() *Policy {
+	c := *p
+	c.x = make([]float64, len(p.x))
+	c.scores = make([]float64, len(p.scores))
+	return &c
 }
 
 // Exact reports whether Excludes decides state boxes exactly (every split
@@ -211,11 +232,11 @@ func (p *Policy) lift() (*Ensemble, string) {
 	return ve, ""
 }
 
-// StateDecision is the answer of Policy.Excludes.
-type StateDecision struct {
+// StateResult is the answer of Policy.Excludes.
+type StateResult struct {
 	Verdict Verdict
 	// Witness is a state of the box where output a beats every sure output
-	// (Possible only).
+	// (Refuted only).
 	Witness symbolic.State
 	Stats
 }
@@ -244,17 +265,17 @@ func (p *Policy) InputBox(lo, hi []int) Box {
 }
 
 // Excludes answers PolIC3's decision query over the integer state box
-// lo..hi (inclusive, indexed by VarID): Excluded if in every state of the
+// lo..hi (inclusive, indexed by VarID): Proved if in every state of the
 // box some output in sure, other than a, beats output a (ties go to the
-// earlier output); Possible with a witness state where a beats them all;
+// earlier output); Refuted with a witness state where a beats them all;
 // Unknown when the budget runs out. a and sure are output indices.
-func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateDecision, error) {
+func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateResult, error) {
 	if len(lo) != len(p.vars) || len(hi) != len(p.vars) {
-		return StateDecision{}, fmt.Errorf("trees: state box has %d/%d bounds for %d variables", len(lo), len(hi), len(p.vars))
+		return StateResult{}, fmt.Errorf("trees: state box has %d/%d bounds for %d variables", len(lo), len(hi), len(p.vars))
 	}
 	for v := range lo {
 		if lo[v] > hi[v] {
-			return StateDecision{}, fmt.Errorf("trees: state box is empty in variable %s (%d > %d)", p.vars[v].Name, lo[v], hi[v])
+			return StateResult{}, fmt.Errorf("trees: state box is empty in variable %s (%d > %d)", p.vars[v].Name, lo[v], hi[v])
 		}
 	}
 	if p.varEns != nil {
@@ -264,10 +285,10 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateDe
 		}
 		d, err := p.varEns.Excludes(box, a, sure, opt)
 		if err != nil {
-			return StateDecision{}, err
+			return StateResult{}, err
 		}
-		sd := StateDecision{Verdict: d.Verdict, Stats: d.Stats}
-		if d.Verdict == Possible {
+		sd := StateResult{Verdict: d.Verdict, Stats: d.Stats}
+		if d.Verdict == Refuted {
 			s := make(symbolic.State, len(p.vars))
 			for v := range s {
 				s[v] = int(d.Witness[v])
@@ -275,7 +296,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateDe
 			if !p.wins(s, a, sure) {
 				// Cannot happen when lift is right; never claim a witness
 				// that is not one.
-				return StateDecision{Verdict: Unknown, Stats: d.Stats}, nil
+				return StateResult{Verdict: Unknown, Stats: d.Stats}, nil
 			}
 			sd.Witness = s
 		}
@@ -283,11 +304,11 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateDe
 	}
 	d, err := p.Ens.Excludes(p.InputBox(lo, hi), a, sure, opt)
 	if err != nil {
-		return StateDecision{}, err
+		return StateResult{}, err
 	}
-	sd := StateDecision{Verdict: Unknown, Stats: d.Stats}
-	if d.Verdict == Excluded {
-		sd.Verdict = Excluded
+	sd := StateResult{Verdict: Unknown, Stats: d.Stats}
+	if d.Verdict == Proved {
+		sd.Verdict = Proved
 		return sd, nil
 	}
 	size := 1.0
@@ -300,7 +321,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateDe
 	s := append(symbolic.State(nil), lo...)
 	for {
 		if p.wins(s, a, sure) {
-			sd.Verdict, sd.Witness = Possible, s
+			sd.Verdict, sd.Witness = Refuted, s
 			return sd, nil
 		}
 		v := 0
@@ -309,7 +330,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateDe
 			v++
 		}
 		if v == len(s) {
-			sd.Verdict = Excluded
+			sd.Verdict = Proved
 			return sd, nil
 		}
 		s[v]++

@@ -109,11 +109,11 @@ func TestPolicyExcludesAgainstEnumeration(t *testing.T) {
 			}
 			counts[d.Verdict]++
 			switch d.Verdict {
-			case trees.Excluded:
+			case trees.Proved:
 				if can {
 					t.Fatalf("%s: box %v..%v a=%d sure=%v: excluded but a wins in some state", name, lo, hi, a, sure)
 				}
-			case trees.Possible:
+			case trees.Refuted:
 				for v := range d.Witness {
 					if d.Witness[v] < lo[v] || d.Witness[v] > hi[v] {
 						t.Fatalf("%s: witness %v outside box", name, d.Witness)
@@ -128,7 +128,7 @@ func TestPolicyExcludesAgainstEnumeration(t *testing.T) {
 					t.Fatalf("%s: unknown without a budget", name)
 				}
 			}
-			if exact && (d.Verdict == trees.Possible) != can {
+			if exact && (d.Verdict == trees.Refuted) != can {
 				t.Fatalf("%s: verdict %v, enumeration says can=%v", name, d.Verdict, can)
 			}
 		}

@@ -177,21 +177,21 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 			switch d.Verdict {
-			case Excluded:
+			case Proved:
 				if can {
 					t.Fatalf("iter %d: Excludes(a=%d, sure=%v) = excluded, but a wins in some cell", iter, a, sure)
 				}
-			case Possible:
+			case Refuted:
 				checkWitness(t, e, box, d.Witness, func(s []float64) bool { return wins(s, a, sure) })
 			default:
 				t.Fatalf("iter %d: unknown without a budget", iter)
 			}
-			if (d.Verdict == Possible) != can {
+			if (d.Verdict == Refuted) != can {
 				t.Fatalf("iter %d: verdict %v, brute force can=%v", iter, d.Verdict, can)
 			}
 			// Any budget: never a wrong verdict.
 			d, _ = e.Excludes(box, a, sure, Options{MaxNodes: 1 + rng.Intn(3)})
-			if (d.Verdict == Excluded && can) || (d.Verdict == Possible && !can) {
+			if (d.Verdict == Proved && can) || (d.Verdict == Refuted && !can) {
 				t.Fatalf("iter %d: budgeted verdict %v wrong", iter, d.Verdict)
 			}
 		}
