@@ -107,6 +107,27 @@ static Z3_solver vg_solver(Z3_context c) {
 	return s;
 }
 
+// vg_recycle makes a fresh solver holding the assertions of s (at scope
+// 0) and releases s; it returns NULL on error, leaving s alive.
+static Z3_solver vg_recycle(Z3_context c, Z3_solver s) {
+	Z3_ast_vector v = Z3_solver_get_assertions(c, s);
+	if (v == NULL || Z3_get_error_code(c) != Z3_OK) return NULL;
+	Z3_ast_vector_inc_ref(c, v);
+	Z3_solver t = vg_solver(c);
+	if (t != NULL) {
+		unsigned n = Z3_ast_vector_size(c, v);
+		for (unsigned i = 0; i < n && Z3_get_error_code(c) == Z3_OK; i++)
+			Z3_solver_assert(c, t, Z3_ast_vector_get(c, v, i));
+		if (Z3_get_error_code(c) != Z3_OK) {
+			Z3_solver_dec_ref(c, t);
+			t = NULL;
+		}
+	}
+	Z3_ast_vector_dec_ref(c, v);
+	if (t != NULL) Z3_solver_dec_ref(c, s);
+	return t;
+}
+
 static int vg_assert(Z3_context c, Z3_solver s, Z3_ast a) { Z3_solver_assert(c, s, a); return vg_err(c); }
 static int vg_push(Z3_context c, Z3_solver s) { Z3_solver_push(c, s); return vg_err(c); }
 static int vg_pop(Z3_context c, Z3_solver s, unsigned n) { Z3_solver_pop(c, s, n); return vg_err(c); }
@@ -254,6 +275,16 @@ func Version() string {
 	var a, b, c, d C.uint
 	C.Z3_get_version(&a, &b, &c, &d)
 	return fmt.Sprintf("%d.%d.%d", a, b, c)
+}
+
+// SetGlobalParam sets a Z3 global parameter (Z3_global_param_set) for
+// contexts and solvers made afterwards, e.g. SetGlobalParam("smt.arith.solver", "2").
+// Z3 ignores unknown names with a warning on stderr.
+func SetGlobalParam(name, value string) {
+	cn, cv := C.CString(name), C.CString(value)
+	C.Z3_global_param_set(cn, cv)
+	C.free(unsafe.Pointer(cn))
+	C.free(unsafe.Pointer(cv))
 }
 
 // Close frees the context, its solvers and all its terms. Terms and solvers
@@ -557,8 +588,12 @@ type Solver struct {
 	last   []Term // assumptions of the last check
 	res    Result
 	core   []C.Z3_ast
-	// Checks counts the checks run, Unknowns those that gave no answer.
-	Checks, Unknowns int
+	// recycle: rebuild the Z3 solver after this many checks (0: never);
+	// since: checks since the last rebuild.
+	recycle, since int
+	// Checks counts the checks run, Unknowns those that gave no answer,
+	// Recycles the rebuilds (SetRecycle).
+	Checks, Unknowns, Recycles int
 }
 
 // NewSolver creates a solver (Z3's simple solver: incremental, with
@@ -571,9 +606,39 @@ func (x *Context) NewSolver() (*Solver, error) {
 	if s == nil {
 		return nil, x.z3err("creating a solver")
 	}
-	sv := &Solver{x: x, s: s}
+	sv := &Solver{x: x, s: s, recycle: DefaultRecycle}
 	x.solvers[sv] = struct{}{}
 	return sv, nil
+}
+
+// DefaultRecycle is the number of checks after which a solver rebuilds
+// itself (see SetRecycle). Z3 4.8.12 keeps state across checks of one
+// solver: on IC3-sized queries a solver that answered 10,000 checks is
+// several times slower and has grown by megabytes (figures in the smt
+// README section of the report), and rebuilding is cheap.
+var DefaultRecycle = 1000
+
+// SetRecycle makes the solver rebuild itself after every n checks (0:
+// never): a fresh Z3 solver gets the same assertions and limits. It
+// happens only between checks at scope level 0, so scopes and the meaning
+// of the solver never change; learned lemmas are dropped.
+func (s *Solver) SetRecycle(n int) { s.recycle = n }
+
+func (s *Solver) maybeRecycle() error {
+	if s.recycle <= 0 || s.since < s.recycle || C.Z3_solver_get_num_scopes(s.x.c, s.s) != 0 {
+		return nil
+	}
+	t := C.vg_recycle(s.x.c, s.s)
+	if t == nil {
+		return s.x.z3err("rebuilding the solver")
+	}
+	s.s, s.since = t, 0
+	s.Recycles++
+	if l := s.limits; l != (Limits{}) {
+		s.limits = Limits{}
+		return s.SetLimits(l)
+	}
+	return nil
 }
 
 func (s *Solver) release() {
@@ -684,6 +749,10 @@ func (s *Solver) Check(assumptions ...Term) (Result, error) {
 	if err := s.usable(); err != nil {
 		return Unknown, err
 	}
+	if err := s.maybeRecycle(); err != nil {
+		return Unknown, err
+	}
+	s.since++
 	x := s.x
 	x.buf = x.buf[:0]
 	for _, t := range assumptions {

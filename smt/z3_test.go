@@ -201,7 +201,9 @@ func TestInterrupt(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("interrupt took %v", d)
 	}
-	// The next check is not spoiled by the old interrupt.
+	// The next check is not spoiled by the old interrupt, nor by one that
+	// arrives while no check runs.
+	x.Interrupt()
 	must(t, s.Reset())
 	must(t, s.Assert(x.Gt(x.IntConst("z"), x.Int(3))))
 	if r, _ := s.Check(); r != Sat {
@@ -236,5 +238,39 @@ func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestRecycleKeepsAssertions(t *testing.T) {
+	x := newCtx(t)
+	s := newSolver(t, x)
+	s.SetRecycle(2)
+	must(t, s.SetLimits(Limits{Timeout: time.Minute}))
+	a := x.IntConst("a")
+	p := x.BoolConst("p")
+	must(t, s.Assert(x.Gt(a, x.Int(3))))
+	must(t, s.Assert(x.Implies(p, x.Lt(a, x.Int(3)))))
+	for i := 0; i < 7; i++ {
+		if r, _ := s.Check(); r != Sat {
+			t.Fatalf("check %d: %v", i, r)
+		}
+		if r, _ := s.Check(p); r != Unsat {
+			t.Fatalf("check %d under p: %v", i, r)
+		}
+		if core, err := s.Core(); err != nil || len(core) != 1 {
+			t.Fatalf("core %v, %v", core, err)
+		}
+		// Inside a scope the solver is never rebuilt.
+		must(t, s.Push())
+		must(t, s.Assert(x.Lt(a, x.Int(10))))
+		s.Check()
+		s.Check()
+		if r, _ := s.Check(x.Not(p)); r != Sat {
+			t.Fatalf("check %d in scope: %v", i, r)
+		}
+		must(t, s.Pop(1))
+	}
+	if s.Recycles == 0 {
+		t.Error("never recycled")
 	}
 }
