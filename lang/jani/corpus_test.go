@@ -109,48 +109,17 @@ func TestQVBSStateCounts(t *testing.T) {
 	}
 }
 
-// targetOf returns the target condition of the model's first reachability
-// property of the form P(F target) or P(true U target), or nil.
+// targetOf returns the goal of the model's first reachability property
+// (see GoalProperties), or nil.
 func targetOf(t testing.TB, file string, m *symbolic.Model) *symbolic.Cond {
-	data, err := os.ReadFile(file)
+	ps, _, err := GoalProperties(file, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := parseJSON(file, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := root.get("properties")
-	if ps == nil {
+	if len(ps) == 0 {
 		return nil
 	}
-	for _, p := range ps.vals {
-		e := p.get("expression")
-		for e != nil && e.get("op") != nil && e.get("op").str == "filter" {
-			e = e.get("values")
-		}
-		if e == nil || e.get("exp") == nil {
-			continue
-		}
-		path := e.get("exp")
-		var target *node
-		switch op := path.get("op"); {
-		case op == nil:
-		case op.str == "F":
-			target = path.get("exp")
-		case op.str == "U" && path.get("left") != nil && path.get("left").kind == kBool && path.get("left").b:
-			target = path.get("right")
-		}
-		if target == nil {
-			continue
-		}
-		l := newLowerer(file, data)
-		if c, ok := l.cond(target, modelScope(m)); ok {
-			return c
-		}
-		// Targets over transient variables (labels) are not imported.
-	}
-	return nil
+	return ps[0].Goal
 }
 
 // stopAt returns a copy of m in which no command is enabled where goal holds.

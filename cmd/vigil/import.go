@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"vigil/lang/jani"
+	"vigil/symbolic"
+)
+
+func init() {
+	register(&command{
+		Name:    "import",
+		Summary: "convert a JANI model (and PlaJA property and policy files) to .spec text",
+		Usage:   "vigil import [-D NAME=VALUE]... [--goals] [--start FILE] [--unsafe FILE] [--policy-file FILE] [-o OUT.spec] MODEL.jani",
+		Examples: []string{
+			"vigil import beb.jani -D N=3 > beb.spec",
+			"vigil import cdrive.2.jani --goals -o cdrive.spec && vigil explore cdrive.spec --property goal",
+			"vigil import blocksworld_4_3.jani -D item_cost_bound=4 -D failing_probability=0.1 \\\n" +
+				"      --start pa.jani --unsafe pa.jani --policy-file blocksworld_4_3_16_16.jani2nnet -o bw.spec",
+		},
+		Run: runImport,
+	})
+}
+
+func runImport(e *env, args []string) int {
+	c := commands["import"]
+	fs := newFlags(e, c)
+	defs := defines{}
+	fs.Var(defs, "D", "set a constant: -D NAME=VALUE (repeatable; every open JANI constant needs one)")
+	start := fs.String("start", "", "PlaJA start condition file (state-condition, states-values, or a PA property file)")
+	unsafe := fs.String("unsafe", "", "PlaJA unsafe (reach) condition file, or a PA property file")
+	policyFile := fs.String("policy-file", "", "policy interface: a .jani2nnet file, or a PA property file naming one")
+	goals := fs.Bool("goals", false, "add the model's JANI reachability properties as properties with their target as goal (terminal) and no unsafe states")
+	out := fs.String("o", "", "write the .spec to this file (file paths in it are made relative to its directory)")
+	files, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(files) != 1 {
+		fmt.Fprintf(e.stderr, "vigil import: want one JANI model\nusage: %s\n", c.Usage)
+		return exitUsage
+	}
+	m, notes, err := jani.LoadNotes(files[0], defs)
+	for _, n := range notes {
+		fmt.Fprintln(e.stderr, n)
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	if *goals {
+		ps, notes, err := jani.GoalProperties(files[0], m)
+		for _, n := range notes {
+			fmt.Fprintln(e.stderr, n)
+		}
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitError
+		}
+		m.Properties = append(m.Properties, ps...)
+	}
+	if *start != "" && *unsafe == "" {
+		fmt.Fprintln(e.stderr, "vigil import: --start needs --unsafe")
+		return exitUsage
+	}
+	if *unsafe != "" {
+		if err := jani.AddProperty(m, *start, *unsafe); err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitError
+		}
+	}
+	if *policyFile != "" {
+		d, err := jani.LoadPolicyFile(m, *policyFile)
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitError
+		}
+		// Print the interface's inputs and outputs explicitly so that the
+		// .spec stands on its own.
+		d.Interface = ""
+		m.Policies = append(m.Policies, d)
+	}
+	if *out != "" {
+		relativize(m, filepath.Dir(*out))
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// Imported by vigil import from %s.\n", filepath.Base(files[0]))
+	if err := symbolic.Print(&b, m); err != nil {
+		fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
+		return exitError
+	}
+	if *out == "" {
+		e.stdout.Write(b.Bytes())
+		return exitOK
+	}
+	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+		fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// relativize rewrites the policies' file paths relative to dir, where the
+// .spec file is written (a .spec resolves paths against its own directory).
+func relativize(m *symbolic.Model, dir string) {
+	rel := func(p string) string {
+		if p == "" {
+			return p
+		}
+		ap, err1 := filepath.Abs(p)
+		ad, err2 := filepath.Abs(dir)
+		if err1 != nil || err2 != nil {
+			return p
+		}
+		if r, err := filepath.Rel(ad, ap); err == nil {
+			return filepath.ToSlash(r)
+		}
+		return p
+	}
+	for _, d := range m.Policies {
+		d.File = rel(d.File)
+	}
+}
