@@ -64,50 +64,65 @@ func TestXGBThreshold(t *testing.T) {
 	}
 }
 
-func TestOnewayPolicyAgreesWithXGBoost(t *testing.T) {
+func TestOnewayPoliciesAgreeWithXGBoost(t *testing.T) {
 	data, err := os.ReadFile("testdata/oneway_expected.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var exp struct {
-		States  [][4]int    `json:"states"`
-		Argmax  []int       `json:"argmax"`
-		Sample  []int       `json:"sample"`
-		Margins [][]float64 `json:"margins"`
+		States    [][4]int    `json:"states"`
+		Argmax    []int       `json:"argmax"`
+		Sample    []int       `json:"sample"`
+		Margins   [][]float64 `json:"margins"`
+		NNArgmax  []int       `json:"nn_argmax"`
+		NNMargins [][]float64 `json:"nn_margins"`
 	}
 	if err := json.Unmarshal(data, &exp); err != nil {
 		t.Fatal(err)
 	}
-	e, err := Load("../specs/policies/oneway_trees.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e.NumClasses != 6 || e.NumFeatures != 4 {
-		t.Fatalf("classes %d features %d, want 6 and 4", e.NumClasses, e.NumFeatures)
-	}
-	sc := make([]float64, 6)
-	for i, s := range exp.States {
-		x := []float64{0.0 + (1.0/15)*float64(s[0]), 0.0 + (1.0/3)*float64(s[1]), 0.0 + (1.0/3)*float64(s[2]), 0.0 + 1.0*float64(s[3])}
-		if err := e.Scores(x, sc); err != nil {
+	for _, c := range []struct {
+		file    string
+		argmax  []int
+		margins [][]float64
+	}{
+		{"oneway_trees.json", exp.Argmax, exp.Margins},
+		{"oneway_trees_nn.json", exp.NNArgmax, exp.NNMargins},
+	} {
+		e, err := Load("../specs/policies/" + c.file)
+		if err != nil {
 			t.Fatal(err)
 		}
-		best := 0
-		for c := range sc {
-			if sc[c] > sc[best] {
-				best = c
+		if e.NumClasses != 6 || e.NumFeatures != 4 {
+			t.Fatalf("%s: classes %d features %d, want 6 and 4", c.file, e.NumClasses, e.NumFeatures)
+		}
+		if len(c.argmax) != len(exp.States) || len(c.margins) != len(exp.Sample) {
+			t.Fatalf("%s: fixture incomplete", c.file)
+		}
+		sc := make([]float64, 6)
+		// The inputs exactly as symbolic.Affine.Eval computes them.
+		input := func(s [4]int) []float64 {
+			return []float64{0.0 + (1.0/15)*float64(s[0]), 0.0 + (1.0/3)*float64(s[1]), 0.0 + (1.0/3)*float64(s[2]), 0.0 + 1.0*float64(s[3])}
+		}
+		for i, s := range exp.States {
+			if err := e.Scores(input(s), sc); err != nil {
+				t.Fatal(err)
+			}
+			best := 0
+			for k := range sc {
+				if sc[k] > sc[best] {
+					best = k
+				}
+			}
+			if best != c.argmax[i] {
+				t.Errorf("%s: state %v: vigil chooses %d, XGBoost %d (scores %v)", c.file, s, best, c.argmax[i], sc)
 			}
 		}
-		if best != exp.Argmax[i] {
-			t.Errorf("state %v: vigil chooses %d, XGBoost %d (scores %v)", s, best, exp.Argmax[i], sc)
-		}
-	}
-	for j, i := range exp.Sample {
-		s := exp.States[i]
-		x := []float64{(1.0 / 15) * float64(s[0]), (1.0 / 3) * float64(s[1]), (1.0 / 3) * float64(s[2]), float64(s[3])}
-		e.Scores(x, sc)
-		for c, want := range exp.Margins[j] {
-			if !marginsClose(sc[c], want) {
-				t.Errorf("state %v class %d: vigil %v, XGBoost %v", s, c, sc[c], want)
+		for j, i := range exp.Sample {
+			e.Scores(input(exp.States[i]), sc)
+			for k, want := range c.margins[j] {
+				if !marginsClose(sc[k], want) {
+					t.Errorf("%s: state %v class %d: vigil %v, XGBoost %v", c.file, exp.States[i], k, sc[k], want)
+				}
 			}
 		}
 	}

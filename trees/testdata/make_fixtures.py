@@ -10,12 +10,17 @@ Run from the repository root:
 Outputs (all deterministic for a given XGBoost build):
     trees/testdata/xgb_reg.json, xgb_logistic.json, xgb_multi.json, xgb_dart.json
     trees/testdata/xgb_expected.json   inputs and XGBoost margins per fixture
-    specs/policies/oneway_trees.json   the oneway example policy
+    specs/policies/oneway_trees.json   the oneway example policy (imitates a rule)
     trees/testdata/oneway_expected.json  its margins on every state
+    specs/policies/oneway_trees_nn.json  a larger ensemble imitating the network
+                                       policy specs/policies/oneway_32x32.onnx
+                                       (evaluated with `vigil nn eval`, so Go is needed)
 """
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import xgboost as xgb
@@ -91,6 +96,33 @@ def oneway_inputs(pos, speed, load, parked, L=12, VMAX=3, P=3):
             0.0 + (1 / P) * load, 0.0 + 1.0 * parked]
 
 
+# Guards of specs/oneway.spec (P = VMAX = 3), in output order.
+def oneway_applicable(pos, speed, load, parked):
+    return [speed < 3 and not parked, speed > 0, speed == 0 and load < 3,
+            speed == 0 and load > 0, speed == 0, speed > 0]
+
+
+def network_choices(states):
+    """The label the network policy chooses in each state: the arg-max of its
+    outputs over the applicable labels, ties to the earlier output."""
+    exe = os.path.join(tempfile.mkdtemp(), "vigil")
+    subprocess.run(["go", "build", "-o", exe, "./cmd/vigil"], cwd=ROOT, check=True)
+    net = os.path.join(ROOT, "specs", "policies", "oneway_32x32.onnx")
+    out = []
+    for st in states:
+        x = ",".join(repr(v) for v in oneway_inputs(*st))
+        r = subprocess.run([exe, "nn", "eval", net, "--input", x, "--json"],
+                           check=True, capture_output=True, text=True)
+        y = json.loads(r.stdout)["output"]
+        app = oneway_applicable(*st)
+        best = None
+        for i, v in enumerate(y):
+            if app[i] and (best is None or v > y[best]):
+                best = i
+        out.append(best)
+    return out
+
+
 def main():
     rng = np.random.default_rng(7)
     expected = {}
@@ -121,11 +153,24 @@ def main():
     choice = [int(np.argmax(m)) for m in margins]
     agree = sum(int(c == t) for c, t in zip(choice, yo))
     print(f"oneway_trees: imitates the rule on {agree}/{len(states)} states", file=sys.stderr)
+    # A larger ensemble (paper 004's range: depth 4-10, 5-30 trees per
+    # class) imitating the network policy, for the search-effort figures.
+    yn = np.array(network_choices(states))
+    d = xgb.DMatrix(Xo, label=yn)
+    bn = xgb.train({"max_depth": 6, "eta": 0.3, "objective": "multi:softprob", "num_class": 6,
+                    "subsample": 0.8, "colsample_bynode": 0.75, "seed": 1}, d, num_boost_round=20)
+    bn.save_model(os.path.join(ROOT, "specs", "policies", "oneway_trees_nn.json"))
+    mn = predict(bn, Xo.tolist())
+    agree_n = sum(int(np.argmax(m) == t) for m, t in zip(mn, yn))
+    print(f"oneway_trees_nn: imitates the network on {agree_n}/{len(states)} states", file=sys.stderr)
+
     # Every state's arg-max, and full margins for every 8th state.
     sample = list(range(0, len(states), 8))
     with open(os.path.join(HERE, "oneway_expected.json"), "w") as f:
         json.dump({"states": states, "argmax": choice, "sample": sample,
-                   "margins": [margins[i] for i in sample]}, f, separators=(",", ":"))
+                   "margins": [margins[i] for i in sample],
+                   "nn_argmax": [int(np.argmax(m)) for m in mn],
+                   "nn_margins": [mn[i] for i in sample]}, f, separators=(",", ":"))
 
 
 if __name__ == "__main__":
