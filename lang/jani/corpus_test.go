@@ -132,3 +132,17 @@ func stopAt(m *symbolic.Model, goal *symbolic.Cond) *symbolic.Model {
 	}
 	return &m2
 }
+
+// BenchmarkImportQVBS measures import time per corpus model:
+// go test ./lang/jani -run XXX -bench QVBS.
+func BenchmarkImportQVBS(b *testing.B) {
+	for _, c := range qvbsCases(b) {
+		b.Run(filepath.Base(c.file), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Load(c.file, c.defines); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

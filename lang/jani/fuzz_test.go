@@ -1,6 +1,7 @@
 package jani
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,6 +25,15 @@ func FuzzDecode(f *testing.F) {
 		for _, file := range ar.Files {
 			if strings.HasSuffix(file.Name, ".jani") {
 				f.Add(file.Data)
+			}
+		}
+	}
+	// The corpus models, when present, seed structure the mutator would
+	// hardly find (they are read, not copied into the repository).
+	if qvbs, err := filepath.Glob(filepath.Join(corpusDir, "qvbs", "*.jani")); err == nil {
+		for _, q := range qvbs {
+			if data, err := os.ReadFile(q); err == nil && len(data) < 50_000 {
+				f.Add(data)
 			}
 		}
 	}
