@@ -25,6 +25,8 @@ package nn
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // Box is an axis-aligned box of network inputs, Lo[i] <= x[i] <= Hi[i].
@@ -297,10 +299,7 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 				continue
 			}
 			bias[r] += c * l.B[i]
-			wr := l.W[i*l.In : (i+1)*l.In]
-			for j, w := range wr {
-				ar[j] += c * w
-			}
+			floats.AddScaled(ar, c, l.W[i*l.In:(i+1)*l.In])
 		}
 	}
 	width := l.In
@@ -347,10 +346,7 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 					continue
 				}
 				bias[r] += a * lj.B[i]
-				wr := lj.W[i*lj.In : (i+1)*lj.In]
-				for q, w := range wr {
-					out[q] += a * w
-				}
+				floats.AddScaled(out, a, lj.W[i*lj.In:(i+1)*lj.In])
 			}
 		}
 		b.A, b.A2 = b.A2, b.A

@@ -15,6 +15,8 @@ package nn
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // Layer is y = W x + B, then ReLU when ReLU is set. W is row-major Out x In.
@@ -173,11 +175,7 @@ func (e *Evaluator) Eval(x, out []float64) {
 // affine computes y = relu?(W x + b).
 func affine(l *Layer, x, y []float64) {
 	for i := 0; i < l.Out; i++ {
-		row := l.W[i*l.In : (i+1)*l.In]
-		s := l.B[i]
-		for j, w := range row {
-			s += w * x[j]
-		}
+		s := l.B[i] + floats.Dot(l.W[i*l.In:(i+1)*l.In], x)
 		if l.ReLU && s < 0 {
 			s = 0
 		}

@@ -41,6 +41,8 @@ type Policy struct {
 	used    []bool // per variable: some input reads it
 	ev      *Evaluator
 	x       []float64
+	pr      *prover // scratch space of Excludes
+	y       []float64
 }
 
 // NewPolicy loads the network of an `nn` policy declaration and checks
@@ -114,6 +116,7 @@ func (p *Policy) Clone() *Policy {
 	c := *p
 	c.ev = NewEvaluator(p.Net)
 	c.x = make([]float64, p.Net.Inputs())
+	c.pr, c.y = nil, nil
 	return &c
 }
 
@@ -173,14 +176,34 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	if err != nil {
 		return StateResult{}, err
 	}
-	pr := newProver(p.Net, d, opt)
+	if p.pr == nil {
+		p.pr = newProver(p.Net, d, opt)
+	} else {
+		p.pr.reset(d, opt)
+	}
+	pr := p.pr
 	if len(d.Rows) == 0 {
 		return StateResult{Verdict: Refuted, Witness: symbolic.State(append([]int(nil), lo...))}, nil
 	}
-	y := make([]float64, p.Net.Outputs())
+	if p.y == nil {
+		p.y = make([]float64, p.Net.Outputs())
+	}
+	y := p.y
 	isWitness := func(s []int) bool {
 		p.Scores(s, y)
 		return pr.violates(y)
+	}
+	// A box whose states all give the same network input is decided by
+	// one exact evaluation.
+	point := true
+	for v := range lo {
+		point = point && (lo[v] == hi[v] || !p.used[v])
+	}
+	if point {
+		if isWitness(lo) {
+			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), lo...)}, nil
+		}
+		return StateResult{Verdict: Proved}, nil
 	}
 	// bound returns (closed, score, variable to split).
 	bound := func(lo, hi []int) (bool, float64, int) {
@@ -276,4 +299,21 @@ func (h *stateHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// ExcludesLabel is Excludes with labels instead of output indices: a label
+// that is not among the policy's outputs is never chosen (Proved), and
+// labels of sure that are not outputs are ignored.
+func (p *Policy) ExcludesLabel(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID, opt Options) (StateResult, error) {
+	ai := p.OutputIndex(a)
+	if ai < 0 {
+		return StateResult{Verdict: Proved}, nil
+	}
+	var s []int
+	for _, l := range sure {
+		if i := p.OutputIndex(l); i >= 0 {
+			s = append(s, i)
+		}
+	}
+	return p.Excludes(lo, hi, ai, s, opt)
 }

@@ -102,13 +102,19 @@ type prover struct {
 }
 
 func newProver(n *Network, d Disjunction, opt Options) *prover {
-	p := &prover{net: n, d: d, b: newBounder(n), ev: NewEvaluator(n), y: make([]float64, n.Outputs()),
-		opt: opt.withDefaults(), rng: rand.New(rand.NewPCG(opt.Seed, 0x9e3779b97f4a7c15))}
+	p := &prover{net: n, b: newBounder(n), ev: NewEvaluator(n), y: make([]float64, n.Outputs()),
+		rng: rand.New(rand.NewPCG(opt.Seed, 0x9e3779b97f4a7c15)), grad: newGradient(n)}
+	p.reset(d, opt)
+	return p
+}
+
+// reset prepares p for another query, keeping its scratch space.
+func (p *prover) reset(d Disjunction, opt Options) {
+	p.d, p.opt, p.nodes = d, opt.withDefaults(), 0
+	p.rows = p.rows[:0]
 	for _, r := range d.Rows {
 		p.rows = append(p.rows, r...)
 	}
-	p.grad = newGradient(n)
-	return p
 }
 
 // Prove decides the disjunction over box by branch and bound.
