@@ -13,7 +13,7 @@ var ErrTooManyStates = errors.New("explicit: more than 4294967294 states; use a 
 type Store struct {
 	W     int
 	arena []uint64
-	slots []uint64 // hash32<<32 | (id+1); 0 is empty
+	slots []uint64 // tag<<32 | (id+1), tag = the hash's high 32 bits; 0 is empty
 	mask  uint64
 	n     uint32
 }
@@ -71,11 +71,15 @@ func (st *Store) equal(id uint32, x []uint64) bool {
 	return true
 }
 
+// The table index of a state is taken from the same 32 hash bits that its
+// slot keeps as a tag, so growing the table needs neither the arena nor
+// the hash function: it walks the old slots in order and each lands at
+// tag & newmask, which keeps the writes nearly sequential.
+
 // Lookup returns the id of x if the store holds it.
 func (st *Store) Lookup(x []uint64) (uint32, bool) {
-	h := Hash(x)
-	tag := h >> 32
-	for i := h & st.mask; ; i = (i + 1) & st.mask {
+	tag := Hash(x) >> 32
+	for i := tag & st.mask; ; i = (i + 1) & st.mask {
 		s := st.slots[i]
 		if s == 0 {
 			return 0, false
@@ -90,9 +94,8 @@ func (st *Store) Lookup(x []uint64) (uint32, bool) {
 
 // Intern returns the id of x, adding it when new.
 func (st *Store) Intern(x []uint64) (id uint32, added bool, err error) {
-	h := Hash(x)
-	tag := h >> 32
-	i := h & st.mask
+	tag := Hash(x) >> 32
+	i := tag & st.mask
 	for ; ; i = (i + 1) & st.mask {
 		s := st.slots[i]
 		if s == 0 {
@@ -104,29 +107,31 @@ func (st *Store) Intern(x []uint64) (id uint32, added bool, err error) {
 			}
 		}
 	}
-	if st.n >= 1<<32-2 {
+	if st.n >= 1<<32-2 || (len(st.slots) >= 1<<32 && uint64(st.n+1)*maxLoadDen > uint64(len(st.slots))*maxLoadNum) {
 		return 0, false, ErrTooManyStates
 	}
 	id = st.n
 	st.n++
 	st.arena = append(st.arena, x...)
 	st.slots[i] = tag<<32 | uint64(id+1)
-	if uint64(st.n)*maxLoadDen > uint64(len(st.slots))*maxLoadNum {
+	if uint64(st.n)*maxLoadDen > uint64(len(st.slots))*maxLoadNum && len(st.slots) < 1<<32 {
 		st.grow()
 	}
 	return id, true, nil
 }
 
 func (st *Store) grow() {
-	st.slots = make([]uint64, 2*len(st.slots))
+	old := st.slots
+	st.slots = make([]uint64, 2*len(old))
 	st.mask = uint64(len(st.slots) - 1)
-	// Rehash in id order: the arena is read sequentially.
-	for id := uint32(0); id < st.n; id++ {
-		h := Hash(st.Get(id))
-		i := h & st.mask
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		i := (s >> 32) & st.mask
 		for st.slots[i] != 0 {
 			i = (i + 1) & st.mask
 		}
-		st.slots[i] = h>>32<<32 | uint64(id+1)
+		st.slots[i] = s
 	}
 }
