@@ -86,6 +86,16 @@ func (e *Ensemble) Excludes(box Box, a int, sure []int, opt Options) (Decision, 
 		return Decision{}, err
 	}
 	s.start = start
+	if s.singleCell() {
+		// The box lies in one split cell: one evaluation decides.
+		s.point(s.root.box)
+		v := s.value()
+		d := Decision{Verdict: Proved, Lower: v.v, Upper: v.v, Stats: Stats{Generated: 1, Time: time.Since(start)}}
+		if (lex{0, 0}).less(v) || (len(ts) == 1 && ts[0].n < 0) {
+			d.Verdict, d.Witness = Refuted, append([]float64(nil), s.x...)
+		}
+		return d, nil
+	}
 	// a wins at x iff the objective is >lex (0, 0).
 	zero := lex{0, 0}
 	if len(ts) == 1 && ts[0].n < 0 {

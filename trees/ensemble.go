@@ -113,7 +113,6 @@ func (b *builder) finish() (*Ensemble, error) {
 		seen := make([]bool, len(t.Nodes))
 		stack := []int{0}
 		seen[0] = true
-		leaves := 0
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -122,7 +121,6 @@ func (b *builder) finish() (*Ensemble, error) {
 				if n.Leaf < 0 || (n.Leaf+1)*width > len(t.Values) {
 					return nil, fmt.Errorf("trees: tree %d node %d: leaf value missing", ti, i)
 				}
-				leaves++
 				continue
 			}
 			if n.Feature > 1<<24 {
@@ -153,7 +151,6 @@ func (b *builder) finish() (*Ensemble, error) {
 				return nil, fmt.Errorf("trees: tree %d has a leaf value %v; leaves must be finite", ti, v)
 			}
 		}
-		_ = leaves
 	}
 	for c, v := range e.Base {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

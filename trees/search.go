@@ -260,6 +260,17 @@ func (e *Ensemble) newSearcher(box Box, ts []term, opt Options) (*searcher, erro
 	return s, nil
 }
 
+// singleCell reports whether the root box lies within one split cell.
+func (s *searcher) singleCell() bool {
+	b := s.root.box
+	for f := 0; f < s.nf; f++ {
+		if b[2*f] != b[2*f+1] {
+			return false
+		}
+	}
+	return true
+}
+
 // cellOf returns the cell of value v: the number of thresholds <= v.
 func (e *Ensemble) cellOf(f int, v float64) int {
 	c := e.cuts[f]
