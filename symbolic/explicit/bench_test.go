@@ -56,7 +56,9 @@ func lineModel(n int) *symbolic.Model {
 			{Assigns: as(pos, clamp(add(v(pos), v(speed))), load, &symbolic.Expr{Op: symbolic.OpMax, Args: []*symbolic.Expr{add(v(load), k(-1)), k(0)}})},
 		}},
 	}
-	twice := func(e *symbolic.Expr) *symbolic.Expr { return &symbolic.Expr{Op: symbolic.OpMul, K: 2, Args: []*symbolic.Expr{e}} }
+	twice := func(e *symbolic.Expr) *symbolic.Expr {
+		return &symbolic.Expr{Op: symbolic.OpMul, K: 2, Args: []*symbolic.Expr{e}}
+	}
 	m.Policies = []*symbolic.PolicyDecl{{Name: "shuttle", Kind: symbolic.KindRules, Rules: []symbolic.Rule{
 		{Cond: symbolic.And(cmp(v(speed), symbolic.Gt, k(0)), cmp(add(v(pos), twice(v(speed))), symbolic.Ge, k(n))), Label: 1},
 		{Cond: symbolic.And(cmp(v(speed), symbolic.Lt, k(0)), cmp(add(v(pos), twice(v(speed))), symbolic.Le, k(0))), Label: 0},
