@@ -61,6 +61,9 @@ func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
 // NewPolicyFromNetwork binds an already loaded network (for example an
 // NNet file named by a .jani2nnet interface) to a declaration.
 func NewPolicyFromNetwork(m *symbolic.Model, d *symbolic.PolicyDecl, net *Network) (*Policy, error) {
+	if d.Interface != "" && len(d.Inputs) == 0 {
+		return nil, fmt.Errorf("%s: nn: policy %s: the interface file %s must be resolved into inputs and outputs before the network is bound (lang/jani reads .jani2nnet files)", d.Pos, d.Name, d.Interface)
+	}
 	if len(d.Inputs) != net.Inputs() {
 		return nil, fmt.Errorf("%s: nn: policy %s lists %d inputs but network %s has %d; list one input expression per network input", d.Pos, d.Name, len(d.Inputs), d.File, net.Inputs())
 	}

@@ -177,6 +177,7 @@ func (p *prover) worst(y []float64) (float64, int) {
 type node struct {
 	box   Box
 	score float64 // max_k lower bound: lower is less proved
+	split int     // input to split, -1 for a point
 }
 
 type nodeHeap []node
@@ -227,14 +228,14 @@ func (p *prover) run(box Box) Result {
 		}
 		return false, score, split
 	}
-	closed, score, _ := bound(box)
+	closed, score, split := bound(box)
 	if closed {
 		return Result{Verdict: Proved, Nodes: p.nodes}
 	}
 	if x := p.search(box, p.opt.Samples); x != nil {
 		return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
 	}
-	h := &nodeHeap{{box: box, score: score}}
+	h := &nodeHeap{{box: box, score: score, split: split}}
 	for h.Len() > 0 {
 		if p.nodes >= p.opt.MaxNodes || p.expired() {
 			// Last try: search the least-proved open boxes.
@@ -250,10 +251,7 @@ func (p *prover) run(box Box) Result {
 		if p.witness(c) {
 			return Result{Verdict: Refuted, Witness: c, Nodes: p.nodes}
 		}
-		closed, _, split := bound(nd.box)
-		if closed {
-			continue
-		}
+		split := nd.split
 		if split < 0 {
 			// A single point that is not a witness and not proved: the
 			// bound is loose only by rounding; the point itself decides.
@@ -267,9 +265,9 @@ func (p *prover) run(box Box) Result {
 			} else {
 				nb.Lo[split] = mid
 			}
-			closed, sc, _ := bound(nb)
+			closed, sc, sp := bound(nb)
 			if !closed {
-				heap.Push(h, node{box: nb, score: sc})
+				heap.Push(h, node{box: nb, score: sc, split: sp})
 			}
 		}
 		if p.nodes%64 == 0 {
