@@ -29,6 +29,15 @@ func (l Lit) String() string {
 	return fmt.Sprintf("v%d >= %d", l.Var, l.K)
 }
 
+// Format writes l with m's variable names, e.g. "pos >= 3".
+func (l Lit) Format(m *symbolic.Model) string {
+	op := ">="
+	if l.Upper {
+		op = "<="
+	}
+	return fmt.Sprintf("%s %s %d", m.Vars[l.Var].Name, op, l.K)
+}
+
 // Negate returns the literal that holds exactly when l does not.
 func (l Lit) Negate() Lit {
 	if l.Upper {

@@ -232,6 +232,8 @@ type Context struct {
 	intSort, boolSort C.Z3_sort
 	refs              []C.Z3_ast // every term handed out, in order (the arena)
 	kept              []C.Z3_ast // terms pinned by Keep until Close
+	ints              map[int64]Term // pinned small literals
+	tru, fls          Term           // pinned Boolean literals
 	solvers           map[*Solver]struct{}
 	err               error // first error of a term constructor (sticky)
 	buf               []C.Z3_ast
@@ -412,24 +414,49 @@ func (x *Context) constant(name string, s C.Z3_sort) Term {
 	return x.keep(a, "constant "+name)
 }
 
-// Int returns the integer literal v.
+// maxInts bounds the cache of pinned integer literals.
+const maxInts = 4096
+
+// Int returns the integer literal v. Literals are made once per context
+// and pinned (they stay valid across Release), so the encoder's many
+// constants cost no cgo call after the first.
 func (x *Context) Int(v int64) Term {
 	if !x.ok() {
 		return Term{}
 	}
-	return x.keep(C.vg_int(x.c, C.int64_t(v), x.intSort), "integer literal")
+	if t, ok := x.ints[v]; ok {
+		return t
+	}
+	a := C.vg_int(x.c, C.int64_t(v), x.intSort)
+	if a == nil || len(x.ints) >= maxInts {
+		return x.keep(a, "integer literal")
+	}
+	if x.ints == nil {
+		x.ints = map[int64]Term{}
+	}
+	x.kept = append(x.kept, a) // the reference vg_int took
+	x.ints[v] = Term{a}
+	return Term{a}
 }
 
-// Bool returns the Boolean literal b.
+// Bool returns the Boolean literal b (pinned, like small integers).
 func (x *Context) Bool(b bool) Term {
 	if !x.ok() {
 		return Term{}
 	}
-	v := C.int(0)
+	p, v := &x.fls, C.int(0)
 	if b {
-		v = 1
+		p, v = &x.tru, 1
 	}
-	return x.keep(C.vg_bool(x.c, v), "Boolean literal")
+	if p.a == nil {
+		a := C.vg_bool(x.c, v)
+		if a == nil {
+			return x.keep(a, "Boolean literal")
+		}
+		x.kept = append(x.kept, a)
+		p.a = a
+	}
+	return *p
 }
 
 // True and False return the Boolean literals.
@@ -887,3 +914,7 @@ func (s *Solver) String() string {
 	}
 	return C.GoString(C.Z3_solver_to_string(s.x.c, s.s))
 }
+
+// nop makes the cheapest cgo call there is (reading the error code), for
+// BenchmarkCgoCall.
+func (x *Context) nop() int { return int(C.vg_err(x.c)) }
