@@ -230,8 +230,8 @@ const (
 type Context struct {
 	c                 C.Z3_context
 	intSort, boolSort C.Z3_sort
-	refs              []C.Z3_ast // every term handed out, in order (the arena)
-	kept              []C.Z3_ast // terms pinned by Keep until Close
+	refs              []C.Z3_ast     // every term handed out, in order (the arena)
+	kept              []C.Z3_ast     // terms pinned by Keep until Close
 	ints              map[int64]Term // pinned small literals
 	tru, fls          Term           // pinned Boolean literals
 	solvers           map[*Solver]struct{}
