@@ -169,6 +169,19 @@ func genSpec(nvars, ncmds int) []byte {
 
 // BenchmarkLoadLarge: parse + check + lower of 10,000 commands over 200
 // variables.
+func BenchmarkLoadMedium(b *testing.B) {
+	src := genSpec(200, 1000)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if m, d := LoadSource("big.spec", src, Options{}); m == nil {
+			b.Fatal(d.Render())
+		}
+	}
+}
+
+// BenchmarkLoadLarge: parse + check + lower of 10,000 commands over 200
+// variables.
 func BenchmarkLoadLarge(b *testing.B) {
 	src := genSpec(200, 10000)
 	b.SetBytes(int64(len(src)))
