@@ -23,6 +23,10 @@ import (
 	"sort"
 )
 
+// MaxDepth is the deepest tree the loaders accept (learned trees are far
+// shallower; the bound keeps the search's recursion shallow).
+const MaxDepth = 1000
+
 // Ensemble is a loaded tree ensemble with normalised splits.
 type Ensemble struct {
 	// Format names the file format the ensemble came from ("xgboost",
@@ -111,12 +115,16 @@ func (b *builder) finish() (*Ensemble, error) {
 		// Every node must be reached exactly once from the root, so the
 		// structure is a tree (no cycles, no sharing) and walks terminate.
 		seen := make([]bool, len(t.Nodes))
+		depth := make([]int, len(t.Nodes))
 		stack := []int{0}
 		seen[0] = true
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			n := &t.Nodes[i]
+			if depth[i] > MaxDepth {
+				return nil, fmt.Errorf("trees: tree %d is deeper than %d levels, which vigil does not support", ti, MaxDepth)
+			}
 			if n.Feature < 0 {
 				if n.Leaf < 0 || (n.Leaf+1)*width > len(t.Values) {
 					return nil, fmt.Errorf("trees: tree %d node %d: leaf value missing", ti, i)
@@ -137,6 +145,7 @@ func (b *builder) finish() (*Ensemble, error) {
 					return nil, fmt.Errorf("trees: tree %d node %d: child %d is reached twice; the file is not a tree", ti, i, c)
 				}
 				seen[c] = true
+				depth[c] = depth[i] + 1
 				stack = append(stack, c)
 			}
 			maxFeat = max(maxFeat, n.Feature)

@@ -47,8 +47,11 @@ type Box []Interval
 
 // Options are the budgets of a search. Zero values mean the defaults.
 type Options struct {
-	// MaxNodes bounds the number of expanded states (default 1<<20).
+	// MaxNodes bounds the number of expanded states (default 1<<18).
 	MaxNodes int
+	// MaxOpen bounds the number of queued states, which is what costs
+	// memory (default 1<<20).
+	MaxOpen int
 	// Timeout bounds the wall-clock time (default none).
 	Timeout time.Duration
 }
@@ -213,7 +216,10 @@ type searcher struct {
 
 func (e *Ensemble) newSearcher(box Box, ts []term, opt Options) (*searcher, error) {
 	if opt.MaxNodes <= 0 {
-		opt.MaxNodes = 1 << 20
+		opt.MaxNodes = 1 << 18
+	}
+	if opt.MaxOpen <= 0 {
+		opt.MaxOpen = 1 << 20
 	}
 	s := &searcher{e: e, terms: ts, nf: e.NumFeatures, opt: opt, best: negInf, floor: negInf, start: time.Now()}
 	seen := map[int]bool{}
@@ -525,7 +531,7 @@ func (s *searcher) run(stop func() bool) {
 			s.done = true
 			return
 		}
-		if s.stats.Nodes >= s.opt.MaxNodes {
+		if s.stats.Nodes >= s.opt.MaxNodes || len(s.open) >= s.opt.MaxOpen {
 			return
 		}
 		if s.opt.Timeout > 0 && s.stats.Nodes&63 == 0 && time.Since(s.start) > s.opt.Timeout {

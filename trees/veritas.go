@@ -78,8 +78,8 @@ func ParseVeritas(data []byte) (*Ensemble, error) {
 // veritasWalk appends the subtree in raw to t and returns nothing; the
 // subtree's root is the node appended first.
 func veritasWalk(t *Tree, raw json.RawMessage, nclass, depth int) error {
-	if depth > 256 {
-		return fmt.Errorf("deeper than 256 levels")
+	if depth > MaxDepth {
+		return fmt.Errorf("deeper than %d levels, which vigil does not support", MaxDepth)
 	}
 	if len(raw) == 0 || string(raw) == "null" {
 		return fmt.Errorf("missing node")

@@ -161,7 +161,7 @@ func treesBound(e *env, args []string) int {
 	minC := fs.Int("min", -1, "minimise the score of class `C`")
 	marginC := fs.Int("margin", -1, "maximise f_C - max over c != C of f_c for class `C`")
 	timeout := fs.Float64("timeout", 60, "stop with anytime bounds after `S` seconds; 0 for no limit")
-	nodes := fs.Int("nodes", 0, "stop with anytime bounds after `N` expanded states (default 1048576)")
+	nodes := fs.Int("nodes", 0, "stop with anytime bounds after `N` expanded states (default 262144)")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -295,7 +295,7 @@ func treesDecide(e *env, args []string) int {
 	class := fs.Int("class", -1, "the class `A` that should be excluded")
 	sureFlag := fs.String("sure", "", "comma-separated `classes` known to be applicable throughout the box")
 	timeout := fs.Float64("timeout", 60, "answer unknown after `S` seconds; 0 for no limit")
-	nodes := fs.Int("nodes", 0, "answer unknown after `N` expanded states (default 1048576)")
+	nodes := fs.Int("nodes", 0, "answer unknown after `N` expanded states (default 262144)")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
