@@ -1,6 +1,7 @@
 package smt
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -321,4 +322,40 @@ func TestChecksMatchExplicit(t *testing.T) {
 		}
 	}
 	t.Logf("%d models: %d range violations, %d with deadlocks, all agree", models, nviol, ndead)
+}
+
+// TestChecksUnknown: queries stopped by a limit or a cancelled context are
+// reported as undecided, never as answers.
+func TestChecksUnknown(t *testing.T) {
+	m := randModel(rand.New(rand.NewPCG(11, 11)))
+	for m.Commands[0].Outcomes[0].Assigns == nil {
+		m = randModel(rand.New(rand.NewPCG(uint64(len(m.Vars)+7), 1)))
+	}
+	// Make every assignment need a query: x' = x + 100 cannot be proved
+	// in range by interval arithmetic.
+	for ci := range m.Commands {
+		for oi := range m.Commands[ci].Outcomes {
+			for ai := range m.Commands[ci].Outcomes[oi].Assigns {
+				a := &m.Commands[ci].Outcomes[oi].Assigns[ai]
+				a.Value = &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{a.Value, symbolic.Lit(100)}}
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	br, err := CheckBounds(m, CheckOptions{Context: ctx})
+	must(t, err)
+	if len(br.Violations) != 0 || len(br.Undecided) == 0 {
+		t.Errorf("cancelled bounds check: %d violations, %d undecided", len(br.Violations), len(br.Undecided))
+	}
+	dr, err := FindDeadlocks(m, CheckOptions{Context: ctx})
+	must(t, err)
+	if len(dr.Deadlocks) != 0 || len(dr.Undecided) == 0 {
+		t.Errorf("cancelled deadlock check: %d deadlocks, %d undecided", len(dr.Deadlocks), len(dr.Undecided))
+	}
+	for _, u := range br.Undecided {
+		if u.Reason == "" {
+			t.Error("undecided without a reason")
+		}
+	}
 }

@@ -614,6 +614,7 @@ type Solver struct {
 	limits Limits
 	last   []Term // assumptions of the last check
 	res    Result
+	reason string // set when a check was refused before reaching Z3
 	core   []C.Z3_ast
 	// recycle: rebuild the Z3 solver after this many checks (0: never);
 	// since: checks since the last rebuild.
@@ -771,7 +772,7 @@ func (s *Solver) SetLimits(l Limits) error {
 // assumptions (none: a plain check). Timeouts, resource limits and
 // interruptions give Unknown with a nil error; ReasonUnknown says why.
 func (s *Solver) Check(assumptions ...Term) (Result, error) {
-	s.res, s.core = Unknown, s.core[:0]
+	s.res, s.core, s.reason = Unknown, s.core[:0], ""
 	s.last = s.last[:0]
 	if err := s.usable(); err != nil {
 		return Unknown, err
@@ -819,6 +820,9 @@ func (s *Solver) Check(assumptions ...Term) (Result, error) {
 // CheckContext is Check that also stops (with Unknown) when ctx is done.
 func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result, error) {
 	if err := ctx.Err(); err != nil {
+		s.res, s.reason = Unknown, "canceled"
+		s.Checks++
+		s.Unknowns++
 		return Unknown, nil
 	}
 	stop := context.AfterFunc(ctx, s.x.Interrupt)
@@ -829,6 +833,9 @@ func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result,
 
 // ReasonUnknown explains the last Unknown ("timeout", "canceled", ...).
 func (s *Solver) ReasonUnknown() string {
+	if s.reason != "" {
+		return s.reason
+	}
 	if s.usable() != nil {
 		return ""
 	}
