@@ -825,9 +825,15 @@ func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result,
 		s.Unknowns++
 		return Unknown, nil
 	}
-	stop := context.AfterFunc(ctx, s.x.Interrupt)
+	done := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		s.x.Interrupt()
+		close(done)
+	})
 	r, err := s.Check(assumptions...)
-	stop()
+	if !stop() {
+		<-done // the interrupt must not land in a later check
+	}
 	return r, err
 }
 
