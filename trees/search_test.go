@@ -209,3 +209,78 @@ func checkWitness(t *testing.T, e *Ensemble, box Box, x []float64, ok func([]flo
 		t.Fatalf("witness %v does not attain the answer (scores %v)", x, sc)
 	}
 }
+
+// TestSearchLargerEnsembles repeats the brute-force comparison on larger
+// ensembles with real-valued leaves, where the search must branch deeply.
+func TestSearchLargerEnsembles(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for iter := 0; iter < 40; iter++ {
+		nclass := 2 + rng.Intn(3)
+		e := randomEnsemble(rng, 3, nclass, 6+rng.Intn(6), 4, rng.Intn(2) == 0)
+		for ti := range e.Trees { // real-valued leaves: few ties
+			for i := range e.Trees[ti].Values {
+				e.Trees[ti].Values[i] += rng.Float64()
+			}
+		}
+		box := Box{{-1, 5}, {0, 4}, {math.Inf(-1), math.Inf(1)}}
+		sc := make([]float64, nclass)
+		for c := 0; c < nclass; c++ {
+			best := math.Inf(-1)
+			cells(e, box, func(x []float64) {
+				e.Scores(x, sc)
+				m := math.Inf(1)
+				for o := range sc {
+					if o != c {
+						m = min(m, sc[c]-sc[o])
+					}
+				}
+				best = max(best, m)
+			})
+			r, err := e.Margin(box, c, Options{})
+			if err != nil || !r.Exact || r.Lower != best {
+				t.Fatalf("iter %d class %d: margin %+v %v, brute force %v", iter, c, r, err, best)
+			}
+			var sure []int
+			for o := 0; o < nclass; o++ {
+				if o != c {
+					sure = append(sure, o)
+				}
+			}
+			d, err := e.Excludes(box, c, sure, Options{})
+			if err != nil || (d.Verdict == Refuted) != (best > 0) || d.Verdict == Unknown {
+				t.Fatalf("iter %d class %d: verdict %v, best margin %v", iter, c, d.Verdict, best)
+			}
+		}
+	}
+}
+
+// TestBudgets checks that exhausted budgets give Unknown or a correct
+// answer, never a wrong one, and that anytime bounds bracket the optimum.
+func TestBudgets(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	e := randomEnsemble(rng, 3, 3, 12, 4, true)
+	box := Box{{-1, 5}, {-1, 5}, {-1, 5}}
+	exact, _ := e.Margin(box, 1, Options{})
+	if !exact.Exact {
+		t.Fatal("no exact margin")
+	}
+	can := false
+	sc := make([]float64, 3)
+	cells(e, box, func(x []float64) {
+		e.Scores(x, sc)
+		can = can || wins(sc, 1, []int{0, 2})
+	})
+	for _, opt := range []Options{{MaxNodes: 1}, {MaxNodes: 3}, {MaxOpen: 2}, {Timeout: 1}} {
+		r, err := e.Margin(box, 1, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Lower > exact.Lower || r.Upper < exact.Lower {
+			t.Errorf("%+v: bounds [%v, %v] miss the optimum %v", opt, r.Lower, r.Upper, exact.Lower)
+		}
+		d, _ := e.Excludes(box, 1, []int{0, 2}, opt)
+		if d.Verdict == Refuted && !can || d.Verdict == Proved && can {
+			t.Errorf("%+v: wrong verdict %v (brute force: can win %v)", opt, d.Verdict, can)
+		}
+	}
+}
