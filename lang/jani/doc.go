@@ -31,6 +31,10 @@
 //   - Silent transitions (edges without an action, and synchronisation
 //     vectors without a result) get the label "tau" (SilentLabel).
 //
+// PlaJA's non-deterministic assignment {"ref": x, "lower-bound": lb,
+// "upper-bound": ub} (x takes any value in lb..ub) becomes one outcome per
+// value v of x's range, assigning max(lb, min(ub, v)).
+//
 // # Probabilities
 //
 // Each destination becomes an outcome. When every probability is a rational

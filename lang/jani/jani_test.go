@@ -230,3 +230,27 @@ func readTestdata(t testing.TB, name string) []byte {
 	}
 	return data
 }
+
+// TestChoice covers PlaJA's non-deterministic assignment
+// {"ref": c, "lower-bound": c, "upper-bound": CAP}: one outcome per value of
+// c's range, clamped into c..CAP.
+func TestChoice(t *testing.T) {
+	m, _ := load(t, "choice.jani", nil)
+	c := m.Commands[0]
+	if len(c.Outcomes) != 4 {
+		t.Fatalf("%d outcomes, want 4", len(c.Outcomes))
+	}
+	got := map[int]bool{}
+	for _, o := range c.Outcomes {
+		if o.Weight.IsSet() || o.Prob != 0.25 {
+			t.Errorf("weight %v prob %v, want none and 0.25", o.Weight, o.Prob)
+		}
+		got[o.Assigns[0].Value.Eval(symbolic.State{1})] = true
+	}
+	if len(got) != 2 || !got[1] || !got[2] {
+		t.Errorf("successors of c=1: %v, want {1, 2}", got)
+	}
+	if n, err := reachable(m, 100); err != nil || n != 2 {
+		t.Errorf("reachable = %d, %v; want 2", n, err)
+	}
+}

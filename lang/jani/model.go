@@ -823,15 +823,17 @@ func (ml *modelLoader) edges(a *automaton) {
 		}
 		good := true
 		for _, dn := range ds {
-			d := ml.destination(a, dn, sc)
-			if d == nil {
+			ds := ml.destination(a, dn, sc)
+			if ds == nil {
 				good = false
 				continue
 			}
-			for _, as := range d.assigns {
-				e.writes[as.v.id] = true
+			for _, d := range ds {
+				for _, as := range d.assigns {
+					e.writes[as.v.id] = true
+				}
 			}
-			e.dests = append(e.dests, d)
+			e.dests = append(e.dests, ds...)
 		}
 		if good {
 			a.edges = append(a.edges, e)
@@ -839,7 +841,9 @@ func (ml *modelLoader) edges(a *automaton) {
 	}
 }
 
-func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) *dest {
+// destination lowers one destination. A destination with PlaJA's
+// non-deterministic assignments becomes several (see choices).
+func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 	if !ml.obj(dn, "a destination") {
 		return nil
 	}
@@ -880,6 +884,7 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) *dest {
 	if !ok {
 		return nil
 	}
+	var choices []choice
 	good := true
 	for _, an := range as {
 		if !ml.obj(an, "an assignment") {
@@ -931,8 +936,14 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) *dest {
 		}
 		vn := an.get("value")
 		if vn == nil && (an.get("lower-bound") != nil || an.get("upper-bound") != nil) {
-			ml.unsupported(an, "non-deterministic assignment with lower-bound/upper-bound (PlaJA extension)")
-			good = false
+			ch, ok := ml.choice(an, vi, level, sc)
+			if !ok {
+				good = false
+				continue
+			}
+			if !vi.transient {
+				choices = append(choices, ch)
+			}
 			continue
 		}
 		if vn == nil {
@@ -964,7 +975,91 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) *dest {
 	if !good {
 		return nil
 	}
-	return d
+	return ml.expandChoices(d, choices)
+}
+
+// choice is PlaJA's non-deterministic assignment {"ref": x,
+// "lower-bound": lb, "upper-bound": ub}: x takes any value in lb..ub (both
+// read in the old state).
+type choice struct {
+	v      *varInfo
+	level  int
+	lb, ub val
+	node   *node
+}
+
+// maxChoices bounds the destinations one destination expands into.
+const maxChoices = 1024
+
+func (ml *modelLoader) choice(an *node, vi *varInfo, level int, sc scope) (choice, bool) {
+	if vi.isBool || vi.array {
+		ml.unsupported(an, "non-deterministic assignment to non-integer variable %q", vi.name)
+		return choice{}, false
+	}
+	ch := choice{v: vi, level: level, node: an}
+	if vi.id >= 0 {
+		ch.lb, ch.ub = constInt(int64(ml.m.Vars[vi.id].Lo)), constInt(int64(ml.m.Vars[vi.id].Hi))
+	}
+	for _, b := range []struct {
+		key string
+		dst *val
+	}{{"lower-bound", &ch.lb}, {"upper-bound", &ch.ub}} {
+		bn := an.get(b.key)
+		if bn == nil {
+			continue
+		}
+		v, ok := ml.expr(bn, sc)
+		if !ok {
+			return choice{}, false
+		}
+		if _, ok := ml.integer(bn, v); !ok {
+			return choice{}, false
+		}
+		*b.dst = v
+	}
+	return ch, true
+}
+
+// expandChoices turns a destination with non-deterministic assignments into
+// one destination per combination of values v of the variables' ranges,
+// each assigning clamp(v) = max(lb, min(ub, v)): every value of lb..ub is
+// reached and no other (when lb <= ub). The destination's probability is
+// shared equally.
+func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
+	if len(choices) == 0 {
+		return []*dest{d}
+	}
+	ml.note(choices[0].node, "non-deterministic assignments (lower-bound/upper-bound) become one outcome per value of the variable's range")
+	out := []*dest{d}
+	for _, ch := range choices {
+		v := ml.m.Vars[ch.v.id]
+		if len(out)*v.Size() > maxChoices {
+			ml.unsupported(ch.node, "non-deterministic assignments with more than %d combinations", maxChoices)
+			return nil
+		}
+		var next []*dest
+		for _, base := range out {
+			for k := v.Lo; k <= v.Hi; k++ {
+				lo, ok1 := ml.binary(ch.node, "min", ch.ub, constInt(int64(k)))
+				val, ok2 := ml.binary(ch.node, "max", ch.lb, lo)
+				if !ok1 || !ok2 {
+					return nil
+				}
+				e, ok := ml.integer(ch.node, val)
+				if !ok {
+					return nil
+				}
+				nd := *base
+				nd.assigns = append(append([]asg(nil), base.assigns...), asg{v: ch.v, level: ch.level, value: e, node: ch.node})
+				if nd.prob.isConst() {
+					nd.prob = constRat(new(big.Rat).Quo(nd.prob.k, big.NewRat(int64(v.Size()), 1)), tReal)
+				}
+				next = append(next, &nd)
+			}
+		}
+		out = next
+	}
+	return out
 }
 
 // boolAssign is the IR value of a Boolean assignment: a 0/1 literal or OpBool.
