@@ -62,26 +62,14 @@ func runImport(e *env, args []string) int {
 		}
 		m.Properties = append(m.Properties, ps...)
 	}
-	if *start != "" && *unsafe == "" {
-		fmt.Fprintln(e.stderr, "vigil import: --start needs --unsafe")
-		return exitUsage
+	if _, _, err := jani.Attach(m, *start, *unsafe, *policyFile); err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
 	}
-	if *unsafe != "" {
-		if err := jani.AddProperty(m, *start, *unsafe); err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitError
-		}
-	}
-	if *policyFile != "" {
-		d, err := jani.LoadPolicyFile(m, *policyFile)
-		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitError
-		}
-		// Print the interface's inputs and outputs explicitly so that the
-		// .spec stands on its own.
+	// Print the interfaces' inputs and outputs explicitly so that the .spec
+	// stands on its own.
+	for _, d := range m.Policies {
 		d.Interface = ""
-		m.Policies = append(m.Policies, d)
 	}
 	if *out != "" {
 		relativize(m, filepath.Dir(*out))

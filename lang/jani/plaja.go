@@ -410,3 +410,34 @@ func (l *lowerer) policyInterface(root *node, path string, m *symbolic.Model) (*
 	}
 	return d, true
 }
+
+// Attach applies the --start, --unsafe and --policy-file flags of vigil's
+// commands to m: it appends the property built from start and unsafe (when
+// unsafe != "") and the policy declared by policyFile (when != ""), and
+// returns their names ("" for those not given) so that the command can
+// select them. start without unsafe is an error.
+func Attach(m *symbolic.Model, start, unsafe, policyFile string) (property, policy string, err error) {
+	if start != "" && unsafe == "" {
+		return "", "", fmt.Errorf("jani: --start %s needs --unsafe FILE", start)
+	}
+	if unsafe != "" {
+		if err := AddProperty(m, start, unsafe); err != nil {
+			return "", "", err
+		}
+		property = m.Properties[len(m.Properties)-1].Name
+	}
+	if policyFile != "" {
+		d, err := LoadPolicyFile(m, policyFile)
+		if err != nil {
+			return "", "", err
+		}
+		taken := namer{}
+		for _, p := range m.Policies {
+			taken[p.Name] = true
+		}
+		d.Name = taken.unique(d.Name)
+		m.Policies = append(m.Policies, d)
+		policy = d.Name
+	}
+	return property, policy, nil
+}
