@@ -70,8 +70,9 @@ type Result struct {
 	// lies in [Lower, Upper]; Witness attains Lower.
 	Exact        bool
 	Lower, Upper float64
-	// Witness is an input in the box attaining Lower; WitnessBox is a box
-	// around it on which the ensemble's objective is constant (when Exact).
+	// Witness is an input in the box attaining Lower; WitnessBox is the
+	// part of the box in the witness's split cell, on which every tree, and
+	// so the objective, is constant.
 	Witness    []float64
 	WitnessBox Box
 	Stats
@@ -130,7 +131,12 @@ func (e *Ensemble) optimise(box Box, ts []term, opt Options, negate bool) (Resul
 	}
 	if s.bestX != nil {
 		r.Witness = s.bestX
-		r.WitnessBox = s.realBox(s.bestBox)
+		cell := make([]int32, 2*s.nf)
+		for f := 0; f < s.nf; f++ {
+			c := int32(e.cellOf(f, s.bestX[f]))
+			cell[2*f], cell[2*f+1] = c, c
+		}
+		r.WitnessBox = s.realBox(cell)
 	}
 	if negate {
 		r.Lower, r.Upper = -r.Upper, -r.Lower
@@ -197,8 +203,6 @@ type searcher struct {
 	best  lex
 	floor lex // states bounded by the floor are pruned
 	bestX []float64
-	// bestBox is the cell box of the best point's state.
-	bestBox []int32
 	done    bool
 	stats   Stats
 
@@ -498,7 +502,6 @@ func (s *searcher) add(n *node) {
 	if s.best.less(v) {
 		s.best = v
 		s.bestX = append(s.bestX[:0], s.x...)
-		s.bestBox = append(s.bestBox[:0], n.box...)
 	}
 	if n.complete || !s.best.less(n.bound) || !s.floor.less(n.bound) {
 		return

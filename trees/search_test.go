@@ -141,6 +141,12 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 				t.Fatalf("iter %d: Max class %d = %+v, %v; brute force %v", iter, c, r, err, bmax)
 			}
 			checkWitness(t, e, box, r.Witness, func(s []float64) bool { return s[c] == bmax })
+			cells(e, r.WitnessBox, func(x []float64) {
+				e.Scores(x, sc)
+				if sc[c] != bmax || !inBox(x, box) {
+					t.Fatalf("iter %d: witness box %v holds %v scoring %v, not the max %v", iter, r.WitnessBox, x, sc[c], bmax)
+				}
+			})
 			r, err = e.Min(box, c, Options{})
 			if err != nil || !r.Exact || r.Lower != bmin {
 				t.Fatalf("iter %d: Min class %d = %+v, %v; brute force %v", iter, c, r, err, bmin)
