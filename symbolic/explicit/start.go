@@ -146,7 +146,11 @@ func (g *Generator) Starts(f func(s symbolic.State) bool) error {
 		f(s)
 		return nil
 	}
-	noStart := fmt.Errorf("explicit: %s: no state satisfies the start condition of property %s; check its bounds against the variables' ranges", g.Prop.Pos, g.Prop.Name)
+	pos := g.Prop.Pos
+	if g.Prop.Start.Pos.IsValid() {
+		pos = g.Prop.Start.Pos
+	}
+	noStart := fmt.Errorf("explicit: %s: no state satisfies the start condition of property %s; check its bounds against the variables' ranges", pos, g.Prop.Name)
 	lo, hi, ok := g.StartBounds()
 	if !ok {
 		return noStart

@@ -63,6 +63,9 @@ func parseValue(v *symbolic.Var, val string) (int, error) {
 	default:
 		n, err := strconv.Atoi(val)
 		if err != nil {
+			if v.Bool {
+				return 0, fmt.Errorf("explicit: state: %s=%s: %s is a Boolean (true or false)", v.Name, val, v.Name)
+			}
 			return 0, fmt.Errorf("explicit: state: %s=%s: not an integer", v.Name, val)
 		}
 		x = n
