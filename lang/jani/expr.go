@@ -498,7 +498,7 @@ func (l *lowerer) binary(n *node, op string, a, b val) (val, bool) {
 		return l.mulConst(n, a, b.k)
 	case "/":
 		if !b.isConst() {
-			l.errorf(n, "division by a non-constant expression is not supported")
+			l.unsupported(n, "non-linear arithmetic (division by a non-constant expression)")
 			return val{}, false
 		}
 		if b.k.Sign() == 0 {
