@@ -155,3 +155,38 @@ with torch.no_grad():
 print("oneway policy: imitation accuracy %.3f, loss %.4f" % (acc, loss.item()))
 os.makedirs(os.path.join(ROOT, "specs", "policies"), exist_ok=True)
 export(pol, 4, os.path.join(ROOT, "specs", "policies", "oneway_32x32.onnx"))
+
+
+# 6. Imitation policies of rules policies of other example models. The training set is every state of
+# the model's variable box where the rules policy chooses a label (nn/testdata/imitate, in Go).
+import csv
+import subprocess
+
+
+def imitate(spec, rules, scales, labels, out, hidden=32, epochs=2000):
+    data = subprocess.run(["go", "run", "./nn/testdata/imitate", spec, rules], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout.splitlines()
+    rows = list(csv.reader(data))[1:]
+    X = [[float(v) / s for v, s in zip(r[:-1], scales)] for r in rows]
+    Y = [labels.index(r[-1]) for r in rows]
+    net = tnn.Sequential(tnn.Linear(len(scales), hidden), tnn.ReLU(), tnn.Linear(hidden, hidden), tnn.ReLU(),
+                         tnn.Linear(hidden, len(labels)))
+    opt = torch.optim.Adam(net.parameters(), lr=0.01)
+    Xt, Yt = torch.tensor(X), torch.tensor(Y)
+    for epoch in range(epochs):
+        opt.zero_grad()
+        loss = tnn.functional.cross_entropy(net(Xt), Yt)
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        acc = (net(Xt).argmax(1) == Yt).float().mean().item()
+    print("%s: imitating %s on %d states, accuracy %.3f" % (out, rules, len(rows), acc))
+    export(net, len(scales), os.path.join(ROOT, "specs", "policies", out))
+
+
+# transport.spec: inputs pos / L, speed / VMAX, load / P, waiting / P, delivered / P
+imitate("specs/transport.spec", "greedy", [12, 2, 4, 4, 4],
+        ["accelerate", "decelerate", "coast", "pickup", "unload", "drop"], "transport_32x32.onnx")
+# twoway_line.spec: inputs pos / L, speed / VMAX, load / P, depot / P, delivered / P, parked
+imitate("specs/twoway_line.spec", "shuttle", [16, 2, 2, 2, 2, 1],
+        ["right", "left", "cruise", "pickup", "deliver", "park"], "twoway_32x32.onnx")
