@@ -1,6 +1,7 @@
 package smt
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -159,5 +160,90 @@ func TestLitNegate(t *testing.T) {
 				t.Errorf("%v and its negation agree on %d", l, v)
 			}
 		}
+	}
+}
+
+// TestStep runs Step's queries against enumeration and replays witnesses.
+func TestStep(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	for i := 0; i < 25; i++ {
+		m := randModel(r)
+		p := m.Properties[0]
+		x := newCtx(t)
+		st, err := NewStep(x, m, TransOptions{Property: p})
+		must(t, err)
+		st.S.SetRecycle(7) // exercise rebuilding with frames and literals
+		var acts []Term
+		var frames [][][]Lit
+		for q := 0; q < 12; q++ {
+			if q%4 == 0 { // a new frame, the old one retired half the time
+				if len(acts) > 0 && r.IntN(2) == 0 {
+					must(t, st.Retire(acts[len(acts)-1]))
+					acts, frames = acts[:len(acts)-1], frames[:len(frames)-1]
+				}
+				acts = append(acts, st.Activation())
+				frames = append(frames, nil)
+			}
+			cube := randCube(r, m)
+			must(t, st.Block(acts[len(acts)-1], cube, true))
+			frames[len(frames)-1] = append(frames[len(frames)-1], cube)
+			box := randCube(r, m)
+			label := symbolic.NoLabel
+			if r.IntN(2) == 0 {
+				label = symbolic.LabelID(r.IntN(len(m.Labels)))
+			}
+			inFrames := func(s symbolic.State) bool {
+				for _, f := range frames {
+					for _, c := range f {
+						if cubeHolds(c, s) {
+							return false
+						}
+					}
+				}
+				return true
+			}
+			exists := func(box []Lit) bool {
+				found := false
+				allStates(m, func(s symbolic.State) {
+					if found || !cubeHolds(box, s) {
+						return
+					}
+					for _, n := range explicitSucc(m, p, s, label) {
+						if inFrames(splitState(n)) {
+							found = true
+						}
+					}
+				})
+				return found
+			}
+			res, err := st.Query(box, label, acts...)
+			must(t, err)
+			if want := exists(box); (res == Sat) != want || res == Unknown {
+				t.Fatalf("model %d query %d: %v, want sat=%v", i, q, res, want)
+			}
+			switch res {
+			case Sat:
+				from, to, c, o, err := st.Witness()
+				must(t, err)
+				if !cubeHolds(box, from) || !inFrames(to) || !m.Commands[c].Guard.Holds(from) ||
+					label != symbolic.NoLabel && m.Commands[c].Label != label {
+					t.Fatalf("model %d query %d: witness %v -> %v by %d/%d does not replay", i, q, from, to, c, o)
+				}
+				want := append(symbolic.State(nil), from...)
+				for _, a := range m.Commands[c].Outcomes[o].Assigns {
+					want[a.Var] = a.Value.Eval(from)
+				}
+				if fmt.Sprint(want) != fmt.Sprint(to) {
+					t.Fatalf("model %d query %d: outcome %d/%d gives %v from %v, witness says %v", i, q, c, o, want, from, to)
+				}
+			case Unsat:
+				core, err := st.Core()
+				must(t, err)
+				if exists(core) {
+					t.Fatalf("model %d query %d: core %v admits a transition", i, q, core)
+				}
+			}
+		}
+		x.Close()
 	}
 }

@@ -1,0 +1,130 @@
+package smt
+
+// Step packages the query IC3 asks most: "is there a transition from a
+// state in box r, taking label a, into the frame F?" The transition
+// relation is asserted once; frames are sets of clauses over the next
+// state, each guarded by an activation literal (assumed while the frame is
+// queried, asserted false to retire it); the box and the label are
+// assumption literals, so an unsat answer comes with the box literals
+// that suffice (the core).
+
+import (
+	"fmt"
+
+	"vigil/symbolic"
+)
+
+// Step answers one-step queries of one model.
+type Step struct {
+	E    *Encoder
+	S    *Solver
+	T    *Transition
+	Lits *Literals
+	nact int
+	as   []Term
+	box  []Lit
+}
+
+// NewStep encodes m's transition relation (selected by opts) into a fresh
+// solver of x.
+func NewStep(x *Context, m *symbolic.Model, opts TransOptions) (*Step, error) {
+	e, err := NewEncoder(x, m)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := e.Transition(opts)
+	if err != nil {
+		return nil, err
+	}
+	s, err := x.NewSolver()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Assert(tr.Formula); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return &Step{E: e, S: s, T: tr, Lits: e.NewLiterals(s)}, nil
+}
+
+// Activation returns a fresh activation literal (pinned in the context).
+func (st *Step) Activation() Term {
+	st.nact++
+	return st.E.X.Keep(st.E.X.BoolConst(fmt.Sprintf("act.%d", st.nact)))
+}
+
+// Block asserts act => ¬cube over the next state (next) or the current
+// one: the clause that removes cube from the frame act activates.
+func (st *Step) Block(act Term, cube []Lit, next bool) error {
+	x := st.E.X
+	mark := x.Mark()
+	defer x.Release(mark)
+	vs := st.E.Cur
+	if next {
+		vs = st.E.Next
+	}
+	return st.S.Assert(x.Implies(act, st.E.Clause(cube, vs)))
+}
+
+// Retire asserts ¬act for good: the frame's clauses stop mattering.
+func (st *Step) Retire(act Term) error { return st.S.Assert(st.E.X.Not(act)) }
+
+// Query decides whether some state in box (on the current state) has a
+// transition under label (NoLabel: any label) into a state satisfying the
+// clauses of the active frames acts.
+func (st *Step) Query(box []Lit, label symbolic.LabelID, acts ...Term) (Result, error) {
+	var err error
+	st.box = append(st.box[:0], box...)
+	st.as, err = st.Lits.AssumeAll(st.as[:0], box, false)
+	if err != nil {
+		return Unknown, err
+	}
+	if label != symbolic.NoLabel {
+		if int(label) < 0 || int(label) >= len(st.T.Label) {
+			return Unknown, fmt.Errorf("smt: label %d out of range", label)
+		}
+		st.as = append(st.as, st.T.Label[label])
+	}
+	st.as = append(st.as, acts...)
+	return st.S.Check(st.as...)
+}
+
+// Core returns, after an Unsat Query, the box literals in the unsat core:
+// a sub-box from which the query is still unsat.
+func (st *Step) Core() ([]Lit, error) {
+	idx, err := st.S.Core()
+	if err != nil {
+		return nil, err
+	}
+	var ls []Lit
+	for _, i := range idx {
+		if i < len(st.box) {
+			ls = append(ls, st.box[i])
+		}
+	}
+	return ls, nil
+}
+
+// Witness returns, after a Sat Query, the transition found: the current
+// and next states and the command and outcome taken.
+func (st *Step) Witness() (from, to symbolic.State, cmd, outcome int, err error) {
+	if from, err = st.E.Decode(st.S, st.E.Cur); err != nil {
+		return
+	}
+	if to, err = st.E.Decode(st.S, st.E.Next); err != nil {
+		return
+	}
+	cmd, outcome = -1, -1
+	var v [1]int64
+	for c, os := range st.T.Outcome {
+		for j, o := range os {
+			if err = st.S.Eval([]Term{o}, v[:]); err != nil {
+				return
+			}
+			if v[0] == 1 {
+				return from, to, c, j, nil
+			}
+		}
+	}
+	return from, to, cmd, outcome, fmt.Errorf("smt: internal error: the model takes no outcome")
+}
