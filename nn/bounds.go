@@ -74,6 +74,9 @@ func (n *Network) checkBox(b Box) error {
 		if math.IsNaN(b.Lo[i]) || math.IsNaN(b.Hi[i]) || b.Lo[i] > b.Hi[i] {
 			return fmt.Errorf("nn: input %d: the box [%v, %v] is empty or not a number", i, b.Lo[i], b.Hi[i])
 		}
+		if math.IsInf(b.Lo[i], 0) || math.IsInf(b.Hi[i], 0) {
+			return fmt.Errorf("nn: input %d: the box [%v, %v] is unbounded; give finite bounds", i, b.Lo[i], b.Hi[i])
+		}
 	}
 	return nil
 }

@@ -89,6 +89,12 @@ func TestBoundsSound(t *testing.T) {
 				n.OutMean[i], n.OutRange[i] = r.NormFloat64(), 0.5+r.Float64()
 			}
 		}
+		if trial%4 == 1 {
+			n.Layers[len(n.Layers)-1].ReLU = true // test_nano ends in a ReLU
+		}
+		if trial%5 == 2 {
+			n.Layers[1].ReLU = false // two linear layers in a row (JSON allows it)
+		}
 		if err := n.validate(); err != nil {
 			t.Fatal(err)
 		}
