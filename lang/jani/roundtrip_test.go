@@ -33,6 +33,12 @@ func TestRoundTrip(t *testing.T) {
 			cases = append(cases, tc{p, defs})
 		}
 	}
+	bw := "../../../shared/corpus/jani/plaja/blocksworld/cost_terminal/models/legacy_enc/"
+	for _, f := range []string{"blocksworld_4_3.jani", "blocksworld_8_7.jani"} {
+		if p := bw + f; fileExists(p) {
+			cases = append(cases, tc{p, map[string]string{"item_cost_bound": "4", "failing_probability": "0.1"}})
+		}
+	}
 	for _, c := range cases {
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
 			m, err := jani.Load(c.path, c.defines)
