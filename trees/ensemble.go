@@ -20,6 +20,7 @@ package trees
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 )
 
@@ -27,7 +28,8 @@ import (
 // shallower; the bound keeps the search's recursion shallow).
 const MaxDepth = 1000
 
-// Ensemble is a loaded tree ensemble with normalised splits.
+// Ensemble is a loaded tree ensemble with normalised splits. It is not
+// changed after loading, so evaluation and searches may run concurrently.
 type Ensemble struct {
 	// Format names the file format the ensemble came from ("xgboost",
 	// "lightgbm", "veritas").
@@ -224,6 +226,30 @@ func (e *Ensemble) number() {
 	}
 	terms := float64(len(e.Trees) + 2)
 	e.tol = 4 * terms * mag * 0x1p-53
+	// When every value is a multiple of 2^low and twice the largest
+	// possible sum stays below 2^(low+53), every sum and difference the
+	// search or evaluation forms is exact: no padding is needed, and ties
+	// (common with vote-valued forests) are seen exactly.
+	low := math.MaxInt
+	note := func(v float64) {
+		if v == 0 {
+			return
+		}
+		frac, exp := math.Frexp(math.Abs(v))
+		m := uint64(frac * (1 << 53))
+		low = min(low, exp-53+bits.TrailingZeros64(m))
+	}
+	for _, b := range e.Base {
+		note(b)
+	}
+	for ti := range e.Trees {
+		for _, v := range e.Trees[ti].Values {
+			note(v)
+		}
+	}
+	if low == math.MaxInt || (low > -1000 && 2*mag < math.Ldexp(1, low+53)) {
+		e.tol = 0
+	}
 }
 
 // Scores writes the class scores of input x into dst (len NumClasses).

@@ -290,3 +290,22 @@ func TestBudgets(t *testing.T) {
 		}
 	}
 }
+
+func TestExactSums(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		exact bool
+	}{
+		{"testdata/lgb_multi.txt", true},
+		{"testdata/veritas_small.json", true},
+		{"../specs/policies/oneway_trees.json", true},
+	} {
+		e, err := Load(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (e.tol == 0) != c.exact {
+			t.Errorf("%s: tolerance %v, want exact sums %v", c.file, e.tol, c.exact)
+		}
+	}
+}
