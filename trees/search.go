@@ -203,8 +203,8 @@ type searcher struct {
 	best  lex
 	floor lex // states bounded by the floor are pruned
 	bestX []float64
-	done    bool
-	stats   Stats
+	done  bool
+	stats Stats
 
 	// scratch
 	stack  []int
