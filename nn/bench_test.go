@@ -86,10 +86,12 @@ func TestBatchAgrees(t *testing.T) {
 // the example policy and, when the corpus is present, ACAS Xu.
 func figureNets(b *testing.B) map[string]*Network {
 	nets := map[string]*Network{}
-	if n, err := Load("../specs/policies/oneway_32x32.onnx"); err == nil {
-		nets["oneway_32x32"] = n
-	} else {
-		b.Logf("example policy: %v", err)
+	for _, e := range examplePolicies {
+		if n, err := Load("../specs/policies/" + e.file); err == nil {
+			nets[e.name] = n
+		} else {
+			b.Logf("example policy: %v", err)
+		}
 	}
 	if n, err := Load("../../shared/corpus/nn/vnncomp/onnx/ACASXU_run2a_1_1_batch_2000.onnx"); err == nil {
 		nets["acasxu_1_1"] = n
@@ -143,71 +145,79 @@ func BenchmarkCrownVsIBP(b *testing.B) {
 }
 
 // BenchmarkExcludes measures decision-query throughput on the example
-// policy over state boxes: single states, and boxes spanning the full range
-// of one, two or three variables.
+// policies over state boxes: single states, and boxes spanning the full
+// range of one, two or three variables. The queried label and one surely
+// applicable competitor are random.
 func BenchmarkExcludes(b *testing.B) {
-	n, err := Load("../specs/policies/oneway_32x32.onnx")
+	for _, e := range examplePolicies {
+		p := e.bind(b)
+		nout := p.Net.Outputs()
+		r := rand.New(rand.NewPCG(4, 4))
+		for _, span := range []int{0, 1, 2, 3} {
+			b.Run(fmt.Sprintf("%s/full-range-vars=%d", e.name, span), func(b *testing.B) {
+				verdicts := map[Verdict]int{}
+				lo, hi := make([]int, len(e.vars)), make([]int, len(e.vars))
+				start := time.Now()
+				q := 0
+				for b.Loop() {
+					for v := range lo {
+						lo[v] = e.vars[v][0] + r.IntN(e.vars[v][1]-e.vars[v][0]+1)
+						hi[v] = lo[v]
+					}
+					for _, v := range r.Perm(len(lo))[:span] {
+						lo[v], hi[v] = e.vars[v][0], e.vars[v][1]
+					}
+					a := r.IntN(nout)
+					sure := []int{(a + 1 + r.IntN(nout-1)) % nout}
+					res, err := p.Excludes(lo, hi, a, sure, Options{MaxNodes: 1000})
+					if err != nil {
+						b.Fatal(err)
+					}
+					verdicts[res.Verdict]++
+					q++
+				}
+				b.ReportMetric(float64(q)/time.Since(start).Seconds(), "queries/s")
+				b.ReportMetric(float64(verdicts[Unknown])/float64(q), "unknown-frac")
+			})
+		}
+	}
+}
+
+type exampleModel struct {
+	name  string
+	file  string
+	vars  [][2]int // ranges
+	scale []int64  // input i = var i / scale[i]
+}
+
+// examplePolicies are the example network policies of specs/policies with
+// the variables and inputs of their .spec models.
+var examplePolicies = []exampleModel{
+	{"oneway", "oneway_32x32.onnx", [][2]int{{0, 15}, {0, 3}, {0, 3}, {0, 1}}, []int64{15, 3, 3, 1}},
+	{"transport", "transport_32x32.onnx", [][2]int{{0, 12}, {-2, 2}, {0, 4}, {0, 4}, {0, 4}}, []int64{12, 2, 4, 4, 4}},
+	{"twoway", "twoway_32x32.onnx", [][2]int{{-2, 18}, {-2, 2}, {0, 2}, {0, 2}, {0, 2}, {0, 1}}, []int64{16, 2, 2, 2, 2, 1}},
+}
+
+// bind makes a policy of the example's network over a model with the
+// example's variables.
+func (e exampleModel) bind(tb testing.TB) *Policy {
+	n, err := Load("../specs/policies/" + e.file)
 	if err != nil {
-		b.Skip(err)
+		tb.Skip(err)
 	}
-	m, p := onewayPolicy(b, n)
-	r := rand.New(rand.NewPCG(4, 4))
-	for _, span := range []int{0, 1, 2, 3} {
-		b.Run(fmt.Sprintf("full-range-vars=%d", span), func(b *testing.B) {
-			verdicts := map[Verdict]int{}
-			lo, hi := make([]int, len(m.vars)), make([]int, len(m.vars))
-			start := time.Now()
-			q := 0
-			for b.Loop() {
-				for v := range lo {
-					lo[v] = m.vars[v][0] + r.IntN(m.vars[v][1]-m.vars[v][0]+1)
-					hi[v] = lo[v]
-				}
-				for _, v := range r.Perm(len(lo))[:span] {
-					lo[v], hi[v] = m.vars[v][0], m.vars[v][1]
-				}
-				a := r.IntN(6)
-				sure := []int{(a + 1 + r.IntN(5)) % 6}
-				res, err := p.Excludes(lo, hi, a, sure, Options{MaxNodes: 1000})
-				if err != nil {
-					b.Fatal(err)
-				}
-				verdicts[res.Verdict]++
-				q++
-			}
-			b.ReportMetric(float64(q)/time.Since(start).Seconds(), "queries/s")
-			b.Logf("verdicts %v", verdicts)
-		})
+	m := &symbolic.Model{}
+	d := &symbolic.PolicyDecl{Name: e.name, Kind: symbolic.KindNN, File: e.file}
+	for i, r := range e.vars {
+		m.Vars = append(m.Vars, symbolic.Var{Name: fmt.Sprint("v", i), Lo: r[0], Hi: r[1]})
+		d.Inputs = append(d.Inputs, symbolic.Affine{Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: e.scale[i]}, Var: symbolic.VarID(i)}}})
 	}
-}
-
-type onewayModel struct {
-	vars [][2]int
-}
-
-// onewayPolicy binds n to the one-way line model's variables (pos 0..15,
-// speed 0..3, load 0..3, parked) with the inputs of spec-language.md.
-func onewayPolicy(tb testing.TB, n *Network) (onewayModel, *Policy) {
-	m := &symbolic.Model{
-		Vars: []symbolic.Var{{Name: "pos", Lo: 0, Hi: 15}, {Name: "speed", Lo: 0, Hi: 3},
-			{Name: "load", Lo: 0, Hi: 3}, {Name: "parked", Lo: 0, Hi: 1, Bool: true}},
+	for i := 0; i < n.Outputs(); i++ {
+		m.Labels = append(m.Labels, symbolic.Label{Name: fmt.Sprint("l", i)})
+		d.Outputs = append(d.Outputs, symbolic.LabelID(i))
 	}
-	for _, l := range []string{"accelerate", "decelerate", "pickup", "drop", "park", "cruise"} {
-		m.Labels = append(m.Labels, symbolic.Label{Name: l})
-	}
-	in := func(v symbolic.VarID, den int64) symbolic.Affine {
-		return symbolic.Affine{Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: den}, Var: v}}}
-	}
-	d := &symbolic.PolicyDecl{Name: "driver", Kind: symbolic.KindNN, File: "oneway_32x32.onnx",
-		Inputs:  []symbolic.Affine{in(0, 15), in(1, 3), in(2, 3), in(3, 1)},
-		Outputs: []symbolic.LabelID{0, 1, 2, 3, 4, 5}}
 	p, err := NewPolicyFromNetwork(m, d, n)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	om := onewayModel{}
-	for _, v := range m.Vars {
-		om.vars = append(om.vars, [2]int{v.Lo, v.Hi})
-	}
-	return om, p
+	return p
 }
