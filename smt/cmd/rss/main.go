@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"vigil/lang"
@@ -39,7 +40,7 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("model %s, %d frame clauses, mode %s; before: RSS %s\n", m.Name, *clauses, *mode, rss())
-	start, block := time.Now(), time.Now()
+	start, block, cpuBlock := time.Now(), time.Now(), cpu()
 	for i := 1; i <= *n; i++ {
 		if *rebuild > 0 && i%*rebuild == 0 {
 			w.Close()
@@ -59,14 +60,23 @@ func main() {
 		}
 		if i%*every == 0 {
 			runtime.GC()
-			fmt.Printf("%8d queries: %7.0f queries/s in this block, RSS %s, live terms %d\n",
-				i, float64(*every)/time.Since(block).Seconds(), rss(), w.X.Terms())
-			block = time.Now()
+			fmt.Printf("%8d queries: %7.0f queries/s (%7.0f per CPU second) in this block, RSS %s, live terms %d, solver rebuilds %d\n",
+				i, float64(*every)/time.Since(block).Seconds(), float64(*every)/(cpu()-cpuBlock).Seconds(), rss(), w.X.Terms(), w.S.Recycles)
+			block, cpuBlock = time.Now(), cpu()
 		}
 	}
-	fmt.Printf("total: %d queries in %v (%.0f/s); after: RSS %s\n", *n, time.Since(start).Round(time.Millisecond),
-		float64(*n)/time.Since(start).Seconds(), rss())
+	fmt.Printf("total: %d queries in %v (%.0f/s, %.0f per CPU second); after: RSS %s\n", *n, time.Since(start).Round(time.Millisecond),
+		float64(*n)/time.Since(start).Seconds(), float64(*n)/cpu().Seconds(), rss())
 	w.Close()
+}
+
+// cpu returns the process's user+system CPU time.
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // rss reads VmRSS from /proc/self/status.
