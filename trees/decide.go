@@ -35,8 +35,11 @@ func (v Verdict) String() string {
 // Decision is the answer of Excludes.
 type Decision struct {
 	Verdict Verdict
-	// Witness is an input in the box where a wins (Refuted only).
-	Witness []float64
+	// Witness is an input in the box where a wins (Refuted only), and
+	// WitnessBox the part of the box in the witness's split cell: every
+	// input there has the witness's scores, so a wins throughout it.
+	Witness    []float64
+	WitnessBox Box
 	// Margin bounds max over the box of min over sure s of f_a - f_s:
 	// Lower is attained at the witness (or -Inf), Upper is the search's
 	// bound when it stopped.
@@ -93,6 +96,7 @@ func (e *Ensemble) Excludes(box Box, a int, sure []int, opt Options) (Decision, 
 		d := Decision{Verdict: Proved, Lower: v.v, Upper: v.v, Stats: Stats{Generated: 1, Time: time.Since(start)}}
 		if (lex{0, 0}).less(v) || (len(ts) == 1 && ts[0].n < 0) {
 			d.Verdict, d.Witness = Refuted, append([]float64(nil), s.x...)
+			d.WitnessBox = s.cellBox(d.Witness)
 		}
 		return d, nil
 	}
@@ -109,6 +113,7 @@ func (e *Ensemble) Excludes(box Box, a int, sure []int, opt Options) (Decision, 
 	case zero.less(s.best):
 		d.Verdict = Refuted
 		d.Witness = s.bestX
+		d.WitnessBox = s.cellBox(s.bestX)
 	case s.done:
 		d.Verdict = Proved
 		d.Upper = min(d.Upper, 0)

@@ -236,8 +236,12 @@ func (p *Policy) lift() (*Ensemble, string) {
 type StateResult struct {
 	Verdict Verdict
 	// Witness is a state of the box where output a beats every sure output
-	// (Refuted only).
-	Witness symbolic.State
+	// (Refuted only). When the policy is exact (see Exact), WitnessLo and
+	// WitnessHi bound a sub-box around it whose states all have the
+	// witness's scores, so a beats the sure outputs throughout it: a
+	// ready-made generalisation for IC3. Otherwise they equal the witness.
+	Witness              symbolic.State
+	WitnessLo, WitnessHi []int
 	Stats
 }
 
@@ -299,6 +303,10 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 				return StateResult{Verdict: Unknown, Stats: d.Stats}, nil
 			}
 			sd.Witness = s
+			sd.WitnessLo, sd.WitnessHi = make([]int, len(s)), make([]int, len(s))
+			for v, iv := range d.WitnessBox {
+				sd.WitnessLo[v], sd.WitnessHi[v] = int(math.Ceil(iv.Lo)), int(math.Floor(iv.Hi))
+			}
 		}
 		return sd, nil
 	}
@@ -322,6 +330,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	for {
 		if p.wins(s, a, sure) {
 			sd.Verdict, sd.Witness = Refuted, s
+			sd.WitnessLo, sd.WitnessHi = append([]int(nil), s...), append([]int(nil), s...)
 			return sd, nil
 		}
 		v := 0

@@ -123,6 +123,17 @@ func TestPolicyExcludesAgainstEnumeration(t *testing.T) {
 				if !wins(sc, a, sure) {
 					t.Fatalf("%s: witness %v does not let a=%d win (scores %v)", name, d.Witness, a, sc)
 				}
+				for v := range d.Witness {
+					if d.WitnessLo[v] < lo[v] || d.WitnessHi[v] > hi[v] || d.WitnessLo[v] > d.Witness[v] || d.Witness[v] > d.WitnessHi[v] {
+						t.Fatalf("%s: witness box %v..%v does not hold %v within %v..%v", name, d.WitnessLo, d.WitnessHi, d.Witness, lo, hi)
+					}
+				}
+				statesIn(d.WitnessLo, d.WitnessHi, func(s symbolic.State) {
+					p.Scores(s, sc)
+					if !wins(sc, a, sure) {
+						t.Fatalf("%s: a=%d does not win at %v in the witness box %v..%v", name, a, s, d.WitnessLo, d.WitnessHi)
+					}
+				})
 			default:
 				if exact {
 					t.Fatalf("%s: unknown without a budget", name)

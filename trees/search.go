@@ -131,12 +131,7 @@ func (e *Ensemble) optimise(box Box, ts []term, opt Options, negate bool) (Resul
 	}
 	if s.bestX != nil {
 		r.Witness = s.bestX
-		cell := make([]int32, 2*s.nf)
-		for f := 0; f < s.nf; f++ {
-			c := int32(e.cellOf(f, s.bestX[f]))
-			cell[2*f], cell[2*f+1] = c, c
-		}
-		r.WitnessBox = s.realBox(cell)
+		r.WitnessBox = s.cellBox(s.bestX)
 	}
 	if negate {
 		r.Lower, r.Upper = -r.Upper, -r.Lower
@@ -325,6 +320,16 @@ func (e *Ensemble) cellPoint(f, c int, lo, hi float64) float64 {
 		v = -math.MaxFloat64
 	}
 	return v
+}
+
+// cellBox returns the part of the search box in x's split cell.
+func (s *searcher) cellBox(x []float64) Box {
+	cell := make([]int32, 2*s.nf)
+	for f := 0; f < s.nf; f++ {
+		c := int32(s.e.cellOf(f, x[f]))
+		cell[2*f], cell[2*f+1] = c, c
+	}
+	return s.realBox(cell)
 }
 
 // realBox turns a cell box into the real box of its points within s's box.

@@ -189,6 +189,12 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 				}
 			case Refuted:
 				checkWitness(t, e, box, d.Witness, func(s []float64) bool { return wins(s, a, sure) })
+				cells(e, d.WitnessBox, func(x []float64) {
+					e.Scores(x, sc)
+					if !wins(sc, a, sure) || !inBox(x, box) {
+						t.Fatalf("iter %d: a=%d does not win at %v in the witness box %v", iter, a, x, d.WitnessBox)
+					}
+				})
 			default:
 				t.Fatalf("iter %d: unknown without a budget", iter)
 			}
