@@ -15,14 +15,21 @@
 // the references of the terms made since the mark, in one sweep, so that a
 // hot loop (one IC3 query) builds its temporary terms after a mark and
 // releases them afterwards; terms made before the mark (the transition
-// relation, cached literals) stay valid. A Term is a plain value without a
+// relation) stay valid. Context.Keep pins a term until Close, beyond any
+// Release, for terms that outlive the scope they were made in (assumption
+// literals, activation literals); small integer literals and true/false
+// are pinned by the context itself. A Term is a plain value without a
 // finalizer: no cleanup ever runs on another goroutine, and nothing is
 // freed behind the caller's back. Using a term after its release, or
-// mixing terms of two contexts, is a bug the binding does not detect.
+// mixing terms of two contexts, is a bug the binding does not detect (and
+// may crash in Z3).
 //
-// Solvers are freed with Solver.Close (or with their context). Models are
-// never handed out: Solver.Eval reads the model of the last check in one
-// call and frees it. Strings from Z3 are copied at once.
+// Solvers are freed with Solver.Close (or with their context). A solver
+// rebuilds itself every DefaultRecycle checks at scope level 0 (same
+// assertions, same limits): Z3 4.8.12 otherwise slows down and grows over
+// long runs of checks. Models are never handed out: Solver.Eval reads the
+// model of the last check in one call and frees it. Strings from Z3 are
+// copied at once.
 //
 // # Errors
 //
@@ -40,5 +47,11 @@
 // integers, as in the IR). Expressions are encoded exactly: if/min/max/abs
 // become ite terms and division by a positive constant is SMT-LIB's div,
 // which rounds toward negative infinity for positive divisors. See
-// encode.go for the transition relation and box.go for boxes.
+// encode.go for the transition relation, box.go for bound literals and
+// boxes, and step.go for IC3's one-step query (Step). check.go holds the
+// range and deadlock checks behind vigil check --bounds and --deadlocks.
+//
+// Z3 4.8.12's pseudo-Boolean atmost constraint loses models under push/pop
+// with blocking clauses (the cross-check tests found it), so the binding
+// does not offer it and the encoding picks the outcome with an integer.
 package smt
