@@ -15,6 +15,8 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
+	"os"
+	"sync"
 
 	"vigil/symbolic"
 )
@@ -51,11 +53,41 @@ func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
 	if d.File == "" {
 		return nil, fmt.Errorf("%s: nn: policy %s names no network file", d.Pos, d.Name)
 	}
-	net, err := Load(d.File)
+	net, err := loadShared(d.File)
 	if err != nil {
 		return nil, fmt.Errorf("%s: policy %s: %w", d.Pos, d.Name, err)
 	}
 	return NewPolicyFromNetwork(m, d, net)
+}
+
+// Networks are immutable once loaded, so policies instantiated per
+// goroutine share them; the cache key includes the file's size and
+// modification time so that a retrained file is read again.
+var (
+	sharedMu sync.Mutex
+	shared   = map[string]*Network{}
+)
+
+func loadShared(path string) (*Network, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("nn: %v", err)
+	}
+	key := fmt.Sprintf("%s\x00%d\x00%d", path, fi.Size(), fi.ModTime().UnixNano())
+	sharedMu.Lock()
+	n := shared[key]
+	sharedMu.Unlock()
+	if n != nil {
+		return n, nil
+	}
+	n, err = Load(path)
+	if err != nil {
+		return nil, err
+	}
+	sharedMu.Lock()
+	shared[key] = n
+	sharedMu.Unlock()
+	return n, nil
 }
 
 // NewPolicyFromNetwork binds an already loaded network (for example an
