@@ -67,3 +67,48 @@ func TestTransitionMatchesExplicitEngine(t *testing.T) {
 	}
 	t.Logf("%d models, %d states agree with the explicit engine", models, checked)
 }
+
+// TestBoundsMatchExplicitEngine: on symbolic/gen models with unclamped
+// assignments, CheckBounds finds a range error exactly when the explicit
+// engine meets one in some open state, and each witness makes the engine
+// report the same command.
+func TestBoundsMatchExplicitEngine(t *testing.T) {
+	models := 40
+	if testing.Short() {
+		models = 10
+	}
+	found := 0
+	for seed := uint64(1); seed <= uint64(models); seed++ {
+		m := gen.Model(seed, gen.Options{RangeErrors: true})
+		p := m.Property("")
+		g, err := explicit.New(m, p)
+		must(t, err)
+		src := make([]uint64, g.Words())
+		var xp explicit.Expansion
+		engineErr := false
+		allStates(m, func(s symbolic.State) {
+			if engineErr || g.Status(s) != explicit.Open {
+				return
+			}
+			g.L.Pack(s, src)
+			engineErr = g.Expand(src, s, &xp) != nil
+		})
+		br, err := CheckBounds(m, CheckOptions{})
+		must(t, err)
+		if (len(br.Violations) > 0) != engineErr {
+			t.Fatalf("gen model %d: %d violations, explicit engine meets a range error: %v", seed, len(br.Violations), engineErr)
+		}
+		for _, v := range br.Violations {
+			if _, err := g.Apply(v.State, v.Command, v.Outcome); err == nil {
+				t.Fatalf("gen model %d: witness %s of command %d outcome %d applies without a range error", seed, m.FormatState(v.State), v.Command, v.Outcome)
+			}
+			if g.Status(v.State) != explicit.Open || !g.Guard(v.State, v.Command) {
+				t.Fatalf("gen model %d: witness %s is terminal or the guard fails", seed, m.FormatState(v.State))
+			}
+		}
+		if engineErr {
+			found++
+		}
+	}
+	t.Logf("%d of %d models have range errors; CheckBounds agrees on all", found, models)
+}
