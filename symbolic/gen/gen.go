@@ -4,6 +4,10 @@
 // language (linear terms, min, max, abs, if-then-else, division by a
 // positive constant, Boolean conditions), a rules policy and a property.
 //
+// Models respect the .spec language's typing: Boolean variables appear only
+// as conditions, never inside integer expressions, so every generated
+// model can be printed (symbolic.Print) and loaded back.
+//
 // Generation is deterministic: the same seed and Options give the same
 // model on every platform. By default every assignment is clamped into its
 // variable's range (using min and max), so exploration never meets a range
@@ -24,7 +28,7 @@ type Options struct {
 	MaxVars     int  // variables: 1..MaxVars
 	MaxRange    int  // integer variables have ranges of at most MaxRange values
 	MaxLabels   int  // labels: 1..MaxLabels
-	MaxCommands int  // commands: 1..MaxCommands (each with a random label)
+	MaxCommands int  // commands: 1..MaxCommands, at least one per label
 	MaxOutcomes int  // outcomes per command: 1..MaxOutcomes
 	MaxDepth    int  // expression nesting depth
 	RangeErrors bool // leave some assignments unclamped
@@ -88,7 +92,9 @@ func Model(seed uint64, opt Options) *symbolic.Model {
 	for i := 0; i < nl; i++ {
 		m.Labels = append(m.Labels, symbolic.Label{Name: fmt.Sprintf("a%d", i)})
 	}
-	nc := 1 + g.r.IntN(g.opt.MaxCommands)
+	// Every label gets a command (the .spec language declares labels
+	// through actions), then some more at random.
+	nc := max(nl, 1+g.r.IntN(g.opt.MaxCommands))
 	for i := 0; i < nc; i++ {
 		m.Commands = append(m.Commands, g.command(i))
 	}
@@ -103,6 +109,9 @@ func (g *gen) pos(line int) symbolic.Pos {
 
 func (g *gen) command(i int) symbolic.Command {
 	c := symbolic.Command{Label: symbolic.LabelID(g.r.IntN(len(g.m.Labels))), Pos: g.pos(10 + i)}
+	if i < len(g.m.Labels) {
+		c.Label = symbolic.LabelID(i)
+	}
 	if g.r.IntN(5) == 0 {
 		c.Guard = symbolic.True()
 	} else {
@@ -162,19 +171,17 @@ func (g *gen) intVar() (symbolic.VarID, bool) {
 
 func (g *gen) expr(depth int) *symbolic.Expr {
 	if depth <= 0 || g.r.IntN(3) == 0 {
-		switch g.r.IntN(3) {
-		case 0:
-			return symbolic.Lit(g.r.IntN(7) - 3)
-		default:
-			return symbolic.V(g.anyVar())
+		if v, ok := g.intVar(); ok && g.r.IntN(3) != 0 {
+			return symbolic.V(v)
 		}
+		return symbolic.Lit(g.r.IntN(7) - 3)
 	}
 	d := depth - 1
 	switch g.r.IntN(10) {
 	case 0:
 		return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{g.expr(d), g.expr(d)}}
 	case 1:
-		return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{symbolic.V(g.anyVar()), symbolic.Lit(g.r.IntN(5) - 2)}}
+		return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{g.expr(0), symbolic.Lit(g.r.IntN(5) - 2)}}
 	case 2:
 		return &symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{g.expr(d), g.expr(d)}}
 	case 3:
@@ -207,8 +214,8 @@ func (g *gen) atom() *symbolic.Cond {
 	}
 	k := vr.Lo - 1 + g.r.IntN(vr.Size()+2)
 	l := symbolic.V(v)
-	if g.r.IntN(4) == 0 {
-		l = &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{l, symbolic.V(g.anyVar())}}
+	if w, ok := g.intVar(); ok && g.r.IntN(4) == 0 {
+		l = &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{l, symbolic.V(w)}}
 	}
 	return symbolic.Compare(l, symbolic.CmpOp(g.r.IntN(6)), symbolic.Lit(k))
 }
