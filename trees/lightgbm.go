@@ -18,13 +18,15 @@ import (
 //
 // decision_type bits: 1 categorical (rejected), 2 default_left, and bits 2-3
 // the missing type. Missing type NaN never applies (inputs are never NaN);
-// missing type Zero sends |x| <= 1e-35 to the default side, which is accepted
+// missing type Zero sends x in (-1e-35, 1e-35] to the default side, which is accepted
 // only when that agrees with the threshold test (else the split is not a
 // single threshold and is rejected). Linear trees are rejected; random-forest
 // models (average_output) have their leaves divided by the number of
 // iterations so that scores equal LightGBM's raw scores.
 
-const lgbZero = 1e-35 // LightGBM's kZeroThreshold
+// lgbZero is LightGBM's kZeroThreshold, the float literal 1e-35f widened
+// to double; inputs in (-lgbZero, lgbZero] count as zero.
+var lgbZero = float64(float32(1e-35))
 
 // ParseLightGBM reads a LightGBM text model.
 func ParseLightGBM(data []byte) (*Ensemble, error) {
@@ -232,8 +234,8 @@ func lgbTree(sec map[string]string, class int, scale float64) (Tree, error) {
 		if (dt[i]>>2)&3 == 1 { // missing type Zero
 			// Zero-ish inputs go to the default side; accept the split only
 			// when the threshold sends them there anyway.
-			zeroLeft := lgbZero <= thr[i] // then all of [-z, z] satisfies x <= thr
-			zeroRight := -lgbZero > thr[i]
+			zeroLeft := lgbZero <= thr[i]   // all of (-z, z] satisfies x <= thr
+			zeroRight := thr[i] <= -lgbZero // none of (-z, z] does
 			if !(defaultLeft && zeroLeft) && !(!defaultLeft && zeroRight) {
 				return Tree{}, fmt.Errorf("node %d: missing_type=Zero with threshold %v sends 0 against the threshold test; retrain with zero_as_missing=false", i, thr[i])
 			}
