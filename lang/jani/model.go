@@ -44,6 +44,7 @@ func Decode(name string, data []byte, defines map[string]string) (*symbolic.Mode
 		m:       &symbolic.Model{},
 		consts:  map[string]val{},
 		globals: map[string]*varInfo{},
+		silent:  symbolic.NoLabel,
 	}
 	ml.model(root)
 	if err := ml.errs.Err(); err != nil {
@@ -67,7 +68,6 @@ type modelLoader struct {
 	globals map[string]*varInfo
 	autos   []*automaton
 	silent  symbolic.LabelID
-	hasProb bool
 }
 
 type varInfo struct {
@@ -85,7 +85,6 @@ type automaton struct {
 	locs     map[string]int
 	locNames []string
 	locVar   symbolic.VarID // -1 with a single location
-	initLoc  int
 	locals   map[string]*varInfo
 	edges    []*edge
 }
@@ -218,8 +217,6 @@ func (ml *modelLoader) actions(root *node) {
 		seen[name] = true
 		ml.m.Labels = append(ml.m.Labels, symbolic.Label{Name: labels.unique(ident(name)), Pos: ml.pos(a)})
 	}
-	// The silent label: "tau", unless the model declares an action of that name.
-	ml.silent = symbolic.NoLabel
 }
 
 // label returns the LabelID of a declared action by its JANI name.
@@ -722,7 +719,6 @@ func (ml *modelLoader) locations(a *automaton) {
 		ml.errorf(inits[0], "undeclared location %q", inits[0].str)
 		return
 	}
-	a.initLoc = i
 	if len(a.locNames) > 1 {
 		a.locVar = symbolic.VarID(len(ml.m.Vars))
 		ml.m.Vars = append(ml.m.Vars, symbolic.Var{
@@ -878,7 +874,6 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 			ml.note(x, "state-dependent probabilities are kept as unweighted outcomes")
 		}
 		d.prob, d.hasProb = v, true
-		ml.hasProb = true
 	}
 	as, ok := ml.arr(dn, "assignments", false)
 	if !ok {
