@@ -305,7 +305,7 @@ func (x *Context) Close() {
 	for _, a := range x.kept {
 		C.Z3_dec_ref(x.c, a)
 	}
-	x.kept = nil
+	x.kept, x.ints, x.tru, x.fls = nil, nil, Term{}, Term{}
 	C.vg_dec_sort(x.c, x.intSort)
 	C.vg_dec_sort(x.c, x.boolSort)
 	C.Z3_del_context(x.c)
