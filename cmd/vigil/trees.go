@@ -331,8 +331,11 @@ func treesDecide(e *env, args []string) int {
 		return exitUsage
 	}
 	if *asJSON {
-		b, _ := json.Marshal(map[string]any{"verdict": d.Verdict.String(), "witness": d.Witness,
-			"nodes": d.Nodes, "seconds": d.Time.Seconds()})
+		out := map[string]any{"verdict": d.Verdict.String(), "nodes": d.Nodes, "seconds": d.Time.Seconds()}
+		if d.Witness != nil {
+			out["witness"], out["witness_box"] = d.Witness, jsonBox(d.WitnessBox)
+		}
+		b, _ := json.Marshal(out)
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
 		fmt.Fprintln(e.stdout, d.Verdict)
