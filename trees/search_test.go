@@ -3,6 +3,7 @@ package trees
 import (
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -312,6 +313,67 @@ func TestExactSums(t *testing.T) {
 		}
 		if (e.tol == 0) != c.exact {
 			t.Errorf("%s: tolerance %v, want exact sums %v", c.file, e.tol, c.exact)
+		}
+	}
+}
+
+// TestMaskingAgrees checks Excludes against paper 004's masking
+// construction (section 3.3.2): add -P to every class outside sure and a,
+// with P larger than any score difference, and ask whether the margin of a
+// stays negative. With real-valued leaves ties do not occur, so both
+// formulations must agree exactly.
+func TestMaskingAgrees(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	for iter := 0; iter < 150; iter++ {
+		nclass := 2 + rng.Intn(4)
+		e := randomEnsemble(rng, 3, nclass, 2+rng.Intn(6), 3, rng.Intn(2) == 0)
+		for ti := range e.Trees {
+			for i := range e.Trees[ti].Values {
+				e.Trees[ti].Values[i] += rng.Float64()
+			}
+		}
+		e.number()
+		box := randomBox(rng, 3)
+		a := rng.Intn(nclass)
+		var sure []int
+		for c := 0; c < nclass; c++ {
+			if c != a && rng.Intn(2) == 0 {
+				sure = append(sure, c)
+			}
+		}
+		if len(sure) == 0 {
+			continue
+		}
+		// P exceeds every possible difference of two class scores.
+		p := 1.0
+		for _, b := range e.Base {
+			p += 2 * math.Abs(b)
+		}
+		for ti := range e.Trees {
+			m := 0.0
+			for _, v := range e.Trees[ti].Values {
+				m = max(m, math.Abs(v))
+			}
+			p += 2 * m
+		}
+		g := *e
+		g.Base = append([]float64(nil), e.Base...)
+		for c := range g.Base {
+			if c != a && !slices.Contains(sure, c) {
+				g.Base[c] -= p
+			}
+		}
+		g.number()
+		r, err := g.Margin(box, a, Options{})
+		if err != nil || !r.Exact {
+			t.Fatal(err, r)
+		}
+		d, err := e.Excludes(box, a, sure, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (d.Verdict == Proved) != (r.Lower < 0) {
+			t.Fatalf("iter %d: Excludes says %v, masked margin is %v", iter, d.Verdict, r.Lower)
 		}
 	}
 }
