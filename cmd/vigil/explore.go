@@ -14,9 +14,9 @@ func init() {
 		Summary: "count the reachable states of a model, with or without a policy",
 		Usage:   "vigil explore [flags] FILE.spec",
 		Examples: []string{
-			"vigil explore specs/oneway.spec",
-			"vigil explore specs/oneway.spec --policy careful --json",
-			"vigil explore -D L=200 specs/oneway.spec --max-states 1000000",
+			"vigil explore specs/oneway_line.spec",
+			"vigil explore specs/oneway_line.spec --policy careful --json",
+			"vigil explore -D L=200 specs/twoway_line.spec --max-states 1000000",
 		},
 		Run: runExplore,
 	})

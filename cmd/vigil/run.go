@@ -17,10 +17,10 @@ func init() {
 		Summary: "simulate runs of a policy and print each step",
 		Usage:   "vigil run [flags] FILE.spec",
 		Examples: []string{
-			"vigil run specs/oneway.spec --policy careful --seed 3",
-			`vigil run specs/oneway.spec --from "pos=0 speed=0 load=3 parked=false" --outcomes first`,
-			"vigil run specs/oneway.spec --start-index 2 --record run.json",
-			"vigil run specs/oneway.spec --replay run.json",
+			"vigil run specs/oneway_line.spec --policy careful --seed 3",
+			`vigil run specs/oneway_line.spec --policy slow --from "pos=0 load=3 depot=0" --outcomes first`,
+			"vigil run specs/transport.spec --start-index 2 --record run.json",
+			"vigil run specs/transport.spec --replay run.json",
 		},
 		Run: runRun,
 	})
@@ -32,7 +32,7 @@ func runRun(e *env, args []string) int {
 	propName := fs.String("property", "", "property whose unsafe and goal states end a run (default: the only one)")
 	polName := fs.String("policy", "", "policy choosing the labels (default: the only one; none: random applicable labels)")
 	from := fs.String("from", "", `start from this state: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
-	startIndex := fs.Int("start-index", -1, "start from the K-th start state of the property (0-based; default: a random one)")
+	startIndex := fs.Int("start-index", -1, "start from the K-th start state of the property (0-based); -1 picks one at random")
 	seed := fs.Uint64("seed", 1, "random seed for the start state and outcomes")
 	steps := fs.Int("steps", 100, "stop after this many actions")
 	runs := fs.Int("runs", 1, "number of runs (with --record, only the first is recorded)")

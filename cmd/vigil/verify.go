@@ -15,9 +15,9 @@ func init() {
 		Summary: "decide whether a policy can reach an unsafe state (exit 0 safe, 3 unsafe, 4 unknown)",
 		Usage:   "vigil verify [flags] FILE.spec",
 		Examples: []string{
-			"vigil verify specs/oneway.spec --engine bfs",
-			"vigil verify specs/oneway.spec --policy careful --property no_overshoot --json",
-			"vigil verify specs/oneway.spec --record cex.json && vigil run specs/oneway.spec --replay cex.json",
+			"vigil verify specs/transport.spec --engine bfs",
+			"vigil verify specs/oneway_line.spec --policy careful --property no_overshoot --json",
+			"vigil verify specs/tarjansafe.spec --policy hasty --record cex.json; vigil run specs/tarjansafe.spec --replay cex.json",
 		},
 		Run: runVerify,
 	})
@@ -174,7 +174,7 @@ func printVerify(e *env, file string, m *symbolic.Model, r *verifyReport, res *e
 		}
 		args = append(args, "--from", `"`+m.FormatState(res.Trace[0].State)+`"`)
 		fmt.Fprintf(w, "replay: %s\n", strings.Join(args, " "))
-		fmt.Fprintln(w, "(for these exact outcomes: vigil verify --record cex.json, then vigil run --replay cex.json)")
+		fmt.Fprintf(w, "(for these exact outcomes: add --record cex.json to this command, then vigil run %s --replay cex.json)\n", file)
 	default:
 		fmt.Fprintf(w, "unknown: stopped by %s before a verdict\n", r.Reason)
 	}
