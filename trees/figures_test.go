@@ -161,6 +161,7 @@ func TestFigures(t *testing.T) {
 		if p == nil || p.varEns == nil {
 			t.Fatalf("policy %s missing or not liftable", name)
 		}
+		mixed := ps["mixed_trees"]
 		ve := p.varEns
 		nv := len(m.Vars)
 		// Single states: every state, every output a, sure = the outputs
@@ -264,6 +265,46 @@ func TestFigures(t *testing.T) {
 		}
 		boxes.bruteDone = true
 		rows = append(rows, boxes.row(p.Decl.Name+" (state vars)", "random boxes, sure = applicable throughout"))
+		if name == "driver_trees" {
+			// The same boxes for the policy whose first input reads two
+			// variables: input-space search with state-box splitting.
+			var fb effort
+			rng := rand.New(rand.NewSource(5))
+			for q := 0; q < 300; q++ {
+				for v := range m.Vars {
+					x, y := m.Vars[v].Lo+rng.Intn(m.Vars[v].Size()), m.Vars[v].Lo+rng.Intn(m.Vars[v].Size())
+					if rng.Intn(3) == 0 {
+						x, y = m.Vars[v].Lo, m.Vars[v].Hi
+					}
+					blo[v], bhi[v] = min(x, y), max(x, y)
+				}
+				sure := surelyApplicable(blo, bhi)
+				a := rng.Intn(6)
+				start := time.Now()
+				d, err := mixed.Excludes(blo, bhi, a, sure, Options{})
+				fb.search += time.Since(start)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fb.add(d.Verdict, d.Stats)
+				start = time.Now()
+				can := false
+				n := 0
+				statesIn(blo, bhi, func(s symbolic.State) {
+					n++
+					if mixed.wins(s, a, sure) {
+						can = true
+					}
+				})
+				fb.brute += time.Since(start)
+				fb.cells += float64(n)
+				if can != (d.Verdict == Refuted) {
+					t.Fatalf("mixed_trees box %v..%v a=%d: search %v, enumeration can=%v", blo, bhi, a, d.Verdict, can)
+				}
+			}
+			fb.bruteDone = true
+			rows = append(rows, fb.row("mixed_trees (inputs, splitting)", "random boxes, sure = applicable throughout; cells = states"))
+		}
 		// The same full-range question in the ensemble's input space.
 		var input effort
 		ibox := p.InputBox(lo, full)
@@ -353,6 +394,22 @@ func TestFigures(t *testing.T) {
 	}
 	t.Logf("\n| ensemble | query | queries | excluded/possible/unknown | mean nodes | max nodes | mean search time | cells per query | brute force per query | brute/search time |\n|---|---|---|---|---|---|---|---|---|---|\n%s",
 		strings.Join(rows, "\n"))
+}
+
+func statesIn(lo, hi []int, visit func(s symbolic.State)) {
+	s := append(symbolic.State(nil), lo...)
+	for {
+		visit(s)
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return
+		}
+		s[v]++
+	}
 }
 
 func stateBox(lo, hi []int) Box {

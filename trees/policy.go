@@ -17,6 +17,7 @@ package trees
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"vigil/symbolic"
 )
@@ -44,8 +45,8 @@ type Policy struct {
 }
 
 // EnumerateLimit is the largest state box that the input-space fallback of
-// Policy.Excludes settles by enumeration.
-const EnumerateLimit = 1 << 16
+// Policy.Excludes settles by evaluating every state.
+const EnumerateLimit = 16
 
 // NewPolicy loads the ensemble of a trees policy declaration and checks it
 // against the declaration: one input per feature, one output per class.
@@ -310,28 +311,75 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 		}
 		return sd, nil
 	}
-	d, err := p.Ens.Excludes(p.InputBox(lo, hi), a, sure, opt)
-	if err != nil {
-		return StateResult{}, err
+	return p.excludesBySplitting(lo, hi, a, sure, opt)
+}
+
+// excludesBySplitting is the input-space fallback: each state box is
+// mapped to its input box and searched there; Proved settles the box, any
+// other answer splits it in half along its widest variable (depth first, so
+// witnesses surface early), and boxes of at most EnumerateLimit states are
+// settled by evaluating their states. Single states are thus always
+// decided, and the answer is exact unless the budget runs out.
+func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Options) (StateResult, error) {
+	if opt.MaxNodes <= 0 {
+		opt.MaxNodes = 1 << 18
 	}
-	sd := StateResult{Verdict: Unknown, Stats: d.Stats}
-	if d.Verdict == Proved {
-		sd.Verdict = Proved
-		return sd, nil
+	start := time.Now()
+	var sd StateResult
+	type box struct{ lo, hi []int }
+	stack := []box{{append([]int(nil), lo...), append([]int(nil), hi...)}}
+	for len(stack) > 0 {
+		if sd.Nodes >= opt.MaxNodes || (opt.Timeout > 0 && time.Since(start) > opt.Timeout) {
+			sd.Verdict, sd.Time = Unknown, time.Since(start)
+			return sd, nil
+		}
+		bx := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		size, widest := 1.0, -1
+		for v := range bx.lo {
+			w := bx.hi[v] - bx.lo[v]
+			size *= float64(w + 1)
+			if w > 0 && (widest < 0 || w > bx.hi[widest]-bx.lo[widest]) {
+				widest = v
+			}
+		}
+		if size <= EnumerateLimit {
+			sd.Nodes++
+			if s, ok := p.winsIn(bx.lo, bx.hi, a, sure); ok {
+				sd.Verdict, sd.Witness, sd.Time = Refuted, s, time.Since(start)
+				sd.WitnessLo, sd.WitnessHi = append([]int(nil), s...), append([]int(nil), s...)
+				return sd, nil
+			}
+			continue
+		}
+		sub := opt
+		sub.MaxNodes = opt.MaxNodes - sd.Nodes
+		d, err := p.Ens.Excludes(p.InputBox(bx.lo, bx.hi), a, sure, sub)
+		if err != nil {
+			return StateResult{}, err
+		}
+		sd.Nodes += max(d.Nodes, 1)
+		sd.Generated += d.Generated
+		if d.Verdict == Proved {
+			continue
+		}
+		mid := bx.lo[widest] + (bx.hi[widest]-bx.lo[widest])/2
+		left := box{append([]int(nil), bx.lo...), append([]int(nil), bx.hi...)}
+		right := box{append([]int(nil), bx.lo...), append([]int(nil), bx.hi...)}
+		left.hi[widest], right.lo[widest] = mid, mid+1
+		stack = append(stack, right, left)
 	}
-	size := 1.0
-	for v := range lo {
-		size *= float64(hi[v] - lo[v] + 1)
-	}
-	if size > EnumerateLimit {
-		return sd, nil
-	}
+	sd.Verdict, sd.Time = Proved, time.Since(start)
+	return sd, nil
+}
+
+// winsIn returns a state of the box lo..hi where output a beats every sure
+// output, if there is one.
+func (p *Policy) winsIn(lo, hi []int, a int, sure []int) (symbolic.State, bool) {
 	s := append(symbolic.State(nil), lo...)
 	for {
 		if p.wins(s, a, sure) {
-			sd.Verdict, sd.Witness = Refuted, s
-			sd.WitnessLo, sd.WitnessHi = append([]int(nil), s...), append([]int(nil), s...)
-			return sd, nil
+			return s, true
 		}
 		v := 0
 		for v < len(s) && s[v] == hi[v] {
@@ -339,8 +387,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 			v++
 		}
 		if v == len(s) {
-			sd.Verdict = Proved
-			return sd, nil
+			return nil, false
 		}
 		s[v]++
 	}
