@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -230,26 +231,9 @@ func itemString(it *PolicyItem) string {
 	return "otherwise -> " + it.Label.Name
 }
 
-// quote writes a string literal the lexer reads back to the same value.
-func quote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"', '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// quote writes a string literal the lexer reads back to the same value
+// (control characters escaped: a fuzzed "\000" must not become a NUL byte).
+func quote(s string) string { return strconv.Quote(s) }
 
 func (fm *formatter) attachComments() {
 	// Source extents: each line with a source position extends to just
