@@ -19,6 +19,7 @@ import json
 import os
 import random
 
+import onnx
 import torch
 import torch.nn as tnn
 
@@ -111,6 +112,47 @@ with open(os.path.join(HERE, "tiny.json"), "w") as f:
 xs = samples(2)
 with torch.no_grad():
     expected["tiny.json"] = {"inputs": xs, "outputs": lin(torch.tensor(xs)).tolist()}
+
+# 5. Operator forms PyTorch does not write, built with onnx.helper and evaluated with numpy:
+# Gemm with the data as B (transB) and the weight as A (transA), alpha and beta; a Constant node;
+# constant - data; division by a constant vector; Reshape to [-1, n]; Identity; float_data weights.
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+A = np.random.RandomState(1).randn(3, 5).astype(np.float32)  # transA: used as 5x3
+C = np.random.RandomState(2).randn(5).astype(np.float32)
+D = np.array([2.0, -4.0, 0.5, 1.0, 8.0], dtype=np.float32)
+W2 = np.random.RandomState(3).randn(5, 2).astype(np.float32)
+nodes = [
+    helper.make_node("Constant", [], ["k"], value=helper.make_tensor("kv", TensorProto.FLOAT, [3], [0.5, -1.0, 2.0]), name="konst"),
+    helper.make_node("Sub", ["k", "x"], ["s"], name="sub"),
+    helper.make_node("Gemm", ["A", "s"], ["g"], transA=1, transB=1, alpha=0.5, beta=2.0, name="gemm"),
+    helper.make_node("Reshape", ["gt", "shape"], ["r"], name="reshape"),
+    helper.make_node("Div", ["r", "D"], ["d"], name="div"),
+    helper.make_node("Relu", ["d"], ["h"], name="relu"),
+    helper.make_node("Identity", ["h"], ["i"], name="id"),
+    helper.make_node("MatMul", ["i", "W2"], ["y"], name="out"),
+]
+# Gemm computes alpha * A^T s^T + beta * C: a column; Transpose it back into a row.
+nodes.insert(3, helper.make_node("Transpose", ["g"], ["gt"], name="t"))
+inits = [numpy_helper.from_array(A, "A"), numpy_helper.from_array(C.reshape(5, 1), "C"),
+         numpy_helper.from_array(np.array([-1, 5], dtype=np.int64), "shape"),
+         helper.make_tensor("D", TensorProto.FLOAT, [5], D.tolist()),  # float_data, not raw_data
+         numpy_helper.from_array(W2, "W2")]
+nodes[2].input.append("C")
+graph = helper.make_graph(nodes, "forms", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 2])], inits)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+onnx.checker.check_model(model)
+onnx.save(model, os.path.join(HERE, "forms.onnx"))
+xs = samples(3)
+outs = []
+for x in xs:
+    s_ = np.array([0.5, -1.0, 2.0]) - np.array(x)
+    g = 0.5 * A.astype(np.float64).T @ s_ + 2.0 * C
+    h = np.maximum(g / D, 0)
+    outs.append((h @ W2.astype(np.float64)).tolist())
+expected["forms.onnx"] = {"inputs": xs, "outputs": outs}
 
 with open(os.path.join(HERE, "expected.json"), "w") as f:
     json.dump(expected, f)
