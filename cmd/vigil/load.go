@@ -21,7 +21,7 @@ func loadAny(path string, defs defines) (*symbolic.Model, lang.Diagnostics) {
 	m, notes, err := jani.LoadNotes(path, defs)
 	var diags lang.Diagnostics
 	for _, n := range notes {
-		diags = append(diags, lang.Diagnostic{Pos: symbolic.Pos{File: path}, Severity: lang.Warning, Code: "W0901", Msg: fmt.Sprint(n)})
+		diags = append(diags, lang.Diagnostic{Pos: n.Pos, Severity: lang.Warning, Code: "W0901", Msg: n.Msg})
 	}
 	if err != nil {
 		var list jani.ErrorList
