@@ -3,6 +3,7 @@
 // queries, so that growth (a leak, or Z3 state piling up) shows.
 //
 //	go run ./smt/cmd/rss -n 1000000 -mode assume specs/oneway_line.spec
+//	go run ./smt/cmd/rss -n 30000 -every 5000 -recycle 0   # without solver rebuilds
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"vigil/lang"
+	"vigil/smt"
 	"vigil/smt/internal/bench"
 )
 
@@ -24,7 +26,9 @@ func main() {
 	mode := flag.String("mode", "assume", "assume: box and frame as assumption literals; push: push/assert/pop")
 	clauses := flag.Int("clauses", 20, "frame clauses")
 	rebuild := flag.Int("rebuild", 0, "rebuild the solver every this many queries (0: never)")
+	recycle := flag.Int("recycle", smt.DefaultRecycle, "the solver rebuilds itself every this many checks (0: never)")
 	flag.Parse()
+	smt.DefaultRecycle = *recycle
 	path := "specs/oneway_line.spec"
 	if flag.NArg() > 0 {
 		path = flag.Arg(0)
