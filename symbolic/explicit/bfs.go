@@ -115,7 +115,7 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 	if opt.MaxStates > 0 && (hint == 0 || hint > opt.MaxStates) {
 		hint = min(opt.MaxStates, 1<<20)
 	}
-	st := NewStore(w, hint)
+	st := NewStoreFor(g.L, hint)
 	res := &Result{Store: st}
 	var cache *Cache
 	if opt.Policy != nil {

@@ -53,11 +53,24 @@ func TestLayoutPacksWithoutSplitting(t *testing.T) {
 }
 
 func TestStore(t *testing.T) {
-	st := explicit.NewStore(3, 0)
 	r := rand.New(rand.NewPCG(3, 4))
+	testStore(t, explicit.NewStore(3, 0), func() []uint64 { return []uint64{r.Uint64N(100), r.Uint64N(100), r.Uint64N(4)} })
+}
+
+func TestStoreCompact(t *testing.T) {
+	m := &symbolic.Model{Vars: []symbolic.Var{{Name: "a", Lo: -1 << 20, Hi: 1 << 20}, {Name: "b", Lo: 0, Hi: 1000}}}
+	l, _ := explicit.NewLayout(m)
+	if l.W != 1 || l.Bits != 32 {
+		t.Fatalf("layout %d words, %d bits; want 1, 32", l.W, l.Bits)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	testStore(t, explicit.NewStoreFor(l, 0), func() []uint64 { return []uint64{r.Uint64N(1 << 16)} })
+}
+
+func testStore(t *testing.T, st *explicit.Store, next func() []uint64) {
 	var keys [][]uint64
 	for i := 0; i < 50000; i++ {
-		x := []uint64{r.Uint64N(100), r.Uint64N(100), r.Uint64N(4)}
+		x := next()
 		id, added, err := st.Intern(x)
 		if err != nil {
 			t.Fatal(err)
@@ -80,7 +93,8 @@ func TestStore(t *testing.T) {
 			t.Fatalf("Lookup(%v) = %d, %v; want %d", k, id, ok, i)
 		}
 	}
-	if _, ok := st.Lookup([]uint64{1000, 0, 0}); ok {
+	missing := append([]uint64{1 << 17}, keys[0][1:]...)
+	if _, ok := st.Lookup(missing); ok {
 		t.Fatal("Lookup found a state never interned")
 	}
 }

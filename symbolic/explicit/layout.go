@@ -36,6 +36,7 @@ type field struct {
 // Layout maps a model's variables to bit fields of packed states.
 type Layout struct {
 	W      int // words per state (at least 1)
+	Bits   int // bits used in all (the last word may be partly empty)
 	fields []field
 }
 
@@ -65,6 +66,7 @@ func NewLayout(m *symbolic.Model) (*Layout, error) {
 		}
 		l.fields[i] = field{word: word, shift: used, mask: mask, lo: v.Lo}
 		used += nb
+		l.Bits += int(nb)
 	}
 	l.W = word + 1
 	return l, nil

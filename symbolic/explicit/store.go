@@ -13,9 +13,12 @@ var ErrTooManyStates = errors.New("explicit: more than 4294967294 states; use a 
 type Store struct {
 	W     int
 	arena []uint64
-	slots []uint64 // tag<<32 | (id+1), tag = the hash's high 32 bits; 0 is empty
+	slots []uint64 // tag<<32 | (id+1); 0 is empty
 	mask  uint64
 	n     uint32
+	// compact: a state is one word of at most 32 bits and is its own tag,
+	// so a probe decides equality without touching the arena.
+	compact bool
 }
 
 const maxLoadNum, maxLoadDen = 3, 4 // grow beyond 75% load
@@ -33,6 +36,15 @@ func NewStore(w int, hint int) *Store {
 		slots: make([]uint64, size),
 		mask:  uint64(size - 1),
 	}
+}
+
+// NewStoreFor returns a store for the states of layout l: compact (the
+// state kept in the table slot beside its id) when a state needs at most
+// 32 bits.
+func NewStoreFor(l *Layout, hint int) *Store {
+	st := NewStore(l.W, hint)
+	st.compact = l.W == 1 && l.Bits <= 32
+	return st
 }
 
 // Hash mixes the words of a packed state.
@@ -71,21 +83,32 @@ func (st *Store) equal(id uint32, x []uint64) bool {
 	return true
 }
 
-// The table index of a state is taken from the same 32 hash bits that its
-// slot keeps as a tag, so growing the table needs neither the arena nor
-// the hash function: it walks the old slots in order and each lands at
-// tag & newmask, which keeps the writes nearly sequential.
+// In the default mode the tag of a slot is the hash's high 32 bits and the
+// table index is taken from the same bits, so growing the table needs
+// neither the arena nor the hash function: it walks the old slots in order
+// and each lands at tag & newmask, which keeps the writes nearly
+// sequential. In compact mode the tag is the state itself and the index
+// comes from its hash.
+
+// probe returns the tag of x and the first slot index to try.
+func (st *Store) probe(x []uint64) (tag, i uint64) {
+	if st.compact {
+		return x[0], Hash(x) & st.mask
+	}
+	tag = Hash(x) >> 32
+	return tag, tag & st.mask
+}
 
 // Lookup returns the id of x if the store holds it.
 func (st *Store) Lookup(x []uint64) (uint32, bool) {
-	tag := Hash(x) >> 32
-	for i := tag & st.mask; ; i = (i + 1) & st.mask {
+	tag, i := st.probe(x)
+	for ; ; i = (i + 1) & st.mask {
 		s := st.slots[i]
 		if s == 0 {
 			return 0, false
 		}
 		if s>>32 == tag {
-			if id := uint32(s) - 1; st.equal(id, x) {
+			if id := uint32(s) - 1; st.compact || st.equal(id, x) {
 				return id, true
 			}
 		}
@@ -94,27 +117,27 @@ func (st *Store) Lookup(x []uint64) (uint32, bool) {
 
 // Intern returns the id of x, adding it when new.
 func (st *Store) Intern(x []uint64) (id uint32, added bool, err error) {
-	tag := Hash(x) >> 32
-	i := tag & st.mask
+	tag, i := st.probe(x)
 	for ; ; i = (i + 1) & st.mask {
 		s := st.slots[i]
 		if s == 0 {
 			break
 		}
 		if s>>32 == tag {
-			if id := uint32(s) - 1; st.equal(id, x) {
+			if id := uint32(s) - 1; st.compact || st.equal(id, x) {
 				return id, false, nil
 			}
 		}
 	}
-	if st.n >= 1<<32-2 || (len(st.slots) >= 1<<32 && uint64(st.n+1)*maxLoadDen > uint64(len(st.slots))*maxLoadNum) {
+	full := uint64(st.n+1)*maxLoadDen > uint64(len(st.slots))*maxLoadNum
+	if st.n >= 1<<32-2 || (len(st.slots) >= 1<<32 && full) {
 		return 0, false, ErrTooManyStates
 	}
 	id = st.n
 	st.n++
 	st.arena = append(st.arena, x...)
 	st.slots[i] = tag<<32 | uint64(id+1)
-	if uint64(st.n)*maxLoadDen > uint64(len(st.slots))*maxLoadNum && len(st.slots) < 1<<32 {
+	if full && len(st.slots) < 1<<32 {
 		st.grow()
 	}
 	return id, true, nil
@@ -124,11 +147,16 @@ func (st *Store) grow() {
 	old := st.slots
 	st.slots = make([]uint64, 2*len(old))
 	st.mask = uint64(len(st.slots) - 1)
+	var one [1]uint64
 	for _, s := range old {
 		if s == 0 {
 			continue
 		}
 		i := (s >> 32) & st.mask
+		if st.compact {
+			one[0] = s >> 32
+			i = Hash(one[:]) & st.mask
+		}
 		for st.slots[i] != 0 {
 			i = (i + 1) & st.mask
 		}
