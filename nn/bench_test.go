@@ -123,7 +123,7 @@ func BenchmarkCrownVsIBP(b *testing.B) {
 			boxes = append(boxes, bx)
 		}
 		width := map[Method]float64{}
-		for _, m := range []Method{IBP, CROWN, Both} {
+		for _, m := range []Method{IBP, CROWN, Both, Alpha} {
 			b.Run(name+"/"+m.String(), func(b *testing.B) {
 				w := 0.0
 				cnt := 0
@@ -139,7 +139,7 @@ func BenchmarkCrownVsIBP(b *testing.B) {
 			})
 		}
 		if width[IBP] > 0 {
-			fmt.Fprintf(os.Stderr, "%s: mean width IBP %.4g, CROWN %.4g, both %.4g (CROWN/IBP %.3f)\n", name, width[IBP], width[CROWN], width[Both], width[CROWN]/width[IBP])
+			fmt.Fprintf(os.Stderr, "%s: mean width IBP %.4g, CROWN %.4g, both %.4g, alpha %.4g (CROWN/IBP %.3f)\n", name, width[IBP], width[CROWN], width[Both], width[Alpha], width[CROWN]/width[IBP])
 		}
 	}
 }

@@ -41,6 +41,7 @@ const (
 	Both  Method = iota // CROWN intersected with IBP, at every layer
 	IBP                 // interval bound propagation
 	CROWN               // backward linear relaxation, intermediate bounds by CROWN on unstable neurons
+	Alpha               // Both, with the final lower slopes optimised (alpha-CROWN)
 )
 
 func (m Method) String() string {
@@ -49,6 +50,8 @@ func (m Method) String() string {
 		return "ibp"
 	case CROWN:
 		return "crown"
+	case Alpha:
+		return "alpha"
 	}
 	return "both"
 }
@@ -62,8 +65,10 @@ func ParseMethod(s string) (Method, error) {
 		return CROWN, nil
 	case "both", "":
 		return Both, nil
+	case "alpha":
+		return Alpha, nil
 	}
-	return 0, fmt.Errorf("nn: unknown bound method %q (want ibp, crown or both)", s)
+	return 0, fmt.Errorf("nn: unknown bound method %q (want ibp, crown, both or alpha)", s)
 }
 
 func (n *Network) checkBox(b Box) error {
@@ -215,12 +220,12 @@ func (b *bounder) lower(box Box, rows []float64, m Method) []float64 {
 	b.ibp(0)
 	if m != IBP {
 		for k := 1; k < last; k++ {
-			b.tighten(k, m == Both)
+			b.tighten(k, m != CROWN)
 			b.ibp(k + 1)
 		}
 	}
 	lb := make([]float64, mr)
-	if m == IBP || m == Both {
+	if m != CROWN {
 		// Interval bound of the rows over the last pre-activations.
 		for r := 0; r < mr; r++ {
 			s := off[r]
@@ -245,6 +250,12 @@ func (b *bounder) lower(box Box, rows []float64, m Method) []float64 {
 	for r := range lb {
 		if m == CROWN || cb[r] > lb[r] {
 			lb[r] = cb[r]
+		}
+	}
+	if m == Alpha {
+		ab := b.alphaLower(last, spec, off)
+		for r := range lb {
+			lb[r] = max(lb[r], ab[r])
 		}
 	}
 	return lb

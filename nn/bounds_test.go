@@ -20,7 +20,7 @@ func TestToyBounds(t *testing.T) {
 	for _, c := range []struct {
 		m      Method
 		lo, hi float64
-	}{{IBP, -6, 4}, {CROWN, -3, 3}, {Both, -3, 3}} {
+	}{{IBP, -6, 4}, {CROWN, -3, 3}, {Both, -3, 3}, {Alpha, -3, 2}} { // alpha = 1/3 on the second neuron gives 2
 		lo, hi, err := n.Bounds(box, nil, c.m)
 		if err != nil {
 			t.Fatal(err)
@@ -107,7 +107,7 @@ func TestBoundsSound(t *testing.T) {
 			}
 			C = append(C, row)
 		}
-		for _, m := range []Method{IBP, CROWN, Both} {
+		for _, m := range []Method{IBP, CROWN, Both, Alpha} {
 			lo, hi, err := n.Bounds(box, C, m)
 			if err != nil {
 				t.Fatal(err)

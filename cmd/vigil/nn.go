@@ -34,10 +34,10 @@ func runNN(e *env, args []string) int {
 	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
 		w := e.stderr
 		fmt.Fprintln(w, `subcommands:
-  verify NET PROP.vnnlib [--timeout S] [--json]   sat (exit 3, with a counterexample), unsat (0) or unknown (4)
+  verify NET PROP.vnnlib [--timeout S] [--method M] [--json]   sat (exit 3, with a counterexample), unsat (0) or unknown (4)
   eval NET --input "x1,x2,..." [--json]           the network's outputs at one input
-  bounds NET --box "lo:hi,..." [--method M] [--json]  output bounds over an input box (ibp, crown, both)
-  corpus DIR [--timeout S] [--json]               run DIR/expected.csv (VNN-COMP layout) and count answers
+  bounds NET --box "lo:hi,..." [--method M] [--json]  output bounds over an input box (ibp, crown, both, alpha)
+  corpus DIR [--timeout S] [--method M] [--json]               run DIR/expected.csv (VNN-COMP layout) and count answers
 NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network.`)
 		if len(args) == 0 {
 			return exitUsage
@@ -59,9 +59,10 @@ NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network.`)
 }
 
 func nnVerify(e *env, args []string) int {
-	c := &command{Name: "nn verify", Usage: "vigil nn verify NET PROP.vnnlib [--timeout S] [--json]"}
+	c := &command{Name: "nn verify", Usage: "vigil nn verify NET PROP.vnnlib [--timeout S] [--method M] [--json]"}
 	fs := newFlags(e, c)
 	timeout := fs.Float64("timeout", 60, "give up (unknown) after `S` seconds; 0 for no limit")
+	method := fs.String("method", "both", "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -69,6 +70,11 @@ func nnVerify(e *env, args []string) int {
 	}
 	if len(rest) != 2 {
 		fs.Usage()
+		return exitUsage
+	}
+	m, err := nn.ParseMethod(*method)
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
 	net, err := nn.Load(rest[0])
@@ -81,7 +87,7 @@ func nnVerify(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
 	}
-	res, err := net.Verify(prop, time.Duration(*timeout*float64(time.Second)), nn.Options{})
+	res, err := net.Verify(prop, time.Duration(*timeout*float64(time.Second)), nn.Options{Method: m})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
@@ -175,7 +181,7 @@ func nnBounds(e *env, args []string) int {
 	c := &command{Name: "nn bounds", Usage: `vigil nn bounds NET --box "lo:hi,..." [--method ibp|crown|both] [--json]`}
 	fs := newFlags(e, c)
 	boxFlag := fs.String("box", "", "input box, one `lo:hi` per input, comma-separated")
-	method := fs.String("method", "both", "bound `method`: ibp, crown, or both (CROWN intersected with IBP)")
+	method := fs.String("method", "both", "bound `method`: ibp, crown, both (CROWN intersected with IBP) or alpha (both, with optimised slopes)")
 	asJSON := fs.Bool("json", false, "print the bounds as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -225,9 +231,10 @@ func nnBounds(e *env, args []string) int {
 // nnCorpus runs a VNN-COMP style folder: DIR/expected.csv lists onnx,
 // vnnlib, expected; networks in DIR/onnx, properties in DIR/vnnlib.
 func nnCorpus(e *env, args []string) int {
-	c := &command{Name: "nn corpus", Usage: "vigil nn corpus DIR [--timeout S] [--json]"}
+	c := &command{Name: "nn corpus", Usage: "vigil nn corpus DIR [--timeout S] [--method M] [--json]"}
 	fs := newFlags(e, c)
 	timeout := fs.Float64("timeout", 60, "per-instance limit in `S` seconds")
+	method := fs.String("method", "both", "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
 	asJSON := fs.Bool("json", false, "print one JSON object per instance and a summary")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -235,6 +242,11 @@ func nnCorpus(e *env, args []string) int {
 	}
 	if len(rest) != 1 {
 		fs.Usage()
+		return exitUsage
+	}
+	m, err := nn.ParseMethod(*method)
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
 	dir := rest[0]
@@ -265,7 +277,7 @@ func nnCorpus(e *env, args []string) int {
 			fmt.Fprintln(e.stderr, err)
 			return exitError
 		}
-		res, err := net.Verify(prop, time.Duration(*timeout*float64(time.Second)), nn.Options{})
+		res, err := net.Verify(prop, time.Duration(*timeout*float64(time.Second)), nn.Options{Method: m})
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			return exitError

@@ -1,0 +1,170 @@
+package nn
+
+// alpha-CROWN (Xu et al. 2021; anchors.md "Neural networks"): the lower
+// relaxation slope alpha of every unstable ReLU may be any value in [0, 1]
+// and the bound stays sound, so optimise the slopes per specification row
+// by projected gradient ascent (Adam, a fixed number of steps) on the
+// concretised lower bound, keeping the best bound seen. Intermediate
+// bounds keep CROWN's adaptive slopes.
+//
+// The gradient is exact for the piecewise-linear bound: the backward pass
+// records the coefficient vector Λ_j on each layer's output, then an
+// adjoint sweep runs from the input upwards: with G the derivative of the
+// bound with respect to the coefficients on layer j's input, the
+// derivative with respect to the relaxed coefficients λ_j is W_j G + b_j;
+// through a ReLU with Λ_i >= 0 (λ_i = α_i Λ_i) it gives dα_i = dλ_i Λ_i
+// and dΛ_i = dλ_i α_i, with Λ_i < 0 (λ_i = s_i Λ_i, bias Λ_i t_i) dΛ_i =
+// dλ_i s_i + t_i.
+
+import "math"
+
+// alphaSteps is the number of optimisation steps per row.
+const alphaSteps = 20
+
+// alphaLower returns optimised lower bounds of rows·z_k + off.
+func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
+	l := &b.layers[k]
+	m := len(off)
+	out := make([]float64, m)
+	// Per layer: alpha, Adam moments, recorded Λ.
+	alpha := make([][]float64, k)
+	grad := make([][]float64, k)
+	m1 := make([][]float64, k)
+	m2 := make([][]float64, k)
+	rec := make([][]float64, k)
+	for j := 0; j < k; j++ {
+		n := b.layers[j].Out
+		alpha[j], grad[j], m1[j], m2[j], rec[j] = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	w := b.net.maxWidth()
+	A, A2, G, G2 := make([]float64, w), make([]float64, w), make([]float64, w), make([]float64, w)
+	for r := 0; r < m; r++ {
+		row := rows[r*l.Out : (r+1)*l.Out]
+		for j := 0; j < k; j++ {
+			for i := range alpha[j] {
+				alpha[j][i] = 0
+				if b.hi[j][i] > -b.lo[j][i] {
+					alpha[j][i] = 1
+				}
+				m1[j][i], m2[j][i] = 0, 0
+			}
+		}
+		best := math.Inf(-1)
+		for step := 0; step <= alphaSteps; step++ {
+			// Backward pass with the current slopes, recording Λ_j.
+			bias := off[r]
+			a := A[:l.In]
+			clear(a)
+			for i, c := range row {
+				if c != 0 {
+					bias += c * l.B[i]
+					lw := l.W[i*l.In : (i+1)*l.In]
+					for q, wv := range lw {
+						a[q] += c * wv
+					}
+				}
+			}
+			for j := k - 1; j >= 0; j-- {
+				lj := &b.layers[j]
+				copy(rec[j], a)
+				if lj.ReLU {
+					for i := range a {
+						li, ui := b.lo[j][i], b.hi[j][i]
+						switch {
+						case li >= 0:
+						case ui <= 0:
+							a[i] = 0
+						default:
+							if a[i] >= 0 {
+								a[i] *= alpha[j][i]
+							} else {
+								su := ui / (ui - li)
+								bias += a[i] * (-li * su)
+								a[i] *= su
+							}
+						}
+					}
+				}
+				a2 := A2[:lj.In]
+				clear(a2)
+				for i, c := range a {
+					if c != 0 {
+						bias += c * lj.B[i]
+						lw := lj.W[i*lj.In : (i+1)*lj.In]
+						for q, wv := range lw {
+							a2[q] += c * wv
+						}
+					}
+				}
+				a = a2
+				A, A2 = A2, A
+			}
+			lb := bias
+			g := G[:len(a)]
+			for i, c := range a {
+				if c >= 0 {
+					lb += c * b.xlo[i]
+					g[i] = b.xlo[i]
+				} else {
+					lb += c * b.xhi[i]
+					g[i] = b.xhi[i]
+				}
+			}
+			best = max(best, lb)
+			if step == alphaSteps {
+				break
+			}
+			// Adjoint sweep upwards.
+			for j := 0; j < k; j++ {
+				lj := &b.layers[j]
+				d := G2[:lj.Out]
+				for i := 0; i < lj.Out; i++ {
+					s := lj.B[i]
+					lw := lj.W[i*lj.In : (i+1)*lj.In]
+					for q, wv := range lw {
+						s += wv * g[q]
+					}
+					d[i] = s
+				}
+				gj := grad[j]
+				clear(gj)
+				if lj.ReLU {
+					for i := range d {
+						li, ui := b.lo[j][i], b.hi[j][i]
+						Λ := rec[j][i]
+						switch {
+						case li >= 0:
+						case ui <= 0:
+							d[i] = 0
+						case Λ >= 0:
+							gj[i] = d[i] * Λ
+							d[i] *= alpha[j][i]
+						default:
+							su := ui / (ui - li)
+							d[i] = d[i]*su - li*su
+						}
+					}
+				}
+				g = G[:lj.Out]
+				copy(g, d)
+			}
+			// Adam ascent step, projected onto [0, 1].
+			const lr, b1, b2, eps = 0.1, 0.9, 0.999, 1e-8
+			t := float64(step + 1)
+			for j := 0; j < k; j++ {
+				for i, gv := range grad[j] {
+					if gv == 0 {
+						continue
+					}
+					m1[j][i] = b1*m1[j][i] + (1-b1)*gv
+					m2[j][i] = b2*m2[j][i] + (1-b2)*gv*gv
+					mh := m1[j][i] / (1 - math.Pow(b1, t))
+					vh := m2[j][i] / (1 - math.Pow(b2, t))
+					alpha[j][i] = min(max(alpha[j][i]+lr*mh/(math.Sqrt(vh)+eps), 0), 1)
+				}
+			}
+		}
+		out[r] = best
+	}
+	return out
+}
