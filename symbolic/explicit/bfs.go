@@ -32,7 +32,9 @@ func (v Verdict) String() string { return [...]string{"unknown", "safe", "unsafe
 // Options configure Search.
 type Options struct {
 	// Policy restricts each state to the label it chooses; nil explores all
-	// applicable labels.
+	// applicable labels. Its decisions are cached per state (see Cache)
+	// unless it is Cheap: BFS expands each state once, but rebuilding a
+	// counterexample revisits states.
 	Policy Decider
 	// StopAtUnsafe ends the search at the first unsafe state and returns
 	// its shortest counterexample (verification); otherwise unsafe states
@@ -120,6 +122,10 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 	var cache *Cache
 	if opt.Policy != nil {
 		cache = NewCache(opt.Policy)
+		if c, ok := opt.Policy.(Cheap); ok && c.Cheap() {
+			cache.label = nil
+			cache.off = true
+		}
 	}
 	stats := &res.Stats
 	stats.Words = w

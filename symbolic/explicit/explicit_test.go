@@ -376,3 +376,39 @@ func TestSearchLimitAndCancel(t *testing.T) {
 		t.Fatalf("canceled: %v, %v", res.Verdict, err)
 	}
 }
+
+type countCalls struct {
+	d     explicit.Decider
+	calls int
+}
+
+func (c *countCalls) Decide(s symbolic.State, app []bool) (symbolic.LabelID, error) {
+	c.calls++
+	return c.d.Decide(s, app)
+}
+
+// TestSearchEvaluatesExpensivePoliciesOnce: with a policy that is not
+// Cheap, BFS and the counterexample rebuild evaluate it at most once per
+// state.
+func TestSearchEvaluatesExpensivePoliciesOnce(t *testing.T) {
+	unsafe := 0
+	for seed := uint64(1); seed <= 100; seed++ {
+		m := gen.Model(seed, gen.Options{MaxVars: 5, MaxRange: 8})
+		g, _ := explicit.New(m, m.Properties[0])
+		d, _ := explicit.NewDecider(m, m.Policies[0])
+		c := &countCalls{d: d}
+		res, err := explicit.Search(context.Background(), g, explicit.Options{Policy: c, StopAtUnsafe: true})
+		if err != nil {
+			continue
+		}
+		if res.Verdict == explicit.UnsafeVerdict {
+			unsafe++
+		}
+		if c.calls > res.Stats.States {
+			t.Fatalf("seed %d: %d policy evaluations for %d states", seed, c.calls, res.Stats.States)
+		}
+	}
+	if unsafe == 0 {
+		t.Fatal("no counterexample was rebuilt")
+	}
+}

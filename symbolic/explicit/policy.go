@@ -86,12 +86,20 @@ func (d *policyDecider) Decide(s symbolic.State, app []bool) (symbolic.LabelID, 
 
 func (d *policyDecider) isApp(l symbolic.LabelID) bool { return d.app[l] }
 
+// Cheap is implemented by deciders that are as fast to re-evaluate as to
+// look up (compiled rules); Search does not cache their decisions.
+type Cheap interface{ Cheap() bool }
+
+// Cheap reports that compiled rules need no cache.
+func (r *rulesDecider) Cheap() bool { return true }
+
 // Cache remembers a decider's label per state id, so that an expensive
 // policy is evaluated once per state however often an algorithm revisits
-// it. It costs 4 bytes per state.
+// it. It costs 2 bytes per state (labels beyond 65532 are not cached).
 type Cache struct {
 	D     Decider
-	label []int32 // id -> label+2; 0 unknown, 1 stuck
+	label []uint16 // id -> label+2; 0 unknown, 1 stuck
+	off   bool     // pass through to D
 }
 
 // NewCache wraps d.
@@ -100,21 +108,26 @@ func NewCache(d Decider) *Cache { return &Cache{D: d} }
 // Decide returns the cached label of state id, evaluating d on s (the
 // unpacked state id) the first time.
 func (c *Cache) Decide(id uint32, s symbolic.State, app []bool) (symbolic.LabelID, error) {
+	if c.off {
+		return c.D.Decide(s, app)
+	}
 	if int(id) < len(c.label) {
 		if v := c.label[id]; v != 0 {
-			return symbolic.LabelID(v - 2), nil
+			return symbolic.LabelID(v) - 2, nil
 		}
 	} else {
-		n := max(2*len(c.label), int(id)+1, 1024)
-		c.label = append(c.label, make([]int32, n-len(c.label))...)
+		n := max(len(c.label)+len(c.label)/4, int(id)+1, 1024)
+		c.label = append(c.label, make([]uint16, n-len(c.label))...)
 	}
 	l, err := c.D.Decide(s, app)
 	if err != nil {
 		return symbolic.NoLabel, err
 	}
-	c.label[id] = int32(l) + 2
+	if l+2 <= 0xffff {
+		c.label[id] = uint16(l + 2)
+	}
 	return l, nil
 }
 
 // Bytes returns the memory the cache holds.
-func (c *Cache) Bytes() int { return 4 * cap(c.label) }
+func (c *Cache) Bytes() int { return 2 * cap(c.label) }
