@@ -131,6 +131,7 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 	stats.Words = w
 	buf := make([]uint64, w)
 	var serr error
+	startsCut := false // enumeration stopped early: the search cannot be complete
 	err := g.Starts(func(s symbolic.State) bool {
 		g.L.Pack(s, buf)
 		_, added, err := st.Intern(buf)
@@ -142,9 +143,11 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 			stats.Starts++
 		}
 		if opt.MaxStates > 0 && st.Len() >= opt.MaxStates {
+			startsCut = true
 			return false
 		}
 		if stats.Starts&0xffff == 0 && ctx.Err() != nil {
+			startsCut = true
 			return false
 		}
 		return true
@@ -249,6 +252,13 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 		}
 	}
 	res.Layers = append(res.Layers, uint32(st.Len()))
+	if startsCut {
+		res.Reason = "state limit"
+		if ctx.Err() != nil {
+			res.Reason = "canceled"
+		}
+		return finish(), nil
+	}
 	res.Verdict = Safe
 	if stats.Unsafe > 0 {
 		res.Verdict = UnsafeVerdict // exploration: unsafe states were counted, no trace

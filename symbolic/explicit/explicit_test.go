@@ -367,6 +367,15 @@ func TestSearchLimitAndCancel(t *testing.T) {
 	if err != nil || res.Verdict != explicit.Unknown {
 		t.Fatalf("MaxStates: %v, %v", res.Verdict, err)
 	}
+	// Start states alone exceed the limit; all of them are terminal, so
+	// only the cut enumeration shows that the search is incomplete.
+	m = wideModel(2, symbolic.True())
+	m.Properties[0].Goal = symbolic.True()
+	g, _ = explicit.New(m, m.Properties[0])
+	res, err = explicit.Search(context.Background(), g, explicit.Options{MaxStates: 10})
+	if err != nil || res.Verdict != explicit.Unknown {
+		t.Fatalf("MaxStates during start enumeration: %v, %v", res.Verdict, err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	m = wideModel(2, symbolic.True()) // a million start states

@@ -1,21 +1,3 @@
-// Package explicit is vigil's explicit-state engine: packed states, a
-// pointer-free state store, successor generation, start-state enumeration,
-// cached policy decisions and breadth-first exploration and verification
-// (BRFS, paper 004's baseline). It is the ground truth every symbolic engine
-// is tested against.
-//
-// Design notes (see ../shared/anchors.md, "Explicit-state engine"):
-//   - A state is packed into W uint64 words. Variable i takes
-//     ceil(log2(hi-lo+1)) bits holding value-lo; a variable never straddles
-//     two words (Fast Downward's int packer), so reading one is a shift and a
-//     mask.
-//   - All states live in one []uint64 arena; state id k occupies
-//     arena[k*W : (k+1)*W]. Ids are dense uint32s in discovery order, so
-//     per-state data (cached policy label, parent, depth) lives in slices
-//     indexed by id and BFS needs no queue: the frontier is an id range.
-//   - The hash table is open addressing over a power-of-two slice of uint64
-//     slots, each holding a 32-bit copy of the hash beside id+1, so a probe
-//     that meets a different hash never touches the arena.
 package explicit
 
 import (
