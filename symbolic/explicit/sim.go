@@ -55,9 +55,6 @@ const (
 // policy or the step limit. It returns the steps (the last one a state
 // only) and why the run ended.
 func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, string, error) {
-	if opt.Steps <= 0 {
-		opt.Steps = 1000
-	}
 	if opt.Rand == nil {
 		opt.Rand = rand.New(rand.NewPCG(1, 2))
 	}
