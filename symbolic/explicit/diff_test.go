@@ -3,6 +3,8 @@ package explicit_test
 import (
 	"context"
 	"errors"
+	"os"
+	"strconv"
 	"testing"
 
 	"vigil/symbolic"
@@ -19,6 +21,9 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		n = 100
 	}
+	if v, err := strconv.Atoi(os.Getenv("VIGIL_DIFF_N")); err == nil {
+		n = v // a longer campaign: VIGIL_DIFF_N=5000 go test -run Differential
+	}
 	var rangeErrs, unsafe, safe int
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		opt := gen.Options{RangeErrors: seed%4 == 0}
@@ -26,6 +31,9 @@ func TestDifferential(t *testing.T) {
 			opt.MaxVars, opt.MaxRange, opt.MaxCommands = 5, 8, 8
 		}
 		m := gen.Model(seed, opt)
+		if seed%5 == 2 {
+			pad(m) // multi-word states through the non-compact store
+		}
 		prop := m.Properties[0]
 		pol, err := symbolic.Instantiate(m, m.Policies[0])
 		if err != nil {
@@ -151,5 +159,17 @@ func replay(t *testing.T, seed uint64, r *ref, tr []explicit.Step) {
 	}
 	if r.status(tr[len(tr)-1].State) != "unsafe" {
 		t.Fatalf("seed %d: counterexample does not end unsafe", seed)
+	}
+}
+
+// pad adds two variables of 41 bits each, pinned to 0, so that states take
+// three or more words; the transition system is unchanged.
+func pad(m *symbolic.Model) {
+	for i := 0; i < 2; i++ {
+		v := symbolic.VarID(len(m.Vars))
+		m.Vars = append(m.Vars, symbolic.Var{Name: "pad" + strconv.Itoa(i), Lo: 0, Hi: 1 << 40, HasInit: true})
+		if p := m.Properties[0]; p.Start != nil {
+			p.Start = symbolic.And(p.Start, symbolic.Compare(symbolic.V(v), symbolic.Eq, symbolic.Lit(0)))
+		}
 	}
 }

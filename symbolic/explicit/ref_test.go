@@ -40,8 +40,14 @@ func (r *ref) starts() []symbolic.State {
 			}
 			return
 		}
-		for v := r.m.Vars[i].Lo; v <= r.m.Vars[i].Hi; v++ {
-			s[i] = v
+		v := &r.m.Vars[i]
+		if v.Size() > 1<<20 { // a pinned padding variable (see pad)
+			s[i] = v.Init
+			rec(i + 1)
+			return
+		}
+		for x := v.Lo; x <= v.Hi; x++ {
+			s[i] = x
 			rec(i + 1)
 		}
 	}
