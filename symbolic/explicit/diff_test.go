@@ -173,3 +173,82 @@ func pad(m *symbolic.Model) {
 		}
 	}
 }
+
+// TestGraph checks BuildGraph against the reference: the same states, and
+// per state and label the same successors; Transpose inverts Succ.
+func TestGraph(t *testing.T) {
+	for seed := uint64(1); seed <= 150; seed++ {
+		m := gen.Model(seed, gen.Options{MaxVars: 4, MaxRange: 6})
+		g, _ := explicit.New(m, m.Properties[0])
+		pol, _ := symbolic.Instantiate(m, m.Policies[0])
+		dec, _ := explicit.NewDecider(m, m.Policies[0])
+		for _, withPolicy := range []bool{false, true} {
+			r := &ref{m: m, p: m.Properties[0]}
+			opts := explicit.Options{}
+			if withPolicy {
+				r.policy, opts.Policy = pol, dec
+			}
+			want, werr := r.explore()
+			gr, gerr := explicit.BuildGraph(context.Background(), g, opts)
+			if (werr != nil) != (gerr != nil) {
+				t.Fatalf("seed %d: ref %v, graph %v", seed, werr, gerr)
+			}
+			if werr != nil {
+				continue
+			}
+			if gr.NumStates() != want.states || len(gr.Succ) != want.transitions {
+				t.Fatalf("seed %d: graph %d states %d transitions, ref %d, %d", seed, gr.NumStates(), len(gr.Succ), want.states, want.transitions)
+			}
+			s := make(symbolic.State, len(m.Vars))
+			ts := make(symbolic.State, len(m.Vars))
+			for id := 0; id < gr.NumStates(); id++ {
+				g.L.Unpack(gr.Store.Get(uint32(id)), s)
+				from, to := gr.Groups(uint32(id))
+				for k := from; k < to; k++ {
+					succ, err := r.succ(s, gr.GroupLabel[k])
+					if err != nil {
+						t.Fatal(err)
+					}
+					keys := map[string]bool{}
+					for _, x := range succ {
+						keys[key(x)] = true
+					}
+					got := gr.Successors(k)
+					if len(got) != len(keys) {
+						t.Fatalf("seed %d: state %s label %d: %d successors, ref %d", seed, m.FormatState(s), gr.GroupLabel[k], len(got), len(keys))
+					}
+					for j, tid := range got {
+						g.L.Unpack(gr.Store.Get(tid), ts)
+						if !keys[key(ts)] {
+							t.Fatalf("seed %d: unexpected successor %s", seed, m.FormatState(ts))
+						}
+						v := gr.Via[int(gr.SuccStart[k])+j]
+						if next, err := g.Apply(s, int(v.Cmd), int(v.Outcome)); err != nil || key(next) != key(ts) {
+							t.Fatalf("seed %d: Via does not produce its successor", seed)
+						}
+					}
+				}
+			}
+			start, pred := gr.Transpose()
+			n := 0
+			for tid := 0; tid < gr.NumStates(); tid++ {
+				for _, p := range pred[start[tid]:start[tid+1]] {
+					found := false
+					from, to := gr.Groups(p)
+					for k := from; k < to && !found; k++ {
+						for _, x := range gr.Successors(k) {
+							found = found || int(x) == tid
+						}
+					}
+					if !found {
+						t.Fatalf("seed %d: %d listed as predecessor of %d", seed, p, tid)
+					}
+					n++
+				}
+			}
+			if n != len(gr.Succ) {
+				t.Fatalf("seed %d: %d predecessor entries for %d transitions", seed, n, len(gr.Succ))
+			}
+		}
+	}
+}
