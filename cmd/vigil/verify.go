@@ -132,6 +132,11 @@ func runVerify(e *env, args []string) int {
 		}
 	}
 	if res.Verdict == explicit.UnsafeVerdict {
+		// Check our own answer before printing it.
+		if err := g.CheckCounterexample(opts.Policy, res.Trace); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: internal error: the counterexample does not replay: %v\n", err)
+			return exitError
+		}
 		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
 		if *record != "" {
 			if err := writeRunFile(*record, rep.Counterexample); err != nil {

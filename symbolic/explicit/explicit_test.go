@@ -421,3 +421,35 @@ func TestSearchEvaluatesExpensivePoliciesOnce(t *testing.T) {
 		t.Fatal("no counterexample was rebuilt")
 	}
 }
+
+// TestCheckCounterexample accepts BFS counterexamples and rejects tampered
+// ones.
+func TestCheckCounterexample(t *testing.T) {
+	checked := 0
+	for seed := uint64(1); seed <= 200 && checked < 30; seed++ {
+		m := gen.Model(seed, gen.Options{MaxVars: 5, MaxRange: 8})
+		g, _ := explicit.New(m, m.Properties[0])
+		d, _ := explicit.NewDecider(m, m.Policies[0])
+		res, err := explicit.Search(context.Background(), g, explicit.Options{Policy: d, StopAtUnsafe: true})
+		if err != nil || res.Verdict != explicit.UnsafeVerdict || len(res.Trace) < 2 {
+			continue
+		}
+		checked++
+		if err := g.CheckCounterexample(d, res.Trace); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		bad := append([]explicit.Step(nil), res.Trace...)
+		bad[0].Outcome = len(m.Commands[bad[0].Cmd].Outcomes) // no such outcome
+		if err := g.CheckCounterexample(d, bad); err == nil {
+			t.Fatalf("seed %d: accepted an outcome that does not exist", seed)
+		}
+		cut := res.Trace[:len(res.Trace)-1]
+		cut = append(cut[:len(cut)-1:len(cut)-1], explicit.Step{State: cut[len(cut)-1].State, Cmd: -1})
+		if err := g.CheckCounterexample(d, cut); err == nil {
+			t.Fatalf("seed %d: accepted a run that does not end unsafe", seed)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no counterexample checked")
+	}
+}

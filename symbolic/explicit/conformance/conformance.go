@@ -1,0 +1,107 @@
+// Package conformance is the test suite every verification engine runs:
+// vigil verify's question, asked once on generated models and answered by
+// the explicit engine's BFS as the reference (gonum's testgraph pattern).
+// An engine passes when it agrees with BFS wherever it gives a verdict and
+// its counterexamples replay in the explicit semantics.
+//
+// Use it from an engine's tests:
+//
+//	func TestConformance(t *testing.T) {
+//		conformance.Verify(t, myEngine, conformance.Options{})
+//	}
+package conformance
+
+import (
+	"context"
+	"testing"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+	"vigil/symbolic/gen"
+)
+
+// Answer is an engine's answer to a verification question.
+type Answer struct {
+	Verdict explicit.Verdict // Unknown is allowed and skips the comparison
+	// Trace is the counterexample when Verdict is UnsafeVerdict.
+	Trace []explicit.Step
+}
+
+// Verifier answers: can some run of policy (nil: any labels) from a start
+// state of prop reach an unsafe state?
+type Verifier func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) (Answer, error)
+
+// Options select the models.
+type Options struct {
+	Models    int         // number of generated models (default 200)
+	FirstSeed uint64      // seed of the first model (default 1)
+	Gen       gen.Options // generator options (models must stay small: BFS is the reference)
+	NoPolicy  bool        // also ask the question over all labels (policy nil)
+	// Shortest requires counterexamples of minimal length (BFS-like engines).
+	Shortest bool
+}
+
+// Verify runs v on generated models and fails t where v disagrees with
+// BFS, returns a counterexample that does not replay, or errs on a model
+// BFS handles (range errors are skipped: the generator is asked to stay in
+// range).
+func Verify(t *testing.T, v Verifier, opt Options) {
+	t.Helper()
+	if opt.Models <= 0 {
+		opt.Models = 200
+	}
+	if opt.FirstSeed == 0 {
+		opt.FirstSeed = 1
+	}
+	opt.Gen.RangeErrors = false
+	ctx := context.Background()
+	var decided, unsafe int
+	for seed := opt.FirstSeed; seed < opt.FirstSeed+uint64(opt.Models); seed++ {
+		m := gen.Model(seed, opt.Gen)
+		prop := m.Properties[0]
+		g, err := explicit.New(m, prop)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		policies := []*symbolic.PolicyDecl{m.Policies[0]}
+		if opt.NoPolicy {
+			policies = append(policies, nil)
+		}
+		for _, pd := range policies {
+			var dec explicit.Decider
+			if pd != nil {
+				if dec, err = explicit.NewDecider(m, pd); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+			}
+			want, err := explicit.Search(ctx, g, explicit.Options{Policy: dec, StopAtUnsafe: true})
+			if err != nil {
+				continue // no start state: nothing to ask
+			}
+			got, err := v(ctx, m, prop, pd)
+			if err != nil {
+				t.Errorf("seed %d (%s): engine error: %v", seed, m.Name, err)
+				continue
+			}
+			if got.Verdict == explicit.Unknown {
+				continue
+			}
+			decided++
+			if got.Verdict != want.Verdict {
+				t.Errorf("seed %d (%s, policy %v): engine says %v, BFS says %v", seed, m.Name, pd != nil, got.Verdict, want.Verdict)
+				continue
+			}
+			if got.Verdict != explicit.UnsafeVerdict {
+				continue
+			}
+			unsafe++
+			if err := g.CheckCounterexample(dec, got.Trace); err != nil {
+				t.Errorf("seed %d (%s): %v", seed, m.Name, err)
+			}
+			if opt.Shortest && len(got.Trace) != len(want.Trace) {
+				t.Errorf("seed %d (%s): counterexample of %d steps, the shortest has %d", seed, m.Name, len(got.Trace)-1, len(want.Trace)-1)
+			}
+		}
+	}
+	t.Logf("conformance: %d verdicts compared (%d unsafe)", decided, unsafe)
+}
