@@ -438,6 +438,11 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 	}
 	if timeout > 0 {
 		opt.Deadline = start.Add(timeout)
+		if opt.MaxNodes == 0 {
+			// Let the clock decide, within memory: about 200 bytes per
+			// open box of a 5-input network.
+			opt.MaxNodes = 2_000_000
+		}
 	}
 	res := VerifyResult{Answer: Unsat}
 	// Try cheap witness searches on every case before proving any.
