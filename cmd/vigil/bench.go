@@ -53,6 +53,7 @@ func runBench(e *env, args []string) int {
 	fs := newFlags(e, c)
 	propName := fs.String("property", "", "property (default: the only one)")
 	polName := fs.String("policy", "", "rules or other policy restricting the labels (default: the only one)")
+	plaja := addPlajaFlags(fs)
 	naive := fs.Bool("naive", true, "also run the naive baseline (states formatted as strings in a Go map)")
 	jsonOut := fs.Bool("json", false, "print the figures as JSON")
 	defs := defines{}
@@ -67,6 +68,9 @@ func runBench(e *env, args []string) int {
 	}
 	m := loadModel(e, files[0], defs)
 	if m == nil {
+		return exitError
+	}
+	if !plaja.apply(e, m, propName, polName) {
 		return exitError
 	}
 	prop, ok := selectProperty(e, "bench", m, *propName, false)

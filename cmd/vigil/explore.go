@@ -48,6 +48,7 @@ func runExplore(e *env, args []string) int {
 	fs := newFlags(e, c)
 	propName := fs.String("property", "", "property giving start and terminal states (default: the only one)")
 	polName := fs.String("policy", "", "restrict each state to the label this policy chooses (default: all applicable labels)")
+	plaja := addPlajaFlags(fs)
 	maxStates := fs.Int("max-states", 0, "stop after storing this many states (exit code 4); 0 means no limit")
 	jsonOut := fs.Bool("json", false, "print the statistics as JSON")
 	timeout := timeoutFlag(fs)
@@ -63,6 +64,9 @@ func runExplore(e *env, args []string) int {
 	}
 	m := loadModel(e, files[0], defs)
 	if m == nil {
+		return exitError
+	}
+	if !plaja.apply(e, m, propName, polName) {
 		return exitError
 	}
 	prop, ok := selectProperty(e, "explore", m, *propName, false)

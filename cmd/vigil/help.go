@@ -26,8 +26,8 @@ func runHelp(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil help: unknown command %q%s\n", args[0], suggest(args[0], commandNames()))
 		return exitUsage
 	}
-	fmt.Fprintf(e.stdout, "%s\n\nusage: %s\n", c.Summary, c.Usage)
-	// Show the flags by letting the command print its usage.
+	fmt.Fprintf(e.stdout, "%s\n\n", c.Summary)
+	// Show the usage line and flags by letting the command print its usage.
 	fe := &env{stdout: e.stdout, stderr: e.stdout, stdin: e.stdin}
 	c.Run(fe, []string{"-help"})
 	if len(c.Examples) > 0 {

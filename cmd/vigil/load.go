@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -52,4 +53,39 @@ func loadModel(e *env, path string, defs defines) *symbolic.Model {
 		return nil
 	}
 	return m
+}
+
+// plajaFlags are the flags that let a published PlaJA instance run without a
+// .spec: --start/--unsafe condition files (or a PA property file) and
+// --policy-file (a .jani2nnet interface, or a PA property file naming one).
+type plajaFlags struct {
+	start, unsafe, policyFile *string
+}
+
+func addPlajaFlags(fs *flag.FlagSet) *plajaFlags {
+	return &plajaFlags{
+		start:      fs.String("start", "", "PlaJA start condition file (state-condition JSON, or a PA property file)"),
+		unsafe:     fs.String("unsafe", "", "PlaJA unsafe condition file (reach.jani, or a PA property file); adds a property"),
+		policyFile: fs.String("policy-file", "", "a .jani2nnet interface (or a PA property file naming one); adds an nn policy"),
+	}
+}
+
+// apply adds the property and policy the flags name to m, and selects them
+// unless --property/--policy chose others.
+func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string) bool {
+	if *pf.start == "" && *pf.unsafe == "" && *pf.policyFile == "" {
+		return true
+	}
+	prop, pol, err := jani.Attach(m, *pf.start, *pf.unsafe, *pf.policyFile)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "vigil:", err)
+		return false
+	}
+	if prop != "" && *propName == "" {
+		*propName = prop
+	}
+	if pol != "" && *polName == "" {
+		*polName = pol
+	}
+	return true
 }

@@ -31,6 +31,7 @@ func runRun(e *env, args []string) int {
 	fs := newFlags(e, c)
 	propName := fs.String("property", "", "property whose unsafe and goal states end a run (default: the only one)")
 	polName := fs.String("policy", "", "policy choosing the labels (default: the only one; none: random applicable labels)")
+	plaja := addPlajaFlags(fs)
 	from := fs.String("from", "", `start from this state: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
 	startIndex := fs.Int("start-index", -1, "start from the K-th start state of the property (0-based); -1 picks one at random")
 	seed := fs.Uint64("seed", 1, "random seed for the start state and outcomes")
@@ -64,6 +65,9 @@ func runRun(e *env, args []string) int {
 	}
 	m := loadModel(e, files[0], defs)
 	if m == nil {
+		return exitError
+	}
+	if !plaja.apply(e, m, propName, polName) {
 		return exitError
 	}
 	if *replay != "" {

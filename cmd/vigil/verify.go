@@ -68,6 +68,7 @@ func runVerify(e *env, args []string) int {
 	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states)")
 	propName := fs.String("property", "", "property to verify (default: the only one)")
 	polName := fs.String("policy", "", "policy to verify (default: the only one; a model without policies is verified over all labels)")
+	plaja := addPlajaFlags(fs)
 	maxStates := fs.Int("max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
 	record := fs.String("record", "", "write the counterexample to this run file (replay with vigil run --replay)")
 	jsonOut := fs.Bool("json", false, "print the verdict as JSON")
@@ -84,6 +85,9 @@ func runVerify(e *env, args []string) int {
 	}
 	m := loadModel(e, files[0], defs)
 	if m == nil {
+		return exitError
+	}
+	if !plaja.apply(e, m, propName, polName) {
 		return exitError
 	}
 	prop, ok := selectProperty(e, "verify", m, *propName, true)
