@@ -328,7 +328,7 @@ func didYouMean(name string, cands []string) string {
 	best, bestD := "", limit+1
 	sort.Strings(cands)
 	for _, n := range cands {
-		if d := levenshtein(strings.ToLower(name), strings.ToLower(n)); d < bestD && d < len(name) {
+		if d := symbolic.EditDistance(strings.ToLower(name), strings.ToLower(n)); d < bestD && d < len(name) {
 			best, bestD = n, d
 		}
 	}
@@ -336,31 +336,6 @@ func didYouMean(name string, cands []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", best)
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	prev2 := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1) // transposition
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }
 
 // ---- consts ----------------------------------------------------------------
