@@ -5,7 +5,9 @@ package lang
 // before lowering:
 //
 //	resolve    declare names (constants, variables, predicates, labels,
-//	           policies, properties) and report duplicates and keywords
+//	           policies, properties) and report duplicates and keywords;
+//	           an imported JANI model's names are entered first
+//	           (janiimport.go)
 //	consts     fold constants, apply -D overrides, detect cycles
 //	types      type every expression (integer or condition), resolve each
 //	           name use, check linearity and divisions by constants
@@ -64,15 +66,22 @@ type symbol struct {
 	vdecl *VarDecl
 	pdecl *PredDecl
 
+	// imported from a JANI model: no declaration; a predicate has its
+	// lowered condition instead
+	imported bool
+	pcond    *symbolic.Cond
+
 	// constants
 	value    int
 	state    int // 0 unvisited, 1 visiting, 2 done, 3 bad
 	override *string
 
 	// variables
-	id     symbolic.VarID
-	lo, hi int
-	bad    bool
+	id      symbolic.VarID
+	lo, hi  int
+	isBool  bool
+	hasInit bool
+	bad     bool
 
 	// labels
 	label symbolic.LabelID
@@ -118,6 +127,10 @@ type checker struct {
 	info    map[*Expr]info
 	badDecl map[Decl]bool
 	fileOf  map[Decl]*File
+
+	// the imported JANI model (janiimport.go) and its import path as written
+	jani     *symbolic.Model
+	janiName string
 }
 
 func newChecker(files []*File, opts Options) *checker {
@@ -197,7 +210,11 @@ func (c *checker) declare(id Ident, kind symKind, f *File) (s *symbol, isNew boo
 		if kind == symLabel && old.kind == symLabel {
 			return old, false
 		}
-		c.errorf(id.Pos, identEnd(id), "E0102", "%s %s is already declared as a %s at %s", symKindNames[kind], id.Name, symKindNames[old.kind], old.pos)
+		where := "at " + old.pos.String()
+		if old.pos.Line == 0 {
+			where = "in " + old.pos.File // jani's silent label has no place of its own
+		}
+		c.errorf(id.Pos, identEnd(id), "E0102", "%s %s is already declared as a %s %s", symKindNames[kind], id.Name, symKindNames[old.kind], where)
 		return nil, false
 	}
 	s = &symbol{kind: kind, name: id.Name, pos: id.Pos, file: f}
@@ -207,6 +224,7 @@ func (c *checker) declare(id Ident, kind symKind, f *File) (s *symbol, isNew boo
 }
 
 func (c *checker) resolve() {
+	c.seedJANI()
 	for _, dr := range c.decls {
 		switch d := dr.d.(type) {
 		case *ModelDecl:
@@ -224,8 +242,10 @@ func (c *checker) resolve() {
 		case *VarDecl:
 			if s, _ := c.declare(d.Name, symVar, dr.file); s != nil {
 				s.vdecl = d
+				s.isBool, s.hasInit = d.Bool, d.Init != nil
 				s.id = symbolic.VarID(len(c.vars))
 				c.vars = append(c.vars, s)
+				c.janiOnly(d.Name, symVar)
 			} else {
 				c.badDecl[d] = true
 			}
@@ -237,6 +257,9 @@ func (c *checker) resolve() {
 			}
 		case *ActionDecl:
 			s, isNew := c.declare(d.Label, symLabel, dr.file)
+			if s != nil {
+				c.janiOnly(d.Label, symLabel)
+			}
 			switch {
 			case s == nil:
 				c.badDecl[d] = true
@@ -471,7 +494,7 @@ func (c *checker) check1(e *Expr) info {
 			}
 			return info{t: tInt, konst: true, val: v}
 		case symVar:
-			if s.vdecl.Bool {
+			if s.isBool {
 				return info{t: tBool}
 			}
 			return info{t: tInt}
@@ -679,7 +702,7 @@ func (c *checker) predCycle(d *PredDecl) {
 			return false
 		}
 		if e.Kind == EName {
-			if s := c.syms[e.Text]; s != nil && s.kind == symPred {
+			if s := c.syms[e.Text]; s != nil && s.kind == symPred && s.pdecl != nil {
 				if s.pdecl == d {
 					return true
 				}
@@ -720,6 +743,9 @@ func (c *checker) constExpr(e *Expr, what string) (int, bool) {
 
 func (c *checker) ranges() {
 	for _, s := range c.vars {
+		if s.imported {
+			continue // checked by the JANI import
+		}
 		d := s.vdecl
 		if d.Bool {
 			s.lo, s.hi = 0, 1
@@ -782,9 +808,9 @@ func (c *checker) actions() {
 				in := c.check(as.Value)
 				switch {
 				case in.t == tErr:
-				case s.vdecl.Bool && in.t != tBool:
+				case s.isBool && in.t != tBool:
 					c.errorf(as.Value.Pos, as.Value.End, "E0403", "%s is Boolean: assign it a condition (true, false, or a comparison), not the integer %s", s.name, exprString(as.Value))
-				case !s.vdecl.Bool && in.t != tInt:
+				case !s.isBool && in.t != tInt:
 					c.errorf(as.Value.Pos, as.Value.End, "E0403", "%s is an integer variable: assign it an integer expression, not the condition %s", s.name, exprString(as.Value))
 				}
 			}
@@ -1069,7 +1095,7 @@ func (c *checker) properties() {
 		}
 		if !seen["start"] {
 			for _, s := range c.vars {
-				if s.vdecl.Init == nil {
+				if !s.hasInit {
 					c.errorf(d.Name.Pos, identEnd(d.Name), "E0603", "property %s has no start condition, so every variable needs an initial value, but %s (%s) has none", d.Name.Name, s.name, s.pos)
 					break
 				}

@@ -18,7 +18,8 @@ type Options struct {
 }
 
 // Load parses, checks and lowers the .spec file at path and the files it
-// imports (paths relative to the importing file). Diagnostics may hold
+// imports (paths relative to the importing file), including at most one
+// JANI model (see janiimport.go). Diagnostics may hold
 // warnings when the model is returned; the model is nil when there are
 // errors.
 func Load(path string, opts Options) (*symbolic.Model, Diagnostics) {
@@ -33,10 +34,14 @@ func Load(path string, opts Options) (*symbolic.Model, Diagnostics) {
 func LoadSource(path string, src []byte, opts Options) (*symbolic.Model, Diagnostics) {
 	l := &loader{state: map[string]int{}}
 	l.load(path, src, nil)
+	opts.Defines = l.decodeJANI(opts.Defines)
 	if l.diags.HasErrors() {
 		return nil, l.diags.Sort()
 	}
 	c := newChecker(l.files, opts)
+	if l.jani != nil {
+		c.jani, c.janiName = l.jani.model, l.jani.imp.Path
+	}
 	m := c.run()
 	diags := append(l.diags, c.diags...).Sort()
 	if diags.HasErrors() {
@@ -57,6 +62,7 @@ type loader struct {
 	state map[string]int // absolute path -> 1 loading, 2 done
 	stack []string
 	diags Diagnostics
+	jani  *janiImport
 }
 
 func (l *loader) load(path string, src []byte, from *ImportDecl) {
@@ -88,10 +94,10 @@ func (l *loader) load(path string, src []byte, from *ImportDecl) {
 		switch strings.ToLower(filepath.Ext(target)) {
 		case ".spec":
 		case ".jani":
-			l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0108", "importing JANI models from .spec files is not supported yet; run vigil on the .jani file directly"))
+			l.importJANI(f, imp, target)
 			continue
 		default:
-			l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0108", "cannot import %s: only .spec files can be imported", imp.Path))
+			l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0108", "cannot import %s: only .spec files and .jani models can be imported", imp.Path))
 			continue
 		}
 		tabs, _ := filepath.Abs(target)

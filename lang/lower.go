@@ -24,6 +24,8 @@ func (c *checker) lower() *symbolic.Model {
 	m := &symbolic.Model{}
 	if c.model != nil {
 		m.Name = c.model.Name.Name
+	} else if c.jani != nil {
+		m.Name = c.jani.Name
 	} else if len(c.files) > 0 {
 		base := filepath.Base(c.files[len(c.files)-1].Path)
 		m.Name = strings.TrimSuffix(base, filepath.Ext(base))
@@ -34,6 +36,10 @@ func (c *checker) lower() *symbolic.Model {
 		}
 	}
 	for _, s := range c.vars {
+		if s.imported {
+			m.Vars = append(m.Vars, c.jani.Vars[s.id])
+			continue
+		}
 		d := s.vdecl
 		v := symbolic.Var{Name: s.name, Lo: s.lo, Hi: s.hi, Bool: d.Bool, Pos: s.pos}
 		if d.Init != nil {
@@ -50,6 +56,10 @@ func (c *checker) lower() *symbolic.Model {
 	}
 	for _, s := range c.labels {
 		m.Labels = append(m.Labels, symbolic.Label{Name: s.name, Pos: s.pos})
+	}
+	if c.jani != nil {
+		m.Preds = append(m.Preds, c.jani.Preds...)
+		m.Commands = append(m.Commands, c.jani.Commands...)
 	}
 	lw := &lowerer{c: c, preds: map[*PredDecl]*symbolic.Cond{}}
 	for _, dr := range c.decls {
@@ -114,7 +124,7 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 		for _, as := range o.Assigns {
 			s := l.c.syms[as.Var.Name]
 			var val *symbolic.Expr
-			if s.vdecl.Bool {
+			if s.isBool {
 				val = l.boolExpr(as.Value)
 			} else {
 				val = l.expr(as.Value)
@@ -244,6 +254,9 @@ func (l *lowerer) cond(e *Expr) *symbolic.Cond {
 	case EName:
 		s := l.c.syms[e.Text]
 		if s.kind == symPred {
+			if s.pcond != nil {
+				return s.pcond
+			}
 			return l.pred(s.pdecl)
 		}
 		return &symbolic.Cond{Op: symbolic.CVar, Var: s.id, Pos: e.Pos}
@@ -308,7 +321,11 @@ func (l *lowerer) policy(d *PolicyDecl, f *File, m *symbolic.Model) *symbolic.Po
 			}
 		case ItemInterface:
 			p.Interface = resolvePath(f, it.Interface)
-			if !l.iface(p, it, m) {
+			if c.jani != nil {
+				if !l.janiIface(p, it, m) {
+					return nil
+				}
+			} else if !l.iface(p, it, m) {
 				return nil
 			}
 		case ItemWhen:
