@@ -1,0 +1,183 @@
+package safety
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"vigil/symbolic/explicit"
+)
+
+// Certificate is the evidence for one answer, in the file format that the
+// independent checker (package vigil/safety/cert, `vigil cert check`)
+// reads; see that package for the semantics. Kind "safe": a policy over
+// (state, budget) pairs closed under outcomes that avoids unsafe states and
+// spends at most the budget on deviations; kind "unsafe": a ranking where
+// every available label of a rank-k pair has an outcome of smaller rank,
+// rank 0 being unsafe states.
+type Certificate struct {
+	Format   string            `json:"format"`
+	Version  int               `json:"version"`
+	Kind     string            `json:"kind"`
+	Spec     string            `json:"spec,omitempty"`
+	Defines  map[string]string `json:"defines,omitempty"`
+	Plaja    *CertPlaja        `json:"plaja,omitempty"`
+	Model    string            `json:"model"`
+	Property string            `json:"property"`
+	Policy   string            `json:"policy"`
+	Radius   json.RawMessage   `json:"radius"`
+	Vars     []string          `json:"vars"`
+	State    []int             `json:"state"`
+	Entries  []CertEntry       `json:"entries"`
+}
+
+// CertPlaja records the PlaJA files a model was loaded with.
+type CertPlaja struct {
+	Start      string `json:"start,omitempty"`
+	Unsafe     string `json:"unsafe,omitempty"`
+	PolicyFile string `json:"policy_file,omitempty"`
+}
+
+// CertEntry is one (state, budget) pair with its label (safe) or rank
+// (unsafe).
+type CertEntry struct {
+	S     []int   `json:"s"`
+	B     int32   `json:"b"`
+	Label string  `json:"label,omitempty"`
+	Rank  *uint32 `json:"rank,omitempty"`
+}
+
+// WriteCertificate writes c as indented JSON.
+func WriteCertificate(w io.Writer, c *Certificate) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(c)
+}
+
+// Certify returns the certificate of d's answer for state id, which d must
+// have decided (Decide returned without error). The caller fills in Spec,
+// Defines, Plaja, Property and Policy.
+func Certify(d Decider, id uint32) (*Certificate, error) {
+	sp, f := d.Space(), d.facts()
+	b0 := int32(0)
+	if d.Radius() >= 0 {
+		b0 = int32(d.Radius())
+	}
+	m := sp.G.M
+	c := &Certificate{Format: "vigil-safety-certificate", Version: 1, Model: m.Name,
+		Radius: json.RawMessage(fmt.Sprintf("%q", "inf")), State: sp.State(id)}
+	if d.Radius() >= 0 {
+		c.Radius = json.RawMessage(fmt.Sprint(int(d.Radius())))
+	}
+	for _, v := range m.Vars {
+		c.Vars = append(c.Vars, v.Name)
+	}
+	cost := func(s, k uint32) int32 {
+		if d.Radius() < 0 || sp.PolicyGroup(s) == int32(k) {
+			return 0
+		}
+		return 1
+	}
+	terminalSafe := func(s uint32) bool {
+		return sp.Status(s) == explicit.Goal || (sp.IsExpanded(s) && sp.Deadlock(s))
+	}
+	safe := sp.Status(id) != explicit.Unsafe && (terminalSafe(id) || f.yes[id] <= b0)
+	unsafe := sp.Status(id) == explicit.Unsafe || f.no[id] >= b0
+	switch {
+	case safe:
+		c.Kind = "safe"
+		done := map[uint32]bool{}
+		stack := []uint32{}
+		if !terminalSafe(id) {
+			stack = append(stack, id)
+			done[id] = true
+		}
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			y, k := f.yes[s], f.yesGroup[s]
+			c.Entries = append(c.Entries, CertEntry{S: sp.State(s), B: y, Label: m.Labels[sp.Label(k)].Name})
+			for _, t := range sp.Succ(k) {
+				if sp.Status(t) == explicit.Unsafe {
+					return nil, fmt.Errorf("safety: internal error: %s's safe choice %s leads to the unsafe state %s", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t))
+				}
+				if terminalSafe(t) || done[t] {
+					continue
+				}
+				if f.yes[t] > y-cost(s, k) {
+					return nil, fmt.Errorf("safety: internal error: %s's safe choice %s leads to %s, not known safe with budget %d", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t), y-cost(s, k))
+				}
+				done[t] = true
+				stack = append(stack, t)
+			}
+		}
+	case unsafe:
+		c.Kind = "unsafe"
+		// proofAt returns the earliest proof of s with budget >= b.
+		proofAt := func(s uint32, b int32) int32 {
+			best := int32(-1)
+			for p := f.head[s]; p >= 0; p = f.proofs[p].next {
+				if f.proofs[p].b >= b && (best < 0 || f.proofs[p].t < f.proofs[best].t) {
+					best = p
+				}
+			}
+			return best
+		}
+		if sp.Status(id) == explicit.Unsafe {
+			zero := uint32(0)
+			c.Entries = append(c.Entries, CertEntry{S: sp.State(id), B: b0, Rank: &zero})
+			break
+		}
+		done := map[int32]bool{}
+		p0 := proofAt(id, b0)
+		if p0 < 0 {
+			return nil, fmt.Errorf("safety: internal error: no proof that %s is not safe", sp.Format(id))
+		}
+		type item struct {
+			s uint32
+			p int32
+		}
+		stack := []item{{id, p0}}
+		done[p0] = true
+		for len(stack) > 0 {
+			it := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			pr := f.proofs[it.p]
+			rank := pr.t
+			c.Entries = append(c.Entries, CertEntry{S: sp.State(it.s), B: pr.b, Rank: &rank})
+			first, end := sp.Groups(it.s)
+			if !sp.IsExpanded(it.s) {
+				return nil, fmt.Errorf("safety: internal error: %s proven unsafe but never expanded", sp.Format(it.s))
+			}
+			for k := first; k < end; k++ {
+				bp := pr.b - cost(it.s, k)
+				if bp < 0 {
+					continue
+				}
+				var wit int32 = -1
+				found := false
+				for _, t := range sp.Succ(k) {
+					if sp.Status(t) == explicit.Unsafe {
+						found = true
+						break
+					}
+					if q := proofAt(t, bp); q >= 0 && f.proofs[q].t < pr.t {
+						wit, found = q, true
+						if !done[q] {
+							done[q] = true
+							stack = append(stack, item{t, q})
+						}
+						break
+					}
+				}
+				if !found {
+					return nil, fmt.Errorf("safety: internal error: %s proven not %d-safe, but label %s has no outcome proven unsafe before", sp.Format(it.s), pr.b, m.Labels[sp.Label(k)].Name)
+				}
+				_ = wit
+			}
+		}
+	default:
+		return nil, fmt.Errorf("safety: %s has not been decided", sp.Format(id))
+	}
+	return c, nil
+}

@@ -1,0 +1,254 @@
+// Package conformance is the test suite every safety decider runs: on
+// generated models (the explicit engine's random model generator), every
+// state reachable from the start states is asked for r-safety, r in {0, 1,
+// 2, inf}, and the answer is compared with a reference that decides it
+// differently: the greatest fixpoint of "has an action within the budget
+// whose outcomes all stay in the set", computed naively over (state,
+// budget) pairs on the whole reachable graph (explicit.BuildGraph). Where
+// the suite is given a certificate checker, every answer's certificate
+// must pass it.
+//
+// Use it from a decider's tests:
+//
+//	conformance.Run(t, func(sp *safety.Space, r safety.Radius) safety.Decider {
+//		return safety.NewTarjan(sp, r)
+//	}, conformance.Options{})
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"vigil/safety"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+	"vigil/symbolic/gen"
+)
+
+// Factory makes a decider for radius r over sp.
+type Factory func(sp *safety.Space, r safety.Radius) safety.Decider
+
+// CertChecker checks a certificate against the model, property and tested
+// policy it was made for.
+type CertChecker func(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *safety.Certificate) error
+
+// Options select the models and what to check.
+type Options struct {
+	Models    int        // generated models (default 250)
+	FirstSeed uint64     // seed of the first (default 1)
+	Gen       gen.Options
+	Radii     []safety.Radius // default 0, 1, 2, inf
+	Check     CertChecker     // nil: certificates are built but not checked
+	CertEvery int             // check the certificate of every k-th state (default 1)
+}
+
+// Reference decides r-safety of every state of gr by the greatest fixpoint
+// over (state, budget) pairs. pi[s] is the tested policy's group in state
+// s (-1: stuck). It returns safe[s].
+func Reference(gr *explicit.Graph, pi []int32, r safety.Radius) []bool {
+	n := gr.NumStates()
+	L := 1
+	if r >= 0 {
+		L = int(r) + 1
+	}
+	in := make([]bool, n*L)
+	for s := 0; s < n; s++ {
+		for b := 0; b < L; b++ {
+			in[s*L+b] = gr.Status[s] != explicit.Unsafe
+		}
+	}
+	cost := func(s int, k uint32) int {
+		if r < 0 || pi[s] == int32(k) {
+			return 0
+		}
+		return 1
+	}
+	for changed := true; changed; {
+		changed = false
+		for s := 0; s < n; s++ {
+			from, to := gr.Groups(uint32(s))
+			if gr.Status[s] != explicit.Open || from == to {
+				continue // terminal or deadlock: fixed
+			}
+			for b := 0; b < L; b++ {
+				if !in[s*L+b] {
+					continue
+				}
+				ok := false
+				for k := from; k < to && !ok; k++ {
+					bp := b - cost(s, k)
+					if bp < 0 {
+						continue
+					}
+					all := true
+					for _, t := range gr.Successors(k) {
+						if !in[int(t)*L+bp] {
+							all = false
+							break
+						}
+					}
+					ok = all
+				}
+				if !ok {
+					in[s*L+b] = false
+					changed = true
+				}
+			}
+		}
+	}
+	safe := make([]bool, n)
+	for s := range safe {
+		safe[s] = in[s*L+L-1]
+	}
+	return safe
+}
+
+// Model is one generated test case: the model, its reachable graph and
+// the tested policy's group per state.
+type Model struct {
+	Seed uint64
+	M    *symbolic.Model
+	Prop *symbolic.Property
+	Pol  *symbolic.PolicyDecl
+	G    *explicit.Generator
+	Dec  explicit.Decider
+	Gr   *explicit.Graph
+	Pi   []int32
+}
+
+// Generate builds test case seed (nil when the model has no start state).
+func Generate(seed uint64, opt gen.Options) (*Model, error) {
+	opt.RangeErrors = false
+	m := gen.Model(seed, opt)
+	prop, pol := m.Properties[0], m.Policies[0]
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		return nil, err
+	}
+	dec, err := explicit.NewDecider(m, pol)
+	if err != nil {
+		return nil, err
+	}
+	gr, err := explicit.BuildGraph(context.Background(), g, explicit.Options{})
+	if err != nil {
+		return nil, nil // e.g. no start state
+	}
+	pi := make([]int32, gr.NumStates())
+	s := make(symbolic.State, len(m.Vars))
+	app := make([]bool, len(m.Labels))
+	for id := range pi {
+		pi[id] = -1
+		from, to := gr.Groups(uint32(id))
+		if from == to {
+			continue
+		}
+		clear(app)
+		for k := from; k < to; k++ {
+			app[gr.GroupLabel[k]] = true
+		}
+		g.L.Unpack(gr.Store.Get(uint32(id)), s)
+		l, err := dec.Decide(s, app)
+		if err != nil {
+			return nil, err
+		}
+		for k := from; k < to; k++ {
+			if gr.GroupLabel[k] == l {
+				pi[id] = int32(k)
+			}
+		}
+	}
+	return &Model{Seed: seed, M: m, Prop: prop, Pol: pol, G: g, Dec: dec, Gr: gr, Pi: pi}, nil
+}
+
+// Stats summarise a run of the suite.
+type Stats struct {
+	Models, Questions, Safe, Certs int
+}
+
+// Run runs the suite for the deciders f makes.
+func Run(t *testing.T, f Factory, opt Options) Stats {
+	t.Helper()
+	if opt.Models <= 0 {
+		opt.Models = 250
+	}
+	if opt.FirstSeed == 0 {
+		opt.FirstSeed = 1
+	}
+	if opt.Radii == nil {
+		opt.Radii = []safety.Radius{0, 1, 2, safety.Inf}
+	}
+	if opt.CertEvery <= 0 {
+		opt.CertEvery = 1
+	}
+	var st Stats
+	for seed := opt.FirstSeed; seed < opt.FirstSeed+uint64(opt.Models); seed++ {
+		tc, err := Generate(seed, opt.Gen)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if tc == nil {
+			continue
+		}
+		st.Models++
+		if err := Check(tc, f, opt, &st); err != nil {
+			t.Errorf("seed %d (%s): %v", seed, tc.M.Name, err)
+			if t.Failed() && st.Models > 0 && testing.Short() {
+				return st
+			}
+		}
+	}
+	t.Logf("conformance: %d models, %d questions (%d safe), %d certificates checked", st.Models, st.Questions, st.Safe, st.Certs)
+	return st
+}
+
+// Check asks every state of tc for every radius of opt and compares.
+func Check(tc *Model, f Factory, opt Options, st *Stats) error {
+	ctx := context.Background()
+	s := make(symbolic.State, len(tc.M.Vars))
+	for _, r := range opt.Radii {
+		want := Reference(tc.Gr, tc.Pi, r)
+		sp := safety.NewSpace(tc.G, tc.Dec)
+		d := f(sp, r)
+		// Ask the states in reverse discovery order and then forwards, so
+		// that answers come both from fresh searches and from the caches.
+		n := tc.Gr.NumStates()
+		for i := 0; i < n; i++ {
+			gid := uint32(n - 1 - i)
+			if i%2 == 1 {
+				gid = uint32(i / 2)
+			}
+			tc.G.L.Unpack(tc.Gr.Store.Get(gid), s)
+			id, err := sp.Intern(s)
+			if err != nil {
+				return err
+			}
+			got, err := d.Decide(ctx, id)
+			if err != nil {
+				return fmt.Errorf("%s, radius %v, state %s: %v", d.Name(), r, tc.M.FormatState(s), err)
+			}
+			st.Questions++
+			if got {
+				st.Safe++
+			}
+			if got != want[gid] {
+				return fmt.Errorf("%s, radius %v, state %s: decider says safe=%v, the reference says %v", d.Name(), r, tc.M.FormatState(s), got, want[gid])
+			}
+			c, err := safety.Certify(d, id)
+			if err != nil {
+				return fmt.Errorf("%s, radius %v, state %s: %v", d.Name(), r, tc.M.FormatState(s), err)
+			}
+			if (c.Kind == "safe") != got {
+				return fmt.Errorf("%s, radius %v, state %s: certificate of kind %s for answer safe=%v", d.Name(), r, tc.M.FormatState(s), c.Kind, got)
+			}
+			if opt.Check != nil && i%opt.CertEvery == 0 {
+				c.Property, c.Policy = tc.Prop.Name, tc.Pol.Name
+				if err := opt.Check(tc.M, tc.Prop, tc.Pol, c); err != nil {
+					return fmt.Errorf("%s, radius %v, state %s: the certificate does not check: %v", d.Name(), r, tc.M.FormatState(s), err)
+				}
+				st.Certs++
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,254 @@
+package safety
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+
+	"vigil/symbolic/explicit"
+)
+
+// Radius bounds how often a policy may deviate from the tested policy along
+// a run (paper 000, Definition 4). Inf lifts the bound: plain safety.
+type Radius int
+
+// Inf is the unbounded radius.
+const Inf Radius = -1
+
+// ParseRadius reads "inf" (or "infinity") or a non-negative integer.
+func ParseRadius(s string) (Radius, error) {
+	switch s {
+	case "inf", "infinity", "∞":
+		return Inf, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 1<<20 {
+		return 0, fmt.Errorf("radius %q: want a non-negative integer or inf", s)
+	}
+	return Radius(n), nil
+}
+
+func (r Radius) String() string {
+	if r < 0 {
+		return "inf"
+	}
+	return strconv.Itoa(int(r))
+}
+
+// Stats counts a decider's work.
+type Stats struct {
+	Calls     int // Decide calls
+	CacheHits int // calls answered from the caches without search
+	Expanded  int // node expansions by the algorithm (re-expansions count again)
+	Backups   int // Bellman backups (value-based deciders)
+	Iters     int // outer iterations (iPI, nPI), trials (LRTDP), passes (LAO*, VI)
+}
+
+// Decider decides r-safety of states of one Space for one radius, keeping
+// its caches across calls.
+type Decider interface {
+	Name() string
+	Radius() Radius
+	Space() *Space
+	// Decide reports whether state id is r-safe. An error is a range
+	// error of the model, a policy error, or the context's cause; what
+	// was decided before stays cached.
+	Decide(ctx context.Context, id uint32) (bool, error)
+	Stats() Stats
+	facts() *facts
+}
+
+const noYes = math.MaxInt32
+
+// proof records that (state, budget) is not budget-safe, at time t: every
+// label available with that budget has an outcome that is unsafe or was
+// proven not safe earlier (with the remaining budget). Times give the
+// ranks of unsafe certificates.
+type proof struct {
+	b    int32
+	t    uint32
+	next int32 // next proof of the same state, -1 ends
+}
+
+// facts are the sound results a decider has established: for each state the
+// smallest budget with which it is known safe (and the group to take), and
+// the proofs that it is not safe with a given budget. Budgets are 0 when the
+// radius is infinite. Invariant (what certificates rely on): when yes[s] = y
+// with group k, every successor s' of k is a goal, a deadlock, or has
+// yes[s'] <= y - cost(s, k); yes only decreases.
+type facts struct {
+	yes      []int32 // noYes: not known safe
+	yesGroup []uint32
+	no       []int32 // largest budget known unsafe, -1: none
+	head     []int32 // first proof of the state, -1: none
+	proofs   []proof
+	time     uint32
+}
+
+func (f *facts) grow(n int) {
+	for len(f.yes) < n {
+		f.yes = append(f.yes, noYes)
+		f.yesGroup = append(f.yesGroup, 0)
+		f.no = append(f.no, -1)
+		f.head = append(f.head, -1)
+	}
+}
+
+func (f *facts) markSafe(s uint32, b int32, k uint32) {
+	if b < f.yes[s] {
+		f.yes[s], f.yesGroup[s] = b, k
+	}
+}
+
+func (f *facts) markUnsafe(s uint32, b int32) {
+	if b <= f.no[s] {
+		return
+	}
+	f.no[s] = b
+	f.time++
+	f.proofs = append(f.proofs, proof{b: b, t: f.time, next: f.head[s]})
+	f.head[s] = int32(len(f.proofs) - 1)
+}
+
+// base holds what every decider has: the space, the radius and the facts.
+type base struct {
+	sp    *Space
+	r     Radius
+	f     facts
+	stats Stats
+	name  string
+	ticks int
+}
+
+func newBase(sp *Space, r Radius, name string) base {
+	return base{sp: sp, r: r, name: name}
+}
+
+func (d *base) Name() string     { return d.name }
+func (d *base) Radius() Radius   { return d.r }
+func (d *base) Space() *Space    { return d.sp }
+func (d *base) Stats() Stats     { return d.stats }
+func (d *base) facts() *facts    { return &d.f }
+func (d *base) budget() int32 {
+	if d.r < 0 {
+		return 0
+	}
+	return int32(d.r)
+}
+
+// cost is the deviation cost of group k in state s: 1 when the radius is
+// finite and k is not the tested policy's choice (a stuck policy makes
+// every label a deviation), else 0.
+func (d *base) cost(s, k uint32) int32 {
+	if d.r < 0 || d.sp.PolicyGroup(s) == int32(k) {
+		return 0
+	}
+	return 1
+}
+
+// sync sizes the facts to the space.
+func (d *base) sync() { d.f.grow(d.sp.Len()) }
+
+// expand expands s in the space, keeps the facts sized, and polls the
+// context now and then.
+func (d *base) expand(ctx context.Context, s uint32) error {
+	d.stats.Expanded++
+	if err := d.sp.Expand(s); err != nil {
+		return err
+	}
+	d.sync()
+	d.ticks++
+	if d.ticks&1023 == 0 && ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return nil
+}
+
+// knownUnsafe: s is an unsafe state or proven not b-safe.
+func (d *base) knownUnsafe(s uint32, b int32) bool {
+	return d.sp.status[s] == explicit.Unsafe || d.f.no[s] >= b
+}
+
+// knownSafe: s is a goal, a deadlock, or proven b-safe.
+func (d *base) knownSafe(s uint32, b int32) bool {
+	st := d.sp.status[s]
+	if st == explicit.Goal {
+		return true
+	}
+	if st == explicit.Unsafe {
+		return false
+	}
+	return d.f.yes[s] <= b || (d.sp.IsExpanded(s) && d.sp.Deadlock(s))
+}
+
+// query handles what every Decide does first: sizing and the cache.
+// It returns (answer, true) when the caches decide.
+func (d *base) query(id uint32) (bool, bool) {
+	d.stats.Calls++
+	d.sync()
+	b := d.budget()
+	if d.knownUnsafe(id, b) {
+		d.stats.CacheHits++
+		return false, true
+	}
+	if d.knownSafe(id, b) {
+		d.stats.CacheHits++
+		return true, true
+	}
+	return false, false
+}
+
+// Algorithms lists the deciders New makes.
+var Algorithms = []string{"tarjan", "ipi", "npi", "propu", "vi", "lrtdp", "lao"}
+
+// Order is iPI's action order (paper 002, section 3.3).
+type Order uint8
+
+const (
+	OrderApp   Order = iota // the model's label order
+	OrderLearn              // the tested policy's label first, then the model's order
+	OrderRand               // a seeded random order per state
+)
+
+// ParseOrder reads app, learn or rand.
+func ParseOrder(s string) (Order, error) {
+	switch s {
+	case "app":
+		return OrderApp, nil
+	case "learn":
+		return OrderLearn, nil
+	case "rand":
+		return OrderRand, nil
+	}
+	return 0, fmt.Errorf("action order %q: want app, learn or rand", s)
+}
+
+func (o Order) String() string { return [...]string{"app", "learn", "rand"}[o] }
+
+// Options configure New.
+type Options struct {
+	Order Order  // iPI's and nPI's action order
+	Seed  uint64 // for OrderRand and LRTDP's outcome sampling
+}
+
+// New makes the decider algo (one of Algorithms) over sp for radius r.
+func New(algo string, sp *Space, r Radius, opt Options) (Decider, error) {
+	switch algo {
+	case "tarjan":
+		return NewTarjan(sp, r), nil
+	case "ipi":
+		return NewIPI(sp, r, opt), nil
+	case "npi":
+		return NewNPI(sp, r, opt), nil
+	case "propu":
+		return NewPropU(sp, r), nil
+	case "vi":
+		return NewVI(sp, r), nil
+	case "lrtdp":
+		return NewLRTDP(sp, r, opt), nil
+	case "lao":
+		return NewLAO(sp, r), nil
+	}
+	return nil, fmt.Errorf("unknown algorithm %q: want one of tarjan, ipi, npi, propu, vi, lrtdp, lao", algo)
+}

@@ -1,0 +1,206 @@
+package safety
+
+import (
+	"context"
+	"errors"
+)
+
+// Tarjan is TarjanSafe (paper 000, Algorithm 2): a depth-first search for a
+// safe policy over (state, budget) pairs that assumes the pairs on its
+// stack safe and confirms a pair only at the root of its strongly
+// connected component, with the yes/no budget caches. It is iterative
+// (an explicit stack of frames), so deep models cannot overflow Go's stack.
+//
+// Where the pseudo-code is silent, this implementation keeps Tarjan's
+// invariants sound: a child that returns "maybe safe" passes its lowlink
+// up; when an action fails, every pair pushed while trying it is popped
+// and forgotten (its tentative safety assumed an action that failed) and
+// the lowlink is restored; a pair that fails is cached as not safe with
+// its budget (failures are sound under any assumption of on-stack pairs,
+// since assuming safety only helps); at an SCC root every pair of the SCC
+// is cached safe with the action it chose. Pairs forgotten this way are
+// searched again when met again: this is what makes TarjanSafe exponential
+// on paper 002's Fig. 1 family.
+type Tarjan struct {
+	base
+	idx     []int32 // per pair: DFS index while on the stack, 0 otherwise
+	low     []int32
+	stack   []tEntry
+	frames  []tFrame
+	counter int32
+}
+
+type tEntry struct {
+	s uint32
+	b int32
+	k uint32 // the group chosen (valid once the pair returned)
+}
+
+type tFrame struct {
+	s        uint32
+	b        int32
+	k, end   uint32 // the group being tried, and the end of the groups
+	j        int    // next successor of group k; -1: group k not started
+	h        int    // stack height before trying group k
+	lowSaved int32
+	pos      int // the pair's position on the stack
+}
+
+// NewTarjan returns TarjanSafe for radius r over sp.
+func NewTarjan(sp *Space, r Radius) *Tarjan {
+	return &Tarjan{base: newBase(sp, r, "tarjan")}
+}
+
+func (d *Tarjan) layers() int {
+	if d.r < 0 {
+		return 1
+	}
+	return int(d.r) + 1
+}
+
+func (d *Tarjan) pair(s uint32, b int32) int { return int(s)*d.layers() + int(b) }
+
+func (d *Tarjan) syncPairs() {
+	n := d.sp.Len() * d.layers()
+	if len(d.idx) < n {
+		m := max(n, len(d.idx)+len(d.idx)/2)
+		d.idx = append(d.idx, make([]int32, m-len(d.idx))...)
+		d.low = append(d.low, make([]int32, m-len(d.low))...)
+	}
+}
+
+// Decide reports whether id is r-safe.
+func (d *Tarjan) Decide(ctx context.Context, id uint32) (bool, error) {
+	if ans, ok := d.query(id); ok {
+		return ans, nil
+	}
+	d.counter = 0
+	ans, err := d.find(ctx, id, d.budget())
+	if err != nil {
+		d.popTo(0)
+		d.frames = d.frames[:0]
+		return false, err
+	}
+	return ans, nil
+}
+
+var errTooDeep = errors.New("safety: TarjanSafe: more than 2^31 expansions in one call")
+
+// enter starts FindSafePolicy(s, b): it answers at once from the terminal
+// status and the caches, or pushes a frame (pushed true).
+func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool, err error) {
+	if d.knownUnsafe(s, b) {
+		return false, false, nil
+	}
+	if d.knownSafe(s, b) {
+		return true, false, nil
+	}
+	if err := d.expand(ctx, s); err != nil {
+		return false, false, err
+	}
+	if d.sp.Deadlock(s) {
+		return true, false, nil
+	}
+	d.syncPairs()
+	if d.counter == 1<<31-2 {
+		return false, false, errTooDeep
+	}
+	d.counter++
+	p := d.pair(s, b)
+	d.idx[p], d.low[p] = d.counter, d.counter
+	d.stack = append(d.stack, tEntry{s: s, b: b})
+	first, end := d.sp.Groups(s)
+	d.frames = append(d.frames, tFrame{s: s, b: b, k: first, end: end, j: -1, pos: len(d.stack) - 1})
+	return false, true, nil
+}
+
+// popTo pops the stack down to height h, forgetting the popped pairs.
+func (d *Tarjan) popTo(h int) {
+	for _, e := range d.stack[h:] {
+		d.idx[d.pair(e.s, e.b)] = 0
+	}
+	d.stack = d.stack[:h]
+}
+
+func (d *Tarjan) find(ctx context.Context, s0 uint32, b0 int32) (bool, error) {
+	res, pushed, err := d.enter(ctx, s0, b0)
+	if err != nil || !pushed {
+		return res, err
+	}
+	var ret, haveRet bool
+frames:
+	for len(d.frames) > 0 {
+		f := &d.frames[len(d.frames)-1]
+		p := d.pair(f.s, f.b)
+		if haveRet {
+			haveRet = false
+			if !ret {
+				d.popTo(f.h)
+				d.low[p] = f.lowSaved
+				f.k++
+				f.j = -1
+			} else {
+				tp := d.pair(d.sp.Succ(f.k)[f.j], f.b-d.cost(f.s, f.k))
+				if d.idx[tp] != 0 {
+					d.low[p] = min(d.low[p], d.low[tp])
+				}
+				f.j++
+			}
+		}
+	groups:
+		for {
+			if f.j < 0 {
+				if f.k == f.end {
+					// No action is safe within the budget.
+					d.f.markUnsafe(f.s, f.b)
+					d.popTo(f.pos)
+					d.frames = d.frames[:len(d.frames)-1]
+					ret, haveRet = false, true
+					continue frames
+				}
+				if f.b-d.cost(f.s, f.k) < 0 {
+					f.k++
+					continue
+				}
+				f.h, f.lowSaved, f.j = len(d.stack), d.low[p], 0
+			}
+			bp := f.b - d.cost(f.s, f.k)
+			succ := d.sp.Succ(f.k)
+			for f.j < len(succ) {
+				t := succ[f.j]
+				if tp := d.pair(t, bp); tp < len(d.idx) && d.idx[tp] != 0 {
+					d.low[p] = min(d.low[p], d.idx[tp])
+					f.j++
+					continue
+				}
+				r, pushed, err := d.enter(ctx, t, bp)
+				if err != nil {
+					return false, err
+				}
+				if pushed {
+					continue frames
+				}
+				if !r {
+					d.popTo(f.h)
+					d.low[p] = f.lowSaved
+					f.k++
+					f.j = -1
+					continue groups
+				}
+				f.j++
+			}
+			break
+		}
+		// Group f.k is safe as far as this search can tell.
+		d.stack[f.pos].k = f.k
+		if d.low[p] == d.idx[p] {
+			for _, e := range d.stack[f.pos:] {
+				d.f.markSafe(e.s, e.b, e.k)
+			}
+			d.popTo(f.pos)
+		}
+		d.frames = d.frames[:len(d.frames)-1]
+		ret, haveRet = true, true
+	}
+	return ret, nil
+}

@@ -1,0 +1,428 @@
+package safety
+
+import (
+	"context"
+
+	"vigil/symbolic/explicit"
+)
+
+// vbase is what the value-based deciders share: the cost-value function J
+// of paper 000, section 6, over states, initialised at 0 (Theorem 2: the
+// iteration from 0 converges to the least fixpoint J*), with the Bellman
+// operator B_{pi,r}: U_r at unsafe states, 0 at goals and deadlocks, else
+// the minimum over labels of the deviation cost plus the largest J of an
+// outcome. Values are capped at U_r (r+1 for finite r, 1 for r = inf):
+// every value from U_r up means "not r-safe", and the cap makes the
+// values integers in 0..U_r, so the iteration ends after finitely many
+// increases. A state is r-safe iff J*(s) <= r (finite r) or J*(s) = 0.
+//
+// Every increase of J(s) to q proves that s is not (q-1)-safe: each label
+// available with budget q-1 has an outcome whose value (a lower bound of
+// its J*) exceeds the remaining budget; these proofs, in the order they
+// happen, are the ranks of unsafe certificates.
+type vbase struct {
+	base
+	J      []int32
+	solved []bool
+	U      int32
+}
+
+func newVBase(sp *Space, r Radius, name string) vbase {
+	u := int32(1)
+	if r >= 0 {
+		u = int32(r) + 1
+	}
+	return vbase{base: newBase(sp, r, name), U: u}
+}
+
+func (d *vbase) syncJ() {
+	d.sync()
+	for len(d.J) < d.sp.Len() {
+		d.J = append(d.J, 0)
+		d.solved = append(d.solved, false)
+	}
+}
+
+// value returns J(t), U_r for unsafe states.
+func (d *vbase) value(t uint32) int32 {
+	if d.sp.status[t] == explicit.Unsafe {
+		return d.U
+	}
+	return d.J[t]
+}
+
+// terminal reports whether an expanded or terminal state has a fixed value.
+func (d *vbase) terminal(s uint32) bool {
+	return d.sp.status[s] != explicit.Open || (d.sp.IsExpanded(s) && d.sp.Deadlock(s))
+}
+
+// backup computes B J (s) for an expanded state and a group attaining it.
+func (d *vbase) backup(s uint32) (int32, uint32) {
+	d.stats.Backups++
+	switch d.sp.status[s] {
+	case explicit.Unsafe:
+		return d.U, 0
+	case explicit.Goal:
+		return 0, 0
+	}
+	first, end := d.sp.Groups(s)
+	best, bk := d.U, first
+	for k := first; k < end; k++ {
+		q := d.cost(s, k)
+		for _, t := range d.sp.Succ(k) {
+			q = max(q, d.cost(s, k)+d.value(t))
+			if q >= best {
+				break
+			}
+		}
+		if q < best {
+			best, bk = q, k
+		}
+	}
+	if first == end {
+		return 0, 0 // deadlock
+	}
+	return best, bk
+}
+
+// update raises J(s) to q, recording the proof.
+func (d *vbase) update(s uint32, q int32) bool {
+	if q <= d.J[s] {
+		return false
+	}
+	d.J[s] = q
+	d.f.markUnsafe(s, q-1)
+	return true
+}
+
+// solve marks s solved (its value final) and, when it is r-safe, records
+// the greedy group as its safe choice.
+func (d *vbase) solve(s uint32) {
+	if d.solved[s] {
+		return
+	}
+	d.solved[s] = true
+	if d.terminal(s) || d.J[s] > d.budget() || (d.r < 0 && d.J[s] > 0) {
+		return
+	}
+	q, k := d.backup(s)
+	if q == d.J[s] {
+		d.f.markSafe(s, d.J[s], k)
+	}
+}
+
+func (d *vbase) answer(id uint32) bool {
+	if d.r < 0 {
+		return d.value(id) == 0
+	}
+	return d.value(id) <= d.budget()
+}
+
+// VI is value iteration: it builds the region reachable from the query
+// under every label (stopping at states solved by earlier calls) and
+// sweeps Bellman backups over it, in reverse discovery order, until
+// nothing changes.
+type VI struct{ vbase }
+
+// NewVI returns value iteration for radius r over sp.
+func NewVI(sp *Space, r Radius) *VI { return &VI{newVBase(sp, r, "vi")} }
+
+// Decide reports whether id is r-safe.
+func (d *VI) Decide(ctx context.Context, id uint32) (bool, error) {
+	if ans, ok := d.query(id); ok {
+		return ans, nil
+	}
+	d.syncJ()
+	if d.solved[id] {
+		return d.answer(id), nil
+	}
+	region := []uint32{id}
+	in := map[uint32]bool{id: true}
+	for i := 0; i < len(region); i++ {
+		s := region[i]
+		if d.sp.status[s] != explicit.Open {
+			continue
+		}
+		if err := d.expand(ctx, s); err != nil {
+			return false, err
+		}
+		d.syncJ()
+		first, end := d.sp.Groups(s)
+		for k := first; k < end; k++ {
+			for _, t := range d.sp.Succ(k) {
+				if !in[t] && !d.solved[t] {
+					in[t] = true
+					region = append(region, t)
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		d.stats.Iters++
+		if ctx.Err() != nil {
+			return false, context.Cause(ctx)
+		}
+		changed = false
+		for i := len(region) - 1; i >= 0; i-- {
+			s := region[i]
+			if d.terminal(s) || d.J[s] >= d.U {
+				continue
+			}
+			q, _ := d.backup(s)
+			if d.update(s, q) {
+				changed = true
+			}
+		}
+	}
+	for _, s := range region {
+		d.solve(s)
+	}
+	return d.answer(id), nil
+}
+
+// LRTDP is labelled real-time dynamic programming (Bonet and Geffner 2003)
+// on B_{pi,r} from J = 0: trials follow the greedy label and the outcome of
+// largest value (ties: an unsolved one, then the first), end at solved or
+// terminal states or when they close a cycle, and CheckSolved labels a
+// state solved only when its whole greedy envelope has zero residual.
+// With J initialised at 0 a zero-cost cycle inside the envelope is
+// consistent exactly when it is safe (cycling forever avoids unsafe
+// states), and J stays a lower bound of J*, so a solved value is final.
+type LRTDP struct {
+	vbase
+	seed   uint64
+	inTr   []uint32
+	mark   []uint32
+	epoch  uint32
+	trial  []uint32
+	open   []uint32
+	closed []uint32
+}
+
+// NewLRTDP returns LRTDP for radius r over sp.
+func NewLRTDP(sp *Space, r Radius, opt Options) *LRTDP {
+	return &LRTDP{vbase: newVBase(sp, r, "lrtdp"), seed: opt.Seed}
+}
+
+func (d *LRTDP) syncAll() {
+	d.syncJ()
+	d.inTr = growU32(d.inTr, d.sp.Len())
+	d.mark = growU32(d.mark, d.sp.Len())
+}
+
+// Decide reports whether id is r-safe.
+func (d *LRTDP) Decide(ctx context.Context, id uint32) (bool, error) {
+	if ans, ok := d.query(id); ok {
+		return ans, nil
+	}
+	d.syncAll()
+	for !d.solved[id] {
+		d.stats.Iters++
+		if err := d.runTrial(ctx, id); err != nil {
+			return false, err
+		}
+	}
+	return d.answer(id), nil
+}
+
+func (d *LRTDP) runTrial(ctx context.Context, s uint32) error {
+	d.epoch++
+	d.trial = d.trial[:0]
+	for {
+		d.trial = append(d.trial, s)
+		d.inTr[s] = d.epoch
+		if d.solved[s] {
+			break
+		}
+		if err := d.expand(ctx, s); err != nil {
+			return err
+		}
+		d.syncAll()
+		if d.terminal(s) {
+			d.solve(s)
+			break
+		}
+		q, k := d.backup(s)
+		d.update(s, q)
+		if d.J[s] >= d.U {
+			d.solve(s)
+			break
+		}
+		next, best := uint32(0), int32(-1)
+		nextSolved := true
+		for _, t := range d.sp.Succ(k) {
+			v := d.value(t)
+			if v > best || (v == best && nextSolved && !d.solved[t]) {
+				next, best, nextSolved = t, v, d.solved[t]
+			}
+		}
+		if d.inTr[next] == d.epoch {
+			break
+		}
+		s = next
+	}
+	for i := len(d.trial) - 1; i >= 0; i-- {
+		ok, err := d.checkSolved(ctx, d.trial[i])
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+	}
+	return nil
+}
+
+func (d *LRTDP) checkSolved(ctx context.Context, s0 uint32) (bool, error) {
+	if d.solved[s0] {
+		return true, nil
+	}
+	d.epoch++
+	rv := true
+	d.open, d.closed = append(d.open[:0], s0), d.closed[:0]
+	d.mark[s0] = d.epoch
+	for len(d.open) > 0 {
+		s := d.open[len(d.open)-1]
+		d.open = d.open[:len(d.open)-1]
+		d.closed = append(d.closed, s)
+		if err := d.expand(ctx, s); err != nil {
+			return false, err
+		}
+		d.syncAll()
+		if d.terminal(s) {
+			continue
+		}
+		q, k := d.backup(s)
+		if q != d.J[s] {
+			rv = false
+			continue
+		}
+		if d.J[s] >= d.U {
+			continue
+		}
+		for _, t := range d.sp.Succ(k) {
+			if !d.solved[t] && d.mark[t] != d.epoch {
+				d.mark[t] = d.epoch
+				d.open = append(d.open, t)
+			}
+		}
+	}
+	if rv {
+		for _, s := range d.closed {
+			d.solve(s)
+		}
+		return true, nil
+	}
+	for i := len(d.closed) - 1; i >= 0; i-- {
+		s := d.closed[i]
+		if !d.terminal(s) {
+			q, _ := d.backup(s)
+			d.update(s, q)
+		}
+	}
+	return false, nil
+}
+
+// LAO is LAO* (Hansen and Zilberstein 2001) in its improved form: each
+// pass walks the greedy solution graph from the query depth first,
+// expanding the states it has not expanded yet and backing up values in
+// post order; it ends when a pass neither expands a state nor changes a
+// value, which makes the greedy graph complete and consistent (its values
+// are lower bounds of J* from J = 0, and the greedy policy attains them).
+type LAO struct {
+	vbase
+	own   []bool // expanded by this decider
+	stamp []uint32
+	epoch uint32
+	stack []lFrame
+	seen  []uint32
+}
+
+type lFrame struct {
+	s uint32
+	k uint32
+	j int
+}
+
+// NewLAO returns LAO* for radius r over sp.
+func NewLAO(sp *Space, r Radius) *LAO { return &LAO{vbase: newVBase(sp, r, "lao")} }
+
+func (d *LAO) syncAll() {
+	d.syncJ()
+	d.stamp = growU32(d.stamp, d.sp.Len())
+	for len(d.own) < d.sp.Len() {
+		d.own = append(d.own, false)
+	}
+}
+
+// Decide reports whether id is r-safe.
+func (d *LAO) Decide(ctx context.Context, id uint32) (bool, error) {
+	if ans, ok := d.query(id); ok {
+		return ans, nil
+	}
+	d.syncAll()
+	for !d.solved[id] {
+		d.stats.Iters++
+		expandedAny, changed, err := d.pass(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		if !expandedAny && !changed {
+			for _, s := range d.seen {
+				d.solve(s)
+			}
+		}
+	}
+	return d.answer(id), nil
+}
+
+func (d *LAO) pass(ctx context.Context, root uint32) (expandedAny, changed bool, err error) {
+	d.epoch++
+	d.seen = d.seen[:0]
+	visit := func(s uint32) error {
+		d.stamp[s] = d.epoch
+		d.seen = append(d.seen, s)
+		if d.solved[s] || d.sp.status[s] != explicit.Open {
+			return nil
+		}
+		if !d.own[s] {
+			if err := d.expand(ctx, s); err != nil {
+				return err
+			}
+			d.syncAll()
+			d.own[s] = true
+			expandedAny = true
+		}
+		if d.sp.Deadlock(s) || d.J[s] >= d.U {
+			return nil
+		}
+		_, k := d.backup(s)
+		d.stack = append(d.stack, lFrame{s: s, k: k})
+		return nil
+	}
+	if err := visit(root); err != nil {
+		return false, false, err
+	}
+	for len(d.stack) > 0 {
+		f := &d.stack[len(d.stack)-1]
+		succ := d.sp.Succ(f.k)
+		if f.j < len(succ) {
+			t := succ[f.j]
+			f.j++
+			if d.stamp[t] != d.epoch {
+				if err := visit(t); err != nil {
+					d.stack = d.stack[:0]
+					return false, false, err
+				}
+			}
+			continue
+		}
+		s := f.s
+		d.stack = d.stack[:len(d.stack)-1]
+		q, _ := d.backup(s)
+		if d.update(s, q) {
+			changed = true
+		}
+	}
+	return expandedAny, changed, nil
+}
