@@ -125,11 +125,11 @@ func newBase(sp *Space, r Radius, name string) base {
 	return base{sp: sp, r: r, name: name}
 }
 
-func (d *base) Name() string     { return d.name }
-func (d *base) Radius() Radius   { return d.r }
-func (d *base) Space() *Space    { return d.sp }
-func (d *base) Stats() Stats     { return d.stats }
-func (d *base) facts() *facts    { return &d.f }
+func (d *base) Name() string   { return d.name }
+func (d *base) Radius() Radius { return d.r }
+func (d *base) Space() *Space  { return d.sp }
+func (d *base) Stats() Stats   { return d.stats }
+func (d *base) facts() *facts  { return &d.f }
 func (d *base) budget() int32 {
 	if d.r < 0 {
 		return 0

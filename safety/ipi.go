@@ -100,11 +100,11 @@ type IPI struct {
 }
 
 type iFrame struct {
-	s        uint32
-	b        int32
-	o0, oi   int // order in obuf[o0:o1]; current position
-	o1       int
-	j        int
+	s      uint32
+	b      int32
+	o0, oi int // order in obuf[o0:o1]; current position
+	o1     int
+	j      int
 }
 
 // NewIPI returns iPI with opt.Order for radius r over sp.
@@ -241,14 +241,14 @@ frames:
 // takes the first action of the action order (learn: the tested policy).
 type NPI struct {
 	base
-	pi     pairIndex
-	ord    orders
-	pol    []uint32 // per pair: group+1 of the current policy, 0 none
-	stamp  []uint32
-	epoch  uint32
-	obuf   []uint32
-	stack  []nFrame
-	post   []uint64
+	pi    pairIndex
+	ord   orders
+	pol   []uint32 // per pair: group+1 of the current policy, 0 none
+	stamp []uint32
+	epoch uint32
+	obuf  []uint32
+	stack []nFrame
+	post  []uint64
 }
 
 type nFrame struct {

@@ -35,8 +35,8 @@ type CertChecker func(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.
 
 // Options select the models and what to check.
 type Options struct {
-	Models    int        // generated models (default 250)
-	FirstSeed uint64     // seed of the first (default 1)
+	Models    int    // generated models (default 250)
+	FirstSeed uint64 // seed of the first (default 1)
 	Gen       gen.Options
 	Radii     []safety.Radius // default 0, 1, 2, inf
 	Check     CertChecker     // nil: certificates are built but not checked
