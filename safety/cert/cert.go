@@ -1,0 +1,293 @@
+package cert
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// FormatName and Version identify the file format; Read rejects others.
+const (
+	FormatName = "vigil-safety-certificate"
+	Version    = 1
+)
+
+// Inf is the infinite radius: every label is free, and the certificate is
+// about plain safety (Definition 2) rather than r-safety (Definition 5).
+const Inf = -1
+
+// Kind is what a certificate proves about its state.
+type Kind string
+
+const (
+	Safe   Kind = "safe"   // the state is r-safe: entries name a label to take
+	Unsafe Kind = "unsafe" // the state is not r-safe: entries carry ranks
+)
+
+// Certificate is a safety certificate; its fields mirror the JSON object
+// described in the package documentation. Use Read and Write to convert:
+// the radius and the entries have a JSON form of their own.
+type Certificate struct {
+	Format   string
+	Version  int
+	Kind     Kind
+	Spec     string            // the model file as given on the command line
+	Defines  map[string]string // -D overrides; nil when absent
+	Plaja    *Plaja            // PlaJA flags; nil when absent
+	Model    string
+	Property string
+	Policy   string // the tested policy; "" only with Radius == Inf
+	Radius   int    // >= 0, or Inf
+	Vars     []string
+	State    []int // the state the certificate is about, in Vars order
+	Entries  []Entry
+}
+
+// Plaja records the PlaJA flags (--start, --unsafe, --policy-file) the model
+// was loaded with.
+type Plaja struct {
+	Start      string `json:"start"`
+	Unsafe     string `json:"unsafe"`
+	PolicyFile string `json:"policy_file"`
+}
+
+// Entry is one pair (S, B) of a certificate: in a safe certificate, taking
+// Label in S keeps it B-safe; in an unsafe certificate, S is not B-safe by
+// Rank. Label is used only by safe certificates, Rank only by unsafe ones.
+type Entry struct {
+	S     []int
+	B     int
+	Label string
+	Rank  int
+}
+
+// wire is the JSON form of a Certificate.
+type wire struct {
+	Format   string            `json:"format"`
+	Version  int               `json:"version"`
+	Kind     Kind              `json:"kind"`
+	Spec     string            `json:"spec"`
+	Defines  map[string]string `json:"defines,omitempty"`
+	Plaja    *Plaja            `json:"plaja,omitempty"`
+	Model    string            `json:"model"`
+	Property string            `json:"property"`
+	Policy   string            `json:"policy"`
+	Radius   json.RawMessage   `json:"radius"`
+	Vars     []string          `json:"vars"`
+	State    []int             `json:"state"`
+	Entries  []wireEntry       `json:"entries"`
+}
+
+// wireEntry is the JSON form of an Entry; pointers tell absent from zero.
+type wireEntry struct {
+	S     []int   `json:"s"`
+	B     *int    `json:"b"`
+	Label *string `json:"label,omitempty"`
+	Rank  *int    `json:"rank,omitempty"`
+}
+
+// Read decodes a certificate and checks that it is well-formed on its own
+// (everything that does not need the model; Check does the rest).
+func Read(r io.Reader) (*Certificate, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var w wire
+	if err := dec.Decode(&w); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("cert: empty input; want a JSON certificate")
+		}
+		return nil, fmt.Errorf("cert: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("cert: data after the certificate's JSON object")
+	}
+	if w.Format != FormatName {
+		return nil, fmt.Errorf("cert: format %q, want %q", w.Format, FormatName)
+	}
+	if w.Version != Version {
+		return nil, fmt.Errorf("cert: version %d is not supported (this vigil reads version %d)", w.Version, Version)
+	}
+	radius, err := parseRadius(w.Radius)
+	if err != nil {
+		return nil, err
+	}
+	if w.Vars == nil {
+		return nil, errors.New("cert: missing vars")
+	}
+	if w.State == nil {
+		return nil, errors.New("cert: missing state")
+	}
+	c := &Certificate{
+		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec,
+		Defines: w.Defines, Plaja: w.Plaja,
+		Model: w.Model, Property: w.Property, Policy: w.Policy,
+		Radius: radius, Vars: w.Vars, State: w.State,
+		Entries: make([]Entry, len(w.Entries)),
+	}
+	for i, we := range w.Entries {
+		switch {
+		case we.S == nil:
+			return nil, fmt.Errorf("cert: entries[%d]: missing s", i)
+		case we.B == nil:
+			return nil, fmt.Errorf("cert: entries[%d]: missing b (write 0 for radius inf)", i)
+		case w.Kind == Safe && we.Rank != nil:
+			return nil, fmt.Errorf("cert: entries[%d]: a safe certificate's entry has a label, not a rank", i)
+		case w.Kind == Safe && we.Label == nil:
+			return nil, fmt.Errorf("cert: entries[%d]: missing label", i)
+		case w.Kind == Unsafe && we.Label != nil:
+			return nil, fmt.Errorf("cert: entries[%d]: an unsafe certificate's entry has a rank, not a label", i)
+		case w.Kind == Unsafe && we.Rank == nil:
+			return nil, fmt.Errorf("cert: entries[%d]: missing rank", i)
+		}
+		e := Entry{S: we.S, B: *we.B}
+		if we.Label != nil {
+			e.Label = *we.Label
+		}
+		if we.Rank != nil {
+			e.Rank = *we.Rank
+		}
+		c.Entries[i] = e
+	}
+	if err := validate(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func parseRadius(raw json.RawMessage) (int, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return 0, errors.New(`cert: missing radius; want "inf" or a non-negative integer`)
+	}
+	if string(raw) == `"inf"` {
+		return Inf, nil
+	}
+	var r int
+	if err := json.Unmarshal(raw, &r); err != nil || r < 0 {
+		return 0, fmt.Errorf(`cert: radius %s; want "inf" or a non-negative integer`, raw)
+	}
+	return r, nil
+}
+
+// validate checks what a certificate must satisfy regardless of the model.
+func validate(c *Certificate) error {
+	if c.Format != FormatName {
+		return fmt.Errorf("cert: format %q, want %q", c.Format, FormatName)
+	}
+	if c.Version != Version {
+		return fmt.Errorf("cert: version %d is not supported (this vigil reads version %d)", c.Version, Version)
+	}
+	if c.Kind != Safe && c.Kind != Unsafe {
+		return fmt.Errorf("cert: kind %q; want %q or %q", c.Kind, Safe, Unsafe)
+	}
+	if c.Radius < Inf {
+		return fmt.Errorf("cert: negative radius %d", c.Radius)
+	}
+	if c.Radius != Inf && c.Policy == "" {
+		return fmt.Errorf("cert: radius %d needs the tested policy; only radius inf may leave policy empty", c.Radius)
+	}
+	for i, e := range c.Entries {
+		if e.B < 0 {
+			return fmt.Errorf("cert: entries[%d]: negative budget %d", i, e.B)
+		}
+		if c.Radius != Inf && e.B > c.Radius {
+			return fmt.Errorf("cert: entries[%d]: budget %d exceeds the radius %d", i, e.B, c.Radius)
+		}
+		switch c.Kind {
+		case Safe:
+			if e.Label == "" {
+				return fmt.Errorf("cert: entries[%d]: missing label", i)
+			}
+			if e.Rank != 0 {
+				return fmt.Errorf("cert: entries[%d]: a safe certificate's entry has no rank", i)
+			}
+		case Unsafe:
+			if e.Label != "" {
+				return fmt.Errorf("cert: entries[%d]: an unsafe certificate's entry has no label", i)
+			}
+			if e.Rank < 0 {
+				return fmt.Errorf("cert: entries[%d]: negative rank %d", i, e.Rank)
+			}
+		}
+	}
+	return nil
+}
+
+// RadiusString renders a radius as the file writes it: "inf" or the number.
+func RadiusString(r int) string {
+	if r == Inf {
+		return "inf"
+	}
+	return fmt.Sprint(r)
+}
+
+// Write encodes c, one entry per line. It refuses a certificate that Read
+// would reject on its own.
+func Write(w io.Writer, c *Certificate) error {
+	if err := validate(c); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	field := func(name string, v any) {
+		b, err := json.Marshal(v)
+		if err != nil { // strings, ints and maps of strings always marshal
+			panic(err)
+		}
+		fmt.Fprintf(&buf, "  %q: %s,\n", name, b)
+	}
+	buf.WriteString("{\n")
+	field("format", c.Format)
+	field("version", c.Version)
+	field("kind", c.Kind)
+	field("spec", c.Spec)
+	if c.Defines != nil {
+		field("defines", c.Defines)
+	}
+	if c.Plaja != nil {
+		field("plaja", c.Plaja)
+	}
+	field("model", c.Model)
+	field("property", c.Property)
+	field("policy", c.Policy)
+	if c.Radius == Inf {
+		field("radius", "inf")
+	} else {
+		field("radius", c.Radius)
+	}
+	field("vars", nonNil(c.Vars))
+	field("state", nonNil(c.State))
+	buf.WriteString(`  "entries": [`)
+	for i, e := range c.Entries {
+		we := wireEntry{S: nonNil(e.S), B: &e.B}
+		if c.Kind == Safe {
+			we.Label = &e.Label
+		} else {
+			we.Rank = &e.Rank
+		}
+		b, err := json.Marshal(we)
+		if err != nil {
+			panic(err)
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n    ")
+		buf.Write(b)
+	}
+	if len(c.Entries) > 0 {
+		buf.WriteString("\n  ")
+	}
+	buf.WriteString("]\n}\n")
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// nonNil makes a nil slice marshal as [] rather than null.
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
+}
