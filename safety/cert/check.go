@@ -1,0 +1,456 @@
+package cert
+
+// Design note. Check first matches the certificate against the model
+// (names, variables, state lengths and ranges, labels), then indexes the
+// entries by state — a map keyed by the state's values — so that every
+// successor is looked up once: for a safe certificate the least budget of
+// the state's entries, for an unsafe one the least rank among entries of at
+// least a given budget. Each entry is then checked on its own against the
+// conditions in the package documentation, with successors computed here
+// from the commands' guards and assignments and nothing else: no decider's
+// or explicit engine's code is trusted.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// Report summarises a checked certificate.
+type Report struct {
+	Kind       Kind
+	Radius     int // >= 0, or Inf
+	Entries    int // entries in the file
+	States     int // distinct states among the entries
+	Successors int // successor states computed and checked
+}
+
+func (r Report) String() string {
+	return fmt.Sprintf("%s certificate, radius %s: %d entries, %d states, %d successors checked",
+		r.Kind, RadiusString(r.Radius), r.Entries, r.States, r.Successors)
+}
+
+// Check reports whether c holds for model m, property prop and tested
+// policy pol (pol may be nil when the radius is Inf). The error explains the
+// first violation found; the Report's Kind, Radius and Entries are filled in
+// even then.
+func Check(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *Certificate) (Report, error) {
+	rep := Report{Kind: c.Kind, Radius: c.Radius, Entries: len(c.Entries)}
+	if err := validate(c); err != nil {
+		return rep, err
+	}
+	ch, err := newChecker(m, prop, pol, c)
+	if err != nil {
+		return rep, err
+	}
+	if c.Kind == Safe {
+		err = ch.checkSafe(c)
+	} else {
+		err = ch.checkUnsafe(c)
+	}
+	rep.States = ch.states
+	rep.Successors = ch.successors
+	return rep, err
+}
+
+// class is what a state is, for the certificate's semantics.
+type class uint8
+
+const (
+	open     class = iota // neither terminal nor a deadlock
+	unsafe                // the unsafe condition holds
+	goal                  // the goal condition holds (and unsafe does not)
+	deadlock              // no label is applicable
+)
+
+func (c class) String() string {
+	return [...]string{"not terminal", "unsafe", "a goal", "a deadlock"}[c]
+}
+
+type checker struct {
+	m          *symbolic.Model
+	prop       *symbolic.Property
+	pi         symbolic.Policy // nil when the radius is Inf
+	piName     string
+	inf        bool
+	cmds       [][]int // command indices by label
+	states     int
+	successors int
+}
+
+func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *Certificate) (*checker, error) {
+	if prop == nil {
+		return nil, fmt.Errorf("cert: no property given (the certificate is about property %q)", c.Property)
+	}
+	if c.Model != "" && c.Model != m.Name {
+		return nil, fmt.Errorf("cert: the certificate is about model %q, not %q", c.Model, m.Name)
+	}
+	if c.Property != "" && c.Property != prop.Name {
+		return nil, fmt.Errorf("cert: the certificate is about property %q, not %q", c.Property, prop.Name)
+	}
+	ch := &checker{m: m, prop: prop, inf: c.Radius == Inf, cmds: make([][]int, len(m.Labels))}
+	if !ch.inf {
+		if pol == nil {
+			return nil, fmt.Errorf("cert: radius %d needs the tested policy %q", c.Radius, c.Policy)
+		}
+		if pol.Name != c.Policy {
+			return nil, fmt.Errorf("cert: the certificate tests policy %q, not %q", c.Policy, pol.Name)
+		}
+		pi, err := symbolic.Instantiate(m, pol)
+		if err != nil {
+			return nil, fmt.Errorf("cert: policy %s: %v", pol.Name, err)
+		}
+		ch.pi, ch.piName = pi, pol.Name
+	}
+	if !slices.Equal(c.Vars, varNames(m)) {
+		return nil, fmt.Errorf("cert: vars [%s] do not match model %s's variables [%s] (names and order must agree)",
+			strings.Join(c.Vars, " "), m.Name, strings.Join(varNames(m), " "))
+	}
+	for i := range m.Commands {
+		l := m.Commands[i].Label
+		ch.cmds[l] = append(ch.cmds[l], i)
+	}
+	if err := ch.inRange(c.State); err != nil {
+		return nil, fmt.Errorf("cert: state %s: %v", ch.show(c.State), err)
+	}
+	for i, e := range c.Entries {
+		if err := ch.inRange(e.S); err != nil {
+			return nil, fmt.Errorf("cert: entries[%d] (%s): %v", i, ch.show(e.S), err)
+		}
+		if c.Kind == Safe && m.LabelIndex(e.Label) == symbolic.NoLabel {
+			return nil, fmt.Errorf("cert: entries[%d] (%s): unknown label %q%s", i, ch.show(e.S), e.Label, symbolic.Suggest(e.Label, labelNames(m)))
+		}
+	}
+	return ch, nil
+}
+
+func varNames(m *symbolic.Model) []string {
+	names := make([]string, len(m.Vars))
+	for i, v := range m.Vars {
+		names[i] = v.Name
+	}
+	return names
+}
+
+func labelNames(m *symbolic.Model) []string {
+	names := make([]string, len(m.Labels))
+	for i, l := range m.Labels {
+		names[i] = l.Name
+	}
+	return names
+}
+
+// inRange checks a state's length and values against the model.
+func (ch *checker) inRange(s []int) error {
+	if len(s) != len(ch.m.Vars) {
+		return fmt.Errorf("has %d values, want %d (one per variable)", len(s), len(ch.m.Vars))
+	}
+	for i, v := range ch.m.Vars {
+		if s[i] < v.Lo || s[i] > v.Hi {
+			return fmt.Errorf("%s=%d is outside its range %d..%d", v.Name, s[i], v.Lo, v.Hi)
+		}
+	}
+	return nil
+}
+
+// show prints a state as `x=1 y=2`, or raw when it does not fit the model.
+func (ch *checker) show(s []int) string {
+	if ch.inRange(s) == nil {
+		return ch.m.FormatState(s)
+	}
+	if len(s) != len(ch.m.Vars) {
+		return fmt.Sprint(s)
+	}
+	parts := make([]string, len(s))
+	for i, v := range ch.m.Vars {
+		parts[i] = fmt.Sprintf("%s=%d", v.Name, s[i])
+	}
+	return strings.Join(parts, " ")
+}
+
+// key is a map key for a state's values (varints are prefix-free, so
+// distinct states give distinct keys).
+func key(s []int) string {
+	b := make([]byte, 0, 2*len(s))
+	for _, x := range s {
+		b = binary.AppendVarint(b, int64(x))
+	}
+	return string(b)
+}
+
+// applicable returns, per label, whether some command of it has a true guard in s.
+func (ch *checker) applicable(s []int) []bool {
+	app := make([]bool, len(ch.m.Labels))
+	for i := range ch.m.Commands {
+		c := &ch.m.Commands[i]
+		if !app[c.Label] && c.Guard.Holds(s) {
+			app[c.Label] = true
+		}
+	}
+	return app
+}
+
+// classify says whether s is unsafe, a goal, a deadlock, or open.
+func (ch *checker) classify(s []int) class {
+	if ch.prop.Unsafe.Holds(s) {
+		return unsafe
+	}
+	if ch.prop.Goal != nil && ch.prop.Goal.Holds(s) {
+		return goal
+	}
+	if !slices.Contains(ch.applicable(s), true) {
+		return deadlock
+	}
+	return open
+}
+
+// choice returns π(s) (NoLabel when π is stuck); with radius Inf it is not
+// needed and returns NoLabel.
+func (ch *checker) choice(s []int, app []bool) (symbolic.LabelID, error) {
+	if ch.inf {
+		return symbolic.NoLabel, nil
+	}
+	l, err := symbolic.Decide(ch.pi, s, func(l symbolic.LabelID) bool { return l >= 0 && int(l) < len(app) && app[l] }, nil)
+	if err != nil {
+		return symbolic.NoLabel, fmt.Errorf("policy %s: %v", ch.piName, err)
+	}
+	return l, nil
+}
+
+// cost is C(s,a): 0 for radius Inf, else 1 unless π chose a.
+func (ch *checker) cost(pi, a symbolic.LabelID) int {
+	if ch.inf || pi == a {
+		return 0
+	}
+	return 1
+}
+
+// describe says what π does, for messages about a deviation.
+func (ch *checker) describe(pi symbolic.LabelID) string {
+	if pi == symbolic.NoLabel {
+		return fmt.Sprintf("policy %s is stuck", ch.piName)
+	}
+	return fmt.Sprintf("policy %s chooses %s", ch.piName, ch.m.Labels[pi].Name)
+}
+
+// succ returns every outcome of every command of label a whose guard holds
+// in s. An outcome that leaves a variable's range is an error.
+func (ch *checker) succ(s []int, a symbolic.LabelID) ([][]int, error) {
+	var out [][]int
+	for _, ci := range ch.cmds[a] {
+		c := &ch.m.Commands[ci]
+		if !c.Guard.Holds(s) {
+			continue
+		}
+		for oi := range c.Outcomes {
+			next := slices.Clone(s)
+			for _, as := range c.Outcomes[oi].Assigns {
+				next[as.Var] = as.Value.Eval(s) // right-hand sides read the old state
+			}
+			for vi, v := range ch.m.Vars {
+				if next[vi] < v.Lo || next[vi] > v.Hi {
+					return nil, fmt.Errorf("label %s, command at %s, outcome %d of %d sets %s to %d, outside its range %d..%d: the model has a range error",
+						ch.m.Labels[a].Name, c.Pos, oi+1, len(c.Outcomes), v.Name, next[vi], v.Lo, v.Hi)
+				}
+			}
+			out = append(out, next)
+		}
+	}
+	ch.successors += len(out)
+	return out, nil
+}
+
+// budget is an entry's budget as the check uses it: 0 for radius Inf.
+func (ch *checker) budget(e Entry) int {
+	if ch.inf {
+		return 0
+	}
+	return e.B
+}
+
+// checkSafe checks a safe certificate.
+func (ch *checker) checkSafe(c *Certificate) error {
+	least := map[string]int{} // state -> least budget among its entries
+	for _, e := range c.Entries {
+		k, b := key(e.S), ch.budget(e)
+		if old, ok := least[k]; !ok || b < old {
+			least[k] = b
+		}
+	}
+	ch.states = len(least)
+
+	switch ch.classify(c.State) {
+	case unsafe:
+		return fmt.Errorf("cert: state %s is unsafe, so no safe certificate can be about it", ch.show(c.State))
+	case open:
+		b, ok := least[key(c.State)]
+		if !ok {
+			return fmt.Errorf("cert: state %s has no entry", ch.show(c.State))
+		}
+		if !ch.inf && b > c.Radius {
+			return fmt.Errorf("cert: state %s has entries only with budget %d or more, above the radius %d", ch.show(c.State), b, c.Radius)
+		}
+	}
+
+	for i, e := range c.Entries {
+		at := func(format string, args ...any) error {
+			return fmt.Errorf("cert: entries[%d] (%s): %s", i, ch.show(e.S), fmt.Sprintf(format, args...))
+		}
+		switch ch.classify(e.S) {
+		case unsafe:
+			return at("the state is unsafe")
+		case goal, deadlock:
+			continue // terminal and safe: the entry is vacuous
+		}
+		a := ch.m.LabelIndex(e.Label)
+		app := ch.applicable(e.S)
+		if !app[a] {
+			return at("label %s is not applicable", e.Label)
+		}
+		pi, err := ch.choice(e.S, app)
+		if err != nil {
+			return at("%v", err)
+		}
+		b := ch.budget(e) - ch.cost(pi, a)
+		if b < 0 {
+			return at("budget %d runs out: label %s deviates (%s)", e.B, e.Label, ch.describe(pi))
+		}
+		next, err := ch.succ(e.S, a)
+		if err != nil {
+			return at("%v", err)
+		}
+		for _, t := range next {
+			switch ch.classify(t) {
+			case unsafe:
+				return at("label %s may lead to the unsafe state %s", e.Label, ch.show(t))
+			case goal, deadlock:
+				continue
+			}
+			bt, ok := least[key(t)]
+			if !ok {
+				return at("label %s may lead to %s, which has no entry", e.Label, ch.show(t))
+			}
+			if bt > b {
+				return at("label %s may lead to %s with budget %d left, but its entries need budget %d or more", e.Label, ch.show(t), b, bt)
+			}
+		}
+	}
+	return nil
+}
+
+// ranked is one budget of a state in an unsafe certificate, with the least
+// rank among the state's entries of at least that budget.
+type ranked struct{ b, rank int }
+
+// checkUnsafe checks an unsafe certificate.
+func (ch *checker) checkUnsafe(c *Certificate) error {
+	least := map[string]map[int]int{} // state -> budget -> least rank
+	for _, e := range c.Entries {
+		k, b := key(e.S), ch.budget(e)
+		if least[k] == nil {
+			least[k] = map[int]int{}
+		}
+		if old, ok := least[k][b]; !ok || e.Rank < old {
+			least[k][b] = e.Rank
+		}
+	}
+	ch.states = len(least)
+	index := make(map[string][]ranked, len(least))
+	for k, byB := range least {
+		rs := make([]ranked, 0, len(byB))
+		for b, r := range byB {
+			rs = append(rs, ranked{b, r})
+		}
+		sort.Slice(rs, func(i, j int) bool { return rs[i].b < rs[j].b })
+		for i := len(rs) - 2; i >= 0; i-- { // suffix minimum: least rank at budget >= b
+			rs[i].rank = min(rs[i].rank, rs[i+1].rank)
+		}
+		index[k] = rs
+	}
+	// best returns the least rank among the entries of s with budget >= b.
+	best := func(s []int, b int) (int, bool) {
+		rs := index[key(s)]
+		i := sort.Search(len(rs), func(i int) bool { return rs[i].b >= b })
+		if i == len(rs) {
+			return 0, false
+		}
+		return rs[i].rank, true
+	}
+
+	root := 0
+	if !ch.inf {
+		root = c.Radius
+	}
+	if _, ok := best(c.State, root); !ok {
+		if ch.inf {
+			return fmt.Errorf("cert: state %s has no entry", ch.show(c.State))
+		}
+		return fmt.Errorf("cert: state %s has no entry with budget %d (the radius)", ch.show(c.State), c.Radius)
+	}
+
+	for i, e := range c.Entries {
+		at := func(format string, args ...any) error {
+			return fmt.Errorf("cert: entries[%d] (%s): %s", i, ch.show(e.S), fmt.Sprintf(format, args...))
+		}
+		cls := ch.classify(e.S)
+		switch {
+		case cls == unsafe:
+			continue // unsafe with any rank
+		case e.Rank == 0:
+			return at("rank 0 claims the state is unsafe, but the unsafe condition does not hold")
+		case cls == goal || cls == deadlock:
+			return at("the state is %s, which is safe, yet has rank %d", cls, e.Rank)
+		}
+		app := ch.applicable(e.S)
+		pi, err := ch.choice(e.S, app)
+		if err != nil {
+			return at("%v", err)
+		}
+		for a := range app {
+			if !app[a] {
+				continue
+			}
+			l := symbolic.LabelID(a)
+			b := ch.budget(e) - ch.cost(pi, l)
+			if b < 0 {
+				continue // unavailable: the budget does not allow this deviation
+			}
+			next, err := ch.succ(e.S, l)
+			if err != nil {
+				return at("%v", err)
+			}
+			if !slices.ContainsFunc(next, func(t []int) bool {
+				if ch.classify(t) == unsafe {
+					return true
+				}
+				r, ok := best(t, b)
+				return ok && r < e.Rank
+			}) {
+				if ch.inf {
+					return at("label %s has no successor that is unsafe or has an entry with rank < %d; successors: %s",
+						ch.m.Labels[a].Name, e.Rank, ch.list(next))
+				}
+				return at("label %s (budget %d left) has no successor that is unsafe or has an entry with budget >= %d and rank < %d; successors: %s",
+					ch.m.Labels[a].Name, b, b, e.Rank, ch.list(next))
+			}
+		}
+	}
+	return nil
+}
+
+// list prints up to three states for a message.
+func (ch *checker) list(ss [][]int) string {
+	var parts []string
+	for i, s := range ss {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ss)-3))
+			break
+		}
+		parts = append(parts, "("+ch.show(s)+")")
+	}
+	return strings.Join(parts, ", ")
+}
