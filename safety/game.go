@@ -56,6 +56,9 @@ type Decider interface {
 	// was decided before stays cached.
 	Decide(ctx context.Context, id uint32) (bool, error)
 	Stats() Stats
+	// SetProgress installs f, called every 4096 expansions with the
+	// statistics so far (for a progress line).
+	SetProgress(f func(Stats))
 	facts() *facts
 }
 
@@ -119,6 +122,7 @@ type base struct {
 	stats Stats
 	name  string
 	ticks int
+	prog  func(Stats)
 }
 
 func newBase(sp *Space, r Radius, name string) base {
@@ -129,7 +133,10 @@ func (d *base) Name() string   { return d.name }
 func (d *base) Radius() Radius { return d.r }
 func (d *base) Space() *Space  { return d.sp }
 func (d *base) Stats() Stats   { return d.stats }
-func (d *base) facts() *facts  { return &d.f }
+
+// SetProgress installs f (see Decider).
+func (d *base) SetProgress(f func(Stats)) { d.prog = f }
+func (d *base) facts() *facts             { return &d.f }
 func (d *base) budget() int32 {
 	if d.r < 0 {
 		return 0
@@ -159,8 +166,13 @@ func (d *base) expand(ctx context.Context, s uint32) error {
 	}
 	d.sync()
 	d.ticks++
-	if d.ticks&1023 == 0 && ctx.Err() != nil {
-		return context.Cause(ctx)
+	if d.ticks&1023 == 0 {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		if d.prog != nil && d.ticks&4095 == 0 {
+			d.prog(d.stats)
+		}
 	}
 	return nil
 }

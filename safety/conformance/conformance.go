@@ -163,7 +163,7 @@ func Generate(seed uint64, opt gen.Options) (*Model, error) {
 
 // Stats summarise a run of the suite.
 type Stats struct {
-	Models, Questions, Safe, Certs int
+	Models, Questions, Safe, Certs, Faults int
 }
 
 // Run runs the suite for the deciders f makes.
@@ -198,8 +198,77 @@ func Run(t *testing.T, f Factory, opt Options) Stats {
 			}
 		}
 	}
-	t.Logf("conformance: %d models, %d questions (%d safe), %d certificates checked", st.Models, st.Questions, st.Safe, st.Certs)
+	t.Logf("conformance: %d models, %d questions (%d safe), %d certificates checked, %d faults found on unsafe runs", st.Models, st.Questions, st.Safe, st.Certs, st.Faults)
 	return st
+}
+
+// CheckFaults runs fault analysis with a fresh decider on the shortest
+// unsafe run of the tested policy (if any) and compares the faults and bugs
+// with those the reference implies.
+func CheckFaults(tc *Model, f Factory, r safety.Radius) (int, error) {
+	ctx := context.Background()
+	res, err := explicit.Search(ctx, tc.G, explicit.Options{Policy: tc.Dec, StopAtUnsafe: true})
+	if err != nil || res.Verdict != explicit.UnsafeVerdict {
+		return 0, nil
+	}
+	want := Reference(tc.Gr, tc.Pi, r)
+	sp := safety.NewSpace(tc.G, tc.Dec)
+	d := f(sp, r)
+	run, err := safety.RunStates(sp, res.Trace)
+	if err != nil {
+		return 0, err
+	}
+	rep, err := safety.Faults(ctx, d, run)
+	if err != nil {
+		return 0, err
+	}
+	gid := func(s symbolic.State) uint32 {
+		buf := make([]uint64, tc.G.L.W)
+		tc.G.L.Pack(s, buf)
+		id, ok := tc.Gr.Store.Lookup(buf)
+		if !ok {
+			panic("conformance: state not in the graph")
+		}
+		return id
+	}
+	var wantFaults []int
+	var wantBugs []int
+	for i, st := range res.Trace {
+		g := gid(st.State)
+		if rep.Safe[i] != want[g] {
+			return 0, fmt.Errorf("%s, radius %v: fault analysis says step %d is safe=%v, the reference says %v", d.Name(), r, i, rep.Safe[i], want[g])
+		}
+		if i == len(res.Trace)-1 || !want[g] {
+			continue
+		}
+		wantBugs = append(wantBugs, i)
+		if tc.Pi[g] < 0 {
+			continue
+		}
+		for _, t := range tc.Gr.Successors(uint32(tc.Pi[g])) {
+			if !want[t] {
+				wantFaults = append(wantFaults, i)
+				break
+			}
+		}
+	}
+	if fmt.Sprint(wantBugs) != fmt.Sprint(rep.Bugs) {
+		return 0, fmt.Errorf("%s, radius %v: bugs at steps %v, the reference says %v", d.Name(), r, rep.Bugs, wantBugs)
+	}
+	var got []int
+	for _, fl := range rep.Faults {
+		got = append(got, fl.Step)
+		if fl.Alt == symbolic.NoLabel || fl.Alt == fl.Label {
+			return 0, fmt.Errorf("%s, radius %v: fault at step %d without a safe alternative label", d.Name(), r, fl.Step)
+		}
+		if want[gid(sp.State(fl.Outcome))] {
+			return 0, fmt.Errorf("%s, radius %v: fault at step %d names an outcome that is safe", d.Name(), r, fl.Step)
+		}
+	}
+	if fmt.Sprint(wantFaults) != fmt.Sprint(got) {
+		return 0, fmt.Errorf("%s, radius %v: faults at steps %v, the reference says %v", d.Name(), r, got, wantFaults)
+	}
+	return len(got), nil
 }
 
 // Check asks every state of tc for every radius of opt and compares.
@@ -207,6 +276,11 @@ func Check(tc *Model, f Factory, opt Options, st *Stats) error {
 	ctx := context.Background()
 	s := make(symbolic.State, len(tc.M.Vars))
 	for _, r := range opt.Radii {
+		nf, err := CheckFaults(tc, f, r)
+		if err != nil {
+			return err
+		}
+		st.Faults += nf
 		want := Reference(tc.Gr, tc.Pi, r)
 		sp := safety.NewSpace(tc.G, tc.Dec)
 		d := f(sp, r)
