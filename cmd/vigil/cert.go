@@ -1,0 +1,209 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"vigil/safety/cert"
+	"vigil/symbolic"
+)
+
+func init() {
+	register(&command{
+		Name:    "cert",
+		Summary: "check a safety certificate independently of the decider that wrote it",
+		Usage:   "vigil cert check [flags] CERT.json",
+		Examples: []string{
+			"vigil cert check safe.cert.json",
+			"vigil cert check safe.cert.json --spec model.spec -D L=20",
+			"vigil cert check unsafe.cert.json --json",
+		},
+		Run: runCert,
+	})
+}
+
+var certSubcommands = []string{"check"}
+
+func runCert(e *env, args []string) int {
+	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
+		fmt.Fprintln(e.stderr, `subcommands:
+  check CERT.json [--spec FILE] [-D NAME=VALUE]... [--json]   exit 0 when the certificate holds, 1 when it does not
+
+A certificate (written by the safety deciders) proves that one state is safe
+or r-safe for a property and a tested policy, or that it is not. check loads
+the model the certificate names (its "spec", defines and PlaJA files; a
+relative path is tried from the current directory, then from the
+certificate's directory); --spec, -D and the PlaJA flags override what the
+certificate records. check computes successors itself and checks every entry.`)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		certCheck(e, args)
+		return exitOK
+	}
+	if args[0] == "check" {
+		return certCheck(e, args[1:])
+	}
+	fmt.Fprintf(e.stderr, "vigil cert: unknown subcommand %q%s\nRun 'vigil help cert' for the list.\n", args[0], suggest(args[0], certSubcommands))
+	return exitUsage
+}
+
+// certResult is the --json form of a check.
+type certResult struct {
+	Valid   bool      `json:"valid"`
+	Kind    cert.Kind `json:"kind,omitempty"`
+	Radius  any       `json:"radius,omitempty"` // "inf" or an integer
+	Entries int       `json:"entries"`
+	States  int       `json:"states"`
+	Error   string    `json:"error,omitempty"`
+}
+
+func certCheck(e *env, args []string) int {
+	c := &command{Name: "cert check", Usage: "vigil cert check [flags] CERT.json"}
+	fs := newFlags(e, c)
+	spec := fs.String("spec", "", "model file to check against (default: the certificate's spec)")
+	plaja := addPlajaFlags(fs)
+	defs := defines{}
+	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable; overrides the certificate's defines)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	rest, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(rest) != 1 {
+		fmt.Fprintf(e.stderr, "vigil cert check: want one certificate file, got %d\nusage: %s\n", len(rest), c.Usage)
+		return exitUsage
+	}
+	path := rest[0]
+
+	res := certResult{}
+	// finish prints the result. In text mode an invalid certificate is the
+	// answer (stdout); input problems, not the certificate's fault, go to
+	// stderr unless the loaders have already printed them.
+	const (
+		answer   = iota // valid or invalid: print on stdout
+		input           // print on stderr
+		reported        // already on stderr
+	)
+	finish := func(err error, how int) int {
+		res.Valid = err == nil
+		if err != nil {
+			res.Error = strings.TrimPrefix(err.Error(), "cert: ")
+		}
+		switch {
+		case *asJSON:
+			b, _ := json.MarshalIndent(res, "", "  ")
+			fmt.Fprintln(e.stdout, string(b))
+		case err == nil || how == reported:
+		case how == input:
+			fmt.Fprintf(e.stderr, "vigil cert check: %s\n", res.Error)
+		default:
+			fmt.Fprintf(e.stdout, "invalid: %s\n", res.Error)
+		}
+		if err != nil {
+			return exitError
+		}
+		return exitOK
+	}
+
+	f, err := os.Open(path)
+	if err != nil {
+		return finish(err, input)
+	}
+	ct, err := cert.Read(f)
+	f.Close()
+	if err != nil {
+		return finish(fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "cert: ")), answer)
+	}
+	res.Kind, res.Entries = ct.Kind, len(ct.Entries)
+	if ct.Radius == cert.Inf {
+		res.Radius = "inf"
+	} else {
+		res.Radius = ct.Radius
+	}
+
+	// The model as the certificate's writer loaded it, unless flags say otherwise.
+	dir := filepath.Dir(path)
+	model := *spec
+	if model == "" {
+		if ct.Spec == "" {
+			return finish(fmt.Errorf("%s names no spec; give the model with --spec", path), input)
+		}
+		model = resolveNear(ct.Spec, dir)
+	}
+	merged := defines{}
+	for k, v := range ct.Defines {
+		merged[k] = v
+	}
+	for k, v := range defs {
+		merged[k] = v
+	}
+	if ct.Plaja != nil {
+		for _, p := range []struct {
+			flag     *string
+			recorded string
+		}{
+			{plaja.start, ct.Plaja.Start}, {plaja.unsafe, ct.Plaja.Unsafe}, {plaja.policyFile, ct.Plaja.PolicyFile},
+		} {
+			if *p.flag == "" && p.recorded != "" {
+				*p.flag = resolveNear(p.recorded, dir)
+			}
+		}
+	}
+	m := loadModel(e, model, merged)
+	if m == nil {
+		return finish(fmt.Errorf("cannot load model %s", model), reported)
+	}
+	propName, polName := ct.Property, ct.Policy
+	if !plaja.apply(e, m, &propName, &polName) {
+		return finish(fmt.Errorf("cannot attach the PlaJA files to model %s", model), reported)
+	}
+	prop, ok := selectProperty(e, "cert check", m, propName, true)
+	if !ok {
+		return finish(fmt.Errorf("model %s: no property %q", model, propName), reported)
+	}
+	var pol *symbolic.PolicyDecl
+	if ct.Radius != cert.Inf { // with radius inf the tested policy plays no part
+		if pol, ok = selectPolicy(e, "cert check", m, polName, false); !ok {
+			return finish(fmt.Errorf("model %s: no policy %q", model, polName), reported)
+		}
+	}
+
+	rep, err := cert.Check(m, prop, pol, ct)
+	res.States = rep.States
+	if err != nil {
+		return finish(err, answer)
+	}
+	if !*asJSON {
+		about := fmt.Sprintf("model %s, property %s", m.Name, prop.Name)
+		if pol != nil {
+			about += ", policy " + pol.Name
+		}
+		fmt.Fprintf(e.stdout, "valid: %s certificate for %s (%s, radius %s): %d entries, %d states, %d successors checked\n",
+			ct.Kind, m.FormatState(ct.State), about, cert.RadiusString(ct.Radius), rep.Entries, rep.States, rep.Successors)
+	}
+	return finish(nil, answer)
+}
+
+// resolveNear returns path as given when it exists (relative to the current
+// directory), else path relative to dir when that exists, else path.
+func resolveNear(path, dir string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	if near := filepath.Join(dir, path); fileExists(near) {
+		return near
+	}
+	return path
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
