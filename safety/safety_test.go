@@ -1,10 +1,14 @@
 package safety_test
 
 import (
+	"bytes"
 	"testing"
 
 	"vigil/safety"
+	"vigil/safety/cert"
 	"vigil/safety/conformance"
+	"vigil/symbolic"
+	"vigil/symbolic/gen"
 )
 
 func models(t *testing.T) int {
@@ -14,8 +18,23 @@ func models(t *testing.T) int {
 	return 1000
 }
 
+// checkCert writes c in the file format and has the independent checker
+// read and check it.
+func checkCert(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *safety.Certificate) error {
+	var buf bytes.Buffer
+	if err := safety.WriteCertificate(&buf, c); err != nil {
+		return err
+	}
+	cc, err := cert.Read(&buf)
+	if err != nil {
+		return err
+	}
+	_, err = cert.Check(m, prop, pol, cc)
+	return err
+}
+
 func TestConformance(t *testing.T) {
-	for _, algo := range []string{"tarjan", "ipi", "npi", "propu", "vi", "lrtdp", "lao"} {
+	for _, algo := range safety.Algorithms {
 		for _, ord := range []safety.Order{safety.OrderApp, safety.OrderLearn, safety.OrderRand} {
 			if ord != safety.OrderApp && algo != "ipi" && algo != "npi" {
 				continue
@@ -29,8 +48,28 @@ func TestConformance(t *testing.T) {
 						t.Fatal(err)
 					}
 					return d
-				}, conformance.Options{Models: models(t)})
+				}, conformance.Options{Models: models(t), Check: checkCert})
 			})
 		}
+	}
+}
+
+// TestConformanceLarger runs the suite on fewer, larger models (more
+// variables, wider ranges, more labels and outcomes), where runs are
+// longer and faults more frequent.
+func TestConformanceLarger(t *testing.T) {
+	n := models(t) / 5
+	for _, algo := range safety.Algorithms {
+		t.Run(algo, func(t *testing.T) {
+			t.Parallel()
+			conformance.Run(t, func(sp *safety.Space, r safety.Radius) safety.Decider {
+				d, err := safety.New(algo, sp, r, safety.Options{Order: safety.OrderLearn, Seed: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return d
+			}, conformance.Options{Models: n, FirstSeed: 100000, Check: checkCert, CertEvery: 3,
+				Gen: gen.Options{MaxVars: 5, MaxRange: 8, MaxLabels: 4, MaxCommands: 7, MaxOutcomes: 3}})
+		})
 	}
 }

@@ -182,7 +182,9 @@ func Run(t *testing.T, f Factory, opt Options) Stats {
 		opt.CertEvery = 1
 	}
 	var st Stats
-	for seed := opt.FirstSeed; seed < opt.FirstSeed+uint64(opt.Models); seed++ {
+	// Seeds whose model has no start state do not count: run until
+	// opt.Models models were checked.
+	for seed := opt.FirstSeed; st.Models < opt.Models && seed < opt.FirstSeed+4*uint64(opt.Models); seed++ {
 		tc, err := Generate(seed, opt.Gen)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
