@@ -1,0 +1,536 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"vigil/lang/jani"
+	"vigil/safety"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+func init() {
+	register(&command{
+		Name:    "safe",
+		Summary: "decide whether states are safe or r-safe (some policy within radius r of the tested one avoids unsafe states)",
+		Usage:   `vigil safe [flags] FILE.spec (--state "x=1 y=2" | --start)`,
+		Examples: []string{
+			`vigil safe specs/tarjansafe.spec --policy hasty --state "layer=4 side=true"`,
+			"vigil safe specs/flappy.spec -D S=4 -D W=16 --start --algo ipi",
+			`vigil safe specs/oneway_line.spec --policy careful --start --radius 1 --algo tarjan`,
+			`vigil safe specs/tarjansafe.spec --policy hasty --state "layer=0" --cert safe.json; vigil cert check safe.json`,
+		},
+		Run: runSafe,
+	})
+	register(&command{
+		Name:    "faults",
+		Summary: "find the policy decisions on an unsafe run that leave the safe region (paper 000, Definition 3)",
+		Usage:   "vigil faults [flags] FILE.spec --run RUN.json",
+		Examples: []string{
+			"vigil verify specs/tarjansafe.spec --policy hasty --record cex.json; vigil faults specs/tarjansafe.spec --policy hasty --run cex.json",
+			"vigil faults specs/oneway_line.spec --policy careful --run run.json --radius 1 --algo tarjan --json",
+		},
+		Run: runFaults,
+	})
+}
+
+// startFlag is --start: alone it asks every start state; --start=FILE also
+// names a PlaJA start-condition file (like --start FILE of the other
+// commands, which take a file).
+type startFlag struct {
+	all  bool
+	file string
+}
+
+func (f *startFlag) String() string   { return f.file }
+func (f *startFlag) IsBoolFlag() bool { return true }
+func (f *startFlag) Set(s string) error {
+	switch s {
+	case "true":
+		f.all = true
+	case "false":
+		f.all = false
+	default:
+		f.all, f.file = true, s
+	}
+	return nil
+}
+
+// radiusFlag is --radius.
+type radiusFlag struct{ r safety.Radius }
+
+func (f *radiusFlag) String() string { return f.r.String() }
+func (f *radiusFlag) Set(s string) error {
+	r, err := safety.ParseRadius(s)
+	if err != nil {
+		return err
+	}
+	f.r = r
+	return nil
+}
+
+// safetyFlags are the flags safe and faults share.
+type safetyFlags struct {
+	prop, pol       *string
+	radius          *radiusFlag
+	algo, order     *enumFlag
+	seed            *uint64
+	jsonOut         *bool
+	timeout         *time.Duration
+	defs            defines
+	unsafe, polFile *string
+	start           *startFlag // safe: --start [=FILE]
+	startFile       *string    // faults: --start FILE
+}
+
+func addSafetyFlags(fs *flag.FlagSet, withStart bool) *safetyFlags {
+	sf := &safetyFlags{defs: defines{}, radius: &radiusFlag{safety.Inf}, start: &startFlag{}}
+	sf.prop = fs.String("property", "", "property whose unsafe and goal states count (default: the only one)")
+	sf.pol = fs.String("policy", "", "the tested policy (default: the only one); needed for a finite radius, for --order learn and for faults")
+	fs.Var(sf.radius, "radius", "how often a policy may deviate from the tested one along a run: a number, or inf for plain safety")
+	sf.algo = &enumFlag{what: "algorithm", values: safety.Algorithms, val: "tarjan"}
+	fs.Var(sf.algo, "algo", "decider: "+strings.Join(safety.Algorithms, ", "))
+	sf.order = &enumFlag{what: "action order", values: []string{"app", "learn", "rand"}, val: "app"}
+	fs.Var(sf.order, "order", "iPI/nPI action order: app (model order), learn (the tested policy's label first), rand (seeded)")
+	sf.seed = fs.Uint64("seed", 1, "random seed (--order rand, LRTDP's ties)")
+	sf.jsonOut = fs.Bool("json", false, "print the result as JSON")
+	sf.timeout = timeoutFlag(fs)
+	fs.Var(sf.defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
+	if withStart {
+		fs.Var(sf.start, "start", "decide every start state of the property (--start=FILE: a PlaJA start-condition file)")
+	} else {
+		sf.startFile = fs.String("start", "", "PlaJA start condition file (state-condition JSON, or a PA property file)")
+	}
+	sf.unsafe = fs.String("unsafe", "", "PlaJA unsafe condition file (reach.jani, or a PA property file); adds a property")
+	sf.polFile = fs.String("policy-file", "", "a .jani2nnet interface (or a PA property file naming one); adds an nn policy")
+	return sf
+}
+
+// safetySetup loads the model and makes the space and the decider.
+type safetySetup struct {
+	m    *symbolic.Model
+	prop *symbolic.Property
+	decl *symbolic.PolicyDecl
+	g    *explicit.Generator
+	sp   *safety.Space
+	d    safety.Decider
+	file string
+	pf   plajaFiles
+}
+
+// plajaFiles are the PlaJA files a model was loaded with.
+type plajaFiles struct{ start, unsafe, policyFile string }
+
+func setupSafety(e *env, cmd string, sf *safetyFlags, file, startFile string) (*safetySetup, bool) {
+	m := loadModel(e, file, sf.defs)
+	if m == nil {
+		return nil, false
+	}
+	su := &safetySetup{m: m, file: file, pf: plajaFiles{startFile, *sf.unsafe, *sf.polFile}}
+	if startFile != "" || *sf.unsafe != "" || *sf.polFile != "" {
+		prop, pol, err := jani.Attach(m, startFile, *sf.unsafe, *sf.polFile)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+			return nil, false
+		}
+		if prop != "" && *sf.prop == "" {
+			*sf.prop = prop
+		}
+		if pol != "" && *sf.pol == "" {
+			*sf.pol = pol
+		}
+	}
+	var ok bool
+	if su.prop, ok = selectProperty(e, cmd, m, *sf.prop, true); !ok {
+		return nil, false
+	}
+	// Plain safety ranges over all policies: the tested one matters only
+	// for deviations, the learn order and faults.
+	needPolicy := sf.radius.r >= 0 || sf.order.val == "learn" || cmd == "faults"
+	if su.decl, ok = selectPolicy(e, cmd, m, *sf.pol, needPolicy || len(m.Policies) == 1); !ok {
+		return nil, false
+	}
+	if su.decl == nil && (sf.radius.r >= 0 || sf.order.val == "learn" || cmd == "faults") {
+		what := "a finite --radius"
+		if cmd == "faults" {
+			what = "fault analysis"
+		} else if sf.radius.r < 0 {
+			what = "--order learn"
+		}
+		fmt.Fprintf(e.stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, m.Name)
+		return nil, false
+	}
+	g, err := explicit.New(m, su.prop)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+		return nil, false
+	}
+	var dec explicit.Decider
+	if su.decl != nil {
+		if dec, err = explicit.NewDecider(m, su.decl); err != nil {
+			fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+			return nil, false
+		}
+	}
+	su.g = g
+	su.sp = safety.NewSpace(g, dec)
+	ord, _ := safety.ParseOrder(sf.order.val)
+	su.d, err = safety.New(sf.algo.val, su.sp, sf.radius.r, safety.Options{Order: ord, Seed: *sf.seed})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+		return nil, false
+	}
+	return su, true
+}
+
+// safeState is one decided state in the --json output.
+type safeState struct {
+	State    string  `json:"state"`
+	Verdict  string  `json:"verdict"` // safe, unsafe, unknown
+	Expanded int     `json:"expanded"`
+	Seconds  float64 `json:"seconds"`
+	Cert     string  `json:"certificate,omitempty"`
+}
+
+type safeReport struct {
+	Model    string      `json:"model"`
+	Property string      `json:"property"`
+	Policy   string      `json:"policy"`
+	Radius   string      `json:"radius"`
+	Algo     string      `json:"algorithm"`
+	States   []safeState `json:"states"`
+	Safe     int         `json:"safe"`
+	Unsafe   int         `json:"unsafe"`
+	Unknown  int         `json:"unknown"`
+	Reason   string      `json:"reason,omitempty"`
+	Expanded int         `json:"expanded"`
+	Backups  int         `json:"backups,omitempty"`
+	Stored   int         `json:"stored_states"`
+	Seconds  float64     `json:"seconds"`
+}
+
+func runSafe(e *env, args []string) int {
+	c := commands["safe"]
+	fs := newFlags(e, c)
+	sf := addSafetyFlags(fs, true)
+	stateText := fs.String("state", "", `the state to decide: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
+	certFile := fs.String("cert", "", "write the certificate to this file (with --start: FILE-K.json for the K-th start state)")
+	files, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(files) != 1 {
+		fmt.Fprintf(e.stderr, "vigil safe: want one model file, got %d\nusage: %s\n", len(files), c.Usage)
+		return exitUsage
+	}
+	if (*stateText == "") == !sf.start.all {
+		fmt.Fprintln(e.stderr, "vigil safe: give --state \"NAME=VALUE ...\" or --start (every start state), not both or neither")
+		return exitUsage
+	}
+	su, ok := setupSafety(e, "safe", sf, files[0], sf.start.file)
+	if !ok {
+		return exitError
+	}
+	var states []symbolic.State
+	if *stateText != "" {
+		s, err := explicit.ParseState(su.m, *stateText)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil safe: --state: %v\n", strings.TrimPrefix(err.Error(), "explicit: state: "))
+			return exitError
+		}
+		states = append(states, s)
+	} else {
+		err := su.g.Starts(func(s symbolic.State) bool {
+			states = append(states, append(symbolic.State(nil), s...))
+			return true
+		})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+			return exitError
+		}
+	}
+	ctx, cancel := runContext(*sf.timeout)
+	defer cancel()
+	prog := newProgress(e, *sf.jsonOut)
+	rep := &safeReport{Model: su.m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name()}
+	su.d.SetProgress(func(st safety.Stats) {
+		prog.printf("safe (%s): %d/%d states decided, %d expanded, %d stored", su.d.Name(), len(rep.States), len(states), st.Expanded, su.sp.Len())
+	})
+	t0 := time.Now()
+	for k, s := range states {
+		ss := safeState{State: su.m.FormatState(s), Verdict: "unknown"}
+		if ctx.Err() != nil {
+			rep.States = append(rep.States, ss)
+			rep.Unknown++
+			continue
+		}
+		id, err := su.sp.Intern(s)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+			return exitError
+		}
+		before, t1 := su.d.Stats().Expanded, time.Now()
+		ans, err := su.d.Decide(ctx, id)
+		ss.Seconds, ss.Expanded = time.Since(t1).Seconds(), su.d.Stats().Expanded-before
+		if err != nil {
+			if ctx.Err() == nil {
+				prog.clear()
+				fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+				return exitError
+			}
+			rep.States = append(rep.States, ss)
+			rep.Unknown++
+			continue
+		}
+		if ans {
+			ss.Verdict = "safe"
+			rep.Safe++
+		} else {
+			ss.Verdict = "unsafe"
+			rep.Unsafe++
+		}
+		if *certFile != "" {
+			path := *certFile
+			if len(states) > 1 {
+				ext := filepath.Ext(path)
+				path = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), k, ext)
+			}
+			if err := writeSafetyCert(su, sf, id, path); err != nil {
+				prog.clear()
+				fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+				return exitError
+			}
+			ss.Cert = path
+		}
+		rep.States = append(rep.States, ss)
+	}
+	prog.clear()
+	st := su.d.Stats()
+	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, su.sp.Len()
+	rep.Reason = stopReason(ctx)
+	if *sf.jsonOut {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		printSafe(e, rep)
+	}
+	switch {
+	case rep.Unknown > 0:
+		return exitUnknown
+	case rep.Unsafe > 0:
+		return exitUnsafe
+	}
+	return exitOK
+}
+
+func radiusWords(r string) string {
+	if r == "inf" {
+		return "safe"
+	}
+	return r + "-safe"
+}
+
+func printSafe(e *env, r *safeReport) {
+	w := e.stdout
+	what := radiusWords(r.Radius)
+	who := ""
+	if r.Radius != "inf" {
+		who = fmt.Sprintf(" (at most %s from policy %s along every run)", plural(atoi(r.Radius), "deviation"), r.Policy)
+	}
+	if len(r.States) == 1 {
+		s := r.States[0]
+		switch s.Verdict {
+		case "safe":
+			fmt.Fprintf(w, "%s: %s%s\n", what, s.State, who)
+		case "unsafe":
+			fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
+		default:
+			fmt.Fprintf(w, "unknown: stopped by %s before deciding %s\n", r.Reason, s.State)
+		}
+		if s.Cert != "" {
+			fmt.Fprintf(w, "certificate: %s (check with: vigil cert check %s)\n", s.Cert, s.Cert)
+		}
+	} else {
+		fmt.Fprintf(w, "%d start states of property %s: %d %s, %d not %s", len(r.States), r.Property, r.Safe, what, r.Unsafe, what)
+		if r.Unknown > 0 {
+			fmt.Fprintf(w, ", %d unknown (%s)", r.Unknown, r.Reason)
+		}
+		fmt.Fprintf(w, "%s\n", who)
+		fmt.Fprintf(w, "  %-8s %9s %9s  %s\n", "verdict", "expanded", "ms", "state")
+		for _, s := range r.States {
+			fmt.Fprintf(w, "  %-8s %9d %9.1f  %s\n", s.Verdict, s.Expanded, 1000*s.Seconds, s.State)
+		}
+	}
+	fmt.Fprintf(w, "%s: %d expanded, %d states stored, %.3fs\n", r.Algo, r.Expanded, r.Stored, r.Seconds)
+}
+
+func atoi(s string) int {
+	n := 0
+	fmt.Sscan(s, &n)
+	return n
+}
+
+// writeSafetyCert writes the certificate of state id, recording how to
+// load the model again.
+func writeSafetyCert(su *safetySetup, sf *safetyFlags, id uint32, path string) error {
+	c, err := safety.Certify(su.d, id)
+	if err != nil {
+		return err
+	}
+	c.Spec, c.Property, c.Policy = su.file, su.prop.Name, policyName(su.decl)
+	if len(sf.defs) > 0 {
+		c.Defines = map[string]string(sf.defs)
+	}
+	if su.pf != (plajaFiles{}) {
+		c.Plaja = &safety.CertPlaja{Start: su.pf.start, Unsafe: su.pf.unsafe, PolicyFile: su.pf.policyFile}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := safety.WriteCertificate(f, c); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// faultJSON is one fault in the --json output.
+type faultJSON struct {
+	Step    int    `json:"step"`
+	State   string `json:"state"`
+	Label   string `json:"label"`
+	Outcome string `json:"unsafe_outcome"`
+	Alt     string `json:"safe_alternative"`
+}
+
+type faultsReport struct {
+	Model     string      `json:"model"`
+	Property  string      `json:"property"`
+	Policy    string      `json:"policy"`
+	Radius    string      `json:"radius"`
+	Algo      string      `json:"algorithm"`
+	Steps     int         `json:"run_states"`
+	EndUnsafe bool        `json:"run_ends_unsafe"`
+	Analysed  int         `json:"states_analysed"`
+	Safe      []bool      `json:"safe"`
+	Bugs      []int       `json:"bugs"`
+	Faults    []faultJSON `json:"faults"`
+	Decisions int         `json:"decisions"`
+	CacheHits int         `json:"cache_hits"`
+	Expanded  int         `json:"expanded"`
+	Seconds   float64     `json:"seconds"`
+	Reason    string      `json:"reason,omitempty"`
+}
+
+func runFaults(e *env, args []string) int {
+	c := commands["faults"]
+	fs := newFlags(e, c)
+	sf := addSafetyFlags(fs, false)
+	runFile := fs.String("run", "", "the unsafe run to analyse: a run file of vigil run --record or vigil verify --record")
+	files, ok := parseFlags(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(files) != 1 {
+		fmt.Fprintf(e.stderr, "vigil faults: want one model file, got %d\nusage: %s\n", len(files), c.Usage)
+		return exitUsage
+	}
+	if *runFile == "" {
+		fmt.Fprintln(e.stderr, "vigil faults: give the run to analyse with --run RUN.json")
+		return exitUsage
+	}
+	su, ok := setupSafety(e, "faults", sf, files[0], *sf.startFile)
+	if !ok {
+		return exitError
+	}
+	rf, err := os.Open(*runFile)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
+		return exitError
+	}
+	_, steps, err := explicit.ReadRun(rf, su.m)
+	rf.Close()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil faults: %s: %s\n", *runFile, strings.TrimPrefix(err.Error(), "explicit: run file: "))
+		return exitError
+	}
+	run, err := safety.RunStates(su.sp, steps)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil faults: %s: %v\n", *runFile, err)
+		return exitError
+	}
+	ctx, cancel := runContext(*sf.timeout)
+	defer cancel()
+	prog := newProgress(e, *sf.jsonOut)
+	su.d.SetProgress(func(st safety.Stats) {
+		prog.printf("faults (%s): %d expanded, %d stored", su.d.Name(), st.Expanded, su.sp.Len())
+	})
+	t0 := time.Now()
+	fr, err := safety.Faults(ctx, su.d, run)
+	prog.clear()
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
+		return exitError
+	}
+	m := su.m
+	rep := &faultsReport{Model: m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name(),
+		Steps: len(run), EndUnsafe: fr.EndUnsafe, Analysed: fr.Done, Bugs: fr.Bugs, Decisions: fr.Decisions, CacheHits: fr.CacheHits,
+		Expanded: su.d.Stats().Expanded, Seconds: time.Since(t0).Seconds(), Reason: stopReason(ctx), Faults: []faultJSON{}}
+	if rep.Bugs == nil {
+		rep.Bugs = []int{}
+	}
+	rep.Safe = fr.Safe[len(run)-fr.Done:]
+	for _, f := range fr.Faults {
+		alt := ""
+		if f.Alt != symbolic.NoLabel {
+			alt = m.Labels[f.Alt].Name
+		}
+		rep.Faults = append(rep.Faults, faultJSON{Step: f.Step, State: su.sp.Format(f.State), Label: m.Labels[f.Label].Name, Outcome: su.sp.Format(f.Outcome), Alt: alt})
+	}
+	if *sf.jsonOut {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		printFaults(e, rep)
+	}
+	if rep.Reason != "" {
+		return exitUnknown
+	}
+	return exitOK
+}
+
+func printFaults(e *env, r *faultsReport) {
+	w := e.stdout
+	what := radiusWords(r.Radius)
+	end := "ends in an unsafe state"
+	if !r.EndUnsafe {
+		end = "does not end in an unsafe state (no bugs can be named)"
+	}
+	fmt.Fprintf(w, "run of %d states of policy %s %s\n", r.Steps, r.Policy, end)
+	if r.Reason != "" {
+		fmt.Fprintf(w, "stopped by %s: the last %d states were analysed\n", r.Reason, r.Analysed)
+	}
+	switch len(r.Faults) {
+	case 0:
+		fmt.Fprintf(w, "no faults: no %s state on the run where the policy's label may lead out of the %s region\n", what, what)
+	default:
+		fmt.Fprintf(w, "%s:\n", plural(len(r.Faults), "fault"))
+		for _, f := range r.Faults {
+			fmt.Fprintf(w, "  step %d: %s\n    policy takes %s, which may lead to %s (not %s)\n", f.Step, f.State, f.Label, f.Outcome, what)
+			if f.Alt != "" {
+				fmt.Fprintf(w, "    %s keeps it %s\n", f.Alt, what)
+			}
+		}
+	}
+	if r.EndUnsafe {
+		fmt.Fprintf(w, "bugs (states where the policy is unsafe but a %s policy exists): %s of %d\n", what, plural(len(r.Bugs), "step"), r.Steps-1)
+	}
+	fmt.Fprintf(w, "%s: %d decisions (%d from the caches), %d expanded, %.3fs\n", r.Algo, r.Decisions, r.CacheHits, r.Expanded, r.Seconds)
+}
