@@ -58,6 +58,9 @@ func WriteCertificate(w io.Writer, c *Certificate) error {
 // have decided (Decide returned without error). The caller fills in Spec,
 // Defines, Plaja, Property and Policy.
 func Certify(d Decider, id uint32) (*Certificate, error) {
+	if c, ok := d.(interface{ certifiable() bool }); ok && !c.certifiable() {
+		return nil, fmt.Errorf("safety: %s keeps no certificates; use tarjan", d.Name())
+	}
 	sp, f := d.Space(), d.facts()
 	b0 := int32(0)
 	if d.Radius() >= 0 {

@@ -212,7 +212,7 @@ func (d *base) query(id uint32) (bool, bool) {
 }
 
 // Algorithms lists the deciders New makes.
-var Algorithms = []string{"tarjan", "ipi", "npi", "propu", "vi", "lrtdp", "lao"}
+var Algorithms = []string{"tarjan", "ipi", "npi", "propu", "vi", "lrtdp", "lao", "tarjan-path"}
 
 // Order is iPI's action order (paper 002, section 3.3).
 type Order uint8
@@ -249,6 +249,8 @@ func New(algo string, sp *Space, r Radius, opt Options) (Decider, error) {
 	switch algo {
 	case "tarjan":
 		return NewTarjan(sp, r), nil
+	case "tarjan-path":
+		return NewTarjanPath(sp, r), nil
 	case "ipi":
 		return NewIPI(sp, r, opt), nil
 	case "npi":
@@ -262,5 +264,5 @@ func New(algo string, sp *Space, r Radius, opt Options) (Decider, error) {
 	case "lao":
 		return NewLAO(sp, r), nil
 	}
-	return nil, fmt.Errorf("unknown algorithm %q: want one of tarjan, ipi, npi, propu, vi, lrtdp, lao", algo)
+	return nil, fmt.Errorf("unknown algorithm %q: want one of tarjan, ipi, npi, propu, vi, lrtdp, lao, tarjan-path", algo)
 }

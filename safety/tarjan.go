@@ -23,8 +23,10 @@ import (
 // on paper 002's Fig. 1 family.
 type Tarjan struct {
 	base
+	path    bool    // paper 002's Algorithm 1: only the DFS path counts as "on the stack"
 	idx     []int32 // per pair: DFS index while on the stack, 0 otherwise
 	low     []int32
+	active  []bool // per pair: has a frame (is on the DFS path)
 	stack   []tEntry
 	frames  []tFrame
 	counter int32
@@ -33,6 +35,7 @@ type Tarjan struct {
 type tEntry struct {
 	s uint32
 	b int32
+	i int32  // its DFS index
 	k uint32 // the group chosen (valid once the pair returned)
 }
 
@@ -51,6 +54,17 @@ func NewTarjan(sp *Space, r Radius) *Tarjan {
 	return &Tarjan{base: newBase(sp, r, "tarjan")}
 }
 
+// NewTarjanPath returns TarjanSafe as paper 002's Algorithm 1 runs it
+// (JEA's implementation): a pair that returns "maybe safe" leaves the
+// stack, so meeting it again searches it again, and only SCC roots are
+// cached safe. This is the variant with the exponential worst case on the
+// Fig. 1 family; it is here to measure that. Its safe answers are sound,
+// but it does not keep what a safe certificate needs (the choices below
+// the root), so Certify refuses them.
+func NewTarjanPath(sp *Space, r Radius) *Tarjan {
+	return &Tarjan{base: newBase(sp, r, "tarjan-path"), path: true}
+}
+
 func (d *Tarjan) layers() int {
 	if d.r < 0 {
 		return 1
@@ -66,6 +80,7 @@ func (d *Tarjan) syncPairs() {
 		m := max(n, len(d.idx)+len(d.idx)/2)
 		d.idx = append(d.idx, make([]int32, m-len(d.idx))...)
 		d.low = append(d.low, make([]int32, m-len(d.low))...)
+		d.active = append(d.active, make([]bool, m-len(d.active))...)
 	}
 }
 
@@ -107,8 +122,8 @@ func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool
 	}
 	d.counter++
 	p := d.pair(s, b)
-	d.idx[p], d.low[p] = d.counter, d.counter
-	d.stack = append(d.stack, tEntry{s: s, b: b})
+	d.idx[p], d.low[p], d.active[p] = d.counter, d.counter, true
+	d.stack = append(d.stack, tEntry{s: s, b: b, i: d.counter})
 	first, end := d.sp.Groups(s)
 	d.frames = append(d.frames, tFrame{s: s, b: b, k: first, end: end, j: -1, pos: len(d.stack) - 1})
 	return false, true, nil
@@ -117,7 +132,9 @@ func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool
 // popTo pops the stack down to height h, forgetting the popped pairs.
 func (d *Tarjan) popTo(h int) {
 	for _, e := range d.stack[h:] {
-		d.idx[d.pair(e.s, e.b)] = 0
+		if q := d.pair(e.s, e.b); d.idx[q] == e.i {
+			d.idx[q] = 0
+		}
 	}
 	d.stack = d.stack[:h]
 }
@@ -127,7 +144,8 @@ func (d *Tarjan) find(ctx context.Context, s0 uint32, b0 int32) (bool, error) {
 	if err != nil || !pushed {
 		return res, err
 	}
-	var ret, haveRet bool
+	var ret, haveRet, retPending bool // retPending: the child stays on the stack
+	var retLow int32
 frames:
 	for len(d.frames) > 0 {
 		f := &d.frames[len(d.frames)-1]
@@ -140,9 +158,8 @@ frames:
 				f.k++
 				f.j = -1
 			} else {
-				tp := d.pair(d.sp.Succ(f.k)[f.j], f.b-d.cost(f.s, f.k))
-				if d.idx[tp] != 0 {
-					d.low[p] = min(d.low[p], d.low[tp])
+				if retPending {
+					d.low[p] = min(d.low[p], retLow)
 				}
 				f.j++
 			}
@@ -154,6 +171,7 @@ frames:
 					// No action is safe within the budget.
 					d.f.markUnsafe(f.s, f.b)
 					d.popTo(f.pos)
+					d.active[p] = false
 					d.frames = d.frames[:len(d.frames)-1]
 					ret, haveRet = false, true
 					continue frames
@@ -168,7 +186,7 @@ frames:
 			succ := d.sp.Succ(f.k)
 			for f.j < len(succ) {
 				t := succ[f.j]
-				if tp := d.pair(t, bp); tp < len(d.idx) && d.idx[tp] != 0 {
+				if tp := d.pair(t, bp); tp < len(d.idx) && d.idx[tp] != 0 && (!d.path || d.active[tp]) {
 					d.low[p] = min(d.low[p], d.idx[tp])
 					f.j++
 					continue
@@ -193,14 +211,21 @@ frames:
 		}
 		// Group f.k is safe as far as this search can tell.
 		d.stack[f.pos].k = f.k
-		if d.low[p] == d.idx[p] {
+		retPending, retLow = d.low[p] != d.stack[f.pos].i, d.low[p]
+		switch {
+		case !retPending:
 			for _, e := range d.stack[f.pos:] {
 				d.f.markSafe(e.s, e.b, e.k)
 			}
 			d.popTo(f.pos)
+		case d.path:
+			d.popTo(f.pos) // forgotten: only roots are confirmed
 		}
+		d.active[p] = false
 		d.frames = d.frames[:len(d.frames)-1]
 		ret, haveRet = true, true
 	}
 	return ret, nil
 }
+
+func (d *Tarjan) certifiable() bool { return !d.path }

@@ -310,6 +310,9 @@ func Check(tc *Model, f Factory, opt Options, st *Stats) error {
 			if got != want[gid] {
 				return fmt.Errorf("%s, radius %v, state %s: decider says safe=%v, the reference says %v", d.Name(), r, tc.M.FormatState(s), got, want[gid])
 			}
+			if d.Name() == "tarjan-path" {
+				continue // keeps no certificates
+			}
 			c, err := safety.Certify(d, id)
 			if err != nil {
 				return fmt.Errorf("%s, radius %v, state %s: %v", d.Name(), r, tc.M.FormatState(s), err)
