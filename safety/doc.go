@@ -1,0 +1,64 @@
+// Package safety decides whether a state is safe — some policy avoids the
+// property's unsafe states forever, a goal or a deadlock ending a run
+// safely — or r-safe — some policy that deviates from the tested policy at
+// most r times along every run does (paper 000, Definitions 1-5; paper
+// 002, section 3). It also finds the faults on an unsafe run (paper 000,
+// Definition 3) and writes certificates for every answer, which package
+// safety/cert checks without sharing code with this package.
+//
+// # Deciders
+//
+//   - Tarjan: TarjanSafe (paper 000, Algorithm 2) over (state, budget)
+//     pairs, iterative, with the yes/no budget caches. A pair that returns
+//     "maybe safe" stays on Tarjan's stack until its SCC root is confirmed
+//     (Algorithm 2's "not in current call's SCC"), so no state is searched
+//     twice within a call; TarjanPath ("tarjan-path") is the variant of paper
+//     002's Algorithm 1, where such a pair leaves the stack and is searched
+//     again when met again: the exponential worst case of paper 002,
+//     Theorem 2, kept to measure it.
+//   - IPI: improved policy iteration (paper 002, Algorithm 4) with its outer
+//     loop and the action orders app, learn and rand; NPI: naive policy
+//     iteration (Algorithm 3).
+//   - PropU: Prop-U (Algorithm 2) in linear time over the region reachable
+//     from the query, with per-action flags and per-pair counters over the
+//     backward transitions.
+//   - VI, LRTDP, LAO: value iteration, labelled RTDP and LAO* on the
+//     Bellman operator B_{pi,r} of paper 000, section 6, with J initialised
+//     at 0 (Theorem 2), values capped at U_r.
+//
+// Every decider handles every radius. Paper 002 defines iPI, nPI and Prop-U
+// for plain safety only; here they run, for finite r, on the game whose
+// positions are (state, remaining budget) pairs, where a label other than
+// the tested policy's costs one unit and is unavailable at budget 0. A
+// pair (s, b) of that game is safe iff J*_{pi,r}(s) <= b, so all deciders
+// answer the same question.
+//
+// # Semantics
+//
+// Unsafe states (the property's unsafe condition) and goal states are
+// terminal; a state satisfying both is unsafe. A non-terminal state without
+// applicable labels is a deadlock: a run ends there without failure, so it
+// is safe for every radius. Where the tested policy is stuck (no output
+// label applicable) but some label is, every label counts as a deviation.
+//
+// # Caches and facts
+//
+// All deciders share a Space (the explicit state registry with each
+// expanded state's label groups and successors) and keep their own facts
+// across calls: the smallest budget with which a state is known safe, with
+// the label to take, and proofs that it is not safe with a given budget.
+// Facts are only recorded when sound, and each unsafe proof's witnesses
+// were proven earlier, so the order of proofs is a ranking; Certify turns
+// the facts into certificates. Fault analysis (Faults) walks a run
+// backwards with one decider, so that each state reuses what the states
+// after it established.
+//
+// # Departures from the pseudo-code
+//
+// iPI's literal line 12 (saw-unsafe on meeting a known-unsafe state) makes
+// the outer loop run forever on a safe state whose first action is unsafe;
+// an iteration is repeated only when it marked a new pair unsafe (see
+// IPI). TarjanSafe restores the lowlink and forgets the pairs pushed while
+// trying an action that fails, so tentative results never outlive the
+// assumption they were made under.
+package safety
