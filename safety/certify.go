@@ -1,63 +1,21 @@
 package safety
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 
+	"vigil/safety/cert"
 	"vigil/symbolic/explicit"
 )
 
-// Certificate is the evidence for one answer, in the file format that the
-// independent checker (package vigil/safety/cert, `vigil cert check`)
-// reads; see that package for the semantics. Kind "safe": a policy over
-// (state, budget) pairs closed under outcomes that avoids unsafe states and
-// spends at most the budget on deviations; kind "unsafe": a ranking where
-// every available label of a rank-k pair has an outcome of smaller rank,
-// rank 0 being unsafe states.
-type Certificate struct {
-	Format   string            `json:"format"`
-	Version  int               `json:"version"`
-	Kind     string            `json:"kind"`
-	Spec     string            `json:"spec,omitempty"`
-	Defines  map[string]string `json:"defines,omitempty"`
-	Plaja    *CertPlaja        `json:"plaja,omitempty"`
-	Model    string            `json:"model"`
-	Property string            `json:"property"`
-	Policy   string            `json:"policy"`
-	Radius   json.RawMessage   `json:"radius"`
-	Vars     []string          `json:"vars"`
-	State    []int             `json:"state"`
-	Entries  []CertEntry       `json:"entries"`
-}
-
-// CertPlaja records the PlaJA files a model was loaded with.
-type CertPlaja struct {
-	Start      string `json:"start,omitempty"`
-	Unsafe     string `json:"unsafe,omitempty"`
-	PolicyFile string `json:"policy_file,omitempty"`
-}
-
-// CertEntry is one (state, budget) pair with its label (safe) or rank
-// (unsafe).
-type CertEntry struct {
-	S     []int   `json:"s"`
-	B     int32   `json:"b"`
-	Label string  `json:"label,omitempty"`
-	Rank  *uint32 `json:"rank,omitempty"`
-}
-
-// WriteCertificate writes c as indented JSON.
-func WriteCertificate(w io.Writer, c *Certificate) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(c)
-}
-
 // Certify returns the certificate of d's answer for state id, which d must
-// have decided (Decide returned without error). The caller fills in Spec,
-// Defines, Plaja, Property and Policy.
-func Certify(d Decider, id uint32) (*Certificate, error) {
+// have decided (Decide returned without error), in the file format of the
+// independent checker (package vigil/safety/cert, `vigil cert check`).
+// Kind safe: a policy over (state, budget) pairs closed under outcomes
+// that avoids unsafe states and spends at most the budget on deviations;
+// kind unsafe: a ranking where every available label of a rank-k pair has
+// an outcome of smaller rank, rank 0 being unsafe states. The caller fills
+// in Spec, Defines, Plaja, Property and Policy.
+func Certify(d Decider, id uint32) (*cert.Certificate, error) {
 	if c, ok := d.(interface{ certifiable() bool }); ok && !c.certifiable() {
 		return nil, fmt.Errorf("safety: %s keeps no certificates; use tarjan", d.Name())
 	}
@@ -67,10 +25,10 @@ func Certify(d Decider, id uint32) (*Certificate, error) {
 		b0 = int32(d.Radius())
 	}
 	m := sp.G.M
-	c := &Certificate{Format: "vigil-safety-certificate", Version: 1, Model: m.Name,
-		Radius: json.RawMessage(fmt.Sprintf("%q", "inf")), State: sp.State(id)}
+	c := &cert.Certificate{Format: cert.FormatName, Version: cert.Version, Model: m.Name,
+		Radius: cert.Inf, State: sp.State(id)}
 	if d.Radius() >= 0 {
-		c.Radius = json.RawMessage(fmt.Sprint(int(d.Radius())))
+		c.Radius = int(d.Radius())
 	}
 	for _, v := range m.Vars {
 		c.Vars = append(c.Vars, v.Name)
@@ -88,7 +46,7 @@ func Certify(d Decider, id uint32) (*Certificate, error) {
 	unsafe := sp.Status(id) == explicit.Unsafe || f.no[id] >= b0
 	switch {
 	case safe:
-		c.Kind = "safe"
+		c.Kind = cert.Safe
 		done := map[uint32]bool{}
 		stack := []uint32{}
 		if !terminalSafe(id) {
@@ -99,7 +57,7 @@ func Certify(d Decider, id uint32) (*Certificate, error) {
 			s := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			y, k := f.yes[s], f.yesGroup[s]
-			c.Entries = append(c.Entries, CertEntry{S: sp.State(s), B: y, Label: m.Labels[sp.Label(k)].Name})
+			c.Entries = append(c.Entries, cert.Entry{S: sp.State(s), B: int(y), Label: m.Labels[sp.Label(k)].Name})
 			for _, t := range sp.Succ(k) {
 				if sp.Status(t) == explicit.Unsafe {
 					return nil, fmt.Errorf("safety: internal error: %s's safe choice %s leads to the unsafe state %s", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t))
@@ -115,7 +73,7 @@ func Certify(d Decider, id uint32) (*Certificate, error) {
 			}
 		}
 	case unsafe:
-		c.Kind = "unsafe"
+		c.Kind = cert.Unsafe
 		// proofAt returns the earliest proof of s with budget >= b.
 		proofAt := func(s uint32, b int32) int32 {
 			best := int32(-1)
@@ -127,8 +85,7 @@ func Certify(d Decider, id uint32) (*Certificate, error) {
 			return best
 		}
 		if sp.Status(id) == explicit.Unsafe {
-			zero := uint32(0)
-			c.Entries = append(c.Entries, CertEntry{S: sp.State(id), B: b0, Rank: &zero})
+			c.Entries = append(c.Entries, cert.Entry{S: sp.State(id), B: int(b0)})
 			break
 		}
 		done := map[int32]bool{}
@@ -146,8 +103,7 @@ func Certify(d Decider, id uint32) (*Certificate, error) {
 			it := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			pr := f.proofs[it.p]
-			rank := pr.t
-			c.Entries = append(c.Entries, CertEntry{S: sp.State(it.s), B: pr.b, Rank: &rank})
+			c.Entries = append(c.Entries, cert.Entry{S: sp.State(it.s), B: int(pr.b), Rank: int(pr.t)})
 			first, end := sp.Groups(it.s)
 			if !sp.IsExpanded(it.s) {
 				return nil, fmt.Errorf("safety: internal error: %s proven unsafe but never expanded", sp.Format(it.s))

@@ -194,6 +194,25 @@ func (d *base) knownSafe(s uint32, b int32) bool {
 	return d.f.yes[s] <= b || (d.sp.IsExpanded(s) && d.sp.Deadlock(s))
 }
 
+// settle answers a search's question about (s, b) from the terminal
+// status and the facts, expanding s when they do not: done reports
+// whether the answer is final (then safe tells which, or err is set).
+func (d *base) settle(ctx context.Context, s uint32, b int32) (safe, done bool, err error) {
+	if d.knownUnsafe(s, b) {
+		return false, true, nil
+	}
+	if d.knownSafe(s, b) {
+		return true, true, nil
+	}
+	if err := d.expand(ctx, s); err != nil {
+		return false, true, err
+	}
+	if d.sp.Deadlock(s) {
+		return true, true, nil
+	}
+	return false, false, nil
+}
+
 // query handles what every Decide does first: sizing and the cache.
 // It returns (answer, true) when the caches decide.
 func (d *base) query(id uint32) (bool, bool) {

@@ -152,14 +152,8 @@ func (d *IPI) enter(ctx context.Context, s uint32, b int32) (safe, pushed bool, 
 	if d.seen[p] == d.epoch {
 		return true, false, nil
 	}
-	if d.knownSafe(s, b) {
-		return true, false, nil
-	}
-	if err := d.expand(ctx, s); err != nil {
-		return false, false, err
-	}
-	if d.sp.Deadlock(s) {
-		return true, false, nil
+	if safe, done, err := d.settle(ctx, s, b); done {
+		return safe, false, err
 	}
 	d.syncPairs()
 	d.seen[p] = d.epoch

@@ -20,9 +20,9 @@ func models(t *testing.T) int {
 
 // checkCert writes c in the file format and has the independent checker
 // read and check it.
-func checkCert(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *safety.Certificate) error {
+func checkCert(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *cert.Certificate) error {
 	var buf bytes.Buffer
-	if err := safety.WriteCertificate(&buf, c); err != nil {
+	if err := cert.Write(&buf, c); err != nil {
 		return err
 	}
 	cc, err := cert.Read(&buf)

@@ -104,17 +104,8 @@ var errTooDeep = errors.New("safety: TarjanSafe: more than 2^31 expansions in on
 // enter starts FindSafePolicy(s, b): it answers at once from the terminal
 // status and the caches, or pushes a frame (pushed true).
 func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool, err error) {
-	if d.knownUnsafe(s, b) {
-		return false, false, nil
-	}
-	if d.knownSafe(s, b) {
-		return true, false, nil
-	}
-	if err := d.expand(ctx, s); err != nil {
-		return false, false, err
-	}
-	if d.sp.Deadlock(s) {
-		return true, false, nil
+	if safe, done, err := d.settle(ctx, s, b); done {
+		return safe, false, err
 	}
 	d.syncPairs()
 	if d.counter == 1<<31-2 {

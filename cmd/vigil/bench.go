@@ -58,15 +58,11 @@ func runBench(e *env, args []string) int {
 	jsonOut := fs.Bool("json", false, "print the figures as JSON")
 	defs := defines{}
 	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
-	files, ok := parseFlags(fs, args)
+	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
 	}
-	if len(files) != 1 {
-		fmt.Fprintf(e.stderr, "vigil bench: want one model file, got %d\nusage: %s\n", len(files), c.Usage)
-		return exitUsage
-	}
-	m := loadModel(e, files[0], defs)
+	m := loadModel(e, file, defs)
 	if m == nil {
 		return exitError
 	}

@@ -54,15 +54,11 @@ func runExplore(e *env, args []string) int {
 	timeout := timeoutFlag(fs)
 	defs := defines{}
 	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
-	files, ok := parseFlags(fs, args)
+	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
 	}
-	if len(files) != 1 {
-		fmt.Fprintf(e.stderr, "vigil explore: want one model file, got %d\nusage: %s\n", len(files), c.Usage)
-		return exitUsage
-	}
-	m := loadModel(e, files[0], defs)
+	m := loadModel(e, file, defs)
 	if m == nil {
 		return exitError
 	}

@@ -120,6 +120,20 @@ func parseFlags(fs *flag.FlagSet, args []string) (rest []string, ok bool) {
 }
 
 // defines collects repeated -D NAME=VALUE flags.
+// parseModelArg parses the flags of a command that takes one model file
+// and returns the file (false: a usage error was printed).
+func parseModelArg(e *env, c *command, fs *flag.FlagSet, args []string) (string, bool) {
+	files, ok := parseFlags(fs, args)
+	if !ok {
+		return "", false
+	}
+	if len(files) != 1 {
+		fmt.Fprintf(e.stderr, "vigil %s: want one model file, got %d\nusage: %s\n", c.Name, len(files), c.Usage)
+		return "", false
+	}
+	return files[0], true
+}
+
 type defines map[string]string
 
 func (d defines) String() string { return "" }

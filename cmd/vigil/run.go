@@ -42,12 +42,8 @@ func runRun(e *env, args []string) int {
 	replay := fs.String("replay", "", "check and print the run recorded in this run file instead of simulating")
 	defs := defines{}
 	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
-	files, ok := parseFlags(fs, args)
+	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
-		return exitUsage
-	}
-	if len(files) != 1 {
-		fmt.Fprintf(e.stderr, "vigil run: want one model file, got %d\nusage: %s\n", len(files), c.Usage)
 		return exitUsage
 	}
 	mode, err := explicit.ParseOutcomeMode(*outcomes)
@@ -63,7 +59,7 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil run: --steps must be >= 0 and --runs >= 1")
 		return exitUsage
 	}
-	m := loadModel(e, files[0], defs)
+	m := loadModel(e, file, defs)
 	if m == nil {
 		return exitError
 	}

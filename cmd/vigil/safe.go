@@ -11,6 +11,7 @@ import (
 
 	"vigil/lang/jani"
 	"vigil/safety"
+	"vigil/safety/cert"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -221,19 +222,15 @@ func runSafe(e *env, args []string) int {
 	sf := addSafetyFlags(fs, true)
 	stateText := fs.String("state", "", `the state to decide: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
 	certFile := fs.String("cert", "", "write the certificate to this file (with --start: FILE-K.json for the K-th start state)")
-	files, ok := parseFlags(fs, args)
+	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
-		return exitUsage
-	}
-	if len(files) != 1 {
-		fmt.Fprintf(e.stderr, "vigil safe: want one model file, got %d\nusage: %s\n", len(files), c.Usage)
 		return exitUsage
 	}
 	if (*stateText == "") == !sf.start.all {
 		fmt.Fprintln(e.stderr, "vigil safe: give --state \"NAME=VALUE ...\" or --start (every start state), not both or neither")
 		return exitUsage
 	}
-	su, ok := setupSafety(e, "safe", sf, files[0], sf.start.file)
+	su, ok := setupSafety(e, "safe", sf, file, sf.start.file)
 	if !ok {
 		return exitError
 	}
@@ -388,13 +385,13 @@ func writeSafetyCert(su *safetySetup, sf *safetyFlags, id uint32, path string) e
 		c.Defines = map[string]string(sf.defs)
 	}
 	if su.pf != (plajaFiles{}) {
-		c.Plaja = &safety.CertPlaja{Start: su.pf.start, Unsafe: su.pf.unsafe, PolicyFile: su.pf.policyFile}
+		c.Plaja = &cert.Plaja{Start: su.pf.start, Unsafe: su.pf.unsafe, PolicyFile: su.pf.policyFile}
 	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := safety.WriteCertificate(f, c); err != nil {
+	if err := cert.Write(f, c); err != nil {
 		f.Close()
 		return err
 	}
@@ -434,19 +431,15 @@ func runFaults(e *env, args []string) int {
 	fs := newFlags(e, c)
 	sf := addSafetyFlags(fs, false)
 	runFile := fs.String("run", "", "the unsafe run to analyse: a run file of vigil run --record or vigil verify --record")
-	files, ok := parseFlags(fs, args)
+	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
-		return exitUsage
-	}
-	if len(files) != 1 {
-		fmt.Fprintf(e.stderr, "vigil faults: want one model file, got %d\nusage: %s\n", len(files), c.Usage)
 		return exitUsage
 	}
 	if *runFile == "" {
 		fmt.Fprintln(e.stderr, "vigil faults: give the run to analyse with --run RUN.json")
 		return exitUsage
 	}
-	su, ok := setupSafety(e, "faults", sf, files[0], *sf.startFile)
+	su, ok := setupSafety(e, "faults", sf, file, *sf.startFile)
 	if !ok {
 		return exitError
 	}

@@ -75,15 +75,11 @@ func runVerify(e *env, args []string) int {
 	timeout := timeoutFlag(fs)
 	defs := defines{}
 	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
-	files, ok := parseFlags(fs, args)
+	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
 	}
-	if len(files) != 1 {
-		fmt.Fprintf(e.stderr, "vigil verify: want one model file, got %d\nusage: %s\n", len(files), c.Usage)
-		return exitUsage
-	}
-	m := loadModel(e, files[0], defs)
+	m := loadModel(e, file, defs)
 	if m == nil {
 		return exitError
 	}
@@ -153,7 +149,7 @@ func runVerify(e *env, args []string) int {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printVerify(e, files[0], m, rep, res)
+		printVerify(e, file, m, rep, res)
 	}
 	switch res.Verdict {
 	case explicit.Safe:

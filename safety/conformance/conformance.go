@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"vigil/safety"
+	"vigil/safety/cert"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
@@ -31,7 +32,7 @@ type Factory func(sp *safety.Space, r safety.Radius) safety.Decider
 
 // CertChecker checks a certificate against the model, property and tested
 // policy it was made for.
-type CertChecker func(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *safety.Certificate) error
+type CertChecker func(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *cert.Certificate) error
 
 // Options select the models and what to check.
 type Options struct {
@@ -317,7 +318,7 @@ func Check(tc *Model, f Factory, opt Options, st *Stats) error {
 			if err != nil {
 				return fmt.Errorf("%s, radius %v, state %s: %v", d.Name(), r, tc.M.FormatState(s), err)
 			}
-			if (c.Kind == "safe") != got {
+			if (c.Kind == cert.Safe) != got {
 				return fmt.Errorf("%s, radius %v, state %s: certificate of kind %s for answer safe=%v", d.Name(), r, tc.M.FormatState(s), c.Kind, got)
 			}
 			if opt.Check != nil && i%opt.CertEvery == 0 {
