@@ -18,9 +18,11 @@ import (
 // the lowlink is restored; a pair that fails is cached as not safe with
 // its budget (failures are sound under any assumption of on-stack pairs,
 // since assuming safety only helps); at an SCC root every pair of the SCC
-// is cached safe with the action it chose. Pairs forgotten this way are
-// searched again when met again: this is what makes TarjanSafe exponential
-// on paper 002's Fig. 1 family.
+// is cached safe with the action it chose. Pairs forgotten after a failed
+// action are searched again when met again: on paper 002's Fig. 1 family
+// no action fails and this TarjanSafe is linear (the exponential variant
+// is NewTarjanPath), but on Flappy Bird it is exponential in the width
+// (safety/FIGURES.md).
 type Tarjan struct {
 	base
 	path    bool    // paper 002's Algorithm 1: only the DFS path counts as "on the stack"
