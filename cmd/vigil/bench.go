@@ -51,48 +51,26 @@ type benchReport struct {
 func runBench(e *env, args []string) int {
 	c := commands["bench"]
 	fs := newFlags(e, c)
-	propName := fs.String("property", "", "property (default: the only one)")
-	polName := fs.String("policy", "", "rules or other policy restricting the labels (default: the only one)")
-	plaja := addPlajaFlags(fs)
+	mf := addModelFlags(fs, "property (default: the only one)", "rules or other policy restricting the labels (default: the only one)")
 	naive := fs.Bool("naive", true, "also run the naive baseline (states formatted as strings in a Go map)")
 	jsonOut := fs.Bool("json", false, "print the figures as JSON")
-	defs := defines{}
-	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
 	}
-	m := loadModel(e, file, defs)
-	if m == nil {
-		return exitError
-	}
-	if !plaja.apply(e, m, propName, polName) {
-		return exitError
-	}
-	prop, ok := selectProperty(e, "bench", m, *propName, false)
+	lm, ok := mf.load(e, "bench", file, false, thePolicy)
 	if !ok {
 		return exitError
 	}
-	decl, ok := selectPolicy(e, "bench", m, *polName, true)
-	if !ok {
-		return exitError
-	}
-	g, err := explicit.New(m, prop)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-		return exitError
-	}
+	m, decl, g := lm.m, lm.decl, lm.g
 	newDecider := func() explicit.Decider { return nil }
 	if decl != nil {
-		if _, err := explicit.NewDecider(m, decl); err != nil {
-			fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-			return exitError
-		}
 		newDecider = func() explicit.Decider { d, _ := explicit.NewDecider(m, decl); return d }
 	}
 	rep := &benchReport{Model: m.Name, Policy: policyName(decl), StateBytes: 8 * g.Words()}
 
 	var res *explicit.Result
+	var err error
 	rep.Packed, err = measure("packed", func() (int, int, error) {
 		var err error
 		res, err = explicit.Search(context.Background(), g, explicit.Options{Policy: newDecider()})

@@ -46,45 +46,21 @@ type exploreReport struct {
 func runExplore(e *env, args []string) int {
 	c := commands["explore"]
 	fs := newFlags(e, c)
-	propName := fs.String("property", "", "property giving start and terminal states (default: the only one)")
-	polName := fs.String("policy", "", "restrict each state to the label this policy chooses (default: all applicable labels)")
-	plaja := addPlajaFlags(fs)
+	mf := addModelFlags(fs, "property giving start and terminal states (default: the only one)",
+		"restrict each state to the label this policy chooses (default: all applicable labels)")
 	maxStates := fs.Int("max-states", 0, "stop after storing this many states (exit code 4); 0 means no limit")
 	jsonOut := fs.Bool("json", false, "print the statistics as JSON")
 	timeout := timeoutFlag(fs)
-	defs := defines{}
-	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
 	}
-	m := loadModel(e, file, defs)
-	if m == nil {
-		return exitError
-	}
-	if !plaja.apply(e, m, propName, polName) {
-		return exitError
-	}
-	prop, ok := selectProperty(e, "explore", m, *propName, false)
+	lm, ok := mf.load(e, "explore", file, false, noPolicy)
 	if !ok {
 		return exitError
 	}
-	decl, ok := selectPolicy(e, "explore", m, *polName, false)
-	if !ok {
-		return exitError
-	}
-	g, err := explicit.New(m, prop)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
-		return exitError
-	}
-	opts := explicit.Options{MaxStates: *maxStates}
-	if decl != nil {
-		if opts.Policy, err = explicit.NewDecider(m, decl); err != nil {
-			fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
-			return exitError
-		}
-	}
+	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
+	opts := explicit.Options{MaxStates: *maxStates, Policy: lm.dec}
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)

@@ -10,6 +10,7 @@ import (
 	"vigil/lang"
 	"vigil/lang/jani"
 	"vigil/symbolic"
+	"vigil/symbolic/explicit"
 )
 
 // loadAny loads a model file by its extension: .jani through lang/jani,
@@ -63,11 +64,15 @@ type plajaFlags struct {
 }
 
 func addPlajaFlags(fs *flag.FlagSet) *plajaFlags {
-	return &plajaFlags{
-		start:      fs.String("start", "", "PlaJA start condition file (state-condition JSON, or a PA property file)"),
-		unsafe:     fs.String("unsafe", "", "PlaJA unsafe condition file (reach.jani, or a PA property file); adds a property"),
-		policyFile: fs.String("policy-file", "", "a .jani2nnet interface (or a PA property file naming one); adds an nn policy"),
-	}
+	pf := &plajaFlags{start: fs.String("start", "", "PlaJA start condition file (state-condition JSON, or a PA property file)")}
+	addPlajaFileFlags(fs, pf)
+	return pf
+}
+
+// addPlajaFileFlags registers --unsafe and --policy-file.
+func addPlajaFileFlags(fs *flag.FlagSet, pf *plajaFlags) {
+	pf.unsafe = fs.String("unsafe", "", "PlaJA unsafe condition file (reach.jani, or a PA property file); adds a property")
+	pf.policyFile = fs.String("policy-file", "", "a .jani2nnet interface (or a PA property file naming one); adds an nn policy")
 }
 
 // apply adds the property and policy the flags name to m, and selects them
@@ -88,4 +93,81 @@ func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string
 		*polName = pol
 	}
 	return true
+}
+
+// modelFlags are the flags of the commands that run one model under a
+// property and a policy: --property, --policy, the PlaJA files and -D.
+type modelFlags struct {
+	prop, pol *string
+	plaja     *plajaFlags
+	defs      defines
+}
+
+func addModelFlags(fs *flag.FlagSet, propUsage, polUsage string) *modelFlags {
+	return addModelFlagsStart(fs, propUsage, polUsage, nil)
+}
+
+// addModelFlagsStart is addModelFlags for a command with a --start flag of
+// its own, which stores the PlaJA start file in startFile.
+func addModelFlagsStart(fs *flag.FlagSet, propUsage, polUsage string, startFile *string) *modelFlags {
+	mf := &modelFlags{defs: defines{}}
+	mf.prop = fs.String("property", "", propUsage)
+	mf.pol = fs.String("policy", "", polUsage)
+	if startFile == nil {
+		mf.plaja = addPlajaFlags(fs)
+	} else {
+		mf.plaja = &plajaFlags{start: startFile}
+		addPlajaFileFlags(fs, mf.plaja)
+	}
+	fs.Var(mf.defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
+	return mf
+}
+
+// loadedModel is a model with its selected property and policy, compiled
+// for the explicit engine.
+type loadedModel struct {
+	m    *symbolic.Model
+	prop *symbolic.Property   // nil when not required and the model has none
+	decl *symbolic.PolicyDecl // nil: all labels
+	g    *explicit.Generator
+	dec  explicit.Decider // nil when decl is nil
+}
+
+// policyDefault says which policy a command takes when --policy is absent.
+type policyDefault uint8
+
+const (
+	noPolicy   policyDefault = iota // none: all labels
+	onlyPolicy                      // the model's only policy, else none
+	thePolicy                       // the model's only policy; several are an error
+)
+
+// load loads file, applies the PlaJA files, selects the property
+// (propRequired: a model without one is an error) and the policy, and
+// compiles them. It prints what goes wrong and returns false.
+func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd policyDefault) (*loadedModel, bool) {
+	lm := &loadedModel{m: loadModel(e, file, mf.defs)}
+	if lm.m == nil || !mf.plaja.apply(e, lm.m, mf.prop, mf.pol) {
+		return nil, false
+	}
+	var ok bool
+	if lm.prop, ok = selectProperty(e, cmd, lm.m, *mf.prop, propRequired); !ok {
+		return nil, false
+	}
+	byDefault := pd == thePolicy || (pd == onlyPolicy && len(lm.m.Policies) == 1)
+	if lm.decl, ok = selectPolicy(e, cmd, lm.m, *mf.pol, byDefault); !ok {
+		return nil, false
+	}
+	var err error
+	if lm.g, err = explicit.New(lm.m, lm.prop); err != nil {
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+		return nil, false
+	}
+	if lm.decl != nil {
+		if lm.dec, err = explicit.NewDecider(lm.m, lm.decl); err != nil {
+			fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+			return nil, false
+		}
+	}
+	return lm, true
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"vigil/lang/jani"
 	"vigil/safety"
 	"vigil/safety/cert"
 	"vigil/symbolic"
@@ -78,22 +77,25 @@ func (f *radiusFlag) Set(s string) error {
 
 // safetyFlags are the flags safe and faults share.
 type safetyFlags struct {
-	prop, pol       *string
-	radius          *radiusFlag
-	algo, order     *enumFlag
-	seed            *uint64
-	jsonOut         *bool
-	timeout         *time.Duration
-	defs            defines
-	unsafe, polFile *string
-	start           *startFlag // safe: --start [=FILE]
-	startFile       *string    // faults: --start FILE
+	*modelFlags
+	radius      *radiusFlag
+	algo, order *enumFlag
+	seed        *uint64
+	jsonOut     *bool
+	timeout     *time.Duration
+	start       *startFlag // safe: --start [=FILE]
 }
 
 func addSafetyFlags(fs *flag.FlagSet, withStart bool) *safetyFlags {
-	sf := &safetyFlags{defs: defines{}, radius: &radiusFlag{safety.Inf}, start: &startFlag{}}
-	sf.prop = fs.String("property", "", "property whose unsafe and goal states count (default: the only one)")
-	sf.pol = fs.String("policy", "", "the tested policy (default: the only one); needed for a finite radius, for --order learn and for faults")
+	sf := &safetyFlags{radius: &radiusFlag{safety.Inf}, start: &startFlag{}}
+	const propUsage = "property whose unsafe and goal states count (default: the only one)"
+	const polUsage = "the tested policy (default: the only one); needed for a finite radius, for --order learn and for faults"
+	if withStart {
+		fs.Var(sf.start, "start", "decide every start state of the property (--start=FILE: a PlaJA start-condition file)")
+		sf.modelFlags = addModelFlagsStart(fs, propUsage, polUsage, &sf.start.file)
+	} else {
+		sf.modelFlags = addModelFlags(fs, propUsage, polUsage)
+	}
 	fs.Var(sf.radius, "radius", "how often a policy may deviate from the tested one along a run: a number, or inf for plain safety")
 	sf.algo = &enumFlag{what: "algorithm", values: safety.Algorithms, val: "tarjan"}
 	fs.Var(sf.algo, "algo", "decider: "+strings.Join(safety.Algorithms, ", "))
@@ -102,88 +104,43 @@ func addSafetyFlags(fs *flag.FlagSet, withStart bool) *safetyFlags {
 	sf.seed = fs.Uint64("seed", 1, "random seed (--order rand, LRTDP's ties)")
 	sf.jsonOut = fs.Bool("json", false, "print the result as JSON")
 	sf.timeout = timeoutFlag(fs)
-	fs.Var(sf.defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
-	if withStart {
-		fs.Var(sf.start, "start", "decide every start state of the property (--start=FILE: a PlaJA start-condition file)")
-	} else {
-		sf.startFile = fs.String("start", "", "PlaJA start condition file (state-condition JSON, or a PA property file)")
-	}
-	sf.unsafe = fs.String("unsafe", "", "PlaJA unsafe condition file (reach.jani, or a PA property file); adds a property")
-	sf.polFile = fs.String("policy-file", "", "a .jani2nnet interface (or a PA property file naming one); adds an nn policy")
 	return sf
 }
 
-// safetySetup loads the model and makes the space and the decider.
+// safetySetup is the loaded model with the space and the decider.
 type safetySetup struct {
-	m    *symbolic.Model
-	prop *symbolic.Property
-	decl *symbolic.PolicyDecl
-	g    *explicit.Generator
+	*loadedModel
 	sp   *safety.Space
 	d    safety.Decider
 	file string
-	pf   plajaFiles
 }
 
-// plajaFiles are the PlaJA files a model was loaded with.
-type plajaFiles struct{ start, unsafe, policyFile string }
-
-func setupSafety(e *env, cmd string, sf *safetyFlags, file, startFile string) (*safetySetup, bool) {
-	m := loadModel(e, file, sf.defs)
-	if m == nil {
-		return nil, false
-	}
-	su := &safetySetup{m: m, file: file, pf: plajaFiles{startFile, *sf.unsafe, *sf.polFile}}
-	if startFile != "" || *sf.unsafe != "" || *sf.polFile != "" {
-		prop, pol, err := jani.Attach(m, startFile, *sf.unsafe, *sf.polFile)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
-			return nil, false
-		}
-		if prop != "" && *sf.prop == "" {
-			*sf.prop = prop
-		}
-		if pol != "" && *sf.pol == "" {
-			*sf.pol = pol
-		}
-	}
-	var ok bool
-	if su.prop, ok = selectProperty(e, cmd, m, *sf.prop, true); !ok {
-		return nil, false
-	}
+func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup, bool) {
 	// Plain safety ranges over all policies: the tested one matters only
 	// for deviations, the learn order and faults.
 	needPolicy := sf.radius.r >= 0 || sf.order.val == "learn" || cmd == "faults"
-	if su.decl, ok = selectPolicy(e, cmd, m, *sf.pol, needPolicy || len(m.Policies) == 1); !ok {
+	pd := onlyPolicy
+	if needPolicy {
+		pd = thePolicy
+	}
+	lm, ok := sf.load(e, cmd, file, true, pd)
+	if !ok {
 		return nil, false
 	}
-	if su.decl == nil && (sf.radius.r >= 0 || sf.order.val == "learn" || cmd == "faults") {
+	if lm.decl == nil && needPolicy {
 		what := "a finite --radius"
 		if cmd == "faults" {
 			what = "fault analysis"
 		} else if sf.radius.r < 0 {
 			what = "--order learn"
 		}
-		fmt.Fprintf(e.stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, m.Name)
+		fmt.Fprintf(e.stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, lm.m.Name)
 		return nil, false
 	}
-	g, err := explicit.New(m, su.prop)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
-		return nil, false
-	}
-	var dec explicit.Decider
-	if su.decl != nil {
-		if dec, err = explicit.NewDecider(m, su.decl); err != nil {
-			fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
-			return nil, false
-		}
-	}
-	su.g = g
-	su.sp = safety.NewSpace(g, dec)
+	su := &safetySetup{loadedModel: lm, file: file, sp: safety.NewSpace(lm.g, lm.dec)}
 	ord, _ := safety.ParseOrder(sf.order.val)
-	su.d, err = safety.New(sf.algo.val, su.sp, sf.radius.r, safety.Options{Order: ord, Seed: *sf.seed})
-	if err != nil {
+	var err error
+	if su.d, err = safety.New(sf.algo.val, su.sp, sf.radius.r, safety.Options{Order: ord, Seed: *sf.seed}); err != nil {
 		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 		return nil, false
 	}
@@ -230,7 +187,7 @@ func runSafe(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil safe: give --state \"NAME=VALUE ...\" or --start (every start state), not both or neither")
 		return exitUsage
 	}
-	su, ok := setupSafety(e, "safe", sf, file, sf.start.file)
+	su, ok := setupSafety(e, "safe", sf, file)
 	if !ok {
 		return exitError
 	}
@@ -384,8 +341,8 @@ func writeSafetyCert(su *safetySetup, sf *safetyFlags, id uint32, path string) e
 	if len(sf.defs) > 0 {
 		c.Defines = map[string]string(sf.defs)
 	}
-	if su.pf != (plajaFiles{}) {
-		c.Plaja = &cert.Plaja{Start: su.pf.start, Unsafe: su.pf.unsafe, PolicyFile: su.pf.policyFile}
+	if pf := sf.plaja; *pf.start != "" || *pf.unsafe != "" || *pf.policyFile != "" {
+		c.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -439,7 +396,7 @@ func runFaults(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil faults: give the run to analyse with --run RUN.json")
 		return exitUsage
 	}
-	su, ok := setupSafety(e, "faults", sf, file, *sf.startFile)
+	su, ok := setupSafety(e, "faults", sf, file)
 	if !ok {
 		return exitError
 	}

@@ -66,46 +66,22 @@ func runVerify(e *env, args []string) int {
 	fs := newFlags(e, c)
 	engine := &enumFlag{what: "engine", values: engines, val: engines[0]}
 	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states)")
-	propName := fs.String("property", "", "property to verify (default: the only one)")
-	polName := fs.String("policy", "", "policy to verify (default: the only one; a model without policies is verified over all labels)")
-	plaja := addPlajaFlags(fs)
+	mf := addModelFlags(fs, "property to verify (default: the only one)",
+		"policy to verify (default: the only one; a model without policies is verified over all labels)")
 	maxStates := fs.Int("max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
 	record := fs.String("record", "", "write the counterexample to this run file (replay with vigil run --replay)")
 	jsonOut := fs.Bool("json", false, "print the verdict as JSON")
 	timeout := timeoutFlag(fs)
-	defs := defines{}
-	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
 	}
-	m := loadModel(e, file, defs)
-	if m == nil {
-		return exitError
-	}
-	if !plaja.apply(e, m, propName, polName) {
-		return exitError
-	}
-	prop, ok := selectProperty(e, "verify", m, *propName, true)
+	lm, ok := mf.load(e, "verify", file, true, thePolicy)
 	if !ok {
 		return exitError
 	}
-	decl, ok := selectPolicy(e, "verify", m, *polName, true)
-	if !ok {
-		return exitError
-	}
-	g, err := explicit.New(m, prop)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitError
-	}
-	opts := explicit.Options{StopAtUnsafe: true, MaxStates: *maxStates}
-	if decl != nil {
-		if opts.Policy, err = explicit.NewDecider(m, decl); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return exitError
-		}
-	}
+	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
+	opts := explicit.Options{StopAtUnsafe: true, MaxStates: *maxStates, Policy: lm.dec}
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
