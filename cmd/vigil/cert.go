@@ -25,11 +25,8 @@ func init() {
 	})
 }
 
-var certSubcommands = []string{"check"}
-
 func runCert(e *env, args []string) int {
-	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
-		fmt.Fprintln(e.stderr, `subcommands:
+	return dispatch(e, "cert", `subcommands:
   check CERT.json [--spec FILE] [-D NAME=VALUE]... [--json]   exit 0 when the certificate holds, 1 when it does not
 
 A certificate (written by the safety deciders) proves that one state is safe
@@ -37,18 +34,7 @@ or r-safe for a property and a tested policy, or that it is not. check loads
 the model the certificate names (its "spec", defines and PlaJA files; a
 relative path is tried from the current directory, then from the
 certificate's directory); --spec, -D and the PlaJA flags override what the
-certificate records. check computes successors itself and checks every entry.`)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		certCheck(e, args)
-		return exitOK
-	}
-	if args[0] == "check" {
-		return certCheck(e, args[1:])
-	}
-	fmt.Fprintf(e.stderr, "vigil cert: unknown subcommand %q%s\nRun 'vigil help cert' for the list.\n", args[0], suggest(args[0], certSubcommands))
-	return exitUsage
+certificate records. check computes successors itself and checks every entry.`, []subcommand{{"check", certCheck}}, func() { certCheck(e, []string{"-h"}) }, args)
 }
 
 // certResult is the --json form of a check.

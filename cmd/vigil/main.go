@@ -120,6 +120,37 @@ func parseFlags(fs *flag.FlagSet, args []string) (rest []string, ok bool) {
 }
 
 // defines collects repeated -D NAME=VALUE flags.
+// subcommand is one subcommand of a command that has them (nn, trees, cert).
+type subcommand struct {
+	name string
+	run  func(*env, []string) int
+}
+
+// dispatch runs the subcommand args[0] names. Without arguments, or with
+// -h/-help/--help, it prints help: exit 2 without arguments, 0 when help
+// was asked for (then more, if set, adds to it).
+func dispatch(e *env, cmd, help string, subs []subcommand, more func(), args []string) int {
+	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
+		fmt.Fprintln(e.stderr, help)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		if more != nil {
+			more()
+		}
+		return exitOK
+	}
+	var names []string
+	for _, sc := range subs {
+		if sc.name == args[0] {
+			return sc.run(e, args[1:])
+		}
+		names = append(names, sc.name)
+	}
+	fmt.Fprintf(e.stderr, "vigil %s: unknown subcommand %q%s\nRun 'vigil help %s' for the list.\n", cmd, args[0], suggest(args[0], names), cmd)
+	return exitUsage
+}
+
 // parseModelArg parses the flags of a command that takes one model file
 // and returns the file (false: a usage error was printed).
 func parseModelArg(e *env, c *command, fs *flag.FlagSet, args []string) (string, bool) {

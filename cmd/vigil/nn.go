@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,41 +29,44 @@ func init() {
 	})
 }
 
-var nnSubcommands = []string{"verify", "eval", "bounds", "corpus"}
+// methodFlag is --method, a bound method checked when the flag is parsed.
+type methodFlag struct {
+	m   nn.Method
+	val string
+}
+
+func (f *methodFlag) String() string { return f.val }
+func (f *methodFlag) Set(s string) error {
+	m, err := nn.ParseMethod(s)
+	if err != nil {
+		return err
+	}
+	f.m, f.val = m, s
+	return nil
+}
+
+// addMethodFlag registers --method (default both).
+func addMethodFlag(fs *flag.FlagSet, usage string) *methodFlag {
+	f := &methodFlag{val: "both"}
+	f.m, _ = nn.ParseMethod("both")
+	fs.Var(f, "method", usage)
+	return f
+}
 
 func runNN(e *env, args []string) int {
-	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
-		w := e.stderr
-		fmt.Fprintln(w, `subcommands:
+	return dispatch(e, "nn", `subcommands:
   verify NET PROP.vnnlib [--timeout S] [--method M] [--json]   sat (exit 3, with a counterexample), unsat (0) or unknown (4)
   eval NET --input "x1,x2,..." [--json]           the network's outputs at one input
   bounds NET --box "lo:hi,..." [--method M] [--json]  output bounds over an input box (ibp, crown, both, alpha)
   corpus DIR [--timeout S] [--method M] [--json]               run DIR/expected.csv (VNN-COMP layout) and count answers
-NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network.`)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
-	}
-	switch args[0] {
-	case "verify":
-		return nnVerify(e, args[1:])
-	case "eval":
-		return nnEval(e, args[1:])
-	case "bounds":
-		return nnBounds(e, args[1:])
-	case "corpus":
-		return nnCorpus(e, args[1:])
-	}
-	fmt.Fprintf(e.stderr, "vigil nn: unknown subcommand %q%s\nRun 'vigil help nn' for the list.\n", args[0], suggest(args[0], nnSubcommands))
-	return exitUsage
+NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network.`, []subcommand{{"verify", nnVerify}, {"eval", nnEval}, {"bounds", nnBounds}, {"corpus", nnCorpus}}, nil, args)
 }
 
 func nnVerify(e *env, args []string) int {
 	c := &command{Name: "nn verify", Usage: "vigil nn verify NET PROP.vnnlib [--timeout S] [--method M] [--json]"}
 	fs := newFlags(e, c)
 	timeout := fs.Float64("timeout", 60, "give up (unknown) after `S` seconds; 0 for no limit")
-	method := fs.String("method", "both", "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
+	method := addMethodFlag(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -72,11 +76,7 @@ func nnVerify(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	m, err := nn.ParseMethod(*method)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
-	}
+	m := method.m
 	net, err := nn.Load(rest[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
@@ -181,7 +181,7 @@ func nnBounds(e *env, args []string) int {
 	c := &command{Name: "nn bounds", Usage: `vigil nn bounds NET --box "lo:hi,..." [--method ibp|crown|both] [--json]`}
 	fs := newFlags(e, c)
 	boxFlag := fs.String("box", "", "input box, one `lo:hi` per input, comma-separated")
-	method := fs.String("method", "both", "bound `method`: ibp, crown, both (CROWN intersected with IBP) or alpha (both, with optimised slopes)")
+	method := addMethodFlag(fs, "bound `method`: ibp, crown, both (CROWN intersected with IBP) or alpha (both, with optimised slopes)")
 	asJSON := fs.Bool("json", false, "print the bounds as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -191,11 +191,7 @@ func nnBounds(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	m, err := nn.ParseMethod(*method)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
-	}
+	m := method.m
 	net, err := nn.Load(rest[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
@@ -234,7 +230,7 @@ func nnCorpus(e *env, args []string) int {
 	c := &command{Name: "nn corpus", Usage: "vigil nn corpus DIR [--timeout S] [--method M] [--json]"}
 	fs := newFlags(e, c)
 	timeout := fs.Float64("timeout", 60, "per-instance limit in `S` seconds")
-	method := fs.String("method", "both", "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
+	method := addMethodFlag(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
 	asJSON := fs.Bool("json", false, "print one JSON object per instance and a summary")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -244,11 +240,7 @@ func nnCorpus(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	m, err := nn.ParseMethod(*method)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
-	}
+	m := method.m
 	dir := rest[0]
 	f, err := os.Open(filepath.Join(dir, "expected.csv"))
 	if err != nil {

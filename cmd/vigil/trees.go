@@ -27,11 +27,8 @@ func init() {
 	})
 }
 
-var treesSubcommands = []string{"bound", "eval", "decide", "info"}
-
 func runTrees(e *env, args []string) int {
-	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
-		fmt.Fprintln(e.stderr, `subcommands:
+	return dispatch(e, "trees", `subcommands:
   bound MODEL [--box B] (--max C | --min C | --margin C) [--timeout S] [--nodes N] [--json]
         the exact optimum over the box with a witness input (exit 0), or anytime
         bounds when the budget runs out (exit 4); --margin C maximises f_C - max_{c != C} f_c
@@ -42,24 +39,7 @@ func runTrees(e *env, args []string) int {
   info MODEL [--json]                            format, classes, features, trees, leaves
 MODEL is XGBoost save_model JSON, LightGBM text, or Veritas JSON. A box B lists
 FEATURE:LO..HI (closed) or FEATURE:LO..<HI (half-open), comma-separated; LO or
-HI may be empty for no bound; features not listed are unbounded.`)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
-	}
-	switch args[0] {
-	case "bound":
-		return treesBound(e, args[1:])
-	case "eval":
-		return treesEval(e, args[1:])
-	case "decide":
-		return treesDecide(e, args[1:])
-	case "info":
-		return treesInfo(e, args[1:])
-	}
-	fmt.Fprintf(e.stderr, "vigil trees: unknown subcommand %q%s\nRun 'vigil help trees' for the list.\n", args[0], suggest(args[0], treesSubcommands))
-	return exitUsage
+HI may be empty for no bound; features not listed are unbounded.`, []subcommand{{"bound", treesBound}, {"eval", treesEval}, {"decide", treesDecide}, {"info", treesInfo}}, nil, args)
 }
 
 // parseTreesBox reads "0:0..30,1:..<5" into a box over nf features.
