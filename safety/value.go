@@ -122,10 +122,14 @@ func (d *vbase) answer(id uint32) bool {
 // under every label (stopping at states solved by earlier calls) and
 // sweeps Bellman backups over it, in reverse discovery order, until
 // nothing changes.
-type VI struct{ vbase }
+type VI struct {
+	vbase
+	stamp []uint32 // per state: the call that put it in the region
+	epoch uint32
+}
 
 // NewVI returns value iteration for radius r over sp.
-func NewVI(sp *Space, r Radius) *VI { return &VI{newVBase(sp, r, "vi")} }
+func NewVI(sp *Space, r Radius) *VI { return &VI{vbase: newVBase(sp, r, "vi")} }
 
 // Decide reports whether id is r-safe.
 func (d *VI) Decide(ctx context.Context, id uint32) (bool, error) {
@@ -136,8 +140,10 @@ func (d *VI) Decide(ctx context.Context, id uint32) (bool, error) {
 	if d.solved[id] {
 		return d.answer(id), nil
 	}
+	d.epoch++
+	d.stamp = growU32(d.stamp, d.sp.Len())
 	region := []uint32{id}
-	in := map[uint32]bool{id: true}
+	d.stamp[id] = d.epoch
 	for i := 0; i < len(region); i++ {
 		s := region[i]
 		if d.sp.status[s] != explicit.Open {
@@ -147,11 +153,12 @@ func (d *VI) Decide(ctx context.Context, id uint32) (bool, error) {
 			return false, err
 		}
 		d.syncJ()
+		d.stamp = growU32(d.stamp, d.sp.Len())
 		first, end := d.sp.Groups(s)
 		for k := first; k < end; k++ {
 			for _, t := range d.sp.Succ(k) {
-				if !in[t] && !d.solved[t] {
-					in[t] = true
+				if d.stamp[t] != d.epoch && !d.solved[t] {
+					d.stamp[t] = d.epoch
 					region = append(region, t)
 				}
 			}
