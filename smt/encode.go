@@ -211,6 +211,10 @@ type TransOptions struct {
 	// Labels restricts the relation to commands of these labels; nil
 	// means every label.
 	Labels []symbolic.LabelID
+	// Policy restricts the relation to the label the policy chooses (see
+	// Encoder.Chosen); nil: any applicable label. Only rules and table
+	// policies can be encoded exactly.
+	Policy *symbolic.PolicyDecl
 }
 
 // Transition is the encoded transition relation of a model.
@@ -304,9 +308,150 @@ func (e *Encoder) Transition(opts TransOptions) (*Transition, error) {
 		tr.Label[l] = lab
 		parts = append(parts, x.Iff(lab, x.Or(byLabel[l]...)))
 	}
+	if opts.Policy != nil {
+		chosen, err := e.Chosen(opts.Policy, e.Cur)
+		if err != nil {
+			return nil, err
+		}
+		for l := range m.Labels {
+			parts = append(parts, x.Implies(tr.Label[l], chosen[l]))
+		}
+	}
 	tr.Formula = x.And(parts...)
 	if err := x.Err(); err != nil {
 		return nil, err
 	}
 	return tr, nil
+}
+
+// Applicable returns, per label, "some command of the label has a true
+// guard in vs".
+func (e *Encoder) Applicable(vs []Term) []Term {
+	x, m := e.X, e.M
+	by := make([][]Term, len(m.Labels))
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if int(c.Label) >= 0 && int(c.Label) < len(by) {
+			by[c.Label] = append(by[c.Label], e.Cond(c.Guard, vs))
+		}
+	}
+	app := make([]Term, len(m.Labels))
+	for l := range app {
+		app[l] = x.Or(by[l]...)
+	}
+	return app
+}
+
+// Chosen returns, per label, "the policy chooses the label in vs", exactly
+// as the explicit engine decides: a rules policy takes the first rule whose
+// condition holds and whose label is applicable; a table policy takes the
+// label of the row equal to the state when it is applicable. No label holds
+// where the policy is stuck. Learned policies (nn, trees) cannot be encoded
+// exactly and are an error.
+func (e *Encoder) Chosen(d *symbolic.PolicyDecl, vs []Term) ([]Term, error) {
+	x, m := e.X, e.M
+	app := e.Applicable(vs)
+	by := make([][]Term, len(m.Labels))
+	label := func(l symbolic.LabelID) error {
+		if int(l) < 0 || int(l) >= len(m.Labels) {
+			return fmt.Errorf("smt: %s: policy %s names label %d, which model %s lacks", d.Pos, d.Name, l, m.Name)
+		}
+		return nil
+	}
+	switch d.Kind {
+	case symbolic.KindRules:
+		var earlier []Term // "an earlier rule fires"
+		for _, r := range d.Rules {
+			if err := label(r.Label); err != nil {
+				return nil, err
+			}
+			fires := x.And(e.Cond(r.Cond, vs), app[r.Label])
+			sel := fires
+			if len(earlier) > 0 {
+				sel = x.And(fires, x.Not(x.Or(earlier...)))
+			}
+			by[r.Label] = append(by[r.Label], sel)
+			earlier = append(earlier, fires)
+		}
+	case symbolic.KindTable:
+		if d.Table != nil {
+			for i, row := range d.Table.Rows {
+				l := d.Table.Labels[i]
+				if err := label(l); err != nil {
+					return nil, err
+				}
+				if len(row) != len(vs) {
+					return nil, fmt.Errorf("smt: %s: policy %s: table row %d has %d values, the model has %d variables", d.Pos, d.Name, i+1, len(row), len(vs))
+				}
+				by[l] = append(by[l], e.State(row, vs))
+			}
+		}
+		for l := range by {
+			if len(by[l]) > 0 {
+				by[l] = []Term{x.And(app[l], x.Or(by[l]...))}
+			}
+		}
+	default:
+		return nil, fmt.Errorf("smt: %s: policy %s is a %s policy; only rules and table policies can be encoded exactly in SMT", d.Pos, d.Name, d.Kind)
+	}
+	out := make([]Term, len(m.Labels))
+	for l := range out {
+		out[l] = x.Or(by[l]...)
+	}
+	return out, x.Err()
+}
+
+// RangeError returns "in vs, a command the relation allows (opts: its
+// labels and policy) has an outcome that leaves some variable's range":
+// the states where the explicit engine reports a range error. vs must not
+// be terminal for the error to matter; the caller adds that.
+func (e *Encoder) RangeError(opts TransOptions, vs []Term) (Term, error) {
+	x, m := e.X, e.M
+	allowed := make([]bool, len(m.Labels))
+	for i := range allowed {
+		allowed[i] = opts.Labels == nil
+	}
+	for _, l := range opts.Labels {
+		if int(l) >= 0 && int(l) < len(allowed) {
+			allowed[l] = true
+		}
+	}
+	var chosen []Term
+	if opts.Policy != nil {
+		var err error
+		if chosen, err = e.Chosen(opts.Policy, vs); err != nil {
+			return Term{}, err
+		}
+	}
+	var errs []Term
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if int(c.Label) < 0 || int(c.Label) >= len(m.Labels) || !allowed[c.Label] {
+			continue
+		}
+		var outs []Term
+		for j := range c.Outcomes {
+			var leave []Term
+			for _, a := range c.Outcomes[j].Assigns {
+				v := &m.Vars[a.Var]
+				if lo, hi := m.Bounds(a.Value); lo >= v.Lo && hi <= v.Hi {
+					continue // cannot leave the range
+				}
+				val := e.Expr(a.Value, vs)
+				leave = append(leave, x.Lt(val, x.Int(int64(v.Lo))), x.Gt(val, x.Int(int64(v.Hi))))
+			}
+			if len(leave) > 0 {
+				outs = append(outs, x.Or(leave...))
+			}
+		}
+		if len(outs) == 0 {
+			continue
+		}
+		t := x.And(e.Cond(c.Guard, vs), x.Or(outs...))
+		if chosen != nil {
+			t = x.And(t, chosen[c.Label])
+		}
+		errs = append(errs, t)
+	}
+	return x.Or(errs...), x.Err()
 }

@@ -1,0 +1,56 @@
+// Package ic3 decides whether a model, with its choice of labels free or
+// fixed by a symbolic (.spec rules or table) policy, can reach an unsafe
+// state, by IC3 over SMT (paper 004, Algorithm 1 with Assertions 1-5). It
+// never enumerates the state space: it proves safety of models whose
+// reachable states no explicit search can store, with an inductive
+// invariant as the certificate, or finds a counterexample that replays in
+// the explicit semantics.
+//
+// # Direction
+//
+// The frames follow paper 004, not the textbook: F_0 is the bad region and
+// F_n over-approximates the states that reach it within n steps, so
+// F_0 ⊆ F_1 ⊆ ... ⊆ F_N. A frame F_n (n ≥ 1) is a set of clauses ¬r where
+// r is a box (a cube of bound literals lo ≤ x ≤ hi) disjoint from the bad
+// region. Obligations are concrete states found forward from a start
+// state: the successor of (s, n) is a state of F_{n-1} reached in one step
+// from s, which is what lets PolIC3 evaluate a learned policy on concrete
+// states. When F_k = F_{k+1}, the union of the boxes of F_{k+1} is closed
+// under successors, contains every start state and no bad state: it is
+// the inductive invariant that a safe verdict exports.
+//
+// The bad region is the property's unsafe states plus the states where an
+// outcome the policy allows leaves a variable's range (the explicit engine
+// reports those as errors; counting them as bad means a "safe" proof rules
+// them out).
+//
+// # Data structures
+//
+// Clauses are stored once, at the highest level where they are known to
+// hold (IC3ref's delta encoding): F_k is the set of clauses of level ≥ k.
+// One Z3 solver holds the transition relation (under an activation
+// literal, so that start-state and bad-region queries can switch it off),
+// the bad region and the start condition (each under its own literal), and
+// every clause of level k under the level's literal lvl_k, over the next
+// state. A query "no transition from box r into F_{n-1}" assumes r's bound
+// literals on the current state, the transition literal and lvl_k for
+// k ≥ n-1, plus a temporary clause ¬r' on the next state (relative
+// induction: ¬r goes into F_{n-1} too), guarded by a fresh literal that is
+// retired afterwards; the solver is rebuilt when retired literals pile up.
+// The unsat core names the bound literals of r that matter.
+//
+// # Generalization
+//
+// generalize follows Bradley and IC3ref with bounded integers in mind: the
+// unsat core first, then greedy literal dropping (in the variable order of
+// Options.Order), then bound widening by binary search (Spacer's expand
+// bounds), every step confirmed by a query; a reduced box that meets the
+// bad region gets literals of the original box back. Options.Generalize
+// false is paper 004's variant without generalization (-nog): the clause
+// blocks exactly the obligation's state.
+//
+// Obligations sit in a priority queue by level (then by depth); a blocked
+// obligation is re-queued one level up, so that counterexamples longer than
+// the current frame count are found without restarting, and a new clause
+// is pushed forward as far as it holds.
+package ic3

@@ -1,0 +1,173 @@
+package ic3
+
+import (
+	"slices"
+
+	"vigil/smt"
+	"vigil/symbolic"
+)
+
+// generalize turns the unsat core of the query that blocked s (no
+// transition from s into F_j) into a small box r ∋ s that is disjoint from
+// the bad region and has no transition into F_j ∧ ¬r (Assertion 4). A nil
+// box means the solver answered unknown.
+//
+// Soundness of each step: when query(c, j) is unsat with core k (k ⊆ c as
+// literal sets), every box r with c ⊆ r ⊆ k (as literal sets) has no
+// transition into F_j ∧ ¬r, because r's states are k's and ¬r ⊆ ¬c. So
+// literals of c may be added back to the core freely, which is how a core
+// that meets the bad region is repaired.
+func (r *run) generalize(s symbolic.State, core box, j int) (box, error) {
+	pt := point(r.m, s)
+	r.genLevel = j
+	b, err := r.repair(core, pt)
+	if b == nil || err != nil {
+		return nil, err
+	}
+	// Literal dropping.
+	for _, l := range r.order(b) {
+		i := slices.Index(b, l)
+		if i < 0 {
+			continue // dropped with an earlier core
+		}
+		c := b.without(i)
+		nb, err := r.try(c)
+		if err != nil {
+			return nil, err
+		}
+		if nb != nil {
+			b = nb
+		}
+	}
+	// Bound widening: move each remaining bound toward its variable's
+	// limit as far as queries allow (binary search, a few steps).
+	for _, l := range r.order(b) {
+		i := slices.Index(b, l)
+		if i < 0 {
+			continue
+		}
+		v := &r.m.Vars[l.Var]
+		// lo: the widest value known to fail (the variable's limit, since
+		// dropping failed), hi: the current value that works.
+		limit := v.Lo
+		if l.Upper {
+			limit = v.Hi
+		}
+		good, bad := l.K, limit
+		for step := 0; step < 6; step++ {
+			mid := bad + (good-bad)/2
+			if l.Upper {
+				mid = good + (bad-good)/2
+			}
+			if mid == good || mid == bad {
+				break
+			}
+			c := append(box{}, b...)
+			c[i].K = mid
+			nb, err := r.try(c)
+			if err != nil {
+				return nil, err
+			}
+			if nb == nil {
+				bad = mid
+				continue
+			}
+			good = mid
+			b = nb
+			if i = slices.IndexFunc(b, func(k smt.Lit) bool { return k.Var == l.Var && k.Upper == l.Upper }); i < 0 {
+				break // the core dropped the bound altogether
+			}
+		}
+	}
+	return b, nil
+}
+
+// try checks a candidate box c: disjoint from the bad region and without
+// transition into F_j ∧ ¬c. It returns the reduced box (c's core,
+// repaired) or nil when c does not qualify. Unknown answers count as
+// failures (sound: the candidate is just not taken).
+func (r *run) try(c box) (box, error) {
+	c = c.sorted()
+	hit, _, err := r.meetsBad(c)
+	if err != nil || hit {
+		return nil, err
+	}
+	res, core, err := r.query(c, r.genLevel)
+	if err != nil || res != smt.Unsat {
+		return nil, err
+	}
+	return r.repair(core, c)
+}
+
+// repair adds literals of full back to core until the box is disjoint from
+// the bad region. It returns nil on an unknown answer.
+func (r *run) repair(core, full box) (box, error) {
+	b := append(box{}, core...)
+	for {
+		hit, w, err := r.meetsBad(b)
+		if err != nil {
+			return nil, err
+		}
+		if !hit {
+			return b.sorted(), nil
+		}
+		if w == nil {
+			return nil, nil // unknown
+		}
+		added := false
+		for _, l := range full {
+			if !l.Holds(w) && !slices.Contains(b, l) {
+				b = append(b, l)
+				added = true
+				break
+			}
+		}
+		if !added {
+			// full itself meets the bad region: cannot happen for the
+			// boxes generalize builds (they contain a non-bad obligation
+			// state and were checked); give up on this candidate.
+			return nil, nil
+		}
+	}
+}
+
+// meetsBad reports whether box b contains a bad state, and one such state.
+// hit true with a nil state means the solver answered unknown.
+func (r *run) meetsBad(b box) (bool, symbolic.State, error) {
+	sv := r.sv
+	if err := r.flushRetired(); err != nil {
+		return false, nil, err
+	}
+	res, err := sv.check(b, []smt.Term{sv.badCur})
+	if err != nil {
+		return false, nil, err
+	}
+	switch res {
+	case smt.Unsat:
+		return false, nil, nil
+	case smt.Unknown:
+		return true, nil, nil
+	}
+	w, err := sv.st.E.Decode(sv.st.S, sv.st.E.Cur)
+	return true, w, err
+}
+
+// order returns b's literals in the order literal dropping tries them.
+func (r *run) order(b box) []smt.Lit {
+	ls := append([]smt.Lit(nil), b...)
+	switch r.opts.Order {
+	case OrderReverse:
+		slices.Reverse(ls)
+	case OrderActivity:
+		slices.SortStableFunc(ls, func(a, c smt.Lit) int {
+			switch x, y := r.act[a.Var], r.act[c.Var]; {
+			case x < y:
+				return -1
+			case x > y:
+				return 1
+			}
+			return 0
+		})
+	}
+	return ls
+}

@@ -1,0 +1,590 @@
+package ic3
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"time"
+
+	"vigil/smt"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Verdict is the answer of Check.
+type Verdict uint8
+
+const (
+	Unknown Verdict = iota
+	Safe
+	Unsafe
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Safe:
+		return "safe"
+	case Unsafe:
+		return "unsafe"
+	}
+	return "unknown"
+}
+
+// Order is the order in which generalization tries to drop literals.
+type Order string
+
+const (
+	OrderIndex    Order = "index"    // the variables' declaration order
+	OrderReverse  Order = "reverse"  // the reverse of it
+	OrderActivity Order = "activity" // variables seldom in recent clauses first (IC3ref)
+)
+
+// Orders lists the variable orders.
+var Orders = []Order{OrderIndex, OrderReverse, OrderActivity}
+
+// Options configure Check.
+type Options struct {
+	// Generalize is false for paper 004's variant without reason
+	// generalization (ic3-nog): a clause blocks exactly one state.
+	Generalize bool
+	// Order of literal dropping; "" is OrderActivity.
+	Order Order
+	// Progress, when set, is called about every ProgressEvery with the
+	// statistics so far.
+	Progress      func(Stats)
+	ProgressEvery time.Duration
+}
+
+// Stats are the figures of a run. Times of generalization and
+// propagation include the SMT calls they make.
+type Stats struct {
+	Frames      int // N, the path-length limit reached
+	Clauses     int // live clauses over all levels
+	Obligations int // obligations popped
+	Blocked     int // clauses learned
+	Pushed      int // clause moves during propagation
+	SMTCalls    int
+	Rebuilds    int // solver rebuilds
+	Invariant   int // boxes of the invariant (safe)
+	SMTTime     time.Duration
+	GenTime     time.Duration
+	PropTime    time.Duration
+	Elapsed     time.Duration
+}
+
+// Result is the answer of Check with its evidence.
+type Result struct {
+	Verdict Verdict
+	// Reason says why the verdict is Unknown.
+	Reason string
+	// Trace is the counterexample (Unsafe): a run from a start state into
+	// an unsafe state, in the form the explicit engine replays.
+	Trace []explicit.Step
+	// Invariant (Safe) is a union of boxes that contains every start
+	// state, no bad state, and is closed under the transitions.
+	Invariant [][]smt.Lit
+	Stats     Stats
+}
+
+// MaxMagnitude bounds the absolute value of variable bounds: beyond it
+// the explicit replay's arithmetic could overflow.
+const MaxMagnitude = 1 << 53
+
+// Validate reports why Check cannot take the question: a range too large,
+// a property without unsafe states, a policy SMT cannot encode exactly.
+func Validate(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) error {
+	for i := range m.Vars {
+		v := &m.Vars[i]
+		if v.Lo < -MaxMagnitude || v.Hi > MaxMagnitude {
+			return fmt.Errorf("ic3: %s: variable %s has range %d..%d, beyond ±2^53; narrow the range", v.Pos, v.Name, v.Lo, v.Hi)
+		}
+	}
+	if prop == nil {
+		return fmt.Errorf("ic3: no property to verify")
+	}
+	if prop.Unsafe == nil || prop.Unsafe.Op == symbolic.CFalse {
+		return fmt.Errorf("ic3: %s: property %s has no unsafe condition; ic3 proves that unsafe states are unreachable, so give the property an `unsafe` line", prop.Pos, prop.Name)
+	}
+	if policy != nil && policy.Kind != symbolic.KindRules && policy.Kind != symbolic.KindTable {
+		return fmt.Errorf("ic3: %s: policy %s is a %s policy; ic3 encodes rules and table policies exactly in SMT, learned policies need PolIC3 (not yet available): use --engine bfs", policy.Pos, policy.Name, policy.Kind)
+	}
+	return checkOps(m, prop, policy)
+}
+
+// checkOps walks every expression the encoding will see and names one it
+// cannot express exactly.
+func checkOps(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) error {
+	var bad error
+	var expr func(e *symbolic.Expr)
+	var cond func(c *symbolic.Cond)
+	expr = func(e *symbolic.Expr) {
+		if e == nil || bad != nil {
+			return
+		}
+		if e.Op > symbolic.OpBool || e.Op == symbolic.OpDiv && e.K <= 0 {
+			bad = fmt.Errorf("ic3: %s: the expression (%v) cannot be encoded exactly in linear integer arithmetic", e.Pos, e.Op)
+			return
+		}
+		for _, a := range e.Args {
+			expr(a)
+		}
+		cond(e.Cond)
+	}
+	cond = func(c *symbolic.Cond) {
+		if c == nil || bad != nil {
+			return
+		}
+		if c.Op > symbolic.CImplies {
+			bad = fmt.Errorf("ic3: %s: the condition cannot be encoded exactly", c.Pos)
+			return
+		}
+		expr(c.L)
+		expr(c.R)
+		for _, a := range c.Args {
+			cond(a)
+		}
+	}
+	for i := range m.Commands {
+		c := &m.Commands[i]
+		cond(c.Guard)
+		for _, o := range c.Outcomes {
+			for _, a := range o.Assigns {
+				expr(a.Value)
+			}
+		}
+	}
+	cond(prop.Start)
+	cond(prop.Unsafe)
+	cond(prop.Goal)
+	if policy != nil {
+		for _, r := range policy.Rules {
+			cond(r.Cond)
+		}
+	}
+	return bad
+}
+
+// obligation is a state that must be shown not to reach the bad region in
+// level steps, or be the start of a counterexample.
+type obligation struct {
+	s      symbolic.State
+	level  int
+	depth  int // steps from the start state
+	seq    int // insertion order, for a stable queue
+	parent *obligation
+	cmd    int // the parent's transition into s: command and outcome
+	out    int
+}
+
+type queue []*obligation
+
+func (q queue) Len() int { return len(q) }
+func (q queue) Less(i, j int) bool {
+	a, b := q[i], q[j]
+	if a.level != b.level {
+		return a.level < b.level
+	}
+	if a.depth != b.depth {
+		return a.depth > b.depth
+	}
+	return a.seq < b.seq
+}
+func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *queue) Push(x any)   { *q = append(*q, x.(*obligation)) }
+func (q *queue) Pop() any {
+	old := *q
+	n := len(old)
+	x := old[n-1]
+	*q = old[:n-1]
+	return x
+}
+
+// run is one Check.
+type run struct {
+	m      *symbolic.Model
+	prop   *symbolic.Property
+	opts   Options
+	sv     *solver
+	frames [][]box // frames[k]: clauses of level k (k ≥ 1); frames[0] unused
+	N      int
+	stats  Stats
+	act    []float64 // activity per variable
+	seq    int
+	start  time.Time
+	last   time.Time
+	// pending are temporary literals to retire before the next check.
+	pending  []smt.Term
+	genLevel int // the frame generalize works against
+}
+
+// Check decides whether some run of the model under the property's start
+// condition, with labels chosen by policy (nil: any applicable label),
+// reaches an unsafe state. A timeout or cancellation of ctx, or a solver
+// that cannot decide, gives Unknown with a reason. Errors are reserved for
+// questions Check cannot take (Validate) and internal failures; a
+// reachable range error is an error too, as in the explicit engine.
+func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl, opts Options) (*Result, error) {
+	if err := Validate(m, prop, policy); err != nil {
+		return nil, err
+	}
+	if opts.Order == "" {
+		opts.Order = OrderActivity
+	}
+	if opts.ProgressEvery == 0 {
+		opts.ProgressEvery = 200 * time.Millisecond
+	}
+	r := &run{m: m, prop: prop, opts: opts, act: make([]float64, len(m.Vars)), start: time.Now()}
+	r.last = r.start
+	sv, err := newSolver(ctx, m, smt.TransOptions{Property: prop, Policy: policy}, &r.stats)
+	if err != nil {
+		return nil, err
+	}
+	defer sv.close()
+	r.sv = sv
+	res, err := r.main()
+	if res != nil {
+		r.stats.Elapsed = time.Since(r.start)
+		r.stats.Frames = r.N
+		r.stats.Clauses = r.live()
+		res.Stats = r.stats
+	}
+	return res, err
+}
+
+func (r *run) live() int {
+	n := 0
+	for _, f := range r.frames {
+		n += len(f)
+	}
+	return n
+}
+
+func (r *run) unknown() *Result {
+	reason := r.sv.reason
+	if reason == "" {
+		reason = "the solver answered unknown"
+	}
+	return &Result{Verdict: Unknown, Reason: reason}
+}
+
+func (r *run) progress() {
+	if r.opts.Progress == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(r.last) >= r.opts.ProgressEvery {
+		r.last = now
+		r.stats.Elapsed = now.Sub(r.start)
+		r.stats.Frames = r.N
+		r.stats.Clauses = r.live()
+		r.opts.Progress(r.stats)
+	}
+}
+
+func (r *run) main() (*Result, error) {
+	sv := r.sv
+	// A bad start state is a counterexample of length 0.
+	res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})
+	if err != nil {
+		return nil, err
+	}
+	switch res {
+	case smt.Unknown:
+		return r.unknown(), nil
+	case smt.Sat:
+		s, err := sv.st.E.Decode(sv.st.S, sv.st.E.Next)
+		if err != nil {
+			return nil, err
+		}
+		return r.counterexample(&obligation{s: s})
+	}
+	r.N = 1
+	r.frames = make([][]box, 2)
+	for {
+		if err := sv.ctx.Err(); err != nil {
+			sv.reason = ctxReason(sv.ctx)
+			return r.unknown(), nil
+		}
+		// selectStartState: a start state in F_N.
+		acts := sv.frame([]smt.Term{sv.initNext}, r.N, r.N)
+		res, err := sv.check(nil, acts)
+		if err != nil {
+			return nil, err
+		}
+		switch res {
+		case smt.Unknown:
+			return r.unknown(), nil
+		case smt.Sat:
+			s, err := sv.st.E.Decode(sv.st.S, sv.st.E.Next)
+			if err != nil {
+				return nil, err
+			}
+			ob := &obligation{s: s, level: r.N, cmd: -1, out: -1}
+			res, err := r.block(ob)
+			if res != nil || err != nil {
+				return res, err
+			}
+			continue
+		}
+		// No start state in F_N: open F_{N+1} and propagate.
+		r.N++
+		r.frames = append(r.frames, nil)
+		k, res2, err := r.propagate()
+		if res2 != nil || err != nil {
+			return res2, err
+		}
+		if k > 0 {
+			inv := make([][]smt.Lit, 0)
+			for j := k + 1; j < len(r.frames); j++ {
+				for _, b := range r.frames[j] {
+					inv = append(inv, append([]smt.Lit(nil), b...))
+				}
+			}
+			r.stats.Invariant = len(inv)
+			return &Result{Verdict: Safe, Invariant: inv}, nil
+		}
+	}
+}
+
+// block handles the obligations of one start state: it returns a
+// counterexample, or nil when the start state is blocked in F_N.
+func (r *run) block(root *obligation) (*Result, error) {
+	q := &queue{}
+	r.push(q, root)
+	for q.Len() > 0 {
+		if err := r.sv.ctx.Err(); err != nil {
+			r.sv.reason = ctxReason(r.sv.ctx)
+			return r.unknown(), nil
+		}
+		r.progress()
+		ob := heap.Pop(q).(*obligation)
+		r.stats.Obligations++
+		if ob.level == 0 {
+			return r.counterexample(ob)
+		}
+		if r.blockedAt(ob.s, ob.level) {
+			if ob.level < r.N {
+				ob.level++
+				r.push(q, ob)
+			}
+			continue
+		}
+		// selectSuccessorState(s, level-1), with relative induction: a
+		// successor other than s itself.
+		pt := point(r.m, ob.s)
+		res, cube, err := r.query(pt, ob.level-1)
+		if err != nil {
+			return nil, err
+		}
+		switch res {
+		case smt.Unknown:
+			return r.unknown(), nil
+		case smt.Sat:
+			_, to, cmd, out, err := r.sv.st.Witness()
+			if err != nil {
+				return nil, err
+			}
+			r.push(q, ob)
+			r.push(q, &obligation{s: to, level: ob.level - 1, depth: ob.depth + 1, parent: ob, cmd: cmd, out: out})
+			continue
+		}
+		// No successor in F_{level-1}. A bad state (unsafe ones are
+		// terminal; range errors may also have other outcomes) ends a
+		// counterexample here rather than being blocked.
+		if r.prop.Unsafe.Holds(ob.s) {
+			return r.counterexample(ob)
+		}
+		if hit, w, err := r.meetsBad(pt); err != nil {
+			return nil, err
+		} else if hit && w == nil {
+			return r.unknown(), nil
+		} else if hit {
+			return r.counterexample(ob)
+		}
+		// Blocked: generalize the reason and learn ¬r at the highest level
+		// it holds.
+		t0 := time.Now()
+		var b box
+		if r.opts.Generalize {
+			b, err = r.generalize(ob.s, cube, ob.level-1)
+		} else {
+			b = pt
+		}
+		r.stats.GenTime += time.Since(t0)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			return r.unknown(), nil
+		}
+		level := ob.level
+		for level < r.N {
+			res, _, err := r.query(b, level)
+			if err != nil {
+				return nil, err
+			}
+			if res != smt.Unsat {
+				break
+			}
+			level++
+		}
+		if err := r.learn(b, level); err != nil {
+			return nil, err
+		}
+		if ob.level < r.N {
+			ob.level++
+			r.push(q, ob)
+		}
+	}
+	return nil, nil
+}
+
+func (r *run) push(q *queue, ob *obligation) {
+	r.seq++
+	ob.seq = r.seq
+	heap.Push(q, ob)
+}
+
+// blockedAt reports whether s is outside F_k: some clause of level ≥ k
+// excludes it.
+func (r *run) blockedAt(s symbolic.State, k int) bool {
+	for j := k; j < len(r.frames); j++ {
+		for _, b := range r.frames[j] {
+			if b.holds(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// query asks whether some state of b has a transition into F_j ∧ ¬b (into
+// F_0 = bad for j = 0). On unsat it returns the core: the literals of b
+// that suffice.
+func (r *run) query(b box, j int) (smt.Result, box, error) {
+	return r.queryRel(b, j, true)
+}
+
+// queryRel is query with the temporary clause ¬b' only when rel is set
+// (propagation leaves it out: ¬b is in F_j already).
+func (r *run) queryRel(b box, j int, rel bool) (smt.Result, box, error) {
+	sv := r.sv
+	if err := r.flushRetired(); err != nil {
+		return smt.Unknown, nil, err
+	}
+	acts := sv.frame([]smt.Term{sv.trans}, j, r.N)
+	var tmp smt.Term
+	rel = rel && j > 0
+	if rel {
+		tmp = sv.st.Activation()
+		if err := sv.st.Block(tmp, b, true); err != nil {
+			return smt.Unknown, nil, err
+		}
+		acts = append(acts, tmp)
+	}
+	res, err := sv.check(b, acts)
+	var core box
+	if err == nil && res == smt.Unsat {
+		core, err = sv.core()
+	}
+	if rel {
+		// Retired before the next check, after the caller has read the
+		// witness of a sat answer (a rebuild would lose the model).
+		r.pending = append(r.pending, tmp)
+	}
+	return res, core, err
+}
+
+// flushRetired retires the temporary literals of earlier queries.
+func (r *run) flushRetired() error {
+	for len(r.pending) > 0 {
+		t := r.pending[len(r.pending)-1]
+		r.pending = r.pending[:len(r.pending)-1]
+		if err := r.sv.retire(t, func() [][]box { return r.frames }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// learn adds ¬b at level k, dropping the clauses of levels ≤ k it subsumes.
+func (r *run) learn(b box, k int) error {
+	if err := r.flushRetired(); err != nil {
+		return err
+	}
+	for j := 1; j <= k && j < len(r.frames); j++ {
+		f := r.frames[j][:0]
+		for _, c := range r.frames[j] {
+			if !c.within(b) {
+				f = append(f, c)
+			}
+		}
+		r.frames[j] = f
+	}
+	r.frames[k] = append(r.frames[k], b)
+	r.stats.Blocked++
+	for _, l := range b {
+		r.act[l.Var]++
+	}
+	return r.sv.addClause(k, b)
+}
+
+// propagate pushes clauses forward, level by level; it returns k > 0 when
+// F_k = F_{k+1} (level k became empty).
+func (r *run) propagate() (int, *Result, error) {
+	t0 := time.Now()
+	defer func() { r.stats.PropTime += time.Since(t0) }()
+	for k := 1; k < r.N; k++ {
+		var keep []box
+		for _, b := range r.frames[k] {
+			r.progress()
+			res, _, err := r.queryRel(b, k, false)
+			if err != nil {
+				return 0, nil, err
+			}
+			switch res {
+			case smt.Unknown:
+				return 0, r.unknown(), nil
+			case smt.Unsat:
+				r.frames[k+1] = append(r.frames[k+1], b)
+				r.stats.Pushed++
+				if err := r.sv.addClause(k+1, b); err != nil {
+					return 0, nil, err
+				}
+				continue
+			}
+			keep = append(keep, b)
+		}
+		if err := r.flushRetired(); err != nil {
+			return 0, nil, err
+		}
+		r.frames[k] = keep
+		if len(keep) == 0 {
+			return k, nil, nil
+		}
+	}
+	return 0, nil, nil
+}
+
+// counterexample builds the run from the root to ob (a bad state) and
+// checks it is a run into an unsafe state, not a range error.
+func (r *run) counterexample(ob *obligation) (*Result, error) {
+	var chain []*obligation
+	for o := ob; o != nil; o = o.parent {
+		chain = append(chain, o)
+	}
+	trace := make([]explicit.Step, len(chain))
+	for i := range chain {
+		o := chain[len(chain)-1-i]
+		trace[i] = explicit.Step{State: o.s, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}
+		if i > 0 {
+			c := o.cmd
+			trace[i-1].Cmd, trace[i-1].Outcome = c, o.out
+			trace[i-1].Label = r.m.Commands[c].Label
+		}
+	}
+	last := trace[len(trace)-1].State
+	if !r.prop.Unsafe.Holds(last) {
+		return nil, fmt.Errorf("ic3: a state reachable in %d steps has an outcome that leaves a variable's range: %s; widen the range or strengthen the guard (vigil check --bounds finds such places)", len(trace)-1, r.m.FormatState(last))
+	}
+	return &Result{Verdict: Unsafe, Trace: trace}, nil
+}

@@ -1,0 +1,124 @@
+package ic3_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"vigil/ic3"
+	"vigil/smt"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+	"vigil/symbolic/gen"
+)
+
+// checkInvariant enumerates every state of a tiny model and checks that
+// the union of boxes inv holds in every start state, in no unsafe state,
+// and is closed under the policy's transitions. It uses the explicit
+// engine only, never SMT.
+func checkInvariant(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, inv [][]smt.Lit) error {
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		return err
+	}
+	var dec explicit.Decider
+	if pd != nil {
+		if dec, err = explicit.NewDecider(m, pd); err != nil {
+			return err
+		}
+	}
+	in := func(s symbolic.State) bool {
+	boxes:
+		for _, b := range inv {
+			for _, l := range b {
+				if !l.Holds(s) {
+					continue boxes
+				}
+			}
+			return true
+		}
+		return false
+	}
+	var bad error
+	g.Starts(func(s symbolic.State) bool {
+		if !in(s) {
+			bad = fmt.Errorf("start state %s is outside the invariant", m.FormatState(s))
+		}
+		return bad == nil
+	})
+	if bad != nil {
+		return bad
+	}
+	s := make(symbolic.State, len(m.Vars))
+	for i := range s {
+		s[i] = m.Vars[i].Lo
+	}
+	x := &explicit.Expansion{}
+	for {
+		if in(s) {
+			if g.Status(s) == explicit.Unsafe {
+				return fmt.Errorf("unsafe state %s is inside the invariant", m.FormatState(s))
+			}
+			if g.Status(s) == explicit.Open {
+				g.Applicable(s, x)
+				l := symbolic.NoLabel
+				if dec != nil {
+					if l, err = dec.Decide(s, x.App); err != nil {
+						return err
+					}
+				}
+				for c := range m.Commands {
+					if dec != nil && m.Commands[c].Label != l || !g.Guard(s, c) {
+						continue
+					}
+					for o := range m.Commands[c].Outcomes {
+						t, err := g.Apply(s, c, o)
+						if err != nil {
+							return fmt.Errorf("state %s inside the invariant: %v", m.FormatState(s), err)
+						}
+						if !in(t) {
+							return fmt.Errorf("state %s inside the invariant has successor %s outside", m.FormatState(s), m.FormatState(t))
+						}
+					}
+				}
+			}
+		}
+		i := 0
+		for ; i < len(s); i++ {
+			if s[i] < m.Vars[i].Hi {
+				s[i]++
+				break
+			}
+			s[i] = m.Vars[i].Lo
+		}
+		if i == len(s) {
+			return nil
+		}
+	}
+}
+
+// TestInvariants checks every safe answer's invariant by enumeration.
+func TestInvariants(t *testing.T) {
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	safe := 0
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		m := gen.Model(seed, gen.Options{})
+		prop := m.Properties[0]
+		for _, pd := range []*symbolic.PolicyDecl{m.Policies[0], nil} {
+			for _, g := range []bool{true, false} {
+				res, err := ic3.Check(context.Background(), m, prop, pd, ic3.Options{Generalize: g})
+				if err != nil || res.Verdict != ic3.Safe {
+					continue // verdicts are compared in TestConformance
+				}
+				safe++
+				if err := checkInvariant(m, prop, pd, res.Invariant); err != nil {
+					t.Errorf("seed %d (policy %v, generalize %v): %v", seed, pd != nil, g, err)
+				}
+			}
+		}
+	}
+	t.Logf("%d invariants checked", safe)
+}

@@ -1,0 +1,229 @@
+package ic3
+
+// The one solver of a run: transition relation, bad region, start
+// condition and frame clauses, each under an activation literal (see
+// doc.go).
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"vigil/smt"
+	"vigil/symbolic"
+)
+
+// rebuildAfter is the number of retired temporary literals after which the
+// solver is rebuilt from the live clauses.
+const rebuildAfter = 2000
+
+type solver struct {
+	ctx  context.Context
+	m    *symbolic.Model
+	x    *smt.Context
+	opts smt.TransOptions
+	st   *smt.Step
+
+	trans, badCur, badNext, initNext smt.Term
+	lvl                              []smt.Term // lvl[k]: clauses of level k (k ≥ 1)
+	retired                          int
+	lastBox                          box // the box of the last check
+
+	stats *Stats
+	// reason is set when a check answered unknown.
+	reason string
+}
+
+func newSolver(ctx context.Context, m *symbolic.Model, opts smt.TransOptions, stats *Stats) (*solver, error) {
+	s := &solver{ctx: ctx, m: m, opts: opts, stats: stats}
+	if err := s.build(nil); err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *solver) close() {
+	if s.x != nil {
+		s.x.Close()
+		s.x = nil
+	}
+}
+
+// build makes a fresh context and solver with the fixed parts and the
+// clauses given (clauses[k]: the boxes of level k). A fresh context drops
+// every term of the old one, retired literals included.
+func (s *solver) build(clauses [][]box) error {
+	s.close()
+	x, err := smt.NewContext()
+	if err != nil {
+		return err
+	}
+	s.x, s.lvl = x, nil
+	m := s.m
+	e, err := smt.NewEncoder(x, m)
+	if err != nil {
+		return err
+	}
+	tr, err := e.Transition(s.opts)
+	if err != nil {
+		return err
+	}
+	sv, err := x.NewSolver()
+	if err != nil {
+		return err
+	}
+	sv.SetRecycle(0) // we rebuild ourselves
+	s.st = &smt.Step{E: e, S: sv, T: tr, Lits: e.NewLiterals(sv)}
+	s.retired = 0
+	p := s.opts.Property
+	bad := func(vs []smt.Term) (smt.Term, error) {
+		rerr, err := e.RangeError(s.opts, vs)
+		if err != nil {
+			return smt.Term{}, err
+		}
+		return x.And(e.InRange(vs), x.Or(e.Cond(p.Unsafe, vs), x.And(x.Not(e.Terminal(p, vs)), rerr))), nil
+	}
+	s.trans = x.Keep(x.BoolConst("ic3.trans"))
+	s.badCur = x.Keep(x.BoolConst("ic3.bad"))
+	s.badNext = x.Keep(x.BoolConst("ic3.bad'"))
+	s.initNext = x.Keep(x.BoolConst("ic3.init'"))
+	bc, err := bad(e.Cur)
+	if err != nil {
+		return err
+	}
+	bn, err := bad(e.Next)
+	if err != nil {
+		return err
+	}
+	init := e.State
+	var in smt.Term
+	if p.Start != nil {
+		in = e.Cond(p.Start, e.Next)
+	} else {
+		st, err := m.InitialState()
+		if err != nil {
+			return err
+		}
+		in = init(st, e.Next)
+	}
+	for _, t := range []smt.Term{
+		x.Implies(s.trans, tr.Formula),
+		x.Implies(s.badCur, bc),
+		x.Implies(s.badNext, bn),
+		x.Implies(s.initNext, x.And(e.InRange(e.Next), in)),
+	} {
+		if err := sv.Assert(t); err != nil {
+			return err
+		}
+	}
+	if err := x.Err(); err != nil {
+		return err
+	}
+	for k, bs := range clauses {
+		for _, b := range bs {
+			if err := s.addClause(k, b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// level returns the activation literal of level k, making it when new.
+func (s *solver) level(k int) smt.Term {
+	for len(s.lvl) <= k {
+		n := len(s.lvl)
+		var t smt.Term
+		if n > 0 {
+			t = s.x.Keep(s.x.BoolConst(fmt.Sprintf("ic3.lvl%d", n)))
+		}
+		s.lvl = append(s.lvl, t)
+	}
+	return s.lvl[k]
+}
+
+// addClause asserts ¬b over the next state under level k's literal.
+func (s *solver) addClause(k int, b box) error {
+	return s.st.Block(s.level(k), b, true)
+}
+
+// frame appends the literals selecting F_j over the next state: the bad
+// region for j = 0, else the levels j..top.
+func (s *solver) frame(dst []smt.Term, j, top int) []smt.Term {
+	if j == 0 {
+		return append(dst, s.badNext)
+	}
+	for k := j; k <= top; k++ {
+		dst = append(dst, s.level(k))
+	}
+	return dst
+}
+
+// check runs one check with the assumptions and the box r on the current
+// state; it records time and the reason of an unknown.
+func (s *solver) check(r box, acts []smt.Term) (smt.Result, error) {
+	if err := s.x.Err(); err != nil {
+		return smt.Unknown, err
+	}
+	as, err := s.st.Lits.AssumeAll(nil, r, false)
+	if err != nil {
+		return smt.Unknown, err
+	}
+	nbox := len(as)
+	as = append(as, acts...)
+	t0 := time.Now()
+	res, err := s.st.S.CheckContext(s.ctx, as...)
+	s.stats.SMTCalls++
+	s.stats.SMTTime += time.Since(t0)
+	s.lastBox = r[:nbox:nbox]
+	if err == nil && res == smt.Unknown {
+		s.reason = s.st.S.ReasonUnknown()
+		if s.ctx.Err() != nil {
+			s.reason = ctxReason(s.ctx)
+		}
+		if s.reason == "" {
+			s.reason = "the solver answered unknown"
+		}
+	}
+	return res, err
+}
+
+// core returns, after an unsat check, the literals of its box in the core.
+func (s *solver) core() (box, error) {
+	idx, err := s.st.S.Core()
+	if err != nil {
+		return nil, err
+	}
+	var b box
+	for _, i := range idx {
+		if i < len(s.lastBox) {
+			b = append(b, s.lastBox[i])
+		}
+	}
+	return b.sorted(), nil
+}
+
+// retire retires a temporary literal and rebuilds the solver when too
+// many have piled up.
+func (s *solver) retire(act smt.Term, live func() [][]box) error {
+	if err := s.st.Retire(act); err != nil {
+		return err
+	}
+	s.retired++
+	if s.retired >= rebuildAfter {
+		s.stats.Rebuilds++
+		return s.build(live())
+	}
+	return nil
+}
+
+func ctxReason(ctx context.Context) string {
+	switch ctx.Err() {
+	case context.DeadlineExceeded:
+		return "timeout"
+	case context.Canceled:
+		return "interrupted"
+	}
+	return ""
+}
