@@ -1,15 +1,11 @@
 package ic3_test
 
 import (
-	"context"
 	"fmt"
-	"testing"
 
-	"vigil/ic3"
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
-	"vigil/symbolic/gen"
 )
 
 // checkInvariant enumerates every state of a tiny model and checks that
@@ -97,28 +93,3 @@ func checkInvariant(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.Pol
 	}
 }
 
-// TestInvariants checks every safe answer's invariant by enumeration.
-func TestInvariants(t *testing.T) {
-	n := 1000
-	if testing.Short() {
-		n = 200
-	}
-	safe := 0
-	for seed := uint64(1); seed <= uint64(n); seed++ {
-		m := gen.Model(seed, gen.Options{})
-		prop := m.Properties[0]
-		for _, pd := range []*symbolic.PolicyDecl{m.Policies[0], nil} {
-			for _, g := range []bool{true, false} {
-				res, err := ic3.Check(context.Background(), m, prop, pd, ic3.Options{Generalize: g})
-				if err != nil || res.Verdict != ic3.Safe {
-					continue // verdicts are compared in TestConformance
-				}
-				safe++
-				if err := checkInvariant(m, prop, pd, res.Invariant); err != nil {
-					t.Errorf("seed %d (policy %v, generalize %v): %v", seed, pd != nil, g, err)
-				}
-			}
-		}
-	}
-	t.Logf("%d invariants checked", safe)
-}

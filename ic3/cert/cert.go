@@ -1,0 +1,327 @@
+// Package cert reads and checks inductive-invariant certificates: the
+// SMT-LIB2 files that `vigil verify --engine ic3 --cert FILE` writes (see
+// smt/smtlib for the layout). It shares no code with package ic3: it
+// parses the invariant back from the file's `vigil.inv` definition, reloads
+// nothing itself (the caller loads the model the header names), and checks
+// the three conditions with its own queries through the smt encoder:
+//
+//	init:        Init ∧ ¬Inv            is unsat
+//	consecution: Inv ∧ T ∧ ¬Inv'        is unsat
+//	safety:      Inv ∧ Bad              is unsat
+//
+// where T is the transition relation under the certificate's policy (none:
+// every label) and Bad is the unsafe region plus the states where an
+// allowed outcome leaves a variable's range. The header's model hash ties
+// the certificate to the model it was written for.
+package cert
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"vigil/smt"
+	"vigil/symbolic"
+)
+
+// Magic is the first header line of a certificate.
+const Magic = "vigil invariant certificate 1"
+
+// Header is what a certificate records about the question it answers.
+type Header struct {
+	Model    string   // the model file as given to vigil verify
+	Defines  []string // NAME=VALUE overrides
+	Property string
+	Policy   string // "" for none (every label)
+	// PlaJA files given on the command line, if any.
+	StartFile, UnsafeFile, PolicyFile string
+	Hash                              string // ModelHash of the question
+	Boxes                             int
+}
+
+// Lines returns the header as comment lines (without the "; " prefix).
+func (h *Header) Lines() []string {
+	ls := []string{Magic, "model: " + h.Model}
+	for _, d := range h.Defines {
+		ls = append(ls, "define: "+d)
+	}
+	pol := h.Policy
+	if pol == "" {
+		pol = "-"
+	}
+	ls = append(ls, "property: "+h.Property, "policy: "+pol)
+	for _, kv := range [][2]string{{"start-file", h.StartFile}, {"unsafe-file", h.UnsafeFile}, {"policy-file", h.PolicyFile}} {
+		if kv[1] != "" {
+			ls = append(ls, kv[0]+": "+kv[1])
+		}
+	}
+	return append(ls, "model-sha256: "+h.Hash, fmt.Sprintf("boxes: %d", h.Boxes))
+}
+
+// ModelHash identifies the question a certificate answers: the model as
+// vigil prints it, the property and the policy.
+func ModelHash(m *symbolic.Model, prop, policy string) string {
+	h := sha256.New()
+	symbolic.Print(h, m)
+	fmt.Fprintf(h, "\x00property %s\x00policy %s", prop, policy)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Cert is a parsed certificate.
+type Cert struct {
+	Header
+	Vars []string    // the parameters of vigil.inv, in order
+	Inv  [][]smt.Lit // the invariant: a union of boxes
+}
+
+// IsCertificate reports whether the file starts like an invariant
+// certificate (an SMT-LIB2 comment or expression, not JSON).
+func IsCertificate(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	for {
+		c, err := r.ReadByte()
+		if err != nil {
+			return false
+		}
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case ';', '(':
+			return true
+		}
+		return false
+	}
+}
+
+// Read parses the certificate file at path.
+func Read(path string) (*Cert, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cert: %v", err)
+	}
+	defer f.Close()
+	return Parse(f, path)
+}
+
+// Parse reads a certificate; name is used in errors.
+func Parse(r io.Reader, name string) (*Cert, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("cert: %s: %v", name, err)
+	}
+	c := &Cert{}
+	if err := c.parseHeader(string(src), name); err != nil {
+		return nil, err
+	}
+	p := &parser{src: string(src), name: name, line: 1}
+	for {
+		e, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			return nil, fmt.Errorf("cert: %s: no (define-fun vigil.inv ...) definition; is this a certificate written by vigil verify --cert?", name)
+		}
+		if l, ok := e.(list); ok && len(l.items) >= 2 && atomIs(l.items[0], "define-fun") && atomIs(l.items[1], "vigil.inv") {
+			if err := c.parseInv(l, name); err != nil {
+				return nil, err
+			}
+			return c, nil
+		}
+	}
+}
+
+func (c *Cert) parseHeader(src, name string) error {
+	sc := bufio.NewScanner(strings.NewReader(src))
+	sc.Buffer(nil, 1<<20)
+	line, magic := 0, false
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(t, ";") {
+			if t == "" {
+				continue
+			}
+			break
+		}
+		t = strings.TrimSpace(strings.TrimPrefix(t, ";"))
+		if t == Magic {
+			magic = true
+			continue
+		}
+		k, v, ok := strings.Cut(t, ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch strings.TrimSpace(k) {
+		case "model":
+			c.Model = v
+		case "define":
+			c.Defines = append(c.Defines, v)
+		case "property":
+			c.Property = v
+		case "policy":
+			if v != "-" {
+				c.Policy = v
+			}
+		case "start-file":
+			c.StartFile = v
+		case "unsafe-file":
+			c.UnsafeFile = v
+		case "policy-file":
+			c.PolicyFile = v
+		case "model-sha256":
+			c.Hash = v
+		case "boxes":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return fmt.Errorf("cert: %s:%d: boxes: want a count, got %q", name, line, v)
+			}
+			c.Boxes = n
+		}
+	}
+	if !magic {
+		return fmt.Errorf("cert: %s: not an invariant certificate (its header lacks the line %q)", name, "; "+Magic)
+	}
+	for _, f := range [][2]string{{"model", c.Model}, {"property", c.Property}, {"model-sha256", c.Hash}} {
+		if f[1] == "" {
+			return fmt.Errorf("cert: %s: the header has no %q line", name, f[0])
+		}
+	}
+	return nil
+}
+
+// parseInv reads (define-fun vigil.inv ((|x| Int) ...) Bool BODY), BODY
+// being false, a box, or (or box ...), a box being true, a bound, or (and
+// bound ...), a bound (>= |x| K) or (<= |x| K).
+func (c *Cert) parseInv(l list, name string) error {
+	bad := func(line int, format string, args ...any) error {
+		return fmt.Errorf("cert: %s:%d: vigil.inv: %s", name, line, fmt.Sprintf(format, args...))
+	}
+	if len(l.items) != 5 {
+		return bad(l.line, "want (define-fun vigil.inv (PARAMS) Bool BODY)")
+	}
+	params, ok := l.items[2].(list)
+	if !ok {
+		return bad(l.line, "want a parameter list")
+	}
+	idx := map[string]int{}
+	for _, p := range params.items {
+		pl, ok := p.(list)
+		if !ok || len(pl.items) != 2 || !atomIs(pl.items[1], "Int") {
+			return bad(params.line, "want parameters of the form (|x| Int)")
+		}
+		n, ok := pl.items[0].(atom)
+		if !ok {
+			return bad(pl.line, "want a parameter name")
+		}
+		if _, dup := idx[n.s]; dup {
+			return bad(pl.line, "parameter %s appears twice", n.s)
+		}
+		idx[n.s] = len(c.Vars)
+		c.Vars = append(c.Vars, n.s)
+	}
+	if !atomIs(l.items[3], "Bool") {
+		return bad(l.line, "want result sort Bool")
+	}
+	bound := func(e sexp) (smt.Lit, error) {
+		bl, ok := e.(list)
+		if !ok || len(bl.items) != 3 {
+			return smt.Lit{}, bad(lineOf(e), "want a bound (>= |x| K) or (<= |x| K)")
+		}
+		op, _ := bl.items[0].(atom)
+		v, _ := bl.items[1].(atom)
+		i, known := idx[v.s]
+		if !known {
+			return smt.Lit{}, bad(bl.line, "bound on %q, which is not a parameter", v.s)
+		}
+		k, err := integer(bl.items[2])
+		if err != nil {
+			return smt.Lit{}, bad(bl.line, "%v", err)
+		}
+		switch op.s {
+		case ">=":
+			return smt.Lit{Var: symbolic.VarID(i), K: k}, nil
+		case "<=":
+			return smt.Lit{Var: symbolic.VarID(i), Upper: true, K: k}, nil
+		}
+		return smt.Lit{}, bad(bl.line, "want >= or <=, got %q", op.s)
+	}
+	box := func(e sexp) ([]smt.Lit, error) {
+		if atomIs(e, "true") {
+			return []smt.Lit{}, nil
+		}
+		if bl, ok := e.(list); ok && len(bl.items) > 0 && atomIs(bl.items[0], "and") {
+			b := []smt.Lit{}
+			for _, x := range bl.items[1:] {
+				lit, err := bound(x)
+				if err != nil {
+					return nil, err
+				}
+				b = append(b, lit)
+			}
+			return b, nil
+		}
+		lit, err := bound(e)
+		return []smt.Lit{lit}, err
+	}
+	body := l.items[4]
+	c.Inv = [][]smt.Lit{}
+	switch {
+	case atomIs(body, "false"):
+	default:
+		items := []sexp{body}
+		if bl, ok := body.(list); ok && len(bl.items) > 0 && atomIs(bl.items[0], "or") {
+			items = bl.items[1:]
+		}
+		for _, x := range items {
+			b, err := box(x)
+			if err != nil {
+				return err
+			}
+			c.Inv = append(c.Inv, b)
+		}
+	}
+	if c.Boxes != len(c.Inv) {
+		return fmt.Errorf("cert: %s: the header says %d boxes, vigil.inv has %d (a truncated or edited file?)", name, c.Boxes, len(c.Inv))
+	}
+	return nil
+}
+
+func integer(e sexp) (int, error) {
+	switch x := e.(type) {
+	case atom:
+		if k, err := strconv.Atoi(x.s); err == nil {
+			return k, nil
+		}
+	case list:
+		if len(x.items) == 2 && atomIs(x.items[0], "-") {
+			if a, ok := x.items[1].(atom); ok {
+				k, err := strconv.Atoi(a.s)
+				return -k, err
+			}
+		}
+	}
+	return 0, fmt.Errorf("want an integer constant, got %s", show(e))
+}
+
+func show(e sexp) string {
+	switch x := e.(type) {
+	case atom:
+		return fmt.Sprintf("%q", x.s)
+	case list:
+		return "a list"
+	}
+	return "nothing"
+}
