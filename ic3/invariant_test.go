@@ -92,4 +92,3 @@ func checkInvariant(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.Pol
 		}
 	}
 }
-

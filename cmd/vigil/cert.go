@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	invcert "vigil/ic3/cert"
 	"vigil/safety/cert"
 	"vigil/symbolic"
 )
@@ -27,10 +28,14 @@ func init() {
 
 func runCert(e *env, args []string) int {
 	return dispatch(e, "cert", `subcommands:
-  check CERT.json [--spec FILE] [-D NAME=VALUE]... [--json]   exit 0 when the certificate holds, 1 when it does not
+  check CERT [--spec FILE] [-D NAME=VALUE]... [--json]   exit 0 when the certificate holds, 1 when it does not
 
-A certificate (written by the safety deciders) proves that one state is safe
-or r-safe for a property and a tested policy, or that it is not. check loads
+A safety certificate (CERT.json, written by vigil safe --cert) proves that
+one state is safe or r-safe for a property and a tested policy, or that it
+is not. An invariant certificate (SMT-LIB2, written by vigil verify --engine
+ic3 --cert) proves that no run of the policy reaches an unsafe state; check
+tests its three conditions (init, consecution, safety) with its own SMT
+queries, and the stock z3 binary checks the same file (z3 CERT). check loads
 the model the certificate names (its "spec", defines and PlaJA files; a
 relative path is tried from the current directory, then from the
 certificate's directory); --spec, -D and the PlaJA flags override what the
@@ -95,6 +100,9 @@ func certCheck(e *env, args []string) int {
 		return exitOK
 	}
 
+	if invcert.IsCertificate(path) {
+		return invariantCheck(e, path, *spec, plaja, defs, *asJSON)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return finish(err, input)

@@ -18,13 +18,19 @@ func init() {
 			"vigil verify specs/transport.spec --engine bfs",
 			"vigil verify specs/oneway_line.spec --policy careful --property no_overshoot --json",
 			"vigil verify specs/tarjansafe.spec --policy hasty --record cex.json; vigil run specs/tarjansafe.spec --replay cex.json",
+			"vigil verify specs/wide_counters.spec --engine ic3 --cert inv.smt2; z3 inv.smt2; vigil cert check inv.smt2",
+			"vigil verify specs/transport.spec --engine auto --json",
 		},
 		Run: runVerify,
 	})
 }
 
 // engines lists the verification engines; the first is the default.
-var engines = []string{"bfs"}
+var engines = []string{"bfs", "ic3", "ic3-nog", "auto"}
+
+// autoStates is the state limit after which --engine auto leaves BFS for
+// IC3.
+const autoStates = 1_000_000
 
 // enumFlag is a string flag restricted to a list of values.
 type enumFlag struct {
@@ -59,13 +65,18 @@ type verifyReport struct {
 	Depth          int           `json:"depth"`
 	Seconds        float64       `json:"seconds"`
 	Counterexample *explicit.Run `json:"counterexample,omitempty"`
+	IC3            *ic3Figures   `json:"ic3,omitempty"`
+	Certificate    string        `json:"certificate,omitempty"`
 }
 
 func runVerify(e *env, args []string) int {
 	c := commands["verify"]
 	fs := newFlags(e, c)
 	engine := &enumFlag{what: "engine", values: engines, val: engines[0]}
-	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states)")
+	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; auto: bfs up to a million states, then ic3)")
+	order := &enumFlag{what: "order", values: []string{"activity", "index", "reverse"}, val: "activity"}
+	fs.Var(order, "order", "ic3: the order in which generalization tries to drop variables: activity (least used in recent clauses first), index (declaration order), reverse")
+	certFile := fs.String("cert", "", "ic3: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
 		"policy to verify (default: the only one; a model without policies is verified over all labels)")
 	maxStates := fs.Int("max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
@@ -81,10 +92,23 @@ func runVerify(e *env, args []string) int {
 		return exitError
 	}
 	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
-	opts := explicit.Options{StopAtUnsafe: true, MaxStates: *maxStates, Policy: lm.dec}
+	if *certFile != "" && engine.val == "bfs" {
+		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
+		return exitUsage
+	}
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
+	max := *maxStates
+	if engine.val == "auto" && (decl == nil || decl.Kind == symbolic.KindRules || decl.Kind == symbolic.KindTable) && (max == 0 || max > autoStates) {
+		max = autoStates
+	}
+	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
+	if engine.val == "ic3" || engine.val == "ic3-nog" {
+		ic3Run.generalize = engine.val == "ic3"
+		return ic3Run.run(e, ctx)
+	}
+	opts := explicit.Options{StopAtUnsafe: true, MaxStates: max, Policy: lm.dec}
 	opts.Progress = func(s explicit.Stats) {
 		prog.printf("verify (bfs): %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
 	}
@@ -94,9 +118,14 @@ func runVerify(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 		return exitError
 	}
+	if engine.val == "auto" && res.Verdict == explicit.Unknown && ctx.Err() == nil && max != *maxStates {
+		ic3Run.generalize = true
+		ic3Run.bfsStates = res.Stats.States
+		return ic3Run.run(e, ctx)
+	}
 	s := res.Stats
 	rep := &verifyReport{
-		Verdict: res.Verdict.String(), Engine: engine.val, Model: m.Name,
+		Verdict: res.Verdict.String(), Engine: "bfs", Model: m.Name,
 		Property: prop.Name, Policy: policyName(decl),
 		States: s.States, StartStates: s.Starts, Transitions: s.Transitions, Depth: s.Depth,
 		Seconds: s.Elapsed.Seconds(),
@@ -125,7 +154,8 @@ func runVerify(e *env, args []string) int {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printVerify(e, file, m, rep, res)
+		printVerdict(e, file, m, rep, res.Verdict, res.Trace, true)
+		fmt.Fprintf(e.stdout, "engine bfs: %d states, %d transitions, depth %d, %.3fs\n", rep.States, rep.Transitions, rep.Depth, rep.Seconds)
 	}
 	switch res.Verdict {
 	case explicit.Safe:
@@ -136,30 +166,39 @@ func runVerify(e *env, args []string) int {
 	return exitUnknown
 }
 
-func printVerify(e *env, file string, m *symbolic.Model, r *verifyReport, res *explicit.Result) {
+// printVerdict prints the verdict line and, for unsafe, the counterexample
+// and how to replay it (shortest: the engine finds shortest ones).
+func printVerdict(e *env, file string, m *symbolic.Model, r *verifyReport, v explicit.Verdict, trace []explicit.Step, shortest bool) {
 	w := e.stdout
 	who := "policy " + r.Policy
 	if r.Policy == "" {
 		who = "some choice of labels"
 	}
-	switch res.Verdict {
+	kind := "a counterexample"
+	if shortest {
+		kind = "a shortest counterexample"
+	}
+	switch v {
 	case explicit.Safe:
-		fmt.Fprintf(w, "safe: %s never reaches an unsafe state of property %s from its %d start states\n", who, r.Property, r.StartStates)
+		if r.Engine == "bfs" {
+			fmt.Fprintf(w, "safe: %s never reaches an unsafe state of property %s from its %d start states\n", who, r.Property, r.StartStates)
+		} else {
+			fmt.Fprintf(w, "safe: %s never reaches an unsafe state of property %s from any start state\n", who, r.Property)
+		}
 	case explicit.UnsafeVerdict:
-		fmt.Fprintf(w, "unsafe: %s reaches an unsafe state of property %s in %s (a shortest counterexample)\n", who, r.Property, plural(len(res.Trace)-1, "step"))
+		fmt.Fprintf(w, "unsafe: %s reaches an unsafe state of property %s in %s (%s)\n", who, r.Property, plural(len(trace)-1, "step"), kind)
 		fmt.Fprintln(w, "counterexample:")
-		printTrace(e, m, res.Trace, explicit.EndUnsafe)
+		printTrace(e, m, trace, explicit.EndUnsafe)
 		args := []string{"vigil run", file, "--property", r.Property}
 		if r.Policy != "" {
 			args = append(args, "--policy", r.Policy)
 		}
-		args = append(args, "--from", `"`+m.FormatState(res.Trace[0].State)+`"`)
+		args = append(args, "--from", `"`+m.FormatState(trace[0].State)+`"`)
 		fmt.Fprintf(w, "replay: %s\n", strings.Join(args, " "))
 		fmt.Fprintf(w, "(for these exact outcomes: add --record cex.json to this command, then vigil run %s --replay cex.json)\n", file)
 	default:
 		fmt.Fprintf(w, "unknown: stopped by %s before a verdict\n", r.Reason)
 	}
-	fmt.Fprintf(w, "engine bfs: %d states, %d transitions, depth %d, %.3fs\n", r.States, r.Transitions, r.Depth, r.Seconds)
 }
 
 func plural(n int, what string) string {

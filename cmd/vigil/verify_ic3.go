@@ -1,0 +1,271 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"vigil/ic3"
+	invcert "vigil/ic3/cert"
+	"vigil/smt"
+	"vigil/smt/smtlib"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// ic3Figures are the --json statistics of an ic3 run.
+type ic3Figures struct {
+	Generalize     bool    `json:"generalize"`
+	Order          string  `json:"order"`
+	Frames         int     `json:"frames"`
+	Clauses        int     `json:"clauses"`
+	InvariantBoxes int     `json:"invariant_boxes,omitempty"`
+	Obligations    int     `json:"obligations"`
+	Learned        int     `json:"clauses_learned"`
+	Pushed         int     `json:"clauses_pushed"`
+	SMTCalls       int     `json:"smt_calls"`
+	Rebuilds       int     `json:"solver_rebuilds"`
+	SMTSeconds     float64 `json:"smt_seconds"`
+	GenSeconds     float64 `json:"generalization_seconds"`
+	PropSeconds    float64 `json:"propagation_seconds"`
+	BFSStates      int     `json:"bfs_states_before,omitempty"` // auto: states BFS stored before it gave way
+}
+
+func figures(s ic3.Stats, generalize bool, order string) *ic3Figures {
+	return &ic3Figures{
+		Generalize: generalize, Order: order,
+		Frames: s.Frames, Clauses: s.Clauses, InvariantBoxes: s.Invariant, Obligations: s.Obligations,
+		Learned: s.Blocked, Pushed: s.Pushed, SMTCalls: s.SMTCalls, Rebuilds: s.Rebuilds,
+		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
+	}
+}
+
+// ic3Run is vigil verify with --engine ic3, ic3-nog, or auto after BFS
+// gave way.
+type ic3Run struct {
+	file       string
+	mf         *modelFlags
+	lm         *loadedModel
+	generalize bool
+	order      string
+	cert       string
+	record     string
+	json       bool
+	prog       *progress
+	bfsStates  int
+}
+
+func (r *ic3Run) run(e *env, ctx context.Context) int {
+	m, prop, decl := r.lm.m, r.lm.prop, r.lm.decl
+	engine := "ic3"
+	if !r.generalize {
+		engine = "ic3-nog"
+	}
+	opts := ic3.Options{Generalize: r.generalize, Order: ic3.Order(r.order)}
+	opts.Progress = func(s ic3.Stats) {
+		r.prog.printf("verify (%s): level %d, %d obligations, %d clauses, %d SMT calls, %.1fs", engine, s.Frames, s.Obligations, s.Clauses, s.SMTCalls, s.Elapsed.Seconds())
+	}
+	res, err := ic3.Check(ctx, m, prop, decl, opts)
+	r.prog.clear()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+		return exitError
+	}
+	rep := &verifyReport{
+		Verdict: res.Verdict.String(), Engine: engine, Model: m.Name,
+		Property: prop.Name, Policy: policyName(decl), Seconds: res.Stats.Elapsed.Seconds(),
+		IC3: figures(res.Stats, r.generalize, r.order), Reason: res.Reason,
+	}
+	rep.IC3.BFSStates = r.bfsStates
+	verdict := explicit.Unknown
+	switch res.Verdict {
+	case ic3.Unsafe:
+		verdict = explicit.UnsafeVerdict
+		// Check our own answer before printing it.
+		if err := r.lm.g.CheckCounterexample(r.lm.dec, res.Trace); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: internal error: the ic3 counterexample does not replay in the explicit semantics: %v\n", err)
+			return exitError
+		}
+		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
+		if r.record != "" {
+			if err := writeRunFile(r.record, rep.Counterexample); err != nil {
+				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+				return exitError
+			}
+		}
+	case ic3.Safe:
+		verdict = explicit.Safe
+		// The invariant goes through the independent checker before the
+		// verdict is printed.
+		c := &invcert.Cert{Header: r.header(res.Invariant), Inv: res.Invariant}
+		for _, v := range m.Vars {
+			c.Vars = append(c.Vars, v.Name)
+		}
+		if err := invcert.Check(ctx, c, m, prop, decl); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: internal error: the ic3 invariant does not check: %v\n", err)
+			return exitError
+		}
+		if r.cert != "" {
+			if err := writeInvariant(r.cert, c, smtlib.Question{Model: m, Property: prop, Policy: decl}); err != nil {
+				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+				return exitError
+			}
+			rep.Certificate = r.cert
+		}
+	}
+	if r.json {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		printVerdict(e, r.file, m, rep, verdict, res.Trace, false)
+		w := e.stdout
+		if verdict == explicit.Safe {
+			fmt.Fprintf(w, "inductive invariant: %s, checked", plural(res.Stats.Invariant, "box"))
+			if r.cert != "" {
+				fmt.Fprintf(w, "; certificate %s (check with: z3 %s, or vigil cert check %s)", r.cert, r.cert, r.cert)
+			}
+			fmt.Fprintln(w)
+		}
+		s := res.Stats
+		if r.bfsStates > 0 {
+			fmt.Fprintf(w, "engine auto: bfs gave way after %d states\n", r.bfsStates)
+		}
+		fmt.Fprintf(w, "engine %s: %d frames, %d clauses, %d obligations, %d SMT calls, %.3fs (smt %.3fs, generalization %.3fs, propagation %.3fs)\n",
+			engine, s.Frames, s.Clauses, s.Obligations, s.SMTCalls, s.Elapsed.Seconds(), s.SMTTime.Seconds(), s.GenTime.Seconds(), s.PropTime.Seconds())
+	}
+	switch verdict {
+	case explicit.Safe:
+		return exitOK
+	case explicit.UnsafeVerdict:
+		return exitUnsafe
+	}
+	return exitUnknown
+}
+
+// header records the question: the model file, -D values, PlaJA files,
+// property, policy and the model's hash.
+func (r *ic3Run) header(inv [][]smt.Lit) invcert.Header {
+	m, prop, decl := r.lm.m, r.lm.prop, r.lm.decl
+	h := invcert.Header{Model: r.file, Property: prop.Name, Policy: policyName(decl), Boxes: len(inv)}
+	for k, v := range r.mf.defs {
+		h.Defines = append(h.Defines, k+"="+v)
+	}
+	sort.Strings(h.Defines)
+	if p := r.mf.plaja; p != nil {
+		h.StartFile, h.UnsafeFile, h.PolicyFile = *p.start, *p.unsafe, *p.policyFile
+	}
+	h.Hash = invcert.ModelHash(m, h.Property, h.Policy)
+	return h
+}
+
+// writeInvariant writes the SMT-LIB2 certificate of c.
+func writeInvariant(path string, c *invcert.Cert, q smtlib.Question) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := smtlib.WriteCert(f, q, c.Header.Lines(), c.Inv); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// invariantCheck is vigil cert check on an invariant certificate.
+func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, asJSON bool) int {
+	type result struct {
+		Valid     bool   `json:"valid"`
+		Kind      string `json:"kind"`
+		Boxes     int    `json:"boxes"`
+		Condition string `json:"failed_condition,omitempty"`
+		Error     string `json:"error,omitempty"`
+	}
+	res := result{Kind: "invariant"}
+	finish := func(err error, answer bool) int {
+		res.Valid = err == nil
+		if err != nil {
+			res.Error = strings.TrimPrefix(err.Error(), "cert: ")
+		}
+		switch {
+		case asJSON:
+			b, _ := json.MarshalIndent(res, "", "  ")
+			fmt.Fprintln(e.stdout, string(b))
+		case err == nil:
+		case answer:
+			fmt.Fprintf(e.stdout, "invalid: %s\n", res.Error)
+		default:
+			fmt.Fprintf(e.stderr, "vigil cert check: %s\n", res.Error)
+		}
+		if err != nil {
+			return exitError
+		}
+		return exitOK
+	}
+	c, err := invcert.Read(path)
+	if err != nil {
+		return finish(err, true)
+	}
+	res.Boxes = len(c.Inv)
+	dir := filepath.Dir(path)
+	model := spec
+	if model == "" {
+		model = resolveNear(c.Model, dir)
+	}
+	merged := defines{}
+	for _, d := range c.Defines {
+		if err := merged.Set(d); err != nil {
+			return finish(fmt.Errorf("%s: define %q: %v", path, d, err), true)
+		}
+	}
+	for k, v := range defs {
+		merged[k] = v
+	}
+	for _, p := range []struct {
+		flag     *string
+		recorded string
+	}{{plaja.start, c.StartFile}, {plaja.unsafe, c.UnsafeFile}, {plaja.policyFile, c.PolicyFile}} {
+		if *p.flag == "" && p.recorded != "" {
+			*p.flag = resolveNear(p.recorded, dir)
+		}
+	}
+	m := loadModel(e, model, merged)
+	if m == nil {
+		return finish(fmt.Errorf("cannot load model %s", model), false)
+	}
+	propName, polName := c.Property, c.Policy
+	if !plaja.apply(e, m, &propName, &polName) {
+		return finish(fmt.Errorf("cannot attach the PlaJA files to model %s", model), false)
+	}
+	prop, ok := selectProperty(e, "cert check", m, propName, true)
+	if !ok {
+		return finish(fmt.Errorf("model %s: no property %q", model, propName), false)
+	}
+	var pol *symbolic.PolicyDecl
+	if polName != "" {
+		if pol, ok = selectPolicy(e, "cert check", m, polName, false); !ok {
+			return finish(fmt.Errorf("model %s: no policy %q", model, polName), false)
+		}
+	}
+	ctx, cancel := runContext(0)
+	defer cancel()
+	if err := invcert.Check(ctx, c, m, prop, pol); err != nil {
+		var f *invcert.Failure
+		if errors.As(err, &f) {
+			res.Condition = f.Condition
+		}
+		return finish(err, true)
+	}
+	if !asJSON {
+		about := fmt.Sprintf("model %s, property %s", m.Name, prop.Name)
+		if pol != nil {
+			about += ", policy " + pol.Name
+		}
+		fmt.Fprintf(e.stdout, "valid: invariant certificate for %s: %s; init, consecution and safety hold\n", about, plural(len(c.Inv), "box"))
+	}
+	return finish(nil, true)
+}
