@@ -5,11 +5,12 @@ GO ?= go
 
 .PHONY: setup build test bench demo fuzz
 
-# Z3 (libz3-dev) is the only system dependency; the smt package links it.
+# Z3 is the only system dependency: libz3-dev for the smt package, the z3
+# binary to check invariant certificates and run Spacer on the CHC export.
 setup:
-	@if ! [ -f /usr/include/z3.h ]; then \
+	@if ! [ -f /usr/include/z3.h ] || ! command -v z3 >/dev/null; then \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libz3-dev; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libz3-dev z3; \
 	fi
 	$(GO) mod download
 

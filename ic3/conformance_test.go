@@ -1,13 +1,18 @@
 package ic3_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"vigil/ic3"
 	"vigil/ic3/cert"
 	"vigil/smt"
+	"vigil/smt/smtlib"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/explicit/conformance"
@@ -16,7 +21,7 @@ import (
 
 // verifier runs ic3 with opts as a conformance engine. An unknown answer
 // is an error here: the generated models are tiny.
-func verifier(opts ic3.Options) conformance.Verifier {
+func verifier(opts ic3.Options, certs *[]string) conformance.Verifier {
 	return func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl) (conformance.Answer, error) {
 		res, err := ic3.Check(ctx, m, prop, pd, opts)
 		if err != nil {
@@ -30,8 +35,23 @@ func verifier(opts ic3.Options) conformance.Verifier {
 			if err := checkInvariant(m, prop, pd, res.Invariant); err != nil {
 				return conformance.Answer{}, fmt.Errorf("invariant (enumeration): %v", err)
 			}
-			if err := cert.Check(ctx, certificate(m, prop, pd, res.Invariant), m, prop, pd); err != nil {
+			// The checker reads the certificate back from the SMT-LIB2
+			// text that vigil verify --cert writes; the z3 binary checks
+			// the same text (TestCertificatesZ3).
+			c := certificate(m, prop, pd, res.Invariant)
+			var buf bytes.Buffer
+			if err := smtlib.WriteCert(&buf, smtlib.Question{Model: m, Property: prop, Policy: pd}, c.Lines(), res.Invariant); err != nil {
+				return conformance.Answer{}, err
+			}
+			back, err := cert.Parse(bytes.NewReader(buf.Bytes()), m.Name)
+			if err != nil {
+				return conformance.Answer{}, fmt.Errorf("certificate: %v", err)
+			}
+			if err := cert.Check(ctx, back, m, prop, pd); err != nil {
 				return conformance.Answer{}, fmt.Errorf("invariant (checker): %v", err)
+			}
+			if certs != nil {
+				*certs = append(*certs, buf.String())
 			}
 			return conformance.Answer{Verdict: explicit.Safe}, nil
 		case ic3.Unsafe:
@@ -46,15 +66,47 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		n = 200
 	}
-	conformance.Verify(t, verifier(ic3.Options{Generalize: true}), conformance.Options{Models: n, NoPolicy: true})
+	var certs []string
+	conformance.Verify(t, verifier(ic3.Options{Generalize: true}, &certs), conformance.Options{Models: n, NoPolicy: true})
+	checkZ3(t, certs)
+}
+
+// checkZ3 runs the stock z3 binary once on all certificates, separated by
+// (reset), and expects unsat for each of their three checks.
+func checkZ3(t *testing.T, certs []string) {
+	if _, err := smtlib.Z3Path(); err != nil {
+		t.Skipf("the certificates are not checked by the z3 binary: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "certs.smt2")
+	if err := os.WriteFile(file, []byte(strings.Join(certs, "\n(reset)\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := smtlib.RunZ3(context.Background(), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Fields(out)
+	want := 0
+	for i := 0; i+1 < len(lines); i += 2 {
+		if lines[i+1] != "unsat" {
+			t.Errorf("z3: certificate %d: %s: %s", i/6+1, lines[i], lines[i+1])
+		}
+		want++
+	}
+	if want != 3*len(certs) || len(lines)%2 != 0 {
+		t.Errorf("z3 printed %d lines for %d certificates: %.300s", len(lines), len(certs), out)
+	}
+	t.Logf("z3 checked %d certificates", len(certs))
 }
 
 func TestConformanceNoGeneralization(t *testing.T) {
-	conformance.Verify(t, verifier(ic3.Options{}), conformance.Options{Models: 300, FirstSeed: 5000, NoPolicy: true})
+	conformance.Verify(t, verifier(ic3.Options{}, nil), conformance.Options{Models: 300, FirstSeed: 5000, NoPolicy: true})
 }
 
 func certificate(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, inv [][]smt.Lit) *cert.Cert {
 	c := &cert.Cert{Inv: inv}
+	c.Model = m.Name
+	c.Boxes = len(inv)
 	c.Property = prop.Name
 	if pd != nil {
 		c.Policy = pd.Name
