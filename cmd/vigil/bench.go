@@ -17,10 +17,11 @@ func init() {
 	register(&command{
 		Name:    "bench",
 		Summary: "measure BFS throughput and memory: packed engine versus a naive baseline",
-		Usage:   "vigil bench [flags] FILE.spec",
+		Usage:   "vigil bench [flags] FILE.spec | vigil bench ic3 [flags] FILE...",
 		Examples: []string{
 			"vigil bench -D L=120000 -D P=3 specs/twoway_line.spec",
 			"vigil bench --naive=false specs/npuzzle.spec --json",
+			"vigil bench ic3 --timeout 60s specs/*.spec    # ic3 vs bfs vs z3 Spacer on the CHC export, one table",
 		},
 		Run: runBench,
 	})
@@ -49,6 +50,9 @@ type benchReport struct {
 }
 
 func runBench(e *env, args []string) int {
+	if len(args) > 0 && args[0] == "ic3" {
+		return runBenchIC3(e, args[1:])
+	}
 	c := commands["bench"]
 	fs := newFlags(e, c)
 	mf := addModelFlags(fs, "property (default: the only one)", "rules or other policy restricting the labels (default: the only one)")
