@@ -1,0 +1,114 @@
+// Package smtlib prints a model's safety question as SMT-LIB2 text, in
+// three forms: the transition system for other solvers (WriteSystem,
+// vigil export --smt2), constrained Horn clauses for Z3's Spacer
+// (WriteCHC, vigil export --chc), and a certificate that an inductive
+// invariant proves the question safe, checked by the stock z3 binary
+// (WriteCert, vigil verify --engine ic3 --cert FILE). It is plain Go: it
+// shares no code with the Z3 binding's encoder (package smt's
+// Encoder.Transition), and the tests check that the two, and the
+// explicit engine, agree.
+//
+// # The question
+//
+// A Question is a model, a property and an optional rules or table
+// policy. A state s is one Int per model variable; a Boolean is 0 or 1
+// and holds when non-zero. The printed definitions follow the explicit
+// engine (symbolic/explicit) exactly:
+//
+//	vigil.inrange(s)   every variable within its range
+//	vigil.init(s)      inrange(s) and the start condition, or s = the initial values
+//	vigil.unsafe(s)    the property's unsafe condition
+//	vigil.terminal(s)  unsafe(s) or the goal: no successors
+//	vigil.app.<a>(s)   some command of label a has a true guard (with a policy)
+//	vigil.rule.<n>(s)  rule n fires: its condition holds and its label is applicable
+//	vigil.chosen.<a>(s) the policy chooses a: the first rule that fires names a;
+//	                   for a table, s is a row labelled a (the last row of s wins)
+//	                   and a is applicable. No label holds where the policy is stuck.
+//	vigil.trans(s, s') inrange(s), inrange(s'), not terminal(s), and for some command
+//	                   c of label a (chosen by the policy) and outcome j: guard_c(s)
+//	                   and every s'_v is outcome j's value for v (s_v if unassigned)
+//	vigil.rangeerr(s)  not terminal(s) and an enabled (chosen) command has an outcome
+//	                   whose value leaves a variable's range
+//	vigil.bad(s)       inrange(s) and (unsafe(s) or rangeerr(s))
+//
+// The explicit engine reports a reachable range error as an error; here it
+// is bad, so that "safe" rules it out. The relation is a plain disjunction
+// with no choice variables, so the Horn clauses need no extra quantified
+// variables. Expressions are exact: min, max, abs and if are ite terms
+// (operands that are not symbols or numerals are bound once with let, to
+// vigil.a and vigil.b), division by a positive constant is SMT-LIB's div,
+// which floors for positive divisors, negative numerals are (- 5).
+//
+// Every function takes the state as parameters named like the variables,
+// |x| for the current state and |x'| for the next one, so that one
+// definition serves both. A variable name that cannot be quoted (it holds
+// | or \ or a control character), that is an SMT-LIB reserved word or
+// Core or Ints symbol (and, div, _, ...), or that makes a symbol collide
+// with another (x and x', or a variable named vigil.init) is an error, as
+// are learned (nn, trees) policies, which have no exact encoding.
+//
+// # Horn clauses
+//
+// WriteCHC writes (set-logic HORN), the definitions, an unknown predicate
+// (declare-fun vigil.inv (Int ... Int) Bool) and three clauses:
+// init => inv, inv(s) and trans(s, s') => inv(s'), inv(s) and bad(s) =>
+// false. z3 FILE answers sat when the question is safe and unsat when a
+// bad state is reachable.
+//
+// # Certificates
+//
+// WriteCert writes a self-contained file: the caller's header lines as
+// comments, a comment block naming the question, the definitions, the
+// invariant, the state constants and three checks, each of which z3 must
+// answer unsat. The invariant is a union of boxes; its definition has
+// exactly this line structure, which the independent certificate checker
+// parses (a box per line, each the conjunction of its bound literals
+// Var >= K or Var <= K, numerals negative as (- K); an empty box is the
+// line true; an empty invariant is the single line false):
+//
+//	; vigil ic3 certificate
+//	; model counter, property p, policy pi (rules)
+//	... (the definitions of vigil.init, vigil.trans, vigil.bad and their helpers)
+//
+//	; the invariant: a union of boxes, one per line
+//	(define-fun vigil.inv ((|x| Int) (|y| Int)) Bool
+//	(or
+//	(and (>= |x| 1) (<= |y| 5))
+//	(and (<= |x| (- 2)))
+//	true
+//	))
+//
+//	(declare-const |x| Int)
+//	(declare-const |y| Int)
+//	(declare-const |x'| Int)
+//	(declare-const |y'| Int)
+//	(echo "init")
+//	(push 1)
+//	(assert (and (vigil.init |x| |y|) (not (vigil.inv |x| |y|))))
+//	(check-sat)
+//	(pop 1)
+//	(echo "consecution")
+//	(push 1)
+//	(assert (and (vigil.inv |x| |y|) (vigil.trans |x| |y| |x'| |y'|) (not (vigil.inv |x'| |y'|))))
+//	(check-sat)
+//	(pop 1)
+//	(echo "safety")
+//	(push 1)
+//	(assert (and (vigil.inv |x| |y|) (vigil.bad |x| |y|)))
+//	(check-sat)
+//	(pop 1)
+//
+// and an empty invariant is
+//
+//	(define-fun vigil.inv ((|x| Int) (|y| Int)) Bool
+//	false
+//	)
+//
+// z3 FILE then prints init, unsat, consecution, unsat, safety, unsat
+// (one per line) for a valid certificate; a sat names the check that
+// fails. A model without variables applies its functions by name alone
+// (vigil.init rather than (vigil.init)).
+//
+// RunZ3 runs the z3 binary on a file, for tests and for commands that
+// hand a file to Z3.
+package smtlib

@@ -1,0 +1,419 @@
+package smtlib
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"vigil/smt"
+	"vigil/symbolic"
+)
+
+// WriteSystem writes q as the SMT-LIB2 definitions of its transition
+// system (vigil.init, vigil.trans, vigil.bad and their helpers), without
+// set-logic or commands, for other solvers and tools to build on.
+func WriteSystem(w io.Writer, q Question) error {
+	p, err := newPrinter(q)
+	if err != nil {
+		return err
+	}
+	p.describe()
+	p.line("; The definitions are quantifier-free linear integer arithmetic (QF_LIA:")
+	p.line("; ite, and div by positive constants). vigil.trans(s, s') relates a state")
+	p.line("; to its successors; vigil.bad(s) holds in unsafe states and in states where")
+	p.line("; a step would leave a variable's range. The question is safe when no bad")
+	p.line("; state is reachable from a vigil.init state along vigil.trans.")
+	p.defs()
+	return p.flush(w)
+}
+
+// WriteCHC writes q as constrained Horn clauses over one unknown predicate
+// vigil.inv, for Z3's Spacer (z3 FILE): sat means an inductive invariant
+// that excludes every bad state exists (safe), unsat that a bad state is
+// reachable (unsafe).
+func WriteCHC(w io.Writer, q Question) error {
+	p, err := newPrinter(q)
+	if err != nil {
+		return err
+	}
+	p.describe()
+	p.line("; Horn clauses: sat = safe (an inductive invariant vigil.inv excludes every")
+	p.line("; bad state), unsat = unsafe (a bad state is reachable).")
+	p.line("(set-logic HORN)")
+	p.defs()
+	s, t := p.state(), p.nextState()
+	sorts := strings.TrimSpace(strings.Repeat("Int ", len(p.n.cur)))
+	p.line("")
+	p.line("(declare-fun " + fnInv + " (" + sorts + ") Bool)")
+	forall := func(vars, body string) string {
+		if vars == "" {
+			return body
+		}
+		return "(forall (" + vars + ") " + body + ")"
+	}
+	ps := params(p.n.cur)
+	both := strings.TrimSpace(ps + " " + params(p.n.next))
+	p.line("(assert " + forall(ps, "(=> "+call(fnInit, s...)+" "+call(fnInv, s...)+")") + ")")
+	p.line("(assert " + forall(both, "(=> (and "+call(fnInv, s...)+" "+call(fnTrans, pair(s, t)...)+") "+call(fnInv, t...)+")") + ")")
+	p.line("(assert " + forall(ps, "(=> (and "+call(fnInv, s...)+" "+call(fnBad, s...)+") false)") + ")")
+	p.line("(check-sat)")
+	return p.flush(w)
+}
+
+// WriteCert writes a certificate that inv, a union of boxes (each a
+// conjunction of bound literals), is an inductive invariant of q that
+// contains the start states and no bad state. The header lines come
+// first as comments. z3 FILE prints init, unsat, consecution, unsat,
+// safety, unsat when the certificate is valid; see the package
+// documentation for the format.
+func WriteCert(w io.Writer, q Question, header []string, inv [][]smt.Lit) error {
+	p, err := newPrinter(q)
+	if err != nil {
+		return err
+	}
+	for _, h := range header {
+		for _, l := range strings.Split(h, "\n") {
+			p.line(strings.TrimRight("; "+strings.TrimRight(l, "\r"), " "))
+		}
+	}
+	p.describe()
+	p.line("; Certificate: vigil.inv is an inductive invariant that contains the start")
+	p.line("; states and no bad state. Each check below must print unsat.")
+	p.defs()
+	if err := p.invariant(inv); err != nil {
+		return err
+	}
+	p.line("")
+	for _, vs := range [][]string{p.n.cur, p.n.next} {
+		for _, v := range vs {
+			p.line("(declare-const " + v + " Int)")
+		}
+	}
+	s, t := p.state(), p.nextState()
+	check := func(name, formula string) {
+		p.line(`(echo "` + name + `")`)
+		p.line("(push 1)")
+		p.line("(assert " + formula + ")")
+		p.line("(check-sat)")
+		p.line("(pop 1)")
+	}
+	check("init", "(and "+call(fnInit, s...)+" (not "+call(fnInv, s...)+"))")
+	check("consecution", "(and "+call(fnInv, s...)+" "+call(fnTrans, pair(s, t)...)+" (not "+call(fnInv, t...)+"))")
+	check("safety", "(and "+call(fnInv, s...)+" "+call(fnBad, s...)+")")
+	return p.flush(w)
+}
+
+// invariant writes the define-fun of vigil.inv in the fixed form the
+// certificate checker parses: the header line, then "(or", one box per
+// line, "))"; an empty invariant is the line "false" and ")".
+func (p *printer) invariant(inv [][]smt.Lit) error {
+	p.line("")
+	p.line("; the invariant: a union of boxes, one per line")
+	p.line("(define-fun " + fnInv + " (" + params(p.n.cur) + ") Bool")
+	if len(inv) == 0 {
+		p.line("false")
+		p.line(")")
+		return nil
+	}
+	p.line("(or")
+	for i, box := range inv {
+		if len(box) == 0 {
+			p.line("true")
+			continue
+		}
+		ls := make([]string, len(box))
+		for j, l := range box {
+			if int(l.Var) < 0 || int(l.Var) >= len(p.n.cur) {
+				return fmt.Errorf("smtlib: invariant box %d: literal on variable %d, which model %s lacks", i+1, l.Var, p.m.Name)
+			}
+			op := ">="
+			if l.Upper {
+				op = "<="
+			}
+			ls[j] = "(" + op + " " + p.n.cur[l.Var] + " " + lit(l.K) + ")"
+		}
+		p.line("(and " + strings.Join(ls, " ") + ")")
+	}
+	p.line("))")
+	return nil
+}
+
+func (p *printer) line(s string) {
+	p.b.WriteString(s)
+	p.b.WriteByte('\n')
+}
+
+func (p *printer) flush(w io.Writer) error {
+	if p.err != nil {
+		return p.err
+	}
+	_, err := io.WriteString(w, p.b.String())
+	return err
+}
+
+// state and nextState are the argument lists of the current and next
+// state.
+func (p *printer) state() []string     { return p.n.cur }
+func (p *printer) nextState() []string { return p.n.next }
+
+// pair is the argument list of a step: the current state, then the next.
+func pair(s, t []string) []string { return append(append([]string(nil), s...), t...) }
+
+// comment makes s safe for a ; comment line.
+func comment(s string) string {
+	return strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
+}
+
+// describe writes the comment block that names the question and its
+// variables.
+func (p *printer) describe() {
+	q, m := p.q, p.m
+	pol := "no policy: every applicable label may be taken"
+	if q.Policy != nil {
+		pol = fmt.Sprintf("policy %s (%s)", q.Policy.Name, q.Policy.Kind)
+	}
+	p.line(comment(fmt.Sprintf("; model %s, property %s, %s", m.Name, q.Property.Name, pol)))
+	start := "the variables' initial values"
+	if q.Property.Start != nil {
+		start = "the property's start condition"
+	}
+	p.line("; start states: " + start)
+	if len(m.Vars) == 0 {
+		p.line("; no variables")
+		return
+	}
+	p.line("; a state is one Int per variable (a Boolean is 0 or 1 and holds when")
+	p.line("; non-zero); the next state's copy of |x| is |x'|:")
+	for i := range m.Vars {
+		v := &m.Vars[i]
+		s := fmt.Sprintf(";   %s %d..%d", p.n.cur[i], v.Lo, v.Hi)
+		if v.Bool {
+			s += " bool"
+		}
+		if v.HasInit {
+			s += fmt.Sprintf(" init %d", v.Init)
+		}
+		p.line(comment(s))
+	}
+}
+
+// define writes (define-fun name (params) Bool body) after the comment
+// lines of doc.
+func (p *printer) define(doc, name, ps, body string) {
+	p.line("")
+	for _, l := range strings.Split(doc, "\n") {
+		p.line(comment("; " + l))
+	}
+	p.line("(define-fun " + name + " (" + ps + ") Bool")
+	p.line("  " + body + ")")
+}
+
+// defs writes the define-funs of the question, each before its first use.
+func (p *printer) defs() {
+	q, m, n := p.q, p.m, p.n
+	s, t := p.state(), p.nextState()
+	ps := params(n.cur)
+
+	var rng []string
+	for i := range m.Vars {
+		v := &m.Vars[i]
+		rng = append(rng, "(<= "+lit(v.Lo)+" "+n.cur[i]+" "+lit(v.Hi)+")")
+	}
+	p.define("every variable is within its range", fnInRange, ps, and(rng...))
+	p.define("the unsafe condition of property "+q.Property.Name, fnUnsafe, ps, p.condString(q.Property.Unsafe))
+	terminal := call(fnUnsafe, s...)
+	if q.Property.Goal != nil {
+		terminal = or(terminal, p.condString(q.Property.Goal))
+	}
+	p.define("terminal states (unsafe or goal) have no successors", fnTerminal, ps, terminal)
+
+	initial := []string{call(fnInRange, s...)}
+	if q.Property.Start != nil {
+		initial = append(initial, p.condString(q.Property.Start))
+	} else {
+		for i := range m.Vars {
+			initial = append(initial, "(= "+n.cur[i]+" "+lit(m.Vars[i].Init)+")")
+		}
+	}
+	p.define("start states", fnInit, ps, and(initial...))
+
+	chosen := func(l symbolic.LabelID) string { return "" }
+	if q.Policy != nil {
+		p.policy()
+		chosen = func(l symbolic.LabelID) string { return call(n.chosen[l], s...) }
+	}
+
+	// The transition relation: one disjunct per command, one per outcome
+	// within it; every variable's next value is given.
+	var cmds []string
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if len(c.Outcomes) == 0 {
+			continue
+		}
+		var outs []string
+		for _, o := range c.Outcomes {
+			rhs := make([]string, len(m.Vars))
+			copy(rhs, n.cur)
+			for _, a := range o.Assigns {
+				rhs[a.Var] = p.exprString(a.Value)
+			}
+			eqs := make([]string, len(m.Vars))
+			for v := range eqs {
+				eqs[v] = "(= " + n.next[v] + " " + rhs[v] + ")"
+			}
+			outs = append(outs, and(eqs...))
+		}
+		pre := p.enabled(c, chosen)
+		var b strings.Builder
+		b.WriteString(p.action(c) + "\n      ")
+		switch {
+		case len(outs) == 1:
+			b.WriteString(and(append(pre, outs[0])...))
+		case len(pre) == 0:
+			b.WriteString("(or\n        " + strings.Join(outs, "\n        ") + ")")
+		default:
+			b.WriteString("(and " + strings.Join(pre, " ") + "\n        (or\n          " + strings.Join(outs, "\n          ") + "))")
+		}
+		cmds = append(cmds, b.String())
+	}
+	steps := "false"
+	if len(cmds) > 0 {
+		steps = "(or\n      " + strings.Join(cmds, "\n      ") + ")"
+	}
+	p.define("one step: s and s' are in range, s is not terminal, a command is enabled in s\nwhose label the policy chooses (any label without a policy), and s' is\none of its outcomes",
+		fnTrans, strings.TrimSpace(ps+" "+params(n.next)),
+		"(and "+call(fnInRange, s...)+" "+call(fnInRange, t...)+" (not "+call(fnTerminal, s...)+")\n    "+steps+")")
+
+	// Range errors: an enabled outcome sets a variable outside its range.
+	// Assignments whose value interval lies within the range are left out.
+	var errs []string
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		var leave []string
+		seen := map[string]bool{}
+		for _, o := range c.Outcomes {
+			for _, a := range o.Assigns {
+				v := &m.Vars[a.Var]
+				if lo, hi := m.Bounds(a.Value); lo >= v.Lo && hi <= v.Hi {
+					continue
+				}
+				l := "(not (<= " + lit(v.Lo) + " " + p.exprString(a.Value) + " " + lit(v.Hi) + "))"
+				if !seen[l] {
+					seen[l] = true
+					leave = append(leave, l)
+				}
+			}
+		}
+		if len(leave) == 0 {
+			continue
+		}
+		errs = append(errs, p.action(c)+"\n      "+
+			and(append(p.enabled(c, chosen), or(leave...))...))
+	}
+	rangeErr := "false"
+	if len(errs) > 0 {
+		rangeErr = "(and (not " + call(fnTerminal, s...) + ")\n    (or\n      " + strings.Join(errs, "\n      ") + "))"
+	}
+	p.define("an enabled outcome would leave a variable's range (the explicit engine's\nrange error)", fnRangeErr, ps, rangeErr)
+	p.define("bad states: unsafe, or a range error", fnBad, ps,
+		"(and "+call(fnInRange, s...)+" (or "+call(fnUnsafe, s...)+" "+call(fnRangeErr, s...)+"))")
+}
+
+// action is the comment line that names command c.
+func (p *printer) action(c *symbolic.Command) string {
+	s := "; action " + p.m.Labels[c.Label].Name
+	if c.Pos.IsValid() {
+		s += ", " + c.Pos.String()
+	}
+	return comment(s)
+}
+
+// enabled returns the conjuncts under which command c may be taken: its
+// guard (unless true) and, with a policy, the choice of its label.
+func (p *printer) enabled(c *symbolic.Command, chosen func(symbolic.LabelID) string) []string {
+	var pre []string
+	if g := p.condString(c.Guard); g != "true" {
+		pre = append(pre, g)
+	}
+	if ch := chosen(c.Label); ch != "" {
+		pre = append(pre, ch)
+	}
+	return pre
+}
+
+// policy writes vigil.app.<label>, the rules' vigil.rule.<n> and
+// vigil.chosen.<label>, exactly as the explicit engine decides.
+func (p *printer) policy() {
+	q, m, n := p.q, p.m, p.n
+	d := q.Policy
+	s := p.state()
+	ps := params(n.cur)
+	guards := make([][]string, len(m.Labels))
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		guards[c.Label] = append(guards[c.Label], p.condString(c.Guard))
+	}
+	for l := range m.Labels {
+		p.define("label "+m.Labels[l].Name+" is applicable: some command of it has a true guard", n.app[l], ps, or(guards[l]...))
+	}
+	switch d.Kind {
+	case symbolic.KindRules:
+		// vigil.rule.<n> fires when its condition holds and its label is
+		// applicable; the first rule that fires chooses.
+		for i, r := range d.Rules {
+			doc := fmt.Sprintf("rule %d of policy %s fires", i+1, d.Name)
+			if r.Pos.IsValid() {
+				doc = fmt.Sprintf("rule %d of policy %s (%s) fires", i+1, d.Name, r.Pos)
+			}
+			p.define(doc, n.rule[i], ps,
+				and(p.condString(r.Cond), call(n.app[r.Label], s...)))
+		}
+		for l := range m.Labels {
+			last := -1
+			for i, r := range d.Rules {
+				if int(r.Label) == l {
+					last = i
+				}
+			}
+			body := "false"
+			if last >= 0 {
+				var b strings.Builder
+				for i := 0; i < last; i++ {
+					fmt.Fprintf(&b, "(ite %s %t ", call(n.rule[i], s...), int(d.Rules[i].Label) == l)
+				}
+				b.WriteString(call(n.rule[last], s...))
+				b.WriteString(strings.Repeat(")", last))
+				body = b.String()
+			}
+			p.define(fmt.Sprintf("policy %s chooses %s: the first rule that fires names it", d.Name, m.Labels[l].Name), n.chosen[l], ps, body)
+		}
+	case symbolic.KindTable:
+		// A state listed twice takes its last row's label (as the explicit
+		// engine's table does).
+		rows := make([][]string, len(m.Labels))
+		if t := d.Table; t != nil {
+			last := map[string]int{}
+			for i, row := range t.Rows {
+				last[fmt.Sprint(row)] = i
+			}
+			for i, row := range t.Rows {
+				if last[fmt.Sprint(row)] != i {
+					continue
+				}
+				eqs := make([]string, len(row))
+				for v, x := range row {
+					eqs[v] = "(= " + n.cur[v] + " " + lit(x) + ")"
+				}
+				rows[t.Labels[i]] = append(rows[t.Labels[i]], and(eqs...))
+			}
+		}
+		for l := range m.Labels {
+			body := "false"
+			if len(rows[l]) > 0 {
+				body = "(and " + call(n.app[l], s...) + "\n    (or\n      " + strings.Join(rows[l], "\n      ") + "))"
+			}
+			p.define(fmt.Sprintf("policy %s chooses %s: the state is a row of that label and %s is applicable", d.Name, m.Labels[l].Name, m.Labels[l].Name), n.chosen[l], ps, body)
+		}
+	}
+}
