@@ -27,6 +27,8 @@ bench:
 demo: setup build
 	./vigil check specs/oneway.spec
 	./vigil verify specs/oneway.spec --engine bfs --policy careful; test $$? -le 3
+	./vigil verify specs/rover.spec --engine ic3 --policy careful --cert rover.inv.smt2
+	./vigil cert check rover.inv.smt2
 
 # Ten minutes of fuzzing of the front end (parse, check, format, print).
 fuzz:
