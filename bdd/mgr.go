@@ -1,0 +1,386 @@
+package bdd
+
+// The manager wraps one rudd.BDD. Every operation goes through it so that
+// three things are checked in one place after each call: a failed
+// operation (rudd returns a nil Node and sets its error flag), the node
+// budget, and the context. A failure unwinds the computation with a panic
+// of type *stop, which the package's entry points recover and turn into an
+// Unknown verdict (or an error); any other panic is re-raised.
+//
+// rudd facts this file relies on (github.com/dalzilio/rudd at the version
+// go.mod pins):
+//   - External references are Go pointers with finalizers that decrement a
+//     node's reference count; rudd's own node garbage collection (run when
+//     the table is full) frees only nodes whose references were finalized.
+//     Go's collector runs those finalizers, so the manager calls
+//     runtime.GC when many nodes were produced since the last time, before
+//     rudd decides to grow its table instead of reusing dead nodes.
+//   - With rudd's own limit (Maxnodesize), an operation that needs more
+//     nodes does not stop: makenode returns -1, the recursion goes on with
+//     it, may build nodes with a -1 child and collects the whole table once
+//     per further node. So the budget is enforced here, after each
+//     operation, against the size of the node table; rudd's limit is only
+//     a hard ceiling (4x the budget) that no result is trusted beyond: an
+//     operation after which the table has reached the ceiling counts as
+//     failed, whatever it returned.
+//   - Apply(a, b, OPdiff) returns b when a is False (it should return
+//     False); the manager computes a∧¬b with OPless instead.
+//   - The table size, the number of free nodes and the number of rudd
+//     garbage collections are unexported; they are read by reflection
+//     (read-only), and TestRuddInternals fails if a rudd upgrade moves them.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"reflect"
+	"runtime"
+	"time"
+
+	"github.com/dalzilio/rudd"
+)
+
+// Node is a BDD node of the package's manager.
+type Node = rudd.Node
+
+// stop is the panic value that unwinds a computation: out of nodes, the
+// context ended, or rudd reported an error.
+type stop struct {
+	reason string // "node limit 1000000", "timeout", "canceled", or rudd's error
+	err    error  // set when the stop is an error rather than an Unknown
+}
+
+// ruddTable reads rudd's unexported table fields.
+type ruddTable struct {
+	nodes, freenum, produced, history reflect.Value
+}
+
+func newRuddTable(b *rudd.BDD) (*ruddTable, error) {
+	v := reflect.ValueOf(b).Elem().FieldByName("tables")
+	if !v.IsValid() || v.Kind() != reflect.Pointer || v.IsNil() {
+		return nil, errors.New("bdd: rudd's BDD has no tables field")
+	}
+	t := v.Elem()
+	rt := &ruddTable{nodes: t.FieldByName("nodes"), freenum: t.FieldByName("freenum"), produced: t.FieldByName("produced")}
+	if gs := t.FieldByName("gcstat"); gs.IsValid() {
+		rt.history = gs.FieldByName("history")
+	}
+	if rt.nodes.Kind() != reflect.Slice || rt.freenum.Kind() != reflect.Int || rt.produced.Kind() != reflect.Int || rt.history.Kind() != reflect.Slice {
+		return nil, errors.New("bdd: rudd's node table fields (nodes, freenum, produced, gcstat.history) are not where this package expects them")
+	}
+	return rt, nil
+}
+
+func (t *ruddTable) size() int      { return t.nodes.Len() }
+func (t *ruddTable) free() int      { return int(t.freenum.Int()) }
+func (t *ruddTable) produced_() int { return int(t.produced.Int()) }
+func (t *ruddTable) gcs() int       { return t.history.Len() }
+
+// MemStats are the manager's figures, sampled after operations.
+type MemStats struct {
+	TableNodes     int    // current node table size (allocated slots)
+	PeakTableNodes int    // largest node table size
+	Produced       int    // nodes ever created
+	RuddGCs        int    // rudd node garbage collections
+	Resizes        int    // node table growths
+	GoGCs          int    // runtime.GC calls made to run rudd's finalizers
+	PeakHeap       uint64 // largest Go heap in use (bytes), sampled per iteration
+}
+
+type mgr struct {
+	b       *rudd.BDD
+	t       *ruddTable
+	ctx     context.Context
+	budget  int // the node table may not exceed this many nodes
+	ceiling int // rudd's hard limit
+	ops     int
+	lastGC  int // produced count at the last runtime.GC
+	stats   MemStats
+	lastTab int
+	dead    string // set when the table can no longer be trusted: every operation stops
+}
+
+// Default sizes: the initial table, the largest single growth, and the
+// free fraction rudd keeps after a collection before it grows the table.
+const (
+	initialNodes   = 1 << 14
+	maxNodeGrowth  = 1 << 21
+	minFreePercent = 25
+	// DefaultMaxNodes is the default node budget: with rudd's map-based
+	// table a node costs about 100 bytes, so about 2.5 GB.
+	DefaultMaxNodes = 25_000_000
+)
+
+func newMgr(ctx context.Context, nvars, budget int) (*mgr, error) {
+	if budget <= 0 {
+		return nil, fmt.Errorf("bdd: node budget %d: want a positive number of nodes", budget)
+	}
+	ceiling := 4 * budget
+	if ceiling < 4*initialNodes {
+		ceiling = 4 * initialNodes
+	}
+	init := min(initialNodes, budget)
+	init = max(init, 2*nvars+2)
+	b, err := rudd.New(nvars,
+		rudd.Nodesize(init),
+		rudd.Maxnodesize(ceiling),
+		rudd.Maxnodeincrease(maxNodeGrowth),
+		rudd.Minfreenodes(minFreePercent),
+		rudd.Cachesize(1<<14),
+		rudd.Cacheratio(25))
+	if err != nil {
+		return nil, fmt.Errorf("bdd: %v", err)
+	}
+	t, err := newRuddTable(b)
+	if err != nil {
+		return nil, err
+	}
+	m := &mgr{b: b, t: t, ctx: ctx, budget: budget, ceiling: ceiling}
+	m.lastTab = t.size()
+	m.stats.TableNodes = m.lastTab
+	m.stats.PeakTableNodes = m.lastTab
+	return m, nil
+}
+
+// check validates the result of one rudd operation.
+func (m *mgr) check(r Node) Node {
+	if m.dead != "" {
+		panic(&stop{reason: m.dead})
+	}
+	if m.b.Errored() {
+		m.dead = "bdd error"
+		panic(&stop{reason: "bdd error", err: fmt.Errorf("bdd: rudd: %s", m.b.Error())})
+	}
+	size := m.t.size()
+	if size != m.lastTab {
+		if size > m.lastTab {
+			m.stats.Resizes++
+		}
+		m.lastTab = size
+		m.stats.TableNodes = size
+		m.stats.PeakTableNodes = max(m.stats.PeakTableNodes, size)
+	}
+	if size >= m.ceiling || r == nil {
+		// Either rudd ran out of nodes inside the operation (the result
+		// cannot be trusted, nor can the table) or it returned nothing.
+		m.dead = fmt.Sprintf("node limit %d", m.budget)
+		panic(&stop{reason: m.dead})
+	}
+	if size > m.budget {
+		panic(&stop{reason: fmt.Sprintf("node limit %d", m.budget)})
+	}
+	m.ops++
+	if m.ops&31 == 0 {
+		if err := m.ctx.Err(); err != nil {
+			panic(&stop{reason: ctxReason(m.ctx)})
+		}
+	}
+	// When the free slots run low, rudd will soon collect its table; run
+	// Go's collector first so that the nodes held only by dead references
+	// are finalized by then and can be reused instead of growing the table.
+	if free := m.t.free(); free < size/4 && m.t.produced_()-m.lastGC > size/8 {
+		m.collect()
+	}
+	return r
+}
+
+// collect runs Go's collector (and so rudd's finalizers).
+func (m *mgr) collect() {
+	runtime.GC()
+	m.stats.GoGCs++
+	m.lastGC = m.t.produced_()
+	// Finalizers run on their own goroutine after the collection; give
+	// it the processor once.
+	runtime.Gosched()
+	time.Sleep(0)
+}
+
+func ctxReason(ctx context.Context) string {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return "canceled"
+}
+
+// pollCtx stops the computation when the context has ended.
+func (m *mgr) pollCtx() {
+	if m.ctx.Err() != nil {
+		panic(&stop{reason: ctxReason(m.ctx)})
+	}
+}
+
+// sample records heap figures (called once per iteration).
+func (m *mgr) sample() MemStats {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	m.stats.PeakHeap = max(m.stats.PeakHeap, ms.HeapInuse)
+	m.stats.Produced = m.t.produced_()
+	m.stats.RuddGCs = m.t.gcs()
+	m.stats.TableNodes = m.t.size()
+	return m.stats
+}
+
+// live returns the table's used slots (live and not yet collected nodes).
+func (m *mgr) used() int { return m.t.size() - m.t.free() }
+
+func (m *mgr) tru() Node { return m.b.True() }
+func (m *mgr) fls() Node { return m.b.False() }
+func (m *mgr) from(v bool) Node {
+	return m.b.From(v)
+}
+func (m *mgr) ithvar(i int) Node  { return m.check(m.b.Ithvar(i)) }
+func (m *mgr) nithvar(i int) Node { return m.check(m.b.NIthvar(i)) }
+func (m *mgr) not(a Node) Node    { return m.check(m.b.Not(a)) }
+
+func (m *mgr) and(a, b Node) Node {
+	if m.isFalse(a) || m.isFalse(b) {
+		return m.fls()
+	}
+	return m.check(m.b.Apply(a, b, rudd.OPand))
+}
+
+func (m *mgr) or(a, b Node) Node {
+	if m.isTrue(a) || m.isTrue(b) {
+		return m.tru()
+	}
+	return m.check(m.b.Apply(a, b, rudd.OPor))
+}
+
+func (m *mgr) xor(a, b Node) Node    { return m.check(m.b.Apply(a, b, rudd.OPxor)) }
+func (m *mgr) iff(a, b Node) Node    { return m.check(m.b.Apply(a, b, rudd.OPbiimp)) }
+func (m *mgr) imp(a, b Node) Node    { return m.check(m.b.Apply(a, b, rudd.OPimp)) }
+func (m *mgr) ite(c, a, b Node) Node { return m.check(m.b.Ite(c, a, b)) }
+
+// diff returns a ∧ ¬b (OPless computes ¬left ∧ right; see the note on
+// OPdiff above).
+func (m *mgr) diff(a, b Node) Node {
+	if m.isFalse(a) || m.isTrue(b) {
+		return m.fls()
+	}
+	return m.check(m.b.Apply(b, a, rudd.OPless))
+}
+
+func (m *mgr) andAll(ns ...Node) Node {
+	r := m.tru()
+	for _, n := range ns {
+		r = m.and(r, n)
+	}
+	return r
+}
+
+func (m *mgr) orAll(ns ...Node) Node {
+	r := m.fls()
+	for _, n := range ns {
+		r = m.or(r, n)
+	}
+	return r
+}
+
+// exist quantifies the variables of the cube vs (made by set).
+func (m *mgr) exist(a, vs Node) Node { return m.check(m.b.Exist(a, vs)) }
+
+// relprod returns ∃vs. a ∧ b.
+func (m *mgr) relprod(a, b, vs Node) Node {
+	if m.isFalse(a) || m.isFalse(b) {
+		return m.fls()
+	}
+	return m.check(m.b.AndExist(vs, a, b))
+}
+
+func (m *mgr) replace(a Node, r rudd.Replacer) Node { return m.check(m.b.Replace(a, r)) }
+
+// set returns the cube of the given BDD variables (for quantification).
+func (m *mgr) set(levels []int) Node {
+	if len(levels) == 0 {
+		return m.tru()
+	}
+	return m.check(m.b.Makeset(levels))
+}
+
+func (m *mgr) replacer(from, to []int) rudd.Replacer {
+	r, err := m.b.NewReplacer(from, to)
+	if err != nil {
+		panic(&stop{reason: "bdd error", err: fmt.Errorf("bdd: internal error: replacer: %v", err)})
+	}
+	return r
+}
+
+func (m *mgr) isFalse(a Node) bool  { return *a == 0 }
+func (m *mgr) isTrue(a Node) bool   { return *a == 1 }
+func (m *mgr) equal(a, b Node) bool { return *a == *b }
+
+// subset reports a ⊆ b.
+func (m *mgr) subset(a, b Node) bool { return m.isFalse(m.diff(a, b)) }
+
+// satcount counts the satisfying assignments of a over all BDD variables.
+func (m *mgr) satcount(a Node) *big.Int {
+	r := m.b.Satcount(a)
+	m.check(a)
+	return r
+}
+
+// size returns the number of nodes of a (constants excluded).
+func (m *mgr) size(ns ...Node) int {
+	n := 0
+	if err := m.b.Allnodes(func(id, level, low, high int) error { n++; return nil }, ns...); err != nil {
+		panic(&stop{reason: "bdd error", err: fmt.Errorf("bdd: %v", err)})
+	}
+	return n
+}
+
+// graph is a read-only copy of the nodes below some roots, for walks that
+// would otherwise call rudd once per node (evaluation, path enumeration).
+type graph struct {
+	level     map[int]int32
+	low, high map[int]int
+}
+
+func (m *mgr) graph(ns ...Node) *graph {
+	g := &graph{level: map[int]int32{}, low: map[int]int{}, high: map[int]int{}}
+	err := m.b.Allnodes(func(id, level, low, high int) error {
+		g.level[id], g.low[id], g.high[id] = int32(level), low, high
+		return nil
+	}, ns...)
+	if err != nil {
+		panic(&stop{reason: "bdd error", err: fmt.Errorf("bdd: %v", err)})
+	}
+	return g
+}
+
+// eval follows root under the assignment bit(level).
+func (g *graph) eval(root int, bit func(level int32) bool) bool {
+	n := root
+	for n > 1 {
+		if bit(g.level[n]) {
+			n = g.high[n]
+		} else {
+			n = g.low[n]
+		}
+	}
+	return n == 1
+}
+
+// recoverPanic turns a *stop panic into its value. A runtime error inside
+// rudd once the table has reached its ceiling (rudd goes on with invalid
+// nodes then) is a node limit too; other panics go on.
+func (m *mgr) recoverPanic(r any) *stop {
+	if s, ok := r.(*stop); ok {
+		return s
+	}
+	if m.dead != "" || m.t.size() >= m.ceiling {
+		if m.dead == "" {
+			m.dead = fmt.Sprintf("node limit %d", m.budget)
+		}
+		return &stop{reason: m.dead}
+	}
+	panic(r)
+}
+
+// relax lets a stopped computation finish its figures (counts, sizes):
+// the budget rises to the ceiling and the context no longer stops
+// operations. A table that can no longer be trusted stays dead.
+func (m *mgr) relax() {
+	m.budget = m.ceiling - 1
+	m.ctx = context.Background()
+}

@@ -1,0 +1,524 @@
+package bdd
+
+// Forward reachability. Breadth-first in layers like the explicit engine's
+// BFS: layer d holds the states first reached at depth d; unsafe and goal
+// states are terminal (never expanded), and so are deadlocks and, under a
+// policy, states where it is stuck. The image of a layer is the union over
+// labels, over the label's commands and over their outcomes of the
+// relational product of (layer ∧ open ∧ policy chooses the label ∧ guard)
+// with the outcome's relation (encode.go: post). Verification keeps the
+// layers and walks back from an unsafe state of the first layer that has
+// one, which gives a shortest counterexample, as BFS does.
+//
+// Range errors mirror the explicit engine, which fails when it expands a
+// state where an enabled command of an expanded label has an outcome out of
+// a variable's range: before a layer is expanded, its states are checked
+// against the commands' out-of-range conditions, and a witness state gives
+// the same *explicit.RangeError the explicit engine reports. One difference
+// in verification: when the first layer with an unsafe state also has a
+// state with a range error, the explicit engine reports whichever it meets
+// first in its discovery order; this engine reports the counterexample.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Verdict is the answer of a verification.
+type Verdict uint8
+
+const (
+	Unknown Verdict = iota // a limit, timeout or cancellation came first
+	Safe
+	Unsafe
+)
+
+func (v Verdict) String() string { return [...]string{"unknown", "safe", "unsafe"}[v] }
+
+// Explicit returns the explicit engine's form of v.
+func (v Verdict) Explicit() explicit.Verdict {
+	return [...]explicit.Verdict{explicit.Unknown, explicit.Safe, explicit.UnsafeVerdict}[v]
+}
+
+// Options configure the BDD computations.
+type Options struct {
+	// MaxNodes is the node budget: the computation stops with Unknown when
+	// rudd's node table grows beyond it. 0 means DefaultMaxNodes; a
+	// negative value is an error.
+	MaxNodes int
+	// Order is the BDD variable order.
+	Order Order
+	// PolicyStates bounds how many states a network or tree-ensemble
+	// policy is evaluated on (0: DefaultPolicyStates).
+	PolicyStates int
+	// Progress, if set, is called after every iteration.
+	Progress func(Progress)
+}
+
+// Progress describes a computation in progress.
+type Progress struct {
+	Phase     string // "reach" or "propu"
+	Iteration int
+	Nodes     int    // used slots of the node table
+	SetNodes  int    // nodes of the set being built (reached or unsafe)
+	HeapBytes uint64 // Go heap in use
+	Elapsed   time.Duration
+}
+
+// Stats describe a finished (or stopped) computation.
+type Stats struct {
+	Iterations int           // image or pre-image rounds
+	BDDVars    int           // BDD variables (current and next bits)
+	SetNodes   int           // nodes of the final set
+	Mem        MemStats      // node table, collections, heap
+	Encode     time.Duration // building the relations and policy regions
+	Elapsed    time.Duration // in all
+}
+
+// Result is the outcome of Verify.
+type Result struct {
+	Verdict Verdict
+	// Reason says why the verdict is Unknown ("node limit 1000",
+	// "timeout", "canceled", "policy evaluation limit: ...").
+	Reason string
+	// Trace is a shortest counterexample when Verdict is Unsafe; it
+	// replays with explicit.Generator.CheckCounterexample.
+	Trace []explicit.Step
+	// States is the number of states reached (all of them when the
+	// verdict is Safe; those of the layers computed otherwise). Starts is
+	// the number of start states.
+	States, Starts *big.Int
+	// Depth is the deepest layer computed.
+	Depth int
+	Stats Stats
+}
+
+func (o Options) check() error {
+	if o.MaxNodes < 0 {
+		return fmt.Errorf("bdd: node budget %d: want a positive number of nodes (or 0 for the default, %d)", o.MaxNodes, DefaultMaxNodes)
+	}
+	if o.Order > OrderBlocked {
+		return fmt.Errorf("bdd: unknown variable order %d", o.Order)
+	}
+	return nil
+}
+
+// run runs f, turning a *stop into its value; errors inside a stop are
+// returned as errors.
+func (sp *space) run(f func() error) (st *stop, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st = sp.m.recoverPanic(r)
+			if st.err != nil {
+				st, err = nil, st.err
+			}
+		}
+	}()
+	return nil, f()
+}
+
+// setup encodes the model, the property and the policy.
+func setup(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, opt Options) (sp *space, pol *policyEnc, st *stop, err error) {
+	if err := opt.check(); err != nil {
+		return nil, nil, nil, err
+	}
+	if sp, err = newSpace(ctx, m, prop, opt); err != nil {
+		return nil, nil, nil, err
+	}
+	st, err = sp.run(func() error {
+		if err := sp.encode(); err != nil {
+			return err
+		}
+		var err error
+		pol, err = sp.policy(pd, opt)
+		return err
+	})
+	return sp, pol, st, err
+}
+
+// starts returns the start states of the property.
+func (sp *space) starts() (Node, error) {
+	m := sp.m
+	if sp.prop == nil || sp.prop.Start == nil {
+		s, err := sp.M.InitialState()
+		if err != nil {
+			return nil, fmt.Errorf("bdd: %v", errors.Unwrap(err))
+		}
+		return sp.cube(s), nil
+	}
+	c, err := sp.cond(sp.prop.Start, "the start condition of property "+sp.prop.Name)
+	if err != nil {
+		return nil, err
+	}
+	x := m.and(sp.dom, c)
+	if m.isFalse(x) {
+		pos := sp.prop.Pos
+		if sp.prop.Start.Pos.IsValid() {
+			pos = sp.prop.Start.Pos
+		}
+		return nil, fmt.Errorf("bdd: %s: no state satisfies the start condition of property %s; check its bounds against the variables' ranges", pos, sp.prop.Name)
+	}
+	return x, nil
+}
+
+// image returns the successors of the open states of s under the policy.
+func (sp *space) image(p *policyEnc, s Node) Node {
+	m := sp.m
+	s = m.and(s, sp.open)
+	sp.ensure(p, s)
+	img := m.fls()
+	for l := range sp.M.Labels {
+		sl := sp.chosen(p, l, s)
+		if m.isFalse(sl) {
+			continue
+		}
+		for _, ci := range sp.byLabel[l] {
+			sc := m.and(sl, sp.cmds[ci].guard)
+			if m.isFalse(sc) {
+				continue
+			}
+			for oi := range sp.cmds[ci].outs {
+				img = m.or(img, sp.post(&sp.cmds[ci].outs[oi], sc))
+			}
+		}
+	}
+	return img
+}
+
+// rangeError returns the explicit engine's error for the open states of s
+// when an enabled command of an expanded label (all labels without a
+// policy) has an outcome out of range in one of them.
+func (sp *space) rangeError(p *policyEnc, s Node) error {
+	m := sp.m
+	s = m.and(s, sp.errAll)
+	if m.isFalse(s) {
+		return nil
+	}
+	sp.ensure(p, s)
+	for l := range sp.M.Labels {
+		sl := sp.chosen(p, l, s)
+		for _, ci := range sp.byLabel[l] {
+			bad := m.and(sl, sp.cmds[ci].err)
+			if m.isFalse(bad) {
+				continue
+			}
+			return sp.witnessError(sp.pick(bad), p != nil, symbolic.LabelID(l))
+		}
+	}
+	return nil
+}
+
+// witnessError returns the range error the explicit engine reports when it
+// expands state w: the first enabled command (of label l when onlyLabel,
+// of every label in order otherwise) with an outcome out of range.
+func (sp *space) witnessError(w symbolic.State, onlyLabel bool, l symbolic.LabelID) error {
+	for lab := range sp.M.Labels {
+		if onlyLabel && symbolic.LabelID(lab) != l {
+			continue
+		}
+		for _, ci := range sp.byLabel[lab] {
+			if !sp.g.Guard(w, ci) {
+				continue
+			}
+			for oi := range sp.M.Commands[ci].Outcomes {
+				if _, err := sp.g.Apply(w, ci, oi); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return fmt.Errorf("bdd: internal error: no range error in witness state %s", sp.M.FormatState(w))
+}
+
+func (sp *space) progress(opt Options, phase string, it int, set Node, begin time.Time) {
+	ms := sp.m.sample()
+	if opt.Progress != nil {
+		opt.Progress(Progress{Phase: phase, Iteration: it, Nodes: sp.m.used(), SetNodes: sp.m.size(set), HeapBytes: ms.PeakHeap, Elapsed: time.Since(begin)})
+	}
+}
+
+func (sp *space) finishStats(st *Stats, set Node, begin time.Time) {
+	st.BDDVars = sp.nvars
+	if set != nil {
+		st.SetNodes = sp.m.size(set)
+	}
+	st.Mem = sp.m.sample()
+	st.Elapsed = time.Since(begin)
+}
+
+// Verify decides whether some run of the policy pd (nil: any labels) from
+// a start state of prop reaches an unsafe state, by forward BDD
+// reachability. An Unsafe verdict comes with a shortest counterexample.
+// Errors are the explicit engine's: malformed models, range errors on
+// reachable states, no start state; plus expressions this engine cannot
+// encode. Limits, timeouts and cancellation give Unknown.
+func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, opt Options) (*Result, error) {
+	begin := time.Now()
+	if prop == nil {
+		return nil, errors.New("bdd: no property to verify")
+	}
+	sp, pol, st, err := setup(ctx, m, prop, pd, opt)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{States: new(big.Int), Starts: new(big.Int)}
+	if st != nil {
+		res.Reason = st.reason
+		sp.finishStats(&res.Stats, nil, begin)
+		return res, nil
+	}
+	res.Stats.Encode = time.Since(begin)
+	var reached Node
+	st, err = sp.run(func() error {
+		mm := sp.m
+		front, err := sp.starts()
+		if err != nil {
+			return err
+		}
+		res.Starts = sp.count(front)
+		reached = front
+		layers := []Node{front}
+		for {
+			res.Depth = len(layers) - 1
+			if bad := mm.and(front, sp.unsafe); !mm.isFalse(bad) {
+				t := sp.pick(bad)
+				tr, err := sp.trace(pol, layers, t)
+				if err != nil {
+					return err
+				}
+				res.Verdict, res.Trace = Unsafe, tr
+				return nil
+			}
+			if err := sp.rangeError(pol, mm.and(front, sp.open)); err != nil {
+				return err
+			}
+			next := mm.diff(sp.image(pol, front), reached)
+			res.Stats.Iterations++
+			if mm.isFalse(next) {
+				res.Verdict = Safe
+				return nil
+			}
+			reached = mm.or(reached, next)
+			front = next
+			layers = append(layers, next)
+			sp.progress(opt, "reach", res.Stats.Iterations, reached, begin)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
+		res.Verdict, res.Reason, res.Trace = Unknown, st.reason, nil
+		sp.m.relax()
+	}
+	if reached != nil {
+		sp.run(func() error { res.States = sp.count(reached); return nil })
+	}
+	sp.run(func() error { sp.finishStats(&res.Stats, reached, begin); return nil })
+	return res, nil
+}
+
+// trace walks back from t (in the last layer) through the layers to a
+// start state, one predecessor per layer.
+func (sp *space) trace(p *policyEnc, layers []Node, t symbolic.State) ([]explicit.Step, error) {
+	m := sp.m
+	run := []explicit.Step{{State: t, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}}
+	for k := len(layers) - 2; k >= 0; k-- {
+		tc := sp.cube(t)
+		src := m.and(layers[k], sp.open)
+		found := false
+		for l := range sp.M.Labels {
+			sl := sp.chosen(p, l, src)
+			for _, ci := range sp.byLabel[l] {
+				sc := m.and(sl, sp.cmds[ci].guard)
+				if m.isFalse(sc) {
+					continue
+				}
+				for oi := range sp.cmds[ci].outs {
+					x := m.and(sc, sp.pre(&sp.cmds[ci].outs[oi], tc))
+					if m.isFalse(x) {
+						continue
+					}
+					s := sp.pick(x)
+					run = append(run, explicit.Step{State: s, Label: symbolic.LabelID(l), Cmd: ci, Outcome: oi})
+					t, found = s, true
+					break
+				}
+				if found {
+					break
+				}
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("bdd: internal error: no predecessor of %s in layer %d", sp.M.FormatState(t), k)
+		}
+	}
+	for i, j := 0, len(run)-1; i < j; i, j = i+1, j-1 {
+		run[i], run[j] = run[j], run[i]
+	}
+	return run, nil
+}
+
+// Exploration is the outcome of Explore: the figures of explicit BFS
+// exploration (explicit.Stats), as exact counts.
+type Exploration struct {
+	// Complete is false when a limit, timeout or cancellation stopped the
+	// exploration (Reason says which); the counts are then those of the
+	// layers computed.
+	Complete bool
+	Reason   string
+	States   *big.Int // reached states, terminal ones included
+	Starts   *big.Int
+	Unsafe   *big.Int // reached unsafe states
+	Goal     *big.Int // reached goal states (not unsafe)
+	// Deadlocks are reached open states without an applicable label;
+	// Stuck are those where the policy chooses none of the applicable ones.
+	Deadlocks, Stuck *big.Int
+	// Transitions counts distinct (state, label, successor) triples from
+	// the expanded states; nil when counting them ran out of nodes (see
+	// TransitionsReason).
+	Transitions       *big.Int
+	TransitionsReason string
+	Depth             int
+	Stats             Stats
+}
+
+// Explore computes the states reachable from the start states of prop
+// (nil: the initial-value state) under the policy pd (nil: all labels),
+// with the counts of explicit exploration.
+func Explore(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, opt Options) (*Exploration, error) {
+	begin := time.Now()
+	sp, pol, st, err := setup(ctx, m, prop, pd, opt)
+	if err != nil {
+		return nil, err
+	}
+	zero := func() *big.Int { return new(big.Int) }
+	ex := &Exploration{States: zero(), Starts: zero(), Unsafe: zero(), Goal: zero(), Deadlocks: zero(), Stuck: zero()}
+	if st != nil {
+		ex.Reason = st.reason
+		sp.finishStats(&ex.Stats, nil, begin)
+		return ex, nil
+	}
+	ex.Stats.Encode = time.Since(begin)
+	var reached Node
+	st, err = sp.run(func() error {
+		mm := sp.m
+		front, err := sp.starts()
+		if err != nil {
+			return err
+		}
+		ex.Starts = sp.count(front)
+		reached = front
+		for {
+			if err := sp.rangeError(pol, mm.and(front, sp.open)); err != nil {
+				return err
+			}
+			next := mm.diff(sp.image(pol, front), reached)
+			ex.Stats.Iterations++
+			if mm.isFalse(next) {
+				break
+			}
+			ex.Depth++
+			reached = mm.or(reached, next)
+			front = next
+			sp.progress(opt, "reach", ex.Stats.Iterations, reached, begin)
+		}
+		ex.Complete = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
+		ex.Reason = st.reason
+		sp.m.relax()
+	}
+	if reached != nil {
+		st2, err := sp.run(func() error {
+			mm := sp.m
+			ex.States = sp.count(reached)
+			ex.Unsafe = sp.count(mm.and(reached, sp.unsafe))
+			ex.Goal = sp.count(mm.and(reached, sp.goal))
+			open := mm.and(reached, sp.open)
+			ex.Deadlocks = sp.count(mm.diff(open, sp.hasApp))
+			ex.Stuck = sp.count(sp.stuck(pol, open))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if st2 != nil && ex.Complete {
+			ex.Complete, ex.Reason = false, st2.reason
+		}
+		if ex.Complete {
+			st3, err := sp.run(func() error {
+				ex.Transitions = sp.transitions(pol, reached)
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			if st3 != nil {
+				ex.TransitionsReason = st3.reason
+			}
+		}
+	}
+	sp.run(func() error { sp.finishStats(&ex.Stats, reached, begin); return nil })
+	return ex, nil
+}
+
+// transitions counts the distinct (state, label, successor) triples from
+// the open states of r: per label, the union over its commands and
+// outcomes of the full relations (with frame conditions), counted over the
+// current and next bits.
+func (sp *space) transitions(p *policyEnc, r Node) *big.Int {
+	m := sp.m
+	frame := make([]Node, len(sp.vars))
+	for v, ve := range sp.vars {
+		f := m.tru()
+		for i := range ve.n {
+			f = m.and(f, m.iff(m.ithvar(ve.cur[i]), m.ithvar(ve.next[i])))
+		}
+		frame[v] = f
+	}
+	open := m.and(r, sp.open)
+	total := new(big.Int)
+	for l := range sp.M.Labels {
+		sl := sp.chosen(p, l, open)
+		pairs := m.fls()
+		for _, ci := range sp.byLabel[l] {
+			sc := m.and(sl, sp.cmds[ci].guard)
+			if m.isFalse(sc) {
+				continue
+			}
+			for oi := range sp.cmds[ci].outs {
+				o := &sp.cmds[ci].outs[oi]
+				rel := sc
+				assigned := make([]bool, len(sp.vars))
+				for j, v := range o.vars {
+					rel = m.and(rel, o.eq[j])
+					assigned[v] = true
+				}
+				for v := range sp.vars {
+					if !assigned[v] {
+						rel = m.and(rel, frame[v])
+					}
+				}
+				pairs = m.or(pairs, rel)
+			}
+		}
+		c := m.satcount(pairs)
+		c.Rsh(c, uint(sp.nvars-2*len(sp.curLevels)))
+		total.Add(total, c)
+	}
+	return total
+}
