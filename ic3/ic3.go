@@ -53,6 +53,10 @@ type Options struct {
 	// statistics so far.
 	Progress      func(Stats)
 	ProgressEvery time.Duration
+	// Learned, when set, is the policy PolIC3 verifies (the policy
+	// declaration passed to Check then only names it). Check instantiates
+	// nn and trees declarations itself when Learned is nil.
+	Learned Learned
 }
 
 // Stats are the figures of a run. Times of generalization and
@@ -70,6 +74,9 @@ type Stats struct {
 	GenTime     time.Duration
 	PropTime    time.Duration
 	Elapsed     time.Duration
+	// PolIC3: certifier calls, cache hits, undecided calls and their time.
+	CertCalls, CertHits, CertUnknown int
+	CertTime                         time.Duration
 }
 
 // Result is the answer of Check with its evidence.
@@ -83,7 +90,10 @@ type Result struct {
 	// Invariant (Safe) is a union of boxes that contains every start
 	// state, no bad state, and is closed under the transitions.
 	Invariant [][]smt.Lit
-	Stats     Stats
+	// Facts (Safe, learned policies) are the policy exclusions the
+	// invariant's consecution relies on.
+	Facts []Fact
+	Stats Stats
 }
 
 // MaxMagnitude bounds the absolute value of variable bounds: beyond it
@@ -105,8 +115,8 @@ func Validate(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.Polic
 	if prop.Unsafe == nil || prop.Unsafe.Op == symbolic.CFalse {
 		return fmt.Errorf("ic3: %s: property %s has no unsafe condition; ic3 proves that unsafe states are unreachable, so give the property an `unsafe` line", prop.Pos, prop.Name)
 	}
-	if policy != nil && policy.Kind != symbolic.KindRules && policy.Kind != symbolic.KindTable {
-		return fmt.Errorf("ic3: %s: policy %s is a %s policy; ic3 encodes rules and table policies exactly in SMT, learned policies need PolIC3 (not yet available): use --engine bfs", policy.Pos, policy.Name, policy.Kind)
+	if policy != nil && policy.Kind != symbolic.KindRules && policy.Kind != symbolic.KindTable && !IsLearned(policy) {
+		return fmt.Errorf("ic3: %s: policy %s is a %s policy, which neither SMT nor a certifier can handle", policy.Pos, policy.Name, policy.Kind)
 	}
 	return checkOps(m, prop, policy)
 }
@@ -214,7 +224,8 @@ type run struct {
 	last   time.Time
 	// pending are temporary literals to retire before the next check.
 	pending  []smt.Term
-	genLevel int // the frame generalize works against
+	genLevel int      // the frame generalize works against
+	learned  *learned // PolIC3; nil for symbolic policies
 }
 
 // Check decides whether some run of the model under the property's start
@@ -235,7 +246,21 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	}
 	r := &run{m: m, prop: prop, opts: opts, act: make([]float64, len(m.Vars)), start: time.Now()}
 	r.last = r.start
-	sv, err := newSolver(ctx, m, smt.TransOptions{Property: prop, Policy: policy}, &r.stats)
+	topts := smt.TransOptions{Property: prop, Policy: policy}
+	if opts.Learned == nil && IsLearned(policy) {
+		var err error
+		if opts.Learned, err = NewLearned(m, policy); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Learned != nil {
+		var err error
+		if r.learned, err = newLearned(m, prop, opts.Learned); err != nil {
+			return nil, err
+		}
+		topts.Policy = nil // SMT sees every label; the certifier sees the policy
+	}
+	sv, err := newSolver(ctx, m, topts, &r.stats, r.learned != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -333,14 +358,27 @@ func (r *run) main() (*Result, error) {
 			return res2, err
 		}
 		if k > 0 {
-			inv := make([][]smt.Lit, 0)
+			var boxes []box
 			for j := k + 1; j < len(r.frames); j++ {
-				for _, b := range r.frames[j] {
-					inv = append(inv, append([]smt.Lit(nil), b...))
-				}
+				boxes = append(boxes, r.frames[j]...)
 			}
-			r.stats.Invariant = len(inv)
-			return &Result{Verdict: Safe, Invariant: inv}, nil
+			res := &Result{Verdict: Safe, Invariant: make([][]smt.Lit, 0, len(boxes))}
+			for _, b := range boxes {
+				res.Invariant = append(res.Invariant, append([]smt.Lit(nil), b...))
+			}
+			r.stats.Invariant = len(boxes)
+			if r.learned != nil {
+				facts, ok, err := r.certifyInvariant(boxes, k+1)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					r.sv.reason = "the policy facts of the invariant could not all be certified again"
+					return r.unknown(), nil
+				}
+				res.Facts = facts
+			}
+			return res, nil
 		}
 	}
 }
@@ -371,8 +409,21 @@ func (r *run) block(root *obligation) (*Result, error) {
 		// selectSuccessorState(s, level-1), with relative induction: a
 		// successor other than s itself.
 		pt := point(r.m, ob.s)
-		res, cube, err := r.query(pt, ob.level-1)
-		if err != nil {
+		var res smt.Result
+		var cube box
+		var err error
+		if r.learned != nil {
+			to, cmd, out, found, err := r.successor(ob.s, ob.level-1)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				r.push(q, ob)
+				r.push(q, &obligation{s: to, level: ob.level - 1, depth: ob.depth + 1, parent: ob, cmd: cmd, out: out})
+				continue
+			}
+			res = smt.Unsat
+		} else if res, cube, err = r.query(pt, ob.level-1); err != nil {
 			return nil, err
 		}
 		switch res {
@@ -404,9 +455,12 @@ func (r *run) block(root *obligation) (*Result, error) {
 		// it holds.
 		t0 := time.Now()
 		var b box
-		if r.opts.Generalize {
+		switch {
+		case r.learned != nil:
+			b, err = r.generalizeLearned(ob.s, ob.level-1)
+		case r.opts.Generalize:
 			b, err = r.generalize(ob.s, cube, ob.level-1)
-		} else {
+		default:
 			b = pt
 		}
 		r.stats.GenTime += time.Since(t0)
@@ -418,11 +472,11 @@ func (r *run) block(root *obligation) (*Result, error) {
 		}
 		level := ob.level
 		for level < r.N {
-			res, _, err := r.query(b, level)
+			ok, err := r.blocks(b, level, true)
 			if err != nil {
 				return nil, err
 			}
-			if res != smt.Unsat {
+			if !ok {
 				break
 			}
 			level++
@@ -494,6 +548,18 @@ func (r *run) queryRel(b box, j int, rel bool) (smt.Result, box, error) {
 	return res, core, err
 }
 
+// blocks reports whether no transition leads from b into F_j (∧ ¬b with
+// rel): by SMT, or by APFT for a learned policy. Unknown answers are
+// false (sound: the clause just stays where it is).
+func (r *run) blocks(b box, j int, rel bool) (bool, error) {
+	if r.learned != nil {
+		possible, err := r.apft(b, j, rel, nil, 0)
+		return !possible, err
+	}
+	res, _, err := r.queryRel(b, j, rel)
+	return res == smt.Unsat, err
+}
+
 // flushRetired retires the temporary literals of earlier queries.
 func (r *run) flushRetired() error {
 	for len(r.pending) > 0 {
@@ -537,20 +603,22 @@ func (r *run) propagate() (int, *Result, error) {
 		var keep []box
 		for _, b := range r.frames[k] {
 			r.progress()
-			res, _, err := r.queryRel(b, k, false)
+			ok, err := r.blocks(b, k, false)
 			if err != nil {
 				return 0, nil, err
 			}
-			switch res {
-			case smt.Unknown:
-				return 0, r.unknown(), nil
-			case smt.Unsat:
+			switch {
+			case ok:
 				r.frames[k+1] = append(r.frames[k+1], b)
 				r.stats.Pushed++
 				if err := r.sv.addClause(k+1, b); err != nil {
 					return 0, nil, err
 				}
 				continue
+			}
+			if r.sv.ctx.Err() != nil {
+				r.sv.reason = ctxReason(r.sv.ctx)
+				return 0, r.unknown(), nil
 			}
 			keep = append(keep, b)
 		}
@@ -583,6 +651,27 @@ func (r *run) counterexample(ob *obligation) (*Result, error) {
 		}
 	}
 	last := trace[len(trace)-1].State
+	if !r.prop.Unsafe.Holds(last) && r.learned != nil {
+		// The bad region counts range errors of every label; is the
+		// policy's choice one of them?
+		l := r.learned
+		l.g.Applicable(last, &l.x)
+		a, err := l.dec.Decide(last, l.x.App)
+		if err != nil {
+			return nil, err
+		}
+		for c := range r.m.Commands {
+			if a == symbolic.NoLabel || r.m.Commands[c].Label != a || !l.g.Guard(last, c) {
+				continue
+			}
+			for o := range r.m.Commands[c].Outcomes {
+				if _, err := l.g.Apply(last, c, o); err != nil {
+					return nil, fmt.Errorf("ic3: a state reachable in %d steps: %v", len(trace)-1, err)
+				}
+			}
+		}
+		return &Result{Verdict: Unknown, Reason: fmt.Sprintf("state %s, reachable in %d steps, has a command whose outcome leaves a variable's range, for a label the policy does not choose there; PolIC3 needs models whose outcomes stay in range (guard them; vigil check --bounds finds such places)", r.m.FormatState(last), len(trace)-1)}, nil
+	}
 	if !r.prop.Unsafe.Holds(last) {
 		return nil, fmt.Errorf("ic3: a state reachable in %d steps has an outcome that leaves a variable's range: %s; widen the range or strengthen the guard (vigil check --bounds finds such places)", len(trace)-1, r.m.FormatState(last))
 	}

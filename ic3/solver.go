@@ -30,12 +30,16 @@ type solver struct {
 	lastBox                          box // the box of the last check
 
 	stats *Stats
+	// learned: PolIC3 also needs notApp[l] ⇒ "label l is not applicable
+	// in the current state", to compute the surely applicable labels.
+	learned bool
+	notApp  []smt.Term
 	// reason is set when a check answered unknown.
 	reason string
 }
 
-func newSolver(ctx context.Context, m *symbolic.Model, opts smt.TransOptions, stats *Stats) (*solver, error) {
-	s := &solver{ctx: ctx, m: m, opts: opts, stats: stats}
+func newSolver(ctx context.Context, m *symbolic.Model, opts smt.TransOptions, stats *Stats, learned bool) (*solver, error) {
+	s := &solver{ctx: ctx, m: m, opts: opts, stats: stats, learned: learned}
 	if err := s.build(nil); err != nil {
 		s.close()
 		return nil, err
@@ -115,6 +119,17 @@ func (s *solver) build(clauses [][]box) error {
 	} {
 		if err := sv.Assert(t); err != nil {
 			return err
+		}
+	}
+	s.notApp = nil
+	if s.learned {
+		app := e.Applicable(e.Cur)
+		for l := range m.Labels {
+			t := x.Keep(x.BoolConst(fmt.Sprintf("ic3.notapp%d", l)))
+			if err := sv.Assert(x.Implies(t, x.And(e.InRange(e.Cur), x.Not(app[l])))); err != nil {
+				return err
+			}
+			s.notApp = append(s.notApp, t)
 		}
 	}
 	if err := x.Err(); err != nil {

@@ -1,0 +1,459 @@
+package ic3
+
+// PolIC3 (paper 004, sections 4 and 5): IC3 where the policy is a neural
+// network or a tree ensemble. The policy is never encoded in SMT.
+//
+//   - selectSuccessorState enumerates the commands of the label the policy
+//     chooses in the concrete obligation state (explicit semantics).
+//   - generalizeReason and propagateClauses use the approximate policy
+//     frame transition APFT(r, F): for each label a, SMT decides whether a
+//     can lead from box r into F at all; if it can, the labels surely
+//     applicable throughout r (A̲) are computed by SMT, and the policy's
+//     certifier is asked whether a is ever chosen in r given A̲. Only a
+//     proved exclusion removes the transition; a refutation or an unknown
+//     keeps it, which is sound (the reason just stays larger).
+//   - Certification results are cached per label with subsumption: a
+//     proved exclusion holds on every sub-box (with at least the same sure
+//     labels).
+//
+// The bad region counts range errors of every label, not only the
+// policy's (SMT does not know the policy): a counterexample that ends in
+// such a state is checked concretely, and if the policy does not choose the
+// erring label there the run answers unknown and says to guard the model.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"vigil/nn"
+	"vigil/smt"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+	"vigil/trees"
+)
+
+// Exclusion is a certifier's answer.
+type Exclusion uint8
+
+const (
+	Undecided Exclusion = iota // the certifier ran out of budget
+	Excluded                   // the label is never chosen in the box
+	Possible                   // a state of the box where the label wins
+)
+
+// Learned is a learned policy as PolIC3 uses it: exact scores on states,
+// and the decision query over boxes of states.
+type Learned interface {
+	symbolic.Policy
+	// Exclude reports whether label a is never chosen in any state of the
+	// integer box lo..hi, given that every label of sure is applicable
+	// throughout the box.
+	Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, error)
+}
+
+// IsLearned reports whether a policy declaration needs PolIC3.
+func IsLearned(d *symbolic.PolicyDecl) bool {
+	return d != nil && (d.Kind == symbolic.KindNN || d.Kind == symbolic.KindTrees)
+}
+
+// NewLearned instantiates a network or ensemble policy declaration with
+// its certifier (nn: CROWN with input splitting; trees: box search).
+func NewLearned(m *symbolic.Model, d *symbolic.PolicyDecl) (Learned, error) {
+	p, err := symbolic.Instantiate(m, d)
+	if err != nil {
+		return nil, err
+	}
+	return Certifier(p)
+}
+
+// Certifier wraps an instantiated *nn.Policy or *trees.Policy.
+func Certifier(p symbolic.Policy) (Learned, error) {
+	switch q := p.(type) {
+	case *nn.Policy:
+		return &nnLearned{q}, nil
+	case *trees.Policy:
+		return &treesLearned{q}, nil
+	}
+	return nil, fmt.Errorf("ic3: a %T policy has no certifier", p)
+}
+
+type nnLearned struct{ *nn.Policy }
+
+func (p *nnLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, error) {
+	r, err := p.ExcludesLabel(lo, hi, a, sure, nn.Options{})
+	if err != nil {
+		return Undecided, err
+	}
+	switch r.Verdict {
+	case nn.Proved:
+		return Excluded, nil
+	case nn.Refuted:
+		return Possible, nil
+	}
+	return Undecided, nil
+}
+
+type treesLearned struct{ *trees.Policy }
+
+func (p *treesLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, error) {
+	ai := p.OutputIndex(a)
+	if ai < 0 {
+		return Excluded, nil // never an output: never chosen
+	}
+	var s []int
+	for _, l := range sure {
+		if i := p.OutputIndex(l); i >= 0 {
+			s = append(s, i)
+		}
+	}
+	r, err := p.Excludes(lo, hi, ai, s, trees.Options{})
+	if err != nil {
+		return Undecided, err
+	}
+	switch r.Verdict {
+	case trees.Proved:
+		return Excluded, nil
+	case trees.Refuted:
+		return Possible, nil
+	}
+	return Undecided, nil
+}
+
+// Fact is a policy fact of a safe PolIC3 answer: in every state of
+// Invariant[Box] the policy never chooses Label, given Sure are applicable
+// throughout the box (which SMT proved). The certificate checker re-checks
+// each fact independently.
+type Fact struct {
+	Box   int
+	Label symbolic.LabelID
+	Sure  []symbolic.LabelID
+}
+
+// learned is the PolIC3 state of a run.
+type learned struct {
+	pol    Learned
+	g      *explicit.Generator
+	dec    explicit.Decider
+	x      explicit.Expansion
+	proved [][]certEntry // per label
+	failed [][]certEntry
+	sure   map[string][]symbolic.LabelID
+}
+
+type certEntry struct {
+	b    box
+	sure []symbolic.LabelID
+}
+
+func newLearned(m *symbolic.Model, prop *symbolic.Property, pol Learned) (*learned, error) {
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		return nil, err
+	}
+	dec, err := explicit.PolicyDecider(m, pol)
+	if err != nil {
+		return nil, err
+	}
+	return &learned{pol: pol, g: g, dec: dec,
+		proved: make([][]certEntry, len(m.Labels)), failed: make([][]certEntry, len(m.Labels)),
+		sure: map[string][]symbolic.LabelID{}}, nil
+}
+
+// successor is selectSuccessorState for a learned policy: a successor of
+// s, other than s, under the label the policy chooses, in F_j (the bad
+// region for j = 0). found is false when there is none.
+func (r *run) successor(s symbolic.State, j int) (to symbolic.State, cmd, out int, found bool, err error) {
+	l := r.learned
+	g, m := l.g, r.m
+	if g.Status(s) != explicit.Open {
+		return nil, 0, 0, false, nil
+	}
+	g.Applicable(s, &l.x)
+	a, err := l.dec.Decide(s, l.x.App)
+	if err != nil || a == symbolic.NoLabel {
+		return nil, 0, 0, false, err
+	}
+	for c := range m.Commands {
+		if m.Commands[c].Label != a || !g.Guard(s, c) {
+			continue
+		}
+		for o := range m.Commands[c].Outcomes {
+			t, err := g.Apply(s, c, o)
+			if err != nil {
+				return nil, 0, 0, false, fmt.Errorf("ic3: a reachable state's outcome leaves a variable's range: %v", err)
+			}
+			if slices.Equal(t, s) {
+				continue // relative induction: s itself does not count
+			}
+			if j == 0 && r.concreteBad(t) || j > 0 && !r.blockedAt(t, j) {
+				return t, c, o, true, nil
+			}
+		}
+	}
+	return nil, 0, 0, false, nil
+}
+
+// concreteBad is the solver's bad region on a concrete state: unsafe, or
+// not terminal with an outcome of any label leaving a range.
+func (r *run) concreteBad(t symbolic.State) bool {
+	g, m := r.learned.g, r.m
+	switch g.Status(t) {
+	case explicit.Unsafe:
+		return true
+	case explicit.Goal:
+		return false
+	}
+	for c := range m.Commands {
+		if !g.Guard(t, c) {
+			continue
+		}
+		for o := range m.Commands[c].Outcomes {
+			if _, err := g.Apply(t, c, o); err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bounds returns the box's per-variable bounds.
+func (r *run) bounds(b box) (lo, hi []int) {
+	lo, hi = make([]int, len(r.m.Vars)), make([]int, len(r.m.Vars))
+	for i := range r.m.Vars {
+		lo[i], hi[i] = r.m.Vars[i].Lo, r.m.Vars[i].Hi
+	}
+	for _, l := range b {
+		if l.Upper {
+			hi[l.Var] = min(hi[l.Var], l.K)
+		} else {
+			lo[l.Var] = max(lo[l.Var], l.K)
+		}
+	}
+	return lo, hi
+}
+
+func boxKey(b box) string {
+	var sb strings.Builder
+	for _, l := range b {
+		fmt.Fprintf(&sb, "%d%t%d,", l.Var, l.Upper, l.K)
+	}
+	return sb.String()
+}
+
+// sureLabels returns A̲(b): the labels applicable in every state of b.
+func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
+	k := boxKey(b)
+	if s, ok := r.learned.sure[k]; ok {
+		return s, nil
+	}
+	sv := r.sv
+	if err := r.flushRetired(); err != nil {
+		return nil, err
+	}
+	var sure []symbolic.LabelID
+	for l := range r.m.Labels {
+		res, err := sv.check(b, []smt.Term{sv.notApp[l]})
+		if err != nil {
+			return nil, err
+		}
+		if res == smt.Unsat {
+			sure = append(sure, symbolic.LabelID(l))
+		}
+	}
+	r.learned.sure[k] = sure
+	return sure, nil
+}
+
+func subset(a, b []symbolic.LabelID) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// excluded asks the certifier, through the cache, whether label a is
+// never chosen in b given sure.
+func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (bool, error) {
+	l := r.learned
+	for _, e := range l.proved[a] {
+		if b.within(e.b) && subset(e.sure, sure) {
+			r.stats.CertHits++
+			return true, nil
+		}
+	}
+	for _, e := range l.failed[a] {
+		if e.b.within(b) && subset(sure, e.sure) {
+			r.stats.CertHits++
+			return false, nil
+		}
+	}
+	lo, hi := r.bounds(b)
+	t0 := time.Now()
+	v, err := l.pol.Exclude(lo, hi, a, sure)
+	r.stats.CertTime += time.Since(t0)
+	r.stats.CertCalls++
+	if err != nil {
+		return false, err
+	}
+	e := certEntry{b: append(box{}, b...), sure: sure}
+	switch v {
+	case Excluded:
+		l.proved[a] = append(l.proved[a], e)
+		return true, nil
+	case Undecided:
+		r.stats.CertUnknown++
+	}
+	l.failed[a] = append(l.failed[a], e)
+	return false, nil
+}
+
+// apft is the approximate policy frame transition APFT(b, F_j): false
+// only if no policy transition leads from b into F_j (∧ ¬b when rel).
+// facts, when not nil, collects the labels excluded by the policy.
+func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, error) {
+	sv := r.sv
+	if err := r.flushRetired(); err != nil {
+		return true, err
+	}
+	acts := sv.frame([]smt.Term{sv.trans}, j, r.N)
+	if rel && j > 0 {
+		tmp := sv.st.Activation()
+		if err := sv.st.Block(tmp, b, true); err != nil {
+			return true, err
+		}
+		acts = append(acts, tmp)
+		defer func() { r.pending = append(r.pending, tmp) }()
+	}
+	n := len(acts)
+	var sure []symbolic.LabelID
+	sureDone := false
+	for a := range r.m.Labels {
+		acts = append(acts[:n], sv.st.T.Label[a])
+		res, err := sv.check(b, acts)
+		if err != nil {
+			return true, err
+		}
+		switch res {
+		case smt.Unsat:
+			continue
+		case smt.Unknown:
+			return true, nil
+		}
+		// A witness where the policy really chooses a: a concrete
+		// transition, no certification needed.
+		w, err := sv.st.E.Decode(sv.st.S, sv.st.E.Cur)
+		if err != nil {
+			return true, err
+		}
+		l := r.learned
+		l.g.Applicable(w, &l.x)
+		if c, err := l.dec.Decide(w, l.x.App); err != nil || c == symbolic.LabelID(a) {
+			return true, err
+		}
+		if !sureDone {
+			if sure, err = r.sureLabels(b); err != nil {
+				return true, err
+			}
+			sureDone = true
+		}
+		ok, err := r.excluded(b, symbolic.LabelID(a), sure)
+		if err != nil || !ok {
+			return true, err
+		}
+		if facts != nil {
+			*facts = append(*facts, Fact{Box: boxIndex, Label: symbolic.LabelID(a), Sure: sure})
+		}
+	}
+	return false, nil
+}
+
+// generalizeLearned is generalizeReason with APFT: start from the state,
+// drop whole variables, then widen bounds, each step confirmed by APFT.
+func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
+	b := point(r.m, s)
+	try := func(c box) (bool, error) {
+		c = c.sorted()
+		hit, _, err := r.meetsBad(c)
+		if err != nil || hit {
+			return false, err
+		}
+		possible, err := r.apft(c, j, true, nil, 0)
+		return !possible, err
+	}
+	if !r.opts.Generalize {
+		return b, nil
+	}
+	// Drop variables (both bounds at once), in the chosen order.
+	for _, l := range r.order(b) {
+		if l.Upper || !slices.Contains(b, l) {
+			continue
+		}
+		c := box{}
+		for _, k := range b {
+			if k.Var != l.Var {
+				c = append(c, k)
+			}
+		}
+		ok, err := try(c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			b = c
+		}
+	}
+	// Widen the remaining bounds (binary search, a few steps).
+	for i := 0; i < len(b); i++ {
+		l := b[i]
+		v := &r.m.Vars[l.Var]
+		limit := v.Lo
+		if l.Upper {
+			limit = v.Hi
+		}
+		good, bad := l.K, limit
+		for step := 0; step < 6; step++ {
+			mid := bad + (good-bad)/2
+			if l.Upper {
+				mid = good + (bad-good)/2
+			}
+			if mid == good || mid == bad {
+				break
+			}
+			c := append(box{}, b...)
+			c[i].K = mid
+			ok, err := try(c)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				good = mid
+				b = c
+			} else {
+				bad = mid
+			}
+		}
+	}
+	return b.sorted(), nil
+}
+
+// certifyInvariant computes the policy facts of the invariant inv (the
+// boxes of levels ≥ k): for each box and label whose transitions SMT
+// cannot rule out, the certified exclusion. ok is false if some pair is
+// neither (cannot happen for clauses IC3 validated; reported as unknown).
+func (r *run) certifyInvariant(inv []box, k int) ([]Fact, bool, error) {
+	var facts []Fact
+	for i, b := range inv {
+		possible, err := r.apft(b, k, false, &facts, i)
+		if err != nil {
+			return nil, false, err
+		}
+		if possible {
+			return nil, false, nil
+		}
+	}
+	return facts, true, nil
+}
