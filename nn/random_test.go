@@ -1,0 +1,136 @@
+package nn_test
+
+import (
+	"reflect"
+	"testing"
+
+	"vigil/nn"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+	"vigil/symbolic/gen"
+)
+
+// allLabels returns every label of m, last first (so that the output
+// order is not the label order).
+func allLabels(m *symbolic.Model) []symbolic.LabelID {
+	var ls []symbolic.LabelID
+	for l := len(m.Labels) - 1; l >= 0; l-- {
+		ls = append(ls, symbolic.LabelID(l))
+	}
+	return ls
+}
+
+// eachState calls f on every state of m (f must not keep s).
+func eachState(m *symbolic.Model, f func(s symbolic.State)) {
+	s := make(symbolic.State, len(m.Vars))
+	for v := range s {
+		s[v] = m.Vars[v].Lo
+	}
+	for {
+		f(s)
+		v := 0
+		for v < len(s) && s[v] == m.Vars[v].Hi {
+			s[v] = m.Vars[v].Lo
+			v++
+		}
+		if v == len(s) {
+			return
+		}
+		s[v]++
+	}
+}
+
+func TestRandomIsDeterministic(t *testing.T) {
+	m := gen.Model(3, gen.Options{})
+	p1, d1, err := nn.Random(m, allLabels(m), 42, []int{5, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, d2, err := nn.Random(m, allLabels(m), 42, []int{5, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p1.Net, p2.Net) || !reflect.DeepEqual(d1, d2) {
+		t.Error("the same seed gave two policies")
+	}
+	p3, _, _ := nn.Random(m, allLabels(m), 43, []int{5, 4})
+	if reflect.DeepEqual(p1.Net, p3.Net) {
+		t.Error("seeds 42 and 43 gave the same network")
+	}
+	if d1.Kind != symbolic.KindNN || d1.Name == "" || len(d1.Inputs) != len(m.Vars) || !reflect.DeepEqual(d1.Outputs, allLabels(m)) {
+		t.Errorf("declaration %+v does not describe the policy", d1)
+	}
+	if got := len(p1.Net.Layers); got != 3 {
+		t.Errorf("%d layers, want 3", got)
+	}
+}
+
+// TestRandomDecisionsVary checks that random policies are not constant:
+// on most generated models with two labels or more, the chosen label
+// changes across the states (every label applicable), and the explicit
+// engine's decider agrees with symbolic.Decide.
+func TestRandomDecisionsVary(t *testing.T) {
+	models, varying := 0, 0
+	for seed := uint64(0); seed < 60; seed++ {
+		m := gen.Model(seed, gen.Options{})
+		p, _, err := nn.Random(m, allLabels(m), seed, []int{8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := explicit.PolicyDecider(m, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		app := make([]bool, len(m.Labels))
+		for i := range app {
+			app[i] = true
+		}
+		seen := map[symbolic.LabelID]bool{}
+		var scratch []float64
+		eachState(m, func(s symbolic.State) {
+			want, err := symbolic.Decide(p, s, func(symbolic.LabelID) bool { return true }, scratch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := dec.Decide(s, app)
+			if err != nil || got != want {
+				t.Fatalf("seed %d state %v: explicit decider %v (%v), symbolic.Decide %v", seed, s, got, err, want)
+			}
+			seen[got] = true
+		})
+		if len(m.Labels) >= 2 && stateCount(m) >= 4 {
+			models++
+			if len(seen) >= 2 {
+				varying++
+			}
+		}
+	}
+	if varying*10 < models*8 {
+		t.Errorf("decisions vary on %d of %d models; want at least 80%%", varying, models)
+	}
+	t.Logf("decisions vary on %d of %d models", varying, models)
+}
+
+func TestRandomErrors(t *testing.T) {
+	m := gen.Model(1, gen.Options{})
+	for _, c := range []struct {
+		name    string
+		m       *symbolic.Model
+		outputs []symbolic.LabelID
+		hidden  []int
+	}{
+		{"no outputs", m, nil, []int{3}},
+		{"bad width", m, allLabels(m), []int{3, 0}},
+		{"unknown label", m, []symbolic.LabelID{symbolic.LabelID(len(m.Labels))}, nil},
+		{"no variables", &symbolic.Model{Name: "empty", Labels: m.Labels}, allLabels(m), nil},
+	} {
+		if _, _, err := nn.Random(c.m, c.outputs, 1, c.hidden); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+}
+
+func stateCount(m *symbolic.Model) float64 {
+	n, _ := m.StateSpaceSize()
+	return n
+}
