@@ -21,6 +21,9 @@ type printer struct {
 	n   *names
 	b   strings.Builder
 	err error
+	// cmds[c] is command c's disjunct of vigil.trans (set by defs; ""
+	// for a command without outcomes).
+	cmds []string
 }
 
 func newPrinter(q Question) (*printer, error) {

@@ -276,6 +276,10 @@ func (p *printer) defs() {
 			b.WriteString("(and " + strings.Join(pre, " ") + "\n        (or\n          " + strings.Join(outs, "\n          ") + "))")
 		}
 		cmds = append(cmds, b.String())
+		if p.cmds == nil {
+			p.cmds = make([]string, len(m.Commands))
+		}
+		p.cmds[ci] = b.String()
 	}
 	steps := "false"
 	if len(cmds) > 0 {

@@ -39,6 +39,10 @@ type Options struct {
 	NoPolicy  bool        // also ask the question over all labels (policy nil)
 	// Shortest requires counterexamples of minimal length (BFS-like engines).
 	Shortest bool
+	// Policy, when set, replaces each model's rules policy: it returns an
+	// executable policy (a random network or ensemble, say) and the
+	// declaration the engine receives. BFS evaluates the policy itself.
+	Policy func(m *symbolic.Model, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error)
 }
 
 // Verify runs v on generated models and fails t where v disagrees with
@@ -64,12 +68,23 @@ func Verify(t *testing.T, v Verifier, opt Options) {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		policies := []*symbolic.PolicyDecl{m.Policies[0]}
+		var exec symbolic.Policy
+		if opt.Policy != nil {
+			if exec, policies[0], err = opt.Policy(m, seed); err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+		}
 		if opt.NoPolicy {
 			policies = append(policies, nil)
 		}
 		for _, pd := range policies {
 			var dec explicit.Decider
-			if pd != nil {
+			switch {
+			case pd != nil && exec != nil:
+				if dec, err = explicit.PolicyDecider(m, exec); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+			case pd != nil:
 				if dec, err = explicit.NewDecider(m, pd); err != nil {
 					t.Fatalf("seed %d: %v", seed, err)
 				}
