@@ -205,7 +205,9 @@ func (sp *space) encode() error {
 		if ve.n == 0 || (uint64(ve.hi)-uint64(ve.lo))+1 == 1<<uint(ve.n) {
 			continue
 		}
-		u := sp.unsignedVec(ve.cur, 0, ve.hi-ve.lo)
+		// Every encoding, not only the in-range ones: the interval must
+		// not let cmp decide the comparison.
+		u := sp.unsignedVec(ve.cur, 0, 1<<uint(ve.n)-1)
 		le := m.not(m.cmp(m.cst(ve.hi-ve.lo), opLt, u))
 		sp.dom = m.and(sp.dom, le)
 	}

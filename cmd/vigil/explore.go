@@ -2,8 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
+	"math/big"
+	"strings"
 
+	"time"
+	"vigil/bdd"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -17,6 +22,7 @@ func init() {
 			"vigil explore specs/oneway_line.spec",
 			"vigil explore specs/oneway_line.spec --policy careful --json",
 			"vigil explore -D L=200 specs/twoway_line.spec --max-states 1000000",
+			"vigil explore specs/flappy.spec -D W=600000 -D H=1000 --engine bdd",
 		},
 		Run: runExplore,
 	})
@@ -48,16 +54,29 @@ func runExplore(e *env, args []string) int {
 	fs := newFlags(e, c)
 	mf := addModelFlags(fs, "property giving start and terminal states (default: the only one)",
 		"restrict each state to the label this policy chooses (default: all applicable labels)")
-	maxStates := fs.Int("max-states", 0, "stop after storing this many states (exit code 4); 0 means no limit")
+	engine := &enumFlag{what: "engine", values: []string{"bfs", "bdd"}, val: "bfs"}
+	fs.Var(engine, "engine", "bfs: explicit breadth-first search; bdd: symbolic reachability with BDDs (exact counts of any size)")
+	maxStates := fs.Int("max-states", 0, "bfs: stop after storing this many states (exit code 4); 0 means no limit")
+	bf := addBDDFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the statistics as JSON")
 	timeout := timeoutFlag(fs)
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
 	}
+	if !bf.check(e, "explore", engine.val == "bdd") {
+		return exitUsage
+	}
+	if engine.val == "bdd" && *maxStates != 0 {
+		fmt.Fprintln(e.stderr, "vigil explore: --max-states bounds --engine bfs; the BDD engine is bounded by --max-nodes")
+		return exitUsage
+	}
 	lm, ok := mf.load(e, "explore", file, false, noPolicy)
 	if !ok {
 		return exitError
+	}
+	if engine.val == "bdd" {
+		return exploreBDD(e, lm, bf, *jsonOut, *timeout)
 	}
 	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
 	opts := explicit.Options{MaxStates: *maxStates, Policy: lm.dec}
@@ -124,4 +143,162 @@ func printExplore(e *env, r *exploreReport) {
 	}
 	fmt.Fprintf(w, "time          %.3fs (%.0f states/s)\n", r.Seconds, r.StatesPerSecond)
 	fmt.Fprintf(w, "memory        %.1f bytes/state (%d-word packed states)\n", r.BytesPerState, r.WordsPerState)
+}
+
+// bddFlags are the flags of the BDD engine, shared by explore, safe and
+// verify.
+type bddFlags struct {
+	maxNodes *int
+	order    *enumFlag
+	set      map[string]bool // flags given on the command line
+	fs       *flag.FlagSet
+}
+
+func addBDDFlags(fs *flag.FlagSet) *bddFlags {
+	bf := &bddFlags{fs: fs}
+	bf.maxNodes = fs.Int("max-nodes", bdd.DefaultMaxNodes, "bdd: stop (unknown, exit 4) when the BDD node table grows beyond this many nodes (about 100 bytes each)")
+	bf.order = &enumFlag{what: "BDD variable order", values: bdd.Orders, val: bdd.Orders[0]}
+	fs.Var(bf.order, "bdd-order", "bdd: variable order: "+strings.Join(bdd.Orders, ", ")+" (interleaved: per variable, current and next bits adjacent; bitwise: bits of equal weight of all variables together; blocked: all current bits, then all next bits)")
+	return bf
+}
+
+// check reports flags that make no sense: a node budget that is not
+// positive, or BDD flags without the BDD engine.
+func (bf *bddFlags) check(e *env, cmd string, on bool) bool {
+	bf.set = map[string]bool{}
+	bf.fs.Visit(func(f *flag.Flag) { bf.set[f.Name] = true })
+	if *bf.maxNodes <= 0 {
+		fmt.Fprintf(e.stderr, "vigil %s: --max-nodes %d: give a positive number of nodes\n", cmd, *bf.maxNodes)
+		return false
+	}
+	if !on {
+		for _, name := range []string{"max-nodes", "bdd-order"} {
+			if bf.set[name] {
+				fmt.Fprintf(e.stderr, "vigil %s: --%s applies to the BDD engine only\n", cmd, name)
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// options returns the engine options, with a progress line.
+func (bf *bddFlags) options(prog *progress, what string) bdd.Options {
+	o, _ := bdd.ParseOrder(bf.order.val)
+	return bdd.Options{MaxNodes: *bf.maxNodes, Order: o, Progress: func(p bdd.Progress) {
+		prog.printf("%s: iteration %d, %d nodes in use, set of %d nodes, %s heap, %.1fs", what, p.Iteration, p.Nodes, p.SetNodes, humanBytes(p.HeapBytes), p.Elapsed.Seconds())
+	}}
+}
+
+func humanBytes(b uint64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+}
+
+// bddStatsReport is the --json form of the BDD engine's statistics.
+type bddStatsReport struct {
+	Order         string  `json:"order"`
+	Variables     int     `json:"bdd_variables"`
+	Iterations    int     `json:"iterations"`
+	SetNodes      int     `json:"set_nodes"`
+	PeakNodes     int     `json:"peak_table_nodes"`
+	Produced      int     `json:"nodes_produced"`
+	RuddGCs       int     `json:"node_collections"`
+	Resizes       int     `json:"table_resizes"`
+	GoGCs         int     `json:"go_collections"`
+	PeakHeap      uint64  `json:"peak_heap_bytes"`
+	EncodeSeconds float64 `json:"encode_seconds"`
+}
+
+func newBDDStats(order string, s bdd.Stats) *bddStatsReport {
+	return &bddStatsReport{Order: order, Variables: s.BDDVars, Iterations: s.Iterations, SetNodes: s.SetNodes,
+		PeakNodes: s.Mem.PeakTableNodes, Produced: s.Mem.Produced, RuddGCs: s.Mem.RuddGCs, Resizes: s.Mem.Resizes,
+		GoGCs: s.Mem.GoGCs, PeakHeap: s.Mem.PeakHeap, EncodeSeconds: s.Encode.Seconds()}
+}
+
+func (r *bddStatsReport) print(e *env, what string, seconds float64) {
+	fmt.Fprintf(e.stdout, "%s: %d BDD variables (%s order), %d iterations, %d nodes in the result, %.3fs (encoding %.3fs)\n",
+		what, r.Variables, r.Order, r.Iterations, r.SetNodes, seconds, r.EncodeSeconds)
+	fmt.Fprintf(e.stdout, "memory: peak node table %d nodes, %d nodes made, %d node collections, %d table resizes, %d Go collections, peak heap %s\n",
+		r.PeakNodes, r.Produced, r.RuddGCs, r.Resizes, r.GoGCs, humanBytes(r.PeakHeap))
+}
+
+// bddExploreReport is the --json form of vigil explore --engine bdd.
+// Counts are JSON numbers of any size.
+type bddExploreReport struct {
+	Model       string          `json:"model"`
+	Property    string          `json:"property"`
+	Policy      string          `json:"policy"`
+	Engine      string          `json:"engine"`
+	Complete    bool            `json:"complete"`
+	Stopped     string          `json:"stopped,omitempty"`
+	States      json.Number     `json:"states"`
+	StartStates json.Number     `json:"start_states"`
+	Transitions json.Number     `json:"transitions,omitempty"`
+	Depth       int             `json:"depth"`
+	Unsafe      json.Number     `json:"unsafe"`
+	Goal        json.Number     `json:"goal"`
+	Deadlocks   json.Number     `json:"deadlocks"`
+	Stuck       json.Number     `json:"stuck"`
+	Seconds     float64         `json:"seconds"`
+	BDD         *bddStatsReport `json:"bdd"`
+}
+
+func num(x *big.Int) json.Number {
+	if x == nil {
+		return ""
+	}
+	return json.Number(x.String())
+}
+
+func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout time.Duration) int {
+	ctx, cancel := runContext(timeout)
+	defer cancel()
+	prog := newProgress(e, jsonOut)
+	ex, err := bdd.Explore(ctx, lm.m, lm.prop, lm.decl, bf.options(prog, "explore (bdd)"))
+	prog.clear()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
+		return exitError
+	}
+	rep := &bddExploreReport{Model: lm.m.Name, Property: propertyName(lm.prop), Policy: policyName(lm.decl), Engine: "bdd",
+		Complete: ex.Complete, Stopped: ex.Reason, States: num(ex.States), StartStates: num(ex.Starts), Transitions: num(ex.Transitions),
+		Depth: ex.Depth, Unsafe: num(ex.Unsafe), Goal: num(ex.Goal), Deadlocks: num(ex.Deadlocks), Stuck: num(ex.Stuck),
+		Seconds: ex.Stats.Elapsed.Seconds(), BDD: newBDDStats(bf.order.val, ex.Stats)}
+	if jsonOut {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		w := e.stdout
+		pol := "all applicable labels"
+		if rep.Policy != "" {
+			pol = "policy " + rep.Policy
+		}
+		fmt.Fprintf(w, "model %s, property %s, %s\n", rep.Model, orNone(rep.Property), pol)
+		if !rep.Complete {
+			fmt.Fprintf(w, "incomplete: stopped by %s; the figures below are partial\n", rep.Stopped)
+		}
+		fmt.Fprintf(w, "states        %s (%s start)\n", rep.States, rep.StartStates)
+		if rep.Transitions != "" {
+			fmt.Fprintf(w, "transitions   %s\n", rep.Transitions)
+		} else if ex.TransitionsReason != "" {
+			fmt.Fprintf(w, "transitions   not counted (%s)\n", ex.TransitionsReason)
+		}
+		fmt.Fprintf(w, "depth         %d\n", rep.Depth)
+		fmt.Fprintf(w, "terminal      %s unsafe, %s goal\n", rep.Unsafe, rep.Goal)
+		fmt.Fprintf(w, "deadlocks     %s\n", rep.Deadlocks)
+		if rep.Policy != "" {
+			fmt.Fprintf(w, "policy stuck  %s\n", rep.Stuck)
+		}
+		rep.BDD.print(e, "engine bdd", rep.Seconds)
+	}
+	if !rep.Complete {
+		return exitUnknown
+	}
+	return exitOK
 }
