@@ -77,7 +77,13 @@ func (sp *space) policy(d *symbolic.PolicyDecl, opt Options) (*policyEnc, error)
 			p.choose[l] = m.and(p.choose[l], sp.app[l])
 		}
 	default:
-		dec, err := explicit.NewDecider(sp.M, d)
+		var dec explicit.Decider
+		var err error
+		if opt.Executable != nil {
+			dec, err = explicit.PolicyDecider(sp.M, opt.Executable)
+		} else {
+			dec, err = explicit.NewDecider(sp.M, d)
+		}
 		if err != nil {
 			return nil, err
 		}

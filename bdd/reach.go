@@ -59,6 +59,10 @@ type Options struct {
 	PolicyStates int
 	// Progress, if set, is called after every iteration.
 	Progress func(Progress)
+	// Executable, if set, is the policy to evaluate for a declaration of a
+	// kind other than rules and table, instead of instantiating the
+	// declaration (for policies built in memory, such as random networks).
+	Executable symbolic.Policy
 }
 
 // Progress describes a computation in progress.
