@@ -1,0 +1,328 @@
+package bdd
+
+// Prop-U with BDDs (paper 002, Appendix A, Algorithm 5, with the intent of
+// its text: see ../shared/papers/README.md). The unsafe region is the least
+// fixpoint of
+//
+//	U = Unsafe ∪ { s open with an applicable label : every applicable
+//	                label has an outcome in U }           (r = ∞)
+//	U = Unsafe ∪ Stuck ∪ { s open : the policy's label has an outcome
+//	                in U }                                  (r = 0)
+//
+// computed from U = Unsafe (plus, for r = 0, the open states where the
+// policy is stuck although some label is applicable: with no budget to
+// deviate, no label is available there) in rounds that each add the states
+// newly found unsafe. These are the semantics of package safety: goal
+// states and deadlocks (open states with no applicable label) are safe.
+//
+// Each round needs only the pre-image of the states added in the previous
+// round (the frontier F), since pre-images distribute over union: per label
+// l, bad[l] accumulates guard ∧ pre(F) over l's commands and outcomes, the
+// states where l is applicable and has an outcome in U; the round's new
+// states are the open ones with an applicable label where every applicable
+// label is bad. U only grows and every state in it is unsafe, so a
+// computation stopped by a limit still answers "unsafe" for the states it
+// has put in U, and "unknown" for the others.
+//
+// Range errors: the explicit Prop-U fails when the region it explores from
+// a query (the states reachable from it through open states, by every
+// label for r = ∞ and by the policy's label for r = 0) holds a state where
+// some enabled command has an outcome out of range. Decide mirrors that
+// with a forward reachability from the queried states, done only when the
+// model has such states at all.
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"time"
+
+	"vigil/safety"
+	"vigil/symbolic"
+)
+
+// Safety is the outcome of PropU: the unsafe region, complete or, when a
+// limit stopped the computation, the part found so far.
+type Safety struct {
+	sp  *space
+	pol *policyEnc
+	r   safety.Radius
+	opt Options
+
+	// Complete reports whether the fixpoint was reached; Reason says why
+	// not.
+	Complete bool
+	Reason   string
+	// Unsafe is the number of states known unsafe (all unsafe states when
+	// Complete); Total is the number of states (in-range valuations).
+	Unsafe, Total *big.Int
+	Stats         Stats
+
+	u Node // the states known unsafe (nil: none computed)
+}
+
+// Answer is a per-state verdict of Decide.
+type Answer uint8
+
+const (
+	AnswerUnknown Answer = iota
+	AnswerSafe
+	AnswerUnsafe
+)
+
+func (a Answer) String() string { return [...]string{"unknown", "safe", "unsafe"}[a] }
+
+// PropU computes the unsafe region of prop for radius r (safety.Inf, or 0:
+// under the policy pd) over all states. Policies other than rules and
+// tables are evaluated state by state, so for them r = 0 needs the queried
+// states: the region is then computed within the states reachable from
+// them under the policy (queries nil: all states).
+func PropU(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, r safety.Radius, queries []symbolic.State, opt Options) (*Safety, error) {
+	begin := time.Now()
+	if prop == nil {
+		return nil, fmt.Errorf("bdd: Prop-U needs a property (its unsafe and goal states)")
+	}
+	switch {
+	case r == safety.Inf:
+		pd = nil // plain safety ranges over all policies
+	case r == 0:
+		if pd == nil {
+			return nil, fmt.Errorf("bdd: Prop-U with radius 0 needs the tested policy")
+		}
+	default:
+		return nil, fmt.Errorf("bdd: Prop-U decides radius inf or 0, not %v; use --algo propu (explicit) for other radii", r)
+	}
+	sp, pol, st, err := setup(ctx, m, prop, pd, opt)
+	if err != nil {
+		return nil, err
+	}
+	res := &Safety{sp: sp, pol: pol, r: r, opt: opt, Unsafe: new(big.Int), Total: new(big.Int)}
+	if st != nil {
+		res.Reason = st.reason
+		sp.finishStats(&res.Stats, nil, begin)
+		return res, nil
+	}
+	res.Stats.Encode = time.Since(begin)
+	st, err = sp.run(func() error {
+		mm := sp.m
+		res.Total = sp.count(sp.dom)
+		within := sp.dom
+		if pol != nil && pol.lazy {
+			within = sp.lazyRegion(pol, queries)
+		}
+		if r == safety.Inf {
+			res.u = sp.unsafe
+			return sp.propuInf(res, begin)
+		}
+		res.u = mm.or(mm.and(sp.unsafe, within), sp.stuck(pol, mm.and(within, sp.open)))
+		return sp.propuPolicy(res, within, begin)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
+		res.Reason = st.reason
+		sp.m.relax()
+	} else {
+		res.Complete = true
+	}
+	sp.run(func() error {
+		if res.u != nil {
+			res.Unsafe = sp.count(res.u)
+		}
+		sp.finishStats(&res.Stats, res.u, begin)
+		return nil
+	})
+	return res, nil
+}
+
+// lazyRegion returns the states reachable from the queries (all states
+// when there are none) under a lazily evaluated policy, evaluating it on
+// them.
+func (sp *space) lazyRegion(p *policyEnc, queries []symbolic.State) Node {
+	if queries == nil {
+		sp.ensure(p, sp.dom)
+		return sp.dom
+	}
+	reach := sp.states(append([]symbolic.State(nil), queries...))
+	front := reach
+	for !sp.m.isFalse(front) {
+		next := sp.m.diff(sp.image(p, front), reach)
+		reach = sp.m.or(reach, next)
+		front = next
+	}
+	sp.ensure(p, reach)
+	return reach
+}
+
+// propuInf iterates the r = ∞ rounds from res.u = Unsafe.
+func (sp *space) propuInf(res *Safety, begin time.Time) error {
+	m := sp.m
+	bad := make([]Node, len(sp.M.Labels))
+	for l := range bad {
+		bad[l] = m.fls()
+	}
+	front := res.u
+	for {
+		res.Stats.Iterations++
+		for l := range sp.M.Labels {
+			for _, ci := range sp.byLabel[l] {
+				c := &sp.cmds[ci]
+				for oi := range c.outs {
+					bad[l] = m.or(bad[l], m.and(c.guard, sp.pre(&c.outs[oi], front)))
+				}
+			}
+		}
+		cand := m.diff(m.and(sp.open, sp.hasApp), res.u)
+		for l := range sp.M.Labels {
+			// every applicable label is bad: remove states where l is
+			// applicable and not bad
+			cand = m.diff(cand, m.diff(sp.app[l], bad[l]))
+			if m.isFalse(cand) {
+				break
+			}
+		}
+		if m.isFalse(cand) {
+			return nil
+		}
+		res.u = m.or(res.u, cand)
+		front = cand
+		sp.progress(res.opt, "propu", res.Stats.Iterations, res.u, begin)
+	}
+}
+
+// propuPolicy iterates the r = 0 rounds: backward reachability through the
+// policy's choices, within the given states.
+func (sp *space) propuPolicy(res *Safety, within Node, begin time.Time) error {
+	m := sp.m
+	p := res.pol
+	front := res.u
+	for {
+		res.Stats.Iterations++
+		add := m.fls()
+		cand := m.diff(m.and(within, sp.open), res.u)
+		for l := range sp.M.Labels {
+			sl := m.and(cand, p.choose[l])
+			if m.isFalse(sl) {
+				continue
+			}
+			for _, ci := range sp.byLabel[l] {
+				c := &sp.cmds[ci]
+				x := m.and(sl, c.guard)
+				if m.isFalse(x) {
+					continue
+				}
+				for oi := range c.outs {
+					add = m.or(add, m.and(x, sp.pre(&c.outs[oi], front)))
+				}
+			}
+		}
+		if m.isFalse(add) {
+			return nil
+		}
+		res.u = m.or(res.u, add)
+		front = add
+		sp.progress(res.opt, "propu", res.Stats.Iterations, res.u, begin)
+	}
+}
+
+// Decide answers for each state (in range): unsafe when it is in the
+// region found, safe when it is not and the region is complete, unknown
+// otherwise. It returns the explicit engine's range error when one of the
+// states reaches a state with an out-of-range outcome (see the package
+// notes); a limit hit while checking that makes every answer unknown.
+func (s *Safety) Decide(states []symbolic.State) ([]Answer, error) {
+	out := make([]Answer, len(states))
+	sp := s.sp
+	if s.u == nil {
+		return out, nil
+	}
+	st, err := sp.run(func() error {
+		if sp.m.isFalse(sp.errAll) {
+			return nil
+		}
+		var pol *policyEnc
+		if s.r == 0 {
+			pol = s.pol
+		}
+		q := sp.states(append([]symbolic.State(nil), states...))
+		reach, front := q, q
+		for !sp.m.isFalse(front) {
+			if bad := sp.m.and(front, sp.errAll); !sp.m.isFalse(bad) {
+				return sp.witnessError(sp.pick(bad), false, 0)
+			}
+			next := sp.m.diff(sp.image(pol, front), reach)
+			reach = sp.m.or(reach, next)
+			front = next
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
+		return out, nil
+	}
+	st, _ = sp.run(func() error {
+		g := sp.m.graph(s.u)
+		for i, x := range states {
+			bit := sp.bitsOf(x)
+			switch {
+			case g.eval(*s.u, func(l int32) bool { return bit[l] }):
+				out[i] = AnswerUnsafe
+			case s.Complete:
+				out[i] = AnswerSafe
+			}
+		}
+		return nil
+	})
+	if st != nil {
+		clear(out)
+	}
+	return out, nil
+}
+
+// bitsOf returns the current-bit assignment of state x, by level.
+func (sp *space) bitsOf(x symbolic.State) map[int32]bool {
+	b := map[int32]bool{}
+	for v, ve := range sp.vars {
+		u := uint64(x[v] - ve.lo)
+		for i, l := range ve.cur {
+			b[int32(l)] = u>>uint(i)&1 == 1
+		}
+	}
+	return b
+}
+
+// RangeError returns the explicit engine's range error of some state with
+// an out-of-range outcome of an enabled command, or nil: with every state
+// asked (vigil safe --all), the explicit deciders would fail on it.
+func (s *Safety) RangeError() error {
+	sp := s.sp
+	var rerr error
+	_, err := sp.run(func() error {
+		if !sp.m.isFalse(sp.errAll) {
+			rerr = sp.witnessError(sp.pick(sp.errAll), false, 0)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return rerr
+}
+
+// Cubes returns up to limit cubes of a disjoint cover of the unsafe
+// region found, and the number of cubes of the whole cover.
+func (s *Safety) Cubes(limit int) ([]Cube, float64) {
+	if s.u == nil {
+		return nil, 0
+	}
+	var cs []Cube
+	var total float64
+	s.sp.run(func() error {
+		cs, total = s.sp.cubes(s.u, limit)
+		return nil
+	})
+	return cs, total
+}

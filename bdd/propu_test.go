@@ -1,0 +1,179 @@
+package bdd_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"vigil/bdd"
+	"vigil/safety"
+	"vigil/safety/conformance"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+	"vigil/symbolic/gen"
+)
+
+// everyState returns all in-range states of m.
+func everyState(m *symbolic.Model) []symbolic.State {
+	var out []symbolic.State
+	s := make(symbolic.State, len(m.Vars))
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(m.Vars) {
+			out = append(out, append(symbolic.State(nil), s...))
+			return
+		}
+		for x := m.Vars[i].Lo; x <= m.Vars[i].Hi; x++ {
+			s[i] = x
+			rec(i + 1)
+		}
+	}
+	rec(0)
+	return out
+}
+
+// checkPropU compares BDD Prop-U with explicit Prop-U and TarjanSafe on
+// every state of tc's model, and with the safety suite's reference on the
+// reachable states, for r = inf and r = 0.
+func checkPropU(tc *conformance.Model, o bdd.Order) (int, error) {
+	ctx := context.Background()
+	all := everyState(tc.M)
+	asked := 0
+	for _, r := range []safety.Radius{safety.Inf, 0} {
+		res, err := bdd.PropU(ctx, tc.M, tc.Prop, tc.Pol, r, nil, bdd.Options{Order: o})
+		if err != nil {
+			return asked, err
+		}
+		if !res.Complete {
+			return asked, fmt.Errorf("radius %v: incomplete: %s", r, res.Reason)
+		}
+		got, err := res.Decide(all)
+		if err != nil {
+			return asked, err
+		}
+		unsafe := 0
+		for _, a := range got {
+			if a == bdd.AnswerUnsafe {
+				unsafe++
+			}
+		}
+		if res.Unsafe.Int64() != int64(unsafe) || res.Total.Int64() != int64(len(all)) {
+			return asked, fmt.Errorf("radius %v: counts %v unsafe of %v, but %d of %d states answered unsafe", r, res.Unsafe, res.Total, unsafe, len(all))
+		}
+		for _, algo := range []string{"propu", "tarjan"} {
+			sp := safety.NewSpace(tc.G, tc.Dec)
+			d, err := safety.New(algo, sp, r, safety.Options{})
+			if err != nil {
+				return asked, err
+			}
+			for i, s := range all {
+				id, err := sp.Intern(s)
+				if err != nil {
+					return asked, err
+				}
+				want, err := d.Decide(ctx, id)
+				if err != nil {
+					return asked, err
+				}
+				if (got[i] == bdd.AnswerSafe) != want || got[i] == bdd.AnswerUnknown {
+					return asked, fmt.Errorf("radius %v, state %s: BDD Prop-U says %v, %s says safe=%v", r, tc.M.FormatState(s), got[i], algo, want)
+				}
+				asked++
+			}
+		}
+		// The suite's reference on the reachable states.
+		ref := conformance.Reference(tc.Gr, tc.Pi, r)
+		s := make(symbolic.State, len(tc.M.Vars))
+		var reach []symbolic.State
+		for id := 0; id < tc.Gr.NumStates(); id++ {
+			tc.G.L.Unpack(tc.Gr.Store.Get(uint32(id)), s)
+			reach = append(reach, append(symbolic.State(nil), s...))
+		}
+		ans, err := res.Decide(reach)
+		if err != nil {
+			return asked, err
+		}
+		for id, a := range ans {
+			if (a == bdd.AnswerSafe) != ref[id] {
+				return asked, fmt.Errorf("radius %v, state %s: BDD Prop-U says %v, the reference says safe=%v", r, tc.M.FormatState(reach[id]), a, ref[id])
+			}
+		}
+	}
+	return asked, nil
+}
+
+// TestPropUConforms: on 1000 generated models (the safety suite's), every
+// state's verdict, r = inf and r = 0, equals explicit Prop-U's and
+// TarjanSafe's, and the reference's on the reachable states.
+func TestPropUConforms(t *testing.T) {
+	n := models(t)
+	run := func(t *testing.T, first uint64, n int, g gen.Options) {
+		done, asked := 0, 0
+		for seed := first; done < n && seed < first+4*uint64(n); seed++ {
+			tc, err := conformance.Generate(seed, g)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if tc == nil {
+				continue
+			}
+			done++
+			k, err := checkPropU(tc, bdd.Order(seed%3))
+			asked += k
+			if err != nil {
+				t.Errorf("seed %d (%s): %v", seed, tc.M.Name, err)
+			}
+		}
+		t.Logf("%d models, %d explicit answers compared", done, asked)
+	}
+	t.Run("small", func(t *testing.T) { run(t, 1, n, gen.Options{}) })
+	t.Run("larger", func(t *testing.T) {
+		run(t, 100000, n/10, gen.Options{MaxVars: 5, MaxRange: 7, MaxLabels: 4, MaxCommands: 7, MaxOutcomes: 3})
+	})
+}
+
+// TestPropURangeErrors: on models with out-of-range outcomes, Decide fails
+// for a state exactly when a fresh explicit Prop-U fails on it (its region
+// reaches a state where an enabled command leaves a range), with the same
+// kind of error, and otherwise agrees.
+func TestPropURangeErrors(t *testing.T) {
+	ctx := context.Background()
+	errs, asked := 0, 0
+	for seed := uint64(1); seed <= uint64(models(t)/5); seed++ {
+		m := gen.Model(seed, gen.Options{RangeErrors: true, MaxVars: 3, MaxRange: 5})
+		prop, pd := m.Properties[0], m.Policies[0]
+		g, err := explicit.New(m, prop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, _ := explicit.NewDecider(m, pd)
+		for _, r := range []safety.Radius{safety.Inf, 0} {
+			res, err := bdd.PropU(ctx, m, prop, pd, r, nil, bdd.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range everyState(m) {
+				sp := safety.NewSpace(g, dec)
+				d := safety.NewPropU(sp, r)
+				id, _ := sp.Intern(s)
+				want, werr := d.Decide(ctx, id)
+				got, gerr := res.Decide([]symbolic.State{s})
+				asked++
+				var re *explicit.RangeError
+				switch {
+				case werr != nil:
+					errs++
+					if gerr == nil || !errors.As(gerr, &re) {
+						t.Fatalf("seed %d, radius %v, state %s: explicit fails (%v), BDD says %v (%v)", seed, r, m.FormatState(s), werr, got, gerr)
+					}
+				case gerr != nil:
+					t.Fatalf("seed %d, radius %v, state %s: explicit says safe=%v, BDD fails: %v", seed, r, m.FormatState(s), want, gerr)
+				case (got[0] == bdd.AnswerSafe) != want:
+					t.Fatalf("seed %d, radius %v, state %s: explicit says safe=%v, BDD %v", seed, r, m.FormatState(s), want, got[0])
+				}
+			}
+		}
+	}
+	t.Logf("%d states asked, %d range errors in both", asked, errs)
+}
