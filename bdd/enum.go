@@ -96,7 +96,10 @@ func (sp *space) states(ss []symbolic.State) Node {
 }
 
 // Interval is lo..hi inclusive.
-type Interval struct{ Lo, Hi int }
+type Interval struct {
+	Lo int `json:"lo"`
+	Hi int `json:"hi"`
+}
 
 // VarSet constrains one variable of a cube: its value lies in one of
 // Ranges, or, when the pattern has too many intervals to list, the bits of
@@ -146,9 +149,185 @@ func (c Cube) String() string {
 }
 
 // cubes returns up to limit cubes of a disjoint cover of x (⊆ dom), and the
-// number of cubes of the whole cover (paths to True).
+// number of cubes of the whole cover. When every variable's bits are
+// adjacent in the order (interleaved, blocked), the cover is that of the
+// multi-valued diagram: per variable, the values are grouped into maximal
+// intervals that lead to the same rest of the diagram, so that a region
+// like "layer in 0..10^6, crashed" is one cube. Otherwise (or when a
+// variable's values break into too many intervals) the cubes are the BDD's
+// paths, each variable's fixed bits written as intervals.
 func (sp *space) cubes(x Node, limit int) ([]Cube, float64) {
 	g := sp.m.graph(x)
+	if vs, ok := sp.contiguousVars(); ok {
+		if cs, total, ok := sp.mddCubes(g, *x, vs, limit); ok {
+			return cs, total
+		}
+	}
+	return sp.pathCubes(g, *x, limit)
+}
+
+// contiguousVars returns the variables (with bits) in level order when each
+// one's current bits are adjacent among the current levels.
+func (sp *space) contiguousVars() ([]int, bool) {
+	levels, varOf, _ := sp.levelOrder()
+	var order []int
+	for i, l := range levels {
+		v := varOf[l]
+		if i > 0 && varOf[levels[i-1]] == v {
+			continue
+		}
+		for _, w := range order {
+			if w == v {
+				return nil, false // v's bits are split
+			}
+		}
+		order = append(order, v)
+	}
+	return order, true
+}
+
+// run is a maximal interval lo..hi of a variable's unsigned values whose
+// paths lead to the same node after the variable's bits.
+type run struct {
+	lo, hi uint64
+	child  int
+}
+
+const maxRuns = 1 << 16
+
+// runs returns the runs of variable v below node n (values 0..2^bits-1).
+func (sp *space) runs(g *graph, n, v int, memo map[[2]int][]run) ([]run, bool) {
+	ve := &sp.vars[v]
+	// rec covers the low i+1 bits (values 0..2^(i+1)-1).
+	var rec func(n, i int) ([]run, bool)
+	rec = func(n, i int) ([]run, bool) {
+		if i < 0 {
+			return []run{{0, 0, n}}, true
+		}
+		key := [2]int{n, i}
+		if r, ok := memo[key]; ok {
+			return r, r != nil || n == 0
+		}
+		var lo, hi []run
+		var ok bool
+		if n > 1 && int(g.level[n]) == ve.cur[i] {
+			if lo, ok = rec(g.low[n], i-1); !ok {
+				return nil, false
+			}
+			if hi, ok = rec(g.high[n], i-1); !ok {
+				return nil, false
+			}
+		} else {
+			if lo, ok = rec(n, i-1); !ok {
+				return nil, false
+			}
+			hi = lo
+		}
+		half := uint64(1) << uint(i)
+		out := append([]run(nil), lo...)
+		for _, r := range hi {
+			r.lo, r.hi = r.lo+half, r.hi+half
+			if k := len(out) - 1; k >= 0 && out[k].child == r.child && out[k].hi+1 == r.lo {
+				out[k].hi = r.hi
+				continue
+			}
+			out = append(out, r)
+		}
+		if len(out) > maxRuns {
+			return nil, false
+		}
+		memo[key] = out
+		return out, true
+	}
+	return rec(n, ve.n-1)
+}
+
+// mddCubes enumerates the cubes of the multi-valued diagram of x.
+func (sp *space) mddCubes(g *graph, root int, vars []int, limit int) ([]Cube, float64, bool) {
+	memos := make([]map[[2]int][]run, len(vars))
+	for i := range memos {
+		memos[i] = map[[2]int][]run{}
+	}
+	runsAt := func(n, k int) ([]run, bool) {
+		v := vars[k]
+		rs, ok := sp.runs(g, n, v, memos[k])
+		if !ok {
+			return nil, false
+		}
+		span := uint64(sp.vars[v].hi - sp.vars[v].lo)
+		var out []run
+		for _, r := range rs {
+			if r.child == 0 || r.lo > span {
+				continue
+			}
+			r.hi = min(r.hi, span)
+			out = append(out, r)
+		}
+		return out, true
+	}
+	// Count the cubes: paths through the runs.
+	counts := map[[2]int]float64{}
+	var count func(n, k int) (float64, bool)
+	count = func(n, k int) (float64, bool) {
+		if n == 0 {
+			return 0, true
+		}
+		if k == len(vars) {
+			return 1, true
+		}
+		if c, ok := counts[[2]int{n, k}]; ok {
+			return c, true
+		}
+		rs, ok := runsAt(n, k)
+		if !ok {
+			return 0, false
+		}
+		total := 0.0
+		for _, r := range rs {
+			c, ok := count(r.child, k+1)
+			if !ok {
+				return 0, false
+			}
+			total += c
+		}
+		counts[[2]int{n, k}] = total
+		return total, true
+	}
+	total, ok := count(root, 0)
+	if !ok {
+		return nil, 0, false
+	}
+	var out []Cube
+	var cur Cube
+	var walk func(n, k int)
+	walk = func(n, k int) {
+		if len(out) >= limit || n == 0 {
+			return
+		}
+		if k == len(vars) {
+			out = append(out, append(Cube(nil), cur...))
+			return
+		}
+		rs, _ := runsAt(n, k)
+		v := vars[k]
+		ve := &sp.vars[v]
+		for _, r := range rs {
+			full := r.lo == 0 && r.hi == uint64(ve.hi-ve.lo)
+			if !full {
+				cur = append(cur, VarSet{Var: sp.M.Vars[v].Name, Ranges: []Interval{{ve.lo + int(r.lo), ve.lo + int(r.hi)}}})
+			}
+			walk(r.child, k+1)
+			if !full {
+				cur = cur[:len(cur)-1]
+			}
+		}
+	}
+	walk(root, 0)
+	return out, total, true
+}
+
+// pathCubes returns up to limit cubes of the BDD paths of x.
+func (sp *space) pathCubes(g *graph, root int, limit int) ([]Cube, float64) {
 	paths := map[int]float64{0: 0, 1: 1}
 	var count func(n int) float64
 	count = func(n int) float64 {
@@ -159,7 +338,7 @@ func (sp *space) cubes(x Node, limit int) ([]Cube, float64) {
 		paths[n] = p
 		return p
 	}
-	total := count(*x)
+	total := count(root)
 	var out []Cube
 	_, varOf, bitOf := sp.levelOrder()
 	fixed := make([]uint64, len(sp.vars)) // mask of fixed bits per variable
@@ -183,7 +362,7 @@ func (sp *space) cubes(x Node, limit int) ([]Cube, float64) {
 		fixed[v] &^= 1 << b
 		val[v] &^= 1 << b
 	}
-	walk(*x)
+	walk(root)
 	return out, total
 }
 

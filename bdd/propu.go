@@ -238,24 +238,7 @@ func (s *Safety) Decide(states []symbolic.State) ([]Answer, error) {
 		return out, nil
 	}
 	st, err := sp.run(func() error {
-		if sp.m.isFalse(sp.errAll) {
-			return nil
-		}
-		var pol *policyEnc
-		if s.r == 0 {
-			pol = s.pol
-		}
-		q := sp.states(append([]symbolic.State(nil), states...))
-		reach, front := q, q
-		for !sp.m.isFalse(front) {
-			if bad := sp.m.and(front, sp.errAll); !sp.m.isFalse(bad) {
-				return sp.witnessError(sp.pick(bad), false, 0)
-			}
-			next := sp.m.diff(sp.image(pol, front), reach)
-			reach = sp.m.or(reach, next)
-			front = next
-		}
-		return nil
+		return s.regionError(sp.states(append([]symbolic.State(nil), states...)))
 	})
 	if err != nil {
 		return nil, err
@@ -299,6 +282,9 @@ func (sp *space) bitsOf(x symbolic.State) map[int32]bool {
 // asked (vigil safe --all), the explicit deciders would fail on it.
 func (s *Safety) RangeError() error {
 	sp := s.sp
+	if s.u == nil {
+		return nil // not encoded: nothing known
+	}
 	var rerr error
 	_, err := sp.run(func() error {
 		if !sp.m.isFalse(sp.errAll) {
@@ -325,4 +311,61 @@ func (s *Safety) Cubes(limit int) ([]Cube, float64) {
 		return nil
 	})
 	return cs, total
+}
+
+// StartCounts answers for the start states of the property as one set:
+// how many there are, how many are known unsafe, and how many are safe
+// (nil unless the region is complete). Like Decide, it returns the
+// explicit engine's range error when a start state reaches a state with
+// an out-of-range outcome; a limit hit on the way gives nil counts.
+func (s *Safety) StartCounts() (starts, unsafe, safe *big.Int, err error) {
+	sp := s.sp
+	if s.u == nil {
+		return nil, nil, nil, nil
+	}
+	st, err := sp.run(func() error {
+		q, err := sp.starts()
+		if err != nil {
+			return err
+		}
+		if err := s.regionError(q); err != nil {
+			return err
+		}
+		starts = sp.count(q)
+		unsafe = sp.count(sp.m.and(q, s.u))
+		if s.Complete {
+			safe = new(big.Int).Sub(starts, unsafe)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if st != nil {
+		return nil, nil, nil, nil
+	}
+	return starts, unsafe, safe, nil
+}
+
+// regionError returns the range error the explicit Prop-U meets when asked
+// for the states of q (see the package notes), or nil.
+func (s *Safety) regionError(q Node) error {
+	sp := s.sp
+	if sp.m.isFalse(sp.errAll) {
+		return nil
+	}
+	var pol *policyEnc
+	if s.r == 0 {
+		pol = s.pol
+	}
+	reach, front := q, q
+	for !sp.m.isFalse(front) {
+		if bad := sp.m.and(front, sp.errAll); !sp.m.isFalse(bad) {
+			return sp.witnessError(sp.pick(bad), false, 0)
+		}
+		next := sp.m.diff(sp.image(pol, front), reach)
+		reach = sp.m.or(reach, next)
+		front = next
+	}
+	return nil
 }

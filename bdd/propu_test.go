@@ -61,6 +61,23 @@ func checkPropU(tc *conformance.Model, o bdd.Order) (int, error) {
 		if res.Unsafe.Int64() != int64(unsafe) || res.Total.Int64() != int64(len(all)) {
 			return asked, fmt.Errorf("radius %v: counts %v unsafe of %v, but %d of %d states answered unsafe", r, res.Unsafe, res.Total, unsafe, len(all))
 		}
+		// The cover of cubes is the region.
+		cubes, total := res.Cubes(1 << 20)
+		if float64(len(cubes)) != total {
+			return asked, fmt.Errorf("radius %v: %d cubes listed of a cover of %v", r, len(cubes), total)
+		}
+		for i, s := range all {
+			in := false
+			for _, c := range cubes {
+				if inCube(tc.M, c, s) {
+					in = true
+					break
+				}
+			}
+			if in != (got[i] == bdd.AnswerUnsafe) {
+				return asked, fmt.Errorf("radius %v, state %s: in the cover %v, unsafe %v", r, tc.M.FormatState(s), in, got[i])
+			}
+		}
 		for _, algo := range []string{"propu", "tarjan"} {
 			sp := safety.NewSpace(tc.G, tc.Dec)
 			d, err := safety.New(algo, sp, r, safety.Options{})
@@ -176,4 +193,27 @@ func TestPropURangeErrors(t *testing.T) {
 		}
 	}
 	t.Logf("%d states asked, %d range errors in both", asked, errs)
+}
+
+// inCube reports whether state s lies in cube c.
+func inCube(m *symbolic.Model, c bdd.Cube, s symbolic.State) bool {
+	for _, vs := range c {
+		x := s[m.VarIndex(vs.Var)]
+		if vs.Ranges == nil {
+			if uint64(x-vs.Offset)&vs.Mask != vs.Bits {
+				return false
+			}
+			continue
+		}
+		ok := false
+		for _, r := range vs.Ranges {
+			if x >= r.Lo && x <= r.Hi {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

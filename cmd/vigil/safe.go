@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"vigil/bdd"
 	"vigil/safety"
 	"vigil/safety/cert"
 	"vigil/symbolic"
@@ -19,12 +22,13 @@ func init() {
 	register(&command{
 		Name:    "safe",
 		Summary: "decide whether states are safe or r-safe (some policy within radius r of the tested one avoids unsafe states)",
-		Usage:   `vigil safe [flags] FILE.spec (--state "x=1 y=2" | --start)`,
+		Usage:   `vigil safe [flags] FILE.spec (--state "x=1 y=2" | --start | --all)`,
 		Examples: []string{
 			`vigil safe specs/tarjansafe.spec --policy hasty --state "layer=4 side=true"`,
 			"vigil safe specs/flappy.spec -D S=4 -D W=16 --start --algo ipi",
 			`vigil safe specs/oneway_line.spec --policy careful --start --radius 1 --algo tarjan`,
 			`vigil safe specs/tarjansafe.spec --policy hasty --state "layer=0" --cert safe.json; vigil cert check safe.json`,
+			"vigil safe specs/flappy.spec -D W=600 -D H=60 --algo propu-bdd --all",
 		},
 		Run: runSafe,
 	})
@@ -97,8 +101,9 @@ func addSafetyFlags(fs *flag.FlagSet, withStart bool) *safetyFlags {
 		sf.modelFlags = addModelFlags(fs, propUsage, polUsage)
 	}
 	fs.Var(sf.radius, "radius", "how often a policy may deviate from the tested one along a run: a number, or inf for plain safety")
-	sf.algo = &enumFlag{what: "algorithm", values: safety.Algorithms, val: "tarjan"}
-	fs.Var(sf.algo, "algo", "decider: "+strings.Join(safety.Algorithms, ", "))
+	algos := append(append([]string(nil), safety.Algorithms...), "propu-bdd")
+	sf.algo = &enumFlag{what: "algorithm", values: algos, val: "tarjan"}
+	fs.Var(sf.algo, "algo", "decider: "+strings.Join(algos, ", ")+" (propu-bdd: Prop-U with BDDs over all states at once, radius inf or 0)")
 	sf.order = &enumFlag{what: "action order", values: []string{"app", "learn", "rand"}, val: "app"}
 	fs.Var(sf.order, "order", "iPI/nPI action order: app (model order), learn (the tested policy's label first), rand (seeded)")
 	sf.seed = fs.Uint64("seed", 1, "random seed (--order rand, LRTDP's ties)")
@@ -158,6 +163,7 @@ type safeState struct {
 
 type safeReport struct {
 	Model    string      `json:"model"`
+	Scope    string      `json:"scope,omitempty"` // propu-bdd: state, start or all
 	Property string      `json:"property"`
 	Policy   string      `json:"policy"`
 	Radius   string      `json:"radius"`
@@ -171,6 +177,9 @@ type safeReport struct {
 	Backups  int         `json:"backups,omitempty"`
 	Stored   int         `json:"stored_states"`
 	Seconds  float64     `json:"seconds"`
+	// propu-bdd only:
+	Region *regionReport   `json:"region,omitempty"`
+	BDD    *bddStatsReport `json:"bdd,omitempty"`
 }
 
 func runSafe(e *env, args []string) int {
@@ -179,12 +188,31 @@ func runSafe(e *env, args []string) int {
 	sf := addSafetyFlags(fs, true)
 	stateText := fs.String("state", "", `the state to decide: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
 	certFile := fs.String("cert", "", "write the certificate to this file (with --start: FILE-K.json for the K-th start state)")
+	all := fs.Bool("all", false, "propu-bdd: decide every state of the model: the numbers of safe and unsafe states, and the unsafe region as a cover of cubes")
+	cubes := fs.Int("cubes", 20, "propu-bdd --all: list at most this many cubes of the unsafe region")
+	bf := addBDDFlags(fs)
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
 	}
-	if (*stateText == "") == !sf.start.all {
-		fmt.Fprintln(e.stderr, "vigil safe: give --state \"NAME=VALUE ...\" or --start (every start state), not both or neither")
+	modes := 0
+	for _, on := range []bool{*stateText != "", sf.start.all, *all} {
+		if on {
+			modes++
+		}
+	}
+	if modes != 1 {
+		fmt.Fprintln(e.stderr, "vigil safe: give --state \"NAME=VALUE ...\" or --start (every start state), not both or neither (or --all alone: every state, with --algo propu-bdd)")
+		return exitUsage
+	}
+	if sf.algo.val == "propu-bdd" {
+		return runSafeBDD(e, sf, bf, file, *stateText, *all, *cubes, *certFile)
+	}
+	if *all {
+		fmt.Fprintln(e.stderr, "vigil safe: --all decides every state at once, which only --algo propu-bdd does")
+		return exitUsage
+	}
+	if !bf.check(e, "safe", false) {
 		return exitUsage
 	}
 	su, ok := setupSafety(e, "safe", sf, file)
@@ -392,6 +420,10 @@ func runFaults(e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
+	if sf.algo.val == "propu-bdd" {
+		fmt.Fprintln(e.stderr, "vigil faults: propu-bdd decides vigil safe questions only; fault analysis needs an explicit decider (tarjan, ipi, ...)")
+		return exitUsage
+	}
 	if *runFile == "" {
 		fmt.Fprintln(e.stderr, "vigil faults: give the run to analyse with --run RUN.json")
 		return exitUsage
@@ -483,4 +515,244 @@ func printFaults(e *env, r *faultsReport) {
 		fmt.Fprintf(w, "bugs (states where the policy is unsafe but a %s policy exists): %s of %d\n", what, plural(len(r.Bugs), "step"), r.Steps-1)
 	}
 	fmt.Fprintf(w, "%s: %d decisions (%d from the caches), %d expanded, %.3fs\n", r.Algo, r.Decisions, r.CacheHits, r.Expanded, r.Seconds)
+}
+
+// regionReport is propu-bdd's unsafe region in the --json output. Counts
+// are JSON numbers of any size.
+type regionReport struct {
+	Complete     bool        `json:"complete"`
+	Reason       string      `json:"reason,omitempty"`
+	States       json.Number `json:"states"`         // every state of the model
+	Unsafe       json.Number `json:"unsafe"`         // not (r-)safe (known so far when incomplete)
+	Safe         json.Number `json:"safe,omitempty"` // when complete
+	Starts       json.Number `json:"start_states,omitempty"`
+	StartsUnsafe json.Number `json:"start_states_unsafe,omitempty"`
+	StartsSafe   json.Number `json:"start_states_safe,omitempty"`
+	Cover        float64     `json:"cover_cubes,omitempty"` // cubes of the whole cover (--all)
+	Cubes        []bdd.Cube  `json:"cubes,omitempty"`       // the first --cubes of them
+}
+
+// maxListedStarts bounds the start states propu-bdd lists one by one.
+const maxListedStarts = 1000
+
+// runSafeBDD is vigil safe --algo propu-bdd: the unsafe region of every
+// state at once, then the answers for the states asked.
+func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, all bool, cubes int, certFile string) int {
+	if !bf.check(e, "safe", true) {
+		return exitUsage
+	}
+	r := sf.radius.r
+	switch {
+	case r != safety.Inf && r != 0:
+		fmt.Fprintf(e.stderr, "vigil safe: --algo propu-bdd decides radius inf or 0; for radius %v use an explicit decider (--algo propu)\n", r)
+		return exitUsage
+	case certFile != "":
+		fmt.Fprintln(e.stderr, "vigil safe: --algo propu-bdd writes no certificates; use an explicit decider (--algo propu) with --cert")
+		return exitUsage
+	case cubes < 0:
+		fmt.Fprintf(e.stderr, "vigil safe: --cubes %d: give a number of cubes (0 lists none)\n", cubes)
+		return exitUsage
+	}
+	pd := onlyPolicy
+	if r >= 0 {
+		pd = thePolicy
+	}
+	lm, ok := sf.load(e, "safe", file, true, pd)
+	if !ok {
+		return exitError
+	}
+	if lm.decl == nil && r >= 0 {
+		fmt.Fprintf(e.stderr, "vigil safe: a finite --radius needs a tested policy, and model %s has none; declare one or give --policy-file\n", lm.m.Name)
+		return exitError
+	}
+	scope := "all"
+	var states []symbolic.State
+	switch {
+	case stateText != "":
+		scope = "state"
+		s, err := explicit.ParseState(lm.m, stateText)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil safe: --state: %v\n", strings.TrimPrefix(err.Error(), "explicit: state: "))
+			return exitError
+		}
+		states = append(states, s)
+	case !all:
+		scope = "start"
+		many := false
+		err := lm.g.Starts(func(s symbolic.State) bool {
+			if len(states) == maxListedStarts {
+				many = true
+				return false
+			}
+			states = append(states, append(symbolic.State(nil), s...))
+			return true
+		})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+			return exitError
+		}
+		if many {
+			states = nil // answered as a set
+		}
+	}
+	ctx, cancel := runContext(*sf.timeout)
+	defer cancel()
+	prog := newProgress(e, *sf.jsonOut)
+	res, err := bdd.PropU(ctx, lm.m, lm.prop, lm.decl, r, states, bf.options(prog, "safe (propu-bdd)"))
+	prog.clear()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+		return exitError
+	}
+	rep := &safeReport{Model: lm.m.Name, Property: lm.prop.Name, Policy: policyName(lm.decl), Radius: r.String(), Algo: "propu-bdd", Scope: scope,
+		States: []safeState{}, Region: &regionReport{Complete: res.Complete, Reason: res.Reason, States: num(res.Total), Unsafe: num(res.Unsafe)}}
+	if res.Complete {
+		rep.Region.Safe = num(new(big.Int).Sub(res.Total, res.Unsafe))
+	}
+	switch {
+	case all:
+		if err := res.RangeError(); err != nil {
+			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+			return exitError
+		}
+		rep.Region.Cubes, rep.Region.Cover = res.Cubes(cubes)
+		if rep.Region.Cubes == nil {
+			rep.Region.Cubes = []bdd.Cube{}
+		}
+		rep.Unsafe = clampInt(res.Unsafe)
+		if res.Complete {
+			rep.Safe = clampInt(new(big.Int).Sub(res.Total, res.Unsafe))
+		} else {
+			rep.Unknown = 1 // the rest of the states
+		}
+	case states == nil: // many start states: answered as a set
+		starts, unsafe, safe, err := res.StartCounts()
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+			return exitError
+		}
+		if starts == nil {
+			rep.Unknown = 1
+			break
+		}
+		rep.Region.Starts, rep.Region.StartsUnsafe, rep.Region.StartsSafe = num(starts), num(unsafe), num(safe)
+		if unsafe.Sign() > 0 {
+			rep.Unsafe = 1
+		}
+		if safe == nil {
+			rep.Unknown = 1
+		}
+	default:
+		ans, err := res.Decide(states)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+			return exitError
+		}
+		for i, s := range states {
+			rep.States = append(rep.States, safeState{State: lm.m.FormatState(s), Verdict: ans[i].String()})
+			switch ans[i] {
+			case bdd.AnswerSafe:
+				rep.Safe++
+			case bdd.AnswerUnsafe:
+				rep.Unsafe++
+			default:
+				rep.Unknown++
+			}
+		}
+	}
+	rep.Reason = res.Reason
+	rep.Seconds = res.Stats.Elapsed.Seconds()
+	rep.BDD = newBDDStats(bf.order.val, res.Stats)
+	if *sf.jsonOut {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		printSafeBDD(e, rep)
+	}
+	switch {
+	case rep.Unknown > 0:
+		return exitUnknown
+	case rep.Unsafe > 0:
+		return exitUnsafe
+	}
+	return exitOK
+}
+
+func printSafeBDD(e *env, r *safeReport) {
+	w := e.stdout
+	what := radiusWords(r.Radius)
+	who := ""
+	if r.Radius != "inf" {
+		who = fmt.Sprintf(" (at most %s from policy %s along every run)", plural(atoi(r.Radius), "deviation"), r.Policy)
+	}
+	g := r.Region
+	switch {
+	case len(r.States) == 1:
+		s := r.States[0]
+		switch s.Verdict {
+		case "safe":
+			fmt.Fprintf(w, "%s: %s%s\n", what, s.State, who)
+		case "unsafe":
+			fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
+		default:
+			fmt.Fprintf(w, "unknown: stopped by %s before deciding %s\n", r.Reason, s.State)
+		}
+	case r.Scope == "start" && len(r.States) > 0:
+		fmt.Fprintf(w, "%d start states of property %s: %d %s, %d not %s", len(r.States), r.Property, r.Safe, what, r.Unsafe, what)
+		if r.Unknown > 0 {
+			fmt.Fprintf(w, ", %d unknown (%s)", r.Unknown, r.Reason)
+		}
+		fmt.Fprintf(w, "%s\n", who)
+		for _, s := range r.States {
+			fmt.Fprintf(w, "  %-8s %s\n", s.Verdict, s.State)
+		}
+	case r.Scope == "start":
+		switch {
+		case g.Starts == "":
+			fmt.Fprintf(w, "unknown: stopped by %s before deciding the start states of property %s\n", r.Reason, r.Property)
+		case g.StartsSafe == "":
+			fmt.Fprintf(w, "%s start states of property %s: at least %s not %s, the others unknown (%s)%s\n", g.Starts, r.Property, g.StartsUnsafe, what, r.Reason, who)
+		default:
+			fmt.Fprintf(w, "%s start states of property %s: %s %s, %s not %s%s\n", g.Starts, r.Property, g.StartsSafe, what, g.StartsUnsafe, what, who)
+		}
+	default: // all
+		if g.Complete {
+			fmt.Fprintf(w, "all %s states of model %s, property %s: %s %s, %s not %s%s\n", g.States, r.Model, r.Property, g.Safe, what, g.Unsafe, what, who)
+		} else {
+			fmt.Fprintf(w, "all %s states of model %s, property %s: at least %s not %s, the others unknown (stopped by %s)%s\n", g.States, r.Model, r.Property, g.Unsafe, what, r.Reason, who)
+		}
+		if len(g.Cubes) > 0 {
+			fmt.Fprintf(w, "not %s (a cover of %s):\n", what, cubeCount(g.Cover))
+			for _, c := range g.Cubes {
+				fmt.Fprintf(w, "  %s\n", c)
+			}
+			if more := g.Cover - float64(len(g.Cubes)); more > 0 {
+				fmt.Fprintf(w, "  ... and %s more (--cubes N lists more)\n", cubeCount(more))
+			}
+		}
+	}
+	if r.Scope != "all" {
+		if g.Complete {
+			fmt.Fprintf(w, "unsafe region: %s of %s states not %s\n", g.Unsafe, g.States, what)
+		} else {
+			fmt.Fprintf(w, "unsafe region: stopped by %s with %s of %s states known not %s\n", r.Reason, g.Unsafe, g.States, what)
+		}
+	}
+	r.BDD.print(e, "propu-bdd", r.Seconds)
+}
+
+func cubeCount(n float64) string {
+	if n == 1 {
+		return "1 cube"
+	}
+	return fmt.Sprintf("%.0f cubes", n)
+}
+
+// clampInt returns x as an int, or the largest int when it does not fit
+// (the region report has the exact number).
+func clampInt(x *big.Int) int {
+	if x.IsInt64() {
+		return int(x.Int64())
+	}
+	return math.MaxInt
 }
