@@ -36,7 +36,6 @@ import (
 	"math/big"
 	"reflect"
 	"runtime"
-	"time"
 
 	"github.com/dalzilio/rudd"
 )
@@ -120,14 +119,16 @@ func newMgr(ctx context.Context, nvars, budget int) (*mgr, error) {
 	if ceiling < 4*initialNodes {
 		ceiling = 4 * initialNodes
 	}
-	init := min(initialNodes, budget)
+	// Small models (most of the tests') start small; the table doubles
+	// as needed.
+	init := min(initialNodes, budget, 1024+256*nvars)
 	init = max(init, 2*nvars+2)
 	b, err := rudd.New(nvars,
 		rudd.Nodesize(init),
 		rudd.Maxnodesize(ceiling),
 		rudd.Maxnodeincrease(maxNodeGrowth),
 		rudd.Minfreenodes(minFreePercent),
-		rudd.Cachesize(1<<14),
+		rudd.Cachesize(init),
 		rudd.Cacheratio(25))
 	if err != nil {
 		return nil, fmt.Errorf("bdd: %v", err)
@@ -179,7 +180,7 @@ func (m *mgr) check(r Node) Node {
 	// When the free slots run low, rudd will soon collect its table; run
 	// Go's collector first so that the nodes held only by dead references
 	// are finalized by then and can be reused instead of growing the table.
-	if free := m.t.free(); free < size/4 && m.t.produced_()-m.lastGC > size/8 {
+	if free := m.t.free(); free < size/8 && m.t.produced_()-m.lastGC > size/2 {
 		m.collect()
 	}
 	return r
@@ -190,10 +191,6 @@ func (m *mgr) collect() {
 	runtime.GC()
 	m.stats.GoGCs++
 	m.lastGC = m.t.produced_()
-	// Finalizers run on their own goroutine after the collection; give
-	// it the processor once.
-	runtime.Gosched()
-	time.Sleep(0)
 }
 
 func ctxReason(ctx context.Context) string {
