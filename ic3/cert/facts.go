@@ -1,0 +1,775 @@
+package cert
+
+// Policy facts: the exclusions that a PolIC3 invariant for a learned policy
+// rests on ("in this box the policy never chooses a, given the labels of
+// Sure are applicable"), re-checked by methods that share nothing with the
+// certifiers that found them (nn's bound propagation and input splitting,
+// trees' Veritas-style search).
+//
+// The semantics is symbolic.Choose's: the policy chooses Label in state s
+// iff Label is an output whose score is not -Inf or NaN and it beats every
+// applicable output (a higher score, or an equal one earlier in the output
+// order). Only Sure is known to be applicable, so the fact holds iff in
+// every state of the box some output a' of Sure, a' != Label, has
+// score(a') > score(Label), or an equal score and an earlier position.
+//
+// Networks are encoded exactly in SMT over the reals: integer state
+// variables in the box, the declaration's affine inputs with their
+// rational coefficients, NNet clipping (ite) and normalisation, every
+// dense layer with its float64 weights as the dyadic rationals they are,
+// ReLU as ite, and the output de-normalisation (nn.Network has no other
+// layer kinds: its loaders reduce ONNX Gemm, MatMul, Add, Sub, Relu and
+// Flatten to these). Z3 then looks for a state where Label is not beaten:
+// state by state in boxes of at most maxPointStates states (a query with
+// the state fixed is settled by propagation, while one over a box searches
+// ReLU phases with long rationals), else after trying the states where
+// float64 evaluation chooses Label, by one query over the box.
+//
+// This is exact real arithmetic, while nn evaluates in float64 (and reads
+// an input coefficient 1/3 as the float64 nearest to it): at a near-tie,
+// two scores within rounding of each other, the two can differ. Unsat
+// proves the fact for the exact network, which is what the certificate's
+// claim means up to rounding; a witness is evaluated again in float64,
+// both score vectors are reported, and it fails the check even when
+// float64 evaluation does not confirm it (the certificate claimed the
+// whole box, and the witness is within rounding of choosing Label).
+// TestCheckFactNearTie shows both directions.
+//
+// Ensembles are checked by enumeration: for each tree, the regions of the
+// state box that reach each leaf (each split "input < T" is turned into a
+// set of values of the one variable the input reads, by evaluating the
+// input exactly as Affine.Eval does), then every combination of regions
+// across the trees whose intersection is not empty, depth first, summing
+// the leaf values in tree order as Ensemble.Scores does, so each cell's
+// scores are bit-identical to evaluation. XGBoost's float32 comparisons
+// are already normalised into float64 thresholds by the loader (the
+// meaning evaluation uses too). When a split reads an input of several
+// variables, the box's states are enumerated instead, up to MaxCells.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"vigil/nn"
+	"vigil/smt"
+	"vigil/symbolic"
+	"vigil/trees"
+)
+
+// Fact says: in every state of the box Lo..Hi (inclusive, per model
+// variable) the policy never chooses Label, given every label of Sure is
+// applicable throughout the box.
+type Fact struct {
+	Lo, Hi []int
+	Label  symbolic.LabelID
+	Sure   []symbolic.LabelID
+}
+
+// MaxCells bounds the work of the enumerations: the tree-leaf combinations
+// visited, or the states of a box that is enumerated state by state.
+const MaxCells = 1_000_000
+
+// cellLimit is MaxCells, lowered by tests.
+var cellLimit = MaxCells
+
+// MaxWeights bounds the size of a network that CheckFact encodes.
+const MaxWeights = 1 << 20
+
+// maxScan bounds the values of a variable scanned for one split of an
+// input that is not monotone in its variable.
+const maxScan = 1 << 16
+
+// FactFailure is the error of CheckFact when the fact does not hold: a
+// state of the box where the policy may choose Label although every label
+// of Sure is applicable.
+type FactFailure struct {
+	State symbolic.State
+	Label symbolic.LabelID
+	// Scores are the policy's float64 scores at State (output order);
+	// Exact are the scores of the exact encoding (networks only).
+	Scores []float64
+	Exact  []*big.Rat
+	// Confirmed reports that float64 evaluation chooses Label at State too
+	// (given Sure); false only at near-ties of networks.
+	Confirmed bool
+	msg       string
+}
+
+func (f *FactFailure) Error() string { return "cert: " + f.msg }
+
+// CheckFact re-checks f for a learned policy (an *nn.Policy or a
+// *trees.Policy, passed as symbolic.Policy) by a method that shares
+// nothing with their certifiers; it returns nil when the fact holds, a
+// *FactFailure naming a counterexample state otherwise, and an error
+// saying why when it cannot decide (too large, interrupted, an
+// unsupported input map). The box is intersected with the variables'
+// ranges first (states lie in them). Other policies are re-checked by
+// enumerating the box when it has at most MaxCells states. CheckFact
+// evaluates p, so p must not be in use by another goroutine.
+func CheckFact(ctx context.Context, m *symbolic.Model, p symbolic.Policy, f Fact) error {
+	if len(f.Lo) != len(m.Vars) || len(f.Hi) != len(m.Vars) {
+		return fmt.Errorf("cert: policy fact: the box has %d/%d bounds for the %d variables of model %s", len(f.Lo), len(f.Hi), len(m.Vars), m.Name)
+	}
+	if f.Label < 0 || int(f.Label) >= len(m.Labels) {
+		return fmt.Errorf("cert: policy fact: label %d does not exist in model %s", f.Label, m.Name)
+	}
+	for _, l := range f.Sure {
+		if l < 0 || int(l) >= len(m.Labels) {
+			return fmt.Errorf("cert: policy fact: sure label %d does not exist in model %s", l, m.Name)
+		}
+	}
+	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	for v, va := range m.Vars {
+		lo[v], hi[v] = max(f.Lo[v], va.Lo), min(f.Hi[v], va.Hi)
+		if lo[v] > hi[v] {
+			return nil // no state in the box
+		}
+	}
+	q := newQuestion(m, p, f)
+	if len(q.label) == 0 {
+		return nil // not an output: never chosen
+	}
+	switch p := p.(type) {
+	case *nn.Policy:
+		return q.network(ctx, p, lo, hi)
+	case *trees.Policy:
+		return q.ensemble(ctx, p, lo, hi)
+	}
+	return q.enumerate(ctx, lo, hi, fmt.Sprintf("%T policies have no exact encoding", p))
+}
+
+// question is a fact in output indices.
+type question struct {
+	m     *symbolic.Model
+	p     symbolic.Policy
+	f     Fact
+	label []int // the outputs that are Label (normally one)
+	sure  []int // the outputs in Sure, other than Label
+}
+
+func newQuestion(m *symbolic.Model, p symbolic.Policy, f Fact) *question {
+	q := &question{m: m, p: p, f: f}
+	for i, o := range p.Outputs() {
+		switch {
+		case o == f.Label:
+			q.label = append(q.label, i)
+		case contains(f.Sure, o):
+			q.sure = append(q.sure, i)
+		}
+	}
+	return q
+}
+
+func contains(ls []symbolic.LabelID, l symbolic.LabelID) bool {
+	for _, k := range ls {
+		if k == l {
+			return true
+		}
+	}
+	return false
+}
+
+// qualifies reports whether a score can be chosen at all.
+func qualifies(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, -1) }
+
+// chosen reports whether the policy may choose Label with scores sc: some
+// output i of Label qualifies and no sure output j beats it (j beats i
+// when it qualifies and scores higher, or equally high and comes first).
+func (q *question) chosen(sc []float64) bool {
+	for _, i := range q.label {
+		if !qualifies(sc[i]) {
+			continue
+		}
+		beaten := false
+		for _, j := range q.sure {
+			if qualifies(sc[j]) && (sc[j] > sc[i] || sc[j] == sc[i] && j < i) {
+				beaten = true
+				break
+			}
+		}
+		if !beaten {
+			return true
+		}
+	}
+	return false
+}
+
+// failure builds the counterexample at s; exact are the encoding's scores
+// (nil when the scores came from evaluation).
+func (q *question) failure(s symbolic.State, exact []*big.Rat) error {
+	sc := make([]float64, len(q.p.Outputs()))
+	ff := &FactFailure{State: s, Label: q.f.Label, Exact: exact}
+	var b strings.Builder
+	fmt.Fprintf(&b, "policy fact fails: in state %s the policy may choose %s over the surely applicable labels {%s}",
+		q.m.FormatState(s), q.m.Labels[q.f.Label].Name, q.labelNames())
+	if err := q.p.Scores(s, sc); err != nil {
+		fmt.Fprintf(&b, " (float64 evaluation failed: %v)", err)
+	} else {
+		ff.Scores, ff.Confirmed = sc, q.chosen(sc)
+		fmt.Fprintf(&b, "; float64 scores %s", q.scoreString(func(i int) string { return fmt.Sprint(sc[i]) }))
+	}
+	if exact != nil {
+		fmt.Fprintf(&b, "; exact scores %s", q.scoreString(func(i int) string { return exact[i].RatString() }))
+		if !ff.Confirmed {
+			b.WriteString("; float64 evaluation does not confirm it (a near-tie that exact arithmetic decides the other way), but the fact claims every state of the box")
+		}
+	}
+	ff.msg = b.String()
+	return ff
+}
+
+func (q *question) labelNames() string {
+	names := make([]string, len(q.f.Sure))
+	for i, l := range q.f.Sure {
+		names[i] = q.m.Labels[l].Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// scoreString lists the scores of Label and the sure outputs.
+func (q *question) scoreString(val func(int) string) string {
+	idx := append(append([]int(nil), q.label...), q.sure...)
+	sort.Ints(idx)
+	parts := make([]string, len(idx))
+	for k, i := range idx {
+		parts[k] = q.m.Labels[q.p.Outputs()[i]].Name + "=" + val(i)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// boxStates returns the number of states of lo..hi.
+func boxStates(lo, hi []int) float64 {
+	n := 1.0
+	for v := range lo {
+		n *= float64(hi[v] - lo[v] + 1)
+	}
+	return n
+}
+
+// enumerate checks every state of lo..hi with the policy's own scores;
+// why says why no better method applies, for the error beyond MaxCells.
+func (q *question) enumerate(ctx context.Context, lo, hi []int, why string) error {
+	if n := boxStates(lo, hi); n > float64(cellLimit) {
+		return fmt.Errorf("cert: cannot re-check the policy fact: %s, and the box has %.4g states, more than the %d that are enumerated", why, n, cellLimit)
+	}
+	sc := make([]float64, len(q.p.Outputs()))
+	s := append(symbolic.State(nil), lo...)
+	for k := 0; ; k++ {
+		if k&0xfff == 0 && ctx.Err() != nil {
+			return fmt.Errorf("cert: policy fact not re-checked: %w", ctx.Err())
+		}
+		if err := q.p.Scores(s, sc); err != nil {
+			return fmt.Errorf("cert: policy fact: %w", err)
+		}
+		if q.chosen(sc) {
+			return q.failure(append(symbolic.State(nil), s...), nil)
+		}
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return nil
+		}
+		s[v]++
+	}
+}
+
+// ratOf returns the value of a symbolic rational (0 when unset, as
+// Rat.Float reads it).
+func ratOf(r symbolic.Rat) *big.Rat {
+	if r.Den == 0 {
+		return new(big.Rat)
+	}
+	return big.NewRat(r.Num, r.Den)
+}
+
+// exact returns the rational value of a finite float64.
+func exact(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
+
+// network decides the fact for a network policy with SMT queries over
+// its exact encoding.
+func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int) error {
+	net := p.Net
+	weights := 0
+	for _, l := range net.Layers {
+		weights += len(l.W)
+	}
+	if weights > MaxWeights {
+		return fmt.Errorf("cert: cannot re-check the policy fact: the network has %d weights, more than the %d that are encoded exactly", weights, MaxWeights)
+	}
+	if len(p.Decl.Inputs) != net.Inputs() {
+		return fmt.Errorf("cert: policy %s: %d inputs for a network of %d", p.Decl.Name, len(p.Decl.Inputs), net.Inputs())
+	}
+	for _, v := range []struct {
+		name string
+		vals []float64
+		inf  float64 // the infinity allowed (an absent clip bound), 0: none
+	}{{"input minimum", net.InMin, math.Inf(-1)}, {"input maximum", net.InMax, math.Inf(1)},
+		{"input mean", net.InMean, 0}, {"input range", net.InRange, 0},
+		{"output mean", net.OutMean, 0}, {"output range", net.OutRange, 0}} {
+		for _, y := range v.vals {
+			if math.IsNaN(y) || math.IsInf(y, 0) && y != v.inf {
+				return fmt.Errorf("cert: cannot re-check the policy fact: the network's %s %v is not a real number", v.name, y)
+			}
+		}
+	}
+	x, err := smt.NewContext()
+	if err != nil {
+		return err
+	}
+	defer x.Close()
+	sv, err := x.NewSolver()
+	if err != nil {
+		return err
+	}
+	state := make([]smt.Term, len(q.m.Vars))
+	realState := make([]smt.Term, len(q.m.Vars))
+	var box []smt.Term
+	for v, va := range q.m.Vars {
+		state[v] = x.IntConst(va.Name)
+		realState[v] = x.ToReal(state[v])
+		box = append(box, x.Ge(state[v], x.Int(int64(lo[v]))), x.Le(state[v], x.Int(int64(hi[v]))))
+	}
+	// The affine inputs, with their rational coefficients.
+	cur := make([]smt.Term, net.Inputs())
+	for i, a := range p.Decl.Inputs {
+		cs := make([]*big.Rat, len(a.Terms))
+		ts := make([]smt.Term, len(a.Terms))
+		for k, t := range a.Terms {
+			if t.Var < 0 || int(t.Var) >= len(state) {
+				return fmt.Errorf("cert: policy %s: input %d reads variable %d, which model %s lacks", p.Decl.Name, i+1, t.Var, q.m.Name)
+			}
+			cs[k], ts[k] = ratOf(t.Coef), realState[t.Var]
+		}
+		cur[i] = x.Linear(ratOf(a.Const), cs, ts)
+	}
+	// NNet input transform: clip, then (x - mean) / range.
+	for i := range cur {
+		if net.InMin != nil {
+			if !math.IsInf(net.InMin[i], -1) {
+				l := x.RealFloat(net.InMin[i])
+				cur[i] = x.Ite(x.Lt(cur[i], l), l, cur[i])
+			}
+			if !math.IsInf(net.InMax[i], 1) {
+				h := x.RealFloat(net.InMax[i])
+				cur[i] = x.Ite(x.Gt(cur[i], h), h, cur[i])
+			}
+		}
+		if net.InMean != nil {
+			inv := new(big.Rat).Inv(exact(net.InRange[i]))
+			k := new(big.Rat).Mul(exact(net.InMean[i]), inv)
+			cur[i] = x.Linear(k.Neg(k), []*big.Rat{inv}, cur[i:i+1])
+		}
+	}
+	zero := x.Real(new(big.Rat))
+	for _, l := range net.Layers {
+		next := make([]smt.Term, l.Out)
+		cs := make([]*big.Rat, l.In)
+		for i := 0; i < l.Out; i++ {
+			for j := range cs {
+				cs[j] = exact(l.W[i*l.In+j])
+			}
+			s := x.Linear(exact(l.B[i]), cs, cur)
+			if l.ReLU {
+				s = x.Ite(x.Gt(s, zero), s, zero)
+			}
+			next[i] = s
+		}
+		cur = next
+	}
+	if net.OutMean != nil {
+		for i := range cur {
+			cur[i] = x.Linear(exact(net.OutMean[i]), []*big.Rat{exact(net.OutRange[i])}, cur[i:i+1])
+		}
+	}
+	// Label is chosen: some output of Label beats every sure output.
+	var wins []smt.Term
+	for _, i := range q.label {
+		var c []smt.Term
+		for _, j := range q.sure {
+			if j < i {
+				c = append(c, x.Lt(cur[j], cur[i]))
+			} else {
+				c = append(c, x.Le(cur[j], cur[i]))
+			}
+		}
+		wins = append(wins, x.And(c...))
+	}
+	if err := x.Err(); err != nil {
+		return fmt.Errorf("cert: encoding policy %s: %w", p.Decl.Name, err)
+	}
+	for _, t := range append(box, x.Or(wins...)) {
+		if err := sv.Assert(t); err != nil {
+			return err
+		}
+	}
+	// A query with the state fixed is settled by propagation, while one
+	// over the box makes Z3 search the ReLU phases of the real relaxation
+	// (with long rationals) and branch on the integers. So a small box is
+	// decided state by state. In a larger box, witnesses are cheap to
+	// confirm and expensive to find: states where float64 evaluation
+	// chooses Label are tried first, and a state that exact arithmetic
+	// does not confirm (a near-tie) proves nothing, so the query over the
+	// whole box decides.
+	res := smt.Unknown
+	at := func(w symbolic.State) (smt.Result, error) {
+		assume := make([]smt.Term, len(w))
+		for v := range w {
+			assume[v] = x.Eq(state[v], x.Int(int64(w[v])))
+		}
+		return sv.CheckContext(ctx, assume...)
+	}
+	if n := boxStates(lo, hi); n <= maxPointStates && pointQueries {
+		res = smt.Unsat
+		for _, w := range sampleStates(lo, hi) {
+			r, err := at(w)
+			if err != nil {
+				return err
+			}
+			if r != smt.Unsat {
+				res = r
+				break
+			}
+		}
+	} else {
+		sc := make([]float64, len(p.Outputs()))
+		for _, w := range sampleStates(lo, hi) {
+			if err := p.Scores(w, sc); err != nil || !q.chosen(sc) || !pointQueries {
+				continue
+			}
+			if res, err = at(w); err != nil {
+				return err
+			}
+			if res == smt.Sat {
+				break
+			}
+		}
+		if res != smt.Sat {
+			if res, err = sv.CheckContext(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	switch res {
+	case smt.Unsat:
+		return nil
+	case smt.Unknown:
+		return fmt.Errorf("cert: policy fact not re-checked: Z3 gave no answer (%s)", sv.ReasonUnknown())
+	}
+	vals := make([]int64, len(state))
+	if err := sv.Eval(state, vals); err != nil {
+		return err
+	}
+	scores, err := sv.EvalReal(cur)
+	if err != nil {
+		return err
+	}
+	s := make(symbolic.State, len(vals))
+	for v, k := range vals {
+		s[v] = int(k)
+	}
+	return q.failure(s, scores)
+}
+
+// maxPointStates is the largest box whose states network checks query
+// one by one; maxSamples bounds the states of a larger box that are
+// evaluated in float64, looking for a witness, before the query over the
+// whole box.
+const (
+	maxPointStates = 64
+	maxSamples     = 64
+)
+
+// pointQueries enables the state-by-state queries (off in the tests that
+// exercise the query over the whole box).
+var pointQueries = true
+
+// sampleStates returns up to maxSamples states of lo..hi: all of them in a
+// small box, else its corners and its centre and, deterministically
+// scattered, states in between.
+func sampleStates(lo, hi []int) []symbolic.State {
+	var out []symbolic.State
+	if boxStates(lo, hi) <= maxSamples {
+		statesIn(lo, hi, func(s symbolic.State) { out = append(out, append(symbolic.State(nil), s...)) })
+		return out
+	}
+	n := len(lo)
+	for c := 0; c < 1<<min(n, 5); c++ {
+		s := make(symbolic.State, n)
+		for v := range s {
+			s[v] = lo[v]
+			if v < 5 && c>>v&1 == 1 {
+				s[v] = hi[v]
+			}
+		}
+		out = append(out, s)
+	}
+	r := rand.New(rand.NewPCG(uint64(n), 0x66616374)) // "fact"
+	mid := make(symbolic.State, n)
+	for v := range mid {
+		mid[v] = lo[v] + (hi[v]-lo[v])/2
+	}
+	out = append(out, mid)
+	for len(out) < maxSamples {
+		s := make(symbolic.State, n)
+		for v := range s {
+			s[v] = lo[v] + int(r.Int64N(int64(hi[v]-lo[v])+1))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// statesIn calls f on every state of lo..hi (f must not keep s).
+func statesIn(lo, hi []int, f func(s symbolic.State)) {
+	s := append(symbolic.State(nil), lo...)
+	for {
+		f(s)
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return
+		}
+		s[v]++
+	}
+}
+
+// An interval of a variable's values, inclusive.
+type span struct{ lo, hi int }
+
+// region is a box of states (per variable lo..hi) that reaches one leaf.
+type region struct {
+	lo, hi []int
+	leaf   int
+}
+
+// splitter turns the splits of one input into sets of values of the one
+// variable it reads.
+type splitter struct {
+	a     *symbolic.Affine
+	v     int   // the variable read, -1 for a constant input
+	dir   int   // +1 non-decreasing, -1 non-increasing, 0 neither
+	s     []int // scratch state for Affine.Eval
+	konst float64
+}
+
+// newSplitter analyses input a: which variable it reads and whether its
+// float64 value is monotone in it. Each step of Affine.Eval, x += c·v, is
+// monotone in v (rounding is monotone), so terms of one sign make a
+// monotone input. ok is false when the input reads several variables.
+func newSplitter(a *symbolic.Affine, nvars int) (*splitter, bool) {
+	sp := &splitter{a: a, v: -1, s: make([]int, nvars)}
+	pos, neg := false, false
+	for _, t := range a.Terms {
+		c := t.Coef.Float()
+		if c == 0 {
+			continue // adds ±0: no effect on the value
+		}
+		if sp.v >= 0 && int(t.Var) != sp.v {
+			return nil, false
+		}
+		sp.v = int(t.Var)
+		pos, neg = pos || c > 0, neg || c < 0
+	}
+	switch {
+	case pos && !neg:
+		sp.dir = 1
+	case neg && !pos:
+		sp.dir = -1
+	}
+	if sp.v < 0 {
+		sp.konst = a.Eval(sp.s)
+	}
+	return sp, true
+}
+
+func (sp *splitter) at(val int) float64 {
+	sp.s[sp.v] = val
+	return sp.a.Eval(sp.s)
+}
+
+// split returns the values of lo..hi whose input is below t (left) and the
+// others (right), as interval lists.
+func (sp *splitter) split(lo, hi int, t float64) (left, right []span, err error) {
+	all := []span{{lo, hi}}
+	switch {
+	case sp.v < 0:
+		if sp.konst < t {
+			return all, nil, nil
+		}
+		return nil, all, nil
+	case sp.dir > 0: // below t exactly for the values before the first at >= t
+		k := lo + sort.Search(hi-lo+1, func(i int) bool { return !(sp.at(lo+i) < t) })
+		return spans(lo, k-1), spans(k, hi), nil
+	case sp.dir < 0: // below t from the first value whose input is below t
+		k := lo + sort.Search(hi-lo+1, func(i int) bool { return sp.at(lo+i) < t })
+		return spans(k, hi), spans(lo, k-1), nil
+	}
+	if hi-lo+1 > maxScan {
+		return nil, nil, fmt.Errorf("cert: cannot re-check the policy fact: an input is not monotone in its variable, whose range %d..%d is too wide to scan", lo, hi)
+	}
+	for val := lo; val <= hi; val++ {
+		side := &right
+		if sp.at(val) < t {
+			side = &left
+		}
+		if n := len(*side); n > 0 && (*side)[n-1].hi == val-1 {
+			(*side)[n-1].hi = val
+		} else {
+			*side = append(*side, span{val, val})
+		}
+	}
+	return left, right, nil
+}
+
+func spans(lo, hi int) []span {
+	if lo > hi {
+		return nil
+	}
+	return []span{{lo, hi}}
+}
+
+// ensemble decides the fact for a tree-ensemble policy by enumerating the
+// cells of leaf combinations.
+func (q *question) ensemble(ctx context.Context, p *trees.Policy, lo, hi []int) error {
+	e := p.Ens
+	nv := len(q.m.Vars)
+	if len(e.Base) != e.NumClasses || len(p.Outputs()) != e.NumClasses {
+		return fmt.Errorf("cert: policy %s: %d classes for %d outputs", p.Decl.Name, e.NumClasses, len(p.Outputs()))
+	}
+	splitters := make([]*splitter, len(p.Decl.Inputs))
+	for ti := range e.Trees {
+		for _, n := range e.Trees[ti].Nodes {
+			if n.Feature < 0 {
+				continue
+			}
+			if n.Feature >= len(p.Decl.Inputs) {
+				return fmt.Errorf("cert: policy %s: a split reads input %d of %d", p.Decl.Name, n.Feature+1, len(p.Decl.Inputs))
+			}
+			if splitters[n.Feature] != nil {
+				continue
+			}
+			sp, ok := newSplitter(&p.Decl.Inputs[n.Feature], nv)
+			if !ok {
+				return q.enumerate(ctx, lo, hi, fmt.Sprintf("input %d of policy %s reads several variables, so its splits do not cut the box into boxes", n.Feature+1, p.Decl.Name))
+			}
+			splitters[n.Feature] = sp
+		}
+	}
+	// The regions of each tree.
+	regs := make([][]region, len(e.Trees))
+	total := 0
+	for ti := range e.Trees {
+		t := &e.Trees[ti]
+		var walk func(i int, lo, hi []int) error
+		walk = func(i int, lo, hi []int) error {
+			n := &t.Nodes[i]
+			if n.Feature < 0 {
+				if total++; total > cellLimit {
+					return fmt.Errorf("cert: cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
+				}
+				regs[ti] = append(regs[ti], region{lo: lo, hi: hi, leaf: n.Leaf})
+				return nil
+			}
+			sp := splitters[n.Feature]
+			if sp.v < 0 {
+				if sp.konst < n.Threshold {
+					return walk(n.Left, lo, hi)
+				}
+				return walk(n.Right, lo, hi)
+			}
+			left, right, err := sp.split(lo[sp.v], hi[sp.v], n.Threshold)
+			if err != nil {
+				return err
+			}
+			for _, side := range []struct {
+				child int
+				vals  []span
+			}{{n.Left, left}, {n.Right, right}} {
+				for _, sv := range side.vals {
+					l, h := append([]int(nil), lo...), append([]int(nil), hi...)
+					l[sp.v], h[sp.v] = sv.lo, sv.hi
+					if err := walk(side.child, l, h); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+		if err := walk(0, lo, hi); err != nil {
+			return err
+		}
+	}
+	// Depth first over the trees, in evaluation order, so the sums are
+	// formed exactly as Ensemble.Scores forms them.
+	nc := e.NumClasses
+	sums := make([][]float64, len(e.Trees)+1)
+	for k := range sums {
+		sums[k] = make([]float64, nc)
+	}
+	copy(sums[0], e.Base)
+	blo, bhi := make([][]int, len(e.Trees)+1), make([][]int, len(e.Trees)+1)
+	for k := range blo {
+		blo[k], bhi[k] = make([]int, nv), make([]int, nv)
+	}
+	copy(blo[0], lo)
+	copy(bhi[0], hi)
+	cells := 0
+	var dfs func(k int) error
+	dfs = func(k int) error {
+		if k == len(e.Trees) {
+			if q.chosen(sums[k]) {
+				return q.failure(append(symbolic.State(nil), blo[k]...), nil)
+			}
+			return nil
+		}
+		t := &e.Trees[k]
+	next:
+		for _, r := range regs[k] {
+			for v := 0; v < nv; v++ {
+				l, h := max(blo[k][v], r.lo[v]), min(bhi[k][v], r.hi[v])
+				if l > h {
+					continue next
+				}
+				blo[k+1][v], bhi[k+1][v] = l, h
+			}
+			if cells++; cells > cellLimit {
+				return fmt.Errorf("cert: cannot re-check the policy fact: the leaf combinations of policy %s over the box exceed %d cells", p.Decl.Name, cellLimit)
+			}
+			if cells&0xfff == 0 && ctx.Err() != nil {
+				return fmt.Errorf("cert: policy fact not re-checked: %w", ctx.Err())
+			}
+			copy(sums[k+1], sums[k])
+			if t.Class >= 0 {
+				sums[k+1][t.Class] += t.Values[r.leaf]
+			} else {
+				for c, w := range t.Values[r.leaf*nc : (r.leaf+1)*nc] {
+					sums[k+1][c] += w
+				}
+			}
+			if err := dfs(k + 1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err := dfs(0)
+	var ff *FactFailure
+	if errors.As(err, &ff) && !ff.Confirmed {
+		// The cell's sums and evaluation at its corner disagree: a bug of
+		// this checker, never a reason to accept the fact.
+		ff.msg += "; evaluation disagrees with the leaf enumeration (a checker bug)"
+	}
+	return err
+}

@@ -1,0 +1,484 @@
+package cert
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"vigil/nn"
+	"vigil/symbolic"
+	"vigil/symbolic/gen"
+	"vigil/trees"
+)
+
+// statesOf calls f on every state of lo..hi (f must not keep s).
+func statesOf(lo, hi []int, f func(s symbolic.State)) {
+	s := append(symbolic.State(nil), lo...)
+	for {
+		f(s)
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return
+		}
+		s[v]++
+	}
+}
+
+// bruteChosen reports whether symbolic.Choose picks label in s when
+// exactly sure and label are applicable (the worst case the fact covers).
+func bruteChosen(t *testing.T, p symbolic.Policy, s symbolic.State, label symbolic.LabelID, sure []symbolic.LabelID) bool {
+	t.Helper()
+	sc := make([]float64, len(p.Outputs()))
+	if err := p.Scores(s, sc); err != nil {
+		t.Fatal(err)
+	}
+	app := func(l symbolic.LabelID) bool { return l == label || contains(sure, l) }
+	return symbolic.Choose(p.Outputs(), sc, app) == label
+}
+
+// bruteHolds decides the fact by enumerating the box.
+func bruteHolds(t *testing.T, p symbolic.Policy, f Fact) bool {
+	holds := true
+	statesOf(f.Lo, f.Hi, func(s symbolic.State) {
+		holds = holds && !bruteChosen(t, p, s, f.Label, f.Sure)
+	})
+	return holds
+}
+
+// surelyApplicable returns the labels applicable in every state of the box.
+func surelyApplicable(m *symbolic.Model, lo, hi []int) []symbolic.LabelID {
+	all := make([]bool, len(m.Labels))
+	for i := range all {
+		all[i] = true
+	}
+	app := make([]bool, len(m.Labels))
+	statesOf(lo, hi, func(s symbolic.State) {
+		m.Applicable(s, app)
+		for l := range all {
+			all[l] = all[l] && app[l]
+		}
+	})
+	var sure []symbolic.LabelID
+	for l, ok := range all {
+		if ok {
+			sure = append(sure, symbolic.LabelID(l))
+		}
+	}
+	return sure
+}
+
+func randomBox(rng *rand.Rand, m *symbolic.Model) (lo, hi []int) {
+	for _, v := range m.Vars {
+		a, b := v.Lo+rng.IntN(v.Size()), v.Lo+rng.IntN(v.Size())
+		if rng.IntN(4) == 0 {
+			a, b = v.Lo, v.Hi
+		}
+		lo, hi = append(lo, min(a, b)), append(hi, max(a, b))
+	}
+	return lo, hi
+}
+
+// randomOutputs permutes the labels and sometimes drops one, so that the
+// output order differs from the label order and some labels are no output.
+func randomOutputs(rng *rand.Rand, m *symbolic.Model) []symbolic.LabelID {
+	var out []symbolic.LabelID
+	for _, i := range rng.Perm(len(m.Labels)) {
+		out = append(out, symbolic.LabelID(i))
+	}
+	if len(out) > 1 && rng.IntN(3) == 0 {
+		out = out[1:]
+	}
+	return out
+}
+
+// checkAgainst runs CheckFact on f and compares it with enumeration; it
+// returns whether the fact holds.
+func checkAgainst(t *testing.T, what string, m *symbolic.Model, p symbolic.Policy, f Fact) bool {
+	t.Helper()
+	want := bruteHolds(t, p, f)
+	err := CheckFact(context.Background(), m, p, f)
+	var ff *FactFailure
+	switch {
+	case err == nil:
+		if !want {
+			t.Errorf("%s: box %v..%v label %d sure %v: CheckFact holds, enumeration finds a state where it is chosen", what, f.Lo, f.Hi, f.Label, f.Sure)
+		}
+	case errors.As(err, &ff):
+		if want {
+			t.Errorf("%s: box %v..%v label %d sure %v: CheckFact fails (%v), enumeration says it holds", what, f.Lo, f.Hi, f.Label, f.Sure, err)
+			break
+		}
+		for v, x := range ff.State {
+			if x < f.Lo[v] || x > f.Hi[v] {
+				t.Fatalf("%s: witness %v outside the box %v..%v", what, ff.State, f.Lo, f.Hi)
+			}
+		}
+		if !ff.Confirmed || !bruteChosen(t, p, ff.State, f.Label, f.Sure) {
+			t.Errorf("%s: witness %v is not confirmed by evaluation: %v", what, ff.State, err)
+		}
+	default:
+		t.Errorf("%s: box %v..%v label %d sure %v: CheckFact cannot decide: %v", what, f.Lo, f.Hi, f.Label, f.Sure, err)
+	}
+	return want
+}
+
+// TestCheckFactAgainstEnumeration compares CheckFact with enumeration on
+// generated models with random network and ensemble policies, and checks
+// that every Proved answer of the policies' own certifiers passes it.
+func TestCheckFactAgainstEnumeration(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	type tally struct{ cases, holds, proved, refuted int }
+	var nnT, treesT tally
+	start := time.Now()
+	for seed := uint64(0); seed < 100; seed++ {
+		m := gen.Model(seed, gen.Options{})
+		outputs := randomOutputs(rng, m)
+		hidden := [][]int{{4}, {8}, {6, 5}, {3, 3, 3}}[seed%4]
+		np, _, err := nn.Random(m, outputs, seed, hidden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp, _, err := trees.Random(m, outputs, seed, 1+int(seed%6), 1+int(seed%4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 3; k++ {
+			lo, hi := randomBox(rng, m)
+			if k == 2 && seed%2 == 0 { // a single state
+				copy(hi, lo)
+			}
+			label := symbolic.LabelID(rng.IntN(len(m.Labels)))
+			sure := surelyApplicable(m, lo, hi)
+			if k > 0 { // also facts with sure sets the model does not give
+				sure = sure[:0]
+				for l := range m.Labels {
+					if k == 1 || rng.IntN(3) != 0 {
+						sure = append(sure, symbolic.LabelID(l))
+					}
+				}
+			}
+			f := Fact{Lo: lo, Hi: hi, Label: label, Sure: sure}
+
+			nnT.cases++
+			if checkAgainst(t, "nn", m, np, f) {
+				nnT.holds++
+			}
+			r, err := np.ExcludesLabel(lo, hi, label, sure, nn.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch r.Verdict {
+			case nn.Proved:
+				nnT.proved++
+				if err := CheckFact(context.Background(), m, np, f); err != nil {
+					t.Errorf("nn certifier proved box %v..%v label %d sure %v, CheckFact: %v", lo, hi, label, sure, err)
+				}
+			case nn.Refuted:
+				nnT.refuted++
+			}
+
+			treesT.cases++
+			if checkAgainst(t, "trees", m, tp, f) {
+				treesT.holds++
+			}
+			if a := tp.OutputIndex(label); a >= 0 {
+				var s []int
+				for _, l := range sure {
+					if i := tp.OutputIndex(l); i >= 0 {
+						s = append(s, i)
+					}
+				}
+				r, err := tp.Excludes(lo, hi, a, s, trees.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch r.Verdict {
+				case trees.Proved:
+					treesT.proved++
+					if err := CheckFact(context.Background(), m, tp, f); err != nil {
+						t.Errorf("trees certifier proved box %v..%v label %d sure %v, CheckFact: %v", lo, hi, label, sure, err)
+					}
+				case trees.Refuted:
+					treesT.refuted++
+				}
+			}
+		}
+	}
+	t.Logf("nn: %d facts (%d hold), certifier proved %d (all pass), refuted %d", nnT.cases, nnT.holds, nnT.proved, nnT.refuted)
+	t.Logf("trees: %d facts (%d hold), certifier proved %d (all pass), refuted %d", treesT.cases, treesT.holds, treesT.proved, treesT.refuted)
+	t.Logf("%v", time.Since(start))
+	if nnT.holds < nnT.cases/7 || nnT.holds > nnT.cases*6/7 || treesT.holds < treesT.cases/7 || treesT.holds > treesT.cases*6/7 || nnT.proved == 0 || treesT.proved == 0 {
+		t.Errorf("unbalanced cases: the comparison needs both answers often")
+	}
+}
+
+// TestCheckFactWholeBoxQuery compares CheckFact with enumeration when
+// every network fact is decided by the one query over the whole box (no
+// state-by-state queries, no float64 witnesses).
+func TestCheckFactWholeBoxQuery(t *testing.T) {
+	pointQueries = false
+	defer func() { pointQueries = true }()
+	rng := rand.New(rand.NewPCG(8, 8))
+	n, holds := 0, 0
+	for seed := uint64(0); seed < 40; seed++ {
+		m := gen.Model(seed, gen.Options{})
+		p, _, err := nn.Random(m, randomOutputs(rng, m), seed, [][]int{{4}, {6}, {3, 3}}[seed%3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 2; k++ {
+			lo, hi := randomBox(rng, m)
+			var sure []symbolic.LabelID
+			for l := range m.Labels {
+				if rng.IntN(4) != 0 {
+					sure = append(sure, symbolic.LabelID(l))
+				}
+			}
+			n++
+			if checkAgainst(t, "nn whole box", m, p, Fact{Lo: lo, Hi: hi, Label: symbolic.LabelID(rng.IntN(len(m.Labels))), Sure: sure}) {
+				holds++
+			}
+		}
+	}
+	t.Logf("%d facts, %d hold", n, holds)
+}
+
+// TestCheckFactNormalisation checks the NNet input clipping and
+// normalisation and the output de-normalisation against enumeration.
+func TestCheckFactNormalisation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for seed := uint64(0); seed < 30; seed++ {
+		m := gen.Model(seed, gen.Options{})
+		outputs := randomOutputs(rng, m)
+		p0, d, err := nn.Random(m, outputs, seed, []int{6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		net := p0.Net.Clone()
+		for i := 0; i < net.Inputs(); i++ {
+			// Inputs are in [0, 1]: clip some states on both sides.
+			net.InMin = append(net.InMin, 0.2+0.1*rng.Float64())
+			net.InMax = append(net.InMax, 0.6+0.2*rng.Float64())
+			net.InMean = append(net.InMean, rng.Float64()-0.5)
+			net.InRange = append(net.InRange, 0.5+rng.Float64())
+		}
+		for i := 0; i < net.Outputs(); i++ {
+			net.OutMean = append(net.OutMean, rng.NormFloat64())
+			net.OutRange = append(net.OutRange, 0.5+rng.Float64())
+		}
+		if seed%3 == 0 {
+			net.InMin[0], net.InMax[0] = math.Inf(-1), math.Inf(1) // no clip
+		}
+		p, err := nn.NewPolicyFromNetwork(m, d, net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 4; k++ {
+			lo, hi := randomBox(rng, m)
+			var sure []symbolic.LabelID
+			for l := range m.Labels {
+				if rng.IntN(2) == 0 {
+					sure = append(sure, symbolic.LabelID(l))
+				}
+			}
+			checkAgainst(t, "nnet", m, p, Fact{Lo: lo, Hi: hi, Label: symbolic.LabelID(rng.IntN(len(m.Labels))), Sure: sure})
+		}
+	}
+}
+
+// TestCheckFactTreeInputs checks ensembles whose inputs are not monotone
+// in their variable (scanned) or read several variables (the box is
+// enumerated) against enumeration.
+func TestCheckFactTreeInputs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for seed := uint64(0); seed < 40; seed++ {
+		m := gen.Model(seed, gen.Options{MaxVars: 3})
+		p, d, err := trees.Random(m, randomOutputs(rng, m), seed, 4, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := &d.Inputs[0]
+		if seed%2 == 0 {
+			// c·v - c/2·v + c/2·v: the same value as before, but Affine.Eval
+			// adds terms of both signs, so monotonicity is not assumed.
+			c := in.Terms[0].Coef
+			in.Terms = append(in.Terms, symbolic.AffineTerm{Coef: symbolic.Rat{Num: -c.Num, Den: 2 * c.Den}, Var: in.Terms[0].Var},
+				symbolic.AffineTerm{Coef: symbolic.Rat{Num: c.Num, Den: 2 * c.Den}, Var: in.Terms[0].Var})
+		} else {
+			in.Terms = append(in.Terms, symbolic.AffineTerm{Coef: symbolic.Rat{Num: 1, Den: 3}, Var: symbolic.VarID(len(m.Vars) - 1)})
+		}
+		for k := 0; k < 5; k++ {
+			lo, hi := randomBox(rng, m)
+			var sure []symbolic.LabelID
+			for l := range m.Labels {
+				if rng.IntN(2) == 0 {
+					sure = append(sure, symbolic.LabelID(l))
+				}
+			}
+			checkAgainst(t, "trees input", m, p, Fact{Lo: lo, Hi: hi, Label: symbolic.LabelID(rng.IntN(len(m.Labels))), Sure: sure})
+		}
+	}
+}
+
+// TestCheckFactDuplicateOutputs checks policies that list a label twice
+// (the .spec checker refuses them, but symbolic.Choose defines them): the
+// label is chosen when either of its outputs wins.
+func TestCheckFactDuplicateOutputs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for seed := uint64(0); seed < 30; seed++ {
+		m := gen.Model(seed, gen.Options{})
+		out := randomOutputs(rng, m)
+		out = append(out, out[rng.IntN(len(out))])
+		np, _, err := nn.Random(m, out, seed, []int{5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp, _, err := trees.Random(m, out, seed, 6, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 3; k++ {
+			lo, hi := randomBox(rng, m)
+			var sure []symbolic.LabelID
+			for l := range m.Labels {
+				if rng.IntN(4) != 0 {
+					sure = append(sure, symbolic.LabelID(l))
+				}
+			}
+			f := Fact{Lo: lo, Hi: hi, Label: out[len(out)-1], Sure: sure}
+			checkAgainst(t, "nn duplicate", m, np, f)
+			checkAgainst(t, "trees duplicate", m, tp, f)
+		}
+	}
+}
+
+// nearTie is a network over one variable v in 0..1 with outputs
+// y0 = 1 - 2^-60·v and y1 = 1: at v = 1 float64 rounds y0 to 1, a tie,
+// while exactly y0 < y1.
+func nearTie(t *testing.T) (*symbolic.Model, *nn.Policy) {
+	m := &symbolic.Model{Name: "tie", Vars: []symbolic.Var{{Name: "v", Lo: 0, Hi: 1}},
+		Labels: []symbolic.Label{{Name: "a"}, {Name: "b"}}}
+	d := &symbolic.PolicyDecl{Name: "tie", Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1},
+		Inputs: []symbolic.Affine{{Const: symbolic.Rat{Num: 0, Den: 1}, Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: 0}}}}}
+	net := &nn.Network{Layers: []nn.Layer{{In: 1, Out: 2, W: []float64{-0x1p-60, 0}, B: []float64{1, 1}}}}
+	p, err := nn.NewPolicyFromNetwork(m, d, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, p
+}
+
+// TestCheckFactNearTie documents where exact arithmetic and float64
+// evaluation part: at a near-tie the exact witness is reported (and fails
+// the check) with both score vectors, unconfirmed by float64; and a fact
+// that float64 evaluation refutes only through rounding holds exactly.
+func TestCheckFactNearTie(t *testing.T) {
+	m, p := nearTie(t)
+	// b is never chosen over a in float64 (the tie goes to a, the earlier
+	// output), but exactly b > a at v = 1.
+	f := Fact{Lo: []int{1}, Hi: []int{1}, Label: 1, Sure: []symbolic.LabelID{0}}
+	if !bruteHolds(t, p, f) {
+		t.Fatal("float64 evaluation chooses b")
+	}
+	err := CheckFact(context.Background(), m, p, f)
+	var ff *FactFailure
+	if !errors.As(err, &ff) || ff.Confirmed || ff.State[0] != 1 || ff.Exact == nil || ff.Scores == nil {
+		t.Fatalf("CheckFact = %v, want an unconfirmed failure at v=1 with both scores", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "does not confirm") || !strings.Contains(msg, "1152921504606846975/1152921504606846976") {
+		t.Errorf("message %q lacks the exact score or the near-tie note", msg)
+	}
+	// a is chosen in float64 at v = 1 (the tie), never exactly: the exact
+	// check accepts the fact. This is the documented limit.
+	f = Fact{Lo: []int{1}, Hi: []int{1}, Label: 0, Sure: []symbolic.LabelID{1}}
+	if bruteHolds(t, p, f) {
+		t.Fatal("float64 evaluation never chooses a")
+	}
+	if err := CheckFact(context.Background(), m, p, f); err != nil {
+		t.Errorf("CheckFact = %v, want nil (exactly, b beats a)", err)
+	}
+}
+
+func TestCheckFactEdges(t *testing.T) {
+	m := gen.Model(7, gen.Options{})
+	np, _, err := nn.Random(m, []symbolic.LabelID{0}, 1, []int{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := randomBox(rand.New(rand.NewPCG(1, 1)), m)
+	ctx := context.Background()
+	// A label that is no output is never chosen; an empty box holds.
+	if len(m.Labels) > 1 {
+		if err := CheckFact(ctx, m, np, Fact{Lo: lo, Hi: hi, Label: 1}); err != nil {
+			t.Errorf("label that is no output: %v", err)
+		}
+	}
+	out := make([]int, len(lo))
+	for v := range out {
+		out[v] = m.Vars[v].Hi + 1
+	}
+	if err := CheckFact(ctx, m, np, Fact{Lo: out, Hi: out, Label: 0}); err != nil {
+		t.Errorf("box outside the ranges: %v", err)
+	}
+	// The only output with nothing sure is chosen anywhere.
+	var ff *FactFailure
+	if err := CheckFact(ctx, m, np, Fact{Lo: lo, Hi: hi, Label: 0}); !errors.As(err, &ff) {
+		t.Errorf("nothing sure: %v, want a failure", err)
+	}
+	// Errors that are not failures.
+	for _, c := range []struct {
+		name string
+		f    Fact
+		ctx  context.Context
+		p    symbolic.Policy
+	}{
+		{"short box", Fact{Lo: lo[1:], Hi: hi, Label: 0}, ctx, np},
+		{"bad label", Fact{Lo: lo, Hi: hi, Label: 99}, ctx, np},
+		{"bad sure label", Fact{Lo: lo, Hi: hi, Label: 0, Sure: []symbolic.LabelID{-2}}, ctx, np},
+		{"canceled", Fact{Lo: lo, Hi: hi, Label: 0}, canceled(), np},
+	} {
+		err := CheckFact(c.ctx, m, c.p, c.f)
+		if err == nil || errors.As(err, &ff) || !strings.HasPrefix(err.Error(), "cert: ") {
+			t.Errorf("%s: %v, want an error that is not a failure", c.name, err)
+		}
+	}
+	// Too large: ensembles over wide variables whose leaf combinations
+	// exceed MaxCells, and a multi-variable input over a huge box.
+	big := &symbolic.Model{Name: "wide", Labels: []symbolic.Label{{Name: "a"}, {Name: "b"}}}
+	for i := 0; i < 3; i++ {
+		big.Vars = append(big.Vars, symbolic.Var{Name: string(rune('x' + i)), Lo: 0, Hi: 1 << 20})
+	}
+	tp, d, err := trees.Random(big, []symbolic.LabelID{0, 1}, 3, 40, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp.Ens.Base[1] = 1e9 // b always wins: every cell must be visited
+	cellLimit = 20_000
+	defer func() { cellLimit = MaxCells }()
+	blo, bhi := []int{0, 0, 0}, []int{1 << 20, 1 << 20, 1 << 20}
+	for _, tc := range []string{"cells", "several variables"} {
+		if tc == "several variables" {
+			d.Inputs[0].Terms = append(d.Inputs[0].Terms, symbolic.AffineTerm{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: 1})
+		}
+		start := time.Now()
+		err := CheckFact(ctx, big, tp, Fact{Lo: blo, Hi: bhi, Label: 0, Sure: []symbolic.LabelID{1}})
+		if err == nil || errors.As(err, &ff) || !strings.Contains(err.Error(), "cannot re-check") {
+			t.Errorf("%s: %v, want a cannot-re-check error", tc, err)
+		}
+		t.Logf("%s: %v (%v)", tc, err, time.Since(start))
+	}
+}
+
+func canceled() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}
