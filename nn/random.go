@@ -9,9 +9,12 @@ package nn
 // chosen so that the neuron's pre-activation is zero at a random point of
 // the input cube [0,1]^n (as the previous layers map it), and the output
 // biases make all outputs equal at one random point, so that the arg-max
-// changes around it. Weights are He-scaled normal samples at full float64
-// precision, which makes exact ties between outputs at integer states a
-// measure-zero event (the exact and the float64 semantics then agree).
+// changes around it. Weights and biases are He-scaled normal samples
+// rounded to float32, as PyTorch stores them: exact encodings of the
+// network (ic3/cert's fact checker) then work with 24-bit numerators, which
+// Z3 handles several times faster than 53-bit ones, and exact ties between
+// outputs at integer states remain a measure-zero event (so the exact and
+// the float64 semantics agree).
 
 import (
 	"fmt"
@@ -70,7 +73,7 @@ func Random(m *symbolic.Model, outputs []symbolic.LabelID, seed uint64, hidden [
 		l := Layer{In: in, Out: out, W: make([]float64, in*out), B: make([]float64, out), ReLU: !last}
 		scale := math.Sqrt(2 / float64(in))
 		for i := range l.W {
-			l.W[i] = r.NormFloat64() * scale
+			l.W[i] = float64(float32(r.NormFloat64() * scale))
 		}
 		var c []float64 // the last layer: one point for all outputs
 		if last {
@@ -85,10 +88,10 @@ func Random(m *symbolic.Model, outputs []symbolic.LabelID, seed uint64, hidden [
 			for j, x := range h {
 				s += l.W[i*in+j] * x
 			}
-			l.B[i] = -s
 			if last {
-				l.B[i] += 0.01 * r.NormFloat64()
+				s -= 0.01 * r.NormFloat64()
 			}
+			l.B[i] = float64(float32(-s))
 		}
 		net.Layers = append(net.Layers, l)
 		in = out
