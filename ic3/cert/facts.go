@@ -159,14 +159,14 @@ func newQuestion(m *symbolic.Model, p symbolic.Policy, f Fact) *question {
 		switch {
 		case o == f.Label:
 			q.label = append(q.label, i)
-		case contains(f.Sure, o):
+		case hasLabel(f.Sure, o):
 			q.sure = append(q.sure, i)
 		}
 	}
 	return q
 }
 
-func contains(ls []symbolic.LabelID, l symbolic.LabelID) bool {
+func hasLabel(ls []symbolic.LabelID, l symbolic.LabelID) bool {
 	for _, k := range ls {
 		if k == l {
 			return true
@@ -243,8 +243,8 @@ func (q *question) scoreString(val func(int) string) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-// boxStates returns the number of states of lo..hi.
-func boxStates(lo, hi []int) float64 {
+// boxSize returns the number of states of lo..hi.
+func boxSize(lo, hi []int) float64 {
 	n := 1.0
 	for v := range lo {
 		n *= float64(hi[v] - lo[v] + 1)
@@ -255,7 +255,7 @@ func boxStates(lo, hi []int) float64 {
 // enumerate checks every state of lo..hi with the policy's own scores;
 // why says why no better method applies, for the error beyond MaxCells.
 func (q *question) enumerate(ctx context.Context, lo, hi []int, why string) error {
-	if n := boxStates(lo, hi); n > float64(cellLimit) {
+	if n := boxSize(lo, hi); n > float64(cellLimit) {
 		return fmt.Errorf("cert: cannot re-check the policy fact: %s, and the box has %.4g states, more than the %d that are enumerated", why, n, cellLimit)
 	}
 	sc := make([]float64, len(q.p.Outputs()))
@@ -291,8 +291,8 @@ func ratOf(r symbolic.Rat) *big.Rat {
 	return big.NewRat(r.Num, r.Den)
 }
 
-// exact returns the rational value of a finite float64.
-func exact(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
+// floatRat returns the rational value of a finite float64.
+func floatRat(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
 
 // network decides the fact for a network policy with SMT queries over
 // its exact encoding.
@@ -364,8 +364,8 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int) erro
 			}
 		}
 		if net.InMean != nil {
-			inv := new(big.Rat).Inv(exact(net.InRange[i]))
-			k := new(big.Rat).Mul(exact(net.InMean[i]), inv)
+			inv := new(big.Rat).Inv(floatRat(net.InRange[i]))
+			k := new(big.Rat).Mul(floatRat(net.InMean[i]), inv)
 			cur[i] = x.Linear(k.Neg(k), []*big.Rat{inv}, cur[i:i+1])
 		}
 	}
@@ -375,9 +375,9 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int) erro
 		cs := make([]*big.Rat, l.In)
 		for i := 0; i < l.Out; i++ {
 			for j := range cs {
-				cs[j] = exact(l.W[i*l.In+j])
+				cs[j] = floatRat(l.W[i*l.In+j])
 			}
-			s := x.Linear(exact(l.B[i]), cs, cur)
+			s := x.Linear(floatRat(l.B[i]), cs, cur)
 			if l.ReLU {
 				s = x.Ite(x.Gt(s, zero), s, zero)
 			}
@@ -387,7 +387,7 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int) erro
 	}
 	if net.OutMean != nil {
 		for i := range cur {
-			cur[i] = x.Linear(exact(net.OutMean[i]), []*big.Rat{exact(net.OutRange[i])}, cur[i:i+1])
+			cur[i] = x.Linear(floatRat(net.OutMean[i]), []*big.Rat{floatRat(net.OutRange[i])}, cur[i:i+1])
 		}
 	}
 	// Label is chosen: some output of Label beats every sure output.
@@ -427,7 +427,7 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int) erro
 		}
 		return sv.CheckContext(ctx, assume...)
 	}
-	if n := boxStates(lo, hi); n <= maxPointStates && pointQueries {
+	if n := boxSize(lo, hi); n <= maxPointStates && pointQueries {
 		res = smt.Unsat
 		for _, w := range sampleStates(lo, hi) {
 			r, err := at(w)
@@ -497,8 +497,8 @@ var pointQueries = true
 // scattered, states in between.
 func sampleStates(lo, hi []int) []symbolic.State {
 	var out []symbolic.State
-	if boxStates(lo, hi) <= maxSamples {
-		statesIn(lo, hi, func(s symbolic.State) { out = append(out, append(symbolic.State(nil), s...)) })
+	if boxSize(lo, hi) <= maxSamples {
+		eachBoxState(lo, hi, func(s symbolic.State) { out = append(out, append(symbolic.State(nil), s...)) })
 		return out
 	}
 	n := len(lo)
@@ -528,8 +528,8 @@ func sampleStates(lo, hi []int) []symbolic.State {
 	return out
 }
 
-// statesIn calls f on every state of lo..hi (f must not keep s).
-func statesIn(lo, hi []int, f func(s symbolic.State)) {
+// eachBoxState calls f on every state of lo..hi (f must not keep s).
+func eachBoxState(lo, hi []int, f func(s symbolic.State)) {
 	s := append(symbolic.State(nil), lo...)
 	for {
 		f(s)
@@ -546,10 +546,10 @@ func statesIn(lo, hi []int, f func(s symbolic.State)) {
 }
 
 // An interval of a variable's values, inclusive.
-type span struct{ lo, hi int }
+type valueSpan struct{ lo, hi int }
 
-// region is a box of states (per variable lo..hi) that reaches one leaf.
-type region struct {
+// leafRegion is a box of states (per variable lo..hi) that reaches one leaf.
+type leafRegion struct {
 	lo, hi []int
 	leaf   int
 }
@@ -601,8 +601,8 @@ func (sp *splitter) at(val int) float64 {
 
 // split returns the values of lo..hi whose input is below t (left) and the
 // others (right), as interval lists.
-func (sp *splitter) split(lo, hi int, t float64) (left, right []span, err error) {
-	all := []span{{lo, hi}}
+func (sp *splitter) split(lo, hi int, t float64) (left, right []valueSpan, err error) {
+	all := []valueSpan{{lo, hi}}
 	switch {
 	case sp.v < 0:
 		if sp.konst < t {
@@ -611,10 +611,10 @@ func (sp *splitter) split(lo, hi int, t float64) (left, right []span, err error)
 		return nil, all, nil
 	case sp.dir > 0: // below t exactly for the values before the first at >= t
 		k := lo + sort.Search(hi-lo+1, func(i int) bool { return !(sp.at(lo+i) < t) })
-		return spans(lo, k-1), spans(k, hi), nil
+		return valueSpans(lo, k-1), valueSpans(k, hi), nil
 	case sp.dir < 0: // below t from the first value whose input is below t
 		k := lo + sort.Search(hi-lo+1, func(i int) bool { return sp.at(lo+i) < t })
-		return spans(k, hi), spans(lo, k-1), nil
+		return valueSpans(k, hi), valueSpans(lo, k-1), nil
 	}
 	if hi-lo+1 > maxScan {
 		return nil, nil, fmt.Errorf("cert: cannot re-check the policy fact: an input is not monotone in its variable, whose range %d..%d is too wide to scan", lo, hi)
@@ -627,17 +627,17 @@ func (sp *splitter) split(lo, hi int, t float64) (left, right []span, err error)
 		if n := len(*side); n > 0 && (*side)[n-1].hi == val-1 {
 			(*side)[n-1].hi = val
 		} else {
-			*side = append(*side, span{val, val})
+			*side = append(*side, valueSpan{val, val})
 		}
 	}
 	return left, right, nil
 }
 
-func spans(lo, hi int) []span {
+func valueSpans(lo, hi int) []valueSpan {
 	if lo > hi {
 		return nil
 	}
-	return []span{{lo, hi}}
+	return []valueSpan{{lo, hi}}
 }
 
 // ensemble decides the fact for a tree-ensemble policy by enumerating the
@@ -668,7 +668,7 @@ func (q *question) ensemble(ctx context.Context, p *trees.Policy, lo, hi []int) 
 		}
 	}
 	// The regions of each tree.
-	regs := make([][]region, len(e.Trees))
+	regs := make([][]leafRegion, len(e.Trees))
 	total := 0
 	for ti := range e.Trees {
 		t := &e.Trees[ti]
@@ -679,7 +679,7 @@ func (q *question) ensemble(ctx context.Context, p *trees.Policy, lo, hi []int) 
 				if total++; total > cellLimit {
 					return fmt.Errorf("cert: cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
 				}
-				regs[ti] = append(regs[ti], region{lo: lo, hi: hi, leaf: n.Leaf})
+				regs[ti] = append(regs[ti], leafRegion{lo: lo, hi: hi, leaf: n.Leaf})
 				return nil
 			}
 			sp := splitters[n.Feature]
@@ -695,7 +695,7 @@ func (q *question) ensemble(ctx context.Context, p *trees.Policy, lo, hi []int) 
 			}
 			for _, side := range []struct {
 				child int
-				vals  []span
+				vals  []valueSpan
 			}{{n.Left, left}, {n.Right, right}} {
 				for _, sv := range side.vals {
 					l, h := append([]int(nil), lo...), append([]int(nil), hi...)

@@ -40,7 +40,7 @@ func bruteChosen(t *testing.T, p symbolic.Policy, s symbolic.State, label symbol
 	if err := p.Scores(s, sc); err != nil {
 		t.Fatal(err)
 	}
-	app := func(l symbolic.LabelID) bool { return l == label || contains(sure, l) }
+	app := func(l symbolic.LabelID) bool { return l == label || hasLabel(sure, l) }
 	return symbolic.Choose(p.Outputs(), sc, app) == label
 }
 
