@@ -13,21 +13,26 @@ package cert
 // every state of the box some output a' of Sure, a' != Label, has
 // score(a') > score(Label), or an equal score and an earlier position.
 //
-// Networks are encoded exactly in SMT over the reals: integer state
-// variables in the box, the declaration's affine inputs with their
-// rational coefficients, NNet clipping (ite) and normalisation, every
-// dense layer with its float64 weights as the dyadic rationals they are,
-// ReLU as ite, and the output de-normalisation (nn.Network has no other
-// layer kinds: its loaders reduce ONNX Gemm, MatMul, Add, Sub, Relu and
-// Flatten to these). Z3 then looks for a state where Label is not beaten:
-// state by state in boxes of at most maxPointStates states (a query with
-// the state fixed is settled by propagation, while one over a box searches
-// ReLU phases with long rationals), else after trying the states where
-// float64 evaluation chooses Label, by one query over the box.
+// Networks are checked in exact rational arithmetic: the declaration's
+// affine inputs with their rational coefficients, NNet clipping and
+// normalisation, every dense layer with its float64 weights as the dyadic
+// rationals they are, ReLU, and the output de-normalisation (nn.Network
+// has no other layer kinds: its loaders reduce ONNX Gemm, MatMul, Add,
+// Sub, Relu and Flatten to these). Boxes of at most ExactStates states are
+// decided state by state by an exact evaluator (integers over a common
+// denominator, about 0.1 ms per state for a 32x32 network). Larger boxes
+// are encoded in SMT over the reals, integer state variables in the box,
+// clipping and ReLU as ite, and Z3 looks for a state where Label is not
+// beaten, after the states where float64 evaluation chooses Label have
+// been tried as witnesses. Z3's witnesses are evaluated again exactly: the
+// two renderings of the network must agree. Z3 proves such facts only for
+// small networks (for the 32x32 network of specs/oneway.spec it does not
+// finish within a minute on a box of 5,000 states, which exact
+// enumeration settles in half a second): give CheckFact a deadline.
 //
-// This is exact real arithmetic, while nn evaluates in float64 (and reads
+// Both are exact real arithmetic, while nn evaluates in float64 (and reads
 // an input coefficient 1/3 as the float64 nearest to it): at a near-tie,
-// two scores within rounding of each other, the two can differ. Unsat
+// two scores within rounding of each other, the two can differ. A pass
 // proves the fact for the exact network, which is what the certificate's
 // claim means up to rounding; a witness is evaluated again in float64,
 // both score vectors are reported, and it fails the check even when
@@ -113,6 +118,9 @@ func (f *FactFailure) Error() string { return "cert: " + f.msg }
 // enumerating the box when it has at most MaxCells states. CheckFact
 // evaluates p, so p must not be in use by another goroutine.
 func CheckFact(ctx context.Context, m *symbolic.Model, p symbolic.Policy, f Fact) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("cert: policy fact not re-checked: %w", err)
+	}
 	if len(f.Lo) != len(m.Vars) || len(f.Hi) != len(m.Vars) {
 		return fmt.Errorf("cert: policy fact: the box has %d/%d bounds for the %d variables of model %s", len(f.Lo), len(f.Hi), len(m.Vars), m.Name)
 	}
@@ -259,27 +267,15 @@ func (q *question) enumerate(ctx context.Context, lo, hi []int, why string) erro
 		return fmt.Errorf("cert: cannot re-check the policy fact: %s, and the box has %.4g states, more than the %d that are enumerated", why, n, cellLimit)
 	}
 	sc := make([]float64, len(q.p.Outputs()))
-	s := append(symbolic.State(nil), lo...)
-	for k := 0; ; k++ {
-		if k&0xfff == 0 && ctx.Err() != nil {
-			return fmt.Errorf("cert: policy fact not re-checked: %w", ctx.Err())
-		}
+	return eachBoxState(ctx, lo, hi, func(s symbolic.State) error {
 		if err := q.p.Scores(s, sc); err != nil {
 			return fmt.Errorf("cert: policy fact: %w", err)
 		}
 		if q.chosen(sc) {
 			return q.failure(append(symbolic.State(nil), s...), nil)
 		}
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return nil
-		}
-		s[v]++
-	}
+		return nil
+	})
 }
 
 // ratOf returns the value of a symbolic rational (0 when unset, as
@@ -293,6 +289,195 @@ func ratOf(r symbolic.Rat) *big.Rat {
 
 // floatRat returns the rational value of a finite float64.
 func floatRat(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
+
+// chosenExact is chosen on exact scores (which are never NaN or -Inf).
+func (q *question) chosenExact(ys []*big.Rat) bool {
+	for _, i := range q.label {
+		beaten := false
+		for _, j := range q.sure {
+			if c := ys[j].Cmp(ys[i]); c > 0 || c == 0 && j < i {
+				beaten = true
+				break
+			}
+		}
+		if !beaten {
+			return true
+		}
+	}
+	return false
+}
+
+// exactNet evaluates a network policy in exact rational arithmetic, with
+// the meaning of the SMT encoding: rational input coefficients, float64
+// weights as the dyadic rationals they are. Inside the layers every value
+// is an integer over one common denominator D: a layer whose weights and
+// biases are integers once scaled by 2^shift maps (X, D) to
+// (W·X + B·D, D·2^shift) with integer arithmetic only, and ReLU is the
+// sign of the numerator.
+type exactNet struct {
+	coef   [][]*big.Rat // per input, per variable (nil: no term)
+	konst  []*big.Rat
+	lo, hi []*big.Rat // clip bounds per input (nil: none)
+	mean   []*big.Rat // (x - mean) * inv per input (nil: none)
+	inv    []*big.Rat
+	layers []exactLayer
+	omul   []*big.Rat // output transform y*omul + oadd (nil: none)
+	oadd   []*big.Rat
+	x, y   []*big.Int // scratch numerators
+}
+
+type exactLayer struct {
+	in, out int
+	w, b    []*big.Int // scaled by 2^shift
+	shift   uint
+	relu    bool
+}
+
+// dyadic returns the odd integer m and exponent e with x = m·2^e (m = 0 for 0).
+func dyadic(x float64) (*big.Int, int) {
+	if x == 0 {
+		return new(big.Int), 0
+	}
+	f, e := math.Frexp(x)
+	m := int64(f * (1 << 53)) // exact: f has 53 significant bits
+	e -= 53
+	for m%2 == 0 {
+		m /= 2
+		e++
+	}
+	return big.NewInt(m), e
+}
+
+func newExactNet(m *symbolic.Model, p *nn.Policy) (*exactNet, error) {
+	net := p.Net
+	ev := &exactNet{}
+	for i, a := range p.Decl.Inputs {
+		row := make([]*big.Rat, len(m.Vars))
+		for _, t := range a.Terms {
+			if t.Var < 0 || int(t.Var) >= len(m.Vars) {
+				return nil, fmt.Errorf("cert: policy %s: input %d reads variable %d, which model %s lacks", p.Decl.Name, i+1, t.Var, m.Name)
+			}
+			if row[t.Var] == nil {
+				row[t.Var] = new(big.Rat)
+			}
+			row[t.Var].Add(row[t.Var], ratOf(t.Coef))
+		}
+		ev.coef = append(ev.coef, row)
+		ev.konst = append(ev.konst, ratOf(a.Const))
+		var lo, hi, mean, inv *big.Rat
+		if net.InMin != nil {
+			if !math.IsInf(net.InMin[i], -1) {
+				lo = floatRat(net.InMin[i])
+			}
+			if !math.IsInf(net.InMax[i], 1) {
+				hi = floatRat(net.InMax[i])
+			}
+		}
+		if net.InMean != nil {
+			mean, inv = floatRat(net.InMean[i]), new(big.Rat).Inv(floatRat(net.InRange[i]))
+		}
+		ev.lo, ev.hi = append(ev.lo, lo), append(ev.hi, hi)
+		ev.mean, ev.inv = append(ev.mean, mean), append(ev.inv, inv)
+	}
+	width := net.Inputs()
+	for _, l := range net.Layers {
+		el := exactLayer{in: l.In, out: l.Out, relu: l.ReLU, w: make([]*big.Int, len(l.W)), b: make([]*big.Int, len(l.B))}
+		exp := 0
+		for k, v := range append(append([]float64(nil), l.W...), l.B...) {
+			mant, e := dyadic(v)
+			if k < len(l.W) {
+				el.w[k] = mant
+			} else {
+				el.b[k-len(l.W)] = mant
+			}
+			if mant.Sign() != 0 {
+				exp = min(exp, e)
+			}
+		}
+		el.shift = uint(-exp)
+		for k, v := range append(append([]float64(nil), l.W...), l.B...) {
+			_, e := dyadic(v)
+			t := el.w
+			if k >= len(l.W) {
+				t, k = el.b, k-len(l.W)
+			}
+			if t[k].Sign() != 0 {
+				t[k].Lsh(t[k], uint(e-exp))
+			}
+		}
+		ev.layers = append(ev.layers, el)
+		width = max(width, l.Out)
+	}
+	if net.OutMean != nil {
+		for i := range net.OutMean {
+			ev.omul = append(ev.omul, floatRat(net.OutRange[i]))
+			ev.oadd = append(ev.oadd, floatRat(net.OutMean[i]))
+		}
+	}
+	ev.x, ev.y = make([]*big.Int, width), make([]*big.Int, width)
+	for i := range ev.x {
+		ev.x[i], ev.y[i] = new(big.Int), new(big.Int)
+	}
+	return ev, nil
+}
+
+// scores returns the exact outputs at state s.
+func (ev *exactNet) scores(s symbolic.State) []*big.Rat {
+	// Inputs as rationals, then over their common denominator d.
+	in := make([]*big.Rat, len(ev.konst))
+	d := big.NewInt(1)
+	t := new(big.Rat)
+	for i, row := range ev.coef {
+		x := new(big.Rat).Set(ev.konst[i])
+		for v, c := range row {
+			if c != nil {
+				x.Add(x, t.Mul(c, t.SetInt64(int64(s[v]))))
+			}
+		}
+		if ev.lo[i] != nil && x.Cmp(ev.lo[i]) < 0 {
+			x.Set(ev.lo[i])
+		}
+		if ev.hi[i] != nil && x.Cmp(ev.hi[i]) > 0 {
+			x.Set(ev.hi[i])
+		}
+		if ev.mean[i] != nil {
+			x.Mul(x.Sub(x, ev.mean[i]), ev.inv[i])
+		}
+		in[i] = x
+		g := new(big.Int).GCD(nil, nil, d, x.Denom())
+		d.Mul(d, new(big.Int).Quo(x.Denom(), g))
+	}
+	cur := ev.x[:len(in)]
+	for i, x := range in {
+		cur[i].Mul(x.Num(), new(big.Int).Quo(d, x.Denom()))
+	}
+	next := ev.y
+	p := new(big.Int)
+	for _, l := range ev.layers {
+		out := next[:l.out]
+		for i := 0; i < l.out; i++ {
+			acc := out[i].Mul(l.b[i], d)
+			for j, w := range l.w[i*l.in : (i+1)*l.in] {
+				if w.Sign() != 0 && cur[j].Sign() != 0 {
+					acc.Add(acc, p.Mul(w, cur[j]))
+				}
+			}
+			if l.relu && acc.Sign() < 0 {
+				acc.SetInt64(0)
+			}
+		}
+		d = new(big.Int).Lsh(d, l.shift)
+		cur, next = out, cur[:cap(cur)]
+	}
+	ys := make([]*big.Rat, len(cur))
+	for i, y := range cur {
+		ys[i] = new(big.Rat).SetFrac(y, d)
+		if ev.omul != nil {
+			ys[i].Add(ys[i].Mul(ys[i], ev.omul[i]), ev.oadd[i])
+		}
+	}
+	return ys
+}
 
 // network decides the fact for a network policy with SMT queries over
 // its exact encoding.
@@ -308,19 +493,60 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int) erro
 	if len(p.Decl.Inputs) != net.Inputs() {
 		return fmt.Errorf("cert: policy %s: %d inputs for a network of %d", p.Decl.Name, len(p.Decl.Inputs), net.Inputs())
 	}
+	in, out := net.Inputs(), net.Outputs()
 	for _, v := range []struct {
 		name string
 		vals []float64
+		n    int
 		inf  float64 // the infinity allowed (an absent clip bound), 0: none
-	}{{"input minimum", net.InMin, math.Inf(-1)}, {"input maximum", net.InMax, math.Inf(1)},
-		{"input mean", net.InMean, 0}, {"input range", net.InRange, 0},
-		{"output mean", net.OutMean, 0}, {"output range", net.OutRange, 0}} {
+	}{{"input minimum", net.InMin, in, math.Inf(-1)}, {"input maximum", net.InMax, in, math.Inf(1)},
+		{"input mean", net.InMean, in, 0}, {"input range", net.InRange, in, 0},
+		{"output mean", net.OutMean, out, 0}, {"output range", net.OutRange, out, 0}} {
+		if v.vals != nil && len(v.vals) != v.n {
+			return fmt.Errorf("cert: policy %s: %d values for the network's %s, want %d", p.Decl.Name, len(v.vals), v.name, v.n)
+		}
 		for _, y := range v.vals {
 			if math.IsNaN(y) || math.IsInf(y, 0) && y != v.inf {
 				return fmt.Errorf("cert: cannot re-check the policy fact: the network's %s %v is not a real number", v.name, y)
 			}
 		}
 	}
+	if (net.InMin == nil) != (net.InMax == nil) || (net.InMean == nil) != (net.InRange == nil) || (net.OutMean == nil) != (net.OutRange == nil) {
+		return fmt.Errorf("cert: policy %s: the network's normalisation lacks a minimum, maximum, mean or range", p.Decl.Name)
+	}
+	ev, err := newExactNet(q.m, p)
+	if err != nil {
+		return err
+	}
+	// A small box is decided state by state, by exact evaluation. In a
+	// larger box, witnesses are cheap to confirm and expensive to find:
+	// states where float64 evaluation chooses Label are confirmed by exact
+	// evaluation first, and when none is (a near-tie proves nothing), one
+	// SMT query over the whole box decides.
+	if boxSize(lo, hi) <= float64(exactStates) {
+		return eachBoxState(ctx, lo, hi, func(s symbolic.State) error {
+			if ys := ev.scores(s); q.chosenExact(ys) {
+				return q.failure(append(symbolic.State(nil), s...), ys)
+			}
+			return nil
+		})
+	}
+	sc := make([]float64, len(p.Outputs()))
+	for _, w := range sampleStates(lo, hi) {
+		if err := p.Scores(w, sc); err != nil || !q.chosen(sc) || !sampleWitnesses {
+			continue
+		}
+		if ys := ev.scores(w); q.chosenExact(ys) {
+			return q.failure(w, ys)
+		}
+	}
+	return q.networkQuery(ctx, p, ev, lo, hi)
+}
+
+// networkQuery decides the fact by one SMT query over the box, on the
+// exact encoding of the network.
+func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet, lo, hi []int) error {
+	net := p.Net
 	x, err := smt.NewContext()
 	if err != nil {
 		return err
@@ -411,52 +637,9 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int) erro
 			return err
 		}
 	}
-	// A query with the state fixed is settled by propagation, while one
-	// over the box makes Z3 search the ReLU phases of the real relaxation
-	// (with long rationals) and branch on the integers. So a small box is
-	// decided state by state. In a larger box, witnesses are cheap to
-	// confirm and expensive to find: states where float64 evaluation
-	// chooses Label are tried first, and a state that exact arithmetic
-	// does not confirm (a near-tie) proves nothing, so the query over the
-	// whole box decides.
-	res := smt.Unknown
-	at := func(w symbolic.State) (smt.Result, error) {
-		assume := make([]smt.Term, len(w))
-		for v := range w {
-			assume[v] = x.Eq(state[v], x.Int(int64(w[v])))
-		}
-		return sv.CheckContext(ctx, assume...)
-	}
-	if n := boxSize(lo, hi); n <= maxPointStates && pointQueries {
-		res = smt.Unsat
-		for _, w := range sampleStates(lo, hi) {
-			r, err := at(w)
-			if err != nil {
-				return err
-			}
-			if r != smt.Unsat {
-				res = r
-				break
-			}
-		}
-	} else {
-		sc := make([]float64, len(p.Outputs()))
-		for _, w := range sampleStates(lo, hi) {
-			if err := p.Scores(w, sc); err != nil || !q.chosen(sc) || !pointQueries {
-				continue
-			}
-			if res, err = at(w); err != nil {
-				return err
-			}
-			if res == smt.Sat {
-				break
-			}
-		}
-		if res != smt.Sat {
-			if res, err = sv.CheckContext(ctx); err != nil {
-				return err
-			}
-		}
+	res, err := sv.CheckContext(ctx)
+	if err != nil {
+		return err
 	}
 	switch res {
 	case smt.Unsat:
@@ -476,21 +659,34 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int) erro
 	for v, k := range vals {
 		s[v] = int(k)
 	}
+	// The encoding and exact evaluation are two renderings of one
+	// function; a disagreement is a bug of this checker.
+	for i, y := range ev.scores(s) {
+		if y.Cmp(scores[i]) != 0 {
+			return fmt.Errorf("cert: policy %s: the SMT encoding gives output %d the value %s at %s, exact evaluation %s; this is a bug of the fact checker", p.Decl.Name, i, scores[i].RatString(), q.m.FormatState(s), y.RatString())
+		}
+	}
 	return q.failure(s, scores)
 }
 
-// maxPointStates is the largest box whose states network checks query
-// one by one; maxSamples bounds the states of a larger box that are
-// evaluated in float64, looking for a witness, before the query over the
-// whole box.
+// ExactStates is the largest box whose states network checks evaluate
+// one by one, exactly (about 0.1 ms per state for a 32x32 network);
+// larger boxes go to Z3, which in practice proves facts over boxes of
+// thousands of states only for networks of a few dozen neurons.
+// maxSamples bounds the states of a larger box that are evaluated in
+// float64, looking for a witness, before the query over the whole box.
 const (
-	maxPointStates = 64
-	maxSamples     = 64
+	ExactStates = 1 << 20
+	maxSamples  = 64
 )
 
-// pointQueries enables the state-by-state queries (off in the tests that
-// exercise the query over the whole box).
-var pointQueries = true
+// exactStates is ExactStates, and sampleWitnesses enables the float64
+// witness search; the tests that exercise the query over the whole box
+// turn both down.
+var (
+	exactStates     = ExactStates
+	sampleWitnesses = true
+)
 
 // sampleStates returns up to maxSamples states of lo..hi: all of them in a
 // small box, else its corners and its centre and, deterministically
@@ -498,7 +694,10 @@ var pointQueries = true
 func sampleStates(lo, hi []int) []symbolic.State {
 	var out []symbolic.State
 	if boxSize(lo, hi) <= maxSamples {
-		eachBoxState(lo, hi, func(s symbolic.State) { out = append(out, append(symbolic.State(nil), s...)) })
+		eachBoxState(context.Background(), lo, hi, func(s symbolic.State) error {
+			out = append(out, append(symbolic.State(nil), s...))
+			return nil
+		})
 		return out
 	}
 	n := len(lo)
@@ -528,18 +727,25 @@ func sampleStates(lo, hi []int) []symbolic.State {
 	return out
 }
 
-// eachBoxState calls f on every state of lo..hi (f must not keep s).
-func eachBoxState(lo, hi []int, f func(s symbolic.State)) {
+// eachBoxState calls f on the states of lo..hi in order until f returns
+// an error, which it returns; it stops with an error when ctx is done.
+// f must not keep s.
+func eachBoxState(ctx context.Context, lo, hi []int, f func(s symbolic.State) error) error {
 	s := append(symbolic.State(nil), lo...)
-	for {
-		f(s)
+	for k := 0; ; k++ {
+		if k&0xff == 0 && ctx.Err() != nil {
+			return fmt.Errorf("cert: policy fact not re-checked: %w", ctx.Err())
+		}
+		if err := f(s); err != nil {
+			return err
+		}
 		v := 0
 		for v < len(s) && s[v] == hi[v] {
 			s[v] = lo[v]
 			v++
 		}
 		if v == len(s) {
-			return
+			return nil
 		}
 		s[v]++
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"vigil/lang"
 	"vigil/nn"
 	"vigil/symbolic"
 	"vigil/symbolic/gen"
@@ -221,11 +222,12 @@ func TestCheckFactAgainstEnumeration(t *testing.T) {
 }
 
 // TestCheckFactWholeBoxQuery compares CheckFact with enumeration when
-// every network fact is decided by the one query over the whole box (no
-// state-by-state queries, no float64 witnesses).
+// network facts are decided by the SMT query over the whole box, as boxes
+// larger than ExactStates are (without the float64 witness search, so
+// that Z3 finds the witnesses too).
 func TestCheckFactWholeBoxQuery(t *testing.T) {
-	pointQueries = false
-	defer func() { pointQueries = true }()
+	exactStates, sampleWitnesses = 0, false
+	defer func() { exactStates, sampleWitnesses = ExactStates, true }()
 	rng := rand.New(rand.NewPCG(8, 8))
 	n, holds := 0, 0
 	for seed := uint64(0); seed < 40; seed++ {
@@ -243,22 +245,85 @@ func TestCheckFactWholeBoxQuery(t *testing.T) {
 				}
 			}
 			n++
-			if checkAgainst(t, "nn whole box", m, p, Fact{Lo: lo, Hi: hi, Label: symbolic.LabelID(rng.IntN(len(m.Labels))), Sure: sure}) {
+			f := Fact{Lo: lo, Hi: hi, Label: symbolic.LabelID(rng.IntN(len(m.Labels))), Sure: sure}
+			if checkAgainst(t, "nn whole box", m, p, f) {
 				holds++
+			}
+			if r, err := p.ExcludesLabel(lo, hi, f.Label, sure, nn.Options{}); err != nil {
+				t.Fatal(err)
+			} else if r.Verdict == nn.Proved {
+				if err := CheckFact(context.Background(), m, p, f); err != nil {
+					t.Errorf("nn certifier proved box %v..%v label %d sure %v, CheckFact: %v", lo, hi, f.Label, sure, err)
+				}
 			}
 		}
 	}
 	t.Logf("%d facts, %d hold", n, holds)
 }
 
+// TestCheckFactShippedNetwork checks facts of the 32x32 ONNX network of
+// specs/oneway.spec (float32 weights, inputs pos / (L + VMAX) with a
+// non-dyadic coefficient) against enumeration and the nn certifier.
+func TestCheckFactShippedNetwork(t *testing.T) {
+	m, diags := lang.Load("../../specs/oneway.spec", lang.Options{})
+	if m == nil {
+		t.Fatal(diags)
+	}
+	pol, err := symbolic.Instantiate(m, m.Policy("driver"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pol.(*nn.Policy)
+	rng := rand.New(rand.NewPCG(10, 10))
+	n, holds, proved := 0, 0, 0
+	for k := 0; k < 60; k++ {
+		lo, hi := randomBox(rng, m)
+		var sure []symbolic.LabelID
+		for l := range m.Labels {
+			if rng.IntN(3) != 0 {
+				sure = append(sure, symbolic.LabelID(l))
+			}
+		}
+		f := Fact{Lo: lo, Hi: hi, Label: symbolic.LabelID(rng.IntN(len(m.Labels))), Sure: sure}
+		n++
+		if checkAgainst(t, "oneway driver", m, p, f) {
+			holds++
+		}
+		r, err := p.ExcludesLabel(lo, hi, f.Label, sure, nn.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict == nn.Proved {
+			proved++
+			if err := CheckFact(context.Background(), m, p, f); err != nil {
+				t.Errorf("nn certifier proved box %v..%v label %d sure %v, CheckFact: %v", lo, hi, f.Label, sure, err)
+			}
+		}
+	}
+	t.Logf("%d facts, %d hold, the certifier proved %d", n, holds, proved)
+}
+
+// bothWays runs f with networks checked by exact evaluation state by
+// state and by the SMT query over the whole box.
+func bothWays(t *testing.T, f func(t *testing.T)) {
+	t.Run("exact", f)
+	t.Run("smt", func(t *testing.T) {
+		exactStates, sampleWitnesses = 0, false
+		defer func() { exactStates, sampleWitnesses = ExactStates, true }()
+		f(t)
+	})
+}
+
 // TestCheckFactNormalisation checks the NNet input clipping and
 // normalisation and the output de-normalisation against enumeration.
-func TestCheckFactNormalisation(t *testing.T) {
+func TestCheckFactNormalisation(t *testing.T) { bothWays(t, testNormalisation) }
+
+func testNormalisation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	for seed := uint64(0); seed < 30; seed++ {
+	for seed := uint64(0); seed < 20; seed++ {
 		m := gen.Model(seed, gen.Options{})
 		outputs := randomOutputs(rng, m)
-		p0, d, err := nn.Random(m, outputs, seed, []int{6})
+		p0, d, err := nn.Random(m, outputs, seed, []int{5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,7 +396,9 @@ func TestCheckFactTreeInputs(t *testing.T) {
 // TestCheckFactDuplicateOutputs checks policies that list a label twice
 // (the .spec checker refuses them, but symbolic.Choose defines them): the
 // label is chosen when either of its outputs wins.
-func TestCheckFactDuplicateOutputs(t *testing.T) {
+func TestCheckFactDuplicateOutputs(t *testing.T) { bothWays(t, testDuplicateOutputs) }
+
+func testDuplicateOutputs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for seed := uint64(0); seed < 30; seed++ {
 		m := gen.Model(seed, gen.Options{})
@@ -380,7 +447,9 @@ func nearTie(t *testing.T) (*symbolic.Model, *nn.Policy) {
 // evaluation part: at a near-tie the exact witness is reported (and fails
 // the check) with both score vectors, unconfirmed by float64; and a fact
 // that float64 evaluation refutes only through rounding holds exactly.
-func TestCheckFactNearTie(t *testing.T) {
+func TestCheckFactNearTie(t *testing.T) { bothWays(t, testNearTie) }
+
+func testNearTie(t *testing.T) {
 	m, p := nearTie(t)
 	// b is never chosen over a in float64 (the tie goes to a, the earlier
 	// output), but exactly b > a at v = 1.
