@@ -303,6 +303,56 @@ func TestCheckFactShippedNetwork(t *testing.T) {
 	t.Logf("%d facts, %d hold, the certifier proved %d", n, holds, proved)
 }
 
+// TestCheckFactShippedEnsembles checks facts of the XGBoost ensembles of
+// trees/testdata/oneway_trees.spec (float32 thresholds, an input of two
+// variables in mixed_trees) against enumeration and the trees certifier,
+// on a longer line than the default so that boxes cut many leaves.
+func TestCheckFactShippedEnsembles(t *testing.T) {
+	m, diags := lang.Load("../../trees/testdata/oneway_trees.spec", lang.Options{Defines: map[string]string{"L": "60"}})
+	if m == nil {
+		t.Fatal(diags)
+	}
+	rng := rand.New(rand.NewPCG(11, 11))
+	for _, name := range []string{"driver_trees", "mixed_trees", "nn_trees"} {
+		pol, err := symbolic.Instantiate(m, m.Policy(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pol.(*trees.Policy)
+		n, holds, proved := 0, 0, 0
+		for k := 0; k < 40; k++ {
+			lo, hi := randomBox(rng, m)
+			var sure []symbolic.LabelID
+			for l := range m.Labels {
+				if rng.IntN(3) != 0 {
+					sure = append(sure, symbolic.LabelID(l))
+				}
+			}
+			f := Fact{Lo: lo, Hi: hi, Label: symbolic.LabelID(rng.IntN(len(m.Labels))), Sure: sure}
+			n++
+			if checkAgainst(t, name, m, p, f) {
+				holds++
+			}
+			a := p.OutputIndex(f.Label)
+			var s []int
+			for _, l := range sure {
+				s = append(s, p.OutputIndex(l))
+			}
+			r, err := p.Excludes(lo, hi, a, s, trees.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict == trees.Proved {
+				proved++
+				if err := CheckFact(context.Background(), m, p, f); err != nil {
+					t.Errorf("%s: trees certifier proved box %v..%v label %d sure %v, CheckFact: %v", name, lo, hi, f.Label, sure, err)
+				}
+			}
+		}
+		t.Logf("%s: %d facts, %d hold, the certifier proved %d", name, n, holds, proved)
+	}
+}
+
 // bothWays runs f with networks checked by exact evaluation state by
 // state and by the SMT query over the whole box.
 func bothWays(t *testing.T, f func(t *testing.T)) {
