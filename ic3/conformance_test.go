@@ -111,7 +111,7 @@ func certificate(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.Policy
 	if pd != nil {
 		c.Policy = pd.Name
 	}
-	c.Hash = cert.ModelHash(m, c.Property, c.Policy)
+	c.Hash, _ = cert.ModelHash(m, c.Property, c.Policy)
 	for _, v := range m.Vars {
 		c.Vars = append(c.Vars, v.Name)
 	}

@@ -226,6 +226,7 @@ type run struct {
 	pending  []smt.Term
 	genLevel int      // the frame generalize works against
 	learned  *learned // PolIC3; nil for symbolic policies
+	lastCore box      // PolIC3: the core of APFT's last unsat query
 }
 
 // Check decides whether some run of the model under the property's start
@@ -565,8 +566,12 @@ func (r *run) flushRetired() error {
 	for len(r.pending) > 0 {
 		t := r.pending[len(r.pending)-1]
 		r.pending = r.pending[:len(r.pending)-1]
-		if err := r.sv.retire(t, func() [][]box { return r.frames }); err != nil {
+		rebuilt, err := r.sv.retire(t, func() [][]box { return r.frames })
+		if err != nil {
 			return err
+		}
+		if rebuilt {
+			r.pending = r.pending[:0] // they lived in the old context
 		}
 	}
 	return nil

@@ -13,15 +13,31 @@ import (
 // and is closed under the policy's transitions. It uses the explicit
 // engine only, never SMT.
 func checkInvariant(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, inv [][]smt.Lit) error {
-	g, err := explicit.New(m, prop)
-	if err != nil {
-		return err
-	}
 	var dec explicit.Decider
 	if pd != nil {
+		var err error
 		if dec, err = explicit.NewDecider(m, pd); err != nil {
 			return err
 		}
+	}
+	return checkInvariantDecider(m, prop, dec, inv)
+}
+
+type smtLit = smt.Lit
+
+// checkInvariantPolicy is checkInvariant for an executable policy.
+func checkInvariantPolicy(m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy, inv [][]smt.Lit) error {
+	dec, err := explicit.PolicyDecider(m, p)
+	if err != nil {
+		return err
+	}
+	return checkInvariantDecider(m, prop, dec, inv)
+}
+
+func checkInvariantDecider(m *symbolic.Model, prop *symbolic.Property, dec explicit.Decider, inv [][]smt.Lit) error {
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		return err
 	}
 	in := func(s symbolic.State) bool {
 	boxes:

@@ -248,18 +248,61 @@ func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
 	if s, ok := r.learned.sure[k]; ok {
 		return s, nil
 	}
-	sv := r.sv
-	if err := r.flushRetired(); err != nil {
-		return nil, err
+	// Candidates are dropped in batches: one query asks for a state of b
+	// where some candidate is not applicable, and every label not
+	// applicable there is dropped.
+	sv, l := r.sv, r.learned
+	cand := make([]bool, len(r.m.Labels))
+	n := 0
+	for i := range cand {
+		cand[i] = true
+		n++
 	}
-	var sure []symbolic.LabelID
-	for l := range r.m.Labels {
-		res, err := sv.check(b, []smt.Term{sv.notApp[l]})
+	// (No flushRetired here: APFT holds terms across this call, and a
+	// rebuild would free them.)
+	for n > 0 {
+		var ors []smt.Term
+		for i, c := range cand {
+			if c {
+				ors = append(ors, sv.notApp[i])
+			}
+		}
+		tmp := sv.st.Activation()
+		if err := sv.st.S.Assert(sv.x.Implies(tmp, sv.x.Or(ors...))); err != nil {
+			return nil, err
+		}
+		r.pending = append(r.pending, tmp)
+		res, err := sv.check(b, []smt.Term{tmp})
 		if err != nil {
 			return nil, err
 		}
+		if res == smt.Unknown {
+			return nil, nil // sound: no label is known to be sure
+		}
 		if res == smt.Unsat {
-			sure = append(sure, symbolic.LabelID(l))
+			break
+		}
+		w, err := sv.st.E.Decode(sv.st.S, sv.st.E.Cur)
+		if err != nil {
+			return nil, err
+		}
+		l.g.Applicable(w, &l.x)
+		dropped := false
+		for i := range cand {
+			if cand[i] && !l.x.App[i] {
+				cand[i] = false
+				n--
+				dropped = true
+			}
+		}
+		if !dropped {
+			return nil, fmt.Errorf("ic3: internal error: SMT and the explicit engine disagree on the applicable labels of %s", r.m.FormatState(w))
+		}
+	}
+	var sure []symbolic.LabelID
+	for i, c := range cand {
+		if c {
+			sure = append(sure, symbolic.LabelID(i))
 		}
 	}
 	r.learned.sure[k] = sure
@@ -328,30 +371,33 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, e
 		acts = append(acts, tmp)
 		defer func() { r.pending = append(r.pending, tmp) }()
 	}
-	n := len(acts)
+	// One query for every label not yet excluded; a witness names the
+	// label to certify next. So the SMT calls are one plus the labels the
+	// policy has to exclude, not one per label.
 	var sure []symbolic.LabelID
 	sureDone := false
-	for a := range r.m.Labels {
-		acts = append(acts[:n], sv.st.T.Label[a])
+	for {
 		res, err := sv.check(b, acts)
 		if err != nil {
 			return true, err
 		}
 		switch res {
 		case smt.Unsat:
-			continue
+			r.lastCore, err = sv.core()
+			return false, err
 		case smt.Unknown:
 			return true, nil
 		}
-		// A witness where the policy really chooses a: a concrete
-		// transition, no certification needed.
-		w, err := sv.st.E.Decode(sv.st.S, sv.st.E.Cur)
+		w, _, cmd, _, err := sv.st.Witness()
 		if err != nil {
 			return true, err
 		}
+		a := r.m.Commands[cmd].Label
+		// A witness where the policy really chooses a: a concrete
+		// transition, no certification needed.
 		l := r.learned
 		l.g.Applicable(w, &l.x)
-		if c, err := l.dec.Decide(w, l.x.App); err != nil || c == symbolic.LabelID(a) {
+		if c, err := l.dec.Decide(w, l.x.App); err != nil || c == a {
 			return true, err
 		}
 		if !sureDone {
@@ -360,15 +406,15 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, e
 			}
 			sureDone = true
 		}
-		ok, err := r.excluded(b, symbolic.LabelID(a), sure)
+		ok, err := r.excluded(b, a, sure)
 		if err != nil || !ok {
 			return true, err
 		}
 		if facts != nil {
-			*facts = append(*facts, Fact{Box: boxIndex, Label: symbolic.LabelID(a), Sure: sure})
+			*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
 		}
+		acts = append(acts, sv.notLabel[a])
 	}
-	return false, nil
 }
 
 // generalizeLearned is generalizeReason with APFT: start from the state,
@@ -386,6 +432,23 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 	}
 	if !r.opts.Generalize {
 		return b, nil
+	}
+	// First candidate: the box literals that the last unsat query of
+	// APFT(point) needed (its core); the policy exclusions it relied on are
+	// certified again on that larger box by try.
+	possible, err := r.apft(b, j, true, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	if !possible && len(r.lastCore) < len(b) {
+		c := append(box{}, r.lastCore...)
+		ok, err := try(c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			b = c.sorted()
+		}
 	}
 	// Drop variables (both bounds at once), in the chosen order.
 	for _, l := range r.order(b) {

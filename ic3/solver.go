@@ -34,6 +34,9 @@ type solver struct {
 	// in the current state", to compute the surely applicable labels.
 	learned bool
 	notApp  []smt.Term
+	// notLabel[l] is ¬(the step takes label l), to exclude labels from
+	// a transition query.
+	notLabel []smt.Term
 	// reason is set when a check answered unknown.
 	reason string
 }
@@ -121,8 +124,11 @@ func (s *solver) build(clauses [][]box) error {
 			return err
 		}
 	}
-	s.notApp = nil
+	s.notApp, s.notLabel = nil, nil
 	if s.learned {
+		for l := range m.Labels {
+			s.notLabel = append(s.notLabel, x.Keep(x.Not(tr.Label[l])))
+		}
 		app := e.Applicable(e.Cur)
 		for l := range m.Labels {
 			t := x.Keep(x.BoolConst(fmt.Sprintf("ic3.notapp%d", l)))
@@ -220,17 +226,18 @@ func (s *solver) core() (box, error) {
 }
 
 // retire retires a temporary literal and rebuilds the solver when too
-// many have piled up.
-func (s *solver) retire(act smt.Term, live func() [][]box) error {
+// many have piled up. After a rebuild (rebuilt true) every other temporary
+// literal is gone with the old context: the caller must drop them.
+func (s *solver) retire(act smt.Term, live func() [][]box) (rebuilt bool, err error) {
 	if err := s.st.Retire(act); err != nil {
-		return err
+		return false, err
 	}
 	s.retired++
 	if s.retired >= rebuildAfter {
 		s.stats.Rebuilds++
-		return s.build(live())
+		return true, s.build(live())
 	}
-	return nil
+	return false, nil
 }
 
 func ctxReason(ctx context.Context) string {

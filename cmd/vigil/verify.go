@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"vigil/ic3"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -26,7 +27,7 @@ func init() {
 }
 
 // engines lists the verification engines; the first is the default.
-var engines = []string{"bfs", "ic3", "ic3-nog", "auto"}
+var engines = []string{"bfs", "ic3", "ic3-nog", "polic3", "polic3-nog", "auto"}
 
 // autoStates is the state limit after which --engine auto leaves BFS for
 // IC3.
@@ -73,7 +74,7 @@ func runVerify(e *env, args []string) int {
 	c := commands["verify"]
 	fs := newFlags(e, c)
 	engine := &enumFlag{what: "engine", values: engines, val: engines[0]}
-	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; auto: bfs up to a million states, then ic3)")
+	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); auto: bfs up to a million states, then ic3)")
 	order := &enumFlag{what: "order", values: []string{"activity", "index", "reverse"}, val: "activity"}
 	fs.Var(order, "order", "ic3: the order in which generalization tries to drop variables: activity (least used in recent clauses first), index (declaration order), reverse")
 	certFile := fs.String("cert", "", "ic3: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
@@ -93,19 +94,23 @@ func runVerify(e *env, args []string) int {
 	}
 	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
 	if *certFile != "" && engine.val == "bfs" {
-		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
+		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog, polic3, polic3-nog or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
+		return exitUsage
+	}
+	if strings.HasPrefix(engine.val, "polic3") && !ic3.IsLearned(decl) {
+		fmt.Fprintf(e.stderr, "vigil verify: --engine %s verifies network and tree-ensemble policies; policy %q is not one: use --engine ic3\n", engine.val, policyName(decl))
 		return exitUsage
 	}
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
 	max := *maxStates
-	if engine.val == "auto" && (decl == nil || decl.Kind == symbolic.KindRules || decl.Kind == symbolic.KindTable) && (max == 0 || max > autoStates) {
+	if engine.val == "auto" && (max == 0 || max > autoStates) {
 		max = autoStates
 	}
 	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
-	if engine.val == "ic3" || engine.val == "ic3-nog" {
-		ic3Run.generalize = engine.val == "ic3"
+	if engine.val != "bfs" && engine.val != "auto" {
+		ic3Run.generalize = !strings.HasSuffix(engine.val, "-nog")
 		return ic3Run.run(e, ctx)
 	}
 	opts := explicit.Options{StopAtUnsafe: true, MaxStates: max, Policy: lm.dec}

@@ -12,7 +12,6 @@ import (
 
 	"vigil/ic3"
 	invcert "vigil/ic3/cert"
-	"vigil/smt"
 	"vigil/smt/smtlib"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -34,6 +33,13 @@ type ic3Figures struct {
 	GenSeconds     float64 `json:"generalization_seconds"`
 	PropSeconds    float64 `json:"propagation_seconds"`
 	BFSStates      int     `json:"bfs_states_before,omitempty"` // auto: states BFS stored before it gave way
+	// PolIC3: certifier calls, cache hits, undecided calls, their time,
+	// and the policy facts of a safe answer.
+	CertCalls   int     `json:"cert_calls,omitempty"`
+	CertHits    int     `json:"cert_cache_hits,omitempty"`
+	CertUnknown int     `json:"cert_undecided,omitempty"`
+	CertSeconds float64 `json:"cert_seconds,omitempty"`
+	PolicyFacts int     `json:"policy_facts,omitempty"`
 }
 
 func figures(s ic3.Stats, generalize bool, order string) *ic3Figures {
@@ -42,6 +48,7 @@ func figures(s ic3.Stats, generalize bool, order string) *ic3Figures {
 		Frames: s.Frames, Clauses: s.Clauses, InvariantBoxes: s.Invariant, Obligations: s.Obligations,
 		Learned: s.Blocked, Pushed: s.Pushed, SMTCalls: s.SMTCalls, Rebuilds: s.Rebuilds,
 		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
+		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
 	}
 }
 
@@ -63,8 +70,11 @@ type ic3Run struct {
 func (r *ic3Run) run(e *env, ctx context.Context) int {
 	m, prop, decl := r.lm.m, r.lm.prop, r.lm.decl
 	engine := "ic3"
+	if ic3.IsLearned(decl) {
+		engine = "polic3"
+	}
 	if !r.generalize {
-		engine = "ic3-nog"
+		engine += "-nog"
 	}
 	opts := ic3.Options{Generalize: r.generalize, Order: ic3.Order(r.order)}
 	opts.Progress = func(s ic3.Stats) {
@@ -81,6 +91,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		Property: prop.Name, Policy: policyName(decl), Seconds: res.Stats.Elapsed.Seconds(),
 		IC3: figures(res.Stats, r.generalize, r.order), Reason: res.Reason,
 	}
+	rep.IC3.PolicyFacts = len(res.Facts)
 	rep.IC3.BFSStates = r.bfsStates
 	verdict := explicit.Unknown
 	switch res.Verdict {
@@ -102,7 +113,12 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		verdict = explicit.Safe
 		// The invariant goes through the independent checker before the
 		// verdict is printed.
-		c := &invcert.Cert{Header: r.header(res.Invariant), Inv: res.Invariant}
+		h, err := r.header(res)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+			return exitError
+		}
+		c := &invcert.Cert{Header: h, Inv: res.Invariant}
 		for _, v := range m.Vars {
 			c.Vars = append(c.Vars, v.Name)
 		}
@@ -111,7 +127,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 			return exitError
 		}
 		if r.cert != "" {
-			if err := writeInvariant(r.cert, c, smtlib.Question{Model: m, Property: prop, Policy: decl}); err != nil {
+			if err := writeInvariant(r.cert, c, smtlib.Question{Model: m, Property: prop, Policy: decl}, res.Facts); err != nil {
 				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 				return exitError
 			}
@@ -137,6 +153,9 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		}
 		fmt.Fprintf(w, "engine %s: %d frames, %d clauses, %d obligations, %d SMT calls, %.3fs (smt %.3fs, generalization %.3fs, propagation %.3fs)\n",
 			engine, s.Frames, s.Clauses, s.Obligations, s.SMTCalls, s.Elapsed.Seconds(), s.SMTTime.Seconds(), s.GenTime.Seconds(), s.PropTime.Seconds())
+		if s.CertCalls+s.CertHits > 0 {
+			fmt.Fprintf(w, "certification: %d calls (%d undecided), %d cache hits, %.3fs; %d policy facts\n", s.CertCalls, s.CertUnknown, s.CertHits, s.CertTime.Seconds(), len(res.Facts))
+		}
 	}
 	switch verdict {
 	case explicit.Safe:
@@ -148,10 +167,17 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 }
 
 // header records the question: the model file, -D values, PlaJA files,
-// property, policy and the model's hash.
-func (r *ic3Run) header(inv [][]smt.Lit) invcert.Header {
+// property, policy, the model's hash and the policy facts.
+func (r *ic3Run) header(res *ic3.Result) (invcert.Header, error) {
 	m, prop, decl := r.lm.m, r.lm.prop, r.lm.decl
-	h := invcert.Header{Model: r.file, Property: prop.Name, Policy: policyName(decl), Boxes: len(inv)}
+	h := invcert.Header{Model: r.file, Property: prop.Name, Policy: policyName(decl), Boxes: len(res.Invariant)}
+	for _, f := range res.Facts {
+		pf := invcert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
+		for _, l := range f.Sure {
+			pf.Sure = append(pf.Sure, m.Labels[l].Name)
+		}
+		h.Facts = append(h.Facts, pf)
+	}
 	for k, v := range r.mf.defs {
 		h.Defines = append(h.Defines, k+"="+v)
 	}
@@ -159,17 +185,29 @@ func (r *ic3Run) header(inv [][]smt.Lit) invcert.Header {
 	if p := r.mf.plaja; p != nil {
 		h.StartFile, h.UnsafeFile, h.PolicyFile = *p.start, *p.unsafe, *p.policyFile
 	}
-	h.Hash = invcert.ModelHash(m, h.Property, h.Policy)
-	return h
+	var err error
+	h.Hash, err = invcert.ModelHash(m, h.Property, h.Policy)
+	return h, err
 }
 
-// writeInvariant writes the SMT-LIB2 certificate of c.
-func writeInvariant(path string, c *invcert.Cert, q smtlib.Question) error {
+// writeInvariant writes the SMT-LIB2 certificate of c; a learned policy's
+// certificate checks consecution per label, given its facts.
+func writeInvariant(path string, c *invcert.Cert, q smtlib.Question, facts []ic3.Fact) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := smtlib.WriteCert(f, q, c.Header.Lines(), c.Inv); err != nil {
+	if ic3.IsLearned(q.Policy) {
+		excluded := make([][]int, len(q.Model.Labels))
+		for _, ft := range facts {
+			excluded[ft.Label] = append(excluded[ft.Label], ft.Box)
+		}
+		q.Policy = nil
+		err = smtlib.WriteCertFacts(f, q, c.Header.Lines(), c.Inv, excluded)
+	} else {
+		err = smtlib.WriteCert(f, q, c.Header.Lines(), c.Inv)
+	}
+	if err != nil {
 		f.Close()
 		return err
 	}

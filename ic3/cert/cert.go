@@ -42,6 +42,21 @@ type Header struct {
 	StartFile, UnsafeFile, PolicyFile string
 	Hash                              string // ModelHash of the question
 	Boxes                             int
+	// Facts (learned policies) are the policy exclusions consecution
+	// relies on: label Label is never chosen in invariant box Box (0-based)
+	// given the labels Sure are applicable throughout it.
+	Facts []PolicyFact
+}
+
+// PolicyFact is one "fact:" header line.
+type PolicyFact struct {
+	Box   int
+	Label string
+	Sure  []string
+}
+
+func (f PolicyFact) String() string {
+	return fmt.Sprintf("box=%d label=%s sure=%s", f.Box, f.Label, strings.Join(f.Sure, ","))
 }
 
 // Lines returns the header as comment lines (without the "; " prefix).
@@ -60,16 +75,34 @@ func (h *Header) Lines() []string {
 			ls = append(ls, kv[0]+": "+kv[1])
 		}
 	}
-	return append(ls, "model-sha256: "+h.Hash, fmt.Sprintf("boxes: %d", h.Boxes))
+	ls = append(ls, "model-sha256: "+h.Hash, fmt.Sprintf("boxes: %d", h.Boxes))
+	for _, f := range h.Facts {
+		ls = append(ls, "fact: "+f.String())
+	}
+	return ls
 }
 
 // ModelHash identifies the question a certificate answers: the model as
-// vigil prints it, the property and the policy.
-func ModelHash(m *symbolic.Model, prop, policy string) string {
+// vigil prints it, the property, the policy and the content of the files
+// the policy reads (a retrained network changes the hash).
+func ModelHash(m *symbolic.Model, prop, policy string) (string, error) {
 	h := sha256.New()
 	symbolic.Print(h, m)
 	fmt.Fprintf(h, "\x00property %s\x00policy %s", prop, policy)
-	return hex.EncodeToString(h.Sum(nil))
+	if d := m.Policy(policy); d != nil && policy != "" {
+		for _, f := range []string{d.File, d.Interface} {
+			if f == "" {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return "", fmt.Errorf("cert: policy %s: %v", policy, err)
+			}
+			fmt.Fprintf(h, "\x00file %d\x00", len(b))
+			h.Write(b)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Cert is a parsed certificate.
@@ -183,6 +216,12 @@ func (c *Cert) parseHeader(src, name string) error {
 			c.PolicyFile = v
 		case "model-sha256":
 			c.Hash = v
+		case "fact":
+			f, err := parseFact(v)
+			if err != nil {
+				return fmt.Errorf("cert: %s:%d: fact: %v", name, line, err)
+			}
+			c.Facts = append(c.Facts, f)
 		case "boxes":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
@@ -296,7 +335,45 @@ func (c *Cert) parseInv(l list, name string) error {
 	if c.Boxes != len(c.Inv) {
 		return fmt.Errorf("cert: %s: the header says %d boxes, vigil.inv has %d (a truncated or edited file?)", name, c.Boxes, len(c.Inv))
 	}
+	for _, f := range c.Facts {
+		if f.Box >= len(c.Inv) {
+			return fmt.Errorf("cert: %s: fact on box %d, the invariant has %d boxes", name, f.Box, len(c.Inv))
+		}
+	}
 	return nil
+}
+
+// parseFact reads "box=3 label=a sure=b,c".
+func parseFact(v string) (PolicyFact, error) {
+	var f PolicyFact
+	seen := map[string]bool{}
+	for _, kv := range strings.Fields(v) {
+		k, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			return f, fmt.Errorf("want box=N label=NAME sure=NAME,..., got %q", kv)
+		}
+		seen[k] = true
+		switch k {
+		case "box":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 {
+				return f, fmt.Errorf("box: want a box index, got %q", val)
+			}
+			f.Box = n
+		case "label":
+			f.Label = val
+		case "sure":
+			if val != "" {
+				f.Sure = strings.Split(val, ",")
+			}
+		default:
+			return f, fmt.Errorf("unknown field %q", k)
+		}
+	}
+	if !seen["box"] || !seen["label"] || f.Label == "" {
+		return f, fmt.Errorf("want box=N label=NAME sure=NAME,..., got %q", v)
+	}
+	return f, nil
 }
 
 func integer(e sexp) (int, error) {

@@ -69,3 +69,32 @@ func TestIndependentOfIC3(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: the certificate reader never panics, and what it accepts
+// keeps its invariant's shape.
+func FuzzParse(f *testing.F) {
+	f.Add(valid)
+	f.Add(strings.Replace(valid, "boxes: 3", "boxes: 3\n; fact: box=1 label=a sure=b,c", 1))
+	f.Add("; vigil invariant certificate 1\n; model: m\n; property: p\n; model-sha256: a\n; boxes: 0\n(define-fun vigil.inv () Bool false)\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		c, err := Parse(strings.NewReader(src), "f.smt2")
+		if err != nil {
+			return
+		}
+		if len(c.Inv) != c.Boxes {
+			t.Fatalf("%d boxes, header %d", len(c.Inv), c.Boxes)
+		}
+		for _, b := range c.Inv {
+			for _, l := range b {
+				if int(l.Var) < 0 || int(l.Var) >= len(c.Vars) {
+					t.Fatalf("literal on variable %d of %d", l.Var, len(c.Vars))
+				}
+			}
+		}
+		for _, fc := range c.Facts {
+			if fc.Box < 0 || fc.Box >= len(c.Inv) {
+				t.Fatalf("fact on box %d of %d", fc.Box, len(c.Inv))
+			}
+		}
+	})
+}

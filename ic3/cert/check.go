@@ -3,6 +3,7 @@ package cert
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"vigil/smt"
 	"vigil/symbolic"
@@ -43,7 +44,11 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 			return fmt.Errorf("cert: the certificate does not belong to model %s: its variable %d is %q, the model's is %q", m.Name, i+1, v, m.Vars[i].Name)
 		}
 	}
-	if h := ModelHash(m, prop.Name, pol); h != c.Hash {
+	h, err := ModelHash(m, prop.Name, pol)
+	if err != nil {
+		return err
+	}
+	if h != c.Hash {
 		return fmt.Errorf("cert: the certificate does not belong to this model: its model-sha256 is %.12s..., the model loaded is %.12s... (was the model, a -D value or the policy changed?)", c.Hash, h)
 	}
 	x, err := smt.NewContext()
@@ -55,7 +60,14 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 	if err != nil {
 		return err
 	}
+	learned := policy != nil && (policy.Kind == symbolic.KindNN || policy.Kind == symbolic.KindTrees)
+	if !learned && len(c.Facts) > 0 {
+		return fmt.Errorf("cert: the certificate has policy facts, but policy %q is not learned", pol)
+	}
 	opts := smt.TransOptions{Property: prop, Policy: policy}
+	if learned {
+		opts.Policy = nil // SMT sees every label; the facts restrict them
+	}
 	tr, err := e.Transition(opts)
 	if err != nil {
 		return err
@@ -83,15 +95,39 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 	}
 	bad := x.Or(e.Cond(prop.Unsafe, e.Cur), x.And(x.Not(e.Terminal(prop, e.Cur)), rerr))
 	in := e.InRange(e.Cur)
-	conds := []struct {
+	type cond struct {
 		name string
 		f    smt.Term
 		next bool
-	}{
-		{"init", x.And(in, start, x.Not(inv(e.Cur))), false},
-		{"consecution", x.And(inv(e.Cur), tr.Formula, x.Not(inv(e.Next))), true},
-		{"safety", x.And(in, inv(e.Cur), bad), false},
 	}
+	conds := []cond{{"init", x.And(in, start, x.Not(inv(e.Cur))), false}}
+	if !learned {
+		conds = append(conds, cond{"consecution", x.And(inv(e.Cur), tr.Formula, x.Not(inv(e.Next))), true})
+	} else {
+		// Per label: from the boxes where no fact excludes the label, its
+		// steps stay in the invariant.
+		facts, err := c.resolveFacts(m)
+		if err != nil {
+			return err
+		}
+		for a := range m.Labels {
+			var bs []smt.Term
+			for i, b := range c.Inv {
+				if !facts.excludes(i, symbolic.LabelID(a)) {
+					bs = append(bs, e.Cube(b, e.Cur))
+				}
+			}
+			conds = append(conds, cond{"consecution", x.And(x.Or(bs...), tr.Formula, tr.Label[a], x.Not(inv(e.Next))), true})
+		}
+		// Each fact's sure labels are applicable throughout its box.
+		app := e.Applicable(e.Cur)
+		for _, f := range facts {
+			for _, l := range f.Sure {
+				conds = append(conds, cond{"sure", x.And(in, e.Cube(c.Inv[f.Box], e.Cur), x.Not(app[l])), false})
+			}
+		}
+	}
+	conds = append(conds, cond{"safety", x.And(in, inv(e.Cur), bad), false})
 	if err := x.Err(); err != nil {
 		return err
 	}
@@ -123,6 +159,8 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 					return err
 				}
 				f.msg = fmt.Sprintf("consecution fails: state %s is inside the invariant, its successor %s is not", m.FormatState(f.State), m.FormatState(f.Next))
+			case "sure":
+				f.msg = fmt.Sprintf("a policy fact claims a label applicable throughout its box, but it is not applicable in state %s", m.FormatState(f.State))
 			default:
 				f.msg = fmt.Sprintf("safety fails: state %s is inside the invariant and unsafe (or an outcome leaves a range there)", m.FormatState(f.State))
 			}
@@ -130,5 +168,84 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 		}
 		s.Close()
 	}
+	if !learned {
+		return nil
+	}
+	// The facts themselves, against the policy, by a method that shares
+	// nothing with the certifier that proved them.
+	p, err := symbolic.Instantiate(m, policy)
+	if err != nil {
+		return fmt.Errorf("cert: %v", err)
+	}
+	facts, _ := c.resolveFacts(m)
+	for _, f := range facts {
+		lo, hi := boxBounds(m, c.Inv[f.Box])
+		if err := CheckFact(ctx, m, p, Fact{Lo: lo, Hi: hi, Label: f.Label, Sure: f.Sure}); err != nil {
+			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, m.Labels[f.Label].Name, strings.TrimPrefix(err.Error(), "cert: "))}
+		}
+	}
 	return nil
+}
+
+type resolvedFact struct {
+	Box   int
+	Label symbolic.LabelID
+	Sure  []symbolic.LabelID
+}
+
+type factList []resolvedFact
+
+func (fs factList) excludes(box int, a symbolic.LabelID) bool {
+	for _, f := range fs {
+		if f.Box == box && f.Label == a {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveFacts maps the facts' label names to the model's labels.
+func (c *Cert) resolveFacts(m *symbolic.Model) (factList, error) {
+	label := func(n string) (symbolic.LabelID, error) {
+		if l := m.LabelIndex(n); l != symbolic.NoLabel {
+			return l, nil
+		}
+		return 0, fmt.Errorf("cert: a policy fact names label %q, which model %s lacks", n, m.Name)
+	}
+	var out factList
+	for _, f := range c.Facts {
+		if f.Box < 0 || f.Box >= len(c.Inv) {
+			return nil, fmt.Errorf("cert: a policy fact names box %d of %d", f.Box, len(c.Inv))
+		}
+		r := resolvedFact{Box: f.Box}
+		var err error
+		if r.Label, err = label(f.Label); err != nil {
+			return nil, err
+		}
+		for _, n := range f.Sure {
+			l, err := label(n)
+			if err != nil {
+				return nil, err
+			}
+			r.Sure = append(r.Sure, l)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// boxBounds returns the per-variable bounds of a box.
+func boxBounds(m *symbolic.Model, b []smt.Lit) (lo, hi []int) {
+	lo, hi = make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	for i := range m.Vars {
+		lo[i], hi[i] = m.Vars[i].Lo, m.Vars[i].Hi
+	}
+	for _, l := range b {
+		if l.Upper {
+			hi[l.Var] = min(hi[l.Var], l.K)
+		} else {
+			lo[l.Var] = max(lo[l.Var], l.K)
+		}
+	}
+	return lo, hi
 }

@@ -1,0 +1,113 @@
+package ic3_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"vigil/ic3"
+	"vigil/ic3/cert"
+	"vigil/nn"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+	"vigil/symbolic/explicit/conformance"
+	"vigil/symbolic/gen"
+	"vigil/trees"
+)
+
+// learnedSuite runs PolIC3 on generated models with random learned
+// policies made by mk, against BFS; every safe answer's invariant is
+// checked by enumeration with the policy's exact decisions, and its
+// policy facts are re-checked by ic3/cert.
+func learnedSuite(t *testing.T, models int, first uint64, generalize bool, g gen.Options, mk func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error)) {
+	pols := map[*symbolic.PolicyDecl]symbolic.Policy{}
+	facts := 0
+	v := func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl) (conformance.Answer, error) {
+		p := pols[pd]
+		lp, err := ic3.Certifier(p)
+		if err != nil {
+			return conformance.Answer{}, err
+		}
+		res, err := ic3.Check(ctx, m, prop, pd, ic3.Options{Generalize: generalize, Learned: lp})
+		if err != nil {
+			return conformance.Answer{}, err
+		}
+		switch res.Verdict {
+		case ic3.Unsafe:
+			return conformance.Answer{Verdict: explicit.UnsafeVerdict, Trace: res.Trace}, nil
+		case ic3.Safe:
+			if err := checkInvariantPolicy(m, prop, p, res.Invariant); err != nil {
+				return conformance.Answer{}, fmt.Errorf("invariant (enumeration): %v", err)
+			}
+			for _, f := range res.Facts {
+				facts++
+				lo, hi := bounds(m, res.Invariant[f.Box])
+				if err := cert.CheckFact(ctx, m, p, cert.Fact{Lo: lo, Hi: hi, Label: f.Label, Sure: f.Sure}); err != nil {
+					return conformance.Answer{}, fmt.Errorf("policy fact (box %d, label %d): %v", f.Box, f.Label, err)
+				}
+			}
+			return conformance.Answer{Verdict: explicit.Safe}, nil
+		}
+		return conformance.Answer{}, fmt.Errorf("unknown: %s", res.Reason)
+	}
+	conformance.Verify(t, v, conformance.Options{Models: models, FirstSeed: first, Gen: g,
+		Policy: func(m *symbolic.Model, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+			outs := make([]symbolic.LabelID, len(m.Labels))
+			for i := range outs {
+				outs[i] = symbolic.LabelID(i)
+			}
+			p, d, err := mk(m, outs, seed)
+			if err == nil {
+				pols[d] = p
+			}
+			return p, d, err
+		}})
+	t.Logf("%d policy facts re-checked", facts)
+}
+
+func TestPolIC3Networks(t *testing.T) {
+	learnedSuite(t, 300, 1, true, gen.Options{}, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return nn.Random(m, outs, seed, []int{8})
+	})
+}
+
+func TestPolIC3Ensembles(t *testing.T) {
+	learnedSuite(t, 300, 1000, true, gen.Options{}, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return trees.Random(m, outs, seed, 4, 3)
+	})
+}
+
+func TestPolIC3NoGeneralization(t *testing.T) {
+	learnedSuite(t, 100, 2000, false, gen.Options{}, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		if seed%2 == 0 {
+			return trees.Random(m, outs, seed, 3, 2)
+		}
+		return nn.Random(m, outs, seed, []int{6})
+	})
+}
+
+func bounds(m *symbolic.Model, b []smtLit) (lo, hi []int) {
+	lo, hi = make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	for i := range m.Vars {
+		lo[i], hi[i] = m.Vars[i].Lo, m.Vars[i].Hi
+	}
+	for _, l := range b {
+		if l.Upper {
+			hi[l.Var] = min(hi[l.Var], l.K)
+		} else {
+			lo[l.Var] = max(lo[l.Var], l.K)
+		}
+	}
+	return lo, hi
+}
+
+// More labels make the policy's choice matter more often: more safe
+// answers rest on policy facts.
+func TestPolIC3ManyLabels(t *testing.T) {
+	learnedSuite(t, 200, 3000, true, gen.Options{MaxLabels: 5, MaxCommands: 7, MaxVars: 3}, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		if seed%2 == 0 {
+			return trees.Random(m, outs, seed, 4, 3)
+		}
+		return nn.Random(m, outs, seed, []int{8})
+	})
+}
