@@ -141,7 +141,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		printVerdict(e, r.file, m, rep, verdict, res.Trace, false)
 		w := e.stdout
 		if verdict == explicit.Safe {
-			fmt.Fprintf(w, "inductive invariant: %s, checked", plural(res.Stats.Invariant, "box"))
+			fmt.Fprintf(w, "inductive invariant: %s, checked", boxes(res.Stats.Invariant))
 			if r.cert != "" {
 				fmt.Fprintf(w, "; certificate %s (check with: z3 %s, or vigil cert check %s)", r.cert, r.cert, r.cert)
 			}
@@ -303,7 +303,14 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 		if pol != nil {
 			about += ", policy " + pol.Name
 		}
-		fmt.Fprintf(e.stdout, "valid: invariant certificate for %s: %s; init, consecution and safety hold\n", about, plural(len(c.Inv), "box"))
+		fmt.Fprintf(e.stdout, "valid: invariant certificate for %s: %s; init, consecution and safety hold\n", about, boxes(len(c.Inv)))
 	}
 	return finish(nil, true)
+}
+
+func boxes(n int) string {
+	if n == 1 {
+		return "1 box"
+	}
+	return fmt.Sprintf("%d boxes", n)
 }
