@@ -43,7 +43,7 @@ func (r *run) generalize(s symbolic.State, core box, j int) (box, error) {
 	// limit as far as queries allow (binary search, a few steps).
 	for _, l := range r.order(b) {
 		i := slices.Index(b, l)
-		if i < 0 {
+		if i < 0 || !r.widen {
 			continue
 		}
 		v := &r.m.Vars[l.Var]

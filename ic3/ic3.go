@@ -49,6 +49,11 @@ type Options struct {
 	Generalize bool
 	// Order of literal dropping; "" is OrderActivity.
 	Order Order
+	// Widen selects bound widening after literal dropping: "" (auto: on
+	// for symbolic policies, off for learned ones, where wider boxes cost
+	// more certification than they save: 13x slower on bench/polic3
+	// transport), "on" or "off".
+	Widen string
 	// Progress, when set, is called about every ProgressEvery with the
 	// statistics so far.
 	Progress      func(Stats)
@@ -227,6 +232,7 @@ type run struct {
 	genLevel int      // the frame generalize works against
 	learned  *learned // PolIC3; nil for symbolic policies
 	lastCore box      // PolIC3: the core of APFT's last unsat query
+	widen    bool     // bound widening in generalization
 }
 
 // Check decides whether some run of the model under the property's start
@@ -241,6 +247,11 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	}
 	if opts.Order == "" {
 		opts.Order = OrderActivity
+	}
+	switch opts.Widen {
+	case "", "on", "off":
+	default:
+		return nil, fmt.Errorf("ic3: widening %q: want on, off or auto", opts.Widen)
 	}
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = 200 * time.Millisecond
@@ -261,6 +272,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		}
 		topts.Policy = nil // SMT sees every label; the certifier sees the policy
 	}
+	r.widen = opts.Widen == "on" || opts.Widen == "" && r.learned == nil
 	sv, err := newSolver(ctx, m, topts, &r.stats, r.learned != nil)
 	if err != nil {
 		return nil, err

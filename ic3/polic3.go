@@ -470,7 +470,7 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 		}
 	}
 	// Widen the remaining bounds (binary search, a few steps).
-	for i := 0; i < len(b); i++ {
+	for i := 0; i < len(b) && r.widen; i++ {
 		l := b[i]
 		v := &r.m.Vars[l.Var]
 		limit := v.Lo

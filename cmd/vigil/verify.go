@@ -77,6 +77,8 @@ func runVerify(e *env, args []string) int {
 	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); auto: bfs up to a million states, then ic3)")
 	order := &enumFlag{what: "order", values: []string{"activity", "index", "reverse"}, val: "activity"}
 	fs.Var(order, "order", "ic3: the order in which generalization tries to drop variables: activity (least used in recent clauses first), index (declaration order), reverse")
+	widen := &enumFlag{what: "widening", values: []string{"auto", "on", "off"}, val: "auto"}
+	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies, off for learned ones), on, off")
 	certFile := fs.String("cert", "", "ic3: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
 		"policy to verify (default: the only one; a model without policies is verified over all labels)")
@@ -108,7 +110,7 @@ func runVerify(e *env, args []string) int {
 	if engine.val == "auto" && (max == 0 || max > autoStates) {
 		max = autoStates
 	}
-	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
+	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, widen: widen.val, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
 	if engine.val != "bfs" && engine.val != "auto" {
 		ic3Run.generalize = !strings.HasSuffix(engine.val, "-nog")
 		return ic3Run.run(e, ctx)

@@ -60,6 +60,7 @@ type ic3Run struct {
 	lm         *loadedModel
 	generalize bool
 	order      string
+	widen      string
 	cert       string
 	record     string
 	json       bool
@@ -77,6 +78,9 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		engine += "-nog"
 	}
 	opts := ic3.Options{Generalize: r.generalize, Order: ic3.Order(r.order)}
+	if r.widen != "auto" {
+		opts.Widen = r.widen
+	}
 	opts.Progress = func(s ic3.Stats) {
 		r.prog.printf("verify (%s): level %d, %d obligations, %d clauses, %d SMT calls, %.1fs", engine, s.Frames, s.Obligations, s.Clauses, s.SMTCalls, s.Elapsed.Seconds())
 	}
