@@ -39,16 +39,24 @@ func (r *run) generalize(s symbolic.State, core box, j int) (box, error) {
 			b = nb
 		}
 	}
-	// Bound widening: move each remaining bound toward its variable's
-	// limit as far as queries allow (binary search, a few steps).
+	return r.widenBounds(b, r.try)
+}
+
+// widenBounds moves each bound of b toward its variable's limit as far as
+// try accepts (binary search, a few steps per bound). try returns the box
+// to continue with (possibly reduced further), or nil to reject.
+func (r *run) widenBounds(b box, try func(c box) (box, error)) (box, error) {
+	if !r.widen {
+		return b, nil
+	}
 	for _, l := range r.order(b) {
 		i := slices.Index(b, l)
-		if i < 0 || !r.widen {
+		if i < 0 {
 			continue
 		}
 		v := &r.m.Vars[l.Var]
-		// lo: the widest value known to fail (the variable's limit, since
-		// dropping failed), hi: the current value that works.
+		// bad: the widest value known to fail (the variable's limit,
+		// since dropping failed), good: the current value that works.
 		limit := v.Lo
 		if l.Upper {
 			limit = v.Hi
@@ -64,7 +72,7 @@ func (r *run) generalize(s symbolic.State, core box, j int) (box, error) {
 			}
 			c := append(box{}, b...)
 			c[i].K = mid
-			nb, err := r.try(c)
+			nb, err := try(c)
 			if err != nil {
 				return nil, err
 			}
@@ -75,7 +83,7 @@ func (r *run) generalize(s symbolic.State, core box, j int) (box, error) {
 			good = mid
 			b = nb
 			if i = slices.IndexFunc(b, func(k smt.Lit) bool { return k.Var == l.Var && k.Upper == l.Upper }); i < 0 {
-				break // the core dropped the bound altogether
+				break // a core dropped the bound altogether
 			}
 		}
 	}

@@ -469,36 +469,15 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 			b = c
 		}
 	}
-	// Widen the remaining bounds (binary search, a few steps).
-	for i := 0; i < len(b) && r.widen; i++ {
-		l := b[i]
-		v := &r.m.Vars[l.Var]
-		limit := v.Lo
-		if l.Upper {
-			limit = v.Hi
+	b, err = r.widenBounds(b, func(c box) (box, error) {
+		ok, err := try(c)
+		if !ok || err != nil {
+			return nil, err
 		}
-		good, bad := l.K, limit
-		for step := 0; step < 6; step++ {
-			mid := bad + (good-bad)/2
-			if l.Upper {
-				mid = good + (bad-good)/2
-			}
-			if mid == good || mid == bad {
-				break
-			}
-			c := append(box{}, b...)
-			c[i].K = mid
-			ok, err := try(c)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				good = mid
-				b = c
-			} else {
-				bad = mid
-			}
-		}
+		return c.sorted(), nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return b.sorted(), nil
 }
