@@ -72,6 +72,7 @@ type Stats struct {
 	Obligations int // obligations popped
 	Blocked     int // clauses learned
 	Pushed      int // clause moves during propagation
+	PushSkips   int // pushes not retried: the frame had not changed
 	SMTCalls    int
 	Rebuilds    int // solver rebuilds
 	Invariant   int // boxes of the invariant (safe)
@@ -233,6 +234,32 @@ type run struct {
 	learned  *learned // PolIC3; nil for symbolic policies
 	lastCore box      // PolIC3: the core of APFT's last unsat query
 	widen    bool     // bound widening in generalization
+	// Propagation skips a clause whose push failed while its frame has
+	// not changed since: tick counts clause additions, added[L] is the
+	// tick of the last addition at level L (F_k changes with additions at
+	// levels ≥ k), failed[k, box] the tick of the failed push.
+	tick   int
+	added  []int
+	failed map[string]int
+}
+
+// note records that a clause was added at level L.
+func (r *run) note(L int) {
+	r.tick++
+	for len(r.added) <= L {
+		r.added = append(r.added, 0)
+	}
+	r.added[L] = r.tick
+}
+
+// changedSince reports whether F_k has gained a clause after tick t.
+func (r *run) changedSince(k, t int) bool {
+	for L := k; L < len(r.added); L++ {
+		if r.added[L] > t {
+			return true
+		}
+	}
+	return false
 }
 
 // Check decides whether some run of the model under the property's start
@@ -256,7 +283,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = 200 * time.Millisecond
 	}
-	r := &run{m: m, prop: prop, opts: opts, act: make([]float64, len(m.Vars)), start: time.Now()}
+	r := &run{m: m, prop: prop, opts: opts, act: make([]float64, len(m.Vars)), start: time.Now(), failed: map[string]int{}}
 	r.last = r.start
 	topts := smt.TransOptions{Property: prop, Policy: policy}
 	if opts.Learned == nil && IsLearned(policy) {
@@ -604,6 +631,7 @@ func (r *run) learn(b box, k int) error {
 		r.frames[j] = f
 	}
 	r.frames[k] = append(r.frames[k], b)
+	r.note(k)
 	r.stats.Blocked++
 	for _, l := range b {
 		r.act[l.Var]++
@@ -620,6 +648,12 @@ func (r *run) propagate() (int, *Result, error) {
 		var keep []box
 		for _, b := range r.frames[k] {
 			r.progress()
+			key := fmt.Sprint(k, " ", boxKey(b))
+			if t, ok := r.failed[key]; ok && !r.changedSince(k, t) {
+				keep = append(keep, b) // same frame, same answer
+				r.stats.PushSkips++
+				continue
+			}
 			ok, err := r.blocks(b, k, false)
 			if err != nil {
 				return 0, nil, err
@@ -627,6 +661,7 @@ func (r *run) propagate() (int, *Result, error) {
 			switch {
 			case ok:
 				r.frames[k+1] = append(r.frames[k+1], b)
+				r.note(k + 1)
 				r.stats.Pushed++
 				if err := r.sv.addClause(k+1, b); err != nil {
 					return 0, nil, err
@@ -637,6 +672,7 @@ func (r *run) propagate() (int, *Result, error) {
 				r.sv.reason = ctxReason(r.sv.ctx)
 				return 0, r.unknown(), nil
 			}
+			r.failed[key] = r.tick
 			keep = append(keep, b)
 		}
 		if err := r.flushRetired(); err != nil {
