@@ -195,29 +195,105 @@ func sampleStarts(g *explicit.Generator, k int, rng *rand.Rand) ([]symbolic.Stat
 		}
 		return res, fmt.Sprintf("%d sampled from %d", k, n), nil
 	}
-	// Too many to enumerate: rejection sampling in the bounds' box.
+	// Too many to enumerate: rejection sampling in the box of the bounds,
+	// then (when start states are too rare in the box) a randomised
+	// depth-first search.
 	lo, hi, _ := g.StartBounds()
 	seen := map[string]bool{}
-	var rej []symbolic.State
+	var got []symbolic.State
+	add := func(s symbolic.State) {
+		if key := fmt.Sprint(s); !seen[key] {
+			seen[key] = true
+			got = append(got, append(symbolic.State(nil), s...))
+		}
+	}
 	s := make(symbolic.State, len(lo))
-	for tries := 0; tries < 20_000*k && len(rej) < k; tries++ {
+	for tries := 0; tries < 2_000_000 && len(got) < k; tries++ {
 		for i := range s {
 			s[i] = lo[i] + rng.IntN(hi[i]-lo[i]+1)
 		}
-		if !g.Prop.Start.Holds(s) {
-			continue
-		}
-		key := fmt.Sprint(s)
-		if !seen[key] {
-			seen[key] = true
-			rej = append(rej, append(symbolic.State(nil), s...))
+		if g.Prop.Start.Holds(s) {
+			add(s)
 		}
 	}
-	if len(rej) == k {
-		return rej, fmt.Sprintf("%d sampled uniformly from more than %d", k, n), nil
+	how := "uniformly"
+	if len(got) < k {
+		how = "by randomised search"
+		rs := newRandomSearch(g.Prop.Start, lo, hi)
+		for tries := 0; tries < 20*k && len(got) < k; tries++ {
+			if rs.sample(rng, s) {
+				add(s)
+			}
+		}
 	}
-	fmt.Fprintf(os.Stderr, "dataset: warning: rejection sampling found %d start states; using a sample of the first %d in lexicographic order as well\n", len(rej), n)
-	return append(rej, res[:k-len(rej)]...), fmt.Sprintf("%d sampled from more than %d", k, n), nil
+	if len(got) < k {
+		fmt.Fprintf(os.Stderr, "dataset: warning: sampling found %d start states; adding the first ones in lexicographic order\n", len(got))
+		for _, r := range res {
+			if len(got) == k {
+				break
+			}
+			add(r)
+		}
+	}
+	return got, fmt.Sprintf("%d sampled %s from more than %d", len(got), how, n), nil
+}
+
+// randomSearch draws start states by a depth-first search that assigns the
+// variables in order, tries each variable's values in a random order and
+// checks every conjunct of the start condition as soon as its last variable
+// is assigned (as explicit.Starts does in lexicographic order). Its samples
+// are not uniform, but they are spread over the whole start set.
+type randomSearch struct {
+	lo, hi []int
+	checks [][]*symbolic.Cond // per variable: the conjuncts whose last variable it is
+	budget int
+}
+
+func newRandomSearch(start *symbolic.Cond, lo, hi []int) *randomSearch {
+	rs := &randomSearch{lo: lo, hi: hi, checks: make([][]*symbolic.Cond, len(lo))}
+	var split func(c *symbolic.Cond)
+	split = func(c *symbolic.Cond) {
+		if c.Op == symbolic.CAnd {
+			for _, a := range c.Args {
+				split(a)
+			}
+			return
+		}
+		last := 0
+		c.Vars(func(v symbolic.VarID) { last = max(last, int(v)) })
+		rs.checks[last] = append(rs.checks[last], c)
+	}
+	split(start)
+	return rs
+}
+
+func (rs *randomSearch) sample(rng *rand.Rand, s symbolic.State) bool {
+	rs.budget = 100_000
+	return rs.assign(rng, s, 0)
+}
+
+func (rs *randomSearch) assign(rng *rand.Rand, s symbolic.State, k int) bool {
+	if k == len(s) {
+		return true
+	}
+	n := rs.hi[k] - rs.lo[k] + 1
+	for _, j := range rng.Perm(n) {
+		if rs.budget--; rs.budget < 0 {
+			return false
+		}
+		s[k] = rs.lo[k] + j
+		ok := true
+		for _, c := range rs.checks[k] {
+			if !c.Holds(s) {
+				ok = false
+				break
+			}
+		}
+		if ok && rs.assign(rng, s, k+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // graph is the explored transition system over all labels. States have the
