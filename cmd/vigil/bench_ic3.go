@@ -52,6 +52,7 @@ func runBenchIC3(e *env, args []string) int {
 	timeout := fs.Duration("timeout", time.Minute, "limit per engine and instance")
 	maxStates := fs.Int("max-states", 20_000_000, "BFS gives up (unknown) after storing this many states")
 	nog := fs.Bool("nog", false, "also run ic3-nog")
+	plaja := addPlajaFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the rows as JSON")
 	files, ok := parseFlags(fs, args)
 	if !ok {
@@ -75,6 +76,10 @@ func runBenchIC3(e *env, args []string) int {
 		return exitError
 	}
 	defer os.RemoveAll(tmp)
+	if *plaja.policyFile != "" {
+		fmt.Fprintln(e.stderr, "vigil bench ic3: --policy-file: learned policies are measured by bench/polic3; give --start and --unsafe only")
+		return exitUsage
+	}
 	ctx, cancel := runContext(0)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
@@ -82,6 +87,10 @@ func runBenchIC3(e *env, args []string) int {
 	for _, file := range files {
 		m := loadModel(e, file, defs)
 		if m == nil {
+			return exitError
+		}
+		var prop, pol string
+		if !plaja.apply(e, m, &prop, &pol) {
 			return exitError
 		}
 		pols := []*symbolic.PolicyDecl{nil}
