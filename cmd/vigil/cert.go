@@ -120,40 +120,13 @@ func certCheck(e *env, args []string) int {
 	}
 
 	// The model as the certificate's writer loaded it, unless flags say otherwise.
-	dir := filepath.Dir(path)
-	model := *spec
-	if model == "" {
-		if ct.Spec == "" {
-			return finish(fmt.Errorf("%s names no spec; give the model with --spec", path), input)
-		}
-		model = resolveNear(ct.Spec, dir)
-	}
-	merged := defines{}
-	for k, v := range ct.Defines {
-		merged[k] = v
-	}
-	for k, v := range defs {
-		merged[k] = v
-	}
+	rec := certRecord{spec: ct.Spec, defines: ct.Defines, property: ct.Property, policy: ct.Policy}
 	if ct.Plaja != nil {
-		for _, p := range []struct {
-			flag     *string
-			recorded string
-		}{
-			{plaja.start, ct.Plaja.Start}, {plaja.unsafe, ct.Plaja.Unsafe}, {plaja.policyFile, ct.Plaja.PolicyFile},
-		} {
-			if *p.flag == "" && p.recorded != "" {
-				*p.flag = resolveNear(p.recorded, dir)
-			}
-		}
+		rec.start, rec.unsafe, rec.policyFile = ct.Plaja.Start, ct.Plaja.Unsafe, ct.Plaja.PolicyFile
 	}
-	m := loadModel(e, model, merged)
-	if m == nil {
-		return finish(fmt.Errorf("cannot load model %s", model), reported)
-	}
-	propName, polName := ct.Property, ct.Policy
-	if !plaja.apply(e, m, &propName, &polName) {
-		return finish(fmt.Errorf("cannot attach the PlaJA files to model %s", model), reported)
+	m, model, propName, polName, how, err := rec.load(e, path, *spec, plaja, defs)
+	if err != nil {
+		return finish(err, map[bool]int{true: input, false: reported}[how])
 	}
 	prop, ok := selectProperty(e, "cert check", m, propName, true)
 	if !ok {
@@ -200,4 +173,53 @@ func resolveNear(path, dir string) string {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// certRecord is what a certificate records of the question it answers.
+type certRecord struct {
+	spec                      string
+	defines                   map[string]string
+	property, policy          string
+	start, unsafe, policyFile string // PlaJA files
+}
+
+// load loads the model a certificate at path names: its spec (unless
+// --spec overrides it) with its defines (-D overrides them) and PlaJA
+// files, each path tried from the current directory and then from the
+// certificate's. It returns the model, the model file, and the property
+// and policy names after the PlaJA files are attached. On failure, input
+// tells whether the error is yet to be printed (true) or the loaders
+// have printed it.
+func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defines) (m *symbolic.Model, model, prop, pol string, input bool, err error) {
+	dir := filepath.Dir(path)
+	model = spec
+	if model == "" {
+		if r.spec == "" {
+			return nil, "", "", "", true, fmt.Errorf("%s names no spec; give the model with --spec", path)
+		}
+		model = resolveNear(r.spec, dir)
+	}
+	merged := defines{}
+	for k, v := range r.defines {
+		merged[k] = v
+	}
+	for k, v := range defs {
+		merged[k] = v
+	}
+	for _, p := range []struct {
+		flag     *string
+		recorded string
+	}{{plaja.start, r.start}, {plaja.unsafe, r.unsafe}, {plaja.policyFile, r.policyFile}} {
+		if *p.flag == "" && p.recorded != "" {
+			*p.flag = resolveNear(p.recorded, dir)
+		}
+	}
+	if m = loadModel(e, model, merged); m == nil {
+		return nil, model, "", "", false, fmt.Errorf("cannot load model %s", model)
+	}
+	prop, pol = r.property, r.policy
+	if !plaja.apply(e, m, &prop, &pol) {
+		return nil, model, "", "", false, fmt.Errorf("cannot attach the PlaJA files to model %s", model)
+	}
+	return m, model, prop, pol, false, nil
 }

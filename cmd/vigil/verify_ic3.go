@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -253,35 +252,18 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 		return finish(err, true)
 	}
 	res.Boxes = len(c.Inv)
-	dir := filepath.Dir(path)
-	model := spec
-	if model == "" {
-		model = resolveNear(c.Model, dir)
-	}
-	merged := defines{}
+	rec := certRecord{spec: c.Model, defines: map[string]string{}, property: c.Property, policy: c.Policy,
+		start: c.StartFile, unsafe: c.UnsafeFile, policyFile: c.PolicyFile}
 	for _, d := range c.Defines {
-		if err := merged.Set(d); err != nil {
-			return finish(fmt.Errorf("%s: define %q: %v", path, d, err), true)
+		k, v, ok := strings.Cut(d, "=")
+		if !ok {
+			return finish(fmt.Errorf("%s: define %q: want NAME=VALUE", path, d), true)
 		}
+		rec.defines[k] = v
 	}
-	for k, v := range defs {
-		merged[k] = v
-	}
-	for _, p := range []struct {
-		flag     *string
-		recorded string
-	}{{plaja.start, c.StartFile}, {plaja.unsafe, c.UnsafeFile}, {plaja.policyFile, c.PolicyFile}} {
-		if *p.flag == "" && p.recorded != "" {
-			*p.flag = resolveNear(p.recorded, dir)
-		}
-	}
-	m := loadModel(e, model, merged)
-	if m == nil {
-		return finish(fmt.Errorf("cannot load model %s", model), false)
-	}
-	propName, polName := c.Property, c.Policy
-	if !plaja.apply(e, m, &propName, &polName) {
-		return finish(fmt.Errorf("cannot attach the PlaJA files to model %s", model), false)
+	m, model, propName, polName, _, err := rec.load(e, path, spec, plaja, defs)
+	if err != nil {
+		return finish(err, false)
 	}
 	prop, ok := selectProperty(e, "cert check", m, propName, true)
 	if !ok {
