@@ -100,8 +100,10 @@ type mgr struct {
 	dead    string // set when the table can no longer be trusted: every operation stops
 }
 
-// Default sizes: the initial table, the largest single growth, and the
-// free fraction rudd keeps after a collection before it grows the table.
+// Default sizes: the initial table, the largest single growth (at most an
+// eighth of the budget, so that the last growth before the budget wastes
+// little of it), and the free fraction rudd keeps after a collection
+// before it grows the table.
 const (
 	initialNodes   = 1 << 14
 	maxNodeGrowth  = 1 << 21
@@ -126,7 +128,7 @@ func newMgr(ctx context.Context, nvars, budget int) (*mgr, error) {
 	b, err := rudd.New(nvars,
 		rudd.Nodesize(init),
 		rudd.Maxnodesize(ceiling),
-		rudd.Maxnodeincrease(maxNodeGrowth),
+		rudd.Maxnodeincrease(min(max(budget/8, 4096), maxNodeGrowth)),
 		rudd.Minfreenodes(minFreePercent),
 		rudd.Cachesize(init),
 		rudd.Cacheratio(25))

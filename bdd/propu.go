@@ -54,7 +54,8 @@ type Safety struct {
 	Complete bool
 	Reason   string
 	// Unsafe is the number of states known unsafe (all unsafe states when
-	// Complete); Total is the number of states (in-range valuations).
+	// Complete); Total is the number of states (in-range valuations). Both
+	// are nil when a limit stopped the encoding of the model.
 	Unsafe, Total *big.Int
 	Stats         Stats
 
@@ -96,7 +97,7 @@ func PropU(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *
 	if err != nil {
 		return nil, err
 	}
-	res := &Safety{sp: sp, pol: pol, r: r, opt: opt, Unsafe: new(big.Int), Total: new(big.Int)}
+	res := &Safety{sp: sp, pol: pol, r: r, opt: opt}
 	if st != nil {
 		res.Reason = st.reason
 		sp.finishStats(&res.Stats, nil, begin)
@@ -106,6 +107,7 @@ func PropU(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *
 	st, err = sp.run(func() error {
 		mm := sp.m
 		res.Total = sp.count(sp.dom)
+		res.Unsafe = new(big.Int)
 		within := sp.dom
 		if pol != nil && pol.lazy {
 			within = sp.lazyRegion(pol, queries)

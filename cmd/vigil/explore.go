@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -301,4 +302,61 @@ func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout tim
 		return exitUnknown
 	}
 	return exitOK
+}
+
+// bddVerifyReport is the --json form of vigil verify --engine bdd: the
+// verify report plus the BDD engine's statistics and the exact state
+// counts (the report's int counts are clamped).
+type bddVerifyReport struct {
+	*verifyReport
+	ReachedStates json.Number     `json:"reached_states"`
+	Starts        json.Number     `json:"start_states_exact"`
+	BDD           *bddStatsReport `json:"bdd"`
+}
+
+// verifyBDD is vigil verify --engine bdd, for runVerify to call once it
+// has loaded the model (lm), made the context and the progress line: BDD
+// forward reachability in breadth-first layers, a shortest counterexample
+// that is replayed before it is printed (and recorded with --record).
+func verifyBDD(e *env, ctx context.Context, prog *progress, file string, lm *loadedModel, bf *bddFlags, jsonOut bool, record string) int {
+	m, prop, decl := lm.m, lm.prop, lm.decl
+	res, err := bdd.Verify(ctx, m, prop, decl, bf.options(prog, "verify (bdd)"))
+	prog.clear()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+		return exitError
+	}
+	v := res.Verdict.Explicit()
+	rep := &verifyReport{Verdict: v.String(), Reason: res.Reason, Engine: "bdd", Model: m.Name, Property: prop.Name, Policy: policyName(decl),
+		States: clampInt(res.States), StartStates: clampInt(res.Starts), Depth: res.Depth, Seconds: res.Stats.Elapsed.Seconds()}
+	if v == explicit.UnsafeVerdict {
+		// Check our own answer before printing it.
+		if err := lm.g.CheckCounterexample(lm.dec, res.Trace); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: internal error: the BDD counterexample does not replay: %v\n", err)
+			return exitError
+		}
+		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
+		if record != "" {
+			if err := writeRunFile(record, rep.Counterexample); err != nil {
+				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+				return exitError
+			}
+		}
+	}
+	stats := newBDDStats(bf.order.val, res.Stats)
+	if jsonOut {
+		b, _ := json.MarshalIndent(&bddVerifyReport{verifyReport: rep, ReachedStates: num(res.States), Starts: num(res.Starts), BDD: stats}, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		printVerdict(e, file, m, rep, v, res.Trace, true)
+		fmt.Fprintf(e.stdout, "engine bdd: %s states reached (%s start), depth %d\n", res.States, res.Starts, res.Depth)
+		stats.print(e, "bdd", rep.Seconds)
+	}
+	switch v {
+	case explicit.Safe:
+		return exitOK
+	case explicit.UnsafeVerdict:
+		return exitUnsafe
+	}
+	return exitUnknown
 }

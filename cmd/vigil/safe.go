@@ -610,6 +610,11 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		rep.Region.Safe = num(new(big.Int).Sub(res.Total, res.Unsafe))
 	}
 	switch {
+	case res.Total == nil: // stopped while encoding
+		rep.Unknown = max(len(states), 1)
+		for _, s := range states {
+			rep.States = append(rep.States, safeState{State: lm.m.FormatState(s), Verdict: "unknown"})
+		}
 	case all:
 		if err := res.RangeError(); err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
@@ -687,6 +692,8 @@ func printSafeBDD(e *env, r *safeReport) {
 	}
 	g := r.Region
 	switch {
+	case g.States == "":
+		fmt.Fprintf(w, "unknown: stopped by %s while encoding model %s\n", r.Reason, r.Model)
 	case len(r.States) == 1:
 		s := r.States[0]
 		switch s.Verdict {
@@ -731,7 +738,7 @@ func printSafeBDD(e *env, r *safeReport) {
 			}
 		}
 	}
-	if r.Scope != "all" {
+	if r.Scope != "all" && g.States != "" {
 		if g.Complete {
 			fmt.Fprintf(w, "unsafe region: %s of %s states not %s\n", g.Unsafe, g.States, what)
 		} else {
