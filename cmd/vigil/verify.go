@@ -27,7 +27,7 @@ func init() {
 }
 
 // engines lists the verification engines; the first is the default.
-var engines = []string{"bfs", "ic3", "ic3-nog", "polic3", "polic3-nog", "auto"}
+var engines = []string{"bfs", "ic3", "ic3-nog", "polic3", "polic3-nog", "bdd", "auto"}
 
 // autoStates is the state limit after which --engine auto leaves BFS for
 // IC3.
@@ -74,11 +74,12 @@ func runVerify(e *env, args []string) int {
 	c := commands["verify"]
 	fs := newFlags(e, c)
 	engine := &enumFlag{what: "engine", values: engines, val: engines[0]}
-	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); auto: bfs up to a million states, then ic3)")
+	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); bdd: BDD forward reachability with exact state counts; auto: bfs up to a million states, then ic3)")
 	order := &enumFlag{what: "order", values: []string{"activity", "index", "reverse"}, val: "activity"}
 	fs.Var(order, "order", "ic3: the order in which generalization tries to drop variables: activity (least used in recent clauses first), index (declaration order), reverse")
 	widen := &enumFlag{what: "widening", values: []string{"auto", "on", "off"}, val: "auto"}
 	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies, off for learned ones), on, off")
+	bf := addBDDFlags(fs)
 	certFile := fs.String("cert", "", "ic3: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
 		"policy to verify (default: the only one; a model without policies is verified over all labels)")
@@ -88,6 +89,13 @@ func runVerify(e *env, args []string) int {
 	timeout := timeoutFlag(fs)
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
+		return exitUsage
+	}
+	if !bf.check(e, "verify", engine.val == "bdd") {
+		return exitUsage
+	}
+	if engine.val == "bdd" && (*maxStates != 0 || *certFile != "") {
+		fmt.Fprintln(e.stderr, "vigil verify: --engine bdd takes neither --max-states nor --cert (its limit is --max-nodes; it exports no certificate)")
 		return exitUsage
 	}
 	lm, ok := mf.load(e, "verify", file, true, thePolicy)
@@ -111,6 +119,9 @@ func runVerify(e *env, args []string) int {
 		max = autoStates
 	}
 	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, widen: widen.val, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
+	if engine.val == "bdd" {
+		return verifyBDD(e, ctx, prog, file, lm, bf, *jsonOut, *record)
+	}
 	if engine.val != "bfs" && engine.val != "auto" {
 		ic3Run.generalize = !strings.HasSuffix(engine.val, "-nog")
 		return ic3Run.run(e, ctx)
