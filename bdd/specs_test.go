@@ -16,7 +16,7 @@ import (
 )
 
 // shipped loads a spec of ../specs.
-func shipped(t *testing.T, name string, defs map[string]string) *symbolic.Model {
+func shipped(t testing.TB, name string, defs map[string]string) *symbolic.Model {
 	t.Helper()
 	m, d := lang.Load(filepath.Join("..", "specs", name), lang.Options{Defines: defs})
 	if d.HasErrors() {
