@@ -5,7 +5,8 @@ For every instance of suite.json it runs the planner (cmd/dataset) to get
 a CSV of states and the planner's labels, then trains
 
   - MLPs with two hidden ReLU layers of 16, 32 and 64 neurons (PyTorch),
-    exported to ONNX as torch.onnx.export writes them, and
+    exported to ONNX as torch.onnx.export writes them (the safe ones are
+    also penalised for the probability they give risky labels), and
   - a multi-class XGBoost ensemble, saved with save_model as JSON,
 
 each twice: "safe" imitates the planner, "unsafe" imitates a perturbed
@@ -55,6 +56,7 @@ STEPS = 4000                # MLP optimizer steps
 BATCH = 256
 TREE_BUDGET = 48_000        # bytes of XGBoost JSON per tree policy, about
 SAFETY_WEIGHT = 4.0         # weight of states with a risky label
+RISK_PENALTY = 5.0          # safe MLPs: loss per unit of probability on risky labels
 
 
 def log(*a):
@@ -108,12 +110,15 @@ class Data:
         self.y = {"safe": np.zeros(n, dtype=np.int64), "unsafe": np.zeros(n, dtype=np.int64)}
         self.w = np.ones(n, dtype=np.float32)
         self.critical = np.zeros(n, dtype=bool)
+        self.risky = np.zeros((n, k), dtype=bool)
         flipped = 0
         for i, r in enumerate(rows):
             for l in r["applicable"].split("|"):
                 self.mask[i, index[l]] = True
             self.y["safe"][i] = self.y["unsafe"][i] = index[r["label"]]
             risky = [l for l in r["risky"].split("|") if l]
+            for l in risky:
+                self.risky[i, index[l]] = True
             if r["winning"] == "0":
                 self.w[i] = 0.25
             elif risky:
@@ -155,6 +160,8 @@ def train_mlp(data, variant, width, seed):
     y = torch.from_numpy(data.y[variant])
     w = torch.from_numpy(data.w)
     mask = torch.from_numpy(data.mask)
+    # safe policies also pay for the probability they give risky labels
+    risky = torch.from_numpy(data.risky) if variant == "safe" else None
     opt = torch.optim.Adam(net.parameters(), lr=1e-2)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, STEPS)
     g = torch.Generator().manual_seed(seed)
@@ -162,7 +169,10 @@ def train_mlp(data, variant, width, seed):
     for step in range(STEPS):
         idx = torch.randint(0, n, (min(BATCH, n),), generator=g)
         logits = net(x[idx]).masked_fill(~mask[idx], -1e9)
-        loss = (torch.nn.functional.cross_entropy(logits, y[idx], reduction="none") * w[idx]).sum() / w[idx].sum()
+        per_row = torch.nn.functional.cross_entropy(logits, y[idx], reduction="none")
+        if risky is not None:
+            per_row = per_row + RISK_PENALTY * (logits.softmax(dim=1) * risky[idx]).sum(dim=1)
+        loss = (per_row * w[idx]).sum() / w[idx].sum()
         opt.zero_grad()
         loss.backward()
         opt.step()

@@ -8,7 +8,8 @@
 //	go run ./cmd/run -check
 //
 // Engines that decide the same (instance, policy) must agree, and agree with
-// the BFS answers recorded in instances.csv; a disagreement is reported on
+// the BFS answers recorded in instances.csv for the same model file (its
+// hash is recorded too); a disagreement is reported on
 // stderr and makes run exit with status 1 after the tables. -record writes
 // instances.csv from this run's BFS answers. Every run's JSON answer is
 // appended to -out (one line each) for later analysis.
@@ -17,6 +18,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -32,7 +34,17 @@ import (
 )
 
 type policyRow struct {
-	Domain, Instance, Spec, Defines, Policy, Kind, Arch, Variant, Accuracy string
+	Domain, Instance, Spec, Defines, Policy, Kind, Arch, Variant, File, Accuracy string
+}
+
+// modelHash returns a short hash of the policy's model file, so that BFS
+// answers recorded for an earlier model are not held against a retrained one.
+func (r policyRow) modelHash() string {
+	b, err := os.ReadFile(r.File)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%x", sha256.Sum256(b))[:16]
 }
 
 // answer is one engine's answer on one (instance, policy).
@@ -136,7 +148,7 @@ func main() {
 				fmt.Fprintf(os.Stderr, "run: DISAGREEMENT on %s %s: %s says %s, %s says %s\n", r.Instance, r.Policy, decided[0].Engine, decided[0].Verdict, a.Engine, a.Verdict)
 			}
 		}
-		if rec, ok := recorded[r.Policy]; ok && (rec.verdict == "safe" || rec.verdict == "unsafe") {
+		if rec, ok := recorded[r.Policy]; ok && rec.hash == r.modelHash() && (rec.verdict == "safe" || rec.verdict == "unsafe") {
 			for _, a := range decided {
 				if a.Verdict != rec.verdict {
 					disagree++
@@ -205,7 +217,7 @@ func readPolicies(path string) ([]policyRow, error) {
 	}
 	var rows []policyRow
 	for _, m := range recs {
-		rows = append(rows, policyRow{m["domain"], m["instance"], m["spec"], m["defines"], m["policy"], m["kind"], m["arch"], m["variant"], m["accuracy"]})
+		rows = append(rows, policyRow{m["domain"], m["instance"], m["spec"], m["defines"], m["policy"], m["kind"], m["arch"], m["variant"], m["file"], m["accuracy"]})
 	}
 	return rows, nil
 }
@@ -347,7 +359,7 @@ func stateSpace(bin string, r policyRow) (float64, error) {
 }
 
 type recordedRow struct {
-	verdict string
+	verdict, hash string
 }
 
 func readRecorded(path string) (map[string]recordedRow, error) {
@@ -357,7 +369,7 @@ func readRecorded(path string) (map[string]recordedRow, error) {
 	}
 	out := map[string]recordedRow{}
 	for _, m := range recs {
-		out[m["policy"]] = recordedRow{m["bfs_verdict"]}
+		out[m["policy"]] = recordedRow{m["bfs_verdict"], m["model_sha256"]}
 	}
 	return out, nil
 }
@@ -392,11 +404,11 @@ func writeRecorded(path string, rows []policyRow, answers []*answer, log2 map[st
 	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	w.Write([]string{"domain", "instance", "spec", "defines", "log2_states", "policy", "kind", "arch", "variant", "accuracy", "bfs_verdict", "bfs_states", "bfs_seconds", "bfs_limit"})
+	w.Write([]string{"domain", "instance", "spec", "defines", "log2_states", "policy", "kind", "arch", "variant", "accuracy", "model_sha256", "bfs_verdict", "bfs_states", "bfs_seconds", "bfs_limit"})
 	for _, r := range all {
 		a := bfs[r.Policy]
 		if a == nil {
-			if rec, ok := keep[r.Policy]; ok && len(rec) == 14 {
+			if rec, ok := keep[r.Policy]; ok && len(rec) == 15 {
 				w.Write(rec)
 			}
 			continue
@@ -406,7 +418,7 @@ func writeRecorded(path string, rows []policyRow, answers []*answer, log2 map[st
 			states = strconv.Itoa(a.States)
 		}
 		w.Write([]string{r.Domain, r.Instance, r.Spec, r.Defines, fmt.Sprintf("%.1f", log2[r.Spec+" "+r.Defines]), r.Policy, r.Kind, r.Arch, r.Variant, r.Accuracy,
-			a.Verdict, states, fmt.Sprintf("%.3f", a.Seconds), limit.String()})
+			r.modelHash(), a.Verdict, states, fmt.Sprintf("%.3f", a.Seconds), limit.String()})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
