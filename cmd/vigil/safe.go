@@ -296,11 +296,24 @@ func runSafe(e *env, args []string) int {
 	st := su.d.Stats()
 	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, su.sp.Len()
 	rep.Reason = stopReason(ctx)
-	if *sf.jsonOut {
+	return rep.finish(e, *sf.jsonOut, printSafe)
+}
+
+func radiusWords(r string) string {
+	if r == "inf" {
+		return "safe"
+	}
+	return r + "-safe"
+}
+
+// finish prints the report (JSON, or text with print) and returns the exit
+// code: unknown if any state is undecided, else unsafe if any is not safe.
+func (rep *safeReport) finish(e *env, asJSON bool, print func(*env, *safeReport)) int {
+	if asJSON {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printSafe(e, rep)
+		print(e, rep)
 	}
 	switch {
 	case rep.Unknown > 0:
@@ -309,13 +322,6 @@ func runSafe(e *env, args []string) int {
 		return exitUnsafe
 	}
 	return exitOK
-}
-
-func radiusWords(r string) string {
-	if r == "inf" {
-		return "safe"
-	}
-	return r + "-safe"
 }
 
 func printSafe(e *env, r *safeReport) {
@@ -668,19 +674,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	rep.Reason = res.Reason
 	rep.Seconds = res.Stats.Elapsed.Seconds()
 	rep.BDD = newBDDStats(bf.order.val, res.Stats)
-	if *sf.jsonOut {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		printSafeBDD(e, rep)
-	}
-	switch {
-	case rep.Unknown > 0:
-		return exitUnknown
-	case rep.Unsafe > 0:
-		return exitUnsafe
-	}
-	return exitOK
+	return rep.finish(e, *sf.jsonOut, printSafeBDD)
 }
 
 func printSafeBDD(e *env, r *safeReport) {
