@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math/big"
 	"strings"
 
@@ -124,16 +125,22 @@ func newExploreReport(m *symbolic.Model, prop *symbolic.Property, decl *symbolic
 	}
 }
 
+// printExploreHead writes the lines that open an exploration report, for
+// the explicit and the BDD engine alike.
+func printExploreHead(w io.Writer, model, property, policy string, complete bool, stopped string) {
+	pol := "all applicable labels"
+	if policy != "" {
+		pol = "policy " + policy
+	}
+	fmt.Fprintf(w, "model %s, property %s, %s\n", model, orNone(property), pol)
+	if !complete {
+		fmt.Fprintf(w, "incomplete: stopped by %s; the figures below are partial\n", stopped)
+	}
+}
+
 func printExplore(e *env, r *exploreReport) {
 	w := e.stdout
-	pol := "all applicable labels"
-	if r.Policy != "" {
-		pol = "policy " + r.Policy
-	}
-	fmt.Fprintf(w, "model %s, property %s, %s\n", r.Model, orNone(r.Property), pol)
-	if !r.Complete {
-		fmt.Fprintf(w, "incomplete: stopped by %s; the figures below are partial\n", r.Stopped)
-	}
+	printExploreHead(w, r.Model, r.Property, r.Policy, r.Complete, r.Stopped)
 	fmt.Fprintf(w, "states        %d (%d start)\n", r.States, r.StartStates)
 	fmt.Fprintf(w, "transitions   %d\n", r.Transitions)
 	fmt.Fprintf(w, "depth         %d\n", r.Depth)
@@ -276,14 +283,7 @@ func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout tim
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
 		w := e.stdout
-		pol := "all applicable labels"
-		if rep.Policy != "" {
-			pol = "policy " + rep.Policy
-		}
-		fmt.Fprintf(w, "model %s, property %s, %s\n", rep.Model, orNone(rep.Property), pol)
-		if !rep.Complete {
-			fmt.Fprintf(w, "incomplete: stopped by %s; the figures below are partial\n", rep.Stopped)
-		}
+		printExploreHead(w, rep.Model, rep.Property, rep.Policy, rep.Complete, rep.Stopped)
 		fmt.Fprintf(w, "states        %s (%s start)\n", rep.States, rep.StartStates)
 		if rep.Transitions != "" {
 			fmt.Fprintf(w, "transitions   %s\n", rep.Transitions)
