@@ -142,22 +142,11 @@ func (r *run) repair(core, full box) (box, error) {
 // meetsBad reports whether box b contains a bad state, and one such state.
 // hit true with a nil state means the solver answered unknown.
 func (r *run) meetsBad(b box) (bool, symbolic.State, error) {
-	sv := r.sv
-	if err := r.flushRetired(); err != nil {
-		return false, nil, err
-	}
-	res, err := sv.check(b, []smt.Term{sv.badCur})
+	res, w, err := r.sv.checkCur(b, r.sv.badCur)
 	if err != nil {
 		return false, nil, err
 	}
-	switch res {
-	case smt.Unsat:
-		return false, nil, nil
-	case smt.Unknown:
-		return true, nil, nil
-	}
-	w, err := sv.st.E.Decode(sv.st.S, sv.st.E.Cur)
-	return true, w, err
+	return res != smt.Unsat, w, nil
 }
 
 // order returns b's literals in the order literal dropping tries them.

@@ -267,12 +267,7 @@ func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
 				ors = append(ors, sv.notApp[i])
 			}
 		}
-		tmp := sv.st.Activation()
-		if err := sv.st.S.Assert(sv.x.Implies(tmp, sv.x.Or(ors...))); err != nil {
-			return nil, err
-		}
-		r.pending = append(r.pending, tmp)
-		res, err := sv.check(b, []smt.Term{tmp})
+		res, w, err := sv.checkCur(b, sv.x.Or(ors...))
 		if err != nil {
 			return nil, err
 		}
@@ -281,10 +276,6 @@ func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
 		}
 		if res == smt.Unsat {
 			break
-		}
-		w, err := sv.st.E.Decode(sv.st.S, sv.st.E.Cur)
-		if err != nil {
-			return nil, err
 		}
 		l.g.Applicable(w, &l.x)
 		dropped := false
@@ -388,11 +379,10 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, e
 		case smt.Unknown:
 			return true, nil
 		}
-		w, _, cmd, _, err := sv.st.Witness()
+		w, a, err := sv.st.WitnessLabel()
 		if err != nil {
 			return true, err
 		}
-		a := r.m.Commands[cmd].Label
 		// A witness where the policy really chooses a: a concrete
 		// transition, no certification needed.
 		l := r.learned

@@ -23,6 +23,9 @@ type Step struct {
 	nact int
 	as   []Term
 	box  []Lit
+	// witness: the terms Witness evaluates (current and next state, then
+	// every outcome's literal), made once.
+	witness, wlabel []Term
 }
 
 // NewStep encodes m's transition relation (selected by opts) into a fresh
@@ -105,26 +108,57 @@ func (st *Step) Core() ([]Lit, error) {
 	return ls, nil
 }
 
+// WitnessLabel returns, after a Sat check, the current state and the
+// label of the transition found: fewer terms to evaluate than Witness.
+func (st *Step) WitnessLabel() (from symbolic.State, label symbolic.LabelID, err error) {
+	n := len(st.E.Cur)
+	if st.wlabel == nil {
+		st.wlabel = append(append([]Term(nil), st.E.Cur...), st.T.Label...)
+	}
+	vals := make([]int64, len(st.wlabel))
+	if err = st.S.Eval(st.wlabel, vals); err != nil {
+		return
+	}
+	from = make(symbolic.State, n)
+	for i := 0; i < n; i++ {
+		from[i] = int(vals[i])
+	}
+	for l, v := range vals[n:] {
+		if v == 1 {
+			return from, symbolic.LabelID(l), nil
+		}
+	}
+	return from, -1, fmt.Errorf("smt: internal error: the model takes no label")
+}
+
 // Witness returns, after a Sat Query, the transition found: the current
 // and next states and the command and outcome taken.
 func (st *Step) Witness() (from, to symbolic.State, cmd, outcome int, err error) {
-	if from, err = st.E.Decode(st.S, st.E.Cur); err != nil {
-		return
-	}
-	if to, err = st.E.Decode(st.S, st.E.Next); err != nil {
-		return
-	}
-	cmd, outcome = -1, -1
-	var v [1]int64
-	for c, os := range st.T.Outcome {
-		for j, o := range os {
-			if err = st.S.Eval([]Term{o}, v[:]); err != nil {
-				return
-			}
-			if v[0] == 1 {
-				return from, to, c, j, nil
-			}
+	// One evaluation for everything: each Eval fetches the model anew,
+	// which costs more than evaluating the terms.
+	n := len(st.E.Cur)
+	if st.witness == nil {
+		st.witness = append(append([]Term(nil), st.E.Cur...), st.E.Next...)
+		for _, os := range st.T.Outcome {
+			st.witness = append(st.witness, os...)
 		}
 	}
-	return from, to, cmd, outcome, fmt.Errorf("smt: internal error: the model takes no outcome")
+	vals := make([]int64, len(st.witness))
+	if err = st.S.Eval(st.witness, vals); err != nil {
+		return
+	}
+	from, to = make(symbolic.State, n), make(symbolic.State, n)
+	for i := 0; i < n; i++ {
+		from[i], to[i] = int(vals[i]), int(vals[n+i])
+	}
+	k := 2 * n
+	for c, os := range st.T.Outcome {
+		for j := range os {
+			if vals[k] == 1 {
+				return from, to, c, j, nil
+			}
+			k++
+		}
+	}
+	return from, to, -1, -1, fmt.Errorf("smt: internal error: the model takes no outcome")
 }
