@@ -1,0 +1,360 @@
+package batch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// In these tests the test binary stands in for vigil: with
+// VIGIL_BATCH_HELPER=1 it runs helper instead of the tests, so that runs
+// are tiny commands whose behaviour the test chooses (print a verdict,
+// sleep, spin, allocate, exit with a code), and so that a batch can run in
+// a process of its own that the test kills.
+func TestMain(m *testing.M) {
+	if os.Getenv("VIGIL_BATCH_HELPER") == "1" {
+		os.Exit(helper(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+func self() string {
+	p, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+func helper(args []string) int {
+	if len(args) == 0 {
+		return 2
+	}
+	verdict := func(extra string) int {
+		fmt.Printf("{\"verdict\": \"safe\", \"seconds\": 0.001, \"stats\": {\"arg\": %q}}\n", extra)
+		return 0
+	}
+	switch args[0] {
+	case "batch":
+		switch args[1] {
+		case "exec-limited":
+			cpu, _ := time.ParseDuration(args[2])
+			mem, _ := strconv.ParseInt(args[3], 10, 64)
+			err := ExecLimited(cpu, mem, self(), args[5:])
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		case "run": // batch run EXP JOBS [TASK TASKS]
+			x, err := Load(args[2])
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			o := Options{Self: self(), Log: os.Stderr}
+			o.Jobs, _ = strconv.Atoi(args[3])
+			if len(args) > 5 {
+				o.Task, _ = strconv.Atoi(args[4])
+				o.Tasks, _ = strconv.Atoi(args[5])
+			}
+			s, err := x.Execute(context.Background(), o)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			fmt.Printf("%d/%d\n", s.Done, s.Total)
+			return 0
+		}
+	case "echo":
+		return verdict(strings.Join(args[1:], " "))
+	case "sleep":
+		d, _ := time.ParseDuration(args[1])
+		time.Sleep(d)
+		return verdict(args[1])
+	case "spin":
+		for x := 0; ; x++ {
+			if x == -1 {
+				break
+			}
+		}
+		return 0
+	case "alloc": // allocate and touch this many MiB, then answer
+		n, _ := strconv.Atoi(args[1])
+		var keep [][]byte
+		for i := 0; i < n; i++ {
+			b := make([]byte, 1<<20)
+			for j := range b {
+				b[j] = byte(j)
+			}
+			keep = append(keep, b)
+		}
+		return verdict(strconv.Itoa(len(keep)))
+	case "exit":
+		c, _ := strconv.Atoi(args[1])
+		fmt.Println(`{"verdict": "unknown", "reason": "limit"}`)
+		return c
+	}
+	return 2
+}
+
+// experiment writes an experiment file with the given algorithms and n
+// model files into a fresh directory and loads it.
+func experiment(t *testing.T, n int, limits string, algos ...string) *Experiment {
+	t.Helper()
+	t.Setenv("VIGIL_BATCH_HELPER", "1")
+	dir := t.TempDir()
+	for i := 0; i < n; i++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("m%03d.spec", i)), nil, 0o644)
+	}
+	src := "name = \"test\"\n" + limits + "\n"
+	for i, a := range algos {
+		var quoted []string
+		for _, f := range strings.Fields(a) {
+			quoted = append(quoted, strconv.Quote(f))
+		}
+		src += fmt.Sprintf("[[algorithms]]\nname = \"a%d\"\nargs = [%s]\n", i, strings.Join(quoted, ", "))
+	}
+	src += "[[instances]]\ndomain = \"d\"\nmodels = [\"m*.spec\"]\n"
+	path := filepath.Join(dir, "exp.toml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func props(t *testing.T, x *Experiment, r *Run) map[string]any {
+	t.Helper()
+	p, err := x.Properties(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestExecuteAndResume(t *testing.T) {
+	x := experiment(t, 3, "[limits]\ntime = \"10s\"", "echo {model}", "echo {problem} again")
+	s, err := x.Execute(context.Background(), Options{Jobs: 2, Self: self()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Done != 6 || s.Total != 6 || s.Failed != 0 || s.Errors["success"] != 6 {
+		t.Fatalf("summary %+v", s)
+	}
+	p := props(t, x, x.Runs[0])
+	if p["error"] != "success" || p["coverage"] != 1.0 || p["stats_arg"] != "m000.spec" || p["verdict"] != "safe" {
+		t.Errorf("properties %v", p)
+	}
+	if id := p["id"].([]any); len(id) != 3 || id[0] != "a0" || id[1] != "d" || id[2] != "m000" {
+		t.Errorf("id %v", id)
+	}
+	s, err = x.Execute(context.Background(), Options{Jobs: 2, Self: self()})
+	if err != nil || s.Skipped != 6 || s.Done != 6 {
+		t.Fatalf("rerun: %+v %v", s, err)
+	}
+}
+
+// TestOutcomes: each way a run can end gets its error attribute, and the
+// batch goes on after a run that hit a limit.
+func TestOutcomes(t *testing.T) {
+	x := experiment(t, 1, "[limits]\ntime = \"1s\"\nwall = \"3s\"\nmemory = \"256MiB\"",
+		"echo ok", "exit 4", "exit 1", "exit 2", "sleep 10s", "spin", "alloc 600", "alloc 16")
+	s, err := x.Execute(context.Background(), Options{Jobs: 2, Self: self()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"a0": "success", "a1": "unknown", "a2": "input-error", "a3": "usage-error",
+		"a4": "timeout", "a5": "timeout", "a6": "out-of-memory", "a7": "success",
+	}
+	for _, r := range x.Runs {
+		p := props(t, x, r)
+		if p["error"] != want[r.Algorithm] {
+			stderr, _ := os.ReadFile(filepath.Join(x.RunDir(r), "stderr"))
+			t.Errorf("%s (%v): error %v, want %s; stderr:\n%.400s", r.ID, r.Args, p["error"], want[r.Algorithm], stderr)
+		}
+	}
+	if s.Done != len(want) {
+		t.Errorf("done %d of %d", s.Done, len(want))
+	}
+}
+
+// fullDisk creates files that fail like a full disk once some bytes are
+// written, for the properties files only.
+func fullDisk(name string) (File, error) {
+	f, err := os.Create(name)
+	if err != nil || !strings.HasSuffix(name, propertiesFile+".tmp") {
+		return f, err
+	}
+	return &failing{f: f, left: 20}, nil
+}
+
+type failing struct {
+	f    *os.File
+	left int
+}
+
+func (w *failing) Write(b []byte) (int, error) {
+	if len(b) > w.left {
+		n, _ := w.f.Write(b[:w.left])
+		w.left = 0
+		return n, syscall.ENOSPC
+	}
+	w.left -= len(b)
+	return w.f.Write(b)
+}
+func (w *failing) Sync() error  { return w.f.Sync() }
+func (w *failing) Close() error { return w.f.Close() }
+
+func TestDiskFull(t *testing.T) {
+	x := experiment(t, 2, "", "echo {model}")
+	var log strings.Builder
+	s, err := x.Execute(context.Background(), Options{Self: self(), Create: fullDisk, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Failed != 2 || s.Errors["not-recorded"] != 2 || s.Done != 0 {
+		t.Errorf("summary %+v", s)
+	}
+	if !strings.Contains(log.String(), "no space left on device") {
+		t.Errorf("log %q", log.String())
+	}
+	for _, r := range x.Runs {
+		ents, _ := os.ReadDir(x.RunDir(r))
+		for _, e := range ents {
+			if strings.Contains(e.Name(), propertiesFile) {
+				t.Errorf("%s: %s left behind after a full disk", r.ID, e.Name())
+			}
+		}
+	}
+	s, err = x.Execute(context.Background(), Options{Self: self()})
+	if err != nil || s.Done != 2 || s.Skipped != 0 {
+		t.Fatalf("after the disk has room: %+v %v", s, err)
+	}
+}
+
+func TestRefuseOtherExperiment(t *testing.T) {
+	x := experiment(t, 1, "", "echo")
+	if _, err := x.Execute(context.Background(), Options{Self: self()}); err != nil {
+		t.Fatal(err)
+	}
+	x.Name = "other"
+	_, err := x.Execute(context.Background(), Options{Self: self()})
+	if err == nil || !strings.Contains(err.Error(), `written by experiment "test"`) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := x.Status(); err == nil {
+		t.Fatal("status accepted another experiment's directory")
+	}
+}
+
+func TestStaleCommandRefused(t *testing.T) {
+	x := experiment(t, 1, "", "echo one")
+	if _, err := x.Execute(context.Background(), Options{Self: self()}); err != nil {
+		t.Fatal(err)
+	}
+	x.Runs[0].Args = []string{"echo", "two"}
+	_, err := x.Execute(context.Background(), Options{Self: self()})
+	if err == nil || !strings.Contains(err.Error(), "another command") {
+		t.Fatalf("got %v", err)
+	}
+	st, err := x.Status()
+	if err != nil || len(st.Stale) != 1 {
+		t.Fatalf("status %+v %v", st, err)
+	}
+}
+
+func TestShareCoversEveryRunOnce(t *testing.T) {
+	x := experiment(t, 23, "", "echo", "echo x")
+	seen := map[string]int{}
+	for task := 1; task <= 5; task++ {
+		for _, r := range x.Share(task, 5) {
+			seen[r.ID]++
+		}
+	}
+	if len(seen) != len(x.Runs) {
+		t.Fatalf("%d of %d runs in some share", len(seen), len(x.Runs))
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("%s in %d shares", id, n)
+		}
+	}
+}
+
+// TestKill9 kills a batch process with SIGKILL at random moments, several
+// times, then lets it finish: every run's result must be there exactly
+// once, complete, and made by its own command.
+func TestKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills batch processes for a few seconds")
+	}
+	const n = 60
+	x := experiment(t, n, "[limits]\ntime = \"10s\"", "sleep 100ms")
+	start := func() *exec.Cmd {
+		cmd := exec.Command(self(), "batch", "run", x.File, "2")
+		cmd.Env = append(os.Environ(), "VIGIL_BATCH_HELPER=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	rng := uint64(time.Now().UnixNano())
+	for i := 0; i < 5; i++ {
+		cmd := start()
+		rng = rng*6364136223846793005 + 1442695040888963407
+		time.Sleep(time.Duration(50+rng>>33%250) * time.Millisecond) // 60 runs take 3 s or more
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+	}
+	st, err := x.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("after 5 kills: %d of %d runs finished", st.Finished, st.Total)
+	if st.Finished == st.Total {
+		t.Fatal("every run finished before the kills: the kills tested nothing")
+	}
+	out, err := exec.Command(self(), "batch", "run", x.File, "2").CombinedOutput()
+	if err != nil {
+		t.Fatalf("final run: %v\n%s", err, out)
+	}
+	for _, r := range x.Runs {
+		dir := x.RunDir(r)
+		b, err := os.ReadFile(filepath.Join(dir, propertiesFile))
+		if err != nil {
+			t.Errorf("%s: %v", r.ID, err)
+			continue
+		}
+		var p map[string]any
+		if err := json.Unmarshal(b, &p); err != nil {
+			t.Errorf("%s: corrupt properties: %v", r.ID, err)
+			continue
+		}
+		if p["error"] != "success" || p["problem"] != r.Problem || p["stats_arg"] != "100ms" {
+			t.Errorf("%s: properties %v", r.ID, p)
+		}
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".tmp") {
+				t.Errorf("%s: %s left behind", r.ID, e.Name())
+			}
+		}
+	}
+	rep, err := x.Fetch(ReportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != n || rep.Missing != 0 {
+		t.Errorf("report has %d runs, %d missing; want %d, 0", len(rep.Runs), rep.Missing, n)
+	}
+}

@@ -1,0 +1,280 @@
+package batch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// A Go process cannot set rlimits for a child between fork and exec, so
+// each run starts as `vigil batch exec-limited CPU MEM -- ARGS...`: that
+// process (ExecLimited) sets RLIMIT_CPU and RLIMIT_DATA on itself and
+// replaces itself with `vigil ARGS...`, which inherits them. The runner
+// starts it in a process group of its own, with SIGKILL as its parent-death
+// signal, and kills the whole group at the wall-clock limit and when the
+// run ends.
+//
+// The memory limit is RLIMIT_DATA, not RLIMIT_AS as in Downward Lab: the Go
+// runtime reserves about a gigabyte of address space that it never touches,
+// so an address-space limit measures reservations, not use. RLIMIT_DATA
+// counts writable private memory (heap, stacks, Z3's allocations).
+
+// cpuGrace is how long after the soft CPU limit (SIGXCPU, which the Go
+// runtime ignores) the kernel's hard limit kills the run.
+const cpuGrace = 2 * time.Second
+
+// ExecLimited sets the CPU limit (seconds, 0: none) and the memory limit
+// (bytes, 0: none) on this process and executes prog with args; it returns
+// only on error.
+func ExecLimited(cpu time.Duration, mem int64, prog string, args []string) error {
+	if cpu > 0 {
+		soft := uint64((cpu + time.Second - 1) / time.Second)
+		hard := soft + uint64(cpuGrace/time.Second)
+		if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: soft, Max: hard}); err != nil {
+			return fmt.Errorf("batch: setrlimit CPU: %w", err)
+		}
+	}
+	if mem > 0 {
+		if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: uint64(mem), Max: uint64(mem)}); err != nil {
+			return fmt.Errorf("batch: setrlimit DATA: %w", err)
+		}
+	}
+	return syscall.Exec(prog, append([]string{prog}, args...), os.Environ())
+}
+
+// LimitedArgs are the arguments of the exec-limited wrapper for one run.
+func LimitedArgs(l Limits, args []string) []string {
+	return append([]string{"batch", "exec-limited", l.CPU.String(), strconv.FormatInt(l.Memory, 10), "--"}, args...)
+}
+
+// outcome is what running a run's process gave.
+type outcome struct {
+	exitCode  int
+	signal    string
+	cpu, wall time.Duration
+	maxRSS    int64 // KiB
+	wallKill  bool
+	startErr  error
+}
+
+// execute runs self with the wrapper arguments in dir, logs to the run
+// directory's stdout and stderr, under the wall-clock limit of l.
+func execute(ctx context.Context, self, cwd, runDir string, l Limits, args []string) (o outcome) {
+	stdout, err := os.Create(filepath.Join(runDir, "stdout"))
+	if err != nil {
+		o.startErr = err
+		return
+	}
+	defer stdout.Close()
+	stderr, err := os.Create(filepath.Join(runDir, "stderr"))
+	if err != nil {
+		o.startErr = err
+		return
+	}
+	defer stderr.Close()
+	cmd := &exec.Cmd{
+		Path:   self,
+		Args:   append([]string{self}, LimitedArgs(l, args)...),
+		Dir:    cwd,
+		Stdout: stdout,
+		Stderr: stderr,
+		SysProcAttr: &syscall.SysProcAttr{
+			Setpgid:   true,
+			Pdeathsig: syscall.SIGKILL,
+		},
+	}
+	begin := time.Now()
+	if err := cmd.Start(); err != nil {
+		o.startErr = err
+		return
+	}
+	pgid := cmd.Process.Pid
+	done, finished := make(chan struct{}), make(chan struct{})
+	var killed bool
+	go func() {
+		defer close(finished)
+		var timeout <-chan time.Time
+		if l.Wall > 0 {
+			t := time.NewTimer(l.Wall)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-done:
+		case <-timeout:
+			killed = true
+			syscall.Kill(-pgid, syscall.SIGKILL)
+		case <-ctx.Done():
+			syscall.Kill(-pgid, syscall.SIGKILL)
+		}
+	}()
+	cmd.Wait()
+	close(done)
+	<-finished
+	// Whatever the run left behind in its group goes too.
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	o.wall = time.Since(begin)
+	o.wallKill = killed
+	st := cmd.ProcessState
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok {
+		if ws.Signaled() {
+			o.signal = ws.Signal().String()
+			o.exitCode = -1
+		} else {
+			o.exitCode = ws.ExitStatus()
+		}
+	}
+	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+		o.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		o.maxRSS = ru.Maxrss
+	}
+	return
+}
+
+// memoryMarkers are what a process says on stderr when an allocation
+// fails: the Go runtime, cgo thread creation, C++ (Z3), glibc.
+var memoryMarkers = []string{
+	"out of memory", "cannot allocate memory", "failed to reserve", "pthread_create failed",
+	"bad_alloc", "runtime: cannot map pages", "memory exhausted", "mmap failed",
+}
+
+// classify gives a run's error attribute (Lab's outcome codes, named for
+// verification): success (a verdict: exit 0 or 3), unknown (the engine
+// gave up, exit 4), timeout, out-of-memory, input-error (exit 1),
+// usage-error (exit 2), crash (a signal or a panic).
+func classify(o outcome, l Limits, stdout map[string]any, stderrTail []byte) string {
+	low := bytes.ToLower(stderrTail)
+	switch {
+	case o.startErr != nil:
+		return "start-failed"
+	case o.wallKill, l.CPU > 0 && o.cpu >= l.CPU, o.signal == syscall.SIGXCPU.String():
+		return "timeout"
+	}
+	for _, m := range memoryMarkers {
+		if bytes.Contains(low, []byte(m)) {
+			return "out-of-memory"
+		}
+	}
+	switch {
+	case o.signal != "":
+		return "crash"
+	case o.exitCode == 0 || o.exitCode == 3:
+		return "success"
+	case o.exitCode == 4:
+		if r, _ := stdout["reason"].(string); strings.Contains(r, "timeout") {
+			return "timeout"
+		}
+		return "unknown"
+	case o.exitCode == 1:
+		return "input-error"
+	case o.exitCode == 2 && (bytes.Contains(stderrTail, []byte("panic:")) || bytes.Contains(stderrTail, []byte("fatal error:"))):
+		return "crash"
+	case o.exitCode == 2:
+		return "usage-error"
+	}
+	return "crash"
+}
+
+// properties builds a finished run's properties: Lab's attributes, the
+// batch's measurements and the engine's own statistics (the run's JSON
+// output on stdout, flattened).
+func (x *Experiment) properties(r *Run, args []string, o outcome) map[string]any {
+	dir := x.RunDir(r)
+	p := map[string]any{}
+	var out map[string]any
+	if b, err := readHead(filepath.Join(dir, "stdout"), 64<<20); err == nil {
+		if json.Unmarshal(b, &out) == nil {
+			flatten(p, "", out)
+		}
+	}
+	tail, _ := readTail(filepath.Join(dir, "stderr"), 8<<10)
+	id := []any{r.Algorithm, r.Domain, r.Problem}
+	if r.Rep != "" {
+		id = append(id, r.Rep)
+	}
+	cmd := make([]any, len(args))
+	for i, a := range args {
+		cmd[i] = a
+	}
+	errCode := classify(o, x.Limits, out, tail)
+	cov := 0
+	if errCode == "success" {
+		cov = 1
+	}
+	p["id"] = id
+	p["run_dir"] = filepath.ToSlash(filepath.Join("runs", filepath.FromSlash(r.ID)))
+	p["algorithm"], p["domain"], p["problem"] = r.Algorithm, r.Domain, r.Problem
+	if r.Rep != "" {
+		p["rep"] = r.Rep
+	}
+	p["command"] = cmd
+	p["error"] = errCode
+	p["coverage"] = cov
+	p["time"] = o.cpu.Seconds()
+	p["wall_time"] = o.wall.Seconds()
+	p["memory"] = o.maxRSS
+	p["exit_code"] = o.exitCode
+	if o.signal != "" {
+		p["signal"] = o.signal
+	}
+	if o.startErr != nil {
+		p["unexplained"] = o.startErr.Error()
+	}
+	if x.Limits.CPU > 0 {
+		p["time_limit"] = x.Limits.CPU.Seconds()
+	}
+	if x.Limits.Wall > 0 {
+		p["wall_limit"] = x.Limits.Wall.Seconds()
+	}
+	if x.Limits.Memory > 0 {
+		p["memory_limit"] = x.Limits.Memory >> 10
+	}
+	return p
+}
+
+// readHead reads a file of at most max bytes (an error for a larger one).
+func readHead(path string, max int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, max)
+	}
+	return os.ReadFile(path)
+}
+
+func readTail(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	off := max64(0, fi.Size()-max)
+	b := make([]byte, fi.Size()-off)
+	_, err = f.ReadAt(b, off)
+	if err != nil && !errors.Is(err, os.ErrClosed) && len(b) == 0 {
+		return nil, err
+	}
+	return b, nil
+}
+
+func max64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,644 @@
+// Package batch runs experiments: many vigil invocations over many
+// instances, each under CPU-time, memory and wall-clock limits, with
+// results that survive kill -9 and that Downward Lab can read.
+//
+// An experiment file (TOML) declares algorithms (named vigil invocations)
+// and instances (globs or lists of models, policies and properties); their
+// cross product, times the repetitions or seeds, are the runs. A run is
+// identified by (algorithm, domain, problem[, repetition]); the id names
+// its directory, so ids stay the same when an edit adds runs, and a run
+// whose properties file exists is finished and never rerun.
+package batch
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// Experiment is a loaded, checked experiment file.
+type Experiment struct {
+	Name   string // identity of the data directory
+	File   string // the experiment file
+	Dir    string // directory commands run in (the file's directory)
+	Data   string // the data directory
+	Limits Limits
+	Runs   []*Run // sorted by id
+	// Algorithms are the algorithms' names in the order the file declares them.
+	Algorithms []string
+}
+
+// Limits bound each run. Zero means no limit.
+type Limits struct {
+	CPU    time.Duration // RLIMIT_CPU (soft; the hard limit is a little later)
+	Wall   time.Duration // wall clock, then the process group is killed
+	Memory int64         // bytes of RLIMIT_DATA (writable private memory)
+}
+
+// Run is one invocation of one algorithm on one instance.
+type Run struct {
+	ID        string // algorithm/domain/problem[/rep-N|/seed-S]
+	Algorithm string
+	Domain    string
+	Problem   string
+	Rep       string   // "" when there is one repetition
+	Args      []string // vigil's arguments (without the program name)
+}
+
+// file is the TOML schema; decoding rejects unknown keys.
+type file struct {
+	Name        string      `toml:"name"`
+	Data        string      `toml:"data"`
+	Repetitions int         `toml:"repetitions"`
+	Seeds       []int64     `toml:"seeds"`
+	Limits      limitsFile  `toml:"limits"`
+	Algorithms  []algorithm `toml:"algorithms"`
+	Instances   []instances `toml:"instances"`
+}
+
+type limitsFile struct {
+	Time   Duration `toml:"time"`
+	Wall   Duration `toml:"wall"`
+	Memory Size     `toml:"memory"`
+}
+
+type algorithm struct {
+	Name string   `toml:"name"`
+	Args []string `toml:"args"`
+}
+
+type instances struct {
+	Domain      string         `toml:"domain"`
+	Name        string         `toml:"name"`
+	Models      []Glob         `toml:"models"`
+	Policies    []string       `toml:"policies"`
+	PolicyFiles []Glob         `toml:"policy_files"`
+	Properties  []string       `toml:"properties"`
+	Defines     map[string]any `toml:"defines"`
+	Args        []string       `toml:"args"`
+}
+
+// Duration is a time limit with a unit ("30s", "10m"); a bare number is
+// rejected.
+type Duration struct{ time.Duration }
+
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := ParseDuration(string(b))
+	d.Duration = v
+	return err
+}
+
+// ParseDuration parses a limit such as "30s" or "1h30m"; a bare number is
+// an error, since the unit is ambiguous.
+func ParseDuration(s string) (time.Duration, error) {
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return 0, fmt.Errorf("time limit %q has no unit: write %ss (or ms, m, h)", s, s)
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("bad time limit %q: want a number with a unit, e.g. 30s, 10m, 1h", s)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("negative time limit %q", s)
+	}
+	return d, nil
+}
+
+// Size is a memory limit with a unit ("512MiB", "4GB"); a bare number is
+// rejected.
+type Size struct{ Bytes int64 }
+
+func (s *Size) UnmarshalText(b []byte) error {
+	v, err := ParseSize(string(b))
+	s.Bytes = v
+	return err
+}
+
+var sizeUnits = map[string]int64{
+	"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+	"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40,
+	"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40,
+}
+
+// ParseSize parses a memory size such as "512MiB", "2G" or "4GB".
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
+		i++
+	}
+	num, unit := t[:i], strings.ToUpper(strings.TrimSpace(t[i:]))
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad memory limit %q: want a number with a unit, e.g. 512MiB, 4GiB", s)
+	}
+	if unit == "" {
+		return 0, fmt.Errorf("memory limit %q has no unit: write %sMiB (or KiB, GiB, MB, GB)", s, num)
+	}
+	m, ok := sizeUnits[unit]
+	if !ok {
+		return 0, fmt.Errorf("memory limit %q: unknown unit %q (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)", s, t[i:])
+	}
+	return int64(f * float64(m)), nil
+}
+
+// Glob is a file pattern relative to the experiment file; decoding expands
+// it and rejects one that matches nothing.
+type Glob struct {
+	Pattern string
+	Matches []string // relative to the experiment's directory, sorted
+}
+
+// globDir is the directory globs are expanded in while a file is decoded
+// (UnmarshalText has no other context); globMu serializes loads.
+var (
+	globMu  sync.Mutex
+	globDir string
+)
+
+func (g *Glob) UnmarshalText(b []byte) error {
+	g.Pattern = string(b)
+	if filepath.IsAbs(g.Pattern) {
+		return fmt.Errorf("%q: write paths relative to the experiment file", g.Pattern)
+	}
+	m, err := filepath.Glob(filepath.Join(globDir, g.Pattern))
+	if err != nil {
+		return fmt.Errorf("bad glob %q: %v", g.Pattern, err)
+	}
+	if len(m) == 0 {
+		return fmt.Errorf("%q matches no file (relative to %s)", g.Pattern, dirName(globDir))
+	}
+	for i := range m {
+		m[i], _ = filepath.Rel(globDir, m[i])
+	}
+	sort.Strings(m)
+	g.Matches = m
+	return nil
+}
+
+func dirName(d string) string {
+	if d == "" {
+		return "."
+	}
+	return d
+}
+
+// An Error is a problem in an experiment file, at a position when there is
+// one.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Load reads and checks an experiment file and expands its runs.
+func Load(path string) (*Experiment, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("batch: %w", err)
+	}
+	return Parse(path, src)
+}
+
+// Parse checks the experiment file src (named path) and expands its runs.
+func Parse(path string, src []byte) (*Experiment, error) {
+	dir := filepath.Dir(path)
+	var f file
+	globMu.Lock()
+	globDir = dir
+	dec := toml.NewDecoder(bytes.NewReader(src))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&f)
+	globMu.Unlock()
+	if err != nil {
+		return nil, decodeError(path, src, err)
+	}
+	x := &Experiment{Name: f.Name, File: path, Dir: dir}
+	e := func(key, format string, args ...any) error {
+		line, col := keyPos(src, key)
+		return &Error{File: path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	}
+	if f.Name == "" {
+		return nil, e("", "the experiment has no name: add name = \"...\" (it identifies the data directory)")
+	}
+	if !idPart.MatchString(f.Name) {
+		return nil, e("name", "name %q: use letters, digits, '.', '_', '+' and '-'", f.Name)
+	}
+	x.Data = filepath.Join(dir, "data", f.Name)
+	if f.Data != "" {
+		x.Data = filepath.Join(dir, f.Data)
+	}
+	x.Limits = Limits{CPU: f.Limits.Time.Duration, Wall: f.Limits.Wall.Duration, Memory: f.Limits.Memory.Bytes}
+	if x.Limits.Wall == 0 && x.Limits.CPU > 0 {
+		x.Limits.Wall = x.Limits.CPU + x.Limits.CPU/2 + 10*time.Second
+	}
+	if x.Limits.Memory > 0 && x.Limits.Memory < 192<<20 {
+		return nil, e("limits.memory", "memory limit %d MiB is below the 192 MiB a vigil process needs to start", x.Limits.Memory>>20)
+	}
+	reps := []string{""}
+	switch {
+	case len(f.Seeds) > 0 && f.Repetitions != 0:
+		return nil, e("repetitions", "give repetitions or seeds, not both (each seed is one repetition)")
+	case len(f.Seeds) > 0:
+		reps = nil
+		seen := map[int64]bool{}
+		for _, s := range f.Seeds {
+			if seen[s] {
+				return nil, e("seeds", "seed %d is listed twice", s)
+			}
+			seen[s] = true
+			reps = append(reps, fmt.Sprintf("seed-%d", s))
+		}
+	case f.Repetitions < 0:
+		return nil, e("repetitions", "repetitions must be positive")
+	case f.Repetitions > 1:
+		reps = nil
+		for i := 1; i <= f.Repetitions; i++ {
+			reps = append(reps, fmt.Sprintf("rep-%d", i))
+		}
+	}
+	if len(f.Algorithms) == 0 {
+		return nil, e("", "no [[algorithms]]: declare at least one, e.g. name = \"bfs\", args = [\"verify\", \"{model}\", \"--json\"]")
+	}
+	if len(f.Instances) == 0 {
+		return nil, e("", "no [[instances]]: declare at least one, e.g. models = [\"specs/*.spec\"]")
+	}
+	algos := map[string]bool{}
+	for i, a := range f.Algorithms {
+		key := fmt.Sprintf("algorithms.%d", i)
+		if !idPart.MatchString(a.Name) {
+			return nil, e(key+".name", "algorithm name %q: use letters, digits, '.', '_', '+' and '-'", a.Name)
+		}
+		if algos[a.Name] {
+			return nil, e(key+".name", "algorithm %q is declared twice", a.Name)
+		}
+		algos[a.Name] = true
+		x.Algorithms = append(x.Algorithms, a.Name)
+		if len(a.Args) == 0 {
+			return nil, e(key, "algorithm %q has no args: give the vigil command, e.g. args = [\"verify\", \"{model}\"]", a.Name)
+		}
+		for _, arg := range a.Args {
+			if err := checkPlaceholders(arg); err != nil {
+				return nil, e(key+".args", "algorithm %q: %v", a.Name, err)
+			}
+		}
+	}
+	ids := map[string]bool{}
+	for i, in := range f.Instances {
+		key := fmt.Sprintf("instances.%d", i)
+		probs, err := problems(in)
+		if err != nil {
+			return nil, e(key, "%v", err)
+		}
+		for _, p := range probs {
+			for _, a := range f.Algorithms {
+				for ri, rep := range reps {
+					r := &Run{Algorithm: a.Name, Domain: p.domain, Problem: p.name, Rep: rep}
+					r.ID = r.Algorithm + "/" + r.Domain + "/" + r.Problem
+					if rep != "" {
+						r.ID += "/" + rep
+					}
+					if ids[r.ID] {
+						return nil, e(key, "run %s appears twice: give the instances distinct names (name = \"...\")", r.ID)
+					}
+					ids[r.ID] = true
+					vars := p.vars
+					vars["rep"] = strconv.Itoa(ri + 1)
+					vars["seed"] = strconv.Itoa(ri + 1)
+					if len(f.Seeds) > 0 {
+						vars["seed"] = strconv.FormatInt(f.Seeds[ri], 10)
+					}
+					vars["time"] = ""
+					if x.Limits.CPU > 0 {
+						vars["time"] = x.Limits.CPU.String()
+					}
+					vars["algorithm"], vars["domain"], vars["problem"] = a.Name, p.domain, p.name
+					r.Args, err = expand(a.Args, vars, p.lists)
+					if err != nil {
+						return nil, e(fmt.Sprintf("algorithms.%d.args", indexOf(f.Algorithms, a.Name)), "algorithm %q on %s/%s: %v", a.Name, p.domain, p.name, err)
+					}
+					x.Runs = append(x.Runs, r)
+				}
+			}
+		}
+	}
+	sort.Slice(x.Runs, func(i, j int) bool { return x.Runs[i].ID < x.Runs[j].ID })
+	return x, nil
+}
+
+func indexOf(as []algorithm, name string) int {
+	for i, a := range as {
+		if a.Name == name {
+			return i
+		}
+	}
+	return 0
+}
+
+// idPart is what a name in a run id may contain (it names a directory).
+var idPart = regexp.MustCompile(`^[A-Za-z0-9._+-]+$`)
+
+type problem struct {
+	domain, name string
+	vars         map[string]string   // single-valued placeholders
+	lists        map[string][]string // {defines} and {args}
+}
+
+// problems expands one [[instances]] entry into its problems: models x
+// policies x properties.
+func problems(in instances) ([]problem, error) {
+	if len(in.Models) == 0 {
+		return nil, errors.New("instances need models = [...] (globs relative to the experiment file)")
+	}
+	if len(in.Policies) > 0 && len(in.PolicyFiles) > 0 {
+		return nil, errors.New("give policies (names) or policy_files (globs), not both")
+	}
+	var models, policies []string
+	for _, g := range in.Models {
+		models = append(models, g.Matches...)
+	}
+	policies = in.Policies
+	for _, g := range in.PolicyFiles {
+		policies = append(policies, g.Matches...)
+	}
+	props := in.Properties
+	opt := func(xs []string) []string {
+		if len(xs) == 0 {
+			return []string{""}
+		}
+		return xs
+	}
+	var defs []string
+	keys := make([]string, 0, len(in.Defines))
+	for k := range in.Defines {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		defs = append(defs, "-D", fmt.Sprintf("%s=%v", k, in.Defines[k]))
+	}
+	var out []problem
+	for _, m := range models {
+		for _, pol := range opt(policies) {
+			for _, prop := range opt(props) {
+				dom := in.Domain
+				if dom == "" {
+					dom = filepath.Base(filepath.Dir(filepath.Join(".", m)))
+					if dom == "." {
+						dom = stem(m)
+					}
+				}
+				var parts []string
+				switch {
+				case in.Name != "" && len(models) == 1:
+					parts = append(parts, in.Name)
+				case in.Name != "":
+					parts = append(parts, in.Name, stem(m))
+				default:
+					parts = append(parts, stem(m))
+				}
+				if pol != "" {
+					parts = append(parts, stem(pol))
+				}
+				if prop != "" {
+					parts = append(parts, prop)
+				}
+				name := strings.Join(parts, "-")
+				if !idPart.MatchString(dom) {
+					return nil, fmt.Errorf("domain %q: use letters, digits, '.', '_', '+' and '-'", dom)
+				}
+				if !idPart.MatchString(name) {
+					return nil, fmt.Errorf("problem name %q: use letters, digits, '.', '_', '+' and '-' in names", name)
+				}
+				out = append(out, problem{
+					domain: dom, name: name,
+					vars:  map[string]string{"model": m, "policy": pol, "property": prop, "name": in.Name},
+					lists: map[string][]string{"defines": defs, "args": in.Args},
+				})
+			}
+		}
+	}
+	return out, nil
+}
+
+func stem(p string) string {
+	b := filepath.Base(p)
+	return strings.TrimSuffix(b, filepath.Ext(b))
+}
+
+var placeholder = regexp.MustCompile(`\{[^{}]*\}`)
+
+var knownVars = map[string]bool{
+	"model": true, "policy": true, "property": true, "name": true, "rep": true, "seed": true,
+	"time": true, "algorithm": true, "domain": true, "problem": true, "run_dir": true,
+	"defines": true, "args": true,
+}
+
+func checkPlaceholders(arg string) error {
+	for _, m := range placeholder.FindAllString(arg, -1) {
+		v := m[1 : len(m)-1]
+		if !knownVars[v] {
+			var names []string
+			for k := range knownVars {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			return fmt.Errorf("unknown placeholder %s (known: {%s})", m, strings.Join(names, "}, {"))
+		}
+		if (v == "defines" || v == "args") && arg != m {
+			return fmt.Errorf("%s expands to several arguments: write it as an argument of its own", m)
+		}
+	}
+	return nil
+}
+
+// expand substitutes the placeholders of args. {run_dir} is left for the
+// runner, which knows the data directory.
+func expand(args []string, vars map[string]string, lists map[string][]string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if l, ok := lists[strings.Trim(a, "{}")]; ok && a == "{"+strings.Trim(a, "{}")+"}" {
+			out = append(out, l...)
+			continue
+		}
+		var err error
+		s := placeholder.ReplaceAllStringFunc(a, func(m string) string {
+			v := m[1 : len(m)-1]
+			if v == "run_dir" {
+				return m
+			}
+			val := vars[v]
+			if val == "" && err == nil {
+				err = fmt.Errorf("%s is empty for this instance (declare %s in its [[instances]])", m, placeholderSource(v))
+			}
+			return val
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func placeholderSource(v string) string {
+	switch v {
+	case "policy":
+		return "policies or policy_files"
+	case "property":
+		return "properties"
+	case "time":
+		return "a time limit in [limits]; it is not"
+	}
+	return v
+}
+
+// decodeError turns a TOML decoding error into an Error with a position.
+func decodeError(path string, src []byte, err error) error {
+	var de *toml.DecodeError
+	var sm *toml.StrictMissingError
+	switch {
+	case errors.As(err, &sm) && len(sm.Errors) > 0:
+		d := sm.Errors[0]
+		line, col := d.Position()
+		return &Error{File: path, Line: line, Col: col, Msg: fmt.Sprintf("unknown key %q%s", strings.Join(d.Key(), "."), suggestKey(d.Key()))}
+	case errors.As(err, &de):
+		line, col := de.Position()
+		msg := strings.TrimPrefix(de.Error(), "toml: ")
+		return &Error{File: path, Line: line, Col: col, Msg: msg}
+	}
+	// An integer limit reaches UnmarshalText without a position: find the
+	// limit whose value is that bare number.
+	for _, key := range []string{"limits.time", "limits.wall", "limits.memory"} {
+		line, _ := keyPos(src, key)
+		if line == 0 {
+			continue
+		}
+		text := strings.Split(string(src), "\n")[line-1]
+		_, val, _ := strings.Cut(text, "=")
+		val = strings.TrimSpace(strings.SplitN(val, "#", 2)[0])
+		if _, nerr := strconv.ParseFloat(val, 64); nerr == nil && strings.Contains(err.Error(), strconv.Quote(val)) {
+			return &Error{File: path, Line: line, Col: strings.Index(text, "=") + 1 + strings.Index(text[strings.Index(text, "=")+1:], val) + 1, Msg: err.Error()}
+		}
+	}
+	return &Error{File: path, Msg: err.Error()}
+}
+
+var keysOf = map[string][]string{
+	"":           {"name", "data", "repetitions", "seeds", "limits", "algorithms", "instances"},
+	"limits":     {"time", "wall", "memory"},
+	"algorithms": {"name", "args"},
+	"instances":  {"domain", "name", "models", "policies", "policy_files", "properties", "defines", "args"},
+}
+
+func suggestKey(key []string) string {
+	parent := ""
+	if len(key) > 1 {
+		parent = key[0]
+	}
+	known := keysOf[parent]
+	last := key[len(key)-1]
+	best, bd := "", 3
+	for _, k := range known {
+		if d := editDistance(last, k); d < bd {
+			best, bd = k, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return fmt.Sprintf(" (known keys here: %s)", strings.Join(known, ", "))
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// keyPos finds the line and column of a key such as "limits.memory" or
+// "algorithms.2.name" in src, for errors found after decoding. It follows
+// table headers ([limits], [[algorithms]]) and counts array-table entries;
+// a key not found gives the position of its table (or 0, 0).
+func keyPos(src []byte, key string) (int, int) {
+	if key == "" {
+		return 0, 0
+	}
+	parts := strings.Split(key, ".")
+	table, index, leaf := "", -1, ""
+	switch len(parts) {
+	case 1:
+		leaf = parts[0]
+	case 2:
+		table, leaf = parts[0], parts[1]
+	default:
+		table = parts[0]
+		index, _ = strconv.Atoi(parts[1])
+		leaf = parts[2]
+	}
+	if len(parts) == 2 {
+		if n, err := strconv.Atoi(parts[1]); err == nil {
+			index, leaf = n, ""
+		}
+	}
+	cur, count := "", -1
+	tline, tcol := 0, 0
+	for i, line := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "[["):
+			cur = strings.TrimSpace(strings.Trim(t[:strings.Index(t+"]]", "]]")], "[ "))
+			if cur == table {
+				count++
+				if count == index {
+					tline, tcol = i+1, strings.Index(line, "[")+1
+				}
+			}
+			continue
+		case strings.HasPrefix(t, "["):
+			cur = strings.TrimSpace(strings.Trim(t[:strings.Index(t+"]", "]")], "[ "))
+			if cur == table && index < 0 {
+				tline, tcol = i+1, strings.Index(line, "[")+1
+			}
+			continue
+		}
+		if cur != table || (index >= 0 && count != index) || leaf == "" {
+			continue
+		}
+		if k, _, ok := strings.Cut(t, "="); ok && strings.TrimSpace(k) == leaf {
+			return i + 1, strings.Index(line, leaf) + 1
+		}
+	}
+	return tline, tcol
+}

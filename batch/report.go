@@ -1,0 +1,456 @@
+package batch
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// A Filter keeps the runs whose attribute is (or, with Not, is not) one of
+// Values.
+type Filter struct {
+	Attr   string
+	Not    bool
+	Values []string
+}
+
+// ParseFilter parses "attr=v1,v2" or "attr!=v1,v2".
+func ParseFilter(s string) (Filter, error) {
+	if a, v, ok := strings.Cut(s, "!="); ok && a != "" {
+		return Filter{Attr: a, Not: true, Values: strings.Split(v, ",")}, nil
+	}
+	if a, v, ok := strings.Cut(s, "="); ok && a != "" {
+		return Filter{Attr: a, Values: strings.Split(v, ",")}, nil
+	}
+	return Filter{}, fmt.Errorf("filter %q: want ATTRIBUTE=V1,V2 or ATTRIBUTE!=V1,V2, e.g. algorithm=bfs,polic3 or error!=crash", s)
+}
+
+func (f Filter) keep(p map[string]any) bool {
+	v := attrString(p[f.Attr])
+	in := false
+	for _, w := range f.Values {
+		if v == w {
+			in = true
+		}
+	}
+	return in != f.Not
+}
+
+func attrString(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+// ReportOptions select what a report shows.
+type ReportOptions struct {
+	Filters    []Filter
+	Attributes []string // default: coverage, error, time, memory
+}
+
+// DefaultAttributes are the attributes a report shows unless told.
+var DefaultAttributes = []string{"coverage", "error", "time", "wall_time", "memory"}
+
+// Report is the fetched results of an experiment, filtered.
+type Report struct {
+	x          *Experiment
+	Runs       []map[string]any // finished runs that pass the filters
+	Missing    int              // runs of the experiment not finished
+	Algorithms []string
+	Domains    []string
+	Attributes []string
+}
+
+// Fetch reads every finished run into one table and writes it as Lab's
+// evaluation file DATA/properties (an object from run id to properties).
+func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
+	if err := x.openData(false, nil); err != nil {
+		return nil, err
+	}
+	rep := &Report{x: x, Attributes: o.Attributes}
+	if len(rep.Attributes) == 0 {
+		rep.Attributes = DefaultAttributes
+	}
+	all := map[string]any{}
+	algos, doms := map[string]bool{}, map[string]bool{}
+	for _, r := range x.Runs {
+		p, err := x.Properties(r)
+		if err != nil {
+			return nil, err
+		}
+		if p == nil {
+			rep.Missing++
+			continue
+		}
+		all[strings.ReplaceAll(r.ID, "/", "-")] = p
+		keep := true
+		for _, f := range o.Filters {
+			keep = keep && f.keep(p)
+		}
+		if !keep {
+			continue
+		}
+		rep.Runs = append(rep.Runs, p)
+		if !algos[r.Algorithm] {
+			algos[r.Algorithm] = true
+		}
+		doms[r.Domain] = true
+	}
+	for _, a := range x.Algorithms {
+		if algos[a] {
+			rep.Algorithms = append(rep.Algorithms, a)
+		}
+	}
+	for d := range doms {
+		rep.Domains = append(rep.Domains, d)
+	}
+	sort.Strings(rep.Domains)
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return rep, writeAtomic(nil, filepath.Join(x.Data, propertiesFile), append(b, '\n'))
+}
+
+// instance is the key of a run without its algorithm: what "commonly
+// solved" compares.
+func instance(p map[string]any) string {
+	return attrString(p["domain"]) + "/" + attrString(p["problem"]) + "/" + attrString(p["rep"])
+}
+
+func num(v any) (float64, bool) {
+	switch v := v.(type) {
+	case float64:
+		return v, true
+	case int:
+		return float64(v), true
+	case int64:
+		return float64(v), true
+	case json.Number:
+		f, err := v.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// A table is a report table: rows of cells under a header.
+type table struct {
+	Title, Note string
+	Header      []string
+	Rows        [][]string
+	Best        [][]bool // cells to emphasize
+}
+
+// tables computes Lab's absolute report: per attribute a table with a row
+// per domain and a column per algorithm. Coverage is summed; the error
+// attribute is counted per outcome; any other numeric attribute is
+// averaged (mean and median) over the instances every algorithm solved.
+func (rep *Report) tables() []table {
+	byDom := map[string][]map[string]any{}
+	for _, p := range rep.Runs {
+		d := attrString(p["domain"])
+		byDom[d] = append(byDom[d], p)
+	}
+	var out []table
+	for _, attr := range rep.Attributes {
+		switch attr {
+		case "coverage":
+			out = append(out, rep.coverage(byDom))
+		case "error":
+			out = append(out, rep.errors())
+		default:
+			out = append(out, rep.common(byDom, attr, "mean", mean), rep.common(byDom, attr, "median", median))
+		}
+	}
+	return out
+}
+
+func (rep *Report) header(first string) []string {
+	return append([]string{first}, rep.Algorithms...)
+}
+
+func (rep *Report) coverage(byDom map[string][]map[string]any) table {
+	t := table{Title: "coverage", Note: "runs that ended with a verdict (exit 0 or 3), summed; (N) is the number of instances", Header: rep.header("domain")}
+	total := make([]float64, len(rep.Algorithms))
+	n := 0
+	for _, d := range rep.Domains {
+		sums := make([]float64, len(rep.Algorithms))
+		inst := map[string]bool{}
+		for _, p := range byDom[d] {
+			inst[instance(p)] = true
+			c, _ := num(p["coverage"])
+			sums[rep.algoIndex(p)] += c
+		}
+		n += len(inst)
+		for i := range sums {
+			total[i] += sums[i]
+		}
+		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, true, "%.0f")
+	}
+	t.addRow(fmt.Sprintf("**sum** (%d)", n), total, true, "%.0f")
+	return t
+}
+
+func (rep *Report) errors() table {
+	t := table{Title: "error", Note: "runs per outcome", Header: rep.header("outcome")}
+	counts := map[string][]float64{}
+	for _, p := range rep.Runs {
+		e := attrString(p["error"])
+		if counts[e] == nil {
+			counts[e] = make([]float64, len(rep.Algorithms))
+		}
+		counts[e][rep.algoIndex(p)]++
+	}
+	var keys []string
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.addRow(k, counts[k], false, "%.0f")
+	}
+	return t
+}
+
+func (rep *Report) algoIndex(p map[string]any) int {
+	a := attrString(p["algorithm"])
+	for i, b := range rep.Algorithms {
+		if a == b {
+			return i
+		}
+	}
+	return 0
+}
+
+// common aggregates attr over the instances of each domain that every
+// algorithm solved.
+func (rep *Report) common(byDom map[string][]map[string]any, attr, aggName string, agg func([]float64) float64) table {
+	t := table{Title: fmt.Sprintf("%s (%s)", attr, aggName), Note: fmt.Sprintf("%s over the instances every algorithm solved; (N) is their number", aggName), Header: rep.header("domain")}
+	var allVals [][]float64 = make([][]float64, len(rep.Algorithms))
+	nAll := 0
+	for _, d := range rep.Domains {
+		solved := map[string]map[int]float64{}
+		for _, p := range byDom[d] {
+			if c, _ := num(p["coverage"]); c != 1 {
+				continue
+			}
+			v, ok := num(p[attr])
+			if !ok {
+				continue
+			}
+			k := instance(p)
+			if solved[k] == nil {
+				solved[k] = map[int]float64{}
+			}
+			solved[k][rep.algoIndex(p)] = v
+		}
+		vals := make([][]float64, len(rep.Algorithms))
+		n := 0
+		for _, m := range solved {
+			if len(m) != len(rep.Algorithms) {
+				continue
+			}
+			n++
+			for i, v := range m {
+				vals[i] = append(vals[i], v)
+				allVals[i] = append(allVals[i], v)
+			}
+		}
+		nAll += n
+		row := make([]float64, len(rep.Algorithms))
+		for i := range row {
+			row[i] = math.NaN()
+			if n > 0 {
+				row[i] = agg(vals[i])
+			}
+		}
+		t.addRow(fmt.Sprintf("%s (%d)", d, n), row, false, "")
+	}
+	row := make([]float64, len(rep.Algorithms))
+	for i := range row {
+		row[i] = math.NaN()
+		if nAll > 0 {
+			row[i] = agg(allVals[i])
+		}
+	}
+	t.addRow(fmt.Sprintf("**all** (%d)", nAll), row, false, "")
+	return t
+}
+
+func (t *table) addRow(name string, vals []float64, maxBest bool, format string) {
+	row := []string{name}
+	best := []bool{false}
+	b := math.NaN()
+	for _, v := range vals {
+		if math.IsNaN(v) {
+			continue
+		}
+		if math.IsNaN(b) || maxBest && v > b || !maxBest && v < b {
+			b = v
+		}
+	}
+	for _, v := range vals {
+		if math.IsNaN(v) {
+			row = append(row, "–")
+			best = append(best, false)
+			continue
+		}
+		f := format
+		if f == "" { // adaptive: three significant digits, integers from 100 on
+			f = "%.3g"
+			if math.Abs(v) >= 100 {
+				f = "%.0f"
+			}
+		}
+		row = append(row, fmt.Sprintf(f, v))
+		best = append(best, len(vals) > 1 && v == b)
+	}
+	t.Rows = append(t.Rows, row)
+	t.Best = append(t.Best, best)
+}
+
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// Markdown writes the report's tables.
+func (rep *Report) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "# Experiment %s\n\n%d runs", rep.x.Name, len(rep.Runs))
+	if rep.Missing > 0 {
+		fmt.Fprintf(w, " (%d runs not finished yet are left out)", rep.Missing)
+	}
+	fmt.Fprintf(w, "; algorithms: %s.\n", strings.Join(rep.Algorithms, ", "))
+	for _, t := range rep.tables() {
+		fmt.Fprintf(w, "\n## %s\n\n%s.\n\n| %s |\n|%s\n", t.Title, t.Note, strings.Join(t.Header, " | "), strings.Repeat(" --- |", len(t.Header)))
+		for i, r := range t.Rows {
+			cells := append([]string(nil), r...)
+			for j := range cells {
+				if t.Best[i][j] {
+					cells[j] = "**" + cells[j] + "**"
+				}
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+}
+
+// HTML writes a self-contained page: the tables and the plots inline.
+func (rep *Report) HTML(w io.Writer, plots []Plot) {
+	fmt.Fprintf(w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n", html.EscapeString(rep.x.Name))
+	fmt.Fprint(w, "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #bbb;padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}.best{font-weight:bold;background:#e8f4e8}figure{display:inline-block;margin:1em}</style>\n</head><body>\n")
+	fmt.Fprintf(w, "<h1>Experiment %s</h1>\n<p>%d runs", html.EscapeString(rep.x.Name), len(rep.Runs))
+	if rep.Missing > 0 {
+		fmt.Fprintf(w, " (%d runs not finished yet are left out)", rep.Missing)
+	}
+	fmt.Fprintf(w, "; algorithms: %s.</p>\n", html.EscapeString(strings.Join(rep.Algorithms, ", ")))
+	for _, t := range rep.tables() {
+		fmt.Fprintf(w, "<h2>%s</h2>\n<p>%s.</p>\n<table>\n<tr>", html.EscapeString(t.Title), html.EscapeString(t.Note))
+		for _, h := range t.Header {
+			fmt.Fprintf(w, "<th>%s</th>", html.EscapeString(h))
+		}
+		fmt.Fprint(w, "</tr>\n")
+		for i, r := range t.Rows {
+			fmt.Fprint(w, "<tr>")
+			for j, c := range r {
+				cls := ""
+				if t.Best[i][j] {
+					cls = ` class="best"`
+				}
+				fmt.Fprintf(w, "<td%s>%s</td>", cls, html.EscapeString(strings.Trim(c, "*")))
+			}
+			fmt.Fprint(w, "</tr>\n")
+		}
+		fmt.Fprint(w, "</table>\n")
+	}
+	for _, p := range plots {
+		fmt.Fprintf(w, "<figure>%s<figcaption>%s</figcaption></figure>\n", p.SVG, html.EscapeString(p.Title))
+	}
+	fmt.Fprint(w, "</body></html>\n")
+}
+
+// CSV writes every run of the report as a row: the id and the attributes.
+func (rep *Report) CSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	head := []string{"algorithm", "domain", "problem", "rep"}
+	for _, a := range rep.Attributes {
+		if a != "algorithm" && a != "domain" && a != "problem" {
+			head = append(head, a)
+		}
+	}
+	cw.Write(head)
+	for _, p := range rep.Runs {
+		row := make([]string, len(head))
+		for i, a := range head {
+			row[i] = attrString(p[a])
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Write writes report.md, report.html, runs.csv and the SVG plots into
+// dir and returns the files written.
+func (rep *Report) Write(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	plots, err := rep.Plots()
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	put := func(name string, write func(io.Writer) error) error {
+		var b strings.Builder
+		if err := write(&b); err != nil {
+			return err
+		}
+		path := filepath.Join(dir, name)
+		files = append(files, path)
+		return writeAtomic(nil, path, []byte(b.String()))
+	}
+	if err := put("report.md", func(w io.Writer) error { rep.Markdown(w); return nil }); err != nil {
+		return nil, err
+	}
+	if err := put("report.html", func(w io.Writer) error { rep.HTML(w, plots); return nil }); err != nil {
+		return nil, err
+	}
+	if err := put("runs.csv", rep.CSV); err != nil {
+		return nil, err
+	}
+	for _, p := range plots {
+		svg := p.SVG
+		if err := put(p.File, func(w io.Writer) error { _, err := io.WriteString(w, svg); return err }); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}

@@ -1,0 +1,268 @@
+package batch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Options control Execute.
+type Options struct {
+	Jobs        int                        // runs at once (default 1)
+	Task, Tasks int                        // run only share Task (1-based) of Tasks; Tasks 0: all runs
+	Self        string                     // the vigil executable runs are made with
+	Progress    func(Progress)             // called after each run (and once at the start)
+	Log         io.Writer                  // one line per run that failed to run or to be recorded
+	Create      func(string) (File, error) // creates result files; nil: os.Create (tests inject full disks)
+}
+
+// Progress is the state of a batch while it runs.
+type Progress struct {
+	Done, Total int // finished runs of this share, including those skipped
+	Skipped     int // finished before this batch started
+	Failed      int // runs that crashed, had bad input, or could not be recorded
+	Errors      map[string]int
+	ETA         time.Duration // 0 when unknown
+}
+
+// Summary is what Execute did.
+type Summary struct {
+	Progress
+	Interrupted bool
+}
+
+// failure reports whether an error attribute is a failure of the run (as
+// opposed to an answer, or a limit that was hit).
+func failure(errCode string) bool {
+	switch errCode {
+	case "success", "unknown", "timeout", "out-of-memory":
+		return false
+	}
+	return true
+}
+
+// Share returns the runs of task (1-based) out of tasks: the runs are
+// shuffled (deterministically, seeded by the experiment's name) and dealt
+// round-robin, so that slow algorithms or domains spread over the tasks.
+func (x *Experiment) Share(task, tasks int) []*Run {
+	if tasks <= 0 {
+		return x.Runs
+	}
+	runs := append([]*Run(nil), x.Runs...)
+	h := fnv.New64a()
+	h.Write([]byte(x.Name))
+	rng := rand.New(rand.NewPCG(h.Sum64(), 17))
+	rng.Shuffle(len(runs), func(i, j int) { runs[i], runs[j] = runs[j], runs[i] })
+	var share []*Run
+	for i, r := range runs {
+		if i%tasks == task-1 {
+			share = append(share, r)
+		}
+	}
+	sort.Slice(share, func(i, j int) bool { return share[i].ID < share[j].ID })
+	return share
+}
+
+// Args returns a run's vigil arguments with {run_dir} filled in (relative
+// to the directory commands run in).
+func (x *Experiment) Args(r *Run) []string {
+	rel, err := filepath.Rel(x.Dir, x.RunDir(r))
+	if err != nil {
+		rel = x.RunDir(r)
+	}
+	out := make([]string, len(r.Args))
+	for i, a := range r.Args {
+		out[i] = strings.ReplaceAll(a, "{run_dir}", rel)
+	}
+	return out
+}
+
+// stale reports whether finished properties were made by a command other
+// than the run's current one.
+func (x *Experiment) stale(r *Run, p map[string]any) bool {
+	args := x.Args(r)
+	want := make([]any, len(args))
+	for i, a := range args {
+		want[i] = a
+	}
+	return !reflect.DeepEqual(p["command"], want)
+}
+
+// Execute runs the runs of the share that have not finished, Jobs at a
+// time. It refuses a data directory of another experiment, and finished
+// runs whose command has since changed (their results would be mixed with
+// the new command's).
+func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
+	w := writer(o.Create)
+	if err := x.openData(true, w); err != nil {
+		return Summary{}, err
+	}
+	if o.Tasks > 0 && (o.Task < 1 || o.Task > o.Tasks) {
+		return Summary{}, fmt.Errorf("batch: task %d is not in 1..%d", o.Task, o.Tasks)
+	}
+	share := x.Share(o.Task, o.Tasks)
+	var s Summary
+	s.Total = len(share)
+	s.Errors = map[string]int{}
+	var todo []*Run
+	var stale []string
+	for _, r := range share {
+		p, err := x.Properties(r)
+		if err != nil {
+			return s, err
+		}
+		if p == nil {
+			todo = append(todo, r)
+			continue
+		}
+		if x.stale(r, p) {
+			stale = append(stale, r.ID)
+		}
+		s.Done++
+		s.Skipped++
+		e, _ := p["error"].(string)
+		s.Errors[e]++
+		if failure(e) {
+			s.Failed++
+		}
+	}
+	if len(stale) > 0 {
+		more := ""
+		if len(stale) > 5 {
+			more = fmt.Sprintf(" and %d more", len(stale)-5)
+			stale = stale[:5]
+		}
+		return s, fmt.Errorf("batch: finished runs were made with another command than the experiment now gives: %s%s; remove their directories under %s to rerun them, or give the changed algorithm a new name", strings.Join(stale, ", "), more, filepath.Join(x.Data, "runs"))
+	}
+	jobs := max(o.Jobs, 1)
+	var mu sync.Mutex
+	begin := time.Now()
+	ran := 0
+	report := func() {
+		if o.Progress == nil {
+			return
+		}
+		p := s.Progress
+		p.Errors = map[string]int{}
+		for k, v := range s.Errors {
+			p.Errors[k] = v
+		}
+		if ran > 0 {
+			left := s.Total - s.Done
+			p.ETA = time.Duration(float64(time.Since(begin)) / float64(ran) * float64(left))
+		}
+		o.Progress(p)
+	}
+	report()
+	queue := make(chan *Run)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range queue {
+				errCode, err := x.runOne(ctx, o, w, r)
+				mu.Lock()
+				if err != nil && o.Log != nil {
+					fmt.Fprintf(o.Log, "batch: run %s: %v\n", r.ID, err)
+				}
+				if errCode != "" {
+					ran++
+					s.Done++
+					s.Errors[errCode]++
+					if failure(errCode) {
+						s.Failed++
+					}
+				} else if err != nil {
+					s.Failed++
+					s.Errors["not-recorded"]++
+				}
+				report()
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, r := range todo {
+		select {
+		case queue <- r:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(queue)
+	wg.Wait()
+	s.Interrupted = ctx.Err() != nil
+	return s, nil
+}
+
+// runOne runs r unless another process holds it or has finished it, and
+// records its properties. It returns the run's error attribute, or "" when
+// nothing was recorded (err says why, nil when the run was skipped).
+func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run) (string, error) {
+	dir := x.RunDir(r)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return "", fmt.Errorf("another batch process is running it")
+	}
+	if p, err := x.Properties(r); p != nil || err != nil {
+		return "", err // finished meanwhile by another process
+	}
+	for _, f := range []string{"stdout", "stderr", "." + propertiesFile + ".tmp"} {
+		os.Remove(filepath.Join(dir, f))
+	}
+	args := x.Args(r)
+	if err := os.WriteFile(filepath.Join(dir, "command"), []byte(commandLine(args)), 0o644); err != nil {
+		return "", err
+	}
+	out := execute(ctx, o.Self, x.Dir, dir, x.Limits, args)
+	if ctx.Err() != nil {
+		return "", nil // interrupted: not finished, runs again next time
+	}
+	p := x.properties(r, args, out)
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := writeAtomic(w, filepath.Join(dir, propertiesFile), append(b, '\n')); err != nil {
+		return "", fmt.Errorf("recording the result failed (%v); nothing was recorded, it runs again next time", err)
+	}
+	return p["error"].(string), nil
+}
+
+// commandLine renders args as a shell command line, one per run directory.
+func commandLine(args []string) string {
+	var b strings.Builder
+	b.WriteString("vigil")
+	for _, a := range args {
+		b.WriteByte(' ')
+		b.WriteString(shellQuote(a))
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+%@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,135 @@
+package batch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Status is the state of an experiment's runs on disk.
+type Status struct {
+	Total    int
+	Finished int
+	Errors   map[string]int // error attribute of finished runs
+	Missing  []string       // ids of runs without properties
+	Running  []string       // missing runs that a batch process holds now
+	Stale    []string       // finished runs whose command has changed
+}
+
+// Status reads the data directory (refusing another experiment's).
+func (x *Experiment) Status() (*Status, error) {
+	if err := x.openData(false, nil); err != nil {
+		return nil, err
+	}
+	st := &Status{Total: len(x.Runs), Errors: map[string]int{}}
+	for _, r := range x.Runs {
+		p, err := x.Properties(r)
+		if err != nil {
+			return nil, err
+		}
+		if p == nil {
+			st.Missing = append(st.Missing, r.ID)
+			if held(filepath.Join(x.RunDir(r), "lock")) {
+				st.Running = append(st.Running, r.ID)
+			}
+			continue
+		}
+		st.Finished++
+		e, _ := p["error"].(string)
+		st.Errors[e]++
+		if x.stale(r, p) {
+			st.Stale = append(st.Stale, r.ID)
+		}
+	}
+	return st, nil
+}
+
+// held reports whether a batch process holds the lock file.
+func held(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+// SlurmOptions shape the array job.
+type SlurmOptions struct {
+	Self         string // the vigil executable (the script can override it with $VIGIL)
+	MaxArraySize int    // at most this many tasks (default 1000, Slurm's default MaxArraySize)
+	Parallel     int    // at most this many tasks at once (%K; default: all)
+	Partition    string
+}
+
+// Slurm writes the array job script of the experiment to
+// DATA/slurm/job.sh and returns its path and the number of tasks. Task i
+// runs `vigil batch run --tasks N --task $SLURM_ARRAY_TASK_ID EXP`: the
+// same code path as a local batch, on its share of the shuffled runs.
+func (x *Experiment) Slurm(o SlurmOptions) (string, int, error) {
+	if err := x.openData(true, nil); err != nil {
+		return "", 0, err
+	}
+	maxTasks := o.MaxArraySize
+	if maxTasks <= 0 {
+		maxTasks = 1000
+	}
+	tasks := min(len(x.Runs), maxTasks)
+	par := o.Parallel
+	if par <= 0 || par > tasks {
+		par = tasks
+	}
+	dir, err := filepath.Abs(filepath.Join(x.Data, "slurm"))
+	if err != nil {
+		return "", 0, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", 0, err
+	}
+	exp, err := filepath.Abs(x.File)
+	if err != nil {
+		return "", 0, err
+	}
+	perTask := (len(x.Runs) + tasks - 1) / tasks
+	var b strings.Builder
+	fmt.Fprintf(&b, "#!/bin/bash\n# Written by vigil batch slurm for experiment %s: %d runs in %d tasks.\n", x.Name, len(x.Runs), tasks)
+	fmt.Fprintf(&b, "# Submit with: sbatch %s\n", filepath.Join(dir, "job.sh"))
+	fmt.Fprintf(&b, "# A task runs its share of the shuffled runs; a finished run is skipped, so\n# resubmitting the script (or one task) finishes what is missing.\n")
+	fmt.Fprintf(&b, "#SBATCH --job-name=vigil-%s\n", x.Name)
+	fmt.Fprintf(&b, "#SBATCH --array=1-%d%%%d\n", tasks, par)
+	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n")
+	if x.Limits.Wall > 0 {
+		t := time.Duration(perTask)*(x.Limits.Wall+10*time.Second) + 5*time.Minute
+		fmt.Fprintf(&b, "#SBATCH --time=%s\n", slurmTime(t))
+	}
+	if x.Limits.Memory > 0 {
+		fmt.Fprintf(&b, "#SBATCH --mem-per-cpu=%dM\n", (x.Limits.Memory>>20)+256)
+	}
+	if o.Partition != "" {
+		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", o.Partition)
+	}
+	fmt.Fprintf(&b, "#SBATCH --output=%s/task-%%a.out\n#SBATCH --error=%s/task-%%a.err\n", dir, dir)
+	fmt.Fprintf(&b, "set -eu\n: \"${SLURM_ARRAY_TASK_ID:?set by Slurm: the task number, 1..%d}\"\n", tasks)
+	fmt.Fprintf(&b, "exec %s batch run --tasks %d --task \"$SLURM_ARRAY_TASK_ID\" %s\n", "\"${VIGIL:-"+shellQuote(o.Self)+"}\"", tasks, shellQuote(exp))
+	path := filepath.Join(dir, "job.sh")
+	if err := writeAtomic(nil, path, []byte(b.String())); err != nil {
+		return "", 0, err
+	}
+	return path, tasks, os.Chmod(path, 0o755)
+}
+
+func slurmTime(d time.Duration) string {
+	s := int64(d / time.Second)
+	days, s := s/86400, s%86400
+	if days > 0 {
+		return fmt.Sprintf("%d-%02d:%02d:%02d", days, s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}

@@ -1,0 +1,194 @@
+package batch
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The data directory of an experiment:
+//
+//	experiment.json            the experiment's name: a directory written by
+//	                           another experiment is refused
+//	runs/ALGO/DOMAIN/PROBLEM[/REP]/
+//	    command                the command line, one argument per line
+//	    stdout, stderr         the run's logs
+//	    properties             the result (JSON), written last and atomically;
+//	                           its presence means the run is finished
+//
+// A run is finished exactly when its properties file exists: it is written
+// to a temporary file, synced and renamed into place, so a crash (kill -9,
+// power loss) leaves either no properties or complete ones.
+
+const (
+	identityFile   = "experiment.json"
+	propertiesFile = "properties"
+)
+
+type identity struct {
+	Name string `json:"name"`
+	File string `json:"file"`
+	Tool string `json:"tool"`
+}
+
+// RunDir is the directory of a run.
+func (x *Experiment) RunDir(r *Run) string {
+	return filepath.Join(x.Data, "runs", filepath.FromSlash(r.ID))
+}
+
+// openData checks that the data directory belongs to this experiment,
+// creating it (and its identity) when create is set and it is absent.
+func (x *Experiment) openData(create bool, w writer) error {
+	b, err := os.ReadFile(filepath.Join(x.Data, identityFile))
+	switch {
+	case err == nil:
+		var id identity
+		if err := json.Unmarshal(b, &id); err != nil || id.Tool != "vigil batch" {
+			return fmt.Errorf("batch: %s is not a vigil batch data directory (its %s is unreadable): choose another data directory (data = \"...\")", x.Data, identityFile)
+		}
+		if id.Name != x.Name {
+			return fmt.Errorf("batch: %s was written by experiment %q (%s), not %q: refusing to mix their runs; set data = \"...\" to another directory or rename the experiment back", x.Data, id.Name, id.File, x.Name)
+		}
+		return nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("batch: %w", err)
+	}
+	if ents, err := os.ReadDir(x.Data); err == nil && len(ents) > 0 {
+		return fmt.Errorf("batch: %s exists and is not a vigil batch data directory (no %s): choose another data directory (data = \"...\")", x.Data, identityFile)
+	}
+	if !create {
+		return nil
+	}
+	if err := os.MkdirAll(x.Data, 0o755); err != nil {
+		return fmt.Errorf("batch: %w", err)
+	}
+	b, _ = json.MarshalIndent(identity{Name: x.Name, File: x.File, Tool: "vigil batch"}, "", "  ")
+	return writeAtomic(w, filepath.Join(x.Data, identityFile), append(b, '\n'))
+}
+
+// Properties reads the properties of a finished run (nil, nil when the run
+// has not finished).
+func (x *Experiment) Properties(r *Run) (map[string]any, error) {
+	b, err := os.ReadFile(filepath.Join(x.RunDir(r), propertiesFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var p map[string]any
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("batch: %s: %v", filepath.Join(x.RunDir(r), propertiesFile), err)
+	}
+	return p, nil
+}
+
+// File is what writeAtomic writes through; tests substitute one that fails
+// like a full disk.
+type File interface {
+	io.Writer
+	Sync() error
+	Close() error
+}
+
+// writer creates files; nil means os.Create.
+type writer func(name string) (File, error)
+
+func (w writer) create(name string) (File, error) {
+	if w == nil {
+		return os.Create(name)
+	}
+	return w(name)
+}
+
+// writeAtomic writes data to path so that path holds either its old
+// contents or all of data: a temporary file in the same directory,
+// synced, renamed over path, and the directory synced. On error the
+// temporary file is removed and path is untouched.
+func writeAtomic(w writer, path string, data []byte) (err error) {
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	f, err := w.create(tmp)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err
+	}
+	return nil
+}
+
+// flatten adds the JSON object v to p, nested keys joined with '_'
+// (Lab's attributes are flat). Keys that collide with the batch's own
+// attributes get the prefix "vigil_".
+func flatten(p map[string]any, prefix string, v map[string]any) {
+	for k, val := range v {
+		key := k
+		if prefix != "" {
+			key = prefix + "_" + k
+		}
+		key = strings.ReplaceAll(key, " ", "_")
+		if prefix == "" && reserved[key] {
+			key = "vigil_" + key
+		}
+		switch val := val.(type) {
+		case map[string]any:
+			flatten(p, key, val)
+		case []any:
+			if scalars(val) {
+				p[key] = val
+			}
+		default:
+			p[key] = val
+		}
+	}
+}
+
+func scalars(xs []any) bool {
+	for _, x := range xs {
+		switch x.(type) {
+		case map[string]any, []any:
+			return false
+		}
+	}
+	return true
+}
+
+var reserved = map[string]bool{
+	"id": true, "run_dir": true, "algorithm": true, "domain": true, "problem": true, "rep": true,
+	"command": true, "error": true, "coverage": true, "time": true, "wall_time": true, "memory": true,
+	"exit_code": true, "signal": true, "time_limit": true, "wall_limit": true, "memory_limit": true,
+	"unexplained": true,
+}

@@ -1,0 +1,384 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"vigil/batch"
+)
+
+func init() {
+	register(&command{
+		Name:    "batch",
+		Summary: "run an experiment: many vigil runs under limits, resumable, locally or as a Slurm array; report tables and plots",
+		Usage:   "vigil batch (run|status|slurm|report) [flags] EXPERIMENT.toml",
+		Examples: []string{
+			"vigil batch run bench/batch-smoke.toml -j 2",
+			"vigil batch status bench/batch-smoke.toml",
+			"vigil batch slurm bench/polic3-tables.toml --parallel 50; sbatch bench/data/polic3-tables/slurm/job.sh",
+			"vigil batch report bench/polic3-tables.toml --filter algorithm=bfs,polic3 --attributes coverage,time,memory",
+		},
+		Run: runBatch,
+	})
+}
+
+const batchHelp = `vigil batch runs experiments: one TOML file declares algorithms (named vigil
+invocations), instances (models, policies, properties), limits and
+repetitions; their product is the set of runs, each identified by
+(algorithm, domain, problem[, repetition]).
+
+Subcommands:
+  run EXP [-j N]        run what is not finished (kill it any time; run again to go on)
+  status EXP            how many runs are finished, by outcome, and which are missing
+  slurm EXP             write a Slurm array job script that runs the experiment
+  report EXP            tables (Markdown, HTML) and SVG plots of the results
+
+Exit codes: 0 all done (run: every run recorded; status: none missing),
+1 input error (or runs that could not be recorded), 2 usage, 4 runs
+missing or interrupted.`
+
+func runBatch(e *env, args []string) int {
+	if len(args) > 0 && args[0] == "exec-limited" { // internal, not listed
+		return batchExecLimited(e, args[1:])
+	}
+	subs := []subcommand{
+		{"run", batchRun},
+		{"status", batchStatus},
+		{"slurm", batchSlurm},
+		{"report", batchReport},
+	}
+	return dispatch(e, "batch", batchHelp, subs, nil, args)
+}
+
+// vigilSelf is the vigil executable that runs are made with: the program
+// as invoked (not resolving symlinks, so a link named vigil still is vigil).
+func vigilSelf() string {
+	arg0 := os.Args[0]
+	if strings.Contains(arg0, "/") {
+		if p, err := filepath.Abs(arg0); err == nil {
+			return p
+		}
+	} else if p, err := exec.LookPath(arg0); err == nil {
+		if p, err := filepath.Abs(p); err == nil {
+			return p
+		}
+	}
+	p, _ := os.Executable()
+	return p
+}
+
+func loadExperiment(e *env, file, data string) (*batch.Experiment, bool) {
+	x, err := batch.Load(file)
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return nil, false
+	}
+	if data != "" {
+		x.Data = data
+	}
+	return x, true
+}
+
+// dataFlag registers --data, which overrides the experiment's data
+// directory.
+func dataFlag(fs *flag.FlagSet) *string {
+	return fs.String("data", "", "the data directory (default: the experiment's data = \"...\", else data/NAME beside the experiment file)")
+}
+
+func batchArgs(e *env, name string, fs *flag.FlagSet, args []string) (string, bool) {
+	files, ok := parseFlags(fs, args)
+	if !ok {
+		return "", false
+	}
+	if len(files) != 1 {
+		fmt.Fprintf(e.stderr, "vigil batch %s: want one experiment file, got %d\nusage: vigil batch %s [flags] EXPERIMENT.toml\n", name, len(files), name)
+		return "", false
+	}
+	return files[0], true
+}
+
+func batchFlags(e *env, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet("batch "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: vigil batch %s\n", usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func batchRun(e *env, args []string) int {
+	fs := batchFlags(e, "run", "run [-j N] [--tasks N --task I] [--json] EXPERIMENT.toml")
+	jobs := fs.Int("j", 1, "runs at once")
+	tasks := fs.Int("tasks", 0, "split the runs into this many shuffled shares (Slurm array tasks) and run one")
+	task := fs.Int("task", 0, "the share to run, 1..--tasks (the Slurm script passes $SLURM_ARRAY_TASK_ID)")
+	asJSON := fs.Bool("json", false, "print the summary as JSON (and no progress line)")
+	data := dataFlag(fs)
+	file, ok := batchArgs(e, "run", fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if *jobs < 1 {
+		fmt.Fprintln(e.stderr, "vigil batch run: -j must be at least 1")
+		return exitUsage
+	}
+	if (*tasks > 0) != (*task > 0) {
+		fmt.Fprintln(e.stderr, "vigil batch run: give --tasks and --task together")
+		return exitUsage
+	}
+	x, ok := loadExperiment(e, file, *data)
+	if !ok {
+		return exitError
+	}
+	ctx, stop := runContext(0)
+	defer stop()
+	prog := newProgress(e, *asJSON)
+	s, err := x.Execute(ctx, batch.Options{
+		Jobs: *jobs, Task: *task, Tasks: *tasks, Self: vigilSelf(), Log: lineWriter{e, prog},
+		Progress: func(p batch.Progress) {
+			eta := "-"
+			if p.ETA > 0 {
+				eta = p.ETA.Round(time.Second).String()
+			}
+			prog.printf("batch %s: %d/%d done, %d failed%s, ETA %s", x.Name, p.Done, p.Total, p.Failed, limitCounts(p.Errors), eta)
+		},
+	})
+	prog.clear()
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	if *asJSON {
+		b, _ := json.MarshalIndent(map[string]any{
+			"experiment": x.Name, "total": s.Total, "done": s.Done, "skipped": s.Skipped,
+			"failed": s.Failed, "errors": s.Errors, "interrupted": s.Interrupted, "data": x.Data,
+		}, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		fmt.Fprintf(e.stdout, "batch %s: %d/%d runs done (%d already), %d failed; outcomes: %s\nresults in %s\n", x.Name, s.Done, s.Total, s.Skipped, s.Failed, outcomeList(s.Errors), x.Data)
+	}
+	switch {
+	case s.Errors["not-recorded"] > 0:
+		return exitError
+	case s.Interrupted || s.Done < s.Total:
+		if !*asJSON {
+			fmt.Fprintln(e.stderr, "vigil batch run: interrupted; run the same command again to finish the rest")
+		}
+		return exitUnknown
+	}
+	return exitOK
+}
+
+// lineWriter prints a line of the batch's log above the progress line.
+type lineWriter struct {
+	e *env
+	p *progress
+}
+
+func (w lineWriter) Write(b []byte) (int, error) {
+	w.p.clear()
+	return w.e.stderr.Write(b)
+}
+
+func limitCounts(errs map[string]int) string {
+	var b strings.Builder
+	for _, k := range []string{"timeout", "out-of-memory"} {
+		if errs[k] > 0 {
+			fmt.Fprintf(&b, ", %d %s", errs[k], k)
+		}
+	}
+	return b.String()
+}
+
+func outcomeList(errs map[string]int) string {
+	var keys []string
+	for k := range errs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", errs[k], k))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func batchStatus(e *env, args []string) int {
+	fs := batchFlags(e, "status", "status [--json] EXPERIMENT.toml")
+	asJSON := fs.Bool("json", false, "print the status as JSON")
+	data := dataFlag(fs)
+	file, ok := batchArgs(e, "status", fs, args)
+	if !ok {
+		return exitUsage
+	}
+	x, ok := loadExperiment(e, file, *data)
+	if !ok {
+		return exitError
+	}
+	st, err := x.Status()
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	if *asJSON {
+		b, _ := json.MarshalIndent(map[string]any{
+			"experiment": x.Name, "total": st.Total, "finished": st.Finished, "errors": st.Errors,
+			"missing": nonNil(st.Missing), "running": nonNil(st.Running), "stale": nonNil(st.Stale),
+		}, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		fmt.Fprintf(e.stdout, "batch %s: %d/%d runs finished (%s), %d missing", x.Name, st.Finished, st.Total, outcomeList(st.Errors), len(st.Missing))
+		if len(st.Running) > 0 {
+			fmt.Fprintf(e.stdout, ", %d of them running now", len(st.Running))
+		}
+		if len(st.Stale) > 0 {
+			fmt.Fprintf(e.stdout, ", %d stale", len(st.Stale))
+		}
+		fmt.Fprintln(e.stdout)
+		running := map[string]bool{}
+		for _, id := range st.Running {
+			running[id] = true
+		}
+		for _, id := range st.Missing {
+			if running[id] {
+				fmt.Fprintf(e.stdout, "running  %s\n", id)
+			} else {
+				fmt.Fprintf(e.stdout, "missing  %s\n", id)
+			}
+		}
+		for _, id := range st.Stale {
+			fmt.Fprintf(e.stdout, "stale    %s (made with another command; remove its directory to rerun it)\n", id)
+		}
+	}
+	if len(st.Missing) > 0 || len(st.Stale) > 0 {
+		return exitUnknown
+	}
+	return exitOK
+}
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+func batchSlurm(e *env, args []string) int {
+	fs := batchFlags(e, "slurm", "slurm [--max-array-size N] [--parallel K] [--partition P] EXPERIMENT.toml")
+	maxArray := fs.Int("max-array-size", 1000, "at most this many array tasks (the cluster's MaxArraySize); each runs its share of the runs")
+	par := fs.Int("parallel", 0, "at most this many tasks at once (the %K of --array; 0: all)")
+	part := fs.String("partition", "", "the Slurm partition (#SBATCH --partition)")
+	data := dataFlag(fs)
+	file, ok := batchArgs(e, "slurm", fs, args)
+	if !ok {
+		return exitUsage
+	}
+	x, ok := loadExperiment(e, file, *data)
+	if !ok {
+		return exitError
+	}
+	path, tasks, err := x.Slurm(batch.SlurmOptions{Self: vigilSelf(), MaxArraySize: *maxArray, Parallel: *par, Partition: *part})
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	fmt.Fprintf(e.stdout, "wrote %s: %d runs in %d array tasks\nsubmit with: sbatch %s\n", path, len(x.Runs), tasks, path)
+	return exitOK
+}
+
+// batchExecLimited is the internal wrapper each run starts as: it sets its
+// own rlimits and executes vigil with the run's arguments.
+func batchExecLimited(e *env, args []string) int {
+	if len(args) < 4 || args[2] != "--" {
+		fmt.Fprintln(e.stderr, "vigil batch exec-limited: internal; usage: vigil batch exec-limited CPU MEM -- ARGS...")
+		return exitUsage
+	}
+	cpu, err := time.ParseDuration(args[0])
+	mem, err2 := strconv.ParseInt(args[1], 10, 64)
+	if err != nil || err2 != nil {
+		fmt.Fprintln(e.stderr, "vigil batch exec-limited: bad limits", args[0], args[1])
+		return exitUsage
+	}
+	err = batch.ExecLimited(cpu, mem, vigilSelf(), args[3:])
+	fmt.Fprintln(e.stderr, "vigil batch exec-limited:", err)
+	return exitError
+}
+
+// filterFlags collects repeated --filter ATTR=V1,V2 flags.
+type filterFlags []batch.Filter
+
+func (f *filterFlags) String() string { return "" }
+func (f *filterFlags) Set(s string) error {
+	v, err := batch.ParseFilter(s)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, v)
+	return nil
+}
+
+func batchReport(e *env, args []string) int {
+	fs := batchFlags(e, "report", "report [--filter ATTR=V1,V2]... [--attributes A,B] [--out DIR] [--format md|html|csv|none] EXPERIMENT.toml")
+	var filters filterFlags
+	fs.Var(&filters, "filter", "keep runs whose attribute is one of the values (ATTR=V1,V2) or none of them (ATTR!=V1,V2); repeatable, all must hold")
+	attrs := fs.String("attributes", strings.Join(batch.DefaultAttributes, ","), "attributes to tabulate: coverage (summed), error (counted), any numeric one (mean and median over commonly solved instances)")
+	out := fs.String("out", "", "write report.md, report.html, runs.csv and the SVG plots here (default: DATA/report)")
+	format := fs.String("format", "md", "what to print on stdout: md, html, csv or none")
+	data := dataFlag(fs)
+	file, ok := batchArgs(e, "report", fs, args)
+	if !ok {
+		return exitUsage
+	}
+	switch *format {
+	case "md", "html", "csv", "none":
+	default:
+		fmt.Fprintf(e.stderr, "vigil batch report: --format %q: want md, html, csv or none\n", *format)
+		return exitUsage
+	}
+	x, ok := loadExperiment(e, file, *data)
+	if !ok {
+		return exitError
+	}
+	var as []string
+	for _, a := range strings.Split(*attrs, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			as = append(as, a)
+		}
+	}
+	rep, err := x.Fetch(batch.ReportOptions{Filters: filters, Attributes: as})
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitError
+	}
+	dir := *out
+	if dir == "" {
+		dir = filepath.Join(x.Data, "report")
+	}
+	files, err := rep.Write(dir)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "vigil batch report:", err)
+		return exitError
+	}
+	switch *format {
+	case "md":
+		rep.Markdown(e.stdout)
+	case "html":
+		plots, _ := rep.Plots()
+		rep.HTML(e.stdout, plots)
+	case "csv":
+		rep.CSV(e.stdout)
+	}
+	fmt.Fprintf(e.stderr, "vigil batch report: wrote %s\n", strings.Join(files, ", "))
+	return exitOK
+}
