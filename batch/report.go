@@ -199,9 +199,9 @@ func (rep *Report) coverage(byDom map[string][]map[string]any) table {
 		for i := range sums {
 			total[i] += sums[i]
 		}
-		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, true, "%.0f")
+		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, 1, "%.0f")
 	}
-	t.addRow(fmt.Sprintf("**sum** (%d)", n), total, true, "%.0f")
+	t.addRow(fmt.Sprintf("**sum** (%d)", n), total, 1, "%.0f")
 	return t
 }
 
@@ -221,7 +221,7 @@ func (rep *Report) errors() table {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		t.addRow(k, counts[k], false, "%.0f")
+		t.addRow(k, counts[k], 0, "%.0f")
 	}
 	return t
 }
@@ -278,7 +278,7 @@ func (rep *Report) common(byDom map[string][]map[string]any, attr, aggName strin
 				row[i] = agg(vals[i])
 			}
 		}
-		t.addRow(fmt.Sprintf("%s (%d)", d, n), row, false, "")
+		t.addRow(fmt.Sprintf("%s (%d)", d, n), row, -1, "")
 	}
 	row := make([]float64, len(rep.Algorithms))
 	for i := range row {
@@ -287,26 +287,28 @@ func (rep *Report) common(byDom map[string][]map[string]any, attr, aggName strin
 			row[i] = agg(allVals[i])
 		}
 	}
-	t.addRow(fmt.Sprintf("**all** (%d)", nAll), row, false, "")
+	t.addRow(fmt.Sprintf("**all** (%d)", nAll), row, -1, "")
 	return t
 }
 
-func (t *table) addRow(name string, vals []float64, maxBest bool, format string) {
+// addRow adds a row; best is +1 to emphasize the largest values, -1 the
+// smallest, 0 none.
+func (t *table) addRow(name string, vals []float64, best int, format string) {
 	row := []string{name}
-	best := []bool{false}
+	marks := []bool{false}
 	b := math.NaN()
 	for _, v := range vals {
 		if math.IsNaN(v) {
 			continue
 		}
-		if math.IsNaN(b) || maxBest && v > b || !maxBest && v < b {
+		if math.IsNaN(b) || best > 0 && v > b || best < 0 && v < b {
 			b = v
 		}
 	}
 	for _, v := range vals {
 		if math.IsNaN(v) {
 			row = append(row, "–")
-			best = append(best, false)
+			marks = append(marks, false)
 			continue
 		}
 		f := format
@@ -317,10 +319,10 @@ func (t *table) addRow(name string, vals []float64, maxBest bool, format string)
 			}
 		}
 		row = append(row, fmt.Sprintf(f, v))
-		best = append(best, len(vals) > 1 && v == b)
+		marks = append(marks, best != 0 && len(vals) > 1 && v == b)
 	}
 	t.Rows = append(t.Rows, row)
-	t.Best = append(t.Best, best)
+	t.Best = append(t.Best, marks)
 }
 
 func mean(xs []float64) float64 {
@@ -391,7 +393,11 @@ func (rep *Report) HTML(w io.Writer, plots []Plot) {
 		fmt.Fprint(w, "</table>\n")
 	}
 	for _, p := range plots {
-		fmt.Fprintf(w, "<figure>%s<figcaption>%s</figcaption></figure>\n", p.SVG, html.EscapeString(p.Title))
+		svg := p.SVG
+		if i := strings.Index(svg, "<svg"); i > 0 {
+			svg = svg[i:] // the XML declaration has no place inside HTML
+		}
+		fmt.Fprintf(w, "<figure>%s<figcaption>%s</figcaption></figure>\n", svg, html.EscapeString(p.Title))
 	}
 	fmt.Fprint(w, "</body></html>\n")
 }
