@@ -210,6 +210,9 @@ func (x *Experiment) properties(r *Run, args []string, o outcome) map[string]any
 	if errCode == "success" {
 		cov = 1
 	}
+	for k, v := range r.Attrs {
+		p[k] = v
+	}
 	p["id"] = id
 	p["run_dir"] = filepath.ToSlash(filepath.Join("runs", filepath.FromSlash(r.ID)))
 	p["algorithm"], p["domain"], p["problem"] = r.Algorithm, r.Domain, r.Problem

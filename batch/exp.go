@@ -51,8 +51,9 @@ type Run struct {
 	Algorithm string
 	Domain    string
 	Problem   string
-	Rep       string   // "" when there is one repetition
-	Args      []string // vigil's arguments (without the program name)
+	Rep       string         // "" when there is one repetition
+	Args      []string       // vigil's arguments (without the program name)
+	Attrs     map[string]any // the instance's static attributes (reports can group by them)
 }
 
 // file is the TOML schema; decoding rejects unknown keys.
@@ -86,6 +87,7 @@ type instances struct {
 	Properties  []string       `toml:"properties"`
 	Defines     map[string]any `toml:"defines"`
 	Args        []string       `toml:"args"`
+	Attributes  map[string]any `toml:"attributes"`
 }
 
 // Duration is a time limit with a unit ("30s", "10m"); a bare number is
@@ -307,10 +309,15 @@ func Parse(path string, src []byte) (*Experiment, error) {
 		if err != nil {
 			return nil, e(key, "%v", err)
 		}
+		for k := range in.Attributes {
+			if reserved[k] {
+				return nil, e(key+".attributes", "attribute %q is one the batch writes itself: choose another name", k)
+			}
+		}
 		for _, p := range probs {
 			for _, a := range f.Algorithms {
 				for ri, rep := range reps {
-					r := &Run{Algorithm: a.Name, Domain: p.domain, Problem: p.name, Rep: rep}
+					r := &Run{Algorithm: a.Name, Domain: p.domain, Problem: p.name, Rep: rep, Attrs: in.Attributes}
 					r.ID = r.Algorithm + "/" + r.Domain + "/" + r.Problem
 					if rep != "" {
 						r.ID += "/" + rep
@@ -545,7 +552,7 @@ var keysOf = map[string][]string{
 	"":           {"name", "data", "repetitions", "seeds", "limits", "algorithms", "instances"},
 	"limits":     {"time", "wall", "memory"},
 	"algorithms": {"name", "args"},
-	"instances":  {"domain", "name", "models", "policies", "policy_files", "properties", "defines", "args"},
+	"instances":  {"domain", "name", "models", "policies", "policy_files", "properties", "defines", "args", "attributes"},
 }
 
 func suggestKey(key []string) string {

@@ -59,7 +59,8 @@ func attrString(v any) string {
 // ReportOptions select what a report shows.
 type ReportOptions struct {
 	Filters    []Filter
-	Attributes []string // default: coverage, error, time, memory
+	Attributes []string // default: DefaultAttributes
+	Group      []string // the attributes whose values make a row (default: domain)
 }
 
 // DefaultAttributes are the attributes a report shows unless told.
@@ -71,7 +72,8 @@ type Report struct {
 	Runs       []map[string]any // finished runs that pass the filters
 	Missing    int              // runs of the experiment not finished
 	Algorithms []string
-	Domains    []string
+	Groups     []string // row names, sorted
+	Group      []string // the attributes that name a row
 	Attributes []string
 }
 
@@ -81,9 +83,12 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 	if err := x.openData(false, nil); err != nil {
 		return nil, err
 	}
-	rep := &Report{x: x, Attributes: o.Attributes}
+	rep := &Report{x: x, Attributes: o.Attributes, Group: o.Group}
 	if len(rep.Attributes) == 0 {
 		rep.Attributes = DefaultAttributes
+	}
+	if len(rep.Group) == 0 {
+		rep.Group = []string{"domain"}
 	}
 	all := map[string]any{}
 	algos, doms := map[string]bool{}, map[string]bool{}
@@ -95,6 +100,9 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		if p == nil {
 			rep.Missing++
 			continue
+		}
+		for k, v := range r.Attrs { // the experiment's current static attributes
+			p[k] = v
 		}
 		all[strings.ReplaceAll(r.ID, "/", "-")] = p
 		keep := true
@@ -108,7 +116,7 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		if !algos[r.Algorithm] {
 			algos[r.Algorithm] = true
 		}
-		doms[r.Domain] = true
+		doms[rep.groupOf(p)] = true
 	}
 	for _, a := range x.Algorithms {
 		if algos[a] {
@@ -116,14 +124,23 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		}
 	}
 	for d := range doms {
-		rep.Domains = append(rep.Domains, d)
+		rep.Groups = append(rep.Groups, d)
 	}
-	sort.Strings(rep.Domains)
+	sort.Strings(rep.Groups)
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return nil, err
 	}
 	return rep, writeAtomic(nil, filepath.Join(x.Data, propertiesFile), append(b, '\n'))
+}
+
+// groupOf names the row of a run: the values of the group attributes.
+func (rep *Report) groupOf(p map[string]any) string {
+	var parts []string
+	for _, g := range rep.Group {
+		parts = append(parts, attrString(p[g]))
+	}
+	return strings.Join(parts, " ")
 }
 
 // instance is the key of a run without its algorithm: what "commonly
@@ -162,7 +179,7 @@ type table struct {
 func (rep *Report) tables() []table {
 	byDom := map[string][]map[string]any{}
 	for _, p := range rep.Runs {
-		d := attrString(p["domain"])
+		d := rep.groupOf(p)
 		byDom[d] = append(byDom[d], p)
 	}
 	var out []table
@@ -184,10 +201,10 @@ func (rep *Report) header(first string) []string {
 }
 
 func (rep *Report) coverage(byDom map[string][]map[string]any) table {
-	t := table{Title: "coverage", Note: "runs that ended with a verdict (exit 0 or 3), summed; (N) is the number of instances", Header: rep.header("domain")}
+	t := table{Title: "coverage", Note: "runs that ended with a verdict (exit 0 or 3), summed; (N) is the number of instances", Header: rep.header(strings.Join(rep.Group, " "))}
 	total := make([]float64, len(rep.Algorithms))
 	n := 0
-	for _, d := range rep.Domains {
+	for _, d := range rep.Groups {
 		sums := make([]float64, len(rep.Algorithms))
 		inst := map[string]bool{}
 		for _, p := range byDom[d] {
@@ -239,10 +256,10 @@ func (rep *Report) algoIndex(p map[string]any) int {
 // common aggregates attr over the instances of each domain that every
 // algorithm solved.
 func (rep *Report) common(byDom map[string][]map[string]any, attr, aggName string, agg func([]float64) float64) table {
-	t := table{Title: fmt.Sprintf("%s (%s)", attr, aggName), Note: fmt.Sprintf("%s over the instances every algorithm solved; (N) is their number", aggName), Header: rep.header("domain")}
+	t := table{Title: fmt.Sprintf("%s (%s)", attr, aggName), Note: fmt.Sprintf("%s over the instances every algorithm solved; (N) is their number", aggName), Header: rep.header(strings.Join(rep.Group, " "))}
 	var allVals [][]float64 = make([][]float64, len(rep.Algorithms))
 	nAll := 0
-	for _, d := range rep.Domains {
+	for _, d := range rep.Groups {
 		solved := map[string]map[int]float64{}
 		for _, p := range byDom[d] {
 			if c, _ := num(p["coverage"]); c != 1 {

@@ -315,6 +315,16 @@ func batchExecLimited(e *env, args []string) int {
 	return exitError
 }
 
+func splitList(s string) []string {
+	var out []string
+	for _, a := range strings.Split(s, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // filterFlags collects repeated --filter ATTR=V1,V2 flags.
 type filterFlags []batch.Filter
 
@@ -329,10 +339,11 @@ func (f *filterFlags) Set(s string) error {
 }
 
 func batchReport(e *env, args []string) int {
-	fs := batchFlags(e, "report", "report [--filter ATTR=V1,V2]... [--attributes A,B] [--out DIR] [--format md|html|csv|none] EXPERIMENT.toml")
+	fs := batchFlags(e, "report", "report [--filter ATTR=V1,V2]... [--attributes A,B] [--group A,B] [--out DIR] [--format md|html|csv|none] EXPERIMENT.toml")
 	var filters filterFlags
 	fs.Var(&filters, "filter", "keep runs whose attribute is one of the values (ATTR=V1,V2) or none of them (ATTR!=V1,V2); repeatable, all must hold")
 	attrs := fs.String("attributes", strings.Join(batch.DefaultAttributes, ","), "attributes to tabulate: coverage (summed), error (counted), any numeric one (mean and median over commonly solved instances)")
+	group := fs.String("group", "domain", "the attributes whose values make a table row (comma-separated), e.g. domain,arch")
 	out := fs.String("out", "", "write report.md, report.html, runs.csv and the SVG plots here (default: DATA/report)")
 	format := fs.String("format", "md", "what to print on stdout: md, html, csv or none")
 	data := dataFlag(fs)
@@ -350,13 +361,7 @@ func batchReport(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	var as []string
-	for _, a := range strings.Split(*attrs, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			as = append(as, a)
-		}
-	}
-	rep, err := x.Fetch(batch.ReportOptions{Filters: filters, Attributes: as})
+	rep, err := x.Fetch(batch.ReportOptions{Filters: filters, Attributes: splitList(*attrs), Group: splitList(*group)})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
