@@ -188,4 +188,3 @@ func render(pl *plot.Plot, file, title string) (*Plot, error) {
 	}
 	return &Plot{File: file, Title: title, SVG: b.String()}, nil
 }
-
