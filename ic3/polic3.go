@@ -140,6 +140,38 @@ type learned struct {
 	proved [][]certEntry // per label
 	failed [][]certEntry
 	sure   map[string][]symbolic.LabelID
+	// drops[v]: attempts and successes at dropping variable v from a
+	// learned clause (see dropWorth).
+	drops [][2]int
+}
+
+// dropWorth tells whether dropping variable v is worth an APFT call. A
+// learned policy's choices vary across the states a wider box adds, so
+// on some models almost no drop succeeds and generalization costs twenty
+// times the SMT calls of blocking the state alone for no fewer clauses
+// (bl8 of the PolIC3 suite). A variable whose drops failed at least 15 of
+// 16 times over its last attempts is tried only every 16th time; the
+// counts decay so that a variable can come back. This changes which
+// clauses are learned, never whether they are valid.
+func (l *learned) dropWorth(v int) bool {
+	d := &l.drops[v]
+	if d[0] < 16 || d[1]*16 >= d[0] {
+		return true
+	}
+	d[0]++ // a skipped attempt counts as a failure: every 16th is tried
+	if d[0]%16 == 0 {
+		d[0], d[1] = d[0]/2, d[1]/2
+		return true
+	}
+	return false
+}
+
+func (l *learned) dropped(v int, ok bool) {
+	d := &l.drops[v]
+	d[0]++
+	if ok {
+		d[1]++
+	}
 }
 
 type certEntry struct {
@@ -158,7 +190,7 @@ func newLearned(m *symbolic.Model, prop *symbolic.Property, pol Learned) (*learn
 	}
 	return &learned{pol: pol, g: g, dec: dec,
 		proved: make([][]certEntry, len(m.Labels)), failed: make([][]certEntry, len(m.Labels)),
-		sure: map[string][]symbolic.LabelID{}}, nil
+		sure: map[string][]symbolic.LabelID{}, drops: make([][2]int, len(m.Vars))}, nil
 }
 
 // successor is selectSuccessorState for a learned policy: a successor of
@@ -445,6 +477,9 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 		if l.Upper || !slices.Contains(b, l) {
 			continue
 		}
+		if !r.learned.dropWorth(int(l.Var)) {
+			continue
+		}
 		c := box{}
 		for _, k := range b {
 			if k.Var != l.Var {
@@ -455,6 +490,7 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 		if err != nil {
 			return nil, err
 		}
+		r.learned.dropped(int(l.Var), ok)
 		if ok {
 			b = c
 		}
