@@ -62,6 +62,11 @@ type Options struct {
 	// declaration passed to Check then only names it). Check instantiates
 	// nn and trees declarations itself when Learned is nil.
 	Learned Learned
+	// NoCertCache switches off the cache of certification results (a
+	// proved exclusion holds on every sub-box, a failed one on every
+	// super-box): every APFT certification calls the certifier. For
+	// measuring what the cache saves; the answers are the same.
+	NoCertCache bool
 }
 
 // Stats are the figures of a run. Times of generalization and

@@ -346,12 +346,18 @@ func subset(a, b []symbolic.LabelID) bool {
 func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (bool, error) {
 	l := r.learned
 	for _, e := range l.proved[a] {
+		if r.opts.NoCertCache {
+			break
+		}
 		if b.within(e.b) && subset(e.sure, sure) {
 			r.stats.CertHits++
 			return true, nil
 		}
 	}
 	for _, e := range l.failed[a] {
+		if r.opts.NoCertCache {
+			break
+		}
 		if e.b.within(b) && subset(sure, e.sure) {
 			r.stats.CertHits++
 			return false, nil

@@ -78,6 +78,7 @@ func runVerify(e *env, args []string) int {
 	order := &enumFlag{what: "order", values: []string{"activity", "index", "reverse"}, val: "activity"}
 	fs.Var(order, "order", "ic3: the order in which generalization tries to drop variables: activity (least used in recent clauses first), index (declaration order), reverse")
 	widen := &enumFlag{what: "widening", values: []string{"auto", "on", "off"}, val: "auto"}
+	certCache := fs.Bool("cert-cache", true, "polic3: cache the certifier's answers per (box, label), reused on sub- and super-boxes; false to measure what the cache saves")
 	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies, off for learned ones), on, off")
 	bf := addBDDFlags(fs)
 	certFile := fs.String("cert", "", "ic3: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
@@ -118,7 +119,7 @@ func runVerify(e *env, args []string) int {
 	if engine.val == "auto" && (max == 0 || max > autoStates) {
 		max = autoStates
 	}
-	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, widen: widen.val, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
+	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, widen: widen.val, noCertCache: !*certCache, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
 	if engine.val == "bdd" {
 		return verifyBDD(e, ctx, prog, file, lm, bf, *jsonOut, *record)
 	}

@@ -60,11 +60,13 @@ type ic3Run struct {
 	generalize bool
 	order      string
 	widen      string
-	cert       string
-	record     string
-	json       bool
-	prog       *progress
-	bfsStates  int
+	// noCertCache: --cert-cache=false.
+	noCertCache bool
+	cert        string
+	record      string
+	json        bool
+	prog        *progress
+	bfsStates   int
 }
 
 func (r *ic3Run) run(e *env, ctx context.Context) int {
@@ -77,6 +79,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		engine += "-nog"
 	}
 	opts := ic3.Options{Generalize: r.generalize, Order: ic3.Order(r.order)}
+	opts.NoCertCache = r.noCertCache
 	if r.widen != "auto" {
 		opts.Widen = r.widen
 	}
