@@ -97,8 +97,8 @@ func (sp *space) states(ss []symbolic.State) Node {
 
 // Interval is lo..hi inclusive.
 type Interval struct {
-	Lo int `json:"lo"`
-	Hi int `json:"hi"`
+	Lo int `json:"lower"`
+	Hi int `json:"upper"`
 }
 
 // VarSet constrains one variable of a cube: its value lies in one of

@@ -21,9 +21,18 @@ func init() {
 		Examples: []string{
 			"vigil bench -D L=120000 -D P=3 specs/twoway_line.spec",
 			"vigil bench --naive=false specs/npuzzle.spec --json",
-			"vigil bench ic3 --timeout 60s specs/*.spec    # ic3 vs bfs vs z3 Spacer on the CHC export, one table",
 		},
 		Run: runBench,
+	})
+	register(&command{
+		Name:    "bench ic3",
+		Summary: "ic3 against BFS and z3's Spacer on every model, property and symbolic policy of the files, one table",
+		Usage:   "vigil bench ic3 [flags] FILE...",
+		Examples: []string{
+			"vigil bench ic3 --timeout 60s specs/*.spec    # ic3 vs bfs vs z3 Spacer on the CHC export, one table",
+			"vigil bench ic3 --timeout 10s --nog --json specs/transport.spec",
+		},
+		Run: runBenchIC3,
 	})
 }
 

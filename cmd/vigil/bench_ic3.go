@@ -45,12 +45,12 @@ type peerRow struct {
 }
 
 func runBenchIC3(e *env, args []string) int {
-	c := &command{Name: "bench ic3", Usage: "vigil bench ic3 [flags] FILE..."}
+	c := commands["bench ic3"]
 	fs := newFlags(e, c)
 	defs := defines{}
 	fs.Var(defs, "D", "override a constant in every file: -D NAME=VALUE (repeatable)")
-	timeout := fs.Duration("timeout", time.Minute, "limit per engine and instance")
-	maxStates := fs.Int("max-states", 20_000_000, "BFS gives up (unknown) after storing this many states")
+	timeout := timeoutFlagDefault(fs, time.Minute, "limit per engine and instance: `DURATION`")
+	maxStates := addCountFlag(fs, "max-states", 20_000_000, "BFS gives up (unknown) after storing this many states")
 	nog := fs.Bool("nog", false, "also run ic3-nog")
 	plaja := addPlajaFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the rows as JSON")

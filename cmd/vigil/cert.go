@@ -16,21 +16,18 @@ func init() {
 	register(&command{
 		Name:    "cert",
 		Summary: "check a safety certificate independently of the decider that wrote it",
-		Usage:   "vigil cert check [flags] CERT.json",
+		Usage:   "vigil cert check [flags] CERT",
 		Examples: []string{
 			"vigil cert check safe.cert.json",
-			"vigil cert check safe.cert.json --spec model.spec -D L=20",
-			"vigil cert check unsafe.cert.json --json",
+			"vigil cert check inv.smt2",
 		},
-		Run: runCert,
+		Run: func(e *env, args []string) int { return runSubcommands(e, "cert", args) },
 	})
-}
-
-func runCert(e *env, args []string) int {
-	return dispatch(e, "cert", `subcommands:
-  check CERT [--spec FILE] [-D NAME=VALUE]... [--json]   exit 0 when the certificate holds, 1 when it does not
-
-A safety certificate (CERT.json, written by vigil safe --cert) proves that
+	register(&command{
+		Name:    "cert check",
+		Summary: "check a certificate: exit 0 when it holds, 1 when it does not",
+		Usage:   "vigil cert check [flags] CERT",
+		Help: `A safety certificate (CERT.json, written by vigil safe --cert) proves that
 one state is safe or r-safe for a property and a tested policy, or that it
 is not. An invariant certificate (SMT-LIB2, written by vigil verify --engine
 ic3 --cert) proves that no run of the policy reaches an unsafe state; check
@@ -39,11 +36,19 @@ queries, and the stock z3 binary checks the same file (z3 CERT). check loads
 the model the certificate names (its "spec", defines and PlaJA files; a
 relative path is tried from the current directory, then from the
 certificate's directory); --spec, -D and the PlaJA flags override what the
-certificate records. check computes successors itself and checks every entry.`, []subcommand{{"check", certCheck}}, func() { certCheck(e, []string{"-h"}) }, args)
+certificate records. check computes successors itself and checks every entry.`,
+		Examples: []string{
+			"vigil cert check safe.cert.json",
+			"vigil cert check safe.cert.json --spec model.spec -D L=20",
+			"vigil cert check unsafe.cert.json --json",
+		},
+		Run: certCheck,
+	})
 }
 
 // certResult is the --json form of a check.
 type certResult struct {
+	Verdict string    `json:"verdict"` // valid or invalid
 	Valid   bool      `json:"valid"`
 	Kind    cert.Kind `json:"kind,omitempty"`
 	Radius  any       `json:"radius,omitempty"` // "inf" or an integer
@@ -53,7 +58,7 @@ type certResult struct {
 }
 
 func certCheck(e *env, args []string) int {
-	c := &command{Name: "cert check", Usage: "vigil cert check [flags] CERT.json"}
+	c := commands["cert check"]
 	fs := newFlags(e, c)
 	spec := fs.String("spec", "", "model file to check against (default: the certificate's spec)")
 	plaja := addPlajaFlags(fs)
@@ -80,7 +85,10 @@ func certCheck(e *env, args []string) int {
 		reported        // already on stderr
 	)
 	finish := func(err error, how int) int {
-		res.Valid = err == nil
+		res.Valid, res.Verdict = err == nil, "valid"
+		if err != nil {
+			res.Verdict = "invalid"
+		}
 		if err != nil {
 			res.Error = strings.TrimPrefix(err.Error(), "cert: ")
 		}

@@ -58,7 +58,7 @@ func runExplore(e *env, args []string) int {
 		"restrict each state to the label this policy chooses (default: all applicable labels)")
 	engine := &enumFlag{what: "engine", values: []string{"bfs", "bdd"}, val: "bfs"}
 	fs.Var(engine, "engine", "bfs: explicit breadth-first search; bdd: symbolic reachability with BDDs (exact counts of any size)")
-	maxStates := fs.Int("max-states", 0, "bfs: stop after storing this many states (exit code 4); 0 means no limit")
+	maxStates := addCountFlag(fs, "max-states", 0, "bfs: stop after storing this many states (exit code 4); 0 means no limit")
 	bf := addBDDFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the statistics as JSON")
 	timeout := timeoutFlag(fs)
@@ -164,7 +164,7 @@ type bddFlags struct {
 
 func addBDDFlags(fs *flag.FlagSet) *bddFlags {
 	bf := &bddFlags{fs: fs}
-	bf.maxNodes = fs.Int("max-nodes", bdd.DefaultMaxNodes, "bdd: stop (unknown, exit 4) when the BDD node table grows beyond this many nodes (about 100 bytes each)")
+	bf.maxNodes = addCountFlag(fs, "max-nodes", bdd.DefaultMaxNodes, "bdd: stop (unknown, exit 4) when the BDD node table grows beyond this many nodes (about 100 bytes each)")
 	bf.order = &enumFlag{what: "BDD variable order", values: bdd.Orders, val: bdd.Orders[0]}
 	fs.Var(bf.order, "bdd-order", "bdd: variable order: "+strings.Join(bdd.Orders, ", ")+" (interleaved: per variable, current and next bits adjacent; bitwise: bits of equal weight of all variables together; blocked: all current bits, then all next bits)")
 	return bf

@@ -1,40 +1,221 @@
 package main
 
-import "fmt"
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
 
 func init() {
 	register(&command{
 		Name:    "help",
-		Summary: "show the commands, or one command's flags and examples",
-		Usage:   "vigil help [COMMAND]",
+		Summary: "show the commands, or one command's flags and examples, or a help topic",
+		Usage:   "vigil help [COMMAND [SUB-COMMAND] | TOPIC]",
+		Help: "vigil help X, vigil X --help and vigil X -h print the same text on stdout and exit 0,\n" +
+			"for every command and sub-command.",
 		Examples: []string{
 			"vigil help",
 			"vigil help check",
+			"vigil help nn verify",
+			"vigil help exit-codes",
 		},
 		Run: runHelp,
 	})
 }
 
+// topic is a help page that is not a command.
+type topic struct{ summary, text string }
+
+var topics = map[string]topic{
+	"exit-codes": {"what vigil's exit codes mean (the same for every command)", exitCodesText},
+}
+
+func topicNames() []string {
+	var names []string
+	for n := range topics {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// exitCodesText is the table README.md repeats.
+const exitCodesText = `Exit codes (the same for every command):
+
+  0   success: the answer is "safe", "verified", "holds" or "excluded", or the command did its job
+  1   input error: a file is missing or wrong (diagnostics name file, line and what to do),
+      or a check failed (vigil check found errors, a certificate is invalid)
+  2   usage error: an unknown command or flag, a missing argument, an absurd flag value
+  3   unsafe / bug found: a counterexample, a reachable unsafe state, a satisfiable
+      VNNLIB property, a class that is still possible (verify, safe, nn verify, trees decide)
+  4   unknown: no answer within the limits (--timeout, --max-states, --nodes) or interrupted
+      with Ctrl-C; partial results are printed
+  70  internal error: vigil panicked. This is a bug in vigil; please report it.
+
+A fatal Go runtime error (stack overflow, out of memory) cannot be caught and
+exits 2; vigil limits recursion depth and sizes so that no input reaches one.
+With --json, a command that fails (exit 1, 2 or 70) prints a JSON error object on
+stdout: {"error": MESSAGE, "file": F, "line": L, "column": C, "code": CODE, "exit_code": N}.`
+
 func runHelp(e *env, args []string) int {
+	if e.probe != nil {
+		return exitOK
+	}
 	if len(args) == 0 {
 		usage(e.stdout)
-		fmt.Fprintln(e.stdout, "\nExit codes: 0 success (verify: safe), 1 input errors, 2 usage errors,\n3 unsafe (a counterexample was found), 4 unknown (limit, timeout or interrupt).")
+		fmt.Fprintln(e.stdout, "\nExit codes: 0 success (verify: safe), 1 input errors, 2 usage errors,\n3 unsafe (a counterexample was found), 4 unknown (limit, timeout or interrupt),\n70 a bug in vigil. Run 'vigil help exit-codes' for details.")
+		return exitOK
+	}
+	if t, ok := topics[args[0]]; ok && len(args) == 1 {
+		fmt.Fprintln(e.stdout, t.text)
 		return exitOK
 	}
 	c := commands[args[0]]
 	if c == nil {
-		fmt.Fprintf(e.stderr, "vigil help: unknown command %q%s\n", args[0], suggest(args[0], commandNames()))
+		fmt.Fprintf(e.stderr, "vigil help: unknown command or topic %q%s\nRun 'vigil help' for the list.\n", args[0], suggest(args[0], append(topNames(), topicNames()...)))
 		return exitUsage
 	}
-	fmt.Fprintf(e.stdout, "%s\n\n", c.Summary)
-	// Show the usage line and flags by letting the command print its usage.
-	fe := &env{stdout: e.stdout, stderr: e.stdout, stdin: e.stdin}
-	c.Run(fe, []string{"-help"})
-	if len(c.Examples) > 0 {
-		fmt.Fprintln(e.stdout, "\nExamples:")
-		for _, ex := range c.Examples {
-			fmt.Fprintf(e.stdout, "  %s\n", ex)
+	rest := args[1:]
+	for len(rest) > 0 && commands[c.Name+" "+rest[0]] != nil {
+		c, rest = commands[c.Name+" "+rest[0]], rest[1:]
+	}
+	sub := legacySub(c, rest)
+	if len(rest) > 0 && (sub == "" || len(rest) > 1) {
+		fmt.Fprintf(e.stderr, "vigil help: %s has no sub-command %q%s\n", c.Name, rest[0], suggest(rest[0], subNames(c.Name)))
+		return exitUsage
+	}
+	return printHelp(e.stdout, c, sub)
+}
+
+// isHelpArg tells whether a is -h, -help or --help.
+func isHelpArg(a string) bool { return a == "-h" || a == "-help" || a == "--help" }
+
+// wantsHelp tells whether args ask for help before "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if isHelpArg(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// probe collects, by running a command with -h, its flag list and (for
+// commands that use dispatch) its sub-commands.
+type probe struct {
+	subs []string
+}
+
+// flags prints fs's flags under a heading (newFlags calls it on -h).
+func (p *probe) flags(fs *flag.FlagSet) {
+	n := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		n++
+		if v, ok := f.Value.(explained); ok {
+			f.Value = v.Value // PrintDefaults compares values with their type's zero value
+		}
+	})
+	if n == 0 {
+		return
+	}
+	fmt.Fprintln(fs.Output(), "\nFlags:")
+	fs.PrintDefaults()
+}
+
+// probeCommand runs c with args and -h under a probe and returns what it
+// printed and the sub-commands it listed.
+func probeCommand(c *command, args ...string) (string, []string) {
+	var b bytes.Buffer
+	p := &probe{}
+	e := &env{stdout: &b, stderr: &b, stdin: strings.NewReader(""), probe: p}
+	func() {
+		defer func() { _ = recover() }()
+		c.Run(e, append(args, "-h"))
+	}()
+	return b.String(), p.subs
+}
+
+// legacySub returns rest[0] when c runs it as a sub-command through
+// dispatch (which help learns by probing c), else "".
+func legacySub(c *command, rest []string) string {
+	if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
+		return ""
+	}
+	_, subs := probeCommand(c)
+	for _, s := range subs {
+		if s == rest[0] {
+			return s
+		}
+	}
+	return ""
+}
+
+// printHelp writes the help of c (or of its dispatch sub-command sub): the
+// summary, the synopsis, the description, the sub-commands, the flags and
+// the examples. It returns exit code 0.
+func printHelp(w io.Writer, c *command, sub string) int {
+	name := c.Name
+	if sub != "" {
+		name += " " + sub
+	}
+	if sub == "" {
+		fmt.Fprintf(w, "vigil %s: %s\n\nusage: %s\n", name, c.Summary, c.Usage)
+		if c.Help != "" {
+			fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.Help, "\n"))
+		}
+	} else {
+		fmt.Fprintf(w, "vigil %s (a sub-command of vigil %s)\n\n", name, c.Name)
+	}
+	if subs := subNames(c.Name); sub == "" && len(subs) > 0 {
+		fmt.Fprintln(w, "\nSub-commands:")
+		for _, s := range subs {
+			fmt.Fprintf(w, "  %-8s %s\n", s, commands[c.Name+" "+s].Summary)
+		}
+		fmt.Fprintf(w, "Run 'vigil help %s SUB-COMMAND' for each one's flags and examples.\n", c.Name)
+	}
+	var text string
+	if sub == "" {
+		text, _ = probeCommand(c)
+	} else {
+		text, _ = probeCommand(c, sub)
+	}
+	if text = strings.Trim(text, "\n"); text != "" {
+		fmt.Fprintf(w, "\n%s\n", text)
+	}
+	if ex := examplesOf(c, sub); len(ex) > 0 {
+		fmt.Fprintln(w, "\nExamples:")
+		for _, x := range ex {
+			fmt.Fprintf(w, "  %s\n", x)
 		}
 	}
 	return exitOK
+}
+
+// examplesOf returns c's examples; a sub-command without its own takes
+// those of its parent that run it.
+func examplesOf(c *command, sub string) []string {
+	if sub == "" && len(c.Examples) > 0 {
+		return c.Examples
+	}
+	parent, name := c, c.Name+" "+sub
+	if sub == "" {
+		p, _, ok := strings.Cut(c.Name, " ")
+		if !ok || commands[p] == nil {
+			return nil
+		}
+		parent, name = commands[p], c.Name
+	}
+	var out []string
+	for _, x := range parent.Examples {
+		if strings.HasPrefix(x, "vigil "+name+" ") {
+			out = append(out, x)
+		}
+	}
+	return out
 }

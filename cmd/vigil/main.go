@@ -5,30 +5,37 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
 	"vigil/symbolic"
 )
 
-// Exit codes, documented in README.md and `vigil help`.
+// Exit codes, documented in README.md and `vigil help exit-codes`.
 const (
-	exitOK      = 0 // success; for verify: safe
-	exitError   = 1 // input errors (diagnostics, unreadable files)
-	exitUsage   = 2 // bad command line
-	exitUnsafe  = 3 // verify: a counterexample was found
-	exitUnknown = 4 // verify: no verdict (limit, timeout, interrupted)
+	exitOK      = 0  // success; for verify: safe
+	exitError   = 1  // input errors (diagnostics, unreadable files)
+	exitUsage   = 2  // bad command line
+	exitUnsafe  = 3  // verify: a counterexample was found
+	exitUnknown = 4  // verify: no verdict (limit, timeout, interrupted)
+	exitBug     = 70 // a panic inside vigil: a bug (EX_SOFTWARE of sysexits.h)
 )
 
-// command is one subcommand.
+// command is one command, or one sub-command when Name has two words
+// ("nn verify"): `vigil nn verify ARGS` runs it, and `vigil help nn verify`,
+// `vigil nn verify --help` and `vigil nn verify -h` print its help (see
+// help.go). A command with sub-commands runs them with runSubcommands.
 type command struct {
 	Name     string
 	Summary  string // one line for `vigil help`
 	Usage    string // synopsis, e.g. "vigil check [flags] FILE..."
+	Help     string // optional paragraphs printed after the synopsis
 	Examples []string
 	Run      func(env *env, args []string) int
 }
@@ -37,6 +44,9 @@ type command struct {
 type env struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
+	// probe is set while help collects a command's flags: newFlags then
+	// prints the flag list on -h, and dispatch records its sub-commands.
+	probe *probe
 }
 
 var commands = map[string]*command{}
@@ -45,6 +55,10 @@ func register(c *command) { commands[c.Name] = c }
 
 func main() { os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin})) }
 
+// run is the dispatcher: it finds the (sub-)command args name, answers
+// -h/--help anywhere before "--" with the command's help on stdout (exit
+// 0), turns a failure under --json into a JSON error object on stdout, and
+// turns a panic into exit code 70.
 func run(args []string, e *env) int {
 	if len(args) == 0 {
 		usage(e.stderr)
@@ -59,16 +73,62 @@ func run(args []string, e *env) int {
 	}
 	c := commands[name]
 	if c == nil {
-		fmt.Fprintf(e.stderr, "vigil: unknown command %q%s\nRun 'vigil help' for the list of commands.\n", name, suggest(name, commandNames()))
+		fmt.Fprintf(e.stderr, "vigil: unknown command %q%s\nRun 'vigil help' for the list of commands.\n", name, suggest(name, topNames()))
 		return exitUsage
 	}
-	return c.Run(e, args[1:])
+	rest := args[1:]
+	for len(rest) > 0 && commands[c.Name+" "+rest[0]] != nil {
+		c, rest = commands[c.Name+" "+rest[0]], rest[1:]
+	}
+	if wantsHelp(rest) {
+		return printHelp(e.stdout, c, legacySub(c, rest))
+	}
+	if !wantsJSON(rest) {
+		return runCommand(c, e, rest)
+	}
+	var errText bytes.Buffer
+	out := &countingWriter{w: e.stdout}
+	code := runCommand(c, &env{stdout: out, stderr: io.MultiWriter(e.stderr, &errText), stdin: e.stdin}, rest)
+	if out.n == 0 && (code == exitError || code == exitUsage || code == exitBug) {
+		printJSONError(e.stdout, newJSONError(errText.String(), code))
+	}
+	return code
 }
 
-func commandNames() []string {
+// runCommand runs c, turning a panic into a "vigil bug" message and exit
+// code 70, so that a crash is never mistaken for a usage error (exit 2,
+// which is also the Go runtime's own exit code for a panic). Fatal runtime
+// errors (stack overflow, out of memory) cannot be recovered: they still
+// exit 2, and their causes must be removed at the source.
+func runCommand(c *command, e *env, args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.stderr, "vigil %s: internal error: %v\nThis is a bug in vigil; please report it with the command line and this trace:\n%s", c.Name, r, debug.Stack())
+			code = exitBug
+		}
+	}()
+	return c.Run(e, args)
+}
+
+// topNames lists the top-level commands.
+func topNames() []string {
 	var names []string
 	for n := range commands {
-		names = append(names, n)
+		if !strings.Contains(n, " ") {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// subNames lists the registered sub-commands of parent (their last words).
+func subNames(parent string) []string {
+	var names []string
+	for n := range commands {
+		if p, sub, ok := strings.Cut(n, " "); ok && p == parent {
+			names = append(names, sub)
+		}
 	}
 	sort.Strings(names)
 	return names
@@ -77,28 +137,39 @@ func commandNames() []string {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "vigil verifies and tests learned action policies.")
 	fmt.Fprintln(w, "\nUsage: vigil COMMAND [flags] [args]\n\nCommands:")
-	for _, n := range commandNames() {
+	for _, n := range topNames() {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
 	}
-	fmt.Fprintln(w, "\nRun 'vigil help COMMAND' for a command's flags and examples.")
+	fmt.Fprintln(w, "\nHelp topics:")
+	for _, t := range topicNames() {
+		fmt.Fprintf(w, "  %-10s %s\n", t, topics[t].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'vigil help COMMAND' (or vigil COMMAND --help) for a command's flags and examples.")
 }
 
 // newFlags returns a flag set that reports errors the vigil way: the
-// command's usage on stderr and exit code 2.
+// message and the command's synopsis on stderr, and exit code 2 (the
+// caller returns it when parseFlags fails). Under help's probe it prints
+// the flag list instead.
 func newFlags(e *env, c *command) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: %s\n", c.Usage)
-		fs.PrintDefaults()
+		if e.probe != nil {
+			e.probe.flags(fs)
+			return
+		}
+		fmt.Fprintf(e.stderr, "usage: %s\nRun 'vigil help %s' for the flags and examples.\n", c.Usage, c.Name)
 	}
 	return fs
 }
 
 // parseFlags parses args, allowing flags after positional arguments
 // (vigil check a.spec --json). It returns the positional arguments, or
-// ok == false after printing the error.
+// ok == false after printing the error. A flag value that does not parse
+// says what form the flag wants.
 func parseFlags(fs *flag.FlagSet, args []string) (rest []string, ok bool) {
+	explainValues(fs)
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, false
@@ -119,18 +190,46 @@ func parseFlags(fs *flag.FlagSet, args []string) (rest []string, ok bool) {
 	}
 }
 
-// defines collects repeated -D NAME=VALUE flags.
-// subcommand is one subcommand of a command that has them (nn, trees, cert).
+// runSubcommands runs the registered sub-command of parent that args[0]
+// names. The dispatcher (run) normally gets there first; this handles a
+// missing or unknown sub-command.
+func runSubcommands(e *env, parent string, args []string) int {
+	if e.probe != nil {
+		return exitOK // help lists the sub-commands itself
+	}
+	if len(args) == 0 {
+		fmt.Fprintf(e.stderr, "vigil %s: give a sub-command: %s\nRun 'vigil help %s' for what they do.\n", parent, strings.Join(subNames(parent), ", "), parent)
+		return exitUsage
+	}
+	if c := commands[parent+" "+args[0]]; c != nil {
+		return c.Run(e, args[1:])
+	}
+	fmt.Fprintf(e.stderr, "vigil %s: unknown sub-command %q%s\nRun 'vigil help %s' for the list.\n", parent, args[0], suggest(args[0], subNames(parent)), parent)
+	return exitUsage
+}
+
+// subcommand is one sub-command run by dispatch, the older way to write
+// sub-commands (register "parent sub" commands and use runSubcommands
+// instead: they get their own help and examples).
 type subcommand struct {
 	name string
 	run  func(*env, []string) int
 }
 
-// dispatch runs the subcommand args[0] names. Without arguments, or with
-// -h/-help/--help, it prints help: exit 2 without arguments, 0 when help
-// was asked for (then more, if set, adds to it).
+// dispatch runs the subcommand args[0] names. Without arguments it prints
+// help on stderr (exit 2). Under help's probe it prints help and records
+// the sub-commands' names.
 func dispatch(e *env, cmd, help string, subs []subcommand, more func(), args []string) int {
-	if len(args) == 0 || args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
+	var names []string
+	for _, sc := range subs {
+		names = append(names, sc.name)
+	}
+	if e.probe != nil && (len(args) == 0 || isHelpArg(args[0])) {
+		e.probe.subs = names
+		fmt.Fprintln(e.stderr, help)
+		return exitOK
+	}
+	if len(args) == 0 || isHelpArg(args[0]) {
 		fmt.Fprintln(e.stderr, help)
 		if len(args) == 0 {
 			return exitUsage
@@ -140,12 +239,10 @@ func dispatch(e *env, cmd, help string, subs []subcommand, more func(), args []s
 		}
 		return exitOK
 	}
-	var names []string
 	for _, sc := range subs {
 		if sc.name == args[0] {
 			return sc.run(e, args[1:])
 		}
-		names = append(names, sc.name)
 	}
 	fmt.Fprintf(e.stderr, "vigil %s: unknown subcommand %q%s\nRun 'vigil help %s' for the list.\n", cmd, args[0], suggest(args[0], names), cmd)
 	return exitUsage

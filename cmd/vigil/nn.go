@@ -18,14 +18,66 @@ func init() {
 	register(&command{
 		Name:    "nn",
 		Summary: "neural networks: evaluate, bound, and verify VNNLIB properties",
-		Usage:   "vigil nn verify|eval|bounds|corpus [flags] ARGS...",
+		Usage:   "vigil nn verify|eval|bound|corpus [flags] ARGS...",
+		Help:    "NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network.",
 		Examples: []string{
-			"vigil nn verify net.onnx prop.vnnlib --timeout 60",
+			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
 			`vigil nn eval net.onnx --input "0.1,0.2,0.3"`,
-			`vigil nn bounds net.onnx --box "0:1,-1:1" --method crown`,
-			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 60",
+			`vigil nn bound net.onnx --box "0:1,-1:1" --method crown`,
+			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 60s",
 		},
-		Run: runNN,
+		Run: func(e *env, args []string) int { return runSubcommands(e, "nn", args) },
+	})
+	register(&command{
+		Name:    "nn verify",
+		Summary: "decide a VNNLIB property: sat (exit 3, with a counterexample), unsat (0) or unknown (4)",
+		Usage:   "vigil nn verify [flags] NET PROP.vnnlib",
+		Help: "NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network. unsat means no input in\n" +
+			"the property's box satisfies its output constraint (the property is verified); sat comes\n" +
+			"with an input that does, checked by evaluating the network.",
+		Examples: []string{
+			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
+			"vigil nn verify net.nnet prop.vnnlib --method alpha --json",
+		},
+		Run: nnVerify,
+	})
+	register(&command{
+		Name:    "nn eval",
+		Summary: "the network's outputs at one input",
+		Usage:   `vigil nn eval [flags] NET --input "x1,x2,..."`,
+		Examples: []string{
+			`vigil nn eval net.onnx --input "0.1,0.2,0.3"`,
+			`vigil nn eval net.nnet --input "0,0,0,0,0" --json`,
+		},
+		Run: nnEval,
+	})
+	register(&command{
+		Name:    "nn bound",
+		Summary: "lower and upper bounds on each output over an input box (ibp, crown, both, alpha)",
+		Usage:   `vigil nn bound [flags] NET --box "lo:hi,..."`,
+		Help:    "vigil nn bounds is another name for this command (its earlier name; both keep working).",
+		Examples: []string{
+			`vigil nn bound net.onnx --box "0:1,-1:1" --method crown`,
+			`vigil nn bound net.nnet --box "0:1,0:1,0:1,0:1,0:1" --json`,
+		},
+		Run: nnBound,
+	})
+	register(&command{
+		Name:     "nn bounds",
+		Summary:  "another name for vigil nn bound",
+		Usage:    `vigil nn bounds [flags] NET --box "lo:hi,..."`,
+		Examples: []string{`vigil nn bounds net.onnx --box "0:1,-1:1" --method crown`},
+		Run:      nnBound,
+	})
+	register(&command{
+		Name:    "nn corpus",
+		Summary: "run DIR/expected.csv (VNN-COMP layout) and count correct, wrong and unknown answers",
+		Usage:   "vigil nn corpus [flags] DIR",
+		Examples: []string{
+			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 60s",
+			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 10s --json",
+		},
+		Run: nnCorpus,
 	})
 }
 
@@ -53,19 +105,10 @@ func addMethodFlag(fs *flag.FlagSet, usage string) *methodFlag {
 	return f
 }
 
-func runNN(e *env, args []string) int {
-	return dispatch(e, "nn", `subcommands:
-  verify NET PROP.vnnlib [--timeout S] [--method M] [--json]   sat (exit 3, with a counterexample), unsat (0) or unknown (4)
-  eval NET --input "x1,x2,..." [--json]           the network's outputs at one input
-  bounds NET --box "lo:hi,..." [--method M] [--json]  output bounds over an input box (ibp, crown, both, alpha)
-  corpus DIR [--timeout S] [--method M] [--json]               run DIR/expected.csv (VNN-COMP layout) and count answers
-NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network.`, []subcommand{{"verify", nnVerify}, {"eval", nnEval}, {"bounds", nnBounds}, {"corpus", nnCorpus}}, nil, args)
-}
-
 func nnVerify(e *env, args []string) int {
-	c := &command{Name: "nn verify", Usage: "vigil nn verify NET PROP.vnnlib [--timeout S] [--method M] [--json]"}
+	c := commands["nn verify"]
 	fs := newFlags(e, c)
-	timeout := fs.Float64("timeout", 60, "give up (unknown) after `S` seconds; 0 for no limit")
+	timeout := timeoutFlagDefault(fs, 60*time.Second, "give up (unknown, exit 4) after `DURATION`; 0 for no limit")
 	method := addMethodFlag(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
@@ -87,7 +130,7 @@ func nnVerify(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
 	}
-	res, err := net.Verify(prop, time.Duration(*timeout*float64(time.Second)), nn.Options{Method: m})
+	res, err := net.Verify(prop, *timeout, nn.Options{Method: m})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
@@ -99,7 +142,7 @@ func nnVerify(e *env, args []string) int {
 		res.Answer = nn.AnswerUnkn
 	}
 	if *asJSON {
-		out := map[string]any{"answer": res.Answer, "nodes": res.Nodes, "seconds": res.Elapsed.Seconds()}
+		out := map[string]any{"verdict": res.Answer, "nodes": res.Nodes, "seconds": res.Elapsed.Seconds()}
 		if res.Answer == nn.Sat {
 			out["input"], out["output"] = res.Input, res.Output
 		}
@@ -141,7 +184,7 @@ func parseFloats(s string) ([]float64, error) {
 }
 
 func nnEval(e *env, args []string) int {
-	c := &command{Name: "nn eval", Usage: `vigil nn eval NET --input "x1,x2,..." [--json]`}
+	c := commands["nn eval"]
 	fs := newFlags(e, c)
 	input := fs.String("input", "", "comma-separated input `values`")
 	asJSON := fs.Bool("json", false, "print the outputs as JSON")
@@ -177,8 +220,8 @@ func nnEval(e *env, args []string) int {
 	return exitOK
 }
 
-func nnBounds(e *env, args []string) int {
-	c := &command{Name: "nn bounds", Usage: `vigil nn bounds NET --box "lo:hi,..." [--method ibp|crown|both] [--json]`}
+func nnBound(e *env, args []string) int {
+	c := commands["nn bound"]
 	fs := newFlags(e, c)
 	boxFlag := fs.String("box", "", "input box, one `lo:hi` per input, comma-separated")
 	method := addMethodFlag(fs, "bound `method`: ibp, crown, both (CROWN intersected with IBP) or alpha (both, with optimised slopes)")
@@ -214,7 +257,7 @@ func nnBounds(e *env, args []string) int {
 		return exitUsage
 	}
 	if *asJSON {
-		b, _ := json.Marshal(map[string]any{"method": m.String(), "lo": lo, "hi": hi})
+		b, _ := json.Marshal(map[string]any{"method": m.String(), "lower": lo, "upper": hi})
 		fmt.Fprintln(e.stdout, string(b))
 		return exitOK
 	}
@@ -227,9 +270,9 @@ func nnBounds(e *env, args []string) int {
 // nnCorpus runs a VNN-COMP style folder: DIR/expected.csv lists onnx,
 // vnnlib, expected; networks in DIR/onnx, properties in DIR/vnnlib.
 func nnCorpus(e *env, args []string) int {
-	c := &command{Name: "nn corpus", Usage: "vigil nn corpus DIR [--timeout S] [--method M] [--json]"}
+	c := commands["nn corpus"]
 	fs := newFlags(e, c)
-	timeout := fs.Float64("timeout", 60, "per-instance limit in `S` seconds")
+	timeout := timeoutFlagDefault(fs, 60*time.Second, "per-instance limit: `DURATION`; 0 for no limit")
 	method := addMethodFlag(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
 	asJSON := fs.Bool("json", false, "print one JSON object per instance and a summary")
 	rest, ok := parseFlags(fs, args)
@@ -269,7 +312,7 @@ func nnCorpus(e *env, args []string) int {
 			fmt.Fprintln(e.stderr, err)
 			return exitError
 		}
-		res, err := net.Verify(prop, time.Duration(*timeout*float64(time.Second)), nn.Options{Method: m})
+		res, err := net.Verify(prop, *timeout, nn.Options{Method: m})
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			return exitError
@@ -287,8 +330,8 @@ func nnCorpus(e *env, args []string) int {
 			correct++
 		}
 		if *asJSON {
-			b, _ := json.Marshal(map[string]any{"onnx": r[0], "vnnlib": r[1], "expected": r[2], "answer": res.Answer,
-				"verdict": verdict, "seconds": res.Elapsed.Seconds(), "nodes": res.Nodes})
+			b, _ := json.Marshal(map[string]any{"onnx": r[0], "vnnlib": r[1], "expected": r[2], "verdict": res.Answer,
+				"outcome": verdict, "seconds": res.Elapsed.Seconds(), "nodes": res.Nodes})
 			fmt.Fprintln(e.stdout, string(b))
 		} else {
 			fmt.Fprintf(e.stdout, "%-34s %-30s %-7s %-7s %-7s %8.3fs %7d nodes\n", r[0], r[1], r[2], res.Answer, verdict, res.Elapsed.Seconds(), res.Nodes)
@@ -299,7 +342,7 @@ func nnCorpus(e *env, args []string) int {
 		b, _ := json.Marshal(map[string]any{"correct": correct, "wrong": wrong, "unknown": unknown, "seconds": total.Seconds()})
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		fmt.Fprintf(e.stdout, "%d instances: %d correct, %d wrong, %d unknown; %.2fs total, %.3fs mean (limit %gs)\n",
+		fmt.Fprintf(e.stdout, "%d instances: %d correct, %d wrong, %d unknown; %.2fs total, %.3fs mean (limit %s)\n",
 			n, correct, wrong, unknown, total.Seconds(), total.Seconds()/float64(max(n, 1)), *timeout)
 	}
 	if wrong > 0 {

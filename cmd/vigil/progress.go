@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -60,11 +59,6 @@ func (p *progress) clear() {
 		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
 		p.width = 0
 	}
-}
-
-// timeoutFlag registers the shared --timeout flag.
-func timeoutFlag(fs *flag.FlagSet) *time.Duration {
-	return fs.Duration("timeout", 0, "give up after this long (e.g. 30s, 5m) with exit code 4; 0 means no limit")
 }
 
 // runContext returns a context that is canceled by Ctrl-C (or SIGTERM) and,

@@ -189,7 +189,7 @@ func runSafe(e *env, args []string) int {
 	stateText := fs.String("state", "", `the state to decide: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
 	certFile := fs.String("cert", "", "write the certificate to this file (with --start: FILE-K.json for the K-th start state)")
 	all := fs.Bool("all", false, "propu-bdd: decide every state of the model: the numbers of safe and unsafe states, and the unsafe region as a cover of cubes")
-	cubes := fs.Int("cubes", 20, "propu-bdd --all: list at most this many cubes of the unsafe region")
+	cubes := addCountFlag(fs, "cubes", 20, "propu-bdd --all: list at most this many cubes of the unsafe region")
 	bf := addBDDFlags(fs)
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {

@@ -16,31 +16,75 @@ func init() {
 		Name:    "trees",
 		Summary: "tree ensembles: evaluate, bound outputs over a box, decide whether a class can win",
 		Usage:   "vigil trees bound|eval|decide|info [flags] MODEL",
+		Help:    treesModelHelp,
 		Examples: []string{
 			`vigil trees bound model.json --box "0:0..30,1:0..30" --max 0`,
-			`vigil trees bound model.json --margin 2 --timeout 10 --json`,
 			`vigil trees eval model.json --input "1,2"`,
 			`vigil trees decide model.json --box "0:0..1" --class 1 --sure 0,2`,
 			"vigil trees info model.txt",
 		},
-		Run: runTrees,
+		Run: func(e *env, args []string) int { return runSubcommands(e, "trees", args) },
+	})
+	register(&command{
+		Name:    "trees bound",
+		Summary: "the exact optimum of a class score or margin over a box, or anytime lower and upper bounds",
+		Usage:   `vigil trees bound [flags] MODEL (--max CLASS | --min CLASS | --margin CLASS)`,
+		Help: "The exact optimum over the box with a witness input (exit 0), or anytime bounds\n" +
+			"when the budget runs out (exit 4); --margin C maximises f_C - max_{c != C} f_c.\n" +
+			"vigil trees bounds is another name for this command.\n\n" + treesModelHelp,
+		Examples: []string{
+			`vigil trees bound model.json --box "0:0..30,1:0..30" --max 0`,
+			`vigil trees bound model.json --margin 2 --timeout 10s --json`,
+		},
+		Run: treesBound,
+	})
+	register(&command{
+		Name:     "trees bounds",
+		Summary:  "another name for vigil trees bound",
+		Usage:    `vigil trees bounds [flags] MODEL (--max CLASS | --min CLASS | --margin CLASS)`,
+		Examples: []string{`vigil trees bounds model.json --box "0:0..30" --min 1`},
+		Run:      treesBound,
+	})
+	register(&command{
+		Name:    "trees eval",
+		Summary: "the class scores at one input",
+		Usage:   `vigil trees eval [flags] MODEL --input "x0,x1,..."`,
+		Help:    treesModelHelp,
+		Examples: []string{
+			`vigil trees eval model.json --input "1,2"`,
+			`vigil trees eval model.txt --input "0.5,1,3" --json`,
+		},
+		Run: treesEval,
+	})
+	register(&command{
+		Name:    "trees decide",
+		Summary: "decide whether class A can win anywhere in a box: excluded (exit 0), possible (3) or unknown (4)",
+		Usage:   `vigil trees decide [flags] MODEL --class A --sure S1,S2,...`,
+		Help: "excluded: some sure class beats A everywhere in the box (ties go to the lower\n" +
+			"class), so A is never chosen; possible: A wins at the witness input printed\n" +
+			"(exit 3, like a counterexample); unknown: the budget ran out (exit 4).\n\n" + treesModelHelp,
+		Examples: []string{
+			`vigil trees decide model.json --box "0:0..1" --class 1 --sure 0,2`,
+			`vigil trees decide model.json --class 0 --sure 1 --nodes 100000 --json`,
+		},
+		Run: treesDecide,
+	})
+	register(&command{
+		Name:    "trees info",
+		Summary: "format, classes, features, trees and leaves of an ensemble",
+		Usage:   `vigil trees info [flags] MODEL`,
+		Help:    treesModelHelp,
+		Examples: []string{
+			"vigil trees info model.txt",
+			"vigil trees info model.json --json",
+		},
+		Run: treesInfo,
 	})
 }
 
-func runTrees(e *env, args []string) int {
-	return dispatch(e, "trees", `subcommands:
-  bound MODEL [--box B] (--max C | --min C | --margin C) [--timeout S] [--nodes N] [--json]
-        the exact optimum over the box with a witness input (exit 0), or anytime
-        bounds when the budget runs out (exit 4); --margin C maximises f_C - max_{c != C} f_c
-  eval MODEL --input "x0,x1,..." [--json]        the class scores at one input
-  decide MODEL [--box B] --class A --sure S1,S2,... [--timeout S] [--nodes N] [--json]
-        excluded (some sure class beats A everywhere in the box; ties go to the
-        lower class), possible (with a witness input) or unknown (exit 4)
-  info MODEL [--json]                            format, classes, features, trees, leaves
-MODEL is XGBoost save_model JSON, LightGBM text, or Veritas JSON. A box B lists
+const treesModelHelp = `MODEL is XGBoost save_model JSON, LightGBM text, or Veritas JSON. A box B lists
 FEATURE:LO..HI (closed) or FEATURE:LO..<HI (half-open), comma-separated; LO or
-HI may be empty for no bound; features not listed are unbounded.`, []subcommand{{"bound", treesBound}, {"eval", treesEval}, {"decide", treesDecide}, {"info", treesInfo}}, nil, args)
-}
+HI may be empty for no bound; features not listed are unbounded.`
 
 // parseTreesBox reads "0:0..30,1:..<5" into a box over nf features.
 func parseTreesBox(s string, nf int) (trees.Box, error) {
@@ -129,19 +173,19 @@ func treesLoad(e *env, path string) *trees.Ensemble {
 	return m
 }
 
-func budgetFlags(fsTimeout *float64, fsNodes *int) trees.Options {
-	return trees.Options{MaxNodes: *fsNodes, Timeout: time.Duration(*fsTimeout * float64(time.Second))}
+func budgetFlags(timeout *time.Duration, nodes *int) trees.Options {
+	return trees.Options{MaxNodes: *nodes, Timeout: *timeout}
 }
 
 func treesBound(e *env, args []string) int {
-	c := &command{Name: "trees bound", Usage: `vigil trees bound MODEL [--box "0:0..30,1:0..30"] (--max CLASS | --min CLASS | --margin CLASS) [--timeout S] [--nodes N] [--json]`}
+	c := commands["trees bound"]
 	fs := newFlags(e, c)
 	boxFlag := fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
 	maxC := fs.Int("max", -1, "maximise the score of class `C`")
 	minC := fs.Int("min", -1, "minimise the score of class `C`")
 	marginC := fs.Int("margin", -1, "maximise f_C - max over c != C of f_c for class `C`")
-	timeout := fs.Float64("timeout", 60, "stop with anytime bounds after `S` seconds; 0 for no limit")
-	nodes := fs.Int("nodes", 0, "stop with anytime bounds after `N` expanded states (default 262144)")
+	timeout := timeoutFlagDefault(fs, 60*time.Second, "stop with anytime bounds after `DURATION`; 0 for no limit")
+	nodes := addCountFlag(fs, "nodes", 0, "stop with anytime bounds after `N` expanded states (0: the default, 262144)")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -225,7 +269,7 @@ func treesBound(e *env, args []string) int {
 }
 
 func treesEval(e *env, args []string) int {
-	c := &command{Name: "trees eval", Usage: `vigil trees eval MODEL --input "x0,x1,..." [--json]`}
+	c := commands["trees eval"]
 	fs := newFlags(e, c)
 	input := fs.String("input", "", "comma-separated input `values`")
 	asJSON := fs.Bool("json", false, "print the scores as JSON")
@@ -269,13 +313,13 @@ func treesEval(e *env, args []string) int {
 }
 
 func treesDecide(e *env, args []string) int {
-	c := &command{Name: "trees decide", Usage: `vigil trees decide MODEL [--box B] --class A --sure S1,S2,... [--timeout S] [--nodes N] [--json]`}
+	c := commands["trees decide"]
 	fs := newFlags(e, c)
 	boxFlag := fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
 	class := fs.Int("class", -1, "the class `A` that should be excluded")
 	sureFlag := fs.String("sure", "", "comma-separated `classes` known to be applicable throughout the box")
-	timeout := fs.Float64("timeout", 60, "answer unknown after `S` seconds; 0 for no limit")
-	nodes := fs.Int("nodes", 0, "answer unknown after `N` expanded states (default 262144)")
+	timeout := timeoutFlagDefault(fs, 60*time.Second, "answer unknown (exit 4) after `DURATION`; 0 for no limit")
+	nodes := addCountFlag(fs, "nodes", 0, "answer unknown (exit 4) after `N` expanded states (0: the default, 262144)")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -324,14 +368,17 @@ func treesDecide(e *env, args []string) int {
 		}
 		fmt.Fprintf(e.stdout, "nodes %d, %.3f s\n", d.Nodes, d.Time.Seconds())
 	}
-	if d.Verdict == trees.Unknown {
+	switch d.Verdict {
+	case trees.Unknown:
 		return exitUnknown
+	case trees.Refuted:
+		return exitUnsafe // like a counterexample: A can be chosen
 	}
 	return exitOK
 }
 
 func treesInfo(e *env, args []string) int {
-	c := &command{Name: "trees info", Usage: `vigil trees info MODEL [--json]`}
+	c := commands["trees info"]
 	fs := newFlags(e, c)
 	asJSON := fs.Bool("json", false, "print as JSON")
 	rest, ok := parseFlags(fs, args)

@@ -223,6 +223,7 @@ func writeInvariant(path string, c *invcert.Cert, q smtlib.Question, facts []ic3
 // invariantCheck is vigil cert check on an invariant certificate.
 func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, asJSON bool) int {
 	type result struct {
+		Verdict   string `json:"verdict"` // valid or invalid
 		Valid     bool   `json:"valid"`
 		Kind      string `json:"kind"`
 		Boxes     int    `json:"boxes"`
@@ -231,8 +232,9 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 	}
 	res := result{Kind: "invariant"}
 	finish := func(err error, answer bool) int {
-		res.Valid = err == nil
+		res.Valid, res.Verdict = err == nil, "valid"
 		if err != nil {
+			res.Verdict = "invalid"
 			res.Error = strings.TrimPrefix(err.Error(), "cert: ")
 		}
 		switch {

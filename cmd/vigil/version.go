@@ -16,11 +16,13 @@ func init() {
 		Usage:    "vigil version",
 		Examples: []string{"vigil version"},
 		Run: func(e *env, args []string) int {
-			if len(args) > 0 {
-				fmt.Fprintf(e.stderr, "usage: vigil version\n")
-				if args[0] == "-help" || args[0] == "--help" || args[0] == "-h" {
-					return exitOK
-				}
+			fs := newFlags(e, commands["version"])
+			rest, ok := parseFlags(fs, args)
+			if !ok {
+				return exitUsage
+			}
+			if len(rest) > 0 {
+				fmt.Fprintf(e.stderr, "vigil version: takes no arguments\nusage: vigil version\n")
 				return exitUsage
 			}
 			v := version

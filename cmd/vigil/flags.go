@@ -1,0 +1,251 @@
+package main
+
+// The flag conventions every command shares (README.md, "Conventions every
+// command follows"):
+//
+//   - durations (--timeout): durationFlag, a Go duration (30s, 5m, 1h30m)
+//     or a bare number of seconds; negative values are refused;
+//   - counts (--max-states, --nodes, ...): countFlag, a whole number >= 0;
+//   - every other flag value that does not parse says what form it wants
+//     instead of the flag package's bare "parse error" (explainValues);
+//   - --json: a failing command that printed nothing on stdout gets a JSON
+//     error object there (jsonError, printed by the dispatcher).
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// durationFlag is a flag.Value holding a non-negative duration.
+type durationFlag struct{ d *time.Duration }
+
+func (f durationFlag) String() string {
+	if f.d == nil {
+		return "0s"
+	}
+	return f.d.String()
+}
+
+func (f durationFlag) Set(s string) error {
+	d, err := parseDuration(s)
+	if err != nil {
+		return err
+	}
+	*f.d = d
+	return nil
+}
+
+// parseDuration reads a Go duration or a bare number of seconds.
+func parseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	want := errors.New("want a duration such as 30s, 5m or 1h30m, or a number of seconds")
+	var d time.Duration
+	if x, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x > float64(math.MaxInt64)/float64(time.Second) {
+			return 0, want
+		}
+		d = time.Duration(x * float64(time.Second))
+	} else if d, err = time.ParseDuration(s); err != nil {
+		return 0, want
+	}
+	if d < 0 {
+		return 0, errors.New("negative: give a duration >= 0 (0 means no limit)")
+	}
+	return d, nil
+}
+
+// addDurationFlag registers a duration flag (see durationFlag).
+func addDurationFlag(fs *flag.FlagSet, name string, def time.Duration, usage string) *time.Duration {
+	d := new(time.Duration)
+	*d = def
+	fs.Var(durationFlag{d}, name, usage)
+	return d
+}
+
+// timeoutFlag registers the shared --timeout flag with no limit by default.
+func timeoutFlag(fs *flag.FlagSet) *time.Duration {
+	return addDurationFlag(fs, "timeout", 0, "give up after `DURATION` (30s, 5m; a bare number is seconds) with exit code 4; 0 means no limit")
+}
+
+// timeoutFlagDefault registers --timeout with a default limit.
+func timeoutFlagDefault(fs *flag.FlagSet, def time.Duration, usage string) *time.Duration {
+	return addDurationFlag(fs, "timeout", def, usage+" (30s, 5m; a bare number is seconds)")
+}
+
+// countFlag is a flag.Value holding a whole number >= 0.
+type countFlag struct{ n *int }
+
+func (f countFlag) String() string {
+	if f.n == nil {
+		return "0"
+	}
+	return strconv.Itoa(*f.n)
+}
+
+func (f countFlag) Set(s string) error {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 0)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(s), "-"):
+		return errors.New("too large")
+	case err != nil:
+		return errors.New("want a whole number >= 0")
+	case n < 0:
+		return errors.New("negative: give a whole number >= 0")
+	}
+	*f.n = int(n)
+	return nil
+}
+
+// addCountFlag registers a flag taking a whole number >= 0.
+func addCountFlag(fs *flag.FlagSet, name string, def int, usage string) *int {
+	n := new(int)
+	*n = def
+	fs.Var(countFlag{n}, name, usage)
+	return n
+}
+
+// explained wraps a flag's value so that a value that does not parse says
+// what form the flag wants.
+type explained struct{ flag.Value }
+
+func (v explained) Set(s string) error {
+	err := v.Value.Set(s)
+	if err == nil || err.Error() != "parse error" && err.Error() != "value out of range" {
+		return err
+	}
+	if err.Error() == "value out of range" {
+		return errors.New("too large")
+	}
+	switch fmt.Sprintf("%T", v.Value) {
+	case "*flag.intValue", "*flag.int64Value":
+		return errors.New("want a whole number such as 10")
+	case "*flag.uintValue", "*flag.uint64Value":
+		return errors.New("want a whole number >= 0 such as 10")
+	case "*flag.float64Value":
+		return errors.New("want a number such as 0.5 or 1e-3")
+	case "*flag.boolValue":
+		return errors.New("want true or false (write --flag=false; --flag alone means true)")
+	case "*flag.durationValue":
+		return errors.New("want a duration such as 30s, 5m or 1h30m")
+	}
+	return errors.New("cannot read this value")
+}
+
+func (v explained) String() string {
+	if v.Value == nil {
+		return ""
+	}
+	return v.Value.String()
+}
+
+// IsBoolFlag keeps -flag (without =value) working for boolean flags.
+func (v explained) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// explainValues wraps every flag of fs (once) so that parse errors name the
+// form wanted (parseFlags calls it).
+func explainValues(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, done := f.Value.(explained); !done {
+			f.Value = explained{f.Value}
+		}
+	})
+}
+
+// jsonError is the JSON object a command prints on stdout when it fails
+// under --json: the first error message, its position when it is a
+// positioned diagnostic, and the exit code. The dispatcher builds it from
+// what the command wrote on stderr, so commands report errors as usual.
+type jsonError struct {
+	Error    string   `json:"error"`
+	File     string   `json:"file,omitempty"`
+	Line     int      `json:"line,omitempty"`
+	Column   int      `json:"column,omitempty"`
+	Code     string   `json:"code,omitempty"` // a diagnostic's code, e.g. E0101
+	Exit     int      `json:"exit_code"`
+	Messages []string `json:"messages,omitempty"` // every message, when there are several
+}
+
+// diagLine matches a rendered diagnostic: FILE:LINE[:COL]: error[CODE]: MESSAGE.
+var diagLine = regexp.MustCompile(`^(.+?):(\d+)(?::(\d+))?: error\[(\w+)\]: (.*)$`)
+
+// newJSONError reads the stderr text of a failed command: diagnostics'
+// source excerpts, usage lines and flag listings are dropped.
+func newJSONError(stderr string, exit int) jsonError {
+	je := jsonError{Exit: exit}
+	var msgs []string
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+			continue
+		case strings.HasPrefix(t, "usage:") || strings.HasPrefix(t, "Run 'vigil help"):
+			// the usage block: the synopsis and the flags below it
+			for i+1 < len(lines) && (strings.HasPrefix(lines[i+1], " ") || strings.HasPrefix(lines[i+1], "\t") || strings.HasPrefix(lines[i+1], "Run 'vigil help")) {
+				i++
+			}
+			continue
+		case strings.HasPrefix(l, " ") && strings.Contains(l, " | "):
+			continue // a diagnostic's source line or caret
+		}
+		if m := diagLine.FindStringSubmatch(t); m != nil && je.File == "" {
+			// The first positioned error is the one to fix first.
+			je.File, je.Code, je.Error = m[1], m[4], m[5]
+			je.Line, _ = strconv.Atoi(m[2])
+			je.Column, _ = strconv.Atoi(m[3])
+		}
+		msgs = append(msgs, t)
+	}
+	if je.Error == "" && len(msgs) > 0 {
+		je.Error = msgs[0]
+	}
+	if je.Error == "" {
+		je.Error = fmt.Sprintf("failed with exit code %d", exit)
+	}
+	if len(msgs) > 1 {
+		je.Messages = msgs
+	}
+	return je
+}
+
+// printJSONError writes je as one line of JSON.
+func printJSONError(w io.Writer, je jsonError) {
+	b, _ := json.Marshal(je)
+	fmt.Fprintln(w, string(b))
+}
+
+// wantsJSON tells whether the command line asks for --json (before "--").
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-json", "--json", "-json=true", "--json=true", "-json=1", "--json=1":
+			return true
+		}
+	}
+	return false
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return c.w.Write(p)
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func runCapture(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &env{stdout: &out, stderr: &errb, stdin: strings.NewReader("")})
+	return code, out.String(), errb.String()
+}
+
+// helpPaths lists every command and sub-command: the registered ones and
+// those a command runs through dispatch.
+func helpPaths() [][]string {
+	var paths [][]string
+	for name, c := range commands {
+		paths = append(paths, strings.Fields(name))
+		if !strings.Contains(name, " ") {
+			_, subs := probeCommand(c)
+			for _, s := range subs {
+				paths = append(paths, []string{name, s})
+			}
+		}
+	}
+	sort.Slice(paths, func(i, j int) bool { return strings.Join(paths[i], " ") < strings.Join(paths[j], " ") })
+	return paths
+}
+
+// TestHelpEverywhere: for every command and sub-command, vigil help X,
+// vigil X --help and vigil X -h print the same text on stdout, with a
+// synopsis and examples, and exit 0.
+func TestHelpEverywhere(t *testing.T) {
+	paths := helpPaths()
+	if len(paths) < 20 {
+		t.Fatalf("only %d commands registered", len(paths))
+	}
+	for _, p := range paths {
+		name := strings.Join(p, " ")
+		t.Run(name, func(t *testing.T) {
+			code, want, stderr := runCapture(append([]string{"help"}, p...)...)
+			if code != exitOK || stderr != "" {
+				t.Fatalf("vigil help %s: exit %d, stderr %q", name, code, stderr)
+			}
+			for _, h := range []string{"--help", "-h", "-help"} {
+				code, got, stderr := runCapture(append(append([]string(nil), p...), h)...)
+				if code != exitOK || stderr != "" || got != want {
+					t.Errorf("vigil %s %s: exit %d, stderr %q, stdout differs from vigil help %s: %v\n%s", name, h, code, stderr, name, got != want, got)
+				}
+			}
+			if !strings.Contains(want, "usage: vigil "+name) {
+				t.Errorf("vigil help %s: no synopsis (usage: vigil %s ...):\n%s", name, name, want)
+			}
+			if !strings.Contains(want, "\nExamples:\n  vigil ") {
+				t.Errorf("vigil help %s: no examples:\n%s", name, want)
+			}
+		})
+	}
+}
+
+func TestHelpTopicsAndRoot(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}, {"help", "exit-codes"}, {"help", "help"}} {
+		code, out, stderr := runCapture(args...)
+		if code != exitOK || out == "" || stderr != "" {
+			t.Errorf("vigil %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
+		}
+	}
+	_, out, _ := runCapture("help", "exit-codes")
+	for _, want := range []string{"  0 ", "  1 ", "  2 ", "  3 ", "  4 ", "  70 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("vigil help exit-codes lacks %q", want)
+		}
+	}
+	if code, _, stderr := runCapture("help", "nosuch"); code != exitUsage || !strings.Contains(stderr, "unknown command or topic") {
+		t.Errorf("vigil help nosuch: exit %d, %q", code, stderr)
+	}
+}
+
+// TestPanicIsABug: a panic in a command exits 70 with a "bug" message,
+// never 2 (a usage error, and the Go runtime's panic code).
+func TestPanicIsABug(t *testing.T) {
+	register(&command{Name: "panic-for-test", Usage: "vigil panic-for-test", Run: func(*env, []string) int { panic("boom") }})
+	defer delete(commands, "panic-for-test")
+	code, _, stderr := runCapture("panic-for-test")
+	if code != exitBug || !strings.Contains(stderr, "bug in vigil") || !strings.Contains(stderr, "boom") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, _ := runCapture("panic-for-test", "--json")
+	var je jsonError
+	if code != exitBug || json.Unmarshal([]byte(stdout), &je) != nil || je.Exit != exitBug || !strings.Contains(je.Error, "boom") {
+		t.Fatalf("--json: exit %d, stdout %q", code, stdout)
+	}
+}
+
+// TestJSONErrors: under --json a failing command prints one JSON error
+// object on stdout, with the position of a diagnostic.
+func TestJSONErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.spec")
+	if err := os.WriteFile(bad, []byte("model m\nvar x : 0 .. 3 = 0\naction a when y > 0 -> x' = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		exit int
+		file string
+		line int
+		want string
+	}{
+		{[]string{"verify", bad, "--json"}, exitError, bad, 3, "y"},
+		{[]string{"explore", filepath.Join(dir, "none.spec"), "--json"}, exitError, "", 0, "none.spec"},
+		{[]string{"verify", bad, "--json", "--timeout", "soon"}, exitUsage, "", 0, "want a duration"},
+		{[]string{"verify", bad, "--json", "--max-states", "-3"}, exitUsage, "", 0, "negative"},
+		{[]string{"nn", "eval", "--json"}, exitUsage, "", 0, ""},
+	} {
+		code, stdout, _ := runCapture(tc.args...)
+		var je jsonError
+		if err := json.Unmarshal([]byte(stdout), &je); err != nil {
+			t.Errorf("vigil %s: stdout is not a JSON error: %v\n%s", strings.Join(tc.args, " "), err, stdout)
+			continue
+		}
+		if code != tc.exit || je.Exit != code || je.Error == "" || je.File != tc.file || je.Line != tc.line || !strings.Contains(je.Error, tc.want) {
+			t.Errorf("vigil %s: exit %d, %+v", strings.Join(tc.args, " "), code, je)
+		}
+	}
+}
