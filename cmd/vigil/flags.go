@@ -152,14 +152,35 @@ func (v explained) IsBoolFlag() bool {
 	return ok && b.IsBoolFlag()
 }
 
-// explainValues wraps every flag of fs (once) so that parse errors name the
-// form wanted (parseFlags calls it).
-func explainValues(fs *flag.FlagSet) {
+// parseExplained is fs.Parse with every flag's value wrapped so that a
+// value that does not parse names the form wanted. The values are plain
+// again when fs.Usage runs (PrintDefaults looks at their types) and after.
+func parseExplained(fs *flag.FlagSet, args []string) error {
+	plain := func() {
+		fs.VisitAll(func(f *flag.Flag) {
+			if v, ok := f.Value.(explained); ok {
+				f.Value = v.Value
+			}
+		})
+	}
 	fs.VisitAll(func(f *flag.Flag) {
 		if _, done := f.Value.(explained); !done {
 			f.Value = explained{f.Value}
 		}
 	})
+	defer plain()
+	usage := fs.Usage
+	defer func() { fs.Usage = usage }()
+	fs.Usage = func() {
+		plain()
+		if usage != nil {
+			usage()
+		} else {
+			fmt.Fprintf(fs.Output(), "usage of %s:\n", fs.Name())
+			fs.PrintDefaults()
+		}
+	}
+	return fs.Parse(args)
 }
 
 // jsonError is the JSON object a command prints on stdout when it fails

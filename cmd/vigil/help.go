@@ -115,12 +115,7 @@ type probe struct {
 // flags prints fs's flags under a heading (newFlags calls it on -h).
 func (p *probe) flags(fs *flag.FlagSet) {
 	n := 0
-	fs.VisitAll(func(f *flag.Flag) {
-		n++
-		if v, ok := f.Value.(explained); ok {
-			f.Value = v.Value // PrintDefaults compares values with their type's zero value
-		}
-	})
+	fs.VisitAll(func(*flag.Flag) { n++ })
 	if n == 0 {
 		return
 	}
@@ -170,7 +165,7 @@ func printHelp(w io.Writer, c *command, sub string) int {
 			fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.Help, "\n"))
 		}
 	} else {
-		fmt.Fprintf(w, "vigil %s (a sub-command of vigil %s)\n\n", name, c.Name)
+		fmt.Fprintf(w, "vigil %s (a sub-command of vigil %s)\n", name, c.Name)
 	}
 	if subs := subNames(c.Name); sub == "" && len(subs) > 0 {
 		fmt.Fprintln(w, "\nSub-commands:")

@@ -169,9 +169,8 @@ func newFlags(e *env, c *command) *flag.FlagSet {
 // ok == false after printing the error. A flag value that does not parse
 // says what form the flag wants.
 func parseFlags(fs *flag.FlagSet, args []string) (rest []string, ok bool) {
-	explainValues(fs)
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseExplained(fs, args); err != nil {
 			return nil, false
 		}
 		args = fs.Args()
