@@ -64,15 +64,10 @@ type plajaFlags struct {
 }
 
 func addPlajaFlags(fs *flag.FlagSet) *plajaFlags {
-	pf := &plajaFlags{start: fs.String("start", "", "PlaJA start condition file (state-condition JSON, or a PA property file)")}
-	addPlajaFileFlags(fs, pf)
-	return pf
-}
-
-// addPlajaFileFlags registers --unsafe and --policy-file.
-func addPlajaFileFlags(fs *flag.FlagSet, pf *plajaFlags) {
+	pf := &plajaFlags{start: fs.String("start", "", "PlaJA start condition `FILE` (state-condition JSON, or a PA property file)")}
 	pf.unsafe = fs.String("unsafe", "", "PlaJA unsafe condition file (reach.jani, or a PA property file); adds a property")
 	pf.policyFile = fs.String("policy-file", "", "a .jani2nnet interface (or a PA property file naming one); adds an nn policy")
+	return pf
 }
 
 // apply adds the property and policy the flags name to m, and selects them
@@ -104,21 +99,10 @@ type modelFlags struct {
 }
 
 func addModelFlags(fs *flag.FlagSet, propUsage, polUsage string) *modelFlags {
-	return addModelFlagsStart(fs, propUsage, polUsage, nil)
-}
-
-// addModelFlagsStart is addModelFlags for a command with a --start flag of
-// its own, which stores the PlaJA start file in startFile.
-func addModelFlagsStart(fs *flag.FlagSet, propUsage, polUsage string, startFile *string) *modelFlags {
 	mf := &modelFlags{defs: defines{}}
 	mf.prop = fs.String("property", "", propUsage)
 	mf.pol = fs.String("policy", "", polUsage)
-	if startFile == nil {
-		mf.plaja = addPlajaFlags(fs)
-	} else {
-		mf.plaja = &plajaFlags{start: startFile}
-		addPlajaFileFlags(fs, mf.plaja)
-	}
+	mf.plaja = addPlajaFlags(fs)
 	fs.Var(mf.defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
 	return mf
 }

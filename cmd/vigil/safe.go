@@ -22,11 +22,11 @@ func init() {
 	register(&command{
 		Name:    "safe",
 		Summary: "decide whether states are safe or r-safe (some policy within radius r of the tested one avoids unsafe states)",
-		Usage:   `vigil safe [flags] FILE.spec (--state "x=1 y=2" | --start | --all)`,
+		Usage:   `vigil safe [flags] FILE.spec (--state "x=1 y=2" | --starts | --all)`,
 		Examples: []string{
 			`vigil safe specs/tarjansafe.spec --policy hasty --state "layer=4 side=true"`,
-			"vigil safe specs/flappy.spec -D S=4 -D W=16 --start --algo ipi",
-			`vigil safe specs/oneway_line.spec --policy careful --start --radius 1 --algo tarjan`,
+			"vigil safe specs/flappy.spec -D S=4 -D W=16 --starts --algo ipi",
+			`vigil safe specs/oneway_line.spec --policy careful --starts --radius 1 --algo tarjan`,
 			`vigil safe specs/tarjansafe.spec --policy hasty --state "layer=0" --cert safe.json; vigil cert check safe.json`,
 			"vigil safe specs/flappy.spec -D W=600 -D H=60 --algo propu-bdd --all",
 		},
@@ -42,28 +42,6 @@ func init() {
 		},
 		Run: runFaults,
 	})
-}
-
-// startFlag is --start: alone it asks every start state; --start=FILE also
-// names a PlaJA start-condition file (like --start FILE of the other
-// commands, which take a file).
-type startFlag struct {
-	all  bool
-	file string
-}
-
-func (f *startFlag) String() string   { return f.file }
-func (f *startFlag) IsBoolFlag() bool { return true }
-func (f *startFlag) Set(s string) error {
-	switch s {
-	case "true":
-		f.all = true
-	case "false":
-		f.all = false
-	default:
-		f.all, f.file = true, s
-	}
-	return nil
 }
 
 // radiusFlag is --radius.
@@ -87,19 +65,17 @@ type safetyFlags struct {
 	seed        *uint64
 	jsonOut     *bool
 	timeout     *time.Duration
-	start       *startFlag // safe: --start [=FILE]
+	starts      *bool // safe: --starts
 }
 
 func addSafetyFlags(fs *flag.FlagSet, withStart bool) *safetyFlags {
-	sf := &safetyFlags{radius: &radiusFlag{safety.Inf}, start: &startFlag{}}
+	sf := &safetyFlags{radius: &radiusFlag{safety.Inf}, starts: new(bool)}
 	const propUsage = "property whose unsafe and goal states count (default: the only one)"
 	const polUsage = "the tested policy (default: the only one); needed for a finite radius, for --order learn and for faults"
 	if withStart {
-		fs.Var(sf.start, "start", "decide every start state of the property (--start=FILE: a PlaJA start-condition file)")
-		sf.modelFlags = addModelFlagsStart(fs, propUsage, polUsage, &sf.start.file)
-	} else {
-		sf.modelFlags = addModelFlags(fs, propUsage, polUsage)
+		sf.starts = fs.Bool("starts", false, "decide every start state of the property")
 	}
+	sf.modelFlags = addModelFlags(fs, propUsage, polUsage)
 	fs.Var(sf.radius, "radius", "how often a policy may deviate from the tested one along a run: a number, or inf for plain safety")
 	algos := append(append([]string(nil), safety.Algorithms...), "propu-bdd")
 	sf.algo = &enumFlag{what: "algorithm", values: algos, val: "tarjan"}
@@ -187,22 +163,26 @@ func runSafe(e *env, args []string) int {
 	fs := newFlags(e, c)
 	sf := addSafetyFlags(fs, true)
 	stateText := fs.String("state", "", `the state to decide: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
-	certFile := fs.String("cert", "", "write the certificate to this file (with --start: FILE-K.json for the K-th start state)")
+	certFile := fs.String("cert", "", "write the certificate to this file (with --starts: FILE-K.json for the K-th start state)")
 	all := fs.Bool("all", false, "propu-bdd: decide every state of the model: the numbers of safe and unsafe states, and the unsafe region as a cover of cubes")
 	cubes := addCountFlag(fs, "cubes", 20, "propu-bdd --all: list at most this many cubes of the unsafe region")
 	bf := addBDDFlags(fs)
+	if bareStart(args) {
+		fmt.Fprintln(e.stderr, "vigil safe: --start FILE names a PlaJA start-condition file, as in every command; to decide every start state give --starts")
+		return exitUsage
+	}
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
 	}
 	modes := 0
-	for _, on := range []bool{*stateText != "", sf.start.all, *all} {
+	for _, on := range []bool{*stateText != "", *sf.starts, *all} {
 		if on {
 			modes++
 		}
 	}
 	if modes != 1 {
-		fmt.Fprintln(e.stderr, "vigil safe: give --state \"NAME=VALUE ...\" or --start (every start state), not both or neither (or --all alone: every state, with --algo propu-bdd)")
+		fmt.Fprintln(e.stderr, "vigil safe: give --state \"NAME=VALUE ...\" or --starts (every start state), not both or neither (or --all alone: every state, with --algo propu-bdd)")
 		return exitUsage
 	}
 	if sf.algo.val == "propu-bdd" {
@@ -297,6 +277,20 @@ func runSafe(e *env, args []string) int {
 	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, su.sp.Len()
 	rep.Reason = stopReason(ctx)
 	return rep.finish(e, *sf.jsonOut, printSafe)
+}
+
+// bareStart tells whether args hold --start without a file after it (the
+// way vigil safe asked for every start state before --starts).
+func bareStart(args []string) bool {
+	for i, a := range args {
+		if a == "--" {
+			return false
+		}
+		if (a == "--start" || a == "-start") && (i+1 == len(args) || strings.HasPrefix(args[i+1], "-")) {
+			return true
+		}
+	}
+	return false
 }
 
 func radiusWords(r string) string {
