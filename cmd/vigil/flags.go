@@ -243,8 +243,9 @@ func newJSONError(stderr string, exit int) jsonError {
 
 // printJSONError writes je as one line of JSON.
 func printJSONError(w io.Writer, je jsonError) {
-	b, _ := json.Marshal(je)
-	fmt.Fprintln(w, string(b))
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(je)
 }
 
 // wantsJSON tells whether the command line asks for --json (before "--").

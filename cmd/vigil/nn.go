@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -54,7 +55,7 @@ func init() {
 	register(&command{
 		Name:    "nn bound",
 		Summary: "lower and upper bounds on each output over an input box (ibp, crown, both, alpha)",
-		Usage:   `vigil nn bound [flags] NET --box "lo:hi,..."`,
+		Usage:   `vigil nn bound [flags] NET --box "LOWER:UPPER,..."`,
 		Help:    "vigil nn bounds is another name for this command (its earlier name; both keep working).",
 		Examples: []string{
 			`vigil nn bound net.onnx --box "0:1,-1:1" --method crown`,
@@ -65,7 +66,7 @@ func init() {
 	register(&command{
 		Name:     "nn bounds",
 		Summary:  "another name for vigil nn bound",
-		Usage:    `vigil nn bounds [flags] NET --box "lo:hi,..."`,
+		Usage:    `vigil nn bounds [flags] NET --box "LOWER:UPPER,..."`,
 		Examples: []string{`vigil nn bounds net.onnx --box "0:1,-1:1" --method crown`},
 		Run:      nnBound,
 	})
@@ -171,12 +172,16 @@ func floats(xs []float64) string {
 	return strings.Join(s, ",")
 }
 
+// parseFloats reads --input: comma-separated finite numbers.
 func parseFloats(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", f)
+			return nil, fmt.Errorf("%q is not a number; give comma-separated numbers such as 0.5,-1,2e-3", f)
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%q is not a finite number; inputs must be finite", f)
 		}
 		out = append(out, v)
 	}
@@ -246,7 +251,11 @@ func nnBound(e *env, args []string) int {
 		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
 		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
 		if !ok || err1 != nil || err2 != nil {
-			fmt.Fprintf(e.stderr, "vigil nn bounds: --box: %q is not lo:hi\n", part)
+			fmt.Fprintf(e.stderr, "vigil nn bound: --box: %q is not LOWER:UPPER; give one per input, comma-separated, such as 0:1,-1:1\n", part)
+			return exitUsage
+		}
+		if math.IsNaN(l) || math.IsNaN(h) || math.IsInf(l, 0) || math.IsInf(h, 0) || l > h {
+			fmt.Fprintf(e.stderr, "vigil nn bound: --box: %q is not an interval of finite numbers with lower <= upper\n", part)
 			return exitUsage
 		}
 		box.Lo, box.Hi = append(box.Lo, l), append(box.Hi, h)

@@ -140,14 +140,6 @@ func parseTreesBox(s string, nf int) (trees.Box, error) {
 	return box, nil
 }
 
-func treesFloats(xs []float64) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	return strings.Join(s, ",")
-}
-
 // jsonNum keeps infinities out of JSON (as null).
 func jsonNum(x float64) any {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
@@ -258,7 +250,7 @@ func treesBound(e *env, args []string) int {
 				strconv.FormatFloat(r.Lower, 'g', -1, 64), strconv.FormatFloat(r.Upper, 'g', -1, 64))
 		}
 		if r.Witness != nil {
-			fmt.Fprintf(e.stdout, "witness %s\n", treesFloats(r.Witness))
+			fmt.Fprintf(e.stdout, "witness %s\n", floats(r.Witness))
 		}
 		fmt.Fprintf(e.stdout, "nodes %d, %.3f s\n", r.Nodes, r.Time.Seconds())
 	}
@@ -285,14 +277,10 @@ func treesEval(e *env, args []string) int {
 	if m == nil {
 		return exitError
 	}
-	var x []float64
-	for _, f := range strings.Split(*input, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil trees eval: --input: %q is not a number\n", f)
-			return exitUsage
-		}
-		x = append(x, v)
+	x, err := parseFloats(*input)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil trees eval: --input: %v\n", err)
+		return exitUsage
 	}
 	if len(x) != m.NumFeatures {
 		fmt.Fprintf(e.stderr, "vigil trees eval: --input has %d values but the model has %d features\n", len(x), m.NumFeatures)
@@ -307,7 +295,7 @@ func treesEval(e *env, args []string) int {
 		b, _ := json.Marshal(map[string]any{"scores": sc})
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		fmt.Fprintln(e.stdout, treesFloats(sc))
+		fmt.Fprintln(e.stdout, floats(sc))
 	}
 	return exitOK
 }
@@ -364,7 +352,7 @@ func treesDecide(e *env, args []string) int {
 	} else {
 		fmt.Fprintln(e.stdout, d.Verdict)
 		if d.Witness != nil {
-			fmt.Fprintf(e.stdout, "witness %s\n", treesFloats(d.Witness))
+			fmt.Fprintf(e.stdout, "witness %s\n", floats(d.Witness))
 		}
 		fmt.Fprintf(e.stdout, "nodes %d, %.3f s\n", d.Nodes, d.Time.Seconds())
 	}
@@ -400,6 +388,6 @@ func treesInfo(e *env, args []string) int {
 		return exitOK
 	}
 	fmt.Fprintf(e.stdout, "format %s\nclasses %d\nfeatures %d\ntrees %d\nleaves %d\nbase %s\n",
-		m.Format, m.NumClasses, m.NumFeatures, len(m.Trees), m.NumLeaves(), treesFloats(m.Base))
+		m.Format, m.NumClasses, m.NumFeatures, len(m.Trees), m.NumLeaves(), floats(m.Base))
 	return exitOK
 }
