@@ -1,0 +1,469 @@
+package fuzz
+
+// Goal-reaching policy testing (papers 001 and 003): the semantics every
+// part of it shares.
+//
+// Costs are unit: a run's cost is its number of steps. Non-determinism is
+// adversarial, as everywhere in vigil: the value V^pi(s) of a policy in s is
+// the largest number of steps any run of pi from s needs to reach the goal,
+// and infinite when some run never does (it loops, meets an unsafe state, a
+// deadlock, or a state where the policy is stuck). On deterministic models
+// this is exactly the cost of pi's unique run, as in the papers. A state s
+// is a *bug* when some policy does better: V*(s) < V^pi(s).
+//
+// Evidence is a *patch*: a finite set of overrides "in state t take label
+// a instead of pi's". The patched policy pi' is pi elsewhere; a bug is
+// confirmed by evaluating pi' and pi from s in the explicit semantics
+// (GoalConfirm): pi' reaches the goal on every run within c steps, while
+// pi needs more than c (or never gets there). On a deterministic model the
+// run of pi' is the better plan. Nothing is reported unconfirmed.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// GoalTask is one goal-reaching test problem: a model, a property with a
+// goal condition, and the policy under test. It is not safe for concurrent
+// use.
+type GoalTask struct {
+	M          *symbolic.Model
+	Prop       *symbolic.Property
+	Gen        *explicit.Generator
+	Policy     explicit.Decider
+	PolicyName string
+
+	x     explicit.Expansion
+	src   []uint64
+	dst   symbolic.State
+	cache map[string]symbolic.LabelID // policy decisions by state key
+}
+
+// NewGoalTask checks that prop has a goal and compiles the model.
+func NewGoalTask(m *symbolic.Model, prop *symbolic.Property, policy explicit.Decider, policyName string) (*GoalTask, error) {
+	if prop == nil {
+		return nil, fmt.Errorf("fuzz: goal testing needs a property with a goal condition; model %s has none selected", m.Name)
+	}
+	if prop.Goal == nil {
+		return nil, fmt.Errorf("fuzz: %s: property %s has no goal condition; goal-mode testing needs `goal COND` in the property (or use --mode safety)", prop.Pos, prop.Name)
+	}
+	if policy == nil {
+		return nil, fmt.Errorf("fuzz: goal testing needs a policy")
+	}
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		return nil, err
+	}
+	return &GoalTask{M: m, Prop: prop, Gen: g, Policy: policy, PolicyName: policyName,
+		src: make([]uint64, g.Words()), dst: make(symbolic.State, len(m.Vars)), cache: map[string]symbolic.LabelID{}}, nil
+}
+
+// goalKey is a map key for a state.
+func goalKey(s symbolic.State) string {
+	b := make([]byte, 0, 4*len(s))
+	for _, v := range s {
+		b = binary.AppendVarint(b, int64(v))
+	}
+	return string(b)
+}
+
+// goalEdge is one successor of a label: the state and the command and
+// outcome that produce it.
+type goalEdge struct {
+	s        symbolic.State
+	cmd, out int
+}
+
+// applicable returns the applicable labels of s (in LabelID order).
+func (t *GoalTask) applicable(s symbolic.State) []symbolic.LabelID {
+	t.Gen.Applicable(s, &t.x)
+	return append([]symbolic.LabelID(nil), t.x.Labels...)
+}
+
+// succs returns the distinct successors of label l in s (none when l is
+// not applicable).
+func (t *GoalTask) succs(s symbolic.State, l symbolic.LabelID) ([]goalEdge, error) {
+	t.Gen.Applicable(s, &t.x)
+	t.Gen.L.Pack(s, t.src)
+	if err := t.Gen.Successors(t.src, s, l, &t.x); err != nil {
+		return nil, err
+	}
+	gr := t.x.Groups[len(t.x.Groups)-1]
+	out := make([]goalEdge, 0, gr.To-gr.From)
+	for i := gr.From; i < gr.To; i++ {
+		ns := make(symbolic.State, len(s))
+		t.Gen.L.Unpack(t.x.Target(i), ns)
+		out = append(out, goalEdge{s: ns, cmd: int(t.x.Succs[i].Cmd), out: int(t.x.Succs[i].Outcome)})
+	}
+	return out, nil
+}
+
+// decide returns the policy's label in s (NoLabel: stuck), or an error
+// naming the state when the policy cannot be evaluated there.
+func (t *GoalTask) decide(s symbolic.State) (symbolic.LabelID, error) {
+	k := goalKey(s)
+	if l, ok := t.cache[k]; ok {
+		return l, nil
+	}
+	t.Gen.Applicable(s, &t.x)
+	l, err := t.Policy.Decide(s, t.x.App)
+	if err != nil {
+		return symbolic.NoLabel, fmt.Errorf("fuzz: policy %s cannot be evaluated in state %s: %v", t.PolicyName, t.M.FormatState(s), err)
+	}
+	if len(t.cache) < 1<<20 {
+		t.cache[k] = l
+	}
+	return l, nil
+}
+
+// GoalOverride is one decision of a patch: in State take Label.
+type GoalOverride struct {
+	State symbolic.State
+	Label symbolic.LabelID
+}
+
+// goalPatch is a set of overrides by state key.
+type goalPatch map[string]GoalOverride
+
+func (p goalPatch) set(s symbolic.State, l symbolic.LabelID) {
+	p[goalKey(s)] = GoalOverride{State: append(symbolic.State(nil), s...), Label: l}
+}
+
+// list returns the overrides in a deterministic order: those of the
+// states in order first (in that order), then the rest by state.
+func (p goalPatch) list(order []symbolic.State) []GoalOverride {
+	var out []GoalOverride
+	seen := map[string]bool{}
+	for _, s := range order {
+		k := goalKey(s)
+		if o, ok := p[k]; ok && !seen[k] {
+			seen[k] = true
+			out = append(out, o)
+		}
+	}
+	var rest []string
+	for k := range p {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		out = append(out, p[k])
+	}
+	return out
+}
+
+func patchOf(os []GoalOverride) goalPatch {
+	p := goalPatch{}
+	for _, o := range os {
+		p[goalKey(o.State)] = o
+	}
+	return p
+}
+
+// GoalOutcome classifies a policy's value in a state.
+type GoalOutcome uint8
+
+const (
+	// GoalReached: every run reaches the goal; Cost is the worst case.
+	GoalReached GoalOutcome = iota
+	// GoalFails: some run never reaches the goal; Why says how, Run shows it.
+	GoalFails
+	// GoalBeyond: some run takes more than Cost steps without reaching the
+	// goal (Run shows one); the value is larger than Cost.
+	GoalBeyond
+	// GoalUnknown: the evaluation hit its state budget.
+	GoalUnknown
+)
+
+func (o GoalOutcome) String() string {
+	return [...]string{"reached", "fails", "beyond", "unknown"}[o]
+}
+
+// Reasons a run fails to reach the goal.
+const (
+	FailLoop     = "loop"     // the run revisits a state
+	FailUnsafe   = "unsafe"   // the run ends in an unsafe state
+	FailDeadlock = "deadlock" // no label is applicable
+	FailStuck    = "stuck"    // the policy chooses no applicable label
+)
+
+// GoalValue is a policy's value in a state, with a run that shows it: for
+// GoalReached a longest run (on a deterministic model, the run), for
+// GoalFails a run ending in the failure (for a loop, its last state repeats
+// an earlier one), for GoalBeyond a run of Cost steps ending in a state
+// that is not a goal (so every continuation takes more than Cost).
+// The last step of Run has Label NoLabel.
+type GoalValue struct {
+	Outcome GoalOutcome
+	Cost    int
+	Why     string
+	Run     []explicit.Step
+}
+
+// Better reports whether a value of cost c is strictly better than v.
+func (v GoalValue) Better(c int) bool {
+	switch v.Outcome {
+	case GoalReached:
+		return c < v.Cost
+	case GoalFails:
+		return true
+	case GoalBeyond:
+		return c <= v.Cost
+	}
+	return false
+}
+
+func (v GoalValue) String() string {
+	switch v.Outcome {
+	case GoalReached:
+		return fmt.Sprintf("reaches the goal in %d steps", v.Cost)
+	case GoalFails:
+		return fmt.Sprintf("fails (%s after %d steps)", v.Why, len(v.Run)-1)
+	case GoalBeyond:
+		return fmt.Sprintf("takes more than %d steps", v.Cost)
+	}
+	return "unknown (state budget)"
+}
+
+// goalEval evaluates one (possibly patched) policy from one state.
+type goalEval struct {
+	t         *GoalTask
+	patch     goalPatch
+	bound     int
+	maxStates int
+	color     map[string]uint8 // 1 on stack, 2 done
+	cost      map[string]int
+	longest   map[string]int // index into succ choice for the longest run
+	path      []explicit.Step
+	res       *GoalValue
+	err       error
+}
+
+// label is the patched policy's label in s; an override that is not
+// applicable is an error (bad evidence).
+func (e *goalEval) label(s symbolic.State) (symbolic.LabelID, error) {
+	if o, ok := e.patch[goalKey(s)]; ok {
+		l := o.Label
+		for _, a := range e.t.applicable(s) {
+			if a == l {
+				return l, nil
+			}
+		}
+		return symbolic.NoLabel, fmt.Errorf("fuzz: patch takes %s in state %s where it is not applicable", e.t.M.Labels[l].Name, e.t.M.FormatState(s))
+	}
+	return e.t.decide(s)
+}
+
+// GoalValueOf evaluates the policy, with the overrides of patch, from s:
+// depth-first over the policy's graph, up to bound steps along any run and
+// maxStates distinct states.
+func (t *GoalTask) GoalValueOf(s symbolic.State, patch []GoalOverride, bound, maxStates int) (GoalValue, error) {
+	return t.value(s, patchOf(patch), bound, maxStates)
+}
+
+func (t *GoalTask) value(s symbolic.State, patch goalPatch, bound, maxStates int) (GoalValue, error) {
+	e := &goalEval{t: t, patch: patch, bound: bound, maxStates: maxStates,
+		color: map[string]uint8{}, cost: map[string]int{}, longest: map[string]int{}}
+	c := e.visit(s, 0)
+	if e.err != nil {
+		return GoalValue{}, e.err
+	}
+	if e.res != nil {
+		return *e.res, nil
+	}
+	run, err := e.longestRun(s)
+	if err != nil {
+		return GoalValue{}, err
+	}
+	return GoalValue{Outcome: GoalReached, Cost: c, Run: run}, nil
+}
+
+func (e *goalEval) stop(v GoalValue, last symbolic.State) int {
+	run := append([]explicit.Step(nil), e.path...)
+	run = append(run, explicit.Step{State: last, Label: symbolic.NoLabel, Cmd: -1})
+	v.Run = run
+	e.res = &v
+	return -1
+}
+
+// visit returns the worst-case cost from s, or -1 after recording a
+// failure, a bound overrun or an error.
+func (e *goalEval) visit(s symbolic.State, depth int) int {
+	switch e.t.Gen.Status(s) {
+	case explicit.Goal:
+		return 0
+	case explicit.Unsafe:
+		return e.stop(GoalValue{Outcome: GoalFails, Why: FailUnsafe, Cost: -1}, s)
+	}
+	k := goalKey(s)
+	switch e.color[k] {
+	case 1:
+		return e.stop(GoalValue{Outcome: GoalFails, Why: FailLoop, Cost: -1}, s)
+	case 2:
+		if depth+e.cost[k] > e.bound {
+			// Only reachable when this state was first met closer to s;
+			// its longest run from here overruns the bound.
+			return e.overrun(s, k)
+		}
+		return e.cost[k]
+	}
+	if depth >= e.bound {
+		return e.stop(GoalValue{Outcome: GoalBeyond, Cost: e.bound}, s)
+	}
+	if len(e.color) >= e.maxStates {
+		e.res = &GoalValue{Outcome: GoalUnknown, Cost: -1}
+		return -1
+	}
+	l, err := e.label(s)
+	if err != nil {
+		e.err = err
+		return -1
+	}
+	if l == symbolic.NoLabel {
+		why := FailStuck
+		if len(e.t.applicable(s)) == 0 {
+			why = FailDeadlock
+		}
+		return e.stop(GoalValue{Outcome: GoalFails, Why: why, Cost: -1}, s)
+	}
+	succ, err := e.t.succs(s, l)
+	if err != nil {
+		e.err = err
+		return -1
+	}
+	e.color[k] = 1
+	worst, arg := -1, 0
+	for i, ed := range succ {
+		e.path = append(e.path, explicit.Step{State: s, Label: l, Cmd: ed.cmd, Outcome: ed.out})
+		c := e.visit(ed.s, depth+1)
+		e.path = e.path[:len(e.path)-1]
+		if c < 0 {
+			return -1
+		}
+		if c > worst {
+			worst, arg = c, i
+		}
+	}
+	e.color[k] = 2
+	e.cost[k] = worst + 1
+	e.longest[k] = arg
+	return worst + 1
+}
+
+// overrun records a run through the finished state s (key k) that goes
+// beyond the bound: the current path, then s's longest run.
+func (e *goalEval) overrun(s symbolic.State, k string) int {
+	tail, err := e.longestRun(s)
+	if err != nil {
+		e.err = err
+		return -1
+	}
+	run := append([]explicit.Step(nil), e.path...)
+	run = append(run, tail...)
+	if len(run)-1 > e.bound+1 {
+		run = run[:e.bound+2]
+		run[len(run)-1].Label, run[len(run)-1].Cmd, run[len(run)-1].Outcome = symbolic.NoLabel, -1, 0
+	}
+	e.res = &GoalValue{Outcome: GoalBeyond, Cost: e.bound, Run: run}
+	return -1
+}
+
+// longestRun follows the recorded worst successors from s to the goal.
+func (e *goalEval) longestRun(s symbolic.State) ([]explicit.Step, error) {
+	var run []explicit.Step
+	for e.t.Gen.Status(s) != explicit.Goal {
+		k := goalKey(s)
+		l, err := e.label(s)
+		if err != nil {
+			return nil, err
+		}
+		succ, err := e.t.succs(s, l)
+		if err != nil {
+			return nil, err
+		}
+		ed := succ[e.longest[k]]
+		run = append(run, explicit.Step{State: s, Label: l, Cmd: ed.cmd, Outcome: ed.out})
+		s = ed.s
+	}
+	return append(run, explicit.Step{State: s, Label: symbolic.NoLabel, Cmd: -1}), nil
+}
+
+// GoalBug is a confirmed bug: in State the policy does worse than the
+// patched policy Patch, which reaches the goal on every run within Cost
+// steps. Policy is the tested policy's value (with the run that shows its
+// failure or its cost); Plan is a longest run of the patched policy (on a
+// deterministic model, the better plan).
+type GoalBug struct {
+	State  symbolic.State
+	Oracle string
+	Policy GoalValue
+	Patch  []GoalOverride
+	Cost   int
+	Plan   []explicit.Step
+	// Qualitative: the policy never reaches the goal (some run fails).
+	Qualitative bool
+	// PoolIndex is the bug state's index in the fuzzer's pool (-1 when
+	// the state was given directly).
+	PoolIndex int
+}
+
+// GoalConfirm re-checks a bug's evidence in the explicit semantics: the
+// patched policy reaches the goal from the bug state on every run within
+// bug.Cost steps, and the policy itself does not. It returns nil when the
+// bug stands.
+func (t *GoalTask) GoalConfirm(b *GoalBug, maxStates int) error {
+	if st := t.Gen.Status(b.State); st != explicit.Open {
+		return fmt.Errorf("fuzz: bug state %s is %s, not a test state", t.M.FormatState(b.State), st)
+	}
+	pv, err := t.value(b.State, patchOf(b.Patch), b.Cost, maxStates)
+	if err != nil {
+		return err
+	}
+	if pv.Outcome != GoalReached || pv.Cost > b.Cost {
+		return fmt.Errorf("fuzz: the patched policy does not reach the goal within %d steps from %s: it %s", b.Cost, t.M.FormatState(b.State), pv)
+	}
+	v, err := t.value(b.State, nil, pv.Cost, maxStates)
+	if err != nil {
+		return err
+	}
+	if !v.Better(pv.Cost) {
+		return fmt.Errorf("fuzz: the policy %s from %s, no worse than the patch's %d steps", v, t.M.FormatState(b.State), pv.Cost)
+	}
+	return nil
+}
+
+// newBug evaluates a candidate patch from s against the policy's value pv
+// and returns a bug when the patch does strictly better.
+func (t *GoalTask) newBug(s symbolic.State, oracle string, pv GoalValue, patch goalPatch, order []symbolic.State, maxStates int) (*GoalBug, error) {
+	bound := pv.Cost - 1
+	if pv.Outcome == GoalFails || pv.Outcome == GoalBeyond {
+		bound = max(pv.Cost, 0)
+		if pv.Outcome == GoalFails {
+			bound = maxStates
+		}
+	}
+	if bound < 0 {
+		return nil, nil
+	}
+	v, err := t.value(s, patch, bound, maxStates)
+	if err != nil || v.Outcome != GoalReached || !pv.Better(v.Cost) {
+		return nil, err
+	}
+	b := &GoalBug{State: s, Oracle: oracle, Policy: pv, Patch: patch.list(stepStates(v.Run, order)), Cost: v.Cost, Plan: v.Run,
+		Qualitative: pv.Outcome == GoalFails}
+	return b, nil
+}
+
+func stepStates(run []explicit.Step, extra []symbolic.State) []symbolic.State {
+	out := make([]symbolic.State, 0, len(run)+len(extra))
+	for _, st := range run {
+		out = append(out, st.State)
+	}
+	return append(out, extra...)
+}

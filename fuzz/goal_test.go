@@ -1,0 +1,193 @@
+package fuzz
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"vigil/lang"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// loadGoalTask loads a .spec file and builds the goal task of its policy
+// and property (names "" when the file has one).
+func loadGoalTask(t testing.TB, path string, defs map[string]string, policy, prop string) *GoalTask {
+	t.Helper()
+	m, diags := lang.Load(path, lang.Options{Defines: defs})
+	if m == nil {
+		t.Fatalf("%s: %v", path, diags)
+	}
+	pd := m.Policy(policy)
+	if pd == nil {
+		t.Fatalf("%s: no policy %q", path, policy)
+	}
+	d, err := explicit.NewDecider(m, pd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := NewGoalTask(m, m.Property(prop), d, pd.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return task
+}
+
+// A 1-D line: the goal is x == 5, from x == 0; the policy goes left
+// first from 1 (a detour), and loops between 7 and 8.
+const lineSpec = `
+model line
+var x : 0 .. 9 = 0
+action right when x < 9 -> x' = x + 1
+action left  when x > 0 -> x' = x - 1
+policy rules pi {
+    when x == 1 -> left
+    when x == 7 -> right
+    when x == 8 -> left
+    otherwise -> right
+}
+property p {
+    start x <= 9 && x != 5
+    unsafe false
+    goal x == 5
+}
+`
+
+func lineTask(t testing.TB) *GoalTask {
+	t.Helper()
+	m, diags := lang.LoadSource("line.spec", []byte(lineSpec), lang.Options{})
+	if m == nil {
+		t.Fatal(diags)
+	}
+	d, err := explicit.NewDecider(m, m.Policy(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := NewGoalTask(m, m.Property(""), d, "pi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return task
+}
+
+func TestGoalValueLine(t *testing.T) {
+	task := lineTask(t)
+	st := func(x int) symbolic.State { return symbolic.State{x} }
+	for _, c := range []struct {
+		x    int
+		want GoalOutcome
+		cost int
+		why  string
+	}{
+		{0, GoalFails, -1, FailLoop}, // 0 -> 1 -> 0
+		{2, GoalReached, 3, ""},
+		{7, GoalFails, -1, FailLoop},
+		{9, GoalFails, -1, FailStuck}, // right is not applicable at 9
+	} {
+		v, err := task.GoalValueOf(st(c.x), nil, 100, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Outcome != c.want || (c.want == GoalReached && v.Cost != c.cost) || v.Why != c.why {
+			t.Errorf("x=%d: %v, want %v cost %d %s", c.x, v, c.want, c.cost, c.why)
+		}
+	}
+	// A run longer than the bound is reported as beyond it.
+	v, err := task.GoalValueOf(st(2), nil, 2, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Outcome != GoalBeyond || v.Cost != 2 || len(v.Run) != 3 {
+		t.Errorf("x=2 bound 2: %v with %d steps, want beyond 2", v, len(v.Run))
+	}
+}
+
+func TestGoalOraclesLine(t *testing.T) {
+	task := lineTask(t)
+	pool := &Pool{Entries: []PoolEntry{{State: symbolic.State{0}, Parent: -1}, {State: symbolic.State{8}, Parent: -1}}}
+	for _, o := range []string{OracleLookahead, OracleOptimal, OracleRelax} {
+		// Depth 3: from x=8 the policy loops, and three lefts reach 5.
+		res, err := task.Confirm(context.Background(), pool, OracleOptions{Oracles: []string{o}, Depth: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Bugs) != 2 {
+			t.Errorf("%s: %d bugs, want 2 (x=0 and x=8 loop)", o, len(res.Bugs))
+			continue
+		}
+		for _, b := range res.Bugs {
+			if !b.Qualitative || b.Cost != abs(b.State[0]-5) {
+				t.Errorf("%s: bug at %v: cost %d qualitative %v", o, b.State, b.Cost, b.Qualitative)
+			}
+			if err := task.GoalConfirm(b, 1000); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestGoalFuzzSpecs(t *testing.T) {
+	task := loadGoalTask(t, "../specs/npuzzle.spec", nil, "", "")
+	for _, biases := range [][]string{nil, {"polqual", "novelty"}, {"loop"}, {"detour"}, {"surface"}} {
+		pool, err := task.Fuzz(context.Background(), PoolOptions{MaxPool: 30, Seed: 3, Biases: biases})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := task.Confirm(context.Background(), pool, OracleOptions{Oracles: []string{"undo", "lookahead", "relax"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: pool %d (%s, %d steps), bugs %d %v", biases, len(pool.Entries), pool.Stop, pool.Steps, len(res.Bugs), foundCounts(res))
+	}
+}
+
+func foundCounts(r *GoalResult) map[string]int {
+	out := map[string]int{}
+	for k, v := range r.Found {
+		out[k] = len(v)
+	}
+	return out
+}
+
+func TestGoalBadInput(t *testing.T) {
+	task := lineTask(t)
+	for _, c := range []struct {
+		opt  PoolOptions
+		want string
+	}{
+		{PoolOptions{MaxPool: -1}, "pool size -1"},
+		{PoolOptions{Runtime: -1}, "runtime"},
+		{PoolOptions{BState: -3}, "state budget"},
+		{PoolOptions{Biases: []string{"loopy"}}, `unknown bias "loopy" (did you mean "loop"?); valid biases: polqual, novelty, loop, detour, surface`},
+	} {
+		_, err := task.Fuzz(context.Background(), c.opt)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want %q", c.opt, err, c.want)
+		}
+	}
+	_, err := task.Confirm(context.Background(), &Pool{}, OracleOptions{Oracles: []string{"lookahed"}})
+	if err == nil || !strings.Contains(err.Error(), "valid oracles: undo, lookahead, relax, optimal") {
+		t.Errorf("unknown oracle: %v", err)
+	}
+	m, _ := lang.LoadSource("nogoal.spec", []byte("model n\nvar x : 0..3 = 0\naction a -> x' = 0\npolicy rules pi { otherwise -> a }\nproperty p { unsafe x == 3 }\n"), lang.Options{})
+	d, _ := explicit.NewDecider(m, m.Policy(""))
+	if _, err := NewGoalTask(m, m.Property(""), d, "pi"); err == nil || !strings.Contains(err.Error(), "has no goal condition") {
+		t.Errorf("no goal: %v", err)
+	}
+	m, _ = lang.LoadSource("nostart.spec", []byte("model n\nvar x : 0..3 = 0\naction a -> x' = 0\npolicy rules pi { otherwise -> a }\nproperty p { start x > 5 unsafe x == 3 goal x == 1 }\n"), lang.Options{})
+	d, _ = explicit.NewDecider(m, m.Policy(""))
+	task, err = NewGoalTask(m, m.Property(""), d, "pi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := task.Fuzz(context.Background(), PoolOptions{}); err == nil || !strings.Contains(err.Error(), "no state satisfies the start condition") {
+		t.Errorf("no start: %v", err)
+	}
+}

@@ -1,0 +1,553 @@
+package fuzz
+
+// Bug oracles for goal-reaching testing. Each proposes a patch (overrides
+// of the policy's decisions) that it believes does better than the policy
+// from a pool state; newBug evaluates the patched policy exactly, and
+// GoalConfirm re-checks every bug before it is reported, so an oracle's
+// guess can cost time but never produce a false bug (paper 001, section
+// 4: bug confirmation needs a pessimistic bound better than the policy,
+// i.e. a better solution; these oracles are ways to find one).
+//
+//   - lookahead (paper 001): an AND-OR lookahead of depth d over all labels
+//     (and, adversarially, all outcomes), running the policy at the leaves.
+//   - undo (paper 001's UndoQual/InvQuant, generalised): walk the fuzzer's
+//     ancestry of the state backwards with labels that deterministically
+//     undo each step, then let the policy finish from the ancestor.
+//   - optimal: the explicit engine's optimal strong plan on the states
+//     reachable from the test state, when there are few enough of them.
+//   - relax (ours): greedy best-first search guided by the interval
+//     relaxation of the goal's linear conditions (h_add), pruning with its
+//     admissible h_max against the policy's cost; the path found is the
+//     patch.
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Oracle names.
+const (
+	OracleLookahead = "lookahead"
+	OracleUndo      = "undo"
+	OracleOptimal   = "optimal"
+	OracleRelax     = "relax"
+)
+
+// OracleNames lists the valid oracle names, in the order they run.
+var OracleNames = []string{OracleUndo, OracleLookahead, OracleRelax, OracleOptimal}
+
+// OracleOptions configure bug confirmation. Zero fields take defaults;
+// negative ones are errors.
+type OracleOptions struct {
+	Oracles       []string // names from OracleNames (default: all)
+	Depth         int      // lookahead depth (default 2)
+	Bound         int      // steps a policy run may take (default 10,000)
+	MaxStates     int      // states one policy evaluation may visit (default 100,000)
+	OptimalStates int      // the optimal oracle applies when at most this many states are reachable (default 20,000)
+	Expansions    int      // relax oracle's search budget (default 5,000)
+	UndoDepth     int      // undo oracle's longest undo path (default 50)
+	// All runs every oracle on every state (for recall figures) rather
+	// than stopping at the first that confirms a bug.
+	All bool
+}
+
+func (o OracleOptions) withDefaults() (OracleOptions, error) {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"lookahead depth", o.Depth}, {"bound", o.Bound}, {"state budget", o.MaxStates}, {"optimal state budget", o.OptimalStates}, {"expansion budget", o.Expansions}, {"undo depth", o.UndoDepth}} {
+		if f.v < 0 {
+			return o, fmt.Errorf("fuzz: %s %d: must be positive", f.name, f.v)
+		}
+	}
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&o.Depth, 2)
+	def(&o.Bound, 10_000)
+	def(&o.MaxStates, 100_000)
+	def(&o.OptimalStates, 20_000)
+	def(&o.Expansions, 5_000)
+	def(&o.UndoDepth, 50)
+	if len(o.Oracles) == 0 {
+		o.Oracles = OracleNames
+	}
+	for _, n := range o.Oracles {
+		ok := false
+		for _, v := range OracleNames {
+			ok = ok || n == v
+		}
+		if !ok {
+			return o, fmt.Errorf("fuzz: unknown oracle %q%s; valid oracles: %s", n, symbolic.Suggest(n, OracleNames), strings.Join(OracleNames, ", "))
+		}
+	}
+	return o, nil
+}
+
+// GoalResult is what bug confirmation found on a pool.
+type GoalResult struct {
+	Bugs []*GoalBug // confirmed, in pool order
+	// Found[oracle] lists the pool indices where that oracle confirmed a
+	// bug (with All, every oracle on every state).
+	Found map[string][]int
+	// Values are the policy's values on the pool states.
+	Values  []GoalValue
+	Elapsed map[string]time.Duration // per oracle
+}
+
+// Confirm runs the oracles on every pool state and returns the confirmed
+// bugs. ctx cancellation keeps what was found so far.
+func (t *GoalTask) Confirm(ctx context.Context, pool *Pool, opt OracleOptions) (*GoalResult, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	res := &GoalResult{Found: map[string][]int{}, Elapsed: map[string]time.Duration{}}
+	for i, e := range pool.Entries {
+		if ctx.Err() != nil {
+			break
+		}
+		pv, err := t.value(e.State, nil, opt.Bound, opt.MaxStates)
+		if err != nil {
+			return nil, err
+		}
+		res.Values = append(res.Values, pv)
+		if pv.Outcome == GoalUnknown || (pv.Outcome == GoalReached && pv.Cost <= 1) {
+			continue // a one-step plan cannot be beaten
+		}
+		var first *GoalBug
+		for _, name := range opt.Oracles {
+			began := time.Now()
+			b, err := t.runOracle(name, pool, i, pv, opt)
+			res.Elapsed[name] += time.Since(began)
+			if err != nil {
+				return nil, err
+			}
+			if b == nil {
+				continue
+			}
+			if err := t.GoalConfirm(b, opt.MaxStates); err != nil {
+				return nil, fmt.Errorf("fuzz: oracle %s proposed a bug its evidence does not confirm (a vigil bug; please report): %v", name, err)
+			}
+			b.PoolIndex = i
+			res.Found[name] = append(res.Found[name], i)
+			if first == nil {
+				first = b
+			}
+			if !opt.All {
+				break
+			}
+		}
+		if first != nil {
+			res.Bugs = append(res.Bugs, first)
+		}
+	}
+	return res, nil
+}
+
+func (t *GoalTask) runOracle(name string, pool *Pool, i int, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
+	s := pool.Entries[i].State
+	switch name {
+	case OracleLookahead:
+		return t.lookahead(s, pv, opt)
+	case OracleUndo:
+		return t.undo(pool, i, pv, opt)
+	case OracleOptimal:
+		return t.optimalOracle(s, pv, opt)
+	case OracleRelax:
+		return t.relaxOracle(s, pv, opt)
+	}
+	return nil, fmt.Errorf("fuzz: unknown oracle %q", name)
+}
+
+// bound is how many steps a patch may take to beat pv.
+func bugBound(pv GoalValue, opt OracleOptions) int {
+	switch pv.Outcome {
+	case GoalReached:
+		return pv.Cost - 1
+	case GoalBeyond:
+		return pv.Cost
+	}
+	return opt.Bound
+}
+
+// lookahead is paper 001's Lookahead oracle, AND-OR for our adversarial
+// outcomes: the value of t at depth k is the policy's value from t or, if
+// better, 1 + the worst successor value of the best label at depth k-1.
+func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
+	bound := bugBound(pv, opt)
+	memo := map[string]int{}
+	leaf := func(u symbolic.State) (int, error) {
+		k := goalKey(u)
+		if c, ok := memo[k]; ok {
+			return c, nil
+		}
+		v, err := t.value(u, nil, bound, opt.MaxStates)
+		if err != nil {
+			return 0, err
+		}
+		c := relaxInf
+		if v.Outcome == GoalReached {
+			c = v.Cost
+		}
+		memo[k] = c
+		return c, nil
+	}
+	patch := goalPatch{}
+	var best func(u symbolic.State, k int, top bool) (int, goalPatch, error)
+	best = func(u symbolic.State, k int, top bool) (int, goalPatch, error) {
+		switch t.Gen.Status(u) {
+		case explicit.Goal:
+			return 0, nil, nil
+		case explicit.Unsafe:
+			return relaxInf, nil, nil
+		}
+		c := relaxInf
+		if !top {
+			var err error
+			if c, err = leaf(u); err != nil {
+				return 0, nil, err
+			}
+		}
+		var bp goalPatch
+		if k == 0 {
+			return c, nil, nil
+		}
+		for _, l := range t.applicable(u) {
+			succ, err := t.succs(u, l)
+			if err != nil {
+				return 0, nil, err
+			}
+			worst, sub := 0, goalPatch{}
+			for _, e := range succ {
+				v, p, err := best(e.s, k-1, false)
+				if err != nil {
+					return 0, nil, err
+				}
+				worst = max(worst, v)
+				if worst >= c || worst >= relaxInf {
+					break
+				}
+				for key, o := range p {
+					if _, ok := sub[key]; !ok {
+						sub[key] = o
+					}
+				}
+			}
+			if worst < relaxInf && worst+1 < c {
+				c = worst + 1
+				bp = sub
+				bp.set(u, l)
+			}
+		}
+		return c, bp, nil
+	}
+	c, p, err := best(s, opt.Depth, true)
+	if err != nil || p == nil || c > bound {
+		return nil, err
+	}
+	for k, o := range p {
+		patch[k] = o
+	}
+	return t.newBug(s, OracleLookahead, pv, patch, nil, opt.MaxStates)
+}
+
+// undo generalises paper 001's UndoQual and InvQuant oracles: the fuzzer
+// reached s from ancestors in its pool; if labels lead back along that
+// walk deterministically (each has the previous walk state as its only
+// successor) to an ancestor a the policy solves, going back and letting
+// the policy run from a is a plan of cost (steps back) + V^pi(a).
+func (t *GoalTask) undo(pool *Pool, i int, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
+	bound := bugBound(pv, opt)
+	// The ancestry of entry i, newest first: s, then the walk states back
+	// to the pool's start states.
+	var chain []symbolic.State
+	for j := i; j >= 0 && len(chain) <= opt.UndoDepth; j = pool.Entries[j].Parent {
+		w := pool.Entries[j].Walk
+		if len(w) == 0 {
+			if len(chain) == 0 {
+				chain = append(chain, pool.Entries[j].State)
+			}
+			continue
+		}
+		for k := len(w) - 1; k >= 0; k-- {
+			if len(chain) > 0 && k == len(w)-1 {
+				continue // the walk's last state is the chain's last
+			}
+			chain = append(chain, w[k].State)
+		}
+	}
+	patch := goalPatch{}
+	var bestPatch goalPatch
+	bestCost := bound + 1
+	for k := 0; k+1 < len(chain) && k < opt.UndoDepth && k+1 < bestCost; k++ {
+		from, to := chain[k], chain[k+1]
+		if t.Gen.Status(from) != explicit.Open {
+			break
+		}
+		back := symbolic.NoLabel
+		for _, l := range t.applicable(from) {
+			succ, err := t.succs(from, l)
+			if err != nil {
+				return nil, err
+			}
+			if len(succ) == 1 && goalKey(succ[0].s) == goalKey(to) {
+				back = l
+				break
+			}
+		}
+		if back == symbolic.NoLabel {
+			break
+		}
+		patch.set(from, back)
+		if _, ok := patch[goalKey(to)]; ok {
+			break // the walk went through the same state twice
+		}
+		v, err := t.value(to, nil, bestCost-(k+1)-1, opt.MaxStates)
+		if err != nil {
+			return nil, err
+		}
+		if v.Outcome == GoalReached && k+1+v.Cost < bestCost {
+			bestCost = k + 1 + v.Cost
+			bestPatch = goalPatch{}
+			for key, o := range patch {
+				bestPatch[key] = o
+			}
+		}
+	}
+	if bestPatch == nil {
+		return nil, nil
+	}
+	return t.newBug(chain[0], OracleUndo, pv, bestPatch, chain, opt.MaxStates)
+}
+
+// goalSpace is the explicit state space reachable from one state over all
+// labels, with the optimal strong (adversarial) plan costs.
+type goalSpace struct {
+	states []symbolic.State
+	ids    map[string]int
+	groups [][]goalGroup // per state; terminal states have none
+	value  []int         // optimal worst-case steps to the goal (relaxInf: none)
+	choice []symbolic.LabelID
+}
+
+type goalGroup struct {
+	label symbolic.LabelID
+	succ  []int
+}
+
+// GoalOptimal computes V*(s), the optimal worst-case number of steps to the
+// goal from s over all policies, with the explicit engine: exploration of
+// every state reachable from s (at most maxStates, else ok is false) and a
+// backward Dijkstra-style pass over the AND-OR graph (Knuth's
+// generalisation: a state's value is fixed by the first label all of whose
+// successors have values). solvable is false when no policy reaches the
+// goal on every run.
+func (t *GoalTask) GoalOptimal(s symbolic.State, maxStates int) (cost int, solvable, ok bool, err error) {
+	sp, ok, err := t.space(s, maxStates)
+	if err != nil || !ok {
+		return 0, false, ok, err
+	}
+	v := sp.value[0]
+	return v, v < relaxInf, true, nil
+}
+
+func (t *GoalTask) space(s symbolic.State, maxStates int) (*goalSpace, bool, error) {
+	sp := &goalSpace{ids: map[string]int{}}
+	intern := func(u symbolic.State) int {
+		k := goalKey(u)
+		if id, ok := sp.ids[k]; ok {
+			return id
+		}
+		sp.ids[k] = len(sp.states)
+		sp.states = append(sp.states, u)
+		sp.groups = append(sp.groups, nil)
+		return len(sp.states) - 1
+	}
+	intern(s)
+	for i := 0; i < len(sp.states); i++ {
+		if len(sp.states) > maxStates {
+			return nil, false, nil
+		}
+		u := sp.states[i]
+		if t.Gen.Status(u) != explicit.Open {
+			continue
+		}
+		for _, l := range t.applicable(u) {
+			succ, err := t.succs(u, l)
+			if err != nil {
+				return nil, false, err
+			}
+			g := goalGroup{label: l}
+			for _, e := range succ {
+				g.succ = append(g.succ, intern(e.s))
+			}
+			sp.groups[i] = append(sp.groups[i], g)
+		}
+	}
+	n := len(sp.states)
+	type ref struct{ state, group int }
+	pred := make([][]ref, n)
+	left := make([][]int, n)
+	for i := range sp.groups {
+		left[i] = make([]int, len(sp.groups[i]))
+		for gi, g := range sp.groups[i] {
+			left[i][gi] = len(g.succ)
+			for _, j := range g.succ {
+				pred[j] = append(pred[j], ref{i, gi})
+			}
+		}
+	}
+	sp.value = make([]int, n)
+	sp.choice = make([]symbolic.LabelID, n)
+	var level []int
+	for i := range sp.value {
+		sp.value[i] = relaxInf
+		sp.choice[i] = symbolic.NoLabel
+		if t.Gen.Status(sp.states[i]) == explicit.Goal {
+			sp.value[i] = 0
+			level = append(level, i)
+		}
+	}
+	for d := 0; len(level) > 0; d++ {
+		var next []int
+		for _, j := range level {
+			for _, r := range pred[j] {
+				left[r.state][r.group]--
+				if left[r.state][r.group] == 0 && sp.value[r.state] == relaxInf {
+					sp.value[r.state] = d + 1
+					sp.choice[r.state] = sp.groups[r.state][r.group].label
+					next = append(next, r.state)
+				}
+			}
+		}
+		level = next
+	}
+	return sp, true, nil
+}
+
+// optimalOracle proposes the optimal plan from s when the space is small.
+func (t *GoalTask) optimalOracle(s symbolic.State, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
+	sp, ok, err := t.space(s, opt.OptimalStates)
+	if err != nil || !ok || sp.value[0] > bugBound(pv, opt) {
+		return nil, err
+	}
+	patch := goalPatch{}
+	seen := map[int]bool{0: true}
+	queue := []int{0}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		if sp.choice[i] == symbolic.NoLabel {
+			continue
+		}
+		patch.set(sp.states[i], sp.choice[i])
+		for _, g := range sp.groups[i] {
+			if g.label != sp.choice[i] {
+				continue
+			}
+			for _, j := range g.succ {
+				if !seen[j] {
+					seen[j] = true
+					queue = append(queue, j)
+				}
+			}
+		}
+	}
+	return t.newBug(s, OracleOptimal, pv, patch, nil, opt.MaxStates)
+}
+
+// relaxNode is a node of the relax oracle's search.
+type relaxNode struct {
+	s      symbolic.State
+	g, h   int
+	parent *relaxNode
+	label  symbolic.LabelID
+	index  int
+}
+
+type relaxQueue []*relaxNode
+
+func (q relaxQueue) Len() int { return len(q) }
+func (q relaxQueue) Less(i, j int) bool {
+	if q[i].h != q[j].h {
+		return q[i].h < q[j].h
+	}
+	if q[i].g != q[j].g {
+		return q[i].g < q[j].g
+	}
+	return q[i].index < q[j].index
+}
+func (q relaxQueue) Swap(i, j int)  { q[i], q[j] = q[j], q[i] }
+func (q *relaxQueue) Push(x any)    { *q = append(*q, x.(*relaxNode)) }
+func (q *relaxQueue) Pop() any {
+	old := *q
+	n := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return n
+}
+
+// relaxOracle is ours: greedy best-first search on h_add of the interval
+// relaxation, over labels with a single successor (so that the path is a
+// plan whatever the outcomes), pruning nodes whose g + h_max cannot beat
+// the policy.
+func (t *GoalTask) relaxOracle(s symbolic.State, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
+	bound := bugBound(pv, opt)
+	relax := newGoalRelax(t.M, t.Prop.Goal)
+	hm, ha := relax.goalDist(s)
+	if hm > bound {
+		return nil, nil
+	}
+	q := &relaxQueue{}
+	heap.Push(q, &relaxNode{s: s, h: ha, label: symbolic.NoLabel})
+	closed := map[string]int{}
+	count := 0
+	for q.Len() > 0 && count < opt.Expansions {
+		n := heap.Pop(q).(*relaxNode)
+		k := goalKey(n.s)
+		if g, ok := closed[k]; ok && g <= n.g {
+			continue
+		}
+		closed[k] = n.g
+		count++
+		if t.Gen.Status(n.s) == explicit.Goal {
+			return t.pathBug(s, n, pv, opt)
+		}
+		for _, l := range t.applicable(n.s) {
+			succ, err := t.succs(n.s, l)
+			if err != nil {
+				return nil, err
+			}
+			if len(succ) != 1 || t.Gen.Status(succ[0].s) == explicit.Unsafe {
+				continue
+			}
+			c := &relaxNode{s: succ[0].s, g: n.g + 1, parent: n, label: l, index: count}
+			hm, ha := relax.goalDist(c.s)
+			if hm >= relaxInf || c.g+hm > bound {
+				continue
+			}
+			c.h = ha
+			heap.Push(q, c)
+		}
+	}
+	return nil, nil
+}
+
+// pathBug turns a search path from s to the goal into a candidate bug.
+func (t *GoalTask) pathBug(s symbolic.State, n *relaxNode, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
+	patch := goalPatch{}
+	var order []symbolic.State
+	for ; n.parent != nil; n = n.parent {
+		patch.set(n.parent.s, n.label)
+		order = append([]symbolic.State{n.parent.s}, order...)
+	}
+	return t.newBug(s, OracleRelax, pv, patch, order, opt.MaxStates)
+}

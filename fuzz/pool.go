@@ -1,0 +1,332 @@
+package fuzz
+
+// The pool fuzzer: paper 003's Algorithm 1 (the refined version of paper
+// 001's), with paper 001's novelty filter and its policy-quality bias.
+//
+// The pool starts with start states. Each round picks a walk length l in
+// 1..L and a pool state s_0 uniformly, and walks l steps: every successor
+// s' of s (over all labels and outcomes) that is neither a goal nor unsafe
+// nor proved a dead end by the relaxation is a candidate; when a bias needs
+// the policy's run, the partial run from s' (at most B_state steps, and at
+// most B_expansion policy steps for all of s's successors together) gives
+// its bias value, infinite when the run already fails (paper 003) -- or,
+// for the policy-quality bias alone, weight 0 and s' goes straight to the
+// pool (paper 001). The walk moves to a candidate chosen with probability
+// proportional to its (shifted) bias, and the state it ends in joins the
+// pool if it passes the novelty filter (when on).
+//
+// Everything random comes from one PCG seeded by PoolOptions.Seed, and
+// outcomes along partial runs are drawn from it too, so a seed and the
+// same budgets give the same pool (a Runtime limit can cut a run short at
+// a different point; the step budget MaxSteps cannot).
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// PoolOptions are Algorithm 1's parameters. Zero fields take the defaults
+// of paper 003's experiments; negative ones are errors.
+type PoolOptions struct {
+	MaxPool    int           // N: pool size (default 100)
+	WalkLen    int           // L: maximal walk length (default 5)
+	Runtime    time.Duration // T: runtime limit (0: none)
+	BExpansion int           // policy steps per walk step, over all successors (default 200)
+	BState     int           // policy steps per partial run (default 50)
+	MaxSteps   int           // total successor and policy steps (default 1,000,000): a reproducible budget
+	Starts     int           // start states sampled into the initial pool (default 8)
+	Seed       uint64
+	Biases     []string // names from BiasNames; empty: uniform random walks
+}
+
+func (o PoolOptions) withDefaults() (PoolOptions, error) {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"pool size", o.MaxPool}, {"walk length", o.WalkLen}, {"expansion budget", o.BExpansion}, {"state budget", o.BState}, {"step budget", o.MaxSteps}, {"start states", o.Starts}} {
+		if f.v < 0 {
+			return o, fmt.Errorf("fuzz: %s %d: must be positive", f.name, f.v)
+		}
+	}
+	if o.Runtime < 0 {
+		return o, fmt.Errorf("fuzz: runtime %v: must be positive", o.Runtime)
+	}
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&o.MaxPool, 100)
+	def(&o.WalkLen, 5)
+	def(&o.BExpansion, 200)
+	def(&o.BState, 50)
+	def(&o.MaxSteps, 1_000_000)
+	def(&o.Starts, 8)
+	return o, nil
+}
+
+// PoolEntry is one test state with how the fuzzer reached it: Walk runs
+// from the state of pool entry Parent to State (Parent -1 and no Walk for
+// start states). The undo oracle walks this ancestry backwards.
+type PoolEntry struct {
+	State  symbolic.State
+	Parent int
+	Walk   []explicit.Step
+}
+
+// Pool is the fuzzer's result.
+type Pool struct {
+	Entries []PoolEntry
+	Walks   int
+	Steps   int    // successor and policy steps spent
+	Stop    string // why fuzzing stopped: "pool full", "step budget", "runtime", "canceled", "no walk"
+	Elapsed time.Duration
+}
+
+type candidate struct {
+	s    symbolic.State
+	step explicit.Step
+	b    float64
+}
+
+// Fuzz builds a pool of test states by biased random walks.
+func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	bias, err := parseBiases(opt.Biases)
+	if err != nil {
+		return nil, err
+	}
+	began := time.Now()
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x676f616c))
+	relax := newGoalRelax(t.M, t.Prop.Goal)
+	p := &Pool{}
+	nov := newNovelty()
+	inPool := map[string]bool{}
+	add := func(e PoolEntry) bool {
+		k := goalKey(e.State)
+		if inPool[k] || len(p.Entries) >= opt.MaxPool {
+			return false
+		}
+		if bias.novelty && len(p.Entries) > 0 && !nov.novel(e.State) {
+			return false
+		}
+		inPool[k] = true
+		nov.add(e.State)
+		p.Entries = append(p.Entries, e)
+		return true
+	}
+	starts, err := t.sampleStarts(rng, opt.Starts)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range starts {
+		if t.Gen.Status(s) == explicit.Open {
+			add(PoolEntry{State: s, Parent: -1})
+		}
+	}
+	if len(p.Entries) == 0 {
+		return nil, fmt.Errorf("fuzz: every sampled start state of property %s already satisfies its goal or unsafe condition: nothing to test", t.Prop.Name)
+	}
+	var deadline time.Time
+	if opt.Runtime > 0 {
+		deadline = began.Add(opt.Runtime)
+	}
+	idle := 0
+	for {
+		switch {
+		case len(p.Entries) >= opt.MaxPool:
+			p.Stop = "pool full"
+		case p.Steps >= opt.MaxSteps:
+			p.Stop = "step budget"
+		case !deadline.IsZero() && time.Now().After(deadline):
+			p.Stop = "runtime"
+		case ctx.Err() != nil:
+			p.Stop = "canceled"
+		case idle > 50*opt.MaxPool:
+			p.Stop = "no walk" // walks keep ending in states the pool has
+		}
+		if p.Stop != "" {
+			break
+		}
+		p.Walks++
+		before := len(p.Entries)
+		l := 1 + rng.IntN(opt.WalkLen)
+		parent := rng.IntN(len(p.Entries))
+		s := p.Entries[parent].State
+		var walk []explicit.Step
+		for i := 0; i < l; i++ {
+			cands, err := t.candidates(s, bias, relax, rng, opt, p, func(c candidate) {
+				w := append(append([]explicit.Step(nil), walk...), c.step, explicit.Step{State: c.s, Label: symbolic.NoLabel, Cmd: -1})
+				add(PoolEntry{State: c.s, Parent: parent, Walk: w})
+			})
+			if err != nil {
+				return nil, err
+			}
+			if len(cands) == 0 {
+				break
+			}
+			c := weightedSelect(rng, cands)
+			walk = append(walk, c.step)
+			s = c.s
+		}
+		if len(walk) > 0 {
+			add(PoolEntry{State: s, Parent: parent, Walk: append(walk, explicit.Step{State: s, Label: symbolic.NoLabel, Cmd: -1})})
+		}
+		if len(p.Entries) == before {
+			idle++
+		} else {
+			idle = 0
+		}
+	}
+	p.Elapsed = time.Since(began)
+	return p, nil
+}
+
+// sampleStarts draws up to k start states uniformly (reservoir sampling
+// over the first 100,000).
+func (t *GoalTask) sampleStarts(rng *rand.Rand, k int) ([]symbolic.State, error) {
+	var out []symbolic.State
+	n := 0
+	err := t.Gen.Starts(func(s symbolic.State) bool {
+		n++
+		if len(out) < k {
+			out = append(out, append(symbolic.State(nil), s...))
+		} else if j := rng.IntN(n); j < k {
+			out[j] = append(symbolic.State(nil), s...)
+		}
+		return n < 100_000
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fuzz: %w", err)
+	}
+	return out, nil
+}
+
+// candidates computes the successors of s the walk may move to, with their
+// bias values. Successors whose partial policy run fails are handed to
+// direct when only the policy-quality bias is on (paper 001).
+func (t *GoalTask) candidates(s symbolic.State, bias biasSet, relax *goalRelax, rng *rand.Rand, opt PoolOptions, p *Pool, direct func(candidate)) ([]candidate, error) {
+	var out []candidate
+	j := opt.BExpansion
+	labels := t.applicable(s)
+	for _, l := range labels {
+		succ, err := t.succs(s, l)
+		if err != nil {
+			return nil, err
+		}
+		p.Steps++
+		for _, e := range succ {
+			if t.Gen.Status(e.s) != explicit.Open {
+				continue
+			}
+			if hmax, _ := relax.goalDist(e.s); hmax >= relaxInf {
+				continue // a dead end: no test state
+			}
+			c := candidate{s: e.s, step: explicit.Step{State: s, Label: l, Cmd: e.cmd, Outcome: e.out}}
+			if bias.needsRun() {
+				if j <= 0 {
+					return out, nil
+				}
+				run, fails, err := t.partialRun(e.s, min(j, opt.BState), rng)
+				if err != nil {
+					return nil, err
+				}
+				j -= len(run) - 1
+				p.Steps += len(run) - 1
+				switch {
+				case fails && bias.shape():
+					c.b = math.Inf(1)
+				case fails:
+					direct(c)
+					c.b = 0
+				default:
+					c.b = bias.value(relax, run)
+				}
+			}
+			if !math.IsInf(c.b, -1) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// partialRun runs the policy from s for at most k steps, drawing outcomes
+// by their weights. It reports whether the run already fails (it meets an
+// unsafe state, a deadlock, a stuck policy or a state it visited before).
+func (t *GoalTask) partialRun(s symbolic.State, k int, rng *rand.Rand) ([]symbolic.State, bool, error) {
+	run := []symbolic.State{s}
+	seen := map[string]bool{goalKey(s): true}
+	for len(run) <= k {
+		switch t.Gen.Status(s) {
+		case explicit.Goal:
+			return run, false, nil
+		case explicit.Unsafe:
+			return run, true, nil
+		}
+		l, err := t.decide(s)
+		if err != nil {
+			return nil, false, err
+		}
+		if l == symbolic.NoLabel {
+			return run, true, nil
+		}
+		succ, err := t.succs(s, l)
+		if err != nil {
+			return nil, false, err
+		}
+		s = succ[rng.IntN(len(succ))].s
+		k0 := goalKey(s)
+		if seen[k0] {
+			return append(run, s), true, nil
+		}
+		seen[k0] = true
+		run = append(run, s)
+	}
+	return run, false, nil
+}
+
+// weightedSelect is paper 003's: uniformly among infinite biases if there
+// are any, else proportionally to the biases shifted to be non-negative
+// (uniformly when they are all zero).
+func weightedSelect(rng *rand.Rand, cs []candidate) candidate {
+	var inf []int
+	lo := math.Inf(1)
+	for i, c := range cs {
+		if math.IsInf(c.b, 1) {
+			inf = append(inf, i)
+		}
+		lo = math.Min(lo, c.b)
+	}
+	if len(inf) > 0 {
+		return cs[inf[rng.IntN(len(inf))]]
+	}
+	shift := 0.0
+	if lo < 0 {
+		shift = -lo
+	}
+	total := 0.0
+	for _, c := range cs {
+		total += c.b + shift
+	}
+	if total <= 0 {
+		return cs[rng.IntN(len(cs))]
+	}
+	u := rng.Float64() * total
+	for _, c := range cs {
+		u -= c.b + shift
+		if u < 0 {
+			return c
+		}
+	}
+	return cs[len(cs)-1]
+}
