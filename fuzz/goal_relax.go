@@ -26,7 +26,7 @@ const relaxCap = 256
 // goalRelax holds a model's relaxation.
 type goalRelax struct {
 	m     *symbolic.Model
-	goals []*symbolic.Cond // the goal's top-level conjuncts
+	goals []*symbolic.Cond                    // the goal's top-level conjuncts
 	lin   map[*symbolic.Cond]*symbolic.Linear // L - R of comparisons (nil: not linear)
 }
 

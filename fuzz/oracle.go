@@ -486,8 +486,8 @@ func (q relaxQueue) Less(i, j int) bool {
 	}
 	return q[i].index < q[j].index
 }
-func (q relaxQueue) Swap(i, j int)  { q[i], q[j] = q[j], q[i] }
-func (q *relaxQueue) Push(x any)    { *q = append(*q, x.(*relaxNode)) }
+func (q relaxQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *relaxQueue) Push(x any)   { *q = append(*q, x.(*relaxNode)) }
 func (q *relaxQueue) Pop() any {
 	old := *q
 	n := old[len(old)-1]
