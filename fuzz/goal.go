@@ -22,6 +22,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"time"
 
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -409,8 +410,10 @@ type GoalBug struct {
 	// Qualitative: the policy never reaches the goal (some run fails).
 	Qualitative bool
 	// PoolIndex is the bug state's index in the fuzzer's pool (-1 when
-	// the state was given directly).
+	// the state was given directly); At is when bug confirmation found it
+	// (since Confirm began).
 	PoolIndex int
+	At        time.Duration
 }
 
 // GoalConfirm re-checks a bug's evidence in the explicit semantics: the

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -190,4 +191,55 @@ func TestGoalBadInput(t *testing.T) {
 	if _, err := task.Fuzz(context.Background(), PoolOptions{}); err == nil || !strings.Contains(err.Error(), "no state satisfies the start condition") {
 		t.Errorf("no start: %v", err)
 	}
+}
+
+// failingDecider cannot evaluate the policy in states with x >= 3, as a
+// network with a missing input cannot.
+type failingDecider struct{ explicit.Decider }
+
+func (f failingDecider) Decide(s symbolic.State, app []bool) (symbolic.LabelID, error) {
+	if s[0] >= 3 {
+		return symbolic.NoLabel, fmt.Errorf("input 2 is missing")
+	}
+	return f.Decider.Decide(s, app)
+}
+
+func TestGoalPolicyNotEvaluable(t *testing.T) {
+	task := lineTask(t)
+	task.Policy = failingDecider{task.Policy}
+	_, err := task.GoalValueOf(symbolic.State{2}, nil, 100, 100)
+	want := "fuzz: policy pi cannot be evaluated in state x=3: input 2 is missing"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if _, err := task.Fuzz(context.Background(), PoolOptions{Biases: []string{"polqual"}}); err == nil || !strings.Contains(err.Error(), "cannot be evaluated in state") {
+		t.Errorf("fuzz: got %v", err)
+	}
+}
+
+// Workers merge deterministically: the same seed and worker count give
+// the same pool and bugs.
+func TestGoalWorkersDeterministic(t *testing.T) {
+	run := func() (*Pool, *GoalResult) {
+		tasks := []*GoalTask{loadGoalTask(t, "../specs/twoway_line.spec", nil, "shuttle", ""), loadGoalTask(t, "../specs/twoway_line.spec", nil, "shuttle", "")}
+		pool, res, err := GoalTest(context.Background(), tasks, PoolOptions{MaxPool: 30, Seed: 7, Biases: []string{"polqual", "novelty"}}, OracleOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pool, res
+	}
+	p1, r1 := run()
+	p2, r2 := run()
+	if fmt.Sprint(p1.Entries) != fmt.Sprint(p2.Entries) || len(r1.Bugs) != len(r2.Bugs) {
+		t.Fatalf("two runs differ: %d/%d pool states, %d/%d bugs", len(p1.Entries), len(p2.Entries), len(r1.Bugs), len(r2.Bugs))
+	}
+	for i := range r1.Bugs {
+		if fmt.Sprint(r1.Bugs[i].State, r1.Bugs[i].Patch, r1.Bugs[i].Oracle) != fmt.Sprint(r2.Bugs[i].State, r2.Bugs[i].Patch, r2.Bugs[i].Oracle) {
+			t.Errorf("bug %d differs", i)
+		}
+	}
+	if len(r1.Bugs) == 0 {
+		t.Error("no bugs on twoway_line: the shuttle policy has some")
+	}
+	t.Logf("%d pool states, %d bugs", len(p1.Entries), len(r1.Bugs))
 }

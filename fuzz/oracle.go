@@ -110,47 +110,80 @@ func (t *GoalTask) Confirm(ctx context.Context, pool *Pool, opt OracleOptions) (
 	if err != nil {
 		return nil, err
 	}
-	res := &GoalResult{Found: map[string][]int{}, Elapsed: map[string]time.Duration{}}
-	for i, e := range pool.Entries {
+	res := newGoalResult()
+	start := time.Now()
+	for i := range pool.Entries {
 		if ctx.Err() != nil {
 			break
 		}
-		pv, err := t.value(e.State, nil, opt.Bound, opt.MaxStates)
+		c, err := t.confirmOne(pool, i, opt, start)
 		if err != nil {
 			return nil, err
 		}
-		res.Values = append(res.Values, pv)
-		if pv.Outcome == GoalUnknown || (pv.Outcome == GoalReached && pv.Cost <= 1) {
-			continue // a one-step plan cannot be beaten
-		}
-		var first *GoalBug
-		for _, name := range opt.Oracles {
-			began := time.Now()
-			b, err := t.runOracle(name, pool, i, pv, opt)
-			res.Elapsed[name] += time.Since(began)
-			if err != nil {
-				return nil, err
-			}
-			if b == nil {
-				continue
-			}
-			if err := t.GoalConfirm(b, opt.MaxStates); err != nil {
-				return nil, fmt.Errorf("fuzz: oracle %s proposed a bug its evidence does not confirm (a vigil bug; please report): %v", name, err)
-			}
-			b.PoolIndex = i
-			res.Found[name] = append(res.Found[name], i)
-			if first == nil {
-				first = b
-			}
-			if !opt.All {
-				break
-			}
-		}
-		if first != nil {
-			res.Bugs = append(res.Bugs, first)
-		}
+		res.add(i, c)
 	}
 	return res, nil
+}
+
+func newGoalResult() *GoalResult {
+	return &GoalResult{Found: map[string][]int{}, Elapsed: map[string]time.Duration{}}
+}
+
+// stateResult is what the oracles found on one pool state.
+type stateResult struct {
+	value   GoalValue
+	bug     *GoalBug // the first oracle's
+	found   []string // every oracle that confirmed a bug
+	elapsed map[string]time.Duration
+}
+
+func (r *GoalResult) add(i int, c stateResult) {
+	r.Values = append(r.Values, c.value)
+	for _, o := range c.found {
+		r.Found[o] = append(r.Found[o], i)
+	}
+	for o, d := range c.elapsed {
+		r.Elapsed[o] += d
+	}
+	if c.bug != nil {
+		r.Bugs = append(r.Bugs, c.bug)
+	}
+}
+
+// confirmOne runs the oracles on pool state i.
+func (t *GoalTask) confirmOne(pool *Pool, i int, opt OracleOptions, start time.Time) (stateResult, error) {
+	c := stateResult{elapsed: map[string]time.Duration{}}
+	pv, err := t.value(pool.Entries[i].State, nil, opt.Bound, opt.MaxStates)
+	if err != nil {
+		return c, err
+	}
+	c.value = pv
+	if pv.Outcome == GoalUnknown || (pv.Outcome == GoalReached && pv.Cost <= 1) {
+		return c, nil // a one-step plan cannot be beaten
+	}
+	for _, name := range opt.Oracles {
+		began := time.Now()
+		b, err := t.runOracle(name, pool, i, pv, opt)
+		c.elapsed[name] += time.Since(began)
+		if err != nil {
+			return c, err
+		}
+		if b == nil {
+			continue
+		}
+		if err := t.GoalConfirm(b, opt.MaxStates); err != nil {
+			return c, fmt.Errorf("fuzz: oracle %s proposed a bug its evidence does not confirm (a vigil bug; please report): %v", name, err)
+		}
+		b.PoolIndex, b.At = i, time.Since(start)
+		c.found = append(c.found, name)
+		if c.bug == nil {
+			c.bug = b
+		}
+		if !opt.All {
+			break
+		}
+	}
+	return c, nil
 }
 
 func (t *GoalTask) runOracle(name string, pool *Pool, i int, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
