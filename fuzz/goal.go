@@ -454,6 +454,17 @@ func (t *GoalTask) newBug(s symbolic.State, oracle string, pv GoalValue, patch g
 	if bound < 0 {
 		return nil, nil
 	}
+	// Overrides that agree with the policy change nothing: drop them, so
+	// that the patch lists exactly the decisions the evidence changes.
+	for k, o := range patch {
+		l, err := t.decide(o.State)
+		if err != nil {
+			return nil, err
+		}
+		if l == o.Label {
+			delete(patch, k)
+		}
+	}
 	v, err := t.value(s, patch, bound, maxStates)
 	if err != nil || v.Outcome != GoalReached || !pv.Better(v.Cost) {
 		return nil, err

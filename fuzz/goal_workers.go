@@ -65,6 +65,8 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 	results := make([]stateResult, len(pool.Entries))
 	done := make([]bool, len(pool.Entries))
 	start := time.Now()
+	var mu sync.Mutex
+	ndone, nbugs := 0, 0
 	for w := 0; w < k; w++ {
 		wg.Add(1)
 		go func(w int) {
@@ -75,6 +77,15 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 				}
 				results[i], errs[w] = tasks[w].confirmOne(pool, i, oopt, start)
 				done[i] = errs[w] == nil
+				if oopt.Progress != nil {
+					mu.Lock()
+					ndone++
+					if results[i].bug != nil {
+						nbugs++
+					}
+					oopt.Progress(ndone, len(pool.Entries), nbugs)
+					mu.Unlock()
+				}
 			}
 		}(w)
 	}

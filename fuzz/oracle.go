@@ -55,6 +55,10 @@ type OracleOptions struct {
 	// All runs every oracle on every state (for recall figures) rather
 	// than stopping at the first that confirms a bug.
 	All bool
+	// Progress, if set, is called after each pool state with the states
+	// done, the pool size and the bugs confirmed so far (from one
+	// goroutine at a time).
+	Progress func(done, total, bugs int)
 }
 
 func (o OracleOptions) withDefaults() (OracleOptions, error) {
@@ -121,6 +125,9 @@ func (t *GoalTask) Confirm(ctx context.Context, pool *Pool, opt OracleOptions) (
 			return nil, err
 		}
 		res.add(i, c)
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(pool.Entries), len(res.Bugs))
+		}
 	}
 	return res, nil
 }

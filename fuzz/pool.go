@@ -85,7 +85,7 @@ type Pool struct {
 	Entries []PoolEntry
 	Walks   int
 	Steps   int    // successor and policy steps spent
-	Stop    string // why fuzzing stopped: "pool full", "step budget", "runtime", "canceled", "no walk"
+	Stop    string // why fuzzing stopped: "pool full", "step budget", "runtime", "canceled", "no new states"
 	Elapsed time.Duration
 }
 
@@ -152,7 +152,7 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 		case ctx.Err() != nil:
 			p.Stop = "canceled"
 		case idle > 50*opt.MaxPool:
-			p.Stop = "no walk" // walks keep ending in states the pool has
+			p.Stop = "no new states" // walks keep ending in states the pool has
 		}
 		if p.Stop != "" {
 			break

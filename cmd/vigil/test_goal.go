@@ -1,0 +1,293 @@
+package main
+
+// vigil test --mode goal: goal-reaching policy testing (papers 001 and
+// 003). Fuzz a pool of test states, confirm bugs with the oracles, print
+// each bug with its evidence: the policy's failing (or longer) run and the
+// better plan, a patch of the policy re-checked in the explicit semantics.
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"vigil/fuzz"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Until the full `vigil test` (test.go, with safety mode) is in the
+// build, this file registers a `vigil test` that runs goal mode only.
+// test.go's init runs first (files initialise in name order) and then
+// this one steps aside.
+func init() {
+	if commands["test"] != nil {
+		return
+	}
+	register(&command{
+		Name:    "test",
+		Summary: "test a policy: fuzz for goal-reaching bugs and confirm them with oracles",
+		Usage:   "vigil test [flags] FILE.spec --mode goal",
+		Examples: []string{
+			"vigil test specs/twoway_line.spec --policy shuttle --mode goal --seed 3",
+			"vigil test bench/polic3/npuzzle.spec -D R=2 -D C=3 --policy np2x3_16x16_safe --mode goal --config loop --oracle relax,lookahead --json",
+		},
+		Run: runTestGoalOnly,
+	})
+}
+
+func runTestGoalOnly(e *env, args []string) int {
+	c := commands["test"]
+	fs := newFlags(e, c)
+	mf := addModelFlags(fs, "property whose goal the policy must reach (default: the only one)", "policy to test (default: the only one)")
+	mode := fs.String("mode", "goal", "what to test: goal (reach the goal where some plan does, as cheaply)")
+	budget := fs.Duration("budget", 60*time.Second, "fuzzing time limit (e.g. 10s, 2m)")
+	seed := fs.Uint64("seed", 1, "random seed: the same seed, budgets and --workers give the same report")
+	config := fs.String("config", "polqual,novelty", "goal mode: fuzzing biases, comma-separated: "+strings.Join(fuzz.BiasNames, ", ")+" (none: uniform walks)")
+	oracles := fs.String("oracle", strings.Join(fuzz.OracleNames, ","), "goal mode: bug oracles, comma-separated, tried in order")
+	workers := fs.Int("workers", 1, "fuzz and confirm with this many workers")
+	jsonOut := fs.Bool("json", false, "print the report as JSON")
+	gf := addGoalFlags(fs)
+	file, ok := parseModelArg(e, c, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if *mode != "goal" {
+		fmt.Fprintf(e.stderr, "vigil test: --mode %q: this build tests goal reaching only (--mode goal)\n", *mode)
+		return exitUsage
+	}
+	if *budget <= 0 {
+		fmt.Fprintf(e.stderr, "vigil test: --budget %v: must be positive (e.g. 30s)\n", *budget)
+		return exitUsage
+	}
+	if *workers < 1 {
+		fmt.Fprintf(e.stderr, "vigil test: --workers %d: must be at least 1\n", *workers)
+		return exitUsage
+	}
+	lm, ok := mf.load(e, "test", file, true, thePolicy)
+	if !ok {
+		return exitError
+	}
+	ctx, stop := runContext(0)
+	defer stop()
+	return runGoalTest(ctx, e, goalRun{lm: lm, budget: *budget, seed: *seed, biases: splitList(*config), oracles: splitList(*oracles),
+		json: *jsonOut, workers: *workers, flags: gf})
+}
+
+// splitList splits a comma-separated flag value ("" and "none" give an
+// empty list for biases: uniform walks).
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// goalFlags are the flags only goal mode reads.
+type goalFlags struct {
+	pool, walk, bstate, bexp, steps, depth int
+}
+
+func addGoalFlags(fs *flag.FlagSet) *goalFlags {
+	gf := &goalFlags{}
+	fs.IntVar(&gf.pool, "pool", 100, "goal mode: maximal pool size N")
+	fs.IntVar(&gf.walk, "walk", 5, "goal mode: maximal random-walk length L")
+	fs.IntVar(&gf.bstate, "bstate", 50, "goal mode: policy steps per partial run (B_state)")
+	fs.IntVar(&gf.bexp, "bexpansion", 200, "goal mode: policy steps per walk step (B_expansion)")
+	fs.IntVar(&gf.steps, "steps", 1_000_000, "goal mode: total successor and policy steps of fuzzing (a reproducible budget)")
+	fs.IntVar(&gf.depth, "depth", 2, "goal mode: lookahead oracle depth")
+	return gf
+}
+
+// goalRun is one goal-mode test run's inputs, as test.go parsed them.
+type goalRun struct {
+	lm      *loadedModel
+	budget  time.Duration // fuzzing runtime T (0: none)
+	seed    uint64
+	biases  []string // --config in goal mode
+	oracles []string // --oracle
+	json    bool
+	workers int // at least 1
+	flags   *goalFlags
+}
+
+// goalJSONStep is one step of a run in the JSON report.
+type goalJSONStep struct {
+	State string `json:"state"`
+	Label string `json:"label,omitempty"`
+}
+
+type goalJSONBug struct {
+	State       string         `json:"state"`
+	Oracle      string         `json:"oracle"`
+	Qualitative bool           `json:"qualitative"`
+	Policy      string         `json:"policy_outcome"` // reached, fails, beyond
+	PolicyCost  int            `json:"policy_cost,omitempty"`
+	Why         string         `json:"why,omitempty"`
+	PolicyRun   []goalJSONStep `json:"policy_run"`
+	PlanCost    int            `json:"plan_cost"`
+	Plan        []goalJSONStep `json:"plan"`
+	Patch       []goalJSONStep `json:"patch"`
+}
+
+type goalJSONReport struct {
+	Mode     string             `json:"mode"`
+	Model    string             `json:"model"`
+	Property string             `json:"property"`
+	Policy   string             `json:"policy"`
+	Seed     uint64             `json:"seed"`
+	Biases   []string           `json:"biases"`
+	Oracles  []string           `json:"oracles"`
+	Pool     int                `json:"pool"`
+	Stop     string             `json:"stop"`
+	Bugs     []goalJSONBug      `json:"bugs"`
+	Phases   map[string]float64 `json:"seconds"`
+	Complete bool               `json:"complete"`
+}
+
+func goalSteps(m *symbolic.Model, run []explicit.Step) []goalJSONStep {
+	out := make([]goalJSONStep, 0, len(run))
+	for _, st := range run {
+		js := goalJSONStep{State: m.FormatState(st.State)}
+		if st.Label != symbolic.NoLabel {
+			js.Label = m.Labels[st.Label].Name
+		}
+		out = append(out, js)
+	}
+	return out
+}
+
+// runGoalTest runs goal mode and returns the exit code: 3 when bugs were
+// found, 0 when none, 4 when interrupted before any.
+func runGoalTest(ctx context.Context, e *env, r goalRun) int {
+	lm := r.lm
+	if lm.decl == nil {
+		fmt.Fprintln(e.stderr, "vigil test: goal mode tests a policy; choose one with --policy")
+		return exitError
+	}
+	tasks := make([]*fuzz.GoalTask, max(1, r.workers))
+	for i := range tasks {
+		dec := lm.dec
+		if i > 0 {
+			var err error
+			if dec, err = explicit.NewDecider(lm.m, lm.decl); err != nil {
+				fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+				return exitError
+			}
+		}
+		task, err := fuzz.NewGoalTask(lm.m, lm.prop, dec, lm.decl.Name)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+			return exitError
+		}
+		tasks[i] = task
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"--pool", r.flags.pool}, {"--walk", r.flags.walk}, {"--bstate", r.flags.bstate}, {"--bexpansion", r.flags.bexp}, {"--steps", r.flags.steps}, {"--depth", r.flags.depth}} {
+		if f.v <= 0 {
+			fmt.Fprintf(e.stderr, "vigil test: %s %d: must be positive\n", f.name, f.v)
+			return exitUsage
+		}
+	}
+	prog := newProgress(e, r.json)
+	prog.printf("vigil test: fuzzing a pool of up to %d states", r.flags.pool)
+	began := time.Now()
+	pool, res, err := fuzz.GoalTest(ctx, tasks, fuzz.PoolOptions{MaxPool: r.flags.pool, WalkLen: r.flags.walk, BState: r.flags.bstate,
+		BExpansion: r.flags.bexp, MaxSteps: r.flags.steps, Runtime: r.budget, Seed: r.seed, Biases: r.biases},
+		fuzz.OracleOptions{Oracles: r.oracles, Depth: r.flags.depth, Progress: func(done, total, bugs int) {
+			prog.printf("vigil test: %d of %d pool states checked, %s", done, total, plural(bugs, "bug"))
+		}})
+	prog.clear()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+		return exitError
+	}
+	fuzzTime := pool.Elapsed
+	confirmTime := time.Since(began) - fuzzTime
+	complete := ctx.Err() == nil
+	oracles := r.oracles
+	if len(oracles) == 0 {
+		oracles = fuzz.OracleNames
+	}
+	m := lm.m
+	if r.json {
+		rep := goalJSONReport{Mode: "goal", Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
+			Biases: orEmpty(r.biases), Oracles: oracles, Pool: len(pool.Entries), Stop: pool.Stop, Bugs: []goalJSONBug{},
+			Phases: map[string]float64{"fuzz": fuzzTime.Seconds(), "confirm": confirmTime.Seconds()}, Complete: complete}
+		for _, b := range res.Bugs {
+			jb := goalJSONBug{State: m.FormatState(b.State), Oracle: b.Oracle, Qualitative: b.Qualitative,
+				Policy: b.Policy.Outcome.String(), Why: b.Policy.Why, PolicyRun: goalSteps(m, b.Policy.Run),
+				PlanCost: b.Cost, Plan: goalSteps(m, b.Plan), Patch: []goalJSONStep{}}
+			if b.Policy.Outcome != fuzz.GoalFails {
+				jb.PolicyCost = b.Policy.Cost
+			}
+			for _, o := range b.Patch {
+				jb.Patch = append(jb.Patch, goalJSONStep{State: m.FormatState(o.State), Label: m.Labels[o.Label].Name})
+			}
+			rep.Bugs = append(rep.Bugs, jb)
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+			return exitError
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "goal testing: model %s, property %s, policy %s, seed %d\n", m.Name, lm.prop.Name, lm.decl.Name, r.seed)
+		fmt.Fprintf(e.stdout, "fuzzing: %s (%s), %s, biases: %s\n", plural(len(pool.Entries), "pool state"), pool.Stop, plural(pool.Walks, "walk"), orNone(strings.Join(r.biases, ", ")))
+		fmt.Fprintf(e.stdout, "oracles: %s\n", strings.Join(oracles, ", "))
+		for i, b := range res.Bugs {
+			kind := "costs more than a plan"
+			if b.Qualitative {
+				kind = "fails where a plan reaches the goal"
+			}
+			fmt.Fprintf(e.stdout, "\nbug %d (%s): %s\n  state: %s\n", i+1, b.Oracle, kind, m.FormatState(b.State))
+			fmt.Fprintf(e.stdout, "  policy %s: %s\n", lm.decl.Name, b.Policy)
+			printGoalRun(e, m, b.Policy.Run)
+			fmt.Fprintf(e.stdout, "  better: reaches the goal in %s on every run, overriding %s:\n", plural(b.Cost, "step"), plural(len(b.Patch), "decision"))
+			printGoalRun(e, m, b.Plan)
+		}
+		if !complete {
+			fmt.Fprintln(e.stdout, "\ninterrupted: the bugs above were found before the stop")
+		}
+		fmt.Fprintf(e.stdout, "\n%s\ntime: fuzz %s, confirm %s\n", plural(len(res.Bugs), "bug"), fuzzTime.Round(time.Millisecond), confirmTime.Round(time.Millisecond))
+	}
+	switch {
+	case len(res.Bugs) > 0:
+		return exitUnsafe
+	case !complete:
+		return exitUnknown
+	}
+	return exitOK
+}
+
+func orEmpty(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// printGoalRun prints a run as state, then -> label lines; a run of more
+// than 20 steps shows its first and last 8 (--json has every step).
+func printGoalRun(e *env, m *symbolic.Model, run []explicit.Step) {
+	for i, st := range run {
+		if len(run) > 21 && i >= 8 && i < len(run)-9 {
+			if i == 8 {
+				fmt.Fprintf(e.stdout, "         ... %d more steps (--json lists them) ...\n", len(run)-17)
+			}
+			continue
+		}
+		fmt.Fprintf(e.stdout, "    %3d  %s\n", i, m.FormatState(st.State))
+		if st.Label != symbolic.NoLabel {
+			fmt.Fprintf(e.stdout, "         -> %s\n", m.Labels[st.Label].Name)
+		}
+	}
+}
