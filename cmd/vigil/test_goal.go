@@ -76,18 +76,6 @@ func runTestGoalOnly(e *env, args []string) int {
 		json: *jsonOut, workers: *workers, flags: gf})
 }
 
-// splitList splits a comma-separated flag value ("" and "none" give an
-// empty list for biases: uniform walks).
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // goalFlags are the flags only goal mode reads.
 type goalFlags struct {
 	pool, walk, bstate, bexp, steps, depth int
