@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"vigil/lang"
@@ -115,6 +116,37 @@ type loadedModel struct {
 	decl *symbolic.PolicyDecl // nil: all labels
 	g    *explicit.Generator
 	dec  explicit.Decider // nil when decl is nil
+	// rerun is "vigil run FILE" with the flags that load the same model:
+	// -D and the PlaJA files (the start of a replay hint).
+	rerun string
+}
+
+// rerun returns "vigil run FILE" with the -D and PlaJA flags of mf, quoted
+// for a POSIX shell.
+func (mf *modelFlags) rerun(file string) string {
+	args := []string{"vigil", "run", shellQuote(file)}
+	names := make([]string, 0, len(mf.defs))
+	for n := range mf.defs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		args = append(args, "-D", shellQuote(n+"="+mf.defs[n]))
+	}
+	for _, f := range []struct{ flag, val string }{{"--start", *mf.plaja.start}, {"--unsafe", *mf.plaja.unsafe}, {"--policy-file", *mf.plaja.policyFile}} {
+		if f.val != "" {
+			args = append(args, f.flag, shellQuote(f.val))
+		}
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // policyDefault says which policy a command takes when --policy is absent.
@@ -130,7 +162,7 @@ const (
 // (propRequired: a model without one is an error) and the policy, and
 // compiles them. It prints what goes wrong and returns false.
 func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd policyDefault) (*loadedModel, bool) {
-	lm := &loadedModel{m: loadModel(e, file, mf.defs)}
+	lm := &loadedModel{m: loadModel(e, file, mf.defs), rerun: mf.rerun(file)}
 	if lm.m == nil || !mf.plaja.apply(e, lm.m, mf.prop, mf.pol) {
 		return nil, false
 	}

@@ -173,7 +173,7 @@ func runVerify(e *env, args []string) int {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printVerdict(e, file, m, rep, res.Verdict, res.Trace, true)
+		printVerdict(e, lm.rerun, m, rep, res.Verdict, res.Trace, true)
 		fmt.Fprintf(e.stdout, "engine bfs: %d states, %d transitions, depth %d, %.3fs\n", rep.States, rep.Transitions, rep.Depth, rep.Seconds)
 	}
 	switch res.Verdict {
@@ -186,8 +186,9 @@ func runVerify(e *env, args []string) int {
 }
 
 // printVerdict prints the verdict line and, for unsafe, the counterexample
-// and how to replay it (shortest: the engine finds shortest ones).
-func printVerdict(e *env, file string, m *symbolic.Model, r *verifyReport, v explicit.Verdict, trace []explicit.Step, shortest bool) {
+// and how to replay it with rerun, the vigil run command that loads the
+// same model (shortest: the engine finds shortest ones).
+func printVerdict(e *env, rerun string, m *symbolic.Model, r *verifyReport, v explicit.Verdict, trace []explicit.Step, shortest bool) {
 	w := e.stdout
 	who := "policy " + r.Policy
 	if r.Policy == "" {
@@ -208,13 +209,13 @@ func printVerdict(e *env, file string, m *symbolic.Model, r *verifyReport, v exp
 		fmt.Fprintf(w, "unsafe: %s reaches an unsafe state of property %s in %s (%s)\n", who, r.Property, plural(len(trace)-1, "step"), kind)
 		fmt.Fprintln(w, "counterexample:")
 		printTrace(e, m, trace, explicit.EndUnsafe)
-		args := []string{"vigil run", file, "--property", r.Property}
+		args := []string{rerun, "--property", shellQuote(r.Property)}
 		if r.Policy != "" {
-			args = append(args, "--policy", r.Policy)
+			args = append(args, "--policy", shellQuote(r.Policy))
 		}
-		args = append(args, "--from", `"`+m.FormatState(trace[0].State)+`"`)
+		args = append(args, "--from", shellQuote(m.FormatState(trace[0].State)))
 		fmt.Fprintf(w, "replay: %s\n", strings.Join(args, " "))
-		fmt.Fprintf(w, "(for these exact outcomes: add --record cex.json to this command, then vigil run %s --replay cex.json)\n", file)
+		fmt.Fprintf(w, "(for these exact outcomes: add --record cex.json to the verify command, then %s --replay cex.json)\n", rerun)
 	default:
 		fmt.Fprintf(w, "unknown: stopped by %s before a verdict\n", r.Reason)
 	}
