@@ -108,13 +108,40 @@ func janiConstants(data []byte) map[string]bool {
 // models keep everything on one line, which helps nobody.
 const maxQuotedLine = 200
 
-// diags turns jani's notes and errors into diagnostics positioned at
-// FILE#JSONPATH:LINE:COL, quoting the JSON line when it is short.
+// LoadJANI loads a JANI model file on its own (no .spec), with defines
+// for its constants. Its notes and errors are diagnostics W0901 and E0901
+// positioned at FILE#JSONPATH:LINE:COL, as for an imported model.
+func LoadJANI(path string, defines map[string]string) (*symbolic.Model, Diagnostics) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, Diagnostics{{Pos: symbolic.Pos{File: path}, Code: "E0901", Msg: err.Error()}}
+	}
+	m, notes, err := jani.Decode(path, data, defines)
+	diags := janiDiags(data, notes, err, func(msg string) Diagnostic {
+		return Diagnostic{Pos: symbolic.Pos{File: path}, Code: "E0901", Msg: msg}
+	})
+	if err != nil {
+		return nil, diags
+	}
+	return m, diags
+}
+
+// diags turns the import's notes and errors into diagnostics; an error
+// without a position is put at the import declaration.
 func (j *janiImport) diags(notes []jani.Note, err error) Diagnostics {
+	return janiDiags(j.data, notes, err, func(msg string) Diagnostic {
+		return j.file.diag(j.imp.PathPos, 0, "E0901", "cannot import %s: %s", j.imp.Path, msg)
+	})
+}
+
+// janiDiags turns jani's notes and errors into diagnostics positioned at
+// FILE#JSONPATH:LINE:COL, quoting the JSON line of data when it is short;
+// unpositioned gives the diagnostic of an error without a position.
+func janiDiags(data []byte, notes []jani.Note, err error, unpositioned func(msg string) Diagnostic) Diagnostics {
 	var lines []string
 	quote := func(d Diagnostic) Diagnostic {
 		if lines == nil {
-			lines = splitLines(j.data)
+			lines = splitLines(data)
 		}
 		if d.Pos.Line >= 1 && d.Pos.Line <= len(lines) && len(lines[d.Pos.Line-1]) <= maxQuotedLine {
 			d.Line = lines[d.Pos.Line-1]
@@ -138,7 +165,7 @@ func (j *janiImport) diags(notes []jani.Note, err error) Diagnostics {
 	case errors.As(err, &one):
 		out = append(out, quote(Diagnostic{Pos: one.Pos(), Code: "E0901", Msg: one.Msg}))
 	default:
-		out = append(out, j.file.diag(j.imp.PathPos, 0, "E0901", "cannot import %s: %s", j.imp.Path, strings.TrimPrefix(err.Error(), "jani: ")))
+		out = append(out, unpositioned(strings.TrimPrefix(err.Error(), "jani: ")))
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -14,34 +13,14 @@ import (
 	"vigil/symbolic/explicit"
 )
 
-// loadAny loads a model file by its extension: .jani through lang/jani,
-// anything else as .spec. JANI errors become diagnostics (code E0901) whose
-// position names the JSON path.
+// loadAny loads a model file by its extension: .jani through lang's JANI
+// loader (its errors are diagnostics E0901 positioned by JSON path),
+// anything else as .spec.
 func loadAny(path string, defs defines) (*symbolic.Model, lang.Diagnostics) {
-	if !strings.EqualFold(filepath.Ext(path), ".jani") {
-		return lang.Load(path, lang.Options{Defines: defs})
+	if strings.EqualFold(filepath.Ext(path), ".jani") {
+		return lang.LoadJANI(path, defs)
 	}
-	m, notes, err := jani.LoadNotes(path, defs)
-	var diags lang.Diagnostics
-	for _, n := range notes {
-		diags = append(diags, lang.Diagnostic{Pos: n.Pos, Severity: lang.Warning, Code: "W0901", Msg: n.Msg})
-	}
-	if err != nil {
-		var list jani.ErrorList
-		var one *jani.Error
-		switch {
-		case errors.As(err, &list):
-			for _, e := range list {
-				diags = append(diags, lang.Diagnostic{Pos: e.Pos(), Code: "E0901", Msg: e.Msg})
-			}
-		case errors.As(err, &one):
-			diags = append(diags, lang.Diagnostic{Pos: one.Pos(), Code: "E0901", Msg: one.Msg})
-		default:
-			diags = append(diags, lang.Diagnostic{Pos: symbolic.Pos{File: path}, Code: "E0901", Msg: strings.TrimPrefix(err.Error(), "jani: ")})
-		}
-		return nil, diags
-	}
-	return m, diags
+	return lang.Load(path, lang.Options{Defines: defs})
 }
 
 // loadModel loads a model file (.spec or .jani) with -D overrides, printing
