@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/smtbench"
 	"vigil/lang"
 	"vigil/smt"
-	"vigil/smt/internal/bench"
 	"vigil/symbolic"
 )
 
@@ -25,7 +25,7 @@ func runQueries(b *testing.B, assume bool) {
 		k, v, _ := strings.Cut(p, "=")
 		smt.SetGlobalParam(k, v)
 	}
-	w, err := bench.New(benchModel(b), 1, 20)
+	w, err := smtbench.New(benchModel(b), 1, 20)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -641,7 +641,7 @@ func (x *Context) NewSolver() (*Solver, error) {
 
 // DefaultRecycle is the number of checks after which a solver rebuilds
 // itself (see SetRecycle). Z3 4.8.12 keeps state across checks of one
-// solver: on IC3-sized queries (smt/cmd/rss) a solver that answered
+// solver: on IC3-sized queries (cmd/smt-rss) a solver that answered
 // 20,000 checks was about ten times slower than a fresh one and had grown
 // by 40 MB, while a rebuild costs about one query.
 var DefaultRecycle = 1000

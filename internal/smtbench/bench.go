@@ -1,7 +1,7 @@
-// Package bench is the IC3-sized query workload shared by smt's benchmarks
-// and the smt/cmd/rss measurement program: one-step transitions from a
+// Package smtbench is the IC3-sized query workload shared by smt's benchmarks
+// and the cmd/smt-rss measurement program: one-step transitions from a
 // random box, under a random label, into a frame of random clauses.
-package bench
+package smtbench
 
 import (
 	"fmt"

@@ -2,8 +2,8 @@
 // per second and the process's resident set size, printed every -every
 // queries, so that growth (a leak, or Z3 state piling up) shows.
 //
-//	go run ./smt/cmd/rss -n 1000000 -mode assume specs/oneway_line.spec
-//	go run ./smt/cmd/rss -n 30000 -every 5000 -recycle 0   # without solver rebuilds
+//	go run ./cmd/smt-rss -n 1000000 -mode assume specs/oneway_line.spec
+//	go run ./cmd/smt-rss -n 30000 -every 5000 -recycle 0   # without solver rebuilds
 package main
 
 import (
@@ -15,9 +15,9 @@ import (
 	"syscall"
 	"time"
 
+	"vigil/internal/smtbench"
 	"vigil/lang"
 	"vigil/smt"
-	"vigil/smt/internal/bench"
 )
 
 func main() {
@@ -38,7 +38,7 @@ func main() {
 		fmt.Fprint(os.Stderr, diags.Render())
 		os.Exit(1)
 	}
-	w, err := bench.New(m, 1, *clauses)
+	w, err := smtbench.New(m, 1, *clauses)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -48,7 +48,7 @@ func main() {
 	for i := 1; i <= *n; i++ {
 		if *rebuild > 0 && i%*rebuild == 0 {
 			w.Close()
-			if w, err = bench.New(m, uint64(i), *clauses); err != nil {
+			if w, err = smtbench.New(m, uint64(i), *clauses); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
