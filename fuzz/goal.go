@@ -1,3 +1,6 @@
+// Package fuzz tests policies: it generates test states by biased random
+// walks and confirms bugs with oracles whose evidence replays in the
+// explicit semantics.
 package fuzz
 
 // Goal-reaching policy testing (papers 001 and 003): the semantics every
@@ -414,6 +417,27 @@ type GoalBug struct {
 	// (since Confirm began).
 	PoolIndex int
 	At        time.Duration
+}
+
+// GoalFault is one decision a bug's better plan changes: in State the
+// policy takes Policy (NoLabel: it is stuck), the patch takes Better.
+type GoalFault struct {
+	State          symbolic.State
+	Policy, Better symbolic.LabelID
+}
+
+// Faults lists the decisions a bug's patch changes, with the policy's own
+// label in each of those states.
+func (t *GoalTask) Faults(b *GoalBug) ([]GoalFault, error) {
+	var out []GoalFault
+	for _, o := range b.Patch {
+		l, err := t.decide(o.State)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, GoalFault{State: o.State, Policy: l, Better: o.Label})
+	}
+	return out, nil
 }
 
 // GoalConfirm re-checks a bug's evidence in the explicit semantics: the

@@ -197,6 +197,9 @@ func (r *refModel) checkBug(b *GoalBug) error {
 		if !r.app(o.State)[o.Label] {
 			return fmt.Errorf("patch label %d not applicable in %v", o.Label, o.State)
 		}
+		if r.decide(o.State, nil) == o.Label {
+			return fmt.Errorf("patch at %v repeats the policy's label: not a fault", o.State)
+		}
 		patch[fmt.Sprint(o.State)] = o.Label
 	}
 	vpi, vpatch, vstar := r.value(b.State, nil), r.value(b.State, patch), r.optimal(b.State)

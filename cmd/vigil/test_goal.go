@@ -120,7 +120,15 @@ type goalJSONBug struct {
 	PolicyRun   []goalJSONStep `json:"policy_run"`
 	PlanCost    int            `json:"plan_cost"`
 	Plan        []goalJSONStep `json:"plan"`
-	Patch       []goalJSONStep `json:"patch"`
+	Patch       []goalJSONFault `json:"faults"`
+}
+
+// goalJSONFault is one decision the evidence changes: in State the policy
+// takes PolicyLabel ("" when stuck), the better plan Alternative.
+type goalJSONFault struct {
+	State       string `json:"state"`
+	PolicyLabel string `json:"policy_label"`
+	Alternative string `json:"alternative"`
 }
 
 type goalJSONReport struct {
@@ -205,6 +213,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		oracles = fuzz.OracleNames
 	}
 	m := lm.m
+	ok := true
 	if r.json {
 		rep := goalJSONReport{Mode: "goal", Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
 			Biases: orEmpty(r.biases), Oracles: oracles, Pool: len(pool.Entries), Stop: pool.Stop, Bugs: []goalJSONBug{},
@@ -212,12 +221,12 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		for _, b := range res.Bugs {
 			jb := goalJSONBug{State: m.FormatState(b.State), Oracle: b.Oracle, Qualitative: b.Qualitative,
 				Policy: b.Policy.Outcome.String(), Why: b.Policy.Why, PolicyRun: goalSteps(m, b.Policy.Run),
-				PlanCost: b.Cost, Plan: goalSteps(m, b.Plan), Patch: []goalJSONStep{}}
+				PlanCost: b.Cost, Plan: goalSteps(m, b.Plan), }
 			if b.Policy.Outcome != fuzz.GoalFails {
 				jb.PolicyCost = b.Policy.Cost
 			}
-			for _, o := range b.Patch {
-				jb.Patch = append(jb.Patch, goalJSONStep{State: m.FormatState(o.State), Label: m.Labels[o.Label].Name})
+			if jb.Patch, ok = goalFaults(e, tasks[0], b); !ok {
+				return exitError
 			}
 			rep.Bugs = append(rep.Bugs, jb)
 		}
@@ -239,8 +248,20 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 			fmt.Fprintf(e.stdout, "\nbug %d (%s): %s\n  state: %s\n", i+1, b.Oracle, kind, m.FormatState(b.State))
 			fmt.Fprintf(e.stdout, "  policy %s: %s\n", lm.decl.Name, b.Policy)
 			printGoalRun(e, m, b.Policy.Run)
-			fmt.Fprintf(e.stdout, "  better: reaches the goal in %s on every run, overriding %s:\n", plural(b.Cost, "step"), plural(len(b.Patch), "decision"))
+			fmt.Fprintf(e.stdout, "  better: reaches the goal in %s on every run:\n", plural(b.Cost, "step"))
 			printGoalRun(e, m, b.Plan)
+			fs, ok := goalFaults(e, tasks[0], b)
+			if !ok {
+				return exitError
+			}
+			fmt.Fprintf(e.stdout, "  faults: %s the better plan changes\n", plural(len(fs), "decision"))
+			for i, f := range fs {
+				if i == 5 {
+					fmt.Fprintf(e.stdout, "    ... %d more (--json lists them)\n", len(fs)-5)
+					break
+				}
+				fmt.Fprintf(e.stdout, "    %s: %s, not %s\n", f.State, f.Alternative, orNone(f.PolicyLabel))
+			}
 		}
 		if !complete {
 			fmt.Fprintln(e.stdout, "\ninterrupted: the bugs above were found before the stop")
@@ -254,6 +275,25 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		return exitUnknown
 	}
 	return exitOK
+}
+
+// goalFaults lists a bug's faults with label names.
+func goalFaults(e *env, task *fuzz.GoalTask, b *fuzz.GoalBug) ([]goalJSONFault, bool) {
+	fs, err := task.Faults(b)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+		return nil, false
+	}
+	m := task.M
+	out := []goalJSONFault{}
+	for _, f := range fs {
+		jf := goalJSONFault{State: m.FormatState(f.State), Alternative: m.Labels[f.Better].Name}
+		if f.Policy != symbolic.NoLabel {
+			jf.PolicyLabel = m.Labels[f.Policy].Name
+		}
+		out = append(out, jf)
+	}
+	return out, true
 }
 
 func orEmpty(xs []string) []string {
