@@ -43,7 +43,7 @@ func runTestGoalOnly(e *env, args []string) int {
 	fs := newFlags(e, c)
 	mf := addModelFlags(fs, "property whose goal the policy must reach (default: the only one)", "policy to test (default: the only one)")
 	mode := fs.String("mode", "goal", "what to test: goal (reach the goal where some plan does, as cheaply)")
-	budget := fs.Duration("budget", 60*time.Second, "fuzzing time limit (e.g. 10s, 2m)")
+	budget := fs.Duration("budget", 60*time.Second, "time for fuzzing and bug confirmation (e.g. 10s, 2m): at most half fuzzes, the rest confirms; bugs found when it runs out are kept")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed, budgets and --workers give the same report")
 	config := fs.String("config", "polqual,novelty", "goal mode: fuzzing biases, comma-separated: "+strings.Join(fuzz.BiasNames, ", ")+" (none: uniform walks)")
 	oracles := fs.String("oracle", strings.Join(fuzz.OracleNames, ","), "goal mode: bug oracles, comma-separated, tried in order")
@@ -95,7 +95,7 @@ func addGoalFlags(fs *flag.FlagSet) *goalFlags {
 // goalRun is one goal-mode test run's inputs, as test.go parsed them.
 type goalRun struct {
 	lm      *loadedModel
-	budget  time.Duration // fuzzing runtime T (0: none)
+	budget  time.Duration // fuzzing runtime T is half of it; confirmation stops at its end (0: no limit)
 	seed    uint64
 	biases  []string // --config in goal mode
 	oracles []string // --oracle
@@ -144,6 +144,7 @@ type goalJSONReport struct {
 	Bugs     []goalJSONBug      `json:"bugs"`
 	Phases   map[string]float64 `json:"seconds"`
 	Complete bool               `json:"complete"`
+	Stopped  string             `json:"stopped,omitempty"` // why an incomplete run ended
 }
 
 func goalSteps(m *symbolic.Model, run []explicit.Step) []goalJSONStep {
@@ -192,11 +193,16 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 			return exitUsage
 		}
 	}
+	if r.budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.budget)
+		defer cancel()
+	}
 	prog := newProgress(e, r.json)
 	prog.printf("vigil test: fuzzing a pool of up to %d states", r.flags.pool)
 	began := time.Now()
 	pool, res, err := fuzz.GoalTest(ctx, tasks, fuzz.PoolOptions{MaxPool: r.flags.pool, WalkLen: r.flags.walk, BState: r.flags.bstate,
-		BExpansion: r.flags.bexp, MaxSteps: r.flags.steps, Runtime: r.budget, Seed: r.seed, Biases: r.biases},
+		BExpansion: r.flags.bexp, MaxSteps: r.flags.steps, Runtime: r.budget / 2, Seed: r.seed, Biases: r.biases},
 		fuzz.OracleOptions{Oracles: r.oracles, Depth: r.flags.depth, Progress: func(done, total, bugs int) {
 			prog.printf("vigil test: %d of %d pool states checked, %s", done, total, plural(bugs, "bug"))
 		}})
@@ -208,6 +214,10 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	fuzzTime := pool.Elapsed
 	confirmTime := time.Since(began) - fuzzTime
 	complete := ctx.Err() == nil
+	why := "interrupted"
+	if ctx.Err() == context.DeadlineExceeded {
+		why = "the --budget ran out"
+	}
 	oracles := r.oracles
 	if len(oracles) == 0 {
 		oracles = fuzz.OracleNames
@@ -218,6 +228,9 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		rep := goalJSONReport{Mode: "goal", Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
 			Biases: orEmpty(r.biases), Oracles: oracles, Pool: len(pool.Entries), Stop: pool.Stop, Bugs: []goalJSONBug{},
 			Phases: map[string]float64{"fuzz": fuzzTime.Seconds(), "confirm": confirmTime.Seconds()}, Complete: complete}
+		if !complete {
+			rep.Stopped = why
+		}
 		for _, b := range res.Bugs {
 			jb := goalJSONBug{State: m.FormatState(b.State), Oracle: b.Oracle, Qualitative: b.Qualitative,
 				Policy: b.Policy.Outcome.String(), Why: b.Policy.Why, PolicyRun: goalSteps(m, b.Policy.Run),
@@ -264,7 +277,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 			}
 		}
 		if !complete {
-			fmt.Fprintln(e.stdout, "\ninterrupted: the bugs above were found before the stop")
+			fmt.Fprintf(e.stdout, "\n%s with %d of %d pool states checked; the bugs above were found before\n", why, len(res.Values), len(pool.Entries))
 		}
 		fmt.Fprintf(e.stdout, "\n%s\ntime: fuzz %s, confirm %s\n", plural(len(res.Bugs), "bug"), fuzzTime.Round(time.Millisecond), confirmTime.Round(time.Millisecond))
 	}
