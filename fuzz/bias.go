@@ -29,20 +29,20 @@ const (
 var BiasNames = []string{BiasPolicyQuality, BiasNovelty, BiasLoop, BiasDetour, BiasSurface}
 
 // biasSet is the set of biases switched on.
-type biasSet struct {
-	polqual, novelty, loop, detour, surface bool
+type goalBiasSet struct {
+	polqual, poolNovelty, loop, detour, surface bool
 }
 
 // parseBiases reads bias names; "none" or an empty list is the uniform
 // random walk of paper 003's baseline B^0.
-func parseBiases(names []string) (biasSet, error) {
-	var b biasSet
+func parseGoalBiases(names []string) (goalBiasSet, error) {
+	var b goalBiasSet
 	for _, n := range names {
 		switch strings.TrimSpace(n) {
 		case BiasPolicyQuality:
 			b.polqual = true
 		case BiasNovelty:
-			b.novelty = true
+			b.poolNovelty = true
 		case BiasLoop:
 			b.loop = true
 		case BiasDetour:
@@ -58,15 +58,15 @@ func parseBiases(names []string) (biasSet, error) {
 }
 
 // shape reports whether a trace-shape bias of paper 003 is on.
-func (b biasSet) shape() bool { return b.loop || b.detour || b.surface }
+func (b goalBiasSet) shape() bool { return b.loop || b.detour || b.surface }
 
 // needsRun reports whether the bias needs the policy's partial run.
-func (b biasSet) needsRun() bool { return b.polqual || b.shape() }
+func (b goalBiasSet) needsRun() bool { return b.polqual || b.shape() }
 
 // biasValue is the sum of the switched-on step biases on a partial run
 // s_0 .. s_n of the policy (n >= 1) that did not fail. It returns -Inf
 // for the surface bias on a state the relaxation proves unsolvable.
-func (b biasSet) value(r *goalRelax, run []symbolic.State) float64 {
+func (b goalBiasSet) value(r *goalRelax, run []symbolic.State) float64 {
 	n := len(run) - 1
 	v := 0.0
 	if b.polqual {
@@ -75,9 +75,9 @@ func (b biasSet) value(r *goalRelax, run []symbolic.State) float64 {
 	if !b.shape() || n < 1 {
 		return v
 	}
-	var hist []*relaxHistory
+	var hist []*goalHistory
 	if b.loop || b.detour {
-		hist = make([]*relaxHistory, len(run))
+		hist = make([]*goalHistory, len(run))
 		for i := range run {
 			hist[i] = r.history(run[i], 16)
 		}
@@ -87,10 +87,10 @@ func (b biasSet) value(r *goalRelax, run []symbolic.State) float64 {
 		for i := 0; i < n; i++ {
 			for j := i + 1; j <= n; j++ {
 				if b.loop {
-					bestLoop = math.Max(bestLoop, float64(j-i)-relaxFloat(hist[j].dist(run[i])))
+					bestLoop = math.Max(bestLoop, float64(j-i)-goalFloat(hist[j].dist(run[i])))
 				}
 				if b.detour {
-					bestDetour = math.Max(bestDetour, float64(j-i)-relaxFloat(hist[i].dist(run[j])))
+					bestDetour = math.Max(bestDetour, float64(j-i)-goalFloat(hist[i].dist(run[j])))
 				}
 			}
 		}
@@ -105,7 +105,7 @@ func (b biasSet) value(r *goalRelax, run []symbolic.State) float64 {
 		h := make([]float64, len(run))
 		for i, s := range run {
 			_, ha := r.goalDist(s)
-			h[i] = relaxFloat(ha)
+			h[i] = goalFloat(ha)
 		}
 		if math.IsInf(h[0], 1) {
 			return math.Inf(-1)
@@ -121,8 +121,8 @@ func (b biasSet) value(r *goalRelax, run []symbolic.State) float64 {
 	return v
 }
 
-func relaxFloat(d int) float64 {
-	if d >= relaxInf {
+func goalFloat(d int) float64 {
+	if d >= goalInf {
 		return math.Inf(1)
 	}
 	return float64(d)
@@ -130,18 +130,18 @@ func relaxFloat(d int) float64 {
 
 // novelty tracks the facts (variable = value) and fact pairs seen in the
 // pool, for paper 001's novelty filter with D = 2.
-type novelty struct {
+type poolNovelty struct {
 	facts map[[2]int]bool
 	pairs map[[4]int]bool
 }
 
-func newNovelty() *novelty {
-	return &novelty{facts: map[[2]int]bool{}, pairs: map[[4]int]bool{}}
+func newPoolNovelty() *poolNovelty {
+	return &poolNovelty{facts: map[[2]int]bool{}, pairs: map[[4]int]bool{}}
 }
 
 // novel reports whether s has a fact or a fact pair not seen yet
 // (novelty(s, P) <= 2).
-func (nv *novelty) novel(s symbolic.State) bool {
+func (nv *poolNovelty) novel(s symbolic.State) bool {
 	for i, x := range s {
 		if !nv.facts[[2]int{i, x}] {
 			return true
@@ -155,7 +155,7 @@ func (nv *novelty) novel(s symbolic.State) bool {
 	return false
 }
 
-func (nv *novelty) add(s symbolic.State) {
+func (nv *poolNovelty) add(s symbolic.State) {
 	for i, x := range s {
 		nv.facts[[2]int{i, x}] = true
 		for j := i + 1; j < len(s); j++ {

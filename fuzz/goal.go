@@ -162,7 +162,7 @@ func (p goalPatch) list(order []symbolic.State) []GoalOverride {
 	return out
 }
 
-func patchOf(os []GoalOverride) goalPatch {
+func goalPatchOf(os []GoalOverride) goalPatch {
 	p := goalPatch{}
 	for _, o := range os {
 		p[goalKey(o.State)] = o
@@ -191,10 +191,10 @@ func (o GoalOutcome) String() string {
 
 // Reasons a run fails to reach the goal.
 const (
-	FailLoop     = "loop"     // the run revisits a state
-	FailUnsafe   = "unsafe"   // the run ends in an unsafe state
-	FailDeadlock = "deadlock" // no label is applicable
-	FailStuck    = "stuck"    // the policy chooses no applicable label
+	GoalFailLoop     = "loop"     // the run revisits a state
+	GoalFailUnsafe   = "unsafe"   // the run ends in an unsafe state
+	GoalFailDeadlock = "deadlock" // no label is applicable
+	GoalFailStuck    = "stuck"    // the policy chooses no applicable label
 )
 
 // GoalValue is a policy's value in a state, with a run that shows it: for
@@ -268,7 +268,7 @@ func (e *goalEval) label(s symbolic.State) (symbolic.LabelID, error) {
 // depth-first over the policy's graph, up to bound steps along any run and
 // maxStates distinct states.
 func (t *GoalTask) GoalValueOf(s symbolic.State, patch []GoalOverride, bound, maxStates int) (GoalValue, error) {
-	return t.value(s, patchOf(patch), bound, maxStates)
+	return t.value(s, goalPatchOf(patch), bound, maxStates)
 }
 
 func (t *GoalTask) value(s symbolic.State, patch goalPatch, bound, maxStates int) (GoalValue, error) {
@@ -303,12 +303,12 @@ func (e *goalEval) visit(s symbolic.State, depth int) int {
 	case explicit.Goal:
 		return 0
 	case explicit.Unsafe:
-		return e.stop(GoalValue{Outcome: GoalFails, Why: FailUnsafe, Cost: -1}, s)
+		return e.stop(GoalValue{Outcome: GoalFails, Why: GoalFailUnsafe, Cost: -1}, s)
 	}
 	k := goalKey(s)
 	switch e.color[k] {
 	case 1:
-		return e.stop(GoalValue{Outcome: GoalFails, Why: FailLoop, Cost: -1}, s)
+		return e.stop(GoalValue{Outcome: GoalFails, Why: GoalFailLoop, Cost: -1}, s)
 	case 2:
 		if depth+e.cost[k] > e.bound {
 			// Only reachable when this state was first met closer to s;
@@ -330,9 +330,9 @@ func (e *goalEval) visit(s symbolic.State, depth int) int {
 		return -1
 	}
 	if l == symbolic.NoLabel {
-		why := FailStuck
+		why := GoalFailStuck
 		if len(e.t.applicable(s)) == 0 {
-			why = FailDeadlock
+			why = GoalFailDeadlock
 		}
 		return e.stop(GoalValue{Outcome: GoalFails, Why: why, Cost: -1}, s)
 	}
@@ -448,7 +448,7 @@ func (t *GoalTask) GoalConfirm(b *GoalBug, maxStates int) error {
 	if st := t.Gen.Status(b.State); st != explicit.Open {
 		return fmt.Errorf("fuzz: bug state %s is %s, not a test state", t.M.FormatState(b.State), st)
 	}
-	pv, err := t.value(b.State, patchOf(b.Patch), b.Cost, maxStates)
+	pv, err := t.value(b.State, goalPatchOf(b.Patch), b.Cost, maxStates)
 	if err != nil {
 		return err
 	}
@@ -493,12 +493,12 @@ func (t *GoalTask) newBug(s symbolic.State, oracle string, pv GoalValue, patch g
 	if err != nil || v.Outcome != GoalReached || !pv.Better(v.Cost) {
 		return nil, err
 	}
-	b := &GoalBug{State: s, Oracle: oracle, Policy: pv, Patch: patch.list(stepStates(v.Run, order)), Cost: v.Cost, Plan: v.Run,
+	b := &GoalBug{State: s, Oracle: oracle, Policy: pv, Patch: patch.list(goalRunStates(v.Run, order)), Cost: v.Cost, Plan: v.Run,
 		Qualitative: pv.Outcome == GoalFails}
 	return b, nil
 }
 
-func stepStates(run []explicit.Step, extra []symbolic.State) []symbolic.State {
+func goalRunStates(run []explicit.Step, extra []symbolic.State) []symbolic.State {
 	out := make([]symbolic.State, 0, len(run)+len(extra))
 	for _, st := range run {
 		out = append(out, st.State)

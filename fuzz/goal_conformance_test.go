@@ -18,16 +18,16 @@ import (
 	"vigil/symbolic/gen"
 )
 
-const refInf = 1 << 30
+const goalRefInf = 1 << 30
 
 // refModel is the reference semantics of one model, property and policy.
-type refModel struct {
+type goalRef struct {
 	m      *symbolic.Model
 	prop   *symbolic.Property
 	policy symbolic.Policy
 }
 
-func (r *refModel) status(s symbolic.State) explicit.Status {
+func (r *goalRef) status(s symbolic.State) explicit.Status {
 	if r.prop.Unsafe.Holds(s) {
 		return explicit.Unsafe
 	}
@@ -37,14 +37,14 @@ func (r *refModel) status(s symbolic.State) explicit.Status {
 	return explicit.Open
 }
 
-func (r *refModel) app(s symbolic.State) []bool {
+func (r *goalRef) app(s symbolic.State) []bool {
 	app := make([]bool, len(r.m.Labels))
 	r.m.Applicable(s, app)
 	return app
 }
 
 // succ returns the distinct successors of label l in s.
-func (r *refModel) succ(s symbolic.State, l symbolic.LabelID) []symbolic.State {
+func (r *goalRef) succ(s symbolic.State, l symbolic.LabelID) []symbolic.State {
 	var out []symbolic.State
 	seen := map[string]bool{}
 	for i := range r.m.Commands {
@@ -66,7 +66,7 @@ func (r *refModel) succ(s symbolic.State, l symbolic.LabelID) []symbolic.State {
 	return out
 }
 
-func (r *refModel) decide(s symbolic.State, patch map[string]symbolic.LabelID) symbolic.LabelID {
+func (r *goalRef) decide(s symbolic.State, patch map[string]symbolic.LabelID) symbolic.LabelID {
 	if l, ok := patch[fmt.Sprint(s)]; ok {
 		return l
 	}
@@ -80,7 +80,7 @@ func (r *refModel) decide(s symbolic.State, patch map[string]symbolic.LabelID) s
 
 // value is the worst-case number of steps of the (patched) policy to the
 // goal, refInf when some run never gets there.
-func (r *refModel) value(s symbolic.State, patch map[string]symbolic.LabelID) int {
+func (r *goalRef) value(s symbolic.State, patch map[string]symbolic.LabelID) int {
 	onStack := map[string]bool{}
 	memo := map[string]int{}
 	var rec func(s symbolic.State) int
@@ -89,18 +89,18 @@ func (r *refModel) value(s symbolic.State, patch map[string]symbolic.LabelID) in
 		case explicit.Goal:
 			return 0
 		case explicit.Unsafe:
-			return refInf
+			return goalRefInf
 		}
 		k := fmt.Sprint(s)
 		if v, ok := memo[k]; ok {
 			return v
 		}
 		if onStack[k] {
-			return refInf
+			return goalRefInf
 		}
 		l := r.decide(s, patch)
 		if l == symbolic.NoLabel || !r.app(s)[l] {
-			return refInf
+			return goalRefInf
 		}
 		onStack[k] = true
 		worst := 0
@@ -108,7 +108,7 @@ func (r *refModel) value(s symbolic.State, patch map[string]symbolic.LabelID) in
 			worst = max(worst, rec(t))
 		}
 		onStack[k] = false
-		v := min(refInf, worst+1)
+		v := min(goalRefInf, worst+1)
 		memo[k] = v
 		return v
 	}
@@ -116,7 +116,7 @@ func (r *refModel) value(s symbolic.State, patch map[string]symbolic.LabelID) in
 }
 
 // optimal is V*(s) by value iteration over the states reachable from s.
-func (r *refModel) optimal(s symbolic.State) int {
+func (r *goalRef) optimal(s symbolic.State) int {
 	var states []symbolic.State
 	idx := map[string]int{}
 	add := func(t symbolic.State) {
@@ -148,7 +148,7 @@ func (r *refModel) optimal(s symbolic.State) int {
 	}
 	v := make([]int, len(states))
 	for i := range v {
-		v[i] = refInf
+		v[i] = goalRefInf
 		if r.status(states[i]) == explicit.Goal {
 			v[i] = 0
 		}
@@ -161,7 +161,7 @@ func (r *refModel) optimal(s symbolic.State) int {
 				for _, j := range g {
 					w = max(w, v[j])
 				}
-				if w < refInf && w+1 < v[i] {
+				if w < goalRefInf && w+1 < v[i] {
 					v[i], changed = w+1, true
 				}
 			}
@@ -173,7 +173,7 @@ func (r *refModel) optimal(s symbolic.State) int {
 // replay checks that run follows the (patched) policy from its first
 // state: each step takes the policy's label, and the next state is one of
 // that label's successors.
-func (r *refModel) replay(run []explicit.Step, patch map[string]symbolic.LabelID) error {
+func (r *goalRef) replay(run []explicit.Step, patch map[string]symbolic.LabelID) error {
 	for i := 0; i+1 < len(run); i++ {
 		s := run[i].State
 		if l := r.decide(s, patch); l != run[i].Label {
@@ -191,7 +191,7 @@ func (r *refModel) replay(run []explicit.Step, patch map[string]symbolic.LabelID
 }
 
 // checkBug re-decides one reported bug with the reference.
-func (r *refModel) checkBug(b *GoalBug) error {
+func (r *goalRef) checkBug(b *GoalBug) error {
 	patch := map[string]symbolic.LabelID{}
 	for _, o := range b.Patch {
 		if !r.app(o.State)[o.Label] {
@@ -210,7 +210,7 @@ func (r *refModel) checkBug(b *GoalBug) error {
 		return fmt.Errorf("bug at %v: the patch takes %d steps, the report says %d", b.State, vpatch, b.Cost)
 	case vpatch >= vpi:
 		return fmt.Errorf("bug at %v: the patch (%d) is no better than the policy (%d)", b.State, vpatch, vpi)
-	case b.Qualitative != (vpi == refInf):
+	case b.Qualitative != (vpi == goalRefInf):
 		return fmt.Errorf("bug at %v: qualitative %v but V^pi = %d", b.State, b.Qualitative, vpi)
 	}
 	if err := r.replay(b.Plan, patch); err != nil {
@@ -236,12 +236,12 @@ func (r *refModel) checkBug(b *GoalBug) error {
 	case GoalFails:
 		ok := false
 		switch b.Policy.Why {
-		case FailUnsafe:
+		case GoalFailUnsafe:
 			ok = r.status(last) == explicit.Unsafe
-		case FailStuck, FailDeadlock:
+		case GoalFailStuck, GoalFailDeadlock:
 			l := r.decide(last, nil)
 			ok = r.status(last) == explicit.Open && (l == symbolic.NoLabel || !r.app(last)[l])
-		case FailLoop:
+		case GoalFailLoop:
 			for _, st := range run[:len(run)-1] {
 				ok = ok || fmt.Sprint(st.State) == fmt.Sprint(last)
 			}
@@ -290,7 +290,7 @@ func TestGoalConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := &refModel{m: m, prop: prop, policy: pol}
+		ref := &goalRef{m: m, prop: prop, policy: pol}
 		for _, b := range res.Bugs {
 			bugs++
 			if err := ref.checkBug(b); err != nil {
@@ -311,7 +311,7 @@ func TestGoalConformance(t *testing.T) {
 		// The optimal oracle must find every bug in the pool (its state
 		// budget covers these models).
 		for i, e := range pool.Entries {
-			if ref.optimal(e.State) < ref.value(e.State, nil) && !contains(res.Found[OracleOptimal], i) {
+			if ref.optimal(e.State) < ref.value(e.State, nil) && !goalContains(res.Found[OracleOptimal], i) {
 				t.Errorf("seed %d: the optimal oracle misses the bug at %v", seed, e.State)
 			}
 		}
@@ -322,7 +322,7 @@ func TestGoalConformance(t *testing.T) {
 	}
 }
 
-func contains(xs []int, x int) bool {
+func goalContains(xs []int, x int) bool {
 	for _, y := range xs {
 		if y == x {
 			return true

@@ -20,13 +20,13 @@ import (
 	_ "vigil/trees"
 )
 
-type figModel struct {
+type goalFigModel struct {
 	name, file string
 	defs       map[string]string
 	policy     string
 }
 
-var figModels = []figModel{
+var goalFigModels = []goalFigModel{
 	{"blocks (tower)", "../specs/blocks.spec", nil, "tower"},
 	{"transport (greedy)", "../specs/transport.spec", nil, "greedy"},
 	{"twoway_line (shuttle)", "../specs/twoway_line.spec", nil, "shuttle"},
@@ -37,7 +37,7 @@ var figModels = []figModel{
 	{"polic3 np2x3 (trees)", "../bench/polic3/npuzzle.spec", map[string]string{"R": "2", "C": "3"}, "np2x3_trees_safe"},
 }
 
-var figBiases = []struct {
+var goalFigBiases = []struct {
 	name   string
 	biases []string
 }{
@@ -53,9 +53,9 @@ var figBiases = []struct {
 // groundTruth counts the pool states that are bugs (V* < V^pi), computed
 // exactly by the explicit engine; ok is false when some state's space is
 // too large.
-func groundTruth(t *testing.T, task *GoalTask, pool *Pool) (bugs []bool, ok bool) {
+func goalGroundTruth(t *testing.T, task *GoalTask, pool *Pool) (bugs []bool, ok bool) {
 	for _, e := range pool.Entries {
-		star, solvable, done, err := task.GoalOptimal(e.State, figTruthStates)
+		star, solvable, done, err := task.GoalOptimal(e.State, goalFigTruthStates)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,10 +71,10 @@ func groundTruth(t *testing.T, task *GoalTask, pool *Pool) (bugs []bool, ok bool
 	return bugs, true
 }
 
-const figSeeds = 3
+const goalFigSeeds = 3
 
 // figTruthStates bounds the explicit ground truth per pool state.
-const figTruthStates = 60_000
+const goalFigTruthStates = 60_000
 
 func TestGoalFigures(t *testing.T) {
 	if os.Getenv("VIGIL_FUZZ_FIGURES") == "" {
@@ -84,13 +84,13 @@ func TestGoalFigures(t *testing.T) {
 	fmt.Fprintf(&out, "# Goal-reaching testing: figures (papers 001 and 003 on our models)\n\n")
 	fmt.Fprintf(&out, "Written by `VIGIL_FUZZ_FIGURES=1 go test ./fuzz -run GoalFigures -v -timeout 30m` (%s).\n", time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(&out, "Costs are unit steps; non-determinism is adversarial (a policy's value is its worst run). A pool state is a *bug* when some policy reaches the goal on every run in fewer steps than the tested one (or at all, where it fails).\n\n")
-	fmt.Fprintf(&out, "## Bugs found per bias\n\nPool of at most N = 100 states, walks of length L <= 5, B_state = 50, B_expansion = 200 (paper 003's settings), a budget of 200,000 successor and policy steps, seeds 1..%d summed. Cells: bug states in the pool / pool states, bugs counted exactly (explicit ground truth) where every pool state's space has at most 60,000 states, else (marked *) by the union of the lookahead, undo and relax oracles. Time is fuzzing plus counting, as a ratio to the uniform walk in the same run.\n\n", figSeeds)
+	fmt.Fprintf(&out, "## Bugs found per bias\n\nPool of at most N = 100 states, walks of length L <= 5, B_state = 50, B_expansion = 200 (paper 003's settings), a budget of 200,000 successor and policy steps, seeds 1..%d summed. Cells: bug states in the pool / pool states, bugs counted exactly (explicit ground truth) where every pool state's space has at most 60,000 states, else (marked *) by the union of the lookahead, undo and relax oracles. Time is fuzzing plus counting, as a ratio to the uniform walk in the same run.\n\n", goalFigSeeds)
 	fmt.Fprintf(&out, "| model |")
-	for _, b := range figBiases {
+	for _, b := range goalFigBiases {
 		fmt.Fprintf(&out, " %s |", b.name)
 	}
 	fmt.Fprintf(&out, "\n|---|")
-	for range figBiases {
+	for range goalFigBiases {
 		fmt.Fprintf(&out, "---:|")
 	}
 	fmt.Fprintln(&out)
@@ -101,21 +101,21 @@ func TestGoalFigures(t *testing.T) {
 		exact       bool
 	}
 	var recalls []recallRow
-	for _, fm := range figModels {
+	for _, fm := range goalFigModels {
 		task := loadGoalTask(t, fm.file, fm.defs, fm.policy, "")
 		fmt.Fprintf(&out, "| %s |", fm.name)
 		var base time.Duration
-		for bi, b := range figBiases {
+		for bi, b := range goalFigBiases {
 			bugs, states := 0, 0
 			exact := true
 			began := time.Now()
-			for seed := uint64(1); seed <= figSeeds; seed++ {
+			for seed := uint64(1); seed <= goalFigSeeds; seed++ {
 				pool, err := task.Fuzz(context.Background(), PoolOptions{MaxPool: 100, Seed: seed, Biases: b.biases, MaxSteps: 200_000})
 				if err != nil {
 					t.Fatal(err)
 				}
 				states += len(pool.Entries)
-				truth, ok := groundTruth(t, task, pool)
+				truth, ok := goalGroundTruth(t, task, pool)
 				if !ok {
 					exact = false
 					res, err := task.Confirm(context.Background(), pool, OracleOptions{Oracles: []string{OracleUndo, OracleLookahead, OracleRelax}})
@@ -164,7 +164,7 @@ func TestGoalFigures(t *testing.T) {
 	// Generated models: many small ones, summed.
 	fmt.Fprintf(&out, "| 200 generated models (symbolic/gen) |")
 	var base time.Duration
-	for bi, b := range figBiases {
+	for bi, b := range goalFigBiases {
 		bugs, states := 0, 0
 		began := time.Now()
 		for seed, n := uint64(1), 0; n < 200; seed++ {
@@ -186,7 +186,7 @@ func TestGoalFigures(t *testing.T) {
 			}
 			n++
 			states += len(pool.Entries)
-			truth, _ := groundTruth(t, task, pool)
+			truth, _ := goalGroundTruth(t, task, pool)
 			for _, x := range truth {
 				if x {
 					bugs++
@@ -214,7 +214,7 @@ func TestGoalFigures(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "| %s | %d | %d | %s | %s | %s | %s |\n", r.name, r.pool, r.truth, pct(OracleUndo), pct(OracleLookahead), pct(OracleRelax), pct(OracleOptimal))
 	}
-	out.WriteString(figNotes)
+	out.WriteString(goalFigNotes)
 	if err := os.WriteFile("GOAL_FIGURES.md", []byte(out.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestGoalFigures(t *testing.T) {
 
 // figNotes explains the tables (checked against the measured numbers when
 // they were written; rerun and reread when the fuzzer changes).
-const figNotes = `
+const goalFigNotes = `
 ## Reading the tables
 
 - blocks, transport and the polic3 bl4 pools have no bugs: in the two blocks models and ` + "`" + `specs/transport.spec` + "`" + ` a stacking move may slip (a package fall off) again and again, so under adversarial outcomes no policy is sure to reach the goal from any pool state (the exact ground truth says so; goal testing with fair outcomes is not implemented).

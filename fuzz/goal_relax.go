@@ -19,9 +19,9 @@ package fuzz
 
 import "vigil/symbolic"
 
-// relaxCap bounds the layers of a sweep; a condition not reached by then
-// gets distance relaxCap (still a lower bound: it needs more steps).
-const relaxCap = 256
+// goalRelaxCap bounds the layers of a sweep; a condition not reached by then
+// gets distance goalRelaxCap (still a lower bound: it needs more steps).
+const goalRelaxCap = 256
 
 // goalRelax holds a model's relaxation.
 type goalRelax struct {
@@ -94,10 +94,10 @@ func (r *goalRelax) sweep(s symbolic.State, limit int, visit func(k int, lo, hi 
 	}
 }
 
-// relaxInf marks an infinite distance.
-const relaxInf = int(^uint(0) >> 2)
+// goalInf marks an infinite distance.
+const goalInf = int(^uint(0) >> 2)
 
-// goalDist returns h_max and h_add of the goal from s (relaxInf when the
+// goalDist returns h_max and h_add of the goal from s (goalInf when the
 // goal can never hold).
 func (r *goalRelax) goalDist(s symbolic.State) (hmax, hadd int) {
 	first := make([]int, len(r.goals))
@@ -105,7 +105,7 @@ func (r *goalRelax) goalDist(s symbolic.State) (hmax, hadd int) {
 		first[i] = -1
 	}
 	left := len(r.goals)
-	fix := r.sweep(s, relaxCap, func(k int, lo, hi []int) bool {
+	fix := r.sweep(s, goalRelaxCap, func(k int, lo, hi []int) bool {
 		for i, c := range r.goals {
 			if first[i] < 0 {
 				if t, _ := r.cond(c, lo, hi); t {
@@ -119,9 +119,9 @@ func (r *goalRelax) goalDist(s symbolic.State) (hmax, hadd int) {
 	for _, f := range first {
 		if f < 0 {
 			if fix {
-				return relaxInf, relaxInf
+				return goalInf, goalInf
 			}
-			f = relaxCap + 1
+			f = goalRelaxCap + 1
 		}
 		hmax = max(hmax, f)
 		hadd += f
@@ -131,13 +131,13 @@ func (r *goalRelax) goalDist(s symbolic.State) (hmax, hadd int) {
 
 // relaxHistory is the boxes of a sweep's layers, for state-to-state
 // distances.
-type relaxHistory struct {
+type goalHistory struct {
 	lo, hi [][]int
 	fix    bool
 }
 
-func (r *goalRelax) history(s symbolic.State, limit int) *relaxHistory {
-	h := &relaxHistory{}
+func (r *goalRelax) history(s symbolic.State, limit int) *goalHistory {
+	h := &goalHistory{}
 	h.fix = r.sweep(s, limit, func(k int, lo, hi []int) bool {
 		h.lo = append(h.lo, append([]int(nil), lo...))
 		h.hi = append(h.hi, append([]int(nil), hi...))
@@ -147,15 +147,15 @@ func (r *goalRelax) history(s symbolic.State, limit int) *relaxHistory {
 }
 
 // dist is the h_add-style distance to state t: the sum over variables of
-// the first layer whose box holds t's value (relaxInf if some value is
+// the first layer whose box holds t's value (goalInf if some value is
 // never reached).
-func (h *relaxHistory) dist(t symbolic.State) int {
+func (h *goalHistory) dist(t symbolic.State) int {
 	d := 0
 	last := len(h.lo) - 1
 	for v, x := range t {
 		if x < h.lo[last][v] || x > h.hi[last][v] {
 			if h.fix {
-				return relaxInf
+				return goalInf
 			}
 			d += last + 1
 			continue

@@ -36,7 +36,7 @@ func loadGoalTask(t testing.TB, path string, defs map[string]string, policy, pro
 
 // A 1-D line: the goal is x == 5, from x == 0; the policy goes left
 // first from 1 (a detour), and loops between 7 and 8.
-const lineSpec = `
+const goalLineSpec = `
 model line
 var x : 0 .. 9 = 0
 action right when x < 9 -> x' = x + 1
@@ -54,9 +54,9 @@ property p {
 }
 `
 
-func lineTask(t testing.TB) *GoalTask {
+func goalLineTask(t testing.TB) *GoalTask {
 	t.Helper()
-	m, diags := lang.LoadSource("line.spec", []byte(lineSpec), lang.Options{})
+	m, diags := lang.LoadSource("line.spec", []byte(goalLineSpec), lang.Options{})
 	if m == nil {
 		t.Fatal(diags)
 	}
@@ -72,7 +72,7 @@ func lineTask(t testing.TB) *GoalTask {
 }
 
 func TestGoalValueLine(t *testing.T) {
-	task := lineTask(t)
+	task := goalLineTask(t)
 	st := func(x int) symbolic.State { return symbolic.State{x} }
 	for _, c := range []struct {
 		x    int
@@ -80,10 +80,10 @@ func TestGoalValueLine(t *testing.T) {
 		cost int
 		why  string
 	}{
-		{0, GoalFails, -1, FailLoop}, // 0 -> 1 -> 0
+		{0, GoalFails, -1, GoalFailLoop},
 		{2, GoalReached, 3, ""},
-		{7, GoalFails, -1, FailLoop},
-		{9, GoalFails, -1, FailStuck}, // right is not applicable at 9
+		{7, GoalFails, -1, GoalFailLoop},
+		{9, GoalFails, -1, GoalFailStuck},
 	} {
 		v, err := task.GoalValueOf(st(c.x), nil, 100, 1000)
 		if err != nil {
@@ -104,7 +104,7 @@ func TestGoalValueLine(t *testing.T) {
 }
 
 func TestGoalOraclesLine(t *testing.T) {
-	task := lineTask(t)
+	task := goalLineTask(t)
 	pool := &Pool{Entries: []PoolEntry{{State: symbolic.State{0}, Parent: -1}, {State: symbolic.State{8}, Parent: -1}}}
 	for _, o := range []string{OracleLookahead, OracleOptimal, OracleRelax} {
 		// Depth 3: from x=8 the policy loops, and three lefts reach 5.
@@ -117,7 +117,7 @@ func TestGoalOraclesLine(t *testing.T) {
 			continue
 		}
 		for _, b := range res.Bugs {
-			if !b.Qualitative || b.Cost != abs(b.State[0]-5) {
+			if !b.Qualitative || b.Cost != goalAbs(b.State[0]-5) {
 				t.Errorf("%s: bug at %v: cost %d qualitative %v", o, b.State, b.Cost, b.Qualitative)
 			}
 			if err := task.GoalConfirm(b, 1000); err != nil {
@@ -127,7 +127,7 @@ func TestGoalOraclesLine(t *testing.T) {
 	}
 }
 
-func abs(x int) int {
+func goalAbs(x int) int {
 	if x < 0 {
 		return -x
 	}
@@ -150,11 +150,11 @@ func TestGoalFuzzSpecs(t *testing.T) {
 		if len(res.Bugs) == 0 {
 			t.Errorf("%v: no bugs in a pool of %d", biases, len(pool.Entries))
 		}
-		t.Logf("%v: pool %d (%s, %d steps), bugs %d %v", biases, len(pool.Entries), pool.Stop, pool.Steps, len(res.Bugs), foundCounts(res))
+		t.Logf("%v: pool %d (%s, %d steps), bugs %d %v", biases, len(pool.Entries), pool.Stop, pool.Steps, len(res.Bugs), goalFoundCounts(res))
 	}
 }
 
-func foundCounts(r *GoalResult) map[string]int {
+func goalFoundCounts(r *GoalResult) map[string]int {
 	out := map[string]int{}
 	for k, v := range r.Found {
 		out[k] = len(v)
@@ -163,7 +163,7 @@ func foundCounts(r *GoalResult) map[string]int {
 }
 
 func TestGoalBadInput(t *testing.T) {
-	task := lineTask(t)
+	task := goalLineTask(t)
 	for _, c := range []struct {
 		opt  PoolOptions
 		want string
@@ -200,9 +200,9 @@ func TestGoalBadInput(t *testing.T) {
 
 // failingDecider cannot evaluate the policy in states with x >= 3, as a
 // network with a missing input cannot.
-type failingDecider struct{ explicit.Decider }
+type goalFailingDecider struct{ explicit.Decider }
 
-func (f failingDecider) Decide(s symbolic.State, app []bool) (symbolic.LabelID, error) {
+func (f goalFailingDecider) Decide(s symbolic.State, app []bool) (symbolic.LabelID, error) {
 	if s[0] >= 3 {
 		return symbolic.NoLabel, fmt.Errorf("input 2 is missing")
 	}
@@ -210,8 +210,8 @@ func (f failingDecider) Decide(s symbolic.State, app []bool) (symbolic.LabelID, 
 }
 
 func TestGoalPolicyNotEvaluable(t *testing.T) {
-	task := lineTask(t)
-	task.Policy = failingDecider{task.Policy}
+	task := goalLineTask(t)
+	task.Policy = goalFailingDecider{task.Policy}
 	_, err := task.GoalValueOf(symbolic.State{2}, nil, 100, 100)
 	want := "fuzz: policy pi cannot be evaluated in state x=3: input 2 is missing"
 	if err == nil || err.Error() != want {

@@ -59,10 +59,10 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 			return nil, nil, err
 		}
 	}
-	pool := mergePools(pools)
+	pool := mergeGoalPools(pools)
 	pool.Elapsed = time.Since(began)
 
-	results := make([]stateResult, len(pool.Entries))
+	results := make([]goalStateResult, len(pool.Entries))
 	done := make([]bool, len(pool.Entries))
 	start := time.Now()
 	var mu sync.Mutex
@@ -107,7 +107,7 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 
 // mergePools concatenates pools in order, dropping repeated states and
 // renumbering walk parents.
-func mergePools(pools []*Pool) *Pool {
+func mergeGoalPools(pools []*Pool) *Pool {
 	out := &Pool{}
 	index := map[string]int{}
 	for _, p := range pools {

@@ -137,14 +137,14 @@ func newGoalResult() *GoalResult {
 }
 
 // stateResult is what the oracles found on one pool state.
-type stateResult struct {
+type goalStateResult struct {
 	value   GoalValue
 	bug     *GoalBug // the first oracle's
 	found   []string // every oracle that confirmed a bug
 	elapsed map[string]time.Duration
 }
 
-func (r *GoalResult) add(i int, c stateResult) {
+func (r *GoalResult) add(i int, c goalStateResult) {
 	r.Values = append(r.Values, c.value)
 	for _, o := range c.found {
 		r.Found[o] = append(r.Found[o], i)
@@ -158,8 +158,8 @@ func (r *GoalResult) add(i int, c stateResult) {
 }
 
 // confirmOne runs the oracles on pool state i.
-func (t *GoalTask) confirmOne(pool *Pool, i int, opt OracleOptions, start time.Time) (stateResult, error) {
-	c := stateResult{elapsed: map[string]time.Duration{}}
+func (t *GoalTask) confirmOne(pool *Pool, i int, opt OracleOptions, start time.Time) (goalStateResult, error) {
+	c := goalStateResult{elapsed: map[string]time.Duration{}}
 	pv, err := t.value(pool.Entries[i].State, nil, opt.Bound, opt.MaxStates)
 	if err != nil {
 		return c, err
@@ -209,7 +209,7 @@ func (t *GoalTask) runOracle(name string, pool *Pool, i int, pv GoalValue, opt O
 }
 
 // bound is how many steps a patch may take to beat pv.
-func bugBound(pv GoalValue, opt OracleOptions) int {
+func goalBugBound(pv GoalValue, opt OracleOptions) int {
 	switch pv.Outcome {
 	case GoalReached:
 		return pv.Cost - 1
@@ -223,7 +223,7 @@ func bugBound(pv GoalValue, opt OracleOptions) int {
 // outcomes: the value of t at depth k is the policy's value from t or, if
 // better, 1 + the worst successor value of the best label at depth k-1.
 func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
-	bound := bugBound(pv, opt)
+	bound := goalBugBound(pv, opt)
 	memo := map[string]int{}
 	leaf := func(u symbolic.State) (int, error) {
 		k := goalKey(u)
@@ -234,7 +234,7 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 		if err != nil {
 			return 0, err
 		}
-		c := relaxInf
+		c := goalInf
 		if v.Outcome == GoalReached {
 			c = v.Cost
 		}
@@ -248,9 +248,9 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 		case explicit.Goal:
 			return 0, nil, nil
 		case explicit.Unsafe:
-			return relaxInf, nil, nil
+			return goalInf, nil, nil
 		}
-		c := relaxInf
+		c := goalInf
 		if !top {
 			var err error
 			if c, err = leaf(u); err != nil {
@@ -273,7 +273,7 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 					return 0, nil, err
 				}
 				worst = max(worst, v)
-				if worst >= c || worst >= relaxInf {
+				if worst >= c || worst >= goalInf {
 					break
 				}
 				for key, o := range p {
@@ -282,7 +282,7 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 					}
 				}
 			}
-			if worst < relaxInf && worst+1 < c {
+			if worst < goalInf && worst+1 < c {
 				c = worst + 1
 				bp = sub
 				bp.set(u, l)
@@ -306,7 +306,7 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 // successor) to an ancestor a the policy solves, going back and letting
 // the policy run from a is a plan of cost (steps back) + V^pi(a).
 func (t *GoalTask) undo(pool *Pool, i int, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
-	bound := bugBound(pv, opt)
+	bound := goalBugBound(pv, opt)
 	// The ancestry of entry i, newest first: s, then the walk states back
 	// to the pool's start states.
 	var chain []symbolic.State
@@ -375,7 +375,7 @@ type goalSpace struct {
 	states []symbolic.State
 	ids    map[string]int
 	groups [][]goalGroup // per state; terminal states have none
-	value  []int         // optimal worst-case steps to the goal (relaxInf: none)
+	value  []int         // optimal worst-case steps to the goal (goalInf: none)
 	choice []symbolic.LabelID
 }
 
@@ -397,7 +397,7 @@ func (t *GoalTask) GoalOptimal(s symbolic.State, maxStates int) (cost int, solva
 		return 0, false, ok, err
 	}
 	v := sp.value[0]
-	return v, v < relaxInf, true, nil
+	return v, v < goalInf, true, nil
 }
 
 func (t *GoalTask) space(s symbolic.State, maxStates int) (*goalSpace, bool, error) {
@@ -450,7 +450,7 @@ func (t *GoalTask) space(s symbolic.State, maxStates int) (*goalSpace, bool, err
 	sp.choice = make([]symbolic.LabelID, n)
 	var level []int
 	for i := range sp.value {
-		sp.value[i] = relaxInf
+		sp.value[i] = goalInf
 		sp.choice[i] = symbolic.NoLabel
 		if t.Gen.Status(sp.states[i]) == explicit.Goal {
 			sp.value[i] = 0
@@ -462,7 +462,7 @@ func (t *GoalTask) space(s symbolic.State, maxStates int) (*goalSpace, bool, err
 		for _, j := range level {
 			for _, r := range pred[j] {
 				left[r.state][r.group]--
-				if left[r.state][r.group] == 0 && sp.value[r.state] == relaxInf {
+				if left[r.state][r.group] == 0 && sp.value[r.state] == goalInf {
 					sp.value[r.state] = d + 1
 					sp.choice[r.state] = sp.groups[r.state][r.group].label
 					next = append(next, r.state)
@@ -477,7 +477,7 @@ func (t *GoalTask) space(s symbolic.State, maxStates int) (*goalSpace, bool, err
 // optimalOracle proposes the optimal plan from s when the space is small.
 func (t *GoalTask) optimalOracle(s symbolic.State, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
 	sp, ok, err := t.space(s, opt.OptimalStates)
-	if err != nil || !ok || sp.value[0] > bugBound(pv, opt) {
+	if err != nil || !ok || sp.value[0] > goalBugBound(pv, opt) {
 		return nil, err
 	}
 	patch := goalPatch{}
@@ -506,18 +506,18 @@ func (t *GoalTask) optimalOracle(s symbolic.State, pv GoalValue, opt OracleOptio
 }
 
 // relaxNode is a node of the relax oracle's search.
-type relaxNode struct {
+type goalNode struct {
 	s      symbolic.State
 	g, h   int
-	parent *relaxNode
+	parent *goalNode
 	label  symbolic.LabelID
 	index  int
 }
 
-type relaxQueue []*relaxNode
+type goalQueue []*goalNode
 
-func (q relaxQueue) Len() int { return len(q) }
-func (q relaxQueue) Less(i, j int) bool {
+func (q goalQueue) Len() int { return len(q) }
+func (q goalQueue) Less(i, j int) bool {
 	if q[i].h != q[j].h {
 		return q[i].h < q[j].h
 	}
@@ -526,9 +526,9 @@ func (q relaxQueue) Less(i, j int) bool {
 	}
 	return q[i].index < q[j].index
 }
-func (q relaxQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *relaxQueue) Push(x any)   { *q = append(*q, x.(*relaxNode)) }
-func (q *relaxQueue) Pop() any {
+func (q goalQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *goalQueue) Push(x any)   { *q = append(*q, x.(*goalNode)) }
+func (q *goalQueue) Pop() any {
 	old := *q
 	n := old[len(old)-1]
 	*q = old[:len(old)-1]
@@ -540,18 +540,18 @@ func (q *relaxQueue) Pop() any {
 // plan whatever the outcomes), pruning nodes whose g + h_max cannot beat
 // the policy.
 func (t *GoalTask) relaxOracle(s symbolic.State, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
-	bound := bugBound(pv, opt)
+	bound := goalBugBound(pv, opt)
 	relax := newGoalRelax(t.M, t.Prop.Goal)
 	hm, ha := relax.goalDist(s)
 	if hm > bound {
 		return nil, nil
 	}
-	q := &relaxQueue{}
-	heap.Push(q, &relaxNode{s: s, h: ha, label: symbolic.NoLabel})
+	q := &goalQueue{}
+	heap.Push(q, &goalNode{s: s, h: ha, label: symbolic.NoLabel})
 	closed := map[string]int{}
 	count := 0
 	for q.Len() > 0 && count < opt.Expansions {
-		n := heap.Pop(q).(*relaxNode)
+		n := heap.Pop(q).(*goalNode)
 		k := goalKey(n.s)
 		if g, ok := closed[k]; ok && g <= n.g {
 			continue
@@ -569,9 +569,9 @@ func (t *GoalTask) relaxOracle(s symbolic.State, pv GoalValue, opt OracleOptions
 			if len(succ) != 1 || t.Gen.Status(succ[0].s) == explicit.Unsafe {
 				continue
 			}
-			c := &relaxNode{s: succ[0].s, g: n.g + 1, parent: n, label: l, index: count}
+			c := &goalNode{s: succ[0].s, g: n.g + 1, parent: n, label: l, index: count}
 			hm, ha := relax.goalDist(c.s)
-			if hm >= relaxInf || c.g+hm > bound {
+			if hm >= goalInf || c.g+hm > bound {
 				continue
 			}
 			c.h = ha
@@ -582,7 +582,7 @@ func (t *GoalTask) relaxOracle(s symbolic.State, pv GoalValue, opt OracleOptions
 }
 
 // pathBug turns a search path from s to the goal into a candidate bug.
-func (t *GoalTask) pathBug(s symbolic.State, n *relaxNode, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
+func (t *GoalTask) pathBug(s symbolic.State, n *goalNode, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
 	patch := goalPatch{}
 	var order []symbolic.State
 	for ; n.parent != nil; n = n.parent {

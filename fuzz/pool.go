@@ -89,7 +89,7 @@ type Pool struct {
 	Elapsed time.Duration
 }
 
-type candidate struct {
+type poolCandidate struct {
 	s    symbolic.State
 	step explicit.Step
 	b    float64
@@ -101,7 +101,7 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	bias, err := parseBiases(opt.Biases)
+	bias, err := parseGoalBiases(opt.Biases)
 	if err != nil {
 		return nil, err
 	}
@@ -109,14 +109,14 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x676f616c))
 	relax := newGoalRelax(t.M, t.Prop.Goal)
 	p := &Pool{}
-	nov := newNovelty()
+	nov := newPoolNovelty()
 	inPool := map[string]bool{}
 	add := func(e PoolEntry) bool {
 		k := goalKey(e.State)
 		if inPool[k] || len(p.Entries) >= opt.MaxPool {
 			return false
 		}
-		if bias.novelty && len(p.Entries) > 0 && !nov.novel(e.State) {
+		if bias.poolNovelty && len(p.Entries) > 0 && !nov.novel(e.State) {
 			return false
 		}
 		inPool[k] = true
@@ -164,7 +164,7 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 		s := p.Entries[parent].State
 		var walk []explicit.Step
 		for i := 0; i < l; i++ {
-			cands, err := t.candidates(s, bias, relax, rng, opt, p, func(c candidate) {
+			cands, err := t.candidates(s, bias, relax, rng, opt, p, func(c poolCandidate) {
 				w := append(append([]explicit.Step(nil), walk...), c.step, explicit.Step{State: c.s, Label: symbolic.NoLabel, Cmd: -1})
 				add(PoolEntry{State: c.s, Parent: parent, Walk: w})
 			})
@@ -174,7 +174,7 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 			if len(cands) == 0 {
 				break
 			}
-			c := weightedSelect(rng, cands)
+			c := poolSelect(rng, cands)
 			walk = append(walk, c.step)
 			s = c.s
 		}
@@ -214,8 +214,8 @@ func (t *GoalTask) sampleStarts(rng *rand.Rand, k int) ([]symbolic.State, error)
 // candidates computes the successors of s the walk may move to, with their
 // bias values. Successors whose partial policy run fails are handed to
 // direct when only the policy-quality bias is on (paper 001).
-func (t *GoalTask) candidates(s symbolic.State, bias biasSet, relax *goalRelax, rng *rand.Rand, opt PoolOptions, p *Pool, direct func(candidate)) ([]candidate, error) {
-	var out []candidate
+func (t *GoalTask) candidates(s symbolic.State, bias goalBiasSet, relax *goalRelax, rng *rand.Rand, opt PoolOptions, p *Pool, direct func(poolCandidate)) ([]poolCandidate, error) {
+	var out []poolCandidate
 	j := opt.BExpansion
 	labels := t.applicable(s)
 	for _, l := range labels {
@@ -228,10 +228,10 @@ func (t *GoalTask) candidates(s symbolic.State, bias biasSet, relax *goalRelax, 
 			if t.Gen.Status(e.s) != explicit.Open {
 				continue
 			}
-			if hmax, _ := relax.goalDist(e.s); hmax >= relaxInf {
+			if hmax, _ := relax.goalDist(e.s); hmax >= goalInf {
 				continue // a dead end: no test state
 			}
-			c := candidate{s: e.s, step: explicit.Step{State: s, Label: l, Cmd: e.cmd, Outcome: e.out}}
+			c := poolCandidate{s: e.s, step: explicit.Step{State: s, Label: l, Cmd: e.cmd, Outcome: e.out}}
 			if bias.needsRun() {
 				if j <= 0 {
 					return out, nil
@@ -295,10 +295,10 @@ func (t *GoalTask) partialRun(s symbolic.State, k int, rng *rand.Rand) ([]symbol
 	return run, false, nil
 }
 
-// weightedSelect is paper 003's: uniformly among infinite biases if there
+// poolSelect is paper 003's: uniformly among infinite biases if there
 // are any, else proportionally to the biases shifted to be non-negative
 // (uniformly when they are all zero).
-func weightedSelect(rng *rand.Rand, cs []candidate) candidate {
+func poolSelect(rng *rand.Rand, cs []poolCandidate) poolCandidate {
 	var inf []int
 	lo := math.Inf(1)
 	for i, c := range cs {
