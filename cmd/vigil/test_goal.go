@@ -111,15 +111,15 @@ type goalJSONStep struct {
 }
 
 type goalJSONBug struct {
-	State       string         `json:"state"`
-	Oracle      string         `json:"oracle"`
-	Qualitative bool           `json:"qualitative"`
-	Policy      string         `json:"policy_outcome"` // reached, fails, beyond
-	PolicyCost  int            `json:"policy_cost,omitempty"`
-	Why         string         `json:"why,omitempty"`
-	PolicyRun   []goalJSONStep `json:"policy_run"`
-	PlanCost    int            `json:"plan_cost"`
-	Plan        []goalJSONStep `json:"plan"`
+	State       string          `json:"state"`
+	Oracle      string          `json:"oracle"`
+	Qualitative bool            `json:"qualitative"`
+	Policy      string          `json:"policy_outcome"` // reached, fails, beyond
+	PolicyCost  int             `json:"policy_cost,omitempty"`
+	Why         string          `json:"why,omitempty"`
+	PolicyRun   []goalJSONStep  `json:"policy_run"`
+	PlanCost    int             `json:"plan_cost"`
+	Plan        []goalJSONStep  `json:"plan"`
 	Patch       []goalJSONFault `json:"faults"`
 }
 
@@ -226,7 +226,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	ok := true
 	if r.json {
 		rep := goalJSONReport{Mode: "goal", Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
-			Biases: orEmpty(r.biases), Oracles: oracles, Pool: len(pool.Entries), Stop: pool.Stop, Bugs: []goalJSONBug{},
+			Biases: goalOrEmpty(r.biases), Oracles: oracles, Pool: len(pool.Entries), Stop: pool.Stop, Bugs: []goalJSONBug{},
 			Phases: map[string]float64{"fuzz": fuzzTime.Seconds(), "confirm": confirmTime.Seconds()}, Complete: complete}
 		if !complete {
 			rep.Stopped = why
@@ -234,7 +234,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		for _, b := range res.Bugs {
 			jb := goalJSONBug{State: m.FormatState(b.State), Oracle: b.Oracle, Qualitative: b.Qualitative,
 				Policy: b.Policy.Outcome.String(), Why: b.Policy.Why, PolicyRun: goalSteps(m, b.Policy.Run),
-				PlanCost: b.Cost, Plan: goalSteps(m, b.Plan), }
+				PlanCost: b.Cost, Plan: goalSteps(m, b.Plan)}
 			if b.Policy.Outcome != fuzz.GoalFails {
 				jb.PolicyCost = b.Policy.Cost
 			}
@@ -309,7 +309,7 @@ func goalFaults(e *env, task *fuzz.GoalTask, b *fuzz.GoalBug) ([]goalJSONFault, 
 	return out, true
 }
 
-func orEmpty(xs []string) []string {
+func goalOrEmpty(xs []string) []string {
 	if xs == nil {
 		return []string{}
 	}
