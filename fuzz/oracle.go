@@ -99,6 +99,9 @@ func (o OracleOptions) withDefaults() (OracleOptions, error) {
 // GoalResult is what bug confirmation found on a pool.
 type GoalResult struct {
 	Bugs []*GoalBug // confirmed, in pool order
+	// Every is, with OracleOptions.All, every oracle's confirmed bug (a
+	// state can appear once per oracle).
+	Every []*GoalBug
 	// Found[oracle] lists the pool indices where that oracle confirmed a
 	// bug (with All, every oracle on every state).
 	Found map[string][]int
@@ -139,8 +142,9 @@ func newGoalResult() *GoalResult {
 // stateResult is what the oracles found on one pool state.
 type goalStateResult struct {
 	value   GoalValue
-	bug     *GoalBug // the first oracle's
-	found   []string // every oracle that confirmed a bug
+	bug     *GoalBug   // the first oracle's
+	every   []*GoalBug // every oracle's (with All)
+	found   []string   // every oracle that confirmed a bug
 	elapsed map[string]time.Duration
 }
 
@@ -155,6 +159,7 @@ func (r *GoalResult) add(i int, c goalStateResult) {
 	if c.bug != nil {
 		r.Bugs = append(r.Bugs, c.bug)
 	}
+	r.Every = append(r.Every, c.every...)
 }
 
 // confirmOne runs the oracles on pool state i.
@@ -189,6 +194,7 @@ func (t *GoalTask) confirmOne(pool *Pool, i int, opt OracleOptions, start time.T
 		if !opt.All {
 			break
 		}
+		c.every = append(c.every, b)
 	}
 	return c, nil
 }
