@@ -202,13 +202,6 @@ func ctxReason(ctx context.Context) string {
 	return "canceled"
 }
 
-// pollCtx stops the computation when the context has ended.
-func (m *mgr) pollCtx() {
-	if m.ctx.Err() != nil {
-		panic(&stop{reason: ctxReason(m.ctx)})
-	}
-}
-
 // sample records heap figures (called once per iteration).
 func (m *mgr) sample() MemStats {
 	var ms runtime.MemStats
@@ -260,14 +253,6 @@ func (m *mgr) diff(a, b Node) Node {
 	return m.check(m.b.Apply(b, a, rudd.OPless))
 }
 
-func (m *mgr) andAll(ns ...Node) Node {
-	r := m.tru()
-	for _, n := range ns {
-		r = m.and(r, n)
-	}
-	return r
-}
-
 func (m *mgr) orAll(ns ...Node) Node {
 	r := m.fls()
 	for _, n := range ns {
@@ -275,9 +260,6 @@ func (m *mgr) orAll(ns ...Node) Node {
 	}
 	return r
 }
-
-// exist quantifies the variables of the cube vs (made by set).
-func (m *mgr) exist(a, vs Node) Node { return m.check(m.b.Exist(a, vs)) }
 
 // relprod returns ∃vs. a ∧ b.
 func (m *mgr) relprod(a, b, vs Node) Node {
@@ -308,9 +290,6 @@ func (m *mgr) replacer(from, to []int) rudd.Replacer {
 func (m *mgr) isFalse(a Node) bool  { return *a == 0 }
 func (m *mgr) isTrue(a Node) bool   { return *a == 1 }
 func (m *mgr) equal(a, b Node) bool { return *a == *b }
-
-// subset reports a ⊆ b.
-func (m *mgr) subset(a, b Node) bool { return m.isFalse(m.diff(a, b)) }
 
 // satcount counts the satisfying assignments of a over all BDD variables.
 func (m *mgr) satcount(a Node) *big.Int {

@@ -2,7 +2,6 @@ package ic3
 
 import (
 	"slices"
-	"strings"
 
 	"vigil/smt"
 	"vigil/symbolic"
@@ -71,16 +70,4 @@ func (b box) within(c box) bool {
 // without returns b without its i-th literal (a fresh slice).
 func (b box) without(i int) box {
 	return append(append(box{}, b[:i]...), b[i+1:]...)
-}
-
-// format writes b with the model's names, e.g. "x >= 3 && y <= 5".
-func (b box) format(m *symbolic.Model) string {
-	if len(b) == 0 {
-		return "true"
-	}
-	parts := make([]string, len(b))
-	for i, l := range b {
-		parts[i] = l.Format(m)
-	}
-	return strings.Join(parts, " && ")
 }

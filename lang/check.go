@@ -166,12 +166,6 @@ func (c *checker) errorf(p symbolic.Pos, end symbolic.Pos, code, format string, 
 	c.diags = append(c.diags, c.fileFor(p).diag(p, endCol, code, format, args...))
 }
 
-func (c *checker) warnf(p symbolic.Pos, code, format string, args ...any) {
-	d := c.fileFor(p).diag(p, 0, code, format, args...)
-	d.Severity = Warning
-	c.diags = append(c.diags, d)
-}
-
 func identEnd(id Ident) symbolic.Pos {
 	e := id.Pos
 	e.Col += len(id.Name)

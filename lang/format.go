@@ -43,7 +43,6 @@ type outLine struct {
 
 type formatter struct {
 	f         *File
-	tokLine   []int // lines of the non-comment tokens, in order
 	tokPos    []symbolic.Pos
 	lines     []*outLine
 	tail      []Comment // comments after the last declaration

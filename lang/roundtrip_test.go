@@ -56,7 +56,6 @@ func TestFormatIdempotent(t *testing.T) {
 // spec and every golden input that lowers.
 func TestPrintRoundTrip(t *testing.T) {
 	check := func(name string, m *symbolic.Model) {
-		text := printModel(m)
 		dir := t.TempDir()
 		// Policy files are named relative to the spec; keep paths absolute.
 		for _, p := range m.Policies {
@@ -66,7 +65,7 @@ func TestPrintRoundTrip(t *testing.T) {
 				}
 			}
 		}
-		text = printModel(m)
+		text := printModel(m)
 		path := filepath.Join(dir, "printed.spec")
 		m2, diags := LoadSource(path, text, Options{})
 		if m2 == nil {

@@ -130,9 +130,8 @@ type bounder struct {
 	xhi    []float64
 	lo, hi [][]float64 // pre-activation bounds per layer
 	A, A2  []float64   // backward coefficient buffers
-	bias   []float64
-	infl   []float64 // sum of |A| per raw input unit, of the last lower() call
-	passes int       // backward passes done (for figures)
+	infl   []float64   // sum of |A| per raw input unit, of the last lower() call
+	passes int         // backward passes done (for figures)
 }
 
 func newBounder(n *Network) *bounder {

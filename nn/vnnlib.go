@@ -196,7 +196,7 @@ func (p *parser) term(e *sexp) (linear, error) {
 
 // formula returns the DNF of e: a list of conjunctions of atoms.
 func (p *parser) formula(e *sexp) ([][]atom, error) {
-	if e.list == nil || len(e.list) == 0 || e.list[0].list != nil {
+	if len(e.list) == 0 || e.list[0].list != nil {
 		return nil, fmt.Errorf("nn: vnnlib line %d: expected a constraint", e.line)
 	}
 	args := e.list[1:]
@@ -285,7 +285,7 @@ func ParseVNNLIB(src string) (*Property, error) {
 	p := &parser{}
 	// Declarations first, in any order.
 	for _, e := range es {
-		if e.list == nil || len(e.list) == 0 || e.list[0].atom != "declare-const" {
+		if len(e.list) == 0 || e.list[0].atom != "declare-const" {
 			continue
 		}
 		if len(e.list) != 3 || e.list[1].list != nil || e.list[2].atom != "Real" {
@@ -309,7 +309,7 @@ func ParseVNNLIB(src string) (*Property, error) {
 			err = fmt.Errorf("not X_i or Y_j")
 		}
 		if err != nil || i < 0 || i >= 1<<20 {
-			return nil, fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1, ... and outputs Y_0, Y_1, ...", e.line, name)
+			return nil, fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1 and so on, and outputs Y_0, Y_1 and so on", e.line, name)
 		}
 	}
 	if p.nx == 0 || p.ny == 0 {
@@ -317,7 +317,7 @@ func ParseVNNLIB(src string) (*Property, error) {
 	}
 	dnf := [][]atom{{}}
 	for _, e := range es {
-		if e.list == nil || len(e.list) == 0 {
+		if len(e.list) == 0 {
 			return nil, fmt.Errorf("nn: vnnlib line %d: unexpected %q at top level", e.line, e.atom)
 		}
 		switch e.list[0].atom {
