@@ -45,12 +45,6 @@ func helper(args []string) int {
 	switch args[0] {
 	case "batch":
 		switch args[1] {
-		case "exec-limited":
-			cpu, _ := time.ParseDuration(args[2])
-			mem, _ := strconv.ParseInt(args[3], 10, 64)
-			err := ExecLimited(cpu, mem, self(), args[5:])
-			fmt.Fprintln(os.Stderr, err)
-			return 1
 		case "run": // batch run EXP JOBS [TASK TASKS]
 			x, err := Load(args[2])
 			if err != nil {

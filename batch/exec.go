@@ -9,19 +9,23 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// A Go process cannot set rlimits for a child between fork and exec, so
-// each run starts as `vigil batch exec-limited CPU MEM -- ARGS...`: that
-// process (ExecLimited) sets RLIMIT_CPU and RLIMIT_DATA on itself and
-// replaces itself with `vigil ARGS...`, which inherits them. The runner
-// starts it in a process group of its own, with SIGKILL as its parent-death
-// signal, and kills the whole group at the wall-clock limit and when the
-// run ends.
+// Each run is a process in a process group of its own, with SIGKILL as
+// its parent-death signal (a killed batch leaves no runs behind). Its CPU
+// and memory limits are set with prlimit(2) right after it starts: a Go
+// process cannot set a child's rlimits between fork and exec, and a
+// wrapper that sets its own limits and executes vigil costs a second
+// process start (15 ms for vigil, which loads Z3). Until prlimit returns
+// the run is still in the dynamic loader: RLIMIT_CPU counts the CPU time
+// used before it was set, and the little memory allocated by then is far
+// below any limit (192 MiB at least). The whole group is killed at the
+// wall-clock limit and when the run ends.
 //
 // The memory limit is RLIMIT_DATA, not RLIMIT_AS as in Downward Lab: the Go
 // runtime reserves about a gigabyte of address space that it never touches,
@@ -32,28 +36,22 @@ import (
 // runtime ignores) the kernel's hard limit kills the run.
 const cpuGrace = 2 * time.Second
 
-// ExecLimited sets the CPU limit (seconds, 0: none) and the memory limit
-// (bytes, 0: none) on this process and executes prog with args; it returns
-// only on error.
-func ExecLimited(cpu time.Duration, mem int64, prog string, args []string) error {
-	if cpu > 0 {
-		soft := uint64((cpu + time.Second - 1) / time.Second)
+// setLimits sets the CPU limit (0: none) and the memory limit in bytes (0:
+// none) of process pid.
+func setLimits(pid int, l Limits) error {
+	if l.CPU > 0 {
+		soft := uint64((l.CPU + time.Second - 1) / time.Second)
 		hard := soft + uint64(cpuGrace/time.Second)
-		if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: soft, Max: hard}); err != nil {
-			return fmt.Errorf("batch: setrlimit CPU: %w", err)
+		if err := unix.Prlimit(pid, unix.RLIMIT_CPU, &unix.Rlimit{Cur: soft, Max: hard}, nil); err != nil {
+			return fmt.Errorf("batch: prlimit CPU: %w", err)
 		}
 	}
-	if mem > 0 {
-		if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &syscall.Rlimit{Cur: uint64(mem), Max: uint64(mem)}); err != nil {
-			return fmt.Errorf("batch: setrlimit DATA: %w", err)
+	if l.Memory > 0 {
+		if err := unix.Prlimit(pid, unix.RLIMIT_DATA, &unix.Rlimit{Cur: uint64(l.Memory), Max: uint64(l.Memory)}, nil); err != nil {
+			return fmt.Errorf("batch: prlimit DATA: %w", err)
 		}
 	}
-	return syscall.Exec(prog, append([]string{prog}, args...), os.Environ())
-}
-
-// LimitedArgs are the arguments of the exec-limited wrapper for one run.
-func LimitedArgs(l Limits, args []string) []string {
-	return append([]string{"batch", "exec-limited", l.CPU.String(), strconv.FormatInt(l.Memory, 10), "--"}, args...)
+	return nil
 }
 
 // outcome is what running a run's process gave.
@@ -66,8 +64,8 @@ type outcome struct {
 	startErr  error
 }
 
-// execute runs self with the wrapper arguments in dir, logs to the run
-// directory's stdout and stderr, under the wall-clock limit of l.
+// execute runs `self args` in cwd under the limits l, with its output in
+// the run directory's stdout and stderr.
 func execute(ctx context.Context, self, cwd, runDir string, l Limits, args []string) (o outcome) {
 	stdout, err := os.Create(filepath.Join(runDir, "stdout"))
 	if err != nil {
@@ -83,7 +81,7 @@ func execute(ctx context.Context, self, cwd, runDir string, l Limits, args []str
 	defer stderr.Close()
 	cmd := &exec.Cmd{
 		Path:   self,
-		Args:   append([]string{self}, LimitedArgs(l, args)...),
+		Args:   append([]string{self}, args...),
 		Dir:    cwd,
 		Stdout: stdout,
 		Stderr: stderr,
@@ -98,6 +96,12 @@ func execute(ctx context.Context, self, cwd, runDir string, l Limits, args []str
 		return
 	}
 	pgid := cmd.Process.Pid
+	if err := setLimits(pgid, l); err != nil && !errors.Is(err, syscall.ESRCH) {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		cmd.Wait()
+		o.startErr = err
+		return
+	}
 	done, finished := make(chan struct{}), make(chan struct{})
 	var killed bool
 	go func() {

@@ -149,7 +149,7 @@ func ParseSize(s string) (int64, error) {
 	}
 	m, ok := sizeUnits[unit]
 	if !ok {
-		return 0, fmt.Errorf("memory limit %q: unknown unit %q (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)", s, t[i:])
+		return 0, fmt.Errorf("memory limit %q: unknown unit %q (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)", s, strings.TrimSpace(t[i:]))
 	}
 	return int64(f * float64(m)), nil
 }
@@ -279,9 +279,6 @@ func Parse(path string, src []byte) (*Experiment, error) {
 	if len(f.Algorithms) == 0 {
 		return nil, e("", "no [[algorithms]]: declare at least one, e.g. name = \"bfs\", args = [\"verify\", \"{model}\", \"--json\"]")
 	}
-	if len(f.Instances) == 0 {
-		return nil, e("", "no [[instances]]: declare at least one, e.g. models = [\"specs/*.spec\"]")
-	}
 	algos := map[string]bool{}
 	for i, a := range f.Algorithms {
 		key := fmt.Sprintf("algorithms.%d", i)
@@ -301,6 +298,9 @@ func Parse(path string, src []byte) (*Experiment, error) {
 				return nil, e(key+".args", "algorithm %q: %v", a.Name, err)
 			}
 		}
+	}
+	if len(f.Instances) == 0 {
+		return nil, e("", "no [[instances]]: declare at least one, e.g. models = [\"specs/*.spec\"]")
 	}
 	ids := map[string]bool{}
 	for i, in := range f.Instances {

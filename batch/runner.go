@@ -226,7 +226,7 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run) (s
 	if p, err := x.Properties(r); p != nil || err != nil {
 		return "", err // finished meanwhile by another process
 	}
-	for _, f := range []string{"stdout", "stderr", "." + propertiesFile + ".tmp"} {
+	for _, f := range []string{"stdout", "stderr", "command", "." + propertiesFile + ".tmp"} {
 		os.Remove(filepath.Join(dir, f))
 	}
 	args := x.Args(r)

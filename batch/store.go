@@ -107,9 +107,12 @@ func (w writer) create(name string) (File, error) {
 }
 
 // writeAtomic writes data to path so that path holds either its old
-// contents or all of data: a temporary file in the same directory,
-// synced, renamed over path, and the directory synced. On error the
-// temporary file is removed and path is untouched.
+// contents or all of data: a temporary file in the same directory, synced,
+// then renamed over path. On error the temporary file is removed and path
+// is untouched. The directory is not synced (that would double the cost
+// of recording a tiny run): a power cut may lose the rename, and then the
+// run is simply not recorded and runs again; it cannot leave a partial
+// file under the final name.
 func writeAtomic(w writer, path string, data []byte) (err error) {
 	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
 	f, err := w.create(tmp)
@@ -132,22 +135,7 @@ func writeAtomic(w writer, path string, data []byte) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return err
-	}
-	return nil
+	return os.Rename(tmp, path)
 }
 
 // flatten adds the JSON object v to p, nested keys joined with '_'

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -46,9 +45,6 @@ Exit codes: 0 all done (run: every run recorded; status: none missing),
 missing or interrupted.`
 
 func runBatch(e *env, args []string) int {
-	if len(args) > 0 && args[0] == "exec-limited" { // internal, not listed
-		return batchExecLimited(e, args[1:])
-	}
 	subs := []subcommand{
 		{"run", batchRun},
 		{"status", batchStatus},
@@ -297,23 +293,6 @@ func batchSlurm(e *env, args []string) int {
 	return exitOK
 }
 
-// batchExecLimited is the internal wrapper each run starts as: it sets its
-// own rlimits and executes vigil with the run's arguments.
-func batchExecLimited(e *env, args []string) int {
-	if len(args) < 4 || args[2] != "--" {
-		fmt.Fprintln(e.stderr, "vigil batch exec-limited: internal; usage: vigil batch exec-limited CPU MEM -- ARGS...")
-		return exitUsage
-	}
-	cpu, err := time.ParseDuration(args[0])
-	mem, err2 := strconv.ParseInt(args[1], 10, 64)
-	if err != nil || err2 != nil {
-		fmt.Fprintln(e.stderr, "vigil batch exec-limited: bad limits", args[0], args[1])
-		return exitUsage
-	}
-	err = batch.ExecLimited(cpu, mem, vigilSelf(), args[3:])
-	fmt.Fprintln(e.stderr, "vigil batch exec-limited:", err)
-	return exitError
-}
 
 func splitList(s string) []string {
 	var out []string

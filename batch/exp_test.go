@@ -1,0 +1,81 @@
+package batch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Each bad experiment file is given with the error it must produce,
+// position included.
+func TestParseErrors(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.spec"), nil, 0o644)
+	head := "name = \"x\"\n[[algorithms]]\nname = \"a\"\nargs = [\"check\", \"{model}\"]\n"
+	for _, c := range []struct{ src, want string }{
+		{head + "[[instances]]\nmodels = [\"a.spec\"]\nmodel = 1\n", `:7:1: unknown key "instances.model" (did you mean "models"?)`},
+		{head + "[[instances]]\nmodels = [\"a.spec\", \"*.jani\"]\n", `:6:21: "*.jani" matches no file`},
+		{"name = \"x\"\n[limits]\nwall = \"5\"\n", `:3:8: time limit "5" has no unit`},
+		{"name = \"x\"\n[limits]\nmemory = \"5 XB\"\n", `:3:10: memory limit "5 XB": unknown unit "XB"`},
+		{"name = \"x\"\n[limits]\nmemory = \"100MiB\"\n" + head[11:] + "[[instances]]\nmodels = [\"a.spec\"]\n", `:3:1: memory limit 100 MiB is below the 192 MiB`},
+		{"name = \"x\"\nrepetitions = 2\nseeds = [1]\n", `:2:1: give repetitions or seeds, not both`},
+		{"name = \"x\"\nseeds = [1, 1]\n", `:2:1: seed 1 is listed twice`},
+		{"name = \"x y\"\n", `:1:1: name "x y": use letters`},
+		{"data = \"d\"\n", `: the experiment has no name`},
+		{"name = \"x\"\n", `: no [[algorithms]]`},
+		{head, `: no [[instances]]`},
+		{head + "[[algorithms]]\nname = \"a\"\nargs = [\"x\"]\n[[instances]]\nmodels = [\"a.spec\"]\n", `:6:1: algorithm "a" is declared twice`},
+		{head + "[[instances]]\nmodels = [\"a.spec\"]\n[[instances]]\nmodels = [\"a.spec\"]\n", `:7:1: run a/a/a appears twice`},
+		{head + "[[instances]]\nmodels = [\"a.spec\"]\nattributes = { error = \"x\" }\n", `:7:1: attribute "error" is one the batch writes itself`},
+		{head + "[[instances]]\nmodels = [\"/abs/a.spec\"]\n", `"/abs/a.spec": write paths relative to the experiment file`},
+		{"name = \"x\"\n[[algorithms]]\nname = \"a\"\nargs = [\"x\", \"--flag={defines}\"]\n", `:4:1: algorithm "a": {defines} expands to several arguments`},
+	} {
+		path := filepath.Join(dir, "exp.toml")
+		_, err := Parse(path, []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q:\n got %v\nwant ...%s...", c.src, err, c.want)
+		}
+	}
+}
+
+// Ids stay the same when an edit adds algorithms, instances or models.
+func TestIDsStableAcrossAdditions(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a.spec", "b.spec", "c.spec"} {
+		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+	}
+	one := "name = \"x\"\n[[algorithms]]\nname = \"a\"\nargs = [\"check\", \"{model}\"]\n[[instances]]\ndomain = \"d\"\nmodels = [\"a.spec\", \"b.spec\"]\n"
+	two := "name = \"x\"\n[[algorithms]]\nname = \"z\"\nargs = [\"check\", \"{model}\", \"--json\"]\n[[algorithms]]\nname = \"a\"\nargs = [\"check\", \"{model}\"]\n[[instances]]\ndomain = \"d\"\nmodels = [\"*.spec\"]\n[[instances]]\ndomain = \"e\"\nmodels = [\"a.spec\"]\n"
+	x1, err := Parse(filepath.Join(dir, "exp.toml"), []byte(one))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x2, err := Parse(filepath.Join(dir, "exp.toml"), []byte(two))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, r := range x2.Runs {
+		ids[r.ID] = strings.Join(r.Args, " ")
+	}
+	for _, r := range x1.Runs {
+		if ids[r.ID] != strings.Join(r.Args, " ") {
+			t.Errorf("run %s (%v) is not in the extended experiment with the same command", r.ID, r.Args)
+		}
+	}
+	if len(x2.Runs) != 8 {
+		t.Errorf("%d runs, want 8", len(x2.Runs))
+	}
+}
+
+func TestLimits(t *testing.T) {
+	for s, want := range map[string]int64{"512MiB": 512 << 20, "2G": 2 << 30, "4GB": 4e9, "1.5GiB": 3 << 29} {
+		if got, err := ParseSize(s); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	if _, err := ParseDuration("10"); err == nil {
+		t.Error("ParseDuration accepted a bare number")
+	}
+}
