@@ -80,6 +80,11 @@ func helper(args []string) int {
 		return 0
 	case "alloc": // allocate and touch this many MiB, then answer
 		n, _ := strconv.Atoi(args[1])
+		// Goroutines make the runtime's fatal error long (every stack is
+		// printed after the message), as in a real vigil run.
+		for i := 0; i < 300; i++ {
+			go time.Sleep(time.Hour)
+		}
 		var keep [][]byte
 		for i := 0; i < n; i++ {
 			b := make([]byte, 1<<20)
@@ -350,5 +355,19 @@ func TestKill9(t *testing.T) {
 	}
 	if len(rep.Runs) != n || rep.Missing != 0 {
 		t.Errorf("report has %d runs, %d missing; want %d, 0", len(rep.Runs), rep.Missing, n)
+	}
+}
+
+func TestRerunOutcomes(t *testing.T) {
+	x := experiment(t, 2, "", "exit 4", "echo")
+	if _, err := x.Execute(context.Background(), Options{Self: self()}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := x.Execute(context.Background(), Options{Self: self(), Rerun: []string{"unknown"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Skipped != 2 || s.Done != 4 || s.Errors["unknown"] != 2 || s.Errors["success"] != 2 {
+		t.Errorf("summary %+v: want the 2 unknown runs rerun, the 2 successes skipped", s)
 	}
 }

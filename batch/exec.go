@@ -154,7 +154,7 @@ var memoryMarkers = []string{
 // classify gives a run's error attribute (Lab's outcome codes, named for
 // verification): success (a verdict: exit 0 or 3), unknown (the engine
 // gave up, exit 4), timeout, out-of-memory, input-error (exit 1),
-// usage-error (exit 2), crash (a signal or a panic).
+// usage-error (exit 2), crash (a signal, a panic or an internal error).
 func classify(o outcome, l Limits, stdout map[string]any, stderrTail []byte) string {
 	low := bytes.ToLower(stderrTail)
 	switch {
@@ -178,6 +178,8 @@ func classify(o outcome, l Limits, stdout map[string]any, stderrTail []byte) str
 			return "timeout"
 		}
 		return "unknown"
+	case o.exitCode == 1 && bytes.Contains(low, []byte("internal error")):
+		return "crash" // vigil's own bug, reported as such
 	case o.exitCode == 1:
 		return "input-error"
 	case o.exitCode == 2 && (bytes.Contains(stderrTail, []byte("panic:")) || bytes.Contains(stderrTail, []byte("fatal error:"))):
@@ -200,7 +202,9 @@ func (x *Experiment) properties(r *Run, args []string, o outcome) map[string]any
 			flatten(p, "", out)
 		}
 	}
-	tail, _ := readTail(filepath.Join(dir, "stderr"), 8<<10)
+	// A Go runtime's fatal error comes first, then every goroutine's stack:
+	// look at both ends of stderr.
+	tail, _ := readEnds(filepath.Join(dir, "stderr"), 16<<10, 8<<10)
 	id := []any{r.Algorithm, r.Domain, r.Problem}
 	if r.Rep != "" {
 		id = append(id, r.Rep)
@@ -260,7 +264,8 @@ func readHead(path string, max int64) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-func readTail(path string, max int64) ([]byte, error) {
+// readEnds reads the first head and the last tail bytes of a file.
+func readEnds(path string, head, tail int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -270,18 +275,13 @@ func readTail(path string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	off := max64(0, fi.Size()-max)
-	b := make([]byte, fi.Size()-off)
-	_, err = f.ReadAt(b, off)
-	if err != nil && !errors.Is(err, os.ErrClosed) && len(b) == 0 {
-		return nil, err
+	if fi.Size() <= head+tail {
+		b := make([]byte, fi.Size())
+		n, _ := f.ReadAt(b, 0)
+		return b[:n], nil
 	}
-	return b, nil
-}
-
-func max64(a, b int64) int64 {
-	if a > b {
-		return a
-	}
-	return b
+	b := make([]byte, head+tail)
+	n, _ := f.ReadAt(b[:head], 0)
+	m, _ := f.ReadAt(b[head:], fi.Size()-tail)
+	return append(b[:n], b[head:head+int64(m)]...), nil
 }

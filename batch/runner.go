@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -25,6 +26,9 @@ type Options struct {
 	Progress    func(Progress)             // called after each run (and once at the start)
 	Log         io.Writer                  // one line per run that failed to run or to be recorded
 	Create      func(string) (File, error) // creates result files; nil: os.Create (tests inject full disks)
+	// Rerun lists outcomes (error attributes, or "stale" for runs whose
+	// command changed) whose finished runs run again.
+	Rerun []string
 }
 
 // Progress is the state of a batch while it runs.
@@ -122,16 +126,17 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 		if err != nil {
 			return s, err
 		}
-		if p == nil {
+		e, _ := p["error"].(string)
+		isStale := p != nil && x.stale(r, p)
+		if p == nil || slices.Contains(o.Rerun, e) || isStale && slices.Contains(o.Rerun, "stale") {
 			todo = append(todo, r)
 			continue
 		}
-		if x.stale(r, p) {
+		if isStale {
 			stale = append(stale, r.ID)
 		}
 		s.Done++
 		s.Skipped++
-		e, _ := p["error"].(string)
 		s.Errors[e]++
 		if failure(e) {
 			s.Failed++
@@ -143,7 +148,14 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 			more = fmt.Sprintf(" and %d more", len(stale)-5)
 			stale = stale[:5]
 		}
-		return s, fmt.Errorf("batch: finished runs were made with another command than the experiment now gives: %s%s; remove their directories under %s to rerun them, or give the changed algorithm a new name", strings.Join(stale, ", "), more, filepath.Join(x.Data, "runs"))
+		return s, fmt.Errorf("batch: finished runs were made with another command than the experiment now gives: %s%s; rerun them with --rerun stale, or give the changed algorithm a new name", strings.Join(stale, ", "), more)
+	}
+	// Runs to rerun: their old properties go when the run starts.
+	todoRerun := map[*Run]bool{}
+	for _, r := range todo {
+		if p, _ := x.Properties(r); p != nil {
+			todoRerun[r] = true
+		}
 	}
 	jobs := max(o.Jobs, 1)
 	var mu sync.Mutex
@@ -172,7 +184,7 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 		go func() {
 			defer wg.Done()
 			for r := range queue {
-				errCode, err := x.runOne(ctx, o, w, r)
+				errCode, err := x.runOne(ctx, o, w, r, todoRerun[r])
 				mu.Lock()
 				if err != nil && o.Log != nil {
 					fmt.Fprintf(o.Log, "batch: run %s: %v\n", r.ID, err)
@@ -210,7 +222,7 @@ feed:
 // runOne runs r unless another process holds it or has finished it, and
 // records its properties. It returns the run's error attribute, or "" when
 // nothing was recorded (err says why, nil when the run was skipped).
-func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run) (string, error) {
+func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, rerun bool) (string, error) {
 	dir := x.RunDir(r)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -223,7 +235,11 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run) (s
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		return "", fmt.Errorf("another batch process is running it")
 	}
-	if p, err := x.Properties(r); p != nil || err != nil {
+	if rerun {
+		if err := os.Remove(filepath.Join(dir, propertiesFile)); err != nil && !os.IsNotExist(err) {
+			return "", err
+		}
+	} else if p, err := x.Properties(r); p != nil || err != nil {
 		return "", err // finished meanwhile by another process
 	}
 	for _, f := range []string{"stdout", "stderr", "command", "." + propertiesFile + ".tmp"} {

@@ -17,6 +17,7 @@ type Status struct {
 	Missing  []string       // ids of runs without properties
 	Running  []string       // missing runs that a batch process holds now
 	Stale    []string       // finished runs whose command has changed
+	Failed   []string       // finished runs that failed: "ID (error)"
 }
 
 // Status reads the data directory (refusing another experiment's).
@@ -40,6 +41,9 @@ func (x *Experiment) Status() (*Status, error) {
 		st.Finished++
 		e, _ := p["error"].(string)
 		st.Errors[e]++
+		if failure(e) {
+			st.Failed = append(st.Failed, fmt.Sprintf("%s (%s)", r.ID, e))
+		}
 		if x.stale(r, p) {
 			st.Stale = append(st.Stale, r.ID)
 		}

@@ -40,6 +40,24 @@ Subcommands:
   slurm EXP             write a Slurm array job script that runs the experiment
   report EXP            tables (Markdown, HTML) and SVG plots of the results
 
+Experiment file (TOML; unknown keys are errors; paths and globs are
+relative to the file, and commands run in its directory):
+  name = "NAME"               required: identifies the data directory
+  data = "DIR"                default data/NAME
+  repetitions = N | seeds = [S, ...]
+  [limits] time = "600s"      CPU time (RLIMIT_CPU); a unit is required
+           wall = "15m"       default time * 1.5 + 10s; the process group is killed
+           memory = "4GiB"    RLIMIT_DATA (writable memory), at least 192MiB
+  [[algorithms]] name = "bfs", args = ["verify", "{model}", "--engine", "bfs", "--json"]
+  [[instances]]  domain, name, models = [GLOB...], policies = [NAME...] or
+                 policy_files = [GLOB...], properties = [NAME...],
+                 defines = {N = 4}, args = [...], attributes = {arch = "16x16"}
+  placeholders: {model} {policy} {property} {defines} {args} {seed} {rep}
+                {time} {algorithm} {domain} {problem} {name} {run_dir}
+Each run directory DATA/runs/ALGO/DOMAIN/PROBLEM[/REP] holds command,
+stdout, stderr and properties (JSON for Downward Lab: error, coverage,
+time, memory and the command's --json output flattened).
+
 Exit codes: 0 all done (run: every run recorded; status: none missing),
 1 input error (or runs that could not be recorded), 2 usage, 4 runs
 missing or interrupted.`
@@ -112,11 +130,12 @@ func batchFlags(e *env, name, usage string) *flag.FlagSet {
 }
 
 func batchRun(e *env, args []string) int {
-	fs := batchFlags(e, "run", "run [-j N] [--tasks N --task I] [--json] EXPERIMENT.toml")
+	fs := batchFlags(e, "run", "run [-j N] [--tasks N --task I] [--rerun OUTCOMES] [--json] EXPERIMENT.toml")
 	jobs := fs.Int("j", 1, "runs at once")
 	tasks := fs.Int("tasks", 0, "split the runs into this many shuffled shares (Slurm array tasks) and run one")
 	task := fs.Int("task", 0, "the share to run, 1..--tasks (the Slurm script passes $SLURM_ARRAY_TASK_ID)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON (and no progress line)")
+	rerun := fs.String("rerun", "", "run again the finished runs with these outcomes (comma-separated: crash, input-error, timeout, ..., or stale for runs whose command changed)")
 	data := dataFlag(fs)
 	file, ok := batchArgs(e, "run", fs, args)
 	if !ok {
@@ -138,7 +157,7 @@ func batchRun(e *env, args []string) int {
 	defer stop()
 	prog := newProgress(e, *asJSON)
 	s, err := x.Execute(ctx, batch.Options{
-		Jobs: *jobs, Task: *task, Tasks: *tasks, Self: vigilSelf(), Log: lineWriter{e, prog},
+		Jobs: *jobs, Task: *task, Tasks: *tasks, Self: vigilSelf(), Log: lineWriter{e, prog}, Rerun: splitList(*rerun),
 		Progress: func(p batch.Progress) {
 			eta := "-"
 			if p.ETA > 0 {
@@ -230,7 +249,7 @@ func batchStatus(e *env, args []string) int {
 	if *asJSON {
 		b, _ := json.MarshalIndent(map[string]any{
 			"experiment": x.Name, "total": st.Total, "finished": st.Finished, "errors": st.Errors,
-			"missing": nonNil(st.Missing), "running": nonNil(st.Running), "stale": nonNil(st.Stale),
+			"missing": nonNil(st.Missing), "running": nonNil(st.Running), "stale": nonNil(st.Stale), "failed": nonNil(st.Failed),
 		}, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
@@ -253,8 +272,11 @@ func batchStatus(e *env, args []string) int {
 				fmt.Fprintf(e.stdout, "missing  %s\n", id)
 			}
 		}
+		for _, id := range st.Failed {
+			fmt.Fprintf(e.stdout, "failed   %s\n", id)
+		}
 		for _, id := range st.Stale {
-			fmt.Fprintf(e.stdout, "stale    %s (made with another command; remove its directory to rerun it)\n", id)
+			fmt.Fprintf(e.stdout, "stale    %s (made with another command; vigil batch run --rerun stale runs it again)\n", id)
 		}
 	}
 	if len(st.Missing) > 0 || len(st.Stale) > 0 {
