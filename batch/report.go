@@ -360,13 +360,68 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
+// Disagreements lists the instances on which runs with a verdict (coverage
+// 1) report different values of the attribute "verdict": one of those
+// algorithms is wrong. Each entry reads "INSTANCE: ALGO=VERDICT, ...".
+// decided is the number of instances with at least two verdicts.
+func (rep *Report) Disagreements() (list []string, decided int) {
+	verdicts := map[string]map[string]string{}
+	for _, p := range rep.Runs {
+		v, ok := p["verdict"].(string)
+		if c, _ := num(p["coverage"]); c != 1 || !ok {
+			continue
+		}
+		k := instance(p)
+		if verdicts[k] == nil {
+			verdicts[k] = map[string]string{}
+		}
+		verdicts[k][attrString(p["algorithm"])] = v
+	}
+	var keys []string
+	for k := range verdicts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		m := verdicts[k]
+		if len(m) < 2 {
+			continue
+		}
+		decided++
+		distinct := map[string]bool{}
+		for _, v := range m {
+			distinct[v] = true
+		}
+		if len(distinct) < 2 {
+			continue
+		}
+		var parts []string
+		for _, a := range rep.Algorithms {
+			if v, ok := m[a]; ok {
+				parts = append(parts, a+"="+v)
+			}
+		}
+		list = append(list, strings.TrimSuffix(k, "/")+": "+strings.Join(parts, ", "))
+	}
+	return list, decided
+}
+
+// agreement is the report's sentence on verdicts.
+func (rep *Report) agreement() string {
+	list, decided := rep.Disagreements()
+	if len(list) == 0 {
+		return fmt.Sprintf("The algorithms agree on the verdict wherever two or more decided (%d instances).", decided)
+	}
+	return fmt.Sprintf("DISAGREEMENT: the algorithms give different verdicts on %d of %d instances decided twice or more (one of them is wrong): %s.", len(list), decided, strings.Join(list, "; "))
+}
+
 // Markdown writes the report's tables.
 func (rep *Report) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "# Experiment %s\n\n%d runs", rep.x.Name, len(rep.Runs))
 	if rep.Missing > 0 {
 		fmt.Fprintf(w, " (%d runs not finished yet are left out)", rep.Missing)
 	}
-	fmt.Fprintf(w, "; algorithms: %s.\n", strings.Join(rep.Algorithms, ", "))
+	fmt.Fprintf(w, "; algorithms: %s.\n\n%s\n", strings.Join(rep.Algorithms, ", "), rep.agreement())
 	for _, t := range rep.tables() {
 		fmt.Fprintf(w, "\n## %s\n\n%s.\n\n| %s |\n|%s\n", t.Title, t.Note, strings.Join(t.Header, " | "), strings.Repeat(" --- |", len(t.Header)))
 		for i, r := range t.Rows {
@@ -389,7 +444,7 @@ func (rep *Report) HTML(w io.Writer, plots []Plot) {
 	if rep.Missing > 0 {
 		fmt.Fprintf(w, " (%d runs not finished yet are left out)", rep.Missing)
 	}
-	fmt.Fprintf(w, "; algorithms: %s.</p>\n", html.EscapeString(strings.Join(rep.Algorithms, ", ")))
+	fmt.Fprintf(w, "; algorithms: %s.</p>\n<p>%s</p>\n", html.EscapeString(strings.Join(rep.Algorithms, ", ")), html.EscapeString(rep.agreement()))
 	for _, t := range rep.tables() {
 		fmt.Fprintf(w, "<h2>%s</h2>\n<p>%s.</p>\n<table>\n<tr>", html.EscapeString(t.Title), html.EscapeString(t.Note))
 		for _, h := range t.Header {

@@ -59,8 +59,9 @@ stdout, stderr and properties (JSON for Downward Lab: error, coverage,
 time, memory and the command's --json output flattened).
 
 Exit codes: 0 all done (run: every run recorded; status: none missing),
-1 input error (or runs that could not be recorded), 2 usage, 4 runs
-missing or interrupted.`
+1 input error (or runs that could not be recorded), 2 usage, 3 report:
+algorithms disagree on a verdict (one of them is wrong), 4 runs missing or
+interrupted.`
 
 func runBatch(e *env, args []string) int {
 	subs := []subcommand{
@@ -386,5 +387,9 @@ func batchReport(e *env, args []string) int {
 		rep.CSV(e.stdout)
 	}
 	fmt.Fprintf(e.stderr, "vigil batch report: wrote %s\n", strings.Join(files, ", "))
+	if list, _ := rep.Disagreements(); len(list) > 0 {
+		fmt.Fprintf(e.stderr, "vigil batch report: DISAGREEMENT on %d instances: algorithms that decided give different verdicts, so one of them is wrong:\n  %s\n", len(list), strings.Join(list, "\n  "))
+		return exitUnsafe
+	}
 	return exitOK
 }
