@@ -196,18 +196,43 @@ func dirName(d string) string {
 }
 
 // An Error is a problem in an experiment file, at a position when there is
-// one.
+// one. Codes: B0001 TOML syntax or a value of the wrong type, B0002 an
+// unknown key, B0003 any other invalid content.
 type Error struct {
 	File      string
 	Line, Col int
+	Code      string
 	Msg       string
+	Source    string // the line at Line, for the excerpt
 }
 
+// Error renders file:line:col: error[CODE]: message, then the source line
+// and a caret under the column.
 func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: error[%s]: %s", e.File, e.Code, e.Msg)
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	s := fmt.Sprintf("%s:%d:%d: error[%s]: %s", e.File, e.Line, e.Col, e.Code, e.Msg)
+	if e.Source != "" {
+		pad := strings.Repeat(" ", len(strconv.Itoa(e.Line)))
+		caret := strings.Map(func(r rune) rune {
+			if r == '\t' {
+				return r
+			}
+			return ' '
+		}, e.Source[:min(max(e.Col-1, 0), len(e.Source))])
+		s += fmt.Sprintf("\n %d | %s\n %s | %s^", e.Line, e.Source, pad, caret)
+	}
+	return s
+}
+
+// newError makes an Error at line:col of src.
+func newError(path string, src []byte, line, col int, code, msg string) *Error {
+	e := &Error{File: path, Line: line, Col: col, Code: code, Msg: msg}
+	if lines := strings.Split(string(src), "\n"); line > 0 && line <= len(lines) {
+		e.Source = strings.TrimRight(lines[line-1], "\r")
+	}
+	return e
 }
 
 // Load reads and checks an experiment file and expands its runs.
@@ -235,7 +260,7 @@ func Parse(path string, src []byte) (*Experiment, error) {
 	x := &Experiment{Name: f.Name, File: path, Dir: dir}
 	e := func(key, format string, args ...any) error {
 		line, col := keyPos(src, key)
-		return &Error{File: path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+		return newError(path, src, line, col, "B0003", fmt.Sprintf(format, args...))
 	}
 	if f.Name == "" {
 		return nil, e("", "the experiment has no name: add name = \"...\" (it identifies the data directory)")
@@ -525,11 +550,15 @@ func decodeError(path string, src []byte, err error) error {
 	case errors.As(err, &sm) && len(sm.Errors) > 0:
 		d := sm.Errors[0]
 		line, col := d.Position()
-		return &Error{File: path, Line: line, Col: col, Msg: fmt.Sprintf("unknown key %q%s", strings.Join(d.Key(), "."), suggestKey(d.Key()))}
+		return newError(path, src, line, col, "B0002", fmt.Sprintf("unknown key %q%s", strings.Join(d.Key(), "."), suggestKey(d.Key())))
 	case errors.As(err, &de):
 		line, col := de.Position()
 		msg := strings.TrimPrefix(de.Error(), "toml: ")
-		return &Error{File: path, Line: line, Col: col, Msg: msg}
+		code := "B0001"
+		if strings.Contains(msg, " limit ") || strings.Contains(msg, "matches no file") || strings.Contains(msg, "relative to the experiment") {
+			code = "B0003" // from our own value checks
+		}
+		return newError(path, src, line, col, code, msg)
 	}
 	// An integer limit reaches UnmarshalText without a position: find the
 	// limit whose value is that bare number.
@@ -542,10 +571,10 @@ func decodeError(path string, src []byte, err error) error {
 		_, val, _ := strings.Cut(text, "=")
 		val = strings.TrimSpace(strings.SplitN(val, "#", 2)[0])
 		if _, nerr := strconv.ParseFloat(val, 64); nerr == nil && strings.Contains(err.Error(), strconv.Quote(val)) {
-			return &Error{File: path, Line: line, Col: strings.Index(text, "=") + 1 + strings.Index(text[strings.Index(text, "=")+1:], val) + 1, Msg: err.Error()}
+			return newError(path, src, line, strings.Index(text, "=")+1+strings.Index(text[strings.Index(text, "=")+1:], val)+1, "B0003", err.Error())
 		}
 	}
-	return &Error{File: path, Msg: err.Error()}
+	return newError(path, src, 0, 0, "B0001", err.Error())
 }
 
 var keysOf = map[string][]string{
