@@ -316,7 +316,6 @@ func batchSlurm(e *env, args []string) int {
 	return exitOK
 }
 
-
 func splitList(s string) []string {
 	var out []string
 	for _, a := range strings.Split(s, ",") {
