@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -29,6 +30,8 @@ type Options struct {
 	// Rerun lists outcomes (error attributes, or "stale" for runs whose
 	// command changed) whose finished runs run again.
 	Rerun []string
+	// Only, when set, restricts the batch to the runs whose id it matches.
+	Only *regexp.Regexp
 }
 
 // Progress is the state of a batch while it runs.
@@ -116,6 +119,9 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 		return Summary{}, fmt.Errorf("batch: task %d is not in 1..%d", o.Task, o.Tasks)
 	}
 	share := x.Share(o.Task, o.Tasks)
+	if o.Only != nil {
+		share = slices.DeleteFunc(slices.Clone(share), func(r *Run) bool { return !o.Only.MatchString(r.ID) })
+	}
 	var s Summary
 	s.Total = len(share)
 	s.Errors = map[string]int{}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -131,12 +132,13 @@ func batchFlags(e *env, name, usage string) *flag.FlagSet {
 }
 
 func batchRun(e *env, args []string) int {
-	fs := batchFlags(e, "run", "run [-j N] [--tasks N --task I] [--rerun OUTCOMES] [--json] EXPERIMENT.toml")
+	fs := batchFlags(e, "run", "run [-j N] [--tasks N --task I] [--only REGEXP] [--rerun OUTCOMES] [--json] EXPERIMENT.toml")
 	jobs := fs.Int("j", 1, "runs at once")
 	tasks := fs.Int("tasks", 0, "split the runs into this many shuffled shares (Slurm array tasks) and run one")
 	task := fs.Int("task", 0, "the share to run, 1..--tasks (the Slurm script passes $SLURM_ARRAY_TASK_ID)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON (and no progress line)")
 	rerun := fs.String("rerun", "", "run again the finished runs with these outcomes (comma-separated: crash, input-error, timeout, ..., or stale for runs whose command changed)")
+	only := fs.String("only", "", "run only the runs whose id (ALGORITHM/DOMAIN/PROBLEM[/REP]) matches this regular expression")
 	data := dataFlag(fs)
 	file, ok := batchArgs(e, "run", fs, args)
 	if !ok {
@@ -150,6 +152,14 @@ func batchRun(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil batch run: give --tasks and --task together")
 		return exitUsage
 	}
+	var onlyRE *regexp.Regexp
+	if *only != "" {
+		var err error
+		if onlyRE, err = regexp.Compile(*only); err != nil {
+			fmt.Fprintf(e.stderr, "vigil batch run: --only %q: %v\n", *only, err)
+			return exitUsage
+		}
+	}
 	x, ok := loadExperiment(e, file, *data)
 	if !ok {
 		return exitError
@@ -158,7 +168,7 @@ func batchRun(e *env, args []string) int {
 	defer stop()
 	prog := newProgress(e, *asJSON)
 	s, err := x.Execute(ctx, batch.Options{
-		Jobs: *jobs, Task: *task, Tasks: *tasks, Self: vigilSelf(), Log: lineWriter{e, prog}, Rerun: splitList(*rerun),
+		Jobs: *jobs, Task: *task, Tasks: *tasks, Self: vigilSelf(), Log: lineWriter{e, prog}, Rerun: splitList(*rerun), Only: onlyRE,
 		Progress: func(p batch.Progress) {
 			eta := "-"
 			if p.ETA > 0 {
