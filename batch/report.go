@@ -61,6 +61,7 @@ type ReportOptions struct {
 	Filters    []Filter
 	Attributes []string // default: DefaultAttributes
 	Group      []string // the attributes whose values make a row (default: domain)
+	Agree      []string // the attributes decided runs must agree on (default: verdict)
 }
 
 // DefaultAttributes are the attributes a report shows unless told.
@@ -74,6 +75,7 @@ type Report struct {
 	Algorithms []string
 	Groups     []string // row names, sorted
 	Group      []string // the attributes that name a row
+	Agree      []string // the answer's attributes: runs with a verdict must agree on them
 	Attributes []string
 }
 
@@ -83,7 +85,10 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 	if err := x.openData(false, nil); err != nil {
 		return nil, err
 	}
-	rep := &Report{x: x, Attributes: o.Attributes, Group: o.Group}
+	rep := &Report{x: x, Attributes: o.Attributes, Group: o.Group, Agree: o.Agree}
+	if len(rep.Agree) == 0 {
+		rep.Agree = []string{"verdict"}
+	}
 	if len(rep.Attributes) == 0 {
 		rep.Attributes = DefaultAttributes
 	}
@@ -361,14 +366,21 @@ func median(xs []float64) float64 {
 }
 
 // Disagreements lists the instances on which runs with a verdict (coverage
-// 1) report different values of the attribute "verdict": one of those
-// algorithms is wrong. Each entry reads "INSTANCE: ALGO=VERDICT, ...".
+// 1) report different values of the answer's attributes (rep.Agree, e.g.
+// verdict; for vigil safe --starts: safe,unsafe): one of those algorithms
+// is wrong. Each entry reads "INSTANCE: ALGO=VERDICT, ...".
 // decided is the number of instances with at least two verdicts.
 func (rep *Report) Disagreements() (list []string, decided int) {
 	verdicts := map[string]map[string]string{}
 	for _, p := range rep.Runs {
-		v, ok := p["verdict"].(string)
-		if c, _ := num(p["coverage"]); c != 1 || !ok {
+		var vals []string
+		for _, a := range rep.Agree {
+			if v, ok := p[a]; ok {
+				vals = append(vals, a+"="+attrString(v))
+			}
+		}
+		v := strings.Join(vals, " ")
+		if c, _ := num(p["coverage"]); c != 1 || len(vals) == 0 {
 			continue
 		}
 		k := instance(p)
@@ -398,10 +410,10 @@ func (rep *Report) Disagreements() (list []string, decided int) {
 		var parts []string
 		for _, a := range rep.Algorithms {
 			if v, ok := m[a]; ok {
-				parts = append(parts, a+"="+v)
+				parts = append(parts, a+": "+v)
 			}
 		}
-		list = append(list, strings.TrimSuffix(k, "/")+": "+strings.Join(parts, ", "))
+		list = append(list, strings.TrimSuffix(k, "/")+": "+strings.Join(parts, "; "))
 	}
 	return list, decided
 }
@@ -410,9 +422,9 @@ func (rep *Report) Disagreements() (list []string, decided int) {
 func (rep *Report) agreement() string {
 	list, decided := rep.Disagreements()
 	if len(list) == 0 {
-		return fmt.Sprintf("The algorithms agree on the verdict wherever two or more decided (%d instances).", decided)
+		return fmt.Sprintf("The algorithms agree on %s wherever two or more decided (%d instances).", strings.Join(rep.Agree, ", "), decided)
 	}
-	return fmt.Sprintf("DISAGREEMENT: the algorithms give different verdicts on %d of %d instances decided twice or more (one of them is wrong): %s.", len(list), decided, strings.Join(list, "; "))
+	return fmt.Sprintf("DISAGREEMENT: the algorithms give different answers (%s) on %d of %d instances decided twice or more (one of them is wrong): %s.", strings.Join(rep.Agree, ", "), len(list), decided, strings.Join(list, "; "))
 }
 
 // Markdown writes the report's tables.

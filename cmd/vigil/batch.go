@@ -350,10 +350,11 @@ func (f *filterFlags) Set(s string) error {
 }
 
 func batchReport(e *env, args []string) int {
-	fs := batchFlags(e, "report", "report [--filter ATTR=V1,V2]... [--attributes A,B] [--group A,B] [--out DIR] [--format md|html|csv|none] EXPERIMENT.toml")
+	fs := batchFlags(e, "report", "report [--filter ATTR=V1,V2]... [--attributes A,B] [--group A,B] [--agree A,B] [--out DIR] [--format md|html|csv|none] EXPERIMENT.toml")
 	var filters filterFlags
 	fs.Var(&filters, "filter", "keep runs whose attribute is one of the values (ATTR=V1,V2) or none of them (ATTR!=V1,V2); repeatable, all must hold")
 	attrs := fs.String("attributes", strings.Join(batch.DefaultAttributes, ","), "attributes to tabulate: coverage (summed), error (counted), any numeric one (mean and median over commonly solved instances)")
+	agree := fs.String("agree", "verdict", "the attributes of the answer that algorithms deciding the same instance must agree on (vigil safe --starts: safe,unsafe); a disagreement fails the report with exit 3")
 	group := fs.String("group", "domain", "the attributes whose values make a table row (comma-separated), e.g. domain,arch")
 	out := fs.String("out", "", "write report.md, report.html, runs.csv and the SVG plots here (default: DATA/report)")
 	format := fs.String("format", "md", "what to print on stdout: md, html, csv or none")
@@ -372,7 +373,7 @@ func batchReport(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	rep, err := x.Fetch(batch.ReportOptions{Filters: filters, Attributes: splitList(*attrs), Group: splitList(*group)})
+	rep, err := x.Fetch(batch.ReportOptions{Filters: filters, Attributes: splitList(*attrs), Group: splitList(*group), Agree: splitList(*agree)})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
@@ -397,7 +398,7 @@ func batchReport(e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stderr, "vigil batch report: wrote %s\n", strings.Join(files, ", "))
 	if list, _ := rep.Disagreements(); len(list) > 0 {
-		fmt.Fprintf(e.stderr, "vigil batch report: DISAGREEMENT on %d instances: algorithms that decided give different verdicts, so one of them is wrong:\n  %s\n", len(list), strings.Join(list, "\n  "))
+		fmt.Fprintf(e.stderr, "vigil batch report: DISAGREEMENT on %d instances: algorithms that decided give different answers, so one of them is wrong:\n  %s\n", len(list), strings.Join(list, "\n  "))
 		return exitUnsafe
 	}
 	return exitOK
