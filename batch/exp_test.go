@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -80,5 +81,17 @@ func TestLimits(t *testing.T) {
 	}
 	if _, err := ParseDuration("10"); err == nil {
 		t.Error("ParseDuration accepted a bare number")
+	}
+}
+
+func TestFlatten(t *testing.T) {
+	p := map[string]any{}
+	flatten(p, "", map[string]any{
+		"verdict": "safe", "time": 3.0, "ic3": map[string]any{"frames": 4.0},
+		"biases": []any{"loop", "novelty"}, "bugs": []any{map[string]any{"state": "x=1"}, map[string]any{"state": "x=2"}},
+	})
+	want := map[string]any{"verdict": "safe", "vigil_time": 3.0, "ic3_frames": 4.0, "biases": []any{"loop", "novelty"}, "bugs_count": 2}
+	if fmt.Sprint(p) != fmt.Sprint(want) {
+		t.Errorf("flatten gave %v, want %v", p, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,6 +63,7 @@ type ReportOptions struct {
 	Attributes []string // default: DefaultAttributes
 	Group      []string // the attributes whose values make a row (default: domain)
 	Agree      []string // the attributes decided runs must agree on (default: verdict)
+	Higher     []string // numeric attributes where more is better (emphasized: the largest)
 }
 
 // DefaultAttributes are the attributes a report shows unless told.
@@ -76,6 +78,7 @@ type Report struct {
 	Groups     []string // row names, sorted
 	Group      []string // the attributes that name a row
 	Agree      []string // the answer's attributes: runs with a verdict must agree on them
+	Higher     []string // attributes where more is better
 	Attributes []string
 }
 
@@ -85,7 +88,7 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 	if err := x.openData(false, nil); err != nil {
 		return nil, err
 	}
-	rep := &Report{x: x, Attributes: o.Attributes, Group: o.Group, Agree: o.Agree}
+	rep := &Report{x: x, Attributes: o.Attributes, Group: o.Group, Agree: o.Agree, Higher: o.Higher}
 	if len(rep.Agree) == 0 {
 		rep.Agree = []string{"verdict"}
 	}
@@ -262,7 +265,11 @@ func (rep *Report) algoIndex(p map[string]any) int {
 // algorithm solved.
 func (rep *Report) common(byDom map[string][]map[string]any, attr, aggName string, agg func([]float64) float64) table {
 	t := table{Title: fmt.Sprintf("%s (%s)", attr, aggName), Note: fmt.Sprintf("%s over the instances every algorithm solved; (N) is their number", aggName), Header: rep.header(strings.Join(rep.Group, " "))}
-	var allVals [][]float64 = make([][]float64, len(rep.Algorithms))
+	allVals := make([][]float64, len(rep.Algorithms))
+	better := -1 // time, memory: less is better
+	if slices.Contains(rep.Higher, attr) {
+		better = 1
+	}
 	nAll := 0
 	for _, d := range rep.Groups {
 		solved := map[string]map[int]float64{}
@@ -300,7 +307,7 @@ func (rep *Report) common(byDom map[string][]map[string]any, attr, aggName strin
 				row[i] = agg(vals[i])
 			}
 		}
-		t.addRow(fmt.Sprintf("%s (%d)", d, n), row, -1, "")
+		t.addRow(fmt.Sprintf("%s (%d)", d, n), row, better, "")
 	}
 	row := make([]float64, len(rep.Algorithms))
 	for i := range row {
@@ -309,7 +316,7 @@ func (rep *Report) common(byDom map[string][]map[string]any, attr, aggName strin
 			row[i] = agg(allVals[i])
 		}
 	}
-	t.addRow(fmt.Sprintf("**all** (%d)", nAll), row, -1, "")
+	t.addRow(fmt.Sprintf("**all** (%d)", nAll), row, better, "")
 	return t
 }
 

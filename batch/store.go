@@ -139,8 +139,9 @@ func writeAtomic(w writer, path string, data []byte) (err error) {
 }
 
 // flatten adds the JSON object v to p, nested keys joined with '_'
-// (Lab's attributes are flat). Keys that collide with the batch's own
-// attributes get the prefix "vigil_".
+// (Lab's attributes are flat): a list of scalars stays a list, a list of
+// objects (bugs, states) becomes its length, KEY_count. Keys that collide
+// with the batch's own attributes get the prefix "vigil_".
 func flatten(p map[string]any, prefix string, v map[string]any) {
 	for k, val := range v {
 		key := k
@@ -157,6 +158,8 @@ func flatten(p map[string]any, prefix string, v map[string]any) {
 		case []any:
 			if scalars(val) {
 				p[key] = val
+			} else {
+				p[key+"_count"] = len(val)
 			}
 		default:
 			p[key] = val

@@ -350,11 +350,12 @@ func (f *filterFlags) Set(s string) error {
 }
 
 func batchReport(e *env, args []string) int {
-	fs := batchFlags(e, "report", "report [--filter ATTR=V1,V2]... [--attributes A,B] [--group A,B] [--agree A,B] [--out DIR] [--format md|html|csv|none] EXPERIMENT.toml")
+	fs := batchFlags(e, "report", "report [--filter ATTR=V1,V2]... [--attributes A,B] [--group A,B] [--agree A,B] [--higher A,B] [--out DIR] [--format md|html|csv|none] EXPERIMENT.toml")
 	var filters filterFlags
 	fs.Var(&filters, "filter", "keep runs whose attribute is one of the values (ATTR=V1,V2) or none of them (ATTR!=V1,V2); repeatable, all must hold")
 	attrs := fs.String("attributes", strings.Join(batch.DefaultAttributes, ","), "attributes to tabulate: coverage (summed), error (counted), any numeric one (mean and median over commonly solved instances)")
 	agree := fs.String("agree", "verdict", "the attributes of the answer that algorithms deciding the same instance must agree on (vigil safe --starts: safe,unsafe); a disagreement fails the report with exit 3")
+	higher := fs.String("higher", "", "numeric attributes where more is better (the largest value is emphasized; otherwise the smallest)")
 	group := fs.String("group", "domain", "the attributes whose values make a table row (comma-separated), e.g. domain,arch")
 	out := fs.String("out", "", "write report.md, report.html, runs.csv and the SVG plots here (default: DATA/report)")
 	format := fs.String("format", "md", "what to print on stdout: md, html, csv or none")
@@ -373,7 +374,7 @@ func batchReport(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	rep, err := x.Fetch(batch.ReportOptions{Filters: filters, Attributes: splitList(*attrs), Group: splitList(*group), Agree: splitList(*agree)})
+	rep, err := x.Fetch(batch.ReportOptions{Filters: filters, Attributes: splitList(*attrs), Group: splitList(*group), Agree: splitList(*agree), Higher: splitList(*higher)})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
