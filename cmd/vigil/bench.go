@@ -46,6 +46,9 @@ type benchFigures struct {
 	StatesPerSec  float64 `json:"states_per_cpu_second"`
 	HeapBytes     int64   `json:"heap_bytes"`
 	BytesPerState float64 `json:"bytes_per_state"`
+	// Unmeasured: the run retained less heap than the measurement's noise
+	// (tiny models); HeapBytes and BytesPerState are then 0, never negative.
+	Unmeasured bool `json:"memory_unmeasured,omitempty"`
 }
 
 type benchReport struct {
@@ -81,12 +84,16 @@ func runBench(e *env, args []string) int {
 		newDecider = func() explicit.Decider { d, _ := explicit.NewDecider(m, decl); return d }
 	}
 	rep := &benchReport{Model: m.Name, Policy: policyName(decl), StateBytes: 8 * g.Words()}
+	prog := newProgress(e, *jsonOut)
+	defer prog.clear()
 
 	var res *explicit.Result
 	var err error
 	rep.Packed, err = measure("packed", func() (int, int, error) {
 		var err error
-		res, err = explicit.Search(context.Background(), g, explicit.Options{Policy: newDecider()})
+		res, err = explicit.Search(context.Background(), g, explicit.Options{Policy: newDecider(), Progress: func(s explicit.Stats) {
+			prog.printf("bench (packed): %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
+		}})
 		if err != nil {
 			return 0, 0, err
 		}
@@ -100,7 +107,9 @@ func runBench(e *env, args []string) int {
 	if *naive {
 		var keep any
 		nf, err := measure("naive", func() (int, int, error) {
-			n, t, k, err := naiveBFS(g, newDecider())
+			n, t, k, err := naiveBFS(g, newDecider(), func(states, done int) {
+				prog.printf("bench (naive): %d states, %d expanded", states, done)
+			})
 			keep = k
 			return n, t, err
 		}, func() { runtime.KeepAlive(keep) })
@@ -114,8 +123,11 @@ func runBench(e *env, args []string) int {
 		}
 		rep.Naive = &nf
 		rep.SpeedRatio = rep.Packed.StatesPerSec / nf.StatesPerSec
-		rep.MemoryRatio = nf.BytesPerState / rep.Packed.BytesPerState
+		if !nf.Unmeasured && !rep.Packed.Unmeasured {
+			rep.MemoryRatio = nf.BytesPerState / rep.Packed.BytesPerState
+		}
 	}
+	prog.clear()
 	if *jsonOut {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
@@ -126,11 +138,18 @@ func runBench(e *env, args []string) int {
 	fmt.Fprintf(w, "%-7s %12s %10s %10s %14s %12s\n", "engine", "states", "wall s", "cpu s", "states/cpu-s", "bytes/state")
 	for _, f := range []*benchFigures{&rep.Packed, rep.Naive} {
 		if f != nil {
-			fmt.Fprintf(w, "%-7s %12d %10.2f %10.2f %14.0f %12.1f\n", f.Engine, f.States, f.WallSeconds, f.CPUSeconds, f.StatesPerSec, f.BytesPerState)
+			mem := fmt.Sprintf("%12.1f", f.BytesPerState)
+			if f.Unmeasured {
+				mem = fmt.Sprintf("%12s", "-")
+			}
+			fmt.Fprintf(w, "%-7s %12d %10.2f %10.2f %14.0f %s\n", f.Engine, f.States, f.WallSeconds, f.CPUSeconds, f.StatesPerSec, mem)
 		}
 	}
-	if rep.Naive != nil {
+	switch {
+	case rep.Naive != nil && rep.MemoryRatio > 0:
 		fmt.Fprintf(w, "packed vs naive: %.1fx states/s, %.1fx less memory per state\n", rep.SpeedRatio, rep.MemoryRatio)
+	case rep.Naive != nil:
+		fmt.Fprintf(w, "packed vs naive: %.1fx states/s; memory too small to measure (-: the run kept less heap than the noise; use a larger model)\n", rep.SpeedRatio)
 	}
 	return exitOK
 }
@@ -139,6 +158,9 @@ func runBench(e *env, args []string) int {
 // takes the live heap it leaves behind (after a GC, while keep still holds
 // the result).
 func measure(name string, f func() (states, transitions int, err error), keep func()) (benchFigures, error) {
+	// Two collections: objects with finalizers (open files of the loader)
+	// are freed only by the second, and must not count as freed by f.
+	runtime.GC()
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -152,14 +174,18 @@ func measure(name string, f func() (states, transitions int, err error), keep fu
 		return benchFigures{}, err
 	}
 	runtime.GC()
+	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	keep()
 	heap := int64(ms.HeapAlloc) - int64(heap0)
-	fig := benchFigures{Engine: name, States: n, Transitions: t, WallSeconds: wall.Seconds(), CPUSeconds: cpu.Seconds(), HeapBytes: heap}
+	fig := benchFigures{Engine: name, States: n, Transitions: t, WallSeconds: wall.Seconds(), CPUSeconds: cpu.Seconds(), HeapBytes: max(heap, 0)}
+	if heap <= 0 {
+		fig.Unmeasured = true
+	}
 	if cpu > 0 {
 		fig.StatesPerSec = float64(n) / cpu.Seconds()
 	}
-	if n > 0 {
+	if n > 0 && !fig.Unmeasured {
 		fig.BytesPerState = float64(heap) / float64(n)
 	}
 	return fig, nil
@@ -176,7 +202,7 @@ func cpuTime() time.Duration {
 // naiveBFS is the baseline of the benchmark: the same successor generator
 // and policy, but states kept as []int in a queue and as formatted strings
 // in a map[string]int, the way a first implementation would store them.
-func naiveBFS(g *explicit.Generator, dec explicit.Decider) (states, transitions int, keep any, err error) {
+func naiveBFS(g *explicit.Generator, dec explicit.Decider, progress func(states, expanded int)) (states, transitions int, keep any, err error) {
 	m := g.M
 	seen := map[string]int{}
 	var queue []symbolic.State
@@ -204,6 +230,9 @@ func naiveBFS(g *explicit.Generator, dec explicit.Decider) (states, transitions 
 	src := make([]uint64, g.Words())
 	t := make(symbolic.State, len(m.Vars))
 	for i := 0; i < len(queue); i++ {
+		if i&0xffff == 0 {
+			progress(len(seen), i)
+		}
 		s := queue[i]
 		if g.Status(s) != explicit.Open {
 			continue

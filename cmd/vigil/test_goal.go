@@ -43,7 +43,7 @@ func runTestGoalOnly(e *env, args []string) int {
 	fs := newFlags(e, c)
 	mf := addModelFlags(fs, "property whose goal the policy must reach (default: the only one)", "policy to test (default: the only one)")
 	mode := fs.String("mode", "goal", "what to test: goal (reach the goal where some plan does, as cheaply)")
-	budget := fs.Duration("budget", 60*time.Second, "time for fuzzing and bug confirmation (e.g. 10s, 2m): at most half fuzzes, the rest confirms; bugs found when it runs out are kept")
+	budget := addDurationFlag(fs, "budget", 60*time.Second, "time for fuzzing and bug confirmation (`DURATION`: 10s, 2m, or bare seconds): at most half fuzzes, the rest confirms; bugs found when it runs out are kept")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed, budgets and --workers give the same report")
 	config := fs.String("config", "polqual,novelty", "goal mode: fuzzing biases, comma-separated: "+strings.Join(fuzz.BiasNames, ", ")+" (none: uniform walks)")
 	oracles := fs.String("oracle", strings.Join(fuzz.OracleNames, ","), "goal mode: bug oracles, comma-separated, tried in order")
