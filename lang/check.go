@@ -128,6 +128,9 @@ type checker struct {
 	badDecl map[Decl]bool
 	fileOf  map[Decl]*File
 
+	constDepth         int // constants being evaluated, each in terms of the next
+	constChainReported bool
+
 	// the imported JANI model (janiimport.go) and its import path as written
 	jani     *symbolic.Model
 	janiName string
@@ -401,6 +404,18 @@ func (c *checker) constValue(s *symbol, usePos, useEnd symbolic.Pos) (int, bool)
 	case 3:
 		return 0, false
 	}
+	if c.constDepth >= MaxDepth {
+		if c.constChainReported { // one chain, one error
+			s.state = 3
+			return 0, false
+		}
+		c.constChainReported = true
+		c.errorf(usePos, useEnd, "E0210", "constant %s is defined through a chain of more than %d other constants; shorten the chain", s.name, MaxDepth)
+		s.state = 3
+		return 0, false
+	}
+	c.constDepth++
+	defer func() { c.constDepth-- }()
 	s.state = 1
 	if s.override != nil {
 		v, err := strconv.Atoi(*s.override)
@@ -656,6 +671,7 @@ func mulOK(a, b int) (int, bool) {
 
 // types checks every expression outside constants and inputs.
 func (c *checker) types() {
+	g := c.predGraph()
 	for _, dr := range c.decls {
 		if c.badDecl[dr.d] {
 			continue
@@ -663,7 +679,7 @@ func (c *checker) types() {
 		switch d := dr.d.(type) {
 		case *PredDecl:
 			c.want(d.Cond, tBool, "the body of pred "+d.Name.Name)
-			c.predCycle(d)
+			c.predCheck(g, d)
 		case *ActionDecl:
 			if d.Guard != nil {
 				c.want(d.Guard, tBool, "the guard")
@@ -687,38 +703,134 @@ func (c *checker) types() {
 	}
 }
 
-// predCycle reports a pred that uses itself, directly or through others.
-func (c *checker) predCycle(d *PredDecl) {
-	seen := map[*PredDecl]bool{}
-	var walk func(e *Expr) bool
-	walk = func(e *Expr) bool {
-		if e == nil {
-			return false
+// predGraph finds, once for all preds, those that use themselves
+// (directly or through others: a strongly connected component of the
+// uses, found with Tarjan's algorithm) and those whose lowered condition
+// would nest too deeply through the preds it uses. The walks are bounded:
+// a chain of more than MaxDepth preds is itself an error (E0210).
+type predGraph struct {
+	c       *checker
+	uses    map[*PredDecl][]*PredDecl
+	index   map[*PredDecl]int
+	low     map[*PredDecl]int
+	onStk   map[*PredDecl]bool
+	stack   []*PredDecl
+	next    int
+	cyclic  map[*PredDecl]bool
+	depth   map[*PredDecl]int // nesting of the lowered condition, uses included
+	tooLong *PredDecl         // the pred where a chain exceeded MaxDepth
+}
+
+// maxPredNesting bounds the nesting of a pred's condition with the preds
+// it uses expanded (the lowered condition every engine walks).
+const maxPredNesting = 10 * MaxDepth
+
+func (c *checker) predGraph() *predGraph {
+	g := &predGraph{c: c, uses: map[*PredDecl][]*PredDecl{}, index: map[*PredDecl]int{}, low: map[*PredDecl]int{},
+		onStk: map[*PredDecl]bool{}, cyclic: map[*PredDecl]bool{}, depth: map[*PredDecl]int{}}
+	var preds []*PredDecl
+	for _, dr := range c.decls {
+		if d, ok := dr.d.(*PredDecl); ok {
+			preds = append(preds, d)
+			g.uses[d] = c.predUses(d.Cond, nil)
 		}
-		if e.Kind == EName {
-			if s := c.syms[e.Text]; s != nil && s.kind == symPred && s.pdecl != nil {
-				if s.pdecl == d {
-					return true
-				}
-				if !seen[s.pdecl] {
-					seen[s.pdecl] = true
-					if walk(s.pdecl.Cond) {
-						return true
-					}
-				}
-			}
-		}
-		for _, a := range e.Args {
-			if walk(a) {
-				return true
-			}
-		}
-		return false
 	}
-	if walk(d.Cond) {
+	for _, d := range preds {
+		if _, done := g.index[d]; !done && g.tooLong == nil {
+			g.strong(d, 1)
+		}
+	}
+	return g
+}
+
+// predUses appends the preds e names.
+func (c *checker) predUses(e *Expr, out []*PredDecl) []*PredDecl {
+	if e == nil {
+		return out
+	}
+	if e.Kind == EName {
+		if s := c.syms[e.Text]; s != nil && s.kind == symPred && s.pdecl != nil {
+			out = append(out, s.pdecl)
+		}
+	}
+	for _, a := range e.Args {
+		out = c.predUses(a, out)
+	}
+	return out
+}
+
+func (g *predGraph) strong(d *PredDecl, chain int) {
+	if chain > MaxDepth {
+		if g.tooLong == nil {
+			g.tooLong = d
+		}
+		return
+	}
+	g.index[d], g.low[d] = g.next, g.next
+	g.next++
+	g.stack = append(g.stack, d)
+	g.onStk[d] = true
+	for _, q := range g.uses[d] {
+		if _, seen := g.index[q]; !seen {
+			g.strong(q, chain+1)
+			if g.tooLong != nil {
+				return
+			}
+			g.low[d] = min(g.low[d], g.low[q])
+		} else if g.onStk[q] {
+			g.low[d] = min(g.low[d], g.index[q])
+		}
+		if q == d {
+			g.cyclic[d] = true
+		}
+	}
+	if g.low[d] != g.index[d] {
+		return
+	}
+	top := len(g.stack) - 1
+	for g.stack[top] != d {
+		top--
+	}
+	scc := g.stack[top:]
+	g.stack = g.stack[:top]
+	for _, q := range scc {
+		g.onStk[q] = false
+		if len(scc) > 1 {
+			g.cyclic[q] = true
+		}
+	}
+	// The uses of the preds in scc are all done: their nesting is known.
+	for _, q := range scc {
+		if g.cyclic[q] {
+			continue
+		}
+		g.depth[q] = q.Cond.height + 1 + g.depthOfUses(q)
+	}
+}
+
+func (g *predGraph) depthOfUses(d *PredDecl) int {
+	n := 0
+	for _, u := range g.uses[d] {
+		n = max(n, g.depth[u])
+	}
+	return n
+}
+
+// predCheck reports d if it uses itself or nests too deeply.
+func (c *checker) predCheck(g *predGraph, d *PredDecl) {
+	switch {
+	case g.tooLong == d:
+		c.errorf(d.Name.Pos, identEnd(d.Name), "E0210", "pred %s is defined through a chain of more than %d other preds; shorten the chain", d.Name.Name, MaxDepth)
+	case g.cyclic[d]:
 		c.errorf(d.Name.Pos, identEnd(d.Name), "E0206", "pred %s is defined in terms of itself", d.Name.Name)
-		c.badDecl[d] = true
+	case g.depth[d] > maxPredNesting && g.depthOfUses(d) > maxPredNesting:
+		// reported at the pred where the nesting first exceeded the limit
+	case g.depth[d] > maxPredNesting:
+		c.errorf(d.Name.Pos, identEnd(d.Name), "E0210", "pred %s nests more than %d levels deep with the preds it uses written out; shorten the chain", d.Name.Name, maxPredNesting)
+	default:
+		return
 	}
+	c.badDecl[d] = true
 }
 
 // ---- ranges ----------------------------------------------------------------

@@ -11,7 +11,6 @@ package lang
 // Format(Parse(Format(x))) == Format(x).
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -43,7 +42,7 @@ type outLine struct {
 
 type formatter struct {
 	f         *File
-	tokPos    []symbolic.Pos
+	tokPos    []lineCol
 	lines     []*outLine
 	tail      []Comment // comments after the last declaration
 	tailBlank bool
@@ -60,35 +59,18 @@ func FormatFile(f *File) []byte {
 	return fm.render()
 }
 
-func (fm *formatter) tokens() {
-	lx, err := specLexer.Lex(fm.f.Path, bytes.NewReader(fm.f.Src))
-	if err != nil {
-		return
-	}
-	sym := specLexer.Symbols()
-	ws, cm := sym["Whitespace"], sym["Comment"]
-	for {
-		tok, err := lx.Next()
-		if err != nil || tok.EOF() {
-			return
-		}
-		if tok.Type == ws || tok.Type == cm {
-			continue
-		}
-		fm.tokPos = append(fm.tokPos, symbolic.Pos{Line: tok.Pos.Line, Col: tok.Pos.Column})
-	}
-}
+func (fm *formatter) tokens() { fm.tokPos = fm.f.tokPos }
 
 // lastLineBefore returns the line of the last token that starts before p.
 func (fm *formatter) lastLineBefore(p symbolic.Pos) int {
 	i := sort.Search(len(fm.tokPos), func(i int) bool {
 		t := fm.tokPos[i]
-		return t.Line > p.Line || t.Line == p.Line && t.Col >= p.Col
+		return int(t.Line) > p.Line || int(t.Line) == p.Line && int(t.Col) >= p.Col
 	})
 	if i == 0 {
 		return p.Line
 	}
-	return fm.tokPos[i-1].Line
+	return int(fm.tokPos[i-1].Line)
 }
 
 // add appends a formatted line for the source extent [start, next).

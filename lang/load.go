@@ -1,4 +1,4 @@
-// Package lang is the .spec front end: a participle grammar, a disposable
+// Package lang is the .spec front end: a hand-written parser, a disposable
 // AST, a checker in named stages, a formatter and the lowering to package
 // symbolic. The language is specified in spec.md beside this file.
 package lang

@@ -1,0 +1,730 @@
+package lang
+
+// A hand-written lexer and recursive-descent parser for .spec files. They
+// replace a participle grammar that took 6.5 s and 700 MB for a 100,000-line
+// file of constants and overflowed the stack on deeply nested parentheses;
+// the old grammar survives in participle_test.go as the reference this
+// parser is tested and benchmarked against.
+//
+// The lexer works on demand with two tokens of lookahead; the parser builds
+// the AST of ast.go directly. Expression nesting is bounded by MaxDepth both
+// while parsing (the recursion) and in the tree built (a long chain of
+// left-associative operators is as deep as it is long), so that every
+// later recursive pass (check, lower, format, print) runs in bounded stack.
+//
+// Tokens, tried in this order at each position (as the grammar had them):
+//   comment   //... or /* ... */
+//   string    "..." with backslash escapes, on one line
+//   decimal   [0-9]+.[0-9]+
+//   int       [0-9]+
+//   ident     [A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*   (keywords are idents)
+//   punct     => -> == != <= >= && || .. and one of -+*/(),:=<>!|{}'
+// Whitespace is space, tab, CR and LF.
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"vigil/symbolic"
+)
+
+// MaxDepth bounds how deeply expressions nest: parentheses, operators,
+// calls and if-then-else, counted on the tree (a + b + c is three deep).
+// Deeper input is refused with a positioned error instead of exhausting
+// the stack of the parser or of any pass after it.
+const MaxDepth = 1000
+
+type tokKind uint8
+
+const (
+	kEOF tokKind = iota
+	kString
+	kDecimal
+	kInt
+	kIdent
+	kPunct
+)
+
+type token struct {
+	kind     tokKind
+	val      string // as written (strings: with quotes)
+	pos, end symbolic.Pos
+}
+
+// scanner produces tokens on demand. Comments are collected as a side effect.
+type scanner struct {
+	src      string
+	path     string
+	off      int
+	line     int
+	col      int // 1-based rune column of off
+	comments []Comment
+	toks     []lineCol // positions of the non-comment tokens, for the formatter
+	err      *Diagnostic
+}
+
+// syntaxErr aborts the parse; it is recovered in parse.
+type syntaxErr struct{ d Diagnostic }
+
+func (lx *scanner) here() symbolic.Pos {
+	return symbolic.Pos{File: lx.path, Line: lx.line, Col: lx.col}
+}
+
+// advance moves over n bytes that contain no newline.
+func (lx *scanner) advance(n int) {
+	s := lx.src[lx.off : lx.off+n]
+	for i := 0; i < len(s); i++ {
+		if utf8.RuneStart(s[i]) {
+			lx.col++
+		}
+	}
+	lx.off += n
+}
+
+// advanceLines moves over n bytes that may contain newlines.
+func (lx *scanner) advanceLines(n int) {
+	end := lx.off + n
+	for lx.off < end {
+		if lx.src[lx.off] == '\n' {
+			lx.line++
+			lx.col = 1
+			lx.off++
+			continue
+		}
+		j := lx.off
+		for j < end && lx.src[j] != '\n' {
+			j++
+		}
+		lx.advance(j - lx.off)
+	}
+}
+
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' }
+func isWord(c byte) bool   { return isLetter(c) || isDigit(c) }
+
+var twoCharPunct = [...]string{"=>", "->", "==", "!=", "<=", ">=", "&&", "||", ".."}
+
+const oneCharPunct = "-+*/(),:=<>!|{}'"
+
+// next returns the next non-comment token.
+func (lx *scanner) next(f *File) token {
+	src := lx.src
+	for {
+		// Whitespace.
+		for lx.off < len(src) {
+			switch src[lx.off] {
+			case ' ', '\t', '\r':
+				lx.off++
+				lx.col++
+				continue
+			case '\n':
+				lx.off++
+				lx.line++
+				lx.col = 1
+				continue
+			}
+			break
+		}
+		if lx.off >= len(src) {
+			p := lx.here()
+			return token{kind: kEOF, pos: p, end: p}
+		}
+		rest := src[lx.off:]
+		if len(rest) >= 2 && rest[0] == '/' && rest[1] == '/' {
+			n := 2
+			for n < len(rest) && rest[n] != '\n' {
+				n++
+			}
+			p := lx.here()
+			text := trimRightSpace(rest[:n])
+			lx.advance(n)
+			lx.comments = append(lx.comments, Comment{Pos: p, Text: text, EndLine: p.Line})
+			continue
+		}
+		if len(rest) >= 2 && rest[0] == '/' && rest[1] == '*' {
+			n := -1
+			for i := 2; i+1 < len(rest); i++ {
+				if rest[i] == '*' && rest[i+1] == '/' {
+					n = i + 2
+					break
+				}
+			}
+			p := lx.here()
+			if n < 0 {
+				panic(syntaxErr{f.diag(p, p.Col+2, "E0001", "unterminated comment: /* has no closing */")})
+			}
+			text := trimRightSpace(rest[:n])
+			lx.advanceLines(n)
+			lx.comments = append(lx.comments, Comment{Pos: p, Text: text, EndLine: lx.line})
+			continue
+		}
+		break
+	}
+	rest := src[lx.off:]
+	p := lx.here()
+	tok := token{pos: p}
+	n := 0
+	c := rest[0]
+	switch {
+	case c == '"':
+		n = 1
+		for n < len(rest) && rest[n] != '"' && rest[n] != '\n' {
+			if rest[n] == '\\' && n+1 < len(rest) && rest[n+1] != '\n' {
+				n++
+			}
+			n++
+		}
+		if n >= len(rest) || rest[n] != '"' {
+			panic(syntaxErr{f.diag(p, 0, "E0001", "unterminated string: a string ends with \" on the same line")})
+		}
+		n++
+		tok.kind = kString
+	case isDigit(c):
+		for n < len(rest) && isDigit(rest[n]) {
+			n++
+		}
+		tok.kind = kInt
+		if n+1 < len(rest) && rest[n] == '.' && isDigit(rest[n+1]) {
+			n++
+			for n < len(rest) && isDigit(rest[n]) {
+				n++
+			}
+			tok.kind = kDecimal
+		}
+	case isLetter(c):
+		for n < len(rest) && isWord(rest[n]) {
+			n++
+		}
+		for n+1 < len(rest) && rest[n] == '-' && isWord(rest[n+1]) {
+			n++
+			for n < len(rest) && isWord(rest[n]) {
+				n++
+			}
+		}
+		tok.kind = kIdent
+	default:
+		tok.kind = kPunct
+		for _, p2 := range twoCharPunct {
+			if len(rest) >= 2 && rest[:2] == p2 {
+				n = 2
+				break
+			}
+		}
+		if n == 0 {
+			for i := 0; i < len(oneCharPunct); i++ {
+				if c == oneCharPunct[i] {
+					n = 1
+					break
+				}
+			}
+		}
+		if n == 0 {
+			r, _ := utf8.DecodeRuneInString(rest)
+			panic(syntaxErr{f.diag(p, 0, "E0001", "invalid character %q", r)})
+		}
+	}
+	tok.val = rest[:n]
+	lx.advance(n)
+	tok.end = lx.here()
+	lx.toks = append(lx.toks, lineCol{int32(p.Line), int32(p.Col)})
+	return tok
+}
+
+func trimRightSpace(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// parser is a recursive-descent parser over scanner with two tokens of
+// lookahead.
+type parser struct {
+	f     *File
+	lx    *scanner
+	tok   token // current
+	ahead token // the one after, valid if hasAhead
+	has   bool
+	last  token // the last token consumed
+	depth int   // current expression recursion depth
+}
+
+func (p *parser) peek() token {
+	if !p.has {
+		p.ahead = p.lx.next(p.f)
+		p.has = true
+	}
+	return p.ahead
+}
+
+func (p *parser) advance() token {
+	t := p.tok
+	p.last = t
+	if p.has {
+		p.tok, p.has = p.ahead, false
+	} else {
+		p.tok = p.lx.next(p.f)
+	}
+	return t
+}
+
+// is reports whether the current token is the punctuation or keyword s.
+func (p *parser) is(s string) bool {
+	return (p.tok.kind == kPunct || p.tok.kind == kIdent) && p.tok.val == s
+}
+
+func (p *parser) fail(expected string) {
+	t := p.tok
+	what := fmt.Sprintf("%q", t.val)
+	end := 0
+	if t.kind == kEOF {
+		what = "end of file"
+		if open, close := countByte(p.f.Src, '{'), countByte(p.f.Src, '}'); open > close {
+			what += " (is a closing } missing?)"
+			expected = ""
+		}
+	} else {
+		end = t.end.Col
+		if t.end.Line != t.pos.Line {
+			end = 0
+		}
+	}
+	msg := "unexpected " + what
+	if expected != "" {
+		msg += ", expected " + expected
+	}
+	msg += hintFor(t.val)
+	panic(syntaxErr{p.f.diag(t.pos, end, "E0001", "%s", msg)})
+}
+
+func countByte(b []byte, c byte) int {
+	n := 0
+	for _, x := range b {
+		if x == c {
+			n++
+		}
+	}
+	return n
+}
+
+func (p *parser) expect(s string) token {
+	if !p.is(s) {
+		p.fail(strconv.Quote(s))
+	}
+	return p.advance()
+}
+
+func (p *parser) ident() Ident {
+	if p.tok.kind != kIdent {
+		p.fail("a name")
+	}
+	t := p.advance()
+	return Ident{Name: t.val, Pos: t.pos}
+}
+
+func (p *parser) str() (string, symbolic.Pos) {
+	if p.tok.kind != kString {
+		p.fail("a quoted file name")
+	}
+	t := p.advance()
+	s, err := strconv.Unquote(t.val)
+	if err != nil {
+		panic(syntaxErr{p.f.diag(t.pos, t.end.Col, "E0001", "invalid string %s: use \\\" for a quote and \\\\ for a backslash", t.val)})
+	}
+	return s, t.pos
+}
+
+// parse runs the parser over f.Src, filling f.Decls and f.Comments.
+func parse(f *File) (d *Diagnostic) {
+	lx := &scanner{src: string(f.Src), path: f.Path, line: 1, col: 1, toks: make([]lineCol, 0, len(f.Src)/4)}
+	p := &parser{f: f, lx: lx}
+	defer func() {
+		if r := recover(); r != nil {
+			se, ok := r.(syntaxErr)
+			if !ok {
+				panic(r)
+			}
+			d = &se.d
+		}
+	}()
+	p.tok = lx.next(f)
+	for p.tok.kind != kEOF {
+		f.Decls = append(f.Decls, p.decl())
+	}
+	f.Comments = lx.comments
+	f.tokPos = lx.toks
+	return nil
+}
+
+func (p *parser) decl() Decl {
+	start := p.tok.pos
+	if p.tok.kind != kIdent {
+		p.fail(`"model", "import", "const", "var", "pred", "action", "policy" or "property"`)
+	}
+	sp := func() span { return span{start, p.last.end} }
+	switch p.tok.val {
+	case "model":
+		p.advance()
+		id := p.ident()
+		return &ModelDecl{sp(), id}
+	case "import":
+		p.advance()
+		path, pos := p.str()
+		imp := &ImportDecl{Path: path, PathPos: pos}
+		if p.is("as") {
+			p.advance()
+			id := p.ident()
+			imp.As = &id
+		}
+		imp.span = sp()
+		return imp
+	case "const":
+		p.advance()
+		name := p.ident()
+		p.expect("=")
+		v := p.expr()
+		return &ConstDecl{sp(), name, v}
+	case "var":
+		p.advance()
+		v := &VarDecl{Name: p.ident()}
+		p.expect(":")
+		if p.is("bool") {
+			p.advance()
+			v.Bool = true
+		} else {
+			v.Lo = p.expr()
+			p.expect("..")
+			v.Hi = p.expr()
+		}
+		if p.is("=") {
+			p.advance()
+			v.Init = p.expr()
+		}
+		v.span = sp()
+		return v
+	case "pred":
+		p.advance()
+		name := p.ident()
+		p.expect("=")
+		c := p.expr()
+		return &PredDecl{sp(), name, c}
+	case "action":
+		p.advance()
+		a := &ActionDecl{Label: p.ident()}
+		if p.is("when") {
+			p.advance()
+			a.Guard = p.expr()
+		}
+		p.expect("->")
+		a.Outcomes = append(a.Outcomes, p.outcome())
+		for p.is("|") {
+			p.advance()
+			a.Outcomes = append(a.Outcomes, p.outcome())
+		}
+		a.span = sp()
+		return a
+	case "policy":
+		p.advance()
+		d := &PolicyDecl{Kind: p.ident(), Name: p.ident()}
+		if p.tok.kind == kString {
+			d.File, d.FilePos = p.str()
+			d.HasFile = true
+		}
+		p.expect("{")
+		for !p.is("}") {
+			d.Items = append(d.Items, p.policyItem())
+		}
+		p.advance()
+		d.span = sp()
+		return d
+	case "property":
+		p.advance()
+		d := &PropertyDecl{Name: p.ident()}
+		p.expect("{")
+		for !p.is("}") {
+			if !(p.is("start") || p.is("unsafe") || p.is("goal")) {
+				p.fail(`"start", "unsafe", "goal" or "}"`)
+			}
+			kw := p.advance()
+			c := p.expr()
+			d.Clauses = append(d.Clauses, &PropClause{span{kw.pos, c.End}, kw.val, c})
+		}
+		p.advance()
+		d.span = sp()
+		return d
+	}
+	p.fail(`"model", "import", "const", "var", "pred", "action", "policy" or "property"`)
+	return nil
+}
+
+func (p *parser) outcome() *OutcomeNode {
+	o := &OutcomeNode{}
+	start := p.tok.pos
+	if p.tok.kind == kInt || p.tok.kind == kDecimal {
+		o.WeightPos = p.tok.pos
+		o.Weight = p.advance().val
+		if p.is("/") {
+			p.advance()
+			if p.tok.kind != kInt {
+				p.fail("an integer")
+			}
+			o.Weight += "/" + p.advance().val
+		}
+		p.expect(":")
+	}
+	if p.is("skip") && !(p.peek().kind == kPunct && p.peek().val == "'") {
+		p.advance()
+		o.Skip = true
+	} else {
+		o.Assigns = append(o.Assigns, p.assign())
+		for p.is(",") {
+			p.advance()
+			o.Assigns = append(o.Assigns, p.assign())
+		}
+	}
+	o.span = span{start, p.last.end}
+	return o
+}
+
+func (p *parser) assign() *AssignNode {
+	a := &AssignNode{Pos: p.tok.pos}
+	a.Var = p.ident()
+	p.expect("'")
+	p.expect("=")
+	a.Value = p.expr()
+	return a
+}
+
+func (p *parser) policyItem() *PolicyItem {
+	it := &PolicyItem{}
+	start := p.tok.pos
+	switch {
+	case p.is("inputs"):
+		p.advance()
+		it.Kind = ItemInputs
+		it.Inputs = append(it.Inputs, p.expr())
+		for p.is(",") {
+			p.advance()
+			it.Inputs = append(it.Inputs, p.expr())
+		}
+	case p.is("outputs"):
+		p.advance()
+		it.Kind = ItemOutputs
+		it.Outputs = append(it.Outputs, p.ident())
+		for p.is(",") {
+			p.advance()
+			it.Outputs = append(it.Outputs, p.ident())
+		}
+	case p.is("interface"):
+		p.advance()
+		it.Kind = ItemInterface
+		it.Interface, it.IfacePos = p.str()
+	case p.is("when"):
+		p.advance()
+		it.Kind = ItemWhen
+		it.When = p.expr()
+		p.expect("->")
+		it.Label = p.ident()
+	case p.is("otherwise"):
+		p.advance()
+		it.Kind = ItemOtherwise
+		p.expect("->")
+		it.Label = p.ident()
+	default:
+		p.fail(`"inputs", "outputs", "interface", "when", "otherwise" or "}"`)
+	}
+	it.span = span{start, p.last.end}
+	return it
+}
+
+// Expressions, weakest binding first:
+// => (right-assoc), ||, &&, !, comparisons, + -, * /, unary -.
+
+// enter counts one level of expression recursion.
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > MaxDepth {
+		p.tooDeep(p.tok.pos)
+	}
+}
+
+func (p *parser) tooDeep(at symbolic.Pos) {
+	panic(syntaxErr{p.f.diag(at, 0, "E0001", "expression nested too deeply (more than %d levels); split it with pred or const declarations", MaxDepth)})
+}
+
+// bin builds a binary node, checking the depth of the tree.
+func (p *parser) bin(op string, opPos symbolic.Pos, x, y *Expr) *Expr {
+	e := &binExpr{Expr: Expr{Kind: EBin, Op: op, Pos: x.Pos, End: y.End}, args: [2]*Expr{x, y}}
+	e.Args = e.args[:]
+	e.height = max(x.height, y.height) + 1
+	if e.height > MaxDepth {
+		p.tooDeep(opPos)
+	}
+	return &e.Expr
+}
+
+// binExpr allocates a binary node and its two arguments at once.
+type binExpr struct {
+	Expr
+	args [2]*Expr
+}
+
+func (p *parser) unaryNode(k ExprKind, op string, start symbolic.Pos, x *Expr) *Expr {
+	e := &Expr{Kind: k, Op: op, Args: []*Expr{x}, Pos: start, End: p.last.end, height: x.height + 1}
+	if e.height > MaxDepth {
+		p.tooDeep(start)
+	}
+	return e
+}
+
+func (p *parser) expr() *Expr {
+	p.enter()
+	defer func() { p.depth-- }()
+	l := p.or()
+	if p.is("=>") {
+		op := p.advance()
+		r := p.expr()
+		e := p.bin("=>", op.pos, l, r)
+		return e
+	}
+	return l
+}
+
+func (p *parser) or() *Expr {
+	x := p.and()
+	for p.is("||") {
+		op := p.advance()
+		x = p.bin("||", op.pos, x, p.and())
+	}
+	return x
+}
+
+func (p *parser) and() *Expr {
+	x := p.not()
+	for p.is("&&") {
+		op := p.advance()
+		x = p.bin("&&", op.pos, x, p.not())
+	}
+	return x
+}
+
+func (p *parser) not() *Expr {
+	if p.is("!") {
+		p.enter()
+		defer func() { p.depth-- }()
+		start := p.advance().pos
+		x := p.not()
+		return p.unaryNode(ENot, "!", start, x)
+	}
+	return p.cmp()
+}
+
+func (p *parser) cmp() *Expr {
+	l := p.sum()
+	if p.tok.kind == kPunct {
+		switch p.tok.val {
+		case "==", "!=", "<=", ">=", "<", ">":
+			op := p.advance()
+			return p.bin(op.val, op.pos, l, p.sum())
+		}
+	}
+	return l
+}
+
+func (p *parser) sum() *Expr {
+	x := p.prod()
+	for p.is("+") || p.is("-") {
+		op := p.advance()
+		x = p.bin(op.val, op.pos, x, p.prod())
+	}
+	return x
+}
+
+func (p *parser) prod() *Expr {
+	x := p.unary()
+	for p.is("*") || p.is("/") {
+		op := p.advance()
+		x = p.bin(op.val, op.pos, x, p.unary())
+	}
+	return x
+}
+
+func (p *parser) unary() *Expr {
+	if p.is("-") {
+		p.enter()
+		defer func() { p.depth-- }()
+		start := p.advance().pos
+		x := p.unary()
+		return p.unaryNode(ENeg, "-", start, x)
+	}
+	return p.primary()
+}
+
+func (p *parser) primary() *Expr {
+	t := p.tok
+	switch t.kind {
+	case kDecimal:
+		return p.leaf(EDec)
+	case kInt:
+		return p.leaf(EInt)
+	case kIdent:
+		switch t.val {
+		case "true", "false":
+			return p.leaf(EBool)
+		case "min", "max", "abs":
+			if pk := p.peek(); pk.kind == kPunct && pk.val == "(" {
+				p.advance()
+				p.advance()
+				e := &Expr{Kind: ECall, Op: t.val, Pos: t.pos}
+				e.Args = append(e.Args, p.expr())
+				for p.is(",") {
+					p.advance()
+					e.Args = append(e.Args, p.expr())
+				}
+				p.expect(")")
+				return p.group(e)
+			}
+		case "if":
+			p.advance()
+			e := &Expr{Kind: EIf, Pos: t.pos}
+			c := p.expr()
+			p.expect("then")
+			a := p.expr()
+			p.expect("else")
+			b := p.expr()
+			e.Args = []*Expr{c, a, b}
+			return p.group(e)
+		}
+		return p.leaf(EName)
+	case kPunct:
+		if t.val == "(" {
+			p.advance()
+			e := &Expr{Kind: EParen, Pos: t.pos}
+			e.Args = []*Expr{p.expr()}
+			p.expect(")")
+			return p.group(e)
+		}
+	}
+	p.fail("an expression")
+	return nil
+}
+
+// leaf consumes a token that is a whole expression.
+func (p *parser) leaf(k ExprKind) *Expr {
+	t := p.advance()
+	return &Expr{Kind: k, Text: t.val, Pos: t.pos, End: t.end}
+}
+
+// group finishes a node whose arguments are parsed: its end and height.
+func (p *parser) group(e *Expr) *Expr {
+	e.End = p.last.end
+	for _, a := range e.Args {
+		e.height = max(e.height, a.height+1)
+	}
+	if e.height > MaxDepth {
+		p.tooDeep(e.Pos)
+	}
+	return e
+}
