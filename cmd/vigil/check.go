@@ -65,6 +65,11 @@ func runCheck(e *env, args []string) int {
 	var results []checkResult
 	for _, f := range files {
 		m, diags := loadAny(f, defs)
+		if m != nil {
+			if pd := policyFileDiagnostics(m); pd.HasErrors() {
+				m, diags = nil, append(diags, pd...)
+			}
+		}
 		r := checkResult{File: f, OK: m != nil, Diagnostics: diags}
 		if diags == nil {
 			r.Diagnostics = lang.Diagnostics{}
@@ -129,6 +134,24 @@ func runCheck(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil check: errors found")
 	}
 	return status
+}
+
+// policyFileDiagnostics loads every network and ensemble file the model's
+// policies name and binds it to the declaration (inputs and outputs against
+// the model), as verify and run would: a corrupt or mismatched policy file
+// is an error of check, not of the first command that uses it.
+func policyFileDiagnostics(m *symbolic.Model) lang.Diagnostics {
+	var ds lang.Diagnostics
+	for _, d := range m.Policies {
+		if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
+			continue // checked by lang
+		}
+		if _, err := symbolic.Instantiate(m, d); err != nil {
+			msg := strings.TrimPrefix(err.Error(), d.Pos.String()+": ")
+			ds = append(ds, lang.Diagnostic{Pos: d.Pos, Severity: lang.Error, Code: "E0509", Msg: msg})
+		}
+	}
+	return ds
 }
 
 func summarize(m *symbolic.Model) *checkSummary {
