@@ -61,7 +61,6 @@ type scanner struct {
 	col      int // 1-based rune column of off
 	comments []Comment
 	toks     []lineCol // positions of the non-comment tokens, for the formatter
-	err      *Diagnostic
 }
 
 // syntaxErr aborts the parse; it is recovered in parse.
