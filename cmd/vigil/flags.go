@@ -12,6 +12,7 @@ package main
 //     error object there (jsonError, printed by the dispatcher).
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -169,10 +170,23 @@ func parseExplained(fs *flag.FlagSet, args []string) error {
 		}
 	})
 	defer plain()
+	// The flag package's own message gets the command's name in front.
+	out := fs.Output()
+	var msg bytes.Buffer
+	fs.SetOutput(&msg)
+	flush := func() {
+		if msg.Len() > 0 {
+			fmt.Fprintf(out, "vigil %s: %s", fs.Name(), msg.String())
+			msg.Reset()
+		}
+		fs.SetOutput(out)
+	}
+	defer flush()
 	usage := fs.Usage
 	defer func() { fs.Usage = usage }()
 	fs.Usage = func() {
 		plain()
+		flush()
 		if usage != nil {
 			usage()
 		} else {

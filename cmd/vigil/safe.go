@@ -138,6 +138,9 @@ type safeState struct {
 }
 
 type safeReport struct {
+	// Verdict sums up the states, as the exit code does: unknown if any is
+	// undecided, else unsafe if any is not (r-)safe, else safe.
+	Verdict  string      `json:"verdict"`
 	Model    string      `json:"model"`
 	Scope    string      `json:"scope,omitempty"` // propu-bdd: state, start or all
 	Property string      `json:"property"`
@@ -303,16 +306,24 @@ func radiusWords(r string) string {
 // finish prints the report (JSON, or text with print) and returns the exit
 // code: unknown if any state is undecided, else unsafe if any is not safe.
 func (rep *safeReport) finish(e *env, asJSON bool, print func(*env, *safeReport)) int {
+	switch {
+	case rep.Unknown > 0:
+		rep.Verdict = "unknown"
+	case rep.Unsafe > 0:
+		rep.Verdict = "unsafe"
+	default:
+		rep.Verdict = "safe"
+	}
 	if asJSON {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
 		print(e, rep)
 	}
-	switch {
-	case rep.Unknown > 0:
+	switch rep.Verdict {
+	case "unknown":
 		return exitUnknown
-	case rep.Unsafe > 0:
+	case "unsafe":
 		return exitUnsafe
 	}
 	return exitOK
