@@ -171,6 +171,13 @@ func TestOutcomes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, r := range x.Runs {
+		p := props(t, x, r)
+		_, unexplained := p["unexplained_errors"]
+		if unexplained != failure(p["error"].(string)) {
+			t.Errorf("%s: error %v, unexplained_errors %v", r.ID, p["error"], p["unexplained_errors"])
+		}
+	}
 	want := map[string]string{
 		"a0": "success", "a1": "unknown", "a2": "input-error", "a3": "usage-error",
 		"a4": "timeout", "a5": "timeout", "a6": "out-of-memory", "a7": "success",
@@ -191,7 +198,7 @@ func TestOutcomes(t *testing.T) {
 // written, for the properties files only.
 func fullDisk(name string) (File, error) {
 	f, err := os.Create(name)
-	if err != nil || !strings.HasSuffix(name, propertiesFile+".tmp") {
+	if err != nil || !strings.Contains(name, propertiesFile+".tmp") {
 		return f, err
 	}
 	return &failing{f: f, left: 20}, nil
@@ -344,7 +351,7 @@ func TestKill9(t *testing.T) {
 		}
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
-			if strings.HasSuffix(e.Name(), ".tmp") {
+			if strings.Contains(e.Name(), ".tmp") {
 				t.Errorf("%s: %s left behind", r.ID, e.Name())
 			}
 		}

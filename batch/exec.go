@@ -237,8 +237,14 @@ func (x *Experiment) properties(r *Run, args []string, o outcome) map[string]any
 	if o.signal != "" {
 		p["signal"] = o.signal
 	}
-	if o.startErr != nil {
-		p["unexplained"] = o.startErr.Error()
+	// Lab's reports count and print runs with unexplained errors: here the
+	// runs that failed (crash, bad input, could not start).
+	if failure(errCode) {
+		msg := firstLine(tail)
+		if o.startErr != nil {
+			msg = o.startErr.Error()
+		}
+		p["unexplained_errors"] = []any{fmt.Sprintf("%s: %s", errCode, msg)}
 	}
 	if x.Limits.CPU > 0 {
 		p["time_limit"] = x.Limits.CPU.Seconds()
@@ -262,6 +268,19 @@ func readHead(path string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: larger than %d bytes", path, max)
 	}
 	return os.ReadFile(path)
+}
+
+// firstLine is the first non-empty line of b (at most 300 bytes).
+func firstLine(b []byte) string {
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if len(l) > 300 {
+				l = l[:300] + "..."
+			}
+			return l
+		}
+	}
+	return "no message on stderr"
 }
 
 // readEnds reads the first head and the last tail bytes of a file.

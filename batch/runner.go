@@ -248,8 +248,13 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, re
 	} else if p, err := x.Properties(r); p != nil || err != nil {
 		return "", err // finished meanwhile by another process
 	}
-	for _, f := range []string{"stdout", "stderr", "command", "." + propertiesFile + ".tmp"} {
+	for _, f := range []string{"stdout", "stderr", "command"} {
 		os.Remove(filepath.Join(dir, f))
+	}
+	if tmps, err := filepath.Glob(filepath.Join(dir, "."+propertiesFile+".tmp-*")); err == nil {
+		for _, f := range tmps { // left by a batch killed while recording
+			os.Remove(f)
+		}
 	}
 	args := x.Args(r)
 	if err := os.WriteFile(filepath.Join(dir, "command"), []byte(commandLine(args)), 0o644); err != nil {

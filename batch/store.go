@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // The data directory of an experiment:
@@ -96,6 +97,8 @@ type File interface {
 	Close() error
 }
 
+var tmpCount atomic.Int64
+
 // writer creates files; nil means os.Create.
 type writer func(name string) (File, error)
 
@@ -114,7 +117,9 @@ func (w writer) create(name string) (File, error) {
 // run is simply not recorded and runs again; it cannot leave a partial
 // file under the final name.
 func writeAtomic(w writer, path string, data []byte) (err error) {
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	// The temporary name is unique: Slurm tasks starting together may all
+	// write the experiment's identity file.
+	tmp := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.tmp-%d-%d", filepath.Base(path), os.Getpid(), tmpCount.Add(1)))
 	f, err := w.create(tmp)
 	if err != nil {
 		return err
@@ -181,5 +186,5 @@ var reserved = map[string]bool{
 	"id": true, "run_dir": true, "algorithm": true, "domain": true, "problem": true, "rep": true,
 	"command": true, "error": true, "coverage": true, "time": true, "wall_time": true, "memory": true,
 	"exit_code": true, "signal": true, "time_limit": true, "wall_limit": true, "memory_limit": true,
-	"unexplained": true,
+	"unexplained_errors": true,
 }

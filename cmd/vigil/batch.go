@@ -56,8 +56,10 @@ relative to the file, and commands run in its directory):
   placeholders: {model} {policy} {property} {defines} {args} {seed} {rep}
                 {time} {algorithm} {domain} {problem} {name} {run_dir}
 Each run directory DATA/runs/ALGO/DOMAIN/PROBLEM[/REP] holds command,
-stdout, stderr and properties (JSON for Downward Lab: error, coverage,
-time, memory and the command's --json output flattened).
+stdout, stderr and properties (JSON with Downward Lab's attributes: id,
+error, coverage, time, memory, unexplained_errors, and the command's --json
+output flattened). report also writes DATA/properties, all runs keyed by
+id, which Lab's fetcher and reports read as an evaluation directory.
 
 Exit codes: 0 all done (run: every run recorded; status: none missing),
 1 input error (or runs that could not be recorded), 2 usage, 3 report:
