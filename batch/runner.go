@@ -183,6 +183,24 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 		o.Progress(p)
 	}
 	report()
+	// Refresh the progress every second, so that a long run does not freeze
+	// the line (and the ETA counts down).
+	tick := time.NewTicker(time.Second)
+	stopTick, tickDone := make(chan struct{}), make(chan struct{})
+	defer func() { tick.Stop(); close(stopTick); <-tickDone }()
+	go func() {
+		defer close(tickDone)
+		for {
+			select {
+			case <-tick.C:
+				mu.Lock()
+				report()
+				mu.Unlock()
+			case <-stopTick:
+				return
+			}
+		}
+	}()
 	queue := make(chan *Run)
 	var wg sync.WaitGroup
 	for range jobs {
