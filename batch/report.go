@@ -135,6 +135,9 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		rep.Groups = append(rep.Groups, d)
 	}
 	sort.Strings(rep.Groups)
+	if len(all) == 0 {
+		return nil, fmt.Errorf("batch: no run of experiment %s has finished yet (in %s): vigil batch run %s first", x.Name, x.Data, x.File)
+	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return nil, err
