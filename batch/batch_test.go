@@ -378,3 +378,5 @@ func TestRerunOutcomes(t *testing.T) {
 		t.Errorf("summary %+v: want the 2 unknown runs rerun, the 2 successes skipped", s)
 	}
 }
+
+func syscallFlock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) }
