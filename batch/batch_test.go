@@ -379,4 +379,6 @@ func TestRerunOutcomes(t *testing.T) {
 	}
 }
 
-func syscallFlock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) }
+func syscallFlock(f *os.File) error {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+}
