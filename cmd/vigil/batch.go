@@ -57,8 +57,10 @@ relative to the file, and commands run in its directory):
                 {time} {algorithm} {domain} {problem} {name} {run_dir}
 Each run directory DATA/runs/ALGO/DOMAIN/PROBLEM[/REP] holds command,
 stdout, stderr and properties (JSON with Downward Lab's attributes: id,
-error, coverage, time, memory, unexplained_errors, and the command's --json
-output flattened). report also writes DATA/properties, all runs keyed by
+error (success, unknown, timeout, out-of-memory, input-error, usage-error,
+crash), coverage (1: a verdict), time (CPU s), wall_time (s), memory (peak
+RSS, KiB), unexplained_errors, and the command's --json output flattened:
+nested keys joined with _, a list of objects as its length KEY_count). report also writes DATA/properties, all runs keyed by
 id, which Lab's fetcher and reports read as an evaluation directory.
 
 Exit codes: 0 all done (run: every run recorded; status: none missing),
