@@ -121,7 +121,11 @@ func (x *Experiment) Slurm(o SlurmOptions) (string, int, error) {
 	}
 	fmt.Fprintf(&b, "#SBATCH --output=%s/task-%%a.out\n#SBATCH --error=%s/task-%%a.err\n", dir, dir)
 	fmt.Fprintf(&b, "set -eu\n: \"${SLURM_ARRAY_TASK_ID:?set by Slurm: the task number, 1..%d}\"\n", tasks)
-	fmt.Fprintf(&b, "exec %s batch run --tasks %d --task \"$SLURM_ARRAY_TASK_ID\" %s\n", "\"${VIGIL:-"+shellQuote(o.Self)+"}\"", tasks, shellQuote(exp))
+	data, err := filepath.Abs(x.Data)
+	if err != nil {
+		return "", 0, err
+	}
+	fmt.Fprintf(&b, "exec %s batch run --tasks %d --task \"$SLURM_ARRAY_TASK_ID\" --data %s %s\n", "\"${VIGIL:-"+shellQuote(o.Self)+"}\"", tasks, shellQuote(data), shellQuote(exp))
 	path := filepath.Join(dir, "job.sh")
 	if err := writeAtomic(nil, path, []byte(b.String())); err != nil {
 		return "", 0, err
