@@ -127,6 +127,7 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 	s.Errors = map[string]int{}
 	var todo []*Run
 	var stale []string
+	rerun := map[*Run]bool{} // finished runs to run again: their old properties go when they start
 	for _, r := range share {
 		p, err := x.Properties(r)
 		if err != nil {
@@ -136,6 +137,7 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 		isStale := p != nil && x.stale(r, p)
 		if p == nil || slices.Contains(o.Rerun, e) || isStale && slices.Contains(o.Rerun, "stale") {
 			todo = append(todo, r)
+			rerun[r] = p != nil
 			continue
 		}
 		if isStale {
@@ -155,13 +157,6 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 			stale = stale[:5]
 		}
 		return s, fmt.Errorf("batch: finished runs were made with another command than the experiment now gives: %s%s; rerun them with --rerun stale, or give the changed algorithm a new name", strings.Join(stale, ", "), more)
-	}
-	// Runs to rerun: their old properties go when the run starts.
-	todoRerun := map[*Run]bool{}
-	for _, r := range todo {
-		if p, _ := x.Properties(r); p != nil {
-			todoRerun[r] = true
-		}
 	}
 	jobs := max(o.Jobs, 1)
 	var mu sync.Mutex
@@ -208,7 +203,7 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 		go func() {
 			defer wg.Done()
 			for r := range queue {
-				errCode, err := x.runOne(ctx, o, w, r, todoRerun[r])
+				errCode, err := x.runOne(ctx, o, w, r, rerun[r])
 				mu.Lock()
 				if err != nil && o.Log != nil {
 					fmt.Fprintf(o.Log, "batch: run %s: %v\n", r.ID, err)
