@@ -96,14 +96,25 @@ func (x *Experiment) Args(r *Run) []string {
 }
 
 // stale reports whether finished properties were made by a command other
-// than the run's current one.
+// than the run's current one, or under other limits (a run that timed out
+// at 60 s says nothing about 600 s).
 func (x *Experiment) stale(r *Run, p map[string]any) bool {
 	args := x.Args(r)
 	want := make([]any, len(args))
 	for i, a := range args {
 		want[i] = a
 	}
-	return !reflect.DeepEqual(p["command"], want)
+	if !reflect.DeepEqual(p["command"], want) {
+		return true
+	}
+	for key, limit := range map[string]float64{
+		"time_limit": x.Limits.CPU.Seconds(), "wall_limit": x.Limits.Wall.Seconds(), "memory_limit": float64(x.Limits.Memory >> 10),
+	} {
+		if got, _ := num(p[key]); got != limit {
+			return true
+		}
+	}
+	return false
 }
 
 // Execute runs the runs of the share that have not finished, Jobs at a
@@ -156,7 +167,7 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 			more = fmt.Sprintf(" and %d more", len(stale)-5)
 			stale = stale[:5]
 		}
-		return s, fmt.Errorf("batch: finished runs were made with another command than the experiment now gives: %s%s; rerun them with --rerun stale, or give the changed algorithm a new name", strings.Join(stale, ", "), more)
+		return s, fmt.Errorf("batch: finished runs were made with another command or other limits than the experiment now gives: %s%s; rerun them with --rerun stale, or give the changed algorithm a new name", strings.Join(stale, ", "), more)
 	}
 	jobs := max(o.Jobs, 1)
 	var mu sync.Mutex
