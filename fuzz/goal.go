@@ -20,6 +20,10 @@ package fuzz
 // (GoalConfirm): pi' reaches the goal on every run within c steps, while
 // pi needs more than c (or never gets there). On a deterministic model the
 // run of pi' is the better plan. Nothing is reported unconfirmed.
+//
+// With GoalTask.Fair, outcomes are fair instead (goal_fair.go): the
+// objective is reaching the goal with probability 1, and the same patches
+// and confirmation apply.
 
 import (
 	"encoding/binary"
@@ -40,6 +44,10 @@ type GoalTask struct {
 	Gen        *explicit.Generator
 	Policy     explicit.Decider
 	PolicyName string
+	// Fair makes outcomes fair rather than adversarial (goal_fair.go): a
+	// policy succeeds when it reaches the goal with probability 1, and only
+	// failures are bugs.
+	Fair bool
 
 	x     explicit.Expansion
 	src   []uint64
@@ -208,13 +216,16 @@ type GoalValue struct {
 	Cost    int
 	Why     string
 	Run     []explicit.Step
+	// Fair: evaluated with fair outcomes; a reached value's Cost is then
+	// the length of a shortest run (Run), and only a failure can be beaten.
+	Fair bool
 }
 
 // Better reports whether a value of cost c is strictly better than v.
 func (v GoalValue) Better(c int) bool {
 	switch v.Outcome {
 	case GoalReached:
-		return c < v.Cost
+		return !v.Fair && c < v.Cost
 	case GoalFails:
 		return true
 	case GoalBeyond:
@@ -226,8 +237,14 @@ func (v GoalValue) Better(c int) bool {
 func (v GoalValue) String() string {
 	switch v.Outcome {
 	case GoalReached:
+		if v.Fair {
+			return fmt.Sprintf("reaches the goal with probability 1 (fair outcomes; the shortest run takes %d steps)", v.Cost)
+		}
 		return fmt.Sprintf("reaches the goal in %d steps", v.Cost)
 	case GoalFails:
+		if v.Why == GoalFailTrap {
+			return fmt.Sprintf("fails (trap: from the run's states the goal is unreachable under the policy; it repeats a state after %d steps)", len(v.Run)-1)
+		}
 		return fmt.Sprintf("fails (%s after %d steps)", v.Why, len(v.Run)-1)
 	case GoalBeyond:
 		return fmt.Sprintf("takes more than %d steps", v.Cost)
@@ -272,6 +289,9 @@ func (t *GoalTask) GoalValueOf(s symbolic.State, patch []GoalOverride, bound, ma
 }
 
 func (t *GoalTask) value(s symbolic.State, patch goalPatch, bound, maxStates int) (GoalValue, error) {
+	if t.Fair {
+		return t.fairValue(s, patch, maxStates)
+	}
 	e := &goalEval{t: t, patch: patch, bound: bound, maxStates: maxStates,
 		color: map[string]uint8{}, cost: map[string]int{}, longest: map[string]int{}}
 	c := e.visit(s, 0)

@@ -19,7 +19,7 @@ import (
 
 // goalTester runs the fuzzer and every oracle on every pool state, and
 // reports each oracle's bugs.
-func goalTester() conformance.GoalTester {
+func goalTester(fair bool) conformance.GoalTester {
 	return func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, seed uint64) (conformance.GoalAnswer, error) {
 		var ans conformance.GoalAnswer
 		d, err := explicit.NewDecider(m, pd)
@@ -30,6 +30,7 @@ func goalTester() conformance.GoalTester {
 		if err != nil {
 			return ans, err
 		}
+		task.Fair = fair
 		biases := []string{[]string{"polqual", "loop", "detour", "surface", "novelty"}[seed%5]}
 		pool, err := task.Fuzz(ctx, PoolOptions{MaxPool: 12, Seed: seed, Biases: biases, MaxSteps: 20_000})
 		if err != nil {
@@ -68,5 +69,10 @@ func goalGen(seed uint64) gen.Options {
 }
 
 func TestGoalConformance(t *testing.T) {
-	conformance.GoalBugs(t, goalTester(), conformance.GoalOptions{Models: 1000, Gen: goalGen, MinBugs: 200, Complete: true})
+	t.Run("adversarial", func(t *testing.T) {
+		conformance.GoalBugs(t, goalTester(false), conformance.GoalOptions{Models: 1000, Gen: goalGen, MinBugs: 200, Complete: true})
+	})
+	t.Run("fair", func(t *testing.T) {
+		conformance.GoalBugs(t, goalTester(true), conformance.GoalOptions{Models: 500, Gen: func(uint64) gen.Options { return gen.Options{MaxRange: 8} }, MinBugs: 200, Complete: true, Fair: true})
+	})
 }

@@ -24,17 +24,22 @@ type goalFigModel struct {
 	name, file string
 	defs       map[string]string
 	policy     string
+	fair       bool // fair outcomes (GoalTask.Fair)
 }
 
 var goalFigModels = []goalFigModel{
-	{"blocks (tower)", "../specs/blocks.spec", nil, "tower"},
-	{"transport (greedy)", "../specs/transport.spec", nil, "greedy"},
-	{"twoway_line (shuttle)", "../specs/twoway_line.spec", nil, "shuttle"},
-	{"npuzzle 3x3 (ring)", "../specs/npuzzle.spec", nil, "ring"},
-	{"polic3 bl4 (nn 16x16)", "../bench/polic3/blocks.spec", map[string]string{"N": "4", "TLIMIT": "3"}, "bl4_16x16_safe"},
-	{"polic3 bl4 (trees)", "../bench/polic3/blocks.spec", map[string]string{"N": "4", "TLIMIT": "3"}, "bl4_trees_safe"},
-	{"polic3 np2x3 (nn 16x16)", "../bench/polic3/npuzzle.spec", map[string]string{"R": "2", "C": "3"}, "np2x3_16x16_safe"},
-	{"polic3 np2x3 (trees)", "../bench/polic3/npuzzle.spec", map[string]string{"R": "2", "C": "3"}, "np2x3_trees_safe"},
+	{"blocks (tower)", "../specs/blocks.spec", nil, "tower", false},
+	{"transport (greedy)", "../specs/transport.spec", nil, "greedy", false},
+	{"twoway_line (shuttle)", "../specs/twoway_line.spec", nil, "shuttle", false},
+	{"npuzzle 3x3 (ring)", "../specs/npuzzle.spec", nil, "ring", false},
+	{"polic3 bl4 (nn 16x16)", "../bench/polic3/blocks.spec", map[string]string{"N": "4", "TLIMIT": "3"}, "bl4_16x16_safe", false},
+	{"polic3 bl4 (trees)", "../bench/polic3/blocks.spec", map[string]string{"N": "4", "TLIMIT": "3"}, "bl4_trees_safe", false},
+	{"polic3 np2x3 (nn 16x16)", "../bench/polic3/npuzzle.spec", map[string]string{"R": "2", "C": "3"}, "np2x3_16x16_safe", false},
+	{"polic3 np2x3 (trees)", "../bench/polic3/npuzzle.spec", map[string]string{"R": "2", "C": "3"}, "np2x3_trees_safe", false},
+	{"blocks (tower), fair", "../specs/blocks.spec", nil, "tower", true},
+	{"transport (greedy), fair", "../specs/transport.spec", nil, "greedy", true},
+	{"oneway_line (careful), fair", "../specs/oneway_line.spec", nil, "careful", true},
+	{"polic3 bl4 (nn 16x16), fair", "../bench/polic3/blocks.spec", map[string]string{"N": "4", "TLIMIT": "3"}, "bl4_16x16_safe", true},
 }
 
 var goalFigBiases = []struct {
@@ -83,7 +88,7 @@ func TestGoalFigures(t *testing.T) {
 	var out strings.Builder
 	fmt.Fprintf(&out, "# Goal-reaching testing: figures (papers 001 and 003 on our models)\n\n")
 	fmt.Fprintf(&out, "Written by `VIGIL_FUZZ_FIGURES=1 go test ./fuzz -run GoalFigures -v -timeout 30m` (%s).\n", time.Now().UTC().Format("2006-01-02"))
-	fmt.Fprintf(&out, "Costs are unit steps; non-determinism is adversarial (a policy's value is its worst run). A pool state is a *bug* when some policy reaches the goal on every run in fewer steps than the tested one (or at all, where it fails).\n\n")
+	fmt.Fprintf(&out, "Costs are unit steps; non-determinism is adversarial (a policy's value is its worst run), except in the rows marked *fair*, where every outcome may happen (`--outcomes fair`: a policy succeeds when it reaches the goal with probability 1). A pool state is a *bug* when some policy reaches the goal on every run in fewer steps than the tested one (or at all, where it fails); with fair outcomes, when the policy fails and some policy succeeds.\n\n")
 	fmt.Fprintf(&out, "## Bugs found per bias\n\nPool of at most N = 100 states, walks of length L <= 5, B_state = 50, B_expansion = 200 (paper 003's settings), a budget of 200,000 successor and policy steps, seeds 1..%d summed. Cells: bug states in the pool / pool states, bugs counted exactly (explicit ground truth) where every pool state's space has at most 60,000 states, else (marked *) by the union of the lookahead, undo and relax oracles. Time is fuzzing plus counting, as a ratio to the uniform walk in the same run.\n\n", goalFigSeeds)
 	fmt.Fprintf(&out, "| model |")
 	for _, b := range goalFigBiases {
@@ -103,6 +108,7 @@ func TestGoalFigures(t *testing.T) {
 	var recalls []recallRow
 	for _, fm := range goalFigModels {
 		task := loadGoalTask(t, fm.file, fm.defs, fm.policy, "")
+		task.Fair = fm.fair
 		fmt.Fprintf(&out, "| %s |", fm.name)
 		var base time.Duration
 		for bi, b := range goalFigBiases {
@@ -226,7 +232,7 @@ func TestGoalFigures(t *testing.T) {
 const goalFigNotes = `
 ## Reading the tables
 
-- blocks, transport and the polic3 bl4 pools have no bugs: in the two blocks models and ` + "`" + `specs/transport.spec` + "`" + ` a stacking move may slip (a package fall off) again and again, so under adversarial outcomes no policy is sure to reach the goal from any pool state (the exact ground truth says so; goal testing with fair outcomes is not implemented).
+- blocks, transport and the polic3 bl4 pools have no bugs: in the two blocks models and ` + "`" + `specs/transport.spec` + "`" + ` a stacking move may slip (a package fall off) again and again, so under adversarial outcomes no policy is sure to reach the goal from any pool state (the exact ground truth says so); the *fair* rows test these models with fair outcomes.
 - The loop, detour and surface biases give the same pools where most successors' partial policy runs already fail (the 2x3 and 3x3 puzzles): paper 003's walk then picks uniformly among the failing successors (infinite bias), whatever the bias function says.
 - The policy-quality bias (paper 001's weight: the length of a successful run, 0 and straight into the pool for a failing one) yields fewer bug states than uniform walks on the puzzles, unlike the papers' benchmarks: the walks drift towards states the policy solves.
 - The generated models are so small that a pool of 20 covers their open states whatever the bias.

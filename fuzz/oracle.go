@@ -170,8 +170,8 @@ func (t *GoalTask) confirmOne(pool *Pool, i int, opt OracleOptions, start time.T
 		return c, err
 	}
 	c.value = pv
-	if pv.Outcome == GoalUnknown || (pv.Outcome == GoalReached && pv.Cost <= 1) {
-		return c, nil // a one-step plan cannot be beaten
+	if pv.Outcome == GoalUnknown || (pv.Outcome == GoalReached && (pv.Cost <= 1 || t.Fair)) {
+		return c, nil // a one-step plan cannot be beaten, nor success under fair outcomes
 	}
 	for _, name := range opt.Oracles {
 		began := time.Now()
@@ -396,7 +396,8 @@ type goalGroup struct {
 // backward Dijkstra-style pass over the AND-OR graph (Knuth's
 // generalisation: a state's value is fixed by the first label all of whose
 // successors have values). solvable is false when no policy reaches the
-// goal on every run.
+// goal on every run. With t.Fair, cost is 0 where some policy reaches the
+// goal with probability 1 (fairSolve), and solvable says whether one does.
 func (t *GoalTask) GoalOptimal(s symbolic.State, maxStates int) (cost int, solvable, ok bool, err error) {
 	sp, ok, err := t.space(s, maxStates)
 	if err != nil || !ok {
@@ -476,6 +477,9 @@ func (t *GoalTask) space(s symbolic.State, maxStates int) (*goalSpace, bool, err
 			}
 		}
 		level = next
+	}
+	if t.Fair {
+		fairSolve(t, sp)
 	}
 	return sp, true, nil
 }

@@ -79,6 +79,7 @@ func runTestGoalOnly(e *env, args []string) int {
 // goalFlags are the flags only goal mode reads.
 type goalFlags struct {
 	pool, walk, bstate, bexp, steps, depth int
+	outcomes                               string
 }
 
 func addGoalFlags(fs *flag.FlagSet) *goalFlags {
@@ -89,6 +90,7 @@ func addGoalFlags(fs *flag.FlagSet) *goalFlags {
 	fs.IntVar(&gf.bexp, "bexpansion", 200, "goal mode: policy steps per walk step (B_expansion)")
 	fs.IntVar(&gf.steps, "steps", 1_000_000, "goal mode: total successor and policy steps of fuzzing (a reproducible budget)")
 	fs.IntVar(&gf.depth, "depth", 2, "goal mode: lookahead oracle depth")
+	fs.StringVar(&gf.outcomes, "outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome may happen; bugs: fails to reach the goal with probability 1)")
 	return gf
 }
 
@@ -133,6 +135,7 @@ type goalJSONFault struct {
 
 type goalJSONReport struct {
 	Mode     string             `json:"mode"`
+	Outcomes string             `json:"outcomes"`
 	Model    string             `json:"model"`
 	Property string             `json:"property"`
 	Policy   string             `json:"policy"`
@@ -198,6 +201,13 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		ctx, cancel = context.WithTimeout(ctx, r.budget)
 		defer cancel()
 	}
+	if r.flags.outcomes != "adversarial" && r.flags.outcomes != "fair" {
+		fmt.Fprintf(e.stderr, "vigil test: --outcomes %q: want adversarial or fair\n", r.flags.outcomes)
+		return exitUsage
+	}
+	for _, t := range tasks {
+		t.Fair = r.flags.outcomes == "fair"
+	}
 	prog := newProgress(e, r.json)
 	prog.printf("vigil test: fuzzing a pool of up to %d states", r.flags.pool)
 	began := time.Now()
@@ -225,7 +235,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	m := lm.m
 	ok := true
 	if r.json {
-		rep := goalJSONReport{Mode: "goal", Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
+		rep := goalJSONReport{Mode: "goal", Outcomes: r.flags.outcomes, Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
 			Biases: goalOrEmpty(r.biases), Oracles: oracles, Pool: len(pool.Entries), Stop: pool.Stop, Bugs: []goalJSONBug{},
 			Phases: map[string]float64{"fuzz": fuzzTime.Seconds(), "confirm": confirmTime.Seconds()}, Complete: complete}
 		if !complete {
@@ -250,7 +260,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 			return exitError
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "goal testing: model %s, property %s, policy %s, seed %d\n", m.Name, lm.prop.Name, lm.decl.Name, r.seed)
+		fmt.Fprintf(e.stdout, "goal testing: model %s, property %s, policy %s, %s outcomes, seed %d\n", m.Name, lm.prop.Name, lm.decl.Name, r.flags.outcomes, r.seed)
 		fmt.Fprintf(e.stdout, "fuzzing: %s (%s), %s, biases: %s\n", plural(len(pool.Entries), "pool state"), pool.Stop, plural(pool.Walks, "walk"), orNone(strings.Join(r.biases, ", ")))
 		fmt.Fprintf(e.stdout, "oracles: %s\n", strings.Join(oracles, ", "))
 		for i, b := range res.Bugs {
@@ -261,7 +271,11 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 			fmt.Fprintf(e.stdout, "\nbug %d (%s): %s\n  state: %s\n", i+1, b.Oracle, kind, m.FormatState(b.State))
 			fmt.Fprintf(e.stdout, "  policy %s: %s\n", lm.decl.Name, b.Policy)
 			printGoalRun(e, m, b.Policy.Run)
-			fmt.Fprintf(e.stdout, "  better: reaches the goal in %s on every run:\n", plural(b.Cost, "step"))
+			if tasks[0].Fair {
+				fmt.Fprintf(e.stdout, "  better: reaches the goal with probability 1; a shortest run:\n")
+			} else {
+				fmt.Fprintf(e.stdout, "  better: reaches the goal in %s on every run:\n", plural(b.Cost, "step"))
+			}
 			printGoalRun(e, m, b.Plan)
 			fs, ok := goalFaults(e, tasks[0], b)
 			if !ok {

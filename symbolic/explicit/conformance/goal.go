@@ -63,6 +63,10 @@ type GoalOptions struct {
 	// Complete requires the tester to report every bug among its tested
 	// states (for exact testers such as the optimal oracle).
 	Complete bool
+	// Fair: outcomes are fair, not adversarial; the objective is
+	// qualitative (reach the goal with probability 1) and Cost is the
+	// length of the plan shown, not a bound over all runs.
+	Fair bool
 }
 
 // GoalBugs fails t on a reported bug the reference refutes, evidence that
@@ -98,7 +102,7 @@ func GoalBugs(t *testing.T, tester GoalTester, opt GoalOptions) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := &refModel{m: m, prop: prop, policy: pol}
+		ref := &refModel{m: m, prop: prop, policy: pol, fair: opt.Fair}
 		reported := map[string]bool{}
 		for i := range ans.Bugs {
 			b := &ans.Bugs[i]
@@ -126,6 +130,7 @@ const refInf = 1 << 30
 
 // refModel is the reference semantics of one model, property and policy.
 type refModel struct {
+	fair   bool
 	m      *symbolic.Model
 	prop   *symbolic.Property
 	policy symbolic.Policy
@@ -185,6 +190,9 @@ func (r *refModel) decide(s symbolic.State, patch map[string]symbolic.LabelID) s
 // value is the worst-case number of steps of the (patched) policy to the
 // goal, refInf when some run never gets there.
 func (r *refModel) value(s symbolic.State, patch map[string]symbolic.LabelID) int {
+	if r.fair {
+		return r.fairValue(s, patch)
+	}
 	onStack := map[string]bool{}
 	memo := map[string]int{}
 	var rec func(s symbolic.State) int
@@ -221,6 +229,9 @@ func (r *refModel) value(s symbolic.State, patch map[string]symbolic.LabelID) in
 
 // optimal is V*(s) by value iteration over the states reachable from s.
 func (r *refModel) optimal(s symbolic.State) int {
+	if r.fair {
+		return r.fairOptimal(s)
+	}
 	var states []symbolic.State
 	idx := map[string]int{}
 	add := func(t symbolic.State) {
@@ -310,7 +321,7 @@ func (r *refModel) checkBug(b *GoalBug) error {
 	switch {
 	case vstar >= vpi:
 		return fmt.Errorf("false bug at %v: V*=%d, V^pi=%d", b.State, vstar, vpi)
-	case vpatch != b.Cost:
+	case !r.fair && vpatch != b.Cost:
 		return fmt.Errorf("bug at %v: the patch takes %d steps, the report says %d", b.State, vpatch, b.Cost)
 	case vpatch >= vpi:
 		return fmt.Errorf("bug at %v: the patch (%d) is no better than the policy (%d)", b.State, vpatch, vpi)
@@ -337,7 +348,7 @@ func (r *refModel) checkBug(b *GoalBug) error {
 		if len(run)-1 < b.Cost || r.status(last) == explicit.Goal {
 			return fmt.Errorf("bug at %v: the policy's run of %d steps does not show it needs more than %d", b.State, len(run)-1, b.Cost)
 		}
-	case "unsafe", "stuck", "deadlock", "loop":
+	case "unsafe", "stuck", "deadlock", "loop", "trap":
 		ok := false
 		switch b.PolicyEnd {
 		case "unsafe":
@@ -349,6 +360,8 @@ func (r *refModel) checkBug(b *GoalBug) error {
 			for _, st := range run[:len(run)-1] {
 				ok = ok || fmt.Sprint(st.State) == fmt.Sprint(last)
 			}
+		case "trap":
+			ok = r.fair && r.fairValue(last, nil) == refInf
 		}
 		if !ok {
 			return fmt.Errorf("bug at %v: the policy's run does not show %s", b.State, b.PolicyEnd)
@@ -357,4 +370,145 @@ func (r *refModel) checkBug(b *GoalBug) error {
 		return fmt.Errorf("bug at %v: unknown policy run end %q", b.State, b.PolicyEnd)
 	}
 	return nil
+}
+
+// closure returns the states the (patched) policy reaches from s, and
+// false when one of them is unsafe, a deadlock or stuck.
+func (r *refModel) closure(s symbolic.State, patch map[string]symbolic.LabelID) ([]symbolic.State, map[string][]string, bool) {
+	seen := map[string]bool{fmt.Sprint(s): true}
+	succ := map[string][]string{}
+	states := []symbolic.State{s}
+	for i := 0; i < len(states); i++ {
+		u := states[i]
+		switch r.status(u) {
+		case explicit.Goal:
+			continue
+		case explicit.Unsafe:
+			return nil, nil, false
+		}
+		l := r.decide(u, patch)
+		if l == symbolic.NoLabel || !r.app(u)[l] {
+			return nil, nil, false
+		}
+		for _, t := range r.succ(u, l) {
+			k := fmt.Sprint(t)
+			succ[fmt.Sprint(u)] = append(succ[fmt.Sprint(u)], k)
+			if !seen[k] {
+				seen[k] = true
+				states = append(states, t)
+			}
+		}
+	}
+	return states, succ, true
+}
+
+// fairValue is 0 when the (patched) policy reaches the goal from s with
+// probability 1 under fair outcomes, refInf otherwise.
+func (r *refModel) fairValue(s symbolic.State, patch map[string]symbolic.LabelID) int {
+	states, succ, ok := r.closure(s, patch)
+	if !ok {
+		return refInf
+	}
+	good := map[string]bool{}
+	for _, u := range states {
+		if r.status(u) == explicit.Goal {
+			good[fmt.Sprint(u)] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for k, ts := range succ {
+			if good[k] {
+				continue
+			}
+			for _, t := range ts {
+				if good[t] {
+					good[k], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	for _, u := range states {
+		if !good[fmt.Sprint(u)] {
+			return refInf
+		}
+	}
+	return 0
+}
+
+// fairOptimal is 0 when some policy reaches the goal from s with
+// probability 1 under fair outcomes (a strong-cyclic plan exists), by
+// the textbook iteration: drop states that cannot reach the goal using
+// labels whose successors all stay in the set, until nothing changes.
+func (r *refModel) fairOptimal(s symbolic.State) int {
+	var states []symbolic.State
+	idx := map[string]int{}
+	add := func(t symbolic.State) {
+		if _, ok := idx[fmt.Sprint(t)]; !ok {
+			idx[fmt.Sprint(t)] = len(states)
+			states = append(states, t)
+		}
+	}
+	add(s)
+	var groups [][][]int
+	for i := 0; i < len(states); i++ {
+		var gs [][]int
+		if r.status(states[i]) == explicit.Open {
+			for l, ok := range r.app(states[i]) {
+				if !ok {
+					continue
+				}
+				var g []int
+				for _, t := range r.succ(states[i], symbolic.LabelID(l)) {
+					add(t)
+					g = append(g, idx[fmt.Sprint(t)])
+				}
+				gs = append(gs, g)
+			}
+		}
+		groups = append(groups, gs)
+	}
+	alive := make([]bool, len(states))
+	for i := range alive {
+		alive[i] = r.status(states[i]) != explicit.Unsafe
+	}
+	for {
+		reach := make([]bool, len(states))
+		for i := range states {
+			reach[i] = alive[i] && r.status(states[i]) == explicit.Goal
+		}
+		for changed := true; changed; {
+			changed = false
+			for i, gs := range groups {
+				if reach[i] || !alive[i] {
+					continue
+				}
+				for _, g := range gs {
+					all, some := true, false
+					for _, j := range g {
+						all = all && alive[j]
+						some = some || reach[j]
+					}
+					if all && some {
+						reach[i], changed = true, true
+						break
+					}
+				}
+			}
+		}
+		changed := false
+		for i := range alive {
+			if alive[i] && !reach[i] {
+				alive[i], changed = false, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	if alive[0] {
+		return 0
+	}
+	return refInf
 }

@@ -1,0 +1,250 @@
+package fuzz
+
+// Goal testing with fair outcomes (GoalTask.Fair): every outcome of a
+// command has positive probability, so a policy reaches the goal with
+// probability 1 exactly when no unsafe state, deadlock or stuck state is
+// reachable under it and the goal stays reachable from every state it can
+// reach (FOND planning's strong-cyclic solutions). The objective is
+// qualitative: a bug is a state where the policy fails that way while some
+// policy succeeds. Models whose actions may fail again and again (a block
+// slips, a package falls off) have no bugs under adversarial outcomes,
+// where nothing is sure to reach the goal; fair outcomes test them.
+
+import (
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// GoalFailTrap: the run reaches states from which the policy's runs never
+// reach the goal; the run shown ends by repeating a state among them.
+const GoalFailTrap = "trap"
+
+// fairValue evaluates the (patched) policy from s under fair outcomes:
+// breadth first over its graph (at most maxStates states), then backwards
+// from the goal states. A reached value's Cost is the length of a shortest
+// run to the goal, and Run is that run.
+func (t *GoalTask) fairValue(s symbolic.State, patch goalPatch, maxStates int) (GoalValue, error) {
+	e := &goalEval{t: t, patch: patch}
+	type node struct {
+		s      symbolic.State
+		parent int
+		step   explicit.Step // from the parent
+		succ   []int
+	}
+	nodes := []node{{s: s, parent: -1}}
+	ids := map[string]int{goalKey(s): 0}
+	runTo := func(i int, last symbolic.State) []explicit.Step {
+		var rev []explicit.Step
+		for j := i; nodes[j].parent >= 0; j = nodes[j].parent {
+			rev = append(rev, nodes[j].step)
+		}
+		run := make([]explicit.Step, 0, len(rev)+1)
+		for k := len(rev) - 1; k >= 0; k-- {
+			run = append(run, rev[k])
+		}
+		return append(run, explicit.Step{State: last, Label: symbolic.NoLabel, Cmd: -1})
+	}
+	fail := func(i int, why string) GoalValue {
+		return GoalValue{Outcome: GoalFails, Cost: -1, Why: why, Run: runTo(i, nodes[i].s), Fair: true}
+	}
+	var goals []int
+	for i := 0; i < len(nodes); i++ {
+		u := nodes[i].s
+		switch t.Gen.Status(u) {
+		case explicit.Goal:
+			goals = append(goals, i)
+			continue
+		case explicit.Unsafe:
+			return fail(i, GoalFailUnsafe), nil
+		}
+		l, err := e.label(u)
+		if err != nil {
+			return GoalValue{}, err
+		}
+		if l == symbolic.NoLabel {
+			why := GoalFailStuck
+			if len(t.applicable(u)) == 0 {
+				why = GoalFailDeadlock
+			}
+			return fail(i, why), nil
+		}
+		succ, err := t.succs(u, l)
+		if err != nil {
+			return GoalValue{}, err
+		}
+		for _, ed := range succ {
+			k := goalKey(ed.s)
+			j, ok := ids[k]
+			if !ok {
+				if len(nodes) >= maxStates {
+					return GoalValue{Outcome: GoalUnknown, Cost: -1, Fair: true}, nil
+				}
+				j = len(nodes)
+				ids[k] = j
+				nodes = append(nodes, node{s: ed.s, parent: i, step: explicit.Step{State: u, Label: l, Cmd: ed.cmd, Outcome: ed.out}})
+			}
+			nodes[i].succ = append(nodes[i].succ, j)
+		}
+	}
+	// Backwards from the goal states: dist is the length of a shortest run
+	// to the goal, next the successor on it.
+	pred := make([][]int, len(nodes))
+	for i := range nodes {
+		for _, j := range nodes[i].succ {
+			pred[j] = append(pred[j], i)
+		}
+	}
+	dist := make([]int, len(nodes))
+	next := make([]int, len(nodes))
+	for i := range dist {
+		dist[i] = -1
+	}
+	queue := append([]int(nil), goals...)
+	for _, g := range goals {
+		dist[g] = 0
+	}
+	for len(queue) > 0 {
+		j := queue[0]
+		queue = queue[1:]
+		for _, i := range pred[j] {
+			if dist[i] < 0 {
+				dist[i], next[i] = dist[j]+1, j
+				queue = append(queue, i)
+			}
+		}
+	}
+	for i := range nodes {
+		if dist[i] >= 0 {
+			continue
+		}
+		// A trap: show the run to it, then onwards inside the trap (every
+		// successor of a trap state is one) until a state repeats.
+		run := runTo(i, nodes[i].s)
+		run = run[:len(run)-1]
+		seen := map[int]bool{}
+		for j := i; ; {
+			seen[j] = true
+			k := nodes[j].succ[0]
+			st := nodes[k].step
+			if nodes[k].parent != j {
+				// k was discovered from another state: redo the step from j.
+				l, _ := e.label(nodes[j].s)
+				succ, err := t.succs(nodes[j].s, l)
+				if err != nil {
+					return GoalValue{}, err
+				}
+				for _, ed := range succ {
+					if goalKey(ed.s) == goalKey(nodes[k].s) {
+						st = explicit.Step{State: nodes[j].s, Label: l, Cmd: ed.cmd, Outcome: ed.out}
+						break
+					}
+				}
+			}
+			run = append(run, st)
+			if seen[k] {
+				run = append(run, explicit.Step{State: nodes[k].s, Label: symbolic.NoLabel, Cmd: -1})
+				return GoalValue{Outcome: GoalFails, Cost: -1, Why: GoalFailTrap, Run: run, Fair: true}, nil
+			}
+			j = k
+		}
+	}
+	// A shortest run to the goal, following next.
+	var run []explicit.Step
+	for i := 0; dist[i] > 0; i = next[i] {
+		j := next[i]
+		st := nodes[j].step
+		if nodes[j].parent != i {
+			l, _ := e.label(nodes[i].s)
+			succ, err := t.succs(nodes[i].s, l)
+			if err != nil {
+				return GoalValue{}, err
+			}
+			for _, ed := range succ {
+				if goalKey(ed.s) == goalKey(nodes[j].s) {
+					st = explicit.Step{State: nodes[i].s, Label: l, Cmd: ed.cmd, Outcome: ed.out}
+					break
+				}
+			}
+		}
+		run = append(run, st)
+	}
+	run = append(run, explicit.Step{State: nodes[goalLast(next, dist)].s, Label: symbolic.NoLabel, Cmd: -1})
+	return GoalValue{Outcome: GoalReached, Cost: dist[0], Run: run, Fair: true}, nil
+}
+
+// goalLast follows next from state 0 to the goal state it ends in.
+func goalLast(next, dist []int) int {
+	i := 0
+	for dist[i] > 0 {
+		i = next[i]
+	}
+	return i
+}
+
+// fairSolve computes, on an explored space, the states from which some
+// policy reaches the goal with probability 1 under fair outcomes (the
+// greatest fixpoint of "the goal is reachable using only labels whose
+// successors all stay in the set"), and such a policy in sp.choice; it
+// sets sp.value to 0 there and goalInf elsewhere.
+func fairSolve(t *GoalTask, sp *goalSpace) {
+	n := len(sp.states)
+	in := make([]bool, n)
+	for i := range in {
+		in[i] = t.Gen.Status(sp.states[i]) != explicit.Unsafe
+	}
+	type ref struct{ state, group int }
+	pred := make([][]ref, n)
+	for i := range sp.groups {
+		for gi, g := range sp.groups[i] {
+			for _, j := range g.succ {
+				pred[j] = append(pred[j], ref{i, gi})
+			}
+		}
+	}
+	for {
+		reach := make([]bool, n)
+		choice := make([]symbolic.LabelID, n)
+		var queue []int
+		for i := range sp.states {
+			choice[i] = symbolic.NoLabel
+			if in[i] && t.Gen.Status(sp.states[i]) == explicit.Goal {
+				reach[i] = true
+				queue = append(queue, i)
+			}
+		}
+		for len(queue) > 0 {
+			j := queue[0]
+			queue = queue[1:]
+			for _, r := range pred[j] {
+				if reach[r.state] || !in[r.state] {
+					continue
+				}
+				ok := true
+				for _, k := range sp.groups[r.state][r.group].succ {
+					ok = ok && in[k]
+				}
+				if ok {
+					reach[r.state] = true
+					choice[r.state] = sp.groups[r.state][r.group].label
+					queue = append(queue, r.state)
+				}
+			}
+		}
+		changed := false
+		for i := range in {
+			if in[i] && !reach[i] {
+				in[i], changed = false, true
+			}
+		}
+		if !changed {
+			for i := range sp.value {
+				sp.value[i] = goalInf
+				if in[i] {
+					sp.value[i] = 0
+				}
+			}
+			sp.choice = choice
+			return
+		}
+	}
+}
