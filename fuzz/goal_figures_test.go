@@ -232,7 +232,7 @@ func TestGoalFigures(t *testing.T) {
 const goalFigNotes = `
 ## Reading the tables
 
-- blocks, transport and the polic3 bl4 pools have no bugs: in the two blocks models and ` + "`" + `specs/transport.spec` + "`" + ` a stacking move may slip (a package fall off) again and again, so under adversarial outcomes no policy is sure to reach the goal from any pool state (the exact ground truth says so); the *fair* rows test these models with fair outcomes.
+- blocks, transport and the polic3 bl4 pools have no bugs under adversarial outcomes: in the two blocks models and ` + "`" + `specs/transport.spec` + "`" + ` a stacking move may slip (a package fall off) again and again, so no policy is sure to reach the goal from any pool state (the exact ground truth says so). With fair outcomes transport has bugs (the policy-quality bias finds 1.7x as many as uniform walks there), the blocks models still none: a slip while the table is at its limit is unsafe, so no policy reaches the goal with probability 1.
 - The loop, detour and surface biases give the same pools where most successors' partial policy runs already fail (the 2x3 and 3x3 puzzles): paper 003's walk then picks uniformly among the failing successors (infinite bias), whatever the bias function says.
 - The policy-quality bias (paper 001's weight: the length of a successful run, 0 and straight into the pool for a failing one) yields fewer bug states than uniform walks on the puzzles, unlike the papers' benchmarks: the walks drift towards states the policy solves.
 - The generated models are so small that a pool of 20 covers their open states whatever the bias.
