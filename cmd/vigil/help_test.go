@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -127,6 +128,25 @@ func TestJSONErrors(t *testing.T) {
 		}
 		if code != tc.exit || je.Exit != code || je.Error == "" || je.File != tc.file || je.Line != tc.line || !strings.Contains(je.Error, tc.want) {
 			t.Errorf("vigil %s: exit %d, %+v", strings.Join(tc.args, " "), code, je)
+		}
+	}
+}
+
+// TestHelpExamplesFilesExist: the repository files that help examples
+// name (specs/..., bench/...) exist.
+func TestHelpExamplesFilesExist(t *testing.T) {
+	repoFile := regexp.MustCompile(`^(specs|bench)/[^*{]+\.(spec|jani|toml|json)$`)
+	for name, c := range commands {
+		for _, ex := range c.Examples {
+			for _, tok := range strings.Fields(ex) {
+				tok = strings.Trim(tok, `"';`)
+				if !repoFile.MatchString(tok) {
+					continue
+				}
+				if _, err := os.Stat(filepath.Join("..", "..", tok)); err != nil {
+					t.Errorf("vigil help %s: example %q names %s, which is not in the repository", name, ex, tok)
+				}
+			}
 		}
 	}
 }
