@@ -50,21 +50,7 @@ func valueOf(g *graph, v bvec, bit func(int32) bool) int {
 }
 
 // allStates calls f with every state of m's ranges.
-func allStates(m *symbolic.Model, f func(symbolic.State)) {
-	s := make(symbolic.State, len(m.Vars))
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(m.Vars) {
-			f(s)
-			return
-		}
-		for x := m.Vars[i].Lo; x <= m.Vars[i].Hi; x++ {
-			s[i] = x
-			rec(i + 1)
-		}
-	}
-	rec(0)
-}
+func allStates(m *symbolic.Model, f func(symbolic.State)) { gen.EachState(m, f) }
 
 func testSpace(t *testing.T, m *symbolic.Model, o Order) *space {
 	t.Helper()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"vigil/symbolic"
+	"vigil/symbolic/gen"
 )
 
 // This file cross-checks the transition encoding against a straightforward
@@ -141,21 +142,7 @@ func explicitSucc(m *symbolic.Model, p *symbolic.Property, s symbolic.State, lab
 }
 
 // allStates calls f for every in-range state of m.
-func allStates(m *symbolic.Model, f func(symbolic.State)) {
-	s := make(symbolic.State, len(m.Vars))
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(s) {
-			f(s)
-			return
-		}
-		for v := m.Vars[i].Lo; v <= m.Vars[i].Hi; v++ {
-			s[i] = v
-			rec(i + 1)
-		}
-	}
-	rec(0)
-}
+func allStates(m *symbolic.Model, f func(symbolic.State)) { gen.EachState(m, f) }
 
 // smtSucc enumerates the next states the solver admits with s as the
 // current state, under the assumptions.

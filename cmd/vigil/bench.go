@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"time"
@@ -70,6 +72,7 @@ func runBench(e *env, args []string) int {
 	mf := addModelFlags(fs, "property (default: the only one)", "rules or other policy restricting the labels (default: the only one)")
 	naive := fs.Bool("naive", true, "also run the naive baseline (states formatted as strings in a Go map)")
 	jsonOut := fs.Bool("json", false, "print the figures as JSON")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the packed engine's run to this file (go tool pprof)")
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
@@ -90,6 +93,17 @@ func runBench(e *env, args []string) int {
 	var res *explicit.Result
 	var err error
 	rep.Packed, err = measure("packed", func() (int, int, error) {
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile)
+			if err != nil {
+				return 0, 0, err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return 0, 0, err
+			}
+			defer pprof.StopCPUProfile()
+		}
 		var err error
 		res, err = explicit.Search(context.Background(), g, explicit.Options{Policy: newDecider(), Progress: func(s explicit.Stats) {
 			prog.printf("bench (packed): %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())

@@ -18,6 +18,9 @@ import (
 // expansion follows depth order, the first unsafe state met is a shallowest
 // one and the counterexample is a shortest run.
 
+// internBatch is the number of successors Search interns at once.
+const internBatch = 64
+
 // Verdict is the answer of a verification.
 type Verdict uint8
 
@@ -175,7 +178,30 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 	layerEnd := uint32(st.Len())
 	s := make(symbolic.State, len(g.M.Vars))
 	x := &Expansion{}
-	for id := uint32(0); id < uint32(st.Len()); id++ {
+	// Successors are interned in batches (InternAll overlaps their cache
+	// misses), in the order they were generated, so ids are the same as
+	// one by one; a batch is flushed before a layer ends or the known
+	// states run out.
+	var pend, hs []uint64
+	flush := func() error {
+		var err error
+		hs, err = st.InternAll(pend, hs)
+		pend = pend[:0]
+		return err
+	}
+	for id := uint32(0); ; id++ {
+		if len(pend) > 0 && (id == layerEnd || id == uint32(st.Len()) || len(pend) >= internBatch*w) {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && id < uint32(st.Len()) {
+				res.Reason = "state limit"
+				return finish(), nil
+			}
+		}
+		if id == uint32(st.Len()) {
+			break
+		}
 		if id == layerEnd {
 			res.Layers = append(res.Layers, id)
 			stats.Depth = len(res.Layers) - 1
@@ -241,15 +267,7 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 			}
 		}
 		stats.Transitions += len(x.Succs)
-		for i := range x.Succs {
-			if _, _, err := st.Intern(x.Target(i)); err != nil {
-				return nil, err
-			}
-		}
-		if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && id+1 < uint32(st.Len()) {
-			res.Reason = "state limit"
-			return finish(), nil
-		}
+		pend = append(pend, x.words...)
 	}
 	res.Layers = append(res.Layers, uint32(st.Len()))
 	if startsCut {

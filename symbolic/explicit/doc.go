@@ -20,10 +20,13 @@
 //   - Conditions and expressions are compiled once into closures over the
 //     unpacked state (compile.go); rules policies are compiled the same way,
 //     other policy kinds go through symbolic.Instantiate and symbolic.Decide.
+//   - Guards go through an index (guards.go): a decision tree over the
+//     variables guards pin to constants, so a state evaluates only the
+//     guards its values can satisfy, not every command's.
 //   - Range violations are errors (RangeError), never transitions.
 //
 // Files: layout.go (packing), store.go (arena and table), succ.go
-// (successor generation, terminal states), start.go (start states),
+// (successor generation, terminal states), guards.go (the guard index), start.go (start states),
 // policy.go (deciders and the per-state cache), bfs.go (Search),
 // sim.go (Simulate, for vigil run), runfile.go (the run-file format),
 // state.go (ParseState), validate.go (IR checks).

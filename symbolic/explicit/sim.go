@@ -111,8 +111,8 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 			st.Cmd, st.Outcome = int(x.Succs[i].Cmd), int(x.Succs[i].Outcome)
 		case OutcomesWeighted:
 			var cmds []int32
-			for _, ci := range g.byLabel[l] {
-				if x.cmdOK[ci] {
+			for _, ci := range x.on {
+				if g.cmds[ci].label == l {
 					cmds = append(cmds, ci)
 				}
 			}

@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"errors"
+	"slices"
 )
 
 // ErrTooManyStates is returned when a store would exceed its id space.
@@ -19,6 +20,7 @@ type Store struct {
 	// compact: a state is one word of at most 32 bits and is its own tag,
 	// so a probe decides equality without touching the arena.
 	compact bool
+	sink    uint64 // keeps InternAll's early reads alive
 }
 
 const maxLoadNum, maxLoadDen = 3, 4 // grow beyond 75% load
@@ -91,11 +93,14 @@ func (st *Store) equal(id uint32, x []uint64) bool {
 // comes from its hash.
 
 // probe returns the tag of x and the first slot index to try.
-func (st *Store) probe(x []uint64) (tag, i uint64) {
+func (st *Store) probe(x []uint64) (tag, i uint64) { return st.probeHash(x, Hash(x)) }
+
+// probeHash is probe with h == Hash(x) given.
+func (st *Store) probeHash(x []uint64, h uint64) (tag, i uint64) {
 	if st.compact {
-		return x[0], Hash(x) & st.mask
+		return x[0], h & st.mask
 	}
-	tag = Hash(x) >> 32
+	tag = h >> 32
 	return tag, tag & st.mask
 }
 
@@ -117,7 +122,45 @@ func (st *Store) Lookup(x []uint64) (uint32, bool) {
 
 // Intern returns the id of x, adding it when new.
 func (st *Store) Intern(x []uint64) (id uint32, added bool, err error) {
-	tag, i := st.probe(x)
+	return st.intern(x, Hash(x))
+}
+
+// InternAll interns the states packed one after the other in xs, in order,
+// as Intern would. It first computes every hash and reads every first
+// slot (and the state a matching tag points to) without depending on the
+// previous state's result, so the processor overlaps the cache misses
+// that a one-by-one Intern takes in turn. hs is scratch space (grown as
+// needed and returned).
+func (st *Store) InternAll(xs []uint64, hs []uint64) ([]uint64, error) {
+	w := st.W
+	n := len(xs) / w
+	hs = slices.Grow(hs[:0], n)[:n]
+	var sink uint64
+	for k := range n {
+		h := Hash(xs[k*w : (k+1)*w])
+		hs[k] = h
+		_, i := st.probeHash(xs[k*w:(k+1)*w], h)
+		sink += st.slots[i]
+	}
+	if !st.compact {
+		for _, h := range hs {
+			tag, i := st.probeHash(nil, h)
+			if s := st.slots[i]; s != 0 && s>>32 == tag {
+				sink += st.arena[int(uint32(s)-1)*w]
+			}
+		}
+	}
+	st.sink += sink
+	for k, h := range hs {
+		if _, _, err := st.intern(xs[k*w:(k+1)*w], h); err != nil {
+			return hs, err
+		}
+	}
+	return hs, nil
+}
+
+func (st *Store) intern(x []uint64, h uint64) (id uint32, added bool, err error) {
+	tag, i := st.probeHash(x, h)
 	for ; ; i = (i + 1) & st.mask {
 		s := st.slots[i]
 		if s == 0 {

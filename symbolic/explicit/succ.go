@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"fmt"
+	"slices"
 
 	"vigil/symbolic"
 )
@@ -33,13 +34,14 @@ type compiledCmd struct {
 // property. It is not safe for concurrent use (it owns scratch buffers);
 // make one per goroutine.
 type Generator struct {
-	M       *symbolic.Model
-	Prop    *symbolic.Property
-	L       *Layout
-	cmds    []compiledCmd
-	byLabel [][]int32 // label -> command indices in model order
-	unsafe  condFn
-	goal    condFn // nil: no goal
+	M      *symbolic.Model
+	Prop   *symbolic.Property
+	L      *Layout
+	cmds   []compiledCmd
+	index  *guardNode
+	resid  []condFn // per command: the guard's conjuncts the index does not decide
+	unsafe condFn
+	goal   condFn // nil: no goal
 }
 
 // New checks m and prop and compiles them. prop may be nil (no property:
@@ -52,7 +54,7 @@ func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Generator{M: m, Prop: prop, L: l, byLabel: make([][]int32, len(m.Labels))}
+	g := &Generator{M: m, Prop: prop, L: l}
 	for i := range m.Commands {
 		c := &m.Commands[i]
 		cc := compiledCmd{label: c.Label, guard: compileCond(c.Guard)}
@@ -65,8 +67,8 @@ func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
 			cc.outcomes = append(cc.outcomes, as)
 		}
 		g.cmds = append(g.cmds, cc)
-		g.byLabel[c.Label] = append(g.byLabel[c.Label], int32(i))
 	}
+	g.index, g.resid = buildGuardIndex(m)
 	g.unsafe = func(symbolic.State) bool { return false }
 	if prop != nil {
 		if err := validateCond(m, prop.Unsafe, "unsafe condition of property "+prop.Name); err != nil {
@@ -139,7 +141,7 @@ type Expansion struct {
 	Labels []symbolic.LabelID // applicable labels in LabelID order
 	Groups []Group
 	Succs  []Succ
-	cmdOK  []bool
+	on     []int32 // enabled commands in model order
 	words  []uint64
 	w      int
 }
@@ -148,34 +150,34 @@ type Expansion struct {
 // that fills x).
 func (x *Expansion) Target(i int) []uint64 { return x.words[i*x.w : (i+1)*x.w : (i+1)*x.w] }
 
-// Applicable evaluates every guard in the unpacked state s and fills x.App,
-// x.Labels, and clears x's successors.
+// Applicable finds the commands enabled in the unpacked state s (through
+// the guard index, see guards.go) and fills x.App, x.Labels, and clears x's
+// successors.
 func (g *Generator) Applicable(s symbolic.State, x *Expansion) {
-	nl, nc := len(g.M.Labels), len(g.cmds)
-	if len(x.App) != nl {
+	if nl := len(g.M.Labels); len(x.App) != nl {
 		x.App = make([]bool, nl)
 	} else {
-		clear(x.App)
-	}
-	if len(x.cmdOK) != nc {
-		x.cmdOK = make([]bool, nc)
+		for _, l := range x.Labels {
+			x.App[l] = false
+		}
 	}
 	x.w = g.L.W
 	x.Labels = x.Labels[:0]
 	x.Groups = x.Groups[:0]
 	x.Succs = x.Succs[:0]
 	x.words = x.words[:0]
-	for i := range g.cmds {
-		ok := g.cmds[i].guard(s)
-		x.cmdOK[i] = ok
-		if ok {
-			x.App[g.cmds[i].label] = true
+	x.on = g.enabled(g.index, s, x.on[:0])
+	if len(x.on) > 1 {
+		slices.Sort(x.on)
+	}
+	for _, ci := range x.on {
+		if l := g.cmds[ci].label; !x.App[l] {
+			x.App[l] = true
+			x.Labels = append(x.Labels, l)
 		}
 	}
-	for l, ok := range x.App {
-		if ok {
-			x.Labels = append(x.Labels, symbolic.LabelID(l))
-		}
+	if len(x.Labels) > 1 {
+		slices.Sort(x.Labels)
 	}
 }
 
@@ -185,11 +187,11 @@ func (g *Generator) Applicable(s symbolic.State, x *Expansion) {
 func (g *Generator) Successors(src []uint64, s symbolic.State, l symbolic.LabelID, x *Expansion) error {
 	from := len(x.Succs)
 	w := g.L.W
-	for _, ci := range g.byLabel[l] {
-		if !x.cmdOK[ci] {
+	for _, ci := range x.on {
+		c := &g.cmds[ci]
+		if c.label != l {
 			continue
 		}
-		c := &g.cmds[ci]
 	outcomes:
 		for oi, as := range c.outcomes {
 			n := len(x.words)

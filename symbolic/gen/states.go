@@ -1,0 +1,22 @@
+package gen
+
+import "vigil/symbolic"
+
+// EachState calls f on every state of the product of m's variable ranges
+// (reusing one slice: copy it to keep it). Generated models are small
+// enough for tests to check a property of all of them.
+func EachState(m *symbolic.Model, f func(symbolic.State)) {
+	s := make(symbolic.State, len(m.Vars))
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(m.Vars) {
+			f(s)
+			return
+		}
+		for v := m.Vars[i].Lo; v <= m.Vars[i].Hi; v++ {
+			s[i] = v
+			rec(i + 1)
+		}
+	}
+	rec(0)
+}
