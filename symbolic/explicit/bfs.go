@@ -51,6 +51,21 @@ type Options struct {
 	ProgressEvery int
 	// SizeHint presizes the store.
 	SizeHint int
+	// Workers > 1 runs the level-synchronous parallel search (par.go) on
+	// that many goroutines. It reaches the same states, counts the same
+	// transitions and terminal states, and gives the same verdicts and
+	// counterexample lengths as the sequential search; ids are assigned
+	// in another (still deterministic) order, a counterexample may be a
+	// different shortest one, and MaxStates is checked at the end of a
+	// layer, so the store may exceed it by up to one layer.
+	Workers int
+	// MinPerWorker is the fewest states of a layer a worker is given
+	// (default 256): smaller layers use fewer workers. Tests set 1 to run
+	// every worker on tiny models.
+	MinPerWorker int
+	// NewPolicy builds one more decider for each extra worker when Policy
+	// is not safe for concurrent use (compiled rules are).
+	NewPolicy func() (Decider, error)
 }
 
 // Stats describe an exploration.
@@ -120,22 +135,24 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 	if opt.MaxStates > 0 && (hint == 0 || hint > opt.MaxStates) {
 		hint = min(opt.MaxStates, 1<<20)
 	}
-	st := NewStoreFor(g.L, hint)
-	res := &Result{Store: st}
-	var cache *Cache
-	if opt.Policy != nil {
-		cache = NewCache(opt.Policy)
-		if c, ok := opt.Policy.(Cheap); ok && c.Cheap() {
-			cache.label = nil
-			cache.off = true
-		}
+	workers := max(opt.Workers, 1)
+	shards := 1
+	for shards < 4*workers && workers > 1 {
+		shards *= 2
 	}
+	st := newStoreFor(g.L, hint, shards)
+	res := &Result{Store: st}
+	caches, err := newCaches(opt, workers)
+	if err != nil {
+		return nil, err
+	}
+	cache := caches[0]
 	stats := &res.Stats
 	stats.Words = w
 	buf := make([]uint64, w)
 	var serr error
 	startsCut := false // enumeration stopped early: the search cannot be complete
-	err := g.Starts(func(s symbolic.State) bool {
+	err = g.Starts(func(s symbolic.State) bool {
 		g.L.Pack(s, buf)
 		_, added, err := st.Intern(buf)
 		if err != nil {
@@ -173,6 +190,24 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 	every := opt.ProgressEvery
 	if every <= 0 {
 		every = 1 << 16
+	}
+	complete := func() *Result {
+		res.Layers = append(res.Layers, uint32(st.Len()))
+		if startsCut {
+			res.Reason = "state limit"
+			if ctx.Err() != nil {
+				res.Reason = "canceled"
+			}
+			return finish()
+		}
+		res.Verdict = Safe
+		if stats.Unsafe > 0 {
+			res.Verdict = UnsafeVerdict // exploration: unsafe states were counted, no trace
+		}
+		return finish()
+	}
+	if workers > 1 {
+		return searchPar(ctx, g, opt, res, caches, begin, every, finish, complete)
 	}
 	res.Layers = []uint32{0}
 	layerEnd := uint32(st.Len())
@@ -269,19 +304,35 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 		stats.Transitions += len(x.Succs)
 		pend = append(pend, x.words...)
 	}
-	res.Layers = append(res.Layers, uint32(st.Len()))
-	if startsCut {
-		res.Reason = "state limit"
-		if ctx.Err() != nil {
-			res.Reason = "canceled"
+	return complete(), nil
+}
+
+// newCaches returns the policy cache of each worker (nil entries without a
+// policy). Their label slices are shared (see Cache.share).
+func newCaches(opt Options, workers int) ([]*Cache, error) {
+	caches := make([]*Cache, workers)
+	if opt.Policy == nil {
+		return caches, nil
+	}
+	c := NewCache(opt.Policy)
+	if ch, ok := opt.Policy.(Cheap); ok && ch.Cheap() {
+		c.off = true
+	}
+	caches[0] = c
+	for w := 1; w < workers; w++ {
+		d := opt.Policy
+		if _, ok := d.(concurrent); !ok {
+			if opt.NewPolicy == nil {
+				return nil, errors.New("explicit: a parallel search with this policy needs Options.NewPolicy (one decider per worker)")
+			}
+			var err error
+			if d, err = opt.NewPolicy(); err != nil {
+				return nil, err
+			}
 		}
-		return finish(), nil
+		caches[w] = &Cache{D: d, off: c.off}
 	}
-	res.Verdict = Safe
-	if stats.Unsafe > 0 {
-		res.Verdict = UnsafeVerdict // exploration: unsafe states were counted, no trace
-	}
-	return finish(), nil
+	return caches, nil
 }
 
 // trace rebuilds a shortest run to state t by scanning, layer by layer

@@ -93,6 +93,13 @@ type Cheap interface{ Cheap() bool }
 // Cheap reports that compiled rules need no cache.
 func (r *rulesDecider) Cheap() bool { return true }
 
+// concurrent is implemented by deciders that are safe for concurrent use:
+// a parallel search shares them between its workers.
+type concurrent interface{ concurrentSafe() }
+
+// Compiled rules keep no state.
+func (r *rulesDecider) concurrentSafe() {}
+
 // Cache remembers a decider's label per state id, so that an expensive
 // policy is evaluated once per state however often an algorithm revisits
 // it. It costs 2 bytes per state (labels beyond 65532 are not cached).
@@ -127,6 +134,23 @@ func (c *Cache) Decide(id uint32, s symbolic.State, app []bool) (symbolic.LabelI
 		c.label[id] = uint16(l + 2)
 	}
 	return l, nil
+}
+
+// share makes every cache of cs (the workers' caches of one search) hold
+// labels for the ids below n in one slice, so that they can write the
+// labels of distinct states concurrently.
+func share(cs []*Cache, n int) {
+	c := cs[0]
+	if c == nil || c.off {
+		return
+	}
+	if len(c.label) < n {
+		m := max(len(c.label)+len(c.label)/4, n, 1024)
+		c.label = append(c.label, make([]uint16, m-len(c.label))...)
+	}
+	for _, o := range cs[1:] {
+		o.label = c.label
+	}
 }
 
 // Bytes returns the memory the cache holds.

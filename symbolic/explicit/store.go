@@ -9,13 +9,15 @@ import (
 var ErrTooManyStates = errors.New("explicit: more than 4294967294 states; use a symbolic engine or --max-states")
 
 // Store is a set of packed states of W words each with dense uint32 ids.
-// The arena and the table hold no pointers, so the garbage collector never
-// scans them.
+// The arena and the tables hold no pointers, so the garbage collector
+// never scans them. A store has one hash table, or several shards (a
+// parallel search, par.go): a state's hash picks its shard, and each shard
+// is an independent table that one worker fills while the others read
+// none.
 type Store struct {
 	W     int
 	arena []uint64
-	slots []uint64 // tag<<32 | (id+1); 0 is empty
-	mask  uint64
+	tabs  []table // len a power of two
 	n     uint32
 	// compact: a state is one word of at most 32 bits and is its own tag,
 	// so a probe decides equality without touching the arena.
@@ -23,28 +25,38 @@ type Store struct {
 	sink    uint64 // keeps InternAll's early reads alive
 }
 
+// table is open addressing with linear probing over a power-of-two slice.
+type table struct {
+	slots []uint64 // tag<<32 | (id+1); 0 is empty
+	mask  uint64
+	n     int // entries
+}
+
 const maxLoadNum, maxLoadDen = 3, 4 // grow beyond 75% load
 
 // NewStore returns an empty store for states of w words sized for about
 // hint states.
-func NewStore(w int, hint int) *Store {
-	size := 1024
-	for size*maxLoadNum/maxLoadDen < hint {
-		size *= 2
+func NewStore(w int, hint int) *Store { return newStore(w, hint, 1) }
+
+func newStore(w, hint, shards int) *Store {
+	st := &Store{W: w, arena: make([]uint64, 0, hint*w), tabs: make([]table, shards)}
+	for k := range st.tabs {
+		size := 1024
+		for size*maxLoadNum/maxLoadDen < hint/shards {
+			size *= 2
+		}
+		st.tabs[k] = table{slots: make([]uint64, size), mask: uint64(size - 1)}
 	}
-	return &Store{
-		W:     w,
-		arena: make([]uint64, 0, hint*w),
-		slots: make([]uint64, size),
-		mask:  uint64(size - 1),
-	}
+	return st
 }
 
 // NewStoreFor returns a store for the states of layout l: compact (the
 // state kept in the table slot beside its id) when a state needs at most
 // 32 bits.
-func NewStoreFor(l *Layout, hint int) *Store {
-	st := NewStore(l.W, hint)
+func NewStoreFor(l *Layout, hint int) *Store { return newStoreFor(l, hint, 1) }
+
+func newStoreFor(l *Layout, hint, shards int) *Store {
+	st := newStore(l.W, hint, shards)
 	st.compact = l.W == 1 && l.Bits <= 32
 	return st
 }
@@ -72,8 +84,14 @@ func (st *Store) Get(id uint32) []uint64 {
 	return st.arena[i : i+st.W : i+st.W]
 }
 
-// Bytes returns the memory the store holds (arena capacity and table).
-func (st *Store) Bytes() int { return 8*cap(st.arena) + 8*len(st.slots) }
+// Bytes returns the memory the store holds (arena capacity and tables).
+func (st *Store) Bytes() int {
+	b := 8 * cap(st.arena)
+	for k := range st.tabs {
+		b += 8 * len(st.tabs[k].slots)
+	}
+	return b
+}
 
 func (st *Store) equal(id uint32, x []uint64) bool {
 	i := int(id) * st.W
@@ -86,29 +104,39 @@ func (st *Store) equal(id uint32, x []uint64) bool {
 }
 
 // In the default mode the tag of a slot is the hash's high 32 bits and the
-// table index is taken from the same bits, so growing the table needs
+// table index is taken from the same bits, so growing a table needs
 // neither the arena nor the hash function: it walks the old slots in order
 // and each lands at tag & newmask, which keeps the writes nearly
-// sequential. In compact mode the tag is the state itself and the index
-// comes from its hash.
+// sequential; the shard comes from the hash's low bits. In compact mode
+// the tag is the state itself, the index comes from its hash's low bits
+// and the shard from its high ones.
 
-// probe returns the tag of x and the first slot index to try.
-func (st *Store) probe(x []uint64) (tag, i uint64) { return st.probeHash(x, Hash(x)) }
-
-// probeHash is probe with h == Hash(x) given.
-func (st *Store) probeHash(x []uint64, h uint64) (tag, i uint64) {
+// locate returns the table of x (whose hash is h), the tag of x and the
+// first slot index to try.
+func (st *Store) locate(x []uint64, h uint64) (t *table, tag, i uint64) {
+	t = &st.tabs[st.shard(h)]
 	if st.compact {
-		return x[0], h & st.mask
+		return t, x[0], h & t.mask
 	}
 	tag = h >> 32
-	return tag, tag & st.mask
+	return t, tag, tag & t.mask
+}
+
+// shard returns the shard of a state whose hash is h.
+func (st *Store) shard(h uint64) int {
+	if st.compact {
+		h >>= 32
+	}
+	return int(h & uint64(len(st.tabs)-1))
 }
 
 // Lookup returns the id of x if the store holds it.
-func (st *Store) Lookup(x []uint64) (uint32, bool) {
-	tag, i := st.probe(x)
-	for ; ; i = (i + 1) & st.mask {
-		s := st.slots[i]
+func (st *Store) Lookup(x []uint64) (uint32, bool) { return st.lookup(x, Hash(x)) }
+
+func (st *Store) lookup(x []uint64, h uint64) (uint32, bool) {
+	t, tag, i := st.locate(x, h)
+	for ; ; i = (i + 1) & t.mask {
+		s := t.slots[i]
 		if s == 0 {
 			return 0, false
 		}
@@ -137,15 +165,16 @@ func (st *Store) InternAll(xs []uint64, hs []uint64) ([]uint64, error) {
 	hs = slices.Grow(hs[:0], n)[:n]
 	var sink uint64
 	for k := range n {
-		h := Hash(xs[k*w : (k+1)*w])
+		x := xs[k*w : (k+1)*w]
+		h := Hash(x)
 		hs[k] = h
-		_, i := st.probeHash(xs[k*w:(k+1)*w], h)
-		sink += st.slots[i]
+		t, _, i := st.locate(x, h)
+		sink += t.slots[i]
 	}
 	if !st.compact {
-		for _, h := range hs {
-			tag, i := st.probeHash(nil, h)
-			if s := st.slots[i]; s != 0 && s>>32 == tag {
+		for k, h := range hs {
+			t, tag, i := st.locate(xs[k*w:(k+1)*w], h)
+			if s := t.slots[i]; s != 0 && s>>32 == tag {
 				sink += st.arena[int(uint32(s)-1)*w]
 			}
 		}
@@ -160,9 +189,9 @@ func (st *Store) InternAll(xs []uint64, hs []uint64) ([]uint64, error) {
 }
 
 func (st *Store) intern(x []uint64, h uint64) (id uint32, added bool, err error) {
-	tag, i := st.probeHash(x, h)
-	for ; ; i = (i + 1) & st.mask {
-		s := st.slots[i]
+	t, tag, i := st.locate(x, h)
+	for ; ; i = (i + 1) & t.mask {
+		s := t.slots[i]
 		if s == 0 {
 			break
 		}
@@ -172,37 +201,41 @@ func (st *Store) intern(x []uint64, h uint64) (id uint32, added bool, err error)
 			}
 		}
 	}
-	full := uint64(st.n+1)*maxLoadDen > uint64(len(st.slots))*maxLoadNum
-	if st.n >= 1<<32-2 || (len(st.slots) >= 1<<32 && full) {
+	full := t.full()
+	if st.n >= 1<<32-2 || (len(t.slots) >= 1<<32 && full) {
 		return 0, false, ErrTooManyStates
 	}
 	id = st.n
 	st.n++
 	st.arena = append(st.arena, x...)
-	st.slots[i] = tag<<32 | uint64(id+1)
-	if full && len(st.slots) < 1<<32 {
-		st.grow()
+	t.slots[i] = tag<<32 | uint64(id+1)
+	t.n++
+	if full && len(t.slots) < 1<<32 {
+		st.grow(t)
 	}
 	return id, true, nil
 }
 
-func (st *Store) grow() {
-	old := st.slots
-	st.slots = make([]uint64, 2*len(old))
-	st.mask = uint64(len(st.slots) - 1)
+// full reports whether one more entry takes t beyond its load limit.
+func (t *table) full() bool { return uint64(t.n+1)*maxLoadDen > uint64(len(t.slots))*maxLoadNum }
+
+func (st *Store) grow(t *table) {
+	old := t.slots
+	t.slots = make([]uint64, 2*len(old))
+	t.mask = uint64(len(t.slots) - 1)
 	var one [1]uint64
 	for _, s := range old {
 		if s == 0 {
 			continue
 		}
-		i := (s >> 32) & st.mask
+		i := (s >> 32) & t.mask
 		if st.compact {
 			one[0] = s >> 32
-			i = Hash(one[:]) & st.mask
+			i = Hash(one[:]) & t.mask
 		}
-		for st.slots[i] != 0 {
-			i = (i + 1) & st.mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & t.mask
 		}
-		st.slots[i] = s
+		t.slots[i] = s
 	}
 }

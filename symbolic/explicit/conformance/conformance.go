@@ -2,7 +2,9 @@
 // vigil verify's question, asked once on generated models and answered by
 // the explicit engine's BFS as the reference (gonum's testgraph pattern).
 // An engine passes when it agrees with BFS wherever it gives a verdict and
-// its counterexamples replay in the explicit semantics.
+// its counterexamples replay in the explicit semantics. Explore asks vigil
+// explore's question the same way: how many states, transitions and
+// terminal states are reachable.
 //
 // Use it from an engine's tests:
 //
@@ -119,4 +121,77 @@ func Verify(t *testing.T, v Verifier, opt Options) {
 		}
 	}
 	t.Logf("conformance: %d verdicts compared (%d unsafe)", decided, unsafe)
+}
+
+// Counts are an exploration's figures; a negative field is one the engine
+// does not report and is not compared.
+type Counts struct {
+	States, Transitions, Depth, Unsafe, Goal, Deadlocks, Stuck int
+}
+
+// CountsOf returns the figures of an explicit search.
+func CountsOf(s explicit.Stats) Counts {
+	return Counts{States: s.States, Transitions: s.Transitions, Depth: s.Depth, Unsafe: s.Unsafe, Goal: s.Goal, Deadlocks: s.Deadlocks, Stuck: s.Stuck}
+}
+
+// Explorer explores everything reachable under policy (nil: any labels)
+// from the start states of prop, unsafe and goal states being terminal.
+type Explorer func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) (Counts, error)
+
+// Explore runs e on generated models and fails t where its figures differ
+// from BFS's, or it errs on a model BFS explores.
+func Explore(t *testing.T, e Explorer, opt Options) {
+	t.Helper()
+	if opt.Models <= 0 {
+		opt.Models = 200
+	}
+	if opt.FirstSeed == 0 {
+		opt.FirstSeed = 1
+	}
+	opt.Gen.RangeErrors = false
+	ctx := context.Background()
+	compared := 0
+	for seed := opt.FirstSeed; seed < opt.FirstSeed+uint64(opt.Models); seed++ {
+		m := gen.Model(seed, opt.Gen)
+		prop := m.Properties[0]
+		g, err := explicit.New(m, prop)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		policies := []*symbolic.PolicyDecl{m.Policies[0]}
+		if opt.NoPolicy {
+			policies = append(policies, nil)
+		}
+		for _, pd := range policies {
+			var dec explicit.Decider
+			if pd != nil {
+				if dec, err = explicit.NewDecider(m, pd); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+			}
+			want, err := explicit.Search(ctx, g, explicit.Options{Policy: dec})
+			if err != nil {
+				continue
+			}
+			got, err := e(ctx, m, prop, pd)
+			if err != nil {
+				t.Errorf("seed %d (%s): engine error: %v", seed, m.Name, err)
+				continue
+			}
+			compared++
+			w := CountsOf(want.Stats)
+			for _, f := range []struct {
+				name      string
+				got, want int
+			}{
+				{"states", got.States, w.States}, {"transitions", got.Transitions, w.Transitions}, {"depth", got.Depth, w.Depth},
+				{"unsafe", got.Unsafe, w.Unsafe}, {"goal", got.Goal, w.Goal}, {"deadlocks", got.Deadlocks, w.Deadlocks}, {"stuck", got.Stuck, w.Stuck},
+			} {
+				if f.got >= 0 && f.got != f.want {
+					t.Errorf("seed %d (%s, policy %v): %s %d, BFS says %d", seed, m.Name, pd != nil, f.name, f.got, f.want)
+				}
+			}
+		}
+	}
+	t.Logf("conformance: %d explorations compared", compared)
 }
