@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -23,6 +24,7 @@ func init() {
 		Examples: []string{
 			"vigil bench -D L=120000 -D P=3 specs/twoway_line.spec",
 			"vigil bench --naive=false specs/npuzzle.spec --json",
+			"vigil bench -D L=120000 specs/twoway_line.spec -j 2 --runs 3 --naive=false    # parallel BFS against -j 1, medians of 3 alternating runs",
 		},
 		Run: runBench,
 	})
@@ -40,14 +42,16 @@ func init() {
 
 // benchFigures are one engine's measurements.
 type benchFigures struct {
-	Engine        string  `json:"engine"`
-	States        int     `json:"states"`
-	Transitions   int     `json:"transitions"`
-	WallSeconds   float64 `json:"wall_seconds"`
-	CPUSeconds    float64 `json:"cpu_seconds"`
-	StatesPerSec  float64 `json:"states_per_cpu_second"`
-	HeapBytes     int64   `json:"heap_bytes"`
-	BytesPerState float64 `json:"bytes_per_state"`
+	Engine           string  `json:"engine"`
+	Workers          int     `json:"workers,omitempty"`
+	States           int     `json:"states"`
+	Transitions      int     `json:"transitions"`
+	WallSeconds      float64 `json:"wall_seconds"`
+	CPUSeconds       float64 `json:"cpu_seconds"`
+	StatesPerWallSec float64 `json:"states_per_second"`
+	StatesPerSec     float64 `json:"states_per_cpu_second"`
+	HeapBytes        int64   `json:"heap_bytes"`
+	BytesPerState    float64 `json:"bytes_per_state"`
 	// Unmeasured: the run retained less heap than the measurement's noise
 	// (tiny models); HeapBytes and BytesPerState are then 0, never negative.
 	Unmeasured bool `json:"memory_unmeasured,omitempty"`
@@ -58,9 +62,14 @@ type benchReport struct {
 	Policy      string        `json:"policy"`
 	StateBytes  int           `json:"packed_state_bytes"`
 	Packed      benchFigures  `json:"packed"`
+	Parallel    *benchFigures `json:"parallel,omitempty"`
 	Naive       *benchFigures `json:"naive,omitempty"`
+	Runs        int           `json:"runs"`
 	SpeedRatio  float64       `json:"speed_ratio,omitempty"`
 	MemoryRatio float64       `json:"memory_ratio,omitempty"`
+	// ParallelSpeedup is the parallel search's wall-clock states/s over
+	// the sequential one's, measured in the same run.
+	ParallelSpeedup float64 `json:"parallel_speedup,omitempty"`
 }
 
 func runBench(e *env, args []string) int {
@@ -72,9 +81,18 @@ func runBench(e *env, args []string) int {
 	mf := addModelFlags(fs, "property (default: the only one)", "rules or other policy restricting the labels (default: the only one)")
 	naive := fs.Bool("naive", true, "also run the naive baseline (states formatted as strings in a Go map)")
 	jsonOut := fs.Bool("json", false, "print the figures as JSON")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the packed engine's run to this file (go tool pprof)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the first run of the packed engine (with -j N, of the parallel one) to this file (go tool pprof)")
+	workers := fs.Int("j", 1, "also run the parallel search on this many goroutines and compare it with the sequential one (-j 1) in the same run")
+	runs := fs.Int("runs", 1, "measure each engine this many times, alternating, and report the medians (1 to 100)")
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
+		return exitUsage
+	}
+	if !checkWorkers(e, "bench", *workers, true) {
+		return exitUsage
+	}
+	if *runs < 1 || *runs > 100 {
+		fmt.Fprintf(e.stderr, "vigil bench: --runs %d: give a number of runs from 1 to 100\n", *runs)
 		return exitUsage
 	}
 	lm, ok := mf.load(e, "bench", file, false, thePolicy)
@@ -86,59 +104,84 @@ func runBench(e *env, args []string) int {
 	if decl != nil {
 		newDecider = func() explicit.Decider { d, _ := explicit.NewDecider(m, decl); return d }
 	}
-	rep := &benchReport{Model: m.Name, Policy: policyName(decl), StateBytes: 8 * g.Words()}
+	rep := &benchReport{Model: m.Name, Policy: policyName(decl), StateBytes: 8 * g.Words(), Runs: *runs}
 	prog := newProgress(e, *jsonOut)
 	defer prog.clear()
-
-	var res *explicit.Result
-	var err error
-	rep.Packed, err = measure("packed", func() (int, int, error) {
-		if *cpuProfile != "" {
-			f, err := os.Create(*cpuProfile)
+	profile := *cpuProfile
+	search := func(j int) func() (int, int, any, error) {
+		name := "packed"
+		if j > 1 {
+			name = fmt.Sprintf("packed -j %d", j)
+		}
+		return func() (int, int, any, error) {
+			if profile != "" && (j > 1 || *workers == 1) {
+				stop, err := startProfile(profile)
+				if err != nil {
+					return 0, 0, nil, err
+				}
+				profile = ""
+				defer stop()
+			}
+			opt := explicit.Options{Policy: newDecider(), Progress: func(s explicit.Stats) {
+				prog.printf("bench (%s): %d states, depth %d, %.0f states/s", name, s.States, s.Depth, s.StatesPerSecond())
+			}}
+			lm.parallel(&opt, j)
+			res, err := explicit.Search(context.Background(), g, opt)
 			if err != nil {
-				return 0, 0, err
+				return 0, 0, nil, err
 			}
-			defer f.Close()
-			if err := pprof.StartCPUProfile(f); err != nil {
-				return 0, 0, err
-			}
-			defer pprof.StopCPUProfile()
+			return res.Stats.States, res.Stats.Transitions, res, nil
 		}
-		var err error
-		res, err = explicit.Search(context.Background(), g, explicit.Options{Policy: newDecider(), Progress: func(s explicit.Stats) {
-			prog.printf("bench (packed): %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
-		}})
-		if err != nil {
-			return 0, 0, err
-		}
-		return res.Stats.States, res.Stats.Transitions, nil
-	}, func() { runtime.KeepAlive(res) })
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-		return exitError
 	}
-	res = nil
-	if *naive {
-		var keep any
-		nf, err := measure("naive", func() (int, int, error) {
-			n, t, k, err := naiveBFS(g, newDecider(), func(states, done int) {
-				prog.printf("bench (naive): %d states, %d expanded", states, done)
-			})
-			keep = k
-			return n, t, err
-		}, func() { runtime.KeepAlive(keep) })
+	var seq, par, nai []benchFigures
+	for range *runs {
+		f, err := measure("packed", search(1))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
 			return exitError
 		}
-		if nf.States != rep.Packed.States || nf.Transitions != rep.Packed.Transitions {
-			fmt.Fprintf(e.stderr, "vigil bench: internal error: the engines disagree (%d/%d states, %d/%d transitions)\n", rep.Packed.States, nf.States, rep.Packed.Transitions, nf.Transitions)
+		seq = append(seq, f)
+		if *workers > 1 {
+			f, err := measure(fmt.Sprintf("packed -j %d", *workers), search(*workers))
+			if err != nil {
+				fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
+				return exitError
+			}
+			f.Workers = *workers
+			par = append(par, f)
+		}
+		if *naive {
+			f, err := measure("naive", func() (int, int, any, error) {
+				return naiveBFS(g, newDecider(), func(states, done int) {
+					prog.printf("bench (naive): %d states, %d expanded", states, done)
+				})
+			})
+			if err != nil {
+				fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
+				return exitError
+			}
+			nai = append(nai, f)
+		}
+	}
+	rep.Packed = medianFigures(seq)
+	for _, other := range [][]benchFigures{par, nai} {
+		if len(other) == 0 {
+			continue
+		}
+		f := medianFigures(other)
+		if f.States != rep.Packed.States || f.Transitions != rep.Packed.Transitions {
+			fmt.Fprintf(e.stderr, "vigil bench: internal error: the engines disagree (%s: %d/%d states, %d/%d transitions)\n", f.Engine, rep.Packed.States, f.States, rep.Packed.Transitions, f.Transitions)
 			return exitError
 		}
-		rep.Naive = &nf
-		rep.SpeedRatio = rep.Packed.StatesPerSec / nf.StatesPerSec
-		if !nf.Unmeasured && !rep.Packed.Unmeasured {
-			rep.MemoryRatio = nf.BytesPerState / rep.Packed.BytesPerState
+		if f.Engine == "naive" {
+			rep.Naive = &f
+			rep.SpeedRatio = rep.Packed.StatesPerSec / f.StatesPerSec
+			if !f.Unmeasured && !rep.Packed.Unmeasured {
+				rep.MemoryRatio = f.BytesPerState / rep.Packed.BytesPerState
+			}
+		} else {
+			rep.Parallel = &f
+			rep.ParallelSpeedup = f.StatesPerWallSec / rep.Packed.StatesPerWallSec
 		}
 	}
 	prog.clear()
@@ -149,29 +192,35 @@ func runBench(e *env, args []string) int {
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "model %s, policy %s: %d reachable states, %d transitions; packed state %d bytes\n", rep.Model, orNone(rep.Policy), rep.Packed.States, rep.Packed.Transitions, rep.StateBytes)
-	fmt.Fprintf(w, "%-7s %12s %10s %10s %14s %12s\n", "engine", "states", "wall s", "cpu s", "states/cpu-s", "bytes/state")
-	for _, f := range []*benchFigures{&rep.Packed, rep.Naive} {
+	if rep.Runs > 1 {
+		fmt.Fprintf(w, "medians of %d alternating runs\n", rep.Runs)
+	}
+	fmt.Fprintf(w, "%-12s %12s %9s %9s %12s %13s %12s\n", "engine", "states", "wall s", "cpu s", "states/s", "states/cpu-s", "bytes/state")
+	for _, f := range []*benchFigures{&rep.Packed, rep.Parallel, rep.Naive} {
 		if f != nil {
 			mem := fmt.Sprintf("%12.1f", f.BytesPerState)
 			if f.Unmeasured {
 				mem = fmt.Sprintf("%12s", "-")
 			}
-			fmt.Fprintf(w, "%-7s %12d %10.2f %10.2f %14.0f %s\n", f.Engine, f.States, f.WallSeconds, f.CPUSeconds, f.StatesPerSec, mem)
+			fmt.Fprintf(w, "%-12s %12d %9.2f %9.2f %12.0f %13.0f %s\n", f.Engine, f.States, f.WallSeconds, f.CPUSeconds, f.StatesPerWallSec, f.StatesPerSec, mem)
 		}
+	}
+	if p := rep.Parallel; p != nil {
+		fmt.Fprintf(w, "packed -j %d vs -j 1: %.2fx states/s (wall clock), %.2fx states per cpu-second\n", p.Workers, rep.ParallelSpeedup, p.StatesPerSec/rep.Packed.StatesPerSec)
 	}
 	switch {
 	case rep.Naive != nil && rep.MemoryRatio > 0:
-		fmt.Fprintf(w, "packed vs naive: %.1fx states/s, %.1fx less memory per state\n", rep.SpeedRatio, rep.MemoryRatio)
+		fmt.Fprintf(w, "packed vs naive: %.1fx states/cpu-s, %.1fx less memory per state\n", rep.SpeedRatio, rep.MemoryRatio)
 	case rep.Naive != nil:
-		fmt.Fprintf(w, "packed vs naive: %.1fx states/s; memory too small to measure (-: the run kept less heap than the noise; use a larger model)\n", rep.SpeedRatio)
+		fmt.Fprintf(w, "packed vs naive: %.1fx states/cpu-s; memory too small to measure (-: the run kept less heap than the noise; use a larger model)\n", rep.SpeedRatio)
 	}
 	return exitOK
 }
 
 // measure runs f once, timing it by wall clock and by process CPU time, and
-// takes the live heap it leaves behind (after a GC, while keep still holds
-// the result).
-func measure(name string, f func() (states, transitions int, err error), keep func()) (benchFigures, error) {
+// takes the live heap it leaves behind (after a GC, while the value f
+// returns is still held).
+func measure(name string, f func() (states, transitions int, keep any, err error)) (benchFigures, error) {
 	// Two collections: objects with finalizers (open files of the loader)
 	// are freed only by the second, and must not count as freed by f.
 	runtime.GC()
@@ -181,7 +230,7 @@ func measure(name string, f func() (states, transitions int, err error), keep fu
 	heap0 := ms.HeapAlloc
 	cpu0 := cpuTime()
 	t0 := time.Now()
-	n, t, err := f()
+	n, t, keep, err := f()
 	wall := time.Since(t0)
 	cpu := cpuTime() - cpu0
 	if err != nil {
@@ -190,19 +239,63 @@ func measure(name string, f func() (states, transitions int, err error), keep fu
 	runtime.GC()
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
-	keep()
+	runtime.KeepAlive(keep)
 	heap := int64(ms.HeapAlloc) - int64(heap0)
 	fig := benchFigures{Engine: name, States: n, Transitions: t, WallSeconds: wall.Seconds(), CPUSeconds: cpu.Seconds(), HeapBytes: max(heap, 0)}
-	if heap <= 0 {
-		fig.Unmeasured = true
-	}
-	if cpu > 0 {
-		fig.StatesPerSec = float64(n) / cpu.Seconds()
-	}
-	if n > 0 && !fig.Unmeasured {
-		fig.BytesPerState = float64(heap) / float64(n)
-	}
+	fig.Unmeasured = heap <= 0
+	fig.rates()
 	return fig, nil
+}
+
+// rates fills the per-second and per-state figures.
+func (f *benchFigures) rates() {
+	f.StatesPerSec, f.StatesPerWallSec, f.BytesPerState = 0, 0, 0
+	if f.CPUSeconds > 0 {
+		f.StatesPerSec = float64(f.States) / f.CPUSeconds
+	}
+	if f.WallSeconds > 0 {
+		f.StatesPerWallSec = float64(f.States) / f.WallSeconds
+	}
+	if f.States > 0 && !f.Unmeasured {
+		f.BytesPerState = float64(f.HeapBytes) / float64(f.States)
+	}
+}
+
+// medianFigures returns the runs' median wall time, CPU time and heap.
+func medianFigures(runs []benchFigures) benchFigures {
+	med := func(get func(*benchFigures) float64) float64 {
+		xs := make([]float64, len(runs))
+		for i := range runs {
+			xs[i] = get(&runs[i])
+		}
+		slices.Sort(xs)
+		if n := len(xs); n%2 == 0 {
+			return (xs[n/2-1] + xs[n/2]) / 2
+		}
+		return xs[len(xs)/2]
+	}
+	f := runs[0]
+	f.WallSeconds = med(func(f *benchFigures) float64 { return f.WallSeconds })
+	f.CPUSeconds = med(func(f *benchFigures) float64 { return f.CPUSeconds })
+	f.HeapBytes = int64(med(func(f *benchFigures) float64 { return float64(f.HeapBytes) }))
+	for _, r := range runs {
+		f.Unmeasured = f.Unmeasured || r.Unmeasured
+	}
+	f.rates()
+	return f
+}
+
+// startProfile starts a CPU profile into file; stop ends it.
+func startProfile(file string) (stop func(), err error) {
+	fh, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(fh); err != nil {
+		fh.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); fh.Close() }, nil
 }
 
 func cpuTime() time.Duration {

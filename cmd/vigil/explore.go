@@ -59,6 +59,7 @@ func runExplore(e *env, args []string) int {
 	engine := &enumFlag{what: "engine", values: []string{"bfs", "bdd"}, val: "bfs"}
 	fs.Var(engine, "engine", "bfs: explicit breadth-first search; bdd: symbolic reachability with BDDs (exact counts of any size)")
 	maxStates := addCountFlag(fs, "max-states", 0, "bfs: stop after storing this many states (exit code 4); 0 means no limit")
+	workers := addWorkersFlag(fs)
 	bf := addBDDFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the statistics as JSON")
 	timeout := timeoutFlag(fs)
@@ -66,7 +67,7 @@ func runExplore(e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	if !bf.check(e, "explore", engine.val == "bdd") {
+	if !bf.check(e, "explore", engine.val == "bdd") || !checkWorkers(e, "explore", *workers, engine.val == "bfs") {
 		return exitUsage
 	}
 	if engine.val == "bdd" && *maxStates != 0 {
@@ -82,6 +83,7 @@ func runExplore(e *env, args []string) int {
 	}
 	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
 	opts := explicit.Options{MaxStates: *maxStates, Policy: lm.dec}
+	lm.parallel(&opts, *workers)
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)

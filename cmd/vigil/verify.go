@@ -85,6 +85,7 @@ func runVerify(e *env, args []string) int {
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
 		"policy to verify (default: the only one; a model without policies is verified over all labels)")
 	maxStates := addCountFlag(fs, "max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
+	workers := addWorkersFlag(fs)
 	record := fs.String("record", "", "write the counterexample to this run file (replay with vigil run --replay)")
 	jsonOut := fs.Bool("json", false, "print the verdict as JSON")
 	timeout := timeoutFlag(fs)
@@ -92,7 +93,7 @@ func runVerify(e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	if !bf.check(e, "verify", engine.val == "bdd") {
+	if !bf.check(e, "verify", engine.val == "bdd") || !checkWorkers(e, "verify", *workers, engine.val == "bfs" || engine.val == "auto") {
 		return exitUsage
 	}
 	if engine.val == "bdd" && (*maxStates != 0 || *certFile != "") {
@@ -128,6 +129,7 @@ func runVerify(e *env, args []string) int {
 		return ic3Run.run(e, ctx)
 	}
 	opts := explicit.Options{StopAtUnsafe: true, MaxStates: max, Policy: lm.dec}
+	lm.parallel(&opts, *workers)
 	opts.Progress = func(s explicit.Stats) {
 		prog.printf("verify (bfs): %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
 	}

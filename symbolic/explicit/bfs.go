@@ -59,10 +59,10 @@ type Options struct {
 	// different shortest one, and MaxStates is checked at the end of a
 	// layer, so the store may exceed it by up to one layer.
 	Workers int
-	// MinPerWorker is the fewest states of a layer a worker is given
-	// (default 256): smaller layers use fewer workers. Tests set 1 to run
-	// every worker on tiny models.
-	MinPerWorker int
+	// Block is the number of states a worker of the parallel search
+	// claims at a time (default 256). Tests set 1 to spread tiny models
+	// over every worker.
+	Block int
 	// NewPolicy builds one more decider for each extra worker when Policy
 	// is not safe for concurrent use (compiled rules are).
 	NewPolicy func() (Decider, error)

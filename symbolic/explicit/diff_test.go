@@ -56,7 +56,7 @@ func TestDifferential(t *testing.T) {
 				continue
 			}
 			r := &ref{m: m, p: prop}
-			opts := explicit.Options{Workers: workers, MinPerWorker: 1}
+			opts := explicit.Options{Workers: workers, Block: 1}
 			if withPolicy {
 				r.policy = pol
 				opts.Policy = dec

@@ -12,35 +12,42 @@ import (
 )
 
 // Parallel breadth-first search (Options.Workers > 1), level-synchronous.
-// The store's hash table is split into shards by hash (store.go). Each
-// layer, the id range lo..hi-1, goes through three phases separated by
-// barriers, so that no memory is written by one goroutine while another
-// reads it:
+// The store's hash table is split into shards by hash (store.go). A layer,
+// the id range lo..hi-1, is taken in chunks of consecutive ids; each chunk
+// goes through three phases separated by barriers, so that no memory is
+// written by one goroutine while another reads it:
 //
-//  1. expand: worker w takes the w-th contiguous slice of the layer,
-//     generates successors and looks each up in the store (read only); a
-//     successor not found goes into the worker's buffer for its shard;
+//  1. expand: worker w takes the w-th contiguous slice of the chunk,
+//     generates successors and appends each, with its hash, to its buffer
+//     for the successor's shard;
 //  2. dedupe: each shard is owned by one worker, which walks the buffers
-//     of worker 0, 1, ... in order and inserts the states it has not seen
-//     into its table under provisional ids (st.n + j for the shard's j-th
-//     new state), comparing against its own list of new states;
+//     of worker 0, 1, ... in order (reading a batch's slots ahead, as
+//     InternAll does) and inserts the states it lacks into its table under
+//     provisional ids (st.n + j for the shard's j-th new state), comparing
+//     them against its own list of new states and remembering their slots;
 //  3. commit: the shards' new states get the dense ids st.n.. in shard
 //     order (a prefix sum); each owner copies its states into the arena
 //     (grown beforehand) and rewrites its provisional slots.
 //
-// The next layer is then the id range of the states just committed: the
-// layers, and so the set of states of each depth, are exactly those of
-// the sequential search; only the order of ids within a layer differs
-// (deterministically, for a given number of workers). A verification
-// stops after the expand phase of the first layer holding an unsafe state
-// and rebuilds the trace to the lowest such id, a shortest
-// counterexample. The Generator and compiled rules are shared (they keep
-// no state); each worker has its own Expansion, and its own decider
-// unless the policy is safe for concurrent use; policy caches share one
-// label slice, grown between layers, in which workers write distinct ids.
+// The states a chunk adds all lie beyond hi, so they form the next layer:
+// the layers, and so the states of each depth, are exactly those of the
+// sequential search; only the order of ids within a layer differs
+// (deterministically, for a given number of workers). Chunks bound the
+// memory of the buffers. A verification stops after the expand phase of
+// the first chunk holding an unsafe state and rebuilds the trace to the
+// lowest such id, a shortest counterexample. The Generator and compiled
+// rules are shared (they keep no state); each worker has its own
+// Expansion, and its own decider unless the policy is safe for concurrent
+// use; policy caches share one label slice, grown between chunks, in which
+// workers write distinct ids.
 
-// minPerWorker is the default of Options.MinPerWorker.
-const minPerWorker = 256
+// blockStates is the default of Options.Block.
+const blockStates = 256
+
+// chunkPerWorker bounds the states of a layer expanded between two merges
+// (times the number of workers), and so the memory of the successor
+// buffers.
+const chunkPerWorker = 1 << 15
 
 type parWorker struct {
 	cache  *Cache
@@ -51,22 +58,28 @@ type parWorker struct {
 	stats  Stats      // of the current layer
 	unsafe uint32     // first unsafe id met + 1; 0: none
 	err    error
-	// reported is the expansion count of the last progress report (lead).
-	reported int64
 }
 
 // shardNew is what a shard's dedupe phase found new.
 type shardNew struct {
 	words []uint64
 	hs    []uint64
-	at    []uint64 // commit: slot index of each
+	at    []uint64 // slot index of each
 	first uint32   // commit: id of words[0]
+	sink  uint64   // keeps touch's reads alive
 }
 
 type parCtl struct {
-	ctx      context.Context
-	stop     atomic.Bool  // canceled, or a worker failed
-	expanded atomic.Int64 // for progress
+	stop        atomic.Bool  // canceled, or a worker failed
+	next        atomic.Int64 // the next block of the chunk to claim
+	unsafeBlock atomic.Int64 // the lowest block holding an unsafe state
+}
+
+// blockRec says which worker expanded a block of a chunk and where the
+// block's successors lie in that worker's shard buffers.
+type blockRec struct {
+	w          int
+	start, end []int // per shard: range of the worker's hs[sh]
 }
 
 func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, caches []*Cache, begin time.Time, every int, finish, complete func() *Result) (*Result, error) {
@@ -77,98 +90,140 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 		ws[w] = &parWorker{cache: caches[w], s: make(symbolic.State, len(g.M.Vars)), out: make([][]uint64, ns), hs: make([][]uint64, ns)}
 	}
 	news := make([]shardNew, ns)
-	ctl := &parCtl{ctx: ctx}
-	per := opt.MinPerWorker
-	if per <= 0 {
-		per = minPerWorker
+	ctl := &parCtl{}
+	chunk := uint32(chunkPerWorker * len(ws))
+	block := uint32(blockStates)
+	if opt.Block > 0 {
+		block = uint32(opt.Block)
 	}
+	var recs []blockRec
 	res.Layers = []uint32{0}
 	lo, hi := uint32(0), uint32(st.Len())
+	reported := 0
 	for lo < hi {
 		if lo > 0 {
 			res.Layers = append(res.Layers, lo)
 			stats.Depth = len(res.Layers) - 1
 		}
-		share(caches, int(hi))
-		active := min(len(ws), max(1, int(hi-lo)/per))
-		n := uint64(hi - lo)
-		parallel(active, func(w int) {
-			from := lo + uint32(n*uint64(w)/uint64(active))
-			to := lo + uint32(n*uint64(w+1)/uint64(active))
-			ws[w].expand(g, opt, st, ctl, from, to, w == 0, stats, every, begin)
-		})
-		var unsafe uint32
-		for _, p := range ws[:active] {
-			stats.Expanded += p.stats.Expanded
-			stats.Transitions += p.stats.Transitions
-			stats.Unsafe += p.stats.Unsafe
-			stats.Goal += p.stats.Goal
-			stats.Deadlocks += p.stats.Deadlocks
-			stats.Stuck += p.stats.Stuck
-			if p.err != nil {
-				return nil, p.err
+		for c := lo; c < hi; {
+			ce := c + min(hi-c, chunk)
+			share(caches, int(ce))
+			nb := int((ce - c + block - 1) / block)
+			for len(recs) < nb {
+				recs = append(recs, blockRec{start: make([]int, ns), end: make([]int, ns)})
 			}
-			if unsafe == 0 && p.unsafe != 0 {
-				unsafe = p.unsafe // workers' slices ascend: the first found is the lowest
-			}
-		}
-		if unsafe != 0 && opt.StopAtUnsafe {
-			res.Layers = append(res.Layers, hi)
-			res.Verdict = UnsafeVerdict
-			tr, err := trace(g, st, res.Layers, caches[0], unsafe-1)
-			if err != nil {
-				return nil, err
-			}
-			res.Trace = tr
-			return finish(), nil
-		}
-		if ctl.stop.Load() {
-			res.Reason = "canceled"
-			if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-				res.Reason = "timeout"
-			}
-			return finish(), nil
-		}
-		owners := min(len(ws), ns)
-		if active == 1 {
-			owners = 1
-		}
-		var overflow atomic.Bool
-		parallel(owners, func(k int) {
-			for sh := k; sh < ns; sh += owners {
-				if !st.dedupe(sh, ws[:active], &news[sh]) {
-					overflow.Store(true)
+			ctl.next.Store(0)
+			ctl.unsafeBlock.Store(int64(nb))
+			active := min(len(ws), nb)
+			parallel(active, func(w int) {
+				p := ws[w]
+				p.reset()
+				for !ctl.stop.Load() {
+					k := int(ctl.next.Add(1) - 1)
+					if k >= nb || int64(k) > ctl.unsafeBlock.Load() {
+						break
+					}
+					if k%16 == 0 && ctx.Err() != nil {
+						ctl.stop.Store(true)
+						break
+					}
+					r := &recs[k]
+					r.w = w
+					for sh := range p.hs {
+						r.start[sh] = len(p.hs[sh])
+					}
+					from := c + uint32(k)*block
+					p.expand(g, opt, st, ctl, k, from, min(from+block, ce))
+					for sh := range p.hs {
+						r.end[sh] = len(p.hs[sh])
+					}
+				}
+			})
+			var unsafe uint32
+			for _, p := range ws[:active] {
+				stats.Expanded += p.stats.Expanded
+				stats.Transitions += p.stats.Transitions
+				stats.Unsafe += p.stats.Unsafe
+				stats.Goal += p.stats.Goal
+				stats.Deadlocks += p.stats.Deadlocks
+				stats.Stuck += p.stats.Stuck
+				if p.err != nil {
+					return nil, p.err
+				}
+				if p.unsafe != 0 && (unsafe == 0 || p.unsafe < unsafe) {
+					unsafe = p.unsafe
 				}
 			}
-		})
-		total := uint64(0)
-		for sh := range news {
-			news[sh].first = st.n + uint32(total)
-			total += uint64(len(news[sh].hs))
-		}
-		if overflow.Load() || uint64(st.n)+total > 1<<32-2 {
-			return nil, ErrTooManyStates
-		}
-		w := st.W
-		st.arena = slices.Grow(st.arena, int(total)*w)[:len(st.arena)+int(total)*w]
-		parallel(owners, func(k int) {
-			for sh := k; sh < ns; sh += owners {
-				st.commit(sh, &news[sh])
+			if unsafe != 0 && opt.StopAtUnsafe {
+				res.Layers = append(res.Layers, hi)
+				res.Verdict = UnsafeVerdict
+				tr, err := trace(g, st, res.Layers, caches[0], unsafe-1)
+				if err != nil {
+					return nil, err
+				}
+				res.Trace = tr
+				return finish(), nil
 			}
-		})
-		st.n += uint32(total)
+			if ctl.stop.Load() {
+				res.Reason = "canceled"
+				if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+					res.Reason = "timeout"
+				}
+				return finish(), nil
+			}
+			if err := st.merge(ws, recs[:nb], news, active); err != nil {
+				return nil, err
+			}
+			c = ce
+			if opt.Progress != nil && stats.Expanded-reported >= every {
+				reported = stats.Expanded
+				stats.States = st.Len()
+				stats.Elapsed = time.Since(begin)
+				opt.Progress(*stats)
+			}
+			if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && (c < hi || st.n > hi) {
+				res.Reason = "state limit"
+				return finish(), nil
+			}
+		}
 		lo, hi = hi, st.n
-		if opt.Progress != nil {
-			stats.States = st.Len()
-			stats.Elapsed = time.Since(begin)
-			opt.Progress(*stats)
-		}
-		if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && lo < hi {
-			res.Reason = "state limit"
-			return finish(), nil
-		}
 	}
 	return complete(), nil
+}
+
+// merge runs phases 2 and 3 on workers goroutines, which take the shards
+// one at a time: it adds the successors that the blocks recs routed to
+// the shards, new ones taking the ids st.n.. in shard order.
+func (st *Store) merge(ws []*parWorker, recs []blockRec, news []shardNew, workers int) error {
+	ns := len(st.tabs)
+	var next atomic.Int64
+	var overflow atomic.Bool
+	shards := func(f func(sh int)) {
+		next.Store(0)
+		parallel(min(workers, ns), func(int) {
+			for sh := int(next.Add(1) - 1); sh < ns; sh = int(next.Add(1) - 1) {
+				f(sh)
+			}
+		})
+	}
+	shards(func(sh int) {
+		if !st.dedupe(sh, ws, recs, &news[sh]) {
+			overflow.Store(true)
+		}
+	})
+	total := uint64(0)
+	for sh := range news {
+		news[sh].first = st.n + uint32(total)
+		total += uint64(len(news[sh].hs))
+	}
+	if overflow.Load() || uint64(st.n)+total > 1<<32-2 {
+		return ErrTooManyStates
+	}
+	w := st.W
+	st.arena = slices.Grow(st.arena, int(total)*w)[:len(st.arena)+int(total)*w]
+	shards(func(sh int) { st.commit(sh, &news[sh]) })
+	st.n += uint32(total)
+	return nil
 }
 
 // parallel runs f(0..n-1) on n goroutines (f(0) on this one) and waits.
@@ -185,34 +240,19 @@ func parallel(n int, f func(int)) {
 	wg.Wait()
 }
 
-// expand is phase 1 for the ids from..to-1. Worker 0 (lead) reports
-// progress.
-func (p *parWorker) expand(g *Generator, opt Options, st *Store, ctl *parCtl, from, to uint32, lead bool, total *Stats, every int, begin time.Time) {
+// reset readies p for a chunk.
+func (p *parWorker) reset() {
 	p.stats, p.unsafe, p.err = Stats{}, 0, nil
 	for sh := range p.out {
 		p.out[sh], p.hs[sh] = p.out[sh][:0], p.hs[sh][:0]
 	}
+}
+
+// expand is phase 1 for the ids from..to-1, block k: it routes every
+// successor to its shard's buffer (the owner of the shard looks it up).
+func (p *parWorker) expand(g *Generator, opt Options, st *Store, ctl *parCtl, k int, from, to uint32) {
 	s, x := p.s, &p.x
-	const check = 1 << 10
 	for id := from; id < to; id++ {
-		if n := id - from; n%check == check-1 {
-			if ctl.stop.Load() {
-				return
-			}
-			if ctl.ctx.Err() != nil {
-				ctl.stop.Store(true)
-				return
-			}
-			e := ctl.expanded.Add(check)
-			if lead && opt.Progress != nil && e-p.reported >= int64(every) {
-				p.reported = e
-				pr := *total
-				pr.Expanded = int(e)
-				pr.States = st.Len()
-				pr.Elapsed = time.Since(begin)
-				opt.Progress(pr)
-			}
-		}
 		p.stats.Expanded++
 		src := st.Get(id)
 		g.L.Unpack(src, s)
@@ -220,7 +260,14 @@ func (p *parWorker) expand(g *Generator, opt Options, st *Store, ctl *parCtl, fr
 		case Unsafe:
 			p.stats.Unsafe++
 			if opt.StopAtUnsafe {
-				p.unsafe = id + 1
+				// Blocks are claimed in order and this worker's first
+				// unsafe state is its lowest; blocks beyond this one
+				// need not be expanded.
+				if p.unsafe == 0 {
+					p.unsafe = id + 1
+				}
+				for b := ctl.unsafeBlock.Load(); int64(k) < b && !ctl.unsafeBlock.CompareAndSwap(b, int64(k)); b = ctl.unsafeBlock.Load() {
+				}
 				return
 			}
 			continue
@@ -259,9 +306,6 @@ func (p *parWorker) expand(g *Generator, opt Options, st *Store, ctl *parCtl, fr
 		for i := range x.Succs {
 			t := x.Target(i)
 			h := Hash(t)
-			if _, ok := st.lookup(t, h); ok {
-				continue
-			}
 			sh := st.shard(h)
 			p.out[sh] = append(p.out[sh], t...)
 			p.hs[sh] = append(p.hs[sh], h)
@@ -274,53 +318,95 @@ func (p *parWorker) fail(ctl *parCtl, err error) {
 	ctl.stop.Store(true)
 }
 
-// dedupe is phase 2 for shard sh: it inserts the workers' candidates of
-// the shard not yet in it under provisional ids st.n+j and collects them
-// in nw. It reports false when the ids would overflow.
-func (st *Store) dedupe(sh int, ws []*parWorker, nw *shardNew) bool {
+// dedupe is phase 2 for shard sh: it inserts the candidates of the shard,
+// block by block, not yet in it under provisional ids st.n+j, collects them in
+// nw and records in nw.at the slot each went to. It reports false when
+// the ids would overflow.
+func (st *Store) dedupe(sh int, ws []*parWorker, recs []blockRec, nw *shardNew) bool {
 	t := &st.tabs[sh]
 	w := st.W
 	base := uint64(st.n)
-	nw.words, nw.hs = nw.words[:0], nw.hs[:0]
-	for _, p := range ws {
-		out := p.out[sh]
-	cands:
-		for k, h := range p.hs[sh] {
-			x := out[k*w : (k+1)*w]
-			_, tag, i := st.locate(x, h)
-			for ; ; i = (i + 1) & t.mask {
-				s := t.slots[i]
-				if s == 0 {
-					break
-				}
-				if s>>32 != tag {
+	nw.words, nw.hs, nw.at = nw.words[:0], nw.hs[:0], nw.at[:0]
+	for _, r := range recs {
+		p := ws[r.w]
+		out, hs := p.out[sh][r.start[sh]*w:r.end[sh]*w], p.hs[sh][r.start[sh]:r.end[sh]]
+		for len(hs) > 0 {
+			// A batch at a time, its first slots read ahead (prefetch).
+			n := min(len(hs), internBatch)
+			nw.sink += st.touch(out[:n*w], hs[:n])
+			for k, h := range hs[:n] {
+				x := out[k*w : (k+1)*w]
+				i, found := st.find(t, x, h, base, nw.words)
+				if found {
 					continue
 				}
-				if st.compact {
-					continue cands
+				j := uint64(len(nw.hs))
+				if base+j+1 >= 1<<32-1 || len(t.slots) >= 1<<32 && t.full() {
+					return false
 				}
-				id := uint64(uint32(s) - 1)
-				if id < base && st.equal(uint32(id), x) {
-					continue cands
-				}
-				if j := id - base; id >= base && equalWords(nw.words[j*uint64(w):(j+1)*uint64(w)], x) {
-					continue cands
+				_, tag, _ := st.locate(x, h)
+				t.slots[i] = tag<<32 | (base + j + 1)
+				t.n++
+				nw.words = append(nw.words, x...)
+				nw.hs = append(nw.hs, h)
+				nw.at = append(nw.at, i)
+				if t.full() && len(t.slots) < 1<<32 {
+					st.grow(t)
+					st.relocate(t, base, nw)
 				}
 			}
-			j := uint64(len(nw.hs))
-			if base+j+1 >= 1<<32-1 || len(t.slots) >= 1<<32 && t.full() {
-				return false
-			}
-			t.slots[i] = tag<<32 | (base + j + 1)
-			t.n++
-			nw.words = append(nw.words, x...)
-			nw.hs = append(nw.hs, h)
-			if t.full() && len(t.slots) < 1<<32 {
-				st.grow(t)
-			}
+			out, hs = out[n*w:], hs[n:]
 		}
 	}
 	return true
+}
+
+// find probes table t for x (hash h), where ids from base on are
+// provisional, their states in news. It returns the slot holding x, or the
+// empty slot where x goes.
+func (st *Store) find(t *table, x []uint64, h, base uint64, news []uint64) (i uint64, found bool) {
+	w := uint64(st.W)
+	_, tag, i := st.locate(x, h)
+	for ; ; i = (i + 1) & t.mask {
+		s := t.slots[i]
+		if s == 0 {
+			return i, false
+		}
+		if s>>32 != tag {
+			continue
+		}
+		if st.compact {
+			return i, true
+		}
+		id := uint64(uint32(s) - 1)
+		if id < base && st.equal(uint32(id), x) {
+			return i, true
+		}
+		if j := id - base; id >= base && equalWords(news[j*w:(j+1)*w], x) {
+			return i, true
+		}
+	}
+}
+
+// touch reads the first slot of each state of xs (hashes hs) and returns
+// the sum, which the caller keeps: see prefetch.
+func (st *Store) touch(xs []uint64, hs []uint64) (sink uint64) {
+	w := st.W
+	for k, h := range hs {
+		t, _, i := st.locate(xs[k*w:(k+1)*w], h)
+		sink += t.slots[i]
+	}
+	return sink
+}
+
+// relocate finds again, after t grew, the slots of the provisional
+// entries (ids from base on) of nw.
+func (st *Store) relocate(t *table, base uint64, nw *shardNew) {
+	for i, s := range t.slots {
+		if s != 0 && uint64(uint32(s)) > base {
+			nw.at[uint64(uint32(s))-base-1] = uint64(i)
+		}
+	}
 }
 
 // commit is phase 3 for shard sh: the new states take the ids nw.first..,
@@ -329,18 +415,6 @@ func (st *Store) commit(sh int, nw *shardNew) {
 	t := &st.tabs[sh]
 	w := st.W
 	copy(st.arena[int(nw.first)*w:], nw.words)
-	// Find every provisional slot before rewriting any: a final id may
-	// equal another state's provisional one.
-	nw.at = nw.at[:0]
-	base := uint64(st.n)
-	for j, h := range nw.hs {
-		_, tag, i := st.locate(nw.words[j*w:(j+1)*w], h)
-		want := tag<<32 | (base + uint64(j) + 1)
-		for t.slots[i] != want {
-			i = (i + 1) & t.mask
-		}
-		nw.at = append(nw.at, i)
-	}
 	for j, i := range nw.at {
 		t.slots[i] = t.slots[i]&^(1<<32-1) | (uint64(nw.first) + uint64(j) + 1)
 	}

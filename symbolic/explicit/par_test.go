@@ -79,7 +79,7 @@ func TestParallelPolicyPerWorker(t *testing.T) {
 			return c, nil
 		}
 		first, _ := newPolicy()
-		res, err := explicit.Search(context.Background(), g, explicit.Options{Policy: first, NewPolicy: newPolicy, StopAtUnsafe: true, Workers: 3, MinPerWorker: 1})
+		res, err := explicit.Search(context.Background(), g, explicit.Options{Policy: first, NewPolicy: newPolicy, StopAtUnsafe: true, Workers: 3, Block: 1})
 		if err != nil {
 			continue
 		}

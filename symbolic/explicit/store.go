@@ -22,7 +22,7 @@ type Store struct {
 	// compact: a state is one word of at most 32 bits and is its own tag,
 	// so a probe decides equality without touching the arena.
 	compact bool
-	sink    uint64 // keeps InternAll's early reads alive
+	sink    uint64 // keeps prefetch's reads alive
 }
 
 // table is open addressing with linear probing over a power-of-two slice.
@@ -160,10 +160,27 @@ func (st *Store) Intern(x []uint64) (id uint32, added bool, err error) {
 // that a one-by-one Intern takes in turn. hs is scratch space (grown as
 // needed and returned).
 func (st *Store) InternAll(xs []uint64, hs []uint64) ([]uint64, error) {
+	var sink uint64
+	hs, sink = st.prefetch(xs, hs)
+	st.sink += sink
+	w := st.W
+	for k, h := range hs {
+		if _, _, err := st.intern(xs[k*w:(k+1)*w], h); err != nil {
+			return hs, err
+		}
+	}
+	return hs, nil
+}
+
+// prefetch returns the hashes of the states packed in xs (in hs, grown as
+// needed) after reading the first slot of each and, where its tag
+// matches, the state it points to: independent reads whose cache misses
+// overlap, so that the probes that follow find their lines cached. The
+// caller keeps sink, the sum of what was read, so that the reads stay.
+func (st *Store) prefetch(xs []uint64, hs []uint64) (_ []uint64, sink uint64) {
 	w := st.W
 	n := len(xs) / w
 	hs = slices.Grow(hs[:0], n)[:n]
-	var sink uint64
 	for k := range n {
 		x := xs[k*w : (k+1)*w]
 		h := Hash(x)
@@ -179,13 +196,7 @@ func (st *Store) InternAll(xs []uint64, hs []uint64) ([]uint64, error) {
 			}
 		}
 	}
-	st.sink += sink
-	for k, h := range hs {
-		if _, _, err := st.intern(xs[k*w:(k+1)*w], h); err != nil {
-			return hs, err
-		}
-	}
-	return hs, nil
+	return hs, sink
 }
 
 func (st *Store) intern(x []uint64, h uint64) (id uint32, added bool, err error) {

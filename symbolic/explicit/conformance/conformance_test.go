@@ -18,7 +18,7 @@ func search(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 	if err != nil {
 		return nil, err
 	}
-	opt := explicit.Options{StopAtUnsafe: stop, Workers: workers, MinPerWorker: 1}
+	opt := explicit.Options{StopAtUnsafe: stop, Workers: workers, Block: 1}
 	if pd != nil {
 		if opt.Policy, err = explicit.NewDecider(m, pd); err != nil {
 			return nil, err
