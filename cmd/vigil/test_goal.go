@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -79,7 +80,7 @@ func runTestGoalOnly(e *env, args []string) int {
 // goalFlags are the flags only goal mode reads.
 type goalFlags struct {
 	pool, walk, bstate, bexp, steps, depth int
-	outcomes                               string
+	outcomes, html                         string
 }
 
 func addGoalFlags(fs *flag.FlagSet) *goalFlags {
@@ -90,6 +91,7 @@ func addGoalFlags(fs *flag.FlagSet) *goalFlags {
 	fs.IntVar(&gf.bexp, "bexpansion", 200, "goal mode: policy steps per walk step (B_expansion)")
 	fs.IntVar(&gf.steps, "steps", 1_000_000, "goal mode: total successor and policy steps of fuzzing (a reproducible budget)")
 	fs.IntVar(&gf.depth, "depth", 2, "goal mode: lookahead oracle depth")
+	fs.StringVar(&gf.html, "html", "", "goal mode: also write the report as a self-contained HTML page to this file")
 	fs.StringVar(&gf.outcomes, "outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome may happen; bugs: fails to reach the goal with probability 1)")
 	return gf
 }
@@ -234,6 +236,19 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	}
 	m := lm.m
 	ok := true
+	if r.flags.html != "" {
+		f, err := os.Create(r.flags.html)
+		if err == nil {
+			err = goalHTML(f, tasks[0], r, pool, res, fuzzTime, confirmTime, complete)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
+			return exitError
+		}
+	}
 	if r.json {
 		rep := goalJSONReport{Mode: "goal", Outcomes: r.flags.outcomes, Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
 			Biases: goalOrEmpty(r.biases), Oracles: oracles, Pool: len(pool.Entries), Stop: pool.Stop, Bugs: []goalJSONBug{},

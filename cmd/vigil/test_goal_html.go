@@ -1,0 +1,127 @@
+package main
+
+// The HTML report of vigil test --mode goal: one self-contained page (no
+// scripts, no external files) that draws each bug's policy run as a path
+// of states with the faults marked and the better plan beneath it, and
+// the number of confirmed bugs over time as a plot. It is well-formed XML
+// (XHTML) so that tests can parse it with encoding/xml.
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"strings"
+	"time"
+
+	"vigil/fuzz"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// goalHTML writes the report page.
+func goalHTML(w io.Writer, task *fuzz.GoalTask, r goalRun, pool *fuzz.Pool, res *fuzz.GoalResult, fuzzTime, confirmTime time.Duration, complete bool) error {
+	m := task.M
+	esc := html.EscapeString
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><meta charset=\"utf-8\"/>")
+	fmt.Fprintf(&b, "<title>vigil test: %s, policy %s</title>", esc(m.Name), esc(task.PolicyName))
+	b.WriteString(`<style>body{font-family:sans-serif;margin:2em}svg{display:block;margin:.5em 0}.state{fill:#36c}.fault{fill:#c00}.goal{fill:#2a2}.fail{fill:#000}text{font-size:11px}table{border-collapse:collapse}td,th{padding:2px 8px;border:1px solid #ccc}</style></head><body>`)
+	fmt.Fprintf(&b, "<h1>Goal-reaching test of policy %s on %s</h1>", esc(task.PolicyName), esc(m.Name))
+	fmt.Fprintf(&b, "<table><tr><th>property</th><td>%s</td></tr><tr><th>outcomes</th><td>%s</td></tr><tr><th>seed</th><td>%d</td></tr>", esc(task.Prop.Name), esc(r.flags.outcomes), r.seed)
+	fmt.Fprintf(&b, "<tr><th>biases</th><td>%s</td></tr><tr><th>pool</th><td>%d states (%s)</td></tr>", esc(orNone(strings.Join(r.biases, ", "))), len(pool.Entries), esc(pool.Stop))
+	fmt.Fprintf(&b, "<tr><th>bugs</th><td id=\"bug-count\">%d</td></tr><tr><th>time</th><td>fuzz %s, confirm %s</td></tr>", len(res.Bugs), fuzzTime.Round(time.Millisecond), confirmTime.Round(time.Millisecond))
+	if !complete {
+		b.WriteString("<tr><th>stopped</th><td>before every pool state was checked</td></tr>")
+	}
+	b.WriteString("</table>")
+
+	// Bugs over time: a step plot of the cumulative count against the
+	// time since fuzzing began.
+	b.WriteString("<h2>Bugs over time</h2>")
+	total := (fuzzTime + confirmTime).Seconds()
+	if total <= 0 {
+		total = 1e-3
+	}
+	const pw, ph = 600.0, 200.0
+	maxBugs := max(1, len(res.Bugs))
+	fmt.Fprintf(&b, `<svg id="bugs-over-time" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="-40 -10 %d %d">`, int(pw)+60, int(ph)+40, int(pw)+60, int(ph)+40)
+	fmt.Fprintf(&b, `<line x1="0" y1="%g" x2="%g" y2="%g" stroke="#000"/><line x1="0" y1="0" x2="0" y2="%g" stroke="#000"/>`, ph, pw, ph, ph)
+	fmt.Fprintf(&b, `<text x="-35" y="10">%d</text><text x="-35" y="%g">0</text><text x="%g" y="%g">%.3gs</text>`, maxBugs, ph, pw-30, ph+20, total)
+	pts := []string{fmt.Sprintf("0,%g", ph)}
+	for i, bug := range res.Bugs {
+		x := pw * (fuzzTime + bug.At).Seconds() / total
+		y0 := ph - ph*float64(i)/float64(maxBugs)
+		y1 := ph - ph*float64(i+1)/float64(maxBugs)
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y0), fmt.Sprintf("%.1f,%.1f", x, y1))
+	}
+	pts = append(pts, fmt.Sprintf("%g,%.1f", pw, ph-ph*float64(len(res.Bugs))/float64(maxBugs)))
+	fmt.Fprintf(&b, `<polyline class="bug-curve" fill="none" stroke="#c00" points="%s"/></svg>`, strings.Join(pts, " "))
+
+	for i, bug := range res.Bugs {
+		faults, err := task.Faults(bug)
+		if err != nil {
+			return err
+		}
+		fault := map[string]string{}
+		for _, f := range faults {
+			fault[m.FormatState(f.State)] = m.Labels[f.Better].Name
+		}
+		kind := "costs more than a plan"
+		if bug.Qualitative {
+			kind = "fails where a plan reaches the goal"
+		}
+		fmt.Fprintf(&b, `<section class="bug" id="bug-%d"><h2>Bug %d (%s): %s</h2>`, i+1, i+1, esc(bug.Oracle), kind)
+		fmt.Fprintf(&b, "<p>state: <code>%s</code><br/>policy %s: %s<br/>better: a plan of %d steps</p>", esc(m.FormatState(bug.State)), esc(task.PolicyName), esc(bug.Policy.String()), bug.Cost)
+		b.WriteString("<h3>Policy run (faults in red: the decisions the better plan changes)</h3>")
+		goalPathSVG(&b, m, bug.Policy.Run, fault, "policy-run", bug.Policy.Outcome == fuzz.GoalFails)
+		b.WriteString("<h3>Better plan</h3>")
+		goalPathSVG(&b, m, bug.Plan, nil, "plan", false)
+		b.WriteString("<table><tr><th>fault state</th><th>policy</th><th>better</th></tr>")
+		for _, f := range faults {
+			pl := "(stuck)"
+			if f.Policy != symbolic.NoLabel {
+				pl = m.Labels[f.Policy].Name
+			}
+			fmt.Fprintf(&b, `<tr class="fault-row"><td><code>%s</code></td><td>%s</td><td>%s</td></tr>`, esc(m.FormatState(f.State)), esc(pl), esc(m.Labels[f.Better].Name))
+		}
+		b.WriteString("</table></section>")
+	}
+	b.WriteString("</body></html>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// goalPathSVG draws a run as a row of circles joined by labelled arrows;
+// states in fault are red, the last state green (goal) or black (failure).
+// Each circle's title is its state. Long runs wrap onto several rows.
+func goalPathSVG(b *strings.Builder, m *symbolic.Model, run []explicit.Step, fault map[string]string, class string, failed bool) {
+	const perRow, dx, dy = 12, 70, 60
+	rows := (len(run) + perRow - 1) / perRow
+	fmt.Fprintf(b, `<svg class="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">`, class, perRow*dx+20, rows*dy+10)
+	pos := func(i int) (float64, float64) {
+		return float64(20 + (i%perRow)*dx), float64(25 + (i/perRow)*dy)
+	}
+	for i := 0; i+1 < len(run); i++ {
+		x0, y0 := pos(i)
+		x1, y1 := pos(i + 1)
+		fmt.Fprintf(b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#888"/>`, x0, y0, x1, y1)
+		if run[i].Label != symbolic.NoLabel {
+			fmt.Fprintf(b, `<text x="%g" y="%g">%s</text>`, (x0+x1)/2-20, (y0+y1)/2-8, html.EscapeString(m.Labels[run[i].Label].Name))
+		}
+	}
+	for i, st := range run {
+		x, y := pos(i)
+		c := "state"
+		k := m.FormatState(st.State)
+		switch {
+		case fault[k] != "" && st.Label != symbolic.NoLabel:
+			c = "state fault"
+		case i == len(run)-1 && failed:
+			c = "state fail"
+		case i == len(run)-1:
+			c = "state goal"
+		}
+		fmt.Fprintf(b, `<circle class="%s" cx="%g" cy="%g" r="8"><title>%d: %s</title></circle>`, c, x, y, i, html.EscapeString(k))
+	}
+	b.WriteString("</svg>")
+}
