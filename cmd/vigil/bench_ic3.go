@@ -48,7 +48,7 @@ func runBenchIC3(e *env, args []string) int {
 	c := commands["bench ic3"]
 	fs := newFlags(e, c)
 	defs := defines{}
-	fs.Var(defs, "D", "override a constant in every file: -D NAME=VALUE (repeatable)")
+	fs.Var(defs, "D", "override a constant in every file: -D `NAME=VALUE` (repeatable)")
 	timeout := timeoutFlagDefault(fs, time.Minute, "limit per engine and instance: `DURATION`")
 	maxStates := addCountFlag(fs, "max-states", 20_000_000, "BFS gives up (unknown) after storing this many states")
 	nog := fs.Bool("nog", false, "also run ic3-nog")

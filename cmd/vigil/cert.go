@@ -63,7 +63,7 @@ func certCheck(e *env, args []string) int {
 	spec := fs.String("spec", "", "model file to check against (default: the certificate's spec)")
 	plaja := addPlajaFlags(fs)
 	defs := defines{}
-	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable; overrides the certificate's defines)")
+	fs.Var(defs, "D", "override a constant: -D `NAME=VALUE` (repeatable; overrides the certificate's defines)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {

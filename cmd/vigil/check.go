@@ -52,7 +52,7 @@ func runCheck(e *env, args []string) int {
 	bounds := fs.Bool("bounds", false, "prove with Z3 that no command outcome from a non-terminal in-range state leaves a variable's range (violations are errors)")
 	deadlocks := fs.Bool("deadlocks", false, "report in-range non-terminal states where no label is applicable, with a witness (warnings)")
 	defs := defines{}
-	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
+	fs.Var(defs, "D", "override a constant: -D `NAME=VALUE` (repeatable)")
 	files, ok := parseFlags(fs, args)
 	if !ok {
 		return exitUsage

@@ -29,7 +29,7 @@ func runImport(e *env, args []string) int {
 	c := commands["import"]
 	fs := newFlags(e, c)
 	defs := defines{}
-	fs.Var(defs, "D", "set a constant: -D NAME=VALUE (repeatable; every open JANI constant needs one)")
+	fs.Var(defs, "D", "set a constant: -D `NAME=VALUE` (repeatable; every open JANI constant needs one)")
 	start := fs.String("start", "", "PlaJA start condition file (state-condition, states-values, or a PA property file)")
 	unsafe := fs.String("unsafe", "", "PlaJA unsafe (reach) condition file, or a PA property file")
 	policyFile := fs.String("policy-file", "", "policy interface: a .jani2nnet file, or a PA property file naming one")

@@ -83,7 +83,7 @@ func addModelFlags(fs *flag.FlagSet, propUsage, polUsage string) *modelFlags {
 	mf.prop = fs.String("property", "", propUsage)
 	mf.pol = fs.String("policy", "", polUsage)
 	mf.plaja = addPlajaFlags(fs)
-	fs.Var(mf.defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
+	fs.Var(mf.defs, "D", "override a constant: -D `NAME=VALUE` (repeatable)")
 	return mf
 }
 

@@ -41,7 +41,7 @@ func runRun(e *env, args []string) int {
 	record := fs.String("record", "", "write the (first) run to this run file (JSON)")
 	replay := fs.String("replay", "", "check and print the run recorded in this run file instead of simulating")
 	defs := defines{}
-	fs.Var(defs, "D", "override a constant: -D NAME=VALUE (repeatable)")
+	fs.Var(defs, "D", "override a constant: -D `NAME=VALUE` (repeatable)")
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
