@@ -135,7 +135,7 @@ func TestJSONErrors(t *testing.T) {
 // TestHelpExamplesFilesExist: the repository files that help examples
 // name (specs/..., bench/...) exist.
 func TestHelpExamplesFilesExist(t *testing.T) {
-	repoFile := regexp.MustCompile(`^(specs|bench)/[^*{]+\.(spec|jani|toml|json)$`)
+	repoFile := regexp.MustCompile(`^(specs|bench)/[^*{]+\.(spec|jani|toml|json|onnx|nnet)$`)
 	for name, c := range commands {
 		for _, ex := range c.Examples {
 			for _, tok := range strings.Fields(ex) {

@@ -23,8 +23,8 @@ func init() {
 		Help:    "NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network.",
 		Examples: []string{
 			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
-			`vigil nn eval net.onnx --input "0.1,0.2,0.3"`,
-			`vigil nn bound net.onnx --box "0:1,-1:1" --method crown`,
+			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0"`,
+			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
 			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 60s",
 		},
 		Run: func(e *env, args []string) int { return runSubcommands(e, "nn", args) },
@@ -47,8 +47,8 @@ func init() {
 		Summary: "the network's outputs at one input",
 		Usage:   `vigil nn eval [flags] NET --input "x1,x2,..."`,
 		Examples: []string{
-			`vigil nn eval net.onnx --input "0.1,0.2,0.3"`,
-			`vigil nn eval net.nnet --input "0,0,0,0,0" --json`,
+			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0"`,
+			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0" --json`,
 		},
 		Run: nnEval,
 	})
@@ -58,8 +58,8 @@ func init() {
 		Usage:   `vigil nn bound [flags] NET --box "LOWER:UPPER,..."`,
 		Help:    "vigil nn bounds is another name for this command (its earlier name; both keep working).",
 		Examples: []string{
-			`vigil nn bound net.onnx --box "0:1,-1:1" --method crown`,
-			`vigil nn bound net.nnet --box "0:1,0:1,0:1,0:1,0:1" --json`,
+			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
+			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --json`,
 		},
 		Run: nnBound,
 	})
@@ -67,7 +67,7 @@ func init() {
 		Name:     "nn bounds",
 		Summary:  "another name for vigil nn bound",
 		Usage:    `vigil nn bounds [flags] NET --box "LOWER:UPPER,..."`,
-		Examples: []string{`vigil nn bounds net.onnx --box "0:1,-1:1" --method crown`},
+		Examples: []string{`vigil nn bounds specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`},
 		Run:      nnBound,
 	})
 	register(&command{

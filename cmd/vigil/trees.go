@@ -18,10 +18,10 @@ func init() {
 		Usage:   "vigil trees bound|eval|decide|info [flags] MODEL",
 		Help:    treesModelHelp,
 		Examples: []string{
-			`vigil trees bound model.json --box "0:0..30,1:0..30" --max 0`,
-			`vigil trees eval model.json --input "1,2"`,
-			`vigil trees decide model.json --box "0:0..1" --class 1 --sure 0,2`,
-			"vigil trees info model.txt",
+			`vigil trees bound specs/policies/oneway_trees.json --box "0:0..20,1:0..3" --max 0`,
+			`vigil trees eval specs/policies/oneway_trees.json --input "1,0,3,0"`,
+			`vigil trees decide specs/policies/oneway_trees.json --box "0:0..20,1:0..3" --class 1 --sure 0,2`,
+			"vigil trees info specs/policies/oneway_trees.json",
 		},
 		Run: func(e *env, args []string) int { return runSubcommands(e, "trees", args) },
 	})
@@ -33,8 +33,8 @@ func init() {
 			"when the budget runs out (exit 4); --margin C maximises f_C - max_{c != C} f_c.\n" +
 			"vigil trees bounds is another name for this command.\n\n" + treesModelHelp,
 		Examples: []string{
-			`vigil trees bound model.json --box "0:0..30,1:0..30" --max 0`,
-			`vigil trees bound model.json --margin 2 --timeout 10s --json`,
+			`vigil trees bound specs/policies/oneway_trees.json --box "0:0..20,1:0..3" --max 0`,
+			`vigil trees bound specs/policies/oneway_trees.json --margin 2 --timeout 10s --json`,
 		},
 		Run: treesBound,
 	})
@@ -42,7 +42,7 @@ func init() {
 		Name:     "trees bounds",
 		Summary:  "another name for vigil trees bound",
 		Usage:    `vigil trees bounds [flags] MODEL (--max CLASS | --min CLASS | --margin CLASS)`,
-		Examples: []string{`vigil trees bounds model.json --box "0:0..30" --min 1`},
+		Examples: []string{`vigil trees bounds specs/policies/oneway_trees.json --box "0:0..20" --min 1`},
 		Run:      treesBound,
 	})
 	register(&command{
@@ -51,8 +51,8 @@ func init() {
 		Usage:   `vigil trees eval [flags] MODEL --input "x0,x1,..."`,
 		Help:    treesModelHelp,
 		Examples: []string{
-			`vigil trees eval model.json --input "1,2"`,
-			`vigil trees eval model.txt --input "0.5,1,3" --json`,
+			`vigil trees eval specs/policies/oneway_trees.json --input "1,0,3,0"`,
+			`vigil trees eval specs/policies/oneway_trees.json --input "1,0,3,0" --json`,
 		},
 		Run: treesEval,
 	})
@@ -64,8 +64,8 @@ func init() {
 			"class), so A is never chosen; possible: A wins at the witness input printed\n" +
 			"(exit 3, like a counterexample); unknown: the budget ran out (exit 4).\n\n" + treesModelHelp,
 		Examples: []string{
-			`vigil trees decide model.json --box "0:0..1" --class 1 --sure 0,2`,
-			`vigil trees decide model.json --class 0 --sure 1 --nodes 100000 --json`,
+			`vigil trees decide specs/policies/oneway_trees.json --box "0:0..20,1:0..3" --class 1 --sure 0,2`,
+			`vigil trees decide specs/policies/oneway_trees.json --class 0 --sure 1 --nodes 100000 --json`,
 		},
 		Run: treesDecide,
 	})
@@ -75,8 +75,8 @@ func init() {
 		Usage:   `vigil trees info [flags] MODEL`,
 		Help:    treesModelHelp,
 		Examples: []string{
-			"vigil trees info model.txt",
-			"vigil trees info model.json --json",
+			"vigil trees info specs/policies/oneway_trees.json",
+			"vigil trees info specs/policies/oneway_trees.json --json",
 		},
 		Run: treesInfo,
 	})
@@ -173,9 +173,9 @@ func treesBound(e *env, args []string) int {
 	c := commands["trees bound"]
 	fs := newFlags(e, c)
 	boxFlag := fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
-	maxC := fs.Int("max", -1, "maximise the score of class `C`")
-	minC := fs.Int("min", -1, "minimise the score of class `C`")
-	marginC := fs.Int("margin", -1, "maximise f_C - max over c != C of f_c for class `C`")
+	maxC := fs.Int("max", -1, "maximise the score of class `C` (-1: not this objective)")
+	minC := fs.Int("min", -1, "minimise the score of class `C` (-1: not this objective)")
+	marginC := fs.Int("margin", -1, "maximise f_C - max over c != C of f_c for class `C` (-1: not this objective)")
 	timeout := timeoutFlagDefault(fs, 60*time.Second, "stop with anytime bounds after `DURATION`; 0 for no limit")
 	nodes := addCountFlag(fs, "nodes", 0, "stop with anytime bounds after `N` expanded states (0: the default, 262144)")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
