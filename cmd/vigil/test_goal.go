@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -80,7 +81,7 @@ func runTestGoalOnly(e *env, args []string) int {
 // goalFlags are the flags only goal mode reads.
 type goalFlags struct {
 	pool, walk, bstate, bexp, steps, depth int
-	outcomes, html                         string
+	outcomes, html, record                 string
 }
 
 func addGoalFlags(fs *flag.FlagSet) *goalFlags {
@@ -91,6 +92,7 @@ func addGoalFlags(fs *flag.FlagSet) *goalFlags {
 	fs.IntVar(&gf.bexp, "bexpansion", 200, "goal mode: policy steps per walk step (B_expansion)")
 	fs.IntVar(&gf.steps, "steps", 1_000_000, "goal mode: total successor and policy steps of fuzzing (a reproducible budget)")
 	fs.IntVar(&gf.depth, "depth", 2, "goal mode: lookahead oracle depth")
+	fs.StringVar(&gf.record, "record", "", "goal mode: write each bug's policy run and better plan as run files (DIR/bug-N-policy.json, DIR/bug-N-plan.json) that vigil run --replay reads")
 	fs.StringVar(&gf.html, "html", "", "goal mode: also write the report as a self-contained HTML page to this file")
 	fs.StringVar(&gf.outcomes, "outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome may happen; bugs: fails to reach the goal with probability 1)")
 	return gf
@@ -236,6 +238,12 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	}
 	m := lm.m
 	ok := true
+	if r.flags.record != "" {
+		if err := goalRecord(r.flags.record, tasks[0], res); err != nil {
+			fmt.Fprintf(e.stderr, "vigil test: --record: %v\n", err)
+			return exitError
+		}
+	}
 	if r.flags.html != "" {
 		f, err := os.Create(r.flags.html)
 		if err == nil {
@@ -360,4 +368,31 @@ func printGoalRun(e *env, m *symbolic.Model, run []explicit.Step) {
 			fmt.Fprintf(e.stdout, "         -> %s\n", m.Labels[st.Label].Name)
 		}
 	}
+}
+
+// goalRecord writes every bug's policy run and better plan as run files.
+func goalRecord(dir string, task *fuzz.GoalTask, res *fuzz.GoalResult) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, b := range res.Bugs {
+		end := b.Policy.Why
+		switch b.Policy.Outcome {
+		case fuzz.GoalReached:
+			end = explicit.EndGoal
+		case fuzz.GoalBeyond:
+			end = explicit.EndSteps
+		}
+		pol := explicit.NewRun(task.M, task.Prop.Name, task.PolicyName, end, b.Policy.Run)
+		plan := explicit.NewRun(task.M, task.Prop.Name, task.PolicyName+" patched", explicit.EndGoal, b.Plan)
+		for _, f := range []struct {
+			name string
+			run  *explicit.Run
+		}{{fmt.Sprintf("bug-%d-policy.json", i+1), pol}, {fmt.Sprintf("bug-%d-plan.json", i+1), plan}} {
+			if err := writeRunFile(filepath.Join(dir, f.name), f.run); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
