@@ -60,6 +60,20 @@ func main() { os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr
 // 0), turns a failure under --json into a JSON error object on stdout, and
 // turns a panic into exit code 70.
 func run(args []string, e *env) int {
+	if !wantsJSON(args) || wantsHelp(args) {
+		return dispatchCommand(args, e)
+	}
+	var errText bytes.Buffer
+	out := &countingWriter{w: e.stdout}
+	code := dispatchCommand(args, &env{stdout: out, stderr: io.MultiWriter(e.stderr, &errText), stdin: e.stdin})
+	if out.n == 0 && (code == exitError || code == exitUsage || code == exitBug) {
+		printJSONError(e.stdout, newJSONError(errText.String(), code))
+	}
+	return code
+}
+
+// dispatchCommand finds and runs the command args name.
+func dispatchCommand(args []string, e *env) int {
 	if len(args) == 0 {
 		usage(e.stderr)
 		return exitUsage
@@ -83,16 +97,7 @@ func run(args []string, e *env) int {
 	if wantsHelp(rest) {
 		return printHelp(e.stdout, c, legacySub(c, rest))
 	}
-	if !wantsJSON(rest) {
-		return runCommand(c, e, rest)
-	}
-	var errText bytes.Buffer
-	out := &countingWriter{w: e.stdout}
-	code := runCommand(c, &env{stdout: out, stderr: io.MultiWriter(e.stderr, &errText), stdin: e.stdin}, rest)
-	if out.n == 0 && (code == exitError || code == exitUsage || code == exitBug) {
-		printJSONError(e.stdout, newJSONError(errText.String(), code))
-	}
-	return code
+	return runCommand(c, e, rest)
 }
 
 // runCommand runs c, turning a panic into a "vigil bug" message and exit
