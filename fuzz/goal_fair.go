@@ -30,6 +30,7 @@ func (t *GoalTask) fairValue(s symbolic.State, patch goalPatch, maxStates int) (
 		parent int
 		step   explicit.Step // from the parent
 		succ   []int
+		via    []explicit.Step // via[k] leads to succ[k]
 	}
 	nodes := []node{{s: s, parent: -1}}
 	ids := map[string]int{goalKey(s): 0}
@@ -84,6 +85,7 @@ func (t *GoalTask) fairValue(s symbolic.State, patch goalPatch, maxStates int) (
 				nodes = append(nodes, node{s: ed.s, parent: i, step: explicit.Step{State: u, Label: l, Cmd: ed.cmd, Outcome: ed.out}})
 			}
 			nodes[i].succ = append(nodes[i].succ, j)
+			nodes[i].via = append(nodes[i].via, explicit.Step{State: u, Label: l, Cmd: ed.cmd, Outcome: ed.out})
 		}
 	}
 	// Backwards from the goal states: dist is the length of a shortest run
@@ -125,22 +127,7 @@ func (t *GoalTask) fairValue(s symbolic.State, patch goalPatch, maxStates int) (
 		for j := i; ; {
 			seen[j] = true
 			k := nodes[j].succ[0]
-			st := nodes[k].step
-			if nodes[k].parent != j {
-				// k was discovered from another state: redo the step from j.
-				l, _ := e.label(nodes[j].s)
-				succ, err := t.succs(nodes[j].s, l)
-				if err != nil {
-					return GoalValue{}, err
-				}
-				for _, ed := range succ {
-					if goalKey(ed.s) == goalKey(nodes[k].s) {
-						st = explicit.Step{State: nodes[j].s, Label: l, Cmd: ed.cmd, Outcome: ed.out}
-						break
-					}
-				}
-			}
-			run = append(run, st)
+			run = append(run, nodes[j].via[0])
 			if seen[k] {
 				run = append(run, explicit.Step{State: nodes[k].s, Label: symbolic.NoLabel, Cmd: -1})
 				return GoalValue{Outcome: GoalFails, Cost: -1, Why: GoalFailTrap, Run: run, Fair: true}, nil
@@ -151,22 +138,12 @@ func (t *GoalTask) fairValue(s symbolic.State, patch goalPatch, maxStates int) (
 	// A shortest run to the goal, following next.
 	var run []explicit.Step
 	for i := 0; dist[i] > 0; i = next[i] {
-		j := next[i]
-		st := nodes[j].step
-		if nodes[j].parent != i {
-			l, _ := e.label(nodes[i].s)
-			succ, err := t.succs(nodes[i].s, l)
-			if err != nil {
-				return GoalValue{}, err
-			}
-			for _, ed := range succ {
-				if goalKey(ed.s) == goalKey(nodes[j].s) {
-					st = explicit.Step{State: nodes[i].s, Label: l, Cmd: ed.cmd, Outcome: ed.out}
-					break
-				}
+		for k, j := range nodes[i].succ {
+			if j == next[i] {
+				run = append(run, nodes[i].via[k])
+				break
 			}
 		}
-		run = append(run, st)
 	}
 	run = append(run, explicit.Step{State: nodes[goalLast(next, dist)].s, Label: symbolic.NoLabel, Cmd: -1})
 	return GoalValue{Outcome: GoalReached, Cost: dist[0], Run: run, Fair: true}, nil

@@ -248,3 +248,15 @@ func TestGoalWorkersDeterministic(t *testing.T) {
 	}
 	t.Logf("%d pool states, %d bugs", len(p1.Entries), len(r1.Bugs))
 }
+
+// Zero options take paper 003's settings.
+func TestGoalDefaults(t *testing.T) {
+	o, err := PoolOptions{}.withDefaults()
+	if err != nil || o.MaxPool != 100 || o.WalkLen != 5 || o.BState != 50 || o.BExpansion != 200 {
+		t.Errorf("pool defaults: %+v, %v", o, err)
+	}
+	oo, err := OracleOptions{}.withDefaults()
+	if err != nil || oo.Depth != 2 || len(oo.Oracles) != 4 {
+		t.Errorf("oracle defaults: %+v, %v", oo, err)
+	}
+}

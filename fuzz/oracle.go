@@ -62,25 +62,11 @@ type OracleOptions struct {
 }
 
 func (o OracleOptions) withDefaults() (OracleOptions, error) {
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"lookahead depth", o.Depth}, {"bound", o.Bound}, {"state budget", o.MaxStates}, {"optimal state budget", o.OptimalStates}, {"expansion budget", o.Expansions}, {"undo depth", o.UndoDepth}} {
-		if f.v < 0 {
-			return o, fmt.Errorf("fuzz: %s %d: must be positive", f.name, f.v)
-		}
+	if err := goalDefaults([]goalOption{
+		{"lookahead depth", &o.Depth, 2}, {"bound", &o.Bound, 10_000}, {"state budget", &o.MaxStates, 100_000},
+		{"optimal state budget", &o.OptimalStates, 20_000}, {"expansion budget", &o.Expansions, 5_000}, {"undo depth", &o.UndoDepth, 50}}); err != nil {
+		return o, err
 	}
-	def := func(v *int, d int) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	def(&o.Depth, 2)
-	def(&o.Bound, 10_000)
-	def(&o.MaxStates, 100_000)
-	def(&o.OptimalStates, 20_000)
-	def(&o.Expansions, 5_000)
-	def(&o.UndoDepth, 50)
 	if len(o.Oracles) == 0 {
 		o.Oracles = OracleNames
 	}

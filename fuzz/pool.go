@@ -46,29 +46,36 @@ type PoolOptions struct {
 }
 
 func (o PoolOptions) withDefaults() (PoolOptions, error) {
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"pool size", o.MaxPool}, {"walk length", o.WalkLen}, {"expansion budget", o.BExpansion}, {"state budget", o.BState}, {"step budget", o.MaxSteps}, {"start states", o.Starts}} {
-		if f.v < 0 {
-			return o, fmt.Errorf("fuzz: %s %d: must be positive", f.name, f.v)
-		}
-	}
 	if o.Runtime < 0 {
 		return o, fmt.Errorf("fuzz: runtime %v: must be positive", o.Runtime)
 	}
-	def := func(v *int, d int) {
-		if *v == 0 {
-			*v = d
+	err := goalDefaults([]goalOption{
+		{"pool size", &o.MaxPool, 100}, {"walk length", &o.WalkLen, 5}, {"expansion budget", &o.BExpansion, 200},
+		{"state budget", &o.BState, 50}, {"step budget", &o.MaxSteps, 1_000_000}, {"start states", &o.Starts, 8}})
+	return o, err
+}
+
+// goalOption is an integer option with its name and default.
+type goalOption struct {
+	name string
+	v    *int
+	def  int
+}
+
+// goalDefaults rejects negative options and gives zero ones their
+// defaults.
+func goalDefaults(os []goalOption) error {
+	for _, o := range os {
+		if *o.v < 0 {
+			return fmt.Errorf("fuzz: %s %d: must be positive", o.name, *o.v)
 		}
 	}
-	def(&o.MaxPool, 100)
-	def(&o.WalkLen, 5)
-	def(&o.BExpansion, 200)
-	def(&o.BState, 50)
-	def(&o.MaxSteps, 1_000_000)
-	def(&o.Starts, 8)
-	return o, nil
+	for _, o := range os {
+		if *o.v == 0 {
+			*o.v = o.def
+		}
+	}
+	return nil
 }
 
 // PoolEntry is one test state with how the fuzzer reached it: Walk runs

@@ -232,35 +232,7 @@ func (r *refModel) optimal(s symbolic.State) int {
 	if r.fair {
 		return r.fairOptimal(s)
 	}
-	var states []symbolic.State
-	idx := map[string]int{}
-	add := func(t symbolic.State) {
-		if _, ok := idx[fmt.Sprint(t)]; !ok {
-			idx[fmt.Sprint(t)] = len(states)
-			states = append(states, t)
-		}
-	}
-	add(s)
-	type group []int
-	var groups [][]group
-	for i := 0; i < len(states); i++ {
-		var gs []group
-		if r.status(states[i]) == explicit.Open {
-			app := r.app(states[i])
-			for l, ok := range app {
-				if !ok {
-					continue
-				}
-				var g group
-				for _, t := range r.succ(states[i], symbolic.LabelID(l)) {
-					add(t)
-					g = append(g, idx[fmt.Sprint(t)])
-				}
-				gs = append(gs, g)
-			}
-		}
-		groups = append(groups, gs)
-	}
+	states, groups := r.space(s)
 	v := make([]int, len(states))
 	for i := range v {
 		v[i] = refInf
@@ -372,6 +344,40 @@ func (r *refModel) checkBug(b *GoalBug) error {
 	return nil
 }
 
+// space explores every state reachable from s (over all labels): states
+// (s first) and, per state, the successor indices of each applicable
+// label (none for terminal states).
+func (r *refModel) space(s symbolic.State) ([]symbolic.State, [][][]int) {
+	var states []symbolic.State
+	idx := map[string]int{}
+	add := func(t symbolic.State) {
+		if _, ok := idx[fmt.Sprint(t)]; !ok {
+			idx[fmt.Sprint(t)] = len(states)
+			states = append(states, t)
+		}
+	}
+	add(s)
+	var groups [][][]int
+	for i := 0; i < len(states); i++ {
+		var gs [][]int
+		if r.status(states[i]) == explicit.Open {
+			for l, ok := range r.app(states[i]) {
+				if !ok {
+					continue
+				}
+				var g []int
+				for _, t := range r.succ(states[i], symbolic.LabelID(l)) {
+					add(t)
+					g = append(g, idx[fmt.Sprint(t)])
+				}
+				gs = append(gs, g)
+			}
+		}
+		groups = append(groups, gs)
+	}
+	return states, groups
+}
+
 // closure returns the states the (patched) policy reaches from s, and
 // false when one of them is unsafe, a deadlock or stuck.
 func (r *refModel) closure(s symbolic.State, patch map[string]symbolic.LabelID) ([]symbolic.State, map[string][]string, bool) {
@@ -442,33 +448,7 @@ func (r *refModel) fairValue(s symbolic.State, patch map[string]symbolic.LabelID
 // the textbook iteration: drop states that cannot reach the goal using
 // labels whose successors all stay in the set, until nothing changes.
 func (r *refModel) fairOptimal(s symbolic.State) int {
-	var states []symbolic.State
-	idx := map[string]int{}
-	add := func(t symbolic.State) {
-		if _, ok := idx[fmt.Sprint(t)]; !ok {
-			idx[fmt.Sprint(t)] = len(states)
-			states = append(states, t)
-		}
-	}
-	add(s)
-	var groups [][][]int
-	for i := 0; i < len(states); i++ {
-		var gs [][]int
-		if r.status(states[i]) == explicit.Open {
-			for l, ok := range r.app(states[i]) {
-				if !ok {
-					continue
-				}
-				var g []int
-				for _, t := range r.succ(states[i], symbolic.LabelID(l)) {
-					add(t)
-					g = append(g, idx[fmt.Sprint(t)])
-				}
-				gs = append(gs, g)
-			}
-		}
-		groups = append(groups, gs)
-	}
+	states, groups := r.space(s)
 	alive := make([]bool, len(states))
 	for i := range alive {
 		alive[i] = r.status(states[i]) != explicit.Unsafe
