@@ -54,9 +54,12 @@ const exitCodesText = `Exit codes (the same for every command):
   4   unknown: no answer within the limits (--timeout, --max-states, --nodes) or interrupted
       with Ctrl-C; partial results are printed
   70  internal error: vigil panicked. This is a bug in vigil; please report it.
+  134 (killed by SIGABRT) a fatal Go runtime error; a bug too (see below).
 
-A fatal Go runtime error (stack overflow, out of memory) cannot be caught and
-exits 2; vigil limits recursion depth and sizes so that no input reaches one.
+A fatal Go runtime error (stack overflow, out of memory), which no recover
+catches, aborts with SIGABRT (exit status 134 in a shell) after printing every
+goroutine's stack: a bug too. vigil limits nesting depth and sizes so that no
+input reaches one.
 With --json, a command that fails (exit 1, 2 or 70) prints a JSON error object on
 stdout: {"error": MESSAGE, "file": F, "line": L, "column": C, "code": CODE, "exit_code": N}.`
 

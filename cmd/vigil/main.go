@@ -53,7 +53,16 @@ var commands = map[string]*command{}
 
 func register(c *command) { commands[c.Name] = c }
 
-func main() { os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin})) }
+func main() {
+	setupRuntime()
+	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
+}
+
+// setupRuntime makes the Go runtime's unrecoverable crashes (a fatal error
+// such as a stack overflow, or a panic in a goroutine a command started)
+// abort with SIGABRT (exit status 134 in a shell) after printing every
+// goroutine's stack, instead of exiting 2 like a usage error.
+func setupRuntime() { debug.SetTraceback("crash") }
 
 // run is the dispatcher: it finds the (sub-)command args name, answers
 // -h/--help anywhere before "--" with the command's help on stdout (exit
@@ -103,8 +112,9 @@ func dispatchCommand(args []string, e *env) int {
 // runCommand runs c, turning a panic into a "vigil bug" message and exit
 // code 70, so that a crash is never mistaken for a usage error (exit 2,
 // which is also the Go runtime's own exit code for a panic). Fatal runtime
-// errors (stack overflow, out of memory) cannot be recovered: they still
-// exit 2, and their causes must be removed at the source.
+// errors (stack overflow, out of memory) cannot be recovered: setupRuntime
+// makes them abort with SIGABRT instead, and their causes must be removed
+// at the source.
 func runCommand(c *command, e *env, args []string) (code int) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -15,11 +18,44 @@ import (
 // TestMain lets testscript run this binary as the `vigil` command inside
 // scripts, without a separate build.
 func TestMain(m *testing.M) {
+	if os.Getenv("VIGIL_TEST_STACK_OVERFLOW") == "1" {
+		setupRuntime()
+		debug.SetMaxStack(16 << 20)
+		_ = syscall.Setrlimit(syscall.RLIMIT_CORE, &syscall.Rlimit{}) // no core file
+		overflow(0)
+	}
 	testscript.Main(m, map[string]func(){
 		"vigil": func() {
+			setupRuntime()
 			os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
 		},
 	})
+}
+
+//go:noinline
+func overflow(n int) int { return overflow(n+1) + 1 }
+
+// TestFatalErrorIsNotUsage: a fatal runtime error (here a stack overflow,
+// which no recover catches) aborts with SIGABRT, never exit 2, the code of
+// usage errors.
+func TestFatalErrorIsNotUsage(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "VIGIL_TEST_STACK_OVERFLOW=1", "GOTRACEBACK=")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("want a crash, got %v", err)
+	}
+	if code := ee.ExitCode(); code == exitUsage || code == exitOK {
+		t.Fatalf("a stack overflow exited %d", code)
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGABRT {
+		t.Fatalf("want SIGABRT, got %v", ee)
+	}
+	if !bytes.Contains(out, []byte("stack overflow")) {
+		t.Fatalf("no 'stack overflow' in the crash output:\n%.2000s", out)
+	}
 }
 
 // TestScripts runs testdata/script/*.txtar: one or more files per
