@@ -81,10 +81,7 @@ func TestQVBSStateCounts(t *testing.T) {
 					t.Fatal(err)
 				}
 				props := []*symbolic.Property{nil}
-				goals, _, err := jani.GoalProperties(path, m)
-				if err != nil {
-					t.Fatal(err)
-				}
+				goals := jani.GoalProperties(m)
 				if len(goals) > 0 {
 					// Goal states terminal, as Storm builds the model for the
 					// property.

@@ -78,7 +78,7 @@ func (l *loader) decodeJANI(defines map[string]string) map[string]string {
 			specDefs[name] = v
 		}
 	}
-	m, notes, err := jani.Decode(j.path, j.data, janiDefs)
+	m, notes, err := jani.DecodeDynamics(j.path, j.data, janiDefs)
 	l.diags = append(l.diags, j.diags(notes, err)...)
 	if err == nil {
 		j.model = m

@@ -139,6 +139,10 @@ type Property struct {
 	Unsafe *Cond // never nil
 	Goal   *Cond // nil: no goal
 	Pos    Pos
+	// FromModel marks a property read from the model file itself (a JANI
+	// model's properties section): a command whose property is optional
+	// does not select it by default, and so sees the whole model.
+	FromModel bool
 }
 
 // Rat is a non-negative or signed rational number p/q with q > 0 when set.

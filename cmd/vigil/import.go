@@ -33,7 +33,7 @@ func runImport(e *env, args []string) int {
 	start := fs.String("start", "", "PlaJA start condition file (state-condition, states-values, or a PA property file)")
 	unsafe := fs.String("unsafe", "", "PlaJA unsafe (reach) condition file, or a PA property file")
 	policyFile := fs.String("policy-file", "", "policy interface: a .jani2nnet file, or a PA property file naming one")
-	goals := fs.Bool("goals", false, "add the model's JANI reachability properties as properties with their target as goal (terminal) and no unsafe states")
+	goals := fs.Bool("goals", false, "keep the model's JANI properties: reachability as goal (terminal), safety (G, or NAME_avoid for P of F) as unsafe")
 	out := fs.String("o", "", "write the .spec to this file (file paths in it are made relative to its directory)")
 	files, ok := parseFlags(fs, args)
 	if !ok {
@@ -51,16 +51,8 @@ func runImport(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
 	}
-	if *goals {
-		ps, notes, err := jani.GoalProperties(files[0], m)
-		for _, n := range notes {
-			fmt.Fprintln(e.stderr, n)
-		}
-		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitError
-		}
-		m.Properties = append(m.Properties, ps...)
+	if !*goals {
+		m.Properties = nil
 	}
 	if _, _, err := jani.Attach(m, *start, *unsafe, *policyFile); err != nil {
 		fmt.Fprintln(e.stderr, err)

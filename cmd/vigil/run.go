@@ -171,18 +171,35 @@ func selectProperty(e *env, cmd string, m *symbolic.Model, name string, required
 		if p := m.Property(name); p != nil {
 			return p, true
 		}
+		// A JANI property named by a .spec keyword (goal) got a trailing
+		// underscore at import; its JANI name selects it too.
+		if p := m.Property(name + "_"); p != nil && p.FromModel {
+			return p, true
+		}
 		fmt.Fprintf(e.stderr, "vigil %s: model %s has no property %q%s; it has: %s\n", cmd, m.Name, name, suggest(name, propertyNames(m)), orNone(strings.Join(propertyNames(m), ", ")))
 		return nil, false
 	}
-	switch len(m.Properties) {
-	case 0:
-		if required {
-			fmt.Fprintf(e.stderr, "vigil %s: model %s has no property; add a `property NAME { start ... unsafe ... }` block\n", cmd, m.Name)
-			return nil, false
+	// A property read from a JANI model's properties section is selected
+	// by default only where a property is required: without one, a command
+	// sees the whole model (nothing terminal), as Storm builds it.
+	var own []*symbolic.Property
+	for _, p := range m.Properties {
+		if !p.FromModel {
+			own = append(own, p)
 		}
+	}
+	if !required && len(own) == 0 {
 		return nil, true
+	}
+	if len(own) == 0 {
+		own = m.Properties
+	}
+	switch len(own) {
+	case 0:
+		fmt.Fprintf(e.stderr, "vigil %s: model %s has no property; add a `property NAME { start ... unsafe ... }` block\n", cmd, m.Name)
+		return nil, false
 	case 1:
-		return m.Properties[0], true
+		return own[0], true
 	}
 	fmt.Fprintf(e.stderr, "vigil %s: model %s has several properties; choose one with --property (%s)\n", cmd, m.Name, strings.Join(propertyNames(m), ", "))
 	return nil, false

@@ -112,10 +112,7 @@ func TestQVBSStateCounts(t *testing.T) {
 // targetOf returns the goal of the model's first reachability property
 // (see GoalProperties), or nil.
 func targetOf(t testing.TB, file string, m *symbolic.Model) *symbolic.Cond {
-	ps, _, err := GoalProperties(file, m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := GoalProperties(m)
 	if len(ps) == 0 {
 		return nil
 	}
@@ -145,4 +142,86 @@ func BenchmarkImportQVBS(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestStormStateCounts checks every QVBS model of the corpus against
+// Storm's state count (storm_states.json): Storm builds the model for the
+// file's properties, so its count is either the whole model (nothing
+// terminal) or the model with a property's goal and unsafe states terminal,
+// which is what `vigil explore FILE --property NAME` explores. The figure in
+// lang/jani/FIGURES.md is this test's log: VIGIL_JANI_FIGURES=1 go test
+// ./lang/jani -run StormStateCounts -v.
+func TestStormStateCounts(t *testing.T) {
+	dir := corpus(t, "qvbs")
+	data, err := os.ReadFile(filepath.Join(dir, "storm_states.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var storm map[string][]struct {
+		Params map[string]json.Number `json:"params"`
+		States int                    `json:"states"`
+	}
+	if err := json.Unmarshal(data, &storm); err != nil {
+		t.Fatal(err)
+	}
+	files := make([]string, 0, len(storm))
+	for f := range storm {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		for _, r := range storm[f] {
+			defs := map[string]string{}
+			name := f
+			for k, v := range r.Params {
+				defs[k] = v.String()
+				name += "/" + k + "=" + v.String()
+			}
+			t.Run(name, func(t *testing.T) {
+				m, err := Load(filepath.Join(dir, f), defs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				full, err := reachable(m, 1_000_000)
+				if err != nil {
+					t.Fatal(err)
+				}
+				how := "none"
+				if full != r.States {
+					how = ""
+					for _, p := range m.Properties {
+						n, err := reachable(stopAt(m, symbolic.Or(p.Unsafe, orFalse(p.Goal))), 1_000_000)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if n == r.States {
+							how = "--property " + p.Name
+							break
+						}
+					}
+				}
+				if how == "" {
+					t.Fatalf("Storm has %d states; vigil has %d with nothing terminal and no property of %v gives Storm's count", r.States, full, propertyNames(m))
+				}
+				if os.Getenv("VIGIL_JANI_FIGURES") != "" {
+					t.Logf("FIGURE | %s | %d | %d | %s |", name, r.States, full, how)
+				}
+			})
+		}
+	}
+}
+
+func orFalse(c *symbolic.Cond) *symbolic.Cond {
+	if c == nil {
+		return symbolic.False()
+	}
+	return c
+}
+
+func propertyNames(m *symbolic.Model) []string {
+	var out []string
+	for _, p := range m.Properties {
+		out = append(out, p.Name)
+	}
+	return out
 }

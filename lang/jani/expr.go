@@ -96,7 +96,8 @@ type ref struct {
 	v         symbolic.VarID
 	isBool    bool
 	transient bool
-	feature   string // non-empty: the name refers to something unsupported (an array)
+	label     *symbolic.Cond // a transient Boolean's condition (a JANI label), when known
+	feature   string         // non-empty: the name refers to something unsupported (an array)
 }
 
 // expr lowers n in scope sc. It records an error and returns ok == false
@@ -226,6 +227,8 @@ func (l *lowerer) ident(n *node, sc scope) (val, bool) {
 	case r.feature != "":
 		l.unsupported(n, "%s (%q)", r.feature, n.str)
 		return val{}, false
+	case r.transient && r.label != nil:
+		return boolVal(r.label), true
 	case r.transient:
 		l.unsupported(n, "reading transient variable %q outside rewards and labels", n.str)
 		return val{}, false

@@ -34,6 +34,16 @@ func LoadNotes(path string, defines map[string]string) (*symbolic.Model, []Note,
 // positions. On error the model is nil and the error is an *Error or an
 // ErrorList.
 func Decode(name string, data []byte, defines map[string]string) (*symbolic.Model, []Note, error) {
+	return decode(name, data, defines, true)
+}
+
+// DecodeDynamics is Decode without the properties section: the model a .spec
+// file imports, whose properties are the .spec's own.
+func DecodeDynamics(name string, data []byte, defines map[string]string) (*symbolic.Model, []Note, error) {
+	return decode(name, data, defines, false)
+}
+
+func decode(name string, data []byte, defines map[string]string, props bool) (*symbolic.Model, []Note, error) {
 	root, err := parseJSON(name, data)
 	if err != nil {
 		return nil, nil, err
@@ -45,6 +55,7 @@ func Decode(name string, data []byte, defines map[string]string) (*symbolic.Mode
 		consts:  map[string]val{},
 		globals: map[string]*varInfo{},
 		silent:  symbolic.NoLabel,
+		props:   props,
 	}
 	ml.model(root)
 	if err := ml.errs.Err(); err != nil {
@@ -68,6 +79,10 @@ type modelLoader struct {
 	globals map[string]*varInfo
 	autos   []*automaton
 	silent  symbolic.LabelID
+	// transient Booleans in declaration order (globals, then each
+	// automaton's locals): they become predicates.
+	transients []*varInfo
+	props      bool // read the properties section
 }
 
 type varInfo struct {
@@ -77,6 +92,10 @@ type varInfo struct {
 	array     bool
 	name      string // the JANI name
 	node      *node
+	// A transient Boolean (a JANI label): its initial value, and once the
+	// locations' transient-values are read, the condition it stands for.
+	labelInit bool
+	label     *symbolic.Cond
 }
 
 type automaton struct {
@@ -87,6 +106,13 @@ type automaton struct {
 	locVar   symbolic.VarID // -1 with a single location
 	locals   map[string]*varInfo
 	edges    []*edge
+	tvals    []tval // the locations' transient-values, read once all variables are declared
+}
+
+// tval is one entry {"ref": x, "value": v} of a location's transient-values.
+type tval struct {
+	loc  int
+	node *node
 }
 
 type edge struct {
@@ -164,6 +190,9 @@ func (ml *modelLoader) model(root *node) {
 		return
 	}
 	ml.compose(root)
+	if len(ml.errs) == 0 && ml.props {
+		ml.properties(root)
+	}
 }
 
 var knownFeatures = map[string]string{
@@ -270,7 +299,7 @@ func (vi *varInfo) ref() ref {
 	if vi.array {
 		return ref{feature: "arrays"}
 	}
-	return ref{v: vi.id, isBool: vi.isBool, transient: vi.transient}
+	return ref{v: vi.id, isBool: vi.isBool, transient: vi.transient, label: vi.label}
 }
 
 func (ml *modelLoader) constants(root *node) {
@@ -427,7 +456,22 @@ func (ml *modelLoader) variable(v *node, sc scope) *varInfo {
 	vi := &varInfo{name: name, node: v, id: -1}
 	if tr := v.get("transient"); tr != nil && tr.kind == kBool && tr.b {
 		vi.transient = true
-		ml.note(v, "transient variable %q ignored: rewards and labels are not imported", name)
+		if tn := v.get("type"); tn == nil || tn.kind != kString || tn.str != "bool" {
+			ml.note(v, "transient variable %q ignored: rewards are not imported", name)
+			return vi
+		}
+		vi.isBool = true
+		ml.transients = append(ml.transients, vi)
+		if iv := v.get("initial-value"); iv != nil {
+			c, ok := ml.constant(iv, sc, "the initial value of "+name)
+			if !ok || c.t != tBool {
+				if ok {
+					ml.errorf(iv, "type error: initial value of %q has the wrong type", name)
+				}
+				return nil
+			}
+			vi.labelInit = boolOf(c)
+		}
 		return vi
 	}
 	tn := v.get("type")
@@ -651,6 +695,7 @@ func (ml *modelLoader) automata(root *node) {
 		ml.restrictInitial(a.node)
 	}
 	ml.nameVars()
+	ml.labels()
 	for _, a := range ml.autos {
 		ml.edges(a)
 	}
@@ -691,7 +736,10 @@ func (ml *modelLoader) locations(a *automaton) {
 			ml.note(tp, "time-progress ignored in a discrete model")
 		}
 		if tv := ln.get("transient-values"); tv != nil {
-			ml.note(tv, "transient-values ignored: rewards and labels are not imported")
+			vs, _ := ml.arr(ln, "transient-values", false)
+			for _, x := range vs {
+				a.tvals = append(a.tvals, tval{loc: len(a.locNames) - 1, node: x})
+			}
 		}
 	}
 	if len(a.locNames) == 0 {
@@ -947,7 +995,10 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 			continue
 		}
 		if vi.transient {
-			continue // rewards and labels: noted at the declaration
+			if vi.isBool {
+				ml.note(an, "transient %q assigned on an edge ignored: vigil's labels are state predicates (a location's transient-values)", rn.str)
+			}
+			continue // rewards: noted at the declaration
 		}
 		var value *symbolic.Expr
 		if vi.isBool {

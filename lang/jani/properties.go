@@ -1,0 +1,231 @@
+package jani
+
+// The properties section of a JANI model. Storm builds the model for a
+// property with the property's target states terminal; vigil imports each
+// property whose shape it knows as a property of the IR:
+//
+//   - reachability, P or E (min or max) of "F φ" or "true U φ", possibly
+//     compared with a bound and under a filter: goal φ (terminal), no
+//     unsafe states;
+//   - constrained reachability "ψ U φ" (and weak until "ψ W φ"): goal φ,
+//     unsafe ¬ψ ∧ ¬φ (leaving ψ before reaching φ);
+//   - safety, P of "G ψ" (or ∀ G ψ): unsafe ¬ψ;
+//   - every P property of "F φ" also gives NAME_avoid with unsafe φ: the
+//     reading of P=? [F bad] as "avoid bad".
+//
+// Time, step and reward bounds, reward-only expectations, steady-state
+// operators and nested probabilities are not imported: each such property
+// gets one note naming it, and the model loads.
+
+import (
+	"fmt"
+
+	"vigil/symbolic"
+)
+
+func (ml *modelLoader) properties(root *node) {
+	ps, ok := ml.arr(root, "properties", false)
+	if !ok {
+		return
+	}
+	taken := namer{}
+	sc := ml.propertyScope()
+	for i, p := range ps {
+		name := fmt.Sprintf("property%d", i+1)
+		if n := p.get("name"); n != nil && n.kind == kString {
+			name = n.str
+		}
+		shape, why := propertyShape(p.get("expression"))
+		if shape == nil {
+			ml.note(p, "property %q not imported: %s", name, why)
+			continue
+		}
+		// Lower the state formulas with a lowerer of their own, so that a
+		// formula vigil cannot read is a note, not an error of the model.
+		sub := &lowerer{file: ml.file, data: ml.data, lineStart: ml.lineStart, noteSeen: map[string]bool{}}
+		lower := func(n *node) *symbolic.Cond {
+			if n == nil {
+				return nil
+			}
+			c, ok := sub.cond(n, sc)
+			if !ok {
+				return nil
+			}
+			return c
+		}
+		goal, left, safe := lower(shape.goal), lower(shape.left), lower(shape.safe)
+		if err := sub.errs.Err(); err != nil {
+			ml.note(p, "property %q not imported: %v", name, err)
+			continue
+		}
+		base := taken.unique(ident(name))
+		pos := ml.pos(p)
+		switch {
+		case safe != nil:
+			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: symbolic.Not(safe), Pos: pos, FromModel: true})
+		default:
+			unsafe := symbolic.False()
+			if left != nil {
+				unsafe = symbolic.And(symbolic.Not(left), symbolic.Not(goal))
+			}
+			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: unsafe, Goal: goal, Pos: pos, FromModel: true})
+			if shape.avoid {
+				ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: taken.unique(ident(name + "_avoid")), Unsafe: goal, Pos: pos, FromModel: true})
+			}
+		}
+	}
+}
+
+// propertyScope resolves global variables, labels and constants, then the
+// variables of the automata (by their JANI name when only one automaton
+// declares it).
+func (ml *modelLoader) propertyScope() scope {
+	return func(name string) (ref, bool) {
+		if r, ok := ml.globalScope(name); ok {
+			return r, true
+		}
+		var found *varInfo
+		for _, a := range ml.autos {
+			if vi, ok := a.locals[name]; ok {
+				if found != nil {
+					return ref{}, false
+				}
+				found = vi
+			}
+		}
+		if found == nil {
+			return ref{}, false
+		}
+		return found.ref(), true
+	}
+}
+
+// shape is what vigil reads of a property: goal (with the constraint left
+// of an until), or the invariant safe.
+type shape struct {
+	goal, left, safe *node
+	avoid            bool // a probability of reaching goal: also offered as "avoid goal"
+}
+
+var boundKeys = []string{"time-bounds", "step-bounds", "reward-bounds"}
+
+// propertyShape unwraps filters and comparisons with a bound, and returns
+// the shape of the property, or nil and why not.
+func propertyShape(e *node) (*shape, string) {
+	for e != nil {
+		switch {
+		case opIs(e, "filter"):
+			e = e.get("values")
+			continue
+		case opIsAny(e, "=", "≠", "<", "≤", ">", "≥"):
+			l, r := e.get("left"), e.get("right")
+			switch {
+			case isQuantity(l) && (r == nil || r.kind == kNumber):
+				e = l
+				continue
+			case isQuantity(r) && (l == nil || l.kind == kNumber):
+				e = r
+				continue
+			}
+		}
+		break
+	}
+	if opIsAny(e, "F", "G", "U", "W") { // filter(∃, F φ): a path formula under the filter
+		e = &node{kind: kObject, keys: []string{"op", "exp"}, vals: []*node{{kind: kString, str: "∃"}, e}}
+	}
+	switch {
+	case e == nil:
+		return nil, "it has no expression"
+	case opIs(e, "PA"):
+		return nil, "a PlaJA policy property (PA): give its files with --start, --unsafe and --policy-file"
+	case opIsAny(e, "Emin", "Emax"):
+		for _, k := range []string{"time-bounded", "step-instant", "time-instant", "reward-instants"} {
+			if e.get(k) != nil {
+				return nil, "rewards at time or step instants are not supported"
+			}
+		}
+		if e.get("reach") == nil {
+			return nil, "an expected reward without \"reach\" (rewards are not supported)"
+		}
+		return &shape{goal: e.get("reach")}, ""
+	case opIsAny(e, "Pmin", "Pmax", "∀", "∃"):
+		path := e.get("exp")
+		for _, k := range boundKeys {
+			if path != nil && path.get(k) != nil {
+				return nil, "time, step and reward bounds are not supported"
+			}
+		}
+		if nested(path) {
+			return nil, "nested probability or expectation operators are not supported"
+		}
+		prob := !opIsAny(e, "∀", "∃")
+		switch {
+		case opIs(path, "F"):
+			return &shape{goal: path.get("exp"), avoid: prob}, ""
+		case opIs(path, "G"):
+			return &shape{safe: path.get("exp")}, ""
+		case opIsAny(path, "U", "W"):
+			left := path.get("left")
+			if left != nil && left.kind == kBool && left.b {
+				left = nil
+			}
+			return &shape{goal: path.get("right"), left: left, avoid: prob && left == nil}, ""
+		}
+		return nil, "its path formula is not F, G, U or W"
+	case opIsAny(e, "Smin", "Smax"):
+		return nil, "steady-state probabilities are not supported"
+	}
+	return nil, "it is not a reachability or safety property"
+}
+
+// isQuantity says whether n is a P, E or S operator (the left side of
+// P>=1 [...]).
+func isQuantity(n *node) bool {
+	return opIsAny(n, "Pmin", "Pmax", "Emin", "Emax", "Smin", "Smax")
+}
+
+// nested says whether a path formula contains a quantitative operator.
+func nested(n *node) bool {
+	if n == nil {
+		return false
+	}
+	if n.kind == kObject && n != nil && (isQuantity(n) || opIsAny(n, "filter")) {
+		return true
+	}
+	for _, c := range n.vals {
+		if nested(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func opIs(n *node, op string) bool {
+	if n == nil {
+		return false
+	}
+	o := n.get("op")
+	return o != nil && o.kind == kString && o.str == op
+}
+
+func opIsAny(n *node, ops ...string) bool {
+	for _, op := range ops {
+		if opIs(n, op) {
+			return true
+		}
+	}
+	return false
+}
+
+// GoalProperties returns the reachability properties the model read from
+// its JANI file: goal = target, no unsafe states. m must come from Load or
+// Decode.
+func GoalProperties(m *symbolic.Model) []*symbolic.Property {
+	var out []*symbolic.Property
+	for _, p := range m.Properties {
+		if p.FromModel && p.Goal != nil && p.Unsafe.Op == symbolic.CFalse {
+			out = append(out, p)
+		}
+	}
+	return out
+}
