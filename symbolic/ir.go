@@ -118,10 +118,16 @@ type Command struct {
 type Outcome struct {
 	// Weight is the weight as written (Rat{} when none was written);
 	// Prob is the normalised probability used for simulation and sampling.
-	Weight  Rat
-	Prob    float64
-	Assigns []Assign // sorted by Var, each Var at most once
-	Pos     Pos
+	Weight Rat
+	Prob   float64
+	// ProbNum/ProbDen, when set, is a state-dependent probability (a JANI
+	// destination's probability expression): the outcome's weight in state
+	// s is ProbNum(s)/ProbDen(s). Lowering already guards the command so
+	// that the outcome is absent where it is 0; the explicit engine reports
+	// a state where it lies outside [0, 1], and simulation samples by it.
+	ProbNum, ProbDen *Expr
+	Assigns          []Assign // sorted by Var, each Var at most once
+	Pos              Pos
 }
 
 // Assign is `Var' = Value`. For Boolean variables Value is an OpBool (or a

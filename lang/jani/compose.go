@@ -186,9 +186,11 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) 
 	var weights []*big.Rat // nil entries: not constant
 	written, exact := false, true
 	idx := make([]int, len(edges))
+	var live []*symbolic.Cond // per outcome: nil, or where its probability is positive
 	for {
 		prob := big.NewRat(1, 1)
 		var asgs []asg
+		var factors []*dest // state-dependent probabilities
 		var locs []symbolic.Assign
 		for i, e := range edges {
 			d := e.dests[idx[i]]
@@ -196,29 +198,41 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) 
 				written = true
 			}
 			if d.prob.isConst() {
-				if prob != nil {
-					prob.Mul(prob, d.prob.k)
-				}
+				prob.Mul(prob, d.prob.k)
 			} else {
-				prob = nil
+				factors = append(factors, d)
 			}
 			asgs = append(asgs, d.assigns...)
 			if e.auto.locVar >= 0 && d.loc != e.loc {
 				locs = append(locs, symbolic.Assign{Var: e.auto.locVar, Value: symbolic.Lit(d.loc), Pos: ml.pos(d.node.get("location"))})
 			}
 		}
-		if prob == nil || prob.Sign() != 0 {
+		if prob.Sign() != 0 {
 			assigns, ok := ml.resolve(asgs)
 			if !ok {
 				return
 			}
 			assigns = append(assigns, locs...)
 			sort.Slice(assigns, func(i, j int) bool { return assigns[i].Var < assigns[j].Var })
-			cmd.Outcomes = append(cmd.Outcomes, symbolic.Outcome{Assigns: assigns, Pos: ml.pos(edges[0].dests[idx[0]].node)})
-			weights = append(weights, prob)
-			if prob == nil {
-				exact = false
+			o := symbolic.Outcome{Assigns: assigns, Pos: ml.pos(edges[0].dests[idx[0]].node)}
+			var lv []*symbolic.Cond
+			for _, d := range factors {
+				lv = append(lv, positive(d.pnum, d.pden))
 			}
+			if len(factors) == 1 {
+				// One state-dependent factor times constants: an exact weight.
+				if o.ProbNum, o.ProbDen, ok = ml.ratScale(at, factors[0].pnum, factors[0].pden, prob); !ok {
+					return
+				}
+			}
+			if len(factors) > 0 {
+				live = append(live, symbolic.And(lv...))
+				weights, exact = append(weights, nil), false
+			} else {
+				live = append(live, nil)
+				weights = append(weights, prob)
+			}
+			cmd.Outcomes = append(cmd.Outcomes, o)
 		}
 		i := len(idx) - 1
 		for ; i >= 0; i-- {
@@ -245,16 +259,18 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) 
 	}
 	for i := range cmd.Outcomes {
 		o := &cmd.Outcomes[i]
+		if written && weights[i] != nil {
+			if num, den := weights[i].Num(), weights[i].Denom(); num.IsInt64() && den.IsInt64() {
+				o.Weight = symbolic.Rat{Num: num.Int64(), Den: den.Int64()}
+			}
+		}
 		if !exact || !written {
 			o.Prob = 1 / float64(n)
 			continue
 		}
-		if num, den := weights[i].Num(), weights[i].Denom(); num.IsInt64() && den.IsInt64() {
-			o.Weight = symbolic.Rat{Num: num.Int64(), Den: den.Int64()}
-		}
 		o.Prob, _ = new(big.Rat).Quo(weights[i], sum).Float64()
 	}
-	ml.m.Commands = append(ml.m.Commands, cmd)
+	ml.splitLive(cmd, live, at)
 }
 
 // resolve turns leveled assignments into simultaneous ones: level by level,

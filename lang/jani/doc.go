@@ -11,8 +11,12 @@
 // system.elements and system.syncs, guards, destinations with probabilities
 // and assignments with JANI's assignment "index" levels, and the
 // derived-operators feature (⇒ < > min max abs sgn trc ite floor ceil, / and %
-// where the result is linear). Transient variables, transient-values and
-// rewards are ignored with a note. Arrays, functions, nondet-selection,
+// where the result is linear). Transient Boolean variables set by the
+// locations' transient-values (JANI labels) become predicates (labels.go);
+// other transient variables and rewards are ignored with a note. The
+// properties section becomes properties of the model (properties.go):
+// reachability as goal, safety as unsafe; other shapes get a note naming the
+// property. Arrays, functions, nondet-selection,
 // real and clock variables are reported as "unsupported feature: ..." errors
 // that name the feature.
 //
@@ -39,9 +43,12 @@
 //
 // Each destination becomes an outcome. When every probability is a rational
 // constant, Outcome.Weight holds it exactly and Outcome.Prob is it
-// normalised; state-dependent probabilities leave Weight unset and give
-// equal shares (noted). Verification never reads weights: every outcome is
-// possible. Destinations of probability 0 are dropped.
+// normalised. A state-dependent probability (a quotient of linear
+// expressions, such as x/(N-c)) is kept as Outcome.ProbNum/ProbDen, and the
+// command is split so that the outcome is absent in the states where its
+// probability is 0, as Storm drops it (prob.go). Verification never reads
+// weights: every outcome present is possible. Destinations of constant
+// probability 0 are dropped.
 //
 // # Positions and errors
 //

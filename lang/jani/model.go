@@ -130,7 +130,9 @@ type dest struct {
 	loc     int
 	prob    val // constant 1 when absent
 	hasProb bool
-	assigns []asg
+	// A state-dependent probability: pnum/pden (prob is then not constant).
+	pnum, pden *symbolic.Expr
+	assigns    []asg
 }
 
 type asg struct {
@@ -906,20 +908,26 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 			ml.errorf(p, "probability has no \"exp\"")
 			return nil
 		}
-		v, ok := ml.expr(x, sc)
+		f, ok := ml.probFrac(x, sc)
 		if !ok {
 			return nil
 		}
-		if !v.numeric() {
-			ml.errorf(x, "type error: a probability must be a number")
-			return nil
-		}
-		if v.isConst() && (v.k.Sign() < 0 || v.k.Cmp(big.NewRat(1, 1)) > 0) {
-			ml.errorf(x, "probability %s is outside [0, 1]", v.k.RatString())
-			return nil
-		}
-		if !v.isConst() {
-			ml.note(x, "state-dependent probabilities are kept as unweighted outcomes")
+		var v val
+		if f.num.isConst() && f.den.isConst() {
+			if f.den.k.Sign() == 0 {
+				ml.errorf(x, "division by zero")
+				return nil
+			}
+			v = constRat(new(big.Rat).Quo(f.num.k, f.den.k), tReal)
+			if v.k.Sign() < 0 || v.k.Cmp(big.NewRat(1, 1)) > 0 {
+				ml.errorf(x, "probability %s is outside [0, 1]", v.k.RatString())
+				return nil
+			}
+		} else {
+			if d.pnum, d.pden, ok = ml.intFrac(x, f); !ok {
+				return nil
+			}
+			v = val{t: tReal, e: d.pnum, den: 1}
 		}
 		d.prob, d.hasProb = v, true
 	}

@@ -117,7 +117,7 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 				}
 			}
 			ci := int(cmds[opt.Rand.IntN(len(cmds))])
-			st.Cmd, st.Outcome = ci, pickWeighted(opt.Rand, g.M.Commands[ci].Outcomes)
+			st.Cmd, st.Outcome = ci, pickWeighted(opt.Rand, g.M.Commands[ci].Outcomes, s)
 		}
 		t, err := g.Apply(s, st.Cmd, st.Outcome)
 		if err != nil {
@@ -129,22 +129,42 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 	return run, end, nil
 }
 
-func pickWeighted(r *rand.Rand, os []symbolic.Outcome) int {
+func pickWeighted(r *rand.Rand, os []symbolic.Outcome, s symbolic.State) int {
+	ws := make([]float64, len(os))
 	total := 0.0
-	for _, o := range os {
-		total += o.Prob
+	for i, o := range os {
+		ws[i] = outcomeWeight(o, os, s)
+		total += ws[i]
 	}
 	if total <= 0 {
 		return r.IntN(len(os))
 	}
 	u := r.Float64() * total
-	for i, o := range os {
-		u -= o.Prob
+	for i, w := range ws {
+		u -= w
 		if u < 0 {
 			return i
 		}
 	}
 	return len(os) - 1
+}
+
+// outcomeWeight is o's weight in state s: its state-dependent probability
+// when it has one; else, beside outcomes that have one, its written weight;
+// else its normalised probability.
+func outcomeWeight(o symbolic.Outcome, os []symbolic.Outcome, s symbolic.State) float64 {
+	if o.ProbNum != nil && o.ProbDen != nil {
+		if d := o.ProbDen.Eval(s); d != 0 {
+			return float64(o.ProbNum.Eval(s)) / float64(d)
+		}
+		return 0
+	}
+	for _, x := range os {
+		if x.ProbNum != nil && o.Weight.Den != 0 {
+			return float64(o.Weight.Num) / float64(o.Weight.Den)
+		}
+	}
+	return o.Prob
 }
 
 // StartAt returns the k-th start state (0-based, in the order of Starts).

@@ -28,6 +28,47 @@ type compiledCmd struct {
 	label    symbolic.LabelID
 	guard    condFn
 	outcomes [][]assignFn
+	probs    []probFn // per outcome; nil when no outcome has a state-dependent probability
+}
+
+// probFn is a state-dependent probability num/den (num nil: none).
+type probFn struct{ num, den intFn }
+
+// check returns a ProbError when the probability of outcome o of command c
+// lies outside [0, 1] in s.
+func (p probFn) check(m *symbolic.Model, c, o int, s symbolic.State) error {
+	if p.num == nil {
+		return nil
+	}
+	n, d := p.num(s), p.den(s)
+	if d < 0 {
+		n, d = -n, -d
+	}
+	if d == 0 || n < 0 || n > d {
+		return &ProbError{Model: m, Command: c, Outcome: o, Num: n, Den: d, State: append(symbolic.State(nil), s...)}
+	}
+	return nil
+}
+
+// ProbError reports an outcome whose state-dependent probability lies
+// outside [0, 1] (or divides by zero) in a state: a modelling error.
+type ProbError struct {
+	Model    *symbolic.Model
+	Command  int // index into Model.Commands
+	Outcome  int // 0-based
+	Num, Den int
+	State    symbolic.State
+}
+
+func (e *ProbError) Error() string {
+	c := &e.Model.Commands[e.Command]
+	o := &c.Outcomes[e.Outcome]
+	val := fmt.Sprintf("%d/%d", e.Num, e.Den)
+	if e.Den == 0 {
+		val = "undefined (division by zero)"
+	}
+	return fmt.Sprintf("explicit: %s: probability error: action %s, outcome %d (%s) has probability %s, outside [0, 1], in state %s",
+		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, o.Pos, val, e.Model.FormatState(e.State))
 }
 
 // Generator produces the successors of packed states of one model under one
@@ -65,6 +106,12 @@ func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
 				as = append(as, assignFn{v: a.Var, f: compileExpr(a.Value), lo: v.Lo, hi: v.Hi})
 			}
 			cc.outcomes = append(cc.outcomes, as)
+			if o.ProbNum != nil && o.ProbDen != nil {
+				if cc.probs == nil {
+					cc.probs = make([]probFn, len(c.Outcomes))
+				}
+				cc.probs[len(cc.outcomes)-1] = probFn{num: compileExpr(o.ProbNum), den: compileExpr(o.ProbDen)}
+			}
 		}
 		g.cmds = append(g.cmds, cc)
 	}
@@ -194,6 +241,11 @@ func (g *Generator) Successors(src []uint64, s symbolic.State, l symbolic.LabelI
 		}
 	outcomes:
 		for oi, as := range c.outcomes {
+			if c.probs != nil {
+				if err := c.probs[oi].check(g.M, int(ci), oi, s); err != nil {
+					return err
+				}
+			}
 			n := len(x.words)
 			x.words = append(x.words, src...)
 			t := x.words[n : n+w]
@@ -243,6 +295,11 @@ func equalWords(a, b []uint64) bool {
 // Apply returns the state that outcome o of command c gives from s, or a
 // RangeError. It does not check the guard.
 func (g *Generator) Apply(s symbolic.State, c, o int) (symbolic.State, error) {
+	if g.cmds[c].probs != nil {
+		if err := g.cmds[c].probs[o].check(g.M, c, o, s); err != nil {
+			return nil, err
+		}
+	}
 	t := append(symbolic.State(nil), s...)
 	for _, a := range g.cmds[c].outcomes[o] {
 		v := a.f(s)
