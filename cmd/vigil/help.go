@@ -122,8 +122,49 @@ func (p *probe) flags(fs *flag.FlagSet) {
 	if n == 0 {
 		return
 	}
-	fmt.Fprintln(fs.Output(), "\nFlags:")
-	fs.PrintDefaults()
+	w := fs.Output()
+	fmt.Fprintln(w, "\nFlags:")
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		if name == "value" { // a flag.Value without a `NAME` in its usage
+			switch f.Value.(type) {
+			case countFlag:
+				name = "N"
+			case durationFlag:
+				name = "DURATION"
+			default:
+				name = strings.ToUpper(f.Name)
+			}
+		}
+		switch name {
+		case "int", "uint":
+			name = "N"
+		case "float":
+			name = "X"
+		case "string":
+			name = "TEXT"
+			switch f.Name {
+			case "property", "policy":
+				name = "NAME"
+			case "start", "unsafe", "policy-file", "cert", "record", "replay", "run", "spec", "o", "cpuprofile", "data":
+				name = "FILE"
+			}
+		}
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		line := "  " + dash + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		switch f.DefValue {
+		case "", "0", "false", "0s", "[]", "map[]":
+		default:
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
 }
 
 // probeCommand runs c with args and -h under a probe and returns what it
