@@ -483,3 +483,29 @@ func BenchmarkCorpusMargin(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/float64(b.N)/float64(e.NumClasses), "nodes/query")
 }
+
+// BenchmarkLoadCorpus is loading (reading, decoding and checking) each
+// model of the corpus, the part of a query before the search starts:
+//
+//	go test ./trees -run '^$' -bench LoadCorpus -benchmem
+func BenchmarkLoadCorpus(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.json"))
+	n := 0
+	for _, f := range files {
+		if filepath.Base(f) == "expected.json" {
+			continue
+		}
+		n++
+		b.Run(filepath.Base(f), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Load(f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	if n == 0 {
+		b.Skip("corpus absent")
+	}
+}

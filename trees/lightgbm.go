@@ -36,6 +36,7 @@ func ParseLightGBM(data []byte) (*Ensemble, error) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<16), 1<<28)
 	line := 0
+	complete := false
 	for sc.Scan() {
 		line++
 		s := strings.TrimSpace(sc.Text())
@@ -43,6 +44,7 @@ func ParseLightGBM(data []byte) (*Ensemble, error) {
 			continue
 		}
 		if s == "end of trees" {
+			complete = true
 			break
 		}
 		if line == 1 && s != "tree" {
@@ -90,15 +92,29 @@ func ParseLightGBM(data []byte) (*Ensemble, error) {
 	b := newBuilder("lightgbm", nclass)
 	if maxFeat >= -1 {
 		if maxFeat > 1<<24 {
-			return nil, fmt.Errorf("trees: LightGBM model: max_feature_idx %d is implausibly large", maxFeat)
+			return nil, fmt.Errorf("trees: LightGBM model: max_feature_idx %d is too large (at most 2^24)", maxFeat)
 		}
 		b.e.NumFeatures, b.e.Declared = maxFeat+1, true
+	}
+	// A file cut short must not load as a smaller model: the header
+	// declares the trees (tree_sizes) and the list ends with a marker.
+	if sizes, ok := header["tree_sizes"]; ok && len(strings.Fields(sizes)) != len(sections) {
+		return nil, fmt.Errorf("trees: LightGBM model: the header declares %d trees (tree_sizes) but the file has %d; is the file cut short?", len(strings.Fields(sizes)), len(sections))
+	}
+	if !complete {
+		return nil, fmt.Errorf("trees: LightGBM model: no \"end of trees\" line after the %d trees read; the file is incomplete (cut short?)", len(sections))
+	}
+	if len(sections)%nclass != 0 {
+		return nil, fmt.Errorf("trees: LightGBM model: %d trees is not a multiple of num_tree_per_iteration %d; is the file cut short?", len(sections), nclass)
 	}
 	scale := 1.0
 	if _, ok := header["average_output"]; ok && len(sections) > 0 {
 		scale = 1 / float64((len(sections)+nclass-1)/nclass)
 	}
 	for k, sec := range sections {
+		if strings.TrimSpace(sec["Tree"]) != strconv.Itoa(k) {
+			return nil, fmt.Errorf("trees: LightGBM model: section Tree=%s is number %d in the file; the trees must be numbered 0, 1, ... in order", sec["Tree"], k)
+		}
 		t, err := lgbTree(sec, k%nclass, scale)
 		if err != nil {
 			return nil, fmt.Errorf("trees: LightGBM model: Tree=%s: %v", sec["Tree"], err)
@@ -164,8 +180,11 @@ func lgbTree(sec map[string]string, class int, scale float64) (Tree, error) {
 	if err != nil {
 		return Tree{}, err
 	}
-	if nleaves < 1 || nleaves > 1<<24 {
+	if nleaves < 1 {
 		return Tree{}, fmt.Errorf("num_leaves %d: want a positive count", nleaves)
+	}
+	if nleaves > 1<<24 {
+		return Tree{}, fmt.Errorf("num_leaves %d is too large (at most 2^24)", nleaves)
 	}
 	if v := strings.TrimSpace(sec["is_linear"]); v != "" && v != "0" {
 		return Tree{}, fmt.Errorf("linear trees are not supported (train with linear_tree=false)")

@@ -79,3 +79,24 @@ func TestLightGBMRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestLightGBMTruncated: a model cut short anywhere is an error, never a
+// smaller model that loads.
+func TestLightGBMTruncated(t *testing.T) {
+	data, err := os.ReadFile("testdata/lgb_multi.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What follows the trees (feature importances, parameters) is not part
+	// of the model.
+	full := string(data)
+	full = full[:strings.Index(full, "end of trees")+len("end of trees")]
+	for i := 1; i < len(full); i++ {
+		if full[i] != '\n' {
+			continue
+		}
+		if _, err := ParseLightGBM([]byte(full[:i])); err == nil {
+			t.Errorf("the model cut after byte %d (line %d) loads", i, strings.Count(full[:i], "\n")+1)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	"vigil/internal/jsonerr"
 )
 
 // Load reads a tree ensemble from path. The format is recognised from the
@@ -32,15 +34,17 @@ func Parse(data []byte) (*Ensemble, error) {
 	if t[0] != '{' {
 		return ParseLightGBM(data)
 	}
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(t, &probe); err != nil {
-		return nil, fmt.Errorf("trees: the model is not valid JSON: %v", err)
-	}
-	if _, ok := probe["learner"]; ok {
+	// Tell the formats apart by their keys without decoding the file twice;
+	// each parser reports what is wrong with the JSON itself.
+	if bytes.Contains(t, []byte(`"learner"`)) {
 		return ParseXGBoost(data)
 	}
-	if _, ok := probe["trees"]; ok {
+	if bytes.Contains(t, []byte(`"trees"`)) {
 		return ParseVeritas(data)
+	}
+	if !json.Valid(t) {
+		var v any
+		return nil, fmt.Errorf("trees: the model is not valid JSON: %s", jsonerr.Describe(t, json.Unmarshal(t, &v)))
 	}
 	return nil, fmt.Errorf("trees: unknown JSON model: want XGBoost save_model JSON (with \"learner\") or Veritas JSON (with \"trees\"); for XGBoost use Booster.save_model(\"model.json\"), not dump_model")
 }

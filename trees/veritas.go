@@ -3,6 +3,10 @@ package trees
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
+
+	"vigil/internal/jsonerr"
 )
 
 // Veritas JSON: {"at_type", "base_scores": [...], "trees": [{"num_leaf_values",
@@ -20,24 +24,56 @@ type veritasFile struct {
 }
 
 type veritasTree struct {
-	NumLeafValues int             `json:"num_leaf_values"`
-	SplitType     string          `json:"split_type"`
-	Structure     json.RawMessage `json:"structure"`
+	NumLeafValues int          `json:"num_leaf_values"`
+	SplitType     string       `json:"split_type"`
+	Structure     *veritasNode `json:"structure"`
 }
 
+// veritasNode is decoded in one pass with its subtrees (decoding each
+// level from raw bytes rescanned every subtree once per level above it,
+// which made loading dominate a query).
 type veritasNode struct {
-	FeatID     *int            `json:"feat_id"`
-	SplitValue *float64        `json:"split_value"`
-	Left       json.RawMessage `json:"left"`
-	Right      json.RawMessage `json:"right"`
-	LeafValue  json.RawMessage `json:"leaf_value"`
+	FeatID     *int         `json:"feat_id"`
+	SplitValue *float64     `json:"split_value"`
+	Left       *veritasNode `json:"left"`
+	Right      *veritasNode `json:"right"`
+	LeafValue  *leafValues  `json:"leaf_value"`
+}
+
+// leafValues is a leaf's value: a number or an array of numbers.
+type leafValues []float64
+
+// UnmarshalJSON reads the numbers directly: raw is a JSON value that
+// encoding/json has already validated, and leaves are most of a model.
+func (l *leafValues) UnmarshalJSON(raw []byte) error {
+	bad := fmt.Errorf("leaf_value: want a number or an array of numbers, got %s", truncate(string(raw), 40))
+	s := strings.TrimSpace(string(raw))
+	parts := []string{s}
+	if strings.HasPrefix(s, "[") {
+		s = strings.TrimSpace(s[1 : len(s)-1])
+		if s == "" {
+			*l = leafValues{}
+			return nil
+		}
+		parts = strings.Split(s, ",")
+	}
+	out := make(leafValues, len(parts))
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return bad
+		}
+		out[i] = v
+	}
+	*l = out
+	return nil
 }
 
 // ParseVeritas reads Veritas JSON.
 func ParseVeritas(data []byte) (*Ensemble, error) {
 	var f veritasFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("trees: Veritas JSON: %v", err)
+		return nil, fmt.Errorf("trees: Veritas JSON: %s", jsonerr.Describe(data, err))
 	}
 	switch f.AtType {
 	case "", "REGR", "REGR_MEAN", "CLF_MEAN", "CLF_SOFTMAX", "RAW":
@@ -75,25 +111,18 @@ func ParseVeritas(data []byte) (*Ensemble, error) {
 	return b.finish()
 }
 
-// veritasWalk appends the subtree in raw to t and returns nothing; the
-// subtree's root is the node appended first.
-func veritasWalk(t *Tree, raw json.RawMessage, nclass, depth int) error {
+// veritasWalk appends the subtree n to t; the subtree's root is the node
+// appended first.
+func veritasWalk(t *Tree, n *veritasNode, nclass, depth int) error {
 	if depth > MaxDepth {
 		return fmt.Errorf("deeper than %d levels, which vigil does not support", MaxDepth)
 	}
-	if len(raw) == 0 || string(raw) == "null" {
+	if n == nil {
 		return fmt.Errorf("missing node")
-	}
-	var n veritasNode
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return err
 	}
 	me := len(t.Nodes)
 	if n.LeafValue != nil {
-		vals, err := leafValues(n.LeafValue)
-		if err != nil {
-			return err
-		}
+		vals := *n.LeafValue
 		if len(vals) != nclass {
 			return fmt.Errorf("leaf with %d values, want %d", len(vals), nclass)
 		}
@@ -114,17 +143,4 @@ func veritasWalk(t *Tree, raw json.RawMessage, nclass, depth int) error {
 	}
 	t.Nodes[me].Right = len(t.Nodes)
 	return veritasWalk(t, n.Right, nclass, depth+1)
-}
-
-// leafValues accepts a number or an array of numbers.
-func leafValues(raw json.RawMessage) ([]float64, error) {
-	var one float64
-	if err := json.Unmarshal(raw, &one); err == nil {
-		return []float64{one}, nil
-	}
-	var many []float64
-	if err := json.Unmarshal(raw, &many); err != nil {
-		return nil, fmt.Errorf("leaf_value: want a number or an array of numbers")
-	}
-	return many, nil
 }

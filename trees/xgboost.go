@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"vigil/internal/jsonerr"
 )
 
 // XGBoost save_model JSON (1.7 and later). Trees live at
@@ -39,6 +41,9 @@ type xgbBooster struct {
 }
 
 type xgbModel struct {
+	Param struct {
+		NumTrees string `json:"num_trees"`
+	} `json:"gbtree_model_param"`
 	Trees    []xgbTree `json:"trees"`
 	TreeInfo []int     `json:"tree_info"`
 }
@@ -59,7 +64,7 @@ type xgbTree struct {
 func ParseXGBoost(data []byte) (*Ensemble, error) {
 	var f xgbFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("trees: XGBoost JSON: %v", err)
+		return nil, fmt.Errorf("trees: XGBoost JSON: %s", jsonerr.Describe(data, err))
 	}
 	lp := f.Learner.LearnerModelParam
 	nclass := 1
@@ -90,6 +95,9 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 		return nil, fmt.Errorf("trees: XGBoost JSON: no learner.gradient_booster.model")
 	}
 	m := gb.Model
+	if nt := m.Param.NumTrees; nt != "" && nt != strconv.Itoa(len(m.Trees)) {
+		return nil, fmt.Errorf("trees: XGBoost JSON: gbtree_model_param.num_trees declares %s trees but the file has %d; is the file incomplete?", nt, len(m.Trees))
+	}
 	if nclass > 1 && len(m.TreeInfo) != len(m.Trees) {
 		return nil, fmt.Errorf("trees: XGBoost JSON: %d trees but %d tree_info entries", len(m.Trees), len(m.TreeInfo))
 	}
@@ -137,6 +145,9 @@ func xgbConvert(xt *xgbTree, class int, weight float64) (Tree, error) {
 	n := len(xt.LeftChildren)
 	if n == 0 {
 		return Tree{}, fmt.Errorf("no nodes")
+	}
+	if nn := xt.TreeParam.NumNodes; nn != "" && nn != strconv.Itoa(n) {
+		return Tree{}, fmt.Errorf("tree_param.num_nodes declares %s nodes but left_children has %d; is the file incomplete?", nn, n)
 	}
 	if len(xt.RightChildren) != n || len(xt.SplitIndices) != n || len(xt.SplitConditions) != n {
 		return Tree{}, fmt.Errorf("node arrays differ in length (left_children %d, right_children %d, split_indices %d, split_conditions %d)",
