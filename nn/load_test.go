@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"reflect"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,6 +123,35 @@ func TestCorpusNetworksLoad(t *testing.T) {
 	for _, f := range append(files, more...) {
 		if _, err := Load(f); err != nil {
 			t.Errorf("%v", err)
+		}
+	}
+}
+
+// TestTruncatedNetworks: a network file cut short anywhere is an error,
+// never a smaller network that loads.
+func TestTruncatedNetworks(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		parse func([]byte) (*Network, error)
+		step  int
+	}{
+		{"testdata/gemm.onnx", ParseONNX, 1},
+		{"testdata/matmul.onnx", ParseONNX, 1},
+		{"testdata/nnet.nnet", ParseNNet, 1},
+	} {
+		data, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := c.parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(data); i += c.step {
+			n, err := c.parse(data[:i])
+			if err == nil && !reflect.DeepEqual(n, full) {
+				t.Errorf("%s cut after %d of %d bytes loads as a different network", c.file, i, len(data))
+			}
 		}
 	}
 }

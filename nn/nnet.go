@@ -16,6 +16,7 @@ package nn
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -52,6 +53,13 @@ func ParseNNet(b []byte) (*Network, error) {
 			lines = append(lines, ln+1)
 		}
 	}
+	// A file cut inside its last number still parses as a number: ask for
+	// the separator that every writer puts after a value.
+	t := strings.TrimRight(string(b), " \t\r")
+	last := strings.TrimSpace(t[strings.LastIndex(t, "\n")+1:])
+	if last != "" && !strings.HasSuffix(last, ",") && !strings.HasPrefix(last, "//") {
+		return nil, fmt.Errorf("nn: nnet line %d: the last value is followed by neither a comma nor a line break; is the file cut short? (if it is complete, end it with a line break)", lines[len(lines)-1])
+	}
 	pos := 0
 	take := func(k int, what string) ([]float64, error) {
 		if k < 0 || pos+k > len(nums) {
@@ -62,7 +70,10 @@ func ParseNNet(b []byte) (*Network, error) {
 		return s, nil
 	}
 	integer := func(v float64, what string) (int, error) {
-		if v != float64(int(v)) || v < 1 || v > 1<<20 {
+		if v > 1<<20 && v == math.Trunc(v) {
+			return 0, fmt.Errorf("nn: nnet: %s %v is too large (at most 2^20)", what, v)
+		}
+		if v != float64(int(v)) || v < 1 {
 			return 0, fmt.Errorf("nn: nnet: %s %v is not a positive integer", what, v)
 		}
 		return int(v), nil
@@ -84,7 +95,7 @@ func ParseNNet(b []byte) (*Network, error) {
 		return nil, err
 	}
 	if nl > 1000 {
-		return nil, fmt.Errorf("nn: nnet: %d layers is implausible", nl)
+		return nil, fmt.Errorf("nn: nnet: %d layers is too many (at most 1000)", nl)
 	}
 	sz, err := take(nl+1, "the layer sizes")
 	if err != nil {

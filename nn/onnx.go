@@ -14,7 +14,9 @@ package nn
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 
@@ -80,6 +82,9 @@ func ParseONNX(b []byte) (*Network, error) {
 		}
 		return nil
 	})
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("nn: ONNX model: the file ends in the middle of a field; is it cut short?")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("nn: not an ONNX model: %v", err)
 	}
@@ -87,6 +92,9 @@ func ParseONNX(b []byte) (*Network, error) {
 		return nil, fmt.Errorf("nn: not an ONNX model: no graph found")
 	}
 	g, err := parseGraph(graph)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("nn: ONNX model: the graph ends in the middle of a field; is the file cut short?")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("nn: not an ONNX model: %v", err)
 	}
