@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vigil/internal/jsonerr"
 	"vigil/symbolic"
 )
 
@@ -371,7 +372,7 @@ func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Mode
 		Output []json.RawMessage `json:"output"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
-		c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s is not valid JSON: %v", it.Interface, err)
+		c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: %s", it.Interface, jsonerr.Describe(data, err))
 		return false
 	}
 	ok := true
@@ -384,6 +385,7 @@ func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Mode
 		}
 		p.Inputs = append(p.Inputs, symbolic.Affine{Const: symbolic.Rat{Num: 0, Den: 1}, Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: s.id}}, Pos: it.IfacePos})
 	}
+	seen := map[string]int{}
 	for i, raw := range j.Output {
 		var name string
 		if json.Unmarshal(raw, &name) != nil {
@@ -393,6 +395,12 @@ func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Mode
 			_ = json.Unmarshal(raw, &obj)
 			name = obj.Name
 		}
+		if k, dup := seen[name]; dup {
+			c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: output[%d] names %q, which output[%d] names too; each network output is one action", it.Interface, i, name, k)
+			ok = false
+			continue
+		}
+		seen[name] = i
 		s := c.syms[name]
 		if s == nil || s.kind != symLabel {
 			c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: output[%d] names %q, which is not an action label of the model", it.Interface, i, name)

@@ -146,6 +146,9 @@ func (ml *modelLoader) model(root *node) {
 	if !ml.obj(root, "a JANI model") {
 		return
 	}
+	if v := root.get("jani-version"); v != nil && (v.kind != kNumber || !isCount(v.str)) {
+		ml.errorf(v, "\"jani-version\" must be a positive integer such as 1, got %s", v.describe())
+	}
 	if n := root.get("name"); n != nil && n.kind == kString {
 		ml.m.Name = ident(n.str)
 	} else {

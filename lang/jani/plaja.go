@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"vigil/symbolic"
@@ -368,7 +369,11 @@ func (l *lowerer) policyInterface(root *node, path string, m *symbolic.Model) (*
 		aut := in.get("automaton")
 		switch {
 		case aut == nil:
-			// The location of automaton name.
+			// The location of automaton name; index is its number.
+			if idx := in.get("index"); idx != nil && (idx.kind != kNumber || idx.str != "0" && !isCount(idx.str)) {
+				l.errorf(idx, "the index of automaton %q must be a non-negative integer below 2^20, got %s", name, idx.describe())
+				return nil, false
+			}
 			if v := m.VarIndex(LocationVar(name)); v >= 0 {
 				a.Terms = []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: v}}
 			} else {
@@ -396,7 +401,13 @@ func (l *lowerer) policyInterface(root *node, path string, m *symbolic.Model) (*
 	if !ok {
 		return nil, false
 	}
-	for _, o := range outs {
+	seen := map[string]int{}
+	for i, o := range outs {
+		if j, dup := seen[o.str]; dup && o.kind == kString {
+			l.errorf(o, "output %q is listed twice (also output[%d]); each network output is one action", o.str, j)
+			return nil, false
+		}
+		seen[o.str] = i
 		if o.kind != kString {
 			l.errorf(o, "an output must be an action name, got %s", o.describe())
 			return nil, false
@@ -409,6 +420,12 @@ func (l *lowerer) policyInterface(root *node, path string, m *symbolic.Model) (*
 		d.Outputs = append(d.Outputs, lb)
 	}
 	return d, true
+}
+
+// isCount reports whether a JSON number literal is an integer in 1..2^20.
+func isCount(lit string) bool {
+	n, err := strconv.Atoi(lit)
+	return err == nil && n >= 1 && n <= 1<<20
 }
 
 // Attach applies the --start, --unsafe and --policy-file flags of vigil's
