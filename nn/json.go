@@ -29,6 +29,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	"vigil/internal/jsonerr"
 )
 
 type jsonLayer struct {
@@ -68,7 +70,7 @@ func ParseJSON(b []byte) (*Network, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&j); err != nil {
-		return nil, fmt.Errorf("nn: vigil JSON network: %v", err)
+		return nil, fmt.Errorf("nn: vigil JSON network: %s", jsonerr.Describe(b, err))
 	}
 	if j.Format != "vigil-nn" || j.Version != 1 {
 		return nil, fmt.Errorf("nn: vigil JSON network: want \"format\": \"vigil-nn\" and \"version\": 1, got %q and %d", j.Format, j.Version)

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"reflect"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )

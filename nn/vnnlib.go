@@ -40,6 +40,10 @@ type sexp struct {
 	line int
 }
 
+// maxSexpDepth bounds nesting so that the recursive readers of the tree
+// (term, formula) run in bounded stack.
+const maxSexpDepth = 1000
+
 func parseSexps(src string) ([]*sexp, error) {
 	var stack [][]*sexp
 	var top []*sexp
@@ -58,6 +62,9 @@ func parseSexps(src string) ([]*sexp, error) {
 				i++
 			}
 		case c == '(':
+			if len(stack) >= maxSexpDepth {
+				return nil, fmt.Errorf("nn: vnnlib line %d: expressions nested more than %d levels deep", line, maxSexpDepth)
+			}
 			stack = append(stack, top)
 			top = nil
 			i++

@@ -63,6 +63,9 @@ func ParseLightGBM(data []byte) (*Ensemble, error) {
 			continue
 		}
 		if cur != nil {
+			if _, dup := cur[k]; dup {
+				return nil, fmt.Errorf("trees: LightGBM model: line %d: Tree=%s gives %s twice", line, cur["Tree"], k)
+			}
 			cur[k] = v
 		} else {
 			header[k] = v

@@ -19,6 +19,8 @@ func Describe(data []byte, err error) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
+	case err == io.EOF:
+		return "the file is empty; want a JSON document"
 	case errors.Is(err, io.ErrUnexpectedEOF) || err != nil && strings.Contains(err.Error(), "unexpected end of JSON input"):
 		return "the JSON ends early (is the file cut short?)"
 	case errors.As(err, &syn):
@@ -31,7 +33,7 @@ func Describe(data []byte, err error) string {
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {
-			field = "the document"
+			field = "the top-level value"
 		} else {
 			field = "field " + field
 		}
@@ -44,7 +46,11 @@ func Describe(data []byte, err error) string {
 	case err == nil:
 		return ""
 	}
-	return err.Error()
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if strings.HasPrefix(msg, "unknown field ") {
+		msg = "unknown " + strings.TrimPrefix(msg, "unknown ") + "; check its spelling"
+	}
+	return msg
 }
 
 // Want names the JSON value that decodes into t.

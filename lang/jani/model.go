@@ -179,6 +179,10 @@ func (ml *modelLoader) model(root *node) {
 	}
 	if vs, ok := ml.arr(root, "variables", false); ok {
 		for _, v := range vs {
+			if n := v.get("name"); n != nil && n.kind == kString && ml.globals[n.str] != nil {
+				ml.errorf(n, "variable %q declared twice (first at %s)", n.str, ml.pos(ml.globals[n.str].node))
+				continue
+			}
 			if vi := ml.variable(v, ml.constScope); vi != nil {
 				ml.globals[vi.name] = vi
 			}

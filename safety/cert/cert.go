@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"vigil/internal/jsonerr"
 )
 
 // FormatName and Version identify the file format; Read rejects others.
@@ -98,7 +100,7 @@ func Read(r io.Reader) (*Certificate, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New("cert: empty input; want a JSON certificate")
 		}
-		return nil, fmt.Errorf("cert: %v", err)
+		return nil, fmt.Errorf("cert: %s", jsonerr.Describe(nil, err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, errors.New("cert: data after the certificate's JSON object")

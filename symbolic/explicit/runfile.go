@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"vigil/internal/jsonerr"
 	"vigil/symbolic"
 )
 
@@ -95,7 +96,7 @@ func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 	dec := json.NewDecoder(rd)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return nil, nil, fmt.Errorf("explicit: run file: %v", err)
+		return nil, nil, fmt.Errorf("explicit: run file: %s", jsonerr.Describe(nil, err))
 	}
 	if r.Version != RunVersion {
 		return nil, nil, fmt.Errorf("explicit: run file: version %d, this vigil reads version %d", r.Version, RunVersion)
