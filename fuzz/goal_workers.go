@@ -1,13 +1,15 @@
 package fuzz
 
-// Goal-reaching testing with several workers. Each worker owns a GoalTask
-// (policies need not be safe for concurrent use). Fuzzing: worker k builds
-// a pool of its share of N states from its own seed stream (seed, k); the
-// pools are merged in worker order, dropping states already merged. Bug
-// confirmation: worker k takes the pool states i with i mod K == k; the
-// results are merged by pool index. Oracles are deterministic, so for a
-// given seed, budgets and worker count the report is the same on every
-// run (a Runtime limit aside).
+// Goal-reaching testing with several workers, bug confirmation
+// interleaved with fuzzing (paper 001, Figure 4: the oracles run on each
+// state as it joins the pool, so bugs come in while fuzzing goes on, and
+// an interrupt keeps them). Each worker owns a GoalTask (policies need
+// not be safe for concurrent use) and builds a pool of its share of N
+// states from its own seed stream (seed, k), confirming as it goes; the
+// pools are then merged in worker order, dropping states already merged
+// (with their results). Oracles are deterministic, so for a given seed,
+// budgets and worker count the report is the same on every run (a
+// runtime limit or an interrupt aside).
 
 import (
 	"context"
@@ -16,6 +18,8 @@ import (
 )
 
 // GoalTest fuzzes and confirms bugs with len(tasks) workers (at least one).
+// popt.OnAdd is its own. Pool states fuzzed but not checked before ctx
+// ended have GoalUnknown values; GoalResult.Checked counts the others.
 func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt OracleOptions) (*Pool, *GoalResult, error) {
 	k := len(tasks)
 	popt, err := popt.withDefaults()
@@ -25,24 +29,42 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 	if oopt, err = oopt.withDefaults(); err != nil {
 		return nil, nil, err
 	}
-	if k == 1 {
-		pool, err := tasks[0].Fuzz(ctx, popt)
-		if err != nil {
-			return nil, nil, err
-		}
-		res, err := tasks[0].Confirm(ctx, pool, oopt)
-		return pool, res, err
-	}
 	began := time.Now()
 	pools := make([]*Pool, k)
+	results := make([]map[int]goalStateResult, k)
 	errs := make([]error, k)
+	var mu sync.Mutex
+	ndone, nbugs := 0, 0
 	var wg sync.WaitGroup
 	for w := 0; w < k; w++ {
 		o := popt
 		o.MaxPool = (popt.MaxPool + k - 1 - w) / k // shares sum to N
 		o.MaxSteps = max(1, popt.MaxSteps/k)
 		o.Starts = max(1, (popt.Starts+k-1-w)/k)
-		o.Seed = popt.Seed*0x9e3779b97f4a7c15 + uint64(w)
+		if k > 1 {
+			o.Seed = popt.Seed*0x9e3779b97f4a7c15 + uint64(w)
+		}
+		results[w] = map[int]goalStateResult{}
+		o.OnAdd = func(p *Pool, i int) error {
+			if ctx.Err() != nil {
+				return nil
+			}
+			c, err := tasks[w].confirmOne(p, i, oopt, began)
+			if err != nil {
+				return err
+			}
+			results[w][i] = c
+			if oopt.Progress != nil {
+				mu.Lock()
+				ndone++
+				if c.bug != nil {
+					nbugs++
+				}
+				oopt.Progress(ndone, popt.MaxPool, nbugs)
+				mu.Unlock()
+			}
+			return nil
+		}
 		wg.Add(1)
 		go func(w int, o PoolOptions) {
 			defer wg.Done()
@@ -59,58 +81,34 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 			return nil, nil, err
 		}
 	}
-	pool := mergeGoalPools(pools)
+	pool, from := mergeGoalPools(pools)
 	pool.Elapsed = time.Since(began)
-
-	results := make([]goalStateResult, len(pool.Entries))
-	done := make([]bool, len(pool.Entries))
-	start := time.Now()
-	var mu sync.Mutex
-	ndone, nbugs := 0, 0
-	for w := 0; w < k; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(pool.Entries); i += k {
-				if ctx.Err() != nil || errs[w] != nil {
-					return
-				}
-				results[i], errs[w] = tasks[w].confirmOne(pool, i, oopt, start)
-				done[i] = errs[w] == nil
-				if oopt.Progress != nil {
-					mu.Lock()
-					ndone++
-					if results[i].bug != nil {
-						nbugs++
-					}
-					oopt.Progress(ndone, len(pool.Entries), nbugs)
-					mu.Unlock()
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, nil, err
-		}
-	}
 	res := newGoalResult()
-	for i := range results {
-		if !done[i] {
-			break // canceled: keep the prefix, as Confirm does
+	for i, f := range from {
+		c, ok := results[f[0]][f[1]]
+		if !ok {
+			res.Values = append(res.Values, GoalValue{Outcome: GoalUnknown, Cost: -1})
+			continue
 		}
-		res.add(i, results[i])
+		res.Checked++
+		for _, b := range append([]*GoalBug{c.bug}, c.every...) {
+			if b != nil {
+				b.PoolIndex = i
+			}
+		}
+		res.add(i, c)
 	}
 	return pool, res, nil
 }
 
-// mergePools concatenates pools in order, dropping repeated states and
-// renumbering walk parents.
-func mergeGoalPools(pools []*Pool) *Pool {
+// mergeGoalPools concatenates pools in order, dropping repeated states and
+// renumbering walk parents. from[i] is (worker, index in its pool) of
+// merged entry i.
+func mergeGoalPools(pools []*Pool) (*Pool, [][2]int) {
 	out := &Pool{}
+	var from [][2]int
 	index := map[string]int{}
-	for _, p := range pools {
+	for w, p := range pools {
 		out.Walks += p.Walks
 		out.Steps += p.Steps
 		if out.Stop == "" || p.Stop == "canceled" || p.Stop == "runtime" {
@@ -129,7 +127,8 @@ func mergeGoalPools(pools []*Pool) *Pool {
 			index[k] = len(out.Entries)
 			remap[i] = len(out.Entries)
 			out.Entries = append(out.Entries, e)
+			from = append(from, [2]int{w, i})
 		}
 	}
-	return out
+	return out, from
 }

@@ -91,9 +91,11 @@ type GoalResult struct {
 	// Found[oracle] lists the pool indices where that oracle confirmed a
 	// bug (with All, every oracle on every state).
 	Found map[string][]int
-	// Values are the policy's values on the pool states.
+	// Values are the policy's values on the pool states (GoalUnknown for
+	// states not checked); Checked counts the states the oracles ran on.
 	Values  []GoalValue
-	Elapsed map[string]time.Duration // per oracle
+	Checked int
+	Elapsed map[string]time.Duration // per oracle, and "policy" for evaluating the policy on the pool states
 }
 
 // Confirm runs the oracles on every pool state and returns the confirmed
@@ -114,6 +116,7 @@ func (t *GoalTask) Confirm(ctx context.Context, pool *Pool, opt OracleOptions) (
 			return nil, err
 		}
 		res.add(i, c)
+		res.Checked++
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(pool.Entries), len(res.Bugs))
 		}
@@ -151,7 +154,9 @@ func (r *GoalResult) add(i int, c goalStateResult) {
 // confirmOne runs the oracles on pool state i.
 func (t *GoalTask) confirmOne(pool *Pool, i int, opt OracleOptions, start time.Time) (goalStateResult, error) {
 	c := goalStateResult{elapsed: map[string]time.Duration{}}
+	began := time.Now()
 	pv, err := t.value(pool.Entries[i].State, nil, opt.Bound, opt.MaxStates)
+	c.elapsed["policy"] = time.Since(began)
 	if err != nil {
 		return c, err
 	}

@@ -43,6 +43,10 @@ type PoolOptions struct {
 	Starts     int           // start states sampled into the initial pool (default 8)
 	Seed       uint64
 	Biases     []string // names from BiasNames; empty: uniform random walks
+	// OnAdd, if set, is called with the pool and the index of each state
+	// as it joins the pool (bug confirmation interleaved with fuzzing, as
+	// in paper 001's Figure 4); an error ends fuzzing with that error.
+	OnAdd func(p *Pool, i int) error
 }
 
 func (o PoolOptions) withDefaults() (PoolOptions, error) {
@@ -118,6 +122,7 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 	p := &Pool{}
 	nov := newPoolNovelty()
 	inPool := map[string]bool{}
+	var addErr error
 	add := func(e PoolEntry) bool {
 		k := goalKey(e.State)
 		if inPool[k] || len(p.Entries) >= opt.MaxPool {
@@ -129,6 +134,9 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 		inPool[k] = true
 		nov.add(e.State)
 		p.Entries = append(p.Entries, e)
+		if opt.OnAdd != nil && addErr == nil {
+			addErr = opt.OnAdd(p, len(p.Entries)-1)
+		}
 		return true
 	}
 	starts, err := t.sampleStarts(rng, opt.Starts)
@@ -139,6 +147,9 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 		if t.Gen.Status(s) == explicit.Open {
 			add(PoolEntry{State: s, Parent: -1})
 		}
+	}
+	if addErr != nil {
+		return nil, addErr
 	}
 	if len(p.Entries) == 0 {
 		return nil, fmt.Errorf("fuzz: every sampled start state of property %s already satisfies its goal or unsafe condition: nothing to test", t.Prop.Name)
@@ -187,6 +198,9 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 		}
 		if len(walk) > 0 {
 			add(PoolEntry{State: s, Parent: parent, Walk: append(walk, explicit.Step{State: s, Label: symbolic.NoLabel, Cmd: -1})})
+		}
+		if addErr != nil {
+			return nil, addErr
 		}
 		if len(p.Entries) == before {
 			idle++

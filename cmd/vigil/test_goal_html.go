@@ -36,7 +36,7 @@ func goalHTML(w io.Writer, task *fuzz.GoalTask, r goalRun, pool *fuzz.Pool, res 
 	b.WriteString("</table>")
 
 	// Bugs over time: a step plot of the cumulative count against the
-	// time since fuzzing began.
+	// time since testing began (bugs are confirmed while fuzzing goes on).
 	b.WriteString("<h2>Bugs over time</h2>")
 	total := (fuzzTime + confirmTime).Seconds()
 	if total <= 0 {
@@ -49,7 +49,7 @@ func goalHTML(w io.Writer, task *fuzz.GoalTask, r goalRun, pool *fuzz.Pool, res 
 	fmt.Fprintf(&b, `<text x="-35" y="10">%d</text><text x="-35" y="%g">0</text><text x="%g" y="%g">%.3gs</text>`, maxBugs, ph, pw-30, ph+20, total)
 	pts := []string{fmt.Sprintf("0,%g", ph)}
 	for i, bug := range res.Bugs {
-		x := pw * (fuzzTime + bug.At).Seconds() / total
+		x := min(pw, pw*bug.At.Seconds()/total)
 		y0 := ph - ph*float64(i)/float64(maxBugs)
 		y1 := ph - ph*float64(i+1)/float64(maxBugs)
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y0), fmt.Sprintf("%.1f,%.1f", x, y1))
