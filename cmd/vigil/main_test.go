@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 		setupRuntime()
 		debug.SetMaxStack(16 << 20)
 		_ = syscall.Setrlimit(syscall.RLIMIT_CORE, &syscall.Rlimit{}) // no core file
-		overflow(0)
+		os.Exit(overflow(1))
 	}
 	testscript.Main(m, map[string]func(){
 		"vigil": func() {
@@ -32,8 +32,15 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// overflow recurses until the stack overflows (n > 0 always).
+//
 //go:noinline
-func overflow(n int) int { return overflow(n+1) + 1 }
+func overflow(n int) int {
+	if n <= 0 {
+		return 0
+	}
+	return overflow(n+1) + 1
+}
 
 // TestFatalErrorIsNotUsage: a fatal runtime error (here a stack overflow,
 // which no recover catches) aborts with SIGABRT, never exit 2, the code of
