@@ -49,19 +49,45 @@ type Box []Interval
 type Options struct {
 	// MaxNodes bounds the number of expanded states (default 1<<18).
 	MaxNodes int
-	// MaxOpen bounds the number of queued states, which is what costs
-	// memory (default 1<<20).
+	// MaxMemory bounds, in bytes, the memory of the queued states, which
+	// is what a search spends memory on (default DefaultMaxMemory). The
+	// search stops with anytime bounds and Stopped = StopMemory when the
+	// queue reaches it.
+	MaxMemory int64
+	// MaxOpen bounds the number of queued states instead of MaxMemory when
+	// positive (tests use it to provoke the limit).
 	MaxOpen int
 	// Timeout bounds the wall-clock time (default none).
 	Timeout time.Duration
 }
+
+// DefaultMaxMemory is the default budget of the open queue, 512 MiB.
+const DefaultMaxMemory = 512 << 20
+
+// Stop names the budget that ended a search early.
+type Stop string
+
+const (
+	StopNone    Stop = ""        // the search finished (or was settled)
+	StopNodes   Stop = "nodes"   // MaxNodes states were expanded
+	StopMemory  Stop = "memory"  // the open queue reached MaxMemory (or MaxOpen)
+	StopTimeout Stop = "timeout" // Timeout passed
+)
 
 // Stats reports a search's effort.
 type Stats struct {
 	Nodes     int // states expanded
 	Generated int // states generated
 	Time      time.Duration
+	// Stopped names the budget that ran out, StopNone when none did.
+	Stopped Stop
+	// MaxOpen is the queue length the memory budget allowed.
+	MaxOpen int
 }
+
+// queuedBytes estimates the memory of one queued state with nf features:
+// the node, its box of two cells per feature and its heap slot.
+func queuedBytes(nf int) int64 { return 64 + 8*int64(nf) + 8 }
 
 // Result is the outcome of Max, Min or Margin.
 type Result struct {
@@ -218,9 +244,13 @@ func (e *Ensemble) newSearcher(box Box, ts []term, opt Options) (*searcher, erro
 		opt.MaxNodes = 1 << 18
 	}
 	if opt.MaxOpen <= 0 {
-		opt.MaxOpen = 1 << 20
+		if opt.MaxMemory <= 0 {
+			opt.MaxMemory = DefaultMaxMemory
+		}
+		opt.MaxOpen = int(max(1, opt.MaxMemory/queuedBytes(e.NumFeatures)))
 	}
 	s := &searcher{e: e, terms: ts, nf: e.NumFeatures, opt: opt, best: negInf, floor: negInf, start: time.Now()}
+	s.stats.MaxOpen = opt.MaxOpen
 	seen := map[int]bool{}
 	for _, t := range ts {
 		for _, c := range []int{t.p, t.n} {
@@ -539,10 +569,16 @@ func (s *searcher) run(stop func() bool) {
 			s.done = true
 			return
 		}
-		if s.stats.Nodes >= s.opt.MaxNodes || len(s.open) >= s.opt.MaxOpen {
+		if s.stats.Nodes >= s.opt.MaxNodes {
+			s.stats.Stopped = StopNodes
+			return
+		}
+		if len(s.open) >= s.opt.MaxOpen {
+			s.stats.Stopped = StopMemory
 			return
 		}
 		if s.opt.Timeout > 0 && s.stats.Nodes&63 == 0 && time.Since(s.start) > s.opt.Timeout {
+			s.stats.Stopped = StopTimeout
 			return
 		}
 		top := heap.Pop(&s.open).(*node)

@@ -283,10 +283,16 @@ func TestBudgets(t *testing.T) {
 		e.Scores(x, sc)
 		can = can || wins(sc, 1, []int{0, 2})
 	})
-	for _, opt := range []Options{{MaxNodes: 1}, {MaxNodes: 3}, {MaxOpen: 2}, {Timeout: 1}} {
+	for _, opt := range []Options{{MaxNodes: 1}, {MaxNodes: 3}, {MaxOpen: 2}, {MaxMemory: 1}, {Timeout: 1}} {
 		r, err := e.Margin(box, 1, opt)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !r.Exact && r.Stopped == StopNone || r.Exact && r.Stopped != StopNone {
+			t.Errorf("%+v: exact %v but stopped by %q", opt, r.Exact, r.Stopped)
+		}
+		if (opt.MaxOpen > 0 || opt.MaxMemory > 0) && !r.Exact && r.Stopped != StopMemory {
+			t.Errorf("%+v: stopped by %q, want the memory limit", opt, r.Stopped)
 		}
 		if r.Lower > exact.Lower || r.Upper < exact.Lower {
 			t.Errorf("%+v: bounds [%v, %v] miss the optimum %v", opt, r.Lower, r.Upper, exact.Lower)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"strconv"
@@ -165,8 +166,63 @@ func treesLoad(e *env, path string) *trees.Ensemble {
 	return m
 }
 
-func budgetFlags(timeout *time.Duration, nodes *int) trees.Options {
-	return trees.Options{MaxNodes: *nodes, Timeout: *timeout}
+func budgetFlags(timeout *time.Duration, nodes *int, mem *byteSize) trees.Options {
+	return trees.Options{MaxNodes: *nodes, Timeout: *timeout, MaxMemory: int64(*mem)}
+}
+
+// byteSize is a --max-memory value: 512MiB, 2GiB, 100MB, or a bare number
+// of MiB.
+type byteSize int64
+
+func (b *byteSize) String() string {
+	v := int64(*b)
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if v >= u.size && v%u.size == 0 {
+			return fmt.Sprintf("%d%s", v/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%dB", v)
+}
+
+func (b *byteSize) Set(s string) error {
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}, {"", 1 << 20}}
+	t := strings.TrimSpace(s)
+	for _, u := range units {
+		if num, ok := strings.CutSuffix(t, u.suffix); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+			if err != nil || v <= 0 || v*u.mult > 1<<50 || v != v {
+				break
+			}
+			*b = byteSize(v * u.mult)
+			return nil
+		}
+	}
+	return fmt.Errorf("%q: want a positive size such as 512MiB, 2GiB or 100MB (a bare number is MiB)", s)
+}
+
+func addMemoryFlag(fs *flag.FlagSet) *byteSize {
+	b := byteSize(trees.DefaultMaxMemory)
+	fs.Var(&b, "max-memory", "stop with anytime bounds when the search's open queue would use more than `SIZE` (512MiB, 2GiB, ...)")
+	return &b
+}
+
+// searchStop says which budget ended a search early, and what to raise.
+func searchStop(st trees.Stats, mem byteSize) string {
+	switch st.Stopped {
+	case trees.StopNodes:
+		return fmt.Sprintf("the node budget ran out after %d expanded states; raise --nodes", st.Nodes)
+	case trees.StopMemory:
+		return fmt.Sprintf("the open queue reached the memory limit (%d states, --max-memory %s); raise --max-memory", st.MaxOpen, mem.String())
+	case trees.StopTimeout:
+		return "the time limit passed; raise --timeout"
+	}
+	return ""
 }
 
 func treesBound(e *env, args []string) int {
@@ -178,6 +234,7 @@ func treesBound(e *env, args []string) int {
 	marginC := fs.Int("margin", -1, "maximise f_C - max over c != C of f_c for class `C` (-1: not this objective)")
 	timeout := timeoutFlagDefault(fs, 60*time.Second, "stop with anytime bounds after `DURATION`; 0 for no limit")
 	nodes := addCountFlag(fs, "nodes", 0, "stop with anytime bounds after `N` expanded states (0: the default, 262144)")
+	mem := addMemoryFlag(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -205,7 +262,7 @@ func treesBound(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil trees bound: --box: %v\n", err)
 		return exitUsage
 	}
-	opt := budgetFlags(timeout, nodes)
+	opt := budgetFlags(timeout, nodes, mem)
 	var r trees.Result
 	var kind string
 	var class int
@@ -228,6 +285,9 @@ func treesBound(e *env, args []string) int {
 		out := map[string]any{"objective": kind, "class": class, "exact": r.Exact,
 			"lower": jsonNum(r.Lower), "upper": jsonNum(r.Upper), "witness": r.Witness,
 			"nodes": r.Nodes, "seconds": r.Time.Seconds()}
+		if r.Stopped != trees.StopNone {
+			out["stopped"] = string(r.Stopped)
+		}
 		if r.Exact {
 			out["value"] = jsonNum(r.Lower)
 			out["witness_box"] = jsonBox(r.WitnessBox)
@@ -246,8 +306,8 @@ func treesBound(e *env, args []string) int {
 		if r.Exact {
 			fmt.Fprintf(e.stdout, "%s = %s (exact)\n", what, strconv.FormatFloat(r.Lower, 'g', -1, 64))
 		} else {
-			fmt.Fprintf(e.stdout, "%s in [%s, %s] (budget exhausted)\n", what,
-				strconv.FormatFloat(r.Lower, 'g', -1, 64), strconv.FormatFloat(r.Upper, 'g', -1, 64))
+			fmt.Fprintf(e.stdout, "%s in [%s, %s] (budget exhausted: %s)\n", what,
+				strconv.FormatFloat(r.Lower, 'g', -1, 64), strconv.FormatFloat(r.Upper, 'g', -1, 64), searchStop(r.Stats, *mem))
 		}
 		if r.Witness != nil {
 			fmt.Fprintf(e.stdout, "witness %s\n", floats(r.Witness))
@@ -308,6 +368,7 @@ func treesDecide(e *env, args []string) int {
 	sureFlag := fs.String("sure", "", "comma-separated `classes` known to be applicable throughout the box")
 	timeout := timeoutFlagDefault(fs, 60*time.Second, "answer unknown (exit 4) after `DURATION`; 0 for no limit")
 	nodes := addCountFlag(fs, "nodes", 0, "answer unknown (exit 4) after `N` expanded states (0: the default, 262144)")
+	mem := addMemoryFlag(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -337,13 +398,16 @@ func treesDecide(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil trees decide: --box: %v\n", err)
 		return exitUsage
 	}
-	d, err := m.Excludes(box, *class, sure, budgetFlags(timeout, nodes))
+	d, err := m.Excludes(box, *class, sure, budgetFlags(timeout, nodes, mem))
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
 	if *asJSON {
 		out := map[string]any{"verdict": d.Verdict.String(), "nodes": d.Nodes, "seconds": d.Time.Seconds()}
+		if d.Stopped != trees.StopNone {
+			out["stopped"] = string(d.Stopped)
+		}
 		if d.Witness != nil {
 			out["witness"], out["witness_box"] = d.Witness, jsonBox(d.WitnessBox)
 		}
@@ -351,6 +415,9 @@ func treesDecide(e *env, args []string) int {
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
 		fmt.Fprintln(e.stdout, d.Verdict)
+		if why := searchStop(d.Stats, *mem); d.Verdict == trees.Unknown && why != "" {
+			fmt.Fprintf(e.stdout, "stopped: %s\n", why)
+		}
 		if d.Witness != nil {
 			fmt.Fprintf(e.stdout, "witness %s\n", floats(d.Witness))
 		}
