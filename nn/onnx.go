@@ -19,6 +19,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -86,7 +87,8 @@ func ParseONNX(b []byte) (*Network, error) {
 		return nil, fmt.Errorf("nn: ONNX model: the file ends in the middle of a field; is it cut short?")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("nn: not an ONNX model: %v", err)
+		// protowire's own words vary from run to run on purpose.
+		return nil, fmt.Errorf("nn: not an ONNX model: the file is not a valid protobuf message")
 	}
 	if graph == nil {
 		return nil, fmt.Errorf("nn: not an ONNX model: no graph found")
@@ -94,6 +96,9 @@ func ParseONNX(b []byte) (*Network, error) {
 	g, err := parseGraph(graph)
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, fmt.Errorf("nn: ONNX model: the graph ends in the middle of a field; is the file cut short?")
+	}
+	if err != nil && strings.HasPrefix(err.Error(), "proto") {
+		return nil, fmt.Errorf("nn: not an ONNX model: the graph is not a valid protobuf message")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("nn: not an ONNX model: %v", err)
