@@ -92,8 +92,8 @@ func addGoalFlags(fs *flag.FlagSet) *goalFlags {
 	fs.IntVar(&gf.bexp, "bexpansion", 200, "goal mode: policy steps per walk step (B_expansion)")
 	fs.IntVar(&gf.steps, "steps", 1_000_000, "goal mode: total successor and policy steps of fuzzing (a reproducible budget)")
 	fs.IntVar(&gf.depth, "depth", 2, "goal mode: lookahead oracle depth")
-	fs.StringVar(&gf.record, "record", "", "goal mode: write each bug's policy run and better plan as run files (DIR/bug-N-policy.json, DIR/bug-N-plan.json) that vigil run --replay reads")
-	fs.StringVar(&gf.html, "html", "", "goal mode: also write the report as a self-contained HTML page to this file")
+	fs.StringVar(&gf.record, "record", "", "goal mode: write each bug's policy run and better plan as run files into `DIR` (bug-N-policy.json, bug-N-plan.json) that vigil run --replay reads")
+	fs.StringVar(&gf.html, "html", "", "goal mode: also write the report as a self-contained HTML page to `FILE`")
 	fs.StringVar(&gf.outcomes, "outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome may happen; bugs: fails to reach the goal with probability 1)")
 	return gf
 }
