@@ -25,7 +25,7 @@ func goalHTML(w io.Writer, task *fuzz.GoalTask, r goalRun, pool *fuzz.Pool, res 
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><meta charset=\"utf-8\"/>")
 	fmt.Fprintf(&b, "<title>vigil test: %s, policy %s</title>", esc(m.Name), esc(task.PolicyName))
-	b.WriteString(`<style>body{font-family:sans-serif;margin:2em}svg{display:block;margin:.5em 0}.state{fill:#36c}.fault{fill:#c00}.goal{fill:#2a2}.fail{fill:#000}text{font-size:11px}table{border-collapse:collapse}td,th{padding:2px 8px;border:1px solid #ccc}</style></head><body>`)
+	b.WriteString(`<style>body{font-family:sans-serif;margin:2em}svg{display:block;margin:.5em 0}text{font-size:11px}table{border-collapse:collapse}td,th{padding:2px 8px;border:1px solid #ccc}</style></head><body>`)
 	fmt.Fprintf(&b, "<h1>Goal-reaching test of policy %s on %s</h1>", esc(task.PolicyName), esc(m.Name))
 	fmt.Fprintf(&b, "<table><tr><th>property</th><td>%s</td></tr><tr><th>outcomes</th><td>%s</td></tr><tr><th>seed</th><td>%d</td></tr>", esc(task.Prop.Name), esc(r.flags.outcomes), r.seed)
 	fmt.Fprintf(&b, "<tr><th>biases</th><td>%s</td></tr><tr><th>pool</th><td>%d states (%s)</td></tr>", esc(orNone(strings.Join(r.biases, ", "))), len(pool.Entries), esc(pool.Stop))
@@ -98,30 +98,40 @@ func goalPathSVG(b *strings.Builder, m *symbolic.Model, run []explicit.Step, fau
 	const perRow, dx, dy = 12, 70, 60
 	rows := (len(run) + perRow - 1) / perRow
 	fmt.Fprintf(b, `<svg class="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">`, class, perRow*dx+20, rows*dy+10)
+	// Rows run left to right, then right to left (a snake), so that each
+	// step is a short line.
 	pos := func(i int) (float64, float64) {
-		return float64(20 + (i%perRow)*dx), float64(25 + (i/perRow)*dy)
+		col := i % perRow
+		if (i/perRow)%2 == 1 {
+			col = perRow - 1 - col
+		}
+		return float64(20 + col*dx), float64(25 + (i/perRow)*dy)
 	}
 	for i := 0; i+1 < len(run); i++ {
 		x0, y0 := pos(i)
 		x1, y1 := pos(i + 1)
 		fmt.Fprintf(b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#888"/>`, x0, y0, x1, y1)
 		if run[i].Label != symbolic.NoLabel {
-			fmt.Fprintf(b, `<text x="%g" y="%g">%s</text>`, (x0+x1)/2-20, (y0+y1)/2-8, html.EscapeString(m.Labels[run[i].Label].Name))
+			tx, ty := (x0+x1)/2-20, (y0+y1)/2-8
+			if y0 != y1 {
+				tx, ty = x0+12, (y0+y1)/2+4 // a step down to the next row
+			}
+			fmt.Fprintf(b, `<text x="%g" y="%g">%s</text>`, tx, ty, html.EscapeString(m.Labels[run[i].Label].Name))
 		}
 	}
 	for i, st := range run {
 		x, y := pos(i)
-		c := "state"
+		c, fill := "state", "#36c"
 		k := m.FormatState(st.State)
 		switch {
 		case fault[k] != "" && st.Label != symbolic.NoLabel:
-			c = "state fault"
+			c, fill = "state fault", "#c00"
 		case i == len(run)-1 && failed:
-			c = "state fail"
+			c, fill = "state fail", "#000"
 		case i == len(run)-1:
-			c = "state goal"
+			c, fill = "state goal", "#2a2"
 		}
-		fmt.Fprintf(b, `<circle class="%s" cx="%g" cy="%g" r="8"><title>%d: %s</title></circle>`, c, x, y, i, html.EscapeString(k))
+		fmt.Fprintf(b, `<circle class="%s" fill="%s" cx="%g" cy="%g" r="8"><title>%d: %s</title></circle>`, c, fill, x, y, i, html.EscapeString(k))
 	}
 	b.WriteString("</svg>")
 }
