@@ -113,10 +113,12 @@ func wantsHelp(args []string) bool {
 // commands that use dispatch) its sub-commands.
 type probe struct {
 	subs []string
+	fs   *flag.FlagSet // the command's flags, when it uses newFlags
 }
 
 // flags prints fs's flags under a heading (newFlags calls it on -h).
 func (p *probe) flags(fs *flag.FlagSet) {
+	p.fs = fs
 	n := 0
 	fs.VisitAll(func(*flag.Flag) { n++ })
 	if n == 0 {
@@ -170,6 +172,12 @@ func (p *probe) flags(fs *flag.FlagSet) {
 // probeCommand runs c with args and -h under a probe and returns what it
 // printed and the sub-commands it listed.
 func probeCommand(c *command, args ...string) (string, []string) {
+	text, p := probeFlags(c, args...)
+	return text, p.subs
+}
+
+// probeFlags is probeCommand returning the whole probe.
+func probeFlags(c *command, args ...string) (string, *probe) {
 	var b bytes.Buffer
 	p := &probe{}
 	e := &env{stdout: &b, stderr: &b, stdin: strings.NewReader(""), probe: p}
@@ -177,7 +185,7 @@ func probeCommand(c *command, args ...string) (string, []string) {
 		defer func() { _ = recover() }()
 		c.Run(e, append(args, "-h"))
 	}()
-	return b.String(), p.subs
+	return b.String(), p
 }
 
 // legacySub returns rest[0] when c runs it as a sub-command through

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -148,5 +149,37 @@ func TestHelpExamplesFilesExist(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSharedFlagTypes: in every command, --timeout (and --budget) is a
+// durationFlag (a duration or bare seconds, never negative) and the
+// counts are countFlags (whole numbers >= 0).
+func TestSharedFlagTypes(t *testing.T) {
+	durations := map[string]bool{"timeout": true, "budget": true}
+	counts := map[string]bool{"max-states": true, "max-nodes": true, "nodes": true, "start-index": true, "cubes": true}
+	seen := 0
+	for name, c := range commands {
+		_, p := probeFlags(c)
+		if p.fs == nil {
+			continue
+		}
+		p.fs.VisitAll(func(f *flag.Flag) {
+			switch {
+			case durations[f.Name]:
+				seen++
+				if _, ok := f.Value.(durationFlag); !ok {
+					t.Errorf("vigil %s --%s is a %T; register it with timeoutFlag or addDurationFlag", name, f.Name, f.Value)
+				}
+			case counts[f.Name]:
+				seen++
+				if _, ok := f.Value.(countFlag); !ok {
+					t.Errorf("vigil %s --%s is a %T; register it with addCountFlag", name, f.Name, f.Value)
+				}
+			}
+		})
+	}
+	if seen < 10 {
+		t.Fatalf("only %d shared flags found", seen)
 	}
 }
