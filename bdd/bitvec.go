@@ -188,8 +188,7 @@ func (m *mgr) mulConst(a bvec, k int) (bvec, error) {
 }
 
 // mul returns a·b for two vectors (shift and add, one conditional addition
-// per bit of b). The IR multiplies only by constants; this is the general
-// case for other front ends.
+// per bit of b): the IR's OpProd (a JANI model's product of two variables).
 func (m *mgr) mul(a, b bvec) (bvec, error) {
 	if b.lo == b.hi {
 		return m.mulConst(a, b.lo)

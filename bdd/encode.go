@@ -325,7 +325,7 @@ func (sp *space) expr(e *symbolic.Expr, where string) (bvec, error) {
 				r, err = m.add(r, b)
 			}
 		}
-	case symbolic.OpSub, symbolic.OpMin, symbolic.OpMax:
+	case symbolic.OpSub, symbolic.OpMin, symbolic.OpMax, symbolic.OpProd:
 		var a, b bvec
 		if a, err = arg(0); err != nil {
 			return bvec{}, err
@@ -336,6 +336,8 @@ func (sp *space) expr(e *symbolic.Expr, where string) (bvec, error) {
 		switch e.Op {
 		case symbolic.OpSub:
 			r, err = m.sub(a, b)
+		case symbolic.OpProd:
+			r, err = m.mul(a, b)
 		case symbolic.OpMin:
 			r = m.minv(a, b)
 		default:

@@ -77,7 +77,7 @@ func randExpr(r *rand.Rand, m *symbolic.Model, depth int) *symbolic.Expr {
 	two := func(op symbolic.Op) *symbolic.Expr {
 		return &symbolic.Expr{Op: op, Args: []*symbolic.Expr{randExpr(r, m, d), randExpr(r, m, d)}}
 	}
-	switch r.IntN(11) {
+	switch r.IntN(12) {
 	case 0:
 		return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{randExpr(r, m, d), randExpr(r, m, d), randExpr(r, m, d)}}
 	case 1:
@@ -96,6 +96,8 @@ func randExpr(r *rand.Rand, m *symbolic.Model, depth int) *symbolic.Expr {
 		return &symbolic.Expr{Op: symbolic.OpAbs, Args: []*symbolic.Expr{randExpr(r, m, d)}}
 	case 9:
 		return &symbolic.Expr{Op: symbolic.OpIte, Cond: randCond(r, m, d), Args: []*symbolic.Expr{randExpr(r, m, d), randExpr(r, m, d)}}
+	case 10:
+		return two(symbolic.OpProd) // a JANI product of two variables
 	}
 	return &symbolic.Expr{Op: symbolic.OpBool, Cond: randCond(r, m, d)}
 }

@@ -205,6 +205,11 @@ func (r *goalRelax) expr(e *symbolic.Expr, lo, hi []int) (int, int) {
 	case symbolic.OpDiv:
 		l, h := r.expr(e.Args[0], lo, hi)
 		return symbolic.FloorDiv(l, e.K), symbolic.FloorDiv(h, e.K)
+	case symbolic.OpProd:
+		l1, h1 := r.expr(e.Args[0], lo, hi)
+		l2, h2 := r.expr(e.Args[1], lo, hi)
+		a, b, c, d := l1*l2, l1*h2, h1*l2, h1*h2
+		return min(a, b, c, d), max(a, b, c, d)
 	case symbolic.OpMin:
 		l1, h1 := r.expr(e.Args[0], lo, hi)
 		l2, h2 := r.expr(e.Args[1], lo, hi)

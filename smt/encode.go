@@ -79,6 +79,9 @@ func (e *Encoder) Expr(ex *symbolic.Expr, vs []Term) Term {
 		return x.MulK(int64(ex.K), e.Expr(ex.Args[0], vs))
 	case symbolic.OpDiv:
 		return x.DivK(e.Expr(ex.Args[0], vs), int64(ex.K))
+	case symbolic.OpProd:
+		x.fail(fmt.Errorf("smt: %s: a product of two variables (non-linear arithmetic) cannot be encoded in linear integer arithmetic; use the explicit engine (--engine bfs) or BDDs", ex.Pos))
+		return Term{}
 	case symbolic.OpMin, symbolic.OpMax:
 		a, b := e.Expr(ex.Args[0], vs), e.Expr(ex.Args[1], vs)
 		if ex.Op == symbolic.OpMin {

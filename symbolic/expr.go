@@ -16,9 +16,13 @@ const (
 	OpAbs             // abs(Args[0])
 	OpIte             // if Cond then Args[0] else Args[1]
 	OpBool            // 1 if Cond holds, else 0 (Boolean assignments)
+	// OpProd is Args[0] * Args[1], both non-constant: not linear. Only JANI
+	// models produce it (.spec is linear); the explicit and BDD engines
+	// evaluate it exactly, the SMT-based engines refuse it.
+	OpProd
 )
 
-var opNames = [...]string{"const", "var", "add", "sub", "neg", "mul", "div", "min", "max", "abs", "ite", "bool"}
+var opNames = [...]string{"const", "var", "add", "sub", "neg", "mul", "div", "min", "max", "abs", "ite", "bool", "prod"}
 
 func (o Op) String() string {
 	if int(o) < len(opNames) {
@@ -211,6 +215,8 @@ func (e *Expr) Eval(s State) int {
 		return -e.Args[0].Eval(s)
 	case OpMul:
 		return e.K * e.Args[0].Eval(s)
+	case OpProd:
+		return e.Args[0].Eval(s) * e.Args[1].Eval(s)
 	case OpDiv:
 		return FloorDiv(e.Args[0].Eval(s), e.K)
 	case OpMin:
@@ -390,6 +396,11 @@ func (m *Model) Bounds(e *Expr) (lo, hi int) {
 	case OpDiv:
 		l, h := m.Bounds(e.Args[0])
 		return FloorDiv(l, e.K), FloorDiv(h, e.K)
+	case OpProd:
+		l1, h1 := m.Bounds(e.Args[0])
+		l2, h2 := m.Bounds(e.Args[1])
+		a, b, c, d := l1*l2, l1*h2, h1*l2, h1*h2
+		return min(a, b, c, d), max(a, b, c, d)
 	case OpMin:
 		l1, h1 := m.Bounds(e.Args[0])
 		l2, h2 := m.Bounds(e.Args[1])

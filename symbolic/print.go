@@ -159,6 +159,8 @@ func (p *printer) expr(e *Expr, want int) string {
 		return paren(k+" * "+p.expr(e.Args[0], precUnary), precMul, want)
 	case OpDiv:
 		return paren(p.expr(e.Args[0], precMul)+" / "+fmt.Sprint(e.K), precMul, want)
+	case OpProd:
+		return paren(p.expr(e.Args[0], precMul)+" * "+p.expr(e.Args[1], precUnary), precMul, want)
 	case OpMin, OpMax:
 		return fmt.Sprintf("%s(%s, %s)", e.Op, p.expr(e.Args[0], 0), p.expr(e.Args[1], 0))
 	case OpAbs:

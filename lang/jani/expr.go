@@ -13,8 +13,10 @@ package jani
 //
 // floor and ceil turn e/den back into integers (floor(x / 3) is x / 3 in the
 // IR, rounding toward negative infinity); comparisons multiply across
-// (x / 2 < 3 becomes x < 6, x <= 2.5 becomes 2 * x <= 5). Products of two
-// non-constant expressions are not linear and are rejected.
+// (x / 2 < 3 becomes x < 6, x <= 2.5 becomes 2 * x <= 5). A product of two
+// non-constant expressions becomes OpProd (not linear: the explicit and BDD
+// engines evaluate it, the SMT-based engines refuse it); division by a
+// non-constant expression is accepted in probabilities only (prob.go).
 
 import (
 	"math/big"
@@ -491,8 +493,12 @@ func (l *lowerer) binary(n *node, op string, a, b val) (val, bool) {
 		return scaled(e, den), true
 	case "*":
 		if !a.isConst() && !b.isConst() {
-			l.unsupported(n, "non-linear arithmetic (product of two non-constant expressions)")
-			return val{}, false
+			// (ea/da) * (eb/db) = (ea*eb) / (da*db): not linear (OpProd).
+			if a.den*b.den > maxDen {
+				l.errorf(n, "denominator %d is too large", a.den*b.den)
+				return val{}, false
+			}
+			return scaled(&symbolic.Expr{Op: symbolic.OpProd, Args: []*symbolic.Expr{a.e, b.e}, Pos: l.pos(n)}, a.den*b.den), true
 		}
 		if a.isConst() {
 			a, b = b, a
@@ -501,7 +507,7 @@ func (l *lowerer) binary(n *node, op string, a, b val) (val, bool) {
 		return l.mulConst(n, a, b.k)
 	case "/":
 		if !b.isConst() {
-			l.unsupported(n, "non-linear arithmetic (division by a non-constant expression)")
+			l.unsupported(n, "division by a non-constant expression outside a probability")
 			return val{}, false
 		}
 		if b.k.Sign() == 0 {

@@ -13,8 +13,10 @@ package jani
 //   - the weight Outcome.ProbNum/ProbDen, which simulation samples by and the
 //     explicit engine checks against [0, 1] in every state it expands.
 //
-// A probability that is not a quotient of linear expressions (a product of
-// two variables) is an "unsupported feature" error.
+// Products of variables in a probability give OpProd (non-linear: the
+// explicit and BDD engines evaluate it, the SMT-based ones refuse it). A
+// division by a variable inside min, max, ite, floor or a comparison is an
+// "unsupported feature" error.
 
 import (
 	"math/big"
@@ -26,8 +28,7 @@ import (
 type frac struct{ num, den val }
 
 // probFrac lowers a probability expression to a fraction, allowing
-// division by non-constant expressions at the top of the expression
-// (through +, -, * by constants and /). Errors go to l.
+// division by non-constant expressions under +, -, * and /. Errors go to l.
 func (l *lowerer) probFrac(n *node, sc scope) (frac, bool) {
 	op := ""
 	if n.kind == kObject {

@@ -289,6 +289,8 @@ func (v *checker) expr(e *symbolic.Expr, what string) error {
 		if e.K <= 0 {
 			return fmt.Errorf("smtlib: %s: %s: division by %d; divisors must be positive constants", e.Pos, what, e.K)
 		}
+	case symbolic.OpProd:
+		return fmt.Errorf("smtlib: %s: %s: a product of two variables is not linear integer arithmetic", e.Pos, what)
 	case symbolic.OpIte:
 		want = 2
 		if err := v.cond(e.Cond, what); err != nil {

@@ -67,6 +67,9 @@ func compileExpr(e *symbolic.Expr) intFn {
 	case symbolic.OpDiv:
 		a, k := compileExpr(e.Args[0]), e.K
 		return func(s symbolic.State) int { return symbolic.FloorDiv(a(s), k) }
+	case symbolic.OpProd:
+		a, b := compileExpr(e.Args[0]), compileExpr(e.Args[1])
+		return func(s symbolic.State) int { return a(s) * b(s) }
 	case symbolic.OpMin:
 		a, b := compileExpr(e.Args[0]), compileExpr(e.Args[1])
 		return func(s symbolic.State) int { return min(a(s), b(s)) }

@@ -89,7 +89,7 @@ func validateExpr(m *symbolic.Model, e *symbolic.Expr, what string) error {
 			return fmt.Errorf("explicit: %s (%s): empty sum", what, e.Pos)
 		}
 		want = -1
-	case symbolic.OpSub, symbolic.OpMin, symbolic.OpMax:
+	case symbolic.OpSub, symbolic.OpMin, symbolic.OpMax, symbolic.OpProd:
 		want = 2
 	case symbolic.OpNeg, symbolic.OpMul, symbolic.OpAbs:
 		want = 1
