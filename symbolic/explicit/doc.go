@@ -24,10 +24,12 @@
 //     variables guards pin to constants, so a state evaluates only the
 //     guards its values can satisfy, not every command's.
 //   - Range violations are errors (RangeError), never transitions.
+//   - Options.Workers > 1 runs a level-synchronous parallel search over a
+//     store sharded by hash (par.go): the same layers, counts and verdicts.
 //
-// Files: layout.go (packing), store.go (arena and table), succ.go
-// (successor generation, terminal states), guards.go (the guard index), start.go (start states),
-// policy.go (deciders and the per-state cache), bfs.go (Search),
-// sim.go (Simulate, for vigil run), runfile.go (the run-file format),
+// Files: layout.go (packing), store.go (arena and tables), succ.go
+// (successor generation, terminal states), guards.go (the guard index),
+// start.go (start states), policy.go (deciders and the per-state cache),
+// bfs.go (Search), par.go (the parallel search), sim.go (Simulate, for vigil run), runfile.go (the run-file format),
 // state.go (ParseState), validate.go (IR checks).
 package explicit

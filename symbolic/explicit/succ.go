@@ -72,8 +72,9 @@ func (e *ProbError) Error() string {
 }
 
 // Generator produces the successors of packed states of one model under one
-// property. It is not safe for concurrent use (it owns scratch buffers);
-// make one per goroutine.
+// property. It keeps no state of its own after New (its compiled guards and
+// expressions are pure), so goroutines may share one, each with its own
+// Expansion, as the parallel search does (par.go).
 type Generator struct {
 	M      *symbolic.Model
 	Prop   *symbolic.Property
