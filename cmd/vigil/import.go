@@ -17,7 +17,7 @@ func init() {
 		Usage:   "vigil import [-D NAME=VALUE]... [--goals] [--start FILE] [--unsafe FILE] [--policy-file FILE] [-o OUT.spec] MODEL.jani",
 		Examples: []string{
 			"vigil import beb.jani -D N=3 > beb.spec",
-			"vigil import cdrive.2.jani --goals -o cdrive.spec && vigil explore cdrive.spec --property goal",
+			"vigil import cdrive.2.jani --goals -o cdrive.spec && vigil explore cdrive.spec --property goal_",
 			"vigil import blocksworld_4_3.jani -D item_cost_bound=4 -D failing_probability=0.1 \\\n" +
 				"      --start pa.jani --unsafe pa.jani --policy-file blocksworld_4_3_16_16.jani2nnet -o bw.spec",
 		},
