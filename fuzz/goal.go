@@ -388,12 +388,12 @@ func (e *goalEval) overrun(s symbolic.State, k string) int {
 		e.err = err
 		return -1
 	}
+	// The run has more than bound steps and reaches the goal only at its
+	// end: its first bound steps end in a state that is no goal.
 	run := append([]explicit.Step(nil), e.path...)
 	run = append(run, tail...)
-	if len(run)-1 > e.bound+1 {
-		run = run[:e.bound+2]
-		run[len(run)-1].Label, run[len(run)-1].Cmd, run[len(run)-1].Outcome = symbolic.NoLabel, -1, 0
-	}
+	run = run[:e.bound+1]
+	run[e.bound].Label, run[e.bound].Cmd, run[e.bound].Outcome = symbolic.NoLabel, -1, 0
 	e.res = &GoalValue{Outcome: GoalBeyond, Cost: e.bound, Run: run}
 	return -1
 }

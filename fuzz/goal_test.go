@@ -260,3 +260,43 @@ func TestGoalDefaults(t *testing.T) {
 		t.Errorf("oracle defaults: %+v, %v", oo, err)
 	}
 }
+
+// A state first finished on a short path and met again deeper gives a run
+// beyond the bound that must still end in a state that is no goal.
+func TestGoalBeyondThroughFinishedState(t *testing.T) {
+	m, diags := lang.LoadSource("hop.spec", []byte(`model hop
+var x : 0 .. 8 = 0
+action a when x < 6 -> x' = x + 2 | x' = x + 1
+policy rules pi { otherwise -> a }
+property p { unsafe false goal x >= 6 }
+`), lang.Options{})
+	if m == nil {
+		t.Fatal(diags)
+	}
+	d, err := explicit.NewDecider(m, m.Policy(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := NewGoalTask(m, m.Property(""), d, "pi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The worst run takes 6 steps (+1 each time).
+	v, err := task.GoalValueOf(symbolic.State{0}, nil, 100, 100)
+	if err != nil || v.Outcome != GoalReached || v.Cost != 6 {
+		t.Fatalf("bound 100: %v, %v", v, err)
+	}
+	v, err = task.GoalValueOf(symbolic.State{0}, nil, 5, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := v.Run[len(v.Run)-1].State
+	if v.Outcome != GoalBeyond || v.Cost != 5 || len(v.Run)-1 != 5 || last[0] >= 6 {
+		t.Errorf("bound 5: %v, run of %d steps ending in x=%d; want beyond 5, 5 steps, no goal", v, len(v.Run)-1, last[0])
+	}
+	for i := 0; i+1 < len(v.Run); i++ {
+		if d := v.Run[i+1].State[0] - v.Run[i].State[0]; d != 1 && d != 2 {
+			t.Errorf("step %d: x %d -> %d", i, v.Run[i].State[0], v.Run[i+1].State[0])
+		}
+	}
+}
