@@ -44,10 +44,10 @@ import (
 // blockStates is the default of Options.Block.
 const blockStates = 256
 
-// chunkPerWorker bounds the states of a layer expanded between two merges
-// (times the number of workers), and so the memory of the successor
-// buffers.
-const chunkPerWorker = 1 << 15
+// chunkPerWorker (times the number of workers, at most maxChunk) bounds
+// the states of a layer expanded between two merges, and so the memory of
+// the successor buffers.
+const chunkPerWorker, maxChunk = 1 << 15, 1 << 18
 
 type parWorker struct {
 	cache  *Cache
@@ -91,7 +91,7 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 	}
 	news := make([]shardNew, ns)
 	ctl := &parCtl{}
-	chunk := uint32(chunkPerWorker * len(ws))
+	chunk := uint32(min(chunkPerWorker*len(ws), maxChunk))
 	block := uint32(blockStates)
 	if opt.Block > 0 {
 		block = uint32(opt.Block)
