@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"vigil/internal/fuzzseed"
 	"vigil/symbolic"
 )
 
@@ -106,7 +107,17 @@ func FuzzFrontEnd(f *testing.F) {
 	for _, file := range specFiles(f) {
 		src, _ := os.ReadFile(file)
 		f.Add(src)
+		for _, v := range fuzzseed.Variants(src) {
+			f.Add(v)
+		}
 	}
+	// Nesting beyond MaxDepth, in every construct that nests.
+	f.Add(append([]byte("const c = "), fuzzseed.Deep("(", "1", ")")...))
+	f.Add(append([]byte("const c = "), fuzzseed.Deep("-", "1", "")...))
+	f.Add(append([]byte("var x : bool\npred p = "), fuzzseed.Deep("!", "x", "")...))
+	f.Add(append([]byte("const c = 1"), fuzzseed.Deep(" + 1", "", "")...))
+	f.Add(append([]byte("const c = "), fuzzseed.Deep("if true then 1 else ", "1", "")...))
+	f.Add(append([]byte("const c = "), fuzzseed.Deep("abs(", "1", ")")...))
 	goldens, _ := filepath.Glob("testdata/golden/*.txtar")
 	for _, g := range goldens {
 		ar, _ := txtar.ParseFile(g)

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"vigil/internal/fuzzseed"
 )
 
 // The loaders must reject bad input with an error, never panic; a network
@@ -14,8 +16,12 @@ func addSeeds(f *testing.F, pattern string) {
 	for _, p := range files {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
+			for _, v := range fuzzseed.Variants(b) {
+				f.Add(v)
+			}
 		}
 	}
+	f.Add(fuzzseed.Deep("[", "1", "]"))
 }
 
 func checkLoaded(t *testing.T, n *Network, err error) {
@@ -69,6 +75,9 @@ func FuzzLoadJSON(f *testing.F) {
 
 func FuzzVNNLIB(f *testing.F) {
 	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (<= X_0 1))\n(assert (>= X_0 -1))\n(assert (or (and (<= Y_0 0.5)) (and (>= (+ Y_0 (* 2 X_0)) 1))))\n")
+	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert " + string(fuzzseed.Deep("(and ", "(<= Y_0 0)", ")")) + ")\n")
+	f.Add("(declare-const X_99999999999999999999 Real)\n(assert (<= X_99999999999999999999 1))\n")
+	f.Add(string(fuzzseed.Deep("(", "", "")))
 	f.Fuzz(func(t *testing.T, s string) {
 		ParseVNNLIB(s)
 	})

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"vigil/internal/fuzzseed"
 )
 
 func seeds(f *testing.F, pattern string) {
@@ -15,8 +17,12 @@ func seeds(f *testing.F, pattern string) {
 			f.Fatal(err)
 		}
 		f.Add(data)
-		f.Add(data[:len(data)/2])
+		for _, v := range fuzzseed.Variants(data) {
+			f.Add(v)
+		}
 	}
+	f.Add(fuzzseed.Deep("[", "1", "]"))
+	f.Add(fuzzseed.Deep(`{"left":`, `{"leaf_value":1}`, "}"))
 }
 
 // exercise loads data with parse and, when it loads, evaluates and searches

@@ -4,6 +4,8 @@ import (
 	"go/build"
 	"strings"
 	"testing"
+
+	"vigil/internal/fuzzseed"
 )
 
 const valid = `; vigil invariant certificate 1
@@ -74,6 +76,10 @@ func TestIndependentOfIC3(t *testing.T) {
 // keeps its invariant's shape.
 func FuzzParse(f *testing.F) {
 	f.Add(valid)
+	for _, v := range fuzzseed.Variants([]byte(valid)) {
+		f.Add(string(v))
+	}
+	f.Add(strings.Replace(valid, "(define-fun vigil.inv () Bool", "(define-fun vigil.inv () Bool "+string(fuzzseed.Deep("(and ", "true", ")")), 1))
 	f.Add(strings.Replace(valid, "boxes: 3", "boxes: 3\n; fact: box=1 label=a sure=b,c", 1))
 	f.Add("; vigil invariant certificate 1\n; model: m\n; property: p\n; model-sha256: a\n; boxes: 0\n(define-fun vigil.inv () Bool false)\n")
 	f.Fuzz(func(t *testing.T, src string) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"vigil/internal/fuzzseed"
 	"vigil/symbolic"
 )
 
@@ -19,8 +20,14 @@ import (
 func FuzzDecode(f *testing.F) {
 	names, _ := filepath.Glob("testdata/*.jani")
 	for _, n := range names {
-		f.Add(readTestdata(f, filepath.Base(n)))
+		data := readTestdata(f, filepath.Base(n))
+		f.Add(data)
+		for _, v := range fuzzseed.Variants(data) {
+			f.Add(v)
+		}
 	}
+	f.Add(fuzzseed.Deep("[", "1", "]"))
+	f.Add(fuzzseed.Deep(`{"op": "-", "exp": `, "1", "}"))
 	if ar, err := txtar.ParseFile("testdata/errors.txtar"); err == nil {
 		for _, file := range ar.Files {
 			if strings.HasSuffix(file.Name, ".jani") {

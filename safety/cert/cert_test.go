@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"vigil/internal/fuzzseed"
 )
 
 const walkSafeJSON = `{
@@ -147,6 +149,10 @@ func FuzzRead(f *testing.F) {
 	f.Add(trapUnsafeJSON)
 	f.Add(`{"format":"vigil-safety-certificate","version":1,"kind":"safe","radius":"inf","vars":[],"state":[],"entries":[]}`)
 	f.Add(`{"radius": 1e999}`)
+	for _, v := range fuzzseed.Variants([]byte(walkSafeJSON)) {
+		f.Add(string(v))
+	}
+	f.Add(string(fuzzseed.Deep("[", "1", "]")))
 	f.Add(`{"format":"vigil-safety-certificate","version":1,"kind":"unsafe","policy":"p","radius":0,"vars":["x"],"state":[0],"entries":[{"s":[0],"b":0,"rank":0}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := Read(strings.NewReader(in))

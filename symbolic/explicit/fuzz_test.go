@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"vigil/internal/fuzzseed"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
 )
@@ -30,6 +31,10 @@ func FuzzReadRun(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(b.Bytes())
+	for _, v := range fuzzseed.Variants(b.Bytes()) {
+		f.Add(v)
+	}
+	f.Add(fuzzseed.Deep("[", "1", "]"))
 	f.Add([]byte(`{"version": 1, "model": "gen3", "steps": [{"state": {"v0": true}}]}`))
 	f.Add([]byte(`{"version": 1, "model": "gen3", "steps": [{"state": {}, "command_index": -1, "outcome": 99}, {"state": {}}]}`))
 	f.Add([]byte(m.FormatState(start)))
