@@ -308,6 +308,18 @@ func (fm *formatter) render() []byte {
 			out, trail = append(out, c.Text), append(trail, "")
 		}
 	}
+	// Wrap lines longer than MaxWidth; a trailing comment stays on the
+	// last piece.
+	for i := 0; i < len(out); i++ {
+		pieces := wrap(out[i])
+		if len(pieces) == 1 {
+			continue
+		}
+		ins := make([]string, len(pieces)-1)
+		out = append(out[:i], append(pieces, out[i+1:]...)...)
+		trail = append(trail[:i], append(ins, trail[i:]...)...)
+		i += len(pieces) - 1
+	}
 	// Align trailing comments of consecutive lines.
 	var b strings.Builder
 	for i := 0; i < len(out); {
@@ -336,4 +348,88 @@ func (fm *formatter) render() []byte {
 		i = j
 	}
 	return []byte(b.String())
+}
+
+// MaxWidth is the column at which the formatter wraps a line.
+const MaxWidth = 100
+
+// wrap splits a formatted line longer than MaxWidth at its outermost break
+// points: before && || => | -> + and -, and after commas, outside parentheses as
+// far as possible. Continuation lines are indented by eight more spaces
+// than the line. A piece without a break point stays long. The pieces
+// depend only on the line, so formatting stays idempotent.
+func wrap(line string) []string {
+	if utf8.RuneCountInString(line) <= MaxWidth || strings.HasPrefix(strings.TrimSpace(line), "//") {
+		return []string{line}
+	}
+	indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+	cont := indent + "        "
+	var pieces []string
+	rest, prefix := line, ""
+	for utf8.RuneCountInString(prefix+rest) > MaxWidth {
+		cut, next := breakAt(rest, MaxWidth-utf8.RuneCountInString(prefix))
+		if cut < 0 {
+			break
+		}
+		pieces = append(pieces, prefix+rest[:cut])
+		rest, prefix = rest[next:], cont
+	}
+	return append(pieces, prefix+rest)
+}
+
+// breakAt returns where to end the current piece of s and where the next
+// one starts, or -1: the break point of least parenthesis depth that keeps
+// the piece within width (the first of least depth if none does).
+func breakAt(s string, width int) (cut, next int) {
+	type point struct{ cut, next, depth int }
+	var pts []point
+	depth, inString := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+			continue
+		case c == '"':
+			inString = true
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ',' && i+1 < len(s) && s[i+1] == ' ':
+			pts = append(pts, point{i + 1, i + 2, depth})
+		case c == ' ' && i > 0 && (strings.HasPrefix(s[i:], " && ") || strings.HasPrefix(s[i:], " || ") ||
+			strings.HasPrefix(s[i:], " => ") || strings.HasPrefix(s[i:], " | ") || strings.HasPrefix(s[i:], " -> ") ||
+			strings.HasPrefix(s[i:], " + ") || strings.HasPrefix(s[i:], " - ")):
+			pts = append(pts, point{i, i + 1, depth})
+		}
+	}
+	if len(pts) == 0 {
+		return -1, -1
+	}
+	least := pts[0].depth
+	for _, p := range pts {
+		least = min(least, p.depth)
+	}
+	best := -1
+	for k, p := range pts {
+		if p.depth != least {
+			continue
+		}
+		if best < 0 || utf8.RuneCountInString(s[:p.cut]) <= width {
+			best = k
+		}
+		if utf8.RuneCountInString(s[:p.cut]) > width {
+			break
+		}
+	}
+	// A piece must not be empty.
+	if pts[best].cut == 0 || strings.TrimSpace(s[:pts[best].cut]) == "" {
+		return -1, -1
+	}
+	return pts[best].cut, pts[best].next
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -226,6 +227,28 @@ func BenchmarkLoadSpecs(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for j, f := range files {
 			LoadSource(f, srcs[j], Options{})
+		}
+	}
+}
+
+// TestSpecsCanonical: the shipped specs are in canonical vigil fmt form
+// (run vigil fmt -w specs/*.spec after editing one), and no formatted line
+// is longer than MaxWidth unless it has no break point.
+func TestSpecsCanonical(t *testing.T) {
+	for _, file := range specFiles(t) {
+		src, _ := os.ReadFile(file)
+		out, diags := Format(file, src)
+		if out == nil {
+			t.Errorf("%s does not parse: %s", file, diags.Render())
+			continue
+		}
+		if !bytes.Equal(out, src) {
+			t.Errorf("%s is not in vigil fmt form; run vigil fmt -w %s", file, file)
+		}
+		for i, l := range strings.Split(string(out), "\n") {
+			if n := utf8.RuneCountInString(l); n > MaxWidth && len(wrap(l)) > 1 {
+				t.Errorf("%s:%d: %d columns", file, i+1, n)
+			}
 		}
 	}
 }
