@@ -97,6 +97,12 @@ func (l *lowerer) intFrac(n *node, f frac) (p, q *symbolic.Expr, ok bool) {
 // positive is the condition p/q > 0.
 func positive(p, q *symbolic.Expr) *symbolic.Cond {
 	zero := symbolic.Lit(0)
+	if q.Op == symbolic.OpConst && q.K != 0 {
+		if q.K > 0 {
+			return symbolic.Compare(p, symbolic.Gt, zero)
+		}
+		return symbolic.Compare(p, symbolic.Lt, zero)
+	}
 	return symbolic.Or(
 		symbolic.And(symbolic.Compare(p, symbolic.Gt, zero), symbolic.Compare(q, symbolic.Gt, zero)),
 		symbolic.And(symbolic.Compare(p, symbolic.Lt, zero), symbolic.Compare(q, symbolic.Lt, zero)))
