@@ -312,6 +312,13 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	defer sv.close()
 	r.sv = sv
 	res, err := r.main()
+	if err != nil && ctx.Err() != nil {
+		// The limit or an interrupt stopped Z3 inside some call that
+		// reports it as an error (push, assert): that is an unknown
+		// answer, with the statistics so far.
+		sv.reason = ctxReason(ctx)
+		res, err = r.unknown(), nil
+	}
 	if res != nil {
 		r.stats.Elapsed = time.Since(r.start)
 		r.stats.Frames = r.N
@@ -419,6 +426,9 @@ func (r *run) main() (*Result, error) {
 				}
 				if !ok {
 					r.sv.reason = "the policy facts of the invariant could not all be certified again"
+					if reason := ctxReason(r.sv.ctx); reason != "" {
+						r.sv.reason = reason
+					}
 					return r.unknown(), nil
 				}
 				res.Facts = facts

@@ -129,8 +129,19 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 			c.Vars = append(c.Vars, v.Name)
 		}
 		if err := invcert.Check(ctx, c, m, prop, decl); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: internal error: the ic3 invariant does not check: %v\n", err)
-			return exitError
+			if ctx.Err() == nil {
+				fmt.Fprintf(e.stderr, "vigil verify: internal error: the ic3 invariant does not check: %v\n", err)
+				return exitError
+			}
+			// The limit hit while the invariant was being checked: an
+			// unchecked invariant is no answer.
+			verdict = explicit.Unknown
+			rep.Verdict = ic3.Unknown.String()
+			rep.Reason = "timeout while checking the invariant"
+			if errors.Is(ctx.Err(), context.Canceled) {
+				rep.Reason = "interrupted while checking the invariant"
+			}
+			break
 		}
 		if r.cert != "" {
 			if err := writeInvariant(r.cert, c, smtlib.Question{Model: m, Property: prop, Policy: decl}, res.Facts); err != nil {
