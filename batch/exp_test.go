@@ -88,9 +88,9 @@ func TestFlatten(t *testing.T) {
 	p := map[string]any{}
 	flatten(p, "", map[string]any{
 		"verdict": "safe", "time": 3.0, "ic3": map[string]any{"frames": 4.0},
-		"biases": []any{"loop", "novelty"}, "bugs": []any{map[string]any{"state": "x=1"}, map[string]any{"state": "x=2"}},
+		"biases": []any{"loop", "novelty"}, "bugs": []any{map[string]any{"state": "x=1"}, map[string]any{"state": "x=2"}}, "faults": []any{},
 	})
-	want := map[string]any{"verdict": "safe", "vigil_time": 3.0, "ic3_frames": 4.0, "biases": []any{"loop", "novelty"}, "bugs_count": 2}
+	want := map[string]any{"verdict": "safe", "vigil_time": 3.0, "ic3_frames": 4.0, "biases": []any{"loop", "novelty"}, "biases_count": 2, "bugs_count": 2, "faults": []any{}, "faults_count": 0}
 	if fmt.Sprint(p) != fmt.Sprint(want) {
 		t.Errorf("flatten gave %v, want %v", p, want)
 	}

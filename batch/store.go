@@ -144,8 +144,8 @@ func writeAtomic(w writer, path string, data []byte) (err error) {
 }
 
 // flatten adds the JSON object v to p, nested keys joined with '_'
-// (Lab's attributes are flat): a list of scalars stays a list, a list of
-// objects (bugs, states) becomes its length, KEY_count. Keys that collide
+// (Lab's attributes are flat): every list gives its length, KEY_count (the
+// number of bugs, of states), and a list of scalars is kept as well. Keys that collide
 // with the batch's own attributes get the prefix "vigil_".
 func flatten(p map[string]any, prefix string, v map[string]any) {
 	for k, val := range v {
@@ -163,9 +163,8 @@ func flatten(p map[string]any, prefix string, v map[string]any) {
 		case []any:
 			if scalars(val) {
 				p[key] = val
-			} else {
-				p[key+"_count"] = len(val)
 			}
+			p[key+"_count"] = len(val) // also for an empty list: 0 bugs is a number
 		default:
 			p[key] = val
 		}

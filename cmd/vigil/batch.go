@@ -60,8 +60,9 @@ stdout, stderr and properties (JSON with Downward Lab's attributes: id,
 error (success, unknown, timeout, out-of-memory, input-error, usage-error,
 crash), coverage (1: a verdict), time (CPU s), wall_time (s), memory (peak
 RSS, KiB), unexplained_errors, and the command's --json output flattened:
-nested keys joined with _, a list of objects as its length KEY_count). report also writes DATA/properties, all runs keyed by
-id, which Lab's fetcher and reports read as an evaluation directory.
+nested keys joined with _, every list also as its length KEY_count).
+report also writes DATA/properties, all runs keyed by id, which Lab's
+fetcher and reports read as an evaluation directory.
 
 Exit codes: 0 all done (run: every run recorded; status: none missing),
 1 input error (or runs that could not be recorded), 2 usage, 3 report:
