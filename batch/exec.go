@@ -37,8 +37,13 @@ import (
 const cpuGrace = 2 * time.Second
 
 // setLimits sets the CPU limit (0: none) and the memory limit in bytes (0:
-// none) of process pid.
+// none) of process pid, and forbids core files.
 func setLimits(pid int, l Limits) error {
+	// No core files: vigil aborts on a fatal runtime error (SIGABRT), and a
+	// batch of such runs would fill the experiment's directory with cores.
+	if err := unix.Prlimit(pid, unix.RLIMIT_CORE, &unix.Rlimit{}, nil); err != nil {
+		return fmt.Errorf("batch: prlimit CORE: %w", err)
+	}
 	if l.CPU > 0 {
 		soft := uint64((l.CPU + time.Second - 1) / time.Second)
 		hard := soft + uint64(cpuGrace/time.Second)
