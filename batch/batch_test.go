@@ -63,6 +63,9 @@ func helper(args []string) int {
 				return 1
 			}
 			fmt.Printf("%d/%d\n", s.Done, s.Total)
+			if s.Done < s.Total {
+				return 1
+			}
 			return 0
 		}
 	case "echo":
@@ -381,4 +384,29 @@ func TestRerunOutcomes(t *testing.T) {
 
 func syscallFlock(f *os.File) error {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+}
+
+// Two batch processes on one experiment share the work through the runs'
+// locks: every run is recorded once, by one of them.
+func TestConcurrentBatches(t *testing.T) {
+	x := experiment(t, 20, "", "sleep 50ms")
+	var cmds []*exec.Cmd
+	for i := 0; i < 2; i++ {
+		cmd := exec.Command(self(), "batch", "run", x.File, "2")
+		cmd.Env = append(os.Environ(), "VIGIL_BATCH_HELPER=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, c := range cmds {
+		c.Wait() // one may end before the other's last runs are recorded
+	}
+	st, err := x.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Finished != 20 || st.Errors["success"] != 20 {
+		t.Errorf("status %+v", st)
+	}
 }

@@ -3,6 +3,7 @@ package batch
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -219,6 +220,9 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 				if err != nil && o.Log != nil {
 					fmt.Fprintf(o.Log, "batch: run %s: %v\n", r.ID, err)
 				}
+				if err == errBusy {
+					err = nil // not done here, not failed: it finishes elsewhere, or runs next time
+				}
 				if errCode != "" {
 					ran++
 					s.Done++
@@ -249,6 +253,23 @@ feed:
 	return s, nil
 }
 
+// errBusy says that another process holds a run.
+var errBusy = errors.New("another batch process holds it; it is left to that process (run the batch again to check)")
+
+// lockRun takes the run's lock, waiting up to a second: a batch killed a
+// moment ago may still have a run's process going down.
+func lockRun(f *os.File) bool {
+	for i := 0; ; i++ {
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			return true
+		}
+		if i == 20 {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // runOne runs r unless another process holds it or has finished it, and
 // records its properties. It returns the run's error attribute, or "" when
 // nothing was recorded (err says why, nil when the run was skipped).
@@ -262,8 +283,8 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, re
 		return "", err
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		return "", fmt.Errorf("another batch process is running it")
+	if !lockRun(lock) {
+		return "", errBusy
 	}
 	if rerun {
 		if err := os.Remove(filepath.Join(dir, propertiesFile)); err != nil && !os.IsNotExist(err) {
