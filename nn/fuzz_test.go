@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -78,7 +79,30 @@ func FuzzVNNLIB(f *testing.F) {
 	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert " + string(fuzzseed.Deep("(and ", "(<= Y_0 0)", ")")) + ")\n")
 	f.Add("(declare-const X_99999999999999999999 Real)\n(assert (<= X_99999999999999999999 1))\n")
 	f.Add(string(fuzzseed.Deep("(", "", "")))
+	for _, s := range badBoxes {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
-		ParseVNNLIB(s)
+		p, err := ParseVNNLIB(s)
+		if err != nil {
+			return
+		}
+		// An accepted property has finite, non-empty boxes and finite
+		// constraints: anything else could decide it by accident.
+		for _, c := range p.Cases {
+			for i := range c.Box.Lo {
+				lo, hi := c.Box.Lo[i], c.Box.Hi[i]
+				if !(lo <= hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+					t.Fatalf("accepted the box [%v, %v] for X_%d", lo, hi, i)
+				}
+			}
+			for k, row := range c.Cons.Rows {
+				for _, v := range append(row, c.Cons.Off[k]) {
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						t.Fatalf("accepted the constraint %v + %v", row, c.Cons.Off[k])
+					}
+				}
+			}
+		}
 	})
 }

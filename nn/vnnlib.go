@@ -11,9 +11,11 @@ package nn
 // exactly a Disjunction to prove impossible (some g > 0 everywhere).
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -127,7 +129,10 @@ func (p *parser) term(e *sexp) (linear, error) {
 	l := newLinear()
 	if e.list == nil {
 		s := e.atom
-		if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if v, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+			// NaN and infinities (and numbers beyond float64) are
+			// read here and refused by ParseVNNLIB, which can name
+			// the variable they constrain.
 			l.c = v
 			return l, nil
 		}
@@ -359,8 +364,14 @@ func ParseVNNLIB(src string) (*Property, error) {
 			c.Box.Lo[i], c.Box.Hi[i] = math.Inf(-1), math.Inf(1)
 		}
 		empty := false
+		loLine, hiLine := make([]int, p.nx), make([]int, p.nx)
 		for _, a := range conj {
 			l := a.lin
+			if !finite(l) {
+				// NaN or infinite bounds would make comparisons false
+				// (or true) and so decide the property by accident.
+				return nil, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a number that is not finite (NaN, inf or beyond float64); give finite bounds", a.line, varNames(l))
+			}
 			for k, v := range l.x {
 				if v == 0 {
 					delete(l.x, k)
@@ -380,10 +391,15 @@ func ParseVNNLIB(src string) (*Property, error) {
 				// k*x + c <= 0
 				for i, k := range l.x {
 					bound := -l.c / k
+					if math.IsNaN(bound) || math.IsInf(bound, 0) {
+						return nil, fmt.Errorf("nn: vnnlib line %d: the bound on X_%d is not a finite number; give finite bounds", a.line, i)
+					}
 					if k > 0 {
-						c.Box.Hi[i] = min(c.Box.Hi[i], bound)
-					} else {
-						c.Box.Lo[i] = max(c.Box.Lo[i], bound)
+						if bound < c.Box.Hi[i] {
+							c.Box.Hi[i], hiLine[i] = bound, a.line
+						}
+					} else if bound > c.Box.Lo[i] {
+						c.Box.Lo[i], loLine[i] = bound, a.line
 					}
 				}
 			case len(l.y) == 0:
@@ -401,8 +417,11 @@ func ParseVNNLIB(src string) (*Property, error) {
 			}
 		}
 		for i := range c.Box.Lo {
+			// An empty box would make the case vacuous and the answer
+			// unsat: a typo in a bound must not verify the property.
 			if c.Box.Lo[i] > c.Box.Hi[i] {
-				empty = true
+				return nil, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d has lower bound %v above its upper bound %v; the input box is empty (swap or fix the bounds)",
+					loLine[i], hiLine[i], i, c.Box.Lo[i], c.Box.Hi[i])
 			}
 		}
 		if empty {
@@ -416,6 +435,47 @@ func ParseVNNLIB(src string) (*Property, error) {
 		prop.Cases = append(prop.Cases, c)
 	}
 	return prop, nil
+}
+
+// finite reports whether every coefficient and the constant of l are
+// finite.
+func finite(l linear) bool {
+	ok := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	for _, v := range l.x {
+		if !ok(v) {
+			return false
+		}
+	}
+	for _, v := range l.y {
+		if !ok(v) {
+			return false
+		}
+	}
+	return ok(l.c)
+}
+
+// varNames lists the variables of l, sorted, for messages.
+func varNames(l linear) string {
+	var xs, ys []int
+	for i := range l.x {
+		xs = append(xs, i)
+	}
+	for j := range l.y {
+		ys = append(ys, j)
+	}
+	slices.Sort(xs)
+	slices.Sort(ys)
+	var names []string
+	for _, i := range xs {
+		names = append(names, fmt.Sprintf("X_%d", i))
+	}
+	for _, j := range ys {
+		names = append(names, fmt.Sprintf("Y_%d", j))
+	}
+	if len(names) == 0 {
+		return "no variable"
+	}
+	return strings.Join(names, ", ")
 }
 
 // Answer of Verify: sat (a counterexample exists), unsat, unknown.
@@ -449,6 +509,11 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 			// Let the clock decide, within memory: about 200 bytes per
 			// open box of a 5-input network.
 			opt.MaxNodes = 2_000_000
+		}
+	}
+	for i, c := range prop.Cases {
+		if err := n.checkBox(c.Box); err != nil {
+			return VerifyResult{}, fmt.Errorf("nn: case %d of the property: %w", i+1, err)
 		}
 	}
 	res := VerifyResult{Answer: Unsat}
