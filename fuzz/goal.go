@@ -1,6 +1,3 @@
-// Package fuzz tests policies: it generates test states by biased random
-// walks and confirms bugs with oracles whose evidence replays in the
-// explicit semantics.
 package fuzz
 
 // Goal-reaching policy testing (papers 001 and 003): the semantics every

@@ -1,0 +1,364 @@
+package fuzz
+
+// The safety-testing pipeline (paper 000, Figure 1): fuzz with Algorithm
+// 1, confirm the bugs on each unsafe run with the safety deciders (the
+// test oracles), and find the run's faults.
+//
+// Workers share the runs in a fixed way: run i belongs to worker i mod K,
+// and each worker confirms and analyses its unsafe runs as it finds them
+// (so an interrupt keeps what was confirmed), with its own Space and
+// deciders. Runs are numbered and each has its own random stream, so the
+// set of unsafe runs does not depend on K; the deciders' answers (safe or
+// not) do not either. Only the safe alternative named for a fault can
+// depend on what a worker's caches learnt before, which is fixed for a
+// given seed and K. Results are merged in run order, dropping unsafe runs
+// equal to an earlier one.
+//
+// A state of an unsafe run is a bug when it is (r-)safe (paper 000,
+// Definitions 2 and 5): the policy's run from it reaches an unsafe state,
+// but some policy avoids them. The first oracle decides every state of the
+// run, backwards so that its caches carry over; every further oracle
+// re-decides each bug and each fault independently, and a disagreement is
+// an error. Fault analysis (safety.Faults) runs with the first oracle on
+// every run with a bug.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"vigil/safety"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// SafetyOptions configure SafetyTest. Zero fields take the defaults.
+type SafetyOptions struct {
+	Config SafetyConfig
+	Runs   int // fuzzing runs (default 1,000)
+	Limits SafetyLimits
+	Seed   uint64
+	// Oracles are safety deciders (safety.Algorithms); default tarjan.
+	Oracles []string
+	Radius  safety.Radius     // the radius of r-safety (safety.Inf: plain safety)
+	Decider safety.Options    // the deciders' options (action order, seed)
+	NoCheck bool              // fuzz only: no confirmation, no fault analysis
+	Runtime time.Duration     // stop after this long (0: no limit)
+	OnRun   func(SafetyTally) // called after each run (under a lock)
+}
+
+// SafetyTally counts progress so far.
+type SafetyTally struct {
+	Runs, Total, Unsafe, Bugs int
+}
+
+// SafetyFault is a fault on an unsafe run (paper 000, Definition 3): State
+// is (r-)safe, the policy's Label may lead to Outcome, which is not, and
+// Alt (NoLabel when the decider named none) keeps State (r-)safe.
+type SafetyFault struct {
+	Step    int
+	State   symbolic.State
+	Label   symbolic.LabelID
+	Outcome symbolic.State
+	Alt     symbolic.LabelID
+}
+
+// SafetyCase is an unsafe run with its analysis.
+type SafetyCase struct {
+	Run      *SafetyRun
+	Analysed bool   // confirmation and fault analysis finished
+	Safe     []bool // per step: (r-)safe per the first oracle
+	Bugs     []int  // the steps whose states are bugs
+	Faults   []SafetyFault
+	// Confirm and FaultTime are the time spent on confirmation and on
+	// fault analysis.
+	Confirm, FaultTime time.Duration
+}
+
+// SafetyResult is SafetyTest's result.
+type SafetyResult struct {
+	Config     SafetyConfig
+	Runs       int            // fuzzing runs completed
+	Ends       map[string]int // runs by how they ended
+	Cases      []*SafetyCase  // the distinct unsafe runs, in run order
+	Duplicates int            // unsafe runs equal to an earlier one
+	Expanded   int            // policy-graph states the lookahead visited
+	// Fuzz, Confirm and Faults sum the workers' time per phase; Elapsed
+	// is the wall-clock time.
+	Fuzz, Confirm, Faults, Elapsed time.Duration
+	Complete                       bool // every run done and every unsafe run analysed
+}
+
+// Unsafe returns the number of unsafe runs (duplicates included).
+func (r *SafetyResult) Unsafe() int { return r.Ends[SafetyEndUnsafe] }
+
+// SafetyTest runs opt.Runs runs of Algorithm 1 with len(tasks) workers
+// (at least one task; each worker needs its own), confirming and
+// analysing each unsafe run unless NoCheck.
+func SafetyTest(ctx context.Context, tasks []*SafetyTask, opt SafetyOptions) (*SafetyResult, error) {
+	if opt.Runs < 0 {
+		return nil, fmt.Errorf("fuzz: %d runs: must be positive", opt.Runs)
+	}
+	if opt.Runs == 0 {
+		opt.Runs = 1000
+	}
+	if opt.Runtime < 0 {
+		return nil, fmt.Errorf("fuzz: runtime %v: must be positive", opt.Runtime)
+	}
+	lim, err := opt.Limits.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if len(opt.Oracles) == 0 {
+		opt.Oracles = []string{"tarjan"}
+	}
+	if err := checkSafetyOracles(opt.Oracles); err != nil {
+		return nil, err
+	}
+	if opt.Runtime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Runtime)
+		defer cancel()
+	}
+	k := len(tasks)
+	began := time.Now()
+	type workerOut struct {
+		runs                  []*SafetyRun
+		cases                 map[int]*SafetyCase
+		fuzz, confirm, faults time.Duration
+		err                   error
+	}
+	outs := make([]workerOut, k)
+	var mu sync.Mutex
+	tally := SafetyTally{Total: opt.Runs}
+	var wg sync.WaitGroup
+	for w := 0; w < k; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			o := &outs[w]
+			o.cases = map[int]*SafetyCase{}
+			t := tasks[w]
+			var ck *safetyChecker
+			if !opt.NoCheck {
+				if ck, o.err = t.newChecker(opt); o.err != nil {
+					return
+				}
+			}
+			for i := w; i < opt.Runs; i += k {
+				if ctx.Err() != nil {
+					return
+				}
+				t0 := time.Now()
+				r, err := t.Run(ctx, opt.Config, lim, opt.Seed, i)
+				o.fuzz += time.Since(t0)
+				if err != nil {
+					if ctx.Err() == nil {
+						o.err = err
+					}
+					return
+				}
+				r.At = time.Since(began)
+				o.runs = append(o.runs, r)
+				bugs := 0
+				if r.Unsafe() && ck != nil {
+					c, err := ck.analyse(ctx, r)
+					if err != nil {
+						o.err = err
+						return
+					}
+					o.confirm += c.Confirm
+					o.faults += c.FaultTime
+					o.cases[i] = c
+					bugs = len(c.Bugs)
+				}
+				mu.Lock()
+				tally.Runs++
+				if r.Unsafe() {
+					tally.Unsafe++
+				}
+				tally.Bugs += bugs
+				if opt.OnRun != nil {
+					opt.OnRun(tally)
+				}
+				mu.Unlock()
+			}
+		}(w)
+	}
+	wg.Wait()
+	res := &SafetyResult{Config: opt.Config, Ends: map[string]int{}, Elapsed: time.Since(began), Complete: true}
+	for _, o := range outs {
+		if o.err != nil {
+			return nil, o.err
+		}
+		res.Fuzz += o.fuzz
+		res.Confirm += o.confirm
+		res.Faults += o.faults
+	}
+	// Merge in run order: run i is the (i/k)-th run of worker i mod k.
+	seen := map[string]bool{}
+	for i := 0; i < opt.Runs; i++ {
+		o := &outs[i%k]
+		j := i / k
+		if j >= len(o.runs) {
+			res.Complete = false
+			continue
+		}
+		r := o.runs[j]
+		res.Runs++
+		res.Ends[r.End]++
+		res.Expanded += r.Expanded
+		if !r.Unsafe() {
+			continue
+		}
+		key := runKey(r.Steps)
+		if seen[key] {
+			res.Duplicates++
+			continue
+		}
+		seen[key] = true
+		c := o.cases[i]
+		if c == nil {
+			c = &SafetyCase{Run: r}
+		}
+		if !c.Analysed && !opt.NoCheck {
+			res.Complete = false
+		}
+		res.Cases = append(res.Cases, c)
+	}
+	return res, nil
+}
+
+func runKey(steps []explicit.Step) string {
+	var b strings.Builder
+	for _, st := range steps {
+		b.WriteString(goalKey(st.State))
+		b.WriteByte(byte(st.Label))
+		b.WriteByte(0xff)
+	}
+	return b.String()
+}
+
+func checkSafetyOracles(names []string) error {
+	for _, n := range names {
+		ok := false
+		for _, a := range safety.Algorithms {
+			ok = ok || a == n
+		}
+		if !ok {
+			return fmt.Errorf("fuzz: unknown oracle %q%s; valid oracles (safety deciders): %s", n, symbolic.Suggest(n, safety.Algorithms), strings.Join(safety.Algorithms, ", "))
+		}
+	}
+	return nil
+}
+
+// safetyChecker is one worker's oracles over its own Space.
+type safetyChecker struct {
+	t  *SafetyTask
+	sp *safety.Space
+	ds []safety.Decider
+}
+
+func (t *SafetyTask) newChecker(opt SafetyOptions) (*safetyChecker, error) {
+	ck := &safetyChecker{t: t, sp: safety.NewSpace(t.Gen, t.Policy)}
+	for _, n := range opt.Oracles {
+		d, err := safety.New(n, ck.sp, opt.Radius, opt.Decider)
+		if err != nil {
+			return nil, fmt.Errorf("fuzz: %v", err)
+		}
+		ck.ds = append(ck.ds, d)
+	}
+	return ck, nil
+}
+
+// analyse confirms the bugs of an unsafe run and finds its faults. When
+// ctx ends first, the case is returned unanalysed.
+func (ck *safetyChecker) analyse(ctx context.Context, r *SafetyRun) (*SafetyCase, error) {
+	c := &SafetyCase{Run: r}
+	t0 := time.Now()
+	ids, err := safety.RunStates(ck.sp, r.Steps)
+	if err != nil {
+		return nil, fmt.Errorf("fuzz: run %d does not replay: %v", r.Index, err)
+	}
+	n := len(ids)
+	c.Safe = make([]bool, n)
+	d := ck.ds[0]
+	for i := n - 1; i >= 0; i-- {
+		ok, err := d.Decide(ctx, ids[i])
+		if err != nil {
+			if ctx.Err() != nil {
+				c.Confirm = time.Since(t0)
+				return c, nil
+			}
+			return nil, err
+		}
+		c.Safe[i] = ok
+	}
+	for i := 0; i < n-1; i++ {
+		if c.Safe[i] {
+			c.Bugs = append(c.Bugs, i)
+			if err := ck.crossCheck(ctx, ids[i], true); err != nil {
+				return ck.stopped(ctx, c, t0, err)
+			}
+		}
+	}
+	c.Confirm = time.Since(t0)
+	if len(c.Bugs) == 0 {
+		c.Analysed = true
+		return c, nil
+	}
+	t1 := time.Now()
+	fr, err := safety.Faults(ctx, d, ids)
+	if err != nil {
+		c.FaultTime = time.Since(t1)
+		if ctx.Err() != nil {
+			return c, nil
+		}
+		return nil, err
+	}
+	for _, f := range fr.Faults {
+		if err := ck.crossCheck(ctx, f.State, true); err != nil {
+			return ck.stopped(ctx, c, t1, err)
+		}
+		if err := ck.crossCheck(ctx, f.Outcome, false); err != nil {
+			return ck.stopped(ctx, c, t1, err)
+		}
+		c.Faults = append(c.Faults, SafetyFault{Step: f.Step, State: ck.sp.State(f.State), Label: f.Label, Outcome: ck.sp.State(f.Outcome), Alt: f.Alt})
+	}
+	c.FaultTime = time.Since(t1)
+	c.Analysed = true
+	return c, nil
+}
+
+func (ck *safetyChecker) stopped(ctx context.Context, c *SafetyCase, t0 time.Time, err error) (*SafetyCase, error) {
+	if ctx.Err() != nil {
+		c.Bugs, c.Faults = nil, nil
+		return c, nil
+	}
+	return nil, err
+}
+
+// crossCheck has every oracle after the first decide state id, which the
+// first found safe (want) or not.
+func (ck *safetyChecker) crossCheck(ctx context.Context, id uint32, want bool) error {
+	for _, d := range ck.ds[1:] {
+		ok, err := d.Decide(ctx, id)
+		if err != nil {
+			return err
+		}
+		if ok != want {
+			return fmt.Errorf("fuzz: oracles disagree on %s: %s says %s, %s says %s; please report this", ck.sp.Format(id),
+				ck.ds[0].Name(), safeWord(want), d.Name(), safeWord(ok))
+		}
+	}
+	return nil
+}
+
+func safeWord(ok bool) string {
+	if ok {
+		return "safe"
+	}
+	return "not safe"
+}
