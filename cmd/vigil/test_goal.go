@@ -1,7 +1,7 @@
 package main
 
-// vigil test --mode goal: goal-reaching policy testing (papers 001 and
-// 003). Fuzz a pool of test states, confirm bugs with the oracles, print
+// vigil test --mode goal (test.go dispatches here): goal-reaching policy
+// testing (papers 001 and 003). Fuzz a pool of test states, confirm bugs with the oracles, print
 // each bug with its evidence: the policy's failing (or longer) run and the
 // better plan, a patch of the policy re-checked in the explicit semantics.
 
@@ -20,65 +20,8 @@ import (
 	"vigil/symbolic/explicit"
 )
 
-// Until the full `vigil test` (test.go, with safety mode) is in the
-// build, this file registers a `vigil test` that runs goal mode only.
-// test.go's init runs first (files initialise in name order) and then
-// this one steps aside.
-func init() {
-	if commands["test"] != nil {
-		return
-	}
-	register(&command{
-		Name:    "test",
-		Summary: "test a policy: fuzz for goal-reaching bugs and confirm them with oracles",
-		Usage:   "vigil test [flags] FILE.spec --mode goal",
-		Examples: []string{
-			"vigil test specs/twoway_line.spec --policy shuttle --mode goal --seed 3",
-			"vigil test bench/polic3/npuzzle.spec -D R=2 -D C=3 --policy np2x3_16x16_safe --mode goal --config loop --oracle relax,lookahead --json",
-		},
-		Run: runTestGoalOnly,
-	})
-}
-
-func runTestGoalOnly(e *env, args []string) int {
-	c := commands["test"]
-	fs := newFlags(e, c)
-	mf := addModelFlags(fs, "property whose goal the policy must reach (default: the only one)", "policy to test (default: the only one)")
-	mode := fs.String("mode", "goal", "what to test: goal (reach the goal where some plan does, as cheaply)")
-	budget := addDurationFlag(fs, "budget", 60*time.Second, "time for fuzzing and bug confirmation, which run interleaved (`DURATION`: 10s, 2m, or bare seconds); bugs found when it runs out are kept")
-	seed := fs.Uint64("seed", 1, "random seed: the same seed, budgets and --workers give the same report")
-	config := fs.String("config", "polqual,novelty", "goal mode: fuzzing biases, comma-separated: "+strings.Join(fuzz.BiasNames, ", ")+" (none: uniform walks)")
-	oracles := fs.String("oracle", strings.Join(fuzz.OracleNames, ","), "goal mode: bug oracles, comma-separated, tried in order")
-	workers := fs.Int("workers", 1, "fuzz and confirm with this many workers")
-	jsonOut := fs.Bool("json", false, "print the report as JSON")
-	gf := addGoalFlags(fs)
-	file, ok := parseModelArg(e, c, fs, args)
-	if !ok {
-		return exitUsage
-	}
-	if *mode != "goal" {
-		fmt.Fprintf(e.stderr, "vigil test: --mode %q: this build tests goal reaching only (--mode goal)\n", *mode)
-		return exitUsage
-	}
-	if *budget <= 0 {
-		fmt.Fprintf(e.stderr, "vigil test: --budget %v: must be positive (e.g. 30s)\n", *budget)
-		return exitUsage
-	}
-	if *workers < 1 {
-		fmt.Fprintf(e.stderr, "vigil test: --workers %d: must be at least 1\n", *workers)
-		return exitUsage
-	}
-	lm, ok := mf.load(e, "test", file, true, thePolicy)
-	if !ok {
-		return exitError
-	}
-	ctx, stop := runContext(0)
-	defer stop()
-	return runGoalTest(ctx, e, goalRun{lm: lm, budget: *budget, seed: *seed, biases: splitList(*config), oracles: splitList(*oracles),
-		json: *jsonOut, workers: *workers, flags: gf})
-}
-
-// goalFlags are the flags only goal mode reads.
+// goalFlags are the flags only goal mode reads (html and record are
+// test.go's --html and --record, which both modes share).
 type goalFlags struct {
 	pool, walk, bstate, bexp, steps, depth int
 	outcomes, html, record                 string
@@ -92,8 +35,6 @@ func addGoalFlags(fs *flag.FlagSet) *goalFlags {
 	fs.IntVar(&gf.bexp, "bexpansion", 200, "goal mode: policy steps per walk step (B_expansion)")
 	fs.IntVar(&gf.steps, "steps", 1_000_000, "goal mode: total successor and policy steps of fuzzing (a reproducible budget)")
 	fs.IntVar(&gf.depth, "depth", 2, "goal mode: lookahead oracle depth")
-	fs.StringVar(&gf.record, "record", "", "goal mode: write each bug's policy run and better plan as run files into `DIR` (bug-N-policy.json, bug-N-plan.json) that vigil run --replay reads")
-	fs.StringVar(&gf.html, "html", "", "goal mode: also write the report as a self-contained HTML page to `FILE`")
 	fs.StringVar(&gf.outcomes, "outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome may happen; bugs: fails to reach the goal with probability 1)")
 	return gf
 }

@@ -1,0 +1,138 @@
+package main
+
+// vigil test: policy testing. Safety mode (paper 000) fuzzes for unsafe
+// policy runs with Algorithm 1, confirms the bugs on each with the safety
+// deciders and finds its faults (test_safety.go); goal mode (papers 001
+// and 003) is runGoalTest (test_goal.go). Both share the seed, budget,
+// worker, report and record flags.
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"vigil/fuzz"
+	"vigil/safety"
+	"vigil/symbolic"
+)
+
+func init() {
+	register(&command{
+		Name:    "test",
+		Summary: "test a policy: fuzz for unsafe runs (or goal-reaching bugs), confirm the bugs with oracles, find the faults",
+		Usage:   "vigil test [flags] FILE.spec [--mode safety|goal]",
+		Help: `Safety mode (paper 000): runs of paper 000's Algorithm 1 from random start
+states steer the policy's non-deterministic outcomes towards the unsafe
+condition (--config names the lookahead and successor strategy). Each unsafe
+run is a test case: its states that are safe (some policy avoids the unsafe
+states from there; --radius r: one within r deviations of the tested policy)
+are bugs, confirmed by the safety deciders of --oracle, and its faults are
+the decisions that leave the safe region (as vigil faults finds them).
+--record writes each unsafe run as a run file for vigil faults --run and
+vigil run --replay.
+
+Goal mode (papers 001 and 003): see the goal-mode flags.
+
+The mode defaults to goal when the property has a goal and its unsafe
+condition is false (nothing can go wrong but missing the goal), and to
+safety otherwise. Exit codes: 3 bugs found, 0 none, 4 stopped (by --budget,
+--timeout or Ctrl-C) before any; the bugs found before a stop are kept.`,
+		Examples: []string{
+			"vigil test specs/oneway_line.spec --policy careful --seed 3",
+			"vigil test specs/oneway_line.spec --policy careful --config 1-sampling --runs 300 --workers 2 --json",
+			"vigil test specs/oneway_line.spec --policy careful --radius 1 --oracle tarjan,lrtdp --record unsafe-runs --html report.html",
+			"vigil test specs/twoway_line.spec --policy shuttle --mode goal --seed 3",
+			"vigil test bench/polic3/npuzzle.spec -D R=2 -D C=3 --policy np2x3_16x16_safe --mode goal --config loop --oracle relax,lookahead --json",
+		},
+		Run: runTest,
+	})
+}
+
+// safetyTestFlags are the flags only safety mode reads.
+type safetyTestFlags struct {
+	runs, maxLen, expansions int
+	radius                   *radiusFlag
+}
+
+func runTest(e *env, args []string) int {
+	c := commands["test"]
+	fs := newFlags(e, c)
+	mf := addModelFlags(fs, "property to test against (default: the only one)", "policy to test (default: the only one)")
+	mode := fs.String("mode", "", "what to test: safety (avoid the unsafe states where some policy does) or goal (reach the goal where some plan does, as cheaply); default: goal when the property's unsafe condition is false and it has a goal, else safety")
+	budget := addDurationFlag(fs, "budget", 60*time.Second, "time for fuzzing and bug confirmation, which run interleaved (`DURATION`: 10s, 2m, or bare seconds); bugs found when it runs out are kept")
+	timeout := timeoutFlag(fs)
+	seed := fs.Uint64("seed", 1, "random seed: the same seed, budgets and --workers give the same report")
+	config := fs.String("config", "", "safety mode: the fuzzing configuration, one of "+strings.Join(fuzz.SafetyConfigNames, ", ")+" or D-greedy, D-sampling for a lookahead depth D (default inf-greedy); goal mode: fuzzing biases, comma-separated: "+strings.Join(fuzz.BiasNames, ", ")+" (none: uniform walks; default polqual,novelty)")
+	oracles := fs.String("oracle", "", "safety mode: safety deciders, comma-separated: the first confirms bugs and finds faults, the others re-check each (default tarjan; "+strings.Join(safety.Algorithms, ", ")+"); goal mode: bug oracles, tried in order (default "+strings.Join(fuzz.OracleNames, ",")+")")
+	workers := fs.Int("workers", 1, "fuzz and confirm with this many workers")
+	jsonOut := fs.Bool("json", false, "print the report as JSON")
+	html := fs.String("html", "", "also write the report as a self-contained HTML page to `FILE`")
+	record := fs.String("record", "", "write the evidence as run files into `DIR` that vigil run --replay reads (safety: unsafe-N.json, also for vigil faults --run; goal: bug-N-policy.json, bug-N-plan.json)")
+	sf := &safetyTestFlags{radius: &radiusFlag{safety.Inf}}
+	fs.IntVar(&sf.runs, "runs", 1000, "safety mode: fuzzing runs of Algorithm 1 (a reproducible budget)")
+	fs.IntVar(&sf.maxLen, "max-len", 1000, "safety mode: policy steps per run before it counts as failed")
+	fs.IntVar(&sf.expansions, "expansions", 100_000, "safety mode: policy-graph states the lookahead may visit per run")
+	fs.Var(sf.radius, "radius", "safety mode: bugs and faults for r-safety: a policy may deviate from the tested one at most r times along a run (a number, or inf for plain safety)")
+	gf := addGoalFlags(fs)
+	file, ok := parseModelArg(e, c, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	gf.html, gf.record = *html, *record
+	if *mode != "" && *mode != "safety" && *mode != "goal" {
+		fmt.Fprintf(e.stderr, "vigil test: --mode %q: want safety or goal\n", *mode)
+		return exitUsage
+	}
+	if *budget <= 0 {
+		fmt.Fprintf(e.stderr, "vigil test: --budget %v: must be positive (e.g. 30s)\n", *budget)
+		return exitUsage
+	}
+	if *workers < 1 {
+		fmt.Fprintf(e.stderr, "vigil test: --workers %d: must be at least 1\n", *workers)
+		return exitUsage
+	}
+	lm, ok := mf.load(e, "test", file, true, thePolicy)
+	if !ok {
+		return exitError
+	}
+	if *mode == "" {
+		*mode = "safety"
+		if lm.prop.Goal != nil && lm.prop.Unsafe.Op == symbolic.CFalse {
+			*mode = "goal"
+		}
+	}
+	ctx, stop := runContext(*timeout)
+	defer stop()
+	if *mode == "goal" {
+		biases := splitList(*config)
+		if *config == "" {
+			biases = []string{fuzz.BiasPolicyQuality, fuzz.BiasNovelty}
+		}
+		return runGoalTest(ctx, e, goalRun{lm: lm, budget: *budget, seed: *seed, biases: biases, oracles: splitList(*oracles),
+			json: *jsonOut, workers: *workers, flags: gf})
+	}
+	cfgName := *config
+	if cfgName == "" {
+		cfgName = "inf-greedy"
+	}
+	cfg, err := fuzz.ParseSafetyConfig(cfgName)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: --config: %v\n", err)
+		return exitUsage
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"--runs", sf.runs}, {"--max-len", sf.maxLen}, {"--expansions", sf.expansions}} {
+		if f.v <= 0 {
+			fmt.Fprintf(e.stderr, "vigil test: %s %d: must be positive\n", f.name, f.v)
+			return exitUsage
+		}
+	}
+	ors := splitList(*oracles)
+	if len(ors) == 0 {
+		ors = []string{"tarjan"}
+	}
+	return runSafetyTest(ctx, e, safetyRun{lm: lm, file: file, budget: *budget, seed: *seed, config: cfg, oracles: ors,
+		json: *jsonOut, workers: *workers, html: *html, record: *record, flags: sf})
+}
