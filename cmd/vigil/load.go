@@ -46,7 +46,7 @@ type plajaFlags struct {
 func addPlajaFlags(fs *flag.FlagSet) *plajaFlags {
 	pf := &plajaFlags{start: fs.String("start", "", "PlaJA start condition `FILE` (state-condition JSON, or a PA property file)")}
 	pf.unsafe = fs.String("unsafe", "", "PlaJA unsafe condition file (reach.jani, or a PA property file); adds a property")
-	pf.policyFile = fs.String("policy-file", "", "a .jani2nnet interface (or a PA property file naming one); adds an nn policy")
+	pf.policyFile = fs.String("policy-file", "", "a network (.onnx, .nnet, vigil JSON) or tree ensemble (XGBoost JSON, LightGBM text, Veritas JSON) to use as the policy, with the inputs and outputs of the declared learned policy --policy names (or of the model's learned policies when they all agree; with none declared, the model's variables and labels in order); or a PlaJA .jani2nnet interface (or a PA property file naming one)")
 	return pf
 }
 
@@ -56,10 +56,32 @@ func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string
 	if *pf.start == "" && *pf.unsafe == "" && *pf.policyFile == "" {
 		return true
 	}
-	prop, pol, err := jani.Attach(m, *pf.start, *pf.unsafe, *pf.policyFile)
+	policyFile := *pf.policyFile
+	var kind symbolic.PolicyKind
+	learned := false
+	if policyFile != "" {
+		var err error
+		if kind, learned, err = learnedKind(policyFile); err != nil {
+			fmt.Fprintln(e.stderr, "vigil:", err)
+			return false
+		}
+		if learned {
+			policyFile = "" // not for jani.Attach
+		}
+	}
+	prop, pol, err := jani.Attach(m, *pf.start, *pf.unsafe, policyFile)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "vigil:", err)
 		return false
+	}
+	if learned {
+		// --policy names the declared policy the file stands in for; the
+		// file's policy is the one tested.
+		if pol, err = attachLearned(m, *pf.policyFile, kind, *polName); err != nil {
+			fmt.Fprintln(e.stderr, "vigil:", err)
+			return false
+		}
+		*polName = pol
 	}
 	if prop != "" && *propName == "" {
 		*propName = prop

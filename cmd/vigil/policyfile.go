@@ -1,0 +1,233 @@
+package main
+
+// --policy-file with a network or a tree ensemble: the learned policy a user
+// trained, tested in place of a declared one (vigil verify SPEC
+// --policy-file NET). The file needs a binding of its inputs to the model's
+// variables and of its outputs to labels; it takes the binding of a declared
+// learned policy, or, when the model declares none, the model's variables in
+// order as inputs and its labels in order as outputs.
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"vigil/nn"
+	"vigil/symbolic"
+	"vigil/trees"
+)
+
+// learnedKind tells whether path is a network or a tree ensemble, and false
+// when it is a PlaJA file (a .jani2nnet interface or a PA property file),
+// which jani.Attach reads. It reads at most the file's start.
+func learnedKind(path string) (symbolic.PolicyKind, bool, error) {
+	if _, err := os.Stat(path); err != nil {
+		return "", false, fmt.Errorf("--policy-file: %v", err)
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	switch ext {
+	case ".onnx", ".nnet":
+		return symbolic.KindNN, true, nil
+	case ".jani2nnet":
+		return "", false, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false, fmt.Errorf("--policy-file: %v", err)
+	}
+	defer f.Close()
+	head := make([]byte, 1<<16)
+	n, _ := f.Read(head)
+	t := bytes.TrimSpace(head[:n])
+	if len(t) == 0 {
+		return "", false, fmt.Errorf("--policy-file %s: the file is empty; give a network (.onnx, .nnet, vigil JSON), a tree ensemble (XGBoost JSON, LightGBM text, Veritas JSON) or a .jani2nnet interface", path)
+	}
+	if t[0] != '{' && t[0] != '[' {
+		// Not JSON: LightGBM's text format (NNet and ONNX go by their
+		// extension above).
+		return symbolic.KindTrees, true, nil
+	}
+	switch {
+	case bytes.Contains(t, []byte(`"properties"`)), bytes.Contains(t, []byte(`"input"`)) && bytes.Contains(t, []byte(`"file"`)):
+		return "", false, nil // a PA property file or a policy interface
+	case bytes.Contains(t, []byte(`"learner"`)), bytes.Contains(t, []byte(`"trees"`)):
+		return symbolic.KindTrees, true, nil
+	}
+	return symbolic.KindNN, true, nil // vigil's network JSON
+}
+
+// attachLearned adds a policy that evaluates the network or ensemble in path
+// to m, bound as described in the file comment, and returns its name.
+// template, when it names a declared network or ensemble policy, is the
+// policy whose inputs and outputs the file takes.
+func attachLearned(m *symbolic.Model, path string, kind symbolic.PolicyKind, template string) (string, error) {
+	name := policyIdent(path)
+	var learned []*symbolic.PolicyDecl
+	var tmpl *symbolic.PolicyDecl
+	taken := map[string]bool{}
+	for _, d := range m.Policies {
+		taken[d.Name] = true
+		if d.Kind != symbolic.KindNN && d.Kind != symbolic.KindTrees {
+			continue
+		}
+		learned = append(learned, d)
+		if d.Name == template {
+			tmpl = d
+		}
+	}
+	if template != "" && tmpl == nil && template != name {
+		for _, d := range m.Policies {
+			if d.Name == template {
+				return "", fmt.Errorf("--policy-file %s: --policy %s is a %s policy; the file takes the inputs and outputs of a declared network or tree-ensemble policy (name one with --policy) or, when the model declares none, the model's variables and labels in order", path, template, d.Kind)
+			}
+		}
+	}
+	if own := declaring(path, kind, learned); own != nil && (tmpl == nil || tmpl == own) {
+		return own.Name, nil // the file is a declared policy's own
+	}
+	d := &symbolic.PolicyDecl{Kind: kind, File: path}
+	switch {
+	case tmpl != nil:
+		d.Inputs, d.Outputs, d.Interface, d.Pos = tmpl.Inputs, tmpl.Outputs, tmpl.Interface, tmpl.Pos
+	case len(learned) > 0:
+		cands, err := bindingsFor(path, kind, learned)
+		if err != nil {
+			return "", err
+		}
+		first := cands[0]
+		for _, o := range cands[1:] {
+			if !sameBinding(first, o) {
+				return "", fmt.Errorf("--policy-file %s: the model's learned policies %s and %s bind different inputs or outputs; name the one whose inputs and outputs the file takes with --policy NAME", path, first.Name, o.Name)
+			}
+		}
+		d.Inputs, d.Outputs, d.Interface, d.Pos = first.Inputs, first.Outputs, first.Interface, first.Pos
+	default:
+		ins, outs, err := fileDims(path, kind)
+		if err != nil {
+			return "", err
+		}
+		if ins > len(m.Vars) || (ins < len(m.Vars) && kind == symbolic.KindNN) || outs != len(m.Labels) {
+			var vars, labels []string
+			for _, v := range m.Vars {
+				vars = append(vars, v.Name)
+			}
+			for _, l := range m.Labels {
+				labels = append(labels, l.Name)
+			}
+			return "", fmt.Errorf("--policy-file %s: the file has %d inputs and %d outputs, but the model declares no learned policy to take inputs and outputs from, so they are its %d variables (%s) and %d labels (%s) in order; declare a policy %s NAME \"%s\" { inputs ... outputs ... } in the .spec and name it with --policy", path, ins, outs, len(vars), strings.Join(vars, ", "), len(labels), strings.Join(labels, ", "), kind, filepath.Base(path))
+		}
+		for i := range m.Vars {
+			d.Inputs = append(d.Inputs, symbolic.Affine{Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: symbolic.VarID(i)}}})
+		}
+		for i := range m.Labels {
+			d.Outputs = append(d.Outputs, symbolic.LabelID(i))
+		}
+	}
+	for base, i := name, 2; taken[name]; i++ {
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	d.Name = name
+	m.Policies = append(m.Policies, d)
+	return name, nil
+}
+
+// declaring returns the declared learned policy of the given kind whose file
+// is path, or nil.
+func declaring(path string, kind symbolic.PolicyKind, learned []*symbolic.PolicyDecl) *symbolic.PolicyDecl {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil
+	}
+	for _, d := range learned {
+		if da, err := filepath.Abs(d.File); err == nil && da == abs && d.Kind == kind {
+			return d
+		}
+	}
+	return nil
+}
+
+// bindingsFor narrows the declared learned policies to those path can
+// stand in for: those whose input and output counts are the file's.
+func bindingsFor(path string, kind symbolic.PolicyKind, learned []*symbolic.PolicyDecl) ([]*symbolic.PolicyDecl, error) {
+	ins, outs, err := fileDims(path, kind)
+	if err != nil {
+		return nil, err
+	}
+	var fit []*symbolic.PolicyDecl
+	for _, d := range learned {
+		// An ensemble may use fewer features than the policy feeds it.
+		inOK := len(d.Inputs) == ins || (kind == symbolic.KindTrees && len(d.Inputs) >= ins)
+		if inOK && len(d.Outputs) == outs {
+			fit = append(fit, d)
+		}
+	}
+	if len(fit) == 0 {
+		return nil, fmt.Errorf("--policy-file %s: the file has %d inputs and %d outputs, and no learned policy of the model (%s, ...) has as many; name the declared policy whose inputs and outputs it takes with --policy NAME, or declare one", path, ins, outs, learned[0].Name)
+	}
+	return fit, nil
+}
+
+// fileDims loads the network or ensemble in path and returns its input and
+// output counts.
+func fileDims(path string, kind symbolic.PolicyKind) (ins, outs int, err error) {
+	if kind == symbolic.KindNN {
+		n, err := nn.Load(path)
+		if err != nil {
+			return 0, 0, fmt.Errorf("--policy-file: %v", err)
+		}
+		return n.Inputs(), n.Outputs(), nil
+	}
+	e, err := trees.Load(path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("--policy-file: %v", err)
+	}
+	return e.NumFeatures, e.NumClasses, nil
+}
+
+// sameBinding reports whether two learned policies read the same inputs and
+// name the same outputs.
+func sameBinding(a, b *symbolic.PolicyDecl) bool {
+	if a.Interface != b.Interface || len(a.Inputs) != len(b.Inputs) || len(a.Outputs) != len(b.Outputs) {
+		return false
+	}
+	for i := range a.Outputs {
+		if a.Outputs[i] != b.Outputs[i] {
+			return false
+		}
+	}
+	for i := range a.Inputs {
+		x, y := a.Inputs[i], b.Inputs[i]
+		if x.Const != y.Const || len(x.Terms) != len(y.Terms) {
+			return false
+		}
+		for j := range x.Terms {
+			if x.Terms[j] != y.Terms[j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// policyIdent is the policy name a file gets: its base name without the
+// extension, with characters other than letters, digits and _ as _.
+func policyIdent(path string) string {
+	base := filepath.Base(path)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	var b strings.Builder
+	for _, r := range base {
+		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if s == "" || unicode.IsDigit(rune(s[0])) {
+		s = "p_" + s
+	}
+	return s
+}
