@@ -132,6 +132,16 @@ type bounder struct {
 	A, A2  []float64   // backward coefficient buffers
 	infl   []float64   // sum of |A| per raw input unit, of the last lower() call
 	passes int         // backward passes done (for figures)
+
+	// ReLU split constraints (see bab.go): phase[j][i] is +1 when neuron
+	// i of layer j is restricted to z >= 0, -1 for z <= 0, 0 when free.
+	// nil when no split is set. empty records that the last lower()
+	// found the split constraints contradict each other over the box.
+	phase [][]int8
+	empty bool
+	// spec, off: the rows of the last lower() call with the output
+	// transform folded in (used to rank ReLU splits).
+	spec, off []float64
 }
 
 func newBounder(n *Network) *bounder {
@@ -192,6 +202,33 @@ func (b *bounder) ibp(from int) {
 			}
 			b.lo[k][i], b.hi[k][i] = lo, hi
 		}
+		b.clamp(k)
+	}
+}
+
+// clamp applies the split constraints of layer k to its bounds: z >= 0
+// raises the lower bound to 0, z <= 0 lowers the upper bound to 0. This
+// is sound on the split domain, a subset of the box. When a sound bound
+// already excludes the constrained side by more than the rounding margin,
+// the domain is empty.
+func (b *bounder) clamp(k int) {
+	if b.phase == nil || b.phase[k] == nil {
+		return
+	}
+	lo, hi := b.lo[k], b.hi[k]
+	for i, ph := range b.phase[k] {
+		switch ph {
+		case 1:
+			if hi[i] < -margin {
+				b.empty = true
+			}
+			lo[i], hi[i] = max(lo[i], 0), max(hi[i], 0)
+		case -1:
+			if lo[i] > margin {
+				b.empty = true
+			}
+			lo[i], hi[i] = min(lo[i], 0), min(hi[i], 0)
+		}
 	}
 }
 
@@ -215,15 +252,26 @@ func (b *bounder) lower(box Box, rows []float64, m Method) []float64 {
 			}
 		}
 	}
+	b.spec, b.off = spec, off
 	last := len(b.layers) - 1
+	b.empty = false
 	b.ibp(0)
 	if m != IBP {
-		for k := 1; k < last; k++ {
+		for k := 1; k < last && !b.empty; k++ {
 			b.tighten(k, m != CROWN)
+			b.clamp(k)
 			b.ibp(k + 1)
 		}
 	}
 	lb := make([]float64, mr)
+	if b.empty {
+		// No input of the box meets the split constraints: every
+		// bound holds vacuously.
+		for r := range lb {
+			lb[r] = math.Inf(1)
+		}
+		return lb
+	}
 	if m != CROWN {
 		// Interval bound of the rows over the last pre-activations.
 		for r := 0; r < mr; r++ {

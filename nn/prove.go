@@ -61,6 +61,10 @@ type Options struct {
 	PGDSteps int       // projected-gradient steps per start (default 20)
 	Deadline time.Time // give up (Unknown) after this time; zero: no deadline
 	Seed     uint64    // for sampling
+	// Branch selects input or ReLU splits. Prove treats BranchAuto as
+	// BranchInput; Verify splits inputs for the first half of its time,
+	// then ReLU neurons.
+	Branch Branch
 }
 
 func (o Options) withDefaults() Options {
@@ -131,6 +135,9 @@ func (n *Network) Prove(box Box, d Disjunction, opt Options) (Result, error) {
 		}
 	}
 	p := newProver(n, d, opt)
+	if opt.Branch == BranchReLU {
+		return p.runReLU(box), nil
+	}
 	return p.run(box), nil
 }
 

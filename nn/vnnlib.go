@@ -539,7 +539,7 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 			res.Answer = AnswerUnkn
 			break
 		}
-		r := t.p.run(prop.Cases[t.i].Box)
+		r := t.p.decide(prop.Cases[t.i].Box)
 		res.Nodes += r.Nodes
 		switch r.Verdict {
 		case Refuted:
@@ -550,6 +550,34 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// decide runs the branch and bound opt.Branch selects; BranchAuto splits
+// inputs until half of the time left, then ReLU neurons.
+func (p *prover) decide(box Box) Result {
+	switch p.opt.Branch {
+	case BranchInput:
+		return p.run(box)
+	case BranchReLU:
+		return p.runReLU(box)
+	}
+	if p.opt.Deadline.IsZero() {
+		return p.run(box)
+	}
+	full := p.opt
+	p.opt.Deadline = time.Now().Add(time.Until(full.Deadline) / 2)
+	r := p.run(box)
+	p.opt = full
+	if r.Verdict != Unknown || p.expired() {
+		return r
+	}
+	// A fresh node budget for the second phase.
+	first := p.nodes
+	p.nodes = 0
+	r2 := p.runReLU(box)
+	p.nodes += first
+	r2.Nodes = p.nodes
+	return r2
 }
 
 func (n *Network) sat(res VerifyResult, x []float64, c int, start time.Time, nodes int) VerifyResult {

@@ -98,6 +98,22 @@ func (f *methodFlag) Set(s string) error {
 	return nil
 }
 
+// branchFlag is --branch: what branch and bound splits.
+type branchFlag struct{ b nn.Branch }
+
+func (f *branchFlag) String() string { return f.b.String() }
+func (f *branchFlag) Set(s string) error {
+	b, err := nn.ParseBranch(s)
+	f.b = b
+	return err
+}
+
+func addBranchFlag(fs *flag.FlagSet) *branchFlag {
+	f := &branchFlag{}
+	fs.Var(f, "branch", "what branch and bound `splits`: input (the input box), relu (unstable ReLU neurons, BaBSR/FSB-ranked) or auto (input splits for half the time, then relu)")
+	return f
+}
+
 // addMethodFlag registers --method (default both).
 func addMethodFlag(fs *flag.FlagSet, usage string) *methodFlag {
 	f := &methodFlag{val: "both"}
@@ -111,6 +127,7 @@ func nnVerify(e *env, args []string) int {
 	fs := newFlags(e, c)
 	timeout := timeoutFlagDefault(fs, 60*time.Second, "give up (unknown, exit 4) after `DURATION`; 0 for no limit")
 	method := addMethodFlag(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
+	branch := addBranchFlag(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -131,7 +148,7 @@ func nnVerify(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
 	}
-	res, err := net.Verify(prop, *timeout, nn.Options{Method: m})
+	res, err := net.Verify(prop, *timeout, nn.Options{Method: m, Branch: branch.b})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
@@ -283,6 +300,7 @@ func nnCorpus(e *env, args []string) int {
 	fs := newFlags(e, c)
 	timeout := timeoutFlagDefault(fs, 60*time.Second, "per-instance limit: `DURATION`; 0 for no limit")
 	method := addMethodFlag(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
+	branch := addBranchFlag(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object per instance and a summary")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -321,7 +339,7 @@ func nnCorpus(e *env, args []string) int {
 			fmt.Fprintln(e.stderr, err)
 			return exitError
 		}
-		res, err := net.Verify(prop, *timeout, nn.Options{Method: m})
+		res, err := net.Verify(prop, *timeout, nn.Options{Method: m, Branch: branch.b})
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			return exitError

@@ -1,0 +1,255 @@
+package nn
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize/convex/lp"
+)
+
+// The ReLU-split branch and bound is checked against an independent exact
+// method on tiny random networks: every activation pattern of the hidden
+// neurons makes the network affine on a polyhedron, so the least value of
+// t with all rows·f(x) + off <= t over the box is the minimum over
+// patterns of a linear program (gonum's simplex). t* < 0 means a
+// counterexample exists (sat, Refuted), t* > 0 means none does (unsat,
+// Proved). Instances within lpEps of the border are skipped, since the
+// simplex rounds too.
+
+const lpEps = 1e-6
+
+// tinyNet is a random ReLU network with the given widths (inputs first).
+func tinyNet(r *rand.Rand, widths []int, lastReLU bool) *Network {
+	n := &Network{}
+	for i := 1; i < len(widths); i++ {
+		l := Layer{In: widths[i-1], Out: widths[i], W: make([]float64, widths[i-1]*widths[i]), B: make([]float64, widths[i])}
+		for j := range l.W {
+			l.W[j] = r.NormFloat64() / math.Sqrt(float64(l.In))
+		}
+		for j := range l.B {
+			l.B[j] = 0.5 * r.NormFloat64()
+		}
+		l.ReLU = i < len(widths)-1 || lastReLU
+		n.Layers = append(n.Layers, l)
+	}
+	return n
+}
+
+// lpMin returns min over the box of max_k rows_k·f(x) + off_k by
+// enumerating activation patterns, the minimising input, and whether every
+// linear program was solved (a numerical failure makes the result only a
+// bound from above).
+func lpMin(n *Network, box Box, d Disjunction) (best float64, arg []float64, complete bool) {
+	nin := n.Inputs()
+	var hidden int
+	for _, l := range n.Layers {
+		if l.ReLU {
+			hidden += l.Out
+		}
+	}
+	best, complete = math.Inf(1), true
+	for pat := 0; pat < 1<<hidden; pat++ {
+		// Affine form of the current layer's values: rows of [coef..., const].
+		cur := make([][]float64, nin)
+		for i := range cur {
+			cur[i] = make([]float64, nin+1)
+			cur[i][i] = 1
+		}
+		var G [][]float64 // G·[x, t] <= h, stored with the constant as the last entry
+		bit := 0
+		for _, l := range n.Layers {
+			next := make([][]float64, l.Out)
+			for o := 0; o < l.Out; o++ {
+				z := make([]float64, nin+1)
+				z[nin] = l.B[o]
+				for i := 0; i < l.In; i++ {
+					w := l.W[o*l.In+i]
+					for q := range z {
+						z[q] += w * cur[i][q]
+					}
+				}
+				if l.ReLU {
+					active := pat>>bit&1 == 1
+					bit++
+					g := make([]float64, nin+1)
+					for q := range z {
+						if active {
+							g[q] = -z[q] // -z <= 0
+						} else {
+							g[q] = z[q] // z <= 0
+						}
+					}
+					G = append(G, g)
+					if !active {
+						z = make([]float64, nin+1)
+					}
+				}
+				next[o] = z
+			}
+			cur = next
+		}
+		// Rows: sum_j c_j f_j(x) + off - t <= 0.
+		nv := nin + 1
+		var gm []float64
+		var h []float64
+		addRow := func(coef []float64, tcoef, rhs float64) {
+			gm = append(gm, coef...)
+			gm = append(gm, tcoef)
+			h = append(h, rhs)
+		}
+		for _, g := range G {
+			addRow(g[:nin], 0, -g[nin])
+		}
+		for k, row := range d.Rows {
+			coef := make([]float64, nin)
+			c := d.Off[k]
+			for j, cj := range row {
+				for q := 0; q < nin; q++ {
+					coef[q] += cj * cur[j][q]
+				}
+				c += cj * cur[j][nin]
+			}
+			addRow(coef, -1, -c)
+		}
+		for i := 0; i < nin; i++ {
+			e := make([]float64, nin)
+			e[i] = 1
+			addRow(e, 0, box.Hi[i])
+			e2 := make([]float64, nin)
+			e2[i] = -1
+			addRow(e2, 0, -box.Lo[i])
+		}
+		obj := make([]float64, nv)
+		obj[nin] = 1
+		c, A, b := lp.Convert(obj, mat.NewDense(len(h), nv, gm), h, nil, nil)
+		v, x, err := lp.Simplex(c, A, b, 1e-10, nil)
+		switch {
+		case errors.Is(err, lp.ErrInfeasible):
+			continue
+		case err != nil:
+			complete = false
+			continue
+		}
+		if v < best {
+			best = v
+			arg = make([]float64, nin)
+			for i := range arg {
+				arg[i] = x[i] - x[nv+i]
+			}
+		}
+	}
+	return best, arg, complete
+}
+
+// maxRow is max_k rows_k·f(x) + off_k under exact evaluation.
+func maxRow(n *Network, d Disjunction, x []float64) float64 {
+	y := n.Eval(x)
+	m := math.Inf(-1)
+	for k, row := range d.Rows {
+		g := d.Off[k]
+		for j, c := range row {
+			g += c * y[j]
+		}
+		m = max(m, g)
+	}
+	return m
+}
+
+func TestReLUBranchAgainstLP(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 3))
+	shapes := [][]int{{2, 3, 3, 2}, {2, 4, 3}, {3, 3, 3, 2}, {1, 4, 2, 2}, {2, 2, 2, 2, 2}, {3, 5, 2}}
+	type config struct {
+		name string
+		opt  Options
+	}
+	configs := []config{
+		{"relu/both", Options{Branch: BranchReLU}},
+		{"relu/alpha", Options{Branch: BranchReLU, Method: Alpha}},
+		{"relu/ibp", Options{Branch: BranchReLU, Method: IBP}},
+		{"relu/crown", Options{Branch: BranchReLU, Method: CROWN}},
+		{"input/both", Options{Branch: BranchInput}},
+	}
+	instances := 150
+	if testing.Short() {
+		instances = 40
+	}
+	var sat, unsat, border, unknown int
+	for it := 0; it < instances; it++ {
+		shape := shapes[it%len(shapes)]
+		n := tinyNet(r, shape, it%7 == 3)
+		nin, nout := shape[0], shape[len(shape)-1]
+		box := Box{Lo: make([]float64, nin), Hi: make([]float64, nin)}
+		for i := range box.Lo {
+			a, b := 2*r.Float64()-1, 2*r.Float64()-1
+			box.Lo[i], box.Hi[i] = min(a, b), max(a, b)
+		}
+		var d Disjunction
+		for k := 0; k < 1+r.IntN(3); k++ {
+			row := make([]float64, nout)
+			for j := range row {
+				row[j] = r.NormFloat64()
+			}
+			d.Rows = append(d.Rows, row)
+			d.Off = append(d.Off, 0.3*r.NormFloat64())
+			d.Strict = append(d.Strict, r.IntN(2) == 0)
+		}
+		// Shift the offsets so that the true minimum lies near zero,
+		// on either side.
+		tmin, _, _ := lpMin(n, box, d)
+		shift := -tmin + 0.2*(r.Float64()-0.5)
+		for k := range d.Off {
+			d.Off[k] += shift
+		}
+		tmin, arg, complete := lpMin(n, box, d)
+		if math.Abs(tmin) < lpEps || (tmin > 0 && !complete) {
+			border++
+			continue
+		}
+		if tmin < 0 {
+			// Confirm the linear program's counterexample by evaluation.
+			if v := maxRow(n, d, arg); v > tmin/2 {
+				border++
+				continue
+			}
+			sat++
+		} else {
+			unsat++
+		}
+		for _, c := range configs {
+			opt := c.opt
+			opt.MaxNodes = 20000
+			opt.Seed = uint64(it)
+			res, err := n.Prove(box, d, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch res.Verdict {
+			case Proved:
+				if tmin < 0 {
+					t.Errorf("instance %d %s: proved, but the input %v gives max row %v < 0 (LP minimum %v)", it, c.name, arg, maxRow(n, d, arg), tmin)
+				}
+			case Refuted:
+				for i, v := range res.Witness {
+					if !(v >= box.Lo[i] && v <= box.Hi[i]) {
+						t.Errorf("instance %d %s: witness %v outside the box", it, c.name, res.Witness)
+					}
+				}
+				if v := maxRow(n, d, res.Witness); v > 0 || tmin > 0 {
+					t.Errorf("instance %d %s: refuted with %v (max row %v), LP minimum %v", it, c.name, res.Witness, v, tmin)
+				}
+			default:
+				unknown++
+			}
+		}
+	}
+	t.Logf("%d sat, %d unsat, %d skipped at the border; %d unknown answers of %d", sat, unsat, border, unknown, (sat+unsat)*len(configs))
+	if sat < instances/5 || unsat < instances/5 {
+		t.Errorf("the generator is unbalanced: %d sat, %d unsat", sat, unsat)
+	}
+	if unknown > 0 {
+		t.Errorf("%d unknown answers on tiny networks", unknown)
+	}
+}
