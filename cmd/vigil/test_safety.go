@@ -60,7 +60,7 @@ type safetyJSONCase struct {
 
 type safetyJSONReport struct {
 	Mode       string             `json:"mode"`
-	Verdict    string             `json:"verdict"` // bugs, none, unknown
+	Result     string             `json:"result"` // bugs, none, unknown (not a verdict: none is no proof of safety)
 	Model      string             `json:"model"`
 	Property   string             `json:"property"`
 	Policy     string             `json:"policy"`
@@ -205,7 +205,7 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 		verdict = "unknown"
 	}
 	if r.json {
-		rep := safetyJSONReport{Mode: "safety", Verdict: verdict, Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
+		rep := safetyJSONReport{Mode: "safety", Result: verdict, Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
 			Config: r.config.Name(), Oracles: r.oracles, Radius: r.flags.radius.r.String(), Runs: res.Runs, Ends: res.Ends,
 			Unsafe: res.Unsafe(), Duplicates: res.Duplicates, Bugs: sum.bugs, Faults: sum.faults, Cases: []safetyJSONCase{},
 			Phases:   map[string]float64{"fuzz": res.Fuzz.Seconds(), "confirm": res.Confirm.Seconds(), "faults": res.Faults.Seconds(), "total": elapsed.Seconds()},
