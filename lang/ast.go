@@ -171,7 +171,9 @@ type Expr struct {
 	Pos  symbolic.Pos
 	End  symbolic.Pos // position just after the node
 
-	height int // of the tree below, 1 for a leaf's parent; bounded by MaxDepth
+	height  int32 // of the tree below, 1 for a leaf's parent; bounded by MaxDepth
+	checked bool  // memo holds what the checker learnt
+	memo    info  // the checker's memo: each file is parsed for one checker
 }
 
 // splitLines splits source text into lines without their line endings.

@@ -87,7 +87,7 @@ type symbol struct {
 	label symbolic.LabelID
 }
 
-type typ int
+type typ uint8
 
 const (
 	tErr typ = iota // already reported
@@ -101,9 +101,9 @@ func (t typ) String() string {
 
 // info is what the types stage learns about an expression.
 type info struct {
+	val   int
 	t     typ
 	konst bool // integer constant (no variables)
-	val   int
 }
 
 type declRef struct {
@@ -124,7 +124,6 @@ type checker struct {
 	pols    map[string]*PolicyDecl
 	props   map[string]*PropertyDecl
 	model   *ModelDecl
-	info    map[*Expr]info
 	badDecl map[Decl]bool
 	fileOf  map[Decl]*File
 
@@ -138,7 +137,7 @@ type checker struct {
 
 func newChecker(files []*File, opts Options) *checker {
 	c := &checker{opts: opts, files: files, syms: map[string]*symbol{}, pols: map[string]*PolicyDecl{},
-		props: map[string]*PropertyDecl{}, info: map[*Expr]info{}, badDecl: map[Decl]bool{}, fileOf: map[Decl]*File{}}
+		props: map[string]*PropertyDecl{}, badDecl: map[Decl]bool{}, fileOf: map[Decl]*File{}}
 	for _, f := range files {
 		for _, d := range f.Decls {
 			c.decls = append(c.decls, declRef{d, f})
@@ -455,11 +454,11 @@ func (c *checker) check(e *Expr) info {
 	if e == nil {
 		return info{t: tErr}
 	}
-	if in, ok := c.info[e]; ok {
-		return in
+	if e.checked {
+		return e.memo
 	}
 	in := c.check1(e)
-	c.info[e] = in
+	e.memo, e.checked = in, true
 	return in
 }
 
@@ -804,7 +803,7 @@ func (g *predGraph) strong(d *PredDecl, chain int) {
 		if g.cyclic[q] {
 			continue
 		}
-		g.depth[q] = q.Cond.height + 1 + g.depthOfUses(q)
+		g.depth[q] = int(q.Cond.height) + 1 + g.depthOfUses(q)
 	}
 }
 

@@ -50,7 +50,7 @@ func (c *checker) lower() *symbolic.Model {
 					v.Init = 1
 				}
 			} else {
-				v.Init = c.info[d.Init].val
+				v.Init = d.Init.memo.val
 			}
 		}
 		m.Vars = append(m.Vars, v)
@@ -168,7 +168,7 @@ func normaliseWeights(os []symbolic.Outcome) {
 
 // expr lowers an integer expression, folding constant subexpressions.
 func (l *lowerer) expr(e *Expr) *symbolic.Expr {
-	in := l.c.info[e]
+	in := e.memo
 	if in.konst {
 		return &symbolic.Expr{Op: symbolic.OpConst, K: in.val, Pos: e.Pos}
 	}
@@ -211,12 +211,12 @@ func (l *lowerer) expr(e *Expr) *symbolic.Expr {
 		case "-":
 			return mk(symbolic.OpSub, 0, l.expr(a), l.expr(b))
 		case "*":
-			if l.c.info[a].konst {
-				return mk(symbolic.OpMul, l.c.info[a].val, l.expr(b))
+			if a.memo.konst {
+				return mk(symbolic.OpMul, a.memo.val, l.expr(b))
 			}
-			return mk(symbolic.OpMul, l.c.info[b].val, l.expr(a))
+			return mk(symbolic.OpMul, b.memo.val, l.expr(a))
 		case "/":
-			return mk(symbolic.OpDiv, l.c.info[b].val, l.expr(a))
+			return mk(symbolic.OpDiv, b.memo.val, l.expr(a))
 		}
 	}
 	panic(fmt.Sprintf("lang: lowering an unchecked expression %s at %s", exprString(e), e.Pos))
@@ -281,10 +281,10 @@ func (l *lowerer) cond(e *Expr) *symbolic.Cond {
 			return &symbolic.Cond{Op: symbolic.CImplies, Args: []*symbolic.Cond{l.cond(a), l.cond(b)}, Pos: e.Pos}
 		}
 		op := cmpOps[e.Op]
-		if l.c.info[a].t == tBool {
+		if a.memo.t == tBool {
 			return &symbolic.Cond{Op: symbolic.CCmp, Cmp: op, L: l.boolExpr(a), R: l.boolExpr(b), Pos: e.Pos}
 		}
-		ia, ib := l.c.info[a], l.c.info[b]
+		ia, ib := a.memo, b.memo
 		if ia.konst && ib.konst {
 			if op.Holds(ia.val, ib.val) {
 				return &symbolic.Cond{Op: symbolic.CTrue, Pos: e.Pos}

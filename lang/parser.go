@@ -248,6 +248,32 @@ type parser struct {
 	has   bool
 	last  token // the last token consumed
 	depth int   // current expression recursion depth
+
+	// Expression nodes are cut from slabs: fewer, larger allocations (the
+	// AST lives and dies as a whole).
+	leaves []Expr
+	bins   []binExpr
+	slab   int // the size of the next slab
+}
+
+// slabSize is the largest slab; slabs start small so that a short file
+// does not pay for a large one.
+const slabSize = 512
+
+// grow doubles the slab size up to slabSize.
+func (p *parser) grow() int {
+	p.slab = min(max(2*p.slab, 8), slabSize)
+	return p.slab
+}
+
+// newExpr returns a zeroed node from the slab.
+func (p *parser) newExpr() *Expr {
+	if len(p.leaves) == 0 {
+		p.leaves = make([]Expr, p.grow())
+	}
+	e := &p.leaves[0]
+	p.leaves = p.leaves[1:]
+	return e
 }
 
 func (p *parser) peek() token {
@@ -555,7 +581,12 @@ func (p *parser) tooDeep(at symbolic.Pos) {
 
 // bin builds a binary node, checking the depth of the tree.
 func (p *parser) bin(op string, opPos symbolic.Pos, x, y *Expr) *Expr {
-	e := &binExpr{Expr: Expr{Kind: EBin, Op: op, Pos: x.Pos, End: y.End}, args: [2]*Expr{x, y}}
+	if len(p.bins) == 0 {
+		p.bins = make([]binExpr, p.grow())
+	}
+	e := &p.bins[0]
+	p.bins = p.bins[1:]
+	*e = binExpr{Expr: Expr{Kind: EBin, Op: op, Pos: x.Pos, End: y.End}, args: [2]*Expr{x, y}}
 	e.Args = e.args[:]
 	e.height = max(x.height, y.height) + 1
 	if e.height > MaxDepth {
@@ -713,7 +744,9 @@ func (p *parser) primary() *Expr {
 // leaf consumes a token that is a whole expression.
 func (p *parser) leaf(k ExprKind) *Expr {
 	t := p.advance()
-	return &Expr{Kind: k, Text: t.val, Pos: t.pos, End: t.end}
+	e := p.newExpr()
+	*e = Expr{Kind: k, Text: t.val, Pos: t.pos, End: t.end}
+	return e
 }
 
 // group finishes a node whose arguments are parsed: its end and height.
