@@ -136,8 +136,15 @@ type checker struct {
 }
 
 func newChecker(files []*File, opts Options) *checker {
-	c := &checker{opts: opts, files: files, syms: map[string]*symbol{}, pols: map[string]*PolicyDecl{},
-		props: map[string]*PropertyDecl{}, badDecl: map[Decl]bool{}, fileOf: map[Decl]*File{}}
+	n := 0
+	for _, f := range files {
+		n += len(f.Decls)
+	}
+	// sized for the declarations: growing maps of a million constants
+	// costs more than checking them
+	c := &checker{opts: opts, files: files, syms: make(map[string]*symbol, n), pols: map[string]*PolicyDecl{},
+		props: map[string]*PropertyDecl{}, badDecl: map[Decl]bool{}, fileOf: make(map[Decl]*File, n),
+		decls: make([]declRef, 0, n), order: make([]*symbol, 0, n)}
 	for _, f := range files {
 		for _, d := range f.Decls {
 			c.decls = append(c.decls, declRef{d, f})

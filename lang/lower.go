@@ -31,6 +31,15 @@ func (c *checker) lower() *symbolic.Model {
 		base := filepath.Base(c.files[len(c.files)-1].Path)
 		m.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
+	nconst := 0
+	for _, s := range c.order {
+		if s.kind == symConst {
+			nconst++
+		}
+	}
+	if nconst > 0 {
+		m.Consts = make([]symbolic.Const, 0, nconst)
+	}
 	for _, s := range c.order {
 		if s.kind == symConst {
 			m.Consts = append(m.Consts, symbolic.Const{Name: s.name, Value: s.value, Pos: s.pos})
