@@ -22,6 +22,7 @@ import (
 	"container/heap"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -446,4 +447,64 @@ func (gr *gradient) of(x, c, out []float64) {
 			out[i] /= n.InRange[i]
 		}
 	}
+}
+
+// attack is the falsification phase run before a proof: projected
+// gradient descent on the input box from random starts (PGD, as attacks
+// on classifiers do), minimising the sum of the rows that are not yet
+// satisfied, with signed steps that shrink from a fifth of the box to a
+// thousandth. Every iterate is checked by exact evaluation. It stops at
+// the first witness, after restarts starts, or at until.
+func (p *prover) attack(box Box, restarts int, until time.Time) []float64 {
+	nin := len(box.Lo)
+	nout := p.net.Outputs()
+	const steps = 60
+	x := make([]float64, nin)
+	g := make([]float64, nin)
+	c := make([]float64, nout)
+	for s := 0; s < restarts; s++ {
+		if !until.IsZero() && time.Now().After(until) {
+			return nil
+		}
+		for i := range x {
+			x[i] = box.Lo[i] + p.rng.Float64()*(box.Hi[i]-box.Lo[i])
+		}
+		for step := 0; step < steps; step++ {
+			p.ev.Eval(x, p.y)
+			if p.violates(p.y) {
+				return slices.Clone(x)
+			}
+			// Descend on the sum of the rows above zero (the strict
+			// ones at zero too): all must end at or below zero.
+			clear(c)
+			for k, row := range p.d.Rows {
+				v := p.d.Off[k]
+				for j, cj := range row {
+					v += cj * p.y[j]
+				}
+				if v >= 0 {
+					for j, cj := range row {
+						c[j] += cj
+					}
+				}
+			}
+			p.grad.of(x, c, g)
+			eta := 0.2 * math.Pow(0.005, float64(step)/float64(steps-1))
+			for i := range x {
+				w := box.Hi[i] - box.Lo[i]
+				switch {
+				case g[i] > 0:
+					x[i] -= eta * w
+				case g[i] < 0:
+					x[i] += eta * w
+				}
+				x[i] = min(max(x[i], box.Lo[i]), box.Hi[i])
+			}
+		}
+		p.ev.Eval(x, p.y)
+		if p.violates(p.y) {
+			return slices.Clone(x)
+		}
+	}
+	return nil
 }
