@@ -242,7 +242,7 @@ func TestSafetyConformance(t *testing.T) {
 		}
 		done++
 		res, err := SafetyTest(context.Background(), []*SafetyTask{task}, SafetyOptions{Config: SafetyConfigs[seed%5], Runs: 30, Seed: seed,
-			Oracles: oracles[seed%4], Radius: r, Limits: SafetyLimits{MaxLen: 200}})
+			Oracles: oracles[seed%4], Radius: &r, Limits: SafetyLimits{MaxLen: 200}})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}

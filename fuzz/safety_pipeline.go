@@ -42,7 +42,7 @@ type SafetyOptions struct {
 	Seed   uint64
 	// Oracles are safety deciders (safety.Algorithms); default tarjan.
 	Oracles []string
-	Radius  safety.Radius     // the radius of r-safety (safety.Inf: plain safety)
+	Radius  *safety.Radius    // the radius of r-safety (nil: plain safety, radius inf)
 	Decider safety.Options    // the deciders' options (action order, seed)
 	NoCheck bool              // fuzz only: no confirmation, no fault analysis
 	Runtime time.Duration     // stop after this long (0: no limit)
@@ -263,8 +263,12 @@ type safetyChecker struct {
 
 func (t *SafetyTask) newChecker(opt SafetyOptions) (*safetyChecker, error) {
 	ck := &safetyChecker{t: t, sp: safety.NewSpace(t.Gen, t.Policy)}
+	r := safety.Inf
+	if opt.Radius != nil {
+		r = *opt.Radius
+	}
 	for _, n := range opt.Oracles {
-		d, err := safety.New(n, ck.sp, opt.Radius, opt.Decider)
+		d, err := safety.New(n, ck.sp, r, opt.Decider)
 		if err != nil {
 			return nil, fmt.Errorf("fuzz: %v", err)
 		}

@@ -137,6 +137,7 @@ func TestSafetyFuzzOneway(t *testing.T) {
 		if c.Strategy != Uniform && res.Unsafe() == 0 {
 			t.Errorf("%s found no unsafe run", c.Name())
 		}
+		bugs := 0
 		for _, cs := range res.Cases {
 			if err := task.Gen.CheckCounterexample(task.Policy, cs.Run.Steps); err != nil {
 				t.Fatalf("%s: run %d: %v", c.Name(), cs.Run.Index, err)
@@ -147,6 +148,10 @@ func TestSafetyFuzzOneway(t *testing.T) {
 			if len(cs.Bugs) > 0 && len(cs.Faults) == 0 {
 				t.Errorf("%s: run %d has bugs %v but no fault", c.Name(), cs.Run.Index, cs.Bugs)
 			}
+			bugs += len(cs.Bugs)
+		}
+		if len(res.Cases) > 0 && bugs == 0 {
+			t.Errorf("%s: no bug on %d unsafe runs (careful's overshoots are avoidable)", c.Name(), len(res.Cases))
 		}
 	}
 }
@@ -205,8 +210,33 @@ func TestSafetyOptionsErrors(t *testing.T) {
 	}
 	// r-safety with radius 1 works as an oracle too.
 	c, _ := ParseSafetyConfig("inf-greedy")
-	res, err := SafetyTest(context.Background(), []*SafetyTask{task}, SafetyOptions{Config: c, Runs: 10, Radius: safety.Radius(1)})
+	one := safety.Radius(1)
+	res, err := SafetyTest(context.Background(), []*SafetyTask{task}, SafetyOptions{Config: c, Runs: 10, Radius: &one})
 	if err != nil || len(res.Cases) == 0 {
 		t.Fatalf("radius 1: %v, %d cases", err, len(res.Cases))
+	}
+}
+
+// An interrupt keeps what was found: ending the context after the first
+// bug returns its unsafe run, analysed, and an incomplete result.
+func TestSafetyInterrupt(t *testing.T) {
+	task := loadSafetyTask(t, "../specs/oneway_line.spec", nil, "careful")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, _ := ParseSafetyConfig("inf-greedy")
+	res, err := SafetyTest(ctx, []*SafetyTask{task}, SafetyOptions{Config: c, Runs: 1000, Seed: 1, OnRun: func(t SafetyTally) {
+		if t.Bugs > 0 {
+			cancel()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Complete || res.Runs == 1000 || len(res.Cases) == 0 {
+		t.Fatalf("complete %v, %d runs, %d unsafe runs", res.Complete, res.Runs, len(res.Cases))
+	}
+	last := res.Cases[len(res.Cases)-1]
+	if !last.Analysed || len(last.Bugs) == 0 || len(last.Faults) == 0 {
+		t.Errorf("the unsafe run found before the interrupt was not kept with its bugs and faults: %+v", last)
 	}
 }

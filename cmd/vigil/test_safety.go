@@ -155,7 +155,7 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 	began := time.Now()
 	res, err := fuzz.SafetyTest(ctx, tasks, fuzz.SafetyOptions{Config: r.config, Runs: r.flags.runs,
 		Limits: fuzz.SafetyLimits{MaxLen: r.flags.maxLen, Expansions: r.flags.expansions}, Seed: r.seed,
-		Oracles: r.oracles, Radius: r.flags.radius.r, Runtime: r.budget,
+		Oracles: r.oracles, Radius: &r.flags.radius.r, Runtime: r.budget,
 		OnRun: func(t fuzz.SafetyTally) {
 			prog.printf("vigil test: %d/%d runs, %s, %s so far", t.Runs, t.Total, plural(t.Unsafe, "unsafe run"), plural(t.Bugs, "bug"))
 		}})
