@@ -88,6 +88,9 @@ type Stats struct {
 	// PolIC3: certifier calls, cache hits, undecided calls and their time.
 	CertCalls, CertHits, CertUnknown int
 	CertTime                         time.Duration
+	// Refuted counts PolIC3's generalization candidates rejected by a
+	// concrete state of the candidate, without SMT.
+	Refuted int
 }
 
 // Result is the answer of Check with its evidence.
@@ -238,7 +241,12 @@ type run struct {
 	genLevel int      // the frame generalize works against
 	learned  *learned // PolIC3; nil for symbolic policies
 	lastCore box      // PolIC3: the core of APFT's last unsat query
-	widen    bool     // bound widening in generalization
+	// PolIC3: the state of APFT's last concrete transition (a state of the
+	// queried box where the policy takes the transition the solver found),
+	// and per failed push the state that made it fail.
+	lastWitness symbolic.State
+	pushWitness map[string]symbolic.State
+	widen       bool // bound widening in generalization
 	// Propagation skips a clause whose push failed while its frame has
 	// not changed since: tick counts clause additions, added[L] is the
 	// tick of the last addition at level L (F_k changes with additions at
@@ -669,8 +677,12 @@ func (r *run) propagate() (int, *Result, error) {
 				r.stats.PushSkips++
 				continue
 			}
-			ok, err := r.blocks(b, k, false)
-			if err != nil {
+			var ok bool
+			var err error
+			if w := r.pushWitness[key]; w != nil && r.concreteStep(w, nil, k) {
+				// The state that made the last push fail still does.
+				r.stats.Refuted++
+			} else if ok, err = r.blocks(b, k, false); err != nil {
 				return 0, nil, err
 			}
 			switch {
@@ -688,6 +700,12 @@ func (r *run) propagate() (int, *Result, error) {
 				return 0, r.unknown(), nil
 			}
 			r.failed[key] = r.tick
+			if r.learned != nil && r.lastWitness != nil && b.holds(r.lastWitness) {
+				if r.pushWitness == nil {
+					r.pushWitness = map[string]symbolic.State{}
+				}
+				r.pushWitness[key] = r.lastWitness
+			}
 			keep = append(keep, b)
 		}
 		if err := r.flushRetired(); err != nil {

@@ -391,6 +391,7 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, e
 	if err := r.flushRetired(); err != nil {
 		return true, err
 	}
+	r.lastWitness = nil
 	acts := sv.frame([]smt.Term{sv.trans}, j, r.N)
 	if rel && j > 0 {
 		tmp := sv.st.Activation()
@@ -426,6 +427,9 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, e
 		l := r.learned
 		l.g.Applicable(w, &l.x)
 		if c, err := l.dec.Decide(w, l.x.App); err != nil || c == a {
+			if err == nil {
+				r.lastWitness = slices.Clone(w)
+			}
 			return true, err
 		}
 		if !sureDone {
@@ -451,6 +455,10 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 	b := point(r.m, s)
 	try := func(c box) (bool, error) {
 		c = c.sorted()
+		if r.refuted(c, s, j) {
+			r.stats.Refuted++
+			return false, nil
+		}
 		hit, _, err := r.meetsBad(c)
 		if err != nil || hit {
 			return false, err
@@ -512,6 +520,76 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 		return nil, err
 	}
 	return b.sorted(), nil
+}
+
+// refuted reports whether a concrete state of the candidate box c (which
+// holds s) shows that c cannot be blocked at level j: the state is bad, or
+// the label the policy chooses there leads into F_j outside c. Then
+// meetsBad or APFT(c, F_j) would say so too (a real transition is never
+// excluded by a sound certifier), so the answer is the same at the cost of
+// a few policy evaluations instead of SMT calls; a candidate it does not
+// refute still goes to SMT. The states tried vary one variable of s at a
+// time over up to nine values of its range in c, ends included: a drop or
+// a widening that fails usually fails on one variable's other values.
+func (r *run) refuted(c box, s symbolic.State, j int) bool {
+	lo, hi := r.bounds(c)
+	t := slices.Clone(s)
+	for v := range lo {
+		if lo[v] == hi[v] {
+			continue
+		}
+		step := max(1, (hi[v]-lo[v])/8)
+		for k := lo[v]; ; k += step {
+			if k > hi[v] {
+				k = hi[v]
+			}
+			if k != s[v] {
+				t[v] = k
+				if r.concreteStep(t, c, j) {
+					return true
+				}
+			}
+			if k == hi[v] {
+				break
+			}
+		}
+		t[v] = s[v]
+	}
+	return false
+}
+
+// concreteStep reports whether state t (in the box c) is bad, or has a
+// successor under the policy's label in F_j (bad for j = 0) outside c
+// (anywhere for c = nil: the query is not relative).
+func (r *run) concreteStep(t symbolic.State, c box, j int) bool {
+	l := r.learned
+	if r.concreteBad(t) {
+		return true
+	}
+	g, m := l.g, r.m
+	if g.Status(t) != explicit.Open {
+		return false
+	}
+	g.Applicable(t, &l.x)
+	a, err := l.dec.Decide(t, l.x.App)
+	if err != nil || a == symbolic.NoLabel {
+		return false
+	}
+	for cmd := range m.Commands {
+		if m.Commands[cmd].Label != a || !g.Guard(t, cmd) {
+			continue
+		}
+		for o := range m.Commands[cmd].Outcomes {
+			u, err := g.Apply(t, cmd, o)
+			if err != nil || c != nil && c.holds(u) {
+				continue
+			}
+			if j == 0 && r.concreteBad(u) || j > 0 && !r.blockedAt(u, j) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // certifyInvariant computes the policy facts of the invariant inv (the

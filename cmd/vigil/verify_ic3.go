@@ -39,6 +39,7 @@ type ic3Figures struct {
 	CertUnknown int     `json:"cert_undecided,omitempty"`
 	CertSeconds float64 `json:"cert_seconds,omitempty"`
 	PolicyFacts int     `json:"policy_facts,omitempty"`
+	Refuted     int     `json:"refuted_concretely,omitempty"` // generalization candidates a concrete state refuted
 }
 
 func figures(s ic3.Stats, generalize bool, order string) *ic3Figures {
@@ -48,6 +49,7 @@ func figures(s ic3.Stats, generalize bool, order string) *ic3Figures {
 		Learned: s.Blocked, Pushed: s.Pushed, SMTCalls: s.SMTCalls, Rebuilds: s.Rebuilds,
 		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
 		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
+		Refuted: s.Refuted,
 	}
 }
 
@@ -172,6 +174,9 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 			engine, s.Frames, s.Clauses, s.Obligations, s.SMTCalls, s.Elapsed.Seconds(), s.SMTTime.Seconds(), s.GenTime.Seconds(), s.PropTime.Seconds())
 		if s.CertCalls+s.CertHits > 0 {
 			fmt.Fprintf(w, "certification: %d calls (%d undecided), %d cache hits, %.3fs; %d policy facts\n", s.CertCalls, s.CertUnknown, s.CertHits, s.CertTime.Seconds(), len(res.Facts))
+		}
+		if s.Refuted > 0 {
+			fmt.Fprintf(w, "generalization: %d candidates refuted by a concrete state (no SMT call)\n", s.Refuted)
 		}
 	}
 	switch verdict {
