@@ -93,14 +93,19 @@ type wireEntry struct {
 // Read decodes a certificate and checks that it is well-formed on its own
 // (everything that does not need the model; Check does the rest).
 func Read(r io.Reader) (*Certificate, error) {
-	dec := json.NewDecoder(r)
+	// read whole, so that an error's offset becomes a line and column
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("cert: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var w wire
 	if err := dec.Decode(&w); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New("cert: empty input; want a JSON certificate")
 		}
-		return nil, fmt.Errorf("cert: %s", jsonerr.Describe(nil, err))
+		return nil, fmt.Errorf("cert: %s", jsonerr.Describe(data, err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, errors.New("cert: data after the certificate's JSON object")

@@ -99,7 +99,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	tests := []struct{ in, err string }{
 		{"", "cert: empty input"},
-		{"[1, 2]", "cert: the top-level value: got an array, want an object"},
+		{"[1, 2]", "cert: line 1, column 2: the top-level value: got an array, want an object"},
 		{"{", "cert: the JSON ends early"},
 		{walkSafeJSON + "{}", "data after the certificate"},
 		{edit(`"vigil-safety-certificate"`, `"vigil-run"`), `format "vigil-run", want "vigil-safety-certificate"`},

@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -93,10 +94,15 @@ func WriteRun(w io.Writer, r *Run) error {
 // above). It returns the run and its steps in engine form.
 func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 	var r Run
-	dec := json.NewDecoder(rd)
+	// read whole, so that an error's offset becomes a line and column
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, nil, fmt.Errorf("explicit: run file: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return nil, nil, fmt.Errorf("explicit: run file: %s", jsonerr.Describe(nil, err))
+		return nil, nil, fmt.Errorf("explicit: run file: %s", jsonerr.Describe(data, err))
 	}
 	if r.Version != RunVersion {
 		return nil, nil, fmt.Errorf("explicit: run file: version %d, this vigil reads version %d", r.Version, RunVersion)
