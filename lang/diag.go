@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"vigil/symbolic"
 )
@@ -111,7 +112,6 @@ func (ds Diagnostics) Render() string {
 		num := fmt.Sprint(d.Pos.Line)
 		pad := strings.Repeat(" ", len(num))
 		line := strings.ReplaceAll(d.Line, "\t", " ")
-		fmt.Fprintf(&b, " %s | %s\n", num, line)
 		col := max(d.Pos.Col, 1)
 		width := 1
 		if d.End > col {
@@ -120,9 +120,36 @@ func (ds Diagnostics) Render() string {
 		if col-1+width > len(line)+1 {
 			width = max(1, len(line)+1-(col-1))
 		}
+		if utf8.RuneCountInString(line) > maxShown {
+			line, col, width = window(line, col, width)
+		}
+		fmt.Fprintf(&b, " %s | %s\n", num, line)
 		fmt.Fprintf(&b, " %s | %s%s\n", pad, strings.Repeat(" ", col-1), strings.Repeat("^", width))
 	}
 	return b.String()
+}
+
+// maxShown is the most columns of a source line Render shows: a longer
+// line (a generated expression can be megabytes on one line) is cut to a
+// window around the caret, with "..." where text is left out.
+const maxShown = 120
+
+// window cuts line to maxShown runes around column col (1-based, in runes)
+// and returns the cut line and the caret's column and width in it.
+func window(line string, col, width int) (string, int, int) {
+	r := []rune(line)
+	start := max(0, min(col-1-maxShown/2, len(r)-maxShown))
+	end := min(len(r), start+maxShown)
+	pre, post := "", ""
+	if start > 0 {
+		pre = "..."
+	}
+	if end < len(r) {
+		post = "..."
+	}
+	col = col - start + len(pre)
+	width = max(1, min(width, end-start+len(pre)+1-(col-1)))
+	return pre + string(r[start:end]) + post, col, width
 }
 
 // jsonDiag is the --json form of a diagnostic.
