@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -90,6 +91,26 @@ func TestScripts(t *testing.T) {
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// nest OUT N HEAD OPEN INNER CLOSE TAIL writes OUT: the file
+			// HEAD, OPEN N times, INNER, CLOSE N times, then the file TAIL;
+			// for inputs nested deeper than a script could hold
+			// (deep_nesting*.txtar).
+			"nest": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 7 {
+					ts.Fatalf("usage: nest OUT N HEAD OPEN INNER CLOSE TAIL")
+				}
+				n, err := strconv.Atoi(args[1])
+				if err != nil || n < 0 {
+					ts.Fatalf("nest: %q is not a count", args[1])
+				}
+				var b bytes.Buffer
+				b.WriteString(ts.ReadFile(args[2]))
+				b.WriteString(strings.Repeat(args[3], n))
+				b.WriteString(args[4])
+				b.WriteString(strings.Repeat(args[5], n))
+				b.WriteString(ts.ReadFile(args[6]))
+				ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o666))
+			},
 			// exitcode N PROGRAM ARGS... runs PROGRAM like exec and
 			// checks that it exits with code N.
 			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
