@@ -15,6 +15,11 @@ package nn
 // through a ReLU with Λ_i >= 0 (λ_i = α_i Λ_i) it gives dα_i = dλ_i Λ_i
 // and dΛ_i = dλ_i α_i, with Λ_i < 0 (λ_i = s_i Λ_i, bias Λ_i t_i) dΛ_i =
 // dλ_i s_i + t_i.
+//
+// With ReLU split constraints set (bab.go), each split neuron also gets a
+// multiplier beta >= 0 (beta-CROWN): λ_i gains -beta_i s_i, so the
+// derivative of the bound with respect to beta_i is -s_i dλ_i, and the
+// betas are ascended by the same Adam steps, projected onto beta >= 0.
 
 import "math"
 
@@ -36,6 +41,16 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 		n := b.layers[j].Out
 		alpha[j], grad[j], m1[j], m2[j], rec[j] = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	}
+	// beta-CROWN: a multiplier beta >= 0 per split neuron (b.phase),
+	// with its Adam moments.
+	var beta, bgrad, bm1, bm2 [][]float64
+	if b.phase != nil {
+		beta, bgrad, bm1, bm2 = make([][]float64, k), make([][]float64, k), make([][]float64, k), make([][]float64, k)
+		for j := 0; j < k; j++ {
+			n := b.layers[j].Out
+			beta[j], bgrad[j], bm1[j], bm2[j] = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		}
+	}
 	w := b.net.maxWidth()
 	A, A2, G, G2 := make([]float64, w), make([]float64, w), make([]float64, w), make([]float64, w)
 	for r := 0; r < m; r++ {
@@ -47,6 +62,11 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 					alpha[j][i] = 1
 				}
 				m1[j][i], m2[j][i] = 0, 0
+			}
+			if beta != nil {
+				clear(beta[j])
+				clear(bm1[j])
+				clear(bm2[j])
 			}
 		}
 		best := math.Inf(-1)
@@ -81,6 +101,15 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 								su := ui / (ui - li)
 								bias += a[i] * (-li * su)
 								a[i] *= su
+							}
+						}
+					}
+					if beta != nil {
+						// The split constraint s z >= 0 enters with
+						// -beta s on z's coefficient.
+						for i, ph := range b.phase[j] {
+							if ph != 0 {
+								a[i] -= beta[j][i] * float64(ph)
 							}
 						}
 					}
@@ -128,6 +157,11 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 				}
 				gj := grad[j]
 				clear(gj)
+				if beta != nil && lj.ReLU {
+					for i, ph := range b.phase[j] {
+						bgrad[j][i] = -float64(ph) * d[i]
+					}
+				}
 				if lj.ReLU {
 					for i := range d {
 						li, ui := b.lo[j][i], b.hi[j][i]
@@ -161,6 +195,19 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 					mh := m1[j][i] / (1 - math.Pow(b1, t))
 					vh := m2[j][i] / (1 - math.Pow(b2, t))
 					alpha[j][i] = min(max(alpha[j][i]+lr*mh/(math.Sqrt(vh)+eps), 0), 1)
+				}
+				if beta == nil {
+					continue
+				}
+				for i, gv := range bgrad[j] {
+					if gv == 0 {
+						continue
+					}
+					bm1[j][i] = b1*bm1[j][i] + (1-b1)*gv
+					bm2[j][i] = b2*bm2[j][i] + (1-b2)*gv*gv
+					mh := bm1[j][i] / (1 - math.Pow(b1, t))
+					vh := bm2[j][i] / (1 - math.Pow(b2, t))
+					beta[j][i] = max(beta[j][i]+lr*mh/(math.Sqrt(vh)+eps), 0)
 				}
 			}
 		}

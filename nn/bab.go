@@ -10,9 +10,15 @@ package nn
 // The bounder applies a split by clamping the neuron's pre-activation
 // bounds (bounder.clamp) wherever they are computed; the bounds stay sound
 // on the domain, which is a subset of the box, and a domain whose
-// constraints contradict the bounds is empty (proved vacuously). Unlike
-// beta-CROWN the split constraints do not tighten the layers before the
-// split neuron; they only make its relaxation exact.
+// constraints contradict the bounds is empty (proved vacuously). Clamping
+// alone only makes the split neuron's relaxation exact, while the bound
+// still ranges over the whole box; so the final bound of a domain is
+// optimised as in beta-CROWN (Wang et al. 2021): for any beta >= 0,
+// f(x) >= f(x) - sum_i beta_i s_i z_i(x) on the domain (where s_i z_i >= 0,
+// s_i = +1 for z >= 0 and -1 for z <= 0), so the backward pass adds
+// -beta_i s_i to the coefficient of each split pre-activation and
+// alphaLower ascends the bound in the betas together with the slopes
+// (alpha.go). Intermediate bounds keep CROWN without betas.
 //
 // The neuron to split is ranked BaBSR-style: for the row closest to
 // proved (highest lower bound), the backward pass gives each unstable
@@ -124,7 +130,14 @@ func (b *bounder) setSplits(s []rsplit) {
 func (p *prover) boundDomain(box Box, splits []rsplit) (closed bool, score float64, row int) {
 	p.nodes++
 	p.b.setSplits(splits)
-	lb := p.b.lower(box, p.rows, p.opt.Method)
+	m := p.opt.Method
+	if m == Both {
+		// Splits pay off only with optimised multipliers (beta-CROWN):
+		// without them a split removes one relaxation but the bound
+		// still ranges over the whole box.
+		m = Alpha
+	}
+	lb := p.b.lower(box, p.rows, m)
 	score = math.Inf(-1)
 	for k, v := range lb {
 		v += p.d.Off[k]
@@ -213,6 +226,9 @@ func (p *prover) runReLU(box Box) Result {
 	closed, score, row := p.boundDomain(box, nil)
 	if closed {
 		return Result{Verdict: Proved, Nodes: p.nodes}
+	}
+	if x := p.search(box, p.opt.Samples); x != nil {
+		return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
 	}
 	h := &domainHeap{{box: box, score: score, row: row}}
 	return p.reluLoop(h)

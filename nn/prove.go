@@ -64,7 +64,8 @@ type Options struct {
 	Seed     uint64    // for sampling
 	// Branch selects input or ReLU splits. Prove treats BranchAuto as
 	// BranchInput; Verify splits inputs for the first half of its time,
-	// then ReLU neurons.
+	// then ReLU neurons (the other way round for networks with more than
+	// 10 inputs).
 	Branch Branch
 }
 

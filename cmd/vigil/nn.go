@@ -110,7 +110,7 @@ func (f *branchFlag) Set(s string) error {
 
 func addBranchFlag(fs *flag.FlagSet) *branchFlag {
 	f := &branchFlag{}
-	fs.Var(f, "branch", "what branch and bound `splits`: input (the input box), relu (unstable ReLU neurons, BaBSR/FSB-ranked) or auto (input splits for half the time, then relu)")
+	fs.Var(f, "branch", "what branch and bound `splits`: input (the input box), relu (unstable ReLU neurons, BaBSR/FSB-ranked) or auto (input splits for half the time, then relu; relu first for networks of more than 10 inputs)")
 	return f
 }
 
