@@ -13,7 +13,8 @@ import (
 // ReLU splits (with beta-CROWN) on generated local-robustness queries:
 // random networks of 5 and 40 inputs and two 32-neuron hidden layers,
 // "output top stays above output j" over a box of radius eps around a
-// random point, one query per other output, 4 s each. Gated like
+// random point, one query per other output, 4 s each; also ReLU splits
+// without the beta-CROWN multipliers (method crown). Gated like
 // TestVNNFigures:
 //
 //	VIGIL_VNN_FIGURES=1 go test ./nn -run BranchFigures -v
@@ -25,10 +26,14 @@ func TestBranchFigures(t *testing.T) {
 		t.Skip("set VIGIL_VNN_FIGURES=1 to measure input against ReLU splits (minutes)")
 	}
 	const limit = 4 * time.Second
-	branches := []Branch{BranchInput, BranchReLU}
+	// The third column is ReLU splits with --method crown, which skips
+	// the beta-CROWN optimisation: what splits give without it.
+	branches := []Branch{BranchInput, BranchReLU, BranchReLU}
+	methods := []Method{Both, Both, CROWN}
+	names := []string{"input", "relu", "relu, no beta"}
 	var b strings.Builder
-	fmt.Fprintf(&b, "| inputs | seed | eps | input: answers | time | nodes | relu: answers | time | nodes |\n|---|---|---|---|---|---|---|---|---|\n")
-	decided := map[Branch]int{}
+	fmt.Fprintf(&b, "| inputs | seed | eps | input: answers | time | nodes | relu: answers | time | nodes | relu, no beta: answers | time | nodes |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	decided := make([]int, len(branches))
 	total := 0
 	for _, nin := range []int{5, 40} {
 		for seed := uint64(3); seed <= 6; seed++ {
@@ -51,7 +56,7 @@ func TestBranchFigures(t *testing.T) {
 					box.Lo[i], box.Hi[i] = x0[i]-eps, x0[i]+eps
 				}
 				fmt.Fprintf(&b, "| %d | %d | %.1f |", nin, seed, eps)
-				var verdicts [2][]Verdict
+				verdicts := make([][]Verdict, len(branches))
 				for bi, br := range branches {
 					st := time.Now()
 					var ans string
@@ -63,34 +68,38 @@ func TestBranchFigures(t *testing.T) {
 						row := make([]float64, 3)
 						row[top], row[j] = 1, -1
 						d := Disjunction{Rows: [][]float64{row}, Off: []float64{0}, Strict: []bool{false}}
-						res, err := n.Prove(box, d, Options{Branch: br, Deadline: time.Now().Add(limit), MaxNodes: 1 << 30})
+						res, err := n.Prove(box, d, Options{Branch: br, Method: methods[bi], Deadline: time.Now().Add(limit), MaxNodes: 1 << 30})
 						if err != nil {
 							t.Fatal(err)
 						}
 						if res.Verdict == Refuted && maxRow(n, d, res.Witness) > 0 {
-							t.Errorf("%d inputs seed %d eps %v %s: the witness does not check", nin, seed, eps, br)
+							t.Errorf("%d inputs seed %d eps %v %s: the witness does not check", nin, seed, eps, names[bi])
 						}
 						verdicts[bi] = append(verdicts[bi], res.Verdict)
 						ans += res.Verdict.String()[:1]
 						nodes += res.Nodes
-						total += bi // count queries once
+						if bi == 0 {
+							total++
+						}
 						if res.Verdict != Unknown {
-							decided[br]++
+							decided[bi]++
 						}
 					}
 					fmt.Fprintf(&b, " %s | %.3f s | %d |", ans, time.Since(st).Seconds(), nodes)
 				}
 				b.WriteString("\n")
 				for k := range verdicts[0] {
-					u, v := verdicts[0][k], verdicts[1][k]
-					if u != Unknown && v != Unknown && u != v {
-						t.Errorf("%d inputs seed %d eps %v: input splits say %s, ReLU splits %s", nin, seed, eps, u, v)
+					for bi := 1; bi < len(branches); bi++ {
+						u, v := verdicts[0][k], verdicts[bi][k]
+						if u != Unknown && v != Unknown && u != v {
+							t.Errorf("%d inputs seed %d eps %v: input splits say %s, %s %s", nin, seed, eps, u, names[bi], v)
+						}
 					}
 				}
 			}
 		}
 	}
-	fmt.Fprintf(&b, "\nDecided within %v per query: input splits %d of %d, ReLU splits %d of %d (p = proved, r = refuted, u = unknown).\n",
-		limit, decided[BranchInput], total, decided[BranchReLU], total)
+	fmt.Fprintf(&b, "\nDecided within %v per query, of %d: input splits %d, ReLU splits %d, ReLU splits without beta %d (p = proved, r = refuted, u = unknown).\n",
+		limit, total, decided[0], decided[1], decided[2])
 	fmt.Print(b.String())
 }
