@@ -509,3 +509,59 @@ func BenchmarkLoadCorpus(b *testing.B) {
 		b.Skip("corpus absent")
 	}
 }
+
+// BenchmarkCorpusQuery puts loading each corpus model beside the queries
+// asked of it, in one run: the global maximum and minimum of class 0 (vigil
+// trees bound) and, for the forest, whether class 0 can win against all
+// the others (vigil trees decide). trees/FIGURES.md has the figures:
+//
+//	go test ./trees -run '^$' -bench CorpusQuery -benchmem
+func BenchmarkCorpusQuery(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.json"))
+	n := 0
+	for _, f := range files {
+		if filepath.Base(f) == "expected.json" {
+			continue
+		}
+		n++
+		e, err := Load(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		global := make(Box, e.NumFeatures)
+		for i := range global {
+			global[i] = Interval{math.Inf(-1), math.Inf(1)}
+		}
+		var others []int
+		for c := 1; c < e.NumClasses; c++ {
+			others = append(others, c)
+		}
+		queries := []struct {
+			name string
+			run  func() error
+		}{
+			{"load", func() error { _, err := Load(f); return err }},
+			{"max", func() error { _, err := e.Max(global, 0, Options{}); return err }},
+			{"min", func() error { _, err := e.Min(global, 0, Options{}); return err }},
+		}
+		if len(others) > 0 {
+			queries = append(queries, struct {
+				name string
+				run  func() error
+			}{"decide", func() error { _, err := e.Excludes(global, 0, others, Options{}); return err }})
+		}
+		for _, q := range queries {
+			b.Run(filepath.Base(f)+"/"+q.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if err := q.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+	if n == 0 {
+		b.Skip("corpus absent")
+	}
+}

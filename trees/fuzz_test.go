@@ -1,9 +1,11 @@
 package trees
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"vigil/internal/fuzzseed"
@@ -75,5 +77,82 @@ func FuzzLoadLightGBM(f *testing.F) {
 func FuzzLoadVeritas(f *testing.F) {
 	seeds(f, "testdata/veritas_*.json")
 	f.Add([]byte(`{"at_type":"REGR","base_scores":[1],"trees":[{"num_leaf_values":1,"split_type":"LtSplit","structure":{"feat_id":0,"split_value":0.5,"left":{"leaf_value":[1]},"right":{"leaf_value":[2]}}}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) { exercise(t, ParseVeritas, data) })
+	for _, s := range veritasEdgeCases {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkVeritasFast(t, data)
+		exercise(t, ParseVeritas, data)
+	})
+}
+
+// veritasEdgeCases are inputs where the fast Veritas decoder must read
+// exactly what encoding/json reads (the first two and the last three) or
+// give up (the others).
+var veritasEdgeCases = []string{
+	`{"trees":[{"structure":{"leaf_value":1}}],"base_scores":[0]}`,
+	`{"trees":[{"structure":{"leaf_value":[1,2]}}],"base_scores":[0,0],"extra":{"a":[1,{"b":true}],"c":"x"}}`,
+	`{"trees":[{"structure":{"leaf_value":1,"leaf_value":2}}],"base_scores":[0]}`,
+	`{"Trees":[{"structure":{"leaf_value":1}}],"base_scores":[0]}`,
+	`{"trees":[{"structure":{"LEAF_VALUE":1}}],"base_scores":[0]}`,
+	`{"at_type":"RE\u0047R","trees":[{"structure":{"leaf_value":1}}],"base_scores":[0]}`,
+	`{"trees":[{"structure":{"feat_id":1.0,"split_value":1,"left":{"leaf_value":1},"right":{"leaf_value":2}}}],"base_scores":[0]}`,
+	`{"trees":[{"structure":{"feat_id":1,"split_value":1e400,"left":{"leaf_value":1},"right":{"leaf_value":2}}}],"base_scores":[0]}`,
+	`{"trees":[{"structure":null}],"base_scores":[0]}`,
+	`{"trees":[{"structure":{"leaf_value":1}}],"base_scores":[0]} x`,
+	`{"trees":[{"structure":{"leaf_value":01}}],"base_scores":[0]}`,
+	`{"trees":[{"structure":{"leaf_value":"1"}}],"base_scores":[0]}`,
+	`{"trees":[],"base_scores":[],"at_type":"CLF_MEAN"}`,
+	`{"trees":[{"structure":{"feat_id":-0,"split_value":-0.0,"left":{"leaf_value":1e-400},"right":{"leaf_value":[]}}}],"base_scores":[0]}`,
+	` {"trees" : [ { "structure" : { "leaf_value" : [ 1 ] } } ] , "base_scores" : [ 0 ] } ` + "\n",
+}
+
+// checkVeritasFast: when the fast Veritas decoder reads data, encoding/json
+// reads it too, into the same file.
+func checkVeritasFast(t *testing.T, data []byte) {
+	t.Helper()
+	got, ok := decodeVeritasFast(data)
+	if !ok {
+		return
+	}
+	var want veritasFile
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("the fast decoder reads %q, encoding/json does not: %v", data, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		t.Fatalf("the fast decoder reads %q as\n%s\nencoding/json as\n%s", data, g, w)
+	}
+}
+
+// TestVeritasFast: the fast decoder reads the corpus and the fixtures as
+// encoding/json does, and gives up on the edge cases it cannot be sure of.
+func TestVeritasFast(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/veritas_*.json")
+	corpus, _ := filepath.Glob(filepath.Join(corpusDir, "*.json"))
+	read := 0
+	for _, p := range append(paths, corpus...) {
+		if filepath.Base(p) == "expected.json" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := decodeVeritasFast(data); !ok {
+			t.Errorf("%s: the fast decoder gives up on a well-formed model", p)
+		}
+		checkVeritasFast(t, data)
+		read++
+	}
+	t.Logf("%d models read", read)
+	for _, s := range veritasEdgeCases {
+		checkVeritasFast(t, []byte(s))
+	}
+	for _, s := range veritasEdgeCases[2:12] {
+		if _, ok := decodeVeritasFast([]byte(s)); ok {
+			t.Errorf("the fast decoder reads %s; it should leave it to encoding/json", s)
+		}
+	}
 }

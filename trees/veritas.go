@@ -71,9 +71,14 @@ func (l *leafValues) UnmarshalJSON(raw []byte) error {
 
 // ParseVeritas reads Veritas JSON.
 func ParseVeritas(data []byte) (*Ensemble, error) {
-	var f veritasFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("trees: Veritas JSON: %s", jsonerr.Describe(data, err))
+	f, ok := decodeVeritasFast(data)
+	if !ok {
+		// encoding/json reads what the fast decoder leaves, and words the
+		// errors
+		f = veritasFile{}
+		if err := json.Unmarshal(data, &f); err != nil {
+			return nil, fmt.Errorf("trees: Veritas JSON: %s", jsonerr.Describe(data, err))
+		}
 	}
 	switch f.AtType {
 	case "", "REGR", "REGR_MEAN", "CLF_MEAN", "CLF_SOFTMAX", "RAW":
