@@ -27,6 +27,7 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Box is an axis-aligned box of network inputs, Lo[i] <= x[i] <= Hi[i].
@@ -142,6 +143,7 @@ type bounder struct {
 	// spec, off: the rows of the last lower() call with the output
 	// transform folded in (used to rank ReLU splits).
 	spec, off []float64
+	wm        []*mat.Dense // the layers' weights for gonum (weights)
 }
 
 func newBounder(n *Network) *bounder {
@@ -174,8 +176,11 @@ func (b *bounder) setBox(box Box) {
 
 // ibp computes interval pre-activation bounds of layers from..end, given
 // those before from.
-func (b *bounder) ibp(from int) {
-	for k := from; k < len(b.layers); k++ {
+func (b *bounder) ibp(from int) { b.ibpTo(from, len(b.layers)) }
+
+// ibpTo computes interval pre-activation bounds of layers from..to-1.
+func (b *bounder) ibpTo(from, to int) {
+	for k := from; k < to; k++ {
 		l := &b.layers[k]
 		var plo, phi []float64
 		if k == 0 {
@@ -255,12 +260,16 @@ func (b *bounder) lower(box Box, rows []float64, m Method) []float64 {
 	b.spec, b.off = spec, off
 	last := len(b.layers) - 1
 	b.empty = false
-	b.ibp(0)
-	if m != IBP {
+	if m == IBP {
+		b.ibp(0)
+	} else {
+		// Each layer's IBP bounds are needed only once the layers
+		// before it are tightened.
+		b.ibpTo(0, min(2, len(b.layers)))
 		for k := 1; k < last && !b.empty; k++ {
 			b.tighten(k, m != CROWN)
 			b.clamp(k)
-			b.ibp(k + 1)
+			b.ibpTo(k+1, k+2)
 		}
 	}
 	lb := make([]float64, mr)
@@ -398,6 +407,19 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 		}
 		// Through the dense layer j: bias += A b_j, A = A W_j.
 		A2 := b.buf(&b.A2, m*lj.In)
+		if m >= gemmRows {
+			// Many rows (a layer's unstable neurons, both signs): one
+			// matrix product for all of them.
+			for r := 0; r < m; r++ {
+				bias[r] += floats.Dot(A[r*width:(r+1)*width], lj.B)
+			}
+			out := mat.NewDense(m, lj.In, A2)
+			out.Mul(mat.NewDense(m, width, A[:m*width]), b.weights(j))
+			b.A, b.A2 = b.A2, b.A
+			A = A2
+			width = lj.In
+			continue
+		}
 		for r := 0; r < m; r++ {
 			ar := A[r*width : (r+1)*width]
 			out := A2[r*lj.In : (r+1)*lj.In]
@@ -439,6 +461,23 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 		}
 	}
 	return bias
+}
+
+// gemmRows is the fewest rows for which backward multiplies through a
+// dense layer with gonum's matrix product rather than row by row (which
+// skips zero coefficients).
+const gemmRows = 16
+
+// weights returns layer j's weights as a gonum matrix (cached).
+func (b *bounder) weights(j int) *mat.Dense {
+	if b.wm == nil {
+		b.wm = make([]*mat.Dense, len(b.layers))
+	}
+	if b.wm[j] == nil {
+		l := &b.layers[j]
+		b.wm[j] = mat.NewDense(l.Out, l.In, l.W)
+	}
+	return b.wm[j]
 }
 
 func (b *bounder) buf(p *[]float64, n int) []float64 {
