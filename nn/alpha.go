@@ -23,8 +23,13 @@ package nn
 
 import "math"
 
-// alphaSteps is the number of optimisation steps per row.
-const alphaSteps = 20
+// alphaSteps is the number of optimisation steps per row; alphaStepsWarm
+// when the slopes and multipliers start from a parent domain's (ReLU
+// branch and bound reuses them across branches, as alpha-beta-CROWN does).
+const (
+	alphaSteps     = 20
+	alphaStepsWarm = 8
+)
 
 // alphaLower returns optimised lower bounds of rows·z_k + off.
 func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
@@ -53,13 +58,44 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 	}
 	w := b.net.maxWidth()
 	A, A2, G, G2 := make([]float64, w), make([]float64, w), make([]float64, w), make([]float64, w)
+	// Warm starts (b.warmIn) and the best parameters (b.warmOut): per
+	// row, every layer's alphas, then every layer's betas.
+	nn := 0
+	for j := 0; j < k; j++ {
+		nn += b.layers[j].Out
+	}
+	warm := len(b.warmIn) == 2*nn*m
+	if b.keepWarm {
+		b.warmOut = make([]float64, 2*nn*m)
+	} else {
+		b.warmOut = nil
+	}
+	steps := alphaSteps
+	if warm {
+		steps = alphaStepsWarm
+	}
+	// save copies the current parameters of row r into dst.
+	save := func(dst []float64) {
+		pos := 0
+		for j := 0; j < k; j++ {
+			copy(dst[pos:], alpha[j])
+			if beta != nil {
+				copy(dst[nn+pos:], beta[j])
+			}
+			pos += len(alpha[j])
+		}
+	}
 	for r := 0; r < m; r++ {
 		row := rows[r*l.Out : (r+1)*l.Out]
+		pos := 0
 		for j := 0; j < k; j++ {
 			for i := range alpha[j] {
 				alpha[j][i] = 0
 				if b.hi[j][i] > -b.lo[j][i] {
 					alpha[j][i] = 1
+				}
+				if warm {
+					alpha[j][i] = min(max(b.warmIn[2*nn*r+pos+i], 0), 1)
 				}
 				m1[j][i], m2[j][i] = 0, 0
 			}
@@ -67,10 +103,18 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 				clear(beta[j])
 				clear(bm1[j])
 				clear(bm2[j])
+				if warm {
+					for i, ph := range b.phase[j] {
+						if ph != 0 {
+							beta[j][i] = max(b.warmIn[2*nn*r+nn+pos+i], 0)
+						}
+					}
+				}
 			}
+			pos += len(alpha[j])
 		}
 		best := math.Inf(-1)
-		for step := 0; step <= alphaSteps; step++ {
+		for step := 0; step <= steps; step++ {
 			// Backward pass with the current slopes, recording Λ_j.
 			bias := off[r]
 			a := A[:l.In]
@@ -139,8 +183,13 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 					g[i] = b.xhi[i]
 				}
 			}
-			best = max(best, lb)
-			if step == alphaSteps {
+			if lb > best {
+				best = lb
+				if b.warmOut != nil {
+					save(b.warmOut[2*nn*r : 2*nn*(r+1)])
+				}
+			}
+			if step == steps {
 				break
 			}
 			// Adjoint sweep upwards.

@@ -87,8 +87,9 @@ type rsplit struct {
 type domain struct {
 	box    Box
 	splits []rsplit
-	score  float64 // max_k lower bound of the rows: lower is less proved
-	row    int     // the row with that bound
+	score  float64   // max_k lower bound of the rows: lower is less proved
+	row    int       // the row with that bound
+	warm   []float64 // the optimised slopes and multipliers of its bound
 }
 
 type domainHeap []domain
@@ -126,10 +127,13 @@ func (b *bounder) setSplits(s []rsplit) {
 
 // boundDomain bounds the rows over d (splits and box) and reports whether
 // it is closed, its score and best row. The bounder keeps d's
-// intermediate bounds until the next call.
-func (p *prover) boundDomain(box Box, splits []rsplit) (closed bool, score float64, row int) {
+// intermediate bounds until the next call. warm (may be nil) starts the
+// slope optimisation; the optimised parameters are left in p.b.warmOut.
+func (p *prover) boundDomain(box Box, splits []rsplit, warm []float64) (closed bool, score float64, row int) {
 	p.nodes++
 	p.b.setSplits(splits)
+	p.b.warmIn, p.b.warmOut, p.b.keepWarm = warm, nil, true
+	defer func() { p.b.warmIn, p.b.keepWarm = nil, false }()
 	m := p.opt.Method
 	if m == Both {
 		// Splits pay off only with optimised multipliers (beta-CROWN):
@@ -223,14 +227,14 @@ func (p *prover) runReLU(box Box) Result {
 	if len(p.d.Rows) == 0 {
 		return Result{Verdict: Refuted, Witness: center(box)}
 	}
-	closed, score, row := p.boundDomain(box, nil)
+	closed, score, row := p.boundDomain(box, nil, nil)
 	if closed {
 		return Result{Verdict: Proved, Nodes: p.nodes}
 	}
 	if x := p.search(box, p.opt.Samples); x != nil {
 		return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
 	}
-	h := &domainHeap{{box: box, score: score, row: row}}
+	h := &domainHeap{{box: box, score: score, row: row, warm: p.b.warmOut}}
 	return p.reluLoop(h)
 }
 
@@ -258,8 +262,11 @@ func (p *prover) reluLoop(h *domainHeap) Result {
 		}
 		// Recompute the domain's intermediate bounds to rank its
 		// neurons (the heap keeps only boxes and splits).
-		if closed, _, _ := p.boundDomain(d.box, d.splits); closed {
+		if closed, _, _ := p.boundDomain(d.box, d.splits, d.warm); closed {
 			continue
+		}
+		if p.b.warmOut != nil {
+			d.warm = p.b.warmOut
 		}
 		cands := p.reluCandidates(d.row, fsbCandidates)
 		if len(cands) == 0 {
@@ -277,8 +284,8 @@ func (p *prover) reluLoop(h *domainHeap) Result {
 			worse := math.Inf(1)
 			for side := 0; side < 2; side++ {
 				s := append(slices.Clip(d.splits), rsplit{cs.layer, cs.neuron, side == 0})
-				cl, sc, rw := p.boundDomain(d.box, s)
-				kids[side] = domain{box: d.box, splits: s, score: sc, row: rw}
+				cl, sc, rw := p.boundDomain(d.box, s, d.warm)
+				kids[side] = domain{box: d.box, splits: s, score: sc, row: rw, warm: p.b.warmOut}
 				kc[side] = cl
 				if !cl {
 					worse = min(worse, sc)
@@ -326,8 +333,8 @@ func (p *prover) splitInput(h *domainHeap, d domain) {
 		} else {
 			nb.Lo[split] = mid
 		}
-		if cl, sc, rw := p.boundDomain(nb, d.splits); !cl {
-			heap.Push(h, domain{box: nb, splits: d.splits, score: sc, row: rw})
+		if cl, sc, rw := p.boundDomain(nb, d.splits, d.warm); !cl {
+			heap.Push(h, domain{box: nb, splits: d.splits, score: sc, row: rw, warm: p.b.warmOut})
 		}
 	}
 }

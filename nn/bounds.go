@@ -144,6 +144,11 @@ type bounder struct {
 	// transform folded in (used to rank ReLU splits).
 	spec, off []float64
 	wm        []*mat.Dense // the layers' weights for gonum (weights)
+	// alpha-CROWN warm starts (alpha.go): with keepWarm, alphaLower
+	// leaves its best slopes and multipliers in warmOut and starts from
+	// warmIn when it has the right length.
+	warmIn, warmOut []float64
+	keepWarm        bool
 }
 
 func newBounder(n *Network) *bounder {
