@@ -147,7 +147,7 @@ type PropClause struct {
 
 // ExprKind tags an expression node. Integer expressions and conditions
 // share one syntax; the type checker tells them apart.
-type ExprKind int
+type ExprKind uint8
 
 const (
 	EInt   ExprKind = iota // Text holds the digits
@@ -164,16 +164,16 @@ const (
 
 // Expr is an expression node.
 type Expr struct {
-	Kind ExprKind
 	Op   string
 	Text string
 	Args []*Expr
 	Pos  symbolic.Pos
 	End  symbolic.Pos // position just after the node
 
-	height  int32 // of the tree below, 1 for a leaf's parent; bounded by MaxDepth
-	checked bool  // memo holds what the checker learnt
 	memo    info  // the checker's memo: each file is parsed for one checker
+	height  int32 // of the tree below, 1 for a leaf's parent; bounded by MaxDepth
+	Kind    ExprKind
+	checked bool // memo holds what the checker learnt
 }
 
 // splitLines splits source text into lines without their line endings.
