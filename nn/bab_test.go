@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
@@ -251,5 +252,52 @@ func TestReLUBranchAgainstLP(t *testing.T) {
 	}
 	if unknown > 0 {
 		t.Errorf("%d unknown answers on tiny networks", unknown)
+	}
+}
+
+// TestVerifyAutoAgainstLP runs Verify with the default (auto) branching,
+// which switches between input and ReLU splits by the number of inputs
+// and half-way through the time limit, on properties whose answer the
+// activation-pattern LP knows.
+func TestVerifyAutoAgainstLP(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 4))
+	checked := 0
+	for it := 0; it < 20; it++ {
+		shape := []int{3, 4, 3, 2}
+		if it%2 == 1 {
+			shape = []int{11, 3, 3, 2} // more than autoInputs: ReLU splits first
+		}
+		n := tinyNet(r, shape, false)
+		nin := shape[0]
+		box := Box{Lo: make([]float64, nin), Hi: make([]float64, nin)}
+		for i := range box.Lo {
+			c := 2*r.Float64() - 1
+			box.Lo[i], box.Hi[i] = c-0.3, c+0.3
+		}
+		// Counterexample: y0 - y1 + off <= 0 and y1 <= off2.
+		d := Disjunction{Rows: [][]float64{{1, -1}, {0, 1}}, Off: []float64{0, r.NormFloat64()}, Strict: []bool{false, false}}
+		tmin, _, _ := lpMin(n, box, d)
+		d.Off[0] = -tmin + 0.1*(r.Float64()-0.5)
+		tmin, _, complete := lpMin(n, box, d)
+		if math.Abs(tmin) < lpEps || (tmin > 0 && !complete) {
+			continue
+		}
+		prop := &Property{Inputs: nin, Outputs: 2, Cases: []Case{{Box: box, Cons: d}}}
+		res, err := n.Verify(prop, 2*time.Second, Options{Seed: uint64(it)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case res.Answer == Unsat && tmin < 0:
+			t.Errorf("instance %d (%d inputs): unsat, but the LP minimum is %v", it, nin, tmin)
+		case res.Answer == Sat && (tmin > 0 || !prop.Check(n, res.Case, res.Input)):
+			t.Errorf("instance %d (%d inputs): sat with %v, LP minimum %v", it, nin, res.Input, tmin)
+		case res.Answer == AnswerUnkn:
+			t.Errorf("instance %d (%d inputs): unknown", it, nin)
+		}
+		checked++
+	}
+	if checked < 14 {
+		t.Errorf("only %d instances away from the border", checked)
 	}
 }

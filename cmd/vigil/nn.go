@@ -35,10 +35,14 @@ func init() {
 		Usage:   "vigil nn verify [flags] NET PROP.vnnlib",
 		Help: "NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network. unsat means no input in\n" +
 			"the property's box satisfies its output constraint (the property is verified); sat comes\n" +
-			"with an input that does, checked by evaluating the network.",
+			"with an input that does, checked by evaluating the network. A short PGD attack runs first;\n" +
+			"then branch and bound splits the input box (best for few inputs, such as ACAS Xu's 5) or\n" +
+			"unstable ReLU neurons (bounded with alpha- and beta-CROWN; best for many inputs): --branch\n" +
+			"auto, the default, gives each half of the time, ReLU splits first above 10 inputs.",
 		Examples: []string{
 			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
 			"vigil nn verify net.nnet prop.vnnlib --method alpha --json",
+			"vigil nn verify mnist.onnx robust.vnnlib --branch relu --timeout 5m",
 		},
 		Run: nnVerify,
 	})
@@ -126,7 +130,7 @@ func nnVerify(e *env, args []string) int {
 	c := commands["nn verify"]
 	fs := newFlags(e, c)
 	timeout := timeoutFlagDefault(fs, 60*time.Second, "give up (unknown, exit 4) after `DURATION`; 0 for no limit")
-	method := addMethodFlag(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
+	method := addMethodFlag(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha (ReLU splits bound with alpha, beta-CROWN multipliers included, unless ibp or crown)")
 	branch := addBranchFlag(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
