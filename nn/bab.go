@@ -144,7 +144,7 @@ func (p *prover) boundDomain(box Box, splits []rsplit, warm []float64) (closed b
 	lb := p.b.lower(box, p.rows, m)
 	score = math.Inf(-1)
 	for k, v := range lb {
-		v += p.d.Off[k]
+		v += p.off[k]
 		if v > margin {
 			return true, v, k
 		}

@@ -97,7 +97,8 @@ const margin = 1e-9
 type prover struct {
 	net   *Network
 	d     Disjunction
-	rows  []float64 // flat rows
+	rows  []float64 // flat rows to bound: d's, then any combinations
+	off   []float64 // their offsets
 	b     *bounder
 	ev    *Evaluator
 	y     []float64
@@ -120,6 +121,52 @@ func (p *prover) reset(d Disjunction, opt Options) {
 	p.rows = p.rows[:0]
 	for _, r := range d.Rows {
 		p.rows = append(p.rows, r...)
+	}
+	p.off = append(p.off[:0], d.Off...)
+}
+
+// combine adds bound rows that are convex combinations of pairs of the
+// disjunction's rows, and the average of all: if w g_i + (1-w) g_j > 0
+// everywhere (0 <= w <= 1), then at every point g_i > 0 or g_j > 0, so a
+// box closes when any row or combination is proved positive. Counterexamples of VNNLIB properties need every constraint
+// (all g_k <= 0); a box where the constraints cannot all hold although
+// none is violated everywhere closes only with such combinations, or
+// after many more splits.
+func (p *prover) combine() {
+	m := len(p.d.Rows)
+	if m < 2 || m > 6 {
+		return
+	}
+	add := func(ks []int, ws []float64) {
+		row := make([]float64, p.net.Outputs())
+		off := 0.0
+		for i, k := range ks {
+			for j, c := range p.d.Rows[k] {
+				row[j] += ws[i] * c
+			}
+			off += ws[i] * p.d.Off[k]
+		}
+		p.rows = append(p.rows, row...)
+		p.off = append(p.off, off)
+	}
+	// The best weights depend on the box; a grid of them, finer for two
+	// rows, keeps the number of rows small.
+	grid := []float64{0.25, 0.5, 0.75}
+	if m == 2 {
+		grid = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
+	}
+	all := make([]int, m)
+	ws := make([]float64, m)
+	for i := 0; i < m; i++ {
+		all[i], ws[i] = i, 1/float64(m)
+		for j := i + 1; j < m; j++ {
+			for _, w := range grid {
+				add([]int{i, j}, []float64{w, 1 - w})
+			}
+		}
+	}
+	if m > 2 {
+		add(all, ws)
 	}
 }
 
@@ -218,7 +265,7 @@ func (p *prover) run(box Box) Result {
 		lb := p.b.lower(bx, p.rows, p.opt.Method)
 		score := math.Inf(-1)
 		for k, v := range lb {
-			v += p.d.Off[k]
+			v += p.off[k]
 			if v > margin {
 				return true, v, -1
 			}

@@ -525,6 +525,7 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 	var todo []pending
 	for i, c := range prop.Cases {
 		p := newProver(n, c.Cons, opt)
+		p.combine()
 		if len(c.Cons.Rows) == 0 {
 			x := center(c.Box)
 			return n.sat(res, x, i, start, p.nodes), nil
