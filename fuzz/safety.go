@@ -285,7 +285,7 @@ func (t *SafetyTask) Run(ctx context.Context, c SafetyConfig, lim SafetyLimits, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		ext, end, err := t.findContinuation(s, c, lim.Expansions-r.Expanded, rng, &r.Expanded)
+		ext, end, err := t.findContinuation(s, c, lim.Expansions, rng, &r.Expanded)
 		if err != nil {
 			return nil, err
 		}
@@ -311,7 +311,8 @@ type sfNode struct {
 
 // findContinuation is Algorithm 1's FindContinuation(s): the path from s
 // to the chosen state (its last step a state only), or a run end when the
-// path cannot go on.
+// path cannot go on. *expanded counts the run's search states so far; the
+// run fails when it would exceed budget.
 func (t *SafetyTask) findContinuation(s symbolic.State, c SafetyConfig, budget int, rng *rand.Rand, expanded *int) ([]explicit.Step, string, error) {
 	nodes := []sfNode{{s: s, parent: -1}}
 	seen := map[string]bool{goalKey(s): true}

@@ -240,3 +240,22 @@ func TestSafetyInterrupt(t *testing.T) {
 		t.Errorf("the unsafe run found before the interrupt was not kept with its bugs and faults: %+v", last)
 	}
 }
+
+// The expansion budget counts the states a run's lookahead searches, over
+// the whole run: a run ends as failed when it would exceed it, and not
+// before.
+func TestSafetyExpansionBudget(t *testing.T) {
+	task := loadSafetyTask(t, "../specs/oneway_line.spec", map[string]string{"L": "100"}, "careful")
+	c, _ := ParseSafetyConfig("inf-sampling")
+	for _, budget := range []int{5, 40, 200} {
+		for i := 0; i < 20; i++ {
+			r, err := task.Run(context.Background(), c, SafetyLimits{Expansions: budget}, 1, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Expanded > budget || (r.End == SafetyEndBudget && r.Expanded != budget) {
+				t.Errorf("budget %d, run %d: %d expanded, end %s", budget, i, r.Expanded, r.End)
+			}
+		}
+	}
+}
