@@ -95,3 +95,44 @@ func TestFlatten(t *testing.T) {
 		t.Errorf("flatten gave %v, want %v", p, want)
 	}
 }
+
+// Every experiment shipped in bench/ loads, expands to runs with distinct
+// ids, and names model and policy files that exist: an edit to specs/ or
+// bench/polic3 that breaks one is caught here, not hours into a sweep.
+func TestShippedExperimentsLoad(t *testing.T) {
+	files, err := filepath.Glob("../bench/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no experiment files in ../bench (%v)", err)
+	}
+	fileArg := regexp.MustCompile(`\.(spec|jani|onnx|nnet|json|txt|model)$`)
+	for _, f := range files {
+		x, err := Load(f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if len(x.Runs) == 0 {
+			t.Errorf("%s: no runs", f)
+		}
+		seen := map[string]bool{}
+		for _, r := range x.Runs {
+			if seen[r.ID] {
+				t.Errorf("%s: run id %s twice", f, r.ID)
+			}
+			seen[r.ID] = true
+			for _, a := range r.Args {
+				if !fileArg.MatchString(a) || strings.HasPrefix(a, "-") {
+					continue
+				}
+				p := a
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(x.Dir, p)
+				}
+				if _, err := os.Stat(p); err != nil {
+					t.Errorf("%s: run %s names %s, which does not exist", f, r.ID, a)
+				}
+			}
+		}
+		t.Logf("%s: %d runs", f, len(x.Runs))
+	}
+}

@@ -163,3 +163,10 @@ func (nv *poolNovelty) add(s symbolic.State) {
 		}
 	}
 }
+
+// CheckBiases reports the first unknown name among names, with the list of
+// valid ones, so that a command can refuse it before any work.
+func CheckBiases(names []string) error {
+	_, err := parseGoalBiases(names)
+	return err
+}

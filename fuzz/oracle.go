@@ -592,3 +592,10 @@ func (t *GoalTask) pathBug(s symbolic.State, n *goalNode, pv GoalValue, opt Orac
 	}
 	return t.newBug(s, OracleRelax, pv, patch, order, opt.MaxStates)
 }
+
+// CheckOracles reports the first unknown goal-mode oracle name among names,
+// with the list of valid ones.
+func CheckOracles(names []string) error {
+	_, err := OracleOptions{Oracles: names}.withDefaults()
+	return err
+}

@@ -58,7 +58,7 @@ func parseDuration(s string) (time.Duration, error) {
 		return 0, want
 	}
 	if d < 0 {
-		return 0, errors.New("negative: give a duration >= 0 (0 means no limit)")
+		return 0, errors.New("negative: give a duration >= 0 such as 30s")
 	}
 	return d, nil
 }

@@ -141,6 +141,14 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 			return exitUsage
 		}
 	}
+	if err := fuzz.CheckBiases(r.biases); err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: --config: %v\n", err)
+		return exitUsage
+	}
+	if err := fuzz.CheckOracles(r.oracles); err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: --oracle: %v\n", err)
+		return exitUsage
+	}
 	if r.budget > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, r.budget)
