@@ -3,7 +3,6 @@ package explicit
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -219,8 +218,7 @@ func (st *Store) merge(ws []*parWorker, recs []blockRec, news []shardNew, worker
 	if overflow.Load() || uint64(st.n)+total > 1<<32-2 {
 		return ErrTooManyStates
 	}
-	w := st.W
-	st.arena = slices.Grow(st.arena, int(total)*w)[:len(st.arena)+int(total)*w]
+	st.reserve(st.n + uint32(total))
 	shards(func(sh int) { st.commit(sh, &news[sh]) })
 	st.n += uint32(total)
 	return nil
@@ -414,7 +412,12 @@ func (st *Store) relocate(t *table, base uint64, nw *shardNew) {
 func (st *Store) commit(sh int, nw *shardNew) {
 	t := &st.tabs[sh]
 	w := st.W
-	copy(st.arena[int(nw.first)*w:], nw.words)
+	for id, words := nw.first, nw.words; len(words) > 0; {
+		// The run of ids within id's page.
+		p, off := st.pages[id>>pageShift], int(id&(pageStates-1))*w
+		k := copy(p[off:], words)
+		id, words = id+uint32(k/w), words[k:]
+	}
 	for j, i := range nw.at {
 		t.slots[i] = t.slots[i]&^(1<<32-1) | (uint64(nw.first) + uint64(j) + 1)
 	}

@@ -9,15 +9,19 @@ import (
 var ErrTooManyStates = errors.New("explicit: more than 4294967294 states; use a symbolic engine or --max-states")
 
 // Store is a set of packed states of W words each with dense uint32 ids.
-// The arena and the tables hold no pointers, so the garbage collector
-// never scans them. A store has one hash table, or several shards (a
-// parallel search, par.go): a state's hash picks its shard, and each shard
-// is an independent table that one worker fills while the others read
-// none.
+// The states lie in pages of pageStates states (the first page starts
+// smaller and doubles until it is full), so adding states never copies
+// the ones stored: copying a growing arena took a fifth of the time of
+// large searches (mostly page faults on the fresh copies), and in the
+// parallel search it was a phase one goroutine ran alone. The pages and
+// the tables hold no pointers, so the garbage collector never scans them.
+// A store has one hash table, or several shards (a parallel search,
+// par.go): a state's hash picks its shard, and each shard is an
+// independent table that one worker fills while the others read none.
 type Store struct {
 	W     int
-	arena []uint64
-	tabs  []table // len a power of two
+	pages [][]uint64 // page k: the states of ids k<<pageShift ..
+	tabs  []table    // len a power of two
 	n     uint32
 	// compact: a state is one word of at most 32 bits and is its own tag,
 	// so a probe decides equality without touching the arena.
@@ -38,8 +42,13 @@ const maxLoadNum, maxLoadDen = 3, 4 // grow beyond 75% load
 // hint states.
 func NewStore(w int, hint int) *Store { return newStore(w, hint, 1) }
 
+// pageShift: a page of a store's arena holds pageStates states.
+const pageShift = 16
+const pageStates = 1 << pageShift
+
 func newStore(w, hint, shards int) *Store {
-	st := &Store{W: w, arena: make([]uint64, 0, hint*w), tabs: make([]table, shards)}
+	st := &Store{W: w, tabs: make([]table, shards)}
+	st.pages = [][]uint64{make([]uint64, min(max(hint, 64), pageStates)*w)}
 	for k := range st.tabs {
 		size := 1024
 		for size*maxLoadNum/maxLoadDen < hint/shards {
@@ -80,13 +89,46 @@ func (st *Store) Len() int { return int(st.n) }
 // Get returns the packed state of id (a view into the arena; do not keep it
 // across Intern calls, which may move the arena).
 func (st *Store) Get(id uint32) []uint64 {
-	i := int(id) * st.W
-	return st.arena[i : i+st.W : i+st.W]
+	p := st.pages[id>>pageShift]
+	i := int(id&(pageStates-1)) * st.W
+	return p[i : i+st.W : i+st.W]
 }
 
-// Bytes returns the memory the store holds (arena capacity and tables).
+// reserve makes room in the pages for the ids up to n-1 (n <= 1<<32-1).
+func (st *Store) reserve(n uint32) {
+	if n == 0 {
+		return
+	}
+	w, last := st.W, (n-1)>>pageShift
+	if p := st.pages[0]; last > 0 && len(p) < pageStates*w || len(p) < int(n)*w {
+		size := len(p)
+		for size < min(int(n), pageStates)*w || last > 0 && size < pageStates*w {
+			size = min(2*size, pageStates*w)
+		}
+		q := make([]uint64, size)
+		copy(q, p)
+		st.pages[0] = q
+	}
+	for uint32(len(st.pages)) <= last {
+		st.pages = append(st.pages, make([]uint64, pageStates*w))
+	}
+}
+
+// add stores x under the id st.n (the caller then increments st.n).
+func (st *Store) add(x []uint64) {
+	id := st.n
+	if p := id >> pageShift; int(p) >= len(st.pages) || int(id&(pageStates-1)+1)*st.W > len(st.pages[p]) {
+		st.reserve(id + 1)
+	}
+	copy(st.Get(id), x)
+}
+
+// Bytes returns the memory the store holds (arena pages and tables).
 func (st *Store) Bytes() int {
-	b := 8 * cap(st.arena)
+	b := 0
+	for _, p := range st.pages {
+		b += 8 * len(p)
+	}
 	for k := range st.tabs {
 		b += 8 * len(st.tabs[k].slots)
 	}
@@ -94,9 +136,9 @@ func (st *Store) Bytes() int {
 }
 
 func (st *Store) equal(id uint32, x []uint64) bool {
-	i := int(id) * st.W
+	y := st.Get(id)
 	for k, w := range x {
-		if st.arena[i+k] != w {
+		if y[k] != w {
 			return false
 		}
 	}
@@ -192,7 +234,7 @@ func (st *Store) prefetch(xs []uint64, hs []uint64) (_ []uint64, sink uint64) {
 		for k, h := range hs {
 			t, tag, i := st.locate(xs[k*w:(k+1)*w], h)
 			if s := t.slots[i]; s != 0 && s>>32 == tag {
-				sink += st.arena[int(uint32(s)-1)*w]
+				sink += st.Get(uint32(s) - 1)[0]
 			}
 		}
 	}
@@ -217,8 +259,8 @@ func (st *Store) intern(x []uint64, h uint64) (id uint32, added bool, err error)
 		return 0, false, ErrTooManyStates
 	}
 	id = st.n
+	st.add(x)
 	st.n++
-	st.arena = append(st.arena, x...)
 	t.slots[i] = tag<<32 | uint64(id+1)
 	t.n++
 	if full && len(t.slots) < 1<<32 {
