@@ -275,6 +275,7 @@ func (t *table) full() bool { return uint64(t.n+1)*maxLoadDen > uint64(len(t.slo
 func (st *Store) grow(t *table) {
 	old := t.slots
 	t.slots = make([]uint64, 2*len(old))
+	adviseHuge(t.slots)
 	t.mask = uint64(len(t.slots) - 1)
 	var one [1]uint64
 	for _, s := range old {
