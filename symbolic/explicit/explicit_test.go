@@ -67,6 +67,33 @@ func TestStoreCompact(t *testing.T) {
 	testStore(t, explicit.NewStoreFor(l, 0), func() []uint64 { return []uint64{r.Uint64N(1 << 16)} })
 }
 
+// TestStorePages: a store of several arena pages (65536 states each) keeps
+// every state under its dense id, whatever its first page's size.
+func TestStorePages(t *testing.T) {
+	for _, hint := range []int{0, 1 << 20} {
+		st := explicit.NewStore(2, hint)
+		const n = 150000
+		key := func(i int) []uint64 { return []uint64{uint64(i) * 0x9e3779b97f4a7c15, uint64(i)} }
+		for i := range n {
+			// Each state twice: the second Intern finds the first.
+			for range 2 {
+				id, _, err := st.Intern(key(i))
+				if err != nil || int(id) != i {
+					t.Fatalf("hint %d: Intern(state %d) = %d, %v", hint, i, id, err)
+				}
+			}
+		}
+		for i := 0; i < n; i += 7 {
+			if id, ok := st.Lookup(key(i)); !ok || int(id) != i || !equal(st.Get(id), key(i)) {
+				t.Fatalf("hint %d: Lookup(state %d) = %d, %v; Get = %v", hint, i, id, ok, st.Get(uint32(i)))
+			}
+		}
+		if st.Len() != n || st.Bytes() < 16*n {
+			t.Fatalf("hint %d: Len %d, Bytes %d", hint, st.Len(), st.Bytes())
+		}
+	}
+}
+
 func testStore(t *testing.T, st *explicit.Store, next func() []uint64) {
 	var keys [][]uint64
 	for i := 0; i < 50000; i++ {

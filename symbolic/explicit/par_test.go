@@ -15,7 +15,7 @@ import (
 // reaches exactly the sequential search's states, layer by layer, with
 // the same figures, and reports progress.
 func TestParallelSameStates(t *testing.T) {
-	m := lineModel(3000)
+	m := lineModel(4000) // 80,000 states: more than one arena page
 	g, err := explicit.New(m, m.Properties[0])
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +25,9 @@ func TestParallelSameStates(t *testing.T) {
 		seq, err := explicit.Search(context.Background(), g, explicit.Options{Policy: pol})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if pol == nil && seq.Stats.States <= 1<<16 {
+			t.Fatalf("%d states: the model no longer fills more than one arena page", seq.Stats.States)
 		}
 		for _, w := range []int{2, 4} {
 			reports := 0
