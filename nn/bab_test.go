@@ -166,15 +166,17 @@ func TestReLUBranchAgainstLP(t *testing.T) {
 		name    string
 		opt     Options
 		combine bool // also bound combinations of the rows, as Verify does
+		fsb     bool // try every input split (runInput's second way)
 	}
 	configs := []config{
-		{"relu/both", Options{Branch: BranchReLU}, false},
-		{"relu/alpha", Options{Branch: BranchReLU, Method: Alpha}, false},
-		{"relu/ibp", Options{Branch: BranchReLU, Method: IBP}, false},
-		{"relu/crown", Options{Branch: BranchReLU, Method: CROWN}, false},
-		{"input/both", Options{Branch: BranchInput}, false},
-		{"input/both/combined", Options{Branch: BranchInput}, true},
-		{"relu/both/combined", Options{Branch: BranchReLU}, true},
+		{"relu/both", Options{Branch: BranchReLU}, false, false},
+		{"relu/alpha", Options{Branch: BranchReLU, Method: Alpha}, false, false},
+		{"relu/ibp", Options{Branch: BranchReLU, Method: IBP}, false, false},
+		{"relu/crown", Options{Branch: BranchReLU, Method: CROWN}, false, false},
+		{"input/both", Options{Branch: BranchInput}, false, false},
+		{"input/both/combined", Options{Branch: BranchInput}, true, false},
+		{"relu/both/combined", Options{Branch: BranchReLU}, true, false},
+		{"input/fsb/combined", Options{Branch: BranchInput}, true, true},
 	}
 	instances := 100
 	if testing.Short() {
@@ -233,6 +235,7 @@ func TestReLUBranchAgainstLP(t *testing.T) {
 				// first, so that a wrong proof cannot hide behind it.
 				p := newProver(n, d, opt)
 				p.combine()
+				p.fsb = c.fsb
 				if opt.Branch == BranchReLU {
 					res = p.runReLU(box)
 				} else {
@@ -260,6 +263,7 @@ func TestReLUBranchAgainstLP(t *testing.T) {
 				}
 			default:
 				unknown++
+				t.Logf("instance %d %s: unknown after %d nodes (LP minimum %v)", it, c.name, res.Nodes, tmin)
 			}
 		}
 	}

@@ -580,14 +580,14 @@ const autoInputs = 10
 // the first half of the time left to input splits (ReLU splits when the
 // network has more than autoInputs inputs) and the rest to the other.
 func (p *prover) decide(box Box) Result {
-	first, second := p.run, p.runReLU
+	first, second := p.runInput, p.runReLU
 	switch {
 	case p.opt.Branch == BranchInput:
-		return p.run(box)
+		return p.runInput(box)
 	case p.opt.Branch == BranchReLU:
 		return p.runReLU(box)
 	case p.net.Inputs() > autoInputs:
-		first, second = p.runReLU, p.run
+		first, second = p.runReLU, p.runInput
 	}
 	if p.opt.Deadline.IsZero() {
 		return first(box)
