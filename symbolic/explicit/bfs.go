@@ -137,7 +137,7 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 	}
 	workers := max(opt.Workers, 1)
 	shards := 1
-	for shards < 4*workers && workers > 1 {
+	for shards < shardsPerWorker*workers && workers > 1 {
 		shards *= 2
 	}
 	st := newStoreFor(g.L, hint, shards)

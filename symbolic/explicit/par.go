@@ -13,12 +13,12 @@ import (
 // Parallel breadth-first search (Options.Workers > 1), level-synchronous.
 // The store's hash table is split into shards by hash (store.go). A layer,
 // the id range lo..hi-1, is taken in chunks of consecutive ids; each chunk
-// goes through three phases separated by barriers, so that no memory is
-// written by one goroutine while another reads it:
+// goes through three phases, so that no memory is written by one goroutine
+// while another reads it:
 //
-//  1. expand: worker w takes the w-th contiguous slice of the chunk,
-//     generates successors and appends each, with its hash, to its buffer
-//     for the successor's shard;
+//  1. expand: the workers claim blocks of the chunk in turn, generate
+//     successors and append each, with its hash, to their buffer for the
+//     successor's shard;
 //  2. dedupe: each shard is owned by one worker, which walks the buffers
 //     of worker 0, 1, ... in order (reading a batch's slots ahead, as
 //     InternAll does) and inserts the states it lacks into its table under
@@ -27,6 +27,12 @@ import (
 //  3. commit: the shards' new states get the dense ids st.n.. in shard
 //     order (a prefix sum); each owner copies its states into the arena
 //     (grown beforehand) and rewrites its provisional slots.
+//
+// Phases 1 and 2 end at a barrier. Phase 3 does not: the workers run it at
+// the start of the next chunk's phase 1, when that chunk lies in the same
+// layer (phase 1 reads states of the layer and no table; phase 3 writes
+// only beyond the layer, and tables), so a chunk costs two barriers; the
+// last chunk of a layer, a stop and a state limit run it on its own.
 //
 // The states a chunk adds all lie beyond hi, so they form the next layer:
 // the layers, and so the states of each depth, are exactly those of the
@@ -39,6 +45,10 @@ import (
 // Expansion, and its own decider unless the policy is safe for concurrent
 // use; policy caches share one label slice, grown between chunks, in which
 // workers write distinct ids.
+
+// shardsPerWorker (times the number of workers, rounded up to a power of
+// two) is the number of shards of the store in a parallel search.
+const shardsPerWorker = 4
 
 // blockStates is the default of Options.Block.
 const blockStates = 256
@@ -96,6 +106,24 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 		block = uint32(opt.Block)
 	}
 	var recs []blockRec
+	// pending: the new states of the last chunk await phase 3, which the
+	// workers run at the start of the next chunk's expand phase when that
+	// chunk lies in the same layer (it reads only states of that layer,
+	// and the commit writes only beyond it), and on their own otherwise.
+	pending := false
+	var claim atomic.Int64
+	commit := func() {
+		for sh := int(claim.Add(1) - 1); sh < ns; sh = int(claim.Add(1) - 1) {
+			st.commit(sh, &news[sh])
+		}
+	}
+	flush := func() {
+		if pending {
+			claim.Store(0)
+			parallel(min(len(ws), ns), func(int) { commit() })
+			pending = false
+		}
+	}
 	res.Layers = []uint32{0}
 	lo, hi := uint32(0), uint32(st.Len())
 	reported := 0
@@ -113,10 +141,17 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 			}
 			ctl.next.Store(0)
 			ctl.unsafeBlock.Store(int64(nb))
+			claim.Store(0)
 			active := min(len(ws), nb)
+			if pending {
+				active = len(ws)
+			}
 			parallel(active, func(w int) {
 				p := ws[w]
 				p.reset()
+				if pending {
+					commit()
+				}
 				for !ctl.stop.Load() {
 					k := int(ctl.next.Add(1) - 1)
 					if k >= nb || int64(k) > ctl.unsafeBlock.Load() {
@@ -138,6 +173,7 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 					}
 				}
 			})
+			pending = false
 			var unsafe uint32
 			for _, p := range ws[:active] {
 				stats.Expanded += p.stats.Expanded
@@ -173,7 +209,11 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 			if err := st.merge(ws, recs[:nb], news, active); err != nil {
 				return nil, err
 			}
+			pending = true
 			c = ce
+			if c == hi {
+				flush() // the next chunk reads the states just added
+			}
 			if opt.Progress != nil && stats.Expanded-reported >= every {
 				reported = stats.Expanded
 				stats.States = st.Len()
@@ -181,6 +221,7 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 				opt.Progress(*stats)
 			}
 			if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && (c < hi || st.n > hi) {
+				flush()
 				res.Reason = "state limit"
 				return finish(), nil
 			}
@@ -190,24 +231,21 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 	return complete(), nil
 }
 
-// merge runs phases 2 and 3 on workers goroutines, which take the shards
-// one at a time: it adds the successors that the blocks recs routed to
-// the shards, new ones taking the ids st.n.. in shard order.
+// merge runs phase 2 on workers goroutines, which take the shards one at a
+// time: it adds the successors that the blocks recs routed to the shards,
+// new ones taking the ids st.n.. in shard order, and makes room for them
+// in the arena. Phase 3 (commit, for each shard) remains: until it has
+// run, the new ids' states and slots are not in place.
 func (st *Store) merge(ws []*parWorker, recs []blockRec, news []shardNew, workers int) error {
 	ns := len(st.tabs)
 	var next atomic.Int64
 	var overflow atomic.Bool
-	shards := func(f func(sh int)) {
-		next.Store(0)
-		parallel(min(workers, ns), func(int) {
-			for sh := int(next.Add(1) - 1); sh < ns; sh = int(next.Add(1) - 1) {
-				f(sh)
+	next.Store(0)
+	parallel(min(workers, ns), func(int) {
+		for sh := int(next.Add(1) - 1); sh < ns; sh = int(next.Add(1) - 1) {
+			if !st.dedupe(sh, ws, recs, &news[sh]) {
+				overflow.Store(true)
 			}
-		})
-	}
-	shards(func(sh int) {
-		if !st.dedupe(sh, ws, recs, &news[sh]) {
-			overflow.Store(true)
 		}
 	})
 	total := uint64(0)
@@ -219,7 +257,6 @@ func (st *Store) merge(ws []*parWorker, recs []blockRec, news []shardNew, worker
 		return ErrTooManyStates
 	}
 	st.reserve(st.n + uint32(total))
-	shards(func(sh int) { st.commit(sh, &news[sh]) })
 	st.n += uint32(total)
 	return nil
 }
