@@ -63,6 +63,11 @@ type Options struct {
 	// claims at a time (default 256). Tests set 1 to spread tiny models
 	// over every worker.
 	Block int
+	// Chunk is the number of states of a layer the parallel search
+	// expands between two merges into the store (default 32768 per
+	// worker, at most 262144); it bounds the memory of the successor
+	// buffers. Tests set a few to take a layer in many chunks.
+	Chunk int
 	// NewPolicy builds one more decider for each extra worker when Policy
 	// is not safe for concurrent use (compiled rules are).
 	NewPolicy func() (Decider, error)

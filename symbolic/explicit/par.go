@@ -31,8 +31,8 @@ import (
 // Phases 1 and 2 end at a barrier. Phase 3 does not: the workers run it at
 // the start of the next chunk's phase 1, when that chunk lies in the same
 // layer (phase 1 reads states of the layer and no table; phase 3 writes
-// only beyond the layer, and tables), so a chunk costs two barriers; the
-// last chunk of a layer, a stop and a state limit run it on its own.
+// only beyond the layer, and tables), so a chunk costs two barriers; before
+// the first chunk of a layer, and at the end, it runs on its own.
 //
 // The states a chunk adds all lie beyond hi, so they form the next layer:
 // the layers, and so the states of each depth, are exactly those of the
@@ -101,16 +101,19 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 	news := make([]shardNew, ns)
 	ctl := &parCtl{}
 	chunk := uint32(min(chunkPerWorker*len(ws), maxChunk))
+	if opt.Chunk > 0 {
+		chunk = uint32(min(opt.Chunk, 1<<31))
+	}
 	block := uint32(blockStates)
 	if opt.Block > 0 {
 		block = uint32(opt.Block)
 	}
 	var recs []blockRec
-	// pending: the new states of the last chunk await phase 3, which the
-	// workers run at the start of the next chunk's expand phase when that
-	// chunk lies in the same layer (it reads only states of that layer,
-	// and the commit writes only beyond it), and on their own otherwise.
-	pending := false
+	// pending: the new states of the last chunk, ids placed.. st.n-1,
+	// await phase 3, which the workers run at the start of the next
+	// chunk's expand phase when that chunk reads none of them (it lies in
+	// the same layer), and on their own otherwise.
+	pending, placed := false, uint32(st.Len())
 	var claim atomic.Int64
 	commit := func() {
 		for sh := int(claim.Add(1) - 1); sh < ns; sh = int(claim.Add(1) - 1) {
@@ -121,7 +124,7 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 		if pending {
 			claim.Store(0)
 			parallel(min(len(ws), ns), func(int) { commit() })
-			pending = false
+			pending, placed = false, st.n
 		}
 	}
 	res.Layers = []uint32{0}
@@ -141,6 +144,9 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 			}
 			ctl.next.Store(0)
 			ctl.unsafeBlock.Store(int64(nb))
+			if ce > placed {
+				flush() // the chunk reads states just added
+			}
 			claim.Store(0)
 			active := min(len(ws), nb)
 			if pending {
@@ -173,7 +179,7 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 					}
 				}
 			})
-			pending = false
+			pending, placed = false, st.n
 			var unsafe uint32
 			for _, p := range ws[:active] {
 				stats.Expanded += p.stats.Expanded
@@ -211,9 +217,6 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 			}
 			pending = true
 			c = ce
-			if c == hi {
-				flush() // the next chunk reads the states just added
-			}
 			if opt.Progress != nil && stats.Expanded-reported >= every {
 				reported = stats.Expanded
 				stats.States = st.Len()
@@ -228,6 +231,7 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 		}
 		lo, hi = hi, st.n
 	}
+	flush()
 	return complete(), nil
 }
 

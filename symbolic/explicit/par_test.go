@@ -29,9 +29,12 @@ func TestParallelSameStates(t *testing.T) {
 		if pol == nil && seq.Stats.States <= 1<<16 {
 			t.Fatalf("%d states: the model no longer fills more than one arena page", seq.Stats.States)
 		}
-		for _, w := range []int{2, 4} {
+		for _, w := range []int{2, 3, 4} {
+			// Chunks of 100 states take each layer in several chunks
+			// (the default takes it whole).
+			chunk := 100 * (w % 2)
 			reports := 0
-			par, err := explicit.Search(context.Background(), g, explicit.Options{Policy: pol, Workers: w, ProgressEvery: 1000, Progress: func(explicit.Stats) { reports++ }})
+			par, err := explicit.Search(context.Background(), g, explicit.Options{Policy: pol, Workers: w, Chunk: chunk, ProgressEvery: 1000, Progress: func(explicit.Stats) { reports++ }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,18 +129,42 @@ func (c *sharedCount) Decide(s symbolic.State, app []bool) (symbolic.LabelID, er
 func TestParallelLimitAndCancel(t *testing.T) {
 	m := lineModel(3000)
 	g, _ := explicit.New(m, m.Properties[0])
-	res, err := explicit.Search(context.Background(), g, explicit.Options{Workers: 2, MaxStates: 5000})
-	if err != nil || res.Verdict != explicit.Unknown || res.Reason != "state limit" || res.Stats.States < 5000 {
-		t.Fatalf("MaxStates: %v %q %d, %v", res.Verdict, res.Reason, res.Stats.States, err)
+	full, err := explicit.Search(context.Background(), g, explicit.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	n := 0
-	res, err = explicit.Search(ctx, g, explicit.Options{Workers: 2, ProgressEvery: 1024, Progress: func(explicit.Stats) {
-		if n++; n == 2 {
-			cancel()
+	for _, chunk := range []int{0, 50} {
+		res, err := explicit.Search(context.Background(), g, explicit.Options{Workers: 2, Chunk: chunk, MaxStates: 5000})
+		if err != nil || res.Verdict != explicit.Unknown || res.Reason != "state limit" || res.Stats.States < 5000 {
+			t.Fatalf("chunk %d: MaxStates: %v %q %d, %v", chunk, res.Verdict, res.Reason, res.Stats.States, err)
 		}
-	}})
-	if err != nil || res.Verdict != explicit.Unknown || res.Reason != "canceled" {
-		t.Fatalf("canceled: %v %q, %v", res.Verdict, res.Reason, err)
+		partialStore(t, res.Store, full.Store)
+		ctx, cancel := context.WithCancel(context.Background())
+		n := 0
+		res, err = explicit.Search(ctx, g, explicit.Options{Workers: 2, Chunk: chunk, ProgressEvery: 1024, Progress: func(explicit.Stats) {
+			if n++; n == 2 {
+				cancel()
+			}
+		}})
+		if err != nil || res.Verdict != explicit.Unknown || res.Reason != "canceled" {
+			t.Fatalf("chunk %d: canceled: %v %q, %v", chunk, res.Verdict, res.Reason, err)
+		}
+		partialStore(t, res.Store, full.Store)
+	}
+}
+
+// partialStore checks the store an interrupted search left: every id holds
+// a reachable state (one of full), under which Lookup finds it again, so
+// that no state was left half added.
+func partialStore(t *testing.T, st, full *explicit.Store) {
+	t.Helper()
+	for id := range uint32(st.Len()) {
+		x := st.Get(id)
+		if got, ok := st.Lookup(x); !ok || got != id {
+			t.Fatalf("state %d (%v): Lookup gives %d, %v", id, x, got, ok)
+		}
+		if _, ok := full.Lookup(x); !ok {
+			t.Fatalf("state %d (%v) is not reachable", id, x)
+		}
 	}
 }

@@ -19,6 +19,11 @@ func search(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 		return nil, err
 	}
 	opt := explicit.Options{StopAtUnsafe: stop, Workers: workers, Block: 1}
+	if workers == 2 {
+		// Layers in chunks of 3 states: a chunk's commit runs during the
+		// next chunk's expand phase (with 4 workers, a layer is one chunk).
+		opt.Chunk = 3
+	}
 	if pd != nil {
 		if opt.Policy, err = explicit.NewDecider(m, pd); err != nil {
 			return nil, err
