@@ -326,3 +326,77 @@ func TestVerifyAutoAgainstLP(t *testing.T) {
 	}
 	t.Logf("%d instances, %d boxes and domains", checked, nodes)
 }
+
+// TestVerifyCasesAgainstLP runs Verify on properties of two or three
+// cases (disjuncts) over one box, which it decides by input splits in
+// turns (vnnlib.go), with both branchings that do so: the property is sat
+// exactly when some case's LP minimum is below zero.
+func TestVerifyCasesAgainstLP(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 5))
+	checked, sat := 0, 0
+	for it := 0; it < 24; it++ {
+		shape := [][]int{{3, 4, 3, 2}, {2, 3, 3, 3}}[it%2]
+		n := tinyNet(r, shape, false)
+		nin, nout := shape[0], shape[len(shape)-1]
+		box := Box{Lo: make([]float64, nin), Hi: make([]float64, nin)}
+		for i := range box.Lo {
+			c := 2*r.Float64() - 1
+			box.Lo[i], box.Hi[i] = c-0.4, c+0.4
+		}
+		prop := &Property{Inputs: nin, Outputs: nout}
+		for k := 0; k < 2+it%2; k++ {
+			var d Disjunction
+			for q := 0; q < 1+r.IntN(2); q++ {
+				row := make([]float64, nout)
+				for j := range row {
+					row[j] = r.NormFloat64()
+				}
+				d.Rows = append(d.Rows, row)
+				d.Off = append(d.Off, 0.3*r.NormFloat64())
+				d.Strict = append(d.Strict, false)
+			}
+			prop.Cases = append(prop.Cases, Case{Box: box, Cons: d})
+		}
+		// Shift every offset by one amount so that the least of the
+		// cases' minima lies near zero, on either side.
+		least := math.Inf(1)
+		for _, c := range prop.Cases {
+			m, _, _ := lpMin(n, box, c.Cons)
+			least = min(least, m)
+		}
+		shift := -least + 0.05*(r.Float64()-0.5)
+		least, complete := math.Inf(1), true
+		for _, c := range prop.Cases {
+			for q := range c.Cons.Off {
+				c.Cons.Off[q] += shift
+			}
+			m, _, ok := lpMin(n, box, c.Cons)
+			least, complete = min(least, m), complete && ok
+		}
+		if math.Abs(least) < lpEps || (least > 0 && !complete) {
+			continue
+		}
+		if least < 0 {
+			sat++
+		}
+		for _, br := range []Branch{BranchAuto, BranchInput} {
+			res, err := n.Verify(prop, 2*time.Second, Options{Seed: uint64(it), Branch: br})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case res.Answer == Unsat && least < 0:
+				t.Errorf("instance %d %v: unsat, but an LP minimum is %v", it, br, least)
+			case res.Answer == Sat && (least > 0 || !prop.Check(n, res.Case, res.Input)):
+				t.Errorf("instance %d %v: sat with %v, least LP minimum %v", it, br, res.Input, least)
+			case res.Answer == AnswerUnkn:
+				t.Errorf("instance %d %v: unknown (least LP minimum %v, %d nodes)", it, br, least, res.Nodes)
+			}
+		}
+		checked++
+	}
+	if checked < 15 || sat < 3 || checked-sat < 3 {
+		t.Errorf("unbalanced: %d instances away from the border, %d sat", checked, sat)
+	}
+	t.Logf("%d instances, %d sat", checked, sat)
+}

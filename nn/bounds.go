@@ -132,6 +132,7 @@ type bounder struct {
 	lo, hi [][]float64 // pre-activation bounds per layer
 	A, A2  []float64   // backward coefficient buffers
 	infl   []float64   // sum of |A| per raw input unit, of the last lower() call
+	lastA  []float64   // the input coefficients of the rows of the last lower() call (CROWN)
 	passes int         // backward passes done (for figures)
 
 	// ReLU split constraints (see bab.go): phase[j][i] is +1 when neuron
@@ -444,6 +445,7 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 	// Concretise over the normalised input box.
 	if influence {
 		clear(b.infl)
+		b.lastA = append(b.lastA[:0], A[:m*width]...)
 	}
 	for r := 0; r < m; r++ {
 		s := bias[r]

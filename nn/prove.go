@@ -109,6 +109,9 @@ type prover struct {
 	opt   Options
 	nodes int
 	fsb   bool // run tries every candidate input split (see runInput)
+	// found is a witness met while bounding (tryCorner); corner its
+	// scratch space.
+	found, corner []float64
 }
 
 func newProver(n *Network, d Disjunction, opt Options) *prover {
@@ -120,7 +123,7 @@ func newProver(n *Network, d Disjunction, opt Options) *prover {
 
 // reset prepares p for another query, keeping its scratch space.
 func (p *prover) reset(d Disjunction, opt Options) {
-	p.d, p.opt, p.nodes = d, opt.withDefaults(), 0
+	p.d, p.opt, p.nodes, p.found = d, opt.withDefaults(), 0, nil
 	p.rows = p.rows[:0]
 	for _, r := range d.Rows {
 		p.rows = append(p.rows, r...)
@@ -270,23 +273,39 @@ const inputRestart = 2000
 // 20000 boxes on 1_1 prop_2, which the first closes in 781), and the
 // restarts cost at most about four times the better one's nodes.
 func (p *prover) runInput(box Box) Result {
-	limit, total := p.opt.MaxNodes, 0
-	defer func() { p.opt.MaxNodes, p.fsb = limit, false }()
+	total := 0
 	for budget := inputRestart; ; budget *= 2 {
-		for _, fsb := range []bool{false, true} {
-			left := limit - total
-			if left <= 0 || p.expired() {
-				return Result{Verdict: Unknown, Nodes: total}
-			}
-			p.fsb, p.nodes, p.opt.MaxNodes = fsb, 0, min(budget, left)
-			r := p.run(box)
-			total += p.nodes
-			r.Nodes = total
-			if r.Verdict != Unknown || budget >= left {
-				return r
-			}
+		r, done := p.inputRound(box, budget, &total)
+		if r.Verdict != Unknown || done {
+			return r
 		}
 	}
+}
+
+// inputRound runs both split choices of runInput once from scratch, each
+// with budget nodes, within what *used leaves of p.opt.MaxNodes, and adds
+// the nodes bounded to *used (r.Nodes is the new total). done reports
+// that the node limit or the deadline leaves no further round.
+func (p *prover) inputRound(box Box, budget int, used *int) (r Result, done bool) {
+	limit := p.opt.MaxNodes
+	defer func() { p.opt.MaxNodes, p.fsb = limit, false }()
+	for _, fsb := range []bool{false, true} {
+		left := limit - *used
+		if left <= 0 || p.expired() {
+			return Result{Verdict: Unknown, Nodes: *used}, true
+		}
+		p.fsb, p.nodes, p.opt.MaxNodes = fsb, 0, min(budget, left)
+		r = p.run(box)
+		*used += p.nodes
+		r.Nodes = *used
+		if r.Verdict != Unknown {
+			return r, true
+		}
+		if budget >= left {
+			return r, true
+		}
+	}
+	return r, p.expired()
 }
 
 func (p *prover) run(box Box) Result {
@@ -299,14 +318,17 @@ func (p *prover) run(box Box) Result {
 	bound := func(bx Box) (bool, float64, []int) {
 		p.nodes++
 		lb := p.b.lower(bx, p.rows, p.opt.Method)
-		score := math.Inf(-1)
+		score, row := math.Inf(-1), 0
 		for k, v := range lb {
 			v += p.off[k]
 			if v > margin {
 				return true, v, nil
 			}
-			score = max(score, v)
+			if v > score {
+				score, row = v, k
+			}
 		}
+		p.tryCorner(bx, row, len(lb))
 		return false, score, p.splitCandidates(bx)
 	}
 	closed, score, split := bound(box)
@@ -318,6 +340,9 @@ func (p *prover) run(box Box) Result {
 	}
 	h := &nodeHeap{{box: box, score: score, split: split}}
 	for h.Len() > 0 {
+		if p.found != nil {
+			break
+		}
 		if p.nodes >= p.opt.MaxNodes || p.expired() {
 			// Last try: search the least-proved open boxes.
 			for i := 0; i < min(h.Len(), 8) && !p.expired(); i++ {
@@ -381,7 +406,36 @@ func (p *prover) run(box Box) Result {
 			}
 		}
 	}
+	if x := p.found; x != nil {
+		p.found = nil
+		return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
+	}
 	return Result{Verdict: Proved, Nodes: p.nodes}
+}
+
+// tryCorner evaluates the corner of bx where the CROWN linear lower
+// bound of row (of m bounded by the last lower() call; the one with the
+// highest bound) is least, each input at the end its coefficient's sign
+// picks, and records a witness in p.found. Counterexamples of ACAS Xu prop_7 lie at
+// faces of the box, where the centres of boxes never are.
+func (p *prover) tryCorner(bx Box, row, m int) {
+	nin := len(bx.Lo)
+	if p.found != nil || len(p.b.lastA) != m*nin {
+		return
+	}
+	if cap(p.corner) < nin {
+		p.corner = make([]float64, nin)
+	}
+	x := p.corner[:nin]
+	for i, a := range p.b.lastA[row*nin : (row+1)*nin] {
+		x[i] = bx.Lo[i]
+		if a < 0 {
+			x[i] = bx.Hi[i]
+		}
+	}
+	if p.witness(x) {
+		p.found = slices.Clone(x)
+	}
 }
 
 // fsbInputs is how many inputs, ranked by influence, an input split

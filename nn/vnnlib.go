@@ -548,10 +548,74 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 			return n.sat(res, x, t.i, start, 0), nil
 		}
 	}
+	if len(todo) > 1 && (opt.Branch == BranchInput || (opt.Branch == BranchAuto && n.Inputs() <= autoInputs)) {
+		// Input splits on every case in turn, with doubling node
+		// budgets, so that a hard case does not starve the one with the
+		// counterexample (ACAS Xu prop_7 has two).
+		var until time.Time
+		if !opt.Deadline.IsZero() {
+			until = opt.Deadline
+			if opt.Branch == BranchAuto {
+				until = time.Now().Add(time.Until(opt.Deadline) / 2)
+			}
+		}
+		used := make([]int, len(todo))
+		open := slices.Clone(todo)
+		var left []pending
+		for budget := inputRestart; len(open) > 0; budget *= 2 {
+			var next []pending
+			for k, t := range open {
+				full := t.p.opt.Deadline
+				if !until.IsZero() {
+					t.p.opt.Deadline = until
+				}
+				r, done := t.p.inputRound(prop.Cases[t.i].Box, budget, &used[t.i])
+				t.p.opt.Deadline = full
+				switch {
+				case r.Verdict == Refuted:
+					return n.sat(res, r.Witness, t.i, start, sum(used)), nil
+				case r.Verdict == Proved:
+				case done:
+					left = append(left, t)
+				default:
+					next = append(next, t)
+				}
+				if r.Verdict == Unknown && done && !until.IsZero() && time.Now().After(until) {
+					// The input phase is over for the others too.
+					left = append(left, open[k+1:]...)
+					next = nil
+					break
+				}
+			}
+			open = next
+		}
+		res.Nodes = sum(used)
+		if opt.Branch == BranchInput && len(left) > 0 {
+			res.Answer = AnswerUnkn
+		}
+		if opt.Branch == BranchInput {
+			left = nil
+		}
+		todo = left
+	}
 	for _, t := range todo {
 		if t.p.expired() {
 			res.Answer = AnswerUnkn
 			break
+		}
+		if opt.Branch == BranchAuto && n.Inputs() <= autoInputs && len(prop.Cases) > 1 {
+			// The input phase above is over: ReLU splits for the rest
+			// of the time.
+			t.p.nodes = 0
+			r := t.p.runReLU(prop.Cases[t.i].Box)
+			res.Nodes += r.Nodes
+			switch r.Verdict {
+			case Refuted:
+				return n.sat(res, r.Witness, t.i, start, res.Nodes), nil
+			case Unknown:
+				res.Answer = AnswerUnkn
+			}
+			continue
 		}
 		r := t.p.decide(prop.Cases[t.i].Box)
 		res.Nodes += r.Nodes
@@ -564,6 +628,14 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+func sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
 }
 
 // attackRestarts is the number of PGD starts per case of the
