@@ -60,8 +60,9 @@ type Options struct {
 	// layer, so the store may exceed it by up to one layer.
 	Workers int
 	// Block is the number of states a worker of the parallel search
-	// claims at a time (default 256). Tests set 1 to spread tiny models
-	// over every worker.
+	// claims at a time (default 256); a chunk of n states runs on at most
+	// n/(4*Block) goroutines (at least one). Tests set 1 to spread tiny
+	// models over every worker.
 	Block int
 	// Chunk is the number of states of a layer the parallel search
 	// expands between two merges into the store (default 32768 per

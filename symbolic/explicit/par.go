@@ -114,6 +114,11 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 	// chunk's expand phase when that chunk reads none of them (it lies in
 	// the same layer), and on their own otherwise.
 	pending, placed := false, uint32(st.Len())
+	// Goroutines are started only for work of minShare states or more
+	// each: a layer or commit of a few hundred states is done sooner
+	// than a goroutine wakes up on another core.
+	minShare := 4 * block
+	workersFor := func(n uint32) int { return min(len(ws), max(1, int(n/minShare))) }
 	var claim atomic.Int64
 	commit := func() {
 		for sh := int(claim.Add(1) - 1); sh < ns; sh = int(claim.Add(1) - 1) {
@@ -123,7 +128,7 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 	flush := func() {
 		if pending {
 			claim.Store(0)
-			parallel(min(len(ws), ns), func(int) { commit() })
+			parallel(workersFor(st.n-placed), func(int) { commit() })
 			pending, placed = false, st.n
 		}
 	}
@@ -148,9 +153,9 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 				flush() // the chunk reads states just added
 			}
 			claim.Store(0)
-			active := min(len(ws), nb)
+			active := workersFor(ce - c)
 			if pending {
-				active = len(ws)
+				active = max(active, workersFor(st.n-placed))
 			}
 			parallel(active, func(w int) {
 				p := ws[w]

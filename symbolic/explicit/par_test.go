@@ -11,7 +11,7 @@ import (
 )
 
 // TestParallelSameStates: on the line model (layers of hundreds of
-// states, so the default share per worker applies) the parallel search
+// states) the parallel search, with default and small chunks and blocks,
 // reaches exactly the sequential search's states, layer by layer, with
 // the same figures, and reports progress.
 func TestParallelSameStates(t *testing.T) {
@@ -31,10 +31,12 @@ func TestParallelSameStates(t *testing.T) {
 		}
 		for _, w := range []int{2, 3, 4} {
 			// Chunks of 100 states take each layer in several chunks
-			// (the default takes it whole).
-			chunk := 100 * (w % 2)
+			// (the default takes it whole); blocks of 8 states spread
+			// the layers over every worker (by default, layers under
+			// 2048 states run on one).
+			chunk, block := 100*(w%2), 8*(w/3)
 			reports := 0
-			par, err := explicit.Search(context.Background(), g, explicit.Options{Policy: pol, Workers: w, Chunk: chunk, ProgressEvery: 1000, Progress: func(explicit.Stats) { reports++ }})
+			par, err := explicit.Search(context.Background(), g, explicit.Options{Policy: pol, Workers: w, Chunk: chunk, Block: block, ProgressEvery: 1000, Progress: func(explicit.Stats) { reports++ }})
 			if err != nil {
 				t.Fatal(err)
 			}
