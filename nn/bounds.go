@@ -264,6 +264,7 @@ func (b *bounder) lower(box Box, rows []float64, m Method) []float64 {
 		}
 	}
 	b.spec, b.off = spec, off
+	b.lastA = b.lastA[:0]
 	last := len(b.layers) - 1
 	b.empty = false
 	if m == IBP {
