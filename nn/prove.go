@@ -108,7 +108,8 @@ type prover struct {
 	rng   *rand.Rand
 	opt   Options
 	nodes int
-	fsb   bool // run tries every candidate input split (see runInput)
+	fsb   bool        // resume tries every candidate input split (see runInput)
+	runs  [2]inputRun // runInput's two runs
 	// found is a witness met while bounding (tryCorner); corner its
 	// scratch space.
 	found, corner []float64
@@ -259,20 +260,22 @@ func (p *prover) expired() bool {
 	return !p.opt.Deadline.IsZero() && time.Now().After(p.opt.Deadline)
 }
 
-// inputRestart is the node budget of runInput's first two runs.
+// inputRestart is the node budget of runInput's first two turns.
 const inputRestart = 2000
 
 // runInput decides the disjunction over box by input-split branch and
-// bound, alternating two ways of choosing the input to split, each run
-// from scratch with a node budget that doubles every round: the most
-// influential input (fast where one input dominates, as on ACAS Xu
-// properties 1 to 3), and the best of the candidates after bounding both
-// halves of each (p.fsb: five times the bounds per split, but ACAS Xu 4_5
-// prop_10 closes in about 2300 boxes where the first heuristic stays open
-// after 40000). Neither is better everywhere (the second needs more than
-// 20000 boxes on 1_1 prop_2, which the first closes in 781), and the
-// restarts cost at most about four times the better one's nodes.
+// bound, alternating between two runs that choose the input to split in
+// two ways, each resumed where it stopped with a node budget that doubles
+// every round: the most influential input (fast where one input
+// dominates, as on ACAS Xu properties 1 to 3), and the best of the
+// candidates after bounding both halves of each (p.fsb: five times the
+// bounds per split, but ACAS Xu 4_5 prop_10 closes in about 2300 boxes
+// where the first way stays open after 40000). Neither is better
+// everywhere (the second needs more than 20000 boxes on 1_1 prop_2,
+// which the first closes in 781), and the turns cost at most about
+// twice the better run's nodes.
 func (p *prover) runInput(box Box) Result {
+	p.runs = [2]inputRun{}
 	total := 0
 	for budget := inputRestart; ; budget *= 2 {
 		r, done := p.inputRound(box, budget, &total)
@@ -282,20 +285,26 @@ func (p *prover) runInput(box Box) Result {
 	}
 }
 
-// inputRound runs both split choices of runInput once from scratch, each
-// with budget nodes, within what *used leaves of p.opt.MaxNodes, and adds
-// the nodes bounded to *used (r.Nodes is the new total). done reports
-// that the node limit or the deadline leaves no further round.
+// inputRun is the open boxes of one of runInput's runs.
+type inputRun struct {
+	h       nodeHeap
+	started bool
+}
+
+// inputRound resumes both runs of runInput (p.runs), each for budget
+// more nodes, within what *used leaves of p.opt.MaxNodes, and adds the
+// nodes bounded to *used (r.Nodes is the new total). done reports that
+// the node limit or the deadline leaves no further round.
 func (p *prover) inputRound(box Box, budget int, used *int) (r Result, done bool) {
 	limit := p.opt.MaxNodes
 	defer func() { p.opt.MaxNodes, p.fsb = limit, false }()
-	for _, fsb := range []bool{false, true} {
+	for i, fsb := range []bool{false, true} {
 		left := limit - *used
 		if left <= 0 || p.expired() {
 			return Result{Verdict: Unknown, Nodes: *used}, true
 		}
 		p.fsb, p.nodes, p.opt.MaxNodes = fsb, 0, min(budget, left)
-		r = p.run(box)
+		r = p.resume(box, &p.runs[i])
 		*used += p.nodes
 		r.Nodes = *used
 		if r.Verdict != Unknown {
@@ -309,6 +318,14 @@ func (p *prover) inputRound(box Box, budget int, used *int) (r Result, done bool
 }
 
 func (p *prover) run(box Box) Result {
+	var st inputRun
+	return p.resume(box, &st)
+}
+
+// resume runs (or, once started, continues) the input-split branch and
+// bound of st over box until it decides, or p.opt.MaxNodes more boxes
+// are bounded, or the deadline.
+func (p *prover) resume(box Box, st *inputRun) Result {
 	if len(p.d.Rows) == 0 {
 		// Nothing can hold: any point is a witness.
 		x := center(box)
@@ -331,14 +348,18 @@ func (p *prover) run(box Box) Result {
 		p.tryCorner(bx, row, len(lb))
 		return false, score, p.splitCandidates(bx)
 	}
-	closed, score, split := bound(box)
-	if closed {
-		return Result{Verdict: Proved, Nodes: p.nodes}
+	if !st.started {
+		st.started = true
+		closed, score, split := bound(box)
+		if closed {
+			return Result{Verdict: Proved, Nodes: p.nodes}
+		}
+		if x := p.search(box, p.opt.Samples); x != nil {
+			return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
+		}
+		st.h = nodeHeap{{box: box, score: score, split: split}}
 	}
-	if x := p.search(box, p.opt.Samples); x != nil {
-		return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
-	}
-	h := &nodeHeap{{box: box, score: score, split: split}}
+	h := &st.h
 	for h.Len() > 0 {
 		if p.found != nil {
 			break
