@@ -380,7 +380,7 @@ func (st *Store) dedupe(sh int, ws []*parWorker, recs []blockRec, nw *shardNew) 
 			nw.sink += st.touch(out[:n*w], hs[:n])
 			for k, h := range hs[:n] {
 				x := out[k*w : (k+1)*w]
-				i, found := st.find(t, x, h, base, nw.words)
+				i, tag, found := st.find(t, x, h, base, nw.words)
 				if found {
 					continue
 				}
@@ -388,15 +388,13 @@ func (st *Store) dedupe(sh int, ws []*parWorker, recs []blockRec, nw *shardNew) 
 				if base+j+1 >= 1<<32-1 || len(t.slots) >= 1<<32 && t.full() {
 					return false
 				}
-				_, tag, _ := st.locate(x, h)
 				t.slots[i] = tag<<32 | (base + j + 1)
 				t.n++
 				nw.words = append(nw.words, x...)
 				nw.hs = append(nw.hs, h)
 				nw.at = append(nw.at, i)
 				if t.full() && len(t.slots) < 1<<32 {
-					st.grow(t)
-					st.relocate(t, base, nw)
+					st.grow(t, base, nw.at)
 				}
 			}
 			out, hs = out[n*w:], hs[n:]
@@ -407,27 +405,27 @@ func (st *Store) dedupe(sh int, ws []*parWorker, recs []blockRec, nw *shardNew) 
 
 // find probes table t for x (hash h), where ids from base on are
 // provisional, their states in news. It returns the slot holding x, or the
-// empty slot where x goes.
-func (st *Store) find(t *table, x []uint64, h, base uint64, news []uint64) (i uint64, found bool) {
+// empty slot where x goes, and the tag of x.
+func (st *Store) find(t *table, x []uint64, h, base uint64, news []uint64) (i, tag uint64, found bool) {
 	w := uint64(st.W)
-	_, tag, i := st.locate(x, h)
+	_, tag, i = st.locate(x, h)
 	for ; ; i = (i + 1) & t.mask {
 		s := t.slots[i]
 		if s == 0 {
-			return i, false
+			return i, tag, false
 		}
 		if s>>32 != tag {
 			continue
 		}
 		if st.compact {
-			return i, true
+			return i, tag, true
 		}
 		id := uint64(uint32(s) - 1)
 		if id < base && st.equal(uint32(id), x) {
-			return i, true
+			return i, tag, true
 		}
 		if j := id - base; id >= base && equalWords(news[j*w:(j+1)*w], x) {
-			return i, true
+			return i, tag, true
 		}
 	}
 }
@@ -441,16 +439,6 @@ func (st *Store) touch(xs []uint64, hs []uint64) (sink uint64) {
 		sink += t.slots[i]
 	}
 	return sink
-}
-
-// relocate finds again, after t grew, the slots of the provisional
-// entries (ids from base on) of nw.
-func (st *Store) relocate(t *table, base uint64, nw *shardNew) {
-	for i, s := range t.slots {
-		if s != 0 && uint64(uint32(s)) > base {
-			nw.at[uint64(uint32(s))-base-1] = uint64(i)
-		}
-	}
 }
 
 // commit is phase 3 for shard sh: the new states take the ids nw.first..,

@@ -264,7 +264,7 @@ func (st *Store) intern(x []uint64, h uint64) (id uint32, added bool, err error)
 	t.slots[i] = tag<<32 | uint64(id+1)
 	t.n++
 	if full && len(t.slots) < 1<<32 {
-		st.grow(t)
+		st.grow(t, 0, nil)
 	}
 	return id, true, nil
 }
@@ -272,7 +272,10 @@ func (st *Store) intern(x []uint64, h uint64) (id uint32, added bool, err error)
 // full reports whether one more entry takes t beyond its load limit.
 func (t *table) full() bool { return uint64(t.n+1)*maxLoadDen > uint64(len(t.slots))*maxLoadNum }
 
-func (st *Store) grow(t *table) {
+// grow doubles t. In the parallel search's dedupe phase, the slots of
+// provisional ids above base move too: at[id-base-1] follows each
+// (at is nil otherwise).
+func (st *Store) grow(t *table, base uint64, at []uint64) {
 	old := t.slots
 	t.slots = make([]uint64, 2*len(old))
 	adviseHuge(t.slots)
@@ -291,5 +294,8 @@ func (st *Store) grow(t *table) {
 			i = (i + 1) & t.mask
 		}
 		t.slots[i] = s
+		if v := uint64(uint32(s)); at != nil && v > base { // v: id+1
+			at[v-base-1] = i
+		}
 	}
 }
