@@ -52,6 +52,10 @@ demo: setup build
 	./vigil verify specs/rover.spec --engine ic3 --policy careful --cert rover.inv.smt2
 	@echo '==> vigil cert check rover.inv.smt2'
 	./vigil cert check rover.inv.smt2
+	@echo '==> vigil verify specs/rover.spec --engine polic3 --policy rover_16x16 (a trained network; expected: safe, exit 0)'
+	./vigil verify specs/rover.spec --engine polic3 --policy rover_16x16 --cert rover-net.inv.smt2
+	@echo '==> vigil cert check rover-net.inv.smt2 (re-checks the policy facts against the network)'
+	./vigil cert check rover-net.inv.smt2
 
 # Ten minutes of fuzzing of the front end (parse, check, format, print).
 fuzz:

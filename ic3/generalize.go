@@ -45,6 +45,10 @@ func (r *run) generalize(s symbolic.State, core box, j int) (box, error) {
 // widenBounds moves each bound of b toward its variable's limit as far as
 // try accepts (binary search, a few steps per bound). try returns the box
 // to continue with (possibly reduced further), or nil to reject.
+// wideRange is the range from which --widen auto widens a variable's
+// bounds under a learned policy.
+const wideRange = 256
+
 func (r *run) widenBounds(b box, try func(c box) (box, error)) (box, error) {
 	if !r.widen {
 		return b, nil
@@ -55,6 +59,9 @@ func (r *run) widenBounds(b box, try func(c box) (box, error)) (box, error) {
 			continue
 		}
 		v := &r.m.Vars[l.Var]
+		if r.widenWideOnly && v.Hi-v.Lo+1 < wideRange {
+			continue
+		}
 		// bad: the widest value known to fail (the variable's limit,
 		// since dropping failed), good: the current value that works.
 		limit := v.Lo

@@ -50,8 +50,9 @@ type Options struct {
 	// Order of literal dropping; "" is OrderActivity.
 	Order Order
 	// Widen selects bound widening after literal dropping: "" (auto: on
-	// for symbolic policies, off for learned ones, where wider boxes cost
-	// more certification than they save: 13x slower on bench/polic3
+	// for symbolic policies; for learned ones only on variables of at
+	// least wideRange values, since on small ranges wider boxes cost more
+	// certification than they save: 13x slower on bench/polic3
 	// transport), "on" or "off".
 	Widen string
 	// Progress, when set, is called about every ProgressEvery with the
@@ -91,6 +92,9 @@ type Stats struct {
 	// Refuted counts PolIC3's generalization candidates rejected by a
 	// concrete state of the candidate, without SMT.
 	Refuted int
+	// SubBoxes counts the sub-boxes where APFT excluded a label that wins
+	// elsewhere in the box it was asked about.
+	SubBoxes int
 }
 
 // Result is the answer of Check with its evidence.
@@ -241,6 +245,8 @@ type run struct {
 	genLevel int      // the frame generalize works against
 	learned  *learned // PolIC3; nil for symbolic policies
 	lastCore box      // PolIC3: the core of APFT's last unsat query
+	// widenWideOnly: widening skips variables of fewer than wideRange values.
+	widenWideOnly bool
 	// PolIC3: the state of APFT's last concrete transition (a state of the
 	// queried box where the policy takes the transition the solver found),
 	// and per failed push the state that made it fail.
@@ -312,7 +318,11 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		}
 		topts.Policy = nil // SMT sees every label; the certifier sees the policy
 	}
-	r.widen = opts.Widen == "on" || opts.Widen == "" && r.learned == nil
+	// auto: for a learned policy only the variables of wide ranges (the
+	// binary search costs APFT calls that pay off only there; on small
+	// ranges dropping and the concrete refutations do the work).
+	r.widen = opts.Widen == "on" || opts.Widen == ""
+	r.widenWideOnly = opts.Widen == "" && r.learned != nil
 	sv, err := newSolver(ctx, m, topts, &r.stats, r.learned != nil)
 	if err != nil {
 		return nil, err

@@ -49,8 +49,9 @@ type Learned interface {
 	symbolic.Policy
 	// Exclude reports whether label a is never chosen in any state of the
 	// integer box lo..hi, given that every label of sure is applicable
-	// throughout the box.
-	Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, error)
+	// throughout the box; when a is Possible, with a state of the box
+	// where a beats every label of sure.
+	Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, symbolic.State, error)
 }
 
 // IsLearned reports whether a policy declaration needs PolIC3.
@@ -81,26 +82,26 @@ func Certifier(p symbolic.Policy) (Learned, error) {
 
 type nnLearned struct{ *nn.Policy }
 
-func (p *nnLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, error) {
+func (p *nnLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, symbolic.State, error) {
 	r, err := p.ExcludesLabel(lo, hi, a, sure, nn.Options{})
 	if err != nil {
-		return Undecided, err
+		return Undecided, nil, err
 	}
 	switch r.Verdict {
 	case nn.Proved:
-		return Excluded, nil
+		return Excluded, nil, nil
 	case nn.Refuted:
-		return Possible, nil
+		return Possible, r.Witness, nil
 	}
-	return Undecided, nil
+	return Undecided, nil, nil
 }
 
 type treesLearned struct{ *trees.Policy }
 
-func (p *treesLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, error) {
+func (p *treesLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, symbolic.State, error) {
 	ai := p.OutputIndex(a)
 	if ai < 0 {
-		return Excluded, nil // never an output: never chosen
+		return Excluded, nil, nil // never an output: never chosen
 	}
 	var s []int
 	for _, l := range sure {
@@ -110,25 +111,26 @@ func (p *treesLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic
 	}
 	r, err := p.Excludes(lo, hi, ai, s, trees.Options{})
 	if err != nil {
-		return Undecided, err
+		return Undecided, nil, err
 	}
 	switch r.Verdict {
 	case trees.Proved:
-		return Excluded, nil
+		return Excluded, nil, nil
 	case trees.Refuted:
-		return Possible, nil
+		return Possible, r.Witness, nil
 	}
-	return Undecided, nil
+	return Undecided, nil, nil
 }
 
 // Fact is a policy fact of a safe PolIC3 answer: in every state of
-// Invariant[Box] the policy never chooses Label, given Sure are applicable
-// throughout the box (which SMT proved). The certificate checker re-checks
-// each fact independently.
+// Invariant[Box] (of its sub-box Within, when not nil) the policy never
+// chooses Label, given Sure are applicable throughout (which SMT proved).
+// The certificate checker re-checks each fact independently.
 type Fact struct {
-	Box   int
-	Label symbolic.LabelID
-	Sure  []symbolic.LabelID
+	Box    int
+	Label  symbolic.LabelID
+	Sure   []symbolic.LabelID
+	Within []smt.Lit
 }
 
 // learned is the PolIC3 state of a run.
@@ -175,8 +177,25 @@ func (l *learned) dropped(v int, ok bool) {
 }
 
 type certEntry struct {
-	b    box
-	sure []symbolic.LabelID
+	lo, hi []int // the box's bounds
+	sure   []symbolic.LabelID
+	w      symbolic.State // failed: a state of the box where the label wins, if the certifier gave one
+}
+
+// cacheScan is how many of the newest cache entries of a label a lookup
+// reads: a miss costs one certifier call, usually less than reading tens
+// of thousands of entries (the sub-box search of excludeAround makes
+// that many on rover), and the newest entries are the likeliest to hit.
+const cacheScan = 1024
+
+// inside reports whether the box lo..hi lies in the box LO..HI.
+func inside(lo, hi, LO, HI []int) bool {
+	for i := range lo {
+		if lo[i] < LO[i] || hi[i] > HI[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func newLearned(m *symbolic.Model, prop *symbolic.Property, pol Learned) (*learned, error) {
@@ -342,45 +361,114 @@ func subset(a, b []symbolic.LabelID) bool {
 }
 
 // excluded asks the certifier, through the cache, whether label a is
-// never chosen in b given sure.
-func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (bool, error) {
+// never chosen in b given sure; if not, w may be a state of b where a
+// beats the labels of sure.
+func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (ok bool, w symbolic.State, err error) {
 	l := r.learned
-	for _, e := range l.proved[a] {
-		if r.opts.NoCertCache {
-			break
-		}
-		if b.within(e.b) && subset(e.sure, sure) {
-			r.stats.CertHits++
-			return true, nil
-		}
-	}
-	for _, e := range l.failed[a] {
-		if r.opts.NoCertCache {
-			break
-		}
-		if e.b.within(b) && subset(sure, e.sure) {
-			r.stats.CertHits++
-			return false, nil
-		}
-	}
 	lo, hi := r.bounds(b)
+	if !r.opts.NoCertCache {
+		proved, failed := l.proved[a], l.failed[a]
+		for i := len(proved) - 1; i >= max(0, len(proved)-cacheScan); i-- {
+			if e := proved[i]; inside(lo, hi, e.lo, e.hi) && subset(e.sure, sure) {
+				r.stats.CertHits++
+				return true, nil, nil
+			}
+		}
+		for i := len(failed) - 1; i >= max(0, len(failed)-cacheScan); i-- {
+			if e := failed[i]; inside(e.lo, e.hi, lo, hi) && subset(sure, e.sure) {
+				r.stats.CertHits++
+				return false, e.w, nil
+			}
+		}
+	}
 	t0 := time.Now()
-	v, err := l.pol.Exclude(lo, hi, a, sure)
+	v, w, err := l.pol.Exclude(lo, hi, a, sure)
 	r.stats.CertTime += time.Since(t0)
 	r.stats.CertCalls++
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
-	e := certEntry{b: append(box{}, b...), sure: sure}
+	e := certEntry{lo: lo, hi: hi, sure: sure, w: w}
 	switch v {
 	case Excluded:
 		l.proved[a] = append(l.proved[a], e)
-		return true, nil
+		return true, nil, nil
 	case Undecided:
 		r.stats.CertUnknown++
 	}
 	l.failed[a] = append(l.failed[a], e)
-	return false, nil
+	return false, w, nil
+}
+
+// Limits of the sub-box refinement of APFT (see excludeAround).
+const (
+	subBoxesPerAPFT = 32   // sub-boxes certified in one APFT call
+	subBoxesFinal   = 4096 // the same when the invariant's facts are collected, once
+	cutsPerSubBox   = 40   // certifier calls in the search for one sub-box
+)
+
+// excludeAround looks for a sub-box of b that holds w, a state where the
+// policy does not choose a, and where the certifier proves that a is never
+// chosen: it cuts b between w and the state v where a was shown to win, on
+// the variable where they lie furthest apart relative to its range (so
+// that the cut leaves v out), or halves the variable widest relative to
+// its range when the certifier gave no state; at most cutsPerSubBox times.
+// APFT needs no more: only the states of b with an a-step into the frame
+// need the exclusion, and these are often a thin slice of b (the states
+// next to the unsafe region), while the label wins elsewhere in b.
+func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []symbolic.LabelID, v symbolic.State) (box, bool, error) {
+	lo, hi := r.bounds(b)
+	for range cutsPerSubBox {
+		best, score := -1, 0.0
+		for i := range lo {
+			width := float64(r.m.Vars[i].Hi - r.m.Vars[i].Lo + 1)
+			d := float64(hi[i] - lo[i])
+			if v != nil {
+				d = float64(max(v[i]-w[i], w[i]-v[i]))
+			}
+			if d/width > score {
+				best, score = i, d/width
+			}
+		}
+		if best < 0 {
+			return nil, false, nil // v is w, or b is a point
+		}
+		i := best
+		switch {
+		case v == nil:
+			if mid := lo[i] + (hi[i]-lo[i])/2; w[i] <= mid {
+				hi[i] = mid
+			} else {
+				lo[i] = mid + 1
+			}
+		case v[i] < w[i]:
+			lo[i] = v[i] + (w[i]-v[i]+1)/2
+		default:
+			hi[i] = v[i] - (v[i]-w[i]+1)/2
+		}
+		c := r.boxOf(lo, hi)
+		ok, u, err := r.excluded(c, a, sure)
+		if err != nil || ok {
+			return c, ok, err
+		}
+		v = u
+	}
+	return nil, false, nil
+}
+
+// boxOf is the box of the bounds lo..hi (no literal where a bound is the
+// variable's own).
+func (r *run) boxOf(lo, hi []int) box {
+	var b box
+	for i, v := range r.m.Vars {
+		if lo[i] > v.Lo {
+			b = append(b, smt.Lit{Var: symbolic.VarID(i), K: lo[i]})
+		}
+		if hi[i] < v.Hi {
+			b = append(b, smt.Lit{Var: symbolic.VarID(i), Upper: true, K: hi[i]})
+		}
+	}
+	return b
 }
 
 // apft is the approximate policy frame transition APFT(b, F_j): false
@@ -406,6 +494,7 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, e
 	// policy has to exclude, not one per label.
 	var sure []symbolic.LabelID
 	sureDone := false
+	subBoxes := 0
 	for {
 		res, err := sv.check(b, acts)
 		if err != nil {
@@ -438,14 +527,38 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, e
 			}
 			sureDone = true
 		}
-		ok, err := r.excluded(b, a, sure)
+		ok, v, err := r.excluded(b, a, sure)
+		if err != nil {
+			return true, err
+		}
+		if ok {
+			if facts != nil {
+				*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
+			}
+			acts = append(acts, sv.notLabel[a])
+			continue
+		}
+		// The label wins somewhere in b, but maybe not where its steps
+		// lead into the frame: exclude it from a sub-box around w and ask
+		// again without the steps from there.
+		if subBoxes == subBoxesPerAPFT && facts == nil || subBoxes == subBoxesFinal {
+			return true, nil
+		}
+		c, ok, err := r.excludeAround(b, w, a, sure, v)
 		if err != nil || !ok {
 			return true, err
 		}
-		if facts != nil {
-			*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
+		subBoxes++
+		r.stats.SubBoxes++
+		tmp := sv.st.Activation()
+		defer func() { r.pending = append(r.pending, tmp) }()
+		if err := sv.st.BlockLabel(tmp, a, c); err != nil {
+			return true, err
 		}
-		acts = append(acts, sv.notLabel[a])
+		acts = append(acts, tmp)
+		if facts != nil {
+			*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure, Within: c})
+		}
 	}
 }
 

@@ -69,6 +69,19 @@ func (st *Step) Block(act Term, cube []Lit, next bool) error {
 	return st.S.Assert(x.Implies(act, st.E.Clause(cube, vs)))
 }
 
+// BlockLabel asserts act => ¬(label ∧ cube) over the current state: the
+// steps under label from the states of cube are left out of the queries
+// that assume act (PolIC3: the policy never chooses label there).
+func (st *Step) BlockLabel(act Term, label symbolic.LabelID, cube []Lit) error {
+	if int(label) < 0 || int(label) >= len(st.T.Label) {
+		return fmt.Errorf("smt: label %d out of range", label)
+	}
+	x := st.E.X
+	mark := x.Mark()
+	defer x.Release(mark)
+	return st.S.Assert(x.Implies(act, x.Or(x.Not(st.T.Label[label]), st.E.Clause(cube, st.E.Cur))))
+}
+
 // Retire asserts ¬act for good: the frame's clauses stop mattering.
 func (st *Step) Retire(act Term) error { return st.S.Assert(st.E.X.Not(act)) }
 

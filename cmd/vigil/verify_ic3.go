@@ -40,6 +40,7 @@ type ic3Figures struct {
 	CertSeconds float64 `json:"cert_seconds,omitempty"`
 	PolicyFacts int     `json:"policy_facts,omitempty"`
 	Refuted     int     `json:"refuted_concretely,omitempty"` // generalization candidates a concrete state refuted
+	SubBoxes    int     `json:"cert_sub_boxes,omitempty"`     // labels excluded from a sub-box of the box asked about
 }
 
 func figures(s ic3.Stats, generalize bool, order string) *ic3Figures {
@@ -49,7 +50,7 @@ func figures(s ic3.Stats, generalize bool, order string) *ic3Figures {
 		Learned: s.Blocked, Pushed: s.Pushed, SMTCalls: s.SMTCalls, Rebuilds: s.Rebuilds,
 		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
 		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
-		Refuted: s.Refuted,
+		Refuted: s.Refuted, SubBoxes: s.SubBoxes,
 	}
 }
 
@@ -173,7 +174,11 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		fmt.Fprintf(w, "engine %s: %d frames, %d clauses, %d obligations, %d SMT calls, %.3fs (smt %.3fs, generalization %.3fs, propagation %.3fs)\n",
 			engine, s.Frames, s.Clauses, s.Obligations, s.SMTCalls, s.Elapsed.Seconds(), s.SMTTime.Seconds(), s.GenTime.Seconds(), s.PropTime.Seconds())
 		if s.CertCalls+s.CertHits > 0 {
-			fmt.Fprintf(w, "certification: %d calls (%d undecided), %d cache hits, %.3fs; %d policy facts\n", s.CertCalls, s.CertUnknown, s.CertHits, s.CertTime.Seconds(), len(res.Facts))
+			fmt.Fprintf(w, "certification: %d calls (%d undecided), %d cache hits, %.3fs; %d policy facts", s.CertCalls, s.CertUnknown, s.CertHits, s.CertTime.Seconds(), len(res.Facts))
+			if s.SubBoxes > 0 {
+				fmt.Fprintf(w, "; %d labels excluded on a sub-box", s.SubBoxes)
+			}
+			fmt.Fprintln(w)
 		}
 		if s.Refuted > 0 {
 			fmt.Fprintf(w, "generalization: %d candidates refuted by a concrete state (no SMT call)\n", s.Refuted)
@@ -195,6 +200,9 @@ func (r *ic3Run) header(res *ic3.Result) (invcert.Header, error) {
 	h := invcert.Header{Model: r.file, Property: prop.Name, Policy: policyName(decl), Boxes: len(res.Invariant)}
 	for _, f := range res.Facts {
 		pf := invcert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
+		for _, l := range f.Within {
+			pf.Within = append(pf.Within, invcert.FormatLit(m, l))
+		}
 		for _, l := range f.Sure {
 			pf.Sure = append(pf.Sure, m.Labels[l].Name)
 		}
@@ -220,9 +228,9 @@ func writeInvariant(path string, c *invcert.Cert, q smtlib.Question, facts []ic3
 		return err
 	}
 	if ic3.IsLearned(q.Policy) {
-		excluded := make([][]int, len(q.Model.Labels))
-		for _, ft := range facts {
-			excluded[ft.Label] = append(excluded[ft.Label], ft.Box)
+		excluded := make([]smtlib.Exclusion, len(facts))
+		for i, ft := range facts {
+			excluded[i] = smtlib.Exclusion{Box: ft.Box, Label: ft.Label, Within: ft.Within}
 		}
 		q.Policy = nil
 		err = smtlib.WriteCertFacts(f, q, c.Header.Lines(), c.Inv, excluded)

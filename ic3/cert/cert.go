@@ -43,8 +43,9 @@ type Header struct {
 	Hash                              string // ModelHash of the question
 	Boxes                             int
 	// Facts (learned policies) are the policy exclusions consecution
-	// relies on: label Label is never chosen in invariant box Box (0-based)
-	// given the labels Sure are applicable throughout it.
+	// relies on: label Label is never chosen in invariant box Box (0-based),
+	// or in the part of it that the bounds Within cut out, given the labels
+	// Sure are applicable throughout that region.
 	Facts []PolicyFact
 }
 
@@ -53,10 +54,46 @@ type PolicyFact struct {
 	Box   int
 	Label string
 	Sure  []string
+	// Within are bounds such as "x>=5" or "x<=9" (see FormatLit); none
+	// means the whole box.
+	Within []string
 }
 
 func (f PolicyFact) String() string {
-	return fmt.Sprintf("box=%d label=%s sure=%s", f.Box, f.Label, strings.Join(f.Sure, ","))
+	s := fmt.Sprintf("box=%d label=%s sure=%s", f.Box, f.Label, strings.Join(f.Sure, ","))
+	if len(f.Within) > 0 {
+		s += " within=" + strings.Join(f.Within, ",")
+	}
+	return s
+}
+
+// FormatLit writes a bound literal of m as a fact's Within entry.
+func FormatLit(m *symbolic.Model, l smt.Lit) string {
+	op := ">="
+	if l.Upper {
+		op = "<="
+	}
+	return fmt.Sprintf("%s%s%d", m.Vars[l.Var].Name, op, l.K)
+}
+
+// parseLit reads a Within entry of a fact against m's variables.
+func parseLit(m *symbolic.Model, s string) (smt.Lit, error) {
+	for _, op := range []string{">=", "<="} {
+		name, k, ok := strings.Cut(s, op)
+		if !ok {
+			continue
+		}
+		v := m.VarIndex(name)
+		if v < 0 {
+			return smt.Lit{}, fmt.Errorf("a policy fact bounds %q, which model %s lacks", name, m.Name)
+		}
+		n, err := strconv.Atoi(k)
+		if err != nil {
+			return smt.Lit{}, fmt.Errorf("a policy fact's bound %q: want NAME>=K or NAME<=K with K a whole number", s)
+		}
+		return smt.Lit{Var: v, Upper: op == "<=", K: n}, nil
+	}
+	return smt.Lit{}, fmt.Errorf("a policy fact's bound %q: want NAME>=K or NAME<=K", s)
 }
 
 // Lines returns the header as comment lines (without the "; " prefix).
@@ -366,6 +403,11 @@ func parseFact(v string) (PolicyFact, error) {
 			if val != "" {
 				f.Sure = strings.Split(val, ",")
 			}
+		case "within":
+			if val == "" {
+				return f, fmt.Errorf("within: want bounds NAME>=K,NAME<=K,..., got nothing")
+			}
+			f.Within = strings.Split(val, ",")
 		default:
 			return f, fmt.Errorf("unknown field %q", k)
 		}

@@ -3,6 +3,7 @@ package cert
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"vigil/smt"
@@ -113,17 +114,17 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 		for a := range m.Labels {
 			var bs []smt.Term
 			for i, b := range c.Inv {
-				if !facts.excludes(i, symbolic.LabelID(a)) {
-					bs = append(bs, e.Cube(b, e.Cur))
+				if t, ok := facts.mayChoose(x, e, i, symbolic.LabelID(a), e.Cube(b, e.Cur)); ok {
+					bs = append(bs, t)
 				}
 			}
 			conds = append(conds, cond{"consecution", x.And(x.Or(bs...), tr.Formula, tr.Label[a], x.Not(inv(e.Next))), true})
 		}
-		// Each fact's sure labels are applicable throughout its box.
+		// Each fact's sure labels are applicable throughout its region.
 		app := e.Applicable(e.Cur)
 		for _, f := range facts {
 			for _, l := range f.Sure {
-				conds = append(conds, cond{"sure", x.And(in, e.Cube(c.Inv[f.Box], e.Cur), x.Not(app[l])), false})
+				conds = append(conds, cond{"sure", x.And(in, e.Cube(c.Inv[f.Box], e.Cur), e.Cube(f.Within, e.Cur), x.Not(app[l])), false})
 			}
 		}
 	}
@@ -179,7 +180,7 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 	}
 	facts, _ := c.resolveFacts(m)
 	for _, f := range facts {
-		lo, hi := boxBounds(m, c.Inv[f.Box])
+		lo, hi := boxBounds(m, append(slices.Clone(c.Inv[f.Box]), f.Within...))
 		if err := CheckFact(ctx, m, p, Fact{Lo: lo, Hi: hi, Label: f.Label, Sure: f.Sure}); err != nil {
 			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, m.Labels[f.Label].Name, strings.TrimPrefix(err.Error(), "cert: "))}
 		}
@@ -188,20 +189,29 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 }
 
 type resolvedFact struct {
-	Box   int
-	Label symbolic.LabelID
-	Sure  []symbolic.LabelID
+	Box    int
+	Label  symbolic.LabelID
+	Sure   []symbolic.LabelID
+	Within []smt.Lit // none: the whole box
 }
 
 type factList []resolvedFact
 
-func (fs factList) excludes(box int, a symbolic.LabelID) bool {
+// mayChoose returns the part of invariant box i (cube, over the current
+// state) where no fact excludes label a; ok is false when a fact excludes
+// a from the whole box.
+func (fs factList) mayChoose(x *smt.Context, e *smt.Encoder, i int, a symbolic.LabelID, cube smt.Term) (t smt.Term, ok bool) {
+	t = cube
 	for _, f := range fs {
-		if f.Box == box && f.Label == a {
-			return true
+		if f.Box != i || f.Label != a {
+			continue
 		}
+		if len(f.Within) == 0 {
+			return t, false
+		}
+		t = x.And(t, x.Not(e.Cube(f.Within, e.Cur)))
 	}
-	return false
+	return t, true
 }
 
 // resolveFacts maps the facts' label names to the model's labels.
@@ -218,6 +228,13 @@ func (c *Cert) resolveFacts(m *symbolic.Model) (factList, error) {
 			return nil, fmt.Errorf("cert: a policy fact names box %d of %d", f.Box, len(c.Inv))
 		}
 		r := resolvedFact{Box: f.Box}
+		for _, w := range f.Within {
+			l, err := parseLit(m, w)
+			if err != nil {
+				return nil, fmt.Errorf("cert: %v", err)
+			}
+			r.Within = append(r.Within, l)
+		}
 		var err error
 		if r.Label, err = label(f.Label); err != nil {
 			return nil, err

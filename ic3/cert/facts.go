@@ -518,11 +518,21 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int) erro
 	if err != nil {
 		return err
 	}
-	// A small box is decided state by state, by exact evaluation. In a
-	// larger box, witnesses are cheap to confirm and expensive to find:
-	// states where float64 evaluation chooses Label are confirmed by exact
-	// evaluation first, and when none is (a near-tie proves nothing), one
-	// SMT query over the whole box decides.
+	// Interval branch and bound first (intervals.go): cheap, and it
+	// settles most facts whose label loses by a margin. What it leaves
+	// open, a box small enough is decided state by state, by exact
+	// evaluation. In a larger box, witnesses are cheap to confirm and
+	// expensive to find: states where float64 evaluation chooses Label
+	// are confirmed by exact evaluation first, and when none is (a
+	// near-tie proves nothing), one SMT query over the whole box decides.
+	if useIntervals {
+		if done, err := q.intervalProof(ctx, net, ev, lo, hi); done || err != nil {
+			return err
+		}
+		if intervalOnly {
+			return errIntervalBudget
+		}
+	}
 	if boxSize(lo, hi) <= float64(exactStates) {
 		return eachBoxState(ctx, lo, hi, func(s symbolic.State) error {
 			if ys := ev.scores(s); q.chosenExact(ys) {
@@ -686,7 +696,12 @@ const (
 var (
 	exactStates     = ExactStates
 	sampleWitnesses = true
+	// useIntervals enables the interval search; intervalOnly (tests)
+	// makes its running out of boxes an error instead of going on.
+	useIntervals, intervalOnly = true, false
 )
+
+var errIntervalBudget = errors.New("cert: the interval search ran out of boxes")
 
 // sampleStates returns up to maxSamples states of lo..hi: all of them in a
 // small box, else its corners and its centre and, deterministically

@@ -9,14 +9,23 @@ import (
 	"vigil/symbolic"
 )
 
+// Exclusion is a policy fact as the certificate uses it: label Label is
+// never chosen in box Box of the invariant, or in its sub-box Within when
+// that is not nil.
+type Exclusion struct {
+	Box    int
+	Label  symbolic.LabelID
+	Within []smt.Lit
+}
+
 // WriteCertFacts writes the certificate of a learned policy (a network or
 // an ensemble, which SMT-LIB cannot express): q.Policy must be nil, and
-// excluded[a] lists the boxes of inv (indices) where policy facts, checked
-// elsewhere, say label a is never chosen. Consecution is then checked per
-// label: from the boxes where a may be chosen, every a-step stays in the
-// invariant. z3 FILE prints init, unsat, then one "consecution <label>",
-// unsat pair per label, then safety, unsat.
-func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]smt.Lit, excluded [][]int) error {
+// excluded are the policy facts, checked elsewhere. Consecution is then
+// checked per label: from the part of the invariant where a may be chosen
+// (its boxes without the regions where a fact excludes a), every a-step
+// stays in the invariant. z3 FILE prints init, unsat, then one
+// "consecution <label>", unsat pair per label, then safety, unsat.
+func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]smt.Lit, excluded []Exclusion) error {
 	if q.Policy != nil {
 		return fmt.Errorf("smtlib: WriteCertFacts takes the question without its (learned) policy")
 	}
@@ -25,8 +34,10 @@ func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]smt.Lit, e
 		return err
 	}
 	m := p.m
-	if len(excluded) != len(m.Labels) {
-		return fmt.Errorf("smtlib: %d exclusion lists for %d labels", len(excluded), len(m.Labels))
+	for _, e := range excluded {
+		if e.Box < 0 || e.Box >= len(inv) || int(e.Label) < 0 || int(e.Label) >= len(m.Labels) {
+			return fmt.Errorf("smtlib: a policy fact names box %d of %d, label %d of %d", e.Box+1, len(inv), e.Label, len(m.Labels))
+		}
 	}
 	for _, h := range header {
 		for _, l := range strings.Split(h, "\n") {
@@ -59,22 +70,34 @@ func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]smt.Lit, e
 		p.line("")
 		p.define(fmt.Sprintf("one step under label %s", m.Labels[a].Name), fmt.Sprintf("vigil.step.%d", a), both,
 			"(and "+call(fnInRange, s...)+" "+call(fnInRange, t...)+" (not "+call(fnTerminal, s...)+")\n    "+steps+")")
-		skip := map[int]bool{}
-		for _, i := range excluded[a] {
-			if i < 0 || i >= len(inv) {
-				return fmt.Errorf("smtlib: exclusion of label %s names box %d of %d", m.Labels[a].Name, i+1, len(inv))
+		// Per box: nil when a fact excludes a from the whole box, else the
+		// sub-boxes a is excluded from.
+		within := make([][][]smt.Lit, len(inv))
+		whole := make([]bool, len(inv))
+		for _, e := range excluded {
+			if e.Label != symbolic.LabelID(a) {
+				continue
 			}
-			skip[i] = true
+			if e.Within == nil {
+				whole[e.Box] = true
+			} else {
+				within[e.Box] = append(within[e.Box], e.Within)
+			}
 		}
-		var keep [][]smt.Lit
+		var parts []string
 		for i, b := range inv {
-			if !skip[i] {
-				keep = append(keep, b)
+			if whole[i] {
+				continue
 			}
+			part := p.boxes([][]smt.Lit{b})
+			if len(within[i]) > 0 {
+				part = and(part, "(not "+p.boxes(within[i])+")")
+			}
+			parts = append(parts, part)
 		}
-		p.line(fmt.Sprintf("; the boxes of the invariant where the policy may choose %s", comment(m.Labels[a].Name)))
+		p.line(fmt.Sprintf("; the part of the invariant where the policy may choose %s", comment(m.Labels[a].Name)))
 		p.line(fmt.Sprintf("(define-fun vigil.inv.%d (%s) Bool", a, ps))
-		p.line("  " + p.boxes(keep) + ")")
+		p.line("  " + or(parts...) + ")")
 	}
 	p.line("")
 	for _, vs := range [][]string{p.n.cur, p.n.next} {
