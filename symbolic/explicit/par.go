@@ -3,6 +3,7 @@ package explicit
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -102,11 +103,11 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 	ctl := &parCtl{}
 	chunk := uint32(min(chunkPerWorker*len(ws), maxChunk))
 	if opt.Chunk > 0 {
-		chunk = uint32(min(opt.Chunk, 1<<31))
+		chunk = uint32(min(opt.Chunk, math.MaxInt32))
 	}
 	block := uint32(blockStates)
 	if opt.Block > 0 {
-		block = uint32(opt.Block)
+		block = uint32(min(opt.Block, math.MaxInt32))
 	}
 	var recs []blockRec
 	// pending: the new states of the last chunk, ids placed.. st.n-1,
@@ -117,8 +118,8 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 	// Goroutines are started only for work of minShare states or more
 	// each: a layer or commit of a few hundred states is done sooner
 	// than a goroutine wakes up on another core.
-	minShare := 4 * block
-	workersFor := func(n uint32) int { return min(len(ws), max(1, int(n/minShare))) }
+	minShare := 4 * uint64(block)
+	workersFor := func(n uint32) int { return min(len(ws), max(1, int(uint64(n)/minShare))) }
 	var claim atomic.Int64
 	commit := func() {
 		for sh := int(claim.Add(1) - 1); sh < ns; sh = int(claim.Add(1) - 1) {

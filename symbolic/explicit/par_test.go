@@ -2,6 +2,7 @@ package explicit_test
 
 import (
 	"context"
+	"math"
 	"sync/atomic"
 	"testing"
 
@@ -168,5 +169,20 @@ func partialStore(t *testing.T, st, full *explicit.Store) {
 		if _, ok := full.Lookup(x); !ok {
 			t.Fatalf("state %d (%v) is not reachable", id, x)
 		}
+	}
+}
+
+// TestParallelHugeBlockAndChunk: block and chunk sizes beyond the id
+// space are clamped, not wrapped to zero.
+func TestParallelHugeBlockAndChunk(t *testing.T) {
+	m := lineModel(300)
+	g, _ := explicit.New(m, m.Properties[0])
+	seq, err := explicit.Search(context.Background(), g, explicit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	par, err := explicit.Search(context.Background(), g, explicit.Options{Workers: 2, Block: math.MaxInt, Chunk: math.MaxInt})
+	if err != nil || par.Stats.States != seq.Stats.States || par.Stats.Transitions != seq.Stats.Transitions {
+		t.Fatalf("%+v, %v; sequential %+v", par.Stats, err, seq.Stats)
 	}
 }
