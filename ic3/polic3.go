@@ -144,19 +144,21 @@ type learned struct {
 	sure   map[string][]symbolic.LabelID
 	// drops[v]: attempts and successes at dropping variable v from a
 	// learned clause (see dropWorth).
-	drops [][2]int
+	drops []throttle
+	// subs: APFT calls that searched sub-boxes, and those that ended with
+	// no transition (see apft).
+	subs throttle
 }
 
-// dropWorth tells whether dropping variable v is worth an APFT call. A
-// learned policy's choices vary across the states a wider box adds, so
-// on some models almost no drop succeeds and generalization costs twenty
-// times the SMT calls of blocking the state alone for no fewer clauses
-// (bl8 of the PolIC3 suite). A variable whose drops failed at least 15 of
-// 16 times over its last attempts is tried only every 16th time; the
-// counts decay so that a variable can come back. This changes which
-// clauses are learned, never whether they are valid.
-func (l *learned) dropWorth(v int) bool {
-	d := &l.drops[v]
+// throttle counts attempts and successes of an optional step, so that a
+// step that almost never pays is tried less often (see worth).
+type throttle [2]int
+
+// worth tells whether to attempt the step: always while fewer than 16
+// attempts are counted or at least one in 16 succeeded; otherwise only
+// every 16th time, and the counts then decay so that the step can come
+// back.
+func (d *throttle) worth() bool {
 	if d[0] < 16 || d[1]*16 >= d[0] {
 		return true
 	}
@@ -168,13 +170,24 @@ func (l *learned) dropWorth(v int) bool {
 	return false
 }
 
-func (l *learned) dropped(v int, ok bool) {
-	d := &l.drops[v]
+func (d *throttle) record(ok bool) {
 	d[0]++
 	if ok {
 		d[1]++
 	}
 }
+
+// dropWorth tells whether dropping variable v is worth an APFT call. A
+// learned policy's choices vary across the states a wider box adds, so
+// on some models almost no drop succeeds and generalization costs twenty
+// times the SMT calls of blocking the state alone for no fewer clauses
+// (bl8 of the PolIC3 suite). A variable whose drops failed at least 15 of
+// 16 times over its last attempts is tried only every 16th time (see
+// throttle). This changes which clauses are learned, never whether they
+// are valid.
+func (l *learned) dropWorth(v int) bool { return l.drops[v].worth() }
+
+func (l *learned) dropped(v int, ok bool) { l.drops[v].record(ok) }
 
 type certEntry struct {
 	lo, hi []int // the box's bounds
@@ -209,7 +222,7 @@ func newLearned(m *symbolic.Model, prop *symbolic.Property, pol Learned) (*learn
 	}
 	return &learned{pol: pol, g: g, dec: dec,
 		proved: make([][]certEntry, len(m.Labels)), failed: make([][]certEntry, len(m.Labels)),
-		sure: map[string][]symbolic.LabelID{}, drops: make([][2]int, len(m.Vars))}, nil
+		sure: map[string][]symbolic.LabelID{}, drops: make([]throttle, len(m.Vars))}, nil
 }
 
 // successor is selectSuccessorState for a learned policy: a successor of
@@ -402,7 +415,7 @@ func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (ok b
 
 // Limits of the sub-box refinement of APFT (see excludeAround).
 const (
-	subBoxesPerAPFT = 32   // sub-boxes certified in one APFT call
+	subBoxesPerAPFT = 4    // sub-boxes certified in one APFT call
 	subBoxesFinal   = 4096 // the same when the invariant's facts are collected, once
 	cutsPerSubBox   = 40   // certifier calls in the search for one sub-box
 )
@@ -411,8 +424,10 @@ const (
 // policy does not choose a, and where the certifier proves that a is never
 // chosen: it cuts b between w and the state v where a was shown to win, on
 // the variable where they lie furthest apart relative to its range (so
-// that the cut leaves v out), or halves the variable widest relative to
-// its range when the certifier gave no state; at most cutsPerSubBox times.
+// that the cut leaves v out), at most cutsPerSubBox times. It gives up
+// when the certifier gives no such state: an undecided call spent the
+// certifier's whole budget, and more of them would cost more than the
+// sub-box saves (on npuzzle 3x4 with networks, 55 of 60 seconds).
 // APFT needs no more: only the states of b with an a-step into the frame
 // need the exclusion, and these are often a thin slice of b (the states
 // next to the unsafe region), while the label wins elsewhere in b.
@@ -420,27 +435,20 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 	lo, hi := r.bounds(b)
 	for range cutsPerSubBox {
 		best, score := -1, 0.0
+		if v == nil {
+			return nil, false, nil
+		}
 		for i := range lo {
 			width := float64(r.m.Vars[i].Hi - r.m.Vars[i].Lo + 1)
-			d := float64(hi[i] - lo[i])
-			if v != nil {
-				d = float64(max(v[i]-w[i], w[i]-v[i]))
-			}
-			if d/width > score {
+			if d := float64(max(v[i]-w[i], w[i]-v[i])); d/width > score {
 				best, score = i, d/width
 			}
 		}
 		if best < 0 {
-			return nil, false, nil // v is w, or b is a point
+			return nil, false, nil // v is w
 		}
 		i := best
 		switch {
-		case v == nil:
-			if mid := lo[i] + (hi[i]-lo[i])/2; w[i] <= mid {
-				hi[i] = mid
-			} else {
-				lo[i] = mid + 1
-			}
 		case v[i] < w[i]:
 			lo[i] = v[i] + (w[i]-v[i]+1)/2
 		default:
@@ -474,7 +482,7 @@ func (r *run) boxOf(lo, hi []int) box {
 // apft is the approximate policy frame transition APFT(b, F_j): false
 // only if no policy transition leads from b into F_j (∧ ¬b when rel).
 // facts, when not nil, collects the labels excluded by the policy.
-func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, error) {
+func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (possible bool, err error) {
 	sv := r.sv
 	if err := r.flushRetired(); err != nil {
 		return true, err
@@ -495,6 +503,15 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, e
 	var sure []symbolic.LabelID
 	sureDone := false
 	subBoxes := 0
+	// The sub-box search costs certifier calls; where it seldom turns an
+	// APFT call into "no transition" (npuzzle 3x4 with networks: most of
+	// the run's time) it is throttled, never when the facts are collected.
+	searched := false
+	defer func() {
+		if searched {
+			r.learned.subs.record(!possible && err == nil)
+		}
+	}()
 	for {
 		res, err := sv.check(b, acts)
 		if err != nil {
@@ -544,6 +561,10 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (bool, e
 		if subBoxes == subBoxesPerAPFT && facts == nil || subBoxes == subBoxesFinal {
 			return true, nil
 		}
+		if !searched && facts == nil && !r.learned.subs.worth() {
+			return true, nil
+		}
+		searched = true
 		c, ok, err := r.excludeAround(b, w, a, sure, v)
 		if err != nil || !ok {
 			return true, err
