@@ -421,6 +421,20 @@ func newExactNet(m *symbolic.Model, p *nn.Policy) (*exactNet, error) {
 	return ev, nil
 }
 
+// clipNormalise applies input i's clipping and normalisation to x, in
+// place.
+func (ev *exactNet) clipNormalise(i int, x *big.Rat) {
+	if ev.lo[i] != nil && x.Cmp(ev.lo[i]) < 0 {
+		x.Set(ev.lo[i])
+	}
+	if ev.hi[i] != nil && x.Cmp(ev.hi[i]) > 0 {
+		x.Set(ev.hi[i])
+	}
+	if ev.mean[i] != nil {
+		x.Mul(x.Sub(x, ev.mean[i]), ev.inv[i])
+	}
+}
+
 // scores returns the exact outputs at state s.
 func (ev *exactNet) scores(s symbolic.State) []*big.Rat {
 	// Inputs as rationals, then over their common denominator d.
@@ -434,15 +448,7 @@ func (ev *exactNet) scores(s symbolic.State) []*big.Rat {
 				x.Add(x, t.Mul(c, t.SetInt64(int64(s[v]))))
 			}
 		}
-		if ev.lo[i] != nil && x.Cmp(ev.lo[i]) < 0 {
-			x.Set(ev.lo[i])
-		}
-		if ev.hi[i] != nil && x.Cmp(ev.hi[i]) > 0 {
-			x.Set(ev.hi[i])
-		}
-		if ev.mean[i] != nil {
-			x.Mul(x.Sub(x, ev.mean[i]), ev.inv[i])
-		}
+		ev.clipNormalise(i, x)
 		in[i] = x
 		g := new(big.Int).GCD(nil, nil, d, x.Denom())
 		d.Mul(d, new(big.Int).Quo(x.Denom(), g))

@@ -75,17 +75,8 @@ func (ev *exactNet) inputBounds(lo, hi []int) (xl, xh []float64) {
 			l.Add(l, t.Mul(c, t.SetInt64(int64(a))))
 			h.Add(h, t.Mul(c, t.SetInt64(int64(b))))
 		}
-		for _, x := range []*big.Rat{l, h} {
-			if ev.lo[i] != nil && x.Cmp(ev.lo[i]) < 0 {
-				x.Set(ev.lo[i])
-			}
-			if ev.hi[i] != nil && x.Cmp(ev.hi[i]) > 0 {
-				x.Set(ev.hi[i])
-			}
-			if ev.mean[i] != nil {
-				x.Mul(x.Sub(x, ev.mean[i]), ev.inv[i])
-			}
-		}
+		ev.clipNormalise(i, l)
+		ev.clipNormalise(i, h)
 		if l.Cmp(h) > 0 {
 			l, h = h, l
 		}
