@@ -162,16 +162,21 @@ var memoryMarkers = []string{
 // usage-error (exit 2), crash (a signal, a panic or an internal error).
 func classify(o outcome, l Limits, stdout map[string]any, stderrTail []byte) string {
 	low := bytes.ToLower(stderrTail)
-	switch {
-	case o.startErr != nil:
+	if o.startErr != nil {
 		return "start-failed"
-	case o.wallKill, l.CPU > 0 && o.cpu >= l.CPU, o.signal == syscall.SIGXCPU.String():
-		return "timeout"
 	}
+	// An allocation that failed comes first: a process dying of it may
+	// still pass a time limit while it writes its stack traces (seen in
+	// CI on a loaded machine: Go's out-of-memory report, then the wall
+	// clock kill).
 	for _, m := range memoryMarkers {
 		if bytes.Contains(low, []byte(m)) {
 			return "out-of-memory"
 		}
+	}
+	switch {
+	case o.wallKill, l.CPU > 0 && o.cpu >= l.CPU, o.signal == syscall.SIGXCPU.String():
+		return "timeout"
 	}
 	switch {
 	case o.signal != "":
