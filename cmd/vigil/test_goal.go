@@ -115,22 +115,12 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		fmt.Fprintln(e.stderr, "vigil test: goal mode tests a policy; choose one with --policy")
 		return exitError
 	}
-	tasks := make([]*fuzz.GoalTask, max(1, r.workers))
-	for i := range tasks {
-		dec := lm.dec
-		if i > 0 {
-			var err error
-			if dec, err = explicit.NewDecider(lm.m, lm.decl); err != nil {
-				fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-				return exitError
-			}
-		}
-		task, err := fuzz.NewGoalTask(lm.m, lm.prop, dec, lm.decl.Name)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-			return exitError
-		}
-		tasks[i] = task
+	tasks, err := workerTasks(lm, r.workers, func(dec explicit.Decider) (*fuzz.GoalTask, error) {
+		return fuzz.NewGoalTask(lm.m, lm.prop, dec, lm.decl.Name)
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+		return exitError
 	}
 	for _, f := range []struct {
 		name string

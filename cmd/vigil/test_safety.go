@@ -134,22 +134,12 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 		fmt.Fprintln(e.stderr, "vigil test: safety mode tests a policy; choose one with --policy (or give --policy-file)")
 		return exitError
 	}
-	tasks := make([]*fuzz.SafetyTask, r.workers)
-	for i := range tasks {
-		dec := lm.dec
-		if i > 0 {
-			var err error
-			if dec, err = explicit.NewDecider(lm.m, lm.decl); err != nil {
-				fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-				return exitError
-			}
-		}
-		task, err := fuzz.NewSafetyTask(lm.m, lm.prop, dec, lm.decl.Name)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-			return exitError
-		}
-		tasks[i] = task
+	tasks, err := workerTasks(lm, r.workers, func(dec explicit.Decider) (*fuzz.SafetyTask, error) {
+		return fuzz.NewSafetyTask(lm.m, lm.prop, dec, lm.decl.Name)
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+		return exitError
 	}
 	prog := newProgress(e, r.json)
 	began := time.Now()
@@ -337,4 +327,26 @@ func safetyRecord(dir string, lm *loadedModel, res *fuzz.SafetyResult) ([]string
 		files = append(files, path)
 	}
 	return files, nil
+}
+
+// workerTasks makes a fuzzing task per worker (at least one), each with a
+// policy decider of its own (deciders keep state between calls; the first
+// task takes the one loaded with the model).
+func workerTasks[T any](lm *loadedModel, workers int, mk func(explicit.Decider) (T, error)) ([]T, error) {
+	tasks := make([]T, max(1, workers))
+	for i := range tasks {
+		dec := lm.dec
+		if i > 0 {
+			var err error
+			if dec, err = explicit.NewDecider(lm.m, lm.decl); err != nil {
+				return nil, err
+			}
+		}
+		t, err := mk(dec)
+		if err != nil {
+			return nil, err
+		}
+		tasks[i] = t
+	}
+	return tasks, nil
 }
