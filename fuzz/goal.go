@@ -96,17 +96,24 @@ func (t *GoalTask) applicable(s symbolic.State) []symbolic.LabelID {
 // succs returns the distinct successors of label l in s (none when l is
 // not applicable).
 func (t *GoalTask) succs(s symbolic.State, l symbolic.LabelID) ([]goalEdge, error) {
-	t.Gen.Applicable(s, &t.x)
-	t.Gen.L.Pack(s, t.src)
-	if err := t.Gen.Successors(t.src, s, l, &t.x); err != nil {
+	return labelSuccs(t.Gen, &t.x, t.src, s, l)
+}
+
+// labelSuccs returns the distinct successors of label l in s (none when l
+// is not applicable), with the command and outcome that make each, using
+// the expansion x and the packing buffer src of the caller's task.
+func labelSuccs(g *explicit.Generator, x *explicit.Expansion, src []uint64, s symbolic.State, l symbolic.LabelID) ([]goalEdge, error) {
+	g.Applicable(s, x)
+	g.L.Pack(s, src)
+	if err := g.Successors(src, s, l, x); err != nil {
 		return nil, err
 	}
-	gr := t.x.Groups[len(t.x.Groups)-1]
+	gr := x.Groups[len(x.Groups)-1]
 	out := make([]goalEdge, 0, gr.To-gr.From)
 	for i := gr.From; i < gr.To; i++ {
 		ns := make(symbolic.State, len(s))
-		t.Gen.L.Unpack(t.x.Target(i), ns)
-		out = append(out, goalEdge{s: ns, cmd: int(t.x.Succs[i].Cmd), out: int(t.x.Succs[i].Outcome)})
+		g.L.Unpack(x.Target(i), ns)
+		out = append(out, goalEdge{s: ns, cmd: int(x.Succs[i].Cmd), out: int(x.Succs[i].Outcome)})
 	}
 	return out, nil
 }

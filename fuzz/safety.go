@@ -212,19 +212,7 @@ func (t *SafetyTask) decide(s symbolic.State) (symbolic.LabelID, error) {
 
 // succs returns the distinct successors of label l in s.
 func (t *SafetyTask) succs(s symbolic.State, l symbolic.LabelID) ([]goalEdge, error) {
-	t.Gen.Applicable(s, &t.x)
-	t.Gen.L.Pack(s, t.src)
-	if err := t.Gen.Successors(t.src, s, l, &t.x); err != nil {
-		return nil, err
-	}
-	gr := t.x.Groups[len(t.x.Groups)-1]
-	out := make([]goalEdge, 0, gr.To-gr.From)
-	for i := gr.From; i < gr.To; i++ {
-		ns := make(symbolic.State, len(s))
-		t.Gen.L.Unpack(t.x.Target(i), ns)
-		out = append(out, goalEdge{s: ns, cmd: int(t.x.Succs[i].Cmd), out: int(t.x.Succs[i].Outcome)})
-	}
-	return out, nil
+	return labelSuccs(t.Gen, &t.x, t.src, s, l)
 }
 
 // How a fuzzing run ends.

@@ -238,12 +238,7 @@ func TestCheckFactWholeBoxQuery(t *testing.T) {
 		}
 		for k := 0; k < 2; k++ {
 			lo, hi := randomBox(rng, m)
-			var sure []symbolic.LabelID
-			for l := range m.Labels {
-				if rng.IntN(4) != 0 {
-					sure = append(sure, symbolic.LabelID(l))
-				}
-			}
+			sure := randomSure(rng, m)
 			n++
 			f := Fact{Lo: lo, Hi: hi, Label: symbolic.LabelID(rng.IntN(len(m.Labels))), Sure: sure}
 			if checkAgainst(t, "nn whole box", m, p, f) {
@@ -259,6 +254,17 @@ func TestCheckFactWholeBoxQuery(t *testing.T) {
 		}
 	}
 	t.Logf("%d facts, %d hold", n, holds)
+}
+
+// randomSure picks each label of m as sure with probability 3/4.
+func randomSure(rng *rand.Rand, m *symbolic.Model) []symbolic.LabelID {
+	var sure []symbolic.LabelID
+	for l := range m.Labels {
+		if rng.IntN(4) != 0 {
+			sure = append(sure, symbolic.LabelID(l))
+		}
+	}
+	return sure
 }
 
 // TestCheckFactIntervals compares the interval branch and bound alone
@@ -280,12 +286,7 @@ func TestCheckFactIntervals(t *testing.T) {
 		}
 		for k := 0; k < 3; k++ {
 			lo, hi := randomBox(rng, m)
-			var sure []symbolic.LabelID
-			for l := range m.Labels {
-				if rng.IntN(4) != 0 {
-					sure = append(sure, symbolic.LabelID(l))
-				}
-			}
+			sure := randomSure(rng, m)
 			f := Fact{Lo: lo, Hi: hi, Label: symbolic.LabelID(rng.IntN(len(m.Labels))), Sure: sure}
 			if err := CheckFact(context.Background(), m, p, f); errors.Is(err, errIntervalBudget) {
 				open++
@@ -506,12 +507,7 @@ func testDuplicateOutputs(t *testing.T) {
 		}
 		for k := 0; k < 3; k++ {
 			lo, hi := randomBox(rng, m)
-			var sure []symbolic.LabelID
-			for l := range m.Labels {
-				if rng.IntN(4) != 0 {
-					sure = append(sure, symbolic.LabelID(l))
-				}
-			}
+			sure := randomSure(rng, m)
 			f := Fact{Lo: lo, Hi: hi, Label: out[len(out)-1], Sure: sure}
 			checkAgainst(t, "nn duplicate", m, np, f)
 			checkAgainst(t, "trees duplicate", m, tp, f)
