@@ -55,7 +55,10 @@ func register(c *command) { commands[c.Name] = c }
 
 func main() {
 	setupRuntime()
-	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
+	stop := startDevProfile()
+	code := run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin})
+	stop()
+	os.Exit(code)
 }
 
 // setupRuntime makes the Go runtime's unrecoverable crashes (a fatal error

@@ -28,8 +28,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -75,6 +77,8 @@ func main() {
 	checkOnly := flag.Bool("check", false, "only run vigil check --bounds on every instance (loads every policy file, proves that no outcome leaves a range)")
 	outPath := flag.String("out", "data/results.jsonl", "append every answer to this file as a JSON line")
 	dir := flag.String("dir", ".", "the suite's directory (bench/polic3)")
+	jobs := flag.Int("j", 1, "run this many (instance, policy) pairs at once (each run is single-threaded; the limit is wall clock, so keep -j at most the number of idle cores)")
+	report := flag.String("report", "", "run nothing: print the tables from the answers an earlier run appended to this file (the last answer of each selected pair and engine)")
 	flag.Parse()
 	if err := os.Chdir(*dir); err != nil {
 		fatal(err)
@@ -86,6 +90,26 @@ func main() {
 	rows = selectRows(rows, *only)
 	if len(rows) == 0 {
 		fatal(errors.New("no (instance, policy) selected"))
+	}
+	if *report != "" {
+		engines := strings.Split(*enginesFlag, ",")
+		got, err := readAnswers(*report, rows, engines)
+		if err != nil {
+			fatal(err)
+		}
+		recorded, _ := readRecorded("instances.csv")
+		var answers []*answer
+		disagree := 0
+		for i, r := range rows {
+			answers = append(answers, got[i]...)
+			disagree += disagreements(r, got[i], recorded)
+		}
+		printTables(os.Stdout, rows, engines, answers, *timeout)
+		if disagree > 0 {
+			fmt.Fprintf(os.Stderr, "run: %d DISAGREEMENTS between engines: a verifier is wrong\n", disagree)
+			os.Exit(1)
+		}
+		return
 	}
 	bin := *vigil
 	if bin == "" {
@@ -118,8 +142,6 @@ func main() {
 	defer out.Close()
 
 	log2 := map[string]float64{}
-	var answers []*answer
-	disagree := 0
 	for _, r := range rows {
 		key := r.Spec + " " + r.Defines
 		if _, ok := log2[key]; !ok {
@@ -128,35 +150,40 @@ func main() {
 				fatal(err)
 			}
 		}
-		var got []*answer
-		for _, e := range engines {
-			a := verify(bin, r, e, *timeout, *maxStates)
-			line, _ := json.Marshal(a)
-			fmt.Fprintf(out, "%s\n", line)
-			fmt.Fprintf(os.Stderr, "%-8s %-22s %-11s %-8s %8.2fs %s\n", r.Instance, r.Policy, e, a.Verdict, a.Seconds, a.Reason)
-			got = append(got, a)
-		}
-		var decided []*answer
-		for _, a := range got {
-			if a.decided() {
-				decided = append(decided, a)
-			}
-		}
-		for _, a := range decided[min(1, len(decided)):] {
-			if a.Verdict != decided[0].Verdict {
-				disagree++
-				fmt.Fprintf(os.Stderr, "run: DISAGREEMENT on %s %s: %s says %s, %s says %s\n", r.Instance, r.Policy, decided[0].Engine, decided[0].Verdict, a.Engine, a.Verdict)
-			}
-		}
-		if rec, ok := recorded[r.Policy]; ok && rec.hash == r.modelHash() && (rec.verdict == "safe" || rec.verdict == "unsafe") {
-			for _, a := range decided {
-				if a.Verdict != rec.verdict {
-					disagree++
-					fmt.Fprintf(os.Stderr, "run: DISAGREEMENT on %s %s: %s says %s, instances.csv records %s\n", r.Instance, r.Policy, a.Engine, a.Verdict, rec.verdict)
+	}
+	// Pairs run on -j workers; each pair's engines run one after the other.
+	got := make([][]*answer, len(rows))
+	var mu sync.Mutex
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, *jobs); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r := rows[i]
+				for _, e := range engines {
+					a := verify(bin, r, e, *timeout, *maxStates)
+					line, _ := json.Marshal(a)
+					mu.Lock()
+					fmt.Fprintf(out, "%s\n", line)
+					fmt.Fprintf(os.Stderr, "%-8s %-22s %-11s %-8s %8.2fs %s\n", r.Instance, r.Policy, e, a.Verdict, a.Seconds, a.Reason)
+					mu.Unlock()
+					got[i] = append(got[i], a)
 				}
 			}
-		}
-		answers = append(answers, got...)
+		}()
+	}
+	for i := range rows {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var answers []*answer
+	disagree := 0
+	for i, r := range rows {
+		answers = append(answers, got[i]...)
+		disagree += disagreements(r, got[i], recorded)
 	}
 	if *record {
 		if err := writeRecorded("instances.csv", rows, answers, log2, *timeout); err != nil {
@@ -168,6 +195,64 @@ func main() {
 		fmt.Fprintf(os.Stderr, "run: %d DISAGREEMENTS between engines: a verifier is wrong\n", disagree)
 		os.Exit(1)
 	}
+}
+
+// disagreements reports on stderr, and counts, the answers on r that
+// disagree with each other or with the BFS answer instances.csv records
+// for the same model file.
+func disagreements(r policyRow, got []*answer, recorded map[string]recordedRow) int {
+	disagree := 0
+	var decided []*answer
+	for _, a := range got {
+		if a.decided() {
+			decided = append(decided, a)
+		}
+	}
+	for _, a := range decided[min(1, len(decided)):] {
+		if a.Verdict != decided[0].Verdict {
+			disagree++
+			fmt.Fprintf(os.Stderr, "run: DISAGREEMENT on %s %s: %s says %s, %s says %s\n", r.Instance, r.Policy, decided[0].Engine, decided[0].Verdict, a.Engine, a.Verdict)
+		}
+	}
+	if rec, ok := recorded[r.Policy]; ok && rec.hash == r.modelHash() && (rec.verdict == "safe" || rec.verdict == "unsafe") {
+		for _, a := range decided {
+			if a.Verdict != rec.verdict {
+				disagree++
+				fmt.Fprintf(os.Stderr, "run: DISAGREEMENT on %s %s: %s says %s, instances.csv records %s\n", r.Instance, r.Policy, a.Engine, a.Verdict, rec.verdict)
+			}
+		}
+	}
+	return disagree
+}
+
+// readAnswers reads the answers an earlier run appended to path, the last
+// one of each (policy, engine) for the selected rows and engines, in the
+// order of rows.
+func readAnswers(path string, rows []policyRow, engines []string) ([][]*answer, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	last := map[[2]string]*answer{}
+	for i, line := range bytes.Split(b, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		a := new(answer)
+		if err := json.Unmarshal(line, a); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		last[[2]string{a.Policy, a.Engine}] = a
+	}
+	got := make([][]*answer, len(rows))
+	for i, r := range rows {
+		for _, e := range engines {
+			if a := last[[2]string{r.Policy, e}]; a != nil {
+				got[i] = append(got[i], a)
+			}
+		}
+	}
+	return got, nil
 }
 
 func fatal(err error) {
@@ -522,6 +607,8 @@ func printTables(w io.Writer, rows []policyRow, engines []string, answers []*ans
 		}
 	}
 
+	printRatios(w, rows, engines, answers)
+
 	fmt.Fprintf(w, "\nPer instance (verdict, time in s; - not run):\n\n| instance | policy |")
 	for _, e := range engines {
 		fmt.Fprintf(w, " %s |", e)
@@ -553,6 +640,64 @@ func printTables(w io.Writer, rows []policyRow, engines []string, answers []*ans
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// printRatios compares every engine with bfs on the pairs both decide:
+// the median ratio of the engines' own times (a bfs time under 1 ms
+// counts as 1 ms) and of the whole processes' wall-clock times (loading
+// the model and the policy included), and how many pairs are within 10x
+// of bfs by the whole process. It also counts the pairs only one of the
+// two decides.
+func printRatios(w io.Writer, rows []policyRow, engines []string, answers []*answer) {
+	if !contains(engines, "bfs") {
+		return
+	}
+	idx := map[[2]string]*answer{}
+	for _, a := range answers {
+		idx[[2]string{a.Policy, a.Engine}] = a
+	}
+	fmt.Fprintf(w, "\nAgainst bfs: pairs both decide, median time ratios (engine time; whole process), within 10x of bfs by the whole process; pairs only one decides\n\n")
+	fmt.Fprintf(w, "| engine | both decide | median engine-time ratio | median whole-process ratio | within 10x (whole process) | only this engine | only bfs |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, e := range engines {
+		if e == "bfs" {
+			continue
+		}
+		var eng, wall []float64
+		within, onlyE, onlyB := 0, 0, 0
+		for _, r := range rows {
+			a, b := idx[[2]string{r.Policy, e}], idx[[2]string{r.Policy, "bfs"}]
+			if a == nil || b == nil {
+				continue
+			}
+			switch {
+			case a.decided() && b.decided():
+				eng = append(eng, a.Seconds/max(b.Seconds, 0.001))
+				ratio := a.Wall / max(b.Wall, 0.001)
+				wall = append(wall, ratio)
+				if ratio <= 10 {
+					within++
+				}
+			case a.decided():
+				onlyE++
+			case b.decided():
+				onlyB++
+			}
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %d | %d | %d |\n", e, len(eng), median(eng), median(wall), within, onlyE, onlyB)
+	}
+}
+
+func median(xs []float64) string {
+	if len(xs) == 0 {
+		return "-"
+	}
+	ys := append([]float64(nil), xs...)
+	sort.Float64s(ys)
+	m := ys[len(ys)/2]
+	if len(ys)%2 == 0 {
+		m = (ys[len(ys)/2-1] + m) / 2
+	}
+	return fmt.Sprintf("%.1f", m)
 }
 
 func mean(sum float64, n int) string {
