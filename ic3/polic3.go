@@ -142,6 +142,12 @@ type learned struct {
 	proved [][]certEntry // per label
 	failed [][]certEntry
 	sure   map[string][]symbolic.LabelID
+	// excl[boxKey(b)]: the labels proved never chosen in the whole box b
+	// (given its sure labels): APFT on b assumes them away before its
+	// first query, since a box comes back (propagation asks each clause's
+	// box again at every level) and the proof does not depend on the frame.
+	// Part of the certification cache (off with --cert-cache=false).
+	excl map[string][]symbolic.LabelID
 	// drops[v]: attempts and successes at dropping variable v from a
 	// learned clause (see dropWorth).
 	drops []throttle
@@ -222,7 +228,8 @@ func newLearned(m *symbolic.Model, prop *symbolic.Property, pol Learned) (*learn
 	}
 	return &learned{pol: pol, g: g, dec: dec,
 		proved: make([][]certEntry, len(m.Labels)), failed: make([][]certEntry, len(m.Labels)),
-		sure: map[string][]symbolic.LabelID{}, drops: make([]throttle, len(m.Vars))}, nil
+		sure: map[string][]symbolic.LabelID{}, excl: map[string][]symbolic.LabelID{},
+		drops: make([]throttle, len(m.Vars))}, nil
 }
 
 // successor is selectSuccessorState for a learned policy: a successor of
@@ -502,6 +509,20 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (possibl
 	// policy has to exclude, not one per label.
 	var sure []symbolic.LabelID
 	sureDone := false
+	key := boxKey(b)
+	if ex := r.learned.excl[key]; len(ex) > 0 && !r.opts.NoCertCache {
+		if sure, err = r.sureLabels(b); err != nil {
+			return true, err
+		}
+		sureDone = true
+		for _, a := range ex {
+			r.stats.CertHits++
+			acts = append(acts, sv.notLabel[a])
+			if facts != nil {
+				*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
+			}
+		}
+	}
 	subBoxes := 0
 	// The sub-box search costs certifier calls; where it seldom turns an
 	// APFT call into "no transition" (npuzzle 3x4 with networks: most of
@@ -553,6 +574,9 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (possibl
 				*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
 			}
 			acts = append(acts, sv.notLabel[a])
+			if !slices.Contains(r.learned.excl[key], a) {
+				r.learned.excl[key] = append(r.learned.excl[key], a)
+			}
 			continue
 		}
 		// The label wins somewhere in b, but maybe not where its steps
