@@ -626,7 +626,7 @@ func (r *run) queryRel(b box, j int, rel bool) (smt.Result, box, error) {
 // false (sound: the clause just stays where it is).
 func (r *run) blocks(b box, j int, rel bool) (bool, error) {
 	if r.learned != nil {
-		possible, err := r.apft(b, j, rel, nil, 0)
+		possible, err := r.apft(b, j, rel, nil, 0, nil)
 		return !possible, err
 	}
 	res, _, err := r.queryRel(b, j, rel)

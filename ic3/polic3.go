@@ -489,7 +489,12 @@ func (r *run) boxOf(lo, hi []int) box {
 // apft is the approximate policy frame transition APFT(b, F_j): false
 // only if no policy transition leads from b into F_j (∧ ¬b when rel).
 // facts, when not nil, collects the labels excluded by the policy.
-func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (possible bool, err error) {
+//
+// hint names labels worth certifying as excluded on b before the first
+// query (those proved excluded on a box that b grows from): each one the
+// certifier excludes saves the SMT call, and the model, of finding its
+// steps first.
+func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []symbolic.LabelID) (possible bool, err error) {
 	sv := r.sv
 	if err := r.flushRetired(); err != nil {
 		return true, err
@@ -520,6 +525,30 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int) (possibl
 			acts = append(acts, sv.notLabel[a])
 			if facts != nil {
 				*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
+			}
+		}
+	}
+	if !r.opts.NoCertCache {
+		for _, a := range hint {
+			if slices.Contains(r.learned.excl[key], a) {
+				continue
+			}
+			if !sureDone {
+				if sure, err = r.sureLabels(b); err != nil {
+					return true, err
+				}
+				sureDone = true
+			}
+			ok, _, err := r.excluded(b, a, sure)
+			if err != nil {
+				return true, err
+			}
+			if ok {
+				acts = append(acts, sv.notLabel[a])
+				r.learned.excl[key] = append(r.learned.excl[key], a)
+				if facts != nil {
+					*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
+				}
 			}
 		}
 	}
@@ -621,7 +650,7 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 		if err != nil || hit {
 			return false, err
 		}
-		possible, err := r.apft(c, j, true, nil, 0)
+		possible, err := r.apft(c, j, true, nil, 0, r.learned.excl[boxKey(b)])
 		return !possible, err
 	}
 	if !r.opts.Generalize {
@@ -630,7 +659,7 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 	// First candidate: the box literals that the last unsat query of
 	// APFT(point) needed (its core); the policy exclusions it relied on are
 	// certified again on that larger box by try.
-	possible, err := r.apft(b, j, true, nil, 0)
+	possible, err := r.apft(b, j, true, nil, 0, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -757,7 +786,7 @@ func (r *run) concreteStep(t symbolic.State, c box, j int) bool {
 func (r *run) certifyInvariant(inv []box, k int) ([]Fact, bool, error) {
 	var facts []Fact
 	for i, b := range inv {
-		possible, err := r.apft(b, k, false, &facts, i)
+		possible, err := r.apft(b, k, false, &facts, i, nil)
 		if err != nil {
 			return nil, false, err
 		}
