@@ -4,7 +4,7 @@
 // time per engine, per domain and policy size) and Table 3 (PolIC3's
 // statistics per domain and policy size).
 //
-//	go run ./cmd/run [-engines bfs,polic3,polic3-nog] [-timeout 600s] [-only NAMES] [-record]
+//	go run ./cmd/run [-engines bfs,polic3,polic3-nog,auto] [-j 2] [-timeout 600s] [-only NAMES] [-record]
 //	go run ./cmd/run -check
 //
 // Engines that decide the same (instance, policy) must agree, and agree with
@@ -68,7 +68,7 @@ type answer struct {
 func (a *answer) decided() bool { return a.Verdict == "safe" || a.Verdict == "unsafe" }
 
 func main() {
-	enginesFlag := flag.String("engines", "bfs,polic3,polic3-nog", "engines to run, those that vigil verify accepts (comma-separated)")
+	enginesFlag := flag.String("engines", "bfs,polic3,polic3-nog,auto", "engines to run, those that vigil verify accepts (comma-separated; auto: BFS up to a million states, then PolIC3)")
 	timeout := flag.Duration("timeout", 600*time.Second, "limit per run")
 	maxStates := flag.Int("bfs-max-states", 50_000_000, "bfs: give up (unknown) after storing this many states")
 	only := flag.String("only", "", "run only these domains, instances or policies (comma-separated)")
