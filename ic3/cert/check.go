@@ -179,9 +179,10 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 		return fmt.Errorf("cert: %v", err)
 	}
 	facts, _ := c.resolveFacts(m)
+	fc := NewFactChecker(m, p)
 	for _, f := range facts {
 		lo, hi := boxBounds(m, append(slices.Clone(c.Inv[f.Box]), f.Within...))
-		if err := CheckFact(ctx, m, p, Fact{Lo: lo, Hi: hi, Label: f.Label, Sure: f.Sure}); err != nil {
+		if err := fc.Check(ctx, Fact{Lo: lo, Hi: hi, Label: f.Label, Sure: f.Sure}); err != nil {
 			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, m.Labels[f.Label].Name, strings.TrimPrefix(err.Error(), "cert: "))}
 		}
 	}
