@@ -514,41 +514,46 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 	// policy has to exclude, not one per label.
 	var sure []symbolic.LabelID
 	sureDone := false
-	key := boxKey(b)
-	if ex := r.learned.excl[key]; len(ex) > 0 && !r.opts.NoCertCache {
-		if sure, err = r.sureLabels(b); err != nil {
-			return true, err
+	needSure := func() error {
+		if !sureDone {
+			sure, err = r.sureLabels(b)
+			sureDone = err == nil
 		}
-		sureDone = true
-		for _, a := range ex {
-			r.stats.CertHits++
-			acts = append(acts, sv.notLabel[a])
-			if facts != nil {
-				*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
-			}
+		return err
+	}
+	// exclude leaves label a (proved never chosen in b) out of the query,
+	// remembers it for b, and records it as a fact when they are collected.
+	key := boxKey(b)
+	exclude := func(a symbolic.LabelID) {
+		acts = append(acts, sv.notLabel[a])
+		if !slices.Contains(r.learned.excl[key], a) {
+			r.learned.excl[key] = append(r.learned.excl[key], a)
+		}
+		if facts != nil {
+			*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
 		}
 	}
 	if !r.opts.NoCertCache {
+		for _, a := range slices.Clone(r.learned.excl[key]) {
+			if err := needSure(); err != nil {
+				return true, err
+			}
+			r.stats.CertHits++
+			exclude(a)
+		}
 		for _, a := range hint {
 			if slices.Contains(r.learned.excl[key], a) {
 				continue
 			}
-			if !sureDone {
-				if sure, err = r.sureLabels(b); err != nil {
-					return true, err
-				}
-				sureDone = true
+			if err := needSure(); err != nil {
+				return true, err
 			}
 			ok, _, err := r.excluded(b, a, sure)
 			if err != nil {
 				return true, err
 			}
 			if ok {
-				acts = append(acts, sv.notLabel[a])
-				r.learned.excl[key] = append(r.learned.excl[key], a)
-				if facts != nil {
-					*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
-				}
+				exclude(a)
 			}
 		}
 	}
@@ -588,24 +593,15 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 			}
 			return true, err
 		}
-		if !sureDone {
-			if sure, err = r.sureLabels(b); err != nil {
-				return true, err
-			}
-			sureDone = true
+		if err := needSure(); err != nil {
+			return true, err
 		}
 		ok, v, err := r.excluded(b, a, sure)
 		if err != nil {
 			return true, err
 		}
 		if ok {
-			if facts != nil {
-				*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
-			}
-			acts = append(acts, sv.notLabel[a])
-			if !slices.Contains(r.learned.excl[key], a) {
-				r.learned.excl[key] = append(r.learned.excl[key], a)
-			}
+			exclude(a)
 			continue
 		}
 		// The label wins somewhere in b, but maybe not where its steps
