@@ -98,17 +98,9 @@ func main() {
 			fatal(err)
 		}
 		recorded, _ := readRecorded("instances.csv")
-		var answers []*answer
-		disagree := 0
-		for i, r := range rows {
-			answers = append(answers, got[i]...)
-			disagree += disagreements(r, got[i], recorded)
-		}
+		answers, disagree := collect(rows, got, recorded)
 		printTables(os.Stdout, rows, engines, answers, *timeout)
-		if disagree > 0 {
-			fmt.Fprintf(os.Stderr, "run: %d DISAGREEMENTS between engines: a verifier is wrong\n", disagree)
-			os.Exit(1)
-		}
+		exitOnDisagreement(disagree)
 		return
 	}
 	bin := *vigil
@@ -179,20 +171,31 @@ func main() {
 	}
 	close(next)
 	wg.Wait()
-	var answers []*answer
-	disagree := 0
-	for i, r := range rows {
-		answers = append(answers, got[i]...)
-		disagree += disagreements(r, got[i], recorded)
-	}
+	answers, disagree := collect(rows, got, recorded)
 	if *record {
 		if err := writeRecorded("instances.csv", rows, answers, log2, *timeout); err != nil {
 			fatal(err)
 		}
 	}
 	printTables(os.Stdout, rows, engines, answers, *timeout)
-	if disagree > 0 {
-		fmt.Fprintf(os.Stderr, "run: %d DISAGREEMENTS between engines: a verifier is wrong\n", disagree)
+	exitOnDisagreement(disagree)
+}
+
+// collect lists the answers of every pair (got[i]: rows[i]'s) and counts
+// the disagreements among them and with instances.csv.
+func collect(rows []policyRow, got [][]*answer, recorded map[string]recordedRow) ([]*answer, int) {
+	var answers []*answer
+	disagree := 0
+	for i, r := range rows {
+		answers = append(answers, got[i]...)
+		disagree += disagreements(r, got[i], recorded)
+	}
+	return answers, disagree
+}
+
+func exitOnDisagreement(n int) {
+	if n > 0 {
+		fmt.Fprintf(os.Stderr, "run: %d DISAGREEMENTS between engines: a verifier is wrong\n", n)
 		os.Exit(1)
 	}
 }
