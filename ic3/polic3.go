@@ -533,6 +533,17 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 			*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
 		}
 	}
+	// certify asks the certifier whether a is never chosen in b and, if
+	// so, excludes it; v is a state where a wins when it is not.
+	certify := func(a symbolic.LabelID) (ok bool, v symbolic.State, err error) {
+		if err := needSure(); err != nil {
+			return false, nil, err
+		}
+		if ok, v, err = r.excluded(b, a, sure); ok && err == nil {
+			exclude(a)
+		}
+		return ok, v, err
+	}
 	if !r.opts.NoCertCache {
 		for _, a := range slices.Clone(r.learned.excl[key]) {
 			if err := needSure(); err != nil {
@@ -545,15 +556,8 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 			if slices.Contains(r.learned.excl[key], a) {
 				continue
 			}
-			if err := needSure(); err != nil {
+			if _, _, err := certify(a); err != nil {
 				return true, err
-			}
-			ok, _, err := r.excluded(b, a, sure)
-			if err != nil {
-				return true, err
-			}
-			if ok {
-				exclude(a)
 			}
 		}
 	}
@@ -593,15 +597,11 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 			}
 			return true, err
 		}
-		if err := needSure(); err != nil {
-			return true, err
-		}
-		ok, v, err := r.excluded(b, a, sure)
+		ok, v, err := certify(a)
 		if err != nil {
 			return true, err
 		}
 		if ok {
-			exclude(a)
 			continue
 		}
 		// The label wins somewhere in b, but maybe not where its steps

@@ -603,21 +603,15 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 			res.Answer = AnswerUnkn
 			break
 		}
+		var r Result
 		if opt.Branch == BranchAuto && n.Inputs() <= autoInputs && len(prop.Cases) > 1 {
 			// The input phase above is over: ReLU splits for the rest
 			// of the time.
 			t.p.nodes = 0
-			r := t.p.runReLU(prop.Cases[t.i].Box)
-			res.Nodes += r.Nodes
-			switch r.Verdict {
-			case Refuted:
-				return n.sat(res, r.Witness, t.i, start, res.Nodes), nil
-			case Unknown:
-				res.Answer = AnswerUnkn
-			}
-			continue
+			r = t.p.runReLU(prop.Cases[t.i].Box)
+		} else {
+			r = t.p.decide(prop.Cases[t.i].Box)
 		}
-		r := t.p.decide(prop.Cases[t.i].Box)
 		res.Nodes += r.Nodes
 		switch r.Verdict {
 		case Refuted:
