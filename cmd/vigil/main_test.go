@@ -71,10 +71,25 @@ func TestFatalErrorIsNotUsage(t *testing.T) {
 // the external corpus through $CORPUS (scripts that need it skip with
 // `[!corpus] skip`).
 func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+// TestAdversarial runs the adversarial soundness campaign,
+// ../../bench/adversarial/*.txtar (bench/adversarial/README.md): inputs
+// built to make two engines contradict each other or a checker accept a
+// false claim, each with the outcome every engine must agree on.
+func TestAdversarial(t *testing.T) {
+	testscript.Run(t, scriptParams("../../bench/adversarial"))
+}
+
+// scriptParams are the testscript parameters of the scripts in dir: the
+// vigil command, $SPECS, $CORPUS and the [corpus] condition, and the
+// nest and exitcode commands.
+func scriptParams(dir string) testscript.Params {
 	wd, _ := os.Getwd()
 	corpus := filepath.Join(wd, "..", "..", "..", "shared", "corpus")
-	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+	return testscript.Params{
+		Dir: dir,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SPECS", wd+"/../../specs")
 			env.Setenv("CORPUS", corpus)
@@ -134,5 +149,5 @@ func TestScripts(t *testing.T) {
 				}
 			},
 		},
-	})
+	}
 }
