@@ -40,7 +40,7 @@ func verifier(opts ic3.Options, certs *[]string) conformance.Verifier {
 			// the same text (TestCertificatesZ3).
 			c := certificate(m, prop, pd, res.Invariant)
 			var buf bytes.Buffer
-			if err := smtlib.WriteCert(&buf, smtlib.Question{Model: m, Property: prop, Policy: pd}, c.Lines(), res.Invariant); err != nil {
+			if err := c.Write(&buf, m, prop, pd); err != nil {
 				return conformance.Answer{}, err
 			}
 			back, err := cert.Parse(bytes.NewReader(buf.Bytes()), m.Name)

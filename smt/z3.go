@@ -133,6 +133,16 @@ static int vg_push(Z3_context c, Z3_solver s) { Z3_solver_push(c, s); return vg_
 static int vg_pop(Z3_context c, Z3_solver s, unsigned n) { Z3_solver_pop(c, s, n); return vg_err(c); }
 static int vg_reset(Z3_context c, Z3_solver s) { Z3_solver_reset(c, s); return vg_err(c); }
 
+// vg_eval_smtlib runs SMT-LIB2 commands in the context's command interpreter and
+// returns what they printed (NULL on error, the message in *code's place
+// being Z3_get_error_msg).
+static const char *vg_eval_smtlib(Z3_context c, const char *text, int *code) {
+	Z3_set_error(c, Z3_OK); // the code of an earlier script's error is sticky
+	Z3_string r = Z3_eval_smtlib2_string(c, text);
+	*code = (int)Z3_get_error_code(c);
+	return r;
+}
+
 static int vg_check(Z3_context c, Z3_solver s, unsigned n, Z3_ast *a, int *code) {
 	Z3_lbool r = n == 0 ? Z3_solver_check(c, s) : Z3_solver_check_assumptions(c, s, n, a);
 	*code = vg_err(c);
@@ -203,6 +213,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -931,3 +942,55 @@ func (s *Solver) String() string {
 // nop makes the cheapest cgo call there is (reading the error code), for
 // BenchmarkCgoCall.
 func (x *Context) nop() int { return int(C.vg_err(x.c)) }
+
+// EvalSMTLIB runs SMT-LIB2 commands, given as text, in Z3's own SMT-LIB2
+// front end (Z3_eval_smtlib2_string) and returns what they printed, such
+// as "sat" or "unsat" for each check-sat. It shares nothing with the
+// Encoder: a checker that must not trust vigil's encoding writes its
+// question as text and solves it here. The front end keeps its state
+// (definitions, declarations, scopes) across calls on one Context, apart
+// from the terms and solvers of the Go API. A command Z3 rejects is an
+// error that quotes Z3's first (error ...) line; cancelling ctx
+// interrupts a running check and returns ctx's cause as the error.
+func (x *Context) EvalSMTLIB(ctx context.Context, text string) (string, error) {
+	if x.c == nil {
+		return "", errors.New("smt: EvalSMTLIB on a closed context")
+	}
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("smt: %w", context.Cause(ctx))
+	}
+	done := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		x.Interrupt()
+		close(done)
+	})
+	ct := C.CString(text)
+	var code C.int
+	r := C.vg_eval_smtlib(x.c, ct, &code)
+	C.free(unsafe.Pointer(ct))
+	if !stop() {
+		<-done // the interrupt must not land in a later check
+	}
+	out := ""
+	if r != nil {
+		out = C.GoString(r)
+	}
+	if ctx.Err() != nil {
+		return out, fmt.Errorf("smt: %w", context.Cause(ctx))
+	}
+	if i := strings.Index(out, "(error"); i >= 0 {
+		code = C.Z3_PARSER_ERROR
+		out = out[i:]
+	}
+	if code != C.Z3_OK {
+		msg := strings.TrimSpace(out)
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		if m := C.Z3_get_error_msg(x.c, C.Z3_error_code(code)); m != nil && msg == "" {
+			msg = C.GoString(m)
+		}
+		return out, fmt.Errorf("smt: Z3 rejects the SMT-LIB2 text: %s", msg)
+	}
+	return out, nil
+}

@@ -11,7 +11,6 @@ import (
 
 	"vigil/ic3"
 	invcert "vigil/ic3/cert"
-	"vigil/smt/smtlib"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -147,7 +146,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 			break
 		}
 		if r.cert != "" {
-			if err := writeInvariant(r.cert, c, smtlib.Question{Model: m, Property: prop, Policy: decl}, res.Facts); err != nil {
+			if err := writeInvariant(r.cert, c, m, prop, decl); err != nil {
 				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 				return exitError
 			}
@@ -216,28 +215,21 @@ func (r *ic3Run) header(res *ic3.Result) (invcert.Header, error) {
 		h.StartFile, h.UnsafeFile, h.PolicyFile = *p.start, *p.unsafe, *p.policyFile
 	}
 	var err error
-	h.Hash, err = invcert.ModelHash(m, h.Property, h.Policy)
+	if h.Hash, err = invcert.ModelHash(m, h.Property, h.Policy); err != nil {
+		return h, err
+	}
+	h.PolicyHash, err = invcert.PolicyHash(decl)
 	return h, err
 }
 
 // writeInvariant writes the SMT-LIB2 certificate of c; a learned policy's
 // certificate checks consecution per label, given its facts.
-func writeInvariant(path string, c *invcert.Cert, q smtlib.Question, facts []ic3.Fact) error {
+func writeInvariant(path string, c *invcert.Cert, m *symbolic.Model, prop *symbolic.Property, decl *symbolic.PolicyDecl) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if ic3.IsLearned(q.Policy) {
-		excluded := make([]smtlib.Exclusion, len(facts))
-		for i, ft := range facts {
-			excluded[i] = smtlib.Exclusion{Box: ft.Box, Label: ft.Label, Within: ft.Within}
-		}
-		q.Policy = nil
-		err = smtlib.WriteCertFacts(f, q, c.Header.Lines(), c.Inv, excluded)
-	} else {
-		err = smtlib.WriteCert(f, q, c.Header.Lines(), c.Inv)
-	}
-	if err != nil {
+	if err := c.Write(f, m, prop, decl); err != nil {
 		f.Close()
 		return err
 	}

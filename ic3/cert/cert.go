@@ -41,6 +41,10 @@ type Header struct {
 	// PlaJA files given on the command line, if any.
 	StartFile, UnsafeFile, PolicyFile string
 	Hash                              string // ModelHash of the question
+	// PolicyHash is PolicyHash of the policy: the SHA-256 of the files it
+	// reads ("" when it reads none, or for certificates older than the
+	// field).
+	PolicyHash string
 	Boxes                             int
 	// Facts (learned policies) are the policy exclusions consecution
 	// relies on: label Label is never chosen in invariant box Box (0-based),
@@ -112,7 +116,11 @@ func (h *Header) Lines() []string {
 			ls = append(ls, kv[0]+": "+kv[1])
 		}
 	}
-	ls = append(ls, "model-sha256: "+h.Hash, fmt.Sprintf("boxes: %d", h.Boxes))
+	ls = append(ls, "model-sha256: "+h.Hash)
+	if h.PolicyHash != "" {
+		ls = append(ls, "policy-sha256: "+h.PolicyHash)
+	}
+	ls = append(ls, fmt.Sprintf("boxes: %d", h.Boxes))
 	for _, f := range h.Facts {
 		ls = append(ls, "fact: "+f.String())
 	}
@@ -253,6 +261,8 @@ func (c *Cert) parseHeader(src, name string) error {
 			c.PolicyFile = v
 		case "model-sha256":
 			c.Hash = v
+		case "policy-sha256":
+			c.PolicyHash = v
 		case "fact":
 			f, err := parseFact(v)
 			if err != nil {

@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"vigil/smt"
+	"vigil/smt/smtlib"
 	"vigil/symbolic"
 )
 
 // Failure is a condition of the certificate that does not hold, with the
 // states that show it.
 type Failure struct {
-	Condition string // init, consecution or safety
+	Condition string // init, consecution, sure, safety or fact
 	State     symbolic.State
 	Next      symbolic.State // consecution: the successor outside
 	msg       string
@@ -22,10 +23,16 @@ type Failure struct {
 func (f *Failure) Error() string { return "cert: " + f.msg }
 
 // Check checks c against the model and question it claims to answer:
-// the model hash, the variables, and the three conditions. A nil error
-// means the invariant is a proof that no run of policy (nil: any label)
-// from a start state of prop reaches a bad state. A *Failure names the
-// condition that fails with its witness states.
+// the property and policy names, the variables, the model hash, and the
+// conditions. A nil error means the invariant is a proof that no run of
+// policy (nil: any label) from a start state of prop reaches a bad state.
+// A *Failure names the condition that fails with its witness states.
+//
+// The conditions are written as SMT-LIB2 text by package smtlib (the
+// same definitions as the certificate file's, rebuilt from the model, not
+// read from the file) and solved by Z3's text front end: nothing here
+// goes through the smt.Encoder that ic3 searches with (see the package
+// documentation).
 func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) error {
 	pol := ""
 	if policy != nil {
@@ -35,14 +42,24 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 		return fmt.Errorf("cert: no property to check against")
 	}
 	if prop.Name != c.Property || pol != c.Policy {
-		return fmt.Errorf("cert: the certificate answers property %q with policy %q, not property %q with policy %q", c.Property, c.Policy, prop.Name, pol)
+		return fmt.Errorf("cert: the certificate answers property %s with policy %s, not property %s with policy %s",
+			Quote(c.Property), Quote(c.Policy), Quote(prop.Name), Quote(pol))
 	}
 	if len(c.Vars) != len(m.Vars) {
-		return fmt.Errorf("cert: the certificate does not belong to model %s: its invariant has %d variables, the model %d", m.Name, len(c.Vars), len(m.Vars))
+		return fmt.Errorf("cert: the certificate does not belong to model %s: its invariant has %d variables, the model %d", Quote(m.Name), len(c.Vars), len(m.Vars))
 	}
 	for i, v := range c.Vars {
 		if v != m.Vars[i].Name {
-			return fmt.Errorf("cert: the certificate does not belong to model %s: its variable %d is %q, the model's is %q", m.Name, i+1, v, m.Vars[i].Name)
+			return fmt.Errorf("cert: the certificate does not belong to model %s: its variable %d is %s, the model's is %s", Quote(m.Name), i+1, Quote(v), Quote(m.Vars[i].Name))
+		}
+	}
+	if c.PolicyHash != "" {
+		h, err := PolicyHash(policy)
+		if err != nil {
+			return err
+		}
+		if h != c.PolicyHash {
+			return fmt.Errorf("cert: the certificate was made for another policy file: its policy-sha256 is %.16s..., policy %s's files hash to %.16s... (was the network, ensemble or table retrained or replaced?)", c.PolicyHash, Quote(pol), orNone(h))
 		}
 	}
 	h, err := ModelHash(m, prop.Name, pol)
@@ -52,122 +69,24 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 	if h != c.Hash {
 		return fmt.Errorf("cert: the certificate does not belong to this model: its model-sha256 is %.12s..., the model loaded is %.12s... (was the model, a -D value or the policy changed?)", c.Hash, h)
 	}
-	x, err := smt.NewContext()
-	if err != nil {
-		return err
-	}
-	defer x.Close()
-	e, err := smt.NewEncoder(x, m)
-	if err != nil {
-		return err
-	}
 	learned := policy != nil && (policy.Kind == symbolic.KindNN || policy.Kind == symbolic.KindTrees)
 	if !learned && len(c.Facts) > 0 {
-		return fmt.Errorf("cert: the certificate has policy facts, but policy %q is not learned", pol)
+		return fmt.Errorf("cert: the certificate has policy facts, but policy %s is not learned", Quote(pol))
 	}
-	opts := smt.TransOptions{Property: prop, Policy: policy}
+	facts, err := c.resolveFacts(m)
+	if err != nil {
+		return err
+	}
+	q := smtlib.Question{Model: m, Property: prop, Policy: policy}
 	if learned {
-		opts.Policy = nil // SMT sees every label; the facts restrict them
+		q.Policy = nil // SMT sees every label; the facts restrict them
 	}
-	tr, err := e.Transition(opts)
+	script, err := smtlib.CertScript(q, smtlib.Boxes(c.Inv), facts.exclusions(), learned)
 	if err != nil {
+		return fmt.Errorf("cert: %v", err)
+	}
+	if err := solve(ctx, m, script, facts); err != nil {
 		return err
-	}
-	inv := func(vs []smt.Term) smt.Term {
-		bs := make([]smt.Term, len(c.Inv))
-		for i, b := range c.Inv {
-			bs[i] = e.Cube(b, vs)
-		}
-		return x.Or(bs...)
-	}
-	var start smt.Term
-	if prop.Start != nil {
-		start = e.Cond(prop.Start, e.Cur)
-	} else {
-		s0, err := m.InitialState()
-		if err != nil {
-			return fmt.Errorf("cert: %v", err)
-		}
-		start = e.State(s0, e.Cur)
-	}
-	rerr, err := e.RangeError(opts, e.Cur)
-	if err != nil {
-		return err
-	}
-	bad := x.Or(e.Cond(prop.Unsafe, e.Cur), x.And(x.Not(e.Terminal(prop, e.Cur)), rerr))
-	in := e.InRange(e.Cur)
-	type cond struct {
-		name string
-		f    smt.Term
-		next bool
-	}
-	conds := []cond{{"init", x.And(in, start, x.Not(inv(e.Cur))), false}}
-	if !learned {
-		conds = append(conds, cond{"consecution", x.And(inv(e.Cur), tr.Formula, x.Not(inv(e.Next))), true})
-	} else {
-		// Per label: from the boxes where no fact excludes the label, its
-		// steps stay in the invariant.
-		facts, err := c.resolveFacts(m)
-		if err != nil {
-			return err
-		}
-		for a := range m.Labels {
-			var bs []smt.Term
-			for i, b := range c.Inv {
-				if t, ok := facts.mayChoose(x, e, i, symbolic.LabelID(a), e.Cube(b, e.Cur)); ok {
-					bs = append(bs, t)
-				}
-			}
-			conds = append(conds, cond{"consecution", x.And(x.Or(bs...), tr.Formula, tr.Label[a], x.Not(inv(e.Next))), true})
-		}
-		// Each fact's sure labels are applicable throughout its region.
-		app := e.Applicable(e.Cur)
-		for _, f := range facts {
-			for _, l := range f.Sure {
-				conds = append(conds, cond{"sure", x.And(in, e.Cube(c.Inv[f.Box], e.Cur), e.Cube(f.Within, e.Cur), x.Not(app[l])), false})
-			}
-		}
-	}
-	conds = append(conds, cond{"safety", x.And(in, inv(e.Cur), bad), false})
-	if err := x.Err(); err != nil {
-		return err
-	}
-	for _, q := range conds {
-		s, err := x.NewSolver()
-		if err != nil {
-			return err
-		}
-		if err := s.Assert(q.f); err != nil {
-			return err
-		}
-		res, err := s.CheckContext(ctx)
-		if err != nil {
-			return err
-		}
-		switch res {
-		case smt.Unknown:
-			return fmt.Errorf("cert: the %s condition could not be decided (%s)", q.name, s.ReasonUnknown())
-		case smt.Sat:
-			f := &Failure{Condition: q.name}
-			if f.State, err = e.Decode(s, e.Cur); err != nil {
-				return err
-			}
-			switch q.name {
-			case "init":
-				f.msg = fmt.Sprintf("init fails: start state %s is outside the invariant", m.FormatState(f.State))
-			case "consecution":
-				if f.Next, err = e.Decode(s, e.Next); err != nil {
-					return err
-				}
-				f.msg = fmt.Sprintf("consecution fails: state %s is inside the invariant, its successor %s is not", m.FormatState(f.State), m.FormatState(f.Next))
-			case "sure":
-				f.msg = fmt.Sprintf("a policy fact claims a label applicable throughout its box, but it is not applicable in state %s", m.FormatState(f.State))
-			default:
-				f.msg = fmt.Sprintf("safety fails: state %s is inside the invariant and unsafe (or an outcome leaves a range there)", m.FormatState(f.State))
-			}
-			return f
-		}
-		s.Close()
 	}
 	if !learned {
 		return nil
@@ -178,15 +97,126 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 	if err != nil {
 		return fmt.Errorf("cert: %v", err)
 	}
-	facts, _ := c.resolveFacts(m)
 	fc := NewFactChecker(m, p)
 	for _, f := range facts {
 		lo, hi := boxBounds(m, append(slices.Clone(c.Inv[f.Box]), f.Within...))
 		if err := fc.Check(ctx, Fact{Lo: lo, Hi: hi, Label: f.Label, Sure: f.Sure}); err != nil {
-			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, m.Labels[f.Label].Name, strings.TrimPrefix(err.Error(), "cert: "))}
+			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, Quote(m.Labels[f.Label].Name), strings.TrimPrefix(err.Error(), "cert: "))}
 		}
 	}
 	return nil
+}
+
+func orNone(h string) string {
+	if h == "" {
+		return "(no file)"
+	}
+	return h
+}
+
+// solve runs the script's checks in Z3's SMT-LIB2 front end; each must be
+// unsat. A sat check becomes a *Failure with the witness read back with
+// get-value.
+func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factList) error {
+	x, err := smt.NewContext()
+	if err != nil {
+		return err
+	}
+	defer x.Close()
+	eval := func(text string) (string, error) {
+		out, err := x.EvalSMTLIB(ctx, text)
+		if err != nil {
+			return "", fmt.Errorf("cert: %v", err)
+		}
+		return strings.TrimSpace(out), nil
+	}
+	if _, err := eval(s.Defs); err != nil {
+		return err
+	}
+	for _, q := range s.Checks {
+		ans, err := eval("(push 1)\n(assert " + q.Formula + ")\n(check-sat)")
+		if err != nil {
+			return err
+		}
+		switch ans {
+		case "unsat":
+			if _, err := eval("(pop 1)"); err != nil {
+				return err
+			}
+			continue
+		case "sat":
+		default:
+			why, _ := eval("(get-info :reason-unknown)")
+			return fmt.Errorf("cert: the %s condition could not be decided (%s: %s)", q.Name, ans, why)
+		}
+		f := &Failure{Condition: q.Name}
+		if strings.HasPrefix(q.Name, "consecution") {
+			f.Condition = "consecution"
+		}
+		if f.State, err = values(eval, m, s.Cur); err != nil {
+			return err
+		}
+		switch {
+		case q.Name == "init":
+			f.msg = fmt.Sprintf("init fails: start state %s is outside the invariant", m.FormatState(f.State))
+		case f.Condition == "consecution":
+			if f.Next, err = values(eval, m, s.Next); err != nil {
+				return err
+			}
+			via := ""
+			if q.Name != "consecution" {
+				via = fmt.Sprintf(" by label %s, which no policy fact excludes there", Quote(m.Labels[q.Label].Name))
+			}
+			f.msg = fmt.Sprintf("consecution fails: state %s is inside the invariant, its successor %s%s is not", m.FormatState(f.State), m.FormatState(f.Next), via)
+		case q.Name == "sure":
+			ft := facts[q.Fact]
+			f.msg = fmt.Sprintf("the policy fact on box %d (label %s) claims label %s applicable throughout its region, but it is not applicable in state %s",
+				ft.Box, Quote(m.Labels[ft.Label].Name), Quote(m.Labels[q.Label].Name), m.FormatState(f.State))
+		default:
+			f.msg = fmt.Sprintf("safety fails: state %s is inside the invariant and unsafe (or an outcome leaves a range there)", m.FormatState(f.State))
+		}
+		return f
+	}
+	return nil
+}
+
+// values reads the values of the constants vs in the last model.
+func values(eval func(string) (string, error), m *symbolic.Model, vs []string) (symbolic.State, error) {
+	s := make(symbolic.State, len(vs))
+	if len(vs) == 0 {
+		return s, nil
+	}
+	out, err := eval("(get-value (" + strings.Join(vs, " ") + "))")
+	if err != nil {
+		return nil, err
+	}
+	bad := func(why string) error {
+		return fmt.Errorf("cert: cannot read Z3's witness %q: %s", out, why)
+	}
+	p := &parser{src: out, name: "z3", line: 1}
+	e, err := p.next()
+	if err != nil {
+		return nil, bad(err.Error())
+	}
+	l, ok := e.(list)
+	if !ok || len(l.items) != len(vs) {
+		return nil, bad(fmt.Sprintf("want %d (name value) pairs", len(vs)))
+	}
+	for i, it := range l.items {
+		pair, ok := it.(list)
+		if !ok || len(pair.items) != 2 {
+			return nil, bad("want (name value)")
+		}
+		k, err := integer(pair.items[1])
+		if err != nil {
+			return nil, bad(err.Error())
+		}
+		s[i] = k
+	}
+	if m.InRange(s) >= 0 {
+		return nil, bad("the state is outside the variables' ranges")
+	}
+	return s, nil
 }
 
 type resolvedFact struct {
@@ -198,21 +228,17 @@ type resolvedFact struct {
 
 type factList []resolvedFact
 
-// mayChoose returns the part of invariant box i (cube, over the current
-// state) where no fact excludes label a; ok is false when a fact excludes
-// a from the whole box.
-func (fs factList) mayChoose(x *smt.Context, e *smt.Encoder, i int, a symbolic.LabelID, cube smt.Term) (t smt.Term, ok bool) {
-	t = cube
+// exclusions returns the facts as smtlib writes them.
+func (fs factList) exclusions() []smtlib.Exclusion {
+	var out []smtlib.Exclusion
 	for _, f := range fs {
-		if f.Box != i || f.Label != a {
-			continue
+		e := smtlib.Exclusion{Box: f.Box, Label: f.Label, Sure: f.Sure}
+		if len(f.Within) > 0 {
+			e.Within = smtlib.Boxes([][]smt.Lit{f.Within})[0]
 		}
-		if len(f.Within) == 0 {
-			return t, false
-		}
-		t = x.And(t, x.Not(e.Cube(f.Within, e.Cur)))
+		out = append(out, e)
 	}
-	return t, true
+	return out
 }
 
 // resolveFacts maps the facts' label names to the model's labels.
@@ -221,7 +247,7 @@ func (c *Cert) resolveFacts(m *symbolic.Model) (factList, error) {
 		if l := m.LabelIndex(n); l != symbolic.NoLabel {
 			return l, nil
 		}
-		return 0, fmt.Errorf("cert: a policy fact names label %q, which model %s lacks", n, m.Name)
+		return 0, fmt.Errorf("cert: a policy fact names label %s, which model %s lacks%s", Quote(n), Quote(m.Name), lookAlike(n, m))
 	}
 	var out factList
 	for _, f := range c.Facts {
@@ -252,6 +278,17 @@ func (c *Cert) resolveFacts(m *symbolic.Model) (factList, error) {
 	return out, nil
 }
 
+// lookAlike returns ", though it looks like label NAME" when n differs
+// from one of m's labels only in characters outside ASCII.
+func lookAlike(n string, m *symbolic.Model) string {
+	for _, l := range m.Labels {
+		if Skeleton(l.Name) == Skeleton(n) {
+			return fmt.Sprintf(" (it only looks like label %s)", Quote(l.Name))
+		}
+	}
+	return ""
+}
+
 // boxBounds returns the per-variable bounds of a box.
 func boxBounds(m *symbolic.Model, b []smt.Lit) (lo, hi []int) {
 	lo, hi = make([]int, len(m.Vars)), make([]int, len(m.Vars))
@@ -267,3 +304,4 @@ func boxBounds(m *symbolic.Model, b []smt.Lit) (lo, hi []int) {
 	}
 	return lo, hi
 }
+

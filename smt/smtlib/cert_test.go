@@ -42,14 +42,14 @@ func reachable(q Question) (states, starts []symbolic.State, ok bool) {
 }
 
 // points returns the invariant whose boxes are the given states.
-func points(m *symbolic.Model, states []symbolic.State) [][]smt.Lit {
+func points(m *symbolic.Model, states []symbolic.State) [][]Lit {
 	vars := make([]symbolic.VarID, len(m.Vars))
 	for i := range vars {
 		vars[i] = symbolic.VarID(i)
 	}
-	var inv [][]smt.Lit
+	var inv [][]Lit
 	for _, s := range states {
-		inv = append(inv, smt.Point(vars, s))
+		inv = append(inv, Boxes([][]smt.Lit{smt.Point(vars, s)})[0])
 	}
 	return inv
 }
@@ -63,7 +63,7 @@ func TestCert(t *testing.T) {
 	needZ3(t)
 	var ps []problem
 	want := map[string]string{}
-	cert := func(name string, q Question, inv [][]smt.Lit, answers string) {
+	cert := func(name string, q Question, inv [][]Lit, answers string) {
 		var b strings.Builder
 		if err := WriteCert(&b, q, []string{"vigil test certificate", name}, inv); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -82,7 +82,7 @@ func TestCert(t *testing.T) {
 			if !ok {
 				if _, err := bfsVerdict(q); err == nil && unsafe < 3 {
 					unsafe++
-					cert(name+"/true", q, [][]smt.Lit{{}}, "init unsat consecution unsat safety sat")
+					cert(name+"/true", q, [][]Lit{{}}, "init unsat consecution unsat safety sat")
 				}
 				continue
 			}

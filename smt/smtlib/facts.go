@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"vigil/smt"
 	"vigil/symbolic"
 )
 
@@ -15,17 +14,21 @@ import (
 type Exclusion struct {
 	Box    int
 	Label  symbolic.LabelID
-	Within []smt.Lit
+	Within []Lit
+	// Sure are the labels the fact claims applicable throughout its
+	// region; only the checker's Script tests them (CertScript).
+	Sure []symbolic.LabelID
 }
 
 // WriteCertFacts writes the certificate of a learned policy (a network or
 // an ensemble, which SMT-LIB cannot express): q.Policy must be nil, and
-// excluded are the policy facts, checked elsewhere. Consecution is then
+// excluded are the policy facts, checked elsewhere (their Sure labels are
+// not written: vigil cert check checks them). Consecution is then
 // checked per label: from the part of the invariant where a may be chosen
 // (its boxes without the regions where a fact excludes a), every a-step
 // stays in the invariant. z3 FILE prints init, unsat, then one
 // "consecution <label>", unsat pair per label, then safety, unsat.
-func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]smt.Lit, excluded []Exclusion) error {
+func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]Lit, excluded []Exclusion) error {
 	if q.Policy != nil {
 		return fmt.Errorf("smtlib: WriteCertFacts takes the question without its (learned) policy")
 	}
@@ -33,29 +36,55 @@ func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]smt.Lit, e
 	if err != nil {
 		return err
 	}
-	m := p.m
-	for _, e := range excluded {
-		if e.Box < 0 || e.Box >= len(inv) || int(e.Label) < 0 || int(e.Label) >= len(m.Labels) {
-			return fmt.Errorf("smtlib: a policy fact names box %d of %d, label %d of %d", e.Box+1, len(inv), e.Label, len(m.Labels))
-		}
+	if err := p.checkFacts(len(inv), excluded); err != nil {
+		return err
 	}
-	for _, h := range header {
-		for _, l := range strings.Split(h, "\n") {
-			p.line(strings.TrimRight("; "+strings.TrimRight(l, "\r"), " "))
-		}
-	}
+	p.header(header)
 	p.describe()
 	p.line("; Certificate of a learned policy: vigil.inv is an inductive invariant that")
 	p.line("; contains the start states and no bad state, given the policy facts of the")
 	p.line("; header (label a is never chosen in box i), which vigil cert check re-checks")
 	p.line("; against the policy. Each check below must print unsat.")
-	p.defs()
-	if err := p.invariant(inv); err != nil {
+	checks, err := p.certDefs(inv, excluded, true)
+	if err != nil {
 		return err
 	}
+	p.checks(checks)
+	return p.flush(w)
+}
+
+// checkFacts checks that the facts name boxes of the invariant and labels
+// and variables of the model.
+func (p *printer) checkFacts(boxes int, excluded []Exclusion) error {
+	m := p.m
+	label := func(l symbolic.LabelID) bool { return int(l) >= 0 && int(l) < len(m.Labels) }
+	for _, e := range excluded {
+		if e.Box < 0 || e.Box >= boxes || !label(e.Label) {
+			return fmt.Errorf("smtlib: a policy fact names box %d of %d, label %d of %d", e.Box+1, boxes, e.Label, len(m.Labels))
+		}
+		for _, l := range e.Sure {
+			if !label(l) {
+				return fmt.Errorf("smtlib: a policy fact names sure label %d of %d", l, len(m.Labels))
+			}
+		}
+		for _, l := range e.Within {
+			if int(l.Var) < 0 || int(l.Var) >= len(m.Vars) {
+				return fmt.Errorf("smtlib: a policy fact bounds variable %d, which model %s lacks", l.Var, m.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// factDefs writes, per label, vigil.step.<a> (one step under label a) and
+// vigil.inv.<a> (the part of the invariant where the policy may choose a),
+// and returns the consecution checks, one per label.
+func (p *printer) factDefs(inv [][]Lit, excluded []Exclusion) []Check {
+	m := p.m
 	s, t := p.state(), p.nextState()
 	ps := params(p.n.cur)
 	both := strings.TrimSpace(ps + " " + params(p.n.next))
+	var checks []Check
 	for a := range m.Labels {
 		var cmds []string
 		for ci := range m.Commands {
@@ -70,9 +99,9 @@ func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]smt.Lit, e
 		p.line("")
 		p.define(fmt.Sprintf("one step under label %s", m.Labels[a].Name), fmt.Sprintf("vigil.step.%d", a), both,
 			"(and "+call(fnInRange, s...)+" "+call(fnInRange, t...)+" (not "+call(fnTerminal, s...)+")\n    "+steps+")")
-		// Per box: nil when a fact excludes a from the whole box, else the
-		// sub-boxes a is excluded from.
-		within := make([][][]smt.Lit, len(inv))
+		// Per box: whole when a fact excludes a from the whole box, else
+		// the sub-boxes a is excluded from.
+		within := make([][][]Lit, len(inv))
 		whole := make([]bool, len(inv))
 		for _, e := range excluded {
 			if e.Label != symbolic.LabelID(a) {
@@ -89,7 +118,7 @@ func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]smt.Lit, e
 			if whole[i] {
 				continue
 			}
-			part := p.boxes([][]smt.Lit{b})
+			part := p.boxes([][]Lit{b})
 			if len(within[i]) > 0 {
 				part = and(part, "(not "+p.boxes(within[i])+")")
 			}
@@ -98,30 +127,17 @@ func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]smt.Lit, e
 		p.line(fmt.Sprintf("; the part of the invariant where the policy may choose %s", comment(m.Labels[a].Name)))
 		p.line(fmt.Sprintf("(define-fun vigil.inv.%d (%s) Bool", a, ps))
 		p.line("  " + or(parts...) + ")")
+		checks = append(checks, Check{
+			Name:    fmt.Sprintf("consecution %d", a),
+			Formula: "(and " + call(fmt.Sprintf("vigil.inv.%d", a), s...) + " " + call(fmt.Sprintf("vigil.step.%d", a), pair(s, t)...) + " (not " + call(fnInv, t...) + "))",
+			Label:   symbolic.LabelID(a), Next: true, Fact: -1,
+		})
 	}
-	p.line("")
-	for _, vs := range [][]string{p.n.cur, p.n.next} {
-		for _, v := range vs {
-			p.line("(declare-const " + v + " Int)")
-		}
-	}
-	check := func(name, formula string) {
-		p.line(`(echo "` + name + `")`)
-		p.line("(push 1)")
-		p.line("(assert " + formula + ")")
-		p.line("(check-sat)")
-		p.line("(pop 1)")
-	}
-	check("init", "(and "+call(fnInit, s...)+" (not "+call(fnInv, s...)+"))")
-	for a := range m.Labels {
-		check(fmt.Sprintf("consecution %d", a), "(and "+call(fmt.Sprintf("vigil.inv.%d", a), s...)+" "+call(fmt.Sprintf("vigil.step.%d", a), pair(s, t)...)+" (not "+call(fnInv, t...)+"))")
-	}
-	check("safety", "(and "+call(fnInv, s...)+" "+call(fnBad, s...)+")")
-	return p.flush(w)
+	return checks
 }
 
 // boxes writes a union of boxes as one expression.
-func (p *printer) boxes(inv [][]smt.Lit) string {
+func (p *printer) boxes(inv [][]Lit) string {
 	if len(inv) == 0 {
 		return "false"
 	}

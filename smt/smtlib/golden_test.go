@@ -14,7 +14,6 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"vigil/lang"
-	"vigil/smt"
 	"vigil/symbolic"
 )
 
@@ -39,7 +38,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			var inv [][]smt.Lit
+			var inv [][]Lit
 			var invText string
 			for _, f := range ar.Files {
 				switch {
@@ -131,14 +130,14 @@ func TestGolden(t *testing.T) {
 }
 
 // parseInvariant reads one box per line: `x <= 3, y >= -1`, or `true`.
-func parseInvariant(m *symbolic.Model, text string) ([][]smt.Lit, error) {
-	var inv [][]smt.Lit
+func parseInvariant(m *symbolic.Model, text string) ([][]Lit, error) {
+	var inv [][]Lit
 	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		box := []smt.Lit{}
+		box := []Lit{}
 		if line != "true" {
 			for _, f := range strings.Split(line, ",") {
 				parts := strings.Fields(f)
@@ -150,7 +149,7 @@ func parseInvariant(m *symbolic.Model, text string) ([][]smt.Lit, error) {
 				if v < 0 || err != nil {
 					return nil, fmt.Errorf("invariant: bad literal %q", f)
 				}
-				box = append(box, smt.Lit{Var: v, Upper: parts[1] == "<=", K: k})
+				box = append(box, Lit{Var: v, Upper: parts[1] == "<=", K: k})
 			}
 		}
 		inv = append(inv, box)

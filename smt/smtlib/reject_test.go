@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"vigil/smt"
 	"vigil/symbolic"
 )
 
@@ -149,7 +148,7 @@ func TestAccepts(t *testing.T) {
 	}
 	q = base()
 	b.Reset()
-	err := WriteCert(&b, q, []string{"two\nlines"}, [][]smt.Lit{{{Var: 0, K: -2}, {Var: 1, Upper: true, K: 0}}, {}})
+	err := WriteCert(&b, q, []string{"two\nlines"}, [][]Lit{{{Var: 0, K: -2}, {Var: 1, Upper: true, K: 0}}, {}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +157,7 @@ func TestAccepts(t *testing.T) {
 			t.Errorf("certificate lacks %q:\n%s", want, b.String())
 		}
 	}
-	if err := WriteCert(&b, q, nil, [][]smt.Lit{{{Var: 2}}}); err == nil || !strings.Contains(err.Error(), "invariant box 1: literal on variable 2, which model t lacks") {
+	if err := WriteCert(&b, q, nil, [][]Lit{{{Var: 2}}}); err == nil || !strings.Contains(err.Error(), "invariant box 1: literal on variable 2, which model t lacks") {
 		t.Errorf("a literal on a missing variable: got %v", err)
 	}
 }
@@ -231,7 +230,7 @@ func TestNoVariables(t *testing.T) {
 		if err := WriteCHC(&chc, q); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteCert(&cert, q, nil, [][]smt.Lit{{}}); err != nil {
+		if err := WriteCert(&cert, q, nil, [][]Lit{{}}); err != nil {
 			t.Fatal(err)
 		}
 		ps = append(ps, problem{fmt.Sprintf("chc/%t", unsafe), chc.String()}, problem{fmt.Sprintf("cert/%t", unsafe), cert.String()})

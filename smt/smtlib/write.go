@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"vigil/smt"
 	"vigil/symbolic"
 )
 
@@ -66,47 +65,64 @@ func WriteCHC(w io.Writer, q Question) error {
 // first as comments. z3 FILE prints init, unsat, consecution, unsat,
 // safety, unsat when the certificate is valid; see the package
 // documentation for the format.
-func WriteCert(w io.Writer, q Question, header []string, inv [][]smt.Lit) error {
+func WriteCert(w io.Writer, q Question, header []string, inv [][]Lit) error {
 	p, err := newPrinter(q)
 	if err != nil {
 		return err
 	}
+	p.header(header)
+	p.describe()
+	p.line("; Certificate: vigil.inv is an inductive invariant that contains the start")
+	p.line("; states and no bad state. Each check below must print unsat.")
+	checks, err := p.certDefs(inv, nil, false)
+	if err != nil {
+		return err
+	}
+	p.checks(checks)
+	return p.flush(w)
+}
+
+// header writes the caller's header lines as comments.
+func (p *printer) header(header []string) {
 	for _, h := range header {
 		for _, l := range strings.Split(h, "\n") {
 			p.line(strings.TrimRight("; "+strings.TrimRight(l, "\r"), " "))
 		}
 	}
-	p.describe()
-	p.line("; Certificate: vigil.inv is an inductive invariant that contains the start")
-	p.line("; states and no bad state. Each check below must print unsat.")
-	p.defs()
-	if err := p.invariant(inv); err != nil {
-		return err
-	}
+}
+
+// checks writes the declarations of the state constants and, for each
+// check, its name (echo) and a satisfiability check in its own scope.
+func (p *printer) checks(checks []Check) {
 	p.line("")
-	for _, vs := range [][]string{p.n.cur, p.n.next} {
-		for _, v := range vs {
-			p.line("(declare-const " + v + " Int)")
-		}
+	if d := p.declarations(); d != "" {
+		p.line(d)
 	}
-	s, t := p.state(), p.nextState()
-	check := func(name, formula string) {
-		p.line(`(echo "` + name + `")`)
+	for _, c := range checks {
+		p.line(`(echo "` + c.Name + `")`)
 		p.line("(push 1)")
-		p.line("(assert " + formula + ")")
+		p.line("(assert " + c.Formula + ")")
 		p.line("(check-sat)")
 		p.line("(pop 1)")
 	}
-	check("init", "(and "+call(fnInit, s...)+" (not "+call(fnInv, s...)+"))")
-	check("consecution", "(and "+call(fnInv, s...)+" "+call(fnTrans, pair(s, t)...)+" (not "+call(fnInv, t...)+"))")
-	check("safety", "(and "+call(fnInv, s...)+" "+call(fnBad, s...)+")")
-	return p.flush(w)
+}
+
+// declarations declares the current and next state constants, one per
+// line.
+func (p *printer) declarations() string {
+	var ls []string
+	for _, vs := range [][]string{p.n.cur, p.n.next} {
+		for _, v := range vs {
+			ls = append(ls, "(declare-const "+v+" Int)")
+		}
+	}
+	return strings.Join(ls, "\n")
 }
 
 // invariant writes the define-fun of vigil.inv in the fixed form the
 // certificate checker parses: the header line, then "(or", one box per
 // line, "))"; an empty invariant is the line "false" and ")".
-func (p *printer) invariant(inv [][]smt.Lit) error {
+func (p *printer) invariant(inv [][]Lit) error {
 	p.line("")
 	p.line("; the invariant: a union of boxes, one per line")
 	p.line("(define-fun " + fnInv + " (" + params(p.n.cur) + ") Bool")

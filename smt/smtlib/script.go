@@ -1,0 +1,119 @@
+package smtlib
+
+import (
+	"fmt"
+
+	"vigil/symbolic"
+)
+
+// Check is one condition of a certificate: a formula over the state
+// constants that a solver must find unsatisfiable.
+type Check struct {
+	// Name is init, consecution, "consecution <label index>" (learned
+	// policies), safety, or sure.
+	Name    string
+	Formula string
+	// Next tells that the formula also reads the next state's constants.
+	Next bool
+	// Label is the label of a learned policy's consecution check or of a
+	// sure check; Fact is the index of the fact a sure check tests, else -1.
+	Label symbolic.LabelID
+	Fact  int
+}
+
+// Script is a certificate's question as SMT-LIB2 text for a solver that
+// reads text: Defs holds the definitions, the invariant and the
+// declarations of the state constants Cur and Next (quoted symbols, in
+// variable order); each check is then asserted in a scope of its own. It
+// is what WriteCert and WriteCertFacts write, without the comments and
+// with the sure checks of the policy facts, so that a checker can solve it
+// without the Z3 binding's encoder.
+type Script struct {
+	Defs      string
+	Cur, Next []string
+	Checks    []Check
+}
+
+// CertScript returns the checks of a certificate that inv is an inductive
+// invariant of q containing its start states and no bad state. With
+// learned set, q.Policy must be nil and excluded are the learned policy's
+// facts: consecution is checked per label outside the regions where a
+// fact excludes the label, and one sure check per fact and sure label
+// asks whether the label can be inapplicable somewhere in the fact's
+// region (the facts' exclusions themselves are the caller's to check).
+func CertScript(q Question, inv [][]Lit, excluded []Exclusion, learned bool) (*Script, error) {
+	if learned && q.Policy != nil {
+		return nil, fmt.Errorf("smtlib: a learned policy's certificate takes the question without its policy")
+	}
+	if !learned && len(excluded) > 0 {
+		return nil, fmt.Errorf("smtlib: policy facts need a learned policy")
+	}
+	p, err := newPrinter(q)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.checkFacts(len(inv), excluded); err != nil {
+		return nil, err
+	}
+	checks, err := p.certDefs(inv, excluded, learned)
+	if err != nil {
+		return nil, err
+	}
+	if learned {
+		// the sure checks go before safety, the last check
+		safety := checks[len(checks)-1]
+		checks = append(append(checks[:len(checks)-1], p.sureChecks(inv, excluded)...), safety)
+	}
+	if d := p.declarations(); d != "" {
+		p.line(d)
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return &Script{Defs: p.b.String(), Cur: p.n.cur, Next: p.n.next, Checks: checks}, nil
+}
+
+// certDefs writes the definitions of the question and of the invariant
+// (and, with learned, the per-label definitions of factDefs) and returns
+// the checks: init, consecution (one per label with learned), safety.
+func (p *printer) certDefs(inv [][]Lit, excluded []Exclusion, learned bool) ([]Check, error) {
+	p.defs()
+	if err := p.invariant(inv); err != nil {
+		return nil, err
+	}
+	s, t := p.state(), p.nextState()
+	checks := []Check{{Name: "init", Formula: "(and " + call(fnInit, s...) + " (not " + call(fnInv, s...) + "))", Fact: -1}}
+	if learned {
+		checks = append(checks, p.factDefs(inv, excluded)...)
+	} else {
+		checks = append(checks, Check{Name: "consecution", Next: true, Fact: -1,
+			Formula: "(and " + call(fnInv, s...) + " " + call(fnTrans, pair(s, t)...) + " (not " + call(fnInv, t...) + "))"})
+	}
+	checks = append(checks, Check{Name: "safety", Formula: "(and " + call(fnInv, s...) + " " + call(fnBad, s...) + ")", Fact: -1})
+	return checks, p.err
+}
+
+// sureChecks returns, per fact and sure label a, the check that a is
+// applicable (some command of a has a true guard) in every in-range state
+// of the fact's region.
+func (p *printer) sureChecks(inv [][]Lit, excluded []Exclusion) []Check {
+	m, s := p.m, p.state()
+	guards := make([][]string, len(m.Labels))
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		guards[c.Label] = append(guards[c.Label], p.condString(c.Guard))
+	}
+	var checks []Check
+	for i, e := range excluded {
+		region := p.boxes([][]Lit{inv[e.Box]})
+		if len(e.Within) > 0 {
+			region = and(region, p.boxes([][]Lit{e.Within}))
+		}
+		for _, a := range e.Sure {
+			checks = append(checks, Check{Name: "sure", Label: a, Fact: i,
+				Formula: and(call(fnInRange, s...), region, "(not "+or(guards[a]...)+")")})
+		}
+	}
+	return checks
+}
+
