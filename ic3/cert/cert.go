@@ -45,7 +45,7 @@ type Header struct {
 	// reads ("" when it reads none, or for certificates older than the
 	// field).
 	PolicyHash string
-	Boxes                             int
+	Boxes      int
 	// Facts (learned policies) are the policy exclusions consecution
 	// relies on: label Label is never chosen in invariant box Box (0-based),
 	// or in the part of it that the bounds Within cut out, given the labels

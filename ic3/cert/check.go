@@ -304,4 +304,3 @@ func boxBounds(m *symbolic.Model, b []smt.Lit) (lo, hi []int) {
 	}
 	return lo, hi
 }
-

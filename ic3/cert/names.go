@@ -106,4 +106,3 @@ func (c *Cert) Write(w io.Writer, m *symbolic.Model, prop *symbolic.Property, po
 	q.Policy = nil
 	return smtlib.WriteCertFacts(w, q, c.Lines(), inv, facts.exclusions())
 }
-

@@ -116,4 +116,3 @@ func (p *printer) sureChecks(inv [][]Lit, excluded []Exclusion) []Check {
 	}
 	return checks
 }
-
