@@ -55,6 +55,9 @@ type certResult struct {
 	Entries int       `json:"entries"`
 	States  int       `json:"states"`
 	Error   string    `json:"error,omitempty"`
+	// Checked is what the certificate was checked against (absent when
+	// the model could not be loaded).
+	Checked *checked `json:"checked,omitempty"`
 }
 
 func certCheck(e *env, args []string) int {
@@ -96,11 +99,18 @@ func certCheck(e *env, args []string) int {
 		case *asJSON:
 			b, _ := json.MarshalIndent(res, "", "  ")
 			fmt.Fprintln(e.stdout, string(b))
-		case err == nil || how == reported:
+		case err == nil:
+			if res.Checked != nil {
+				res.Checked.print(e.stdout)
+			}
+		case how == reported:
 		case how == input:
 			fmt.Fprintf(e.stderr, "vigil cert check: %s\n", res.Error)
 		default:
 			fmt.Fprintf(e.stdout, "invalid: %s\n", res.Error)
+			if res.Checked != nil {
+				res.Checked.print(e.stdout)
+			}
 		}
 		if err != nil {
 			return exitError
@@ -132,10 +142,14 @@ func certCheck(e *env, args []string) int {
 	if ct.Plaja != nil {
 		rec.start, rec.unsafe, rec.policyFile = ct.Plaja.Start, ct.Plaja.Unsafe, ct.Plaja.PolicyFile
 	}
-	m, model, propName, polName, how, err := rec.load(e, path, *spec, plaja, defs)
+	if err := compareDefines(path, rec.defines, defs); err != nil {
+		return finish(err, answer)
+	}
+	m, chk, propName, polName, how, err := rec.load(e, path, *spec, plaja, defs)
 	if err != nil {
 		return finish(err, map[bool]int{true: input, false: reported}[how])
 	}
+	model := chk.ModelFile
 	prop, ok := selectProperty(e, "cert check", m, propName, true)
 	if !ok {
 		return finish(fmt.Errorf("model %s: no property %q", model, propName), reported)
@@ -147,15 +161,23 @@ func certCheck(e *env, args []string) int {
 		}
 	}
 
+	if err := chk.describe(m, prop, pol, ct.PolicySHA256); err != nil {
+		return finish(err, input)
+	}
+	if pol == nil && ct.Policy != "" {
+		chk.Policy, chk.PolicyUnused = ct.Policy, true
+		chk.NonASCII = append(chk.NonASCII, nonASCII(ct.Policy)...)
+	}
+	res.Checked = chk
 	rep, err := cert.Check(m, prop, pol, ct)
 	res.States = rep.States
 	if err != nil {
 		return finish(err, answer)
 	}
 	if !*asJSON {
-		about := fmt.Sprintf("model %s, property %s", m.Name, prop.Name)
+		about := fmt.Sprintf("model %s, property %s", invcert.Quote(m.Name), invcert.Quote(prop.Name))
 		if pol != nil {
-			about += ", policy " + pol.Name
+			about += ", policy " + invcert.Quote(pol.Name)
 		}
 		fmt.Fprintf(e.stdout, "valid: %s certificate for %s (%s, radius %s): %d entries, %d states, %d successors checked\n",
 			ct.Kind, m.FormatState(ct.State), about, cert.RadiusString(ct.Radius), rep.Entries, rep.States, rep.Successors)
@@ -192,18 +214,20 @@ type certRecord struct {
 }
 
 // load loads the model a certificate at path names: its spec (unless
-// --spec overrides it) with its defines (-D overrides them) and PlaJA
-// files, each path tried from the current directory and then from the
-// certificate's. It returns the model, the model file, and the property
+// --spec overrides it) with its defines and PlaJA files, each path tried
+// from the current directory and then from the certificate's. -D flags
+// must agree with the defines the certificate records: the caller checks
+// them with compareDefines first.
+// It returns the model, what it was loaded from (chk), and the property
 // and policy names after the PlaJA files are attached. On failure, input
 // tells whether the error is yet to be printed (true) or the loaders
 // have printed it.
-func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defines) (m *symbolic.Model, model, prop, pol string, input bool, err error) {
+func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defines) (m *symbolic.Model, chk *checked, prop, pol string, input bool, err error) {
 	dir := filepath.Dir(path)
-	model = spec
+	model := spec
 	if model == "" {
 		if r.spec == "" {
-			return nil, "", "", "", true, fmt.Errorf("%s names no spec; give the model with --spec", path)
+			return nil, nil, "", "", true, fmt.Errorf("%s names no spec; give the model with --spec", invcert.Quote(path))
 		}
 		model = resolveNear(r.spec, dir)
 	}
@@ -211,8 +235,9 @@ func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defi
 	for k, v := range r.defines {
 		merged[k] = v
 	}
-	for k, v := range defs {
-		merged[k] = v
+	chk = &checked{ModelFile: model, Defines: merged, DefinesFrom: "none"}
+	if len(merged) > 0 {
+		chk.DefinesFrom = "certificate"
 	}
 	for _, p := range []struct {
 		flag     *string
@@ -222,12 +247,13 @@ func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defi
 			*p.flag = resolveNear(p.recorded, dir)
 		}
 	}
+	chk.StartFile, chk.UnsafeFile, chk.PolicyFile = *plaja.start, *plaja.unsafe, *plaja.policyFile
 	if m = loadModel(e, model, merged); m == nil {
-		return nil, model, "", "", false, fmt.Errorf("cannot load model %s", model)
+		return nil, chk, "", "", false, fmt.Errorf("cannot load model %s", invcert.Quote(model))
 	}
 	prop, pol = r.property, r.policy
 	if !plaja.apply(e, m, &prop, &pol) {
-		return nil, model, "", "", false, fmt.Errorf("cannot attach the PlaJA files to model %s", model)
+		return nil, chk, "", "", false, fmt.Errorf("cannot attach the PlaJA files to model %s", invcert.Quote(model))
 	}
-	return m, model, prop, pol, false, nil
+	return m, chk, prop, pol, false, nil
 }

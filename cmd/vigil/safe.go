@@ -380,6 +380,11 @@ func writeSafetyCert(su *safetySetup, sf *safetyFlags, id uint32, path string) e
 	if len(sf.defs) > 0 {
 		c.Defines = map[string]string(sf.defs)
 	}
+	if su.decl != nil {
+		if c.PolicySHA256, err = symbolic.PolicyFilesHash(su.decl); err != nil {
+			return err
+		}
+	}
 	if pf := sf.plaja; *pf.start != "" || *pf.unsafe != "" || *pf.policyFile != "" {
 		c.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
 	}

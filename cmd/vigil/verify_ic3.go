@@ -245,6 +245,9 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 		Boxes     int    `json:"boxes"`
 		Condition string `json:"failed_condition,omitempty"`
 		Error     string `json:"error,omitempty"`
+		// Checked is what the certificate was checked against (absent
+		// when the model could not be loaded).
+		Checked *checked `json:"checked,omitempty"`
 	}
 	res := result{Kind: "invariant"}
 	finish := func(err error, answer bool) int {
@@ -258,8 +261,14 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 			b, _ := json.MarshalIndent(res, "", "  ")
 			fmt.Fprintln(e.stdout, string(b))
 		case err == nil:
+			if res.Checked != nil {
+				res.Checked.print(e.stdout)
+			}
 		case answer:
 			fmt.Fprintf(e.stdout, "invalid: %s\n", res.Error)
+			if res.Checked != nil {
+				res.Checked.print(e.stdout)
+			}
 		default:
 			fmt.Fprintf(e.stderr, "vigil cert check: %s\n", res.Error)
 		}
@@ -278,14 +287,18 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 	for _, d := range c.Defines {
 		k, v, ok := strings.Cut(d, "=")
 		if !ok {
-			return finish(fmt.Errorf("%s: define %q: want NAME=VALUE", path, d), true)
+			return finish(fmt.Errorf("%s: define %+q: want NAME=VALUE", path, d), true)
 		}
 		rec.defines[k] = v
 	}
-	m, model, propName, polName, _, err := rec.load(e, path, spec, plaja, defs)
+	if err := compareDefines(path, rec.defines, defs); err != nil {
+		return finish(err, true)
+	}
+	m, chk, propName, polName, _, err := rec.load(e, path, spec, plaja, defs)
 	if err != nil {
 		return finish(err, false)
 	}
+	model := chk.ModelFile
 	prop, ok := selectProperty(e, "cert check", m, propName, true)
 	if !ok {
 		return finish(fmt.Errorf("model %s: no property %q", model, propName), false)
@@ -296,6 +309,10 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 			return finish(fmt.Errorf("model %s: no policy %q", model, polName), false)
 		}
 	}
+	if err := chk.describe(m, prop, pol, c.PolicyHash); err != nil {
+		return finish(err, false)
+	}
+	res.Checked = chk
 	ctx, cancel := runContext(0)
 	defer cancel()
 	if err := invcert.Check(ctx, c, m, prop, pol); err != nil {
@@ -305,10 +322,11 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 		}
 		return finish(err, true)
 	}
+	chk.ModelSHA256 = c.Hash // Check compared it with the model's
 	if !asJSON {
-		about := fmt.Sprintf("model %s, property %s", m.Name, prop.Name)
+		about := fmt.Sprintf("model %s, property %s", invcert.Quote(m.Name), invcert.Quote(prop.Name))
 		if pol != nil {
-			about += ", policy " + pol.Name
+			about += ", policy " + invcert.Quote(pol.Name)
 		}
 		fmt.Fprintf(e.stdout, "valid: invariant certificate for %s: %s; init, consecution and safety hold\n", about, boxes(len(c.Inv)))
 	}

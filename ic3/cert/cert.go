@@ -89,15 +89,15 @@ func parseLit(m *symbolic.Model, s string) (smt.Lit, error) {
 		}
 		v := m.VarIndex(name)
 		if v < 0 {
-			return smt.Lit{}, fmt.Errorf("a policy fact bounds %q, which model %s lacks", name, m.Name)
+			return smt.Lit{}, fmt.Errorf("a policy fact bounds %+q, which model %s lacks", name, m.Name)
 		}
 		n, err := strconv.Atoi(k)
 		if err != nil {
-			return smt.Lit{}, fmt.Errorf("a policy fact's bound %q: want NAME>=K or NAME<=K with K a whole number", s)
+			return smt.Lit{}, fmt.Errorf("a policy fact's bound %+q: want NAME>=K or NAME<=K with K a whole number", s)
 		}
 		return smt.Lit{Var: v, Upper: op == "<=", K: n}, nil
 	}
-	return smt.Lit{}, fmt.Errorf("a policy fact's bound %q: want NAME>=K or NAME<=K", s)
+	return smt.Lit{}, fmt.Errorf("a policy fact's bound %+q: want NAME>=K or NAME<=K", s)
 }
 
 // Lines returns the header as comment lines (without the "; " prefix).
@@ -272,17 +272,17 @@ func (c *Cert) parseHeader(src, name string) error {
 		case "boxes":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
-				return fmt.Errorf("cert: %s:%d: boxes: want a count, got %q", name, line, v)
+				return fmt.Errorf("cert: %s:%d: boxes: want a count, got %+q", name, line, v)
 			}
 			c.Boxes = n
 		}
 	}
 	if !magic {
-		return fmt.Errorf("cert: %s: not an invariant certificate (its header lacks the line %q)", name, "; "+Magic)
+		return fmt.Errorf("cert: %s: not an invariant certificate (its header lacks the line %+q)", name, "; "+Magic)
 	}
 	for _, f := range [][2]string{{"model", c.Model}, {"property", c.Property}, {"model-sha256", c.Hash}} {
 		if f[1] == "" {
-			return fmt.Errorf("cert: %s: the header has no %q line", name, f[0])
+			return fmt.Errorf("cert: %s: the header has no %+q line", name, f[0])
 		}
 	}
 	return nil
@@ -330,7 +330,7 @@ func (c *Cert) parseInv(l list, name string) error {
 		v, _ := bl.items[1].(atom)
 		i, known := idx[v.s]
 		if !known {
-			return smt.Lit{}, bad(bl.line, "bound on %q, which is not a parameter", v.s)
+			return smt.Lit{}, bad(bl.line, "bound on %+q, which is not a parameter", v.s)
 		}
 		k, err := integer(bl.items[2])
 		if err != nil {
@@ -342,7 +342,7 @@ func (c *Cert) parseInv(l list, name string) error {
 		case "<=":
 			return smt.Lit{Var: symbolic.VarID(i), Upper: true, K: k}, nil
 		}
-		return smt.Lit{}, bad(bl.line, "want >= or <=, got %q", op.s)
+		return smt.Lit{}, bad(bl.line, "want >= or <=, got %+q", op.s)
 	}
 	box := func(e sexp) ([]smt.Lit, error) {
 		if atomIs(e, "true") {
@@ -397,14 +397,14 @@ func parseFact(v string) (PolicyFact, error) {
 	for _, kv := range strings.Fields(v) {
 		k, val, ok := strings.Cut(kv, "=")
 		if !ok {
-			return f, fmt.Errorf("want box=N label=NAME sure=NAME,..., got %q", kv)
+			return f, fmt.Errorf("want box=N label=NAME sure=NAME,..., got %+q", kv)
 		}
 		seen[k] = true
 		switch k {
 		case "box":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 {
-				return f, fmt.Errorf("box: want a box index, got %q", val)
+				return f, fmt.Errorf("box: want a box index, got %+q", val)
 			}
 			f.Box = n
 		case "label":
@@ -419,11 +419,11 @@ func parseFact(v string) (PolicyFact, error) {
 			}
 			f.Within = strings.Split(val, ",")
 		default:
-			return f, fmt.Errorf("unknown field %q", k)
+			return f, fmt.Errorf("unknown field %+q", k)
 		}
 	}
 	if !seen["box"] || !seen["label"] || f.Label == "" {
-		return f, fmt.Errorf("want box=N label=NAME sure=NAME,..., got %q", v)
+		return f, fmt.Errorf("want box=N label=NAME sure=NAME,..., got %+q", v)
 	}
 	return f, nil
 }
@@ -448,7 +448,7 @@ func integer(e sexp) (int, error) {
 func show(e sexp) string {
 	switch x := e.(type) {
 	case atom:
-		return fmt.Sprintf("%q", x.s)
+		return fmt.Sprintf("%+q", x.s)
 	case list:
 		return "a list"
 	}

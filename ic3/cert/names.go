@@ -1,11 +1,8 @@
 package cert
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -66,27 +63,14 @@ func Skeleton(s string) string {
 	}, s)
 }
 
-// PolicyHash returns the SHA-256 of the files policy d reads (its network,
-// ensemble or table file, then its interface file, each prefixed by its
-// length), or "" when it reads none (rules, which the model hash covers,
-// or no policy).
+// PolicyHash returns symbolic.PolicyFilesHash of d: the SHA-256 of the
+// files the policy reads, "" when it reads none.
 func PolicyHash(d *symbolic.PolicyDecl) (string, error) {
-	if d == nil || (d.File == "" && d.Interface == "") {
-		return "", nil
+	h, err := symbolic.PolicyFilesHash(d)
+	if err != nil {
+		return "", fmt.Errorf("cert: %v", err)
 	}
-	h := sha256.New()
-	for _, f := range []string{d.File, d.Interface} {
-		if f == "" {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return "", fmt.Errorf("cert: policy %s: %v", Quote(d.Name), err)
-		}
-		fmt.Fprintf(h, "%d\x00", len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return h, nil
 }
 
 // Write writes c as the SMT-LIB2 certificate file that z3 FILE and Check

@@ -41,10 +41,14 @@ type Certificate struct {
 	Model    string
 	Property string
 	Policy   string // the tested policy; "" only with Radius == Inf
-	Radius   int    // >= 0, or Inf
-	Vars     []string
-	State    []int // the state the certificate is about, in Vars order
-	Entries  []Entry
+	// PolicySHA256 is symbolic.PolicyFilesHash of the tested policy: the
+	// SHA-256 of the files it reads ("" when it reads none or the writer
+	// did not record it).
+	PolicySHA256 string
+	Radius       int // >= 0, or Inf
+	Vars         []string
+	State        []int // the state the certificate is about, in Vars order
+	Entries      []Entry
 }
 
 // Plaja records the PlaJA flags (--start, --unsafe, --policy-file) the model
@@ -67,19 +71,20 @@ type Entry struct {
 
 // wire is the JSON form of a Certificate.
 type wire struct {
-	Format   string            `json:"format"`
-	Version  int               `json:"version"`
-	Kind     Kind              `json:"kind"`
-	Spec     string            `json:"spec"`
-	Defines  map[string]string `json:"defines,omitempty"`
-	Plaja    *Plaja            `json:"plaja,omitempty"`
-	Model    string            `json:"model"`
-	Property string            `json:"property"`
-	Policy   string            `json:"policy"`
-	Radius   json.RawMessage   `json:"radius"`
-	Vars     []string          `json:"vars"`
-	State    []int             `json:"state"`
-	Entries  []wireEntry       `json:"entries"`
+	Format       string            `json:"format"`
+	Version      int               `json:"version"`
+	Kind         Kind              `json:"kind"`
+	Spec         string            `json:"spec"`
+	Defines      map[string]string `json:"defines,omitempty"`
+	Plaja        *Plaja            `json:"plaja,omitempty"`
+	Model        string            `json:"model"`
+	Property     string            `json:"property"`
+	Policy       string            `json:"policy"`
+	PolicySHA256 string            `json:"policy_sha256,omitempty"`
+	Radius       json.RawMessage   `json:"radius"`
+	Vars         []string          `json:"vars"`
+	State        []int             `json:"state"`
+	Entries      []wireEntry       `json:"entries"`
 }
 
 // wireEntry is the JSON form of an Entry; pointers tell absent from zero.
@@ -129,7 +134,7 @@ func Read(r io.Reader) (*Certificate, error) {
 	c := &Certificate{
 		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec,
 		Defines: w.Defines, Plaja: w.Plaja,
-		Model: w.Model, Property: w.Property, Policy: w.Policy,
+		Model: w.Model, Property: w.Property, Policy: w.Policy, PolicySHA256: w.PolicySHA256,
 		Radius: radius, Vars: w.Vars, State: w.State,
 		Entries: make([]Entry, len(w.Entries)),
 	}
@@ -258,6 +263,9 @@ func Write(w io.Writer, c *Certificate) error {
 	field("model", c.Model)
 	field("property", c.Property)
 	field("policy", c.Policy)
+	if c.PolicySHA256 != "" {
+		field("policy_sha256", c.PolicySHA256)
+	}
 	if c.Radius == Inf {
 		field("radius", "inf")
 	} else {

@@ -84,21 +84,33 @@ type checker struct {
 
 func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *Certificate) (*checker, error) {
 	if prop == nil {
-		return nil, fmt.Errorf("cert: no property given (the certificate is about property %q)", c.Property)
+		return nil, fmt.Errorf("cert: no property given (the certificate is about property %+q)", c.Property)
 	}
 	if c.Model != "" && c.Model != m.Name {
-		return nil, fmt.Errorf("cert: the certificate is about model %q, not %q", c.Model, m.Name)
+		return nil, fmt.Errorf("cert: the certificate is about model %+q, not %+q", c.Model, m.Name)
 	}
 	if c.Property != "" && c.Property != prop.Name {
-		return nil, fmt.Errorf("cert: the certificate is about property %q, not %q", c.Property, prop.Name)
+		return nil, fmt.Errorf("cert: the certificate is about property %+q, not %+q", c.Property, prop.Name)
 	}
 	ch := &checker{m: m, prop: prop, inf: c.Radius == Inf, cmds: make([][]int, len(m.Labels))}
 	if !ch.inf {
 		if pol == nil {
-			return nil, fmt.Errorf("cert: radius %d needs the tested policy %q", c.Radius, c.Policy)
+			return nil, fmt.Errorf("cert: radius %d needs the tested policy %+q", c.Radius, c.Policy)
 		}
 		if pol.Name != c.Policy {
-			return nil, fmt.Errorf("cert: the certificate tests policy %q, not %q", c.Policy, pol.Name)
+			return nil, fmt.Errorf("cert: the certificate tests policy %+q, not %+q", c.Policy, pol.Name)
+		}
+		if c.PolicySHA256 != "" {
+			h, err := symbolic.PolicyFilesHash(pol)
+			if err != nil {
+				return nil, fmt.Errorf("cert: %v", err)
+			}
+			if h != c.PolicySHA256 {
+				if h == "" {
+					h = "(no file)"
+				}
+				return nil, fmt.Errorf("cert: the certificate was made for another policy file: its policy_sha256 is %.16s..., policy %s's files hash to %.16s... (was the network, ensemble or table retrained or replaced?)", c.PolicySHA256, pol.Name, h)
+			}
 		}
 		pi, err := symbolic.Instantiate(m, pol)
 		if err != nil {
@@ -122,7 +134,7 @@ func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.Policy
 			return nil, fmt.Errorf("cert: entries[%d] (%s): %v", i, ch.show(e.S), err)
 		}
 		if c.Kind == Safe && m.LabelIndex(e.Label) == symbolic.NoLabel {
-			return nil, fmt.Errorf("cert: entries[%d] (%s): unknown label %q%s", i, ch.show(e.S), e.Label, symbolic.Suggest(e.Label, labelNames(m)))
+			return nil, fmt.Errorf("cert: entries[%d] (%s): unknown label %+q%s", i, ch.show(e.S), e.Label, symbolic.Suggest(e.Label, labelNames(m)))
 		}
 	}
 	return ch, nil
