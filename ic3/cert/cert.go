@@ -1,18 +1,3 @@
-// Package cert reads and checks inductive-invariant certificates: the
-// SMT-LIB2 files that `vigil verify --engine ic3 --cert FILE` writes (see
-// smt/smtlib for the layout). It shares no code with package ic3: it
-// parses the invariant back from the file's `vigil.inv` definition, reloads
-// nothing itself (the caller loads the model the header names), and checks
-// the three conditions with its own queries through the smt encoder:
-//
-//	init:        Init ∧ ¬Inv            is unsat
-//	consecution: Inv ∧ T ∧ ¬Inv'        is unsat
-//	safety:      Inv ∧ Bad              is unsat
-//
-// where T is the transition relation under the certificate's policy (none:
-// every label) and Bad is the unsafe region plus the states where an
-// allowed outcome leaves a variable's range. The header's model hash ties
-// the certificate to the model it was written for.
 package cert
 
 import (

@@ -4,9 +4,25 @@
 // (WriteCHC, vigil export --chc), and a certificate that an inductive
 // invariant proves the question safe, checked by the stock z3 binary
 // (WriteCert, vigil verify --engine ic3 --cert FILE). It is plain Go: it
-// shares no code with the Z3 binding's encoder (package smt's
-// Encoder.Transition), and the tests check that the two, and the
-// explicit engine, agree.
+// does not import the Z3 binding (package smt) and builds with
+// CGO_ENABLED=0 (TestBuildsWithoutCgo), it shares no code with the
+// binding's encoder (Encoder.Transition, which ic3 searches with), and
+// the tests check that the two, and the explicit engine, agree. CertScript
+// gives a certificate's checks as text for a solver's SMT-LIB2 front end:
+// the independent certificate checker (package ic3/cert) solves them so.
+//
+// # What z3 FILE proves
+//
+// Only the file's own definitions: that the vigil.inv written in the file
+// contains the vigil.init written there, is closed under the vigil.trans
+// written there and excludes the vigil.bad written there. Nothing in the
+// file ties those definitions to a model file, its -D values or a policy:
+// an edited vigil.trans passes z3 as readily as the true one. That binding
+// is vigil cert check's job, which rebuilds every definition from the
+// model the header names (checking its hash and -D values) and reads only
+// the invariant and the header from the file. A learned policy's facts
+// ("label a is never chosen in box i") are header comments: z3 never
+// checks them; vigil cert check re-checks each against the policy.
 //
 // # The question
 //

@@ -1,0 +1,77 @@
+// Package cert reads and checks inductive-invariant certificates: the
+// SMT-LIB2 files that `vigil verify --engine ic3 --cert FILE` writes (see
+// smt/smtlib for the layout). It parses the invariant back from the
+// file's `vigil.inv` definition and the question from its header, reloads
+// nothing itself (the caller loads the model the header names), and
+// checks the certificate's conditions:
+//
+//	init:        Init ∧ ¬Inv            is unsat
+//	consecution: Inv ∧ T ∧ ¬Inv'        is unsat
+//	safety:      Inv ∧ Bad              is unsat
+//
+// where T is the transition relation under the certificate's policy (none:
+// every label) and Bad is the unsafe region plus the states where an
+// allowed outcome leaves a variable's range. A learned policy (network or
+// tree ensemble) is not encoded: T takes every label, consecution is
+// checked per label outside the regions where a policy fact excludes it,
+// each fact's "sure" labels must be applicable throughout its region
+// (an SMT check), and each exclusion is re-checked against the policy by
+// the fact checker (facts.go).
+//
+// # What a valid certificate proves
+//
+// That no run of the policy from a start state of the property reaches an
+// unsafe state or a range error, for the model exactly as loaded: the
+// model file, with the -D values the header records (a different -D is
+// refused by vigil cert check), the PlaJA files, and the policy's files.
+// The header's model-sha256 (ModelHash: the model as vigil prints it, the
+// property, the policy and its files) ties the certificate to that
+// question; policy-sha256 (symbolic.PolicyFilesHash) names the policy's
+// files alone, so that a retrained network is reported as such.
+//
+// # Semantics checked
+//
+// States are one integer per variable, each within its range. Integers
+// are exact mathematical integers (SMT-LIB Int): division by a positive
+// constant floors (div), min, max, abs and if are ite terms. Unsafe and
+// goal states are terminal: no successors. A rules policy chooses the
+// first rule whose condition holds and whose label is applicable; a table
+// policy the label of the state's (last) row, when applicable; where no
+// label is chosen the state has no successor. An outcome that leaves a
+// variable's range in a reachable, non-terminal state is an error, and
+// the checks count it as bad.
+//
+// # Independence: what is shared with the engine and what is not
+//
+// ic3 (and the PolIC3 search) decides with smt.Encoder: Go calls that
+// build Z3 terms through the cgo binding. Check never uses the Encoder.
+// It has smtlib write the question as SMT-LIB2 text from the symbolic IR
+// (smtlib's own printer; the same printer writes the file z3 reads, but
+// the checker rebuilds the text from the model rather than trusting the
+// file's definitions), and hands the text to Z3's SMT-LIB2 front end
+// (smt.Context.EvalSMTLIB, Z3_eval_smtlib2_string). So a bug in the
+// Encoder's transition relation, range errors, policy encoding or
+// literals cannot certify itself: the checker's encoding would have to
+// contain the same bug, written independently.
+//
+// Shared, and so trusted by both:
+//
+//   - the symbolic IR: the lowering of the .spec (or JANI) file by package
+//     lang, the constants' values after -D, and symbolic.Model.Bounds,
+//     which smtlib uses to leave out range checks of assignments whose
+//     value interval already lies in range;
+//   - Z3 itself (its SMT core; the text front end is Z3's parser, not
+//     the binding's term constructors);
+//   - the fact checker's evaluation of networks and ensembles (packages
+//     nn and trees load the policy files for both the certifier and the
+//     fact checker).
+//
+// Not shared: the encoding of conditions, expressions, transitions, range
+// errors, terminal states and policy choice (smt/encode.go for ic3,
+// smt/smtlib for the checker); the invariant's representation (the
+// checker parses it back from the file's text); the policy facts (the
+// checker re-proves each exclusion with its own method, facts.go).
+//
+// The explicit engines' certificates (package safety/cert) are checked by
+// explicit enumeration instead, which shares no code with either encoder.
+package cert
