@@ -150,6 +150,13 @@ func certCheck(e *env, args []string) int {
 		return finish(err, map[bool]int{true: input, false: reported}[how])
 	}
 	model := chk.ModelFile
+	props, pols := modelNames(m)
+	if err := plainName(path, "property", propName, props); err != nil {
+		return finish(err, answer)
+	}
+	if err := plainName(path, "policy", polName, pols); err != nil {
+		return finish(err, answer)
+	}
 	prop, ok := selectProperty(e, "cert check", m, propName, true)
 	if !ok {
 		return finish(fmt.Errorf("model %s: no property %q", model, propName), reported)

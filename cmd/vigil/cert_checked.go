@@ -158,7 +158,7 @@ func (c *checked) print(w io.Writer) {
 		fmt.Fprintf(w, "warning: the name %s has characters outside ASCII (shown escaped); it may imitate another name\n", q(s))
 	}
 	if c.DefinesFrom == "certificate" {
-		fmt.Fprintf(w, "note: the certificate holds for model %s with %s only, not at the constants the model file declares\n", q(c.Model), showDefines(c.Defines))
+		fmt.Fprintf(w, "note: the certificate is about model %s with %s, not at the constants the model file declares\n", q(c.Model), showDefines(c.Defines))
 	}
 }
 
@@ -171,4 +171,32 @@ func nonASCII(names ...string) []string {
 		}
 	}
 	return out
+}
+
+// plainName refuses a property or policy name from a certificate that has
+// characters outside printable ASCII: vigil's own names never do, and
+// such a name may imitate one of the model's (a Cyrillic а for a Latin
+// a), so it is printed escaped, with the name it imitates.
+func plainName(path, what, name string, names []string) error {
+	if !invcert.NonASCII(name) {
+		return nil
+	}
+	like := ""
+	for _, n := range names {
+		if invcert.Skeleton(n) == invcert.Skeleton(name) {
+			like = fmt.Sprintf("; it only looks like %s %s", what, invcert.Quote(n))
+		}
+	}
+	return fmt.Errorf("%s names %s %s, which has characters outside ASCII%s", invcert.Quote(path), what, invcert.Quote(name), like)
+}
+
+// modelNames returns m's property and policy names.
+func modelNames(m *symbolic.Model) (props, pols []string) {
+	for _, p := range m.Properties {
+		props = append(props, p.Name)
+	}
+	for _, p := range m.Policies {
+		pols = append(pols, p.Name)
+	}
+	return props, pols
 }

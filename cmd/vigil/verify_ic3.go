@@ -299,6 +299,13 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 		return finish(err, false)
 	}
 	model := chk.ModelFile
+	props, pols := modelNames(m)
+	if err := plainName(path, "property", propName, props); err != nil {
+		return finish(err, true)
+	}
+	if err := plainName(path, "policy", polName, pols); err != nil {
+		return finish(err, true)
+	}
 	prop, ok := selectProperty(e, "cert check", m, propName, true)
 	if !ok {
 		return finish(fmt.Errorf("model %s: no property %q", model, propName), false)

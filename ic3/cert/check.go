@@ -59,7 +59,7 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 			return err
 		}
 		if h != c.PolicyHash {
-			return fmt.Errorf("cert: the certificate was made for another policy file: its policy-sha256 is %.16s..., policy %s's files hash to %.16s... (was the network, ensemble or table retrained or replaced?)", c.PolicyHash, Quote(pol), orNone(h))
+			return fmt.Errorf("cert: the certificate was made for another policy file: its policy-sha256 is %.16s..., policy %s's files hash to %s (was the network, ensemble or table retrained or replaced?)", c.PolicyHash, Quote(pol), orNone(h))
 		}
 	}
 	h, err := ModelHash(m, prop.Name, pol)

@@ -109,7 +109,7 @@ func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.Policy
 				if h == "" {
 					h = "(no file)"
 				}
-				return nil, fmt.Errorf("cert: the certificate was made for another policy file: its policy_sha256 is %.16s..., policy %s's files hash to %.16s... (was the network, ensemble or table retrained or replaced?)", c.PolicySHA256, pol.Name, h)
+				return nil, fmt.Errorf("cert: the certificate was made for another policy file: its policy_sha256 is %.16s..., policy %s's files hash to %s (was the network, ensemble or table retrained or replaced?)", c.PolicySHA256, pol.Name, h)
 			}
 		}
 		pi, err := symbolic.Instantiate(m, pol)
