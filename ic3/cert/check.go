@@ -165,9 +165,9 @@ func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factL
 			}
 			via := ""
 			if q.Name != "consecution" {
-				via = fmt.Sprintf(" by label %s, which no policy fact excludes there", Quote(m.Labels[q.Label].Name))
+				via = fmt.Sprintf(" (taking label %s, which no policy fact excludes there)", Quote(m.Labels[q.Label].Name))
 			}
-			f.msg = fmt.Sprintf("consecution fails: state %s is inside the invariant, its successor %s%s is not", m.FormatState(f.State), m.FormatState(f.Next), via)
+			f.msg = fmt.Sprintf("consecution fails: state %s is inside the invariant, its successor %s is not%s", m.FormatState(f.State), m.FormatState(f.Next), via)
 		case q.Name == "sure":
 			ft := facts[q.Fact]
 			f.msg = fmt.Sprintf("the policy fact on box %d (label %s) claims label %s applicable throughout its region, but it is not applicable in state %s",
