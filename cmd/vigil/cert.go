@@ -31,12 +31,27 @@ func init() {
 one state is safe or r-safe for a property and a tested policy, or that it
 is not. An invariant certificate (SMT-LIB2, written by vigil verify --engine
 ic3 --cert) proves that no run of the policy reaches an unsafe state; check
-tests its three conditions (init, consecution, safety) with its own SMT
-queries, and the stock z3 binary checks the same file (z3 CERT). check loads
-the model the certificate names (its "spec", defines and PlaJA files; a
-relative path is tried from the current directory, then from the
-certificate's directory); --spec, -D and the PlaJA flags override what the
-certificate records. check computes successors itself and checks every entry.`,
+tests its conditions (init, consecution, safety, and a learned policy's
+facts) with an encoding of its own: SMT-LIB2 text rebuilt from the model
+and solved by Z3's text front end, not the encoder ic3 searches with.
+
+check loads the model the certificate names (its "spec", defines and
+PlaJA files; a relative path is tried from the current directory, then
+from the certificate's directory); --spec and the PlaJA flags override
+what the certificate records. A certificate proves its claim for the -D
+values it was made with only: -D values that differ from the recorded
+ones are refused. check then prints what it checked against: the model
+file and its -D values, the start, unsafe and policy files, the model,
+property and policy, and the SHA-256 of the policy's files with whether it
+matches the one the certificate records (--json: all of it under
+"checked"). Names and paths outside printable ASCII are printed escaped
+(a Cyrillic a as \u0430), with a warning; a property or policy name
+outside ASCII is refused.
+
+z3 CERT on an invariant certificate checks less: only the file's own
+definitions (that the invariant written there is inductive for the
+transition relation written there), never that they are the model's, nor
+the policy facts.`,
 		Examples: []string{
 			"vigil cert check safe.cert.json",
 			"vigil cert check safe.cert.json --spec model.spec -D L=20",
@@ -66,7 +81,7 @@ func certCheck(e *env, args []string) int {
 	spec := fs.String("spec", "", "model file to check against (default: the certificate's spec)")
 	plaja := addPlajaFlags(fs)
 	defs := defines{}
-	fs.Var(defs, "D", "override a constant: -D `NAME=VALUE` (repeatable; overrides the certificate's defines)")
+	fs.Var(defs, "D", "a constant: -D `NAME=VALUE` (repeatable); refused unless the certificate was made with the same value")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {

@@ -35,6 +35,7 @@
 //	  "model": "flappy",               // model name
 //	  "property": "no_crash",          // property name
 //	  "policy": "steer",               // tested policy ("" only with radius "inf")
+//	  "policy_sha256": "9f2c...",      // SHA-256 of the policy's files (symbolic.PolicyFilesHash); may be absent
 //	  "radius": "inf",                 // or a non-negative JSON integer, e.g. 2
 //	  "vars": ["x", "y"],              // the model's variable names in VarID order
 //	  "state": [0, 5],                 // the state the certificate is about
@@ -62,6 +63,14 @@
 // unsafe or has an entry with budget >= B' and rank < k. A label with
 // B' < 0 is unavailable, so a pair whose every label is unavailable is not
 // safe within its budget.
+//
+// The certificate proves its claim for the model as loaded from spec with
+// exactly its defines: vigil cert check refuses -D values that differ from
+// them and prints the ones it used. When policy_sha256 is present, Check
+// refuses a tested policy whose files hash otherwise (a retrained network
+// or ensemble, an edited table). Names are printed with Go's %+q, which
+// escapes every character outside ASCII, so a look-alike name cannot read
+// like the real one.
 //
 // Read rejects malformed files (unknown format or version, negative budgets
 // or radius, budgets above a finite radius, missing labels or ranks); Check
