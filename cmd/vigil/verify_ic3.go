@@ -162,7 +162,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		if verdict == explicit.Safe {
 			fmt.Fprintf(w, "inductive invariant: %s, checked", boxes(res.Stats.Invariant))
 			if r.cert != "" {
-				fmt.Fprintf(w, "; certificate %s (check with: z3 %s, or vigil cert check %s)", r.cert, r.cert, r.cert)
+				fmt.Fprintf(w, "; certificate %s (check with: vigil cert check %s; z3 %s checks only the definitions written in it)", r.cert, r.cert, r.cert)
 			}
 			fmt.Fprintln(w)
 		}

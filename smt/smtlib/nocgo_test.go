@@ -13,9 +13,6 @@ import (
 // nothing to the binding's encoder and tools without a C toolchain can
 // write certificates and exports.
 func TestBuildsWithoutCgo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the package again")
-	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("no go command: %v", err)
