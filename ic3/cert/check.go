@@ -77,7 +77,7 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 	if err != nil {
 		return err
 	}
-	q := smtlib.Question{Model: m, Property: prop, Policy: policy}
+	q := smtlib.Question{Model: opaque(m), Property: prop, Policy: policy}
 	if learned {
 		q.Policy = nil // SMT sees every label; the facts restrict them
 	}
@@ -112,6 +112,23 @@ func orNone(h string) string {
 		return "(no file)"
 	}
 	return h
+}
+
+// opaque returns m with its variables and labels renamed v0, v1, ... and
+// l0, l1, ...: the checker's text needs no readable names, and a name
+// that SMT-LIB cannot hold (a JANI variable named mod, a label with a |)
+// must not stop the check. Everything else is shared with m.
+func opaque(m *symbolic.Model) *symbolic.Model {
+	c := *m
+	c.Vars = slices.Clone(m.Vars)
+	for i := range c.Vars {
+		c.Vars[i].Name = fmt.Sprintf("v%d", i)
+	}
+	c.Labels = slices.Clone(m.Labels)
+	for i := range c.Labels {
+		c.Labels[i].Name = fmt.Sprintf("l%d", i)
+	}
+	return &c
 }
 
 // solve runs the script's checks in Z3's SMT-LIB2 front end; each must be
