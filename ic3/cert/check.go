@@ -34,6 +34,13 @@ func (f *Failure) Error() string { return "cert: " + f.msg }
 // goes through the smt.Encoder that ic3 searches with (see the package
 // documentation).
 func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) error {
+	return CheckWith(ctx, c, m, prop, policy, nil)
+}
+
+// CheckWith is Check with the learned policy's evaluation given (p, for
+// a policy made in memory rather than loaded from its files); p nil
+// instantiates policy.
+func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl, p symbolic.Policy) error {
 	pol := ""
 	if policy != nil {
 		pol = policy.Name
@@ -93,9 +100,10 @@ func Check(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.Prope
 	}
 	// The facts themselves, against the policy, by a method that shares
 	// nothing with the certifier that proved them.
-	p, err := symbolic.Instantiate(m, policy)
-	if err != nil {
-		return fmt.Errorf("cert: %v", err)
+	if p == nil {
+		if p, err = symbolic.Instantiate(m, policy); err != nil {
+			return fmt.Errorf("cert: %v", err)
+		}
 	}
 	fc := NewFactChecker(m, p)
 	for _, f := range facts {
