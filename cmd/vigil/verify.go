@@ -203,10 +203,16 @@ func printVerdict(e *env, rerun string, m *symbolic.Model, r *verifyReport, v ex
 	}
 	switch v {
 	case explicit.Safe:
+		// Without a policy the claim is about every choice of labels:
+		// "no choice reaches", never "some choice never reaches".
+		claim := who + " never reaches"
+		if r.Policy == "" {
+			claim = "no choice of labels reaches"
+		}
 		if r.Engine == "bfs" {
-			fmt.Fprintf(w, "safe: %s never reaches an unsafe state of property %s from its %d start states\n", who, r.Property, r.StartStates)
+			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from its %d start states\n", claim, r.Property, r.StartStates)
 		} else {
-			fmt.Fprintf(w, "safe: %s never reaches an unsafe state of property %s from any start state\n", who, r.Property)
+			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from any start state\n", claim, r.Property)
 		}
 	case explicit.UnsafeVerdict:
 		fmt.Fprintf(w, "unsafe: %s reaches an unsafe state of property %s in %s (%s)\n", who, r.Property, plural(len(trace)-1, "step"), kind)
