@@ -22,6 +22,14 @@ import (
 //	    properties             the result (JSON), written last and atomically;
 //	                           its presence means the run is finished
 //
+// Every name in a run's path is one plain path component (exp.go's
+// badName), and before a batch writes or deletes anything, Within checks
+// that each path of each run (its directory, lock, properties, command,
+// stdout and stderr) lies inside the data directory, no symbolic link
+// leading out of it included. The arguments a run passes to vigil are
+// not confined: they are the experiment's commands (verify --cert FILE
+// writes FILE wherever it says).
+//
 // A run is finished exactly when its properties file exists: it is written
 // to a temporary file, synced and renamed into place, so a crash (kill -9,
 // power loss) leaves either no properties or complete ones.
