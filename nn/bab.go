@@ -145,7 +145,7 @@ func (p *prover) boundDomain(box Box, splits []rsplit, warm []float64) (closed b
 	score = math.Inf(-1)
 	for k, v := range lb {
 		v += p.off[k]
-		if v > margin {
+		if p.proves(k, v) {
 			return true, v, k
 		}
 		if v > score {
@@ -226,6 +226,9 @@ func (p *prover) reluCandidates(r, n int) []rsplit {
 func (p *prover) runReLU(box Box) Result {
 	if len(p.d.Rows) == 0 {
 		return Result{Verdict: Refuted, Witness: center(box)}
+	}
+	if !p.prepare(box) {
+		return p.unbounded(box)
 	}
 	closed, score, row := p.boundDomain(box, nil, nil)
 	if closed {

@@ -91,9 +91,39 @@ type Result struct {
 	Nodes   int // boxes bounded
 }
 
-// margin is how far above zero a lower bound must be to count as proved;
-// it absorbs the rounding of the bound computation.
+// margin is how far above zero a lower bound must be to count as proved,
+// besides the rounding error of float64 evaluation (see slack).
 const margin = 1e-9
+
+// prepare sets the closing thresholds for the boxes inside root: a row
+// k·f + off is proved where its exact lower bound exceeds
+// slack[k] = margin + 2 sum_j |k_j| E_j, where E bounds the rounding
+// error of float64 evaluation on root (Roundoff): then the row is
+// positive for the scores the evaluator computes, which is what the
+// policy's arg-max compares (lang/spec.md, Policies). The error term is
+// doubled to cover the rounding of the bound computation itself, which
+// forms dot products of the same magnitudes. It returns false when
+// evaluation might overflow on root: nothing is proved there.
+func (p *prover) prepare(root Box) bool {
+	e, ok := p.net.Roundoff(root)
+	if p.overflow = !ok; !ok {
+		return false
+	}
+	nout := p.net.Outputs()
+	p.slack = p.slack[:0]
+	for k := range p.off {
+		s := 0.0
+		for j, c := range p.rows[k*nout : (k+1)*nout] {
+			s += math.Abs(c) * e[j]
+		}
+		p.slack = append(p.slack, margin+2*inflate(s, nout))
+	}
+	return true
+}
+
+// proves reports whether v, a lower bound of bound row k (its offset
+// included), proves the row for float64 evaluation.
+func (p *prover) proves(k int, v float64) bool { return v > p.slack[k] }
 
 // prover holds the per-query state.
 type prover struct {
@@ -108,8 +138,12 @@ type prover struct {
 	rng   *rand.Rand
 	opt   Options
 	nodes int
-	fsb   bool        // resume tries every candidate input split (see runInput)
-	runs  [2]inputRun // runInput's two runs
+	slack []float64 // per bound row: the lower bound that proves it (prepare)
+	// overflow reports that evaluation might overflow on the root box:
+	// nothing is proved there (prepare).
+	overflow bool
+	fsb      bool        // resume tries every candidate input split (see runInput)
+	runs     [2]inputRun // runInput's two runs
 	// found is a witness met while bounding (tryCorner); corner its
 	// scratch space.
 	found, corner []float64
@@ -307,7 +341,7 @@ func (p *prover) inputRound(box Box, budget int, used *int) (r Result, done bool
 		r = p.resume(box, &p.runs[i])
 		*used += p.nodes
 		r.Nodes = *used
-		if r.Verdict != Unknown {
+		if r.Verdict != Unknown || p.overflow {
 			return r, true
 		}
 		if budget >= left {
@@ -315,6 +349,15 @@ func (p *prover) inputRound(box Box, budget int, used *int) (r Result, done bool
 		}
 	}
 	return r, p.expired()
+}
+
+// unbounded is the answer on a box where evaluation might overflow: a
+// witness if the search finds one, else Unknown (never Proved).
+func (p *prover) unbounded(box Box) Result {
+	if x := p.search(box, p.opt.Samples); x != nil {
+		return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
+	}
+	return Result{Verdict: Unknown, Nodes: p.nodes}
 }
 
 func (p *prover) run(box Box) Result {
@@ -338,7 +381,7 @@ func (p *prover) resume(box Box, st *inputRun) Result {
 		score, row := math.Inf(-1), 0
 		for k, v := range lb {
 			v += p.off[k]
-			if v > margin {
+			if p.proves(k, v) {
 				return true, v, nil
 			}
 			if v > score {
@@ -349,6 +392,9 @@ func (p *prover) resume(box Box, st *inputRun) Result {
 		return false, score, p.splitCandidates(bx)
 	}
 	if !st.started {
+		if !p.prepare(box) {
+			return p.unbounded(box)
+		}
 		st.started = true
 		closed, score, split := bound(box)
 		if closed {
