@@ -15,7 +15,6 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
-	"math/big"
 	"os"
 	"sync"
 
@@ -114,29 +113,13 @@ func NewPolicyFromNetwork(m *symbolic.Model, d *symbolic.PolicyDecl, net *Networ
 		ev: NewEvaluator(net), x: make([]float64, net.Inputs())}
 	for i, a := range d.Inputs {
 		row := make([]float64, len(m.Vars))
-		exact := make([]*big.Rat, len(m.Vars))
 		for _, t := range a.Terms {
 			if t.Var < 0 || int(t.Var) >= len(m.Vars) {
 				return nil, fmt.Errorf("%s: nn: policy %s: input %d names variable %d, which does not exist", a.Pos, d.Name, i+1, t.Var)
 			}
-			if t.Coef.Den == 0 {
-				continue // unset: no term (Affine.Eval skips it too)
-			}
-			if t.Coef.Den < 0 {
-				return nil, fmt.Errorf("%s: nn: policy %s: input %d has the coefficient %s, not a rational with a positive denominator", a.Pos, d.Name, i+1, t.Coef)
-			}
 			row[t.Var] += t.Coef.Float()
-			if exact[t.Var] == nil {
-				exact[t.Var] = new(big.Rat)
-			}
-			exact[t.Var].Add(exact[t.Var], big.NewRat(t.Coef.Num, t.Coef.Den))
 		}
-		sg := make([]int, len(m.Vars))
-		for v, r := range exact {
-			if r != nil {
-				sg[v] = r.Sign()
-			}
-		}
+		sg := d.Inputs[i].Signs(len(m.Vars))
 		p.coef = append(p.coef, row)
 		p.sign = append(p.sign, sg)
 		if p.used == nil {
@@ -194,24 +177,12 @@ func (p *Policy) OutputIndex(l symbolic.LabelID) int {
 // corners where each variable is at the end its coefficient's sign picks.
 func (p *Policy) InputBox(lo, hi []int) Box {
 	b := Box{Lo: make([]float64, len(p.inputs)), Hi: make([]float64, len(p.inputs))}
-	if cap(p.corner) < p.nvars {
-		p.corner = make(symbolic.State, p.nvars)
+	if cap(p.corner) < 2*p.nvars {
+		p.corner = make(symbolic.State, 2*p.nvars)
 	}
-	c := p.corner[:p.nvars]
+	cl, ch := p.corner[:p.nvars], p.corner[p.nvars:2*p.nvars]
 	for i := range p.inputs {
-		for side := 0; side < 2; side++ {
-			for v := range c {
-				c[v] = lo[v]
-				if (p.sign[i][v] < 0) == (side == 0) {
-					c[v] = hi[v]
-				}
-			}
-			if side == 0 {
-				b.Lo[i] = p.inputs[i].Eval(c)
-			} else {
-				b.Hi[i] = p.inputs[i].Eval(c)
-			}
-		}
+		b.Lo[i], b.Hi[i] = p.inputs[i].Range(p.sign[i], lo, hi, cl, ch)
 	}
 	return b
 }

@@ -59,6 +59,45 @@ func (a *Affine) Eval(s State) float64 {
 	return f
 }
 
+// Signs returns, per variable of a model of nvars variables, the sign of
+// its coefficient in a: the exact sum of the coefficients of its terms
+// (0 for a variable a does not read). Eval is non-decreasing in each
+// variable of sign +1 and non-increasing in each of sign -1, so over a
+// box of states it is least and greatest at the corners these signs pick.
+func (a *Affine) Signs(nvars int) []int {
+	sum := make([]*big.Rat, nvars)
+	for _, t := range a.Terms {
+		if t.Coef.Den == 0 || int(t.Var) < 0 || int(t.Var) >= nvars {
+			continue
+		}
+		if sum[t.Var] == nil {
+			sum[t.Var] = new(big.Rat)
+		}
+		sum[t.Var].Add(sum[t.Var], big.NewRat(t.Coef.Num, t.Coef.Den))
+	}
+	sg := make([]int, nvars)
+	for v, r := range sum {
+		if r != nil {
+			sg[v] = r.Sign()
+		}
+	}
+	return sg
+}
+
+// Range returns the least and greatest value of Eval over the states of
+// the box lo..hi (one bound per variable, inclusive): its values at the
+// two corners Signs picks, using the scratch states cl and ch (len(lo)).
+func (a *Affine) Range(signs []int, lo, hi []int, cl, ch State) (float64, float64) {
+	copy(cl, lo)
+	copy(ch, hi)
+	for v, sg := range signs {
+		if sg < 0 {
+			cl[v], ch[v] = hi[v], lo[v]
+		}
+	}
+	return a.Eval(cl), a.Eval(ch)
+}
+
 // evalSmall is Eval in int64 arithmetic: the value as N/L over the least
 // common denominator L; when |N| and L are at most 2^53 both are exact
 // float64 values and one IEEE division rounds N/L correctly. ok is false

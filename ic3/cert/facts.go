@@ -51,10 +51,11 @@ package cert
 // set of values of the one variable the input reads, by evaluating the
 // input exactly as Affine.Eval does), then every combination of regions
 // across the trees whose intersection is not empty, depth first, summing
-// the leaf values in tree order as Ensemble.Scores does, so each cell's
-// scores are bit-identical to evaluation. XGBoost's float32 comparisons
-// are already normalised into float64 thresholds by the loader (the
-// meaning evaluation uses too). When a split reads an input of several
+// the leaf values in tree order with Ensemble.Add (float32 sums for
+// XGBoost, float64 for the others) as Ensemble.Scores does, so each
+// cell's scores are bit-identical to evaluation. XGBoost's float32
+// comparisons are already normalised into float64 thresholds by the
+// loader (the meaning evaluation uses too). When a split reads an input of several
 // variables, the box's states are enumerated instead, up to MaxCells.
 
 import (
@@ -1017,10 +1018,10 @@ func (q *question) ensemble(ctx context.Context, p *trees.Policy, lo, hi []int) 
 			}
 			copy(sums[k+1], sums[k])
 			if t.Class >= 0 {
-				sums[k+1][t.Class] += t.Values[r.leaf]
+				sums[k+1][t.Class] = e.Add(sums[k+1][t.Class], t.Values[r.leaf])
 			} else {
 				for c, w := range t.Values[r.leaf*nc : (r.leaf+1)*nc] {
-					sums[k+1][c] += w
+					sums[k+1][c] = e.Add(sums[k+1][c], w)
 				}
 			}
 			if err := dfs(k + 1); err != nil {
