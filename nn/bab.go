@@ -29,7 +29,7 @@ package nn
 // unstable neuron left, the network is linear on it and the input box is
 // split instead (the most influential input, as in prove.go), so that the
 // search always progresses. Witnesses are checked at the centre of every
-// box by exact evaluation, and a projected-gradient search runs on open
+// box by float64 evaluation, and a projected-gradient search runs on open
 // domains periodically.
 
 import (

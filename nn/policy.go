@@ -4,11 +4,13 @@ package nn
 // boxes that IC3 asks.
 //
 // A state box (per-variable lo..hi) maps through the policy's affine
-// inputs to a real input box by interval arithmetic; that box is bounded
+// inputs to the box of their float64 values (InputBox); that box is bounded
 // as any other. The branch and bound then splits the integer range of the
 // state variable with the largest influence (CROWN coefficients times the
 // affine coefficients times the range), so that the leaves are single
-// states, which exact evaluation decides. With a large enough node budget
+// states, which float64 evaluation (the policy's semantics) decides.
+// Bounds close a box only by more than the rounding error of float64
+// evaluation (prover.prepare). With a large enough node budget
 // the state query is therefore complete.
 
 import (
@@ -40,7 +42,6 @@ type Policy struct {
 	coef    [][]float64 // per input, per variable
 	sign    [][]int     // per input, per variable: the sign of the exact coefficient
 	corner  symbolic.State
-	konst   []float64
 	outputs []symbolic.LabelID
 	used    []bool // per variable: some input reads it
 	ev      *Evaluator
@@ -130,7 +131,6 @@ func NewPolicyFromNetwork(m *symbolic.Model, d *symbolic.PolicyDecl, net *Networ
 				p.used[v] = true
 			}
 		}
-		p.konst = append(p.konst, a.Const.Float())
 	}
 	return p, nil
 }
@@ -232,7 +232,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 		return mayChoose(y, a, sure)
 	}
 	// A box whose states all give the same network input is decided by
-	// one exact evaluation.
+	// one float64 evaluation.
 	point := true
 	for v := range lo {
 		point = point && (lo[v] == hi[v] || !p.used[v])
@@ -313,7 +313,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 		}
 		if nd.split < 0 {
 			// Every state of the box gives the network the same input,
-			// so the exact evaluation above decided the whole box.
+			// so the float64 evaluation above decided the whole box.
 			continue
 		}
 		v := nd.split

@@ -9,7 +9,7 @@ package nn
 //
 // Each open box is bounded (IBP ∩ CROWN); a box where some row's lower
 // bound exceeds a small margin is closed. Otherwise the box's centre is
-// tried as a witness (all g_k <= 0, or < 0 for strict rows, under exact
+// tried as a witness (all g_k <= 0, or < 0 for strict rows, under float64
 // evaluation), and the box is split in half along one input: the
 // inputs whose CROWN coefficients times width are largest (the "most
 // influential") are each tried, bounding both halves, and the split
@@ -237,7 +237,7 @@ func (e errString) Error() string { return string(e) }
 
 const errShape = errString("nn: the rows of a disjunction must have one entry per network output and one offset each")
 
-// witness reports whether x refutes the disjunction (exact evaluation).
+// witness reports whether x refutes the disjunction (float64 evaluation).
 func (p *prover) witness(x []float64) bool {
 	p.ev.Eval(x, p.y)
 	return p.violates(p.y)
@@ -706,7 +706,7 @@ func (gr *gradient) of(x, c, out []float64) {
 // gradient descent on the input box from random starts (PGD, as attacks
 // on classifiers do), minimising the sum of the rows that are not yet
 // satisfied, with signed steps that shrink from a fifth of the box to a
-// thousandth. Every iterate is checked by exact evaluation. It stops at
+// thousandth. Every iterate is checked by float64 evaluation. It stops at
 // the first witness, after restarts starts, or at until.
 func (p *prover) attack(box Box, restarts int, until time.Time) []float64 {
 	nin := len(box.Lo)
