@@ -108,7 +108,8 @@ type FactFailure struct {
 	Scores []float64
 	Exact  []*big.Rat
 	// Confirmed reports that float64 evaluation chooses Label at State too
-	// (given Sure); false only at near-ties of networks.
+	// (given Sure); false only for a counterexample of the SMT query over a
+	// network, which is relaxed by the rounding error bounds.
 	Confirmed bool
 	msg       string
 }
