@@ -3,6 +3,7 @@ package ic3_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -242,5 +243,62 @@ func TestPolIC3ManyLabels(t *testing.T) {
 			return trees.Random(m, outs, seed, 4, 3)
 		}
 		return nn.Random(m, outs, seed, []int{8})
+	})
+}
+
+// nearTieNetwork returns a random network policy whose last layer is
+// edited so that float64 evaluation and exact arithmetic part (variant
+// seed%4): output 1 a copy of output 0 (exact ties, the tie-break order
+// decides); output 1 a copy with its bias one ulp higher (exactly 1 wins
+// everywhere, in float64 the rounding of the sum often erases the ulp and
+// 0 wins the tie); the last layer scaled by 2^1020 (scores overflow to
+// +-Inf, and NaN where both signs meet: ties at +Inf, never chosen at
+// -Inf and NaN); outputs 0 and 1 scaled by 2^1023 with a 2^-60 relative
+// gap. BFS evaluates the policy in float64; PolIC3 must agree.
+func nearTieNetwork(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+	p, d, err := nn.Random(m, outs, seed, []int{6})
+	if err != nil {
+		return nil, nil, err
+	}
+	net := p.Net.Clone()
+	l := &net.Layers[len(net.Layers)-1]
+	if l.Out < 2 {
+		return p, d, nil
+	}
+	row := func(i int) []float64 { return l.W[i*l.In : (i+1)*l.In] }
+	switch seed % 4 {
+	case 0:
+		copy(row(1), row(0))
+		l.B[1] = l.B[0]
+	case 1:
+		copy(row(1), row(0))
+		l.B[1] = math.Nextafter(l.B[0], math.Inf(1))
+	case 2:
+		for i := range l.W {
+			l.W[i] *= 0x1p1020
+		}
+		for i := range l.B {
+			l.B[i] *= 0x1p1020
+		}
+	case 3:
+		for _, i := range []int{0, 1} {
+			for j := range row(i) {
+				row(i)[j] *= 0x1p1023
+			}
+			l.B[i] *= 0x1p1023
+		}
+		copy(row(1), row(0))
+		l.B[1] = l.B[0] + math.Abs(l.B[0])*0x1p-60
+	}
+	q, err := nn.NewPolicyFromNetwork(m, d, net)
+	return q, d, err
+}
+
+// TestPolIC3NearTies compares PolIC3 with BFS on networks with exact and
+// near ties and overflowing scores, and re-checks every policy fact of a
+// safe answer with ic3/cert.
+func TestPolIC3NearTies(t *testing.T) {
+	learnedSuite(t, 160, 5000, true, gen.Options{MaxLabels: 4}, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return nearTieNetwork(m, outs, seed)
 	})
 }
