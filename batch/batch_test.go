@@ -410,3 +410,76 @@ func TestConcurrentBatches(t *testing.T) {
 		t.Errorf("status %+v", st)
 	}
 }
+
+// TestRunPathsStayInside: a run directory, or a file in it, that is a
+// symbolic link leading out of the data directory is refused before
+// anything is written, and nothing appears outside; a link that stays
+// inside is followed.
+func TestRunPathsStayInside(t *testing.T) {
+	for _, c := range []struct {
+		name, link, target string // link below DATA/runs; target relative to the test's outside directory, or "@DATA/..." inside
+		refused            bool
+	}{
+		{"run directory", "a0/d/m000", "", true},
+		{"algorithm directory", "a0", "", true},
+		{"stdout file", "a0/d/m000/stdout", "stdout", true},
+		{"lock file", "a0/d/m000/lock", "lock", true},
+		{"dangling link", "a0/d/m000/command", "missing/command", true},
+		{"link inside", "a0/d", "@DATA/elsewhere", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			x := experiment(t, 1, "", "echo {model}")
+			outside := t.TempDir()
+			if !c.refused {
+				if err := x.openData(true, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			link := filepath.Join(x.Data, "runs", filepath.FromSlash(c.link))
+			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			target := filepath.Join(outside, c.target)
+			if strings.HasPrefix(c.target, "@DATA/") {
+				target = filepath.Join(x.Data, strings.TrimPrefix(c.target, "@DATA/"))
+				os.MkdirAll(target, 0o755)
+			}
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			s, err := x.Execute(context.Background(), Options{Self: self()})
+			if !c.refused {
+				if err != nil || s.Done != 1 {
+					t.Fatalf("a link inside the data directory: %+v %v", s, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "outside the data directory") && !strings.Contains(err.Error(), "cannot be resolved") {
+				t.Fatalf("got %+v, %v; want a refusal", s, err)
+			}
+			if ents, _ := os.ReadDir(outside); len(ents) > 0 {
+				t.Errorf("the batch wrote %s outside the data directory", ents[0].Name())
+			}
+			if _, err := os.Stat(filepath.Join(x.Data, identityFile)); err == nil {
+				t.Errorf("a refused batch wrote %s", identityFile)
+			}
+		})
+	}
+}
+
+func TestWithin(t *testing.T) {
+	x := &Experiment{Data: filepath.Join(t.TempDir(), "data")}
+	for p, ok := range map[string]bool{
+		filepath.Join(x.Data, "runs", "a", "b"):        true,
+		filepath.Join(x.Data, "runs", "..", "x"):       true,
+		filepath.Join(x.Data, "runs", "..", "..", "x"): false,
+		filepath.Join(x.Data, ".."):                    false,
+		x.Data:                                         true, // its identity file is written there
+		"/etc/passwd":                                  false,
+		filepath.Join(x.Data+"2", "runs"):              false,
+	} {
+		if err := x.Within(p); (err == nil) != ok {
+			t.Errorf("Within(%s) = %v, want ok=%v", p, err, ok)
+		}
+	}
+}

@@ -159,7 +159,8 @@ var memoryMarkers = []string{
 // classify gives a run's error attribute (Lab's outcome codes, named for
 // verification): success (a verdict: exit 0 or 3), unknown (the engine
 // gave up, exit 4), timeout, out-of-memory, input-error (exit 1),
-// usage-error (exit 2), crash (a signal, a panic or an internal error).
+// usage-error (exit 2), crash (a signal, a panic or an internal error:
+// exit 70).
 func classify(o outcome, l Limits, stdout map[string]any, stderrTail []byte) string {
 	low := bytes.ToLower(stderrTail)
 	if o.startErr != nil {
@@ -188,8 +189,10 @@ func classify(o outcome, l Limits, stdout map[string]any, stderrTail []byte) str
 			return "timeout"
 		}
 		return "unknown"
-	case o.exitCode == 1 && bytes.Contains(low, []byte("internal error")):
+	case o.exitCode == 70:
 		return "crash" // vigil's own bug, reported as such
+	case o.exitCode == 1 && bytes.Contains(low, []byte("internal error")):
+		return "crash" // the same from a vigil older than exit code 70 for every internal error
 	case o.exitCode == 1:
 		return "input-error"
 	case o.exitCode == 2 && (bytes.Contains(stderrTail, []byte("panic:")) || bytes.Contains(stderrTail, []byte("fatal error:"))):

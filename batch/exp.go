@@ -265,8 +265,8 @@ func Parse(path string, src []byte) (*Experiment, error) {
 	if f.Name == "" {
 		return nil, e("", "the experiment has no name: add name = \"...\" (it identifies the data directory)")
 	}
-	if !idPart.MatchString(f.Name) {
-		return nil, e("name", "name %q: use letters, digits, '.', '_', '+' and '-'", f.Name)
+	if msg := badName(f.Name); msg != "" {
+		return nil, e("name", "experiment name %q %s; it names the data directory data/NAME", f.Name, msg)
 	}
 	x.Data = filepath.Join(dir, "data", f.Name)
 	if f.Data != "" {
@@ -307,8 +307,8 @@ func Parse(path string, src []byte) (*Experiment, error) {
 	algos := map[string]bool{}
 	for i, a := range f.Algorithms {
 		key := fmt.Sprintf("algorithms.%d", i)
-		if !idPart.MatchString(a.Name) {
-			return nil, e(key+".name", "algorithm name %q: use letters, digits, '.', '_', '+' and '-'", a.Name)
+		if msg := badName(a.Name); msg != "" {
+			return nil, e(key+".name", "algorithm name %q %s; it names the directory of the algorithm's runs", a.Name, msg)
 		}
 		if algos[a.Name] {
 			return nil, e(key+".name", "algorithm %q is declared twice", a.Name)
@@ -332,6 +332,10 @@ func Parse(path string, src []byte) (*Experiment, error) {
 		key := fmt.Sprintf("instances.%d", i)
 		probs, err := problems(in)
 		if err != nil {
+			var ne *nameError
+			if errors.As(err, &ne) {
+				return nil, e(key+"."+ne.field, "%v", err)
+			}
 			return nil, e(key, "%v", err)
 		}
 		for k := range in.Attributes {
@@ -386,6 +390,33 @@ func indexOf(as []algorithm, name string) int {
 
 // idPart is what a name in a run id may contain (it names a directory).
 var idPart = regexp.MustCompile(`^[A-Za-z0-9._+-]+$`)
+
+// badName says why s cannot name a directory of the data directory ("" when
+// it can): a name is one plain path component, so it never leads out of
+// the data directory ("." and ".." are components that do), nor hides a
+// run (a leading '.' is the batch's own temporary files).
+func badName(s string) string {
+	switch {
+	case s == "":
+		return "is empty: give a name of letters, digits, '.', '_', '+' and '-'"
+	case s == "." || s == "..":
+		return "is not a plain directory name (it would lead out of the data directory): use letters, digits, '.', '_', '+' and '-', not only dots"
+	case !idPart.MatchString(s):
+		return "is not a plain directory name: use only letters, digits, '.', '_', '+' and '-' (no '/', no spaces)"
+	case s[0] == '.':
+		return "starts with '.': start it with a letter or a digit (names with a leading dot are the batch's temporary files)"
+	}
+	return ""
+}
+
+// A nameError is a run name (domain or problem) that badName refuses; field
+// is the key of the [[instances]] entry it comes from.
+type nameError struct {
+	field string
+	msg   string
+}
+
+func (e *nameError) Error() string { return e.msg }
 
 type problem struct {
 	domain, name string
@@ -453,11 +484,28 @@ func problems(in instances) ([]problem, error) {
 					parts = append(parts, prop)
 				}
 				name := strings.Join(parts, "-")
-				if !idPart.MatchString(dom) {
-					return nil, fmt.Errorf("domain %q: use letters, digits, '.', '_', '+' and '-'", dom)
+				if msg := badName(dom); msg != "" {
+					if in.Domain != "" {
+						return nil, &nameError{"domain", fmt.Sprintf("domain %q %s; it names a directory of the runs", dom, msg)}
+					}
+					return nil, &nameError{"models", fmt.Sprintf("domain %q, taken from the directory of model %q, %s; set domain = \"...\" in this [[instances]]", dom, m, msg)}
 				}
-				if !idPart.MatchString(name) {
-					return nil, fmt.Errorf("problem name %q: use letters, digits, '.', '_', '+' and '-' in names", name)
+				if msg := badName(name); msg != "" {
+					field, from := "models", fmt.Sprintf("made from model %q", m)
+					switch {
+					case in.Name != "" && badName(in.Name) != "":
+						field, from = "name", "made from name"
+					case pol != "" && badName(stem(pol)) != "":
+						field, from = "policies", fmt.Sprintf("made from policy %q", pol)
+						if len(in.PolicyFiles) > 0 {
+							field = "policy_files"
+						}
+					case prop != "" && badName(prop) != "":
+						field, from = "properties", fmt.Sprintf("made from property %q", prop)
+					case in.Name != "":
+						field, from = "name", "made from name"
+					}
+					return nil, &nameError{field, fmt.Sprintf("problem name %q, %s, %s; it names a directory of the runs: rename it, or give this [[instances]] a plain name = \"...\"", name, from, msg)}
 				}
 				out = append(out, problem{
 					domain: dom, name: name,

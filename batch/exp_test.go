@@ -25,7 +25,7 @@ func TestParseErrors(t *testing.T) {
 		{"name = \"x\"\n[limits]\nmemory = \"100MiB\"\n" + head[11:] + "[[instances]]\nmodels = [\"a.spec\"]\n", `:3:1: memory limit 100 MiB is below the 192 MiB`},
 		{"name = \"x\"\nrepetitions = 2\nseeds = [1]\n", `:2:1: give repetitions or seeds, not both`},
 		{"name = \"x\"\nseeds = [1, 1]\n", `:2:1: seed 1 is listed twice`},
-		{"name = \"x y\"\n", `:1:1: name "x y": use letters`},
+		{"name = \"x y\"\n", `:1:1: experiment name "x y" is not a plain directory name: use only letters`},
 		{"data = \"d\"\n", `: the experiment has no name`},
 		{"name = \"x\"\n", `: no [[algorithms]]`},
 		{head, `: no [[instances]]`},
@@ -134,5 +134,40 @@ func TestShippedExperimentsLoad(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d runs", f, len(x.Runs))
+	}
+}
+
+// Names become directories under the data directory: every name that is
+// not one plain path component is refused at the field it comes from,
+// with the experiment file's name and position.
+func TestNamesArePlainComponents(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "exp")
+	os.MkdirAll(filepath.Join(dir, "specs"), 0o755)
+	for _, f := range []string{"specs/a.spec", "../outside.spec", "specs/..spec", "specs/.hidden.spec"} {
+		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+	}
+	algo := "[[algorithms]]\nname = \"a\"\nargs = [\"check\", \"{model}\"]\n"
+	for _, c := range []struct{ src, want string }{
+		{"name = \"..\"\n" + algo, `exp.toml:1:1: experiment name ".." is not a plain directory name`},
+		{"name = \".\"\n" + algo, `exp.toml:1:1: experiment name "." is not a plain directory name`},
+		{"name = \"x\"\n[[algorithms]]\nname = \"..\"\nargs = [\"check\"]\n", `exp.toml:3:1: algorithm name ".." is not a plain directory name (it would lead out of the data directory)`},
+		{"name = \"x\"\n[[algorithms]]\nname = \"a/b\"\nargs = [\"check\"]\n", `exp.toml:3:1: algorithm name "a/b" is not a plain directory name: use only letters`},
+		{"name = \"x\"\n[[algorithms]]\nname = \"/tmp\"\nargs = [\"check\"]\n", `exp.toml:3:1: algorithm name "/tmp" is not a plain directory name`},
+		{"name = \"x\"\n[[algorithms]]\nname = \".a\"\nargs = [\"check\"]\n", `exp.toml:3:1: algorithm name ".a" starts with '.'`},
+		{"name = \"x\"\n" + algo + "[[instances]]\ndomain = \"..\"\nmodels = [\"specs/a.spec\"]\n", `exp.toml:6:1: domain ".." is not a plain directory name`},
+		{"name = \"x\"\n" + algo + "[[instances]]\ndomain = \".\"\nmodels = [\"specs/a.spec\"]\n", `exp.toml:6:1: domain "." is not a plain directory name`},
+		{"name = \"x\"\n" + algo + "[[instances]]\ndomain = \"../../etc\"\nmodels = [\"specs/a.spec\"]\n", `exp.toml:6:1: domain "../../etc" is not a plain directory name`},
+		{"name = \"x\"\n" + algo + "[[instances]]\nmodels = [\"../*.spec\"]\n", `exp.toml:6:1: domain "..", taken from the directory of model "../outside.spec", is not a plain directory name (it would lead out of the data directory): use letters, digits, '.', '_', '+' and '-', not only dots; set domain = "..." in this [[instances]]`},
+		{"name = \"x\"\n" + algo + "[[instances]]\ndomain = \"d\"\nname = \"..\"\nmodels = [\"specs/a.spec\"]\n", `exp.toml:7:1: problem name "..", made from name, is not a plain directory name`},
+		{"name = \"x\"\n" + algo + "[[instances]]\ndomain = \"d\"\nmodels = [\"specs/..spec\"]\n", `exp.toml:7:1: problem name ".", made from model "specs/..spec", is not a plain directory name`},
+		{"name = \"x\"\n" + algo + "[[instances]]\ndomain = \"d\"\nmodels = [\"specs/.hidden.spec\"]\n", `exp.toml:7:1: problem name ".hidden", made from model "specs/.hidden.spec", starts with '.'`},
+		{"name = \"x\"\n" + algo + "[[instances]]\ndomain = \"d\"\nmodels = [\"specs/a.spec\"]\nproperties = [\"../p\"]\n", `exp.toml:8:1: problem name "a-../p", made from property "../p", is not a plain directory name`},
+		{"name = \"x\"\n" + algo + "[[instances]]\ndomain = \"d\"\nmodels = [\"specs/a.spec\"]\npolicies = [\"p q\"]\n", `exp.toml:8:1: problem name "a-p q", made from policy "p q", is not a plain directory name`},
+	} {
+		_, err := Parse(filepath.Join(dir, "exp.toml"), []byte(c.src))
+		if err == nil || !strings.Contains(code.ReplaceAllString(err.Error(), ""), c.want) {
+			t.Errorf("%q:\n got %v\nwant ...%s...", c.src, err, c.want)
+		}
 	}
 }

@@ -142,7 +142,11 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rep, writeAtomic(nil, filepath.Join(x.Data, propertiesFile), append(b, '\n'))
+	path := filepath.Join(x.Data, propertiesFile)
+	if err := x.Within(path); err != nil {
+		return nil, err
+	}
+	return rep, writeAtomic(nil, path, append(b, '\n'))
 }
 
 // groupOf names the row of a run: the values of the group attributes.

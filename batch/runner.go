@@ -124,6 +124,14 @@ func (x *Experiment) stale(r *Run, p map[string]any) bool {
 // the new command's).
 func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 	w := writer(o.Create)
+	// Every path a run writes must lie inside the data directory: refuse
+	// the batch before anything is written if one does not (a run
+	// directory that is a link out of it, say).
+	for _, r := range x.Runs {
+		if err := x.checkRun(r); err != nil {
+			return Summary{}, fmt.Errorf("%w (run %s)", err, r.ID)
+		}
+	}
 	if err := x.openData(true, w); err != nil {
 		return Summary{}, err
 	}
@@ -275,6 +283,10 @@ func lockRun(f *os.File) bool {
 // nothing was recorded (err says why, nil when the run was skipped).
 func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, rerun bool) (string, error) {
 	dir := x.RunDir(r)
+	// Checked again here: the run may start long after the batch did.
+	if err := x.checkRun(r); err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -298,7 +310,9 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, re
 	}
 	if tmps, err := filepath.Glob(filepath.Join(dir, "."+propertiesFile+".tmp-*")); err == nil {
 		for _, f := range tmps { // left by a batch killed while recording
-			os.Remove(f)
+			if x.Within(f) == nil {
+				os.Remove(f)
+			}
 		}
 	}
 	args := x.Args(r)

@@ -94,6 +94,9 @@ func (x *Experiment) Slurm(o SlurmOptions) (string, int, error) {
 	if err != nil {
 		return "", 0, err
 	}
+	if err := x.Within(filepath.Join(dir, "job.sh")); err != nil {
+		return "", 0, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", 0, err
 	}

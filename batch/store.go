@@ -22,6 +22,14 @@ import (
 //	    properties             the result (JSON), written last and atomically;
 //	                           its presence means the run is finished
 //
+// Every name in a run's path is one plain path component (exp.go's
+// badName), and before a batch writes or deletes anything, Within checks
+// that each path of each run (its directory, lock, properties, command,
+// stdout and stderr) lies inside the data directory, no symbolic link
+// leading out of it included. The arguments a run passes to vigil are
+// not confined: they are the experiment's commands (verify --cert FILE
+// writes FILE wherever it says).
+//
 // A run is finished exactly when its properties file exists: it is written
 // to a temporary file, synced and renamed into place, so a crash (kill -9,
 // power loss) leaves either no properties or complete ones.
@@ -40,6 +48,79 @@ type identity struct {
 // RunDir is the directory of a run.
 func (x *Experiment) RunDir(r *Run) string {
 	return filepath.Join(x.Data, "runs", filepath.FromSlash(r.ID))
+}
+
+// Within checks that path, which the batch is about to write or delete,
+// lies inside the data directory: its cleaned form is below it, and none
+// of its parts that exist is a symbolic link leading out of it (a link
+// whose target is missing is refused too: writing through it would create
+// the target). The parts that do not exist yet cannot be links, so what
+// the batch then creates stays inside. The check is made before each
+// write; a link planted between the check and the write by a process
+// racing the batch is not guarded against.
+func (x *Experiment) Within(path string) error {
+	root, err := filepath.Abs(x.Data)
+	if err != nil {
+		return fmt.Errorf("batch: %w", err)
+	}
+	p, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("batch: %w", err)
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("batch: %s lies outside the data directory %s: refusing to write it (check the experiment's names)", path, x.Data)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing below it exists yet
+	}
+	if err != nil {
+		return fmt.Errorf("batch: %w", err)
+	}
+	cur := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("batch: %w", err)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		target, err := filepath.EvalSymlinks(cur)
+		if err != nil {
+			return fmt.Errorf("batch: %s is a symbolic link whose target cannot be resolved (%v): remove it; the batch writes only inside the data directory %s", cur, err, x.Data)
+		}
+		if r, err := filepath.Rel(realRoot, target); err != nil || !filepath.IsLocal(r) {
+			return fmt.Errorf("batch: %s is a symbolic link to %s, outside the data directory %s: remove it; the batch writes only inside the data directory", cur, target, x.Data)
+		}
+	}
+	return nil
+}
+
+// runPaths are the paths a run writes or deletes: its directory, lock,
+// properties, command, stdout and stderr.
+func (x *Experiment) runPaths(r *Run) []string {
+	dir := x.RunDir(r)
+	ps := []string{dir}
+	for _, f := range []string{"lock", propertiesFile, "command", "stdout", "stderr"} {
+		ps = append(ps, filepath.Join(dir, f))
+	}
+	return ps
+}
+
+// checkRun checks every path of run r with Within.
+func (x *Experiment) checkRun(r *Run) error {
+	for _, p := range x.runPaths(r) {
+		if err := x.Within(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // openData checks that the data directory belongs to this experiment,

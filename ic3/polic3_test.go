@@ -3,6 +3,7 @@ package ic3_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -20,14 +21,25 @@ import (
 // policies made by mk, against BFS; every safe answer's invariant is
 // checked by enumeration with the policy's exact decisions, and its
 // policy facts are re-checked by ic3/cert.
+//
+// The certifier itself is compared with BFS as well (certifierAgreesWithBFS):
+// PolIC3's verdicts alone cannot catch a certifier that always answers
+// "excluded", since PolIC3 asks it mostly where a concrete evaluation
+// already showed the label is not chosen (without generalization, only
+// there: every box is one state).
 func learnedSuite(t *testing.T, models int, first uint64, generalize bool, g gen.Options, mk func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error)) {
 	pols := map[*symbolic.PolicyDecl]symbolic.Policy{}
-	facts, within := 0, 0
+	facts, within, asked := 0, 0, 0
 	v := func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl) (conformance.Answer, error) {
 		p := pols[pd]
 		lp, err := ic3.Certifier(p)
 		if err != nil {
 			return conformance.Answer{}, err
+		}
+		n, err := certifierAgreesWithBFS(ctx, m, prop, p)
+		asked += n
+		if err != nil {
+			return conformance.Answer{}, fmt.Errorf("certifier: %v", err)
 		}
 		res, err := ic3.Check(ctx, m, prop, pd, ic3.Options{Generalize: generalize, Learned: lp})
 		if err != nil {
@@ -66,7 +78,125 @@ func learnedSuite(t *testing.T, models int, first uint64, generalize bool, g gen
 			}
 			return p, d, err
 		}})
-	t.Logf("%d policy facts re-checked, %d of them on a sub-box of an invariant box", facts, within)
+	t.Logf("%d policy facts re-checked, %d of them on a sub-box of an invariant box; %d certifier answers compared with BFS's decisions", facts, within, asked)
+	if asked == 0 {
+		t.Error("no certifier answer was compared with BFS")
+	}
+}
+
+// certifierStates caps the reachable states per model whose decisions the
+// certifier is asked about.
+const certifierStates = 40
+
+// certifierAgreesWithBFS compares the certifier of p with the decisions
+// BFS makes: on up to certifierStates states that BFS reaches under p
+// (explicit.BuildGraph with p's float64 decisions), where p chooses label
+// c among the applicable labels app,
+//
+//   - c is not "excluded" on the one-state box of s, given app: BFS takes
+//     c there;
+//   - c is not "excluded" on the bounding box of s and every reachable
+//     state, given the labels applicable in all of them (a subset of app:
+//     c still beats them in s);
+//   - no other label of app is "possible" on the one-state box of s, given
+//     app: c beats it there.
+//
+// It returns the number of certifier answers compared.
+func certifierAgreesWithBFS(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy) (int, error) {
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		return 0, nil // no start state: BFS decides nothing
+	}
+	dec, err := explicit.PolicyDecider(m, p)
+	if err != nil {
+		return 0, err
+	}
+	gr, err := explicit.BuildGraph(ctx, g, explicit.Options{Policy: dec})
+	if err != nil {
+		return 0, nil // no start state
+	}
+	lp, err := ic3.Certifier(p) // fresh: no answers cached by PolIC3
+	if err != nil {
+		return 0, err
+	}
+	n := gr.NumStates()
+	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	every := make([]bool, len(m.Labels)) // applicable in every reachable state
+	for i := range every {
+		every[i] = true
+	}
+	states := make([]symbolic.State, n)
+	apps := make([][]bool, n)
+	x := &explicit.Expansion{}
+	for id := range n {
+		s := make(symbolic.State, len(m.Vars))
+		g.L.Unpack(gr.Store.Get(uint32(id)), s)
+		states[id] = s
+		g.Applicable(s, x)
+		apps[id] = slices.Clone(x.App)
+		for v := range s {
+			if id == 0 || s[v] < lo[v] {
+				lo[v] = s[v]
+			}
+			if id == 0 || s[v] > hi[v] {
+				hi[v] = s[v]
+			}
+		}
+		for l, ok := range x.App {
+			every[l] = every[l] && ok
+		}
+	}
+	labels := func(app []bool, but symbolic.LabelID) []symbolic.LabelID {
+		var ls []symbolic.LabelID
+		for l, ok := range app {
+			if ok && symbolic.LabelID(l) != but {
+				ls = append(ls, symbolic.LabelID(l))
+			}
+		}
+		return ls
+	}
+	asked := 0
+	step := max(1, n/certifierStates)
+	for id := 0; id < n; id += step {
+		s, app := states[id], apps[id]
+		if g.Status(s) != explicit.Open || !slices.Contains(app, true) {
+			continue
+		}
+		c, err := dec.Decide(s, app)
+		if err != nil {
+			return asked, err
+		}
+		if c == symbolic.NoLabel {
+			continue
+		}
+		ask := func(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (ic3.Exclusion, error) {
+			asked++
+			v, _, err := lp.Exclude(lo, hi, a, sure)
+			return v, err
+		}
+		v, err := ask(s, s, c, labels(app, c))
+		if err != nil {
+			return asked, err
+		}
+		if v == ic3.Excluded {
+			return asked, fmt.Errorf("it excludes label %s in state %s, where the policy chooses it (BFS takes it)", m.Labels[c].Name, m.FormatState(s))
+		}
+		if v, err = ask(lo, hi, c, labels(every, c)); err != nil {
+			return asked, err
+		}
+		if v == ic3.Excluded {
+			return asked, fmt.Errorf("it excludes label %s in the box %v..%v of the reachable states, but the policy chooses it in state %s (BFS takes it)", m.Labels[c].Name, lo, hi, m.FormatState(s))
+		}
+		for _, a := range labels(app, c) {
+			if v, err = ask(s, s, a, labels(app, a)); err != nil {
+				return asked, err
+			}
+			if v == ic3.Possible {
+				return asked, fmt.Errorf("it finds label %s possible in state %s, where the policy chooses %s (BFS takes it)", m.Labels[a].Name, m.FormatState(s), m.Labels[c].Name)
+			}
+		}
+	}
+	return asked, nil
 }
 
 func TestPolIC3Networks(t *testing.T) {
@@ -113,5 +243,62 @@ func TestPolIC3ManyLabels(t *testing.T) {
 			return trees.Random(m, outs, seed, 4, 3)
 		}
 		return nn.Random(m, outs, seed, []int{8})
+	})
+}
+
+// nearTieNetwork returns a random network policy whose last layer is
+// edited so that float64 evaluation and exact arithmetic part (variant
+// seed%4): output 1 a copy of output 0 (exact ties, the tie-break order
+// decides); output 1 a copy with its bias one ulp higher (exactly 1 wins
+// everywhere, in float64 the rounding of the sum often erases the ulp and
+// 0 wins the tie); the last layer scaled by 2^1020 (scores overflow to
+// +-Inf, and NaN where both signs meet: ties at +Inf, never chosen at
+// -Inf and NaN); outputs 0 and 1 scaled by 2^1023 with a 2^-60 relative
+// gap. BFS evaluates the policy in float64; PolIC3 must agree.
+func nearTieNetwork(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+	p, d, err := nn.Random(m, outs, seed, []int{6})
+	if err != nil {
+		return nil, nil, err
+	}
+	net := p.Net.Clone()
+	l := &net.Layers[len(net.Layers)-1]
+	if l.Out < 2 {
+		return p, d, nil
+	}
+	row := func(i int) []float64 { return l.W[i*l.In : (i+1)*l.In] }
+	switch seed % 4 {
+	case 0:
+		copy(row(1), row(0))
+		l.B[1] = l.B[0]
+	case 1:
+		copy(row(1), row(0))
+		l.B[1] = math.Nextafter(l.B[0], math.Inf(1))
+	case 2:
+		for i := range l.W {
+			l.W[i] *= 0x1p1020
+		}
+		for i := range l.B {
+			l.B[i] *= 0x1p1020
+		}
+	case 3:
+		for _, i := range []int{0, 1} {
+			for j := range row(i) {
+				row(i)[j] *= 0x1p1023
+			}
+			l.B[i] *= 0x1p1023
+		}
+		copy(row(1), row(0))
+		l.B[1] = l.B[0] + math.Abs(l.B[0])*0x1p-60
+	}
+	q, err := nn.NewPolicyFromNetwork(m, d, net)
+	return q, d, err
+}
+
+// TestPolIC3NearTies compares PolIC3 with BFS on networks with exact and
+// near ties and overflowing scores, and re-checks every policy fact of a
+// safe answer with ic3/cert.
+func TestPolIC3NearTies(t *testing.T) {
+	learnedSuite(t, 160, 5000, true, gen.Options{MaxLabels: 4}, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return nearTieNetwork(m, outs, seed)
 	})
 }

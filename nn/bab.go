@@ -29,7 +29,7 @@ package nn
 // unstable neuron left, the network is linear on it and the input box is
 // split instead (the most influential input, as in prove.go), so that the
 // search always progresses. Witnesses are checked at the centre of every
-// box by exact evaluation, and a projected-gradient search runs on open
+// box by float64 evaluation, and a projected-gradient search runs on open
 // domains periodically.
 
 import (
@@ -145,7 +145,7 @@ func (p *prover) boundDomain(box Box, splits []rsplit, warm []float64) (closed b
 	score = math.Inf(-1)
 	for k, v := range lb {
 		v += p.off[k]
-		if v > margin {
+		if p.proves(k, v) {
 			return true, v, k
 		}
 		if v > score {
@@ -226,6 +226,9 @@ func (p *prover) reluCandidates(r, n int) []rsplit {
 func (p *prover) runReLU(box Box) Result {
 	if len(p.d.Rows) == 0 {
 		return Result{Verdict: Refuted, Witness: center(box)}
+	}
+	if !p.prepare(box) {
+		return p.unbounded(box)
 	}
 	closed, score, row := p.boundDomain(box, nil, nil)
 	if closed {

@@ -15,8 +15,6 @@ package nn
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 // Layer is y = W x + B, then ReLU when ReLU is set. W is row-major Out x In.
@@ -131,7 +129,7 @@ func (n *Network) denormalize(y []float64) {
 		return
 	}
 	for i := range y {
-		y[i] = y[i]*n.OutRange[i] + n.OutMean[i]
+		y[i] = float64(y[i]*n.OutRange[i]) + n.OutMean[i] // not fused
 	}
 }
 
@@ -172,10 +170,19 @@ func (e *Evaluator) Eval(x, out []float64) {
 	n.denormalize(out)
 }
 
-// affine computes y = relu?(W x + b).
+// affine computes y = relu?(W x + b) in the order lang/spec.md defines
+// (section Policies): s = b, then s = s + w_j*x_j for j = 1..In, every
+// product and sum rounded to float64 on its own. The conversions
+// float64(...) forbid the compiler to fuse a product and a sum (Go fuses
+// x*y + z on some architectures unless the product is converted), so
+// every platform computes the same bits, and the forward error bound of
+// roundoff.go holds.
 func affine(l *Layer, x, y []float64) {
 	for i := 0; i < l.Out; i++ {
-		s := l.B[i] + floats.Dot(l.W[i*l.In:(i+1)*l.In], x)
+		s := l.B[i]
+		for j, w := range l.W[i*l.In : (i+1)*l.In] {
+			s += float64(w * x[j])
+		}
 		if l.ReLU && s < 0 {
 			s = 0
 		}

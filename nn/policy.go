@@ -4,11 +4,13 @@ package nn
 // boxes that IC3 asks.
 //
 // A state box (per-variable lo..hi) maps through the policy's affine
-// inputs to a real input box by interval arithmetic; that box is bounded
+// inputs to the box of their float64 values (InputBox); that box is bounded
 // as any other. The branch and bound then splits the integer range of the
 // state variable with the largest influence (CROWN coefficients times the
 // affine coefficients times the range), so that the leaves are single
-// states, which exact evaluation decides. With a large enough node budget
+// states, which float64 evaluation (the policy's semantics) decides.
+// Bounds close a box only by more than the rounding error of float64
+// evaluation (prover.prepare). With a large enough node budget
 // the state query is therefore complete.
 
 import (
@@ -38,7 +40,8 @@ type Policy struct {
 	nvars   int
 	inputs  []symbolic.Affine
 	coef    [][]float64 // per input, per variable
-	konst   []float64
+	sign    [][]int     // per input, per variable: the sign of the exact coefficient
+	corner  symbolic.State
 	outputs []symbolic.LabelID
 	used    []bool // per variable: some input reads it
 	ev      *Evaluator
@@ -117,16 +120,17 @@ func NewPolicyFromNetwork(m *symbolic.Model, d *symbolic.PolicyDecl, net *Networ
 			}
 			row[t.Var] += t.Coef.Float()
 		}
+		sg := d.Inputs[i].Signs(len(m.Vars))
 		p.coef = append(p.coef, row)
+		p.sign = append(p.sign, sg)
 		if p.used == nil {
 			p.used = make([]bool, len(m.Vars))
 		}
-		for v, c := range row {
+		for v, c := range sg {
 			if c != 0 {
 				p.used[v] = true
 			}
 		}
-		p.konst = append(p.konst, a.Const.Float())
 	}
 	return p, nil
 }
@@ -151,7 +155,7 @@ func (p *Policy) Clone() *Policy {
 	c := *p
 	c.ev = NewEvaluator(p.Net)
 	c.x = make([]float64, p.Net.Inputs())
-	c.pr, c.y = nil, nil
+	c.pr, c.y, c.corner = nil, nil, nil
 	return &c
 }
 
@@ -166,22 +170,19 @@ func (p *Policy) OutputIndex(l symbolic.LabelID) int {
 }
 
 // InputBox maps the state box lo..hi (one entry per model variable) to the
-// box of network inputs it can produce.
+// box of network inputs it can produce: the smallest box holding the
+// float64 input of every state of lo..hi. An input is its exact affine
+// value rounded to the nearest float64 (symbolic.Affine.Eval), a monotone
+// function of each variable, so its extremes are its values at the
+// corners where each variable is at the end its coefficient's sign picks.
 func (p *Policy) InputBox(lo, hi []int) Box {
 	b := Box{Lo: make([]float64, len(p.inputs)), Hi: make([]float64, len(p.inputs))}
-	for i, row := range p.coef {
-		l, h := p.konst[i], p.konst[i]
-		for v, c := range row {
-			switch {
-			case c > 0:
-				l += c * float64(lo[v])
-				h += c * float64(hi[v])
-			case c < 0:
-				l += c * float64(hi[v])
-				h += c * float64(lo[v])
-			}
-		}
-		b.Lo[i], b.Hi[i] = l, h
+	if cap(p.corner) < 2*p.nvars {
+		p.corner = make(symbolic.State, 2*p.nvars)
+	}
+	cl, ch := p.corner[:p.nvars], p.corner[p.nvars:2*p.nvars]
+	for i := range p.inputs {
+		b.Lo[i], b.Hi[i] = p.inputs[i].Range(p.sign[i], lo, hi, cl, ch)
 	}
 	return b
 }
@@ -224,12 +225,14 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 		p.y = make([]float64, p.Net.Outputs())
 	}
 	y := p.y
+	// A witness is a state where float64 evaluation lets a win: the
+	// arg-max rule of symbolic.Choose, given the outputs of sure.
 	isWitness := func(s []int) bool {
 		p.Scores(s, y)
-		return pr.violates(y)
+		return mayChoose(y, a, sure)
 	}
 	// A box whose states all give the same network input is decided by
-	// one exact evaluation.
+	// one float64 evaluation.
 	point := true
 	for v := range lo {
 		point = point && (lo[v] == hi[v] || !p.used[v])
@@ -240,13 +243,20 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 		}
 		return StateResult{Verdict: Proved}, nil
 	}
+	// The closing thresholds cover float64 rounding on the whole box
+	// (prover.prepare); where evaluation might overflow, nothing is
+	// proved by bounds, and only a box small enough to evaluate state by
+	// state is decided.
+	if !pr.prepare(p.InputBox(lo, hi)) {
+		return p.enumerate(lo, hi, pr, isWitness)
+	}
 	// bound returns (closed, score, variable to split).
 	bound := func(lo, hi []int) (bool, float64, int) {
 		pr.nodes++
 		lb := pr.b.lower(p.InputBox(lo, hi), pr.rows, pr.opt.Method)
 		score := math.Inf(-1)
-		for _, v := range lb {
-			if v > margin {
+		for k, v := range lb {
+			if pr.proves(k, v) {
 				return true, v, -1
 			}
 			score = max(score, v)
@@ -303,7 +313,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 		}
 		if nd.split < 0 {
 			// Every state of the box gives the network the same input,
-			// so the exact evaluation above decided the whole box.
+			// so the float64 evaluation above decided the whole box.
 			continue
 		}
 		v := nd.split
@@ -316,6 +326,60 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	}
 	return StateResult{Verdict: Proved, Nodes: pr.nodes}, nil
 }
+
+// maxEnumerate is the largest state box Excludes evaluates state by
+// state when bounds cannot decide it (evaluation might overflow).
+const maxEnumerate = 1 << 12
+
+// enumerate decides the box state by state with float64 evaluation when
+// it has at most maxEnumerate states, else answers Unknown.
+func (p *Policy) enumerate(lo, hi []int, pr *prover, isWitness func([]int) bool) (StateResult, error) {
+	n := 1
+	for v := range lo {
+		if p.used[v] {
+			if n *= hi[v] - lo[v] + 1; n > maxEnumerate {
+				return StateResult{Verdict: Unknown, Nodes: pr.nodes}, nil
+			}
+		}
+	}
+	s := append([]int(nil), lo...)
+	for {
+		pr.nodes++
+		if isWitness(s) {
+			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), s...), Nodes: pr.nodes}, nil
+		}
+		v := 0
+		for v < len(s) && (s[v] == hi[v] || !p.used[v]) {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return StateResult{Verdict: Proved, Nodes: pr.nodes}, nil
+		}
+		s[v]++
+	}
+}
+
+// mayChoose reports whether the arg-max rule (symbolic.Choose) can pick
+// output a with scores y when the outputs of sure are applicable: a's
+// score is neither NaN nor -Inf, and no output of sure beats it (a
+// higher score, or an equal one earlier in the output order, neither
+// NaN nor -Inf). Unlike a row test y[o] - y[a] > 0, it is right at
+// infinities: +Inf ties with +Inf.
+func mayChoose(y []float64, a int, sure []int) bool {
+	if !qualifies(y[a]) {
+		return false
+	}
+	for _, o := range sure {
+		if o != a && qualifies(y[o]) && (y[o] > y[a] || y[o] == y[a] && o < a) {
+			return false
+		}
+	}
+	return true
+}
+
+// qualifies reports whether the arg-max rule considers a score at all.
+func qualifies(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, -1) }
 
 type stateNode struct {
 	lo, hi []int

@@ -9,7 +9,7 @@ package nn
 //
 // Each open box is bounded (IBP ∩ CROWN); a box where some row's lower
 // bound exceeds a small margin is closed. Otherwise the box's centre is
-// tried as a witness (all g_k <= 0, or < 0 for strict rows, under exact
+// tried as a witness (all g_k <= 0, or < 0 for strict rows, under float64
 // evaluation), and the box is split in half along one input: the
 // inputs whose CROWN coefficients times width are largest (the "most
 // influential") are each tried, bounding both halves, and the split
@@ -91,9 +91,39 @@ type Result struct {
 	Nodes   int // boxes bounded
 }
 
-// margin is how far above zero a lower bound must be to count as proved;
-// it absorbs the rounding of the bound computation.
+// margin is how far above zero a lower bound must be to count as proved,
+// besides the rounding error of float64 evaluation (see slack).
 const margin = 1e-9
+
+// prepare sets the closing thresholds for the boxes inside root: a row
+// k·f + off is proved where its exact lower bound exceeds
+// slack[k] = margin + 2 sum_j |k_j| E_j, where E bounds the rounding
+// error of float64 evaluation on root (Roundoff): then the row is
+// positive for the scores the evaluator computes, which is what the
+// policy's arg-max compares (lang/spec.md, Policies). The error term is
+// doubled to cover the rounding of the bound computation itself, which
+// forms dot products of the same magnitudes. It returns false when
+// evaluation might overflow on root: nothing is proved there.
+func (p *prover) prepare(root Box) bool {
+	e, ok := p.net.Roundoff(root)
+	if p.overflow = !ok; !ok {
+		return false
+	}
+	nout := p.net.Outputs()
+	p.slack = p.slack[:0]
+	for k := range p.off {
+		s := 0.0
+		for j, c := range p.rows[k*nout : (k+1)*nout] {
+			s += math.Abs(c) * e[j]
+		}
+		p.slack = append(p.slack, margin+2*inflate(s, nout))
+	}
+	return true
+}
+
+// proves reports whether v, a lower bound of bound row k (its offset
+// included), proves the row for float64 evaluation.
+func (p *prover) proves(k int, v float64) bool { return v > p.slack[k] }
 
 // prover holds the per-query state.
 type prover struct {
@@ -108,8 +138,12 @@ type prover struct {
 	rng   *rand.Rand
 	opt   Options
 	nodes int
-	fsb   bool        // resume tries every candidate input split (see runInput)
-	runs  [2]inputRun // runInput's two runs
+	slack []float64 // per bound row: the lower bound that proves it (prepare)
+	// overflow reports that evaluation might overflow on the root box:
+	// nothing is proved there (prepare).
+	overflow bool
+	fsb      bool        // resume tries every candidate input split (see runInput)
+	runs     [2]inputRun // runInput's two runs
 	// found is a witness met while bounding (tryCorner); corner its
 	// scratch space.
 	found, corner []float64
@@ -203,7 +237,7 @@ func (e errString) Error() string { return string(e) }
 
 const errShape = errString("nn: the rows of a disjunction must have one entry per network output and one offset each")
 
-// witness reports whether x refutes the disjunction (exact evaluation).
+// witness reports whether x refutes the disjunction (float64 evaluation).
 func (p *prover) witness(x []float64) bool {
 	p.ev.Eval(x, p.y)
 	return p.violates(p.y)
@@ -307,7 +341,7 @@ func (p *prover) inputRound(box Box, budget int, used *int) (r Result, done bool
 		r = p.resume(box, &p.runs[i])
 		*used += p.nodes
 		r.Nodes = *used
-		if r.Verdict != Unknown {
+		if r.Verdict != Unknown || p.overflow {
 			return r, true
 		}
 		if budget >= left {
@@ -315,6 +349,15 @@ func (p *prover) inputRound(box Box, budget int, used *int) (r Result, done bool
 		}
 	}
 	return r, p.expired()
+}
+
+// unbounded is the answer on a box where evaluation might overflow: a
+// witness if the search finds one, else Unknown (never Proved).
+func (p *prover) unbounded(box Box) Result {
+	if x := p.search(box, p.opt.Samples); x != nil {
+		return Result{Verdict: Refuted, Witness: x, Nodes: p.nodes}
+	}
+	return Result{Verdict: Unknown, Nodes: p.nodes}
 }
 
 func (p *prover) run(box Box) Result {
@@ -338,7 +381,7 @@ func (p *prover) resume(box Box, st *inputRun) Result {
 		score, row := math.Inf(-1), 0
 		for k, v := range lb {
 			v += p.off[k]
-			if v > margin {
+			if p.proves(k, v) {
 				return true, v, nil
 			}
 			if v > score {
@@ -349,6 +392,9 @@ func (p *prover) resume(box Box, st *inputRun) Result {
 		return false, score, p.splitCandidates(bx)
 	}
 	if !st.started {
+		if !p.prepare(box) {
+			return p.unbounded(box)
+		}
 		st.started = true
 		closed, score, split := bound(box)
 		if closed {
@@ -660,7 +706,7 @@ func (gr *gradient) of(x, c, out []float64) {
 // gradient descent on the input box from random starts (PGD, as attacks
 // on classifiers do), minimising the sum of the rows that are not yet
 // satisfied, with signed steps that shrink from a fifth of the box to a
-// thousandth. Every iterate is checked by exact evaluation. It stops at
+// thousandth. Every iterate is checked by float64 evaluation. It stops at
 // the first witness, after restarts starts, or at until.
 func (p *prover) attack(box Box, restarts int, until time.Time) []float64 {
 	nin := len(box.Lo)

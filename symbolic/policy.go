@@ -3,6 +3,7 @@ package symbolic
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strings"
 	"sync"
@@ -32,13 +33,146 @@ type AffineTerm struct {
 	Var  VarID
 }
 
-// Eval returns the value of the affine input in state s.
+// Eval returns the value of the affine input in state s: the float64
+// nearest to the exact rational value Const + sum Coef_i * s[Var_i] (ties
+// to even), as lang/spec.md defines a learned policy's input. Rounding
+// once makes the value a monotone function of each variable (for terms of
+// one sign) and keeps it within half an ulp of the exact value, which the
+// certifiers and the fact checker rely on.
 func (a *Affine) Eval(s State) float64 {
-	v := a.Const.Float()
-	for _, t := range a.Terms {
-		v += t.Coef.Float() * float64(s[t.Var])
+	if v, ok := a.evalSmall(s); ok {
+		return v
 	}
-	return v
+	r := new(big.Rat)
+	if a.Const.Den != 0 {
+		r.SetFrac64(a.Const.Num, a.Const.Den)
+	}
+	t := new(big.Rat)
+	for _, term := range a.Terms {
+		if term.Coef.Den == 0 {
+			continue
+		}
+		t.SetFrac64(term.Coef.Num, term.Coef.Den)
+		r.Add(r, t.Mul(t, new(big.Rat).SetInt64(int64(s[term.Var]))))
+	}
+	f, _ := r.Float64() // the nearest float64
+	return f
+}
+
+// Signs returns, per variable of a model of nvars variables, the sign of
+// its coefficient in a: the exact sum of the coefficients of its terms
+// (0 for a variable a does not read). Eval is non-decreasing in each
+// variable of sign +1 and non-increasing in each of sign -1, so over a
+// box of states it is least and greatest at the corners these signs pick.
+func (a *Affine) Signs(nvars int) []int {
+	sum := make([]*big.Rat, nvars)
+	for _, t := range a.Terms {
+		if t.Coef.Den == 0 || int(t.Var) < 0 || int(t.Var) >= nvars {
+			continue
+		}
+		if sum[t.Var] == nil {
+			sum[t.Var] = new(big.Rat)
+		}
+		sum[t.Var].Add(sum[t.Var], big.NewRat(t.Coef.Num, t.Coef.Den))
+	}
+	sg := make([]int, nvars)
+	for v, r := range sum {
+		if r != nil {
+			sg[v] = r.Sign()
+		}
+	}
+	return sg
+}
+
+// Range returns the least and greatest value of Eval over the states of
+// the box lo..hi (one bound per variable, inclusive): its values at the
+// two corners Signs picks, using the scratch states cl and ch (len(lo)).
+func (a *Affine) Range(signs []int, lo, hi []int, cl, ch State) (float64, float64) {
+	copy(cl, lo)
+	copy(ch, hi)
+	for v, sg := range signs {
+		if sg < 0 {
+			cl[v], ch[v] = hi[v], lo[v]
+		}
+	}
+	return a.Eval(cl), a.Eval(ch)
+}
+
+// evalSmall is Eval in int64 arithmetic: the value as N/L over the least
+// common denominator L; when |N| and L are at most 2^53 both are exact
+// float64 values and one IEEE division rounds N/L correctly. ok is false
+// when an intermediate result does not fit (Eval then uses big.Rat).
+func (a *Affine) evalSmall(s State) (v float64, ok bool) {
+	const lim = 1 << 53
+	l := int64(1)
+	den := func(r Rat) bool {
+		if r.Den == 0 {
+			return true
+		}
+		if r.Den < 0 {
+			return false
+		}
+		g := gcd64(l, r.Den)
+		n, ok := mul64(l/g, r.Den)
+		l = n
+		return ok && l <= lim
+	}
+	if !den(a.Const) {
+		return 0, false
+	}
+	for _, t := range a.Terms {
+		if !den(t.Coef) {
+			return 0, false
+		}
+	}
+	n := int64(0)
+	add := func(r Rat, x int64) bool {
+		if r.Den == 0 {
+			return true
+		}
+		c, ok1 := mul64(r.Num, l/r.Den)
+		p, ok2 := mul64(c, x)
+		if !ok1 || !ok2 {
+			return false
+		}
+		sum := n + p
+		if (p > 0 && sum < n) || (p < 0 && sum > n) {
+			return false
+		}
+		n = sum
+		return true
+	}
+	if !add(a.Const, 1) {
+		return 0, false
+	}
+	for _, t := range a.Terms {
+		if !add(t.Coef, int64(s[t.Var])) {
+			return 0, false
+		}
+	}
+	if n > lim || n < -lim {
+		return 0, false
+	}
+	return float64(n) / float64(l), true
+}
+
+func gcd64(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// mul64 returns a*b and whether it did not overflow.
+func mul64(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, false
+	}
+	return p, true
 }
 
 // Rule is one line `when Cond -> Label` of a rules policy.

@@ -48,6 +48,10 @@ type Ensemble struct {
 
 	cuts [][]float64 // per feature: sorted distinct thresholds
 	tol  float64     // bound on the rounding error of a score sum
+	// float32 reports that scores are summed in float32, as XGBoost sums
+	// them (its format); LightGBM and Veritas sum in float64.
+	float32 bool
+	mag     float64 // sum of |base| and each tree's largest |leaf value|
 }
 
 // Tree is one tree. Node 0 is the root.
@@ -176,6 +180,9 @@ func (b *builder) finish() (*Ensemble, error) {
 		e.NumFeatures = maxFeat + 1
 	}
 	e.number()
+	if !(e.mag <= e.maxScore()) {
+		return nil, fmt.Errorf("trees: the base scores and largest leaf values add up to %g, beyond %g: score sums might overflow; rescale the model", e.mag, e.maxScore())
+	}
 	return e, nil
 }
 
@@ -210,9 +217,15 @@ func (e *Ensemble) number() {
 			}
 		}
 	}
-	// A sum of m float64 terms is off by at most (m-1)*u*sum|terms|; the
-	// search compares sums formed in another order than evaluation's, so it
-	// pads partial bounds by twice that (u = 2^-53), generously rounded up.
+	// A sum of m terms is off by at most (m-1)*u*sum|terms|; the search
+	// compares sums formed in another order than evaluation's, so it pads
+	// partial bounds by twice that (u = 2^-53 for float64 sums, 2^-24 for
+	// XGBoost's float32 sums), generously rounded up.
+	e.float32 = e.Format == "xgboost"
+	digits := 53
+	if e.float32 {
+		digits = 24
+	}
 	mag := 0.0
 	for _, b := range e.Base {
 		mag += math.Abs(b)
@@ -224,8 +237,9 @@ func (e *Ensemble) number() {
 		}
 		mag += m
 	}
+	e.mag = mag
 	terms := float64(len(e.Trees) + 2)
-	e.tol = 4 * terms * mag * 0x1p-53
+	e.tol = 4 * terms * mag * math.Ldexp(1, -digits)
 	// When every value is a multiple of 2^low and twice the largest
 	// possible sum stays below 2^(low+53), every sum and difference the
 	// search or evaluation forms is exact: no padding is needed, and ties
@@ -238,6 +252,7 @@ func (e *Ensemble) number() {
 		frac, exp := math.Frexp(math.Abs(v))
 		m := uint64(frac * (1 << 53))
 		low = min(low, exp-53+bits.TrailingZeros64(m))
+
 	}
 	for _, b := range e.Base {
 		note(b)
@@ -247,9 +262,19 @@ func (e *Ensemble) number() {
 			note(v)
 		}
 	}
-	if low == math.MaxInt || (low > -1000 && 2*mag < math.Ldexp(1, low+53)) {
+	if low == math.MaxInt || (low > -1000 && 2*mag < math.Ldexp(1, low+digits)) {
 		e.tol = 0
 	}
+}
+
+// maxScore bounds the magnitude of base plus leaf values an ensemble may
+// reach: beyond it a score sum might overflow to an infinity (float32's
+// largest value is about 2^128), and the loaders refuse the file.
+func (e *Ensemble) maxScore() float64 {
+	if e.float32 {
+		return 0x1p120
+	}
+	return 0x1p1000
 }
 
 // Scores writes the class scores of input x into dst (len NumClasses).
@@ -266,15 +291,26 @@ func (e *Ensemble) Scores(x []float64, dst []float64) error {
 		t := &e.Trees[ti]
 		l := t.leafOf(x)
 		if t.Class >= 0 {
-			dst[t.Class] += t.Values[l]
+			dst[t.Class] = e.Add(dst[t.Class], t.Values[l])
 			continue
 		}
 		vs := t.Values[l*e.NumClasses : (l+1)*e.NumClasses]
 		for c, v := range vs {
-			dst[c] += v
+			dst[c] = e.Add(dst[c], v)
 		}
 	}
 	return nil
+}
+
+// Add is one step of a score sum, s + v, rounded as the ensemble's format
+// sums: to float32 for XGBoost (its scores are float32, and every base
+// and leaf value is a float32 value), to float64 otherwise. Scores sums
+// base, then each tree's leaf value in tree order, with Add.
+func (e *Ensemble) Add(s, v float64) float64 {
+	if e.float32 {
+		return float64(float32(s) + float32(v))
+	}
+	return s + v
 }
 
 // ScoresBatch evaluates many inputs: dst[i] receives the scores of xs[i]

@@ -42,6 +42,9 @@ type Policy struct {
 	varEns *Ensemble
 	// whyInput says why varEns is nil.
 	whyInput string
+	// signs holds, per input, the sign of each variable's coefficient
+	// (symbolic.Affine.Signs), for InputBox.
+	signs [][]int
 }
 
 // EnumerateLimit is the largest state box that the input-space fallback of
@@ -80,6 +83,9 @@ func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
 	p := &Policy{Decl: d, Ens: e, vars: m.Vars,
 		x: make([]float64, max(e.NumFeatures, len(d.Inputs))), scores: make([]float64, e.NumClasses)}
 	p.varEns, p.whyInput = p.lift()
+	for i := range d.Inputs {
+		p.signs = append(p.signs, d.Inputs[i].Signs(len(m.Vars)))
+	}
 	return p, nil
 }
 
@@ -122,11 +128,15 @@ func (p *Policy) Exact() (bool, string) { return p.varEns != nil, p.whyInput }
 // inputAt evaluates input i with every term's variable set to v, exactly as
 // Affine.Eval does.
 func inputAt(a *symbolic.Affine, v int) float64 {
-	x := a.Const.Float()
+	n := 0
 	for _, t := range a.Terms {
-		x += t.Coef.Float() * float64(v)
+		n = max(n, int(t.Var)+1)
 	}
-	return x
+	s := make(symbolic.State, n)
+	for i := range s {
+		s[i] = v
+	}
+	return a.Eval(s)
 }
 
 // lift builds the ensemble over state variables, or says why it cannot.
@@ -250,20 +260,11 @@ type StateResult struct {
 // inputs containing every input vector of its states.
 func (p *Policy) InputBox(lo, hi []int) Box {
 	box := make(Box, len(p.Decl.Inputs))
+	cl, ch := make(symbolic.State, len(lo)), make(symbolic.State, len(lo))
 	for i := range p.Decl.Inputs {
-		a := &p.Decl.Inputs[i]
-		// Each step of Affine.Eval is monotone in the variable it reads, so
-		// choosing each term's minimising (maximising) end bounds the value.
-		l, h := a.Const.Float(), a.Const.Float()
-		for _, t := range a.Terms {
-			c := t.Coef.Float()
-			vl, vh := float64(lo[t.Var]), float64(hi[t.Var])
-			if c < 0 {
-				vl, vh = vh, vl
-			}
-			l += c * vl
-			h += c * vh
-		}
+		// Each input is its exact affine value rounded to float64
+		// (Affine.Eval), monotone in each variable: extreme at corners.
+		l, h := p.Decl.Inputs[i].Range(p.signs[i], lo, hi, cl, ch)
 		box[i] = Interval{l, h}
 	}
 	return box

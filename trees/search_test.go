@@ -311,7 +311,8 @@ func TestExactSums(t *testing.T) {
 	}{
 		{"testdata/lgb_multi.txt", true},
 		{"testdata/veritas_small.json", true},
-		{"../specs/policies/oneway_trees.json", true},
+		// XGBoost sums in float32: its leaves need more than 24 bits together.
+		{"../specs/policies/oneway_trees.json", false},
 	} {
 		e, err := Load(c.file)
 		if err != nil {

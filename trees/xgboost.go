@@ -159,7 +159,9 @@ func xgbConvert(xt *xgbTree, class int, weight float64) (Tree, error) {
 	t := Tree{Class: class, Nodes: make([]Node, n)}
 	for i := 0; i < n; i++ {
 		if xt.LeftChildren[i] == -1 {
-			v := float64(float32(xt.SplitConditions[i])) * weight
+			// XGBoost's leaf values are float32; a dart weight (float32
+			// too) multiplies them in float32.
+			v := float64(float32(float64(float32(xt.SplitConditions[i])) * float64(float32(weight))))
 			t.Nodes[i] = Node{Feature: -1, Leaf: len(t.Values)}
 			t.Values = append(t.Values, v)
 			continue
@@ -241,7 +243,7 @@ func xgbBase(s, objective string, nclass int) ([]float64, error) {
 		default:
 			return nil, fmt.Errorf("trees: XGBoost JSON: objective %q: vigil does not know how it transforms base_score; retrain with a reg:, binary:logistic or multi: objective", objective)
 		}
-		out[i] = v
+		out[i] = float64(float32(v)) // XGBoost keeps the margin in float32
 	}
 	return out, nil
 }

@@ -55,6 +55,18 @@ relative to the file, and commands run in its directory):
                  defines = {N = 4}, args = [...], attributes = {arch = "16x16"}
   placeholders: {model} {policy} {property} {defines} {args} {seed} {rep}
                 {time} {algorithm} {domain} {problem} {name} {run_dir}
+Names (experiment, algorithms, domains, problems) are plain directory
+names: letters, digits, '.', '_', '+' and '-', not "." or "..", and not
+starting with '.'. batch writes only inside the data directory, and
+refuses a run whose directory or files would lie outside it (a symbolic
+link leading out of it included).
+
+An experiment runs vigil with the arguments it lists, in the experiment
+file's directory, and those arguments may write files anywhere: verify
+--cert FILE writes a certificate, fmt -w rewrites models, batch report
+--out writes a report. batch does not confine them: read an experiment
+file from someone else before you run it.
+
 Each run directory DATA/runs/ALGO/DOMAIN/PROBLEM[/REP] holds command,
 stdout, stderr and properties (JSON with Downward Lab's attributes: id,
 error (success, unknown, timeout, out-of-memory, input-error, usage-error,
@@ -387,6 +399,10 @@ func batchReport(e *env, args []string) int {
 	dir := *out
 	if dir == "" {
 		dir = filepath.Join(x.Data, "report")
+		if err := x.Within(filepath.Join(dir, "report.md")); err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitError
+		}
 	}
 	files, err := rep.Write(dir)
 	if err != nil {

@@ -170,8 +170,7 @@ func runBench(e *env, args []string) int {
 		}
 		f := medianFigures(other)
 		if f.States != rep.Packed.States || f.Transitions != rep.Packed.Transitions {
-			fmt.Fprintf(e.stderr, "vigil bench: internal error: the engines disagree (%s: %d/%d states, %d/%d transitions)\n", f.Engine, rep.Packed.States, f.States, rep.Packed.Transitions, f.Transitions)
-			return exitError
+			return internalError(e, "bench", "the engines disagree (%s: %d/%d states, %d/%d transitions)", f.Engine, rep.Packed.States, f.States, rep.Packed.Transitions, f.Transitions)
 		}
 		if f.Engine == "naive" {
 			rep.Naive = &f

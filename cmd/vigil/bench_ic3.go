@@ -142,8 +142,7 @@ func runBenchIC3(e *env, args []string) int {
 		printPeers(e, rows, *nog)
 	}
 	if disagree {
-		fmt.Fprintln(e.stderr, "vigil bench ic3: internal error: the engines disagree (rows marked DISAGREE)")
-		return exitError
+		return internalError(e, "bench ic3", "the engines disagree (rows marked DISAGREE)")
 	}
 	return exitOK
 }

@@ -332,10 +332,10 @@ func verifyBDD(e *env, ctx context.Context, prog *progress, file string, lm *loa
 	rep := &verifyReport{Verdict: v.String(), Reason: res.Reason, Engine: "bdd", Model: m.Name, Property: prop.Name, Policy: policyName(decl),
 		States: clampInt(res.States), StartStates: clampInt(res.Starts), Depth: res.Depth, Seconds: res.Stats.Elapsed.Seconds()}
 	if v == explicit.UnsafeVerdict {
+		res.Trace = corruptAnswer.traceOf(res.Trace)
 		// Check our own answer before printing it.
 		if err := lm.g.CheckCounterexample(lm.dec, res.Trace); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: internal error: the BDD counterexample does not replay: %v\n", err)
-			return exitError
+			return internalError(e, "verify", "the BDD counterexample does not replay: %v", err)
 		}
 		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
 		if record != "" {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -24,7 +25,7 @@ const (
 	exitUsage   = 2  // bad command line
 	exitUnsafe  = 3  // verify: a counterexample was found
 	exitUnknown = 4  // verify: no verdict (limit, timeout, interrupted)
-	exitBug     = 70 // a panic inside vigil: a bug (EX_SOFTWARE of sysexits.h)
+	exitBug     = 70 // an internal error: a panic, or a check of vigil's own answer failed; a bug (EX_SOFTWARE of sysexits.h)
 )
 
 // command is one command, or one sub-command when Name has two words
@@ -118,14 +119,63 @@ func dispatchCommand(args []string, e *env) int {
 // errors (stack overflow, out of memory) cannot be recovered: setupRuntime
 // makes them abort with SIGABRT instead, and their causes must be removed
 // at the source.
+//
+// An engine's internal error (an error whose message says "internal
+// error", by the convention of every package: "explicit: internal error:
+// ...") that the command reports as a plain error still exits 70: the
+// command's stderr is watched for vigil's own internal-error lines.
 func runCommand(c *command, e *env, args []string) (code int) {
+	bw := &bugWatcher{w: e.stderr}
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(e.stderr, "vigil %s: internal error: %v\nThis is a bug in vigil; please report it with the command line and this trace:\n%s", c.Name, r, debug.Stack())
 			code = exitBug
 		}
 	}()
-	return c.Run(e, args)
+	ce := *e
+	ce.stderr = bw
+	code = c.Run(&ce, args)
+	if code == exitError && bw.seen {
+		code = exitBug
+	}
+	return code
+}
+
+// internalError reports a bug vigil caught in its own answer (a
+// counterexample that does not replay, an invariant that does not check,
+// engines that disagree) and returns exit code 70: never 1, which means
+// the input is wrong.
+func internalError(e *env, cmd, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "vigil %s: internal error: %s\nThis is a bug in vigil; please report it with the command line.\n", cmd, fmt.Sprintf(format, args...))
+	return exitBug
+}
+
+// bugLine is an internal-error line of vigil's own: "vigil CMD: " then
+// package prefixes ("explicit: ", "smt: spec:3:5: ") and "internal error:".
+// Source excerpts of diagnostics (" 3 | ...") never match.
+var bugLine = regexp.MustCompile(`^vigil [a-z0-9 -]+: (?:[^ :|]+(?::\d+)*: )*internal error: `)
+
+// bugWatcher passes a command's stderr through and notes whether a line
+// is one of vigil's internal errors.
+type bugWatcher struct {
+	w    io.Writer
+	line []byte // the current line's start (at most 512 bytes)
+	seen bool
+}
+
+func (b *bugWatcher) Write(p []byte) (int, error) {
+	for _, c := range p {
+		if c == '\n' {
+			b.seen = b.seen || bugLine.Match(b.line)
+			b.line = b.line[:0]
+		} else if len(b.line) < 512 {
+			b.line = append(b.line, c)
+		}
+	}
+	if !b.seen && len(b.line) > 0 {
+		b.seen = bugLine.Match(b.line) // a last line without a newline
+	}
+	return b.w.Write(p)
 }
 
 // topNames lists the top-level commands.

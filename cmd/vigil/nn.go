@@ -160,8 +160,7 @@ func nnVerify(e *env, args []string) int {
 	if res.Answer == nn.Sat && !prop.Check(net, res.Case, res.Input) {
 		// Cannot happen: Verify checks its witnesses. Never print an
 		// unchecked counterexample.
-		fmt.Fprintln(e.stderr, "vigil nn verify: internal error: the counterexample did not check; answering unknown")
-		res.Answer = nn.AnswerUnkn
+		return internalError(e, "nn verify", "the counterexample %v does not satisfy the property", res.Input)
 	}
 	if *asJSON {
 		out := map[string]any{"verdict": res.Answer, "nodes": res.Nodes, "seconds": res.Elapsed.Seconds()}

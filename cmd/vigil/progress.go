@@ -30,6 +30,9 @@ func newProgress(e *env, quiet bool) *progress {
 }
 
 func isTerminal(w io.Writer) bool {
+	if b, ok := w.(*bugWatcher); ok {
+		w = b.w
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"vigil/ic3"
+	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -159,10 +160,10 @@ func runVerify(e *env, args []string) int {
 		}
 	}
 	if res.Verdict == explicit.UnsafeVerdict {
+		res.Trace = corruptAnswer.traceOf(res.Trace)
 		// Check our own answer before printing it.
 		if err := g.CheckCounterexample(opts.Policy, res.Trace); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: internal error: the counterexample does not replay: %v\n", err)
-			return exitError
+			return internalError(e, "verify", "the counterexample does not replay: %v", err)
 		}
 		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
 		if *record != "" {
@@ -188,6 +189,30 @@ func runVerify(e *env, args []string) int {
 	return exitUnknown
 }
 
+// corruptAnswer, set only by tests, alters an engine's answer before
+// vigil checks it, to drive the internal-error paths (exit 70) that a
+// correct engine never takes.
+var corruptAnswer answerHook
+
+type answerHook struct {
+	trace     func([]explicit.Step) []explicit.Step // alters a counterexample
+	invariant func([][]smt.Lit) [][]smt.Lit         // alters an ic3 invariant
+}
+
+func (h answerHook) traceOf(t []explicit.Step) []explicit.Step {
+	if h.trace == nil {
+		return t
+	}
+	return h.trace(t)
+}
+
+func (h answerHook) invariantOf(inv [][]smt.Lit) [][]smt.Lit {
+	if h.invariant == nil {
+		return inv
+	}
+	return h.invariant(inv)
+}
+
 // printVerdict prints the verdict line and, for unsafe, the counterexample
 // and how to replay it with rerun, the vigil run command that loads the
 // same model (shortest: the engine finds shortest ones).
@@ -203,10 +228,16 @@ func printVerdict(e *env, rerun string, m *symbolic.Model, r *verifyReport, v ex
 	}
 	switch v {
 	case explicit.Safe:
+		// Without a policy the claim is about every choice of labels:
+		// "no choice reaches", never "some choice never reaches".
+		claim := who + " never reaches"
+		if r.Policy == "" {
+			claim = "no choice of labels reaches"
+		}
 		if r.Engine == "bfs" {
-			fmt.Fprintf(w, "safe: %s never reaches an unsafe state of property %s from its %d start states\n", who, r.Property, r.StartStates)
+			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from its %d start states\n", claim, r.Property, r.StartStates)
 		} else {
-			fmt.Fprintf(w, "safe: %s never reaches an unsafe state of property %s from any start state\n", who, r.Property)
+			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from any start state\n", claim, r.Property)
 		}
 	case explicit.UnsafeVerdict:
 		fmt.Fprintf(w, "unsafe: %s reaches an unsafe state of property %s in %s (%s)\n", who, r.Property, plural(len(trace)-1, "step"), kind)

@@ -105,10 +105,10 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 	switch res.Verdict {
 	case ic3.Unsafe:
 		verdict = explicit.UnsafeVerdict
+		res.Trace = corruptAnswer.traceOf(res.Trace)
 		// Check our own answer before printing it.
 		if err := r.lm.g.CheckCounterexample(r.lm.dec, res.Trace); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: internal error: the ic3 counterexample does not replay in the explicit semantics: %v\n", err)
-			return exitError
+			return internalError(e, "verify", "the ic3 counterexample does not replay in the explicit semantics: %v", err)
 		}
 		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
 		if r.record != "" {
@@ -126,14 +126,14 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 			return exitError
 		}
+		res.Invariant = corruptAnswer.invariantOf(res.Invariant)
 		c := &invcert.Cert{Header: h, Inv: res.Invariant}
 		for _, v := range m.Vars {
 			c.Vars = append(c.Vars, v.Name)
 		}
 		if err := invcert.Check(ctx, c, m, prop, decl); err != nil {
 			if ctx.Err() == nil {
-				fmt.Fprintf(e.stderr, "vigil verify: internal error: the ic3 invariant does not check: %v\n", err)
-				return exitError
+				return internalError(e, "verify", "the ic3 invariant does not check: %v", err)
 			}
 			// The limit hit while the invariant was being checked: an
 			// unchecked invariant is no answer.

@@ -13,31 +13,37 @@ package cert
 // every state of the box some output a' of Sure, a' != Label, has
 // score(a') > score(Label), or an equal score and an earlier position.
 //
-// Networks are checked in exact rational arithmetic: the declaration's
-// affine inputs with their rational coefficients, NNet clipping and
-// normalisation, every dense layer with its float64 weights as the dyadic
-// rationals they are, ReLU, and the output de-normalisation (nn.Network
-// has no other layer kinds: its loaders reduce ONNX Gemm, MatMul, Add,
-// Sub, Relu and Flatten to these). Boxes of at most ExactStates states are
-// decided state by state by an exact evaluator (integers over a common
-// denominator, about 0.1 ms per state for a 32x32 network). Larger boxes
-// are encoded in SMT over the reals, integer state variables in the box,
-// clipping and ReLU as ite, and Z3 looks for a state where Label is not
-// beaten, after the states where float64 evaluation chooses Label have
-// been tried as witnesses. Z3's witnesses are evaluated again exactly: the
-// two renderings of the network must agree. Z3 proves such facts only for
-// small networks (for the 32x32 network of specs/oneway.spec it does not
-// finish within a minute on a box of 5,000 states, which exact
-// enumeration settles in half a second): give CheckFact a deadline.
-//
-// Both are exact real arithmetic, while nn evaluates in float64 (and reads
-// an input coefficient 1/3 as the float64 nearest to it): at a near-tie,
-// two scores within rounding of each other, the two can differ. A pass
-// proves the fact for the exact network, which is what the certificate's
-// claim means up to rounding; a witness is evaluated again in float64,
-// both score vectors are reported, and it fails the check even when
-// float64 evaluation does not confirm it (the certificate claimed the
-// whole box, and the witness is within rounding of choosing Label).
+// The semantics is float64 evaluation (lang/spec.md, Policies): the
+// policy's inputs are the exact affine values rounded to the nearest
+// float64, the network is evaluated layer by layer with every product and
+// sum rounded (nn.Evaluator, the code bfs and vigil run use: it defines
+// the semantics and is not a certifier), and the arg-max compares those
+// scores. A fact is proved here in three ways, none of which uses nn's
+// bounds or branch and bound:
+//   - interval branch and bound (intervals.go): outward-rounded intervals
+//     of the exact network on the box's float64 inputs, widened by a
+//     forward error bound of float64 evaluation of its own (enclose);
+//   - a box of at most ExactStates states, and every small box the
+//     interval search leaves open, is decided state by state by float64
+//     evaluation, the semantics itself (so near-ties and infinities are
+//     decided exactly as the policy runs);
+//   - a larger box goes to one SMT query over the reals: the network's
+//     exact encoding (the declaration's affine inputs with their rational
+//     coefficients, each widened by its rounding to float64, NNet clipping
+//     and normalisation, every dense layer with its float64 weights as the
+//     dyadic rationals they are, ReLU, the output de-normalisation; nn's
+//     loaders reduce ONNX Gemm, MatMul, Add, Sub, Relu and Flatten to
+//     these) and "Label wins" relaxed by the rounding error bound of each
+//     score, so unsat proves the fact for float64 evaluation. Where that
+//     bound does not exist (evaluation might overflow to an infinity on
+//     the box) only enumeration decides.
+// Z3 proves such facts only for small networks (for the 32x32 network of
+// specs/oneway.spec it does not finish within a minute on a box of 5,000
+// states, which enumeration settles in a fraction of a second): give
+// CheckFact a deadline. A counterexample is reported with its float64
+// scores and its exact ones; Z3's counterexample fails the check even
+// when float64 evaluation does not confirm it (the relaxed query then
+// cannot prove the fact, and the certificate claimed the whole box).
 // TestCheckFactNearTie shows both directions.
 //
 // Ensembles are checked by enumeration: for each tree, the regions of the
@@ -45,10 +51,11 @@ package cert
 // set of values of the one variable the input reads, by evaluating the
 // input exactly as Affine.Eval does), then every combination of regions
 // across the trees whose intersection is not empty, depth first, summing
-// the leaf values in tree order as Ensemble.Scores does, so each cell's
-// scores are bit-identical to evaluation. XGBoost's float32 comparisons
-// are already normalised into float64 thresholds by the loader (the
-// meaning evaluation uses too). When a split reads an input of several
+// the leaf values in tree order with Ensemble.Add (float32 sums for
+// XGBoost, float64 for the others) as Ensemble.Scores does, so each
+// cell's scores are bit-identical to evaluation. XGBoost's float32
+// comparisons are already normalised into float64 thresholds by the
+// loader (the meaning evaluation uses too). When a split reads an input of several
 // variables, the box's states are enumerated instead, up to MaxCells.
 
 import (
@@ -101,7 +108,8 @@ type FactFailure struct {
 	Scores []float64
 	Exact  []*big.Rat
 	// Confirmed reports that float64 evaluation chooses Label at State too
-	// (given Sure); false only at near-ties of networks.
+	// (given Sure); false only for a counterexample of the SMT query over a
+	// network, which is relaxed by the rounding error bounds.
 	Confirmed bool
 	msg       string
 }
@@ -245,9 +253,9 @@ func (q *question) failure(s symbolic.State, exact []*big.Rat) error {
 	}
 	if exact != nil {
 		fmt.Fprintf(&b, "; exact scores %s", q.scoreString(func(i int) string { return exact[i].RatString() }))
-		if !ff.Confirmed {
-			b.WriteString("; float64 evaluation does not confirm it (a near-tie that exact arithmetic decides the other way), but the fact claims every state of the box")
-		}
+	}
+	if ff.Scores != nil && !ff.Confirmed {
+		b.WriteString("; float64 evaluation does not choose it there, but the fact could not be proved within the rounding error bounds, and it claims every state of the box")
 	}
 	ff.msg = b.String()
 	return ff
@@ -310,23 +318,6 @@ func ratOf(r symbolic.Rat) *big.Rat {
 
 // floatRat returns the rational value of a finite float64.
 func floatRat(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
-
-// chosenExact is chosen on exact scores (which are never NaN or -Inf).
-func (q *question) chosenExact(ys []*big.Rat) bool {
-	for _, i := range q.label {
-		beaten := false
-		for _, j := range q.sure {
-			if c := ys[j].Cmp(ys[i]); c > 0 || c == 0 && j < i {
-				beaten = true
-				break
-			}
-		}
-		if !beaten {
-			return true
-		}
-	}
-	return false
-}
 
 // exactNet evaluates a network policy in exact rational arithmetic, with
 // the meaning of the SMT encoding: rational input coefficients, float64
@@ -565,23 +556,32 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int, cach
 		}
 	}
 	if boxSize(lo, hi) <= float64(exactStates) {
-		return eachBoxState(ctx, lo, hi, func(s symbolic.State) error {
-			if ys := ev.scores(s); q.chosenExact(ys) {
-				return q.failure(append(symbolic.State(nil), s...), ys)
-			}
-			return nil
-		})
+		return q.evaluate(ctx, ev, lo, hi)
 	}
 	sc := make([]float64, len(p.Outputs()))
 	for _, w := range sampleStates(lo, hi) {
 		if err := p.Scores(w, sc); err != nil || !q.chosen(sc) || !sampleWitnesses {
 			continue
 		}
-		if ys := ev.scores(w); q.chosenExact(ys) {
-			return q.failure(w, ys)
-		}
+		return q.failure(w, ev.scores(w))
 	}
 	return q.networkQuery(ctx, p, ev, lo, hi)
+}
+
+// evaluate decides the fact on lo..hi state by state with float64
+// evaluation, the policy's semantics; a counterexample also gets its
+// exact scores, to show how near the tie is.
+func (q *question) evaluate(ctx context.Context, ev *exactNet, lo, hi []int) error {
+	sc := make([]float64, len(q.p.Outputs()))
+	return eachBoxState(ctx, lo, hi, func(s symbolic.State) error {
+		if err := q.p.Scores(s, sc); err != nil {
+			return fmt.Errorf("cert: policy fact: %w", err)
+		}
+		if q.chosen(sc) {
+			return q.failure(append(symbolic.State(nil), s...), ev.scores(s))
+		}
+		return nil
+	})
 }
 
 // networkQuery decides the fact by one SMT query over the box, on the
@@ -605,8 +605,18 @@ func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet,
 		realState[v] = x.ToReal(state[v])
 		box = append(box, x.Ge(state[v], x.Int(int64(lo[v]))), x.Le(state[v], x.Int(int64(hi[v]))))
 	}
-	// The affine inputs, with their rational coefficients.
+	// The rounding error bound of each score over the box.
+	xl, xh := ev.inputBounds(lo, hi)
+	en := ev.enclose(net, xl, xh)
+	if !en.finite {
+		return fmt.Errorf("cert: cannot re-check the policy fact: float64 evaluation of policy %s might overflow on the box, which has %.4g states, more than the %d that are evaluated one by one", p.Decl.Name, boxSize(lo, hi), exactStates)
+	}
+	// The affine inputs, with their rational coefficients, each rounded
+	// to float64: the input is x + d with |d| <= 2^-53 |x| + 2^-1075.
 	cur := make([]smt.Term, net.Inputs())
+	zero := x.Real(new(big.Rat))
+	uRat := new(big.Rat).SetFloat64(unitRound)
+	tiny := new(big.Rat).SetFloat64(tinyErr)
 	for i, a := range p.Decl.Inputs {
 		cs := make([]*big.Rat, len(a.Terms))
 		ts := make([]smt.Term, len(a.Terms))
@@ -616,7 +626,12 @@ func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet,
 			}
 			cs[k], ts[k] = ratOf(t.Coef), realState[t.Var]
 		}
-		cur[i] = x.Linear(ratOf(a.Const), cs, ts)
+		exact := x.Linear(ratOf(a.Const), cs, ts)
+		d := x.RealConst(fmt.Sprintf("round_%d", i))
+		abs := x.Ite(x.Ge(exact, zero), exact, x.Neg(exact))
+		bound := x.Linear(tiny, []*big.Rat{uRat}, []smt.Term{abs})
+		box = append(box, x.Le(d, bound), x.Ge(d, x.Neg(bound)))
+		cur[i] = x.Add(exact, d)
 	}
 	// NNet input transform: clip, then (x - mean) / range.
 	for i := range cur {
@@ -636,7 +651,6 @@ func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet,
 			cur[i] = x.Linear(k.Neg(k), []*big.Rat{inv}, cur[i:i+1])
 		}
 	}
-	zero := x.Real(new(big.Rat))
 	for _, l := range net.Layers {
 		next := make([]smt.Term, l.Out)
 		cs := make([]*big.Rat, l.In)
@@ -657,16 +671,16 @@ func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet,
 			cur[i] = x.Linear(floatRat(net.OutMean[i]), []*big.Rat{floatRat(net.OutRange[i])}, cur[i:i+1])
 		}
 	}
-	// Label is chosen: some output of Label beats every sure output.
+	// Label may be chosen in float64: some output i of Label is not
+	// beaten by any sure output j, so the exact scores satisfy
+	// score(j) <= score(i) + err(i) + err(j) (relaxed: a float64 tie or
+	// win of i is within the rounding errors of the exact scores).
 	var wins []smt.Term
 	for _, i := range q.label {
 		var c []smt.Term
 		for _, j := range q.sure {
-			if j < i {
-				c = append(c, x.Lt(cur[j], cur[i]))
-			} else {
-				c = append(c, x.Le(cur[j], cur[i]))
-			}
+			slack := new(big.Rat).SetFloat64(up(en.err[i] + en.err[j]))
+			c = append(c, x.Le(cur[j], x.Linear(slack, []*big.Rat{big.NewRat(1, 1)}, cur[i:i+1])))
 		}
 		wins = append(wins, x.And(c...))
 	}
@@ -692,22 +706,23 @@ func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet,
 	if err := sv.Eval(state, vals); err != nil {
 		return err
 	}
-	scores, err := sv.EvalReal(cur)
-	if err != nil {
-		return err
-	}
 	s := make(symbolic.State, len(vals))
 	for v, k := range vals {
 		s[v] = int(k)
 	}
-	// The encoding and exact evaluation are two renderings of one
-	// function; a disagreement is a bug of this checker.
-	for i, y := range ev.scores(s) {
-		if y.Cmp(scores[i]) != 0 {
-			return fmt.Errorf("cert: policy %s: the SMT encoding gives output %d the value %s at %s, exact evaluation %s; this is a bug of the fact checker", p.Decl.Name, i, scores[i].RatString(), q.m.FormatState(s), y.RatString())
+	if !inBox(s, lo, hi) {
+		return fmt.Errorf("cert: policy %s: Z3's counterexample %s lies outside the fact's box; this is a bug of the fact checker", p.Decl.Name, q.m.FormatState(s))
+	}
+	return q.failure(s, ev.scores(s))
+}
+
+func inBox(s symbolic.State, lo, hi []int) bool {
+	for v := range s {
+		if s[v] < lo[v] || s[v] > hi[v] {
+			return false
 		}
 	}
-	return q.failure(s, scores)
+	return true
 }
 
 // ExactStates is the largest box whose states network checks evaluate
@@ -1004,10 +1019,10 @@ func (q *question) ensemble(ctx context.Context, p *trees.Policy, lo, hi []int) 
 			}
 			copy(sums[k+1], sums[k])
 			if t.Class >= 0 {
-				sums[k+1][t.Class] += t.Values[r.leaf]
+				sums[k+1][t.Class] = e.Add(sums[k+1][t.Class], t.Values[r.leaf])
 			} else {
 				for c, w := range t.Values[r.leaf*nc : (r.leaf+1)*nc] {
-					sums[k+1][c] += w
+					sums[k+1][c] = e.Add(sums[k+1][c], w)
 				}
 			}
 			if err := dfs(k + 1); err != nil {

@@ -531,36 +531,92 @@ func nearTie(t *testing.T) (*symbolic.Model, *nn.Policy) {
 	return m, p
 }
 
-// TestCheckFactNearTie documents where exact arithmetic and float64
-// evaluation part: at a near-tie the exact witness is reported (and fails
-// the check) with both score vectors, unconfirmed by float64; and a fact
-// that float64 evaluation refutes only through rounding holds exactly.
+// TestCheckFactNearTie checks facts in the semantics the policy runs in,
+// float64 evaluation: at v = 1 the two scores are 1 - 2^-60 and 1
+// exactly, but both 1 in float64, so the tie goes to a (the earlier
+// output). A fact that only exact arithmetic makes true ("a is never
+// chosen") is rejected with a confirmed counterexample; a fact that only
+// float64 makes true ("b is never chosen") is accepted where states are
+// evaluated.
 func TestCheckFactNearTie(t *testing.T) { bothWays(t, testNearTie) }
 
 func testNearTie(t *testing.T) {
 	m, p := nearTie(t)
-	// b is never chosen over a in float64 (the tie goes to a, the earlier
-	// output), but exactly b > a at v = 1.
-	f := Fact{Lo: []int{1}, Hi: []int{1}, Label: 1, Sure: []symbolic.LabelID{0}}
-	if !bruteHolds(t, p, f) {
-		t.Fatal("float64 evaluation chooses b")
-	}
-	err := CheckFact(context.Background(), m, p, f)
-	var ff *FactFailure
-	if !errors.As(err, &ff) || ff.Confirmed || ff.State[0] != 1 || ff.Exact == nil || ff.Scores == nil {
-		t.Fatalf("CheckFact = %v, want an unconfirmed failure at v=1 with both scores", err)
-	}
-	if msg := err.Error(); !strings.Contains(msg, "does not confirm") || !strings.Contains(msg, "1152921504606846975/1152921504606846976") {
-		t.Errorf("message %q lacks the exact score or the near-tie note", msg)
-	}
-	// a is chosen in float64 at v = 1 (the tie), never exactly: the exact
-	// check accepts the fact. This is the documented limit.
-	f = Fact{Lo: []int{1}, Hi: []int{1}, Label: 0, Sure: []symbolic.LabelID{1}}
+	f := Fact{Lo: []int{1}, Hi: []int{1}, Label: 0, Sure: []symbolic.LabelID{1}}
 	if bruteHolds(t, p, f) {
 		t.Fatal("float64 evaluation never chooses a")
 	}
+	err := CheckFact(context.Background(), m, p, f)
+	var ff *FactFailure
+	if !errors.As(err, &ff) || !ff.Confirmed || ff.State[0] != 1 || ff.Exact == nil || ff.Scores == nil {
+		t.Fatalf("CheckFact = %v, want a confirmed failure at v=1 with both scores", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "1152921504606846975/1152921504606846976") {
+		t.Errorf("message %q lacks the exact score", msg)
+	}
+	f = Fact{Lo: []int{1}, Hi: []int{1}, Label: 1, Sure: []symbolic.LabelID{0}}
+	if !bruteHolds(t, p, f) {
+		t.Fatal("float64 evaluation chooses b")
+	}
 	if err := CheckFact(context.Background(), m, p, f); err != nil {
-		t.Errorf("CheckFact = %v, want nil (exactly, b beats a)", err)
+		t.Errorf("CheckFact = %v, want nil (in float64 the tie goes to a)", err)
+	}
+}
+
+// TestCheckFactNearTieRelaxed checks the SMT query over a whole box (no
+// interval search, no enumeration): a = 1 - v 2^-60 and b = 1 tie in
+// float64 for v in 1..64, so "a is never chosen" is false there although
+// exactly b > a, and the query relaxed by the rounding error bounds finds
+// the counterexample. The fact "b is never chosen", true in float64, is
+// within rounding too: the relaxed query cannot prove it and rejects it
+// (the conservative direction).
+func TestCheckFactNearTieRelaxed(t *testing.T) {
+	exactStates, sampleWitnesses, useIntervals = 0, false, false
+	defer func() { exactStates, sampleWitnesses, useIntervals = ExactStates, true, true }()
+	m, p := nearTie(t)
+	m.Vars[0].Hi = 64
+	for _, c := range []struct {
+		label, sure symbolic.LabelID
+		confirmed   bool
+	}{{0, 1, true}, {1, 0, false}} {
+		f := Fact{Lo: []int{1}, Hi: []int{64}, Label: c.label, Sure: []symbolic.LabelID{c.sure}}
+		err := CheckFact(context.Background(), m, p, f)
+		var ff *FactFailure
+		if !errors.As(err, &ff) || ff.Confirmed != c.confirmed {
+			t.Errorf("label %d: CheckFact = %v, want a failure, confirmed %v", c.label, err, c.confirmed)
+		}
+	}
+}
+
+// TestCheckFactOverflow: scores that overflow to +Inf tie in float64, so
+// the earlier output wins; no bound holds where evaluation overflows, and
+// enumeration decides.
+func TestCheckFactOverflow(t *testing.T) {
+	m := &symbolic.Model{Name: "inf", Vars: []symbolic.Var{{Name: "v", Lo: 0, Hi: 40}},
+		Labels: []symbolic.Label{{Name: "a"}, {Name: "b"}}}
+	d := &symbolic.PolicyDecl{Name: "inf", Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1},
+		Inputs: []symbolic.Affine{{Const: symbolic.Rat{Num: 0, Den: 1}, Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: 0}}}}}
+	// a = 2^1023 v, b = 2^1023 v + 2^1023: exactly b > a, in float64 both
+	// +Inf from v = 2 on (b already at v = 1).
+	net := &nn.Network{Layers: []nn.Layer{{In: 1, Out: 2, W: []float64{0x1p1023, 0x1p1023}, B: []float64{0, 0x1p1023}}}}
+	p, err := nn.NewPolicyFromNetwork(m, d, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Fact{Lo: []int{0}, Hi: []int{40}, Label: 0, Sure: []symbolic.LabelID{1}}
+	if bruteHolds(t, p, f) {
+		t.Fatal("float64 evaluation never chooses a")
+	}
+	var ff *FactFailure
+	if err := CheckFact(context.Background(), m, p, f); !errors.As(err, &ff) || !ff.Confirmed || ff.State[0] < 2 {
+		t.Errorf("CheckFact = %v, want a confirmed failure where both scores are +Inf", err)
+	}
+	f = Fact{Lo: []int{0}, Hi: []int{1}, Label: 0, Sure: []symbolic.LabelID{1}}
+	if !bruteHolds(t, p, f) {
+		t.Fatal("float64 evaluation chooses a at v <= 1")
+	}
+	if err := CheckFact(context.Background(), m, p, f); err != nil {
+		t.Errorf("CheckFact = %v, want nil", err)
 	}
 }
 

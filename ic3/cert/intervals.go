@@ -3,12 +3,15 @@ package cert
 // Interval branch and bound for network facts: a method of its own (not
 // nn's linear bound propagation), in float64 interval arithmetic rounded
 // outward after every operation, so that each interval holds the exact
-// real value: inputs are bounded exactly in rationals (an affine input is
-// extreme at the box's corners) and then rounded outward; every product
-// and sum of a layer is rounded outward too. A box where every output of
-// Label is beaten by an output of Sure over the whole interval is done; a
-// box of at most intervalExact states is decided state by state by exact
-// evaluation; any other box is split in two on the variable that moves
+// real value of the network on the box's float64 inputs: inputs are
+// bounded exactly in rationals (an affine input is extreme at the box's
+// corners) and then rounded outward; every product and sum of a layer is
+// rounded outward too. Alongside, a forward error analysis bounds how far
+// float64 evaluation, which the policy runs, is from those exact values
+// (enclose). A box where every output of Label is beaten by an output of
+// Sure over the whole interval, by more than the rounding errors, is
+// done; a box of at most intervalExact states is decided state by state
+// by float64 evaluation; any other box is split in two on the variable that moves
 // the inputs most. Beyond intervalBoxes boxes the caller falls back to
 // one SMT query over the whole box.
 
@@ -18,7 +21,6 @@ import (
 	"math/big"
 
 	"vigil/nn"
-	"vigil/symbolic"
 )
 
 // intervalBoxes bounds the boxes one fact's interval search bounds, and
@@ -58,8 +60,11 @@ func mulIv(w, lo, hi float64) (float64, float64) {
 	return down(a), up(b)
 }
 
-// inputBounds returns outward-rounded bounds of the network's inputs
-// (after clipping and normalisation) over the state box lo..hi.
+// inputBounds returns outward-rounded bounds of the network's float64
+// inputs over the state box lo..hi, before clipping and normalisation: an
+// input is its exact affine value rounded to the nearest float64
+// (Affine.Eval), so it lies between the exact extremes (at the box's
+// corners) rounded outward.
 func (ev *exactNet) inputBounds(lo, hi []int) (xl, xh []float64) {
 	t := new(big.Rat)
 	for i, row := range ev.coef {
@@ -75,43 +80,147 @@ func (ev *exactNet) inputBounds(lo, hi []int) (xl, xh []float64) {
 			l.Add(l, t.Mul(c, t.SetInt64(int64(a))))
 			h.Add(h, t.Mul(c, t.SetInt64(int64(b))))
 		}
-		ev.clipNormalise(i, l)
-		ev.clipNormalise(i, h)
-		if l.Cmp(h) > 0 {
-			l, h = h, l
-		}
 		xl, xh = append(xl, ratDown(l)), append(xh, ratUp(h))
 	}
 	return xl, xh
 }
 
-// beaten reports whether, over the input box xl..xh, every output of the
-// fact's label is beaten by some output of sure (a strictly higher score
-// throughout; ties are left to the exact methods).
-func (q *question) beaten(net *nn.Network, ev *exactNet, xl, xh []float64) bool {
-	cl, ch := xl, xh
+// Rounding error of float64 evaluation (lang/spec.md, Policies), bounded
+// independently of nn's analysis. A dense layer's sum
+// s = fl(..fl(b + fl(w_1 x_1)) + .. + fl(w_n x_n)) of computed inputs x^
+// differs from the exact W x^ + b by at most
+// gamma_{n+1} (|W| |x^| + |b|) (gamma_m = m u / (1 - m u), u = 2^-53), plus
+// 2^-1074 per operation for subnormal results, and W x^ from W x by
+// |W| |x^ - x|; ReLU does not increase a difference. Each bound is a sum
+// of non-negative terms computed in float64 and inflated by
+// (m+4) 2^-50, more than its own rounding can lose.
+const (
+	unitRound = 0x1p-53
+	tinyErr   = 0x1p-1074
+	// maxMag is the largest magnitude a value may reach on a box for the
+	// analysis to hold: beyond it evaluation might overflow to an
+	// infinity, and only evaluation state by state decides.
+	maxMag = 0x1p1000
+)
+
+func gammaUp(m int) float64 {
+	mu := float64(m) * unitRound
+	return up(up(mu / (1 - mu)))
+}
+
+func sumUp(s float64, m int) float64 {
+	return up(s*(1+float64(m+4)*0x1p-50)) + float64(m+1)*tinyErr
+}
+
+// enclosure is the result of propagating a box through the network:
+// intervals holding the exact network's values on the box's float64
+// inputs, and bounds on how far float64 evaluation is from them.
+type enclosure struct {
+	cl, ch   []float64 // the last layer's inputs (exact activations)
+	outLo    []float64 // per output: the exact score's interval
+	outHi    []float64
+	err      []float64 // per output: |float64 score - exact score| <= err
+	finite   bool      // false: evaluation might overflow on the box
+	lastDiff bool      // the last layer has no ReLU and no output transform
+}
+
+// enclose propagates the input box xl..xh (float64 inputs before the
+// input transform) through net.
+func (ev *exactNet) enclose(net *nn.Network, xl, xh []float64) enclosure {
+	n := len(xl)
+	cl, ch, e := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range xl {
+		l, h := xl[i], xh[i]
+		if math.IsInf(l, 0) || math.IsInf(h, 0) || math.IsNaN(l) || math.IsNaN(h) {
+			return enclosure{}
+		}
+		rl, rh := floatRat(l), floatRat(h)
+		ev.clipNormalise(i, rl)
+		ev.clipNormalise(i, rh)
+		if rl.Cmp(rh) > 0 {
+			rl, rh = rh, rl
+		}
+		cl[i], ch[i] = ratDown(rl), ratUp(rh)
+		if ev.mean[i] != nil {
+			// fl(fl(x - mean) / range): two roundings of (x - mean) / range.
+			e[i] = up(gammaUp(2)*max(math.Abs(cl[i]), math.Abs(ch[i]))) + 2*tinyErr
+		}
+	}
 	last := len(net.Layers) - 1
-	for k, l := range net.Layers[:last] {
-		nl, nh := make([]float64, l.Out), make([]float64, l.Out)
+	var outLo, outHi, err []float64
+	for k, l := range net.Layers {
+		nl, nh, ne := make([]float64, l.Out), make([]float64, l.Out), make([]float64, l.Out)
+		g := gammaUp(l.In + 1)
 		for i := 0; i < l.Out; i++ {
 			sl, sh := l.B[i], l.B[i]
+			mag, prop := math.Abs(l.B[i]), 0.0
 			for j, w := range l.W[i*l.In : (i+1)*l.In] {
 				a, b := mulIv(w, cl[j], ch[j])
 				sl, sh = down(sl+a), up(sh+b)
+				mag += math.Abs(w) * up(max(math.Abs(cl[j]), math.Abs(ch[j]))+e[j])
+				prop += math.Abs(w) * e[j]
 			}
-			if net.Layers[k].ReLU {
+			mag, prop = sumUp(mag, l.In+1), sumUp(prop, l.In)
+			if !(mag <= maxMag && sh <= maxMag && sl >= -maxMag) {
+				return enclosure{}
+			}
+			if l.ReLU {
 				sl, sh = max(sl, 0), max(sh, 0)
 			}
 			nl[i], nh[i] = sl, sh
+			ne[i] = sumUp(up(g*mag)+prop, 2) + float64(l.In+1)*tinyErr
 		}
-		cl, ch = nl, nh
+		if k == last {
+			outLo, outHi, err = nl, nh, ne
+			break
+		}
+		cl, ch, e = nl, nh, ne
 	}
 	l := net.Layers[last]
+	if ev.omul != nil {
+		for i := range err {
+			ml, mh := ratDown(ev.omul[i]), ratUp(ev.omul[i])
+			al, ah := ratDown(ev.oadd[i]), ratUp(ev.oadd[i])
+			sl, sh := outLo[i], outHi[i]
+			p := []float64{ml * sl, ml * sh, mh * sl, mh * sh}
+			r, m := math.Abs(mh), math.Abs(ah)
+			y := up(max(math.Abs(sl), math.Abs(sh)) + err[i])
+			mag := sumUp(r*y+m, 2)
+			if !(mag <= maxMag) {
+				return enclosure{}
+			}
+			// fl(fl(y^ R) + M) against y R + M.
+			err[i] = sumUp(up(r*err[i])+up(gammaUp(2)*mag), 2) + 2*tinyErr
+			outLo[i] = down(down(min(p[0], p[1], p[2], p[3])) + al)
+			outHi[i] = up(up(max(p[0], p[1], p[2], p[3])) + ah)
+		}
+	}
+	for _, v := range err {
+		if !(v <= maxMag) {
+			return enclosure{}
+		}
+	}
+	return enclosure{cl: cl, ch: ch, outLo: outLo, outHi: outHi, err: err, finite: true,
+		lastDiff: ev.omul == nil && !l.ReLU}
+}
+
+// beaten reports whether, over the float64 input box xl..xh, every output
+// of the fact's label is beaten by some output of sure in float64
+// evaluation: the exact scores' bounds, widened by the rounding errors,
+// leave the sure output strictly higher throughout. Where evaluation
+// might overflow nothing is beaten (small boxes are then evaluated state
+// by state).
+func (q *question) beaten(net *nn.Network, ev *exactNet, xl, xh []float64) bool {
+	en := ev.enclose(net, xl, xh)
+	if !en.finite {
+		return false
+	}
+	cl, ch := en.cl, en.ch
+	l := net.Layers[len(net.Layers)-1]
 	// score(j) - score(i) over the last layer's input box: the difference
-	// of the two rows, each weight difference enclosed, then the output
-	// transform when there is one.
+	// of the two rows, each weight difference enclosed.
 	diff := func(j, i int) float64 {
-		if ev.omul != nil || l.ReLU {
+		if !en.lastDiff {
 			return math.Inf(-1) // bounded per output below
 		}
 		s := down(l.B[j] - l.B[i])
@@ -122,36 +231,19 @@ func (q *question) beaten(net *nn.Network, ev *exactNet, xl, xh []float64) bool 
 		}
 		return s
 	}
-	out := func(i int) (float64, float64) {
-		sl, sh := l.B[i], l.B[i]
-		for k, w := range l.W[i*l.In : (i+1)*l.In] {
-			a, b := mulIv(w, cl[k], ch[k])
-			sl, sh = down(sl+a), up(sh+b)
-		}
-		if l.ReLU {
-			sl, sh = max(sl, 0), max(sh, 0)
-		}
-		if ev.omul != nil {
-			ml, mh := ratDown(ev.omul[i]), ratUp(ev.omul[i])
-			al, ah := ratDown(ev.oadd[i]), ratUp(ev.oadd[i])
-			p := []float64{ml * sl, ml * sh, mh * sl, mh * sh}
-			sl = down(down(min(p[0], p[1], p[2], p[3])) + al)
-			sh = up(up(max(p[0], p[1], p[2], p[3])) + ah)
-		}
-		return sl, sh
-	}
 	for _, i := range q.label {
-		_, ih := out(i)
+		ih := up(en.outHi[i] + en.err[i])
 		ok := false
 		for _, j := range q.sure {
 			if j == i {
 				continue
 			}
-			if d := diff(j, i); d > 0 {
+			slack := up(en.err[i] + en.err[j])
+			if d := diff(j, i); d > slack {
 				ok = true
 				break
 			}
-			if jl, _ := out(j); jl > ih {
+			if jl := down(en.outLo[j] - en.err[j]); jl > ih {
 				ok = true
 				break
 			}
@@ -187,12 +279,7 @@ func (q *question) intervalProof(ctx context.Context, net *nn.Network, ev *exact
 			continue
 		}
 		if boxSize(b.lo, b.hi) <= intervalExact {
-			err := eachBoxState(ctx, b.lo, b.hi, func(s symbolic.State) error {
-				if ys := ev.scores(s); q.chosenExact(ys) {
-					return q.failure(append(symbolic.State(nil), s...), ys)
-				}
-				return nil
-			})
+			err := q.evaluate(ctx, ev, b.lo, b.hi)
 			if err != nil {
 				return true, err
 			}

@@ -42,6 +42,11 @@ type Options struct {
 	Radii     []safety.Radius // default 0, 1, 2, inf
 	Check     CertChecker     // nil: certificates are built but not checked
 	CertEvery int             // check the certificate of every k-th state (default 1)
+	// MinQuestions is the fewest questions (state, radius) that must be
+	// asked and compared with the reference; default: one per model and
+	// radius (every model has a start state, and each state is asked for
+	// every radius), so a suite that silently asks nothing fails.
+	MinQuestions int
 }
 
 // Reference decides r-safety of every state of gr by the greatest fixpoint
@@ -165,6 +170,9 @@ func Generate(seed uint64, opt gen.Options) (*Model, error) {
 // Stats summarise a run of the suite.
 type Stats struct {
 	Models, Questions, Safe, Certs, Faults int
+	// Uncertified counts the answers of deciders that keep no
+	// certificates (tarjan-path).
+	Uncertified int
 }
 
 // Run runs the suite for the deciders f makes.
@@ -202,6 +210,20 @@ func Run(t *testing.T, f Factory, opt Options) Stats {
 		}
 	}
 	t.Logf("conformance: %d models, %d questions (%d safe), %d certificates checked, %d faults found on unsafe runs", st.Models, st.Questions, st.Safe, st.Certs, st.Faults)
+	need := opt.MinQuestions
+	if need <= 0 {
+		need = opt.Models * len(opt.Radii)
+	}
+	switch {
+	case st.Models < opt.Models:
+		t.Errorf("conformance: only %d of the %d models asked for have a start state (seeds %d..%d): the suite tests less than it says", st.Models, opt.Models, opt.FirstSeed, opt.FirstSeed+4*uint64(opt.Models)-1)
+	case st.Questions < need:
+		t.Errorf("conformance: %d questions compared with the reference, fewer than the %d required: the suite would test too little", st.Questions, need)
+	case st.Safe == 0 || st.Safe == st.Questions:
+		t.Errorf("conformance: every one of the %d answers is safe=%v: the suite does not test both answers", st.Questions, st.Safe > 0)
+	case opt.Check != nil && st.Certs == 0 && st.Uncertified < st.Questions:
+		t.Error("conformance: no certificate was checked")
+	}
 	return st
 }
 
@@ -312,6 +334,7 @@ func Check(tc *Model, f Factory, opt Options, st *Stats) error {
 				return fmt.Errorf("%s, radius %v, state %s: decider says safe=%v, the reference says %v", d.Name(), r, tc.M.FormatState(s), got, want[gid])
 			}
 			if d.Name() == "tarjan-path" {
+				st.Uncertified++
 				continue // keeps no certificates
 			}
 			c, err := safety.Certify(d, id)

@@ -41,6 +41,12 @@ type Options struct {
 	NoPolicy  bool        // also ask the question over all labels (policy nil)
 	// Shortest requires counterexamples of minimal length (BFS-like engines).
 	Shortest bool
+	// MinDecided is the fewest verdicts (safe or unsafe, not unknown) the
+	// engine must give, so that an engine answering unknown, which is
+	// never wrong, cannot pass by saying nothing. 0 means nine in ten of
+	// the questions asked (those where BFS has a verdict), and at least
+	// one.
+	MinDecided int
 	// Policy, when set, replaces each model's rules policy: it returns an
 	// executable policy (a random network or ensemble, say) and the
 	// declaration the engine receives. BFS evaluates the policy itself.
@@ -48,10 +54,12 @@ type Options struct {
 }
 
 // Verify runs v on generated models and fails t where v disagrees with
-// BFS, returns a counterexample that does not replay, or errs on a model
-// BFS handles (range errors are skipped: the generator is asked to stay in
-// range).
-func Verify(t *testing.T, v Verifier, opt Options) {
+// BFS, returns a counterexample that does not replay, errs on a model BFS
+// handles (range errors are skipped: the generator is asked to stay in
+// range), or gives fewer verdicts than opt.MinDecided. It logs how many
+// models and questions it asked and how many verdicts it compared, and
+// returns these counts.
+func Verify(t *testing.T, v Verifier, opt Options) Tally {
 	t.Helper()
 	if opt.Models <= 0 {
 		opt.Models = 200
@@ -61,8 +69,9 @@ func Verify(t *testing.T, v Verifier, opt Options) {
 	}
 	opt.Gen.RangeErrors = false
 	ctx := context.Background()
-	var decided, unsafe int
+	var n Tally
 	for seed := opt.FirstSeed; seed < opt.FirstSeed+uint64(opt.Models); seed++ {
+		n.Models++
 		m := gen.Model(seed, opt.Gen)
 		prop := m.Properties[0]
 		g, err := explicit.New(m, prop)
@@ -93,17 +102,21 @@ func Verify(t *testing.T, v Verifier, opt Options) {
 			}
 			want, err := explicit.Search(ctx, g, explicit.Options{Policy: dec, StopAtUnsafe: true})
 			if err != nil {
+				n.Skipped++
 				continue // no start state: nothing to ask
 			}
+			n.Questions++
 			got, err := v(ctx, m, prop, pd)
 			if err != nil {
+				n.Errors++
 				t.Errorf("seed %d (%s): engine error: %v", seed, m.Name, err)
 				continue
 			}
 			if got.Verdict == explicit.Unknown {
+				n.Unknown++
 				continue
 			}
-			decided++
+			n.Decided++
 			if got.Verdict != want.Verdict {
 				t.Errorf("seed %d (%s, policy %v): engine says %v, BFS says %v", seed, m.Name, pd != nil, got.Verdict, want.Verdict)
 				continue
@@ -111,7 +124,7 @@ func Verify(t *testing.T, v Verifier, opt Options) {
 			if got.Verdict != explicit.UnsafeVerdict {
 				continue
 			}
-			unsafe++
+			n.Unsafe++
 			if err := g.CheckCounterexample(dec, got.Trace); err != nil {
 				t.Errorf("seed %d (%s): %v", seed, m.Name, err)
 			}
@@ -120,7 +133,26 @@ func Verify(t *testing.T, v Verifier, opt Options) {
 			}
 		}
 	}
-	t.Logf("conformance: %d verdicts compared (%d unsafe)", decided, unsafe)
+	t.Logf("conformance: %d models, %d questions (%d more without a start state), %d verdicts compared (%d unsafe), %d unknown, %d errors", n.Models, n.Questions, n.Skipped, n.Decided, n.Unsafe, n.Unknown, n.Errors)
+	need := opt.MinDecided
+	if need <= 0 {
+		need = max(1, (9*n.Questions+9)/10)
+	}
+	if n.Decided < need {
+		t.Errorf("conformance: the engine decided %d of %d questions (%d unknown, %d errors), fewer than the %d required: an engine that answers unknown is never wrong, so the suite would test nothing", n.Decided, n.Questions, n.Unknown, n.Errors, need)
+	}
+	return n
+}
+
+// Tally counts what Verify asked and compared.
+type Tally struct {
+	Models    int // generated models
+	Questions int // questions asked: (model, policy or none) pairs where BFS has a verdict
+	Skipped   int // pairs without a start state, not asked
+	Decided   int // verdicts the engine gave and Verify compared with BFS
+	Unsafe    int // of them unsafe (their counterexamples replayed)
+	Unknown   int // questions the engine answered unknown
+	Errors    int // questions the engine answered with an error (each fails t)
 }
 
 // Counts are an exploration's figures; a negative field is one the engine
@@ -194,4 +226,7 @@ func Explore(t *testing.T, e Explorer, opt Options) {
 		}
 	}
 	t.Logf("conformance: %d explorations compared", compared)
+	if compared == 0 {
+		t.Errorf("conformance: no exploration compared on %d models: the suite would test nothing", opt.Models)
+	}
 }

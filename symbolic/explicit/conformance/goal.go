@@ -59,7 +59,7 @@ type GoalOptions struct {
 	Models    int                           // models with something to test (default 500)
 	FirstSeed uint64                        // default 1
 	Gen       func(seed uint64) gen.Options // generator options per seed (default: gen's defaults)
-	MinBugs   int                           // fail when fewer bugs are reported in all (the suite would test too little)
+	MinBugs   int                           // fail when fewer bugs are reported in all (the suite would test too little); default 1
 	// Complete requires the tester to report every bug among its tested
 	// states (for exact testers such as the optimal oracle).
 	Complete bool
@@ -121,7 +121,12 @@ func GoalBugs(t *testing.T, tester GoalTester, opt GoalOptions) {
 		}
 	}
 	t.Logf("goal conformance: %d models (%d more had nothing to test), %d states tested, %d bugs confirmed", models, skipped, tested, bugs)
-	if bugs < opt.MinBugs {
+	// A tester that tests nothing, or finds nothing, is never refuted:
+	// require it to test every model and to report bugs.
+	if tested < models {
+		t.Errorf("only %d states tested on %d models: the tester tests too little", tested, models)
+	}
+	if bugs < max(opt.MinBugs, 1) {
 		t.Errorf("only %d bugs on %d models: the suite tests too little", bugs, models)
 	}
 }

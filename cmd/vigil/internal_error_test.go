@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"vigil/smt"
+	"vigil/symbolic/explicit"
+)
+
+// The internal-error paths are those a correct engine never takes: vigil
+// checks its own answer (a counterexample replays, an invariant checks)
+// before printing it. corruptAnswer alters the engine's answer so that
+// the check fails; vigil must then exit 70, never 1 (bad input), and
+// print no verdict.
+func TestInternalErrorExits70(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "m.spec")
+	src := "model m\nvar x : 0 .. 3 = 0\naction a when x < 3 -> x' = x + 1\nproperty unsafe_at_2 { unsafe x == 2 }\nproperty never { unsafe x == 3 && x == 0 }\n"
+	if err := os.WriteFile(spec, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dropLast := func(tr []explicit.Step) []explicit.Step { return tr[:len(tr)-1] }
+	noBoxes := func([][]smt.Lit) [][]smt.Lit { return [][]smt.Lit{} }
+	for _, c := range []struct {
+		name string
+		hook answerHook
+		args []string
+		want string
+		json bool
+	}{
+		{"bfs counterexample", answerHook{trace: dropLast}, []string{"--engine", "bfs", "--property", "unsafe_at_2"}, "vigil verify: internal error: the counterexample does not replay", false},
+		{"ic3 counterexample", answerHook{trace: dropLast}, []string{"--engine", "ic3", "--property", "unsafe_at_2"}, "vigil verify: internal error: the ic3 counterexample does not replay in the explicit semantics", false},
+		{"bdd counterexample", answerHook{trace: dropLast}, []string{"--engine", "bdd", "--property", "unsafe_at_2"}, "vigil verify: internal error: the BDD counterexample does not replay", false},
+		{"ic3 invariant", answerHook{invariant: noBoxes}, []string{"--engine", "ic3", "--property", "never"}, "vigil verify: internal error: the ic3 invariant does not check", false},
+		{"ic3 counterexample, json", answerHook{trace: dropLast}, []string{"--engine", "ic3", "--property", "unsafe_at_2", "--json"}, "internal error: the ic3 counterexample does not replay", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			corruptAnswer = c.hook
+			defer func() { corruptAnswer = answerHook{} }()
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"verify", spec}, c.args...), &env{stdout: &stdout, stderr: &stderr})
+			if code != exitBug {
+				t.Errorf("exit code %d, want %d (internal error)\nstdout: %s\nstderr: %s", code, exitBug, stdout.String(), stderr.String())
+			}
+			if !strings.Contains(stderr.String(), c.want) || !strings.Contains(stderr.String(), "This is a bug in vigil") {
+				t.Errorf("stderr %q does not say %q and that it is a bug", stderr.String(), c.want)
+			}
+			if !c.json {
+				if strings.Contains(stdout.String(), "safe") {
+					t.Errorf("a verdict was printed: %s", stdout.String())
+				}
+				return
+			}
+			var obj struct {
+				Error    string `json:"error"`
+				ExitCode int    `json:"exit_code"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil || obj.ExitCode != exitBug || !strings.Contains(obj.Error, "internal error") {
+				t.Errorf("--json: stdout %s (%v), want an error object with exit_code 70", stdout.String(), err)
+			}
+		})
+	}
+	// Without the hook the same commands give their verdicts.
+	for _, c := range [][]string{{"--engine", "bfs", "--property", "unsafe_at_2"}, {"--engine", "ic3", "--property", "never"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"verify", spec}, c...), &env{stdout: &stdout, stderr: &stderr}); code != exitUnsafe && code != exitOK {
+			t.Errorf("%v: exit code %d: %s", c, code, stderr.String())
+		}
+	}
+}
+
+// An engine's own internal error, reported by a command as a plain error
+// ("vigil CMD: pkg: internal error: ..."), exits 70 too; a diagnostic
+// whose source excerpt happens to read "internal error" does not.
+func TestPackageInternalErrorExits70(t *testing.T) {
+	for _, c := range []struct {
+		stderr string
+		want   int
+	}{
+		{"vigil verify: explicit: internal error: no predecessor while rebuilding a counterexample\n", exitBug},
+		{"vigil verify: smt: m.spec:3:5: internal error: witness x=1 does not replay\n", exitBug},
+		{"vigil safe: safety: internal error: no proof that x=1 is not safe", exitBug},
+		{"m.spec:3:1: error[E0101]: unknown variable \"y\"\n 3 | // vigil x: internal error: \n   | ^\n", exitError},
+		{"vigil verify: m.spec: no such file or directory\n", exitError},
+	} {
+		name := "internal-error-probe"
+		commands[name] = &command{Name: name, Run: func(e *env, args []string) int {
+			e.stderr.Write([]byte(c.stderr))
+			return exitError
+		}}
+		var stdout, stderr bytes.Buffer
+		code := run([]string{name}, &env{stdout: &stdout, stderr: &stderr})
+		delete(commands, name)
+		if code != c.want {
+			t.Errorf("stderr %q: exit code %d, want %d", c.stderr, code, c.want)
+		}
+		if stderr.String() != c.stderr {
+			t.Errorf("stderr %q passed through as %q", c.stderr, stderr.String())
+		}
+	}
+}

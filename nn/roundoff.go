@@ -1,0 +1,142 @@
+package nn
+
+// Forward error analysis of float64 evaluation.
+//
+// A learned policy runs in float64 (Evaluator.Eval, lang/spec.md section
+// Policies), while the bounds of bounds.go are about the network in exact
+// real arithmetic. roundoff bounds the difference over an input box, so
+// that a certifier may conclude "output o beats output a in float64"
+// from "o - a > E_o + E_a in exact arithmetic".
+//
+// For one dense layer with computed input x^ (the float64 values the
+// evaluator holds) and exact input x, the evaluator forms
+// s = fl(...fl(b + fl(w_1 x^_1)) + ... + fl(w_n x^_n)) sequentially, so
+// (Higham, Accuracy and Stability of Numerical Algorithms, 3.1)
+//
+//	|s - (W x^ + b)| <= gamma_{n+1} (|W| |x^| + |b|),  gamma_m = m u / (1 - m u), u = 2^-53,
+//
+// plus at most 2^-1074 per operation where a result is subnormal; and
+// |W x^ - W x| <= |W| |x^ - x|. ReLU is 1-Lipschitz and exact in float64.
+// The per-neuron error e therefore propagates as
+//
+//	e' = gamma_{n+1} (|W| A + |b|) + |W| e + (n+1) 2^-1074,
+//
+// where A bounds |x^| (the exact activation's interval bound, plus e).
+// The exact activations are bounded by interval arithmetic rounded
+// outward. Every bound is itself computed in float64 and rounded up (a
+// sum of m non-negative terms is inflated by (m+4) 2^-50, more than the
+// 2 gamma_m its rounding can lose). The input transform adds
+// (x - mean) / range with two roundings, the output transform y*R + M
+// with two. When any bound exceeds maxMagnitude, evaluation might
+// overflow to an infinity on the box, and no bound is given.
+
+import "math"
+
+// maxMagnitude is the largest value the analysis lets an evaluation
+// reach; beyond it an intermediate result might overflow (float64's
+// largest finite value is just under 2^1024).
+const maxMagnitude = 0x1p1000
+
+const (
+	unit    = 0x1p-53   // unit roundoff of float64
+	subnorm = 0x1p-1074 // the absolute error a subnormal result may add
+)
+
+// gamma is Higham's gamma_m = m u / (1 - m u), rounded up.
+func gamma(m int) float64 {
+	mu := float64(m) * unit
+	return roundUp(roundUp(mu / (1 - mu)))
+}
+
+func roundUp(x float64) float64   { return math.Nextafter(x, math.Inf(1)) }
+func roundDown(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }
+
+// inflate returns an upper bound of the exact sum of m non-negative terms
+// whose float64 sum is s.
+func inflate(s float64, m int) float64 {
+	return roundUp(s*(1+float64(m+4)*0x1p-50)) + float64(m+1)*subnorm
+}
+
+// Roundoff bounds the rounding error of float64 evaluation over box:
+// for every input x of box (raw, before the input transform) and every
+// output j, |Eval(x)_j - f_j(x)| <= err[j], where f is the network in
+// exact real arithmetic. ok is false when an intermediate value might
+// exceed 2^1000 in magnitude on the box (evaluation might overflow);
+// err is nil then.
+func (n *Network) Roundoff(box Box) (err []float64, ok bool) {
+	nin := n.Inputs()
+	if len(box.Lo) != nin || len(box.Hi) != nin {
+		return nil, false
+	}
+	// Exact input intervals after the transform, and the error of the
+	// transform's two roundings.
+	lo, hi := make([]float64, nin), make([]float64, nin)
+	e := make([]float64, nin)
+	for i := range lo {
+		l, h := box.Lo[i], box.Hi[i]
+		if math.IsNaN(l) || math.IsNaN(h) || math.IsInf(l, 0) || math.IsInf(h, 0) {
+			return nil, false
+		}
+		if n.InMin != nil {
+			l, h = min(max(l, n.InMin[i]), n.InMax[i]), min(max(h, n.InMin[i]), n.InMax[i])
+		}
+		if n.InMean != nil {
+			l = roundDown(roundDown(l-n.InMean[i]) / n.InRange[i])
+			h = roundUp(roundUp(h-n.InMean[i]) / n.InRange[i])
+			// fl(fl(x - m) / r) = (x - m)(1+d1)(1+d2) / r: error at most
+			// gamma_2 |(x - m) / r|, plus subnormal results.
+			e[i] = roundUp(gamma(2)*max(math.Abs(l), math.Abs(h))) + 2*subnorm
+		}
+		lo[i], hi[i] = l, h
+	}
+	for k := range n.Layers {
+		l := &n.Layers[k]
+		nlo, nhi, ne := make([]float64, l.Out), make([]float64, l.Out), make([]float64, l.Out)
+		g := gamma(l.In + 1)
+		for i := 0; i < l.Out; i++ {
+			b := l.B[i]
+			sl, sh := b, b
+			mag, prop := math.Abs(b), 0.0
+			for j, w := range l.W[i*l.In : (i+1)*l.In] {
+				p, q := w*lo[j], w*hi[j]
+				if p > q {
+					p, q = q, p
+				}
+				sl, sh = roundDown(sl+roundDown(p)), roundUp(sh+roundUp(q))
+				aw := math.Abs(w)
+				a := roundUp(max(math.Abs(lo[j]), math.Abs(hi[j])) + e[j])
+				mag += aw * a
+				prop += aw * e[j]
+			}
+			mag, prop = inflate(mag, l.In+1), inflate(prop, l.In)
+			if !(mag <= maxMagnitude) || !(sh <= maxMagnitude) || !(sl >= -maxMagnitude) {
+				return nil, false
+			}
+			if l.ReLU {
+				sl, sh = max(sl, 0), max(sh, 0)
+			}
+			nlo[i], nhi[i] = sl, sh
+			ne[i] = inflate(roundUp(g*mag)+prop, 2) + float64(l.In+1)*subnorm
+		}
+		lo, hi, e = nlo, nhi, ne
+	}
+	if n.OutMean != nil {
+		for i := range e {
+			r, m := math.Abs(n.OutRange[i]), math.Abs(n.OutMean[i])
+			a := roundUp(max(math.Abs(lo[i]), math.Abs(hi[i])) + e[i])
+			mag := inflate(a*r+m, 2)
+			if !(mag <= maxMagnitude) {
+				return nil, false
+			}
+			// fl(fl(y^ R) + M) against y R + M: |R| e from the input's
+			// error, gamma_2 (|y^| |R| + |M|) from the two roundings.
+			e[i] = inflate(roundUp(r*e[i])+roundUp(gamma(2)*mag), 2) + 2*subnorm
+		}
+	}
+	for _, v := range e {
+		if !(v <= maxMagnitude) {
+			return nil, false
+		}
+	}
+	return e, true
+}
