@@ -166,6 +166,9 @@ func certCheck(e *env, args []string) int {
 	}
 	model := chk.ModelFile
 	props, pols := modelNames(m)
+	if err := plainName(path, "model", ct.Model, []string{m.Name}); err != nil {
+		return finish(err, answer)
+	}
 	if err := plainName(path, "property", propName, props); err != nil {
 		return finish(err, answer)
 	}

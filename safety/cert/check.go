@@ -84,10 +84,10 @@ type checker struct {
 
 func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *Certificate) (*checker, error) {
 	if prop == nil {
-		return nil, fmt.Errorf("cert: no property given (the certificate is about property %+q)", c.Property)
+		return nil, fmt.Errorf("cert: no property given (the certificate is about property %q)", c.Property)
 	}
 	if c.Model != "" && c.Model != m.Name {
-		return nil, fmt.Errorf("cert: the certificate is about model %+q, not %+q", c.Model, m.Name)
+		return nil, fmt.Errorf("cert: the certificate is about model %q, not %q", c.Model, m.Name)
 	}
 	if c.Property != "" && c.Property != prop.Name {
 		return nil, fmt.Errorf("cert: the certificate is about property %+q, not %+q", c.Property, prop.Name)
