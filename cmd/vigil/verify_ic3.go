@@ -335,7 +335,11 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 		if pol != nil {
 			about += ", policy " + invcert.Quote(pol.Name)
 		}
-		fmt.Fprintf(e.stdout, "valid: invariant certificate for %s: %s; init, consecution and safety hold\n", about, boxes(len(c.Inv)))
+		holds := "init, consecution and safety hold"
+		if len(c.Facts) > 0 {
+			holds = fmt.Sprintf("init, consecution, safety and %d policy facts hold", len(c.Facts))
+		}
+		fmt.Fprintf(e.stdout, "valid: invariant certificate for %s: %s; %s\n", about, boxes(len(c.Inv)), holds)
 	}
 	return finish(nil, true)
 }
