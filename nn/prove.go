@@ -653,8 +653,8 @@ func (gr *gradient) of(x, c, out []float64) {
 			s := l.B[i]
 			for j, w := range l.W[i*l.In : (i+1)*l.In] {
 				v := in[j]
-				if k > 0 && n.Layers[k-1].ReLU && v < 0 {
-					v = 0
+				if k > 0 {
+					v = n.Layers[k-1].apply(v)
 				}
 				s += w * v
 			}
@@ -671,11 +671,22 @@ func (gr *gradient) of(x, c, out []float64) {
 	}
 	for k := len(n.Layers) - 1; k >= 0; k-- {
 		l := &n.Layers[k]
-		if l.ReLU {
+		switch l.Act {
+		case ActReLU:
 			for i := range g {
 				if gr.z[k][i] <= 0 {
 					g[i] = 0
 				}
+			}
+		case ActLeakyReLU:
+			for i := range g {
+				if gr.z[k][i] < 0 {
+					g[i] *= l.Slope
+				}
+			}
+		case ActTanh, ActSigmoid:
+			for i := range g {
+				g[i] *= deriv(l, gr.z[k][i])
 			}
 		}
 		g2 := gr.g2[:l.In]
