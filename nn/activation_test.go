@@ -1,9 +1,13 @@
 package nn
 
 import (
+	"encoding/json"
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -256,4 +260,48 @@ func bigEval(n *Network, x []float64) []*big.Float {
 		cur = next
 	}
 	return cur
+}
+
+// TestActivationFixtures loads networks as torch.onnx.export writes them
+// with Tanh, Sigmoid, LeakyReLU, Identity, Flatten, Softmax and
+// LogSoftmax (nn/testdata/make_act_fixtures.py) and compares float64
+// evaluation with torch's float64 outputs.
+func TestActivationFixtures(t *testing.T) {
+	b, err := os.ReadFile("testdata/expected_act.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp map[string]struct{ Inputs, Outputs [][]float64 }
+	if err := json.Unmarshal(b, &exp); err != nil {
+		t.Fatal(err)
+	}
+	wantOut := map[string]OutAct{"acts.onnx": OutLogSoftmax, "softmax.onnx": OutSoftmax}
+	for name, e := range exp {
+		net, err := LoadONNX(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if net.Out != wantOut[name] {
+			t.Errorf("%s: output function %v, want %v", name, net.Out, wantOut[name])
+		}
+		for k, x := range e.Inputs {
+			y := net.Eval(x)
+			for j := range y {
+				if d := math.Abs(y[j] - e.Outputs[k][j]); d > 1e-12*(1+math.Abs(y[j])) {
+					t.Errorf("%s at %v output %d: vigil %v, torch %v", name, x, j, y[j], e.Outputs[k][j])
+				}
+			}
+		}
+	}
+	net, err := LoadONNX("testdata/acts.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acts []Activation
+	for _, l := range net.Layers {
+		acts = append(acts, l.Act)
+	}
+	if !slices.Equal(acts, []Activation{ActTanh, ActSigmoid, ActLeakyReLU, ActLinear}) || net.Layers[2].Slope != 0.25 {
+		t.Errorf("acts.onnx: activations %v, slope %v", acts, net.Layers[2].Slope)
+	}
 }
