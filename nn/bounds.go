@@ -95,9 +95,15 @@ func (n *Network) checkBox(b Box) error {
 // Bounds returns lower and upper bounds over box of every output (C ==
 // nil) or of every linear combination C[r]·f(x) (each row has Outputs()
 // entries).
+//
+// Networks ending in Softmax or LogSoftmax are not bounded (an error):
+// their outputs are decided by evaluation only.
 func (n *Network) Bounds(box Box, C [][]float64, m Method) (lo, hi []float64, err error) {
 	if err := n.checkBox(box); err != nil {
 		return nil, nil, err
+	}
+	if n.Out != OutNone {
+		return nil, nil, fmt.Errorf("nn: the network ends in %s, which vigil does not bound; bound a copy of the network without it to see the scores before it", n.Out)
 	}
 	if C == nil {
 		for i := 0; i < n.Outputs(); i++ {
