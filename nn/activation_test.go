@@ -305,3 +305,78 @@ func TestActivationFixtures(t *testing.T) {
 		t.Errorf("acts.onnx: activations %v, slope %v", acts, net.Layers[2].Slope)
 	}
 }
+
+// TestProveActivations runs input-split branch and bound (and ReLU-split
+// branch and bound, which has no ReLU to split here and falls back on
+// input splits) on random Tanh, Sigmoid and LeakyReLU networks: a
+// refutation's witness must violate the disjunction under float64
+// evaluation, and no sampled point may violate a proved one.
+func TestProveActivations(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	tally := map[Verdict]int{}
+	for trial := 0; trial < 40; trial++ {
+		nin := 1 + r.IntN(3)
+		n := randomActNet(r, nin, 3+r.IntN(6), 3+r.IntN(6), 2+r.IntN(2))
+		box := randomBox(r, nin, 0.2+r.Float64())
+		// "output top beats output j" for the top output at the centre.
+		y := n.Eval(center(box))
+		top := 0
+		for j := range y {
+			if y[j] > y[top] {
+				top = j
+			}
+		}
+		var d Disjunction
+		for j := range y {
+			if j == top {
+				continue
+			}
+			row := make([]float64, len(y))
+			row[top], row[j] = 1, -1
+			d.Rows, d.Off = append(d.Rows, row), append(d.Off, 0)
+			if r.IntN(2) == 0 {
+				break
+			}
+		}
+		for _, br := range []Branch{BranchInput, BranchReLU} {
+			res, err := n.Prove(box, d, Options{Branch: br, MaxNodes: 3000, Seed: uint64(trial)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tally[res.Verdict]++
+			ev := NewEvaluator(n)
+			out := make([]float64, n.Outputs())
+			holds := func(x []float64) bool {
+				ev.Eval(x, out)
+				for k, row := range d.Rows {
+					g := d.Off[k]
+					for j, c := range row {
+						g += c * out[j]
+					}
+					if g > 0 {
+						return true
+					}
+				}
+				return false
+			}
+			switch res.Verdict {
+			case Refuted:
+				if holds(res.Witness) {
+					t.Fatalf("trial %d %v: witness %v does not refute", trial, br, res.Witness)
+				}
+			case Proved:
+				x := make([]float64, nin)
+				for s := 0; s < 3000; s++ {
+					samplePoint(r, box, x)
+					if !holds(x) {
+						t.Fatalf("trial %d %v: proved, but %v refutes", trial, br, x)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("verdicts: %v proved, %v refuted, %v unknown", tally[Proved], tally[Refuted], tally[Unknown])
+	if tally[Proved] == 0 || tally[Refuted] == 0 {
+		t.Errorf("the comparison needs both answers: %v", tally)
+	}
+}

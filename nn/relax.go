@@ -20,7 +20,9 @@ package nn
 // in float64 (and from math.Tanh, which is not correctly rounded) it can
 // be off by a few units in the last place of its values, times the size of
 // the interval. Every line is therefore moved outward by
-// relaxSlack (1 + max(|l|, |u|)), more than a thousand times that error.
+// relaxSlack (1 + max(|l|, |u|)), several hundred times that error
+// (about 1e-14 (1 + 2 max(|l|, |u|)): tanh's error and the slope's,
+// times the distance from the tangent point).
 // Intervals narrower than relaxFlat, and intervals that are not finite,
 // get constant lines: the outward-rounded values at the ends (actDown,
 // actUp), which are the interval bounds of the activation.
