@@ -12,14 +12,15 @@ layout:
     action_net.weight, action_net.bias          the action logits
 
 The value head (mlp_extractor.value_net.*, value_net.*) is dropped: vigil
-needs the actor only, whose arg-max is the chosen action. A state dict of a
-plain torch.nn.Sequential of Linear layers (0.weight, 2.weight, ...) is read
-too.
+needs the actor only, whose arg-max is the chosen action. DQN's online
+Q-network (q_net.q_net.0.weight, ...; q_net_target.* is dropped) and the
+state dict of a plain torch.nn.Sequential of Linear layers (0.weight,
+2.weight, ...) are read too.
 
 Options:
   --activation tanh|relu|leaky_relu|sigmoid
         the hidden activation. A state dict does not record it; SB3's PPO
-        and A2C default to tanh. From an SB3 archive it is read from the
+        and A2C default to tanh, DQN to relu. From an SB3 archive it is read from the
         saved policy_kwargs when they name it, and a different
         --activation is an error.
   --constants V1,V2,...
@@ -120,6 +121,15 @@ def layers(sd):
         idx = sorted({int(m.group(1)) for k in keys
                       for m in [re.match(r"mlp_extractor\.policy_net\.(\d+)\.weight$", k)] if m})
         names = [f"mlp_extractor.policy_net.{i}" for i in idx] + ["action_net"]
+    elif any(k.startswith("q_net.q_net.") for k in keys):
+        fx = [k for k in keys if "features_extractor" in k]
+        if fx:
+            fail(f"the checkpoint has a features extractor with parameters ({fx[0]}, ...); "
+                 "vigil reads SB3's default FlattenExtractor only")
+        # DQN: the arg-max of the online Q-network; the target network
+        # (q_net_target.*) is dropped.
+        idx = sorted({int(m.group(1)) for k in keys for m in [re.match(r"q_net\.q_net\.(\d+)\.weight$", k)] if m})
+        names = [f"q_net.q_net.{i}" for i in idx]
     else:
         idx = sorted({int(m.group(1)) for k in keys for m in [re.match(r"(\d+)\.weight$", k)] if m})
         if not idx:
@@ -155,11 +165,13 @@ def main():
 
     import torch
     sd, archived = load(a.checkpoint)
-    act = a.activation or archived or "tanh"
+    # SB3's defaults: Tanh for PPO and A2C actors, ReLU for DQN.
+    dqn = any(k.startswith("q_net.q_net.") for k in sd)
+    act = a.activation or archived or ("relu" if dqn else "tanh")
     if a.activation and archived and a.activation != archived:
         fail(f"--activation {a.activation}, but the archive's policy_kwargs name {archived}")
     ls = layers(sd)
-    dropped = sorted({k.rsplit(".", 2)[0] for k in sd if "value_net" in k})
+    dropped = sorted({k.rsplit(".", 2)[0] for k in sd if "value_net" in k or k.startswith("q_net_target.")})
 
     try:
         consts = [float(v) for v in a.constants.split(",") if v.strip()]
@@ -205,7 +217,7 @@ def main():
     print(f"wrote {a.out}: {n_in} inputs" + (f" ({len(consts)} constants folded)" if consts else "")
           + f", hidden {hidden or 'none'} {act}, {n_out} outputs")
     if dropped:
-        print(f"dropped the value head: {', '.join(dropped)}")
+        print(f"dropped, not part of the actor: {', '.join(dropped)}")
     if names or labels:
         name = a.name or re.sub(r"\W", "_", os.path.splitext(os.path.basename(a.out))[0])
         print(f'\npolicy nn {name} "{a.out}" {{')
