@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"vigil/symbolic"
 )
 
 // bigExp returns e^x to prec bits: the Taylor series of x / 2^k, squared
@@ -308,7 +310,8 @@ func TestActivationFixtures(t *testing.T) {
 
 // TestProveActivations runs input-split branch and bound (and ReLU-split
 // branch and bound, which has no ReLU to split here and falls back on
-// input splits) on random Tanh, Sigmoid and LeakyReLU networks: a
+// input splits) on random Tanh, Sigmoid and LeakyReLU networks, a third
+// of them ending in Softmax or LogSoftmax: a
 // refutation's witness must violate the disjunction under float64
 // evaluation, and no sampled point may violate a proved one.
 func TestProveActivations(t *testing.T) {
@@ -317,6 +320,12 @@ func TestProveActivations(t *testing.T) {
 	for trial := 0; trial < 40; trial++ {
 		nin := 1 + r.IntN(3)
 		n := randomActNet(r, nin, 3+r.IntN(6), 3+r.IntN(6), 2+r.IntN(2))
+		switch trial % 6 {
+		case 1:
+			n.Out = OutSoftmax
+		case 4:
+			n.Out = OutLogSoftmax
+		}
 		box := randomBox(r, nin, 0.2+r.Float64())
 		// "output top beats output j" for the top output at the centre.
 		y := n.Eval(center(box))
@@ -378,5 +387,61 @@ func TestProveActivations(t *testing.T) {
 	t.Logf("verdicts: %v proved, %v refuted, %v unknown", tally[Proved], tally[Refuted], tally[Unknown])
 	if tally[Proved] == 0 || tally[Refuted] == 0 {
 		t.Errorf("the comparison needs both answers: %v", tally)
+	}
+}
+
+// softmaxPolicy binds net (one input, x of 0..100000, scaled to [0, 1])
+// to a model whose labels are bad, good and idle.
+func softmaxPolicy(t *testing.T, net *Network) *Policy {
+	m := &symbolic.Model{Name: "soft", Vars: []symbolic.Var{{Name: "x", Lo: 0, Hi: 100000}},
+		Labels: []symbolic.Label{{Name: "bad"}, {Name: "good"}, {Name: "idle"}}}
+	d := &symbolic.PolicyDecl{Name: "soft", Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1, 2},
+		Inputs: []symbolic.Affine{{Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 100000}, Var: 0}}}}}
+	p, err := NewPolicyFromNetwork(m, d, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestExcludesSoftmax: a final Softmax or LogSoftmax is decided on the
+// scores before it with a wider margin (softmax.go). Logits -800 and -790
+// both underflow to 0 under Softmax and tie (bad, first, wins), so
+// excluding bad over a box too large to enumerate must not be proved
+// (unknown, or refuted if the witness search finds a state),
+// although good's logit is 10 higher; under LogSoftmax they stay apart
+// and the exclusion is proved. Logits 1 apart are proved under both.
+func TestExcludesSoftmax(t *testing.T) {
+	mk := func(out OutAct, bad, good float64) *Policy {
+		return softmaxPolicy(t, &Network{Out: out, Layers: []Layer{
+			{In: 1, Out: 1, W: []float64{1}, B: []float64{0}, Act: ActTanh},
+			{In: 1, Out: 3, W: []float64{0.5, 0, 0}, B: []float64{bad, good, 0}},
+		}})
+	}
+	for _, c := range []struct {
+		out       OutAct
+		bad, good float64
+		want      Verdict
+	}{
+		{OutSoftmax, -800, -790, Unknown}, // no bound counts; too many states to evaluate
+		{OutLogSoftmax, -800, -790, Proved},
+		{OutSoftmax, -3, -1, Proved},
+		{OutLogSoftmax, -3, -1, Proved},
+	} {
+		p := mk(c.out, c.bad, c.good)
+		r, err := p.Excludes([]int{0}, []int{100000}, 0, []int{1}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != c.want && !(c.want == Unknown && r.Verdict == Refuted) {
+			t.Errorf("%v, logits bad %v good %v: %v, want %v", c.out, c.bad, c.good, r.Verdict, c.want)
+		}
+		if r.Verdict == Refuted {
+			y := make([]float64, 3)
+			p.Scores(r.Witness, y)
+			if y[0] < y[1] {
+				t.Errorf("%v: witness %v scores %v: bad does not win", c.out, r.Witness, y)
+			}
+		}
 	}
 }

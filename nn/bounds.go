@@ -97,7 +97,7 @@ func (n *Network) checkBox(b Box) error {
 // entries).
 //
 // Networks ending in Softmax or LogSoftmax are not bounded (an error):
-// their outputs are decided by evaluation only.
+// the policy engines bound the scores before the function (softmax.go).
 func (n *Network) Bounds(box Box, C [][]float64, m Method) (lo, hi []float64, err error) {
 	if err := n.checkBox(box); err != nil {
 		return nil, nil, err

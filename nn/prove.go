@@ -104,7 +104,13 @@ const margin = 1e-9
 // doubled to cover the rounding of the bound computation itself, which
 // forms dot products of the same magnitudes. It returns false when
 // evaluation might overflow on root: nothing is proved there.
+//
+// A network ending in Softmax or LogSoftmax is prepared by prepareOut
+// (softmax.go).
 func (p *prover) prepare(root Box) bool {
+	if p.net.Out != OutNone {
+		return p.prepareOut(root)
+	}
 	e, ok := p.net.Roundoff(root)
 	if p.overflow = !ok; !ok {
 		return false

@@ -135,23 +135,31 @@ func inflate(s float64, m int) float64 {
 // err is nil then.
 //
 // A final Softmax or LogSoftmax is not analysed: ok is false for such
-// networks, so their boxes are decided by evaluating states.
+// networks (prover.prepare handles them in softmax.go).
 func (n *Network) Roundoff(box Box) (err []float64, ok bool) {
 	if n.Out != OutNone {
 		return nil, false
 	}
+	_, _, err, ok = n.roundoff(box)
+	return err, ok
+}
+
+// roundoff is Roundoff without a final Softmax or LogSoftmax (the scores
+// before it, whatever n.Out is), with outward-rounded intervals lo..hi
+// of the exact scores over box.
+func (n *Network) roundoff(box Box) (lo, hi, e []float64, ok bool) {
 	nin := n.Inputs()
 	if len(box.Lo) != nin || len(box.Hi) != nin {
-		return nil, false
+		return nil, nil, nil, false
 	}
 	// Exact input intervals after the transform, and the error of the
 	// transform's two roundings.
-	lo, hi := make([]float64, nin), make([]float64, nin)
-	e := make([]float64, nin)
+	lo, hi = make([]float64, nin), make([]float64, nin)
+	e = make([]float64, nin)
 	for i := range lo {
 		l, h := box.Lo[i], box.Hi[i]
 		if math.IsNaN(l) || math.IsNaN(h) || math.IsInf(l, 0) || math.IsInf(h, 0) {
-			return nil, false
+			return nil, nil, nil, false
 		}
 		if n.InMin != nil {
 			l, h = min(max(l, n.InMin[i]), n.InMax[i]), min(max(h, n.InMin[i]), n.InMax[i])
@@ -186,7 +194,7 @@ func (n *Network) Roundoff(box Box) (err []float64, ok bool) {
 			}
 			mag, prop = inflate(mag, l.In+1), inflate(prop, l.In)
 			if !(mag <= maxMagnitude) || !(sh <= maxMagnitude) || !(sl >= -maxMagnitude) {
-				return nil, false
+				return nil, nil, nil, false
 			}
 			ei := inflate(roundUp(g*mag)+prop, 2) + float64(l.In+1)*subnorm
 			nlo[i], nhi[i], ne[i] = activate(l, sl, sh, ei)
@@ -199,17 +207,20 @@ func (n *Network) Roundoff(box Box) (err []float64, ok bool) {
 			a := roundUp(max(math.Abs(lo[i]), math.Abs(hi[i])) + e[i])
 			mag := inflate(a*r+m, 2)
 			if !(mag <= maxMagnitude) {
-				return nil, false
+				return nil, nil, nil, false
 			}
 			// fl(fl(y^ R) + M) against y R + M: |R| e from the input's
 			// error, gamma_2 (|y^| |R| + |M|) from the two roundings.
 			e[i] = inflate(roundUp(r*e[i])+roundUp(gamma(2)*mag), 2) + 2*subnorm
+			// The range is positive: the transform is increasing.
+			lo[i] = roundDown(roundDown(lo[i]*n.OutRange[i]) + n.OutMean[i])
+			hi[i] = roundUp(roundUp(hi[i]*n.OutRange[i]) + n.OutMean[i])
 		}
 	}
 	for _, v := range e {
 		if !(v <= maxMagnitude) {
-			return nil, false
+			return nil, nil, nil, false
 		}
 	}
-	return e, true
+	return lo, hi, e, true
 }

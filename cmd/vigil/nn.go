@@ -283,7 +283,7 @@ func nnBound(e *env, args []string) int {
 		box.Lo, box.Hi = append(box.Lo, l), append(box.Hi, h)
 	}
 	if net.Out != nn.OutNone {
-		fmt.Fprintf(e.stderr, "vigil nn bound: %s: the network ends in %s, which vigil does not bound (the policy engines decide such networks by evaluating states); bound a copy without it to see the scores before it\n", rest[0], net.Out)
+		fmt.Fprintf(e.stderr, "vigil nn bound: %s: the network ends in %s, which vigil does not bound (the policy engines bound the scores before it, with a wider margin); bound a copy without it to see those scores\n", rest[0], net.Out)
 		return exitError
 	}
 	lo, hi, err := net.Bounds(box, nil, m)

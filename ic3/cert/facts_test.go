@@ -278,7 +278,7 @@ func randomSure(rng *rand.Rand, m *symbolic.Model) []symbolic.LabelID {
 // budget are counted, not compared. A version that narrows each bound by
 // 1e-3, or that skips the ReLU, fails here.
 func TestCheckFactIntervals(t *testing.T) {
-	testCheckFactIntervals(t, nn.ActReLU)
+	testCheckFactIntervals(t, nn.ActReLU, nn.OutNone)
 }
 
 // TestCheckFactIntervalsTanh is TestCheckFactIntervals on Tanh, Sigmoid
@@ -286,11 +286,16 @@ func TestCheckFactIntervals(t *testing.T) {
 // prove (they have no exact SMT encoding).
 func TestCheckFactIntervalsTanh(t *testing.T) {
 	for _, a := range []nn.Activation{nn.ActTanh, nn.ActSigmoid, nn.ActLeakyReLU} {
-		t.Run(a.String(), func(t *testing.T) { testCheckFactIntervals(t, a) })
+		t.Run(a.String(), func(t *testing.T) { testCheckFactIntervals(t, a, nn.OutNone) })
+	}
+	// Softmax and LogSoftmax: proved on the scores before them, with the
+	// margin and the underflow condition of outFunction.
+	for _, o := range []nn.OutAct{nn.OutSoftmax, nn.OutLogSoftmax} {
+		t.Run(o.String(), func(t *testing.T) { testCheckFactIntervals(t, nn.ActTanh, o) })
 	}
 }
 
-func testCheckFactIntervals(t *testing.T, act nn.Activation) {
+func testCheckFactIntervals(t *testing.T, act nn.Activation, out nn.OutAct) {
 	intervalOnly = true
 	defer func() { intervalOnly = false }()
 	rng := rand.New(rand.NewPCG(12, 12))
@@ -301,6 +306,7 @@ func testCheckFactIntervals(t *testing.T, act nn.Activation) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.Net.Out = out
 		for k := 0; k < 3; k++ {
 			lo, hi := randomBox(rng, m)
 			sure := randomSure(rng, m)

@@ -194,12 +194,9 @@ type enclosure struct {
 // enclose propagates the input box xl..xh (float64 inputs before the
 // input transform) through net.
 //
-// A final Softmax or LogSoftmax is not enclosed: such boxes are left to
-// evaluation state by state.
+// A final Softmax or LogSoftmax is not enclosed: the enclosure is of the
+// scores before it, and beaten accounts for it (outFunction).
 func (ev *exactNet) enclose(net *nn.Network, xl, xh []float64) enclosure {
-	if net.Out != nn.OutNone {
-		return enclosure{}
-	}
 	n := len(xl)
 	cl, ch, e := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range xl {
@@ -304,14 +301,15 @@ func (q *question) beaten(net *nn.Network, ev *exactNet, xl, xh []float64) bool 
 		}
 		return s
 	}
+	extra, usable := outFunction(net, en)
 	for _, i := range q.label {
-		ih := up(en.outHi[i] + en.err[i])
+		ih := up(up(en.outHi[i]+en.err[i]) + extra)
 		ok := false
 		for _, j := range q.sure {
-			if j == i {
+			if j == i || !usable(j) {
 				continue
 			}
-			slack := up(en.err[i] + en.err[j])
+			slack := up(up(en.err[i]+en.err[j]) + extra)
 			if d := diff(j, i); d > slack {
 				ok = true
 				break
@@ -326,6 +324,36 @@ func (q *question) beaten(net *nn.Network, ev *exactNet, xl, xh []float64) bool 
 		}
 	}
 	return true
+}
+
+// outFunction returns what a final Softmax or LogSoftmax adds to the
+// margin by which a score must beat another before the function for it
+// to beat it after, in float64, and which outputs may beat others at all
+// (derived in nn/softmax.go's terms, written here again). With Z bounding
+// every float64 score before the function, u = 2^-53 and n outputs:
+// LogSoftmax subtracts the maximum and then log of the sum, each rounded
+// (at most u (2 Z + log n + 1) each), so 16 u (Z + log n + 1) covers
+// both scores' errors twice over. Softmax exponentiates (2 u relative)
+// and divides by the same sum; when the winner's exponent t >= -700 its
+// exponential is far from the subnormal range, and a gap of 1e-9 in t
+// survives the relative errors: 16 u Z + 1e-9, for outputs whose score
+// is at least the largest score minus 690 over the whole box.
+func outFunction(net *nn.Network, en enclosure) (extra float64, usable func(j int) bool) {
+	all := func(int) bool { return true }
+	if net.Out == nn.OutNone {
+		return 0, all
+	}
+	z, top := 0.0, math.Inf(-1)
+	for j := range en.err {
+		z = max(z, up(max(math.Abs(en.outLo[j]), math.Abs(en.outHi[j]))+en.err[j]))
+		top = max(top, up(en.outHi[j]+en.err[j]))
+	}
+	if net.Out == nn.OutLogSoftmax {
+		return up(16 * unitRound * up(z+math.Log(float64(len(en.err)))+1)), all
+	}
+	return up(up(16*unitRound*z) + 1e-9), func(j int) bool {
+		return down(down(en.outLo[j]-en.err[j])-top) >= -690
+	}
 }
 
 // intervalProof decides the fact on lo..hi by interval branch and bound
