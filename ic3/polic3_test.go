@@ -302,3 +302,24 @@ func TestPolIC3NearTies(t *testing.T) {
 		return nearTieNetwork(m, outs, seed)
 	})
 }
+
+// TestPolIC3TanhNetworks runs the learned-policy suite (PolIC3 against
+// BFS, every certificate re-checked) with Tanh, Sigmoid and LeakyReLU
+// networks, the activations of Stable-Baselines3 actors.
+func TestPolIC3TanhNetworks(t *testing.T) {
+	acts := []nn.Activation{nn.ActTanh, nn.ActSigmoid, nn.ActTanh, nn.ActLeakyReLU}
+	learnedSuite(t, 120, 3000, true, gen.Options{}, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return nn.RandomWith(m, outs, seed, []int{8}, acts[seed%4])
+	})
+	learnedSuite(t, 200, 5000, true, gen.Options{MaxLabels: 5, MaxCommands: 7, MaxVars: 3}, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return nn.RandomWith(m, outs, seed, []int{8, 6}, acts[seed%4])
+	})
+	// Ending in Softmax or LogSoftmax.
+	learnedSuite(t, 120, 7000, true, gen.Options{MaxLabels: 5, MaxCommands: 7, MaxVars: 3}, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		p, d, err := nn.RandomWith(m, outs, seed, []int{8}, acts[seed%4])
+		if err == nil {
+			p.Net.Out = []nn.OutAct{nn.OutSoftmax, nn.OutLogSoftmax}[seed%2]
+		}
+		return p, d, err
+	})
+}

@@ -20,6 +20,9 @@ package nn
 // multiplier beta >= 0 (beta-CROWN): λ_i gains -beta_i s_i, so the
 // derivative of the bound with respect to beta_i is -s_i dλ_i, and the
 // betas are ascended by the same Adam steps, projected onto beta >= 0.
+//
+// Tanh, Sigmoid and LeakyReLU keep the fixed lines of relax.go: only
+// ReLU slopes are optimised.
 
 import "math"
 
@@ -54,6 +57,18 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 		for j := 0; j < k; j++ {
 			n := b.layers[j].Out
 			beta[j], bgrad[j], bm1[j], bm2[j] = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		}
+	}
+	// The fixed lines of the other activations (relax.go), per layer.
+	lines := make([][2][]line, k)
+	for j := 0; j < k; j++ {
+		lj := &b.layers[j]
+		if lj.Act == ActLinear || lj.Act == ActReLU {
+			continue
+		}
+		lines[j] = [2][]line{make([]line, lj.Out), make([]line, lj.Out)}
+		for i := range lj.Out {
+			lines[j][0][i], lines[j][1][i] = relax(lj, b.lo[j][i], b.hi[j][i])
 		}
 	}
 	w := b.net.maxWidth()
@@ -131,7 +146,7 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 			for j := k - 1; j >= 0; j-- {
 				lj := &b.layers[j]
 				copy(rec[j], a)
-				if lj.ReLU {
+				if lj.Act == ActReLU {
 					for i := range a {
 						li, ui := b.lo[j][i], b.hi[j][i]
 						switch {
@@ -148,6 +163,19 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 							}
 						}
 					}
+				} else if lines[j][0] != nil {
+					for i := range a {
+						ln := lines[j][0][i]
+						if a[i] < 0 {
+							ln = lines[j][1][i]
+						}
+						if a[i] != 0 {
+							bias += a[i] * ln.c
+							a[i] *= ln.k
+						}
+					}
+				}
+				if lj.Act == ActReLU {
 					if beta != nil {
 						// The split constraint s z >= 0 enters with
 						// -beta s on z's coefficient.
@@ -206,12 +234,25 @@ func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 				}
 				gj := grad[j]
 				clear(gj)
-				if beta != nil && lj.ReLU {
+				if beta != nil && lj.Act == ActReLU {
 					for i, ph := range b.phase[j] {
 						bgrad[j][i] = -float64(ph) * d[i]
 					}
 				}
-				if lj.ReLU {
+				if lines[j][0] != nil {
+					// dΛ = dλ k + c for the line chosen by Λ's sign.
+					for i := range d {
+						ln := lines[j][0][i]
+						if rec[j][i] < 0 {
+							ln = lines[j][1][i]
+						}
+						if rec[j][i] == 0 {
+							ln = line{}
+						}
+						d[i] = d[i]*ln.k + ln.c
+					}
+				}
+				if lj.Act == ActReLU {
 					for i := range d {
 						li, ui := b.lo[j][i], b.hi[j][i]
 						Λ := rec[j][i]

@@ -175,7 +175,7 @@ func (p *prover) reluCandidates(r, n int) []rsplit {
 	}
 	for j := last - 1; j >= 0; j-- {
 		lj := &b.layers[j]
-		if lj.ReLU {
+		if lj.Act == ActReLU {
 			for i := range a {
 				li, ui := b.lo[j][i], b.hi[j][i]
 				switch {

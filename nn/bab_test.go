@@ -33,7 +33,7 @@ func tinyNet(r *rand.Rand, widths []int, lastReLU bool) *Network {
 		for j := range l.B {
 			l.B[j] = 0.5 * r.NormFloat64()
 		}
-		l.ReLU = i < len(widths)-1 || lastReLU
+		l.Act = actIf(i < len(widths)-1 || lastReLU, ActReLU)
 		n.Layers = append(n.Layers, l)
 	}
 	return n
@@ -47,7 +47,7 @@ func lpMin(n *Network, box Box, d Disjunction) (best float64, arg []float64, com
 	nin := n.Inputs()
 	var hidden int
 	for _, l := range n.Layers {
-		if l.ReLU {
+		if l.Act == ActReLU {
 			hidden += l.Out
 		}
 	}
@@ -72,7 +72,7 @@ func lpMin(n *Network, box Box, d Disjunction) (best float64, arg []float64, com
 						z[q] += w * cur[i][q]
 					}
 				}
-				if l.ReLU {
+				if l.Act == ActReLU {
 					active := pat>>bit&1 == 1
 					bit++
 					g := make([]float64, nin+1)

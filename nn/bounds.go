@@ -13,8 +13,13 @@ package nn
 // A+ lo + A- hi, plus the bias. Upper bounds are minus the lower bounds of
 // -A.
 //
+// Tanh, Sigmoid and LeakyReLU are relaxed by the lines of relax.go: the
+// lower line where the coefficient is non-negative, the upper one where
+// it is negative.
+//
 // Intermediate pre-activation bounds come from IBP; with CROWN (and Both)
-// each layer's unstable neurons (l < 0 < u) are then tightened by their
+// each layer's unstable neurons (l < 0 < u; for Tanh and Sigmoid every
+// neuron whose interval is not a point) are then tightened by their
 // own backward pass, and with Both the result is intersected with IBP.
 // Stable neurons need no pass: their relaxation is exact whatever their
 // bounds. The first layer's IBP bounds are exact.
@@ -90,9 +95,15 @@ func (n *Network) checkBox(b Box) error {
 // Bounds returns lower and upper bounds over box of every output (C ==
 // nil) or of every linear combination C[r]·f(x) (each row has Outputs()
 // entries).
+//
+// Networks ending in Softmax or LogSoftmax are not bounded (an error):
+// the policy engines bound the scores before the function (softmax.go).
 func (n *Network) Bounds(box Box, C [][]float64, m Method) (lo, hi []float64, err error) {
 	if err := n.checkBox(box); err != nil {
 		return nil, nil, err
+	}
+	if n.Out != OutNone {
+		return nil, nil, fmt.Errorf("nn: the network ends in %s, which vigil does not bound; bound a copy of the network without it to see the scores before it", n.Out)
 	}
 	if C == nil {
 		for i := 0; i < n.Outputs(); i++ {
@@ -150,12 +161,14 @@ type bounder struct {
 	// warmIn when it has the right length.
 	warmIn, warmOut []float64
 	keepWarm        bool
+	// postLo, postHi: scratch for the activated bounds of a layer (IBP).
+	postLo, postHi []float64
 }
 
 func newBounder(n *Network) *bounder {
 	b := &bounder{net: n, layers: n.Layers}
-	if n.Layers[len(n.Layers)-1].ReLU {
-		// Bound relu outputs through an identity layer.
+	if n.Layers[len(n.Layers)-1].Act != ActLinear {
+		// Bound activated outputs through an identity layer.
 		k := n.Outputs()
 		id := Layer{In: k, Out: k, W: make([]float64, k*k), B: make([]float64, k)}
 		for i := 0; i < k; i++ {
@@ -194,14 +207,22 @@ func (b *bounder) ibpTo(from, to int) {
 		} else {
 			plo, phi = b.lo[k-1], b.hi[k-1]
 		}
-		relu := k > 0 && b.layers[k-1].ReLU
+		var prev *Layer
+		if k > 0 && b.layers[k-1].Act != ActLinear {
+			prev = &b.layers[k-1]
+			b.postLo, b.postHi = b.buf(&b.postLo, len(plo)), b.buf(&b.postHi, len(phi))
+			for j := range plo {
+				b.postLo[j], b.postHi[j] = postBounds(prev, plo[j], phi[j])
+			}
+			plo, phi = b.postLo, b.postHi
+		}
 		for i := 0; i < l.Out; i++ {
 			row := l.W[i*l.In : (i+1)*l.In]
 			lo, hi := l.B[i], l.B[i]
 			for j, w := range row {
 				xl, xh := plo[j], phi[j]
-				if relu {
-					xl, xh = max(xl, 0), max(xh, 0)
+				if w == 0 {
+					continue
 				}
 				if w >= 0 {
 					lo += w * xl
@@ -329,8 +350,11 @@ func (b *bounder) lower(box Box, rows []float64, m Method) []float64 {
 func (b *bounder) tighten(k int, intersect bool) {
 	l := &b.layers[k]
 	var idx []int
+	curved := l.Act == ActTanh || l.Act == ActSigmoid
 	for i := 0; i < l.Out; i++ {
-		if b.lo[k][i] < 0 && b.hi[k][i] > 0 {
+		// A curved activation's relaxation improves with any narrower
+		// interval; a piecewise-linear one only where it is unstable.
+		if b.lo[k][i] < 0 && b.hi[k][i] > 0 || curved && b.hi[k][i]-b.lo[k][i] >= relaxFlat {
 			idx = append(idx, i)
 		}
 	}
@@ -382,7 +406,7 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 	width := l.In
 	for j := k - 1; j >= 0; j-- {
 		lj := &b.layers[j]
-		if lj.ReLU {
+		if lj.Act == ActReLU {
 			lo, hi := b.lo[j], b.hi[j]
 			for i := 0; i < lj.Out; i++ {
 				li, ui := lo[i], hi[i]
@@ -408,6 +432,24 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 							A[r*width+i] = a * su
 							bias[r] += a * tu
 						}
+					}
+				}
+			}
+		} else if lj.Act != ActLinear {
+			// Lower line where the coefficient is non-negative, upper
+			// line where it is negative (relax.go).
+			lo, hi := b.lo[j], b.hi[j]
+			for i := 0; i < lj.Out; i++ {
+				lw, up := relax(lj, lo[i], hi[i])
+				for r := 0; r < m; r++ {
+					a := A[r*width+i]
+					switch {
+					case a > 0:
+						A[r*width+i] = a * lw.k
+						bias[r] += a * lw.c
+					case a < 0:
+						A[r*width+i] = a * up.k
+						bias[r] += a * up.c
 					}
 				}
 			}

@@ -9,7 +9,7 @@ import (
 // toy is auto_LiRPA's examples/simple/toy.py network.
 func toy() *Network {
 	return &Network{Layers: []Layer{
-		{In: 2, Out: 2, W: []float64{1, -1, 2, -1}, B: []float64{0, 0}, ReLU: true},
+		{In: 2, Out: 2, W: []float64{1, -1, 2, -1}, B: []float64{0, 0}, Act: ActReLU},
 		{In: 2, Out: 1, W: []float64{1, -1}, B: []float64{0}},
 	}}
 }
@@ -36,7 +36,7 @@ func TestToyBounds(t *testing.T) {
 func randomNet(r *rand.Rand, sizes ...int) *Network {
 	n := &Network{}
 	for i := 1; i < len(sizes); i++ {
-		l := Layer{In: sizes[i-1], Out: sizes[i], ReLU: i < len(sizes)-1}
+		l := Layer{In: sizes[i-1], Out: sizes[i], Act: actIf(i < len(sizes)-1, ActReLU)}
 		sc := 1 / math.Sqrt(float64(l.In))
 		for k := 0; k < l.In*l.Out; k++ {
 			l.W = append(l.W, r.NormFloat64()*sc*1.5)
@@ -90,10 +90,10 @@ func TestBoundsSound(t *testing.T) {
 			}
 		}
 		if trial%4 == 1 {
-			n.Layers[len(n.Layers)-1].ReLU = true // test_nano ends in a ReLU
+			n.Layers[len(n.Layers)-1].Act = ActReLU // test_nano ends in a ReLU
 		}
 		if trial%5 == 2 {
-			n.Layers[1].ReLU = false // two linear layers in a row (JSON allows it)
+			n.Layers[1].Act = ActLinear // two linear layers in a row (JSON allows it)
 		}
 		if err := n.validate(); err != nil {
 			t.Fatal(err)

@@ -8,9 +8,11 @@ package nn
 //	  "layers": [                      // in order from the input
 //	    {"weights": [[...], ...],      // one row per output neuron (out x in)
 //	     "bias": [...],                // one per output neuron
-//	     "activation": "relu"},        // "relu" or "linear" (default)
+//	     "activation": "relu"},        // "relu", "tanh", "sigmoid", "leaky_relu"
+//	                                   // (with "slope": 0.01) or "linear" (default)
 //	    ...
 //	  ],
+//	  "output": "softmax",             // optional: "softmax" or "log_softmax" last
 //	  "input_min":  [...], "input_max":   [...],   // optional: clip inputs
 //	  "input_mean": [...], "input_range": [...],   // optional: (x-mean)/range
 //	  "output_mean": [...], "output_range": [...]  // optional: y*range+mean
@@ -37,6 +39,7 @@ type jsonLayer struct {
 	Weights    [][]float64 `json:"weights"`
 	Bias       []float64   `json:"bias"`
 	Activation string      `json:"activation,omitempty"`
+	Slope      *float64    `json:"slope,omitempty"`
 }
 
 type jsonNet struct {
@@ -49,6 +52,7 @@ type jsonNet struct {
 	InputRange  []float64   `json:"input_range,omitempty"`
 	OutputMean  []float64   `json:"output_mean,omitempty"`
 	OutputRange []float64   `json:"output_range,omitempty"`
+	Output      string      `json:"output,omitempty"`
 }
 
 // LoadJSON reads a network in vigil's JSON format.
@@ -91,12 +95,33 @@ func ParseJSON(b []byte) (*Network, error) {
 		}
 		switch l.Activation {
 		case "relu":
-			L.ReLU = true
+			L.Act = ActReLU
+		case "tanh":
+			L.Act = ActTanh
+		case "sigmoid":
+			L.Act = ActSigmoid
+		case "leaky_relu":
+			L.Act, L.Slope = ActLeakyReLU, 0.01
+			if l.Slope != nil {
+				L.Slope = *l.Slope
+			}
 		case "", "linear":
 		default:
-			return nil, fmt.Errorf("nn: vigil JSON network: layer %d: activation %q is not supported (use \"relu\" or \"linear\")", i+1, l.Activation)
+			return nil, fmt.Errorf("nn: vigil JSON network: layer %d: activation %q is not supported (use \"relu\", \"tanh\", \"sigmoid\", \"leaky_relu\" or \"linear\")", i+1, l.Activation)
+		}
+		if l.Slope != nil && L.Act != ActLeakyReLU {
+			return nil, fmt.Errorf("nn: vigil JSON network: layer %d: \"slope\" is for \"leaky_relu\" layers only", i+1)
 		}
 		net.Layers = append(net.Layers, L)
+	}
+	switch j.Output {
+	case "":
+	case "softmax":
+		net.Out = OutSoftmax
+	case "log_softmax":
+		net.Out = OutLogSoftmax
+	default:
+		return nil, fmt.Errorf("nn: vigil JSON network: output %q is not supported (use \"softmax\", \"log_softmax\" or leave it out)", j.Output)
 	}
 	if err := net.validate(); err != nil {
 		return nil, err
@@ -108,10 +133,13 @@ func ParseJSON(b []byte) (*Network, error) {
 func (n *Network) MarshalJSON() ([]byte, error) {
 	j := jsonNet{Format: "vigil-nn", Version: 1, InputMin: n.InMin, InputMax: n.InMax, InputMean: n.InMean,
 		InputRange: n.InRange, OutputMean: n.OutMean, OutputRange: n.OutRange}
+	if n.Out != OutNone {
+		j.Output = n.Out.String()
+	}
 	for _, l := range n.Layers {
-		jl := jsonLayer{Bias: l.B, Activation: "linear"}
-		if l.ReLU {
-			jl.Activation = "relu"
+		jl := jsonLayer{Bias: l.B, Activation: l.Act.String()}
+		if l.Act == ActLeakyReLU {
+			jl.Slope = &l.Slope
 		}
 		for i := 0; i < l.Out; i++ {
 			jl.Weights = append(jl.Weights, l.W[i*l.In:(i+1)*l.In])

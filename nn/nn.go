@@ -1,4 +1,6 @@
-// Package nn reads feed-forward ReLU networks (ONNX, NNet, vigil JSON),
+// Package nn reads feed-forward networks (ONNX, NNet, vigil JSON) whose
+// activations are ReLU, LeakyReLU, Tanh or Sigmoid, optionally ending in
+// Softmax or LogSoftmax,
 // evaluates them in float64, bounds their outputs over input boxes (IBP,
 // CROWN, their intersection, input-split branch and bound) and answers the
 // PolIC3 decision query "can label a be the arg-max anywhere in this box?"
@@ -6,8 +8,9 @@
 //
 // Every loader produces the same Network: an optional input transform
 // (clip to [InMin, InMax], then (x - InMean) / InRange, as NNet defines it),
-// a chain of dense layers each optionally followed by ReLU, and an optional
-// output transform y*OutRange + OutMean. The transforms are kept apart from
+// a chain of dense layers each optionally followed by an activation, an
+// optional output transform y*OutRange + OutMean, and an optional final
+// Softmax or LogSoftmax over all outputs. The transforms are kept apart from
 // the layers (rather than folded into the weights) so that evaluation
 // rounds exactly as the source format defines it.
 package nn
@@ -17,15 +20,127 @@ import (
 	"math"
 )
 
-// Layer is y = W x + B, then ReLU when ReLU is set. W is row-major Out x In.
+// Layer is y = act(W x + B). W is row-major Out x In.
 type Layer struct {
 	In, Out int
 	W       []float64
 	B       []float64
-	ReLU    bool
+	Act     Activation
+	// Slope is LeakyReLU's slope for negative inputs, in [0, 1].
+	Slope float64
 }
 
-// Network is a feed-forward ReLU network with optional input and output
+// Activation is the function a layer applies to each of its sums, in
+// float64 as lang/spec.md (section Policies) defines it.
+type Activation uint8
+
+const (
+	ActLinear    Activation = iota // the identity
+	ActReLU                        // s < 0 becomes 0
+	ActTanh                        // math.Tanh(s)
+	ActSigmoid                     // 1 / (1 + math.Exp(-s)), each operation rounded
+	ActLeakyReLU                   // s < 0 becomes Slope*s, rounded
+)
+
+func (a Activation) String() string {
+	switch a {
+	case ActReLU:
+		return "relu"
+	case ActTanh:
+		return "tanh"
+	case ActSigmoid:
+		return "sigmoid"
+	case ActLeakyReLU:
+		return "leaky_relu"
+	}
+	return "linear"
+}
+
+// actIf returns a when cond holds, else ActLinear.
+func actIf(cond bool, a Activation) Activation {
+	if cond {
+		return a
+	}
+	return ActLinear
+}
+
+// apply computes the activation of s in float64 (lang/spec.md, Policies).
+// The conversion float64(...) of a product forbids fusing it with a sum.
+func (l *Layer) apply(s float64) float64 {
+	switch l.Act {
+	case ActReLU:
+		if s < 0 {
+			return 0
+		}
+	case ActLeakyReLU:
+		if s < 0 {
+			return float64(l.Slope * s)
+		}
+	case ActTanh:
+		return math.Tanh(s)
+	case ActSigmoid:
+		return sigmoid(s)
+	}
+	return s
+}
+
+// sigmoid is 1 / (1 + e^-s) with each of exp, the sum and the quotient
+// rounded to float64.
+func sigmoid(s float64) float64 {
+	e := math.Exp(-s)
+	d := 1 + e
+	return 1 / d
+}
+
+// OutAct is a final function of all the outputs together.
+type OutAct uint8
+
+const (
+	OutNone       OutAct = iota
+	OutSoftmax           // y_i = e^(z_i - m) / sum_j e^(z_j - m), m = max_j z_j
+	OutLogSoftmax        // y_i = (z_i - m) - log(sum_j e^(z_j - m))
+)
+
+func (o OutAct) String() string {
+	switch o {
+	case OutSoftmax:
+		return "softmax"
+	case OutLogSoftmax:
+		return "log_softmax"
+	}
+	return "none"
+}
+
+// apply applies o to y in place, in float64 as lang/spec.md defines it:
+// m is the maximum of y (NaN if any is NaN), then t_i = y_i - m and
+// e_i = exp(t_i), each rounded, S the sum of the e_i in output order,
+// and y_i = e_i / S (Softmax) or t_i - log(S) (LogSoftmax), rounded.
+func (o OutAct) apply(y []float64) {
+	if o == OutNone || len(y) == 0 {
+		return
+	}
+	m := y[0]
+	for _, v := range y[1:] {
+		m = max(m, v)
+	}
+	s := 0.0
+	for i := range y {
+		y[i] -= m
+		s += math.Exp(y[i])
+	}
+	if o == OutSoftmax {
+		for i := range y {
+			y[i] = math.Exp(y[i]) / s
+		}
+		return
+	}
+	ls := math.Log(s)
+	for i := range y {
+		y[i] -= ls
+	}
+}
+
+// Network is a feed-forward network with optional input and output
 // normalisation. Nil slices mean "no transform".
 type Network struct {
 	Layers []Layer
@@ -36,6 +151,8 @@ type Network struct {
 	InMean, InRange []float64
 	// Output transform: y*OutRange + OutMean per output.
 	OutMean, OutRange []float64
+	// Out is applied last, to all outputs together.
+	Out OutAct
 }
 
 // Inputs is the number of network inputs.
@@ -68,6 +185,18 @@ func (n *Network) validate() error {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("nn: layer %d: bias %v is not finite; retrain or re-export the network", i+1, v)
 			}
+		}
+		if l.Act > ActLeakyReLU {
+			return fmt.Errorf("nn: layer %d: unknown activation %d", i+1, l.Act)
+		}
+		if l.Act == ActLeakyReLU && !(l.Slope >= 0 && l.Slope <= 1) {
+			return fmt.Errorf("nn: layer %d: LeakyReLU slope %v; vigil reads slopes in [0, 1]", i+1, l.Slope)
+		}
+		if l.Act > ActLeakyReLU {
+			return fmt.Errorf("nn: layer %d: unknown activation %d", i+1, l.Act)
+		}
+		if l.Act == ActLeakyReLU && !(l.Slope >= 0 && l.Slope <= 1) {
+			return fmt.Errorf("nn: layer %d: LeakyReLU slope %v; vigil reads slopes in [0, 1]", i+1, l.Slope)
 		}
 	}
 	in, out := n.Inputs(), n.Outputs()
@@ -168,9 +297,10 @@ func (e *Evaluator) Eval(x, out []float64) {
 	}
 	copy(out, cur)
 	n.denormalize(out)
+	n.Out.apply(out)
 }
 
-// affine computes y = relu?(W x + b) in the order lang/spec.md defines
+// affine computes y = act(W x + b) in the order lang/spec.md defines
 // (section Policies): s = b, then s = s + w_j*x_j for j = 1..In, every
 // product and sum rounded to float64 on its own. The conversions
 // float64(...) forbid the compiler to fuse a product and a sum (Go fuses
@@ -183,18 +313,15 @@ func affine(l *Layer, x, y []float64) {
 		for j, w := range l.W[i*l.In : (i+1)*l.In] {
 			s += float64(w * x[j])
 		}
-		if l.ReLU && s < 0 {
-			s = 0
-		}
-		y[i] = s
+		y[i] = l.apply(s)
 	}
 }
 
 // Clone returns a deep copy of n.
 func (n *Network) Clone() *Network {
-	c := &Network{}
+	c := &Network{Out: n.Out}
 	for _, l := range n.Layers {
-		c.Layers = append(c.Layers, Layer{In: l.In, Out: l.Out, W: append([]float64(nil), l.W...), B: append([]float64(nil), l.B...), ReLU: l.ReLU})
+		c.Layers = append(c.Layers, Layer{In: l.In, Out: l.Out, W: append([]float64(nil), l.W...), B: append([]float64(nil), l.B...), Act: l.Act, Slope: l.Slope})
 	}
 	cp := func(s []float64) []float64 {
 		if s == nil {

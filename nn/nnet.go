@@ -145,7 +145,7 @@ func ParseNNet(b []byte) (*Network, error) {
 		in, out := sizes[i-1], sizes[i]
 		w, _ := take(in*out, "weights")
 		bias, _ := take(out, "biases")
-		net.Layers = append(net.Layers, Layer{In: in, Out: out, W: cp(w), B: cp(bias), ReLU: i < nl})
+		net.Layers = append(net.Layers, Layer{In: in, Out: out, W: cp(w), B: cp(bias), Act: actIf(i < nl, ActReLU)})
 	}
 	if pos != len(nums) {
 		return nil, fmt.Errorf("nn: nnet: %d extra values after the last layer (from line %d); check the layer sizes", len(nums)-pos, lines[pos])
@@ -162,8 +162,8 @@ func ParseNNet(b []byte) (*Network, error) {
 func WriteNNet(n *Network) ([]byte, error) {
 	nin, nout := n.Inputs(), n.Outputs()
 	for i, l := range n.Layers {
-		if l.ReLU != (i < len(n.Layers)-1) {
-			return nil, fmt.Errorf("nn: NNet needs ReLU after every hidden layer and a linear last layer")
+		if l.Act != actIf(i < len(n.Layers)-1, ActReLU) || n.Out != OutNone {
+			return nil, fmt.Errorf("nn: NNet needs ReLU after every hidden layer and a linear last layer, without Softmax (layer %d is %s); write vigil JSON instead", i+1, l.Act)
 		}
 	}
 	outMean, outRange := 0.0, 1.0

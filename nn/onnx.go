@@ -10,7 +10,9 @@ package nn
 // The graph must be a chain: every node except those computing constants
 // reads exactly one computed tensor, starting from the single real graph
 // input. Linear ops accumulate into a pending affine map (W, b) over the
-// last ReLU's output; each Relu closes that map into a Layer.
+// last activation's output; each activation (Relu, LeakyRelu, Tanh,
+// Sigmoid) closes that map into a Layer. A final Softmax or LogSoftmax
+// becomes Network.Out.
 
 import (
 	"encoding/binary"
@@ -23,6 +25,9 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
+
+// SupportedONNXOps lists the ONNX ops vigil reads, for messages and help.
+const SupportedONNXOps = "Gemm, MatMul, Add, Sub, Mul, Div, Relu, LeakyRelu, Tanh, Sigmoid, Softmax and LogSoftmax (last), Flatten, Reshape, Transpose, Identity, Dropout and Constant"
 
 type onnxTensor struct {
 	name  string
@@ -644,18 +649,46 @@ func (g *onnxGraph) network() (*Network, error) {
 			return def
 		}
 		n := c.out
+		if net.Out != OutNone {
+			switch nd.op {
+			case "Identity", "Dropout", "Flatten", "Reshape":
+			default:
+				return nil, fmt.Errorf("nn: %s follows the network's %s; vigil reads Softmax and LogSoftmax only as the last op", where, net.Out)
+			}
+		}
 		switch nd.op {
-		case "Relu":
-			if pendingEmpty && len(net.Layers) > 0 && net.Layers[len(net.Layers)-1].ReLU {
+		case "Relu", "Tanh", "Sigmoid", "LeakyRelu":
+			act := map[string]Activation{"Relu": ActReLU, "Tanh": ActTanh, "Sigmoid": ActSigmoid, "LeakyRelu": ActLeakyReLU}[nd.op]
+			slope := 0.0
+			if act == ActLeakyReLU {
+				// ONNX's default alpha, as a float32 attribute.
+				slope = attrF("alpha", float64(float32(0.01)))
+				if !(slope >= 0 && slope <= 1) {
+					return nil, fmt.Errorf("nn: %s: alpha %v; vigil reads LeakyRelu with alpha in [0, 1]", where, slope)
+				}
+			}
+			if act == ActReLU && pendingEmpty && len(net.Layers) > 0 && net.Layers[len(net.Layers)-1].Act == ActReLU {
 				// relu(relu(x)) = relu(x)
 				break
 			}
 			if err := c.dense(); err != nil {
 				return nil, err
 			}
-			net.Layers = append(net.Layers, Layer{In: c.in, Out: c.out, W: c.w, B: c.b, ReLU: true})
+			net.Layers = append(net.Layers, Layer{In: c.in, Out: c.out, W: c.w, B: c.b, Act: act, Slope: slope})
 			c = identity(c.out)
 			pendingEmpty = true
+		case "Softmax", "LogSoftmax":
+			// Over the one axis of (a batch of) vectors: -1 or 1.
+			if ax := attrI("axis", -1); ax != -1 && ax != 1 {
+				return nil, fmt.Errorf("nn: %s: axis %d; vigil reads %s over the last axis (-1 or 1) of a vector", where, ax, nd.op)
+			}
+			if tensorLike {
+				return nil, fmt.Errorf("nn: %s applies to input %q of shape %v; flatten the input first", where, input.name, input.dims)
+			}
+			net.Out = OutSoftmax
+			if nd.op == "LogSoftmax" {
+				net.Out = OutLogSoftmax
+			}
 		case "Transpose":
 			if tensorLike {
 				return nil, fmt.Errorf("nn: %s permutes the dimensions of input %q (shape %v); flatten the input first", where, input.name, input.dims)
@@ -811,7 +844,7 @@ func (g *onnxGraph) network() (*Network, error) {
 			}
 			pendingEmpty = false
 		default:
-			return nil, fmt.Errorf("nn: %s: unsupported op %s; vigil reads Gemm, MatMul, Add, Sub, Mul, Div, Relu, Flatten, Reshape, Transpose, Identity, Dropout and Constant", where, nd.op)
+			return nil, fmt.Errorf("nn: %s: unsupported op %s; vigil reads %s", where, nd.op, SupportedONNXOps)
 		}
 		cur = nd.outs[0]
 	}

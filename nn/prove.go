@@ -104,7 +104,13 @@ const margin = 1e-9
 // doubled to cover the rounding of the bound computation itself, which
 // forms dot products of the same magnitudes. It returns false when
 // evaluation might overflow on root: nothing is proved there.
+//
+// A network ending in Softmax or LogSoftmax is prepared by prepareOut
+// (softmax.go).
 func (p *prover) prepare(root Box) bool {
+	if p.net.Out != OutNone {
+		return p.prepareOut(root)
+	}
 	e, ok := p.net.Roundoff(root)
 	if p.overflow = !ok; !ok {
 		return false
@@ -653,8 +659,8 @@ func (gr *gradient) of(x, c, out []float64) {
 			s := l.B[i]
 			for j, w := range l.W[i*l.In : (i+1)*l.In] {
 				v := in[j]
-				if k > 0 && n.Layers[k-1].ReLU && v < 0 {
-					v = 0
+				if k > 0 {
+					v = n.Layers[k-1].apply(v)
 				}
 				s += w * v
 			}
@@ -671,11 +677,22 @@ func (gr *gradient) of(x, c, out []float64) {
 	}
 	for k := len(n.Layers) - 1; k >= 0; k-- {
 		l := &n.Layers[k]
-		if l.ReLU {
+		switch l.Act {
+		case ActReLU:
 			for i := range g {
 				if gr.z[k][i] <= 0 {
 					g[i] = 0
 				}
+			}
+		case ActLeakyReLU:
+			for i := range g {
+				if gr.z[k][i] < 0 {
+					g[i] *= l.Slope
+				}
+			}
+		case ActTanh, ActSigmoid:
+			for i := range g {
+				g[i] *= deriv(l, gr.z[k][i])
 			}
 		}
 		g2 := gr.g2[:l.In]

@@ -33,6 +33,12 @@ import (
 // that engines that need one (explicit.PolicyDecider takes the *Policy)
 // can use it.
 func Random(m *symbolic.Model, outputs []symbolic.LabelID, seed uint64, hidden []int) (*Policy, *symbolic.PolicyDecl, error) {
+	return RandomWith(m, outputs, seed, hidden, ActReLU)
+}
+
+// RandomWith is Random with the hidden layers' activation act (ReLU,
+// Tanh, Sigmoid or LeakyReLU with slope 0.01).
+func RandomWith(m *symbolic.Model, outputs []symbolic.LabelID, seed uint64, hidden []int, act Activation) (*Policy, *symbolic.PolicyDecl, error) {
 	if len(m.Vars) == 0 {
 		return nil, nil, fmt.Errorf("nn: random policy: model %s has no variables to read", m.Name)
 	}
@@ -70,7 +76,10 @@ func Random(m *symbolic.Model, outputs []symbolic.LabelID, seed uint64, hidden [
 	widths := append(append([]int(nil), hidden...), len(outputs))
 	for k, out := range widths {
 		last := k == len(widths)-1
-		l := Layer{In: in, Out: out, W: make([]float64, in*out), B: make([]float64, out), ReLU: !last}
+		l := Layer{In: in, Out: out, W: make([]float64, in*out), B: make([]float64, out), Act: actIf(!last, act)}
+		if l.Act == ActLeakyReLU {
+			l.Slope = 0.01
+		}
 		scale := math.Sqrt(2 / float64(in))
 		for i := range l.W {
 			l.W[i] = float64(float32(r.NormFloat64() * scale))

@@ -16,7 +16,8 @@ package nn
 //	|s - (W x^ + b)| <= gamma_{n+1} (|W| |x^| + |b|),  gamma_m = m u / (1 - m u), u = 2^-53,
 //
 // plus at most 2^-1074 per operation where a result is subnormal; and
-// |W x^ - W x| <= |W| |x^ - x|. ReLU is 1-Lipschitz and exact in float64.
+// |W x^ - W x| <= |W| |x^ - x|. ReLU is 1-Lipschitz and exact in float64;
+// the other activations are bounded by activate.
 // The per-neuron error e therefore propagates as
 //
 //	e' = gamma_{n+1} (|W| A + |b|) + |W| e + (n+1) 2^-1074,
@@ -31,6 +32,75 @@ package nn
 // overflow to an infinity on the box, and no bound is given.
 
 import "math"
+
+// Tanh and Sigmoid are not correctly rounded. vigil assumes (and
+// TestTanhSigmoidAccuracy checks against 200-bit references) that
+// float64 evaluation is within actRel relative plus actAbs absolute of
+// the exact value: Go's math.Tanh is Cephes' (peak relative error about
+// 2.5e-16 = 2.3 u), and sigmoid's exp (under 1 ulp), sum and quotient
+// give at most about 4 u. actRel = 16 u leaves a wide margin. actAbs
+// covers results that underflow: sigmoid(s) for s < -709 is 0 in float64
+// (exp(-s) overflows) but up to about 1.4e-308 exactly.
+const (
+	actRel = 16 * unit
+	actAbs = 0x1p-1000
+)
+
+// actDown and actUp bound the exact value of a monotone activation f at
+// x from below and above, from float64 evaluation f^(x): f^(x) -/+
+// actRel |f^(x)| - actAbs, rounded outward and clamped to f's range
+// (tanh in [-1, 1], sigmoid in [0, 1]).
+func actDown(l *Layer, x float64) float64 {
+	v := l.apply(x)
+	switch l.Act {
+	case ActTanh:
+		return max(roundDown(v-roundUp(actRel*math.Abs(v))-actAbs), -1)
+	case ActSigmoid:
+		return max(roundDown(v-roundUp(actRel*math.Abs(v))-actAbs), 0)
+	case ActLeakyReLU:
+		if x < 0 {
+			return roundDown(v)
+		}
+	}
+	return v
+}
+
+func actUp(l *Layer, x float64) float64 {
+	v := l.apply(x)
+	switch l.Act {
+	case ActTanh:
+		return min(roundUp(v+roundUp(actRel*math.Abs(v))+actAbs), 1)
+	case ActSigmoid:
+		return min(roundUp(v+roundUp(actRel*math.Abs(v))+actAbs), 1)
+	case ActLeakyReLU:
+		if x < 0 {
+			return roundUp(v)
+		}
+	}
+	return v
+}
+
+// activate maps a neuron's exact pre-activation interval [sl, sh], and the
+// bound e of the rounding error of its float64 sum, through l's
+// activation: the exact activation's interval, and the error bound of
+// float64 evaluation after it. ReLU is 1-Lipschitz and exact; LeakyReLU
+// with slope a in [0, 1] is 1-Lipschitz and adds the product's rounding,
+// u a |s^| + 2^-1074; Tanh (1-Lipschitz) and Sigmoid (1/4-Lipschitz) add
+// their own evaluation error, at most actRel (|f| <= 1) + actAbs.
+func activate(l *Layer, sl, sh, e float64) (lo, hi, err float64) {
+	switch l.Act {
+	case ActReLU:
+		return max(sl, 0), max(sh, 0), e
+	case ActLeakyReLU:
+		a := roundUp(max(math.Abs(sl), math.Abs(sh)) + e)
+		return actDown(l, sl), actUp(l, sh), inflate(e+roundUp(unit*a), 2) + subnorm
+	case ActTanh:
+		return actDown(l, sl), actUp(l, sh), inflate(e+actRel, 2) + actAbs
+	case ActSigmoid:
+		return actDown(l, sl), actUp(l, sh), inflate(roundUp(e/4)+actRel, 2) + actAbs
+	}
+	return sl, sh, e
+}
 
 // maxMagnitude is the largest value the analysis lets an evaluation
 // reach; beyond it an intermediate result might overflow (float64's
@@ -63,19 +133,33 @@ func inflate(s float64, m int) float64 {
 // exact real arithmetic. ok is false when an intermediate value might
 // exceed 2^1000 in magnitude on the box (evaluation might overflow);
 // err is nil then.
+//
+// A final Softmax or LogSoftmax is not analysed: ok is false for such
+// networks (prover.prepare handles them in softmax.go).
 func (n *Network) Roundoff(box Box) (err []float64, ok bool) {
+	if n.Out != OutNone {
+		return nil, false
+	}
+	_, _, err, ok = n.roundoff(box)
+	return err, ok
+}
+
+// roundoff is Roundoff without a final Softmax or LogSoftmax (the scores
+// before it, whatever n.Out is), with outward-rounded intervals lo..hi
+// of the exact scores over box.
+func (n *Network) roundoff(box Box) (lo, hi, e []float64, ok bool) {
 	nin := n.Inputs()
 	if len(box.Lo) != nin || len(box.Hi) != nin {
-		return nil, false
+		return nil, nil, nil, false
 	}
 	// Exact input intervals after the transform, and the error of the
 	// transform's two roundings.
-	lo, hi := make([]float64, nin), make([]float64, nin)
-	e := make([]float64, nin)
+	lo, hi = make([]float64, nin), make([]float64, nin)
+	e = make([]float64, nin)
 	for i := range lo {
 		l, h := box.Lo[i], box.Hi[i]
 		if math.IsNaN(l) || math.IsNaN(h) || math.IsInf(l, 0) || math.IsInf(h, 0) {
-			return nil, false
+			return nil, nil, nil, false
 		}
 		if n.InMin != nil {
 			l, h = min(max(l, n.InMin[i]), n.InMax[i]), min(max(h, n.InMin[i]), n.InMax[i])
@@ -110,13 +194,10 @@ func (n *Network) Roundoff(box Box) (err []float64, ok bool) {
 			}
 			mag, prop = inflate(mag, l.In+1), inflate(prop, l.In)
 			if !(mag <= maxMagnitude) || !(sh <= maxMagnitude) || !(sl >= -maxMagnitude) {
-				return nil, false
+				return nil, nil, nil, false
 			}
-			if l.ReLU {
-				sl, sh = max(sl, 0), max(sh, 0)
-			}
-			nlo[i], nhi[i] = sl, sh
-			ne[i] = inflate(roundUp(g*mag)+prop, 2) + float64(l.In+1)*subnorm
+			ei := inflate(roundUp(g*mag)+prop, 2) + float64(l.In+1)*subnorm
+			nlo[i], nhi[i], ne[i] = activate(l, sl, sh, ei)
 		}
 		lo, hi, e = nlo, nhi, ne
 	}
@@ -126,17 +207,20 @@ func (n *Network) Roundoff(box Box) (err []float64, ok bool) {
 			a := roundUp(max(math.Abs(lo[i]), math.Abs(hi[i])) + e[i])
 			mag := inflate(a*r+m, 2)
 			if !(mag <= maxMagnitude) {
-				return nil, false
+				return nil, nil, nil, false
 			}
 			// fl(fl(y^ R) + M) against y R + M: |R| e from the input's
 			// error, gamma_2 (|y^| |R| + |M|) from the two roundings.
 			e[i] = inflate(roundUp(r*e[i])+roundUp(gamma(2)*mag), 2) + 2*subnorm
+			// The range is positive: the transform is increasing.
+			lo[i] = roundDown(roundDown(lo[i]*n.OutRange[i]) + n.OutMean[i])
+			hi[i] = roundUp(roundUp(hi[i]*n.OutRange[i]) + n.OutMean[i])
 		}
 	}
 	for _, v := range e {
 		if !(v <= maxMagnitude) {
-			return nil, false
+			return nil, nil, nil, false
 		}
 	}
-	return e, true
+	return lo, hi, e, true
 }

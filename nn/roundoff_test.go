@@ -30,7 +30,7 @@ func exactEval(n *Network, x []float64) []*big.Rat {
 			for j, w := range l.W[i*l.In : (i+1)*l.In] {
 				s.Add(s, new(big.Rat).Mul(r(w), cur[j]))
 			}
-			if l.ReLU && s.Sign() < 0 {
+			if l.Act == ActReLU && s.Sign() < 0 {
 				s.SetInt64(0)
 			}
 			next[i] = s
@@ -57,7 +57,7 @@ func TestRoundoffBoundsEvaluation(t *testing.T) {
 		in := nin
 		for d := 0; d < 1+rng.IntN(3); d++ {
 			out := 1 + rng.IntN(5)
-			l := Layer{In: in, Out: out, W: make([]float64, in*out), B: make([]float64, out), ReLU: true}
+			l := Layer{In: in, Out: out, W: make([]float64, in*out), B: make([]float64, out), Act: ActReLU}
 			for i := range l.W {
 				l.W[i] = rng.NormFloat64() * math.Ldexp(1, rng.IntN(80)-40)
 			}
@@ -67,7 +67,7 @@ func TestRoundoffBoundsEvaluation(t *testing.T) {
 			n.Layers = append(n.Layers, l)
 			in = out
 		}
-		n.Layers[len(n.Layers)-1].ReLU = false
+		n.Layers[len(n.Layers)-1].Act = ActLinear
 		if k%3 == 0 {
 			for i := 0; i < nin; i++ {
 				n.InMin, n.InMax = append(n.InMin, -50), append(n.InMax, 70)
@@ -119,7 +119,7 @@ func tieModel(t *testing.T) *Policy {
 	d := &symbolic.PolicyDecl{Name: "tie", Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1},
 		Inputs: []symbolic.Affine{{Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: 0}}}}}
 	net := &Network{Layers: []Layer{
-		{In: 1, Out: 1, W: []float64{0x1p60}, B: []float64{0x1p60}, ReLU: true},
+		{In: 1, Out: 1, W: []float64{0x1p60}, B: []float64{0x1p60}, Act: ActReLU},
 		{In: 1, Out: 2, W: []float64{1, 1}, B: []float64{0, 1}},
 	}}
 	p, err := NewPolicyFromNetwork(m, d, net)
@@ -158,7 +158,7 @@ func TestExcludesFloatNearTie(t *testing.T) {
 func TestExcludesOverflow(t *testing.T) {
 	p := tieModel(t)
 	p.Net = &Network{Layers: []Layer{
-		{In: 1, Out: 1, W: []float64{1}, B: []float64{0}, ReLU: true},
+		{In: 1, Out: 1, W: []float64{1}, B: []float64{0}, Act: ActReLU},
 		{In: 1, Out: 2, W: []float64{0x1p1023, 0x1p1023}, B: []float64{0x1p1023, 0x1p1023 * 1.5}},
 	}}
 	p.ev, p.pr = NewEvaluator(p.Net), nil

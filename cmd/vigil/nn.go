@@ -20,7 +20,9 @@ func init() {
 		Name:    "nn",
 		Summary: "neural networks: evaluate, bound, and verify VNNLIB properties",
 		Usage:   "vigil nn verify|eval|bound|corpus [flags] ARGS...",
-		Help:    "NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network.",
+		Help: "NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network: dense layers with\n" +
+			"ReLU, LeakyReLU, Tanh or Sigmoid, optionally ending in Softmax or LogSoftmax, evaluated in\n" +
+			"float64 as lang/spec.md says. tools/sb3_to_onnx.py converts Stable-Baselines3 actors.",
 		Examples: []string{
 			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0"`,
@@ -279,6 +281,10 @@ func nnBound(e *env, args []string) int {
 			return exitUsage
 		}
 		box.Lo, box.Hi = append(box.Lo, l), append(box.Hi, h)
+	}
+	if net.Out != nn.OutNone {
+		fmt.Fprintf(e.stderr, "vigil nn bound: %s: the network ends in %s, which vigil does not bound (the policy engines bound the scores before it, with a wider margin); bound a copy without it to see those scores\n", rest[0], net.Out)
+		return exitError
 	}
 	lo, hi, err := net.Bounds(box, nil, m)
 	if err != nil {

@@ -37,6 +37,10 @@ package cert
 //     score, so unsat proves the fact for float64 evaluation. Where that
 //     bound does not exist (evaluation might overflow to an infinity on
 //     the box) only enumeration decides.
+// Networks with Tanh, Sigmoid, LeakyReLU or a final Softmax have no exact
+// encoding: their facts are proved by the interval search (Softmax
+// networks get no intervals) and, where it fails, by enumerating the
+// box's states, up to MaxCells.
 // Z3 proves such facts only for small networks (for the 32x32 network of
 // specs/oneway.spec it does not finish within a minute on a box of 5,000
 // states, which enumeration settles in a fraction of a second): give
@@ -336,6 +340,11 @@ type exactNet struct {
 	omul   []*big.Rat // output transform y*omul + oadd (nil: none)
 	oadd   []*big.Rat
 	x, y   []*big.Int // scratch numerators
+	// pwl is false when the network has an activation other than ReLU
+	// (Tanh, Sigmoid, LeakyReLU) or a final Softmax: it has no exact
+	// rational encoding here, scores returns nil, and facts are proved
+	// by interval arithmetic or by enumerating states only.
+	pwl bool
 }
 
 type exactLayer struct {
@@ -392,8 +401,12 @@ func newExactNet(m *symbolic.Model, p *nn.Policy) (*exactNet, error) {
 		ev.mean, ev.inv = append(ev.mean, mean), append(ev.inv, inv)
 	}
 	width := net.Inputs()
+	ev.pwl = net.Out == nn.OutNone
 	for _, l := range net.Layers {
-		el := exactLayer{in: l.In, out: l.Out, relu: l.ReLU, w: make([]*big.Int, len(l.W)), b: make([]*big.Int, len(l.B))}
+		if l.Act != nn.ActLinear && l.Act != nn.ActReLU {
+			ev.pwl = false
+		}
+		el := exactLayer{in: l.In, out: l.Out, relu: l.Act == nn.ActReLU, w: make([]*big.Int, len(l.W)), b: make([]*big.Int, len(l.B))}
 		exp := 0
 		for k, v := range append(append([]float64(nil), l.W...), l.B...) {
 			mant, e := dyadic(v)
@@ -447,8 +460,12 @@ func (ev *exactNet) clipNormalise(i int, x *big.Rat) {
 	}
 }
 
-// scores returns the exact outputs at state s.
+// scores returns the exact outputs at state s (nil for a network
+// without an exact encoding).
 func (ev *exactNet) scores(s symbolic.State) []*big.Rat {
+	if !ev.pwl {
+		return nil
+	}
 	// Inputs as rationals, then over their common denominator d.
 	in := make([]*big.Rat, len(ev.konst))
 	d := big.NewInt(1)
@@ -558,6 +575,12 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int, cach
 	if boxSize(lo, hi) <= float64(exactStates) {
 		return q.evaluate(ctx, ev, lo, hi)
 	}
+	if !ev.pwl {
+		// Tanh and Sigmoid have no exact encoding for Z3 (and this
+		// checker encodes no LeakyReLU or Softmax): what the
+		// intervals left open is decided state by state.
+		return q.enumerate(ctx, lo, hi, fmt.Sprintf("the interval search did not prove it, and policy %s's network (%s) has no exact SMT encoding", p.Decl.Name, describeNet(net)))
+	}
 	sc := make([]float64, len(p.Outputs()))
 	for _, w := range sampleStates(lo, hi) {
 		if err := p.Scores(w, sc); err != nil || !q.chosen(sc) || !sampleWitnesses {
@@ -659,7 +682,7 @@ func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet,
 				cs[j] = floatRat(l.W[i*l.In+j])
 			}
 			s := x.Linear(floatRat(l.B[i]), cs, cur)
-			if l.ReLU {
+			if l.Act == nn.ActReLU {
 				s = x.Ite(x.Gt(s, zero), s, zero)
 			}
 			next[i] = s
@@ -714,6 +737,22 @@ func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet,
 		return fmt.Errorf("cert: policy %s: Z3's counterexample %s lies outside the fact's box; this is a bug of the fact checker", p.Decl.Name, q.m.FormatState(s))
 	}
 	return q.failure(s, ev.scores(s))
+}
+
+// describeNet names a network's activations, for messages.
+func describeNet(net *nn.Network) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, l := range net.Layers {
+		if a := l.Act.String(); !seen[a] && l.Act != nn.ActLinear {
+			seen[a] = true
+			parts = append(parts, a)
+		}
+	}
+	if net.Out != nn.OutNone {
+		parts = append(parts, net.Out.String())
+	}
+	return strings.Join(parts, ", ")
 }
 
 func inBox(s symbolic.State, lo, hi []int) bool {

@@ -143,7 +143,11 @@ func TestCheckFactAgainstEnumeration(t *testing.T) {
 		m := gen.Model(seed, gen.Options{})
 		outputs := randomOutputs(rng, m)
 		hidden := [][]int{{4}, {8}, {6, 5}, {3, 3, 3}}[seed%4]
-		np, _, err := nn.Random(m, outputs, seed, hidden)
+		// A fifth of the networks are Tanh, Sigmoid or LeakyReLU ones,
+		// which have no exact encoding (intervals and enumeration).
+		act := []nn.Activation{nn.ActReLU, nn.ActReLU, nn.ActTanh, nn.ActReLU, nn.ActReLU,
+			nn.ActReLU, nn.ActReLU, nn.ActSigmoid, nn.ActReLU, nn.ActLeakyReLU}[seed%10]
+		np, _, err := nn.RandomWith(m, outputs, seed, hidden, act)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,16 +278,35 @@ func randomSure(rng *rand.Rand, m *symbolic.Model) []symbolic.LabelID {
 // budget are counted, not compared. A version that narrows each bound by
 // 1e-3, or that skips the ReLU, fails here.
 func TestCheckFactIntervals(t *testing.T) {
+	testCheckFactIntervals(t, nn.ActReLU, nn.OutNone)
+}
+
+// TestCheckFactIntervalsTanh is TestCheckFactIntervals on Tanh, Sigmoid
+// and LeakyReLU networks, whose facts only intervals and enumeration can
+// prove (they have no exact SMT encoding).
+func TestCheckFactIntervalsTanh(t *testing.T) {
+	for _, a := range []nn.Activation{nn.ActTanh, nn.ActSigmoid, nn.ActLeakyReLU} {
+		t.Run(a.String(), func(t *testing.T) { testCheckFactIntervals(t, a, nn.OutNone) })
+	}
+	// Softmax and LogSoftmax: proved on the scores before them, with the
+	// margin and the underflow condition of outFunction.
+	for _, o := range []nn.OutAct{nn.OutSoftmax, nn.OutLogSoftmax} {
+		t.Run(o.String(), func(t *testing.T) { testCheckFactIntervals(t, nn.ActTanh, o) })
+	}
+}
+
+func testCheckFactIntervals(t *testing.T, act nn.Activation, out nn.OutAct) {
 	intervalOnly = true
 	defer func() { intervalOnly = false }()
 	rng := rand.New(rand.NewPCG(12, 12))
 	n, holds, open := 0, 0, 0
 	for seed := uint64(0); seed < 120; seed++ {
 		m := gen.Model(seed, gen.Options{})
-		p, _, err := nn.Random(m, randomOutputs(rng, m), seed, [][]int{{4}, {6}, {3, 3}, {8, 8}}[seed%4])
+		p, _, err := nn.RandomWith(m, randomOutputs(rng, m), seed, [][]int{{4}, {6}, {3, 3}, {8, 8}}[seed%4], act)
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.Net.Out = out
 		for k := 0; k < 3; k++ {
 			lo, hi := randomBox(rng, m)
 			sure := randomSure(rng, m)

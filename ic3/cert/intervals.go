@@ -112,6 +112,73 @@ func sumUp(s float64, m int) float64 {
 	return up(s*(1+float64(m+4)*0x1p-50)) + float64(m+1)*tinyErr
 }
 
+// Tanh and Sigmoid are not correctly rounded in float64. The checker
+// assumes what nn's tests check against 200-bit references
+// (TestTanhSigmoidAccuracy): math.Tanh and sigmoid's 1/(1+math.Exp(-s))
+// are within 16 u relative plus 2^-1000 absolute of the exact function
+// (the measured worst cases are about 1.7 u and 2.2 u).
+const (
+	fnRel = 16 * unitRound
+	fnAbs = 0x1p-1000
+)
+
+// fnEval is the activation as float64 evaluation computes it
+// (lang/spec.md, Policies), written here again rather than taken from nn.
+func fnEval(l *nn.Layer, x float64) float64 {
+	switch l.Act {
+	case nn.ActTanh:
+		return math.Tanh(x)
+	case nn.ActSigmoid:
+		e := math.Exp(-x)
+		d := 1 + e
+		return 1 / d
+	}
+	return x
+}
+
+// activation maps the exact pre-activation interval [sl, sh] and the
+// error bound e of the float64 sum through l's activation. Every
+// activation is monotone: the exact interval is the ends' values,
+// enclosed outward (Tanh and Sigmoid by fnRel and fnAbs, clamped to their
+// ranges). The float64 activation of the computed sum differs from the
+// exact activation of the exact sum by the function's Lipschitz constant
+// times e (ReLU, LeakyReLU with slope in [0, 1] and Tanh: 1; Sigmoid:
+// 1/4) plus its own rounding: none for ReLU, u a |s^| for LeakyReLU's
+// product, fnRel + fnAbs for Tanh and Sigmoid (|f| <= 1). ok is false for
+// an activation the checker does not know.
+func activation(l *nn.Layer, sl, sh, e float64) (lo, hi, err float64, ok bool) {
+	switch l.Act {
+	case nn.ActLinear:
+		return sl, sh, e, true
+	case nn.ActReLU:
+		return max(sl, 0), max(sh, 0), e, true
+	case nn.ActLeakyReLU:
+		a := l.Slope
+		if !(a >= 0 && a <= 1) {
+			return 0, 0, 0, false
+		}
+		lo, hi = sl, sh
+		if sl < 0 {
+			lo = down(a * sl)
+		}
+		if sh < 0 {
+			hi = up(a * sh)
+		}
+		m := up(max(math.Abs(sl), math.Abs(sh)) + e)
+		return lo, hi, sumUp(e+up(unitRound*m), 2) + tinyErr, true
+	case nn.ActTanh, nn.ActSigmoid:
+		floor, lip := -1.0, 1.0
+		if l.Act == nn.ActSigmoid {
+			floor, lip = 0, 0.25
+		}
+		vl, vh := fnEval(l, sl), fnEval(l, sh)
+		lo = max(down(vl-up(fnRel*math.Abs(vl))-fnAbs), floor)
+		hi = min(up(vh+up(fnRel*math.Abs(vh))+fnAbs), 1)
+		return lo, hi, sumUp(up(lip*e)+fnRel, 2) + fnAbs, true
+	}
+	return 0, 0, 0, false
+}
+
 // enclosure is the result of propagating a box through the network:
 // intervals holding the exact network's values on the box's float64
 // inputs, and bounds on how far float64 evaluation is from them.
@@ -126,6 +193,9 @@ type enclosure struct {
 
 // enclose propagates the input box xl..xh (float64 inputs before the
 // input transform) through net.
+//
+// A final Softmax or LogSoftmax is not enclosed: the enclosure is of the
+// scores before it, and beaten accounts for it (outFunction).
 func (ev *exactNet) enclose(net *nn.Network, xl, xh []float64) enclosure {
 	n := len(xl)
 	cl, ch, e := make([]float64, n), make([]float64, n), make([]float64, n)
@@ -164,11 +234,11 @@ func (ev *exactNet) enclose(net *nn.Network, xl, xh []float64) enclosure {
 			if !(mag <= maxMag && sh <= maxMag && sl >= -maxMag) {
 				return enclosure{}
 			}
-			if l.ReLU {
-				sl, sh = max(sl, 0), max(sh, 0)
+			ei := sumUp(up(g*mag)+prop, 2) + float64(l.In+1)*tinyErr
+			var ok bool
+			if nl[i], nh[i], ne[i], ok = activation(&l, sl, sh, ei); !ok {
+				return enclosure{}
 			}
-			nl[i], nh[i] = sl, sh
-			ne[i] = sumUp(up(g*mag)+prop, 2) + float64(l.In+1)*tinyErr
 		}
 		if k == last {
 			outLo, outHi, err = nl, nh, ne
@@ -201,7 +271,7 @@ func (ev *exactNet) enclose(net *nn.Network, xl, xh []float64) enclosure {
 		}
 	}
 	return enclosure{cl: cl, ch: ch, outLo: outLo, outHi: outHi, err: err, finite: true,
-		lastDiff: ev.omul == nil && !l.ReLU}
+		lastDiff: ev.omul == nil && l.Act == nn.ActLinear}
 }
 
 // beaten reports whether, over the float64 input box xl..xh, every output
@@ -231,14 +301,15 @@ func (q *question) beaten(net *nn.Network, ev *exactNet, xl, xh []float64) bool 
 		}
 		return s
 	}
+	extra, usable := outFunction(net, en)
 	for _, i := range q.label {
-		ih := up(en.outHi[i] + en.err[i])
+		ih := up(up(en.outHi[i]+en.err[i]) + extra)
 		ok := false
 		for _, j := range q.sure {
-			if j == i {
+			if j == i || !usable(j) {
 				continue
 			}
-			slack := up(en.err[i] + en.err[j])
+			slack := up(up(en.err[i]+en.err[j]) + extra)
 			if d := diff(j, i); d > slack {
 				ok = true
 				break
@@ -253,6 +324,36 @@ func (q *question) beaten(net *nn.Network, ev *exactNet, xl, xh []float64) bool 
 		}
 	}
 	return true
+}
+
+// outFunction returns what a final Softmax or LogSoftmax adds to the
+// margin by which a score must beat another before the function for it
+// to beat it after, in float64, and which outputs may beat others at all
+// (derived in nn/softmax.go's terms, written here again). With Z bounding
+// every float64 score before the function, u = 2^-53 and n outputs:
+// LogSoftmax subtracts the maximum and then log of the sum, each rounded
+// (at most u (2 Z + log n + 1) each), so 16 u (Z + log n + 1) covers
+// both scores' errors twice over. Softmax exponentiates (2 u relative)
+// and divides by the same sum; when the winner's exponent t >= -700 its
+// exponential is far from the subnormal range, and a gap of 1e-9 in t
+// survives the relative errors: 16 u Z + 1e-9, for outputs whose score
+// is at least the largest score minus 690 over the whole box.
+func outFunction(net *nn.Network, en enclosure) (extra float64, usable func(j int) bool) {
+	all := func(int) bool { return true }
+	if net.Out == nn.OutNone {
+		return 0, all
+	}
+	z, top := 0.0, math.Inf(-1)
+	for j := range en.err {
+		z = max(z, up(max(math.Abs(en.outLo[j]), math.Abs(en.outHi[j]))+en.err[j]))
+		top = max(top, up(en.outHi[j]+en.err[j]))
+	}
+	if net.Out == nn.OutLogSoftmax {
+		return up(16 * unitRound * up(z+math.Log(float64(len(en.err)))+1)), all
+	}
+	return up(up(16*unitRound*z) + 1e-9), func(j int) bool {
+		return down(down(en.outLo[j]-en.err[j])-top) >= -690
+	}
 }
 
 // intervalProof decides the fact on lo..hi by interval branch and bound
