@@ -1,0 +1,327 @@
+package prob
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+)
+
+// Method names a solution method.
+type Method string
+
+const (
+	// II is interval iteration: lower and upper bounds that meet within
+	// epsilon.
+	II Method = "ii"
+	// Exact is policy iteration in rational arithmetic (exact.go).
+	Exact Method = "exact"
+)
+
+// ParseMethod reads "ii" or "exact".
+func ParseMethod(s string) (Method, error) {
+	switch Method(s) {
+	case II, Exact:
+		return Method(s), nil
+	}
+	return "", fmt.Errorf("prob: unknown method %q; use ii or exact", s)
+}
+
+// DefaultEpsilon is the precision of interval iteration (Storm's default).
+const DefaultEpsilon = 1e-6
+
+// DefaultMaxExact is the largest model the exact method solves.
+const DefaultMaxExact = 2000
+
+// SolveOptions configure Solve.
+type SolveOptions struct {
+	Max    bool   // Pmax (true) or Pmin
+	Method Method // "" means II
+	// Epsilon: interval iteration stops when upper - lower <= Epsilon *
+	// lower in every state (or <= Epsilon with Absolute). 0 means
+	// DefaultEpsilon.
+	Epsilon  float64
+	Absolute bool
+	// MaxExact bounds the states of a model the exact method takes (0:
+	// DefaultMaxExact).
+	MaxExact int
+	// Progress, if set, is called after every iteration with the
+	// iteration count and the largest gap upper - lower.
+	Progress func(iter int, gap float64)
+}
+
+// Result holds the probabilities of reaching the target from every state.
+type Result struct {
+	Max          bool
+	Method       Method
+	Lower, Upper []float64 // per state; equal where the value is known exactly
+	// Exact holds the values as rationals (method exact); nil otherwise.
+	Exact []*big.Rat
+	// Sched is, per state, a choice attaining the value (with method ii,
+	// up to epsilon), or -1 where the state has no choice or any choice
+	// does.
+	Sched []int32
+	// Iterations counts interval-iteration sweeps (and, after them,
+	// policy-iteration rounds for the exact method).
+	Iterations int
+	// Zero and One count the states precomputation settled at 0 and 1.
+	Zero, One int
+	Elapsed   time.Duration
+}
+
+// Value returns the midpoint of state s's bounds (its exact value when
+// the bounds meet).
+func (r *Result) Value(s uint32) float64 {
+	if r.Exact != nil {
+		f, _ := r.Exact[s].Float64()
+		return f
+	}
+	return (r.Lower[s] + r.Upper[s]) / 2
+}
+
+// Solve computes Pmax or Pmin of reaching the states marked in target
+// (which must have no choices: terminal states) from every state of m.
+func Solve(ctx context.Context, m *Model, target []bool, opt SolveOptions) (*Result, error) {
+	t0 := time.Now()
+	if opt.Epsilon == 0 {
+		opt.Epsilon = DefaultEpsilon
+	}
+	if opt.Method == "" {
+		opt.Method = II
+	}
+	if opt.Method == Exact {
+		limit := opt.MaxExact
+		if limit == 0 {
+			limit = DefaultMaxExact
+		}
+		if m.NumStates() > limit {
+			return nil, fmt.Errorf("prob: the exact method solves models of at most %d states; this one has %d (use --method ii)", limit, m.NumStates())
+		}
+		if m.Exact == nil {
+			return nil, fmt.Errorf("prob: the model was built without exact probabilities (internal error)")
+		}
+	}
+	if !(opt.Epsilon > 0 && opt.Epsilon < 1) {
+		return nil, fmt.Errorf("prob: epsilon %g is not in (0, 1)", opt.Epsilon)
+	}
+	n := m.NumStates()
+	g := newGraph(m)
+	r := &Result{Max: opt.Max, Method: opt.Method, Lower: make([]float64, n), Upper: make([]float64, n), Sched: make([]int32, n)}
+	var zero, one []bool
+	var sched []int32
+	if opt.Max {
+		zero = g.prob0A(target)
+		one, sched = g.prob1E(target)
+	} else {
+		zero, sched = g.prob0E(target)
+		one = g.prob1A(target, zero)
+	}
+	copy(r.Sched, sched)
+	maybe := make([]bool, n)
+	for s := 0; s < n; s++ {
+		switch {
+		case one[s]:
+			r.Lower[s], r.Upper[s] = 1, 1
+			r.One++
+			if !opt.Max && m.RowStart[s+1] > m.RowStart[s] {
+				r.Sched[s] = int32(m.RowStart[s])
+			}
+		case zero[s]:
+			r.Zero++
+		default:
+			maybe[s] = true
+		}
+	}
+	q := newQuotient(g, maybe, opt.Max)
+	iters, err := q.iterate(ctx, one, opt)
+	r.Iterations = iters
+	if err != nil {
+		return nil, err
+	}
+	for s := 0; s < n; s++ {
+		if maybe[s] {
+			c := q.class[s]
+			r.Lower[s], r.Upper[s] = q.lo[c], q.hi[c]
+		}
+	}
+	q.scheduler(r.Sched, one)
+	if opt.Method == Exact {
+		if err := solveExact(ctx, m, g, r, target, zero); err != nil {
+			return nil, err
+		}
+	}
+	r.Elapsed = time.Since(t0)
+	return r, nil
+}
+
+// quotient is the model on the undecided states with, for max, each
+// maximal end component collapsed into one class whose choices are its
+// states' choices that leave it.
+type quotient struct {
+	g        *graph
+	max      bool
+	class    []int32 // per state: its class, -1 when decided
+	members  [][]uint32
+	choices  [][]uint32 // per class
+	internal []bool     // per choice: inside its end component (max only)
+	lo, hi   []float64  // per class
+}
+
+func newQuotient(g *graph, maybe []bool, max bool) *quotient {
+	m := g.m
+	n := m.NumStates()
+	q := &quotient{g: g, max: max, class: make([]int32, n)}
+	var comp []int32
+	k := 0
+	if max {
+		comp, k, q.internal = g.mecs(maybe)
+	}
+	q.members = make([][]uint32, k)
+	for s := 0; s < n; s++ {
+		q.class[s] = -1
+		if !maybe[s] {
+			continue
+		}
+		if comp != nil && comp[s] >= 0 {
+			q.class[s] = comp[s]
+		} else {
+			q.class[s] = int32(len(q.members))
+			q.members = append(q.members, nil)
+		}
+		q.members[q.class[s]] = append(q.members[q.class[s]], uint32(s))
+	}
+	q.choices = make([][]uint32, len(q.members))
+	for c, ms := range q.members {
+		for _, s := range ms {
+			for ch := m.RowStart[s]; ch < m.RowStart[s+1]; ch++ {
+				if q.internal != nil && q.internal[ch] {
+					continue
+				}
+				q.choices[c] = append(q.choices[c], ch)
+			}
+		}
+	}
+	q.lo = make([]float64, len(q.members))
+	q.hi = make([]float64, len(q.members))
+	for c := range q.hi {
+		q.hi[c] = 1
+	}
+	return q
+}
+
+// iterate runs interval iteration (Gauss-Seidel sweeps) until the bounds
+// of every class are within epsilon; one marks the states of value 1.
+func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (int, error) {
+	m := q.g.m
+	val := func(v []float64, t uint32) float64 {
+		if c := q.class[t]; c >= 0 {
+			return v[c]
+		}
+		if one[t] {
+			return 1
+		}
+		return 0
+	}
+	best := func(v []float64, c int) float64 {
+		b := math.Inf(1)
+		if q.max {
+			b = math.Inf(-1)
+		}
+		for _, ch := range q.choices[c] {
+			sum := 0.0
+			for e := m.EntryStart[ch]; e < m.EntryStart[ch+1]; e++ {
+				sum += m.P[e] * val(v, m.To[e])
+			}
+			if q.max == (sum > b) && sum != b {
+				b = sum
+			}
+		}
+		if len(q.choices[c]) == 0 {
+			return 0
+		}
+		return b
+	}
+	for it := 1; ; it++ {
+		gap, done := 0.0, true
+		for c := range q.members {
+			if l := best(q.lo, c); l > q.lo[c] {
+				q.lo[c] = min(l, 1)
+			}
+			if u := best(q.hi, c); u < q.hi[c] {
+				q.hi[c] = max(u, 0)
+			}
+			d := q.hi[c] - q.lo[c]
+			gap = max(gap, d)
+			if opt.Absolute && d > opt.Epsilon || !opt.Absolute && d > opt.Epsilon*q.lo[c] {
+				done = false
+			}
+		}
+		if opt.Progress != nil {
+			opt.Progress(it, gap)
+		}
+		if done {
+			return it, nil
+		}
+		if ctx.Err() != nil {
+			return it, fmt.Errorf("prob: interval iteration stopped after %d iterations (gap %.3g): %w", it, gap, context.Cause(ctx))
+		}
+	}
+}
+
+// scheduler fills sched for the undecided states: per class the best
+// choice by the midpoint of the bounds; within an end component, the
+// states that do not own that choice move towards its owner by internal
+// choices.
+func (q *quotient) scheduler(sched []int32, one []bool) {
+	m := q.g.m
+	mid := make([]float64, len(q.lo))
+	for c := range mid {
+		mid[c] = (q.lo[c] + q.hi[c]) / 2
+	}
+	for c, ms := range q.members {
+		bestCh, bestV := int32(-1), 0.0
+		for _, ch := range q.choices[c] {
+			sum := 0.0
+			for e := m.EntryStart[ch]; e < m.EntryStart[ch+1]; e++ {
+				t := m.To[e]
+				switch {
+				case q.class[t] >= 0:
+					sum += m.P[e] * mid[q.class[t]]
+				case one[t]:
+					sum += m.P[e]
+				}
+			}
+			if bestCh < 0 || q.max && sum > bestV || !q.max && sum < bestV {
+				bestCh, bestV = int32(ch), sum
+			}
+		}
+		for _, s := range ms {
+			sched[s] = -1
+		}
+		if bestCh < 0 {
+			continue
+		}
+		owner := q.g.owner[bestCh]
+		sched[owner] = bestCh
+		if len(ms) == 1 {
+			continue
+		}
+		// Backward search within the component towards the owner.
+		done := map[uint32]bool{owner: true}
+		queue := []uint32{owner}
+		for len(queue) > 0 {
+			t := queue[0]
+			queue = queue[1:]
+			for _, ch := range q.g.pre.Choice[q.g.pre.Start[t]:q.g.pre.Start[t+1]] {
+				s := q.g.owner[ch]
+				if q.class[s] != int32(c) || done[s] || !q.internal[ch] {
+					continue
+				}
+				done[s] = true
+				sched[s] = int32(ch)
+				queue = append(queue, s)
+			}
+		}
+	}
+}
