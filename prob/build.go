@@ -108,6 +108,9 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 		return nil, err
 	}
 	m.Starts = st.Len()
+	if opt.Exact {
+		m.Exact = []*big.Rat{}
+	}
 	if opt.Policy != nil {
 		m.Chosen = []symbolic.LabelID{}
 	}
