@@ -110,6 +110,7 @@ type Query struct {
 	Target     explicit.Status // Goal or Unsafe
 	Max        bool
 	Complement bool    // the value asked for is 1 - P
+	Until      bool    // the unsafe states stop a run before the goal: ¬unsafe U goal
 	Cmp        string  // "", or a comparison with Bound
 	Bound      float64 //
 }
@@ -121,6 +122,9 @@ func (q Query) String() string {
 		op = "Pmax"
 	}
 	what := "F goal"
+	if q.Until {
+		what = "¬unsafe U goal"
+	}
 	if q.Target == explicit.Unsafe {
 		what = "F unsafe"
 	}
@@ -140,10 +144,10 @@ func (q Query) String() string {
 // (Property.Query set), or why vigil prob does not compute it.
 func PropertyQuery(p *symbolic.Property) (Query, error) {
 	if why := Unsupported(p); why != "" {
-		return Query{}, fmt.Errorf("prob: %s", why)
+		return Query{}, fmt.Errorf("prob: %s: %s", p.Pos, why)
 	}
 	if p.Query == nil {
-		return Query{}, fmt.Errorf("prob: property %s is not a probability of the model file (P=?, Pmax=?, Pmin=?); vigil prob computes Pr(reach unsafe) and Pr(reach goal) for it", p.Name)
+		return Query{}, fmt.Errorf("prob: %s: property %s is not a probability of the model file (P=?, Pmax=?, Pmin=?); vigil prob computes Pr(reach unsafe) and Pr(reach goal) for it", p.Pos, p.Name)
 	}
 	q := Query{Name: p.Name, Cmp: p.Query.Cmp, Bound: p.Query.Bound}
 	switch p.Query.Op {
@@ -151,7 +155,7 @@ func PropertyQuery(p *symbolic.Property) (Query, error) {
 		q.Max = true
 	case "Pmin":
 	default:
-		return Query{}, fmt.Errorf("prob: property %s is a qualitative path property (%s), not a probability; vigil verify and vigil safe decide those", p.Name, p.Query.Op)
+		return Query{}, fmt.Errorf("prob: %s: property %s is a qualitative path property (%s), not a probability; vigil verify and vigil safe decide those", p.Pos, p.Name, p.Query.Op)
 	}
 	switch {
 	case p.Query.Always:
@@ -159,6 +163,7 @@ func PropertyQuery(p *symbolic.Property) (Query, error) {
 		q.Target, q.Complement, q.Max = explicit.Unsafe, true, !q.Max
 	case p.Goal != nil:
 		q.Target = explicit.Goal
+		q.Until = p.Unsafe.Op != symbolic.CFalse
 	default:
 		q.Target = explicit.Unsafe
 	}
