@@ -59,7 +59,7 @@ func solveExact(ctx context.Context, m *Model, g *graph, r *Result, target, zero
 				improved = true
 			}
 		}
-		r.Iterations++
+		r.Rounds++
 		if !improved {
 			r.Exact = x
 			r.Sched = sched

@@ -62,9 +62,9 @@ type Result struct {
 	// up to epsilon), or -1 where the state has no choice or any choice
 	// does.
 	Sched []int32
-	// Iterations counts interval-iteration sweeps (and, after them,
-	// policy-iteration rounds for the exact method).
-	Iterations int
+	// Iterations counts interval-iteration sweeps; Rounds the exact
+	// method's policy-iteration rounds (each an exact solution of a chain).
+	Iterations, Rounds int
 	// Zero and One count the states precomputation settled at 0 and 1.
 	Zero, One int
 	Elapsed   time.Duration

@@ -55,6 +55,7 @@ type probFigures struct {
 	States     int      `json:"states"`
 	Choices    int      `json:"choices"`
 	Iterations int      `json:"iterations"`
+	Rounds     int      `json:"rounds,omitempty"`
 	Seconds    float64  `json:"seconds"`
 	Starts     int      `json:"start_states"`
 	Max        float64  `json:"max"`
@@ -204,7 +205,7 @@ func probAnswerFigures(pm *prob.Model, a *prob.Answer, decl *symbolic.PolicyDecl
 	}
 	f := probFigures{
 		Property: a.Query.Name, Query: q, Value: a.Value, Lower: a.Lower, Upper: a.Upper, Holds: a.Holds,
-		Method: method, States: pm.NumStates(), Choices: pm.NumChoices(), Iterations: a.Result.Iterations,
+		Method: method, States: pm.NumStates(), Choices: pm.NumChoices(), Iterations: a.Result.Iterations, Rounds: a.Result.Rounds,
 		Seconds: (pm.Elapsed + a.Result.Elapsed).Seconds(), Starts: pm.Starts,
 		Max: (s.MaxLower + s.MaxUpper) / 2, Min: (s.MinLower + s.MinUpper) / 2, Average: (s.AvgLower + s.AvgUpper) / 2,
 		Worst: m.FormatState(pm.StateOf(s.Worst)), Best: m.FormatState(pm.StateOf(s.Best)),
