@@ -78,8 +78,8 @@ type Options struct {
 	// exact method.
 	Exact bool
 	// Progress, if set, is called about every 65536 states with the states
-	// expanded and stored so far.
-	Progress func(expanded, stored int)
+	// expanded and stored so far and the bytes the model holds.
+	Progress func(expanded, stored, bytes int)
 }
 
 // Build explores the states reachable from the start states of g's
@@ -99,6 +99,14 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 	err = g.Starts(func(s symbolic.State) bool {
 		g.L.Pack(s, buf)
 		_, _, ierr = st.Intern(buf)
+		if n := st.Len(); ierr == nil && n&0xfff == 0 {
+			switch {
+			case ctx.Err() != nil:
+				ierr = fmt.Errorf("prob: enumerating the start states: %w", context.Cause(ctx))
+			case opt.MaxStates > 0 && n > opt.MaxStates:
+				ierr = fmt.Errorf("prob: more than %d start states (raise --max-states)", opt.MaxStates)
+			}
+		}
 		return ierr == nil
 	})
 	if err == nil {
@@ -124,7 +132,7 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 				return nil, fmt.Errorf("prob: building the model: %w", context.Cause(ctx))
 			}
 			if opt.Progress != nil && id&0xffff == 0xffff {
-				opt.Progress(int(id), st.Len())
+				opt.Progress(int(id), st.Len(), m.Bytes())
 			}
 		}
 		src := st.Get(id)

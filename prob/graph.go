@@ -103,58 +103,75 @@ func (g *graph) prob0A(target []bool) []bool {
 
 // prob1E returns the states with Pmax = 1 and, per state of that set (not
 // in target), a choice of a scheduler that reaches target with probability
-// 1 (-1 elsewhere).
+// 1 (-1 elsewhere). It computes the greatest fixpoint with worklists: a
+// removed state (Pmax < 1) kills the choices that may enter it, a state
+// whose choices are all dead is removed, and the states that cannot reach
+// target by live choices are removed, until nothing changes. The last
+// backward search gives the scheduler: each state takes the live choice
+// by which the search found it, one step closer to target.
 func (g *graph) prob1E(target []bool) ([]bool, []int32) {
 	m := g.m
 	n := m.NumStates()
-	r := g.backward(target, nil)
+	removed := g.prob0A(target)
+	live := make([]bool, m.NumChoices())
+	left := make([]int, n)
+	for c := range live {
+		live[c] = true
+		left[g.owner[c]]++
+	}
+	var queue []uint32
+	for s, r := range removed {
+		if r {
+			queue = append(queue, uint32(s))
+		}
+	}
 	sched := make([]int32, n)
-	inside := make([]bool, m.NumChoices())
+	in := make([]bool, n)
 	for {
-		for c := range inside {
-			inside[c] = r[g.owner[c]]
-			if !inside[c] {
-				continue
-			}
-			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
-				if !r[m.To[e]] {
-					inside[c] = false
-					break
-				}
-			}
-		}
-		x := append([]bool(nil), target...)
-		for s := range sched {
-			sched[s] = -1
-		}
-		var queue []uint32
-		for s, ok := range target {
-			if ok {
-				queue = append(queue, uint32(s))
-			}
-		}
 		for len(queue) > 0 {
-			t := queue[0]
-			queue = queue[1:]
+			t := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
 			for _, c := range g.pre.Choice[g.pre.Start[t]:g.pre.Start[t+1]] {
+				if !live[c] {
+					continue
+				}
+				live[c] = false
 				s := g.owner[c]
-				if !x[s] && inside[c] {
-					x[s] = true
-					sched[s] = int32(c)
+				left[s]--
+				if left[s] == 0 && !removed[s] && !target[s] {
+					removed[s] = true
 					queue = append(queue, s)
 				}
 			}
 		}
-		same := true
-		for s := range x {
-			if x[s] != r[s] {
-				same = false
-				break
+		// Backward search from target by live choices.
+		var bfs []uint32
+		for s := 0; s < n; s++ {
+			sched[s] = -1
+			in[s] = target[s]
+			if target[s] {
+				bfs = append(bfs, uint32(s))
 			}
 		}
-		r = x
-		if same {
-			return r, sched
+		for i := 0; i < len(bfs); i++ {
+			t := bfs[i]
+			for _, c := range g.pre.Choice[g.pre.Start[t]:g.pre.Start[t+1]] {
+				s := g.owner[c]
+				if live[c] && !in[s] && !removed[s] {
+					in[s] = true
+					sched[s] = int32(c)
+					bfs = append(bfs, s)
+				}
+			}
+		}
+		for s := 0; s < n; s++ {
+			if !in[s] && !removed[s] {
+				removed[s] = true
+				queue = append(queue, uint32(s))
+			}
+		}
+		if len(queue) == 0 {
+			return in, sched
 		}
 	}
 }
@@ -231,63 +248,72 @@ func (g *graph) mecs(in []bool) (comp []int32, count int, internal []bool) {
 	n := m.NumStates()
 	cand := append([]bool(nil), in...)
 	allowed := make([]bool, m.NumChoices())
-	for c := range allowed {
-		allowed[c] = cand[g.owner[c]]
+	left := make([]int, n) // allowed choices per candidate
+	var queue []uint32     // candidates left without a choice
+	drop := func(c uint32) {
+		allowed[c] = false
+		s := g.owner[c]
+		left[s]--
+		if left[s] == 0 && cand[s] {
+			cand[s] = false
+			queue = append(queue, s)
+		}
 	}
+	// settle removes the queued states and, transitively, the choices
+	// that enter them and the states left without a choice.
+	settle := func() {
+		for len(queue) > 0 {
+			t := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			for _, c := range g.pre.Choice[g.pre.Start[t]:g.pre.Start[t+1]] {
+				if allowed[c] {
+					drop(c)
+				}
+			}
+		}
+	}
+	for s := 0; s < n; s++ {
+		if !cand[s] {
+			continue
+		}
+		for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
+			allowed[c] = true
+			left[s]++
+		}
+		if left[s] == 0 {
+			cand[s] = false
+		}
+	}
+	for c := range allowed {
+		if !allowed[c] {
+			continue
+		}
+		for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+			if !cand[m.To[e]] {
+				drop(uint32(c))
+				break
+			}
+		}
+	}
+	settle()
 	scc := make([]int32, n)
 	for {
-		// Drop the choices that leave the candidates, and the candidates
-		// left without a choice.
-		for changed := true; changed; {
-			changed = false
-			for s := 0; s < n; s++ {
-				if !cand[s] {
-					continue
-				}
-				any := false
-				for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
-					if !allowed[c] {
-						continue
-					}
-					for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
-						if !cand[m.To[e]] {
-							allowed[c] = false
-							break
-						}
-					}
-					any = any || allowed[c]
-				}
-				if !any {
-					cand[s] = false
-					changed = true
-				}
-			}
-		}
 		k := g.sccs(cand, allowed, scc)
 		changed := false
-		for s := 0; s < n; s++ {
-			if !cand[s] {
+		for c := range allowed {
+			if !allowed[c] {
 				continue
 			}
-			any := false
-			for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
-				if !allowed[c] {
-					continue
+			s := g.owner[c]
+			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+				if scc[m.To[e]] != scc[s] {
+					drop(uint32(c))
+					changed = true
+					break
 				}
-				for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
-					if scc[m.To[e]] != scc[s] {
-						allowed[c] = false
-						changed = true
-						break
-					}
-				}
-				any = any || allowed[c]
-			}
-			if !any {
-				cand[s] = false
-				changed = true
 			}
 		}
+		settle()
 		if !changed {
 			comp = make([]int32, n)
 			for s := range comp {

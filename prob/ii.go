@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"time"
 )
 
@@ -62,7 +63,8 @@ type Result struct {
 	// up to epsilon), or -1 where the state has no choice or any choice
 	// does.
 	Sched []int32
-	// Iterations counts interval-iteration sweeps; Rounds the exact
+	// Iterations counts interval-iteration sweeps (of the component that
+	// needed the most; see iterate); Rounds the exact
 	// method's policy-iteration rounds (each an exact solution of a chain).
 	Iterations, Rounds int
 	// Zero and One count the states precomputation settled at 0 and 1.
@@ -242,31 +244,132 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		}
 		return b
 	}
-	for it := 1; ; it++ {
-		gap, done := 0.0, true
-		for c := range q.members {
-			if l := best(q.lo, c); l > q.lo[c] {
-				q.lo[c] = min(l, 1)
+	// Topological interval iteration (Storm's topological solver): the
+	// strongly connected components of the classes come sinks first, so
+	// each is iterated once the bounds of everything it leads to are
+	// final; a component of one class without a self-loop takes one sweep.
+	// A component stops when its bounds are within epsilon, or when a
+	// sweep changes nothing (floating point cannot tighten them further);
+	// either way the bounds stay sound.
+	iters, done := 0, 0
+	for _, comp := range q.components() {
+		for it := 1; ; it++ {
+			gap, converged, changed := 0.0, true, false
+			for i := len(comp) - 1; i >= 0; i-- {
+				c := comp[i]
+				if l := best(q.lo, int(c)); l > q.lo[c] {
+					q.lo[c] = min(l, 1)
+					changed = true
+				}
+				if u := best(q.hi, int(c)); u < q.hi[c] {
+					q.hi[c] = max(u, 0)
+					changed = true
+				}
+				d := q.hi[c] - q.lo[c]
+				gap = max(gap, d)
+				if opt.Absolute && d > opt.Epsilon || !opt.Absolute && d > opt.Epsilon*q.lo[c] {
+					converged = false
+				}
 			}
-			if u := best(q.hi, c); u < q.hi[c] {
-				q.hi[c] = max(u, 0)
+			iters = max(iters, it)
+			if len(comp) > 1 && opt.Progress != nil {
+				opt.Progress(it, gap)
 			}
-			d := q.hi[c] - q.lo[c]
-			gap = max(gap, d)
-			if opt.Absolute && d > opt.Epsilon || !opt.Absolute && d > opt.Epsilon*q.lo[c] {
-				done = false
+			if converged || !changed {
+				break
+			}
+			if ctx.Err() != nil {
+				return iters, fmt.Errorf("prob: interval iteration stopped after %d iterations (gap %.3g): %w", it, gap, context.Cause(ctx))
 			}
 		}
-		if opt.Progress != nil {
-			opt.Progress(it, gap)
-		}
-		if done {
-			return it, nil
-		}
-		if ctx.Err() != nil {
-			return it, fmt.Errorf("prob: interval iteration stopped after %d iterations (gap %.3g): %w", it, gap, context.Cause(ctx))
+		done += len(comp)
+		if done&0xfff < len(comp) && ctx.Err() != nil {
+			return iters, fmt.Errorf("prob: interval iteration stopped: %w", context.Cause(ctx))
 		}
 	}
+	return iters, nil
+}
+
+// components returns the strongly connected components of the classes
+// (an edge leads from a class to the classes its choices may enter), each
+// after every component it leads to (Tarjan's order), members ascending.
+func (q *quotient) components() [][]int32 {
+	m := q.g.m
+	n := len(q.members)
+	// Class successors, in compressed rows.
+	start := make([]int32, n+1)
+	var succ []int32
+	for c := 0; c < n; c++ {
+		for _, ch := range q.choices[c] {
+			for e := m.EntryStart[ch]; e < m.EntryStart[ch+1]; e++ {
+				if t := q.class[m.To[e]]; t >= 0 {
+					succ = append(succ, t)
+				}
+			}
+		}
+		start[c+1] = int32(len(succ))
+	}
+	index := make([]int32, n)
+	low := make([]int32, n)
+	on := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int32
+	type frame struct{ c, next int32 }
+	var call []frame
+	var out [][]int32
+	counter := int32(0)
+	for root := 0; root < n; root++ {
+		if index[root] >= 0 {
+			continue
+		}
+		call = append(call, frame{c: int32(root), next: start[root]})
+		index[root], low[root] = counter, counter
+		counter++
+		stack = append(stack, int32(root))
+		on[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			c := f.c
+			if f.next < start[c+1] {
+				t := succ[f.next]
+				f.next++
+				switch {
+				case index[t] < 0:
+					index[t], low[t] = counter, counter
+					counter++
+					stack = append(stack, t)
+					on[t] = true
+					call = append(call, frame{c: t, next: start[t]})
+				case on[t] && index[t] < low[c]:
+					low[c] = index[t]
+				}
+				continue
+			}
+			if low[c] == index[c] {
+				var comp []int32
+				for {
+					t := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					on[t] = false
+					comp = append(comp, t)
+					if t == c {
+						break
+					}
+				}
+				slices.Sort(comp)
+				out = append(out, comp)
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				if p := call[len(call)-1].c; low[c] < low[p] {
+					low[p] = low[c]
+				}
+			}
+		}
+	}
+	return out
 }
 
 // scheduler fills sched for the undecided states: per class the best

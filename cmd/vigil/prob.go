@@ -119,8 +119,10 @@ func runProb(e *env, args []string) int {
 	prog := newProgress(e, *jsonOut)
 	t0 := time.Now()
 	pm, err := prob.Build(ctx, lm.g, prob.Options{Policy: lm.dec, MaxStates: *maxStates, Exact: method.val == "exact",
-		Progress: func(expanded, stored int) {
-			prog.printf("prob: building the model: %d states expanded, %d stored", expanded, stored)
+		Progress: func(expanded, stored, bytes int) {
+			// Memory grows with the states stored: estimate it for all of them.
+			est := float64(bytes) / float64(max(expanded, 1)) * float64(stored)
+			prog.printf("prob: building the model: %d states expanded, %d stored, about %.0f MiB", expanded, stored, est/(1<<20))
 		}})
 	prog.clear()
 	if err != nil {
