@@ -26,7 +26,9 @@ func init() {
 			"property has a goal, Pr(reach goal), from every start state: the largest, the smallest (each\n" +
 			"with its start state) and the average over the start states. For a JANI property\n" +
 			"(P=?, Pmax=?, Pmin=? of F, U or G, possibly compared with a bound) it computes that value.\n" +
-			"Expected rewards, time- and step-bounded and steady-state properties are refused.\n\n" +
+			"Expected rewards, time- and step-bounded and steady-state properties are refused.\n" +
+			"A deadlock, or a state where the policy is stuck, ends the run: it reaches nothing more.\n" +
+			"An outcome of weight 0 has probability 0 here (verify still counts it as possible).\n\n" +
 			"Methods: ii, interval iteration after prob0/prob1 precomputation (and, for Pmax, collapsed\n" +
 			"end components): lower and upper bounds within --epsilon (relative, or --absolute), as\n" +
 			"Storm's --sound; exact, policy iteration in rational arithmetic (models up to --max-exact\n" +
