@@ -347,3 +347,51 @@ func (d *dists) at(ci int, s symbolic.State, dst []*big.Rat) ([]*big.Rat, error)
 	copy(dst[start:], ws)
 	return dst, nil
 }
+
+// Weights gives the outcome probabilities of commands as Build uses them,
+// for samplers (vigil env): the command's weights normalised, or its
+// state-dependent probabilities in a state.
+type Weights struct {
+	d     *dists
+	fixed [][]float64 // per command; nil when state-dependent
+	tmp   []*big.Rat
+}
+
+// NewWeights checks m's weights (a command whose constant weights do not
+// sum to a positive number is a positioned error) and prepares them.
+func NewWeights(m *symbolic.Model) (*Weights, error) {
+	d, err := newDists(m)
+	if err != nil {
+		return nil, err
+	}
+	w := &Weights{d: d, fixed: make([][]float64, len(m.Commands))}
+	for ci, f := range d.fixed {
+		if f == nil {
+			continue
+		}
+		w.fixed[ci] = make([]float64, len(f))
+		for i, p := range f {
+			w.fixed[ci][i], _ = p.Float64()
+		}
+	}
+	return w, nil
+}
+
+// At appends to dst the probabilities of command ci's outcomes in state
+// s; an error names a probability outside [0, 1] or weights that sum to
+// 0 there.
+func (w *Weights) At(ci int, s symbolic.State, dst []float64) ([]float64, error) {
+	if f := w.fixed[ci]; f != nil {
+		return append(dst, f...), nil
+	}
+	ps, err := w.d.at(ci, s, w.tmp[:0])
+	if err != nil {
+		return nil, err
+	}
+	w.tmp = ps
+	for _, p := range ps {
+		f, _ := p.Float64()
+		dst = append(dst, f)
+	}
+	return dst, nil
+}
