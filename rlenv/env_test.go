@@ -152,3 +152,22 @@ func TestProtocol(t *testing.T) {
 		t.Errorf("close: %v", replies[11])
 	}
 }
+
+// BenchmarkStep measures a step in process (no pipe): a roll, and a reset
+// every 100 steps.
+func BenchmarkStep(b *testing.B) {
+	e, err := rlenv.New(dice(&testing.T{}), rlenv.Options{StepReward: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if i%100 == 0 {
+			if _, err := e.Reset(0, false, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := e.Step(0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -26,6 +26,7 @@ func init() {
 			"goal, minus --unsafe-penalty at an unsafe state. A malformed request or an inapplicable action\n" +
 			"gets {\"error\": ..., \"line\": N} and the session goes on.",
 		Examples: []string{
+			"vigil env specs/lang_grid.spec --max-steps 200 < session.jsonl",
 			"printf '{\"op\":\"reset\",\"seed\":1}\\n{\"op\":\"step\",\"action\":0}\\n' | vigil env specs/lang_grid.spec",
 			"python3 python/vigil_env.py specs/lang_grid.spec",
 		},
