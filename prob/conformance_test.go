@@ -161,7 +161,7 @@ func (r *refMDP) value(sigma []int) []*big.Rat {
 	for changed := true; changed; {
 		changed = false
 		for s := 0; s < n; s++ {
-			if reach[s] || len(r.choices[s]) == 0 {
+			if reach[s] || len(r.choices[s]) == 0 || sigma[s] < 0 {
 				continue
 			}
 			for t := range r.choices[s][sigma[s]] {
@@ -517,4 +517,83 @@ func TestMonteCarlo(t *testing.T) {
 		t.Fatalf("only %d chains checked", checked)
 	}
 	t.Logf("%d chains checked against %d simulations each", checked, runs)
+}
+
+// TestBlame checks the costly decisions of each random model's policy:
+// the probability from the start states before and after the change
+// against the dense rational solution of the two chains, and the order.
+func TestBlame(t *testing.T) {
+	ctx := context.Background()
+	checked := 0
+	for i := 1; i <= 3000 && checked < 200; i++ {
+		m := randomMDP(uint64(i))
+		g, err := explicit.New(m, m.Properties[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := explicit.NewDecider(m, m.Policies[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		mdp, err := prob.Build(ctx, g, prob.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regionDeterministic(mdp) {
+			continue
+		}
+		ds, err := prob.Blame(ctx, mdp, dec, prob.BlameOptions{Solve: prob.SolveOptions{Epsilon: 1e-12, Absolute: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := newRefMDP(t, mdp, explicit.Unsafe)
+		app := make([]bool, len(m.Labels))
+		sigmaOf := func(change uint32, to symbolic.LabelID) []int {
+			sigma := make([]int, mdp.NumStates())
+			for s := range sigma {
+				sigma[s] = -1
+				if len(ref.choices[s]) == 0 {
+					continue
+				}
+				st := mdp.StateOf(uint32(s))
+				m.Applicable(st, app)
+				l, err := dec.Decide(st, app)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if uint32(s) == change {
+					l = to
+				}
+				for k, c := 0, mdp.RowStart[s]; c < mdp.RowStart[s+1]; k, c = k+1, c+1 {
+					if mdp.Label[c] == l {
+						sigma[s] = k
+					}
+				}
+			}
+			return sigma
+		}
+		avg := func(x []*big.Rat) float64 {
+			sum := 0.0
+			for k := 0; k < mdp.Starts; k++ {
+				f, _ := x[k].Float64()
+				sum += f
+			}
+			return sum / float64(mdp.Starts)
+		}
+		before := avg(ref.value(sigmaOf(^uint32(0), 0)))
+		for k, d := range ds {
+			after := avg(ref.value(sigmaOf(d.State, d.Better)))
+			if math.Abs(d.BeforeAvg-before) > 1e-9 || math.Abs(d.AfterAvg-after) > 1e-9 {
+				t.Errorf("model %d: state %s, %s instead of %s: %g -> %g, the dense solution says %g -> %g", i, m.FormatState(mdp.StateOf(d.State)), m.Labels[d.Better].Name, m.Labels[d.Label].Name, d.BeforeAvg, d.AfterAvg, before, after)
+			}
+			if k > 0 && ds[k-1].BeforeAvg-ds[k-1].AfterAvg < d.BeforeAvg-d.AfterAvg-1e-12 {
+				t.Errorf("model %d: decisions out of order", i)
+			}
+			checked++
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d decisions checked", checked)
+	}
+	t.Logf("%d costly decisions checked against dense rational solutions", checked)
 }

@@ -39,6 +39,7 @@ func init() {
 			"vigil prob specs/plaja/counter.jani -D N=3 --start specs/plaja/pa.jani --unsafe specs/plaja/pa.jani --policy-file specs/plaja/pa.jani",
 			"vigil prob specs/lang_grid.spec --method exact --scheduler safest.csv",
 			"vigil prob specs/lang_grid.spec --policy eager --json",
+			"vigil prob specs/twoway_line.spec -D L=300 --policy shuttle --blame 5",
 		},
 		Run: runProb,
 	})
@@ -69,6 +70,19 @@ type probFigures struct {
 	One        int      `json:"prob1_states"`
 	Policy     string   `json:"policy,omitempty"`
 	Labels     []string `json:"worst_start_label,omitempty"`
+	Blame      []blamed `json:"blame,omitempty"`
+}
+
+// blamed is one costly decision in --json.
+type blamed struct {
+	State     string  `json:"state"`
+	Label     string  `json:"label"`
+	Better    string  `json:"better"`
+	Gap       float64 `json:"gap"`
+	Before    float64 `json:"before"`
+	After     float64 `json:"after"`
+	BeforeMax float64 `json:"before_max"`
+	AfterMax  float64 `json:"after_max"`
 }
 
 func runProb(e *env, args []string) int {
@@ -83,6 +97,7 @@ func runProb(e *env, args []string) int {
 	maxStates := addCountFlag(fs, "max-states", 0, "give up (exit 4) when the model has more reachable states; 0 means no limit")
 	maxExact := addCountFlag(fs, "max-exact", prob.DefaultMaxExact, "exact: the largest model (states) it solves")
 	schedFile := fs.String("scheduler", "", "write a scheduler as a table-policy CSV to this `FILE`, one row per reachable state with a choice (declare it with policy NAME table \"FILE\"): for a JANI property the one attaining it, for a .spec property the one attaining Pmin(F unsafe), the safest")
+	blame := addCountFlag(fs, "blame", 0, "with a policy: the N costliest decisions, the visited states where taking the label that looks best one step ahead lowers Pr(reach unsafe) from the start states most (each re-solved exactly)")
 	jsonOut := fs.Bool("json", false, "print one JSON object per query: value, lower, upper, method, states, iterations, seconds")
 	timeout := timeoutFlag(fs)
 	file, ok := parseModelArg(e, c, fs, args)
@@ -96,6 +111,10 @@ func runProb(e *env, args []string) int {
 	lm, ok := mf.load(e, "prob", file, true, noPolicy)
 	if !ok {
 		return exitError
+	}
+	if *blame > 0 && lm.dec == nil {
+		fmt.Fprintln(e.stderr, "vigil prob: --blame ranks a policy's decisions: name one with --policy or --policy-file")
+		return exitUsage
 	}
 	m, prop := lm.m, lm.prop
 	var queries []prob.Query
@@ -149,6 +168,24 @@ func runProb(e *env, args []string) int {
 		}
 		out = append(out, probAnswerFigures(pm, a, lm.decl, chain, method.val))
 	}
+	if *blame > 0 {
+		mdp, err := prob.Build(ctx, lm.g, prob.Options{MaxStates: *maxStates,
+			Progress: func(expanded, stored, bytes int) {
+				prog.printf("prob: building the MDP for --blame: %d states expanded, %d stored", expanded, stored)
+			}})
+		prog.clear()
+		if err != nil {
+			return probStopped(e, ctx, err, *maxStates)
+		}
+		ds, err := prob.Blame(ctx, mdp, lm.dec, prob.BlameOptions{Top: *blame, Solve: prob.SolveOptions{Epsilon: *eps, Absolute: *absolute}})
+		if err != nil {
+			return probStopped(e, ctx, err, *maxStates)
+		}
+		for _, d := range ds {
+			out[0].Blame = append(out[0].Blame, blamed{State: m.FormatState(mdp.StateOf(d.State)), Label: m.Labels[d.Label].Name, Better: m.Labels[d.Better].Name,
+				Gap: d.Gap, Before: d.BeforeAvg, After: d.AfterAvg, BeforeMax: d.BeforeMax, AfterMax: d.AfterMax})
+		}
+	}
 	if *schedFile != "" && last != nil {
 		if err := writeScheduler(*schedFile, pm, last.Result); err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
@@ -193,6 +230,16 @@ func runProb(e *env, args []string) int {
 		}
 		if len(f.Labels) > 0 && lm.decl == nil {
 			fmt.Fprintf(e.stdout, "    attained by taking %s in %s\n", strings.Join(f.Labels, ", "), f.Worst)
+		}
+	}
+	if *blame > 0 {
+		if len(out[0].Blame) == 0 {
+			fmt.Fprintf(e.stdout, "no costly decision: in no visited state does another label lower Pr(reach unsafe) one step ahead\n")
+		} else {
+			fmt.Fprintf(e.stdout, "costliest decisions (Pr(reach unsafe) from the start states, average; largest in brackets):\n")
+		}
+		for i, b := range out[0].Blame {
+			fmt.Fprintf(e.stdout, "  %d. %s: %s instead of %s: %.6g -> %.6g (%.6g -> %.6g)\n", i+1, b.State, b.Better, b.Label, b.Before, b.After, b.BeforeMax, b.AfterMax)
 		}
 	}
 	fmt.Fprintf(e.stdout, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", method.val, pm.NumStates(), pm.NumChoices(), pm.Elapsed.Seconds(), time.Since(t0).Seconds())
