@@ -111,6 +111,7 @@ type Query struct {
 	Max        bool
 	Complement bool    // the value asked for is 1 - P
 	Until      bool    // the unsafe states stop a run before the goal: ¬unsafe U goal
+	Weak       bool    // a complemented weak until: ψ W goal with unsafe = ¬ψ ∧ ¬goal
 	Cmp        string  // "", or a comparison with Bound
 	Bound      float64 //
 }
@@ -131,6 +132,9 @@ func (q Query) String() string {
 	if q.Complement {
 		// 1 - Pmin(F unsafe) = Pmax(G ¬unsafe), and the other way round.
 		what = "G ¬unsafe"
+		if q.Weak {
+			what = "¬unsafe W goal"
+		}
 		op = map[string]string{"Pmin": "Pmax", "Pmax": "Pmin"}[op]
 	}
 	s := fmt.Sprintf("%s=? [%s]", op, what)
@@ -161,6 +165,10 @@ func PropertyQuery(p *symbolic.Property) (Query, error) {
 	case p.Query.Always:
 		// P(G ψ) = 1 - P(F ¬ψ), with max and min exchanged.
 		q.Target, q.Complement, q.Max = explicit.Unsafe, true, !q.Max
+	case p.Query.Weak:
+		// P(ψ W φ) = 1 - P(¬φ U (¬ψ ∧ ¬φ)): the goal φ is terminal, so
+		// the second is P(F unsafe).
+		q.Target, q.Complement, q.Max, q.Weak = explicit.Unsafe, true, !q.Max, true
 	case p.Goal != nil:
 		q.Target = explicit.Goal
 		q.Until = p.Unsafe.Op != symbolic.CFalse

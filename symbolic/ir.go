@@ -157,11 +157,14 @@ type Property struct {
 
 // Query is the operator of a JANI property: Op is "Pmin", "Pmax", "Emin",
 // "Emax", "∀" or "∃"; Always says the path formula is G (the property's
-// Unsafe is the negated invariant, so P(G ψ) = 1 - P(F Unsafe)); Cmp and
-// Bound, when Cmp is set, are the comparison with a constant (P≥1 [...]).
+// Unsafe is the negated invariant, so P(G ψ) = 1 - P(F Unsafe)); Weak says
+// it is a weak until ψ W φ (Unsafe is ¬ψ ∧ ¬φ and Goal φ, both terminal,
+// so P(ψ W φ) = 1 - P(F Unsafe)); Cmp and Bound, when Cmp is set, are the
+// comparison with a constant (P≥1 [...]).
 type Query struct {
 	Op     string
 	Always bool
+	Weak   bool
 	Cmp    string // "", "=", "≠", "<", "≤", ">", "≥"
 	Bound  float64
 }

@@ -72,7 +72,9 @@ func (ml *modelLoader) properties(root *node) {
 			}
 			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: unsafe, Goal: goal, Pos: pos, FromModel: true, Query: &q})
 			if shape.avoid {
-				ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: taken.unique(ident(name + "_avoid")), Unsafe: goal, Pos: pos, FromModel: true, Query: &q})
+				qa := q // the probability of reaching goal, read as reaching unsafe
+				qa.Weak = false
+				ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: taken.unique(ident(name + "_avoid")), Unsafe: goal, Pos: pos, FromModel: true, Query: &qa})
 			}
 		}
 	}
@@ -163,6 +165,7 @@ func unwrapShape(e *node) (*shape, string) {
 	if sh != nil {
 		sh.query = q
 		sh.query.Always = sh.safe != nil
+		sh.query.Weak = opIs(e.get("exp"), "W") || opIs(e, "W")
 	}
 	return sh, why
 }
