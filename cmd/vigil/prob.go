@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -88,7 +89,7 @@ type blamed struct {
 func runProb(e *env, args []string) int {
 	c := commands["prob"]
 	fs := newFlags(e, c)
-	mf := addModelFlags(fs, "property: a .spec property (Pr(reach unsafe) and Pr(reach goal)) or a JANI property P=?, Pmax=?, Pmin=? (default: the only one)",
+	mf := addModelFlags(fs, "property: a .spec property (Pr(reach unsafe) and Pr(reach goal)) or a JANI property P=?, Pmax=?, Pmin=? (default: the only one); all: every probability property of a JANI model, one after the other",
 		"policy whose Markov chain to solve (default: none, the MDP over all labels)")
 	method := &enumFlag{what: "method", values: []string{"ii", "exact"}, val: "ii"}
 	fs.Var(method, "method", "ii (interval iteration, sound bounds within --epsilon) or exact (rational policy iteration, up to --max-exact states)")
@@ -108,7 +109,15 @@ func runProb(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil prob: --epsilon %g: want a number between 0 and 1 (exclusive), such as 1e-6\n", *eps)
 		return exitUsage
 	}
-	lm, ok := mf.load(e, "prob", file, true, noPolicy)
+	all := *mf.prop == "all"
+	if all {
+		*mf.prop = ""
+		if *schedFile != "" || *blame > 0 {
+			fmt.Fprintln(e.stderr, "vigil prob: --property all takes neither --scheduler nor --blame; name one property")
+			return exitUsage
+		}
+	}
+	lm, ok := mf.load(e, "prob", file, !all, noPolicy)
 	if !ok {
 		return exitError
 	}
@@ -116,13 +125,77 @@ func runProb(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil prob: --blame ranks a policy's decisions: name one with --policy or --policy-file")
 		return exitUsage
 	}
-	m, prop := lm.m, lm.prop
+	props := []*symbolic.Property{lm.prop}
+	if all {
+		props = nil
+		for _, p := range lm.m.Properties {
+			if p.Query == nil || strings.HasSuffix(p.Name, "_avoid") {
+				continue
+			}
+			if _, err := prob.PropertyQuery(p); err != nil {
+				fmt.Fprintf(e.stderr, "vigil prob: skipped: %v\n", err)
+				continue
+			}
+			props = append(props, p)
+		}
+		if len(props) == 0 {
+			fmt.Fprintf(e.stderr, "vigil prob: --property all: model %s has no P=?, Pmax=? or Pmin=? property of its own\n", lm.m.Name)
+			return exitError
+		}
+	}
+	ctx, cancel := runContext(*timeout)
+	defer cancel()
+	r := &probRun{e: e, ctx: ctx, lm: lm, prog: newProgress(e, *jsonOut), method: method.val, eps: *eps, absolute: *absolute,
+		maxStates: *maxStates, maxExact: *maxExact, blame: *blame, schedFile: *schedFile, json: *jsonOut}
+	var out []probFigures
+	for _, p := range props {
+		figs, code := r.property(p)
+		if code != exitOK {
+			return code
+		}
+		out = append(out, figs...)
+	}
+	if *jsonOut {
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	}
+	return exitOK
+}
+
+// probRun is one vigil prob command: the model, the flags, and the
+// context every property is computed under.
+type probRun struct {
+	e                   *env
+	ctx                 context.Context
+	lm                  *loadedModel
+	prog                *progress
+	method              string
+	eps                 float64
+	absolute, json      bool
+	maxStates, maxExact int
+	blame               int
+	schedFile           string
+}
+
+// property computes the probabilities of one property, prints them unless
+// --json, and returns their figures (or an exit code other than exitOK).
+func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
+	e, ctx, lm, prog := r.e, r.ctx, r.lm, r.prog
+	m := lm.m
+	g := lm.g
+	if prop != lm.prop {
+		var err error
+		if g, err = explicit.New(m, prop); err != nil {
+			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
+			return nil, exitError
+		}
+	}
 	var queries []prob.Query
 	if prop.Query != nil {
 		q, err := prob.PropertyQuery(prop)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return exitError
+			return nil, exitError
 		}
 		queries = []prob.Query{q}
 	} else {
@@ -135,11 +208,8 @@ func runProb(e *env, args []string) int {
 			}
 		}
 	}
-	ctx, cancel := runContext(*timeout)
-	defer cancel()
-	prog := newProgress(e, *jsonOut)
 	t0 := time.Now()
-	pm, err := prob.Build(ctx, lm.g, prob.Options{Policy: lm.dec, MaxStates: *maxStates, Exact: method.val == "exact",
+	pm, err := prob.Build(ctx, g, prob.Options{Policy: lm.dec, MaxStates: r.maxStates, Exact: r.method == "exact",
 		Progress: func(expanded, stored, bytes int) {
 			// Memory grows with the states stored: estimate it for all of them.
 			est := float64(bytes) / float64(max(expanded, 1)) * float64(stored)
@@ -147,7 +217,7 @@ func runProb(e *env, args []string) int {
 		}})
 	prog.clear()
 	if err != nil {
-		return probStopped(e, ctx, err, *maxStates)
+		return nil, probStopped(e, ctx, err, r.maxStates)
 	}
 	chain := pm.IsChain()
 	var out []probFigures
@@ -156,46 +226,44 @@ func runProb(e *env, args []string) int {
 		if chain && !q.Max && prop.Query == nil {
 			continue // a chain: Pmin = Pmax
 		}
-		opt := prob.SolveOptions{Method: prob.Method(method.val), Epsilon: *eps, Absolute: *absolute, MaxExact: *maxExact,
+		opt := prob.SolveOptions{Method: prob.Method(r.method), Epsilon: r.eps, Absolute: r.absolute, MaxExact: r.maxExact,
 			Progress: func(it int, gap float64) { prog.printf("prob: %s: iteration %d, gap %.3g", q, it, gap) }}
 		a, err := prob.Ask(ctx, pm, q, opt)
 		prog.clear()
 		if err != nil {
-			return probStopped(e, ctx, err, *maxStates)
+			return nil, probStopped(e, ctx, err, r.maxStates)
 		}
 		if last == nil || q.Target == explicit.Unsafe && !q.Max {
 			last = a
 		}
-		out = append(out, probAnswerFigures(pm, a, lm.decl, chain, method.val))
+		out = append(out, probAnswerFigures(pm, a, lm.decl, chain, r.method))
 	}
-	if *blame > 0 {
-		mdp, err := prob.Build(ctx, lm.g, prob.Options{MaxStates: *maxStates,
+	if r.blame > 0 {
+		mdp, err := prob.Build(ctx, g, prob.Options{MaxStates: r.maxStates,
 			Progress: func(expanded, stored, bytes int) {
 				prog.printf("prob: building the MDP for --blame: %d states expanded, %d stored", expanded, stored)
 			}})
 		prog.clear()
 		if err != nil {
-			return probStopped(e, ctx, err, *maxStates)
+			return nil, probStopped(e, ctx, err, r.maxStates)
 		}
-		ds, err := prob.Blame(ctx, mdp, lm.dec, prob.BlameOptions{Top: *blame, Solve: prob.SolveOptions{Epsilon: *eps, Absolute: *absolute}})
+		ds, err := prob.Blame(ctx, mdp, lm.dec, prob.BlameOptions{Top: r.blame, Solve: prob.SolveOptions{Epsilon: r.eps, Absolute: r.absolute}})
 		if err != nil {
-			return probStopped(e, ctx, err, *maxStates)
+			return nil, probStopped(e, ctx, err, r.maxStates)
 		}
 		for _, d := range ds {
 			out[0].Blame = append(out[0].Blame, blamed{State: m.FormatState(mdp.StateOf(d.State)), Label: m.Labels[d.Label].Name, Better: m.Labels[d.Better].Name,
 				Gap: d.Gap, Before: d.BeforeAvg, After: d.AfterAvg, BeforeMax: d.BeforeMax, AfterMax: d.AfterMax})
 		}
 	}
-	if *schedFile != "" && last != nil {
-		if err := writeScheduler(*schedFile, pm, last.Result); err != nil {
+	if r.schedFile != "" && last != nil {
+		if err := writeScheduler(r.schedFile, pm, last.Result); err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return exitError
+			return nil, exitError
 		}
 	}
-	if *jsonOut {
-		b, _ := json.MarshalIndent(out, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-		return exitOK
+	if r.json {
+		return out, exitOK
 	}
 	who := "over all label choices (MDP)"
 	if lm.decl != nil {
@@ -232,7 +300,7 @@ func runProb(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "    attained by taking %s in %s\n", strings.Join(f.Labels, ", "), f.Worst)
 		}
 	}
-	if *blame > 0 {
+	if r.blame > 0 {
 		if len(out[0].Blame) == 0 {
 			fmt.Fprintf(e.stdout, "no costly decision: in no visited state does another label lower Pr(reach unsafe) one step ahead\n")
 		} else {
@@ -242,8 +310,8 @@ func runProb(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "  %d. %s: %s instead of %s: %.6g -> %.6g (%.6g -> %.6g)\n", i+1, b.State, b.Better, b.Label, b.Before, b.After, b.BeforeMax, b.AfterMax)
 		}
 	}
-	fmt.Fprintf(e.stdout, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", method.val, pm.NumStates(), pm.NumChoices(), pm.Elapsed.Seconds(), time.Since(t0).Seconds())
-	return exitOK
+	fmt.Fprintf(e.stdout, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", r.method, pm.NumStates(), pm.NumChoices(), pm.Elapsed.Seconds(), time.Since(t0).Seconds())
+	return out, exitOK
 }
 
 // probAnswerFigures turns an answer into its JSON form.
