@@ -27,7 +27,11 @@
 //     remaining states and stops when they are within epsilon. For max,
 //     maximal end components of those states are collapsed first (graph.go),
 //     without which the upper bound need not converge; for min, Prob0E has
-//     removed every end component already.
+//     removed every end component already. Strongly connected components
+//     are solved one at a time, sinks first (Storm's topological solver),
+//     and every update rounds a lower bound down and an upper bound up by
+//     the worst-case rounding error of its sum, so the bounds hold in
+//     floating point too.
 //   - The exact method (exact.go) is policy iteration in rational
 //     arithmetic, seeded by interval iteration's scheduler: the induced chain
 //     is solved by sparse Gaussian elimination over math/big.Rat, and the

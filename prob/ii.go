@@ -225,7 +225,22 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		}
 		return 0
 	}
-	best := func(v []float64, c int) float64 {
+	// best is one Bellman update of class c on the bounds v; dir -1
+	// rounds a lower bound down, +1 an upper bound up. A choice of k
+	// entries sums k non-negative products of probabilities (each within
+	// 2^-53 relative of the rational it stands for) and bounds: the float
+	// result is within (k+2)·2^-53 of the exact sum, relatively (Higham,
+	// Accuracy and Stability of Numerical Algorithms, 3.1), plus what
+	// underflow loses; moving it by that much keeps the bounds sound
+	// despite rounding.
+	// The most entries of a choice of each class, for the rounding margin.
+	width := make([]float64, len(q.members))
+	for c := range q.members {
+		for _, ch := range q.choices[c] {
+			width[c] = max(width[c], float64(m.EntryStart[ch+1]-m.EntryStart[ch]+2))
+		}
+	}
+	best := func(v []float64, c int, dir float64) float64 {
 		b := math.Inf(1)
 		if q.max {
 			b = math.Inf(-1)
@@ -242,7 +257,11 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		if len(q.choices[c]) == 0 {
 			return 0
 		}
-		return b
+		// The margin of the widest choice bounds every choice's, so it
+		// covers the optimum whichever choice attains it.
+		k := width[c]
+		b += dir * (k*0x1p-53*b + k*0x1p-1022) // 2^-1022, the smallest normal number, bounds what underflow loses per product
+		return min(max(b, 0), 1)
 	}
 	// Topological interval iteration (Storm's topological solver): the
 	// strongly connected components of the classes come sinks first, so
@@ -257,12 +276,12 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 			gap, converged, changed := 0.0, true, false
 			for i := len(comp) - 1; i >= 0; i-- {
 				c := comp[i]
-				if l := best(q.lo, int(c)); l > q.lo[c] {
-					q.lo[c] = min(l, 1)
+				if l := best(q.lo, int(c), -1); l > q.lo[c] {
+					q.lo[c] = l
 					changed = true
 				}
-				if u := best(q.hi, int(c)); u < q.hi[c] {
-					q.hi[c] = max(u, 0)
+				if u := best(q.hi, int(c), +1); u < q.hi[c] {
+					q.hi[c] = u
 					changed = true
 				}
 				d := q.hi[c] - q.lo[c]
