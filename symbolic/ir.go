@@ -149,6 +149,24 @@ type Property struct {
 	// model's properties section): a command whose property is optional
 	// does not select it by default, and so sees the whole model.
 	FromModel bool
+	// Query is the quantity a property read from a JANI model asks for
+	// (nil for .spec properties): Pmin, Pmax, Emin, Emax, or ∀/∃ for a
+	// qualitative path formula, with the bound it is compared with.
+	Query *Query
+}
+
+// Query is the operator of a JANI property: Op is "Pmin", "Pmax", "Emin",
+// "Emax", "∀" or "∃"; Always says the path formula is G (the property's
+// Unsafe is the negated invariant, so P(G ψ) = 1 - P(F Unsafe)); Weak says
+// it is a weak until ψ W φ (Unsafe is ¬ψ ∧ ¬φ and Goal φ, both terminal,
+// so P(ψ W φ) = 1 - P(F Unsafe)); Cmp and Bound, when Cmp is set, are the
+// comparison with a constant (P≥1 [...]).
+type Query struct {
+	Op     string
+	Always bool
+	Weak   bool
+	Cmp    string // "", "=", "≠", "<", "≤", ">", "≥"
+	Bound  float64
 }
 
 // Rat is a non-negative or signed rational number p/q with q > 0 when set.

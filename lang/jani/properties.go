@@ -19,6 +19,7 @@ package jani
 
 import (
 	"fmt"
+	"strconv"
 
 	"vigil/symbolic"
 )
@@ -60,17 +61,20 @@ func (ml *modelLoader) properties(root *node) {
 		}
 		base := taken.unique(ident(name))
 		pos := ml.pos(p)
+		q := shape.query
 		switch {
 		case safe != nil:
-			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: symbolic.Not(safe), Pos: pos, FromModel: true})
+			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: symbolic.Not(safe), Pos: pos, FromModel: true, Query: &q})
 		default:
 			unsafe := symbolic.False()
 			if left != nil {
 				unsafe = symbolic.And(symbolic.Not(left), symbolic.Not(goal))
 			}
-			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: unsafe, Goal: goal, Pos: pos, FromModel: true})
+			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: unsafe, Goal: goal, Pos: pos, FromModel: true, Query: &q})
 			if shape.avoid {
-				ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: taken.unique(ident(name + "_avoid")), Unsafe: goal, Pos: pos, FromModel: true})
+				qa := q // the probability of reaching goal, read as reaching unsafe
+				qa.Weak = false
+				ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: taken.unique(ident(name + "_avoid")), Unsafe: goal, Pos: pos, FromModel: true, Query: &qa})
 			}
 		}
 	}
@@ -105,13 +109,25 @@ func (ml *modelLoader) propertyScope() scope {
 type shape struct {
 	goal, left, safe *node
 	avoid            bool // a probability of reaching goal: also offered as "avoid goal"
+	query            symbolic.Query
 }
+
+// flipCmp is the comparison c with its sides exchanged (1 ≤ P as P ≥ 1).
+var flipCmp = map[string]string{"=": "=", "≠": "≠", "<": ">", "≤": "≥", ">": "<", "≥": "≤"}
 
 var boundKeys = []string{"time-bounds", "step-bounds", "reward-bounds"}
 
 // propertyShape unwraps filters and comparisons with a bound, and returns
 // the shape of the property, or nil and why not.
 func propertyShape(e *node) (*shape, string) {
+	sh, why := unwrapShape(e)
+	return sh, why
+}
+
+// unwrapShape is propertyShape; it also records the operator and the
+// comparison in the shape's query.
+func unwrapShape(e *node) (*shape, string) {
+	var q symbolic.Query
 	for e != nil {
 		switch {
 		case opIs(e, "filter"):
@@ -119,17 +135,49 @@ func propertyShape(e *node) (*shape, string) {
 			continue
 		case opIsAny(e, "=", "≠", "<", "≤", ">", "≥"):
 			l, r := e.get("left"), e.get("right")
+			cmp := e.get("op").str
 			switch {
 			case isQuantity(l) && (r == nil || r.kind == kNumber):
+				if r != nil {
+					q.Cmp, q.Bound = cmp, number(r)
+				}
 				e = l
 				continue
 			case isQuantity(r) && (l == nil || l.kind == kNumber):
+				if l != nil {
+					q.Cmp, q.Bound = flipCmp[cmp], number(l)
+				}
 				e = r
 				continue
 			}
 		}
 		break
 	}
+	if e != nil {
+		if o := e.get("op"); o != nil && o.kind == kString {
+			q.Op = o.str
+			if opIsAny(e, "F", "G", "U", "W") {
+				q.Op = "∃"
+			}
+		}
+	}
+	sh, why := bareShape(e)
+	if sh != nil {
+		sh.query = q
+		sh.query.Always = sh.safe != nil
+		sh.query.Weak = opIs(e.get("exp"), "W") || opIs(e, "W")
+	}
+	return sh, why
+}
+
+// number is the value of a number literal (0 when it does not parse).
+func number(n *node) float64 {
+	v, _ := strconv.ParseFloat(n.str, 64)
+	return v
+}
+
+// bareShape reads the operator e once filters and comparisons are gone.
+func bareShape(e *node) (*shape, string) {
 	if opIsAny(e, "F", "G", "U", "W") { // filter(∃, F φ): a path formula under the filter
 		e = &node{kind: kObject, keys: []string{"op", "exp"}, vals: []*node{{kind: kString, str: "∃"}, e}}
 	}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+
+	"vigil/rlenv"
+)
+
+func init() {
+	register(&command{
+		Name:    "env",
+		Summary: "serve the model as a reinforcement-learning environment: JSON lines on stdin and stdout (python/vigil_env.py wraps it)",
+		Usage:   "vigil env [flags] FILE",
+		Help: "Requests, one JSON object per line; one answer per line:\n" +
+			"  {\"op\": \"reset\", \"seed\": 7}          -> {\"obs\", \"mask\", \"labels\", \"vars\", ...}: a start state drawn\n" +
+			"                                       uniformly (rejection sampling in the start condition's box)\n" +
+			"  {\"op\": \"reset\", \"state\": {\"x\": 1}}  -> the same, in the given state\n" +
+			"  {\"op\": \"step\", \"action\": K}         -> {\"obs\", \"mask\", \"reward\", \"terminated\", \"truncated\",\n" +
+			"                                       \"info\": {\"unsafe\", \"goal\", \"deadlock\", \"steps\"}}\n" +
+			"  {\"op\": \"step_many\", \"actions\": [..]} -> {\"steps\": [...]}, until the episode ends\n" +
+			"  {\"op\": \"close\"}                     -> {\"closed\": true}, and vigil env exits\n" +
+			"obs is the variable values in declaration order (Booleans 0/1); mask[K] is 1 where label K is\n" +
+			"applicable. A step takes one applicable command of the label uniformly and samples its outcome\n" +
+			"by the weights. An episode ends (terminated) at unsafe, goal and deadlock states, or is\n" +
+			"truncated after --max-steps. The reward is --step-reward per step, plus --goal-reward at the\n" +
+			"goal, minus --unsafe-penalty at an unsafe state. A malformed request or an inapplicable action\n" +
+			"gets {\"error\": ..., \"line\": N} and the session goes on.",
+		Examples: []string{
+			"vigil env specs/lang_grid.spec --max-steps 200 < session.jsonl",
+			"printf '{\"op\":\"reset\",\"seed\":1}\\n{\"op\":\"step\",\"action\":0}\\n' | vigil env specs/lang_grid.spec",
+			"python3 python/vigil_env.py specs/lang_grid.spec",
+		},
+		Run: runEnv,
+	})
+}
+
+func runEnv(e *env, args []string) int {
+	c := commands["env"]
+	fs := newFlags(e, c)
+	mf := addModelFlags(fs, "property whose start, unsafe and goal conditions the environment uses (default: the only one)", "unused: the agent chooses the actions")
+	stepReward := fs.Float64("step-reward", -1, "reward of every step")
+	goalReward := fs.Float64("goal-reward", 100, "added to the reward of a step that reaches a goal state")
+	unsafePenalty := fs.Float64("unsafe-penalty", 100, "subtracted from the reward of a step that reaches an unsafe state")
+	maxSteps := addCountFlag(fs, "max-steps", 1000, "truncate an episode after this many steps; 0 means never")
+	seed := addCountFlag(fs, "seed", 1, "the random seed until a reset names one")
+	file, ok := parseModelArg(e, c, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if *mf.pol != "" {
+		fmt.Fprintln(e.stderr, "vigil env: the agent chooses the actions: --policy is not used (vigil prob --policy computes a policy's probabilities)")
+		return exitUsage
+	}
+	lm, ok := mf.load(e, "env", file, false, noPolicy)
+	if !ok {
+		return exitError
+	}
+	en, err := rlenv.New(lm.g, rlenv.Options{StepReward: *stepReward, GoalReward: *goalReward, UnsafePenalty: *unsafePenalty, MaxSteps: *maxSteps, Seed: uint64(*seed)})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil env: %v\n", err)
+		return exitError
+	}
+	ctx, cancel := runContext(0)
+	defer cancel()
+	if err := en.Serve(ctx, e.stdin, e.stdout); err != nil {
+		fmt.Fprintf(e.stderr, "vigil env: %v\n", err)
+		if ctx.Err() != nil {
+			return exitUnknown
+		}
+		return exitError
+	}
+	return exitOK
+}

@@ -1,0 +1,391 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"vigil/prob"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+func init() {
+	register(&command{
+		Name:    "prob",
+		Summary: "reachability probabilities as Storm computes them: Pr(reach unsafe), Pr(reach goal), Pmax/Pmin of a JANI property",
+		Usage:   "vigil prob [flags] FILE",
+		Help: "Outcomes are random, with the command's weights normalised (lang/spec.md). Under a policy\n" +
+			"(--policy, --policy-file) the model is a Markov chain (where the chosen label has several\n" +
+			"commands enabled, the choice among them stays open: Pmax and Pmin bound it); without one it\n" +
+			"is an MDP, and Pmax/Pmin range over every choice of labels, with the scheduler that attains\n" +
+			"them (--scheduler). For a .spec property vigil prob computes Pr(reach unsafe) and, when the\n" +
+			"property has a goal, Pr(reach goal), from every start state: the largest, the smallest (each\n" +
+			"with its start state) and the average over the start states. For a JANI property\n" +
+			"(P=?, Pmax=?, Pmin=? of F, U or G, possibly compared with a bound) it computes that value.\n" +
+			"Expected rewards, time- and step-bounded and steady-state properties are refused.\n" +
+			"A deadlock, or a state where the policy is stuck, ends the run: it reaches nothing more.\n" +
+			"An outcome of weight 0 has probability 0 here (verify still counts it as possible).\n\n" +
+			"Methods: ii, interval iteration after prob0/prob1 precomputation (and, for Pmax, collapsed\n" +
+			"end components): lower and upper bounds within --epsilon (relative, or --absolute), as\n" +
+			"Storm's --sound; exact, policy iteration in rational arithmetic (models up to --max-exact\n" +
+			"states), whose values satisfy the Bellman equations exactly.",
+		Examples: []string{
+			"vigil prob specs/oneway.spec --policy careful",
+			"vigil prob specs/oneway.spec --method exact",
+			"vigil prob specs/plaja/counter.jani -D N=3 --start specs/plaja/pa.jani --unsafe specs/plaja/pa.jani --policy-file specs/plaja/pa.jani",
+			"vigil prob specs/lang_grid.spec --method exact --scheduler safest.csv",
+			"vigil prob specs/lang_grid.spec --policy eager --json",
+			"vigil prob specs/twoway_line.spec -D L=300 --policy shuttle --blame 5",
+		},
+		Run: runProb,
+	})
+}
+
+// probFigures is one query's answer in --json.
+type probFigures struct {
+	Property   string   `json:"property"`
+	Query      string   `json:"query"`
+	Value      float64  `json:"value"`
+	Lower      float64  `json:"lower"`
+	Upper      float64  `json:"upper"`
+	Exact      string   `json:"exact,omitempty"`
+	Holds      string   `json:"holds,omitempty"`
+	Method     string   `json:"method"`
+	States     int      `json:"states"`
+	Choices    int      `json:"choices"`
+	Iterations int      `json:"iterations"`
+	Rounds     int      `json:"rounds,omitempty"`
+	Seconds    float64  `json:"seconds"`
+	Starts     int      `json:"start_states"`
+	Max        float64  `json:"max"`
+	Min        float64  `json:"min"`
+	Average    float64  `json:"average"`
+	Worst      string   `json:"worst_start"`
+	Best       string   `json:"best_start"`
+	Zero       int      `json:"prob0_states"`
+	One        int      `json:"prob1_states"`
+	Policy     string   `json:"policy,omitempty"`
+	Labels     []string `json:"worst_start_label,omitempty"`
+	Blame      []blamed `json:"blame,omitempty"`
+}
+
+// blamed is one costly decision in --json.
+type blamed struct {
+	State     string  `json:"state"`
+	Label     string  `json:"label"`
+	Better    string  `json:"better"`
+	Gap       float64 `json:"gap"`
+	Before    float64 `json:"before"`
+	After     float64 `json:"after"`
+	BeforeMax float64 `json:"before_max"`
+	AfterMax  float64 `json:"after_max"`
+}
+
+func runProb(e *env, args []string) int {
+	c := commands["prob"]
+	fs := newFlags(e, c)
+	mf := addModelFlags(fs, "property: a .spec property (Pr(reach unsafe) and Pr(reach goal)) or a JANI property P=?, Pmax=?, Pmin=? (default: the only one); all: every probability property of a JANI model, one after the other",
+		"policy whose Markov chain to solve (default: none, the MDP over all labels)")
+	method := &enumFlag{what: "method", values: []string{"ii", "exact"}, val: "ii"}
+	fs.Var(method, "method", "ii (interval iteration, sound bounds within --epsilon) or exact (rational policy iteration, up to --max-exact states)")
+	eps := fs.Float64("epsilon", prob.DefaultEpsilon, "ii: stop when upper - lower <= epsilon * lower in every state (epsilon itself with --absolute)")
+	absolute := fs.Bool("absolute", false, "ii: epsilon is an absolute error bound")
+	maxStates := addCountFlag(fs, "max-states", 0, "give up (exit 4) when the model has more reachable states; 0 means no limit")
+	maxExact := addCountFlag(fs, "max-exact", prob.DefaultMaxExact, "exact: the largest model (states) it solves")
+	schedFile := fs.String("scheduler", "", "write a scheduler as a table-policy CSV to this `FILE`, one row per reachable state with a choice (declare it with policy NAME table \"FILE\"): for a JANI property the one attaining it, for a .spec property the one attaining Pmin(F unsafe), the safest")
+	blame := addCountFlag(fs, "blame", 0, "with a policy: the N costliest decisions, the visited states where taking the label that looks best one step ahead lowers Pr(reach unsafe) from the start states most (each re-solved exactly)")
+	jsonOut := fs.Bool("json", false, "print one JSON object per query: value, lower, upper, method, states, iterations, seconds")
+	timeout := timeoutFlag(fs)
+	file, ok := parseModelArg(e, c, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if !(*eps > 0 && *eps < 1) {
+		fmt.Fprintf(e.stderr, "vigil prob: --epsilon %g: want a number between 0 and 1 (exclusive), such as 1e-6\n", *eps)
+		return exitUsage
+	}
+	all := *mf.prop == "all"
+	if all {
+		*mf.prop = ""
+		if *schedFile != "" || *blame > 0 {
+			fmt.Fprintln(e.stderr, "vigil prob: --property all takes neither --scheduler nor --blame; name one property")
+			return exitUsage
+		}
+	}
+	lm, ok := mf.load(e, "prob", file, !all, noPolicy)
+	if !ok {
+		return exitError
+	}
+	if *blame > 0 && lm.dec == nil {
+		fmt.Fprintln(e.stderr, "vigil prob: --blame ranks a policy's decisions: name one with --policy or --policy-file")
+		return exitUsage
+	}
+	props := []*symbolic.Property{lm.prop}
+	if all {
+		props = nil
+		for _, p := range lm.m.Properties {
+			if p.Query == nil || strings.HasSuffix(p.Name, "_avoid") {
+				continue
+			}
+			if _, err := prob.PropertyQuery(p); err != nil {
+				fmt.Fprintf(e.stderr, "vigil prob: skipped: %v\n", err)
+				continue
+			}
+			props = append(props, p)
+		}
+		if len(props) == 0 {
+			fmt.Fprintf(e.stderr, "vigil prob: --property all: model %s has no P=?, Pmax=? or Pmin=? property of its own\n", lm.m.Name)
+			return exitError
+		}
+	}
+	ctx, cancel := runContext(*timeout)
+	defer cancel()
+	r := &probRun{e: e, ctx: ctx, lm: lm, prog: newProgress(e, *jsonOut), method: method.val, eps: *eps, absolute: *absolute,
+		maxStates: *maxStates, maxExact: *maxExact, blame: *blame, schedFile: *schedFile, json: *jsonOut}
+	var out []probFigures
+	for _, p := range props {
+		figs, code := r.property(p)
+		if code != exitOK {
+			return code
+		}
+		out = append(out, figs...)
+	}
+	if *jsonOut {
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	}
+	return exitOK
+}
+
+// probRun is one vigil prob command: the model, the flags, and the
+// context every property is computed under.
+type probRun struct {
+	e                   *env
+	ctx                 context.Context
+	lm                  *loadedModel
+	prog                *progress
+	method              string
+	eps                 float64
+	absolute, json      bool
+	maxStates, maxExact int
+	blame               int
+	schedFile           string
+}
+
+// property computes the probabilities of one property, prints them unless
+// --json, and returns their figures (or an exit code other than exitOK).
+func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
+	e, ctx, lm, prog := r.e, r.ctx, r.lm, r.prog
+	m := lm.m
+	g := lm.g
+	if prop != lm.prop {
+		var err error
+		if g, err = explicit.New(m, prop); err != nil {
+			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
+			return nil, exitError
+		}
+	}
+	var queries []prob.Query
+	if prop.Query != nil {
+		q, err := prob.PropertyQuery(prop)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
+			return nil, exitError
+		}
+		queries = []prob.Query{q}
+	} else {
+		for _, t := range []explicit.Status{explicit.Unsafe, explicit.Goal} {
+			if t == explicit.Goal && prop.Goal == nil {
+				continue
+			}
+			for _, max := range []bool{true, false} {
+				queries = append(queries, prob.Query{Name: prop.Name, Target: t, Max: max, Until: t == explicit.Goal && prop.Unsafe.Op != symbolic.CFalse})
+			}
+		}
+	}
+	t0 := time.Now()
+	pm, err := prob.Build(ctx, g, prob.Options{Policy: lm.dec, MaxStates: r.maxStates, Exact: r.method == "exact",
+		Progress: func(expanded, stored, bytes int) {
+			// Memory grows with the states stored: estimate it for all of them.
+			est := float64(bytes) / float64(max(expanded, 1)) * float64(stored)
+			prog.printf("prob: building the model: %d states expanded, %d stored, about %.0f MiB", expanded, stored, est/(1<<20))
+		}})
+	prog.clear()
+	if err != nil {
+		return nil, probStopped(e, ctx, err, r.maxStates)
+	}
+	chain := pm.IsChain()
+	var out []probFigures
+	var last *prob.Answer
+	for _, q := range queries {
+		if chain && !q.Max && prop.Query == nil {
+			continue // a chain: Pmin = Pmax
+		}
+		opt := prob.SolveOptions{Method: prob.Method(r.method), Epsilon: r.eps, Absolute: r.absolute, MaxExact: r.maxExact,
+			Progress: func(it int, gap float64) { prog.printf("prob: %s: iteration %d, gap %.3g", q, it, gap) }}
+		a, err := prob.Ask(ctx, pm, q, opt)
+		prog.clear()
+		if err != nil {
+			return nil, probStopped(e, ctx, err, r.maxStates)
+		}
+		if last == nil || q.Target == explicit.Unsafe && !q.Max {
+			last = a
+		}
+		out = append(out, probAnswerFigures(pm, a, lm.decl, chain, r.method))
+	}
+	if r.blame > 0 {
+		mdp, err := prob.Build(ctx, g, prob.Options{MaxStates: r.maxStates,
+			Progress: func(expanded, stored, bytes int) {
+				prog.printf("prob: building the MDP for --blame: %d states expanded, %d stored", expanded, stored)
+			}})
+		prog.clear()
+		if err != nil {
+			return nil, probStopped(e, ctx, err, r.maxStates)
+		}
+		ds, err := prob.Blame(ctx, mdp, lm.dec, prob.BlameOptions{Top: r.blame, Solve: prob.SolveOptions{Epsilon: r.eps, Absolute: r.absolute}})
+		if err != nil {
+			return nil, probStopped(e, ctx, err, r.maxStates)
+		}
+		for _, d := range ds {
+			out[0].Blame = append(out[0].Blame, blamed{State: m.FormatState(mdp.StateOf(d.State)), Label: m.Labels[d.Label].Name, Better: m.Labels[d.Better].Name,
+				Gap: d.Gap, Before: d.BeforeAvg, After: d.AfterAvg, BeforeMax: d.BeforeMax, AfterMax: d.AfterMax})
+		}
+	}
+	if r.schedFile != "" && last != nil {
+		if err := writeScheduler(r.schedFile, pm, last.Result); err != nil {
+			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
+			return nil, exitError
+		}
+	}
+	if r.json {
+		return out, exitOK
+	}
+	who := "over all label choices (MDP)"
+	if lm.decl != nil {
+		who = "under policy " + lm.decl.Name
+		if chain {
+			who += " (a Markov chain)"
+		} else {
+			who += " (several commands of a chosen label stay open: Pmax and Pmin bound the value)"
+		}
+	}
+	fmt.Fprintf(e.stdout, "model %s, property %s, %s\n", m.Name, prop.Name, who)
+	for _, f := range out {
+		val := fmt.Sprintf("%.10g", f.Value)
+		if f.Exact != "" {
+			val = f.Exact + " ≈ " + val
+		} else {
+			val += fmt.Sprintf(" (bounds [%.10g, %.10g])", f.Lower, f.Upper)
+		}
+		if f.Holds != "" {
+			val = f.Holds + ": " + val
+		}
+		if f.Starts > 1 {
+			which := "largest"
+			if strings.HasPrefix(f.Query, "Pmin") {
+				which = "smallest"
+			}
+			val = fmt.Sprintf("%s (the %s over the start states)", val, which)
+		}
+		fmt.Fprintf(e.stdout, "  %s = %s\n", f.Query, val)
+		if f.Starts > 1 {
+			fmt.Fprintf(e.stdout, "    over %d start states: max %.10g at %s; min %.10g at %s; average %.10g\n", f.Starts, f.Max, f.Worst, f.Min, f.Best, f.Average)
+		}
+		if len(f.Labels) > 0 && lm.decl == nil {
+			fmt.Fprintf(e.stdout, "    attained by taking %s in %s\n", strings.Join(f.Labels, ", "), f.Worst)
+		}
+	}
+	if r.blame > 0 {
+		if len(out[0].Blame) == 0 {
+			fmt.Fprintf(e.stdout, "no costly decision: in no visited state does another label lower Pr(reach unsafe) one step ahead\n")
+		} else {
+			fmt.Fprintf(e.stdout, "costliest decisions (Pr(reach unsafe) from the start states, average; largest in brackets):\n")
+		}
+		for i, b := range out[0].Blame {
+			fmt.Fprintf(e.stdout, "  %d. %s: %s instead of %s: %.6g -> %.6g (%.6g -> %.6g)\n", i+1, b.State, b.Better, b.Label, b.Before, b.After, b.BeforeMax, b.AfterMax)
+		}
+	}
+	fmt.Fprintf(e.stdout, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", r.method, pm.NumStates(), pm.NumChoices(), pm.Elapsed.Seconds(), time.Since(t0).Seconds())
+	return out, exitOK
+}
+
+// probAnswerFigures turns an answer into its JSON form.
+func probAnswerFigures(pm *prob.Model, a *prob.Answer, decl *symbolic.PolicyDecl, chain bool, method string) probFigures {
+	m := pm.G.M
+	s := a.Summary
+	q := a.Query.String()
+	if chain && decl != nil && a.Query.Cmp == "" {
+		q = strings.Replace(strings.Replace(q, "Pmax", "P", 1), "Pmin", "P", 1)
+	}
+	f := probFigures{
+		Property: a.Query.Name, Query: q, Value: a.Value, Lower: a.Lower, Upper: a.Upper, Holds: a.Holds,
+		Method: method, States: pm.NumStates(), Choices: pm.NumChoices(), Iterations: a.Result.Iterations, Rounds: a.Result.Rounds,
+		Seconds: (pm.Elapsed + a.Result.Elapsed).Seconds(), Starts: pm.Starts,
+		Max: (s.MaxLower + s.MaxUpper) / 2, Min: (s.MinLower + s.MinUpper) / 2, Average: (s.AvgLower + s.AvgUpper) / 2,
+		Worst: m.FormatState(pm.StateOf(s.Worst)), Best: m.FormatState(pm.StateOf(s.Best)),
+		Zero: a.Result.Zero, One: a.Result.One, Policy: policyName(decl),
+	}
+	if a.Exact != nil {
+		f.Exact = a.Exact.RatString()
+	}
+	if a.Query.Complement {
+		f.Max, f.Min = 1-f.Min, 1-f.Max
+		f.Average = 1 - f.Average
+		f.Worst, f.Best = f.Best, f.Worst
+	}
+	if c := a.Result.Sched[s.Worst]; c >= 0 {
+		f.Labels = []string{m.Labels[pm.Label[c]].Name}
+	}
+	return f
+}
+
+// probStopped reports why building or solving stopped: exit 4 for a
+// limit, a timeout or an interrupt, 1 for an error of the model.
+func probStopped(e *env, ctx interface{ Err() error }, err error, maxStates int) int {
+	fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
+	if ctx.Err() != nil || maxStates > 0 && strings.Contains(err.Error(), "reachable states") {
+		fmt.Fprintln(e.stderr, "unknown: stopped before an answer")
+		return exitUnknown
+	}
+	return exitError
+}
+
+// writeScheduler writes the scheduler of r as a table policy: one row per
+// state with a choice, the label it takes.
+func writeScheduler(path string, pm *prob.Model, r *prob.Result) error {
+	m := pm.G.M
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	head := make([]string, 0, len(m.Vars)+1)
+	for _, v := range m.Vars {
+		head = append(head, v.Name)
+	}
+	w.Write(append(head, "label"))
+	labels := pm.Schedule(r)
+	row := make([]string, len(m.Vars)+1)
+	for s, l := range labels {
+		if l == symbolic.NoLabel {
+			continue
+		}
+		st := pm.StateOf(uint32(s))
+		for i, v := range st {
+			row[i] = fmt.Sprint(v)
+		}
+		row[len(m.Vars)] = m.Labels[l].Name
+		w.Write(row)
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

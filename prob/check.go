@@ -1,0 +1,248 @@
+package prob
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Target returns the states whose status is st (Goal or Unsafe).
+func (m *Model) Target(st explicit.Status) []bool {
+	t := make([]bool, m.NumStates())
+	for s, x := range m.Status {
+		t[s] = x == st
+	}
+	return t
+}
+
+// Summary is a result seen from the start states.
+type Summary struct {
+	// Lower and Upper bound the value over the start states: the largest
+	// (Max*) and smallest (Min*) start-state values, and their average
+	// over the start states (the uniform start distribution).
+	MaxLower, MaxUpper float64
+	MinLower, MinUpper float64
+	AvgLower, AvgUpper float64
+	// Worst is the start state of the largest value (the smallest id on
+	// ties); Best the one of the smallest.
+	Worst, Best uint32
+	// ExactMax, ExactMin and ExactAvg are the rational values when the
+	// method was exact.
+	ExactMax, ExactMin, ExactAvg *big.Rat
+}
+
+// Summarize returns the extremes and the average of r over m's start
+// states.
+func Summarize(m *Model, r *Result) Summary {
+	var s Summary
+	s.MinLower, s.MinUpper = 2, 2
+	s.MaxLower, s.MaxUpper = -1, -1
+	sum := new(big.Rat)
+	for i := 0; i < m.Starts; i++ {
+		id := uint32(i)
+		l, u := r.Lower[id], r.Upper[id]
+		if r.Value(id) > (s.MaxLower+s.MaxUpper)/2 || i == 0 {
+			s.MaxLower, s.MaxUpper, s.Worst = l, u, id
+		}
+		if r.Value(id) < (s.MinLower+s.MinUpper)/2 || i == 0 {
+			s.MinLower, s.MinUpper, s.Best = l, u, id
+		}
+		s.AvgLower += l
+		s.AvgUpper += u
+		if r.Exact != nil {
+			sum.Add(sum, r.Exact[id])
+		}
+	}
+	if m.Starts > 0 {
+		s.AvgLower /= float64(m.Starts)
+		s.AvgUpper /= float64(m.Starts)
+	}
+	if r.Exact != nil {
+		s.ExactMax, s.ExactMin = r.Exact[s.Worst], r.Exact[s.Best]
+		s.ExactAvg = sum.Quo(sum, big.NewRat(int64(m.Starts), 1))
+	}
+	return s
+}
+
+// Schedule names the label each state's choice takes under r's scheduler
+// (NoLabel where there is none).
+func (m *Model) Schedule(r *Result) []symbolic.LabelID {
+	out := make([]symbolic.LabelID, m.NumStates())
+	for s, c := range r.Sched {
+		out[s] = symbolic.NoLabel
+		if c >= 0 {
+			out[s] = m.Label[c]
+		}
+	}
+	return out
+}
+
+// StateOf returns the state with id s.
+func (m *Model) StateOf(s uint32) symbolic.State {
+	st := make(symbolic.State, len(m.G.M.Vars))
+	m.G.L.Unpack(m.Store.Get(s), st)
+	return st
+}
+
+// Unsupported returns why vigil prob cannot compute a property read from a
+// JANI model ("" when it can): expected rewards are not probabilities.
+// Time-, step- and reward-bounded, steady-state and nested properties are
+// not imported at all (the import notes name them).
+func Unsupported(p *symbolic.Property) string {
+	if p == nil || p.Query == nil {
+		return ""
+	}
+	switch p.Query.Op {
+	case "Emin", "Emax":
+		return fmt.Sprintf("property %s is an expected reward (%s), which vigil prob does not compute (it computes reachability probabilities)", p.Name, p.Query.Op)
+	}
+	return ""
+}
+
+// Query is one probability vigil prob computes: Pmax or Pmin of reaching
+// the goal (or the unsafe) states, possibly as a complement (P(G ψ) = 1 -
+// P(F ¬ψ)) and compared with a bound.
+type Query struct {
+	Name       string
+	Target     explicit.Status // Goal or Unsafe
+	Max        bool
+	Complement bool    // the value asked for is 1 - P
+	Until      bool    // the unsafe states stop a run before the goal: ¬unsafe U goal
+	Weak       bool    // a complemented weak until: ψ W goal with unsafe = ¬ψ ∧ ¬goal
+	Cmp        string  // "", or a comparison with Bound
+	Bound      float64 //
+}
+
+// String is the query in PRISM's notation.
+func (q Query) String() string {
+	op := "Pmin"
+	if q.Max {
+		op = "Pmax"
+	}
+	what := "F goal"
+	if q.Until {
+		what = "¬unsafe U goal"
+	}
+	if q.Target == explicit.Unsafe {
+		what = "F unsafe"
+	}
+	if q.Complement {
+		// 1 - Pmin(F unsafe) = Pmax(G ¬unsafe), and the other way round.
+		what = "G ¬unsafe"
+		if q.Weak {
+			what = "¬unsafe W goal"
+		}
+		op = map[string]string{"Pmin": "Pmax", "Pmax": "Pmin"}[op]
+	}
+	s := fmt.Sprintf("%s=? [%s]", op, what)
+	if q.Cmp != "" {
+		s = fmt.Sprintf("%s%s%g [%s]", op, q.Cmp, q.Bound, what)
+	}
+	return s
+}
+
+// PropertyQuery returns the query of a property read from a JANI model
+// (Property.Query set), or why vigil prob does not compute it.
+func PropertyQuery(p *symbolic.Property) (Query, error) {
+	if why := Unsupported(p); why != "" {
+		return Query{}, fmt.Errorf("prob: %s: %s", p.Pos, why)
+	}
+	if p.Query == nil {
+		return Query{}, fmt.Errorf("prob: %s: property %s is not a probability of the model file (P=?, Pmax=?, Pmin=?); vigil prob computes Pr(reach unsafe) and Pr(reach goal) for it", p.Pos, p.Name)
+	}
+	q := Query{Name: p.Name, Cmp: p.Query.Cmp, Bound: p.Query.Bound}
+	switch p.Query.Op {
+	case "Pmax":
+		q.Max = true
+	case "Pmin":
+	default:
+		return Query{}, fmt.Errorf("prob: %s: property %s is a qualitative path property (%s), not a probability; vigil verify and vigil safe decide those", p.Pos, p.Name, p.Query.Op)
+	}
+	switch {
+	case p.Query.Always:
+		// P(G ψ) = 1 - P(F ¬ψ), with max and min exchanged.
+		q.Target, q.Complement, q.Max = explicit.Unsafe, true, !q.Max
+	case p.Query.Weak:
+		// P(ψ W φ) = 1 - P(¬φ U (¬ψ ∧ ¬φ)): the goal φ is terminal, so
+		// the second is P(F unsafe).
+		q.Target, q.Complement, q.Max, q.Weak = explicit.Unsafe, true, !q.Max, true
+	case p.Goal != nil:
+		q.Target = explicit.Goal
+		q.Until = p.Unsafe.Op != symbolic.CFalse
+	default:
+		q.Target = explicit.Unsafe
+	}
+	return q, nil
+}
+
+// Answer is a query's value over the start states.
+type Answer struct {
+	Query   Query
+	Result  *Result
+	Summary Summary
+	// Value, Lower and Upper are the answer: with one start state its
+	// value; with several, the largest for Pmax and the smallest for Pmin
+	// (the start state is chosen like the scheduler's choices). A
+	// complemented query's answer is 1 - P.
+	Value, Lower, Upper float64
+	Exact               *big.Rat // method exact
+	// Holds is "true", "false" or "unknown" (the bounds straddle the
+	// bound) for a query with a comparison.
+	Holds string
+}
+
+// Ask solves q on m.
+func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, error) {
+	opt.Max = q.Max
+	r, err := Solve(ctx, m, m.Target(q.Target), opt)
+	if err != nil {
+		return nil, err
+	}
+	a := &Answer{Query: q, Result: r, Summary: Summarize(m, r)}
+	s := a.Summary
+	a.Lower, a.Upper, a.Exact = s.MinLower, s.MinUpper, s.ExactMin
+	if q.Max {
+		a.Lower, a.Upper, a.Exact = s.MaxLower, s.MaxUpper, s.ExactMax
+	}
+	if q.Complement {
+		a.Lower, a.Upper = 1-a.Upper, 1-a.Lower
+		if a.Exact != nil {
+			a.Exact = new(big.Rat).Sub(big.NewRat(1, 1), a.Exact)
+		}
+	}
+	a.Value = (a.Lower + a.Upper) / 2
+	if a.Exact != nil {
+		a.Value, _ = a.Exact.Float64()
+	}
+	if q.Cmp != "" {
+		lo, hi := compare(a.Lower, q.Cmp, q.Bound), compare(a.Upper, q.Cmp, q.Bound)
+		switch {
+		case a.Exact != nil:
+			a.Holds = fmt.Sprint(compare(a.Value, q.Cmp, q.Bound))
+		case lo == hi:
+			a.Holds = fmt.Sprint(lo)
+		default:
+			a.Holds = "unknown"
+		}
+	}
+	return a, nil
+}
+
+func compare(v float64, cmp string, b float64) bool {
+	switch cmp {
+	case "=":
+		return v == b
+	case "≠":
+		return v != b
+	case "<":
+		return v < b
+	case "≤":
+		return v <= b
+	case ">":
+		return v > b
+	}
+	return v >= b
+}

@@ -1,0 +1,46 @@
+// Package prob computes reachability probabilities on vigil models, as the
+// probabilistic model checkers PRISM and Storm do: the reachable states of
+// a model become a Markov decision process (one choice per applicable
+// command) or, under a policy, the process restricted to the commands of the
+// policy's label (a Markov chain whenever the chosen label has one command
+// applicable), and Pmax / Pmin of reaching the goal or the unsafe states are
+// computed from every state.
+//
+// Design notes:
+//   - Probabilities are the command's outcome weights normalised (lang/spec.md:
+//     missing weights share what the written ones leave; JANI probabilities,
+//     also state-dependent ones, are weights). Outcomes of one command that
+//     lead to the same state are merged, so a choice is a distribution over
+//     distinct successors. Build keeps them as float64 and, for the exact
+//     method, as big.Rat.
+//   - The model is stored in compressed sparse rows as Storm stores
+//     nondeterministic models: state s has the choices RowStart[s] ..
+//     RowStart[s+1]-1; choice c has the entries EntryStart[c] ..
+//     EntryStart[c+1]-1. Terminal states (goal, unsafe), deadlocks and
+//     states where the policy is stuck have no choices.
+//   - Graph precomputation (graph.go) finds the states of probability 0 and
+//     1 for max (Prob0A, Prob1E) and min (Prob0E, Prob1A) by fixpoints over
+//     the transition graph, as in Baier and Katoen, Principles of Model
+//     Checking, section 10.6, and PRISM's and Storm's implementations.
+//   - Interval iteration (Haddad and Monmege 2018; Baier et al., CAV 2017)
+//     iterates a lower bound from 0 and an upper bound from 1 on the
+//     remaining states and stops when they are within epsilon. For max,
+//     maximal end components of those states are collapsed first (graph.go),
+//     without which the upper bound need not converge; for min, Prob0E has
+//     removed every end component already. Strongly connected components
+//     are solved one at a time, sinks first (Storm's topological solver),
+//     and every update rounds a lower bound down and an upper bound up by
+//     the worst-case rounding error of its sum, so the bounds hold in
+//     floating point too.
+//   - The exact method (exact.go) is policy iteration in rational
+//     arithmetic, seeded by interval iteration's scheduler: the induced chain
+//     is solved by sparse Gaussian elimination over math/big.Rat, and the
+//     scheduler is accepted only when its values satisfy the Bellman
+//     equations exactly, which makes them Pmax (the least fixpoint is below
+//     every fixpoint, a scheduler's value is below Pmax) or Pmin (the
+//     fixpoint is unique once Prob0E is fixed to 0).
+//
+// Files: build.go (the sparse model), graph.go (precomputation, end
+// components), ii.go (interval iteration and schedulers), exact.go (the
+// rational solver), check.go (the questions vigil prob asks).
+package prob

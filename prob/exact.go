@@ -1,0 +1,212 @@
+package prob
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+)
+
+// maxRounds bounds policy iteration's improvement rounds.
+const maxRounds = 1000
+
+// solveExact is policy iteration in rational arithmetic, seeded by r.Sched
+// (interval iteration's scheduler): it solves the chain the scheduler
+// induces exactly, and switches a state's choice only to one that is
+// strictly better, until no state can improve. The final values satisfy
+// the Bellman equations exactly in every state, which makes them the
+// optimum (see the package comment). zero are the states precomputation
+// set to 0 (for min: Prob0E, whose scheduler is kept).
+func solveExact(ctx context.Context, m *Model, g *graph, r *Result, target, zero []bool) error {
+	n := m.NumStates()
+	sched := append([]int32(nil), r.Sched...)
+	for s := 0; s < n; s++ {
+		if sched[s] < 0 && m.RowStart[s+1] > m.RowStart[s] && !target[s] {
+			sched[s] = int32(m.RowStart[s])
+		}
+	}
+	q := new(big.Rat)
+	for round := 1; round <= maxRounds; round++ {
+		x, err := chainValues(ctx, m, g, sched, target)
+		if err != nil {
+			return err
+		}
+		improved := false
+		for s := 0; s < n; s++ {
+			if target[s] || m.RowStart[s+1] == m.RowStart[s] {
+				continue
+			}
+			if !r.Max && zero[s] {
+				if x[s].Sign() != 0 {
+					return fmt.Errorf("prob: internal error: state %d has Pmin 0 but its scheduler reaches the target with probability %s", s, x[s].RatString())
+				}
+				continue
+			}
+			best := sched[s]
+			bestV := x[s]
+			for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
+				q.SetInt64(0)
+				for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+					if t := x[m.To[e]]; t.Sign() != 0 {
+						q.Add(q, new(big.Rat).Mul(m.Exact[e], t))
+					}
+				}
+				if cmp := q.Cmp(bestV); r.Max && cmp > 0 || !r.Max && cmp < 0 {
+					best, bestV = int32(c), new(big.Rat).Set(q)
+				}
+			}
+			if best != sched[s] {
+				sched[s] = best
+				improved = true
+			}
+		}
+		r.Rounds++
+		if !improved {
+			r.Exact = x
+			r.Sched = sched
+			for s := 0; s < n; s++ {
+				if target[s] {
+					r.Sched[s] = -1
+				}
+				f, _ := x[s].Float64()
+				r.Lower[s], r.Upper[s] = f, f
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("prob: the exact method did not converge in %d rounds of policy iteration (use --method ii)", maxRounds)
+}
+
+// chainValues returns the probability of reaching target in the chain
+// that sched induces: 1 on target, 0 where the chain cannot reach it, and
+// the solution of x = P x elsewhere, by sparse Gaussian elimination.
+func chainValues(ctx context.Context, m *Model, g *graph, sched []int32, target []bool) ([]*big.Rat, error) {
+	n := m.NumStates()
+	// The states that reach target under sched.
+	reach := append([]bool(nil), target...)
+	var queue []uint32
+	for s, ok := range target {
+		if ok {
+			queue = append(queue, uint32(s))
+		}
+	}
+	for len(queue) > 0 {
+		t := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, c := range g.pre.Choice[g.pre.Start[t]:g.pre.Start[t+1]] {
+			s := g.owner[c]
+			if !reach[s] && sched[s] == int32(c) {
+				reach[s] = true
+				queue = append(queue, s)
+			}
+		}
+	}
+	x := make([]*big.Rat, n)
+	// rows[s]: x_s = b[s] + sum rows[s][t] x_t over unknown t.
+	rows := make([]map[uint32]*big.Rat, n)
+	b := make([]*big.Rat, n)
+	users := make([]map[uint32]bool, n) // users[t]: rows that mention t
+	for s := 0; s < n; s++ {
+		switch {
+		case target[s]:
+			x[s] = big.NewRat(1, 1)
+		case !reach[s]:
+			x[s] = new(big.Rat)
+		}
+	}
+	for s := 0; s < n; s++ {
+		if x[s] != nil {
+			continue
+		}
+		c := sched[s]
+		row := map[uint32]*big.Rat{}
+		bs := new(big.Rat)
+		for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+			t := m.To[e]
+			switch {
+			case target[t]:
+				bs.Add(bs, m.Exact[e])
+			case x[t] != nil: // cannot reach: 0
+			default:
+				if v, ok := row[t]; ok {
+					row[t] = new(big.Rat).Add(v, m.Exact[e])
+				} else {
+					row[t] = m.Exact[e]
+				}
+				if users[t] == nil {
+					users[t] = map[uint32]bool{}
+				}
+				users[t][uint32(s)] = true
+			}
+		}
+		rows[s], b[s] = row, bs
+	}
+	// Eliminate in breadth-first order: mostly forward models make few
+	// rows mention an earlier state.
+	var order []uint32
+	one := big.NewRat(1, 1)
+	for s := 0; s < n; s++ {
+		if x[s] != nil {
+			continue
+		}
+		if len(order)&63 == 63 && ctx.Err() != nil {
+			return nil, fmt.Errorf("prob: exact solution stopped: %w", context.Cause(ctx))
+		}
+		order = append(order, uint32(s))
+		k := uint32(s)
+		row := rows[k]
+		if self, ok := row[k]; ok {
+			// x_k = (b_k + sum_{j≠k} a_kj x_j) / (1 - a_kk)
+			delete(row, k)
+			delete(users[k], k)
+			f := new(big.Rat).Sub(one, self)
+			if f.Sign() == 0 {
+				return nil, fmt.Errorf("prob: internal error: state %d is absorbing but was not found by precomputation", k)
+			}
+			f.Inv(f)
+			for j, a := range row {
+				row[j] = new(big.Rat).Mul(a, f)
+			}
+			b[k] = new(big.Rat).Mul(b[k], f)
+		}
+		for i := range users[k] {
+			ri := rows[i]
+			a := ri[k]
+			delete(ri, k)
+			for j, akj := range row {
+				add := new(big.Rat).Mul(a, akj)
+				if v, ok := ri[j]; ok {
+					v = new(big.Rat).Add(v, add)
+					if v.Sign() == 0 {
+						delete(ri, j)
+						delete(users[j], i)
+					} else {
+						ri[j] = v
+					}
+				} else {
+					ri[j] = add
+					if users[j] == nil {
+						users[j] = map[uint32]bool{}
+					}
+					users[j][i] = true
+				}
+			}
+			if b[k].Sign() != 0 {
+				b[i] = new(big.Rat).Add(b[i], new(big.Rat).Mul(a, b[k]))
+			}
+		}
+		users[k] = nil
+		for j := range row {
+			delete(users[j], k)
+		}
+	}
+	// Back substitution: a row mentions only states eliminated after it.
+	for i := len(order) - 1; i >= 0; i-- {
+		k := order[i]
+		v := new(big.Rat).Set(b[k])
+		for j, a := range rows[k] {
+			v.Add(v, new(big.Rat).Mul(a, x[j]))
+		}
+		x[k] = v
+	}
+	return x, nil
+}

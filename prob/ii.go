@@ -1,0 +1,449 @@
+package prob
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"time"
+)
+
+// Method names a solution method.
+type Method string
+
+const (
+	// II is interval iteration: lower and upper bounds that meet within
+	// epsilon.
+	II Method = "ii"
+	// Exact is policy iteration in rational arithmetic (exact.go).
+	Exact Method = "exact"
+)
+
+// ParseMethod reads "ii" or "exact".
+func ParseMethod(s string) (Method, error) {
+	switch Method(s) {
+	case II, Exact:
+		return Method(s), nil
+	}
+	return "", fmt.Errorf("prob: unknown method %q; use ii or exact", s)
+}
+
+// DefaultEpsilon is the precision of interval iteration (Storm's default).
+const DefaultEpsilon = 1e-6
+
+// DefaultMaxExact is the largest model the exact method solves.
+const DefaultMaxExact = 2000
+
+// SolveOptions configure Solve.
+type SolveOptions struct {
+	Max    bool   // Pmax (true) or Pmin
+	Method Method // "" means II
+	// Epsilon: interval iteration stops when upper - lower <= Epsilon *
+	// lower in every state (or <= Epsilon with Absolute). 0 means
+	// DefaultEpsilon.
+	Epsilon  float64
+	Absolute bool
+	// MaxExact bounds the states of a model the exact method takes (0:
+	// DefaultMaxExact).
+	MaxExact int
+	// Progress, if set, is called after every iteration with the
+	// iteration count and the largest gap upper - lower.
+	Progress func(iter int, gap float64)
+}
+
+// Result holds the probabilities of reaching the target from every state.
+type Result struct {
+	Max          bool
+	Method       Method
+	Lower, Upper []float64 // per state; equal where the value is known exactly
+	// Exact holds the values as rationals (method exact); nil otherwise.
+	Exact []*big.Rat
+	// Sched is, per state, a choice attaining the value (with method ii,
+	// up to epsilon), or -1 where the state has no choice or any choice
+	// does.
+	Sched []int32
+	// Iterations counts interval-iteration sweeps (of the component that
+	// needed the most; see iterate); Rounds the exact
+	// method's policy-iteration rounds (each an exact solution of a chain).
+	Iterations, Rounds int
+	// Zero and One count the states precomputation settled at 0 and 1.
+	Zero, One int
+	Elapsed   time.Duration
+}
+
+// Value returns the midpoint of state s's bounds (its exact value when
+// the bounds meet).
+func (r *Result) Value(s uint32) float64 {
+	if r.Exact != nil {
+		f, _ := r.Exact[s].Float64()
+		return f
+	}
+	return (r.Lower[s] + r.Upper[s]) / 2
+}
+
+// Solve computes Pmax or Pmin of reaching the states marked in target
+// (which must have no choices: terminal states) from every state of m.
+func Solve(ctx context.Context, m *Model, target []bool, opt SolveOptions) (*Result, error) {
+	t0 := time.Now()
+	if opt.Epsilon == 0 {
+		opt.Epsilon = DefaultEpsilon
+	}
+	if opt.Method == "" {
+		opt.Method = II
+	}
+	if opt.Method == Exact {
+		limit := opt.MaxExact
+		if limit == 0 {
+			limit = DefaultMaxExact
+		}
+		if m.NumStates() > limit {
+			return nil, fmt.Errorf("prob: the exact method solves models of at most %d states; this one has %d (use --method ii)", limit, m.NumStates())
+		}
+		if m.Exact == nil {
+			return nil, fmt.Errorf("prob: the model was built without exact probabilities (internal error)")
+		}
+	}
+	if !(opt.Epsilon > 0 && opt.Epsilon < 1) {
+		return nil, fmt.Errorf("prob: epsilon %g is not in (0, 1)", opt.Epsilon)
+	}
+	n := m.NumStates()
+	g := newGraph(m)
+	r := &Result{Max: opt.Max, Method: opt.Method, Lower: make([]float64, n), Upper: make([]float64, n), Sched: make([]int32, n)}
+	var zero, one []bool
+	var sched []int32
+	if opt.Max {
+		zero = g.prob0A(target)
+		one, sched = g.prob1E(target)
+	} else {
+		zero, sched = g.prob0E(target)
+		one = g.prob1A(target, zero)
+	}
+	copy(r.Sched, sched)
+	maybe := make([]bool, n)
+	for s := 0; s < n; s++ {
+		switch {
+		case one[s]:
+			r.Lower[s], r.Upper[s] = 1, 1
+			r.One++
+			if !opt.Max && m.RowStart[s+1] > m.RowStart[s] {
+				r.Sched[s] = int32(m.RowStart[s])
+			}
+		case zero[s]:
+			r.Zero++
+		default:
+			maybe[s] = true
+		}
+	}
+	q := newQuotient(g, maybe, opt.Max)
+	iters, err := q.iterate(ctx, one, opt)
+	r.Iterations = iters
+	if err != nil {
+		return nil, err
+	}
+	for s := 0; s < n; s++ {
+		if maybe[s] {
+			c := q.class[s]
+			r.Lower[s], r.Upper[s] = q.lo[c], q.hi[c]
+		}
+	}
+	q.scheduler(r.Sched, one)
+	if opt.Method == Exact {
+		if err := solveExact(ctx, m, g, r, target, zero); err != nil {
+			return nil, err
+		}
+	}
+	r.Elapsed = time.Since(t0)
+	return r, nil
+}
+
+// quotient is the model on the undecided states with, for max, each
+// maximal end component collapsed into one class whose choices are its
+// states' choices that leave it.
+type quotient struct {
+	g        *graph
+	max      bool
+	class    []int32 // per state: its class, -1 when decided
+	members  [][]uint32
+	choices  [][]uint32 // per class
+	internal []bool     // per choice: inside its end component (max only)
+	lo, hi   []float64  // per class
+}
+
+func newQuotient(g *graph, maybe []bool, max bool) *quotient {
+	m := g.m
+	n := m.NumStates()
+	q := &quotient{g: g, max: max, class: make([]int32, n)}
+	var comp []int32
+	k := 0
+	if max {
+		comp, k, q.internal = g.mecs(maybe)
+	}
+	q.members = make([][]uint32, k)
+	for s := 0; s < n; s++ {
+		q.class[s] = -1
+		if !maybe[s] {
+			continue
+		}
+		if comp != nil && comp[s] >= 0 {
+			q.class[s] = comp[s]
+		} else {
+			q.class[s] = int32(len(q.members))
+			q.members = append(q.members, nil)
+		}
+		q.members[q.class[s]] = append(q.members[q.class[s]], uint32(s))
+	}
+	q.choices = make([][]uint32, len(q.members))
+	for c, ms := range q.members {
+		for _, s := range ms {
+			for ch := m.RowStart[s]; ch < m.RowStart[s+1]; ch++ {
+				if q.internal != nil && q.internal[ch] {
+					continue
+				}
+				q.choices[c] = append(q.choices[c], ch)
+			}
+		}
+	}
+	q.lo = make([]float64, len(q.members))
+	q.hi = make([]float64, len(q.members))
+	for c := range q.hi {
+		q.hi[c] = 1
+	}
+	return q
+}
+
+// iterate runs interval iteration (Gauss-Seidel sweeps) until the bounds
+// of every class are within epsilon; one marks the states of value 1.
+func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (int, error) {
+	m := q.g.m
+	val := func(v []float64, t uint32) float64 {
+		if c := q.class[t]; c >= 0 {
+			return v[c]
+		}
+		if one[t] {
+			return 1
+		}
+		return 0
+	}
+	// best is one Bellman update of class c on the bounds v; dir -1
+	// rounds a lower bound down, +1 an upper bound up. A choice of k
+	// entries sums k non-negative products of probabilities (each within
+	// 2^-53 relative of the rational it stands for) and bounds: the float
+	// result is within (k+2)·2^-53 of the exact sum, relatively (Higham,
+	// Accuracy and Stability of Numerical Algorithms, 3.1), plus what
+	// underflow loses; moving it by that much keeps the bounds sound
+	// despite rounding.
+	// The most entries of a choice of each class, for the rounding margin.
+	width := make([]float64, len(q.members))
+	for c := range q.members {
+		for _, ch := range q.choices[c] {
+			width[c] = max(width[c], float64(m.EntryStart[ch+1]-m.EntryStart[ch]+2))
+		}
+	}
+	best := func(v []float64, c int, dir float64) float64 {
+		b := math.Inf(1)
+		if q.max {
+			b = math.Inf(-1)
+		}
+		for _, ch := range q.choices[c] {
+			sum := 0.0
+			for e := m.EntryStart[ch]; e < m.EntryStart[ch+1]; e++ {
+				sum += m.P[e] * val(v, m.To[e])
+			}
+			if q.max == (sum > b) && sum != b {
+				b = sum
+			}
+		}
+		if len(q.choices[c]) == 0 {
+			return 0
+		}
+		// The margin of the widest choice bounds every choice's, so it
+		// covers the optimum whichever choice attains it.
+		k := width[c]
+		b += dir * (k*0x1p-53*b + k*0x1p-1022) // 2^-1022, the smallest normal number, bounds what underflow loses per product
+		return min(max(b, 0), 1)
+	}
+	// Topological interval iteration (Storm's topological solver): the
+	// strongly connected components of the classes come sinks first, so
+	// each is iterated once the bounds of everything it leads to are
+	// final; a component of one class without a self-loop takes one sweep.
+	// A component stops when its bounds are within epsilon, or when a
+	// sweep changes nothing (floating point cannot tighten them further);
+	// either way the bounds stay sound.
+	iters, done := 0, 0
+	for _, comp := range q.components() {
+		for it := 1; ; it++ {
+			gap, converged, changed := 0.0, true, false
+			for i := len(comp) - 1; i >= 0; i-- {
+				c := comp[i]
+				if l := best(q.lo, int(c), -1); l > q.lo[c] {
+					q.lo[c] = l
+					changed = true
+				}
+				if u := best(q.hi, int(c), +1); u < q.hi[c] {
+					q.hi[c] = u
+					changed = true
+				}
+				d := q.hi[c] - q.lo[c]
+				gap = max(gap, d)
+				if opt.Absolute && d > opt.Epsilon || !opt.Absolute && d > opt.Epsilon*q.lo[c] {
+					converged = false
+				}
+			}
+			iters = max(iters, it)
+			if len(comp) > 1 && opt.Progress != nil {
+				opt.Progress(it, gap)
+			}
+			if converged || !changed {
+				break
+			}
+			if ctx.Err() != nil {
+				return iters, fmt.Errorf("prob: interval iteration stopped after %d iterations (gap %.3g): %w", it, gap, context.Cause(ctx))
+			}
+		}
+		done += len(comp)
+		if done&0xfff < len(comp) && ctx.Err() != nil {
+			return iters, fmt.Errorf("prob: interval iteration stopped: %w", context.Cause(ctx))
+		}
+	}
+	return iters, nil
+}
+
+// components returns the strongly connected components of the classes
+// (an edge leads from a class to the classes its choices may enter), each
+// after every component it leads to (Tarjan's order), members ascending.
+func (q *quotient) components() [][]int32 {
+	m := q.g.m
+	n := len(q.members)
+	// Class successors, in compressed rows.
+	start := make([]int32, n+1)
+	var succ []int32
+	for c := 0; c < n; c++ {
+		for _, ch := range q.choices[c] {
+			for e := m.EntryStart[ch]; e < m.EntryStart[ch+1]; e++ {
+				if t := q.class[m.To[e]]; t >= 0 {
+					succ = append(succ, t)
+				}
+			}
+		}
+		start[c+1] = int32(len(succ))
+	}
+	index := make([]int32, n)
+	low := make([]int32, n)
+	on := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int32
+	type frame struct{ c, next int32 }
+	var call []frame
+	var out [][]int32
+	counter := int32(0)
+	for root := 0; root < n; root++ {
+		if index[root] >= 0 {
+			continue
+		}
+		call = append(call, frame{c: int32(root), next: start[root]})
+		index[root], low[root] = counter, counter
+		counter++
+		stack = append(stack, int32(root))
+		on[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			c := f.c
+			if f.next < start[c+1] {
+				t := succ[f.next]
+				f.next++
+				switch {
+				case index[t] < 0:
+					index[t], low[t] = counter, counter
+					counter++
+					stack = append(stack, t)
+					on[t] = true
+					call = append(call, frame{c: t, next: start[t]})
+				case on[t] && index[t] < low[c]:
+					low[c] = index[t]
+				}
+				continue
+			}
+			if low[c] == index[c] {
+				var comp []int32
+				for {
+					t := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					on[t] = false
+					comp = append(comp, t)
+					if t == c {
+						break
+					}
+				}
+				slices.Sort(comp)
+				out = append(out, comp)
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				if p := call[len(call)-1].c; low[c] < low[p] {
+					low[p] = low[c]
+				}
+			}
+		}
+	}
+	return out
+}
+
+// scheduler fills sched for the undecided states: per class the best
+// choice by the midpoint of the bounds; within an end component, the
+// states that do not own that choice move towards its owner by internal
+// choices.
+func (q *quotient) scheduler(sched []int32, one []bool) {
+	m := q.g.m
+	mid := make([]float64, len(q.lo))
+	for c := range mid {
+		mid[c] = (q.lo[c] + q.hi[c]) / 2
+	}
+	for c, ms := range q.members {
+		bestCh, bestV := int32(-1), 0.0
+		for _, ch := range q.choices[c] {
+			sum := 0.0
+			for e := m.EntryStart[ch]; e < m.EntryStart[ch+1]; e++ {
+				t := m.To[e]
+				switch {
+				case q.class[t] >= 0:
+					sum += m.P[e] * mid[q.class[t]]
+				case one[t]:
+					sum += m.P[e]
+				}
+			}
+			if bestCh < 0 || q.max && sum > bestV || !q.max && sum < bestV {
+				bestCh, bestV = int32(ch), sum
+			}
+		}
+		for _, s := range ms {
+			sched[s] = -1
+		}
+		if bestCh < 0 {
+			continue
+		}
+		owner := q.g.owner[bestCh]
+		sched[owner] = bestCh
+		if len(ms) == 1 {
+			continue
+		}
+		// Backward search within the component towards the owner.
+		done := map[uint32]bool{owner: true}
+		queue := []uint32{owner}
+		for len(queue) > 0 {
+			t := queue[0]
+			queue = queue[1:]
+			for _, ch := range q.g.pre.Choice[q.g.pre.Start[t]:q.g.pre.Start[t+1]] {
+				s := q.g.owner[ch]
+				if q.class[s] != int32(c) || done[s] || !q.internal[ch] {
+					continue
+				}
+				done[s] = true
+				sched[s] = int32(ch)
+				queue = append(queue, s)
+			}
+		}
+	}
+}

@@ -1,0 +1,153 @@
+"""A Gymnasium-style environment over a vigil model, through `vigil env`.
+
+Standard library only: the model's semantics stay in vigil, which speaks
+JSON lines on a pipe (see `vigil help env`). When gymnasium is installed,
+VigilEnv subclasses gymnasium.Env and has observation and action spaces;
+without it, it has the same methods:
+
+    env = VigilEnv("specs/lang_grid.spec")
+    obs, info = env.reset(seed=7)
+    mask = env.action_masks()           # 1 where a label is applicable
+    obs, reward, terminated, truncated, info = env.step(0)
+    env.close()
+
+Run `python3 python/vigil_env.py MODEL [-D N=V ...]` for a random-agent
+demonstration and the steps per second through the pipe.
+"""
+
+import json
+import random
+import subprocess
+import sys
+import time
+
+try:  # optional
+    import gymnasium as _gym
+    from gymnasium import spaces as _spaces
+
+    _Base = _gym.Env
+except ImportError:  # pragma: no cover - without gymnasium
+    _gym = None
+    _spaces = None
+    _Base = object
+
+
+class VigilError(RuntimeError):
+    """An error object returned by vigil env (the session goes on)."""
+
+
+class VigilEnv(_Base):
+    """The model FILE as an environment; extra arguments go to vigil env
+    (for example ["-D", "N=4", "--property", "p", "--max-steps", "200"])."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, model, args=(), vigil="vigil"):
+        self._proc = subprocess.Popen(
+            [vigil, "env", model, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        self._mask = None
+        self.labels = None
+        self.vars = None
+        first = self._call({"op": "reset"})
+        self.labels, self.vars = first["labels"], first["vars"]
+        self._mask = first["mask"]
+        if _spaces is not None:
+            self.action_space = _spaces.Discrete(len(self.labels))
+            self.observation_space = _spaces.Box(
+                low=-(2**31), high=2**31 - 1, shape=(len(self.vars),), dtype="int64"
+            )
+
+    def _call(self, request):
+        if self._proc.poll() is not None:
+            raise VigilError("vigil env has exited")
+        self._proc.stdin.write(json.dumps(request) + "\n")
+        self._proc.stdin.flush()
+        line = self._proc.stdout.readline()
+        if not line:
+            raise VigilError("vigil env closed the pipe")
+        reply = json.loads(line)
+        if "error" in reply:
+            raise VigilError(reply["error"])
+        return reply
+
+    def reset(self, seed=None, options=None):
+        """Starts an episode; options={"state": {"x": 1, ...}} sets the state."""
+        request = {"op": "reset"}
+        if seed is not None:
+            request["seed"] = int(seed)
+        if options and "state" in options:
+            request["state"] = options["state"]
+        reply = self._call(request)
+        self._mask = reply["mask"]
+        return reply["obs"], reply["info"]
+
+    def step(self, action):
+        reply = self._call({"op": "step", "action": int(action)})
+        self._mask = reply["mask"]
+        return reply["obs"], reply["reward"], reply["terminated"], reply["truncated"], reply["info"]
+
+    def step_many(self, actions):
+        """Several steps in one round trip; stops where the episode ends or
+        an action is not applicable (that step is an error dict)."""
+        reply = self._call({"op": "step_many", "actions": [int(a) for a in actions]})
+        steps = reply["steps"]
+        for s in steps:
+            if "mask" in s:
+                self._mask = s["mask"]
+        return steps
+
+    def action_masks(self):
+        """1 for each applicable label (sb3-contrib's MaskablePPO reads this)."""
+        return list(self._mask)
+
+    def close(self):
+        if self._proc.poll() is None:
+            try:
+                self._call({"op": "close"})
+            except VigilError:
+                pass
+            self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+
+
+def _demo(argv):
+    if not argv:
+        print(__doc__)
+        return 2
+    env = VigilEnv(argv[0], argv[1:])
+    rng = random.Random(1)
+    steps, episodes, goals, unsafe = 0, 0, 0, 0
+    start = time.time()
+    while steps < 20000:
+        env.reset(seed=episodes)
+        episodes += 1
+        while True:
+            mask = env.action_masks()
+            choices = [a for a, ok in enumerate(mask) if ok]
+            obs, reward, terminated, truncated, info = env.step(rng.choice(choices))
+            steps += 1
+            if terminated or truncated:
+                goals += info["goal"]
+                unsafe += info["unsafe"]
+                break
+    single = steps / (time.time() - start)
+    # Batched: one step_many per episode with a fixed action, to measure
+    # the pipe with fewer round trips.
+    start, batched = time.time(), 0
+    for k in range(2000):
+        env.reset(seed=k)
+        batched += sum(1 for s in env.step_many([0] * 50) if "obs" in s)
+    many = batched / (time.time() - start)
+    env.close()
+    print(f"{episodes} episodes of a random agent: {goals} reached the goal, {unsafe} an unsafe state")
+    print(f"steps per second: {single:.0f} single, {many:.0f} batched (step_many)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_demo(sys.argv[1:]))

@@ -1,0 +1,247 @@
+// Package rlenv serves a vigil model as a reinforcement-learning
+// environment, as jani_env does for JANI models: observations are the
+// variable values in declaration order (Booleans as 0/1), actions are label
+// indices with a mask of the applicable ones, and a step samples one
+// applicable command of the label uniformly (as vigil run --outcomes
+// weighted does) and one of its outcomes by the weights (package prob's
+// normalisation, state-dependent JANI probabilities included).
+//
+// Serve speaks JSON lines (one request, one response per line; see
+// Request): reset, step, step_many and close. A malformed request gets an
+// error object and the session goes on.
+package rlenv
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"vigil/prob"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Options configure an environment.
+type Options struct {
+	StepReward    float64 // reward of every step (vigil env: -1)
+	GoalReward    float64 // added when a step reaches a goal state
+	UnsafePenalty float64 // subtracted when a step reaches an unsafe state
+	MaxSteps      int     // an episode is truncated after this many steps (0: never)
+	Seed          uint64  // the generator's seed until a reset names one
+	// StartTries bounds the rejection sampling of start states before
+	// Reset falls back to enumerating them (0: 100000).
+	StartTries int
+}
+
+// Env is one environment: a model, a property (its start, unsafe and goal
+// conditions) and the current state.
+type Env struct {
+	g       *explicit.Generator
+	w       *prob.Weights
+	opt     Options
+	rng     *rand.Rand
+	x       explicit.Expansion
+	s       symbolic.State
+	started bool
+	over    bool
+	steps   int
+	ws      []float64
+	cmds    []int32
+	lo, hi  []int
+	boxOK   bool
+}
+
+// New makes an environment for g's model and property.
+func New(g *explicit.Generator, opt Options) (*Env, error) {
+	w, err := prob.NewWeights(g.M)
+	if err != nil {
+		return nil, err
+	}
+	if opt.StartTries == 0 {
+		opt.StartTries = 100000
+	}
+	e := &Env{g: g, w: w, opt: opt, rng: rand.New(rand.NewPCG(opt.Seed, 0x656e76))}
+	e.lo, e.hi, e.boxOK = g.StartBounds()
+	return e, nil
+}
+
+// Labels returns the action names, indexed by action.
+func (e *Env) Labels() []string {
+	out := make([]string, len(e.g.M.Labels))
+	for i, l := range e.g.M.Labels {
+		out[i] = l.Name
+	}
+	return out
+}
+
+// Vars returns the variable names, indexed like an observation.
+func (e *Env) Vars() []string {
+	out := make([]string, len(e.g.M.Vars))
+	for i, v := range e.g.M.Vars {
+		out[i] = v.Name
+	}
+	return out
+}
+
+// Observation is what a reset or a step returns.
+type Observation struct {
+	Obs        []int   `json:"obs"`
+	Mask       []int   `json:"mask"`
+	Reward     float64 `json:"reward"`
+	Terminated bool    `json:"terminated"`
+	Truncated  bool    `json:"truncated"`
+	Info       Info    `json:"info"`
+}
+
+// Info says why an episode ended, and where a step went.
+type Info struct {
+	Unsafe   bool `json:"unsafe"`
+	Goal     bool `json:"goal"`
+	Deadlock bool `json:"deadlock"`
+	Steps    int  `json:"steps"`
+}
+
+// Reset starts an episode: in state s when s is not nil, else in a start
+// state drawn uniformly (rejection sampling in the start condition's
+// bounding box, which enumerates nothing; after StartTries misses, by
+// enumerating the start states). reseed makes the generator restart from
+// seed.
+func (e *Env) Reset(seed uint64, reseed bool, s symbolic.State) (Observation, error) {
+	if reseed {
+		e.rng = rand.New(rand.NewPCG(seed, 0x656e76))
+	}
+	m := e.g.M
+	switch {
+	case s != nil:
+		if v := m.InRange(s); v >= 0 {
+			return Observation{}, fmt.Errorf("rlenv: %s = %d is outside its range %d..%d", m.Vars[v].Name, s[v], m.Vars[v].Lo, m.Vars[v].Hi)
+		}
+		e.s = append(e.s[:0], s...)
+	case e.g.Prop == nil || e.g.Prop.Start == nil:
+		init, err := m.InitialState()
+		if err != nil {
+			return Observation{}, err
+		}
+		e.s = init
+	default:
+		if err := e.sampleStart(); err != nil {
+			return Observation{}, err
+		}
+	}
+	e.started, e.steps = true, 0
+	o := e.observe(0)
+	e.over = o.Terminated
+	return o, nil
+}
+
+func (e *Env) sampleStart() error {
+	m := e.g.M
+	if !e.boxOK {
+		return fmt.Errorf("rlenv: %s: no state satisfies the start condition of property %s", e.g.Prop.Pos, e.g.Prop.Name)
+	}
+	s := make(symbolic.State, len(m.Vars))
+	for try := 0; try < e.opt.StartTries; try++ {
+		for i := range s {
+			s[i] = e.lo[i] + e.rng.IntN(e.hi[i]-e.lo[i]+1)
+		}
+		if e.g.Prop.Start.Holds(s) {
+			e.s = s
+			return nil
+		}
+	}
+	got, err := e.g.SampleStart(e.rng, 0)
+	if err != nil {
+		return err
+	}
+	e.s = got
+	return nil
+}
+
+// observe describes the current state after a step of the given reward.
+func (e *Env) observe(reward float64) Observation {
+	o := Observation{Obs: append([]int(nil), e.s...), Mask: make([]int, len(e.g.M.Labels)), Reward: reward}
+	o.Info.Steps = e.steps
+	switch e.g.Status(e.s) {
+	case explicit.Unsafe:
+		o.Info.Unsafe, o.Terminated = true, true
+		return o
+	case explicit.Goal:
+		o.Info.Goal, o.Terminated = true, true
+		return o
+	}
+	e.g.Applicable(e.s, &e.x)
+	for _, l := range e.x.Labels {
+		o.Mask[l] = 1
+	}
+	if len(e.x.Labels) == 0 {
+		o.Info.Deadlock, o.Terminated = true, true
+	}
+	if !o.Terminated && e.opt.MaxSteps > 0 && e.steps >= e.opt.MaxSteps {
+		o.Truncated = true
+	}
+	return o
+}
+
+// Step takes action a (a label index) and returns the next observation.
+// An inapplicable action, a step before Reset or after the episode ended
+// is an error, and the state does not change.
+func (e *Env) Step(a int) (Observation, error) {
+	m := e.g.M
+	switch {
+	case !e.started:
+		return Observation{}, fmt.Errorf("rlenv: step before reset")
+	case e.over:
+		return Observation{}, fmt.Errorf("rlenv: the episode is over (terminated or truncated): reset")
+	case a < 0 || a >= len(m.Labels):
+		return Observation{}, fmt.Errorf("rlenv: action %d out of range: there are %d actions (0..%d)", a, len(m.Labels), len(m.Labels)-1)
+	}
+	e.g.Applicable(e.s, &e.x)
+	e.cmds = e.cmds[:0]
+	for _, ci := range e.x.Enabled() {
+		if m.Commands[ci].Label == symbolic.LabelID(a) {
+			e.cmds = append(e.cmds, ci)
+		}
+	}
+	if len(e.cmds) == 0 {
+		var app []string
+		for _, l := range e.x.Labels {
+			app = append(app, fmt.Sprintf("%d (%s)", l, m.Labels[l].Name))
+		}
+		return Observation{}, fmt.Errorf("rlenv: action %d (%s) is not applicable in state %s; applicable: %s", a, m.Labels[a].Name, m.FormatState(e.s), strings.Join(app, ", "))
+	}
+	ci := int(e.cmds[e.rng.IntN(len(e.cmds))])
+	ws, err := e.w.At(ci, e.s, e.ws[:0])
+	if err != nil {
+		return Observation{}, err
+	}
+	e.ws = ws
+	u := e.rng.Float64()
+	oi := len(ws) - 1
+	for i, p := range ws {
+		if u < p {
+			oi = i
+			break
+		}
+		u -= p
+	}
+	for ws[oi] == 0 && oi > 0 { // rounding fell on a zero-weight outcome
+		oi--
+	}
+	t, err := e.g.Apply(e.s, ci, oi)
+	if err != nil {
+		return Observation{}, err
+	}
+	e.s = t
+	e.steps++
+	step := e.opt.StepReward
+	o := e.observe(0)
+	switch {
+	case o.Info.Goal:
+		step += e.opt.GoalReward
+	case o.Info.Unsafe:
+		step -= e.opt.UnsafePenalty
+	}
+	o.Reward = step
+	e.over = o.Terminated || o.Truncated
+	return o, nil
+}

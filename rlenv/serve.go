@@ -1,0 +1,187 @@
+package rlenv
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// Request is one line of the protocol:
+//
+//	{"op": "reset", "seed": 7}                  a start state drawn uniformly (seed optional)
+//	{"op": "reset", "state": {"x": 1, "b": true}} a given state
+//	{"op": "step", "action": 2}                 one step
+//	{"op": "step_many", "actions": [2, 0, 1]}   steps in a row, until the episode ends
+//	{"op": "close"}                             ends the session
+type Request struct {
+	Op      string                     `json:"op"`
+	Seed    *uint64                    `json:"seed,omitempty"`
+	State   map[string]json.RawMessage `json:"state,omitempty"`
+	Action  *int                       `json:"action,omitempty"`
+	Actions []int                      `json:"actions,omitempty"`
+}
+
+// resetReply is a reset's answer: the observation and the names of the
+// actions and of the observation's entries.
+type resetReply struct {
+	Observation
+	Labels []string `json:"labels"`
+	Vars   []string `json:"vars"`
+}
+
+// errorReply is the answer to a request that failed; the session goes on.
+type errorReply struct {
+	Error string `json:"error"`
+	Line  int    `json:"line"`
+}
+
+// Serve answers the requests read from r on w, one JSON line each, until
+// a close request, the end of r, or ctx's end. It returns nil on close
+// or end of input.
+func (e *Env) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	out := bufio.NewWriter(w)
+	enc := json.NewEncoder(out)
+	lines := make(chan string)
+	readErr := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64*1024), 16<<20)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+		readErr <- sc.Err()
+		close(lines)
+	}()
+	n := 0
+	for {
+		var line string
+		var ok bool
+		select {
+		case <-ctx.Done():
+			out.Flush()
+			return context.Cause(ctx)
+		case line, ok = <-lines:
+		}
+		if !ok {
+			out.Flush()
+			return <-readErr
+		}
+		n++
+		if len(line) == 0 {
+			continue
+		}
+		reply, closing := e.handle(line, n)
+		if err := enc.Encode(reply); err != nil {
+			return err
+		}
+		if err := out.Flush(); err != nil {
+			return err
+		}
+		if closing {
+			return nil
+		}
+	}
+}
+
+// handle answers one request line.
+func (e *Env) handle(line string, n int) (reply any, closing bool) {
+	fail := func(err error) (any, bool) { return errorReply{Error: err.Error(), Line: n}, false }
+	var req Request
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return fail(fmt.Errorf("rlenv: request %d is not a request object: %v", n, err))
+	}
+	if dec.More() {
+		return fail(fmt.Errorf("rlenv: request %d has more than one JSON value; send one object per line", n))
+	}
+	switch req.Op {
+	case "reset":
+		var s symbolic.State
+		if req.State != nil {
+			var err error
+			if s, err = e.parseState(req.State); err != nil {
+				return fail(err)
+			}
+		}
+		var seed uint64
+		if req.Seed != nil {
+			seed = *req.Seed
+		}
+		o, err := e.Reset(seed, req.Seed != nil, s)
+		if err != nil {
+			return fail(err)
+		}
+		return resetReply{Observation: o, Labels: e.Labels(), Vars: e.Vars()}, false
+	case "step":
+		if req.Action == nil {
+			return fail(fmt.Errorf("rlenv: a step needs \"action\": a label index"))
+		}
+		o, err := e.Step(*req.Action)
+		if err != nil {
+			return fail(err)
+		}
+		return o, false
+	case "step_many":
+		var steps []any
+		for _, a := range req.Actions {
+			o, err := e.Step(a)
+			if err != nil {
+				steps = append(steps, errorReply{Error: err.Error(), Line: n})
+				break
+			}
+			steps = append(steps, o)
+			if o.Terminated || o.Truncated {
+				break
+			}
+		}
+		return map[string]any{"steps": steps}, false
+	case "close":
+		return map[string]bool{"closed": true}, true
+	case "":
+		return fail(fmt.Errorf("rlenv: request %d has no \"op\"; use reset, step, step_many or close", n))
+	}
+	return fail(fmt.Errorf("rlenv: unknown op %q; use reset, step, step_many or close", req.Op))
+}
+
+// parseState reads {"x": 1, "b": true}: every variable once, Booleans as
+// true/false or 0/1.
+func (e *Env) parseState(vals map[string]json.RawMessage) (symbolic.State, error) {
+	m := e.g.M
+	s := make(symbolic.State, len(m.Vars))
+	for name := range vals {
+		if m.VarIndex(name) < 0 {
+			return nil, fmt.Errorf("rlenv: the model has no variable %q", name)
+		}
+	}
+	for i, v := range m.Vars {
+		raw, ok := vals[v.Name]
+		if !ok {
+			return nil, fmt.Errorf("rlenv: the state gives no value for %s", v.Name)
+		}
+		switch string(raw) {
+		case "true":
+			s[i] = 1
+			continue
+		case "false":
+			s[i] = 0
+			continue
+		}
+		k, err := strconv.Atoi(string(raw))
+		if err != nil {
+			return nil, fmt.Errorf("rlenv: %s = %s is not an integer", v.Name, raw)
+		}
+		s[i] = k
+	}
+	return s, nil
+}
