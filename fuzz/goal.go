@@ -45,6 +45,8 @@ type GoalTask struct {
 	// policy succeeds when it reaches the goal with probability 1, and only
 	// failures are bugs.
 	Fair bool
+	// Sampler draws the pool's start states; Fuzz builds it when nil.
+	Sampler *explicit.StartSampler
 
 	x     explicit.Expansion
 	src   []uint64

@@ -136,7 +136,7 @@ func printExploreHead(w io.Writer, model, property, policy string, complete bool
 	}
 	fmt.Fprintf(w, "model %s, property %s, %s\n", model, orNone(property), pol)
 	if !complete {
-		fmt.Fprintf(w, "incomplete: stopped by %s; the figures below are partial\n", stopped)
+		fmt.Fprintf(w, "incomplete: stopped by %s; the figures below are partial\n", stoppedBy(stopped))
 	}
 }
 

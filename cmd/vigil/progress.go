@@ -88,3 +88,29 @@ func stopReason(ctx context.Context) string {
 	}
 	return "interrupted"
 }
+
+// stoppedBy turns a stop reason ("timeout", "interrupted", "state limit
+// 10", "timeout while checking the invariant", ...) into the words after
+// "stopped by": "the timeout", "an interrupt", "the state limit 10".
+func stoppedBy(reason string) string {
+	for _, p := range []struct{ word, say string }{
+		{"interrupted", "an interrupt"}, {"canceled", "an interrupt"}, {"cancelled", "an interrupt"},
+		{"timeout", "the timeout"}, {"the ", "the "}, {"a ", "a "}, {"an ", "an "},
+	} {
+		if rest, ok := strings.CutPrefix(reason, p.word); ok {
+			return p.say + rest
+		}
+	}
+	if reason == "" {
+		return "a limit"
+	}
+	return "the " + reason
+}
+
+// capitalize makes the first letter of s upper case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

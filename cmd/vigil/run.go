@@ -89,7 +89,10 @@ func runRun(e *env, args []string) int {
 			return exitError
 		}
 	}
+	ctx, cancel := runContext(0)
+	defer cancel()
 	rng := rand.New(rand.NewPCG(*seed, 0x72756e))
+	var sampler *explicit.StartSampler
 	for r := 0; r < *runs; r++ {
 		var start symbolic.State
 		switch {
@@ -98,13 +101,23 @@ func runRun(e *env, args []string) int {
 		case *startIndex >= 0:
 			start, err = g.StartAt(*startIndex)
 		default:
-			start, err = g.SampleStart(rng, 1_000_000)
+			// A start state drawn uniformly, without enumerating them all.
+			if sampler == nil {
+				if sampler, err = newStartSampler(ctx, g, *seed, newProgress(e, false)); err != nil {
+					break
+				}
+			}
+			start, err = sampler.Sample(ctx, rng)
 		}
 		if err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintf(e.stderr, "vigil run: %s before a start state was drawn\n", capitalize(stoppedBy(stopReason(ctx))))
+				return exitUnknown
+			}
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
 			return exitError
 		}
-		trace, end, err := explicit.Simulate(g, start, explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Policy: dec})
+		trace, end, err := explicit.Simulate(g, start, explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Policy: dec, Ctx: ctx})
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
 			return exitError
@@ -119,6 +132,9 @@ func runRun(e *env, args []string) int {
 				fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
 				return exitError
 			}
+		}
+		if end == explicit.EndStopped {
+			return exitUnknown
 		}
 	}
 	return exitOK
@@ -158,8 +174,11 @@ func printTrace(e *env, m *symbolic.Model, trace []explicit.Step, end string) {
 			fmt.Fprintf(e.stdout, "      -> %s  (%s, outcome %d of %d)\n", m.Labels[st.Label].Name, c.Pos, st.Outcome+1, len(c.Outcomes))
 		}
 	}
-	if end == explicit.EndSteps {
+	switch end {
+	case explicit.EndSteps:
 		end = "step limit"
+	case explicit.EndStopped:
+		end = "interrupted"
 	}
 	fmt.Fprintf(e.stdout, "end: %s after %s\n", end, plural(len(trace)-1, "step"))
 }

@@ -152,8 +152,16 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		t.Fair = r.flags.outcomes == "fair"
 	}
 	prog := newProgress(e, r.json)
-	prog.printf("vigil test: fuzzing a pool of up to %d states", r.flags.pool)
 	began := time.Now()
+	ss, err := newStartSampler(ctx, tasks[0].Gen, r.seed, prog)
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+		return exitError
+	}
+	for _, t := range tasks {
+		t.Sampler = ss
+	}
+	prog.printf("vigil test: fuzzing a pool of up to %d states", r.flags.pool)
 	pool, res, err := fuzz.GoalTest(ctx, tasks, fuzz.PoolOptions{MaxPool: r.flags.pool, WalkLen: r.flags.walk, BState: r.flags.bstate,
 		BExpansion: r.flags.bexp, MaxSteps: r.flags.steps, Runtime: r.budget, Seed: r.seed, Biases: r.biases},
 		fuzz.OracleOptions{Oracles: r.oracles, Depth: r.flags.depth, Progress: func(done, total, bugs int) {

@@ -235,7 +235,7 @@ func printVerdict(e *env, rerun string, m *symbolic.Model, r *verifyReport, v ex
 			claim = "no choice of labels reaches"
 		}
 		if r.Engine == "bfs" {
-			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from its %d start states\n", claim, r.Property, r.StartStates)
+			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from its %s\n", claim, r.Property, plural(r.StartStates, "start state"))
 		} else {
 			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from any start state\n", claim, r.Property)
 		}
@@ -251,7 +251,7 @@ func printVerdict(e *env, rerun string, m *symbolic.Model, r *verifyReport, v ex
 		fmt.Fprintf(w, "replay: %s\n", strings.Join(args, " "))
 		fmt.Fprintf(w, "(for these exact outcomes: add --record cex.json to the verify command, then %s --replay cex.json)\n", rerun)
 	default:
-		fmt.Fprintf(w, "unknown: stopped by %s before a verdict\n", r.Reason)
+		fmt.Fprintf(w, "unknown: stopped by %s before a verdict\n", stoppedBy(r.Reason))
 	}
 }
 

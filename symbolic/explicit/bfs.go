@@ -158,7 +158,7 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 	buf := make([]uint64, w)
 	var serr error
 	startsCut := false // enumeration stopped early: the search cannot be complete
-	err = g.Starts(func(s symbolic.State) bool {
+	err = g.StartsContext(ctx, func(s symbolic.State) bool {
 		g.L.Pack(s, buf)
 		_, added, err := st.Intern(buf)
 		if err != nil {
@@ -178,6 +178,9 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 		}
 		return true
 	})
+	if err != nil && ctx.Err() != nil {
+		err, startsCut = nil, true // stopped while enumerating the start states
+	}
 	if err == nil {
 		err = serr
 	}
@@ -203,6 +206,9 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 			res.Reason = "state limit"
 			if ctx.Err() != nil {
 				res.Reason = "canceled"
+				if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+					res.Reason = "timeout"
+				}
 			}
 			return finish()
 		}

@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 
@@ -40,6 +41,9 @@ type SimOptions struct {
 	Outcomes OutcomeMode //
 	Rand     *rand.Rand  // required for random and weighted outcomes
 	Policy   Decider     // nil: a uniformly random applicable label
+	// Ctx, when set, ends the run (EndStopped) when it is done; it is
+	// checked every 1,024 steps.
+	Ctx context.Context
 }
 
 // Run endings.
@@ -49,6 +53,7 @@ const (
 	EndDeadlock = "deadlock"
 	EndStuck    = "stuck"
 	EndSteps    = "steps"
+	EndStopped  = "stopped" // SimOptions.Ctx ended first
 )
 
 // Simulate runs from start until a terminal state, a deadlock, a stuck
@@ -74,6 +79,11 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 			break
 		}
 		if n == opt.Steps {
+			run = append(run, st)
+			break
+		}
+		if opt.Ctx != nil && n&1023 == 1023 && opt.Ctx.Err() != nil {
+			end = EndStopped
 			run = append(run, st)
 			break
 		}
