@@ -141,10 +141,10 @@ type SafetyTask struct {
 	// it; SafetyTest (or the first Run) builds it when it is nil.
 	Sampler *explicit.StartSampler
 
-	h      *unsafeDist
-	x      explicit.Expansion
-	src    []uint64
-	cache  map[string]symbolic.LabelID
+	h     *unsafeDist
+	x     explicit.Expansion
+	src   []uint64
+	cache map[string]symbolic.LabelID
 }
 
 // NewSafetyTask compiles the model. It does not look at the start states:
