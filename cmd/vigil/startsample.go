@@ -34,7 +34,7 @@ func newStartSampler(ctx context.Context, g *explicit.Generator, seed uint64, pr
 // uniform point of the box (assumed bounds x >= p or x <= p per variable,
 // dropped when they make the query unsatisfiable), then blocked. Draws
 // from this set are spread over the solution space but not uniform over
-// it; the sampler's description says so. At most 5 seconds are spent.
+// it; the sampler's description says so. At most 2 seconds are spent.
 func smtStarts(m *symbolic.Model) explicit.SolveStarts {
 	return func(ctx context.Context, conds []*symbolic.Cond, vars []symbolic.VarID, lo, hi []int, k int, r *rand.Rand) ([][]int, error) {
 		x, err := smt.NewContext()
@@ -64,7 +64,7 @@ func smtStarts(m *symbolic.Model) explicit.SolveStarts {
 			return nil, err
 		}
 		parent := ctx
-		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
 		vs := make([]smt.Term, len(vars))
 		for i, v := range vars {
@@ -130,7 +130,7 @@ func smtStarts(m *symbolic.Model) explicit.SolveStarts {
 			if err := parent.Err(); err != nil {
 				return nil, err
 			}
-			return nil, fmt.Errorf("smt: found no start state in 5s; the start condition is hard to satisfy")
+			return nil, fmt.Errorf("smt: found no start state in 2s; the start condition is hard to satisfy")
 		}
 		return out, nil
 	}

@@ -178,8 +178,9 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 		}
 		return true
 	})
-	if err != nil && ctx.Err() != nil {
-		err, startsCut = nil, true // stopped while enumerating the start states
+	stoppedInStarts := ctx.Err() != nil && (err != nil || startsCut)
+	if stoppedInStarts {
+		err = nil
 	}
 	if err == nil {
 		err = serr
@@ -217,6 +218,16 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 			res.Verdict = UnsafeVerdict // exploration: unsafe states were counted, no trace
 		}
 		return finish()
+	}
+	if stoppedInStarts {
+		// Stopped while enumerating the start states: a search from some
+		// of them could only claim what holds for those, so it claims
+		// nothing (a counterexample from them would not be a shortest one).
+		res.Reason = "canceled"
+		if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+			res.Reason = "timeout"
+		}
+		return finish(), nil
 	}
 	if workers > 1 {
 		return searchPar(ctx, g, opt, res, caches, begin, every, finish, complete)

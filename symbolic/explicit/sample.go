@@ -58,7 +58,7 @@ type SamplerOptions struct {
 	// finds any solution at all, and is an error otherwise.
 	Solve SolveStarts
 	// SolveCount is how many distinct solutions Solve is asked for
-	// (default 1,000).
+	// (default 256).
 	SolveCount int
 	// Seed seeds the trials and Solve.
 	Seed uint64
@@ -72,7 +72,7 @@ func (o SamplerOptions) withDefaults() SamplerOptions {
 		o.MinAcceptance = 1e-4
 	}
 	if o.SolveCount <= 0 {
-		o.SolveCount = 1000
+		o.SolveCount = 256
 	}
 	return o
 }
@@ -254,7 +254,7 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 				sc.mode, sc.solved = modeList, true
 				ss.exact = false
 				ss.count = math.NaN()
-				how = append(how, fmt.Sprintf("%s: %s found by SMT (draws are uniform over these, not over all solutions)",
+				how = append(how, fmt.Sprintf("%s: %s found by SMT, drawn uniformly; other solutions are never drawn",
 					ss.names(m, sc), plural(len(sols), "distinct solution", "distinct solutions")))
 				continue
 			}
@@ -279,7 +279,7 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 	if math.IsNaN(ss.count) {
 		uni = "not uniform"
 	}
-	ss.desc = fmt.Sprintf("%s, by parts (%s)", uni, strings.Join(how, "; "))
+	ss.desc = fmt.Sprintf("%s; by parts: %s", uni, strings.Join(how, "; "))
 	return ss, nil
 }
 

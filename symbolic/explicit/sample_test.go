@@ -134,7 +134,7 @@ func TestStartSamplerSparseNeedsSolver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ss.Uniform() || !strings.Contains(ss.Describe(), "not over all solutions") {
+	if ss.Uniform() || !strings.Contains(ss.Describe(), "other solutions are never drawn") {
 		t.Errorf("Describe() = %q: must say draws are not uniform over all solutions", ss.Describe())
 	}
 	s, err := ss.Sample(context.Background(), rand.New(rand.NewPCG(1, 1)))

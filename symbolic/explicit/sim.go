@@ -44,6 +44,11 @@ type SimOptions struct {
 	// Ctx, when set, ends the run (EndStopped) when it is done; it is
 	// checked every 1,024 steps.
 	Ctx context.Context
+	// OnStep, when set, is called with each step as the run makes it (the
+	// last, a state only, too); with Discard the steps are then not kept
+	// and Simulate returns the last one only.
+	OnStep  func(i int, st Step)
+	Discard bool
 }
 
 // Run endings.
@@ -70,27 +75,38 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 	src := make([]uint64, g.L.W)
 	x := &Expansion{}
 	var run []Step
+	made := 0
+	add := func(st Step) {
+		if opt.OnStep != nil {
+			opt.OnStep(made, st)
+		}
+		made++
+		if opt.Discard && opt.OnStep != nil {
+			run = run[:0]
+		}
+		run = append(run, st)
+	}
 	end := EndSteps
 	for n := 0; ; n++ {
 		st := Step{State: s, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}
 		if status := g.Status(s); status != Open {
 			end = status.String()
-			run = append(run, st)
+			add(st)
 			break
 		}
 		if n == opt.Steps {
-			run = append(run, st)
+			add(st)
 			break
 		}
 		if opt.Ctx != nil && n&1023 == 1023 && opt.Ctx.Err() != nil {
 			end = EndStopped
-			run = append(run, st)
+			add(st)
 			break
 		}
 		g.Applicable(s, x)
 		if len(x.Labels) == 0 {
 			end = EndDeadlock
-			run = append(run, st)
+			add(st)
 			break
 		}
 		var l symbolic.LabelID
@@ -103,7 +119,7 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 			}
 			if l == symbolic.NoLabel {
 				end = EndStuck
-				run = append(run, st)
+				add(st)
 				break
 			}
 		}
@@ -133,7 +149,7 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 		if err != nil {
 			return nil, "", err
 		}
-		run = append(run, st)
+		add(st)
 		s = t
 	}
 	return run, end, nil
