@@ -454,7 +454,7 @@ func parseDefine(s string, t typ) (val, bool) {
 
 // variable declares one global or local variable and returns its info
 // (nil on error). sc resolves the bounds and the initial value.
-func (ml *modelLoader) variable(v *node, sc scope) *varInfo {
+func (ml *modelLoader) variable(v *node, sc scope) (vi *varInfo) {
 	if !ml.obj(v, "a variable") {
 		return nil
 	}
@@ -462,7 +462,12 @@ func (ml *modelLoader) variable(v *node, sc scope) *varInfo {
 	if !ok {
 		return nil
 	}
-	vi := &varInfo{name: name, node: v, id: -1}
+	defer func() {
+		if vi == nil {
+			ml.rejected[name] = true
+		}
+	}()
+	vi = &varInfo{name: name, node: v, id: -1}
 	if tr := v.get("transient"); tr != nil && tr.kind == kBool && tr.b {
 		vi.transient = true
 		if tn := v.get("type"); tn == nil || tn.kind != kString || tn.str != "bool" {
