@@ -119,7 +119,7 @@ func runBench(e *env, args []string) int {
 			fmt.Fprintln(e.stdout, string(b))
 			return exitUnknown
 		}
-		fmt.Fprintf(e.stdout, "stopped by %s after %d states of engine %s: no figures (a benchmark needs the whole exploration)\n", stoppedBy(stopReason(ctx)), states, engine)
+		fmt.Fprintf(e.stdout, "%s after %d states of engine %s: no figures (a benchmark needs the whole exploration)\n", stopped(stopReason(ctx)), states, engine)
 		return exitUnknown
 	}
 	profile := *cpuProfile

@@ -89,22 +89,27 @@ func stopReason(ctx context.Context) string {
 	return "interrupted"
 }
 
-// stoppedBy turns a stop reason ("timeout", "interrupted", "state limit
-// 10", "timeout while checking the invariant", ...) into the words after
-// "stopped by": "the timeout", "an interrupt", "the state limit 10".
-func stoppedBy(reason string) string {
+// stopped turns a stop reason ("timeout", "interrupted", "state limit
+// 10", "timeout while checking the invariant", "the solver answered
+// unknown", ...) into a phrase that says what happened: "stopped by the
+// timeout", "interrupted", "stopped by the state limit 10", "stopped (the
+// solver answered unknown)".
+func stopped(reason string) string {
 	for _, p := range []struct{ word, say string }{
-		{"interrupted", "an interrupt"}, {"canceled", "an interrupt"}, {"cancelled", "an interrupt"},
-		{"timeout", "the timeout"}, {"the ", "the "}, {"a ", "a "}, {"an ", "an "},
+		{"interrupted", "interrupted"}, {"canceled", "interrupted"}, {"cancelled", "interrupted"},
+		{"timeout", "stopped by the timeout"},
 	} {
 		if rest, ok := strings.CutPrefix(reason, p.word); ok {
 			return p.say + rest
 		}
 	}
-	if reason == "" {
-		return "a limit"
+	switch {
+	case reason == "":
+		return "stopped by a limit"
+	case strings.Contains(reason, "limit"):
+		return "stopped by the " + strings.TrimPrefix(reason, "the ")
 	}
-	return "the " + reason
+	return "stopped (" + reason + ")"
 }
 
 // capitalize makes the first letter of s upper case.

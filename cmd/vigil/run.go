@@ -116,7 +116,7 @@ func runRun(e *env, args []string) int {
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				fmt.Fprintf(e.stderr, "vigil run: %s before a start state was drawn\n", capitalize(stoppedBy(stopReason(ctx))))
+				fmt.Fprintf(e.stderr, "vigil run: %s before a start state was drawn\n", capitalize(stopped(stopReason(ctx))))
 				return exitUnknown
 			}
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)

@@ -371,19 +371,19 @@ func printSafe(e *env, r *safeReport) {
 		case "unsafe":
 			fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
 		default:
-			fmt.Fprintf(w, "unknown: stopped by %s before deciding %s\n", stoppedBy(r.Reason), s.State)
+			fmt.Fprintf(w, "unknown: %s before deciding %s\n", stopped(r.Reason), s.State)
 		}
 		if s.Cert != "" {
 			fmt.Fprintf(w, "certificate: %s (check with: vigil cert check %s)\n", s.Cert, s.Cert)
 		}
 	} else {
 		if r.More {
-			fmt.Fprintf(w, "%s of property %s reached before %s stopped the enumeration: %d %s, %d not %s", plural(len(r.States), "start state"), r.Property, stoppedBy(r.Reason), r.Safe, what, r.Unsafe, what)
+			fmt.Fprintf(w, "%s of property %s reached, then the enumeration was %s: %d %s, %d not %s", plural(len(r.States), "start state"), r.Property, stopped(r.Reason), r.Safe, what, r.Unsafe, what)
 		} else {
 			fmt.Fprintf(w, "%d start states of property %s: %d %s, %d not %s", len(r.States), r.Property, r.Safe, what, r.Unsafe, what)
 		}
 		if r.Unknown > 0 {
-			fmt.Fprintf(w, ", %d unknown (%s)", r.Unknown, stoppedBy(r.Reason))
+			fmt.Fprintf(w, ", %d unknown (%s)", r.Unknown, stopped(r.Reason))
 		}
 		fmt.Fprintf(w, "%s\n", who)
 		fmt.Fprintf(w, "  %-8s %9s %9s  %s\n", "verdict", "expanded", "ms", "state")
@@ -537,9 +537,9 @@ func printFaults(e *env, r *faultsReport) {
 	if !r.EndUnsafe {
 		end = "does not end in an unsafe state (no bugs can be named)"
 	}
-	fmt.Fprintf(w, "run of %d states of policy %s %s\n", r.Steps, r.Policy, end)
+	fmt.Fprintf(w, "run of %s of policy %s %s\n", plural(r.Steps, "state"), r.Policy, end)
 	if r.Reason != "" {
-		fmt.Fprintf(w, "stopped by %s: the last %d states were analysed\n", stoppedBy(r.Reason), r.Analysed)
+		fmt.Fprintf(w, "%s: only the last %s analysed\n", capitalize(stopped(r.Reason)), map[bool]string{true: "state was", false: fmt.Sprintf("%d states were", r.Analysed)}[r.Analysed == 1])
 	}
 	switch len(r.Faults) {
 	case 0:
@@ -723,7 +723,7 @@ func printSafeBDD(e *env, r *safeReport) {
 	g := r.Region
 	switch {
 	case g.States == "":
-		fmt.Fprintf(w, "unknown: stopped by %s while encoding model %s\n", stoppedBy(r.Reason), r.Model)
+		fmt.Fprintf(w, "unknown: %s while encoding model %s\n", stopped(r.Reason), r.Model)
 	case len(r.States) == 1:
 		s := r.States[0]
 		switch s.Verdict {
@@ -732,7 +732,7 @@ func printSafeBDD(e *env, r *safeReport) {
 		case "unsafe":
 			fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
 		default:
-			fmt.Fprintf(w, "unknown: stopped by %s before deciding %s\n", stoppedBy(r.Reason), s.State)
+			fmt.Fprintf(w, "unknown: %s before deciding %s\n", stopped(r.Reason), s.State)
 		}
 	case r.Scope == "start" && len(r.States) > 0:
 		fmt.Fprintf(w, "%d start states of property %s: %d %s, %d not %s", len(r.States), r.Property, r.Safe, what, r.Unsafe, what)
@@ -746,7 +746,7 @@ func printSafeBDD(e *env, r *safeReport) {
 	case r.Scope == "start":
 		switch {
 		case g.Starts == "":
-			fmt.Fprintf(w, "unknown: stopped by %s before deciding the start states of property %s\n", stoppedBy(r.Reason), r.Property)
+			fmt.Fprintf(w, "unknown: %s before deciding the start states of property %s\n", stopped(r.Reason), r.Property)
 		case g.StartsSafe == "":
 			fmt.Fprintf(w, "%s start states of property %s: at least %s not %s, the others unknown (%s)%s\n", g.Starts, r.Property, g.StartsUnsafe, what, r.Reason, who)
 		default:
@@ -756,7 +756,7 @@ func printSafeBDD(e *env, r *safeReport) {
 		if g.Complete {
 			fmt.Fprintf(w, "all %s states of model %s, property %s: %s %s, %s not %s%s\n", g.States, r.Model, r.Property, g.Safe, what, g.Unsafe, what, who)
 		} else {
-			fmt.Fprintf(w, "all %s states of model %s, property %s: at least %s not %s, the others unknown (stopped by %s)%s\n", g.States, r.Model, r.Property, g.Unsafe, what, stoppedBy(r.Reason), who)
+			fmt.Fprintf(w, "all %s states of model %s, property %s: at least %s not %s, the others unknown (%s)%s\n", g.States, r.Model, r.Property, g.Unsafe, what, stopped(r.Reason), who)
 		}
 		if len(g.Cubes) > 0 {
 			fmt.Fprintf(w, "not %s (a cover of %s):\n", what, cubeCount(g.Cover))
@@ -772,7 +772,7 @@ func printSafeBDD(e *env, r *safeReport) {
 		if g.Complete {
 			fmt.Fprintf(w, "unsafe region: %s of %s states not %s\n", g.Unsafe, g.States, what)
 		} else {
-			fmt.Fprintf(w, "unsafe region: stopped by %s with %s of %s states known not %s\n", stoppedBy(r.Reason), g.Unsafe, g.States, what)
+			fmt.Fprintf(w, "unsafe region: %s with %s of %s states known not %s\n", stopped(r.Reason), g.Unsafe, g.States, what)
 		}
 	}
 	r.BDD.print(e, "propu-bdd", r.Seconds)

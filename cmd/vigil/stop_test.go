@@ -33,16 +33,16 @@ func TestLongCommandsStop(t *testing.T) {
 		sig  syscall.Signal // 0: the command's --timeout 1s stops it
 		want string         // a regexp the partial output must match
 	}{
-		{"verify bfs", []string{"verify", spec, "--property", "p", "--engine", "bfs"}, syscall.SIGTERM, `(?m)^unknown: stopped by an interrupt before a verdict$`},
+		{"verify bfs", []string{"verify", spec, "--property", "p", "--engine", "bfs"}, syscall.SIGTERM, `(?m)^unknown: interrupted before a verdict$`},
 		{"verify bfs timeout", []string{"verify", spec, "--property", "p", "--engine", "bfs", "--timeout", "1s"}, 0, `(?m)^unknown: stopped by the timeout before a verdict$`},
-		{"verify bfs -j 2", []string{"verify", spec, "--property", "p", "--engine", "bfs", "-j", "2"}, syscall.SIGINT, `(?m)^unknown: stopped by an interrupt`},
-		{"verify ic3", []string{"verify", spec, "--property", "p", "--engine", "ic3"}, syscall.SIGTERM, `(?m)^unknown: stopped by an interrupt.*\n.*frames`},
+		{"verify bfs -j 2", []string{"verify", spec, "--property", "p", "--engine", "bfs", "-j", "2"}, syscall.SIGINT, `(?m)^unknown: interrupted`},
+		{"verify ic3", []string{"verify", spec, "--property", "p", "--engine", "ic3"}, syscall.SIGTERM, `(?m)^unknown: interrupted.*\n.*frames`},
 		{"verify bdd", []string{"verify", spec, "--property", "p", "--engine", "bdd", "--timeout", "1s"}, 0, `(?m)^unknown: stopped by the timeout`},
-		{"explore", []string{"explore", spec, "--property", "p"}, syscall.SIGTERM, `(?m)^incomplete: stopped by an interrupt; the figures below are partial$`},
-		{"explore bdd", []string{"explore", spec, "--property", "p", "--engine", "bdd"}, syscall.SIGINT, `(?m)^incomplete: stopped by an interrupt`},
-		{"safe starts", []string{"safe", spec, "--property", "p", "--starts"}, syscall.SIGTERM, `(?m)^1 start state of property p reached before an interrupt stopped the enumeration: 0 safe, 0 not safe, 1 unknown`},
+		{"explore", []string{"explore", spec, "--property", "p"}, syscall.SIGTERM, `(?m)^incomplete: interrupted; the figures below are partial$`},
+		{"explore bdd", []string{"explore", spec, "--property", "p", "--engine", "bdd"}, syscall.SIGINT, `(?m)^incomplete: interrupted`},
+		{"safe starts", []string{"safe", spec, "--property", "p", "--starts"}, syscall.SIGTERM, `(?m)^1 start state of property p reached, then the enumeration was interrupted: 0 safe, 0 not safe, 1 unknown \(interrupted\)`},
 		{"safe state", []string{"safe", spec, "--property", "p", "--state", "a=0", "--timeout", "1s"}, 0, `(?m)^unknown: stopped by the timeout before deciding a=0 b=0 c=0$`},
-		{"safe propu-bdd", []string{"safe", spec, "--property", "p", "--state", "a=0", "--algo", "propu-bdd"}, syscall.SIGTERM, `(?m)^unknown: stopped by an interrupt`},
+		{"safe propu-bdd", []string{"safe", spec, "--property", "p", "--state", "a=0", "--algo", "propu-bdd"}, syscall.SIGTERM, `(?m)^unknown: interrupted`},
 		{"test safety", []string{"test", spec, "--property", "p", "--budget", "1h"}, syscall.SIGTERM, `(?m)^interrupted after \d+ of 1000 runs`},
 		{"test safety budget", []string{"test", spec, "--property", "p", "--budget", "1s", "--json"}, 0, `"stopped": "the --budget ran out"`},
 		{"test goal", []string{"test", spec, "--property", "reach", "--mode", "goal", "--budget", "1h"}, syscall.SIGINT, `(?m)^interrupted with \d+ of \d+ pool states checked`},

@@ -280,7 +280,7 @@ func printSafetyTest(e *env, lm *loadedModel, r safetyRun, res *fuzz.SafetyResul
 			break
 		}
 		shown++
-		fmt.Fprintf(w, "\nunsafe run %d (fuzzing run %d): %d steps, %s, %s\n", ci+1, c.Run.Index, len(c.Run.Steps)-1, plural(len(c.Bugs), "bug"), plural(len(c.Faults), "fault"))
+		fmt.Fprintf(w, "\nunsafe run %d (fuzzing run %d): %s, %s, %s\n", ci+1, c.Run.Index, plural(len(c.Run.Steps)-1, "step"), plural(len(c.Bugs), "bug"), plural(len(c.Faults), "fault"))
 		if files != nil {
 			fmt.Fprintf(w, "  recorded: %s\n", files[ci])
 		}

@@ -178,7 +178,7 @@ func runVerify(e *env, args []string) int {
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
 		printVerdict(e, lm.rerun, m, rep, res.Verdict, res.Trace, true)
-		fmt.Fprintf(e.stdout, "engine bfs: %d states, %d transitions, depth %d, %.3fs\n", rep.States, rep.Transitions, rep.Depth, rep.Seconds)
+		fmt.Fprintf(e.stdout, "engine bfs: %s, %s, depth %d, %.3fs\n", plural(rep.States, "state"), plural(rep.Transitions, "transition"), rep.Depth, rep.Seconds)
 	}
 	switch res.Verdict {
 	case explicit.Safe:
@@ -251,7 +251,7 @@ func printVerdict(e *env, rerun string, m *symbolic.Model, r *verifyReport, v ex
 		fmt.Fprintf(w, "replay: %s\n", strings.Join(args, " "))
 		fmt.Fprintf(w, "(for these exact outcomes: add --record cex.json to the verify command, then %s --replay cex.json)\n", rerun)
 	default:
-		fmt.Fprintf(w, "unknown: stopped by %s before a verdict\n", stoppedBy(r.Reason))
+		fmt.Fprintf(w, "unknown: %s before a verdict\n", stopped(r.Reason))
 	}
 }
 
