@@ -104,7 +104,7 @@ func runRun(e *env, args []string) int {
 		case *from != "":
 			start, err = explicit.ParseState(m, *from)
 		case *startIndex >= 0:
-			start, err = g.StartAt(*startIndex)
+			start, err = g.StartAtContext(ctx, *startIndex)
 		default:
 			// A start state drawn uniformly, without enumerating them all.
 			if sampler == nil {
@@ -116,7 +116,7 @@ func runRun(e *env, args []string) int {
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				fmt.Fprintf(e.stderr, "vigil run: %s before a start state was drawn\n", capitalize(stopped(stopReason(ctx))))
+				fmt.Fprintf(e.stderr, "vigil run: %s before a start state was found\n", capitalize(stopped(stopReason(ctx))))
 				return exitUnknown
 			}
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)

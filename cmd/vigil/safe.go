@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -621,7 +622,11 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	case !all:
 		scope = "start"
 		many := false
-		err := lm.g.Starts(func(s symbolic.State) bool {
+		// Listing the start states may take at most a second (a sparse
+		// start condition over wide ranges); beyond it they are answered
+		// as a set, as when there are many.
+		lctx, lcancel := context.WithTimeout(context.Background(), time.Second)
+		err := lm.g.StartsContext(lctx, func(s symbolic.State) bool {
 			if len(states) == maxListedStarts {
 				many = true
 				return false
@@ -629,6 +634,10 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 			states = append(states, append(symbolic.State(nil), s...))
 			return true
 		})
+		lcancel()
+		if err != nil && lctx.Err() != nil {
+			err, many = nil, true
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
 			return exitError

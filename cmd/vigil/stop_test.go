@@ -31,7 +31,7 @@ func TestLongCommandsStop(t *testing.T) {
 		name string
 		args []string
 		sig  syscall.Signal // 0: the command's --timeout 1s stops it
-		want string         // a regexp the partial output must match
+		want string         // a regexp the partial output (stdout, then stderr) must match
 	}{
 		{"verify bfs", []string{"verify", spec, "--property", "p", "--engine", "bfs"}, syscall.SIGTERM, `(?m)^unknown: interrupted before a verdict$`},
 		{"verify bfs timeout", []string{"verify", spec, "--property", "p", "--engine", "bfs", "--timeout", "1s"}, 0, `(?m)^unknown: stopped by the timeout before a verdict$`},
@@ -47,6 +47,7 @@ func TestLongCommandsStop(t *testing.T) {
 		{"test safety budget", []string{"test", spec, "--property", "p", "--budget", "1s", "--json"}, 0, `"stopped": "the --budget ran out"`},
 		{"test goal", []string{"test", spec, "--property", "reach", "--mode", "goal", "--budget", "1h"}, syscall.SIGINT, `(?m)^interrupted with \d+ of \d+ pool states checked`},
 		{"run", []string{"run", spec, "--property", "p", "--steps", "1000000000"}, syscall.SIGTERM, `(?m)^end: interrupted after \d+ steps$`},
+		{"run start index", []string{"run", spec, "--property", "p", "--start-index", "100000000"}, syscall.SIGTERM, `(?m)^vigil run: Interrupted before a start state was found$`},
 		{"bench", []string{"bench", spec, "--property", "p", "--timeout", "1s"}, 0, `(?m)^stopped by the timeout after \d+ states of engine packed`},
 	}
 	for _, c := range cases {
@@ -96,7 +97,7 @@ func TestLongCommandsStop(t *testing.T) {
 				<-done
 				t.Fatalf("still running %v after it was told to stop:\n%.2000s\n%.2000s", limit, stdout.Bytes(), stderr.Bytes())
 			}
-			if !regexp.MustCompile(c.want).Match(stdout.Bytes()) {
+			if !regexp.MustCompile(c.want).Match(append(stdout.Bytes(), stderr.Bytes()...)) {
 				t.Errorf("stdout does not match %q:\n%.3000s\nstderr:\n%.2000s", c.want, stdout.Bytes(), stderr.Bytes())
 			}
 		})

@@ -195,9 +195,14 @@ func outcomeWeight(o symbolic.Outcome, os []symbolic.Outcome, s symbolic.State) 
 
 // StartAt returns the k-th start state (0-based, in the order of Starts).
 func (g *Generator) StartAt(k int) (symbolic.State, error) {
+	return g.StartAtContext(context.Background(), k)
+}
+
+// StartAtContext is StartAt that stops with ctx's error when ctx ends.
+func (g *Generator) StartAtContext(ctx context.Context, k int) (symbolic.State, error) {
 	var got symbolic.State
 	i := 0
-	err := g.Starts(func(s symbolic.State) bool {
+	err := g.StartsContext(ctx, func(s symbolic.State) bool {
 		if i == k {
 			got = append(symbolic.State(nil), s...)
 			return false
