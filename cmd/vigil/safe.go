@@ -540,10 +540,21 @@ func printFaults(e *env, r *faultsReport) {
 	}
 	fmt.Fprintf(w, "run of %s of policy %s %s\n", plural(r.Steps, "state"), r.Policy, end)
 	if r.Reason != "" {
-		fmt.Fprintf(w, "%s: only the last %s analysed\n", capitalize(stopped(r.Reason)), map[bool]string{true: "state was", false: fmt.Sprintf("%d states were", r.Analysed)}[r.Analysed == 1])
+		switch r.Analysed {
+		case 0:
+			fmt.Fprintf(w, "%s before any state was analysed\n", capitalize(stopped(r.Reason)))
+		case 1:
+			fmt.Fprintf(w, "%s: only the last state was analysed\n", capitalize(stopped(r.Reason)))
+		default:
+			fmt.Fprintf(w, "%s: only the last %d states were analysed\n", capitalize(stopped(r.Reason)), r.Analysed)
+		}
 	}
 	switch len(r.Faults) {
 	case 0:
+		if r.Reason != "" {
+			fmt.Fprintf(w, "no faults among the states analysed\n")
+			break
+		}
 		fmt.Fprintf(w, "no faults: no %s state on the run where the policy's label may lead out of the %s region\n", what, what)
 	default:
 		fmt.Fprintf(w, "%s:\n", plural(len(r.Faults), "fault"))
@@ -557,7 +568,7 @@ func printFaults(e *env, r *faultsReport) {
 	if r.EndUnsafe {
 		fmt.Fprintf(w, "bugs (states where the policy is unsafe but a %s policy exists): %s of %d\n", what, plural(len(r.Bugs), "step"), r.Steps-1)
 	}
-	fmt.Fprintf(w, "%s: %d decisions (%d from the caches), %d expanded, %.3fs\n", r.Algo, r.Decisions, r.CacheHits, r.Expanded, r.Seconds)
+	fmt.Fprintf(w, "%s: %s (%d from the caches), %d expanded, %.3fs\n", r.Algo, plural(r.Decisions, "decision"), r.CacheHits, r.Expanded, r.Seconds)
 }
 
 // regionReport is propu-bdd's unsafe region in the --json output. Counts

@@ -27,6 +27,12 @@ func TestLongCommandsStop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	runFile := filepath.Join(t.TempDir(), "r.json")
+	rec := exec.Command(os.Args[0], "run", spec, "--property", "p", "--steps", "3", "--record", runFile)
+	rec.Env = append(os.Environ(), "VIGIL_TEST_AS_VIGIL=1")
+	if out, err := rec.CombinedOutput(); err != nil {
+		t.Fatalf("recording a run: %v\n%s", err, out)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -48,6 +54,7 @@ func TestLongCommandsStop(t *testing.T) {
 		{"test goal", []string{"test", spec, "--property", "reach", "--mode", "goal", "--budget", "1h"}, syscall.SIGINT, `(?m)^interrupted with \d+ of \d+ pool states checked`},
 		{"run", []string{"run", spec, "--property", "p", "--steps", "1000000000"}, syscall.SIGTERM, `(?m)^end: interrupted after \d+ steps$`},
 		{"run start index", []string{"run", spec, "--property", "p", "--start-index", "100000000"}, syscall.SIGTERM, `(?m)^vigil run: Interrupted before a start state was found$`},
+		{"faults", []string{"faults", spec, "--property", "p", "--run", runFile}, syscall.SIGTERM, `(?m)^Interrupted.*\n(no faults among the states analysed|\d+ faults?:)`},
 		{"bench", []string{"bench", spec, "--property", "p", "--timeout", "1s"}, 0, `(?m)^stopped by the timeout after \d+ states of engine packed`},
 	}
 	for _, c := range cases {
