@@ -350,7 +350,7 @@ func verifyBDD(e *env, ctx context.Context, prog *progress, file string, lm *loa
 		b, _ := json.MarshalIndent(&bddVerifyReport{verifyReport: rep, ReachedStates: num(res.States), Starts: num(res.Starts), BDD: stats}, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printVerdict(e, lm.rerun, m, rep, v, res.Trace, true)
+		printVerdict(e, lm, rep, v, res.Trace, true)
 		fmt.Fprintf(e.stdout, "engine bdd: %s states reached (%s start), depth %d\n", res.States, res.Starts, res.Depth)
 		stats.print(e, "bdd", rep.Seconds)
 	}

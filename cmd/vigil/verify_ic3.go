@@ -158,7 +158,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printVerdict(e, r.lm.rerun, m, rep, verdict, res.Trace, false)
+		printVerdict(e, r.lm, rep, verdict, res.Trace, false)
 		w := e.stdout
 		if verdict == explicit.Safe {
 			fmt.Fprintf(w, "inductive invariant: %s, checked", boxes(res.Stats.Invariant))
