@@ -161,8 +161,7 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
