@@ -5,26 +5,27 @@ package explicit
 // Starts enumerates the start states depth first, which is exact but can
 // take as long as the product of the variables' ranges when the start
 // condition is sparse. A StartSampler draws start states without walking
-// them all, and says how uniform its draws are:
+// them all, and says how uniform its draws are.
 //
-//   - When the box that interval propagation leaves (StartBounds) holds at
-//     most EnumLimit states, the start states are enumerated once (in the
-//     order of Starts) and a draw picks one of them uniformly: exact.
-//   - Otherwise the start condition's conjuncts are grouped into
-//     components: variables that share a conjunct are in the same
-//     component, and a variable that no conjunct reads is a component of
-//     its own. The start states are the product of the components'
-//     solution sets, so drawing each component's values uniformly and
-//     independently draws a start state uniformly. A component is
-//     sampled by
-//   - enumeration, when its box has at most EnumLimit points: exact;
-//   - rejection from its box (uniform points until the component's
-//     conjuncts hold), when a trial estimates that at least one point in
-//     MinAcceptance satisfies them: exact, and each draw takes 1/acceptance
-//     tries on average;
-//   - else the Solve hook (SMT with randomised models and blocking clauses
-//     in vigil), which returns a set of distinct solutions; draws are
-//     uniform over that set, not over all solutions. Describe says so.
+// When the box that interval propagation leaves (StartBounds) holds at
+// most EnumLimit states, the start states are enumerated once (in the
+// order of Starts) and a draw picks one of them uniformly: exact.
+//
+// Otherwise the start condition's conjuncts are grouped into components:
+// variables that share a conjunct are in the same component, and a
+// variable that no conjunct reads is a component of its own. The start
+// states are the product of the components' solution sets, so drawing
+// each component's values uniformly and independently draws a start state
+// uniformly. A component is drawn
+//
+//   - by enumeration, when its box has at most EnumLimit points: exact;
+//   - by rejection from its box (uniform points until the component's
+//     conjuncts hold), when a trial estimates that at least a fraction
+//     MinAcceptance of the box satisfies them: exact, each draw taking
+//     1/acceptance tries on average;
+//   - else from the distinct solutions the Solve hook returns (Z3 with
+//     randomised bounds and blocking clauses, in vigil): uniform over that
+//     set, not over all solutions, and Describe says so.
 //
 // Every loop that can be long checks the context every few thousand
 // steps, so building a sampler ends promptly when the context does.
@@ -51,7 +52,8 @@ type SamplerOptions struct {
 	EnumLimit int
 	// MinAcceptance is the smallest estimated fraction of a component's
 	// box that satisfies its conjuncts for rejection sampling (default
-	// 1e-4).
+	// 1e-5). The estimate is a trial of 20,000 uniform points, and of
+	// 2,000,000 more when that finds too few.
 	MinAcceptance float64
 	// Solve finds solutions of components too sparse for rejection. When
 	// nil, such a component is sampled by rejection if a longer trial
@@ -69,7 +71,7 @@ func (o SamplerOptions) withDefaults() SamplerOptions {
 		o.EnumLimit = 1 << 20
 	}
 	if o.MinAcceptance <= 0 {
-		o.MinAcceptance = 1e-4
+		o.MinAcceptance = 1e-5
 	}
 	if o.SolveCount <= 0 {
 		o.SolveCount = 256
@@ -239,6 +241,11 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 			if err != nil {
 				return nil, err
 			}
+			if acc < 1e-3 && acc < 100*opt.MinAcceptance { // too few hits to judge: a longer trial
+				if acc, err = ss.trial(ctx, sc, rng, 2_000_000); err != nil {
+					return nil, err
+				}
+			}
 			if acc < opt.MinAcceptance && opt.Solve != nil {
 				sols, err := opt.Solve(ctx, conds[ci], sc.vars, ss.sub(lo, sc), ss.sub(hi, sc), opt.SolveCount, rng)
 				if err != nil {
@@ -257,13 +264,8 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 					ss.names(m, sc), plural(len(sols), "distinct solution", "distinct solutions")))
 				continue
 			}
-			if acc == 0 { // no solver: try harder before giving up
-				if acc, err = ss.trial(ctx, sc, rng, 2_000_000); err != nil {
-					return nil, err
-				}
-				if acc == 0 {
-					return nil, fmt.Errorf("explicit: %s: found no start state of property %s in 2,000,000 random draws from a box of %.3g states; the start condition is too sparse to sample without a solver", pos, g.Prop.Name, cbox)
-				}
+			if acc == 0 { // no solver
+				return nil, fmt.Errorf("explicit: %s: found no start state of property %s in 2,000,000 random draws from a box of %.3g states; the start condition is too sparse to sample without a solver", pos, g.Prop.Name, cbox)
 			}
 			sc.mode, sc.accept = modeReject, acc
 			ss.count *= cbox * acc
