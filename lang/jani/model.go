@@ -329,6 +329,9 @@ func (ml *modelLoader) constants(root *node) {
 			ml.errorf(nn, "constant %q declared twice", name)
 			continue
 		}
+		// A constant refused below (no value, a bad type or value) is
+		// reported once: its uses are not undeclared identifiers too.
+		ml.rejected[name] = true
 		tn := c.get("type")
 		if tn == nil {
 			ml.errorf(c, "constant %q has no type", name)
@@ -365,6 +368,7 @@ func (ml *modelLoader) constants(root *node) {
 			continue
 		}
 		ml.consts[name] = v
+		delete(ml.rejected, name)
 		if i, ok := ratInt(v.k); ok && t != tReal {
 			ml.m.Consts = append(ml.m.Consts, symbolic.Const{Name: ident(name), Value: i, Pos: ml.pos(c)})
 		}
