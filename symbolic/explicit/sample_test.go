@@ -158,3 +158,45 @@ func TestStartSamplerCancel(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+// scored is a policy with fixed scores, for TestExplain.
+type scored struct{ out []symbolic.LabelID }
+
+func (p scored) Outputs() []symbolic.LabelID { return p.out }
+func (p scored) Scores(s symbolic.State, dst []float64) error {
+	for i := range dst {
+		dst[i] = float64(s[0]) - float64(i)
+	}
+	return nil
+}
+
+// TestExplain: the rule that fired, or every output's score.
+func TestExplain(t *testing.T) {
+	v, k, cmp := symbolic.V, symbolic.Lit, symbolic.Compare
+	m := wideModel(2, symbolic.True())
+	m.Labels = append(m.Labels, symbolic.Label{Name: "dec"})
+	d := &symbolic.PolicyDecl{Name: "pi", Kind: symbolic.KindRules, Rules: []symbolic.Rule{
+		{Cond: cmp(v(0), symbolic.Gt, k(5)), Label: 1, Pos: symbolic.Pos{File: "f.spec", Line: 3, Col: 5}},
+		{Cond: symbolic.True(), Label: 0, Pos: symbolic.Pos{File: "f.spec", Line: 4, Col: 5}},
+	}}
+	dec, err := explicit.NewDecider(m, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := explicit.Explain(dec, symbolic.State{7, 0}, []bool{true, true})
+	if err != nil || r == nil || r.Rule != 0 || r.Label != 1 || r.RulePos.Line != 3 {
+		t.Fatalf("Explain = %+v, %v; want rule 0 (line 3), label dec", r, err)
+	}
+	r, _ = explicit.Explain(dec, symbolic.State{7, 0}, []bool{true, false})
+	if r.Rule != 1 || r.Label != 0 {
+		t.Fatalf("dec not applicable: Explain = %+v; want rule 1, label inc", r)
+	}
+	pd, err := explicit.PolicyDecider(m, scored{out: []symbolic.LabelID{0, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = explicit.Explain(pd, symbolic.State{3, 0}, []bool{false, true})
+	if err != nil || r == nil || len(r.Scores) != 2 || r.Scores[0] != 3 || r.Scores[1] != 2 || r.Label != 1 {
+		t.Fatalf("Explain = %+v, %v; want scores [3 2], label dec (inc not applicable)", r, err)
+	}
+}
