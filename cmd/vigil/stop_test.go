@@ -13,8 +13,11 @@ import (
 )
 
 // TestLongCommandsStop: every long-running command ends within a few
-// seconds of SIGTERM, SIGINT or its --timeout, exits 4 (unknown), and
-// prints its partial results. The model, testdata/stop/huge.spec, has
+// seconds of SIGTERM or SIGINT (sent half a second after it starts) or of
+// its --timeout 1s, exits 4 (unknown), and prints its partial results.
+// (The promise is a second; the test allows six so that a loaded machine
+// does not fail it, and it still catches a command that ignores the stop,
+// which runs for minutes.) The model, testdata/stop/huge.spec, has
 // about 10^9 start states under a sparse start condition (a box of 10^11
 // states) and an unsafe state 10^11 policy steps away, so no command
 // finishes on its own: enumerating its start states alone would take
@@ -73,7 +76,7 @@ func TestLongCommandsStop(t *testing.T) {
 				select {
 				case err := <-done:
 					t.Fatalf("ended on its own before the signal (%v):\n%s%s", err, stdout.Bytes(), stderr.Bytes())
-				case <-time.After(time.Second):
+				case <-time.After(500 * time.Millisecond):
 				}
 				if err := cmd.Process.Signal(c.sig); err != nil {
 					t.Fatal(err)
