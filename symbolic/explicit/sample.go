@@ -254,8 +254,22 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 				if len(sols) == 0 {
 					return nil, noStart
 				}
-				for _, s := range sols {
-					sc.sols = append(sc.sols, s...)
+				// Each solution is checked with the explicit semantics, so
+				// that a solver (or encoding) bug cannot start runs outside
+				// the start condition.
+				probe := make(symbolic.State, n)
+				for _, sol := range sols {
+					ok := len(sol) == len(sc.vars)
+					for j, v := range sc.vars {
+						if ok {
+							probe[v] = sol[j]
+							ok = sol[j] >= lo[v] && sol[j] <= hi[v]
+						}
+					}
+					if !ok || !holdsAll(sc.checks, probe) {
+						return nil, fmt.Errorf("explicit: internal error: the start-state solver returned %v for %s, which violates the start condition of property %s", sol, ss.names(m, sc), g.Prop.Name)
+					}
+					sc.sols = append(sc.sols, sol...)
 				}
 				sc.mode, sc.solved = modeList, true
 				ss.exact = false

@@ -141,6 +141,14 @@ func TestStartSamplerSparseNeedsSolver(t *testing.T) {
 	if err != nil || !start.Holds(s) {
 		t.Fatalf("Sample = %v, %v", s, err)
 	}
+	// A solver that returns a non-solution is caught, not trusted.
+	bad := func(ctx context.Context, conds []*symbolic.Cond, vars []symbolic.VarID, lo, hi []int, n int, r *rand.Rand) ([][]int, error) {
+		return [][]int{{500, 500, 500}, {1, 2, 3}}, nil
+	}
+	_, err = g.NewStartSampler(context.Background(), explicit.SamplerOptions{EnumLimit: 1000, Solve: bad})
+	if err == nil || !strings.Contains(err.Error(), "internal error") {
+		t.Fatalf("a wrong solution: err = %v, want an internal error", err)
+	}
 }
 
 // TestStartSamplerCancel: building a sampler ends with the context.
