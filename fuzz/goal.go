@@ -26,6 +26,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
 	"vigil/symbolic"
@@ -45,6 +46,8 @@ type GoalTask struct {
 	// policy succeeds when it reaches the goal with probability 1, and only
 	// failures are bugs.
 	Fair bool
+	// Sampler draws the pool's start states; Fuzz builds it when nil.
+	Sampler *explicit.StartSampler
 
 	x     explicit.Expansion
 	src   []uint64
@@ -242,16 +245,16 @@ func (v GoalValue) String() string {
 	switch v.Outcome {
 	case GoalReached:
 		if v.Fair {
-			return fmt.Sprintf("reaches the goal with probability 1 (fair outcomes; the shortest run takes %d steps)", v.Cost)
+			return fmt.Sprintf("reaches the goal with probability 1 (fair outcomes; the shortest run takes %s)", steps(v.Cost))
 		}
-		return fmt.Sprintf("reaches the goal in %d steps", v.Cost)
+		return fmt.Sprintf("reaches the goal in %s", steps(v.Cost))
 	case GoalFails:
 		if v.Why == GoalFailTrap {
-			return fmt.Sprintf("fails (trap: from the run's states the goal is unreachable under the policy; it repeats a state after %d steps)", len(v.Run)-1)
+			return fmt.Sprintf("fails (trap: from the run's states the goal is unreachable under the policy; it repeats a state after %s)", steps(len(v.Run)-1))
 		}
-		return fmt.Sprintf("fails (%s after %d steps)", v.Why, len(v.Run)-1)
+		return fmt.Sprintf("fails (%s after %s)", v.Why, steps(len(v.Run)-1))
 	case GoalBeyond:
-		return fmt.Sprintf("takes more than %d steps", v.Cost)
+		return fmt.Sprintf("takes more than %s", steps(v.Cost))
 	}
 	return "unknown (state budget)"
 }
@@ -528,4 +531,12 @@ func goalRunStates(run []explicit.Step, extra []symbolic.State) []symbolic.State
 		out = append(out, st.State)
 	}
 	return append(out, extra...)
+}
+
+// steps is "1 step" or "n steps".
+func steps(n int) string {
+	if n == 1 {
+		return "1 step"
+	}
+	return strconv.Itoa(n) + " steps"
 }

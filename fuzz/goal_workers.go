@@ -15,6 +15,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"vigil/symbolic/explicit"
 )
 
 // GoalTest fuzzes and confirms bugs with len(tasks) workers (at least one).
@@ -30,6 +32,15 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 		return nil, nil, err
 	}
 	began := time.Now()
+	if tasks[0].Sampler == nil {
+		ss, err := NewSampler(ctx, tasks[0].Gen, explicit.SamplerOptions{})
+		if err != nil && ctx.Err() == nil {
+			return nil, nil, err
+		}
+		for _, t := range tasks {
+			t.Sampler = ss // nil when ctx ended: each Fuzz reports "canceled"
+		}
+	}
 	pools := make([]*Pool, k)
 	results := make([]map[int]goalStateResult, k)
 	errs := make([]error, k)

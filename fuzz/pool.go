@@ -139,8 +139,11 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 		}
 		return true
 	}
-	starts, err := t.sampleStarts(rng, opt.Starts)
+	starts, err := t.sampleStarts(ctx, rng, opt.Starts)
 	if err != nil {
+		if ctx.Err() != nil {
+			return &Pool{Stop: "canceled", Elapsed: time.Since(began)}, nil
+		}
 		return nil, err
 	}
 	for _, s := range starts {
@@ -212,22 +215,40 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 	return p, nil
 }
 
-// sampleStarts draws up to k start states uniformly (reservoir sampling
-// over the first 100,000).
-func (t *GoalTask) sampleStarts(rng *rand.Rand, k int) ([]symbolic.State, error) {
+// sampleStarts draws up to k distinct start states uniformly: a
+// reservoir sample when the sampler enumerated them, else k draws from the
+// sampler (fewer when draws repeat).
+func (t *GoalTask) sampleStarts(ctx context.Context, rng *rand.Rand, k int) ([]symbolic.State, error) {
+	if t.Sampler == nil {
+		ss, err := NewSampler(ctx, t.Gen, explicit.SamplerOptions{})
+		if err != nil {
+			return nil, err
+		}
+		t.Sampler = ss
+	}
 	var out []symbolic.State
 	n := 0
-	err := t.Gen.Starts(func(s symbolic.State) bool {
+	if t.Sampler.Enumerated(func(s symbolic.State) bool {
 		n++
 		if len(out) < k {
 			out = append(out, append(symbolic.State(nil), s...))
 		} else if j := rng.IntN(n); j < k {
 			out[j] = append(symbolic.State(nil), s...)
 		}
-		return n < 100_000
-	})
-	if err != nil {
-		return nil, fmt.Errorf("fuzz: %w", err)
+		return true
+	}) {
+		return out, nil
+	}
+	seen := map[string]bool{}
+	for try := 0; try < 4*k && len(out) < k; try++ {
+		s, err := t.Sampler.Sample(ctx, rng)
+		if err != nil {
+			return nil, err
+		}
+		if key := goalKey(s); !seen[key] {
+			seen[key] = true
+			out = append(out, s)
+		}
 	}
 	return out, nil
 }

@@ -137,19 +137,18 @@ type SafetyTask struct {
 	Gen        *explicit.Generator
 	Policy     explicit.Decider
 	PolicyName string
+	// Sampler draws the runs' start states. Tasks of one test may share
+	// it; SafetyTest (or the first Run) builds it when it is nil.
+	Sampler *explicit.StartSampler
 
-	h      *unsafeDist
-	starts []symbolic.State
-	x      explicit.Expansion
-	src    []uint64
-	cache  map[string]symbolic.LabelID
+	h     *unsafeDist
+	x     explicit.Expansion
+	src   []uint64
+	cache map[string]symbolic.LabelID
 }
 
-// maxStarts bounds the start states kept to sample from.
-const maxStarts = 100_000
-
-// NewSafetyTask compiles the model and collects the start states (up to
-// 100,000, a uniform reservoir sample of them when there are more).
+// NewSafetyTask compiles the model. It does not look at the start states:
+// runs draw them from the task's Sampler.
 func NewSafetyTask(m *symbolic.Model, prop *symbolic.Property, policy explicit.Decider, policyName string) (*SafetyTask, error) {
 	if prop == nil {
 		return nil, fmt.Errorf("fuzz: safety testing needs a property with an unsafe condition; model %s has none selected", m.Name)
@@ -161,30 +160,19 @@ func NewSafetyTask(m *symbolic.Model, prop *symbolic.Property, policy explicit.D
 	if err != nil {
 		return nil, err
 	}
-	t := &SafetyTask{M: m, Prop: prop, Gen: g, Policy: policy, PolicyName: policyName, h: newUnsafeDist(prop.Unsafe),
-		src: make([]uint64, g.Words()), cache: map[string]symbolic.LabelID{}}
-	rng := rand.New(rand.NewPCG(0x7374617274, 1))
-	n := 0
-	err = g.Starts(func(s symbolic.State) bool {
-		n++
-		if len(t.starts) < maxStarts {
-			t.starts = append(t.starts, append(symbolic.State(nil), s...))
-		} else if j := rng.IntN(n); j < maxStarts {
-			t.starts[j] = append(symbolic.State(nil), s...)
-		}
-		return n < 100*maxStarts
-	})
+	return &SafetyTask{M: m, Prop: prop, Gen: g, Policy: policy, PolicyName: policyName, h: newUnsafeDist(prop.Unsafe),
+		src: make([]uint64, g.Words()), cache: map[string]symbolic.LabelID{}}, nil
+}
+
+// NewSampler builds a start-state sampler for g with opt and ctx, the
+// error prefixed the fuzz way.
+func NewSampler(ctx context.Context, g *explicit.Generator, opt explicit.SamplerOptions) (*explicit.StartSampler, error) {
+	ss, err := g.NewStartSampler(ctx, opt)
 	if err != nil {
 		return nil, fmt.Errorf("fuzz: %w", err)
 	}
-	if len(t.starts) == 0 {
-		return nil, fmt.Errorf("fuzz: property %s has no start state: nothing to test", prop.Name)
-	}
-	return t, nil
+	return ss, nil
 }
-
-// Starts returns the start states runs draw from.
-func (t *SafetyTask) Starts() []symbolic.State { return t.starts }
 
 // Distance returns h_u(s).
 func (t *SafetyTask) Distance(s symbolic.State) int { return t.h.dist(s) }
@@ -257,8 +245,16 @@ func (t *SafetyTask) Run(ctx context.Context, c SafetyConfig, lim SafetyLimits, 
 	if err != nil {
 		return nil, err
 	}
+	if t.Sampler == nil {
+		if t.Sampler, err = NewSampler(ctx, t.Gen, explicit.SamplerOptions{}); err != nil {
+			return nil, err
+		}
+	}
 	rng := safetyRNG(seed, i)
-	s := t.starts[rng.IntN(len(t.starts))]
+	s, err := t.Sampler.Sample(ctx, rng)
+	if err != nil {
+		return nil, err
+	}
 	r := &SafetyRun{Index: i}
 	path := []explicit.Step{}
 	for {

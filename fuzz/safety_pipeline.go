@@ -124,6 +124,18 @@ func SafetyTest(ctx context.Context, tasks []*SafetyTask, opt SafetyOptions) (*S
 	}
 	k := len(tasks)
 	began := time.Now()
+	if tasks[0].Sampler == nil {
+		ss, err := NewSampler(ctx, tasks[0].Gen, explicit.SamplerOptions{})
+		if err != nil {
+			if ctx.Err() != nil {
+				return &SafetyResult{Config: opt.Config, Ends: map[string]int{}, Elapsed: time.Since(began)}, nil
+			}
+			return nil, err
+		}
+		for _, t := range tasks {
+			t.Sampler = ss
+		}
+	}
 	type workerOut struct {
 		runs                  []*SafetyRun
 		cases                 map[int]*SafetyCase

@@ -55,6 +55,14 @@ func hintFor(tok string) string {
 		return " (use && and || in conditions; | separates outcomes)"
 	case "'":
 		return " (primed variables x' appear only on the left of an outcome's assignment)"
+	case "and", "AND":
+		return " (conditions are joined with &&, not and)"
+	case "or", "OR":
+		return " (conditions are joined with ||, not or)"
+	case "not", "NOT":
+		return " (a condition is negated with !, not not)"
+	case ";":
+		return " (.spec has no semicolons: an outcome's assignments are separated by commas, x' = 1, y' = 2)"
 	}
 	return ""
 }

@@ -221,7 +221,7 @@ func (lx *scanner) next(f *File) token {
 		}
 		if n == 0 {
 			r, _ := utf8.DecodeRuneInString(rest)
-			panic(syntaxErr{f.diag(p, 0, "E0001", "invalid character %q", r)})
+			panic(syntaxErr{f.diag(p, 0, "E0001", "invalid character %q%s", r, hintFor(string(r)))})
 		}
 	}
 	tok.val = rest[:n]

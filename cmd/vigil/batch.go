@@ -420,7 +420,7 @@ func batchReport(e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stderr, "vigil batch report: wrote %s\n", strings.Join(files, ", "))
 	if list, _ := rep.Disagreements(); len(list) > 0 {
-		fmt.Fprintf(e.stderr, "vigil batch report: DISAGREEMENT on %d instances: algorithms that decided give different answers, so one of them is wrong:\n  %s\n", len(list), strings.Join(list, "\n  "))
+		fmt.Fprintf(e.stderr, "vigil batch report: DISAGREEMENT on %s: algorithms that decided give different answers, so one of them is wrong:\n  %s\n", plural(len(list), "instance"), strings.Join(list, "\n  "))
 		return exitUnsafe
 	}
 	return exitOK

@@ -84,6 +84,7 @@ func runBench(e *env, args []string) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the first run of the packed engine (with -j N, of the parallel one) to this file (go tool pprof)")
 	workers := fs.Int("j", 1, "also run the parallel search on this many goroutines and compare it with the sequential one (-j 1) in the same run")
 	runs := fs.Int("runs", 1, "measure each engine this many times, alternating, and report the medians (1 to 100)")
+	timeout := timeoutFlag(fs)
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
@@ -107,6 +108,20 @@ func runBench(e *env, args []string) int {
 	rep := &benchReport{Model: m.Name, Policy: policyName(decl), StateBytes: 8 * g.Words(), Runs: *runs}
 	prog := newProgress(e, *jsonOut)
 	defer prog.clear()
+	ctx, cancel := runContext(*timeout)
+	defer cancel()
+	// stopped reports a search that --timeout or an interrupt ended: a
+	// benchmark needs whole explorations, so there are no figures.
+	stopped := func(engine string, states int) int {
+		prog.clear()
+		if *jsonOut {
+			b, _ := json.MarshalIndent(map[string]any{"verdict": "unknown", "reason": stopReason(ctx), "engine": engine, "states": states}, "", "  ")
+			fmt.Fprintln(e.stdout, string(b))
+			return exitUnknown
+		}
+		fmt.Fprintf(e.stdout, "%s after %d states of engine %s: no figures (a benchmark needs the whole exploration)\n", stopped(stopReason(ctx)), states, engine)
+		return exitUnknown
+	}
 	profile := *cpuProfile
 	search := func(j int) func() (int, int, any, error) {
 		name := "packed"
@@ -126,9 +141,12 @@ func runBench(e *env, args []string) int {
 				prog.printf("bench (%s): %d states, depth %d, %.0f states/s", name, s.States, s.Depth, s.StatesPerSecond())
 			}}
 			lm.parallel(&opt, j)
-			res, err := explicit.Search(context.Background(), g, opt)
+			res, err := explicit.Search(ctx, g, opt)
 			if err != nil {
 				return 0, 0, nil, err
+			}
+			if ctx.Err() != nil {
+				return res.Stats.States, res.Stats.Transitions, res, ctx.Err()
 			}
 			return res.Stats.States, res.Stats.Transitions, res, nil
 		}
@@ -136,6 +154,9 @@ func runBench(e *env, args []string) int {
 	var seq, par, nai []benchFigures
 	for range *runs {
 		f, err := measure("packed", search(1))
+		if ctx.Err() != nil {
+			return stopped("packed", f.States)
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
 			return exitError
@@ -143,6 +164,9 @@ func runBench(e *env, args []string) int {
 		seq = append(seq, f)
 		if *workers > 1 {
 			f, err := measure(fmt.Sprintf("packed -j %d", *workers), search(*workers))
+			if ctx.Err() != nil {
+				return stopped(fmt.Sprintf("packed -j %d", *workers), f.States)
+			}
 			if err != nil {
 				fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
 				return exitError
@@ -152,10 +176,13 @@ func runBench(e *env, args []string) int {
 		}
 		if *naive {
 			f, err := measure("naive", func() (int, int, any, error) {
-				return naiveBFS(g, newDecider(), func(states, done int) {
+				return naiveBFS(ctx, g, newDecider(), func(states, done int) {
 					prog.printf("bench (naive): %d states, %d expanded", states, done)
 				})
 			})
+			if ctx.Err() != nil {
+				return stopped("naive", f.States)
+			}
 			if err != nil {
 				fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
 				return exitError
@@ -233,7 +260,7 @@ func measure(name string, f func() (states, transitions int, keep any, err error
 	wall := time.Since(t0)
 	cpu := cpuTime() - cpu0
 	if err != nil {
-		return benchFigures{}, err
+		return benchFigures{Engine: name, States: n}, err
 	}
 	runtime.GC()
 	runtime.GC()
@@ -308,7 +335,7 @@ func cpuTime() time.Duration {
 // naiveBFS is the baseline of the benchmark: the same successor generator
 // and policy, but states kept as []int in a queue and as formatted strings
 // in a map[string]int, the way a first implementation would store them.
-func naiveBFS(g *explicit.Generator, dec explicit.Decider, progress func(states, expanded int)) (states, transitions int, keep any, err error) {
+func naiveBFS(ctx context.Context, g *explicit.Generator, dec explicit.Decider, progress func(states, expanded int)) (states, transitions int, keep any, err error) {
 	m := g.M
 	seen := map[string]int{}
 	var queue []symbolic.State
@@ -329,14 +356,17 @@ func naiveBFS(g *explicit.Generator, dec explicit.Decider, progress func(states,
 			queue = append(queue, append(symbolic.State(nil), s...))
 		}
 	}
-	if err := g.Starts(func(s symbolic.State) bool { add(s); return true }); err != nil {
-		return 0, 0, nil, err
+	if err := g.StartsContext(ctx, func(s symbolic.State) bool { add(s); return len(seen)&0xffff != 0 || ctx.Err() == nil }); err != nil {
+		return len(seen), 0, nil, err
 	}
 	x := &explicit.Expansion{}
 	src := make([]uint64, g.Words())
 	t := make(symbolic.State, len(m.Vars))
 	for i := 0; i < len(queue); i++ {
 		if i&0xffff == 0 {
+			if ctx.Err() != nil {
+				return len(seen), transitions, nil, ctx.Err()
+			}
 			progress(len(seen), i)
 		}
 		s := queue[i]

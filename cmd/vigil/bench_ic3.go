@@ -282,7 +282,7 @@ func printPeers(e *env, rows []peerRow, nog bool) {
 		}
 		return n
 	}
-	fmt.Fprintf(w, "\n%d instances; decided: bfs %d, ic3 %d, spacer %d\n", len(rows),
+	fmt.Fprintf(w, "\n%s; decided: bfs %d, ic3 %d, spacer %d\n", plural(len(rows), "instance"),
 		solved(func(r peerRow) peerRun { return r.BFS }), solved(func(r peerRow) peerRun { return r.IC3 }), solved(func(r peerRow) peerRun { return r.Spacer }))
 	fmt.Fprintf(w, "median ic3/bfs %s over %d instances both decided; median ic3/spacer %s over %d\n", ratio(median(rb)), len(rb), ratio(median(rs)), len(rs))
 	fmt.Fprintln(w, "(bfs and ic3 run in this process; spacer is the z3 binary on the CHC export, whole-process time)")

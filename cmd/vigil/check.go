@@ -13,13 +13,14 @@ func init() {
 	register(&command{
 		Name:    "check",
 		Summary: "parse and check model files, print diagnostics or a summary",
-		Usage:   "vigil check [--json] [--bounds] [--deadlocks] [-D NAME=VALUE]... FILE...",
+		Usage:   "vigil check [--json] [--bounds] [--deadlocks] [-D NAME=VALUE]... [--start FILE --unsafe FILE] [--policy-file FILE] FILE...",
 		Examples: []string{
 			"vigil check specs/oneway.spec",
 			"vigil check --bounds --deadlocks specs/oneway.spec   # prove with Z3 that no outcome leaves a range",
 			"vigil check model.jani",
 			"vigil check -D L=20 specs/oneway.spec",
 			"vigil check --json specs/*.spec",
+			"vigil check specs/plaja/counter.jani -D N=3 --start specs/plaja/pa.jani --unsafe specs/plaja/pa.jani --policy-file specs/plaja/pa.jani",
 		},
 		Run: runCheck,
 	})
@@ -53,6 +54,8 @@ func runCheck(e *env, args []string) int {
 	deadlocks := fs.Bool("deadlocks", false, "report in-range non-terminal states where no label is applicable, with a witness (warnings)")
 	defs := defines{}
 	fs.Var(defs, "D", "override a constant: -D `NAME=VALUE` (repeatable)")
+	plaja := addPlajaFlags(fs)
+	polName := fs.String("policy", "", "with --policy-file: the declared learned policy whose inputs and outputs the file takes")
 	files, ok := parseFlags(fs, args)
 	if !ok {
 		return exitUsage
@@ -66,6 +69,17 @@ func runCheck(e *env, args []string) int {
 	for _, f := range files {
 		m, diags := loadAny(f, defs)
 		if m != nil {
+			// --start/--unsafe/--policy-file add a property and a policy,
+			// checked like the model's own (a network that does not fit
+			// is an error here, not in the first command that uses it).
+			prop, pol := "", *polName
+			if !plaja.apply(e, m, &prop, &pol) {
+				if !*jsonOut && len(diags) > 0 {
+					fmt.Fprint(e.stderr, diags.Render())
+				}
+				status = exitError
+				continue
+			}
 			if pd := policyFileDiagnostics(m); pd.HasErrors() {
 				m, diags = nil, append(diags, pd...)
 			}

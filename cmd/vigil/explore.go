@@ -129,14 +129,14 @@ func newExploreReport(m *symbolic.Model, prop *symbolic.Property, decl *symbolic
 
 // printExploreHead writes the lines that open an exploration report, for
 // the explicit and the BDD engine alike.
-func printExploreHead(w io.Writer, model, property, policy string, complete bool, stopped string) {
+func printExploreHead(w io.Writer, model, property, policy string, complete bool, why string) {
 	pol := "all applicable labels"
 	if policy != "" {
 		pol = "policy " + policy
 	}
 	fmt.Fprintf(w, "model %s, property %s, %s\n", model, orNone(property), pol)
 	if !complete {
-		fmt.Fprintf(w, "incomplete: stopped by %s; the figures below are partial\n", stopped)
+		fmt.Fprintf(w, "incomplete: %s; the figures below are partial\n", stopped(why))
 	}
 }
 
@@ -232,8 +232,8 @@ func newBDDStats(order string, s bdd.Stats) *bddStatsReport {
 }
 
 func (r *bddStatsReport) print(e *env, what string, seconds float64) {
-	fmt.Fprintf(e.stdout, "%s: %d BDD variables (%s order), %d iterations, %d nodes in the result, %.3fs (encoding %.3fs)\n",
-		what, r.Variables, r.Order, r.Iterations, r.SetNodes, seconds, r.EncodeSeconds)
+	fmt.Fprintf(e.stdout, "%s: %d BDD variables (%s order), %s, %d nodes in the result, %.3fs (encoding %.3fs)\n",
+		what, r.Variables, r.Order, plural(r.Iterations, "iteration"), r.SetNodes, seconds, r.EncodeSeconds)
 	fmt.Fprintf(e.stdout, "memory: peak node table %d nodes, %d nodes made, %d node collections, %d table resizes, %d Go collections, peak heap %s\n",
 		r.PeakNodes, r.Produced, r.RuddGCs, r.Resizes, r.GoGCs, humanBytes(r.PeakHeap))
 }
@@ -350,7 +350,7 @@ func verifyBDD(e *env, ctx context.Context, prog *progress, file string, lm *loa
 		b, _ := json.MarshalIndent(&bddVerifyReport{verifyReport: rep, ReachedStates: num(res.States), Starts: num(res.Starts), BDD: stats}, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printVerdict(e, lm.rerun, m, rep, v, res.Trace, true)
+		printVerdict(e, lm, rep, v, res.Trace, true)
 		fmt.Fprintf(e.stdout, "engine bdd: %s states reached (%s start), depth %d\n", res.States, res.Starts, res.Depth)
 		stats.print(e, "bdd", rep.Seconds)
 	}

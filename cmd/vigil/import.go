@@ -32,7 +32,7 @@ func runImport(e *env, args []string) int {
 	fs.Var(defs, "D", "set a constant: -D `NAME=VALUE` (repeatable; every open JANI constant needs one)")
 	start := fs.String("start", "", "PlaJA start condition file (state-condition, states-values, or a PA property file)")
 	unsafe := fs.String("unsafe", "", "PlaJA unsafe (reach) condition file, or a PA property file")
-	policyFile := fs.String("policy-file", "", "policy interface: a .jani2nnet file, or a PA property file naming one")
+	policyFile := fs.String("policy-file", "", "policy: a PlaJA .jani2nnet interface, a PA property file naming one, or a network (.onnx, .nnet, vigil JSON) or tree ensemble whose inputs are the model's variables and outputs its labels, in order")
 	goals := fs.Bool("goals", false, "keep the model's JANI properties: reachability as goal (terminal), safety (G, or NAME_avoid for P of F) as unsafe")
 	out := fs.String("o", "", "write the .spec to this file (file paths in it are made relative to its directory)")
 	files, ok := parseFlags(fs, args)
@@ -58,7 +58,25 @@ func runImport(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil import: %s: a product of two variables; .spec is linear and cannot express it: run vigil on the .jani file itself (the explicit and BDD engines evaluate it)\n", pos)
 		return exitError
 	}
-	if _, _, err := jani.Attach(m, *start, *unsafe, *policyFile); err != nil {
+	pf := *policyFile
+	if pf != "" {
+		kind, learned, err := learnedKind(pf)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
+			return exitError
+		}
+		if learned {
+			// A network or tree ensemble, not a PlaJA interface: the
+			// .spec declares it with the model's variables as inputs and
+			// its labels as outputs, in order.
+			if _, err := attachLearned(m, pf, kind, ""); err != nil {
+				fmt.Fprintf(e.stderr, "vigil import: %v\n(import --policy-file takes a PlaJA .jani2nnet interface, a PA property file naming one, or a network or tree ensemble whose inputs are the model's variables and outputs its labels, in order)\n", err)
+				return exitError
+			}
+			pf = ""
+		}
+	}
+	if _, _, err := jani.Attach(m, *start, *unsafe, pf); err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
 	}

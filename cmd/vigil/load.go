@@ -117,6 +117,9 @@ type loadedModel struct {
 	decl *symbolic.PolicyDecl // nil: all labels
 	g    *explicit.Generator
 	dec  explicit.Decider // nil when decl is nil
+	// fullCex: counterexamples list every variable at every step, not
+	// only those that changed (verify --full).
+	fullCex bool
 	// rerun is "vigil run FILE" with the flags that load the same model:
 	// -D and the PlaJA files (the start of a replay hint).
 	rerun string

@@ -25,6 +25,10 @@ func TestMain(m *testing.M) {
 		_ = syscall.Setrlimit(syscall.RLIMIT_CORE, &syscall.Rlimit{}) // no core file
 		os.Exit(overflow(1))
 	}
+	if os.Getenv("VIGIL_TEST_AS_VIGIL") == "1" { // TestLongCommandsStop's subprocess
+		setupRuntime()
+		os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
+	}
 	testscript.Main(m, map[string]func(){
 		"vigil": func() {
 			setupRuntime()

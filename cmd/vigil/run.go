@@ -16,6 +16,11 @@ func init() {
 		Name:    "run",
 		Summary: "simulate runs of a policy and print each step",
 		Usage:   "vigil run [flags] FILE.spec",
+		Help: `Each step is printed as it is made; Ctrl-C or SIGTERM ends the run
+("end: interrupted", exit 4) and keeps what was printed. Without --from or
+--start-index the start state is drawn at random as vigil test draws them:
+uniformly, without enumerating the start states (see README: random start
+states).`,
 		Examples: []string{
 			"vigil run specs/oneway_line.spec --policy careful --seed 3",
 			`vigil run specs/oneway_line.spec --policy slow --from "pos=0 load=3 depot=0" --outcomes first`,
@@ -89,36 +94,57 @@ func runRun(e *env, args []string) int {
 			return exitError
 		}
 	}
+	ctx, cancel := runContext(0)
+	defer cancel()
 	rng := rand.New(rand.NewPCG(*seed, 0x72756e))
+	var sampler *explicit.StartSampler
 	for r := 0; r < *runs; r++ {
 		var start symbolic.State
 		switch {
 		case *from != "":
 			start, err = explicit.ParseState(m, *from)
 		case *startIndex >= 0:
-			start, err = g.StartAt(*startIndex)
+			start, err = g.StartAtContext(ctx, *startIndex)
 		default:
-			start, err = g.SampleStart(rng, 1_000_000)
+			// A start state drawn uniformly, without enumerating them all.
+			if sampler == nil {
+				if sampler, err = newStartSampler(ctx, g, *seed, newProgress(e, false)); err != nil {
+					break
+				}
+			}
+			start, err = sampler.Sample(ctx, rng)
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitError
-		}
-		trace, end, err := explicit.Simulate(g, start, explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Policy: dec})
-		if err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintf(e.stderr, "vigil run: %s before a start state was found\n", capitalize(stopped(stopReason(ctx))))
+				return exitUnknown
+			}
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
 			return exitError
 		}
 		if *runs > 1 {
 			fmt.Fprintf(e.stdout, "run %d:\n", r+1)
 		}
-		printTrace(e, m, trace, end)
+		// Steps are printed as they are made, so a long run shows
+		// progress and an interrupt keeps what was printed.
+		n := 0
+		trace, end, err := explicit.Simulate(g, start, explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Policy: dec, Ctx: ctx,
+			OnStep:  func(i int, st explicit.Step) { printStep(e, m, i, st); n = i },
+			Discard: r > 0 || *record == ""})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
+			return exitError
+		}
+		printEnd(e, end, n)
 		if r == 0 && *record != "" {
 			run := explicit.NewRun(m, propertyName(prop), policyName(decl), end, trace)
 			if err := writeRunFile(*record, run); err != nil {
 				fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
 				return exitError
 			}
+		}
+		if end == explicit.EndStopped {
+			return exitUnknown
 		}
 	}
 	return exitOK
@@ -152,16 +178,29 @@ func writeRunFile(path string, run *explicit.Run) error {
 // printTrace prints a run one state per line, each action below its state.
 func printTrace(e *env, m *symbolic.Model, trace []explicit.Step, end string) {
 	for i, st := range trace {
-		fmt.Fprintf(e.stdout, "%4d  %s\n", i, m.FormatState(st.State))
-		if st.Cmd >= 0 {
-			c := &m.Commands[st.Cmd]
-			fmt.Fprintf(e.stdout, "      -> %s  (%s, outcome %d of %d)\n", m.Labels[st.Label].Name, c.Pos, st.Outcome+1, len(c.Outcomes))
-		}
+		printStep(e, m, i, st)
 	}
-	if end == explicit.EndSteps {
+	printEnd(e, end, len(trace)-1)
+}
+
+// printStep prints step i of a run: its state, and the action below it.
+func printStep(e *env, m *symbolic.Model, i int, st explicit.Step) {
+	fmt.Fprintf(e.stdout, "%4d  %s\n", i, m.FormatState(st.State))
+	if st.Cmd >= 0 {
+		c := &m.Commands[st.Cmd]
+		fmt.Fprintf(e.stdout, "      -> %s  (%s, outcome %d of %d)\n", m.Labels[st.Label].Name, c.Pos, st.Outcome+1, len(c.Outcomes))
+	}
+}
+
+// printEnd prints why a run of n steps ended.
+func printEnd(e *env, end string, n int) {
+	switch end {
+	case explicit.EndSteps:
 		end = "step limit"
+	case explicit.EndStopped:
+		end = "interrupted"
 	}
-	fmt.Fprintf(e.stdout, "end: %s after %s\n", end, plural(len(trace)-1, "step"))
+	fmt.Fprintf(e.stdout, "end: %s after %s\n", end, plural(n, "step"))
 }
 
 // selectProperty picks the property named name, or the only one when name

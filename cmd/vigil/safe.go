@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -152,10 +153,13 @@ type safeReport struct {
 	Unsafe   int         `json:"unsafe"`
 	Unknown  int         `json:"unknown"`
 	Reason   string      `json:"reason,omitempty"`
-	Expanded int         `json:"expanded"`
-	Backups  int         `json:"backups,omitempty"`
-	Stored   int         `json:"stored_states"`
-	Seconds  float64     `json:"seconds"`
+	// More: a stop ended the enumeration of the start states; those not
+	// reached are not in States.
+	More     bool    `json:"more_start_states,omitempty"`
+	Expanded int     `json:"expanded"`
+	Backups  int     `json:"backups,omitempty"`
+	Stored   int     `json:"stored_states"`
+	Seconds  float64 `json:"seconds"`
 	// propu-bdd only:
 	Region *regionReport   `json:"region,omitempty"`
 	BDD    *bddStatsReport `json:"bdd,omitempty"`
@@ -202,43 +206,33 @@ func runSafe(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	var states []symbolic.State
+	var state symbolic.State
 	if *stateText != "" {
 		s, err := explicit.ParseState(su.m, *stateText)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: --state: %v\n", strings.TrimPrefix(err.Error(), "explicit: state: "))
 			return exitError
 		}
-		states = append(states, s)
-	} else {
-		err := su.g.Starts(func(s symbolic.State) bool {
-			states = append(states, append(symbolic.State(nil), s...))
-			return true
-		})
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
-		}
+		state = s
 	}
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
 	prog := newProgress(e, *sf.jsonOut)
 	rep := &safeReport{Model: su.m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name()}
 	su.d.SetProgress(func(st safety.Stats) {
-		prog.printf("safe (%s): %d/%d states decided, %d expanded, %d stored", su.d.Name(), len(rep.States), len(states), st.Expanded, su.sp.Len())
+		prog.printf("safe (%s): %d states decided, %d expanded, %d stored", su.d.Name(), len(rep.States), st.Expanded, su.sp.Len())
 	})
 	t0 := time.Now()
-	for k, s := range states {
+	// decide decides state k; it returns false after an error (printed)
+	// and sets code.
+	code := exitOK
+	decide := func(k int, s symbolic.State) bool {
 		ss := safeState{State: su.m.FormatState(s), Verdict: "unknown"}
-		if ctx.Err() != nil {
-			rep.States = append(rep.States, ss)
-			rep.Unknown++
-			continue
-		}
 		id, err := su.sp.Intern(s)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
+			code = exitError
+			return false
 		}
 		before, t1 := su.d.Stats().Expanded, time.Now()
 		ans, err := su.d.Decide(ctx, id)
@@ -247,11 +241,12 @@ func runSafe(e *env, args []string) int {
 			if ctx.Err() == nil {
 				prog.clear()
 				fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-				return exitError
+				code = exitError
+				return false
 			}
 			rep.States = append(rep.States, ss)
 			rep.Unknown++
-			continue
+			return true
 		}
 		if ans {
 			ss.Verdict = "safe"
@@ -262,18 +257,51 @@ func runSafe(e *env, args []string) int {
 		}
 		if *certFile != "" {
 			path := *certFile
-			if len(states) > 1 {
+			if state == nil {
 				ext := filepath.Ext(path)
 				path = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), k, ext)
 			}
 			if err := writeSafetyCert(su, sf, id, path); err != nil {
 				prog.clear()
 				fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-				return exitError
+				code = exitError
+				return false
 			}
 			ss.Cert = path
 		}
 		rep.States = append(rep.States, ss)
+		return true
+	}
+	if state != nil {
+		decide(0, state)
+	} else {
+		// Start states are decided as they are enumerated, so a stop
+		// (--timeout, Ctrl-C) ends the enumeration too; the start states
+		// not reached are counted as not decided.
+		k := 0
+		err := su.g.StartsContext(ctx, func(s symbolic.State) bool {
+			if ctx.Err() != nil {
+				rep.More = true
+				return false
+			}
+			ok := decide(k, append(symbolic.State(nil), s...))
+			k++
+			return ok
+		})
+		if err != nil && ctx.Err() == nil {
+			prog.clear()
+			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+			return exitError
+		}
+		if err != nil {
+			rep.More = true
+		}
+	}
+	if code != exitOK {
+		return code
+	}
+	if state != nil && len(rep.States) == 0 {
+		return code
 	}
 	prog.clear()
 	st := su.d.Stats()
@@ -307,7 +335,7 @@ func radiusWords(r string) string {
 // code: unknown if any state is undecided, else unsafe if any is not safe.
 func (rep *safeReport) finish(e *env, asJSON bool, print func(*env, *safeReport)) int {
 	switch {
-	case rep.Unknown > 0:
+	case rep.Unknown > 0 || rep.More:
 		rep.Verdict = "unknown"
 	case rep.Unsafe > 0:
 		rep.Verdict = "unsafe"
@@ -336,7 +364,7 @@ func printSafe(e *env, r *safeReport) {
 	if r.Radius != "inf" {
 		who = fmt.Sprintf(" (at most %s from policy %s along every run)", plural(atoi(r.Radius), "deviation"), r.Policy)
 	}
-	if len(r.States) == 1 {
+	if len(r.States) == 1 && !r.More {
 		s := r.States[0]
 		switch s.Verdict {
 		case "safe":
@@ -344,15 +372,19 @@ func printSafe(e *env, r *safeReport) {
 		case "unsafe":
 			fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
 		default:
-			fmt.Fprintf(w, "unknown: stopped by %s before deciding %s\n", r.Reason, s.State)
+			fmt.Fprintf(w, "unknown: %s before deciding %s\n", stopped(r.Reason), s.State)
 		}
 		if s.Cert != "" {
 			fmt.Fprintf(w, "certificate: %s (check with: vigil cert check %s)\n", s.Cert, s.Cert)
 		}
 	} else {
-		fmt.Fprintf(w, "%d start states of property %s: %d %s, %d not %s", len(r.States), r.Property, r.Safe, what, r.Unsafe, what)
+		if r.More {
+			fmt.Fprintf(w, "%s of property %s reached, then the enumeration was %s: %d %s, %d not %s", plural(len(r.States), "start state"), r.Property, stopped(r.Reason), r.Safe, what, r.Unsafe, what)
+		} else {
+			fmt.Fprintf(w, "%d start states of property %s: %d %s, %d not %s", len(r.States), r.Property, r.Safe, what, r.Unsafe, what)
+		}
 		if r.Unknown > 0 {
-			fmt.Fprintf(w, ", %d unknown (%s)", r.Unknown, r.Reason)
+			fmt.Fprintf(w, ", %d unknown (%s)", r.Unknown, stopped(r.Reason))
 		}
 		fmt.Fprintf(w, "%s\n", who)
 		fmt.Fprintf(w, "  %-8s %9s %9s  %s\n", "verdict", "expanded", "ms", "state")
@@ -511,12 +543,23 @@ func printFaults(e *env, r *faultsReport) {
 	if !r.EndUnsafe {
 		end = "does not end in an unsafe state (no bugs can be named)"
 	}
-	fmt.Fprintf(w, "run of %d states of policy %s %s\n", r.Steps, r.Policy, end)
+	fmt.Fprintf(w, "run of %s of policy %s %s\n", plural(r.Steps, "state"), r.Policy, end)
 	if r.Reason != "" {
-		fmt.Fprintf(w, "stopped by %s: the last %d states were analysed\n", r.Reason, r.Analysed)
+		switch r.Analysed {
+		case 0:
+			fmt.Fprintf(w, "%s before any state was analysed\n", capitalize(stopped(r.Reason)))
+		case 1:
+			fmt.Fprintf(w, "%s: only the last state was analysed\n", capitalize(stopped(r.Reason)))
+		default:
+			fmt.Fprintf(w, "%s: only the last %d states were analysed\n", capitalize(stopped(r.Reason)), r.Analysed)
+		}
 	}
 	switch len(r.Faults) {
 	case 0:
+		if r.Reason != "" {
+			fmt.Fprintf(w, "no faults among the states analysed\n")
+			break
+		}
 		fmt.Fprintf(w, "no faults: no %s state on the run where the policy's label may lead out of the %s region\n", what, what)
 	default:
 		fmt.Fprintf(w, "%s:\n", plural(len(r.Faults), "fault"))
@@ -530,7 +573,7 @@ func printFaults(e *env, r *faultsReport) {
 	if r.EndUnsafe {
 		fmt.Fprintf(w, "bugs (states where the policy is unsafe but a %s policy exists): %s of %d\n", what, plural(len(r.Bugs), "step"), r.Steps-1)
 	}
-	fmt.Fprintf(w, "%s: %d decisions (%d from the caches), %d expanded, %.3fs\n", r.Algo, r.Decisions, r.CacheHits, r.Expanded, r.Seconds)
+	fmt.Fprintf(w, "%s: %s (%d from the caches), %d expanded, %.3fs\n", r.Algo, plural(r.Decisions, "decision"), r.CacheHits, r.Expanded, r.Seconds)
 }
 
 // regionReport is propu-bdd's unsafe region in the --json output. Counts
@@ -595,7 +638,11 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	case !all:
 		scope = "start"
 		many := false
-		err := lm.g.Starts(func(s symbolic.State) bool {
+		// Listing the start states may take at most a second (a sparse
+		// start condition over wide ranges); beyond it they are answered
+		// as a set, as when there are many.
+		lctx, lcancel := context.WithTimeout(context.Background(), time.Second)
+		err := lm.g.StartsContext(lctx, func(s symbolic.State) bool {
 			if len(states) == maxListedStarts {
 				many = true
 				return false
@@ -603,6 +650,10 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 			states = append(states, append(symbolic.State(nil), s...))
 			return true
 		})
+		lcancel()
+		if err != nil && lctx.Err() != nil {
+			err, many = nil, true
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
 			return exitError
@@ -697,7 +748,7 @@ func printSafeBDD(e *env, r *safeReport) {
 	g := r.Region
 	switch {
 	case g.States == "":
-		fmt.Fprintf(w, "unknown: stopped by %s while encoding model %s\n", r.Reason, r.Model)
+		fmt.Fprintf(w, "unknown: %s while encoding model %s\n", stopped(r.Reason), r.Model)
 	case len(r.States) == 1:
 		s := r.States[0]
 		switch s.Verdict {
@@ -706,7 +757,7 @@ func printSafeBDD(e *env, r *safeReport) {
 		case "unsafe":
 			fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
 		default:
-			fmt.Fprintf(w, "unknown: stopped by %s before deciding %s\n", r.Reason, s.State)
+			fmt.Fprintf(w, "unknown: %s before deciding %s\n", stopped(r.Reason), s.State)
 		}
 	case r.Scope == "start" && len(r.States) > 0:
 		fmt.Fprintf(w, "%d start states of property %s: %d %s, %d not %s", len(r.States), r.Property, r.Safe, what, r.Unsafe, what)
@@ -720,7 +771,7 @@ func printSafeBDD(e *env, r *safeReport) {
 	case r.Scope == "start":
 		switch {
 		case g.Starts == "":
-			fmt.Fprintf(w, "unknown: stopped by %s before deciding the start states of property %s\n", r.Reason, r.Property)
+			fmt.Fprintf(w, "unknown: %s before deciding the start states of property %s\n", stopped(r.Reason), r.Property)
 		case g.StartsSafe == "":
 			fmt.Fprintf(w, "%s start states of property %s: at least %s not %s, the others unknown (%s)%s\n", g.Starts, r.Property, g.StartsUnsafe, what, r.Reason, who)
 		default:
@@ -730,7 +781,7 @@ func printSafeBDD(e *env, r *safeReport) {
 		if g.Complete {
 			fmt.Fprintf(w, "all %s states of model %s, property %s: %s %s, %s not %s%s\n", g.States, r.Model, r.Property, g.Safe, what, g.Unsafe, what, who)
 		} else {
-			fmt.Fprintf(w, "all %s states of model %s, property %s: at least %s not %s, the others unknown (stopped by %s)%s\n", g.States, r.Model, r.Property, g.Unsafe, what, r.Reason, who)
+			fmt.Fprintf(w, "all %s states of model %s, property %s: at least %s not %s, the others unknown (%s)%s\n", g.States, r.Model, r.Property, g.Unsafe, what, stopped(r.Reason), who)
 		}
 		if len(g.Cubes) > 0 {
 			fmt.Fprintf(w, "not %s (a cover of %s):\n", what, cubeCount(g.Cover))
@@ -746,7 +797,7 @@ func printSafeBDD(e *env, r *safeReport) {
 		if g.Complete {
 			fmt.Fprintf(w, "unsafe region: %s of %s states not %s\n", g.Unsafe, g.States, what)
 		} else {
-			fmt.Fprintf(w, "unsafe region: stopped by %s with %s of %s states known not %s\n", r.Reason, g.Unsafe, g.States, what)
+			fmt.Fprintf(w, "unsafe region: %s with %s of %s states known not %s\n", stopped(r.Reason), g.Unsafe, g.States, what)
 		}
 	}
 	r.BDD.print(e, "propu-bdd", r.Seconds)

@@ -36,7 +36,14 @@ Goal mode (papers 001 and 003): see the goal-mode flags.
 The mode defaults to goal when the property has a goal and its unsafe
 condition is false (nothing can go wrong but missing the goal), and to
 safety otherwise. Exit codes: 3 bugs found, 0 none, 4 stopped (by --budget,
---timeout or Ctrl-C) before any; the bugs found before a stop are kept.`,
+--timeout, Ctrl-C or SIGTERM, within a second) before any; the bugs found
+before a stop are kept.
+
+Start states are drawn without enumerating them: uniformly when the start
+condition is small enough to enumerate, or splits into independent groups of
+variables each small enough to enumerate or dense enough for rejection
+sampling; a group too sparse for that is drawn from distinct solutions found
+by Z3, which is not uniform. The report's "start states:" line says which.`,
 		Examples: []string{
 			"vigil test specs/oneway_line.spec --policy careful --seed 3",
 			"vigil test specs/oneway_line.spec --policy careful --config 1-sampling --runs 300 --workers 2 --json",

@@ -93,6 +93,7 @@ type goalJSONReport struct {
 	Phases   map[string]float64 `json:"seconds"`
 	Complete bool               `json:"complete"`
 	Stopped  string             `json:"stopped,omitempty"` // why an incomplete run ended
+	Starts   string             `json:"start_sampling,omitempty"`
 }
 
 func goalSteps(m *symbolic.Model, run []explicit.Step) []goalJSONStep {
@@ -152,8 +153,20 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		t.Fair = r.flags.outcomes == "fair"
 	}
 	prog := newProgress(e, r.json)
-	prog.printf("vigil test: fuzzing a pool of up to %d states", r.flags.pool)
 	began := time.Now()
+	ss, err := newStartSampler(ctx, tasks[0].Gen, r.seed, prog)
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+		return exitError
+	}
+	for _, t := range tasks {
+		t.Sampler = ss
+	}
+	starts := ""
+	if ss != nil && !ss.Enumerated(func(symbolic.State) bool { return false }) {
+		starts = ss.Describe()
+	}
+	prog.printf("vigil test: fuzzing a pool of up to %d states", r.flags.pool)
 	pool, res, err := fuzz.GoalTest(ctx, tasks, fuzz.PoolOptions{MaxPool: r.flags.pool, WalkLen: r.flags.walk, BState: r.flags.bstate,
 		BExpansion: r.flags.bexp, MaxSteps: r.flags.steps, Runtime: r.budget, Seed: r.seed, Biases: r.biases},
 		fuzz.OracleOptions{Oracles: r.oracles, Depth: r.flags.depth, Progress: func(done, total, bugs int) {
@@ -204,7 +217,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	if r.json {
 		rep := goalJSONReport{Mode: "goal", Outcomes: r.flags.outcomes, Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
 			Biases: goalOrEmpty(r.biases), Oracles: oracles, Pool: len(pool.Entries), Stop: pool.Stop, Bugs: []goalJSONBug{},
-			Phases: map[string]float64{"fuzz": fuzzTime.Seconds(), "confirm": confirmTime.Seconds()}, Complete: complete}
+			Phases: map[string]float64{"fuzz": fuzzTime.Seconds(), "confirm": confirmTime.Seconds()}, Complete: complete, Starts: starts}
 		if !complete {
 			rep.Stopped = why
 		}
@@ -230,6 +243,9 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		fmt.Fprintf(e.stdout, "goal testing: model %s, property %s, policy %s, %s outcomes, seed %d\n", m.Name, lm.prop.Name, lm.decl.Name, r.flags.outcomes, r.seed)
 		fmt.Fprintf(e.stdout, "fuzzing: %s (%s), %s, biases: %s\n", plural(len(pool.Entries), "pool state"), pool.Stop, plural(pool.Walks, "walk"), orNone(strings.Join(r.biases, ", ")))
 		fmt.Fprintf(e.stdout, "oracles: %s\n", strings.Join(oracles, ", "))
+		if starts != "" {
+			fmt.Fprintf(e.stdout, "start states: %s\n", starts)
+		}
 		for i, b := range res.Bugs {
 			kind := "costs more than a plan"
 			if b.Qualitative {

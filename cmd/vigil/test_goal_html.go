@@ -71,7 +71,7 @@ func goalHTML(w io.Writer, task *fuzz.GoalTask, r goalRun, pool *fuzz.Pool, res 
 			kind = "fails where a plan reaches the goal"
 		}
 		fmt.Fprintf(&b, `<section class="bug" id="bug-%d"><h2>Bug %d (%s): %s</h2>`, i+1, i+1, esc(bug.Oracle), kind)
-		fmt.Fprintf(&b, "<p>state: <code>%s</code><br/>policy %s: %s<br/>better: a plan of %d steps</p>", esc(m.FormatState(bug.State)), esc(task.PolicyName), esc(bug.Policy.String()), bug.Cost)
+		fmt.Fprintf(&b, "<p>state: <code>%s</code><br/>policy %s: %s<br/>better: a plan of %s</p>", esc(m.FormatState(bug.State)), esc(task.PolicyName), esc(bug.Policy.String()), plural(bug.Cost, "step"))
 		b.WriteString("<h3>Policy run (faults in red: the decisions the better plan changes)</h3>")
 		goalPathSVG(&b, m, bug.Policy.Run, fault, "policy-run", bug.Policy.Outcome == fuzz.GoalFails)
 		b.WriteString("<h3>Better plan</h3>")

@@ -31,6 +31,9 @@ type safetyRun struct {
 	html    string
 	record  string
 	flags   *safetyTestFlags
+	// starts says how start states were drawn when they were not
+	// enumerated ("" when they were).
+	starts string
 }
 
 type safetyJSONBug struct {
@@ -78,6 +81,7 @@ type safetyJSONReport struct {
 	Phases     map[string]float64 `json:"seconds"`
 	Complete   bool               `json:"complete"`
 	Stopped    string             `json:"stopped,omitempty"`
+	Starts     string             `json:"start_sampling,omitempty"`
 }
 
 // safetySummary is the result in report form: distinct bugs and faults
@@ -143,7 +147,22 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 	}
 	prog := newProgress(e, r.json)
 	began := time.Now()
-	res, err := fuzz.SafetyTest(ctx, tasks, fuzz.SafetyOptions{Config: r.config, Runs: r.flags.runs,
+	// The start states are sampled within the budget: SafetyTest reports
+	// an empty, incomplete result when it ran out here.
+	sctx, scancel := context.WithTimeout(ctx, r.budget)
+	defer scancel()
+	ss, err := newStartSampler(sctx, tasks[0].Gen, r.seed, prog)
+	if err != nil && sctx.Err() == nil {
+		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+		return exitError
+	}
+	for _, t := range tasks {
+		t.Sampler = ss
+	}
+	if ss != nil && !ss.Enumerated(func(symbolic.State) bool { return false }) {
+		r.starts = ss.Describe()
+	}
+	res, err := fuzz.SafetyTest(sctx, tasks, fuzz.SafetyOptions{Config: r.config, Runs: r.flags.runs,
 		Limits: fuzz.SafetyLimits{MaxLen: r.flags.maxLen, Expansions: r.flags.expansions}, Seed: r.seed,
 		Oracles: r.oracles, Radius: &r.flags.radius.r, Runtime: r.budget,
 		OnRun: func(t fuzz.SafetyTally) {
@@ -199,7 +218,7 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 			Config: r.config.Name(), Oracles: r.oracles, Radius: r.flags.radius.r.String(), Runs: res.Runs, Ends: res.Ends,
 			Unsafe: res.Unsafe(), Duplicates: res.Duplicates, Bugs: sum.bugs, Faults: sum.faults, Cases: []safetyJSONCase{},
 			Phases:   map[string]float64{"fuzz": res.Fuzz.Seconds(), "confirm": res.Confirm.Seconds(), "faults": res.Faults.Seconds(), "total": elapsed.Seconds()},
-			Complete: res.Complete, Stopped: why}
+			Complete: res.Complete, Stopped: why, Starts: r.starts}
 		for i, c := range res.Cases {
 			jc := safetyJSONCase{Run: c.Run.Index, Steps: goalSteps(m, c.Run.Steps), Analysed: c.Analysed, Bugs: c.Bugs, Faults: []int{},
 				Seconds: c.Run.At.Seconds()}
@@ -248,6 +267,9 @@ func printSafetyTest(e *env, lm *loadedModel, r safetyRun, res *fuzz.SafetyResul
 	}
 	fmt.Fprintf(w, "fuzzing: %s (%s); distinct unsafe runs: %d\n", plural(res.Runs, "run"), orNone(strings.Join(ends, ", ")), len(res.Cases))
 	fmt.Fprintf(w, "oracles: %s, radius %s\n", strings.Join(r.oracles, ", "), r.flags.radius.r)
+	if r.starts != "" {
+		fmt.Fprintf(w, "start states: %s\n", r.starts)
+	}
 	shown := 0
 	for ci, c := range res.Cases {
 		if !c.Analysed || len(c.Bugs) == 0 {
@@ -258,7 +280,7 @@ func printSafetyTest(e *env, lm *loadedModel, r safetyRun, res *fuzz.SafetyResul
 			break
 		}
 		shown++
-		fmt.Fprintf(w, "\nunsafe run %d (fuzzing run %d): %d steps, %s, %s\n", ci+1, c.Run.Index, len(c.Run.Steps)-1, plural(len(c.Bugs), "bug"), plural(len(c.Faults), "fault"))
+		fmt.Fprintf(w, "\nunsafe run %d (fuzzing run %d): %s, %s, %s\n", ci+1, c.Run.Index, plural(len(c.Run.Steps)-1, "step"), plural(len(c.Bugs), "bug"), plural(len(c.Faults), "fault"))
 		if files != nil {
 			fmt.Fprintf(w, "  recorded: %s\n", files[ci])
 		}

@@ -91,8 +91,8 @@ func safetyHTML(w io.Writer, lm *loadedModel, r safetyRun, res *fuzz.SafetyResul
 			break
 		}
 		drawn++
-		fmt.Fprintf(&b, `<section class="unsafe-run" id="unsafe-run-%d"><h2>Unsafe run %d (fuzzing run %d): %d steps, %s, %s</h2>`,
-			ci+1, ci+1, c.Run.Index, len(c.Run.Steps)-1, plural(len(c.Bugs), "bug"), plural(len(c.Faults), "fault"))
+		fmt.Fprintf(&b, `<section class="unsafe-run" id="unsafe-run-%d"><h2>Unsafe run %d (fuzzing run %d): %s, %s, %s</h2>`,
+			ci+1, ci+1, c.Run.Index, plural(len(c.Run.Steps)-1, "step"), plural(len(c.Bugs), "bug"), plural(len(c.Faults), "fault"))
 		safetyPathSVG(&b, m, c)
 		for _, f := range c.Faults {
 			alt := ""

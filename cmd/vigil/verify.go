@@ -7,7 +7,6 @@ import (
 
 	"vigil/ic3"
 	"vigil/smt"
-	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
@@ -90,6 +89,7 @@ func runVerify(e *env, args []string) int {
 	workers := addWorkersFlag(fs)
 	record := fs.String("record", "", "write the counterexample to this run file (replay with vigil run --replay)")
 	jsonOut := fs.Bool("json", false, "print the verdict as JSON")
+	full := fs.Bool("full", false, "list every variable at every step of a counterexample (by default the states after the first list the variables that changed)")
 	timeout := timeoutFlag(fs)
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
@@ -106,6 +106,7 @@ func runVerify(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
+	lm.fullCex = *full
 	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
 	if *certFile != "" && engine.val == "bfs" {
 		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog, polic3, polic3-nog or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
@@ -177,8 +178,8 @@ func runVerify(e *env, args []string) int {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printVerdict(e, lm.rerun, m, rep, res.Verdict, res.Trace, true)
-		fmt.Fprintf(e.stdout, "engine bfs: %d states, %d transitions, depth %d, %.3fs\n", rep.States, rep.Transitions, rep.Depth, rep.Seconds)
+		printVerdict(e, lm, rep, res.Verdict, res.Trace, true)
+		fmt.Fprintf(e.stdout, "engine bfs: %s, %s, depth %d, %.3fs\n", plural(rep.States, "state"), plural(rep.Transitions, "transition"), rep.Depth, rep.Seconds)
 	}
 	switch res.Verdict {
 	case explicit.Safe:
@@ -216,8 +217,9 @@ func (h answerHook) invariantOf(inv [][]smt.Lit) [][]smt.Lit {
 // printVerdict prints the verdict line and, for unsafe, the counterexample
 // and how to replay it with rerun, the vigil run command that loads the
 // same model (shortest: the engine finds shortest ones).
-func printVerdict(e *env, rerun string, m *symbolic.Model, r *verifyReport, v explicit.Verdict, trace []explicit.Step, shortest bool) {
+func printVerdict(e *env, lm *loadedModel, r *verifyReport, v explicit.Verdict, trace []explicit.Step, shortest bool) {
 	w := e.stdout
+	m, rerun := lm.m, lm.rerun
 	who := "policy " + r.Policy
 	if r.Policy == "" {
 		who = "some choice of labels"
@@ -235,14 +237,18 @@ func printVerdict(e *env, rerun string, m *symbolic.Model, r *verifyReport, v ex
 			claim = "no choice of labels reaches"
 		}
 		if r.Engine == "bfs" {
-			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from its %d start states\n", claim, r.Property, r.StartStates)
+			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from its %s\n", claim, r.Property, plural(r.StartStates, "start state"))
 		} else {
 			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from any start state\n", claim, r.Property)
 		}
 	case explicit.UnsafeVerdict:
 		fmt.Fprintf(w, "unsafe: %s reaches an unsafe state of property %s in %s (%s)\n", who, r.Property, plural(len(trace)-1, "step"), kind)
-		fmt.Fprintln(w, "counterexample:")
-		printTrace(e, m, trace, explicit.EndUnsafe)
+		if lm.fullCex {
+			fmt.Fprintln(w, "counterexample:")
+		} else {
+			fmt.Fprintln(w, "counterexample (each state after the first lists the variables that changed; --full lists all):")
+		}
+		printCex(e, lm, trace, lm.fullCex)
 		args := []string{rerun, "--property", shellQuote(r.Property)}
 		if r.Policy != "" {
 			args = append(args, "--policy", shellQuote(r.Policy))
@@ -251,7 +257,7 @@ func printVerdict(e *env, rerun string, m *symbolic.Model, r *verifyReport, v ex
 		fmt.Fprintf(w, "replay: %s\n", strings.Join(args, " "))
 		fmt.Fprintf(w, "(for these exact outcomes: add --record cex.json to the verify command, then %s --replay cex.json)\n", rerun)
 	default:
-		fmt.Fprintf(w, "unknown: stopped by %s before a verdict\n", r.Reason)
+		fmt.Fprintf(w, "unknown: %s before a verdict\n", stopped(r.Reason))
 	}
 }
 

@@ -157,7 +157,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printVerdict(e, r.lm.rerun, m, rep, verdict, res.Trace, false)
+		printVerdict(e, r.lm, rep, verdict, res.Trace, false)
 		w := e.stdout
 		if verdict == explicit.Safe {
 			fmt.Fprintf(w, "inductive invariant: %s, checked", boxes(res.Stats.Invariant))
@@ -168,7 +168,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		}
 		s := res.Stats
 		if r.bfsStates > 0 {
-			fmt.Fprintf(w, "engine auto: bfs gave way after %d states\n", r.bfsStates)
+			fmt.Fprintf(w, "engine auto: bfs gave way after %s\n", plural(r.bfsStates, "state"))
 		}
 		fmt.Fprintf(w, "engine %s: %d frames, %d clauses, %d obligations, %d SMT calls, %.3fs (smt %.3fs, generalization %.3fs, propagation %.3fs)\n",
 			engine, s.Frames, s.Clauses, s.Obligations, s.SMTCalls, s.Elapsed.Seconds(), s.SMTTime.Seconds(), s.GenTime.Seconds(), s.PropTime.Seconds())

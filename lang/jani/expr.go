@@ -222,7 +222,9 @@ func (l *lowerer) number(n *node) (*big.Rat, bool) {
 func (l *lowerer) ident(n *node, sc scope) (val, bool) {
 	r, ok := sc(n.str)
 	if !ok {
-		l.errorf(n, "undeclared identifier %q", n.str)
+		if !l.rejected[n.str] { // else its declaration's error says why
+			l.errorf(n, "undeclared identifier %q", n.str)
+		}
 		return val{}, false
 	}
 	switch {

@@ -16,13 +16,17 @@ type lowerer struct {
 	errs      ErrorList
 	notes     []Note
 	noteSeen  map[string]bool
+	// rejected holds the names of variables whose declaration was
+	// refused with an error: a use of one is not reported again as an
+	// undeclared identifier, so the root cause is the error a user sees.
+	rejected map[string]bool
 }
 
 func newLowerer(file string, data []byte) *lowerer {
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		data = data[3:]
 	}
-	return &lowerer{file: file, data: data, noteSeen: map[string]bool{}}
+	return &lowerer{file: file, data: data, noteSeen: map[string]bool{}, rejected: map[string]bool{}}
 }
 
 // lineCol maps a byte offset to a 1-based line and column (in runes).

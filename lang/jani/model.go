@@ -329,6 +329,9 @@ func (ml *modelLoader) constants(root *node) {
 			ml.errorf(nn, "constant %q declared twice", name)
 			continue
 		}
+		// A constant refused below (no value, a bad type or value) is
+		// reported once: its uses are not undeclared identifiers too.
+		ml.rejected[name] = true
 		tn := c.get("type")
 		if tn == nil {
 			ml.errorf(c, "constant %q has no type", name)
@@ -365,6 +368,7 @@ func (ml *modelLoader) constants(root *node) {
 			continue
 		}
 		ml.consts[name] = v
+		delete(ml.rejected, name)
 		if i, ok := ratInt(v.k); ok && t != tReal {
 			ml.m.Consts = append(ml.m.Consts, symbolic.Const{Name: ident(name), Value: i, Pos: ml.pos(c)})
 		}
@@ -454,7 +458,7 @@ func parseDefine(s string, t typ) (val, bool) {
 
 // variable declares one global or local variable and returns its info
 // (nil on error). sc resolves the bounds and the initial value.
-func (ml *modelLoader) variable(v *node, sc scope) *varInfo {
+func (ml *modelLoader) variable(v *node, sc scope) (vi *varInfo) {
 	if !ml.obj(v, "a variable") {
 		return nil
 	}
@@ -462,7 +466,12 @@ func (ml *modelLoader) variable(v *node, sc scope) *varInfo {
 	if !ok {
 		return nil
 	}
-	vi := &varInfo{name: name, node: v, id: -1}
+	defer func() {
+		if vi == nil {
+			ml.rejected[name] = true
+		}
+	}()
+	vi = &varInfo{name: name, node: v, id: -1}
 	if tr := v.get("transient"); tr != nil && tr.kind == kBool && tr.b {
 		vi.transient = true
 		if tn := v.get("type"); tn == nil || tn.kind != kString || tn.str != "bool" {

@@ -43,7 +43,7 @@ func (ml *modelLoader) properties(root *node) {
 		}
 		// Lower the state formulas with a lowerer of their own, so that a
 		// formula vigil cannot read is a note, not an error of the model.
-		sub := &lowerer{file: ml.file, data: ml.data, lineStart: ml.lineStart, noteSeen: map[string]bool{}}
+		sub := &lowerer{file: ml.file, data: ml.data, lineStart: ml.lineStart, noteSeen: map[string]bool{}, rejected: ml.rejected}
 		lower := func(n *node) *symbolic.Cond {
 			if n == nil {
 				return nil

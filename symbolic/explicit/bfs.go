@@ -158,7 +158,7 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 	buf := make([]uint64, w)
 	var serr error
 	startsCut := false // enumeration stopped early: the search cannot be complete
-	err = g.Starts(func(s symbolic.State) bool {
+	err = g.StartsContext(ctx, func(s symbolic.State) bool {
 		g.L.Pack(s, buf)
 		_, added, err := st.Intern(buf)
 		if err != nil {
@@ -178,6 +178,10 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 		}
 		return true
 	})
+	stoppedInStarts := ctx.Err() != nil && (err != nil || startsCut)
+	if stoppedInStarts {
+		err = nil
+	}
 	if err == nil {
 		err = serr
 	}
@@ -203,6 +207,9 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 			res.Reason = "state limit"
 			if ctx.Err() != nil {
 				res.Reason = "canceled"
+				if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+					res.Reason = "timeout"
+				}
 			}
 			return finish()
 		}
@@ -211,6 +218,16 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 			res.Verdict = UnsafeVerdict // exploration: unsafe states were counted, no trace
 		}
 		return finish()
+	}
+	if stoppedInStarts {
+		// Stopped while enumerating the start states: a search from some
+		// of them could only claim what holds for those, so it claims
+		// nothing (a counterexample from them would not be a shortest one).
+		res.Reason = "canceled"
+		if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+			res.Reason = "timeout"
+		}
+		return finish(), nil
 	}
 	if workers > 1 {
 		return searchPar(ctx, g, opt, res, caches, begin, every, finish, complete)

@@ -69,7 +69,7 @@ func BuildGraph(ctx context.Context, g *Generator, opt Options) (*Graph, error) 
 	gr := &Graph{Store: st, GroupStart: []uint32{0}, SuccStart: []uint32{0}, Layers: []uint32{0}}
 	buf := make([]uint64, g.L.W)
 	var ierr error
-	err := g.Starts(func(s symbolic.State) bool {
+	err := g.StartsContext(ctx, func(s symbolic.State) bool {
 		g.L.Pack(s, buf)
 		_, _, ierr = st.Intern(buf)
 		return ierr == nil

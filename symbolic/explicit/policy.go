@@ -39,6 +39,7 @@ func NewDecider(m *symbolic.Model, d *symbolic.PolicyDecl) (Decider, error) {
 			}
 			r.labels = append(r.labels, rule.Label)
 			r.conds = append(r.conds, compileCond(rule.Cond))
+			r.pos = append(r.pos, rule.Pos)
 		}
 		return r, nil
 	}
@@ -62,6 +63,7 @@ func PolicyDecider(m *symbolic.Model, p symbolic.Policy) (Decider, error) {
 type rulesDecider struct {
 	labels []symbolic.LabelID
 	conds  []condFn
+	pos    []symbolic.Pos
 }
 
 func (r *rulesDecider) Decide(s symbolic.State, app []bool) (symbolic.LabelID, error) {
@@ -85,6 +87,42 @@ func (d *policyDecider) Decide(s symbolic.State, app []bool) (symbolic.LabelID, 
 }
 
 func (d *policyDecider) isApp(l symbolic.LabelID) bool { return d.app[l] }
+
+// Reason is why a decider chose its label in a state: the rule that fired
+// (rules policies), or every output's score (networks, tree ensembles and
+// other scored policies).
+type Reason struct {
+	Label   symbolic.LabelID
+	Rule    int          // the rule that fired (0-based); -1 when none did or d has no rules
+	RulePos symbolic.Pos // its position
+	Outputs []symbolic.LabelID
+	Scores  []float64 // one per output; nil when d has no scores
+}
+
+// Explain returns the Reason of d's decision in s (app as for Decide), or
+// nil when d is neither compiled rules nor a scored policy.
+func Explain(d Decider, s symbolic.State, app []bool) (*Reason, error) {
+	switch d := d.(type) {
+	case *rulesDecider:
+		r := &Reason{Label: symbolic.NoLabel, Rule: -1}
+		for i, l := range d.labels {
+			if app[l] && d.conds[i](s) {
+				r.Label, r.Rule, r.RulePos = l, i, d.pos[i]
+				break
+			}
+		}
+		return r, nil
+	case *policyDecider:
+		out := d.p.Outputs()
+		sc := make([]float64, len(out))
+		if err := d.p.Scores(s, sc); err != nil {
+			return nil, err
+		}
+		return &Reason{Label: symbolic.Choose(out, sc, func(l symbolic.LabelID) bool { return app[l] }), Rule: -1,
+			Outputs: append([]symbolic.LabelID(nil), out...), Scores: sc}, nil
+	}
+	return nil, nil
+}
 
 // Cheap is implemented by deciders that are as fast to re-evaluate as to
 // look up (compiled rules); Search does not cache their decisions.

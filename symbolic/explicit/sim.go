@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 
@@ -40,6 +41,14 @@ type SimOptions struct {
 	Outcomes OutcomeMode //
 	Rand     *rand.Rand  // required for random and weighted outcomes
 	Policy   Decider     // nil: a uniformly random applicable label
+	// Ctx, when set, ends the run (EndStopped) when it is done; it is
+	// checked every 1,024 steps.
+	Ctx context.Context
+	// OnStep, when set, is called with each step as the run makes it (the
+	// last, a state only, too); with Discard the steps are then not kept
+	// and Simulate returns the last one only.
+	OnStep  func(i int, st Step)
+	Discard bool
 }
 
 // Run endings.
@@ -49,6 +58,7 @@ const (
 	EndDeadlock = "deadlock"
 	EndStuck    = "stuck"
 	EndSteps    = "steps"
+	EndStopped  = "stopped" // SimOptions.Ctx ended first
 )
 
 // Simulate runs from start until a terminal state, a deadlock, a stuck
@@ -65,22 +75,38 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 	src := make([]uint64, g.L.W)
 	x := &Expansion{}
 	var run []Step
+	made := 0
+	add := func(st Step) {
+		if opt.OnStep != nil {
+			opt.OnStep(made, st)
+		}
+		made++
+		if opt.Discard && opt.OnStep != nil {
+			run = run[:0]
+		}
+		run = append(run, st)
+	}
 	end := EndSteps
 	for n := 0; ; n++ {
 		st := Step{State: s, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}
 		if status := g.Status(s); status != Open {
 			end = status.String()
-			run = append(run, st)
+			add(st)
 			break
 		}
 		if n == opt.Steps {
-			run = append(run, st)
+			add(st)
+			break
+		}
+		if opt.Ctx != nil && n&1023 == 1023 && opt.Ctx.Err() != nil {
+			end = EndStopped
+			add(st)
 			break
 		}
 		g.Applicable(s, x)
 		if len(x.Labels) == 0 {
 			end = EndDeadlock
-			run = append(run, st)
+			add(st)
 			break
 		}
 		var l symbolic.LabelID
@@ -93,7 +119,7 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 			}
 			if l == symbolic.NoLabel {
 				end = EndStuck
-				run = append(run, st)
+				add(st)
 				break
 			}
 		}
@@ -123,7 +149,7 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 		if err != nil {
 			return nil, "", err
 		}
-		run = append(run, st)
+		add(st)
 		s = t
 	}
 	return run, end, nil
@@ -169,9 +195,14 @@ func outcomeWeight(o symbolic.Outcome, os []symbolic.Outcome, s symbolic.State) 
 
 // StartAt returns the k-th start state (0-based, in the order of Starts).
 func (g *Generator) StartAt(k int) (symbolic.State, error) {
+	return g.StartAtContext(context.Background(), k)
+}
+
+// StartAtContext is StartAt that stops with ctx's error when ctx ends.
+func (g *Generator) StartAtContext(ctx context.Context, k int) (symbolic.State, error) {
 	var got symbolic.State
 	i := 0
-	err := g.Starts(func(s symbolic.State) bool {
+	err := g.StartsContext(ctx, func(s symbolic.State) bool {
 		if i == k {
 			got = append(symbolic.State(nil), s...)
 			return false

@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"context"
 	"fmt"
 
 	"vigil/symbolic"
@@ -137,6 +138,13 @@ func (g *Generator) StartBounds() (lo, hi []int, ok bool) {
 // Without a start condition the single start state is the initial-value
 // state. It returns an error when no state satisfies the start condition.
 func (g *Generator) Starts(f func(s symbolic.State) bool) error {
+	return g.StartsContext(context.Background(), f)
+}
+
+// StartsContext is Starts that also stops, returning ctx's error, when ctx
+// ends: it checks ctx every few thousand candidate states, so a sparse
+// start condition over large ranges cannot hold it up.
+func (g *Generator) StartsContext(ctx context.Context, f func(s symbolic.State) bool) error {
 	m := g.M
 	if g.Prop == nil || g.Prop.Start == nil {
 		s, err := m.InitialState()
@@ -182,7 +190,11 @@ func (g *Generator) Starts(f func(s symbolic.State) bool) error {
 		f(s)
 		return nil
 	}
+	steps := 0
 	for k >= 0 {
+		if steps++; steps&4095 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		s[k]++
 		if s[k] > hi[k] {
 			k--

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestLongCommandsStop: every long-running command ends within a few
+// seconds of SIGTERM or SIGINT (sent half a second after it starts) or of
+// its --timeout 1s, exits 4 (unknown), and prints its partial results.
+// (The promise is a second; the test allows six so that a loaded machine
+// does not fail it, and it still catches a command that ignores the stop,
+// which runs for minutes.) The model, testdata/stop/huge.spec, has
+// about 10^9 start states under a sparse start condition (a box of 10^11
+// states) and an unsafe state 10^11 policy steps away, so no command
+// finishes on its own: enumerating its start states alone would take
+// hours.
+func TestLongCommandsStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts each long command in a subprocess")
+	}
+	spec, err := filepath.Abs("testdata/stop/huge.spec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runFile := filepath.Join(t.TempDir(), "r.json")
+	rec := exec.Command(os.Args[0], "run", spec, "--property", "p", "--steps", "3", "--record", runFile)
+	rec.Env = append(os.Environ(), "VIGIL_TEST_AS_VIGIL=1")
+	if out, err := rec.CombinedOutput(); err != nil {
+		t.Fatalf("recording a run: %v\n%s", err, out)
+	}
+	cases := []struct {
+		name string
+		args []string
+		sig  syscall.Signal // 0: the command's --timeout 1s stops it
+		want string         // a regexp the partial output (stdout, then stderr) must match
+	}{
+		{"verify bfs", []string{"verify", spec, "--property", "p", "--engine", "bfs"}, syscall.SIGTERM, `(?m)^unknown: interrupted before a verdict$`},
+		{"verify bfs timeout", []string{"verify", spec, "--property", "p", "--engine", "bfs", "--timeout", "1s"}, 0, `(?m)^unknown: stopped by the timeout before a verdict$`},
+		{"verify bfs -j 2", []string{"verify", spec, "--property", "p", "--engine", "bfs", "-j", "2"}, syscall.SIGINT, `(?m)^unknown: interrupted`},
+		{"verify ic3", []string{"verify", spec, "--property", "p", "--engine", "ic3"}, syscall.SIGTERM, `(?m)^unknown: interrupted.*\n.*frames`},
+		{"verify bdd", []string{"verify", spec, "--property", "p", "--engine", "bdd", "--timeout", "1s"}, 0, `(?m)^unknown: stopped by the timeout`},
+		{"explore", []string{"explore", spec, "--property", "p"}, syscall.SIGTERM, `(?m)^incomplete: interrupted; the figures below are partial$`},
+		{"explore bdd", []string{"explore", spec, "--property", "p", "--engine", "bdd"}, syscall.SIGINT, `(?m)^incomplete: interrupted`},
+		{"safe starts", []string{"safe", spec, "--property", "p", "--starts"}, syscall.SIGTERM, `(?m)^1 start state of property p reached, then the enumeration was interrupted: 0 safe, 0 not safe, 1 unknown \(interrupted\)`},
+		{"safe state", []string{"safe", spec, "--property", "p", "--state", "a=0", "--timeout", "1s"}, 0, `(?m)^unknown: stopped by the timeout before deciding a=0 b=0 c=0$`},
+		{"safe propu-bdd", []string{"safe", spec, "--property", "p", "--state", "a=0", "--algo", "propu-bdd"}, syscall.SIGTERM, `(?m)^unknown: interrupted`},
+		{"test safety", []string{"test", spec, "--property", "p", "--budget", "1h"}, syscall.SIGTERM, `(?m)^interrupted after \d+ of 1000 runs`},
+		{"test safety budget", []string{"test", spec, "--property", "p", "--budget", "1s", "--json"}, 0, `"stopped": "the --budget ran out"`},
+		{"test goal", []string{"test", spec, "--property", "reach", "--mode", "goal", "--budget", "1h"}, syscall.SIGINT, `(?m)^interrupted with \d+ of \d+ pool states checked`},
+		{"run", []string{"run", spec, "--property", "p", "--steps", "1000000000"}, syscall.SIGTERM, `(?m)^end: interrupted after \d+ steps$`},
+		{"run start index", []string{"run", spec, "--property", "p", "--start-index", "100000000"}, syscall.SIGTERM, `(?m)^vigil run: Interrupted before a start state was found$`},
+		{"faults", []string{"faults", spec, "--property", "p", "--run", runFile}, syscall.SIGTERM, `(?m)^Interrupted.*\n(no faults among the states analysed|\d+ faults?:)`},
+		{"bench", []string{"bench", spec, "--property", "p", "--timeout", "1s"}, 0, `(?m)^stopped by the timeout after \d+ states of engine packed`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], c.args...)
+			cmd.Env = append(os.Environ(), "VIGIL_TEST_AS_VIGIL=1")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			began := time.Now()
+			if c.sig != 0 {
+				select {
+				case err := <-done:
+					t.Fatalf("ended on its own before the signal (%v):\n%s%s", err, stdout.Bytes(), stderr.Bytes())
+				case <-time.After(500 * time.Millisecond):
+				}
+				if err := cmd.Process.Signal(c.sig); err != nil {
+					t.Fatal(err)
+				}
+				began = time.Now()
+			}
+			// One second for the stop itself, more for the timeout and for
+			// a loaded machine; never the minutes the command would take.
+			limit := 6 * time.Second
+			select {
+			case err := <-done:
+				if el := time.Since(began); el > limit {
+					t.Errorf("took %v to stop", el)
+				}
+				code := 0
+				if err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						t.Fatal(err)
+					}
+					code = ee.ExitCode()
+				}
+				if code != exitUnknown {
+					t.Errorf("exit code %d, want %d (unknown)", code, exitUnknown)
+				}
+			case <-time.After(limit):
+				_ = cmd.Process.Kill()
+				<-done
+				t.Fatalf("still running %v after it was told to stop:\n%.2000s\n%.2000s", limit, stdout.Bytes(), stderr.Bytes())
+			}
+			if !regexp.MustCompile(c.want).Match(append(stdout.Bytes(), stderr.Bytes()...)) {
+				t.Errorf("stdout does not match %q:\n%.3000s\nstderr:\n%.2000s", c.want, stdout.Bytes(), stderr.Bytes())
+			}
+		})
+	}
+}
