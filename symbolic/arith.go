@@ -413,7 +413,13 @@ type Overflow struct {
 // variables' ranges (by interval analysis, so possibly not on any
 // reachable or even any actual state). Enclosing nodes of a reported node
 // are not reported.
-func (m *Model) Overflows(e *Expr, c *Cond) []Overflow {
+func (m *Model) Overflows(e *Expr, c *Cond) []Overflow { return m.overflows(e, c, false) }
+
+// OverflowNodes is Overflows with the enclosing nodes too, innermost
+// first: every node whose values may leave int64.
+func (m *Model) OverflowNodes(e *Expr, c *Cond) []Overflow { return m.overflows(e, c, true) }
+
+func (m *Model) overflows(e *Expr, c *Cond, all bool) []Overflow {
 	var out []Overflow
 	covered := map[*Expr]bool{}
 	an := &analysis{m: m}
@@ -432,7 +438,7 @@ func (m *Model) Overflows(e *Expr, c *Cond) []Overflow {
 			})
 		}
 		covered[x] = true
-		if !inner {
+		if all || !inner {
 			out = append(out, Overflow{Expr: x, Lo: iv.lo, Hi: iv.hi})
 		}
 	}
