@@ -1067,6 +1067,14 @@ func (c *checker) affine(e *Expr) (symbolic.Affine, bool) {
 	if !ok {
 		return symbolic.Affine{}, false
 	}
+	over := lin.konst.over
+	for _, r := range lin.coef {
+		over = over || r.over
+	}
+	if over {
+		c.errorf(e.Pos, e.End, "E0303", "policy input %s has a coefficient or constant whose numerator or denominator does not fit in 64 bits", exprString(e))
+		return symbolic.Affine{}, false
+	}
 	a := symbolic.Affine{Const: lin.konst.sym(), Pos: e.Pos}
 	ids := make([]int, 0, len(lin.coef))
 	for id := range lin.coef {
