@@ -250,8 +250,12 @@ func (g *gen) large(d int) (*symbolic.Expr, bool) {
 		return nil, false
 	}
 	b := g.bigConst()
-	mul := func(k int, a *symbolic.Expr) *symbolic.Expr { return &symbolic.Expr{Op: symbolic.OpMul, K: k, Args: []*symbolic.Expr{a}} }
-	div := func(a *symbolic.Expr, k int) *symbolic.Expr { return &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{a}} }
+	mul := func(k int, a *symbolic.Expr) *symbolic.Expr {
+		return &symbolic.Expr{Op: symbolic.OpMul, K: k, Args: []*symbolic.Expr{a}}
+	}
+	div := func(a *symbolic.Expr, k int) *symbolic.Expr {
+		return &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{a}}
+	}
 	op := func(o symbolic.Op, as ...*symbolic.Expr) *symbolic.Expr { return &symbolic.Expr{Op: o, Args: as} }
 	switch g.r.IntN(7) {
 	case 0: // (e*B + e*B) / B == 2e (the example)
