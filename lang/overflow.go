@@ -19,13 +19,18 @@ func overflowWarnings(m *symbolic.Model, files []*File) Diagnostics {
 	c := &checker{files: files}
 	var ds Diagnostics
 	seen := map[*symbolic.Expr]bool{}
-	report := func(e *symbolic.Expr, c2 *symbolic.Cond, where string) {
+	// at is the position of the place, for nodes without one (a JANI
+	// model's expressions).
+	report := func(e *symbolic.Expr, c2 *symbolic.Cond, where string, at symbolic.Pos) {
 		for _, o := range m.Overflows(e, c2) {
 			if seen[o.Expr] {
 				continue
 			}
 			seen[o.Expr] = true
 			p := o.Expr.Pos
+			if !p.IsValid() {
+				p = at
+			}
 			d := c.fileFor(p).diag(p, 0, "W0306", "in %s, %s may leave the 64-bit integers (it ranges over %s .. %s for the variables' ranges): vigil computes it exactly, but the bdd engine refuses the model; vigil check --bounds finds whether some state reaches such a value",
 				where, m.ExprString(o.Expr), o.Lo, o.Hi)
 			d.Severity = Warning
@@ -35,10 +40,10 @@ func overflowWarnings(m *symbolic.Model, files []*File) Diagnostics {
 	for i := range m.Commands {
 		cmd := &m.Commands[i]
 		what := "the guard of action " + m.Labels[cmd.Label].Name
-		report(nil, cmd.Guard, what)
+		report(nil, cmd.Guard, what, cmd.Pos)
 		for _, o := range cmd.Outcomes {
 			for _, a := range o.Assigns {
-				report(a.Value, nil, "the assignment to "+m.Vars[a.Var].Name+"'")
+				report(a.Value, nil, "the assignment to "+m.Vars[a.Var].Name+"'", cmd.Pos)
 			}
 		}
 	}
@@ -48,17 +53,17 @@ func overflowWarnings(m *symbolic.Model, files []*File) Diagnostics {
 			what string
 		}{{p.Start, "start"}, {p.Unsafe, "unsafe"}, {p.Goal, "goal"}} {
 			if pc.c != nil {
-				report(nil, pc.c, "the "+pc.what+" condition of property "+p.Name)
+				report(nil, pc.c, "the "+pc.what+" condition of property "+p.Name, p.Pos)
 			}
 		}
 	}
 	for _, d := range m.Policies {
 		for _, r := range d.Rules {
-			report(nil, r.Cond, "a rule of policy "+d.Name)
+			report(nil, r.Cond, "a rule of policy "+d.Name, r.Pos)
 		}
 	}
 	for _, p := range m.Preds {
-		report(nil, p.Cond, "pred "+p.Name)
+		report(nil, p.Cond, "pred "+p.Name, p.Pos)
 	}
 	return ds
 }

@@ -241,6 +241,7 @@ func FindDeadlocks(m *symbolic.Model, opts CheckOptions) (*DeadlockResult, error
 type Overflow struct {
 	symbolic.Overflow
 	Where   string         // "the guard of action a", "the assignment to x' of action a", ...
+	Pos     symbolic.Pos   // of the expression, else of the place (a command, property or rule)
 	State   symbolic.State // the witness; nil when no state gives such a value
 	Value   *big.Int       // the expression's exact value in State
 	Unknown string         // set when Z3 gave up (the reason)
@@ -259,15 +260,16 @@ func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
 		c     *symbolic.Cond
 		guard *symbolic.Cond // nil: none
 		where string
+		pos   symbolic.Pos
 	}
 	var sites []site
 	for i := range m.Commands {
 		cmd := &m.Commands[i]
 		name := m.Labels[cmd.Label].Name
-		sites = append(sites, site{c: cmd.Guard, where: "the guard of action " + name + " (" + cmd.Pos.String() + ")"})
+		sites = append(sites, site{c: cmd.Guard, where: "the guard of action " + name + " (" + cmd.Pos.String() + ")", pos: cmd.Pos})
 		for oi, o := range cmd.Outcomes {
 			for _, a := range o.Assigns {
-				sites = append(sites, site{e: a.Value, guard: cmd.Guard, where: fmt.Sprintf("the assignment to %s' of action %s (%s), outcome %d", m.Vars[a.Var].Name, name, cmd.Pos, oi+1)})
+				sites = append(sites, site{e: a.Value, guard: cmd.Guard, where: fmt.Sprintf("the assignment to %s' of action %s (%s), outcome %d", m.Vars[a.Var].Name, name, cmd.Pos, oi+1), pos: cmd.Pos})
 			}
 		}
 	}
@@ -277,13 +279,13 @@ func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
 			what string
 		}{{p.Start, "start"}, {p.Unsafe, "unsafe"}, {p.Goal, "goal"}} {
 			if pc.c != nil {
-				sites = append(sites, site{c: pc.c, where: "the " + pc.what + " condition of property " + p.Name})
+				sites = append(sites, site{c: pc.c, where: "the " + pc.what + " condition of property " + p.Name, pos: p.Pos})
 			}
 		}
 	}
 	for _, d := range m.Policies {
 		for _, r := range d.Rules {
-			sites = append(sites, site{c: r.Cond, where: "a rule of policy " + d.Name + " (" + r.Pos.String() + ")"})
+			sites = append(sites, site{c: r.Cond, where: "a rule of policy " + d.Name + " (" + r.Pos.String() + ")", pos: r.Pos})
 		}
 	}
 	var out []Overflow
@@ -336,6 +338,9 @@ func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
 			if o.Value == nil || st.guard != nil && !st.guard.Holds(s) {
 				return nil, fmt.Errorf("smt: %s: internal error: overflow witness %s does not replay", ovs[0].Expr.Pos, m.FormatState(s))
 			}
+		}
+		if o.Pos = o.Expr.Pos; !o.Pos.IsValid() {
+			o.Pos = st.pos
 		}
 		out = append(out, o)
 	}

@@ -74,7 +74,7 @@ func boundsFindings(m *symbolic.Model) (fs []smtFinding, n int, err error) {
 		err = oerr
 	}
 	for _, o := range ovs {
-		f := smtFinding{Kind: "overflow", Check: "bounds", Pos: smtWhere(m, o.Expr.Pos), Expr: m.ExprString(o.Expr), Where: o.Where}
+		f := smtFinding{Kind: "overflow", Check: "bounds", Pos: smtWhere(m, o.Pos), Expr: m.ExprString(o.Expr), Where: o.Where}
 		switch {
 		case o.Unknown != "":
 			f.Kind, f.Reason = "unknown", o.Unknown
