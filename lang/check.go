@@ -875,13 +875,13 @@ func (c *checker) ranges() {
 			s.bad = true
 			continue
 		}
-		if lo == math.MinInt64 || hi == math.MaxInt64 {
-			c.errorf(d.Lo.Pos, d.Hi.End, "E0305", "range %d .. %d for %s touches the end of the 64-bit integers; give bounds within %d .. %d (vigil computes with exact integers and needs a value beyond every range)", lo, hi, d.Name.Name, math.MinInt64+1, math.MaxInt64-1)
+		if hi-lo > 1<<40 || hi-lo < 0 {
+			c.errorf(d.Lo.Pos, d.Hi.End, "E0301", "range %d .. %d for %s is too large (at most 2^40 values)", lo, hi, d.Name.Name)
 			s.bad = true
 			continue
 		}
-		if hi-lo > 1<<40 || hi-lo < 0 {
-			c.errorf(d.Lo.Pos, d.Hi.End, "E0301", "range %d .. %d for %s is too large (at most 2^40 values)", lo, hi, d.Name.Name)
+		if lo == math.MinInt64 || hi == math.MaxInt64 {
+			c.errorf(d.Lo.Pos, d.Hi.End, "E0305", "range %d .. %d for %s touches the end of the 64-bit integers; give bounds within %d .. %d (vigil computes with exact integers and needs a value beyond every range)", lo, hi, d.Name.Name, math.MinInt64+1, math.MaxInt64-1)
 			s.bad = true
 			continue
 		}
