@@ -213,3 +213,17 @@ func TestCheckRanges(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Lit(MinInt64) prints as an expression the front end folds back (-2^63
+// has no literal).
+func TestPrintMinInt64(t *testing.T) {
+	m := &Model{Vars: []Var{{Name: "x", Lo: 0, Hi: 1}}}
+	e := &Expr{Op: OpMul, K: 2, Args: []*Expr{{Op: OpAdd, Args: []*Expr{V(0), Lit(math.MinInt64)}}}}
+	if got, want := m.ExprString(e), "2 * (x + (-9223372036854775807 - 1))"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	e = &Expr{Op: OpMul, K: math.MinInt64, Args: []*Expr{V(0)}}
+	if got, want := m.ExprString(e), "(-9223372036854775807 - 1) * x"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
