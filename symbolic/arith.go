@@ -202,11 +202,6 @@ func floorDivBig(a, k *big.Int) *big.Int {
 	return new(big.Int).Div(a, k)
 }
 
-var (
-	minInt64 = big.NewInt(math.MinInt64)
-	maxInt64 = big.NewInt(math.MaxInt64)
-)
-
 // saturate returns v when it fits in an int, else math.MinInt64 or
 // math.MaxInt64.
 func saturate(v *big.Int) int {
