@@ -335,7 +335,7 @@ func verifyBDD(e *env, ctx context.Context, prog *progress, file string, lm *loa
 		// Check our own answer before printing it.
 		if err := lm.g.CheckCounterexample(lm.dec, res.Trace); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: internal error: the BDD counterexample does not replay: %v\n", err)
-			return exitError
+			return exitBug
 		}
 		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
 		if record != "" {

@@ -53,7 +53,8 @@ const exitCodesText = `Exit codes (the same for every command):
       VNNLIB property, a class that is still possible (verify, safe, nn verify, trees decide)
   4   unknown: no answer within the limits (--timeout, --max-states, --nodes) or interrupted
       with Ctrl-C; partial results are printed
-  70  internal error: vigil panicked. This is a bug in vigil; please report it.
+  70  internal error: vigil panicked, or its own check refuted an answer (a
+      counterexample that does not replay). This is a bug in vigil; please report it.
   134 (killed by SIGABRT) a fatal Go runtime error; a bug too (see below).
 
 A fatal Go runtime error (stack overflow, out of memory), which no recover

@@ -24,7 +24,7 @@ const (
 	exitUsage   = 2  // bad command line
 	exitUnsafe  = 3  // verify: a counterexample was found
 	exitUnknown = 4  // verify: no verdict (limit, timeout, interrupted)
-	exitBug     = 70 // a panic inside vigil: a bug (EX_SOFTWARE of sysexits.h)
+	exitBug     = 70 // a panic, or an answer vigil's own check refutes: a bug (EX_SOFTWARE of sysexits.h)
 )
 
 // command is one command, or one sub-command when Name has two words

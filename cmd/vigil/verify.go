@@ -162,7 +162,7 @@ func runVerify(e *env, args []string) int {
 		// Check our own answer before printing it.
 		if err := g.CheckCounterexample(opts.Policy, res.Trace); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: internal error: the counterexample does not replay: %v\n", err)
-			return exitError
+			return exitBug
 		}
 		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
 		if *record != "" {

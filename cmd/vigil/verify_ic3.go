@@ -109,7 +109,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		// Check our own answer before printing it.
 		if err := r.lm.g.CheckCounterexample(r.lm.dec, res.Trace); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: internal error: the ic3 counterexample does not replay in the explicit semantics: %v\n", err)
-			return exitError
+			return exitBug
 		}
 		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
 		if r.record != "" {
