@@ -1,6 +1,8 @@
 package explicit
 
 import (
+	"math"
+
 	"vigil/symbolic"
 )
 
@@ -161,7 +163,9 @@ func compileCond(m *symbolic.Model, c *symbolic.Cond) condFn {
 	case symbolic.CCmp:
 		if d, ok := diffLinear(c.L, c.R); ok && m.LinearFits(d) {
 			// k*x + c OP 0 with one variable: compare x against a constant.
-			if len(d.Terms) == 1 && (d.Terms[0].Coef == 1 || d.Terms[0].Coef == -1) {
+			// (x + MinInt64 OP 0 is x OP 2^63: not a comparison with an
+			// int64 constant; the linear form below handles it.)
+			if len(d.Terms) == 1 && (d.Terms[0].Coef == 1 && d.Const != math.MinInt64 || d.Terms[0].Coef == -1) {
 				v, k := d.Terms[0].Var, d.Terms[0].Coef
 				if k == -1 { // -x + c OP 0  <=>  x - c FLIP 0
 					return compileVarCmp(v, c.Cmp.Flip(), d.Const)

@@ -260,9 +260,19 @@ func (g *gen) large(d int) (*symbolic.Expr, bool) {
 	switch g.r.IntN(7) {
 	case 0: // (e*B + e*B) / B == 2e (the example)
 		return div(op(symbolic.OpAdd, mul(b, e), mul(b, e)), b), true
-	case 1: // (e + K) - K' with K, K' near 2^63-1
-		k := math.MaxInt64 - g.r.IntN(4)
-		return op(symbolic.OpSub, op(symbolic.OpAdd, e, symbolic.Lit(k)), symbolic.Lit(k-g.r.IntN(3))), true
+	case 1: // (e + K) - K' with K, K' near 2^63-1 or -2^63
+		k, k2 := math.MaxInt64-g.r.IntN(4), 0
+		if g.r.IntN(2) == 0 {
+			k = math.MinInt64 + g.r.IntN(3)
+			k2 = k + g.r.IntN(3)
+		} else {
+			k2 = k - g.r.IntN(3)
+		}
+		if g.r.IntN(3) == 0 { // e + K compared with a constant
+			c := &symbolic.Expr{Op: symbolic.OpIte, Cond: symbolic.Compare(op(symbolic.OpAdd, e, symbolic.Lit(k)), symbolic.CmpOp(g.r.IntN(6)), symbolic.Lit(k2)), Args: []*symbolic.Expr{symbolic.Lit(1), symbolic.Lit(0)}}
+			return c, true
+		}
+		return op(symbolic.OpSub, op(symbolic.OpAdd, e, symbolic.Lit(k)), symbolic.Lit(k2)), true
 	case 2: // max(min(e*B, c), -c): the sign of e, scaled
 		c := 1 + g.r.IntN(3)
 		return op(symbolic.OpMax, op(symbolic.OpMin, mul(b, e), symbolic.Lit(c)), symbolic.Lit(-c)), true
@@ -295,6 +305,14 @@ func (g *gen) largeAtom() (*symbolic.Cond, bool) {
 		l := &symbolic.Expr{Op: symbolic.OpMul, K: b, Args: []*symbolic.Expr{v}}
 		r := &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{{Op: symbolic.OpMul, K: b, Args: []*symbolic.Expr{w}}, symbolic.Lit(g.r.IntN(3) - 1)}}
 		return symbolic.Compare(l, op, r), true
+	}
+	if g.r.IntN(3) == 0 { // e + MinInt64 (+ small) OP c: beyond the int64 constants
+		e, ok := g.withVar(0)
+		if !ok {
+			return nil, false
+		}
+		l := &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{e, symbolic.Lit(math.MinInt64 + g.r.IntN(2))}}
+		return symbolic.Compare(l, op, symbolic.Lit(g.r.IntN(3)-1)), true
 	}
 	e, ok := g.large(0)
 	if !ok {
