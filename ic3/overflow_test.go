@@ -2,6 +2,8 @@ package ic3_test
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"testing"
 
 	"vigil/ic3"
@@ -34,6 +36,9 @@ func TestConformanceLarge(t *testing.T) {
 	n := 300
 	if testing.Short() {
 		n = 100
+	}
+	if v, err := strconv.Atoi(os.Getenv("VIGIL_LARGE_N")); err == nil {
+		n = v // a longer campaign: VIGIL_LARGE_N=3000 go test -run ConformanceLarge
 	}
 	var certs []string
 	decided := 0
