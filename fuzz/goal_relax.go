@@ -28,6 +28,30 @@ type goalRelax struct {
 	m     *symbolic.Model
 	goals []*symbolic.Cond                    // the goal's top-level conjuncts
 	lin   map[*symbolic.Cond]*symbolic.Linear // L - R of comparisons (nil: not linear)
+	// ovf is set when an interval bound left int64 (integers are exact,
+	// so the interval is then unknown): a comparison may go either way,
+	// an assigned variable may take any value of its range.
+	ovf bool
+}
+
+// The interval arithmetic is checked: a bound that leaves int64 sets
+// r.ovf (the result is then meaningless).
+func (r *goalRelax) add(a, b int) int {
+	c, ok := symbolic.AddExact(a, b)
+	r.ovf = r.ovf || !ok
+	return c
+}
+
+func (r *goalRelax) sub(a, b int) int {
+	c, ok := symbolic.SubExact(a, b)
+	r.ovf = r.ovf || !ok
+	return c
+}
+
+func (r *goalRelax) mul(a, b int) int {
+	c, ok := symbolic.MulExact(a, b)
+	r.ovf = r.ovf || !ok
+	return c
 }
 
 func newGoalRelax(m *symbolic.Model, goal *symbolic.Cond) *goalRelax {
@@ -69,8 +93,12 @@ func (r *goalRelax) sweep(s symbolic.State, limit int, visit func(k int, lo, hi 
 			}
 			for _, o := range c.Outcomes {
 				for _, a := range o.Assigns {
+					r.ovf = false
 					a0, b0 := r.expr(a.Value, lo, hi)
 					v := &r.m.Vars[a.Var]
+					if r.ovf {
+						a0, b0 = v.Lo, v.Hi
+					}
 					a0, b0 = max(a0, v.Lo), min(b0, v.Hi)
 					if a0 > b0 {
 						continue // only range errors: no transition
@@ -186,29 +214,29 @@ func (r *goalRelax) expr(e *symbolic.Expr, lo, hi []int) (int, int) {
 		a, b := 0, 0
 		for _, x := range e.Args {
 			l, h := r.expr(x, lo, hi)
-			a, b = a+l, b+h
+			a, b = r.add(a, l), r.add(b, h)
 		}
 		return a, b
 	case symbolic.OpSub:
 		l1, h1 := r.expr(e.Args[0], lo, hi)
 		l2, h2 := r.expr(e.Args[1], lo, hi)
-		return l1 - h2, h1 - l2
+		return r.sub(l1, h2), r.sub(h1, l2)
 	case symbolic.OpNeg:
 		l, h := r.expr(e.Args[0], lo, hi)
-		return -h, -l
+		return r.sub(0, h), r.sub(0, l)
 	case symbolic.OpMul:
 		l, h := r.expr(e.Args[0], lo, hi)
 		if e.K >= 0 {
-			return e.K * l, e.K * h
+			return r.mul(e.K, l), r.mul(e.K, h)
 		}
-		return e.K * h, e.K * l
+		return r.mul(e.K, h), r.mul(e.K, l)
 	case symbolic.OpDiv:
 		l, h := r.expr(e.Args[0], lo, hi)
 		return symbolic.FloorDiv(l, e.K), symbolic.FloorDiv(h, e.K)
 	case symbolic.OpProd:
 		l1, h1 := r.expr(e.Args[0], lo, hi)
 		l2, h2 := r.expr(e.Args[1], lo, hi)
-		a, b, c, d := l1*l2, l1*h2, h1*l2, h1*h2
+		a, b, c, d := r.mul(l1, l2), r.mul(l1, h2), r.mul(h1, l2), r.mul(h1, h2)
 		return min(a, b, c, d), max(a, b, c, d)
 	case symbolic.OpMin:
 		l1, h1 := r.expr(e.Args[0], lo, hi)
@@ -224,9 +252,9 @@ func (r *goalRelax) expr(e *symbolic.Expr, lo, hi []int) (int, int) {
 		case l >= 0:
 			return l, h
 		case h <= 0:
-			return -h, -l
+			return r.sub(0, h), r.sub(0, l)
 		}
-		return 0, max(-l, h)
+		return 0, max(r.sub(0, l), h)
 	case symbolic.OpIte:
 		t, f := r.cond(e.Cond, lo, hi)
 		l1, h1 := r.expr(e.Args[0], lo, hi)
@@ -263,6 +291,16 @@ func (r *goalRelax) cond(c *symbolic.Cond, lo, hi []int) (canTrue, canFalse bool
 	case symbolic.CVar:
 		return hi[c.Var] != 0 || lo[c.Var] != 0, lo[c.Var] <= 0 && hi[c.Var] >= 0
 	case symbolic.CCmp:
+		// An overflow inside the comparison makes it unknown; it does not
+		// spoil the expression around it.
+		outer := r.ovf
+		r.ovf = false
+		defer func() {
+			if r.ovf {
+				canTrue, canFalse = true, true
+			}
+			r.ovf = outer
+		}()
 		var a, b int
 		d, seen := r.lin[c]
 		if !seen {
@@ -275,15 +313,15 @@ func (r *goalRelax) cond(c *symbolic.Cond, lo, hi []int) (canTrue, canFalse bool
 			a, b = d.Const, d.Const
 			for _, t := range d.Terms {
 				if t.Coef > 0 {
-					a, b = a+t.Coef*lo[t.Var], b+t.Coef*hi[t.Var]
+					a, b = r.add(a, r.mul(t.Coef, lo[t.Var])), r.add(b, r.mul(t.Coef, hi[t.Var]))
 				} else {
-					a, b = a+t.Coef*hi[t.Var], b+t.Coef*lo[t.Var]
+					a, b = r.add(a, r.mul(t.Coef, hi[t.Var])), r.add(b, r.mul(t.Coef, lo[t.Var]))
 				}
 			}
 		} else {
 			l1, h1 := r.expr(c.L, lo, hi)
 			l2, h2 := r.expr(c.R, lo, hi)
-			a, b = l1-h2, h1-l2
+			a, b = r.sub(l1, h2), r.sub(h1, l2)
 		}
 		// L - R ranges over [a, b].
 		switch c.Cmp {

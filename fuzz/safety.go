@@ -470,13 +470,17 @@ func condDist(c *symbolic.Cond, s symbolic.State, neg bool) int {
 		if neg {
 			op = op.Negate()
 		}
-		l, r := c.L.Eval(s), c.R.Eval(s)
-		if op.Holds(l, r) {
+		if c.Holds(s) != neg { // exact comparison
 			return 0
 		}
 		// d = l - r, the value of the linear constraint's left side minus
-		// its bound; integer states make < and > one unit stricter.
-		d := l - r
+		// its bound; integer states make < and > one unit stricter. Beyond
+		// int64 (values are exact, Eval saturates) the distance is as far
+		// as it gets short of "cannot hold".
+		d, ok := symbolic.SubExact(c.L.Eval(s), c.R.Eval(s))
+		if !ok || d <= -hInf || d >= hInf {
+			return hInf - 1
+		}
 		switch op {
 		case symbolic.Eq:
 			return min(hInf, abs(d))

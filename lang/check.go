@@ -194,7 +194,11 @@ func (c *checker) run() *symbolic.Model {
 	if c.errs > 0 {
 		return nil
 	}
-	return c.lower()
+	m := c.lower()
+	if m != nil && c.opts.OverflowWarnings {
+		c.diags = append(c.diags, overflowWarnings(m, c.files)...)
+	}
+	return m
 }
 
 // ---- resolve ---------------------------------------------------------------
@@ -521,7 +525,12 @@ func (c *checker) check1(e *Expr) info {
 	case ENeg:
 		in := c.want(e.Args[0], tInt, "the operand of unary -")
 		if in.konst {
-			in.val = -in.val
+			v, ok := symbolic.NegExact(in.val)
+			if !ok {
+				c.errorf(e.Pos, e.End, "E0303", "%s overflows: a folded constant must lie within %d .. %d", exprString(e), math.MinInt64, math.MaxInt64)
+				return info{t: tErr}
+			}
+			in.val = v
 		}
 		return in
 	case ENot:
@@ -555,7 +564,12 @@ func (c *checker) check1(e *Expr) info {
 			case "abs":
 				out.val = ins[0].val
 				if out.val < 0 {
-					out.val = -out.val
+					v, ok := symbolic.NegExact(out.val)
+					if !ok {
+						c.errorf(e.Pos, e.End, "E0303", "%s overflows: a folded constant must lie within %d .. %d", exprString(e), math.MinInt64, math.MaxInt64)
+						return info{t: tErr}
+					}
+					out.val = v
 				}
 			case "min":
 				out.val = min(ins[0].val, ins[1].val)
@@ -618,12 +632,12 @@ func (c *checker) checkBin(e *Expr) info {
 		if out.konst {
 			var ok bool
 			if e.Op == "+" {
-				out.val, ok = addOK(a.val, b.val)
+				out.val, ok = symbolic.AddExact(a.val, b.val)
 			} else {
-				out.val, ok = addOK(a.val, -b.val)
+				out.val, ok = symbolic.SubExact(a.val, b.val)
 			}
 			if !ok {
-				c.errorf(e.Pos, e.End, "E0303", "%s overflows", exprString(e))
+				c.errorf(e.Pos, e.End, "E0303", "%s overflows: a folded constant must lie within %d .. %d", exprString(e), math.MinInt64, math.MaxInt64)
 				return info{t: tErr}
 			}
 		}
@@ -633,9 +647,9 @@ func (c *checker) checkBin(e *Expr) info {
 			return info{t: tErr}
 		}
 		if out.konst {
-			v, ok := mulOK(a.val, b.val)
+			v, ok := symbolic.MulExact(a.val, b.val)
 			if !ok {
-				c.errorf(e.Pos, e.End, "E0303", "%s overflows", exprString(e))
+				c.errorf(e.Pos, e.End, "E0303", "%s overflows: a folded constant must lie within %d .. %d", exprString(e), math.MinInt64, math.MaxInt64)
 				return info{t: tErr}
 			}
 			out.val = v
@@ -654,25 +668,6 @@ func (c *checker) checkBin(e *Expr) info {
 		}
 	}
 	return out
-}
-
-func addOK(a, b int) (int, bool) {
-	s := a + b
-	if (b > 0 && s < a) || (b < 0 && s > a) {
-		return 0, false
-	}
-	return s, true
-}
-
-func mulOK(a, b int) (int, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	if p/b != a || (a == -1 && b == math.MinInt) || (b == -1 && a == math.MinInt) {
-		return 0, false
-	}
-	return p, true
 }
 
 // types checks every expression outside constants and inputs.
@@ -885,6 +880,11 @@ func (c *checker) ranges() {
 			s.bad = true
 			continue
 		}
+		if lo == math.MinInt64 || hi == math.MaxInt64 {
+			c.errorf(d.Lo.Pos, d.Hi.End, "E0305", "range %d .. %d for %s touches the end of the 64-bit integers; give bounds within %d .. %d (vigil computes with exact integers and needs a value beyond every range)", lo, hi, d.Name.Name, math.MinInt64+1, math.MaxInt64-1)
+			s.bad = true
+			continue
+		}
 		s.lo, s.hi = lo, hi
 		if d.Init != nil {
 			v, ok := c.constExpr(d.Init, "the initial value of "+d.Name.Name)
@@ -1065,6 +1065,14 @@ func itemName(k PolicyItemKind) string {
 func (c *checker) affine(e *Expr) (symbolic.Affine, bool) {
 	lin, ok := c.affineRec(e)
 	if !ok {
+		return symbolic.Affine{}, false
+	}
+	over := lin.konst.over
+	for _, r := range lin.coef {
+		over = over || r.over
+	}
+	if over {
+		c.errorf(e.Pos, e.End, "E0303", "policy input %s has a coefficient or constant whose numerator or denominator does not fit in 64 bits", exprString(e))
 		return symbolic.Affine{}, false
 	}
 	a := symbolic.Affine{Const: lin.konst.sym(), Pos: e.Pos}

@@ -15,6 +15,9 @@ import (
 type Options struct {
 	// Defines overrides constants: -D NAME=VALUE.
 	Defines map[string]string
+	// OverflowWarnings adds a warning W0306 for every expression whose
+	// values may leave the 64-bit integers (vigil check).
+	OverflowWarnings bool
 }
 
 // Load parses, checks and lowers the .spec file at path and the files it

@@ -9,7 +9,13 @@ import (
 )
 
 // rat is an exact rational used for weights and policy input scaling.
-type rat struct{ num, den int64 }
+type rat struct {
+	num, den int64
+	// over is set when an exact value did not fit in int64/int64 and the
+	// rational is an approximation (or 0); it propagates through add and
+	// mul so that the checker can refuse the result.
+	over bool
+}
 
 func newRat(n, d int64) rat {
 	if d < 0 {
@@ -19,7 +25,7 @@ func newRat(n, d int64) rat {
 	if g > 1 {
 		n, d = n/g, d/g
 	}
-	return rat{n, d}
+	return rat{num: n, den: d}
 }
 
 func gcd(a, b int64) int64 {
@@ -45,17 +51,28 @@ func fromBig(r *big.Rat) rat {
 		b := new(big.Rat)
 		b.SetFloat64(f)
 		if b.Num().IsInt64() && b.Denom().IsInt64() {
-			return newRat(b.Num().Int64(), b.Denom().Int64())
+			r := newRat(b.Num().Int64(), b.Denom().Int64())
+			r.over = true
+			return r
 		}
-		return rat{0, 1}
+		return rat{num: 0, den: 1, over: true}
 	}
 	return newRat(r.Num().Int64(), r.Denom().Int64())
 }
 
 func (r rat) big() *big.Rat { return big.NewRat(r.num, r.den) }
 
-func (r rat) add(s rat) rat { return fromBig(new(big.Rat).Add(r.big(), s.big())) }
-func (r rat) mul(s rat) rat { return fromBig(new(big.Rat).Mul(r.big(), s.big())) }
+func (r rat) add(s rat) rat {
+	out := fromBig(new(big.Rat).Add(r.big(), s.big()))
+	out.over = out.over || r.over || s.over
+	return out
+}
+
+func (r rat) mul(s rat) rat {
+	out := fromBig(new(big.Rat).Mul(r.big(), s.big()))
+	out.over = out.over || r.over || s.over
+	return out
+}
 func (r rat) inv() rat      { return newRat(r.den, r.num) }
 func (r rat) cmp(s rat) int { return r.big().Cmp(s.big()) }
 func (r rat) sym() symbolic.Rat {

@@ -7,6 +7,8 @@ package smt
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/big"
 	"time"
 
 	"vigil/symbolic"
@@ -91,6 +93,14 @@ func newChecker(m *symbolic.Model, opts CheckOptions) (*checker, error) {
 // reset starts a fresh solver asserting "Cur is an in-range non-terminal
 // state of p".
 func (c *checker) reset(p *symbolic.Property) error {
+	if err := c.resetRange(); err != nil {
+		return err
+	}
+	return c.s.Assert(c.x.Not(c.e.Terminal(p, c.e.Cur)))
+}
+
+// resetRange starts a fresh solver asserting "Cur is an in-range state".
+func (c *checker) resetRange() error {
 	if c.s != nil {
 		c.s.Close()
 	}
@@ -102,10 +112,7 @@ func (c *checker) reset(p *symbolic.Property) error {
 	if err := s.SetLimits(c.opts.Limits); err != nil {
 		return err
 	}
-	if err := s.Assert(c.e.InRange(c.e.Cur)); err != nil {
-		return err
-	}
-	return s.Assert(c.x.Not(c.e.Terminal(p, c.e.Cur)))
+	return s.Assert(c.e.InRange(c.e.Cur))
 }
 
 // check decides t with the solver's assertions and returns the current
@@ -224,4 +231,118 @@ func FindDeadlocks(m *symbolic.Model, opts CheckOptions) (*DeadlockResult, error
 		}
 	}
 	return res, nil
+}
+
+// Overflow is Z3's answer for one place (a guard, an assignment, a
+// condition) where interval analysis finds that some expression may leave
+// the 64-bit integers (symbolic.Model.OverflowNodes): a witness state and
+// the innermost expression whose exact value lies outside int64 there, or
+// no state (Overflow then names the innermost suspect).
+type Overflow struct {
+	symbolic.Overflow
+	Where   string         // "the guard of action a", "the assignment to x' of action a", ...
+	Pos     symbolic.Pos   // of the expression, else of the place (a command, property or rule)
+	State   symbolic.State // the witness; nil when no state gives such a value
+	Value   *big.Int       // the expression's exact value in State
+	Unknown string         // set when Z3 gave up (the reason)
+}
+
+// CheckOverflow asks Z3, for every expression that interval analysis finds
+// may leave the 64-bit integers, whether some in-range state (for an
+// assignment: one where the command's guard holds) gives it a value
+// outside int64. Integers are exact, so such a value is no error; it only
+// makes the BDD engine refuse the model. The value is the one the
+// expression has in the state, whether or not an enclosing if evaluates
+// it there.
+func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
+	type site struct {
+		e     *symbolic.Expr
+		c     *symbolic.Cond
+		guard *symbolic.Cond // nil: none
+		where string
+		pos   symbolic.Pos
+	}
+	var sites []site
+	for i := range m.Commands {
+		cmd := &m.Commands[i]
+		name := m.Labels[cmd.Label].Name
+		sites = append(sites, site{c: cmd.Guard, where: "the guard of action " + name + " (" + cmd.Pos.String() + ")", pos: cmd.Pos})
+		for oi, o := range cmd.Outcomes {
+			for _, a := range o.Assigns {
+				sites = append(sites, site{e: a.Value, guard: cmd.Guard, where: fmt.Sprintf("the assignment to %s' of action %s (%s), outcome %d", m.Vars[a.Var].Name, name, cmd.Pos, oi+1), pos: cmd.Pos})
+			}
+		}
+	}
+	for _, p := range m.Properties {
+		for _, pc := range []struct {
+			c    *symbolic.Cond
+			what string
+		}{{p.Start, "start"}, {p.Unsafe, "unsafe"}, {p.Goal, "goal"}} {
+			if pc.c != nil {
+				sites = append(sites, site{c: pc.c, where: "the " + pc.what + " condition of property " + p.Name, pos: p.Pos})
+			}
+		}
+	}
+	for _, d := range m.Policies {
+		for _, r := range d.Rules {
+			sites = append(sites, site{c: r.Cond, where: "a rule of policy " + d.Name + " (" + r.Pos.String() + ")", pos: r.Pos})
+		}
+	}
+	var out []Overflow
+	var c *checker
+	for _, st := range sites {
+		ovs := m.OverflowNodes(st.e, st.c)
+		if len(ovs) == 0 {
+			continue
+		}
+		if c == nil {
+			var err error
+			if c, err = newChecker(m, opts); err != nil {
+				return nil, err
+			}
+			defer c.x.Close()
+			if err := c.resetRange(); err != nil {
+				return nil, err
+			}
+		}
+		x, e := c.x, c.e
+		// One question per site: does some node leave int64?
+		mark := x.Mark()
+		var some []Term
+		for _, ov := range ovs {
+			v := e.Expr(ov.Expr, e.Cur)
+			some = append(some, x.Lt(v, x.Int(math.MinInt64)), x.Gt(v, x.Int(math.MaxInt64)))
+		}
+		q := x.Or(some...)
+		if st.guard != nil {
+			q = x.And(e.Cond(st.guard, e.Cur), q)
+		}
+		r, s, err := c.check(q)
+		x.Release(mark)
+		// Report the innermost node beyond int64 in the witness, or the
+		// innermost node of the site when there is none.
+		o := Overflow{Overflow: ovs[0], Where: st.where}
+		switch {
+		case err != nil:
+			return nil, err
+		case r == Unknown:
+			o.Unknown = c.s.ReasonUnknown()
+		case r == Sat:
+			o.State = s
+			for _, ov := range ovs {
+				if v := ov.Expr.EvalBig(s); !v.IsInt64() {
+					o.Overflow, o.Value = ov, v
+					break
+				}
+			}
+			if o.Value == nil || st.guard != nil && !st.guard.Holds(s) {
+				return nil, fmt.Errorf("smt: %s: internal error: overflow witness %s does not replay", ovs[0].Expr.Pos, m.FormatState(s))
+			}
+		}
+		if o.Pos = o.Expr.Pos; !o.Pos.IsValid() {
+			o.Pos = st.pos
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }

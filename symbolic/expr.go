@@ -196,54 +196,27 @@ func FloorDiv(a, k int) int {
 	return q
 }
 
-// Eval evaluates e in state s.
+// Eval returns the value of e in state s: the exact integer when it lies
+// within int64, else math.MinInt64 or math.MaxInt64 (saturated; no
+// variable's range contains them). See arith.go.
 func (e *Expr) Eval(s State) int {
-	switch e.Op {
-	case OpConst:
-		return e.K
-	case OpVar:
-		return s[e.Var]
-	case OpAdd:
-		v := 0
-		for _, a := range e.Args {
-			v += a.Eval(s)
-		}
+	if v, ok := e.eval64(s); ok {
 		return v
-	case OpSub:
-		return e.Args[0].Eval(s) - e.Args[1].Eval(s)
-	case OpNeg:
-		return -e.Args[0].Eval(s)
-	case OpMul:
-		return e.K * e.Args[0].Eval(s)
-	case OpProd:
-		return e.Args[0].Eval(s) * e.Args[1].Eval(s)
-	case OpDiv:
-		return FloorDiv(e.Args[0].Eval(s), e.K)
-	case OpMin:
-		return min(e.Args[0].Eval(s), e.Args[1].Eval(s))
-	case OpMax:
-		return max(e.Args[0].Eval(s), e.Args[1].Eval(s))
-	case OpAbs:
-		v := e.Args[0].Eval(s)
-		if v < 0 {
-			return -v
-		}
-		return v
-	case OpIte:
-		if e.Cond.Holds(s) {
-			return e.Args[0].Eval(s)
-		}
-		return e.Args[1].Eval(s)
-	case OpBool:
-		if e.Cond.Holds(s) {
-			return 1
-		}
-		return 0
 	}
-	panic("symbolic: bad expression op " + e.Op.String())
+	return saturate(e.evalBig(s))
 }
 
-// Holds evaluates c in state s.
+// EvalInt returns the exact value of e in state s and whether it lies
+// within int64.
+func (e *Expr) EvalInt(s State) (int, bool) {
+	if v, ok := e.eval64(s); ok {
+		return v, true
+	}
+	v := e.evalBig(s)
+	return saturate(v), v.IsInt64()
+}
+
+// Holds evaluates c in state s; comparisons compare exact values.
 func (c *Cond) Holds(s State) bool {
 	switch c.Op {
 	case CTrue:
@@ -253,7 +226,7 @@ func (c *Cond) Holds(s State) bool {
 	case CVar:
 		return s[c.Var] != 0
 	case CCmp:
-		return c.Cmp.Holds(c.L.Eval(s), c.R.Eval(s))
+		return c.holdsExact(s)
 	case CNot:
 		return !c.Args[0].Holds(s)
 	case CAnd:
@@ -290,16 +263,23 @@ type Linear struct {
 }
 
 // Linearize returns the linear form of e, or ok == false when e uses
-// min/max/abs/if/div/bool.
+// min/max/abs/if/div/bool, or when a coefficient or the constant of the
+// form (or a factor on the way) lies outside int64.
 func Linearize(e *Expr) (l Linear, ok bool) {
 	coef := map[VarID]int{}
 	var walk func(e *Expr, k int) bool
 	walk = func(e *Expr, k int) bool {
+		var ok bool
 		switch e.Op {
 		case OpConst:
-			l.Const += k * e.K
+			var p int
+			if p, ok = mul64(k, e.K); ok {
+				l.Const, ok = add64(l.Const, p)
+			}
+			return ok
 		case OpVar:
-			coef[e.Var] += k
+			coef[e.Var], ok = add64(coef[e.Var], k)
+			return ok
 		case OpAdd:
 			for _, a := range e.Args {
 				if !walk(a, k) {
@@ -307,11 +287,17 @@ func Linearize(e *Expr) (l Linear, ok bool) {
 				}
 			}
 		case OpSub:
-			return walk(e.Args[0], k) && walk(e.Args[1], -k)
+			var nk int
+			nk, ok = neg64(k)
+			return ok && walk(e.Args[0], k) && walk(e.Args[1], nk)
 		case OpNeg:
-			return walk(e.Args[0], -k)
+			var nk int
+			nk, ok = neg64(k)
+			return ok && walk(e.Args[0], nk)
 		case OpMul:
-			return walk(e.Args[0], k*e.K)
+			var p int
+			p, ok = mul64(k, e.K)
+			return ok && walk(e.Args[0], p)
 		default:
 			return false
 		}
@@ -362,68 +348,4 @@ func (c *Cond) Vars(f func(VarID)) {
 	for _, a := range c.Args {
 		a.Vars(f)
 	}
-}
-
-// Bounds returns an interval [lo, hi] that contains every value e takes on
-// states within the variables' ranges (interval arithmetic; exact for
-// linear expressions with each variable once).
-func (m *Model) Bounds(e *Expr) (lo, hi int) {
-	switch e.Op {
-	case OpConst:
-		return e.K, e.K
-	case OpVar:
-		return m.Vars[e.Var].Lo, m.Vars[e.Var].Hi
-	case OpAdd:
-		for _, a := range e.Args {
-			l, h := m.Bounds(a)
-			lo += l
-			hi += h
-		}
-		return
-	case OpSub:
-		l1, h1 := m.Bounds(e.Args[0])
-		l2, h2 := m.Bounds(e.Args[1])
-		return l1 - h2, h1 - l2
-	case OpNeg:
-		l, h := m.Bounds(e.Args[0])
-		return -h, -l
-	case OpMul:
-		l, h := m.Bounds(e.Args[0])
-		if e.K >= 0 {
-			return e.K * l, e.K * h
-		}
-		return e.K * h, e.K * l
-	case OpDiv:
-		l, h := m.Bounds(e.Args[0])
-		return FloorDiv(l, e.K), FloorDiv(h, e.K)
-	case OpProd:
-		l1, h1 := m.Bounds(e.Args[0])
-		l2, h2 := m.Bounds(e.Args[1])
-		a, b, c, d := l1*l2, l1*h2, h1*l2, h1*h2
-		return min(a, b, c, d), max(a, b, c, d)
-	case OpMin:
-		l1, h1 := m.Bounds(e.Args[0])
-		l2, h2 := m.Bounds(e.Args[1])
-		return min(l1, l2), min(h1, h2)
-	case OpMax:
-		l1, h1 := m.Bounds(e.Args[0])
-		l2, h2 := m.Bounds(e.Args[1])
-		return max(l1, l2), max(h1, h2)
-	case OpAbs:
-		l, h := m.Bounds(e.Args[0])
-		switch {
-		case l >= 0:
-			return l, h
-		case h <= 0:
-			return -h, -l
-		}
-		return 0, max(-l, h)
-	case OpIte:
-		l1, h1 := m.Bounds(e.Args[0])
-		l2, h2 := m.Bounds(e.Args[1])
-		return min(l1, l2), max(h1, h2)
-	case OpBool:
-		return 0, 1
-	}
-	panic("symbolic: bad expression op")
 }

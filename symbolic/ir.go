@@ -1,7 +1,8 @@
 // Package symbolic is vigil's typed intermediate representation: the one model
 // every engine consumes. A Model has bounded integer variables (Booleans are
 // 0/1 variables), integer expressions that are linear plus if/min/max/abs and
-// division by a positive constant, conditions, labelled guarded commands with
+// division by a positive constant (over mathematical integers: arith.go),
+// conditions, labelled guarded commands with
 // (weighted) non-deterministic outcomes, policies and properties.
 //
 // The front ends (package lang for .spec files, lang/jani for JANI) lower into

@@ -113,7 +113,7 @@ func (a *Affine) evalSmall(s State) (v float64, ok bool) {
 			return false
 		}
 		g := gcd64(l, r.Den)
-		n, ok := mul64(l/g, r.Den)
+		n, ok := mulInt64(l/g, r.Den)
 		l = n
 		return ok && l <= lim
 	}
@@ -130,8 +130,8 @@ func (a *Affine) evalSmall(s State) (v float64, ok bool) {
 		if r.Den == 0 {
 			return true
 		}
-		c, ok1 := mul64(r.Num, l/r.Den)
-		p, ok2 := mul64(c, x)
+		c, ok1 := mulInt64(r.Num, l/r.Den)
+		p, ok2 := mulInt64(c, x)
 		if !ok1 || !ok2 {
 			return false
 		}
@@ -163,8 +163,8 @@ func gcd64(a, b int64) int64 {
 	return a
 }
 
-// mul64 returns a*b and whether it did not overflow.
-func mul64(a, b int64) (int64, bool) {
+// mulInt64 returns a*b and whether it did not overflow.
+func mulInt64(a, b int64) (int64, bool) {
 	if a == 0 || b == 0 {
 		return 0, true
 	}

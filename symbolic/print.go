@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 )
 
@@ -131,8 +132,11 @@ func (p *printer) cond(c *Cond, want int) string {
 func (p *printer) expr(e *Expr, want int) string {
 	switch e.Op {
 	case OpConst:
-		if e.K < 0 {
-			return paren(fmt.Sprint(e.K), precUnary, want)
+		switch {
+		case e.K == math.MinInt64:
+			return paren(intLit(e.K), precAdd, want)
+		case e.K < 0:
+			return paren(intLit(e.K), precUnary, want)
 		}
 		return fmt.Sprint(e.K)
 	case OpVar:
@@ -152,7 +156,7 @@ func (p *printer) expr(e *Expr, want int) string {
 	case OpNeg:
 		return paren("-"+p.expr(e.Args[0], precUnary), precUnary, want)
 	case OpMul:
-		k := fmt.Sprint(e.K)
+		k := intLit(e.K)
 		if e.K < 0 {
 			k = "(" + k + ")"
 		}
@@ -308,4 +312,13 @@ func (p *printer) policy(d *PolicyDecl) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// intLit writes k as .spec reads it back: -2^63 has no literal (2^63 is
+// beyond int64), so it is written -9223372036854775807 - 1.
+func intLit(k int) string {
+	if k == math.MinInt64 {
+		return "-9223372036854775807 - 1"
+	}
+	return fmt.Sprint(k)
 }

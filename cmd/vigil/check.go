@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"vigil/lang"
@@ -67,7 +68,7 @@ func runCheck(e *env, args []string) int {
 	status := exitOK
 	var results []checkResult
 	for _, f := range files {
-		m, diags := loadAny(f, defs)
+		m, diags := loadChecked(f, defs)
 		if m != nil {
 			// --start/--unsafe/--policy-file add a property and a policy,
 			// checked like the model's own (a network that does not fit
@@ -148,6 +149,19 @@ func runCheck(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil check: errors found")
 	}
 	return status
+}
+
+// loadChecked is loadAny with the checks only vigil check makes: warnings
+// W0306 where an expression may leave the 64-bit integers.
+func loadChecked(path string, defs defines) (*symbolic.Model, lang.Diagnostics) {
+	if strings.EqualFold(filepath.Ext(path), ".jani") {
+		m, diags := lang.LoadJANI(path, defs)
+		if m != nil {
+			diags = append(diags, lang.OverflowWarnings(m)...)
+		}
+		return m, diags
+	}
+	return lang.Load(path, lang.Options{Defines: defs, OverflowWarnings: true})
 }
 
 // policyFileDiagnostics loads every network and ensemble file the model's

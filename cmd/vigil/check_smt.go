@@ -24,7 +24,10 @@ type smtFinding struct {
 	Label    string         `json:"label,omitempty"`
 	Outcome  int            `json:"outcome,omitempty"`
 	Variable string         `json:"variable,omitempty"`
-	Value    *int           `json:"value,omitempty"`
+	Value    *int           `json:"value,omitempty"` // saturated to int64
+	Exact    string         `json:"exact,omitempty"` // the exact value (range, overflow)
+	Expr     string         `json:"expr,omitempty"`  // overflow: the expression
+	Where    string         `json:"where,omitempty"` // overflow: where it occurs
 	Range    []int          `json:"range,omitempty"`
 	State    string         `json:"state,omitempty"`
 	Values   map[string]int `json:"values,omitempty"`
@@ -45,8 +48,15 @@ func boundsFindings(m *symbolic.Model) (fs []smtFinding, n int, err error) {
 		f.Value = &val
 		f.State, f.Values = m.FormatState(v.State), smtStateValues(m, v.State)
 		vr := &m.Vars[v.Var]
-		f.text = fmt.Sprintf("%s: error: range: action %s, outcome %d sets %s' = %d, outside %d..%d, in state %s%s",
-			f.Pos, f.Label, f.Outcome, f.Variable, val, vr.Lo, vr.Hi, f.State, smtOfProperty(f.Property))
+		exact := fmt.Sprint(val)
+		for _, a := range m.Commands[v.Command].Outcomes[v.Outcome].Assigns {
+			if a.Var == v.Var {
+				exact = a.Value.ValueString(v.State) // val is saturated beyond int64
+			}
+		}
+		f.Exact = exact
+		f.text = fmt.Sprintf("%s: error: range: action %s, outcome %d sets %s' = %s, outside %d..%d, in state %s%s",
+			f.Pos, f.Label, f.Outcome, f.Variable, exact, vr.Lo, vr.Hi, f.State, smtOfProperty(f.Property))
 		fs = append(fs, f)
 	}
 	for _, u := range res.Undecided {
@@ -58,6 +68,26 @@ func boundsFindings(m *symbolic.Model) (fs []smtFinding, n int, err error) {
 	}
 	if len(res.Undecided) > 0 {
 		err = fmt.Errorf("smt: %d range queries undecided (%s); the model may still have range errors", len(res.Undecided), res.Undecided[0].Reason)
+	}
+	ovs, oerr := smt.CheckOverflow(m, smt.CheckOptions{})
+	if oerr != nil && err == nil {
+		err = oerr
+	}
+	for _, o := range ovs {
+		f := smtFinding{Kind: "overflow", Check: "bounds", Pos: smtWhere(m, o.Pos), Expr: m.ExprString(o.Expr), Where: o.Where}
+		switch {
+		case o.Unknown != "":
+			f.Kind, f.Reason = "unknown", o.Unknown
+			f.text = fmt.Sprintf("%s: unknown: overflow: in %s, whether %s leaves the 64-bit integers: Z3 gave no answer (%s)", f.Pos, o.Where, f.Expr, o.Unknown)
+		case o.State != nil:
+			f.Exact, f.State, f.Values = o.Value.String(), m.FormatState(o.State), smtStateValues(m, o.State)
+			f.text = fmt.Sprintf("%s: note: overflow: in %s, %s = %s, beyond the 64-bit integers, in state %s: vigil computes it exactly, but the bdd engine refuses the model",
+				f.Pos, o.Where, f.Expr, f.Exact, f.State)
+		default:
+			f.Kind = "no-overflow"
+			f.text = fmt.Sprintf("%s: note: overflow: in %s, no intermediate value leaves the 64-bit integers on an in-range state (proved with Z3), though interval analysis flags %s", f.Pos, o.Where, f.Expr)
+		}
+		fs = append(fs, f)
 	}
 	return fs, len(res.Violations), err
 }

@@ -296,8 +296,9 @@ func (l *lowerer) scale(n *node, e *symbolic.Expr, f int64) (*symbolic.Expr, boo
 		l.errorf(n, "factor %d is too large", f)
 		return nil, false
 	case e.Op == symbolic.OpConst:
-		p := int64(e.K) * f
-		if p > maxLit || p < -maxLit || (e.K != 0 && p/int64(e.K) != f) {
+		q, exact := symbolic.MulExact(e.K, int(f))
+		p := int64(q)
+		if !exact || p > maxLit || p < -maxLit {
 			l.errorf(n, "constant %d * %d is too large", e.K, f)
 			return nil, false
 		}
@@ -305,8 +306,9 @@ func (l *lowerer) scale(n *node, e *symbolic.Expr, f int64) (*symbolic.Expr, boo
 	case f == 0:
 		return symbolic.Lit(0), true
 	case e.Op == symbolic.OpMul:
-		p := int64(e.K) * f
-		if p > maxLit || p < -maxLit {
+		q, exact := symbolic.MulExact(e.K, int(f))
+		p := int64(q)
+		if !exact || p > maxLit || p < -maxLit {
 			l.errorf(n, "factor %d * %d is too large", e.K, f)
 			return nil, false
 		}

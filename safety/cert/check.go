@@ -86,6 +86,9 @@ func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.Policy
 	if prop == nil {
 		return nil, fmt.Errorf("cert: no property given (the certificate is about property %q)", c.Property)
 	}
+	if err := m.CheckRanges(); err != nil { // Eval saturates beyond int64: no range may contain those values
+		return nil, fmt.Errorf("cert: %v", err)
+	}
 	if c.Model != "" && c.Model != m.Name {
 		return nil, fmt.Errorf("cert: the certificate is about model %q, not %q", c.Model, m.Name)
 	}

@@ -82,7 +82,7 @@ func (g *Generator) isStart(s symbolic.State) error {
 		}
 		return nil
 	}
-	if !compileCond(g.Prop.Start)(s) {
+	if !g.Prop.Start.Holds(s) { // exact, with no assumption that s is in range
 		return fmt.Errorf("explicit: counterexample starts in %s, which violates the start condition", g.M.FormatState(s))
 	}
 	return nil

@@ -1,6 +1,8 @@
 package explicit
 
 import (
+	"math"
+
 	"vigil/symbolic"
 )
 
@@ -9,6 +11,16 @@ import (
 // expressions (the common case) become a constant plus a short
 // coefficient loop; everything else follows the tree with the same
 // semantics as symbolic.Expr.Eval and symbolic.Cond.Holds.
+//
+// Integers are exact (see symbolic/arith.go). The closures compute in
+// plain, wrapping int64 arithmetic, which is exact only when no value
+// leaves int64; so each expression is first analysed over the variables'
+// ranges (the states the engine meets are always in range). A linear form
+// needs only its final value to fit (wrapping + and * agree with exact
+// ones modulo 2^64); a tree needs every intermediate value to fit
+// (symbolic.Model.Fits). An expression that may leave int64 is evaluated
+// by symbolic's checked and exact evaluator instead, which costs time only
+// on such expressions.
 
 type intFn func(s symbolic.State) int
 type condFn func(s symbolic.State) bool
@@ -38,15 +50,27 @@ func compileLinear(l symbolic.Linear) intFn {
 	}
 }
 
-func compileExpr(e *symbolic.Expr) intFn {
-	if l, ok := symbolic.Linearize(e); ok {
+func compileExpr(m *symbolic.Model, e *symbolic.Expr) intFn {
+	if l, ok := symbolic.Linearize(e); ok && m.LinearFits(l) {
 		return compileLinear(l)
+	}
+	if !m.Fits(e) {
+		return func(s symbolic.State) int { return e.Eval(s) }
+	}
+	return compileTree(m, e)
+}
+
+// compileTree compiles e, every intermediate value of which fits in int64
+// (m.Fits(e)), with unchecked arithmetic.
+func compileTree(m *symbolic.Model, e *symbolic.Expr) intFn {
+	if l, ok := symbolic.Linearize(e); ok {
+		return compileLinear(l) // its values lie within e's bounds
 	}
 	switch e.Op {
 	case symbolic.OpAdd:
 		fs := make([]intFn, len(e.Args))
 		for i, a := range e.Args {
-			fs[i] = compileExpr(a)
+			fs[i] = compileTree(m, a)
 		}
 		return func(s symbolic.State) int {
 			v := 0
@@ -56,28 +80,28 @@ func compileExpr(e *symbolic.Expr) intFn {
 			return v
 		}
 	case symbolic.OpSub:
-		a, b := compileExpr(e.Args[0]), compileExpr(e.Args[1])
+		a, b := compileTree(m, e.Args[0]), compileTree(m, e.Args[1])
 		return func(s symbolic.State) int { return a(s) - b(s) }
 	case symbolic.OpNeg:
-		a := compileExpr(e.Args[0])
+		a := compileTree(m, e.Args[0])
 		return func(s symbolic.State) int { return -a(s) }
 	case symbolic.OpMul:
-		a, k := compileExpr(e.Args[0]), e.K
+		a, k := compileTree(m, e.Args[0]), e.K
 		return func(s symbolic.State) int { return k * a(s) }
 	case symbolic.OpDiv:
-		a, k := compileExpr(e.Args[0]), e.K
+		a, k := compileTree(m, e.Args[0]), e.K
 		return func(s symbolic.State) int { return symbolic.FloorDiv(a(s), k) }
 	case symbolic.OpProd:
-		a, b := compileExpr(e.Args[0]), compileExpr(e.Args[1])
+		a, b := compileTree(m, e.Args[0]), compileTree(m, e.Args[1])
 		return func(s symbolic.State) int { return a(s) * b(s) }
 	case symbolic.OpMin:
-		a, b := compileExpr(e.Args[0]), compileExpr(e.Args[1])
+		a, b := compileTree(m, e.Args[0]), compileTree(m, e.Args[1])
 		return func(s symbolic.State) int { return min(a(s), b(s)) }
 	case symbolic.OpMax:
-		a, b := compileExpr(e.Args[0]), compileExpr(e.Args[1])
+		a, b := compileTree(m, e.Args[0]), compileTree(m, e.Args[1])
 		return func(s symbolic.State) int { return max(a(s), b(s)) }
 	case symbolic.OpAbs:
-		a := compileExpr(e.Args[0])
+		a := compileTree(m, e.Args[0])
 		return func(s symbolic.State) int {
 			if v := a(s); v < 0 {
 				return -v
@@ -86,7 +110,7 @@ func compileExpr(e *symbolic.Expr) intFn {
 			}
 		}
 	case symbolic.OpIte:
-		c, a, b := compileCond(e.Cond), compileExpr(e.Args[0]), compileExpr(e.Args[1])
+		c, a, b := compileCond(m, e.Cond), compileTree(m, e.Args[0]), compileTree(m, e.Args[1])
 		return func(s symbolic.State) int {
 			if c(s) {
 				return a(s)
@@ -94,7 +118,7 @@ func compileExpr(e *symbolic.Expr) intFn {
 			return b(s)
 		}
 	case symbolic.OpBool:
-		c := compileCond(e.Cond)
+		c := compileCond(m, e.Cond)
 		return func(s symbolic.State) int {
 			if c(s) {
 				return 1
@@ -127,7 +151,7 @@ func diffLinear(l, r *symbolic.Expr) (symbolic.Linear, bool) {
 	return symbolic.Linearize(&symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{l, r}})
 }
 
-func compileCond(c *symbolic.Cond) condFn {
+func compileCond(m *symbolic.Model, c *symbolic.Cond) condFn {
 	switch c.Op {
 	case symbolic.CTrue:
 		return func(symbolic.State) bool { return true }
@@ -137,9 +161,11 @@ func compileCond(c *symbolic.Cond) condFn {
 		v := c.Var
 		return func(s symbolic.State) bool { return s[v] != 0 }
 	case symbolic.CCmp:
-		if d, ok := diffLinear(c.L, c.R); ok {
+		if d, ok := diffLinear(c.L, c.R); ok && m.LinearFits(d) {
 			// k*x + c OP 0 with one variable: compare x against a constant.
-			if len(d.Terms) == 1 && (d.Terms[0].Coef == 1 || d.Terms[0].Coef == -1) {
+			// (x + MinInt64 OP 0 is x OP 2^63: not a comparison with an
+			// int64 constant; the linear form below handles it.)
+			if len(d.Terms) == 1 && (d.Terms[0].Coef == 1 && d.Const != math.MinInt64 || d.Terms[0].Coef == -1) {
 				v, k := d.Terms[0].Var, d.Terms[0].Coef
 				if k == -1 { // -x + c OP 0  <=>  x - c FLIP 0
 					return compileVarCmp(v, c.Cmp.Flip(), d.Const)
@@ -148,13 +174,16 @@ func compileCond(c *symbolic.Cond) condFn {
 			}
 			return compileCmp(c.Cmp, compileLinear(d))
 		}
-		l, r, op := compileExpr(c.L), compileExpr(c.R), c.Cmp
+		if !m.Fits(c.L) || !m.Fits(c.R) {
+			return c.Holds // exact comparison
+		}
+		l, r, op := compileExpr(m, c.L), compileExpr(m, c.R), c.Cmp
 		return func(s symbolic.State) bool { return op.Holds(l(s), r(s)) }
 	case symbolic.CNot:
-		a := compileCond(c.Args[0])
+		a := compileCond(m, c.Args[0])
 		return func(s symbolic.State) bool { return !a(s) }
 	case symbolic.CAnd:
-		fs := compileConds(c.Args)
+		fs := compileConds(m, c.Args)
 		if len(fs) == 2 {
 			a, b := fs[0], fs[1]
 			return func(s symbolic.State) bool { return a(s) && b(s) }
@@ -168,7 +197,7 @@ func compileCond(c *symbolic.Cond) condFn {
 			return true
 		}
 	case symbolic.COr:
-		fs := compileConds(c.Args)
+		fs := compileConds(m, c.Args)
 		if len(fs) == 2 {
 			a, b := fs[0], fs[1]
 			return func(s symbolic.State) bool { return a(s) || b(s) }
@@ -182,7 +211,7 @@ func compileCond(c *symbolic.Cond) condFn {
 			return false
 		}
 	case symbolic.CImplies:
-		a, b := compileCond(c.Args[0]), compileCond(c.Args[1])
+		a, b := compileCond(m, c.Args[0]), compileCond(m, c.Args[1])
 		return func(s symbolic.State) bool { return !a(s) || b(s) }
 	}
 	return func(s symbolic.State) bool { return c.Holds(s) }
@@ -205,10 +234,10 @@ func compileVarCmp(v symbolic.VarID, op symbolic.CmpOp, k int) condFn {
 	return func(s symbolic.State) bool { return s[v] >= k }
 }
 
-func compileConds(cs []*symbolic.Cond) []condFn {
+func compileConds(m *symbolic.Model, cs []*symbolic.Cond) []condFn {
 	fs := make([]condFn, len(cs))
 	for i, c := range cs {
-		fs[i] = compileCond(c)
+		fs[i] = compileCond(m, c)
 	}
 	return fs
 }

@@ -20,6 +20,10 @@
 //   - Conditions and expressions are compiled once into closures over the
 //     unpacked state (compile.go); rules policies are compiled the same way,
 //     other policy kinds go through symbolic.Instantiate and symbolic.Decide.
+//     Integers are exact (symbolic/arith.go): a closure computes in plain
+//     int64 only where interval analysis over the variables' ranges proves
+//     that no value leaves int64; other expressions go through symbolic's
+//     checked, exact evaluation.
 //   - Guards go through an index (guards.go): a decision tree over the
 //     variables guards pin to constants, so a state evaluates only the
 //     guards its values can satisfy, not every command's.

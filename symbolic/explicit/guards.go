@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"math"
 	"slices"
 
 	"vigil/symbolic"
@@ -108,6 +109,9 @@ func pinOf(m *symbolic.Model, c *symbolic.Cond) (symbolic.VarID, int, bool) {
 		}
 		switch d.Terms[0].Coef {
 		case 1: // x + c == 0
+			if d.Const == math.MinInt64 {
+				break // x == 2^63: never, left to the residual
+			}
 			return d.Terms[0].Var, -d.Const, true
 		case -1: // -x + c == 0
 			return d.Terms[0].Var, d.Const, true
@@ -124,7 +128,7 @@ func buildGuardIndex(m *symbolic.Model) (*guardNode, []condFn) {
 	for i := range m.Commands {
 		pins, r := splitGuard(m, m.Commands[i].Guard)
 		if r != nil {
-			resid[i] = compileCond(r)
+			resid[i] = compileCond(m, r)
 		}
 		items = append(items, pinned{cmd: int32(i), pins: pins})
 	}

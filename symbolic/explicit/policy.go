@@ -38,7 +38,7 @@ func NewDecider(m *symbolic.Model, d *symbolic.PolicyDecl) (Decider, error) {
 				return nil, err
 			}
 			r.labels = append(r.labels, rule.Label)
-			r.conds = append(r.conds, compileCond(rule.Cond))
+			r.conds = append(r.conds, compileCond(m, rule.Cond))
 			r.pos = append(r.pos, rule.Pos)
 		}
 		return r, nil

@@ -209,7 +209,7 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 	for _, c := range cs {
 		ci := byRoot[find(c.first)]
 		conds[ci] = append(conds[ci], c.c)
-		ss.comps[ci].checks = append(ss.comps[ci].checks, compileCond(c.c))
+		ss.comps[ci].checks = append(ss.comps[ci].checks, compileCond(m, c.c))
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x73746172))
 	ss.count, ss.exact = 1, true

@@ -3,6 +3,7 @@ package explicit
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"vigil/symbolic"
 )
@@ -28,12 +29,22 @@ func conjuncts(c *symbolic.Cond, out []*symbolic.Cond) []*symbolic.Cond {
 	return append(out, c)
 }
 
-func negLinear(l symbolic.Linear) symbolic.Linear {
-	n := symbolic.Linear{Const: -l.Const, Terms: make([]symbolic.Term, len(l.Terms))}
-	for i, t := range l.Terms {
-		n.Terms[i] = symbolic.Term{Coef: -t.Coef, Var: t.Var}
+// negLinear returns -l, or ok == false when a coefficient or the constant
+// is math.MinInt64.
+func negLinear(l symbolic.Linear) (symbolic.Linear, bool) {
+	n := symbolic.Linear{Terms: make([]symbolic.Term, len(l.Terms))}
+	var ok bool
+	if n.Const, ok = symbolic.NegExact(l.Const); !ok {
+		return n, false
 	}
-	return n
+	for i, t := range l.Terms {
+		c, ok := symbolic.NegExact(t.Coef)
+		if !ok {
+			return n, false
+		}
+		n.Terms[i] = symbolic.Term{Coef: c, Var: t.Var}
+	}
+	return n, true
 }
 
 // leConstraints turns a conjunct into linear constraints "<= 0" when it can.
@@ -57,44 +68,77 @@ func leConstraints(c *symbolic.Cond) []linLE {
 		if neg {
 			op = op.Negate()
 		}
-		plus1 := func(l symbolic.Linear) symbolic.Linear { l.Const++; return l }
+		// The constraints must be exact: a form whose negation or +1 leaves
+		// int64 is dropped (the conjunct is still tested on every state).
+		plus1 := func(l symbolic.Linear, ok bool) []linLE {
+			if ok {
+				l.Const, ok = symbolic.AddExact(l.Const, 1)
+			}
+			if !ok {
+				return nil
+			}
+			return []linLE{l}
+		}
+		keep := func(l symbolic.Linear, ok bool) []linLE {
+			if !ok {
+				return nil
+			}
+			return []linLE{l}
+		}
 		switch op {
 		case symbolic.Le:
 			return []linLE{d}
 		case symbolic.Lt:
-			return []linLE{plus1(d)}
+			return plus1(d, true)
 		case symbolic.Ge:
-			return []linLE{negLinear(d)}
+			return keep(negLinear(d))
 		case symbolic.Gt:
-			return []linLE{plus1(negLinear(d))}
+			return plus1(negLinear(d))
 		case symbolic.Eq:
-			return []linLE{d, negLinear(d)}
+			return append([]linLE{d}, keep(negLinear(d))...)
 		}
 	}
 	return nil
 }
 
-func ceilDiv(a, b int) int { return -symbolic.FloorDiv(-a, b) }
-
 // propagate tightens lo/hi under the constraints; it returns false when a
-// range becomes empty.
+// range becomes empty. Arithmetic is checked: a step whose values leave
+// int64 is skipped (skipping a tightening is always sound).
 func propagate(cs []linLE, lo, hi []int) bool {
+	// minTerm is the least value of t over the current box.
+	minTerm := func(t symbolic.Term) (int, bool) {
+		a, ok1 := symbolic.MulExact(t.Coef, lo[t.Var])
+		b, ok2 := symbolic.MulExact(t.Coef, hi[t.Var])
+		return min(a, b), ok1 && ok2
+	}
 	for round := 0; round < 64; round++ {
 		changed := false
 		for _, c := range cs {
-			minSum := c.Const
+			minSum, ok := c.Const, true
 			for _, t := range c.Terms {
-				minSum += min(t.Coef*lo[t.Var], t.Coef*hi[t.Var])
+				p, ok1 := minTerm(t)
+				var ok2 bool
+				minSum, ok2 = symbolic.AddExact(minSum, p)
+				ok = ok && ok1 && ok2
+			}
+			if !ok {
+				continue
 			}
 			for _, t := range c.Terms {
-				rest := minSum - min(t.Coef*lo[t.Var], t.Coef*hi[t.Var])
+				p, ok1 := minTerm(t)
+				rest, ok2 := symbolic.SubExact(minSum, p)
+				if !ok1 || !ok2 || rest == math.MinInt64 {
+					continue
+				}
 				// t.Coef * x <= -rest
 				if t.Coef > 0 {
 					if b := symbolic.FloorDiv(-rest, t.Coef); b < hi[t.Var] {
 						hi[t.Var], changed = b, true
 					}
 				} else {
-					if b := ceilDiv(-rest, t.Coef); b > lo[t.Var] {
+					// x >= ceil(-rest / Coef) = -floor(rest / Coef), exact
+					// since rest != MinInt64.
+					if b := -symbolic.FloorDiv(rest, t.Coef); b > lo[t.Var] {
 						lo[t.Var], changed = b, true
 					}
 				}
@@ -172,7 +216,7 @@ func (g *Generator) StartsContext(ctx context.Context, f func(s symbolic.State) 
 		if last < 0 {
 			last = n
 		}
-		checks[last] = append(checks[last], compileCond(c))
+		checks[last] = append(checks[last], compileCond(m, c))
 	}
 	s := make(symbolic.State, n)
 	copy(s, lo)

@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"vigil/symbolic"
@@ -99,19 +100,19 @@ func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
 	g := &Generator{M: m, Prop: prop, L: l}
 	for i := range m.Commands {
 		c := &m.Commands[i]
-		cc := compiledCmd{label: c.Label, guard: compileCond(c.Guard)}
+		cc := compiledCmd{label: c.Label, guard: compileCond(m, c.Guard)}
 		for _, o := range c.Outcomes {
 			var as []assignFn
 			for _, a := range o.Assigns {
 				v := &m.Vars[a.Var]
-				as = append(as, assignFn{v: a.Var, f: compileExpr(a.Value), lo: v.Lo, hi: v.Hi})
+				as = append(as, assignFn{v: a.Var, f: compileExpr(m, a.Value), lo: v.Lo, hi: v.Hi})
 			}
 			cc.outcomes = append(cc.outcomes, as)
 			if o.ProbNum != nil && o.ProbDen != nil {
 				if cc.probs == nil {
 					cc.probs = make([]probFn, len(c.Outcomes))
 				}
-				cc.probs[len(cc.outcomes)-1] = probFn{num: compileExpr(o.ProbNum), den: compileExpr(o.ProbDen)}
+				cc.probs[len(cc.outcomes)-1] = probFn{num: compileExpr(m, o.ProbNum), den: compileExpr(m, o.ProbDen)}
 			}
 		}
 		g.cmds = append(g.cmds, cc)
@@ -122,12 +123,12 @@ func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
 		if err := validateCond(m, prop.Unsafe, "unsafe condition of property "+prop.Name); err != nil {
 			return nil, err
 		}
-		g.unsafe = compileCond(prop.Unsafe)
+		g.unsafe = compileCond(m, prop.Unsafe)
 		if prop.Goal != nil {
 			if err := validateCond(m, prop.Goal, "goal condition of property "+prop.Name); err != nil {
 				return nil, err
 			}
-			g.goal = compileCond(prop.Goal)
+			g.goal = compileCond(m, prop.Goal)
 		}
 		if prop.Start != nil {
 			if err := validateCond(m, prop.Start, "start condition of property "+prop.Name); err != nil {
@@ -166,8 +167,17 @@ type RangeError struct {
 func (e *RangeError) Error() string {
 	c := &e.Model.Commands[e.Command]
 	v := &e.Model.Vars[e.Var]
-	return fmt.Sprintf("explicit: %s: range error: action %s, outcome %d sets %s to %d outside %d..%d in state %s; widen the range of %s or strengthen the guard",
-		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, v.Name, e.Value, v.Lo, v.Hi, e.Model.FormatState(e.State), v.Name)
+	val := fmt.Sprint(e.Value)
+	if e.Value == math.MinInt64 || e.Value == math.MaxInt64 {
+		// Possibly saturated: print the exact value.
+		for _, a := range c.Outcomes[e.Outcome].Assigns {
+			if a.Var == e.Var {
+				val = a.Value.ValueString(e.State)
+			}
+		}
+	}
+	return fmt.Sprintf("explicit: %s: range error: action %s, outcome %d sets %s to %s outside %d..%d in state %s; widen the range of %s or strengthen the guard",
+		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, v.Name, val, v.Lo, v.Hi, e.Model.FormatState(e.State), v.Name)
 }
 
 // Succ is one successor: the command (index into Model.Commands) and

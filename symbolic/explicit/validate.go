@@ -13,11 +13,11 @@ func Validate(m *symbolic.Model) error {
 	if m == nil {
 		return fmt.Errorf("explicit: no model")
 	}
+	if err := m.CheckRanges(); err != nil {
+		return fmt.Errorf("explicit: %v", err)
+	}
 	for i := range m.Vars {
 		v := &m.Vars[i]
-		if v.Lo > v.Hi {
-			return fmt.Errorf("explicit: variable %s (%s): empty range %d..%d", v.Name, v.Pos, v.Lo, v.Hi)
-		}
 		if v.HasInit && (v.Init < v.Lo || v.Init > v.Hi) {
 			return fmt.Errorf("explicit: variable %s (%s): initial value %d outside %d..%d", v.Name, v.Pos, v.Init, v.Lo, v.Hi)
 		}

@@ -17,6 +17,7 @@ package gen
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"vigil/symbolic"
@@ -32,6 +33,12 @@ type Options struct {
 	MaxOutcomes int  // outcomes per command: 1..MaxOutcomes
 	MaxDepth    int  // expression nesting depth
 	RangeErrors bool // leave some assignments unclamped
+	// Large makes some expressions and comparisons use constants near
+	// 2^62 and 2^63-1, so that their intermediate values leave int64
+	// while their values stay small (integers are exact: (x*B + x*B)/B
+	// is 2x). Ranges stay small, so BFS still works; such models may be
+	// refused by the BDD engine.
+	Large bool
 }
 
 // Default is the option set used for zero fields: models of at most a few
@@ -59,6 +66,7 @@ func (o Options) withDefaults() Options {
 		d.MaxDepth = o.MaxDepth
 	}
 	d.RangeErrors = o.RangeErrors
+	d.Large = o.Large
 	return d
 }
 
@@ -177,6 +185,11 @@ func (g *gen) expr(depth int) *symbolic.Expr {
 		return symbolic.Lit(g.r.IntN(7) - 3)
 	}
 	d := depth - 1
+	if g.opt.Large && g.r.IntN(3) == 0 {
+		if e, ok := g.large(d); ok {
+			return e
+		}
+	}
 	switch g.r.IntN(10) {
 	case 0:
 		return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{g.expr(d), g.expr(d)}}
@@ -200,9 +213,122 @@ func (g *gen) expr(depth int) *symbolic.Expr {
 	return &symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{g.expr(d)}}
 }
 
+// bigConst returns a positive constant near 2^62 or 2^63-1.
+func (g *gen) bigConst() int {
+	switch g.r.IntN(5) {
+	case 0:
+		return 1 << 62
+	case 1:
+		return 1<<62 + 1 + g.r.IntN(4)
+	case 2:
+		return math.MaxInt64 - g.r.IntN(3)
+	case 3:
+		return 1<<61 + g.r.IntN(3)
+	}
+	return 3037000500 // just above sqrt(2^63)
+}
+
+// withVar returns an expression of depth at most d that reads a variable,
+// so that the front end does not fold it (a folded constant beyond int64
+// is an error).
+func (g *gen) withVar(d int) (*symbolic.Expr, bool) {
+	v, ok := g.intVar()
+	if !ok {
+		return nil, false
+	}
+	if g.r.IntN(2) == 0 {
+		return symbolic.V(v), true
+	}
+	return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{symbolic.V(v), g.expr(d)}}, true
+}
+
+// large returns an expression whose intermediate values may leave int64
+// while its own values stay near those of a small expression e.
+func (g *gen) large(d int) (*symbolic.Expr, bool) {
+	e, ok := g.withVar(d)
+	if !ok {
+		return nil, false
+	}
+	b := g.bigConst()
+	mul := func(k int, a *symbolic.Expr) *symbolic.Expr {
+		return &symbolic.Expr{Op: symbolic.OpMul, K: k, Args: []*symbolic.Expr{a}}
+	}
+	div := func(a *symbolic.Expr, k int) *symbolic.Expr {
+		return &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{a}}
+	}
+	op := func(o symbolic.Op, as ...*symbolic.Expr) *symbolic.Expr { return &symbolic.Expr{Op: o, Args: as} }
+	switch g.r.IntN(7) {
+	case 0: // (e*B + e*B) / B == 2e (the example)
+		return div(op(symbolic.OpAdd, mul(b, e), mul(b, e)), b), true
+	case 1: // (e + K) - K' with K, K' near 2^63-1 or -2^63
+		k, k2 := math.MaxInt64-g.r.IntN(4), 0
+		if g.r.IntN(2) == 0 {
+			k = math.MinInt64 + g.r.IntN(3)
+			k2 = k + g.r.IntN(3)
+		} else {
+			k2 = k - g.r.IntN(3)
+		}
+		if g.r.IntN(3) == 0 { // e + K compared with a constant
+			c := &symbolic.Expr{Op: symbolic.OpIte, Cond: symbolic.Compare(op(symbolic.OpAdd, e, symbolic.Lit(k)), symbolic.CmpOp(g.r.IntN(6)), symbolic.Lit(k2)), Args: []*symbolic.Expr{symbolic.Lit(1), symbolic.Lit(0)}}
+			return c, true
+		}
+		return op(symbolic.OpSub, op(symbolic.OpAdd, e, symbolic.Lit(k)), symbolic.Lit(k2)), true
+	case 2: // max(min(e*B, c), -c): the sign of e, scaled
+		c := 1 + g.r.IntN(3)
+		return op(symbolic.OpMax, op(symbolic.OpMin, mul(b, e), symbolic.Lit(c)), symbolic.Lit(-c)), true
+	case 3: // e*B / B == e; -(e*B) / B == -e
+		if g.r.IntN(2) == 0 {
+			return div(op(symbolic.OpNeg, mul(b, e)), b), true
+		}
+		return div(mul(b, e), b), true
+	case 4: // abs(e*B) / B == abs(e)
+		return div(op(symbolic.OpAbs, mul(b, e)), b), true
+	case 5: // (e*B - e*B) + e: Linearize sees through it
+		return op(symbolic.OpAdd, op(symbolic.OpSub, mul(b, e), mul(b, e)), e), true
+	}
+	// if e*B > K then 1 else 0: a comparison beyond int64
+	c := &symbolic.Expr{Op: symbolic.OpIte, Cond: symbolic.Compare(mul(b, e), symbolic.CmpOp(g.r.IntN(6)), symbolic.Lit(b)), Args: []*symbolic.Expr{symbolic.Lit(1), symbolic.Lit(0)}}
+	return c, true
+}
+
+// largeAtom compares two expressions whose values leave int64: B*v with
+// B*w, or a large expression with a constant.
+func (g *gen) largeAtom() (*symbolic.Cond, bool) {
+	b := g.bigConst()
+	op := symbolic.CmpOp(g.r.IntN(6))
+	if g.r.IntN(2) == 0 {
+		v, ok1 := g.withVar(0)
+		w, ok2 := g.withVar(0)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		l := &symbolic.Expr{Op: symbolic.OpMul, K: b, Args: []*symbolic.Expr{v}}
+		r := &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{{Op: symbolic.OpMul, K: b, Args: []*symbolic.Expr{w}}, symbolic.Lit(g.r.IntN(3) - 1)}}
+		return symbolic.Compare(l, op, r), true
+	}
+	if g.r.IntN(3) == 0 { // e + MinInt64 (+ small) OP c: beyond the int64 constants
+		e, ok := g.withVar(0)
+		if !ok {
+			return nil, false
+		}
+		l := &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{e, symbolic.Lit(math.MinInt64 + g.r.IntN(2))}}
+		return symbolic.Compare(l, op, symbolic.Lit(g.r.IntN(3)-1)), true
+	}
+	e, ok := g.large(0)
+	if !ok {
+		return nil, false
+	}
+	return symbolic.Compare(e, op, symbolic.Lit(g.r.IntN(7)-3)), true
+}
+
 // atom is a comparison of a variable (or a small linear term) with a
 // constant in or near its range, or a Boolean variable.
 func (g *gen) atom() *symbolic.Cond {
+	if g.opt.Large && g.r.IntN(4) == 0 {
+		if c, ok := g.largeAtom(); ok {
+			return c
+		}
+	}
 	v := g.anyVar()
 	vr := &g.m.Vars[v]
 	if vr.Bool {
