@@ -100,6 +100,11 @@ func smtStarts(m *symbolic.Model) explicit.SolveStarts {
 				}
 				if res == smt.Sat {
 					err = s.Eval(vs, vals)
+					if err != nil && ctx.Err() != nil {
+						// The time limit's interrupt landed between the
+						// check and the model: out of time, not an error.
+						res, err = smt.Unknown, nil
+					}
 				}
 				if perr := s.Pop(1); err == nil {
 					err = perr
