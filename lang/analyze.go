@@ -1,0 +1,429 @@
+package lang
+
+// Analysis for editors (vigil lsp): the checker's diagnostics together with
+// what an editor asks about names: every declaration with a one-line
+// summary (a constant's folded value, a variable's range, a policy's
+// inputs and outputs), and every use of a name in the root file, resolved
+// to its declarations. Names resolve as the checker resolves them:
+// constants, variables, predicates and labels share one namespace over
+// the whole file set; policies and properties have a namespace each and
+// are named only by their declarations (and by the command line).
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// Namespace is the namespace a name lives in.
+type Namespace uint8
+
+const (
+	// NSNames holds constants, variables, predicates and action labels.
+	NSNames Namespace = iota
+	// NSPolicy holds policy names.
+	NSPolicy
+	// NSProperty holds property names.
+	NSProperty
+	// NSModel holds the model's name.
+	NSModel
+)
+
+// SymbolKind names what a declaration declares.
+type SymbolKind string
+
+// The kinds of declarations.
+const (
+	KindModel    SymbolKind = "model"
+	KindConst    SymbolKind = "constant"
+	KindVar      SymbolKind = "variable"
+	KindPred     SymbolKind = "predicate"
+	KindLabel    SymbolKind = "action label"
+	KindPolicy   SymbolKind = "policy"
+	KindProperty SymbolKind = "property"
+)
+
+// SymbolInfo is one declaration of the file set. A label has one
+// SymbolInfo per action declaring it.
+type SymbolInfo struct {
+	Kind SymbolKind
+	NS   Namespace
+	Name string
+	// Pos and NameEnd delimit the declared name; Start and End the whole
+	// declaration (End just after its last token). A name imported from
+	// a JANI model has Pos.File set to the model's path and no line.
+	Pos, NameEnd symbolic.Pos
+	Start, End   symbolic.Pos
+	// Detail is the declaration in one line, with folded values where the
+	// checker computed them: "const L = 12", "var pos : 0 .. 15 = 0".
+	Detail string
+	// Doc holds further lines: a policy's inputs and outputs, a
+	// property's clauses, a label's number of commands, the comments
+	// written next to the declaration.
+	Doc string
+}
+
+// Ref is one occurrence of a name in the root file: a use, or the name at
+// its declaration.
+type Ref struct {
+	Name     string
+	NS       Namespace
+	Pos, End symbolic.Pos
+	Decl     bool // the name as declared
+}
+
+// Analysis is what Analyze learns about a root file.
+type Analysis struct {
+	// File is the root file's syntax tree, nil when it does not parse.
+	File *File
+	// Diags are the diagnostics of the whole file set, as vigil check
+	// reports them.
+	Diags Diagnostics
+	// Model is the lowered model, nil when there are errors.
+	Model *symbolic.Model
+	// Symbols are the declarations of the file set in declaration order
+	// (the names an imported JANI model declares first).
+	Symbols []*SymbolInfo
+	// Refs are the names in the root file, in source order.
+	Refs []Ref
+}
+
+// Analyze checks a root file whose text is in memory (its imports are
+// read from disk, relative to path) and indexes its names. It never
+// fails: what cannot be learnt is left out.
+func Analyze(path string, src []byte, opts Options) *Analysis {
+	l, c, m, diags := loadChecked(path, src, opts)
+	a := &Analysis{Diags: diags, Model: m}
+	for _, f := range l.files {
+		if f.Path == path {
+			a.File = f
+		}
+	}
+	checked := c != nil
+	if !checked {
+		// an error while loading (syntax, imports): index what parsed
+		c = newChecker(l.files, opts)
+		c.resolve()
+	}
+	a.symbols(c, checked)
+	if a.File != nil {
+		a.refs(a.File)
+	}
+	return a
+}
+
+// Lookup returns the declarations of name in namespace ns.
+func (a *Analysis) Lookup(ns Namespace, name string) []*SymbolInfo {
+	var out []*SymbolInfo
+	for _, s := range a.Symbols {
+		if s.NS == ns && s.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// RefAt returns the reference that covers line and column (1-based, in
+// runes, as symbolic.Pos counts them) of the root file; a position just
+// after a name counts as on it.
+func (a *Analysis) RefAt(line, col int) (Ref, bool) {
+	i := sort.Search(len(a.Refs), func(i int) bool {
+		r := a.Refs[i]
+		return r.End.Line > line || r.End.Line == line && r.End.Col >= col
+	})
+	if i < len(a.Refs) {
+		r := a.Refs[i]
+		if r.Pos.Line == line && r.Pos.Col <= col && col <= r.End.Col {
+			return r, true
+		}
+	}
+	return Ref{}, false
+}
+
+// RefsTo returns the references in the root file to name in ns.
+func (a *Analysis) RefsTo(ns Namespace, name string) []Ref {
+	var out []Ref
+	for _, r := range a.Refs {
+		if r.NS == ns && r.Name == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// symbols lists the declarations; checked says whether the checker's
+// stages ran (so that constants are folded and ranges known).
+func (a *Analysis) symbols(c *checker, checked bool) {
+	// names an imported JANI model declares have no declaration in .spec
+	for _, s := range c.order {
+		if !s.imported {
+			continue
+		}
+		info := &SymbolInfo{Kind: KindVar, NS: NSNames, Name: s.name, Pos: s.pos, NameEnd: s.pos, Start: s.pos, End: s.pos}
+		switch s.kind {
+		case symConst:
+			info.Kind, info.Detail = KindConst, fmt.Sprintf("const %s = %d", s.name, s.value)
+		case symVar:
+			info.Detail = varDetail(s.name, s.isBool, s.lo, s.hi)
+		case symPred:
+			info.Kind, info.Detail = KindPred, "pred "+s.name
+		case symLabel:
+			info.Kind, info.Detail = KindLabel, "action "+s.name
+		}
+		info.Doc = "declared by " + c.janiName
+		a.Symbols = append(a.Symbols, info)
+	}
+	commands := map[string]int{}
+	for _, dr := range c.decls {
+		if d, ok := dr.d.(*ActionDecl); ok {
+			commands[d.Label.Name]++
+		}
+	}
+	for _, dr := range c.decls {
+		var info *SymbolInfo
+		add := func(kind SymbolKind, ns Namespace, id Ident, detail string) {
+			start, end := dr.d.declPos()
+			info = &SymbolInfo{Kind: kind, NS: ns, Name: id.Name, Pos: id.Pos, NameEnd: identEnd(id), Start: start, End: end, Detail: detail}
+		}
+		sym := func(name string, kind symKind) *symbol {
+			if s := c.syms[name]; s != nil && s.kind == kind {
+				return s
+			}
+			return nil
+		}
+		switch d := dr.d.(type) {
+		case *ModelDecl:
+			add(KindModel, NSModel, d.Name, "model "+d.Name.Name)
+		case *ConstDecl:
+			written := "const " + d.Name.Name + " = " + exprString(d.Value)
+			add(KindConst, NSNames, d.Name, written)
+			if s := sym(d.Name.Name, symConst); s != nil && s.cdecl == d && s.state == 2 {
+				info.Detail = fmt.Sprintf("const %s = %d", d.Name.Name, s.value)
+				if s.override != nil {
+					info.Doc = "set by -D " + d.Name.Name + "=" + *s.override + "; declared as " + written
+				} else if info.Detail != written {
+					info.Doc = "declared as " + written
+				}
+			}
+		case *VarDecl:
+			init := ""
+			if d.Init != nil {
+				init = " = " + exprString(d.Init)
+			}
+			written := "var " + d.Name.Name + " : " + rangeText(d) + init
+			add(KindVar, NSNames, d.Name, written)
+			if s := sym(d.Name.Name, symVar); s != nil && s.vdecl == d && checked && !s.bad && !d.Bool {
+				info.Detail = fmt.Sprintf("var %s : %d .. %d%s", d.Name.Name, s.lo, s.hi, init)
+				info.Doc = fmt.Sprintf("%d values", int64(s.hi)-int64(s.lo)+1)
+				if info.Detail != written {
+					info.Doc += "; declared as " + written
+				}
+			}
+		case *PredDecl:
+			add(KindPred, NSNames, d.Name, "pred "+d.Name.Name+" = "+exprString(d.Cond))
+		case *ActionDecl:
+			add(KindLabel, NSNames, d.Label, "action "+d.Label.Name)
+			if n := commands[d.Label.Name]; n == 1 {
+				info.Doc = "1 command"
+			} else {
+				info.Doc = fmt.Sprintf("%d commands", n)
+			}
+		case *PolicyDecl:
+			detail := "policy " + d.Kind.Name + " " + d.Name.Name
+			if d.HasFile {
+				detail += " " + quote(d.File)
+			}
+			add(KindPolicy, NSPolicy, d.Name, detail)
+			info.Doc = policyDoc(d)
+		case *PropertyDecl:
+			add(KindProperty, NSProperty, d.Name, "property "+d.Name.Name)
+			var lines []string
+			for _, cl := range d.Clauses {
+				lines = append(lines, cl.Kind+" "+exprString(cl.Cond))
+			}
+			info.Doc = strings.Join(lines, "\n")
+		}
+		if info == nil {
+			continue
+		}
+		if doc := commentsFor(dr.file, info.Start, info.End); doc != "" {
+			if info.Doc != "" {
+				info.Doc += "\n\n"
+			}
+			info.Doc += doc
+		}
+		a.Symbols = append(a.Symbols, info)
+	}
+}
+
+func rangeText(d *VarDecl) string {
+	if d.Bool || d.Lo == nil || d.Hi == nil {
+		return "bool"
+	}
+	return exprString(d.Lo) + " .. " + exprString(d.Hi)
+}
+
+// varDetail writes a variable's declaration with its folded range.
+func varDetail(name string, isBool bool, lo, hi int) string {
+	if isBool {
+		return "var " + name + " : bool"
+	}
+	return fmt.Sprintf("var %s : %d .. %d", name, lo, hi)
+}
+
+// policyDoc lists a policy's inputs and outputs (a rules policy's outputs
+// are the labels its rules name, in order of first appearance).
+func policyDoc(d *PolicyDecl) string {
+	var lines []string
+	var ruleLabels []string
+	seen := map[string]bool{}
+	for _, it := range d.Items {
+		switch it.Kind {
+		case ItemInputs:
+			var in []string
+			for _, e := range it.Inputs {
+				in = append(in, exprString(e))
+			}
+			lines = append(lines, fmt.Sprintf("inputs (%d): %s", len(in), strings.Join(in, ", ")))
+		case ItemOutputs:
+			var out []string
+			for _, o := range it.Outputs {
+				out = append(out, o.Name)
+			}
+			lines = append(lines, fmt.Sprintf("outputs (%d): %s", len(out), strings.Join(out, ", ")))
+		case ItemInterface:
+			lines = append(lines, "interface "+quote(it.Interface)+" (inputs and outputs)")
+		case ItemWhen, ItemOtherwise:
+			if !seen[it.Label.Name] {
+				seen[it.Label.Name] = true
+				ruleLabels = append(ruleLabels, it.Label.Name)
+			}
+		}
+	}
+	if len(ruleLabels) > 0 {
+		lines = append(lines, fmt.Sprintf("outputs (%d): %s", len(ruleLabels), strings.Join(ruleLabels, ", ")))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// commentsFor returns the comments on the lines just above a declaration
+// (a block with no blank line between it and the declaration) and those
+// on its last line, without their comment markers.
+func commentsFor(f *File, start, end symbolic.Pos) string {
+	if f == nil {
+		return ""
+	}
+	var above, after []string
+	next := start.Line
+	for i := len(f.Comments) - 1; i >= 0; i-- {
+		cm := f.Comments[i]
+		if cm.Pos.Line >= start.Line {
+			if cm.Pos.Line == end.Line && cm.Pos.Col >= end.Col {
+				after = append([]string{commentText(cm.Text)}, after...)
+			}
+			continue
+		}
+		if cm.EndLine != next-1 || !onlySpaceBefore(f, cm.Pos) {
+			break
+		}
+		above = append([]string{commentText(cm.Text)}, above...)
+		next = cm.Pos.Line
+	}
+	return strings.TrimSpace(strings.Join(append(above, after...), "\n"))
+}
+
+func onlySpaceBefore(f *File, p symbolic.Pos) bool {
+	if p.Line < 1 || p.Line > len(f.Lines) {
+		return false
+	}
+	r := []rune(f.Lines[p.Line-1])
+	return p.Col-1 <= len(r) && strings.TrimSpace(string(r[:p.Col-1])) == ""
+}
+
+func commentText(s string) string {
+	if strings.HasPrefix(s, "//") {
+		return strings.TrimSpace(s[2:])
+	}
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "/*"), "*/")
+	return strings.TrimSpace(s)
+}
+
+func (a *Analysis) refs(f *File) {
+	add := func(id Ident, ns Namespace, decl bool) {
+		if id.Name == "" {
+			return
+		}
+		a.Refs = append(a.Refs, Ref{Name: id.Name, NS: ns, Pos: id.Pos, End: identEnd(id), Decl: decl})
+	}
+	expr := func(e *Expr) {
+		walkNames(e, func(n *Expr) {
+			a.Refs = append(a.Refs, Ref{Name: n.Text, NS: NSNames, Pos: n.Pos, End: n.End})
+		})
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ModelDecl:
+			add(d.Name, NSModel, true)
+		case *ConstDecl:
+			add(d.Name, NSNames, true)
+			expr(d.Value)
+		case *VarDecl:
+			add(d.Name, NSNames, true)
+			expr(d.Lo)
+			expr(d.Hi)
+			expr(d.Init)
+		case *PredDecl:
+			add(d.Name, NSNames, true)
+			expr(d.Cond)
+		case *ActionDecl:
+			add(d.Label, NSNames, true)
+			expr(d.Guard)
+			for _, o := range d.Outcomes {
+				for _, as := range o.Assigns {
+					add(as.Var, NSNames, false)
+					expr(as.Value)
+				}
+			}
+		case *PolicyDecl:
+			add(d.Name, NSPolicy, true)
+			for _, it := range d.Items {
+				for _, e := range it.Inputs {
+					expr(e)
+				}
+				for _, o := range it.Outputs {
+					add(o, NSNames, false)
+				}
+				expr(it.When)
+				if it.Kind == ItemWhen || it.Kind == ItemOtherwise {
+					add(it.Label, NSNames, false)
+				}
+			}
+		case *PropertyDecl:
+			add(d.Name, NSProperty, true)
+			for _, cl := range d.Clauses {
+				expr(cl.Cond)
+			}
+		}
+	}
+	sort.SliceStable(a.Refs, func(i, j int) bool {
+		p, q := a.Refs[i].Pos, a.Refs[j].Pos
+		return p.Line < q.Line || p.Line == q.Line && p.Col < q.Col
+	})
+}
+
+// walkNames calls fn on every name in e, in source order, without
+// recursion deeper than the tree (bounded by MaxDepth).
+func walkNames(e *Expr, fn func(*Expr)) {
+	if e == nil {
+		return
+	}
+	if e.Kind == EName {
+		fn(e)
+		return
+	}
+	for _, x := range e.Args {
+		walkNames(x, fn)
+	}
+}
