@@ -351,6 +351,7 @@ func commentText(s string) string {
 }
 
 func (a *Analysis) refs(f *File) {
+	a.Refs = make([]Ref, 0, len(f.tokPos)/2) // names are about half the tokens
 	add := func(id Ident, ns Namespace, decl bool) {
 		if id.Name == "" {
 			return
@@ -407,10 +408,13 @@ func (a *Analysis) refs(f *File) {
 			}
 		}
 	}
-	sort.SliceStable(a.Refs, func(i, j int) bool {
+	less := func(i, j int) bool {
 		p, q := a.Refs[i].Pos, a.Refs[j].Pos
 		return p.Line < q.Line || p.Line == q.Line && p.Col < q.Col
-	})
+	}
+	if !sort.SliceIsSorted(a.Refs, less) { // the walk above is in source order but for odd layouts
+		sort.SliceStable(a.Refs, less)
+	}
 }
 
 // walkNames calls fn on every name in e, in source order, without

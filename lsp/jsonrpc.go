@@ -178,11 +178,14 @@ func (wr *writer) write(v any) error {
 // JSON-RPC 2.0 message.
 func decodeMessage(body []byte) (*message, *respError) {
 	var m message
+	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
+		return nil, &respError{codeInvalidRequest, "invalid request: batches (JSON arrays of messages) are not part of LSP; send one message at a time"}
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&m); err != nil {
 		var ute *json.UnmarshalTypeError
 		if errors.As(err, &ute) {
-			return nil, &respError{codeInvalidRequest, fmt.Sprintf("invalid request: field %s has the wrong type", ute.Field)}
+			return nil, &respError{codeInvalidRequest, "invalid request: " + err.Error()}
 		}
 		return nil, &respError{codeParseError, "parse error: the message is not JSON: " + err.Error()}
 	}

@@ -140,7 +140,7 @@ func (t *text) wordEnd(line, col int) int {
 	r := []rune(t.line(line - 1))
 	i := col - 1
 	if i < 0 || i >= len(r) {
-		return col + 1
+		return col // at or past the line's end: an empty range
 	}
 	if !isIdentRune(r[i]) {
 		return col + 1

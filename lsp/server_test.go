@@ -1,0 +1,237 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"vigil/symbolic"
+)
+
+// TestPositions: vigil's rune columns and LSP's UTF-16 characters agree
+// on lines with tabs, characters of two and three UTF-8 bytes, and a
+// character outside the BMP (two UTF-16 units).
+func TestPositions(t *testing.T) {
+	tx := newText("a\tb\n\u00e9\u4e16\U0001F69Ax y\r\nlast")
+	cases := []struct {
+		line, col int // vigil
+		lsp       Position
+	}{
+		{1, 1, Position{0, 0}},
+		{1, 3, Position{0, 2}},
+		{2, 1, Position{1, 0}},
+		{2, 3, Position{1, 2}},
+		{2, 4, Position{1, 4}}, // after the truck: two units
+		{2, 6, Position{1, 6}},
+		{3, 5, Position{2, 4}},
+	}
+	for _, c := range cases {
+		got := tx.toLSP(symbolic.Pos{Line: c.line, Col: c.col})
+		if got != c.lsp {
+			t.Errorf("toLSP(%d:%d) = %v, want %v", c.line, c.col, got, c.lsp)
+		}
+		l, col := tx.fromLSP(c.lsp)
+		if l != c.line || col != c.col {
+			t.Errorf("fromLSP(%v) = %d:%d, want %d:%d", c.lsp, l, col, c.line, c.col)
+		}
+	}
+	// inside the surrogate pair: the next column
+	if l, col := tx.fromLSP(Position{1, 3}); l != 2 || col != 4 {
+		t.Errorf("fromLSP inside a surrogate pair = %d:%d, want 2:4", l, col)
+	}
+	if got := tx.line(1); got != "\u00e9\u4e16\U0001F69Ax y" {
+		t.Errorf("line(1) = %q: the \\r belongs to no column", got)
+	}
+	if off := tx.offset(Position{1, 4}); tx.src[off:off+1] != "x" {
+		t.Errorf("offset(1:4) = %d, at %q", off, tx.src[off:])
+	}
+	if e := tx.end(); e != (Position{2, 4}) {
+		t.Errorf("end = %v", e)
+	}
+}
+
+// session runs messages through a server and returns its answers.
+func session(t testing.TB, msgs ...string) []map[string]any {
+	var in bytes.Buffer
+	for _, m := range msgs {
+		fmt.Fprintf(&in, "Content-Length: %d\r\n\r\n%s", len(m), m)
+	}
+	var out bytes.Buffer
+	err := Serve(&in, &out, Options{})
+	if err != nil && err != ErrNoShutdown {
+		t.Fatal(err)
+	}
+	var answers []map[string]any
+	rd := &reader{r: bufio.NewReader(&out)}
+	for {
+		body, err := rd.read()
+		if err == io.EOF {
+			return answers
+		}
+		if err != nil {
+			t.Fatalf("the server wrote a bad frame: %v", err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(body, &m); err != nil {
+			t.Fatalf("the server wrote bad JSON %q: %v", body, err)
+		}
+		answers = append(answers, m)
+	}
+}
+
+const initMsg = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}`
+
+// TestGarbageKeepsServing: random bodies, truncated JSON and JSON of every
+// wrong shape each get at most one answer and never stop the server; a
+// request after them is still answered.
+func TestGarbageKeepsServing(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	valid := []string{
+		initMsg,
+		`{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///x.spec"},"position":{"line":0,"character":0}}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///x.spec","version":1,"text":"const N = 1\nvar x : 0 .. N\naction a -> x' = x\n"}}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///x.spec","version":2},"contentChanges":[{"range":{"start":{"line":9,"character":99},"end":{"line":0,"character":3}},"text":"\ud83d"}]}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"textDocument/references","params":{"textDocument":{"uri":"file:///x.spec"},"position":{"line":-4,"character":-1}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"textDocument/definition","params":{"textDocument":{"uri":"file:///x.spec"},"position":{"line":1,"character":1000}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"textDocument/completion","params":null}`,
+	}
+	msgs := []string{initMsg}
+	for i := 0; i < 300; i++ {
+		m := valid[rng.Intn(len(valid))]
+		switch rng.Intn(4) {
+		case 0:
+			m = m[:rng.Intn(len(m))]
+		case 1:
+			b := []byte(m)
+			for k := 0; k < 3; k++ {
+				b[rng.Intn(len(b))] = byte(rng.Intn(256))
+			}
+			m = string(b)
+		case 2:
+			m = strings.Replace(m, `"`, `'`, rng.Intn(3))
+		}
+		msgs = append(msgs, m)
+	}
+	msgs = append(msgs, `{"jsonrpc":"2.0","id":"last","method":"shutdown"}`)
+	answers := session(t, msgs...)
+	last := answers[len(answers)-1]
+	if last["id"] != "last" || last["error"] != nil {
+		t.Fatalf("the last request was not answered: %v", last)
+	}
+	for _, a := range answers {
+		if e, ok := a["error"].(map[string]any); ok && e["code"] == float64(codeInternalError) {
+			t.Errorf("an internal error: %v", e["message"])
+		}
+	}
+}
+
+// TestReferencesAndSymbols exercises the name index through the protocol
+// on a document that is not on disk.
+func TestReferencesAndSymbols(t *testing.T) {
+	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "m.spec"))
+	text := "const N = 2\nvar x : 0 .. N = 0\naction inc when x < N -> x' = x + 1\nproperty p { unsafe x > N }\n"
+	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+	refs := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"textDocument/references","params":{"textDocument":{"uri":%q},"position":{"line":0,"character":6},"context":{"includeDeclaration":true}}}`, uri)
+	syms := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"textDocument/documentSymbol","params":{"textDocument":{"uri":%q}}}`, uri)
+	answers := session(t, initMsg, open, refs, syms)
+	if len(answers) != 4 {
+		t.Fatalf("%d answers: %v", len(answers), answers)
+	}
+	if d := answers[1]["params"].(map[string]any)["diagnostics"].([]any); len(d) != 0 {
+		t.Errorf("diagnostics on a correct file: %v", d)
+	}
+	if n := len(answers[2]["result"].([]any)); n != 4 {
+		t.Errorf("%d references to N, want 4 (declaration and three uses): %v", n, answers[2]["result"])
+	}
+	var names []string
+	for _, s := range answers[3]["result"].([]any) {
+		names = append(names, s.(map[string]any)["name"].(string))
+	}
+	if got := strings.Join(names, " "); got != "N x inc p" {
+		t.Errorf("symbols %q", got)
+	}
+}
+
+// spec2000 is a 2,000-line model: constants, 100 variables, a command per
+// line, a rules policy.
+func spec2000() string {
+	var b strings.Builder
+	b.WriteString("model big\nconst K = 5\n")
+	lines := 2
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, "var x%d : 0 .. K = 0\n", i)
+		lines++
+	}
+	for i := 0; lines < 1940; i++ {
+		v, w := i%100, (i*7+3)%100
+		fmt.Fprintf(&b, "action a%d when x%d < K && x%d > 0 -> x%d' = x%d + 1, x%d' = x%d - 1 | x%d' = min(x%d + 2, K)\n", i, v, w, v, v, w, w, v, v)
+		lines++
+	}
+	b.WriteString("policy rules pi {\n")
+	lines++
+	for i := 0; lines < 1995; i++ {
+		fmt.Fprintf(&b, "    when x%d < K -> a%d\n", i%100, i)
+		lines++
+	}
+	b.WriteString("    otherwise -> a0\n}\nproperty p {\n    unsafe x0 > K\n")
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// BenchmarkDiagnosticsAfterChange measures the server's response to a
+// change of a 2,000-line spec: from reading the didChange message to
+// having written the new diagnostics (the document is re-checked whole).
+// Each change alternates between introducing an error and fixing it.
+func BenchmarkDiagnosticsAfterChange(b *testing.B) {
+	src := spec2000()
+	if n := strings.Count(src, "\n"); n != 2000 {
+		b.Fatalf("the spec has %d lines", n)
+	}
+	uri := "file://" + filepath.ToSlash(filepath.Join(b.TempDir(), "big.spec"))
+	s := newServer(io.Discard, Options{})
+	s.handle([]byte(initMsg))
+	open, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen",
+		"params": map[string]any{"textDocument": map[string]any{"uri": uri, "version": 1, "text": src}}})
+	s.handle(open)
+	if d := s.docs[uri]; d == nil || len(d.an.Diags) != 0 {
+		b.Fatalf("the benchmark spec does not check: %v", d.an.Diags)
+	}
+	bad := strings.Replace(src, "x5 + 1", "x5 + y", 1)
+	changes := make([][]byte, 2)
+	for i, text := range []string{bad, src} {
+		changes[i], _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didChange",
+			"params": map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2 + i},
+				"contentChanges": []any{map[string]any{"text": text}}}})
+	}
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		s.handle(changes[i%2])
+	}
+	cpu := cpuTime() - cpu0
+	b.StopTimer()
+	if d := s.docs[uri]; (b.N%2 == 1) != d.an.Diags.HasErrors() {
+		b.Fatalf("after %d changes: %v", b.N, d.an.Diags)
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/change")
+	// on a loaded machine wall time overstates the work; CPU time (of
+	// every thread, the garbage collector's included) does not
+	b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/change")
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
