@@ -431,3 +431,14 @@ func walkNames(e *Expr, fn func(*Expr)) {
 		walkNames(x, fn)
 	}
 }
+
+// Keywords returns the language's reserved words (spec.md, "Lexical
+// structure"), sorted.
+func Keywords() []string {
+	out := make([]string, 0, len(keywords))
+	for k := range keywords {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

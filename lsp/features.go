@@ -274,11 +274,6 @@ const (
 	ciEvent    = 23
 )
 
-// keywords of the .spec language (spec.md, "Lexical structure").
-var keywords = strings.Fields(`model import as const var bool pred action when skip policy nn trees
-  rules table inputs outputs interface otherwise property start unsafe goal true
-  false min max abs if then else`)
-
 // completion offers every constant, variable, predicate and label of the
 // file set, then the keywords; the client filters them by what is typed.
 func (s *server) completion(params json.RawMessage) (any, *respError) {
@@ -301,7 +296,7 @@ func (s *server) completion(params json.RawMessage) (any, *respError) {
 		kind := map[lang.SymbolKind]int{lang.KindConst: ciConstant, lang.KindVar: ciVariable, lang.KindPred: ciFunction, lang.KindLabel: ciEvent}[sym.Kind]
 		items = append(items, completionItem{Label: sym.Name, Kind: kind, Detail: sym.Detail})
 	}
-	for _, k := range keywords {
+	for _, k := range lang.Keywords() {
 		items = append(items, completionItem{Label: k, Kind: ciKeyword})
 	}
 	return completionList{Items: items}, nil
