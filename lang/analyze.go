@@ -43,6 +43,8 @@ const (
 	KindLabel    SymbolKind = "action label"
 	KindPolicy   SymbolKind = "policy"
 	KindProperty SymbolKind = "property"
+	KindType     SymbolKind = "enum type"
+	KindValue    SymbolKind = "enum value"
 )
 
 // SymbolInfo is one declaration of the file set. A label has one
@@ -181,7 +183,17 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 			commands[d.Label.Name]++
 		}
 	}
-	for _, dr := range c.decls {
+	types := map[string]*TypeDecl{}
+	var decls []declRef // the files' declarations (c.decls has enum types expanded)
+	for _, f := range c.files {
+		for _, d := range f.Decls {
+			decls = append(decls, declRef{d, f})
+			if t, ok := d.(*TypeDecl); ok && types[t.Name.Name] == nil {
+				types[t.Name.Name] = t
+			}
+		}
+	}
+	for _, dr := range decls {
 		var info *SymbolInfo
 		add := func(kind SymbolKind, ns Namespace, id Ident, detail string) {
 			start, end := dr.d.declPos()
@@ -207,10 +219,33 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 					info.Doc = "declared as " + written
 				}
 			}
+		case *TypeDecl:
+			names := make([]string, len(d.Values))
+			for i, v := range d.Values {
+				names[i] = v.Name
+			}
+			add(KindType, NSNames, d.Name, "type "+d.Name.Name+" = { "+strings.Join(names, ", ")+" }")
+			info.Doc = fmt.Sprintf("%d values; networks see a value's index (0 .. %d)", len(names), len(names)-1)
+			for i, v := range d.Values {
+				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindValue, NS: NSNames, Name: v.Name, Pos: v.Pos, NameEnd: identEnd(v),
+					Start: v.Pos, End: identEnd(v), Detail: fmt.Sprintf("%s : %s", v.Name, d.Name.Name),
+					Doc: fmt.Sprintf("value %d of %s = { %s }", i, d.Name.Name, strings.Join(names, ", "))})
+			}
 		case *VarDecl:
 			init := ""
 			if d.Init != nil {
 				init = " = " + exprString(d.Init)
+			}
+			if d.Type != nil {
+				add(KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+d.Type.Name+init)
+				if t := types[d.Type.Name]; t != nil {
+					names := make([]string, len(t.Values))
+					for i, v := range t.Values {
+						names[i] = v.Name
+					}
+					info.Doc = "one of " + strings.Join(names, ", ") + fmt.Sprintf(" (networks see 0 .. %d)", len(names)-1)
+				}
+				break
 			}
 			written := "var " + d.Name.Name + " : " + rangeText(d) + init
 			add(KindVar, NSNames, d.Name, written)
@@ -259,6 +294,9 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 }
 
 func rangeText(d *VarDecl) string {
+	if d.Type != nil {
+		return d.Type.Name
+	}
 	if d.Bool || d.Lo == nil || d.Hi == nil {
 		return "bool"
 	}
@@ -370,10 +408,19 @@ func (a *Analysis) refs(f *File) {
 		case *ConstDecl:
 			add(d.Name, NSNames, true)
 			expr(d.Value)
+		case *TypeDecl:
+			add(d.Name, NSNames, true)
+			for _, v := range d.Values {
+				add(v, NSNames, true)
+			}
 		case *VarDecl:
 			add(d.Name, NSNames, true)
-			expr(d.Lo)
-			expr(d.Hi)
+			if d.Type != nil {
+				add(*d.Type, NSNames, false)
+			} else {
+				expr(d.Lo)
+				expr(d.Hi)
+			}
 			expr(d.Init)
 		case *PredDecl:
 			add(d.Name, NSNames, true)

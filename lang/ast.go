@@ -71,6 +71,16 @@ type VarDecl struct {
 	Bool   bool
 	Lo, Hi *Expr
 	Init   *Expr
+	// Type names the enum type of `var c : color`; the checker gives
+	// such a variable the range 0 .. n-1 of its type's n values (enum.go).
+	Type *Ident
+}
+
+// TypeDecl is `type NAME = { VALUE, ... }`, an enum type.
+type TypeDecl struct {
+	span
+	Name   Ident
+	Values []Ident
 }
 
 type PredDecl struct {

@@ -121,15 +121,24 @@ func (fm *formatter) decl(d Decl) {
 		fm.addAt(fmt.Sprintf("const %s = %s", d.Name.Name, ex(d.Value)), start, true)
 	case *VarDecl:
 		s := "var " + d.Name.Name + " : "
-		if d.Bool {
+		switch {
+		case d.Bool:
 			s += "bool"
-		} else {
+		case d.Type != nil:
+			s += d.Type.Name
+		default:
 			s += ex(d.Lo) + " .. " + ex(d.Hi)
 		}
 		if d.Init != nil {
 			s += " = " + ex(d.Init)
 		}
 		fm.addAt(s, start, true)
+	case *TypeDecl:
+		names := make([]string, len(d.Values))
+		for i, v := range d.Values {
+			names[i] = v.Name
+		}
+		fm.addAt(fmt.Sprintf("type %s = { %s }", d.Name.Name, strings.Join(names, ", ")), start, true)
 	case *PredDecl:
 		fm.addAt(fmt.Sprintf("pred %s = %s", d.Name.Name, ex(d.Cond)), start, true)
 	case *ActionDecl:

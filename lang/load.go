@@ -49,7 +49,16 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 	if l.jani != nil {
 		c.jani, c.janiName = l.jani.model, l.jani.imp.Path
 	}
+	en := c.enumPrepare()
 	m := c.run()
+	if en != nil {
+		c.enumCheck(en)
+		if c.errs > 0 {
+			m = nil
+		} else if m != nil {
+			c.enumLower(en, m)
+		}
+	}
 	diags := append(l.diags, c.diags...).Sort()
 	if diags.HasErrors() {
 		return l, c, nil, diags

@@ -386,7 +386,7 @@ func parse(f *File) (d *Diagnostic) {
 func (p *parser) decl() Decl {
 	start := p.tok.pos
 	if p.tok.kind != kIdent {
-		p.fail(`"model", "import", "const", "var", "pred", "action", "policy" or "property"`)
+		p.fail(`"model", "import", "const", "type", "var", "pred", "action", "policy" or "property"`)
 	}
 	sp := func() span { return span{start, p.last.end} }
 	switch p.tok.val {
@@ -420,8 +420,13 @@ func (p *parser) decl() Decl {
 			v.Bool = true
 		} else {
 			v.Lo = p.expr()
-			p.expect("..")
-			v.Hi = p.expr()
+			if v.Lo.Kind == EName && !p.is("..") {
+				// var c : color, a variable of an enum type
+				v.Type, v.Lo = &Ident{Name: v.Lo.Text, Pos: v.Lo.Pos}, nil
+			} else {
+				p.expect("..")
+				v.Hi = p.expr()
+			}
 		}
 		if p.is("=") {
 			p.advance()
@@ -429,6 +434,22 @@ func (p *parser) decl() Decl {
 		}
 		v.span = sp()
 		return v
+	case "type":
+		p.advance()
+		t := &TypeDecl{Name: p.ident()}
+		p.expect("=")
+		p.expect("{")
+		if p.is("}") {
+			p.fail("a value: an enum type has at least one value")
+		}
+		t.Values = append(t.Values, p.ident())
+		for p.is(",") {
+			p.advance()
+			t.Values = append(t.Values, p.ident())
+		}
+		p.expect("}")
+		t.span = sp()
+		return t
 	case "pred":
 		p.advance()
 		name := p.ident()
@@ -480,7 +501,7 @@ func (p *parser) decl() Decl {
 		d.span = sp()
 		return d
 	}
-	p.fail(`"model", "import", "const", "var", "pred", "action", "policy" or "property"`)
+	p.fail(`"model", "import", "const", "type", "var", "pred", "action", "policy" or "property"`)
 	return nil
 }
 

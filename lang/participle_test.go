@@ -45,6 +45,7 @@ type cDecl struct {
 	Model    *cModel    `parser:"  \"model\" @@"`
 	Import   *cImport   `parser:"| \"import\" @@"`
 	Const    *cConst    `parser:"| \"const\" @@"`
+	Type     *cType     `parser:"| \"type\" @@"`
 	Var      *cVar      `parser:"| \"var\" @@"`
 	Pred     *cPred     `parser:"| \"pred\" @@"`
 	Action   *cAction   `parser:"| \"action\" @@"`
@@ -73,11 +74,18 @@ type cConst struct {
 	Value *cExpr  `parser:"@@"`
 }
 
+type cType struct {
+	Name   *cIdent   `parser:"@@ \"=\" \"{\""`
+	Values []*cIdent `parser:"@@ (\",\" @@)* \"}\""`
+}
+
+// cVar's Lo without Hi is an enum type's name (the converter checks that
+// it is a bare name).
 type cVar struct {
 	Name *cIdent `parser:"@@ \":\""`
 	Bool bool    `parser:"( @\"bool\""`
-	Lo   *cExpr  `parser:"| @@ \"..\""`
-	Hi   *cExpr  `parser:"  @@ )"`
+	Lo   *cExpr  `parser:"| @@"`
+	Hi   *cExpr  `parser:"  (\"..\" @@)? )"`
 	Init *cExpr  `parser:"(\"=\" @@)?"`
 }
 
@@ -240,7 +248,10 @@ var refParser = participle.MustBuild[cFile](
 )
 
 // converter turns participle's tree into the AST.
-type converter struct{ path string }
+type converter struct {
+	path string
+	err  error // a parse the grammar accepts but the language does not
+}
 
 func (c *converter) pos(p lexer.Position) symbolic.Pos {
 	return symbolic.Pos{File: c.path, Line: p.Line, Col: p.Column}
@@ -271,10 +282,24 @@ func (c *converter) file(cf *cFile) []Decl {
 			out = append(out, &ConstDecl{sp, c.ident(d.Const.Name), c.expr(d.Const.Value)})
 		case d.Var != nil:
 			v := &VarDecl{span: sp, Name: c.ident(d.Var.Name), Bool: d.Var.Bool, Init: c.expr(d.Var.Init)}
-			if !v.Bool {
+			switch {
+			case v.Bool:
+			case d.Var.Hi != nil:
 				v.Lo, v.Hi = c.expr(d.Var.Lo), c.expr(d.Var.Hi)
+			default:
+				lo := c.expr(d.Var.Lo)
+				if lo.Kind != EName {
+					c.err = fmt.Errorf("%s: a range LO .. HI or an enum type's name after var %s :", c.pos(d.Pos), v.Name.Name)
+				}
+				v.Type = &Ident{Name: lo.Text, Pos: lo.Pos}
 			}
 			out = append(out, v)
+		case d.Type != nil:
+			t := &TypeDecl{span: sp, Name: c.ident(d.Type.Name)}
+			for _, v := range d.Type.Values {
+				t.Values = append(t.Values, c.ident(v))
+			}
+			out = append(out, t)
 		case d.Pred != nil:
 			out = append(out, &PredDecl{sp, c.ident(d.Pred.Name), c.expr(d.Pred.Cond)})
 		case d.Action != nil:
@@ -442,7 +467,12 @@ func refParse(path string, src []byte) ([]Decl, error) {
 	if err != nil {
 		return nil, err
 	}
-	return (&converter{path: path}).file(cst), nil
+	c := &converter{path: path}
+	decls := c.file(cst)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return decls, nil
 }
 
 // parserInputs: every shipped spec, every golden input and every chunk of

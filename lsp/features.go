@@ -265,13 +265,15 @@ type completionList struct {
 
 // LSP CompletionItemKind values.
 const (
-	ciFunction = 3
-	ciVariable = 6
-	ciClass    = 7
-	ciProperty = 10
-	ciKeyword  = 14
-	ciConstant = 21
-	ciEvent    = 23
+	ciFunction   = 3
+	ciVariable   = 6
+	ciClass      = 7
+	ciProperty   = 10
+	ciKeyword    = 14
+	ciConstant   = 21
+	ciEnum       = 13
+	ciEnumMember = 20
+	ciEvent      = 23
 )
 
 // completion offers every constant, variable, predicate and label of the
@@ -293,7 +295,8 @@ func (s *server) completion(params json.RawMessage) (any, *respError) {
 			continue
 		}
 		seen[sym.Name] = true
-		kind := map[lang.SymbolKind]int{lang.KindConst: ciConstant, lang.KindVar: ciVariable, lang.KindPred: ciFunction, lang.KindLabel: ciEvent}[sym.Kind]
+		kind := map[lang.SymbolKind]int{lang.KindConst: ciConstant, lang.KindVar: ciVariable, lang.KindPred: ciFunction,
+			lang.KindLabel: ciEvent, lang.KindType: ciEnum, lang.KindValue: ciEnumMember}[sym.Kind]
 		items = append(items, completionItem{Label: sym.Name, Kind: kind, Detail: sym.Detail})
 	}
 	for _, k := range lang.Keywords() {
@@ -321,6 +324,8 @@ var symbolKinds = map[lang.SymbolKind]int{
 	lang.KindLabel:    24, // Event
 	lang.KindPolicy:   5,  // Class
 	lang.KindProperty: 7,  // Property
+	lang.KindType:     10, // Enum
+	lang.KindValue:    22, // EnumMember
 }
 
 func (s *server) documentSymbol(params json.RawMessage) (any, *respError) {

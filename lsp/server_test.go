@@ -235,3 +235,38 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestEnumHover: hover on an enum variable lists its values, on a value
+// names its type, and definition of a value finds it in the type.
+func TestEnumHover(t *testing.T) {
+	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "e.spec"))
+	text := "type color = { red, green }\nvar c : color = red\naction a when c == red -> c' = green\n"
+	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+	at := func(id, method string, line, ch int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{"textDocument":{"uri":%q},"position":{"line":%d,"character":%d}}}`, id, method, uri, line, ch)
+	}
+	answers := session(t, initMsg, open,
+		at("1", "textDocument/hover", 2, 14),      // c
+		at("2", "textDocument/hover", 2, 20),      // red
+		at("3", "textDocument/definition", 2, 33), // green
+	)
+	if len(answers) != 5 {
+		t.Fatalf("%d answers: %v", len(answers), answers)
+	}
+	hover := func(a map[string]any) string {
+		r, _ := a["result"].(map[string]any)
+		c, _ := r["contents"].(map[string]any)
+		s, _ := c["value"].(string)
+		return s
+	}
+	if h := hover(answers[2]); !strings.Contains(h, "var c : color = red") || !strings.Contains(h, "one of red, green") {
+		t.Errorf("hover on c: %q", h)
+	}
+	if h := hover(answers[3]); !strings.Contains(h, "red : color") || !strings.Contains(h, "value 0 of color") {
+		t.Errorf("hover on red: %q", h)
+	}
+	locs, _ := answers[4]["result"].([]any)
+	if len(locs) != 1 || fmt.Sprint(locs[0].(map[string]any)["range"]) != "map[end:map[character:25 line:0] start:map[character:20 line:0]]" {
+		t.Errorf("definition of green: %v", locs)
+	}
+}
