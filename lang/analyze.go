@@ -45,6 +45,7 @@ const (
 	KindProperty SymbolKind = "property"
 	KindType     SymbolKind = "enum type"
 	KindValue    SymbolKind = "enum value"
+	KindParam    SymbolKind = "parameter"
 )
 
 // SymbolInfo is one declaration of the file set. A label has one
@@ -65,6 +66,10 @@ type SymbolInfo struct {
 	// property's clauses, a label's number of commands, the comments
 	// written next to the declaration.
 	Doc string
+	// Local symbols (an action schema's parameters) are visible from
+	// ScopeStart to ScopeEnd only, and hide global names there.
+	Local                bool
+	ScopeStart, ScopeEnd symbolic.Pos
 }
 
 // Ref is one occurrence of a name in the root file: a use, or the name at
@@ -127,6 +132,37 @@ func (a *Analysis) Lookup(ns Namespace, name string) []*SymbolInfo {
 	return out
 }
 
+// Resolve returns the declarations a reference names: a parameter whose
+// schema contains it, or else the global declarations of its name.
+func (a *Analysis) Resolve(r Ref) []*SymbolInfo {
+	var global []*SymbolInfo
+	for _, s := range a.Symbols {
+		if s.NS != r.NS || s.Name != r.Name {
+			continue
+		}
+		if !s.Local {
+			global = append(global, s)
+		} else if s.Pos.File == r.Pos.File && s.Encloses(r.Pos) {
+			return []*SymbolInfo{s}
+		}
+	}
+	return global
+}
+
+// IsLocal reports whether a reference names a local symbol (a
+// parameter), not a global one.
+func (a *Analysis) IsLocal(r Ref) bool {
+	syms := a.Resolve(r)
+	return len(syms) == 1 && syms[0].Local
+}
+
+// Encloses reports whether p is in a local symbol's scope.
+func (s *SymbolInfo) Encloses(p symbolic.Pos) bool {
+	after := p.Line > s.ScopeStart.Line || p.Line == s.ScopeStart.Line && p.Col >= s.ScopeStart.Col
+	before := p.Line < s.ScopeEnd.Line || p.Line == s.ScopeEnd.Line && p.Col <= s.ScopeEnd.Col
+	return after && before
+}
+
 // RefAt returns the reference that covers line and column (1-based, in
 // runes, as symbolic.Pos counts them) of the root file; a position just
 // after a name counts as on it.
@@ -177,10 +213,13 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 		info.Doc = "declared by " + c.janiName
 		a.Symbols = append(a.Symbols, info)
 	}
-	commands := map[string]int{}
+	commands := map[string]int{} // by label and by family (schema.go)
 	for _, dr := range c.decls {
 		if d, ok := dr.d.(*ActionDecl); ok {
 			commands[d.Label.Name]++
+			if i := strings.IndexByte(d.Label.Name, '['); i > 0 {
+				commands[d.Label.Name[:i]]++
+			}
 		}
 	}
 	types := map[string]*TypeDecl{}
@@ -259,11 +298,20 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 		case *PredDecl:
 			add(KindPred, NSNames, d.Name, "pred "+d.Name.Name+" = "+exprString(d.Cond))
 		case *ActionDecl:
-			add(KindLabel, NSNames, d.Label, "action "+d.Label.Name)
+			add(KindLabel, NSNames, d.Label, actionHead(d))
 			if n := commands[d.Label.Name]; n == 1 {
 				info.Doc = "1 command"
 			} else {
 				info.Doc = fmt.Sprintf("%d commands", n)
+			}
+			if d.Params != nil || d.Index != nil {
+				info.Doc += fmt.Sprintf(" of labels %s[...] in all its declarations", d.Label.Name)
+			}
+			for _, pm := range d.Params {
+				start, end := d.declPos()
+				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindParam, NS: NSNames, Name: pm.Name.Name, Pos: pm.Name.Pos, NameEnd: identEnd(pm.Name),
+					Start: pm.Name.Pos, End: pm.Hi.End, Detail: pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi),
+					Doc: "a parameter of action " + d.Label.Name, Local: true, ScopeStart: start, ScopeEnd: end})
 			}
 		case *PolicyDecl:
 			detail := "policy " + d.Kind.Name + " " + d.Name.Name
@@ -427,6 +475,14 @@ func (a *Analysis) refs(f *File) {
 			expr(d.Cond)
 		case *ActionDecl:
 			add(d.Label, NSNames, true)
+			for _, e := range d.Index {
+				expr(e)
+			}
+			for _, pm := range d.Params {
+				add(pm.Name, NSNames, true)
+				expr(pm.Lo)
+				expr(pm.Hi)
+			}
 			expr(d.Guard)
 			for _, o := range d.Outcomes {
 				for _, as := range o.Assigns {
@@ -440,12 +496,20 @@ func (a *Analysis) refs(f *File) {
 				for _, e := range it.Inputs {
 					expr(e)
 				}
-				for _, o := range it.Outputs {
+				for j, o := range it.Outputs {
 					add(o, NSNames, false)
+					if it.OutputIdx != nil {
+						for _, e := range it.OutputIdx[j] {
+							expr(e)
+						}
+					}
 				}
 				expr(it.When)
 				if it.Kind == ItemWhen || it.Kind == ItemOtherwise {
 					add(it.Label, NSNames, false)
+					for _, e := range it.LabelIdx {
+						expr(e)
+					}
 				}
 			}
 		case *PropertyDecl:

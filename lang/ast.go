@@ -94,6 +94,17 @@ type ActionDecl struct {
 	Label    Ident
 	Guard    *Expr
 	Outcomes []*OutcomeNode
+	// Params are a schema's parameters, `action move(b in 0 .. N-1)`;
+	// Index is a concrete label's, `action move[0]` (schema.go). At most
+	// one of them is set.
+	Params []*Param
+	Index  []*Expr
+}
+
+// Param is one parameter of an action schema: `b in LO .. HI`.
+type Param struct {
+	Name   Ident
+	Lo, Hi *Expr
 }
 
 // OutcomeNode is one `[w:] x' = e, ...` or `skip`.
@@ -141,6 +152,11 @@ type PolicyItem struct {
 	IfacePos  symbolic.Pos
 	When      *Expr
 	Label     Ident
+	// OutputIdx[i] is the index list of Outputs[i], `move[*, 2]`, nil
+	// when it has none (OutputIdx is nil when no output has one); a nil
+	// entry in a list is `*`. LabelIdx is Label's, `-> move[0, 2]`.
+	OutputIdx [][]*Expr
+	LabelIdx  []*Expr
 }
 
 type PropertyDecl struct {

@@ -50,6 +50,7 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 		c.jani, c.janiName = l.jani.model, l.jani.imp.Path
 	}
 	en := c.enumPrepare()
+	c.schemaPrepare()
 	m := c.run()
 	if en != nil {
 		c.enumCheck(en)

@@ -18,7 +18,7 @@ package lang
 //   decimal   [0-9]+.[0-9]+
 //   int       [0-9]+
 //   ident     [A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*   (keywords are idents)
-//   punct     => -> == != <= >= && || .. and one of -+*/(),:=<>!|{}'
+//   punct     => -> == != <= >= && || .. and one of -+*/(),:=<>!|{}'[]
 // Whitespace is space, tab, CR and LF.
 
 import (
@@ -105,7 +105,7 @@ func isWord(c byte) bool   { return isLetter(c) || isDigit(c) }
 
 var twoCharPunct = [...]string{"=>", "->", "==", "!=", "<=", ">=", "&&", "||", ".."}
 
-const oneCharPunct = "-+*/(),:=<>!|{}'"
+const oneCharPunct = "-+*/(),:=<>!|{}'[]"
 
 // next returns the next non-comment token.
 func (lx *scanner) next(f *File) token {
@@ -459,6 +459,18 @@ func (p *parser) decl() Decl {
 	case "action":
 		p.advance()
 		a := &ActionDecl{Label: p.ident()}
+		switch {
+		case p.is("("):
+			p.advance()
+			a.Params = append(a.Params, p.param())
+			for p.is(",") {
+				p.advance()
+				a.Params = append(a.Params, p.param())
+			}
+			p.expect(")")
+		case p.is("["):
+			a.Index = p.labelIndex(false)
+		}
 		if p.is("when") {
 			p.advance()
 			a.Guard = p.expr()
@@ -543,6 +555,56 @@ func (p *parser) assign() *AssignNode {
 	return a
 }
 
+// param parses a schema parameter, `b in LO .. HI`.
+func (p *parser) param() *Param {
+	pm := &Param{Name: p.ident()}
+	if !p.is("in") {
+		p.fail(`"in" (a parameter is written NAME in LO .. HI)`)
+	}
+	p.advance()
+	pm.Lo = p.expr()
+	p.expect("..")
+	pm.Hi = p.expr()
+	return pm
+}
+
+// labelIndex parses `[e, ...]` after a label; with wild, an entry may be
+// `*` (a nil entry).
+func (p *parser) labelIndex(wild bool) []*Expr {
+	p.expect("[")
+	var idx []*Expr
+	for {
+		if wild && p.is("*") {
+			p.advance()
+			idx = append(idx, nil)
+		} else {
+			idx = append(idx, p.expr())
+		}
+		if !p.is(",") {
+			break
+		}
+		p.advance()
+	}
+	p.expect("]")
+	return idx
+}
+
+// output parses one entry of outputs: a label, or a schema's labels
+// `move[*, 2]`.
+func (p *parser) output(it *PolicyItem) {
+	it.Outputs = append(it.Outputs, p.ident())
+	var idx []*Expr
+	if p.is("[") {
+		idx = p.labelIndex(true)
+		if it.OutputIdx == nil {
+			it.OutputIdx = make([][]*Expr, len(it.Outputs)-1, len(it.Outputs))
+		}
+	}
+	if it.OutputIdx != nil {
+		it.OutputIdx = append(it.OutputIdx, idx)
+	}
+}
+
 func (p *parser) policyItem() *PolicyItem {
 	it := &PolicyItem{}
 	start := p.tok.pos
@@ -558,10 +620,10 @@ func (p *parser) policyItem() *PolicyItem {
 	case p.is("outputs"):
 		p.advance()
 		it.Kind = ItemOutputs
-		it.Outputs = append(it.Outputs, p.ident())
+		p.output(it)
 		for p.is(",") {
 			p.advance()
-			it.Outputs = append(it.Outputs, p.ident())
+			p.output(it)
 		}
 	case p.is("interface"):
 		p.advance()
@@ -573,11 +635,17 @@ func (p *parser) policyItem() *PolicyItem {
 		it.When = p.expr()
 		p.expect("->")
 		it.Label = p.ident()
+		if p.is("[") {
+			it.LabelIdx = p.labelIndex(false)
+		}
 	case p.is("otherwise"):
 		p.advance()
 		it.Kind = ItemOtherwise
 		p.expect("->")
 		it.Label = p.ident()
+		if p.is("[") {
+			it.LabelIdx = p.labelIndex(false)
+		}
 	default:
 		p.fail(`"inputs", "outputs", "interface", "when", "otherwise" or "}"`)
 	}

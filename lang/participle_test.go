@@ -32,7 +32,7 @@ var specLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Decimal", Pattern: `[0-9]+\.[0-9]+`},
 	{Name: "Int", Pattern: `[0-9]+`},
 	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*`},
-	{Name: "Punct", Pattern: `=>|->|==|!=|<=|>=|&&|\|\||\.\.|[-+*/(),:=<>!|{}']`},
+	{Name: "Punct", Pattern: `=>|->|==|!=|<=|>=|&&|\|\||\.\.|[-+*/(),:=<>!|{}'\[\]]`},
 	{Name: "Whitespace", Pattern: `[ \t\r\n]+`},
 })
 
@@ -96,8 +96,28 @@ type cPred struct {
 
 type cAction struct {
 	Label    *cIdent     `parser:"@@"`
+	Params   []*cParam   `parser:"( \"(\" @@ (\",\" @@)* \")\""`
+	Index    []*cExpr    `parser:"| \"[\" @@ (\",\" @@)* \"]\" )?"`
 	Guard    *cExpr      `parser:"(\"when\" @@)?"`
 	Outcomes []*cOutcome `parser:"\"->\" @@ (\"|\" @@)*"`
+}
+
+type cParam struct {
+	Name *cIdent `parser:"@@ \"in\""`
+	Lo   *cExpr  `parser:"@@ \"..\""`
+	Hi   *cExpr  `parser:"@@"`
+}
+
+// cOutput is an entry of outputs: a label, or a schema's with an index
+// whose entries may be *.
+type cOutput struct {
+	Name  *cIdent   `parser:"@@"`
+	Index []*cEntry `parser:"(\"[\" @@ (\",\" @@)* \"]\")?"`
+}
+
+type cEntry struct {
+	Star bool   `parser:"  @\"*\""`
+	Expr *cExpr `parser:"| @@"`
 }
 
 type cOutcome struct {
@@ -134,12 +154,14 @@ type cString struct {
 
 type cPolicyItem struct {
 	Pos       lexer.Position
-	Inputs    []*cExpr  `parser:"  \"inputs\" @@ (\",\" @@)*"`
-	Outputs   []*cIdent `parser:"| \"outputs\" @@ (\",\" @@)*"`
-	Interface *cString  `parser:"| \"interface\" @@"`
-	When      *cExpr    `parser:"| \"when\" @@ \"->\""`
-	WhenLabel *cIdent   `parser:"  @@"`
-	Otherwise *cIdent   `parser:"| \"otherwise\" \"->\" @@"`
+	Inputs    []*cExpr   `parser:"  \"inputs\" @@ (\",\" @@)*"`
+	Outputs   []*cOutput `parser:"| \"outputs\" @@ (\",\" @@)*"`
+	Interface *cString   `parser:"| \"interface\" @@"`
+	When      *cExpr     `parser:"| \"when\" @@ \"->\""`
+	WhenLabel *cIdent    `parser:"  @@"`
+	WhenIdx   []*cExpr   `parser:"  (\"[\" @@ (\",\" @@)* \"]\")?"`
+	Otherwise *cIdent    `parser:"| \"otherwise\" \"->\" @@"`
+	OtherIdx  []*cExpr   `parser:"  (\"[\" @@ (\",\" @@)* \"]\")?"`
 	EndPos    lexer.Position
 }
 
@@ -304,6 +326,12 @@ func (c *converter) file(cf *cFile) []Decl {
 			out = append(out, &PredDecl{sp, c.ident(d.Pred.Name), c.expr(d.Pred.Cond)})
 		case d.Action != nil:
 			a := &ActionDecl{span: sp, Label: c.ident(d.Action.Label), Guard: c.expr(d.Action.Guard)}
+			for _, pm := range d.Action.Params {
+				a.Params = append(a.Params, &Param{Name: c.ident(pm.Name), Lo: c.expr(pm.Lo), Hi: c.expr(pm.Hi)})
+			}
+			for _, e := range d.Action.Index {
+				a.Index = append(a.Index, c.expr(e))
+			}
 			for _, o := range d.Action.Outcomes {
 				on := &OutcomeNode{span: span{c.pos(o.Pos), c.pos(o.EndPos)}, Skip: o.Skip}
 				if o.Weight != nil {
@@ -334,8 +362,20 @@ func (c *converter) file(cf *cFile) []Decl {
 					}
 				case it.Outputs != nil:
 					pi.Kind = ItemOutputs
+					indexed := false
 					for _, o := range it.Outputs {
-						pi.Outputs = append(pi.Outputs, c.ident(o))
+						pi.Outputs = append(pi.Outputs, c.ident(o.Name))
+						indexed = indexed || o.Index != nil
+					}
+					for _, o := range it.Outputs {
+						if !indexed {
+							break
+						}
+						var idx []*Expr
+						for _, en := range o.Index {
+							idx = append(idx, c.expr(en.Expr)) // nil for *
+						}
+						pi.OutputIdx = append(pi.OutputIdx, idx)
 					}
 				case it.Interface != nil:
 					pi.Kind = ItemInterface
@@ -343,9 +383,15 @@ func (c *converter) file(cf *cFile) []Decl {
 				case it.When != nil:
 					pi.Kind = ItemWhen
 					pi.When, pi.Label = c.expr(it.When), c.ident(it.WhenLabel)
+					for _, e := range it.WhenIdx {
+						pi.LabelIdx = append(pi.LabelIdx, c.expr(e))
+					}
 				default:
 					pi.Kind = ItemOtherwise
 					pi.Label = c.ident(it.Otherwise)
+					for _, e := range it.OtherIdx {
+						pi.LabelIdx = append(pi.LabelIdx, c.expr(e))
+					}
 				}
 				p.Items = append(p.Items, pi)
 			}

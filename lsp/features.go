@@ -158,7 +158,7 @@ func (s *server) hover(params json.RawMessage) (any, *respError) {
 		return nil, e
 	}
 	an, t := d.nav()
-	decls := an.Lookup(r.NS, r.Name)
+	decls := an.Resolve(r)
 	if len(decls) == 0 {
 		return nil, nil
 	}
@@ -187,7 +187,7 @@ func (s *server) definition(params json.RawMessage) (any, *respError) {
 		return out, nil
 	}
 	an, _ := d.nav()
-	for _, sym := range an.Lookup(r.NS, r.Name) {
+	for _, sym := range an.Resolve(r) {
 		if loc, ok := s.location(d, sym.Pos, sym.NameEnd); ok {
 			out = append(out, loc)
 		}
@@ -213,6 +213,18 @@ func (s *server) references(params json.RawMessage) (any, *respError) {
 	if !ok {
 		return out, nil
 	}
+	if an, _ := d.nav(); an != nil {
+		if syms := an.Resolve(r); len(syms) == 1 && syms[0].Local {
+			// a parameter: the references in its schema
+			_, t := d.nav()
+			for _, x := range an.RefsTo(r.NS, r.Name) {
+				if syms[0].Encloses(x.Pos) && (!x.Decl || rp.Context.IncludeDeclaration) {
+					out = append(out, location{URI: d.uri, Range: Range{t.toLSP(x.Pos), t.toLSP(x.End)}})
+				}
+			}
+			return out, nil
+		}
+	}
 	docs := []*document{d}
 	for _, o := range s.docs {
 		if o != d {
@@ -227,7 +239,7 @@ func (s *server) references(params json.RawMessage) (any, *respError) {
 			continue
 		}
 		for _, x := range an.RefsTo(r.NS, r.Name) {
-			if x.Decl && !rp.Context.IncludeDeclaration {
+			if x.Decl && !rp.Context.IncludeDeclaration || an.IsLocal(x) {
 				continue
 			}
 			loc := location{URI: o.uri, Range: Range{t.toLSP(x.Pos), t.toLSP(x.End)}}
@@ -290,13 +302,15 @@ func (s *server) completion(params json.RawMessage) (any, *respError) {
 	an, _ := d.nav()
 	items := []completionItem{}
 	seen := map[string]bool{}
+	line, col := d.text.fromLSP(p.Position)
+	here := symbolic.Pos{File: d.path, Line: line, Col: col}
 	for _, sym := range an.Symbols {
-		if sym.NS != lang.NSNames || seen[sym.Name] {
+		if sym.NS != lang.NSNames || seen[sym.Name] || sym.Local && !sym.Encloses(here) {
 			continue
 		}
 		seen[sym.Name] = true
 		kind := map[lang.SymbolKind]int{lang.KindConst: ciConstant, lang.KindVar: ciVariable, lang.KindPred: ciFunction,
-			lang.KindLabel: ciEvent, lang.KindType: ciEnum, lang.KindValue: ciEnumMember}[sym.Kind]
+			lang.KindLabel: ciEvent, lang.KindType: ciEnum, lang.KindValue: ciEnumMember, lang.KindParam: ciVariable}[sym.Kind]
 		items = append(items, completionItem{Label: sym.Name, Kind: kind, Detail: sym.Detail})
 	}
 	for _, k := range lang.Keywords() {
@@ -326,6 +340,7 @@ var symbolKinds = map[lang.SymbolKind]int{
 	lang.KindProperty: 7,  // Property
 	lang.KindType:     10, // Enum
 	lang.KindValue:    22, // EnumMember
+	lang.KindParam:    13, // Variable
 }
 
 func (s *server) documentSymbol(params json.RawMessage) (any, *respError) {
@@ -342,7 +357,7 @@ func (s *server) documentSymbol(params json.RawMessage) (any, *respError) {
 	an, t := d.nav()
 	out := []documentSymbol{}
 	for _, sym := range an.Symbols {
-		if sym.Pos.File != d.path || sym.Pos.Line < 1 {
+		if sym.Pos.File != d.path || sym.Pos.Line < 1 || sym.Local {
 			continue
 		}
 		out = append(out, documentSymbol{

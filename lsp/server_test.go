@@ -270,3 +270,45 @@ func TestEnumHover(t *testing.T) {
 		t.Errorf("definition of green: %v", locs)
 	}
 }
+
+// TestSchemaNavigation: a schema's parameter is a local name: hover shows
+// its range, references stay in its schema, and a same-named parameter of
+// another schema is another name.
+func TestSchemaNavigation(t *testing.T) {
+	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "s.spec"))
+	text := "var x : 0 .. 3 = 0\n" +
+		"action set(v in 0 .. 3) when x != v -> x' = v\n" +
+		"action add(v in 1 .. 2) when x + v <= 3 -> x' = x + v\n" +
+		"policy rules p { otherwise -> set[2] }\n"
+	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+	at := func(id, method string, line, ch int, extra string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{"textDocument":{"uri":%q},"position":{"line":%d,"character":%d}%s}}`, id, method, uri, line, ch, extra)
+	}
+	answers := session(t, initMsg, open,
+		at("1", "textDocument/hover", 1, 35, ""), // the v of x != v
+		at("2", "textDocument/references", 1, 11, `,"context":{"includeDeclaration":true}`),
+		at("3", "textDocument/hover", 3, 31, ""), // set in set[2]
+	)
+	if len(answers) != 5 {
+		t.Fatalf("%d answers: %v", len(answers), answers)
+	}
+	if d := answers[1]["params"].(map[string]any)["diagnostics"].([]any); len(d) != 0 {
+		t.Fatalf("diagnostics: %v", d)
+	}
+	hover := func(a map[string]any) string {
+		r, _ := a["result"].(map[string]any)
+		c, _ := r["contents"].(map[string]any)
+		s, _ := c["value"].(string)
+		return s
+	}
+	if h := hover(answers[2]); !strings.Contains(h, "v in 0 .. 3") || !strings.Contains(h, "(parameter)") {
+		t.Errorf("hover on v: %q", h)
+	}
+	refs, _ := answers[3]["result"].([]any)
+	if len(refs) != 3 {
+		t.Errorf("references to set's v: %v (want its declaration and two uses, none in add)", refs)
+	}
+	if h := hover(answers[4]); !strings.Contains(h, "action set(v in 0 .. 3)") || !strings.Contains(h, "4 commands") {
+		t.Errorf("hover on set: %q", h)
+	}
+}
