@@ -421,11 +421,13 @@ func TestExtensionSmoke(t *testing.T) {
 		Formatted  string
 		Completion []string
 		Symbols    []string
+		Fix        []string
+		Rename     []string
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if got.Error.Code != "E0101" || !strings.Contains(got.Error.Message, "M") || got.Error.Line != 2 || got.Error.Character != 20 {
+	if got.Error.Code != "E0101" || !strings.Contains(got.Error.Message, "NN") || got.Error.Line != 2 || got.Error.Character != 20 {
 		t.Errorf("the error: %+v", got.Error)
 	}
 	if !got.Fixed || !strings.Contains(got.Hover, "const N = 3") || len(got.Definition) != 1 || got.Definition[0] != [2]int{0, 8} {
@@ -436,5 +438,8 @@ func TestExtensionSmoke(t *testing.T) {
 	}
 	if strings.Join(got.Completion, " ") != "N x inc" || strings.Join(got.Symbols, " ") != "N x inc p" {
 		t.Errorf("completion %v, symbols %v", got.Completion, got.Symbols)
+	}
+	if strings.Join(got.Fix, ";") != "Change to N: N" || strings.Join(got.Rename, " ") != "0:8 1:13 2:20 3:24" {
+		t.Errorf("quick fix %v, rename edits at %v", got.Fix, got.Rename)
 	}
 }

@@ -1,7 +1,8 @@
 // Package lsp is vigil's Language Server Protocol server for .spec files:
 // diagnostics on open and change (the checker's codes and ranges),
 // formatting (vigil fmt), hover, go to definition, find references,
-// completion of names and document symbols. It speaks JSON-RPC 2.0 over
+// completion of names, document symbols, renaming, and quick fixes for
+// misspelt names. It speaks JSON-RPC 2.0 over
 // a stream (stdio for `vigil lsp`) and keeps serving after a malformed
 // message.
 //
@@ -174,6 +175,8 @@ func init() {
 		"textDocument/references":     (*server).references,
 		"textDocument/completion":     (*server).completion,
 		"textDocument/documentSymbol": (*server).documentSymbol,
+		"textDocument/rename":         (*server).rename,
+		"textDocument/codeAction":     (*server).codeAction,
 	}
 }
 
@@ -226,6 +229,12 @@ type serverCapabilities struct {
 	DocumentSymbolProvider     bool              `json:"documentSymbolProvider"`
 	DocumentFormattingProvider bool              `json:"documentFormattingProvider"`
 	CompletionProvider         completionOptions `json:"completionProvider"`
+	RenameProvider             bool              `json:"renameProvider"`
+	CodeActionProvider         codeActionOptions `json:"codeActionProvider"`
+}
+
+type codeActionOptions struct {
+	CodeActionKinds []string `json:"codeActionKinds"`
 }
 
 type textDocumentSync struct {
@@ -251,6 +260,8 @@ func (s *server) initialize(json.RawMessage) (any, *respError) {
 			ReferencesProvider:         true,
 			DocumentSymbolProvider:     true,
 			DocumentFormattingProvider: true,
+			RenameProvider:             true,
+			CodeActionProvider:         codeActionOptions{CodeActionKinds: []string{"quickfix"}},
 		},
 		ServerInfo: serverInfo{Name: "vigil", Version: s.opts.Version},
 	}, nil

@@ -312,3 +312,45 @@ func TestSchemaNavigation(t *testing.T) {
 		t.Errorf("hover on set: %q", h)
 	}
 }
+
+// TestRenameAndQuickFix: renaming a constant edits its declaration and
+// every use; a keyword, a non-name or a declared name is refused; a
+// misspelt name's diagnostic comes with the fix its message suggests.
+func TestRenameAndQuickFix(t *testing.T) {
+	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "r.spec"))
+	text := "const N = 2\nvar x : 0 .. N = 0\naction inc when x < N -> x' = x + 1\nproperty p { unsafe x > NN }\n"
+	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+	rename := func(id, name string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"textDocument/rename","params":{"textDocument":{"uri":%q},"position":{"line":1,"character":13},"newName":%q}}`, id, uri, name)
+	}
+	answers := session(t, initMsg, open, rename("1", "LIMIT"), rename("2", "var"), rename("3", "2x"), rename("4", "x"))
+	if len(answers) != 6 {
+		t.Fatalf("%d answers: %v", len(answers), answers)
+	}
+	diags := answers[1]["params"].(map[string]any)["diagnostics"].([]any)
+	if len(diags) != 1 || !strings.Contains(diags[0].(map[string]any)["message"].(string), "did you mean N?") {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	edits := answers[2]["result"].(map[string]any)["changes"].(map[string]any)[uri].([]any)
+	if len(edits) != 3 { // the declaration, the range, the guard
+		t.Errorf("rename edits: %v", edits)
+	}
+	for i, want := range []string{"keyword", "a name is letters", "declared already"} {
+		e, _ := answers[3+i]["error"].(map[string]any)
+		if e == nil || !strings.Contains(e["message"].(string), want) {
+			t.Errorf("rename %d: %v, want an error saying %q", i+2, answers[3+i], want)
+		}
+	}
+	dj, _ := json.Marshal(diags[0])
+	fix := fmt.Sprintf(`{"jsonrpc":"2.0","id":5,"method":"textDocument/codeAction","params":{"textDocument":{"uri":%q},"range":{"start":{"line":3,"character":24},"end":{"line":3,"character":26}},"context":{"diagnostics":[%s]}}}`, uri, dj)
+	answers = session(t, initMsg, open, fix)
+	acts, _ := answers[2]["result"].([]any)
+	if len(acts) != 1 {
+		t.Fatalf("code actions: %v", answers[2])
+	}
+	a := acts[0].(map[string]any)
+	e := a["edit"].(map[string]any)["changes"].(map[string]any)[uri].([]any)[0].(map[string]any)
+	if a["title"] != "Change to N" || e["newText"] != "N" || fmt.Sprint(e["range"]) != "map[end:map[character:26 line:3] start:map[character:24 line:3]]" {
+		t.Errorf("quick fix %v", a)
+	}
+}

@@ -16,7 +16,7 @@ framing) on stdin and stdout, so that an LSP editor (VS Code with editors/vscode
 Neovim, Emacs, Helix) understands .spec files: diagnostics on open and change
 with the checker's codes and ranges, formatting (vigil fmt), hover (a
 declaration's folded value or range, a policy's inputs and outputs), go to
-definition, find references, completion of names and document symbols.
+definition, find references, completion of names, document symbols, renaming and quick fixes for misspelt names.
 Editors start it themselves; a malformed message gets an error response and
 the server keeps serving. Exit code 0 after shutdown and exit, 1 when the
 client ends the session without shutdown.`,

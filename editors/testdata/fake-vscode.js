@@ -15,6 +15,11 @@ class DocumentSymbol {
     Object.assign(this, { name, detail, kind, range, selectionRange });
   }
 }
+class CodeAction { constructor(title, kind) { this.title = title; this.kind = kind; } }
+class WorkspaceEdit {
+  constructor() { this.edits = []; }
+  replace(uri, range, newText) { this.edits.push({ uri: uri.toString(), range, newText }); }
+}
 const Uri = { parse: (s) => ({ s, toString: () => s }) };
 const listeners = { open: [], change: [], close: [] };
 const providers = {};
@@ -22,6 +27,7 @@ const diagnostics = new Map();
 const config = { path: process.env.VIGIL, defines: [] };
 
 module.exports = {
+  CodeAction, WorkspaceEdit, CodeActionKind: { QuickFix: 'quickfix' },
   Position, Range, Location, Diagnostic, Hover, MarkdownString, CompletionItem, DocumentSymbol, Uri,
   DiagnosticSeverity: { Error: 0, Warning: 1 },
   CompletionItemKind: { Text: 0 },
@@ -46,6 +52,8 @@ module.exports = {
     registerReferenceProvider: (s, p) => { providers.references = p; },
     registerCompletionItemProvider: (s, p) => { providers.completion = p; },
     registerDocumentSymbolProvider: (s, p) => { providers.symbols = p; },
+    registerRenameProvider: (s, p) => { providers.rename = p; },
+    registerCodeActionsProvider: (s, p) => { providers.codeActions = p; },
   },
   // for smoke.js
   _test: { listeners, providers, diagnostics },

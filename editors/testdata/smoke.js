@@ -16,7 +16,7 @@ const ext = require(path.join(__dirname, '..', 'vscode', 'extension.js'));
 const file = process.argv[2];
 const uri = 'file://' + file;
 const good = 'const N = 3\nvar x : 0 .. N = 0\naction inc when x < N -> x\' = x + 1\nproperty p { unsafe x > N }\n';
-const bad = good.replace('x < N', 'x < M');
+const bad = good.replace('x < N', 'x < NN');
 const doc = (text, version) => ({ uri: fake.Uri.parse(uri), languageId: 'vigil-spec', version, getText: () => text });
 const { listeners, providers, diagnostics } = fake._test;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -37,6 +37,8 @@ async function waitDiags(pred) {
   listeners.open.forEach((f) => f(doc(bad, 1)));
   const d1 = await waitDiags((d) => d.length > 0);
   out.error = { code: d1[0].code, message: d1[0].message, line: d1[0].range.start.line, character: d1[0].range.start.character };
+  const acts = await providers.codeActions.provideCodeActions(doc(bad, 1), d1[0].range, { diagnostics: d1 });
+  out.fix = acts.map((a) => a.title + ': ' + a.edit.edits.map((e) => e.newText).join());
   const fixed = doc(good.replace('const N = 3', 'const   N=3'), 2);
   listeners.change.forEach((f) => f({ document: fixed }));
   await waitDiags((d) => d.length === 0);
@@ -52,6 +54,8 @@ async function waitDiags(pred) {
   out.formatted = edits.length === 1 ? edits[0].newText.split('\n')[0] : null;
   const items = await providers.completion.provideCompletionItems(fixed, pos);
   out.completion = items.filter((i) => i.kind !== 13).map((i) => i.label); // 13: keywords
+  const ren = await providers.rename.provideRenameEdits(fixed, pos, 'LIMIT');
+  out.rename = ren.edits.map((e) => `${e.range.start.line}:${e.range.start.character}`);
   const syms = await providers.symbols.provideDocumentSymbols(fixed);
   out.symbols = syms.map((s) => s.name);
   listeners.close.forEach((f) => f(fixed));

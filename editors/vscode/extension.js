@@ -101,6 +101,14 @@ const fromPos = (p) => ({ line: p.line, character: p.character });
 const docParams = (doc) => ({ textDocument: { uri: doc.uri.toString() } });
 const posParams = (doc, pos) => ({ textDocument: { uri: doc.uri.toString() }, position: fromPos(pos) });
 
+const toWorkspaceEdit = (we) => {
+  const edit = new vscode.WorkspaceEdit();
+  for (const [uri, edits] of Object.entries((we && we.changes) || {})) {
+    for (const e of edits) edit.replace(vscode.Uri.parse(uri), toRange(e.range), e.newText);
+  }
+  return edit;
+};
+
 // LSP CompletionItemKind and SymbolKind are vscode's enums plus one.
 const completionKind = (k) => (k ? k - 1 : vscode.CompletionItemKind.Text);
 const symbolKind = (k) => (k ? k - 1 : vscode.SymbolKind.Variable);
@@ -191,6 +199,27 @@ function activate(context) {
           item.detail = it.detail;
           return item;
         })),
+    }),
+    vscode.languages.registerRenameProvider(selector, {
+      provideRenameEdits: (doc, pos, newName) => ready.then(() => c.request('textDocument/rename',
+        Object.assign(posParams(doc, pos), { newName }))).then(toWorkspaceEdit),
+    }),
+    vscode.languages.registerCodeActionsProvider(selector, {
+      provideCodeActions: (doc, range, ctx) => ask('textDocument/codeAction', Object.assign(docParams(doc), {
+        range: { start: fromPos(range.start), end: fromPos(range.end) },
+        context: {
+          diagnostics: ctx.diagnostics.filter((d) => d.source === 'vigil').map((d) => ({
+            range: { start: fromPos(d.range.start), end: fromPos(d.range.end) },
+            severity: d.severity === vscode.DiagnosticSeverity.Warning ? 2 : 1,
+            code: d.code, source: d.source, message: d.message,
+          })),
+        },
+      })).then((acts) => (acts || []).map((a) => {
+        const action = new vscode.CodeAction(a.title, vscode.CodeActionKind.QuickFix);
+        action.edit = toWorkspaceEdit(a.edit);
+        action.isPreferred = a.isPreferred;
+        return action;
+      })),
     }),
     vscode.languages.registerDocumentSymbolProvider(selector, {
       provideDocumentSymbols: (doc) => ask('textDocument/documentSymbol', docParams(doc)).then(
