@@ -46,6 +46,7 @@ const (
 	KindType     SymbolKind = "enum type"
 	KindValue    SymbolKind = "enum value"
 	KindParam    SymbolKind = "parameter"
+	KindBound    SymbolKind = "bound variable"
 )
 
 // SymbolInfo is one declaration of the file set. A label has one
@@ -444,10 +445,28 @@ func (a *Analysis) refs(f *File) {
 		}
 		a.Refs = append(a.Refs, Ref{Name: id.Name, NS: ns, Pos: id.Pos, End: identEnd(id), Decl: decl})
 	}
-	expr := func(e *Expr) {
-		walkNames(e, func(n *Expr) {
-			a.Refs = append(a.Refs, Ref{Name: n.Text, NS: NSNames, Pos: n.Pos, End: n.End})
-		})
+	var expr func(e *Expr)
+	expr = func(e *Expr) {
+		if e == nil {
+			return
+		}
+		switch e.Kind {
+		case EName:
+			a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: e.End})
+		case EQuant:
+			v := e.Args[0]
+			a.Refs = append(a.Refs, Ref{Name: v.Text, NS: NSNames, Pos: v.Pos, End: v.End, Decl: true})
+			a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindBound, NS: NSNames, Name: v.Text, Pos: v.Pos, NameEnd: v.End,
+				Start: v.Pos, End: e.Args[2].End, Detail: v.Text + " in " + exprString(e.Args[1]) + " .. " + exprString(e.Args[2]),
+				Doc: "bound by " + e.Op, Local: true, ScopeStart: e.Pos, ScopeEnd: e.End})
+			for _, x := range e.Args[1:] {
+				expr(x)
+			}
+		default:
+			for _, x := range e.Args {
+				expr(x)
+			}
+		}
 	}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
@@ -528,21 +547,6 @@ func (a *Analysis) refs(f *File) {
 	}
 }
 
-// walkNames calls fn on every name in e, in source order, without
-// recursion deeper than the tree (bounded by MaxDepth).
-func walkNames(e *Expr, fn func(*Expr)) {
-	if e == nil {
-		return
-	}
-	if e.Kind == EName {
-		fn(e)
-		return
-	}
-	for _, x := range e.Args {
-		walkNames(x, fn)
-	}
-}
-
 // Keywords returns the language's reserved words (spec.md, "Lexical
 // structure"), sorted.
 func Keywords() []string {
@@ -552,4 +556,11 @@ func Keywords() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ContextualKeywords returns the words that are keywords only where the
+// grammar expects them, and names elsewhere: the quantifiers (when a name
+// follows) and the `in` of schema parameters and quantifiers.
+func ContextualKeywords() []string {
+	return []string{"count", "exists", "forall", "in", "sum"}
 }

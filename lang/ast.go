@@ -19,6 +19,7 @@ type File struct {
 	Comments []Comment
 
 	tokPos []lineCol // where every non-comment token starts, for the formatter
+	quants bool      // the file has a quantifier (quant.go)
 }
 
 // Comment is a `//` or `/* */` comment with its position.
@@ -186,6 +187,9 @@ const (
 	ECall                  // Op(Args...) with Op min, max or abs
 	EIf                    // if Args[0] then Args[1] else Args[2]
 	EParen                 // (Args[0])
+	// EQuant is `Op NAME in LO .. HI: BODY` with Op forall, exists, sum or
+	// count: Args are the name (an EName), LO, HI and BODY (quant.go).
+	EQuant
 )
 
 // Expr is an expression node.

@@ -51,6 +51,7 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 	}
 	en := c.enumPrepare()
 	c.schemaPrepare()
+	c.quantPrepare()
 	m := c.run()
 	if en != nil {
 		c.enumCheck(en)

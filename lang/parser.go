@@ -805,6 +805,26 @@ func (p *parser) primary() *Expr {
 				p.expect(")")
 				return p.group(e)
 			}
+		case "forall", "exists", "sum", "count":
+			// quantifiers: these words are keywords only when a name follows
+			if pk := p.peek(); pk.kind == kIdent {
+				p.advance()
+				v := p.advance()
+				e := &Expr{Kind: EQuant, Op: t.val, Pos: t.pos}
+				p.f.quants = true
+				name := &Expr{Kind: EName, Text: v.val, Pos: v.pos, End: v.end}
+				if !p.is("in") {
+					p.fail(`"in" (a quantifier is written ` + t.val + ` NAME in LO .. HI: ...)`)
+				}
+				p.advance()
+				lo := p.expr()
+				p.expect("..")
+				hi := p.expr()
+				p.expect(":")
+				body := p.expr()
+				e.Args = []*Expr{name, lo, hi, body}
+				return p.group(e)
+			}
 		case "if":
 			p.advance()
 			e := &Expr{Kind: EIf, Pos: t.pos}

@@ -255,6 +255,11 @@ type cPrimary struct {
 	Paren   *cExpr   `parser:"| \"(\" @@ \")\""`
 	Fn      string   `parser:"| @(\"min\" | \"max\" | \"abs\") \"(\""`
 	FnArgs  []*cExpr `parser:"  @@ (\",\" @@)* \")\""`
+	Quant   string   `parser:"| @(\"forall\" | \"exists\" | \"sum\" | \"count\")"`
+	QVar    *cIdent  `parser:"  @@ \"in\""`
+	QLo     *cExpr   `parser:"  @@ \"..\""`
+	QHi     *cExpr   `parser:"  @@ \":\""`
+	QBody   *cExpr   `parser:"  @@"`
 	If      *cExpr   `parser:"| \"if\" @@"`
 	Then    *cExpr   `parser:"  \"then\" @@"`
 	Else    *cExpr   `parser:"  \"else\" @@"`
@@ -499,6 +504,12 @@ func (c *converter) primary(p *cPrimary) *Expr {
 		for _, a := range p.FnArgs {
 			n.Args = append(n.Args, c.expr(a))
 		}
+	case p.Quant != "":
+		v := c.ident(p.QVar)
+		end := v.Pos
+		end.Col += len(v.Name)
+		name := &Expr{Kind: EName, Text: v.Name, Pos: v.Pos, End: end}
+		n.Kind, n.Op, n.Args = EQuant, p.Quant, []*Expr{name, c.expr(p.QLo), c.expr(p.QHi), c.expr(p.QBody)}
 	case p.If != nil:
 		n.Kind, n.Args = EIf, []*Expr{c.expr(p.If), c.expr(p.Then), c.expr(p.Else)}
 	case p.Name != nil:

@@ -150,6 +150,7 @@ func (s *schemas) folder() bool {
 	c2.jani, c2.janiName = c.jani, c.janiName
 	c2.errs = -1 << 30 // never capped: its errors are the checker's
 	c2.enumPrepare()
+	c2.quantPrepare() // its errors are discarded: the checker reports them
 	c2.resolve()
 	c2.consts()
 	s.c2, s.mark = c2, len(c2.diags)

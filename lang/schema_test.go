@@ -3,6 +3,8 @@ package lang
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 
@@ -83,4 +85,63 @@ func benchLoad(b *testing.B, src []byte) {
 	cpu := ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano()
 	b.ReportMetric(float64(cpu)/1e6/kcmds, "cpu-ms/kcmd")
 	b.ReportMetric(float64(bytes.Count(src, []byte("\n"))), "lines")
+}
+
+// TestQuantifiersEverywhere: a quantifier expands wherever an expression
+// may stand, first or not in its list (a constant, a range, an initial
+// value, a predicate, a guard, an outcome, a policy's inputs and rules, a
+// property's clauses), to what the same terms written out lower to.
+func TestQuantifiersEverywhere(t *testing.T) {
+	quant := `const N = sum k in 1 .. 2: k
+var x : 0 .. sum k in 0 .. 2: k = sum k in 0 .. 1: k
+var y : 0 .. 3 = 0
+pred p = exists k in 0 .. 1: x == k
+action a when forall k in 0 .. 1: x != k -> x' = max(0, min(sum k in 0 .. 1: k, 3)), y' = count k in 0 .. 1: y > k
+policy rules r {
+    when forall k in 0 .. 1: y != k -> a
+    otherwise -> a
+}
+policy nn n "n.onnx" {
+    inputs  sum k in 0 .. 1: x, y
+    outputs a
+}
+property q {
+    start  exists k in 0 .. 0: x == k
+    unsafe (count k in 0 .. 2: x == k && y == k) > 0
+}
+`
+	written := `const N = (1 + 2)
+var x : 0 .. (0 + 1 + 2) = (0 + 1)
+var y : 0 .. 3 = 0
+pred p = (x == 0 || x == 1)
+action a when (x != 0 && x != 1) -> x' = max(0, min((0 + 1), 3)), y' = ((if y > 0 then 1 else 0) + (if y > 1 then 1 else 0))
+policy rules r {
+    when (y != 0 && y != 1) -> a
+    otherwise -> a
+}
+policy nn n "n.onnx" {
+    inputs  (x + x), y
+    outputs a
+}
+property q {
+    start  (x == 0 || false)
+    unsafe (((if x == 0 && y == 0 then 1 else 0) + ((if x == 1 && y == 1 then 1 else 0) + (if x == 2 && y == 2 then 1 else 0)))) > 0
+}
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "n.onnx"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load := func(name, src string) []byte {
+		m, d := LoadSource(filepath.Join(dir, name), []byte(src), Options{})
+		if m == nil {
+			t.Fatalf("%s: %s", name, d.Render())
+		}
+		var b bytes.Buffer
+		symbolic.Print(&b, m)
+		return b.Bytes()
+	}
+	if a, b := load("quant.spec", quant), load("written.spec", written); !bytes.Equal(bytes.ReplaceAll(a, []byte("quant"), nil), bytes.ReplaceAll(b, []byte("written"), nil)) {
+		t.Errorf("quantifiers lower to\n%s\nthe terms written out to\n%s", a, b)
+	}
 }

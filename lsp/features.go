@@ -289,7 +289,8 @@ const (
 )
 
 // completion offers every constant, variable, predicate and label of the
-// file set, then the keywords; the client filters them by what is typed.
+// file set (and the parameters and bound names in scope), then the
+// keywords; the client filters them by what is typed.
 func (s *server) completion(params json.RawMessage) (any, *respError) {
 	var p textDocumentPositionParams
 	if e := decode(params, &p); e != nil {
@@ -310,10 +311,10 @@ func (s *server) completion(params json.RawMessage) (any, *respError) {
 		}
 		seen[sym.Name] = true
 		kind := map[lang.SymbolKind]int{lang.KindConst: ciConstant, lang.KindVar: ciVariable, lang.KindPred: ciFunction,
-			lang.KindLabel: ciEvent, lang.KindType: ciEnum, lang.KindValue: ciEnumMember, lang.KindParam: ciVariable}[sym.Kind]
+			lang.KindLabel: ciEvent, lang.KindType: ciEnum, lang.KindValue: ciEnumMember, lang.KindParam: ciVariable, lang.KindBound: ciVariable}[sym.Kind]
 		items = append(items, completionItem{Label: sym.Name, Kind: kind, Detail: sym.Detail})
 	}
-	for _, k := range lang.Keywords() {
+	for _, k := range append(lang.Keywords(), lang.ContextualKeywords()...) {
 		items = append(items, completionItem{Label: k, Kind: ciKeyword})
 	}
 	return completionList{Items: items}, nil
@@ -341,6 +342,7 @@ var symbolKinds = map[lang.SymbolKind]int{
 	lang.KindType:     10, // Enum
 	lang.KindValue:    22, // EnumMember
 	lang.KindParam:    13, // Variable
+	lang.KindBound:    13, // Variable
 }
 
 func (s *server) documentSymbol(params json.RawMessage) (any, *respError) {

@@ -354,3 +354,24 @@ func TestRenameAndQuickFix(t *testing.T) {
 		t.Errorf("quick fix %v", a)
 	}
 }
+
+// TestQuantifierHover: a quantifier's variable is local to it.
+func TestQuantifierHover(t *testing.T) {
+	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "q.spec"))
+	text := "const N = 3\nvar x : 0 .. 2 * N = 0\npred even = exists k in 0 .. N: x == 2 * k\n"
+	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+	hover := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{"textDocument":{"uri":%q},"position":{"line":2,"character":41}}}`, uri)
+	def := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"textDocument/definition","params":{"textDocument":{"uri":%q},"position":{"line":2,"character":41}}}`, uri)
+	answers := session(t, initMsg, open, hover, def)
+	if d := answers[1]["params"].(map[string]any)["diagnostics"].([]any); len(d) != 0 {
+		t.Fatalf("diagnostics: %v", d)
+	}
+	h := answers[2]["result"].(map[string]any)["contents"].(map[string]any)["value"].(string)
+	if !strings.Contains(h, "k in 0 .. N") || !strings.Contains(h, "bound by exists") {
+		t.Errorf("hover on k: %q", h)
+	}
+	locs := answers[3]["result"].([]any)
+	if len(locs) != 1 || fmt.Sprint(locs[0].(map[string]any)["range"]) != "map[end:map[character:20 line:2] start:map[character:19 line:2]]" {
+		t.Errorf("definition of k: %v", locs)
+	}
+}
