@@ -19,6 +19,7 @@ type File struct {
 	Comments []Comment
 
 	tokPos []lineCol // where every non-comment token starts, for the formatter
+	quants bool      // the file has a quantifier (quant.go)
 }
 
 // Comment is a `//` or `/* */` comment with its position.
@@ -71,6 +72,16 @@ type VarDecl struct {
 	Bool   bool
 	Lo, Hi *Expr
 	Init   *Expr
+	// Type names the enum type of `var c : color`; the checker gives
+	// such a variable the range 0 .. n-1 of its type's n values (enum.go).
+	Type *Ident
+}
+
+// TypeDecl is `type NAME = { VALUE, ... }`, an enum type.
+type TypeDecl struct {
+	span
+	Name   Ident
+	Values []Ident
 }
 
 type PredDecl struct {
@@ -84,6 +95,17 @@ type ActionDecl struct {
 	Label    Ident
 	Guard    *Expr
 	Outcomes []*OutcomeNode
+	// Params are a schema's parameters, `action move(b in 0 .. N-1)`;
+	// Index is a concrete label's, `action move[0]` (schema.go). At most
+	// one of them is set.
+	Params []*Param
+	Index  []*Expr
+}
+
+// Param is one parameter of an action schema: `b in LO .. HI`.
+type Param struct {
+	Name   Ident
+	Lo, Hi *Expr
 }
 
 // OutcomeNode is one `[w:] x' = e, ...` or `skip`.
@@ -131,6 +153,11 @@ type PolicyItem struct {
 	IfacePos  symbolic.Pos
 	When      *Expr
 	Label     Ident
+	// OutputIdx[i] is the index list of Outputs[i], `move[*, 2]`, nil
+	// when it has none (OutputIdx is nil when no output has one); a nil
+	// entry in a list is `*`. LabelIdx is Label's, `-> move[0, 2]`.
+	OutputIdx [][]*Expr
+	LabelIdx  []*Expr
 }
 
 type PropertyDecl struct {
@@ -160,6 +187,9 @@ const (
 	ECall                  // Op(Args...) with Op min, max or abs
 	EIf                    // if Args[0] then Args[1] else Args[2]
 	EParen                 // (Args[0])
+	// EQuant is `Op NAME in LO .. HI: BODY` with Op forall, exists, sum or
+	// count: Args are the name (an EName), LO, HI and BODY (quant.go).
+	EQuant
 )
 
 // Expr is an expression node.

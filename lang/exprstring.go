@@ -44,6 +44,13 @@ func writeExpr(b *strings.Builder, e *Expr) {
 		writeExpr(b, e.Args[1])
 		b.WriteString(" else ")
 		writeExpr(b, e.Args[2])
+	case EQuant:
+		b.WriteString(e.Op + " " + e.Args[0].Text + " in ")
+		writeExpr(b, e.Args[1])
+		b.WriteString(" .. ")
+		writeExpr(b, e.Args[2])
+		b.WriteString(": ")
+		writeExpr(b, e.Args[3])
 	case EBin:
 		writeExpr(b, e.Args[0])
 		b.WriteString(" " + e.Op + " ")

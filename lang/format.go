@@ -121,19 +121,28 @@ func (fm *formatter) decl(d Decl) {
 		fm.addAt(fmt.Sprintf("const %s = %s", d.Name.Name, ex(d.Value)), start, true)
 	case *VarDecl:
 		s := "var " + d.Name.Name + " : "
-		if d.Bool {
+		switch {
+		case d.Bool:
 			s += "bool"
-		} else {
+		case d.Type != nil:
+			s += d.Type.Name
+		default:
 			s += ex(d.Lo) + " .. " + ex(d.Hi)
 		}
 		if d.Init != nil {
 			s += " = " + ex(d.Init)
 		}
 		fm.addAt(s, start, true)
+	case *TypeDecl:
+		names := make([]string, len(d.Values))
+		for i, v := range d.Values {
+			names[i] = v.Name
+		}
+		fm.addAt(fmt.Sprintf("type %s = { %s }", d.Name.Name, strings.Join(names, ", ")), start, true)
 	case *PredDecl:
 		fm.addAt(fmt.Sprintf("pred %s = %s", d.Name.Name, ex(d.Cond)), start, true)
 	case *ActionDecl:
-		head := "action " + d.Label.Name
+		head := actionHead(d)
 		if d.Guard != nil {
 			head += " when " + ex(d.Guard)
 		}
@@ -202,14 +211,48 @@ func itemString(it *PolicyItem) string {
 		parts := make([]string, len(it.Outputs))
 		for i, o := range it.Outputs {
 			parts[i] = o.Name
+			if it.OutputIdx != nil && it.OutputIdx[i] != nil {
+				parts[i] += indexString(it.OutputIdx[i])
+			}
 		}
 		return "outputs " + strings.Join(parts, ", ")
 	case ItemInterface:
 		return "interface " + quote(it.Interface)
 	case ItemWhen:
-		return "when " + exprString(it.When) + " -> " + it.Label.Name
+		return "when " + exprString(it.When) + " -> " + it.Label.Name + indexString(it.LabelIdx)
 	}
-	return "otherwise -> " + it.Label.Name
+	return "otherwise -> " + it.Label.Name + indexString(it.LabelIdx)
+}
+
+// indexString writes a label's index list, `[0, N - 1]` or `[*, 2]`; ""
+// for none.
+func indexString(idx []*Expr) string {
+	if idx == nil {
+		return ""
+	}
+	parts := make([]string, len(idx))
+	for i, e := range idx {
+		if e == nil {
+			parts[i] = "*"
+		} else {
+			parts[i] = exprString(e)
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// actionHead writes `action move(b in 0 .. N - 1)`, `action move[0]` or
+// `action move`.
+func actionHead(d *ActionDecl) string {
+	head := "action " + d.Label.Name + indexString(d.Index)
+	if d.Params != nil {
+		parts := make([]string, len(d.Params))
+		for i, pm := range d.Params {
+			parts[i] = pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi)
+		}
+		head += "(" + strings.Join(parts, ", ") + ")"
+	}
+	return head
 }
 
 // quote writes a string literal the lexer reads back to the same value

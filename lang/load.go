@@ -35,22 +35,40 @@ func Load(path string, opts Options) (*symbolic.Model, Diagnostics) {
 
 // LoadSource is Load for a root file whose text is already in memory.
 func LoadSource(path string, src []byte, opts Options) (*symbolic.Model, Diagnostics) {
+	_, _, m, diags := loadChecked(path, src, opts)
+	return m, diags
+}
+
+// loadChecked is LoadSource, also returning the loader and the checker
+// (nil when the files did not load) for Analyze.
+func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *symbolic.Model, Diagnostics) {
 	l := &loader{state: map[string]int{}}
 	l.load(path, src, nil)
 	opts.Defines = l.decodeJANI(opts.Defines)
 	if l.diags.HasErrors() {
-		return nil, l.diags.Sort()
+		return l, nil, nil, l.diags.Sort()
 	}
 	c := newChecker(l.files, opts)
 	if l.jani != nil {
 		c.jani, c.janiName = l.jani.model, l.jani.imp.Path
 	}
+	en := c.enumPrepare()
+	c.schemaPrepare()
+	c.quantPrepare()
 	m := c.run()
+	if en != nil {
+		c.enumCheck(en)
+		if c.errs > 0 {
+			m = nil
+		} else if m != nil {
+			c.enumLower(en, m)
+		}
+	}
 	diags := append(l.diags, c.diags...).Sort()
 	if diags.HasErrors() {
-		return nil, diags
+		return l, c, nil, diags
 	}
-	return m, diags
+	return l, c, m, diags
 }
 
 // Check parses and checks a file set without needing the model; it is Load

@@ -18,7 +18,7 @@ package lang
 //   decimal   [0-9]+.[0-9]+
 //   int       [0-9]+
 //   ident     [A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*   (keywords are idents)
-//   punct     => -> == != <= >= && || .. and one of -+*/(),:=<>!|{}'
+//   punct     => -> == != <= >= && || .. and one of -+*/(),:=<>!|{}'[]
 // Whitespace is space, tab, CR and LF.
 
 import (
@@ -105,7 +105,7 @@ func isWord(c byte) bool   { return isLetter(c) || isDigit(c) }
 
 var twoCharPunct = [...]string{"=>", "->", "==", "!=", "<=", ">=", "&&", "||", ".."}
 
-const oneCharPunct = "-+*/(),:=<>!|{}'"
+const oneCharPunct = "-+*/(),:=<>!|{}'[]"
 
 // next returns the next non-comment token.
 func (lx *scanner) next(f *File) token {
@@ -386,7 +386,7 @@ func parse(f *File) (d *Diagnostic) {
 func (p *parser) decl() Decl {
 	start := p.tok.pos
 	if p.tok.kind != kIdent {
-		p.fail(`"model", "import", "const", "var", "pred", "action", "policy" or "property"`)
+		p.fail(`"model", "import", "const", "type", "var", "pred", "action", "policy" or "property"`)
 	}
 	sp := func() span { return span{start, p.last.end} }
 	switch p.tok.val {
@@ -420,8 +420,13 @@ func (p *parser) decl() Decl {
 			v.Bool = true
 		} else {
 			v.Lo = p.expr()
-			p.expect("..")
-			v.Hi = p.expr()
+			if v.Lo.Kind == EName && !p.is("..") {
+				// var c : color, a variable of an enum type
+				v.Type, v.Lo = &Ident{Name: v.Lo.Text, Pos: v.Lo.Pos}, nil
+			} else {
+				p.expect("..")
+				v.Hi = p.expr()
+			}
 		}
 		if p.is("=") {
 			p.advance()
@@ -429,6 +434,22 @@ func (p *parser) decl() Decl {
 		}
 		v.span = sp()
 		return v
+	case "type":
+		p.advance()
+		t := &TypeDecl{Name: p.ident()}
+		p.expect("=")
+		p.expect("{")
+		if p.is("}") {
+			p.fail("a value: an enum type has at least one value")
+		}
+		t.Values = append(t.Values, p.ident())
+		for p.is(",") {
+			p.advance()
+			t.Values = append(t.Values, p.ident())
+		}
+		p.expect("}")
+		t.span = sp()
+		return t
 	case "pred":
 		p.advance()
 		name := p.ident()
@@ -438,6 +459,18 @@ func (p *parser) decl() Decl {
 	case "action":
 		p.advance()
 		a := &ActionDecl{Label: p.ident()}
+		switch {
+		case p.is("("):
+			p.advance()
+			a.Params = append(a.Params, p.param())
+			for p.is(",") {
+				p.advance()
+				a.Params = append(a.Params, p.param())
+			}
+			p.expect(")")
+		case p.is("["):
+			a.Index = p.labelIndex(false)
+		}
 		if p.is("when") {
 			p.advance()
 			a.Guard = p.expr()
@@ -480,7 +513,7 @@ func (p *parser) decl() Decl {
 		d.span = sp()
 		return d
 	}
-	p.fail(`"model", "import", "const", "var", "pred", "action", "policy" or "property"`)
+	p.fail(`"model", "import", "const", "type", "var", "pred", "action", "policy" or "property"`)
 	return nil
 }
 
@@ -522,6 +555,56 @@ func (p *parser) assign() *AssignNode {
 	return a
 }
 
+// param parses a schema parameter, `b in LO .. HI`.
+func (p *parser) param() *Param {
+	pm := &Param{Name: p.ident()}
+	if !p.is("in") {
+		p.fail(`"in" (a parameter is written NAME in LO .. HI)`)
+	}
+	p.advance()
+	pm.Lo = p.expr()
+	p.expect("..")
+	pm.Hi = p.expr()
+	return pm
+}
+
+// labelIndex parses `[e, ...]` after a label; with wild, an entry may be
+// `*` (a nil entry).
+func (p *parser) labelIndex(wild bool) []*Expr {
+	p.expect("[")
+	var idx []*Expr
+	for {
+		if wild && p.is("*") {
+			p.advance()
+			idx = append(idx, nil)
+		} else {
+			idx = append(idx, p.expr())
+		}
+		if !p.is(",") {
+			break
+		}
+		p.advance()
+	}
+	p.expect("]")
+	return idx
+}
+
+// output parses one entry of outputs: a label, or a schema's labels
+// `move[*, 2]`.
+func (p *parser) output(it *PolicyItem) {
+	it.Outputs = append(it.Outputs, p.ident())
+	var idx []*Expr
+	if p.is("[") {
+		idx = p.labelIndex(true)
+		if it.OutputIdx == nil {
+			it.OutputIdx = make([][]*Expr, len(it.Outputs)-1, len(it.Outputs))
+		}
+	}
+	if it.OutputIdx != nil {
+		it.OutputIdx = append(it.OutputIdx, idx)
+	}
+}
+
 func (p *parser) policyItem() *PolicyItem {
 	it := &PolicyItem{}
 	start := p.tok.pos
@@ -537,10 +620,10 @@ func (p *parser) policyItem() *PolicyItem {
 	case p.is("outputs"):
 		p.advance()
 		it.Kind = ItemOutputs
-		it.Outputs = append(it.Outputs, p.ident())
+		p.output(it)
 		for p.is(",") {
 			p.advance()
-			it.Outputs = append(it.Outputs, p.ident())
+			p.output(it)
 		}
 	case p.is("interface"):
 		p.advance()
@@ -552,11 +635,17 @@ func (p *parser) policyItem() *PolicyItem {
 		it.When = p.expr()
 		p.expect("->")
 		it.Label = p.ident()
+		if p.is("[") {
+			it.LabelIdx = p.labelIndex(false)
+		}
 	case p.is("otherwise"):
 		p.advance()
 		it.Kind = ItemOtherwise
 		p.expect("->")
 		it.Label = p.ident()
+		if p.is("[") {
+			it.LabelIdx = p.labelIndex(false)
+		}
 	default:
 		p.fail(`"inputs", "outputs", "interface", "when", "otherwise" or "}"`)
 	}
@@ -714,6 +803,26 @@ func (p *parser) primary() *Expr {
 					e.Args = append(e.Args, p.expr())
 				}
 				p.expect(")")
+				return p.group(e)
+			}
+		case "forall", "exists", "sum", "count":
+			// quantifiers: these words are keywords only when a name follows
+			if pk := p.peek(); pk.kind == kIdent {
+				p.advance()
+				v := p.advance()
+				e := &Expr{Kind: EQuant, Op: t.val, Pos: t.pos}
+				p.f.quants = true
+				name := &Expr{Kind: EName, Text: v.val, Pos: v.pos, End: v.end}
+				if !p.is("in") {
+					p.fail(`"in" (a quantifier is written ` + t.val + ` NAME in LO .. HI: ...)`)
+				}
+				p.advance()
+				lo := p.expr()
+				p.expect("..")
+				hi := p.expr()
+				p.expect(":")
+				body := p.expr()
+				e.Args = []*Expr{name, lo, hi, body}
 				return p.group(e)
 			}
 		case "if":

@@ -32,7 +32,7 @@ var specLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Decimal", Pattern: `[0-9]+\.[0-9]+`},
 	{Name: "Int", Pattern: `[0-9]+`},
 	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*`},
-	{Name: "Punct", Pattern: `=>|->|==|!=|<=|>=|&&|\|\||\.\.|[-+*/(),:=<>!|{}']`},
+	{Name: "Punct", Pattern: `=>|->|==|!=|<=|>=|&&|\|\||\.\.|[-+*/(),:=<>!|{}'\[\]]`},
 	{Name: "Whitespace", Pattern: `[ \t\r\n]+`},
 })
 
@@ -45,6 +45,7 @@ type cDecl struct {
 	Model    *cModel    `parser:"  \"model\" @@"`
 	Import   *cImport   `parser:"| \"import\" @@"`
 	Const    *cConst    `parser:"| \"const\" @@"`
+	Type     *cType     `parser:"| \"type\" @@"`
 	Var      *cVar      `parser:"| \"var\" @@"`
 	Pred     *cPred     `parser:"| \"pred\" @@"`
 	Action   *cAction   `parser:"| \"action\" @@"`
@@ -73,11 +74,18 @@ type cConst struct {
 	Value *cExpr  `parser:"@@"`
 }
 
+type cType struct {
+	Name   *cIdent   `parser:"@@ \"=\" \"{\""`
+	Values []*cIdent `parser:"@@ (\",\" @@)* \"}\""`
+}
+
+// cVar's Lo without Hi is an enum type's name (the converter checks that
+// it is a bare name).
 type cVar struct {
 	Name *cIdent `parser:"@@ \":\""`
 	Bool bool    `parser:"( @\"bool\""`
-	Lo   *cExpr  `parser:"| @@ \"..\""`
-	Hi   *cExpr  `parser:"  @@ )"`
+	Lo   *cExpr  `parser:"| @@"`
+	Hi   *cExpr  `parser:"  (\"..\" @@)? )"`
 	Init *cExpr  `parser:"(\"=\" @@)?"`
 }
 
@@ -88,8 +96,28 @@ type cPred struct {
 
 type cAction struct {
 	Label    *cIdent     `parser:"@@"`
+	Params   []*cParam   `parser:"( \"(\" @@ (\",\" @@)* \")\""`
+	Index    []*cExpr    `parser:"| \"[\" @@ (\",\" @@)* \"]\" )?"`
 	Guard    *cExpr      `parser:"(\"when\" @@)?"`
 	Outcomes []*cOutcome `parser:"\"->\" @@ (\"|\" @@)*"`
+}
+
+type cParam struct {
+	Name *cIdent `parser:"@@ \"in\""`
+	Lo   *cExpr  `parser:"@@ \"..\""`
+	Hi   *cExpr  `parser:"@@"`
+}
+
+// cOutput is an entry of outputs: a label, or a schema's with an index
+// whose entries may be *.
+type cOutput struct {
+	Name  *cIdent   `parser:"@@"`
+	Index []*cEntry `parser:"(\"[\" @@ (\",\" @@)* \"]\")?"`
+}
+
+type cEntry struct {
+	Star bool   `parser:"  @\"*\""`
+	Expr *cExpr `parser:"| @@"`
 }
 
 type cOutcome struct {
@@ -126,12 +154,14 @@ type cString struct {
 
 type cPolicyItem struct {
 	Pos       lexer.Position
-	Inputs    []*cExpr  `parser:"  \"inputs\" @@ (\",\" @@)*"`
-	Outputs   []*cIdent `parser:"| \"outputs\" @@ (\",\" @@)*"`
-	Interface *cString  `parser:"| \"interface\" @@"`
-	When      *cExpr    `parser:"| \"when\" @@ \"->\""`
-	WhenLabel *cIdent   `parser:"  @@"`
-	Otherwise *cIdent   `parser:"| \"otherwise\" \"->\" @@"`
+	Inputs    []*cExpr   `parser:"  \"inputs\" @@ (\",\" @@)*"`
+	Outputs   []*cOutput `parser:"| \"outputs\" @@ (\",\" @@)*"`
+	Interface *cString   `parser:"| \"interface\" @@"`
+	When      *cExpr     `parser:"| \"when\" @@ \"->\""`
+	WhenLabel *cIdent    `parser:"  @@"`
+	WhenIdx   []*cExpr   `parser:"  (\"[\" @@ (\",\" @@)* \"]\")?"`
+	Otherwise *cIdent    `parser:"| \"otherwise\" \"->\" @@"`
+	OtherIdx  []*cExpr   `parser:"  (\"[\" @@ (\",\" @@)* \"]\")?"`
 	EndPos    lexer.Position
 }
 
@@ -225,6 +255,11 @@ type cPrimary struct {
 	Paren   *cExpr   `parser:"| \"(\" @@ \")\""`
 	Fn      string   `parser:"| @(\"min\" | \"max\" | \"abs\") \"(\""`
 	FnArgs  []*cExpr `parser:"  @@ (\",\" @@)* \")\""`
+	Quant   string   `parser:"| @(\"forall\" | \"exists\" | \"sum\" | \"count\")"`
+	QVar    *cIdent  `parser:"  @@ \"in\""`
+	QLo     *cExpr   `parser:"  @@ \"..\""`
+	QHi     *cExpr   `parser:"  @@ \":\""`
+	QBody   *cExpr   `parser:"  @@"`
 	If      *cExpr   `parser:"| \"if\" @@"`
 	Then    *cExpr   `parser:"  \"then\" @@"`
 	Else    *cExpr   `parser:"  \"else\" @@"`
@@ -240,7 +275,10 @@ var refParser = participle.MustBuild[cFile](
 )
 
 // converter turns participle's tree into the AST.
-type converter struct{ path string }
+type converter struct {
+	path string
+	err  error // a parse the grammar accepts but the language does not
+}
 
 func (c *converter) pos(p lexer.Position) symbolic.Pos {
 	return symbolic.Pos{File: c.path, Line: p.Line, Col: p.Column}
@@ -271,14 +309,34 @@ func (c *converter) file(cf *cFile) []Decl {
 			out = append(out, &ConstDecl{sp, c.ident(d.Const.Name), c.expr(d.Const.Value)})
 		case d.Var != nil:
 			v := &VarDecl{span: sp, Name: c.ident(d.Var.Name), Bool: d.Var.Bool, Init: c.expr(d.Var.Init)}
-			if !v.Bool {
+			switch {
+			case v.Bool:
+			case d.Var.Hi != nil:
 				v.Lo, v.Hi = c.expr(d.Var.Lo), c.expr(d.Var.Hi)
+			default:
+				lo := c.expr(d.Var.Lo)
+				if lo.Kind != EName {
+					c.err = fmt.Errorf("%s: a range LO .. HI or an enum type's name after var %s :", c.pos(d.Pos), v.Name.Name)
+				}
+				v.Type = &Ident{Name: lo.Text, Pos: lo.Pos}
 			}
 			out = append(out, v)
+		case d.Type != nil:
+			t := &TypeDecl{span: sp, Name: c.ident(d.Type.Name)}
+			for _, v := range d.Type.Values {
+				t.Values = append(t.Values, c.ident(v))
+			}
+			out = append(out, t)
 		case d.Pred != nil:
 			out = append(out, &PredDecl{sp, c.ident(d.Pred.Name), c.expr(d.Pred.Cond)})
 		case d.Action != nil:
 			a := &ActionDecl{span: sp, Label: c.ident(d.Action.Label), Guard: c.expr(d.Action.Guard)}
+			for _, pm := range d.Action.Params {
+				a.Params = append(a.Params, &Param{Name: c.ident(pm.Name), Lo: c.expr(pm.Lo), Hi: c.expr(pm.Hi)})
+			}
+			for _, e := range d.Action.Index {
+				a.Index = append(a.Index, c.expr(e))
+			}
 			for _, o := range d.Action.Outcomes {
 				on := &OutcomeNode{span: span{c.pos(o.Pos), c.pos(o.EndPos)}, Skip: o.Skip}
 				if o.Weight != nil {
@@ -309,8 +367,20 @@ func (c *converter) file(cf *cFile) []Decl {
 					}
 				case it.Outputs != nil:
 					pi.Kind = ItemOutputs
+					indexed := false
 					for _, o := range it.Outputs {
-						pi.Outputs = append(pi.Outputs, c.ident(o))
+						pi.Outputs = append(pi.Outputs, c.ident(o.Name))
+						indexed = indexed || o.Index != nil
+					}
+					for _, o := range it.Outputs {
+						if !indexed {
+							break
+						}
+						var idx []*Expr
+						for _, en := range o.Index {
+							idx = append(idx, c.expr(en.Expr)) // nil for *
+						}
+						pi.OutputIdx = append(pi.OutputIdx, idx)
 					}
 				case it.Interface != nil:
 					pi.Kind = ItemInterface
@@ -318,9 +388,15 @@ func (c *converter) file(cf *cFile) []Decl {
 				case it.When != nil:
 					pi.Kind = ItemWhen
 					pi.When, pi.Label = c.expr(it.When), c.ident(it.WhenLabel)
+					for _, e := range it.WhenIdx {
+						pi.LabelIdx = append(pi.LabelIdx, c.expr(e))
+					}
 				default:
 					pi.Kind = ItemOtherwise
 					pi.Label = c.ident(it.Otherwise)
+					for _, e := range it.OtherIdx {
+						pi.LabelIdx = append(pi.LabelIdx, c.expr(e))
+					}
 				}
 				p.Items = append(p.Items, pi)
 			}
@@ -428,6 +504,12 @@ func (c *converter) primary(p *cPrimary) *Expr {
 		for _, a := range p.FnArgs {
 			n.Args = append(n.Args, c.expr(a))
 		}
+	case p.Quant != "":
+		v := c.ident(p.QVar)
+		end := v.Pos
+		end.Col += len(v.Name)
+		name := &Expr{Kind: EName, Text: v.Name, Pos: v.Pos, End: end}
+		n.Kind, n.Op, n.Args = EQuant, p.Quant, []*Expr{name, c.expr(p.QLo), c.expr(p.QHi), c.expr(p.QBody)}
 	case p.If != nil:
 		n.Kind, n.Args = EIf, []*Expr{c.expr(p.If), c.expr(p.Then), c.expr(p.Else)}
 	case p.Name != nil:
@@ -442,7 +524,12 @@ func refParse(path string, src []byte) ([]Decl, error) {
 	if err != nil {
 		return nil, err
 	}
-	return (&converter{path: path}).file(cst), nil
+	c := &converter{path: path}
+	decls := c.file(cst)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return decls, nil
 }
 
 // parserInputs: every shipped spec, every golden input and every chunk of

@@ -22,6 +22,7 @@ package symbolic
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Pos is a source position: file, 1-based line and column. The zero Pos means
@@ -68,6 +69,24 @@ type Var struct {
 	HasInit bool
 	Init    int
 	Pos     Pos
+	// Values names the values of an enum variable (value Lo+i is
+	// Values[i]); nil for integers and Booleans. Engines see the
+	// integers; states print the names.
+	Values []string
+}
+
+// ValueName returns how value x of v prints: an enum value's name, true
+// or false, or the integer.
+func (v *Var) ValueName(x int) string {
+	switch {
+	case v.Bool && x == 0:
+		return "false"
+	case v.Bool:
+		return "true"
+	case v.Values != nil && x >= v.Lo && x-v.Lo < len(v.Values):
+		return v.Values[x-v.Lo]
+	}
+	return strconv.Itoa(x)
 }
 
 // Size is the number of values of the variable's range.
@@ -287,7 +306,8 @@ func (m *Model) InRange(s State) VarID {
 	return -1
 }
 
-// FormatState writes s as `name=value` pairs (Booleans as true/false), the
+// FormatState writes s as `name=value` pairs (Booleans as true/false, enum
+// values by name), the
 // form `vigil run --from` reads back.
 func (m *Model) FormatState(s State) string {
 	b := make([]byte, 0, 16*len(s))
@@ -297,12 +317,8 @@ func (m *Model) FormatState(s State) string {
 		}
 		b = append(b, m.Vars[i].Name...)
 		b = append(b, '=')
-		if m.Vars[i].Bool {
-			if s[i] != 0 {
-				b = append(b, "true"...)
-			} else {
-				b = append(b, "false"...)
-			}
+		if m.Vars[i].Bool || m.Vars[i].Values != nil {
+			b = append(b, m.Vars[i].ValueName(s[i])...)
 		} else {
 			b = fmt.Appendf(b, "%d", s[i])
 		}

@@ -130,6 +130,57 @@ func scriptParams(dir string) testscript.Params {
 				b.WriteString(ts.ReadFile(args[6]))
 				ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o666))
 			},
+			// lspframe IN OUT writes OUT: each line of IN that is neither
+			// empty nor a # comment, with $VARS expanded, as one LSP
+			// message (a Content-Length header, then the line); a line
+			// RAW "..." writes the Go-quoted string as it is, for
+			// malformed framing (lsp*.txtar).
+			"lspframe": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: lspframe IN OUT")
+				}
+				var b bytes.Buffer
+				for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+					line = strings.TrimSpace(line)
+					if line == "" || strings.HasPrefix(line, "#") {
+						continue
+					}
+					line = os.Expand(line, ts.Getenv)
+					if raw, ok := strings.CutPrefix(line, "RAW "); ok {
+						s, err := strconv.Unquote(raw)
+						ts.Check(err)
+						b.WriteString(s)
+						continue
+					}
+					fmt.Fprintf(&b, "Content-Length: %d\r\n\r\n%s", len(line), line)
+				}
+				ts.Check(os.WriteFile(ts.MkAbs(args[1]), b.Bytes(), 0o666))
+			},
+			// lspunframe IN OUT writes the LSP messages framed in IN (which
+			// may be stdout) one per line, with $WORK for the work
+			// directory, for cmp.
+			"lspunframe": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: lspunframe IN OUT")
+				}
+				in := ts.ReadFile(args[0])
+				var b strings.Builder
+				for in != "" {
+					head, rest, ok := strings.Cut(in, "\r\n\r\n")
+					if !ok {
+						ts.Fatalf("lspunframe: a header without its blank line: %q", in)
+					}
+					v, ok := strings.CutPrefix(head, "Content-Length: ")
+					n, err := strconv.Atoi(v)
+					if !ok || err != nil || n > len(rest) {
+						ts.Fatalf("lspunframe: bad header %q", head)
+					}
+					b.WriteString(strings.ReplaceAll(rest[:n], ts.Getenv("WORK"), "$WORK"))
+					b.WriteString("\n")
+					in = rest[n:]
+				}
+				ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o666))
+			},
 			// exitcode N PROGRAM ARGS... runs PROGRAM like exec and
 			// checks that it exits with code N.
 			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -11,7 +11,7 @@ import (
 var keywords = map[string]bool{}
 
 func init() {
-	for _, k := range strings.Fields(`model import as const var bool pred action when skip policy nn
+	for _, k := range strings.Fields(`model import as const type var bool pred action when skip policy nn
 		trees rules table inputs outputs interface otherwise property start unsafe goal true false
 		min max abs if then else`) {
 		keywords[k] = true

@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,7 +11,7 @@ import (
 
 // ParseState reads a state in the form Model.FormatState writes:
 // space- or comma-separated name=value pairs, Booleans as true/false (or
-// 1/0). Variables not mentioned take their initial values; it is an error
+// 1/0), enum values by name (or index). Variables not mentioned take their initial values; it is an error
 // when such a variable has none, when a name is unknown (with a
 // suggestion), or when a value is out of range.
 func ParseState(m *symbolic.Model, text string) (symbolic.State, error) {
@@ -59,8 +60,13 @@ func parseValue(v *symbolic.Var, val string) (int, error) {
 		x = 1
 	case v.Bool && val == "false":
 		x = 0
+	case v.Values != nil && slices.Contains(v.Values, val):
+		x = v.Lo + slices.Index(v.Values, val)
 	default:
 		n, err := strconv.Atoi(val)
+		if err != nil && v.Values != nil {
+			return 0, fmt.Errorf("explicit: state: %s=%s: %s takes one of %s%s", v.Name, val, v.Name, strings.Join(v.Values, ", "), didYouMean(val, v.Values))
+		}
 		if err != nil {
 			if v.Bool {
 				return 0, fmt.Errorf("explicit: state: %s=%s: %s is a Boolean (true or false)", v.Name, val, v.Name)

@@ -1,0 +1,566 @@
+package lang
+
+// Analysis for editors (vigil lsp): the checker's diagnostics together with
+// what an editor asks about names: every declaration with a one-line
+// summary (a constant's folded value, a variable's range, a policy's
+// inputs and outputs), and every use of a name in the root file, resolved
+// to its declarations. Names resolve as the checker resolves them:
+// constants, variables, predicates and labels share one namespace over
+// the whole file set; policies and properties have a namespace each and
+// are named only by their declarations (and by the command line).
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// Namespace is the namespace a name lives in.
+type Namespace uint8
+
+const (
+	// NSNames holds constants, variables, predicates and action labels.
+	NSNames Namespace = iota
+	// NSPolicy holds policy names.
+	NSPolicy
+	// NSProperty holds property names.
+	NSProperty
+	// NSModel holds the model's name.
+	NSModel
+)
+
+// SymbolKind names what a declaration declares.
+type SymbolKind string
+
+// The kinds of declarations.
+const (
+	KindModel    SymbolKind = "model"
+	KindConst    SymbolKind = "constant"
+	KindVar      SymbolKind = "variable"
+	KindPred     SymbolKind = "predicate"
+	KindLabel    SymbolKind = "action label"
+	KindPolicy   SymbolKind = "policy"
+	KindProperty SymbolKind = "property"
+	KindType     SymbolKind = "enum type"
+	KindValue    SymbolKind = "enum value"
+	KindParam    SymbolKind = "parameter"
+	KindBound    SymbolKind = "bound variable"
+)
+
+// SymbolInfo is one declaration of the file set. A label has one
+// SymbolInfo per action declaring it.
+type SymbolInfo struct {
+	Kind SymbolKind
+	NS   Namespace
+	Name string
+	// Pos and NameEnd delimit the declared name; Start and End the whole
+	// declaration (End just after its last token). A name imported from
+	// a JANI model has Pos.File set to the model's path and no line.
+	Pos, NameEnd symbolic.Pos
+	Start, End   symbolic.Pos
+	// Detail is the declaration in one line, with folded values where the
+	// checker computed them: "const L = 12", "var pos : 0 .. 15 = 0".
+	Detail string
+	// Doc holds further lines: a policy's inputs and outputs, a
+	// property's clauses, a label's number of commands, the comments
+	// written next to the declaration.
+	Doc string
+	// Local symbols (an action schema's parameters) are visible from
+	// ScopeStart to ScopeEnd only, and hide global names there.
+	Local                bool
+	ScopeStart, ScopeEnd symbolic.Pos
+}
+
+// Ref is one occurrence of a name in the root file: a use, or the name at
+// its declaration.
+type Ref struct {
+	Name     string
+	NS       Namespace
+	Pos, End symbolic.Pos
+	Decl     bool // the name as declared
+}
+
+// Analysis is what Analyze learns about a root file.
+type Analysis struct {
+	// File is the root file's syntax tree, nil when it does not parse.
+	File *File
+	// Diags are the diagnostics of the whole file set, as vigil check
+	// reports them.
+	Diags Diagnostics
+	// Model is the lowered model, nil when there are errors.
+	Model *symbolic.Model
+	// Symbols are the declarations of the file set in declaration order
+	// (the names an imported JANI model declares first).
+	Symbols []*SymbolInfo
+	// Refs are the names in the root file, in source order.
+	Refs []Ref
+}
+
+// Analyze checks a root file whose text is in memory (its imports are
+// read from disk, relative to path) and indexes its names. It never
+// fails: what cannot be learnt is left out.
+func Analyze(path string, src []byte, opts Options) *Analysis {
+	l, c, m, diags := loadChecked(path, src, opts)
+	a := &Analysis{Diags: diags, Model: m}
+	for _, f := range l.files {
+		if f.Path == path {
+			a.File = f
+		}
+	}
+	checked := c != nil
+	if !checked {
+		// an error while loading (syntax, imports): index what parsed
+		c = newChecker(l.files, opts)
+		c.resolve()
+	}
+	a.symbols(c, checked)
+	if a.File != nil {
+		a.refs(a.File)
+	}
+	return a
+}
+
+// Lookup returns the declarations of name in namespace ns.
+func (a *Analysis) Lookup(ns Namespace, name string) []*SymbolInfo {
+	var out []*SymbolInfo
+	for _, s := range a.Symbols {
+		if s.NS == ns && s.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Resolve returns the declarations a reference names: a parameter whose
+// schema contains it, or else the global declarations of its name.
+func (a *Analysis) Resolve(r Ref) []*SymbolInfo {
+	var global []*SymbolInfo
+	for _, s := range a.Symbols {
+		if s.NS != r.NS || s.Name != r.Name {
+			continue
+		}
+		if !s.Local {
+			global = append(global, s)
+		} else if s.Pos.File == r.Pos.File && s.Encloses(r.Pos) {
+			return []*SymbolInfo{s}
+		}
+	}
+	return global
+}
+
+// IsLocal reports whether a reference names a local symbol (a
+// parameter), not a global one.
+func (a *Analysis) IsLocal(r Ref) bool {
+	syms := a.Resolve(r)
+	return len(syms) == 1 && syms[0].Local
+}
+
+// Encloses reports whether p is in a local symbol's scope.
+func (s *SymbolInfo) Encloses(p symbolic.Pos) bool {
+	after := p.Line > s.ScopeStart.Line || p.Line == s.ScopeStart.Line && p.Col >= s.ScopeStart.Col
+	before := p.Line < s.ScopeEnd.Line || p.Line == s.ScopeEnd.Line && p.Col <= s.ScopeEnd.Col
+	return after && before
+}
+
+// RefAt returns the reference that covers line and column (1-based, in
+// runes, as symbolic.Pos counts them) of the root file; a position just
+// after a name counts as on it.
+func (a *Analysis) RefAt(line, col int) (Ref, bool) {
+	i := sort.Search(len(a.Refs), func(i int) bool {
+		r := a.Refs[i]
+		return r.End.Line > line || r.End.Line == line && r.End.Col >= col
+	})
+	if i < len(a.Refs) {
+		r := a.Refs[i]
+		if r.Pos.Line == line && r.Pos.Col <= col && col <= r.End.Col {
+			return r, true
+		}
+	}
+	return Ref{}, false
+}
+
+// RefsTo returns the references in the root file to name in ns.
+func (a *Analysis) RefsTo(ns Namespace, name string) []Ref {
+	var out []Ref
+	for _, r := range a.Refs {
+		if r.NS == ns && r.Name == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// symbols lists the declarations; checked says whether the checker's
+// stages ran (so that constants are folded and ranges known).
+func (a *Analysis) symbols(c *checker, checked bool) {
+	// names an imported JANI model declares have no declaration in .spec
+	for _, s := range c.order {
+		if !s.imported {
+			continue
+		}
+		info := &SymbolInfo{Kind: KindVar, NS: NSNames, Name: s.name, Pos: s.pos, NameEnd: s.pos, Start: s.pos, End: s.pos}
+		switch s.kind {
+		case symConst:
+			info.Kind, info.Detail = KindConst, fmt.Sprintf("const %s = %d", s.name, s.value)
+		case symVar:
+			info.Detail = varDetail(s.name, s.isBool, s.lo, s.hi)
+		case symPred:
+			info.Kind, info.Detail = KindPred, "pred "+s.name
+		case symLabel:
+			info.Kind, info.Detail = KindLabel, "action "+s.name
+		}
+		info.Doc = "declared by " + c.janiName
+		a.Symbols = append(a.Symbols, info)
+	}
+	commands := map[string]int{} // by label and by family (schema.go)
+	for _, dr := range c.decls {
+		if d, ok := dr.d.(*ActionDecl); ok {
+			commands[d.Label.Name]++
+			if i := strings.IndexByte(d.Label.Name, '['); i > 0 {
+				commands[d.Label.Name[:i]]++
+			}
+		}
+	}
+	types := map[string]*TypeDecl{}
+	var decls []declRef // the files' declarations (c.decls has enum types expanded)
+	for _, f := range c.files {
+		for _, d := range f.Decls {
+			decls = append(decls, declRef{d, f})
+			if t, ok := d.(*TypeDecl); ok && types[t.Name.Name] == nil {
+				types[t.Name.Name] = t
+			}
+		}
+	}
+	for _, dr := range decls {
+		var info *SymbolInfo
+		add := func(kind SymbolKind, ns Namespace, id Ident, detail string) {
+			start, end := dr.d.declPos()
+			info = &SymbolInfo{Kind: kind, NS: ns, Name: id.Name, Pos: id.Pos, NameEnd: identEnd(id), Start: start, End: end, Detail: detail}
+		}
+		sym := func(name string, kind symKind) *symbol {
+			if s := c.syms[name]; s != nil && s.kind == kind {
+				return s
+			}
+			return nil
+		}
+		switch d := dr.d.(type) {
+		case *ModelDecl:
+			add(KindModel, NSModel, d.Name, "model "+d.Name.Name)
+		case *ConstDecl:
+			written := "const " + d.Name.Name + " = " + exprString(d.Value)
+			add(KindConst, NSNames, d.Name, written)
+			if s := sym(d.Name.Name, symConst); s != nil && s.cdecl == d && s.state == 2 {
+				info.Detail = fmt.Sprintf("const %s = %d", d.Name.Name, s.value)
+				if s.override != nil {
+					info.Doc = "set by -D " + d.Name.Name + "=" + *s.override + "; declared as " + written
+				} else if info.Detail != written {
+					info.Doc = "declared as " + written
+				}
+			}
+		case *TypeDecl:
+			names := make([]string, len(d.Values))
+			for i, v := range d.Values {
+				names[i] = v.Name
+			}
+			add(KindType, NSNames, d.Name, "type "+d.Name.Name+" = { "+strings.Join(names, ", ")+" }")
+			info.Doc = fmt.Sprintf("%d values; networks see a value's index (0 .. %d)", len(names), len(names)-1)
+			for i, v := range d.Values {
+				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindValue, NS: NSNames, Name: v.Name, Pos: v.Pos, NameEnd: identEnd(v),
+					Start: v.Pos, End: identEnd(v), Detail: fmt.Sprintf("%s : %s", v.Name, d.Name.Name),
+					Doc: fmt.Sprintf("value %d of %s = { %s }", i, d.Name.Name, strings.Join(names, ", "))})
+			}
+		case *VarDecl:
+			init := ""
+			if d.Init != nil {
+				init = " = " + exprString(d.Init)
+			}
+			if d.Type != nil {
+				add(KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+d.Type.Name+init)
+				if t := types[d.Type.Name]; t != nil {
+					names := make([]string, len(t.Values))
+					for i, v := range t.Values {
+						names[i] = v.Name
+					}
+					info.Doc = "one of " + strings.Join(names, ", ") + fmt.Sprintf(" (networks see 0 .. %d)", len(names)-1)
+				}
+				break
+			}
+			written := "var " + d.Name.Name + " : " + rangeText(d) + init
+			add(KindVar, NSNames, d.Name, written)
+			if s := sym(d.Name.Name, symVar); s != nil && s.vdecl == d && checked && !s.bad && !d.Bool {
+				info.Detail = fmt.Sprintf("var %s : %d .. %d%s", d.Name.Name, s.lo, s.hi, init)
+				info.Doc = fmt.Sprintf("%d values", int64(s.hi)-int64(s.lo)+1)
+				if info.Detail != written {
+					info.Doc += "; declared as " + written
+				}
+			}
+		case *PredDecl:
+			add(KindPred, NSNames, d.Name, "pred "+d.Name.Name+" = "+exprString(d.Cond))
+		case *ActionDecl:
+			add(KindLabel, NSNames, d.Label, actionHead(d))
+			if n := commands[d.Label.Name]; n == 1 {
+				info.Doc = "1 command"
+			} else {
+				info.Doc = fmt.Sprintf("%d commands", n)
+			}
+			if d.Params != nil || d.Index != nil {
+				info.Doc += fmt.Sprintf(" of labels %s[...] in all its declarations", d.Label.Name)
+			}
+			for _, pm := range d.Params {
+				start, end := d.declPos()
+				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindParam, NS: NSNames, Name: pm.Name.Name, Pos: pm.Name.Pos, NameEnd: identEnd(pm.Name),
+					Start: pm.Name.Pos, End: pm.Hi.End, Detail: pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi),
+					Doc: "a parameter of action " + d.Label.Name, Local: true, ScopeStart: start, ScopeEnd: end})
+			}
+		case *PolicyDecl:
+			detail := "policy " + d.Kind.Name + " " + d.Name.Name
+			if d.HasFile {
+				detail += " " + quote(d.File)
+			}
+			add(KindPolicy, NSPolicy, d.Name, detail)
+			info.Doc = policyDoc(d)
+		case *PropertyDecl:
+			add(KindProperty, NSProperty, d.Name, "property "+d.Name.Name)
+			var lines []string
+			for _, cl := range d.Clauses {
+				lines = append(lines, cl.Kind+" "+exprString(cl.Cond))
+			}
+			info.Doc = strings.Join(lines, "\n")
+		}
+		if info == nil {
+			continue
+		}
+		if doc := commentsFor(dr.file, info.Start, info.End); doc != "" {
+			if info.Doc != "" {
+				info.Doc += "\n\n"
+			}
+			info.Doc += doc
+		}
+		a.Symbols = append(a.Symbols, info)
+	}
+}
+
+func rangeText(d *VarDecl) string {
+	if d.Type != nil {
+		return d.Type.Name
+	}
+	if d.Bool || d.Lo == nil || d.Hi == nil {
+		return "bool"
+	}
+	return exprString(d.Lo) + " .. " + exprString(d.Hi)
+}
+
+// varDetail writes a variable's declaration with its folded range.
+func varDetail(name string, isBool bool, lo, hi int) string {
+	if isBool {
+		return "var " + name + " : bool"
+	}
+	return fmt.Sprintf("var %s : %d .. %d", name, lo, hi)
+}
+
+// policyDoc lists a policy's inputs and outputs (a rules policy's outputs
+// are the labels its rules name, in order of first appearance).
+func policyDoc(d *PolicyDecl) string {
+	var lines []string
+	var ruleLabels []string
+	seen := map[string]bool{}
+	for _, it := range d.Items {
+		switch it.Kind {
+		case ItemInputs:
+			var in []string
+			for _, e := range it.Inputs {
+				in = append(in, exprString(e))
+			}
+			lines = append(lines, fmt.Sprintf("inputs (%d): %s", len(in), strings.Join(in, ", ")))
+		case ItemOutputs:
+			var out []string
+			for _, o := range it.Outputs {
+				out = append(out, o.Name)
+			}
+			lines = append(lines, fmt.Sprintf("outputs (%d): %s", len(out), strings.Join(out, ", ")))
+		case ItemInterface:
+			lines = append(lines, "interface "+quote(it.Interface)+" (inputs and outputs)")
+		case ItemWhen, ItemOtherwise:
+			if !seen[it.Label.Name] {
+				seen[it.Label.Name] = true
+				ruleLabels = append(ruleLabels, it.Label.Name)
+			}
+		}
+	}
+	if len(ruleLabels) > 0 {
+		lines = append(lines, fmt.Sprintf("outputs (%d): %s", len(ruleLabels), strings.Join(ruleLabels, ", ")))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// commentsFor returns the comments on the lines just above a declaration
+// (a block with no blank line between it and the declaration) and those
+// on its last line, without their comment markers.
+func commentsFor(f *File, start, end symbolic.Pos) string {
+	if f == nil {
+		return ""
+	}
+	var above, after []string
+	next := start.Line
+	for i := len(f.Comments) - 1; i >= 0; i-- {
+		cm := f.Comments[i]
+		if cm.Pos.Line >= start.Line {
+			if cm.Pos.Line == end.Line && cm.Pos.Col >= end.Col {
+				after = append([]string{commentText(cm.Text)}, after...)
+			}
+			continue
+		}
+		if cm.EndLine != next-1 || !onlySpaceBefore(f, cm.Pos) {
+			break
+		}
+		above = append([]string{commentText(cm.Text)}, above...)
+		next = cm.Pos.Line
+	}
+	return strings.TrimSpace(strings.Join(append(above, after...), "\n"))
+}
+
+func onlySpaceBefore(f *File, p symbolic.Pos) bool {
+	if p.Line < 1 || p.Line > len(f.Lines) {
+		return false
+	}
+	r := []rune(f.Lines[p.Line-1])
+	return p.Col-1 <= len(r) && strings.TrimSpace(string(r[:p.Col-1])) == ""
+}
+
+func commentText(s string) string {
+	if strings.HasPrefix(s, "//") {
+		return strings.TrimSpace(s[2:])
+	}
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "/*"), "*/")
+	return strings.TrimSpace(s)
+}
+
+func (a *Analysis) refs(f *File) {
+	a.Refs = make([]Ref, 0, len(f.tokPos)/2) // names are about half the tokens
+	add := func(id Ident, ns Namespace, decl bool) {
+		if id.Name == "" {
+			return
+		}
+		a.Refs = append(a.Refs, Ref{Name: id.Name, NS: ns, Pos: id.Pos, End: identEnd(id), Decl: decl})
+	}
+	var expr func(e *Expr)
+	expr = func(e *Expr) {
+		if e == nil {
+			return
+		}
+		switch e.Kind {
+		case EName:
+			a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: e.End})
+		case EQuant:
+			v := e.Args[0]
+			a.Refs = append(a.Refs, Ref{Name: v.Text, NS: NSNames, Pos: v.Pos, End: v.End, Decl: true})
+			a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindBound, NS: NSNames, Name: v.Text, Pos: v.Pos, NameEnd: v.End,
+				Start: v.Pos, End: e.Args[2].End, Detail: v.Text + " in " + exprString(e.Args[1]) + " .. " + exprString(e.Args[2]),
+				Doc: "bound by " + e.Op, Local: true, ScopeStart: e.Pos, ScopeEnd: e.End})
+			for _, x := range e.Args[1:] {
+				expr(x)
+			}
+		default:
+			for _, x := range e.Args {
+				expr(x)
+			}
+		}
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ModelDecl:
+			add(d.Name, NSModel, true)
+		case *ConstDecl:
+			add(d.Name, NSNames, true)
+			expr(d.Value)
+		case *TypeDecl:
+			add(d.Name, NSNames, true)
+			for _, v := range d.Values {
+				add(v, NSNames, true)
+			}
+		case *VarDecl:
+			add(d.Name, NSNames, true)
+			if d.Type != nil {
+				add(*d.Type, NSNames, false)
+			} else {
+				expr(d.Lo)
+				expr(d.Hi)
+			}
+			expr(d.Init)
+		case *PredDecl:
+			add(d.Name, NSNames, true)
+			expr(d.Cond)
+		case *ActionDecl:
+			add(d.Label, NSNames, true)
+			for _, e := range d.Index {
+				expr(e)
+			}
+			for _, pm := range d.Params {
+				add(pm.Name, NSNames, true)
+				expr(pm.Lo)
+				expr(pm.Hi)
+			}
+			expr(d.Guard)
+			for _, o := range d.Outcomes {
+				for _, as := range o.Assigns {
+					add(as.Var, NSNames, false)
+					expr(as.Value)
+				}
+			}
+		case *PolicyDecl:
+			add(d.Name, NSPolicy, true)
+			for _, it := range d.Items {
+				for _, e := range it.Inputs {
+					expr(e)
+				}
+				for j, o := range it.Outputs {
+					add(o, NSNames, false)
+					if it.OutputIdx != nil {
+						for _, e := range it.OutputIdx[j] {
+							expr(e)
+						}
+					}
+				}
+				expr(it.When)
+				if it.Kind == ItemWhen || it.Kind == ItemOtherwise {
+					add(it.Label, NSNames, false)
+					for _, e := range it.LabelIdx {
+						expr(e)
+					}
+				}
+			}
+		case *PropertyDecl:
+			add(d.Name, NSProperty, true)
+			for _, cl := range d.Clauses {
+				expr(cl.Cond)
+			}
+		}
+	}
+	less := func(i, j int) bool {
+		p, q := a.Refs[i].Pos, a.Refs[j].Pos
+		return p.Line < q.Line || p.Line == q.Line && p.Col < q.Col
+	}
+	if !sort.SliceIsSorted(a.Refs, less) { // the walk above is in source order but for odd layouts
+		sort.SliceStable(a.Refs, less)
+	}
+}
+
+// Keywords returns the language's reserved words (spec.md, "Lexical
+// structure"), sorted.
+func Keywords() []string {
+	out := make([]string, 0, len(keywords))
+	for k := range keywords {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ContextualKeywords returns the words that are keywords only where the
+// grammar expects them, and names elsewhere: the quantifiers (when a name
+// follows) and the `in` of schema parameters and quantifiers.
+func ContextualKeywords() []string {
+	return []string{"count", "exists", "forall", "in", "sum"}
+}

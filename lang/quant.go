@@ -1,0 +1,417 @@
+package lang
+
+// Quantifiers and aggregates: `forall k in LO .. HI: C`, `exists`,
+// `sum k in LO .. HI: E` and `count k in LO .. HI: C`. Like schemas
+// (schema.go) they are expanded before the checker's stages, which never
+// see them: forall into a conjunction of C with k replaced by each value
+// (true when the range is empty), exists into a disjunction (false), sum
+// into a sum (0), count into a sum of `if C then 1 else 0` (0). The terms
+// are combined as a balanced tree, so that expansion adds only log2(n) to
+// an expression's depth. They run after schemas, so a quantifier's bounds
+// may use the parameters of its action schema and the names bound by
+// enclosing quantifiers.
+//
+// The bounds are constant integer expressions: literals, constants
+// (including -D values, enum values and a JANI model's constants),
+// + - * /, min, max and abs. They are folded here, by the same arithmetic
+// as the checker's (overflow is an error, / rounds toward negative
+// infinity), before the checker runs.
+
+import (
+	"strconv"
+
+	"vigil/symbolic"
+)
+
+// MaxQuantTerms bounds the terms the quantifiers of one expression expand
+// to, nested ones multiplied.
+const MaxQuantTerms = 100_000
+
+type quants struct {
+	c      *checker
+	consts map[string]*ConstDecl
+	state  map[string]int // 1 evaluating, 2 done, 3 bad
+	values map[string]int
+	names  map[string]bool // declared names, which bound names may not take
+	terms  int             // of the current top-level expression
+	failed bool            // an error in the current top-level expression
+}
+
+// quantPrepare expands the quantifiers of the checker's declarations.
+func (c *checker) quantPrepare() {
+	any := false
+	for _, f := range c.files {
+		any = any || f.quants
+	}
+	if !any {
+		return
+	}
+	q := &quants{c: c, consts: map[string]*ConstDecl{}, state: map[string]int{}, values: map[string]int{}, names: map[string]bool{}}
+	for _, dr := range c.decls {
+		switch d := dr.d.(type) {
+		case *ConstDecl:
+			if q.consts[d.Name.Name] == nil {
+				q.consts[d.Name.Name] = d
+			}
+			q.names[d.Name.Name] = true
+		case *VarDecl:
+			q.names[d.Name.Name] = true
+		case *PredDecl:
+			q.names[d.Name.Name] = true
+		case *ActionDecl:
+			q.names[d.Label.Name] = true
+		}
+	}
+	if c.jani != nil {
+		for _, k := range c.jani.Consts {
+			q.state[k.Name], q.values[k.Name] = 2, k.Value
+			q.names[k.Name] = true
+		}
+		for _, v := range c.jani.Vars {
+			q.names[v.Name] = true
+		}
+	}
+	for i, dr := range c.decls {
+		if nd := q.decl(dr.d); nd != dr.d {
+			c.decls[i].d = nd
+			c.fileOf[nd] = dr.file
+		}
+	}
+}
+
+// decl returns d with its expressions expanded (d itself when it has no
+// quantifier).
+func (q *quants) decl(d Decl) Decl {
+	x := q.top
+	switch d := d.(type) {
+	case *ConstDecl:
+		if v := x(d.Value); v != d.Value {
+			cp := *d
+			cp.Value = v
+			return &cp
+		}
+	case *VarDecl:
+		lo, hi, init := x(d.Lo), x(d.Hi), x(d.Init)
+		if lo != d.Lo || hi != d.Hi || init != d.Init {
+			cp := *d
+			cp.Lo, cp.Hi, cp.Init = lo, hi, init
+			return &cp
+		}
+	case *PredDecl:
+		if v := x(d.Cond); v != d.Cond {
+			cp := *d
+			cp.Cond = v
+			return &cp
+		}
+	case *ActionDecl:
+		cp := *d
+		changed := false
+		cp.Guard = x(d.Guard)
+		changed = cp.Guard != d.Guard
+		cp.Outcomes = make([]*OutcomeNode, len(d.Outcomes))
+		for i, o := range d.Outcomes {
+			cp.Outcomes[i] = o
+			var assigns []*AssignNode
+			for j, as := range o.Assigns {
+				v := x(as.Value)
+				if v != as.Value && assigns == nil {
+					assigns = append(make([]*AssignNode, 0, len(o.Assigns)), o.Assigns[:j]...)
+				}
+				if assigns != nil {
+					assigns = append(assigns, &AssignNode{Pos: as.Pos, Var: as.Var, Value: v})
+				}
+			}
+			if assigns != nil {
+				oc := *o
+				oc.Assigns = assigns
+				cp.Outcomes[i], changed = &oc, true
+			}
+		}
+		if changed {
+			return &cp
+		}
+	case *PolicyDecl:
+		var items []*PolicyItem
+		for i, it := range d.Items {
+			cp := *it
+			cp.When = x(it.When)
+			changed := cp.When != it.When
+			if it.Inputs != nil {
+				cp.Inputs = make([]*Expr, len(it.Inputs))
+				for j, e := range it.Inputs {
+					cp.Inputs[j] = x(e)
+					changed = changed || cp.Inputs[j] != e
+				}
+			}
+			if changed && items == nil {
+				items = append(make([]*PolicyItem, 0, len(d.Items)), d.Items[:i]...)
+			}
+			if items != nil {
+				if changed {
+					items = append(items, &cp)
+				} else {
+					items = append(items, it)
+				}
+			}
+		}
+		if items != nil {
+			cp := *d
+			cp.Items = items
+			return &cp
+		}
+	case *PropertyDecl:
+		var clauses []*PropClause
+		for i, cl := range d.Clauses {
+			v := x(cl.Cond)
+			if v != cl.Cond && clauses == nil {
+				clauses = append(make([]*PropClause, 0, len(d.Clauses)), d.Clauses[:i]...)
+			}
+			if clauses != nil {
+				clauses = append(clauses, &PropClause{span: cl.span, Kind: cl.Kind, Cond: v})
+			}
+		}
+		if clauses != nil {
+			cp := *d
+			cp.Clauses = clauses
+			return &cp
+		}
+	}
+	return d
+}
+
+// top expands one top-level expression.
+func (q *quants) top(e *Expr) *Expr {
+	if e == nil {
+		return nil
+	}
+	q.terms, q.failed = 0, false
+	return q.expand(e)
+}
+
+// expand returns e with its quantifiers expanded, sharing what has none.
+func (q *quants) expand(e *Expr) *Expr {
+	if e.Kind == EQuant {
+		return q.quant(e)
+	}
+	var args []*Expr
+	for i, a := range e.Args {
+		b := q.expand(a)
+		if b != a && args == nil {
+			args = append(make([]*Expr, 0, len(e.Args)), e.Args[:i]...)
+		}
+		if args != nil {
+			args = append(args, b)
+		}
+	}
+	if args == nil {
+		return e
+	}
+	return &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, height: e.height}
+}
+
+// empty is what a quantifier over no values is (and what stands in for
+// one whose error is reported).
+func empty(e *Expr) *Expr {
+	switch e.Op {
+	case "forall":
+		return &Expr{Kind: EBool, Text: "true", Pos: e.Pos, End: e.End}
+	case "exists":
+		return &Expr{Kind: EBool, Text: "false", Pos: e.Pos, End: e.End}
+	}
+	return &Expr{Kind: EInt, Text: "0", Pos: e.Pos, End: e.End}
+}
+
+func (q *quants) quant(e *Expr) *Expr {
+	c := q.c
+	v := e.Args[0]
+	if q.failed {
+		return empty(e)
+	}
+	if v.Kind != EName {
+		c.errorf(e.Pos, e.End, "E0704", "the name %s quantifies over is already bound (a parameter of its action, or an enclosing quantifier's name); choose another", exprString(v))
+		q.failed = true
+		return empty(e)
+	}
+	if q.names[v.Text] || keywords[v.Text] {
+		c.errorf(v.Pos, v.End, "E0704", "%s %s: %s is a declared name or a keyword; choose another name for the quantifier's variable", e.Op, v.Text, v.Text)
+		q.failed = true
+		return empty(e)
+	}
+	lo, ok1 := q.eval(e.Args[1], e.Op)
+	hi, ok2 := q.eval(e.Args[2], e.Op)
+	if !ok1 || !ok2 {
+		q.failed = true
+		return empty(e)
+	}
+	if hi < lo {
+		return empty(e)
+	}
+	n := hi - lo + 1
+	if n <= 0 || q.terms+n > MaxQuantTerms || q.terms+n < q.terms {
+		c.errorf(e.Pos, e.End, "E0704", "the quantifiers of this expression expand to more than %d terms (this one to %d); narrow their ranges", MaxQuantTerms, uint(hi-lo)+1)
+		q.failed = true
+		return empty(e)
+	}
+	q.terms += n
+	terms := make([]*Expr, 0, n)
+	sub := map[string]int{}
+	body := e.Args[3]
+	for k := lo; ; k++ {
+		sub[v.Text] = k
+		t := q.expand(substitute(body, sub))
+		if q.failed {
+			return empty(e)
+		}
+		if e.Op == "count" {
+			one := &Expr{Kind: EInt, Text: "1", Pos: body.Pos, End: body.End}
+			zero := &Expr{Kind: EInt, Text: "0", Pos: body.Pos, End: body.End}
+			t = &Expr{Kind: EIf, Args: []*Expr{t, one, zero}, Pos: body.Pos, End: body.End, height: t.height + 1}
+			t = &Expr{Kind: EParen, Args: []*Expr{t}, Pos: body.Pos, End: body.End, height: t.height + 1}
+		}
+		terms = append(terms, t)
+		if k == hi {
+			break
+		}
+	}
+	op := map[string]string{"forall": "&&", "exists": "||", "sum": "+", "count": "+"}[e.Op]
+	if len(terms) == 1 {
+		// with the neutral element, so that the expansion has the
+		// quantifier's type (a condition, or an integer) even for one term
+		terms = append(terms, empty(e))
+	}
+	out := balance(terms, op)
+	return &Expr{Kind: EParen, Args: []*Expr{out}, Pos: e.Pos, End: e.End, height: out.height + 1}
+}
+
+// balance combines terms with a left-associative operator as a balanced
+// tree (the operators are associative, so the value is the same).
+func balance(terms []*Expr, op string) *Expr {
+	if len(terms) == 1 {
+		return terms[0]
+	}
+	m := len(terms) / 2
+	a, b := balance(terms[:m], op), balance(terms[m:], op)
+	return &Expr{Kind: EBin, Op: op, Args: []*Expr{a, b}, Pos: a.Pos, End: b.End, height: max(a.height, b.height) + 1}
+}
+
+// eval folds a quantifier's bound.
+func (q *quants) eval(e *Expr, op string) (int, bool) {
+	c := q.c
+	switch e.Kind {
+	case EInt:
+		v, err := strconv.Atoi(e.Text)
+		if err != nil {
+			c.errorf(e.Pos, e.End, "E0303", "integer %s is too large", e.Text)
+			return 0, false
+		}
+		return v, true
+	case EParen:
+		return q.eval(e.Args[0], op)
+	case ENeg:
+		v, ok := q.eval(e.Args[0], op)
+		if ok && v == -v && v != 0 {
+			c.errorf(e.Pos, e.End, "E0303", "integer overflow in -%d", v)
+			return 0, false
+		}
+		return -v, ok
+	case EName:
+		return q.constant(e, op)
+	case ECall:
+		if e.Op == "abs" && len(e.Args) == 1 || e.Op != "abs" && len(e.Args) == 2 {
+			var vs []int
+			for _, a := range e.Args {
+				v, ok := q.eval(a, op)
+				if !ok {
+					return 0, false
+				}
+				vs = append(vs, v)
+			}
+			switch e.Op {
+			case "min":
+				return min(vs[0], vs[1]), true
+			case "max":
+				return max(vs[0], vs[1]), true
+			}
+			if vs[0] < 0 && vs[0] == -vs[0] {
+				c.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
+				return 0, false
+			}
+			return max(vs[0], -vs[0]), true
+		}
+	case EBin:
+		a, ok1 := q.eval(e.Args[0], op)
+		if !ok1 {
+			return 0, false
+		}
+		b, ok2 := q.eval(e.Args[1], op)
+		if !ok2 {
+			return 0, false
+		}
+		var v int
+		ok := true
+		switch e.Op {
+		case "+":
+			v, ok = addOK(a, b)
+		case "-":
+			if b == -b && b != 0 {
+				ok = false
+			} else {
+				v, ok = addOK(a, -b)
+			}
+		case "*":
+			v, ok = mulOK(a, b)
+		case "/":
+			if b <= 0 {
+				c.errorf(e.Args[1].Pos, e.Args[1].End, "E0205", "division by %d: the divisor must be a positive constant", b)
+				return 0, false
+			}
+			v = symbolic.FloorDiv(a, b)
+		default:
+			c.errorf(e.Pos, e.End, "E0207", "the bounds of %s are integers, not the condition %s", op, exprString(e))
+			return 0, false
+		}
+		if !ok {
+			c.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
+		}
+		return v, ok
+	}
+	c.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant integer expressions (constants, + - * /, min, max, abs), not %s", op, exprString(e))
+	return 0, false
+}
+
+// constant folds a name in a bound: a constant, as the checker will.
+func (q *quants) constant(e *Expr, op string) (int, bool) {
+	c := q.c
+	name := e.Text
+	switch q.state[name] {
+	case 2:
+		return q.values[name], true
+	case 1, 3:
+		return 0, false // a cycle: the consts stage reports it
+	}
+	d := q.consts[name]
+	if d == nil {
+		what := "undeclared"
+		if q.names[name] {
+			what = "not a constant"
+		}
+		c.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant expressions; %s is %s", op, name, what)
+		return 0, false
+	}
+	q.state[name] = 1
+	var v int
+	ok := true
+	if s, set := c.opts.Defines[name]; set {
+		var err error
+		v, err = strconv.Atoi(s)
+		ok = err == nil // the consts stage reports a bad -D
+	} else {
+		v, ok = q.eval(d.Value, op)
+	}
+	if !ok {
+		q.state[name] = 3
+		return 0, false
+	}
+	q.state[name], q.values[name] = 2, v
+	return v, true
+}

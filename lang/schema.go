@@ -1,0 +1,668 @@
+package lang
+
+// Action schemas: `action move(b in 0 .. N-1, to in 0 .. N) when ... -> ...`
+// declares one command per parameter tuple, of label `move[b,to]` with the
+// values written in (`move[0,3]`), the parameters read as constants in the
+// guard and the outcomes. `action move[0, 3] ...` declares one such label
+// directly (it is how the lowered model prints). Policies name labels
+// (`move[0, 3]`, constant indices), whole families (`move`: all its labels)
+// or slices (`outputs move[*, 3]`), always in row-major order: the labels
+// of a family sorted by their index tuples.
+//
+// Like enums (enum.go), schemas cost the checker's stages nothing: before
+// they run, schemaPrepare replaces each schema by its commands and each
+// policy that names families by one that names labels. The parameter
+// ranges and label indices are constant expressions; literals are read
+// directly, others folded by a second checker on a fresh parse of the
+// same files (stages resolve and consts only), whose diagnostics about
+// those expressions are kept. Expanded
+// commands share every subexpression that mentions no parameter, so a
+// mistake there is reported once, not once per command.
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// MaxExpansion is the most commands one schema may expand to.
+const MaxExpansion = 100_000
+
+// family is every label of one name that has an index: a schema's
+// and those declared as `action move[0, 3]`.
+type family struct {
+	name   string
+	arity  int
+	pos    symbolic.Pos // the first declaration
+	tuples map[string][]int
+	params []*Param // of the first schema, for messages
+	ranges [][2]int
+}
+
+// sorted returns the family's index tuples in row-major order.
+func (f *family) sorted() [][]int {
+	out := make([][]int, 0, len(f.tuples))
+	for _, t := range f.tuples {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		for k := range a {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return false
+	})
+	return out
+}
+
+// labelName is the label of one tuple: move[0,3].
+func labelName(name string, t []int) string {
+	var b strings.Builder
+	b.WriteString(name)
+	b.WriteByte('[')
+	for i, v := range t {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(v))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// usesSchemas reports whether the files declare or name indexed labels.
+func (c *checker) usesSchemas() bool {
+	for _, dr := range c.decls {
+		switch d := dr.d.(type) {
+		case *ActionDecl:
+			if d.Params != nil || d.Index != nil {
+				return true
+			}
+		case *PolicyDecl:
+			for _, it := range d.Items {
+				if it.OutputIdx != nil || it.LabelIdx != nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// schemaPrepare expands schemas and indexed label references in the
+// checker's declaration list (see the file comment).
+func (c *checker) schemaPrepare() {
+	if !c.usesSchemas() {
+		return
+	}
+	s := &schemas{c: c, fams: map[string]*family{}}
+	s.expand()
+	if s.c2 != nil {
+		for _, d := range s.c2.diags[s.mark:] {
+			if d.Severity == Error {
+				c.errs++
+			}
+			c.diags = append(c.diags, d)
+		}
+	}
+}
+
+type schemas struct {
+	c     *checker
+	fams  map[string]*family
+	plain map[string]symbolic.Pos // labels declared without an index
+	names map[string]declName     // the top-level names, for parameters
+
+	// the folding checker, built when a constant expression is more than
+	// a literal, on a fresh parse (the checker's memo lives in the syntax
+	// tree, and this one must not leave its marks there): twin maps each
+	// declaration to its copy, mark is where its own diagnostics start
+	c2   *checker
+	twin map[Decl]Decl
+	mark int
+}
+
+// folder builds the folding checker (stages resolve and consts).
+func (s *schemas) folder() bool {
+	if s.c2 != nil {
+		return true
+	}
+	c := s.c
+	var files2 []*File
+	s.twin = map[Decl]Decl{}
+	for _, f := range c.files {
+		f2, _ := Parse(f.Path, f.Src)
+		if f2 == nil || len(f2.Decls) != len(f.Decls) {
+			return false // cannot happen: the same text parsed before
+		}
+		files2 = append(files2, f2)
+		for i, d := range f.Decls {
+			s.twin[d] = f2.Decls[i]
+		}
+	}
+	c2 := newChecker(files2, c.opts)
+	c2.jani, c2.janiName = c.jani, c.janiName
+	c2.errs = -1 << 30 // never capped: its errors are the checker's
+	c2.enumPrepare()
+	c2.quantPrepare() // its errors are discarded: the checker reports them
+	c2.resolve()
+	c2.consts()
+	s.c2, s.mark = c2, len(c2.diags)
+	return true
+}
+
+// fold folds the constant expression e of declaration d; pick finds the
+// same expression in d's twin. Literals need no folding checker.
+func (s *schemas) fold(e *Expr, d Decl, pick func(Decl) *Expr, what string) (int, bool) {
+	if v, ok := literal(e); ok {
+		return v, true
+	}
+	if !s.folder() {
+		return 0, false
+	}
+	d2 := s.twin[d]
+	if d2 == nil {
+		return 0, false
+	}
+	e2 := pick(d2)
+	if e2 == nil {
+		return 0, false
+	}
+	return s.c2.constExpr(e2, what)
+}
+
+// literal reads an integer literal, possibly negated or in parentheses.
+func literal(e *Expr) (int, bool) {
+	switch {
+	case e == nil:
+	case e.Kind == EInt:
+		v, err := strconv.Atoi(e.Text)
+		return v, err == nil
+	case e.Kind == ENeg || e.Kind == EParen:
+		if v, ok := literal(e.Args[0]); ok {
+			if e.Kind == ENeg {
+				return -v, v != math.MinInt
+			}
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+func (s *schemas) expand() {
+	c := s.c
+	s.plain = map[string]symbolic.Pos{}
+	out := make([]declRef, 0, len(c.decls))
+	// first pass: families and their tuples, commands
+	expanded := map[Decl][]Decl{}
+	for _, dr := range c.decls {
+		d, ok := dr.d.(*ActionDecl)
+		if !ok {
+			continue
+		}
+		switch {
+		case d.Params != nil:
+			expanded[d] = s.schema(d)
+		case d.Index != nil:
+			expanded[d] = s.concrete(d)
+		default:
+			if _, ok := s.plain[d.Label.Name]; !ok {
+				s.plain[d.Label.Name] = d.Label.Pos
+			}
+		}
+	}
+	for name, f := range s.fams {
+		if p, ok := s.plain[name]; ok {
+			c.errorf(p, p, "E0702", "label %s is declared without an index here and as a family of %d-index labels at %s; give them different names", name, f.arity, f.pos)
+		}
+	}
+	for _, dr := range c.decls {
+		switch d := dr.d.(type) {
+		case *ActionDecl:
+			if ex, ok := expanded[d]; ok {
+				for _, e := range ex {
+					out = append(out, declRef{e, dr.file})
+					c.fileOf[e] = dr.file
+				}
+				continue
+			}
+		case *PolicyDecl:
+			if p := s.policy(d); p != d {
+				out = append(out, declRef{p, dr.file})
+				c.fileOf[p] = dr.file
+				continue
+			}
+		}
+		out = append(out, dr)
+	}
+	c.decls = out
+}
+
+// family returns the family of name, creating it with the given arity;
+// it reports a declaration whose arity differs.
+func (s *schemas) family(id Ident, arity int) *family {
+	f := s.fams[id.Name]
+	if f == nil {
+		f = &family{name: id.Name, arity: arity, pos: id.Pos, tuples: map[string][]int{}}
+		s.fams[id.Name] = f
+		return f
+	}
+	if f.arity != arity {
+		s.c.errorf(id.Pos, identEnd(id), "E0702", "%s has %d indices here but %d at %s", id.Name, arity, f.arity, f.pos)
+		return nil
+	}
+	return f
+}
+
+// schema expands one action schema into its commands.
+func (s *schemas) schema(d *ActionDecl) []Decl {
+	c := s.c
+	ranges := make([][2]int, len(d.Params))
+	ok := true
+	seen := map[string]bool{}
+	for i, pm := range d.Params {
+		if seen[pm.Name.Name] {
+			c.errorf(pm.Name.Pos, identEnd(pm.Name), "E0703", "parameter %s of %s is declared twice", pm.Name.Name, d.Label.Name)
+			ok = false
+		}
+		seen[pm.Name.Name] = true
+		if keywords[pm.Name.Name] {
+			c.errorf(pm.Name.Pos, identEnd(pm.Name), "E0103", "%q is a keyword and cannot name a parameter", pm.Name.Name)
+			ok = false
+		} else if kind, at, clash := s.declared(pm.Name.Name); clash {
+			c.errorf(pm.Name.Pos, identEnd(pm.Name), "E0703", "parameter %s of %s has the name of the %s at %s; rename the parameter", pm.Name.Name, d.Label.Name, kind, at)
+			ok = false
+		}
+		lo, ok1 := s.fold(pm.Lo, d, func(t Decl) *Expr { return t.(*ActionDecl).Params[i].Lo }, "the lower bound of parameter "+pm.Name.Name)
+		hi, ok2 := s.fold(pm.Hi, d, func(t Decl) *Expr { return t.(*ActionDecl).Params[i].Hi }, "the upper bound of parameter "+pm.Name.Name)
+		if !ok1 || !ok2 {
+			ok = false
+			continue
+		}
+		ranges[i] = [2]int{lo, hi}
+	}
+	f := s.family(d.Label, len(d.Params))
+	if !ok || f == nil {
+		c.badDecl[d] = true
+		return nil
+	}
+	if f.params == nil {
+		f.params, f.ranges = d.Params, ranges
+	}
+	count := 1
+	var sizes []string
+	for i, r := range ranges {
+		n := r[1] - r[0] + 1
+		if n <= 0 {
+			pm := d.Params[i]
+			c.diags = append(c.diags, Diagnostic{Pos: pm.Lo.Pos, End: endCol(pm.Lo.Pos, pm.Hi.End), Severity: Warning, Code: "W0701",
+				Msg:  fmt.Sprintf("parameter %s ranges over %d .. %d, which is empty: action %s makes no command", pm.Name.Name, r[0], r[1], d.Label.Name),
+				Line: lineOf(c.fileOf[d], pm.Lo.Pos)})
+			return []Decl{}
+		}
+		sizes = append(sizes, strconv.Itoa(n))
+		if count > MaxExpansion/n+1 {
+			count = MaxExpansion + 1
+		} else {
+			count *= n
+		}
+	}
+	if count > MaxExpansion {
+		total := "more than " + strconv.Itoa(MaxExpansion)
+		if exact, ok := product(ranges); ok {
+			total = strconv.FormatInt(exact, 10)
+		}
+		c.errorf(d.Label.Pos, identEnd(d.Label), "E0701", "action %s expands to %s commands (%s values of its parameters), more than the limit of %d; narrow the parameter ranges", d.Label.Name, total, strings.Join(sizes, " x "), MaxExpansion)
+		c.badDecl[d] = true
+		return nil
+	}
+	out := make([]Decl, 0, count)
+	tuple := make([]int, len(ranges))
+	for i := range ranges {
+		tuple[i] = ranges[i][0]
+	}
+	sub := make(map[string]int, len(d.Params))
+	for {
+		for i, pm := range d.Params {
+			sub[pm.Name.Name] = tuple[i]
+		}
+		t := append([]int(nil), tuple...)
+		name := labelName(d.Label.Name, t)
+		f.tuples[name] = t
+		a := &ActionDecl{span: d.span, Label: Ident{Name: name, Pos: d.Label.Pos}, Guard: substitute(d.Guard, sub)}
+		for _, o := range d.Outcomes {
+			a.Outcomes = append(a.Outcomes, substituteOutcome(o, sub))
+		}
+		out = append(out, a)
+		// row-major: the last parameter fastest
+		k := len(tuple) - 1
+		for k >= 0 && tuple[k] == ranges[k][1] {
+			tuple[k] = ranges[k][0]
+			k--
+		}
+		if k < 0 {
+			break
+		}
+		tuple[k]++
+	}
+	return out
+}
+
+// product is the exact number of tuples, when it fits in an int64.
+func product(ranges [][2]int) (int64, bool) {
+	p := int64(1)
+	for _, r := range ranges {
+		n := int64(r[1]) - int64(r[0]) + 1
+		if n > 0 && p > (1<<62)/n {
+			return 0, false
+		}
+		p *= n
+	}
+	return p, true
+}
+
+func endCol(p, end symbolic.Pos) int {
+	if end.Line == p.Line && end.Col > p.Col {
+		return end.Col
+	}
+	return 0
+}
+
+func lineOf(f *File, p symbolic.Pos) string {
+	if f != nil && p.Line >= 1 && p.Line <= len(f.Lines) {
+		return f.Lines[p.Line-1]
+	}
+	return ""
+}
+
+// declared says whether name is declared at the top level (a constant,
+// variable, predicate, label, enum type or value, or a JANI model's
+// name), as what and where.
+func (s *schemas) declared(name string) (string, symbolic.Pos, bool) {
+	if s.names == nil {
+		s.names = map[string]declName{}
+		for _, dr := range s.c.decls {
+			var id Ident
+			kind := ""
+			switch d := dr.d.(type) {
+			case *ConstDecl:
+				id, kind = d.Name, "constant"
+			case *VarDecl:
+				id, kind = d.Name, "variable"
+			case *PredDecl:
+				id, kind = d.Name, "predicate"
+			case *ActionDecl:
+				if d.Params == nil && d.Index == nil {
+					id, kind = d.Label, "action label"
+				}
+			case *TypeDecl:
+				id, kind = d.Name, "type"
+			}
+			if _, dup := s.names[id.Name]; kind != "" && !dup {
+				s.names[id.Name] = declName{kind, id.Pos}
+			}
+		}
+		if m := s.c.jani; m != nil {
+			for _, k := range m.Consts {
+				s.names[k.Name] = declName{"constant", k.Pos}
+			}
+			for _, v := range m.Vars {
+				s.names[v.Name] = declName{"variable", v.Pos}
+			}
+		}
+	}
+	n, ok := s.names[name]
+	return n.kind, n.pos, ok
+}
+
+type declName struct {
+	kind string
+	pos  symbolic.Pos
+}
+
+// concrete gives `action move[0, 3]` its label move[0,3].
+func (s *schemas) concrete(d *ActionDecl) []Decl {
+	t, ok := s.indices(d.Index, d, func(t Decl) []*Expr { return t.(*ActionDecl).Index }, d.Label.Name)
+	f := s.family(d.Label, len(d.Index))
+	if !ok || f == nil {
+		s.c.badDecl[d] = true
+		return nil
+	}
+	name := labelName(d.Label.Name, t)
+	f.tuples[name] = t
+	a := *d
+	a.Label = Ident{Name: name, Pos: d.Label.Pos}
+	a.Index = nil
+	return []Decl{&a}
+}
+
+// indices folds a constant index list of declaration d (no `*`, which
+// the parser allows in outputs only); pick finds the list in d's twin.
+func (s *schemas) indices(idx []*Expr, d Decl, pick func(Decl) []*Expr, name string) ([]int, bool) {
+	t := make([]int, len(idx))
+	ok := true
+	for i, e := range idx {
+		if e == nil {
+			return nil, false
+		}
+		v, ok1 := s.fold(e, d, func(t Decl) *Expr { return pick(t)[i] }, fmt.Sprintf("index %d of %s", i+1, name))
+		ok = ok && ok1
+		t[i] = v
+	}
+	return t, ok
+}
+
+// policy returns d with family references replaced by labels, or d itself
+// when it names none.
+func (s *schemas) policy(d *PolicyDecl) *PolicyDecl {
+	changed := false
+	items := make([]*PolicyItem, len(d.Items))
+	for i, it := range d.Items {
+		items[i] = it
+		switch it.Kind {
+		case ItemOutputs:
+			if it.OutputIdx == nil && !s.namesFamily(it.Outputs) {
+				continue
+			}
+			cp := *it
+			cp.Outputs, cp.OutputIdx = nil, nil
+			for j, o := range it.Outputs {
+				var idx []*Expr
+				if it.OutputIdx != nil {
+					idx = it.OutputIdx[j]
+				}
+				pick := func(t Decl) []*Expr { return t.(*PolicyDecl).Items[i].OutputIdx[j] }
+				cp.Outputs = append(cp.Outputs, s.outputs(o, idx, d, pick)...)
+			}
+			items[i], changed = &cp, true
+		case ItemWhen, ItemOtherwise:
+			if it.LabelIdx == nil {
+				if f := s.fams[it.Label.Name]; f != nil && len(f.tuples) > 0 {
+					s.c.errorf(it.Label.Pos, identEnd(it.Label), "E0702", "%s is a family of %d labels; a rule chooses one of them: %s", it.Label.Name, len(f.tuples), example(f))
+					cp := *it
+					cp.Label = s.stand(it.Label)
+					items[i], changed = &cp, true
+				}
+				continue
+			}
+			cp := *it
+			cp.LabelIdx = nil
+			if t, ok := s.indices(it.LabelIdx, d, func(t Decl) []*Expr { return t.(*PolicyDecl).Items[i].LabelIdx }, it.Label.Name); ok {
+				cp.Label = s.labelRef(it.Label, t, identEnd(it.Label))
+			} else {
+				cp.Label = s.stand(it.Label)
+			}
+			items[i], changed = &cp, true
+		}
+	}
+	if !changed {
+		return d
+	}
+	cp := *d
+	cp.Items = items
+	return &cp
+}
+
+func (s *schemas) namesFamily(ids []Ident) bool {
+	for _, id := range ids {
+		if s.fams[id.Name] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func example(f *family) string {
+	ts := f.sorted()
+	if len(ts) == 0 {
+		return f.name + "[...]"
+	}
+	return labelName(f.name, ts[0])
+}
+
+// labelRef checks a concrete label reference against its family.
+func (s *schemas) labelRef(id Ident, t []int, end symbolic.Pos) Ident {
+	name := labelName(id.Name, t)
+	f := s.fams[id.Name]
+	if f == nil || len(f.tuples) == 0 {
+		// the policies stage reports an unknown label, with a suggestion
+		return Ident{Name: name, Pos: id.Pos}
+	}
+	if len(t) != f.arity {
+		s.c.errorf(id.Pos, end, "E0702", "%s has %d indices, not %d: e.g. %s", id.Name, f.arity, len(t), example(f))
+		return s.stand(id)
+	}
+	if _, ok := f.tuples[name]; !ok {
+		s.c.errorf(id.Pos, end, "E0702", "no action declares %s%s", name, rangesHint(f))
+		return s.stand(id)
+	}
+	return Ident{Name: name, Pos: id.Pos}
+}
+
+// stand returns a label of id's family to stand in for a wrong
+// reference already reported, so that the policies stage reports nothing
+// more (the model does not lower); id itself when the family has none.
+func (s *schemas) stand(id Ident) Ident {
+	if f := s.fams[id.Name]; f != nil && len(f.tuples) > 0 {
+		return Ident{Name: example(f), Pos: id.Pos}
+	}
+	return id
+}
+
+func rangesHint(f *family) string {
+	if f.params == nil {
+		return ""
+	}
+	var parts []string
+	for i, pm := range f.params {
+		parts = append(parts, fmt.Sprintf("%s in %d .. %d", pm.Name.Name, f.ranges[i][0], f.ranges[i][1]))
+	}
+	return fmt.Sprintf(" (%s has %s)", f.name, strings.Join(parts, ", "))
+}
+
+// outputs expands one entry of outputs of policy d: a label, a family,
+// or a slice (pick finds its index list in d's twin).
+func (s *schemas) outputs(o Ident, idx []*Expr, d Decl, pick func(Decl) []*Expr) []Ident {
+	f := s.fams[o.Name]
+	if idx == nil {
+		if f == nil {
+			return []Ident{o}
+		}
+		var out []Ident
+		for _, t := range f.sorted() {
+			out = append(out, Ident{Name: labelName(o.Name, t), Pos: o.Pos})
+		}
+		return out
+	}
+	if f == nil {
+		var cands []string
+		for name := range s.fams {
+			cands = append(cands, name)
+		}
+		s.c.errorf(o.Pos, identEnd(o), "E0501", "policy names %s[...], but no action declares labels %s[...]%s", o.Name, o.Name, didYouMean(o.Name, cands))
+		return nil
+	}
+	if len(idx) != f.arity {
+		s.c.errorf(o.Pos, identEnd(o), "E0702", "%s has %d indices, not %d: e.g. %s", o.Name, f.arity, len(idx), example(f))
+		return nil
+	}
+	want := make([]*int, len(idx))
+	for i, e := range idx {
+		if e == nil {
+			continue
+		}
+		v, ok := s.fold(e, d, func(t Decl) *Expr { return pick(t)[i] }, fmt.Sprintf("index %d of %s", i+1, o.Name))
+		if !ok {
+			return nil
+		}
+		want[i] = &v
+	}
+	var out []Ident
+	for _, t := range f.sorted() {
+		match := true
+		for i, w := range want {
+			match = match && (w == nil || *w == t[i])
+		}
+		if match {
+			out = append(out, Ident{Name: labelName(o.Name, t), Pos: o.Pos})
+		}
+	}
+	if len(out) == 0 {
+		s.c.errorf(o.Pos, identEnd(o), "E0702", "%s[...] selects no label%s", o.Name, rangesHint(f))
+	}
+	return out
+}
+
+// substitute returns e with the parameters in sub replaced by their
+// values; subtrees without parameters are shared, not copied.
+func substitute(e *Expr, sub map[string]int) *Expr {
+	if e == nil {
+		return nil
+	}
+	if e.Kind == EName {
+		if v, ok := sub[e.Text]; ok {
+			return &Expr{Kind: EInt, Text: strconv.Itoa(v), Pos: e.Pos, End: e.End}
+		}
+		return e
+	}
+	var args []*Expr
+	for i, a := range e.Args {
+		b := substitute(a, sub)
+		if b != a && args == nil {
+			args = append(make([]*Expr, 0, len(e.Args)), e.Args[:i]...)
+		}
+		if args != nil {
+			args = append(args, b)
+		}
+	}
+	if args == nil {
+		return e
+	}
+	n := &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, height: e.height}
+	return n
+}
+
+func substituteOutcome(o *OutcomeNode, sub map[string]int) *OutcomeNode {
+	var assigns []*AssignNode
+	for i, as := range o.Assigns {
+		v := substitute(as.Value, sub)
+		if v != as.Value && assigns == nil {
+			assigns = append(make([]*AssignNode, 0, len(o.Assigns)), o.Assigns[:i]...)
+		}
+		if assigns != nil {
+			assigns = append(assigns, &AssignNode{Pos: as.Pos, Var: as.Var, Value: v})
+		}
+	}
+	if assigns == nil {
+		return o
+	}
+	cp := *o
+	cp.Assigns = assigns
+	return &cp
+}

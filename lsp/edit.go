@@ -1,0 +1,140 @@
+package lsp
+
+// Edits the server proposes: renaming a name everywhere it is used, and
+// quick fixes for the diagnostics that carry a suggestion ("did you mean
+// green?", "write pos - 1 with spaces around the minus").
+
+import (
+	"encoding/json"
+	"regexp"
+	"sort"
+
+	"vigil/lang"
+)
+
+type workspaceEdit struct {
+	Changes map[string][]textEdit `json:"changes"`
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*$`)
+
+// rename renames the name under the cursor at its declarations and every
+// use in the open documents (and the declarations in files that are not
+// open). It refuses a new name that is not an identifier, is a keyword,
+// or is declared already.
+func (s *server) rename(params json.RawMessage) (any, *respError) {
+	var rp struct {
+		NewName string `json:"newName"`
+	}
+	d, r, ok, e := s.refAt(params, &rp)
+	if e != nil {
+		return nil, e
+	}
+	if !ok {
+		return nil, &respError{codeRequestFailed, "there is no name here to rename"}
+	}
+	switch {
+	case !identRE.MatchString(rp.NewName):
+		return nil, &respError{codeRequestFailed, "cannot rename to " + rp.NewName + ": a name is letters, digits and _ (hyphens between them), not starting with a digit"}
+	case isKeyword(rp.NewName):
+		return nil, &respError{codeRequestFailed, "cannot rename to " + rp.NewName + ": it is a keyword"}
+	}
+	an, _ := d.nav()
+	syms := an.Resolve(r)
+	if len(syms) == 0 {
+		return nil, &respError{codeRequestFailed, r.Name + " is not declared: nothing to rename"}
+	}
+	for _, sym := range syms {
+		if sym.Pos.Line < 1 {
+			return nil, &respError{codeRequestFailed, r.Name + " is declared by " + sym.Pos.File + ", which vigil does not rewrite"}
+		}
+	}
+	if clash := an.Lookup(r.NS, rp.NewName); len(clash) > 0 && !syms[0].Local {
+		return nil, &respError{codeRequestFailed, "cannot rename to " + rp.NewName + ": it is declared already at " + clash[0].Pos.String()}
+	}
+	locs, _ := s.references(withIncludeDeclaration(params))
+	edits := workspaceEdit{Changes: map[string][]textEdit{}}
+	for _, l := range locs.([]location) {
+		edits.Changes[l.URI] = append(edits.Changes[l.URI], textEdit{Range: l.Range, NewText: rp.NewName})
+	}
+	for _, es := range edits.Changes {
+		sort.Slice(es, func(i, j int) bool {
+			a, b := es[i].Range.Start, es[j].Range.Start
+			return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+		})
+	}
+	return edits, nil
+}
+
+// withIncludeDeclaration returns request params that ask references for
+// the declarations too.
+func withIncludeDeclaration(params json.RawMessage) json.RawMessage {
+	var m map[string]any
+	if json.Unmarshal(params, &m) != nil {
+		return params
+	}
+	m["context"] = map[string]any{"includeDeclaration": true}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return params
+	}
+	return b
+}
+
+func isKeyword(s string) bool {
+	for _, k := range lang.Keywords() {
+		if k == s {
+			return true
+		}
+	}
+	return false
+}
+
+type codeAction struct {
+	Title       string        `json:"title"`
+	Kind        string        `json:"kind"`
+	Diagnostics []diagnostic  `json:"diagnostics"`
+	IsPreferred bool          `json:"isPreferred"`
+	Edit        workspaceEdit `json:"edit"`
+}
+
+var (
+	didYouMean = regexp.MustCompile(`\(did you mean "?([A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)"?\?\)`)
+	hyphenFix  = regexp.MustCompile(`so write (.+) with spaces around the minus`)
+)
+
+// codeAction offers the quick fixes of the diagnostics the client sends
+// back: the suggested name in place of the misspelt one.
+func (s *server) codeAction(params json.RawMessage) (any, *respError) {
+	var p struct {
+		TextDocument textDocumentIdentifier `json:"textDocument"`
+		Context      struct {
+			Diagnostics []diagnostic `json:"diagnostics"`
+		} `json:"context"`
+	}
+	if e := decode(params, &p); e != nil {
+		return nil, e
+	}
+	if _, e := s.doc(p.TextDocument.URI); e != nil {
+		return nil, e
+	}
+	out := []codeAction{}
+	for _, dg := range p.Context.Diagnostics {
+		if dg.Source != "vigil" {
+			continue
+		}
+		var fix, title string
+		if m := didYouMean.FindStringSubmatch(dg.Message); m != nil {
+			fix, title = m[1], "Change to "+m[1]
+		} else if m := hyphenFix.FindStringSubmatch(dg.Message); m != nil {
+			fix, title = m[1], "Write "+m[1]
+		} else {
+			continue
+		}
+		out = append(out, codeAction{
+			Title: title, Kind: "quickfix", Diagnostics: []diagnostic{dg}, IsPreferred: true,
+			Edit: workspaceEdit{Changes: map[string][]textEdit{p.TextDocument.URI: {{Range: dg.Range, NewText: fix}}}},
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,406 @@
+package lsp
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"vigil/lang"
+	"vigil/symbolic"
+)
+
+// ---- diagnostics ---------------------------------------------------------------
+
+type publishDiagnosticsParams struct {
+	URI         string       `json:"uri"`
+	Version     int          `json:"version,omitempty"`
+	Diagnostics []diagnostic `json:"diagnostics"`
+}
+
+type diagnostic struct {
+	Range    Range  `json:"range"`
+	Severity int    `json:"severity"` // 1 error, 2 warning
+	Code     string `json:"code,omitempty"`
+	Source   string `json:"source"`
+	Message  string `json:"message"`
+}
+
+// diagnostics converts the checker's diagnostics of a document. Those in
+// other files (an imported file's errors) are shown at the document's
+// first import, their message starting with their own position.
+func (s *server) diagnostics(d *document) []diagnostic {
+	out := []diagnostic{}
+	for _, cd := range d.an.Diags {
+		ld := diagnostic{Severity: 1, Code: cd.Code, Source: "vigil", Message: cd.Msg}
+		if cd.Severity == lang.Warning {
+			ld.Severity = 2
+		}
+		if cd.Pos.File == d.path {
+			ld.Range = diagRange(d.text, cd)
+		} else {
+			ld.Message = cd.Pos.String() + ": " + cd.Msg
+			ld.Range = s.importRange(d)
+		}
+		out = append(out, ld)
+	}
+	return out
+}
+
+// diagRange is a diagnostic's range: from its position to its end column,
+// or over the word at its position when it has none.
+func diagRange(t *text, cd lang.Diagnostic) Range {
+	if cd.Pos.Line < 1 {
+		return Range{}
+	}
+	start := t.toLSP(cd.Pos)
+	endCol := cd.End
+	if endCol <= cd.Pos.Col {
+		endCol = t.wordEnd(cd.Pos.Line, cd.Pos.Col)
+	}
+	end := t.toLSP(symbolic.Pos{Line: cd.Pos.Line, Col: endCol})
+	return Range{start, end}
+}
+
+// importRange is the range of the document's first import's path, or
+// the start of the document.
+func (s *server) importRange(d *document) Range {
+	an, t := d.nav()
+	if an == nil || an.File == nil {
+		return Range{}
+	}
+	for _, decl := range an.File.Decls {
+		if imp, ok := decl.(*lang.ImportDecl); ok {
+			start := t.toLSP(imp.PathPos)
+			end := t.toLSP(symbolic.Pos{Line: imp.PathPos.Line, Col: imp.PathPos.Col + len([]rune(imp.Path)) + 2})
+			return Range{start, end}
+		}
+	}
+	return Range{}
+}
+
+// nav returns the analysis navigation uses (the current one, or while
+// the text does not parse the latest that did) and its text.
+func (d *document) nav() (*lang.Analysis, *text) {
+	if d.an != nil && d.an.File != nil {
+		return d.an, d.text
+	}
+	if d.good != nil {
+		return d.good, d.goodText
+	}
+	return d.an, d.text
+}
+
+// ---- positions in requests ---------------------------------------------------
+
+type textDocumentPositionParams struct {
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+	Position     Position               `json:"position"`
+}
+
+// refAt finds the name under a request's position.
+func (s *server) refAt(params json.RawMessage, extra any) (*document, lang.Ref, bool, *respError) {
+	var p textDocumentPositionParams
+	if e := decode(params, &p); e != nil {
+		return nil, lang.Ref{}, false, e
+	}
+	if extra != nil {
+		if e := decode(params, extra); e != nil {
+			return nil, lang.Ref{}, false, e
+		}
+	}
+	d, e := s.doc(p.TextDocument.URI)
+	if e != nil {
+		return nil, lang.Ref{}, false, e
+	}
+	an, t := d.nav()
+	line, col := t.fromLSP(p.Position)
+	r, ok := an.RefAt(line, col)
+	return d, r, ok, nil
+}
+
+type location struct {
+	URI   string `json:"uri"`
+	Range Range  `json:"range"`
+}
+
+// location converts a source span in any file of the set.
+func (s *server) location(d *document, from, to symbolic.Pos) (location, bool) {
+	if from.Line < 1 {
+		return location{}, false
+	}
+	var t *text
+	if from.File == d.path {
+		_, t = d.nav()
+	} else {
+		t = s.textOf(from.File)
+	}
+	if t == nil {
+		return location{}, false
+	}
+	return location{URI: s.pathURI(from.File), Range: Range{t.toLSP(from), t.toLSP(to)}}, true
+}
+
+// ---- hover -------------------------------------------------------------------
+
+type hoverResult struct {
+	Contents markupContent `json:"contents"`
+	Range    Range         `json:"range"`
+}
+
+type markupContent struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
+}
+
+func (s *server) hover(params json.RawMessage) (any, *respError) {
+	d, r, ok, e := s.refAt(params, nil)
+	if e != nil || !ok {
+		return nil, e
+	}
+	an, t := d.nav()
+	decls := an.Resolve(r)
+	if len(decls) == 0 {
+		return nil, nil
+	}
+	sym := decls[0]
+	var b strings.Builder
+	b.WriteString("```vigil-spec\n" + sym.Detail + "\n```\n")
+	b.WriteString("(" + string(sym.Kind) + ")")
+	if sym.Doc != "" {
+		b.WriteString("\n\n" + sym.Doc)
+	}
+	return hoverResult{
+		Contents: markupContent{Kind: "markdown", Value: b.String()},
+		Range:    Range{t.toLSP(r.Pos), t.toLSP(r.End)},
+	}, nil
+}
+
+// ---- definition and references -------------------------------------------------
+
+func (s *server) definition(params json.RawMessage) (any, *respError) {
+	d, r, ok, e := s.refAt(params, nil)
+	if e != nil {
+		return nil, e
+	}
+	out := []location{}
+	if !ok {
+		return out, nil
+	}
+	an, _ := d.nav()
+	for _, sym := range an.Resolve(r) {
+		if loc, ok := s.location(d, sym.Pos, sym.NameEnd); ok {
+			out = append(out, loc)
+		}
+	}
+	return out, nil
+}
+
+type referenceParams struct {
+	Context struct {
+		IncludeDeclaration bool `json:"includeDeclaration"`
+	} `json:"context"`
+}
+
+// references lists the uses of the name under the cursor in every open
+// document (with the declarations when the client asks for them).
+func (s *server) references(params json.RawMessage) (any, *respError) {
+	var rp referenceParams
+	d, r, ok, e := s.refAt(params, &rp)
+	if e != nil {
+		return nil, e
+	}
+	out := []location{}
+	if !ok {
+		return out, nil
+	}
+	if an, _ := d.nav(); an != nil {
+		if syms := an.Resolve(r); len(syms) == 1 && syms[0].Local {
+			// a parameter: the references in its schema
+			_, t := d.nav()
+			for _, x := range an.RefsTo(r.NS, r.Name) {
+				if syms[0].Encloses(x.Pos) && (!x.Decl || rp.Context.IncludeDeclaration) {
+					out = append(out, location{URI: d.uri, Range: Range{t.toLSP(x.Pos), t.toLSP(x.End)}})
+				}
+			}
+			return out, nil
+		}
+	}
+	docs := []*document{d}
+	for _, o := range s.docs {
+		if o != d {
+			docs = append(docs, o)
+		}
+	}
+	sort.SliceStable(docs[1:], func(i, j int) bool { return docs[1+i].uri < docs[1+j].uri })
+	seen := map[location]bool{}
+	for _, o := range docs {
+		an, t := o.nav()
+		if an == nil {
+			continue
+		}
+		for _, x := range an.RefsTo(r.NS, r.Name) {
+			if x.Decl && !rp.Context.IncludeDeclaration || an.IsLocal(x) {
+				continue
+			}
+			loc := location{URI: o.uri, Range: Range{t.toLSP(x.Pos), t.toLSP(x.End)}}
+			if !seen[loc] {
+				seen[loc] = true
+				out = append(out, loc)
+			}
+		}
+	}
+	if rp.Context.IncludeDeclaration {
+		// declarations in files that are not open
+		an, _ := d.nav()
+		for _, sym := range an.Lookup(r.NS, r.Name) {
+			if loc, ok := s.location(d, sym.Pos, sym.NameEnd); ok && !seen[loc] {
+				seen[loc] = true
+				out = append(out, loc)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ---- completion ---------------------------------------------------------------
+
+type completionItem struct {
+	Label  string `json:"label"`
+	Kind   int    `json:"kind"`
+	Detail string `json:"detail,omitempty"`
+}
+
+type completionList struct {
+	IsIncomplete bool             `json:"isIncomplete"`
+	Items        []completionItem `json:"items"`
+}
+
+// LSP CompletionItemKind values.
+const (
+	ciFunction   = 3
+	ciVariable   = 6
+	ciClass      = 7
+	ciProperty   = 10
+	ciKeyword    = 14
+	ciConstant   = 21
+	ciEnum       = 13
+	ciEnumMember = 20
+	ciEvent      = 23
+)
+
+// completion offers every constant, variable, predicate and label of the
+// file set (and the parameters and bound names in scope), then the
+// keywords; the client filters them by what is typed.
+func (s *server) completion(params json.RawMessage) (any, *respError) {
+	var p textDocumentPositionParams
+	if e := decode(params, &p); e != nil {
+		return nil, e
+	}
+	d, e := s.doc(p.TextDocument.URI)
+	if e != nil {
+		return nil, e
+	}
+	an, _ := d.nav()
+	items := []completionItem{}
+	seen := map[string]bool{}
+	line, col := d.text.fromLSP(p.Position)
+	here := symbolic.Pos{File: d.path, Line: line, Col: col}
+	for _, sym := range an.Symbols {
+		if sym.NS != lang.NSNames || seen[sym.Name] || sym.Local && !sym.Encloses(here) {
+			continue
+		}
+		seen[sym.Name] = true
+		kind := map[lang.SymbolKind]int{lang.KindConst: ciConstant, lang.KindVar: ciVariable, lang.KindPred: ciFunction,
+			lang.KindLabel: ciEvent, lang.KindType: ciEnum, lang.KindValue: ciEnumMember, lang.KindParam: ciVariable, lang.KindBound: ciVariable}[sym.Kind]
+		items = append(items, completionItem{Label: sym.Name, Kind: kind, Detail: sym.Detail})
+	}
+	for _, k := range append(lang.Keywords(), lang.ContextualKeywords()...) {
+		items = append(items, completionItem{Label: k, Kind: ciKeyword})
+	}
+	return completionList{Items: items}, nil
+}
+
+// ---- document symbols ------------------------------------------------------------
+
+type documentSymbol struct {
+	Name           string `json:"name"`
+	Detail         string `json:"detail,omitempty"`
+	Kind           int    `json:"kind"`
+	Range          Range  `json:"range"`
+	SelectionRange Range  `json:"selectionRange"`
+}
+
+// LSP SymbolKind values.
+var symbolKinds = map[lang.SymbolKind]int{
+	lang.KindModel:    2,  // Module
+	lang.KindConst:    14, // Constant
+	lang.KindVar:      13, // Variable
+	lang.KindPred:     12, // Function
+	lang.KindLabel:    24, // Event
+	lang.KindPolicy:   5,  // Class
+	lang.KindProperty: 7,  // Property
+	lang.KindType:     10, // Enum
+	lang.KindValue:    22, // EnumMember
+	lang.KindParam:    13, // Variable
+	lang.KindBound:    13, // Variable
+}
+
+func (s *server) documentSymbol(params json.RawMessage) (any, *respError) {
+	var p struct {
+		TextDocument textDocumentIdentifier `json:"textDocument"`
+	}
+	if e := decode(params, &p); e != nil {
+		return nil, e
+	}
+	d, e := s.doc(p.TextDocument.URI)
+	if e != nil {
+		return nil, e
+	}
+	an, t := d.nav()
+	out := []documentSymbol{}
+	for _, sym := range an.Symbols {
+		if sym.Pos.File != d.path || sym.Pos.Line < 1 || sym.Local {
+			continue
+		}
+		out = append(out, documentSymbol{
+			Name: sym.Name, Detail: sym.Detail, Kind: symbolKinds[sym.Kind],
+			Range:          Range{t.toLSP(sym.Start), t.toLSP(sym.End)},
+			SelectionRange: Range{t.toLSP(sym.Pos), t.toLSP(sym.NameEnd)},
+		})
+	}
+	return out, nil
+}
+
+// ---- formatting ---------------------------------------------------------------
+
+type textEdit struct {
+	Range   Range  `json:"range"`
+	NewText string `json:"newText"`
+}
+
+// formatting replaces the whole document by vigil fmt's output; a
+// document that does not parse is an error (the client keeps its text).
+func (s *server) formatting(params json.RawMessage) (any, *respError) {
+	var p struct {
+		TextDocument textDocumentIdentifier `json:"textDocument"`
+	}
+	if e := decode(params, &p); e != nil {
+		return nil, e
+	}
+	d, e := s.doc(p.TextDocument.URI)
+	if e != nil {
+		return nil, e
+	}
+	out, diags := lang.Format(d.path, []byte(d.text.src))
+	if out == nil {
+		msg := "cannot format a file that does not parse"
+		if len(diags) > 0 {
+			msg += ": " + diags[0].String()
+		}
+		return nil, &respError{codeRequestFailed, msg}
+	}
+	if string(out) == d.text.src {
+		return []textEdit{}, nil
+	}
+	return []textEdit{{Range: Range{Position{}, d.text.end()}, NewText: string(out)}}, nil
+}
