@@ -351,15 +351,11 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 		ok := true
 		switch e.Op {
 		case "+":
-			v, ok = addOK(a, b)
+			v, ok = symbolic.AddExact(a, b)
 		case "-":
-			if b == -b && b != 0 {
-				ok = false
-			} else {
-				v, ok = addOK(a, -b)
-			}
+			v, ok = symbolic.SubExact(a, b)
 		case "*":
-			v, ok = mulOK(a, b)
+			v, ok = symbolic.MulExact(a, b)
 		case "/":
 			if b <= 0 {
 				c.errorf(e.Args[1].Pos, e.Args[1].End, "E0205", "division by %d: the divisor must be a positive constant", b)
