@@ -1,0 +1,72 @@
+package ppa_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"vigil/nn"
+	"vigil/ppa"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+	"vigil/symbolic/explicit/conformance"
+	"vigil/trees"
+)
+
+// verifier runs ppa as a conformance engine; every safe answer's
+// invariant is checked by enumeration (checkInvariant).
+func verifier(pols map[*symbolic.PolicyDecl]symbolic.Policy) conformance.Verifier {
+	return func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl) (conformance.Answer, error) {
+		opts := ppa.Options{Policy: pols[pd]}
+		res, err := ppa.Check(ctx, m, prop, pd, opts)
+		if err != nil {
+			return conformance.Answer{}, err
+		}
+		switch res.Verdict {
+		case explicit.Safe:
+			if err := checkInvariant(m, prop, pd, pols[pd], res); err != nil {
+				return conformance.Answer{}, fmt.Errorf("invariant: %v", err)
+			}
+			return conformance.Answer{Verdict: explicit.Safe}, nil
+		case explicit.UnsafeVerdict:
+			return conformance.Answer{Verdict: explicit.UnsafeVerdict, Trace: res.Trace}, nil
+		}
+		return conformance.Answer{}, fmt.Errorf("unknown: %s", res.Reason)
+	}
+}
+
+func TestConformanceRules(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 100
+	}
+	conformance.Verify(t, verifier(nil), conformance.Options{Models: n, NoPolicy: true})
+}
+
+func learned(t *testing.T, models int, mk func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error)) {
+	pols := map[*symbolic.PolicyDecl]symbolic.Policy{}
+	conformance.Verify(t, verifier(pols), conformance.Options{Models: models,
+		Policy: func(m *symbolic.Model, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+			outs := make([]symbolic.LabelID, len(m.Labels))
+			for i := range outs {
+				outs[i] = symbolic.LabelID(i)
+			}
+			p, d, err := mk(m, outs, seed)
+			if err == nil {
+				pols[d] = p
+			}
+			return p, d, err
+		}})
+}
+
+func TestConformanceNetworks(t *testing.T) {
+	learned(t, 100, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return nn.Random(m, outs, seed, []int{6})
+	})
+}
+
+func TestConformanceEnsembles(t *testing.T) {
+	learned(t, 100, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return trees.Random(m, outs, seed, 4, 3)
+	})
+}
