@@ -5,6 +5,7 @@ import (
 
 	"vigil/smt"
 	"vigil/symbolic"
+	"vigil/symbolic/explicit"
 )
 
 // encodeBase builds the terms every abstraction shares: the step relation
@@ -63,6 +64,9 @@ func (r *engine) step(vs, ws []smt.Term, a symbolic.LabelID) smt.Term {
 // variable's range.
 func (r *engine) badAt(vs []smt.Term, chosen []smt.Term) (smt.Term, error) {
 	e, x, m := r.e, r.x, r.m
+	if !r.mayLeaveRange() {
+		return e.Cond(r.prop.Unsafe, vs), x.Err()
+	}
 	var errs []smt.Term
 	for a := range m.Labels {
 		re, err := e.RangeError(smt.TransOptions{Labels: []symbolic.LabelID{symbolic.LabelID(a)}}, vs)
@@ -72,6 +76,23 @@ func (r *engine) badAt(vs []smt.Term, chosen []smt.Term) (smt.Term, error) {
 		errs = append(errs, x.And(chosen[a], re))
 	}
 	return x.Or(e.Cond(r.prop.Unsafe, vs), x.And(x.Not(e.Terminal(r.prop, vs)), x.Or(errs...))), x.Err()
+}
+
+// mayLeaveRange reports whether some outcome's assignment may leave its
+// variable's range (by interval bounds; false means never).
+func (r *engine) mayLeaveRange() bool {
+	m := r.m
+	for ci := range m.Commands {
+		for _, o := range m.Commands[ci].Outcomes {
+			for _, a := range o.Assigns {
+				v := &m.Vars[a.Var]
+				if lo, hi := m.Bounds(a.Value); lo < v.Lo || hi > v.Hi {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // startAt is the start condition over vs.
@@ -92,7 +113,8 @@ type abstraction struct {
 	n      int // predicates
 	s      *smt.Solver
 	pc, pn []smt.Term // predicates over Cur and Next
-	lab    []smt.Term // per label: activates trans[a]
+	lab    []smt.Term // per label: activates trans[a] (and pol)
+	pol    smt.Term   // activates the policy's side constraints
 	nodes  []*node
 	index  map[string]int
 }
@@ -118,11 +140,15 @@ func (r *engine) newAbstraction() (*abstraction, error) {
 		return nil, err
 	}
 	ab.s = s
-	asserts := append([]smt.Term{e.InRange(e.Cur)}, r.side...)
+	// The policy's side constraints only under an activation literal:
+	// queries that do not ask about the policy (start cubes, the bad
+	// region's unsafe part, applicability) do not see the network.
+	ab.pol = x.Keep(x.BoolConst(fmt.Sprintf("ppa.i%d.pol", r.stats.Iterations)))
+	asserts := []smt.Term{e.InRange(e.Cur), x.Implies(ab.pol, x.And(r.side...))}
 	for a := range r.m.Labels {
 		l := x.Keep(x.BoolConst(fmt.Sprintf("ppa.i%d.lab%d", r.stats.Iterations, a)))
 		ab.lab = append(ab.lab, l)
-		asserts = append(asserts, x.Implies(l, r.trans[a]))
+		asserts = append(asserts, x.Implies(l, x.And(ab.pol, r.trans[a])))
 	}
 	if err := x.Err(); err != nil {
 		return nil, err
@@ -248,18 +274,24 @@ func (ab *abstraction) explore() (path []int, res *Result, err error) {
 		r.stats.AbstractStates = len(ab.nodes)
 		r.progress()
 		nd := ab.nodes[i]
-		if err := s.Push(); err != nil {
-			return nil, nil, err
-		}
-		if err := s.Assert(ab.cube(nd.vals, ab.pc)); err != nil {
-			return nil, nil, err
-		}
-		hit, err := ab.expand(i)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := s.Pop(1); err != nil {
-			return nil, nil, err
+		var hit bool
+		if sts, ok := r.states(nd.vals); ok {
+			if hit, err = ab.expandStates(i, sts); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			if err := s.Push(); err != nil {
+				return nil, nil, err
+			}
+			if err := s.Assert(ab.cube(nd.vals, ab.pc)); err != nil {
+				return nil, nil, err
+			}
+			if hit, err = ab.expand(i); err != nil {
+				return nil, nil, err
+			}
+			if err := s.Pop(1); err != nil {
+				return nil, nil, err
+			}
 		}
 		if hit {
 			for j := i; j >= 0; j = ab.nodes[j].parent {
@@ -279,7 +311,11 @@ func (ab *abstraction) explore() (path []int, res *Result, err error) {
 func (ab *abstraction) expand(i int) (bool, error) {
 	r, s := ab.r, ab.s
 	nd := ab.nodes[i]
-	res, err := r.check(s, r.bad)
+	assume := []smt.Term{r.bad}
+	if r.mayLeaveRange() {
+		assume = append(assume, ab.pol)
+	}
+	res, err := r.check(s, assume...)
 	if err != nil {
 		return false, err
 	}
@@ -311,7 +347,7 @@ func (ab *abstraction) expand(i int) (bool, error) {
 			continue
 		}
 		if r.decl != nil {
-			res, err = r.check(s, r.nonterm, r.chosen[a])
+			res, err = r.check(s, ab.pol, r.nonterm, r.chosen[a])
 			if err != nil {
 				return false, err
 			}
@@ -365,4 +401,119 @@ func (ab *abstraction) invariant() []Cube {
 		inv[i] = Cube{Values: nd.vals, Never: nd.never}
 	}
 	return inv
+}
+
+// maxEnum bounds the states of a cube that expand and concretize handle
+// by enumeration (the policy's float64 choice state by state, exact)
+// rather than by SMT.
+const maxEnum = 1 << 12
+
+// states returns the states of the cube vals when its bounding box (from
+// its single-variable predicates) has at most maxEnum states.
+func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
+	m := r.m
+	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	for v := range m.Vars {
+		lo[v], hi[v] = m.Vars[v].Lo, m.Vars[v].Hi
+	}
+	for i, p := range r.preds.list[:len(vals)] {
+		c := p.c
+		if c.Op != symbolic.CCmp || c.L.Op != symbolic.OpVar || c.R.Op != symbolic.OpConst {
+			continue
+		}
+		v, k := c.L.Var, c.R.K
+		switch {
+		case c.Cmp == symbolic.Le && vals[i]:
+			hi[v] = min(hi[v], k)
+		case c.Cmp == symbolic.Le:
+			lo[v] = max(lo[v], k+1)
+		case c.Cmp == symbolic.Eq && vals[i]:
+			lo[v], hi[v] = max(lo[v], k), min(hi[v], k)
+		}
+	}
+	size := 1.0
+	for v := range lo {
+		if lo[v] > hi[v] {
+			return nil, true
+		}
+		size *= float64(hi[v] - lo[v] + 1)
+	}
+	if size > maxEnum {
+		return nil, false
+	}
+	var out []symbolic.State
+	s := append(symbolic.State(nil), lo...)
+	for {
+		if r.inCube(s, vals) {
+			out = append(out, append(symbolic.State(nil), s...))
+		}
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return out, true
+		}
+		s[v]++
+	}
+}
+
+// expandStates expands node i by enumerating its states: it reports
+// whether one is bad, else adds the successors of the policy's choices.
+func (ab *abstraction) expandStates(i int, states []symbolic.State) (bool, error) {
+	r, m, g := ab.r, ab.r.m, ab.r.g
+	nd := ab.nodes[i]
+	x := &explicit.Expansion{}
+	chosen := make([]bool, len(m.Labels))
+	appl := make([]bool, len(m.Labels))
+	for _, s := range states {
+		switch g.Status(s) {
+		case explicit.Unsafe:
+			return true, nil
+		case explicit.Goal:
+			continue
+		}
+		g.Applicable(s, x)
+		for a, ok := range x.App {
+			appl[a] = appl[a] || ok
+		}
+		l := symbolic.NoLabel
+		if r.dec != nil {
+			var err error
+			if l, err = r.dec.Decide(s, x.App); err != nil {
+				return false, err
+			}
+			if l == symbolic.NoLabel {
+				continue
+			}
+			chosen[l] = true
+		}
+		for ci := range m.Commands {
+			c := &m.Commands[ci]
+			if (r.dec != nil && c.Label != l) || !g.Guard(s, ci) {
+				continue
+			}
+			for oi := range c.Outcomes {
+				t, err := g.Apply(s, ci, oi)
+				if err != nil {
+					return true, nil // a range error of the choice: bad
+				}
+				vals := make([]bool, ab.n)
+				for p := range vals {
+					vals[p] = r.preds.list[p].c.Holds(t)
+				}
+				r.stats.Transitions++
+				ab.add(vals, i, c.Label)
+			}
+		}
+	}
+	if r.dec != nil {
+		for a := range m.Labels {
+			if appl[a] && !chosen[a] {
+				nd.never = append(nd.never, symbolic.LabelID(a))
+			}
+		}
+	}
+	return false, nil
 }

@@ -21,6 +21,9 @@ const maxWP = 256
 // bad region). It returns the counterexample, or the number of predicates
 // it added.
 func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
+	if res, added, ok, err := r.concretizeStates(ab, path); ok || err != nil {
+		return res, added, err
+	}
 	x, m := r.x, r.m
 	k := len(path) - 1
 	s, err := x.NewSolver()
@@ -150,9 +153,28 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 	// Spurious: weakest preconditions of the core's literals back along
 	// the path, plus the guards of the labels taken and the policy's rule
 	// conditions.
-	added := 0
-	for j := 0; j < min(infeasible, k); j++ {
-		a := label(j)
+	added := r.guardAtoms(ab, path, min(infeasible, k))
+	targets := make([][]*symbolic.Cond, k+2)
+	for _, c := range core {
+		ref := refs[c]
+		targets[ref.step] = append(targets[ref.step], r.preds.list[ref.pred].c)
+	}
+	if infeasible == k+1 {
+		targets[k] = append(targets[k], r.prop.Unsafe)
+	}
+	added += r.wp(ab, path, targets)
+	if added == 0 && infeasible > 0 && lastSat != nil && lastSat[infeasible-1] != nil {
+		added = r.split(state(infeasible - 1))
+	}
+	return nil, added, nil
+}
+
+// guardAtoms adds the guards of the labels taken along the first n steps
+// of the path and the policy's rule conditions.
+func (r *engine) guardAtoms(ab *abstraction, path []int, n int) int {
+	m, added := r.m, 0
+	for j := 0; j < n && j+1 < len(path); j++ {
+		a := ab.nodes[path[j+1]].label
 		for ci := range m.Commands {
 			if m.Commands[ci].Label == a {
 				added += r.preds.add(m.Commands[ci].Guard)
@@ -164,15 +186,15 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 			}
 		}
 	}
-	var targets [][]*symbolic.Cond // per step: the conditions whose preconditions we want
-	targets = make([][]*symbolic.Cond, k+2)
-	for _, c := range core {
-		ref := refs[c]
-		targets[ref.step] = append(targets[ref.step], r.preds.list[ref.pred].c)
-	}
-	if infeasible == k+1 {
-		targets[k] = append(targets[k], r.prop.Unsafe)
-	}
+	return added
+}
+
+// wp adds the weakest preconditions of targets[i] (conditions on step i
+// of the path) back along the path's labels.
+func (r *engine) wp(ab *abstraction, path []int, targets [][]*symbolic.Cond) int {
+	m, added := r.m, 0
+	k := len(path) - 1
+	label := func(i int) symbolic.LabelID { return ab.nodes[path[i+1]].label }
 	for i := 1; i <= k; i++ {
 		cur := targets[i]
 		for j := i - 1; j >= 0 && len(cur) > 0; j-- {
@@ -200,10 +222,69 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 			cur = prev
 		}
 	}
-	if added == 0 && infeasible > 0 && lastSat != nil && lastSat[infeasible-1] != nil {
-		added = r.split(state(infeasible - 1))
+	return added
+}
+
+// concretizeStates is concretize when every cube of the path has few
+// states (see states): the replay starts from every start state of the
+// first cube, and a spurious path is refined by the preconditions of the
+// whole cube where the replay stopped. ok is false when some cube is too
+// large.
+func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, added int, ok bool, err error) {
+	var first []symbolic.State
+	for i, n := range path {
+		sts, ok := r.states(ab.nodes[n].vals)
+		if !ok {
+			return nil, 0, false, nil
+		}
+		if i == 0 {
+			first = sts
+		}
 	}
-	return nil, added, nil
+	var starts []symbolic.State
+	for _, s := range first {
+		if r.isStart(s) {
+			starts = append(starts, s)
+		}
+	}
+	if len(starts) > maxLayer {
+		starts = starts[:maxLayer]
+	}
+	trace, div, err := r.replayFrom(ab, path, starts)
+	if err != nil || trace != nil {
+		if trace != nil {
+			return &Result{Verdict: explicit.UnsafeVerdict, Trace: trace}, 0, true, nil
+		}
+		return nil, 0, true, err
+	}
+	k := len(path) - 1
+	targets := make([][]*symbolic.Cond, k+2)
+	at := min(div+1, k)
+	vals := ab.nodes[path[at]].vals
+	for p, pr := range r.preds.list[:len(vals)] {
+		_ = p
+		targets[at] = append(targets[at], pr.c)
+	}
+	if div == k {
+		targets[k] = append(targets[k], r.prop.Unsafe)
+	}
+	added = r.guardAtoms(ab, path, at) + r.wp(ab, path, targets)
+	if added == 0 {
+		sts, _ := r.states(ab.nodes[path[div]].vals)
+		for _, s := range sts {
+			added += r.split(s)
+		}
+	}
+	return nil, added, true, nil
+}
+
+// isStart reports whether s is a start state.
+func (r *engine) isStart(s symbolic.State) bool {
+	if r.prop.Start != nil {
+		return r.prop.Start.Holds(s)
+	}
+	s0, err := r.m.InitialState()
+	return err == nil && r.m.FormatState(s0) == r.m.FormatState(s)
 }
 
 // split adds the predicates v <= s_v and v >= s_v for every variable.
@@ -232,8 +313,20 @@ func (r *engine) inCube(s symbolic.State, vals []bool) bool {
 // step at which the run from s0 left the path. A reachable range error of
 // the policy's choice is an error, as in the explicit engine.
 func (r *engine) replay(ab *abstraction, path []int, s0 symbolic.State) ([]explicit.Step, int, error) {
+	return r.replayFrom(ab, path, []symbolic.State{s0})
+}
+
+// replayFrom is replay from several start states.
+func (r *engine) replayFrom(ab *abstraction, path []int, s0 []symbolic.State) ([]explicit.Step, int, error) {
 	m, g := r.m, r.g
-	layers := [][]item{{{s: s0, parent: -1, cmd: -1, out: -1}}}
+	var first []item
+	for _, s := range s0 {
+		first = append(first, item{s: s, parent: -1, cmd: -1, out: -1})
+	}
+	if len(first) == 0 {
+		return nil, 0, nil
+	}
+	layers := [][]item{first}
 	x := &explicit.Expansion{}
 	k := len(path) - 1
 	for i := 0; i <= k; i++ {
