@@ -467,6 +467,7 @@ func (ab *abstraction) expandStates(i int, states []symbolic.State) (bool, error
 	x := &explicit.Expansion{}
 	chosen := make([]bool, len(m.Labels))
 	appl := make([]bool, len(m.Labels))
+	edges := map[[2]int]bool{} // (label, target node)
 	for _, s := range states {
 		switch g.Status(s) {
 		case explicit.Unsafe:
@@ -503,8 +504,11 @@ func (ab *abstraction) expandStates(i int, states []symbolic.State) (bool, error
 				for p := range vals {
 					vals[p] = r.preds.list[p].c.Holds(t)
 				}
-				r.stats.Transitions++
-				ab.add(vals, i, c.Label)
+				j, _ := ab.add(vals, i, c.Label)
+				if e := [2]int{int(c.Label), j}; !edges[e] {
+					edges[e] = true
+					r.stats.Transitions++
+				}
 			}
 		}
 	}

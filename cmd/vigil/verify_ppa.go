@@ -66,7 +66,7 @@ func (r *ppaRun) run(e *env, ctx context.Context) int {
 	}
 	for _, p := range preds {
 		if err := ppa.Linear(m, p); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: %s: %v\n", from, err)
+			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 			return exitError
 		}
 	}
