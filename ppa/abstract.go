@@ -20,12 +20,22 @@ func (r *engine) encodeBase() error {
 		return err
 	}
 	r.trans = make([]smt.Term, len(m.Labels))
+	r.steps = make([]smt.Term, len(m.Labels))
 	for a := range m.Labels {
-		r.trans[a] = x.And(r.nonterm, r.chosen[a], r.step(e.Cur, e.Next, symbolic.LabelID(a)))
+		r.steps[a] = x.And(r.nonterm, r.step(e.Cur, e.Next, symbolic.LabelID(a)))
+		r.trans[a] = x.And(r.chosen[a], r.steps[a])
 	}
 	r.bad, err = r.badAt(e.Cur, r.chosen)
 	if err != nil {
 		return err
+	}
+	r.unsafe = e.Cond(r.prop.Unsafe, e.Cur)
+	for a := range m.Labels {
+		re, err := e.RangeError(smt.TransOptions{Labels: []symbolic.LabelID{symbolic.LabelID(a)}}, e.Cur)
+		if err != nil {
+			return err
+		}
+		r.rangeErr = append(r.rangeErr, re)
 	}
 	return x.Err()
 }
@@ -114,6 +124,7 @@ type abstraction struct {
 	s      *smt.Solver
 	pc, pn []smt.Term // predicates over Cur and Next
 	lab    []smt.Term // per label: activates trans[a] (and pol)
+	step   []smt.Term // per label: activates the step without the policy
 	pol    smt.Term   // activates the policy's side constraints
 	nodes  []*node
 	index  map[string]int
@@ -149,6 +160,9 @@ func (r *engine) newAbstraction() (*abstraction, error) {
 		l := x.Keep(x.BoolConst(fmt.Sprintf("ppa.i%d.lab%d", r.stats.Iterations, a)))
 		ab.lab = append(ab.lab, l)
 		asserts = append(asserts, x.Implies(l, x.And(ab.pol, r.trans[a])))
+		st := x.Keep(x.BoolConst(fmt.Sprintf("ppa.i%d.step%d", r.stats.Iterations, a)))
+		ab.step = append(ab.step, st)
+		asserts = append(asserts, x.Implies(st, r.steps[a]))
 	}
 	if err := x.Err(); err != nil {
 		return nil, err
@@ -286,7 +300,12 @@ func (ab *abstraction) explore() (path []int, res *Result, err error) {
 			if err := s.Assert(ab.cube(nd.vals, ab.pc)); err != nil {
 				return nil, nil, err
 			}
-			if hit, err = ab.expand(i); err != nil {
+			if r.cert != nil {
+				hit, err = ab.expandLearned(i)
+			} else {
+				hit, err = ab.expand(i)
+			}
+			if err != nil {
 				return nil, nil, err
 			}
 			if err := s.Pop(1); err != nil {
@@ -343,7 +362,7 @@ func (ab *abstraction) expand(i int) (bool, error) {
 			return false, errUnknown
 		}
 		if res == smt.Unsat {
-			r.impossible[fmt.Sprint(ab.n, " ", nd.key, " ", a)] = notApplicable
+			r.impossible[cacheKey(ab.n, nd.key, symbolic.LabelID(a))] = notApplicable
 			continue
 		}
 		if r.decl != nil {
@@ -356,7 +375,7 @@ func (ab *abstraction) expand(i int) (bool, error) {
 			}
 			if res == smt.Unsat {
 				nd.never = append(nd.never, l)
-				r.impossible[fmt.Sprint(ab.n, " ", nd.key, " ", a)] = neverChosen
+				r.impossible[cacheKey(ab.n, nd.key, symbolic.LabelID(a))] = neverChosen
 				continue
 			}
 		}
@@ -381,11 +400,15 @@ func (ab *abstraction) cached(vals []bool, a symbolic.LabelID) uint8 {
 		if n > len(k) {
 			continue
 		}
-		if why := ab.r.impossible[fmt.Sprint(n, " ", k[:n], " ", a)]; why != 0 {
+		if why := ab.r.impossible[cacheKey(n, k[:n], a)]; why != 0 {
 			return why
 		}
 	}
 	return 0
+}
+
+func cacheKey(n int, cube string, a symbolic.LabelID) string {
+	return fmt.Sprint(n, " ", cube, " ", a)
 }
 
 // Why a label is impossible in a cube (the transition-test cache).
@@ -411,8 +434,36 @@ const maxEnum = 1 << 12
 // states returns the states of the cube vals when its bounding box (from
 // its single-variable predicates) has at most maxEnum states.
 func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
+	lo, hi, size := r.box(vals)
+	if size > maxEnum || r.opts.NoEnumeration {
+		return nil, false
+	}
+	if size == 0 {
+		return nil, true
+	}
+	var out []symbolic.State
+	s := append(symbolic.State(nil), lo...)
+	for {
+		if r.inCube(s, vals) {
+			out = append(out, append(symbolic.State(nil), s...))
+		}
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return out, true
+		}
+		s[v]++
+	}
+}
+
+// box returns the bounding box of the cube vals that its single-variable
+// predicates give, and its number of states (0: empty).
+func (r *engine) box(vals []bool) (lo, hi []int, size float64) {
 	m := r.m
-	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	lo, hi = make([]int, len(m.Vars)), make([]int, len(m.Vars))
 	for v := range m.Vars {
 		lo[v], hi[v] = m.Vars[v].Lo, m.Vars[v].Hi
 	}
@@ -431,32 +482,14 @@ func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
 			lo[v], hi[v] = max(lo[v], k), min(hi[v], k)
 		}
 	}
-	size := 1.0
+	size = 1.0
 	for v := range lo {
 		if lo[v] > hi[v] {
-			return nil, true
+			return lo, hi, 0
 		}
 		size *= float64(hi[v] - lo[v] + 1)
 	}
-	if size > maxEnum {
-		return nil, false
-	}
-	var out []symbolic.State
-	s := append(symbolic.State(nil), lo...)
-	for {
-		if r.inCube(s, vals) {
-			out = append(out, append(symbolic.State(nil), s...))
-		}
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return out, true
-		}
-		s[v]++
-	}
+	return lo, hi, size
 }
 
 // expandStates expands node i by enumerating its states: it reports

@@ -5,6 +5,7 @@ package ppa
 
 import (
 	"fmt"
+	"time"
 
 	"vigil/smt"
 	"vigil/symbolic"
@@ -31,6 +32,12 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 		return nil, 0, err
 	}
 	defer s.Close()
+	if r.cert != nil {
+		// The network's encoding along a whole path: bounded.
+		if err := s.SetLimits(smt.Limits{Timeout: time.Duration(k+1) * r.opts.QueryTimeout}); err != nil {
+			return nil, 0, err
+		}
+	}
 	nc := len(r.preds.list)
 	vec := make([][]smt.Term, k+1)
 	lits := make([][]smt.Term, k+1) // per step, per predicate: the cube literal's assumption
@@ -112,6 +119,9 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 			return nil, 0, err
 		}
 		if res == smt.Unknown {
+			if r.ctx.Err() == nil && r.cert != nil {
+				return r.unknown(fmt.Sprintf("the concrete path query along an abstract path of %d steps, with the policy's SMT encoding, found no answer within %v", k, time.Duration(k+1)*r.opts.QueryTimeout)), 0, nil
+			}
 			return r.solverUnknown(), 0, nil
 		}
 		if res == smt.Unsat {

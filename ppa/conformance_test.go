@@ -13,15 +13,20 @@ import (
 	"vigil/trees"
 )
 
+// spurious counts the spurious abstract paths the suites refined, so that
+// a suite that never exercises CEGAR shows it.
+var spurious int
+
 // verifier runs ppa as a conformance engine; every safe answer's
 // invariant is checked by enumeration (checkInvariant).
-func verifier(pols map[*symbolic.PolicyDecl]symbolic.Policy) conformance.Verifier {
+func verifier(pols map[*symbolic.PolicyDecl]symbolic.Policy, noEnum bool) conformance.Verifier {
 	return func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl) (conformance.Answer, error) {
-		opts := ppa.Options{Policy: pols[pd]}
+		opts := ppa.Options{Policy: pols[pd], NoEnumeration: noEnum}
 		res, err := ppa.Check(ctx, m, prop, pd, opts)
 		if err != nil {
 			return conformance.Answer{}, err
 		}
+		spurious += res.Stats.Spurious
 		switch res.Verdict {
 		case explicit.Safe:
 			if err := checkInvariant(m, prop, pd, pols[pd], res); err != nil {
@@ -40,12 +45,17 @@ func TestConformanceRules(t *testing.T) {
 	if testing.Short() {
 		n = 100
 	}
-	conformance.Verify(t, verifier(nil), conformance.Options{Models: n, NoPolicy: true})
+	conformance.Verify(t, verifier(nil, false), conformance.Options{Models: n, NoPolicy: true})
+	conformance.Verify(t, verifier(nil, true), conformance.Options{Models: n, FirstSeed: 1000, NoPolicy: true})
+	t.Logf("%d spurious abstract paths refined", spurious)
+	if spurious == 0 {
+		t.Error("no spurious abstract path: CEGAR was not exercised")
+	}
 }
 
-func learned(t *testing.T, models int, mk func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error)) {
+func learned(t *testing.T, models int, noEnum bool, mk func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error)) {
 	pols := map[*symbolic.PolicyDecl]symbolic.Policy{}
-	conformance.Verify(t, verifier(pols), conformance.Options{Models: models,
+	conformance.Verify(t, verifier(pols, noEnum), conformance.Options{Models: models,
 		Policy: func(m *symbolic.Model, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
 			outs := make([]symbolic.LabelID, len(m.Labels))
 			for i := range outs {
@@ -60,13 +70,28 @@ func learned(t *testing.T, models int, mk func(m *symbolic.Model, outs []symboli
 }
 
 func TestConformanceNetworks(t *testing.T) {
-	learned(t, 100, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+	learned(t, 100, false, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
 		return nn.Random(m, outs, seed, []int{6})
 	})
 }
 
 func TestConformanceEnsembles(t *testing.T) {
-	learned(t, 100, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+	learned(t, 100, false, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return trees.Random(m, outs, seed, 4, 3)
+	})
+}
+
+// The same questions with every cube handled by SMT: the policy's
+// encodings (networks relaxed, ensembles by leaf indicators), the
+// concrete witnesses and the certifier of learned.go.
+func TestConformanceNetworksSMT(t *testing.T) {
+	learned(t, 60, true, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return nn.Random(m, outs, seed, []int{6})
+	})
+}
+
+func TestConformanceEnsemblesSMT(t *testing.T) {
+	learned(t, 100, true, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
 		return trees.Random(m, outs, seed, 4, 3)
 	})
 }

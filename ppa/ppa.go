@@ -56,6 +56,7 @@ import (
 	"strings"
 	"time"
 
+	"vigil/ic3"
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -73,6 +74,14 @@ type Options struct {
 	MaxIterations int
 	// MaxStates bounds the abstract states of one iteration (0: no bound).
 	MaxStates int
+	// QueryTimeout bounds each SMT query over a learned policy's
+	// encoding (see learned.go); an unanswered one keeps the transition.
+	// 0: DefaultQueryTimeout.
+	QueryTimeout time.Duration
+	// NoEnumeration switches off the enumeration of small cubes: every
+	// abstract transition and path goes through SMT (for tests and for
+	// measuring what enumeration saves).
+	NoEnumeration bool
 	// Progress, when set, is called about every ProgressEvery.
 	Progress      func(Stats)
 	ProgressEvery time.Duration
@@ -87,6 +96,9 @@ type Stats struct {
 	SMTCalls       int
 	CacheHits      int // label tests answered by the transition-test cache
 	Spurious       int // spurious abstract paths
+	CertCalls      int // PolIC3 certifier calls (learned policies)
+	Undecided      int // policy queries kept unanswered (over-approximated)
+	CertTime       time.Duration
 	SMTTime        time.Duration
 	Elapsed        time.Duration
 }
@@ -114,6 +126,9 @@ type Result struct {
 	Exact bool
 	Stats Stats
 }
+
+// DefaultQueryTimeout bounds an SMT query over a learned policy's encoding.
+const DefaultQueryTimeout = 10 * time.Second
 
 // Validate reports why Check cannot take the question.
 func Validate(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) error {
@@ -189,6 +204,10 @@ type engine struct {
 	// outcome of it leads to Next (in range)"; the labels' applicability
 	// and choice over Cur; the bad region over Cur; side constraints.
 	trans, app, chosen []smt.Term
+	steps              []smt.Term  // per label, without the policy
+	rangeErr           []smt.Term  // per label: an outcome leaves a range (Cur)
+	unsafe             smt.Term    // the unsafe condition over Cur
+	cert               ic3.Learned // PolIC3's certifier of a learned policy
 	bad, nonterm       smt.Term
 	side               []smt.Term
 }
@@ -204,6 +223,9 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		if err := Linear(m, p); err != nil {
 			return nil, fmt.Errorf("ppa: %v", err)
 		}
+	}
+	if opts.QueryTimeout == 0 {
+		opts.QueryTimeout = DefaultQueryTimeout
 	}
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = 200 * time.Millisecond
@@ -224,6 +246,9 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	case policy == nil:
 	case policy.Kind == symbolic.KindNN || policy.Kind == symbolic.KindTrees:
 		if r.dec, err = explicit.PolicyDecider(m, pol); err != nil {
+			return nil, err
+		}
+		if r.cert, err = ic3.Certifier(pol); err != nil {
 			return nil, err
 		}
 	default:
