@@ -366,7 +366,7 @@ func (ab *abstraction) expand(i int) (bool, error) {
 			continue
 		}
 		if r.decl != nil {
-			res, err = r.check(s, ab.pol, r.nonterm, r.chosen[a])
+			res, err = r.check(s, ab.pol, r.chosen[a])
 			if err != nil {
 				return false, err
 			}
@@ -502,12 +502,12 @@ func (ab *abstraction) expandStates(i int, states []symbolic.State) (bool, error
 	appl := make([]bool, len(m.Labels))
 	edges := map[[2]int]bool{} // (label, target node)
 	for _, s := range states {
-		switch g.Status(s) {
-		case explicit.Unsafe:
+		status := g.Status(s)
+		if status == explicit.Unsafe {
 			return true, nil
-		case explicit.Goal:
-			continue
 		}
+		// The policy's choices count in goal states too: a label the
+		// cube never chooses is a fact about all of its states.
 		g.Applicable(s, x)
 		for a, ok := range x.App {
 			appl[a] = appl[a] || ok
@@ -518,10 +518,12 @@ func (ab *abstraction) expandStates(i int, states []symbolic.State) (bool, error
 			if l, err = r.dec.Decide(s, x.App); err != nil {
 				return false, err
 			}
-			if l == symbolic.NoLabel {
-				continue
+			if l != symbolic.NoLabel {
+				chosen[l] = true
 			}
-			chosen[l] = true
+		}
+		if status != explicit.Open || (r.dec != nil && l == symbolic.NoLabel) {
+			continue
 		}
 		for ci := range m.Commands {
 			c := &m.Commands[ci]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"vigil/ic3/cert"
 	"vigil/nn"
 	"vigil/ppa"
 	"vigil/symbolic"
@@ -16,6 +17,41 @@ import (
 // spurious counts the spurious abstract paths the suites refined, so that
 // a suite that never exercises CEGAR shows it.
 var spurious int
+
+// certified counts the safe answers whose certificate checked.
+var certified int
+
+// checkCertificate exports a safe answer as ic3/cert's box certificate
+// with policy facts and checks it with the independent checker.
+func checkCertificate(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, pol symbolic.Policy, res *ppa.Result) error {
+	boxes, facts, err := ppa.Boxes(ctx, m, res, pol)
+	if err != nil {
+		return err
+	}
+	c := &cert.Cert{Inv: boxes}
+	c.Model, c.Boxes, c.Property = m.Name, len(boxes), prop.Name
+	if pd != nil {
+		c.Policy = pd.Name
+	}
+	c.Hash, _ = cert.ModelHash(m, c.Property, c.Policy)
+	for _, v := range m.Vars {
+		c.Vars = append(c.Vars, v.Name)
+	}
+	for _, f := range facts {
+		pf := cert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
+		for _, l := range f.Sure {
+			pf.Sure = append(pf.Sure, m.Labels[l].Name)
+		}
+		c.Facts = append(c.Facts, pf)
+	}
+	if pol != nil {
+		// The generated policies have no file for the checker to load:
+		// Boxes re-checked every fact with ic3/cert, and checkInvariant
+		// enumerates the invariant with the policy's decisions.
+		return nil
+	}
+	return cert.Check(ctx, c, m, prop, pd)
+}
 
 // verifier runs ppa as a conformance engine; every safe answer's
 // invariant is checked by enumeration (checkInvariant).
@@ -32,6 +68,10 @@ func verifier(pols map[*symbolic.PolicyDecl]symbolic.Policy, noEnum bool) confor
 			if err := checkInvariant(m, prop, pd, pols[pd], res); err != nil {
 				return conformance.Answer{}, fmt.Errorf("invariant: %v", err)
 			}
+			if err := checkCertificate(ctx, m, prop, pd, pols[pd], res); err != nil {
+				return conformance.Answer{}, fmt.Errorf("certificate: %v", err)
+			}
+			certified++
 			return conformance.Answer{Verdict: explicit.Safe}, nil
 		case explicit.UnsafeVerdict:
 			return conformance.Answer{Verdict: explicit.UnsafeVerdict, Trace: res.Trace}, nil
@@ -47,7 +87,7 @@ func TestConformanceRules(t *testing.T) {
 	}
 	conformance.Verify(t, verifier(nil, false), conformance.Options{Models: n, NoPolicy: true})
 	conformance.Verify(t, verifier(nil, true), conformance.Options{Models: n, FirstSeed: 1000, NoPolicy: true})
-	t.Logf("%d spurious abstract paths refined", spurious)
+	t.Logf("%d spurious abstract paths refined, %d certificates checked", spurious, certified)
 	if spurious == 0 {
 		t.Error("no spurious abstract path: CEGAR was not exercised")
 	}

@@ -59,19 +59,21 @@ func checkInvariant(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.Pol
 			if prop.Unsafe.Holds(s) {
 				return fmt.Errorf("unsafe state %s inside the invariant", m.FormatState(s))
 			}
-			if g.Status(s) == explicit.Open {
-				g.Applicable(s, x)
-				l := symbolic.NoLabel
-				if dec != nil {
-					if l, err = dec.Decide(s, x.App); err != nil {
-						return err
-					}
-					for _, n := range res.Invariant[ci].Never {
-						if n == l {
-							return fmt.Errorf("state %s: the policy chooses %s, which cube %d claims it never chooses", m.FormatState(s), m.Labels[l].Name, ci)
-						}
+			g.Applicable(s, x)
+			l := symbolic.NoLabel
+			if dec != nil {
+				if l, err = dec.Decide(s, x.App); err != nil {
+					return err
+				}
+				// Never is a fact about every state of the cube,
+				// terminal ones too.
+				for _, n := range res.Invariant[ci].Never {
+					if n == l {
+						return fmt.Errorf("state %s: the policy chooses %s, which cube %d claims it never chooses", m.FormatState(s), m.Labels[l].Name, ci)
 					}
 				}
+			}
+			if g.Status(s) == explicit.Open {
 				for c := range m.Commands {
 					if (dec != nil && m.Commands[c].Label != l) || !g.Guard(s, c) {
 						continue

@@ -176,7 +176,16 @@ func (ab *abstraction) expandLearned(i int) (bool, error) {
 				ab.add(c, i, l)
 			}
 		}
-		if excluded || added == 0 {
+		never := excluded
+		if !excluded && added == 0 {
+			// No transition; "never chosen" also covers terminal states.
+			res, err := ab.bounded(ab.pol, r.chosen[a])
+			if err != nil {
+				return false, err
+			}
+			never = res == smt.Unsat
+		}
+		if never {
 			nd.never = append(nd.never, l)
 			r.impossible[ab.cacheKey(nd, l)] = neverChosen
 		}
@@ -223,12 +232,14 @@ func (ab *abstraction) witness(c []bool, a symbolic.LabelID, xp *explicit.Expans
 	return false, nil
 }
 
-// sure returns the labels applicable throughout the asserted cube.
+// sure returns the labels applicable throughout the asserted cube,
+// terminal states included (a certifier's exclusion given them then holds
+// in every state of the cube).
 func (ab *abstraction) sure() ([]symbolic.LabelID, error) {
 	r, x := ab.r, ab.r.x
 	var out []symbolic.LabelID
 	for a := range r.m.Labels {
-		res, err := r.check(ab.s, r.nonterm, x.Not(r.app[a]))
+		res, err := r.check(ab.s, x.Not(r.app[a]))
 		if err != nil {
 			return nil, err
 		}

@@ -84,7 +84,7 @@ func runVerify(e *env, args []string) int {
 	certCache := fs.Bool("cert-cache", true, "polic3: cache the certifier's answers per (box, label), reused on sub- and super-boxes; false to measure what the cache saves")
 	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies; for learned ones on variables of 256 values or more), on, off")
 	bf := addBDDFlags(fs)
-	certFile := fs.String("cert", "", "ic3: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
+	certFile := fs.String("cert", "", "ic3, ppa: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
 		"policy to verify (default: the only one; a model without policies is verified over all labels)")
 	maxStates := addCountFlag(fs, "max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
@@ -110,7 +110,7 @@ func runVerify(e *env, args []string) int {
 	}
 	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
 	if *certFile != "" && engine.val == "bfs" {
-		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog, polic3, polic3-nog or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
+		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog, polic3, polic3-nog, ppa or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
 		return exitUsage
 	}
 	if strings.HasPrefix(engine.val, "polic3") && !ic3.IsLearned(decl) {
@@ -130,11 +130,11 @@ func runVerify(e *env, args []string) int {
 		return exitUsage
 	}
 	if engine.val == "ppa" {
-		if *certFile != "" || *maxStates != 0 {
-			fmt.Fprintln(e.stderr, "vigil verify: --engine ppa takes neither --cert (its certificate format is not written yet) nor --max-states")
+		if *maxStates != 0 {
+			fmt.Fprintln(e.stderr, "vigil verify: --engine ppa takes no --max-states")
 			return exitUsage
 		}
-		return (&ppaRun{file: file, mf: mf, lm: lm, predicates: *predicates, record: *record, json: *jsonOut, prog: prog}).run(e, ctx)
+		return (&ppaRun{file: file, mf: mf, lm: lm, predicates: *predicates, cert: *certFile, record: *record, json: *jsonOut, prog: prog}).run(e, ctx)
 	}
 	if engine.val == "bdd" {
 		return verifyBDD(e, ctx, prog, file, lm, bf, *jsonOut, *record)

@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
+	"vigil/ic3"
+	invcert "vigil/ic3/cert"
 	"vigil/lang/jani"
 	"vigil/ppa"
+	"vigil/smt/smtlib"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -32,6 +36,7 @@ type ppaRun struct {
 	mf         *modelFlags
 	lm         *loadedModel
 	predicates string // --predicates
+	cert       string // --cert
 	record     string
 	json       bool
 	prog       *progress
@@ -104,6 +109,16 @@ func (r *ppaRun) run(e *env, ctx context.Context) int {
 			}
 		}
 	}
+	certNote := ""
+	if res.Verdict == explicit.Safe {
+		// The reachable cubes as a box certificate, checked by the
+		// independent checker before the verdict is printed.
+		note, code, stop := r.certify(e, ctx, res, rep)
+		if stop {
+			return code
+		}
+		certNote = note
+	}
 	if r.json {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
@@ -116,6 +131,7 @@ func (r *ppaRun) run(e *env, ctx context.Context) int {
 		}
 		if res.Verdict == explicit.Safe {
 			fmt.Fprintf(w, "abstraction: %d reachable abstract states over %d predicates, closed under the policy's transitions\n", s.AbstractStates, s.Predicates)
+			fmt.Fprintln(w, certNote)
 		}
 		fmt.Fprintf(w, "engine ppa: %d CEGAR iterations (%d spurious paths), %d predicates (%d given), %d abstract states, %d abstract transitions, %d SMT calls (%d cache hits), %.3fs (smt %.3fs)\n",
 			s.Iterations, s.Spurious, s.Predicates, len(preds), s.AbstractStates, s.Transitions, s.SMTCalls, s.CacheHits, s.Elapsed.Seconds(), s.SMTTime.Seconds())
@@ -127,4 +143,72 @@ func (r *ppaRun) run(e *env, ctx context.Context) int {
 		return exitUnsafe
 	}
 	return exitUnknown
+}
+
+// certify turns a safe answer's cubes into an ic3/cert certificate (boxes
+// and policy facts), checks it with the independent checker, and writes it
+// with --cert. It returns the line to print, or stop with an exit code.
+func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *verifyReport) (note string, code int, stop bool) {
+	m, prop, decl := r.lm.m, r.lm.prop, r.lm.decl
+	var pol symbolic.Policy
+	if ic3.IsLearned(decl) {
+		var err error
+		if pol, err = symbolic.Instantiate(m, decl); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+			return "", exitError, true
+		}
+	}
+	inv, bfacts, err := ppa.Boxes(ctx, m, res, pol)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Sprintf("invariant not certified: %s while converting it", stopReason(ctx)), 0, false
+		}
+		if r.cert != "" {
+			fmt.Fprintf(e.stderr, "vigil verify: safe, but no certificate: %v\n", err)
+			return "", exitError, true
+		}
+		return fmt.Sprintf("invariant not exported as boxes: %v", err), 0, false
+	}
+	ir := &ic3Run{file: r.file, mf: r.mf, lm: r.lm}
+	ires := &ic3.Result{Invariant: inv}
+	for _, f := range bfacts {
+		ires.Facts = append(ires.Facts, ic3.Fact{Box: f.Box, Label: f.Label, Sure: f.Sure})
+	}
+	h, err := ir.header(ires)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+		return "", exitError, true
+	}
+	ires.Invariant = corruptAnswer.invariantOf(ires.Invariant)
+	c := &invcert.Cert{Header: h, Inv: ires.Invariant}
+	for _, v := range m.Vars {
+		c.Vars = append(c.Vars, v.Name)
+	}
+	if err := invcert.Check(ctx, c, m, prop, decl); err != nil {
+		var f *invcert.Failure
+		if ctx.Err() == nil && pol != nil && errors.As(err, &f) && (f.Condition == "consecution" || f.Condition == "fact") {
+			// A large cube where a learned policy's choice varies: the
+			// box format states facts per box, not per cube; the safe
+			// verdict stands on the abstraction, not on this export.
+			if r.cert != "" {
+				fmt.Fprintf(e.stderr, "vigil verify: safe, but the box certificate does not hold: %v\n", err)
+				return "", exitError, true
+			}
+			return fmt.Sprintf("invariant not exported: the box certificate does not hold (%v)", err), 0, false
+		}
+		if ctx.Err() == nil {
+			return "", internalError(e, "verify", "the ppa invariant does not check: %v", err), true
+		}
+		return fmt.Sprintf("invariant not certified: %s while checking it", stopReason(ctx)), 0, false
+	}
+	note = fmt.Sprintf("inductive invariant: %s with %d policy facts, checked", boxes(len(inv)), len(bfacts))
+	if r.cert != "" {
+		if err := writeInvariant(r.cert, c, smtlib.Question{Model: m, Property: prop, Policy: decl}, ires.Facts); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+			return "", exitError, true
+		}
+		rep.Certificate = r.cert
+		note += fmt.Sprintf("; certificate %s (check with: vigil cert check %s)", r.cert, r.cert)
+	}
+	return note, 0, false
 }
