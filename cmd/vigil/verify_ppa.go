@@ -145,6 +145,12 @@ func (r *ppaRun) run(e *env, ctx context.Context) int {
 	return exitUnknown
 }
 
+// maxCheckedBoxes is the largest box certificate a safe ppa answer is
+// checked as without --cert: a learned policy's cubes are listed state by
+// state, and the checker's SMT queries over tens of thousands of boxes
+// take minutes where the abstraction took a second.
+const maxCheckedBoxes = 4096
+
 // certify turns a safe answer's cubes into an ic3/cert certificate (boxes
 // and policy facts), checks it with the independent checker, and writes it
 // with --cert. It returns the line to print, or stop with an exit code.
@@ -168,6 +174,9 @@ func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *veri
 			return "", exitError, true
 		}
 		return fmt.Sprintf("invariant not exported as boxes: %v", err), 0, false
+	}
+	if r.cert == "" && len(inv) > maxCheckedBoxes {
+		return fmt.Sprintf("invariant: %s with %d policy facts, not checked (more than %d boxes; --cert FILE exports and checks it)", boxes(len(inv)), len(bfacts), maxCheckedBoxes), 0, false
 	}
 	ir := &ic3Run{file: r.file, mf: r.mf, lm: r.lm}
 	ires := &ic3.Result{Invariant: inv}
