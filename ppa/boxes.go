@@ -17,6 +17,7 @@ package ppa
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"vigil/ic3/cert"
@@ -35,11 +36,16 @@ type BoxFact struct {
 	Sure  []symbolic.LabelID
 }
 
+// ErrTooManyBoxes is the error of Boxes when the certificate would have
+// more boxes than its limit.
+var ErrTooManyBoxes = errors.New("ppa: the certificate has more boxes than the limit")
+
 // Boxes converts the invariant of a safe answer into boxes (bound
 // literals) and, for a learned policy pol (nil otherwise), the policy
 // facts consecution needs, each re-checked with ic3/cert before it is
-// returned.
-func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Policy) ([][]smt.Lit, []BoxFact, error) {
+// returned. With limit > 0 it stops with ErrTooManyBoxes beyond limit
+// boxes.
+func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Policy, limit int) ([][]smt.Lit, []BoxFact, error) {
 	var boxes [][]smt.Lit
 	var facts []BoxFact
 	listed := 0
@@ -48,6 +54,9 @@ func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Pol
 		fc = cert.NewFactChecker(m, pol)
 	}
 	for ci, c := range res.Invariant {
+		if limit > 0 && len(boxes) > limit {
+			return nil, nil, ErrTooManyBoxes
+		}
 		bs, ok := cubeBoxes(m, res.Predicates, c.Values)
 		if !ok {
 			pts, ok := cubePoints(m, res.Predicates, c.Values, maxCertStates-listed)

@@ -24,7 +24,7 @@ var certified int
 // checkCertificate exports a safe answer as ic3/cert's box certificate
 // with policy facts and checks it with the independent checker.
 func checkCertificate(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, pol symbolic.Policy, res *ppa.Result) error {
-	boxes, facts, err := ppa.Boxes(ctx, m, res, pol)
+	boxes, facts, err := ppa.Boxes(ctx, m, res, pol, 0)
 	if err != nil {
 		return err
 	}

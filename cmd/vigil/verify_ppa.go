@@ -164,7 +164,14 @@ func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *veri
 			return "", exitError, true
 		}
 	}
-	inv, bfacts, err := ppa.Boxes(ctx, m, res, pol)
+	limit := maxCheckedBoxes
+	if r.cert != "" {
+		limit = 0
+	}
+	inv, bfacts, err := ppa.Boxes(ctx, m, res, pol, limit)
+	if errors.Is(err, ppa.ErrTooManyBoxes) {
+		return fmt.Sprintf("invariant: more than %d boxes, not checked (--cert FILE exports and checks it)", maxCheckedBoxes), 0, false
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Sprintf("invariant not certified: %s while converting it", stopReason(ctx)), 0, false
@@ -174,9 +181,6 @@ func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *veri
 			return "", exitError, true
 		}
 		return fmt.Sprintf("invariant not exported as boxes: %v", err), 0, false
-	}
-	if r.cert == "" && len(inv) > maxCheckedBoxes {
-		return fmt.Sprintf("invariant: %s with %d policy facts, not checked (more than %d boxes; --cert FILE exports and checks it)", boxes(len(inv)), len(bfacts), maxCheckedBoxes), 0, false
 	}
 	ir := &ic3Run{file: r.file, mf: r.mf, lm: r.lm}
 	ires := &ic3.Result{Invariant: inv}
