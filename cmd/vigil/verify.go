@@ -89,7 +89,7 @@ func runVerify(e *env, args []string) int {
 		"policy to verify (default: the only one; a model without policies is verified over all labels)")
 	maxStates := addCountFlag(fs, "max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
 	workers := addWorkersFlag(fs)
-	predicates := fs.String("predicates", "", "ppa: the initial predicates, a PlaJA predicates `FILE` (a JSON array of JANI expressions, or a PA property file naming one); default: those a PA property file given as --unsafe or --start names, else the atoms of the start and unsafe conditions")
+	predicates := fs.String("predicates", "", "ppa: the initial predicates, a `FILE` of PlaJA predicates (a JSON array of JANI expressions, or a PA property file naming one) or of .spec `pred NAME = COND` declarations; default: those a PA property file given as --unsafe or --start names, else the atoms of the start and unsafe conditions")
 	record := fs.String("record", "", "write the counterexample to this run file (replay with vigil run --replay)")
 	jsonOut := fs.Bool("json", false, "print the verdict as JSON")
 	timeout := timeoutFlag(fs)

@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"vigil/ic3"
 	invcert "vigil/ic3/cert"
+	"vigil/lang"
 	"vigil/lang/jani"
 	"vigil/ppa"
 	"vigil/smt/smtlib"
@@ -47,6 +51,10 @@ type ppaRun struct {
 // the start and unsafe conditions.
 func (r *ppaRun) loadPredicates(m *symbolic.Model) ([]*symbolic.Cond, string, error) {
 	if r.predicates != "" {
+		if isSpecPredicates(r.predicates) {
+			ps, err := r.specPredicates(m)
+			return ps, r.predicates, err
+		}
 		ps, err := jani.LoadPredicates(r.predicates, m)
 		return ps, r.predicates, err
 	}
@@ -224,4 +232,56 @@ func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *veri
 		note += fmt.Sprintf("; certificate %s (check with: vigil cert check %s)", r.cert, r.cert)
 	}
 	return note, 0, false
+}
+
+// isSpecPredicates reports whether a predicates file is .spec text (pred
+// declarations) rather than PlaJA's JSON.
+func isSpecPredicates(path string) bool {
+	if strings.EqualFold(filepath.Ext(path), ".spec") {
+		return true
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false // the JSON reader reports it
+	}
+	t := strings.TrimSpace(string(b))
+	return t != "" && t[0] != '[' && t[0] != '{'
+}
+
+// specPredicates reads a .spec predicates file: `pred NAME = COND`
+// declarations over the model's variables, checked and lowered by the
+// .spec front end as if the file imported the model (diagnostics keep the
+// file's own lines and columns).
+func (r *ppaRun) specPredicates(m *symbolic.Model) ([]*symbolic.Cond, error) {
+	src, err := os.ReadFile(r.predicates)
+	if err != nil {
+		return nil, err
+	}
+	model, err := filepath.Abs(r.file)
+	if err != nil {
+		return nil, err
+	}
+	text := append(append(src, '\n'), fmt.Sprintf("import %q\n", model)...)
+	pm, diags := lang.LoadSource(r.predicates, text, lang.Options{Defines: r.mf.defs})
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("%s", strings.TrimRight(diags.Render(), "\n"))
+	}
+	if len(pm.Vars) != len(m.Vars) {
+		return nil, fmt.Errorf("%s: the predicates see %d variables, the model %d", r.predicates, len(pm.Vars), len(m.Vars))
+	}
+	for i := range pm.Vars {
+		if pm.Vars[i].Name != m.Vars[i].Name {
+			return nil, fmt.Errorf("%s: the predicates see variable %s where the model has %s", r.predicates, pm.Vars[i].Name, m.Vars[i].Name)
+		}
+	}
+	var ps []*symbolic.Cond
+	for _, p := range pm.Preds {
+		if p.Pos.File == r.predicates {
+			ps = append(ps, p.Cond)
+		}
+	}
+	if len(ps) == 0 {
+		return nil, fmt.Errorf("%s: no predicates: write one `pred NAME = CONDITION` per line", r.predicates)
+	}
+	return ps, nil
 }
