@@ -28,7 +28,7 @@ func init() {
 }
 
 // engines lists the verification engines; the first is the default.
-var engines = []string{"bfs", "ic3", "ic3-nog", "polic3", "polic3-nog", "bdd", "auto"}
+var engines = []string{"bfs", "ic3", "ic3-nog", "polic3", "polic3-nog", "bdd", "ppa", "auto"}
 
 // autoStates is the state limit after which --engine auto leaves BFS for
 // IC3.
@@ -68,6 +68,7 @@ type verifyReport struct {
 	Seconds        float64       `json:"seconds"`
 	Counterexample *explicit.Run `json:"counterexample,omitempty"`
 	IC3            *ic3Figures   `json:"ic3,omitempty"`
+	PPA            *ppaFigures   `json:"ppa,omitempty"`
 	Certificate    string        `json:"certificate,omitempty"`
 }
 
@@ -75,18 +76,19 @@ func runVerify(e *env, args []string) int {
 	c := commands["verify"]
 	fs := newFlags(e, c)
 	engine := &enumFlag{what: "engine", values: engines, val: engines[0]}
-	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); bdd: BDD forward reachability with exact state counts; auto: bfs up to a million states, then ic3)")
+	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); bdd: BDD forward reachability with exact state counts; ppa: policy predicate abstraction with CEGAR (--predicates); auto: bfs up to a million states, then ic3)")
 	order := &enumFlag{what: "order", values: []string{"activity", "index", "reverse"}, val: "activity"}
 	fs.Var(order, "order", "ic3: the order in which generalization tries to drop variables: activity (least used in recent clauses first), index (declaration order), reverse")
 	widen := &enumFlag{what: "widening", values: []string{"auto", "on", "off"}, val: "auto"}
 	certCache := fs.Bool("cert-cache", true, "polic3: cache the certifier's answers per (box, label), reused on sub- and super-boxes; false to measure what the cache saves")
 	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies; for learned ones on variables of 256 values or more), on, off")
 	bf := addBDDFlags(fs)
-	certFile := fs.String("cert", "", "ic3: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
+	certFile := fs.String("cert", "", "ic3, ppa: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
 		"policy to verify (default: the only one; a model without policies is verified over all labels)")
 	maxStates := addCountFlag(fs, "max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
 	workers := addWorkersFlag(fs)
+	predicates := fs.String("predicates", "", "ppa: the initial predicates, a `FILE` of PlaJA predicates (a JSON array of JANI expressions, or a PA property file naming one) or of .spec `pred NAME = COND` declarations; default: those a PA property file given as --unsafe or --start names, else the atoms of the start and unsafe conditions")
 	record := fs.String("record", "", "write the counterexample to this run file (replay with vigil run --replay)")
 	jsonOut := fs.Bool("json", false, "print the verdict as JSON")
 	full := fs.Bool("full", false, "list every variable at every step of a counterexample (by default the states after the first list the variables that changed)")
@@ -109,7 +111,7 @@ func runVerify(e *env, args []string) int {
 	lm.fullCex = *full
 	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
 	if *certFile != "" && engine.val == "bfs" {
-		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog, polic3, polic3-nog or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
+		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog, polic3, polic3-nog, ppa or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
 		return exitUsage
 	}
 	if strings.HasPrefix(engine.val, "polic3") && !ic3.IsLearned(decl) {
@@ -124,6 +126,17 @@ func runVerify(e *env, args []string) int {
 		max = autoStates
 	}
 	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, widen: widen.val, noCertCache: !*certCache, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
+	if *predicates != "" && engine.val != "ppa" {
+		fmt.Fprintln(e.stderr, "vigil verify: --predicates needs --engine ppa")
+		return exitUsage
+	}
+	if engine.val == "ppa" {
+		if *maxStates != 0 {
+			fmt.Fprintln(e.stderr, "vigil verify: --engine ppa takes no --max-states")
+			return exitUsage
+		}
+		return (&ppaRun{file: file, mf: mf, lm: lm, predicates: *predicates, cert: *certFile, record: *record, json: *jsonOut, prog: prog}).run(e, ctx)
+	}
 	if engine.val == "bdd" {
 		return verifyBDD(e, ctx, prog, file, lm, bf, *jsonOut, *record)
 	}

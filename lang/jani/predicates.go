@@ -1,0 +1,78 @@
+package jani
+
+// PlaJA predicate files: the predicates of a predicate abstraction (vigil
+// verify --engine ppa). A predicates file is a JSON array of JANI Boolean
+// expressions over the model's variables; a PA property file names one in
+// its "predicates" member ({"file": F}, resolved against the property
+// file's directory) or lists the expressions there.
+
+import (
+	"path/filepath"
+
+	"vigil/symbolic"
+)
+
+// LoadPredicates reads the predicates of path: a predicates file, or a PA
+// property file that names or lists predicates. Each expression is
+// lowered over m's variables; an unknown variable or a malformed
+// expression is an error positioned in the file that holds it.
+func LoadPredicates(path string, m *symbolic.Model) ([]*symbolic.Cond, error) {
+	ps, found, err := PredicatesOf(path, m)
+	if err == nil && !found {
+		l, root, err := readJSON(path)
+		if err != nil {
+			return nil, err
+		}
+		l.errorf(root, "no predicates: want a JSON array of JANI Boolean expressions, or a PA property file with a \"predicates\" member")
+		return nil, l.errs.Err()
+	}
+	return ps, err
+}
+
+// PredicatesOf reads the predicates of path when it has any: found is
+// false for a PA property file without a "predicates" member (or a
+// condition file), so that --start and --unsafe files can supply
+// predicates when they name them.
+func PredicatesOf(path string, m *symbolic.Model) (ps []*symbolic.Cond, found bool, err error) {
+	l, root, err := readJSON(path)
+	if err != nil {
+		return nil, false, err
+	}
+	list := root
+	dir := filepath.Dir(path)
+	if root.kind == kObject && root.get("properties") != nil {
+		pa, _, ok := l.paProperty(root)
+		if !ok {
+			return nil, false, l.errs.Err()
+		}
+		pn := pa.get("predicates")
+		if pn == nil {
+			return nil, false, nil
+		}
+		if pn.kind == kObject {
+			f := pn.get("file")
+			if f == nil || f.kind != kString {
+				l.errorf(pn, "\"predicates\" must be a list of expressions or {\"file\": NAME}")
+				return nil, true, l.errs.Err()
+			}
+			ps, err := LoadPredicates(filepath.Join(dir, f.str), m)
+			return ps, true, err
+		}
+		list = pn
+	}
+	if list.kind != kArray {
+		return nil, false, nil
+	}
+	sc := modelScope(m)
+	for _, n := range list.vals {
+		c, ok := l.cond(n, sc)
+		if !ok {
+			continue
+		}
+		ps = append(ps, c)
+	}
+	if err := l.errs.Err(); err != nil {
+		return nil, true, err
+	}
+	return ps, true, nil
+}

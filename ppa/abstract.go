@@ -1,0 +1,558 @@
+package ppa
+
+import (
+	"fmt"
+
+	"vigil/smt"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// encodeBase builds the terms every abstraction shares: the step relation
+// per label, applicability, the policy's choice and the bad region over
+// the current state.
+func (r *engine) encodeBase() error {
+	e, x, m := r.e, r.x, r.m
+	r.nonterm = x.Not(e.Terminal(r.prop, e.Cur))
+	r.app = e.Applicable(e.Cur)
+	var err error
+	if r.chosen, r.side, err = r.ch.chosen(e.Cur); err != nil {
+		return err
+	}
+	r.trans = make([]smt.Term, len(m.Labels))
+	r.steps = make([]smt.Term, len(m.Labels))
+	for a := range m.Labels {
+		r.steps[a] = x.And(r.nonterm, r.step(e.Cur, e.Next, symbolic.LabelID(a)))
+		r.trans[a] = x.And(r.chosen[a], r.steps[a])
+	}
+	r.bad, err = r.badAt(e.Cur, r.chosen)
+	if err != nil {
+		return err
+	}
+	r.unsafe = e.Cond(r.prop.Unsafe, e.Cur)
+	for a := range m.Labels {
+		re, err := e.RangeError(smt.TransOptions{Labels: []symbolic.LabelID{symbolic.LabelID(a)}}, e.Cur)
+		if err != nil {
+			return err
+		}
+		r.rangeErr = append(r.rangeErr, re)
+	}
+	return x.Err()
+}
+
+// step is "an outcome of a command of label a leads from vs to ws" (ws in
+// range), without the policy.
+func (r *engine) step(vs, ws []smt.Term, a symbolic.LabelID) smt.Term {
+	e, x, m := r.e, r.x, r.m
+	var cmds []smt.Term
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if c.Label != a {
+			continue
+		}
+		var outs []smt.Term
+		for oi := range c.Outcomes {
+			o := &c.Outcomes[oi]
+			val := make([]smt.Term, len(vs))
+			copy(val, vs)
+			for _, as := range o.Assigns {
+				val[as.Var] = e.Expr(as.Value, vs)
+			}
+			eqs := make([]smt.Term, len(ws))
+			for v := range ws {
+				eqs[v] = x.Eq(ws[v], val[v])
+			}
+			outs = append(outs, x.And(eqs...))
+		}
+		cmds = append(cmds, x.And(e.Cond(c.Guard, vs), x.Or(outs...)))
+	}
+	return x.And(x.Or(cmds...), e.InRange(ws))
+}
+
+// badAt is the bad region over vs: unsafe, or not terminal with a label
+// the policy may choose (chosen, over vs) that has an outcome leaving a
+// variable's range.
+func (r *engine) badAt(vs []smt.Term, chosen []smt.Term) (smt.Term, error) {
+	e, x, m := r.e, r.x, r.m
+	if !r.mayLeaveRange() {
+		return e.Cond(r.prop.Unsafe, vs), x.Err()
+	}
+	var errs []smt.Term
+	for a := range m.Labels {
+		re, err := e.RangeError(smt.TransOptions{Labels: []symbolic.LabelID{symbolic.LabelID(a)}}, vs)
+		if err != nil {
+			return smt.Term{}, err
+		}
+		errs = append(errs, x.And(chosen[a], re))
+	}
+	return x.Or(e.Cond(r.prop.Unsafe, vs), x.And(x.Not(e.Terminal(r.prop, vs)), x.Or(errs...))), x.Err()
+}
+
+// mayLeaveRange reports whether some outcome's assignment may leave its
+// variable's range (by interval bounds; false means never).
+func (r *engine) mayLeaveRange() bool {
+	m := r.m
+	for ci := range m.Commands {
+		for _, o := range m.Commands[ci].Outcomes {
+			for _, a := range o.Assigns {
+				v := &m.Vars[a.Var]
+				if lo, hi := m.Bounds(a.Value); lo < v.Lo || hi > v.Hi {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// startAt is the start condition over vs.
+func (r *engine) startAt(vs []smt.Term) (smt.Term, error) {
+	if r.prop.Start != nil {
+		return r.e.Cond(r.prop.Start, vs), nil
+	}
+	s0, err := r.m.InitialState()
+	if err != nil {
+		return smt.Term{}, fmt.Errorf("ppa: %v", err)
+	}
+	return r.e.State(s0, vs), nil
+}
+
+// abstraction is the abstract state space of one predicate set.
+type abstraction struct {
+	r      *engine
+	n      int // predicates
+	s      *smt.Solver
+	pc, pn []smt.Term // predicates over Cur and Next
+	lab    []smt.Term // per label: activates trans[a] (and pol)
+	step   []smt.Term // per label: activates the step without the policy
+	pol    smt.Term   // activates the policy's side constraints
+	nodes  []*node
+	index  map[string]int
+}
+
+// node is a reached abstract state.
+type node struct {
+	vals   []bool
+	key    string
+	parent int // -1 for start cubes
+	label  symbolic.LabelID
+	never  []symbolic.LabelID
+}
+
+func (r *engine) newAbstraction() (*abstraction, error) {
+	e, x := r.e, r.x
+	ab := &abstraction{r: r, n: len(r.preds.list), index: map[string]int{}}
+	for _, p := range r.preds.list {
+		ab.pc = append(ab.pc, e.Cond(p.c, e.Cur))
+		ab.pn = append(ab.pn, e.Cond(p.c, e.Next))
+	}
+	s, err := x.NewSolver()
+	if err != nil {
+		return nil, err
+	}
+	ab.s = s
+	// The policy's side constraints only under an activation literal:
+	// queries that do not ask about the policy (start cubes, the bad
+	// region's unsafe part, applicability) do not see the network.
+	ab.pol = x.Keep(x.BoolConst(fmt.Sprintf("ppa.i%d.pol", r.stats.Iterations)))
+	asserts := []smt.Term{e.InRange(e.Cur), x.Implies(ab.pol, x.And(r.side...))}
+	for a := range r.m.Labels {
+		l := x.Keep(x.BoolConst(fmt.Sprintf("ppa.i%d.lab%d", r.stats.Iterations, a)))
+		ab.lab = append(ab.lab, l)
+		asserts = append(asserts, x.Implies(l, x.And(ab.pol, r.trans[a])))
+		st := x.Keep(x.BoolConst(fmt.Sprintf("ppa.i%d.step%d", r.stats.Iterations, a)))
+		ab.step = append(ab.step, st)
+		asserts = append(asserts, x.Implies(st, r.steps[a]))
+	}
+	if err := x.Err(); err != nil {
+		return nil, err
+	}
+	for _, t := range asserts {
+		if err := s.Assert(t); err != nil {
+			return nil, err
+		}
+	}
+	return ab, nil
+}
+
+// cube is the conjunction of the predicate literals of vals over ts.
+func (ab *abstraction) cube(vals []bool, ts []smt.Term) smt.Term {
+	x := ab.r.x
+	lits := make([]smt.Term, len(vals))
+	for i, v := range vals {
+		lits[i] = ts[i]
+		if !v {
+			lits[i] = x.Not(ts[i])
+		}
+	}
+	return x.And(lits...)
+}
+
+// values reads the predicates ts in the model of the last check.
+func (ab *abstraction) values(ts []smt.Term) ([]bool, error) {
+	out := make([]int64, len(ts))
+	if err := ab.s.Eval(ts, out); err != nil {
+		return nil, err
+	}
+	vals := make([]bool, len(ts))
+	for i, v := range out {
+		vals[i] = v != 0
+	}
+	return vals, nil
+}
+
+// allCubes enumerates the cubes over ts of the models of the solver's
+// assertions plus assumptions, calling f for each; the blocking clauses
+// live in a scope of their own.
+func (ab *abstraction) allCubes(ts []smt.Term, f func(vals []bool) error, assumptions ...smt.Term) error {
+	r, x, s := ab.r, ab.r.x, ab.s
+	if err := s.Push(); err != nil {
+		return err
+	}
+	defer s.Pop(1)
+	for {
+		res, err := r.check(s, assumptions...)
+		if err != nil {
+			return err
+		}
+		switch res {
+		case smt.Unknown:
+			return errUnknown
+		case smt.Unsat:
+			return nil
+		}
+		vals, err := ab.values(ts)
+		if err != nil {
+			return err
+		}
+		if err := f(vals); err != nil {
+			return err
+		}
+		if err := s.Assert(x.Not(ab.cube(vals, ts))); err != nil {
+			return err
+		}
+	}
+}
+
+func (ab *abstraction) add(vals []bool, parent int, label symbolic.LabelID) (int, bool) {
+	k := key(vals)
+	if i, ok := ab.index[k]; ok {
+		return i, false
+	}
+	ab.nodes = append(ab.nodes, &node{vals: vals, key: k, parent: parent, label: label})
+	ab.index[k] = len(ab.nodes) - 1
+	return len(ab.nodes) - 1, true
+}
+
+// explore searches the abstract state space breadth first. It returns the
+// path (node indices from a start cube) to the first cube that meets the
+// bad region, nil when none does, or a Result (unknown) when it stopped.
+func (ab *abstraction) explore() (path []int, res *Result, err error) {
+	r, s := ab.r, ab.s
+	defer func() {
+		r.stats.AbstractStates = len(ab.nodes)
+		r.sizes = append(r.sizes, ab.n)
+		s.Close()
+		if err == errUnknown {
+			res, err = r.solverUnknown(), nil
+		}
+	}()
+	r.stats.Transitions = 0
+	start, err := r.startAt(r.e.Cur)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.Push(); err != nil {
+		return nil, nil, err
+	}
+	if err := s.Assert(start); err != nil {
+		return nil, nil, err
+	}
+	err = ab.allCubes(ab.pc, func(vals []bool) error {
+		ab.add(vals, -1, symbolic.NoLabel)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.Pop(1); err != nil {
+		return nil, nil, err
+	}
+	for i := 0; i < len(ab.nodes); i++ {
+		if err := r.ctx.Err(); err != nil {
+			return nil, r.unknown(ctxReason(r.ctx)), nil
+		}
+		if r.opts.MaxStates > 0 && len(ab.nodes) > r.opts.MaxStates {
+			return nil, r.unknown(fmt.Sprintf("abstract state limit %d", r.opts.MaxStates)), nil
+		}
+		r.stats.AbstractStates = len(ab.nodes)
+		r.progress()
+		nd := ab.nodes[i]
+		var hit bool
+		if sts, ok := r.states(nd.vals); ok {
+			if hit, err = ab.expandStates(i, sts); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			if err := s.Push(); err != nil {
+				return nil, nil, err
+			}
+			if err := s.Assert(ab.cube(nd.vals, ab.pc)); err != nil {
+				return nil, nil, err
+			}
+			if r.cert != nil {
+				hit, err = ab.expandLearned(i)
+			} else {
+				hit, err = ab.expand(i)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := s.Pop(1); err != nil {
+				return nil, nil, err
+			}
+		}
+		if hit {
+			for j := i; j >= 0; j = ab.nodes[j].parent {
+				path = append(path, j)
+			}
+			for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
+				path[a], path[b] = path[b], path[a]
+			}
+			return path, nil, nil
+		}
+	}
+	return nil, nil, nil
+}
+
+// expand handles node i, whose cube is asserted: it reports whether the
+// cube meets the bad region, else adds its successors.
+func (ab *abstraction) expand(i int) (bool, error) {
+	r, s := ab.r, ab.s
+	nd := ab.nodes[i]
+	assume := []smt.Term{r.bad}
+	if r.mayLeaveRange() {
+		assume = append(assume, ab.pol)
+	}
+	res, err := r.check(s, assume...)
+	if err != nil {
+		return false, err
+	}
+	switch res {
+	case smt.Unknown:
+		return false, errUnknown
+	case smt.Sat:
+		return true, nil
+	}
+	for a := range r.m.Labels {
+		l := symbolic.LabelID(a)
+		if why := ab.cached(nd.vals, l); why != 0 {
+			r.stats.CacheHits++
+			if why == neverChosen {
+				nd.never = append(nd.never, l)
+			}
+			continue
+		}
+		// Applicability first (cheap), then the policy's choice.
+		res, err := r.check(s, r.nonterm, r.app[a])
+		if err != nil {
+			return false, err
+		}
+		if res == smt.Unknown {
+			return false, errUnknown
+		}
+		if res == smt.Unsat {
+			r.impossible[cacheKey(ab.n, nd.key, symbolic.LabelID(a))] = notApplicable
+			continue
+		}
+		if r.decl != nil {
+			res, err = r.check(s, ab.pol, r.chosen[a])
+			if err != nil {
+				return false, err
+			}
+			if res == smt.Unknown {
+				return false, errUnknown
+			}
+			if res == smt.Unsat {
+				nd.never = append(nd.never, l)
+				r.impossible[cacheKey(ab.n, nd.key, symbolic.LabelID(a))] = neverChosen
+				continue
+			}
+		}
+		err = ab.allCubes(ab.pn, func(vals []bool) error {
+			r.stats.Transitions++
+			ab.add(vals, i, l)
+			return nil
+		}, ab.lab[a])
+		if err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// cached reports whether an earlier abstraction showed label a impossible
+// (not applicable or never chosen) on a cube containing this one (its
+// predicates are a prefix of the current ones).
+func (ab *abstraction) cached(vals []bool, a symbolic.LabelID) uint8 {
+	k := key(vals)
+	for _, n := range ab.r.sizes {
+		if n > len(k) {
+			continue
+		}
+		if why := ab.r.impossible[cacheKey(n, k[:n], a)]; why != 0 {
+			return why
+		}
+	}
+	return 0
+}
+
+func cacheKey(n int, cube string, a symbolic.LabelID) string {
+	return fmt.Sprint(n, " ", cube, " ", a)
+}
+
+// Why a label is impossible in a cube (the transition-test cache).
+const (
+	notApplicable uint8 = 1 + iota
+	neverChosen
+)
+
+// invariant lists the reached cubes.
+func (ab *abstraction) invariant() []Cube {
+	inv := make([]Cube, len(ab.nodes))
+	for i, nd := range ab.nodes {
+		inv[i] = Cube{Values: nd.vals, Never: nd.never}
+	}
+	return inv
+}
+
+// maxEnum bounds the states of a cube that expand and concretize handle
+// by enumeration (the policy's float64 choice state by state, exact)
+// rather than by SMT.
+const maxEnum = 1 << 12
+
+// states returns the states of the cube vals when its bounding box (from
+// its single-variable predicates) has at most maxEnum states.
+func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
+	lo, hi, size := r.box(vals)
+	if size > maxEnum || r.opts.NoEnumeration {
+		return nil, false
+	}
+	if size == 0 {
+		return nil, true
+	}
+	var out []symbolic.State
+	s := append(symbolic.State(nil), lo...)
+	for {
+		if r.inCube(s, vals) {
+			out = append(out, append(symbolic.State(nil), s...))
+		}
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return out, true
+		}
+		s[v]++
+	}
+}
+
+// box returns the bounding box of the cube vals that its single-variable
+// predicates give, and its number of states (0: empty).
+func (r *engine) box(vals []bool) (lo, hi []int, size float64) {
+	m := r.m
+	lo, hi = make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	for v := range m.Vars {
+		lo[v], hi[v] = m.Vars[v].Lo, m.Vars[v].Hi
+	}
+	for i, p := range r.preds.list[:len(vals)] {
+		c := p.c
+		if c.Op != symbolic.CCmp || c.L.Op != symbolic.OpVar || c.R.Op != symbolic.OpConst {
+			continue
+		}
+		v, k := c.L.Var, c.R.K
+		switch {
+		case c.Cmp == symbolic.Le && vals[i]:
+			hi[v] = min(hi[v], k)
+		case c.Cmp == symbolic.Le:
+			lo[v] = max(lo[v], k+1)
+		case c.Cmp == symbolic.Eq && vals[i]:
+			lo[v], hi[v] = max(lo[v], k), min(hi[v], k)
+		}
+	}
+	size = 1.0
+	for v := range lo {
+		if lo[v] > hi[v] {
+			return lo, hi, 0
+		}
+		size *= float64(hi[v] - lo[v] + 1)
+	}
+	return lo, hi, size
+}
+
+// expandStates expands node i by enumerating its states: it reports
+// whether one is bad, else adds the successors of the policy's choices.
+func (ab *abstraction) expandStates(i int, states []symbolic.State) (bool, error) {
+	r, m, g := ab.r, ab.r.m, ab.r.g
+	nd := ab.nodes[i]
+	x := &explicit.Expansion{}
+	chosen := make([]bool, len(m.Labels))
+	appl := make([]bool, len(m.Labels))
+	edges := map[[2]int]bool{} // (label, target node)
+	for _, s := range states {
+		status := g.Status(s)
+		if status == explicit.Unsafe {
+			return true, nil
+		}
+		// The policy's choices count in goal states too: a label the
+		// cube never chooses is a fact about all of its states.
+		g.Applicable(s, x)
+		for a, ok := range x.App {
+			appl[a] = appl[a] || ok
+		}
+		l := symbolic.NoLabel
+		if r.dec != nil {
+			var err error
+			if l, err = r.dec.Decide(s, x.App); err != nil {
+				return false, err
+			}
+			if l != symbolic.NoLabel {
+				chosen[l] = true
+			}
+		}
+		if status != explicit.Open || (r.dec != nil && l == symbolic.NoLabel) {
+			continue
+		}
+		for ci := range m.Commands {
+			c := &m.Commands[ci]
+			if (r.dec != nil && c.Label != l) || !g.Guard(s, ci) {
+				continue
+			}
+			for oi := range c.Outcomes {
+				t, err := g.Apply(s, ci, oi)
+				if err != nil {
+					return true, nil // a range error of the choice: bad
+				}
+				vals := make([]bool, ab.n)
+				for p := range vals {
+					vals[p] = r.preds.list[p].c.Holds(t)
+				}
+				j, _ := ab.add(vals, i, c.Label)
+				if e := [2]int{int(c.Label), j}; !edges[e] {
+					edges[e] = true
+					r.stats.Transitions++
+				}
+			}
+		}
+	}
+	if r.dec != nil {
+		for a := range m.Labels {
+			if appl[a] && !chosen[a] {
+				nd.never = append(nd.never, symbolic.LabelID(a))
+			}
+		}
+	}
+	return false, nil
+}

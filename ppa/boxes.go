@@ -1,0 +1,321 @@
+package ppa
+
+// A safe answer as a certificate in ic3/cert's format: a union of boxes
+// with policy facts, which vigil cert check checks independently (init,
+// consecution per label given the facts, safety, and every fact against
+// the policy by ic3/cert's own methods).
+//
+// A cube whose predicates each bound one variable (x <= k, x == k,
+// Boolean variables) is a box, or a few boxes when it has x != k
+// literals. Any other cube is listed state by state, when it has few
+// states (the enumeration of states); otherwise the answer cannot be
+// exported. A label the cube never chooses becomes a fact on each of its
+// boxes, given the labels applicable throughout the box; a fact that does
+// not hold on a box as the checker states it (the label may lose only to
+// labels applicable in part of the box) is split into one fact per state,
+// where it is exact.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"vigil/ic3/cert"
+	"vigil/smt"
+	"vigil/symbolic"
+)
+
+// maxCertStates bounds the states listed one by one in a certificate.
+const maxCertStates = 1 << 16
+
+// BoxFact says: in box Box of a certificate, Label is never chosen, given
+// Sure are applicable throughout the box.
+type BoxFact struct {
+	Box   int
+	Label symbolic.LabelID
+	Sure  []symbolic.LabelID
+}
+
+// ErrTooManyBoxes is the error of Boxes when the certificate would have
+// more boxes than its limit.
+var ErrTooManyBoxes = errors.New("ppa: the certificate has more boxes than the limit")
+
+// Boxes converts the invariant of a safe answer into boxes (bound
+// literals) and, for a learned policy pol (nil otherwise), the policy
+// facts consecution needs, each re-checked with ic3/cert before it is
+// returned. With limit > 0 it stops with ErrTooManyBoxes beyond limit
+// boxes.
+func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Policy, limit int) ([][]smt.Lit, []BoxFact, error) {
+	var boxes [][]smt.Lit
+	var facts []BoxFact
+	listed := 0
+	var fc *cert.FactChecker
+	if pol != nil {
+		fc = cert.NewFactChecker(m, pol)
+	}
+	for ci, c := range res.Invariant {
+		if limit > 0 && len(boxes) > limit {
+			return nil, nil, ErrTooManyBoxes
+		}
+		bs, ok := cubeBoxes(m, res.Predicates, c.Values)
+		if !ok {
+			pts, ok := cubePoints(m, res.Predicates, c.Values, maxCertStates-listed)
+			if !ok {
+				return nil, nil, fmt.Errorf("ppa: abstract state %d is not a box and has more states than the %d a certificate lists", ci, maxCertStates)
+			}
+			listed += len(pts)
+			bs = pts
+		}
+		if pol != nil {
+			// A learned policy's choices vary inside a cube: where its
+			// states can be listed, each is a box with the exact facts
+			// of its state (every applicable label it does not choose),
+			// so that consecution needs only the chosen label's steps.
+			if pts, ok := cubePoints(m, res.Predicates, c.Values, min(maxEnum, maxCertStates-listed)); ok {
+				listed += len(pts)
+				for _, p := range pts {
+					fs, err := stateFacts(ctx, m, pol, fc, p[0])
+					if err != nil {
+						return nil, nil, fmt.Errorf("ppa: abstract state %d, state %v: %v", ci, p[0], err)
+					}
+					for _, f := range fs {
+						f.Box = len(boxes)
+						facts = append(facts, f)
+					}
+					boxes = append(boxes, smt.Box(m, p[0], p[1]))
+				}
+				continue
+			}
+		}
+		for _, b := range bs {
+			if pol == nil || len(c.Never) == 0 {
+				boxes = append(boxes, smt.Box(m, b[0], b[1]))
+				continue
+			}
+			// Facts on the whole box, or state by state.
+			parts := [][2][]int{b}
+			fs, err := boxFacts(ctx, m, fc, b, c.Never)
+			if err != nil {
+				if size(b) > float64(maxCertStates-listed) {
+					return nil, nil, fmt.Errorf("ppa: abstract state %d: %v", ci, err)
+				}
+				parts = points(b)
+				listed += len(parts)
+			}
+			for _, p := range parts {
+				if len(parts) > 1 {
+					if fs, err = boxFacts(ctx, m, fc, p, c.Never); err != nil {
+						return nil, nil, fmt.Errorf("ppa: abstract state %d, state %v: %v", ci, p[0], err)
+					}
+				}
+				for _, f := range fs {
+					f.Box = len(boxes)
+					facts = append(facts, f)
+				}
+				boxes = append(boxes, smt.Box(m, p[0], p[1]))
+			}
+		}
+	}
+	return boxes, facts, nil
+}
+
+// stateFacts returns the facts of the one-state box s: every applicable
+// label the policy does not choose there, re-checked.
+func stateFacts(ctx context.Context, m *symbolic.Model, pol symbolic.Policy, fc *cert.FactChecker, s symbolic.State) ([]BoxFact, error) {
+	app := make([]bool, len(m.Labels))
+	m.Applicable(s, app)
+	l, err := symbolic.Decide(pol, s, func(a symbolic.LabelID) bool { return app[a] }, nil)
+	if err != nil {
+		return nil, err
+	}
+	var sure, never []symbolic.LabelID
+	for a, ok := range app {
+		if ok {
+			sure = append(sure, symbolic.LabelID(a))
+			if symbolic.LabelID(a) != l {
+				never = append(never, symbolic.LabelID(a))
+			}
+		}
+	}
+	var out []BoxFact
+	for _, a := range never {
+		if err := fc.Check(ctx, cert.Fact{Lo: s, Hi: s, Label: a, Sure: sure}); err != nil {
+			return nil, err
+		}
+		out = append(out, BoxFact{Label: a, Sure: sure})
+	}
+	return out, nil
+}
+
+// boxFacts returns the facts "a never chosen" of box b for the labels
+// never, given the labels applicable throughout b; an error when one does
+// not hold as stated.
+func boxFacts(ctx context.Context, m *symbolic.Model, fc *cert.FactChecker, b [2][]int, never []symbolic.LabelID) ([]BoxFact, error) {
+	sure := surelyApplicable(m, b[0], b[1])
+	var out []BoxFact
+	for _, a := range never {
+		f := cert.Fact{Lo: b[0], Hi: b[1], Label: a, Sure: sure}
+		if err := fc.Check(ctx, f); err != nil {
+			return nil, err
+		}
+		out = append(out, BoxFact{Label: a, Sure: sure})
+	}
+	return out, nil
+}
+
+// surelyApplicable lists the labels applicable in every state of the box
+// (by enumeration when small, else none: the facts then need splitting).
+func surelyApplicable(m *symbolic.Model, lo, hi []int) []symbolic.LabelID {
+	if size([2][]int{lo, hi}) > maxEnum {
+		return nil
+	}
+	all := make([]bool, len(m.Labels))
+	for i := range all {
+		all[i] = true
+	}
+	app := make([]bool, len(m.Labels))
+	for _, s := range points([2][]int{lo, hi}) {
+		m.Applicable(s[0], app)
+		for i := range all {
+			all[i] = all[i] && app[i]
+		}
+	}
+	var out []symbolic.LabelID
+	for i, ok := range all {
+		if ok {
+			out = append(out, symbolic.LabelID(i))
+		}
+	}
+	return out
+}
+
+func size(b [2][]int) float64 {
+	n := 1.0
+	for v := range b[0] {
+		n *= float64(b[1][v] - b[0][v] + 1)
+	}
+	return n
+}
+
+// points lists the states of box b as one-state boxes.
+func points(b [2][]int) [][2][]int {
+	var out [][2][]int
+	s := append([]int(nil), b[0]...)
+	for {
+		p := append([]int(nil), s...)
+		out = append(out, [2][]int{p, p})
+		v := 0
+		for v < len(s) && s[v] == b[1][v] {
+			s[v] = b[0][v]
+			v++
+		}
+		if v == len(s) {
+			return out
+		}
+		s[v]++
+	}
+}
+
+// cubeBoxes returns the cube as boxes when each predicate bounds one
+// variable; ok is false otherwise.
+func cubeBoxes(m *symbolic.Model, preds []*symbolic.Cond, vals []bool) (boxes [][2][]int, ok bool) {
+	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	for v := range m.Vars {
+		lo[v], hi[v] = m.Vars[v].Lo, m.Vars[v].Hi
+	}
+	type hole struct{ v, k int }
+	var holes []hole
+	for i, c := range preds {
+		switch {
+		case c.Op == symbolic.CVar:
+			if vals[i] {
+				lo[c.Var] = max(lo[c.Var], 1)
+			} else {
+				hi[c.Var] = min(hi[c.Var], 0)
+			}
+		case c.Op == symbolic.CCmp && c.L.Op == symbolic.OpVar && c.R.Op == symbolic.OpConst && (c.Cmp == symbolic.Le || c.Cmp == symbolic.Eq):
+			v, k := c.L.Var, c.R.K
+			switch {
+			case c.Cmp == symbolic.Le && vals[i]:
+				hi[v] = min(hi[v], k)
+			case c.Cmp == symbolic.Le:
+				lo[v] = max(lo[v], k+1)
+			case vals[i]:
+				lo[v], hi[v] = max(lo[v], k), min(hi[v], k)
+			default:
+				holes = append(holes, hole{int(v), k})
+			}
+		default:
+			return nil, false
+		}
+	}
+	boxes = [][2][]int{{lo, hi}}
+	for _, h := range holes {
+		var next [][2][]int
+		for _, b := range boxes {
+			l, u := b[0][h.v], b[1][h.v]
+			if h.k < l || h.k > u {
+				next = append(next, b)
+				continue
+			}
+			if h.k > l {
+				nh := append([]int(nil), b[1]...)
+				nh[h.v] = h.k - 1
+				next = append(next, [2][]int{b[0], nh})
+			}
+			if h.k < u {
+				nl := append([]int(nil), b[0]...)
+				nl[h.v] = h.k + 1
+				next = append(next, [2][]int{nl, b[1]})
+			}
+		}
+		boxes = next
+	}
+	out := boxes[:0]
+	for _, b := range boxes {
+		empty := false
+		for v := range b[0] {
+			empty = empty || b[0][v] > b[1][v]
+		}
+		if !empty {
+			out = append(out, b)
+		}
+	}
+	return out, true
+}
+
+// cubePoints lists the states of the cube (within the bounding box of its
+// single-variable predicates) as one-state boxes, at most limit of them.
+func cubePoints(m *symbolic.Model, preds []*symbolic.Cond, vals []bool, limit int) ([][2][]int, bool) {
+	// The bounding box from the bounds among the predicates.
+	var bounds []*symbolic.Cond
+	var bvals []bool
+	for i, c := range preds {
+		if c.Op == symbolic.CCmp && c.L.Op == symbolic.OpVar && c.R.Op == symbolic.OpConst && (c.Cmp == symbolic.Le || c.Cmp == symbolic.Eq) || c.Op == symbolic.CVar {
+			bounds, bvals = append(bounds, c), append(bvals, vals[i])
+		}
+	}
+	bs, _ := cubeBoxes(m, bounds, bvals)
+	var out [][2][]int
+	for _, b := range bs {
+		if size(b) > float64(limit)*16 {
+			return nil, false
+		}
+		for _, p := range points(b) {
+			in := true
+			for i, c := range preds {
+				if c.Holds(p[0]) != vals[i] {
+					in = false
+					break
+				}
+			}
+			if in {
+				out = append(out, p)
+				if len(out) > limit {
+					return nil, false
+				}
+			}
+		}
+	}
+	return out, true
+}

@@ -1,0 +1,392 @@
+// Package ppa verifies policies by predicate abstraction with CEGAR
+// (policy predicate abstraction: Vinzent, Steinmetz and Hoffmann, ICAPS
+// 2022, for networks; Jain et al., ECAI 2024, for tree ensembles), the
+// baseline "PPA" of paper 004.
+//
+// # Abstraction
+//
+// An abstract state is a valuation of the predicates (linear conditions
+// over the model's variables), that is a cube: the set of in-range states
+// where exactly these predicates hold. The abstract state space of the
+// policy-restricted model is explored breadth first from the abstract
+// start states (the cubes that meet the start condition). An abstract
+// transition (c, a, c') exists when some state of c is not terminal, the
+// policy may choose a there (policy.go: exactly for rules, table and most
+// ensembles, over-approximated within float64 rounding bounds for
+// networks), and an outcome of a leads into c'. One Z3 solver holds the
+// encoding; each abstract state is a scope (push, its cube, pop), and per
+// label the questions go from cheap to dear: is a applicable somewhere in
+// c, may the policy choose it, and then the successor cubes, enumerated
+// by blocking each one found. A label shown impossible in a cube stays
+// impossible in every finer cube of later iterations (the transition-test
+// cache).
+//
+// # CEGAR
+//
+// When an abstract state meets the bad region (unsafe states, and states
+// where the chosen label has an outcome that leaves a variable's range),
+// the abstract path to it is checked concretely: one incremental SMT query
+// unrolls it step by step (fresh state variables per step, each in its
+// cube, each step under the policy's encoding). If every prefix is
+// feasible and the last state can be bad, the states found are replayed in
+// the explicit semantics with the policy's real (float64) choice, along
+// the abstract path; a run that reaches an unsafe state is the
+// counterexample. Otherwise the path is spurious: the unsat core of the
+// first infeasible prefix names the cube literals that matter, and their
+// weakest preconditions back along the path (with the guards of the
+// commands taken and, for rules policies, the rule conditions) become new
+// predicates. When that yields nothing new, the states of the feasible
+// prefix's last step are split off by bounds on their variables. The
+// exploration then restarts with the larger predicate set.
+//
+// # Safe verdicts
+//
+// When the exploration closes without meeting the bad region, the union
+// of the reachable cubes contains every start state, no bad state, and is
+// closed under the (over-approximated) policy's transitions: an inductive
+// invariant. Result.Invariant lists the cubes and, per cube, the labels
+// the policy never chooses there (where the label is applicable but no
+// abstract transition exists).
+package ppa
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"vigil/ic3"
+	"vigil/smt"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Options configure Check.
+type Options struct {
+	// Predicates are the initial predicates (their atoms are taken);
+	// none: the atoms of the property's start and unsafe conditions.
+	Predicates []*symbolic.Cond
+	// Policy is the executable policy of a learned declaration (nn or
+	// trees); nil: Check instantiates it.
+	Policy symbolic.Policy
+	// MaxIterations bounds the CEGAR iterations (0: no bound).
+	MaxIterations int
+	// MaxStates bounds the abstract states of one iteration (0: no bound).
+	MaxStates int
+	// QueryTimeout bounds each SMT query over a learned policy's
+	// encoding (see learned.go); an unanswered one keeps the transition.
+	// 0: DefaultQueryTimeout.
+	QueryTimeout time.Duration
+	// NoEnumeration switches off the enumeration of small cubes: every
+	// abstract transition and path goes through SMT (for tests and for
+	// measuring what enumeration saves).
+	NoEnumeration bool
+	// Progress, when set, is called about every ProgressEvery.
+	Progress      func(Stats)
+	ProgressEvery time.Duration
+}
+
+// Stats are the figures of a run.
+type Stats struct {
+	Iterations     int // CEGAR iterations (abstractions explored)
+	Predicates     int // predicates of the last abstraction
+	AbstractStates int // abstract states of the last abstraction
+	Transitions    int // abstract transitions of the last abstraction
+	SMTCalls       int
+	CacheHits      int // label tests answered by the transition-test cache
+	Spurious       int // spurious abstract paths
+	CertCalls      int // PolIC3 certifier calls (learned policies)
+	Undecided      int // policy queries kept unanswered (over-approximated)
+	CertTime       time.Duration
+	SMTTime        time.Duration
+	Elapsed        time.Duration
+}
+
+// Cube is an abstract state of a safe answer: Values[i] is the value of
+// predicate i; Never lists labels applicable somewhere in the cube that
+// the policy never chooses there.
+type Cube struct {
+	Values []bool
+	Never  []symbolic.LabelID
+}
+
+// Result is the answer of Check.
+type Result struct {
+	Verdict explicit.Verdict
+	Reason  string // why Unknown
+	// Trace is the counterexample (unsafe), replayed in the explicit
+	// semantics with the policy's float64 choice.
+	Trace []explicit.Step
+	// Predicates of the last abstraction, canonical atoms.
+	Predicates []*symbolic.Cond
+	// Invariant (safe): the reachable abstract states.
+	Invariant []Cube
+	// Exact reports that the policy's encoding is its float64 choice.
+	Exact bool
+	Stats Stats
+}
+
+// DefaultQueryTimeout bounds an SMT query over a learned policy's encoding.
+const DefaultQueryTimeout = 10 * time.Second
+
+// Validate reports why Check cannot take the question.
+func Validate(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) error {
+	if prop == nil {
+		return fmt.Errorf("ppa: no property to verify")
+	}
+	if prop.Unsafe == nil || prop.Unsafe.Op == symbolic.CFalse {
+		return fmt.Errorf("ppa: %s: property %s has no unsafe condition; ppa proves that unsafe states are unreachable", prop.Pos, prop.Name)
+	}
+	for i := range m.Vars {
+		v := &m.Vars[i]
+		if v.Lo < -(1<<53) || v.Hi > 1<<53 {
+			return fmt.Errorf("ppa: %s: variable %s has range %d..%d, beyond ±2^53; narrow the range", v.Pos, v.Name, v.Lo, v.Hi)
+		}
+	}
+	check := func(c *symbolic.Cond, what string) error {
+		if err := Linear(m, c); err != nil {
+			return fmt.Errorf("ppa: %s: %v", what, err)
+		}
+		return nil
+	}
+	for i := range m.Commands {
+		c := &m.Commands[i]
+		if err := check(c.Guard, "a guard"); err != nil {
+			return err
+		}
+		for _, o := range c.Outcomes {
+			for _, a := range o.Assigns {
+				if err := check(symbolic.Compare(a.Value, symbolic.Eq, symbolic.Lit(0)), "an assignment"); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, c := range []*symbolic.Cond{prop.Start, prop.Unsafe, prop.Goal} {
+		if err := check(c, "the property"); err != nil {
+			return err
+		}
+	}
+	if policy != nil {
+		for _, r := range policy.Rules {
+			if err := check(r.Cond, "a rule"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// engine is one Check.
+type engine struct {
+	ctx   context.Context
+	m     *symbolic.Model
+	prop  *symbolic.Property
+	decl  *symbolic.PolicyDecl
+	opts  Options
+	g     *explicit.Generator
+	dec   explicit.Decider
+	x     *smt.Context
+	e     *smt.Encoder
+	ch    *chooser
+	preds *predSet
+	stats Stats
+	start time.Time
+	last  time.Time
+	// impossible[key]: label tests answered "never" on a cube of an
+	// earlier abstraction (key: predicate count, cube, label).
+	impossible map[string]uint8
+	sizes      []int // predicate counts of earlier abstractions
+	reason     string
+	// The policy-restricted step over Cur and Next, built once: per label
+	// "Cur is not terminal, the policy may choose the label, and an
+	// outcome of it leads to Next (in range)"; the labels' applicability
+	// and choice over Cur; the bad region over Cur; side constraints.
+	trans, app, chosen []smt.Term
+	steps              []smt.Term  // per label, without the policy
+	rangeErr           []smt.Term  // per label: an outcome leaves a range (Cur)
+	unsafe             smt.Term    // the unsafe condition over Cur
+	cert               ic3.Learned // PolIC3's certifier of a learned policy
+	bad, nonterm       smt.Term
+	side               []smt.Term
+}
+
+// Check decides whether some run of policy (nil: any label) from a start
+// state of prop reaches an unsafe state, by predicate abstraction with
+// CEGAR. A timeout or cancellation of ctx gives Unknown with a reason.
+func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl, opts Options) (*Result, error) {
+	if err := Validate(m, prop, policy); err != nil {
+		return nil, err
+	}
+	for _, p := range opts.Predicates {
+		if err := Linear(m, p); err != nil {
+			return nil, fmt.Errorf("ppa: %v", err)
+		}
+	}
+	if opts.QueryTimeout == 0 {
+		opts.QueryTimeout = DefaultQueryTimeout
+	}
+	if opts.ProgressEvery == 0 {
+		opts.ProgressEvery = 200 * time.Millisecond
+	}
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		return nil, err
+	}
+	r := &engine{ctx: ctx, m: m, prop: prop, decl: policy, opts: opts, g: g, start: time.Now(), impossible: map[string]uint8{}}
+	r.last = r.start
+	pol := opts.Policy
+	if policy != nil && pol == nil && (policy.Kind == symbolic.KindNN || policy.Kind == symbolic.KindTrees) {
+		if pol, err = symbolic.Instantiate(m, policy); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case policy == nil:
+	case policy.Kind == symbolic.KindNN || policy.Kind == symbolic.KindTrees:
+		if r.dec, err = explicit.PolicyDecider(m, pol); err != nil {
+			return nil, err
+		}
+		if r.cert, err = ic3.Certifier(pol); err != nil {
+			return nil, err
+		}
+	default:
+		pol = nil
+		if r.dec, err = explicit.NewDecider(m, policy); err != nil {
+			return nil, err
+		}
+	}
+	if r.x, err = smt.NewContext(); err != nil {
+		return nil, err
+	}
+	defer r.x.Close()
+	if r.e, err = smt.NewEncoder(r.x, m); err != nil {
+		return nil, err
+	}
+	if r.ch, err = newChooser(r.e, m, policy, pol); err != nil {
+		return nil, err
+	}
+	if err := r.encodeBase(); err != nil {
+		return nil, err
+	}
+	r.preds = newPredSet(m)
+	for _, p := range opts.Predicates {
+		r.preds.add(p)
+	}
+	if len(opts.Predicates) == 0 {
+		r.preds.add(prop.Start)
+		r.preds.add(prop.Unsafe)
+	}
+	res, err := r.loop()
+	if err != nil && ctx.Err() != nil {
+		res, err = r.unknown(ctxReason(ctx)), nil
+	}
+	if res != nil {
+		res.Exact = r.ch.exact
+		r.stats.Predicates = len(r.preds.list)
+		r.stats.Elapsed = time.Since(r.start)
+		res.Stats = r.stats
+		for _, p := range r.preds.list {
+			res.Predicates = append(res.Predicates, p.c)
+		}
+	}
+	return res, err
+}
+
+func ctxReason(ctx context.Context) string {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return "timeout"
+	case ctx.Err() != nil:
+		return "interrupted"
+	}
+	return ""
+}
+
+func (r *engine) unknown(reason string) *Result {
+	return &Result{Verdict: explicit.Unknown, Reason: reason}
+}
+
+func (r *engine) progress() {
+	if r.opts.Progress == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(r.last) >= r.opts.ProgressEvery {
+		r.last = now
+		r.stats.Elapsed = now.Sub(r.start)
+		r.stats.Predicates = len(r.preds.list)
+		r.opts.Progress(r.stats)
+	}
+}
+
+// loop runs CEGAR iterations until a verdict.
+func (r *engine) loop() (*Result, error) {
+	for {
+		if err := r.ctx.Err(); err != nil {
+			return r.unknown(ctxReason(r.ctx)), nil
+		}
+		if r.opts.MaxIterations > 0 && r.stats.Iterations >= r.opts.MaxIterations {
+			return r.unknown(fmt.Sprintf("iteration limit %d", r.opts.MaxIterations)), nil
+		}
+		r.stats.Iterations++
+		ab, err := r.newAbstraction()
+		if err != nil {
+			return nil, err
+		}
+		path, res, err := ab.explore()
+		if res != nil || err != nil {
+			return res, err
+		}
+		if path == nil { // closed: safe
+			return &Result{Verdict: explicit.Safe, Invariant: ab.invariant()}, nil
+		}
+		res, added, err := r.concretize(ab, path)
+		if res != nil || err != nil {
+			return res, err
+		}
+		r.stats.Spurious++
+		if added == 0 {
+			return r.unknown("a spurious abstract path gave no new predicate (the policy's float64 rounding relaxation admits a choice no state makes)"), nil
+		}
+	}
+}
+
+// check runs one SMT check with statistics; Unknown answers become the
+// engine's reason.
+func (r *engine) check(s *smt.Solver, assumptions ...smt.Term) (smt.Result, error) {
+	t0 := time.Now()
+	res, err := s.CheckContext(r.ctx, assumptions...)
+	r.stats.SMTTime += time.Since(t0)
+	r.stats.SMTCalls++
+	if err == nil && res == smt.Unknown {
+		r.reason = s.ReasonUnknown()
+		if why := ctxReason(r.ctx); why != "" {
+			r.reason = why
+		}
+	}
+	return res, err
+}
+
+// errUnknown stops an iteration whose SMT check answered unknown.
+var errUnknown = errors.New("ppa: the solver answered unknown")
+
+func (r *engine) solverUnknown() *Result {
+	reason := r.reason
+	if reason == "" {
+		reason = "the solver answered unknown"
+	}
+	return r.unknown(reason)
+}
+
+func key(vals []bool) string {
+	var b strings.Builder
+	for _, v := range vals {
+		if v {
+			b.WriteByte('1')
+		} else {
+			b.WriteByte('0')
+		}
+	}
+	return b.String()
+}
