@@ -14,7 +14,6 @@ import (
 	"vigil/lang"
 	"vigil/lang/jani"
 	"vigil/ppa"
-	"vigil/smt/smtlib"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -135,7 +134,7 @@ func (r *ppaRun) run(e *env, ctx context.Context) int {
 		if res.Verdict == explicit.Unknown {
 			fmt.Fprintf(w, "unknown: %s\n", res.Reason)
 		} else {
-			printVerdict(e, r.lm.rerun, m, rep, res.Verdict, res.Trace, false)
+			printVerdict(e, r.lm, rep, res.Verdict, res.Trace, false)
 		}
 		if res.Verdict == explicit.Safe {
 			fmt.Fprintf(w, "abstraction: %d reachable abstract states over %d predicates, closed under the policy's transitions\n", s.AbstractStates, s.Predicates)
@@ -224,7 +223,7 @@ func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *veri
 	}
 	note = fmt.Sprintf("inductive invariant: %s with %d policy facts, checked", boxes(len(inv)), len(bfacts))
 	if r.cert != "" {
-		if err := writeInvariant(r.cert, c, smtlib.Question{Model: m, Property: prop, Policy: decl}, ires.Facts); err != nil {
+		if err := writeInvariant(r.cert, c, m, prop, decl); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 			return "", exitError, true
 		}

@@ -60,6 +60,9 @@ func EncodeNetwork(x *smt.Context, m *symbolic.Model, p *nn.Policy, state []smt.
 	if err != nil {
 		return nil, err
 	}
+	if !ev.pwl {
+		return nil, fmt.Errorf("cert: the network of policy %s has an activation other than ReLU (Tanh, Sigmoid, LeakyReLU) or a final Softmax, which has no exact SMT encoding", p.Decl.Name)
+	}
 	xl, xh := ev.inputBounds(lo, hi)
 	en := ev.enclose(net, xl, xh)
 	if !en.finite {
@@ -111,7 +114,7 @@ func EncodeNetwork(x *smt.Context, m *symbolic.Model, p *nn.Policy, state []smt.
 				cs[j] = floatRat(l.W[i*l.In+j])
 			}
 			s := x.Linear(floatRat(l.B[i]), cs, cur)
-			if l.ReLU {
+			if l.Act == nn.ActReLU {
 				// A named neuron keeps the term a DAG of linear size.
 				n := x.RealConst(fmt.Sprintf("%s.n%d_%d", tag, li, i))
 				out.Side = append(out.Side, x.Eq(n, x.Ite(x.Gt(s, zero), s, zero)))
