@@ -102,6 +102,7 @@ func runVerify(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil verify: --engine bdd takes neither --max-states nor --cert (its limit is --max-nodes; it exports no certificate)")
 		return exitUsage
 	}
+	mf.readsPredicates = engine.val == "ppa" // predicate abstraction reads a PA property's predicates
 	lm, ok := mf.load(e, "verify", file, true, thePolicy)
 	if !ok {
 		return exitError
