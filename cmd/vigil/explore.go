@@ -345,6 +345,9 @@ func verifyBDD(e *env, ctx context.Context, prog *progress, file string, lm *loa
 			}
 		}
 	}
+	if !writeVerifyHTML(e, lm, rep, v, res.Trace) {
+		return exitError
+	}
 	stats := newBDDStats(bf.order.val, res.Stats)
 	if jsonOut {
 		b, _ := json.MarshalIndent(&bddVerifyReport{verifyReport: rep, ReachedStates: num(res.States), Starts: num(res.Starts), BDD: stats}, "", "  ")

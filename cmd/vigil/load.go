@@ -123,6 +123,11 @@ type loadedModel struct {
 	// fullCex: counterexamples list every variable at every step, not
 	// only those that changed (verify --full).
 	fullCex bool
+	// html is the file verify --html writes the verdict and counterexample
+	// to ("" for none); plotVars are the variables it plots (nil: those
+	// numeric ones that change, at most maxPlotted).
+	html     string
+	plotVars []symbolic.VarID
 	// rerun is "vigil run FILE" with the flags that load the same model:
 	// -D and the PlaJA files (the start of a replay hint).
 	rerun string

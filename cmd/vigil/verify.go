@@ -89,6 +89,8 @@ func runVerify(e *env, args []string) int {
 	workers := addWorkersFlag(fs)
 	record := fs.String("record", "", "write the counterexample to this run file (replay with vigil run --replay)")
 	jsonOut := fs.Bool("json", false, "print the verdict as JSON")
+	htmlOut := fs.String("html", "", "write the verdict and the counterexample to this self-contained HTML `FILE`: a table of the states (changed cells highlighted) and a plot of numeric variables over the steps")
+	plot := fs.String("plot", "", "verify --html: the numeric variables to plot, comma-separated (default: those that change along the counterexample, at most 8)")
 	full := fs.Bool("full", false, "list every variable at every step of a counterexample (by default the states after the first list the variables that changed)")
 	timeout := timeoutFlag(fs)
 	file, ok := parseModelArg(e, c, fs, args)
@@ -108,6 +110,25 @@ func runVerify(e *env, args []string) int {
 		return exitError
 	}
 	lm.fullCex = *full
+	lm.html = *htmlOut
+	if *plot != "" {
+		if *htmlOut == "" {
+			fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
+			return exitUsage
+		}
+		for _, name := range splitList(*plot) {
+			v := lm.m.VarIndex(name)
+			if v < 0 {
+				var names []string
+				for i := range lm.m.Vars {
+					names = append(names, lm.m.Vars[i].Name)
+				}
+				fmt.Fprintf(e.stderr, "vigil verify: --plot: model %s has no variable %q%s\n", lm.m.Name, name, suggest(name, names))
+				return exitUsage
+			}
+			lm.plotVars = append(lm.plotVars, v)
+		}
+	}
 	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
 	if *certFile != "" && engine.val == "bfs" {
 		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog, polic3, polic3-nog or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
@@ -174,6 +195,9 @@ func runVerify(e *env, args []string) int {
 				return exitError
 			}
 		}
+	}
+	if !writeVerifyHTML(e, lm, rep, res.Verdict, res.Trace) {
+		return exitError
 	}
 	if *jsonOut {
 		b, _ := json.MarshalIndent(rep, "", "  ")

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every HTML page vigil writes is opened in a real headless browser
+// (Debian's chromium: `make setup` installs it): it must render without a
+// console message, its screenshot must not be blank, and each of its SVG
+// plots must draw something. Set VIGIL_SCREENSHOTS=DIR to keep the
+// screenshots for a person to look at.
+
+// chromium returns the browser's path, or skips the test saying how to
+// install it.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium on PATH: skipping the browser check of HTML pages (apt-get install chromium, or make setup)")
+	return ""
+}
+
+// consoleLine matches a console message in chromium's log
+// (--enable-logging=stderr): `[...:INFO:CONSOLE:1] "msg", source: ...`.
+var consoleLine = regexp.MustCompile(`:CONSOLE[:(]`)
+
+// checkPage checks the page at path in the browser and statically: it is
+// well-formed XHTML, refers to no external file, renders without console
+// messages, has a non-blank screenshot, and every <svg> draws at least one
+// line, polyline, circle or rect (a polyline with two points at least).
+// It returns the DOM chromium built.
+func checkPage(t *testing.T, path string) string {
+	t.Helper()
+	bin := chromium(t)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkXHTML(t, path, data)
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "file://" + abs
+	ud := t.TempDir()
+	run := func(args ...string) (string, string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		base := []string{"--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--user-data-dir=" + ud,
+			"--enable-logging=stderr", "--v=0", "--window-size=1200,900"}
+		cmd := exec.CommandContext(ctx, bin, append(base, append(args, url)...)...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s %v: %v\n%s", bin, args, err, errb.String())
+		}
+		return out.String(), errb.String()
+	}
+	dom, log := run("--dump-dom")
+	for _, line := range strings.Split(log, "\n") {
+		if consoleLine.MatchString(line) {
+			t.Errorf("%s: console message: %s", path, line)
+		}
+	}
+	if !strings.Contains(dom, "<body") || strings.Count(dom, "<") < 10 {
+		t.Errorf("%s: chromium built an empty DOM:\n%s", path, dom)
+	}
+	shots := os.Getenv("VIGIL_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	shot := filepath.Join(shots, strings.TrimSuffix(filepath.Base(path), ".html")+".png")
+	run("--screenshot=" + shot)
+	checkScreenshot(t, shot)
+	checkSVGs(t, path, data)
+	return dom
+}
+
+// checkXHTML parses the page as XML and refuses references to files
+// outside it (src or href that is not a fragment or a relative link).
+func checkXHTML(t *testing.T, path string, data []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatalf("%s is not well-formed XHTML: %v", path, err)
+		}
+		if el, ok := tok.(xml.StartElement); ok {
+			for _, a := range el.Attr {
+				if a.Name.Local == "src" || (a.Name.Local == "href" && strings.Contains(a.Value, "://")) {
+					t.Errorf("%s: <%s %s=%q> loads an external resource; pages are self-contained", path, el.Name.Local, a.Name.Local, a.Value)
+				}
+			}
+		}
+	}
+}
+
+// checkScreenshot fails when the PNG is missing or a single colour.
+func checkScreenshot(t *testing.T, file string) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", file, err)
+	}
+	b := img.Bounds()
+	first := img.At(b.Min.X, b.Min.Y)
+	r0, g0, b0, _ := first.RGBA()
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r != r0 || g != g0 || bl != b0 {
+				return
+			}
+		}
+	}
+	t.Errorf("screenshot %s is blank", file)
+}
+
+// checkSVGs fails for an <svg> that draws nothing: no line, circle or
+// rect, and no polyline or path with two points or more.
+func checkSVGs(t *testing.T, path string, data []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(data))
+	depth, marks, n := 0, 0, 0
+	id := ""
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			if el.Name.Local == "svg" {
+				depth++
+				marks, n = 0, n+1
+				id = ""
+				for _, a := range el.Attr {
+					if a.Name.Local == "id" || a.Name.Local == "class" {
+						id += a.Value + " "
+					}
+				}
+				continue
+			}
+			if depth == 0 {
+				continue
+			}
+			switch el.Name.Local {
+			case "line", "circle", "rect":
+				marks++
+			case "polyline", "path":
+				for _, a := range el.Attr {
+					if (a.Name.Local == "points" && len(strings.Fields(a.Value)) >= 2) || (a.Name.Local == "d" && strings.Count(a.Value, "L")+strings.Count(a.Value, "l") >= 1) {
+						marks++
+					}
+				}
+			}
+		case xml.EndElement:
+			if el.Name.Local == "svg" {
+				depth--
+				if marks == 0 {
+					t.Errorf("%s: svg %q draws nothing", path, strings.TrimSpace(id))
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Logf("%s has no SVG", path)
+	}
+}
+
+// verify --html: the counterexample's table highlights changed cells and
+// each plotted variable has a plot; a safe verdict writes a page too.
+func TestVerifyHTMLInBrowser(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "verify_oneway.html")
+	var out, errb bytes.Buffer
+	code := run([]string{"verify", "../../specs/oneway.spec", "--policy", "driver", "--html", page}, &env{stdout: &out, stderr: &errb})
+	if code != exitUnsafe {
+		t.Fatalf("exit %d, stderr %s", code, errb.String())
+	}
+	dom := checkPage(t, page)
+	for _, want := range []string{`id="plot-pos"`, `id="plot-speed"`, `class="changed"`, `id="cex-table"`, "accelerate"} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if strings.Contains(dom, `id="plot-load"`) {
+		t.Error("load does not change along the run but is plotted")
+	}
+	safe := filepath.Join(dir, "verify_flappy.html")
+	if code := run([]string{"verify", "../../specs/flappy.spec", "--html", safe}, &env{stdout: &out, stderr: &errb}); code != exitOK {
+		t.Fatalf("flappy: exit %d, stderr %s", code, errb.String())
+	}
+	if dom := checkPage(t, safe); !strings.Contains(dom, "No counterexample") {
+		t.Error("the safe page does not say there is no counterexample")
+	}
+}
