@@ -61,7 +61,7 @@ func checkPage(t *testing.T, path string) string {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
 		base := []string{"--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--user-data-dir=" + ud,
-			"--enable-logging=stderr", "--v=0", "--window-size=1200,900"}
+			"--enable-logging=stderr", "--v=0", "--window-size=1200,1400"}
 		cmd := exec.CommandContext(ctx, bin, append(base, append(args, url)...)...)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
@@ -218,4 +218,61 @@ func TestVerifyHTMLInBrowser(t *testing.T) {
 	if dom := checkPage(t, safe); !strings.Contains(dom, "No counterexample") {
 		t.Error("the safe page does not say there is no counterexample")
 	}
+}
+
+// testHTMLPage runs vigil test with --html on spec (written to a file)
+// and returns the page's path.
+func testHTMLPage(t *testing.T, name, spec string, want int, args ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, name+".spec")
+	if err := os.WriteFile(file, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, name+".html")
+	var out, errb bytes.Buffer
+	if code := run(append([]string{"test", file, "--html", page}, args...), &env{stdout: &out, stderr: &errb}); code != want {
+		t.Fatalf("exit %d, want %d; stderr %s", code, want, errb.String())
+	}
+	return page
+}
+
+// vigil test --html, both modes: a safety page whose unsafe runs have no
+// bug shows them all and says why; a goal page with bugs.
+func TestTestHTMLInBrowser(t *testing.T) {
+	// Every start state is doomed: x only grows, and 2 is unsafe.
+	page := testHTMLPage(t, "test_safety_doomed", `model doomed
+var x : 0 .. 3 = 0
+action step when x < 3 -> x' = x + 1
+action jump when x < 2 -> x' = 2
+policy rules pi {
+    otherwise -> step
+}
+property p {
+    start x <= 1
+    unsafe x == 2
+}
+`, exitOK, "--runs", "20", "--config", "1-sampling")
+	dom := checkPage(t, page)
+	if n := strings.Count(dom, `class="unsafe-run no-bug"`); n != 2 {
+		t.Errorf("%d unsafe runs without a bug drawn, want 2 (from x=0 and x=1)", n)
+	}
+	if !strings.Contains(dom, "the unsafety is unavoidable from the start state") {
+		t.Error("the page does not say why the runs have no bug")
+	}
+	goal := testHTMLPage(t, "test_goal", `model line
+var x : 0 .. 9 = 0
+action right when x < 9 -> x' = x + 1
+action left  when x > 0 -> x' = x - 1
+policy rules pi {
+    when x == 1 -> left
+    otherwise -> right
+}
+property p {
+    start x <= 2
+    unsafe false
+    goal x == 5
+}
+`, exitUnsafe, "--mode", "goal")
+	checkPage(t, goal)
 }
