@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"image/png"
 	"io"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // Every HTML page vigil writes is opened in a real headless browser
@@ -21,43 +24,59 @@ import (
 // plots must draw something. Set VIGIL_SCREENSHOTS=DIR to keep the
 // screenshots for a person to look at.
 
-// chromium returns the browser's path, or skips the test saying how to
-// install it.
-func chromium(t *testing.T) string {
-	t.Helper()
+// findChromium returns the browser's path, or "" when there is none.
+func findChromium() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	t.Skip("no chromium on PATH: skipping the browser check of HTML pages (apt-get install chromium, or make setup)")
 	return ""
 }
+
+// noChromium is the message of the tests skipped without a browser.
+const noChromium = "no chromium on PATH: skipping the browser check of HTML pages (apt-get install chromium, or make setup)"
 
 // consoleLine matches a console message in chromium's log
 // (--enable-logging=stderr): `[...:INFO:CONSOLE:1] "msg", source: ...`.
 var consoleLine = regexp.MustCompile(`:CONSOLE[:(]`)
 
-// checkPage checks the page at path in the browser and statically: it is
-// well-formed XHTML, refers to no external file, renders without console
-// messages, has a non-blank screenshot, and every <svg> draws at least one
-// line, polyline, circle or rect (a polyline with two points at least).
-// It returns the DOM chromium built.
+// checkPage checks the page at path with inspectPage, skipping the test
+// without chromium, and returns the DOM chromium built.
 func checkPage(t *testing.T, path string) string {
 	t.Helper()
-	bin := chromium(t)
+	bin := findChromium()
+	if bin == "" {
+		t.Skip(noChromium)
+	}
+	dom, problems := inspectPage(bin, path, t.TempDir())
+	for _, p := range problems {
+		t.Error(p)
+	}
+	return dom
+}
+
+// inspectPage checks the page at path in the browser bin and statically:
+// it is well-formed XHTML, refers to no external file, renders without
+// console messages, has a non-blank screenshot, and every <svg> draws at
+// least one line, polyline, circle or rect (a polyline with two points at
+// least). tmp is a scratch directory; the screenshot goes to
+// $VIGIL_SCREENSHOTS when set. It returns the DOM chromium built and what
+// is wrong.
+func inspectPage(bin, path, tmp string) (dom string, problems []string) {
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(path+": "+format, args...)) }
 	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		return "", []string{err.Error()}
 	}
-	checkXHTML(t, path, data)
+	checkXHTML(bad, data)
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		t.Fatal(err)
+		return "", []string{err.Error()}
 	}
 	url := "file://" + abs
-	ud := t.TempDir()
-	run := func(args ...string) (string, string) {
+	ud := filepath.Join(tmp, "chromium-profile")
+	run := func(args ...string) (string, string, bool) {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
 		base := []string{"--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--user-data-dir=" + ud,
@@ -66,34 +85,38 @@ func checkPage(t *testing.T, path string) string {
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		if err := cmd.Run(); err != nil {
-			t.Fatalf("%s %v: %v\n%s", bin, args, err, errb.String())
+			bad("%s %v: %v\n%s", bin, args, err, errb.String())
+			return "", "", false
 		}
-		return out.String(), errb.String()
+		return out.String(), errb.String(), true
 	}
-	dom, log := run("--dump-dom")
+	dom, log, ok := run("--dump-dom")
+	if !ok {
+		return "", problems
+	}
 	for _, line := range strings.Split(log, "\n") {
 		if consoleLine.MatchString(line) {
-			t.Errorf("%s: console message: %s", path, line)
+			bad("console message: %s", line)
 		}
 	}
 	if !strings.Contains(dom, "<body") || strings.Count(dom, "<") < 10 {
-		t.Errorf("%s: chromium built an empty DOM:\n%s", path, dom)
+		bad("chromium built an empty DOM:\n%s", dom)
 	}
 	shots := os.Getenv("VIGIL_SCREENSHOTS")
 	if shots == "" {
-		shots = t.TempDir()
+		shots = tmp
 	}
 	shot := filepath.Join(shots, strings.TrimSuffix(filepath.Base(path), ".html")+".png")
-	run("--screenshot=" + shot)
-	checkScreenshot(t, shot)
-	checkSVGs(t, path, data)
-	return dom
+	if _, _, ok := run("--screenshot=" + shot); ok {
+		checkScreenshot(bad, shot)
+	}
+	checkSVGs(bad, data)
+	return dom, problems
 }
 
 // checkXHTML parses the page as XML and refuses references to files
-// outside it (src or href that is not a fragment or a relative link).
-func checkXHTML(t *testing.T, path string, data []byte) {
-	t.Helper()
+// outside it (src, or href with a scheme).
+func checkXHTML(bad func(string, ...any), data []byte) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	for {
@@ -102,33 +125,34 @@ func checkXHTML(t *testing.T, path string, data []byte) {
 			return
 		}
 		if err != nil {
-			t.Fatalf("%s is not well-formed XHTML: %v", path, err)
+			bad("not well-formed XHTML: %v", err)
+			return
 		}
 		if el, ok := tok.(xml.StartElement); ok {
 			for _, a := range el.Attr {
 				if a.Name.Local == "src" || (a.Name.Local == "href" && strings.Contains(a.Value, "://")) {
-					t.Errorf("%s: <%s %s=%q> loads an external resource; pages are self-contained", path, el.Name.Local, a.Name.Local, a.Value)
+					bad("<%s %s=%q> loads an external resource; pages are self-contained", el.Name.Local, a.Name.Local, a.Value)
 				}
 			}
 		}
 	}
 }
 
-// checkScreenshot fails when the PNG is missing or a single colour.
-func checkScreenshot(t *testing.T, file string) {
-	t.Helper()
+// checkScreenshot complains when the PNG is missing or a single colour.
+func checkScreenshot(bad func(string, ...any), file string) {
 	f, err := os.Open(file)
 	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
+		bad("no screenshot: %v", err)
+		return
 	}
 	defer f.Close()
 	img, err := png.Decode(f)
 	if err != nil {
-		t.Fatalf("screenshot %s: %v", file, err)
+		bad("screenshot %s: %v", file, err)
+		return
 	}
 	b := img.Bounds()
-	first := img.At(b.Min.X, b.Min.Y)
-	r0, g0, b0, _ := first.RGBA()
+	r0, g0, b0, _ := img.At(b.Min.X, b.Min.Y).RGBA()
 	for y := b.Min.Y; y < b.Max.Y; y += 3 {
 		for x := b.Min.X; x < b.Max.X; x += 3 {
 			r, g, bl, _ := img.At(x, y).RGBA()
@@ -137,27 +161,25 @@ func checkScreenshot(t *testing.T, file string) {
 			}
 		}
 	}
-	t.Errorf("screenshot %s is blank", file)
+	bad("screenshot %s is blank", file)
 }
 
-// checkSVGs fails for an <svg> that draws nothing: no line, circle or
-// rect, and no polyline or path with two points or more.
-func checkSVGs(t *testing.T, path string, data []byte) {
-	t.Helper()
+// checkSVGs complains about an <svg> that draws nothing: no line, circle
+// or rect, and no polyline or path with two points or more.
+func checkSVGs(bad func(string, ...any), data []byte) {
 	d := xml.NewDecoder(bytes.NewReader(data))
-	depth, marks, n := 0, 0, 0
+	depth, marks := 0, 0
 	id := ""
 	for {
 		tok, err := d.Token()
 		if err != nil {
-			break
+			return
 		}
 		switch el := tok.(type) {
 		case xml.StartElement:
 			if el.Name.Local == "svg" {
 				depth++
-				marks, n = 0, n+1
-				id = ""
+				marks, id = 0, ""
 				for _, a := range el.Attr {
 					if a.Name.Local == "id" || a.Name.Local == "class" {
 						id += a.Value + " "
@@ -173,7 +195,7 @@ func checkSVGs(t *testing.T, path string, data []byte) {
 				marks++
 			case "polyline", "path":
 				for _, a := range el.Attr {
-					if (a.Name.Local == "points" && len(strings.Fields(a.Value)) >= 2) || (a.Name.Local == "d" && strings.Count(a.Value, "L")+strings.Count(a.Value, "l") >= 1) {
+					if (a.Name.Local == "points" && len(strings.Fields(a.Value)) >= 2) || (a.Name.Local == "d" && strings.ContainsAny(a.Value, "Ll")) {
 						marks++
 					}
 				}
@@ -182,13 +204,32 @@ func checkSVGs(t *testing.T, path string, data []byte) {
 			if el.Name.Local == "svg" {
 				depth--
 				if marks == 0 {
-					t.Errorf("%s: svg %q draws nothing", path, strings.TrimSpace(id))
+					bad("svg %q draws nothing", strings.TrimSpace(id))
 				}
 			}
 		}
 	}
-	if n == 0 {
-		t.Logf("%s has no SVG", path)
+}
+
+// browserCheck is the testscript command `browsercheck PAGE...`: each page
+// passes inspectPage (a note, not a failure, without chromium).
+func browserCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: browsercheck PAGE...")
+	}
+	bin := findChromium()
+	if bin == "" {
+		ts.Logf("%s", noChromium)
+		return
+	}
+	tmp, err := os.MkdirTemp("", "browsercheck")
+	ts.Check(err)
+	defer os.RemoveAll(tmp)
+	for _, page := range args {
+		_, problems := inspectPage(bin, ts.MkAbs(page), tmp)
+		if len(problems) > 0 {
+			ts.Fatalf("%s", strings.Join(problems, "\n"))
+		}
 	}
 }
 
