@@ -157,7 +157,7 @@ func batchFlags(e *env, name, usage string) *flag.FlagSet {
 }
 
 func batchRun(e *env, args []string) int {
-	fs := batchFlags(e, "run", "run [-j N] [--tasks N --task I] [--only REGEXP] [--rerun OUTCOMES] [--json] EXPERIMENT.toml")
+	fs := batchFlags(e, "run", "run [-j N] [--tasks N --task I] [--only REGEXP] [--rerun OUTCOMES] [--json] [--progress|--quiet] EXPERIMENT.toml")
 	jobs := fs.Int("j", 1, "runs at once")
 	tasks := fs.Int("tasks", 0, "split the runs into this many shuffled shares (Slurm array tasks) and run one")
 	task := fs.Int("task", 0, "the share to run, 1..--tasks (the Slurm script passes $SLURM_ARRAY_TASK_ID)")
@@ -165,6 +165,7 @@ func batchRun(e *env, args []string) int {
 	rerun := fs.String("rerun", "", "run again the finished runs with these outcomes (comma-separated: crash, input-error, timeout, ..., or stale for runs whose command changed)")
 	only := fs.String("only", "", "run only the runs whose id (ALGORITHM/DOMAIN/PROBLEM[/REP]) matches this regular expression")
 	data := dataFlag(fs)
+	addProgressFlags(e, fs)
 	file, ok := batchArgs(e, "run", fs, args)
 	if !ok {
 		return exitUsage

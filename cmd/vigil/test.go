@@ -64,6 +64,7 @@ type safetyTestFlags struct {
 func runTest(e *env, args []string) int {
 	c := commands["test"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	mf := addModelFlags(fs, "property to test against (default: the only one)", "policy to test (default: the only one)")
 	mode := fs.String("mode", "", "what to test: safety (avoid the unsafe states where some policy does) or goal (reach the goal where some plan does, as cheaply); default: goal when the property's unsafe condition is false and it has a goal, else safety")
 	budget := addDurationFlag(fs, "budget", 60*time.Second, "time for fuzzing and bug confirmation, which run interleaved (`DURATION`: 10s, 2m, or bare seconds); bugs found when it runs out are kept")

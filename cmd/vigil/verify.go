@@ -74,6 +74,7 @@ type verifyReport struct {
 func runVerify(e *env, args []string) int {
 	c := commands["verify"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	engine := &enumFlag{what: "engine", values: engines, val: engines[0]}
 	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); bdd: BDD forward reachability with exact state counts; auto: bfs up to a million states, then ic3)")
 	order := &enumFlag{what: "order", values: []string{"activity", "index", "reverse"}, val: "activity"}
@@ -156,6 +157,10 @@ func runVerify(e *env, args []string) int {
 	opts := explicit.Options{StopAtUnsafe: true, MaxStates: max, Policy: lm.dec}
 	lm.parallel(&opts, *workers)
 	opts.Progress = func(s explicit.Stats) {
+		if s.Expanded == 0 {
+			prog.printf("verify (bfs): %d start states so far", s.Starts)
+			return
+		}
 		prog.printf("verify (bfs): %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
 	}
 	res, err := explicit.Search(ctx, g, opts)
