@@ -77,13 +77,14 @@ func runImport(e *env, args []string) int {
 			pf = ""
 		}
 	}
-	propName, _, err := jani.Attach(m, *start, *unsafe, pf, *choose)
-	if err != nil {
+	if _, _, err := jani.Attach(m, *start, *unsafe, pf, *choose); err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
 	}
-	if p := m.Property(propName); p != nil && len(p.Predicates) > 0 {
-		fmt.Fprintf(e.stderr, "vigil import: note: the %d predicates of PA property %s are not written to the .spec (only verify --engine ppa reads them, from the PA file: give it with --unsafe)\n", len(p.Predicates), p.Name)
+	for _, p := range m.Properties {
+		if len(p.Predicates) > 0 {
+			fmt.Fprintf(e.stderr, "vigil import: note: the %s of PA property %s are not written to the .spec: only verify --engine ppa reads them, from the JANI files\n", plural(len(p.Predicates), "predicate"), p.Name)
+		}
 	}
 	// Print the interfaces' inputs and outputs explicitly so that the .spec
 	// stands on its own.
