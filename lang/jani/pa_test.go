@@ -152,3 +152,29 @@ func TestCorpusPAProperties(t *testing.T) {
 		t.Errorf("blocksworld PA: start %v, goal %v, %d predicates at %d positions; want a start, no goal, some predicates", p.Start != nil, p.Goal, len(p.Predicates), len(p.PredicatePos))
 	}
 }
+
+// A PA property with neither reach nor objective would make every verdict
+// vacuous: an error. With an objective only, it has no unsafe states.
+func TestPAWithoutReach(t *testing.T) {
+	m, _ := load(t, "counter.jani", map[string]string{"N": "3"})
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bare := write("bare.jani", `{"properties": [{"name": "p", "expression": {"op": "PA", "predicates": []}}]}`)
+	if err := AddProperty(m, "", bare); err == nil || !strings.Contains(err.Error(), `neither "reach" (unsafe states) nor "objective"`) {
+		t.Errorf("no reach, no objective: %v", err)
+	}
+	goal := write("goal.jani", `{"properties": [{"name": "p", "expression": {"op": "PA", "objective": {"op": "objective", "goal": "done"}}}]}`)
+	if err := AddProperty(m, "", goal); err != nil {
+		t.Fatal(err)
+	}
+	p := m.Properties[len(m.Properties)-1]
+	if p.Unsafe.Op != symbolic.CFalse || m.CondString(p.Goal) != "done" {
+		t.Errorf("objective only: unsafe %s, goal %s", m.CondString(p.Unsafe), m.CondString(p.Goal))
+	}
+}

@@ -282,8 +282,8 @@ type paInfo struct {
 // conditionFrom reads the condition of a condition file, or member key of
 // the chosen PA property of a property file (with the property's name,
 // objective and predicates; nil for a condition file). A PA property
-// without the member has no such states: false for "reach", the initial
-// values (nil) for "start".
+// without the member has no such states: false for "reach" (it must then
+// have an objective), the initial values (nil) for "start".
 func conditionFrom(path, key, choose string, m *symbolic.Model) (*symbolic.Cond, *paInfo, error) {
 	l, root, err := readJSON(path)
 	if err != nil {
@@ -313,6 +313,11 @@ func conditionFrom(path, key, choose string, m *symbolic.Model) (*symbolic.Cond,
 		return nil, nil, err
 	}
 	if c == nil && key == "reach" {
+		if info.goal == nil {
+			// Neither unsafe nor goal states: every verdict would be vacuous.
+			l.errorf(pa, "the PA property %q has neither \"reach\" (unsafe states) nor \"objective\" (goal states)", name)
+			return nil, nil, l.errs.Err()
+		}
 		c = symbolic.False()
 	}
 	return c, info, nil

@@ -111,6 +111,10 @@ func (ml *modelLoader) paInline(p, e *node, name string, taken namer, sc scope) 
 		ml.note(p, "PA property %q not imported: %v", name, err)
 		return
 	}
+	if prop.Unsafe == nil && prop.Goal == nil {
+		ml.note(p, "PA property %q not imported: it has neither \"reach\" (unsafe states) nor \"objective\" (goal states)", name)
+		return
+	}
 	if prop.Unsafe == nil {
 		prop.Unsafe = symbolic.False()
 	}
