@@ -317,3 +317,34 @@ property p {
 `, exitUnsafe, "--mode", "goal")
 	checkPage(t, goal)
 }
+
+// A long counterexample lists its first and last steps in the table and
+// plots every step.
+func TestVerifyHTMLLongRun(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "long.spec")
+	src := "model long\nvar x : 0 .. 3000 = 0\naction step when x < 3000 -> x' = x + 1\nproperty p {\n    unsafe x == 3000\n}\n"
+	if err := os.WriteFile(spec, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "long.html")
+	var out, errb bytes.Buffer
+	if code := run([]string{"verify", spec, "--html", page}, &env{stdout: &out, stderr: &errb}); code != exitUnsafe {
+		t.Fatalf("exit %d, stderr %s", code, errb.String())
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	if n := strings.Count(s, `<tr class="step`); n != maxTableRows {
+		t.Errorf("%d table rows, want %d", n, maxTableRows)
+	}
+	if !strings.Contains(s, "... steps 200 to 2200 are not listed") {
+		t.Error("the omitted steps are not announced")
+	}
+	if n := strings.Count(s, "<circle"); n != 3001 {
+		t.Errorf("the plot of x has %d points, want 3001", n)
+	}
+	checkPage(t, page)
+}

@@ -21,6 +21,10 @@ import (
 // maxPlotted is how many variables the page plots when --plot is not given.
 const maxPlotted = 8
 
+// maxTableRows bounds the rows of the state table: a longer run lists its
+// first fifth and its last four fifths of that (the plots show it all).
+const maxTableRows = 1000
+
 // writeVerifyHTML writes the page to lm.html when it is set, printing what
 // goes wrong; it reports whether the command may go on.
 func writeVerifyHTML(e *env, lm *loadedModel, rep *verifyReport, v explicit.Verdict, trace []explicit.Step) bool {
@@ -91,6 +95,13 @@ func verifyHTML(w io.Writer, lm *loadedModel, rep *verifyReport, v explicit.Verd
 	b.WriteString("<th>label taken</th><th>why</th></tr>")
 	var x explicit.Expansion
 	for i, st := range trace {
+		if len(trace) > maxTableRows && i >= maxTableRows/5 && i < len(trace)-maxTableRows*4/5 {
+			if i == maxTableRows/5 {
+				fmt.Fprintf(&b, `<tr class="omitted"><td colspan="%d">... steps %d to %d are not listed (verify --record writes every step)</td></tr>`,
+					len(m.Vars)+3, i, len(trace)-maxTableRows*4/5-1)
+			}
+			continue
+		}
 		class := "step"
 		if i == len(trace)-1 {
 			class = "step unsafe"
