@@ -398,7 +398,7 @@ func (l *lowerer) paFile(n *node, dir string) (*lowerer, *node, bool) {
 	}
 	fl, root, err := readJSON(filepath.Join(dir, f.str))
 	if err != nil {
-		l.errorf(f, "%v", err)
+		l.errorf(f, "%s", strings.TrimPrefix(err.Error(), "jani: "))
 		return nil, nil, false
 	}
 	return fl, root, true
