@@ -483,3 +483,12 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+// A failed run's message is its first stderr line that is not a progress
+// line of vigil's.
+func TestFirstLineSkipsProgress(t *testing.T) {
+	got := firstLine([]byte("\n[10s] verify (bfs): 5 states\n[1m0s] verify (bfs): 9 states\nvigil verify: bad input\n"))
+	if got != "vigil verify: bad input" {
+		t.Errorf("got %q", got)
+	}
+}

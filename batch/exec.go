@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -283,10 +284,11 @@ func readHead(path string, max int64) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// firstLine is the first non-empty line of b (at most 300 bytes).
+// firstLine is the first non-empty line of b that is not a progress line
+// (at most 300 bytes).
 func firstLine(b []byte) string {
 	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+		if l = strings.TrimSpace(l); l != "" && !progressLine.MatchString(l) {
 			if len(l) > 300 {
 				l = l[:300] + "..."
 			}
@@ -295,6 +297,10 @@ func firstLine(b []byte) string {
 	}
 	return "no message on stderr"
 }
+
+// progressLine matches the progress lines vigil writes to a stderr that is
+// not a terminal ("[10s] verify (bfs): ..."); they are not error messages.
+var progressLine = regexp.MustCompile(`^\[[0-9hms.]+\] `)
 
 // readEnds reads the first head and the last tail bytes of a file.
 func readEnds(path string, head, tail int64) ([]byte, error) {

@@ -430,15 +430,18 @@ func problems(in instances) ([]problem, error) {
 	if len(in.Models) == 0 {
 		return nil, errors.New("instances need models = [...] (globs relative to the experiment file)")
 	}
-	if len(in.Policies) > 0 && len(in.PolicyFiles) > 0 {
-		return nil, errors.New("give policies (names) or policy_files (globs), not both")
-	}
 	var models, policies []string
 	for _, g := range in.Models {
 		models = append(models, g.Matches...)
 	}
-	policies = in.Policies
+	// policies (names) and policy_files (globs) combine; isFile tells
+	// them apart for {policy_flag}.
+	policies = append(policies, in.Policies...)
+	isFile := map[string]bool{}
 	for _, g := range in.PolicyFiles {
+		for _, f := range g.Matches {
+			isFile[f] = true
+		}
 		policies = append(policies, g.Matches...)
 	}
 	props := in.Properties
@@ -497,7 +500,7 @@ func problems(in instances) ([]problem, error) {
 						field, from = "name", "made from name"
 					case pol != "" && badName(stem(pol)) != "":
 						field, from = "policies", fmt.Sprintf("made from policy %q", pol)
-						if len(in.PolicyFiles) > 0 {
+						if isFile[pol] {
 							field = "policy_files"
 						}
 					case prop != "" && badName(prop) != "":
@@ -507,10 +510,17 @@ func problems(in instances) ([]problem, error) {
 					}
 					return nil, &nameError{field, fmt.Sprintf("problem name %q, %s, %s; it names a directory of the runs: rename it, or give this [[instances]] a plain name = \"...\"", name, from, msg)}
 				}
+				var flag []string // {policy_flag}
+				switch {
+				case isFile[pol]:
+					flag = []string{"--policy-file", pol}
+				case pol != "":
+					flag = []string{"--policy", pol}
+				}
 				out = append(out, problem{
 					domain: dom, name: name,
 					vars:  map[string]string{"model": m, "policy": pol, "property": prop, "name": in.Name},
-					lists: map[string][]string{"defines": defs, "args": in.Args},
+					lists: map[string][]string{"defines": defs, "args": in.Args, "policy_flag": flag},
 				})
 			}
 		}
@@ -528,7 +538,7 @@ var placeholder = regexp.MustCompile(`\{[^{}]*\}`)
 var knownVars = map[string]bool{
 	"model": true, "policy": true, "property": true, "name": true, "rep": true, "seed": true,
 	"time": true, "algorithm": true, "domain": true, "problem": true, "run_dir": true,
-	"defines": true, "args": true,
+	"defines": true, "args": true, "policy_flag": true,
 }
 
 func checkPlaceholders(arg string) error {
@@ -542,7 +552,7 @@ func checkPlaceholders(arg string) error {
 			sort.Strings(names)
 			return fmt.Errorf("unknown placeholder %s (known: {%s})", m, strings.Join(names, "}, {"))
 		}
-		if (v == "defines" || v == "args") && arg != m {
+		if (v == "defines" || v == "args" || v == "policy_flag") && arg != m {
 			return fmt.Errorf("%s expands to several arguments: write it as an argument of its own", m)
 		}
 	}
@@ -550,12 +560,22 @@ func checkPlaceholders(arg string) error {
 }
 
 // expand substitutes the placeholders of args. {run_dir} is left for the
-// runner, which knows the data directory.
+// runner, which knows the data directory. A list ({defines}, {args},
+// {policy_flag}) expands to its arguments, possibly none; an argument that
+// is just {policy} disappears for an instance without a policy (unless a
+// flag before it needs it as its value), so that instances with and
+// without policies share an algorithm.
 func expand(args []string, vars map[string]string, lists map[string][]string) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		if l, ok := lists[strings.Trim(a, "{}")]; ok && a == "{"+strings.Trim(a, "{}")+"}" {
 			out = append(out, l...)
+			continue
+		}
+		if a == "{policy}" && vars["policy"] == "" {
+			if n := len(out); n > 0 && strings.HasPrefix(out[n-1], "-") {
+				return nil, fmt.Errorf("{policy} is empty for this instance, and %s before it would lack its value: write {policy_flag} in place of both (it expands to --policy NAME, --policy-file FILE or nothing), or declare policies or policy_files in its [[instances]]", out[n-1])
+			}
 			continue
 		}
 		var err error
@@ -581,7 +601,7 @@ func expand(args []string, vars map[string]string, lists map[string][]string) ([
 func placeholderSource(v string) string {
 	switch v {
 	case "policy":
-		return "policies or policy_files"
+		return "policies or policy_files; or write {policy_flag}, which expands to --policy NAME, --policy-file FILE or nothing"
 	case "property":
 		return "properties"
 	case "time":

@@ -171,3 +171,25 @@ func TestNamesArePlainComponents(t *testing.T) {
 		}
 	}
 }
+
+// {policy} alone expands to nothing without a policy; after a flag it is
+// an error that points to {policy_flag}, which expands to the flag and its
+// value or to nothing.
+func TestPolicyPlaceholders(t *testing.T) {
+	vars := map[string]string{"model": "m.spec", "policy": ""}
+	got, err := expand([]string{"run", "{model}", "{policy}", "{policy_flag}"}, vars, map[string][]string{"policy_flag": nil})
+	if err != nil || strings.Join(got, " ") != "run m.spec" {
+		t.Errorf("no policy: %q, %v", got, err)
+	}
+	if _, err := expand([]string{"run", "--policy", "{policy}"}, vars, nil); err == nil || !strings.Contains(err.Error(), "write {policy_flag} in place of both") {
+		t.Errorf("--policy {policy} without a policy: %v", err)
+	}
+	vars["policy"] = "net.onnx"
+	got, err = expand([]string{"run", "{policy_flag}", "x{policy}"}, vars, map[string][]string{"policy_flag": {"--policy-file", "net.onnx"}})
+	if err != nil || strings.Join(got, " ") != "run --policy-file net.onnx xnet.onnx" {
+		t.Errorf("a policy file: %q, %v", got, err)
+	}
+	if err := checkPlaceholders("--x={policy_flag}"); err == nil {
+		t.Error("{policy_flag} inside an argument: no error")
+	}
+}

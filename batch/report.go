@@ -67,7 +67,27 @@ type ReportOptions struct {
 }
 
 // DefaultAttributes are the attributes a report shows unless told.
-var DefaultAttributes = []string{"coverage", "error", "time", "wall_time", "memory"}
+var DefaultAttributes = []string{"coverage", "verdict", "error", "time", "wall_time", "memory"}
+
+// units are the units of the attributes batch measures, shown with their
+// names in reports.
+var units = map[string]string{"time": "CPU seconds", "wall_time": "seconds", "memory": "KiB"}
+
+// titled is attr with its unit: "time (CPU seconds)".
+func titled(attr string) string {
+	if u, ok := units[attr]; ok {
+		return attr + " (" + u + ")"
+	}
+	return attr
+}
+
+// verdictOf is a run's verdict, or "none (ERROR)" for a run that gave none.
+func verdictOf(p map[string]any) string {
+	if v := attrString(p["verdict"]); v != "" {
+		return v
+	}
+	return "none (" + attrString(p["error"]) + ")"
+}
 
 // Report is the fetched results of an experiment, filtered.
 type Report struct {
@@ -80,6 +100,10 @@ type Report struct {
 	Agree      []string // the answer's attributes: runs with a verdict must agree on them
 	Higher     []string // attributes where more is better
 	Attributes []string
+	// RunsLink is the path from the report's files to the data directory,
+	// which links to each run's files go through (Write sets it; by default
+	// the data directory itself).
+	RunsLink string
 }
 
 // Fetch reads every finished run into one table and writes it as Lab's
@@ -88,7 +112,7 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 	if err := x.openData(false, nil); err != nil {
 		return nil, err
 	}
-	rep := &Report{x: x, Attributes: o.Attributes, Group: o.Group, Agree: o.Agree, Higher: o.Higher}
+	rep := &Report{x: x, Attributes: o.Attributes, Group: o.Group, Agree: o.Agree, Higher: o.Higher, RunsLink: x.Data}
 	if len(rep.Agree) == 0 {
 		rep.Agree = []string{"verdict"}
 	}
@@ -204,6 +228,8 @@ func (rep *Report) tables() []table {
 			out = append(out, rep.coverage(byDom))
 		case "error":
 			out = append(out, rep.errors())
+		case "verdict":
+			out = append(out, rep.verdicts())
 		default:
 			out = append(out, rep.common(byDom, attr, "mean", mean), rep.common(byDom, attr, "median", median))
 		}
@@ -258,6 +284,64 @@ func (rep *Report) errors() table {
 	return t
 }
 
+// verdicts counts the runs per verdict and algorithm (runs without one by
+// their outcome).
+func (rep *Report) verdicts() table {
+	t := table{Title: "verdict", Note: "runs per verdict; a run that gave none is counted under its outcome", Header: rep.header("verdict")}
+	counts := map[string][]float64{}
+	for _, p := range rep.Runs {
+		v := verdictOf(p)
+		if counts[v] == nil {
+			counts[v] = make([]float64, len(rep.Algorithms))
+		}
+		counts[v][rep.algoIndex(p)]++
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.addRow(k, counts[k], 0, "%.0f")
+	}
+	return t
+}
+
+// runColumns are the columns of the per-run table: attribute and heading.
+var runColumns = []struct{ attr, head string }{
+	{"algorithm", "algorithm"}, {"domain", "domain"}, {"problem", "problem"}, {"rep", "rep"},
+	{"verdict", "verdict"}, {"error", "outcome"}, {"time", titled("time")}, {"wall_time", titled("wall_time")}, {"memory", titled("memory")},
+}
+
+// runRows are the cells of the per-run table and each run's directory
+// (relative to the data directory).
+func (rep *Report) runRows() ([][]string, []string) {
+	var rows [][]string
+	var dirs []string
+	for _, p := range rep.Runs {
+		row := make([]string, len(runColumns))
+		for i, c := range runColumns {
+			switch c.attr {
+			case "verdict":
+				row[i] = verdictOf(p)
+			case "time", "wall_time":
+				f, _ := num(p[c.attr])
+				row[i] = strconv.FormatFloat(f, 'f', 3, 64)
+			default:
+				row[i] = attrString(p[c.attr])
+			}
+		}
+		rows = append(rows, row)
+		dirs = append(dirs, attrString(p["run_dir"]))
+	}
+	return rows, dirs
+}
+
+// runLink is the link to a run's files from the report.
+func (rep *Report) runLink(dir string) string {
+	return filepath.ToSlash(filepath.Join(rep.RunsLink, filepath.FromSlash(dir))) + "/"
+}
+
 func (rep *Report) algoIndex(p map[string]any) int {
 	a := attrString(p["algorithm"])
 	for i, b := range rep.Algorithms {
@@ -271,7 +355,7 @@ func (rep *Report) algoIndex(p map[string]any) int {
 // common aggregates attr over the instances of each domain that every
 // algorithm solved.
 func (rep *Report) common(byDom map[string][]map[string]any, attr, aggName string, agg func([]float64) float64) table {
-	t := table{Title: fmt.Sprintf("%s (%s)", attr, aggName), Note: fmt.Sprintf("%s over the instances every algorithm solved; (N) is their number", aggName), Header: rep.header(strings.Join(rep.Group, " "))}
+	t := table{Title: fmt.Sprintf("%s, %s", titled(attr), aggName), Note: fmt.Sprintf("%s over the instances every algorithm solved; (N) is their number", aggName), Header: rep.header(strings.Join(rep.Group, " "))}
 	allVals := make([][]float64, len(rep.Algorithms))
 	better := -1 // time, memory: less is better
 	if slices.Contains(rep.Higher, attr) {
@@ -460,11 +544,25 @@ func (rep *Report) Markdown(w io.Writer) {
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
 	}
+	rows, dirs := rep.runRows()
+	const mdColumns = 6 // up to the outcome: the measurements are in the tables above and in report.html
+	fmt.Fprintf(w, "\n## runs\n\nEvery run, with a link to its files (report.html also lists each run's time and memory).\n\n|")
+	for _, c := range runColumns[:mdColumns] {
+		fmt.Fprintf(w, " %s |", c.head)
+	}
+	fmt.Fprintf(w, " files |\n|%s\n", strings.Repeat(" --- |", mdColumns+1))
+	for i, r := range rows {
+		link := "–"
+		if dirs[i] != "" {
+			link = fmt.Sprintf("[%s](%s)", dirs[i], rep.runLink(dirs[i]))
+		}
+		fmt.Fprintf(w, "| %s | %s |\n", strings.Join(r[:mdColumns], " | "), link)
+	}
 }
 
 // HTML writes a self-contained page: the tables and the plots inline.
 func (rep *Report) HTML(w io.Writer, plots []Plot) {
-	fmt.Fprintf(w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n", html.EscapeString(rep.x.Name))
+	fmt.Fprintf(w, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><meta charset=\"utf-8\"/><title>%s</title>\n", html.EscapeString(rep.x.Name))
 	fmt.Fprint(w, "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #bbb;padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}.best{font-weight:bold;background:#e8f4e8}figure{display:inline-block;margin:1em}</style>\n</head><body>\n")
 	fmt.Fprintf(w, "<h1>Experiment %s</h1>\n<p>%d runs", html.EscapeString(rep.x.Name), len(rep.Runs))
 	if rep.Missing > 0 {
@@ -484,12 +582,30 @@ func (rep *Report) HTML(w io.Writer, plots []Plot) {
 				if t.Best[i][j] {
 					cls = ` class="best"`
 				}
-				fmt.Fprintf(w, "<td%s>%s</td>", cls, html.EscapeString(strings.Trim(c, "*")))
+				fmt.Fprintf(w, "<td%s>%s</td>", cls, html.EscapeString(strings.ReplaceAll(c, "**", "")))
 			}
 			fmt.Fprint(w, "</tr>\n")
 		}
 		fmt.Fprint(w, "</table>\n")
 	}
+	rows, dirs := rep.runRows()
+	fmt.Fprint(w, "<h2 id=\"runs\">runs</h2>\n<p>Every run, with a link to its files.</p>\n<table class=\"runs\">\n<tr>")
+	for _, c := range runColumns {
+		fmt.Fprintf(w, "<th>%s</th>", html.EscapeString(c.head))
+	}
+	fmt.Fprint(w, "<th>files</th></tr>\n")
+	for i, r := range rows {
+		fmt.Fprint(w, "<tr>")
+		for _, c := range r {
+			fmt.Fprintf(w, "<td>%s</td>", html.EscapeString(c))
+		}
+		if dirs[i] == "" {
+			fmt.Fprint(w, "<td>–</td></tr>\n")
+			continue
+		}
+		fmt.Fprintf(w, "<td><a href=\"%s\">%s</a></td></tr>\n", html.EscapeString(rep.runLink(dirs[i])), html.EscapeString(dirs[i]))
+	}
+	fmt.Fprint(w, "</table>\n")
 	for _, p := range plots {
 		svg := p.SVG
 		if i := strings.Index(svg, "<svg"); i > 0 {
@@ -503,9 +619,9 @@ func (rep *Report) HTML(w io.Writer, plots []Plot) {
 // CSV writes every run of the report as a row: the id and the attributes.
 func (rep *Report) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	head := []string{"algorithm", "domain", "problem", "rep"}
+	head := []string{"algorithm", "domain", "problem", "rep", "verdict"}
 	for _, a := range rep.Attributes {
-		if a != "algorithm" && a != "domain" && a != "problem" {
+		if !slices.Contains(head, a) {
 			head = append(head, a)
 		}
 	}
@@ -530,6 +646,9 @@ func (rep *Report) Write(dir string) ([]string, error) {
 	plots, err := rep.Plots()
 	if err != nil {
 		return nil, err
+	}
+	if rel, err := filepath.Rel(dir, rep.x.Data); err == nil {
+		rep.RunsLink = rel
 	}
 	var files []string
 	put := func(name string, write func(io.Writer) error) error {

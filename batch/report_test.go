@@ -44,7 +44,7 @@ func TestReportCommonlySolved(t *testing.T) {
 		"a0/d/m001": 2, "a1/d/m001": 5,
 		"a0/d/m002": 4, "a1/d/m002": -1, // a1 did not solve m002: left out of the means
 	})
-	rep, err := x.Fetch(ReportOptions{Attributes: []string{"coverage", "time"}})
+	rep, err := x.Fetch(ReportOptions{Attributes: []string{"coverage", "verdict", "time"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +52,8 @@ func TestReportCommonlySolved(t *testing.T) {
 	rep.Markdown(&md)
 	for _, want := range []string{
 		"| d (3) | **3** | 2 |",
-		"## time (mean)", "| d (2) | **1.5** | 4 |",
-		"## time (median)",
+		"## time (CPU seconds), mean", "| d (2) | **1.5** | 4 |",
+		"## time (CPU seconds), median", "## verdict", "| safe | 3 | 2 |", "| none (timeout) | 0 | 1 |",
 		"agree on verdict wherever two or more decided (2 instances)",
 	} {
 		if !strings.Contains(md.String(), want) {

@@ -173,6 +173,12 @@ type Property struct {
 	// (nil for .spec properties): Pmin, Pmax, Emin, Emax, or ∀/∃ for a
 	// qualitative path formula, with the bound it is compared with.
 	Query *Query
+	// Predicates are the abstraction predicates a PlaJA PA property names
+	// (its "predicates" member), at PredicatePos (same length). Only
+	// predicate abstraction (verify --engine ppa) reads them; every other
+	// engine ignores them, and the commands say so.
+	Predicates   []*Cond
+	PredicatePos []Pos
 }
 
 // Query is the operator of a JANI property: Op is "Pmin", "Pmax", "Emin",

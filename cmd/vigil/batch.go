@@ -50,11 +50,15 @@ relative to the file, and commands run in its directory):
            wall = "15m"       default time * 1.5 + 10s; the process group is killed
            memory = "4GiB"    RLIMIT_DATA (writable memory), at least 192MiB
   [[algorithms]] name = "bfs", args = ["verify", "{model}", "--engine", "bfs", "--json"]
-  [[instances]]  domain, name, models = [GLOB...], policies = [NAME...] or
+  [[instances]]  domain, name, models = [GLOB...], policies = [NAME...] and/or
                  policy_files = [GLOB...], properties = [NAME...],
                  defines = {N = 4}, args = [...], attributes = {arch = "16x16"}
   placeholders: {model} {policy} {property} {defines} {args} {seed} {rep}
                 {time} {algorithm} {domain} {problem} {name} {run_dir}
+                {policy_flag}: --policy-file FILE for policy_files, --policy
+                NAME for policies, nothing for an instance with neither; an
+                argument that is just {policy} is dropped for such an
+                instance (bench/policy-files.toml mixes all three)
 Names (experiment, algorithms, domains, problems) are plain directory
 names: letters, digits, '.', '_', '+' and '-', not "." or "..", and not
 starting with '.'. batch writes only inside the data directory, and
@@ -74,7 +78,11 @@ crash), coverage (1: a verdict), time (CPU s), wall_time (s), memory (peak
 RSS, KiB), unexplained_errors, and the command's --json output flattened:
 nested keys joined with _, every list also as its length KEY_count).
 report also writes DATA/properties, all runs keyed by id, which Lab's
-fetcher and reports read as an evaluation directory.
+fetcher and reports read as an evaluation directory. Its tables give
+coverage, verdicts and outcomes per algorithm, and time (CPU seconds),
+wall_time (seconds) and memory (KiB); report.html and report.md list every
+run with its verdict and a link to its directory; runs.csv has a row per
+run with its verdict.
 
 Exit codes: 0 all done (run: every run recorded; status: none missing),
 1 input error (or runs that could not be recorded), 2 usage, 3 report:
@@ -149,7 +157,7 @@ func batchFlags(e *env, name, usage string) *flag.FlagSet {
 }
 
 func batchRun(e *env, args []string) int {
-	fs := batchFlags(e, "run", "run [-j N] [--tasks N --task I] [--only REGEXP] [--rerun OUTCOMES] [--json] EXPERIMENT.toml")
+	fs := batchFlags(e, "run", "run [-j N] [--tasks N --task I] [--only REGEXP] [--rerun OUTCOMES] [--json] [--progress|--quiet] EXPERIMENT.toml")
 	jobs := fs.Int("j", 1, "runs at once")
 	tasks := fs.Int("tasks", 0, "split the runs into this many shuffled shares (Slurm array tasks) and run one")
 	task := fs.Int("task", 0, "the share to run, 1..--tasks (the Slurm script passes $SLURM_ARRAY_TASK_ID)")
@@ -157,6 +165,7 @@ func batchRun(e *env, args []string) int {
 	rerun := fs.String("rerun", "", "run again the finished runs with these outcomes (comma-separated: crash, input-error, timeout, ..., or stale for runs whose command changed)")
 	only := fs.String("only", "", "run only the runs whose id (ALGORITHM/DOMAIN/PROBLEM[/REP]) matches this regular expression")
 	data := dataFlag(fs)
+	addProgressFlags(e, fs)
 	file, ok := batchArgs(e, "run", fs, args)
 	if !ok {
 		return exitUsage

@@ -78,6 +78,7 @@ func runBench(e *env, args []string) int {
 	}
 	c := commands["bench"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	mf := addModelFlags(fs, "property (default: the only one)", "rules or other policy restricting the labels (default: the only one)")
 	naive := fs.Bool("naive", true, "also run the naive baseline (states formatted as strings in a Go map)")
 	jsonOut := fs.Bool("json", false, "print the figures as JSON")

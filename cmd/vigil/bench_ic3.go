@@ -47,6 +47,7 @@ type peerRow struct {
 func runBenchIC3(e *env, args []string) int {
 	c := commands["bench ic3"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	defs := defines{}
 	fs.Var(defs, "D", "override a constant in every file: -D `NAME=VALUE` (repeatable)")
 	timeout := timeoutFlagDefault(fs, time.Minute, "limit per engine and instance: `DURATION`")

@@ -54,6 +54,7 @@ type exploreReport struct {
 func runExplore(e *env, args []string) int {
 	c := commands["explore"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	mf := addModelFlags(fs, "property giving start and terminal states (default: the only one)",
 		"restrict each state to the label this policy chooses (default: all applicable labels)")
 	engine := &enumFlag{what: "engine", values: []string{"bfs", "bdd"}, val: "bfs"}
@@ -344,6 +345,9 @@ func verifyBDD(e *env, ctx context.Context, prog *progress, file string, lm *loa
 				return exitError
 			}
 		}
+	}
+	if !writeVerifyHTML(e, lm, rep, v, res.Trace) {
+		return exitError
 	}
 	stats := newBDDStats(bf.order.val, res.Stats)
 	if jsonOut {

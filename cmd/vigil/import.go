@@ -33,6 +33,7 @@ func runImport(e *env, args []string) int {
 	start := fs.String("start", "", "PlaJA start condition file (state-condition, states-values, or a PA property file)")
 	unsafe := fs.String("unsafe", "", "PlaJA unsafe (reach) condition file, or a PA property file")
 	policyFile := fs.String("policy-file", "", "policy: a PlaJA .jani2nnet interface, a PA property file naming one, or a network (.onnx, .nnet, vigil JSON) or tree ensemble whose inputs are the model's variables and outputs its labels, in order")
+	choose := fs.String("property", "", "the PA property to use of a --start/--unsafe/--policy-file file that has several (by name)")
 	goals := fs.Bool("goals", false, "keep the model's JANI properties: reachability as goal (terminal), safety (G, or NAME_avoid for P of F) as unsafe")
 	out := fs.String("o", "", "write the .spec to this file (file paths in it are made relative to its directory)")
 	files, ok := parseFlags(fs, args)
@@ -76,9 +77,14 @@ func runImport(e *env, args []string) int {
 			pf = ""
 		}
 	}
-	if _, _, err := jani.Attach(m, *start, *unsafe, pf); err != nil {
+	if _, _, err := jani.Attach(m, *start, *unsafe, pf, *choose); err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
+	}
+	for _, p := range m.Properties {
+		if len(p.Predicates) > 0 {
+			fmt.Fprintf(e.stderr, "vigil import: note: the %s of PA property %s are not written to the .spec: only verify --engine ppa reads them, from the JANI files\n", plural(len(p.Predicates), "predicate"), p.Name)
+		}
 	}
 	// Print the interfaces' inputs and outputs explicitly so that the .spec
 	// stands on its own.

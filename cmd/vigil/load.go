@@ -69,7 +69,7 @@ func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string
 			policyFile = "" // not for jani.Attach
 		}
 	}
-	prop, pol, err := jani.Attach(m, *pf.start, *pf.unsafe, policyFile)
+	prop, pol, err := jani.Attach(m, *pf.start, *pf.unsafe, policyFile, *propName)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "vigil:", err)
 		return false
@@ -98,11 +98,14 @@ type modelFlags struct {
 	prop, pol *string
 	plaja     *plajaFlags
 	defs      defines
+	// readsPredicates says the command uses a PA property's predicates
+	// (verify --engine ppa); every other command notes that it ignores them.
+	readsPredicates bool
 }
 
 func addModelFlags(fs *flag.FlagSet, propUsage, polUsage string) *modelFlags {
 	mf := &modelFlags{defs: defines{}}
-	mf.prop = fs.String("property", "", propUsage)
+	mf.prop = fs.String("property", "", propUsage+"; it also chooses among the PA properties of a --start/--unsafe/--policy-file file that has several")
 	mf.pol = fs.String("policy", "", polUsage)
 	mf.plaja = addPlajaFlags(fs)
 	fs.Var(mf.defs, "D", "override a constant: -D `NAME=VALUE` (repeatable)")
@@ -120,6 +123,11 @@ type loadedModel struct {
 	// fullCex: counterexamples list every variable at every step, not
 	// only those that changed (verify --full).
 	fullCex bool
+	// html is the file verify --html writes the verdict and counterexample
+	// to ("" for none); plotVars are the variables it plots (nil: those
+	// numeric ones that change, at most maxPlotted).
+	html     string
+	plotVars []symbolic.VarID
 	// rerun is "vigil run FILE" with the flags that load the same model:
 	// -D and the PlaJA files (the start of a replay hint).
 	rerun string
@@ -173,6 +181,10 @@ func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd polic
 	var ok bool
 	if lm.prop, ok = selectProperty(e, cmd, lm.m, *mf.prop, propRequired); !ok {
 		return nil, false
+	}
+	if p := lm.prop; p != nil && len(p.Predicates) > 0 && !mf.readsPredicates {
+		fmt.Fprintf(e.stderr, "vigil %s: note: the %s of PA property %s (%s) are used only by verify --engine ppa; ignored here\n",
+			cmd, plural(len(p.Predicates), "predicate"), p.Name, p.PredicatePos[0])
 	}
 	byDefault := pd == thePolicy || (pd == onlyPolicy && len(lm.m.Policies) == 1)
 	if lm.decl, ok = selectPolicy(e, cmd, lm.m, *mf.pol, byDefault); !ok {

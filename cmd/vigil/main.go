@@ -48,6 +48,8 @@ type env struct {
 	// probe is set while help collects a command's flags: newFlags then
 	// prints the flag list on -h, and dispatch records its sub-commands.
 	probe *probe
+	// prog holds --progress and --quiet of the commands that take them.
+	prog progressFlags
 }
 
 var commands = map[string]*command{}

@@ -110,6 +110,9 @@ func scriptParams(dir string) testscript.Params {
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// browsercheck PAGE... renders each page in headless chromium
+			// (browser_test.go's inspectPage).
+			"browsercheck": browserCheck,
 			// nest OUT N HEAD OPEN INNER CLOSE TAIL writes OUT: the file
 			// HEAD, OPEN N times, INNER, CLOSE N times, then the file TAIL;
 			// for inputs nested deeper than a script could hold

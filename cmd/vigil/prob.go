@@ -89,6 +89,7 @@ type blamed struct {
 func runProb(e *env, args []string) int {
 	c := commands["prob"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	mf := addModelFlags(fs, "property: a .spec property (Pr(reach unsafe) and Pr(reach goal)) or a JANI property P=?, Pmax=?, Pmin=? (default: the only one); all: every probability property of a JANI model, one after the other",
 		"policy whose Markov chain to solve (default: none, the MDP over all labels)")
 	method := &enumFlag{what: "method", values: []string{"ii", "exact"}, val: "ii"}

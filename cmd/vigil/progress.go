@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,21 +13,59 @@ import (
 	"time"
 )
 
-// progress is a status line on stderr, rewritten in place with \r. It is
-// active only when stderr is a terminal and the command is not printing
-// JSON, so scripts and pipes never see it. Updates are throttled to ten a
-// second.
+// progress reports how a long command is getting on, on stderr. On a
+// terminal it is a status line rewritten in place with \r, at most ten
+// times a second, unless the command prints JSON. Where stderr is not a
+// terminal (a pipe, a file, a batch run's stderr) it is a line every
+// progressInterval, "[10s] verify (bfs): ...", so that a long run in a
+// log is not silent. --progress forces it: the status line even with
+// --json on a terminal, a line every second elsewhere; --quiet turns it
+// off.
 type progress struct {
 	w     io.Writer
 	on    bool
+	lines bool          // whole lines, not a line rewritten in place
+	every time.Duration // the least time between two updates
+	start time.Time
 	last  time.Time
 	width int
+	now   func() time.Time // time.Now; tests set it
 }
 
-// newProgress returns the progress line of a command; quiet (--json) turns
-// it off.
-func newProgress(e *env, quiet bool) *progress {
-	return &progress{w: e.stderr, on: !quiet && isTerminal(e.stderr)}
+// progressInterval is the time between two progress lines where stderr is
+// not a terminal.
+const progressInterval = 10 * time.Second
+
+// progressFlags are --progress and --quiet, which every long-running
+// command takes (addProgressFlags); newProgress reads them.
+type progressFlags struct{ force, quiet *bool }
+
+// addProgressFlags registers --progress and --quiet on fs, for e's
+// newProgress.
+func addProgressFlags(e *env, fs *flag.FlagSet) {
+	e.prog.force = fs.Bool("progress", false, "always report progress on stderr: the status line on a terminal (even with --json), a line a second elsewhere (by default: a status line on a terminal unless --json, a line every 10 s elsewhere)")
+	e.prog.quiet = fs.Bool("quiet", false, "no progress on stderr")
+}
+
+// newProgress returns the progress of a command; json says the command
+// prints JSON (no status line on a terminal unless --progress).
+func newProgress(e *env, json bool) *progress {
+	force := e.prog.force != nil && *e.prog.force
+	quiet := e.prog.quiet != nil && *e.prog.quiet
+	p := &progress{w: e.stderr, now: time.Now}
+	p.start = p.now()
+	switch {
+	case quiet:
+	case isTerminal(e.stderr):
+		p.on, p.every = force || !json, 100*time.Millisecond
+	default:
+		p.on, p.lines, p.every = true, true, progressInterval
+		if force {
+			p.every = time.Second
+		}
+		p.last = p.start // the first line after one interval
+	}
+	return p
 }
 
 func isTerminal(w io.Writer) bool {
@@ -41,13 +80,21 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// printf replaces the line (at most ten times a second).
+// printf replaces the line, or writes a line (at most once per interval).
 func (p *progress) printf(format string, args ...any) {
-	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+	if !p.on {
 		return
 	}
-	p.last = time.Now()
+	now := p.now()
+	if now.Sub(p.last) < p.every {
+		return
+	}
+	p.last = now
 	line := fmt.Sprintf(format, args...)
+	if p.lines {
+		fmt.Fprintf(p.w, "[%s] %s\n", now.Sub(p.start).Round(time.Second), line)
+		return
+	}
 	pad := ""
 	if n := p.width - len(line); n > 0 {
 		pad = strings.Repeat(" ", n)
@@ -56,9 +103,9 @@ func (p *progress) printf(format string, args ...any) {
 	fmt.Fprintf(p.w, "\r%s%s", line, pad)
 }
 
-// clear erases the line; call it before printing results.
+// clear erases the status line; call it before printing results.
 func (p *progress) clear() {
-	if p.on && p.width > 0 {
+	if p.on && !p.lines && p.width > 0 {
 		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
 		p.width = 0
 	}

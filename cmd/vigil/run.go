@@ -34,6 +34,7 @@ states).`,
 func runRun(e *env, args []string) int {
 	c := commands["run"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	propName := fs.String("property", "", "property whose unsafe and goal states end a run (default: the only one)")
 	polName := fs.String("policy", "", "policy choosing the labels (default: the only one; none: random applicable labels)")
 	plaja := addPlajaFlags(fs)

@@ -168,6 +168,7 @@ type safeReport struct {
 func runSafe(e *env, args []string) int {
 	c := commands["safe"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	sf := addSafetyFlags(fs, true)
 	stateText := fs.String("state", "", `the state to decide: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
 	certFile := fs.String("cert", "", "write the certificate to this file (with --starts: FILE-K.json for the K-th start state)")
@@ -462,6 +463,7 @@ type faultsReport struct {
 func runFaults(e *env, args []string) int {
 	c := commands["faults"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	sf := addSafetyFlags(fs, false)
 	runFile := fs.String("run", "", "the unsafe run to analyse: a run file of vigil run --record or vigil verify --record")
 	file, ok := parseModelArg(e, c, fs, args)

@@ -64,6 +64,7 @@ type safetyTestFlags struct {
 func runTest(e *env, args []string) int {
 	c := commands["test"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	mf := addModelFlags(fs, "property to test against (default: the only one)", "policy to test (default: the only one)")
 	mode := fs.String("mode", "", "what to test: safety (avoid the unsafe states where some policy does) or goal (reach the goal where some plan does, as cheaply); default: goal when the property's unsafe condition is false and it has a goal, else safety")
 	budget := addDurationFlag(fs, "budget", 60*time.Second, "time for fuzzing and bug confirmation, which run interleaved (`DURATION`: 10s, 2m, or bare seconds); bugs found when it runs out are kept")
@@ -73,7 +74,7 @@ func runTest(e *env, args []string) int {
 	oracles := fs.String("oracle", "", "safety mode: safety deciders, comma-separated: the first confirms bugs and finds faults, the others re-check each (default tarjan; "+strings.Join(safety.Algorithms, ", ")+"); goal mode: bug oracles, tried in order (default "+strings.Join(fuzz.OracleNames, ",")+")")
 	workers := fs.Int("workers", 1, "fuzz and confirm with this many workers")
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
-	html := fs.String("html", "", "also write the report as a self-contained HTML page to `FILE`")
+	html := fs.String("html", "", "also write the report as a self-contained HTML page to `FILE` (safety mode: every distinct unsafe run, those without a bug saying why)")
 	record := fs.String("record", "", "write the evidence as run files into `DIR` that vigil run --replay reads (safety: unsafe-N.json, also for vigil faults --run; goal: bug-N-policy.json, bug-N-plan.json)")
 	sf := &safetyTestFlags{radius: &radiusFlag{safety.Inf}}
 	fs.IntVar(&sf.runs, "runs", 1000, "safety mode: fuzzing runs of Algorithm 1 (a reproducible budget)")

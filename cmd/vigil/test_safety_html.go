@@ -2,8 +2,8 @@ package main
 
 // The HTML report of vigil test --mode safety: one self-contained page
 // (no scripts, no external files) with the summary, the bugs and faults as
-// tables, each unsafe run with a bug drawn as a path of states (bugs
-// orange, faults red, the unsafe end black), and the numbers of unsafe
+// tables, each unsafe run drawn as a path of states (bugs orange, faults
+// red, the unsafe end black; a run without a bug says why it has none), and the numbers of unsafe
 // runs and of bugs over time as a plot. It is well-formed XML (XHTML) so
 // that tests can parse it with encoding/xml.
 
@@ -75,24 +75,41 @@ func safetyHTML(w io.Writer, lm *loadedModel, r safetyRun, res *fuzz.SafetyResul
 		fmt.Fprintf(&b, `<tr class="fault-row"><td><code>%s</code></td><td>%s</td><td><code>%s</code></td><td>%s</td><td>%d, %d</td></tr>`,
 			esc(f.State), esc(f.Label), esc(f.Outcome), esc(orNone(f.Alt)), f.Case, f.Step)
 	}
+	if len(sum.faults) == 0 {
+		b.WriteString(`<tr><td colspan="5">none</td></tr>`)
+	}
 	b.WriteString("</table><h2>Bugs</h2><table><tr><th>state</th><th>unsafe run, step</th></tr>")
 	for _, g := range sum.bugs {
 		fmt.Fprintf(&b, `<tr class="bug-row"><td><code>%s</code></td><td>%d, %d</td></tr>`, esc(g.State), g.Case, g.Step)
 	}
+	if len(sum.bugs) == 0 {
+		b.WriteString(`<tr><td colspan="2">none</td></tr>`)
+	}
 	b.WriteString("</table>")
 
-	drawn := 0
+	// Every distinct unsafe run is drawn, those without a bug too, each
+	// saying why it has none.
+	what := radiusWords(r.flags.radius.r.String())
 	for ci, c := range res.Cases {
-		if !c.Analysed || len(c.Bugs) == 0 {
-			continue
-		}
-		if drawn == maxDrawnRuns {
-			fmt.Fprintf(&b, "<p>%d more unsafe runs with bugs are not drawn (vigil test --json lists them).</p>", sum.withBugs-drawn)
+		if ci == maxDrawnRuns {
+			fmt.Fprintf(&b, "<p>%d more unsafe runs are not drawn (vigil test --json lists them).</p>", len(res.Cases)-ci)
 			break
 		}
-		drawn++
-		fmt.Fprintf(&b, `<section class="unsafe-run" id="unsafe-run-%d"><h2>Unsafe run %d (fuzzing run %d): %s, %s, %s</h2>`,
-			ci+1, ci+1, c.Run.Index, plural(len(c.Run.Steps)-1, "step"), plural(len(c.Bugs), "bug"), plural(len(c.Faults), "fault"))
+		class := "unsafe-run"
+		switch {
+		case !c.Analysed:
+			class += " unanalysed"
+		case len(c.Bugs) == 0:
+			class += " no-bug"
+		}
+		fmt.Fprintf(&b, `<section class="%s" id="unsafe-run-%d"><h2>Unsafe run %d (fuzzing run %d): %s, %s, %s</h2>`,
+			class, ci+1, ci+1, c.Run.Index, plural(len(c.Run.Steps)-1, "step"), plural(len(c.Bugs), "bug"), plural(len(c.Faults), "fault"))
+		switch {
+		case !c.Analysed:
+			b.WriteString(`<p class="why-no-bug">Not analysed: testing stopped before this run was confirmed and searched for bugs.</p>`)
+		case len(c.Bugs) == 0:
+			fmt.Fprintf(&b, `<p class="why-no-bug">No bug: no state on this run is %s, so the unsafety is unavoidable from the start state: no choice of labels avoids it.</p>`, esc(what))
+		}
 		safetyPathSVG(&b, m, c)
 		for _, f := range c.Faults {
 			alt := ""

@@ -64,7 +64,7 @@ property p {
 			}
 			class := attr["class"]
 			switch {
-			case el.Name.Local == "section" && class == "unsafe-run":
+			case el.Name.Local == "section" && strings.HasPrefix(class, "unsafe-run"):
 				sections++
 			case el.Name.Local == "svg" && class == "policy-run":
 				runs++

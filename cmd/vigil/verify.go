@@ -19,6 +19,7 @@ func init() {
 			"vigil verify specs/transport.spec --engine bfs",
 			"vigil verify specs/oneway_line.spec --policy careful --property no_overshoot --json",
 			"vigil verify specs/tarjansafe.spec --policy hasty --record cex.json; vigil run specs/tarjansafe.spec --replay cex.json",
+			"vigil verify specs/oneway.spec --policy driver --html cex.html --plot pos,speed",
 			"vigil verify specs/rover.spec --policy careful --engine ic3 --cert inv.smt2; z3 inv.smt2; vigil cert check inv.smt2",
 			"vigil verify specs/transport.spec --engine auto --json",
 			"vigil verify bench/polic3/blocks.spec -D N=4 -D TLIMIT=3 --policy-file bench/polic3/models/bl4_16x16_safe.onnx --engine polic3",
@@ -75,6 +76,7 @@ type verifyReport struct {
 func runVerify(e *env, args []string) int {
 	c := commands["verify"]
 	fs := newFlags(e, c)
+	addProgressFlags(e, fs)
 	engine := &enumFlag{what: "engine", values: engines, val: engines[0]}
 	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); bdd: BDD forward reachability with exact state counts; ppa: policy predicate abstraction with CEGAR (--predicates); auto: bfs up to a million states, then ic3)")
 	order := &enumFlag{what: "order", values: []string{"activity", "index", "reverse"}, val: "activity"}
@@ -91,6 +93,8 @@ func runVerify(e *env, args []string) int {
 	predicates := fs.String("predicates", "", "ppa: the initial predicates, a `FILE` of PlaJA predicates (a JSON array of JANI expressions, or a PA property file naming one) or of .spec `pred NAME = COND` declarations; default: those a PA property file given as --unsafe or --start names, else the atoms of the start and unsafe conditions")
 	record := fs.String("record", "", "write the counterexample to this run file (replay with vigil run --replay)")
 	jsonOut := fs.Bool("json", false, "print the verdict as JSON")
+	htmlOut := fs.String("html", "", "write the verdict and the counterexample to this self-contained HTML `FILE`: a table of the states (changed cells highlighted) and a plot of numeric variables over the steps")
+	plot := fs.String("plot", "", "verify --html: the numeric variables to plot, comma-separated (default: those that change along the counterexample, at most 8)")
 	full := fs.Bool("full", false, "list every variable at every step of a counterexample (by default the states after the first list the variables that changed)")
 	timeout := timeoutFlag(fs)
 	file, ok := parseModelArg(e, c, fs, args)
@@ -104,11 +108,31 @@ func runVerify(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil verify: --engine bdd takes neither --max-states nor --cert (its limit is --max-nodes; it exports no certificate)")
 		return exitUsage
 	}
+	mf.readsPredicates = engine.val == "ppa" // predicate abstraction reads a PA property's predicates
 	lm, ok := mf.load(e, "verify", file, true, thePolicy)
 	if !ok {
 		return exitError
 	}
 	lm.fullCex = *full
+	lm.html = *htmlOut
+	if *plot != "" {
+		if *htmlOut == "" {
+			fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
+			return exitUsage
+		}
+		for _, name := range splitList(*plot) {
+			v := lm.m.VarIndex(name)
+			if v < 0 {
+				var names []string
+				for i := range lm.m.Vars {
+					names = append(names, lm.m.Vars[i].Name)
+				}
+				fmt.Fprintf(e.stderr, "vigil verify: --plot: model %s has no variable %q%s\n", lm.m.Name, name, suggest(name, names))
+				return exitUsage
+			}
+			lm.plotVars = append(lm.plotVars, v)
+		}
+	}
 	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
 	if *certFile != "" && engine.val == "bfs" {
 		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog, polic3, polic3-nog, ppa or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
@@ -147,6 +171,10 @@ func runVerify(e *env, args []string) int {
 	opts := explicit.Options{StopAtUnsafe: true, MaxStates: max, Policy: lm.dec}
 	lm.parallel(&opts, *workers)
 	opts.Progress = func(s explicit.Stats) {
+		if s.Expanded == 0 {
+			prog.printf("verify (bfs): %d start states so far", s.Starts)
+			return
+		}
 		prog.printf("verify (bfs): %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
 	}
 	res, err := explicit.Search(ctx, g, opts)
@@ -186,6 +214,9 @@ func runVerify(e *env, args []string) int {
 				return exitError
 			}
 		}
+	}
+	if !writeVerifyHTML(e, lm, rep, res.Verdict, res.Trace) {
+		return exitError
 	}
 	if *jsonOut {
 		b, _ := json.MarshalIndent(rep, "", "  ")

@@ -153,6 +153,9 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 			rep.Certificate = r.cert
 		}
 	}
+	if !writeVerifyHTML(e, r.lm, rep, verdict, res.Trace) {
+		return exitError
+	}
 	if r.json {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))

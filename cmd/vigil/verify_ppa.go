@@ -57,14 +57,10 @@ func (r *ppaRun) loadPredicates(m *symbolic.Model) ([]*symbolic.Cond, string, er
 		ps, err := jani.LoadPredicates(r.predicates, m)
 		return ps, r.predicates, err
 	}
-	for _, f := range []string{*r.mf.plaja.unsafe, *r.mf.plaja.start} {
-		if f == "" {
-			continue
-		}
-		ps, found, err := jani.PredicatesOf(f, m)
-		if err != nil || found {
-			return ps, f, err
-		}
+	// A PA property (from --start/--unsafe files, or inside the model,
+	// chosen by --property) brings its own predicates.
+	if p := r.lm.prop; p != nil && len(p.Predicates) > 0 {
+		return p.Predicates, "PA property " + p.Name, nil
 	}
 	return nil, "", nil
 }

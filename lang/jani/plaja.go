@@ -77,7 +77,11 @@ func LoadCondition(path string, m *symbolic.Model) (*symbolic.Cond, error) {
 }
 
 func (l *lowerer) condition(n *node, m *symbolic.Model) (*symbolic.Cond, bool) {
-	sc := modelScope(m)
+	return l.conditionIn(n, m, modelScope(m))
+}
+
+// conditionIn is condition with the identifiers of expressions resolved by sc.
+func (l *lowerer) conditionIn(n *node, m *symbolic.Model, sc scope) (*symbolic.Cond, bool) {
 	op := n.get("op")
 	if op == nil || op.kind != kString {
 		return l.cond(n, sc)
@@ -215,28 +219,47 @@ func locationCond(m *symbolic.Model, aut, loc string) (*symbolic.Cond, bool) {
 // the start condition from startPath (the initial values when ""), the
 // unsafe condition from unsafePath. Each file is a condition file (see
 // LoadCondition) or a PA property file, of which the "start" or the "reach"
-// member is used. The property is named after the PA property, else
-// "safety" (made unique among m's properties).
+// member is used; a PA property's "objective" becomes the goal and its
+// "predicates" the property's Predicates. The property is named after the
+// PA property, else "safety" (made unique among m's properties). A file
+// with several PA properties is an error that lists them: AddPropertyNamed
+// chooses one.
 func AddProperty(m *symbolic.Model, startPath, unsafePath string) error {
+	return AddPropertyNamed(m, startPath, unsafePath, "")
+}
+
+// AddPropertyNamed is AddProperty, choosing the PA property called choose
+// (its JANI name or vigil's identifier for it) in a file that has several;
+// choose is ignored for files with one.
+func AddPropertyNamed(m *symbolic.Model, startPath, unsafePath, choose string) error {
 	if unsafePath == "" {
 		return fmt.Errorf("jani: a property needs an unsafe condition (--unsafe FILE)")
 	}
 	p := &symbolic.Property{Name: "safety"}
 	if startPath != "" {
-		c, _, err := conditionFrom(startPath, "start", m)
+		c, _, err := conditionFrom(startPath, "start", choose, m)
 		if err != nil {
 			return err
 		}
 		p.Start = c
 	}
-	c, name, err := conditionFrom(unsafePath, "reach", m)
+	c, pa, err := conditionFrom(unsafePath, "reach", choose, m)
 	if err != nil {
 		return err
 	}
 	p.Unsafe = c
 	p.Pos = symbolic.Pos{File: unsafePath}
-	if name != "" {
-		p.Name = ident(name)
+	if pa == nil && startPath != "" && startPath != unsafePath {
+		// The goal and predicates of a PA property given as --start.
+		if _, pa, err = conditionFrom(startPath, "start", choose, m); err != nil {
+			return err
+		}
+	}
+	if pa != nil {
+		if pa.name != "" {
+			p.Name = ident(pa.name)
+		}
+		p.Goal, p.Predicates, p.PredicatePos = pa.goal, pa.preds, pa.predPos
 	}
 	taken := namer{}
 	for _, q := range m.Properties {
@@ -247,61 +270,182 @@ func AddProperty(m *symbolic.Model, startPath, unsafePath string) error {
 	return nil
 }
 
+// paInfo is what a PA property gives besides its start and reach
+// conditions: its name, its objective's goal and its predicates.
+type paInfo struct {
+	name    string
+	goal    *symbolic.Cond
+	preds   []*symbolic.Cond
+	predPos []symbolic.Pos
+}
+
 // conditionFrom reads the condition of a condition file, or member key of
-// the first PA property of a property file (returning the property's name).
-func conditionFrom(path, key string, m *symbolic.Model) (*symbolic.Cond, string, error) {
+// the chosen PA property of a property file (with the property's name,
+// objective and predicates; nil for a condition file). A PA property
+// without the member has no such states: false for "reach" (it must then
+// have an objective), the initial values (nil) for "start".
+func conditionFrom(path, key, choose string, m *symbolic.Model) (*symbolic.Cond, *paInfo, error) {
 	l, root, err := readJSON(path)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	if root.get("properties") == nil {
 		c, ok := l.condition(root, m)
 		if err := l.errs.Err(); err != nil || !ok {
-			return nil, "", err
+			return nil, nil, err
 		}
-		return c, "", nil
+		return c, nil, nil
 	}
-	pa, name, ok := l.paProperty(root)
+	pa, name, ok := l.paProperty(root, choose)
 	if !ok {
-		return nil, "", l.errs.Err()
+		return nil, nil, l.errs.Err()
 	}
-	cn := pa.get(key)
-	if cn == nil {
-		l.errorf(pa, "the PA property has no %q condition", key)
-		return nil, "", l.errs.Err()
+	info := &paInfo{name: name}
+	dir, sc := filepath.Dir(path), modelScope(m)
+	c, ok := l.paCondition(pa, key, dir, m, sc)
+	if ok {
+		info.goal, ok = l.paCondition(pa, "objective", dir, m, sc)
 	}
-	if f := cn.get("file"); f != nil {
-		if f.kind != kString {
-			l.errorf(f, "\"file\" must be a string")
-			return nil, "", l.errs.Err()
-		}
-		c, err := LoadCondition(filepath.Join(filepath.Dir(path), f.str), m)
-		return c, name, err
+	if ok {
+		info.preds, info.predPos, ok = l.paPredicates(pa, dir, sc)
 	}
-	c, ok := l.condition(cn, m)
 	if err := l.errs.Err(); err != nil || !ok {
-		return nil, "", err
+		return nil, nil, err
 	}
-	return c, name, nil
+	if c == nil && key == "reach" {
+		if info.goal == nil {
+			// Neither unsafe nor goal states: every verdict would be vacuous.
+			l.errorf(pa, "the PA property %q has neither \"reach\" (unsafe states) nor \"objective\" (goal states)", name)
+			return nil, nil, l.errs.Err()
+		}
+		c = symbolic.False()
+	}
+	return c, info, nil
 }
 
-// paProperty returns the expression of the first property with op "PA".
-func (l *lowerer) paProperty(root *node) (*node, string, bool) {
+// paCondition lowers member key ("start", "reach" or "objective") of a PA
+// property: a condition written in place, or {"file": F} naming a
+// condition file relative to dir. An objective is {"op": "objective",
+// "goal": C}, or C itself. A missing member is nil.
+func (l *lowerer) paCondition(pa *node, key, dir string, m *symbolic.Model, sc scope) (*symbolic.Cond, bool) {
+	n := pa.get(key)
+	if n == nil {
+		return nil, true
+	}
+	fl, n, ok := l.paFile(n, dir)
+	if !ok {
+		return nil, false
+	}
+	if key == "objective" && opIs(n, "objective") {
+		obj := n
+		if n = obj.get("goal"); n == nil {
+			fl.errorf(obj, "the objective has no \"goal\"")
+			if fl != l {
+				l.errs = append(l.errs, fl.errs...)
+			}
+			return nil, false
+		}
+	}
+	c, ok := fl.conditionIn(n, m, sc)
+	if fl != l {
+		l.errs = append(l.errs, fl.errs...)
+	}
+	return c, ok && len(fl.errs) == 0
+}
+
+// paPredicates lowers a PA property's "predicates": a list of Boolean
+// expressions, in place or in the file {"file": F} names.
+func (l *lowerer) paPredicates(pa *node, dir string, sc scope) ([]*symbolic.Cond, []symbolic.Pos, bool) {
+	n := pa.get("predicates")
+	if n == nil {
+		return nil, nil, true
+	}
+	fl, n, ok := l.paFile(n, dir)
+	if !ok {
+		return nil, nil, false
+	}
+	defer func() {
+		if fl != l {
+			l.errs = append(l.errs, fl.errs...)
+		}
+	}()
+	if n.kind != kArray {
+		fl.errorf(n, "\"predicates\" must be a list of Boolean expressions, got %s", n.describe())
+		return nil, nil, false
+	}
+	var cs []*symbolic.Cond
+	var ps []symbolic.Pos
+	for _, e := range n.vals {
+		c, ok := fl.cond(e, sc)
+		if !ok {
+			return nil, nil, false
+		}
+		cs, ps = append(cs, c), append(ps, fl.pos(e))
+	}
+	return cs, ps, true
+}
+
+// paFile follows {"file": F} (F relative to dir) to the root of F, with a
+// lowerer for F's errors; any other node is returned as is with l.
+func (l *lowerer) paFile(n *node, dir string) (*lowerer, *node, bool) {
+	f := n.get("file")
+	if n.kind != kObject || f == nil {
+		return l, n, true
+	}
+	if f.kind != kString {
+		l.errorf(f, "\"file\" must be a string")
+		return nil, nil, false
+	}
+	fl, root, err := readJSON(filepath.Join(dir, f.str))
+	if err != nil {
+		l.errorf(f, "%s", strings.TrimPrefix(err.Error(), "jani: "))
+		return nil, nil, false
+	}
+	return fl, root, true
+}
+
+// paProperty returns the expression and name of the property with op "PA":
+// the only one, or the one called choose. Several PA properties and no
+// (matching) choice is an error listing their names.
+func (l *lowerer) paProperty(root *node, choose string) (*node, string, bool) {
 	ps, ok := l.arr(root, "properties", true)
 	if !ok {
 		return nil, "", false
 	}
-	for _, p := range ps {
+	type pa struct {
+		e    *node
+		name string
+	}
+	var all []pa
+	for i, p := range ps {
 		e := p.get("expression")
-		if op := e.get("op"); op != nil && op.kind == kString && op.str == "PA" {
-			name := ""
+		if opIs(e, "PA") {
+			name := fmt.Sprintf("property%d", i+1)
 			if n := p.get("name"); n != nil && n.kind == kString {
 				name = n.str
 			}
-			return e, name, true
+			all = append(all, pa{e, name})
 		}
 	}
-	l.errorf(root.get("properties"), "no property with op \"PA\"")
+	switch len(all) {
+	case 0:
+		l.errorf(root.get("properties"), "no property with op \"PA\"")
+		return nil, "", false
+	case 1:
+		return all[0].e, all[0].name, true
+	}
+	names := make([]string, len(all))
+	for i, p := range all {
+		if choose != "" && (p.name == choose || ident(p.name) == choose) {
+			return p.e, p.name, true
+		}
+		names[i] = p.name
+	}
+	if choose != "" {
+		l.errorf(root.get("properties"), "no PA property %q; the file has: %s", choose, strings.Join(names, ", "))
+	} else {
+		l.errorf(root.get("properties"), "%d PA properties (%s); choose one with --property NAME", len(all), strings.Join(names, ", "))
+	}
 	return nil, "", false
 }
 
@@ -314,12 +458,18 @@ func (l *lowerer) paProperty(root *node) (*node, string, bool) {
 // automaton is its LocationVar); Outputs are its output actions in order.
 // The network itself is loaded by the nn package (symbolic.Instantiate).
 func LoadPolicyFile(m *symbolic.Model, path string) (*symbolic.PolicyDecl, error) {
+	return LoadPolicyFileNamed(m, path, "")
+}
+
+// LoadPolicyFileNamed is LoadPolicyFile, choosing the PA property called
+// choose in a property file that has several.
+func LoadPolicyFileNamed(m *symbolic.Model, path, choose string) (*symbolic.PolicyDecl, error) {
 	l, root, err := readJSON(path)
 	if err != nil {
 		return nil, err
 	}
 	if root.get("properties") != nil {
-		pa, _, ok := l.paProperty(root)
+		pa, _, ok := l.paProperty(root, choose)
 		if !ok {
 			return nil, l.errs.Err()
 		}
@@ -432,19 +582,20 @@ func isCount(lit string) bool {
 // commands to m: it appends the property built from start and unsafe (when
 // unsafe != "") and the policy declared by policyFile (when != ""), and
 // returns their names ("" for those not given) so that the command can
-// select them. start without unsafe is an error.
-func Attach(m *symbolic.Model, start, unsafe, policyFile string) (property, policy string, err error) {
+// select them. start without unsafe is an error. choose (--property) picks
+// the PA property of files that have several.
+func Attach(m *symbolic.Model, start, unsafe, policyFile, choose string) (property, policy string, err error) {
 	if start != "" && unsafe == "" {
 		return "", "", fmt.Errorf("jani: --start %s needs --unsafe FILE", start)
 	}
 	if unsafe != "" {
-		if err := AddProperty(m, start, unsafe); err != nil {
+		if err := AddPropertyNamed(m, start, unsafe, choose); err != nil {
 			return "", "", err
 		}
 		property = m.Properties[len(m.Properties)-1].Name
 	}
 	if policyFile != "" {
-		d, err := LoadPolicyFile(m, policyFile)
+		d, err := LoadPolicyFileNamed(m, policyFile, choose)
 		if err != nil {
 			return "", "", err
 		}

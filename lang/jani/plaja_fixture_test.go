@@ -114,17 +114,17 @@ func TestPolicyFile(t *testing.T) {
 
 func TestAttach(t *testing.T) {
 	m, _ := load(t, "counter.jani", map[string]string{"N": "3"})
-	prop, pol, err := Attach(m, "testdata/plaja/start.jani", "testdata/plaja/reach.jani", "testdata/plaja/pa.jani")
+	prop, pol, err := Attach(m, "testdata/plaja/start.jani", "testdata/plaja/reach.jani", "testdata/plaja/pa.jani", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if prop != "safety" || pol != "counter" || m.Property(prop) == nil || m.Policy(pol) == nil {
 		t.Errorf("Attach = %q, %q; model has %d properties, %d policies", prop, pol, len(m.Properties), len(m.Policies))
 	}
-	if _, _, err := Attach(m, "testdata/plaja/start.jani", "", ""); err == nil {
+	if _, _, err := Attach(m, "testdata/plaja/start.jani", "", "", ""); err == nil {
 		t.Error("--start without --unsafe: no error")
 	}
-	if prop, pol, err := Attach(m, "", "", ""); prop != "" || pol != "" || err != nil {
+	if prop, pol, err := Attach(m, "", "", "", ""); prop != "" || pol != "" || err != nil {
 		t.Errorf("no flags: %q %q %v", prop, pol, err)
 	}
 }

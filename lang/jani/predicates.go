@@ -41,7 +41,7 @@ func PredicatesOf(path string, m *symbolic.Model) (ps []*symbolic.Cond, found bo
 	list := root
 	dir := filepath.Dir(path)
 	if root.kind == kObject && root.get("properties") != nil {
-		pa, _, ok := l.paProperty(root)
+		pa, _, ok := l.paProperty(root, "")
 		if !ok {
 			return nil, false, l.errs.Err()
 		}

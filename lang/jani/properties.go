@@ -11,7 +11,9 @@ package jani
 //     unsafe ¬ψ ∧ ¬φ (leaving ψ before reaching φ);
 //   - safety, P of "G ψ" (or ∀ G ψ): unsafe ¬ψ;
 //   - every P property of "F φ" also gives NAME_avoid with unsafe φ: the
-//     reading of P=? [F bad] as "avoid bad".
+//     reading of P=? [F bad] as "avoid bad";
+//   - a PlaJA policy property (op "PA", as jani_env models carry): start,
+//     reach as unsafe, objective as goal, and its predicates (see paInline).
 //
 // Time, step and reward bounds, reward-only expectations, steady-state
 // operators and nested probabilities are not imported: each such property
@@ -19,6 +21,7 @@ package jani
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 
 	"vigil/symbolic"
@@ -54,6 +57,10 @@ func (ml *modelLoader) properties(root *node) {
 			}
 			return c
 		}
+		if shape.pa != nil {
+			ml.paInline(p, shape.pa, name, taken, sc)
+			continue
+		}
 		goal, left, safe := lower(shape.goal), lower(shape.left), lower(shape.safe)
 		if err := sub.errs.Err(); err != nil {
 			ml.note(p, "property %q not imported: %v", name, err)
@@ -78,6 +85,41 @@ func (ml *modelLoader) properties(root *node) {
 			}
 		}
 	}
+}
+
+// paInline imports a PlaJA PA property written in the model (as jani_env
+// models carry one): start, reach (unsafe; none when absent), objective
+// (goal) and predicates, each in place or in a file named relative to the
+// model. Like every property read from the model, it is chosen with
+// --property NAME. A part vigil cannot read is a note naming the property.
+func (ml *modelLoader) paInline(p, e *node, name string, taken namer, sc scope) {
+	sub := &lowerer{file: ml.file, data: ml.data, lineStart: ml.lineStart, noteSeen: map[string]bool{}, rejected: ml.rejected}
+	dir := filepath.Dir(ml.file)
+	prop := &symbolic.Property{Pos: ml.pos(p), FromModel: true}
+	var ok bool
+	prop.Start, ok = sub.paCondition(e, "start", dir, ml.m, sc)
+	if ok {
+		prop.Unsafe, ok = sub.paCondition(e, "reach", dir, ml.m, sc)
+	}
+	if ok {
+		prop.Goal, ok = sub.paCondition(e, "objective", dir, ml.m, sc)
+	}
+	if ok {
+		prop.Predicates, prop.PredicatePos, ok = sub.paPredicates(e, dir, sc)
+	}
+	if err := sub.errs.Err(); err != nil || !ok {
+		ml.note(p, "PA property %q not imported: %v", name, err)
+		return
+	}
+	if prop.Unsafe == nil && prop.Goal == nil {
+		ml.note(p, "PA property %q not imported: it has neither \"reach\" (unsafe states) nor \"objective\" (goal states)", name)
+		return
+	}
+	if prop.Unsafe == nil {
+		prop.Unsafe = symbolic.False()
+	}
+	prop.Name = taken.unique(ident(name))
+	ml.m.Properties = append(ml.m.Properties, prop)
 }
 
 // propertyScope resolves global variables, labels and constants, then the
@@ -108,7 +150,8 @@ func (ml *modelLoader) propertyScope() scope {
 // of an until), or the invariant safe.
 type shape struct {
 	goal, left, safe *node
-	avoid            bool // a probability of reaching goal: also offered as "avoid goal"
+	pa               *node // a PlaJA PA property: start, reach, objective, predicates
+	avoid            bool  // a probability of reaching goal: also offered as "avoid goal"
 	query            symbolic.Query
 }
 
@@ -185,7 +228,7 @@ func bareShape(e *node) (*shape, string) {
 	case e == nil:
 		return nil, "it has no expression"
 	case opIs(e, "PA"):
-		return nil, "a PlaJA policy property (PA): give its files with --start, --unsafe and --policy-file"
+		return &shape{pa: e}, ""
 	case opIsAny(e, "Emin", "Emax"):
 		for _, k := range []string{"time-bounded", "step-instant", "time-instant", "reward-instants"} {
 			if e.get(k) != nil {

@@ -172,9 +172,16 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 			startsCut = true
 			return false
 		}
-		if stats.Starts&0xffff == 0 && ctx.Err() != nil {
-			startsCut = true
-			return false
+		if stats.Starts&0xffff == 0 {
+			if ctx.Err() != nil {
+				startsCut = true
+				return false
+			}
+			if opt.Progress != nil { // millions of start states take a while too
+				stats.States = st.Len()
+				stats.Elapsed = time.Since(begin)
+				opt.Progress(*stats)
+			}
 		}
 		return true
 	})
