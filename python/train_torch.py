@@ -47,6 +47,8 @@ MODEL = "specs/cliff.spec"
 # The variables' largest values (W - 1, H - 1, FUEL in specs/cliff.spec):
 # the network divides its inputs by them.
 SCALE = [5.0, 3.0, 11.0]
+# Rewards: 50 at the charger, -10 for a fall, nothing per step (the fuel
+# limits the episode).
 ENV_ARGS = ["--step-reward", "0", "--goal-reward", "50", "--unsafe-penalty", "10", "--max-steps", "40"]
 
 
@@ -92,10 +94,11 @@ def run_episode(env, policy, seed, rng, greedy=False, start=None):
 
 
 def exploring_start(rng):
-    """Half the episodes start on a random cell off the cliff (exploring
-    starts: from the model's start states alone, random moves almost never
-    find the charger before the fuel runs out); the others from the model's
-    start states (None: vigil env draws one)."""
+    """Three episodes in four start on a random cell off the cliff with
+    some fuel (exploring starts: from the model's start states alone,
+    random moves almost never find the charger before the fuel runs out);
+    the others at one of the model's start states (None: vigil env draws
+    one uniformly)."""
     if rng.random() < 0.25:
         return None
     x, y = rng.randrange(6), rng.randrange(1, 4)
@@ -123,7 +126,7 @@ def train(env, updates=300, batch=16, lr=0.002, gamma=0.98, seed=1):
             outcomes.append("goal" if info["goal"] else "unsafe" if info["unsafe"] else "other")
         x, m = torch.stack(xs), torch.stack(ms)
         ret = torch.tensor(rets)
-        adv = ret - ret.mean()
+        adv = ret - ret.mean()  # the batch mean as baseline
         logp = torch.log_softmax(masked(policy(x), m), 1)
         chosen = logp.gather(1, torch.tensor(acts)[:, None])[:, 0]
         probs = logp.exp()
