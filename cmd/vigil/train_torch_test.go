@@ -39,7 +39,7 @@ func TestTrainTorch(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "cliff.onnx")
 	cmd := exec.Command(systemPython, "python/train_torch.py", out)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "VIGIL=vigil")
+	cmd.Env = append(os.Environ(), "VIGIL=vigil", "PYTHONDONTWRITEBYTECODE=1") // no __pycache__ in the tree
 	text, err := cmd.CombinedOutput()
 	t.Logf("%s", text)
 	if err != nil {
