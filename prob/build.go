@@ -66,6 +66,13 @@ func (m *Model) Bytes() int {
 	return b
 }
 
+// LimitError is Build's error when the model has more states than
+// Options.MaxStates (start states, or reachable ones): no answer, rather
+// than an error in the input.
+type LimitError struct{ msg string }
+
+func (e *LimitError) Error() string { return e.msg }
+
 // Options configure Build.
 type Options struct {
 	// Policy restricts every state to the commands of the label it
@@ -104,7 +111,7 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 			case ctx.Err() != nil:
 				ierr = fmt.Errorf("prob: enumerating the start states: %w", context.Cause(ctx))
 			case opt.MaxStates > 0 && n > opt.MaxStates:
-				ierr = fmt.Errorf("prob: more than %d start states (raise --max-states)", opt.MaxStates)
+				ierr = &LimitError{fmt.Sprintf("prob: more than %d start states (raise --max-states)", opt.MaxStates)}
 			}
 		}
 		return ierr == nil
@@ -193,7 +200,7 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 		}
 		m.RowStart = append(m.RowStart, uint32(len(m.Cmd)))
 		if opt.MaxStates > 0 && st.Len() > opt.MaxStates {
-			return nil, fmt.Errorf("prob: more than %d reachable states (raise --max-states)", opt.MaxStates)
+			return nil, &LimitError{fmt.Sprintf("prob: more than %d reachable states (raise --max-states)", opt.MaxStates)}
 		}
 	}
 	m.Elapsed = time.Since(t0)

@@ -2,11 +2,14 @@ package prob_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -130,20 +133,102 @@ func runQVBS(t *testing.T, ref qvbsRef, method prob.Method) qvbsRow {
 	return row
 }
 
+// qvbsChildEnv names the row a child process of TestQVBSFigures computes
+// ("INDEX METHOD"): each row runs in a process of its own, so that its
+// peak resident set size (getrusage's maxrss) is that row's alone, as
+// Storm's published memory is one run's.
+const qvbsChildEnv = "VIGIL_QVBS_ROW"
+
+// qvbsChildRow is what the child prints: the row, the rationals as text.
+type qvbsChildRow struct {
+	States        int
+	Value         float64
+	Exact         string
+	Abs, Rel      float64
+	Iters, Rounds int
+	Bytes         int
+	Build, Solve  time.Duration
+	Holds         string
+	Err           string
+}
+
+// TestQVBSChild computes one row of TestQVBSFigures in a child process;
+// it does nothing unless VIGIL_QVBS_ROW is set.
+func TestQVBSChild(t *testing.T) {
+	spec := os.Getenv(qvbsChildEnv)
+	if spec == "" {
+		t.Skip("a child of TestQVBSFigures")
+	}
+	var i int
+	var method string
+	if _, err := fmt.Sscan(spec, &i, &method); err != nil || i < 0 || i >= len(qvbsRefs) {
+		t.Fatalf("%s=%q: want INDEX METHOD", qvbsChildEnv, spec)
+	}
+	row := runQVBS(t, qvbsRefs[i], prob.Method(method))
+	out := qvbsChildRow{States: row.states, Value: row.value, Abs: row.abs, Rel: row.rel, Iters: row.iters, Rounds: row.rounds,
+		Bytes: row.bytes, Build: row.build, Solve: row.solve, Holds: row.holds}
+	if row.exact != nil {
+		out.Exact = row.exact.RatString()
+	}
+	if row.err != nil {
+		out.Err = row.err.Error()
+	}
+	b, _ := json.Marshal(out)
+	fmt.Printf("QVBSROW %s\n", b)
+}
+
+// runQVBSChild runs row i with method in a child process and returns the
+// row and the child's peak resident set size in bytes (-1 where the
+// platform does not report it).
+func runQVBSChild(t *testing.T, i int, method prob.Method) (qvbsRow, int64) {
+	ref := qvbsRefs[i]
+	row := qvbsRow{ref: ref, method: method}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestQVBSChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), qvbsChildEnv+"="+strconv.Itoa(i)+" "+string(method))
+	text, err := cmd.CombinedOutput()
+	if err != nil {
+		row.err = fmt.Errorf("child: %v\n%s", err, text)
+		return row, -1
+	}
+	var c qvbsChildRow
+	for _, line := range strings.Split(string(text), "\n") {
+		if rest, ok := strings.CutPrefix(line, "QVBSROW "); ok {
+			if err := json.Unmarshal([]byte(rest), &c); err != nil {
+				row.err = fmt.Errorf("child: %v", err)
+				return row, -1
+			}
+		}
+	}
+	if c.States == 0 && c.Err == "" {
+		row.err = fmt.Errorf("child printed no row:\n%s", text)
+		return row, -1
+	}
+	row.states, row.value, row.abs, row.rel = c.States, c.Value, c.Abs, c.Rel
+	row.iters, row.rounds, row.bytes, row.build, row.solve, row.holds = c.Iters, c.Rounds, c.Bytes, c.Build, c.Solve, c.Holds
+	if c.Exact != "" {
+		row.exact, _ = new(big.Rat).SetString(c.Exact)
+	}
+	if c.Err != "" {
+		row.err = fmt.Errorf("%s", c.Err)
+	}
+	return row, maxRSS(cmd.ProcessState)
+}
+
 // TestQVBSFigures checks every QVBS model of the corpus against its
 // published reference value (relative error at most 1e-6 with interval
 // iteration, equality with the exact method) and prints the rows of
-// FIGURES.md with -v.
+// FIGURES.md with -v. Each row runs in a child process (TestQVBSChild),
+// whose peak RSS is the row's "peak RSS".
 func TestQVBSFigures(t *testing.T) {
 	if _, err := os.Stat(qvbsDir); err != nil {
 		t.Skipf("QVBS corpus not found at %s: %v", qvbsDir, err)
 	}
 	var b strings.Builder
-	fmt.Fprintln(&b, "| model | parameters | property | states (Storm) | method | value | reference | abs. error | rel. error | iterations (rounds) | build | solve | model MiB | Storm property time (--exact / default) | Storm run, MiB (--exact) |")
-	fmt.Fprintln(&b, "|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-	for _, ref := range qvbsRefs {
+	fmt.Fprintln(&b, "| model | parameters | property | states (Storm) | method | value | reference | abs. error | rel. error | iterations (rounds) | build | solve | model MiB | peak RSS MiB | Storm property time (--exact / default) | Storm run, MiB (--exact) |")
+	fmt.Fprintln(&b, "|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for i, ref := range qvbsRefs {
 		for _, method := range []prob.Method{prob.II, prob.Exact} {
-			row := runQVBS(t, ref, method)
+			row, rss := runQVBSChild(t, i, method)
 			if row.err != nil {
 				t.Errorf("%s %v %s (%s): %v", ref.file, ref.defines, ref.property, method, row.err)
 				continue
@@ -169,9 +254,13 @@ func TestQVBSFigures(t *testing.T) {
 			if ref.stormDefault >= 0 {
 				stormDef = fmt.Sprintf("%.3fs", ref.stormDefault)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %d (%d) | %s | %s | %s | %.2g | %.2g | %d (%d) | %.3fs | %.3fs | %.2f | %.3fs / %s | %.3fs, %.0f |\n",
+			rssText := "-"
+			if rss >= 0 {
+				rssText = fmt.Sprintf("%.0f", float64(rss)/(1<<20))
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %d (%d) | %s | %s | %s | %.2g | %.2g | %d (%d) | %.3fs | %.3fs | %.2f | %s | %.3fs / %s | %.3fs, %.0f |\n",
 				ref.file, params(ref.defines), ref.property, row.states, ref.stormStates, method, val, refText, row.abs, row.rel, row.iters, row.rounds,
-				row.build.Seconds(), row.solve.Seconds(), float64(row.bytes)/(1<<20), ref.stormExact, stormDef, ref.stormRun, ref.stormMiB)
+				row.build.Seconds(), row.solve.Seconds(), float64(row.bytes)/(1<<20), rssText, ref.stormExact, stormDef, ref.stormRun, ref.stormMiB)
 		}
 	}
 	t.Log("\n" + b.String())

@@ -16,8 +16,8 @@ normalisation folded into the weights), then checked with
     go build -o /tmp/vbin/vigil ./cmd/vigil
     PATH=/tmp/vbin:$PATH python3 python/train_grid.py [OUT.json]
 
-PyTorch (Debian's python3-torch) would train a deeper network the same
-way and export it with torch.onnx.export; vigil reads either.
+python/train_torch.py is the same loop with PyTorch (Debian's
+python3-torch): a deeper network, exported with torch.onnx.export.
 """
 import json
 import math

@@ -29,6 +29,7 @@ func init() {
 			"vigil env specs/lang_grid.spec --max-steps 200 < session.jsonl",
 			"printf '{\"op\":\"reset\",\"seed\":1}\\n{\"op\":\"step\",\"action\":0}\\n' | vigil env specs/lang_grid.spec",
 			"python3 python/vigil_env.py specs/lang_grid.spec",
+			"/usr/bin/python3 python/train_torch.py cliff.onnx   # PyTorch: train, export ONNX, verify, vigil prob",
 		},
 		Run: runEnv,
 	})

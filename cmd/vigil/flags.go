@@ -214,11 +214,20 @@ type jsonError struct {
 // diagLine matches a rendered diagnostic: FILE:LINE[:COL]: error[CODE]: MESSAGE.
 var diagLine = regexp.MustCompile(`^(.+?):(\d+)(?::(\d+))?: error\[(\w+)\]: (.*)$`)
 
+// noticeLine matches what a command writes on stderr besides its errors:
+// warnings (a JANI import's "FILE:LINE:COL: warning[W0901]: ...", "warning:
+// ...", "vigil check: POS: warning: ...") and notes ("vigil prob: note: ...").
+var noticeLine = regexp.MustCompile(`^(?:(?:.+?: )?warning(?:\[\w+\])?: |(?:.+?: )?note: )`)
+
 // newJSONError reads the stderr text of a failed command: diagnostics'
-// source excerpts, usage lines and flag listings are dropped.
+// source excerpts, usage lines and flag listings are dropped. The error is
+// the first positioned error diagnostic, else the first message that is
+// not a warning or a note (an import warning printed before the error is
+// not the error), else the first message.
 func newJSONError(stderr string, exit int) jsonError {
 	je := jsonError{Exit: exit}
 	var msgs []string
+	firstError := ""
 	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -241,7 +250,13 @@ func newJSONError(stderr string, exit int) jsonError {
 			je.Line, _ = strconv.Atoi(m[2])
 			je.Column, _ = strconv.Atoi(m[3])
 		}
+		if firstError == "" && !noticeLine.MatchString(t) {
+			firstError = t
+		}
 		msgs = append(msgs, t)
+	}
+	if je.Error == "" {
+		je.Error = firstError
 	}
 	if je.Error == "" && len(msgs) > 0 {
 		je.Error = msgs[0]

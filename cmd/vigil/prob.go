@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -210,6 +212,7 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 		}
 	}
 	t0 := time.Now()
+	r.noteMemory(g, prob.Options{Policy: lm.dec, MaxStates: r.maxStates, Exact: r.method == "exact"}, "the model")
 	pm, err := prob.Build(ctx, g, prob.Options{Policy: lm.dec, MaxStates: r.maxStates, Exact: r.method == "exact",
 		Progress: func(expanded, stored, bytes int) {
 			// Memory grows with the states stored: estimate it for all of them.
@@ -218,7 +221,7 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 		}})
 	prog.clear()
 	if err != nil {
-		return nil, probStopped(e, ctx, err, r.maxStates)
+		return nil, probStopped(e, ctx, err)
 	}
 	chain := pm.IsChain()
 	var out []probFigures
@@ -232,7 +235,7 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 		a, err := prob.Ask(ctx, pm, q, opt)
 		prog.clear()
 		if err != nil {
-			return nil, probStopped(e, ctx, err, r.maxStates)
+			return nil, probStopped(e, ctx, err)
 		}
 		if last == nil || q.Target == explicit.Unsafe && !q.Max {
 			last = a
@@ -240,17 +243,18 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 		out = append(out, probAnswerFigures(pm, a, lm.decl, chain, r.method))
 	}
 	if r.blame > 0 {
+		r.noteMemory(g, prob.Options{MaxStates: r.maxStates}, "the MDP for --blame")
 		mdp, err := prob.Build(ctx, g, prob.Options{MaxStates: r.maxStates,
 			Progress: func(expanded, stored, bytes int) {
 				prog.printf("prob: building the MDP for --blame: %d states expanded, %d stored", expanded, stored)
 			}})
 		prog.clear()
 		if err != nil {
-			return nil, probStopped(e, ctx, err, r.maxStates)
+			return nil, probStopped(e, ctx, err)
 		}
 		ds, err := prob.Blame(ctx, mdp, lm.dec, prob.BlameOptions{Top: r.blame, Solve: prob.SolveOptions{Epsilon: r.eps, Absolute: r.absolute}})
 		if err != nil {
-			return nil, probStopped(e, ctx, err, r.maxStates)
+			return nil, probStopped(e, ctx, err)
 		}
 		for _, d := range ds {
 			out[0].Blame = append(out[0].Blame, blamed{State: m.FormatState(mdp.StateOf(d.State)), Label: m.Labels[d.Label].Name, Better: m.Labels[d.Better].Name,
@@ -345,11 +349,49 @@ func probAnswerFigures(pm *prob.Model, a *prob.Answer, decl *symbolic.PolicyDecl
 	return f
 }
 
+// memoryNote is the model size from which vigil prob prints its memory
+// estimate before building.
+const memoryNote = 1 << 30
+
+// noteMemory prints, before a model that may be large is built, the most
+// states it can have (the product of the variables' ranges, or
+// --max-states) and the memory that many would take (prob.EstimateMemory),
+// when that is at least memoryNote bytes.
+func (r *probRun) noteMemory(g *explicit.Generator, opt prob.Options, what string) {
+	est := prob.EstimateMemory(g, opt)
+	if est.Bytes < memoryNote {
+		return
+	}
+	bound := fmt.Sprintf("%.0f", est.Bound)
+	if est.Log2Bound > 30 {
+		bound = fmt.Sprintf("2^%.1f", est.Log2Bound)
+	}
+	why := "the product of the variables' ranges; the reachable states are usually far fewer, and --max-states N gives up beyond N"
+	if opt.MaxStates > 0 && float64(opt.MaxStates) <= est.Bound {
+		why = "--max-states"
+	}
+	fmt.Fprintf(r.e.stderr, "vigil prob: note: building %s: at most %s states (%s), at most %.0f bytes each: up to %s\n",
+		what, bound, why, est.BytesPerState, sizeText(est.Bytes))
+}
+
+// sizeText writes b bytes in B, KiB, MiB, GiB, TiB, PiB, or as a power of two
+// beyond.
+func sizeText(b float64) string {
+	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"} {
+		if b < 1024 {
+			return fmt.Sprintf("%.1f %s", b, u)
+		}
+		b /= 1024
+	}
+	return fmt.Sprintf("2^%.1f bytes", math.Log2(b)+60)
+}
+
 // probStopped reports why building or solving stopped: exit 4 for a
 // limit, a timeout or an interrupt, 1 for an error of the model.
-func probStopped(e *env, ctx interface{ Err() error }, err error, maxStates int) int {
+func probStopped(e *env, ctx interface{ Err() error }, err error) int {
 	fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-	if ctx.Err() != nil || maxStates > 0 && strings.Contains(err.Error(), "reachable states") {
+	var limit *prob.LimitError
+	if ctx.Err() != nil || errors.As(err, &limit) {
 		fmt.Fprintln(e.stderr, "unknown: stopped before an answer")
 		return exitUnknown
 	}
