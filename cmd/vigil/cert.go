@@ -4,8 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
+		"strings"
 
 	invcert "vigil/ic3/cert"
 	"vigil/safety/cert"
@@ -153,7 +152,7 @@ func certCheck(e *env, args []string) int {
 	}
 
 	// The model as the certificate's writer loaded it, unless flags say otherwise.
-	rec := certRecord{spec: ct.Spec, defines: ct.Defines, property: ct.Property, policy: ct.Policy}
+	rec := certRecord{spec: ct.Spec, dir: ct.CertDir, defines: ct.Defines, property: ct.Property, policy: ct.Policy}
 	if ct.Plaja != nil {
 		rec.start, rec.unsafe, rec.policyFile = ct.Plaja.Start, ct.Plaja.Unsafe, ct.Plaja.PolicyFile
 	}
@@ -210,29 +209,10 @@ func certCheck(e *env, args []string) int {
 	return finish(nil, answer)
 }
 
-// resolveNear returns path as given when it exists (relative to the current
-// directory), else path relative to dir when that exists, else path.
-func resolveNear(path, dir string) string {
-	if filepath.IsAbs(path) {
-		return path
-	}
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	if near := filepath.Join(dir, path); fileExists(near) {
-		return near
-	}
-	return path
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 // certRecord is what a certificate records of the question it answers.
 type certRecord struct {
 	spec                      string
+	dir                       string // where the certificate was written ("" in older ones)
 	defines                   map[string]string
 	property, policy          string
 	start, unsafe, policyFile string // PlaJA files
@@ -248,13 +228,14 @@ type certRecord struct {
 // tells whether the error is yet to be printed (true) or the loaders
 // have printed it.
 func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defines) (m *symbolic.Model, chk *checked, prop, pol string, input bool, err error) {
-	dir := filepath.Dir(path)
 	model := spec
 	if model == "" {
 		if r.spec == "" {
 			return nil, nil, "", "", true, fmt.Errorf("%s names no spec; give the model with --spec", invcert.Quote(path))
 		}
-		model = resolveNear(r.spec, dir)
+		if model, err = locate("model", r.spec, path, r.dir); err != nil {
+			return nil, nil, "", "", true, err
+		}
 	}
 	merged := defines{}
 	for k, v := range r.defines {
@@ -265,11 +246,14 @@ func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defi
 		chk.DefinesFrom = "certificate"
 	}
 	for _, p := range []struct {
+		what     string
 		flag     *string
 		recorded string
-	}{{plaja.start, r.start}, {plaja.unsafe, r.unsafe}, {plaja.policyFile, r.policyFile}} {
+	}{{"start", plaja.start, r.start}, {"unsafe", plaja.unsafe, r.unsafe}, {"policy", plaja.policyFile, r.policyFile}} {
 		if *p.flag == "" && p.recorded != "" {
-			*p.flag = resolveNear(p.recorded, dir)
+			if *p.flag, err = locate(p.what, p.recorded, path, r.dir); err != nil {
+				return nil, chk, "", "", true, err
+			}
 		}
 	}
 	chk.StartFile, chk.UnsafeFile, chk.PolicyFile = *plaja.start, *plaja.unsafe, *plaja.policyFile

@@ -420,6 +420,16 @@ func writeSafetyCert(su *safetySetup, sf *safetyFlags, id uint32, path string) e
 	if pf := sf.plaja; *pf.start != "" || *pf.unsafe != "" || *pf.policyFile != "" {
 		c.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
 	}
+	var pl cert.Plaja
+	if c.Plaja != nil {
+		pl = *c.Plaja
+	}
+	if c.CertDir, err = certPaths(path, &c.Spec, &pl.Start, &pl.Unsafe, &pl.PolicyFile); err != nil {
+		return err
+	}
+	if c.Plaja != nil {
+		*c.Plaja = pl
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err

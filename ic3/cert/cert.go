@@ -19,7 +19,14 @@ const Magic = "vigil invariant certificate 1"
 
 // Header is what a certificate records about the question it answers.
 type Header struct {
-	Model    string   // the model file as given to vigil verify
+	// Model is the model file. With Dir set it is relative to the
+	// certificate's directory (or absolute), as are the PlaJA files;
+	// without (older certificates) it is as given to vigil verify.
+	Model string
+	// Dir is the absolute directory the certificate was written in
+	// ("cert-dir:"): the fallback for the relative paths when the
+	// certificate has been moved without its model.
+	Dir      string
 	Defines  []string // NAME=VALUE overrides
 	Property string
 	Policy   string // "" for none (every label)
@@ -88,6 +95,9 @@ func parseLit(m *symbolic.Model, s string) (smt.Lit, error) {
 // Lines returns the header as comment lines (without the "; " prefix).
 func (h *Header) Lines() []string {
 	ls := []string{Magic, "model: " + h.Model}
+	if h.Dir != "" {
+		ls = append(ls, "cert-dir: "+h.Dir)
+	}
 	for _, d := range h.Defines {
 		ls = append(ls, "define: "+d)
 	}
@@ -230,6 +240,8 @@ func (c *Cert) parseHeader(src, name string) error {
 		switch strings.TrimSpace(k) {
 		case "model":
 			c.Model = v
+		case "cert-dir":
+			c.Dir = v
 		case "define":
 			c.Defines = append(c.Defines, v)
 		case "property":

@@ -32,10 +32,17 @@ const (
 // described in the package documentation. Use Read and Write to convert:
 // the radius and the entries have a JSON form of their own.
 type Certificate struct {
-	Format   string
-	Version  int
-	Kind     Kind
-	Spec     string            // the model file as given on the command line
+	Format  string
+	Version int
+	Kind    Kind
+	// Spec is the model file: relative to the certificate's directory
+	// (or absolute) when CertDir is set, else as given on the command line
+	// (older certificates). The PlaJA files follow the same rule.
+	Spec string
+	// CertDir is the absolute directory the certificate was written in:
+	// the fallback for relative paths when the certificate was moved
+	// without its model ("" in older certificates).
+	CertDir  string
 	Defines  map[string]string // -D overrides; nil when absent
 	Plaja    *Plaja            // PlaJA flags; nil when absent
 	Model    string
@@ -75,6 +82,7 @@ type wire struct {
 	Version      int               `json:"version"`
 	Kind         Kind              `json:"kind"`
 	Spec         string            `json:"spec"`
+	CertDir      string            `json:"cert_dir,omitempty"`
 	Defines      map[string]string `json:"defines,omitempty"`
 	Plaja        *Plaja            `json:"plaja,omitempty"`
 	Model        string            `json:"model"`
@@ -132,7 +140,7 @@ func Read(r io.Reader) (*Certificate, error) {
 		return nil, errors.New("cert: missing state")
 	}
 	c := &Certificate{
-		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec,
+		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec, CertDir: w.CertDir,
 		Defines: w.Defines, Plaja: w.Plaja,
 		Model: w.Model, Property: w.Property, Policy: w.Policy, PolicySHA256: w.PolicySHA256,
 		Radius: radius, Vars: w.Vars, State: w.State,
@@ -254,6 +262,9 @@ func Write(w io.Writer, c *Certificate) error {
 	field("version", c.Version)
 	field("kind", c.Kind)
 	field("spec", c.Spec)
+	if c.CertDir != "" {
+		field("cert_dir", c.CertDir)
+	}
 	if c.Defines != nil {
 		field("defines", c.Defines)
 	}
