@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-		"strings"
+	"strings"
 
 	invcert "vigil/ic3/cert"
 	"vigil/safety/cert"
@@ -68,6 +68,7 @@ type certResult struct {
 	Radius  any       `json:"radius,omitempty"` // "inf" or an integer
 	Entries int       `json:"entries"`
 	States  int       `json:"states"`
+	Starts  int       `json:"start_states,omitempty"` // invariant certificates`
 	Error   string    `json:"error,omitempty"`
 	// Checked is what the certificate was checked against (absent when
 	// the model could not be loaded).
@@ -179,7 +180,7 @@ func certCheck(e *env, args []string) int {
 		return finish(fmt.Errorf("model %s: no property %q", model, propName), reported)
 	}
 	var pol *symbolic.PolicyDecl
-	if ct.Radius != cert.Inf { // with radius inf the tested policy plays no part
+	if ct.Radius != cert.Inf || (ct.Kind == cert.Invariant && ct.Policy != "") { // with radius inf the tested policy plays no part, except in an invariant
 		if pol, ok = selectPolicy(e, "cert check", m, polName, false); !ok {
 			return finish(fmt.Errorf("model %s: no policy %q", model, polName), reported)
 		}
@@ -194,7 +195,7 @@ func certCheck(e *env, args []string) int {
 	}
 	res.Checked = chk
 	rep, err := cert.Check(m, prop, pol, ct)
-	res.States = rep.States
+	res.States, res.Starts = rep.States, rep.Starts
 	if err != nil {
 		return finish(err, answer)
 	}
@@ -203,8 +204,13 @@ func certCheck(e *env, args []string) int {
 		if pol != nil {
 			about += ", policy " + invcert.Quote(pol.Name)
 		}
-		fmt.Fprintf(e.stdout, "valid: %s certificate for %s (%s, radius %s): %d entries, %d states, %d successors checked\n",
-			ct.Kind, m.FormatState(ct.State), about, cert.RadiusString(ct.Radius), rep.Entries, rep.States, rep.Successors)
+		if ct.Kind == cert.Invariant {
+			fmt.Fprintf(e.stdout, "valid: invariant certificate (reachable states) for %s: %s, holding every start state (%d); closed under the %s with no unsafe state or range error (%d successors checked)\n",
+				about, plural(rep.States, "state"), rep.Starts, map[bool]string{true: "policy's choices", false: "successors of every label"}[pol != nil], rep.Successors)
+		} else {
+			fmt.Fprintf(e.stdout, "valid: %s certificate for %s (%s, radius %s): %d entries, %d states, %d successors checked\n",
+				ct.Kind, m.FormatState(ct.State), about, cert.RadiusString(ct.Radius), rep.Entries, rep.States, rep.Successors)
+		}
 	}
 	return finish(nil, answer)
 }

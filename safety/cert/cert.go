@@ -2,6 +2,7 @@ package cert
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +27,11 @@ type Kind string
 const (
 	Safe   Kind = "safe"   // the state is r-safe: entries name a label to take
 	Unsafe Kind = "unsafe" // the state is not r-safe: entries carry ranks
+	// Invariant: the entries are a set of states closed under the tested
+	// policy's successors (every label's without one), holding every start
+	// state of the property and no unsafe one; vigil verify --engine bfs
+	// --cert writes the reachable states this way.
+	Invariant Kind = "invariant"
 )
 
 // Certificate is a safety certificate; its fields mirror the JSON object
@@ -98,7 +104,7 @@ type wire struct {
 // wireEntry is the JSON form of an Entry; pointers tell absent from zero.
 type wireEntry struct {
 	S     []int   `json:"s"`
-	B     *int    `json:"b"`
+	B     *int    `json:"b,omitempty"`
 	Label *string `json:"label,omitempty"`
 	Rank  *int    `json:"rank,omitempty"`
 }
@@ -110,6 +116,9 @@ func Read(r io.Reader) (*Certificate, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("cert: %v", err)
+	}
+	if data, err = gunzip(data); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -136,7 +145,7 @@ func Read(r io.Reader) (*Certificate, error) {
 	if w.Vars == nil {
 		return nil, errors.New("cert: missing vars")
 	}
-	if w.State == nil {
+	if w.State == nil && w.Kind != Invariant {
 		return nil, errors.New("cert: missing state")
 	}
 	c := &Certificate{
@@ -150,6 +159,11 @@ func Read(r io.Reader) (*Certificate, error) {
 		switch {
 		case we.S == nil:
 			return nil, fmt.Errorf("cert: entries[%d]: missing s", i)
+		case w.Kind == Invariant && (we.Label != nil || we.Rank != nil || we.B != nil):
+			return nil, fmt.Errorf("cert: entries[%d]: an invariant certificate's entry is a state alone: {\"s\": [...]}", i)
+		case w.Kind == Invariant:
+			c.Entries[i] = Entry{S: we.S}
+			continue
 		case we.B == nil:
 			return nil, fmt.Errorf("cert: entries[%d]: missing b (write 0 for radius inf)", i)
 		case w.Kind == Safe && we.Rank != nil:
@@ -199,8 +213,11 @@ func validate(c *Certificate) error {
 	if c.Version != Version {
 		return fmt.Errorf("cert: version %d is not supported (this vigil reads version %d)", c.Version, Version)
 	}
-	if c.Kind != Safe && c.Kind != Unsafe {
-		return fmt.Errorf("cert: kind %q; want %q or %q", c.Kind, Safe, Unsafe)
+	if c.Kind != Safe && c.Kind != Unsafe && c.Kind != Invariant {
+		return fmt.Errorf("cert: kind %q; want %q, %q or %q", c.Kind, Safe, Unsafe, Invariant)
+	}
+	if c.Kind == Invariant && c.Radius != Inf {
+		return fmt.Errorf("cert: an invariant certificate has radius \"inf\" (the tested policy is followed exactly), not %d", c.Radius)
 	}
 	if c.Radius < Inf {
 		return fmt.Errorf("cert: negative radius %d", c.Radius)
@@ -222,6 +239,10 @@ func validate(c *Certificate) error {
 			}
 			if e.Rank != 0 {
 				return fmt.Errorf("cert: entries[%d]: a safe certificate's entry has no rank", i)
+			}
+		case Invariant:
+			if e.Label != "" || e.Rank != 0 || e.B != 0 {
+				return fmt.Errorf("cert: entries[%d]: an invariant certificate's entry is a state alone", i)
 			}
 		case Unsafe:
 			if e.Label != "" {
@@ -283,14 +304,19 @@ func Write(w io.Writer, c *Certificate) error {
 		field("radius", c.Radius)
 	}
 	field("vars", nonNil(c.Vars))
-	field("state", nonNil(c.State))
+	if c.Kind != Invariant {
+		field("state", nonNil(c.State))
+	}
 	buf.WriteString(`  "entries": [`)
 	for i, e := range c.Entries {
 		we := wireEntry{S: nonNil(e.S), B: &e.B}
-		if c.Kind == Safe {
+		switch c.Kind {
+		case Safe:
 			we.Label = &e.Label
-		} else {
+		case Unsafe:
 			we.Rank = &e.Rank
+		case Invariant:
+			we.B = nil
 		}
 		b, err := json.Marshal(we)
 		if err != nil {
@@ -308,6 +334,30 @@ func Write(w io.Writer, c *Certificate) error {
 	buf.WriteString("]\n}\n")
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// maxUnzipped bounds a gzip-compressed certificate's decompressed size.
+const maxUnzipped = 1 << 34
+
+// gunzip returns data decompressed when it starts with gzip's magic bytes
+// (Write's output piped through gzip, or vigil verify --cert FILE.gz),
+// else data itself.
+func gunzip(data []byte) ([]byte, error) {
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("cert: gzip: %v", err)
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, maxUnzipped+1))
+	if err != nil {
+		return nil, fmt.Errorf("cert: gzip: %v", err)
+	}
+	if len(out) > maxUnzipped {
+		return nil, fmt.Errorf("cert: gzip: decompresses to more than %d bytes", int64(maxUnzipped))
+	}
+	return out, nil
 }
 
 // nonNil makes a nil slice marshal as [] rather than null.

@@ -27,6 +27,7 @@ type Report struct {
 	Entries    int // entries in the file
 	States     int // distinct states among the entries
 	Successors int // successor states computed and checked
+	Starts     int // invariant certificates: start states enumerated and found
 }
 
 func (r Report) String() string {
@@ -47,10 +48,13 @@ func Check(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl,
 	if err != nil {
 		return rep, err
 	}
-	if c.Kind == Safe {
+	switch c.Kind {
+	case Safe:
 		err = ch.checkSafe(c)
-	} else {
+	case Unsafe:
 		err = ch.checkUnsafe(c)
+	case Invariant:
+		rep.Starts, err = ch.checkInvariant(c)
 	}
 	rep.States = ch.states
 	rep.Successors = ch.successors
@@ -93,7 +97,10 @@ func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.Policy
 		return nil, fmt.Errorf("cert: the certificate is about property %+q, not %+q", c.Property, prop.Name)
 	}
 	ch := &checker{m: m, prop: prop, inf: c.Radius == Inf, cmds: make([][]int, len(m.Labels))}
-	if !ch.inf {
+	if !ch.inf || (c.Kind == Invariant && c.Policy != "") {
+		if pol == nil && c.Kind == Invariant {
+			return nil, fmt.Errorf("cert: the invariant is closed under policy %+q's choices, which is not loaded", c.Policy)
+		}
 		if pol == nil {
 			return nil, fmt.Errorf("cert: radius %d needs the tested policy %+q", c.Radius, c.Policy)
 		}
@@ -126,8 +133,12 @@ func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.Policy
 		l := m.Commands[i].Label
 		ch.cmds[l] = append(ch.cmds[l], i)
 	}
-	if err := ch.inRange(c.State); err != nil {
-		return nil, fmt.Errorf("cert: state %s: %v", ch.show(c.State), err)
+	if c.Kind != Invariant {
+		if err := ch.inRange(c.State); err != nil {
+			return nil, fmt.Errorf("cert: state %s: %v", ch.show(c.State), err)
+		}
+	} else if c.Policy == "" && pol != nil {
+		return nil, fmt.Errorf("cert: the certificate is about every label (no policy), not policy %+q", pol.Name)
 	}
 	for i, e := range c.Entries {
 		if err := ch.inRange(e.S); err != nil {
