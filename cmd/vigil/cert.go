@@ -207,6 +207,13 @@ func certCheck(e *env, args []string) int {
 		if ct.Kind == cert.Invariant {
 			fmt.Fprintf(e.stdout, "valid: invariant certificate (reachable states) for %s: %s, holding every start state (%d); closed under the %s with no unsafe state or range error (%d successors checked)\n",
 				about, plural(rep.States, "state"), rep.Starts, map[bool]string{true: "policy's choices", false: "successors of every label"}[pol != nil], rep.Successors)
+		} else if ct.Kind == cert.Starts {
+			of := "the property's start states, too many to count"
+			if rep.Starts >= 0 {
+				of = fmt.Sprintf("the property's %s", plural(rep.Starts, "start state"))
+			}
+			fmt.Fprintf(e.stdout, "valid: certificate for start states (%s, radius %s): %d %s, %d not, of %s; %d entries, %d states, %d successors checked\n",
+				about, cert.RadiusString(ct.Radius), len(ct.SafeStates), radiusWords(cert.RadiusString(ct.Radius)), len(ct.UnsafeStates), of, rep.Entries, rep.States, rep.Successors)
 		} else {
 			fmt.Fprintf(e.stdout, "valid: %s certificate for %s (%s, radius %s): %d entries, %d states, %d successors checked\n",
 				ct.Kind, m.FormatState(ct.State), about, cert.RadiusString(ct.Radius), rep.Entries, rep.States, rep.Successors)

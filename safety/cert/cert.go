@@ -32,6 +32,10 @@ const (
 	// state of the property and no unsafe one; vigil verify --engine bfs
 	// --cert writes the reachable states this way.
 	Invariant Kind = "invariant"
+	// Starts: several states (vigil safe --starts), each listed under its
+	// verdict, sharing one table: entries with a label are safe entries,
+	// entries without one unsafe entries with a rank.
+	Starts Kind = "starts"
 )
 
 // Certificate is a safety certificate; its fields mirror the JSON object
@@ -61,7 +65,11 @@ type Certificate struct {
 	Radius       int // >= 0, or Inf
 	Vars         []string
 	State        []int // the state the certificate is about, in Vars order
-	Entries      []Entry
+	// SafeStates and UnsafeStates are, in a certificate of kind starts, the
+	// states it proves r-safe and not r-safe (all start states of the
+	// property).
+	SafeStates, UnsafeStates [][]int
+	Entries                  []Entry
 }
 
 // Plaja records the PlaJA flags (--start, --unsafe, --policy-file) the model
@@ -97,7 +105,9 @@ type wire struct {
 	PolicySHA256 string            `json:"policy_sha256,omitempty"`
 	Radius       json.RawMessage   `json:"radius"`
 	Vars         []string          `json:"vars"`
-	State        []int             `json:"state"`
+	State        []int             `json:"state,omitempty"`
+	SafeStates   [][]int           `json:"safe_states,omitempty"`
+	UnsafeStates [][]int           `json:"unsafe_states,omitempty"`
 	Entries      []wireEntry       `json:"entries"`
 }
 
@@ -145,14 +155,20 @@ func Read(r io.Reader) (*Certificate, error) {
 	if w.Vars == nil {
 		return nil, errors.New("cert: missing vars")
 	}
-	if w.State == nil && w.Kind != Invariant {
+	if w.State == nil && w.Kind != Invariant && w.Kind != Starts {
 		return nil, errors.New("cert: missing state")
+	}
+	if w.Kind == Starts && w.State != nil {
+		return nil, errors.New(`cert: a certificate of kind "starts" lists its states under safe_states and unsafe_states, not state`)
+	}
+	if w.Kind != Starts && (w.SafeStates != nil || w.UnsafeStates != nil) {
+		return nil, fmt.Errorf(`cert: safe_states and unsafe_states belong to certificates of kind "starts", not %q`, w.Kind)
 	}
 	c := &Certificate{
 		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec, CertDir: w.CertDir,
 		Defines: w.Defines, Plaja: w.Plaja,
 		Model: w.Model, Property: w.Property, Policy: w.Policy, PolicySHA256: w.PolicySHA256,
-		Radius: radius, Vars: w.Vars, State: w.State,
+		Radius: radius, Vars: w.Vars, State: w.State, SafeStates: w.SafeStates, UnsafeStates: w.UnsafeStates,
 		Entries: make([]Entry, len(w.Entries)),
 	}
 	for i, we := range w.Entries {
@@ -170,6 +186,8 @@ func Read(r io.Reader) (*Certificate, error) {
 			return nil, fmt.Errorf("cert: entries[%d]: a safe certificate's entry has a label, not a rank", i)
 		case w.Kind == Safe && we.Label == nil:
 			return nil, fmt.Errorf("cert: entries[%d]: missing label", i)
+		case w.Kind == Starts && (we.Label == nil) == (we.Rank == nil):
+			return nil, fmt.Errorf("cert: entries[%d]: an entry of a starts certificate has a label (safe) or a rank (not safe), one of them", i)
 		case w.Kind == Unsafe && we.Label != nil:
 			return nil, fmt.Errorf("cert: entries[%d]: an unsafe certificate's entry has a rank, not a label", i)
 		case w.Kind == Unsafe && we.Rank == nil:
@@ -213,8 +231,8 @@ func validate(c *Certificate) error {
 	if c.Version != Version {
 		return fmt.Errorf("cert: version %d is not supported (this vigil reads version %d)", c.Version, Version)
 	}
-	if c.Kind != Safe && c.Kind != Unsafe && c.Kind != Invariant {
-		return fmt.Errorf("cert: kind %q; want %q, %q or %q", c.Kind, Safe, Unsafe, Invariant)
+	if c.Kind != Safe && c.Kind != Unsafe && c.Kind != Invariant && c.Kind != Starts {
+		return fmt.Errorf("cert: kind %q; want %q, %q, %q or %q", c.Kind, Safe, Unsafe, Starts, Invariant)
 	}
 	if c.Kind == Invariant && c.Radius != Inf {
 		return fmt.Errorf("cert: an invariant certificate has radius \"inf\" (the tested policy is followed exactly), not %d", c.Radius)
@@ -239,6 +257,13 @@ func validate(c *Certificate) error {
 			}
 			if e.Rank != 0 {
 				return fmt.Errorf("cert: entries[%d]: a safe certificate's entry has no rank", i)
+			}
+		case Starts:
+			if e.Label != "" && e.Rank != 0 {
+				return fmt.Errorf("cert: entries[%d]: an entry has a label (safe) or a rank (not safe), not both", i)
+			}
+			if e.Rank < 0 {
+				return fmt.Errorf("cert: entries[%d]: negative rank %d", i, e.Rank)
 			}
 		case Invariant:
 			if e.Label != "" || e.Rank != 0 || e.B != 0 {
@@ -304,7 +329,12 @@ func Write(w io.Writer, c *Certificate) error {
 		field("radius", c.Radius)
 	}
 	field("vars", nonNil(c.Vars))
-	if c.Kind != Invariant {
+	switch c.Kind {
+	case Starts:
+		field("safe_states", nonNil(c.SafeStates))
+		field("unsafe_states", nonNil(c.UnsafeStates))
+	case Invariant:
+	default:
 		field("state", nonNil(c.State))
 	}
 	buf.WriteString(`  "entries": [`)
@@ -315,6 +345,12 @@ func Write(w io.Writer, c *Certificate) error {
 			we.Label = &e.Label
 		case Unsafe:
 			we.Rank = &e.Rank
+		case Starts:
+			if e.Label != "" {
+				we.Label = &e.Label
+			} else {
+				we.Rank = &e.Rank
+			}
 		case Invariant:
 			we.B = nil
 		}
