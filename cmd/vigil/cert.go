@@ -34,10 +34,23 @@ tests its conditions (init, consecution, safety, and a learned policy's
 facts) with an encoding of its own: SMT-LIB2 text rebuilt from the model
 and solved by Z3's text front end, not the encoder ic3 searches with.
 
+A reachable-set certificate (JSON, kind "invariant", written by vigil
+verify --engine bfs --cert, gzip-compressed when its name ends in .gz)
+lists the states bfs reached; check enumerates the property's start
+states itself and tests that each is listed, that every successor of a
+listed state under the policy (every label without one) is listed and in
+range, and that no listed state is unsafe. A certificate of kind "starts"
+(vigil safe --starts --cert) proves the verdict of each start state it
+lists, from one shared table.
+
 check loads the model the certificate names (its "spec", defines and
-PlaJA files; a relative path is tried from the current directory, then
-from the certificate's directory); --spec and the PlaJA flags override
-what the certificate records. A certificate proves its claim for the -D
+PlaJA files). Certificates record these paths relative to themselves, and
+the directory they were written in: a path is tried beside the
+certificate, then where the certificate was written, so a certificate
+checks from any directory, and after a move with its model or alone.
+(Older certificates: from the current directory, then the certificate's.)
+A file found in neither place is reported with each path looked for.
+--spec and the PlaJA flags override what the certificate records. A certificate proves its claim for the -D
 values it was made with only: -D values that differ from the recorded
 ones are refused. check then prints what it checked against: the model
 file and its -D values, the start, unsafe and policy files, the model,
@@ -55,6 +68,7 @@ the policy facts.`,
 			"vigil cert check safe.cert.json",
 			"vigil cert check safe.cert.json --spec model.spec -D L=20",
 			"vigil cert check unsafe.cert.json --json",
+			"vigil verify specs/flappy.spec --engine bfs --cert reach.json.gz; vigil cert check reach.json.gz",
 		},
 		Run: certCheck,
 	})

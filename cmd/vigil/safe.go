@@ -28,6 +28,7 @@ func init() {
 			"vigil safe specs/flappy.spec -D S=4 -D W=16 --starts --algo ipi",
 			`vigil safe specs/oneway_line.spec --policy careful --starts --radius 1 --algo tarjan`,
 			`vigil safe specs/tarjansafe.spec --policy hasty --state "layer=0" --cert safe.json; vigil cert check safe.json`,
+			`vigil safe specs/oneway_line.spec --policy careful --starts --radius 1 --cert starts.json --timeout 60s; vigil cert check starts.json`,
 			"vigil safe specs/flappy.spec -D W=600 -D H=60 --algo propu-bdd --all",
 		},
 		Run: runSafe,

@@ -20,6 +20,7 @@ func init() {
 			"vigil verify specs/oneway_line.spec --policy careful --property no_overshoot --json",
 			"vigil verify specs/tarjansafe.spec --policy hasty --record cex.json; vigil run specs/tarjansafe.spec --replay cex.json",
 			"vigil verify specs/rover.spec --policy careful --engine ic3 --cert inv.smt2; z3 inv.smt2; vigil cert check inv.smt2",
+			"vigil verify specs/flappy.spec --engine bfs --cert reach.json.gz; vigil cert check reach.json.gz",
 			"vigil verify specs/transport.spec --engine auto --json",
 			"vigil verify bench/polic3/blocks.spec -D N=4 -D TLIMIT=3 --policy-file bench/polic3/models/bl4_16x16_safe.onnx --engine polic3",
 		},
