@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -125,9 +126,25 @@ func (h *Header) Lines() []string {
 // ModelHash identifies the question a certificate answers: the model as
 // vigil prints it, the property, the policy and the content of the files
 // the policy reads (a retrained network changes the hash).
+//
+// Policy files enter by their content and base name, not by the path the
+// model was loaded with, so that the hash is the same from any directory
+// (a certificate checks after a move).
 func ModelHash(m *symbolic.Model, prop, policy string) (string, error) {
 	h := sha256.New()
-	symbolic.Print(h, m)
+	mc := *m
+	mc.Policies = make([]*symbolic.PolicyDecl, len(m.Policies))
+	for i, d := range m.Policies {
+		dc := *d
+		if dc.File != "" {
+			dc.File = filepath.Base(dc.File)
+		}
+		if dc.Interface != "" {
+			dc.Interface = filepath.Base(dc.Interface)
+		}
+		mc.Policies[i] = &dc
+	}
+	symbolic.Print(h, &mc)
 	fmt.Fprintf(h, "\x00property %s\x00policy %s", prop, policy)
 	if d := m.Policy(policy); d != nil && policy != "" {
 		for _, f := range []string{d.File, d.Interface} {
