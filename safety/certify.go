@@ -16,23 +16,68 @@ import (
 // an outcome of smaller rank, rank 0 being unsafe states. The caller fills
 // in Spec, Defines, Plaja, Property and Policy.
 func Certify(d Decider, id uint32) (*cert.Certificate, error) {
+	return CertifyStarts(d, []uint32{id})
+}
+
+// CertifyStarts returns one certificate for the states ids, which d must
+// all have decided: kind safe or unsafe when they agree, else kind starts
+// with each state listed under its verdict. The states share one table of
+// entries, each entry written once.
+func CertifyStarts(d Decider, ids []uint32) (*cert.Certificate, error) {
 	if c, ok := d.(interface{ certifiable() bool }); ok && !c.certifiable() {
 		return nil, fmt.Errorf("safety: %s keeps no certificates; use tarjan", d.Name())
 	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("safety: no decided state to certify")
+	}
+	sp := d.Space()
+	c := &cert.Certificate{Format: cert.FormatName, Version: cert.Version, Model: sp.G.M.Name, Radius: cert.Inf}
+	if d.Radius() >= 0 {
+		c.Radius = int(d.Radius())
+	}
+	for _, v := range sp.G.M.Vars {
+		c.Vars = append(c.Vars, v.Name)
+	}
+	cf := &certifier{d: d, c: c, doneSafe: map[uint32]bool{}, doneUnsafe: map[int32]bool{}}
+	for _, id := range ids {
+		kind, err := cf.add(id)
+		if err != nil {
+			return nil, err
+		}
+		if kind == cert.Safe {
+			c.SafeStates = append(c.SafeStates, sp.State(id))
+		} else {
+			c.UnsafeStates = append(c.UnsafeStates, sp.State(id))
+		}
+	}
+	switch {
+	case len(ids) == 1 && len(c.SafeStates) == 1:
+		c.Kind, c.State, c.SafeStates = cert.Safe, c.SafeStates[0], nil
+	case len(ids) == 1:
+		c.Kind, c.State, c.UnsafeStates = cert.Unsafe, c.UnsafeStates[0], nil
+	default:
+		c.Kind = cert.Starts
+	}
+	return c, nil
+}
+
+// certifier collects the entries of one certificate over several roots.
+type certifier struct {
+	d          Decider
+	c          *cert.Certificate
+	doneSafe   map[uint32]bool // states whose safe entry is written
+	doneUnsafe map[int32]bool  // proofs whose unsafe entry is written
+}
+
+// add writes the entries that prove d's answer for id and returns it.
+func (cf *certifier) add(id uint32) (cert.Kind, error) {
+	d, c := cf.d, cf.c
 	sp, f := d.Space(), d.facts()
 	b0 := int32(0)
 	if d.Radius() >= 0 {
 		b0 = int32(d.Radius())
 	}
 	m := sp.G.M
-	c := &cert.Certificate{Format: cert.FormatName, Version: cert.Version, Model: m.Name,
-		Radius: cert.Inf, State: sp.State(id)}
-	if d.Radius() >= 0 {
-		c.Radius = int(d.Radius())
-	}
-	for _, v := range m.Vars {
-		c.Vars = append(c.Vars, v.Name)
-	}
 	cost := func(s, k uint32) int32 {
 		if d.Radius() < 0 || sp.PolicyGroup(s) == int32(k) {
 			return 0
@@ -46,10 +91,9 @@ func Certify(d Decider, id uint32) (*cert.Certificate, error) {
 	unsafe := sp.Status(id) == explicit.Unsafe || f.no[id] >= b0
 	switch {
 	case safe:
-		c.Kind = cert.Safe
-		done := map[uint32]bool{}
+		done := cf.doneSafe
 		stack := []uint32{}
-		if !terminalSafe(id) {
+		if !terminalSafe(id) && !done[id] {
 			stack = append(stack, id)
 			done[id] = true
 		}
@@ -60,20 +104,20 @@ func Certify(d Decider, id uint32) (*cert.Certificate, error) {
 			c.Entries = append(c.Entries, cert.Entry{S: sp.State(s), B: int(y), Label: m.Labels[sp.Label(k)].Name})
 			for _, t := range sp.Succ(k) {
 				if sp.Status(t) == explicit.Unsafe {
-					return nil, fmt.Errorf("safety: internal error: %s's safe choice %s leads to the unsafe state %s", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t))
+					return "", fmt.Errorf("safety: internal error: %s's safe choice %s leads to the unsafe state %s", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t))
 				}
 				if terminalSafe(t) || done[t] {
 					continue
 				}
 				if f.yes[t] > y-cost(s, k) {
-					return nil, fmt.Errorf("safety: internal error: %s's safe choice %s leads to %s, not known safe with budget %d", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t), y-cost(s, k))
+					return "", fmt.Errorf("safety: internal error: %s's safe choice %s leads to %s, not known safe with budget %d", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t), y-cost(s, k))
 				}
 				done[t] = true
 				stack = append(stack, t)
 			}
 		}
+		return cert.Safe, nil
 	case unsafe:
-		c.Kind = cert.Unsafe
 		// proofAt returns the earliest proof of s with budget >= b.
 		proofAt := func(s uint32, b int32) int32 {
 			best := int32(-1)
@@ -86,19 +130,22 @@ func Certify(d Decider, id uint32) (*cert.Certificate, error) {
 		}
 		if sp.Status(id) == explicit.Unsafe {
 			c.Entries = append(c.Entries, cert.Entry{S: sp.State(id), B: int(b0)})
-			break
+			return cert.Unsafe, nil
 		}
-		done := map[int32]bool{}
+		done := cf.doneUnsafe
 		p0 := proofAt(id, b0)
 		if p0 < 0 {
-			return nil, fmt.Errorf("safety: internal error: no proof that %s is not safe", sp.Format(id))
+			return "", fmt.Errorf("safety: internal error: no proof that %s is not safe", sp.Format(id))
 		}
 		type item struct {
 			s uint32
 			p int32
 		}
-		stack := []item{{id, p0}}
-		done[p0] = true
+		var stack []item
+		if !done[p0] {
+			stack = append(stack, item{id, p0})
+			done[p0] = true
+		}
 		for len(stack) > 0 {
 			it := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -106,7 +153,7 @@ func Certify(d Decider, id uint32) (*cert.Certificate, error) {
 			c.Entries = append(c.Entries, cert.Entry{S: sp.State(it.s), B: int(pr.b), Rank: int(pr.t)})
 			first, end := sp.Groups(it.s)
 			if !sp.IsExpanded(it.s) {
-				return nil, fmt.Errorf("safety: internal error: %s proven unsafe but never expanded", sp.Format(it.s))
+				return "", fmt.Errorf("safety: internal error: %s proven unsafe but never expanded", sp.Format(it.s))
 			}
 			for k := first; k < end; k++ {
 				bp := pr.b - cost(it.s, k)
@@ -130,13 +177,12 @@ func Certify(d Decider, id uint32) (*cert.Certificate, error) {
 					}
 				}
 				if !found {
-					return nil, fmt.Errorf("safety: internal error: %s proven not %d-safe, but label %s has no outcome proven unsafe before", sp.Format(it.s), pr.b, m.Labels[sp.Label(k)].Name)
+					return "", fmt.Errorf("safety: internal error: %s proven not %d-safe, but label %s has no outcome proven unsafe before", sp.Format(it.s), pr.b, m.Labels[sp.Label(k)].Name)
 				}
 				_ = wit
 			}
 		}
-	default:
-		return nil, fmt.Errorf("safety: %s has not been decided", sp.Format(id))
+		return cert.Unsafe, nil
 	}
-	return c, nil
+	return "", fmt.Errorf("safety: %s has not been decided", sp.Format(id))
 }

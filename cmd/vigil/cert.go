@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	invcert "vigil/ic3/cert"
@@ -35,10 +34,23 @@ tests its conditions (init, consecution, safety, and a learned policy's
 facts) with an encoding of its own: SMT-LIB2 text rebuilt from the model
 and solved by Z3's text front end, not the encoder ic3 searches with.
 
+A reachable-set certificate (JSON, kind "invariant", written by vigil
+verify --engine bfs --cert, gzip-compressed when its name ends in .gz)
+lists the states bfs reached; check enumerates the property's start
+states itself and tests that each is listed, that every successor of a
+listed state under the policy (every label without one) is listed and in
+range, and that no listed state is unsafe. A certificate of kind "starts"
+(vigil safe --starts --cert) proves the verdict of each start state it
+lists, from one shared table.
+
 check loads the model the certificate names (its "spec", defines and
-PlaJA files; a relative path is tried from the current directory, then
-from the certificate's directory); --spec and the PlaJA flags override
-what the certificate records. A certificate proves its claim for the -D
+PlaJA files). Certificates record these paths relative to themselves, and
+the directory they were written in: a path is tried beside the
+certificate, then where the certificate was written, so a certificate
+checks from any directory, and after a move with its model or alone.
+(Older certificates: from the current directory, then the certificate's.)
+A file found in neither place is reported with each path looked for.
+--spec and the PlaJA flags override what the certificate records. A certificate proves its claim for the -D
 values it was made with only: -D values that differ from the recorded
 ones are refused. check then prints what it checked against: the model
 file and its -D values, the start, unsafe and policy files, the model,
@@ -56,6 +68,7 @@ the policy facts.`,
 			"vigil cert check safe.cert.json",
 			"vigil cert check safe.cert.json --spec model.spec -D L=20",
 			"vigil cert check unsafe.cert.json --json",
+			"vigil verify specs/flappy.spec --engine bfs --cert reach.json.gz; vigil cert check reach.json.gz",
 		},
 		Run: certCheck,
 	})
@@ -69,6 +82,7 @@ type certResult struct {
 	Radius  any       `json:"radius,omitempty"` // "inf" or an integer
 	Entries int       `json:"entries"`
 	States  int       `json:"states"`
+	Starts  int       `json:"start_states,omitempty"` // invariant certificates`
 	Error   string    `json:"error,omitempty"`
 	// Checked is what the certificate was checked against (absent when
 	// the model could not be loaded).
@@ -153,7 +167,7 @@ func certCheck(e *env, args []string) int {
 	}
 
 	// The model as the certificate's writer loaded it, unless flags say otherwise.
-	rec := certRecord{spec: ct.Spec, defines: ct.Defines, property: ct.Property, policy: ct.Policy}
+	rec := certRecord{spec: ct.Spec, dir: ct.CertDir, defines: ct.Defines, property: ct.Property, policy: ct.Policy}
 	if ct.Plaja != nil {
 		rec.start, rec.unsafe, rec.policyFile = ct.Plaja.Start, ct.Plaja.Unsafe, ct.Plaja.PolicyFile
 	}
@@ -180,7 +194,7 @@ func certCheck(e *env, args []string) int {
 		return finish(fmt.Errorf("model %s: no property %q", model, propName), reported)
 	}
 	var pol *symbolic.PolicyDecl
-	if ct.Radius != cert.Inf { // with radius inf the tested policy plays no part
+	if ct.Radius != cert.Inf || (ct.Kind == cert.Invariant && ct.Policy != "") { // with radius inf the tested policy plays no part, except in an invariant
 		if pol, ok = selectPolicy(e, "cert check", m, polName, false); !ok {
 			return finish(fmt.Errorf("model %s: no policy %q", model, polName), reported)
 		}
@@ -195,7 +209,7 @@ func certCheck(e *env, args []string) int {
 	}
 	res.Checked = chk
 	rep, err := cert.Check(m, prop, pol, ct)
-	res.States = rep.States
+	res.States, res.Starts = rep.States, rep.Starts
 	if err != nil {
 		return finish(err, answer)
 	}
@@ -204,35 +218,28 @@ func certCheck(e *env, args []string) int {
 		if pol != nil {
 			about += ", policy " + invcert.Quote(pol.Name)
 		}
-		fmt.Fprintf(e.stdout, "valid: %s certificate for %s (%s, radius %s): %d entries, %d states, %d successors checked\n",
-			ct.Kind, m.FormatState(ct.State), about, cert.RadiusString(ct.Radius), rep.Entries, rep.States, rep.Successors)
+		if ct.Kind == cert.Invariant {
+			fmt.Fprintf(e.stdout, "valid: invariant certificate (reachable states) for %s: %s, holding every start state (%d); closed under the %s with no unsafe state or range error (%d successors checked)\n",
+				about, plural(rep.States, "state"), rep.Starts, map[bool]string{true: "policy's choices", false: "successors of every label"}[pol != nil], rep.Successors)
+		} else if ct.Kind == cert.Starts {
+			of := "the property's start states, too many to count"
+			if rep.Starts >= 0 {
+				of = fmt.Sprintf("the property's %s", plural(rep.Starts, "start state"))
+			}
+			fmt.Fprintf(e.stdout, "valid: certificate for start states (%s, radius %s): %d %s, %d not, of %s; %d entries, %d states, %d successors checked\n",
+				about, cert.RadiusString(ct.Radius), len(ct.SafeStates), radiusWords(cert.RadiusString(ct.Radius)), len(ct.UnsafeStates), of, rep.Entries, rep.States, rep.Successors)
+		} else {
+			fmt.Fprintf(e.stdout, "valid: %s certificate for %s (%s, radius %s): %d entries, %d states, %d successors checked\n",
+				ct.Kind, m.FormatState(ct.State), about, cert.RadiusString(ct.Radius), rep.Entries, rep.States, rep.Successors)
+		}
 	}
 	return finish(nil, answer)
-}
-
-// resolveNear returns path as given when it exists (relative to the current
-// directory), else path relative to dir when that exists, else path.
-func resolveNear(path, dir string) string {
-	if filepath.IsAbs(path) {
-		return path
-	}
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	if near := filepath.Join(dir, path); fileExists(near) {
-		return near
-	}
-	return path
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 // certRecord is what a certificate records of the question it answers.
 type certRecord struct {
 	spec                      string
+	dir                       string // where the certificate was written ("" in older ones)
 	defines                   map[string]string
 	property, policy          string
 	start, unsafe, policyFile string // PlaJA files
@@ -248,13 +255,14 @@ type certRecord struct {
 // tells whether the error is yet to be printed (true) or the loaders
 // have printed it.
 func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defines) (m *symbolic.Model, chk *checked, prop, pol string, input bool, err error) {
-	dir := filepath.Dir(path)
 	model := spec
 	if model == "" {
 		if r.spec == "" {
 			return nil, nil, "", "", true, fmt.Errorf("%s names no spec; give the model with --spec", invcert.Quote(path))
 		}
-		model = resolveNear(r.spec, dir)
+		if model, err = locate("model", r.spec, path, r.dir); err != nil {
+			return nil, nil, "", "", true, err
+		}
 	}
 	merged := defines{}
 	for k, v := range r.defines {
@@ -265,11 +273,14 @@ func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defi
 		chk.DefinesFrom = "certificate"
 	}
 	for _, p := range []struct {
+		what     string
 		flag     *string
 		recorded string
-	}{{plaja.start, r.start}, {plaja.unsafe, r.unsafe}, {plaja.policyFile, r.policyFile}} {
+	}{{"start", plaja.start, r.start}, {"unsafe", plaja.unsafe, r.unsafe}, {"policy", plaja.policyFile, r.policyFile}} {
 		if *p.flag == "" && p.recorded != "" {
-			*p.flag = resolveNear(p.recorded, dir)
+			if *p.flag, err = locate(p.what, p.recorded, path, r.dir); err != nil {
+				return nil, chk, "", "", true, err
+			}
 		}
 	}
 	chk.StartFile, chk.UnsafeFile, chk.PolicyFile = *plaja.start, *plaja.unsafe, *plaja.policyFile

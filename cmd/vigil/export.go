@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"vigil/lang/jani"
 	"vigil/smt/smtlib"
 	"vigil/symbolic"
 )
@@ -13,12 +14,28 @@ import (
 func init() {
 	register(&command{
 		Name:    "export",
-		Summary: "write a safety question as SMT-LIB2: Horn clauses for z3 (--chc) or the transition system (--smt2)",
-		Usage:   "vigil export --chc|--smt2 [-o FILE] [flags] FILE.spec",
+		Summary: "write a safety question as SMT-LIB2 (--chc Horn clauses for z3, --smt2 the transition system) or as a JANI model (--jani, for Storm and mcsta)",
+		Usage:   "vigil export --chc|--smt2|--jani [-o FILE] [flags] FILE.spec",
+		Help: `--jani writes the model as JANI (jani-version 1, type mdp): one automaton
+with one location, an edge per command, a destination per outcome with its
+probability (the weights normalised exactly, as lang/spec.md says),
+bounded int and bool variables, the constants (after -D), the property's
+start condition as restrict-initial and the property as a query:
+Pmax=? [F unsafe] without a goal (vigil import reads it back as NAME, goal
+unsafe, and NAME_avoid, unsafe unsafe), Pmax=? [!unsafe U (goal & !unsafe)]
+with one (read back as NAME with the same unsafe and goal states). A
+rules or table policy is inlined into the guards: an edge of label a fires
+only where the policy chooses a (rules: the first rule whose condition holds
+and whose label is applicable; table: the label of the state's last row).
+Network and tree-ensemble policies cannot be written as guards and are
+refused: export the environment with --all-labels. vigil explore on the
+.spec and on the .jani (with --property) reach the same states (a test
+checks this on every model in specs/ and bench/polic3).`,
 		Examples: []string{
 			"vigil export --chc specs/tarjansafe.spec --policy patient -o t.smt2 && z3 t.smt2    # sat: safe, unsat: unsafe",
 			"vigil export --smt2 specs/oneway_line.spec --policy slow",
 			"vigil export --chc specs/oneway.spec --all-labels    # the model's nn policy cannot be exported",
+			"vigil export --jani specs/flappy.spec -D S=4 -o flappy.jani && storm --jani flappy.jani --janiproperty",
 		},
 		Run: runExport,
 	})
@@ -29,6 +46,7 @@ func runExport(e *env, args []string) int {
 	fs := newFlags(e, c)
 	chc := fs.Bool("chc", false, "Horn clauses over an unknown invariant vigil.inv, for z3's Spacer: z3 answers sat when the question is safe, unsat when it is not")
 	sys := fs.Bool("smt2", false, "the transition system as define-funs (vigil.init, vigil.trans, vigil.bad), for other solvers and tools")
+	janiOut := fs.Bool("jani", false, "the model as JANI for Storm and mcsta, with a rules or table policy inlined into the guards and the property as a Pmax reachability query")
 	out := fs.String("o", "", "write to this file instead of standard output")
 	allLabels := fs.Bool("all-labels", false, "export every applicable label's moves, ignoring the model's policies")
 	mf := addModelFlags(fs, "property to export (default: the only one)",
@@ -37,8 +55,8 @@ func runExport(e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	if *chc == *sys {
-		fmt.Fprintf(e.stderr, "vigil export: choose one of --chc and --smt2\nusage: %s\n", c.Usage)
+	if n := btoi(*chc) + btoi(*sys) + btoi(*janiOut); n != 1 {
+		fmt.Fprintf(e.stderr, "vigil export: choose one of --chc, --smt2 and --jani\nusage: %s\n", c.Usage)
 		return exitUsage
 	}
 	pd := thePolicy
@@ -61,9 +79,12 @@ func runExport(e *env, args []string) int {
 	q := smtlib.Question{Model: lm.m, Property: lm.prop, Policy: lm.decl}
 	var b bytes.Buffer
 	var err error
-	if *chc {
+	switch {
+	case *janiOut:
+		err = jani.Export(&b, lm.m, lm.prop, lm.decl)
+	case *chc:
 		err = smtlib.WriteCHC(&b, q)
-	} else {
+	default:
 		err = smtlib.WriteSystem(&b, q)
 	}
 	if err != nil {
@@ -94,4 +115,11 @@ func exportHint(m *symbolic.Model) string {
 		return "export every label's moves with --all-labels"
 	}
 	return fmt.Sprintf("choose one with --policy (%s), or export every label's moves with --all-labels", strings.Join(exact, ", "))
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/big"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -29,6 +28,7 @@ func init() {
 			"vigil safe specs/flappy.spec -D S=4 -D W=16 --starts --algo ipi",
 			`vigil safe specs/oneway_line.spec --policy careful --starts --radius 1 --algo tarjan`,
 			`vigil safe specs/tarjansafe.spec --policy hasty --state "layer=0" --cert safe.json; vigil cert check safe.json`,
+			`vigil safe specs/oneway_line.spec --policy careful --starts --radius 1 --cert starts.json --timeout 60s; vigil cert check starts.json`,
 			"vigil safe specs/flappy.spec -D W=600 -D H=60 --algo propu-bdd --all",
 		},
 		Run: runSafe,
@@ -171,7 +171,7 @@ func runSafe(e *env, args []string) int {
 	addProgressFlags(e, fs)
 	sf := addSafetyFlags(fs, true)
 	stateText := fs.String("state", "", `the state to decide: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
-	certFile := fs.String("cert", "", "write the certificate to this file (with --starts: FILE-K.json for the K-th start state)")
+	certFile := fs.String("cert", "", "write the certificate to this file (with --starts: one certificate for every decided start state, sharing one table)")
 	all := fs.Bool("all", false, "propu-bdd: decide every state of the model: the numbers of safe and unsafe states, and the unsafe region as a cover of cubes")
 	cubes := addCountFlag(fs, "cubes", 20, "propu-bdd --all: list at most this many cubes of the unsafe region")
 	bf := addBDDFlags(fs)
@@ -224,78 +224,98 @@ func runSafe(e *env, args []string) int {
 		prog.printf("safe (%s): %d states decided, %d expanded, %d stored", su.d.Name(), len(rep.States), st.Expanded, su.sp.Len())
 	})
 	t0 := time.Now()
-	// decide decides state k; it returns false after an error (printed)
-	// and sets code.
 	code := exitOK
-	decide := func(k int, s symbolic.State) bool {
-		ss := safeState{State: su.m.FormatState(s), Verdict: "unknown"}
-		id, err := su.sp.Intern(s)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			code = exitError
+	fail := func(err error) {
+		prog.clear()
+		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+		code = exitError
+	}
+	// The states to decide: the one given, or every start state. Start
+	// states are decided as they are enumerated, in chunks (one at a time
+	// without a deadline; under --timeout up to startChunk, shared fairly
+	// by decideStarts), so a stop (--timeout, Ctrl-C) ends the enumeration
+	// too; those not reached are not decided.
+	var ids []uint32
+	decide := func(chunk []uint32) bool {
+		first := len(rep.States)
+		for _, id := range chunk {
+			rep.States = append(rep.States, safeState{State: su.sp.Format(id), Verdict: "unknown"})
+		}
+		ids = append(ids, chunk...)
+		if err := decideStarts(ctx, su.d, chunk, rep.States[first:]); err != nil {
+			fail(err)
 			return false
 		}
-		before, t1 := su.d.Stats().Expanded, time.Now()
-		ans, err := su.d.Decide(ctx, id)
-		ss.Seconds, ss.Expanded = time.Since(t1).Seconds(), su.d.Stats().Expanded-before
-		if err != nil {
-			if ctx.Err() == nil {
-				prog.clear()
-				fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-				code = exitError
-				return false
-			}
-			rep.States = append(rep.States, ss)
-			rep.Unknown++
-			return true
-		}
-		if ans {
-			ss.Verdict = "safe"
-			rep.Safe++
-		} else {
-			ss.Verdict = "unsafe"
-			rep.Unsafe++
-		}
-		if *certFile != "" {
-			path := *certFile
-			if state == nil {
-				ext := filepath.Ext(path)
-				path = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), k, ext)
-			}
-			if err := writeSafetyCert(su, sf, id, path); err != nil {
-				prog.clear()
-				fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-				code = exitError
-				return false
-			}
-			ss.Cert = path
-		}
-		rep.States = append(rep.States, ss)
 		return true
 	}
 	if state != nil {
-		decide(0, state)
+		id, err := su.sp.Intern(state)
+		if err != nil {
+			fail(err)
+			return code
+		}
+		if !decide([]uint32{id}) {
+			return code
+		}
 	} else {
-		// Start states are decided as they are enumerated, so a stop
-		// (--timeout, Ctrl-C) ends the enumeration too; the start states
-		// not reached are counted as not decided.
-		k := 0
+		chunkLen := 1
+		if _, timed := ctx.Deadline(); timed {
+			chunkLen = startChunk
+		}
+		var chunk []uint32
 		err := su.g.StartsContext(ctx, func(s symbolic.State) bool {
 			if ctx.Err() != nil {
 				rep.More = true
 				return false
 			}
-			ok := decide(k, append(symbolic.State(nil), s...))
-			k++
-			return ok
+			id, err := su.sp.Intern(s)
+			if err != nil {
+				fail(err)
+				return false
+			}
+			if chunk = append(chunk, id); len(chunk) == chunkLen {
+				ok := decide(chunk)
+				chunk = nil
+				return ok
+			}
+			return true
 		})
+		if code != exitOK {
+			return code
+		}
 		if err != nil && ctx.Err() == nil {
-			prog.clear()
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
+			fail(err)
+			return code
 		}
 		if err != nil {
 			rep.More = true
+		}
+		if len(chunk) > 0 && !decide(chunk) {
+			return code
+		}
+	}
+	var decided []uint32
+	for i, s := range rep.States {
+		switch s.Verdict {
+		case "safe":
+			rep.Safe++
+		case "unsafe":
+			rep.Unsafe++
+		default:
+			rep.Unknown++
+			continue
+		}
+		decided = append(decided, ids[i])
+	}
+	if *certFile != "" && len(decided) > 0 {
+		if err := writeSafetyCert(su, sf, decided, *certFile); err != nil {
+			fail(err)
+			return code
+		}
+		for i := range rep.States {
+			if rep.States[i].Verdict != "unknown" {
+				rep.States[i].Cert = *certFile
+			}
 		}
 	}
 	if code != exitOK {
@@ -402,10 +422,68 @@ func atoi(s string) int {
 	return n
 }
 
-// writeSafetyCert writes the certificate of state id, recording how to
-// load the model again.
-func writeSafetyCert(su *safetySetup, sf *safetyFlags, id uint32, path string) error {
-	c, err := safety.Certify(su.d, id)
+// startChunk is how many start states vigil safe --starts --timeout
+// enumerates before deciding them together.
+const startChunk = 4096
+
+// decideStarts decides the states ids with d, which shares its tables (the
+// space, and the facts proven) across them, filling in their verdicts,
+// expansions and times in out. Under a deadline no state may spend it
+// all: the undecided states are taken in turns, each pass giving each a
+// time slice twice as long as the last (from 1/64 of the time left
+// shared among them, at least 20ms), so a hard first state leaves time
+// for the others, and what one search expanded or proved serves the next.
+// Without a deadline each state is decided in one go. An error other than
+// the stop is returned.
+func decideStarts(ctx context.Context, d safety.Decider, ids []uint32, out []safeState) error {
+	pending := make([]int, len(ids))
+	for i := range pending {
+		pending[i] = i
+	}
+	deadline, timed := ctx.Deadline()
+	var slice time.Duration
+	if timed && len(ids) > 1 {
+		slice = max(time.Until(deadline)/time.Duration(64*len(ids)), 20*time.Millisecond)
+	}
+	for len(pending) > 0 && ctx.Err() == nil {
+		var next []int
+		for _, i := range pending {
+			if ctx.Err() != nil {
+				break
+			}
+			sctx, cancel := ctx, context.CancelFunc(func() {})
+			if slice > 0 {
+				sctx, cancel = context.WithTimeout(ctx, slice)
+			}
+			before, t1 := d.Stats().Expanded, time.Now()
+			ans, err := d.Decide(sctx, ids[i])
+			cancel()
+			out[i].Seconds += time.Since(t1).Seconds()
+			out[i].Expanded += d.Stats().Expanded - before
+			switch {
+			case err == nil && ans:
+				out[i].Verdict = "safe"
+			case err == nil:
+				out[i].Verdict = "unsafe"
+			case sctx.Err() == nil:
+				return err
+			default:
+				next = append(next, i)
+			}
+		}
+		if slice == 0 {
+			break
+		}
+		pending = next
+		slice *= 2
+	}
+	return nil
+}
+
+// writeSafetyCert writes one certificate for the decided states ids (one
+// table for all of them), recording how to load the model again.
+func writeSafetyCert(su *safetySetup, sf *safetyFlags, ids []uint32, path string) error {
+	c, err := safety.CertifyStarts(su.d, ids)
 	if err != nil {
 		return err
 	}
@@ -420,6 +498,16 @@ func writeSafetyCert(su *safetySetup, sf *safetyFlags, id uint32, path string) e
 	}
 	if pf := sf.plaja; *pf.start != "" || *pf.unsafe != "" || *pf.policyFile != "" {
 		c.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
+	}
+	var pl cert.Plaja
+	if c.Plaja != nil {
+		pl = *c.Plaja
+	}
+	if c.CertDir, err = certPaths(path, &c.Spec, &pl.Start, &pl.Unsafe, &pl.PolicyFile); err != nil {
+		return err
+	}
+	if c.Plaja != nil {
+		*c.Plaja = pl
 	}
 	f, err := os.Create(path)
 	if err != nil {

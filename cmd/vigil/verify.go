@@ -21,6 +21,7 @@ func init() {
 			"vigil verify specs/tarjansafe.spec --policy hasty --record cex.json; vigil run specs/tarjansafe.spec --replay cex.json",
 			"vigil verify specs/oneway.spec --policy driver --html cex.html --plot pos,speed",
 			"vigil verify specs/rover.spec --policy careful --engine ic3 --cert inv.smt2; z3 inv.smt2; vigil cert check inv.smt2",
+			"vigil verify specs/flappy.spec --engine bfs --cert reach.json.gz; vigil cert check reach.json.gz",
 			"vigil verify specs/transport.spec --engine auto --json",
 			"vigil verify bench/polic3/blocks.spec -D N=4 -D TLIMIT=3 --policy-file bench/polic3/models/bl4_16x16_safe.onnx --engine polic3",
 		},
@@ -85,7 +86,7 @@ func runVerify(e *env, args []string) int {
 	certCache := fs.Bool("cert-cache", true, "polic3: cache the certifier's answers per (box, label), reused on sub- and super-boxes; false to measure what the cache saves")
 	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies; for learned ones on variables of 256 values or more), on, off")
 	bf := addBDDFlags(fs)
-	certFile := fs.String("cert", "", "ic3, ppa: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
+	certFile := fs.String("cert", "", "write a certificate of a safe verdict to this file, for vigil cert check FILE: ic3, polic3 and ppa the inductive invariant in SMT-LIB2 (z3 FILE checks its own definitions), bfs (and auto when bfs decides) the reachable states as a JSON state list, gzip-compressed when FILE ends in .gz")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
 		"policy to verify (default: the only one; a model without policies is verified over all labels)")
 	maxStates := addCountFlag(fs, "max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
@@ -134,10 +135,6 @@ func runVerify(e *env, args []string) int {
 		}
 	}
 	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
-	if *certFile != "" && engine.val == "bfs" {
-		fmt.Fprintln(e.stderr, "vigil verify: --cert needs --engine ic3, ic3-nog, polic3, polic3-nog, ppa or auto (bfs proves safety by exhausting the reachable states, which it does not export)")
-		return exitUsage
-	}
 	if strings.HasPrefix(engine.val, "polic3") && !ic3.IsLearned(decl) {
 		fmt.Fprintf(e.stderr, "vigil verify: --engine %s verifies network and tree-ensemble policies; policy %q is not one: use --engine ic3\n", engine.val, policyName(decl))
 		return exitUsage
@@ -215,6 +212,13 @@ func runVerify(e *env, args []string) int {
 			}
 		}
 	}
+	if res.Verdict == explicit.Safe && *certFile != "" {
+		if err := writeReachCert(*certFile, file, mf, lm, res); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: --cert: %v\n", err)
+			return exitError
+		}
+		rep.Certificate = *certFile
+	}
 	if !writeVerifyHTML(e, lm, rep, res.Verdict, res.Trace) {
 		return exitError
 	}
@@ -224,6 +228,9 @@ func runVerify(e *env, args []string) int {
 	} else {
 		printVerdict(e, lm, rep, res.Verdict, res.Trace, true)
 		fmt.Fprintf(e.stdout, "engine bfs: %s, %s, depth %d, %.3fs\n", plural(rep.States, "state"), plural(rep.Transitions, "transition"), rep.Depth, rep.Seconds)
+		if rep.Certificate != "" {
+			fmt.Fprintf(e.stdout, "certificate: %s, the %s reached (check with: vigil cert check %s)\n", rep.Certificate, plural(rep.States, "state"), shellQuote(rep.Certificate))
+		}
 	}
 	switch res.Verdict {
 	case explicit.Safe:

@@ -218,6 +218,11 @@ func (r *ic3Run) header(res *ic3.Result) (invcert.Header, error) {
 		h.StartFile, h.UnsafeFile, h.PolicyFile = *p.start, *p.unsafe, *p.policyFile
 	}
 	var err error
+	if r.cert != "" {
+		if h.Dir, err = certPaths(r.cert, &h.Model, &h.StartFile, &h.UnsafeFile, &h.PolicyFile); err != nil {
+			return h, err
+		}
+	}
 	if h.Hash, err = invcert.ModelHash(m, h.Property, h.Policy); err != nil {
 		return h, err
 	}
@@ -285,7 +290,7 @@ func invariantCheck(e *env, path, spec string, plaja *plajaFlags, defs defines, 
 		return finish(err, true)
 	}
 	res.Boxes = len(c.Inv)
-	rec := certRecord{spec: c.Model, defines: map[string]string{}, property: c.Property, policy: c.Policy,
+	rec := certRecord{spec: c.Model, dir: c.Dir, defines: map[string]string{}, property: c.Property, policy: c.Policy,
 		start: c.StartFile, unsafe: c.UnsafeFile, policyFile: c.PolicyFile}
 	for _, d := range c.Defines {
 		k, v, ok := strings.Cut(d, "=")

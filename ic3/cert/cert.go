@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,14 @@ const Magic = "vigil invariant certificate 1"
 
 // Header is what a certificate records about the question it answers.
 type Header struct {
-	Model    string   // the model file as given to vigil verify
+	// Model is the model file. With Dir set it is relative to the
+	// certificate's directory (or absolute), as are the PlaJA files;
+	// without (older certificates) it is as given to vigil verify.
+	Model string
+	// Dir is the absolute directory the certificate was written in
+	// ("cert-dir:"): the fallback for the relative paths when the
+	// certificate has been moved without its model.
+	Dir      string
 	Defines  []string // NAME=VALUE overrides
 	Property string
 	Policy   string // "" for none (every label)
@@ -88,6 +96,9 @@ func parseLit(m *symbolic.Model, s string) (smt.Lit, error) {
 // Lines returns the header as comment lines (without the "; " prefix).
 func (h *Header) Lines() []string {
 	ls := []string{Magic, "model: " + h.Model}
+	if h.Dir != "" {
+		ls = append(ls, "cert-dir: "+h.Dir)
+	}
 	for _, d := range h.Defines {
 		ls = append(ls, "define: "+d)
 	}
@@ -115,9 +126,25 @@ func (h *Header) Lines() []string {
 // ModelHash identifies the question a certificate answers: the model as
 // vigil prints it, the property, the policy and the content of the files
 // the policy reads (a retrained network changes the hash).
+//
+// Policy files enter by their content and base name, not by the path the
+// model was loaded with, so that the hash is the same from any directory
+// (a certificate checks after a move).
 func ModelHash(m *symbolic.Model, prop, policy string) (string, error) {
 	h := sha256.New()
-	symbolic.Print(h, m)
+	mc := *m
+	mc.Policies = make([]*symbolic.PolicyDecl, len(m.Policies))
+	for i, d := range m.Policies {
+		dc := *d
+		if dc.File != "" {
+			dc.File = filepath.Base(dc.File)
+		}
+		if dc.Interface != "" {
+			dc.Interface = filepath.Base(dc.Interface)
+		}
+		mc.Policies[i] = &dc
+	}
+	symbolic.Print(h, &mc)
 	fmt.Fprintf(h, "\x00property %s\x00policy %s", prop, policy)
 	if d := m.Policy(policy); d != nil && policy != "" {
 		for _, f := range []string{d.File, d.Interface} {
@@ -230,6 +257,8 @@ func (c *Cert) parseHeader(src, name string) error {
 		switch strings.TrimSpace(k) {
 		case "model":
 			c.Model = v
+		case "cert-dir":
+			c.Dir = v
 		case "define":
 			c.Defines = append(c.Defines, v)
 		case "property":

@@ -24,8 +24,9 @@
 // unsafe state or a range error, for the model exactly as loaded: the
 // model file, with the -D values the header records (a different -D is
 // refused by vigil cert check), the PlaJA files, and the policy's files.
-// The header's model-sha256 (ModelHash: the model as vigil prints it, the
-// property, the policy and its files) ties the certificate to that
+// The header's model-sha256 (ModelHash: the model as vigil prints it, with
+// policy files by base name, the property, the policy and its files'
+// content) ties the certificate to that
 // question; policy-sha256 (symbolic.PolicyFilesHash) names the policy's
 // files alone, so that a retrained network is reported as such.
 //

@@ -1,6 +1,7 @@
 // Package jani imports JANI models (https://jani-spec.org) and the PlaJA
 // property and policy-interface files that come with them, lowering both
-// into the symbolic IR that .spec files lower into.
+// into the symbolic IR that .spec files lower into; Export writes a model
+// of the IR back as JANI (export.go: vigil export --jani).
 //
 // # What is imported
 //
@@ -16,7 +17,9 @@
 // other transient variables and rewards are ignored with a note. The
 // properties section becomes properties of the model (properties.go):
 // reachability as goal, safety as unsafe; other shapes get a note naming the
-// property. Arrays, functions, nondet-selection,
+// property. The model's restrict-initial, when not true, is the start
+// condition of every property (a model without properties gets one,
+// "initial", with no unsafe states); an automaton's is refused. Arrays, functions, nondet-selection,
 // real and clock variables are reported as "unsupported feature: ..." errors
 // that name the feature.
 //

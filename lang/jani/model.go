@@ -83,6 +83,9 @@ type modelLoader struct {
 	// automaton's locals): they become predicates.
 	transients []*varInfo
 	props      bool // read the properties section
+	// initial is the model's restrict-initial expression other than true
+	// (nil: none): the start condition of every property.
+	initial *node
 }
 
 type varInfo struct {
@@ -188,7 +191,7 @@ func (ml *modelLoader) model(root *node) {
 			}
 		}
 	}
-	ml.restrictInitial(root)
+	ml.restrictInitial(root, true)
 	for _, key := range []string{"rewards", "reward-structures"} {
 		if n := root.get(key); n != nil {
 			ml.note(n, "%s ignored: vigil verifies safety and imports no rewards", key)
@@ -201,6 +204,29 @@ func (ml *modelLoader) model(root *node) {
 	ml.compose(root)
 	if len(ml.errs) == 0 && ml.props {
 		ml.properties(root)
+	}
+	if len(ml.errs) == 0 && ml.initial != nil {
+		ml.startCondition()
+	}
+}
+
+// startCondition makes the model's restrict-initial the start condition
+// of every property (vigil export --jani writes a property's start
+// condition there). A model without properties gets one, "initial", with
+// no unsafe states, so that its start states are those restrict-initial
+// allows.
+func (ml *modelLoader) startCondition() {
+	start, ok := ml.cond(ml.initial, ml.propertyScope())
+	if !ok {
+		return
+	}
+	if len(ml.m.Properties) == 0 {
+		ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: "initial", Unsafe: symbolic.False(), Pos: ml.pos(ml.initial), FromModel: true})
+	}
+	for _, p := range ml.m.Properties {
+		if p.Start == nil {
+			p.Start = start
+		}
 	}
 }
 
@@ -588,7 +614,9 @@ func (ml *modelLoader) bound(n *node, sc scope) (int, bool) {
 	return i, true
 }
 
-func (ml *modelLoader) restrictInitial(n *node) {
+// restrictInitial reads a restrict-initial: the model's (root) is kept
+// for startCondition; an automaton's is refused unless true.
+func (ml *modelLoader) restrictInitial(n *node, root bool) {
 	ri := n.get("restrict-initial")
 	if ri == nil {
 		return
@@ -601,7 +629,11 @@ func (ml *modelLoader) restrictInitial(n *node) {
 	if e.kind == kBool && e.b {
 		return
 	}
-	ml.unsupported(e, "restrict-initial other than true (give initial values, or a start condition with --start)")
+	if root {
+		ml.initial = e
+		return
+	}
+	ml.unsupported(e, "an automaton's restrict-initial other than true (give initial values, or a start condition with --start)")
 }
 
 func (ml *modelLoader) automata(root *node) {
@@ -710,7 +742,7 @@ func (ml *modelLoader) automata(root *node) {
 				ml.m.Vars[vi.id].Name = want // made unique below
 			}
 		}
-		ml.restrictInitial(a.node)
+		ml.restrictInitial(a.node, false)
 	}
 	ml.nameVars()
 	ml.labels()

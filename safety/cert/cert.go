@@ -2,6 +2,7 @@ package cert
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,16 +27,32 @@ type Kind string
 const (
 	Safe   Kind = "safe"   // the state is r-safe: entries name a label to take
 	Unsafe Kind = "unsafe" // the state is not r-safe: entries carry ranks
+	// Invariant: the entries are a set of states closed under the tested
+	// policy's successors (every label's without one), holding every start
+	// state of the property and no unsafe one; vigil verify --engine bfs
+	// --cert writes the reachable states this way.
+	Invariant Kind = "invariant"
+	// Starts: several states (vigil safe --starts), each listed under its
+	// verdict, sharing one table: entries with a label are safe entries,
+	// entries without one unsafe entries with a rank.
+	Starts Kind = "starts"
 )
 
 // Certificate is a safety certificate; its fields mirror the JSON object
 // described in the package documentation. Use Read and Write to convert:
 // the radius and the entries have a JSON form of their own.
 type Certificate struct {
-	Format   string
-	Version  int
-	Kind     Kind
-	Spec     string            // the model file as given on the command line
+	Format  string
+	Version int
+	Kind    Kind
+	// Spec is the model file: relative to the certificate's directory
+	// (or absolute) when CertDir is set, else as given on the command line
+	// (older certificates). The PlaJA files follow the same rule.
+	Spec string
+	// CertDir is the absolute directory the certificate was written in:
+	// the fallback for relative paths when the certificate was moved
+	// without its model ("" in older certificates).
+	CertDir  string
 	Defines  map[string]string // -D overrides; nil when absent
 	Plaja    *Plaja            // PlaJA flags; nil when absent
 	Model    string
@@ -48,7 +65,11 @@ type Certificate struct {
 	Radius       int // >= 0, or Inf
 	Vars         []string
 	State        []int // the state the certificate is about, in Vars order
-	Entries      []Entry
+	// SafeStates and UnsafeStates are, in a certificate of kind starts, the
+	// states it proves r-safe and not r-safe (all start states of the
+	// property).
+	SafeStates, UnsafeStates [][]int
+	Entries                  []Entry
 }
 
 // Plaja records the PlaJA flags (--start, --unsafe, --policy-file) the model
@@ -75,6 +96,7 @@ type wire struct {
 	Version      int               `json:"version"`
 	Kind         Kind              `json:"kind"`
 	Spec         string            `json:"spec"`
+	CertDir      string            `json:"cert_dir,omitempty"`
 	Defines      map[string]string `json:"defines,omitempty"`
 	Plaja        *Plaja            `json:"plaja,omitempty"`
 	Model        string            `json:"model"`
@@ -83,14 +105,16 @@ type wire struct {
 	PolicySHA256 string            `json:"policy_sha256,omitempty"`
 	Radius       json.RawMessage   `json:"radius"`
 	Vars         []string          `json:"vars"`
-	State        []int             `json:"state"`
+	State        []int             `json:"state,omitempty"`
+	SafeStates   [][]int           `json:"safe_states,omitempty"`
+	UnsafeStates [][]int           `json:"unsafe_states,omitempty"`
 	Entries      []wireEntry       `json:"entries"`
 }
 
 // wireEntry is the JSON form of an Entry; pointers tell absent from zero.
 type wireEntry struct {
 	S     []int   `json:"s"`
-	B     *int    `json:"b"`
+	B     *int    `json:"b,omitempty"`
 	Label *string `json:"label,omitempty"`
 	Rank  *int    `json:"rank,omitempty"`
 }
@@ -102,6 +126,9 @@ func Read(r io.Reader) (*Certificate, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("cert: %v", err)
+	}
+	if data, err = gunzip(data); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -128,26 +155,39 @@ func Read(r io.Reader) (*Certificate, error) {
 	if w.Vars == nil {
 		return nil, errors.New("cert: missing vars")
 	}
-	if w.State == nil {
+	if w.State == nil && w.Kind != Invariant && w.Kind != Starts {
 		return nil, errors.New("cert: missing state")
 	}
+	if w.Kind == Starts && w.State != nil {
+		return nil, errors.New(`cert: a certificate of kind "starts" lists its states under safe_states and unsafe_states, not state`)
+	}
+	if w.Kind != Starts && (w.SafeStates != nil || w.UnsafeStates != nil) {
+		return nil, fmt.Errorf(`cert: safe_states and unsafe_states belong to certificates of kind "starts", not %q`, w.Kind)
+	}
 	c := &Certificate{
-		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec,
+		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec, CertDir: w.CertDir,
 		Defines: w.Defines, Plaja: w.Plaja,
 		Model: w.Model, Property: w.Property, Policy: w.Policy, PolicySHA256: w.PolicySHA256,
-		Radius: radius, Vars: w.Vars, State: w.State,
+		Radius: radius, Vars: w.Vars, State: w.State, SafeStates: w.SafeStates, UnsafeStates: w.UnsafeStates,
 		Entries: make([]Entry, len(w.Entries)),
 	}
 	for i, we := range w.Entries {
 		switch {
 		case we.S == nil:
 			return nil, fmt.Errorf("cert: entries[%d]: missing s", i)
+		case w.Kind == Invariant && (we.Label != nil || we.Rank != nil || we.B != nil):
+			return nil, fmt.Errorf("cert: entries[%d]: an invariant certificate's entry is a state alone: {\"s\": [...]}", i)
+		case w.Kind == Invariant:
+			c.Entries[i] = Entry{S: we.S}
+			continue
 		case we.B == nil:
 			return nil, fmt.Errorf("cert: entries[%d]: missing b (write 0 for radius inf)", i)
 		case w.Kind == Safe && we.Rank != nil:
 			return nil, fmt.Errorf("cert: entries[%d]: a safe certificate's entry has a label, not a rank", i)
 		case w.Kind == Safe && we.Label == nil:
 			return nil, fmt.Errorf("cert: entries[%d]: missing label", i)
+		case w.Kind == Starts && (we.Label == nil) == (we.Rank == nil):
+			return nil, fmt.Errorf("cert: entries[%d]: an entry of a starts certificate has a label (safe) or a rank (not safe), one of them", i)
 		case w.Kind == Unsafe && we.Label != nil:
 			return nil, fmt.Errorf("cert: entries[%d]: an unsafe certificate's entry has a rank, not a label", i)
 		case w.Kind == Unsafe && we.Rank == nil:
@@ -191,8 +231,11 @@ func validate(c *Certificate) error {
 	if c.Version != Version {
 		return fmt.Errorf("cert: version %d is not supported (this vigil reads version %d)", c.Version, Version)
 	}
-	if c.Kind != Safe && c.Kind != Unsafe {
-		return fmt.Errorf("cert: kind %q; want %q or %q", c.Kind, Safe, Unsafe)
+	if c.Kind != Safe && c.Kind != Unsafe && c.Kind != Invariant && c.Kind != Starts {
+		return fmt.Errorf("cert: kind %q; want %q, %q, %q or %q", c.Kind, Safe, Unsafe, Starts, Invariant)
+	}
+	if c.Kind == Invariant && c.Radius != Inf {
+		return fmt.Errorf("cert: an invariant certificate has radius \"inf\" (the tested policy is followed exactly), not %d", c.Radius)
 	}
 	if c.Radius < Inf {
 		return fmt.Errorf("cert: negative radius %d", c.Radius)
@@ -214,6 +257,17 @@ func validate(c *Certificate) error {
 			}
 			if e.Rank != 0 {
 				return fmt.Errorf("cert: entries[%d]: a safe certificate's entry has no rank", i)
+			}
+		case Starts:
+			if e.Label != "" && e.Rank != 0 {
+				return fmt.Errorf("cert: entries[%d]: an entry has a label (safe) or a rank (not safe), not both", i)
+			}
+			if e.Rank < 0 {
+				return fmt.Errorf("cert: entries[%d]: negative rank %d", i, e.Rank)
+			}
+		case Invariant:
+			if e.Label != "" || e.Rank != 0 || e.B != 0 {
+				return fmt.Errorf("cert: entries[%d]: an invariant certificate's entry is a state alone", i)
 			}
 		case Unsafe:
 			if e.Label != "" {
@@ -254,6 +308,9 @@ func Write(w io.Writer, c *Certificate) error {
 	field("version", c.Version)
 	field("kind", c.Kind)
 	field("spec", c.Spec)
+	if c.CertDir != "" {
+		field("cert_dir", c.CertDir)
+	}
 	if c.Defines != nil {
 		field("defines", c.Defines)
 	}
@@ -272,14 +329,30 @@ func Write(w io.Writer, c *Certificate) error {
 		field("radius", c.Radius)
 	}
 	field("vars", nonNil(c.Vars))
-	field("state", nonNil(c.State))
+	switch c.Kind {
+	case Starts:
+		field("safe_states", nonNil(c.SafeStates))
+		field("unsafe_states", nonNil(c.UnsafeStates))
+	case Invariant:
+	default:
+		field("state", nonNil(c.State))
+	}
 	buf.WriteString(`  "entries": [`)
 	for i, e := range c.Entries {
 		we := wireEntry{S: nonNil(e.S), B: &e.B}
-		if c.Kind == Safe {
+		switch c.Kind {
+		case Safe:
 			we.Label = &e.Label
-		} else {
+		case Unsafe:
 			we.Rank = &e.Rank
+		case Starts:
+			if e.Label != "" {
+				we.Label = &e.Label
+			} else {
+				we.Rank = &e.Rank
+			}
+		case Invariant:
+			we.B = nil
 		}
 		b, err := json.Marshal(we)
 		if err != nil {
@@ -297,6 +370,30 @@ func Write(w io.Writer, c *Certificate) error {
 	buf.WriteString("]\n}\n")
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// maxUnzipped bounds a gzip-compressed certificate's decompressed size.
+const maxUnzipped = 1 << 34
+
+// gunzip returns data decompressed when it starts with gzip's magic bytes
+// (Write's output piped through gzip, or vigil verify --cert FILE.gz),
+// else data itself.
+func gunzip(data []byte) ([]byte, error) {
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("cert: gzip: %v", err)
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, maxUnzipped+1))
+	if err != nil {
+		return nil, fmt.Errorf("cert: gzip: %v", err)
+	}
+	if len(out) > maxUnzipped {
+		return nil, fmt.Errorf("cert: gzip: decompresses to more than %d bytes", int64(maxUnzipped))
+	}
+	return out, nil
 }
 
 // nonNil makes a nil slice marshal as [] rather than null.

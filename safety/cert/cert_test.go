@@ -2,6 +2,7 @@ package cert
 
 import (
 	"bytes"
+	"compress/gzip"
 	"reflect"
 	"strings"
 	"testing"
@@ -174,4 +175,59 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("round trip:\n%+v\n%+v", c, c2)
 		}
 	})
+}
+
+const walkInvariantJSON = `{
+  "format": "vigil-safety-certificate",
+  "version": 1,
+  "kind": "invariant",
+  "spec": "../models/walk.spec",
+  "cert_dir": "/home/u/certs",
+  "model": "walk",
+  "property": "p",
+  "policy": "rush",
+  "radius": "inf",
+  "vars": ["x","done"],
+  "entries": [
+    {"s":[1,0]},
+    {"s":[2,0]}
+  ]
+}
+`
+
+// TestInvariantGzip: an invariant certificate (no root state, entries that
+// are states alone) writes back byte for byte, and reads the same from its
+// gzip-compressed form; entries with a budget, label or rank are refused.
+func TestInvariantGzip(t *testing.T) {
+	c, err := Read(strings.NewReader(walkInvariantJSON))
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != walkInvariantJSON {
+		t.Errorf("Write:\n%s\nwant\n%s", buf.String(), walkInvariantJSON)
+	}
+	var zbuf bytes.Buffer
+	zw := gzip.NewWriter(&zbuf)
+	zw.Write([]byte(walkInvariantJSON))
+	zw.Close()
+	cz, err := Read(&zbuf)
+	if err != nil {
+		t.Fatalf("Read gzip: %v", err)
+	}
+	if !reflect.DeepEqual(c, cz) {
+		t.Errorf("gzip read %+v, want %+v", cz, c)
+	}
+	for _, bad := range []string{`{"s":[1,0],"b":0}`, `{"s":[1,0],"label":"left"}`, `{"s":[1,0],"rank":1}`} {
+		src := strings.Replace(walkInvariantJSON, `{"s":[1,0]}`, bad, 1)
+		if _, err := Read(strings.NewReader(src)); err == nil || !strings.Contains(err.Error(), "a state alone") {
+			t.Errorf("entry %s: err %v, want a refusal", bad, err)
+		}
+	}
+	if _, err := Read(strings.NewReader(strings.Replace(walkInvariantJSON, `"inf"`, "0", 1))); err == nil {
+		t.Error("radius 0 accepted in an invariant certificate")
+	}
 }

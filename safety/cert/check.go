@@ -27,6 +27,7 @@ type Report struct {
 	Entries    int // entries in the file
 	States     int // distinct states among the entries
 	Successors int // successor states computed and checked
+	Starts     int // invariant certificates: start states enumerated and found
 }
 
 func (r Report) String() string {
@@ -47,10 +48,15 @@ func Check(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl,
 	if err != nil {
 		return rep, err
 	}
-	if c.Kind == Safe {
+	switch c.Kind {
+	case Safe:
 		err = ch.checkSafe(c)
-	} else {
+	case Unsafe:
 		err = ch.checkUnsafe(c)
+	case Invariant:
+		rep.Starts, err = ch.checkInvariant(c)
+	case Starts:
+		rep.Starts, err = ch.checkStarts(c)
 	}
 	rep.States = ch.states
 	rep.Successors = ch.successors
@@ -72,11 +78,15 @@ func (c class) String() string {
 }
 
 type checker struct {
-	m          *symbolic.Model
-	prop       *symbolic.Property
-	pi         symbolic.Policy // nil when the radius is Inf
-	piName     string
-	inf        bool
+	m      *symbolic.Model
+	prop   *symbolic.Property
+	pi     symbolic.Policy // nil when the radius is Inf
+	piName string
+	inf    bool
+	radius int
+	// pos maps an index into the entries being checked to its index in
+	// the file (nil: the same), for messages.
+	pos        []int
 	cmds       [][]int // command indices by label
 	states     int
 	successors int
@@ -95,8 +105,11 @@ func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.Policy
 	if c.Property != "" && c.Property != prop.Name {
 		return nil, fmt.Errorf("cert: the certificate is about property %+q, not %+q", c.Property, prop.Name)
 	}
-	ch := &checker{m: m, prop: prop, inf: c.Radius == Inf, cmds: make([][]int, len(m.Labels))}
-	if !ch.inf {
+	ch := &checker{m: m, prop: prop, inf: c.Radius == Inf, radius: c.Radius, cmds: make([][]int, len(m.Labels))}
+	if !ch.inf || (c.Kind == Invariant && c.Policy != "") {
+		if pol == nil && c.Kind == Invariant {
+			return nil, fmt.Errorf("cert: the invariant is closed under policy %+q's choices, which is not loaded", c.Policy)
+		}
 		if pol == nil {
 			return nil, fmt.Errorf("cert: radius %d needs the tested policy %+q", c.Radius, c.Policy)
 		}
@@ -129,14 +142,19 @@ func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.Policy
 		l := m.Commands[i].Label
 		ch.cmds[l] = append(ch.cmds[l], i)
 	}
-	if err := ch.inRange(c.State); err != nil {
-		return nil, fmt.Errorf("cert: state %s: %v", ch.show(c.State), err)
+	for _, r := range c.roots() {
+		if err := ch.inRange(r); err != nil {
+			return nil, fmt.Errorf("cert: state %s: %v", ch.show(r), err)
+		}
+	}
+	if c.Kind == Invariant && c.Policy == "" && pol != nil {
+		return nil, fmt.Errorf("cert: the certificate is about every label (no policy), not policy %+q", pol.Name)
 	}
 	for i, e := range c.Entries {
 		if err := ch.inRange(e.S); err != nil {
 			return nil, fmt.Errorf("cert: entries[%d] (%s): %v", i, ch.show(e.S), err)
 		}
-		if c.Kind == Safe && m.LabelIndex(e.Label) == symbolic.NoLabel {
+		if (c.Kind == Safe || e.Label != "") && m.LabelIndex(e.Label) == symbolic.NoLabel {
 			return nil, fmt.Errorf("cert: entries[%d] (%s): unknown label %+q%s", i, ch.show(e.S), e.Label, symbolic.Suggest(e.Label, labelNames(m)))
 		}
 	}
@@ -287,31 +305,51 @@ func (ch *checker) budget(e Entry) int {
 	return e.B
 }
 
+// roots returns the states a certificate makes claims about.
+func (c *Certificate) roots() [][]int {
+	switch c.Kind {
+	case Invariant:
+		return nil
+	case Starts:
+		return append(append([][]int(nil), c.SafeStates...), c.UnsafeStates...)
+	}
+	return [][]int{c.State}
+}
+
 // checkSafe checks a safe certificate.
 func (ch *checker) checkSafe(c *Certificate) error {
+	return ch.checkSafeRoots([][]int{c.State}, c.Entries)
+}
+
+// checkSafeRoots checks that the safe entries (all of entries) are closed
+// and that each root is safe by them.
+func (ch *checker) checkSafeRoots(roots [][]int, entries []Entry) error {
 	least := map[string]int{} // state -> least budget among its entries
-	for _, e := range c.Entries {
+	for _, e := range entries {
 		k, b := key(e.S), ch.budget(e)
 		if old, ok := least[k]; !ok || b < old {
 			least[k] = b
 		}
 	}
-	ch.states = len(least)
+	ch.states += len(least)
 
-	switch ch.classify(c.State) {
-	case unsafe:
-		return fmt.Errorf("cert: state %s is unsafe, so no safe certificate can be about it", ch.show(c.State))
-	case open:
-		b, ok := least[key(c.State)]
-		if !ok {
-			return fmt.Errorf("cert: state %s has no entry", ch.show(c.State))
-		}
-		if !ch.inf && b > c.Radius {
-			return fmt.Errorf("cert: state %s has entries only with budget %d or more, above the radius %d", ch.show(c.State), b, c.Radius)
+	for _, root := range roots {
+		switch ch.classify(root) {
+		case unsafe:
+			return fmt.Errorf("cert: state %s is unsafe, so no safe certificate can be about it", ch.show(root))
+		case open:
+			b, ok := least[key(root)]
+			if !ok {
+				return fmt.Errorf("cert: state %s has no entry", ch.show(root))
+			}
+			if !ch.inf && b > ch.radius {
+				return fmt.Errorf("cert: state %s has entries only with budget %d or more, above the radius %d", ch.show(root), b, ch.radius)
+			}
 		}
 	}
 
-	for i, e := range c.Entries {
+	for i, e := range entries {
+		i := ch.index(i)
 		at := func(format string, args ...any) error {
 			return fmt.Errorf("cert: entries[%d] (%s): %s", i, ch.show(e.S), fmt.Sprintf(format, args...))
 		}
@@ -363,8 +401,14 @@ type ranked struct{ b, rank int }
 
 // checkUnsafe checks an unsafe certificate.
 func (ch *checker) checkUnsafe(c *Certificate) error {
+	return ch.checkUnsafeRoots([][]int{c.State}, c.Entries)
+}
+
+// checkUnsafeRoots checks that the unsafe entries (all of entries) are
+// well ranked and that each root is not safe by them.
+func (ch *checker) checkUnsafeRoots(roots [][]int, entries []Entry) error {
 	least := map[string]map[int]int{} // state -> budget -> least rank
-	for _, e := range c.Entries {
+	for _, e := range entries {
 		k, b := key(e.S), ch.budget(e)
 		if least[k] == nil {
 			least[k] = map[int]int{}
@@ -373,7 +417,7 @@ func (ch *checker) checkUnsafe(c *Certificate) error {
 			least[k][b] = e.Rank
 		}
 	}
-	ch.states = len(least)
+	ch.states += len(least)
 	index := make(map[string][]ranked, len(least))
 	for k, byB := range least {
 		rs := make([]ranked, 0, len(byB))
@@ -398,16 +442,19 @@ func (ch *checker) checkUnsafe(c *Certificate) error {
 
 	root := 0
 	if !ch.inf {
-		root = c.Radius
+		root = ch.radius
 	}
-	if _, ok := best(c.State, root); !ok {
-		if ch.inf {
-			return fmt.Errorf("cert: state %s has no entry", ch.show(c.State))
+	for _, s := range roots {
+		if _, ok := best(s, root); !ok {
+			if ch.inf {
+				return fmt.Errorf("cert: state %s has no entry", ch.show(s))
+			}
+			return fmt.Errorf("cert: state %s has no entry with budget %d (the radius)", ch.show(s), ch.radius)
 		}
-		return fmt.Errorf("cert: state %s has no entry with budget %d (the radius)", ch.show(c.State), c.Radius)
 	}
 
-	for i, e := range c.Entries {
+	for i, e := range entries {
+		i := ch.index(i)
 		at := func(format string, args ...any) error {
 			return fmt.Errorf("cert: entries[%d] (%s): %s", i, ch.show(e.S), fmt.Sprintf(format, args...))
 		}
@@ -455,6 +502,65 @@ func (ch *checker) checkUnsafe(c *Certificate) error {
 		}
 	}
 	return nil
+}
+
+// index returns the file's index of entry i of the entries being checked.
+func (ch *checker) index(i int) int {
+	if ch.pos == nil {
+		return i
+	}
+	return ch.pos[i]
+}
+
+// checkStarts checks a certificate of kind starts: its safe entries prove
+// every state of SafeStates safe, its unsafe entries every state of
+// UnsafeStates not safe, and each of them is a start state. It returns the
+// number of start states the property has (-1 when too many to count).
+func (ch *checker) checkStarts(c *Certificate) (int, error) {
+	var safe, notSafe []Entry
+	var safePos, notSafePos []int
+	for i, e := range c.Entries {
+		if e.Label != "" {
+			safe, safePos = append(safe, e), append(safePos, i)
+		} else {
+			notSafe, notSafePos = append(notSafe, e), append(notSafePos, i)
+		}
+	}
+	isStart := func(s []int) bool {
+		if ch.prop.Start != nil {
+			return ch.prop.Start.Holds(s)
+		}
+		for i, v := range ch.m.Vars {
+			if s[i] != v.Init {
+				return false
+			}
+		}
+		return true
+	}
+	seen := map[string]bool{}
+	for _, s := range c.roots() {
+		if !isStart(s) {
+			return 0, fmt.Errorf("cert: state %s is not a start state of property %s", ch.show(s), ch.prop.Name)
+		}
+		if seen[key(s)] {
+			return 0, fmt.Errorf("cert: state %s is listed twice", ch.show(s))
+		}
+		seen[key(s)] = true
+	}
+	ch.pos = safePos
+	if err := ch.checkSafeRoots(c.SafeStates, safe); err != nil {
+		return 0, err
+	}
+	ch.pos = notSafePos
+	if err := ch.checkUnsafeRoots(c.UnsafeStates, notSafe); err != nil {
+		return 0, err
+	}
+	ch.pos = nil
+	n := 0
+	if err := ch.starts(func([]int) bool { n++; return true }); err != nil {
+		return -1, nil
+	}
+	return n, nil
 }
 
 // list prints up to three states for a message.

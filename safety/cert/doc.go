@@ -29,7 +29,8 @@
 //	  "format": "vigil-safety-certificate",
 //	  "version": 1,
 //	  "kind": "safe",                  // or "unsafe"
-//	  "spec": "specs/flappy.spec",     // model file as given on the command line (.spec or .jani)
+//	  "spec": "../specs/flappy.spec",  // model file (.spec or .jani), relative to the certificate's directory
+//	  "cert_dir": "/home/u/certs",     // the directory the certificate was written in; may be absent
 //	  "defines": {"W": "24"},          // -D overrides; may be absent
 //	  "plaja": {"start": "", "unsafe": "", "policy_file": ""},  // PlaJA flags; may be absent
 //	  "model": "flappy",               // model name
@@ -63,6 +64,25 @@
 // unsafe or has an entry with budget >= B' and rank < k. A label with
 // B' < 0 is unavailable, so a pair whose every label is unavailable is not
 // safe within its budget.
+//
+// In an "invariant" certificate (vigil verify --engine bfs --cert: the
+// states bfs reached) "state" is absent, the radius is "inf", "policy" is
+// the policy followed ("" for every label), and each entry is a state
+// alone, {"s": [...]}: the set R of the entries. It is valid when every
+// start state of the property is in R (the checker enumerates the start
+// states itself: depth-first over the variables' ranges, each conjunct of
+// the start condition tested once its variables are assigned), no state
+// of R is unsafe, and every successor of a state of R that is not a goal,
+// a deadlock or a state where the policy chooses nothing, under the
+// policy's choice (every applicable label without a policy), is in R and
+// within range. Then R holds every reachable state, so none is unsafe.
+//
+// The paths (spec and the PlaJA files) are relative to the certificate's
+// directory, so a certificate checks from any current directory and when
+// moved together with its model; cert_dir, the directory it was written
+// in, is the fallback when it was moved alone. (Certificates without
+// cert_dir record paths as given on the command line.) A file may be
+// gzip-compressed: Read recognises gzip's magic bytes.
 //
 // The certificate proves its claim for the model as loaded from spec with
 // exactly its defines: vigil cert check refuses -D values that differ from

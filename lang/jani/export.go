@@ -1,0 +1,352 @@
+package jani
+
+// Export writes a model of the IR as JANI (jani-version 1): one automaton
+// with one location, one edge per command, one destination per outcome
+// with its probability (the weights normalised exactly, as spec.md says),
+// bounded integer and Boolean variables, the constants (already folded
+// into the expressions, kept for the reader), the property's start
+// condition as restrict-initial, and the property as a reachability
+// query. A rules or table policy is inlined into the guards: an edge of
+// label a may fire only where the policy chooses a. The model is typed
+// "mdp": outcomes are probabilistic, and the choice among enabled edges
+// is non-deterministic.
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+
+	"vigil/symbolic"
+)
+
+// Export writes m with property prop (nil: none) and policy pol (nil:
+// every label) as a JANI model. Only rules and table policies can be
+// written as guards; Export refuses others.
+func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl) error {
+	x := &exporter{m: m}
+	var chosen []*symbolic.Cond // per label: where the policy chooses it
+	if pol != nil {
+		var err error
+		if chosen, err = x.policyGuards(pol); err != nil {
+			return err
+		}
+	}
+	root := obj{
+		"jani-version": 1,
+		"name":         m.Name,
+		"type":         "mdp",
+		"features":     []string{"derived-operators"},
+	}
+	var consts []any
+	for _, c := range m.Consts {
+		consts = append(consts, obj{"name": c.Name, "type": "int", "value": c.Value})
+	}
+	root["constants"] = list(consts)
+	var actions []any
+	for _, l := range m.Labels {
+		actions = append(actions, obj{"name": l.Name})
+	}
+	root["actions"] = list(actions)
+	start := prop != nil && prop.Start != nil
+	var vars []any
+	for _, v := range m.Vars {
+		d := obj{"name": v.Name}
+		if v.Bool {
+			d["type"] = "bool"
+		} else {
+			d["type"] = obj{"kind": "bounded", "base": "int", "lower-bound": v.Lo, "upper-bound": v.Hi}
+		}
+		if v.HasInit && !start {
+			if v.Bool {
+				d["initial-value"] = v.Init != 0
+			} else {
+				d["initial-value"] = v.Init
+			}
+		}
+		vars = append(vars, d)
+	}
+	root["variables"] = list(vars)
+	if start {
+		root["restrict-initial"] = obj{"exp": x.cond(prop.Start)}
+	}
+	var edges []any
+	for i := range m.Commands {
+		c := &m.Commands[i]
+		guard := c.Guard
+		if chosen != nil {
+			guard = symbolic.And(guard, chosen[c.Label])
+		}
+		probs, err := probabilities(c)
+		if err != nil {
+			return err
+		}
+		var dests []any
+		for oi, o := range c.Outcomes {
+			d := obj{"location": "l"}
+			switch {
+			case o.ProbNum != nil:
+				d["probability"] = obj{"exp": obj{"op": "/", "left": x.expr(o.ProbNum), "right": x.expr(o.ProbDen)}}
+			case len(c.Outcomes) > 1:
+				d["probability"] = obj{"exp": rat(probs[oi])}
+			}
+			var as []any
+			for _, a := range o.Assigns {
+				as = append(as, obj{"ref": m.Vars[a.Var].Name, "value": x.value(a)})
+			}
+			d["assignments"] = list(as)
+			dests = append(dests, d)
+		}
+		edges = append(edges, obj{
+			"location":     "l",
+			"action":       m.Labels[c.Label].Name,
+			"guard":        obj{"exp": x.cond(guard)},
+			"destinations": dests,
+		})
+	}
+	root["automata"] = []any{obj{
+		"name":              "main",
+		"locations":         []any{obj{"name": "l"}},
+		"initial-locations": []string{"l"},
+		"edges":             list(edges),
+	}}
+	root["system"] = obj{"elements": []any{obj{"automaton": "main"}}}
+	var props []any
+	if prop != nil {
+		props = append(props, x.property(prop))
+	}
+	root["properties"] = list(props)
+	b, err := json.MarshalIndent(root, "", "  ")
+	if err != nil {
+		return fmt.Errorf("jani: %v", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+type obj = map[string]any
+
+// list makes a nil slice marshal as [].
+func list(xs []any) []any {
+	if xs == nil {
+		return []any{}
+	}
+	return xs
+}
+
+type exporter struct{ m *symbolic.Model }
+
+// property writes prop as Storm reads a safety question: without a goal
+// Pmax of reaching the unsafe states (imported back as NAME with goal
+// unsafe and as NAME_avoid with unsafe unsafe); with one, Pmax of
+// reaching goal while avoiding unsafe, ¬unsafe U (goal ∧ ¬unsafe)
+// (imported back with the same unsafe and goal states).
+func (x *exporter) property(p *symbolic.Property) obj {
+	var path obj
+	if p.Goal == nil {
+		path = obj{"op": "F", "exp": x.cond(p.Unsafe)}
+	} else {
+		safe := symbolic.Not(p.Unsafe)
+		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(symbolic.And(p.Goal, symbolic.Not(p.Unsafe)))}
+	}
+	return obj{"name": p.Name, "expression": obj{
+		"op": "filter", "fun": "max", "states": obj{"op": "initial"},
+		"values": obj{"op": "Pmax", "exp": path},
+	}}
+}
+
+// policyGuards returns, per label, the condition under which pol chooses
+// it: rules, the first rule whose condition holds and whose label is
+// applicable; a table, the label of the state's last row, if applicable.
+func (x *exporter) policyGuards(pol *symbolic.PolicyDecl) ([]*symbolic.Cond, error) {
+	m := x.m
+	app := make([]*symbolic.Cond, len(m.Labels))
+	for i := range app {
+		app[i] = symbolic.False()
+	}
+	for i := range m.Commands {
+		c := &m.Commands[i]
+		app[c.Label] = symbolic.Or(app[c.Label], c.Guard)
+	}
+	chosen := make([]*symbolic.Cond, len(m.Labels))
+	for i := range chosen {
+		chosen[i] = symbolic.False()
+	}
+	switch pol.Kind {
+	case symbolic.KindRules:
+		earlier := symbolic.True() // no earlier rule fired
+		for _, r := range pol.Rules {
+			fires := symbolic.And(r.Cond, app[r.Label])
+			chosen[r.Label] = symbolic.Or(chosen[r.Label], symbolic.And(earlier, fires))
+			earlier = symbolic.And(earlier, symbolic.Not(fires))
+		}
+	case symbolic.KindTable:
+		if pol.Table == nil {
+			return nil, fmt.Errorf("jani: table policy %s has no table loaded", pol.Name)
+		}
+		last := map[string]int{} // state -> its last row
+		var order []string
+		for i, s := range pol.Table.Rows {
+			k := fmt.Sprint(s)
+			if _, ok := last[k]; !ok {
+				order = append(order, k)
+			}
+			last[k] = i
+		}
+		for _, k := range order {
+			i := last[k]
+			s, l := pol.Table.Rows[i], pol.Table.Labels[i]
+			var eqs []*symbolic.Cond
+			for v, val := range s {
+				eqs = append(eqs, symbolic.Compare(symbolic.V(symbolic.VarID(v)), symbolic.Eq, symbolic.Lit(val)))
+			}
+			chosen[l] = symbolic.Or(chosen[l], symbolic.And(eqs...))
+		}
+		for l := range chosen {
+			chosen[l] = symbolic.And(chosen[l], app[l])
+		}
+	default:
+		return nil, fmt.Errorf("jani: policy %s is a %s policy, which JANI guards cannot express (only rules and table policies are inlined); export the environment alone (no policy) and give the policy file to the tool that reads it", pol.Name, pol.Kind)
+	}
+	return chosen, nil
+}
+
+// probabilities returns the outcomes' probabilities as spec.md defines
+// them from the weights, exactly: equal shares without weights,
+// proportional with all, and with some the given ones as probabilities
+// and the rest shared equally.
+func probabilities(c *symbolic.Command) ([]*big.Rat, error) {
+	n := len(c.Outcomes)
+	sum, missing := new(big.Rat), 0
+	for _, o := range c.Outcomes {
+		if o.Weight.IsSet() {
+			sum.Add(sum, big.NewRat(int64(o.Weight.Num), int64(o.Weight.Den)))
+		} else {
+			missing++
+		}
+	}
+	ps := make([]*big.Rat, n)
+	for i, o := range c.Outcomes {
+		switch {
+		case missing == n:
+			ps[i] = big.NewRat(1, int64(n))
+		case missing == 0:
+			if sum.Sign() == 0 {
+				return nil, fmt.Errorf("jani: command at %s: its weights sum to 0", c.Pos)
+			}
+			ps[i] = new(big.Rat).Quo(big.NewRat(int64(o.Weight.Num), int64(o.Weight.Den)), sum)
+		case o.Weight.IsSet():
+			ps[i] = big.NewRat(int64(o.Weight.Num), int64(o.Weight.Den))
+		default:
+			rest := new(big.Rat).Sub(big.NewRat(1, 1), sum)
+			if rest.Sign() < 0 {
+				rest.SetInt64(0)
+			}
+			ps[i] = rest.Quo(rest, big.NewRat(int64(missing), 1))
+		}
+	}
+	return ps, nil
+}
+
+// rat writes a rational as a JANI expression: an integer, or num/den.
+func rat(r *big.Rat) any {
+	if r.IsInt() {
+		return r.Num()
+	}
+	return obj{"op": "/", "left": r.Num(), "right": r.Denom()}
+}
+
+var janiCmp = map[symbolic.CmpOp]string{symbolic.Eq: "=", symbolic.Ne: "≠", symbolic.Lt: "<", symbolic.Le: "≤", symbolic.Gt: ">", symbolic.Ge: "≥"}
+
+// value writes an assignment's right-hand side: a Boolean for a Boolean
+// variable, else an integer expression.
+func (x *exporter) value(a symbolic.Assign) any {
+	if !x.m.Vars[a.Var].Bool {
+		return x.expr(a.Value)
+	}
+	switch a.Value.Op {
+	case symbolic.OpBool:
+		return x.cond(a.Value.Cond)
+	case symbolic.OpConst:
+		return a.Value.K != 0
+	}
+	return obj{"op": "=", "left": x.expr(a.Value), "right": 1}
+}
+
+// expr writes an integer expression; a Boolean variable reads as 0 or 1.
+func (x *exporter) expr(e *symbolic.Expr) any {
+	bin := func(op string) any {
+		out := x.expr(e.Args[0])
+		for _, a := range e.Args[1:] {
+			out = obj{"op": op, "left": out, "right": x.expr(a)}
+		}
+		return out
+	}
+	switch e.Op {
+	case symbolic.OpConst:
+		return e.K
+	case symbolic.OpVar:
+		v := &x.m.Vars[e.Var]
+		if v.Bool {
+			return obj{"op": "ite", "if": v.Name, "then": 1, "else": 0}
+		}
+		return v.Name
+	case symbolic.OpAdd:
+		return bin("+")
+	case symbolic.OpSub:
+		return bin("-")
+	case symbolic.OpProd:
+		return bin("*")
+	case symbolic.OpMin:
+		return bin("min")
+	case symbolic.OpMax:
+		return bin("max")
+	case symbolic.OpNeg:
+		return obj{"op": "-", "left": 0, "right": x.expr(e.Args[0])}
+	case symbolic.OpMul:
+		return obj{"op": "*", "left": e.K, "right": x.expr(e.Args[0])}
+	case symbolic.OpDiv:
+		return obj{"op": "floor", "exp": obj{"op": "/", "left": x.expr(e.Args[0]), "right": e.K}}
+	case symbolic.OpAbs:
+		return obj{"op": "abs", "exp": x.expr(e.Args[0])}
+	case symbolic.OpIte:
+		return obj{"op": "ite", "if": x.cond(e.Cond), "then": x.expr(e.Args[0]), "else": x.expr(e.Args[1])}
+	case symbolic.OpBool:
+		return obj{"op": "ite", "if": x.cond(e.Cond), "then": 1, "else": 0}
+	}
+	panic(fmt.Sprintf("jani: export: unknown expression op %v", e.Op))
+}
+
+// cond writes a condition.
+func (x *exporter) cond(c *symbolic.Cond) any {
+	bin := func(op string) any {
+		out := x.cond(c.Args[0])
+		for _, a := range c.Args[1:] {
+			out = obj{"op": op, "left": out, "right": x.cond(a)}
+		}
+		return out
+	}
+	switch c.Op {
+	case symbolic.CTrue:
+		return true
+	case symbolic.CFalse:
+		return false
+	case symbolic.CVar:
+		v := &x.m.Vars[c.Var]
+		if v.Bool {
+			return v.Name
+		}
+		return obj{"op": "≠", "left": v.Name, "right": 0}
+	case symbolic.CCmp:
+		return obj{"op": janiCmp[c.Cmp], "left": x.expr(c.L), "right": x.expr(c.R)}
+	case symbolic.CNot:
+		return obj{"op": "¬", "exp": x.cond(c.Args[0])}
+	case symbolic.CAnd:
+		return bin("∧")
+	case symbolic.COr:
+		return bin("∨")
+	case symbolic.CImplies:
+		return obj{"op": "⇒", "left": x.cond(c.Args[0]), "right": x.cond(c.Args[1])}
+	}
+	panic(fmt.Sprintf("jani: export: unknown condition op %v", c.Op))
+}
