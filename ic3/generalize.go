@@ -58,15 +58,19 @@ func (r *run) widenBounds(b box, try func(c box) (box, error)) (box, error) {
 		if i < 0 {
 			continue
 		}
-		v := &r.m.Vars[l.Var]
-		if r.widenWideOnly && v.Hi-v.Lo+1 < wideRange {
+		lo, hi := r.m.Vars[l.Var].Lo, r.m.Vars[l.Var].Hi
+		if l.Form != nil {
+			lo, hi = l.Form.Range(r.m)
+		}
+		if r.widenWideOnly && hi-lo+1 < wideRange {
 			continue
 		}
-		// bad: the widest value known to fail (the variable's limit,
-		// since dropping failed), good: the current value that works.
-		limit := v.Lo
+		// bad: the widest value known to fail (the variable's or form's
+		// limit, since dropping failed), good: the current value that
+		// works.
+		limit := lo
 		if l.Upper {
-			limit = v.Hi
+			limit = hi
 		}
 		good, bad := l.K, limit
 		for step := 0; step < 6; step++ {
@@ -89,7 +93,7 @@ func (r *run) widenBounds(b box, try func(c box) (box, error)) (box, error) {
 			}
 			good = mid
 			b = nb
-			if i = slices.IndexFunc(b, func(k smt.Lit) bool { return k.Var == l.Var && k.Upper == l.Upper }); i < 0 {
+			if i = slices.IndexFunc(b, func(k smt.Lit) bool { return k.Var == l.Var && k.Form == l.Form && k.Upper == l.Upper }); i < 0 {
 				break // a core dropped the bound altogether
 			}
 		}

@@ -82,6 +82,8 @@ func runVerify(e *env, args []string) int {
 	widen := &enumFlag{what: "widening", values: []string{"auto", "on", "off"}, val: "auto"}
 	certCache := fs.Bool("cert-cache", true, "polic3: cache the certifier's answers per (box, label), reused on sub- and super-boxes; false to measure what the cache saves")
 	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies; for learned ones on variables of 256 values or more), on, off")
+	lemmas := &enumFlag{what: "lemma language", values: []string{"linear", "box"}, val: "linear"}
+	fs.Var(lemmas, "lemmas", "ic3: the lemma language: linear (boxes plus linear atoms over several variables drawn from the model's comparisons, for symbolic policies) or box (bounds only); learned policies always use boxes")
 	bf := addBDDFlags(fs)
 	certFile := fs.String("cert", "", "ic3: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
@@ -122,7 +124,7 @@ func runVerify(e *env, args []string) int {
 	if engine.val == "auto" && (max == 0 || max > autoStates) {
 		max = autoStates
 	}
-	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, widen: widen.val, noCertCache: !*certCache, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
+	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, widen: widen.val, boxOnly: lemmas.val == "box", noCertCache: !*certCache, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
 	if engine.val == "bdd" {
 		return verifyBDD(e, ctx, prog, file, lm, bf, *jsonOut, *record)
 	}
