@@ -63,6 +63,11 @@ type Options struct {
 	// declaration passed to Check then only names it). Check instantiates
 	// nn and trees declarations itself when Learned is nil.
 	Learned Learned
+	// CTG switches on counterexamples to generalization in literal
+	// dropping (generalize.go). Off by default: on oneway_line (L=300,
+	// slow) they shrink the invariant from 132 to 77 boxes but double the
+	// SMT calls and the time (ic3/FIGURES.md).
+	CTG bool
 	// NoRelational keeps lemmas to boxes: no linear atoms over several
 	// variables (relational.go). Learned policies always use boxes.
 	NoRelational bool
@@ -89,12 +94,14 @@ type Stats struct {
 	// RelLemmas counts learned clauses with a linear atom over several
 	// variables; Axes is the number of the model's axes they draw on.
 	RelLemmas, Axes int
-	Rebuilds        int // solver rebuilds
-	Invariant       int // boxes of the invariant (safe)
-	SMTTime         time.Duration
-	GenTime         time.Duration
-	PropTime        time.Duration
-	Elapsed         time.Duration
+	// CTGs counts clauses learned for counterexamples to generalization.
+	CTGs      int
+	Rebuilds  int // solver rebuilds
+	Invariant int // boxes of the invariant (safe)
+	SMTTime   time.Duration
+	GenTime   time.Duration
+	PropTime  time.Duration
+	Elapsed   time.Duration
 	// PolIC3: certifier calls, cache hits, undecided calls and their time.
 	CertCalls, CertHits, CertUnknown int
 	CertTime                         time.Duration
@@ -264,6 +271,8 @@ type run struct {
 	// relFails count its outcomes, to stop trying where it never works.
 	axes              []*axis
 	relWins, relFails int
+	inCTG             bool // generalizing a CTG: no nested CTGs
+	ctgBudget         int  // CTG attempts left for the clause being generalized
 	pushWitness       map[string]symbolic.State
 	widen             bool // bound widening in generalization
 	// Propagation skips a clause whose push failed while its frame has

@@ -84,6 +84,7 @@ func runVerify(e *env, args []string) int {
 	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies; for learned ones on variables of 256 values or more), on, off")
 	lemmas := &enumFlag{what: "lemma language", values: []string{"linear", "box"}, val: "linear"}
 	fs.Var(lemmas, "lemmas", "ic3: the lemma language: linear (boxes plus linear atoms over several variables drawn from the model's comparisons, for symbolic policies) or box (bounds only); learned policies always use boxes")
+	ctg := fs.Bool("ctg", false, "ic3: counterexamples to generalization: when dropping a literal fails because of a state that a clause could exclude, learn that clause and retry (up to 3 per learned clause; smaller invariants, more SMT calls)")
 	bf := addBDDFlags(fs)
 	certFile := fs.String("cert", "", "ic3: write the inductive invariant as an SMT-LIB2 certificate to this file (check it with z3 FILE or vigil cert check FILE)")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
@@ -124,7 +125,7 @@ func runVerify(e *env, args []string) int {
 	if engine.val == "auto" && (max == 0 || max > autoStates) {
 		max = autoStates
 	}
-	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, widen: widen.val, boxOnly: lemmas.val == "box", noCertCache: !*certCache, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
+	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, widen: widen.val, boxOnly: lemmas.val == "box", ctg: *ctg, noCertCache: !*certCache, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
 	if engine.val == "bdd" {
 		return verifyBDD(e, ctx, prog, file, lm, bf, *jsonOut, *record)
 	}

@@ -30,6 +30,7 @@ type ic3Figures struct {
 	GenPerClause   float64 `json:"generalization_smt_calls_per_clause"`
 	Lemmas         string  `json:"lemmas"`                    // linear or box
 	RelLemmas      int     `json:"relational_lemmas"`         // learned clauses with a linear atom over several variables
+	CTGs           int     `json:"ctg_clauses"`               // clauses learned for counterexamples to generalization
 	Axes           int     `json:"relational_axes,omitempty"` // the model's axes (forms and variables) they draw on
 	Rebuilds       int     `json:"solver_rebuilds"`
 	SMTSeconds     float64 `json:"smt_seconds"`
@@ -58,7 +59,7 @@ func figures(s ic3.Stats, generalize bool, order string, boxOnly bool) *ic3Figur
 	}
 	return &ic3Figures{
 		Generalize: generalize, Order: order, GenSMTCalls: s.GenSMTCalls, GenPerClause: per,
-		Lemmas: lemmas, RelLemmas: s.RelLemmas, Axes: s.Axes,
+		Lemmas: lemmas, RelLemmas: s.RelLemmas, Axes: s.Axes, CTGs: s.CTGs,
 		Frames: s.Frames, Clauses: s.Clauses, InvariantBoxes: s.Invariant, Obligations: s.Obligations,
 		Learned: s.Blocked, Pushed: s.Pushed, SMTCalls: s.SMTCalls, Rebuilds: s.Rebuilds,
 		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
@@ -77,6 +78,7 @@ type ic3Run struct {
 	order      string
 	widen      string
 	boxOnly    bool // --lemmas box
+	ctg        bool // --ctg
 	// noCertCache: --cert-cache=false.
 	noCertCache bool
 	cert        string
@@ -95,7 +97,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 	if !r.generalize {
 		engine += "-nog"
 	}
-	opts := ic3.Options{Generalize: r.generalize, Order: ic3.Order(r.order), NoRelational: r.boxOnly}
+	opts := ic3.Options{Generalize: r.generalize, Order: ic3.Order(r.order), NoRelational: r.boxOnly, CTG: r.ctg}
 	opts.NoCertCache = r.noCertCache
 	if r.widen != "auto" {
 		opts.Widen = r.widen
@@ -187,8 +189,9 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		}
 		fmt.Fprintf(w, "engine %s: %d frames, %d clauses, %d obligations, %d SMT calls, %.3fs (smt %.3fs, generalization %.3fs, propagation %.3fs)\n",
 			engine, s.Frames, s.Clauses, s.Obligations, s.SMTCalls, s.Elapsed.Seconds(), s.SMTTime.Seconds(), s.GenTime.Seconds(), s.PropTime.Seconds())
-		if s.Axes > 0 {
-			fmt.Fprintf(w, "lemmas: %d of %d learned clauses relational (linear atoms over %d axes of the model); generalization made %d SMT calls\n", s.RelLemmas, s.Blocked, s.Axes, s.GenSMTCalls)
+		if s.Blocked > 0 && r.generalize && !ic3.IsLearned(decl) {
+			fmt.Fprintf(w, "lemmas: %d learned, %d relational (linear atoms over %d axes of the model), %d for counterexamples to generalization; generalization made %d SMT calls (%.1f per clause)\n",
+				s.Blocked, s.RelLemmas, s.Axes, s.CTGs, s.GenSMTCalls, float64(s.GenSMTCalls)/float64(s.Blocked))
 		}
 		if s.CertCalls+s.CertHits > 0 {
 			fmt.Fprintf(w, "certification: %d calls (%d undecided), %d cache hits, %.3fs; %d policy facts", s.CertCalls, s.CertUnknown, s.CertHits, s.CertTime.Seconds(), len(res.Facts))
