@@ -327,7 +327,7 @@ func (c *Cert) parseInv(l list, name string) error {
 		v, _ := tl.items[2].(atom)
 		i, known := idx[v.s]
 		if !known {
-			return symbolic.Term{}, bad(tl.line, "term on %s, which is not a parameter", show(tl.items[2]))
+			return symbolic.Term{}, bad(tl.line, "bound on %+q, which is not a parameter", v.s)
 		}
 		return symbolic.Term{Coef: k, Var: symbolic.VarID(i)}, nil
 	}
