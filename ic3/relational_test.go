@@ -3,6 +3,7 @@ package ic3_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"vigil/ic3/cert"
 	"vigil/lang"
 	"vigil/smt"
+	"vigil/smt/smtlib"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -173,4 +175,34 @@ func TestRelationalMutants(t *testing.T) {
 		t.Error("no mutant was rejected")
 	}
 	t.Logf("%d mutants rejected", rejected)
+}
+
+// TestScalingExport: the CHC export of every scaling instance parses in
+// the z3 binary (Spacer may take longer than the second it gets here,
+// but it must never answer with a parse error).
+func TestScalingExport(t *testing.T) {
+	if _, err := smtlib.Z3Path(); err != nil {
+		t.Skipf("no z3 binary: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "bench", "ic3scaling", "*.spec"))
+	dir := t.TempDir()
+	for _, file := range files {
+		for _, n := range []string{"1000", "1000000000"} {
+			m, prop, pd := loadFamily(t, file, n)
+			path := filepath.Join(dir, filepath.Base(file)+n+".smt2")
+			var buf bytes.Buffer
+			if err := smtlib.WriteCHC(&buf, smtlib.Question{Model: m, Property: prop, Policy: pd}); err != nil {
+				t.Fatalf("%s N=%s: %v", file, n, err)
+			}
+			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			out, err := smtlib.RunZ3(ctx, path)
+			cancel()
+			if strings.Contains(out, "(error") || (err != nil && ctx.Err() == nil) {
+				t.Errorf("%s N=%s: z3 on the CHC export: %v\n%s", file, n, err, out)
+			}
+		}
+	}
 }
