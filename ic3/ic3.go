@@ -271,6 +271,7 @@ type run struct {
 	// relFails count its outcomes, to stop trying where it never works.
 	axes              []*axis
 	relWins, relFails int
+	relSkips          int
 	inCTG             bool // generalizing a CTG: no nested CTGs
 	ctgBudget         int  // CTG attempts left for the clause being generalized
 	pushWitness       map[string]symbolic.State

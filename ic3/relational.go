@@ -17,8 +17,9 @@ package ic3
 //
 // generalizeRel tries that cell as the blocked region: when the query
 // finds a transition out of the cell into the frame, the cell's literals
-// that the successor violates are widened to the next threshold (or
-// dropped), a few times, as long as the cell stays disjoint from the bad
+// that the successor violates are widened to the nearest threshold that
+// holds there (or to the successor's value, or dropped when that bounds
+// nothing), a few times, as long as the cell stays disjoint from the bad
 // region; an unsat answer gives a core, then the usual bound widening.
 // When the cell does not qualify, generalize falls back to boxes. The
 // lemma is then a conjunction of bounds and linear atoms Form <= K, which
@@ -216,17 +217,89 @@ func (r *run) widenLit(l smt.Lit) (smt.Lit, bool) {
 	return l, false
 }
 
+// widenTo widens l, which the successor to violates, to the nearest
+// threshold of its axis that to satisfies; false when there is none or
+// the literal then bounds nothing.
+func (r *run) widenTo(l smt.Lit, to symbolic.State) (smt.Lit, bool) {
+	w := l
+	for !w.Holds(to) {
+		n, ok := r.widenLit(w)
+		if !ok {
+			return l, false
+		}
+		w = n
+	}
+	return r.trivial(w)
+}
+
+// trivial returns l and whether it bounds anything over its axis's range.
+func (r *run) trivial(w smt.Lit) (smt.Lit, bool) {
+	lo, hi := r.m.Vars[w.Var].Lo, r.m.Vars[w.Var].Hi
+	if w.Form != nil {
+		lo, hi = w.Form.Range(r.m)
+	}
+	if w.Upper && w.K >= hi || !w.Upper && w.K <= lo {
+		return w, false
+	}
+	return w, true
+}
+
+// escape widens l, which the successor to violates, to the nearest
+// threshold of its axis that to satisfies, or else to to's own value; it
+// returns false when the literal then bounds nothing (its axis's range
+// lies within it) and is best dropped.
+func (r *run) escape(l smt.Lit, to symbolic.State) (smt.Lit, bool) {
+	w := l
+	for !w.Holds(to) {
+		n, ok := r.widenLit(w)
+		if !ok {
+			w.K = w.Value(to)
+			break
+		}
+		w = n
+	}
+	return r.trivial(w)
+}
+
+// relEvery: where cells mostly fail, one generalization in relEvery
+// tries one.
+const relEvery = 8
+
 // relTries is how many times generalizeRel widens a cell's escaping
 // literals before it gives up.
-const relTries = 4
+const relTries = 6
 
 // generalizeRel tries the abstract cube of s as the blocked region
 // against F_j. It returns nil when that fails (the caller falls back to
 // boxes); errors are the solver's.
 func (r *run) generalizeRel(s symbolic.State, j int) (box, error) {
-	if len(r.axes) == 0 || r.relFails > 4*r.relWins+8 {
+	if len(r.axes) == 0 {
 		return nil, nil
 	}
+	if r.relFails > 4*r.relWins+8 {
+		// Mostly failing: try only every relEvery-th time (a cell that
+		// fails early may qualify once the frames hold more clauses).
+		if r.relSkips++; r.relSkips%relEvery != 0 {
+			return nil, nil
+		}
+	}
+	for _, keep := range []bool{false, true} {
+		b, err := r.cellTry(s, j, keep)
+		if err != nil || b != nil {
+			return b, err
+		}
+	}
+	r.relFails++
+	return nil, nil
+}
+
+// cellTry is one attempt of generalizeRel. A literal the successor
+// violates moves to the nearest further threshold; without one it is
+// dropped (keep false: y <= x needs no upper bound on x - y), unless the
+// cell would then meet the bad region, or (keep true) it moves to the
+// successor's value (pos + 4*speed <= L - 2 becomes pos + 4*speed <= L + 3
+// on oneway_line).
+func (r *run) cellTry(s symbolic.State, j int, keep bool) (box, error) {
 	r.genLevel = j
 	pt := point(r.m, s)
 	c := r.cell(s)
@@ -265,28 +338,42 @@ func (r *run) generalizeRel(s symbolic.State, j int) (box, error) {
 		if try == relTries {
 			break
 		}
-		// The successor left c through some of its literals: widen them.
 		_, to, _, _, err := r.sv.st.Witness()
 		if err != nil {
 			return nil, err
 		}
-		var nc box
+		// The successor left c through some of its literals: widen them.
+		var nc, kept box
 		changed := false
 		for _, l := range c {
 			if l.Holds(to) {
 				nc = append(nc, l)
+				kept = append(kept, l)
 				continue
 			}
 			changed = true
-			if w, ok := r.widenLit(l); ok && w.Holds(s) {
+			if w, ok := r.widenTo(l, to); ok {
 				nc = append(nc, w)
+				kept = append(kept, w)
+			} else if w, ok := r.escape(l, to); ok {
+				kept = append(kept, w)
 			}
 		}
 		if !changed {
 			break
 		}
+		if keep {
+			nc = kept
+		} else if len(kept) > len(nc) {
+			hit, _, err := r.meetsBad(nc.sorted())
+			if err != nil {
+				return nil, err
+			}
+			if hit {
+				nc = kept
+			}
+		}
 		c = nc.sorted()
 	}
-	r.relFails++
 	return nil, nil
 }
