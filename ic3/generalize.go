@@ -76,6 +76,29 @@ func (r *run) widenBounds(b box, try func(c box) (box, error)) (box, error) {
 			limit = hi
 		}
 		good, bad := l.K, limit
+		// The model's thresholds beyond the bound first, nearest first
+		// (relational.go's axes): level <= N - 10 in one step where
+		// the binary search ends a few values short of it.
+		for _, k := range r.cutsBeyond(l) {
+			c := append(box{}, b...)
+			c[i].K = k
+			nb, err := try(c)
+			if err != nil {
+				return nil, err
+			}
+			if nb == nil {
+				bad = k
+				break
+			}
+			good = k
+			b = nb
+			if i = slices.IndexFunc(b, func(k smt.Lit) bool { return k.Var == l.Var && k.Form == l.Form && k.Upper == l.Upper }); i < 0 {
+				break
+			}
+		}
+		if i < 0 {
+			continue // a core dropped the bound altogether
+		}
 		for step := 0; step < 6; step++ {
 			mid := bad + (good-bad)/2
 			if l.Upper {

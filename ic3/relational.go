@@ -217,6 +217,33 @@ func (r *run) widenLit(l smt.Lit) (smt.Lit, bool) {
 	return l, false
 }
 
+// cutsBeyond returns the bounds the thresholds of l's axis offer beyond
+// l, nearest first: for an upper bound a <= K the thresholds T > K, for
+// a lower bound a >= K the values T+1 < K.
+func (r *run) cutsBeyond(l smt.Lit) []int {
+	for _, a := range r.axes {
+		if a.form != l.Form || (a.form == nil && a.v != l.Var) {
+			continue
+		}
+		var ks []int
+		if l.Upper {
+			for _, t := range a.cuts {
+				if t > l.K {
+					ks = append(ks, t)
+				}
+			}
+			return ks
+		}
+		for i := len(a.cuts) - 1; i >= 0; i-- {
+			if t := a.cuts[i] + 1; t < l.K {
+				ks = append(ks, t)
+			}
+		}
+		return ks
+	}
+	return nil
+}
+
 // widenTo widens l, which the successor to violates, to the nearest
 // threshold of its axis that to satisfies; false when there is none or
 // the literal then bounds nothing.
