@@ -58,7 +58,10 @@
 // conditions) give axes and thresholds, and the region first tried for a
 // blocked state is its cell in that grid, widened to further thresholds
 // where the query's successor leaves it. So y <= x is one clause
-// x - y >= 0 instead of a box per value. When the cell does not qualify,
+// x - y >= 0 instead of a box per value. Bound widening tries the
+// thresholds beyond a bound before its binary search, so that
+// level <= N - 10 is found at once rather than approached a frame at a
+// time. When the cell does not qualify,
 // generalization falls back to boxes as above (Options.NoRelational
 // keeps to boxes). Learned policies keep boxes: APFT certifies over boxes.
 // Options.CTG adds counterexamples to generalization (Hassan, Bradley and
