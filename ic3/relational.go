@@ -156,6 +156,14 @@ func modelAxes(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.Poli
 		return nil
 	}
 	for _, a := range order {
+		// Only thresholds inside the axis's range cut anything; the rest
+		// are dropped, which also keeps T+1 and the widening's midpoints
+		// clear of overflow.
+		lo, hi := m.Vars[a.v].Lo, m.Vars[a.v].Hi
+		if a.form != nil {
+			lo, hi = a.form.Range(m)
+		}
+		a.cuts = slices.DeleteFunc(a.cuts, func(t int) bool { return t < lo || t >= hi })
 		slices.Sort(a.cuts)
 		a.cuts = slices.Compact(a.cuts)
 	}
