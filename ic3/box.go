@@ -2,19 +2,29 @@ package ic3
 
 import (
 	"slices"
+	"strings"
 
 	"vigil/smt"
 	"vigil/symbolic"
 )
 
-// box is a cube of bound literals, sorted by (variable, lower before
-// upper), at most one literal per variable and side. The clause ¬box
-// excludes its states.
+// box is a cube of bound literals and linear atoms (relational.go),
+// sorted by (variable, form, lower before upper), at most one literal per
+// variable or form and side. The clause ¬box excludes its states.
 type box []smt.Lit
 
 func litLess(a, b smt.Lit) int {
 	if a.Var != b.Var {
 		return int(a.Var) - int(b.Var)
+	}
+	if a.Form != b.Form {
+		switch {
+		case a.Form == nil:
+			return -1
+		case b.Form == nil:
+			return 1
+		}
+		return strings.Compare(a.Form.Key(), b.Form.Key())
 	}
 	switch {
 	case a.Upper == b.Upper:
@@ -55,7 +65,7 @@ func (b box) within(c box) bool {
 	for _, l := range c {
 		ok := false
 		for _, k := range b {
-			if k.Var == l.Var && k.Upper == l.Upper && (l.Upper && k.K <= l.K || !l.Upper && k.K >= l.K) {
+			if k.Var == l.Var && k.Form == l.Form && k.Upper == l.Upper && (l.Upper && k.K <= l.K || !l.Upper && k.K >= l.K) {
 				ok = true
 				break
 			}

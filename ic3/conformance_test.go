@@ -102,6 +102,19 @@ func checkZ3(t *testing.T, certs []string) {
 	}
 }
 
+// TestConformanceCTG: generalization with counterexamples to
+// generalization, and with boxes only, on other models.
+func TestConformanceCTG(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 100
+	}
+	var certs []string
+	conformance.Verify(t, verifier(ic3.Options{Generalize: true, CTG: true}, &certs), conformance.Options{Models: n, FirstSeed: 9000, NoPolicy: true})
+	conformance.Verify(t, verifier(ic3.Options{Generalize: true, NoRelational: true}, &certs), conformance.Options{Models: n, FirstSeed: 12000, NoPolicy: true})
+	checkZ3(t, certs)
+}
+
 func TestConformanceNoGeneralization(t *testing.T) {
 	conformance.Verify(t, verifier(ic3.Options{}, nil), conformance.Options{Models: 300, FirstSeed: 5000, NoPolicy: true})
 }

@@ -11,8 +11,9 @@
 // The frames follow paper 004, not the textbook: F_0 is the bad region and
 // F_n over-approximates the states that reach it within n steps, so
 // F_0 ⊆ F_1 ⊆ ... ⊆ F_N. A frame F_n (n ≥ 1) is a set of clauses ¬r where
-// r is a box (a cube of bound literals lo ≤ x ≤ hi) disjoint from the bad
-// region. Obligations are concrete states found forward from a start
+// r is a box (a cube of bound literals lo ≤ x ≤ hi, and for symbolic
+// policies linear atoms sum c_i x_i ≤ k: see Relational lemmas) disjoint
+// from the bad region. Obligations are concrete states found forward from a start
 // state: the successor of (s, n) is a state of F_{n-1} reached in one step
 // from s, which is what lets PolIC3 evaluate a learned policy on concrete
 // states. When F_k = F_{k+1}, the union of the boxes of F_{k+1} is closed
@@ -48,6 +49,23 @@
 // bad region gets literals of the original box back. Options.Generalize
 // false is paper 004's variant without generalization (-nog): the clause
 // blocks exactly the obligation's state.
+//
+// # Relational lemmas
+//
+// For symbolic policies (and models without one) a blocked region may
+// also bound linear forms over several variables (relational.go): the
+// model's linear comparisons (guards, rules policy, start and unsafe
+// conditions) give axes and thresholds, and the region first tried for a
+// blocked state is its cell in that grid, widened to further thresholds
+// where the query's successor leaves it. So y <= x is one clause
+// x - y >= 0 instead of a box per value. Bound widening tries the
+// thresholds beyond a bound before its binary search, so that
+// level <= N - 10 is found at once rather than approached a frame at a
+// time. When the cell does not qualify,
+// generalization falls back to boxes as above (Options.NoRelational
+// keeps to boxes). Learned policies keep boxes: APFT certifies over boxes.
+// Options.CTG adds counterexamples to generalization (Hassan, Bradley and
+// Somenzi 2013) to literal dropping.
 //
 // Obligations sit in a priority queue by level (then by depth); a blocked
 // obligation is re-queued one level up, so that counterexamples longer than

@@ -20,6 +20,9 @@ import (
 func (r *run) generalize(s symbolic.State, core box, j int) (box, error) {
 	pt := point(r.m, s)
 	r.genLevel = j
+	if !r.inCTG {
+		r.ctgBudget = maxCTGs
+	}
 	b, err := r.repair(core, pt)
 	if b == nil || err != nil {
 		return nil, err
@@ -31,7 +34,7 @@ func (r *run) generalize(s symbolic.State, core box, j int) (box, error) {
 			continue // dropped with an earlier core
 		}
 		c := b.without(i)
-		nb, err := r.try(c)
+		nb, err := r.tryCTG(c)
 		if err != nil {
 			return nil, err
 		}
@@ -58,17 +61,44 @@ func (r *run) widenBounds(b box, try func(c box) (box, error)) (box, error) {
 		if i < 0 {
 			continue
 		}
-		v := &r.m.Vars[l.Var]
-		if r.widenWideOnly && v.Hi-v.Lo+1 < wideRange {
+		lo, hi := r.m.Vars[l.Var].Lo, r.m.Vars[l.Var].Hi
+		if l.Form != nil {
+			lo, hi = l.Form.Range(r.m)
+		}
+		if r.widenWideOnly && hi-lo+1 < wideRange {
 			continue
 		}
-		// bad: the widest value known to fail (the variable's limit,
-		// since dropping failed), good: the current value that works.
-		limit := v.Lo
+		// bad: the widest value known to fail (the variable's or form's
+		// limit, since dropping failed), good: the current value that
+		// works.
+		limit := lo
 		if l.Upper {
-			limit = v.Hi
+			limit = hi
 		}
 		good, bad := l.K, limit
+		// The model's thresholds beyond the bound first, nearest first
+		// (relational.go's axes): level <= N - 10 in one step where
+		// the binary search ends a few values short of it.
+		for _, k := range r.cutsBeyond(l) {
+			c := append(box{}, b...)
+			c[i].K = k
+			nb, err := try(c)
+			if err != nil {
+				return nil, err
+			}
+			if nb == nil {
+				bad = k
+				break
+			}
+			good = k
+			b = nb
+			if i = slices.IndexFunc(b, func(k smt.Lit) bool { return k.Var == l.Var && k.Form == l.Form && k.Upper == l.Upper }); i < 0 {
+				break
+			}
+		}
+		if i < 0 {
+			continue // a core dropped the bound altogether
+		}
 		for step := 0; step < 6; step++ {
 			mid := bad + (good-bad)/2
 			if l.Upper {
@@ -89,7 +119,7 @@ func (r *run) widenBounds(b box, try func(c box) (box, error)) (box, error) {
 			}
 			good = mid
 			b = nb
-			if i = slices.IndexFunc(b, func(k smt.Lit) bool { return k.Var == l.Var && k.Upper == l.Upper }); i < 0 {
+			if i = slices.IndexFunc(b, func(k smt.Lit) bool { return k.Var == l.Var && k.Form == l.Form && k.Upper == l.Upper }); i < 0 {
 				break // a core dropped the bound altogether
 			}
 		}
@@ -174,4 +204,87 @@ func (r *run) order(b box) []smt.Lit {
 		})
 	}
 	return ls
+}
+
+// maxCTGs bounds the counterexamples to generalization blocked per
+// literal-dropping attempt (Hassan, Bradley and Somenzi 2013 use 3).
+const maxCTGs = 3
+
+// tryCTG is try with counterexamples to generalization: when c fails
+// only because one of its states steps to a state u of F_j outside c,
+// and u is no bad state and has no transition into F_{j-1} (so u is
+// in F_j only for want of a clause), the box of u is generalized (without
+// CTGs: depth 1) and learned at level j, as high as it holds, and c is
+// tried again. Each learned clause satisfies Assertion 4 on its own, so
+// this only strengthens the frames.
+func (r *run) tryCTG(c box) (box, error) {
+	j := r.genLevel
+	if !r.opts.CTG || r.inCTG || j < 1 {
+		return r.try(c)
+	}
+	c = c.sorted()
+	hit, _, err := r.meetsBad(c)
+	if err != nil || hit {
+		return nil, err
+	}
+	for ctgs := 0; ; ctgs++ {
+		res, core, err := r.query(c, j)
+		if err != nil {
+			return nil, err
+		}
+		switch res {
+		case smt.Unsat:
+			return r.repair(core, c)
+		case smt.Unknown:
+			return nil, nil
+		}
+		if ctgs == maxCTGs || r.ctgBudget <= 0 {
+			return nil, nil
+		}
+		r.ctgBudget--
+		_, u, _, _, err := r.sv.st.Witness()
+		if err != nil {
+			return nil, err
+		}
+		ok, err := r.blockCTG(u, j)
+		if err != nil || !ok {
+			return nil, err
+		}
+	}
+}
+
+// blockCTG tries to learn a clause that removes u from F_j: it reports
+// whether it did.
+func (r *run) blockCTG(u symbolic.State, j int) (bool, error) {
+	if r.prop.Unsafe.Holds(u) || r.blockedAt(u, j) {
+		return false, nil
+	}
+	pu := point(r.m, u)
+	if hit, _, err := r.meetsBad(pu); err != nil || hit {
+		return false, err
+	}
+	res, core, err := r.query(pu, j-1)
+	if err != nil || res != smt.Unsat {
+		return false, err
+	}
+	r.inCTG = true
+	saved := r.genLevel
+	b, err := r.generalize(u, core, j-1)
+	r.genLevel, r.inCTG = saved, false
+	if err != nil || b == nil {
+		return false, err
+	}
+	level := j
+	for level < r.N {
+		ok, err := r.blocks(b, level, true)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			break
+		}
+		level++
+	}
+	r.stats.CTGs++
+	return true, r.learn(b, level)
 }

@@ -63,6 +63,14 @@ type Options struct {
 	// declaration passed to Check then only names it). Check instantiates
 	// nn and trees declarations itself when Learned is nil.
 	Learned Learned
+	// CTG switches on counterexamples to generalization in literal
+	// dropping (generalize.go). Off by default: on oneway_line (L=300,
+	// slow) they shrink the invariant from 132 to 77 boxes but double the
+	// SMT calls and the time (ic3/FIGURES.md).
+	CTG bool
+	// NoRelational keeps lemmas to boxes: no linear atoms over several
+	// variables (relational.go). Learned policies always use boxes.
+	NoRelational bool
 	// NoCertCache switches off the cache of certification results (a
 	// proved exclusion holds on every sub-box, a failed one on every
 	// super-box): every APFT certification calls the certifier. For
@@ -80,12 +88,20 @@ type Stats struct {
 	Pushed      int // clause moves during propagation
 	PushSkips   int // pushes not retried: the frame had not changed
 	SMTCalls    int
-	Rebuilds    int // solver rebuilds
-	Invariant   int // boxes of the invariant (safe)
-	SMTTime     time.Duration
-	GenTime     time.Duration
-	PropTime    time.Duration
-	Elapsed     time.Duration
+	// GenSMTCalls are the SMT calls made by generalization (per learned
+	// clause: GenSMTCalls / Blocked).
+	GenSMTCalls int
+	// RelLemmas counts learned clauses with a linear atom over several
+	// variables; Axes is the number of the model's axes they draw on.
+	RelLemmas, Axes int
+	// CTGs counts clauses learned for counterexamples to generalization.
+	CTGs      int
+	Rebuilds  int // solver rebuilds
+	Invariant int // boxes of the invariant (safe)
+	SMTTime   time.Duration
+	GenTime   time.Duration
+	PropTime  time.Duration
+	Elapsed   time.Duration
 	// PolIC3: certifier calls, cache hits, undecided calls and their time.
 	CertCalls, CertHits, CertUnknown int
 	CertTime                         time.Duration
@@ -251,8 +267,15 @@ type run struct {
 	// queried box where the policy takes the transition the solver found),
 	// and per failed push the state that made it fail.
 	lastWitness symbolic.State
-	pushWitness map[string]symbolic.State
-	widen       bool // bound widening in generalization
+	// axes of relational generalization (nil: boxes only); relWins and
+	// relFails count its outcomes, to stop trying where it never works.
+	axes              []*axis
+	relWins, relFails int
+	relSkips          int
+	inCTG             bool // generalizing a CTG: no nested CTGs
+	ctgBudget         int  // CTG attempts left for the clause being generalized
+	pushWitness       map[string]symbolic.State
+	widen             bool // bound widening in generalization
 	// Propagation skips a clause whose push failed while its frame has
 	// not changed since: tick counts clause additions, added[L] is the
 	// tick of the last addition at level L (F_k changes with additions at
@@ -323,6 +346,10 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	// ranges dropping and the concrete refutations do the work).
 	r.widen = opts.Widen == "on" || opts.Widen == ""
 	r.widenWideOnly = opts.Widen == "" && r.learned != nil
+	if r.learned == nil && opts.Generalize && !opts.NoRelational {
+		r.axes = modelAxes(m, prop, policy)
+		r.stats.Axes = len(r.axes)
+	}
 	sv, err := newSolver(ctx, m, topts, &r.stats, r.learned != nil)
 	if err != nil {
 		return nil, err
@@ -526,17 +553,20 @@ func (r *run) block(root *obligation) (*Result, error) {
 		}
 		// Blocked: generalize the reason and learn ¬r at the highest level
 		// it holds.
-		t0 := time.Now()
+		t0, calls0 := time.Now(), r.stats.SMTCalls
 		var b box
 		switch {
 		case r.learned != nil:
 			b, err = r.generalizeLearned(ob.s, ob.level-1)
 		case r.opts.Generalize:
-			b, err = r.generalize(ob.s, cube, ob.level-1)
+			if b, err = r.generalizeRel(ob.s, ob.level-1); b == nil && err == nil {
+				b, err = r.generalize(ob.s, cube, ob.level-1)
+			}
 		default:
 			b = pt
 		}
 		r.stats.GenTime += time.Since(t0)
+		r.stats.GenSMTCalls += r.stats.SMTCalls - calls0
 		if err != nil {
 			return nil, err
 		}

@@ -308,6 +308,9 @@ func (r *run) bounds(b box) (lo, hi []int) {
 func boxKey(b box) string {
 	var sb strings.Builder
 	for _, l := range b {
+		if l.Form != nil {
+			sb.WriteString(l.Form.Key())
+		}
 		fmt.Fprintf(&sb, "%d%t%d,", l.Var, l.Upper, l.K)
 	}
 	return sb.String()

@@ -15,25 +15,42 @@ import (
 	"vigil/symbolic"
 )
 
-// Lit is the bound literal Var >= K (Upper false) or Var <= K (Upper true).
+// Lit is the bound literal Var >= K (Upper false) or Var <= K (Upper
+// true); with Form set, it is the linear atom Form >= K (or Form <= K),
+// and Var is the form's first variable (so that literals sort by
+// variable). Forms are interned, so Lits compare with ==.
 type Lit struct {
 	Var   symbolic.VarID
 	Upper bool
 	K     int
+	Form  *symbolic.Form
+}
+
+// FormLit returns the atom f >= k (upper false) or f <= k.
+func FormLit(f *symbolic.Form, upper bool, k int) Lit {
+	return Lit{Var: f.Terms()[0].Var, Upper: upper, K: k, Form: f}
 }
 
 func (l Lit) String() string {
+	op := ">="
 	if l.Upper {
-		return fmt.Sprintf("v%d <= %d", l.Var, l.K)
+		op = "<="
 	}
-	return fmt.Sprintf("v%d >= %d", l.Var, l.K)
+	if l.Form != nil {
+		return fmt.Sprintf("%s %s %d", l.Form.Format(nil), op, l.K)
+	}
+	return fmt.Sprintf("v%d %s %d", l.Var, op, l.K)
 }
 
-// Format writes l with m's variable names, e.g. "pos >= 3".
+// Format writes l with m's variable names, e.g. "pos >= 3" or
+// "x - y <= 0".
 func (l Lit) Format(m *symbolic.Model) string {
 	op := ">="
 	if l.Upper {
 		op = "<="
+	}
+	if l.Form != nil {
+		return fmt.Sprintf("%s %s %d", l.Form.Format(m), op, l.K)
 	}
 	return fmt.Sprintf("%s %s %d", m.Vars[l.Var].Name, op, l.K)
 }
@@ -41,17 +58,25 @@ func (l Lit) Format(m *symbolic.Model) string {
 // Negate returns the literal that holds exactly when l does not.
 func (l Lit) Negate() Lit {
 	if l.Upper {
-		return Lit{Var: l.Var, K: l.K + 1}
+		return Lit{Var: l.Var, K: l.K + 1, Form: l.Form}
 	}
-	return Lit{Var: l.Var, Upper: true, K: l.K - 1}
+	return Lit{Var: l.Var, Upper: true, K: l.K - 1, Form: l.Form}
+}
+
+// Value returns the value l bounds in s: the variable's, or the form's.
+func (l Lit) Value(s symbolic.State) int {
+	if l.Form != nil {
+		return l.Form.Eval(s)
+	}
+	return s[l.Var]
 }
 
 // Holds reports whether l holds in s.
 func (l Lit) Holds(s symbolic.State) bool {
 	if l.Upper {
-		return s[l.Var] <= l.K
+		return l.Value(s) <= l.K
 	}
-	return s[l.Var] >= l.K
+	return l.Value(s) >= l.K
 }
 
 // Box returns the literals of the box lo <= v <= hi, skipping bounds that
@@ -80,10 +105,22 @@ func Point(vars []symbolic.VarID, vals []int) []Lit {
 
 // Bound encodes l over vs.
 func (e *Encoder) Bound(l Lit, vs []Term) Term {
-	if l.Upper {
-		return e.X.Le(vs[l.Var], e.X.Int(int64(l.K)))
+	t := vs[l.Var]
+	if l.Form != nil {
+		ts := make([]Term, 0, len(l.Form.Terms()))
+		for _, ft := range l.Form.Terms() {
+			if ft.Coef == 1 {
+				ts = append(ts, vs[ft.Var])
+			} else {
+				ts = append(ts, e.X.MulK(int64(ft.Coef), vs[ft.Var]))
+			}
+		}
+		t = e.X.Add(ts...)
 	}
-	return e.X.Ge(vs[l.Var], e.X.Int(int64(l.K)))
+	if l.Upper {
+		return e.X.Le(t, e.X.Int(int64(l.K)))
+	}
+	return e.X.Ge(t, e.X.Int(int64(l.K)))
 }
 
 // Cube encodes the conjunction of ls over vs.
@@ -148,7 +185,11 @@ func (a *Literals) Assume(l Lit, next bool) (Term, error) {
 	x := a.e.X
 	mark := x.Mark()
 	defer x.Release(mark)
-	t := x.BoolConst(fmt.Sprintf("a.%s.%d.%s.%d", side, l.Var, kind, l.K))
+	name := fmt.Sprintf("a.%s.%d.%s.%d", side, l.Var, kind, l.K)
+	if l.Form != nil {
+		name = fmt.Sprintf("a.%s.f(%s).%s.%d", side, l.Form.Key(), kind, l.K)
+	}
+	t := x.BoolConst(name)
 	if err := a.s.Assert(x.Implies(t, a.e.Bound(l, vs))); err != nil {
 		return Term{}, err
 	}

@@ -35,6 +35,8 @@ func init() {
 		Examples: []string{
 			"vigil bench ic3 --timeout 60s specs/*.spec    # ic3 vs bfs vs z3 Spacer on the CHC export, one table",
 			"vigil bench ic3 --timeout 10s --nog --json specs/transport.spec",
+			"vigil bench ic3 --timeout 20s --scale N=1000,10^6,10^9 bench/ic3scaling/*.spec    # the scaling benchmark: whole processes, PAR-2",
+			"vigil bench ic3 --timeout 20s --scale N=1000,10^6 --vigil ./vigil-main bench/ic3scaling/*.spec    # the same with another build's verify",
 		},
 		Run: runBenchIC3,
 	})

@@ -53,6 +53,9 @@ func runBenchIC3(e *env, args []string) int {
 	timeout := timeoutFlagDefault(fs, time.Minute, "limit per engine and instance: `DURATION`")
 	maxStates := addCountFlag(fs, "max-states", 20_000_000, "BFS gives up (unknown) after storing this many states")
 	nog := fs.Bool("nog", false, "also run ic3-nog")
+	scale := scaleFlag{}
+	fs.Var(&scale, "scale", "scaling mode: run every file at each of the values of constant NAME it declares, `NAME=V1,V2,...` (repeatable; a file declaring none runs once); every engine runs as a whole process (vigil verify --json, z3 on the CHC export), only the declared policies (all labels for a model without one), ic3-nog too, with PAR-2 scores")
+	vigilBin := fs.String("vigil", "", "scaling mode: the vigil binary whose verify runs ic3, ic3-nog and bfs (default: this one), e.g. a build of another commit to compare")
 	plaja := addPlajaFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the rows as JSON")
 	files, ok := parseFlags(fs, args)
@@ -84,6 +87,9 @@ func runBenchIC3(e *env, args []string) int {
 	ctx, cancel := runContext(0)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
+	if len(scale) > 0 || *vigilBin != "" {
+		return benchScaling(e, ctx, prog, files, defs, scale, *vigilBin, tmp, *timeout, *maxStates, *jsonOut)
+	}
 	var rows []peerRow
 	for _, file := range files {
 		m := loadModel(e, file, defs)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"vigil/smt"
+	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
@@ -26,6 +27,13 @@ func TestInternalErrorExits70(t *testing.T) {
 	}
 	dropLast := func(tr []explicit.Step) []explicit.Step { return tr[:len(tr)-1] }
 	noBoxes := func([][]smt.Lit) [][]smt.Lit { return [][]smt.Lit{} }
+	// A linear atom over a variable the model lacks: the checker cannot
+	// write it, which must be an internal error naming it, never a
+	// silently dropped atom.
+	badAtom := func(inv [][]smt.Lit) [][]smt.Lit {
+		f := symbolic.NewForm([]symbolic.Term{{Coef: 1, Var: 0}, {Coef: 2, Var: 7}})
+		return append(inv, []smt.Lit{smt.FormLit(f, true, 3)})
+	}
 	for _, c := range []struct {
 		name string
 		hook answerHook
@@ -37,6 +45,7 @@ func TestInternalErrorExits70(t *testing.T) {
 		{"ic3 counterexample", answerHook{trace: dropLast}, []string{"--engine", "ic3", "--property", "unsafe_at_2"}, "vigil verify: internal error: the ic3 counterexample does not replay in the explicit semantics", false},
 		{"bdd counterexample", answerHook{trace: dropLast}, []string{"--engine", "bdd", "--property", "unsafe_at_2"}, "vigil verify: internal error: the BDD counterexample does not replay", false},
 		{"ic3 invariant", answerHook{invariant: noBoxes}, []string{"--engine", "ic3", "--property", "never"}, "vigil verify: internal error: the ic3 invariant does not check", false},
+		{"ic3 invariant, inexpressible atom", answerHook{invariant: badAtom}, []string{"--engine", "ic3", "--property", "never"}, "linear atom 1*v0+2*v7 <= 3 on variable 7, which model m lacks", false},
 		{"ic3 counterexample, json", answerHook{trace: dropLast}, []string{"--engine", "ic3", "--property", "unsafe_at_2", "--json"}, "internal error: the ic3 counterexample does not replay", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -26,6 +26,12 @@ type ic3Figures struct {
 	Learned        int     `json:"clauses_learned"`
 	Pushed         int     `json:"clauses_pushed"`
 	SMTCalls       int     `json:"smt_calls"`
+	GenSMTCalls    int     `json:"generalization_smt_calls"`
+	GenPerClause   float64 `json:"generalization_smt_calls_per_clause"`
+	Lemmas         string  `json:"lemmas"`                    // linear or box
+	RelLemmas      int     `json:"relational_lemmas"`         // learned clauses with a linear atom over several variables
+	CTGs           int     `json:"ctg_clauses"`               // clauses learned for counterexamples to generalization
+	Axes           int     `json:"relational_axes,omitempty"` // the model's axes (forms and variables) they draw on
 	Rebuilds       int     `json:"solver_rebuilds"`
 	SMTSeconds     float64 `json:"smt_seconds"`
 	GenSeconds     float64 `json:"generalization_seconds"`
@@ -42,9 +48,18 @@ type ic3Figures struct {
 	SubBoxes    int     `json:"cert_sub_boxes,omitempty"`     // labels excluded from a sub-box of the box asked about
 }
 
-func figures(s ic3.Stats, generalize bool, order string) *ic3Figures {
+func figures(s ic3.Stats, generalize bool, order string, boxOnly bool) *ic3Figures {
+	lemmas := "linear"
+	if boxOnly {
+		lemmas = "box"
+	}
+	per := 0.0
+	if s.Blocked > 0 {
+		per = float64(s.GenSMTCalls) / float64(s.Blocked)
+	}
 	return &ic3Figures{
-		Generalize: generalize, Order: order,
+		Generalize: generalize, Order: order, GenSMTCalls: s.GenSMTCalls, GenPerClause: per,
+		Lemmas: lemmas, RelLemmas: s.RelLemmas, Axes: s.Axes, CTGs: s.CTGs,
 		Frames: s.Frames, Clauses: s.Clauses, InvariantBoxes: s.Invariant, Obligations: s.Obligations,
 		Learned: s.Blocked, Pushed: s.Pushed, SMTCalls: s.SMTCalls, Rebuilds: s.Rebuilds,
 		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
@@ -62,6 +77,8 @@ type ic3Run struct {
 	generalize bool
 	order      string
 	widen      string
+	boxOnly    bool // --lemmas box
+	ctg        bool // --ctg
 	// noCertCache: --cert-cache=false.
 	noCertCache bool
 	cert        string
@@ -80,7 +97,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 	if !r.generalize {
 		engine += "-nog"
 	}
-	opts := ic3.Options{Generalize: r.generalize, Order: ic3.Order(r.order)}
+	opts := ic3.Options{Generalize: r.generalize, Order: ic3.Order(r.order), NoRelational: r.boxOnly, CTG: r.ctg}
 	opts.NoCertCache = r.noCertCache
 	if r.widen != "auto" {
 		opts.Widen = r.widen
@@ -97,7 +114,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 	rep := &verifyReport{
 		Verdict: res.Verdict.String(), Engine: engine, Model: m.Name,
 		Property: prop.Name, Policy: policyName(decl), Seconds: res.Stats.Elapsed.Seconds(),
-		IC3: figures(res.Stats, r.generalize, r.order), Reason: res.Reason,
+		IC3: figures(res.Stats, r.generalize, r.order, r.boxOnly), Reason: res.Reason,
 	}
 	rep.IC3.PolicyFacts = len(res.Facts)
 	rep.IC3.BFSStates = r.bfsStates
@@ -175,6 +192,10 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		}
 		fmt.Fprintf(w, "engine %s: %d frames, %d clauses, %d obligations, %d SMT calls, %.3fs (smt %.3fs, generalization %.3fs, propagation %.3fs)\n",
 			engine, s.Frames, s.Clauses, s.Obligations, s.SMTCalls, s.Elapsed.Seconds(), s.SMTTime.Seconds(), s.GenTime.Seconds(), s.PropTime.Seconds())
+		if s.Blocked > 0 && r.generalize && !ic3.IsLearned(decl) {
+			fmt.Fprintf(w, "lemmas: %d learned, %d relational (linear atoms over %d axes of the model), %d for counterexamples to generalization; generalization made %d SMT calls (%.1f per clause)\n",
+				s.Blocked, s.RelLemmas, s.Axes, s.CTGs, s.GenSMTCalls, float64(s.GenSMTCalls)/float64(s.Blocked))
+		}
 		if s.CertCalls+s.CertHits > 0 {
 			fmt.Fprintf(w, "certification: %d calls (%d undecided), %d cache hits, %.3fs; %d policy facts", s.CertCalls, s.CertUnknown, s.CertHits, s.CertTime.Seconds(), len(res.Facts))
 			if s.SubBoxes > 0 {

@@ -166,7 +166,7 @@ func ModelHash(m *symbolic.Model, prop, policy string) (string, error) {
 type Cert struct {
 	Header
 	Vars []string    // the parameters of vigil.inv, in order
-	Inv  [][]smt.Lit // the invariant: a union of boxes
+	Inv  [][]smt.Lit // the invariant: a union of regions (bounds and linear atoms)
 }
 
 // IsCertificate reports whether the file starts like an invariant
@@ -304,7 +304,8 @@ func (c *Cert) parseHeader(src, name string) error {
 
 // parseInv reads (define-fun vigil.inv ((|x| Int) ...) Bool BODY), BODY
 // being false, a box, or (or box ...), a box being true, a bound, or (and
-// bound ...), a bound (>= |x| K) or (<= |x| K).
+// bound ...), a bound (>= |x| K) or (<= |x| K), or a linear atom
+// (>= (+ (* C |x|) |y| ...) K) or (<= ... K) with integer coefficients.
 func (c *Cert) parseInv(l list, name string) error {
 	bad := func(line int, format string, args ...any) error {
 		return fmt.Errorf("cert: %s:%d: vigil.inv: %s", name, line, fmt.Sprintf(format, args...))
@@ -335,28 +336,75 @@ func (c *Cert) parseInv(l list, name string) error {
 	if !atomIs(l.items[3], "Bool") {
 		return bad(l.line, "want result sort Bool")
 	}
+	// term reads |x| or (* K |x|), a term of a linear atom.
+	term := func(e sexp) (symbolic.Term, error) {
+		if v, ok := e.(atom); ok {
+			i, known := idx[v.s]
+			if !known {
+				return symbolic.Term{}, bad(lineOf(e), "bound on %+q, which is not a parameter", v.s)
+			}
+			return symbolic.Term{Coef: 1, Var: symbolic.VarID(i)}, nil
+		}
+		tl, ok := e.(list)
+		if !ok || len(tl.items) != 3 || !atomIs(tl.items[0], "*") {
+			return symbolic.Term{}, bad(lineOf(e), "want a term |x| or (* K |x|) of a linear atom, got %s", show(e))
+		}
+		k, err := integer(tl.items[1])
+		if err != nil {
+			return symbolic.Term{}, bad(tl.line, "%v", err)
+		}
+		v, _ := tl.items[2].(atom)
+		i, known := idx[v.s]
+		if !known {
+			return symbolic.Term{}, bad(tl.line, "bound on %+q, which is not a parameter", v.s)
+		}
+		return symbolic.Term{Coef: k, Var: symbolic.VarID(i)}, nil
+	}
 	bound := func(e sexp) (smt.Lit, error) {
 		bl, ok := e.(list)
 		if !ok || len(bl.items) != 3 {
-			return smt.Lit{}, bad(lineOf(e), "want a bound (>= |x| K) or (<= |x| K)")
+			return smt.Lit{}, bad(lineOf(e), "want a bound (>= |x| K) or (<= |x| K), or a linear atom (>= (+ (* C |x|) ...) K)")
 		}
 		op, _ := bl.items[0].(atom)
-		v, _ := bl.items[1].(atom)
-		i, known := idx[v.s]
-		if !known {
-			return smt.Lit{}, bad(bl.line, "bound on %+q, which is not a parameter", v.s)
+		var upper bool
+		switch op.s {
+		case ">=":
+		case "<=":
+			upper = true
+		default:
+			return smt.Lit{}, bad(bl.line, "want >= or <=, got %s", show(bl.items[0]))
 		}
 		k, err := integer(bl.items[2])
 		if err != nil {
 			return smt.Lit{}, bad(bl.line, "%v", err)
 		}
-		switch op.s {
-		case ">=":
-			return smt.Lit{Var: symbolic.VarID(i), K: k}, nil
-		case "<=":
-			return smt.Lit{Var: symbolic.VarID(i), Upper: true, K: k}, nil
+		var ts []symbolic.Term
+		if sl, ok := bl.items[1].(list); ok && len(sl.items) > 0 && atomIs(sl.items[0], "+") {
+			if len(sl.items) < 3 {
+				return smt.Lit{}, bad(sl.line, "want a sum of at least two terms")
+			}
+			for _, x := range sl.items[1:] {
+				t, err := term(x)
+				if err != nil {
+					return smt.Lit{}, err
+				}
+				ts = append(ts, t)
+			}
+		} else {
+			t, err := term(bl.items[1])
+			if err != nil {
+				return smt.Lit{}, err
+			}
+			ts = []symbolic.Term{t}
 		}
-		return smt.Lit{}, bad(bl.line, "want >= or <=, got %+q", op.s)
+		f := symbolic.NewForm(ts)
+		switch {
+		case f == nil:
+			return smt.Lit{}, bad(bl.line, "a linear atom whose coefficients cancel out")
+		case len(f.Terms()) == 1 && f.Terms()[0].Coef == 1:
+			return smt.Lit{Var: f.Terms()[0].Var, Upper: upper, K: k}, nil
+		}
+		return smt.FormLit(f, upper, k), nil
 	}
 	box := func(e sexp) ([]smt.Lit, error) {
 		if atomIs(e, "true") {

@@ -314,13 +314,19 @@ func lookAlike(n string, m *symbolic.Model) string {
 	return ""
 }
 
-// boxBounds returns the per-variable bounds of a box.
+// boxBounds returns the per-variable bounds of a box; linear atoms are
+// left out, which gives a bounding box of the region.
 func boxBounds(m *symbolic.Model, b []smt.Lit) (lo, hi []int) {
 	lo, hi = make([]int, len(m.Vars)), make([]int, len(m.Vars))
 	for i := range m.Vars {
 		lo[i], hi[i] = m.Vars[i].Lo, m.Vars[i].Hi
 	}
 	for _, l := range b {
+		if l.Form != nil {
+			// A linear atom: the bounding box of the region (a superset,
+			// so an exclusion proved over it holds in the region).
+			continue
+		}
 		if l.Upper {
 			hi[l.Var] = min(hi[l.Var], l.K)
 		} else {

@@ -32,6 +32,12 @@
 //
 // # Semantics checked
 //
+// The invariant is a union of regions, each a conjunction of bounds
+// (>= |x| K) and linear atoms (<= (+ (* C |x|) |y| ...) K) with integer
+// coefficients, read back exactly (cert.go); a learned policy's fact is
+// re-checked over the bounding box of its region (the bounds alone), a
+// superset, so an exclusion proved there holds in the region.
+//
 // States are one integer per variable, each within its range. Integers
 // are exact mathematical integers (SMT-LIB Int): division by a positive
 // constant floors (div), min, max, abs and if are ite terms. Unsafe and

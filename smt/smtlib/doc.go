@@ -79,8 +79,11 @@
 // answer unsat. The invariant is a union of boxes; its definition has
 // exactly this line structure, which the independent certificate checker
 // parses (a box per line, each the conjunction of its bound literals
-// Var >= K or Var <= K, numerals negative as (- K); an empty box is the
-// line true; an empty invariant is the single line false):
+// Var >= K or Var <= K, or of linear atoms sum C*Var >= K or <= K written
+// (>= (+ (* C |x|) |y|) K) with exact integer coefficients, numerals
+// negative as (- K); an empty box is the line true; an empty invariant
+// is the single line false; with a linear atom the comment line says "a
+// union of regions (conjunctions of bounds and linear atoms)"):
 //
 //	; vigil ic3 certificate
 //	; model counter, property p, policy pi (rules)

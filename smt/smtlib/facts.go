@@ -145,11 +145,12 @@ func (p *printer) boxes(inv [][]Lit) string {
 	for _, box := range inv {
 		ls := make([]string, len(box))
 		for j, l := range box {
-			op := ">="
-			if l.Upper {
-				op = "<="
+			a, err := atom(l, p.n.cur)
+			if err != nil {
+				p.fail(fmt.Errorf("smtlib: %v, which model %s lacks", err, p.m.Name))
+				return "false"
 			}
-			ls[j] = "(" + op + " " + p.n.cur[l.Var] + " " + lit(l.K) + ")"
+			ls[j] = a
 		}
 		parts = append(parts, and(ls...))
 	}

@@ -124,7 +124,15 @@ func (p *printer) declarations() string {
 // line, "))"; an empty invariant is the line "false" and ")".
 func (p *printer) invariant(inv [][]Lit) error {
 	p.line("")
-	p.line("; the invariant: a union of boxes, one per line")
+	kind := "boxes"
+	for _, b := range inv {
+		for _, l := range b {
+			if l.Form != nil {
+				kind = "regions (conjunctions of bounds and linear atoms)"
+			}
+		}
+	}
+	p.line("; the invariant: a union of " + kind + ", one per line")
 	p.line("(define-fun " + fnInv + " (" + params(p.n.cur) + ") Bool")
 	if len(inv) == 0 {
 		p.line("false")
@@ -139,14 +147,11 @@ func (p *printer) invariant(inv [][]Lit) error {
 		}
 		ls := make([]string, len(box))
 		for j, l := range box {
-			if int(l.Var) < 0 || int(l.Var) >= len(p.n.cur) {
-				return fmt.Errorf("smtlib: invariant box %d: literal on variable %d, which model %s lacks", i+1, l.Var, p.m.Name)
+			a, err := atom(l, p.n.cur)
+			if err != nil {
+				return fmt.Errorf("smtlib: invariant box %d: %v, which model %s lacks", i+1, err, p.m.Name)
 			}
-			op := ">="
-			if l.Upper {
-				op = "<="
-			}
-			ls[j] = "(" + op + " " + p.n.cur[l.Var] + " " + lit(l.K) + ")"
+			ls[j] = a
 		}
 		p.line("(and " + strings.Join(ls, " ") + ")")
 	}

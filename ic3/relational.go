@@ -1,0 +1,414 @@
+package ic3
+
+// Relational lemmas: predicate-enriched cubes.
+//
+// A box can only describe an invariant such as y <= x over a range of N
+// values with about N boxes. Relational generalization takes its atoms
+// from the model: every comparison of the guards, the rules policy's
+// conditions, the start and unsafe conditions that is linear (after
+// moving everything to the left) gives an axis, the linear form of its
+// left side (a single variable, or a form over several), and thresholds,
+// the places where the comparison changes its truth value. The abstract
+// cube of a state s is the cell of the threshold grid that holds s: on
+// every axis, the bounds between the neighbouring thresholds around s's
+// value (IC3IA's predicate abstraction with the model's predicates, but
+// cells rather than single predicates, so that the cube is a box in the
+// space of the forms and the box machinery applies).
+//
+// generalizeRel tries that cell as the blocked region: when the query
+// finds a transition out of the cell into the frame, the cell's literals
+// that the successor violates are widened to the nearest threshold that
+// holds there (or to the successor's value, or dropped when that bounds
+// nothing), a few times, as long as the cell stays disjoint from the bad
+// region; an unsat answer gives a core, then the usual bound widening.
+// When the cell does not qualify, generalize falls back to boxes. The
+// lemma is then a conjunction of bounds and linear atoms Form <= K, which
+// the certificate writes exactly (smtlib) and the checker reads back.
+//
+// Relational lemmas are used for symbolic (rules, table) policies and
+// models without a policy. PolIC3 (learned policies) stays on boxes: its
+// certifier, APFT, needs a box of inputs.
+
+import (
+	"slices"
+
+	"vigil/smt"
+	"vigil/symbolic"
+)
+
+// axis is a linear form with the thresholds T where a model comparison
+// changes value: between form <= T and form >= T+1.
+type axis struct {
+	form *symbolic.Form // nil: the single variable v
+	v    symbolic.VarID
+	cuts []int // sorted, distinct
+}
+
+// lit returns the literal axis <= k (upper) or axis >= k.
+func (a *axis) lit(upper bool, k int) smt.Lit {
+	if a.form == nil {
+		return smt.Lit{Var: a.v, Upper: upper, K: k}
+	}
+	return smt.FormLit(a.form, upper, k)
+}
+
+func (a *axis) value(s symbolic.State) int {
+	if a.form == nil {
+		return s[a.v]
+	}
+	return a.form.Eval(s)
+}
+
+// maxAxes bounds the axes taken from a model (the cell has up to two
+// literals per axis, and each is an assumption of the query).
+const maxAxes = 64
+
+// modelAxes collects the axes of m's comparisons (guards, rules policy,
+// start and unsafe conditions); nil when there are none.
+func modelAxes(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) []*axis {
+	byKey := map[string]*axis{}
+	var order []*axis
+	add := func(ts []symbolic.Term, cmp symbolic.CmpOp, k int) {
+		// ts cmp k, ts normalised so that its first coefficient is
+		// positive.
+		if len(ts) == 0 {
+			return
+		}
+		if ts[0].Coef < 0 {
+			ns := make([]symbolic.Term, len(ts))
+			for i, t := range ts {
+				ns[i] = symbolic.Term{Coef: -t.Coef, Var: t.Var}
+			}
+			ts, k = ns, -k
+			switch cmp {
+			case symbolic.Lt:
+				cmp = symbolic.Gt
+			case symbolic.Le:
+				cmp = symbolic.Ge
+			case symbolic.Gt:
+				cmp = symbolic.Lt
+			case symbolic.Ge:
+				cmp = symbolic.Le
+			}
+		}
+		var cuts []int
+		switch cmp {
+		case symbolic.Le, symbolic.Gt:
+			cuts = []int{k}
+		case symbolic.Lt, symbolic.Ge:
+			cuts = []int{k - 1}
+		default: // == and !=
+			cuts = []int{k - 1, k}
+		}
+		f := symbolic.NewForm(ts)
+		if f == nil || !f.Fits(m) {
+			return
+		}
+		key := f.Key()
+		a := byKey[key]
+		if a == nil {
+			a = &axis{form: f, v: f.Terms()[0].Var}
+			if len(ts) == 1 && ts[0].Coef == 1 {
+				a.form = nil // a plain variable: bound literals
+			}
+		}
+		if byKey[key] == nil {
+			if len(order) >= maxAxes {
+				return
+			}
+			byKey[key] = a
+			order = append(order, a)
+		}
+		a.cuts = append(a.cuts, cuts...)
+	}
+	var cond func(c *symbolic.Cond)
+	cond = func(c *symbolic.Cond) {
+		if c == nil {
+			return
+		}
+		if c.Op == symbolic.CCmp && c.L != nil && c.R != nil {
+			l, okL := symbolic.Linearize(c.L)
+			r, okR := symbolic.Linearize(c.R)
+			if okL && okR {
+				ts := append(slices.Clone(l.Terms), negTerms(r.Terms)...)
+				if f := symbolic.NewForm(ts); f != nil {
+					add(f.Terms(), c.Cmp, r.Const-l.Const)
+				}
+			}
+		}
+		for _, a := range c.Args {
+			cond(a)
+		}
+	}
+	for i := range m.Commands {
+		cond(m.Commands[i].Guard)
+	}
+	if policy != nil && policy.Kind == symbolic.KindRules {
+		for _, r := range policy.Rules {
+			cond(r.Cond)
+		}
+	}
+	if prop != nil {
+		cond(prop.Start)
+		cond(prop.Unsafe)
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	for _, a := range order {
+		// Only thresholds inside the axis's range cut anything; the rest
+		// are dropped, which also keeps T+1 and the widening's midpoints
+		// clear of overflow.
+		lo, hi := m.Vars[a.v].Lo, m.Vars[a.v].Hi
+		if a.form != nil {
+			lo, hi = a.form.Range(m)
+		}
+		a.cuts = slices.DeleteFunc(a.cuts, func(t int) bool { return t < lo || t >= hi })
+		slices.Sort(a.cuts)
+		a.cuts = slices.Compact(a.cuts)
+	}
+	return order
+}
+
+func negTerms(ts []symbolic.Term) []symbolic.Term {
+	out := make([]symbolic.Term, len(ts))
+	for i, t := range ts {
+		out[i] = symbolic.Term{Coef: -t.Coef, Var: t.Var}
+	}
+	return out
+}
+
+// cell returns the abstract cube of s: on every axis the literals
+// axis >= T+1 and axis <= T' for the thresholds T < value(s) <= T'
+// nearest to s's value (either left out when there is none).
+func (r *run) cell(s symbolic.State) box {
+	var b box
+	for _, a := range r.axes {
+		v := a.value(s)
+		i, _ := slices.BinarySearch(a.cuts, v) // cuts[i] >= v
+		if i > 0 {
+			b = append(b, a.lit(false, a.cuts[i-1]+1))
+		}
+		if i < len(a.cuts) {
+			b = append(b, a.lit(true, a.cuts[i]))
+		}
+	}
+	return b.sorted()
+}
+
+// widenLit returns l moved to the next threshold of its axis away from
+// its side (a <= T to a <= T” for the next T” > T), and false when
+// there is none (the literal is then dropped).
+func (r *run) widenLit(l smt.Lit) (smt.Lit, bool) {
+	for _, a := range r.axes {
+		if a.form != l.Form || (a.form == nil && a.v != l.Var) {
+			continue
+		}
+		if l.Upper {
+			i, found := slices.BinarySearch(a.cuts, l.K)
+			if found {
+				i++
+			}
+			if i < len(a.cuts) {
+				return a.lit(true, a.cuts[i]), true
+			}
+			return l, false
+		}
+		// l: a >= K, K = T+1 for a cut T; the next lower cut T'' gives
+		// a >= T''+1.
+		i, _ := slices.BinarySearch(a.cuts, l.K-1) // cuts[i] >= K-1
+		if i > 0 {
+			return a.lit(false, a.cuts[i-1]+1), true
+		}
+		return l, false
+	}
+	return l, false
+}
+
+// cutsBeyond returns the bounds the thresholds of l's axis offer beyond
+// l, nearest first: for an upper bound a <= K the thresholds T > K, for
+// a lower bound a >= K the values T+1 < K.
+func (r *run) cutsBeyond(l smt.Lit) []int {
+	for _, a := range r.axes {
+		if a.form != l.Form || (a.form == nil && a.v != l.Var) {
+			continue
+		}
+		var ks []int
+		if l.Upper {
+			for _, t := range a.cuts {
+				if t > l.K {
+					ks = append(ks, t)
+				}
+			}
+			return ks
+		}
+		for i := len(a.cuts) - 1; i >= 0; i-- {
+			if t := a.cuts[i] + 1; t < l.K {
+				ks = append(ks, t)
+			}
+		}
+		return ks
+	}
+	return nil
+}
+
+// widenTo widens l, which the successor to violates, to the nearest
+// threshold of its axis that to satisfies; false when there is none or
+// the literal then bounds nothing.
+func (r *run) widenTo(l smt.Lit, to symbolic.State) (smt.Lit, bool) {
+	w := l
+	for !w.Holds(to) {
+		n, ok := r.widenLit(w)
+		if !ok {
+			return l, false
+		}
+		w = n
+	}
+	return r.trivial(w)
+}
+
+// trivial returns l and whether it bounds anything over its axis's range.
+func (r *run) trivial(w smt.Lit) (smt.Lit, bool) {
+	lo, hi := r.m.Vars[w.Var].Lo, r.m.Vars[w.Var].Hi
+	if w.Form != nil {
+		lo, hi = w.Form.Range(r.m)
+	}
+	if w.Upper && w.K >= hi || !w.Upper && w.K <= lo {
+		return w, false
+	}
+	return w, true
+}
+
+// escape widens l, which the successor to violates, to the nearest
+// threshold of its axis that to satisfies, or else to to's own value; it
+// returns false when the literal then bounds nothing (its axis's range
+// lies within it) and is best dropped.
+func (r *run) escape(l smt.Lit, to symbolic.State) (smt.Lit, bool) {
+	w := l
+	for !w.Holds(to) {
+		n, ok := r.widenLit(w)
+		if !ok {
+			w.K = w.Value(to)
+			break
+		}
+		w = n
+	}
+	return r.trivial(w)
+}
+
+// relEvery: where cells mostly fail, one generalization in relEvery
+// tries one.
+const relEvery = 8
+
+// relTries is how many times generalizeRel widens a cell's escaping
+// literals before it gives up.
+const relTries = 6
+
+// generalizeRel tries the abstract cube of s as the blocked region
+// against F_j. It returns nil when that fails (the caller falls back to
+// boxes); errors are the solver's.
+func (r *run) generalizeRel(s symbolic.State, j int) (box, error) {
+	if len(r.axes) == 0 {
+		return nil, nil
+	}
+	if r.relFails > 4*r.relWins+8 {
+		// Mostly failing: try only every relEvery-th time (a cell that
+		// fails early may qualify once the frames hold more clauses).
+		if r.relSkips++; r.relSkips%relEvery != 0 {
+			return nil, nil
+		}
+	}
+	for _, keep := range []bool{false, true} {
+		b, err := r.cellTry(s, j, keep)
+		if err != nil || b != nil {
+			return b, err
+		}
+	}
+	r.relFails++
+	return nil, nil
+}
+
+// cellTry is one attempt of generalizeRel. A literal the successor
+// violates moves to the nearest further threshold; without one it is
+// dropped (keep false: y <= x needs no upper bound on x - y), unless the
+// cell would then meet the bad region, or (keep true) it moves to the
+// successor's value (pos + 4*speed <= L - 2 becomes pos + 4*speed <= L + 3
+// on oneway_line).
+func (r *run) cellTry(s symbolic.State, j int, keep bool) (box, error) {
+	r.genLevel = j
+	pt := point(r.m, s)
+	c := r.cell(s)
+	for try := 0; ; try++ {
+		// Disjoint from the bad region, or repaired with s's own bounds.
+		b, err := r.repair(c, append(slices.Clone(c), pt...))
+		if err != nil || b == nil {
+			return nil, err
+		}
+		c = b
+		res, core, err := r.query(c, j)
+		if err != nil {
+			return nil, err
+		}
+		switch res {
+		case smt.Unsat:
+			b, err := r.repair(core, c)
+			if err != nil || b == nil {
+				return nil, err
+			}
+			b, err = r.widenBounds(b, r.try)
+			if err != nil || b == nil {
+				return nil, err
+			}
+			r.relWins++
+			for _, l := range b {
+				if l.Form != nil {
+					r.stats.RelLemmas++
+					break
+				}
+			}
+			return b, nil
+		case smt.Unknown:
+			return nil, nil
+		}
+		if try == relTries {
+			break
+		}
+		_, to, _, _, err := r.sv.st.Witness()
+		if err != nil {
+			return nil, err
+		}
+		// The successor left c through some of its literals: widen them.
+		var nc, kept box
+		changed := false
+		for _, l := range c {
+			if l.Holds(to) {
+				nc = append(nc, l)
+				kept = append(kept, l)
+				continue
+			}
+			changed = true
+			if w, ok := r.widenTo(l, to); ok {
+				nc = append(nc, w)
+				kept = append(kept, w)
+			} else if w, ok := r.escape(l, to); ok {
+				kept = append(kept, w)
+			}
+		}
+		if !changed {
+			break
+		}
+		if keep {
+			nc = kept
+		} else if len(kept) > len(nc) {
+			hit, _, err := r.meetsBad(nc.sorted())
+			if err != nil {
+				return nil, err
+			}
+			if hit {
+				nc = kept
+			}
+		}
+		c = nc.sorted()
+	}
+	return nil, nil
+}
