@@ -397,6 +397,17 @@ func (c *Cert) parseInv(l list, name string) error {
 			}
 			ts = []symbolic.Term{t}
 		}
+		// A variable named twice has its coefficients summed, exactly:
+		// symbolic.NewForm adds them in int, which would wrap a sum beyond
+		// 64 bits into another, weaker atom than the one z3 reads.
+		sum := map[symbolic.VarID]int{}
+		for _, t := range ts {
+			s, over := addInt(sum[t.Var], t.Coef)
+			if over {
+				return smt.Lit{}, bad(bl.line, "the coefficients of %s sum beyond the 64-bit integers", c.Vars[t.Var])
+			}
+			sum[t.Var] = s
+		}
 		f := symbolic.NewForm(ts)
 		switch {
 		case f == nil:
@@ -499,12 +510,19 @@ func integer(e sexp) (int, error) {
 	case list:
 		if len(x.items) == 2 && atomIs(x.items[0], "-") {
 			if a, ok := x.items[1].(atom); ok {
-				k, err := strconv.Atoi(a.s)
-				return -k, err
+				if k, err := strconv.Atoi(a.s); err == nil {
+					return -k, nil
+				}
 			}
 		}
 	}
 	return 0, fmt.Errorf("want an integer constant, got %s", show(e))
+}
+
+// addInt returns a + b and whether the exact sum leaves int.
+func addInt(a, b int) (int, bool) {
+	s := a + b
+	return s, (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0)
 }
 
 func show(e sexp) string {

@@ -90,6 +90,12 @@ func TestLinearAtomsParse(t *testing.T) {
 		"(>= (+ |x| (* |y| 2)) 0)":                     "want an integer constant",
 		"(>= (+ |x| (- |y|)) 0)":                       "want a term |x| or (* K |x|)",
 		"(= (+ |x| |y|) 0)":                            `want >= or <=, got "="`,
+		// 2 (2^63 - 1) + 3 is 2^64 + 1, which wraps to 1 in int64:
+		// read exactly it is another atom, so it is refused.
+		"(<= (+ (* 9223372036854775807 |x|) (* 9223372036854775807 |x|) (* 3 |x|) (* (- 1) |y|)) 0)": "sum beyond the 64-bit integers",
+		"(<= (+ (* (- 9223372036854775807) |x|) (* (- 2) |x|) |y|) 0)":                               "sum beyond the 64-bit integers",
+		"(<= (+ (* 9223372036854775807 |x|) (* (- 9223372036854775807) |x|) |y|) 0)":                 "",
+		"(>= (+ |x| (* (- 9223372036854775808) |y|)) 0)":                                             "want an integer constant",
 	} {
 		c, err := Parse(strings.NewReader(head+body+"\n))\n"), "t.smt2")
 		switch {
