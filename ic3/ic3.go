@@ -146,8 +146,11 @@ func Validate(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.Polic
 	if prop == nil {
 		return fmt.Errorf("ic3: no property to verify")
 	}
-	if prop.Unsafe == nil || prop.Unsafe.Op == symbolic.CFalse {
+	if prop.Unsafe == nil {
 		return fmt.Errorf("ic3: %s: property %s has no unsafe condition; ic3 proves that unsafe states are unreachable, so give the property an `unsafe` line", prop.Pos, prop.Name)
+	}
+	if prop.Unsafe.Op == symbolic.CFalse {
+		return fmt.Errorf("ic3: %s: the unsafe condition of property %s is always false (after constants are folded): no state is unsafe, so there is nothing for ic3 to prove; check the condition, or use --engine bfs, which answers safe", prop.Pos, prop.Name)
 	}
 	if policy != nil && policy.Kind != symbolic.KindRules && policy.Kind != symbolic.KindTable && !IsLearned(policy) {
 		return fmt.Errorf("ic3: %s: policy %s is a %s policy, which neither SMT nor a certifier can handle", policy.Pos, policy.Name, policy.Kind)

@@ -135,8 +135,11 @@ func Validate(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.Polic
 	if prop == nil {
 		return fmt.Errorf("ppa: no property to verify")
 	}
-	if prop.Unsafe == nil || prop.Unsafe.Op == symbolic.CFalse {
+	if prop.Unsafe == nil {
 		return fmt.Errorf("ppa: %s: property %s has no unsafe condition; ppa proves that unsafe states are unreachable", prop.Pos, prop.Name)
+	}
+	if prop.Unsafe.Op == symbolic.CFalse {
+		return fmt.Errorf("ppa: %s: the unsafe condition of property %s is always false (after constants are folded): no state is unsafe, so there is nothing for ppa to prove; check the condition, or use --engine bfs, which answers safe", prop.Pos, prop.Name)
 	}
 	for i := range m.Vars {
 		v := &m.Vars[i]
