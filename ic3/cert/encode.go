@@ -68,7 +68,18 @@ func EncodeNetwork(x *smt.Context, m *symbolic.Model, p *nn.Policy, state []smt.
 	if !en.finite {
 		return nil, fmt.Errorf("cert: float64 evaluation of policy %s might overflow on the states of the model; its scores cannot be encoded with a rounding bound", p.Decl.Name)
 	}
-	out := &NetworkScores{Err: en.err}
+	return encodeScores(x, m, p, state, en.err, tag)
+}
+
+// encodeScores encodes the exact scores of network policy p over the
+// integer state terms state, each affine input within its float64
+// rounding (the rounding variables are named with tag), with err the
+// per-output bounds on float64 evaluation's distance from them. Both
+// EncodeNetwork and the fact checker's whole-box query (networkQuery)
+// use it; the caller has checked the network's shape and computed err.
+func encodeScores(x *smt.Context, m *symbolic.Model, p *nn.Policy, state []smt.Term, err []float64, tag string) (*NetworkScores, error) {
+	net := p.Net
+	out := &NetworkScores{Err: err}
 	zero := x.Real(new(big.Rat))
 	uRat := new(big.Rat).SetFloat64(unitRound)
 	tiny := new(big.Rat).SetFloat64(tinyErr)

@@ -621,11 +621,9 @@ func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet,
 		return err
 	}
 	state := make([]smt.Term, len(q.m.Vars))
-	realState := make([]smt.Term, len(q.m.Vars))
 	var box []smt.Term
 	for v, va := range q.m.Vars {
 		state[v] = x.IntConst(va.Name)
-		realState[v] = x.ToReal(state[v])
 		box = append(box, x.Ge(state[v], x.Int(int64(lo[v]))), x.Le(state[v], x.Int(int64(hi[v]))))
 	}
 	// The rounding error bound of each score over the box.
@@ -634,66 +632,14 @@ func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet,
 	if !en.finite {
 		return fmt.Errorf("cert: cannot re-check the policy fact: float64 evaluation of policy %s might overflow on the box, which has %.4g states, more than the %d that are evaluated one by one", p.Decl.Name, boxSize(lo, hi), exactStates)
 	}
-	// The affine inputs, with their rational coefficients, each rounded
-	// to float64: the input is x + d with |d| <= 2^-53 |x| + 2^-1075.
-	cur := make([]smt.Term, net.Inputs())
-	zero := x.Real(new(big.Rat))
-	uRat := new(big.Rat).SetFloat64(unitRound)
-	tiny := new(big.Rat).SetFloat64(tinyErr)
-	for i, a := range p.Decl.Inputs {
-		cs := make([]*big.Rat, len(a.Terms))
-		ts := make([]smt.Term, len(a.Terms))
-		for k, t := range a.Terms {
-			if t.Var < 0 || int(t.Var) >= len(state) {
-				return fmt.Errorf("cert: policy %s: input %d reads variable %d, which model %s lacks", p.Decl.Name, i+1, t.Var, q.m.Name)
-			}
-			cs[k], ts[k] = ratOf(t.Coef), realState[t.Var]
-		}
-		exact := x.Linear(ratOf(a.Const), cs, ts)
-		d := x.RealConst(fmt.Sprintf("round_%d", i))
-		abs := x.Ite(x.Ge(exact, zero), exact, x.Neg(exact))
-		bound := x.Linear(tiny, []*big.Rat{uRat}, []smt.Term{abs})
-		box = append(box, x.Le(d, bound), x.Ge(d, x.Neg(bound)))
-		cur[i] = x.Add(exact, d)
+	// The exact scores, each affine input rounded to float64: the input
+	// is x + d with |d| <= 2^-53 |x| + 2^-1075 (encodeScores).
+	enc, err := encodeScores(x, q.m, p, state, en.err, "q")
+	if err != nil {
+		return err
 	}
-	// NNet input transform: clip, then (x - mean) / range.
-	for i := range cur {
-		if net.InMin != nil {
-			if !math.IsInf(net.InMin[i], -1) {
-				l := x.RealFloat(net.InMin[i])
-				cur[i] = x.Ite(x.Lt(cur[i], l), l, cur[i])
-			}
-			if !math.IsInf(net.InMax[i], 1) {
-				h := x.RealFloat(net.InMax[i])
-				cur[i] = x.Ite(x.Gt(cur[i], h), h, cur[i])
-			}
-		}
-		if net.InMean != nil {
-			inv := new(big.Rat).Inv(floatRat(net.InRange[i]))
-			k := new(big.Rat).Mul(floatRat(net.InMean[i]), inv)
-			cur[i] = x.Linear(k.Neg(k), []*big.Rat{inv}, cur[i:i+1])
-		}
-	}
-	for _, l := range net.Layers {
-		next := make([]smt.Term, l.Out)
-		cs := make([]*big.Rat, l.In)
-		for i := 0; i < l.Out; i++ {
-			for j := range cs {
-				cs[j] = floatRat(l.W[i*l.In+j])
-			}
-			s := x.Linear(floatRat(l.B[i]), cs, cur)
-			if l.Act == nn.ActReLU {
-				s = x.Ite(x.Gt(s, zero), s, zero)
-			}
-			next[i] = s
-		}
-		cur = next
-	}
-	if net.OutMean != nil {
-		for i := range cur {
-			cur[i] = x.Linear(floatRat(net.OutMean[i]), []*big.Rat{floatRat(net.OutRange[i])}, cur[i:i+1])
-		}
-	}
+	box = append(box, enc.Side...)
+	cur := enc.Scores
 	// Label may be chosen in float64: some output i of Label is not
 	// beaten by any sure output j, so the exact scores satisfy
 	// score(j) <= score(i) + err(i) + err(j) (relaxed: a float64 tie or
