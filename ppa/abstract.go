@@ -346,23 +346,11 @@ func (ab *abstraction) expand(i int) (bool, error) {
 	}
 	for a := range r.m.Labels {
 		l := symbolic.LabelID(a)
-		if why := ab.cached(nd.vals, l); why != 0 {
-			r.stats.CacheHits++
-			if why == neverChosen {
-				nd.never = append(nd.never, l)
-			}
-			continue
-		}
 		// Applicability first (cheap), then the policy's choice.
-		res, err := r.check(s, r.nonterm, r.app[a])
-		if err != nil {
-			return false, err
-		}
-		if res == smt.Unknown {
-			return false, errUnknown
-		}
-		if res == smt.Unsat {
-			r.impossible[cacheKey(ab.n, nd.key, symbolic.LabelID(a))] = notApplicable
+		if ok, err := ab.mayTake(nd, l); err != nil || !ok {
+			if err != nil {
+				return false, err
+			}
 			continue
 		}
 		if r.decl != nil {
@@ -405,6 +393,34 @@ func (ab *abstraction) cached(vals []bool, a symbolic.LabelID) uint8 {
 		}
 	}
 	return 0
+}
+
+// mayTake reports whether label l is worth asking about in node nd's cube
+// (asserted in ab.s): false where the cache already knows that l is not
+// applicable or never chosen there (the latter recorded in nd.never), or
+// where an SMT check shows that l is applicable nowhere in the cube (then
+// cached). An undecided check is errUnknown.
+func (ab *abstraction) mayTake(nd *node, l symbolic.LabelID) (bool, error) {
+	r := ab.r
+	if why := ab.cached(nd.vals, l); why != 0 {
+		r.stats.CacheHits++
+		if why == neverChosen {
+			nd.never = append(nd.never, l)
+		}
+		return false, nil
+	}
+	res, err := r.check(ab.s, r.nonterm, r.app[l])
+	if err != nil {
+		return false, err
+	}
+	if res == smt.Unknown {
+		return false, errUnknown
+	}
+	if res == smt.Unsat {
+		r.impossible[ab.cacheKey(nd, l)] = notApplicable
+		return false, nil
+	}
+	return true, nil
 }
 
 func cacheKey(n int, cube string, a symbolic.LabelID) string {

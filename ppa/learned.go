@@ -97,22 +97,10 @@ func (ab *abstraction) expandLearned(i int) (bool, error) {
 	}
 	for a := range m.Labels {
 		l := symbolic.LabelID(a)
-		if why := ab.cached(nd.vals, l); why != 0 {
-			r.stats.CacheHits++
-			if why == neverChosen {
-				nd.never = append(nd.never, l)
+		if ok, err := ab.mayTake(nd, l); err != nil || !ok {
+			if err != nil {
+				return false, err
 			}
-			continue
-		}
-		res, err := r.check(s, r.nonterm, r.app[a])
-		if err != nil {
-			return false, err
-		}
-		if res == smt.Unknown {
-			return false, errUnknown
-		}
-		if res == smt.Unsat {
-			r.impossible[ab.cacheKey(nd, l)] = notApplicable
 			continue
 		}
 		// 1. Candidates without the policy.
