@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -490,5 +491,78 @@ func TestFirstLineSkipsProgress(t *testing.T) {
 	got := firstLine([]byte("\n[10s] verify (bfs): 5 states\n[1m0s] verify (bfs): 9 states\nvigil verify: bad input\n"))
 	if got != "vigil verify: bad input" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// A peer tool (program) runs after its preparation step; its last line
+// is its verdict through verdicts, and every other ending has its
+// outcome.
+func TestProgramRuns(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	t.Setenv("VIGIL_BATCH_HELPER", "1")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "m.spec"), nil, 0o644)
+	algo := func(name, prepare, script string) string {
+		s := fmt.Sprintf("[[algorithms]]\nname = %q\nprogram = \"sh\"\nargs = [\"-c\", %q]\nverdicts = { sat = \"safe\", unsat = \"unsafe\" }\n", name, script)
+		if prepare != "" {
+			s += fmt.Sprintf("prepare = [%s]\n", prepare)
+		}
+		return s
+	}
+	src := "name = \"peer\"\n[limits]\ntime = \"10s\"\n" +
+		algo("sat", `"echo", "{model}"`, "echo start; echo sat") +
+		algo("unsat", "", "echo unsat") +
+		algo("unknown", "", "echo unknown") +
+		algo("error", "", "echo '(error \"line 3: bad\")'; exit 1") +
+		algo("prepfail", `"exit", "1"`, "echo sat") +
+		"[[algorithms]]\nname = \"missing\"\nprogram = \"vigil-no-such-program\"\nargs = [\"x\"]\nverdicts = { sat = \"safe\" }\n" +
+		"[[instances]]\ndomain = \"d\"\nmodels = [\"m.spec\"]\n"
+	path := filepath.Join(dir, "exp.toml")
+	os.WriteFile(path, []byte(src), 0o644)
+	x, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Execute(context.Background(), Options{Jobs: 2, Self: self()}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{
+		"sat": {"success", "safe"}, "unsat": {"success", "unsafe"}, "unknown": {"unknown", ""},
+		"error": {"crash", ""}, "prepfail": {"prepare-failed", ""}, "missing": {"start-failed", ""},
+	}
+	for _, r := range x.Runs {
+		p := props(t, x, r)
+		w := want[r.Algorithm]
+		v, _ := p["verdict"].(string)
+		if p["error"] != w[0] || v != w[1] {
+			t.Errorf("%s: error %v, verdict %q; want %s, %q", r.ID, p["error"], v, w[0], w[1])
+		}
+		_, unexplained := p["unexplained_errors"]
+		if unexplained != failure(p["error"].(string)) {
+			t.Errorf("%s: error %v, unexplained_errors %v", r.ID, p["error"], p["unexplained_errors"])
+		}
+	}
+	p := props(t, x, x.Runs[slices.IndexFunc(x.Runs, func(r *Run) bool { return r.Algorithm == "error" })])
+	if msg := fmt.Sprint(p["unexplained_errors"]); !strings.Contains(msg, "line 3: bad") {
+		t.Errorf("a program's error on stdout is not reported: %s", msg)
+	}
+	p = props(t, x, x.Runs[slices.IndexFunc(x.Runs, func(r *Run) bool { return r.Algorithm == "sat" })])
+	if prep := fmt.Sprint(p["prepare"]); prep != "[echo m.spec]" || p["command"].([]any)[0] != "sh" {
+		t.Errorf("prepare %s, command %v", prep, p["command"])
+	}
+	// Finished runs are not stale, and run again only when the
+	// preparation changes.
+	s, err := x.Execute(context.Background(), Options{Self: self()})
+	if err != nil || s.Skipped != len(want) {
+		t.Fatalf("rerun: %+v %v", s, err)
+	}
+	os.WriteFile(path, []byte(strings.Replace(src, `"echo", "{model}"`, `"echo", "{model}", "x"`, 1)), 0o644)
+	if x, err = Load(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Execute(context.Background(), Options{Self: self()}); err == nil || !strings.Contains(err.Error(), "sat/d/m") {
+		t.Errorf("a changed preparation step is not stale: %v", err)
 	}
 }

@@ -68,26 +68,28 @@ type outcome struct {
 	maxRSS    int64 // KiB
 	wallKill  bool
 	startErr  error
+	// prepareFailed: the run's preparation step failed, so it did not start.
+	prepareFailed bool
 }
 
-// execute runs `self args` in cwd under the limits l, with its output in
-// the run directory's stdout and stderr.
-func execute(ctx context.Context, self, cwd, runDir string, l Limits, args []string) (o outcome) {
-	stdout, err := os.Create(filepath.Join(runDir, "stdout"))
+// execute runs `prog args` in cwd under the limits l, with its output in
+// the run directory's files prefix+"stdout" and prefix+"stderr".
+func execute(ctx context.Context, prog, cwd, runDir, prefix string, l Limits, args []string) (o outcome) {
+	stdout, err := os.Create(filepath.Join(runDir, prefix+"stdout"))
 	if err != nil {
 		o.startErr = err
 		return
 	}
 	defer stdout.Close()
-	stderr, err := os.Create(filepath.Join(runDir, "stderr"))
+	stderr, err := os.Create(filepath.Join(runDir, prefix+"stderr"))
 	if err != nil {
 		o.startErr = err
 		return
 	}
 	defer stderr.Close()
 	cmd := &exec.Cmd{
-		Path:   self,
-		Args:   append([]string{self}, args...),
+		Path:   prog,
+		Args:   append([]string{prog}, args...),
 		Dir:    cwd,
 		Stdout: stdout,
 		Stderr: stderr,
@@ -167,6 +169,9 @@ func classify(o outcome, l Limits, stdout map[string]any, stderrTail []byte) str
 	if o.startErr != nil {
 		return "start-failed"
 	}
+	if o.prepareFailed {
+		return "prepare-failed"
+	}
 	// An allocation that failed comes first: a process dying of it may
 	// still pass a time limit while it writes its stack traces (seen in
 	// CI on a loaded machine: Go's out-of-memory report, then the wall
@@ -206,28 +211,42 @@ func classify(o outcome, l Limits, stdout map[string]any, stderrTail []byte) str
 
 // properties builds a finished run's properties: Lab's attributes, the
 // batch's measurements and the engine's own statistics (the run's JSON
-// output on stdout, flattened).
-func (x *Experiment) properties(r *Run, args []string, o outcome) map[string]any {
+// output on stdout, flattened; for a Program, the verdict its last line
+// maps to). prep is the outcome of the run's preparation step (nil: none).
+func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any {
 	dir := x.RunDir(r)
 	p := map[string]any{}
 	var out map[string]any
-	if b, err := readHead(filepath.Join(dir, "stdout"), 64<<20); err == nil {
-		if json.Unmarshal(b, &out) == nil {
+	var programVerdict string
+	if b, err := readHead(filepath.Join(dir, "stdout"), 64<<20); err == nil && !o.prepareFailed {
+		if r.Program != "" {
+			programVerdict = r.Verdicts[lastLine(b)]
+		} else if json.Unmarshal(b, &out) == nil {
 			flatten(p, "", out)
 		}
 	}
 	// A Go runtime's fatal error comes first, then every goroutine's stack:
 	// look at both ends of stderr.
-	tail, _ := readEnds(filepath.Join(dir, "stderr"), 16<<10, 8<<10)
+	stderrFile := "stderr"
+	if o.prepareFailed {
+		stderrFile = "prepare.stderr"
+	}
+	tail, _ := readEnds(filepath.Join(dir, stderrFile), 16<<10, 8<<10)
 	id := []any{r.Algorithm, r.Domain, r.Problem}
 	if r.Rep != "" {
 		id = append(id, r.Rep)
 	}
-	cmd := make([]any, len(args))
-	for i, a := range args {
-		cmd[i] = a
-	}
 	errCode := classify(o, x.Limits, out, tail)
+	if r.Program != "" {
+		errCode = classifyProgram(errCode, o, programVerdict)
+		if programVerdict != "" && errCode == "success" {
+			p["verdict"] = programVerdict
+		}
+		if failure(errCode) && len(bytes.TrimSpace(tail)) == 0 {
+			// z3 reports its errors on stdout
+			tail, _ = readEnds(filepath.Join(dir, "stdout"), 16<<10, 8<<10)
+		}
+	}
 	cov := 0
 	if errCode == "success" {
 		cov = 1
@@ -241,7 +260,12 @@ func (x *Experiment) properties(r *Run, args []string, o outcome) map[string]any
 	if r.Rep != "" {
 		p["rep"] = r.Rep
 	}
-	p["command"] = cmd
+	p["command"] = x.command(r)
+	if prep != nil {
+		p["prepare"] = x.prepareCommand(r)
+		p["prepare_time"] = prep.cpu.Seconds()
+		p["prepare_exit_code"] = prep.exitCode
+	}
 	p["error"] = errCode
 	p["coverage"] = cov
 	p["time"] = o.cpu.Seconds()
@@ -270,6 +294,33 @@ func (x *Experiment) properties(r *Run, args []string, o outcome) map[string]any
 		p["memory_limit"] = x.Limits.Memory >> 10
 	}
 	return p
+}
+
+// classifyProgram gives the error attribute of a run of a Program other
+// than vigil, whose exit codes mean nothing to the batch: a limit, a
+// signal or a failed start keep classify's outcome; otherwise exit 0 with
+// a line that verdicts map is a success, exit 0 without one (z3's
+// unknown) is unknown, and any other exit is a crash.
+func classifyProgram(errCode string, o outcome, verdict string) string {
+	switch errCode {
+	case "start-failed", "prepare-failed", "timeout", "out-of-memory":
+		return errCode
+	}
+	switch {
+	case o.signal != "":
+		return "crash"
+	case o.exitCode == 0 && verdict != "":
+		return "success"
+	case o.exitCode == 0:
+		return "unknown"
+	}
+	return "crash"
+}
+
+// lastLine is the last nonempty line of b, trimmed.
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // readHead reads a file of at most max bytes (an error for a larger one).

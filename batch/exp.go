@@ -36,6 +36,9 @@ type Experiment struct {
 	Runs   []*Run // sorted by id
 	// Algorithms are the algorithms' names in the order the file declares them.
 	Algorithms []string
+	// Report is what vigil batch report shows unless told otherwise: the
+	// file's [report] section.
+	Report ReportOptions
 }
 
 // Limits bound each run. Zero means no limit.
@@ -52,8 +55,18 @@ type Run struct {
 	Domain    string
 	Problem   string
 	Rep       string         // "" when there is one repetition
-	Args      []string       // vigil's arguments (without the program name)
+	Args      []string       // vigil's arguments (without the program name), or Program's
 	Attrs     map[string]any // the instance's static attributes (reports can group by them)
+	// Program, when set, is the executable the run starts in place of vigil
+	// (a peer tool such as z3), found on the PATH when it has no '/'.
+	Program string
+	// Prepare are vigil's arguments for a step before the run (vigil export
+	// --chc ... -o {run_dir}/q.smt2 for Spacer): run under the same limits,
+	// not timed with the run; a run whose preparation fails fails.
+	Prepare []string
+	// Verdicts map the last line a Program prints to a verdict (z3: sat to
+	// safe, unsat to unsafe); a Program's run has a verdict only by them.
+	Verdicts map[string]string
 }
 
 // file is the TOML schema; decoding rejects unknown keys.
@@ -65,6 +78,19 @@ type file struct {
 	Limits      limitsFile  `toml:"limits"`
 	Algorithms  []algorithm `toml:"algorithms"`
 	Instances   []instances `toml:"instances"`
+	Report      reportFile  `toml:"report"`
+}
+
+// reportFile is the [report] section: vigil batch report's defaults for
+// this experiment (its flags override them).
+type reportFile struct {
+	Attributes []string `toml:"attributes"`
+	Group      []string `toml:"group"`
+	Agree      []string `toml:"agree"`
+	Higher     []string `toml:"higher"`
+	Filters    []string `toml:"filters"`
+	Baseline   string   `toml:"baseline"`
+	Scatter    []string `toml:"scatter"`
 }
 
 type limitsFile struct {
@@ -74,8 +100,11 @@ type limitsFile struct {
 }
 
 type algorithm struct {
-	Name string   `toml:"name"`
-	Args []string `toml:"args"`
+	Name     string            `toml:"name"`
+	Args     []string          `toml:"args"`
+	Program  string            `toml:"program"`
+	Prepare  []string          `toml:"prepare"`
+	Verdicts map[string]string `toml:"verdicts"`
 }
 
 type instances struct {
@@ -323,6 +352,22 @@ func Parse(path string, src []byte) (*Experiment, error) {
 				return nil, e(key+".args", "algorithm %q: %v", a.Name, err)
 			}
 		}
+		for _, arg := range a.Prepare {
+			if err := checkPlaceholders(arg); err != nil {
+				return nil, e(key+".prepare", "algorithm %q: %v", a.Name, err)
+			}
+		}
+		switch {
+		case a.Program == "" && len(a.Verdicts) > 0:
+			return nil, e(key+".verdicts", "algorithm %q: verdicts map the output of a program = \"...\" other than vigil (vigil's --json gives its verdict itself): add program, or drop verdicts", a.Name)
+		case a.Program != "" && len(a.Verdicts) == 0:
+			return nil, e(key+".program", "algorithm %q runs %s: say which of its answers are verdicts, e.g. verdicts = { sat = \"safe\", unsat = \"unsafe\" } for z3 on vigil export --chc", a.Name, a.Program)
+		}
+		for line, v := range a.Verdicts {
+			if strings.TrimSpace(line) == "" || v == "" {
+				return nil, e(key+".verdicts", "algorithm %q: verdicts map a nonempty line to a nonempty verdict, e.g. sat = \"safe\"", a.Name)
+			}
+		}
 	}
 	if len(f.Instances) == 0 {
 		return nil, e("", "no [[instances]]: declare at least one, e.g. models = [\"specs/*.spec\"]")
@@ -370,13 +415,63 @@ func Parse(path string, src []byte) (*Experiment, error) {
 					if err != nil {
 						return nil, e(fmt.Sprintf("algorithms.%d.args", indexOf(f.Algorithms, a.Name)), "algorithm %q on %s/%s: %v", a.Name, p.domain, p.name, err)
 					}
+					if len(a.Prepare) > 0 {
+						r.Prepare, err = expand(a.Prepare, vars, p.lists)
+						if err != nil {
+							return nil, e(fmt.Sprintf("algorithms.%d.prepare", indexOf(f.Algorithms, a.Name)), "algorithm %q on %s/%s: %v", a.Name, p.domain, p.name, err)
+						}
+					}
+					r.Program, r.Verdicts = a.Program, a.Verdicts
 					x.Runs = append(x.Runs, r)
 				}
 			}
 		}
 	}
 	sort.Slice(x.Runs, func(i, j int) bool { return x.Runs[i].ID < x.Runs[j].ID })
+	var key string
+	if x.Report, key, err = reportDefaults(f.Report, algos); err != nil {
+		return nil, e("report."+key, "%v", err)
+	}
 	return x, nil
+}
+
+// reportDefaults checks the [report] section against the algorithms; an
+// error comes with the key it is about.
+func reportDefaults(f reportFile, algos map[string]bool) (ReportOptions, string, error) {
+	o := ReportOptions{Attributes: f.Attributes, Group: f.Group, Agree: f.Agree, Higher: f.Higher, Baseline: f.Baseline}
+	for _, s := range f.Filters {
+		flt, err := ParseFilter(s)
+		if err != nil {
+			return o, "filters", err
+		}
+		o.Filters = append(o.Filters, flt)
+	}
+	if f.Baseline != "" && !algos[f.Baseline] {
+		return o, "baseline", fmt.Errorf("baseline %q is not an algorithm of this experiment", f.Baseline)
+	}
+	for _, s := range f.Scatter {
+		pair, err := ParseScatter(s)
+		if err != nil {
+			return o, "scatter", err
+		}
+		for _, a := range pair {
+			if !algos[a] {
+				return o, "scatter", fmt.Errorf("scatter %q: %q is not an algorithm of this experiment", s, a)
+			}
+		}
+		o.Scatter = append(o.Scatter, pair)
+	}
+	return o, "", nil
+}
+
+// ParseScatter parses a scatter plot's pair of algorithms, "X:Y" (X on the
+// horizontal axis).
+func ParseScatter(s string) ([2]string, error) {
+	a, b, ok := strings.Cut(s, ":")
+	if !ok || a == "" || b == "" || a == b {
+		return [2]string{}, fmt.Errorf("scatter %q: want two algorithms X:Y, e.g. polic3:bfs", s)
+	}
+	return [2]string{a, b}, nil
 }
 
 func indexOf(as []algorithm, name string) int {
@@ -517,10 +612,14 @@ func problems(in instances) ([]problem, error) {
 				case pol != "":
 					flag = []string{"--policy", pol}
 				}
+				var propFlag []string // {property_flag}
+				if prop != "" {
+					propFlag = []string{"--property", prop}
+				}
 				out = append(out, problem{
 					domain: dom, name: name,
 					vars:  map[string]string{"model": m, "policy": pol, "property": prop, "name": in.Name},
-					lists: map[string][]string{"defines": defs, "args": in.Args, "policy_flag": flag},
+					lists: map[string][]string{"defines": defs, "args": in.Args, "policy_flag": flag, "property_flag": propFlag},
 				})
 			}
 		}
@@ -538,7 +637,7 @@ var placeholder = regexp.MustCompile(`\{[^{}]*\}`)
 var knownVars = map[string]bool{
 	"model": true, "policy": true, "property": true, "name": true, "rep": true, "seed": true,
 	"time": true, "algorithm": true, "domain": true, "problem": true, "run_dir": true,
-	"defines": true, "args": true, "policy_flag": true,
+	"defines": true, "args": true, "policy_flag": true, "property_flag": true,
 }
 
 func checkPlaceholders(arg string) error {
@@ -552,7 +651,7 @@ func checkPlaceholders(arg string) error {
 			sort.Strings(names)
 			return fmt.Errorf("unknown placeholder %s (known: {%s})", m, strings.Join(names, "}, {"))
 		}
-		if (v == "defines" || v == "args" || v == "policy_flag") && arg != m {
+		if (v == "defines" || v == "args" || v == "policy_flag" || v == "property_flag") && arg != m {
 			return fmt.Errorf("%s expands to several arguments: write it as an argument of its own", m)
 		}
 	}
@@ -603,7 +702,7 @@ func placeholderSource(v string) string {
 	case "policy":
 		return "policies or policy_files; or write {policy_flag}, which expands to --policy NAME, --policy-file FILE or nothing"
 	case "property":
-		return "properties"
+		return "properties; or write {property_flag}, which expands to --property NAME or nothing"
 	case "time":
 		return "a time limit in [limits]; it is not"
 	}
@@ -646,9 +745,10 @@ func decodeError(path string, src []byte, err error) error {
 }
 
 var keysOf = map[string][]string{
-	"":           {"name", "data", "repetitions", "seeds", "limits", "algorithms", "instances"},
+	"":           {"name", "data", "repetitions", "seeds", "limits", "algorithms", "instances", "report"},
 	"limits":     {"time", "wall", "memory"},
-	"algorithms": {"name", "args"},
+	"algorithms": {"name", "args", "program", "prepare", "verdicts"},
+	"report":     {"attributes", "group", "agree", "higher", "filters", "baseline", "scatter"},
 	"instances":  {"domain", "name", "models", "policies", "policy_files", "properties", "defines", "args", "attributes"},
 }
 

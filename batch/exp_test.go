@@ -34,6 +34,11 @@ func TestParseErrors(t *testing.T) {
 		{head + "[[instances]]\nmodels = [\"a.spec\"]\nattributes = { error = \"x\" }\n", `:7:1: attribute "error" is one the batch writes itself`},
 		{head + "[[instances]]\nmodels = [\"/abs/a.spec\"]\n", `"/abs/a.spec": write paths relative to the experiment file`},
 		{"name = \"x\"\n[[algorithms]]\nname = \"a\"\nargs = [\"x\", \"--flag={defines}\"]\n", `:4:1: algorithm "a": {defines} expands to several arguments`},
+		{"name = \"x\"\n[[algorithms]]\nname = \"a\"\nargs = [\"x\"]\nverdicts = { sat = \"safe\" }\n", `:5:1: algorithm "a": verdicts map the output of a program`},
+		{"name = \"x\"\n[[algorithms]]\nname = \"a\"\nprogram = \"z3\"\nargs = [\"x\"]\n", `:4:1: algorithm "a" runs z3: say which of its answers are verdicts`},
+		{head + "[[instances]]\nmodels = [\"a.spec\"]\n[report]\nbaseline = \"b\"\n", `:8:1: baseline "b" is not an algorithm of this experiment`},
+		{head + "[[instances]]\nmodels = [\"a.spec\"]\n[report]\nscatter = [\"a\"]\n", `:8:1: scatter "a": want two algorithms X:Y`},
+		{head + "[[instances]]\nmodels = [\"a.spec\"]\n[report]\nbasline = \"a\"\n", `unknown key "report.basline" (did you mean "baseline"?)`},
 	} {
 		path := filepath.Join(dir, "exp.toml")
 		_, err := Parse(path, []byte(c.src))

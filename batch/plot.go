@@ -20,20 +20,26 @@ type Plot struct {
 }
 
 // Plots draws the report's figures: a log-log scatter of the time of
-// every pair of algorithms (runs without a verdict on the border, at the
-// time limit), and the coverage over time of every algorithm (how many
+// every pair of algorithms, or of the pairs the report's Scatter names
+// (runs without a verdict on the border, at the time limit), and the coverage over time of every algorithm (how many
 // runs ended with a verdict within t seconds).
 func (rep *Report) Plots() ([]Plot, error) {
 	var out []Plot
-	for i, a := range rep.Algorithms {
-		for _, b := range rep.Algorithms[i+1:] {
-			p, err := rep.scatter(a, b)
-			if err != nil {
-				return nil, err
+	pairs := rep.Scatter
+	if len(pairs) == 0 {
+		for i, a := range rep.Algorithms {
+			for _, b := range rep.Algorithms[i+1:] {
+				pairs = append(pairs, [2]string{a, b})
 			}
-			if p != nil {
-				out = append(out, *p)
-			}
+		}
+	}
+	for _, pr := range pairs {
+		p, err := rep.scatter(pr[0], pr[1])
+		if err != nil {
+			return nil, err
+		}
+		if p != nil {
+			out = append(out, *p)
 		}
 	}
 	if len(rep.Algorithms) > 0 {

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"vigil/internal/stats"
 )
 
 // A Filter keeps the runs whose attribute is (or, with Not, is not) one of
@@ -64,10 +66,56 @@ type ReportOptions struct {
 	Group      []string // the attributes whose values make a row (default: domain)
 	Agree      []string // the attributes decided runs must agree on (default: verdict)
 	Higher     []string // numeric attributes where more is better (emphasized: the largest)
+	// Baseline is the algorithm the ratio attributes divide by (default:
+	// the first algorithm).
+	Baseline string
+	// Scatter are the pairs of algorithms whose times are plotted against
+	// each other (default: every pair).
+	Scatter [][2]string
+}
+
+// withDefaults fills the options left empty from the experiment's
+// [report] section.
+func (o ReportOptions) withDefaults(d ReportOptions) ReportOptions {
+	if len(o.Filters) == 0 {
+		o.Filters = d.Filters
+	}
+	if len(o.Attributes) == 0 {
+		o.Attributes = d.Attributes
+	}
+	if len(o.Group) == 0 {
+		o.Group = d.Group
+	}
+	if len(o.Agree) == 0 {
+		o.Agree = d.Agree
+	}
+	if len(o.Higher) == 0 {
+		o.Higher = d.Higher
+	}
+	if o.Baseline == "" {
+		o.Baseline = d.Baseline
+	}
+	if len(o.Scatter) == 0 {
+		o.Scatter = d.Scatter
+	}
+	return o
 }
 
 // DefaultAttributes are the attributes a report shows unless told.
 var DefaultAttributes = []string{"coverage", "verdict", "error", "time", "wall_time", "memory"}
+
+// Derived attributes a report computes from the runs' measurements:
+//
+//	par2           PAR-2 score in CPU seconds (a run's time when it has a
+//	               verdict, twice the time limit when not), summed per row
+//	ratio          the median ratio of each algorithm's time to the
+//	               baseline's, over the instances both decided
+//	ratio:ATTR     the same for another numeric attribute (wall_time, or
+//	               an engine's own, e.g. seconds)
+const (
+	AttrPAR2  = "par2"
+	AttrRatio = "ratio"
+)
 
 // units are the units of the attributes batch measures, shown with their
 // names in reports.
@@ -100,6 +148,8 @@ type Report struct {
 	Agree      []string // the answer's attributes: runs with a verdict must agree on them
 	Higher     []string // attributes where more is better
 	Attributes []string
+	Baseline   string      // the algorithm ratios divide by
+	Scatter    [][2]string // the scatter plots' pairs (nil: every pair)
 	// RunsLink is the path from the report's files to the data directory,
 	// which links to each run's files go through (Write sets it; by default
 	// the data directory itself).
@@ -108,11 +158,27 @@ type Report struct {
 
 // Fetch reads every finished run into one table and writes it as Lab's
 // evaluation file DATA/properties (an object from run id to properties).
+// Options left empty take the experiment's [report] section.
 func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 	if err := x.openData(false, nil); err != nil {
 		return nil, err
 	}
-	rep := &Report{x: x, Attributes: o.Attributes, Group: o.Group, Agree: o.Agree, Higher: o.Higher, RunsLink: x.Data}
+	o = o.withDefaults(x.Report)
+	known := map[string]bool{}
+	for _, a := range x.Algorithms {
+		known[a] = true
+	}
+	if o.Baseline != "" && !known[o.Baseline] {
+		return nil, fmt.Errorf("batch: baseline %q is not an algorithm of experiment %s (%s)", o.Baseline, x.Name, strings.Join(x.Algorithms, ", "))
+	}
+	for _, pr := range o.Scatter {
+		for _, a := range pr {
+			if !known[a] {
+				return nil, fmt.Errorf("batch: scatter %s:%s: %q is not an algorithm of experiment %s (%s)", pr[0], pr[1], a, x.Name, strings.Join(x.Algorithms, ", "))
+			}
+		}
+	}
+	rep := &Report{x: x, Attributes: o.Attributes, Group: o.Group, Agree: o.Agree, Higher: o.Higher, Baseline: o.Baseline, Scatter: o.Scatter, RunsLink: x.Data}
 	if len(rep.Agree) == 0 {
 		rep.Agree = []string{"verdict"}
 	}
@@ -154,6 +220,9 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		if algos[a] {
 			rep.Algorithms = append(rep.Algorithms, a)
 		}
+	}
+	if rep.Baseline == "" && len(rep.Algorithms) > 0 {
+		rep.Baseline = rep.Algorithms[0]
 	}
 	for d := range doms {
 		rep.Groups = append(rep.Groups, d)
@@ -230,8 +299,16 @@ func (rep *Report) tables() []table {
 			out = append(out, rep.errors())
 		case "verdict":
 			out = append(out, rep.verdicts())
+		case AttrPAR2:
+			out = append(out, rep.par2(byDom))
+		case AttrRatio:
+			out = append(out, rep.ratios(byDom, "time"))
 		default:
-			out = append(out, rep.common(byDom, attr, "mean", mean), rep.common(byDom, attr, "median", median))
+			if a, ok := strings.CutPrefix(attr, AttrRatio+":"); ok && a != "" {
+				out = append(out, rep.ratios(byDom, a))
+				continue
+			}
+			out = append(out, rep.common(byDom, attr, "mean", stats.Mean), rep.common(byDom, attr, "median", stats.Median))
 		}
 	}
 	return out
@@ -445,22 +522,119 @@ func (t *table) addRow(name string, vals []float64, best int, format string) {
 	t.Best = append(t.Best, marks)
 }
 
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
+// limit is the time limit of PAR-2 scores: the experiment's CPU limit,
+// else the border of the plots (twice the largest time seen).
+func (rep *Report) limit() float64 {
+	return rep.border()
 }
 
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
+// par2 sums the PAR-2 scores of each row's runs per algorithm: a run's
+// CPU time when it gave a verdict, twice the limit when not.
+func (rep *Report) par2(byDom map[string][]map[string]any) table {
+	limit := rep.limit()
+	t := table{Title: "par2 (CPU seconds), sum", Note: fmt.Sprintf("PAR-2 scores summed: a run's CPU time when it gave a verdict, twice the limit (%s s) when not; less is better; (N) is the number of instances", strconv.FormatFloat(2*limit, 'g', -1, 64)), Header: rep.header(strings.Join(rep.Group, " "))}
+	total := make([]float64, len(rep.Algorithms))
+	n := 0
+	for _, d := range rep.Groups {
+		sums := make([]float64, len(rep.Algorithms))
+		inst := map[string]bool{}
+		for _, p := range byDom[d] {
+			inst[instance(p)] = true
+			c, _ := num(p["coverage"])
+			tm, _ := num(p["time"])
+			sums[rep.algoIndex(p)] += stats.PAR2(tm, c == 1, limit)
+		}
+		n += len(inst)
+		for i := range sums {
+			total[i] += sums[i]
+		}
+		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, -1, "")
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	t.addRow(fmt.Sprintf("**all** (%d)", n), total, -1, "")
+	return t
+}
+
+// ratios gives, per row and algorithm, the median ratio of attr to the
+// baseline's over the instances both decided, with their number, and
+// how many instances only the algorithm or only the baseline decided.
+func (rep *Report) ratios(byDom map[string][]map[string]any, attr string) table {
+	base := rep.Baseline
+	t := table{Title: fmt.Sprintf("%s ratio to %s, median", titled(attr), base),
+		Note:   fmt.Sprintf("the median of each algorithm's %s over %s's, on the instances both decided (a value under %g counts as %g); below 1: faster than %s; in brackets: instances both decided / only this algorithm / only %s", attr, base, stats.MinRatioTime, stats.MinRatioTime, base, base),
+		Header: rep.header(strings.Join(rep.Group, " "))}
+	type cell struct {
+		a, b         []float64
+		onlyA, onlyB int
+	}
+	bi := slices.Index(rep.Algorithms, base)
+	addRow := func(name string, cells []cell) {
+		row := []string{name}
+		marks := []bool{false}
+		best := math.NaN()
+		meds := make([]float64, len(cells))
+		for i, c := range cells {
+			meds[i] = stats.MedianRatio(c.a, c.b)
+			if i != bi && !math.IsNaN(meds[i]) && (math.IsNaN(best) || meds[i] < best) {
+				best = meds[i]
+			}
+		}
+		for i, c := range cells {
+			switch {
+			case i == bi:
+				row = append(row, "1")
+			case math.IsNaN(meds[i]):
+				row = append(row, fmt.Sprintf("– (0/%d/%d)", c.onlyA, c.onlyB))
+			default:
+				row = append(row, fmt.Sprintf("%.3g (%d/%d/%d)", meds[i], len(c.a), c.onlyA, c.onlyB))
+			}
+			marks = append(marks, i != bi && meds[i] == best)
+		}
+		t.Rows = append(t.Rows, row)
+		t.Best = append(t.Best, marks)
+	}
+	all := make([]cell, len(rep.Algorithms))
+	for _, d := range rep.Groups {
+		// per instance: each algorithm's value when it decided
+		vals := map[string]map[int]float64{}
+		for _, p := range byDom[d] {
+			k := instance(p)
+			if vals[k] == nil {
+				vals[k] = map[int]float64{}
+			}
+			if c, _ := num(p["coverage"]); c != 1 {
+				continue
+			}
+			if v, ok := num(p[attr]); ok {
+				vals[k][rep.algoIndex(p)] = v
+			}
+		}
+		cells := make([]cell, len(rep.Algorithms))
+		for _, m := range vals {
+			vb, okB := m[bi]
+			for i := range cells {
+				if i == bi {
+					continue
+				}
+				va, okA := m[i]
+				switch {
+				case okA && okB:
+					cells[i].a, cells[i].b = append(cells[i].a, va), append(cells[i].b, vb)
+				case okA:
+					cells[i].onlyA++
+				case okB:
+					cells[i].onlyB++
+				}
+			}
+		}
+		for i, c := range cells {
+			all[i].a, all[i].b = append(all[i].a, c.a...), append(all[i].b, c.b...)
+			all[i].onlyA += c.onlyA
+			all[i].onlyB += c.onlyB
+		}
+		addRow(d, cells)
+	}
+	addRow("**all**", all)
+	return t
 }
 
 // Disagreements lists the instances on which runs with a verdict (coverage

@@ -118,3 +118,40 @@ func TestStatusRunning(t *testing.T) {
 		t.Errorf("status %+v", st)
 	}
 }
+
+// PAR-2 sums a run's time when solved and twice the limit when not; the
+// ratio table gives the median ratio to the baseline over the instances
+// both decided, and counts those only one of them decided; Scatter
+// restricts the plots to the pairs it names.
+func TestReportPAR2AndRatios(t *testing.T) {
+	x := experiment(t, 3, "[limits]\ntime = \"10s\"", "echo", "echo x", "echo y")
+	fakeResults(t, x, map[string]float64{
+		"a0/d/m000": 1, "a1/d/m000": 3, "a2/d/m000": 1,
+		"a0/d/m001": 2, "a1/d/m001": 5, "a2/d/m001": -1,
+		"a0/d/m002": -1, "a1/d/m002": 4, "a2/d/m002": -1,
+	})
+	rep, err := x.Fetch(ReportOptions{Attributes: []string{"par2", "ratio"}, Baseline: "a0", Scatter: [][2]string{{"a1", "a0"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	rep.Markdown(&md)
+	for _, want := range []string{
+		"## par2 (CPU seconds), sum", "| d (3) | 23 | **12** | 41 |",
+		"## time (CPU seconds) ratio to a0, median", "| d | 1 | 2.75 (2/1/0) | **1 (1/0/1)** |",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, md.String())
+		}
+	}
+	plots, err := rep.Plots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plots) != 2 || plots[0].File != "scatter-time-a1-a0.svg" {
+		t.Errorf("plots %v, want the one scatter asked for and the coverage plot", plots)
+	}
+	if _, err := x.Fetch(ReportOptions{Baseline: "nope"}); err == nil || !strings.Contains(err.Error(), `baseline "nope" is not an algorithm`) {
+		t.Errorf("unknown baseline: %v", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -82,30 +83,64 @@ func (x *Experiment) Share(task, tasks int) []*Run {
 	return share
 }
 
-// Args returns a run's vigil arguments with {run_dir} filled in (relative
-// to the directory commands run in).
+// Args returns a run's vigil arguments (or its Program's) with {run_dir}
+// filled in (relative to the directory commands run in).
 func (x *Experiment) Args(r *Run) []string {
+	return x.fillRunDir(r, r.Args)
+}
+
+// PrepareArgs returns the vigil arguments of a run's preparation step
+// with {run_dir} filled in, nil for a run without one.
+func (x *Experiment) PrepareArgs(r *Run) []string {
+	if len(r.Prepare) == 0 {
+		return nil
+	}
+	return x.fillRunDir(r, r.Prepare)
+}
+
+func (x *Experiment) fillRunDir(r *Run, args []string) []string {
 	rel, err := filepath.Rel(x.Dir, x.RunDir(r))
 	if err != nil {
 		rel = x.RunDir(r)
 	}
-	out := make([]string, len(r.Args))
-	for i, a := range r.Args {
+	out := make([]string, len(args))
+	for i, a := range args {
 		out[i] = strings.ReplaceAll(a, "{run_dir}", rel)
 	}
 	return out
+}
+
+// command is what a run's properties record as its command: vigil's
+// arguments, or the program and its arguments.
+func (x *Experiment) command(r *Run) []any {
+	var cmd []any
+	if r.Program != "" {
+		cmd = append(cmd, r.Program)
+	}
+	for _, a := range x.Args(r) {
+		cmd = append(cmd, a)
+	}
+	return cmd
+}
+
+// prepareCommand is what a run's properties record as its preparation
+// step (nil: none).
+func (x *Experiment) prepareCommand(r *Run) []any {
+	var cmd []any
+	for _, a := range x.PrepareArgs(r) {
+		cmd = append(cmd, a)
+	}
+	return cmd
 }
 
 // stale reports whether finished properties were made by a command other
 // than the run's current one, or under other limits (a run that timed out
 // at 60 s says nothing about 600 s).
 func (x *Experiment) stale(r *Run, p map[string]any) bool {
-	args := x.Args(r)
-	want := make([]any, len(args))
-	for i, a := range args {
-		want[i] = a
+	if !reflect.DeepEqual(p["command"], x.command(r)) {
+		return true
 	}
-	if !reflect.DeepEqual(p["command"], want) {
+	if prep, _ := p["prepare"].([]any); !reflect.DeepEqual(prep, x.prepareCommand(r)) {
 		return true
 	}
 	for key, limit := range map[string]float64{
@@ -305,7 +340,7 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, re
 	} else if p, err := x.Properties(r); p != nil || err != nil {
 		return "", err // finished meanwhile by another process
 	}
-	for _, f := range []string{"stdout", "stderr", "command"} {
+	for _, f := range []string{"stdout", "stderr", "command", "prepare.stdout", "prepare.stderr"} {
 		os.Remove(filepath.Join(dir, f))
 	}
 	if tmps, err := filepath.Glob(filepath.Join(dir, "."+propertiesFile+".tmp-*")); err == nil {
@@ -316,14 +351,42 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, re
 		}
 	}
 	args := x.Args(r)
-	if err := os.WriteFile(filepath.Join(dir, "command"), []byte(commandLine(args)), 0o644); err != nil {
+	line := commandLine("vigil", args)
+	if r.Program != "" {
+		line = commandLine(r.Program, args)
+	}
+	if prep := x.PrepareArgs(r); prep != nil {
+		line = commandLine("vigil", prep) + line
+	}
+	if err := os.WriteFile(filepath.Join(dir, "command"), []byte(line), 0o644); err != nil {
 		return "", err
 	}
-	out := execute(ctx, o.Self, x.Dir, dir, x.Limits, args)
+	var prep *outcome
+	if pa := x.PrepareArgs(r); pa != nil {
+		po := execute(ctx, o.Self, x.Dir, dir, "prepare.", x.Limits, pa)
+		prep = &po
+		if ctx.Err() != nil {
+			return "", nil
+		}
+	}
+	var out outcome
+	switch {
+	case prep != nil && (prep.startErr != nil || prep.exitCode != 0):
+		out = outcome{prepareFailed: true}
+	case r.Program != "":
+		path, err := exec.LookPath(r.Program)
+		if err != nil {
+			out = outcome{startErr: fmt.Errorf("program %s: %v (install it, or put it on the PATH)", r.Program, err)}
+			break
+		}
+		out = execute(ctx, path, x.Dir, dir, "", x.Limits, args)
+	default:
+		out = execute(ctx, o.Self, x.Dir, dir, "", x.Limits, args)
+	}
 	if ctx.Err() != nil {
 		return "", nil // interrupted: not finished, runs again next time
 	}
-	p := x.properties(r, args, out)
+	p := x.properties(r, out, prep)
 	b, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return "", err
@@ -334,10 +397,11 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, re
 	return p["error"].(string), nil
 }
 
-// commandLine renders args as a shell command line, one per run directory.
-func commandLine(args []string) string {
+// commandLine renders a command as a shell command line, one per line of
+// a run directory's command file.
+func commandLine(name string, args []string) string {
 	var b strings.Builder
-	b.WriteString("vigil")
+	b.WriteString(shellQuote(name))
 	for _, a := range args {
 		b.WriteByte(' ')
 		b.WriteString(shellQuote(a))

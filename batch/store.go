@@ -103,11 +103,11 @@ func (x *Experiment) Within(path string) error {
 }
 
 // runPaths are the paths a run writes or deletes: its directory, lock,
-// properties, command, stdout and stderr.
+// properties, command, stdout and stderr, and its preparation step's.
 func (x *Experiment) runPaths(r *Run) []string {
 	dir := x.RunDir(r)
 	ps := []string{dir}
-	for _, f := range []string{"lock", propertiesFile, "command", "stdout", "stderr"} {
+	for _, f := range []string{"lock", propertiesFile, "command", "stdout", "stderr", "prepare.stdout", "prepare.stderr"} {
 		ps = append(ps, filepath.Join(dir, f))
 	}
 	return ps

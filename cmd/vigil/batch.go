@@ -50,6 +50,11 @@ relative to the file, and commands run in its directory):
            wall = "15m"       default time * 1.5 + 10s; the process group is killed
            memory = "4GiB"    RLIMIT_DATA (writable memory), at least 192MiB
   [[algorithms]] name = "bfs", args = ["verify", "{model}", "--engine", "bfs", "--json"]
+                 a peer tool instead of vigil: program = "z3", args = [...],
+                 verdicts = {sat = "safe", unsat = "unsafe"} (its last line
+                 on stdout), and prepare = [vigil args] run first, untimed
+                 (e.g. export --chc ... -o {run_dir}/q.smt2); see
+                 bench/ic3scaling.toml
   [[instances]]  domain, name, models = [GLOB...], policies = [NAME...] and/or
                  policy_files = [GLOB...], properties = [NAME...],
                  defines = {N = 4}, args = [...], attributes = {arch = "16x16"}
@@ -58,7 +63,11 @@ relative to the file, and commands run in its directory):
                 {policy_flag}: --policy-file FILE for policy_files, --policy
                 NAME for policies, nothing for an instance with neither; an
                 argument that is just {policy} is dropped for such an
-                instance (bench/policy-files.toml mixes all three)
+                instance (bench/policy-files.toml mixes all three);
+                {property_flag}: --property NAME, or nothing
+  [report]       the defaults of vigil batch report (its flags override them):
+                 attributes, group, agree, higher, filters = ["ATTR=V,..."],
+                 baseline = "ALGO" (ratios divide by it), scatter = ["X:Y"]
 Names (experiment, algorithms, domains, problems) are plain directory
 names: letters, digits, '.', '_', '+' and '-', not "." or "..", and not
 starting with '.'. batch writes only inside the data directory, and
@@ -80,7 +89,10 @@ nested keys joined with _, every list also as its length KEY_count).
 report also writes DATA/properties, all runs keyed by id, which Lab's
 fetcher and reports read as an evaluation directory. Its tables give
 coverage, verdicts and outcomes per algorithm, and time (CPU seconds),
-wall_time (seconds) and memory (KiB); report.html and report.md list every
+wall_time (seconds) and memory (KiB); par2 (PAR-2 scores: CPU time when
+solved, twice the limit when not, summed) and ratio (the median of each
+algorithm's time over the baseline's on the instances both decided;
+ratio:ATTR for another attribute); report.html and report.md list every
 run with its verdict and a link to its directory; runs.csv has a row per
 run with its verdict.
 
@@ -376,13 +388,15 @@ func (f *filterFlags) Set(s string) error {
 }
 
 func batchReport(e *env, args []string) int {
-	fs := batchFlags(e, "report", "report [--filter ATTR=V1,V2]... [--attributes A,B] [--group A,B] [--agree A,B] [--higher A,B] [--out DIR] [--format md|html|csv|none] EXPERIMENT.toml")
+	fs := batchFlags(e, "report", "report [--filter ATTR=V1,V2]... [--attributes A,B] [--group A,B] [--agree A,B] [--higher A,B] [--baseline ALGO] [--scatter X:Y,...] [--out DIR] [--format md|html|csv|none] EXPERIMENT.toml")
 	var filters filterFlags
-	fs.Var(&filters, "filter", "keep runs whose attribute is one of the values (ATTR=V1,V2) or none of them (ATTR!=V1,V2); repeatable, all must hold")
-	attrs := fs.String("attributes", strings.Join(batch.DefaultAttributes, ","), "attributes to tabulate: coverage (summed), error (counted), any numeric one (mean and median over commonly solved instances)")
-	agree := fs.String("agree", "verdict", "the attributes of the answer that algorithms deciding the same instance must agree on (vigil safe --starts: safe,unsafe); a disagreement fails the report with exit 3")
+	fs.Var(&filters, "filter", "keep runs whose attribute is one of the values (ATTR=V1,V2) or none of them (ATTR!=V1,V2); repeatable, all must hold (default: the experiment's [report] filters)")
+	attrs := fs.String("attributes", "", "attributes to tabulate: coverage (summed), error (counted), par2 (PAR-2 scores, summed), ratio or ratio:ATTR (median ratio to --baseline), any numeric one (mean and median over commonly solved instances) (default: the experiment's [report] attributes, else "+strings.Join(batch.DefaultAttributes, ",")+")")
+	agree := fs.String("agree", "", "the attributes of the answer that algorithms deciding the same instance must agree on (vigil safe --starts: safe,unsafe); a disagreement fails the report with exit 3 (default: [report] agree, else verdict)")
 	higher := fs.String("higher", "", "numeric attributes where more is better (the largest value is emphasized; otherwise the smallest)")
-	group := fs.String("group", "domain", "the attributes whose values make a table row (comma-separated), e.g. domain,arch")
+	group := fs.String("group", "", "the attributes whose values make a table row (comma-separated), e.g. domain,arch (default: [report] group, else domain)")
+	baseline := fs.String("baseline", "", "the algorithm the ratio attributes divide by (default: [report] baseline, else the first algorithm)")
+	scatter := fs.String("scatter", "", "the pairs of algorithms whose times to plot against each other, X:Y,... (default: [report] scatter, else every pair)")
 	out := fs.String("out", "", "write report.md, report.html, runs.csv and the SVG plots here (default: DATA/report)")
 	format := fs.String("format", "md", "what to print on stdout: md, html, csv or none")
 	data := dataFlag(fs)
@@ -396,11 +410,20 @@ func batchReport(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil batch report: --format %q: want md, html, csv or none\n", *format)
 		return exitUsage
 	}
+	var pairs [][2]string
+	for _, s := range splitList(*scatter) {
+		pr, err := batch.ParseScatter(s)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil batch report: --scatter: %v\n", err)
+			return exitUsage
+		}
+		pairs = append(pairs, pr)
+	}
 	x, ok := loadExperiment(e, file, *data)
 	if !ok {
 		return exitError
 	}
-	rep, err := x.Fetch(batch.ReportOptions{Filters: filters, Attributes: splitList(*attrs), Group: splitList(*group), Agree: splitList(*agree), Higher: splitList(*higher)})
+	rep, err := x.Fetch(batch.ReportOptions{Filters: filters, Attributes: splitList(*attrs), Group: splitList(*group), Agree: splitList(*agree), Higher: splitList(*higher), Baseline: *baseline, Scatter: pairs})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
