@@ -1,47 +1,81 @@
 package main
 
-// vigil bench ic3: ic3 against BFS and against z3's Spacer on the CHC
-// export, on every (model, property, symbolic policy or none) of the files
-// given, in one run. Ratios below 1 mean ic3 is faster.
+// vigil bench ic3: a convenience that writes a vigil batch experiment
+// (ic3, ic3-nog, bfs as whole vigil verify processes, Spacer as the z3
+// binary on vigil export --chc) for the files given, runs it and prints
+// its report: solved counts, PAR-2 scores and the median time ratios to
+// Spacer. It is not a runner of its own: bench/ic3scaling.toml is the
+// same experiment written down, and vigil batch runs both.
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
+	toml "github.com/pelletier/go-toml/v2"
+
+	"vigil/batch"
 	"vigil/ic3"
 	"vigil/smt/smtlib"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 )
 
-// peerRun is one engine's answer on one instance.
-type peerRun struct {
-	Verdict string  `json:"verdict"` // safe, unsafe, unknown, error
-	Seconds float64 `json:"seconds"`
-	Note    string  `json:"note,omitempty"`
-	States  int     `json:"states,omitempty"` // bfs
+// benchExperiment mirrors the experiment file's TOML schema (batch's
+// exp.go) for the part vigil bench ic3 writes.
+type benchExperiment struct {
+	Name       string           `toml:"name"`
+	Limits     benchLimits      `toml:"limits"`
+	Algorithms []benchAlgorithm `toml:"algorithms"`
+	Instances  []benchInstance  `toml:"instances"`
 }
 
-type peerRow struct {
-	File     string   `json:"file"`
-	Model    string   `json:"model"`
-	Property string   `json:"property"`
-	Policy   string   `json:"policy"` // "" for every label
-	Log2Size float64  `json:"log2_state_space"`
-	BFS      peerRun  `json:"bfs"`
-	IC3      peerRun  `json:"ic3"`
-	IC3Nog   *peerRun `json:"ic3_nog,omitempty"`
-	Spacer   peerRun  `json:"spacer"`
-	// Ratios of ic3's time to the peer's, when both decided.
-	IC3OverBFS    float64 `json:"ic3_over_bfs,omitempty"`
-	IC3OverSpacer float64 `json:"ic3_over_spacer,omitempty"`
-	Disagree      bool    `json:"disagree,omitempty"`
+type benchLimits struct {
+	Time string `toml:"time"`
+}
+
+type benchAlgorithm struct {
+	Name     string            `toml:"name"`
+	Args     []string          `toml:"args"`
+	Program  string            `toml:"program,omitempty"`
+	Prepare  []string          `toml:"prepare,omitempty"`
+	Verdicts map[string]string `toml:"verdicts,omitempty"`
+}
+
+type benchInstance struct {
+	Domain     string            `toml:"domain"`
+	Name       string            `toml:"name"`
+	Models     []string          `toml:"models"`
+	Policies   []string          `toml:"policies,omitempty"`
+	Properties []string          `toml:"properties"`
+	Defines    map[string]string `toml:"defines,omitempty"`
+	Args       []string          `toml:"args,omitempty"`
+	Attributes map[string]any    `toml:"attributes"`
+}
+
+// ic3Algorithms are the algorithms of vigil bench ic3 (and of
+// bench/ic3scaling.toml): the engines as whole vigil verify processes,
+// Spacer as z3 on the CHC export of the same question.
+func ic3Algorithms(z3 string, nog bool, maxStates int) []benchAlgorithm {
+	verify := func(engine string, extra ...string) benchAlgorithm {
+		args := []string{"verify", "{model}", "{defines}", "{policy_flag}", "{property_flag}", "{args}", "--engine", engine}
+		args = append(args, extra...)
+		return benchAlgorithm{Name: engine, Args: append(args, "--timeout", "{time}", "--json")}
+	}
+	as := []benchAlgorithm{verify("ic3")}
+	if nog {
+		as = append(as, verify("ic3-nog"))
+	}
+	return append(as, verify("bfs", "--max-states", fmt.Sprint(maxStates)), benchAlgorithm{
+		Name:     "spacer",
+		Prepare:  []string{"export", "--chc", "{model}", "{defines}", "{policy_flag}", "{property_flag}", "{args}", "-o", "{run_dir}/question.smt2"},
+		Program:  z3,
+		Args:     []string{"{run_dir}/question.smt2"},
+		Verdicts: map[string]string{"sat": "safe", "unsat": "unsafe"},
+	})
 }
 
 func runBenchIC3(e *env, args []string) int {
@@ -50,14 +84,16 @@ func runBenchIC3(e *env, args []string) int {
 	addProgressFlags(e, fs)
 	defs := defines{}
 	fs.Var(defs, "D", "override a constant in every file: -D `NAME=VALUE` (repeatable)")
-	timeout := timeoutFlagDefault(fs, time.Minute, "limit per engine and instance: `DURATION`")
+	timeout := timeoutFlagDefault(fs, time.Minute, "CPU-time limit per engine and instance: `DURATION`")
 	maxStates := addCountFlag(fs, "max-states", 20_000_000, "BFS gives up (unknown) after storing this many states")
-	nog := fs.Bool("nog", false, "also run ic3-nog")
+	nog := fs.Bool("nog", false, "also run ic3-nog (always with --scale)")
 	scale := scaleFlag{}
-	fs.Var(&scale, "scale", "scaling mode: run every file at each of the values of constant NAME it declares, `NAME=V1,V2,...` (repeatable; a file declaring none runs once); every engine runs as a whole process (vigil verify --json, z3 on the CHC export), only the declared policies (all labels for a model without one), ic3-nog too, with PAR-2 scores")
-	vigilBin := fs.String("vigil", "", "scaling mode: the vigil binary whose verify runs ic3, ic3-nog and bfs (default: this one), e.g. a build of another commit to compare")
+	fs.Var(&scale, "scale", "run every file at each of the values of constant NAME it declares, `NAME=V1,V2,...` (repeatable; a file declaring none runs once); adds ic3-nog and a row per size")
+	vigilBin := fs.String("vigil", "", "the vigil binary whose verify and export the runs use (default: this one), e.g. a build of another commit to compare")
+	jobs := fs.Int("j", 1, "runs at once (each is one process; keep it at most the idle cores)")
+	data := fs.String("data", "", "keep the experiment here (its file, runs and report; rerunning continues it); default: a temporary directory, removed")
 	plaja := addPlajaFlags(fs)
-	jsonOut := fs.Bool("json", false, "print the rows as JSON")
+	jsonOut := fs.Bool("json", false, "print every run's properties and the disagreements as JSON instead of the report")
 	files, ok := parseFlags(fs, args)
 	if !ok {
 		return exitUsage
@@ -66,243 +102,253 @@ func runBenchIC3(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil bench ic3: want model files\nusage: %s\n", c.Usage)
 		return exitUsage
 	}
-	if *timeout <= 0 || *maxStates <= 0 {
-		fmt.Fprintln(e.stderr, "vigil bench ic3: --timeout and --max-states must be positive")
+	if *timeout <= 0 || *maxStates <= 0 || *jobs < 1 {
+		fmt.Fprintln(e.stderr, "vigil bench ic3: --timeout, --max-states and -j must be positive")
 		return exitUsage
 	}
-	if _, err := smtlib.Z3Path(); err != nil {
+	if *plaja.policyFile != "" {
+		fmt.Fprintln(e.stderr, "vigil bench ic3: --policy-file: learned policies are measured by bench/polic3-*.toml; give --start and --unsafe only")
+		return exitUsage
+	}
+	z3, err := smtlib.Z3Path()
+	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil bench ic3: %v (Spacer is the peer)\n", err)
 		return exitError
 	}
-	tmp, err := os.MkdirTemp("", "vigil-bench-")
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
+	self := *vigilBin
+	if self == "" {
+		self = vigilSelf()
+	} else if self, err = filepath.Abs(self); err != nil {
+		fmt.Fprintf(e.stderr, "vigil bench ic3: --vigil: %v\n", err)
+		return exitUsage
+	}
+	var extra []string // instance args: the PlaJA conditions
+	if *plaja.start != "" {
+		extra = append(extra, "--start", *plaja.start)
+	}
+	if *plaja.unsafe != "" {
+		extra = append(extra, "--unsafe", *plaja.unsafe)
+	}
+	exp := benchExperiment{Name: "bench-ic3", Limits: benchLimits{Time: timeout.String()},
+		Algorithms: ic3Algorithms(z3, *nog || len(scale) > 0, *maxStates)}
+	domains := map[string]int{}
+	for _, file := range files {
+		insts, ok := benchInstances(e, file, defs, scale, extra, plaja)
+		if !ok {
+			return exitError
+		}
+		dom := stemOf(file)
+		if domains[dom]++; domains[dom] > 1 {
+			dom = fmt.Sprintf("%s%d", dom, domains[dom])
+		}
+		for _, in := range insts {
+			in.Domain = dom
+			exp.Instances = append(exp.Instances, in)
+		}
+	}
+	if len(exp.Instances) == 0 {
+		fmt.Fprintln(e.stderr, "vigil bench ic3: no property of the files is a safety question ic3 decides")
 		return exitError
 	}
-	defer os.RemoveAll(tmp)
-	if *plaja.policyFile != "" {
-		fmt.Fprintln(e.stderr, "vigil bench ic3: --policy-file: learned policies are measured by bench/polic3; give --start and --unsafe only")
-		return exitUsage
+	dir := *data
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "vigil-bench-ic3-"); err != nil {
+			fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
+			return exitError
+		}
+		defer os.RemoveAll(dir)
+	}
+	x, ok := writeBenchExperiment(e, exp, dir)
+	if !ok {
+		return exitError
 	}
 	ctx, cancel := runContext(0)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
-	if len(scale) > 0 || *vigilBin != "" {
-		return benchScaling(e, ctx, prog, files, defs, scale, *vigilBin, tmp, *timeout, *maxStates, *jsonOut)
-	}
-	var rows []peerRow
-	for _, file := range files {
-		m := loadModel(e, file, defs)
-		if m == nil {
-			return exitError
-		}
-		var prop, pol string
-		if !plaja.apply(e, m, &prop, &pol) {
-			return exitError
-		}
-		pols := []*symbolic.PolicyDecl{nil}
-		for _, d := range m.Policies {
-			if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
-				pols = append(pols, d)
-			}
-		}
-		for _, prop := range m.Properties {
-			if ic3.Validate(m, prop, nil) != nil {
-				continue
-			}
-			for _, pd := range pols {
-				if ctx.Err() != nil {
-					break
-				}
-				_, l2 := m.StateSpaceSize()
-				row := peerRow{File: file, Model: m.Name, Property: prop.Name, Policy: policyName(pd), Log2Size: l2}
-				prog.printf("bench ic3: %s %s %s", m.Name, prop.Name, policyName(pd))
-				row.BFS = benchBFS(ctx, m, prop, pd, *timeout, *maxStates)
-				row.IC3 = benchIC3(ctx, m, prop, pd, *timeout, true)
-				if *nog {
-					r := benchIC3(ctx, m, prop, pd, *timeout, false)
-					row.IC3Nog = &r
-				}
-				row.Spacer = benchSpacer(ctx, filepath.Join(tmp, fmt.Sprintf("q%d.smt2", len(rows))), m, prop, pd, *timeout)
-				decided := func(r peerRun) bool { return r.Verdict == "safe" || r.Verdict == "unsafe" }
-				if decided(row.IC3) && decided(row.BFS) {
-					row.IC3OverBFS = row.IC3.Seconds / row.BFS.Seconds
-					row.Disagree = row.Disagree || row.IC3.Verdict != row.BFS.Verdict
-				}
-				if decided(row.IC3) && decided(row.Spacer) {
-					row.IC3OverSpacer = row.IC3.Seconds / row.Spacer.Seconds
-					row.Disagree = row.Disagree || row.IC3.Verdict != row.Spacer.Verdict
-				}
-				rows = append(rows, row)
-			}
-		}
-	}
+	s, err := x.Execute(ctx, batch.Options{Jobs: *jobs, Self: self, Log: lineWriter{e, prog},
+		Progress: func(p batch.Progress) {
+			prog.printf("bench ic3: %d/%d runs done, %d failed%s", p.Done, p.Total, p.Failed, limitCounts(p.Errors))
+		}})
 	prog.clear()
-	disagree := false
-	for _, r := range rows {
-		disagree = disagree || r.Disagree
+	if err != nil {
+		fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
+		return exitError
 	}
+	if s.Interrupted {
+		fmt.Fprintln(e.stderr, "vigil bench ic3: interrupted")
+		return exitUnknown
+	}
+	group := []string{"domain"}
+	if len(scale) > 0 {
+		group = []string{"size"}
+	}
+	rep, err := x.Fetch(batch.ReportOptions{Attributes: []string{"coverage", "par2", "ratio", "time"}, Group: group, Baseline: "spacer"})
+	if err != nil {
+		fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
+		return exitError
+	}
+	list, _ := rep.Disagreements()
 	if *jsonOut {
-		b, _ := json.MarshalIndent(rows, "", "  ")
+		b, _ := json.MarshalIndent(map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": nonNil(list)}, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printPeers(e, rows, *nog)
+		rep.Markdown(e.stdout)
+		if *data != "" {
+			if _, err := rep.Write(filepath.Join(x.Data, "report")); err != nil {
+				fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
+				return exitError
+			}
+			fmt.Fprintf(e.stderr, "vigil bench ic3: the experiment and its runs are in %s, the report in %s; the same command with --data %s again continues it\n", *data, filepath.Join(x.Data, "report"), *data)
+		}
 	}
-	if disagree {
-		return internalError(e, "bench ic3", "the engines disagree (rows marked DISAGREE)")
+	if s.Failed > 0 {
+		fmt.Fprintf(e.stderr, "vigil bench ic3: %s failed (crash, bad input or an export z3 cannot read); see the runs' stderr\n", plural(s.Failed, "run"))
+	}
+	if len(list) > 0 {
+		return internalError(e, "bench ic3", "the engines disagree on %s: %s", plural(len(list), "instance"), strings.Join(list, "; "))
+	}
+	if s.Failed > 0 {
+		return exitError
 	}
 	return exitOK
 }
 
-func benchBFS(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, limit time.Duration, maxStates int) peerRun {
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	t0 := time.Now()
-	g, err := explicit.New(m, prop)
-	var dec explicit.Decider
-	if err == nil && pd != nil {
-		dec, err = explicit.NewDecider(m, pd)
+// benchInstances lists the instances of one file: per size (each
+// combination of --scale values of the constants it declares), its
+// properties that ic3 decides, with each rules or table policy (a model
+// without policies: all labels).
+func benchInstances(e *env, file string, defs defines, scale scaleFlag, extra []string, plaja *plajaFlags) ([]benchInstance, bool) {
+	base := loadModel(e, file, defs)
+	if base == nil {
+		return nil, false
 	}
-	if err != nil {
-		return peerRun{Verdict: "error", Note: err.Error()}
-	}
-	res, err := explicit.Search(ctx, g, explicit.Options{Policy: dec, StopAtUnsafe: true, MaxStates: maxStates})
-	r := peerRun{Seconds: time.Since(t0).Seconds()}
-	switch {
-	case err != nil:
-		r.Verdict, r.Note = "error", err.Error()
-	case res.Verdict == explicit.Safe:
-		r.Verdict = "safe"
-	case res.Verdict == explicit.UnsafeVerdict:
-		r.Verdict = "unsafe"
-	default:
-		r.Verdict, r.Note = "unknown", stopReason(ctx)
-		if r.Note == "" {
-			r.Note = fmt.Sprintf("state limit %d", maxStates)
+	sizes := []defines{{}}
+	for _, c := range base.Consts {
+		vals, ok := scale[c.Name]
+		if !ok {
+			continue
 		}
-	}
-	if res != nil {
-		r.States = res.Stats.States
-	}
-	return r
-}
-
-func benchIC3(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, limit time.Duration, gen bool) peerRun {
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	t0 := time.Now()
-	res, err := ic3.Check(ctx, m, prop, pd, ic3.Options{Generalize: gen})
-	r := peerRun{Seconds: time.Since(t0).Seconds()}
-	if err != nil {
-		r.Verdict, r.Note = "error", err.Error()
-		return r
-	}
-	r.Verdict, r.Note = res.Verdict.String(), res.Reason
-	return r
-}
-
-func benchSpacer(ctx context.Context, file string, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, limit time.Duration) peerRun {
-	f, err := os.Create(file)
-	if err == nil {
-		err = smtlib.WriteCHC(f, smtlib.Question{Model: m, Property: prop, Policy: pd})
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		return peerRun{Verdict: "error", Note: err.Error()}
-	}
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	t0 := time.Now()
-	out, err := smtlib.RunZ3(ctx, file)
-	r := peerRun{Seconds: time.Since(t0).Seconds()}
-	switch strings.TrimSpace(out) {
-	case "sat":
-		r.Verdict = "safe"
-	case "unsat":
-		r.Verdict = "unsafe"
-	default:
-		r.Verdict = "unknown"
-		if ctx.Err() != nil {
-			r.Note = "timeout"
-		} else if err != nil {
-			r.Verdict, r.Note = "error", err.Error()
-		}
-	}
-	return r
-}
-
-func printPeers(e *env, rows []peerRow, nog bool) {
-	w := e.stdout
-	cell := func(r peerRun) string {
-		if r.Verdict == "safe" || r.Verdict == "unsafe" {
-			return fmt.Sprintf("%s %.3fs", r.Verdict, r.Seconds)
-		}
-		if r.Note != "" {
-			return r.Verdict + " (" + r.Note + ")"
-		}
-		return r.Verdict
-	}
-	ratio := func(x float64) string {
-		if x == 0 {
-			return "-"
-		}
-		return fmt.Sprintf("%.2f", x)
-	}
-	head := "| model | property | policy | log2 states | bfs | ic3 | spacer | ic3/bfs | ic3/spacer |"
-	sep := "|---|---|---|---:|---|---|---|---:|---:|"
-	if nog {
-		head = "| model | property | policy | log2 states | bfs | ic3 | ic3-nog | spacer | ic3/bfs | ic3/spacer |"
-		sep = "|---|---|---|---:|---|---|---|---|---:|---:|"
-	}
-	fmt.Fprintln(w, head)
-	fmt.Fprintln(w, sep)
-	var rb, rs []float64
-	for _, r := range rows {
-		pol := r.Policy
-		if pol == "" {
-			pol = "(all labels)"
-		}
-		cols := []string{r.Model, r.Property, pol, fmt.Sprintf("%.1f", r.Log2Size), cell(r.BFS), cell(r.IC3)}
-		if nog {
-			cols = append(cols, cell(*r.IC3Nog))
-		}
-		cols = append(cols, cell(r.Spacer), ratio(r.IC3OverBFS), ratio(r.IC3OverSpacer))
-		if r.Disagree {
-			cols = append(cols, "DISAGREE")
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cols, " | "))
-		if r.IC3OverBFS > 0 {
-			rb = append(rb, r.IC3OverBFS)
-		}
-		if r.IC3OverSpacer > 0 {
-			rs = append(rs, r.IC3OverSpacer)
-		}
-	}
-	solved := func(f func(peerRow) peerRun) int {
-		n := 0
-		for _, r := range rows {
-			if v := f(r).Verdict; v == "safe" || v == "unsafe" {
-				n++
+		var next []defines
+		for _, d := range sizes {
+			for _, v := range vals {
+				nd := defines{c.Name: v}
+				for k, x := range d {
+					nd[k] = x
+				}
+				next = append(next, nd)
 			}
 		}
-		return n
+		sizes = next
 	}
-	fmt.Fprintf(w, "\n%s; decided: bfs %d, ic3 %d, spacer %d\n", plural(len(rows), "instance"),
-		solved(func(r peerRow) peerRun { return r.BFS }), solved(func(r peerRow) peerRun { return r.IC3 }), solved(func(r peerRow) peerRun { return r.Spacer }))
-	fmt.Fprintf(w, "median ic3/bfs %s over %d instances both decided; median ic3/spacer %s over %d\n", ratio(median(rb)), len(rb), ratio(median(rs)), len(rs))
-	fmt.Fprintln(w, "(bfs and ic3 run in this process; spacer is the z3 binary on the CHC export, whole-process time)")
+	rel, err := filepath.Rel(".", file)
+	if err != nil || filepath.IsAbs(file) {
+		if wd, werr := os.Getwd(); werr == nil {
+			rel, err = filepath.Rel(wd, file)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil bench ic3: %s: %v\n", file, err)
+		return nil, false
+	}
+	var out []benchInstance
+	for _, size := range sizes {
+		all := defines{}
+		for k, v := range defs {
+			all[k] = v
+		}
+		for k, v := range size {
+			all[k] = v
+		}
+		m := loadModel(e, file, all)
+		if m == nil {
+			return nil, false
+		}
+		var prop, pol string
+		if !plaja.apply(e, m, &prop, &pol) {
+			return nil, false
+		}
+		var props []string
+		for _, p := range m.Properties {
+			if ic3.Validate(m, p, nil) == nil {
+				props = append(props, p.Name)
+			}
+		}
+		if len(props) == 0 {
+			continue
+		}
+		var pols []string
+		for _, d := range m.Policies {
+			if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
+				pols = append(pols, d.Name)
+			}
+		}
+		if len(m.Policies) > 0 && len(pols) == 0 {
+			continue // only learned policies: bench/polic3-*.toml measures those
+		}
+		_, l2 := m.StateSpaceSize()
+		name := "base"
+		if len(size) > 0 {
+			name = strings.NewReplacer("=", "", " ", "-").Replace(defText(size))
+		}
+		in := benchInstance{Name: name, Models: []string{globEscape(rel)}, Policies: pols, Properties: props, Defines: all, Args: extra,
+			Attributes: map[string]any{"log2_states": math.Round(l2*10) / 10, "size": scaleName(size)}}
+		out = append(out, in)
+	}
+	return out, true
 }
 
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
+// scaleName names a size row: the scaled constants, or "base".
+func scaleName(d defines) string {
+	if len(d) == 0 {
+		return "base"
 	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
+	return defText(d)
+}
+
+func defText(d defines) string {
+	var parts []string
+	for _, k := range sortedKeys(d) {
+		parts = append(parts, k+"="+d[k])
 	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return strings.Join(parts, " ")
+}
+
+// globEscape quotes the glob metacharacters of a file name, since the
+// experiment's models are globs.
+func globEscape(p string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(p)
+}
+
+func stemOf(p string) string {
+	b := filepath.Base(p)
+	return strings.TrimSuffix(b, filepath.Ext(b))
+}
+
+// writeBenchExperiment writes the experiment into dir/bench-ic3.toml
+// (runs in the current directory, results in dir/data) and loads it.
+func writeBenchExperiment(e *env, exp benchExperiment, dir string) (*batch.Experiment, bool) {
+	src, err := toml.Marshal(exp)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
+		return nil, false
+	}
+	// The experiment's paths are relative to the current directory, where
+	// its commands run; the file itself is kept with the data.
+	x, err := batch.Parse("bench-ic3.toml", src)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
+		return nil, false
+	}
+	x.Data = filepath.Join(dir, "data")
+	x.File = filepath.Join(dir, "bench-ic3.toml")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
+		return nil, false
+	}
+	header := "# written by vigil bench ic3; the paths are relative to the directory it ran in\n"
+	if err := os.WriteFile(x.File, append([]byte(header), src...), 0o644); err != nil {
+		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
+		return nil, false
+	}
+	return x, true
 }
