@@ -1,18 +1,15 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"slices"
-	"strconv"
 	"syscall"
 	"time"
 
-	"vigil/symbolic"
+	"vigil/internal/stats"
 	"vigil/symbolic/explicit"
 )
 
@@ -297,11 +294,7 @@ func medianFigures(runs []benchFigures) benchFigures {
 		for i := range runs {
 			xs[i] = get(&runs[i])
 		}
-		slices.Sort(xs)
-		if n := len(xs); n%2 == 0 {
-			return (xs[n/2-1] + xs[n/2]) / 2
-		}
-		return xs[len(xs)/2]
+		return stats.Median(xs)
 	}
 	f := runs[0]
 	f.WallSeconds = med(func(f *benchFigures) float64 { return f.WallSeconds })
@@ -333,78 +326,4 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// naiveBFS is the baseline of the benchmark: the same successor generator
-// and policy, but states kept as []int in a queue and as formatted strings
-// in a map[string]int, the way a first implementation would store them.
-func naiveBFS(ctx context.Context, g *explicit.Generator, dec explicit.Decider, progress func(states, expanded int)) (states, transitions int, keep any, err error) {
-	m := g.M
-	seen := map[string]int{}
-	var queue []symbolic.State
-	keyOf := func(s symbolic.State) string {
-		b := make([]byte, 0, 4*len(s))
-		for i, v := range s {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(v), 10)
-		}
-		return string(b)
-	}
-	add := func(s symbolic.State) {
-		k := keyOf(s)
-		if _, ok := seen[k]; !ok {
-			seen[k] = len(seen)
-			queue = append(queue, append(symbolic.State(nil), s...))
-		}
-	}
-	if err := g.StartsContext(ctx, func(s symbolic.State) bool { add(s); return len(seen)&0xffff != 0 || ctx.Err() == nil }); err != nil {
-		return len(seen), 0, nil, err
-	}
-	x := &explicit.Expansion{}
-	src := make([]uint64, g.Words())
-	t := make(symbolic.State, len(m.Vars))
-	for i := 0; i < len(queue); i++ {
-		if i&0xffff == 0 {
-			if ctx.Err() != nil {
-				return len(seen), transitions, nil, ctx.Err()
-			}
-			progress(len(seen), i)
-		}
-		s := queue[i]
-		if g.Status(s) != explicit.Open {
-			continue
-		}
-		g.Applicable(s, x)
-		if len(x.Labels) == 0 {
-			continue
-		}
-		g.L.Pack(s, src)
-		if dec != nil {
-			l, err := dec.Decide(s, x.App)
-			if err != nil {
-				return 0, 0, nil, err
-			}
-			if l == symbolic.NoLabel {
-				continue
-			}
-			err = g.Successors(src, s, l, x)
-			if err != nil {
-				return 0, 0, nil, err
-			}
-		} else {
-			for _, l := range x.Labels {
-				if err := g.Successors(src, s, l, x); err != nil {
-					return 0, 0, nil, err
-				}
-			}
-		}
-		transitions += len(x.Succs)
-		for j := range x.Succs {
-			g.L.Unpack(x.Target(j), t)
-			add(t)
-		}
-	}
-	return len(seen), transitions, []any{seen, queue}, nil
 }
