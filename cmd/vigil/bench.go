@@ -27,13 +27,20 @@ func init() {
 	})
 	register(&command{
 		Name:    "bench ic3",
-		Summary: "ic3 against BFS and z3's Spacer on every model, property and symbolic policy of the files, one table",
+		Summary: "ic3 against BFS and z3's Spacer on every model, property and symbolic policy of the files: a vigil batch experiment, run and reported",
 		Usage:   "vigil bench ic3 [flags] FILE...",
+		Help: `vigil bench ic3 writes a vigil batch experiment (ic3, bfs, and Spacer: the
+z3 binary on vigil export --chc; ic3-nog with --nog or --scale), runs it
+and prints its report: solved counts, PAR-2 scores and the median time
+ratio of each engine to Spacer, every engine a whole process under the
+same CPU-time limit. bench/ic3scaling.toml is the scaling benchmark as a
+file for vigil batch run and report; --data DIR keeps this command's
+experiment, results and report (run the same command again to continue).`,
 		Examples: []string{
-			"vigil bench ic3 --timeout 60s specs/*.spec    # ic3 vs bfs vs z3 Spacer on the CHC export, one table",
-			"vigil bench ic3 --timeout 10s --nog --json specs/transport.spec",
-			"vigil bench ic3 --timeout 20s --scale N=1000,10^6,10^9 bench/ic3scaling/*.spec    # the scaling benchmark: whole processes, PAR-2",
-			"vigil bench ic3 --timeout 20s --scale N=1000,10^6 --vigil ./vigil-main bench/ic3scaling/*.spec    # the same with another build's verify",
+			"vigil bench ic3 --timeout 60s specs/*.spec    # ic3 vs bfs vs z3 Spacer on the CHC export",
+			"vigil bench ic3 --timeout 10s --nog -j 2 --json specs/transport.spec",
+			"vigil bench ic3 --timeout 20s --scale N=1000,10^6,10^9 bench/ic3scaling/*.spec    # the scaling benchmark: a row per size",
+			"vigil bench ic3 --timeout 20s --scale N=1000,10^6 --vigil ./vigil-main bench/ic3scaling/*.spec    # the same with another build's verify and export",
 		},
 		Run: runBenchIC3,
 	})

@@ -91,7 +91,7 @@ func runBenchIC3(e *env, args []string) int {
 	fs.Var(&scale, "scale", "run every file at each of the values of constant NAME it declares, `NAME=V1,V2,...` (repeatable; a file declaring none runs once); adds ic3-nog and a row per size")
 	vigilBin := fs.String("vigil", "", "the vigil binary whose verify and export the runs use (default: this one), e.g. a build of another commit to compare")
 	jobs := fs.Int("j", 1, "runs at once (each is one process; keep it at most the idle cores)")
-	data := fs.String("data", "", "keep the experiment here (its file, runs and report; rerunning continues it); default: a temporary directory, removed")
+	data := fs.String("data", "", "keep the experiment in `DIR` (its file, runs and report; rerunning continues it); default: a temporary directory, removed")
 	plaja := addPlajaFlags(fs)
 	jsonOut := fs.Bool("json", false, "print every run's properties and the disagreements as JSON instead of the report")
 	files, ok := parseFlags(fs, args)
