@@ -154,6 +154,9 @@ type Report struct {
 	// which links to each run's files go through (Write sets it; by default
 	// the data directory itself).
 	RunsLink string
+	// HideRuns leaves the list of runs out of the Markdown, for a report
+	// whose data directory is about to go (vigil bench ic3 without --data).
+	HideRuns bool
 }
 
 // Fetch reads every finished run into one table and writes it as Lab's
@@ -717,6 +720,9 @@ func (rep *Report) Markdown(w io.Writer) {
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
+	}
+	if rep.HideRuns {
+		return
 	}
 	rows, dirs := rep.runRows()
 	const mdColumns = 6 // up to the outcome: the measurements are in the tables above and in report.html

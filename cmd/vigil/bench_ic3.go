@@ -187,6 +187,7 @@ func runBenchIC3(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
 		return exitError
 	}
+	rep.HideRuns = *data == "" // their directories go with the temporary data
 	list, _ := rep.Disagreements()
 	if *jsonOut {
 		b, _ := json.MarshalIndent(map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": nonNil(list)}, "", "  ")
