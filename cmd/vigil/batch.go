@@ -74,16 +74,18 @@ starting with '.'. batch writes only inside the data directory, and
 refuses a run whose directory or files would lie outside it (a symbolic
 link leading out of it included).
 
-An experiment runs vigil with the arguments it lists, in the experiment
-file's directory, and those arguments may write files anywhere: verify
---cert FILE writes a certificate, fmt -w rewrites models, batch report
---out writes a report. batch does not confine them: read an experiment
-file from someone else before you run it.
+An experiment runs vigil with the arguments it lists, and the programs it
+names, in the experiment file's directory, and those commands may write
+files anywhere: verify --cert FILE writes a certificate, fmt -w rewrites
+models, batch report --out writes a report, a program does what it does.
+batch does not confine them: read an experiment file from someone else
+before you run it.
 
 Each run directory DATA/runs/ALGO/DOMAIN/PROBLEM[/REP] holds command,
-stdout, stderr and properties (JSON with Downward Lab's attributes: id,
-error (success, unknown, timeout, out-of-memory, input-error, usage-error,
-crash), coverage (1: a verdict), time (CPU s), wall_time (s), memory (peak
+stdout, stderr (prepare.stdout, prepare.stderr of a preparation step) and
+properties (JSON with Downward Lab's attributes: id, error (success,
+unknown, timeout, out-of-memory, input-error, usage-error, crash,
+prepare-failed, start-failed), coverage (1: a verdict), time (CPU s), wall_time (s), memory (peak
 RSS, KiB), unexplained_errors, and the command's --json output flattened:
 nested keys joined with _, every list also as its length KEY_count).
 report also writes DATA/properties, all runs keyed by id, which Lab's
