@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"vigil/symbolic/explicit"
@@ -91,24 +92,63 @@ func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 		{"hunt", hunt},
 	}
 	stats := &AutoStats{Cores: runtime.GOMAXPROCS(0)}
+	running := 0
 	for _, m := range members {
 		stats.Members = append(stats.Members, AutoMember{Engine: m.name, Outcome: "not started"})
+	}
+	// An in-memory policy (Executable) cannot be instantiated once per
+	// goroutine: bfs and then IC3 run one after the other on it, and the
+	// hunter does not run.
+	parallel := q.Executable == nil
+	if !parallel {
+		stats.Members[2].Reason = "an in-memory policy is not shared between goroutines"
+	}
+	// The members report progress through one lock.
+	var progMu sync.Mutex
+	progress := q.Progress
+	if progress != nil {
+		progress = func(p Progress) {
+			progMu.Lock()
+			defer progMu.Unlock()
+			q.Progress(p)
+		}
 	}
 	out := make(chan autoOutcome, len(members))
 	began := make([]time.Time, len(members))
 	start := func(i int) {
 		began[i] = time.Now()
 		stats.Members[i].Outcome = "running"
+		// Each member gets its own copy of the question, with its own
+		// decider of the policy (deciders keep per-state caches and
+		// scratch space), which also checks its answer.
+		qi, qq := *q, *q.Question
+		qq.Progress = progress
+		qi.Question = &qq
 		go func() {
-			v, err := members[i].run(ictx, q)
+			var v *Verdict
+			var err error
+			if i > 0 && q.Policy != nil && parallel {
+				qi.Dec, err = q.newDecider()
+			}
 			if err == nil {
-				err = q.check(ictx, v)
+				v, err = members[i].run(ictx, &qi)
+			}
+			if err == nil {
+				err = qi.check(ictx, v)
 			}
 			out <- autoOutcome{i, v, err, time.Now()}
 		}()
 	}
+	startOthers := func() {
+		start(1)
+		running++
+		if parallel {
+			start(2)
+			running++
+		}
+	}
 	start(0)
-	running := 1
+	running = 1
 	head := time.NewTimer(AutoHeadStart)
 	defer head.Stop()
 	results := make([]*Verdict, len(members))
@@ -153,10 +193,8 @@ func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 		var o autoOutcome
 		select {
 		case <-head.C:
-			if winner == nil && fatal == nil && cancelled.IsZero() && ctx.Err() == nil {
-				start(1)
-				start(2)
-				running += 2
+			if parallel && winner == nil && fatal == nil && cancelled.IsZero() && ctx.Err() == nil {
+				startOthers()
 			}
 			continue
 		case o = <-out:
@@ -184,9 +222,7 @@ func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 			// bfs gave way before the others started: start them now.
 			if ctx.Err() == nil {
 				head.Stop()
-				start(1)
-				start(2)
-				running += 2
+				startOthers()
 			} else {
 				stop()
 			}

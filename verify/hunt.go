@@ -32,12 +32,8 @@ const huntSeed = 0x76696769
 
 func hunt(ctx context.Context, q *Prepared) (*Verdict, error) {
 	start := time.Now()
-	dec, err := explicit.Decider(nil), error(nil)
-	if q.Policy != nil {
-		if dec, err = q.newDecider(); err != nil {
-			return nil, err
-		}
-	}
+	dec := q.Dec
+	var err error
 	rng := rand.New(rand.NewPCG(huntSeed, 1))
 	sampler, serr := q.Gen.NewStartSampler(ctx, explicit.SamplerOptions{Seed: huntSeed})
 	st := &HuntStats{}
