@@ -14,7 +14,7 @@ import (
 // start states, each outcome of a step drawn uniformly. A walk that ends
 // in an unsafe state is a counterexample; it is checked like every other
 // engine's. The hunter never claims safety: it runs until it finds one or
-// its context ends. Walks get longer as the hunt goes on (from 64 steps,
+// its context ends. Walks get longer as the hunt goes on (from 256 steps,
 // doubling every 64 walks up to 65,536), so that short counterexamples
 // come first and deep ones (tr5 of bench/polic3 at depth 88) are still
 // reached.
@@ -38,7 +38,7 @@ func hunt(ctx context.Context, q *Prepared) (*Verdict, error) {
 	sampler, serr := q.Gen.NewStartSampler(ctx, explicit.SamplerOptions{Seed: huntSeed})
 	st := &HuntStats{}
 	v := &Verdict{Engine: "hunt", Hunt: st}
-	steps := 64
+	steps := 256
 	last := time.Now()
 	for ctx.Err() == nil {
 		var s symbolic.State
