@@ -60,7 +60,7 @@ func (q *Prepared) checkInvariant(ctx context.Context, v *Verdict) error {
 		return nil
 	}
 	if ctx.Err() == nil {
-		return internal("the ic3 invariant does not check: %v", err)
+		return internal("the %s invariant does not check: %v", cexEngine(v.Engine), err)
 	}
 	v.Answer, v.Invariant = explicit.Unknown, nil
 	v.Reason = "timeout while checking the invariant"

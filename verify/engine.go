@@ -7,11 +7,11 @@ import (
 )
 
 // Engine decides prepared questions. Decide returns the engine's answer
-// unchecked: package verify checks it (a counterexample replays; an IC3
-// invariant goes through ic3/cert) before a caller sees it. An engine that
-// reports a safe answer with an invariant sets Verdict.IC3 and
-// Verdict.Invariant; one that decides by exhaustive reachability (bfs,
-// bdd) sets neither.
+// unchecked: package verify checks it before a caller sees it. An unsafe
+// answer must carry a counterexample (Verdict.Trace) that replays in the
+// explicit semantics; a safe one an invariant (Verdict.Invariant) that
+// ic3/cert accepts. Only vigil's exhaustive engines (bfs, bdd) and ppa,
+// which certifies its own answers, say safe without one.
 type Engine interface {
 	// Name is the name Question.Engine selects it by.
 	Name() string
@@ -42,27 +42,29 @@ func Lookup(name string) (Engine, bool) {
 }
 
 // Names lists the registered engines: bfs first (the default), auto last,
-// the others in the order of Order, then by name.
+// vigil's own in between in their usual order, then any others by name.
 func Names() []string {
 	regMu.RLock()
 	defer regMu.RUnlock()
-	rank := map[string]int{}
-	for i, n := range Order {
-		rank[n] = i + 1
+	// vigil's engines rank 1..n in engineOrder; others n+1; auto last.
+	n := len(engineOrder)
+	rank := func(name string) int {
+		if name == "auto" {
+			return n + 2
+		}
+		for i, e := range engineOrder {
+			if e == name {
+				return i + 1
+			}
+		}
+		return n + 1
 	}
 	var ns []string
-	for n := range registry {
-		ns = append(ns, n)
+	for name := range registry {
+		ns = append(ns, name)
 	}
 	sort.Slice(ns, func(i, j int) bool {
-		ri, rj := rank[ns[i]], rank[ns[j]]
-		if ri == 0 {
-			ri = len(Order)
-		}
-		if rj == 0 {
-			rj = len(Order)
-		}
-		if ri != rj {
+		if ri, rj := rank(ns[i]), rank(ns[j]); ri != rj {
 			return ri < rj
 		}
 		return ns[i] < ns[j]
@@ -70,8 +72,8 @@ func Names() []string {
 	return ns
 }
 
-// Order is the order Names lists vigil's own engines in.
-var Order = []string{"bfs", "ic3", "ic3-nog", "polic3", "polic3-nog", "bdd", "ppa", "auto"}
+// engineOrder is the order Names lists vigil's own engines in.
+var engineOrder = []string{"bfs", "ic3", "ic3-nog", "polic3", "polic3-nog", "bdd", "ppa"}
 
 // engineFunc is an Engine made of a name and a function.
 type engineFunc struct {

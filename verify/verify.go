@@ -258,8 +258,10 @@ func (p *Prepared) policyName() string {
 	return p.Policy.Name
 }
 
-// check checks v: a counterexample replays; an invariant that an engine
-// left unchecked (Verdict.Invariant set by ic3) goes through ic3/cert.
+// check checks v: a counterexample replays; an invariant (Verdict.Invariant
+// of ic3, PolIC3 or a registered engine) goes through ic3/cert. A safe
+// answer with neither an invariant nor an exhaustive search behind it is
+// refused.
 // An invariant whose check the end of ctx cut short makes v Unknown.
 func (p *Prepared) check(ctx context.Context, v *Verdict) error {
 	switch v.Answer {
@@ -279,8 +281,14 @@ func (p *Prepared) check(ctx context.Context, v *Verdict) error {
 			return internal("%s: %v", what, err)
 		}
 	case explicit.Safe:
-		if v.IC3 != nil && v.Invariant != nil {
+		switch {
+		case v.PPA != nil, v.BFS != nil, v.BDD != nil:
+			// ppa checked its exported invariant itself (certifyPPA);
+			// bfs and bdd decide by exhaustive reachability.
+		case v.Invariant != nil:
 			return p.checkInvariant(ctx, v)
+		default:
+			return internal("engine %s answered safe without an invariant to check", v.Engine)
 		}
 	}
 	return nil
