@@ -47,7 +47,7 @@ type AutoStats struct {
 
 // AutoMember is one member's outcome.
 type AutoMember struct {
-	Engine  string  `json:"engine"`
+	Engine  string  `json:"engine"`  // bfs, ic3 or polic3, hunt
 	Outcome string  `json:"outcome"` // won, unknown, cancelled, error, not started
 	Reason  string  `json:"reason,omitempty"`
 	Seconds float64 `json:"seconds"`
@@ -162,6 +162,7 @@ func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 		m.Seconds = o.end.Sub(began[o.i]).Seconds()
 		results[o.i], errs[o.i] = o.v, o.err
 		if v := o.v; v != nil {
+			m.Engine = v.Engine // ic3 is polic3 for a learned policy
 			if v.BFS != nil {
 				m.States = v.BFS.Stats.States
 			}

@@ -285,7 +285,7 @@ func (o *verifyOutput) printIC3(rep *verifyReport) {
 func autoLine(a *verify.AutoStats) string {
 	var others []string
 	for _, m := range a.Members {
-		if m.Engine == a.Winner {
+		if m.Outcome == "won" {
 			continue
 		}
 		s := m.Engine + " " + m.Outcome
