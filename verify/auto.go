@@ -40,7 +40,10 @@ const autoGrace = time.Second
 
 // AutoStats say how each member of the portfolio ended.
 type AutoStats struct {
-	Cores   int          `json:"cores"`
+	Cores int `json:"cores"`
+	// Seconds is the portfolio's wall-clock time, from the start of bfs to
+	// the verdict (Verdict.Elapsed is the winner's own time).
+	Seconds float64      `json:"seconds"`
 	Winner  string       `json:"winner,omitempty"` // "" when no member decided
 	Members []AutoMember `json:"members"`
 }
@@ -91,7 +94,9 @@ func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 		{"ic3", func(ctx context.Context, q *Prepared) (*Verdict, error) { return decideIC3(ctx, q, true) }},
 		{"hunt", hunt},
 	}
+	t0 := time.Now()
 	stats := &AutoStats{Cores: runtime.GOMAXPROCS(0)}
+	defer func() { stats.Seconds = time.Since(t0).Seconds() }()
 	running := 0
 	for _, m := range members {
 		stats.Members = append(stats.Members, AutoMember{Engine: m.name, Outcome: "not started"})

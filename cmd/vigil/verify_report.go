@@ -304,5 +304,5 @@ func autoLine(a *verify.AutoStats) string {
 	if a.Winner != "" {
 		who = a.Winner + " won"
 	}
-	return fmt.Sprintf("engine auto: %s on %s; %s", who, plural(a.Cores, "core"), strings.Join(others, ", "))
+	return fmt.Sprintf("engine auto: %s on %s in %.3fs; %s", who, plural(a.Cores, "core"), a.Seconds, strings.Join(others, ", "))
 }
