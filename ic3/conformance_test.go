@@ -17,30 +17,31 @@ import (
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/explicit/conformance"
 	"vigil/symbolic/gen"
+	"vigil/verify"
 )
 
-// verifier runs ic3 with opts as a conformance engine. An unknown answer
-// is an error here: the generated models are tiny.
-func verifier(opts ic3.Options, certs *[]string) conformance.Verifier {
+// verifier runs an IC3 engine of package verify (ic3 or ic3-nog, with
+// opts) as a conformance engine. verify.Decide replays every
+// counterexample and checks every invariant with ic3/cert before it
+// answers; the test checks each invariant once more by enumeration of
+// the states (explicit engine only) and reads its certificate back from
+// the SMT-LIB2 text that vigil verify --cert writes (the z3 binary checks
+// the same text: checkZ3). An unknown answer is an error here: the
+// generated models are tiny.
+func verifier(engine string, opts verify.IC3Options, certs *[]string) conformance.Verifier {
 	return func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl) (conformance.Answer, error) {
-		res, err := ic3.Check(ctx, m, prop, pd, opts)
+		// A generated model has no file: the certificate names the model.
+		v, err := verify.Decide(ctx, &verify.Question{Model: m, Property: prop, Policy: pd, Engine: engine, IC3: opts, Header: cert.Header{Model: m.Name}})
 		if err != nil {
 			return conformance.Answer{}, err
 		}
-		switch res.Verdict {
-		case ic3.Safe:
-			// Every invariant is checked twice: by enumeration of the
-			// states (explicit engine only) and by the certificate
-			// checker (its own SMT queries).
-			if err := checkInvariant(m, prop, pd, res.Invariant); err != nil {
+		switch v.Answer {
+		case explicit.Safe:
+			if err := checkInvariant(m, prop, pd, v.Invariant.Inv); err != nil {
 				return conformance.Answer{}, fmt.Errorf("invariant (enumeration): %v", err)
 			}
-			// The checker reads the certificate back from the SMT-LIB2
-			// text that vigil verify --cert writes; the z3 binary checks
-			// the same text (TestCertificatesZ3).
-			c := certificate(m, prop, pd, res.Invariant)
 			var buf bytes.Buffer
-			if err := c.Write(&buf, m, prop, pd); err != nil {
+			if err := v.Invariant.Write(&buf, m, prop, pd); err != nil {
 				return conformance.Answer{}, err
 			}
 			back, err := cert.Parse(bytes.NewReader(buf.Bytes()), m.Name)
@@ -48,16 +49,16 @@ func verifier(opts ic3.Options, certs *[]string) conformance.Verifier {
 				return conformance.Answer{}, fmt.Errorf("certificate: %v", err)
 			}
 			if err := cert.Check(ctx, back, m, prop, pd); err != nil {
-				return conformance.Answer{}, fmt.Errorf("invariant (checker): %v", err)
+				return conformance.Answer{}, fmt.Errorf("invariant (checker, read back): %v", err)
 			}
 			if certs != nil {
 				*certs = append(*certs, buf.String())
 			}
 			return conformance.Answer{Verdict: explicit.Safe}, nil
-		case ic3.Unsafe:
-			return conformance.Answer{Verdict: explicit.UnsafeVerdict, Trace: res.Trace}, nil
+		case explicit.UnsafeVerdict:
+			return conformance.Answer{Verdict: explicit.UnsafeVerdict, Trace: v.Trace}, nil
 		}
-		return conformance.Answer{}, fmt.Errorf("unknown: %s", res.Reason)
+		return conformance.Answer{}, fmt.Errorf("unknown: %s", v.Reason)
 	}
 }
 
@@ -67,7 +68,7 @@ func TestConformance(t *testing.T) {
 		n = 200
 	}
 	var certs []string
-	conformance.Verify(t, verifier(ic3.Options{Generalize: true}, &certs), conformance.Options{Models: n, NoPolicy: true})
+	conformance.Verify(t, verifier("ic3", verify.IC3Options{}, &certs), conformance.Options{Models: n, NoPolicy: true})
 	checkZ3(t, certs)
 }
 
@@ -110,13 +111,13 @@ func TestConformanceCTG(t *testing.T) {
 		n = 100
 	}
 	var certs []string
-	conformance.Verify(t, verifier(ic3.Options{Generalize: true, CTG: true}, &certs), conformance.Options{Models: n, FirstSeed: 9000, NoPolicy: true})
-	conformance.Verify(t, verifier(ic3.Options{Generalize: true, NoRelational: true}, &certs), conformance.Options{Models: n, FirstSeed: 12000, NoPolicy: true})
+	conformance.Verify(t, verifier("ic3", verify.IC3Options{CTG: true}, &certs), conformance.Options{Models: n, FirstSeed: 9000, NoPolicy: true})
+	conformance.Verify(t, verifier("ic3", verify.IC3Options{NoRelational: true}, &certs), conformance.Options{Models: n, FirstSeed: 12000, NoPolicy: true})
 	checkZ3(t, certs)
 }
 
 func TestConformanceNoGeneralization(t *testing.T) {
-	conformance.Verify(t, verifier(ic3.Options{}, nil), conformance.Options{Models: 300, FirstSeed: 5000, NoPolicy: true})
+	conformance.Verify(t, verifier("ic3-nog", verify.IC3Options{}, nil), conformance.Options{Models: 300, FirstSeed: 5000, NoPolicy: true})
 }
 
 func certificate(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, inv [][]smt.Lit) *cert.Cert {

@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"testing"
 
-	"vigil/ic3"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/explicit/conformance"
 	"vigil/symbolic/gen"
+	"vigil/verify"
 )
 
 // counted wraps a verifier and counts its decided answers.
@@ -42,7 +42,7 @@ func TestConformanceLarge(t *testing.T) {
 	}
 	var certs []string
 	decided := 0
-	conformance.Verify(t, counted(verifier(ic3.Options{Generalize: true}, &certs), &decided),
+	conformance.Verify(t, counted(verifier("ic3", verify.IC3Options{}, &certs), &decided),
 		conformance.Options{Models: n, FirstSeed: 70000, Gen: gen.Options{Large: true}, NoPolicy: true})
 	if decided < n {
 		t.Errorf("ic3 decided %d questions on %d models; want at least %d", decided, n, n)

@@ -8,19 +8,22 @@ import (
 	"testing"
 
 	"vigil/ic3"
-	"vigil/ic3/cert"
 	"vigil/nn"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/explicit/conformance"
 	"vigil/symbolic/gen"
 	"vigil/trees"
+	"vigil/verify"
 )
 
-// learnedSuite runs PolIC3 on generated models with random learned
-// policies made by mk, against BFS; every safe answer's invariant is
-// checked by enumeration with the policy's exact decisions, and its
-// policy facts are re-checked by ic3/cert.
+// learnedSuite runs PolIC3 (verify's polic3 or polic3-nog engine) on
+// generated models with random learned policies made by mk, against BFS.
+// verify.Decide checks every answer before it returns it: a
+// counterexample replays, and a safe answer's certificate, policy facts
+// included, goes through ic3/cert with the policy's evaluation. The test
+// checks each invariant once more by enumeration with the policy's exact
+// decisions.
 //
 // The certifier itself is compared with BFS as well (certifierAgreesWithBFS):
 // PolIC3's verdicts alone cannot catch a certifier that always answers
@@ -30,36 +33,32 @@ import (
 func learnedSuite(t *testing.T, models int, first uint64, generalize bool, g gen.Options, mk func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error)) {
 	pols := map[*symbolic.PolicyDecl]symbolic.Policy{}
 	facts, within, asked := 0, 0, 0
+	engine := "polic3"
+	if !generalize {
+		engine = "polic3-nog"
+	}
 	v := func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl) (conformance.Answer, error) {
 		p := pols[pd]
-		lp, err := ic3.Certifier(p)
-		if err != nil {
-			return conformance.Answer{}, err
-		}
 		n, err := certifierAgreesWithBFS(ctx, m, prop, p)
 		asked += n
 		if err != nil {
 			return conformance.Answer{}, fmt.Errorf("certifier: %v", err)
 		}
-		res, err := ic3.Check(ctx, m, prop, pd, ic3.Options{Generalize: generalize, Learned: lp})
+		res, err := verify.Decide(ctx, &verify.Question{Model: m, Property: prop, Policy: pd, Executable: p, Engine: engine})
 		if err != nil {
 			return conformance.Answer{}, err
 		}
-		switch res.Verdict {
-		case ic3.Unsafe:
+		switch res.Answer {
+		case explicit.UnsafeVerdict:
 			return conformance.Answer{Verdict: explicit.UnsafeVerdict, Trace: res.Trace}, nil
-		case ic3.Safe:
-			if err := checkInvariantPolicy(m, prop, p, res.Invariant); err != nil {
+		case explicit.Safe:
+			if err := checkInvariantPolicy(m, prop, p, res.IC3.Invariant); err != nil {
 				return conformance.Answer{}, fmt.Errorf("invariant (enumeration): %v", err)
 			}
-			for _, f := range res.Facts {
+			for _, f := range res.IC3.Facts {
 				facts++
 				if f.Within != nil {
 					within++
-				}
-				lo, hi := bounds(m, append(slices.Clone(res.Invariant[f.Box]), f.Within...))
-				if err := cert.CheckFact(ctx, m, p, cert.Fact{Lo: lo, Hi: hi, Label: f.Label, Sure: f.Sure}); err != nil {
-					return conformance.Answer{}, fmt.Errorf("policy fact (box %d, label %d): %v", f.Box, f.Label, err)
 				}
 			}
 			return conformance.Answer{Verdict: explicit.Safe}, nil

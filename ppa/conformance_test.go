@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"testing"
 
-	"vigil/ic3/cert"
 	"vigil/nn"
-	"vigil/ppa"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/explicit/conformance"
 	"vigil/trees"
+	"vigil/verify"
 )
 
 // spurious counts the spurious abstract paths the suites refined, so that
@@ -21,62 +20,34 @@ var spurious int
 // certified counts the safe answers whose certificate checked.
 var certified int
 
-// checkCertificate exports a safe answer as ic3/cert's box certificate
-// with policy facts and checks it with the independent checker.
-func checkCertificate(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, pol symbolic.Policy, res *ppa.Result) error {
-	boxes, facts, err := ppa.Boxes(ctx, m, res, pol, 0)
-	if err != nil {
-		return err
-	}
-	c := &cert.Cert{Inv: boxes}
-	c.Model, c.Boxes, c.Property = m.Name, len(boxes), prop.Name
-	if pd != nil {
-		c.Policy = pd.Name
-	}
-	c.Hash, _ = cert.ModelHash(m, c.Property, c.Policy)
-	for _, v := range m.Vars {
-		c.Vars = append(c.Vars, v.Name)
-	}
-	for _, f := range facts {
-		pf := cert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
-		for _, l := range f.Sure {
-			pf.Sure = append(pf.Sure, m.Labels[l].Name)
-		}
-		c.Facts = append(c.Facts, pf)
-	}
-	if pol != nil {
-		// The generated policies have no file for the checker to load:
-		// Boxes re-checked every fact with ic3/cert, and checkInvariant
-		// enumerates the invariant with the policy's decisions.
-		return nil
-	}
-	return cert.Check(ctx, c, m, prop, pd)
-}
-
-// verifier runs ppa as a conformance engine; every safe answer's
-// invariant is checked by enumeration (checkInvariant).
+// verifier runs verify's ppa engine as a conformance engine. verify.Decide
+// replays every counterexample, and exports a safe answer's reachable
+// cubes as ic3/cert's box certificate with policy facts, checked by the
+// independent checker (with the policy's evaluation, for the generated
+// learned policies, which have no file); the test checks each invariant
+// once more by enumeration (checkInvariant).
 func verifier(pols map[*symbolic.PolicyDecl]symbolic.Policy, noEnum bool) conformance.Verifier {
 	return func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl) (conformance.Answer, error) {
-		opts := ppa.Options{Policy: pols[pd], NoEnumeration: noEnum}
-		res, err := ppa.Check(ctx, m, prop, pd, opts)
+		v, err := verify.Decide(ctx, &verify.Question{Model: m, Property: prop, Policy: pd, Executable: pols[pd], Engine: "ppa",
+			PPA: verify.PPAOptions{NoEnumeration: noEnum}, Certificate: true})
 		if err != nil {
 			return conformance.Answer{}, err
 		}
-		spurious += res.Stats.Spurious
-		switch res.Verdict {
+		spurious += v.PPA.Stats.Spurious
+		switch v.Answer {
 		case explicit.Safe:
-			if err := checkInvariant(m, prop, pd, pols[pd], res); err != nil {
+			if err := checkInvariant(m, prop, pd, pols[pd], v.PPA.Result); err != nil {
 				return conformance.Answer{}, fmt.Errorf("invariant: %v", err)
 			}
-			if err := checkCertificate(ctx, m, prop, pd, pols[pd], res); err != nil {
-				return conformance.Answer{}, fmt.Errorf("certificate: %v", err)
+			if v.Invariant == nil {
+				return conformance.Answer{}, fmt.Errorf("certificate: %s", v.CertNote)
 			}
 			certified++
 			return conformance.Answer{Verdict: explicit.Safe}, nil
 		case explicit.UnsafeVerdict:
-			return conformance.Answer{Verdict: explicit.UnsafeVerdict, Trace: res.Trace}, nil
+			return conformance.Answer{Verdict: explicit.UnsafeVerdict, Trace: v.Trace}, nil
 		}
-		return conformance.Answer{}, fmt.Errorf("unknown: %s", res.Reason)
+		return conformance.Answer{}, fmt.Errorf("unknown: %s", v.Reason)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -315,54 +314,4 @@ type bddVerifyReport struct {
 	ReachedStates json.Number     `json:"reached_states"`
 	Starts        json.Number     `json:"start_states_exact"`
 	BDD           *bddStatsReport `json:"bdd"`
-}
-
-// verifyBDD is vigil verify --engine bdd, for runVerify to call once it
-// has loaded the model (lm), made the context and the progress line: BDD
-// forward reachability in breadth-first layers, a shortest counterexample
-// that is replayed before it is printed (and recorded with --record).
-func verifyBDD(e *env, ctx context.Context, prog *progress, file string, lm *loadedModel, bf *bddFlags, jsonOut bool, record string) int {
-	m, prop, decl := lm.m, lm.prop, lm.decl
-	res, err := bdd.Verify(ctx, m, prop, decl, bf.options(prog, "verify (bdd)"))
-	prog.clear()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitError
-	}
-	v := res.Verdict.Explicit()
-	rep := &verifyReport{Verdict: v.String(), Reason: res.Reason, Engine: "bdd", Model: m.Name, Property: prop.Name, Policy: policyName(decl),
-		States: clampInt(res.States), StartStates: clampInt(res.Starts), Depth: res.Depth, Seconds: res.Stats.Elapsed.Seconds()}
-	if v == explicit.UnsafeVerdict {
-		res.Trace = corruptAnswer.traceOf(res.Trace)
-		// Check our own answer before printing it.
-		if err := lm.g.CheckCounterexample(lm.dec, res.Trace); err != nil {
-			return internalError(e, "verify", "the BDD counterexample does not replay: %v", err)
-		}
-		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
-		if record != "" {
-			if err := writeRunFile(record, rep.Counterexample); err != nil {
-				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-				return exitError
-			}
-		}
-	}
-	if !writeVerifyHTML(e, lm, rep, v, res.Trace) {
-		return exitError
-	}
-	stats := newBDDStats(bf.order.val, res.Stats)
-	if jsonOut {
-		b, _ := json.MarshalIndent(&bddVerifyReport{verifyReport: rep, ReachedStates: num(res.States), Starts: num(res.Starts), BDD: stats}, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		printVerdict(e, lm, rep, v, res.Trace, true)
-		fmt.Fprintf(e.stdout, "engine bdd: %s states reached (%s start), depth %d\n", res.States, res.Starts, res.Depth)
-		stats.print(e, "bdd", rep.Seconds)
-	}
-	switch v {
-	case explicit.Safe:
-		return exitOK
-	case explicit.UnsafeVerdict:
-		return exitUnsafe
-	}
-	return exitUnknown
 }

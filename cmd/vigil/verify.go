@@ -1,13 +1,15 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"vigil/ic3"
 	"vigil/smt"
 	"vigil/symbolic/explicit"
+	"vigil/verify"
 )
 
 func init() {
@@ -30,11 +32,7 @@ func init() {
 }
 
 // engines lists the verification engines; the first is the default.
-var engines = []string{"bfs", "ic3", "ic3-nog", "polic3", "polic3-nog", "bdd", "ppa", "auto"}
-
-// autoStates is the state limit after which --engine auto leaves BFS for
-// IC3.
-const autoStates = 1_000_000
+var engines = verify.Names()
 
 // enumFlag is a string flag restricted to a list of values.
 type enumFlag struct {
@@ -55,31 +53,12 @@ func (f *enumFlag) Set(s string) error {
 	return fmt.Errorf("unknown %s %q%s; choose one of: %s", f.what, s, suggest(s, f.values), strings.Join(f.values, ", "))
 }
 
-// verifyReport is the --json form of a verification.
-type verifyReport struct {
-	Verdict        string        `json:"verdict"` // safe, unsafe, unknown
-	Reason         string        `json:"reason,omitempty"`
-	Engine         string        `json:"engine"`
-	Model          string        `json:"model"`
-	Property       string        `json:"property"`
-	Policy         string        `json:"policy"`
-	States         int           `json:"states"`
-	StartStates    int           `json:"start_states"`
-	Transitions    int           `json:"transitions"`
-	Depth          int           `json:"depth"`
-	Seconds        float64       `json:"seconds"`
-	Counterexample *explicit.Run `json:"counterexample,omitempty"`
-	IC3            *ic3Figures   `json:"ic3,omitempty"`
-	PPA            *ppaFigures   `json:"ppa,omitempty"`
-	Certificate    string        `json:"certificate,omitempty"`
-}
-
 func runVerify(e *env, args []string) int {
 	c := commands["verify"]
 	fs := newFlags(e, c)
 	addProgressFlags(e, fs)
 	engine := &enumFlag{what: "engine", values: engines, val: engines[0]}
-	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); bdd: BDD forward reachability with exact state counts; ppa: policy predicate abstraction with CEGAR (--predicates); auto: bfs up to a million states, then ic3)")
+	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); bdd: BDD forward reachability with exact state counts; ppa: policy predicate abstraction with CEGAR (--predicates); auto: a portfolio on the available cores of bfs up to a million states, ic3 or polic3, and a hunter of counterexamples by random walks of the policy; the first checked verdict wins)")
 	order := &enumFlag{what: "order", values: []string{"activity", "index", "reverse"}, val: "activity"}
 	fs.Var(order, "order", "ic3: the order in which generalization tries to drop variables: activity (least used in recent clauses first), index (declaration order), reverse")
 	widen := &enumFlag{what: "widening", values: []string{"auto", "on", "off"}, val: "auto"}
@@ -137,105 +116,76 @@ func runVerify(e *env, args []string) int {
 			lm.plotVars = append(lm.plotVars, v)
 		}
 	}
-	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
+	decl := lm.decl
 	if strings.HasPrefix(engine.val, "polic3") && !ic3.IsLearned(decl) {
 		fmt.Fprintf(e.stderr, "vigil verify: --engine %s verifies network and tree-ensemble policies; policy %q is not one: use --engine ic3\n", engine.val, policyName(decl))
+		return exitUsage
+	}
+	if *predicates != "" && engine.val != "ppa" {
+		fmt.Fprintln(e.stderr, "vigil verify: --predicates needs --engine ppa")
+		return exitUsage
+	}
+	if engine.val == "ppa" && *maxStates != 0 {
+		fmt.Fprintln(e.stderr, "vigil verify: --engine ppa takes no --max-states")
 		return exitUsage
 	}
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
-	max := *maxStates
-	if engine.val == "auto" && (max == 0 || max > autoStates) {
-		max = autoStates
-	}
-	ic3Run := &ic3Run{file: file, mf: mf, lm: lm, order: order.val, widen: widen.val, boxOnly: lemmas.val == "box", ctg: *ctg, noCertCache: !*certCache, cert: *certFile, record: *record, json: *jsonOut, prog: prog}
-	if *predicates != "" && engine.val != "ppa" {
-		fmt.Fprintln(e.stderr, "vigil verify: --predicates needs --engine ppa")
-		return exitUsage
-	}
-	if engine.val == "ppa" {
-		if *maxStates != 0 {
-			fmt.Fprintln(e.stderr, "vigil verify: --engine ppa takes no --max-states")
-			return exitUsage
-		}
-		return (&ppaRun{file: file, mf: mf, lm: lm, predicates: *predicates, cert: *certFile, record: *record, json: *jsonOut, prog: prog}).run(e, ctx)
+	var progMu sync.Mutex // auto's members report at once
+	q := &verify.Question{Model: lm.m, Property: lm.prop, Policy: decl, Engine: engine.val,
+		Limits: verify.Limits{MaxStates: *maxStates, MaxNodes: *bf.maxNodes},
+		BFS:    verify.BFSOptions{Workers: *workers},
+		IC3:    verify.IC3Options{Order: order.val, Widen: widen.val, NoRelational: lemmas.val == "box", CTG: *ctg, NoCertCache: !*certCache},
+		Progress: func(p verify.Progress) {
+			progMu.Lock()
+			defer progMu.Unlock()
+			prog.printf("verify (%s): %s", p.Engine, p.Text)
+		},
+		Certificate: *certFile != "", Tamper: corruptAnswer.tamper(),
 	}
 	if engine.val == "bdd" {
-		return verifyBDD(e, ctx, prog, file, lm, bf, *jsonOut, *record)
+		q.BDD = bf.options(prog, "verify (bdd)")
 	}
-	if engine.val != "bfs" && engine.val != "auto" {
-		ic3Run.generalize = !strings.HasSuffix(engine.val, "-nog")
-		return ic3Run.run(e, ctx)
-	}
-	opts := explicit.Options{StopAtUnsafe: true, MaxStates: max, Policy: lm.dec}
-	lm.parallel(&opts, *workers)
-	opts.Progress = func(s explicit.Stats) {
-		if s.Expanded == 0 {
-			prog.printf("verify (bfs): %d start states so far", s.Starts)
-			return
+	if engine.val == "ppa" && *predicates != "" {
+		var err error
+		if q.PPA.Predicates, err = loadPredicates(*predicates, file, mf, lm.m); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+			return exitError
 		}
-		prog.printf("verify (bfs): %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
+		q.PPA.From = *predicates
 	}
-	res, err := explicit.Search(ctx, g, opts)
-	prog.clear()
-	if err != nil {
+	var err error
+	if q.Header, err = certHeader(file, mf, *certFile); err != nil {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 		return exitError
 	}
-	if engine.val == "auto" && res.Verdict == explicit.Unknown && ctx.Err() == nil && max != *maxStates {
-		ic3Run.generalize = true
-		ic3Run.bfsStates = res.Stats.States
-		return ic3Run.run(e, ctx)
-	}
-	s := res.Stats
-	rep := &verifyReport{
-		Verdict: res.Verdict.String(), Engine: "bfs", Model: m.Name,
-		Property: prop.Name, Policy: policyName(decl),
-		States: s.States, StartStates: s.Starts, Transitions: s.Transitions, Depth: s.Depth,
-		Seconds: s.Elapsed.Seconds(),
-	}
-	if res.Verdict == explicit.Unknown {
-		rep.Reason = stopReason(ctx)
-		if rep.Reason == "" {
-			rep.Reason = fmt.Sprintf("state limit %d", *maxStates)
+	v, err := verify.Decide(ctx, q)
+	prog.clear()
+	if err != nil {
+		var ie *verify.InternalError
+		if errors.As(err, &ie) {
+			return internalError(e, "verify", "%s", ie.Msg)
 		}
-	}
-	if res.Verdict == explicit.UnsafeVerdict {
-		res.Trace = corruptAnswer.traceOf(res.Trace)
-		// Check our own answer before printing it.
-		if err := g.CheckCounterexample(opts.Policy, res.Trace); err != nil {
-			return internalError(e, "verify", "the counterexample does not replay: %v", err)
-		}
-		rep.Counterexample = explicit.NewRun(m, prop.Name, policyName(decl), explicit.EndUnsafe, res.Trace)
-		if *record != "" {
-			if err := writeRunFile(*record, rep.Counterexample); err != nil {
-				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-				return exitError
-			}
-		}
-	}
-	if res.Verdict == explicit.Safe && *certFile != "" {
-		if err := writeReachCert(*certFile, file, mf, lm, res); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: --cert: %v\n", err)
-			return exitError
-		}
-		rep.Certificate = *certFile
-	}
-	if !writeVerifyHTML(e, lm, rep, res.Verdict, res.Trace) {
+		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 		return exitError
 	}
-	if *jsonOut {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		printVerdict(e, lm, rep, res.Verdict, res.Trace, true)
-		fmt.Fprintf(e.stdout, "engine bfs: %s, %s, depth %d, %.3fs\n", plural(rep.States, "state"), plural(rep.Transitions, "transition"), rep.Depth, rep.Seconds)
-		if rep.Certificate != "" {
-			fmt.Fprintf(e.stdout, "certificate: %s, the %s reached (check with: vigil cert check %s)\n", rep.Certificate, plural(rep.States, "state"), shellQuote(rep.Certificate))
+	out := &verifyOutput{e: e, lm: lm, mf: mf, file: file, v: v, cert: *certFile, json: *jsonOut, bdd: bf.order.val}
+	rep := out.report()
+	if v.Answer == explicit.UnsafeVerdict && *record != "" {
+		if err := writeRunFile(*record, rep.Counterexample); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+			return exitError
 		}
 	}
-	switch res.Verdict {
+	if !out.writeCert(rep) {
+		return exitError
+	}
+	if v.PPA == nil && !writeVerifyHTML(e, lm, rep, v.Answer, v.Trace) {
+		return exitError
+	}
+	out.print(rep)
+	switch v.Answer {
 	case explicit.Safe:
 		return exitOK
 	case explicit.UnsafeVerdict:
@@ -254,18 +204,12 @@ type answerHook struct {
 	invariant func([][]smt.Lit) [][]smt.Lit         // alters an ic3 invariant
 }
 
-func (h answerHook) traceOf(t []explicit.Step) []explicit.Step {
-	if h.trace == nil {
-		return t
+// tamper is the hook as package verify takes it (nil when unset).
+func (h answerHook) tamper() *verify.Tamper {
+	if h.trace == nil && h.invariant == nil {
+		return nil
 	}
-	return h.trace(t)
-}
-
-func (h answerHook) invariantOf(inv [][]smt.Lit) [][]smt.Lit {
-	if h.invariant == nil {
-		return inv
-	}
-	return h.invariant(inv)
+	return &verify.Tamper{Trace: h.trace, Invariant: h.invariant}
 }
 
 // printVerdict prints the verdict line and, for unsafe, the counterexample

@@ -1,0 +1,71 @@
+package verify
+
+import (
+	"context"
+	"errors"
+
+	"vigil/ic3"
+	invcert "vigil/ic3/cert"
+	"vigil/smt"
+	"vigil/symbolic/explicit"
+)
+
+// certificate makes the ic3/cert certificate of an invariant and the
+// policy facts it relies on: the question's Header with the property,
+// policy, model and policy hashes, and each ic3.Fact as a certificate
+// fact (labels by name, sub-box bounds as SMT-LIB2 text).
+func (q *Prepared) certificate(inv [][]smt.Lit, facts []ic3.Fact) (*invcert.Cert, error) {
+	m := q.Model
+	h := q.Header
+	h.Property, h.Policy, h.Boxes = q.Property.Name, q.policyName(), len(inv)
+	h.Defines = append([]string(nil), q.Header.Defines...)
+	h.Facts = nil
+	for _, f := range facts {
+		pf := invcert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
+		for _, l := range f.Within {
+			pf.Within = append(pf.Within, invcert.FormatLit(m, l))
+		}
+		for _, l := range f.Sure {
+			pf.Sure = append(pf.Sure, m.Labels[l].Name)
+		}
+		h.Facts = append(h.Facts, pf)
+	}
+	var err error
+	if h.Hash, err = invcert.ModelHash(m, h.Property, h.Policy); err != nil {
+		return nil, err
+	}
+	if h.PolicyHash, err = invcert.PolicyHash(q.Policy); err != nil {
+		return nil, err
+	}
+	if q.Tamper != nil && q.Tamper.Invariant != nil {
+		inv = q.Tamper.Invariant(inv)
+	}
+	c := &invcert.Cert{Header: h, Inv: inv}
+	for _, v := range m.Vars {
+		c.Vars = append(c.Vars, v.Name)
+	}
+	return c, nil
+}
+
+// checkCert runs the independent checker on c.
+func (q *Prepared) checkCert(ctx context.Context, c *invcert.Cert) error {
+	return invcert.CheckWith(ctx, c, q.Model, q.Property, q.Policy, q.Executable)
+}
+
+// checkInvariant checks an IC3 invariant; the end of ctx during the check
+// makes the verdict Unknown (an unchecked invariant is no answer).
+func (q *Prepared) checkInvariant(ctx context.Context, v *Verdict) error {
+	err := q.checkCert(ctx, v.Invariant)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() == nil {
+		return internal("the %s invariant does not check: %v", cexEngine(v.Engine), err)
+	}
+	v.Answer, v.Invariant = explicit.Unknown, nil
+	v.Reason = "timeout while checking the invariant"
+	if errors.Is(ctx.Err(), context.Canceled) {
+		v.Reason = "interrupted while checking the invariant"
+	}
+	return nil
+}
