@@ -27,7 +27,7 @@ func init() {
 			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0"`,
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
-			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 60s",
+			"vigil nn corpus vnncomp/ --timeout 60s",
 		},
 		Run: func(e *env, args []string) int { return runSubcommands(e, "nn", args) },
 	})
@@ -81,8 +81,8 @@ func init() {
 		Summary: "run DIR/expected.csv (VNN-COMP layout) and count correct, wrong and unknown answers",
 		Usage:   "vigil nn corpus [flags] DIR",
 		Examples: []string{
-			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 60s",
-			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 10s --json",
+			"vigil nn corpus vnncomp/ --timeout 60s",
+			"vigil nn corpus vnncomp/ --timeout 10s --json",
 		},
 		Run: nnCorpus,
 	})

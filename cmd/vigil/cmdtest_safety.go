@@ -18,7 +18,7 @@ import (
 	"vigil/symbolic/explicit"
 )
 
-// safetyRun is one safety-mode test run's inputs, as test.go parsed them.
+// safetyRun is one safety-mode test run's inputs, as cmdtest.go parsed them.
 type safetyRun struct {
 	lm      *loadedModel
 	file    string

@@ -1,6 +1,6 @@
 package main
 
-// vigil test --mode goal (test.go dispatches here): goal-reaching policy
+// vigil test --mode goal (cmdtest.go dispatches here): goal-reaching policy
 // testing (papers 001 and 003). Fuzz a pool of test states, confirm bugs with the oracles, print
 // each bug with its evidence: the policy's failing (or longer) run and the
 // better plan, a patch of the policy re-checked in the explicit semantics.
@@ -21,7 +21,7 @@ import (
 )
 
 // goalFlags are the flags only goal mode reads (html and record are
-// test.go's --html and --record, which both modes share).
+// cmdtest.go's --html and --record, which both modes share).
 type goalFlags struct {
 	pool, walk, bstate, bexp, steps, depth int
 	outcomes, html, record                 string
@@ -39,7 +39,7 @@ func addGoalFlags(fs *flag.FlagSet) *goalFlags {
 	return gf
 }
 
-// goalRun is one goal-mode test run's inputs, as test.go parsed them.
+// goalRun is one goal-mode test run's inputs, as cmdtest.go parsed them.
 type goalRun struct {
 	lm      *loadedModel
 	budget  time.Duration // fuzzing with interleaved confirmation stops at its end (0: no limit)
