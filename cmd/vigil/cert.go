@@ -2,9 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	invcert "vigil/ic3/cert"
 	"vigil/safety/cert"
@@ -122,7 +122,7 @@ func certCheck(e *env, args []string) int {
 			res.Verdict = "invalid"
 		}
 		if err != nil {
-			res.Error = strings.TrimPrefix(err.Error(), "cert: ")
+			res.Error = certMessage(err)
 		}
 		switch {
 		case *asJSON:
@@ -157,7 +157,7 @@ func certCheck(e *env, args []string) int {
 	ct, err := cert.Read(f)
 	f.Close()
 	if err != nil {
-		return finish(fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "cert: ")), answer)
+		return finish(fmt.Errorf("%s: %s", path, certMessage(err)), answer)
 	}
 	res.Kind, res.Entries = ct.Kind, len(ct.Entries)
 	if ct.Radius == cert.Inf {
@@ -234,6 +234,16 @@ func certCheck(e *env, args []string) int {
 		}
 	}
 	return finish(nil, answer)
+}
+
+// certMessage is err as cert check prints it: a certificate's error
+// without the package prefix (the command names the certificate), any
+// other error as it is.
+func certMessage(err error) string {
+	if ce, ok := errors.AsType[*cert.Error](err); ok {
+		return ce.Msg
+	}
+	return err.Error()
 }
 
 // certRecord is what a certificate records of the question it answers.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -296,4 +297,22 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// stateMessage is an error of explicit.ParseState as a command prints it
+// after the flag that gave the state: without the package prefix.
+func stateMessage(err error) string {
+	if se, ok := errors.AsType[*explicit.StateError](err); ok {
+		return se.Msg
+	}
+	return err.Error()
+}
+
+// runFileMessage is an error of explicit.ReadRun as a command prints it
+// after the run file's name: without the package prefix.
+func runFileMessage(err error) string {
+	if re, ok := errors.AsType[*explicit.RunFileError](err); ok {
+		return re.Detail()
+	}
+	return err.Error()
 }

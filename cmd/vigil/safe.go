@@ -211,7 +211,7 @@ func runSafe(e *env, args []string) int {
 	if *stateText != "" {
 		s, err := explicit.ParseState(su.m, *stateText)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: --state: %v\n", strings.TrimPrefix(err.Error(), "explicit: state: "))
+			fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
 			return exitError
 		}
 		state = s
@@ -578,7 +578,7 @@ func runFaults(e *env, args []string) int {
 	_, steps, err := explicit.ReadRun(rf, su.m)
 	rf.Close()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %s: %s\n", *runFile, strings.TrimPrefix(err.Error(), "explicit: run file: "))
+		fmt.Fprintf(e.stderr, "vigil faults: %s: %s\n", *runFile, runFileMessage(err))
 		return exitError
 	}
 	run, err := safety.RunStates(su.sp, steps)
@@ -721,7 +721,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		scope = "state"
 		s, err := explicit.ParseState(lm.m, stateText)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: --state: %v\n", strings.TrimPrefix(err.Error(), "explicit: state: "))
+			fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
 			return exitError
 		}
 		states = append(states, s)
