@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+
+	"vigil/internal/vigilerr"
 )
 
 // maxRounds bounds policy iteration's improvement rounds.
@@ -37,7 +39,7 @@ func solveExact(ctx context.Context, m *Model, g *graph, r *Result, target, zero
 			}
 			if !r.Max && zero[s] {
 				if x[s].Sign() != 0 {
-					return fmt.Errorf("prob: internal error: state %d has Pmin 0 but its scheduler reaches the target with probability %s", s, x[s].RatString())
+					return vigilerr.Internalf("prob", "state %d has Pmin 0 but its scheduler reaches the target with probability %s", s, x[s].RatString())
 				}
 				continue
 			}
@@ -160,7 +162,7 @@ func chainValues(ctx context.Context, m *Model, g *graph, sched []int32, target 
 			delete(users[k], k)
 			f := new(big.Rat).Sub(one, self)
 			if f.Sign() == 0 {
-				return nil, fmt.Errorf("prob: internal error: state %d is absorbing but was not found by precomputation", k)
+				return nil, vigilerr.Internalf("prob", "state %d is absorbing but was not found by precomputation", k)
 			}
 			f.Inv(f)
 			for j, a := range row {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"vigil/internal/vigilerr"
 	"vigil/symbolic"
 )
 
@@ -418,7 +419,7 @@ func trace(g *Generator, st *Store, layers []uint32, cache *Cache, t uint32) ([]
 			}
 		}
 		if !found {
-			return nil, errors.New("explicit: internal error: no predecessor while rebuilding a counterexample")
+			return nil, vigilerr.Internalf("explicit", "no predecessor while rebuilding a counterexample")
 		}
 	}
 	for i, j := 0, len(run)-1; i < j; i, j = i+1, j-1 {

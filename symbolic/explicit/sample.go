@@ -37,6 +37,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"vigil/internal/vigilerr"
 	"vigil/symbolic"
 )
 
@@ -122,7 +123,7 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 	if g.Prop == nil || g.Prop.Start == nil {
 		s, err := m.InitialState()
 		if err != nil {
-			return nil, fmt.Errorf("explicit: %v", err)
+			return nil, fmt.Errorf("explicit: %w", err)
 		}
 		ss.init, ss.count, ss.exact, ss.desc = s, 1, true, "the initial state"
 		return ss, nil
@@ -267,7 +268,7 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 						}
 					}
 					if !ok || !holdsAll(sc.checks, probe) {
-						return nil, fmt.Errorf("explicit: internal error: the start-state solver returned %v for %s, which violates the start condition of property %s", sol, ss.names(m, sc), g.Prop.Name)
+						return nil, vigilerr.Internalf("explicit", "the start-state solver returned %v for %s, which violates the start condition of property %s", sol, ss.names(m, sc), g.Prop.Name)
 					}
 					sc.sols = append(sc.sols, sol...)
 				}
@@ -417,7 +418,7 @@ func (ss *StartSampler) Sample(ctx context.Context, r *rand.Rand) (symbolic.Stat
 					return nil, ctx.Err()
 				}
 				if try > limit {
-					return nil, fmt.Errorf("explicit: internal error: no start state in %d rejection draws at an estimated acceptance of %.2g", limit, sc.accept)
+					return nil, vigilerr.Internalf("explicit", "no start state in %d rejection draws at an estimated acceptance of %.2g", limit, sc.accept)
 				}
 				ss.point(sc, s, r)
 				if holdsAll(sc.checks, s) {
