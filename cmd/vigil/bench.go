@@ -162,7 +162,7 @@ func runBench(e *env, args []string) int {
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		seq = append(seq, f)
 		if *workers > 1 {
@@ -172,7 +172,7 @@ func runBench(e *env, args []string) int {
 			}
 			if err != nil {
 				fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 			f.Workers = *workers
 			par = append(par, f)
@@ -188,7 +188,7 @@ func runBench(e *env, args []string) int {
 			}
 			if err != nil {
 				fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 			nai = append(nai, f)
 		}

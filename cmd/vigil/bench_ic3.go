@@ -72,12 +72,12 @@ func runBenchIC3(e *env, args []string) int {
 	}
 	if _, err := smtlib.Z3Path(); err != nil {
 		fmt.Fprintf(e.stderr, "vigil bench ic3: %v (Spacer is the peer)\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	tmp, err := os.MkdirTemp("", "vigil-bench-")
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	defer os.RemoveAll(tmp)
 	if *plaja.policyFile != "" {

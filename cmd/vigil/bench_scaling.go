@@ -117,7 +117,7 @@ func benchScaling(e *env, ctx context.Context, prog *progress, files []string, d
 		var err error
 		if bin, err = os.Executable(); err != nil {
 			fmt.Fprintf(e.stderr, "vigil bench ic3: %v (give --vigil PATH)\n", err)
-			return exitError
+			return exitFor(err)
 		}
 	}
 	var rows []scaleRow

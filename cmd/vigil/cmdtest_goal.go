@@ -121,7 +121,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	for _, f := range []struct {
 		name string
@@ -157,7 +157,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	ss, err := newStartSampler(ctx, tasks[0].Gen, r.seed, prog)
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	for _, t := range tasks {
 		t.Sampler = ss
@@ -175,7 +175,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	// Confirmation runs interleaved with fuzzing: its time is the oracles'
 	// and policy evaluations' share of the whole.
@@ -198,7 +198,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	if r.flags.record != "" {
 		if err := goalRecord(r.flags.record, tasks[0], res); err != nil {
 			fmt.Fprintf(e.stderr, "vigil test: --record: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 	}
 	if r.flags.html != "" {
@@ -211,7 +211,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 	}
 	if r.json {
@@ -237,7 +237,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
 			fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 	} else {
 		fmt.Fprintf(e.stdout, "goal testing: model %s, property %s, policy %s, %s outcomes, seed %d\n", m.Name, lm.prop.Name, lm.decl.Name, r.flags.outcomes, r.seed)

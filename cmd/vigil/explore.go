@@ -95,7 +95,7 @@ func runExplore(e *env, args []string) int {
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	rep := newExploreReport(m, prop, decl, res)
 	if !rep.Complete {
@@ -275,7 +275,7 @@ func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout tim
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	rep := &bddExploreReport{Model: lm.m.Name, Property: propertyName(lm.prop), Policy: policyName(lm.decl), Engine: "bdd",
 		Complete: ex.Complete, Stopped: ex.Reason, States: num(ex.States), StartStates: num(ex.Starts), Transitions: num(ex.Transitions),
@@ -327,7 +327,7 @@ func verifyBDD(e *env, ctx context.Context, prog *progress, file string, lm *loa
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	v := res.Verdict.Explicit()
 	rep := &verifyReport{Verdict: v.String(), Reason: res.Reason, Engine: "bdd", Model: m.Name, Property: prop.Name, Policy: policyName(decl),
@@ -342,7 +342,7 @@ func verifyBDD(e *env, ctx context.Context, prog *progress, file string, lm *loa
 		if record != "" {
 			if err := writeRunFile(record, rep.Counterexample); err != nil {
 				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 		}
 	}

@@ -147,17 +147,17 @@ func nnVerify(e *env, args []string) int {
 	net, err := nn.Load(rest[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	prop, err := nn.LoadVNNLIB(rest[1])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	res, err := net.Verify(prop, *timeout, nn.Options{Method: m, Branch: branch.b})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	if res.Answer == nn.Sat && !prop.Check(net, res.Case, res.Input) {
 		// Cannot happen: Verify checks its witnesses. Never print an
@@ -226,7 +226,7 @@ func nnEval(e *env, args []string) int {
 	net, err := nn.Load(rest[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	x, err := parseFloats(*input)
 	if err != nil {
@@ -265,7 +265,7 @@ func nnBound(e *env, args []string) int {
 	net, err := nn.Load(rest[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	var box nn.Box
 	for _, part := range strings.Split(*boxFlag, ",") {
@@ -324,13 +324,13 @@ func nnCorpus(e *env, args []string) int {
 	f, err := os.Open(filepath.Join(dir, "expected.csv"))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil nn corpus: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil nn corpus: expected.csv: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	var correct, wrong, unknown int
 	var total time.Duration
@@ -341,17 +341,17 @@ func nnCorpus(e *env, args []string) int {
 		net, err := nn.Load(filepath.Join(dir, "onnx", r[0]))
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
-			return exitError
+			return exitFor(err)
 		}
 		prop, err := nn.LoadVNNLIB(filepath.Join(dir, "vnnlib", r[1]))
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
-			return exitError
+			return exitFor(err)
 		}
 		res, err := net.Verify(prop, *timeout, nn.Options{Method: m, Branch: branch.b})
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
-			return exitError
+			return exitFor(err)
 		}
 		total += res.Elapsed
 		verdict := "correct"

@@ -190,7 +190,7 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 		var err error
 		if g, err = explicit.New(m, prop); err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return nil, exitError
+			return nil, exitFor(err)
 		}
 	}
 	var queries []prob.Query
@@ -198,7 +198,7 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 		q, err := prob.PropertyQuery(prop)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return nil, exitError
+			return nil, exitFor(err)
 		}
 		queries = []prob.Query{q}
 	} else {
@@ -264,7 +264,7 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 	if r.schedFile != "" && last != nil {
 		if err := writeScheduler(r.schedFile, pm, last.Result); err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return nil, exitError
+			return nil, exitFor(err)
 		}
 	}
 	if r.json {

@@ -87,13 +87,13 @@ func runRun(e *env, args []string) int {
 	g, err := explicit.New(m, prop)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	var dec explicit.Decider
 	if decl != nil {
 		if dec, err = explicit.NewDecider(m, decl); err != nil {
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 	}
 	ctx, cancel := runContext(0)
@@ -122,7 +122,7 @@ func runRun(e *env, args []string) int {
 				return exitUnknown
 			}
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		if *runs > 1 {
 			fmt.Fprintf(e.stdout, "run %d:\n", r+1)
@@ -135,14 +135,14 @@ func runRun(e *env, args []string) int {
 			Discard: r > 0 || *record == ""})
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		printEnd(e, end, n)
 		if r == 0 && *record != "" {
 			run := explicit.NewRun(m, propertyName(prop), policyName(decl), end, trace)
 			if err := writeRunFile(*record, run); err != nil {
 				fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 		}
 		if end == explicit.EndStopped {
@@ -156,13 +156,13 @@ func replayRun(e *env, m *symbolic.Model, path string) int {
 	f, err := os.Open(path)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	defer f.Close()
 	run, steps, err := explicit.ReadRun(f, m)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil run: %s: %v\n", path, err)
-		return exitError
+		return exitFor(err)
 	}
 	fmt.Fprintf(e.stdout, "replay of %s: model %s, property %s, policy %s\n", path, run.Model, orNone(run.Property), orNone(run.Policy))
 	printTrace(e, m, steps, run.End)

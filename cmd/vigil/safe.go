@@ -228,7 +228,7 @@ func runSafe(e *env, args []string) int {
 	fail := func(err error) {
 		prog.clear()
 		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		code = exitError
+		code = exitFor(err)
 	}
 	// The states to decide: the one given, or every start state. Start
 	// states are decided as they are enumerated, in chunks (one at a time
@@ -573,7 +573,7 @@ func runFaults(e *env, args []string) int {
 	rf, err := os.Open(*runFile)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	_, steps, err := explicit.ReadRun(rf, su.m)
 	rf.Close()
@@ -584,7 +584,7 @@ func runFaults(e *env, args []string) int {
 	run, err := safety.RunStates(su.sp, steps)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil faults: %s: %v\n", *runFile, err)
-		return exitError
+		return exitFor(err)
 	}
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
@@ -597,7 +597,7 @@ func runFaults(e *env, args []string) int {
 	prog.clear()
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	m := su.m
 	rep := &faultsReport{Model: m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name(),
@@ -746,7 +746,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		if many {
 			states = nil // answered as a set
@@ -759,7 +759,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	rep := &safeReport{Model: lm.m.Name, Property: lm.prop.Name, Policy: policyName(lm.decl), Radius: r.String(), Algo: "propu-bdd", Scope: scope,
 		States: []safeState{}, Region: &regionReport{Complete: res.Complete, Reason: res.Reason, States: num(res.Total), Unsafe: num(res.Unsafe)}}
@@ -775,7 +775,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	case all:
 		if err := res.RangeError(); err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		rep.Region.Cubes, rep.Region.Cover = res.Cubes(cubes)
 		if rep.Region.Cubes == nil {
@@ -791,7 +791,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		starts, unsafe, safe, err := res.StartCounts()
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		if starts == nil {
 			rep.Unknown = 1
@@ -808,7 +808,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		ans, err := res.Decide(states)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		for i, s := range states {
 			rep.States = append(rep.States, safeState{State: lm.m.FormatState(s), Verdict: ans[i].String()})

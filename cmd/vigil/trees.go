@@ -295,7 +295,7 @@ func treesBound(e *env, args []string) int {
 		b, err := json.Marshal(out)
 		if err != nil {
 			fmt.Fprintln(e.stderr, "vigil trees bound:", err)
-			return exitError
+			return exitFor(err)
 		}
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
@@ -349,7 +349,7 @@ func treesEval(e *env, args []string) int {
 	sc := make([]float64, m.NumClasses)
 	if err := m.Scores(x, sc); err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	if *asJSON {
 		b, _ := json.Marshal(map[string]any{"scores": sc})

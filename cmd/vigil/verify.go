@@ -181,7 +181,7 @@ func runVerify(e *env, args []string) int {
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	if engine.val == "auto" && res.Verdict == explicit.Unknown && ctx.Err() == nil && max != *maxStates {
 		ic3Run.generalize = true
@@ -211,14 +211,14 @@ func runVerify(e *env, args []string) int {
 		if *record != "" {
 			if err := writeRunFile(*record, rep.Counterexample); err != nil {
 				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 		}
 	}
 	if res.Verdict == explicit.Safe && *certFile != "" {
 		if err := writeReachCert(*certFile, file, mf, lm, res); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: --cert: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		rep.Certificate = *certFile
 	}

@@ -109,7 +109,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 	r.prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	rep := &verifyReport{
 		Verdict: res.Verdict.String(), Engine: engine, Model: m.Name,
@@ -131,7 +131,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		if r.record != "" {
 			if err := writeRunFile(r.record, rep.Counterexample); err != nil {
 				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 		}
 	case ic3.Safe:
@@ -141,7 +141,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		h, err := r.header(res)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		res.Invariant = corruptAnswer.invariantOf(res.Invariant)
 		c := &invcert.Cert{Header: h, Inv: res.Invariant}
@@ -165,7 +165,7 @@ func (r *ic3Run) run(e *env, ctx context.Context) int {
 		if r.cert != "" {
 			if err := writeInvariant(r.cert, c, m, prop, decl); err != nil {
 				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 			rep.Certificate = r.cert
 		}

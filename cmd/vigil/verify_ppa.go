@@ -70,12 +70,12 @@ func (r *ppaRun) run(e *env, ctx context.Context) int {
 	preds, from, err := r.loadPredicates(m)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	for _, p := range preds {
 		if err := ppa.Linear(m, p); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 	}
 	opts := ppa.Options{Predicates: preds}
@@ -86,7 +86,7 @@ func (r *ppaRun) run(e *env, ctx context.Context) int {
 	r.prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	s := res.Stats
 	rep := &verifyReport{
@@ -108,7 +108,7 @@ func (r *ppaRun) run(e *env, ctx context.Context) int {
 		if r.record != "" {
 			if err := writeRunFile(r.record, rep.Counterexample); err != nil {
 				fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 		}
 	}
@@ -164,7 +164,7 @@ func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *veri
 		var err error
 		if pol, err = symbolic.Instantiate(m, decl); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return "", exitError, true
+			return "", exitFor(err), true
 		}
 	}
 	limit := maxCheckedBoxes
@@ -181,7 +181,7 @@ func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *veri
 		}
 		if r.cert != "" {
 			fmt.Fprintf(e.stderr, "vigil verify: safe, but no certificate: %v\n", err)
-			return "", exitError, true
+			return "", exitFor(err), true
 		}
 		return fmt.Sprintf("invariant not exported as boxes: %v", err), 0, false
 	}
@@ -193,7 +193,7 @@ func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *veri
 	h, err := ir.header(ires)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return "", exitError, true
+		return "", exitFor(err), true
 	}
 	ires.Invariant = corruptAnswer.invariantOf(ires.Invariant)
 	c := &invcert.Cert{Header: h, Inv: ires.Invariant}
@@ -208,7 +208,7 @@ func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *veri
 			// verdict stands on the abstraction, not on this export.
 			if r.cert != "" {
 				fmt.Fprintf(e.stderr, "vigil verify: safe, but the box certificate does not hold: %v\n", err)
-				return "", exitError, true
+				return "", exitFor(err), true
 			}
 			return fmt.Sprintf("invariant not exported: the box certificate does not hold (%v)", err), 0, false
 		}
@@ -221,7 +221,7 @@ func (r *ppaRun) certify(e *env, ctx context.Context, res *ppa.Result, rep *veri
 	if r.cert != "" {
 		if err := writeInvariant(r.cert, c, m, prop, decl); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return "", exitError, true
+			return "", exitFor(err), true
 		}
 		rep.Certificate = r.cert
 		note += fmt.Sprintf("; certificate %s (check with: vigil cert check %s)", r.cert, r.cert)
