@@ -220,9 +220,6 @@ func runSafe(e *env, args []string) int {
 	defer cancel()
 	prog := newProgress(e, *sf.jsonOut)
 	rep := &safeReport{Model: su.m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name()}
-	su.d.SetProgress(func(st safety.Stats) {
-		prog.printf("safe (%s): %d states decided, %d expanded, %d stored", su.d.Name(), len(rep.States), st.Expanded, su.sp.Len())
-	})
 	t0 := time.Now()
 	code := exitOK
 	fail := func(err error) {
@@ -230,69 +227,37 @@ func runSafe(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
 		code = exitFor(err)
 	}
-	// The states to decide: the one given, or every start state. Start
-	// states are decided as they are enumerated, in chunks (one at a time
-	// without a deadline; under --timeout up to startChunk, shared fairly
-	// by decideStarts), so a stop (--timeout, Ctrl-C) ends the enumeration
-	// too; those not reached are not decided.
-	var ids []uint32
-	decide := func(chunk []uint32) bool {
-		first := len(rep.States)
-		for _, id := range chunk {
-			rep.States = append(rep.States, safeState{State: su.sp.Format(id), Verdict: "unknown"})
-		}
-		ids = append(ids, chunk...)
-		if err := decideStarts(ctx, su.d, chunk, rep.States[first:]); err != nil {
-			fail(err)
-			return false
-		}
-		return true
-	}
+	// The states to decide: the one given, or every start state, decided
+	// as they are enumerated (see safety.DecideStarts).
+	queued := 0
+	su.d.SetProgress(func(st safety.Stats) {
+		prog.printf("safe (%s): %d states decided, %d expanded, %d stored", su.d.Name(), queued, st.Expanded, su.sp.Len())
+	})
+	var res *safety.Starts
 	if state != nil {
 		id, err := su.sp.Intern(state)
 		if err != nil {
 			fail(err)
 			return code
 		}
-		if !decide([]uint32{id}) {
-			return code
-		}
-	} else {
-		chunkLen := 1
-		if _, timed := ctx.Deadline(); timed {
-			chunkLen = startChunk
-		}
-		var chunk []uint32
-		err := su.g.StartsContext(ctx, func(s symbolic.State) bool {
-			if ctx.Err() != nil {
-				rep.More = true
-				return false
-			}
-			id, err := su.sp.Intern(s)
-			if err != nil {
-				fail(err)
-				return false
-			}
-			if chunk = append(chunk, id); len(chunk) == chunkLen {
-				ok := decide(chunk)
-				chunk = nil
-				return ok
-			}
-			return true
-		})
-		if code != exitOK {
-			return code
-		}
-		if err != nil && ctx.Err() == nil {
+		queued = 1
+		res = &safety.Starts{States: []safety.StateDecision{{ID: id}}}
+		if err := safety.DecideStates(ctx, su.d, res.States); err != nil {
 			fail(err)
 			return code
 		}
-		if err != nil {
-			rep.More = true
-		}
-		if len(chunk) > 0 && !decide(chunk) {
+	} else {
+		var err error
+		if res, err = safety.DecideStarts(ctx, su.d, func(n int) { queued = n }); err != nil {
+			fail(err)
 			return code
 		}
+	}
+	rep.More = res.More
+	ids := make([]uint32, len(res.States))
+	for i, d := range res.States {
+		ids[i] = d.ID
+		rep.States = append(rep.States, safeState{State: su.sp.Format(d.ID), Verdict: d.Verdict.String(), Expanded: d.Expanded, Seconds: d.Time.Seconds()})
 	}
 	var decided []uint32
 	for i, s := range rep.States {
@@ -420,64 +385,6 @@ func atoi(s string) int {
 	n := 0
 	fmt.Sscan(s, &n)
 	return n
-}
-
-// startChunk is how many start states vigil safe --starts --timeout
-// enumerates before deciding them together.
-const startChunk = 4096
-
-// decideStarts decides the states ids with d, which shares its tables (the
-// space, and the facts proven) across them, filling in their verdicts,
-// expansions and times in out. Under a deadline no state may spend it
-// all: the undecided states are taken in turns, each pass giving each a
-// time slice twice as long as the last (from 1/64 of the time left
-// shared among them, at least 20ms), so a hard first state leaves time
-// for the others, and what one search expanded or proved serves the next.
-// Without a deadline each state is decided in one go. An error other than
-// the stop is returned.
-func decideStarts(ctx context.Context, d safety.Decider, ids []uint32, out []safeState) error {
-	pending := make([]int, len(ids))
-	for i := range pending {
-		pending[i] = i
-	}
-	deadline, timed := ctx.Deadline()
-	var slice time.Duration
-	if timed && len(ids) > 1 {
-		slice = max(time.Until(deadline)/time.Duration(64*len(ids)), 20*time.Millisecond)
-	}
-	for len(pending) > 0 && ctx.Err() == nil {
-		var next []int
-		for _, i := range pending {
-			if ctx.Err() != nil {
-				break
-			}
-			sctx, cancel := ctx, context.CancelFunc(func() {})
-			if slice > 0 {
-				sctx, cancel = context.WithTimeout(ctx, slice)
-			}
-			before, t1 := d.Stats().Expanded, time.Now()
-			ans, err := d.Decide(sctx, ids[i])
-			cancel()
-			out[i].Seconds += time.Since(t1).Seconds()
-			out[i].Expanded += d.Stats().Expanded - before
-			switch {
-			case err == nil && ans:
-				out[i].Verdict = "safe"
-			case err == nil:
-				out[i].Verdict = "unsafe"
-			case sctx.Err() == nil:
-				return err
-			default:
-				next = append(next, i)
-			}
-		}
-		if slice == 0 {
-			break
-		}
-		pending = next
-		slice *= 2
-	}
-	return nil
 }
 
 // writeSafetyCert writes one certificate for the decided states ids (one
