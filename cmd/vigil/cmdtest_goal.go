@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"vigil/fuzz"
+	"vigil/fuzz/report"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -157,7 +158,8 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	if r.flags.html != "" {
 		f, err := os.Create(r.flags.html)
 		if err == nil {
-			err = goalHTML(f, o.task, r, o.pool, o.res, o.fuzzTime, o.confirmTime, o.complete)
+			err = report.GoalHTML(f, &report.Goal{Task: o.task, Outcomes: r.flags.outcomes, Seed: r.seed, Biases: r.biases,
+				Pool: o.pool, Result: o.res, FuzzTime: o.fuzzTime, ConfirmTime: o.confirmTime, Complete: o.complete})
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"vigil/fuzz"
+	"vigil/fuzz/report"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -90,8 +91,6 @@ type safetyJSONReport struct {
 type safetySummary struct {
 	bugs   []safetyJSONBug
 	faults []safetyJSONFault
-	// bugAt[i] is when the i-th distinct bug's run was found.
-	bugAt []time.Duration
 	// withBugs counts the unsafe runs with a bug; unanalysed those whose
 	// analysis the budget or an interrupt cut short.
 	withBugs, unanalysed int
@@ -102,7 +101,6 @@ func summarise(m *symbolic.Model, res *fuzz.SafetyResult) *safetySummary {
 	s := &safetySummary{bugs: []safetyJSONBug{}, faults: []safetyJSONFault{}, withBugs: d.WithBugs, unanalysed: d.Unanalysed}
 	for _, b := range d.Bugs {
 		s.bugs = append(s.bugs, safetyJSONBug{State: m.FormatState(b.State), Case: b.Case + 1, Step: b.Step})
-		s.bugAt = append(s.bugAt, b.At)
 	}
 	for _, f := range d.Faults {
 		jf := safetyJSONFault{State: m.FormatState(f.State), Label: m.Labels[f.Label].Name, Outcome: m.FormatState(f.Outcome), Case: f.Case + 1, Step: f.Step}
@@ -180,7 +178,8 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 	if r.html != "" {
 		f, err := os.Create(r.html)
 		if err == nil {
-			err = safetyHTML(f, lm, r, res, sum, elapsed, why)
+			err = report.SafetyHTML(f, &report.Safety{Model: m, Property: lm.prop.Name, Policy: lm.decl.Name, Config: r.config.Name(), Seed: r.seed,
+				Oracles: r.oracles, Radius: r.flags.radius.r, Result: res, Elapsed: elapsed, Stopped: why})
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
