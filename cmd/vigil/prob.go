@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -193,23 +192,10 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 			return nil, exitFor(err)
 		}
 	}
-	var queries []prob.Query
-	if prop.Query != nil {
-		q, err := prob.PropertyQuery(prop)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return nil, exitFor(err)
-		}
-		queries = []prob.Query{q}
-	} else {
-		for _, t := range []explicit.Status{explicit.Unsafe, explicit.Goal} {
-			if t == explicit.Goal && prop.Goal == nil {
-				continue
-			}
-			for _, max := range []bool{true, false} {
-				queries = append(queries, prob.Query{Name: prop.Name, Target: t, Max: max, Until: t == explicit.Goal && prop.Unsafe.Op != symbolic.CFalse})
-			}
-		}
+	queries, err := prob.Queries(prop)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
+		return nil, exitFor(err)
 	}
 	t0 := time.Now()
 	r.noteMemory(g, prob.Options{Policy: lm.dec, MaxStates: r.maxStates, Exact: r.method == "exact"}, "the model")
@@ -387,7 +373,8 @@ func sizeText(b float64) string {
 }
 
 // probStopped reports why building or solving stopped: exit 4 for a
-// limit, a timeout or an interrupt, 1 for an error of the model.
+// limit, a timeout or an interrupt, 1 for an error of the model, 70 for
+// an internal error.
 func probStopped(e *env, ctx interface{ Err() error }, err error) int {
 	fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
 	var limit *prob.LimitError
@@ -395,38 +382,16 @@ func probStopped(e *env, ctx interface{ Err() error }, err error) int {
 		fmt.Fprintln(e.stderr, "unknown: stopped before an answer")
 		return exitUnknown
 	}
-	return exitError
+	return exitFor(err)
 }
 
-// writeScheduler writes the scheduler of r as a table policy: one row per
-// state with a choice, the label it takes.
+// writeScheduler writes the scheduler of r to path as a table policy.
 func writeScheduler(path string, pm *prob.Model, r *prob.Result) error {
-	m := pm.G.M
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	w := csv.NewWriter(f)
-	head := make([]string, 0, len(m.Vars)+1)
-	for _, v := range m.Vars {
-		head = append(head, v.Name)
-	}
-	w.Write(append(head, "label"))
-	labels := pm.Schedule(r)
-	row := make([]string, len(m.Vars)+1)
-	for s, l := range labels {
-		if l == symbolic.NoLabel {
-			continue
-		}
-		st := pm.StateOf(uint32(s))
-		for i, v := range st {
-			row[i] = fmt.Sprint(v)
-		}
-		row[len(m.Vars)] = m.Labels[l].Name
-		w.Write(row)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
+	if err := prob.WriteScheduler(f, pm, r); err != nil {
 		f.Close()
 		return err
 	}
