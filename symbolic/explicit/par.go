@@ -1,8 +1,6 @@
 package explicit
 
 import (
-	"context"
-	"errors"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -92,7 +90,9 @@ type blockRec struct {
 	start, end []int // per shard: range of the worker's hs[sh]
 }
 
-func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, caches []*Cache, begin time.Time, every int, finish, complete func() *Result) (*Result, error) {
+func searchPar(r *search) (*Result, error) {
+	ctx, g, opt, res, caches, begin, every := r.ctx, r.g, r.opt, r.res, r.caches, r.begin, r.every
+	finish, complete := r.finish, r.complete
 	st, stats := res.Store, &res.Stats
 	ns := len(st.tabs)
 	ws := make([]*parWorker, len(caches))
@@ -212,10 +212,7 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 				return finish(), nil
 			}
 			if ctl.stop.Load() {
-				res.Reason = "canceled"
-				if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-					res.Reason = "timeout"
-				}
+				res.Reason = r.stopReason()
 				return finish(), nil
 			}
 			if err := st.merge(ws, recs[:nb], news, active); err != nil {
