@@ -253,9 +253,15 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 			return nil, exitFor(err)
 		}
 	}
-	if r.json {
-		return out, exitOK
+	if !r.json {
+		r.print(prop, pm, chain, out, t0)
 	}
+	return out, exitOK
+}
+
+// print prints the figures of one property as text.
+func (r *probRun) print(prop *symbolic.Property, pm *prob.Model, chain bool, out []probFigures, t0 time.Time) {
+	e, lm, m := r.e, r.lm, r.lm.m
 	who := "over all label choices (MDP)"
 	if lm.decl != nil {
 		who = "under policy " + lm.decl.Name
@@ -302,7 +308,6 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 		}
 	}
 	fmt.Fprintf(e.stdout, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", r.method, pm.NumStates(), pm.NumChoices(), pm.Elapsed.Seconds(), time.Since(t0).Seconds())
-	return out, exitOK
 }
 
 // probAnswerFigures turns an answer into its JSON form.

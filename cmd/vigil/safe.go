@@ -621,15 +621,47 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		fmt.Fprintf(e.stderr, "vigil safe: a finite --radius needs a tested policy, and model %s has none; declare one or give --policy-file\n", lm.m.Name)
 		return exitError
 	}
-	scope := "all"
-	var states []symbolic.State
+	scope, states, code := safeBDDStates(e, lm, stateText, all)
+	if code != exitOK {
+		return code
+	}
+	ctx, cancel := runContext(*sf.timeout)
+	defer cancel()
+	prog := newProgress(e, *sf.jsonOut)
+	res, err := bdd.PropU(ctx, lm.m, lm.prop, lm.decl, r, states, bf.options(prog, "safe (propu-bdd)"))
+	prog.clear()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+		return exitFor(err)
+	}
+	rep := &safeReport{Model: lm.m.Name, Property: lm.prop.Name, Policy: policyName(lm.decl), Radius: r.String(), Algo: "propu-bdd", Scope: scope,
+		States: []safeState{}, Region: &regionReport{Complete: res.Complete, Reason: res.Reason, States: num(res.Total), Unsafe: num(res.Unsafe)}}
+	if res.Complete {
+		rep.Region.Safe = num(new(big.Int).Sub(res.Total, res.Unsafe))
+	}
+	if err := rep.fillBDD(lm.m, res, states, all, cubes); err != nil {
+		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+		return exitFor(err)
+	}
+	rep.Reason = res.Reason
+	rep.Seconds = res.Stats.Elapsed.Seconds()
+	rep.BDD = newBDDStats(bf.order.val, res.Stats)
+	return rep.finish(e, *sf.jsonOut, printSafeBDD)
+}
+
+// safeBDDStates returns the states propu-bdd answers for: the one
+// --state gives (scope "state"), the start states when they are at most
+// maxListedStarts and listed within a second (scope "start"; nil when
+// they are answered as a set), or none for --all (scope "all").
+func safeBDDStates(e *env, lm *loadedModel, stateText string, all bool) (scope string, states []symbolic.State, code int) {
+	scope = "all"
 	switch {
 	case stateText != "":
 		scope = "state"
 		s, err := explicit.ParseState(lm.m, stateText)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
-			return exitError
+			return "", nil, exitError
 		}
 		states = append(states, s)
 	case !all:
@@ -653,36 +685,28 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitFor(err)
+			return "", nil, exitFor(err)
 		}
 		if many {
 			states = nil // answered as a set
 		}
 	}
-	ctx, cancel := runContext(*sf.timeout)
-	defer cancel()
-	prog := newProgress(e, *sf.jsonOut)
-	res, err := bdd.PropU(ctx, lm.m, lm.prop, lm.decl, r, states, bf.options(prog, "safe (propu-bdd)"))
-	prog.clear()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		return exitFor(err)
-	}
-	rep := &safeReport{Model: lm.m.Name, Property: lm.prop.Name, Policy: policyName(lm.decl), Radius: r.String(), Algo: "propu-bdd", Scope: scope,
-		States: []safeState{}, Region: &regionReport{Complete: res.Complete, Reason: res.Reason, States: num(res.Total), Unsafe: num(res.Unsafe)}}
-	if res.Complete {
-		rep.Region.Safe = num(new(big.Int).Sub(res.Total, res.Unsafe))
-	}
+	return scope, states, exitOK
+}
+
+// fillBDD fills in rep's answers from propu-bdd's result: per state
+// asked, for the start states as a set, or for every state (all, with at
+// most cubes cubes of the unsafe region).
+func (rep *safeReport) fillBDD(m *symbolic.Model, res *bdd.Safety, states []symbolic.State, all bool, cubes int) error {
 	switch {
 	case res.Total == nil: // stopped while encoding
 		rep.Unknown = max(len(states), 1)
 		for _, s := range states {
-			rep.States = append(rep.States, safeState{State: lm.m.FormatState(s), Verdict: "unknown"})
+			rep.States = append(rep.States, safeState{State: m.FormatState(s), Verdict: "unknown"})
 		}
 	case all:
 		if err := res.RangeError(); err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitFor(err)
+			return err
 		}
 		rep.Region.Cubes, rep.Region.Cover = res.Cubes(cubes)
 		if rep.Region.Cubes == nil {
@@ -697,8 +721,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	case states == nil: // many start states: answered as a set
 		starts, unsafe, safe, err := res.StartCounts()
 		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitFor(err)
+			return err
 		}
 		if starts == nil {
 			rep.Unknown = 1
@@ -714,11 +737,10 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	default:
 		ans, err := res.Decide(states)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitFor(err)
+			return err
 		}
 		for i, s := range states {
-			rep.States = append(rep.States, safeState{State: lm.m.FormatState(s), Verdict: ans[i].String()})
+			rep.States = append(rep.States, safeState{State: m.FormatState(s), Verdict: ans[i].String()})
 			switch ans[i] {
 			case bdd.AnswerSafe:
 				rep.Safe++
@@ -729,10 +751,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 			}
 		}
 	}
-	rep.Reason = res.Reason
-	rep.Seconds = res.Stats.Elapsed.Seconds()
-	rep.BDD = newBDDStats(bf.order.val, res.Stats)
-	return rep.finish(e, *sf.jsonOut, printSafeBDD)
+	return nil
 }
 
 func printSafeBDD(e *env, r *safeReport) {
