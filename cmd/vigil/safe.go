@@ -253,25 +253,7 @@ func runSafe(e *env, args []string) int {
 			return code
 		}
 	}
-	rep.More = res.More
-	ids := make([]uint32, len(res.States))
-	for i, d := range res.States {
-		ids[i] = d.ID
-		rep.States = append(rep.States, safeState{State: su.sp.Format(d.ID), Verdict: d.Verdict.String(), Expanded: d.Expanded, Seconds: d.Time.Seconds()})
-	}
-	var decided []uint32
-	for i, s := range rep.States {
-		switch s.Verdict {
-		case "safe":
-			rep.Safe++
-		case "unsafe":
-			rep.Unsafe++
-		default:
-			rep.Unknown++
-			continue
-		}
-		decided = append(decided, ids[i])
-	}
+	decided := rep.add(su.sp, res)
 	if *certFile != "" && len(decided) > 0 {
 		if err := writeSafetyCert(su, sf, decided, *certFile); err != nil {
 			fail(err)
@@ -294,6 +276,26 @@ func runSafe(e *env, args []string) int {
 	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, su.sp.Len()
 	rep.Reason = stopReason(ctx)
 	return rep.finish(e, *sf.jsonOut, printSafe)
+}
+
+// add adds the decisions of res to the report, counting the verdicts, and
+// returns the states decided (safe or not).
+func (rep *safeReport) add(sp *safety.Space, res *safety.Starts) (decided []uint32) {
+	rep.More = res.More
+	for _, d := range res.States {
+		rep.States = append(rep.States, safeState{State: sp.Format(d.ID), Verdict: d.Verdict.String(), Expanded: d.Expanded, Seconds: d.Time.Seconds()})
+		switch d.Verdict {
+		case safety.Safe:
+			rep.Safe++
+		case safety.Unsafe:
+			rep.Unsafe++
+		default:
+			rep.Unknown++
+			continue
+		}
+		decided = append(decided, d.ID)
+	}
+	return decided
 }
 
 // bareStart tells whether args hold --start without a file after it (the
