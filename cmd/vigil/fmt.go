@@ -42,7 +42,7 @@ func runFmt(e *env, args []string) int {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil fmt: %v\n", err)
-			status = exitFor(err)
+			status = exitError
 			continue
 		}
 		out, diags := lang.Format(f, src)
@@ -65,7 +65,7 @@ func runFmt(e *env, args []string) int {
 				}
 				if err := os.WriteFile(f, out, mode); err != nil {
 					fmt.Fprintf(e.stderr, "vigil fmt: %v\n", err)
-					status = exitFor(err)
+					status = exitError
 				}
 			}
 		default:
