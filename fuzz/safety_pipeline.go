@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"vigil/internal/vigilerr"
 	"vigil/safety"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -315,7 +316,7 @@ func (ck *safetyChecker) analyse(ctx context.Context, r *SafetyRun) (*SafetyCase
 	t0 := time.Now()
 	ids, err := safety.RunStates(ck.sp, r.Steps)
 	if err != nil {
-		return nil, fmt.Errorf("fuzz: run %d does not replay: %v", r.Index, err)
+		return nil, fmt.Errorf("fuzz: run %d does not replay: %w", r.Index, err)
 	}
 	n := len(ids)
 	c.Safe = make([]bool, n)
@@ -384,7 +385,7 @@ func (ck *safetyChecker) crossCheck(ctx context.Context, id uint32, want bool) e
 			return err
 		}
 		if ok != want {
-			return fmt.Errorf("fuzz: oracles disagree on %s: %s says %s, %s says %s; please report this", ck.sp.Format(id),
+			return vigilerr.Internalf("fuzz", "oracles disagree on %s: %s says %s, %s says %s", ck.sp.Format(id),
 				ck.ds[0].Name(), safeWord(want), d.Name(), safeWord(ok))
 		}
 	}
