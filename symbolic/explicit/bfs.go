@@ -213,9 +213,7 @@ func (r *search) starts() (stopped bool, err error) {
 				return false
 			}
 			if opt.Progress != nil { // millions of start states take a while too
-				stats.States = st.Len()
-				stats.Elapsed = time.Since(r.begin)
-				opt.Progress(*stats)
+				r.progress()
 			}
 		}
 		return true
@@ -228,6 +226,14 @@ func (r *search) starts() (stopped bool, err error) {
 		err = serr
 	}
 	return stopped, err
+}
+
+// progress reports the statistics so far to Options.Progress.
+func (r *search) progress() {
+	stats := &r.res.Stats
+	stats.States = r.st.Len()
+	stats.Elapsed = time.Since(r.begin)
+	r.opt.Progress(*stats)
 }
 
 // stopReason is the Reason of a search that ctx stopped.
@@ -268,6 +274,20 @@ func (r *search) complete() *Result {
 		res.Verdict = UnsafeVerdict // exploration: unsafe states were counted, no trace
 	}
 	return r.finish()
+}
+
+// stopUnsafe ends the search at the unsafe state id, met in the layer
+// that ends at layerEnd, with a shortest counterexample to it.
+func (r *search) stopUnsafe(layerEnd, id uint32) (*Result, error) {
+	res := r.res
+	res.Layers = append(res.Layers, layerEnd)
+	res.Verdict = UnsafeVerdict
+	tr, err := trace(r.g, r.st, res.Layers, r.caches[0], id)
+	if err != nil {
+		return nil, err
+	}
+	res.Trace = tr
+	return r.finish(), nil
 }
 
 // sequential is the breadth-first search on one goroutine.
@@ -313,9 +333,7 @@ func (r *search) sequential() (*Result, error) {
 				return r.finish(), nil
 			}
 			if opt.Progress != nil {
-				stats.States = st.Len()
-				stats.Elapsed = time.Since(r.begin)
-				opt.Progress(*stats)
+				r.progress()
 			}
 		}
 		stats.Expanded++
@@ -325,14 +343,7 @@ func (r *search) sequential() (*Result, error) {
 		case Unsafe:
 			stats.Unsafe++
 			if opt.StopAtUnsafe {
-				res.Layers = append(res.Layers, layerEnd)
-				res.Verdict = UnsafeVerdict
-				tr, err := trace(g, st, res.Layers, cache, id)
-				if err != nil {
-					return nil, err
-				}
-				res.Trace = tr
-				return r.finish(), nil
+				return r.stopUnsafe(layerEnd, id)
 			}
 			continue
 		case Goal:
