@@ -38,6 +38,8 @@ import (
 	"runtime"
 
 	"github.com/dalzilio/rudd"
+
+	"vigil/internal/vigilerr"
 )
 
 // Node is a BDD node of the package's manager.
@@ -282,7 +284,7 @@ func (m *mgr) set(levels []int) Node {
 func (m *mgr) replacer(from, to []int) rudd.Replacer {
 	r, err := m.b.NewReplacer(from, to)
 	if err != nil {
-		panic(&stop{reason: "bdd error", err: fmt.Errorf("bdd: internal error: replacer: %v", err)})
+		panic(&stop{reason: "bdd error", err: vigilerr.Internalf("bdd", "replacer: %v", err)})
 	}
 	return r
 }

@@ -26,6 +26,7 @@ import (
 	"math/big"
 	"time"
 
+	"vigil/internal/vigilerr"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -237,7 +238,7 @@ func (sp *space) witnessError(w symbolic.State, onlyLabel bool, l symbolic.Label
 			}
 		}
 	}
-	return fmt.Errorf("bdd: internal error: no range error in witness state %s", sp.M.FormatState(w))
+	return vigilerr.Internalf("bdd", "no range error in witness state %s", sp.M.FormatState(w))
 }
 
 func (sp *space) progress(opt Options, phase string, it int, set Node, begin time.Time) {
@@ -363,7 +364,7 @@ func (sp *space) trace(p *policyEnc, layers []Node, t symbolic.State) ([]explici
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("bdd: internal error: no predecessor of %s in layer %d", sp.M.FormatState(t), k)
+			return nil, vigilerr.Internalf("bdd", "no predecessor of %s in layer %d", sp.M.FormatState(t), k)
 		}
 	}
 	for i, j := 0, len(run)-1; i < j; i, j = i+1, j-1 {

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"vigil/internal/vigilerr"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -175,7 +176,7 @@ func (t *GoalTask) confirmOne(pool *Pool, i int, opt OracleOptions, start time.T
 			continue
 		}
 		if err := t.GoalConfirm(b, opt.MaxStates); err != nil {
-			return c, fmt.Errorf("fuzz: oracle %s proposed a bug its evidence does not confirm (a vigil bug; please report): %v", name, err)
+			return c, vigilerr.Internalf("fuzz", "oracle %s proposed a bug its evidence does not confirm: %w", name, err)
 		}
 		b.PoolIndex, b.At = i, time.Since(start)
 		c.found = append(c.found, name)

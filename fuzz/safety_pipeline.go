@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"vigil/internal/vigilerr"
 	"vigil/safety"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -136,70 +137,89 @@ func SafetyTest(ctx context.Context, tasks []*SafetyTask, opt SafetyOptions) (*S
 			t.Sampler = ss
 		}
 	}
-	type workerOut struct {
-		runs                  []*SafetyRun
-		cases                 map[int]*SafetyCase
-		fuzz, confirm, faults time.Duration
-		err                   error
-	}
-	outs := make([]workerOut, k)
+	outs := make([]safetyWorker, k)
 	var mu sync.Mutex
 	tally := SafetyTally{Total: opt.Runs}
+	note := func(unsafe bool, bugs int) {
+		mu.Lock()
+		defer mu.Unlock()
+		tally.Runs++
+		if unsafe {
+			tally.Unsafe++
+		}
+		tally.Bugs += bugs
+		if opt.OnRun != nil {
+			opt.OnRun(tally)
+		}
+	}
 	var wg sync.WaitGroup
-	for w := 0; w < k; w++ {
+	for w := range outs {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			o := &outs[w]
-			o.cases = map[int]*SafetyCase{}
-			t := tasks[w]
-			var ck *safetyChecker
-			if !opt.NoCheck {
-				if ck, o.err = t.newChecker(opt); o.err != nil {
-					return
-				}
-			}
-			for i := w; i < opt.Runs; i += k {
-				if ctx.Err() != nil {
-					return
-				}
-				t0 := time.Now()
-				r, err := t.Run(ctx, opt.Config, lim, opt.Seed, i)
-				o.fuzz += time.Since(t0)
-				if err != nil {
-					if ctx.Err() == nil {
-						o.err = err
-					}
-					return
-				}
-				r.At = time.Since(began)
-				o.runs = append(o.runs, r)
-				bugs := 0
-				if r.Unsafe() && ck != nil {
-					c, err := ck.analyse(ctx, r)
-					if err != nil {
-						o.err = err
-						return
-					}
-					o.confirm += c.Confirm
-					o.faults += c.FaultTime
-					o.cases[i] = c
-					bugs = len(c.Bugs)
-				}
-				mu.Lock()
-				tally.Runs++
-				if r.Unsafe() {
-					tally.Unsafe++
-				}
-				tally.Bugs += bugs
-				if opt.OnRun != nil {
-					opt.OnRun(tally)
-				}
-				mu.Unlock()
-			}
+			outs[w].work(ctx, tasks[w], opt, lim, began, w, k, note)
 		}(w)
 	}
 	wg.Wait()
+	return mergeSafety(outs, opt, began)
+}
+
+// safetyWorker is what one worker of SafetyTest did: its runs (run i of
+// the test is its (i/k)-th when i mod k is its index), the analysis of
+// its unsafe runs by run number, its time per phase, and the error that
+// stopped it.
+type safetyWorker struct {
+	runs                  []*SafetyRun
+	cases                 map[int]*SafetyCase
+	fuzz, confirm, faults time.Duration
+	err                   error
+}
+
+// work makes runs w, w+k, w+2k, ... of the test with task t, analysing
+// each unsafe one unless opt.NoCheck, and calls note after each.
+func (o *safetyWorker) work(ctx context.Context, t *SafetyTask, opt SafetyOptions, lim SafetyLimits, began time.Time, w, k int, note func(unsafe bool, bugs int)) {
+	o.cases = map[int]*SafetyCase{}
+	var ck *safetyChecker
+	if !opt.NoCheck {
+		if ck, o.err = t.newChecker(opt); o.err != nil {
+			return
+		}
+	}
+	for i := w; i < opt.Runs; i += k {
+		if ctx.Err() != nil {
+			return
+		}
+		t0 := time.Now()
+		r, err := t.Run(ctx, opt.Config, lim, opt.Seed, i)
+		o.fuzz += time.Since(t0)
+		if err != nil {
+			if ctx.Err() == nil {
+				o.err = err
+			}
+			return
+		}
+		r.At = time.Since(began)
+		o.runs = append(o.runs, r)
+		bugs := 0
+		if r.Unsafe() && ck != nil {
+			c, err := ck.analyse(ctx, r)
+			if err != nil {
+				o.err = err
+				return
+			}
+			o.confirm += c.Confirm
+			o.faults += c.FaultTime
+			o.cases[i] = c
+			bugs = len(c.Bugs)
+		}
+		note(r.Unsafe(), bugs)
+	}
+}
+
+// mergeSafety merges the workers' runs in run order, keeping the first of
+// equal unsafe runs.
+func mergeSafety(outs []safetyWorker, opt SafetyOptions, began time.Time) (*SafetyResult, error) {
+	k := len(outs)
 	res := &SafetyResult{Config: opt.Config, Ends: map[string]int{}, Elapsed: time.Since(began), Complete: true}
 	for _, o := range outs {
 		if o.err != nil {
@@ -209,7 +229,7 @@ func SafetyTest(ctx context.Context, tasks []*SafetyTask, opt SafetyOptions) (*S
 		res.Confirm += o.confirm
 		res.Faults += o.faults
 	}
-	// Merge in run order: run i is the (i/k)-th run of worker i mod k.
+	// Run i is the (i/k)-th run of worker i mod k.
 	seen := map[string]bool{}
 	for i := 0; i < opt.Runs; i++ {
 		o := &outs[i%k]
@@ -296,7 +316,7 @@ func (ck *safetyChecker) analyse(ctx context.Context, r *SafetyRun) (*SafetyCase
 	t0 := time.Now()
 	ids, err := safety.RunStates(ck.sp, r.Steps)
 	if err != nil {
-		return nil, fmt.Errorf("fuzz: run %d does not replay: %v", r.Index, err)
+		return nil, fmt.Errorf("fuzz: run %d does not replay: %w", r.Index, err)
 	}
 	n := len(ids)
 	c.Safe = make([]bool, n)
@@ -365,7 +385,7 @@ func (ck *safetyChecker) crossCheck(ctx context.Context, id uint32, want bool) e
 			return err
 		}
 		if ok != want {
-			return fmt.Errorf("fuzz: oracles disagree on %s: %s says %s, %s says %s; please report this", ck.sp.Format(id),
+			return vigilerr.Internalf("fuzz", "oracles disagree on %s: %s says %s, %s says %s", ck.sp.Format(id),
 				ck.ds[0].Name(), safeWord(want), d.Name(), safeWord(ok))
 		}
 	}

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"vigil/internal/vigilerr"
 	"vigil/nn"
 	"vigil/smt"
 	"vigil/symbolic"
@@ -361,7 +362,7 @@ func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
 			}
 		}
 		if !dropped {
-			return nil, fmt.Errorf("ic3: internal error: SMT and the explicit engine disagree on the applicable labels of %s", r.m.FormatState(w))
+			return nil, vigilerr.Internalf("ic3", "SMT and the explicit engine disagree on the applicable labels of %s", r.m.FormatState(w))
 		}
 	}
 	var sure []symbolic.LabelID

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+
+	"vigil/internal/vigilerr"
 )
 
 // maxRounds bounds policy iteration's improvement rounds.
@@ -37,7 +39,7 @@ func solveExact(ctx context.Context, m *Model, g *graph, r *Result, target, zero
 			}
 			if !r.Max && zero[s] {
 				if x[s].Sign() != 0 {
-					return fmt.Errorf("prob: internal error: state %d has Pmin 0 but its scheduler reaches the target with probability %s", s, x[s].RatString())
+					return vigilerr.Internalf("prob", "state %d has Pmin 0 but its scheduler reaches the target with probability %s", s, x[s].RatString())
 				}
 				continue
 			}
@@ -80,8 +82,27 @@ func solveExact(ctx context.Context, m *Model, g *graph, r *Result, target, zero
 // that sched induces: 1 on target, 0 where the chain cannot reach it, and
 // the solution of x = P x elsewhere, by sparse Gaussian elimination.
 func chainValues(ctx context.Context, m *Model, g *graph, sched []int32, target []bool) ([]*big.Rat, error) {
-	n := m.NumStates()
-	// The states that reach target under sched.
+	reach := reachUnder(g, sched, target)
+	sys := newChainSystem(m, sched, target, reach)
+	order, err := sys.eliminate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// Back substitution: a row mentions only states eliminated after it.
+	x := sys.x
+	for i := len(order) - 1; i >= 0; i-- {
+		k := order[i]
+		v := new(big.Rat).Set(sys.b[k])
+		for j, a := range sys.rows[k] {
+			v.Add(v, new(big.Rat).Mul(a, x[j]))
+		}
+		x[k] = v
+	}
+	return x, nil
+}
+
+// reachUnder returns the states that reach target under sched.
+func reachUnder(g *graph, sched []int32, target []bool) []bool {
 	reach := append([]bool(nil), target...)
 	var queue []uint32
 	for s, ok := range target {
@@ -100,11 +121,25 @@ func chainValues(ctx context.Context, m *Model, g *graph, sched []int32, target 
 			}
 		}
 	}
-	x := make([]*big.Rat, n)
-	// rows[s]: x_s = b[s] + sum rows[s][t] x_t over unknown t.
-	rows := make([]map[uint32]*big.Rat, n)
-	b := make([]*big.Rat, n)
-	users := make([]map[uint32]bool, n) // users[t]: rows that mention t
+	return reach
+}
+
+// chainSystem is the linear system of a Markov chain's reachability
+// probabilities, solved by Gaussian elimination in exact rationals: x[s]
+// is known (1 on target, 0 where target is not reached), or
+// x_s = b[s] + sum rows[s][t] x_t over the unknown t.
+type chainSystem struct {
+	x     []*big.Rat
+	rows  []map[uint32]*big.Rat
+	b     []*big.Rat
+	users []map[uint32]bool // users[t]: the rows that mention t
+}
+
+// newChainSystem writes the system of the chain sched induces.
+func newChainSystem(m *Model, sched []int32, target, reach []bool) *chainSystem {
+	n := m.NumStates()
+	sys := &chainSystem{x: make([]*big.Rat, n), rows: make([]map[uint32]*big.Rat, n), b: make([]*big.Rat, n), users: make([]map[uint32]bool, n)}
+	x, users := sys.x, sys.users
 	for s := 0; s < n; s++ {
 		switch {
 		case target[s]:
@@ -138,14 +173,21 @@ func chainValues(ctx context.Context, m *Model, g *graph, sched []int32, target 
 				users[t][uint32(s)] = true
 			}
 		}
-		rows[s], b[s] = row, bs
+		sys.rows[s], sys.b[s] = row, bs
 	}
-	// Eliminate in breadth-first order: mostly forward models make few
-	// rows mention an earlier state.
+	return sys
+}
+
+// eliminate eliminates the unknowns in breadth-first order (mostly
+// forward models make few rows mention an earlier state) and returns
+// that order; afterwards each row mentions only unknowns eliminated
+// after it.
+func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
+	rows, b, users := sys.rows, sys.b, sys.users
 	var order []uint32
 	one := big.NewRat(1, 1)
-	for s := 0; s < n; s++ {
-		if x[s] != nil {
+	for s := range sys.x {
+		if sys.x[s] != nil {
 			continue
 		}
 		if len(order)&63 == 63 && ctx.Err() != nil {
@@ -160,7 +202,7 @@ func chainValues(ctx context.Context, m *Model, g *graph, sched []int32, target 
 			delete(users[k], k)
 			f := new(big.Rat).Sub(one, self)
 			if f.Sign() == 0 {
-				return nil, fmt.Errorf("prob: internal error: state %d is absorbing but was not found by precomputation", k)
+				return nil, vigilerr.Internalf("prob", "state %d is absorbing but was not found by precomputation", k)
 			}
 			f.Inv(f)
 			for j, a := range row {
@@ -199,14 +241,5 @@ func chainValues(ctx context.Context, m *Model, g *graph, sched []int32, target 
 			delete(users[j], k)
 		}
 	}
-	// Back substitution: a row mentions only states eliminated after it.
-	for i := len(order) - 1; i >= 0; i-- {
-		k := order[i]
-		v := new(big.Rat).Set(b[k])
-		for j, a := range rows[k] {
-			v.Add(v, new(big.Rat).Mul(a, x[j]))
-		}
-		x[k] = v
-	}
-	return x, nil
+	return order, nil
 }

@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"slices"
 	"time"
+
+	"vigil/internal/vigilerr"
 )
 
 // Method names a solution method.
@@ -101,7 +103,7 @@ func Solve(ctx context.Context, m *Model, target []bool, opt SolveOptions) (*Res
 			return nil, fmt.Errorf("prob: the exact method solves models of at most %d states; this one has %d (use --method ii)", limit, m.NumStates())
 		}
 		if m.Exact == nil {
-			return nil, fmt.Errorf("prob: the model was built without exact probabilities (internal error)")
+			return nil, vigilerr.Internalf("prob", "the model was built without exact probabilities")
 		}
 	}
 	if !(opt.Epsilon > 0 && opt.Epsilon < 1) {

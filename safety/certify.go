@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 
+	"vigil/internal/vigilerr"
 	"vigil/safety/cert"
 	"vigil/symbolic/explicit"
 )
@@ -104,13 +105,13 @@ func (cf *certifier) add(id uint32) (cert.Kind, error) {
 			c.Entries = append(c.Entries, cert.Entry{S: sp.State(s), B: int(y), Label: m.Labels[sp.Label(k)].Name})
 			for _, t := range sp.Succ(k) {
 				if sp.Status(t) == explicit.Unsafe {
-					return "", fmt.Errorf("safety: internal error: %s's safe choice %s leads to the unsafe state %s", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t))
+					return "", vigilerr.Internalf("safety", "%s's safe choice %s leads to the unsafe state %s", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t))
 				}
 				if terminalSafe(t) || done[t] {
 					continue
 				}
 				if f.yes[t] > y-cost(s, k) {
-					return "", fmt.Errorf("safety: internal error: %s's safe choice %s leads to %s, not known safe with budget %d", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t), y-cost(s, k))
+					return "", vigilerr.Internalf("safety", "%s's safe choice %s leads to %s, not known safe with budget %d", sp.Format(s), m.Labels[sp.Label(k)].Name, sp.Format(t), y-cost(s, k))
 				}
 				done[t] = true
 				stack = append(stack, t)
@@ -135,7 +136,7 @@ func (cf *certifier) add(id uint32) (cert.Kind, error) {
 		done := cf.doneUnsafe
 		p0 := proofAt(id, b0)
 		if p0 < 0 {
-			return "", fmt.Errorf("safety: internal error: no proof that %s is not safe", sp.Format(id))
+			return "", vigilerr.Internalf("safety", "no proof that %s is not safe", sp.Format(id))
 		}
 		type item struct {
 			s uint32
@@ -153,7 +154,7 @@ func (cf *certifier) add(id uint32) (cert.Kind, error) {
 			c.Entries = append(c.Entries, cert.Entry{S: sp.State(it.s), B: int(pr.b), Rank: int(pr.t)})
 			first, end := sp.Groups(it.s)
 			if !sp.IsExpanded(it.s) {
-				return "", fmt.Errorf("safety: internal error: %s proven unsafe but never expanded", sp.Format(it.s))
+				return "", vigilerr.Internalf("safety", "%s proven unsafe but never expanded", sp.Format(it.s))
 			}
 			for k := first; k < end; k++ {
 				bp := pr.b - cost(it.s, k)
@@ -177,7 +178,7 @@ func (cf *certifier) add(id uint32) (cert.Kind, error) {
 					}
 				}
 				if !found {
-					return "", fmt.Errorf("safety: internal error: %s proven not %d-safe, but label %s has no outcome proven unsafe before", sp.Format(it.s), pr.b, m.Labels[sp.Label(k)].Name)
+					return "", vigilerr.Internalf("safety", "%s proven not %d-safe, but label %s has no outcome proven unsafe before", sp.Format(it.s), pr.b, m.Labels[sp.Label(k)].Name)
 				}
 				_ = wit
 			}

@@ -39,14 +39,14 @@ func RunStates(sp *Space, steps []explicit.Step) ([]uint32, error) {
 	for i, st := range steps {
 		id, err := sp.Intern(st.State)
 		if err != nil {
-			return nil, fmt.Errorf("run step %d: %v", i, err)
+			return nil, fmt.Errorf("run step %d: %w", i, err)
 		}
 		ids[i] = id
 		if i == len(steps)-1 {
 			break
 		}
 		if err := sp.Expand(id); err != nil {
-			return nil, fmt.Errorf("run step %d: %v", i, err)
+			return nil, fmt.Errorf("run step %d: %w", i, err)
 		}
 		if sp.Status(id) != explicit.Open {
 			return nil, fmt.Errorf("run step %d: %s is %s under property %s: a run ends there", i, m.FormatState(st.State), sp.Status(id), sp.G.Prop.Name)

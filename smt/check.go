@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"time"
 
+	"vigil/internal/vigilerr"
 	"vigil/symbolic"
 )
 
@@ -170,7 +171,7 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 					case r == Sat:
 						val := a.Value.Eval(st)
 						if !cmd.Guard.Holds(st) || val >= v.Lo && val <= v.Hi {
-							return nil, fmt.Errorf("smt: %s: internal error: witness %s does not replay", cmd.Pos, m.FormatState(st))
+							return nil, vigilerr.InternalAtf("smt", cmd.Pos, "witness %s does not replay", m.FormatState(st))
 						}
 						res.Violations = append(res.Violations, BoundsViolation{q, st, val})
 					}
@@ -224,7 +225,7 @@ func FindDeadlocks(m *symbolic.Model, opts CheckOptions) (*DeadlockResult, error
 		case r == Sat:
 			for i := range m.Commands {
 				if m.Commands[i].Guard.Holds(st) {
-					return nil, fmt.Errorf("smt: %s: internal error: deadlock witness %s does not replay", m.Commands[i].Pos, m.FormatState(st))
+					return nil, vigilerr.InternalAtf("smt", m.Commands[i].Pos, "deadlock witness %s does not replay", m.FormatState(st))
 				}
 			}
 			res.Deadlocks = append(res.Deadlocks, Deadlock{p, st})
@@ -336,7 +337,7 @@ func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
 				}
 			}
 			if o.Value == nil || st.guard != nil && !st.guard.Holds(s) {
-				return nil, fmt.Errorf("smt: %s: internal error: overflow witness %s does not replay", ovs[0].Expr.Pos, m.FormatState(s))
+				return nil, vigilerr.InternalAtf("smt", ovs[0].Expr.Pos, "overflow witness %s does not replay", m.FormatState(s))
 			}
 		}
 		if o.Pos = o.Expr.Pos; !o.Pos.IsValid() {

@@ -11,6 +11,7 @@ package smt
 import (
 	"fmt"
 
+	"vigil/internal/vigilerr"
 	"vigil/symbolic"
 )
 
@@ -141,7 +142,7 @@ func (st *Step) WitnessLabel() (from symbolic.State, label symbolic.LabelID, err
 			return from, symbolic.LabelID(l), nil
 		}
 	}
-	return from, -1, fmt.Errorf("smt: internal error: the model takes no label")
+	return from, -1, vigilerr.Internalf("smt", "the model takes no label")
 }
 
 // Witness returns, after a Sat Query, the transition found: the current
@@ -173,5 +174,5 @@ func (st *Step) Witness() (from, to symbolic.State, cmd, outcome int, err error)
 			k++
 		}
 	}
-	return from, to, -1, -1, fmt.Errorf("smt: internal error: the model takes no outcome")
+	return from, to, -1, -1, vigilerr.Internalf("smt", "the model takes no outcome")
 }

@@ -166,7 +166,7 @@ func runBench(e *env, args []string) int {
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		seq = append(seq, f)
 		if *workers > 1 {
@@ -176,7 +176,7 @@ func runBench(e *env, args []string) int {
 			}
 			if err != nil {
 				fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 			f.Workers = *workers
 			par = append(par, f)
@@ -192,7 +192,7 @@ func runBench(e *env, args []string) int {
 			}
 			if err != nil {
 				fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 			nai = append(nai, f)
 		}

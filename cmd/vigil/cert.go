@@ -2,9 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	invcert "vigil/ic3/cert"
 	"vigil/safety/cert"
@@ -108,56 +108,19 @@ func certCheck(e *env, args []string) int {
 	path := rest[0]
 
 	res := certResult{}
-	// finish prints the result. In text mode an invalid certificate is the
-	// answer (stdout); input problems, not the certificate's fault, go to
-	// stderr unless the loaders have already printed them.
-	const (
-		answer   = iota // valid or invalid: print on stdout
-		input           // print on stderr
-		reported        // already on stderr
-	)
-	finish := func(err error, how int) int {
-		res.Valid, res.Verdict = err == nil, "valid"
-		if err != nil {
-			res.Verdict = "invalid"
-		}
-		if err != nil {
-			res.Error = strings.TrimPrefix(err.Error(), "cert: ")
-		}
-		switch {
-		case *asJSON:
-			b, _ := json.MarshalIndent(res, "", "  ")
-			fmt.Fprintln(e.stdout, string(b))
-		case err == nil:
-			if res.Checked != nil {
-				res.Checked.print(e.stdout)
-			}
-		case how == reported:
-		case how == input:
-			fmt.Fprintf(e.stderr, "vigil cert check: %s\n", res.Error)
-		default:
-			fmt.Fprintf(e.stdout, "invalid: %s\n", res.Error)
-			if res.Checked != nil {
-				res.Checked.print(e.stdout)
-			}
-		}
-		if err != nil {
-			return exitError
-		}
-		return exitOK
-	}
+	finish := func(err error, how certHow) int { return res.finish(e, *asJSON, err, how) }
 
 	if invcert.IsCertificate(path) {
 		return invariantCheck(e, path, *spec, plaja, defs, *asJSON)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return finish(err, input)
+		return finish(err, certInput)
 	}
 	ct, err := cert.Read(f)
 	f.Close()
 	if err != nil {
-		return finish(fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "cert: ")), answer)
+		return finish(fmt.Errorf("%s: %s", path, certMessage(err)), certAnswer)
 	}
 	res.Kind, res.Entries = ct.Kind, len(ct.Entries)
 	if ct.Radius == cert.Inf {
@@ -172,36 +135,36 @@ func certCheck(e *env, args []string) int {
 		rec.start, rec.unsafe, rec.policyFile = ct.Plaja.Start, ct.Plaja.Unsafe, ct.Plaja.PolicyFile
 	}
 	if err := compareDefines(path, rec.defines, defs); err != nil {
-		return finish(err, answer)
+		return finish(err, certAnswer)
 	}
 	m, chk, propName, polName, how, err := rec.load(e, path, *spec, plaja, defs)
 	if err != nil {
-		return finish(err, map[bool]int{true: input, false: reported}[how])
+		return finish(err, map[bool]certHow{true: certInput, false: certReported}[how])
 	}
 	model := chk.ModelFile
 	props, pols := modelNames(m)
 	if err := plainName(path, "model", ct.Model, []string{m.Name}); err != nil {
-		return finish(err, answer)
+		return finish(err, certAnswer)
 	}
 	if err := plainName(path, "property", propName, props); err != nil {
-		return finish(err, answer)
+		return finish(err, certAnswer)
 	}
 	if err := plainName(path, "policy", polName, pols); err != nil {
-		return finish(err, answer)
+		return finish(err, certAnswer)
 	}
 	prop, ok := selectProperty(e, "cert check", m, propName, true)
 	if !ok {
-		return finish(fmt.Errorf("model %s: no property %q", model, propName), reported)
+		return finish(fmt.Errorf("model %s: no property %q", model, propName), certReported)
 	}
 	var pol *symbolic.PolicyDecl
 	if ct.Radius != cert.Inf || (ct.Kind == cert.Invariant && ct.Policy != "") { // with radius inf the tested policy plays no part, except in an invariant
 		if pol, ok = selectPolicy(e, "cert check", m, polName, false); !ok {
-			return finish(fmt.Errorf("model %s: no policy %q", model, polName), reported)
+			return finish(fmt.Errorf("model %s: no policy %q", model, polName), certReported)
 		}
 	}
 
 	if err := chk.describe(m, prop, pol, ct.PolicySHA256); err != nil {
-		return finish(err, input)
+		return finish(err, certInput)
 	}
 	if pol == nil && ct.Policy != "" {
 		chk.Policy, chk.PolicyUnused = ct.Policy, true
@@ -211,29 +174,86 @@ func certCheck(e *env, args []string) int {
 	rep, err := cert.Check(m, prop, pol, ct)
 	res.States, res.Starts = rep.States, rep.Starts
 	if err != nil {
-		return finish(err, answer)
+		return finish(err, certAnswer)
 	}
 	if !*asJSON {
-		about := fmt.Sprintf("model %s, property %s", invcert.Quote(m.Name), invcert.Quote(prop.Name))
-		if pol != nil {
-			about += ", policy " + invcert.Quote(pol.Name)
+		printValidCert(e, m, prop, pol, ct, rep)
+	}
+	return finish(nil, certAnswer)
+}
+
+// printValidCert says what a valid certificate proves and how much the
+// check covered.
+func printValidCert(e *env, m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, ct *cert.Certificate, rep cert.Report) {
+	about := fmt.Sprintf("model %s, property %s", invcert.Quote(m.Name), invcert.Quote(prop.Name))
+	if pol != nil {
+		about += ", policy " + invcert.Quote(pol.Name)
+	}
+	if ct.Kind == cert.Invariant {
+		fmt.Fprintf(e.stdout, "valid: invariant certificate (reachable states) for %s: %s, holding every start state (%d); closed under the %s with no unsafe state or range error (%d successors checked)\n",
+			about, plural(rep.States, "state"), rep.Starts, map[bool]string{true: "policy's choices", false: "successors of every label"}[pol != nil], rep.Successors)
+	} else if ct.Kind == cert.Starts {
+		of := "the property's start states, too many to count"
+		if rep.Starts >= 0 {
+			of = fmt.Sprintf("the property's %s", plural(rep.Starts, "start state"))
 		}
-		if ct.Kind == cert.Invariant {
-			fmt.Fprintf(e.stdout, "valid: invariant certificate (reachable states) for %s: %s, holding every start state (%d); closed under the %s with no unsafe state or range error (%d successors checked)\n",
-				about, plural(rep.States, "state"), rep.Starts, map[bool]string{true: "policy's choices", false: "successors of every label"}[pol != nil], rep.Successors)
-		} else if ct.Kind == cert.Starts {
-			of := "the property's start states, too many to count"
-			if rep.Starts >= 0 {
-				of = fmt.Sprintf("the property's %s", plural(rep.Starts, "start state"))
-			}
-			fmt.Fprintf(e.stdout, "valid: certificate for start states (%s, radius %s): %d %s, %d not, of %s; %d entries, %d states, %d successors checked\n",
-				about, cert.RadiusString(ct.Radius), len(ct.SafeStates), radiusWords(cert.RadiusString(ct.Radius)), len(ct.UnsafeStates), of, rep.Entries, rep.States, rep.Successors)
-		} else {
-			fmt.Fprintf(e.stdout, "valid: %s certificate for %s (%s, radius %s): %d entries, %d states, %d successors checked\n",
-				ct.Kind, m.FormatState(ct.State), about, cert.RadiusString(ct.Radius), rep.Entries, rep.States, rep.Successors)
+		fmt.Fprintf(e.stdout, "valid: certificate for start states (%s, radius %s): %d %s, %d not, of %s; %d entries, %d states, %d successors checked\n",
+			about, cert.RadiusString(ct.Radius), len(ct.SafeStates), radiusWords(cert.RadiusString(ct.Radius)), len(ct.UnsafeStates), of, rep.Entries, rep.States, rep.Successors)
+	} else {
+		fmt.Fprintf(e.stdout, "valid: %s certificate for %s (%s, radius %s): %d entries, %d states, %d successors checked\n",
+			ct.Kind, m.FormatState(ct.State), about, cert.RadiusString(ct.Radius), rep.Entries, rep.States, rep.Successors)
+	}
+}
+
+// certHow says where cert check prints a failure.
+type certHow int
+
+const (
+	certAnswer   certHow = iota // valid or invalid: print on stdout
+	certInput                   // an input problem, not the certificate's fault: print on stderr
+	certReported                // already on stderr (printed by the loaders)
+)
+
+// finish prints the result of cert check (JSON, or text: an invalid
+// certificate is the answer, on stdout; input problems go to stderr
+// unless already printed there) and returns the exit code.
+func (res *certResult) finish(e *env, asJSON bool, err error, how certHow) int {
+	res.Valid, res.Verdict = err == nil, "valid"
+	if err != nil {
+		res.Verdict = "invalid"
+		res.Error = certMessage(err)
+	}
+	switch {
+	case asJSON:
+		b, _ := json.MarshalIndent(res, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	case err == nil:
+		if res.Checked != nil {
+			res.Checked.print(e.stdout)
+		}
+	case how == certReported:
+	case how == certInput:
+		fmt.Fprintf(e.stderr, "vigil cert check: %s\n", res.Error)
+	default:
+		fmt.Fprintf(e.stdout, "invalid: %s\n", res.Error)
+		if res.Checked != nil {
+			res.Checked.print(e.stdout)
 		}
 	}
-	return finish(nil, answer)
+	if err != nil {
+		return exitError
+	}
+	return exitOK
+}
+
+// certMessage is err as cert check prints it: a certificate's error
+// without the package prefix (the command names the certificate), any
+// other error as it is.
+func certMessage(err error) string {
+	if ce, ok := errors.AsType[*cert.Error](err); ok {
+		return ce.Msg
+	}
+	return err.Error()
 }
 
 // certRecord is what a certificate records of the question it answers.

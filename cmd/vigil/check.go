@@ -124,7 +124,7 @@ func runCheck(e *env, args []string) int {
 			switch {
 			case err != nil:
 				fmt.Fprintf(e.stderr, "%s: bounds: %v\n", f, err)
-				status = exitError
+				status = exitFor(err)
 			case n > 0:
 				status = exitError
 			default:

@@ -59,7 +59,7 @@ func runEnv(e *env, args []string) int {
 	en, err := rlenv.New(lm.g, rlenv.Options{StepReward: *stepReward, GoalReward: *goalReward, UnsafePenalty: *unsafePenalty, MaxSteps: *maxSteps, Seed: uint64(*seed)})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil env: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	ctx, cancel := runContext(0)
 	defer cancel()

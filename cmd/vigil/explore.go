@@ -94,7 +94,7 @@ func runExplore(e *env, args []string) int {
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	rep := newExploreReport(m, prop, decl, res)
 	if !rep.Complete {
@@ -274,7 +274,7 @@ func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout tim
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	rep := &bddExploreReport{Model: lm.m.Name, Property: propertyName(lm.prop), Policy: policyName(lm.decl), Engine: "bdd",
 		Complete: ex.Complete, Stopped: ex.Reason, States: num(ex.States), StartStates: num(ex.Starts), Transitions: num(ex.Transitions),

@@ -89,7 +89,7 @@ func runExport(e *env, args []string) int {
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil export: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	if *out == "" {
 		e.stdout.Write(b.Bytes())
@@ -97,7 +97,7 @@ func runExport(e *env, args []string) int {
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(e.stderr, "vigil export: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	return exitOK
 }

@@ -134,13 +134,17 @@ func TestJSONErrors(t *testing.T) {
 }
 
 // TestHelpExamplesFilesExist: the repository files that help examples
-// name (specs/..., bench/...) exist.
+// name (specs/..., bench/...) exist, and no example names a path outside
+// the repository (../), which a reader of the help does not have.
 func TestHelpExamplesFilesExist(t *testing.T) {
 	repoFile := regexp.MustCompile(`^(specs|bench)/[^*{]+\.(spec|jani|toml|json|onnx|nnet)$`)
 	for name, c := range commands {
 		for _, ex := range c.Examples {
 			for _, tok := range strings.Fields(ex) {
 				tok = strings.Trim(tok, `"';`)
+				if strings.Contains(tok, "../") {
+					t.Errorf("vigil help %s: example %q names %s, outside the repository", name, ex, tok)
+				}
 				if !repoFile.MatchString(tok) {
 					continue
 				}

@@ -50,7 +50,7 @@ func runImport(e *env, args []string) int {
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	if !*goals {
 		m.Properties = nil
@@ -64,7 +64,7 @@ func runImport(e *env, args []string) int {
 		kind, learned, err := learnedKind(pf)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		if learned {
 			// A network or tree ensemble, not a PlaJA interface: the
@@ -72,14 +72,14 @@ func runImport(e *env, args []string) int {
 			// its labels as outputs, in order.
 			if _, err := attachLearned(m, pf, kind, ""); err != nil {
 				fmt.Fprintf(e.stderr, "vigil import: %v\n(import --policy-file takes a PlaJA .jani2nnet interface, a PA property file naming one, or a network or tree ensemble whose inputs are the model's variables and outputs its labels, in order)\n", err)
-				return exitError
+				return exitFor(err)
 			}
 			pf = ""
 		}
 	}
 	if _, _, err := jani.Attach(m, *start, *unsafe, pf, *choose); err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	for _, p := range m.Properties {
 		if len(p.Predicates) > 0 {
@@ -98,7 +98,7 @@ func runImport(e *env, args []string) int {
 	fmt.Fprintf(&b, "// Imported by vigil import from %s.\n", filepath.Base(files[0]))
 	if err := symbolic.Print(&b, m); err != nil {
 		fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	if *out == "" {
 		e.stdout.Write(b.Bytes())
@@ -106,7 +106,7 @@ func runImport(e *env, args []string) int {
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	return exitOK
 }

@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vigil/internal/vigilerr"
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -83,33 +86,35 @@ func TestInternalErrorExits70(t *testing.T) {
 	}
 }
 
-// An engine's own internal error, reported by a command as a plain error
-// ("vigil CMD: pkg: internal error: ..."), exits 70 too; a diagnostic
-// whose source excerpt happens to read "internal error" does not.
+// An engine's own internal error (a vigilerr.Internal), reported by a
+// command as a plain error ("vigil CMD: pkg: internal error: ..."), exits
+// 70 too, also when wrapped; an error whose text merely reads "internal
+// error" does not: the exit code follows the error's type, not its text.
 func TestPackageInternalErrorExits70(t *testing.T) {
 	for _, c := range []struct {
+		err    error
 		stderr string
 		want   int
 	}{
-		{"vigil verify: explicit: internal error: no predecessor while rebuilding a counterexample\n", exitBug},
-		{"vigil verify: smt: m.spec:3:5: internal error: witness x=1 does not replay\n", exitBug},
-		{"vigil safe: safety: internal error: no proof that x=1 is not safe", exitBug},
-		{"m.spec:3:1: error[E0101]: unknown variable \"y\"\n 3 | // vigil x: internal error: \n   | ^\n", exitError},
-		{"vigil verify: m.spec: no such file or directory\n", exitError},
+		{vigilerr.Internalf("explicit", "no predecessor while rebuilding a counterexample"), "vigil probe: explicit: internal error: no predecessor while rebuilding a counterexample\n", exitBug},
+		{vigilerr.InternalAtf("smt", symbolic.Pos{File: "m.spec", Line: 3, Col: 5}, "witness %s does not replay", "x=1"), "vigil probe: smt: m.spec:3:5: internal error: witness x=1 does not replay\n", exitBug},
+		{fmt.Errorf("run step 2: %w", vigilerr.Internalf("safety", "no proof that x=1 is not safe")), "vigil probe: run step 2: safety: internal error: no proof that x=1 is not safe\n", exitBug},
+		{errors.New("m.spec:3:1: unknown variable \"y\" in // vigil x: internal error: "), "vigil probe: m.spec:3:1: unknown variable \"y\" in // vigil x: internal error: \n", exitError},
+		{errors.New("m.spec: no such file or directory"), "vigil probe: m.spec: no such file or directory\n", exitError},
 	} {
 		name := "internal-error-probe"
 		commands[name] = &command{Name: name, Run: func(e *env, args []string) int {
-			e.stderr.Write([]byte(c.stderr))
-			return exitError
+			fmt.Fprintf(e.stderr, "vigil probe: %v\n", c.err)
+			return exitFor(c.err)
 		}}
 		var stdout, stderr bytes.Buffer
 		code := run([]string{name}, &env{stdout: &stdout, stderr: &stderr})
 		delete(commands, name)
 		if code != c.want {
-			t.Errorf("stderr %q: exit code %d, want %d", c.stderr, code, c.want)
+			t.Errorf("%q: exit code %d, want %d", c.stderr, code, c.want)
 		}
 		if stderr.String() != c.stderr {
-			t.Errorf("stderr %q passed through as %q", c.stderr, stderr.String())
+			t.Errorf("stderr %q, want %q", stderr.String(), c.stderr)
 		}
 	}
 }

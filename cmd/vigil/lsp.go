@@ -45,7 +45,7 @@ func runLSP(e *env, args []string) int {
 	if err != nil {
 		// lsp.ErrNoShutdown too: the LSP specification asks for exit code 1
 		fmt.Fprintf(e.stderr, "vigil lsp: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	return exitOK
 }

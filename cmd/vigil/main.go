@@ -10,11 +10,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
 
+	"vigil/internal/vigilerr"
 	"vigil/symbolic"
 )
 
@@ -122,25 +122,17 @@ func dispatchCommand(args []string, e *env) int {
 // makes them abort with SIGABRT instead, and their causes must be removed
 // at the source.
 //
-// An engine's internal error (an error whose message says "internal
-// error", by the convention of every package: "explicit: internal error:
-// ...") that the command reports as a plain error still exits 70: the
-// command's stderr is watched for vigil's own internal-error lines.
+// An engine's internal error that a command reports as a plain error
+// exits 70 too: the command returns exitFor(err), which knows it by its
+// type (vigilerr.Internal).
 func runCommand(c *command, e *env, args []string) (code int) {
-	bw := &bugWatcher{w: e.stderr}
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(e.stderr, "vigil %s: internal error: %v\nThis is a bug in vigil; please report it with the command line and this trace:\n%s", c.Name, r, debug.Stack())
 			code = exitBug
 		}
 	}()
-	ce := *e
-	ce.stderr = bw
-	code = c.Run(&ce, args)
-	if code == exitError && bw.seen {
-		code = exitBug
-	}
-	return code
+	return c.Run(e, args)
 }
 
 // internalError reports a bug vigil caught in its own answer (a
@@ -152,32 +144,15 @@ func internalError(e *env, cmd, format string, args ...any) int {
 	return exitBug
 }
 
-// bugLine is an internal-error line of vigil's own: "vigil CMD: " then
-// package prefixes ("explicit: ", "smt: spec:3:5: ") and "internal error:".
-// Source excerpts of diagnostics (" 3 | ...") never match.
-var bugLine = regexp.MustCompile(`^vigil [a-z0-9 -]+: (?:[^ :|]+(?::\d+)*: )*internal error: `)
-
-// bugWatcher passes a command's stderr through and notes whether a line
-// is one of vigil's internal errors.
-type bugWatcher struct {
-	w    io.Writer
-	line []byte // the current line's start (at most 512 bytes)
-	seen bool
-}
-
-func (b *bugWatcher) Write(p []byte) (int, error) {
-	for _, c := range p {
-		if c == '\n' {
-			b.seen = b.seen || bugLine.Match(b.line)
-			b.line = b.line[:0]
-		} else if len(b.line) < 512 {
-			b.line = append(b.line, c)
-		}
+// exitFor is the exit code of a command that failed with err, which it
+// has printed: 70 when err is, or wraps, an internal error of a package
+// (vigilerr.Internal: a bug vigil caught in its own work), else 1 (the
+// input is wrong, or a file cannot be read).
+func exitFor(err error) int {
+	if vigilerr.IsInternal(err) {
+		return exitBug
 	}
-	if !b.seen && len(b.line) > 0 {
-		b.seen = bugLine.Match(b.line) // a last line without a newline
-	}
-	return b.w.Write(p)
+	return exitError
 }
 
 // topNames lists the top-level commands.

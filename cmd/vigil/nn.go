@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +24,7 @@ func init() {
 			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0"`,
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
-			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 60s",
+			"vigil nn corpus vnncomp/ --timeout 60s",
 		},
 		Run: func(e *env, args []string) int { return runSubcommands(e, "nn", args) },
 	})
@@ -81,8 +78,8 @@ func init() {
 		Summary: "run DIR/expected.csv (VNN-COMP layout) and count correct, wrong and unknown answers",
 		Usage:   "vigil nn corpus [flags] DIR",
 		Examples: []string{
-			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 60s",
-			"vigil nn corpus ../shared/corpus/nn/vnncomp --timeout 10s --json",
+			"vigil nn corpus vnncomp/ --timeout 60s",
+			"vigil nn corpus vnncomp/ --timeout 10s --json",
 		},
 		Run: nnCorpus,
 	})
@@ -147,17 +144,17 @@ func nnVerify(e *env, args []string) int {
 	net, err := nn.Load(rest[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	prop, err := nn.LoadVNNLIB(rest[1])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	res, err := net.Verify(prop, *timeout, nn.Options{Method: m, Branch: branch.b})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	if res.Answer == nn.Sat && !prop.Check(net, res.Case, res.Input) {
 		// Cannot happen: Verify checks its witnesses. Never print an
@@ -226,7 +223,7 @@ func nnEval(e *env, args []string) int {
 	net, err := nn.Load(rest[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	x, err := parseFloats(*input)
 	if err != nil {
@@ -265,7 +262,7 @@ func nnBound(e *env, args []string) int {
 	net, err := nn.Load(rest[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	var box nn.Box
 	for _, part := range strings.Split(*boxFlag, ",") {
@@ -319,58 +316,35 @@ func nnCorpus(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	m := method.m
 	dir := rest[0]
-	f, err := os.Open(filepath.Join(dir, "expected.csv"))
+	insts, err := nn.ReadCorpus(dir)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil nn corpus: %v\n", err)
-		return exitError
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil nn corpus: expected.csv: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	var correct, wrong, unknown int
 	var total time.Duration
-	for i, r := range recs {
-		if i == 0 || len(r) < 3 {
-			continue
-		}
-		net, err := nn.Load(filepath.Join(dir, "onnx", r[0]))
+	for _, in := range insts {
+		res, verdict, err := in.Run(dir, *timeout, nn.Options{Method: method.m, Branch: branch.b})
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
-			return exitError
-		}
-		prop, err := nn.LoadVNNLIB(filepath.Join(dir, "vnnlib", r[1]))
-		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitError
-		}
-		res, err := net.Verify(prop, *timeout, nn.Options{Method: m, Branch: branch.b})
-		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitError
+			return exitFor(err)
 		}
 		total += res.Elapsed
-		verdict := "correct"
-		switch {
-		case res.Answer == nn.AnswerUnkn:
-			verdict = "unknown"
+		switch verdict {
+		case nn.CorpusUnknown:
 			unknown++
-		case string(res.Answer) != r[2] || (res.Answer == nn.Sat && !prop.Check(net, res.Case, res.Input)):
-			verdict = "WRONG"
+		case nn.CorpusWrong:
 			wrong++
 		default:
 			correct++
 		}
 		if *asJSON {
-			b, _ := json.Marshal(map[string]any{"onnx": r[0], "vnnlib": r[1], "expected": r[2], "verdict": res.Answer,
+			b, _ := json.Marshal(map[string]any{"onnx": in.Network, "vnnlib": in.Property, "expected": in.Expected, "verdict": res.Answer,
 				"outcome": verdict, "seconds": res.Elapsed.Seconds(), "nodes": res.Nodes})
 			fmt.Fprintln(e.stdout, string(b))
 		} else {
-			fmt.Fprintf(e.stdout, "%-34s %-30s %-7s %-7s %-7s %8.3fs %7d nodes\n", r[0], r[1], r[2], res.Answer, verdict, res.Elapsed.Seconds(), res.Nodes)
+			fmt.Fprintf(e.stdout, "%-34s %-30s %-7s %-7s %-7s %8.3fs %7d nodes\n", in.Network, in.Property, in.Expected, res.Answer, verdict, res.Elapsed.Seconds(), res.Nodes)
 		}
 	}
 	n := correct + wrong + unknown

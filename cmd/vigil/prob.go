@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -190,26 +189,13 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 		var err error
 		if g, err = explicit.New(m, prop); err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return nil, exitError
+			return nil, exitFor(err)
 		}
 	}
-	var queries []prob.Query
-	if prop.Query != nil {
-		q, err := prob.PropertyQuery(prop)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return nil, exitError
-		}
-		queries = []prob.Query{q}
-	} else {
-		for _, t := range []explicit.Status{explicit.Unsafe, explicit.Goal} {
-			if t == explicit.Goal && prop.Goal == nil {
-				continue
-			}
-			for _, max := range []bool{true, false} {
-				queries = append(queries, prob.Query{Name: prop.Name, Target: t, Max: max, Until: t == explicit.Goal && prop.Unsafe.Op != symbolic.CFalse})
-			}
-		}
+	queries, err := prob.Queries(prop)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
+		return nil, exitFor(err)
 	}
 	t0 := time.Now()
 	r.noteMemory(g, prob.Options{Policy: lm.dec, MaxStates: r.maxStates, Exact: r.method == "exact"}, "the model")
@@ -264,12 +250,18 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 	if r.schedFile != "" && last != nil {
 		if err := writeScheduler(r.schedFile, pm, last.Result); err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return nil, exitError
+			return nil, exitFor(err)
 		}
 	}
-	if r.json {
-		return out, exitOK
+	if !r.json {
+		r.print(prop, pm, chain, out, t0)
 	}
+	return out, exitOK
+}
+
+// print prints the figures of one property as text.
+func (r *probRun) print(prop *symbolic.Property, pm *prob.Model, chain bool, out []probFigures, t0 time.Time) {
+	e, lm, m := r.e, r.lm, r.lm.m
 	who := "over all label choices (MDP)"
 	if lm.decl != nil {
 		who = "under policy " + lm.decl.Name
@@ -316,7 +308,6 @@ func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
 		}
 	}
 	fmt.Fprintf(e.stdout, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", r.method, pm.NumStates(), pm.NumChoices(), pm.Elapsed.Seconds(), time.Since(t0).Seconds())
-	return out, exitOK
 }
 
 // probAnswerFigures turns an answer into its JSON form.
@@ -387,7 +378,8 @@ func sizeText(b float64) string {
 }
 
 // probStopped reports why building or solving stopped: exit 4 for a
-// limit, a timeout or an interrupt, 1 for an error of the model.
+// limit, a timeout or an interrupt, 1 for an error of the model, 70 for
+// an internal error.
 func probStopped(e *env, ctx interface{ Err() error }, err error) int {
 	fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
 	var limit *prob.LimitError
@@ -395,38 +387,16 @@ func probStopped(e *env, ctx interface{ Err() error }, err error) int {
 		fmt.Fprintln(e.stderr, "unknown: stopped before an answer")
 		return exitUnknown
 	}
-	return exitError
+	return exitFor(err)
 }
 
-// writeScheduler writes the scheduler of r as a table policy: one row per
-// state with a choice, the label it takes.
+// writeScheduler writes the scheduler of r to path as a table policy.
 func writeScheduler(path string, pm *prob.Model, r *prob.Result) error {
-	m := pm.G.M
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	w := csv.NewWriter(f)
-	head := make([]string, 0, len(m.Vars)+1)
-	for _, v := range m.Vars {
-		head = append(head, v.Name)
-	}
-	w.Write(append(head, "label"))
-	labels := pm.Schedule(r)
-	row := make([]string, len(m.Vars)+1)
-	for s, l := range labels {
-		if l == symbolic.NoLabel {
-			continue
-		}
-		st := pm.StateOf(uint32(s))
-		for i, v := range st {
-			row[i] = fmt.Sprint(v)
-		}
-		row[len(m.Vars)] = m.Labels[l].Name
-		w.Write(row)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
+	if err := prob.WriteScheduler(f, pm, r); err != nil {
 		f.Close()
 		return err
 	}

@@ -69,9 +69,6 @@ func newProgress(e *env, json bool) *progress {
 }
 
 func isTerminal(w io.Writer) bool {
-	if b, ok := w.(*bugWatcher); ok {
-		w = b.w
-	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

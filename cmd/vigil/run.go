@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -86,13 +87,13 @@ func runRun(e *env, args []string) int {
 	g, err := explicit.New(m, prop)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	var dec explicit.Decider
 	if decl != nil {
 		if dec, err = explicit.NewDecider(m, decl); err != nil {
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 	}
 	ctx, cancel := runContext(0)
@@ -121,7 +122,7 @@ func runRun(e *env, args []string) int {
 				return exitUnknown
 			}
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		if *runs > 1 {
 			fmt.Fprintf(e.stdout, "run %d:\n", r+1)
@@ -134,14 +135,14 @@ func runRun(e *env, args []string) int {
 			Discard: r > 0 || *record == ""})
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 		printEnd(e, end, n)
 		if r == 0 && *record != "" {
 			run := explicit.NewRun(m, propertyName(prop), policyName(decl), end, trace)
 			if err := writeRunFile(*record, run); err != nil {
 				fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-				return exitError
+				return exitFor(err)
 			}
 		}
 		if end == explicit.EndStopped {
@@ -155,13 +156,13 @@ func replayRun(e *env, m *symbolic.Model, path string) int {
 	f, err := os.Open(path)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	defer f.Close()
 	run, steps, err := explicit.ReadRun(f, m)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil run: %s: %v\n", path, err)
-		return exitError
+		return exitFor(err)
 	}
 	fmt.Fprintf(e.stdout, "replay of %s: model %s, property %s, policy %s\n", path, run.Model, orNone(run.Property), orNone(run.Policy))
 	printTrace(e, m, steps, run.End)
@@ -296,4 +297,22 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// stateMessage is an error of explicit.ParseState as a command prints it
+// after the flag that gave the state: without the package prefix.
+func stateMessage(err error) string {
+	if se, ok := errors.AsType[*explicit.StateError](err); ok {
+		return se.Msg
+	}
+	return err.Error()
+}
+
+// runFileMessage is an error of explicit.ReadRun as a command prints it
+// after the run file's name: without the package prefix.
+func runFileMessage(err error) string {
+	if re, ok := errors.AsType[*explicit.RunFileError](err); ok {
+		return re.Detail()
+	}
+	return err.Error()
 }

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math"
-	"math/big"
 	"os"
 	"strings"
 	"time"
 
-	"vigil/bdd"
 	"vigil/safety"
 	"vigil/safety/cert"
 	"vigil/symbolic"
@@ -32,16 +28,6 @@ func init() {
 			"vigil safe specs/flappy.spec -D W=600 -D H=60 --algo propu-bdd --all",
 		},
 		Run: runSafe,
-	})
-	register(&command{
-		Name:    "faults",
-		Summary: "find the policy decisions on an unsafe run that leave the safe region (paper 000, Definition 3)",
-		Usage:   "vigil faults [flags] FILE.spec --run RUN.json",
-		Examples: []string{
-			"vigil verify specs/tarjansafe.spec --policy hasty --record cex.json; vigil faults specs/tarjansafe.spec --policy hasty --run cex.json",
-			"vigil faults specs/oneway_line.spec --policy careful --run run.json --radius 1 --algo tarjan --json",
-		},
-		Run: runFaults,
 	})
 }
 
@@ -211,7 +197,7 @@ func runSafe(e *env, args []string) int {
 	if *stateText != "" {
 		s, err := explicit.ParseState(su.m, *stateText)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: --state: %v\n", strings.TrimPrefix(err.Error(), "explicit: state: "))
+			fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
 			return exitError
 		}
 		state = s
@@ -220,93 +206,40 @@ func runSafe(e *env, args []string) int {
 	defer cancel()
 	prog := newProgress(e, *sf.jsonOut)
 	rep := &safeReport{Model: su.m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name()}
-	su.d.SetProgress(func(st safety.Stats) {
-		prog.printf("safe (%s): %d states decided, %d expanded, %d stored", su.d.Name(), len(rep.States), st.Expanded, su.sp.Len())
-	})
 	t0 := time.Now()
 	code := exitOK
 	fail := func(err error) {
 		prog.clear()
 		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		code = exitError
+		code = exitFor(err)
 	}
-	// The states to decide: the one given, or every start state. Start
-	// states are decided as they are enumerated, in chunks (one at a time
-	// without a deadline; under --timeout up to startChunk, shared fairly
-	// by decideStarts), so a stop (--timeout, Ctrl-C) ends the enumeration
-	// too; those not reached are not decided.
-	var ids []uint32
-	decide := func(chunk []uint32) bool {
-		first := len(rep.States)
-		for _, id := range chunk {
-			rep.States = append(rep.States, safeState{State: su.sp.Format(id), Verdict: "unknown"})
-		}
-		ids = append(ids, chunk...)
-		if err := decideStarts(ctx, su.d, chunk, rep.States[first:]); err != nil {
-			fail(err)
-			return false
-		}
-		return true
-	}
+	// The states to decide: the one given, or every start state, decided
+	// as they are enumerated (see safety.DecideStarts).
+	queued := 0
+	su.d.SetProgress(func(st safety.Stats) {
+		prog.printf("safe (%s): %d states decided, %d expanded, %d stored", su.d.Name(), queued, st.Expanded, su.sp.Len())
+	})
+	var res *safety.Starts
 	if state != nil {
 		id, err := su.sp.Intern(state)
 		if err != nil {
 			fail(err)
 			return code
 		}
-		if !decide([]uint32{id}) {
-			return code
-		}
-	} else {
-		chunkLen := 1
-		if _, timed := ctx.Deadline(); timed {
-			chunkLen = startChunk
-		}
-		var chunk []uint32
-		err := su.g.StartsContext(ctx, func(s symbolic.State) bool {
-			if ctx.Err() != nil {
-				rep.More = true
-				return false
-			}
-			id, err := su.sp.Intern(s)
-			if err != nil {
-				fail(err)
-				return false
-			}
-			if chunk = append(chunk, id); len(chunk) == chunkLen {
-				ok := decide(chunk)
-				chunk = nil
-				return ok
-			}
-			return true
-		})
-		if code != exitOK {
-			return code
-		}
-		if err != nil && ctx.Err() == nil {
+		queued = 1
+		res = &safety.Starts{States: []safety.StateDecision{{ID: id}}}
+		if err := safety.DecideStates(ctx, su.d, res.States); err != nil {
 			fail(err)
 			return code
 		}
-		if err != nil {
-			rep.More = true
-		}
-		if len(chunk) > 0 && !decide(chunk) {
+	} else {
+		var err error
+		if res, err = safety.DecideStarts(ctx, su.d, func(n int) { queued = n }); err != nil {
+			fail(err)
 			return code
 		}
 	}
-	var decided []uint32
-	for i, s := range rep.States {
-		switch s.Verdict {
-		case "safe":
-			rep.Safe++
-		case "unsafe":
-			rep.Unsafe++
-		default:
-			rep.Unknown++
-			continue
-		}
-		decided = append(decided, ids[i])
-	}
+	decided := rep.add(su.sp, res)
 	if *certFile != "" && len(decided) > 0 {
 		if err := writeSafetyCert(su, sf, decided, *certFile); err != nil {
 			fail(err)
@@ -329,6 +262,26 @@ func runSafe(e *env, args []string) int {
 	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, su.sp.Len()
 	rep.Reason = stopReason(ctx)
 	return rep.finish(e, *sf.jsonOut, printSafe)
+}
+
+// add adds the decisions of res to the report, counting the verdicts, and
+// returns the states decided (safe or not).
+func (rep *safeReport) add(sp *safety.Space, res *safety.Starts) (decided []uint32) {
+	rep.More = res.More
+	for _, d := range res.States {
+		rep.States = append(rep.States, safeState{State: sp.Format(d.ID), Verdict: d.Verdict.String(), Expanded: d.Expanded, Seconds: d.Time.Seconds()})
+		switch d.Verdict {
+		case safety.Safe:
+			rep.Safe++
+		case safety.Unsafe:
+			rep.Unsafe++
+		default:
+			rep.Unknown++
+			continue
+		}
+		decided = append(decided, d.ID)
+	}
+	return decided
 }
 
 // bareStart tells whether args hold --start without a file after it (the
@@ -422,64 +375,6 @@ func atoi(s string) int {
 	return n
 }
 
-// startChunk is how many start states vigil safe --starts --timeout
-// enumerates before deciding them together.
-const startChunk = 4096
-
-// decideStarts decides the states ids with d, which shares its tables (the
-// space, and the facts proven) across them, filling in their verdicts,
-// expansions and times in out. Under a deadline no state may spend it
-// all: the undecided states are taken in turns, each pass giving each a
-// time slice twice as long as the last (from 1/64 of the time left
-// shared among them, at least 20ms), so a hard first state leaves time
-// for the others, and what one search expanded or proved serves the next.
-// Without a deadline each state is decided in one go. An error other than
-// the stop is returned.
-func decideStarts(ctx context.Context, d safety.Decider, ids []uint32, out []safeState) error {
-	pending := make([]int, len(ids))
-	for i := range pending {
-		pending[i] = i
-	}
-	deadline, timed := ctx.Deadline()
-	var slice time.Duration
-	if timed && len(ids) > 1 {
-		slice = max(time.Until(deadline)/time.Duration(64*len(ids)), 20*time.Millisecond)
-	}
-	for len(pending) > 0 && ctx.Err() == nil {
-		var next []int
-		for _, i := range pending {
-			if ctx.Err() != nil {
-				break
-			}
-			sctx, cancel := ctx, context.CancelFunc(func() {})
-			if slice > 0 {
-				sctx, cancel = context.WithTimeout(ctx, slice)
-			}
-			before, t1 := d.Stats().Expanded, time.Now()
-			ans, err := d.Decide(sctx, ids[i])
-			cancel()
-			out[i].Seconds += time.Since(t1).Seconds()
-			out[i].Expanded += d.Stats().Expanded - before
-			switch {
-			case err == nil && ans:
-				out[i].Verdict = "safe"
-			case err == nil:
-				out[i].Verdict = "unsafe"
-			case sctx.Err() == nil:
-				return err
-			default:
-				next = append(next, i)
-			}
-		}
-		if slice == 0 {
-			break
-		}
-		pending = next
-		slice *= 2
-	}
-	return nil
-}
-
 // writeSafetyCert writes one certificate for the decided states ids (one
 // table for all of them), recording how to load the model again.
 func writeSafetyCert(su *safetySetup, sf *safetyFlags, ids []uint32, path string) error {
@@ -518,393 +413,4 @@ func writeSafetyCert(su *safetySetup, sf *safetyFlags, ids []uint32, path string
 		return err
 	}
 	return f.Close()
-}
-
-// faultJSON is one fault in the --json output.
-type faultJSON struct {
-	Step    int    `json:"step"`
-	State   string `json:"state"`
-	Label   string `json:"label"`
-	Outcome string `json:"unsafe_outcome"`
-	Alt     string `json:"safe_alternative"`
-}
-
-type faultsReport struct {
-	Model     string      `json:"model"`
-	Property  string      `json:"property"`
-	Policy    string      `json:"policy"`
-	Radius    string      `json:"radius"`
-	Algo      string      `json:"algorithm"`
-	Steps     int         `json:"run_states"`
-	EndUnsafe bool        `json:"run_ends_unsafe"`
-	Analysed  int         `json:"states_analysed"`
-	Safe      []bool      `json:"safe"`
-	Bugs      []int       `json:"bugs"`
-	Faults    []faultJSON `json:"faults"`
-	Decisions int         `json:"decisions"`
-	CacheHits int         `json:"cache_hits"`
-	Expanded  int         `json:"expanded"`
-	Seconds   float64     `json:"seconds"`
-	Reason    string      `json:"reason,omitempty"`
-}
-
-func runFaults(e *env, args []string) int {
-	c := commands["faults"]
-	fs := newFlags(e, c)
-	addProgressFlags(e, fs)
-	sf := addSafetyFlags(fs, false)
-	runFile := fs.String("run", "", "the unsafe run to analyse: a run file of vigil run --record or vigil verify --record")
-	file, ok := parseModelArg(e, c, fs, args)
-	if !ok {
-		return exitUsage
-	}
-	if sf.algo.val == "propu-bdd" {
-		fmt.Fprintln(e.stderr, "vigil faults: propu-bdd decides vigil safe questions only; fault analysis needs an explicit decider (tarjan, ipi, ...)")
-		return exitUsage
-	}
-	if *runFile == "" {
-		fmt.Fprintln(e.stderr, "vigil faults: give the run to analyse with --run RUN.json")
-		return exitUsage
-	}
-	su, ok := setupSafety(e, "faults", sf, file)
-	if !ok {
-		return exitError
-	}
-	rf, err := os.Open(*runFile)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
-		return exitError
-	}
-	_, steps, err := explicit.ReadRun(rf, su.m)
-	rf.Close()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %s: %s\n", *runFile, strings.TrimPrefix(err.Error(), "explicit: run file: "))
-		return exitError
-	}
-	run, err := safety.RunStates(su.sp, steps)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %s: %v\n", *runFile, err)
-		return exitError
-	}
-	ctx, cancel := runContext(*sf.timeout)
-	defer cancel()
-	prog := newProgress(e, *sf.jsonOut)
-	su.d.SetProgress(func(st safety.Stats) {
-		prog.printf("faults (%s): %d expanded, %d stored", su.d.Name(), st.Expanded, su.sp.Len())
-	})
-	t0 := time.Now()
-	fr, err := safety.Faults(ctx, su.d, run)
-	prog.clear()
-	if err != nil && ctx.Err() == nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
-		return exitError
-	}
-	m := su.m
-	rep := &faultsReport{Model: m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name(),
-		Steps: len(run), EndUnsafe: fr.EndUnsafe, Analysed: fr.Done, Bugs: fr.Bugs, Decisions: fr.Decisions, CacheHits: fr.CacheHits,
-		Expanded: su.d.Stats().Expanded, Seconds: time.Since(t0).Seconds(), Reason: stopReason(ctx), Faults: []faultJSON{}}
-	if rep.Bugs == nil {
-		rep.Bugs = []int{}
-	}
-	rep.Safe = fr.Safe[len(run)-fr.Done:]
-	for _, f := range fr.Faults {
-		alt := ""
-		if f.Alt != symbolic.NoLabel {
-			alt = m.Labels[f.Alt].Name
-		}
-		rep.Faults = append(rep.Faults, faultJSON{Step: f.Step, State: su.sp.Format(f.State), Label: m.Labels[f.Label].Name, Outcome: su.sp.Format(f.Outcome), Alt: alt})
-	}
-	if *sf.jsonOut {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		printFaults(e, rep)
-	}
-	if rep.Reason != "" {
-		return exitUnknown
-	}
-	return exitOK
-}
-
-func printFaults(e *env, r *faultsReport) {
-	w := e.stdout
-	what := radiusWords(r.Radius)
-	end := "ends in an unsafe state"
-	if !r.EndUnsafe {
-		end = "does not end in an unsafe state (no bugs can be named)"
-	}
-	fmt.Fprintf(w, "run of %s of policy %s %s\n", plural(r.Steps, "state"), r.Policy, end)
-	if r.Reason != "" {
-		switch r.Analysed {
-		case 0:
-			fmt.Fprintf(w, "%s before any state was analysed\n", capitalize(stopped(r.Reason)))
-		case 1:
-			fmt.Fprintf(w, "%s: only the last state was analysed\n", capitalize(stopped(r.Reason)))
-		default:
-			fmt.Fprintf(w, "%s: only the last %d states were analysed\n", capitalize(stopped(r.Reason)), r.Analysed)
-		}
-	}
-	switch len(r.Faults) {
-	case 0:
-		if r.Reason != "" {
-			fmt.Fprintf(w, "no faults among the states analysed\n")
-			break
-		}
-		fmt.Fprintf(w, "no faults: no %s state on the run where the policy's label may lead out of the %s region\n", what, what)
-	default:
-		fmt.Fprintf(w, "%s:\n", plural(len(r.Faults), "fault"))
-		for _, f := range r.Faults {
-			fmt.Fprintf(w, "  step %d: %s\n    policy takes %s, which may lead to %s (not %s)\n", f.Step, f.State, f.Label, f.Outcome, what)
-			if f.Alt != "" {
-				fmt.Fprintf(w, "    %s keeps it %s\n", f.Alt, what)
-			}
-		}
-	}
-	if r.EndUnsafe {
-		fmt.Fprintf(w, "bugs (states where the policy is unsafe but a %s policy exists): %s of %d\n", what, plural(len(r.Bugs), "step"), r.Steps-1)
-	}
-	fmt.Fprintf(w, "%s: %s (%d from the caches), %d expanded, %.3fs\n", r.Algo, plural(r.Decisions, "decision"), r.CacheHits, r.Expanded, r.Seconds)
-}
-
-// regionReport is propu-bdd's unsafe region in the --json output. Counts
-// are JSON numbers of any size.
-type regionReport struct {
-	Complete     bool        `json:"complete"`
-	Reason       string      `json:"reason,omitempty"`
-	States       json.Number `json:"states"`         // every state of the model
-	Unsafe       json.Number `json:"unsafe"`         // not (r-)safe (known so far when incomplete)
-	Safe         json.Number `json:"safe,omitempty"` // when complete
-	Starts       json.Number `json:"start_states,omitempty"`
-	StartsUnsafe json.Number `json:"start_states_unsafe,omitempty"`
-	StartsSafe   json.Number `json:"start_states_safe,omitempty"`
-	Cover        float64     `json:"cover_cubes,omitempty"` // cubes of the whole cover (--all)
-	Cubes        []bdd.Cube  `json:"cubes,omitempty"`       // the first --cubes of them
-}
-
-// maxListedStarts bounds the start states propu-bdd lists one by one.
-const maxListedStarts = 1000
-
-// runSafeBDD is vigil safe --algo propu-bdd: the unsafe region of every
-// state at once, then the answers for the states asked.
-func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, all bool, cubes int, certFile string) int {
-	if !bf.check(e, "safe", true) {
-		return exitUsage
-	}
-	r := sf.radius.r
-	switch {
-	case r != safety.Inf && r != 0:
-		fmt.Fprintf(e.stderr, "vigil safe: --algo propu-bdd decides radius inf or 0; for radius %v use an explicit decider (--algo propu)\n", r)
-		return exitUsage
-	case certFile != "":
-		fmt.Fprintln(e.stderr, "vigil safe: --algo propu-bdd writes no certificates; use an explicit decider (--algo propu) with --cert")
-		return exitUsage
-	case cubes < 0:
-		fmt.Fprintf(e.stderr, "vigil safe: --cubes %d: give a number of cubes (0 lists none)\n", cubes)
-		return exitUsage
-	}
-	pd := onlyPolicy
-	if r >= 0 {
-		pd = thePolicy
-	}
-	lm, ok := sf.load(e, "safe", file, true, pd)
-	if !ok {
-		return exitError
-	}
-	if lm.decl == nil && r >= 0 {
-		fmt.Fprintf(e.stderr, "vigil safe: a finite --radius needs a tested policy, and model %s has none; declare one or give --policy-file\n", lm.m.Name)
-		return exitError
-	}
-	scope := "all"
-	var states []symbolic.State
-	switch {
-	case stateText != "":
-		scope = "state"
-		s, err := explicit.ParseState(lm.m, stateText)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: --state: %v\n", strings.TrimPrefix(err.Error(), "explicit: state: "))
-			return exitError
-		}
-		states = append(states, s)
-	case !all:
-		scope = "start"
-		many := false
-		// Listing the start states may take at most a second (a sparse
-		// start condition over wide ranges); beyond it they are answered
-		// as a set, as when there are many.
-		lctx, lcancel := context.WithTimeout(context.Background(), time.Second)
-		err := lm.g.StartsContext(lctx, func(s symbolic.State) bool {
-			if len(states) == maxListedStarts {
-				many = true
-				return false
-			}
-			states = append(states, append(symbolic.State(nil), s...))
-			return true
-		})
-		lcancel()
-		if err != nil && lctx.Err() != nil {
-			err, many = nil, true
-		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
-		}
-		if many {
-			states = nil // answered as a set
-		}
-	}
-	ctx, cancel := runContext(*sf.timeout)
-	defer cancel()
-	prog := newProgress(e, *sf.jsonOut)
-	res, err := bdd.PropU(ctx, lm.m, lm.prop, lm.decl, r, states, bf.options(prog, "safe (propu-bdd)"))
-	prog.clear()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		return exitError
-	}
-	rep := &safeReport{Model: lm.m.Name, Property: lm.prop.Name, Policy: policyName(lm.decl), Radius: r.String(), Algo: "propu-bdd", Scope: scope,
-		States: []safeState{}, Region: &regionReport{Complete: res.Complete, Reason: res.Reason, States: num(res.Total), Unsafe: num(res.Unsafe)}}
-	if res.Complete {
-		rep.Region.Safe = num(new(big.Int).Sub(res.Total, res.Unsafe))
-	}
-	switch {
-	case res.Total == nil: // stopped while encoding
-		rep.Unknown = max(len(states), 1)
-		for _, s := range states {
-			rep.States = append(rep.States, safeState{State: lm.m.FormatState(s), Verdict: "unknown"})
-		}
-	case all:
-		if err := res.RangeError(); err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
-		}
-		rep.Region.Cubes, rep.Region.Cover = res.Cubes(cubes)
-		if rep.Region.Cubes == nil {
-			rep.Region.Cubes = []bdd.Cube{}
-		}
-		rep.Unsafe = clampInt(res.Unsafe)
-		if res.Complete {
-			rep.Safe = clampInt(new(big.Int).Sub(res.Total, res.Unsafe))
-		} else {
-			rep.Unknown = 1 // the rest of the states
-		}
-	case states == nil: // many start states: answered as a set
-		starts, unsafe, safe, err := res.StartCounts()
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
-		}
-		if starts == nil {
-			rep.Unknown = 1
-			break
-		}
-		rep.Region.Starts, rep.Region.StartsUnsafe, rep.Region.StartsSafe = num(starts), num(unsafe), num(safe)
-		if unsafe.Sign() > 0 {
-			rep.Unsafe = 1
-		}
-		if safe == nil {
-			rep.Unknown = 1
-		}
-	default:
-		ans, err := res.Decide(states)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitError
-		}
-		for i, s := range states {
-			rep.States = append(rep.States, safeState{State: lm.m.FormatState(s), Verdict: ans[i].String()})
-			switch ans[i] {
-			case bdd.AnswerSafe:
-				rep.Safe++
-			case bdd.AnswerUnsafe:
-				rep.Unsafe++
-			default:
-				rep.Unknown++
-			}
-		}
-	}
-	rep.Reason = res.Reason
-	rep.Seconds = res.Stats.Elapsed.Seconds()
-	rep.BDD = newBDDStats(bf.order.val, res.Stats)
-	return rep.finish(e, *sf.jsonOut, printSafeBDD)
-}
-
-func printSafeBDD(e *env, r *safeReport) {
-	w := e.stdout
-	what := radiusWords(r.Radius)
-	who := ""
-	if r.Radius != "inf" {
-		who = fmt.Sprintf(" (at most %s from policy %s along every run)", plural(atoi(r.Radius), "deviation"), r.Policy)
-	}
-	g := r.Region
-	switch {
-	case g.States == "":
-		fmt.Fprintf(w, "unknown: %s while encoding model %s\n", stopped(r.Reason), r.Model)
-	case len(r.States) == 1:
-		s := r.States[0]
-		switch s.Verdict {
-		case "safe":
-			fmt.Fprintf(w, "%s: %s%s\n", what, s.State, who)
-		case "unsafe":
-			fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
-		default:
-			fmt.Fprintf(w, "unknown: %s before deciding %s\n", stopped(r.Reason), s.State)
-		}
-	case r.Scope == "start" && len(r.States) > 0:
-		fmt.Fprintf(w, "%d start states of property %s: %d %s, %d not %s", len(r.States), r.Property, r.Safe, what, r.Unsafe, what)
-		if r.Unknown > 0 {
-			fmt.Fprintf(w, ", %d unknown (%s)", r.Unknown, r.Reason)
-		}
-		fmt.Fprintf(w, "%s\n", who)
-		for _, s := range r.States {
-			fmt.Fprintf(w, "  %-8s %s\n", s.Verdict, s.State)
-		}
-	case r.Scope == "start":
-		switch {
-		case g.Starts == "":
-			fmt.Fprintf(w, "unknown: %s before deciding the start states of property %s\n", stopped(r.Reason), r.Property)
-		case g.StartsSafe == "":
-			fmt.Fprintf(w, "%s start states of property %s: at least %s not %s, the others unknown (%s)%s\n", g.Starts, r.Property, g.StartsUnsafe, what, r.Reason, who)
-		default:
-			fmt.Fprintf(w, "%s start states of property %s: %s %s, %s not %s%s\n", g.Starts, r.Property, g.StartsSafe, what, g.StartsUnsafe, what, who)
-		}
-	default: // all
-		if g.Complete {
-			fmt.Fprintf(w, "all %s states of model %s, property %s: %s %s, %s not %s%s\n", g.States, r.Model, r.Property, g.Safe, what, g.Unsafe, what, who)
-		} else {
-			fmt.Fprintf(w, "all %s states of model %s, property %s: at least %s not %s, the others unknown (%s)%s\n", g.States, r.Model, r.Property, g.Unsafe, what, stopped(r.Reason), who)
-		}
-		if len(g.Cubes) > 0 {
-			fmt.Fprintf(w, "not %s (a cover of %s):\n", what, cubeCount(g.Cover))
-			for _, c := range g.Cubes {
-				fmt.Fprintf(w, "  %s\n", c)
-			}
-			if more := g.Cover - float64(len(g.Cubes)); more > 0 {
-				fmt.Fprintf(w, "  ... and %s more (--cubes N lists more)\n", cubeCount(more))
-			}
-		}
-	}
-	if r.Scope != "all" && g.States != "" {
-		if g.Complete {
-			fmt.Fprintf(w, "unsafe region: %s of %s states not %s\n", g.Unsafe, g.States, what)
-		} else {
-			fmt.Fprintf(w, "unsafe region: %s with %s of %s states known not %s\n", stopped(r.Reason), g.Unsafe, g.States, what)
-		}
-	}
-	r.BDD.print(e, "propu-bdd", r.Seconds)
-}
-
-func cubeCount(n float64) string {
-	if n == 1 {
-		return "1 cube"
-	}
-	return fmt.Sprintf("%.0f cubes", n)
-}
-
-// clampInt returns x as an int, or the largest int when it does not fit
-// (the region report has the exact number).
-func clampInt(x *big.Int) int {
-	if x.IsInt64() {
-		return int(x.Int64())
-	}
-	return math.MaxInt
 }

@@ -5,12 +5,8 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
-	"time"
 
 	"vigil/smt"
-	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
@@ -22,121 +18,9 @@ func newStartSampler(ctx context.Context, g *explicit.Generator, seed uint64, pr
 	if prog != nil {
 		prog.printf("sampling start states...")
 	}
-	ss, err := g.NewStartSampler(ctx, explicit.SamplerOptions{Seed: seed, Solve: smtStarts(g.M)})
+	ss, err := g.NewStartSampler(ctx, explicit.SamplerOptions{Seed: seed, Solve: smt.StartSolver(g.M)})
 	if prog != nil {
 		prog.clear()
 	}
 	return ss, err
-}
-
-// smtStarts returns the SMT fallback of the start sampler: distinct
-// solutions of the conditions, each found in a random orthant around a
-// uniform point of the box (assumed bounds x >= p or x <= p per variable,
-// dropped when they make the query unsatisfiable), then blocked. Draws
-// from this set are spread over the solution space but not uniform over
-// it; the sampler's description says so. At most 2 seconds are spent.
-func smtStarts(m *symbolic.Model) explicit.SolveStarts {
-	return func(ctx context.Context, conds []*symbolic.Cond, vars []symbolic.VarID, lo, hi []int, k int, r *rand.Rand) ([][]int, error) {
-		x, err := smt.NewContext()
-		if err != nil {
-			return nil, err
-		}
-		defer x.Close()
-		e, err := smt.NewEncoder(x, m)
-		if err != nil {
-			return nil, err
-		}
-		s, err := x.NewSolver()
-		if err != nil {
-			return nil, err
-		}
-		for i, v := range vars {
-			if err := s.Assert(x.And(x.Ge(e.Cur[v], x.Int(int64(lo[i]))), x.Le(e.Cur[v], x.Int(int64(hi[i]))))); err != nil {
-				return nil, err
-			}
-		}
-		for _, c := range conds {
-			if err := s.Assert(e.Cond(c, e.Cur)); err != nil {
-				return nil, err
-			}
-		}
-		if err := x.Err(); err != nil {
-			return nil, err
-		}
-		parent := ctx
-		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		defer cancel()
-		vs := make([]smt.Term, len(vars))
-		for i, v := range vars {
-			vs[i] = e.Cur[v]
-		}
-		var out [][]int
-		vals := make([]int64, len(vs))
-		for len(out) < k && ctx.Err() == nil {
-			// Random bounds around a uniform point, as many as hold.
-			var bounds []smt.Term
-			for i := range vars {
-				p := lo[i] + int(r.Int64N(int64(hi[i]-lo[i])+1))
-				if r.IntN(2) == 0 {
-					bounds = append(bounds, x.Ge(vs[i], x.Int(int64(p))))
-				} else {
-					bounds = append(bounds, x.Le(vs[i], x.Int(int64(p))))
-				}
-			}
-			r.Shuffle(len(bounds), func(i, j int) { bounds[i], bounds[j] = bounds[j], bounds[i] })
-			res := smt.Unknown
-			for {
-				if err := s.Push(); err != nil {
-					return nil, err
-				}
-				if len(bounds) > 0 {
-					if err := s.Assert(x.And(bounds...)); err != nil {
-						return nil, err
-					}
-				}
-				res, err = s.CheckContext(ctx)
-				if err != nil {
-					return nil, err
-				}
-				if res == smt.Sat {
-					err = s.Eval(vs, vals)
-					if err != nil && ctx.Err() != nil {
-						// The time limit's interrupt landed between the
-						// check and the model: out of time, not an error.
-						res, err = smt.Unknown, nil
-					}
-				}
-				if perr := s.Pop(1); err == nil {
-					err = perr
-				}
-				if err != nil {
-					return nil, err
-				}
-				if res != smt.Unsat || len(bounds) == 0 {
-					break
-				}
-				bounds = bounds[:len(bounds)/2]
-			}
-			if res != smt.Sat {
-				break // unsat: every solution found; unknown: out of time
-			}
-			sol := make([]int, len(vs))
-			block := make([]smt.Term, len(vs))
-			for i, v := range vals {
-				sol[i] = int(v)
-				block[i] = x.Ne(vs[i], x.Int(v))
-			}
-			out = append(out, sol)
-			if err := s.Assert(x.Or(block...)); err != nil {
-				return nil, err
-			}
-		}
-		if len(out) == 0 && ctx.Err() != nil {
-			if err := parent.Err(); err != nil {
-				return nil, err
-			}
-			return nil, fmt.Errorf("smt: found no start state in 2s; the start condition is hard to satisfy")
-		}
-		return out, nil
-	}
 }

@@ -87,60 +87,6 @@ const treesModelHelp = `MODEL is XGBoost save_model JSON, LightGBM text, or Veri
 FEATURE:LO..HI (closed) or FEATURE:LO..<HI (half-open), comma-separated; LO or
 HI may be empty for no bound; features not listed are unbounded.`
 
-// parseTreesBox reads "0:0..30,1:..<5" into a box over nf features.
-func parseTreesBox(s string, nf int) (trees.Box, error) {
-	box := make(trees.Box, nf)
-	for f := range box {
-		box[f] = trees.Interval{Lo: math.Inf(-1), Hi: math.Inf(1)}
-	}
-	if strings.TrimSpace(s) == "" {
-		return box, nil
-	}
-	seen := map[int]bool{}
-	for _, part := range strings.Split(s, ",") {
-		fs, rng, ok := strings.Cut(strings.TrimSpace(part), ":")
-		if !ok {
-			return nil, fmt.Errorf("%q: want FEATURE:LO..HI", part)
-		}
-		f, err := strconv.Atoi(strings.TrimSpace(fs))
-		if err != nil || f < 0 {
-			return nil, fmt.Errorf("%q: feature %q is not an index", part, fs)
-		}
-		if f >= nf {
-			return nil, fmt.Errorf("%q: feature %d out of range: the model has features 0..%d", part, f, nf-1)
-		}
-		if seen[f] {
-			return nil, fmt.Errorf("feature %d is given twice", f)
-		}
-		seen[f] = true
-		los, his, ok := strings.Cut(rng, "..")
-		if !ok {
-			return nil, fmt.Errorf("%q: want FEATURE:LO..HI", part)
-		}
-		open := strings.HasPrefix(his, "<")
-		his = strings.TrimPrefix(his, "<")
-		iv := trees.Interval{Lo: math.Inf(-1), Hi: math.Inf(1)}
-		if t := strings.TrimSpace(los); t != "" {
-			if iv.Lo, err = strconv.ParseFloat(t, 64); err != nil {
-				return nil, fmt.Errorf("%q: %q is not a number", part, t)
-			}
-		}
-		if t := strings.TrimSpace(his); t != "" {
-			if iv.Hi, err = strconv.ParseFloat(t, 64); err != nil {
-				return nil, fmt.Errorf("%q: %q is not a number", part, t)
-			}
-			if open {
-				iv.Hi = math.Nextafter(iv.Hi, math.Inf(-1))
-			}
-		}
-		if !(iv.Lo <= iv.Hi) {
-			return nil, fmt.Errorf("%q: the interval is empty", part)
-		}
-		box[f] = iv
-	}
-	return box, nil
-}
-
 // jsonNum keeps infinities out of JSON (as null).
 func jsonNum(x float64) any {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
@@ -257,7 +203,7 @@ func treesBound(e *env, args []string) int {
 	if m == nil {
 		return exitError
 	}
-	box, err := parseTreesBox(*boxFlag, m.NumFeatures)
+	box, err := trees.ParseBox(*boxFlag, m.NumFeatures)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil trees bound: --box: %v\n", err)
 		return exitUsage
@@ -295,7 +241,7 @@ func treesBound(e *env, args []string) int {
 		b, err := json.Marshal(out)
 		if err != nil {
 			fmt.Fprintln(e.stderr, "vigil trees bound:", err)
-			return exitError
+			return exitFor(err)
 		}
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
@@ -349,7 +295,7 @@ func treesEval(e *env, args []string) int {
 	sc := make([]float64, m.NumClasses)
 	if err := m.Scores(x, sc); err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return exitFor(err)
 	}
 	if *asJSON {
 		b, _ := json.Marshal(map[string]any{"scores": sc})
@@ -393,7 +339,7 @@ func treesDecide(e *env, args []string) int {
 	if m == nil {
 		return exitError
 	}
-	box, err := parseTreesBox(*boxFlag, m.NumFeatures)
+	box, err := trees.ParseBox(*boxFlag, m.NumFeatures)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil trees decide: --box: %v\n", err)
 		return exitUsage

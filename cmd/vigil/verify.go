@@ -168,7 +168,7 @@ func runVerify(e *env, args []string) int {
 			return internalError(e, "verify", "%s", ie.Msg)
 		}
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	out := &verifyOutput{e: e, lm: lm, mf: mf, file: file, v: v, cert: *certFile, json: *jsonOut, bdd: bf.order.val}
 	rep := out.report()

@@ -125,7 +125,7 @@ func Read(r io.Reader) (*Certificate, error) {
 	// read whole, so that an error's offset becomes a line and column
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("cert: %v", err)
+		return nil, errorf("%v", err)
 	}
 	if data, err = gunzip(data); err != nil {
 		return nil, err
@@ -135,34 +135,34 @@ func Read(r io.Reader) (*Certificate, error) {
 	var w wire
 	if err := dec.Decode(&w); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, errors.New("cert: empty input; want a JSON certificate")
+			return nil, errorf("empty input; want a JSON certificate")
 		}
-		return nil, fmt.Errorf("cert: %s", jsonerr.Describe(data, err))
+		return nil, errorf("%s", jsonerr.Describe(data, err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("cert: data after the certificate's JSON object")
+		return nil, errorf("data after the certificate's JSON object")
 	}
 	if w.Format != FormatName {
-		return nil, fmt.Errorf("cert: format %q, want %q", w.Format, FormatName)
+		return nil, errorf("format %q, want %q", w.Format, FormatName)
 	}
 	if w.Version != Version {
-		return nil, fmt.Errorf("cert: version %d is not supported (this vigil reads version %d)", w.Version, Version)
+		return nil, errorf("version %d is not supported (this vigil reads version %d)", w.Version, Version)
 	}
 	radius, err := parseRadius(w.Radius)
 	if err != nil {
 		return nil, err
 	}
 	if w.Vars == nil {
-		return nil, errors.New("cert: missing vars")
+		return nil, errorf("missing vars")
 	}
 	if w.State == nil && w.Kind != Invariant && w.Kind != Starts {
-		return nil, errors.New("cert: missing state")
+		return nil, errorf("missing state")
 	}
 	if w.Kind == Starts && w.State != nil {
-		return nil, errors.New(`cert: a certificate of kind "starts" lists its states under safe_states and unsafe_states, not state`)
+		return nil, errorf(`a certificate of kind "starts" lists its states under safe_states and unsafe_states, not state`)
 	}
 	if w.Kind != Starts && (w.SafeStates != nil || w.UnsafeStates != nil) {
-		return nil, fmt.Errorf(`cert: safe_states and unsafe_states belong to certificates of kind "starts", not %q`, w.Kind)
+		return nil, errorf(`safe_states and unsafe_states belong to certificates of kind "starts", not %q`, w.Kind)
 	}
 	c := &Certificate{
 		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec, CertDir: w.CertDir,
@@ -174,24 +174,24 @@ func Read(r io.Reader) (*Certificate, error) {
 	for i, we := range w.Entries {
 		switch {
 		case we.S == nil:
-			return nil, fmt.Errorf("cert: entries[%d]: missing s", i)
+			return nil, errorf("entries[%d]: missing s", i)
 		case w.Kind == Invariant && (we.Label != nil || we.Rank != nil || we.B != nil):
-			return nil, fmt.Errorf("cert: entries[%d]: an invariant certificate's entry is a state alone: {\"s\": [...]}", i)
+			return nil, errorf("entries[%d]: an invariant certificate's entry is a state alone: {\"s\": [...]}", i)
 		case w.Kind == Invariant:
 			c.Entries[i] = Entry{S: we.S}
 			continue
 		case we.B == nil:
-			return nil, fmt.Errorf("cert: entries[%d]: missing b (write 0 for radius inf)", i)
+			return nil, errorf("entries[%d]: missing b (write 0 for radius inf)", i)
 		case w.Kind == Safe && we.Rank != nil:
-			return nil, fmt.Errorf("cert: entries[%d]: a safe certificate's entry has a label, not a rank", i)
+			return nil, errorf("entries[%d]: a safe certificate's entry has a label, not a rank", i)
 		case w.Kind == Safe && we.Label == nil:
-			return nil, fmt.Errorf("cert: entries[%d]: missing label", i)
+			return nil, errorf("entries[%d]: missing label", i)
 		case w.Kind == Starts && (we.Label == nil) == (we.Rank == nil):
-			return nil, fmt.Errorf("cert: entries[%d]: an entry of a starts certificate has a label (safe) or a rank (not safe), one of them", i)
+			return nil, errorf("entries[%d]: an entry of a starts certificate has a label (safe) or a rank (not safe), one of them", i)
 		case w.Kind == Unsafe && we.Label != nil:
-			return nil, fmt.Errorf("cert: entries[%d]: an unsafe certificate's entry has a rank, not a label", i)
+			return nil, errorf("entries[%d]: an unsafe certificate's entry has a rank, not a label", i)
 		case w.Kind == Unsafe && we.Rank == nil:
-			return nil, fmt.Errorf("cert: entries[%d]: missing rank", i)
+			return nil, errorf("entries[%d]: missing rank", i)
 		}
 		e := Entry{S: we.S, B: *we.B}
 		if we.Label != nil {
@@ -211,14 +211,14 @@ func Read(r io.Reader) (*Certificate, error) {
 func parseRadius(raw json.RawMessage) (int, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
-		return 0, errors.New(`cert: missing radius; want "inf" or a non-negative integer`)
+		return 0, errorf(`missing radius; want "inf" or a non-negative integer`)
 	}
 	if string(raw) == `"inf"` {
 		return Inf, nil
 	}
 	var r int
 	if err := json.Unmarshal(raw, &r); err != nil || r < 0 {
-		return 0, fmt.Errorf(`cert: radius %s; want "inf" or a non-negative integer`, raw)
+		return 0, errorf(`radius %s; want "inf" or a non-negative integer`, raw)
 	}
 	return r, nil
 }
@@ -226,55 +226,55 @@ func parseRadius(raw json.RawMessage) (int, error) {
 // validate checks what a certificate must satisfy regardless of the model.
 func validate(c *Certificate) error {
 	if c.Format != FormatName {
-		return fmt.Errorf("cert: format %q, want %q", c.Format, FormatName)
+		return errorf("format %q, want %q", c.Format, FormatName)
 	}
 	if c.Version != Version {
-		return fmt.Errorf("cert: version %d is not supported (this vigil reads version %d)", c.Version, Version)
+		return errorf("version %d is not supported (this vigil reads version %d)", c.Version, Version)
 	}
 	if c.Kind != Safe && c.Kind != Unsafe && c.Kind != Invariant && c.Kind != Starts {
-		return fmt.Errorf("cert: kind %q; want %q, %q, %q or %q", c.Kind, Safe, Unsafe, Starts, Invariant)
+		return errorf("kind %q; want %q, %q, %q or %q", c.Kind, Safe, Unsafe, Starts, Invariant)
 	}
 	if c.Kind == Invariant && c.Radius != Inf {
-		return fmt.Errorf("cert: an invariant certificate has radius \"inf\" (the tested policy is followed exactly), not %d", c.Radius)
+		return errorf("an invariant certificate has radius \"inf\" (the tested policy is followed exactly), not %d", c.Radius)
 	}
 	if c.Radius < Inf {
-		return fmt.Errorf("cert: negative radius %d", c.Radius)
+		return errorf("negative radius %d", c.Radius)
 	}
 	if c.Radius != Inf && c.Policy == "" {
-		return fmt.Errorf("cert: radius %d needs the tested policy; only radius inf may leave policy empty", c.Radius)
+		return errorf("radius %d needs the tested policy; only radius inf may leave policy empty", c.Radius)
 	}
 	for i, e := range c.Entries {
 		if e.B < 0 {
-			return fmt.Errorf("cert: entries[%d]: negative budget %d", i, e.B)
+			return errorf("entries[%d]: negative budget %d", i, e.B)
 		}
 		if c.Radius != Inf && e.B > c.Radius {
-			return fmt.Errorf("cert: entries[%d]: budget %d exceeds the radius %d", i, e.B, c.Radius)
+			return errorf("entries[%d]: budget %d exceeds the radius %d", i, e.B, c.Radius)
 		}
 		switch c.Kind {
 		case Safe:
 			if e.Label == "" {
-				return fmt.Errorf("cert: entries[%d]: missing label", i)
+				return errorf("entries[%d]: missing label", i)
 			}
 			if e.Rank != 0 {
-				return fmt.Errorf("cert: entries[%d]: a safe certificate's entry has no rank", i)
+				return errorf("entries[%d]: a safe certificate's entry has no rank", i)
 			}
 		case Starts:
 			if e.Label != "" && e.Rank != 0 {
-				return fmt.Errorf("cert: entries[%d]: an entry has a label (safe) or a rank (not safe), not both", i)
+				return errorf("entries[%d]: an entry has a label (safe) or a rank (not safe), not both", i)
 			}
 			if e.Rank < 0 {
-				return fmt.Errorf("cert: entries[%d]: negative rank %d", i, e.Rank)
+				return errorf("entries[%d]: negative rank %d", i, e.Rank)
 			}
 		case Invariant:
 			if e.Label != "" || e.Rank != 0 || e.B != 0 {
-				return fmt.Errorf("cert: entries[%d]: an invariant certificate's entry is a state alone", i)
+				return errorf("entries[%d]: an invariant certificate's entry is a state alone", i)
 			}
 		case Unsafe:
 			if e.Label != "" {
-				return fmt.Errorf("cert: entries[%d]: an unsafe certificate's entry has no label", i)
+				return errorf("entries[%d]: an unsafe certificate's entry has no label", i)
 			}
 			if e.Rank < 0 {
-				return fmt.Errorf("cert: entries[%d]: negative rank %d", i, e.Rank)
+				return errorf("entries[%d]: negative rank %d", i, e.Rank)
 			}
 		}
 	}
@@ -384,14 +384,14 @@ func gunzip(data []byte) ([]byte, error) {
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("cert: gzip: %v", err)
+		return nil, errorf("gzip: %v", err)
 	}
 	out, err := io.ReadAll(io.LimitReader(zr, maxUnzipped+1))
 	if err != nil {
-		return nil, fmt.Errorf("cert: gzip: %v", err)
+		return nil, errorf("gzip: %v", err)
 	}
 	if len(out) > maxUnzipped {
-		return nil, fmt.Errorf("cert: gzip: decompresses to more than %d bytes", int64(maxUnzipped))
+		return nil, errorf("gzip: decompresses to more than %d bytes", int64(maxUnzipped))
 	}
 	return out, nil
 }

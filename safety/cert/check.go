@@ -94,48 +94,48 @@ type checker struct {
 
 func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *Certificate) (*checker, error) {
 	if prop == nil {
-		return nil, fmt.Errorf("cert: no property given (the certificate is about property %q)", c.Property)
+		return nil, errorf("no property given (the certificate is about property %q)", c.Property)
 	}
 	if err := m.CheckRanges(); err != nil { // Eval saturates beyond int64: no range may contain those values
-		return nil, fmt.Errorf("cert: %v", err)
+		return nil, errorf("%v", err)
 	}
 	if c.Model != "" && c.Model != m.Name {
-		return nil, fmt.Errorf("cert: the certificate is about model %q, not %q", c.Model, m.Name)
+		return nil, errorf("the certificate is about model %q, not %q", c.Model, m.Name)
 	}
 	if c.Property != "" && c.Property != prop.Name {
-		return nil, fmt.Errorf("cert: the certificate is about property %+q, not %+q", c.Property, prop.Name)
+		return nil, errorf("the certificate is about property %+q, not %+q", c.Property, prop.Name)
 	}
 	ch := &checker{m: m, prop: prop, inf: c.Radius == Inf, radius: c.Radius, cmds: make([][]int, len(m.Labels))}
 	if !ch.inf || (c.Kind == Invariant && c.Policy != "") {
 		if pol == nil && c.Kind == Invariant {
-			return nil, fmt.Errorf("cert: the invariant is closed under policy %+q's choices, which is not loaded", c.Policy)
+			return nil, errorf("the invariant is closed under policy %+q's choices, which is not loaded", c.Policy)
 		}
 		if pol == nil {
-			return nil, fmt.Errorf("cert: radius %d needs the tested policy %+q", c.Radius, c.Policy)
+			return nil, errorf("radius %d needs the tested policy %+q", c.Radius, c.Policy)
 		}
 		if pol.Name != c.Policy {
-			return nil, fmt.Errorf("cert: the certificate tests policy %+q, not %+q", c.Policy, pol.Name)
+			return nil, errorf("the certificate tests policy %+q, not %+q", c.Policy, pol.Name)
 		}
 		if c.PolicySHA256 != "" {
 			h, err := symbolic.PolicyFilesHash(pol)
 			if err != nil {
-				return nil, fmt.Errorf("cert: %v", err)
+				return nil, errorf("%v", err)
 			}
 			if h != c.PolicySHA256 {
 				if h == "" {
 					h = "(no file)"
 				}
-				return nil, fmt.Errorf("cert: the certificate was made for another policy file: its policy_sha256 is %.16s..., policy %s's files hash to %s (was the network, ensemble or table retrained or replaced?)", c.PolicySHA256, pol.Name, h)
+				return nil, errorf("the certificate was made for another policy file: its policy_sha256 is %.16s..., policy %s's files hash to %s (was the network, ensemble or table retrained or replaced?)", c.PolicySHA256, pol.Name, h)
 			}
 		}
 		pi, err := symbolic.Instantiate(m, pol)
 		if err != nil {
-			return nil, fmt.Errorf("cert: policy %s: %v", pol.Name, err)
+			return nil, errorf("policy %s: %v", pol.Name, err)
 		}
 		ch.pi, ch.piName = pi, pol.Name
 	}
 	if !slices.Equal(c.Vars, varNames(m)) {
-		return nil, fmt.Errorf("cert: vars [%s] do not match model %s's variables [%s] (names and order must agree)",
+		return nil, errorf("vars [%s] do not match model %s's variables [%s] (names and order must agree)",
 			strings.Join(c.Vars, " "), m.Name, strings.Join(varNames(m), " "))
 	}
 	for i := range m.Commands {
@@ -144,18 +144,18 @@ func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.Policy
 	}
 	for _, r := range c.roots() {
 		if err := ch.inRange(r); err != nil {
-			return nil, fmt.Errorf("cert: state %s: %v", ch.show(r), err)
+			return nil, errorf("state %s: %v", ch.show(r), err)
 		}
 	}
 	if c.Kind == Invariant && c.Policy == "" && pol != nil {
-		return nil, fmt.Errorf("cert: the certificate is about every label (no policy), not policy %+q", pol.Name)
+		return nil, errorf("the certificate is about every label (no policy), not policy %+q", pol.Name)
 	}
 	for i, e := range c.Entries {
 		if err := ch.inRange(e.S); err != nil {
-			return nil, fmt.Errorf("cert: entries[%d] (%s): %v", i, ch.show(e.S), err)
+			return nil, errorf("entries[%d] (%s): %v", i, ch.show(e.S), err)
 		}
 		if (c.Kind == Safe || e.Label != "") && m.LabelIndex(e.Label) == symbolic.NoLabel {
-			return nil, fmt.Errorf("cert: entries[%d] (%s): unknown label %+q%s", i, ch.show(e.S), e.Label, symbolic.Suggest(e.Label, labelNames(m)))
+			return nil, errorf("entries[%d] (%s): unknown label %+q%s", i, ch.show(e.S), e.Label, symbolic.Suggest(e.Label, labelNames(m)))
 		}
 	}
 	return ch, nil
@@ -336,14 +336,14 @@ func (ch *checker) checkSafeRoots(roots [][]int, entries []Entry) error {
 	for _, root := range roots {
 		switch ch.classify(root) {
 		case unsafe:
-			return fmt.Errorf("cert: state %s is unsafe, so no safe certificate can be about it", ch.show(root))
+			return errorf("state %s is unsafe, so no safe certificate can be about it", ch.show(root))
 		case open:
 			b, ok := least[key(root)]
 			if !ok {
-				return fmt.Errorf("cert: state %s has no entry", ch.show(root))
+				return errorf("state %s has no entry", ch.show(root))
 			}
 			if !ch.inf && b > ch.radius {
-				return fmt.Errorf("cert: state %s has entries only with budget %d or more, above the radius %d", ch.show(root), b, ch.radius)
+				return errorf("state %s has entries only with budget %d or more, above the radius %d", ch.show(root), b, ch.radius)
 			}
 		}
 	}
@@ -351,7 +351,7 @@ func (ch *checker) checkSafeRoots(roots [][]int, entries []Entry) error {
 	for i, e := range entries {
 		i := ch.index(i)
 		at := func(format string, args ...any) error {
-			return fmt.Errorf("cert: entries[%d] (%s): %s", i, ch.show(e.S), fmt.Sprintf(format, args...))
+			return errorf("entries[%d] (%s): %s", i, ch.show(e.S), fmt.Sprintf(format, args...))
 		}
 		switch ch.classify(e.S) {
 		case unsafe:
@@ -447,16 +447,16 @@ func (ch *checker) checkUnsafeRoots(roots [][]int, entries []Entry) error {
 	for _, s := range roots {
 		if _, ok := best(s, root); !ok {
 			if ch.inf {
-				return fmt.Errorf("cert: state %s has no entry", ch.show(s))
+				return errorf("state %s has no entry", ch.show(s))
 			}
-			return fmt.Errorf("cert: state %s has no entry with budget %d (the radius)", ch.show(s), ch.radius)
+			return errorf("state %s has no entry with budget %d (the radius)", ch.show(s), ch.radius)
 		}
 	}
 
 	for i, e := range entries {
 		i := ch.index(i)
 		at := func(format string, args ...any) error {
-			return fmt.Errorf("cert: entries[%d] (%s): %s", i, ch.show(e.S), fmt.Sprintf(format, args...))
+			return errorf("entries[%d] (%s): %s", i, ch.show(e.S), fmt.Sprintf(format, args...))
 		}
 		cls := ch.classify(e.S)
 		switch {
@@ -540,10 +540,10 @@ func (ch *checker) checkStarts(c *Certificate) (int, error) {
 	seen := map[string]bool{}
 	for _, s := range c.roots() {
 		if !isStart(s) {
-			return 0, fmt.Errorf("cert: state %s is not a start state of property %s", ch.show(s), ch.prop.Name)
+			return 0, errorf("state %s is not a start state of property %s", ch.show(s), ch.prop.Name)
 		}
 		if seen[key(s)] {
-			return 0, fmt.Errorf("cert: state %s is listed twice", ch.show(s))
+			return 0, errorf("state %s is listed twice", ch.show(s))
 		}
 		seen[key(s)] = true
 	}

@@ -40,7 +40,7 @@ func (ch *checker) checkInvariant(c *Certificate) (int, error) {
 	err := ch.starts(func(s []int) bool {
 		starts++
 		if !in[key(s)] {
-			bad = fmt.Errorf("cert: the start state %s is not in the invariant", ch.show(s))
+			bad = errorf("the start state %s is not in the invariant", ch.show(s))
 			return false
 		}
 		return true
@@ -54,7 +54,7 @@ func (ch *checker) checkInvariant(c *Certificate) (int, error) {
 
 	for i, e := range c.Entries {
 		at := func(format string, args ...any) error {
-			return fmt.Errorf("cert: entries[%d] (%s): %s", i, ch.show(e.S), fmt.Sprintf(format, args...))
+			return errorf("entries[%d] (%s): %s", i, ch.show(e.S), fmt.Sprintf(format, args...))
 		}
 		switch ch.classify(e.S) {
 		case unsafe:
@@ -105,12 +105,12 @@ func (ch *checker) starts(f func(s []int) bool) error {
 		s := make([]int, len(m.Vars))
 		for i, v := range m.Vars {
 			if !v.HasInit {
-				return fmt.Errorf("cert: variable %s has no initial value and property %s no start condition", v.Name, ch.prop.Name)
+				return errorf("variable %s has no initial value and property %s no start condition", v.Name, ch.prop.Name)
 			}
 			s[i] = v.Init
 		}
 		if err := ch.inRange(s); err != nil {
-			return fmt.Errorf("cert: the initial state: %v", err)
+			return errorf("the initial state: %v", err)
 		}
 		f(s)
 		return nil
@@ -149,7 +149,7 @@ func (ch *checker) starts(f func(s []int) bool) error {
 		}
 		for x := m.Vars[i].Lo; x <= m.Vars[i].Hi && !stop; x++ {
 			if work++; work > MaxStartWork {
-				return fmt.Errorf("cert: the start condition of property %s leaves more than %d partial states to enumerate; the checker does not enumerate start sets this large", ch.prop.Name, MaxStartWork)
+				return errorf("the start condition of property %s leaves more than %d partial states to enumerate; the checker does not enumerate start sets this large", ch.prop.Name, MaxStartWork)
 			}
 			s[i] = x
 			ok := true

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"vigil/internal/vigilerr"
 	"vigil/symbolic"
 )
 
@@ -136,7 +137,6 @@ type Result struct {
 // satisfies; cancellation of ctx yields Verdict Unknown.
 func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 	begin := time.Now()
-	w := g.L.W
 	hint := opt.SizeHint
 	if opt.MaxStates > 0 && (hint == 0 || hint > opt.MaxStates) {
 		hint = min(opt.MaxStates, 1<<20)
@@ -147,18 +147,53 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 		shards *= 2
 	}
 	st := newStoreFor(g.L, hint, shards)
-	res := &Result{Store: st}
 	caches, err := newCaches(opt, workers)
 	if err != nil {
 		return nil, err
 	}
-	cache := caches[0]
-	stats := &res.Stats
-	stats.Words = w
-	buf := make([]uint64, w)
+	r := &search{ctx: ctx, g: g, opt: opt, res: &Result{Store: st}, st: st, caches: caches, begin: begin, every: opt.ProgressEvery}
+	if r.every <= 0 {
+		r.every = 1 << 16
+	}
+	r.res.Stats.Words = g.L.W
+	stopped, err := r.starts()
+	if err != nil {
+		return nil, err
+	}
+	if stopped {
+		// Stopped while enumerating the start states: a search from some
+		// of them could only claim what holds for those, so it claims
+		// nothing (a counterexample from them would not be a shortest one).
+		r.res.Reason = r.stopReason()
+		return r.finish(), nil
+	}
+	if workers > 1 {
+		return searchPar(r)
+	}
+	return r.sequential()
+}
+
+// search is one call of Search: its arguments, the store and policy
+// caches (one per worker), and the result it fills in.
+type search struct {
+	ctx       context.Context
+	g         *Generator
+	opt       Options
+	res       *Result
+	st        *Store
+	caches    []*Cache
+	begin     time.Time
+	every     int  // expansions between progress reports and polls of ctx
+	startsCut bool // the enumeration of the start states stopped early: the search cannot be complete
+}
+
+// starts interns the start states. stopped reports that ctx stopped the
+// enumeration.
+func (r *search) starts() (stopped bool, err error) {
+	g, st, opt, stats := r.g, r.st, r.opt, &r.res.Stats
+	buf := make([]uint64, g.L.W)
 	var serr error
-	startsCut := false // enumeration stopped early: the search cannot be complete
-	err = g.StartsContext(ctx, func(s symbolic.State) bool {
+	err = g.StartsContext(r.ctx, func(s symbolic.State) bool {
 		g.L.Pack(s, buf)
 		_, added, err := st.Intern(buf)
 		if err != nil {
@@ -169,76 +204,96 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 			stats.Starts++
 		}
 		if opt.MaxStates > 0 && st.Len() >= opt.MaxStates {
-			startsCut = true
+			r.startsCut = true
 			return false
 		}
 		if stats.Starts&0xffff == 0 {
-			if ctx.Err() != nil {
-				startsCut = true
+			if r.ctx.Err() != nil {
+				r.startsCut = true
 				return false
 			}
 			if opt.Progress != nil { // millions of start states take a while too
-				stats.States = st.Len()
-				stats.Elapsed = time.Since(begin)
-				opt.Progress(*stats)
+				r.progress()
 			}
 		}
 		return true
 	})
-	stoppedInStarts := ctx.Err() != nil && (err != nil || startsCut)
-	if stoppedInStarts {
+	stopped = r.ctx.Err() != nil && (err != nil || r.startsCut)
+	if stopped {
 		err = nil
 	}
 	if err == nil {
 		err = serr
 	}
+	return stopped, err
+}
+
+// progress reports the statistics so far to Options.Progress.
+func (r *search) progress() {
+	stats := &r.res.Stats
+	stats.States = r.st.Len()
+	stats.Elapsed = time.Since(r.begin)
+	r.opt.Progress(*stats)
+}
+
+// stopReason is the Reason of a search that ctx stopped.
+func (r *search) stopReason() string {
+	if errors.Is(context.Cause(r.ctx), context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return "canceled"
+}
+
+// finish fills in the final statistics and returns the result.
+func (r *search) finish() *Result {
+	stats := &r.res.Stats
+	stats.States = r.st.Len()
+	stats.Bytes = r.st.Bytes()
+	if r.caches[0] != nil {
+		stats.Bytes += r.caches[0].Bytes()
+	}
+	stats.Elapsed = time.Since(r.begin)
+	return r.res
+}
+
+// complete ends a search that expanded every state it reached: safe, or
+// unsafe states counted (exploration, no trace), unless the enumeration
+// of the start states was cut short.
+func (r *search) complete() *Result {
+	res := r.res
+	res.Layers = append(res.Layers, uint32(r.st.Len()))
+	if r.startsCut {
+		res.Reason = "state limit"
+		if r.ctx.Err() != nil {
+			res.Reason = r.stopReason()
+		}
+		return r.finish()
+	}
+	res.Verdict = Safe
+	if res.Stats.Unsafe > 0 {
+		res.Verdict = UnsafeVerdict // exploration: unsafe states were counted, no trace
+	}
+	return r.finish()
+}
+
+// stopUnsafe ends the search at the unsafe state id, met in the layer
+// that ends at layerEnd, with a shortest counterexample to it.
+func (r *search) stopUnsafe(layerEnd, id uint32) (*Result, error) {
+	res := r.res
+	res.Layers = append(res.Layers, layerEnd)
+	res.Verdict = UnsafeVerdict
+	tr, err := trace(r.g, r.st, res.Layers, r.caches[0], id)
 	if err != nil {
 		return nil, err
 	}
-	finish := func() *Result {
-		stats.States = st.Len()
-		stats.Bytes = st.Bytes()
-		if cache != nil {
-			stats.Bytes += cache.Bytes()
-		}
-		stats.Elapsed = time.Since(begin)
-		return res
-	}
-	every := opt.ProgressEvery
-	if every <= 0 {
-		every = 1 << 16
-	}
-	complete := func() *Result {
-		res.Layers = append(res.Layers, uint32(st.Len()))
-		if startsCut {
-			res.Reason = "state limit"
-			if ctx.Err() != nil {
-				res.Reason = "canceled"
-				if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-					res.Reason = "timeout"
-				}
-			}
-			return finish()
-		}
-		res.Verdict = Safe
-		if stats.Unsafe > 0 {
-			res.Verdict = UnsafeVerdict // exploration: unsafe states were counted, no trace
-		}
-		return finish()
-	}
-	if stoppedInStarts {
-		// Stopped while enumerating the start states: a search from some
-		// of them could only claim what holds for those, so it claims
-		// nothing (a counterexample from them would not be a shortest one).
-		res.Reason = "canceled"
-		if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-			res.Reason = "timeout"
-		}
-		return finish(), nil
-	}
-	if workers > 1 {
-		return searchPar(ctx, g, opt, res, caches, begin, every, finish, complete)
-	}
+	res.Trace = tr
+	return r.finish(), nil
+}
+
+// sequential is the breadth-first search on one goroutine.
+func (r *search) sequential() (*Result, error) {
+	g, st, opt, res, cache := r.g, r.st, r.opt, r.res, r.caches[0]
+	stats, w := &res.Stats, g.L.W
 	res.Layers = []uint32{0}
 	layerEnd := uint32(st.Len())
 	s := make(symbolic.State, len(g.M.Vars))
@@ -261,7 +316,7 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 			}
 			if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && id < uint32(st.Len()) {
 				res.Reason = "state limit"
-				return finish(), nil
+				return r.finish(), nil
 			}
 		}
 		if id == uint32(st.Len()) {
@@ -272,18 +327,13 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 			stats.Depth = len(res.Layers) - 1
 			layerEnd = uint32(st.Len())
 		}
-		if stats.Expanded%every == 0 && stats.Expanded > 0 {
-			if ctx.Err() != nil {
-				res.Reason = "canceled"
-				if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-					res.Reason = "timeout"
-				}
-				return finish(), nil
+		if stats.Expanded%r.every == 0 && stats.Expanded > 0 {
+			if r.ctx.Err() != nil {
+				res.Reason = r.stopReason()
+				return r.finish(), nil
 			}
 			if opt.Progress != nil {
-				stats.States = st.Len()
-				stats.Elapsed = time.Since(begin)
-				opt.Progress(*stats)
+				r.progress()
 			}
 		}
 		stats.Expanded++
@@ -293,14 +343,7 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 		case Unsafe:
 			stats.Unsafe++
 			if opt.StopAtUnsafe {
-				res.Layers = append(res.Layers, layerEnd)
-				res.Verdict = UnsafeVerdict
-				tr, err := trace(g, st, res.Layers, cache, id)
-				if err != nil {
-					return nil, err
-				}
-				res.Trace = tr
-				return finish(), nil
+				return r.stopUnsafe(layerEnd, id)
 			}
 			continue
 		case Goal:
@@ -334,7 +377,7 @@ func Search(ctx context.Context, g *Generator, opt Options) (*Result, error) {
 		stats.Transitions += len(x.Succs)
 		pend = append(pend, x.words...)
 	}
-	return complete(), nil
+	return r.complete(), nil
 }
 
 // newCaches returns the policy cache of each worker (nil entries without a
@@ -418,7 +461,7 @@ func trace(g *Generator, st *Store, layers []uint32, cache *Cache, t uint32) ([]
 			}
 		}
 		if !found {
-			return nil, errors.New("explicit: internal error: no predecessor while rebuilding a counterexample")
+			return nil, vigilerr.Internalf("explicit", "no predecessor while rebuilding a counterexample")
 		}
 	}
 	for i, j := 0, len(run)-1; i < j; i, j = i+1, j-1 {

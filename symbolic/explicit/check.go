@@ -75,7 +75,7 @@ func (g *Generator) isStart(s symbolic.State) error {
 	if g.Prop == nil || g.Prop.Start == nil {
 		init, err := g.M.InitialState()
 		if err != nil {
-			return fmt.Errorf("explicit: %v", err)
+			return fmt.Errorf("explicit: %w", err)
 		}
 		if g.M.FormatState(init) != g.M.FormatState(s) {
 			return fmt.Errorf("explicit: counterexample starts in %s, not in the initial state %s", g.M.FormatState(s), g.M.FormatState(init))

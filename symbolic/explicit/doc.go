@@ -4,7 +4,7 @@
 // (BRFS, paper 004's baseline). It is the ground truth every symbolic engine
 // is tested against.
 //
-// Design notes (see ../shared/anchors.md, "Explicit-state engine"):
+// Design notes:
 //   - A state is packed into W uint64 words. Variable i takes
 //     ceil(log2(hi-lo+1)) bits holding value-lo; a variable never straddles
 //     two words (Fast Downward's int packer), so reading one is a shift and a

@@ -1,12 +1,9 @@
 package explicit
 
 import (
-	"context"
-	"errors"
 	"math"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"vigil/symbolic"
 )
@@ -92,7 +89,8 @@ type blockRec struct {
 	start, end []int // per shard: range of the worker's hs[sh]
 }
 
-func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, caches []*Cache, begin time.Time, every int, finish, complete func() *Result) (*Result, error) {
+func searchPar(r *search) (*Result, error) {
+	ctx, g, opt, res, caches, every := r.ctx, r.g, r.opt, r.res, r.caches, r.every
 	st, stats := res.Store, &res.Stats
 	ns := len(st.tabs)
 	ws := make([]*parWorker, len(caches))
@@ -101,14 +99,7 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 	}
 	news := make([]shardNew, ns)
 	ctl := &parCtl{}
-	chunk := uint32(min(chunkPerWorker*len(ws), maxChunk))
-	if opt.Chunk > 0 {
-		chunk = uint32(min(opt.Chunk, math.MaxInt32))
-	}
-	block := uint32(blockStates)
-	if opt.Block > 0 {
-		block = uint32(min(opt.Block, math.MaxInt32))
-	}
+	chunk, block := parSizes(opt, len(ws))
 	var recs []blockRec
 	// pending: the new states of the last chunk, ids placed.. st.n-1,
 	// await phase 3, which the workers run at the start of the next
@@ -186,37 +177,16 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 				}
 			})
 			pending, placed = false, st.n
-			var unsafe uint32
-			for _, p := range ws[:active] {
-				stats.Expanded += p.stats.Expanded
-				stats.Transitions += p.stats.Transitions
-				stats.Unsafe += p.stats.Unsafe
-				stats.Goal += p.stats.Goal
-				stats.Deadlocks += p.stats.Deadlocks
-				stats.Stuck += p.stats.Stuck
-				if p.err != nil {
-					return nil, p.err
-				}
-				if p.unsafe != 0 && (unsafe == 0 || p.unsafe < unsafe) {
-					unsafe = p.unsafe
-				}
+			unsafe, err := collect(stats, ws[:active])
+			if err != nil {
+				return nil, err
 			}
 			if unsafe != 0 && opt.StopAtUnsafe {
-				res.Layers = append(res.Layers, hi)
-				res.Verdict = UnsafeVerdict
-				tr, err := trace(g, st, res.Layers, caches[0], unsafe-1)
-				if err != nil {
-					return nil, err
-				}
-				res.Trace = tr
-				return finish(), nil
+				return r.stopUnsafe(hi, unsafe-1)
 			}
 			if ctl.stop.Load() {
-				res.Reason = "canceled"
-				if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-					res.Reason = "timeout"
-				}
-				return finish(), nil
+				res.Reason = r.stopReason()
+				return r.finish(), nil
 			}
 			if err := st.merge(ws, recs[:nb], news, active); err != nil {
 				return nil, err
@@ -225,20 +195,53 @@ func searchPar(ctx context.Context, g *Generator, opt Options, res *Result, cach
 			c = ce
 			if opt.Progress != nil && stats.Expanded-reported >= every {
 				reported = stats.Expanded
-				stats.States = st.Len()
-				stats.Elapsed = time.Since(begin)
-				opt.Progress(*stats)
+				r.progress()
 			}
 			if opt.MaxStates > 0 && st.Len() >= opt.MaxStates && (c < hi || st.n > hi) {
 				flush()
 				res.Reason = "state limit"
-				return finish(), nil
+				return r.finish(), nil
 			}
 		}
 		lo, hi = hi, st.n
 	}
 	flush()
-	return complete(), nil
+	return r.complete(), nil
+}
+
+// parSizes returns the ids a chunk and a block of the parallel search
+// take (Options.Chunk and Block override the defaults).
+func parSizes(opt Options, workers int) (chunk, block uint32) {
+	chunk = uint32(min(chunkPerWorker*workers, maxChunk))
+	if opt.Chunk > 0 {
+		chunk = uint32(min(opt.Chunk, math.MaxInt32))
+	}
+	block = uint32(blockStates)
+	if opt.Block > 0 {
+		block = uint32(min(opt.Block, math.MaxInt32))
+	}
+	return chunk, block
+}
+
+// collect adds the statistics of the workers that expanded a chunk to
+// stats and returns the lowest id+1 of an unsafe state they met (0:
+// none), or the first worker's error.
+func collect(stats *Stats, ws []*parWorker) (unsafe uint32, err error) {
+	for _, p := range ws {
+		stats.Expanded += p.stats.Expanded
+		stats.Transitions += p.stats.Transitions
+		stats.Unsafe += p.stats.Unsafe
+		stats.Goal += p.stats.Goal
+		stats.Deadlocks += p.stats.Deadlocks
+		stats.Stuck += p.stats.Stuck
+		if p.err != nil {
+			return 0, p.err
+		}
+		if p.unsafe != 0 && (unsafe == 0 || p.unsafe < unsafe) {
+			unsafe = p.unsafe
+		}
+	}
+	return unsafe, nil
 }
 
 // merge runs phase 2 on workers goroutines, which take the shards one at a

@@ -97,21 +97,21 @@ func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 	// read whole, so that an error's offset becomes a line and column
 	data, err := io.ReadAll(rd)
 	if err != nil {
-		return nil, nil, fmt.Errorf("explicit: run file: %v", err)
+		return nil, nil, &RunFileError{Step: -1, Msg: err.Error(), Err: err}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return nil, nil, fmt.Errorf("explicit: run file: %s", jsonerr.Describe(data, err))
+		return nil, nil, runFileErrorf(-1, "%s", jsonerr.Describe(data, err))
 	}
 	if r.Version != RunVersion {
-		return nil, nil, fmt.Errorf("explicit: run file: version %d, this vigil reads version %d", r.Version, RunVersion)
+		return nil, nil, runFileErrorf(-1, "version %d, this vigil reads version %d", r.Version, RunVersion)
 	}
 	if r.Model != m.Name {
-		return nil, nil, fmt.Errorf("explicit: run file: recorded on model %q, not %q", r.Model, m.Name)
+		return nil, nil, runFileErrorf(-1, "recorded on model %q, not %q", r.Model, m.Name)
 	}
 	if len(r.Steps) == 0 {
-		return nil, nil, fmt.Errorf("explicit: run file: no steps")
+		return nil, nil, runFileErrorf(-1, "no steps")
 	}
 	g, err := New(m, nil)
 	if err != nil {
@@ -121,7 +121,7 @@ func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 	for i, rs := range r.Steps {
 		s, err := runState(m, rs.State)
 		if err != nil {
-			return nil, nil, fmt.Errorf("explicit: run file: step %d: %v", i, err)
+			return nil, nil, runFileErrorf(i, "%v", err)
 		}
 		steps[i] = Step{State: s, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}
 	}
@@ -129,38 +129,38 @@ func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 		last := i == len(r.Steps)-1
 		if last {
 			if rs.Label != "" || rs.CommandIndex != nil {
-				return nil, nil, fmt.Errorf("explicit: run file: the last step %d has an action; the last step is a state only", i)
+				return nil, nil, runFileErrorf(-1, "the last step %d has an action; the last step is a state only", i)
 			}
 			break
 		}
 		if rs.CommandIndex == nil || rs.Outcome == nil {
-			return nil, nil, fmt.Errorf("explicit: run file: step %d: missing command_index or outcome", i)
+			return nil, nil, runFileErrorf(i, "missing command_index or outcome")
 		}
 		ci, oi := *rs.CommandIndex, *rs.Outcome
 		if ci < 0 || ci >= len(m.Commands) {
-			return nil, nil, fmt.Errorf("explicit: run file: step %d: command_index %d out of range (the model has %d commands)", i, ci, len(m.Commands))
+			return nil, nil, runFileErrorf(i, "command_index %d out of range (the model has %d commands)", ci, len(m.Commands))
 		}
 		c := &m.Commands[ci]
 		if rs.Command != runPos(c.Pos) {
-			return nil, nil, fmt.Errorf("explicit: run file: step %d: command %s does not match command %d at %s; was the model edited?", i, rs.Command, ci, c.Pos)
+			return nil, nil, runFileErrorf(i, "command %s does not match command %d at %s; was the model edited?", rs.Command, ci, c.Pos)
 		}
 		l := m.LabelIndex(rs.Label)
 		if l == symbolic.NoLabel || l != c.Label {
-			return nil, nil, fmt.Errorf("explicit: run file: step %d: label %q is not the label of command %s", i, rs.Label, c.Pos)
+			return nil, nil, runFileErrorf(i, "label %q is not the label of command %s", rs.Label, c.Pos)
 		}
 		if oi < 0 || oi >= len(c.Outcomes) {
-			return nil, nil, fmt.Errorf("explicit: run file: step %d: outcome %d out of range (command %s has %d)", i, oi, c.Pos, len(c.Outcomes))
+			return nil, nil, runFileErrorf(i, "outcome %d out of range (command %s has %d)", oi, c.Pos, len(c.Outcomes))
 		}
 		s := steps[i].State
 		if !g.Guard(s, ci) {
-			return nil, nil, fmt.Errorf("explicit: run file: step %d: the guard of %s does not hold in %s", i, c.Pos, m.FormatState(s))
+			return nil, nil, runFileErrorf(i, "the guard of %s does not hold in %s", c.Pos, m.FormatState(s))
 		}
 		t, err := g.Apply(s, ci, oi)
 		if err != nil {
-			return nil, nil, fmt.Errorf("explicit: run file: step %d: %v", i, err)
+			return nil, nil, runFileErrorf(i, "%v", err)
 		}
 		if m.FormatState(t) != m.FormatState(steps[i+1].State) {
-			return nil, nil, fmt.Errorf("explicit: run file: step %d: outcome %d of %s leads to %s, but step %d is %s", i, oi, c.Pos, m.FormatState(t), i+1, m.FormatState(steps[i+1].State))
+			return nil, nil, runFileErrorf(i, "outcome %d of %s leads to %s, but step %d is %s", oi, c.Pos, m.FormatState(t), i+1, m.FormatState(steps[i+1].State))
 		}
 		steps[i].Label, steps[i].Cmd, steps[i].Outcome = l, ci, oi
 	}

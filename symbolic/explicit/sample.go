@@ -37,6 +37,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"vigil/internal/vigilerr"
 	"vigil/symbolic"
 )
 
@@ -122,7 +123,7 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 	if g.Prop == nil || g.Prop.Start == nil {
 		s, err := m.InitialState()
 		if err != nil {
-			return nil, fmt.Errorf("explicit: %v", err)
+			return nil, fmt.Errorf("explicit: %w", err)
 		}
 		ss.init, ss.count, ss.exact, ss.desc = s, 1, true, "the initial state"
 		return ss, nil
@@ -158,7 +159,50 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 		return ss, nil
 	}
 
-	// Components: union-find over the variables of each conjunct.
+	conds, ok := ss.split(m, g.Prop.Start, lo)
+	if !ok {
+		return nil, noStart
+	}
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x73746172))
+	ss.count, ss.exact = 1, true
+	var how []string
+	free := 0
+	for ci := range ss.comps {
+		sc := &ss.comps[ci]
+		if len(sc.checks) == 0 {
+			cbox := 1.0
+			for _, v := range sc.vars {
+				cbox *= float64(hi[v] - lo[v] + 1)
+			}
+			sc.mode, sc.accept = modeReject, 1
+			ss.count *= cbox
+			free += len(sc.vars)
+			continue
+		}
+		h, err := ss.prepare(ctx, g, sc, conds[ci], rng, opt, noStart)
+		if err != nil {
+			return nil, err
+		}
+		how = append(how, h)
+	}
+	if free > 0 {
+		how = append(how, fmt.Sprintf("%s free in %s", plural(free, "variable", "variables"), map[bool]string{true: "its range", false: "their ranges"}[free == 1]))
+	}
+	uni := "uniform"
+	if math.IsNaN(ss.count) {
+		uni = "not uniform"
+	}
+	ss.desc = fmt.Sprintf("%s; by parts: %s", uni, strings.Join(how, "; "))
+	return ss, nil
+}
+
+// split divides the variables into components, the classes of "read by
+// one conjunct of the start condition together", and gives each its
+// conjuncts (returned per component) compiled as checks. It reports false
+// when a conjunct without variables is false in lo (no start state).
+func (ss *StartSampler) split(m *symbolic.Model, start *symbolic.Cond, lo []int) ([][]*symbolic.Cond, bool) {
+	n := len(m.Vars)
+	// Union-find over the variables of each conjunct.
 	parent := make([]int, n)
 	for i := range parent {
 		parent[i] = i
@@ -177,7 +221,7 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 	var cs []conj
 	probe := make(symbolic.State, n)
 	copy(probe, lo)
-	for _, c := range conjuncts(g.Prop.Start, nil) {
+	for _, c := range conjuncts(start, nil) {
 		first := -1
 		c.Vars(func(v symbolic.VarID) {
 			if first < 0 {
@@ -188,7 +232,7 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 		})
 		if first < 0 { // a constant conjunct
 			if !c.Holds(probe) {
-				return nil, noStart
+				return nil, false
 			}
 			continue
 		}
@@ -205,97 +249,88 @@ func (g *Generator) NewStartSampler(ctx context.Context, opt SamplerOptions) (*S
 		}
 		ss.comps[ci].vars = append(ss.comps[ci].vars, symbolic.VarID(v))
 	}
-	var conds = make([][]*symbolic.Cond, len(ss.comps))
+	conds := make([][]*symbolic.Cond, len(ss.comps))
 	for _, c := range cs {
 		ci := byRoot[find(c.first)]
 		conds[ci] = append(conds[ci], c.c)
 		ss.comps[ci].checks = append(ss.comps[ci].checks, compileCond(m, c.c))
 	}
-	rng := rand.New(rand.NewPCG(opt.Seed, 0x73746172))
-	ss.count, ss.exact = 1, true
-	var how []string
-	free := 0
-	for ci := range ss.comps {
-		sc := &ss.comps[ci]
-		cbox := 1.0
-		for _, v := range sc.vars {
-			cbox *= float64(hi[v] - lo[v] + 1)
+	return conds, true
+}
+
+// prepare chooses how to draw the component sc, which has conjuncts conds:
+// enumerate its solutions when its box is small, else rejection sampling
+// when the conjuncts accept often enough, else the solutions opt.Solve
+// finds (each checked here). It updates the sampler's count and returns
+// a description for the sampler's.
+func (ss *StartSampler) prepare(ctx context.Context, g *Generator, sc *startComp, conds []*symbolic.Cond, rng *rand.Rand, opt SamplerOptions, noStart error) (string, error) {
+	m, lo, hi := g.M, ss.lo, ss.hi
+	cbox := 1.0
+	for _, v := range sc.vars {
+		cbox *= float64(hi[v] - lo[v] + 1)
+	}
+	if cbox <= float64(opt.EnumLimit) {
+		if err := ss.enumerate(ctx, sc); err != nil {
+			return "", err
 		}
-		switch {
-		case len(sc.checks) == 0:
-			sc.mode, sc.accept = modeReject, 1
-			ss.count *= cbox
-			free += len(sc.vars)
-		case cbox <= float64(opt.EnumLimit):
-			if err := ss.enumerate(ctx, sc); err != nil {
-				return nil, err
-			}
-			k := len(sc.sols) / len(sc.vars)
-			if k == 0 {
-				return nil, noStart
-			}
-			ss.count *= float64(k)
-			how = append(how, fmt.Sprintf("%s: %s enumerated", ss.names(m, sc), plural(k, "solution", "solutions")))
-		default:
-			acc, err := ss.trial(ctx, sc, rng, 20_000)
-			if err != nil {
-				return nil, err
-			}
-			if acc < 1e-3 && acc < 100*opt.MinAcceptance { // too few hits to judge: a longer trial
-				if acc, err = ss.trial(ctx, sc, rng, 2_000_000); err != nil {
-					return nil, err
-				}
-			}
-			if acc < opt.MinAcceptance && opt.Solve != nil {
-				sols, err := opt.Solve(ctx, conds[ci], sc.vars, ss.sub(lo, sc), ss.sub(hi, sc), opt.SolveCount, rng)
-				if err != nil {
-					return nil, err
-				}
-				if len(sols) == 0 {
-					return nil, noStart
-				}
-				// Each solution is checked with the explicit semantics, so
-				// that a solver (or encoding) bug cannot start runs outside
-				// the start condition.
-				probe := make(symbolic.State, n)
-				for _, sol := range sols {
-					ok := len(sol) == len(sc.vars)
-					for j, v := range sc.vars {
-						if ok {
-							probe[v] = sol[j]
-							ok = sol[j] >= lo[v] && sol[j] <= hi[v]
-						}
-					}
-					if !ok || !holdsAll(sc.checks, probe) {
-						return nil, fmt.Errorf("explicit: internal error: the start-state solver returned %v for %s, which violates the start condition of property %s", sol, ss.names(m, sc), g.Prop.Name)
-					}
-					sc.sols = append(sc.sols, sol...)
-				}
-				sc.mode, sc.solved = modeList, true
-				ss.exact = false
-				ss.count = math.NaN()
-				how = append(how, fmt.Sprintf("%s: %s found by SMT, drawn uniformly; other solutions are never drawn",
-					ss.names(m, sc), plural(len(sols), "distinct solution", "distinct solutions")))
-				continue
-			}
-			if acc == 0 { // no solver
-				return nil, fmt.Errorf("explicit: %s: found no start state of property %s in 2,000,000 random draws from a box of %.3g states; the start condition is too sparse to sample without a solver", pos, g.Prop.Name, cbox)
-			}
-			sc.mode, sc.accept = modeReject, acc
-			ss.count *= cbox * acc
-			ss.exact = false
-			how = append(how, fmt.Sprintf("%s: rejection from a box of %.3g states (about %.2g%% accepted)", ss.names(m, sc), cbox, 100*acc))
+		k := len(sc.sols) / len(sc.vars)
+		if k == 0 {
+			return "", noStart
+		}
+		ss.count *= float64(k)
+		return fmt.Sprintf("%s: %s enumerated", ss.names(m, sc), plural(k, "solution", "solutions")), nil
+	}
+	acc, err := ss.trial(ctx, sc, rng, 20_000)
+	if err != nil {
+		return "", err
+	}
+	if acc < 1e-3 && acc < 100*opt.MinAcceptance { // too few hits to judge: a longer trial
+		if acc, err = ss.trial(ctx, sc, rng, 2_000_000); err != nil {
+			return "", err
 		}
 	}
-	if free > 0 {
-		how = append(how, fmt.Sprintf("%s free in %s", plural(free, "variable", "variables"), map[bool]string{true: "its range", false: "their ranges"}[free == 1]))
+	if acc < opt.MinAcceptance && opt.Solve != nil {
+		sols, err := opt.Solve(ctx, conds, sc.vars, ss.sub(lo, sc), ss.sub(hi, sc), opt.SolveCount, rng)
+		if err != nil {
+			return "", err
+		}
+		if len(sols) == 0 {
+			return "", noStart
+		}
+		// Each solution is checked with the explicit semantics, so that a
+		// solver (or encoding) bug cannot start runs outside the start
+		// condition.
+		probe := make(symbolic.State, len(m.Vars))
+		for _, sol := range sols {
+			ok := len(sol) == len(sc.vars)
+			for j, v := range sc.vars {
+				if ok {
+					probe[v] = sol[j]
+					ok = sol[j] >= lo[v] && sol[j] <= hi[v]
+				}
+			}
+			if !ok || !holdsAll(sc.checks, probe) {
+				return "", vigilerr.Internalf("explicit", "the start-state solver returned %v for %s, which violates the start condition of property %s", sol, ss.names(m, sc), g.Prop.Name)
+			}
+			sc.sols = append(sc.sols, sol...)
+		}
+		sc.mode, sc.solved = modeList, true
+		ss.exact = false
+		ss.count = math.NaN()
+		return fmt.Sprintf("%s: %s found by SMT, drawn uniformly; other solutions are never drawn",
+			ss.names(m, sc), plural(len(sols), "distinct solution", "distinct solutions")), nil
 	}
-	uni := "uniform"
-	if math.IsNaN(ss.count) {
-		uni = "not uniform"
+	if acc == 0 { // no solver
+		pos := g.Prop.Pos
+		if g.Prop.Start.Pos.IsValid() {
+			pos = g.Prop.Start.Pos
+		}
+		return "", fmt.Errorf("explicit: %s: found no start state of property %s in 2,000,000 random draws from a box of %.3g states; the start condition is too sparse to sample without a solver", pos, g.Prop.Name, cbox)
 	}
-	ss.desc = fmt.Sprintf("%s; by parts: %s", uni, strings.Join(how, "; "))
-	return ss, nil
+	sc.mode, sc.accept = modeReject, acc
+	ss.count *= cbox * acc
+	ss.exact = false
+	return fmt.Sprintf("%s: rejection from a box of %.3g states (about %.2g%% accepted)", ss.names(m, sc), cbox, 100*acc), nil
 }
 
 // names lists a component's variables.
@@ -417,7 +452,7 @@ func (ss *StartSampler) Sample(ctx context.Context, r *rand.Rand) (symbolic.Stat
 					return nil, ctx.Err()
 				}
 				if try > limit {
-					return nil, fmt.Errorf("explicit: internal error: no start state in %d rejection draws at an estimated acceptance of %.2g", limit, sc.accept)
+					return nil, vigilerr.Internalf("explicit", "no start state in %d rejection draws at an estimated acceptance of %.2g", limit, sc.accept)
 				}
 				ss.point(sc, s, r)
 				if holdsAll(sc.checks, s) {

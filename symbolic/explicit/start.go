@@ -193,7 +193,7 @@ func (g *Generator) StartsContext(ctx context.Context, f func(s symbolic.State) 
 	if g.Prop == nil || g.Prop.Start == nil {
 		s, err := m.InitialState()
 		if err != nil {
-			return fmt.Errorf("explicit: %v", err)
+			return fmt.Errorf("explicit: %w", err)
 		}
 		f(s)
 		return nil

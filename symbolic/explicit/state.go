@@ -1,7 +1,6 @@
 package explicit
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,18 +20,18 @@ func ParseState(m *symbolic.Model, text string) (symbolic.State, error) {
 	for _, f := range fields {
 		name, val, ok := strings.Cut(f, "=")
 		if !ok {
-			return nil, fmt.Errorf("explicit: state: %q is not NAME=VALUE", f)
+			return nil, stateErrorf("", "%q is not NAME=VALUE", f)
 		}
 		v := m.VarIndex(name)
 		if v < 0 {
-			return nil, fmt.Errorf("explicit: state: model %s has no variable %q%s", m.Name, name, didYouMean(name, varNames(m)))
+			return nil, stateErrorf(name, "model %s has no variable %q%s", m.Name, name, didYouMean(name, varNames(m)))
 		}
 		x, err := parseValue(&m.Vars[v], val)
 		if err != nil {
 			return nil, err
 		}
 		if set[v] {
-			return nil, fmt.Errorf("explicit: state: %s given twice", name)
+			return nil, stateErrorf(name, "%s given twice", name)
 		}
 		s[v], set[v] = x, true
 	}
@@ -48,7 +47,7 @@ func ParseState(m *symbolic.Model, text string) (symbolic.State, error) {
 		s[i] = m.Vars[i].Init
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("explicit: state: no value for %s (they have no initial value); give NAME=VALUE for each", strings.Join(missing, ", "))
+		return nil, stateErrorf("", "no value for %s (they have no initial value); give NAME=VALUE for each", strings.Join(missing, ", "))
 	}
 	return s, nil
 }
@@ -65,21 +64,21 @@ func parseValue(v *symbolic.Var, val string) (int, error) {
 	default:
 		n, err := strconv.Atoi(val)
 		if err != nil && v.Values != nil {
-			return 0, fmt.Errorf("explicit: state: %s=%s: %s takes one of %s%s", v.Name, val, v.Name, strings.Join(v.Values, ", "), didYouMean(val, v.Values))
+			return 0, stateErrorf(v.Name, "%s=%s: %s takes one of %s%s", v.Name, val, v.Name, strings.Join(v.Values, ", "), didYouMean(val, v.Values))
 		}
 		if err != nil {
 			if v.Bool {
-				return 0, fmt.Errorf("explicit: state: %s=%s: %s is a Boolean (true or false)", v.Name, val, v.Name)
+				return 0, stateErrorf(v.Name, "%s=%s: %s is a Boolean (true or false)", v.Name, val, v.Name)
 			}
-			return 0, fmt.Errorf("explicit: state: %s=%s: not an integer", v.Name, val)
+			return 0, stateErrorf(v.Name, "%s=%s: not an integer", v.Name, val)
 		}
 		x = n
 	}
 	if x < v.Lo || x > v.Hi {
 		if v.Bool {
-			return 0, fmt.Errorf("explicit: state: %s=%s: %s is a Boolean (true or false)", v.Name, val, v.Name)
+			return 0, stateErrorf(v.Name, "%s=%s: %s is a Boolean (true or false)", v.Name, val, v.Name)
 		}
-		return 0, fmt.Errorf("explicit: state: %s=%d is outside its range %d..%d", v.Name, x, v.Lo, v.Hi)
+		return 0, stateErrorf(v.Name, "%s=%d is outside its range %d..%d", v.Name, x, v.Lo, v.Hi)
 	}
 	return x, nil
 }

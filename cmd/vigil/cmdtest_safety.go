@@ -14,11 +14,12 @@ import (
 	"time"
 
 	"vigil/fuzz"
+	"vigil/fuzz/report"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
-// safetyRun is one safety-mode test run's inputs, as test.go parsed them.
+// safetyRun is one safety-mode test run's inputs, as cmdtest.go parsed them.
 type safetyRun struct {
 	lm      *loadedModel
 	file    string
@@ -84,48 +85,29 @@ type safetyJSONReport struct {
 	Starts     string             `json:"start_sampling,omitempty"`
 }
 
-// safetySummary is the result in report form: distinct bugs and faults
-// with the unsafe run and step that show them first.
+// safetySummary is fuzz.SafetyResult.Distinct in report form: distinct
+// bugs and faults with the unsafe run (1-based) and step that show them
+// first.
 type safetySummary struct {
 	bugs   []safetyJSONBug
 	faults []safetyJSONFault
-	// bugAt[i] is when the i-th distinct bug's run was found.
-	bugAt []time.Duration
 	// withBugs counts the unsafe runs with a bug; unanalysed those whose
 	// analysis the budget or an interrupt cut short.
 	withBugs, unanalysed int
 }
 
 func summarise(m *symbolic.Model, res *fuzz.SafetyResult) *safetySummary {
-	s := &safetySummary{bugs: []safetyJSONBug{}, faults: []safetyJSONFault{}}
-	seenBug, seenFault := map[string]bool{}, map[string]bool{}
-	for ci, c := range res.Cases {
-		if !c.Analysed {
-			s.unanalysed++
-			continue
+	d := res.Distinct()
+	s := &safetySummary{bugs: []safetyJSONBug{}, faults: []safetyJSONFault{}, withBugs: d.WithBugs, unanalysed: d.Unanalysed}
+	for _, b := range d.Bugs {
+		s.bugs = append(s.bugs, safetyJSONBug{State: m.FormatState(b.State), Case: b.Case + 1, Step: b.Step})
+	}
+	for _, f := range d.Faults {
+		jf := safetyJSONFault{State: m.FormatState(f.State), Label: m.Labels[f.Label].Name, Outcome: m.FormatState(f.Outcome), Case: f.Case + 1, Step: f.Step}
+		if f.Alt != symbolic.NoLabel {
+			jf.Alt = m.Labels[f.Alt].Name
 		}
-		if len(c.Bugs) > 0 {
-			s.withBugs++
-		}
-		for _, i := range c.Bugs {
-			k := m.FormatState(c.Run.Steps[i].State)
-			if !seenBug[k] {
-				seenBug[k] = true
-				s.bugs = append(s.bugs, safetyJSONBug{State: k, Case: ci + 1, Step: i})
-				s.bugAt = append(s.bugAt, c.Run.At)
-			}
-		}
-		for _, f := range c.Faults {
-			k := m.FormatState(f.State)
-			jf := safetyJSONFault{State: k, Label: m.Labels[f.Label].Name, Outcome: m.FormatState(f.Outcome), Case: ci + 1, Step: f.Step}
-			if f.Alt != symbolic.NoLabel {
-				jf.Alt = m.Labels[f.Alt].Name
-			}
-			if key := k + "\x00" + jf.Label; !seenFault[key] {
-				seenFault[key] = true
-				s.faults = append(s.faults, jf)
-			}
-		}
+		s.faults = append(s.faults, jf)
 	}
 	return s
 }
@@ -143,7 +125,7 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	prog := newProgress(e, r.json)
 	began := time.Now()
@@ -154,7 +136,7 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 	ss, err := newStartSampler(sctx, tasks[0].Gen, r.seed, prog)
 	if err != nil && sctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	for _, t := range tasks {
 		t.Sampler = ss
@@ -171,7 +153,7 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
 	elapsed := time.Since(began)
 	m := lm.m
@@ -190,20 +172,21 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 	if r.record != "" {
 		if files, err = safetyRecord(r.record, lm, res); err != nil {
 			fmt.Fprintf(e.stderr, "vigil test: --record: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 	}
 	if r.html != "" {
 		f, err := os.Create(r.html)
 		if err == nil {
-			err = safetyHTML(f, lm, r, res, sum, elapsed, why)
+			err = report.SafetyHTML(f, &report.Safety{Model: m, Property: lm.prop.Name, Policy: lm.decl.Name, Config: r.config.Name(), Seed: r.seed,
+				Oracles: r.oracles, Radius: r.flags.radius.r, Result: res, Elapsed: elapsed, Stopped: why})
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 	}
 	verdict := "none"
@@ -237,7 +220,7 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
 			fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-			return exitError
+			return exitFor(err)
 		}
 	} else {
 		printSafetyTest(e, lm, r, res, sum, files, elapsed, why)

@@ -1,4 +1,4 @@
-package main
+package report
 
 // The HTML report of vigil test --mode goal: one self-contained page (no
 // scripts, no external files) that draws each bug's policy run as a path
@@ -18,8 +18,21 @@ import (
 	"vigil/symbolic/explicit"
 )
 
-// goalHTML writes the report page.
-func goalHTML(w io.Writer, task *fuzz.GoalTask, r goalRun, pool *fuzz.Pool, res *fuzz.GoalResult, fuzzTime, confirmTime time.Duration, complete bool) error {
+// Goal is a goal-reaching test to report: its setup and what it found.
+type Goal struct {
+	Task                  *fuzz.GoalTask // the model, property, policy (and fairness) tested
+	Outcomes              string         // adversarial or fair
+	Seed                  uint64
+	Biases                []string
+	Pool                  *fuzz.Pool
+	Result                *fuzz.GoalResult
+	FuzzTime, ConfirmTime time.Duration
+	Complete              bool // every pool state checked
+}
+
+// GoalHTML writes the report page of a goal-reaching test.
+func GoalHTML(w io.Writer, t *Goal) error {
+	task, pool, res, fuzzTime, confirmTime, complete := t.Task, t.Pool, t.Result, t.FuzzTime, t.ConfirmTime, t.Complete
 	m := task.M
 	esc := html.EscapeString
 	var b strings.Builder
@@ -27,8 +40,8 @@ func goalHTML(w io.Writer, task *fuzz.GoalTask, r goalRun, pool *fuzz.Pool, res 
 	fmt.Fprintf(&b, "<title>vigil test: %s, policy %s</title>", esc(m.Name), esc(task.PolicyName))
 	b.WriteString(`<style>body{font-family:sans-serif;margin:2em}svg{display:block;margin:.5em 0}text{font-size:11px}table{border-collapse:collapse}td,th{padding:2px 8px;border:1px solid #ccc}</style></head><body>`)
 	fmt.Fprintf(&b, "<h1>Goal-reaching test of policy %s on %s</h1>", esc(task.PolicyName), esc(m.Name))
-	fmt.Fprintf(&b, "<table><tr><th>property</th><td>%s</td></tr><tr><th>outcomes</th><td>%s</td></tr><tr><th>seed</th><td>%d</td></tr>", esc(task.Prop.Name), esc(r.flags.outcomes), r.seed)
-	fmt.Fprintf(&b, "<tr><th>biases</th><td>%s</td></tr><tr><th>pool</th><td>%d states (%s)</td></tr>", esc(orNone(strings.Join(r.biases, ", "))), len(pool.Entries), esc(pool.Stop))
+	fmt.Fprintf(&b, "<table><tr><th>property</th><td>%s</td></tr><tr><th>outcomes</th><td>%s</td></tr><tr><th>seed</th><td>%d</td></tr>", esc(task.Prop.Name), esc(t.Outcomes), t.Seed)
+	fmt.Fprintf(&b, "<tr><th>biases</th><td>%s</td></tr><tr><th>pool</th><td>%d states (%s)</td></tr>", esc(orNone(strings.Join(t.Biases, ", "))), len(pool.Entries), esc(pool.Stop))
 	fmt.Fprintf(&b, "<tr><th>bugs</th><td id=\"bug-count\">%d</td></tr><tr><th>time</th><td>fuzz %s, confirm %s</td></tr>", len(res.Bugs), fuzzTime.Round(time.Millisecond), confirmTime.Round(time.Millisecond))
 	if !complete {
 		b.WriteString("<tr><th>stopped</th><td>before every pool state was checked</td></tr>")
@@ -134,4 +147,11 @@ func goalPathSVG(b *strings.Builder, m *symbolic.Model, run []explicit.Step, fau
 		fmt.Fprintf(b, `<circle class="%s" fill="%s" cx="%g" cy="%g" r="8"><title>%d: %s</title></circle>`, c, fill, x, y, i, html.EscapeString(k))
 	}
 	b.WriteString("</svg>")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }

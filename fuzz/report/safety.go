@@ -1,4 +1,4 @@
-package main
+package report
 
 // The HTML report of vigil test --mode safety: one self-contained page
 // (no scripts, no external files) with the summary, the bugs and faults as
@@ -15,24 +15,44 @@ import (
 	"time"
 
 	"vigil/fuzz"
+	"vigil/safety"
 	"vigil/symbolic"
 )
 
 // maxDrawnRuns bounds the unsafe runs the page draws.
 const maxDrawnRuns = 20
 
-func safetyHTML(w io.Writer, lm *loadedModel, r safetyRun, res *fuzz.SafetyResult, sum *safetySummary, elapsed time.Duration, why string) error {
-	m := lm.m
+// Safety is a safety test to report: its setup and what it found.
+type Safety struct {
+	Model            *symbolic.Model
+	Property, Policy string
+	Config           string // the fuzzing configuration's name
+	Seed             uint64
+	Oracles          []string
+	Radius           safety.Radius
+	Result           *fuzz.SafetyResult
+	Elapsed          time.Duration // the whole test's time
+	Stopped          string        // why an incomplete test ended, or ""
+}
+
+// SafetyHTML writes the report page of a safety test.
+func SafetyHTML(w io.Writer, t *Safety) error {
+	m, res, elapsed, why := t.Model, t.Result, t.Elapsed, t.Stopped
+	sum := res.Distinct()
+	var bugAt []time.Duration
+	for _, g := range sum.Bugs {
+		bugAt = append(bugAt, g.At)
+	}
 	esc := html.EscapeString
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><meta charset=\"utf-8\"/>")
-	fmt.Fprintf(&b, "<title>vigil test: %s, policy %s</title>", esc(m.Name), esc(lm.decl.Name))
+	fmt.Fprintf(&b, "<title>vigil test: %s, policy %s</title>", esc(m.Name), esc(t.Policy))
 	b.WriteString(`<style>body{font-family:sans-serif;margin:2em}svg{display:block;margin:.5em 0}text{font-size:11px}table{border-collapse:collapse}td,th{padding:2px 8px;border:1px solid #ccc}</style></head><body>`)
-	fmt.Fprintf(&b, "<h1>Safety test of policy %s on %s</h1>", esc(lm.decl.Name), esc(m.Name))
-	fmt.Fprintf(&b, "<table><tr><th>property</th><td>%s</td></tr><tr><th>configuration</th><td>%s</td></tr><tr><th>seed</th><td>%d</td></tr>", esc(lm.prop.Name), esc(r.config.Name()), r.seed)
-	fmt.Fprintf(&b, "<tr><th>oracles</th><td>%s</td></tr><tr><th>radius</th><td>%s</td></tr>", esc(strings.Join(r.oracles, ", ")), esc(r.flags.radius.r.String()))
+	fmt.Fprintf(&b, "<h1>Safety test of policy %s on %s</h1>", esc(t.Policy), esc(m.Name))
+	fmt.Fprintf(&b, "<table><tr><th>property</th><td>%s</td></tr><tr><th>configuration</th><td>%s</td></tr><tr><th>seed</th><td>%d</td></tr>", esc(t.Property), esc(t.Config), t.Seed)
+	fmt.Fprintf(&b, "<tr><th>oracles</th><td>%s</td></tr><tr><th>radius</th><td>%s</td></tr>", esc(strings.Join(t.Oracles, ", ")), esc(t.Radius.String()))
 	fmt.Fprintf(&b, "<tr><th>runs</th><td>%d</td></tr><tr><th>unsafe runs</th><td id=\"unsafe-count\">%d</td></tr><tr><th>distinct unsafe runs</th><td>%d</td></tr>", res.Runs, res.Unsafe(), len(res.Cases))
-	fmt.Fprintf(&b, "<tr><th>bugs</th><td id=\"bug-count\">%d</td></tr><tr><th>faults</th><td id=\"fault-count\">%d</td></tr>", len(sum.bugs), len(sum.faults))
+	fmt.Fprintf(&b, "<tr><th>bugs</th><td id=\"bug-count\">%d</td></tr><tr><th>faults</th><td id=\"fault-count\">%d</td></tr>", len(sum.Bugs), len(sum.Faults))
 	fmt.Fprintf(&b, "<tr><th>time</th><td>fuzz %s, confirm %s, faults %s, total %s</td></tr>", res.Fuzz.Round(time.Millisecond), res.Confirm.Round(time.Millisecond), res.Faults.Round(time.Millisecond), elapsed.Round(time.Millisecond))
 	if why != "" {
 		fmt.Fprintf(&b, "<tr><th>stopped</th><td>%s</td></tr>", esc(why))
@@ -51,7 +71,7 @@ func safetyHTML(w io.Writer, lm *loadedModel, r safetyRun, res *fuzz.SafetyResul
 		unsafeAt = append(unsafeAt, c.Run.At)
 	}
 	const pw, ph = 600.0, 200.0
-	top := max(1, len(unsafeAt), len(sum.bugAt))
+	top := max(1, len(unsafeAt), len(bugAt))
 	fmt.Fprintf(&b, `<svg id="bugs-over-time" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="-40 -10 %d %d">`, int(pw)+60, int(ph)+40, int(pw)+60, int(ph)+40)
 	fmt.Fprintf(&b, `<line x1="0" y1="%g" x2="%g" y2="%g" stroke="#000"/><line x1="0" y1="0" x2="0" y2="%g" stroke="#000"/>`, ph, pw, ph, ph)
 	fmt.Fprintf(&b, `<text x="-35" y="10">%d</text><text x="-35" y="%g">0</text><text x="%g" y="%g">%.3gs</text>`, top, ph, pw-30, ph+20, total)
@@ -67,29 +87,33 @@ func safetyHTML(w io.Writer, lm *loadedModel, r safetyRun, res *fuzz.SafetyResul
 		fmt.Fprintf(&b, `<polyline class="%s" fill="none" stroke="%s" points="%s"/>`, class, color, strings.Join(pts, " "))
 	}
 	curve("unsafe-curve", "#888", unsafeAt)
-	curve("bug-curve", "#c00", sum.bugAt)
+	curve("bug-curve", "#c00", bugAt)
 	fmt.Fprintf(&b, `<text x="10" y="12" fill="#c00">bugs</text><text x="60" y="12" fill="#888">unsafe runs</text></svg>`)
 
 	b.WriteString("<h2>Faults</h2><table><tr><th>state</th><th>policy label</th><th>unsafe outcome</th><th>safe alternative</th><th>unsafe run, step</th></tr>")
-	for _, f := range sum.faults {
+	for _, f := range sum.Faults {
+		alt := "none"
+		if f.Alt != symbolic.NoLabel {
+			alt = m.Labels[f.Alt].Name
+		}
 		fmt.Fprintf(&b, `<tr class="fault-row"><td><code>%s</code></td><td>%s</td><td><code>%s</code></td><td>%s</td><td>%d, %d</td></tr>`,
-			esc(f.State), esc(f.Label), esc(f.Outcome), esc(orNone(f.Alt)), f.Case, f.Step)
+			esc(m.FormatState(f.State)), esc(m.Labels[f.Label].Name), esc(m.FormatState(f.Outcome)), esc(alt), f.Case+1, f.Step)
 	}
-	if len(sum.faults) == 0 {
+	if len(sum.Faults) == 0 {
 		b.WriteString(`<tr><td colspan="5">none</td></tr>`)
 	}
 	b.WriteString("</table><h2>Bugs</h2><table><tr><th>state</th><th>unsafe run, step</th></tr>")
-	for _, g := range sum.bugs {
-		fmt.Fprintf(&b, `<tr class="bug-row"><td><code>%s</code></td><td>%d, %d</td></tr>`, esc(g.State), g.Case, g.Step)
+	for _, g := range sum.Bugs {
+		fmt.Fprintf(&b, `<tr class="bug-row"><td><code>%s</code></td><td>%d, %d</td></tr>`, esc(m.FormatState(g.State)), g.Case+1, g.Step)
 	}
-	if len(sum.bugs) == 0 {
+	if len(sum.Bugs) == 0 {
 		b.WriteString(`<tr><td colspan="2">none</td></tr>`)
 	}
 	b.WriteString("</table>")
 
 	// Every distinct unsafe run is drawn, those without a bug too, each
 	// saying why it has none.
-	what := radiusWords(r.flags.radius.r.String())
+	what := radiusWords(t.Radius)
 	for ci, c := range res.Cases {
 		if ci == maxDrawnRuns {
 			fmt.Fprintf(&b, "<p>%d more unsafe runs are not drawn (vigil test --json lists them).</p>", len(res.Cases)-ci)
@@ -172,4 +196,20 @@ func safetyPathSVG(b *strings.Builder, m *symbolic.Model, c *fuzz.SafetyCase) {
 		fmt.Fprintf(b, `<circle class="%s" fill="%s" cx="%g" cy="%g" r="8"><title>%d: %s</title></circle>`, class, fill, x, y, i, html.EscapeString(m.FormatState(st.State)))
 	}
 	b.WriteString("</svg>")
+}
+
+// radiusWords is "safe" for radius inf, else "r-safe".
+func radiusWords(r safety.Radius) string {
+	if r == safety.Inf {
+		return "safe"
+	}
+	return r.String() + "-safe"
+}
+
+// plural is "1 step" or "n steps".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

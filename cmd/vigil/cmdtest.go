@@ -2,8 +2,8 @@ package main
 
 // vigil test: policy testing. Safety mode (paper 000) fuzzes for unsafe
 // policy runs with Algorithm 1, confirms the bugs on each with the safety
-// deciders and finds its faults (test_safety.go); goal mode (papers 001
-// and 003) is runGoalTest (test_goal.go). Both share the seed, budget,
+// deciders and finds its faults (cmdtest_safety.go); goal mode (papers 001
+// and 003) is runGoalTest (cmdtest_goal.go). Both share the seed, budget,
 // worker, report and record flags.
 
 import (

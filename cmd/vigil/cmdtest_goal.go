@@ -1,6 +1,6 @@
 package main
 
-// vigil test --mode goal (test.go dispatches here): goal-reaching policy
+// vigil test --mode goal (cmdtest.go dispatches here): goal-reaching policy
 // testing (papers 001 and 003). Fuzz a pool of test states, confirm bugs with the oracles, print
 // each bug with its evidence: the policy's failing (or longer) run and the
 // better plan, a patch of the policy re-checked in the explicit semantics.
@@ -16,12 +16,13 @@ import (
 	"time"
 
 	"vigil/fuzz"
+	"vigil/fuzz/report"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
 // goalFlags are the flags only goal mode reads (html and record are
-// test.go's --html and --record, which both modes share).
+// cmdtest.go's --html and --record, which both modes share).
 type goalFlags struct {
 	pool, walk, bstate, bexp, steps, depth int
 	outcomes, html, record                 string
@@ -39,7 +40,7 @@ func addGoalFlags(fs *flag.FlagSet) *goalFlags {
 	return gf
 }
 
-// goalRun is one goal-mode test run's inputs, as test.go parsed them.
+// goalRun is one goal-mode test run's inputs, as cmdtest.go parsed them.
 type goalRun struct {
 	lm      *loadedModel
 	budget  time.Duration // fuzzing with interleaved confirmation stops at its end (0: no limit)
@@ -108,6 +109,18 @@ func goalSteps(m *symbolic.Model, run []explicit.Step) []goalJSONStep {
 	return out
 }
 
+// goalOutcome is what a goal-mode test found, for the reports.
+type goalOutcome struct {
+	task                  *fuzz.GoalTask // the first worker's (its model, policy and fairness)
+	pool                  *fuzz.Pool
+	res                   *fuzz.GoalResult
+	fuzzTime, confirmTime time.Duration
+	complete              bool
+	why                   string   // why an incomplete test ended
+	starts                string   // how start states were drawn, when not enumerated
+	oracles               []string // the oracles that ran
+}
+
 // runGoalTest runs goal mode and returns the exit code: 3 when bugs were
 // found, 0 when none, 4 when interrupted before any.
 func runGoalTest(ctx context.Context, e *env, r goalRun) int {
@@ -121,23 +134,9 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitError
+		return exitFor(err)
 	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"--pool", r.flags.pool}, {"--walk", r.flags.walk}, {"--bstate", r.flags.bstate}, {"--bexpansion", r.flags.bexp}, {"--steps", r.flags.steps}, {"--depth", r.flags.depth}} {
-		if f.v <= 0 {
-			fmt.Fprintf(e.stderr, "vigil test: %s %d: must be positive\n", f.name, f.v)
-			return exitUsage
-		}
-	}
-	if err := fuzz.CheckBiases(r.biases); err != nil {
-		fmt.Fprintf(e.stderr, "vigil test: --config: %v\n", err)
-		return exitUsage
-	}
-	if err := fuzz.CheckOracles(r.oracles); err != nil {
-		fmt.Fprintf(e.stderr, "vigil test: --oracle: %v\n", err)
+	if !goalFlagsOK(e, r) {
 		return exitUsage
 	}
 	if r.budget > 0 {
@@ -145,10 +144,78 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		ctx, cancel = context.WithTimeout(ctx, r.budget)
 		defer cancel()
 	}
+	o, err := goalTest(ctx, e, r, tasks)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+		return exitFor(err)
+	}
+	if r.flags.record != "" {
+		if err := goalRecord(r.flags.record, o.task, o.res); err != nil {
+			fmt.Fprintf(e.stderr, "vigil test: --record: %v\n", err)
+			return exitFor(err)
+		}
+	}
+	if r.flags.html != "" {
+		f, err := os.Create(r.flags.html)
+		if err == nil {
+			err = report.GoalHTML(f, &report.Goal{Task: o.task, Outcomes: r.flags.outcomes, Seed: r.seed, Biases: r.biases,
+				Pool: o.pool, Result: o.res, FuzzTime: o.fuzzTime, ConfirmTime: o.confirmTime, Complete: o.complete})
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
+			return exitFor(err)
+		}
+	}
+	if r.json {
+		err = printGoalJSON(e, r, o)
+	} else {
+		err = printGoalText(e, r, o)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+		return exitFor(err)
+	}
+	switch {
+	case len(o.res.Bugs) > 0:
+		return exitUnsafe
+	case !o.complete:
+		return exitUnknown
+	}
+	return exitOK
+}
+
+// goalFlagsOK checks goal mode's flags, printing what is wrong.
+func goalFlagsOK(e *env, r goalRun) bool {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"--pool", r.flags.pool}, {"--walk", r.flags.walk}, {"--bstate", r.flags.bstate}, {"--bexpansion", r.flags.bexp}, {"--steps", r.flags.steps}, {"--depth", r.flags.depth}} {
+		if f.v <= 0 {
+			fmt.Fprintf(e.stderr, "vigil test: %s %d: must be positive\n", f.name, f.v)
+			return false
+		}
+	}
+	if err := fuzz.CheckBiases(r.biases); err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: --config: %v\n", err)
+		return false
+	}
+	if err := fuzz.CheckOracles(r.oracles); err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: --oracle: %v\n", err)
+		return false
+	}
 	if r.flags.outcomes != "adversarial" && r.flags.outcomes != "fair" {
 		fmt.Fprintf(e.stderr, "vigil test: --outcomes %q: want adversarial or fair\n", r.flags.outcomes)
-		return exitUsage
+		return false
 	}
+	return true
+}
+
+// goalTest draws the start states and runs fuzz.GoalTest on the workers'
+// tasks, with a progress line.
+func goalTest(ctx context.Context, e *env, r goalRun, tasks []*fuzz.GoalTask) (*goalOutcome, error) {
 	for _, t := range tasks {
 		t.Fair = r.flags.outcomes == "fair"
 	}
@@ -156,143 +223,117 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	began := time.Now()
 	ss, err := newStartSampler(ctx, tasks[0].Gen, r.seed, prog)
 	if err != nil && ctx.Err() == nil {
-		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitError
+		return nil, err
 	}
+	o := &goalOutcome{task: tasks[0], oracles: r.oracles}
 	for _, t := range tasks {
 		t.Sampler = ss
 	}
-	starts := ""
 	if ss != nil && !ss.Enumerated(func(symbolic.State) bool { return false }) {
-		starts = ss.Describe()
+		o.starts = ss.Describe()
 	}
 	prog.printf("vigil test: fuzzing a pool of up to %d states", r.flags.pool)
-	pool, res, err := fuzz.GoalTest(ctx, tasks, fuzz.PoolOptions{MaxPool: r.flags.pool, WalkLen: r.flags.walk, BState: r.flags.bstate,
+	o.pool, o.res, err = fuzz.GoalTest(ctx, tasks, fuzz.PoolOptions{MaxPool: r.flags.pool, WalkLen: r.flags.walk, BState: r.flags.bstate,
 		BExpansion: r.flags.bexp, MaxSteps: r.flags.steps, Runtime: r.budget, Seed: r.seed, Biases: r.biases},
 		fuzz.OracleOptions{Oracles: r.oracles, Depth: r.flags.depth, Progress: func(done, total, bugs int) {
 			prog.printf("vigil test: fuzzing, %d pool states checked (of up to %d), %s", done, total, plural(bugs, "bug"))
 		}})
 	prog.clear()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitError
+		return nil, err
 	}
 	// Confirmation runs interleaved with fuzzing: its time is the oracles'
 	// and policy evaluations' share of the whole.
-	var confirmTime time.Duration
-	for _, d := range res.Elapsed {
-		confirmTime += d
+	for _, d := range o.res.Elapsed {
+		o.confirmTime += d
 	}
-	fuzzTime := max(0, time.Since(began)-confirmTime)
-	complete := ctx.Err() == nil
-	why := "interrupted"
+	o.fuzzTime = max(0, time.Since(began)-o.confirmTime)
+	o.complete = ctx.Err() == nil
+	o.why = "interrupted"
 	if ctx.Err() == context.DeadlineExceeded {
-		why = "the --budget ran out"
+		o.why = "the --budget ran out"
 	}
-	oracles := r.oracles
-	if len(oracles) == 0 {
-		oracles = fuzz.OracleNames
+	if len(o.oracles) == 0 {
+		o.oracles = fuzz.OracleNames
 	}
-	m := lm.m
-	ok := true
-	if r.flags.record != "" {
-		if err := goalRecord(r.flags.record, tasks[0], res); err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: --record: %v\n", err)
-			return exitError
+	return o, nil
+}
+
+// printGoalJSON prints goal mode's report as JSON.
+func printGoalJSON(e *env, r goalRun, o *goalOutcome) error {
+	lm, m := r.lm, r.lm.m
+	rep := goalJSONReport{Mode: "goal", Outcomes: r.flags.outcomes, Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
+		Biases: goalOrEmpty(r.biases), Oracles: o.oracles, Pool: len(o.pool.Entries), Stop: o.pool.Stop, Bugs: []goalJSONBug{},
+		Phases: map[string]float64{"fuzz": o.fuzzTime.Seconds(), "confirm": o.confirmTime.Seconds()}, Complete: o.complete, Starts: o.starts}
+	if !o.complete {
+		rep.Stopped = o.why
+	}
+	for _, b := range o.res.Bugs {
+		jb := goalJSONBug{State: m.FormatState(b.State), Oracle: b.Oracle, Qualitative: b.Qualitative,
+			Policy: b.Policy.Outcome.String(), Why: b.Policy.Why, PolicyRun: goalSteps(m, b.Policy.Run),
+			PlanCost: b.Cost, Plan: goalSteps(m, b.Plan)}
+		if b.Policy.Outcome != fuzz.GoalFails {
+			jb.PolicyCost = b.Policy.Cost
 		}
-	}
-	if r.flags.html != "" {
-		f, err := os.Create(r.flags.html)
-		if err == nil {
-			err = goalHTML(f, tasks[0], r, pool, res, fuzzTime, confirmTime, complete)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
+		var err error
+		if jb.Patch, err = goalFaults(o.task, b); err != nil {
+			return err
 		}
+		rep.Bugs = append(rep.Bugs, jb)
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// printGoalText prints goal mode's report as text.
+func printGoalText(e *env, r goalRun, o *goalOutcome) error {
+	lm, m, w := r.lm, r.lm.m, e.stdout
+	fmt.Fprintf(w, "goal testing: model %s, property %s, policy %s, %s outcomes, seed %d\n", m.Name, lm.prop.Name, lm.decl.Name, r.flags.outcomes, r.seed)
+	fmt.Fprintf(w, "fuzzing: %s (%s), %s, biases: %s\n", plural(len(o.pool.Entries), "pool state"), o.pool.Stop, plural(o.pool.Walks, "walk"), orNone(strings.Join(r.biases, ", ")))
+	fmt.Fprintf(w, "oracles: %s\n", strings.Join(o.oracles, ", "))
+	if o.starts != "" {
+		fmt.Fprintf(w, "start states: %s\n", o.starts)
+	}
+	for i, b := range o.res.Bugs {
+		kind := "costs more than a plan"
+		if b.Qualitative {
+			kind = "fails where a plan reaches the goal"
+		}
+		fmt.Fprintf(w, "\nbug %d (%s): %s\n  state: %s\n", i+1, b.Oracle, kind, m.FormatState(b.State))
+		fmt.Fprintf(w, "  policy %s: %s\n", lm.decl.Name, b.Policy)
+		printGoalRun(e, m, b.Policy.Run)
+		if o.task.Fair {
+			fmt.Fprintf(w, "  better: reaches the goal with probability 1; a shortest run:\n")
+		} else {
+			fmt.Fprintf(w, "  better: reaches the goal in %s on every run:\n", plural(b.Cost, "step"))
+		}
+		printGoalRun(e, m, b.Plan)
+		fs, err := goalFaults(o.task, b)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
-			return exitError
+			return err
+		}
+		fmt.Fprintf(w, "  faults: %s the better plan changes\n", plural(len(fs), "decision"))
+		for i, f := range fs {
+			if i == 5 {
+				fmt.Fprintf(w, "    ... %d more (--json lists them)\n", len(fs)-5)
+				break
+			}
+			fmt.Fprintf(w, "    %s: %s, not %s\n", f.State, f.Alternative, orNone(f.PolicyLabel))
 		}
 	}
-	if r.json {
-		rep := goalJSONReport{Mode: "goal", Outcomes: r.flags.outcomes, Model: m.Name, Property: lm.prop.Name, Policy: lm.decl.Name, Seed: r.seed,
-			Biases: goalOrEmpty(r.biases), Oracles: oracles, Pool: len(pool.Entries), Stop: pool.Stop, Bugs: []goalJSONBug{},
-			Phases: map[string]float64{"fuzz": fuzzTime.Seconds(), "confirm": confirmTime.Seconds()}, Complete: complete, Starts: starts}
-		if !complete {
-			rep.Stopped = why
-		}
-		for _, b := range res.Bugs {
-			jb := goalJSONBug{State: m.FormatState(b.State), Oracle: b.Oracle, Qualitative: b.Qualitative,
-				Policy: b.Policy.Outcome.String(), Why: b.Policy.Why, PolicyRun: goalSteps(m, b.Policy.Run),
-				PlanCost: b.Cost, Plan: goalSteps(m, b.Plan)}
-			if b.Policy.Outcome != fuzz.GoalFails {
-				jb.PolicyCost = b.Policy.Cost
-			}
-			if jb.Patch, ok = goalFaults(e, tasks[0], b); !ok {
-				return exitError
-			}
-			rep.Bugs = append(rep.Bugs, jb)
-		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-			return exitError
-		}
-	} else {
-		fmt.Fprintf(e.stdout, "goal testing: model %s, property %s, policy %s, %s outcomes, seed %d\n", m.Name, lm.prop.Name, lm.decl.Name, r.flags.outcomes, r.seed)
-		fmt.Fprintf(e.stdout, "fuzzing: %s (%s), %s, biases: %s\n", plural(len(pool.Entries), "pool state"), pool.Stop, plural(pool.Walks, "walk"), orNone(strings.Join(r.biases, ", ")))
-		fmt.Fprintf(e.stdout, "oracles: %s\n", strings.Join(oracles, ", "))
-		if starts != "" {
-			fmt.Fprintf(e.stdout, "start states: %s\n", starts)
-		}
-		for i, b := range res.Bugs {
-			kind := "costs more than a plan"
-			if b.Qualitative {
-				kind = "fails where a plan reaches the goal"
-			}
-			fmt.Fprintf(e.stdout, "\nbug %d (%s): %s\n  state: %s\n", i+1, b.Oracle, kind, m.FormatState(b.State))
-			fmt.Fprintf(e.stdout, "  policy %s: %s\n", lm.decl.Name, b.Policy)
-			printGoalRun(e, m, b.Policy.Run)
-			if tasks[0].Fair {
-				fmt.Fprintf(e.stdout, "  better: reaches the goal with probability 1; a shortest run:\n")
-			} else {
-				fmt.Fprintf(e.stdout, "  better: reaches the goal in %s on every run:\n", plural(b.Cost, "step"))
-			}
-			printGoalRun(e, m, b.Plan)
-			fs, ok := goalFaults(e, tasks[0], b)
-			if !ok {
-				return exitError
-			}
-			fmt.Fprintf(e.stdout, "  faults: %s the better plan changes\n", plural(len(fs), "decision"))
-			for i, f := range fs {
-				if i == 5 {
-					fmt.Fprintf(e.stdout, "    ... %d more (--json lists them)\n", len(fs)-5)
-					break
-				}
-				fmt.Fprintf(e.stdout, "    %s: %s, not %s\n", f.State, f.Alternative, orNone(f.PolicyLabel))
-			}
-		}
-		if !complete {
-			fmt.Fprintf(e.stdout, "\n%s with %d of %d pool states checked; the bugs above were found before\n", why, res.Checked, len(pool.Entries))
-		}
-		fmt.Fprintf(e.stdout, "\n%s\ntime: fuzz %s, confirm %s\n", plural(len(res.Bugs), "bug"), fuzzTime.Round(time.Millisecond), confirmTime.Round(time.Millisecond))
+	if !o.complete {
+		fmt.Fprintf(w, "\n%s with %d of %d pool states checked; the bugs above were found before\n", o.why, o.res.Checked, len(o.pool.Entries))
 	}
-	switch {
-	case len(res.Bugs) > 0:
-		return exitUnsafe
-	case !complete:
-		return exitUnknown
-	}
-	return exitOK
+	fmt.Fprintf(w, "\n%s\ntime: fuzz %s, confirm %s\n", plural(len(o.res.Bugs), "bug"), o.fuzzTime.Round(time.Millisecond), o.confirmTime.Round(time.Millisecond))
+	return nil
 }
 
 // goalFaults lists a bug's faults with label names.
-func goalFaults(e *env, task *fuzz.GoalTask, b *fuzz.GoalBug) ([]goalJSONFault, bool) {
+func goalFaults(task *fuzz.GoalTask, b *fuzz.GoalBug) ([]goalJSONFault, error) {
 	fs, err := task.Faults(b)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return nil, false
+		return nil, err
 	}
 	m := task.M
 	out := []goalJSONFault{}
@@ -303,7 +344,7 @@ func goalFaults(e *env, task *fuzz.GoalTask, b *fuzz.GoalBug) ([]goalJSONFault, 
 		}
 		out = append(out, jf)
 	}
-	return out, true
+	return out, nil
 }
 
 func goalOrEmpty(xs []string) []string {

@@ -1,0 +1,43 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"vigil/fuzz"
+	"vigil/safety"
+	"vigil/symbolic"
+)
+
+// A safety test that found nothing still gives a well-formed page that
+// says so: no bugs, no faults, an empty plot, and the radius in words.
+func TestSafetyHTMLEmpty(t *testing.T) {
+	var b bytes.Buffer
+	err := SafetyHTML(&b, &Safety{Model: &symbolic.Model{Name: "m<1>"}, Property: "p", Policy: "pi", Config: "inf-greedy", Seed: 7,
+		Oracles: []string{"tarjan"}, Radius: 2, Result: &fuzz.SafetyResult{Ends: map[string]int{}}, Elapsed: time.Second, Stopped: "the --budget ran out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	d := xml.NewDecoder(strings.NewReader(page))
+	d.Strict, d.Entity = true, xml.HTMLEntity
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("not well-formed: %v\n%s", err, page)
+		}
+	}
+	for _, want := range []string{"m&lt;1&gt;", `<td id="bug-count">0</td>`, `<td id="fault-count">0</td>`, "<th>radius</th><td>2</td>", "<th>stopped</th><td>the --budget ran out</td>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if radiusWords(safety.Inf) != "safe" || radiusWords(1) != "1-safe" {
+		t.Errorf("radiusWords: %q, %q", radiusWords(safety.Inf), radiusWords(1))
+	}
+}
