@@ -20,6 +20,7 @@ type File struct {
 
 	tokPos []lineCol // where every non-comment token starts, for the formatter
 	quants bool      // the file has a quantifier (quant.go)
+	arrays bool      // the file has an array, an element or an array literal (array.go)
 }
 
 // Comment is a `//` or `/* */` comment with its position.
@@ -75,6 +76,11 @@ type VarDecl struct {
 	// Type names the enum type of `var c : color`; the checker gives
 	// such a variable the range 0 .. n-1 of its type's n values (enum.go).
 	Type *Ident
+	// IdxLo and IdxHi are an array's index range, `var on : [0 .. N-1]
+	// of 0 .. N`, nil for a scalar; Bool, Lo, Hi and Type are then the
+	// elements' type, and Init may be an array literal or an array
+	// constant (array.go).
+	IdxLo, IdxHi *Expr
 }
 
 // TypeDecl is `type NAME = { VALUE, ... }`, an enum type.
@@ -121,6 +127,9 @@ type AssignNode struct {
 	Pos   symbolic.Pos
 	Var   Ident
 	Value *Expr
+	// Index is the element of an array assigned, `on[b]' = 0`; nil for
+	// a scalar (array.go).
+	Index *Expr
 }
 
 type PolicyDecl struct {
@@ -190,6 +199,12 @@ const (
 	// EQuant is `Op NAME in LO .. HI: BODY` with Op forall, exists, sum or
 	// count: Args are the name (an EName), LO, HI and BODY (quant.go).
 	EQuant
+	// EIndex is `NAME[Args[0]]`, an element of an array variable or
+	// constant: Text is the name (array.go).
+	EIndex
+	// EArray is an array literal `[Args...]`, the value of an array
+	// constant or an array's initial value.
+	EArray
 )
 
 // Expr is an expression node.
@@ -204,6 +219,9 @@ type Expr struct {
 	height  int32 // of the tree below, 1 for a leaf's parent; bounded by MaxDepth
 	Kind    ExprKind
 	checked bool // memo holds what the checker learnt
+	// gen marks a comparison the array expansion wrote (index == k):
+	// an enum index is compared with its position there (array.go).
+	gen bool
 }
 
 // splitLines splits source text into lines without their line endings.

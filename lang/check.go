@@ -315,7 +315,11 @@ func (c *checker) lookup(name string, p, end symbolic.Pos, want ...symKind) *sym
 	for _, s := range c.order {
 		for _, k := range want {
 			if s.kind == k {
-				cands = append(cands, s.name)
+				// an array's elements suggest the array (array.go)
+				n, _, _ := strings.Cut(s.name, "[")
+				if len(cands) == 0 || cands[len(cands)-1] != n {
+					cands = append(cands, n)
+				}
 			}
 		}
 	}

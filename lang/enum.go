@@ -283,7 +283,7 @@ func (en *enums) of(c *checker, e *Expr) *enumType {
 		a, b := en.of(c, e.Args[0]), en.of(c, e.Args[1])
 		switch {
 		case comparisons[e.Op]:
-			if a != b && a != badEnum && b != badEnum {
+			if a != b && a != badEnum && b != badEnum && !e.gen {
 				c.errorf(e.Pos, e.End, "E0211", "%s compares %s with %s; compare values of one type", exprString(e), typeDesc(a), typeDesc(b))
 			}
 			return nil

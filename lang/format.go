@@ -121,6 +121,9 @@ func (fm *formatter) decl(d Decl) {
 		fm.addAt(fmt.Sprintf("const %s = %s", d.Name.Name, ex(d.Value)), start, true)
 	case *VarDecl:
 		s := "var " + d.Name.Name + " : "
+		if d.IdxLo != nil {
+			s += "[" + ex(d.IdxLo) + " .. " + ex(d.IdxHi) + "] of "
+		}
 		switch {
 		case d.Bool:
 			s += "bool"
@@ -194,7 +197,11 @@ func outcomeString(o *OutcomeNode) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(a.Var.Name + "' = " + exprString(a.Value))
+		b.WriteString(a.Var.Name)
+		if a.Index != nil {
+			b.WriteString("[" + exprString(a.Index) + "]")
+		}
+		b.WriteString("' = " + exprString(a.Value))
 	}
 	return b.String()
 }

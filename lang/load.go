@@ -55,6 +55,7 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 	en := c.enumPrepare()
 	c.schemaPrepare()
 	c.quantPrepare()
+	c.arrayPrepare(en)
 	m := c.run()
 	if en != nil {
 		c.enumCheck(en)

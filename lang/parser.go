@@ -415,6 +415,19 @@ func (p *parser) decl() Decl {
 		p.advance()
 		v := &VarDecl{Name: p.ident()}
 		p.expect(":")
+		if p.is("[") {
+			// an array: [LO .. HI] of TYPE
+			p.advance()
+			p.f.arrays = true
+			v.IdxLo = p.expr()
+			p.expect("..")
+			v.IdxHi = p.expr()
+			p.expect("]")
+			if !p.is("of") {
+				p.fail(`"of" (an array is written var NAME : [LO .. HI] of TYPE)`)
+			}
+			p.advance()
+		}
 		if p.is("bool") {
 			p.advance()
 			v.Bool = true
@@ -549,6 +562,15 @@ func (p *parser) outcome() *OutcomeNode {
 func (p *parser) assign() *AssignNode {
 	a := &AssignNode{Pos: p.tok.pos}
 	a.Var = p.ident()
+	if p.is("[") {
+		p.advance()
+		p.f.arrays = true
+		a.Index = p.expr()
+		if p.is(",") {
+			p.fail(`"]" (arrays have one index)`)
+		}
+		p.expect("]")
+	}
 	p.expect("'")
 	p.expect("=")
 	a.Value = p.expr()
@@ -836,8 +858,34 @@ func (p *parser) primary() *Expr {
 			e.Args = []*Expr{c, a, b}
 			return p.group(e)
 		}
+		if pk := p.peek(); pk.kind == kPunct && pk.val == "[" {
+			// an array element: NAME[INDEX]
+			p.advance()
+			p.advance()
+			e := &Expr{Kind: EIndex, Text: t.val, Pos: t.pos}
+			p.f.arrays = true
+			e.Args = []*Expr{p.expr()}
+			if p.is(",") {
+				p.fail(`"]" (arrays have one index)`)
+			}
+			p.expect("]")
+			return p.group(e)
+		}
 		return p.leaf(EName)
 	case kPunct:
+		if t.val == "[" {
+			// an array literal: [e, ...]
+			p.advance()
+			e := &Expr{Kind: EArray, Pos: t.pos}
+			p.f.arrays = true
+			e.Args = append(e.Args, p.expr())
+			for p.is(",") {
+				p.advance()
+				e.Args = append(e.Args, p.expr())
+			}
+			p.expect("]")
+			return p.group(e)
+		}
 		if t.val == "(" {
 			p.advance()
 			e := &Expr{Kind: EParen, Pos: t.pos}

@@ -35,6 +35,14 @@ type quants struct {
 	names  map[string]bool // declared names, which bound names may not take
 	terms  int             // of the current top-level expression
 	failed bool            // an error in the current top-level expression
+	quiet  bool            // fold without reporting (array.go's intervals)
+}
+
+// errorf reports an error unless q is quiet.
+func (q *quants) errorf(p, end symbolic.Pos, code, format string, args ...any) {
+	if !q.quiet {
+		q.c.errorf(p, end, code, format, args...)
+	}
 }
 
 // quantPrepare expands the quantifiers of the checker's declarations.
@@ -46,6 +54,19 @@ func (c *checker) quantPrepare() {
 	if !any {
 		return
 	}
+	q := newQuants(c)
+	for i, dr := range c.decls {
+		if nd := q.decl(dr.d); nd != dr.d {
+			c.decls[i].d = nd
+			c.fileOf[nd] = dr.file
+		}
+	}
+}
+
+
+// newQuants builds the folder of constant bounds over the checker's
+// declarations (array.go uses it too).
+func newQuants(c *checker) *quants {
 	q := &quants{c: c, consts: map[string]*ConstDecl{}, state: map[string]int{}, values: map[string]int{}, names: map[string]bool{}}
 	for _, dr := range c.decls {
 		switch d := dr.d.(type) {
@@ -71,12 +92,7 @@ func (c *checker) quantPrepare() {
 			q.names[v.Name] = true
 		}
 	}
-	for i, dr := range c.decls {
-		if nd := q.decl(dr.d); nd != dr.d {
-			c.decls[i].d = nd
-			c.fileOf[nd] = dr.file
-		}
-	}
+	return q
 }
 
 // decl returns d with its expressions expanded (d itself when it has no
@@ -113,12 +129,12 @@ func (q *quants) decl(d Decl) Decl {
 			cp.Outcomes[i] = o
 			var assigns []*AssignNode
 			for j, as := range o.Assigns {
-				v := x(as.Value)
-				if v != as.Value && assigns == nil {
+				v, idx := x(as.Value), x(as.Index)
+				if (v != as.Value || idx != as.Index) && assigns == nil {
 					assigns = append(make([]*AssignNode, 0, len(o.Assigns)), o.Assigns[:j]...)
 				}
 				if assigns != nil {
-					assigns = append(assigns, &AssignNode{Pos: as.Pos, Var: as.Var, Value: v})
+					assigns = append(assigns, &AssignNode{Pos: as.Pos, Var: as.Var, Value: v, Index: idx})
 				}
 			}
 			if assigns != nil {
@@ -222,18 +238,17 @@ func empty(e *Expr) *Expr {
 }
 
 func (q *quants) quant(e *Expr) *Expr {
-	c := q.c
 	v := e.Args[0]
 	if q.failed {
 		return empty(e)
 	}
 	if v.Kind != EName {
-		c.errorf(e.Pos, e.End, "E0704", "the name %s quantifies over is already bound (a parameter of its action, or an enclosing quantifier's name); choose another", exprString(v))
+		q.errorf(e.Pos, e.End, "E0704", "the name %s quantifies over is already bound (a parameter of its action, or an enclosing quantifier's name); choose another", exprString(v))
 		q.failed = true
 		return empty(e)
 	}
 	if q.names[v.Text] || keywords[v.Text] {
-		c.errorf(v.Pos, v.End, "E0704", "%s %s: %s is a declared name or a keyword; choose another name for the quantifier's variable", e.Op, v.Text, v.Text)
+		q.errorf(v.Pos, v.End, "E0704", "%s %s: %s is a declared name or a keyword; choose another name for the quantifier's variable", e.Op, v.Text, v.Text)
 		q.failed = true
 		return empty(e)
 	}
@@ -248,7 +263,7 @@ func (q *quants) quant(e *Expr) *Expr {
 	}
 	n := hi - lo + 1
 	if n <= 0 || q.terms+n > MaxQuantTerms || q.terms+n < q.terms {
-		c.errorf(e.Pos, e.End, "E0704", "the quantifiers of this expression expand to more than %d terms (this one to %d); narrow their ranges", MaxQuantTerms, uint(hi-lo)+1)
+		q.errorf(e.Pos, e.End, "E0704", "the quantifiers of this expression expand to more than %d terms (this one to %d); narrow their ranges", MaxQuantTerms, uint(hi-lo)+1)
 		q.failed = true
 		return empty(e)
 	}
@@ -296,12 +311,11 @@ func balance(terms []*Expr, op string) *Expr {
 
 // eval folds a quantifier's bound.
 func (q *quants) eval(e *Expr, op string) (int, bool) {
-	c := q.c
 	switch e.Kind {
 	case EInt:
 		v, err := strconv.Atoi(e.Text)
 		if err != nil {
-			c.errorf(e.Pos, e.End, "E0303", "integer %s is too large", e.Text)
+			q.errorf(e.Pos, e.End, "E0303", "integer %s is too large", e.Text)
 			return 0, false
 		}
 		return v, true
@@ -310,7 +324,7 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 	case ENeg:
 		v, ok := q.eval(e.Args[0], op)
 		if ok && v == -v && v != 0 {
-			c.errorf(e.Pos, e.End, "E0303", "integer overflow in -%d", v)
+			q.errorf(e.Pos, e.End, "E0303", "integer overflow in -%d", v)
 			return 0, false
 		}
 		return -v, ok
@@ -333,7 +347,7 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 				return max(vs[0], vs[1]), true
 			}
 			if vs[0] < 0 && vs[0] == -vs[0] {
-				c.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
+				q.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
 				return 0, false
 			}
 			return max(vs[0], -vs[0]), true
@@ -358,20 +372,20 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 			v, ok = symbolic.MulExact(a, b)
 		case "/":
 			if b <= 0 {
-				c.errorf(e.Args[1].Pos, e.Args[1].End, "E0205", "division by %d: the divisor must be a positive constant", b)
+				q.errorf(e.Args[1].Pos, e.Args[1].End, "E0205", "division by %d: the divisor must be a positive constant", b)
 				return 0, false
 			}
 			v = symbolic.FloorDiv(a, b)
 		default:
-			c.errorf(e.Pos, e.End, "E0207", "the bounds of %s are integers, not the condition %s", op, exprString(e))
+			q.errorf(e.Pos, e.End, "E0207", "the bounds of %s are integers, not the condition %s", op, exprString(e))
 			return 0, false
 		}
 		if !ok {
-			c.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
+			q.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
 		}
 		return v, ok
 	}
-	c.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant integer expressions (constants, + - * /, min, max, abs), not %s", op, exprString(e))
+	q.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant integer expressions (constants, + - * /, min, max, abs), not %s", op, exprString(e))
 	return 0, false
 }
 
@@ -391,7 +405,7 @@ func (q *quants) constant(e *Expr, op string) (int, bool) {
 		if q.names[name] {
 			what = "not a constant"
 		}
-		c.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant expressions; %s is %s", op, name, what)
+		q.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant expressions; %s is %s", op, name, what)
 		return 0, false
 	}
 	q.state[name] = 1

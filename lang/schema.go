@@ -651,12 +651,12 @@ func substitute(e *Expr, sub map[string]int) *Expr {
 func substituteOutcome(o *OutcomeNode, sub map[string]int) *OutcomeNode {
 	var assigns []*AssignNode
 	for i, as := range o.Assigns {
-		v := substitute(as.Value, sub)
-		if v != as.Value && assigns == nil {
+		v, idx := substitute(as.Value, sub), substitute(as.Index, sub)
+		if (v != as.Value || idx != as.Index) && assigns == nil {
 			assigns = append(make([]*AssignNode, 0, len(o.Assigns)), o.Assigns[:i]...)
 		}
 		if assigns != nil {
-			assigns = append(assigns, &AssignNode{Pos: as.Pos, Var: as.Var, Value: v})
+			assigns = append(assigns, &AssignNode{Pos: as.Pos, Var: as.Var, Value: v, Index: idx})
 		}
 	}
 	if assigns == nil {

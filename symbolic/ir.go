@@ -313,21 +313,35 @@ func (m *Model) InRange(s State) VarID {
 }
 
 // FormatState writes s as `name=value` pairs (Booleans as true/false, enum
-// values by name), the
+// values by name, an array as `on=[1,0,2]`), the
 // form `vigil run --from` reads back.
 func (m *Model) FormatState(s State) string {
 	b := make([]byte, 0, 16*len(s))
-	for i := range m.Vars {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, m.Vars[i].Name...)
-		b = append(b, '=')
+	value := func(i int) {
 		if m.Vars[i].Bool || m.Vars[i].Values != nil {
 			b = append(b, m.Vars[i].ValueName(s[i])...)
 		} else {
-			b = fmt.Appendf(b, "%d", s[i])
+			b = strconv.AppendInt(b, int64(s[i]), 10)
 		}
+	}
+	for r, run := range m.VarRuns() {
+		if r > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, run.Name...)
+		b = append(b, '=')
+		if !run.Array {
+			value(run.First)
+			continue
+		}
+		b = append(b, '[')
+		for i := run.First; i < run.First+run.N; i++ {
+			if i > run.First {
+				b = append(b, ',')
+			}
+			value(i)
+		}
+		b = append(b, ']')
 	}
 	return string(b)
 }
