@@ -63,7 +63,6 @@ func (c *checker) quantPrepare() {
 	}
 }
 
-
 // newQuants builds the folder of constant bounds over the checker's
 // declarations (array.go uses it too).
 func newQuants(c *checker) *quants {
