@@ -57,6 +57,7 @@ type array struct {
 	decl  *VarDecl // the variable's declaration, nil for a constant
 	// the element type, for variables
 	isBool, isEnum bool
+	bad            bool // its declaration is wrong: its uses are not reported
 }
 
 func (a *array) size() int { return a.hi - a.lo + 1 }
@@ -82,7 +83,8 @@ type arrays struct {
 	en     *enums
 	byName map[string]*array
 	list   []*array
-	ranges map[string][2]int // folded ranges of the (scalar and element) variables
+	ranges map[string][2]int // folded ranges of the (scalar and element) variables, narrowed where conditions hold
+	base   map[string][2]int // the ranges as declared
 	intVar *VarDecl          // the first integer variable: the carrier of last resort
 	preds  map[string]*predArr
 	risky  []*Expr // the reads that may leave their range, of the expression being rewritten
@@ -158,9 +160,30 @@ func (c *checker) arrayPrepare(en *enums) {
 	c.decls = decls
 	s.q = newQuants(c) // with the elements' names
 	for _, a := range s.list {
-		if s.q.names[a.name] {
-			c.errorf(a.pos, identEnd(Ident{Name: a.name, Pos: a.pos}), "E0102", "%s %s has the name of another declaration; give one of them another name", a.kind(), a.name)
+		if !s.q.names[a.name] {
+			continue
 		}
+		var other Ident
+		for _, dr := range c.decls {
+			switch d := dr.d.(type) {
+			case *ConstDecl:
+				other = d.Name
+			case *VarDecl:
+				other = d.Name
+			case *PredDecl:
+				other = d.Name
+			case *ActionDecl:
+				other = d.Label
+			}
+			if other.Name == a.name {
+				break
+			}
+		}
+		at, first := Ident{Name: a.name, Pos: a.pos}, other
+		if posBefore(at.Pos, other.Pos) {
+			at, first = other, at
+		}
+		c.errorf(at.Pos, identEnd(at), "E0102", "%s is already declared at %s (an array and another declaration share one namespace)", a.name, first.Pos)
 	}
 	for _, dr := range c.decls {
 		if d, ok := dr.d.(*PredDecl); ok && s.preds[d.Name.Name] == nil {
@@ -174,6 +197,10 @@ func (c *checker) arrayPrepare(en *enums) {
 		}
 	}
 	s.q.quiet = false
+	s.base = make(map[string][2]int, len(s.ranges))
+	for k, v := range s.ranges {
+		s.base[k] = v
+	}
 	for i, dr := range c.decls {
 		if nd := s.decl(dr.d); nd != dr.d {
 			c.decls[i].d = nd
@@ -212,6 +239,10 @@ func (s *arrays) constant(d *ConstDecl) bool {
 	return true
 }
 
+func posBefore(p, q symbolic.Pos) bool {
+	return p.File == q.File && (p.Line < q.Line || p.Line == q.Line && p.Col < q.Col)
+}
+
 // parseArrayDefine reads a -D array value, [1, -2, 3].
 func parseArrayDefine(v string, at Ident) ([]*Expr, string) {
 	if !strings.HasPrefix(v, "[") || !strings.HasSuffix(v, "]") {
@@ -247,26 +278,29 @@ func intExpr(n int, p, end symbolic.Pos) *Expr {
 func (s *arrays) variable(d *VarDecl) []Decl {
 	c := s.c
 	what := "the index range of array " + d.Name.Name
+	if old := s.byName[d.Name.Name]; old != nil {
+		c.errorf(d.Name.Pos, identEnd(d.Name), "E0102", "array %s is already declared at %s", d.Name.Name, old.pos)
+		c.badDecl[d] = true
+		return nil
+	}
+	a := &array{name: d.Name.Name, pos: d.Name.Pos, decl: d, isBool: d.Bool, isEnum: d.Type != nil}
+	s.byName[a.name] = a
+	s.list = append(s.list, a)
 	lo, ok1 := s.q.eval(d.IdxLo, what)
 	hi, ok2 := s.q.eval(d.IdxHi, what)
 	if !ok1 || !ok2 {
+		a.bad = true // its uses say nothing more
 		c.badDecl[d] = true
 		return nil
 	}
 	n := int64(hi) - int64(lo) + 1
 	if n <= 0 || n > MaxArray {
 		c.errorf(d.IdxLo.Pos, d.IdxHi.End, "E0802", "array %s has index range %d .. %d: an array has 1 to %d elements", d.Name.Name, lo, hi, MaxArray)
+		a.bad = true
 		c.badDecl[d] = true
 		return nil
 	}
-	a := &array{name: d.Name.Name, pos: d.Name.Pos, lo: lo, hi: hi, decl: d, isBool: d.Bool, isEnum: d.Type != nil}
-	if old := s.byName[a.name]; old != nil {
-		c.errorf(d.Name.Pos, identEnd(d.Name), "E0102", "array %s is already declared at %s", a.name, old.pos)
-		c.badDecl[d] = true
-		return nil
-	}
-	s.byName[a.name] = a
-	s.list = append(s.list, a)
+	a.lo, a.hi = lo, hi
 	inits := s.inits(d, a)
 	out := make([]Decl, 0, n)
 	var t *enumType
@@ -372,6 +406,8 @@ func mk(k ExprKind, op string, at *Expr, args ...*Expr) *Expr {
 	return e
 }
 
+// or joins conditions with ||, leaving out nil ones and those already
+// among the disjuncts.
 func or(xs ...*Expr) *Expr {
 	var out *Expr
 	for _, x := range xs {
@@ -379,11 +415,80 @@ func or(xs ...*Expr) *Expr {
 		case x == nil:
 		case out == nil:
 			out = x
+		case hasDisjunct(out, exprString(x)):
 		default:
 			out = mk(EBin, "||", x, paren(out), paren(x))
 		}
 	}
 	return out
+}
+
+func hasDisjunct(e *Expr, s string) bool {
+	for e.Kind == EParen {
+		e = e.Args[0]
+	}
+	if e.Kind == EBin && e.Op == "||" {
+		return hasDisjunct(e.Args[0], s) || hasDisjunct(e.Args[1], s)
+	}
+	return exprString(e) == s
+}
+
+// narrow intersects the variables' ranges with what the condition c
+// says of them where it holds (its conjuncts NAME op CONST), for the
+// intervals of the indices evaluated only there; restore undoes it.
+func (s *arrays) narrow(c *Expr) (restore func()) {
+	saved := map[string][2]int{}
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		switch {
+		case e == nil:
+		case e.Kind == EParen:
+			walk(e.Args[0])
+		case e.Kind == EBin && e.Op == "&&":
+			walk(e.Args[0])
+			walk(e.Args[1])
+		case e.Kind == EBin && comparisons[e.Op]:
+			x, y, op := e.Args[0], e.Args[1], e.Op
+			if x.Kind != EName {
+				x, y = y, x
+				op = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}[op]
+			}
+			r, ok := s.ranges[x.Text]
+			if x.Kind != EName || !ok || !s.isConst(y) {
+				return
+			}
+			k, klo, ok := s.interval(y)
+			if !ok || k != klo {
+				return
+			}
+			lo, hi := r[0], r[1]
+			switch op {
+			case "<":
+				hi = min(hi, k-1)
+			case "<=":
+				hi = min(hi, k)
+			case ">":
+				lo = max(lo, k+1)
+			case ">=":
+				lo = max(lo, k)
+			case "==":
+				lo, hi = max(lo, k), min(hi, k)
+			}
+			if lo > hi || k == math.MinInt || k == math.MaxInt {
+				return // contradictory: the code is never evaluated, leave it
+			}
+			if _, done := saved[x.Text]; !done {
+				saved[x.Text] = r
+			}
+			s.ranges[x.Text] = [2]int{lo, hi}
+		}
+	}
+	walk(c)
+	return func() {
+		for name, r := range saved {
+			s.ranges[name] = r
+		}
+	}
 }
 
 func and(a, b *Expr) *Expr {
@@ -626,6 +731,10 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		if a == nil {
 			return stand(e), nil
 		}
+		if a.bad {
+			s.bad = true
+			return stand(e), nil
+		}
 		if s.isConst(idx) {
 			k, ok := s.constIndex(a, idx, e)
 			if !ok {
@@ -640,7 +749,10 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		return stand(e), nil
 	case EName:
 		if a := s.byName[e.Text]; a != nil {
-			s.errorf(e.Pos, e.End, "E0801", "%s is an %s of %d elements: name one, %s[INDEX]", e.Text, a.kind(), a.size(), e.Text)
+			if !a.bad {
+				s.errorf(e.Pos, e.End, "E0801", "%s is an %s of %d elements: name one, %s[INDEX]", e.Text, a.kind(), a.size(), e.Text)
+			}
+			s.bad = true
 			return stand(e), nil
 		}
 		if p := s.pred(e.Text); p != nil {
@@ -659,7 +771,12 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		}
 		if e.Op == "&&" || e.Op == "||" || e.Op == "=>" {
 			a, ea := s.rewrite(e.Args[0])
+			restore := func() {}
+			if e.Op != "||" {
+				restore = s.narrow(a) // b is evaluated only where a holds
+			}
 			b, eb := s.rewrite(e.Args[1])
+			restore()
 			var err *Expr
 			switch e.Op {
 			case "||":
@@ -671,7 +788,9 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		}
 	case EIf:
 		c, ec := s.rewrite(e.Args[0])
+		restore := s.narrow(c)
 		x, ex := s.rewrite(e.Args[1])
+		restore()
 		y, ey := s.rewrite(e.Args[2])
 		return s.rebuilt(e, c, x, y), or(ec, and(c, ex), and(not(c), ey))
 	}
@@ -721,6 +840,14 @@ func (s *arrays) arrayValued(e *Expr) bool {
 	return e.Kind == EArray || e.Kind == EName && s.byName[e.Text] != nil
 }
 
+// badArray reports whether e names an array whose declaration is wrong.
+func (s *arrays) badArray(e *Expr) bool {
+	for e.Kind == EParen {
+		e = e.Args[0]
+	}
+	return e.Kind == EName && s.byName[e.Text] != nil && s.byName[e.Text].bad
+}
+
 // elements are the elements of a whole array, in index order.
 func (s *arrays) elements(e *Expr) []*Expr {
 	for e.Kind == EParen {
@@ -740,6 +867,10 @@ func (s *arrays) elements(e *Expr) []*Expr {
 // compare expands a == b (or !=) of two whole arrays element by element.
 func (s *arrays) compare(e *Expr) (*Expr, *Expr) {
 	l, r := e.Args[0], e.Args[1]
+	if s.badArray(l) || s.badArray(r) {
+		s.bad = true
+		return mk(EBool, "", e).withText("false"), nil
+	}
 	if !s.arrayValued(l) || !s.arrayValued(r) {
 		s.errorf(e.Pos, e.End, "E0801", "%s compares an array with a single value; compare two arrays of one length, or name an element, NAME[INDEX]", shortExpr(e))
 		return mk(EBool, "", e).withText("false"), nil
@@ -777,11 +908,16 @@ func (s *arrays) pred(name string) *predArr {
 		return p
 	}
 	p.state = 1
-	risky, first, bad := s.risky, s.first, s.bad
-	s.risky, s.first, s.bad = nil, nil, false
+	// a predicate means the same wherever it is used: rewritten over the
+	// variables' whole ranges, not those narrowed where it is first used
+	risky, first, bad, ranges := s.risky, s.first, s.bad, s.ranges
+	s.risky, s.first, s.bad, s.ranges = nil, nil, false, make(map[string][2]int, len(s.base))
+	for k, v := range s.base {
+		s.ranges[k] = v
+	}
 	p.cond, p.err = s.rewrite(p.cond)
 	p.risky, p.first = s.risky, s.first
-	s.risky, s.first, s.bad = risky, first, bad
+	s.risky, s.first, s.bad, s.ranges = risky, first, bad, ranges
 	p.state = 2
 	return p
 }
@@ -899,6 +1035,10 @@ func (s *arrays) inputs(e *Expr) []*Expr {
 	walk = func(x *Expr) {
 		if x.Kind == EName {
 			if a := s.byName[x.Text]; a != nil {
+				if a.bad {
+					s.bad, ok = true, false
+					return
+				}
 				if found != nil && found.size() != a.size() {
 					s.errorf(x.Pos, x.End, "E0802", "policy input %s names arrays of %d and %d elements; an input stands for one input per element of arrays of one length", shortExpr(e), found.size(), a.size())
 					ok = false
@@ -963,6 +1103,8 @@ func (s *arrays) action(d *ActionDecl) Decl {
 	gfirst := s.first
 	changed := guard != d.Guard
 	outcomes := make([]*OutcomeNode, len(d.Outcomes))
+	restore := s.narrow(guard) // outcomes are evaluated where the guard holds
+	defer restore()
 	for i, o := range d.Outcomes {
 		s.first = nil
 		no, oerr := s.outcome(o)
@@ -997,9 +1139,17 @@ func (s *arrays) outcome(o *OutcomeNode) (*OutcomeNode, *Expr) {
 	var writers []*writer
 	changed := false
 	for _, as := range o.Assigns {
-		val, verr := s.rewrite(as.Value)
-		err = or(err, verr)
 		a := s.byName[as.Var.Name]
+		if a != nil && a.bad {
+			s.bad = true
+			continue
+		}
+		var val *Expr
+		if as.Index != nil || a == nil {
+			var verr *Expr
+			val, verr = s.rewrite(as.Value)
+			err = or(err, verr)
+		}
 		switch {
 		case as.Index == nil && a == nil:
 			if val != as.Value {
@@ -1016,6 +1166,10 @@ func (s *arrays) outcome(o *OutcomeNode) (*OutcomeNode, *Expr) {
 			changed = true
 			if !s.arrayValued(as.Value) {
 				s.errorf(as.Value.Pos, as.Value.End, "E0801", "%s is an array of %d elements: assign it a whole array ([...], an array constant or another array), or one element, %s[INDEX]' = ...", a.name, a.size(), a.name)
+				continue
+			}
+			if s.badArray(as.Value) {
+				s.bad = true
 				continue
 			}
 			xs := s.elements(as.Value)

@@ -82,8 +82,10 @@ type cType struct {
 // cVar's Lo without Hi is an enum type's name (the converter checks that
 // it is a bare name).
 type cVar struct {
-	Name *cIdent `parser:"@@ \":\""`
-	Bool bool    `parser:"( @\"bool\""`
+	Name  *cIdent `parser:"@@ \":\""`
+	IdxLo *cExpr  `parser:"(\"[\" @@ \"..\""`
+	IdxHi *cExpr  `parser:"  @@ \"]\" \"of\")?"`
+	Bool  bool    `parser:"( @\"bool\""`
 	Lo   *cExpr  `parser:"| @@"`
 	Hi   *cExpr  `parser:"  (\"..\" @@)? )"`
 	Init *cExpr  `parser:"(\"=\" @@)?"`
@@ -136,7 +138,8 @@ type cWeight struct {
 
 type cAssgn struct {
 	Pos   lexer.Position
-	Var   *cIdent `parser:"@@ \"'\" \"=\""`
+	Var   *cIdent `parser:"@@"`
+	Index *cExpr  `parser:"(\"[\" @@ \"]\")? \"'\" \"=\""`
 	Value *cExpr  `parser:"@@"`
 }
 
@@ -263,7 +266,9 @@ type cPrimary struct {
 	If      *cExpr   `parser:"| \"if\" @@"`
 	Then    *cExpr   `parser:"  \"then\" @@"`
 	Else    *cExpr   `parser:"  \"else\" @@"`
+	Array   []*cExpr `parser:"| \"[\" @@ (\",\" @@)* \"]\""`
 	Name    *string  `parser:"| @Ident"`
+	Index   *cExpr   `parser:"  (\"[\" @@ \"]\")?"`
 	EndPos  lexer.Position
 }
 
@@ -308,7 +313,7 @@ func (c *converter) file(cf *cFile) []Decl {
 		case d.Const != nil:
 			out = append(out, &ConstDecl{sp, c.ident(d.Const.Name), c.expr(d.Const.Value)})
 		case d.Var != nil:
-			v := &VarDecl{span: sp, Name: c.ident(d.Var.Name), Bool: d.Var.Bool, Init: c.expr(d.Var.Init)}
+			v := &VarDecl{span: sp, Name: c.ident(d.Var.Name), Bool: d.Var.Bool, Init: c.expr(d.Var.Init), IdxLo: c.expr(d.Var.IdxLo), IdxHi: c.expr(d.Var.IdxHi)}
 			switch {
 			case v.Bool:
 			case d.Var.Hi != nil:
@@ -347,7 +352,7 @@ func (c *converter) file(cf *cFile) []Decl {
 					on.WeightPos = c.pos(o.Weight.Pos)
 				}
 				for _, as := range o.Assigns {
-					on.Assigns = append(on.Assigns, &AssignNode{Pos: c.pos(as.Pos), Var: c.ident(as.Var), Value: c.expr(as.Value)})
+					on.Assigns = append(on.Assigns, &AssignNode{Pos: c.pos(as.Pos), Var: c.ident(as.Var), Value: c.expr(as.Value), Index: c.expr(as.Index)})
 				}
 				a.Outcomes = append(a.Outcomes, on)
 			}
@@ -512,6 +517,13 @@ func (c *converter) primary(p *cPrimary) *Expr {
 		n.Kind, n.Op, n.Args = EQuant, p.Quant, []*Expr{name, c.expr(p.QLo), c.expr(p.QHi), c.expr(p.QBody)}
 	case p.If != nil:
 		n.Kind, n.Args = EIf, []*Expr{c.expr(p.If), c.expr(p.Then), c.expr(p.Else)}
+	case p.Array != nil:
+		n.Kind = EArray
+		for _, a := range p.Array {
+			n.Args = append(n.Args, c.expr(a))
+		}
+	case p.Name != nil && p.Index != nil:
+		n.Kind, n.Text, n.Args = EIndex, *p.Name, []*Expr{c.expr(p.Index)}
 	case p.Name != nil:
 		n.Kind, n.Text = EName, *p.Name
 	}
