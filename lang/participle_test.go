@@ -86,9 +86,9 @@ type cVar struct {
 	IdxLo *cExpr  `parser:"(\"[\" @@ \"..\""`
 	IdxHi *cExpr  `parser:"  @@ \"]\" \"of\")?"`
 	Bool  bool    `parser:"( @\"bool\""`
-	Lo   *cExpr  `parser:"| @@"`
-	Hi   *cExpr  `parser:"  (\"..\" @@)? )"`
-	Init *cExpr  `parser:"(\"=\" @@)?"`
+	Lo    *cExpr  `parser:"| @@"`
+	Hi    *cExpr  `parser:"  (\"..\" @@)? )"`
+	Init  *cExpr  `parser:"(\"=\" @@)?"`
 }
 
 type cPred struct {
