@@ -12,6 +12,7 @@ package lang
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"vigil/symbolic"
@@ -276,6 +277,20 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 			if d.Init != nil {
 				init = " = " + exprString(d.Init)
 			}
+			if d.IdxLo != nil {
+				add(KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+arrayText(d)+init)
+				info.Doc = "an array; its elements are the variables " + d.Name.Name + "[" + exprString(d.IdxLo) + "] .. " + d.Name.Name + "[" + exprString(d.IdxHi) + "], which networks see in order"
+				if first := sym(d.Name.Name+"["+strconv.Itoa(c.arrayLo[d])+"]", symVar); first != nil && checked && !d.Bool {
+					n := 0
+					for _, v := range c.vars {
+						if base, _, ok := symbolic.ArrayElem(v.name); ok && base == d.Name.Name {
+							n++
+						}
+					}
+					info.Doc = fmt.Sprintf("an array of %d elements %s[%d] .. %s[%d], each in %d .. %d; networks see them in order", n, d.Name.Name, c.arrayLo[d], d.Name.Name, c.arrayLo[d]+n-1, first.lo, first.hi)
+				}
+				break
+			}
 			if d.Type != nil {
 				add(KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+d.Type.Name+init)
 				if t := types[d.Type.Name]; t != nil {
@@ -340,6 +355,11 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 		}
 		a.Symbols = append(a.Symbols, info)
 	}
+}
+
+// arrayText writes an array's type, [LO .. HI] of TYPE.
+func arrayText(d *VarDecl) string {
+	return "[" + exprString(d.IdxLo) + " .. " + exprString(d.IdxHi) + "] of " + rangeText(d)
 }
 
 func rangeText(d *VarDecl) string {
@@ -453,6 +473,9 @@ func (a *Analysis) refs(f *File) {
 		switch e.Kind {
 		case EName:
 			a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: e.End})
+		case EIndex:
+			a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: identEnd(Ident{Name: e.Text, Pos: e.Pos})})
+			expr(e.Args[0])
 		case EQuant:
 			v := e.Args[0]
 			a.Refs = append(a.Refs, Ref{Name: v.Text, NS: NSNames, Pos: v.Pos, End: v.End, Decl: true})
@@ -482,6 +505,8 @@ func (a *Analysis) refs(f *File) {
 			}
 		case *VarDecl:
 			add(d.Name, NSNames, true)
+			expr(d.IdxLo)
+			expr(d.IdxHi)
 			if d.Type != nil {
 				add(*d.Type, NSNames, false)
 			} else {
@@ -506,6 +531,7 @@ func (a *Analysis) refs(f *File) {
 			for _, o := range d.Outcomes {
 				for _, as := range o.Assigns {
 					add(as.Var, NSNames, false)
+					expr(as.Index)
 					expr(as.Value)
 				}
 			}
@@ -560,7 +586,8 @@ func Keywords() []string {
 
 // ContextualKeywords returns the words that are keywords only where the
 // grammar expects them, and names elsewhere: the quantifiers (when a name
-// follows) and the `in` of schema parameters and quantifiers.
+// follows), the `in` of schema parameters and quantifiers, and the `of`
+// of an array's type.
 func ContextualKeywords() []string {
-	return []string{"count", "exists", "forall", "in", "sum"}
+	return []string{"count", "exists", "forall", "in", "of", "sum"}
 }

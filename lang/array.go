@@ -301,6 +301,10 @@ func (s *arrays) variable(d *VarDecl) []Decl {
 		return nil
 	}
 	a.lo, a.hi = lo, hi
+	if c.arrayLo == nil {
+		c.arrayLo = map[*VarDecl]int{}
+	}
+	c.arrayLo[d] = lo
 	inits := s.inits(d, a)
 	out := make([]Decl, 0, n)
 	var t *enumType

@@ -130,6 +130,9 @@ type checker struct {
 	constDepth         int // constants being evaluated, each in terms of the next
 	constChainReported bool
 
+	// the first index of each array variable (array.go), for editors
+	arrayLo map[*VarDecl]int
+
 	// the imported JANI model (janiimport.go) and its import path as written
 	jani     *symbolic.Model
 	janiName string
