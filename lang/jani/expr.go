@@ -98,8 +98,8 @@ type ref struct {
 	v         symbolic.VarID
 	isBool    bool
 	transient bool
-	label     *symbolic.Cond // a transient Boolean's condition (a JANI label), when known
-	feature   string         // non-empty: the name refers to something unsupported (a whole array)
+	label     *symbolic.Cond   // a transient Boolean's condition (a JANI label), when known
+	feature   string           // non-empty: the name refers to something unsupported (a whole array)
 	elems     []symbolic.VarID // an array's elements (array.go); isBool tells their type
 }
 

@@ -1,12 +1,12 @@
 package jani
 
 import (
-	"strconv"
 	"fmt"
 	"math/big"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"vigil/symbolic"
