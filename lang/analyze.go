@@ -528,6 +528,7 @@ func (a *Analysis) refs(f *File) {
 				expr(pm.Hi)
 			}
 			expr(d.Guard)
+			expr(d.Cost)
 			for _, o := range d.Outcomes {
 				for _, as := range o.Assigns {
 					add(as.Var, NSNames, false)
@@ -586,8 +587,8 @@ func Keywords() []string {
 
 // ContextualKeywords returns the words that are keywords only where the
 // grammar expects them, and names elsewhere: the quantifiers (when a name
-// follows), the `in` of schema parameters and quantifiers, and the `of`
-// of an array's type.
+// follows), the `in` of schema parameters and quantifiers, the `of` of
+// an array's type and the `cost` of an action.
 func ContextualKeywords() []string {
-	return []string{"count", "exists", "forall", "in", "of", "sum"}
+	return []string{"cost", "count", "exists", "forall", "in", "of", "sum"}
 }

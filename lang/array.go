@@ -1128,11 +1128,17 @@ func (s *arrays) action(d *ActionDecl) Decl {
 			guard = nil // no guard: always applicable
 		}
 	}
-	if !changed {
+	cost := d.Cost
+	if cost != nil {
+		risky, first := s.risky, s.first
+		cost = s.safe(d.Cost, "the cost of action "+d.Label.Name)
+		s.risky, s.first = risky, first
+	}
+	if !changed && cost == d.Cost {
 		return d
 	}
 	cp := *d
-	cp.Guard, cp.Outcomes = guard, outcomes
+	cp.Guard, cp.Outcomes, cp.Cost = guard, outcomes, cost
 	return &cp
 }
 

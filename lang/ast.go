@@ -106,6 +106,8 @@ type ActionDecl struct {
 	// one of them is set.
 	Params []*Param
 	Index  []*Expr
+	// Cost is `cost EXPR`, nil when the action has none (cost 1).
+	Cost *Expr
 }
 
 // Param is one parameter of an action schema: `b in LO .. HI`.

@@ -692,6 +692,9 @@ func (c *checker) types() {
 			if d.Guard != nil {
 				c.want(d.Guard, tBool, "the guard")
 			}
+			if d.Cost != nil {
+				c.want(d.Cost, tInt, "the cost of action "+d.Label.Name)
+			}
 			for _, o := range d.Outcomes {
 				for _, as := range o.Assigns {
 					c.check(as.Value)

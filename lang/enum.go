@@ -193,6 +193,9 @@ func (c *checker) enumCheck(en *enums) {
 			en.of(c, d.Cond)
 		case *ActionDecl:
 			en.of(c, d.Guard)
+			if d.Cost != nil {
+				c.wantInt(en, d.Cost, "the cost of action "+d.Label.Name)
+			}
 			for _, o := range d.Outcomes {
 				for _, as := range o.Assigns {
 					s := c.syms[as.Var.Name]

@@ -149,6 +149,9 @@ func (fm *formatter) decl(d Decl) {
 		if d.Guard != nil {
 			head += " when " + ex(d.Guard)
 		}
+		if d.Cost != nil {
+			head += " cost " + ex(d.Cost)
+		}
 		if len(d.Outcomes) == 1 {
 			fm.addAt(head+" -> "+outcomeString(d.Outcomes[0]), start, true)
 			break

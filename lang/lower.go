@@ -77,7 +77,13 @@ func (c *checker) lower() *symbolic.Model {
 		case *PredDecl:
 			m.Preds = append(m.Preds, symbolic.Pred{Name: d.Name.Name, Cond: lw.pred(d), Pos: d.Name.Pos})
 		case *ActionDecl:
-			m.Commands = append(m.Commands, lw.command(d))
+			cmd := lw.command(d)
+			if cmd.Cost != nil {
+				if lo, _ := m.Bounds(cmd.Cost); lo < 1 {
+					c.errorf(d.Cost.Pos, d.Cost.End, "E0405", "the cost %s of action %s may be %d; a cost is a positive integer (it may read variables, and must be at least 1 over their ranges)", exprString(d.Cost), d.Label.Name, lo)
+				}
+			}
+			m.Commands = append(m.Commands, cmd)
 		case *PolicyDecl:
 			if p := lw.policy(d, dr.file, m); p != nil {
 				m.Policies = append(m.Policies, p)
@@ -124,6 +130,9 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 		cmd.Guard = l.cond(d.Guard)
 	} else {
 		cmd.Guard = symbolic.True()
+	}
+	if d.Cost != nil {
+		cmd.Cost = l.expr(d.Cost)
 	}
 	for _, o := range d.Outcomes {
 		out := symbolic.Outcome{Pos: o.Start}

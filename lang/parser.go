@@ -488,6 +488,10 @@ func (p *parser) decl() Decl {
 			p.advance()
 			a.Guard = p.expr()
 		}
+		if p.is("cost") {
+			p.advance()
+			a.Cost = p.expr()
+		}
 		p.expect("->")
 		a.Outcomes = append(a.Outcomes, p.outcome())
 		for p.is("|") {

@@ -101,6 +101,7 @@ type cAction struct {
 	Params   []*cParam   `parser:"( \"(\" @@ (\",\" @@)* \")\""`
 	Index    []*cExpr    `parser:"| \"[\" @@ (\",\" @@)* \"]\" )?"`
 	Guard    *cExpr      `parser:"(\"when\" @@)?"`
+	Cost     *cExpr      `parser:"(\"cost\" @@)?"`
 	Outcomes []*cOutcome `parser:"\"->\" @@ (\"|\" @@)*"`
 }
 
@@ -335,7 +336,7 @@ func (c *converter) file(cf *cFile) []Decl {
 		case d.Pred != nil:
 			out = append(out, &PredDecl{sp, c.ident(d.Pred.Name), c.expr(d.Pred.Cond)})
 		case d.Action != nil:
-			a := &ActionDecl{span: sp, Label: c.ident(d.Action.Label), Guard: c.expr(d.Action.Guard)}
+			a := &ActionDecl{span: sp, Label: c.ident(d.Action.Label), Guard: c.expr(d.Action.Guard), Cost: c.expr(d.Action.Cost)}
 			for _, pm := range d.Action.Params {
 				a.Params = append(a.Params, &Param{Name: c.ident(pm.Name), Lo: c.expr(pm.Lo), Hi: c.expr(pm.Hi)})
 			}

@@ -121,8 +121,8 @@ func (q *quants) decl(d Decl) Decl {
 	case *ActionDecl:
 		cp := *d
 		changed := false
-		cp.Guard = x(d.Guard)
-		changed = cp.Guard != d.Guard
+		cp.Guard, cp.Cost = x(d.Guard), x(d.Cost)
+		changed = cp.Guard != d.Guard || cp.Cost != d.Cost
 		cp.Outcomes = make([]*OutcomeNode, len(d.Outcomes))
 		for i, o := range d.Outcomes {
 			cp.Outcomes[i] = o

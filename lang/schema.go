@@ -335,7 +335,7 @@ func (s *schemas) schema(d *ActionDecl) []Decl {
 		t := append([]int(nil), tuple...)
 		name := labelName(d.Label.Name, t)
 		f.tuples[name] = t
-		a := &ActionDecl{span: d.span, Label: Ident{Name: name, Pos: d.Label.Pos}, Guard: substitute(d.Guard, sub)}
+		a := &ActionDecl{span: d.span, Label: Ident{Name: name, Pos: d.Label.Pos}, Guard: substitute(d.Guard, sub), Cost: substitute(d.Cost, sub)}
 		for _, o := range d.Outcomes {
 			a.Outcomes = append(a.Outcomes, substituteOutcome(o, sub))
 		}

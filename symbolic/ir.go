@@ -131,6 +131,19 @@ type Command struct {
 	Guard    *Cond // never nil: True when the source has no guard
 	Outcomes []Outcome
 	Pos      Pos
+	// Cost is what taking the command costs (`action ... cost EXPR`), an
+	// integer expression that is at least 1 on the variables' ranges (so
+	// a run costs at least its number of steps); nil means 1. Goal-mode testing sums it along runs, vigil env pays
+	// it as the step's reward, and the JANI export writes it as a reward.
+	Cost *Expr
+}
+
+// CostIn is the command's cost in state s (1 when it has none).
+func (c *Command) CostIn(s State) int {
+	if c.Cost == nil {
+		return 1
+	}
+	return c.Cost.Eval(s)
 }
 
 // Outcome is one possible effect of a command. Variables not assigned keep

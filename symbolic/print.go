@@ -238,6 +238,9 @@ func (p *printer) command(c *Command) string {
 	if c.Guard.Op != CTrue {
 		fmt.Fprintf(&b, " when %s", p.cond(c.Guard, 0))
 	}
+	if c.Cost != nil {
+		fmt.Fprintf(&b, " cost %s", p.expr(c.Cost, 0))
+	}
 	if len(c.Outcomes) == 1 {
 		fmt.Fprintf(&b, " -> %s\n", p.outcome(&c.Outcomes[0]))
 		return b.String()
