@@ -267,9 +267,9 @@ type goalEval struct {
 	bound     int
 	maxStates int
 	color     map[string]uint8 // 1 on stack, 2 done
-	cost      map[string]int // the worst-case cost to the goal (commands' costs summed)
-	steps     map[string]int // the most steps to the goal, for the bound
-	longest   map[string]int // index into succ choice for the costliest run
+	cost      map[string]int   // the worst-case cost to the goal (commands' costs summed)
+	steps     map[string]int   // the most steps to the goal, for the bound
+	longest   map[string]int   // index into succ choice for the costliest run
 	path      []explicit.Step
 	res       *GoalValue
 	err       error
