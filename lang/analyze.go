@@ -323,7 +323,7 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 			if d.Params != nil || d.Index != nil {
 				info.Doc += fmt.Sprintf(" of labels %s[...] in all its declarations", d.Label.Name)
 			}
-			for _, pm := range d.Params {
+			for _, pm := range allParams(d) {
 				start, end := d.declPos()
 				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindParam, NS: NSNames, Name: pm.Name.Name, Pos: pm.Name.Pos, NameEnd: identEnd(pm.Name),
 					Start: pm.Name.Pos, End: pm.Hi.End, Detail: pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi),
@@ -522,7 +522,7 @@ func (a *Analysis) refs(f *File) {
 			for _, e := range d.Index {
 				expr(e)
 			}
-			for _, pm := range d.Params {
+			for _, pm := range allParams(d) {
 				add(pm.Name, NSNames, true)
 				expr(pm.Lo)
 				expr(pm.Hi)
@@ -531,6 +531,14 @@ func (a *Analysis) refs(f *File) {
 			expr(d.Cost)
 			for _, o := range d.Outcomes {
 				for _, as := range o.Assigns {
+					if e := as.Each; e != nil {
+						add(e.Name, NSNames, true)
+						a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindBound, NS: NSNames, Name: e.Name.Name, Pos: e.Name.Pos, NameEnd: identEnd(e.Name),
+							Start: e.Name.Pos, End: e.Hi.End, Detail: e.Name.Name + " in " + exprString(e.Lo) + " .. " + exprString(e.Hi),
+							Doc: "bound by forall", Local: true, ScopeStart: as.Pos, ScopeEnd: as.Value.End})
+						expr(e.Lo)
+						expr(e.Hi)
+					}
 					add(as.Var, NSNames, false)
 					expr(as.Index)
 					expr(as.Value)

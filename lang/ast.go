@@ -106,6 +106,10 @@ type ActionDecl struct {
 	// one of them is set.
 	Params []*Param
 	Index  []*Expr
+	// For are the parameters of `action put for k in 1 .. N`, which
+	// expand like Params but leave the label as it is: one label, one
+	// command per value (schema.go).
+	For []*Param
 	// Cost is `cost EXPR`, nil when the action has none (cost 1).
 	Cost *Expr
 }
@@ -129,6 +133,9 @@ type AssignNode struct {
 	Pos   symbolic.Pos
 	Var   Ident
 	Value *Expr
+	// Each is `forall k in LO .. HI: on[k]' = ...`, one assignment per
+	// value of k (quant.go); nil for one assignment.
+	Each *Param
 	// Index is the element of an array assigned, `on[b]' = 0`; nil for
 	// a scalar (array.go).
 	Index *Expr

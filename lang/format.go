@@ -200,6 +200,9 @@ func outcomeString(o *OutcomeNode) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
+		if a.Each != nil {
+			b.WriteString("forall " + a.Each.Name.Name + " in " + exprString(a.Each.Lo) + " .. " + exprString(a.Each.Hi) + ": ")
+		}
 		b.WriteString(a.Var.Name)
 		if a.Index != nil {
 			b.WriteString("[" + exprString(a.Index) + "]")
@@ -261,6 +264,13 @@ func actionHead(d *ActionDecl) string {
 			parts[i] = pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi)
 		}
 		head += "(" + strings.Join(parts, ", ") + ")"
+	}
+	if d.For != nil {
+		parts := make([]string, len(d.For))
+		for i, pm := range d.For {
+			parts[i] = pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi)
+		}
+		head += " for " + strings.Join(parts, ", ")
 	}
 	return head
 }

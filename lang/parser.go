@@ -484,6 +484,14 @@ func (p *parser) decl() Decl {
 		case p.is("["):
 			a.Index = p.labelIndex(false)
 		}
+		if p.is("for") && p.peek().kind == kIdent {
+			p.advance()
+			a.For = append(a.For, p.param())
+			for p.is(",") {
+				p.advance()
+				a.For = append(a.For, p.param())
+			}
+		}
 		if p.is("when") {
 			p.advance()
 			a.Guard = p.expr()
@@ -565,6 +573,19 @@ func (p *parser) outcome() *OutcomeNode {
 
 func (p *parser) assign() *AssignNode {
 	a := &AssignNode{Pos: p.tok.pos}
+	if p.is("forall") && p.peek().kind == kIdent {
+		// forall k in LO .. HI: ASSIGN, one assignment per value
+		p.advance()
+		p.f.quants = true
+		a.Each = p.param()
+		p.expect(":")
+		inner := p.assign()
+		if inner.Each != nil {
+			panic(syntaxErr{p.f.diag(inner.Pos, 0, "E0001", "forall assignments do not nest; write one forall per assignment")})
+		}
+		a.Var, a.Index, a.Value = inner.Var, inner.Index, inner.Value
+		return a
+	}
 	a.Var = p.ident()
 	if p.is("[") {
 		p.advance()

@@ -100,6 +100,7 @@ type cAction struct {
 	Label    *cIdent     `parser:"@@"`
 	Params   []*cParam   `parser:"( \"(\" @@ (\",\" @@)* \")\""`
 	Index    []*cExpr    `parser:"| \"[\" @@ (\",\" @@)* \"]\" )?"`
+	For      []*cParam   `parser:"(\"for\" @@ (\",\" @@)*)?"`
 	Guard    *cExpr      `parser:"(\"when\" @@)?"`
 	Cost     *cExpr      `parser:"(\"cost\" @@)?"`
 	Outcomes []*cOutcome `parser:"\"->\" @@ (\"|\" @@)*"`
@@ -139,6 +140,7 @@ type cWeight struct {
 
 type cAssgn struct {
 	Pos   lexer.Position
+	Each  *cParam `parser:"(\"forall\" @@ \":\")?"`
 	Var   *cIdent `parser:"@@"`
 	Index *cExpr  `parser:"(\"[\" @@ \"]\")? \"'\" \"=\""`
 	Value *cExpr  `parser:"@@"`
@@ -340,6 +342,9 @@ func (c *converter) file(cf *cFile) []Decl {
 			for _, pm := range d.Action.Params {
 				a.Params = append(a.Params, &Param{Name: c.ident(pm.Name), Lo: c.expr(pm.Lo), Hi: c.expr(pm.Hi)})
 			}
+			for _, pm := range d.Action.For {
+				a.For = append(a.For, &Param{Name: c.ident(pm.Name), Lo: c.expr(pm.Lo), Hi: c.expr(pm.Hi)})
+			}
 			for _, e := range d.Action.Index {
 				a.Index = append(a.Index, c.expr(e))
 			}
@@ -353,7 +358,11 @@ func (c *converter) file(cf *cFile) []Decl {
 					on.WeightPos = c.pos(o.Weight.Pos)
 				}
 				for _, as := range o.Assigns {
-					on.Assigns = append(on.Assigns, &AssignNode{Pos: c.pos(as.Pos), Var: c.ident(as.Var), Value: c.expr(as.Value), Index: c.expr(as.Index)})
+					an := &AssignNode{Pos: c.pos(as.Pos), Var: c.ident(as.Var), Value: c.expr(as.Value), Index: c.expr(as.Index)}
+					if as.Each != nil {
+						an.Each = &Param{Name: c.ident(as.Each.Name), Lo: c.expr(as.Each.Lo), Hi: c.expr(as.Each.Hi)}
+					}
+					on.Assigns = append(on.Assigns, an)
 				}
 				a.Outcomes = append(a.Outcomes, on)
 			}

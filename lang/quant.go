@@ -128,6 +128,13 @@ func (q *quants) decl(d Decl) Decl {
 			cp.Outcomes[i] = o
 			var assigns []*AssignNode
 			for j, as := range o.Assigns {
+				if as.Each != nil {
+					if assigns == nil {
+						assigns = append(make([]*AssignNode, 0, len(o.Assigns)), o.Assigns[:j]...)
+					}
+					assigns = append(assigns, q.each(as)...)
+					continue
+				}
 				v, idx := x(as.Value), x(as.Index)
 				if (v != as.Value || idx != as.Index) && assigns == nil {
 					assigns = append(make([]*AssignNode, 0, len(o.Assigns)), o.Assigns[:j]...)
@@ -192,6 +199,41 @@ func (q *quants) decl(d Decl) Decl {
 		}
 	}
 	return d
+}
+
+// each expands `forall k in LO .. HI: ASSIGN` into one assignment per
+// value of k (none when the range is empty).
+func (q *quants) each(as *AssignNode) []*AssignNode {
+	e := as.Each
+	name := e.Name.Name
+	if q.names[name] || keywords[name] {
+		q.errorf(e.Name.Pos, identEnd(e.Name), "E0704", "forall %s: %s is a declared name or a keyword; choose another name for the assignments' variable", name, name)
+		return nil
+	}
+	q.terms, q.failed = 0, false
+	lo, ok1 := q.eval(e.Lo, "forall")
+	hi, ok2 := q.eval(e.Hi, "forall")
+	if !ok1 || !ok2 {
+		return nil
+	}
+	if hi >= lo && (hi-lo < 0 || hi-lo >= MaxQuantTerms) {
+		q.errorf(e.Name.Pos, identEnd(e.Name), "E0704", "forall %s makes more than %d assignments; narrow its range", name, MaxQuantTerms)
+		return nil
+	}
+	var out []*AssignNode
+	for k := lo; k <= hi; k++ {
+		sub := map[string]int{name: k}
+		q.terms, q.failed = 0, false
+		a := &AssignNode{Pos: as.Pos, Var: as.Var, Value: q.expand(substitute(as.Value, sub))}
+		if as.Index != nil {
+			a.Index = q.expand(substitute(as.Index, sub))
+		}
+		out = append(out, a)
+		if k == hi {
+			break
+		}
+	}
+	return out
 }
 
 // top expands one top-level expression.
