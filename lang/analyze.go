@@ -546,6 +546,7 @@ func (a *Analysis) refs(f *File) {
 			}
 		case *PolicyDecl:
 			add(d.Name, NSPolicy, true)
+			expr(d.When)
 			for _, it := range d.Items {
 				for _, e := range it.Inputs {
 					expr(e)

@@ -149,6 +149,10 @@ type PolicyDecl struct {
 	FilePos symbolic.Pos
 	HasFile bool
 	Items   []*PolicyItem
+	// When is `policy ... when COND { ... }`: the policy exists only
+	// where the constant condition holds (for an instance's -D values;
+	// policy.go); nil when it always does.
+	When *Expr
 }
 
 // PolicyItemKind tells which body line a PolicyItem is.

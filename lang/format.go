@@ -169,6 +169,9 @@ func (fm *formatter) decl(d Decl) {
 		if d.HasFile {
 			s += " " + quote(d.File)
 		}
+		if d.When != nil {
+			s += " when " + ex(d.When)
+		}
 		fm.addAt(s+" {", start, true)
 		for _, it := range d.Items {
 			fm.addAt("    "+itemString(it), it.Start, false)

@@ -53,6 +53,7 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 		c.jani, c.janiName = l.jani.model, l.jani.imp.Path
 	}
 	en := c.enumPrepare()
+	c.policyPrepare()
 	c.schemaPrepare()
 	c.quantPrepare()
 	c.arrayPrepare(en)

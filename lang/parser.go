@@ -515,6 +515,10 @@ func (p *parser) decl() Decl {
 			d.File, d.FilePos = p.str()
 			d.HasFile = true
 		}
+		if p.is("when") {
+			p.advance()
+			d.When = p.expr()
+		}
 		p.expect("{")
 		for !p.is("}") {
 			d.Items = append(d.Items, p.policyItem())

@@ -150,6 +150,7 @@ type cPolicy struct {
 	Kind  *cIdent        `parser:"@@"`
 	Name  *cIdent        `parser:"@@"`
 	File  *cString       `parser:"@@?"`
+	When  *cExpr         `parser:"(\"when\" @@)?"`
 	Items []*cPolicyItem `parser:"\"{\" @@* \"}\""`
 }
 
@@ -368,7 +369,7 @@ func (c *converter) file(cf *cFile) []Decl {
 			}
 			out = append(out, a)
 		case d.Policy != nil:
-			p := &PolicyDecl{span: sp, Kind: c.ident(d.Policy.Kind), Name: c.ident(d.Policy.Name)}
+			p := &PolicyDecl{span: sp, Kind: c.ident(d.Policy.Kind), Name: c.ident(d.Policy.Name), When: c.expr(d.Policy.When)}
 			if d.Policy.File != nil {
 				p.File, p.FilePos, p.HasFile = d.Policy.File.Value, c.pos(d.Policy.File.Pos), true
 			}
