@@ -441,7 +441,7 @@ func hasDisjunct(e *Expr, s string) bool {
 // says of them where it holds (its conjuncts NAME op CONST), for the
 // intervals of the indices evaluated only there; restore undoes it.
 func (s *arrays) narrow(c *Expr) (restore func()) {
-	saved := map[string][2]int{}
+	var saved map[string][2]int // allocated at the first narrowing
 	var walk func(e *Expr)
 	walk = func(e *Expr) {
 		switch {
@@ -451,11 +451,11 @@ func (s *arrays) narrow(c *Expr) (restore func()) {
 		case e.Kind == EBin && e.Op == "&&":
 			walk(e.Args[0])
 			walk(e.Args[1])
-		case e.Kind == EBin && comparisons[e.Op]:
+		case e.Kind == EBin && comparisons[e.Op] && e.Op != "!=" && (e.Args[0].Kind == EName || e.Args[1].Kind == EName):
 			x, y, op := e.Args[0], e.Args[1], e.Op
 			if x.Kind != EName {
 				x, y = y, x
-				op = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}[op]
+				op = mirrored[op]
 			}
 			r, ok := s.ranges[x.Text]
 			if x.Kind != EName || !ok || !s.isConst(y) {
@@ -481,6 +481,9 @@ func (s *arrays) narrow(c *Expr) (restore func()) {
 			if lo > hi || k == math.MinInt || k == math.MaxInt {
 				return // contradictory: the code is never evaluated, leave it
 			}
+			if saved == nil {
+				saved = map[string][2]int{}
+			}
 			if _, done := saved[x.Text]; !done {
 				saved[x.Text] = r
 			}
@@ -488,12 +491,20 @@ func (s *arrays) narrow(c *Expr) (restore func()) {
 		}
 	}
 	walk(c)
+	if saved == nil {
+		return noRestore
+	}
 	return func() {
 		for name, r := range saved {
 			s.ranges[name] = r
 		}
 	}
 }
+
+func noRestore() {}
+
+// mirrored is the comparison with its operands swapped: a < b is b > a.
+var mirrored = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 
 func and(a, b *Expr) *Expr {
 	if a == nil || b == nil {
