@@ -237,7 +237,7 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 	for _, dr := range decls {
 		var info *SymbolInfo
 		add := func(kind SymbolKind, ns Namespace, id Ident, detail string) {
-			start, end := dr.d.declPos()
+			start, end := dr.d.DeclPos()
 			info = &SymbolInfo{Kind: kind, NS: ns, Name: id.Name, Pos: id.Pos, NameEnd: identEnd(id), Start: start, End: end, Detail: detail}
 		}
 		sym := func(name string, kind symKind) *symbol {
@@ -324,7 +324,7 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 				info.Doc += fmt.Sprintf(" of labels %s[...] in all its declarations", d.Label.Name)
 			}
 			for _, pm := range allParams(d) {
-				start, end := d.declPos()
+				start, end := d.DeclPos()
 				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindParam, NS: NSNames, Name: pm.Name.Name, Pos: pm.Name.Pos, NameEnd: identEnd(pm.Name),
 					Start: pm.Name.Pos, End: pm.Hi.End, Detail: pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi),
 					Doc: "a parameter of action " + d.Label.Name, Local: true, ScopeStart: start, ScopeEnd: end})
@@ -458,7 +458,7 @@ func commentText(s string) string {
 }
 
 func (a *Analysis) refs(f *File) {
-	a.Refs = make([]Ref, 0, len(f.tokPos)/2) // names are about half the tokens
+	a.Refs = make([]Ref, 0, len(f.Src)/8) // a name every eight bytes or so
 	add := func(id Ident, ns Namespace, decl bool) {
 		if id.Name == "" {
 			return

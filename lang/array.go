@@ -104,7 +104,7 @@ type predArr struct {
 // usesArrays reports whether the files declare or use arrays.
 func (c *checker) usesArrays() bool {
 	for _, f := range c.files {
-		if f.arrays {
+		if f.Arrays {
 			return true
 		}
 	}
@@ -268,7 +268,7 @@ func parseArrayDefine(v string, at Ident) ([]*Expr, string) {
 func intExpr(n int, p, end symbolic.Pos) *Expr {
 	if n < 0 && n != math.MinInt {
 		lit := &Expr{Kind: EInt, Text: strconv.Itoa(-n), Pos: p, End: end}
-		return &Expr{Kind: ENeg, Op: "-", Args: []*Expr{lit}, Pos: p, End: end, height: 1}
+		return &Expr{Kind: ENeg, Op: "-", Args: []*Expr{lit}, Pos: p, End: end, Height: 1}
 	}
 	return &Expr{Kind: EInt, Text: strconv.Itoa(n), Pos: p, End: end}
 }
@@ -312,7 +312,7 @@ func (s *arrays) variable(d *VarDecl) []Decl {
 		t = s.en.vars[d]
 	}
 	for k := lo; ; k++ {
-		v := &VarDecl{span: d.span, Name: Ident{Name: d.Name.Name + "[" + strconv.Itoa(k) + "]", Pos: d.Name.Pos},
+		v := &VarDecl{Span: d.Span, Name: Ident{Name: d.Name.Name + "[" + strconv.Itoa(k) + "]", Pos: d.Name.Pos},
 			Bool: d.Bool, Lo: d.Lo, Hi: d.Hi, Type: d.Type}
 		if inits != nil {
 			v.Init = inits[k-lo]
@@ -405,7 +405,7 @@ func (s *arrays) errorf(p, end symbolic.Pos, code, format string, args ...any) {
 func mk(k ExprKind, op string, at *Expr, args ...*Expr) *Expr {
 	e := &Expr{Kind: k, Op: op, Args: args, Pos: at.Pos, End: at.End}
 	for _, a := range args {
-		e.height = max(e.height, a.height+1)
+		e.Height = max(e.Height, a.Height+1)
 	}
 	return e
 }
@@ -526,7 +526,7 @@ func paren(a *Expr) *Expr {
 // cmp compares an index with a position: a generated comparison.
 func cmp(op string, idx *Expr, k int) *Expr {
 	e := mk(EBin, op, idx, paren(idx), intExpr(k, idx.Pos, idx.End))
-	e.gen = true
+	e.Gen = true
 	return e
 }
 
@@ -708,7 +708,7 @@ func (s *arrays) read(a *array, idx, at *Expr) (*Expr, *Expr) {
 	err := s.outOfRange(a, idx, below, above)
 	if lo > hi {
 		// never in range: every evaluation is a range error
-		return a.elem(a.lo, at), mk(EBool, "", at).withText("true")
+		return a.elem(a.lo, at), withText(mk(EBool, "", at), "true")
 	}
 	if a.isBool {
 		var out *Expr
@@ -728,7 +728,7 @@ func (s *arrays) read(a *array, idx, at *Expr) (*Expr, *Expr) {
 	return paren(out), err
 }
 
-func (e *Expr) withText(t string) *Expr {
+func withText(e *Expr, t string) *Expr {
 	e.Text = t
 	return e
 }
@@ -838,7 +838,7 @@ func (s *arrays) rebuilt(e *Expr, args ...*Expr) *Expr {
 	}
 	n := &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End}
 	for _, a := range args {
-		n.height = max(n.height, a.height+1)
+		n.Height = max(n.Height, a.Height+1)
 	}
 	return n
 }
@@ -884,16 +884,16 @@ func (s *arrays) compare(e *Expr) (*Expr, *Expr) {
 	l, r := e.Args[0], e.Args[1]
 	if s.badArray(l) || s.badArray(r) {
 		s.bad = true
-		return mk(EBool, "", e).withText("false"), nil
+		return withText(mk(EBool, "", e), "false"), nil
 	}
 	if !s.arrayValued(l) || !s.arrayValued(r) {
 		s.errorf(e.Pos, e.End, "E0801", "%s compares an array with a single value; compare two arrays of one length, or name an element, NAME[INDEX]", shortExpr(e))
-		return mk(EBool, "", e).withText("false"), nil
+		return withText(mk(EBool, "", e), "false"), nil
 	}
 	xs, ys := s.elements(l), s.elements(r)
 	if len(xs) != len(ys) {
 		s.errorf(e.Pos, e.End, "E0802", "%s compares arrays of %d and %d elements", shortExpr(e), len(xs), len(ys))
-		return mk(EBool, "", e).withText("false"), nil
+		return withText(mk(EBool, "", e), "false"), nil
 	}
 	var terms []*Expr
 	var err *Expr
@@ -975,7 +975,7 @@ func (s *arrays) decl(d Decl) Decl {
 				clauses = append(make([]*PropClause, 0, len(d.Clauses)), d.Clauses[:i]...)
 			}
 			if clauses != nil {
-				clauses = append(clauses, &PropClause{span: cl.span, Kind: cl.Kind, Cond: v})
+				clauses = append(clauses, &PropClause{Span: cl.Span, Kind: cl.Kind, Cond: v})
 			}
 		}
 		if clauses != nil {
@@ -1233,7 +1233,7 @@ func (s *arrays) outcome(o *OutcomeNode) (*OutcomeNode, *Expr) {
 			}
 			if w.idx != nil && v.idx != nil {
 				if max(w.lo, v.lo) <= min(w.hi, v.hi) {
-					err = or(err, mk(EBin, "==", w.idx, paren(w.idx), paren(v.idx)).gened())
+					err = or(err, gened(mk(EBin, "==", w.idx, paren(w.idx), paren(v.idx))))
 				}
 				continue
 			}
@@ -1300,8 +1300,8 @@ func (s *arrays) outcome(o *OutcomeNode) (*OutcomeNode, *Expr) {
 	return &cp, err
 }
 
-func (e *Expr) gened() *Expr {
-	e.gen = true
+func gened(e *Expr) *Expr {
+	e.Gen = true
 	return e
 }
 

@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vigil/lang/syntax"
 	"vigil/symbolic"
 )
 
@@ -175,7 +176,7 @@ func (c *checker) errorf(p symbolic.Pos, end symbolic.Pos, code, format string, 
 	if end.Line == p.Line && end.Col > p.Col {
 		endCol = end.Col
 	}
-	c.diags = append(c.diags, c.fileFor(p).diag(p, endCol, code, format, args...))
+	c.diags = append(c.diags, c.fileFor(p).Diag(p, endCol, code, format, args...))
 }
 
 func identEnd(id Ident) symbolic.Pos {
@@ -472,11 +473,11 @@ func (c *checker) check(e *Expr) info {
 	if e == nil {
 		return info{t: tErr}
 	}
-	if e.checked {
-		return e.memo
+	if e.Memo.Checked {
+		return memo(e)
 	}
 	in := c.check1(e)
-	e.memo, e.checked = in, true
+	e.Memo = syntax.Memo{Val: in.val, T: uint8(in.t), Konst: in.konst, Checked: true}
 	return in
 }
 
@@ -815,7 +816,7 @@ func (g *predGraph) strong(d *PredDecl, chain int) {
 		if g.cyclic[q] {
 			continue
 		}
-		g.depth[q] = int(q.Cond.height) + 1 + g.depthOfUses(q)
+		g.depth[q] = int(q.Cond.Height) + 1 + g.depthOfUses(q)
 	}
 }
 

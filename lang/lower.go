@@ -59,7 +59,7 @@ func (c *checker) lower() *symbolic.Model {
 					v.Init = 1
 				}
 			} else {
-				v.Init = d.Init.memo.val
+				v.Init = memo(d.Init).val
 			}
 		}
 		m.Vars = append(m.Vars, v)
@@ -186,7 +186,7 @@ func normaliseWeights(os []symbolic.Outcome) {
 
 // expr lowers an integer expression, folding constant subexpressions.
 func (l *lowerer) expr(e *Expr) *symbolic.Expr {
-	in := e.memo
+	in := memo(e)
 	if in.konst {
 		return &symbolic.Expr{Op: symbolic.OpConst, K: in.val, Pos: e.Pos}
 	}
@@ -229,12 +229,12 @@ func (l *lowerer) expr(e *Expr) *symbolic.Expr {
 		case "-":
 			return mk(symbolic.OpSub, 0, l.expr(a), l.expr(b))
 		case "*":
-			if a.memo.konst {
-				return mk(symbolic.OpMul, a.memo.val, l.expr(b))
+			if memo(a).konst {
+				return mk(symbolic.OpMul, memo(a).val, l.expr(b))
 			}
-			return mk(symbolic.OpMul, b.memo.val, l.expr(a))
+			return mk(symbolic.OpMul, memo(b).val, l.expr(a))
 		case "/":
-			return mk(symbolic.OpDiv, b.memo.val, l.expr(a))
+			return mk(symbolic.OpDiv, memo(b).val, l.expr(a))
 		}
 	}
 	panic(fmt.Sprintf("lang: lowering an unchecked expression %s at %s", exprString(e), e.Pos))
@@ -299,10 +299,10 @@ func (l *lowerer) cond(e *Expr) *symbolic.Cond {
 			return &symbolic.Cond{Op: symbolic.CImplies, Args: []*symbolic.Cond{l.cond(a), l.cond(b)}, Pos: e.Pos}
 		}
 		op := cmpOps[e.Op]
-		if a.memo.t == tBool {
+		if memo(a).t == tBool {
 			return &symbolic.Cond{Op: symbolic.CCmp, Cmp: op, L: l.boolExpr(a), R: l.boolExpr(b), Pos: e.Pos}
 		}
-		ia, ib := a.memo, b.memo
+		ia, ib := memo(a), memo(b)
 		if ia.konst && ib.konst {
 			if op.Holds(ia.val, ib.val) {
 				return &symbolic.Cond{Op: symbolic.CTrue, Pos: e.Pos}

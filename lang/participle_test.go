@@ -303,21 +303,21 @@ func (c *converter) ident(i *cIdent) Ident {
 func (c *converter) file(cf *cFile) []Decl {
 	var out []Decl
 	for _, d := range cf.Decls {
-		sp := span{c.pos(d.Pos), c.pos(d.EndPos)}
+		sp := span{Start: c.pos(d.Pos), End: c.pos(d.EndPos)}
 		switch {
 		case d.Model != nil:
-			out = append(out, &ModelDecl{sp, c.ident(d.Model.Name)})
+			out = append(out, &ModelDecl{Span: sp, Name: c.ident(d.Model.Name)})
 		case d.Import != nil:
-			imp := &ImportDecl{span: sp, Path: d.Import.Path, PathPos: c.pos(d.Import.Pos)}
+			imp := &ImportDecl{Span: sp, Path: d.Import.Path, PathPos: c.pos(d.Import.Pos)}
 			if d.Import.As != nil {
 				id := c.ident(d.Import.As)
 				imp.As = &id
 			}
 			out = append(out, imp)
 		case d.Const != nil:
-			out = append(out, &ConstDecl{sp, c.ident(d.Const.Name), c.expr(d.Const.Value)})
+			out = append(out, &ConstDecl{Span: sp, Name: c.ident(d.Const.Name), Value: c.expr(d.Const.Value)})
 		case d.Var != nil:
-			v := &VarDecl{span: sp, Name: c.ident(d.Var.Name), Bool: d.Var.Bool, Init: c.expr(d.Var.Init), IdxLo: c.expr(d.Var.IdxLo), IdxHi: c.expr(d.Var.IdxHi)}
+			v := &VarDecl{Span: sp, Name: c.ident(d.Var.Name), Bool: d.Var.Bool, Init: c.expr(d.Var.Init), IdxLo: c.expr(d.Var.IdxLo), IdxHi: c.expr(d.Var.IdxHi)}
 			switch {
 			case v.Bool:
 			case d.Var.Hi != nil:
@@ -331,15 +331,15 @@ func (c *converter) file(cf *cFile) []Decl {
 			}
 			out = append(out, v)
 		case d.Type != nil:
-			t := &TypeDecl{span: sp, Name: c.ident(d.Type.Name)}
+			t := &TypeDecl{Span: sp, Name: c.ident(d.Type.Name)}
 			for _, v := range d.Type.Values {
 				t.Values = append(t.Values, c.ident(v))
 			}
 			out = append(out, t)
 		case d.Pred != nil:
-			out = append(out, &PredDecl{sp, c.ident(d.Pred.Name), c.expr(d.Pred.Cond)})
+			out = append(out, &PredDecl{Span: sp, Name: c.ident(d.Pred.Name), Cond: c.expr(d.Pred.Cond)})
 		case d.Action != nil:
-			a := &ActionDecl{span: sp, Label: c.ident(d.Action.Label), Guard: c.expr(d.Action.Guard), Cost: c.expr(d.Action.Cost)}
+			a := &ActionDecl{Span: sp, Label: c.ident(d.Action.Label), Guard: c.expr(d.Action.Guard), Cost: c.expr(d.Action.Cost)}
 			for _, pm := range d.Action.Params {
 				a.Params = append(a.Params, &Param{Name: c.ident(pm.Name), Lo: c.expr(pm.Lo), Hi: c.expr(pm.Hi)})
 			}
@@ -350,7 +350,7 @@ func (c *converter) file(cf *cFile) []Decl {
 				a.Index = append(a.Index, c.expr(e))
 			}
 			for _, o := range d.Action.Outcomes {
-				on := &OutcomeNode{span: span{c.pos(o.Pos), c.pos(o.EndPos)}, Skip: o.Skip}
+				on := &OutcomeNode{Span: span{Start: c.pos(o.Pos), End: c.pos(o.EndPos)}, Skip: o.Skip}
 				if o.Weight != nil {
 					on.Weight = o.Weight.Num
 					if o.Weight.Den != "" {
@@ -369,12 +369,12 @@ func (c *converter) file(cf *cFile) []Decl {
 			}
 			out = append(out, a)
 		case d.Policy != nil:
-			p := &PolicyDecl{span: sp, Kind: c.ident(d.Policy.Kind), Name: c.ident(d.Policy.Name), When: c.expr(d.Policy.When)}
+			p := &PolicyDecl{Span: sp, Kind: c.ident(d.Policy.Kind), Name: c.ident(d.Policy.Name), When: c.expr(d.Policy.When)}
 			if d.Policy.File != nil {
 				p.File, p.FilePos, p.HasFile = d.Policy.File.Value, c.pos(d.Policy.File.Pos), true
 			}
 			for _, it := range d.Policy.Items {
-				pi := &PolicyItem{span: span{c.pos(it.Pos), c.pos(it.EndPos)}}
+				pi := &PolicyItem{Span: span{Start: c.pos(it.Pos), End: c.pos(it.EndPos)}}
 				switch {
 				case it.Inputs != nil:
 					pi.Kind = ItemInputs
@@ -418,9 +418,9 @@ func (c *converter) file(cf *cFile) []Decl {
 			}
 			out = append(out, p)
 		case d.Property != nil:
-			p := &PropertyDecl{span: sp, Name: c.ident(d.Property.Name)}
+			p := &PropertyDecl{Span: sp, Name: c.ident(d.Property.Name)}
 			for _, cl := range d.Property.Clauses {
-				p.Clauses = append(p.Clauses, &PropClause{span{c.pos(cl.Pos), c.pos(cl.Cond.EndPos)}, cl.Kind, c.expr(cl.Cond)})
+				p.Clauses = append(p.Clauses, &PropClause{Span: span{Start: c.pos(cl.Pos), End: c.pos(cl.Cond.EndPos)}, Kind: cl.Kind, Cond: c.expr(cl.Cond)})
 			}
 			out = append(out, p)
 		}

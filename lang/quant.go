@@ -49,7 +49,7 @@ func (q *quants) errorf(p, end symbolic.Pos, code, format string, args ...any) {
 func (c *checker) quantPrepare() {
 	any := false
 	for _, f := range c.files {
-		any = any || f.quants
+		any = any || f.Quants
 	}
 	if !any {
 		return
@@ -189,7 +189,7 @@ func (q *quants) decl(d Decl) Decl {
 				clauses = append(make([]*PropClause, 0, len(d.Clauses)), d.Clauses[:i]...)
 			}
 			if clauses != nil {
-				clauses = append(clauses, &PropClause{span: cl.span, Kind: cl.Kind, Cond: v})
+				clauses = append(clauses, &PropClause{Span: cl.Span, Kind: cl.Kind, Cond: v})
 			}
 		}
 		if clauses != nil {
@@ -263,7 +263,7 @@ func (q *quants) expand(e *Expr) *Expr {
 	if args == nil {
 		return e
 	}
-	return &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, height: e.height}
+	return &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, Height: e.Height}
 }
 
 // empty is what a quantifier over no values is (and what stands in for
@@ -321,8 +321,8 @@ func (q *quants) quant(e *Expr) *Expr {
 		if e.Op == "count" {
 			one := &Expr{Kind: EInt, Text: "1", Pos: body.Pos, End: body.End}
 			zero := &Expr{Kind: EInt, Text: "0", Pos: body.Pos, End: body.End}
-			t = &Expr{Kind: EIf, Args: []*Expr{t, one, zero}, Pos: body.Pos, End: body.End, height: t.height + 1}
-			t = &Expr{Kind: EParen, Args: []*Expr{t}, Pos: body.Pos, End: body.End, height: t.height + 1}
+			t = &Expr{Kind: EIf, Args: []*Expr{t, one, zero}, Pos: body.Pos, End: body.End, Height: t.Height + 1}
+			t = &Expr{Kind: EParen, Args: []*Expr{t}, Pos: body.Pos, End: body.End, Height: t.Height + 1}
 		}
 		terms = append(terms, t)
 		if k == hi {
@@ -336,7 +336,7 @@ func (q *quants) quant(e *Expr) *Expr {
 		terms = append(terms, empty(e))
 	}
 	out := balance(terms, op)
-	return &Expr{Kind: EParen, Args: []*Expr{out}, Pos: e.Pos, End: e.End, height: out.height + 1}
+	return &Expr{Kind: EParen, Args: []*Expr{out}, Pos: e.Pos, End: e.End, Height: out.Height + 1}
 }
 
 // balance combines terms with a left-associative operator as a balanced
@@ -347,7 +347,7 @@ func balance(terms []*Expr, op string) *Expr {
 	}
 	m := len(terms) / 2
 	a, b := balance(terms[:m], op), balance(terms[m:], op)
-	return &Expr{Kind: EBin, Op: op, Args: []*Expr{a, b}, Pos: a.Pos, End: b.End, height: max(a.height, b.height) + 1}
+	return &Expr{Kind: EBin, Op: op, Args: []*Expr{a, b}, Pos: a.Pos, End: b.End, Height: max(a.Height, b.Height) + 1}
 }
 
 // eval folds a quantifier's bound.

@@ -363,7 +363,7 @@ func (s *schemas) schema(d *ActionDecl) []Decl {
 			name = labelName(d.Label.Name, t)
 			f.tuples[name] = t
 		}
-		a := &ActionDecl{span: d.span, Label: Ident{Name: name, Pos: d.Label.Pos}, Guard: substitute(d.Guard, sub), Cost: substitute(d.Cost, sub)}
+		a := &ActionDecl{Span: d.Span, Label: Ident{Name: name, Pos: d.Label.Pos}, Guard: substitute(d.Guard, sub), Cost: substitute(d.Cost, sub)}
 		for _, o := range d.Outcomes {
 			a.Outcomes = append(a.Outcomes, substituteOutcome(o, sub))
 		}
@@ -672,7 +672,7 @@ func substitute(e *Expr, sub map[string]int) *Expr {
 	if args == nil {
 		return e
 	}
-	n := &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, height: e.height}
+	n := &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, Height: e.Height}
 	return n
 }
 

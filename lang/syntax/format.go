@@ -1,4 +1,4 @@
-package lang
+package syntax
 
 // The formatter prints a parsed File in canonical layout: one declaration
 // per line, multi-outcome actions with one outcome per line, policy and
@@ -106,8 +106,8 @@ func (fm *formatter) extend(from int, end symbolic.Pos) {
 func (fm *formatter) colOf(j int) int { return fm.lines[j].loCol }
 
 func (fm *formatter) decl(d Decl) {
-	start, _ := d.declPos()
-	ex := exprString
+	start, _ := d.DeclPos()
+	ex := ExprString
 	switch d := d.(type) {
 	case *ModelDecl:
 		fm.addAt("model "+d.Name.Name, start, true)
@@ -145,7 +145,7 @@ func (fm *formatter) decl(d Decl) {
 	case *PredDecl:
 		fm.addAt(fmt.Sprintf("pred %s = %s", d.Name.Name, ex(d.Cond)), start, true)
 	case *ActionDecl:
-		head := actionHead(d)
+		head := ActionHead(d)
 		if d.Guard != nil {
 			head += " when " + ex(d.Guard)
 		}
@@ -204,13 +204,13 @@ func outcomeString(o *OutcomeNode) string {
 			b.WriteString(", ")
 		}
 		if a.Each != nil {
-			b.WriteString("forall " + a.Each.Name.Name + " in " + exprString(a.Each.Lo) + " .. " + exprString(a.Each.Hi) + ": ")
+			b.WriteString("forall " + a.Each.Name.Name + " in " + ExprString(a.Each.Lo) + " .. " + ExprString(a.Each.Hi) + ": ")
 		}
 		b.WriteString(a.Var.Name)
 		if a.Index != nil {
-			b.WriteString("[" + exprString(a.Index) + "]")
+			b.WriteString("[" + ExprString(a.Index) + "]")
 		}
-		b.WriteString("' = " + exprString(a.Value))
+		b.WriteString("' = " + ExprString(a.Value))
 	}
 	return b.String()
 }
@@ -220,7 +220,7 @@ func itemString(it *PolicyItem) string {
 	case ItemInputs:
 		parts := make([]string, len(it.Inputs))
 		for i, e := range it.Inputs {
-			parts[i] = exprString(e)
+			parts[i] = ExprString(e)
 		}
 		return "inputs  " + strings.Join(parts, ", ")
 	case ItemOutputs:
@@ -235,7 +235,7 @@ func itemString(it *PolicyItem) string {
 	case ItemInterface:
 		return "interface " + quote(it.Interface)
 	case ItemWhen:
-		return "when " + exprString(it.When) + " -> " + it.Label.Name + indexString(it.LabelIdx)
+		return "when " + ExprString(it.When) + " -> " + it.Label.Name + indexString(it.LabelIdx)
 	}
 	return "otherwise -> " + it.Label.Name + indexString(it.LabelIdx)
 }
@@ -251,27 +251,27 @@ func indexString(idx []*Expr) string {
 		if e == nil {
 			parts[i] = "*"
 		} else {
-			parts[i] = exprString(e)
+			parts[i] = ExprString(e)
 		}
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// actionHead writes `action move(b in 0 .. N - 1)`, `action move[0]` or
+// ActionHead writes `action move(b in 0 .. N - 1)`, `action move[0]` or
 // `action move`.
-func actionHead(d *ActionDecl) string {
+func ActionHead(d *ActionDecl) string {
 	head := "action " + d.Label.Name + indexString(d.Index)
 	if d.Params != nil {
 		parts := make([]string, len(d.Params))
 		for i, pm := range d.Params {
-			parts[i] = pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi)
+			parts[i] = pm.Name.Name + " in " + ExprString(pm.Lo) + " .. " + ExprString(pm.Hi)
 		}
 		head += "(" + strings.Join(parts, ", ") + ")"
 	}
 	if d.For != nil {
 		parts := make([]string, len(d.For))
 		for i, pm := range d.For {
-			parts[i] = pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi)
+			parts[i] = pm.Name.Name + " in " + ExprString(pm.Lo) + " .. " + ExprString(pm.Hi)
 		}
 		head += " for " + strings.Join(parts, ", ")
 	}
@@ -418,6 +418,10 @@ func (fm *formatter) render() []byte {
 
 // MaxWidth is the column at which the formatter wraps a line.
 const MaxWidth = 100
+
+// Wrap is wrap, for tests outside the package: the lines the formatter
+// makes of a line that may be too long.
+func Wrap(line string) []string { return wrap(line) }
 
 // wrap splits a formatted line longer than MaxWidth at its outermost break
 // points: before && || => | -> + and -, and after commas, outside parentheses as

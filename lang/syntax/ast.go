@@ -1,4 +1,4 @@
-package lang
+package syntax
 
 import (
 	"strings"
@@ -7,8 +7,8 @@ import (
 )
 
 // The AST: what the checker, the formatter and the lowering work on. It is
-// built by the parser (parser.go) and is disposable: nothing
-// outside lang sees it.
+// built by the parser (parser.go) and is disposable: lang checks and
+// lowers it, the formatter prints it, editors index it.
 
 // File is one parsed .spec file.
 type File struct {
@@ -19,15 +19,15 @@ type File struct {
 	Comments []Comment
 
 	tokPos []lineCol // where every non-comment token starts, for the formatter
-	quants bool      // the file has a quantifier (quant.go)
-	arrays bool      // the file has an array, an element or an array literal (array.go)
+	Quants bool      // the file has a quantifier (quant.go)
+	Arrays bool      // the file has an array, an element or an array literal (array.go)
 }
 
 // Comment is a `//` or `/* */` comment with its position.
 type Comment struct {
 	Pos  symbolic.Pos
 	Text string
-	// EndLine is the line the comment ends on (block comments may span).
+	// EndLine is the line the comment ends on (block comments may Span).
 	EndLine int
 }
 
@@ -42,33 +42,33 @@ type Ident struct {
 
 // Decl is one top-level declaration.
 type Decl interface {
-	declPos() (start, end symbolic.Pos)
+	DeclPos() (start, end symbolic.Pos)
 }
 
-type span struct{ Start, End symbolic.Pos }
+type Span struct{ Start, End symbolic.Pos }
 
-func (s span) declPos() (symbolic.Pos, symbolic.Pos) { return s.Start, s.End }
+func (s Span) DeclPos() (symbolic.Pos, symbolic.Pos) { return s.Start, s.End }
 
 type ModelDecl struct {
-	span
+	Span
 	Name Ident
 }
 
 type ImportDecl struct {
-	span
+	Span
 	Path    string
 	PathPos symbolic.Pos
 	As      *Ident
 }
 
 type ConstDecl struct {
-	span
+	Span
 	Name  Ident
 	Value *Expr
 }
 
 type VarDecl struct {
-	span
+	Span
 	Name   Ident
 	Bool   bool
 	Lo, Hi *Expr
@@ -85,19 +85,19 @@ type VarDecl struct {
 
 // TypeDecl is `type NAME = { VALUE, ... }`, an enum type.
 type TypeDecl struct {
-	span
+	Span
 	Name   Ident
 	Values []Ident
 }
 
 type PredDecl struct {
-	span
+	Span
 	Name Ident
 	Cond *Expr
 }
 
 type ActionDecl struct {
-	span
+	Span
 	Label    Ident
 	Guard    *Expr
 	Outcomes []*OutcomeNode
@@ -122,7 +122,7 @@ type Param struct {
 
 // OutcomeNode is one `[w:] x' = e, ...` or `skip`.
 type OutcomeNode struct {
-	span
+	Span
 	Weight    string // as written, "" if none ("0.5", "1/3", "2")
 	WeightPos symbolic.Pos
 	Skip      bool
@@ -142,7 +142,7 @@ type AssignNode struct {
 }
 
 type PolicyDecl struct {
-	span
+	Span
 	Kind    Ident
 	Name    Ident
 	File    string
@@ -167,7 +167,7 @@ const (
 )
 
 type PolicyItem struct {
-	span
+	Span
 	Kind      PolicyItemKind
 	Inputs    []*Expr
 	Outputs   []Ident
@@ -183,13 +183,13 @@ type PolicyItem struct {
 }
 
 type PropertyDecl struct {
-	span
+	Span
 	Name    Ident
 	Clauses []*PropClause
 }
 
 type PropClause struct {
-	span
+	Span
 	Kind string // start, unsafe, goal
 	Cond *Expr
 }
@@ -228,17 +228,27 @@ type Expr struct {
 	Pos  symbolic.Pos
 	End  symbolic.Pos // position just after the node
 
-	memo    info  // the checker's memo: each file is parsed for one checker
-	height  int32 // of the tree below, 1 for a leaf's parent; bounded by MaxDepth
-	Kind    ExprKind
-	checked bool // memo holds what the checker learnt
-	// gen marks a comparison the array expansion wrote (index == k):
-	// an enum index is compared with its position there (array.go).
-	gen bool
+	// Memo is the checker's note on the node (package lang): each file is
+	// parsed for one checker, which memoises what it learns here.
+	Memo   Memo  `json:"-"`
+	Height int32 `json:"-"` // of the tree below, 1 for a leaf's parent; bounded by MaxDepth
+	Kind   ExprKind
+	// Gen marks a comparison the array expansion wrote (index == k): an
+	// enum index is compared with its position there (lang's array.go).
+	Gen bool `json:"-"`
 }
 
-// splitLines splits source text into lines without their line endings.
-func splitLines(src []byte) []string {
+// Memo is what the checker learnt about an expression: its type (T, the
+// checker's own numbering), and the value of an integer constant.
+type Memo struct {
+	Val     int
+	T       uint8
+	Konst   bool // an integer constant (no variables)
+	Checked bool // the checker has filled the memo
+}
+
+// SplitLines splits source text into lines without their line endings.
+func SplitLines(src []byte) []string {
 	s := strings.ReplaceAll(string(src), "\r\n", "\n")
 	return strings.Split(s, "\n")
 }

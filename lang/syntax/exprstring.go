@@ -1,10 +1,10 @@
-package lang
+package syntax
 
 import "strings"
 
-// exprString renders an AST expression in canonical form (as the formatter
+// ExprString renders an AST expression in canonical form (as the formatter
 // writes it).
-func exprString(e *Expr) string {
+func ExprString(e *Expr) string {
 	var b strings.Builder
 	writeExpr(&b, e)
 	return b.String()
