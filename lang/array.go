@@ -197,6 +197,7 @@ func (c *checker) arrayPrepare(en *enums) {
 		}
 	}
 	s.q.quiet = false
+	s.imported()
 	s.base = make(map[string][2]int, len(s.ranges))
 	for k, v := range s.ranges {
 		s.base[k] = v
@@ -209,6 +210,32 @@ func (c *checker) arrayPrepare(en *enums) {
 				c.badDecl[nd] = true
 			}
 		}
+	}
+}
+
+// imported enters an imported JANI model's variables (their ranges, for
+// the intervals of indices) and its arrays, so that the .spec files index
+// them as their own.
+func (s *arrays) imported() {
+	m := s.c.jani
+	if m == nil {
+		return
+	}
+	for _, v := range m.Vars {
+		s.ranges[v.Name] = [2]int{v.Lo, v.Hi}
+	}
+	for _, run := range m.VarRuns() {
+		if !run.Array || s.byName[run.Name] != nil {
+			continue
+		}
+		first := &m.Vars[run.First]
+		a := &array{name: run.Name, pos: first.Pos, lo: run.Lo, hi: run.Lo + run.N - 1,
+			decl: &VarDecl{Name: Ident{Name: run.Name, Pos: first.Pos}}, isBool: first.Bool, isEnum: first.Values != nil}
+		for i := 0; i < run.N; i++ {
+			a.vars = append(a.vars, &VarDecl{Name: Ident{Name: m.Vars[run.First+i].Name, Pos: first.Pos}})
+		}
+		s.byName[a.name] = a
+		s.list = append(s.list, a)
 	}
 }
 
