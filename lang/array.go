@@ -137,12 +137,6 @@ func (c *checker) arrayPrepare(en *enums) {
 		}
 		decls = append(decls, dr)
 	}
-	for name, v := range c.opts.Defines {
-		if strings.HasPrefix(v, "[") && s.byName[name] == nil {
-			c.cmdErrorf("E0304", "-D %s=%s: %s is not an array constant; only a constant declared with an array value (const %s = [...]) takes one", name, v, name, name)
-			delete(c.opts.Defines, name)
-		}
-	}
 	c.decls = decls
 	s.q = newQuants(c)
 	decls = make([]declRef, 0, len(c.decls))
@@ -237,6 +231,39 @@ func (s *arrays) imported() {
 		s.byName[a.name] = a
 		s.list = append(s.list, a)
 	}
+}
+
+// arrayDefines refuses an array value given with -D to a constant that is
+// not an array constant, before the other expansions read the constants
+// (a schema's range would not fold, and say so less clearly).
+func (c *checker) arrayDefines() {
+	var bad []string
+	for name, v := range c.opts.Defines {
+		if !strings.HasPrefix(v, "[") {
+			continue
+		}
+		isArray := false
+		for _, dr := range c.decls {
+			if d, ok := dr.d.(*ConstDecl); ok && d.Name.Name == name && d.Value.Kind == EArray {
+				isArray = true
+			}
+		}
+		if !isArray {
+			c.cmdErrorf("E0304", "-D %s=%s: %s is not an array constant; only a constant declared with an array value (const %s = [...]) takes one", name, v, name, name)
+			bad = append(bad, name)
+		}
+	}
+	if bad == nil {
+		return
+	}
+	defines := make(map[string]string, len(c.opts.Defines))
+	for k, v := range c.opts.Defines {
+		defines[k] = v
+	}
+	for _, name := range bad {
+		delete(defines, name)
+	}
+	c.opts.Defines = defines // the caller's map stays as it was
 }
 
 // constant records an array constant; it reports whether d is one.

@@ -56,6 +56,7 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 	if l.jani != nil {
 		c.jani, c.janiName = l.jani.model, l.jani.imp.Path
 	}
+	c.arrayDefines()
 	en := c.enumPrepare()
 	c.policyPrepare()
 	c.schemaPrepare()
