@@ -19,8 +19,8 @@ type File struct {
 	Comments []Comment
 
 	tokPos []lineCol // where every non-comment token starts, for the formatter
-	Quants bool      // the file has a quantifier (quant.go)
-	Arrays bool      // the file has an array, an element or an array literal (array.go)
+	Quants bool      // the file has a quantifier (lang's quant.go)
+	Arrays bool      // the file has an array, an element or an array literal (lang's array.go)
 }
 
 // Comment is a `//` or `/* */` comment with its position.
@@ -74,12 +74,12 @@ type VarDecl struct {
 	Lo, Hi *Expr
 	Init   *Expr
 	// Type names the enum type of `var c : color`; the checker gives
-	// such a variable the range 0 .. n-1 of its type's n values (enum.go).
+	// such a variable the range 0 .. n-1 of its type's n values (lang's enum.go).
 	Type *Ident
 	// IdxLo and IdxHi are an array's index range, `var on : [0 .. N-1]
 	// of 0 .. N`, nil for a scalar; Bool, Lo, Hi and Type are then the
 	// elements' type, and Init may be an array literal or an array
-	// constant (array.go).
+	// constant (lang's array.go).
 	IdxLo, IdxHi *Expr
 }
 
@@ -102,13 +102,13 @@ type ActionDecl struct {
 	Guard    *Expr
 	Outcomes []*OutcomeNode
 	// Params are a schema's parameters, `action move(b in 0 .. N-1)`;
-	// Index is a concrete label's, `action move[0]` (schema.go). At most
+	// Index is a concrete label's, `action move[0]` (lang's schema.go). At most
 	// one of them is set.
 	Params []*Param
 	Index  []*Expr
 	// For are the parameters of `action put for k in 1 .. N`, which
 	// expand like Params but leave the label as it is: one label, one
-	// command per value (schema.go).
+	// command per value (lang's schema.go).
 	For []*Param
 	// Cost is `cost EXPR`, nil when the action has none (cost 1).
 	Cost *Expr
@@ -134,10 +134,10 @@ type AssignNode struct {
 	Var   Ident
 	Value *Expr
 	// Each is `forall k in LO .. HI: on[k]' = ...`, one assignment per
-	// value of k (quant.go); nil for one assignment.
+	// value of k (lang's quant.go); nil for one assignment.
 	Each *Param
 	// Index is the element of an array assigned, `on[b]' = 0`; nil for
-	// a scalar (array.go).
+	// a scalar (lang's array.go).
 	Index *Expr
 }
 
@@ -210,10 +210,10 @@ const (
 	EIf                    // if Args[0] then Args[1] else Args[2]
 	EParen                 // (Args[0])
 	// EQuant is `Op NAME in LO .. HI: BODY` with Op forall, exists, sum or
-	// count: Args are the name (an EName), LO, HI and BODY (quant.go).
+	// count: Args are the name (an EName), LO, HI and BODY (lang's quant.go).
 	EQuant
 	// EIndex is `NAME[Args[0]]`, an element of an array variable or
-	// constant: Text is the name (array.go).
+	// constant: Text is the name (lang's array.go).
 	EIndex
 	// EArray is an array literal `[Args...]`, the value of an array
 	// constant or an array's initial value.
