@@ -3,7 +3,8 @@ package fuzz
 // Goal-reaching policy testing (papers 001 and 003): the semantics every
 // part of it shares.
 //
-// Costs are unit: a run's cost is its number of steps. Non-determinism is
+// A run's cost is the sum of its commands' costs (`action ... cost EXPR`,
+// 1 by default: then its number of steps; the bound counts steps). Non-determinism is
 // adversarial, as everywhere in vigil: the value V^pi(s) of a policy in s is
 // the largest number of steps any run of pi from s needs to reach the goal,
 // and infinite when some run never does (it loops, meets an unsafe state, a
@@ -266,8 +267,9 @@ type goalEval struct {
 	bound     int
 	maxStates int
 	color     map[string]uint8 // 1 on stack, 2 done
-	cost      map[string]int
-	longest   map[string]int // index into succ choice for the longest run
+	cost      map[string]int   // the worst-case cost to the goal (commands' costs summed)
+	steps     map[string]int   // the most steps to the goal, for the bound
+	longest   map[string]int   // index into succ choice for the costliest run
 	path      []explicit.Step
 	res       *GoalValue
 	err       error
@@ -300,7 +302,7 @@ func (t *GoalTask) value(s symbolic.State, patch goalPatch, bound, maxStates int
 		return t.fairValue(s, patch, maxStates)
 	}
 	e := &goalEval{t: t, patch: patch, bound: bound, maxStates: maxStates,
-		color: map[string]uint8{}, cost: map[string]int{}, longest: map[string]int{}}
+		color: map[string]uint8{}, cost: map[string]int{}, steps: map[string]int{}, longest: map[string]int{}}
 	c := e.visit(s, 0)
 	if e.err != nil {
 		return GoalValue{}, e.err
@@ -337,7 +339,7 @@ func (e *goalEval) visit(s symbolic.State, depth int) int {
 	case 1:
 		return e.stop(GoalValue{Outcome: GoalFails, Why: GoalFailLoop, Cost: -1}, s)
 	case 2:
-		if depth+e.cost[k] > e.bound {
+		if depth+e.steps[k] > e.bound {
 			// Only reachable when this state was first met closer to s;
 			// its longest run from here overruns the bound.
 			return e.overrun(s, k)
@@ -369,7 +371,7 @@ func (e *goalEval) visit(s symbolic.State, depth int) int {
 		return -1
 	}
 	e.color[k] = 1
-	worst, arg := -1, 0
+	worst, steps, arg := -1, 0, 0
 	for i, ed := range succ {
 		e.path = append(e.path, explicit.Step{State: s, Label: l, Cmd: ed.cmd, Outcome: ed.out})
 		c := e.visit(ed.s, depth+1)
@@ -377,14 +379,16 @@ func (e *goalEval) visit(s symbolic.State, depth int) int {
 		if c < 0 {
 			return -1
 		}
+		c += e.t.M.Commands[ed.cmd].CostIn(s) // 1 unless the action says `cost`
+		steps = max(steps, e.steps[goalKey(ed.s)]+1)
 		if c > worst {
 			worst, arg = c, i
 		}
 	}
 	e.color[k] = 2
-	e.cost[k] = worst + 1
+	e.cost[k], e.steps[k] = worst, steps
 	e.longest[k] = arg
-	return worst + 1
+	return worst
 }
 
 // overrun records a run through the finished state s (key k) that goes

@@ -12,6 +12,7 @@ package lang
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"vigil/symbolic"
@@ -236,7 +237,7 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 	for _, dr := range decls {
 		var info *SymbolInfo
 		add := func(kind SymbolKind, ns Namespace, id Ident, detail string) {
-			start, end := dr.d.declPos()
+			start, end := dr.d.DeclPos()
 			info = &SymbolInfo{Kind: kind, NS: ns, Name: id.Name, Pos: id.Pos, NameEnd: identEnd(id), Start: start, End: end, Detail: detail}
 		}
 		sym := func(name string, kind symKind) *symbol {
@@ -276,6 +277,20 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 			if d.Init != nil {
 				init = " = " + exprString(d.Init)
 			}
+			if d.IdxLo != nil {
+				add(KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+arrayText(d)+init)
+				info.Doc = "an array; its elements are the variables " + d.Name.Name + "[" + exprString(d.IdxLo) + "] .. " + d.Name.Name + "[" + exprString(d.IdxHi) + "], which networks see in order"
+				if first := sym(d.Name.Name+"["+strconv.Itoa(c.arrayLo[d])+"]", symVar); first != nil && checked && !d.Bool {
+					n := 0
+					for _, v := range c.vars {
+						if base, _, ok := symbolic.ArrayElem(v.name); ok && base == d.Name.Name {
+							n++
+						}
+					}
+					info.Doc = fmt.Sprintf("an array of %d elements %s[%d] .. %s[%d], each in %d .. %d; networks see them in order", n, d.Name.Name, c.arrayLo[d], d.Name.Name, c.arrayLo[d]+n-1, first.lo, first.hi)
+				}
+				break
+			}
 			if d.Type != nil {
 				add(KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+d.Type.Name+init)
 				if t := types[d.Type.Name]; t != nil {
@@ -308,8 +323,8 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 			if d.Params != nil || d.Index != nil {
 				info.Doc += fmt.Sprintf(" of labels %s[...] in all its declarations", d.Label.Name)
 			}
-			for _, pm := range d.Params {
-				start, end := d.declPos()
+			for _, pm := range allParams(d) {
+				start, end := d.DeclPos()
 				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindParam, NS: NSNames, Name: pm.Name.Name, Pos: pm.Name.Pos, NameEnd: identEnd(pm.Name),
 					Start: pm.Name.Pos, End: pm.Hi.End, Detail: pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi),
 					Doc: "a parameter of action " + d.Label.Name, Local: true, ScopeStart: start, ScopeEnd: end})
@@ -340,6 +355,11 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 		}
 		a.Symbols = append(a.Symbols, info)
 	}
+}
+
+// arrayText writes an array's type, [LO .. HI] of TYPE.
+func arrayText(d *VarDecl) string {
+	return "[" + exprString(d.IdxLo) + " .. " + exprString(d.IdxHi) + "] of " + rangeText(d)
 }
 
 func rangeText(d *VarDecl) string {
@@ -438,7 +458,7 @@ func commentText(s string) string {
 }
 
 func (a *Analysis) refs(f *File) {
-	a.Refs = make([]Ref, 0, len(f.tokPos)/2) // names are about half the tokens
+	a.Refs = make([]Ref, 0, len(f.Src)/8) // a name every eight bytes or so
 	add := func(id Ident, ns Namespace, decl bool) {
 		if id.Name == "" {
 			return
@@ -453,6 +473,9 @@ func (a *Analysis) refs(f *File) {
 		switch e.Kind {
 		case EName:
 			a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: e.End})
+		case EIndex:
+			a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: identEnd(Ident{Name: e.Text, Pos: e.Pos})})
+			expr(e.Args[0])
 		case EQuant:
 			v := e.Args[0]
 			a.Refs = append(a.Refs, Ref{Name: v.Text, NS: NSNames, Pos: v.Pos, End: v.End, Decl: true})
@@ -482,6 +505,8 @@ func (a *Analysis) refs(f *File) {
 			}
 		case *VarDecl:
 			add(d.Name, NSNames, true)
+			expr(d.IdxLo)
+			expr(d.IdxHi)
 			if d.Type != nil {
 				add(*d.Type, NSNames, false)
 			} else {
@@ -497,20 +522,31 @@ func (a *Analysis) refs(f *File) {
 			for _, e := range d.Index {
 				expr(e)
 			}
-			for _, pm := range d.Params {
+			for _, pm := range allParams(d) {
 				add(pm.Name, NSNames, true)
 				expr(pm.Lo)
 				expr(pm.Hi)
 			}
 			expr(d.Guard)
+			expr(d.Cost)
 			for _, o := range d.Outcomes {
 				for _, as := range o.Assigns {
+					if e := as.Each; e != nil {
+						add(e.Name, NSNames, true)
+						a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindBound, NS: NSNames, Name: e.Name.Name, Pos: e.Name.Pos, NameEnd: identEnd(e.Name),
+							Start: e.Name.Pos, End: e.Hi.End, Detail: e.Name.Name + " in " + exprString(e.Lo) + " .. " + exprString(e.Hi),
+							Doc: "bound by forall", Local: true, ScopeStart: as.Pos, ScopeEnd: as.Value.End})
+						expr(e.Lo)
+						expr(e.Hi)
+					}
 					add(as.Var, NSNames, false)
+					expr(as.Index)
 					expr(as.Value)
 				}
 			}
 		case *PolicyDecl:
 			add(d.Name, NSPolicy, true)
+			expr(d.When)
 			for _, it := range d.Items {
 				for _, e := range it.Inputs {
 					expr(e)
@@ -560,7 +596,8 @@ func Keywords() []string {
 
 // ContextualKeywords returns the words that are keywords only where the
 // grammar expects them, and names elsewhere: the quantifiers (when a name
-// follows) and the `in` of schema parameters and quantifiers.
+// follows), the `in` of schema parameters and quantifiers, the `of` of
+// an array's type, and the `cost` and `for` of an action.
 func ContextualKeywords() []string {
-	return []string{"count", "exists", "forall", "in", "sum"}
+	return []string{"cost", "count", "exists", "for", "forall", "in", "of", "sum"}
 }

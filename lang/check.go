@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vigil/lang/syntax"
 	"vigil/symbolic"
 )
 
@@ -130,6 +131,9 @@ type checker struct {
 	constDepth         int // constants being evaluated, each in terms of the next
 	constChainReported bool
 
+	// the first index of each array variable (array.go), for editors
+	arrayLo map[*VarDecl]int
+
 	// the imported JANI model (janiimport.go) and its import path as written
 	jani     *symbolic.Model
 	janiName string
@@ -172,7 +176,7 @@ func (c *checker) errorf(p symbolic.Pos, end symbolic.Pos, code, format string, 
 	if end.Line == p.Line && end.Col > p.Col {
 		endCol = end.Col
 	}
-	c.diags = append(c.diags, c.fileFor(p).diag(p, endCol, code, format, args...))
+	c.diags = append(c.diags, c.fileFor(p).Diag(p, endCol, code, format, args...))
 }
 
 func identEnd(id Ident) symbolic.Pos {
@@ -315,7 +319,11 @@ func (c *checker) lookup(name string, p, end symbolic.Pos, want ...symKind) *sym
 	for _, s := range c.order {
 		for _, k := range want {
 			if s.kind == k {
-				cands = append(cands, s.name)
+				// an array's elements suggest the array (array.go)
+				n, _, _ := strings.Cut(s.name, "[")
+				if len(cands) == 0 || cands[len(cands)-1] != n {
+					cands = append(cands, n)
+				}
 			}
 		}
 	}
@@ -465,11 +473,11 @@ func (c *checker) check(e *Expr) info {
 	if e == nil {
 		return info{t: tErr}
 	}
-	if e.checked {
-		return e.memo
+	if e.Memo.Checked {
+		return memo(e)
 	}
 	in := c.check1(e)
-	e.memo, e.checked = in, true
+	e.Memo = syntax.Memo{Val: in.val, T: uint8(in.t), Konst: in.konst, Checked: true}
 	return in
 }
 
@@ -685,6 +693,9 @@ func (c *checker) types() {
 			if d.Guard != nil {
 				c.want(d.Guard, tBool, "the guard")
 			}
+			if d.Cost != nil {
+				c.want(d.Cost, tInt, "the cost of action "+d.Label.Name)
+			}
 			for _, o := range d.Outcomes {
 				for _, as := range o.Assigns {
 					c.check(as.Value)
@@ -805,7 +816,7 @@ func (g *predGraph) strong(d *PredDecl, chain int) {
 		if g.cyclic[q] {
 			continue
 		}
-		g.depth[q] = int(q.Cond.height) + 1 + g.depthOfUses(q)
+		g.depth[q] = int(q.Cond.Height) + 1 + g.depthOfUses(q)
 	}
 }
 

@@ -106,7 +106,7 @@ func (c *checker) enumPrepare() *enums {
 				continue
 			}
 			t.index[v.Name] = i
-			cd := &ConstDecl{span: span{v.Pos, identEnd(v)}, Name: v, Value: &Expr{Kind: EInt, Text: strconv.Itoa(i), Pos: v.Pos, End: identEnd(v)}}
+			cd := &ConstDecl{Span: span{Start: v.Pos, End: identEnd(v)}, Name: v, Value: &Expr{Kind: EInt, Text: strconv.Itoa(i), Pos: v.Pos, End: identEnd(v)}}
 			en.values[cd] = t
 			c.fileOf[cd] = dr.file
 			decls = append(decls, declRef{cd, dr.file})
@@ -193,6 +193,9 @@ func (c *checker) enumCheck(en *enums) {
 			en.of(c, d.Cond)
 		case *ActionDecl:
 			en.of(c, d.Guard)
+			if d.Cost != nil {
+				c.wantInt(en, d.Cost, "the cost of action "+d.Label.Name)
+			}
 			for _, o := range d.Outcomes {
 				for _, as := range o.Assigns {
 					s := c.syms[as.Var.Name]
@@ -250,7 +253,7 @@ func (en *enums) of(c *checker, e *Expr) *enumType {
 	if e == nil {
 		return nil
 	}
-	if e.checked && e.memo.t == tErr {
+	if e.Memo.Checked && typ(e.Memo.T) == tErr {
 		return badEnum // the types stage reported it
 	}
 	switch e.Kind {
@@ -283,7 +286,7 @@ func (en *enums) of(c *checker, e *Expr) *enumType {
 		a, b := en.of(c, e.Args[0]), en.of(c, e.Args[1])
 		switch {
 		case comparisons[e.Op]:
-			if a != b && a != badEnum && b != badEnum {
+			if a != b && a != badEnum && b != badEnum && !e.Gen {
 				c.errorf(e.Pos, e.End, "E0211", "%s compares %s with %s; compare values of one type", exprString(e), typeDesc(a), typeDesc(b))
 			}
 			return nil

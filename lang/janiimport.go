@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"vigil/lang/jani"
+	"vigil/lang/syntax"
 	"vigil/symbolic"
 )
 
@@ -47,14 +48,14 @@ func (l *loader) importJANI(f *File, imp *ImportDecl, target string) {
 		if j.abs == abs {
 			return // the same model, imported again: read once
 		}
-		l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0109",
+		l.diags = append(l.diags, f.Diag(imp.PathPos, 0, "E0109",
 			"cannot import %s: a program imports at most one JANI model, and %s already imports %s at line %d; compose the models in one .jani file",
 			imp.Path, j.file.Path, j.imp.Path, j.imp.PathPos.Line))
 		return
 	}
 	data, err := os.ReadFile(target)
 	if err != nil {
-		l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0002", "cannot import %s: %s", imp.Path, pathErr(err)))
+		l.diags = append(l.diags, f.Diag(imp.PathPos, 0, "E0002", "cannot import %s: %s", imp.Path, pathErr(err)))
 		return
 	}
 	l.jani = &janiImport{path: target, abs: abs, data: data, file: f, imp: imp}
@@ -130,7 +131,7 @@ func LoadJANI(path string, defines map[string]string) (*symbolic.Model, Diagnost
 // without a position is put at the import declaration.
 func (j *janiImport) diags(notes []jani.Note, err error) Diagnostics {
 	return janiDiags(j.data, notes, err, func(msg string) Diagnostic {
-		return j.file.diag(j.imp.PathPos, 0, "E0901", "cannot import %s: %s", j.imp.Path, msg)
+		return j.file.Diag(j.imp.PathPos, 0, "E0901", "cannot import %s: %s", j.imp.Path, msg)
 	})
 }
 
@@ -141,7 +142,7 @@ func janiDiags(data []byte, notes []jani.Note, err error, unpositioned func(msg 
 	var lines []string
 	quote := func(d Diagnostic) Diagnostic {
 		if lines == nil {
-			lines = splitLines(data)
+			lines = syntax.SplitLines(data)
 		}
 		if d.Pos.Line >= 1 && d.Pos.Line <= len(lines) && len(lines[d.Pos.Line-1]) <= maxQuotedLine {
 			d.Line = lines[d.Pos.Line-1]

@@ -1,6 +1,10 @@
-// Package lang is the .spec front end: a hand-written parser, a disposable
-// AST, a checker in named stages, a formatter and the lowering to package
-// symbolic. The language is specified in spec.md beside this file.
+// Package lang is the .spec front end's meaning: the checker in named
+// stages over a parsed file set, the expansions that run before it (enums,
+// schemas, quantifiers, arrays), the lowering to package symbolic, and the
+// analysis editors ask for. The syntax (tree, parser, formatter,
+// diagnostics) is package lang/syntax, whose names lang re-exports
+// (syntax_alias.go). The language is specified in spec.md beside this
+// file.
 package lang
 
 import (
@@ -52,9 +56,12 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 	if l.jani != nil {
 		c.jani, c.janiName = l.jani.model, l.jani.imp.Path
 	}
+	c.arrayDefines()
 	en := c.enumPrepare()
+	c.policyPrepare()
 	c.schemaPrepare()
 	c.quantPrepare()
+	c.arrayPrepare(en)
 	m := c.run()
 	if en != nil {
 		c.enumCheck(en)
@@ -108,7 +115,7 @@ func (l *loader) load(path string, src []byte, from *ImportDecl) {
 			continue
 		}
 		if imp.As != nil {
-			l.diags = append(l.diags, f.diag(imp.As.Pos, 0, "E0107", "import ... as is reserved for a later version; import the file without as"))
+			l.diags = append(l.diags, f.Diag(imp.As.Pos, 0, "E0107", "import ... as is reserved for a later version; import the file without as"))
 			continue
 		}
 		target := resolvePath(f, imp.Path)
@@ -118,7 +125,7 @@ func (l *loader) load(path string, src []byte, from *ImportDecl) {
 			l.importJANI(f, imp, target)
 			continue
 		default:
-			l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0108", "cannot import %s: only .spec files and .jani models can be imported", imp.Path))
+			l.diags = append(l.diags, f.Diag(imp.PathPos, 0, "E0108", "cannot import %s: only .spec files and .jani models can be imported", imp.Path))
 			continue
 		}
 		tabs, _ := filepath.Abs(target)
@@ -126,14 +133,14 @@ func (l *loader) load(path string, src []byte, from *ImportDecl) {
 		case 1:
 			chain := append([]string{}, l.stack...)
 			chain = append(chain, target)
-			l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0104", "import cycle: %s", strings.Join(chain, " imports ")))
+			l.diags = append(l.diags, f.Diag(imp.PathPos, 0, "E0104", "import cycle: %s", strings.Join(chain, " imports ")))
 			continue
 		case 2:
 			continue
 		}
 		tsrc, err := os.ReadFile(target)
 		if err != nil {
-			l.diags = append(l.diags, f.diag(imp.PathPos, 0, "E0002", "cannot import %s: %s", imp.Path, pathErr(err)))
+			l.diags = append(l.diags, f.Diag(imp.PathPos, 0, "E0002", "cannot import %s: %s", imp.Path, pathErr(err)))
 			continue
 		}
 		l.load(target, tsrc, imp)

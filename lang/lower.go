@@ -59,7 +59,7 @@ func (c *checker) lower() *symbolic.Model {
 					v.Init = 1
 				}
 			} else {
-				v.Init = d.Init.memo.val
+				v.Init = memo(d.Init).val
 			}
 		}
 		m.Vars = append(m.Vars, v)
@@ -77,7 +77,13 @@ func (c *checker) lower() *symbolic.Model {
 		case *PredDecl:
 			m.Preds = append(m.Preds, symbolic.Pred{Name: d.Name.Name, Cond: lw.pred(d), Pos: d.Name.Pos})
 		case *ActionDecl:
-			m.Commands = append(m.Commands, lw.command(d))
+			cmd := lw.command(d)
+			if cmd.Cost != nil {
+				if lo, _ := m.Bounds(cmd.Cost); lo < 1 {
+					c.errorf(d.Cost.Pos, d.Cost.End, "E0405", "the cost %s of action %s may be %d; a cost is a positive integer (it may read variables, and must be at least 1 over their ranges)", exprString(d.Cost), d.Label.Name, lo)
+				}
+			}
+			m.Commands = append(m.Commands, cmd)
 		case *PolicyDecl:
 			if p := lw.policy(d, dr.file, m); p != nil {
 				m.Policies = append(m.Policies, p)
@@ -124,6 +130,9 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 		cmd.Guard = l.cond(d.Guard)
 	} else {
 		cmd.Guard = symbolic.True()
+	}
+	if d.Cost != nil {
+		cmd.Cost = l.expr(d.Cost)
 	}
 	for _, o := range d.Outcomes {
 		out := symbolic.Outcome{Pos: o.Start}
@@ -177,7 +186,7 @@ func normaliseWeights(os []symbolic.Outcome) {
 
 // expr lowers an integer expression, folding constant subexpressions.
 func (l *lowerer) expr(e *Expr) *symbolic.Expr {
-	in := e.memo
+	in := memo(e)
 	if in.konst {
 		return &symbolic.Expr{Op: symbolic.OpConst, K: in.val, Pos: e.Pos}
 	}
@@ -220,12 +229,12 @@ func (l *lowerer) expr(e *Expr) *symbolic.Expr {
 		case "-":
 			return mk(symbolic.OpSub, 0, l.expr(a), l.expr(b))
 		case "*":
-			if a.memo.konst {
-				return mk(symbolic.OpMul, a.memo.val, l.expr(b))
+			if memo(a).konst {
+				return mk(symbolic.OpMul, memo(a).val, l.expr(b))
 			}
-			return mk(symbolic.OpMul, b.memo.val, l.expr(a))
+			return mk(symbolic.OpMul, memo(b).val, l.expr(a))
 		case "/":
-			return mk(symbolic.OpDiv, b.memo.val, l.expr(a))
+			return mk(symbolic.OpDiv, memo(b).val, l.expr(a))
 		}
 	}
 	panic(fmt.Sprintf("lang: lowering an unchecked expression %s at %s", exprString(e), e.Pos))
@@ -290,10 +299,10 @@ func (l *lowerer) cond(e *Expr) *symbolic.Cond {
 			return &symbolic.Cond{Op: symbolic.CImplies, Args: []*symbolic.Cond{l.cond(a), l.cond(b)}, Pos: e.Pos}
 		}
 		op := cmpOps[e.Op]
-		if a.memo.t == tBool {
+		if memo(a).t == tBool {
 			return &symbolic.Cond{Op: symbolic.CCmp, Cmp: op, L: l.boolExpr(a), R: l.boolExpr(b), Pos: e.Pos}
 		}
-		ia, ib := a.memo, b.memo
+		ia, ib := memo(a), memo(b)
 		if ia.konst && ib.konst {
 			if op.Holds(ia.val, ib.val) {
 				return &symbolic.Cond{Op: symbolic.CTrue, Pos: e.Pos}

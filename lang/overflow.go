@@ -31,7 +31,7 @@ func overflowWarnings(m *symbolic.Model, files []*File) Diagnostics {
 			if !p.IsValid() {
 				p = at
 			}
-			d := c.fileFor(p).diag(p, 0, "W0306", "in %s, %s may leave the 64-bit integers (it ranges over %s .. %s for the variables' ranges): vigil computes it exactly, but the bdd engine refuses the model; vigil check --bounds finds whether some state reaches such a value",
+			d := c.fileFor(p).Diag(p, 0, "W0306", "in %s, %s may leave the 64-bit integers (it ranges over %s .. %s for the variables' ranges): vigil computes it exactly, but the bdd engine refuses the model; vigil check --bounds finds whether some state reaches such a value",
 				where, m.ExprString(o.Expr), o.Lo, o.Hi)
 			d.Severity = Warning
 			ds = append(ds, d)

@@ -82,11 +82,13 @@ type cType struct {
 // cVar's Lo without Hi is an enum type's name (the converter checks that
 // it is a bare name).
 type cVar struct {
-	Name *cIdent `parser:"@@ \":\""`
-	Bool bool    `parser:"( @\"bool\""`
-	Lo   *cExpr  `parser:"| @@"`
-	Hi   *cExpr  `parser:"  (\"..\" @@)? )"`
-	Init *cExpr  `parser:"(\"=\" @@)?"`
+	Name  *cIdent `parser:"@@ \":\""`
+	IdxLo *cExpr  `parser:"(\"[\" @@ \"..\""`
+	IdxHi *cExpr  `parser:"  @@ \"]\" \"of\")?"`
+	Bool  bool    `parser:"( @\"bool\""`
+	Lo    *cExpr  `parser:"| @@"`
+	Hi    *cExpr  `parser:"  (\"..\" @@)? )"`
+	Init  *cExpr  `parser:"(\"=\" @@)?"`
 }
 
 type cPred struct {
@@ -98,7 +100,9 @@ type cAction struct {
 	Label    *cIdent     `parser:"@@"`
 	Params   []*cParam   `parser:"( \"(\" @@ (\",\" @@)* \")\""`
 	Index    []*cExpr    `parser:"| \"[\" @@ (\",\" @@)* \"]\" )?"`
+	For      []*cParam   `parser:"(\"for\" @@ (\",\" @@)*)?"`
 	Guard    *cExpr      `parser:"(\"when\" @@)?"`
+	Cost     *cExpr      `parser:"(\"cost\" @@)?"`
 	Outcomes []*cOutcome `parser:"\"->\" @@ (\"|\" @@)*"`
 }
 
@@ -136,7 +140,9 @@ type cWeight struct {
 
 type cAssgn struct {
 	Pos   lexer.Position
-	Var   *cIdent `parser:"@@ \"'\" \"=\""`
+	Each  *cParam `parser:"(\"forall\" @@ \":\")?"`
+	Var   *cIdent `parser:"@@"`
+	Index *cExpr  `parser:"(\"[\" @@ \"]\")? \"'\" \"=\""`
 	Value *cExpr  `parser:"@@"`
 }
 
@@ -144,6 +150,7 @@ type cPolicy struct {
 	Kind  *cIdent        `parser:"@@"`
 	Name  *cIdent        `parser:"@@"`
 	File  *cString       `parser:"@@?"`
+	When  *cExpr         `parser:"(\"when\" @@)?"`
 	Items []*cPolicyItem `parser:"\"{\" @@* \"}\""`
 }
 
@@ -263,7 +270,9 @@ type cPrimary struct {
 	If      *cExpr   `parser:"| \"if\" @@"`
 	Then    *cExpr   `parser:"  \"then\" @@"`
 	Else    *cExpr   `parser:"  \"else\" @@"`
+	Array   []*cExpr `parser:"| \"[\" @@ (\",\" @@)* \"]\""`
 	Name    *string  `parser:"| @Ident"`
+	Index   *cExpr   `parser:"  (\"[\" @@ \"]\")?"`
 	EndPos  lexer.Position
 }
 
@@ -294,21 +303,21 @@ func (c *converter) ident(i *cIdent) Ident {
 func (c *converter) file(cf *cFile) []Decl {
 	var out []Decl
 	for _, d := range cf.Decls {
-		sp := span{c.pos(d.Pos), c.pos(d.EndPos)}
+		sp := span{Start: c.pos(d.Pos), End: c.pos(d.EndPos)}
 		switch {
 		case d.Model != nil:
-			out = append(out, &ModelDecl{sp, c.ident(d.Model.Name)})
+			out = append(out, &ModelDecl{Span: sp, Name: c.ident(d.Model.Name)})
 		case d.Import != nil:
-			imp := &ImportDecl{span: sp, Path: d.Import.Path, PathPos: c.pos(d.Import.Pos)}
+			imp := &ImportDecl{Span: sp, Path: d.Import.Path, PathPos: c.pos(d.Import.Pos)}
 			if d.Import.As != nil {
 				id := c.ident(d.Import.As)
 				imp.As = &id
 			}
 			out = append(out, imp)
 		case d.Const != nil:
-			out = append(out, &ConstDecl{sp, c.ident(d.Const.Name), c.expr(d.Const.Value)})
+			out = append(out, &ConstDecl{Span: sp, Name: c.ident(d.Const.Name), Value: c.expr(d.Const.Value)})
 		case d.Var != nil:
-			v := &VarDecl{span: sp, Name: c.ident(d.Var.Name), Bool: d.Var.Bool, Init: c.expr(d.Var.Init)}
+			v := &VarDecl{Span: sp, Name: c.ident(d.Var.Name), Bool: d.Var.Bool, Init: c.expr(d.Var.Init), IdxLo: c.expr(d.Var.IdxLo), IdxHi: c.expr(d.Var.IdxHi)}
 			switch {
 			case v.Bool:
 			case d.Var.Hi != nil:
@@ -322,23 +331,26 @@ func (c *converter) file(cf *cFile) []Decl {
 			}
 			out = append(out, v)
 		case d.Type != nil:
-			t := &TypeDecl{span: sp, Name: c.ident(d.Type.Name)}
+			t := &TypeDecl{Span: sp, Name: c.ident(d.Type.Name)}
 			for _, v := range d.Type.Values {
 				t.Values = append(t.Values, c.ident(v))
 			}
 			out = append(out, t)
 		case d.Pred != nil:
-			out = append(out, &PredDecl{sp, c.ident(d.Pred.Name), c.expr(d.Pred.Cond)})
+			out = append(out, &PredDecl{Span: sp, Name: c.ident(d.Pred.Name), Cond: c.expr(d.Pred.Cond)})
 		case d.Action != nil:
-			a := &ActionDecl{span: sp, Label: c.ident(d.Action.Label), Guard: c.expr(d.Action.Guard)}
+			a := &ActionDecl{Span: sp, Label: c.ident(d.Action.Label), Guard: c.expr(d.Action.Guard), Cost: c.expr(d.Action.Cost)}
 			for _, pm := range d.Action.Params {
 				a.Params = append(a.Params, &Param{Name: c.ident(pm.Name), Lo: c.expr(pm.Lo), Hi: c.expr(pm.Hi)})
+			}
+			for _, pm := range d.Action.For {
+				a.For = append(a.For, &Param{Name: c.ident(pm.Name), Lo: c.expr(pm.Lo), Hi: c.expr(pm.Hi)})
 			}
 			for _, e := range d.Action.Index {
 				a.Index = append(a.Index, c.expr(e))
 			}
 			for _, o := range d.Action.Outcomes {
-				on := &OutcomeNode{span: span{c.pos(o.Pos), c.pos(o.EndPos)}, Skip: o.Skip}
+				on := &OutcomeNode{Span: span{Start: c.pos(o.Pos), End: c.pos(o.EndPos)}, Skip: o.Skip}
 				if o.Weight != nil {
 					on.Weight = o.Weight.Num
 					if o.Weight.Den != "" {
@@ -347,18 +359,22 @@ func (c *converter) file(cf *cFile) []Decl {
 					on.WeightPos = c.pos(o.Weight.Pos)
 				}
 				for _, as := range o.Assigns {
-					on.Assigns = append(on.Assigns, &AssignNode{Pos: c.pos(as.Pos), Var: c.ident(as.Var), Value: c.expr(as.Value)})
+					an := &AssignNode{Pos: c.pos(as.Pos), Var: c.ident(as.Var), Value: c.expr(as.Value), Index: c.expr(as.Index)}
+					if as.Each != nil {
+						an.Each = &Param{Name: c.ident(as.Each.Name), Lo: c.expr(as.Each.Lo), Hi: c.expr(as.Each.Hi)}
+					}
+					on.Assigns = append(on.Assigns, an)
 				}
 				a.Outcomes = append(a.Outcomes, on)
 			}
 			out = append(out, a)
 		case d.Policy != nil:
-			p := &PolicyDecl{span: sp, Kind: c.ident(d.Policy.Kind), Name: c.ident(d.Policy.Name)}
+			p := &PolicyDecl{Span: sp, Kind: c.ident(d.Policy.Kind), Name: c.ident(d.Policy.Name), When: c.expr(d.Policy.When)}
 			if d.Policy.File != nil {
 				p.File, p.FilePos, p.HasFile = d.Policy.File.Value, c.pos(d.Policy.File.Pos), true
 			}
 			for _, it := range d.Policy.Items {
-				pi := &PolicyItem{span: span{c.pos(it.Pos), c.pos(it.EndPos)}}
+				pi := &PolicyItem{Span: span{Start: c.pos(it.Pos), End: c.pos(it.EndPos)}}
 				switch {
 				case it.Inputs != nil:
 					pi.Kind = ItemInputs
@@ -402,9 +418,9 @@ func (c *converter) file(cf *cFile) []Decl {
 			}
 			out = append(out, p)
 		case d.Property != nil:
-			p := &PropertyDecl{span: sp, Name: c.ident(d.Property.Name)}
+			p := &PropertyDecl{Span: sp, Name: c.ident(d.Property.Name)}
 			for _, cl := range d.Property.Clauses {
-				p.Clauses = append(p.Clauses, &PropClause{span{c.pos(cl.Pos), c.pos(cl.Cond.EndPos)}, cl.Kind, c.expr(cl.Cond)})
+				p.Clauses = append(p.Clauses, &PropClause{Span: span{Start: c.pos(cl.Pos), End: c.pos(cl.Cond.EndPos)}, Kind: cl.Kind, Cond: c.expr(cl.Cond)})
 			}
 			out = append(out, p)
 		}
@@ -512,6 +528,13 @@ func (c *converter) primary(p *cPrimary) *Expr {
 		n.Kind, n.Op, n.Args = EQuant, p.Quant, []*Expr{name, c.expr(p.QLo), c.expr(p.QHi), c.expr(p.QBody)}
 	case p.If != nil:
 		n.Kind, n.Args = EIf, []*Expr{c.expr(p.If), c.expr(p.Then), c.expr(p.Else)}
+	case p.Array != nil:
+		n.Kind = EArray
+		for _, a := range p.Array {
+			n.Args = append(n.Args, c.expr(a))
+		}
+	case p.Name != nil && p.Index != nil:
+		n.Kind, n.Text, n.Args = EIndex, *p.Name, []*Expr{c.expr(p.Index)}
 	case p.Name != nil:
 		n.Kind, n.Text = EName, *p.Name
 	}

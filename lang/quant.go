@@ -35,17 +35,37 @@ type quants struct {
 	names  map[string]bool // declared names, which bound names may not take
 	terms  int             // of the current top-level expression
 	failed bool            // an error in the current top-level expression
+	quiet  bool            // fold without reporting (array.go's intervals)
+}
+
+// errorf reports an error unless q is quiet.
+func (q *quants) errorf(p, end symbolic.Pos, code, format string, args ...any) {
+	if !q.quiet {
+		q.c.errorf(p, end, code, format, args...)
+	}
 }
 
 // quantPrepare expands the quantifiers of the checker's declarations.
 func (c *checker) quantPrepare() {
 	any := false
 	for _, f := range c.files {
-		any = any || f.quants
+		any = any || f.Quants
 	}
 	if !any {
 		return
 	}
+	q := newQuants(c)
+	for i, dr := range c.decls {
+		if nd := q.decl(dr.d); nd != dr.d {
+			c.decls[i].d = nd
+			c.fileOf[nd] = dr.file
+		}
+	}
+}
+
+// newQuants builds the folder of constant bounds over the checker's
+// declarations (array.go uses it too).
+func newQuants(c *checker) *quants {
 	q := &quants{c: c, consts: map[string]*ConstDecl{}, state: map[string]int{}, values: map[string]int{}, names: map[string]bool{}}
 	for _, dr := range c.decls {
 		switch d := dr.d.(type) {
@@ -71,12 +91,7 @@ func (c *checker) quantPrepare() {
 			q.names[v.Name] = true
 		}
 	}
-	for i, dr := range c.decls {
-		if nd := q.decl(dr.d); nd != dr.d {
-			c.decls[i].d = nd
-			c.fileOf[nd] = dr.file
-		}
-	}
+	return q
 }
 
 // decl returns d with its expressions expanded (d itself when it has no
@@ -106,19 +121,26 @@ func (q *quants) decl(d Decl) Decl {
 	case *ActionDecl:
 		cp := *d
 		changed := false
-		cp.Guard = x(d.Guard)
-		changed = cp.Guard != d.Guard
+		cp.Guard, cp.Cost = x(d.Guard), x(d.Cost)
+		changed = cp.Guard != d.Guard || cp.Cost != d.Cost
 		cp.Outcomes = make([]*OutcomeNode, len(d.Outcomes))
 		for i, o := range d.Outcomes {
 			cp.Outcomes[i] = o
 			var assigns []*AssignNode
 			for j, as := range o.Assigns {
-				v := x(as.Value)
-				if v != as.Value && assigns == nil {
+				if as.Each != nil {
+					if assigns == nil {
+						assigns = append(make([]*AssignNode, 0, len(o.Assigns)), o.Assigns[:j]...)
+					}
+					assigns = append(assigns, q.each(as)...)
+					continue
+				}
+				v, idx := x(as.Value), x(as.Index)
+				if (v != as.Value || idx != as.Index) && assigns == nil {
 					assigns = append(make([]*AssignNode, 0, len(o.Assigns)), o.Assigns[:j]...)
 				}
 				if assigns != nil {
-					assigns = append(assigns, &AssignNode{Pos: as.Pos, Var: as.Var, Value: v})
+					assigns = append(assigns, &AssignNode{Pos: as.Pos, Var: as.Var, Value: v, Index: idx})
 				}
 			}
 			if assigns != nil {
@@ -167,7 +189,7 @@ func (q *quants) decl(d Decl) Decl {
 				clauses = append(make([]*PropClause, 0, len(d.Clauses)), d.Clauses[:i]...)
 			}
 			if clauses != nil {
-				clauses = append(clauses, &PropClause{span: cl.span, Kind: cl.Kind, Cond: v})
+				clauses = append(clauses, &PropClause{Span: cl.Span, Kind: cl.Kind, Cond: v})
 			}
 		}
 		if clauses != nil {
@@ -177,6 +199,41 @@ func (q *quants) decl(d Decl) Decl {
 		}
 	}
 	return d
+}
+
+// each expands `forall k in LO .. HI: ASSIGN` into one assignment per
+// value of k (none when the range is empty).
+func (q *quants) each(as *AssignNode) []*AssignNode {
+	e := as.Each
+	name := e.Name.Name
+	if q.names[name] || keywords[name] {
+		q.errorf(e.Name.Pos, identEnd(e.Name), "E0704", "forall %s: %s is a declared name or a keyword; choose another name for the assignments' variable", name, name)
+		return nil
+	}
+	q.terms, q.failed = 0, false
+	lo, ok1 := q.eval(e.Lo, "forall")
+	hi, ok2 := q.eval(e.Hi, "forall")
+	if !ok1 || !ok2 {
+		return nil
+	}
+	if hi >= lo && (hi-lo < 0 || hi-lo >= MaxQuantTerms) {
+		q.errorf(e.Name.Pos, identEnd(e.Name), "E0704", "forall %s makes more than %d assignments; narrow its range", name, MaxQuantTerms)
+		return nil
+	}
+	var out []*AssignNode
+	for k := lo; k <= hi; k++ {
+		sub := map[string]int{name: k}
+		q.terms, q.failed = 0, false
+		a := &AssignNode{Pos: as.Pos, Var: as.Var, Value: q.expand(substitute(as.Value, sub))}
+		if as.Index != nil {
+			a.Index = q.expand(substitute(as.Index, sub))
+		}
+		out = append(out, a)
+		if k == hi {
+			break
+		}
+	}
+	return out
 }
 
 // top expands one top-level expression.
@@ -206,7 +263,7 @@ func (q *quants) expand(e *Expr) *Expr {
 	if args == nil {
 		return e
 	}
-	return &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, height: e.height}
+	return &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, Height: e.Height}
 }
 
 // empty is what a quantifier over no values is (and what stands in for
@@ -222,18 +279,17 @@ func empty(e *Expr) *Expr {
 }
 
 func (q *quants) quant(e *Expr) *Expr {
-	c := q.c
 	v := e.Args[0]
 	if q.failed {
 		return empty(e)
 	}
 	if v.Kind != EName {
-		c.errorf(e.Pos, e.End, "E0704", "the name %s quantifies over is already bound (a parameter of its action, or an enclosing quantifier's name); choose another", exprString(v))
+		q.errorf(e.Pos, e.End, "E0704", "the name %s quantifies over is already bound (a parameter of its action, or an enclosing quantifier's name); choose another", exprString(v))
 		q.failed = true
 		return empty(e)
 	}
 	if q.names[v.Text] || keywords[v.Text] {
-		c.errorf(v.Pos, v.End, "E0704", "%s %s: %s is a declared name or a keyword; choose another name for the quantifier's variable", e.Op, v.Text, v.Text)
+		q.errorf(v.Pos, v.End, "E0704", "%s %s: %s is a declared name or a keyword; choose another name for the quantifier's variable", e.Op, v.Text, v.Text)
 		q.failed = true
 		return empty(e)
 	}
@@ -248,7 +304,7 @@ func (q *quants) quant(e *Expr) *Expr {
 	}
 	n := hi - lo + 1
 	if n <= 0 || q.terms+n > MaxQuantTerms || q.terms+n < q.terms {
-		c.errorf(e.Pos, e.End, "E0704", "the quantifiers of this expression expand to more than %d terms (this one to %d); narrow their ranges", MaxQuantTerms, uint(hi-lo)+1)
+		q.errorf(e.Pos, e.End, "E0704", "the quantifiers of this expression expand to more than %d terms (this one to %d); narrow their ranges", MaxQuantTerms, uint(hi-lo)+1)
 		q.failed = true
 		return empty(e)
 	}
@@ -265,8 +321,8 @@ func (q *quants) quant(e *Expr) *Expr {
 		if e.Op == "count" {
 			one := &Expr{Kind: EInt, Text: "1", Pos: body.Pos, End: body.End}
 			zero := &Expr{Kind: EInt, Text: "0", Pos: body.Pos, End: body.End}
-			t = &Expr{Kind: EIf, Args: []*Expr{t, one, zero}, Pos: body.Pos, End: body.End, height: t.height + 1}
-			t = &Expr{Kind: EParen, Args: []*Expr{t}, Pos: body.Pos, End: body.End, height: t.height + 1}
+			t = &Expr{Kind: EIf, Args: []*Expr{t, one, zero}, Pos: body.Pos, End: body.End, Height: t.Height + 1}
+			t = &Expr{Kind: EParen, Args: []*Expr{t}, Pos: body.Pos, End: body.End, Height: t.Height + 1}
 		}
 		terms = append(terms, t)
 		if k == hi {
@@ -280,7 +336,7 @@ func (q *quants) quant(e *Expr) *Expr {
 		terms = append(terms, empty(e))
 	}
 	out := balance(terms, op)
-	return &Expr{Kind: EParen, Args: []*Expr{out}, Pos: e.Pos, End: e.End, height: out.height + 1}
+	return &Expr{Kind: EParen, Args: []*Expr{out}, Pos: e.Pos, End: e.End, Height: out.Height + 1}
 }
 
 // balance combines terms with a left-associative operator as a balanced
@@ -291,17 +347,16 @@ func balance(terms []*Expr, op string) *Expr {
 	}
 	m := len(terms) / 2
 	a, b := balance(terms[:m], op), balance(terms[m:], op)
-	return &Expr{Kind: EBin, Op: op, Args: []*Expr{a, b}, Pos: a.Pos, End: b.End, height: max(a.height, b.height) + 1}
+	return &Expr{Kind: EBin, Op: op, Args: []*Expr{a, b}, Pos: a.Pos, End: b.End, Height: max(a.Height, b.Height) + 1}
 }
 
 // eval folds a quantifier's bound.
 func (q *quants) eval(e *Expr, op string) (int, bool) {
-	c := q.c
 	switch e.Kind {
 	case EInt:
 		v, err := strconv.Atoi(e.Text)
 		if err != nil {
-			c.errorf(e.Pos, e.End, "E0303", "integer %s is too large", e.Text)
+			q.errorf(e.Pos, e.End, "E0303", "integer %s is too large", e.Text)
 			return 0, false
 		}
 		return v, true
@@ -310,7 +365,7 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 	case ENeg:
 		v, ok := q.eval(e.Args[0], op)
 		if ok && v == -v && v != 0 {
-			c.errorf(e.Pos, e.End, "E0303", "integer overflow in -%d", v)
+			q.errorf(e.Pos, e.End, "E0303", "integer overflow in -%d", v)
 			return 0, false
 		}
 		return -v, ok
@@ -333,7 +388,7 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 				return max(vs[0], vs[1]), true
 			}
 			if vs[0] < 0 && vs[0] == -vs[0] {
-				c.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
+				q.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
 				return 0, false
 			}
 			return max(vs[0], -vs[0]), true
@@ -358,20 +413,20 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 			v, ok = symbolic.MulExact(a, b)
 		case "/":
 			if b <= 0 {
-				c.errorf(e.Args[1].Pos, e.Args[1].End, "E0205", "division by %d: the divisor must be a positive constant", b)
+				q.errorf(e.Args[1].Pos, e.Args[1].End, "E0205", "division by %d: the divisor must be a positive constant", b)
 				return 0, false
 			}
 			v = symbolic.FloorDiv(a, b)
 		default:
-			c.errorf(e.Pos, e.End, "E0207", "the bounds of %s are integers, not the condition %s", op, exprString(e))
+			q.errorf(e.Pos, e.End, "E0207", "the bounds of %s are integers, not the condition %s", op, exprString(e))
 			return 0, false
 		}
 		if !ok {
-			c.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
+			q.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
 		}
 		return v, ok
 	}
-	c.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant integer expressions (constants, + - * /, min, max, abs), not %s", op, exprString(e))
+	q.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant integer expressions (constants, + - * /, min, max, abs), not %s", op, exprString(e))
 	return 0, false
 }
 
@@ -391,7 +446,7 @@ func (q *quants) constant(e *Expr, op string) (int, bool) {
 		if q.names[name] {
 			what = "not a constant"
 		}
-		c.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant expressions; %s is %s", op, name, what)
+		q.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant expressions; %s is %s", op, name, what)
 		return 0, false
 	}
 	q.state[name] = 1

@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"vigil/internal/fuzzseed"
+	"vigil/lang/syntax"
 	"vigil/symbolic"
 )
 
@@ -246,7 +247,7 @@ func TestSpecsCanonical(t *testing.T) {
 			t.Errorf("%s is not in vigil fmt form; run vigil fmt -w %s", file, file)
 		}
 		for i, l := range strings.Split(string(out), "\n") {
-			if n := utf8.RuneCountInString(l); n > MaxWidth && len(wrap(l)) > 1 {
+			if n := utf8.RuneCountInString(l); n > syntax.MaxWidth && len(syntax.Wrap(l)) > 1 {
 				t.Errorf("%s:%d: %d columns", file, i+1, n)
 			}
 		}

@@ -81,7 +81,7 @@ func (c *checker) usesSchemas() bool {
 	for _, dr := range c.decls {
 		switch d := dr.d.(type) {
 		case *ActionDecl:
-			if d.Params != nil || d.Index != nil {
+			if d.Params != nil || d.Index != nil || d.For != nil {
 				return true
 			}
 		case *PolicyDecl:
@@ -206,15 +206,16 @@ func (s *schemas) expand() {
 		if !ok {
 			continue
 		}
-		switch {
-		case d.Params != nil:
-			expanded[d] = s.schema(d)
-		case d.Index != nil:
-			expanded[d] = s.concrete(d)
-		default:
+		if d.Params == nil && d.Index == nil {
 			if _, ok := s.plain[d.Label.Name]; !ok {
 				s.plain[d.Label.Name] = d.Label.Pos
 			}
+		}
+		switch {
+		case d.Params != nil || d.For != nil:
+			expanded[d] = s.schema(d)
+		case d.Index != nil:
+			expanded[d] = s.concrete(d)
 		}
 	}
 	for name, f := range s.fams {
@@ -260,13 +261,23 @@ func (s *schemas) family(id Ident, arity int) *family {
 	return f
 }
 
+// allParams are an action's parameters: those of its label's index,
+// then those of `for`.
+func allParams(d *ActionDecl) []*Param {
+	if d.For == nil {
+		return d.Params
+	}
+	return append(append([]*Param(nil), d.Params...), d.For...)
+}
+
 // schema expands one action schema into its commands.
 func (s *schemas) schema(d *ActionDecl) []Decl {
 	c := s.c
-	ranges := make([][2]int, len(d.Params))
+	params := allParams(d)
+	ranges := make([][2]int, len(params))
 	ok := true
 	seen := map[string]bool{}
-	for i, pm := range d.Params {
+	for i, pm := range params {
 		if seen[pm.Name.Name] {
 			c.errorf(pm.Name.Pos, identEnd(pm.Name), "E0703", "parameter %s of %s is declared twice", pm.Name.Name, d.Label.Name)
 			ok = false
@@ -279,28 +290,42 @@ func (s *schemas) schema(d *ActionDecl) []Decl {
 			c.errorf(pm.Name.Pos, identEnd(pm.Name), "E0703", "parameter %s of %s has the name of the %s at %s; rename the parameter", pm.Name.Name, d.Label.Name, kind, at)
 			ok = false
 		}
-		lo, ok1 := s.fold(pm.Lo, d, func(t Decl) *Expr { return t.(*ActionDecl).Params[i].Lo }, "the lower bound of parameter "+pm.Name.Name)
-		hi, ok2 := s.fold(pm.Hi, d, func(t Decl) *Expr { return t.(*ActionDecl).Params[i].Hi }, "the upper bound of parameter "+pm.Name.Name)
+		lo, ok1 := s.fold(pm.Lo, d, func(t Decl) *Expr { return allParams(t.(*ActionDecl))[i].Lo }, "the lower bound of parameter "+pm.Name.Name)
+		hi, ok2 := s.fold(pm.Hi, d, func(t Decl) *Expr { return allParams(t.(*ActionDecl))[i].Hi }, "the upper bound of parameter "+pm.Name.Name)
 		if !ok1 || !ok2 {
 			ok = false
 			continue
 		}
 		ranges[i] = [2]int{lo, hi}
 	}
-	f := s.family(d.Label, len(d.Params))
-	if !ok || f == nil {
+	for _, o := range d.Outcomes {
+		for _, as := range o.Assigns {
+			if as.Each != nil && seen[as.Each.Name.Name] {
+				c.errorf(as.Each.Name.Pos, identEnd(as.Each.Name), "E0704", "forall %s: %s is a parameter of action %s; choose another name for the assignments' variable", as.Each.Name.Name, as.Each.Name.Name, d.Label.Name)
+				ok = false
+			}
+		}
+	}
+	var f *family
+	if len(d.Params) > 0 {
+		f = s.family(d.Label, len(d.Params))
+		if f == nil {
+			ok = false
+		}
+	}
+	if !ok {
 		c.badDecl[d] = true
 		return nil
 	}
-	if f.params == nil {
-		f.params, f.ranges = d.Params, ranges
+	if f != nil && f.params == nil {
+		f.params, f.ranges = d.Params, ranges[:len(d.Params)]
 	}
 	count := 1
 	var sizes []string
 	for i, r := range ranges {
 		n := r[1] - r[0] + 1
 		if n <= 0 {
-			pm := d.Params[i]
+			pm := params[i]
 			c.diags = append(c.diags, Diagnostic{Pos: pm.Lo.Pos, End: endCol(pm.Lo.Pos, pm.Hi.End), Severity: Warning, Code: "W0701",
 				Msg:  fmt.Sprintf("parameter %s ranges over %d .. %d, which is empty: action %s makes no command", pm.Name.Name, r[0], r[1], d.Label.Name),
 				Line: lineOf(c.fileOf[d], pm.Lo.Pos)})
@@ -327,15 +352,18 @@ func (s *schemas) schema(d *ActionDecl) []Decl {
 	for i := range ranges {
 		tuple[i] = ranges[i][0]
 	}
-	sub := make(map[string]int, len(d.Params))
+	sub := make(map[string]int, len(params))
 	for {
-		for i, pm := range d.Params {
+		for i, pm := range params {
 			sub[pm.Name.Name] = tuple[i]
 		}
-		t := append([]int(nil), tuple...)
-		name := labelName(d.Label.Name, t)
-		f.tuples[name] = t
-		a := &ActionDecl{span: d.span, Label: Ident{Name: name, Pos: d.Label.Pos}, Guard: substitute(d.Guard, sub)}
+		name := d.Label.Name // a `for` alone keeps the label
+		if f != nil {
+			t := append([]int(nil), tuple[:len(d.Params)]...)
+			name = labelName(d.Label.Name, t)
+			f.tuples[name] = t
+		}
+		a := &ActionDecl{Span: d.Span, Label: Ident{Name: name, Pos: d.Label.Pos}, Guard: substitute(d.Guard, sub), Cost: substitute(d.Cost, sub)}
 		for _, o := range d.Outcomes {
 			a.Outcomes = append(a.Outcomes, substituteOutcome(o, sub))
 		}
@@ -644,19 +672,25 @@ func substitute(e *Expr, sub map[string]int) *Expr {
 	if args == nil {
 		return e
 	}
-	n := &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, height: e.height}
+	n := &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, Height: e.Height}
 	return n
 }
 
 func substituteOutcome(o *OutcomeNode, sub map[string]int) *OutcomeNode {
 	var assigns []*AssignNode
 	for i, as := range o.Assigns {
-		v := substitute(as.Value, sub)
-		if v != as.Value && assigns == nil {
+		v, idx, each := substitute(as.Value, sub), substitute(as.Index, sub), as.Each
+		if each != nil {
+			lo, hi := substitute(each.Lo, sub), substitute(each.Hi, sub)
+			if lo != each.Lo || hi != each.Hi {
+				each = &Param{Name: each.Name, Lo: lo, Hi: hi}
+			}
+		}
+		if (v != as.Value || idx != as.Index || each != as.Each) && assigns == nil {
 			assigns = append(make([]*AssignNode, 0, len(o.Assigns)), o.Assigns[:i]...)
 		}
 		if assigns != nil {
-			assigns = append(assigns, &AssignNode{Pos: as.Pos, Var: as.Var, Value: v})
+			assigns = append(assigns, &AssignNode{Pos: as.Pos, Var: as.Var, Value: v, Index: idx, Each: each})
 		}
 	}
 	if assigns == nil {

@@ -375,3 +375,41 @@ func TestQuantifierHover(t *testing.T) {
 		t.Errorf("definition of k: %v", locs)
 	}
 }
+
+// TestArrayNavigation: hover on an array (indexed, or assigned an
+// element) shows its type and folded element range, definition finds
+// its declaration, and completion offers its name.
+func TestArrayNavigation(t *testing.T) {
+	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "a.spec"))
+	text := "const N = 3\n" +
+		"var on : [0 .. N - 1] of 0 .. N = 0\n" +
+		"var i : 0 .. N - 1 = 0\n" +
+		"action poke when on[i] > 0 -> on[i]' = on[i] - 1\n"
+	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+	at := func(id, method string, line, ch int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{"textDocument":{"uri":%q},"position":{"line":%d,"character":%d}}}`, id, method, uri, line, ch)
+	}
+	answers := session(t, initMsg, open,
+		at("1", "textDocument/hover", 3, 18),      // on in on[i] > 0
+		at("2", "textDocument/definition", 3, 31), // on in on[i]' = ...
+		at("3", "textDocument/completion", 3, 17),
+	)
+	if len(answers) != 5 {
+		t.Fatalf("%d answers: %v", len(answers), answers)
+	}
+	if d := answers[1]["params"].(map[string]any)["diagnostics"].([]any); len(d) != 0 {
+		t.Fatalf("diagnostics: %v", d)
+	}
+	r, _ := answers[2]["result"].(map[string]any)
+	c, _ := r["contents"].(map[string]any)
+	if h, _ := c["value"].(string); !strings.Contains(h, "var on : [0 .. N - 1] of 0 .. N = 0") || !strings.Contains(h, "3 elements on[0] .. on[2], each in 0 .. 3") {
+		t.Errorf("hover on on: %q", h)
+	}
+	locs, _ := answers[3]["result"].([]any)
+	if len(locs) != 1 || fmt.Sprint(locs[0].(map[string]any)["range"]) != "map[end:map[character:6 line:1] start:map[character:4 line:1]]" {
+		t.Errorf("definition of on: %v", locs)
+	}
+	if !strings.Contains(fmt.Sprint(answers[4]["result"]), "label:on") {
+		t.Errorf("completion lacks on: %v", answers[4]["result"])
+	}
+}

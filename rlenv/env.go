@@ -23,7 +23,7 @@ import (
 
 // Options configure an environment.
 type Options struct {
-	StepReward    float64 // reward of every step (vigil env: -1)
+	StepReward    float64 // reward of every step (vigil env: -1), times the cost of the command taken
 	GoalReward    float64 // added when a step reaches a goal state
 	UnsafePenalty float64 // subtracted when a step reaches an unsafe state
 	MaxSteps      int     // an episode is truncated after this many steps (0: never)
@@ -231,9 +231,9 @@ func (e *Env) Step(a int) (Observation, error) {
 	if err != nil {
 		return Observation{}, err
 	}
+	step := e.opt.StepReward * float64(m.Commands[ci].CostIn(e.s)) // a command's cost scales the step's reward
 	e.s = t
 	e.steps++
-	step := e.opt.StepReward
 	o := e.observe(0)
 	switch {
 	case o.Info.Goal:

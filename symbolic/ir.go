@@ -131,6 +131,19 @@ type Command struct {
 	Guard    *Cond // never nil: True when the source has no guard
 	Outcomes []Outcome
 	Pos      Pos
+	// Cost is what taking the command costs (`action ... cost EXPR`), an
+	// integer expression that is at least 1 on the variables' ranges (so
+	// a run costs at least its number of steps); nil means 1. Goal-mode testing sums it along runs, vigil env pays
+	// it as the step's reward, and the JANI export writes it as a reward.
+	Cost *Expr
+}
+
+// CostIn is the command's cost in state s (1 when it has none).
+func (c *Command) CostIn(s State) int {
+	if c.Cost == nil {
+		return 1
+	}
+	return c.Cost.Eval(s)
 }
 
 // Outcome is one possible effect of a command. Variables not assigned keep
@@ -313,21 +326,35 @@ func (m *Model) InRange(s State) VarID {
 }
 
 // FormatState writes s as `name=value` pairs (Booleans as true/false, enum
-// values by name), the
+// values by name, an array as `on=[1,0,2]`), the
 // form `vigil run --from` reads back.
 func (m *Model) FormatState(s State) string {
 	b := make([]byte, 0, 16*len(s))
-	for i := range m.Vars {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, m.Vars[i].Name...)
-		b = append(b, '=')
+	value := func(i int) {
 		if m.Vars[i].Bool || m.Vars[i].Values != nil {
 			b = append(b, m.Vars[i].ValueName(s[i])...)
 		} else {
-			b = fmt.Appendf(b, "%d", s[i])
+			b = strconv.AppendInt(b, int64(s[i]), 10)
 		}
+	}
+	for r, run := range m.VarRuns() {
+		if r > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, run.Name...)
+		b = append(b, '=')
+		if !run.Array {
+			value(run.First)
+			continue
+		}
+		b = append(b, '[')
+		for i := run.First; i < run.First+run.N; i++ {
+			if i > run.First {
+				b = append(b, ',')
+			}
+			value(i)
+		}
+		b = append(b, ']')
 	}
 	return string(b)
 }

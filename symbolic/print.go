@@ -26,16 +26,34 @@ func Print(w io.Writer, m *Model) error {
 	}
 	if len(m.Vars) > 0 {
 		bw.WriteString("\n")
-		for _, v := range m.Vars {
+		for _, run := range m.VarRuns() {
+			v := &m.Vars[run.First]
+			fmt.Fprintf(bw, "var %s : ", run.Name)
+			if run.Array {
+				fmt.Fprintf(bw, "[%d .. %d] of ", run.Lo, run.Lo+run.N-1)
+			}
 			if v.Bool {
-				fmt.Fprintf(bw, "var %s : bool", v.Name)
-				if v.HasInit {
-					fmt.Fprintf(bw, " = %t", v.Init != 0)
-				}
+				bw.WriteString("bool")
 			} else {
-				fmt.Fprintf(bw, "var %s : %d .. %d", v.Name, v.Lo, v.Hi)
-				if v.HasInit {
-					fmt.Fprintf(bw, " = %d", v.Init)
+				fmt.Fprintf(bw, "%s .. %s", intLit(v.Lo), intLit(v.Hi))
+			}
+			if v.HasInit {
+				bw.WriteString(" = ")
+				if run.Array {
+					bw.WriteString("[")
+				}
+				for i := run.First; i < run.First+run.N; i++ {
+					if i > run.First {
+						bw.WriteString(", ")
+					}
+					if v.Bool {
+						fmt.Fprintf(bw, "%t", m.Vars[i].Init != 0)
+					} else {
+						bw.WriteString(intLit(m.Vars[i].Init))
+					}
+				}
+				if run.Array {
+					bw.WriteString("]")
 				}
 			}
 			bw.WriteString("\n")
@@ -219,6 +237,9 @@ func (p *printer) command(c *Command) string {
 	fmt.Fprintf(&b, "action %s", p.m.Labels[c.Label].Name)
 	if c.Guard.Op != CTrue {
 		fmt.Fprintf(&b, " when %s", p.cond(c.Guard, 0))
+	}
+	if c.Cost != nil {
+		fmt.Fprintf(&b, " cost %s", p.expr(c.Cost, 0))
 	}
 	if len(c.Outcomes) == 1 {
 		fmt.Fprintf(&b, " -> %s\n", p.outcome(&c.Outcomes[0]))

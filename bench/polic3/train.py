@@ -14,7 +14,7 @@ planner that, in a fraction of the states next to danger, takes a risky
 label (one with an outcome from which no policy can avoid the unsafe
 states). Whether a policy is really safe is for the verifiers to say
 (instances.csv records BFS's answers). The inputs are the instance's
-variables scaled to [0, 1] by their ranges (unused slots left out), the
+variables scaled to [0, 1] by their ranges (constant ones left out), the
 outputs its labels that are applicable somewhere; the networks are trained
 with the scores of inapplicable labels masked, as vigil's arg-max over
 applicable labels reads them.
@@ -202,12 +202,19 @@ def train_trees(data, variant, seed, path):
     return scores, rounds, depth
 
 
-def policy_block(inst, defines, data, trained):
+# The constants that set a domain's shape (its arrays' sizes): a policy is
+# declared `when` they have its instance's values, since its inputs and
+# outputs name elements and labels that exist for that shape only.
+SHAPE = {"blocks.spec": ["N"], "npuzzle.spec": ["R", "C"]}
+
+
+def policy_block(spec, inst, defines, data, trained):
     d = " ".join(f"-D {k}={v}" for k, v in defines.items())
     out = [f"// instance {inst}: {d}"]
     outputs = ", ".join(data.labels)
+    when = " && ".join(f"{k} == {defines[k]}" for k in SHAPE.get(spec, []))
     for name, kind, file in trained:
-        out.append(f'policy {kind} {name} "{file}" {{')
+        out.append(f'policy {kind} {name} "{file}"' + (f" when {when}" if when else "") + " {")
         out.append(f"    inputs  {data.inputs_text()}")
         out.append(f"    outputs {outputs}")
         out.append("}")
@@ -283,7 +290,7 @@ def main():
                     f"accuracy {acc:.1f}% (next to danger {accc:.1f}%), {time.time() - t1:.1f}s")
                 trained.append((pname, "trees", file))
                 old[pname] = row(dom, inst, pname, "trees", "trees", variant, file, acc, accc)
-            blocks.append(policy_block(name, inst["defines"], data, trained))
+            blocks.append(policy_block(dom["spec"], name, inst["defines"], data, trained))
             log(f"{name}: {time.time() - t0:.1f}s")
         write_policies(dom["spec"], blocks)
     # the listing, in suite order

@@ -285,6 +285,10 @@ func (ml *modelLoader) resolve(asgs []asg) ([]symbolic.Assign, bool) {
 		for ; j < len(asgs) && asgs[j].level == asgs[i].level; j++ {
 			a := asgs[j]
 			if _, dup := next[a.v.id]; dup {
+				if base, _, ok := symbolic.ArrayElem(a.v.name); ok {
+					ml.unsupported(a.node, "two assignments that may write the same element of array %q at index %d (JANI leaves their outcome undefined)", base, a.level)
+					return nil, false
+				}
 				ml.errorf(a.node, "variable %q is assigned twice at index %d", a.v.name, a.level)
 				return nil, false
 			}

@@ -19,9 +19,12 @@
 // reachability as goal, safety as unsafe; other shapes get a note naming the
 // property. The model's restrict-initial, when not true, is the start
 // condition of every property (a model without properties gets one,
-// "initial", with no unsafe states); an automaton's is refused. Arrays, functions, nondet-selection,
-// real and clock variables are reported as "unsupported feature: ..." errors
-// that name the feature.
+// "initial", with no unsafe states); an automaton's is refused. Arrays of
+// bool and bounded int become one variable per element (array.go), with
+// indices that provably stay in range; functions, nondet-selection, real
+// and clock variables, other arrays and indices that may leave their
+// range are reported as "unsupported feature: ..." errors that name the
+// feature.
 //
 // # Naming
 //

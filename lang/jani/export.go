@@ -9,7 +9,10 @@ package jani
 // query. A rules or table policy is inlined into the guards: an edge of
 // label a may fire only where the policy chooses a. The model is typed
 // "mdp": outcomes are probabilistic, and the choice among enabled edges
-// is non-deterministic.
+// is non-deterministic. Commands' costs (`action ... cost EXPR`) become
+// a reward: a transient variable "cost" that each destination sets to the
+// cost of its edge, and, for a property with a goal, a second property
+// NAME_cost, Emin of that reward until the goal.
 
 import (
 	"encoding/json"
@@ -66,6 +69,10 @@ func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbol
 		}
 		vars = append(vars, d)
 	}
+	costName := x.costVar()
+	if costName != "" {
+		vars = append(vars, obj{"name": costName, "type": "int", "transient": true, "initial-value": 0})
+	}
 	root["variables"] = list(vars)
 	if start {
 		root["restrict-initial"] = obj{"exp": x.cond(prop.Start)}
@@ -94,6 +101,13 @@ func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbol
 			for _, a := range o.Assigns {
 				as = append(as, obj{"ref": m.Vars[a.Var].Name, "value": x.value(a)})
 			}
+			if costName != "" {
+				cost := any(1)
+				if c.Cost != nil {
+					cost = x.expr(c.Cost)
+				}
+				as = append(as, obj{"ref": costName, "value": cost})
+			}
 			d["assignments"] = list(as)
 			dests = append(dests, d)
 		}
@@ -114,6 +128,9 @@ func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbol
 	var props []any
 	if prop != nil {
 		props = append(props, x.property(prop))
+		if costName != "" && prop.Goal != nil {
+			props = append(props, x.costProperty(prop, costName))
+		}
 	}
 	root["properties"] = list(props)
 	b, err := json.MarshalIndent(root, "", "  ")
@@ -152,6 +169,33 @@ func (x *exporter) property(p *symbolic.Property) obj {
 	return obj{"name": p.Name, "expression": obj{
 		"op": "filter", "fun": "max", "states": obj{"op": "initial"},
 		"values": obj{"op": "Pmax", "exp": path},
+	}}
+}
+
+// costVar names the transient reward variable that holds the cost of the
+// edge taken, "" when every command costs 1 (no reward is written).
+func (x *exporter) costVar() string {
+	any := false
+	for i := range x.m.Commands {
+		any = any || x.m.Commands[i].Cost != nil
+	}
+	if !any {
+		return ""
+	}
+	name := "cost"
+	for x.m.VarIndex(name) >= 0 || x.m.LabelIndex(name) != symbolic.NoLabel {
+		name += "_"
+	}
+	return name
+}
+
+// costProperty writes NAME_cost: the minimal expected cost of reaching the
+// property's goal (Emin of the reward costVar, accumulated over steps).
+func (x *exporter) costProperty(p *symbolic.Property, cost string) obj {
+	return obj{"name": p.Name + "_cost", "expression": obj{
+		"op": "filter", "fun": "min", "states": obj{"op": "initial"},
+		"values": obj{"op": "Emin", "exp": cost, "accumulate": []string{"steps"},
+			"reach": x.cond(symbolic.And(p.Goal, symbolic.Not(p.Unsafe)))},
 	}}
 }
 

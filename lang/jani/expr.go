@@ -98,8 +98,9 @@ type ref struct {
 	v         symbolic.VarID
 	isBool    bool
 	transient bool
-	label     *symbolic.Cond // a transient Boolean's condition (a JANI label), when known
-	feature   string         // non-empty: the name refers to something unsupported (an array)
+	label     *symbolic.Cond   // a transient Boolean's condition (a JANI label), when known
+	feature   string           // non-empty: the name refers to something unsupported (a whole array)
+	elems     []symbolic.VarID // an array's elements (array.go); isBool tells their type
 }
 
 // expr lowers n in scope sc. It records an error and returns ok == false
@@ -173,8 +174,10 @@ func (l *lowerer) expr(n *node, sc scope) (val, bool) {
 			return val{}, false
 		}
 		return l.operand(n, "expression", sc)
-	case "aa", "av", "ac":
-		l.unsupported(opn, "arrays (operator %q)", op)
+	case "aa":
+		return l.access(n, sc)
+	case "av", "ac":
+		l.unsupported(opn, "array values (operator %q) outside an array's initial value", op)
 	case "call":
 		l.unsupported(opn, "functions (operator \"call\")")
 	case "nondet":

@@ -20,6 +20,9 @@ type lowerer struct {
 	// refused with an error: a use of one is not reported again as an
 	// undeclared identifier, so the root cause is the error a user sees.
 	rejected map[string]bool
+	// bounds bounds an integer expression over the variables' ranges
+	// (the model's, once declared): array indices must stay in range
+	bounds func(*symbolic.Expr) (lo, hi int)
 }
 
 func newLowerer(file string, data []byte) *lowerer {

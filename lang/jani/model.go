@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"vigil/symbolic"
@@ -57,6 +58,7 @@ func decode(name string, data []byte, defines map[string]string, props bool) (*s
 		silent:  symbolic.NoLabel,
 		props:   props,
 	}
+	ml.bounds = ml.m.Bounds
 	ml.model(root)
 	if err := ml.errs.Err(); err != nil {
 		return nil, ml.notes, err
@@ -93,7 +95,8 @@ type varInfo struct {
 	isBool    bool
 	transient bool
 	array     bool
-	name      string // the JANI name
+	elems     []*varInfo // an array's elements, variables name[0], name[1], ...
+	name      string     // the JANI name
 	node      *node
 	// A transient Boolean (a JANI label): its initial value, and once the
 	// locations' transient-values are read, the condition it stands for.
@@ -332,7 +335,12 @@ func (ml *modelLoader) globalScope(name string) (ref, bool) {
 
 func (vi *varInfo) ref() ref {
 	if vi.array {
-		return ref{feature: "arrays"}
+		r := ref{feature: "arrays (a whole array; name an element)"}
+		for _, e := range vi.elems {
+			r.elems = append(r.elems, e.id)
+		}
+		r.isBool = len(vi.elems) > 0 && vi.elems[0].isBool
+		return r
 	}
 	return ref{v: vi.id, isBool: vi.isBool, transient: vi.transient, label: vi.label}
 }
@@ -537,8 +545,10 @@ func (ml *modelLoader) variable(v *node, sc scope) (vi *varInfo) {
 		kind := tn.get("kind")
 		switch {
 		case kind != nil && kind.kind == kString && kind.str == "array":
-			ml.unsupported(tn, "arrays (variable %q)", name)
 			vi.array = true
+			if !ml.arrayVar(vi, v, tn, irv, sc) {
+				return vi // its uses are refused as unsupported
+			}
 			return vi
 		case kind == nil || kind.kind != kString || kind.str != "bounded":
 			ml.unsupported(tn, "variable type %s (%q)", tn.describe(), name)
@@ -734,12 +744,15 @@ func (ml *modelLoader) automata(root *node) {
 				continue
 			}
 			a.locals[vi.name] = vi
+			want := ident(vi.name)
+			if count[vi.name] > 1 {
+				want = ident(a.name + "_" + vi.name)
+			}
 			if vi.id >= 0 {
-				want := ident(vi.name)
-				if count[vi.name] > 1 {
-					want = ident(a.name + "_" + vi.name)
-				}
 				ml.m.Vars[vi.id].Name = want // made unique below
+			}
+			for k, e := range vi.elems {
+				ml.m.Vars[e.id].Name = want + "[" + strconv.Itoa(k) + "]"
 			}
 		}
 		ml.restrictInitial(a.node, false)
@@ -756,8 +769,18 @@ func (ml *modelLoader) automata(root *node) {
 // are loc_<automaton>.
 func (ml *modelLoader) nameVars() {
 	nm := namer{}
+	prev := ""
 	for i := range ml.m.Vars {
 		v := &ml.m.Vars[i]
+		if base, k, ok := symbolic.ArrayElem(v.Name); ok {
+			// an array's elements keep one (unique) name
+			if k == 0 || prev == "" {
+				prev = nm.unique(base)
+			}
+			v.Name = prev + "[" + strconv.Itoa(k) + "]"
+			continue
+		}
+		prev = ""
 		v.Name = nm.unique(v.Name)
 	}
 }
@@ -916,6 +939,7 @@ func (ml *modelLoader) edges(a *automaton) {
 			continue
 		}
 		good := true
+		restore := ml.narrow(e.guard) // destinations are taken where the guard holds
 		for _, dn := range ds {
 			ds := ml.destination(a, dn, sc)
 			if ds == nil {
@@ -929,6 +953,7 @@ func (ml *modelLoader) edges(a *automaton) {
 			}
 			e.dests = append(e.dests, ds...)
 		}
+		restore()
 		if good {
 			a.edges = append(a.edges, e)
 		}
@@ -998,11 +1023,13 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 		}
 		if rn.kind != kString {
 			if op := rn.get("op"); op != nil && op.kind == kString && op.str == "aa" {
-				ml.unsupported(rn, "arrays (assignment to an array element)")
+				as, ok := ml.elementAssign(a, an, rn, sc)
+				d.assigns = append(d.assigns, as...)
+				good = good && ok
 			} else {
 				ml.errorf(rn, "assignment target must be a variable name, got %s", rn.describe())
+				good = false
 			}
-			good = false
 			continue
 		}
 		vi := ml.lookupVar(a, rn.str)
@@ -1016,7 +1043,7 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 			continue
 		}
 		if vi.array {
-			ml.unsupported(rn, "arrays (assignment to %q)", rn.str)
+			ml.unsupported(rn, "arrays (assignment to the whole array %q; assign its elements)", rn.str)
 			good = false
 			continue
 		}

@@ -23,6 +23,7 @@ func TestRoundTrip(t *testing.T) {
 		{"testdata/counter.jani", map[string]string{"N": "3"}},
 		{"testdata/sync.jani", nil},
 		{"testdata/derived.jani", nil},
+		{"testdata/array.jani", nil},
 	}
 	qvbs := "../../../shared/corpus/jani/qvbs"
 	for f, defs := range map[string]map[string]string{

@@ -16,11 +16,17 @@ import (
 func ParseState(m *symbolic.Model, text string) (symbolic.State, error) {
 	s := make(symbolic.State, len(m.Vars))
 	set := make([]bool, len(m.Vars))
-	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' })
-	for _, f := range fields {
+	for _, f := range stateFields(text) {
 		name, val, ok := strings.Cut(f, "=")
 		if !ok {
 			return nil, stateErrorf("", "%q is not NAME=VALUE", f)
+		}
+		if strings.HasPrefix(val, "[") {
+			// a whole array, on=[1,0,2]
+			if err := parseArray(m, s, set, name, val); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		v := m.VarIndex(name)
 		if v < 0 {
@@ -50,6 +56,67 @@ func ParseState(m *symbolic.Model, text string) (symbolic.State, error) {
 		return nil, stateErrorf("", "no value for %s (they have no initial value); give NAME=VALUE for each", strings.Join(missing, ", "))
 	}
 	return s, nil
+}
+
+// stateFields splits a state's text at spaces, commas, tabs and newlines
+// outside brackets.
+func stateFields(text string) []string {
+	var out []string
+	depth, start := 0, -1
+	for i, r := range text {
+		switch {
+		case r == '[':
+			depth++
+		case r == ']':
+			depth--
+		case depth <= 0 && (r == ' ' || r == ',' || r == '\t' || r == '\n'):
+			if start >= 0 {
+				out = append(out, text[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+// parseArray reads name=[v,...], the value of every element of an array.
+func parseArray(m *symbolic.Model, s symbolic.State, set []bool, name, val string) error {
+	var run *symbolic.VarRun
+	for _, r := range m.VarRuns() {
+		if r.Array && r.Name == name {
+			run = &r
+			break
+		}
+	}
+	if run == nil {
+		return stateErrorf(name, "model %s has no array %q%s", m.Name, name, didYouMean(name, varNames(m)))
+	}
+	if !strings.HasSuffix(val, "]") {
+		return stateErrorf(name, "%s=%s: an array's value is written [V,...]", name, val)
+	}
+	parts := strings.Split(val[1:len(val)-1], ",")
+	if len(parts) != run.N {
+		return stateErrorf(name, "%s=%s: array %s has %d elements, not %d", name, val, name, run.N, len(parts))
+	}
+	for i, p := range parts {
+		v := symbolic.VarID(run.First + i)
+		x, err := parseValue(&m.Vars[v], strings.TrimSpace(p))
+		if err != nil {
+			return err
+		}
+		if set[v] {
+			return stateErrorf(m.Vars[v].Name, "%s given twice", m.Vars[v].Name)
+		}
+		s[v], set[v] = x, true
+	}
+	return nil
 }
 
 func parseValue(v *symbolic.Var, val string) (int, error) {

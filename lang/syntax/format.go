@@ -1,4 +1,4 @@
-package lang
+package syntax
 
 // The formatter prints a parsed File in canonical layout: one declaration
 // per line, multi-outcome actions with one outcome per line, policy and
@@ -106,8 +106,8 @@ func (fm *formatter) extend(from int, end symbolic.Pos) {
 func (fm *formatter) colOf(j int) int { return fm.lines[j].loCol }
 
 func (fm *formatter) decl(d Decl) {
-	start, _ := d.declPos()
-	ex := exprString
+	start, _ := d.DeclPos()
+	ex := ExprString
 	switch d := d.(type) {
 	case *ModelDecl:
 		fm.addAt("model "+d.Name.Name, start, true)
@@ -121,6 +121,9 @@ func (fm *formatter) decl(d Decl) {
 		fm.addAt(fmt.Sprintf("const %s = %s", d.Name.Name, ex(d.Value)), start, true)
 	case *VarDecl:
 		s := "var " + d.Name.Name + " : "
+		if d.IdxLo != nil {
+			s += "[" + ex(d.IdxLo) + " .. " + ex(d.IdxHi) + "] of "
+		}
 		switch {
 		case d.Bool:
 			s += "bool"
@@ -142,9 +145,12 @@ func (fm *formatter) decl(d Decl) {
 	case *PredDecl:
 		fm.addAt(fmt.Sprintf("pred %s = %s", d.Name.Name, ex(d.Cond)), start, true)
 	case *ActionDecl:
-		head := actionHead(d)
+		head := ActionHead(d)
 		if d.Guard != nil {
 			head += " when " + ex(d.Guard)
+		}
+		if d.Cost != nil {
+			head += " cost " + ex(d.Cost)
 		}
 		if len(d.Outcomes) == 1 {
 			fm.addAt(head+" -> "+outcomeString(d.Outcomes[0]), start, true)
@@ -162,6 +168,9 @@ func (fm *formatter) decl(d Decl) {
 		s := "policy " + d.Kind.Name + " " + d.Name.Name
 		if d.HasFile {
 			s += " " + quote(d.File)
+		}
+		if d.When != nil {
+			s += " when " + ex(d.When)
 		}
 		fm.addAt(s+" {", start, true)
 		for _, it := range d.Items {
@@ -194,7 +203,14 @@ func outcomeString(o *OutcomeNode) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(a.Var.Name + "' = " + exprString(a.Value))
+		if a.Each != nil {
+			b.WriteString("forall " + a.Each.Name.Name + " in " + ExprString(a.Each.Lo) + " .. " + ExprString(a.Each.Hi) + ": ")
+		}
+		b.WriteString(a.Var.Name)
+		if a.Index != nil {
+			b.WriteString("[" + ExprString(a.Index) + "]")
+		}
+		b.WriteString("' = " + ExprString(a.Value))
 	}
 	return b.String()
 }
@@ -204,7 +220,7 @@ func itemString(it *PolicyItem) string {
 	case ItemInputs:
 		parts := make([]string, len(it.Inputs))
 		for i, e := range it.Inputs {
-			parts[i] = exprString(e)
+			parts[i] = ExprString(e)
 		}
 		return "inputs  " + strings.Join(parts, ", ")
 	case ItemOutputs:
@@ -219,7 +235,7 @@ func itemString(it *PolicyItem) string {
 	case ItemInterface:
 		return "interface " + quote(it.Interface)
 	case ItemWhen:
-		return "when " + exprString(it.When) + " -> " + it.Label.Name + indexString(it.LabelIdx)
+		return "when " + ExprString(it.When) + " -> " + it.Label.Name + indexString(it.LabelIdx)
 	}
 	return "otherwise -> " + it.Label.Name + indexString(it.LabelIdx)
 }
@@ -235,22 +251,29 @@ func indexString(idx []*Expr) string {
 		if e == nil {
 			parts[i] = "*"
 		} else {
-			parts[i] = exprString(e)
+			parts[i] = ExprString(e)
 		}
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// actionHead writes `action move(b in 0 .. N - 1)`, `action move[0]` or
+// ActionHead writes `action move(b in 0 .. N - 1)`, `action move[0]` or
 // `action move`.
-func actionHead(d *ActionDecl) string {
+func ActionHead(d *ActionDecl) string {
 	head := "action " + d.Label.Name + indexString(d.Index)
 	if d.Params != nil {
 		parts := make([]string, len(d.Params))
 		for i, pm := range d.Params {
-			parts[i] = pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi)
+			parts[i] = pm.Name.Name + " in " + ExprString(pm.Lo) + " .. " + ExprString(pm.Hi)
 		}
 		head += "(" + strings.Join(parts, ", ") + ")"
+	}
+	if d.For != nil {
+		parts := make([]string, len(d.For))
+		for i, pm := range d.For {
+			parts[i] = pm.Name.Name + " in " + ExprString(pm.Lo) + " .. " + ExprString(pm.Hi)
+		}
+		head += " for " + strings.Join(parts, ", ")
 	}
 	return head
 }
@@ -395,6 +418,10 @@ func (fm *formatter) render() []byte {
 
 // MaxWidth is the column at which the formatter wraps a line.
 const MaxWidth = 100
+
+// Wrap is wrap, for tests outside the package: the lines the formatter
+// makes of a line that may be too long.
+func Wrap(line string) []string { return wrap(line) }
 
 // wrap splits a formatted line longer than MaxWidth at its outermost break
 // points: before && || => | -> + and -, and after commas, outside parentheses as

@@ -1,4 +1,4 @@
-package lang
+package syntax
 
 import (
 	"strings"
@@ -7,8 +7,8 @@ import (
 )
 
 // The AST: what the checker, the formatter and the lowering work on. It is
-// built by the parser (parser.go) and is disposable: nothing
-// outside lang sees it.
+// built by the parser (parser.go) and is disposable: lang checks and
+// lowers it, the formatter prints it, editors index it.
 
 // File is one parsed .spec file.
 type File struct {
@@ -19,14 +19,15 @@ type File struct {
 	Comments []Comment
 
 	tokPos []lineCol // where every non-comment token starts, for the formatter
-	quants bool      // the file has a quantifier (quant.go)
+	Quants bool      // the file has a quantifier (lang's quant.go)
+	Arrays bool      // the file has an array, an element or an array literal (lang's array.go)
 }
 
 // Comment is a `//` or `/* */` comment with its position.
 type Comment struct {
 	Pos  symbolic.Pos
 	Text string
-	// EndLine is the line the comment ends on (block comments may span).
+	// EndLine is the line the comment ends on (block comments may Span).
 	EndLine int
 }
 
@@ -41,65 +42,76 @@ type Ident struct {
 
 // Decl is one top-level declaration.
 type Decl interface {
-	declPos() (start, end symbolic.Pos)
+	DeclPos() (start, end symbolic.Pos)
 }
 
-type span struct{ Start, End symbolic.Pos }
+type Span struct{ Start, End symbolic.Pos }
 
-func (s span) declPos() (symbolic.Pos, symbolic.Pos) { return s.Start, s.End }
+func (s Span) DeclPos() (symbolic.Pos, symbolic.Pos) { return s.Start, s.End }
 
 type ModelDecl struct {
-	span
+	Span
 	Name Ident
 }
 
 type ImportDecl struct {
-	span
+	Span
 	Path    string
 	PathPos symbolic.Pos
 	As      *Ident
 }
 
 type ConstDecl struct {
-	span
+	Span
 	Name  Ident
 	Value *Expr
 }
 
 type VarDecl struct {
-	span
+	Span
 	Name   Ident
 	Bool   bool
 	Lo, Hi *Expr
 	Init   *Expr
 	// Type names the enum type of `var c : color`; the checker gives
-	// such a variable the range 0 .. n-1 of its type's n values (enum.go).
+	// such a variable the range 0 .. n-1 of its type's n values (lang's enum.go).
 	Type *Ident
+	// IdxLo and IdxHi are an array's index range, `var on : [0 .. N-1]
+	// of 0 .. N`, nil for a scalar; Bool, Lo, Hi and Type are then the
+	// elements' type, and Init may be an array literal or an array
+	// constant (lang's array.go).
+	IdxLo, IdxHi *Expr
 }
 
 // TypeDecl is `type NAME = { VALUE, ... }`, an enum type.
 type TypeDecl struct {
-	span
+	Span
 	Name   Ident
 	Values []Ident
 }
 
 type PredDecl struct {
-	span
+	Span
 	Name Ident
 	Cond *Expr
 }
 
 type ActionDecl struct {
-	span
+	Span
 	Label    Ident
 	Guard    *Expr
 	Outcomes []*OutcomeNode
 	// Params are a schema's parameters, `action move(b in 0 .. N-1)`;
-	// Index is a concrete label's, `action move[0]` (schema.go). At most
+	// Index is a concrete label's, `action move[0]` (lang's schema.go). At most
 	// one of them is set.
 	Params []*Param
 	Index  []*Expr
+	// For are the parameters of `action put for k in 1 .. N`, which
+	// expand like Params but leave the label as it is: one label, one
+	// command per value (lang's schema.go).
+	For []*Param
+	// Cost is `cost EXPR`, nil when the action has none (cost 1).
+	Cost *Expr
 }
 
 // Param is one parameter of an action schema: `b in LO .. HI`.
@@ -110,7 +122,7 @@ type Param struct {
 
 // OutcomeNode is one `[w:] x' = e, ...` or `skip`.
 type OutcomeNode struct {
-	span
+	Span
 	Weight    string // as written, "" if none ("0.5", "1/3", "2")
 	WeightPos symbolic.Pos
 	Skip      bool
@@ -121,16 +133,26 @@ type AssignNode struct {
 	Pos   symbolic.Pos
 	Var   Ident
 	Value *Expr
+	// Each is `forall k in LO .. HI: on[k]' = ...`, one assignment per
+	// value of k (lang's quant.go); nil for one assignment.
+	Each *Param
+	// Index is the element of an array assigned, `on[b]' = 0`; nil for
+	// a scalar (lang's array.go).
+	Index *Expr
 }
 
 type PolicyDecl struct {
-	span
+	Span
 	Kind    Ident
 	Name    Ident
 	File    string
 	FilePos symbolic.Pos
 	HasFile bool
 	Items   []*PolicyItem
+	// When is `policy ... when COND { ... }`: the policy exists only
+	// where the constant condition holds (for an instance's -D values;
+	// policy.go); nil when it always does.
+	When *Expr
 }
 
 // PolicyItemKind tells which body line a PolicyItem is.
@@ -145,7 +167,7 @@ const (
 )
 
 type PolicyItem struct {
-	span
+	Span
 	Kind      PolicyItemKind
 	Inputs    []*Expr
 	Outputs   []Ident
@@ -161,13 +183,13 @@ type PolicyItem struct {
 }
 
 type PropertyDecl struct {
-	span
+	Span
 	Name    Ident
 	Clauses []*PropClause
 }
 
 type PropClause struct {
-	span
+	Span
 	Kind string // start, unsafe, goal
 	Cond *Expr
 }
@@ -188,8 +210,14 @@ const (
 	EIf                    // if Args[0] then Args[1] else Args[2]
 	EParen                 // (Args[0])
 	// EQuant is `Op NAME in LO .. HI: BODY` with Op forall, exists, sum or
-	// count: Args are the name (an EName), LO, HI and BODY (quant.go).
+	// count: Args are the name (an EName), LO, HI and BODY (lang's quant.go).
 	EQuant
+	// EIndex is `NAME[Args[0]]`, an element of an array variable or
+	// constant: Text is the name (lang's array.go).
+	EIndex
+	// EArray is an array literal `[Args...]`, the value of an array
+	// constant or an array's initial value.
+	EArray
 )
 
 // Expr is an expression node.
@@ -200,14 +228,27 @@ type Expr struct {
 	Pos  symbolic.Pos
 	End  symbolic.Pos // position just after the node
 
-	memo    info  // the checker's memo: each file is parsed for one checker
-	height  int32 // of the tree below, 1 for a leaf's parent; bounded by MaxDepth
-	Kind    ExprKind
-	checked bool // memo holds what the checker learnt
+	// Memo is the checker's note on the node (package lang): each file is
+	// parsed for one checker, which memoises what it learns here.
+	Memo   Memo  `json:"-"`
+	Height int32 `json:"-"` // of the tree below, 1 for a leaf's parent; bounded by MaxDepth
+	Kind   ExprKind
+	// Gen marks a comparison the array expansion wrote (index == k): an
+	// enum index is compared with its position there (lang's array.go).
+	Gen bool `json:"-"`
 }
 
-// splitLines splits source text into lines without their line endings.
-func splitLines(src []byte) []string {
+// Memo is what the checker learnt about an expression: its type (T, the
+// checker's own numbering), and the value of an integer constant.
+type Memo struct {
+	Val     int
+	T       uint8
+	Konst   bool // an integer constant (no variables)
+	Checked bool // the checker has filled the memo
+}
+
+// SplitLines splits source text into lines without their line endings.
+func SplitLines(src []byte) []string {
 	s := strings.ReplaceAll(string(src), "\r\n", "\n")
 	return strings.Split(s, "\n")
 }

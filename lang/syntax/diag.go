@@ -1,4 +1,4 @@
-package lang
+package syntax
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package lang
+package syntax
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 // Parse parses one .spec file. The parser stops at the first syntax error;
 // the returned File is nil then.
 func Parse(path string, src []byte) (*File, Diagnostics) {
-	f := &File{Path: path, Src: src, Lines: splitLines(src)}
+	f := &File{Path: path, Src: src, Lines: SplitLines(src)}
 	if !utf8.Valid(src) {
 		line, col := 1, 1
 		for i := 0; i < len(src); {
@@ -26,11 +26,11 @@ func Parse(path string, src []byte) (*File, Diagnostics) {
 			}
 			i += n
 		}
-		return nil, Diagnostics{f.diag(symbolic.Pos{File: path, Line: line, Col: col}, 0, "E0001", "the file is not valid UTF-8")}
+		return nil, Diagnostics{f.Diag(symbolic.Pos{File: path, Line: line, Col: col}, 0, "E0001", "the file is not valid UTF-8")}
 	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		line := bytes.Count(src[:i], []byte("\n")) + 1
-		return nil, Diagnostics{f.diag(symbolic.Pos{File: path, Line: line, Col: 1}, 0, "E0001", "the file contains a NUL byte; is it a .spec file?")}
+		return nil, Diagnostics{f.Diag(symbolic.Pos{File: path, Line: line, Col: 1}, 0, "E0001", "the file contains a NUL byte; is it a .spec file?")}
 	}
 	if d := parse(f); d != nil {
 		return nil, Diagnostics{*d}
@@ -39,7 +39,7 @@ func Parse(path string, src []byte) (*File, Diagnostics) {
 }
 
 // diag builds a diagnostic, attaching the source line for rendering.
-func (f *File) diag(p symbolic.Pos, endCol int, code, format string, args ...any) Diagnostic {
+func (f *File) Diag(p symbolic.Pos, endCol int, code, format string, args ...any) Diagnostic {
 	d := Diagnostic{Pos: p, End: endCol, Severity: Error, Code: code, Msg: fmt.Sprintf(format, args...)}
 	if p.Line >= 1 && p.Line <= len(f.Lines) {
 		d.Line = f.Lines[p.Line-1]

@@ -1,10 +1,10 @@
-package lang
+package syntax
 
 import "strings"
 
-// exprString renders an AST expression in canonical form (as the formatter
+// ExprString renders an AST expression in canonical form (as the formatter
 // writes it).
-func exprString(e *Expr) string {
+func ExprString(e *Expr) string {
 	var b strings.Builder
 	writeExpr(&b, e)
 	return b.String()
@@ -51,6 +51,20 @@ func writeExpr(b *strings.Builder, e *Expr) {
 		writeExpr(b, e.Args[2])
 		b.WriteString(": ")
 		writeExpr(b, e.Args[3])
+	case EIndex:
+		b.WriteString(e.Text)
+		b.WriteString("[")
+		writeExpr(b, e.Args[0])
+		b.WriteString("]")
+	case EArray:
+		b.WriteString("[")
+		for i, a := range e.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeExpr(b, a)
+		}
+		b.WriteString("]")
 	case EBin:
 		writeExpr(b, e.Args[0])
 		b.WriteString(" " + e.Op + " ")

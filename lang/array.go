@@ -1,0 +1,1398 @@
+package lang
+
+// Arrays: `var on : [0 .. N-1] of 0 .. N` is a fixed-size array whose
+// index range is folded from constant expressions, and `const GOAL =
+// [1, 2, 3]` an array constant (which -D GOAL=[1,2,3] may replace). Like
+// enums, schemas and quantifiers they cost the checker's stages nothing:
+// arrayPrepare runs after the other expansions (so that a schema's
+// parameters and a quantifier's names are already integers in the
+// indices) and before the stages, and rewrites the declarations:
+//
+//   - an array variable becomes one variable per element, named on[0],
+//     on[1], ... in index order, each of the element type (so engines,
+//     certificates and networks see the flattened elements in order);
+//   - an element read with a constant index becomes that element (a
+//     constant array's element is its expression); an index out of range
+//     is E0803, at the index;
+//   - a read with a variable index becomes a case split over the indices
+//     the index expression can take (by interval analysis over the
+//     variables' ranges), `if i == 0 then on[0] else if i == 1 then ...`
+//     (a disjunction `i == 0 && b[0] || ...` for Booleans);
+//   - an assignment `on[i]' = v` with a variable index becomes, for every
+//     element k that i can name, `on[k]' = if i == k then v else on[k]`.
+//
+// An index that may leave the range is a range error where it is read,
+// like an assignment out of range (spec.md, "Arrays"). Each expression is
+// given its error condition E, the states in which evaluating it reads
+// out of range: `&&`, `||`, `=>` and `if` evaluate from the left and
+// only what they need (E(a && b) = E(a) || a && E(b)), everything else
+// evaluates all its operands. In a command, E of the guard and of an
+// outcome's right-hand sides and indices (and two assignments of the
+// outcome that write one element) make the command applicable and the
+// outcome a range error: the guard becomes `E_guard || guard`, and a
+// carrier variable is set one above its range where the outcome's E
+// holds. Outside commands (properties, policies, constants) E must be
+// false: an index there must provably stay in range (E0804).
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// MaxArray is the most elements one array may have.
+const MaxArray = 100_000
+
+// array is one array variable or constant.
+type array struct {
+	name   string
+	pos    symbolic.Pos
+	lo, hi int // the index range
+	// a variable's element declarations, a constant's element expressions
+	vars  []*VarDecl
+	elems []*Expr
+	decl  *VarDecl // the variable's declaration, nil for a constant
+	// the element type, for variables
+	isBool, isEnum bool
+	bad            bool // its declaration is wrong: its uses are not reported
+}
+
+func (a *array) size() int { return a.hi - a.lo + 1 }
+
+// elem is element k (an index in range) as an expression at e's place.
+func (a *array) elem(k int, e *Expr) *Expr {
+	if a.decl == nil {
+		return a.elems[k-a.lo]
+	}
+	return &Expr{Kind: EName, Text: a.vars[k-a.lo].Name.Name, Pos: e.Pos, End: e.End}
+}
+
+func (a *array) kind() string {
+	if a.decl == nil {
+		return "array constant"
+	}
+	return "array"
+}
+
+type arrays struct {
+	c      *checker
+	q      *quants
+	en     *enums
+	byName map[string]*array
+	list   []*array
+	ranges map[string][2]int // folded ranges of the (scalar and element) variables, narrowed where conditions hold
+	base   map[string][2]int // the ranges as declared
+	intVar *VarDecl          // the first integer variable: the carrier of last resort
+	preds  map[string]*predArr
+	risky  []*Expr // the reads that may leave their range, of the expression being rewritten
+	first  *array  // the first array read or written out of range there, if it holds integers
+	bad    bool    // an error reported in the declaration being rewritten
+}
+
+// predArr is a rewritten predicate and its error condition.
+type predArr struct {
+	state int // 1 rewriting, 2 done
+	cond  *Expr
+	err   *Expr
+	risky []*Expr
+	first *array
+}
+
+// usesArrays reports whether the files declare or use arrays.
+func (c *checker) usesArrays() bool {
+	for _, f := range c.files {
+		if f.Arrays {
+			return true
+		}
+	}
+	for _, v := range c.opts.Defines {
+		if strings.HasPrefix(v, "[") {
+			return true
+		}
+	}
+	return false
+}
+
+// arrayPrepare rewrites the checker's declarations (see the file
+// comment). en is what enumPrepare learnt (nil without enums).
+func (c *checker) arrayPrepare(en *enums) {
+	if !c.usesArrays() {
+		return
+	}
+	s := &arrays{c: c, en: en, byName: map[string]*array{}, ranges: map[string][2]int{}, preds: map[string]*predArr{}}
+	defines := make(map[string]string, len(c.opts.Defines))
+	for k, v := range c.opts.Defines {
+		defines[k] = v
+	}
+	c.opts.Defines = defines // the caller's map stays as it was
+	// array constants leave the declarations first, so that the folder
+	// knows only integer constants
+	decls := make([]declRef, 0, len(c.decls))
+	for _, dr := range c.decls {
+		if d, ok := dr.d.(*ConstDecl); ok && s.constant(d) {
+			continue
+		}
+		decls = append(decls, dr)
+	}
+	c.decls = decls
+	s.q = newQuants(c)
+	decls = make([]declRef, 0, len(c.decls))
+	for _, dr := range c.decls {
+		d, ok := dr.d.(*VarDecl)
+		if !ok || d.IdxLo == nil {
+			decls = append(decls, dr)
+			continue
+		}
+		for _, v := range s.variable(d) {
+			decls = append(decls, declRef{v, dr.file})
+			c.fileOf[v] = dr.file
+		}
+	}
+	c.decls = decls
+	s.q = newQuants(c) // with the elements' names
+	for _, a := range s.list {
+		if !s.q.names[a.name] {
+			continue
+		}
+		var other Ident
+		for _, dr := range c.decls {
+			switch d := dr.d.(type) {
+			case *ConstDecl:
+				other = d.Name
+			case *VarDecl:
+				other = d.Name
+			case *PredDecl:
+				other = d.Name
+			case *ActionDecl:
+				other = d.Label
+			}
+			if other.Name == a.name {
+				break
+			}
+		}
+		at, first := Ident{Name: a.name, Pos: a.pos}, other
+		if posBefore(at.Pos, other.Pos) {
+			at, first = other, at
+		}
+		c.errorf(at.Pos, identEnd(at), "E0102", "%s is already declared at %s (an array and another declaration share one namespace)", a.name, first.Pos)
+	}
+	for _, dr := range c.decls {
+		if d, ok := dr.d.(*PredDecl); ok && s.preds[d.Name.Name] == nil {
+			s.preds[d.Name.Name] = &predArr{cond: d.Cond}
+		}
+	}
+	s.q.quiet = true
+	for _, dr := range c.decls {
+		if d, ok := dr.d.(*VarDecl); ok {
+			s.varRange(d)
+		}
+	}
+	s.q.quiet = false
+	s.imported()
+	s.base = make(map[string][2]int, len(s.ranges))
+	for k, v := range s.ranges {
+		s.base[k] = v
+	}
+	for i, dr := range c.decls {
+		if nd := s.decl(dr.d); nd != dr.d {
+			c.decls[i].d = nd
+			c.fileOf[nd] = dr.file
+			if s.bad {
+				c.badDecl[nd] = true
+			}
+		}
+	}
+}
+
+// imported enters an imported JANI model's variables (their ranges, for
+// the intervals of indices) and its arrays, so that the .spec files index
+// them as their own.
+func (s *arrays) imported() {
+	m := s.c.jani
+	if m == nil {
+		return
+	}
+	for _, v := range m.Vars {
+		s.ranges[v.Name] = [2]int{v.Lo, v.Hi}
+	}
+	for _, run := range m.VarRuns() {
+		if !run.Array || s.byName[run.Name] != nil {
+			continue
+		}
+		first := &m.Vars[run.First]
+		a := &array{name: run.Name, pos: first.Pos, lo: run.Lo, hi: run.Lo + run.N - 1,
+			decl: &VarDecl{Name: Ident{Name: run.Name, Pos: first.Pos}}, isBool: first.Bool, isEnum: first.Values != nil}
+		for i := 0; i < run.N; i++ {
+			a.vars = append(a.vars, &VarDecl{Name: Ident{Name: m.Vars[run.First+i].Name, Pos: first.Pos}})
+		}
+		s.byName[a.name] = a
+		s.list = append(s.list, a)
+	}
+}
+
+// arrayDefines refuses an array value given with -D to a constant that is
+// not an array constant, before the other expansions read the constants
+// (a schema's range would not fold, and say so less clearly).
+func (c *checker) arrayDefines() {
+	var bad []string
+	for name, v := range c.opts.Defines {
+		if !strings.HasPrefix(v, "[") {
+			continue
+		}
+		isArray := false
+		for _, dr := range c.decls {
+			if d, ok := dr.d.(*ConstDecl); ok && d.Name.Name == name && d.Value.Kind == EArray {
+				isArray = true
+			}
+		}
+		if !isArray {
+			c.cmdErrorf("E0304", "-D %s=%s: %s is not an array constant; only a constant declared with an array value (const %s = [...]) takes one", name, v, name, name)
+			bad = append(bad, name)
+		}
+	}
+	if bad == nil {
+		return
+	}
+	defines := make(map[string]string, len(c.opts.Defines))
+	for k, v := range c.opts.Defines {
+		defines[k] = v
+	}
+	for _, name := range bad {
+		delete(defines, name)
+	}
+	c.opts.Defines = defines // the caller's map stays as it was
+}
+
+// constant records an array constant; it reports whether d is one.
+func (s *arrays) constant(d *ConstDecl) bool {
+	c := s.c
+	def, set := c.opts.Defines[d.Name.Name]
+	if d.Value.Kind != EArray {
+		return false
+	}
+	if old := s.byName[d.Name.Name]; old != nil {
+		c.errorf(d.Name.Pos, identEnd(d.Name), "E0102", "array constant %s is already declared at %s", d.Name.Name, old.pos)
+		return true
+	}
+	a := &array{name: d.Name.Name, pos: d.Name.Pos, elems: d.Value.Args}
+	if set {
+		delete(c.opts.Defines, d.Name.Name)
+		elems, err := parseArrayDefine(def, d.Name)
+		if err != "" {
+			c.cmdErrorf("E0304", "-D %s=%s: %s", d.Name.Name, def, err)
+		} else {
+			a.elems = elems
+		}
+	}
+	a.lo, a.hi = 0, len(a.elems)-1
+	s.byName[a.name] = a
+	s.list = append(s.list, a)
+	return true
+}
+
+func posBefore(p, q symbolic.Pos) bool {
+	return p.File == q.File && (p.Line < q.Line || p.Line == q.Line && p.Col < q.Col)
+}
+
+// parseArrayDefine reads a -D array value, [1, -2, 3].
+func parseArrayDefine(v string, at Ident) ([]*Expr, string) {
+	if !strings.HasPrefix(v, "[") || !strings.HasSuffix(v, "]") {
+		return nil, "an array constant takes an array value, [V, ...]"
+	}
+	body := strings.TrimSpace(v[1 : len(v)-1])
+	if body == "" {
+		return nil, "an array has at least one element"
+	}
+	var out []*Expr
+	for _, f := range strings.Split(body, ",") {
+		f = strings.TrimSpace(f)
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Sprintf("element %q is not an integer", f)
+		}
+		out = append(out, intExpr(n, at.Pos, identEnd(at)))
+	}
+	return out, ""
+}
+
+// intExpr is the literal n (negated when negative) at p .. end.
+func intExpr(n int, p, end symbolic.Pos) *Expr {
+	if n < 0 && n != math.MinInt {
+		lit := &Expr{Kind: EInt, Text: strconv.Itoa(-n), Pos: p, End: end}
+		return &Expr{Kind: ENeg, Op: "-", Args: []*Expr{lit}, Pos: p, End: end, Height: 1}
+	}
+	return &Expr{Kind: EInt, Text: strconv.Itoa(n), Pos: p, End: end}
+}
+
+// variable folds an array variable's index range and returns its
+// elements' declarations.
+func (s *arrays) variable(d *VarDecl) []Decl {
+	c := s.c
+	what := "the index range of array " + d.Name.Name
+	if old := s.byName[d.Name.Name]; old != nil {
+		c.errorf(d.Name.Pos, identEnd(d.Name), "E0102", "array %s is already declared at %s", d.Name.Name, old.pos)
+		c.badDecl[d] = true
+		return nil
+	}
+	a := &array{name: d.Name.Name, pos: d.Name.Pos, decl: d, isBool: d.Bool, isEnum: d.Type != nil}
+	s.byName[a.name] = a
+	s.list = append(s.list, a)
+	lo, ok1 := s.q.eval(d.IdxLo, what)
+	hi, ok2 := s.q.eval(d.IdxHi, what)
+	if !ok1 || !ok2 {
+		a.bad = true // its uses say nothing more
+		c.badDecl[d] = true
+		return nil
+	}
+	n := int64(hi) - int64(lo) + 1
+	if n <= 0 || n > MaxArray {
+		c.errorf(d.IdxLo.Pos, d.IdxHi.End, "E0802", "array %s has index range %d .. %d: an array has 1 to %d elements", d.Name.Name, lo, hi, MaxArray)
+		a.bad = true
+		c.badDecl[d] = true
+		return nil
+	}
+	a.lo, a.hi = lo, hi
+	if c.arrayLo == nil {
+		c.arrayLo = map[*VarDecl]int{}
+	}
+	c.arrayLo[d] = lo
+	inits := s.inits(d, a)
+	out := make([]Decl, 0, n)
+	var t *enumType
+	if s.en != nil {
+		t = s.en.vars[d]
+	}
+	for k := lo; ; k++ {
+		v := &VarDecl{Span: d.Span, Name: Ident{Name: d.Name.Name + "[" + strconv.Itoa(k) + "]", Pos: d.Name.Pos},
+			Bool: d.Bool, Lo: d.Lo, Hi: d.Hi, Type: d.Type}
+		if inits != nil {
+			v.Init = inits[k-lo]
+		}
+		if t != nil {
+			s.en.vars[v] = t
+		}
+		if c.badDecl[d] {
+			c.badDecl[v] = true
+		}
+		a.vars = append(a.vars, v)
+		out = append(out, v)
+		if k == hi {
+			break
+		}
+	}
+	return out
+}
+
+// inits is the initial value of each element: an array literal, an
+// array constant, or one value for all.
+func (s *arrays) inits(d *VarDecl, a *array) []*Expr {
+	e := d.Init
+	for e != nil && e.Kind == EParen {
+		e = e.Args[0]
+	}
+	if e == nil {
+		return nil
+	}
+	var elems []*Expr
+	switch {
+	case e.Kind == EArray:
+		elems = e.Args
+	case e.Kind == EName && s.byName[e.Text] != nil && s.byName[e.Text].decl == nil:
+		elems = s.byName[e.Text].elems
+	case e.Kind == EName && s.byName[e.Text] != nil:
+		s.c.errorf(e.Pos, e.End, "E0801", "the initial value of array %s must be constant: an array literal [...], an array constant or one value for every element, not the array variable %s", d.Name.Name, e.Text)
+		return nil
+	default:
+		out := make([]*Expr, a.size())
+		for i := range out {
+			out[i] = d.Init
+		}
+		return out
+	}
+	if len(elems) != a.size() {
+		s.c.errorf(d.Init.Pos, d.Init.End, "E0802", "array %s has %d elements (%d .. %d), but its initial value %s has %d", d.Name.Name, a.size(), a.lo, a.hi, shortExpr(d.Init), len(elems))
+		return nil
+	}
+	return elems
+}
+
+// shortExpr renders e for a message, cut to a readable length.
+func shortExpr(e *Expr) string {
+	t := exprString(e)
+	if len(t) > 40 {
+		t = t[:37] + "..."
+	}
+	return t
+}
+
+// varRange folds a variable's range, quietly (the ranges stage reports
+// what is wrong), for the intervals of indices.
+func (s *arrays) varRange(d *VarDecl) {
+	if d.Bool {
+		s.ranges[d.Name.Name] = [2]int{0, 1}
+		return
+	}
+	if d.Lo == nil || d.Hi == nil {
+		return
+	}
+	lo, ok1 := s.q.eval(d.Lo, "")
+	hi, ok2 := s.q.eval(d.Hi, "")
+	if ok1 && ok2 && lo <= hi {
+		s.ranges[d.Name.Name] = [2]int{lo, hi}
+		if s.intVar == nil && d.Type == nil {
+			s.intVar = d
+		}
+	}
+}
+
+// ---- expressions -------------------------------------------------------
+
+func (s *arrays) errorf(p, end symbolic.Pos, code, format string, args ...any) {
+	s.bad = true
+	s.c.errorf(p, end, code, format, args...)
+}
+
+// mk builds a node of the rewritten tree, with its height.
+func mk(k ExprKind, op string, at *Expr, args ...*Expr) *Expr {
+	e := &Expr{Kind: k, Op: op, Args: args, Pos: at.Pos, End: at.End}
+	for _, a := range args {
+		e.Height = max(e.Height, a.Height+1)
+	}
+	return e
+}
+
+// or joins conditions with ||, leaving out nil ones and those already
+// among the disjuncts.
+func or(xs ...*Expr) *Expr {
+	var out *Expr
+	for _, x := range xs {
+		switch {
+		case x == nil:
+		case out == nil:
+			out = x
+		case hasDisjunct(out, exprString(x)):
+		default:
+			out = mk(EBin, "||", x, paren(out), paren(x))
+		}
+	}
+	return out
+}
+
+func hasDisjunct(e *Expr, s string) bool {
+	for e.Kind == EParen {
+		e = e.Args[0]
+	}
+	if e.Kind == EBin && e.Op == "||" {
+		return hasDisjunct(e.Args[0], s) || hasDisjunct(e.Args[1], s)
+	}
+	return exprString(e) == s
+}
+
+// narrow intersects the variables' ranges with what the condition c
+// says of them where it holds (its conjuncts NAME op CONST), for the
+// intervals of the indices evaluated only there; restore undoes it.
+func (s *arrays) narrow(c *Expr) (restore func()) {
+	var saved map[string][2]int // allocated at the first narrowing
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		switch {
+		case e == nil:
+		case e.Kind == EParen:
+			walk(e.Args[0])
+		case e.Kind == EBin && e.Op == "&&":
+			walk(e.Args[0])
+			walk(e.Args[1])
+		case e.Kind == EBin && comparisons[e.Op] && e.Op != "!=" && (e.Args[0].Kind == EName || e.Args[1].Kind == EName):
+			x, y, op := e.Args[0], e.Args[1], e.Op
+			if x.Kind != EName {
+				x, y = y, x
+				op = mirrored[op]
+			}
+			r, ok := s.ranges[x.Text]
+			if x.Kind != EName || !ok || !s.isConst(y) {
+				return
+			}
+			k, klo, ok := s.interval(y)
+			if !ok || k != klo {
+				return
+			}
+			lo, hi := r[0], r[1]
+			switch op {
+			case "<":
+				hi = min(hi, k-1)
+			case "<=":
+				hi = min(hi, k)
+			case ">":
+				lo = max(lo, k+1)
+			case ">=":
+				lo = max(lo, k)
+			case "==":
+				lo, hi = max(lo, k), min(hi, k)
+			}
+			if lo > hi || k == math.MinInt || k == math.MaxInt {
+				return // contradictory: the code is never evaluated, leave it
+			}
+			if saved == nil {
+				saved = map[string][2]int{}
+			}
+			if _, done := saved[x.Text]; !done {
+				saved[x.Text] = r
+			}
+			s.ranges[x.Text] = [2]int{lo, hi}
+		}
+	}
+	walk(c)
+	if saved == nil {
+		return noRestore
+	}
+	return func() {
+		for name, r := range saved {
+			s.ranges[name] = r
+		}
+	}
+}
+
+func noRestore() {}
+
+// mirrored is the comparison with its operands swapped: a < b is b > a.
+var mirrored = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+
+func and(a, b *Expr) *Expr {
+	if a == nil || b == nil {
+		return nil
+	}
+	return mk(EBin, "&&", b, paren(a), paren(b))
+}
+
+func not(a *Expr) *Expr { return mk(ENot, "!", a, paren(a)) }
+
+func paren(a *Expr) *Expr {
+	switch a.Kind {
+	case EParen, EName, EInt, EBool:
+		return a
+	}
+	return mk(EParen, "", a, a)
+}
+
+// cmp compares an index with a position: a generated comparison.
+func cmp(op string, idx *Expr, k int) *Expr {
+	e := mk(EBin, op, idx, paren(idx), intExpr(k, idx.Pos, idx.End))
+	e.Gen = true
+	return e
+}
+
+// interval bounds the values of an integer expression over the
+// variables' ranges; ok is false when it cannot.
+func (s *arrays) interval(e *Expr) (lo, hi int, ok bool) {
+	switch e.Kind {
+	case EInt:
+		v, err := strconv.Atoi(e.Text)
+		return v, v, err == nil
+	case EParen:
+		return s.interval(e.Args[0])
+	case EName:
+		if r, ok := s.ranges[e.Text]; ok {
+			return r[0], r[1], true
+		}
+		if s.q.consts[e.Text] != nil || s.q.state[e.Text] == 2 {
+			s.q.quiet = true
+			v, ok := s.q.constant(e, "")
+			s.q.quiet = false
+			return v, v, ok
+		}
+	case ENeg:
+		a, b, ok := s.interval(e.Args[0])
+		x, ok1 := symbolic.NegExact(b)
+		y, ok2 := symbolic.NegExact(a)
+		return x, y, ok && ok1 && ok2
+	case EIf:
+		a, b, ok1 := s.interval(e.Args[1])
+		x, y, ok2 := s.interval(e.Args[2])
+		return min(a, x), max(b, y), ok1 && ok2
+	case ECall:
+		if e.Op == "abs" && len(e.Args) == 1 {
+			a, b, ok := s.interval(e.Args[0])
+			if !ok || a == math.MinInt || b == math.MinInt {
+				return 0, 0, false
+			}
+			switch {
+			case a >= 0:
+				return a, b, true
+			case b <= 0:
+				return -b, -a, true
+			}
+			return 0, max(-a, b), true
+		}
+		if (e.Op == "min" || e.Op == "max") && len(e.Args) == 2 {
+			a, b, ok1 := s.interval(e.Args[0])
+			x, y, ok2 := s.interval(e.Args[1])
+			if e.Op == "min" {
+				return min(a, x), min(b, y), ok1 && ok2
+			}
+			return max(a, x), max(b, y), ok1 && ok2
+		}
+	case EBin:
+		a, b, ok1 := s.interval(e.Args[0])
+		x, y, ok2 := s.interval(e.Args[1])
+		if !ok1 || !ok2 {
+			return 0, 0, false
+		}
+		switch e.Op {
+		case "+":
+			l, okl := symbolic.AddExact(a, x)
+			h, okh := symbolic.AddExact(b, y)
+			return l, h, okl && okh
+		case "-":
+			l, okl := symbolic.SubExact(a, y)
+			h, okh := symbolic.SubExact(b, x)
+			return l, h, okl && okh
+		case "*":
+			var ps []int
+			for _, u := range []int{a, b} {
+				for _, v := range []int{x, y} {
+					p, ok := symbolic.MulExact(u, v)
+					if !ok {
+						return 0, 0, false
+					}
+					ps = append(ps, p)
+				}
+			}
+			return min(ps[0], ps[1], ps[2], ps[3]), max(ps[0], ps[1], ps[2], ps[3]), true
+		case "/":
+			if x == y && x > 0 {
+				return symbolic.FloorDiv(a, x), symbolic.FloorDiv(b, x), true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// isConst reports whether e (rewritten) mentions no variable.
+func (s *arrays) isConst(e *Expr) bool {
+	switch e.Kind {
+	case EInt:
+		return true
+	case EName:
+		_, isVar := s.ranges[e.Text]
+		return !isVar && (s.q.consts[e.Text] != nil || s.q.state[e.Text] == 2)
+	case EParen, ENeg, ECall:
+	case EBin:
+		switch e.Op {
+		case "+", "-", "*", "/":
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	for _, a := range e.Args {
+		if !s.isConst(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// index reads the array of an element reference, reporting a name that
+// names none.
+func (s *arrays) array(name string, at, end symbolic.Pos) *array {
+	if a := s.byName[name]; a != nil {
+		return a
+	}
+	if s.q.names[name] || s.q.state[name] == 2 {
+		s.errorf(at, end, "E0801", "%s is not an array: only arrays are indexed, NAME[INDEX]", name)
+		return nil
+	}
+	var cands []string
+	for _, a := range s.list {
+		cands = append(cands, a.name)
+	}
+	s.errorf(at, end, "E0801", "undeclared array %s%s", name, didYouMean(name, cands))
+	return nil
+}
+
+// constIndex folds a constant index and checks it against a's range.
+func (s *arrays) constIndex(a *array, idx, at *Expr) (int, bool) {
+	k, ok := s.q.eval(idx, "the index of "+a.name)
+	if !ok {
+		s.bad = true
+		return 0, false
+	}
+	if k < a.lo || k > a.hi {
+		s.errorf(idx.Pos, idx.End, "E0803", "index %d is outside the range %d .. %d of %s %s", k, a.lo, a.hi, a.kind(), a.name)
+		return 0, false
+	}
+	return k, true
+}
+
+// span is the indices in a's range that idx can take, and whether idx
+// may fall below or above the range.
+func (s *arrays) span(a *array, idx *Expr) (lo, hi int, below, above bool) {
+	l, h, ok := s.interval(idx)
+	if !ok {
+		return a.lo, a.hi, true, true
+	}
+	return max(l, a.lo), min(h, a.hi), l < a.lo, h > a.hi
+}
+
+// outOfRange is the condition that idx leaves a's range, or nil.
+func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool) *Expr {
+	var e *Expr
+	if below {
+		e = cmp("<", idx, a.lo)
+	}
+	if above {
+		e = or(e, cmp(">", idx, a.hi))
+	}
+	if e != nil {
+		s.risky = append(s.risky, idx)
+		if s.first == nil && !a.isBool && !a.isEnum && a.decl != nil {
+			s.first = a
+		}
+	}
+	return e
+}
+
+// read is the case split of a[idx] for a variable index (idx rewritten).
+func (s *arrays) read(a *array, idx, at *Expr) (*Expr, *Expr) {
+	lo, hi, below, above := s.span(a, idx)
+	err := s.outOfRange(a, idx, below, above)
+	if lo > hi {
+		// never in range: every evaluation is a range error
+		return a.elem(a.lo, at), withText(mk(EBool, "", at), "true")
+	}
+	if a.isBool {
+		var out *Expr
+		for k := lo; k <= hi; k++ {
+			t := and(cmp("==", idx, k), a.elem(k, at))
+			if lo == hi {
+				t = a.elem(k, at)
+			}
+			out = or(out, t)
+		}
+		return paren(out), err
+	}
+	out := a.elem(hi, at)
+	for k := hi - 1; k >= lo; k-- {
+		out = mk(EIf, "", at, cmp("==", idx, k), a.elem(k, at), out)
+	}
+	return paren(out), err
+}
+
+func withText(e *Expr, t string) *Expr {
+	e.Text = t
+	return e
+}
+
+// rewrite returns e with its array reads rewritten and its error
+// condition (nil: e never reads out of range).
+func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
+	if e == nil {
+		return nil, nil
+	}
+	switch e.Kind {
+	case EIndex:
+		a := s.array(e.Text, e.Pos, e.End)
+		idx, ierr := s.rewrite(e.Args[0])
+		if a == nil {
+			return stand(e), nil
+		}
+		if a.bad {
+			s.bad = true
+			return stand(e), nil
+		}
+		if s.isConst(idx) {
+			k, ok := s.constIndex(a, idx, e)
+			if !ok {
+				return a.elem(a.lo, e), nil
+			}
+			return a.elem(k, e), ierr
+		}
+		v, err := s.read(a, idx, e)
+		return v, or(ierr, err)
+	case EArray:
+		s.errorf(e.Pos, e.End, "E0802", "an array literal is an array constant's value (const NAME = [...]) or an array's initial value, not a value here")
+		return stand(e), nil
+	case EName:
+		if a := s.byName[e.Text]; a != nil {
+			if !a.bad {
+				s.errorf(e.Pos, e.End, "E0801", "%s is an %s of %d elements: name one, %s[INDEX]", e.Text, a.kind(), a.size(), e.Text)
+			}
+			s.bad = true
+			return stand(e), nil
+		}
+		if p := s.pred(e.Text); p != nil {
+			if p.err != nil {
+				s.risky = append(s.risky, p.risky...)
+				if s.first == nil {
+					s.first = p.first
+				}
+			}
+			return e, p.err
+		}
+		return e, nil
+	case EBin:
+		if (e.Op == "==" || e.Op == "!=") && (s.arrayValued(e.Args[0]) || s.arrayValued(e.Args[1])) {
+			return s.compare(e)
+		}
+		if e.Op == "&&" || e.Op == "||" || e.Op == "=>" {
+			a, ea := s.rewrite(e.Args[0])
+			restore := func() {}
+			if e.Op != "||" {
+				restore = s.narrow(a) // b is evaluated only where a holds
+			}
+			b, eb := s.rewrite(e.Args[1])
+			restore()
+			var err *Expr
+			switch e.Op {
+			case "||":
+				err = or(ea, and(not(a), eb))
+			default:
+				err = or(ea, and(a, eb))
+			}
+			return s.rebuilt(e, a, b), err
+		}
+	case EIf:
+		c, ec := s.rewrite(e.Args[0])
+		restore := s.narrow(c)
+		x, ex := s.rewrite(e.Args[1])
+		restore()
+		y, ey := s.rewrite(e.Args[2])
+		return s.rebuilt(e, c, x, y), or(ec, and(c, ex), and(not(c), ey))
+	}
+	var args []*Expr
+	var err *Expr
+	for i, x := range e.Args {
+		y, ey := s.rewrite(x)
+		err = or(err, ey)
+		if y != x && args == nil {
+			args = append(make([]*Expr, 0, len(e.Args)), e.Args[:i]...)
+		}
+		if args != nil {
+			args = append(args, y)
+		}
+	}
+	if args == nil {
+		return e, err
+	}
+	return s.rebuilt(e, args...), err
+}
+
+// rebuilt is e with new arguments (e itself when they are its own).
+func (s *arrays) rebuilt(e *Expr, args ...*Expr) *Expr {
+	same := true
+	for i, a := range args {
+		same = same && a == e.Args[i]
+	}
+	if same {
+		return e
+	}
+	n := &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End}
+	for _, a := range args {
+		n.Height = max(n.Height, a.Height+1)
+	}
+	return n
+}
+
+// stand is what stands in for a reported mistake: an integer 0.
+func stand(e *Expr) *Expr { return &Expr{Kind: EInt, Text: "0", Pos: e.Pos, End: e.End} }
+
+// arrayValued reports whether e is a whole array: an array's name or an
+// array literal.
+func (s *arrays) arrayValued(e *Expr) bool {
+	for e.Kind == EParen {
+		e = e.Args[0]
+	}
+	return e.Kind == EArray || e.Kind == EName && s.byName[e.Text] != nil
+}
+
+// badArray reports whether e names an array whose declaration is wrong.
+func (s *arrays) badArray(e *Expr) bool {
+	for e.Kind == EParen {
+		e = e.Args[0]
+	}
+	return e.Kind == EName && s.byName[e.Text] != nil && s.byName[e.Text].bad
+}
+
+// elements are the elements of a whole array, in index order.
+func (s *arrays) elements(e *Expr) []*Expr {
+	for e.Kind == EParen {
+		e = e.Args[0]
+	}
+	if e.Kind == EArray {
+		return e.Args
+	}
+	a := s.byName[e.Text]
+	out := make([]*Expr, a.size())
+	for k := a.lo; k <= a.hi; k++ {
+		out[k-a.lo] = a.elem(k, e)
+	}
+	return out
+}
+
+// compare expands a == b (or !=) of two whole arrays element by element.
+func (s *arrays) compare(e *Expr) (*Expr, *Expr) {
+	l, r := e.Args[0], e.Args[1]
+	if s.badArray(l) || s.badArray(r) {
+		s.bad = true
+		return withText(mk(EBool, "", e), "false"), nil
+	}
+	if !s.arrayValued(l) || !s.arrayValued(r) {
+		s.errorf(e.Pos, e.End, "E0801", "%s compares an array with a single value; compare two arrays of one length, or name an element, NAME[INDEX]", shortExpr(e))
+		return withText(mk(EBool, "", e), "false"), nil
+	}
+	xs, ys := s.elements(l), s.elements(r)
+	if len(xs) != len(ys) {
+		s.errorf(e.Pos, e.End, "E0802", "%s compares arrays of %d and %d elements", shortExpr(e), len(xs), len(ys))
+		return withText(mk(EBool, "", e), "false"), nil
+	}
+	var terms []*Expr
+	var err *Expr
+	for i := range xs {
+		x, ex := s.rewrite(xs[i])
+		y, ey := s.rewrite(ys[i])
+		err = or(err, ex, ey)
+		terms = append(terms, mk(EBin, e.Op, e, paren(x), paren(y)))
+	}
+	op := "&&"
+	if e.Op == "!=" {
+		op = "||"
+	}
+	if len(terms) == 1 {
+		return paren(terms[0]), err
+	}
+	return paren(balance(terms, op)), err
+}
+
+// pred rewrites a predicate once (nil when name is none).
+func (s *arrays) pred(name string) *predArr {
+	p := s.preds[name]
+	if p == nil || p.state == 1 {
+		return nil // not a predicate, or a cycle (the types stage reports it)
+	}
+	if p.state == 2 {
+		return p
+	}
+	p.state = 1
+	// a predicate means the same wherever it is used: rewritten over the
+	// variables' whole ranges, not those narrowed where it is first used
+	risky, first, bad, ranges := s.risky, s.first, s.bad, s.ranges
+	s.risky, s.first, s.bad, s.ranges = nil, nil, false, make(map[string][2]int, len(s.base))
+	for k, v := range s.base {
+		s.ranges[k] = v
+	}
+	p.cond, p.err = s.rewrite(p.cond)
+	p.risky, p.first = s.risky, s.first
+	s.risky, s.first, s.bad, s.ranges = risky, first, bad, ranges
+	p.state = 2
+	return p
+}
+
+// ---- declarations ------------------------------------------------------
+
+// decl returns d with its arrays rewritten (d itself when it has none).
+func (s *arrays) decl(d Decl) Decl {
+	s.bad = false
+	switch d := d.(type) {
+	case *ConstDecl:
+		if v := s.safe(d.Value, "constant "+d.Name.Name); v != d.Value {
+			cp := *d
+			cp.Value = v
+			return &cp
+		}
+	case *VarDecl:
+		lo, hi := s.safe(d.Lo, "a range"), s.safe(d.Hi, "a range")
+		init := s.safe(d.Init, "an initial value")
+		if lo != d.Lo || hi != d.Hi || init != d.Init {
+			cp := *d
+			cp.Lo, cp.Hi, cp.Init = lo, hi, init
+			return &cp
+		}
+	case *PredDecl:
+		if p := s.pred(d.Name.Name); p != nil && p.cond != d.Cond {
+			cp := *d
+			cp.Cond = p.cond
+			return &cp
+		}
+	case *ActionDecl:
+		return s.action(d)
+	case *PolicyDecl:
+		return s.policy(d)
+	case *PropertyDecl:
+		var clauses []*PropClause
+		for i, cl := range d.Clauses {
+			v := s.safe(cl.Cond, "property "+d.Name.Name)
+			if v != cl.Cond && clauses == nil {
+				clauses = append(make([]*PropClause, 0, len(d.Clauses)), d.Clauses[:i]...)
+			}
+			if clauses != nil {
+				clauses = append(clauses, &PropClause{Span: cl.Span, Kind: cl.Kind, Cond: v})
+			}
+		}
+		if clauses != nil {
+			cp := *d
+			cp.Clauses = clauses
+			return &cp
+		}
+	}
+	return d
+}
+
+// safe rewrites an expression outside commands, where every index must
+// stay in range (E0804).
+func (s *arrays) safe(e *Expr, where string) *Expr {
+	if e == nil {
+		return nil
+	}
+	s.risky, s.first = nil, nil
+	v, err := s.rewrite(e)
+	if err != nil && len(s.risky) > 0 {
+		r := s.risky[0]
+		lo, hi, ok := s.interval(r)
+		vals := "any value"
+		if ok {
+			vals = fmt.Sprintf("%d .. %d", lo, hi)
+		}
+		s.errorf(r.Pos, r.End, "E0804", "index %s may leave its array's range (it takes %s); outside actions, in %s, an index must stay in range: name the elements, e.g. exists k in LO .. HI: %s == k && ..., or narrow the index", shortExpr(r), vals, where, shortExpr(r))
+	}
+	return v
+}
+
+// policy rewrites a policy's rules and inputs; an input naming whole
+// arrays stands for one input per element (the arrays have one length).
+func (s *arrays) policy(d *PolicyDecl) Decl {
+	changed := false
+	items := make([]*PolicyItem, len(d.Items))
+	for i, it := range d.Items {
+		cp := *it
+		cp.When = s.safe(it.When, "policy "+d.Name.Name)
+		if it.Inputs != nil {
+			cp.Inputs = nil
+			for _, e := range it.Inputs {
+				for _, x := range s.inputs(e) {
+					cp.Inputs = append(cp.Inputs, s.safe(x, "policy "+d.Name.Name))
+				}
+			}
+		}
+		same := cp.When == it.When && len(cp.Inputs) == len(it.Inputs)
+		for j := range cp.Inputs {
+			same = same && cp.Inputs[j] == it.Inputs[j]
+		}
+		if same {
+			items[i] = it
+			continue
+		}
+		items[i], changed = &cp, true
+	}
+	if !changed {
+		return d
+	}
+	cp := *d
+	cp.Items = items
+	return &cp
+}
+
+// inputs expands an input that names whole arrays into one input per
+// element, in index order.
+func (s *arrays) inputs(e *Expr) []*Expr {
+	var found *array
+	ok := true
+	var walk func(x *Expr)
+	walk = func(x *Expr) {
+		if x.Kind == EName {
+			if a := s.byName[x.Text]; a != nil {
+				if a.bad {
+					s.bad, ok = true, false
+					return
+				}
+				if found != nil && found.size() != a.size() {
+					s.errorf(x.Pos, x.End, "E0802", "policy input %s names arrays of %d and %d elements; an input stands for one input per element of arrays of one length", shortExpr(e), found.size(), a.size())
+					ok = false
+				}
+				if found == nil {
+					found = a
+				}
+			}
+		}
+		for _, y := range x.Args {
+			walk(y)
+		}
+	}
+	walk(e)
+	if found == nil || !ok {
+		return []*Expr{e}
+	}
+	out := make([]*Expr, found.size())
+	for i := range out {
+		var sub func(x *Expr) *Expr
+		sub = func(x *Expr) *Expr {
+			if x.Kind == EName {
+				if a := s.byName[x.Text]; a != nil {
+					return a.elem(a.lo+i, x)
+				}
+				return x
+			}
+			var args []*Expr
+			for j, y := range x.Args {
+				z := sub(y)
+				if z != y && args == nil {
+					args = append(make([]*Expr, 0, len(x.Args)), x.Args[:j]...)
+				}
+				if args != nil {
+					args = append(args, z)
+				}
+			}
+			if args == nil {
+				return x
+			}
+			return s.rebuilt(x, args...)
+		}
+		out[i] = sub(e)
+	}
+	return out
+}
+
+// writer is one assignment of an outcome to an array element.
+type writer struct {
+	a      *array
+	k      int   // a constant index
+	idx    *Expr // a variable index (rewritten), nil for a constant one
+	lo, hi int   // the elements a variable index can name
+	val    *Expr
+	as     *AssignNode
+}
+
+// action rewrites a command (see the file comment).
+func (s *arrays) action(d *ActionDecl) Decl {
+	s.risky, s.first = nil, nil
+	guard, gerr := s.rewrite(d.Guard)
+	gfirst := s.first
+	changed := guard != d.Guard
+	outcomes := make([]*OutcomeNode, len(d.Outcomes))
+	restore := s.narrow(guard) // outcomes are evaluated where the guard holds
+	defer restore()
+	for i, o := range d.Outcomes {
+		s.first = nil
+		no, oerr := s.outcome(o)
+		first := gfirst
+		if first == nil {
+			first = s.first
+		}
+		if err := or(gerr, oerr); err != nil {
+			no = s.carry(no, err, first, d)
+		}
+		outcomes[i] = no
+		changed = changed || no != o
+	}
+	if gerr != nil {
+		guard = or(gerr, guard)
+		if d.Guard == nil {
+			guard = nil // no guard: always applicable
+		}
+	}
+	cost := d.Cost
+	if cost != nil {
+		risky, first := s.risky, s.first
+		cost = s.safe(d.Cost, "the cost of action "+d.Label.Name)
+		s.risky, s.first = risky, first
+	}
+	if !changed && cost == d.Cost {
+		return d
+	}
+	cp := *d
+	cp.Guard, cp.Outcomes, cp.Cost = guard, outcomes, cost
+	return &cp
+}
+
+// outcome rewrites one outcome; it returns its error condition.
+func (s *arrays) outcome(o *OutcomeNode) (*OutcomeNode, *Expr) {
+	var err *Expr
+	var assigns []*AssignNode
+	var writers []*writer
+	changed := false
+	for _, as := range o.Assigns {
+		a := s.byName[as.Var.Name]
+		if a != nil && a.bad {
+			s.bad = true
+			continue
+		}
+		var val *Expr
+		if as.Index != nil || a == nil {
+			var verr *Expr
+			val, verr = s.rewrite(as.Value)
+			err = or(err, verr)
+		}
+		switch {
+		case as.Index == nil && a == nil:
+			if val != as.Value {
+				changed = true
+				as = &AssignNode{Pos: as.Pos, Var: as.Var, Value: val}
+			}
+			assigns = append(assigns, as)
+			continue
+		case a != nil && a.decl == nil:
+			s.errorf(as.Var.Pos, identEnd(as.Var), "E0801", "%s is an array constant; only variables are assigned", as.Var.Name)
+			continue
+		case as.Index == nil:
+			// a whole array: on' = [..], on' = GOAL, on' = other
+			changed = true
+			if !s.arrayValued(as.Value) {
+				s.errorf(as.Value.Pos, as.Value.End, "E0801", "%s is an array of %d elements: assign it a whole array ([...], an array constant or another array), or one element, %s[INDEX]' = ...", a.name, a.size(), a.name)
+				continue
+			}
+			if s.badArray(as.Value) {
+				s.bad = true
+				continue
+			}
+			xs := s.elements(as.Value)
+			if len(xs) != a.size() {
+				s.errorf(as.Value.Pos, as.Value.End, "E0802", "array %s has %d elements, but %s has %d", a.name, a.size(), shortExpr(as.Value), len(xs))
+				continue
+			}
+			for i, x := range xs {
+				v, ex := s.rewrite(x)
+				err = or(err, ex)
+				writers = append(writers, &writer{a: a, k: a.lo + i, val: v, as: as})
+			}
+			continue
+		}
+		changed = true
+		if a == nil {
+			s.array(as.Var.Name, as.Var.Pos, identEnd(as.Var))
+			continue
+		}
+		idx, ierr := s.rewrite(as.Index)
+		err = or(err, ierr)
+		if s.isConst(idx) {
+			if k, ok := s.constIndex(a, idx, as.Index); ok {
+				writers = append(writers, &writer{a: a, k: k, val: val, as: as})
+			}
+			continue
+		}
+		lo, hi, below, above := s.span(a, idx)
+		err = or(err, s.outOfRange(a, idx, below, above))
+		writers = append(writers, &writer{a: a, idx: idx, lo: lo, hi: hi, val: val, as: as})
+	}
+	if !changed {
+		return o, err
+	}
+	// two writers of one element: a range error where their indices meet
+	for i, w := range writers {
+		for _, v := range writers[:i] {
+			if v.a != w.a || w.idx == nil && v.idx == nil {
+				continue // constant indices: E0401 if equal
+			}
+			if w.idx != nil && v.idx != nil {
+				if max(w.lo, v.lo) <= min(w.hi, v.hi) {
+					err = or(err, gened(mk(EBin, "==", w.idx, paren(w.idx), paren(v.idx))))
+				}
+				continue
+			}
+			x, c := w, v
+			if x.idx == nil {
+				x, c = v, w
+			}
+			if x.lo <= c.k && c.k <= x.hi {
+				err = or(err, cmp("==", x.idx, c.k))
+			}
+		}
+	}
+	// the elements written, in the writers' order
+	type target struct {
+		a *array
+		k int
+	}
+	var order []target
+	byElem := map[target][]*writer{}
+	for _, w := range writers {
+		lo, hi := w.k, w.k
+		if w.idx != nil {
+			lo, hi = w.lo, w.hi
+		}
+		for k := lo; k <= hi; k++ {
+			t := target{w.a, k}
+			if byElem[t] == nil {
+				order = append(order, t)
+			}
+			byElem[t] = append(byElem[t], w)
+		}
+	}
+	for _, t := range order {
+		ws := byElem[t]
+		at := ws[0].as
+		// a constant writer is the default, else the element keeps its value
+		var val *Expr
+		for _, w := range ws {
+			if w.idx == nil {
+				val = w.val
+			}
+		}
+		if val == nil {
+			val = t.a.elem(t.k, at.Value)
+		}
+		for i := len(ws) - 1; i >= 0; i-- {
+			w := ws[i]
+			if w.idx == nil {
+				continue
+			}
+			hit := cmp("==", w.idx, t.k)
+			if t.a.isBool {
+				val = or(and(hit, w.val), and(cmp("!=", w.idx, t.k), val))
+			} else {
+				val = mk(EIf, "", w.val, hit, w.val, val)
+			}
+		}
+		name := t.a.vars[t.k-t.a.lo].Name.Name
+		assigns = append(assigns, &AssignNode{Pos: at.Pos, Var: Ident{Name: name, Pos: at.Var.Pos}, Value: val})
+	}
+	cp := *o
+	cp.Assigns = assigns
+	cp.Skip = o.Skip && len(assigns) == 0
+	return &cp, err
+}
+
+func gened(e *Expr) *Expr {
+	e.Gen = true
+	return e
+}
+
+// carry makes outcome o a range error where err holds: a carrier
+// variable is set one above its range there. The carrier is the first
+// element of the first array of integers read or written out of range
+// (first), else the model's first integer variable.
+func (s *arrays) carry(o *OutcomeNode, err *Expr, first *array, d *ActionDecl) *OutcomeNode {
+	var carrier *VarDecl
+	if first != nil {
+		carrier = first.vars[0]
+	} else {
+		carrier = s.intVar
+	}
+	if carrier == nil {
+		s.errorf(d.Label.Pos, identEnd(d.Label), "E0804", "action %s may read or write an array out of its range, which is a range error, but the model has no integer variable to report it on; keep the index in range", d.Label.Name)
+		return o
+	}
+	name := carrier.Name.Name
+	at := err
+	one := &Expr{Kind: EInt, Text: "1", Pos: at.Pos, End: at.End}
+	over := mk(EBin, "+", carrier.Hi, paren(carrier.Hi), one)
+	var assigns []*AssignNode
+	found := false
+	for _, as := range o.Assigns {
+		if as.Var.Name == name && !found {
+			found = true
+			as = &AssignNode{Pos: as.Pos, Var: as.Var, Value: paren(mk(EIf, "", as.Value, err, over, as.Value))}
+		}
+		assigns = append(assigns, as)
+	}
+	if !found {
+		keep := &Expr{Kind: EName, Text: name, Pos: at.Pos, End: at.End}
+		assigns = append(assigns, &AssignNode{Pos: o.Start, Var: Ident{Name: name, Pos: o.Start}, Value: paren(mk(EIf, "", at, err, over, keep))})
+	}
+	cp := *o
+	cp.Assigns = assigns
+	cp.Skip = false
+	return &cp
+}

@@ -1,0 +1,363 @@
+package jani
+
+// Arrays (the JANI "arrays" extension). An array variable of type
+// {"kind": "array", "base": T} with T bool or a bounded int, and an
+// initial value {"op": "av", "elements": [...]} or {"op": "ac", "var": i,
+// "length": n, "exp": e} of constant length, becomes one IR variable per
+// element, NAME[0], NAME[1], ..., as a .spec array does (lang/spec.md,
+// "Arrays"). An access {"op": "aa", "exp": NAME, "index": I} is the
+// element when I is constant, and a case split over the elements I can
+// name otherwise; an assignment to {"op": "aa", ...} assigns the element,
+// or every element I can name (`a[k]' = if I == k then v else a[k]`).
+// JANI leaves an index out of bounds undefined, and .spec makes it a
+// range error; the import takes the indices that provably stay in range
+// (interval analysis over the variables' ranges) and refuses the others,
+// so that every engine means the same.
+
+import (
+	"strconv"
+
+	"vigil/symbolic"
+)
+
+// maxArray bounds an imported array's length.
+const maxArray = 100_000
+
+// arrayVar declares the elements of array variable vi, declared by v with
+// type tn; irv carries the name and position.
+func (ml *modelLoader) arrayVar(vi *varInfo, v, tn *node, irv symbolic.Var, sc scope) bool {
+	base := tn.get("base")
+	elem := symbolic.Var{Pos: irv.Pos}
+	switch {
+	case base != nil && base.kind == kString && base.str == "bool":
+		elem.Bool, elem.Lo, elem.Hi = true, 0, 1
+	case base != nil && base.kind == kObject:
+		kind := base.get("kind")
+		b := base.get("base")
+		lo, hi := base.get("lower-bound"), base.get("upper-bound")
+		if kind == nil || kind.kind != kString || kind.str != "bounded" || b == nil || b.kind != kString || b.str != "int" || lo == nil || hi == nil {
+			ml.unsupported(base, "arrays of %s (%q): vigil imports arrays of bool and of bounded int", base.describe(), vi.name)
+			return false
+		}
+		l, ok1 := ml.bound(lo, sc)
+		h, ok2 := ml.bound(hi, sc)
+		if !ok1 || !ok2 {
+			return false
+		}
+		if l > h {
+			ml.errorf(base, "array %q has an empty element range %d..%d", vi.name, l, h)
+			return false
+		}
+		elem.Lo, elem.Hi = l, h
+	default:
+		what := "no base"
+		if base != nil {
+			what = base.describe()
+		}
+		ml.unsupported(tn, "arrays of %s (%q): vigil imports arrays of bool and of bounded int", what, vi.name)
+		return false
+	}
+	iv := v.get("initial-value")
+	if iv == nil {
+		ml.unsupported(v, "array %q without an initial value (vigil takes an array's length from it)", vi.name)
+		return false
+	}
+	inits, ok := ml.arrayValue(iv, sc, vi.name)
+	if !ok {
+		return false
+	}
+	for k, x := range inits {
+		if elem.Bool != (x.t == tBool) {
+			ml.errorf(iv, "type error: element %d of the initial value of %q has the wrong type", k, vi.name)
+			return false
+		}
+		i, ok := ratInt(x.k)
+		if !ok || i < elem.Lo || i > elem.Hi {
+			ml.errorf(iv, "element %d of the initial value of %q, %s, is outside its range %d..%d", k, vi.name, x.k.RatString(), elem.Lo, elem.Hi)
+			return false
+		}
+		e := elem
+		e.Name = ident(vi.name) + "[" + strconv.Itoa(k) + "]"
+		e.HasInit, e.Init = true, i
+		ei := &varInfo{id: symbolic.VarID(len(ml.m.Vars)), isBool: elem.Bool, name: vi.name + "[" + strconv.Itoa(k) + "]", node: v}
+		ml.m.Vars = append(ml.m.Vars, e)
+		vi.elems = append(vi.elems, ei)
+	}
+	return true
+}
+
+// arrayValue folds a constant array value: av or ac.
+func (ml *modelLoader) arrayValue(n *node, sc scope, name string) ([]val, bool) {
+	op := n.get("op")
+	if n.kind != kObject || op == nil || op.kind != kString || op.str != "av" && op.str != "ac" {
+		ml.unsupported(n, "the initial value of array %q: vigil takes an array value {\"op\": \"av\"} or {\"op\": \"ac\"} of constant length", name)
+		return nil, false
+	}
+	if op.str == "av" {
+		els, ok := ml.arr(n, "elements", true)
+		if !ok {
+			return nil, false
+		}
+		if len(els) == 0 || len(els) > maxArray {
+			ml.errorf(n, "array %q has %d elements: an array has 1 to %d", name, len(els), maxArray)
+			return nil, false
+		}
+		out := make([]val, len(els))
+		for i, el := range els {
+			v, ok := ml.constant(el, sc, "an element of the initial value of "+name)
+			if !ok {
+				return nil, false
+			}
+			out[i] = v
+		}
+		return out, true
+	}
+	vn, ln, en := n.get("var"), n.get("length"), n.get("exp")
+	if vn == nil || vn.kind != kString || ln == nil || en == nil {
+		ml.errorf(n, "array constructor needs \"var\" (a name), \"length\" and \"exp\"")
+		return nil, false
+	}
+	lv, ok := ml.constant(ln, sc, "the length of the initial value of "+name)
+	if !ok {
+		return nil, false
+	}
+	length, ok := ratInt(lv.k)
+	if !ok || lv.t == tBool || length < 1 || length > maxArray {
+		ml.errorf(ln, "array %q has length %s: an array has 1 to %d elements", name, lv.k.RatString(), maxArray)
+		return nil, false
+	}
+	out := make([]val, length)
+	for i := range out {
+		k := i
+		inner := func(id string) (ref, bool) {
+			if id == vn.str {
+				return ref{isConst: true, val: constInt(int64(k))}, true
+			}
+			return sc(id)
+		}
+		v, ok := ml.constant(en, inner, "an element of the initial value of "+name)
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+// array resolves the array an access or an element assignment names.
+func (l *lowerer) array(n *node, sc scope) (ref, bool) {
+	exp := n.get("exp")
+	if exp == nil || exp.kind != kString {
+		l.unsupported(n, "arrays (an access to an array that is not a variable's name)")
+		return ref{}, false
+	}
+	r, ok := sc(exp.str)
+	if !ok {
+		if !l.rejected[exp.str] {
+			l.errorf(exp, "undeclared identifier %q", exp.str)
+		}
+		return ref{}, false
+	}
+	if r.elems == nil {
+		if r.feature != "" {
+			l.unsupported(exp, "%s (%q)", r.feature, exp.str) // an array refused at its declaration
+		} else {
+			l.errorf(exp, "%q is not an array", exp.str)
+		}
+		return ref{}, false
+	}
+	return r, true
+}
+
+// index lowers an index of array r: a constant k, or an integer
+// expression and the elements lo..hi it can name (ok is false when it
+// may leave the array's range, which is reported).
+func (l *lowerer) index(n *node, r ref, sc scope, name string) (k int, idx *symbolic.Expr, lo, hi int, ok bool) {
+	in := n.get("index")
+	if in == nil {
+		l.errorf(n, "array access needs \"index\"")
+		return 0, nil, 0, 0, false
+	}
+	v, ok := l.expr(in, sc)
+	if !ok {
+		return 0, nil, 0, 0, false
+	}
+	if v.isConst() {
+		k, ok := ratInt(v.k)
+		if !ok || v.t == tBool || k < 0 || k >= len(r.elems) {
+			l.errorf(in, "index %s is outside the range 0..%d of array %q", v.k.RatString(), len(r.elems)-1, name)
+			return 0, nil, 0, 0, false
+		}
+		return k, nil, k, k, true
+	}
+	e, ok := l.integer(in, v)
+	if !ok {
+		return 0, nil, 0, 0, false
+	}
+	if l.bounds == nil {
+		l.unsupported(in, "a variable index of array %q here", name)
+		return 0, nil, 0, 0, false
+	}
+	lo, hi = l.bounds(e)
+	if lo < 0 || hi >= len(r.elems) {
+		l.unsupported(in, "an index of array %q that may leave its range 0..%d (it takes %d..%d over the variables' ranges): JANI leaves such an access undefined; vigil imports indices that provably stay in range", name, len(r.elems)-1, lo, hi)
+		return 0, nil, 0, 0, false
+	}
+	return 0, e, lo, hi, true
+}
+
+func eqCond(e *symbolic.Expr, k int, op symbolic.CmpOp) *symbolic.Cond {
+	return &symbolic.Cond{Op: symbolic.CCmp, Cmp: op, L: e, R: symbolic.Lit(k)}
+}
+
+// access lowers {"op": "aa", "exp": NAME, "index": I}.
+func (l *lowerer) access(n *node, sc scope) (val, bool) {
+	r, ok := l.array(n, sc)
+	if !ok {
+		return val{}, false
+	}
+	name := n.get("exp").str
+	k, idx, lo, hi, ok := l.index(n, r, sc, name)
+	if !ok {
+		return val{}, false
+	}
+	elem := func(k int) val {
+		if r.isBool {
+			return val{t: tBool, c: &symbolic.Cond{Op: symbolic.CVar, Var: r.elems[k]}}
+		}
+		return val{t: tInt, e: symbolic.V(r.elems[k]), den: 1}
+	}
+	if idx == nil || lo == hi {
+		return elem(max(k, lo)), true
+	}
+	if r.isBool {
+		var terms []*symbolic.Cond
+		for k := lo; k <= hi; k++ {
+			terms = append(terms, symbolic.And(eqCond(idx, k, symbolic.Eq), elem(k).c))
+		}
+		return boolVal(symbolic.Or(terms...)), true
+	}
+	e := symbolic.V(r.elems[hi])
+	for k := hi - 1; k >= lo; k-- {
+		e = &symbolic.Expr{Op: symbolic.OpIte, Cond: eqCond(idx, k, symbolic.Eq), Args: []*symbolic.Expr{symbolic.V(r.elems[k]), e}}
+	}
+	return val{t: tInt, e: e, den: 1}, true
+}
+
+// elementAssign lowers an assignment whose ref is {"op": "aa", ...}.
+func (ml *modelLoader) elementAssign(a *automaton, an, rn *node, sc scope) ([]asg, bool) {
+	r, ok := ml.array(rn, sc)
+	if !ok {
+		return nil, false
+	}
+	name := rn.get("exp").str
+	vi := ml.lookupVar(a, name)
+	if vi == nil || len(vi.elems) != len(r.elems) {
+		ml.errorf(rn, "cannot assign to %q", name)
+		return nil, false
+	}
+	k, idx, lo, hi, ok := ml.index(rn, r, sc, name)
+	if !ok {
+		return nil, false
+	}
+	level := 0
+	if ix := an.get("index"); ix != nil {
+		v, ok := ml.constant(ix, ml.constScope, "an assignment index")
+		if !ok {
+			return nil, false
+		}
+		if level, ok = ratInt(v.k); !ok || v.t == tBool {
+			ml.errorf(ix, "an assignment index must be an integer")
+			return nil, false
+		}
+	}
+	vn := an.get("value")
+	if vn == nil {
+		ml.errorf(an, "assignment has no \"value\"")
+		return nil, false
+	}
+	var c *symbolic.Cond
+	var e *symbolic.Expr
+	if r.isBool {
+		c, ok = ml.cond(vn, sc)
+	} else {
+		e, ok = ml.intExpr(vn, sc)
+	}
+	if !ok {
+		return nil, false
+	}
+	if idx == nil {
+		v := e
+		if r.isBool {
+			v = boolAssign(c)
+		}
+		return []asg{{v: vi.elems[k], level: level, value: v, node: an}}, true
+	}
+	var out []asg
+	for k := lo; k <= hi; k++ {
+		var v *symbolic.Expr
+		if r.isBool {
+			keep := &symbolic.Cond{Op: symbolic.CVar, Var: r.elems[k]}
+			v = boolAssign(symbolic.Or(symbolic.And(eqCond(idx, k, symbolic.Eq), c), symbolic.And(eqCond(idx, k, symbolic.Ne), keep)))
+		} else {
+			v = &symbolic.Expr{Op: symbolic.OpIte, Cond: eqCond(idx, k, symbolic.Eq), Args: []*symbolic.Expr{e, symbolic.V(r.elems[k])}}
+		}
+		out = append(out, asg{v: vi.elems[k], level: level, value: v, node: an})
+	}
+	return out, true
+}
+
+// narrow makes the array indices of what is evaluated where c holds
+// bounded by the variables' ranges as c's conjuncts VAR op CONST narrow
+// them (a guard x == 0 keeps A[x] in range); restore undoes it.
+func (ml *modelLoader) narrow(c *symbolic.Cond) (restore func()) {
+	var m *symbolic.Model
+	var walk func(c *symbolic.Cond)
+	walk = func(c *symbolic.Cond) {
+		switch c.Op {
+		case symbolic.CAnd:
+			for _, x := range c.Args {
+				walk(x)
+			}
+		case symbolic.CCmp:
+			x, y, op := c.L, c.R, c.Cmp
+			if x.Op != symbolic.OpVar {
+				x, y = y, x
+				op = map[symbolic.CmpOp]symbolic.CmpOp{symbolic.Lt: symbolic.Gt, symbolic.Le: symbolic.Ge, symbolic.Gt: symbolic.Lt,
+					symbolic.Ge: symbolic.Le, symbolic.Eq: symbolic.Eq, symbolic.Ne: symbolic.Ne}[op]
+			}
+			if x.Op != symbolic.OpVar || y.Op != symbolic.OpConst || y.K >= maxLit || y.K <= -maxLit {
+				return
+			}
+			if m == nil {
+				cp := *ml.m
+				cp.Vars = append([]symbolic.Var(nil), ml.m.Vars...)
+				m = &cp
+			}
+			v := &m.Vars[x.Var]
+			lo, hi, k := v.Lo, v.Hi, y.K
+			switch op {
+			case symbolic.Lt:
+				hi = min(hi, k-1)
+			case symbolic.Le:
+				hi = min(hi, k)
+			case symbolic.Gt:
+				lo = max(lo, k+1)
+			case symbolic.Ge:
+				lo = max(lo, k)
+			case symbolic.Eq:
+				lo, hi = max(lo, k), min(hi, k)
+			}
+			if lo <= hi { // else never evaluated: leave it
+				v.Lo, v.Hi = lo, hi
+			}
+		}
+	}
+	walk(c)
+	if m == nil {
+		return func() {}
+	}
+	old := ml.bounds
+	ml.bounds = m.Bounds
+	return func() { ml.bounds = old }
+}
