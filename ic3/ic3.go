@@ -62,7 +62,7 @@ type Options struct {
 	// Learned, when set, is the policy PolIC3 verifies (the policy
 	// declaration passed to Check then only names it). Check instantiates
 	// nn and trees declarations itself when Learned is nil.
-	Learned Learned
+	Learned symbolic.Certifiable
 	// CTG switches on counterexamples to generalization in literal
 	// dropping (generalize.go). Off by default: on oneway_line (L=300,
 	// slow) they shrink the invariant from 132 to 77 boxes but double the
@@ -429,7 +429,7 @@ func (r *run) main() (*Result, error) {
 			sv.reason = ctxReason(sv.ctx)
 			return r.unknown(), nil
 		}
-		// selectStartState: a start state in F_N.
+		// A start state in F_N (the paper's selectStartState).
 		acts := sv.frame([]smt.Term{sv.initNext}, r.N, r.N)
 		res, err := sv.check(nil, acts)
 		if err != nil {
@@ -509,7 +509,8 @@ func (r *run) block(root *obligation) (*Result, error) {
 			}
 			continue
 		}
-		// selectSuccessorState(s, level-1), with relative induction: a
+		// A successor of s in F_{level-1} (PolIC3's selectSuccessorState,
+		// successor for a learned policy), with relative induction: a
 		// successor other than s itself.
 		pt := point(r.m, ob.s)
 		var res smt.Result

@@ -3,10 +3,12 @@ package ic3
 // PolIC3 (paper 004, sections 4 and 5): IC3 where the policy is a neural
 // network or a tree ensemble. The policy is never encoded in SMT.
 //
-//   - selectSuccessorState enumerates the commands of the label the policy
-//     chooses in the concrete obligation state (explicit semantics).
-//   - generalizeReason and propagateClauses use the approximate policy
-//     frame transition APFT(r, F): for each label a, SMT decides whether a
+//   - successor (the paper's selectSuccessorState) enumerates the commands
+//     of the label the policy chooses in the concrete obligation state
+//     (explicit semantics).
+//   - generalizeLearned and propagate (the paper's generalizeReason and
+//     propagateClauses) use the approximate policy frame transition
+//     APFT(r, F), apft: for each label a, SMT decides whether a
 //     can lead from box r into F at all; if it can, the labels surely
 //     applicable throughout r (A̲) are computed by SMT, and the policy's
 //     certifier is asked whether a is ever chosen in r given A̲. Only a
@@ -27,32 +29,31 @@ import (
 	"strings"
 	"time"
 
-	"vigil/nn"
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
-	"vigil/trees"
 )
 
-// Exclusion is a certifier's answer.
-type Exclusion uint8
+// Exclusion is a certifier's answer (symbolic.Certifiable.Exclude).
+//
+// Deprecated: use symbolic.Exclusion.
+type Exclusion = symbolic.Exclusion
 
+// The certifier's answers.
+//
+// Deprecated: use symbolic.Undecided, symbolic.Excluded and
+// symbolic.Possible.
 const (
-	Undecided Exclusion = iota // the certifier ran out of budget
-	Excluded                   // the label is never chosen in the box
-	Possible                   // a state of the box where the label wins
+	Undecided = symbolic.Undecided
+	Excluded  = symbolic.Excluded
+	Possible  = symbolic.Possible
 )
 
 // Learned is a learned policy as PolIC3 uses it: exact scores on states,
 // and the decision query over boxes of states.
-type Learned interface {
-	symbolic.Policy
-	// Exclude reports whether label a is never chosen in any state of the
-	// integer box lo..hi, given that every label of sure is applicable
-	// throughout the box; when a is Possible, with a state of the box
-	// where a beats every label of sure.
-	Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, symbolic.State, error)
-}
+//
+// Deprecated: use symbolic.Certifiable.
+type Learned = symbolic.Certifiable
 
 // IsLearned reports whether a policy declaration needs PolIC3.
 func IsLearned(d *symbolic.PolicyDecl) bool {
@@ -61,7 +62,7 @@ func IsLearned(d *symbolic.PolicyDecl) bool {
 
 // NewLearned instantiates a network or ensemble policy declaration with
 // its certifier (nn: CROWN with input splitting; trees: box search).
-func NewLearned(m *symbolic.Model, d *symbolic.PolicyDecl) (Learned, error) {
+func NewLearned(m *symbolic.Model, d *symbolic.PolicyDecl) (symbolic.Certifiable, error) {
 	p, err := symbolic.Instantiate(m, d)
 	if err != nil {
 		return nil, err
@@ -69,57 +70,13 @@ func NewLearned(m *symbolic.Model, d *symbolic.PolicyDecl) (Learned, error) {
 	return Certifier(p)
 }
 
-// Certifier wraps an instantiated *nn.Policy or *trees.Policy.
-func Certifier(p symbolic.Policy) (Learned, error) {
-	switch q := p.(type) {
-	case *nn.Policy:
-		return &nnLearned{q}, nil
-	case *trees.Policy:
-		return &treesLearned{q}, nil
+// Certifier returns p as a symbolic.Certifiable: the policy with its
+// certifier, which every nn, trees, rules and table policy has.
+func Certifier(p symbolic.Policy) (symbolic.Certifiable, error) {
+	if c, ok := p.(symbolic.Certifiable); ok {
+		return c, nil
 	}
 	return nil, fmt.Errorf("ic3: a %T policy has no certifier", p)
-}
-
-type nnLearned struct{ *nn.Policy }
-
-func (p *nnLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, symbolic.State, error) {
-	r, err := p.ExcludesLabel(lo, hi, a, sure, nn.Options{})
-	if err != nil {
-		return Undecided, nil, err
-	}
-	switch r.Verdict {
-	case nn.Proved:
-		return Excluded, nil, nil
-	case nn.Refuted:
-		return Possible, r.Witness, nil
-	}
-	return Undecided, nil, nil
-}
-
-type treesLearned struct{ *trees.Policy }
-
-func (p *treesLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, symbolic.State, error) {
-	ai := p.OutputIndex(a)
-	if ai < 0 {
-		return Excluded, nil, nil // never an output: never chosen
-	}
-	var s []int
-	for _, l := range sure {
-		if i := p.OutputIndex(l); i >= 0 {
-			s = append(s, i)
-		}
-	}
-	r, err := p.Excludes(lo, hi, ai, s, trees.Options{})
-	if err != nil {
-		return Undecided, nil, err
-	}
-	switch r.Verdict {
-	case trees.Proved:
-		return Excluded, nil, nil
-	case trees.Refuted:
-		return Possible, r.Witness, nil
-	}
-	return Undecided, nil, nil
 }
 
 // Fact is a policy fact of a safe PolIC3 answer: in every state of
@@ -135,7 +92,7 @@ type Fact struct {
 
 // learned is the PolIC3 state of a run.
 type learned struct {
-	pol    Learned
+	pol    symbolic.Certifiable
 	g      *explicit.Generator
 	dec    explicit.Decider
 	x      explicit.Expansion
@@ -217,7 +174,7 @@ func inside(lo, hi, LO, HI []int) bool {
 	return true
 }
 
-func newLearned(m *symbolic.Model, prop *symbolic.Property, pol Learned) (*learned, error) {
+func newLearned(m *symbolic.Model, prop *symbolic.Property, pol symbolic.Certifiable) (*learned, error) {
 	g, err := explicit.New(m, prop)
 	if err != nil {
 		return nil, err
@@ -232,9 +189,9 @@ func newLearned(m *symbolic.Model, prop *symbolic.Property, pol Learned) (*learn
 		drops: make([]throttle, len(m.Vars))}, nil
 }
 
-// successor is selectSuccessorState for a learned policy: a successor of
-// s, other than s, under the label the policy chooses, in F_j (the bad
-// region for j = 0). found is false when there is none.
+// successor is the paper's selectSuccessorState for a learned policy: a
+// successor of s, other than s, under the label the policy chooses, in
+// F_j (the bad region for j = 0). found is false when there is none.
 func (r *run) successor(s symbolic.State, j int) (to symbolic.State, cmd, out int, found bool, err error) {
 	l := r.learned
 	g, m := l.g, r.m
@@ -413,10 +370,10 @@ func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (ok b
 	}
 	e := certEntry{lo: lo, hi: hi, sure: sure, w: w}
 	switch v {
-	case Excluded:
+	case symbolic.Excluded:
 		l.proved[a] = append(l.proved[a], e)
 		return true, nil, nil
-	case Undecided:
+	case symbolic.Undecided:
 		r.stats.CertUnknown++
 	}
 	l.failed[a] = append(l.failed[a], e)
@@ -635,8 +592,9 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 	}
 }
 
-// generalizeLearned is generalizeReason with APFT: start from the state,
-// drop whole variables, then widen bounds, each step confirmed by APFT.
+// generalizeLearned is the paper's generalizeReason with APFT: start from
+// the state, drop whole variables, then widen bounds, each step confirmed
+// by APFT.
 func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 	b := point(r.m, s)
 	try := func(c box) (bool, error) {

@@ -159,6 +159,31 @@ func (p *Policy) Clone() *Policy {
 	return &c
 }
 
+// Params returns the declaration and the network's parameters (shared
+// with the policy, not copied).
+func (p *Policy) Params() symbolic.Params {
+	n := symbolic.Network(*p.Net)
+	return symbolic.Params{Decl: p.Decl, Network: &n}
+}
+
+// Exclude is ExcludesLabel with the default Options, as
+// symbolic.Certifiable asks it.
+func (p *Policy) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (symbolic.Exclusion, symbolic.State, error) {
+	r, err := p.ExcludesLabel(lo, hi, a, sure, Options{})
+	if err != nil {
+		return symbolic.Undecided, nil, err
+	}
+	switch r.Verdict {
+	case Proved:
+		return symbolic.Excluded, nil, nil
+	case Refuted:
+		return symbolic.Possible, r.Witness, nil
+	}
+	return symbolic.Undecided, nil, nil
+}
+
+var _ symbolic.Certifiable = (*Policy)(nil)
+
 // OutputIndex returns the index of label l among the outputs, or -1.
 func (p *Policy) OutputIndex(l symbolic.LabelID) int {
 	for i, o := range p.outputs {

@@ -22,7 +22,6 @@ package ppa
 import (
 	"time"
 
-	"vigil/ic3"
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -84,7 +83,7 @@ func (ab *abstraction) expandLearned(i int) (bool, error) {
 			}
 		}
 		r.stats.CertCalls++
-		if ex, _, err := r.cert.Exclude(lo, hi, symbolic.LabelID(a), sure); err == nil && ex == ic3.Excluded {
+		if ex, _, err := r.cert.Exclude(lo, hi, symbolic.LabelID(a), sure); err == nil && ex == symbolic.Excluded {
 			continue
 		}
 		res, err = ab.bounded(ab.pol, r.nonterm, r.rangeErr[a], r.chosen[a])
@@ -133,7 +132,7 @@ func (ab *abstraction) expandLearned(i int) (bool, error) {
 				ex, _, err := r.cert.Exclude(lo, hi, l, sure)
 				r.stats.CertTime += time.Since(t0)
 				r.stats.CertCalls++
-				if err == nil && ex == ic3.Excluded {
+				if err == nil && ex == symbolic.Excluded {
 					excluded = true
 					break
 				}
