@@ -454,142 +454,203 @@ func (r *run) boxOf(lo, hi []int) box {
 // query (those proved excluded on a box that b grows from): each one the
 // certifier excludes saves the SMT call, and the model, of finding its
 // steps first.
-func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []symbolic.LabelID) (possible bool, err error) {
+func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []symbolic.LabelID) (bool, error) {
 	sv := r.sv
 	if err := r.flushRetired(); err != nil {
 		return true, err
 	}
 	r.lastWitness = nil
-	acts := sv.frame([]smt.Term{sv.trans}, j, r.N)
+	c := &apftCall{r: r, b: b, key: boxKey(b), facts: facts, boxIndex: boxIndex}
+	defer c.retire()
+	c.acts = sv.frame([]smt.Term{sv.trans}, j, r.N)
 	if rel && j > 0 {
 		tmp := sv.st.Activation()
 		if err := sv.st.Block(tmp, b, true); err != nil {
 			return true, err
 		}
-		acts = append(acts, tmp)
-		defer func() { r.pending = append(r.pending, tmp) }()
-	}
-	// One query for every label not yet excluded; a witness names the
-	// label to certify next. So the SMT calls are one plus the labels the
-	// policy has to exclude, not one per label.
-	var sure []symbolic.LabelID
-	sureDone := false
-	needSure := func() error {
-		if !sureDone {
-			sure, err = r.sureLabels(b)
-			sureDone = err == nil
-		}
-		return err
-	}
-	// exclude leaves label a (proved never chosen in b) out of the query,
-	// remembers it for b, and records it as a fact when they are collected.
-	key := boxKey(b)
-	exclude := func(a symbolic.LabelID) {
-		acts = append(acts, sv.notLabel[a])
-		if !slices.Contains(r.learned.excl[key], a) {
-			r.learned.excl[key] = append(r.learned.excl[key], a)
-		}
-		if facts != nil {
-			*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
-		}
-	}
-	// certify asks the certifier whether a is never chosen in b and, if
-	// so, excludes it; v is a state where a wins when it is not.
-	certify := func(a symbolic.LabelID) (ok bool, v symbolic.State, err error) {
-		if err := needSure(); err != nil {
-			return false, nil, err
-		}
-		if ok, v, err = r.excluded(b, a, sure); ok && err == nil {
-			exclude(a)
-		}
-		return ok, v, err
+		c.acts = append(c.acts, tmp)
+		c.tmps = append(c.tmps, tmp)
 	}
 	if !r.opts.NoCertCache {
-		for _, a := range slices.Clone(r.learned.excl[key]) {
-			if err := needSure(); err != nil {
-				return true, err
-			}
-			r.stats.CertHits++
-			exclude(a)
-		}
-		for _, a := range hint {
-			if slices.Contains(r.learned.excl[key], a) {
-				continue
-			}
-			if _, _, err := certify(a); err != nil {
-				return true, err
-			}
+		if err := c.recall(hint); err != nil {
+			return true, err
 		}
 	}
-	subBoxes := 0
+	possible, searched, err := c.search()
 	// The sub-box search costs certifier calls; where it seldom turns an
 	// APFT call into "no transition" (npuzzle 3x4 with networks: most of
-	// the run's time) it is throttled, never when the facts are collected.
-	searched := false
-	defer func() {
-		if searched {
-			r.learned.subs.record(!possible && err == nil)
+	// the run's time) it is throttled (see search).
+	if searched {
+		r.learned.subs.record(!possible && err == nil)
+	}
+	return possible, err
+}
+
+// apftCall is the state of one APFT call on box b: the query's
+// assumptions, which grow as labels are excluded, and the sure labels of
+// b, computed when the first label is certified.
+type apftCall struct {
+	r        *run
+	b        box
+	key      string // boxKey(b)
+	acts     []smt.Term
+	sure     []symbolic.LabelID
+	sureDone bool
+	facts    *[]Fact // nil unless the invariant's facts are collected
+	boxIndex int
+	// tmps are the temporary literals of the call, retired (in reverse
+	// order) when it returns.
+	tmps []smt.Term
+}
+
+// retire hands the call's temporary literals to flushRetired, the newest
+// first.
+func (c *apftCall) retire() {
+	for i := len(c.tmps) - 1; i >= 0; i-- {
+		c.r.pending = append(c.r.pending, c.tmps[i])
+	}
+}
+
+// needSure computes A̲(b), the labels surely applicable in b, once.
+func (c *apftCall) needSure() error {
+	if c.sureDone {
+		return nil
+	}
+	sure, err := c.r.sureLabels(c.b)
+	if err != nil {
+		return err
+	}
+	c.sure, c.sureDone = sure, true
+	return nil
+}
+
+// exclude leaves label a (proved never chosen in b) out of the query,
+// remembers it for b, and records it as a fact when they are collected.
+func (c *apftCall) exclude(a symbolic.LabelID) {
+	l := c.r.learned
+	c.acts = append(c.acts, c.r.sv.notLabel[a])
+	if !slices.Contains(l.excl[c.key], a) {
+		l.excl[c.key] = append(l.excl[c.key], a)
+	}
+	if c.facts != nil {
+		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: c.sure})
+	}
+}
+
+// certify asks the certifier whether a is never chosen in b and, if so,
+// excludes it; v is a state where a wins when it is not.
+func (c *apftCall) certify(a symbolic.LabelID) (ok bool, v symbolic.State, err error) {
+	if err := c.needSure(); err != nil {
+		return false, nil, err
+	}
+	if ok, v, err = c.r.excluded(c.b, a, c.sure); ok && err == nil {
+		c.exclude(a)
+	}
+	return ok, v, err
+}
+
+// recall excludes, before the first query, the labels already proved
+// never chosen in b, and certifies those of hint.
+func (c *apftCall) recall(hint []symbolic.LabelID) error {
+	l := c.r.learned
+	for _, a := range slices.Clone(l.excl[c.key]) {
+		if err := c.needSure(); err != nil {
+			return err
 		}
-	}()
+		c.r.stats.CertHits++
+		c.exclude(a)
+	}
+	for _, a := range hint {
+		if slices.Contains(l.excl[c.key], a) {
+			continue
+		}
+		if _, _, err := c.certify(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// search asks SMT for a step from b into the frame by a label not yet
+// excluded, one query for all of them: a witness names the label to
+// certify next, so the SMT calls are one plus the labels the policy has
+// to exclude, not one per label. A label that wins somewhere in b is
+// excluded from a sub-box around the witness when the certifier proves
+// that (excludeSubBox). searched reports that the sub-box search ran.
+func (c *apftCall) search() (possible, searched bool, err error) {
+	r, sv, l := c.r, c.r.sv, c.r.learned
+	subBoxes := 0
 	for {
-		res, err := sv.check(b, acts)
+		res, err := sv.check(c.b, c.acts)
 		if err != nil {
-			return true, err
+			return true, searched, err
 		}
 		switch res {
 		case smt.Unsat:
 			r.lastCore, err = sv.core()
-			return false, err
+			return false, searched, err
 		case smt.Unknown:
-			return true, nil
+			return true, searched, nil
 		}
 		w, a, err := sv.st.WitnessLabel()
 		if err != nil {
-			return true, err
+			return true, searched, err
 		}
 		// A witness where the policy really chooses a: a concrete
 		// transition, no certification needed.
-		l := r.learned
 		l.g.Applicable(w, &l.x)
-		if c, err := l.dec.Decide(w, l.x.App); err != nil || c == a {
+		if ch, err := l.dec.Decide(w, l.x.App); err != nil || ch == a {
 			if err == nil {
 				r.lastWitness = slices.Clone(w)
 			}
-			return true, err
+			return true, searched, err
 		}
-		ok, v, err := certify(a)
+		ok, v, err := c.certify(a)
 		if err != nil {
-			return true, err
+			return true, searched, err
 		}
 		if ok {
 			continue
 		}
 		// The label wins somewhere in b, but maybe not where its steps
 		// lead into the frame: exclude it from a sub-box around w and ask
-		// again without the steps from there.
-		if subBoxes == subBoxesPerAPFT && facts == nil || subBoxes == subBoxesFinal {
-			return true, nil
+		// again without the steps from there. Never throttled when the
+		// facts are collected.
+		if subBoxes == subBoxesPerAPFT && c.facts == nil || subBoxes == subBoxesFinal {
+			return true, searched, nil
 		}
-		if !searched && facts == nil && !r.learned.subs.worth() {
-			return true, nil
+		if !searched && c.facts == nil && !l.subs.worth() {
+			return true, searched, nil
 		}
 		searched = true
-		c, ok, err := r.excludeAround(b, w, a, sure, v)
+		ok, err = c.excludeSubBox(w, a, v)
 		if err != nil || !ok {
-			return true, err
+			return true, searched, err
 		}
 		subBoxes++
-		r.stats.SubBoxes++
-		tmp := sv.st.Activation()
-		defer func() { r.pending = append(r.pending, tmp) }()
-		if err := sv.st.BlockLabel(tmp, a, c); err != nil {
-			return true, err
-		}
-		acts = append(acts, tmp)
-		if facts != nil {
-			*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure, Within: c})
-		}
 	}
+}
+
+// excludeSubBox looks for a sub-box of b around w where the certifier
+// proves a never chosen (excludeAround; v is a state where a wins) and
+// blocks a's steps from it in the query.
+func (c *apftCall) excludeSubBox(w symbolic.State, a symbolic.LabelID, v symbolic.State) (bool, error) {
+	r, sv := c.r, c.r.sv
+	cb, ok, err := r.excludeAround(c.b, w, a, c.sure, v)
+	if err != nil || !ok {
+		return false, err
+	}
+	r.stats.SubBoxes++
+	tmp := sv.st.Activation()
+	c.tmps = append(c.tmps, tmp)
+	if err := sv.st.BlockLabel(tmp, a, cb); err != nil {
+		return false, err
+	}
+	c.acts = append(c.acts, tmp)
+	if c.facts != nil {
+		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: c.sure, Within: cb})
+	}
+	return true, nil
 }
 
 // generalizeLearned is the paper's generalizeReason with APFT: start from
