@@ -69,7 +69,7 @@ type Options struct {
 	// SMT calls and the time (ic3/FIGURES.md).
 	CTG bool
 	// NoRelational keeps lemmas to boxes: no linear atoms over several
-	// variables (relational.go). Learned policies always use boxes.
+	// variables (relational.go).
 	NoRelational bool
 	// NoCertCache switches off the cache of certification results (a
 	// proved exclusion holds on every sub-box, a failed one on every
@@ -349,7 +349,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	// ranges dropping and the concrete refutations do the work).
 	r.widen = opts.Widen == "on" || opts.Widen == ""
 	r.widenWideOnly = opts.Widen == "" && r.learned != nil
-	if r.learned == nil && opts.Generalize && !opts.NoRelational {
+	if opts.Generalize && !opts.NoRelational {
 		r.axes = modelAxes(m, prop, policy)
 		r.stats.Axes = len(r.axes)
 	}
@@ -561,7 +561,9 @@ func (r *run) block(root *obligation) (*Result, error) {
 		var b box
 		switch {
 		case r.learned != nil:
-			b, err = r.generalizeLearned(ob.s, ob.level-1)
+			if b, err = r.generalizeRel(ob.s, ob.level-1); b == nil && err == nil {
+				b, err = r.generalizeLearned(ob.s, ob.level-1)
+			}
 		case r.opts.Generalize:
 			if b, err = r.generalizeRel(ob.s, ob.level-1); b == nil && err == nil {
 				b, err = r.generalize(ob.s, cube, ob.level-1)

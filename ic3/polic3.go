@@ -246,13 +246,20 @@ func (r *run) concreteBad(t symbolic.State) bool {
 	return false
 }
 
-// bounds returns the box's per-variable bounds.
+// bounds returns the per-variable bounds of b's bounding box: its bound
+// literals, within the variables' ranges. A linear atom (a relational
+// lemma's) bounds no single variable and is left out, so the box is a
+// superset of the region: an exclusion certified on it holds in b. The
+// certificate checker re-checks facts on the same box (cert's boxBounds).
 func (r *run) bounds(b box) (lo, hi []int) {
 	lo, hi = make([]int, len(r.m.Vars)), make([]int, len(r.m.Vars))
 	for i := range r.m.Vars {
 		lo[i], hi[i] = r.m.Vars[i].Lo, r.m.Vars[i].Hi
 	}
 	for _, l := range b {
+		if l.Form != nil {
+			continue
+		}
 		if l.Upper {
 			hi[l.Var] = min(hi[l.Var], l.K)
 		} else {
@@ -736,6 +743,8 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 // refute still goes to SMT. The states tried vary one variable of s at a
 // time over up to nine values of its range in c, ends included: a drop or
 // a widening that fails usually fails on one variable's other values.
+// (States of c's bounding box outside a region with linear atoms are
+// skipped.)
 func (r *run) refuted(c box, s symbolic.State, j int) bool {
 	lo, hi := r.bounds(c)
 	t := slices.Clone(s)
@@ -750,7 +759,7 @@ func (r *run) refuted(c box, s symbolic.State, j int) bool {
 			}
 			if k != s[v] {
 				t[v] = k
-				if r.concreteStep(t, c, j) {
+				if c.holds(t) && r.concreteStep(t, c, j) {
 					return true
 				}
 			}
@@ -767,18 +776,22 @@ func (r *run) refuted(c box, s symbolic.State, j int) bool {
 // successor under the policy's label in F_j (bad for j = 0) outside c
 // (anywhere for c = nil: the query is not relative).
 func (r *run) concreteStep(t symbolic.State, c box, j int) bool {
+	return r.concreteBad(t) || r.policyStep(t, c, j) != nil
+}
+
+// policyStep returns a successor of t under the label the policy chooses
+// there that lies in F_j (bad for j = 0) outside c (anywhere for c =
+// nil), or nil when there is none.
+func (r *run) policyStep(t symbolic.State, c box, j int) symbolic.State {
 	l := r.learned
-	if r.concreteBad(t) {
-		return true
-	}
 	g, m := l.g, r.m
 	if g.Status(t) != explicit.Open {
-		return false
+		return nil
 	}
 	g.Applicable(t, &l.x)
 	a, err := l.dec.Decide(t, l.x.App)
 	if err != nil || a == symbolic.NoLabel {
-		return false
+		return nil
 	}
 	for cmd := range m.Commands {
 		if m.Commands[cmd].Label != a || !g.Guard(t, cmd) {
@@ -790,11 +803,11 @@ func (r *run) concreteStep(t symbolic.State, c box, j int) bool {
 				continue
 			}
 			if j == 0 && r.concreteBad(u) || j > 0 && !r.blockedAt(u, j) {
-				return true
+				return u
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // certifyInvariant computes the policy facts of the invariant inv (the
