@@ -904,78 +904,123 @@ func valueSpans(lo, hi int) []valueSpan {
 }
 
 // ensemble decides the fact for a tree-ensemble policy by enumerating the
-// cells of leaf combinations.
+// cells of leaf combinations: the regions of the box that reach each
+// leaf of each tree, then every non-empty intersection of one region per
+// tree.
 func (q *question) ensemble(ctx context.Context, p symbolic.Params, lo, hi []int) error {
 	e := p.Ensemble
-	nv := len(q.m.Vars)
 	if len(e.Base) != e.NumClasses || len(q.p.Outputs()) != e.NumClasses {
 		return fmt.Errorf("cert: policy %s: %d classes for %d outputs", p.Decl.Name, e.NumClasses, len(q.p.Outputs()))
 	}
-	splitters := make([]*splitter, len(p.Decl.Inputs))
+	splitters, several, err := q.splitters(p)
+	if err != nil {
+		return err
+	}
+	if several >= 0 {
+		return q.enumerate(ctx, lo, hi, fmt.Sprintf("input %d of policy %s reads several variables, so its splits do not cut the box into boxes", several+1, p.Decl.Name))
+	}
+	regs := make([][]leafRegion, len(e.Trees))
+	total := 0
+	for ti := range e.Trees {
+		if regs[ti], err = leafRegions(&e.Trees[ti], splitters, lo, hi, &total); err != nil {
+			if err == errTooManyRegions {
+				return fmt.Errorf("cert: cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
+			}
+			return err
+		}
+	}
+	err = q.combine(ctx, p, regs, lo, hi)
+	var ff *FactFailure
+	if errors.As(err, &ff) && !ff.Confirmed {
+		// The cell's sums and evaluation at its corner disagree: a bug of
+		// this checker, never a reason to accept the fact.
+		ff.msg += "; evaluation disagrees with the leaf enumeration (a checker bug)"
+	}
+	return err
+}
+
+// splitters returns, per input that a split reads, its splitter; several
+// is the first such input that reads several variables (-1 when none
+// does), whose splits do not cut a box into boxes.
+func (q *question) splitters(p symbolic.Params) (sps []*splitter, several int, err error) {
+	e, inputs := p.Ensemble, p.Decl.Inputs
+	sps = make([]*splitter, len(inputs))
 	for ti := range e.Trees {
 		for _, n := range e.Trees[ti].Nodes {
 			if n.Feature < 0 {
 				continue
 			}
-			if n.Feature >= len(p.Decl.Inputs) {
-				return fmt.Errorf("cert: policy %s: a split reads input %d of %d", p.Decl.Name, n.Feature+1, len(p.Decl.Inputs))
+			if n.Feature >= len(inputs) {
+				return nil, -1, fmt.Errorf("cert: policy %s: a split reads input %d of %d", p.Decl.Name, n.Feature+1, len(inputs))
 			}
-			if splitters[n.Feature] != nil {
+			if sps[n.Feature] != nil {
 				continue
 			}
-			sp, ok := newSplitter(&p.Decl.Inputs[n.Feature], nv)
+			sp, ok := newSplitter(&inputs[n.Feature], len(q.m.Vars))
 			if !ok {
-				return q.enumerate(ctx, lo, hi, fmt.Sprintf("input %d of policy %s reads several variables, so its splits do not cut the box into boxes", n.Feature+1, p.Decl.Name))
+				return nil, n.Feature, nil
 			}
-			splitters[n.Feature] = sp
+			sps[n.Feature] = sp
 		}
 	}
-	// The regions of each tree.
-	regs := make([][]leafRegion, len(e.Trees))
-	total := 0
-	for ti := range e.Trees {
-		t := &e.Trees[ti]
-		var walk func(i int, lo, hi []int) error
-		walk = func(i int, lo, hi []int) error {
-			n := &t.Nodes[i]
-			if n.Feature < 0 {
-				if total++; total > cellLimit {
-					return fmt.Errorf("cert: cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
-				}
-				regs[ti] = append(regs[ti], leafRegion{lo: lo, hi: hi, leaf: n.Leaf})
-				return nil
+	return sps, -1, nil
+}
+
+// errTooManyRegions: the trees cut the box into more than cellLimit leaf
+// regions.
+var errTooManyRegions = errors.New("too many leaf regions")
+
+// leafRegions returns the regions of the box lo..hi that reach each leaf
+// of t, counting them in *total against cellLimit.
+func leafRegions(t *symbolic.Tree, splitters []*splitter, lo, hi []int, total *int) ([]leafRegion, error) {
+	var regs []leafRegion
+	var walk func(i int, lo, hi []int) error
+	walk = func(i int, lo, hi []int) error {
+		n := &t.Nodes[i]
+		if n.Feature < 0 {
+			if *total++; *total > cellLimit {
+				return errTooManyRegions
 			}
-			sp := splitters[n.Feature]
-			if sp.v < 0 {
-				if sp.konst < n.Threshold {
-					return walk(n.Left, lo, hi)
-				}
-				return walk(n.Right, lo, hi)
-			}
-			left, right, err := sp.split(lo[sp.v], hi[sp.v], n.Threshold)
-			if err != nil {
-				return err
-			}
-			for _, side := range []struct {
-				child int
-				vals  []valueSpan
-			}{{n.Left, left}, {n.Right, right}} {
-				for _, sv := range side.vals {
-					l, h := append([]int(nil), lo...), append([]int(nil), hi...)
-					l[sp.v], h[sp.v] = sv.lo, sv.hi
-					if err := walk(side.child, l, h); err != nil {
-						return err
-					}
-				}
-			}
+			regs = append(regs, leafRegion{lo: lo, hi: hi, leaf: n.Leaf})
 			return nil
 		}
-		if err := walk(0, lo, hi); err != nil {
+		sp := splitters[n.Feature]
+		if sp.v < 0 {
+			if sp.konst < n.Threshold {
+				return walk(n.Left, lo, hi)
+			}
+			return walk(n.Right, lo, hi)
+		}
+		left, right, err := sp.split(lo[sp.v], hi[sp.v], n.Threshold)
+		if err != nil {
 			return err
 		}
+		for _, side := range []struct {
+			child int
+			vals  []valueSpan
+		}{{n.Left, left}, {n.Right, right}} {
+			for _, sv := range side.vals {
+				l, h := append([]int(nil), lo...), append([]int(nil), hi...)
+				l[sp.v], h[sp.v] = sv.lo, sv.hi
+				if err := walk(side.child, l, h); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	}
-	// Depth first over the trees, in evaluation order, so the sums are
-	// formed exactly as Ensemble.Scores forms them.
+	err := walk(0, lo, hi)
+	return regs, err
+}
+
+// combine visits, depth first over the trees in evaluation order, every
+// non-empty intersection of one leaf region per tree (a cell), summing
+// the leaf values as the ensemble's evaluation does, so a cell's scores
+// are bit-identical to evaluation at any of its states; it fails at the
+// first cell where Label may be chosen.
+func (q *question) combine(ctx context.Context, p symbolic.Params, regs [][]leafRegion, lo, hi []int) error {
+	e := p.Ensemble
+	nv := len(q.m.Vars)
 	nc := e.NumClasses
 	sums := make([][]float64, len(e.Trees)+1)
 	for k := range sums {
@@ -1027,14 +1072,7 @@ func (q *question) ensemble(ctx context.Context, p symbolic.Params, lo, hi []int
 		}
 		return nil
 	}
-	err := dfs(0)
-	var ff *FactFailure
-	if errors.As(err, &ff) && !ff.Confirmed {
-		// The cell's sums and evaluation at its corner disagree: a bug of
-		// this checker, never a reason to accept the fact.
-		ff.msg += "; evaluation disagrees with the leaf enumeration (a checker bug)"
-	}
-	return err
+	return dfs(0)
 }
 
 // addScore is one step of an ensemble's score sum, s + v, rounded as the
