@@ -63,11 +63,12 @@
 // level <= N - 10 is found at once rather than approached a frame at a
 // time. When the cell does not qualify,
 // generalization falls back to boxes as above (Options.NoRelational
-// keeps to boxes). For a learned policy the cell's query is APFT, which
+// keeps to boxes). For a network policy the cell's query is APFT, which
 // certifies the policy on the cell's bounding box (its bound literals, a
 // superset of the region; the certificate checker re-checks the facts on
 // the same box), and a blocked cell is generalized through APFT's core
-// and bound widening, each step certified again.
+// and bound widening, each step certified again. Tree ensembles keep
+// boxes: their choice is constant on boxes between their thresholds.
 // Options.CTG adds counterexamples to generalization (Hassan, Bradley and
 // Somenzi 2013) to literal dropping.
 //

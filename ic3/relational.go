@@ -25,14 +25,15 @@ package ic3
 // lemma is then a conjunction of bounds and linear atoms Form <= K, which
 // the certificate writes exactly (smtlib) and the checker reads back.
 //
-// For a learned policy (PolIC3) the cell's query is APFT (apft), which
+// For a network policy (PolIC3) the cell's query is APFT (apft), which
 // certifies the policy's exclusions over the bounding box of the cell (its
 // bound literals; a superset of the region, so an exclusion proved there
 // holds in the cell, and the certificate checker's fact check uses the
 // same box), a successor comes from the concrete transition APFT found,
-// and a cell that APFT blocks is widened as it is, never through an
-// unsat core (a core drops literals, and the exclusions were certified on
-// the cell's bounding box only).
+// and a cell that APFT blocks shrinks to APFT's unsat core only when APFT
+// blocks the core's larger region too (the exclusions were certified on
+// the cell's bounding box only; dropLearned), then widens, each step
+// certified again. Tree ensembles keep boxes (see Check).
 
 import (
 	"slices"

@@ -208,9 +208,9 @@ func TestScalingExport(t *testing.T) {
 }
 
 // TestPolIC3RelationalLemmas: PolIC3 learns clauses with linear atoms for
-// network and ensemble policies of bench/polic3 (APFT certifies on the
-// cells' bounding boxes), proves them safe as with boxes only, and the
-// certificate, linear atoms and policy facts, passes the independent
+// a network policy of bench/polic3 (APFT certifies on the cells' bounding
+// boxes), boxes for an ensemble, proves both safe as with boxes only, and
+// the certificate, linear atoms and policy facts, passes the independent
 // checker.
 func TestPolIC3RelationalLemmas(t *testing.T) {
 	file := filepath.Join("..", "bench", "polic3", "transport.spec")
@@ -236,7 +236,8 @@ func TestPolIC3RelationalLemmas(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Verdict != ic3.Safe || (res.Stats.RelLemmas > 0) == boxes {
+			wantRel := !boxes && !strings.Contains(name, "trees")
+			if res.Verdict != ic3.Safe || (res.Stats.RelLemmas > 0) != wantRel {
 				t.Errorf("%s, boxes only %t: %v (%s) with %d relational lemmas", name, boxes, res.Verdict, res.Reason, res.Stats.RelLemmas)
 				continue
 			}
