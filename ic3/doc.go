@@ -52,8 +52,8 @@
 //
 // # Relational lemmas
 //
-// For symbolic policies (and models without one) a blocked region may
-// also bound linear forms over several variables (relational.go): the
+// A blocked region may also bound linear forms over several variables
+// (relational.go): the
 // model's linear comparisons (guards, rules policy, start and unsafe
 // conditions) give axes and thresholds, and the region first tried for a
 // blocked state is its cell in that grid, widened to further thresholds
@@ -63,7 +63,12 @@
 // level <= N - 10 is found at once rather than approached a frame at a
 // time. When the cell does not qualify,
 // generalization falls back to boxes as above (Options.NoRelational
-// keeps to boxes). Learned policies keep boxes: APFT certifies over boxes.
+// keeps to boxes). For a network policy the cell's query is APFT, which
+// certifies the policy on the cell's bounding box (its bound literals, a
+// superset of the region; the certificate checker re-checks the facts on
+// the same box), and a blocked cell is generalized through APFT's core
+// and bound widening, each step certified again. Tree ensembles keep
+// boxes: their choice is constant on boxes between their thresholds.
 // Options.CTG adds counterexamples to generalization (Hassan, Bradley and
 // Somenzi 2013) to literal dropping.
 //

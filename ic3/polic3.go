@@ -3,10 +3,12 @@ package ic3
 // PolIC3 (paper 004, sections 4 and 5): IC3 where the policy is a neural
 // network or a tree ensemble. The policy is never encoded in SMT.
 //
-//   - selectSuccessorState enumerates the commands of the label the policy
-//     chooses in the concrete obligation state (explicit semantics).
-//   - generalizeReason and propagateClauses use the approximate policy
-//     frame transition APFT(r, F): for each label a, SMT decides whether a
+//   - successor (the paper's selectSuccessorState) enumerates the commands
+//     of the label the policy chooses in the concrete obligation state
+//     (explicit semantics).
+//   - generalizeLearned and propagate (the paper's generalizeReason and
+//     propagateClauses) use the approximate policy frame transition
+//     APFT(r, F), apft: for each label a, SMT decides whether a
 //     can lead from box r into F at all; if it can, the labels surely
 //     applicable throughout r (A̲) are computed by SMT, and the policy's
 //     certifier is asked whether a is ever chosen in r given A̲. Only a
@@ -28,32 +30,31 @@ import (
 	"time"
 
 	"vigil/internal/vigilerr"
-	"vigil/nn"
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
-	"vigil/trees"
 )
 
-// Exclusion is a certifier's answer.
-type Exclusion uint8
+// Exclusion is a certifier's answer (symbolic.Certifiable.Exclude).
+//
+// Deprecated: use symbolic.Exclusion.
+type Exclusion = symbolic.Exclusion
 
+// The certifier's answers.
+//
+// Deprecated: use symbolic.Undecided, symbolic.Excluded and
+// symbolic.Possible.
 const (
-	Undecided Exclusion = iota // the certifier ran out of budget
-	Excluded                   // the label is never chosen in the box
-	Possible                   // a state of the box where the label wins
+	Undecided = symbolic.Undecided
+	Excluded  = symbolic.Excluded
+	Possible  = symbolic.Possible
 )
 
 // Learned is a learned policy as PolIC3 uses it: exact scores on states,
 // and the decision query over boxes of states.
-type Learned interface {
-	symbolic.Policy
-	// Exclude reports whether label a is never chosen in any state of the
-	// integer box lo..hi, given that every label of sure is applicable
-	// throughout the box; when a is Possible, with a state of the box
-	// where a beats every label of sure.
-	Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, symbolic.State, error)
-}
+//
+// Deprecated: use symbolic.Certifiable.
+type Learned = symbolic.Certifiable
 
 // IsLearned reports whether a policy declaration needs PolIC3.
 func IsLearned(d *symbolic.PolicyDecl) bool {
@@ -62,7 +63,7 @@ func IsLearned(d *symbolic.PolicyDecl) bool {
 
 // NewLearned instantiates a network or ensemble policy declaration with
 // its certifier (nn: CROWN with input splitting; trees: box search).
-func NewLearned(m *symbolic.Model, d *symbolic.PolicyDecl) (Learned, error) {
+func NewLearned(m *symbolic.Model, d *symbolic.PolicyDecl) (symbolic.Certifiable, error) {
 	p, err := symbolic.Instantiate(m, d)
 	if err != nil {
 		return nil, err
@@ -70,57 +71,13 @@ func NewLearned(m *symbolic.Model, d *symbolic.PolicyDecl) (Learned, error) {
 	return Certifier(p)
 }
 
-// Certifier wraps an instantiated *nn.Policy or *trees.Policy.
-func Certifier(p symbolic.Policy) (Learned, error) {
-	switch q := p.(type) {
-	case *nn.Policy:
-		return &nnLearned{q}, nil
-	case *trees.Policy:
-		return &treesLearned{q}, nil
+// Certifier returns p as a symbolic.Certifiable: the policy with its
+// certifier, which every nn, trees, rules and table policy has.
+func Certifier(p symbolic.Policy) (symbolic.Certifiable, error) {
+	if c, ok := p.(symbolic.Certifiable); ok {
+		return c, nil
 	}
 	return nil, fmt.Errorf("ic3: a %T policy has no certifier", p)
-}
-
-type nnLearned struct{ *nn.Policy }
-
-func (p *nnLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, symbolic.State, error) {
-	r, err := p.ExcludesLabel(lo, hi, a, sure, nn.Options{})
-	if err != nil {
-		return Undecided, nil, err
-	}
-	switch r.Verdict {
-	case nn.Proved:
-		return Excluded, nil, nil
-	case nn.Refuted:
-		return Possible, r.Witness, nil
-	}
-	return Undecided, nil, nil
-}
-
-type treesLearned struct{ *trees.Policy }
-
-func (p *treesLearned) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (Exclusion, symbolic.State, error) {
-	ai := p.OutputIndex(a)
-	if ai < 0 {
-		return Excluded, nil, nil // never an output: never chosen
-	}
-	var s []int
-	for _, l := range sure {
-		if i := p.OutputIndex(l); i >= 0 {
-			s = append(s, i)
-		}
-	}
-	r, err := p.Excludes(lo, hi, ai, s, trees.Options{})
-	if err != nil {
-		return Undecided, nil, err
-	}
-	switch r.Verdict {
-	case trees.Proved:
-		return Excluded, nil, nil
-	case trees.Refuted:
-		return Possible, r.Witness, nil
-	}
-	return Undecided, nil, nil
 }
 
 // Fact is a policy fact of a safe PolIC3 answer: in every state of
@@ -136,7 +93,7 @@ type Fact struct {
 
 // learned is the PolIC3 state of a run.
 type learned struct {
-	pol    Learned
+	pol    symbolic.Certifiable
 	g      *explicit.Generator
 	dec    explicit.Decider
 	x      explicit.Expansion
@@ -218,7 +175,7 @@ func inside(lo, hi, LO, HI []int) bool {
 	return true
 }
 
-func newLearned(m *symbolic.Model, prop *symbolic.Property, pol Learned) (*learned, error) {
+func newLearned(m *symbolic.Model, prop *symbolic.Property, pol symbolic.Certifiable) (*learned, error) {
 	g, err := explicit.New(m, prop)
 	if err != nil {
 		return nil, err
@@ -233,9 +190,9 @@ func newLearned(m *symbolic.Model, prop *symbolic.Property, pol Learned) (*learn
 		drops: make([]throttle, len(m.Vars))}, nil
 }
 
-// successor is selectSuccessorState for a learned policy: a successor of
-// s, other than s, under the label the policy chooses, in F_j (the bad
-// region for j = 0). found is false when there is none.
+// successor is the paper's selectSuccessorState for a learned policy: a
+// successor of s, other than s, under the label the policy chooses, in
+// F_j (the bad region for j = 0). found is false when there is none.
 func (r *run) successor(s symbolic.State, j int) (to symbolic.State, cmd, out int, found bool, err error) {
 	l := r.learned
 	g, m := l.g, r.m
@@ -290,13 +247,20 @@ func (r *run) concreteBad(t symbolic.State) bool {
 	return false
 }
 
-// bounds returns the box's per-variable bounds.
+// bounds returns the per-variable bounds of b's bounding box: its bound
+// literals, within the variables' ranges. A linear atom (a relational
+// lemma's) bounds no single variable and is left out, so the box is a
+// superset of the region: an exclusion certified on it holds in b. The
+// certificate checker re-checks facts on the same box (cert's boxBounds).
 func (r *run) bounds(b box) (lo, hi []int) {
 	lo, hi = make([]int, len(r.m.Vars)), make([]int, len(r.m.Vars))
 	for i := range r.m.Vars {
 		lo[i], hi[i] = r.m.Vars[i].Lo, r.m.Vars[i].Hi
 	}
 	for _, l := range b {
+		if l.Form != nil {
+			continue
+		}
 		if l.Upper {
 			hi[l.Var] = min(hi[l.Var], l.K)
 		} else {
@@ -414,10 +378,10 @@ func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (ok b
 	}
 	e := certEntry{lo: lo, hi: hi, sure: sure, w: w}
 	switch v {
-	case Excluded:
+	case symbolic.Excluded:
 		l.proved[a] = append(l.proved[a], e)
 		return true, nil, nil
-	case Undecided:
+	case symbolic.Undecided:
 		r.stats.CertUnknown++
 	}
 	l.failed[a] = append(l.failed[a], e)
@@ -498,146 +462,208 @@ func (r *run) boxOf(lo, hi []int) box {
 // query (those proved excluded on a box that b grows from): each one the
 // certifier excludes saves the SMT call, and the model, of finding its
 // steps first.
-func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []symbolic.LabelID) (possible bool, err error) {
+func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []symbolic.LabelID) (bool, error) {
 	sv := r.sv
 	if err := r.flushRetired(); err != nil {
 		return true, err
 	}
 	r.lastWitness = nil
-	acts := sv.frame([]smt.Term{sv.trans}, j, r.N)
+	c := &apftCall{r: r, b: b, key: boxKey(b), facts: facts, boxIndex: boxIndex}
+	defer c.retire()
+	c.acts = sv.frame([]smt.Term{sv.trans}, j, r.N)
 	if rel && j > 0 {
 		tmp := sv.st.Activation()
 		if err := sv.st.Block(tmp, b, true); err != nil {
 			return true, err
 		}
-		acts = append(acts, tmp)
-		defer func() { r.pending = append(r.pending, tmp) }()
-	}
-	// One query for every label not yet excluded; a witness names the
-	// label to certify next. So the SMT calls are one plus the labels the
-	// policy has to exclude, not one per label.
-	var sure []symbolic.LabelID
-	sureDone := false
-	needSure := func() error {
-		if !sureDone {
-			sure, err = r.sureLabels(b)
-			sureDone = err == nil
-		}
-		return err
-	}
-	// exclude leaves label a (proved never chosen in b) out of the query,
-	// remembers it for b, and records it as a fact when they are collected.
-	key := boxKey(b)
-	exclude := func(a symbolic.LabelID) {
-		acts = append(acts, sv.notLabel[a])
-		if !slices.Contains(r.learned.excl[key], a) {
-			r.learned.excl[key] = append(r.learned.excl[key], a)
-		}
-		if facts != nil {
-			*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure})
-		}
-	}
-	// certify asks the certifier whether a is never chosen in b and, if
-	// so, excludes it; v is a state where a wins when it is not.
-	certify := func(a symbolic.LabelID) (ok bool, v symbolic.State, err error) {
-		if err := needSure(); err != nil {
-			return false, nil, err
-		}
-		if ok, v, err = r.excluded(b, a, sure); ok && err == nil {
-			exclude(a)
-		}
-		return ok, v, err
+		c.acts = append(c.acts, tmp)
+		c.tmps = append(c.tmps, tmp)
 	}
 	if !r.opts.NoCertCache {
-		for _, a := range slices.Clone(r.learned.excl[key]) {
-			if err := needSure(); err != nil {
-				return true, err
-			}
-			r.stats.CertHits++
-			exclude(a)
-		}
-		for _, a := range hint {
-			if slices.Contains(r.learned.excl[key], a) {
-				continue
-			}
-			if _, _, err := certify(a); err != nil {
-				return true, err
-			}
+		if err := c.recall(hint); err != nil {
+			return true, err
 		}
 	}
-	subBoxes := 0
+	possible, searched, err := c.search()
 	// The sub-box search costs certifier calls; where it seldom turns an
 	// APFT call into "no transition" (npuzzle 3x4 with networks: most of
-	// the run's time) it is throttled, never when the facts are collected.
-	searched := false
-	defer func() {
-		if searched {
-			r.learned.subs.record(!possible && err == nil)
+	// the run's time) it is throttled (see search).
+	if searched {
+		r.learned.subs.record(!possible && err == nil)
+	}
+	return possible, err
+}
+
+// apftCall is the state of one APFT call on box b: the query's
+// assumptions, which grow as labels are excluded, and the sure labels of
+// b, computed when the first label is certified.
+type apftCall struct {
+	r        *run
+	b        box
+	key      string // boxKey(b)
+	acts     []smt.Term
+	sure     []symbolic.LabelID
+	sureDone bool
+	facts    *[]Fact // nil unless the invariant's facts are collected
+	boxIndex int
+	// tmps are the temporary literals of the call, retired (in reverse
+	// order) when it returns.
+	tmps []smt.Term
+}
+
+// retire hands the call's temporary literals to flushRetired, the newest
+// first.
+func (c *apftCall) retire() {
+	for i := len(c.tmps) - 1; i >= 0; i-- {
+		c.r.pending = append(c.r.pending, c.tmps[i])
+	}
+}
+
+// needSure computes A̲(b), the labels surely applicable in b, once.
+func (c *apftCall) needSure() error {
+	if c.sureDone {
+		return nil
+	}
+	sure, err := c.r.sureLabels(c.b)
+	if err != nil {
+		return err
+	}
+	c.sure, c.sureDone = sure, true
+	return nil
+}
+
+// exclude leaves label a (proved never chosen in b) out of the query,
+// remembers it for b, and records it as a fact when they are collected.
+func (c *apftCall) exclude(a symbolic.LabelID) {
+	l := c.r.learned
+	c.acts = append(c.acts, c.r.sv.notLabel[a])
+	if !slices.Contains(l.excl[c.key], a) {
+		l.excl[c.key] = append(l.excl[c.key], a)
+	}
+	if c.facts != nil {
+		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: c.sure})
+	}
+}
+
+// certify asks the certifier whether a is never chosen in b and, if so,
+// excludes it; v is a state where a wins when it is not.
+func (c *apftCall) certify(a symbolic.LabelID) (ok bool, v symbolic.State, err error) {
+	if err := c.needSure(); err != nil {
+		return false, nil, err
+	}
+	if ok, v, err = c.r.excluded(c.b, a, c.sure); ok && err == nil {
+		c.exclude(a)
+	}
+	return ok, v, err
+}
+
+// recall excludes, before the first query, the labels already proved
+// never chosen in b, and certifies those of hint.
+func (c *apftCall) recall(hint []symbolic.LabelID) error {
+	l := c.r.learned
+	for _, a := range slices.Clone(l.excl[c.key]) {
+		if err := c.needSure(); err != nil {
+			return err
 		}
-	}()
+		c.r.stats.CertHits++
+		c.exclude(a)
+	}
+	for _, a := range hint {
+		if slices.Contains(l.excl[c.key], a) {
+			continue
+		}
+		if _, _, err := c.certify(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// search asks SMT for a step from b into the frame by a label not yet
+// excluded, one query for all of them: a witness names the label to
+// certify next, so the SMT calls are one plus the labels the policy has
+// to exclude, not one per label. A label that wins somewhere in b is
+// excluded from a sub-box around the witness when the certifier proves
+// that (excludeSubBox). searched reports that the sub-box search ran.
+func (c *apftCall) search() (possible, searched bool, err error) {
+	r, sv, l := c.r, c.r.sv, c.r.learned
+	subBoxes := 0
 	for {
-		res, err := sv.check(b, acts)
+		res, err := sv.check(c.b, c.acts)
 		if err != nil {
-			return true, err
+			return true, searched, err
 		}
 		switch res {
 		case smt.Unsat:
 			r.lastCore, err = sv.core()
-			return false, err
+			return false, searched, err
 		case smt.Unknown:
-			return true, nil
+			return true, searched, nil
 		}
 		w, a, err := sv.st.WitnessLabel()
 		if err != nil {
-			return true, err
+			return true, searched, err
 		}
 		// A witness where the policy really chooses a: a concrete
 		// transition, no certification needed.
-		l := r.learned
 		l.g.Applicable(w, &l.x)
-		if c, err := l.dec.Decide(w, l.x.App); err != nil || c == a {
+		if ch, err := l.dec.Decide(w, l.x.App); err != nil || ch == a {
 			if err == nil {
 				r.lastWitness = slices.Clone(w)
 			}
-			return true, err
+			return true, searched, err
 		}
-		ok, v, err := certify(a)
+		ok, v, err := c.certify(a)
 		if err != nil {
-			return true, err
+			return true, searched, err
 		}
 		if ok {
 			continue
 		}
 		// The label wins somewhere in b, but maybe not where its steps
 		// lead into the frame: exclude it from a sub-box around w and ask
-		// again without the steps from there.
-		if subBoxes == subBoxesPerAPFT && facts == nil || subBoxes == subBoxesFinal {
-			return true, nil
+		// again without the steps from there. Never throttled when the
+		// facts are collected.
+		if subBoxes == subBoxesPerAPFT && c.facts == nil || subBoxes == subBoxesFinal {
+			return true, searched, nil
 		}
-		if !searched && facts == nil && !r.learned.subs.worth() {
-			return true, nil
+		if !searched && c.facts == nil && !l.subs.worth() {
+			return true, searched, nil
 		}
 		searched = true
-		c, ok, err := r.excludeAround(b, w, a, sure, v)
+		ok, err = c.excludeSubBox(w, a, v)
 		if err != nil || !ok {
-			return true, err
+			return true, searched, err
 		}
 		subBoxes++
-		r.stats.SubBoxes++
-		tmp := sv.st.Activation()
-		defer func() { r.pending = append(r.pending, tmp) }()
-		if err := sv.st.BlockLabel(tmp, a, c); err != nil {
-			return true, err
-		}
-		acts = append(acts, tmp)
-		if facts != nil {
-			*facts = append(*facts, Fact{Box: boxIndex, Label: a, Sure: sure, Within: c})
-		}
 	}
 }
 
-// generalizeLearned is generalizeReason with APFT: start from the state,
-// drop whole variables, then widen bounds, each step confirmed by APFT.
+// excludeSubBox looks for a sub-box of b around w where the certifier
+// proves a never chosen (excludeAround; v is a state where a wins) and
+// blocks a's steps from it in the query.
+func (c *apftCall) excludeSubBox(w symbolic.State, a symbolic.LabelID, v symbolic.State) (bool, error) {
+	r, sv := c.r, c.r.sv
+	cb, ok, err := r.excludeAround(c.b, w, a, c.sure, v)
+	if err != nil || !ok {
+		return false, err
+	}
+	r.stats.SubBoxes++
+	tmp := sv.st.Activation()
+	c.tmps = append(c.tmps, tmp)
+	if err := sv.st.BlockLabel(tmp, a, cb); err != nil {
+		return false, err
+	}
+	c.acts = append(c.acts, tmp)
+	if c.facts != nil {
+		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: c.sure, Within: cb})
+	}
+	return true, nil
+}
+
+// generalizeLearned is the paper's generalizeReason with APFT: start from
+// the state, drop whole variables, then widen bounds, each step confirmed
+// by APFT.
 func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 	b := point(r.m, s)
 	try := func(c box) (bool, error) {
@@ -718,6 +744,8 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 // refute still goes to SMT. The states tried vary one variable of s at a
 // time over up to nine values of its range in c, ends included: a drop or
 // a widening that fails usually fails on one variable's other values.
+// (States of c's bounding box outside a region with linear atoms are
+// skipped.)
 func (r *run) refuted(c box, s symbolic.State, j int) bool {
 	lo, hi := r.bounds(c)
 	t := slices.Clone(s)
@@ -732,7 +760,7 @@ func (r *run) refuted(c box, s symbolic.State, j int) bool {
 			}
 			if k != s[v] {
 				t[v] = k
-				if r.concreteStep(t, c, j) {
+				if c.holds(t) && r.concreteStep(t, c, j) {
 					return true
 				}
 			}
@@ -749,18 +777,22 @@ func (r *run) refuted(c box, s symbolic.State, j int) bool {
 // successor under the policy's label in F_j (bad for j = 0) outside c
 // (anywhere for c = nil: the query is not relative).
 func (r *run) concreteStep(t symbolic.State, c box, j int) bool {
+	return r.concreteBad(t) || r.policyStep(t, c, j) != nil
+}
+
+// policyStep returns a successor of t under the label the policy chooses
+// there that lies in F_j (bad for j = 0) outside c (anywhere for c =
+// nil), or nil when there is none.
+func (r *run) policyStep(t symbolic.State, c box, j int) symbolic.State {
 	l := r.learned
-	if r.concreteBad(t) {
-		return true
-	}
 	g, m := l.g, r.m
 	if g.Status(t) != explicit.Open {
-		return false
+		return nil
 	}
 	g.Applicable(t, &l.x)
 	a, err := l.dec.Decide(t, l.x.App)
 	if err != nil || a == symbolic.NoLabel {
-		return false
+		return nil
 	}
 	for cmd := range m.Commands {
 		if m.Commands[cmd].Label != a || !g.Guard(t, cmd) {
@@ -772,11 +804,11 @@ func (r *run) concreteStep(t symbolic.State, c box, j int) bool {
 				continue
 			}
 			if j == 0 && r.concreteBad(u) || j > 0 && !r.blockedAt(u, j) {
-				return true
+				return u
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // certifyInvariant computes the policy facts of the invariant inv (the

@@ -225,6 +225,9 @@ func bounds(m *symbolic.Model, b []smtLit) (lo, hi []int) {
 		lo[i], hi[i] = m.Vars[i].Lo, m.Vars[i].Hi
 	}
 	for _, l := range b {
+		if l.Form != nil {
+			continue // a linear atom: the bounding box, as PolIC3 and cert check use
+		}
 		if l.Upper {
 			hi[l.Var] = min(hi[l.Var], l.K)
 		} else {

@@ -25,9 +25,15 @@ package ic3
 // lemma is then a conjunction of bounds and linear atoms Form <= K, which
 // the certificate writes exactly (smtlib) and the checker reads back.
 //
-// Relational lemmas are used for symbolic (rules, table) policies and
-// models without a policy. PolIC3 (learned policies) stays on boxes: its
-// certifier, APFT, needs a box of inputs.
+// For a network policy (PolIC3) the cell's query is APFT (apft), which
+// certifies the policy's exclusions over the bounding box of the cell (its
+// bound literals; a superset of the region, so an exclusion proved there
+// holds in the cell, and the certificate checker's fact check uses the
+// same box), a successor comes from the concrete transition APFT found,
+// and a cell that APFT blocks shrinks to APFT's unsat core only when APFT
+// blocks the core's larger region too (the exclusions were certified on
+// the cell's bounding box only; dropLearned), then widens, each step
+// certified again. Tree ensembles keep boxes (see Check).
 
 import (
 	"slices"
@@ -338,6 +344,10 @@ func (r *run) cellTry(s symbolic.State, j int, keep bool) (box, error) {
 	r.genLevel = j
 	pt := point(r.m, s)
 	c := r.cell(s)
+	widen := r.try
+	if r.learned != nil {
+		widen = func(c box) (box, error) { return r.tryLearned(c, s, j) }
+	}
 	for try := 0; ; try++ {
 		// Disjoint from the bad region, or repaired with s's own bounds.
 		b, err := r.repair(c, append(slices.Clone(c), pt...))
@@ -345,17 +355,23 @@ func (r *run) cellTry(s symbolic.State, j int, keep bool) (box, error) {
 			return nil, err
 		}
 		c = b
-		res, core, err := r.query(c, j)
+		res, core, err := r.cellQuery(c, j)
 		if err != nil {
 			return nil, err
 		}
 		switch res {
 		case smt.Unsat:
+			apftCore := r.lastCore
 			b, err := r.repair(core, c)
 			if err != nil || b == nil {
 				return nil, err
 			}
-			b, err = r.widenBounds(b, r.try)
+			if r.learned != nil {
+				if b, err = r.dropLearned(b, apftCore, widen); err != nil {
+					return nil, err
+				}
+			}
+			b, err = r.widenBounds(b, widen)
 			if err != nil || b == nil {
 				return nil, err
 			}
@@ -373,8 +389,8 @@ func (r *run) cellTry(s symbolic.State, j int, keep bool) (box, error) {
 		if try == relTries {
 			break
 		}
-		_, to, _, _, err := r.sv.st.Witness()
-		if err != nil {
+		to, err := r.cellSuccessor(c, j)
+		if err != nil || to == nil {
 			return nil, err
 		}
 		// The successor left c through some of its literals: widen them.
@@ -411,4 +427,73 @@ func (r *run) cellTry(s symbolic.State, j int, keep bool) (box, error) {
 		c = nc.sorted()
 	}
 	return nil, nil
+}
+
+// cellQuery asks whether a transition leads from the cell c into F_j ∧
+// ¬c: SMT's query with its unsat core, or for a learned policy APFT,
+// whose "no transition" comes with c itself as the core (see above) and
+// whose transition counts only when it is a concrete one (an uncertified
+// label gives Unknown: the cell is given up).
+func (r *run) cellQuery(c box, j int) (smt.Result, box, error) {
+	if r.learned == nil {
+		return r.query(c, j)
+	}
+	possible, err := r.apft(c, j, true, nil, 0, nil)
+	switch {
+	case err != nil:
+		return smt.Unknown, nil, err
+	case !possible:
+		return smt.Unsat, c, nil
+	case r.lastWitness == nil:
+		return smt.Unknown, nil, nil
+	}
+	return smt.Sat, nil, nil
+}
+
+// cellSuccessor returns the successor of the transition cellQuery found
+// out of c: SMT's witness, or for a learned policy a successor in F_j
+// outside c of the state where the policy's label leads there (nil when
+// there is none).
+func (r *run) cellSuccessor(c box, j int) (symbolic.State, error) {
+	if r.learned == nil {
+		_, to, _, _, err := r.sv.st.Witness()
+		return to, err
+	}
+	return r.policyStep(r.lastWitness, c, j), nil
+}
+
+// tryLearned is try for a learned policy: c (which holds s) if APFT finds
+// no transition from it into F_j ∧ ¬c and it is disjoint from the bad
+// region, else nil.
+func (r *run) tryLearned(c box, s symbolic.State, j int) (box, error) {
+	c = c.sorted()
+	if r.refuted(c, s, j) {
+		r.stats.Refuted++
+		return nil, nil
+	}
+	hit, _, err := r.meetsBad(c)
+	if err != nil || hit {
+		return nil, err
+	}
+	possible, err := r.apft(c, j, true, nil, 0, nil)
+	if err != nil || possible {
+		return nil, err
+	}
+	return c, nil
+}
+
+// dropLearned generalizes the cell b that APFT blocks to the literals
+// of APFT's unsat core, when they qualify: try certifies the exclusions
+// that the core relied on again on its larger region. (Dropping each
+// axis in turn as well, as generalizeLearned drops variables, costs five
+// times the SMT calls on blocks N=6 for no proof: not done.)
+func (r *run) dropLearned(b, core box, try func(box) (box, error)) (box, error) {
+	if len(core) >= len(b) {
+		return b, nil
+	}
+	nb, err := try(append(box{}, core...))
+	if err != nil || nb == nil {
+		return b, err
+	}
+	return nb, nil
 }

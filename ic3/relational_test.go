@@ -206,3 +206,56 @@ func TestScalingExport(t *testing.T) {
 		}
 	}
 }
+
+// TestPolIC3RelationalLemmas: PolIC3 learns clauses with linear atoms for
+// a network policy of bench/polic3 (APFT certifies on the cells' bounding
+// boxes), boxes for an ensemble, proves both safe as with boxes only, and
+// the certificate, linear atoms and policy facts, passes the independent
+// checker.
+func TestPolIC3RelationalLemmas(t *testing.T) {
+	file := filepath.Join("..", "bench", "polic3", "transport.spec")
+	m, diags := lang.Load(file, lang.Options{Defines: map[string]string{"L": "12", "P": "4", "VMAX": "2", "CAP": "2"}})
+	if diags.HasErrors() {
+		t.Fatalf("%s: %s", file, diags.Render())
+	}
+	prop := m.Properties[0]
+	for _, name := range []string{"tr2_64x64_safe", "tr2_trees_safe"} {
+		var pd *symbolic.PolicyDecl
+		for _, d := range m.Policies {
+			if d.Name == name {
+				pd = d
+			}
+		}
+		if pd == nil {
+			t.Fatalf("%s: no policy %s", file, name)
+		}
+		for _, boxes := range []bool{false, true} {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			res, err := ic3.Check(ctx, m, prop, pd, ic3.Options{Generalize: true, NoRelational: boxes})
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantRel := !boxes && !strings.Contains(name, "trees")
+			if res.Verdict != ic3.Safe || (res.Stats.RelLemmas > 0) != wantRel {
+				t.Errorf("%s, boxes only %t: %v (%s) with %d relational lemmas", name, boxes, res.Verdict, res.Reason, res.Stats.RelLemmas)
+				continue
+			}
+			c := certificate(m, prop, pd, res.Invariant)
+			for _, f := range res.Facts {
+				pf := cert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
+				for _, l := range f.Within {
+					pf.Within = append(pf.Within, cert.FormatLit(m, l))
+				}
+				for _, l := range f.Sure {
+					pf.Sure = append(pf.Sure, m.Labels[l].Name)
+				}
+				c.Facts = append(c.Facts, pf)
+			}
+			back := roundTrip(t, 0, c, m, prop, pd)
+			if err := cert.Check(context.Background(), back, m, prop, pd); err != nil {
+				t.Errorf("%s, boxes only %t: the certificate of %d regions and %d facts is rejected: %v", name, boxes, len(res.Invariant), len(res.Facts), err)
+			}
+		}
+	}
+}

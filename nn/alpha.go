@@ -34,274 +34,325 @@ const (
 	alphaStepsWarm = 8
 )
 
-// alphaLower returns optimised lower bounds of rows·z_k + off.
+// alphaLower returns optimised lower bounds of rows·z_k + off: per row,
+// steps of (backward pass, adjoint sweep, Adam step) from the initial or
+// warm slopes, keeping the best bound.
 func (b *bounder) alphaLower(k int, rows, off []float64) []float64 {
 	l := &b.layers[k]
 	m := len(off)
 	out := make([]float64, m)
-	// Per layer: alpha, Adam moments, recorded Λ.
-	alpha := make([][]float64, k)
-	grad := make([][]float64, k)
-	m1 := make([][]float64, k)
-	m2 := make([][]float64, k)
-	rec := make([][]float64, k)
+	o := newAlphaOpt(b, k, m)
+	for r := 0; r < m; r++ {
+		row := rows[r*l.Out : (r+1)*l.Out]
+		o.start(r)
+		best := math.Inf(-1)
+		for step := 0; step <= o.steps; step++ {
+			lb, g := o.backward(row, off[r])
+			if lb > best {
+				best = lb
+				if b.warmOut != nil {
+					o.save(b.warmOut[2*o.nn*r : 2*o.nn*(r+1)])
+				}
+			}
+			if step == o.steps {
+				break
+			}
+			o.adjoint(g)
+			o.adam(step)
+		}
+		out[r] = best
+	}
+	return out
+}
+
+// alphaOpt is the state of alphaLower's optimisation over the k layers
+// below the bounded one: per layer j and neuron i, the slope alpha (and
+// the beta-CROWN multiplier beta) with its gradient and Adam moments, and
+// the coefficient Λ recorded by the last backward pass.
+type alphaOpt struct {
+	b                     *bounder
+	k                     int
+	alpha, grad, m1, m2   [][]float64
+	rec                   [][]float64 // Λ_j, recorded by backward
+	beta, bgrad, bm1, bm2 [][]float64 // nil without split constraints
+	// lines: the fixed lines of the other activations (relax.go), per
+	// layer: lower and upper, per neuron; nil for ReLU and linear.
+	lines        [][2][]line
+	A, A2, G, G2 []float64 // scratch
+	nn           int       // neurons of the k layers
+	warm         bool      // start from b.warmIn
+	steps        int
+}
+
+// newAlphaOpt allocates the optimisation of m rows over layer k's input.
+func newAlphaOpt(b *bounder, k, m int) *alphaOpt {
+	o := &alphaOpt{b: b, k: k}
+	o.alpha, o.grad, o.m1, o.m2, o.rec = make([][]float64, k), make([][]float64, k), make([][]float64, k), make([][]float64, k), make([][]float64, k)
 	for j := 0; j < k; j++ {
 		n := b.layers[j].Out
-		alpha[j], grad[j], m1[j], m2[j], rec[j] = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		o.alpha[j], o.grad[j], o.m1[j], o.m2[j], o.rec[j] = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	}
 	// beta-CROWN: a multiplier beta >= 0 per split neuron (b.phase),
 	// with its Adam moments.
-	var beta, bgrad, bm1, bm2 [][]float64
 	if b.phase != nil {
-		beta, bgrad, bm1, bm2 = make([][]float64, k), make([][]float64, k), make([][]float64, k), make([][]float64, k)
+		o.beta, o.bgrad, o.bm1, o.bm2 = make([][]float64, k), make([][]float64, k), make([][]float64, k), make([][]float64, k)
 		for j := 0; j < k; j++ {
 			n := b.layers[j].Out
-			beta[j], bgrad[j], bm1[j], bm2[j] = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+			o.beta[j], o.bgrad[j], o.bm1[j], o.bm2[j] = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 		}
 	}
-	// The fixed lines of the other activations (relax.go), per layer.
-	lines := make([][2][]line, k)
+	o.lines = make([][2][]line, k)
 	for j := 0; j < k; j++ {
 		lj := &b.layers[j]
 		if lj.Act == ActLinear || lj.Act == ActReLU {
 			continue
 		}
-		lines[j] = [2][]line{make([]line, lj.Out), make([]line, lj.Out)}
+		o.lines[j] = [2][]line{make([]line, lj.Out), make([]line, lj.Out)}
 		for i := range lj.Out {
-			lines[j][0][i], lines[j][1][i] = relax(lj, b.lo[j][i], b.hi[j][i])
+			o.lines[j][0][i], o.lines[j][1][i] = relax(lj, b.lo[j][i], b.hi[j][i])
 		}
 	}
 	w := b.net.maxWidth()
-	A, A2, G, G2 := make([]float64, w), make([]float64, w), make([]float64, w), make([]float64, w)
+	o.A, o.A2, o.G, o.G2 = make([]float64, w), make([]float64, w), make([]float64, w), make([]float64, w)
 	// Warm starts (b.warmIn) and the best parameters (b.warmOut): per
 	// row, every layer's alphas, then every layer's betas.
-	nn := 0
 	for j := 0; j < k; j++ {
-		nn += b.layers[j].Out
+		o.nn += b.layers[j].Out
 	}
-	warm := len(b.warmIn) == 2*nn*m
+	o.warm = len(b.warmIn) == 2*o.nn*m
 	if b.keepWarm {
-		b.warmOut = make([]float64, 2*nn*m)
+		b.warmOut = make([]float64, 2*o.nn*m)
 	} else {
 		b.warmOut = nil
 	}
-	steps := alphaSteps
-	if warm {
-		steps = alphaStepsWarm
+	o.steps = alphaSteps
+	if o.warm {
+		o.steps = alphaStepsWarm
 	}
-	// save copies the current parameters of row r into dst.
-	save := func(dst []float64) {
-		pos := 0
-		for j := 0; j < k; j++ {
-			copy(dst[pos:], alpha[j])
-			if beta != nil {
-				copy(dst[nn+pos:], beta[j])
+	return o
+}
+
+// start sets the parameters for row r: CROWN's adaptive slopes (1 where
+// the upper bound outweighs the lower) and no multipliers, or the warm
+// start's, and clears the Adam moments.
+func (o *alphaOpt) start(r int) {
+	b, nn := o.b, o.nn
+	pos := 0
+	for j := 0; j < o.k; j++ {
+		for i := range o.alpha[j] {
+			o.alpha[j][i] = 0
+			if b.hi[j][i] > -b.lo[j][i] {
+				o.alpha[j][i] = 1
 			}
-			pos += len(alpha[j])
+			if o.warm {
+				o.alpha[j][i] = min(max(b.warmIn[2*nn*r+pos+i], 0), 1)
+			}
+			o.m1[j][i], o.m2[j][i] = 0, 0
 		}
-	}
-	for r := 0; r < m; r++ {
-		row := rows[r*l.Out : (r+1)*l.Out]
-		pos := 0
-		for j := 0; j < k; j++ {
-			for i := range alpha[j] {
-				alpha[j][i] = 0
-				if b.hi[j][i] > -b.lo[j][i] {
-					alpha[j][i] = 1
-				}
-				if warm {
-					alpha[j][i] = min(max(b.warmIn[2*nn*r+pos+i], 0), 1)
-				}
-				m1[j][i], m2[j][i] = 0, 0
-			}
-			if beta != nil {
-				clear(beta[j])
-				clear(bm1[j])
-				clear(bm2[j])
-				if warm {
-					for i, ph := range b.phase[j] {
-						if ph != 0 {
-							beta[j][i] = max(b.warmIn[2*nn*r+nn+pos+i], 0)
-						}
+		if o.beta != nil {
+			clear(o.beta[j])
+			clear(o.bm1[j])
+			clear(o.bm2[j])
+			if o.warm {
+				for i, ph := range b.phase[j] {
+					if ph != 0 {
+						o.beta[j][i] = max(b.warmIn[2*nn*r+nn+pos+i], 0)
 					}
-				}
-			}
-			pos += len(alpha[j])
-		}
-		best := math.Inf(-1)
-		for step := 0; step <= steps; step++ {
-			// Backward pass with the current slopes, recording Λ_j.
-			bias := off[r]
-			a := A[:l.In]
-			clear(a)
-			for i, c := range row {
-				if c != 0 {
-					bias += c * l.B[i]
-					lw := l.W[i*l.In : (i+1)*l.In]
-					for q, wv := range lw {
-						a[q] += c * wv
-					}
-				}
-			}
-			for j := k - 1; j >= 0; j-- {
-				lj := &b.layers[j]
-				copy(rec[j], a)
-				if lj.Act == ActReLU {
-					for i := range a {
-						li, ui := b.lo[j][i], b.hi[j][i]
-						switch {
-						case li >= 0:
-						case ui <= 0:
-							a[i] = 0
-						default:
-							if a[i] >= 0 {
-								a[i] *= alpha[j][i]
-							} else {
-								su := ui / (ui - li)
-								bias += a[i] * (-li * su)
-								a[i] *= su
-							}
-						}
-					}
-				} else if lines[j][0] != nil {
-					for i := range a {
-						ln := lines[j][0][i]
-						if a[i] < 0 {
-							ln = lines[j][1][i]
-						}
-						if a[i] != 0 {
-							bias += a[i] * ln.c
-							a[i] *= ln.k
-						}
-					}
-				}
-				if lj.Act == ActReLU {
-					if beta != nil {
-						// The split constraint s z >= 0 enters with
-						// -beta s on z's coefficient.
-						for i, ph := range b.phase[j] {
-							if ph != 0 {
-								a[i] -= beta[j][i] * float64(ph)
-							}
-						}
-					}
-				}
-				a2 := A2[:lj.In]
-				clear(a2)
-				for i, c := range a {
-					if c != 0 {
-						bias += c * lj.B[i]
-						lw := lj.W[i*lj.In : (i+1)*lj.In]
-						for q, wv := range lw {
-							a2[q] += c * wv
-						}
-					}
-				}
-				a = a2
-				A, A2 = A2, A
-			}
-			lb := bias
-			g := G[:len(a)]
-			for i, c := range a {
-				if c >= 0 {
-					lb += c * b.xlo[i]
-					g[i] = b.xlo[i]
-				} else {
-					lb += c * b.xhi[i]
-					g[i] = b.xhi[i]
-				}
-			}
-			if lb > best {
-				best = lb
-				if b.warmOut != nil {
-					save(b.warmOut[2*nn*r : 2*nn*(r+1)])
-				}
-			}
-			if step == steps {
-				break
-			}
-			// Adjoint sweep upwards.
-			for j := 0; j < k; j++ {
-				lj := &b.layers[j]
-				d := G2[:lj.Out]
-				for i := 0; i < lj.Out; i++ {
-					s := lj.B[i]
-					lw := lj.W[i*lj.In : (i+1)*lj.In]
-					for q, wv := range lw {
-						s += wv * g[q]
-					}
-					d[i] = s
-				}
-				gj := grad[j]
-				clear(gj)
-				if beta != nil && lj.Act == ActReLU {
-					for i, ph := range b.phase[j] {
-						bgrad[j][i] = -float64(ph) * d[i]
-					}
-				}
-				if lines[j][0] != nil {
-					// dΛ = dλ k + c for the line chosen by Λ's sign.
-					for i := range d {
-						ln := lines[j][0][i]
-						if rec[j][i] < 0 {
-							ln = lines[j][1][i]
-						}
-						if rec[j][i] == 0 {
-							ln = line{}
-						}
-						d[i] = d[i]*ln.k + ln.c
-					}
-				}
-				if lj.Act == ActReLU {
-					for i := range d {
-						li, ui := b.lo[j][i], b.hi[j][i]
-						Λ := rec[j][i]
-						switch {
-						case li >= 0:
-						case ui <= 0:
-							d[i] = 0
-						case Λ >= 0:
-							gj[i] = d[i] * Λ
-							d[i] *= alpha[j][i]
-						default:
-							su := ui / (ui - li)
-							d[i] = d[i]*su - li*su
-						}
-					}
-				}
-				g = G[:lj.Out]
-				copy(g, d)
-			}
-			// Adam ascent step, projected onto [0, 1].
-			const lr, b1, b2, eps = 0.1, 0.9, 0.999, 1e-8
-			t := float64(step + 1)
-			for j := 0; j < k; j++ {
-				for i, gv := range grad[j] {
-					if gv == 0 {
-						continue
-					}
-					m1[j][i] = b1*m1[j][i] + (1-b1)*gv
-					m2[j][i] = b2*m2[j][i] + (1-b2)*gv*gv
-					mh := m1[j][i] / (1 - math.Pow(b1, t))
-					vh := m2[j][i] / (1 - math.Pow(b2, t))
-					alpha[j][i] = min(max(alpha[j][i]+lr*mh/(math.Sqrt(vh)+eps), 0), 1)
-				}
-				if beta == nil {
-					continue
-				}
-				for i, gv := range bgrad[j] {
-					if gv == 0 {
-						continue
-					}
-					bm1[j][i] = b1*bm1[j][i] + (1-b1)*gv
-					bm2[j][i] = b2*bm2[j][i] + (1-b2)*gv*gv
-					mh := bm1[j][i] / (1 - math.Pow(b1, t))
-					vh := bm2[j][i] / (1 - math.Pow(b2, t))
-					beta[j][i] = max(beta[j][i]+lr*mh/(math.Sqrt(vh)+eps), 0)
 				}
 			}
 		}
-		out[r] = best
+		pos += len(o.alpha[j])
 	}
-	return out
+}
+
+// save copies the current parameters into dst: every layer's alphas,
+// then every layer's betas.
+func (o *alphaOpt) save(dst []float64) {
+	pos := 0
+	for j := 0; j < o.k; j++ {
+		copy(dst[pos:], o.alpha[j])
+		if o.beta != nil {
+			copy(dst[o.nn+pos:], o.beta[j])
+		}
+		pos += len(o.alpha[j])
+	}
+}
+
+// backward is the backward pass of row·z_k + off with the current slopes
+// and multipliers, recording Λ_j; it returns the concretised lower bound
+// and, per input, the input bound that the coefficient's sign picks (the
+// derivative of the bound with respect to the input coefficients).
+func (o *alphaOpt) backward(row []float64, off float64) (float64, []float64) {
+	b, k := o.b, o.k
+	l := &b.layers[k]
+	A, A2 := o.A, o.A2
+	bias := off
+	a := A[:l.In]
+	clear(a)
+	for i, c := range row {
+		if c != 0 {
+			bias += c * l.B[i]
+			lw := l.W[i*l.In : (i+1)*l.In]
+			for q, wv := range lw {
+				a[q] += c * wv
+			}
+		}
+	}
+	for j := k - 1; j >= 0; j-- {
+		lj := &b.layers[j]
+		copy(o.rec[j], a)
+		if lj.Act == ActReLU {
+			for i := range a {
+				li, ui := b.lo[j][i], b.hi[j][i]
+				switch {
+				case li >= 0:
+				case ui <= 0:
+					a[i] = 0
+				default:
+					if a[i] >= 0 {
+						a[i] *= o.alpha[j][i]
+					} else {
+						su := ui / (ui - li)
+						bias += a[i] * (-li * su)
+						a[i] *= su
+					}
+				}
+			}
+			if o.beta != nil {
+				// The split constraint s z >= 0 enters with -beta s on
+				// z's coefficient.
+				for i, ph := range b.phase[j] {
+					if ph != 0 {
+						a[i] -= o.beta[j][i] * float64(ph)
+					}
+				}
+			}
+		} else if o.lines[j][0] != nil {
+			for i := range a {
+				ln := o.lines[j][0][i]
+				if a[i] < 0 {
+					ln = o.lines[j][1][i]
+				}
+				if a[i] != 0 {
+					bias += a[i] * ln.c
+					a[i] *= ln.k
+				}
+			}
+		}
+		a2 := A2[:lj.In]
+		clear(a2)
+		for i, c := range a {
+			if c != 0 {
+				bias += c * lj.B[i]
+				lw := lj.W[i*lj.In : (i+1)*lj.In]
+				for q, wv := range lw {
+					a2[q] += c * wv
+				}
+			}
+		}
+		a = a2
+		A, A2 = A2, A
+	}
+	lb := bias
+	g := o.G[:len(a)]
+	for i, c := range a {
+		if c >= 0 {
+			lb += c * b.xlo[i]
+			g[i] = b.xlo[i]
+		} else {
+			lb += c * b.xhi[i]
+			g[i] = b.xhi[i]
+		}
+	}
+	return lb, g
+}
+
+// adjoint sweeps from the input upwards (g: the derivative of the bound
+// with respect to the input coefficients) and leaves the derivatives
+// with respect to the slopes in grad and to the multipliers in bgrad.
+func (o *alphaOpt) adjoint(g []float64) {
+	b := o.b
+	for j := 0; j < o.k; j++ {
+		lj := &b.layers[j]
+		d := o.G2[:lj.Out]
+		for i := 0; i < lj.Out; i++ {
+			s := lj.B[i]
+			lw := lj.W[i*lj.In : (i+1)*lj.In]
+			for q, wv := range lw {
+				s += wv * g[q]
+			}
+			d[i] = s
+		}
+		gj := o.grad[j]
+		clear(gj)
+		if o.beta != nil && lj.Act == ActReLU {
+			for i, ph := range b.phase[j] {
+				o.bgrad[j][i] = -float64(ph) * d[i]
+			}
+		}
+		if o.lines[j][0] != nil {
+			// dΛ = dλ k + c for the line chosen by Λ's sign.
+			for i := range d {
+				ln := o.lines[j][0][i]
+				if o.rec[j][i] < 0 {
+					ln = o.lines[j][1][i]
+				}
+				if o.rec[j][i] == 0 {
+					ln = line{}
+				}
+				d[i] = d[i]*ln.k + ln.c
+			}
+		}
+		if lj.Act == ActReLU {
+			for i := range d {
+				li, ui := b.lo[j][i], b.hi[j][i]
+				Λ := o.rec[j][i]
+				switch {
+				case li >= 0:
+				case ui <= 0:
+					d[i] = 0
+				case Λ >= 0:
+					gj[i] = d[i] * Λ
+					d[i] *= o.alpha[j][i]
+				default:
+					su := ui / (ui - li)
+					d[i] = d[i]*su - li*su
+				}
+			}
+		}
+		g = o.G[:lj.Out]
+		copy(g, d)
+	}
+}
+
+// adam takes an Adam ascent step (the step-th, from 0) on the slopes,
+// projected onto [0, 1], and on the multipliers, projected onto >= 0.
+func (o *alphaOpt) adam(step int) {
+	const lr, b1, b2, eps = 0.1, 0.9, 0.999, 1e-8
+	t := float64(step + 1)
+	for j := 0; j < o.k; j++ {
+		for i, gv := range o.grad[j] {
+			if gv == 0 {
+				continue
+			}
+			o.m1[j][i] = b1*o.m1[j][i] + (1-b1)*gv
+			o.m2[j][i] = b2*o.m2[j][i] + (1-b2)*gv*gv
+			mh := o.m1[j][i] / (1 - math.Pow(b1, t))
+			vh := o.m2[j][i] / (1 - math.Pow(b2, t))
+			o.alpha[j][i] = min(max(o.alpha[j][i]+lr*mh/(math.Sqrt(vh)+eps), 0), 1)
+		}
+		if o.beta == nil {
+			continue
+		}
+		for i, gv := range o.bgrad[j] {
+			if gv == 0 {
+				continue
+			}
+			o.bm1[j][i] = b1*o.bm1[j][i] + (1-b1)*gv
+			o.bm2[j][i] = b2*o.bm2[j][i] + (1-b2)*gv*gv
+			mh := o.bm1[j][i] / (1 - math.Pow(b1, t))
+			vh := o.bm2[j][i] / (1 - math.Pow(b2, t))
+			o.beta[j][i] = max(o.beta[j][i]+lr*mh/(math.Sqrt(vh)+eps), 0)
+		}
+	}
 }

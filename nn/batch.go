@@ -61,7 +61,7 @@ func (e *batchLoops) Eval(xs []float64, out []float64) {
 	nout := n.Outputs()
 	for s := 0; s < k; s++ {
 		n.denormalize(out[s*nout : (s+1)*nout])
-		n.Out.apply(out[s*nout : (s+1)*nout])
+		applyOut(n.Out, out[s*nout:(s+1)*nout])
 	}
 }
 
@@ -81,7 +81,7 @@ func evalBatchGonum(n *Network, ws []*mat.Dense, xs []float64, out []float64) {
 		for s := 0; s < k; s++ {
 			row := raw.Data[s*raw.Stride : s*raw.Stride+l.Out]
 			for i := range row {
-				row[i] = l.apply(row[i] + l.B[i])
+				row[i] = applyAct(&l, row[i]+l.B[i])
 			}
 		}
 		cur = &next
@@ -91,7 +91,7 @@ func evalBatchGonum(n *Network, ws []*mat.Dense, xs []float64, out []float64) {
 	for s := 0; s < k; s++ {
 		copy(out[s*nout:(s+1)*nout], raw.Data[s*raw.Stride:s*raw.Stride+nout])
 		n.denormalize(out[s*nout : (s+1)*nout])
-		n.Out.apply(out[s*nout : (s+1)*nout])
+		applyOut(n.Out, out[s*nout:(s+1)*nout])
 	}
 }
 

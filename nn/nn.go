@@ -18,43 +18,25 @@ package nn
 import (
 	"fmt"
 	"math"
+
+	"vigil/symbolic"
 )
 
-// Layer is y = act(W x + B). W is row-major Out x In.
-type Layer struct {
-	In, Out int
-	W       []float64
-	B       []float64
-	Act     Activation
-	// Slope is LeakyReLU's slope for negative inputs, in [0, 1].
-	Slope float64
-}
+// Layer is y = act(W x + B), W row-major Out x In: the parameters of a
+// dense layer are symbolic's, so that checkers read them without nn.
+type Layer = symbolic.Layer
 
 // Activation is the function a layer applies to each of its sums, in
 // float64 as lang/spec.md (section Policies) defines it.
-type Activation uint8
+type Activation = symbolic.Activation
 
 const (
-	ActLinear    Activation = iota // the identity
-	ActReLU                        // s < 0 becomes 0
-	ActTanh                        // math.Tanh(s)
-	ActSigmoid                     // 1 / (1 + math.Exp(-s)), each operation rounded
-	ActLeakyReLU                   // s < 0 becomes Slope*s, rounded
+	ActLinear    = symbolic.ActLinear    // the identity
+	ActReLU      = symbolic.ActReLU      // s < 0 becomes 0
+	ActTanh      = symbolic.ActTanh      // math.Tanh(s)
+	ActSigmoid   = symbolic.ActSigmoid   // 1 / (1 + math.Exp(-s)), each operation rounded
+	ActLeakyReLU = symbolic.ActLeakyReLU // s < 0 becomes Slope*s, rounded
 )
-
-func (a Activation) String() string {
-	switch a {
-	case ActReLU:
-		return "relu"
-	case ActTanh:
-		return "tanh"
-	case ActSigmoid:
-		return "sigmoid"
-	case ActLeakyReLU:
-		return "leaky_relu"
-	}
-	return "linear"
-}
 
 // actIf returns a when cond holds, else ActLinear.
 func actIf(cond bool, a Activation) Activation {
@@ -64,9 +46,10 @@ func actIf(cond bool, a Activation) Activation {
 	return ActLinear
 }
 
-// apply computes the activation of s in float64 (lang/spec.md, Policies).
-// The conversion float64(...) of a product forbids fusing it with a sum.
-func (l *Layer) apply(s float64) float64 {
+// applyAct computes l's activation of s in float64 (lang/spec.md,
+// Policies). The conversion float64(...) of a product forbids fusing it
+// with a sum.
+func applyAct(l *Layer, s float64) float64 {
 	switch l.Act {
 	case ActReLU:
 		if s < 0 {
@@ -93,29 +76,19 @@ func sigmoid(s float64) float64 {
 }
 
 // OutAct is a final function of all the outputs together.
-type OutAct uint8
+type OutAct = symbolic.OutAct
 
 const (
-	OutNone       OutAct = iota
-	OutSoftmax           // y_i = e^(z_i - m) / sum_j e^(z_j - m), m = max_j z_j
-	OutLogSoftmax        // y_i = (z_i - m) - log(sum_j e^(z_j - m))
+	OutNone       = symbolic.OutNone
+	OutSoftmax    = symbolic.OutSoftmax    // y_i = e^(z_i - m) / sum_j e^(z_j - m), m = max_j z_j
+	OutLogSoftmax = symbolic.OutLogSoftmax // y_i = (z_i - m) - log(sum_j e^(z_j - m))
 )
 
-func (o OutAct) String() string {
-	switch o {
-	case OutSoftmax:
-		return "softmax"
-	case OutLogSoftmax:
-		return "log_softmax"
-	}
-	return "none"
-}
-
-// apply applies o to y in place, in float64 as lang/spec.md defines it:
+// applyOut applies o to y in place, in float64 as lang/spec.md defines it:
 // m is the maximum of y (NaN if any is NaN), then t_i = y_i - m and
 // e_i = exp(t_i), each rounded, S the sum of the e_i in output order,
 // and y_i = e_i / S (Softmax) or t_i - log(S) (LogSoftmax), rounded.
-func (o OutAct) apply(y []float64) {
+func applyOut(o OutAct, y []float64) {
 	if o == OutNone || len(y) == 0 {
 		return
 	}
@@ -141,7 +114,9 @@ func (o OutAct) apply(y []float64) {
 }
 
 // Network is a feed-forward network with optional input and output
-// normalisation. Nil slices mean "no transform".
+// normalisation. Nil slices mean "no transform". Its fields are those of
+// symbolic.Network, the raw parameters that Policy.Params gives checkers
+// (nn converts one into the other, sharing the weights).
 type Network struct {
 	Layers []Layer
 
@@ -297,7 +272,7 @@ func (e *Evaluator) Eval(x, out []float64) {
 	}
 	copy(out, cur)
 	n.denormalize(out)
-	n.Out.apply(out)
+	applyOut(n.Out, out)
 }
 
 // affine computes y = act(W x + b) in the order lang/spec.md defines
@@ -313,7 +288,7 @@ func affine(l *Layer, x, y []float64) {
 		for j, w := range l.W[i*l.In : (i+1)*l.In] {
 			s += float64(w * x[j])
 		}
-		y[i] = l.apply(s)
+		y[i] = applyAct(l, s)
 	}
 }
 

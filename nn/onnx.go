@@ -518,347 +518,460 @@ func (c chain) shift(s []float64, sign float64) chain {
 	return c
 }
 
+// lowering is the state of onnxGraph.network as it walks the node chain:
+// the layers closed so far, the pending affine map from the last closed
+// layer to the current data tensor, and what is known about its shape.
+type lowering struct {
+	consts map[string]*onnxTensor // initializers and folded constants
+	input  *onnxValueInfo         // the data input
+	net    *Network               // the layers closed so far
+	cur    string                 // the current data tensor
+	c      chain                  // the pending map from the last layer to cur
+	// pendingEmpty: c is the identity, so an activation would need a
+	// layer of its own.
+	pendingEmpty bool
+	// tensorLike: cur may still have several dimensions of size > 1. A
+	// transpose of the data is a no-op only once it is a (batch of)
+	// vector(s); before any Flatten, Reshape or matrix product a tensor
+	// with several dimensions of size > 1 could be permuted.
+	tensorLike bool
+}
+
+// network lowers the graph, a chain of nodes from one data input to one
+// output, to dense layers: affine ops (Gemm, MatMul, Add, Sub, Mul, Div)
+// compose into the pending map, an activation closes a layer, shape ops
+// check that the data stays a vector, and Softmax or LogSoftmax become
+// the network's output function.
 func (g *onnxGraph) network() (*Network, error) {
-	consts := map[string]*onnxTensor{}
+	l := &lowering{consts: map[string]*onnxTensor{}, net: &Network{}, pendingEmpty: true}
 	for i := range g.inits {
-		consts[g.inits[i].name] = &g.inits[i]
+		l.consts[g.inits[i].name] = &g.inits[i]
 	}
-	// The data input: the one graph input that is not an initializer.
-	var input *onnxValueInfo
-	for i := range g.inputs {
-		if _, ok := consts[g.inputs[i].name]; ok {
-			continue
-		}
-		if input != nil {
-			return nil, fmt.Errorf("nn: the ONNX graph has several inputs (%q, %q); vigil reads networks with one input tensor", input.name, g.inputs[i].name)
-		}
-		input = &g.inputs[i]
-	}
-	if input == nil {
-		return nil, fmt.Errorf("nn: the ONNX graph has no input")
+	if err := l.findInput(g); err != nil {
+		return nil, err
 	}
 	if len(g.outputs) != 1 {
 		return nil, fmt.Errorf("nn: the ONNX graph has %d outputs; vigil reads networks with one output tensor", len(g.outputs))
 	}
-	size, big := 1, 0
-	for _, d := range input.dims {
-		if d > 1 {
-			big++
-		}
-		if d > 0 {
-			if d > 1<<20 || size*int(d) > 1<<20 {
-				return nil, fmt.Errorf("nn: input %q: shape %v is too large", input.name, input.dims)
-			}
-			size *= int(d)
-		}
+	size, big, err := l.inputSize()
+	if err != nil {
+		return nil, err
 	}
-	net := &Network{}
-	cur := input.name
-	c := identity(size)
-	pendingEmpty := true // c is the identity: Relu would need a layer of its own
-	// A transpose of the data is a no-op only once it is a (batch of)
-	// vector(s); before any Flatten, Reshape or matrix product a tensor
-	// with several dimensions of size > 1 could be permuted.
-	tensorLike := big > 1
+	l.cur, l.c, l.tensorLike = l.input.name, identity(size), big > 1
 	for i := range g.nodes {
-		nd := &g.nodes[i]
-		where := fmt.Sprintf("node %q (%s)", nd.name, nd.op)
-		if nd.name == "" {
-			where = fmt.Sprintf("node %d (%s)", i, nd.op)
-		}
-		if len(nd.outs) < 1 {
-			return nil, fmt.Errorf("nn: %s has no output", where)
-		}
-		if nd.op == "Constant" {
-			for _, a := range nd.attrs {
-				switch {
-				case a.hasT:
-					t := *a.t
-					t.name = nd.outs[0]
-					consts[nd.outs[0]] = &t
-				case a.name == "value_float" && a.hasF:
-					consts[nd.outs[0]] = &onnxTensor{name: nd.outs[0], data: []float64{a.f}}
-				case a.name == "value_floats":
-					consts[nd.outs[0]] = &onnxTensor{name: nd.outs[0], dims: []int64{int64(len(a.floats))}, data: a.floats}
-				case a.name == "value_int" && a.hasI:
-					consts[nd.outs[0]] = &onnxTensor{name: nd.outs[0], data: []float64{float64(a.i)}}
-				case a.name == "value_ints":
-					d := make([]float64, len(a.ints))
-					for k, v := range a.ints {
-						d[k] = float64(v)
-					}
-					consts[nd.outs[0]] = &onnxTensor{name: nd.outs[0], dims: []int64{int64(len(d))}, data: d}
-				}
-			}
-			if consts[nd.outs[0]] == nil {
-				return nil, fmt.Errorf("nn: %s: unsupported constant form", where)
-			}
-			continue
-		}
-		// Which operand is the data tensor?
-		dataIdx := -1
-		for k, in := range nd.inputs {
-			if in == cur {
-				if dataIdx >= 0 {
-					return nil, fmt.Errorf("nn: %s uses the data tensor twice; vigil reads feed-forward chains only", where)
-				}
-				dataIdx = k
-			} else if in != "" && consts[in] == nil {
-				return nil, fmt.Errorf("nn: %s reads %q, which is neither a constant nor the current layer's output; vigil reads feed-forward chains only", where, in)
-			}
-		}
-		if dataIdx < 0 && nd.op == "Transpose" && len(nd.inputs) == 1 {
-			// Fold the transpose of a constant matrix.
-			t := consts[nd.inputs[0]]
-			if len(t.dims) != 2 {
-				return nil, fmt.Errorf("nn: %s transposes a constant of shape %v; only matrices are supported", where, t.dims)
-			}
-			r, cl := int(t.dims[0]), int(t.dims[1])
-			tt := &onnxTensor{name: nd.outs[0], dims: []int64{int64(cl), int64(r)}, data: make([]float64, r*cl)}
-			for i := 0; i < r; i++ {
-				for j := 0; j < cl; j++ {
-					tt.data[j*r+i] = t.data[i*cl+j]
-				}
-			}
-			consts[nd.outs[0]] = tt
-			continue
-		}
-		if dataIdx < 0 {
-			return nil, fmt.Errorf("nn: %s computes on constants only (op %s is not folded); re-export the network with constant folding", where, nd.op)
-		}
-		constArg := func(k int) (*onnxTensor, error) {
-			if k >= len(nd.inputs) || nd.inputs[k] == "" {
-				return nil, fmt.Errorf("nn: %s: missing operand %d", where, k+1)
-			}
-			return consts[nd.inputs[k]], nil
-		}
-		attrF := func(name string, def float64) float64 {
-			for _, a := range nd.attrs {
-				if a.name == name && a.hasF {
-					return a.f
-				}
-			}
-			return def
-		}
-		attrI := func(name string, def int64) int64 {
-			for _, a := range nd.attrs {
-				if a.name == name && a.hasI {
-					return a.i
-				}
-			}
-			return def
-		}
-		n := c.out
-		if net.Out != OutNone {
-			switch nd.op {
-			case "Identity", "Dropout", "Flatten", "Reshape":
-			default:
-				return nil, fmt.Errorf("nn: %s follows the network's %s; vigil reads Softmax and LogSoftmax only as the last op", where, net.Out)
-			}
-		}
-		switch nd.op {
-		case "Relu", "Tanh", "Sigmoid", "LeakyRelu":
-			act := map[string]Activation{"Relu": ActReLU, "Tanh": ActTanh, "Sigmoid": ActSigmoid, "LeakyRelu": ActLeakyReLU}[nd.op]
-			slope := 0.0
-			if act == ActLeakyReLU {
-				// ONNX's default alpha, as a float32 attribute.
-				slope = attrF("alpha", float64(float32(0.01)))
-				if !(slope >= 0 && slope <= 1) {
-					return nil, fmt.Errorf("nn: %s: alpha %v; vigil reads LeakyRelu with alpha in [0, 1]", where, slope)
-				}
-			}
-			if act == ActReLU && pendingEmpty && len(net.Layers) > 0 && net.Layers[len(net.Layers)-1].Act == ActReLU {
-				// relu(relu(x)) = relu(x)
-				break
-			}
-			if err := c.dense(); err != nil {
-				return nil, err
-			}
-			net.Layers = append(net.Layers, Layer{In: c.in, Out: c.out, W: c.w, B: c.b, Act: act, Slope: slope})
-			c = identity(c.out)
-			pendingEmpty = true
-		case "Softmax", "LogSoftmax":
-			// Over the one axis of (a batch of) vectors: -1 or 1.
-			if ax := attrI("axis", -1); ax != -1 && ax != 1 {
-				return nil, fmt.Errorf("nn: %s: axis %d; vigil reads %s over the last axis (-1 or 1) of a vector", where, ax, nd.op)
-			}
-			if tensorLike {
-				return nil, fmt.Errorf("nn: %s applies to input %q of shape %v; flatten the input first", where, input.name, input.dims)
-			}
-			net.Out = OutSoftmax
-			if nd.op == "LogSoftmax" {
-				net.Out = OutLogSoftmax
-			}
-		case "Transpose":
-			if tensorLike {
-				return nil, fmt.Errorf("nn: %s permutes the dimensions of input %q (shape %v); flatten the input first", where, input.name, input.dims)
-			}
-			// A row becomes a column: only the batch dimension moves.
-		case "Flatten":
-			tensorLike = false
-		case "Identity", "Dropout":
-		case "Reshape":
-			shape, err := constArg(1)
-			if err != nil {
-				return nil, err
-			}
-			prod, neg := 1, false
-			for _, d := range shape.data {
-				switch {
-				case d == -1:
-					neg = true
-				case d == 0:
-					// copy a dimension; batch only
-				default:
-					prod *= int(d)
-				}
-			}
-			if !(prod == n || (neg && n%max(prod, 1) == 0)) {
-				return nil, fmt.Errorf("nn: %s reshapes a %d-vector to %v; only reshapes that keep a vector are supported", where, n, shape.data)
-			}
-			tensorLike = false
-		case "Gemm", "MatMul":
-			if len(nd.inputs) < 2 {
-				return nil, fmt.Errorf("nn: %s needs two operands", where)
-			}
-			wk := 1 - dataIdx
-			wt, err := constArg(wk)
-			if err != nil {
-				return nil, err
-			}
-			if len(wt.dims) != 2 {
-				return nil, fmt.Errorf("nn: %s: weight %q has shape %v, want a matrix", where, wt.name, wt.dims)
-			}
-			r, cl := int(wt.dims[0]), int(wt.dims[1])
-			alpha, beta := 1.0, 1.0
-			trans := [2]bool{}
-			if nd.op == "Gemm" {
-				alpha, beta = attrF("alpha", 1), attrF("beta", 1)
-				trans = [2]bool{attrI("transA", 0) != 0, attrI("transB", 0) != 0}
-			}
-			// M[i][k] = coefficient of data k in output i.
-			var M []float64
-			var m int
-			cols := cl
-			at := func(i, j int) float64 { return wt.data[i*cols+j] }
-			if dataIdx == 0 {
-				// y = x W' with W' = W or W^T (k x m)
-				if trans[1] {
-					at = func(i, j int) float64 { return wt.data[j*cols+i] }
-					r, cl = cl, r
-				}
-				if r != n {
-					return nil, fmt.Errorf("nn: %s: weight %q has shape %v but the input has %d elements", where, wt.name, wt.dims, n)
-				}
-				m = cl
-				M = make([]float64, m*n)
-				for i := 0; i < m; i++ {
-					for k := 0; k < n; k++ {
-						M[i*n+k] = alpha * at(k, i)
-					}
-				}
-			} else {
-				// y = W' x with W' = W or W^T (m x k)
-				if trans[0] {
-					at = func(i, j int) float64 { return wt.data[j*cols+i] }
-					r, cl = cl, r
-				}
-				if cl != n {
-					return nil, fmt.Errorf("nn: %s: weight %q has shape %v but the input has %d elements", where, wt.name, wt.dims, n)
-				}
-				m = r
-				M = make([]float64, m*n)
-				for i := 0; i < m; i++ {
-					for k := 0; k < n; k++ {
-						M[i*n+k] = alpha * at(i, k)
-					}
-				}
-			}
-			var d []float64
-			if nd.op == "Gemm" && len(nd.inputs) > 2 && nd.inputs[2] != "" {
-				bt, err := constArg(2)
-				if err != nil {
-					return nil, err
-				}
-				if len(bt.data) != 1 && len(bt.data) != m {
-					return nil, fmt.Errorf("nn: %s: bias %q has %d elements, want %d", where, bt.name, len(bt.data), m)
-				}
-				d = make([]float64, m)
-				for i := range d {
-					if len(bt.data) == 1 {
-						d[i] = beta * bt.data[0]
-					} else {
-						d[i] = beta * bt.data[i]
-					}
-				}
-			}
-			if m*n > maxLayerElems {
-				return nil, fmt.Errorf("nn: %s: a %dx%d layer is too large for vigil", where, m, n)
-			}
-			if c, err = c.then(m, M, d); err != nil {
-				return nil, err
-			}
-			pendingEmpty = false
-			tensorLike = false
-		case "Add", "Sub", "Mul", "Div":
-			if len(nd.inputs) != 2 {
-				return nil, fmt.Errorf("nn: %s needs two operands", where)
-			}
-			k, err := constArg(1 - dataIdx)
-			if err != nil {
-				return nil, err
-			}
-			if len(k.data) != 1 && len(k.data) != n {
-				return nil, fmt.Errorf("nn: %s: constant %q has %d elements, want 1 or %d", where, k.name, len(k.data), n)
-			}
-			switch nd.op {
-			case "Add":
-				c = c.shift(k.data, 1)
-			case "Sub":
-				if dataIdx == 0 {
-					c = c.shift(k.data, -1)
-				} else {
-					if c, err = c.scale([]float64{-1}); err != nil {
-						return nil, err
-					}
-					c = c.shift(k.data, 1)
-				}
-			case "Mul":
-				if c, err = c.scale(k.data); err != nil {
-					return nil, err
-				}
-			case "Div":
-				if dataIdx != 0 {
-					return nil, fmt.Errorf("nn: %s divides a constant by the data; only division by constants is supported", where)
-				}
-				inv := make([]float64, len(k.data))
-				for i, v := range k.data {
-					if v == 0 {
-						return nil, fmt.Errorf("nn: %s divides by zero", where)
-					}
-					inv[i] = 1 / v
-				}
-				if c, err = c.scale(inv); err != nil {
-					return nil, err
-				}
-			}
-			pendingEmpty = false
-		default:
-			return nil, fmt.Errorf("nn: %s: unsupported op %s; vigil reads %s", where, nd.op, SupportedONNXOps)
-		}
-		cur = nd.outs[0]
-	}
-	if cur != g.outputs[0].name {
-		return nil, fmt.Errorf("nn: the ONNX graph's output %q is not computed by the node chain (last computed tensor %q)", g.outputs[0].name, cur)
-	}
-	if !pendingEmpty || len(net.Layers) == 0 {
-		if err := c.dense(); err != nil {
+		if err := l.node(i, &g.nodes[i]); err != nil {
 			return nil, err
 		}
-		net.Layers = append(net.Layers, Layer{In: c.in, Out: c.out, W: c.w, B: c.b})
+	}
+	if l.cur != g.outputs[0].name {
+		return nil, fmt.Errorf("nn: the ONNX graph's output %q is not computed by the node chain (last computed tensor %q)", g.outputs[0].name, l.cur)
+	}
+	net := l.net
+	if !l.pendingEmpty || len(net.Layers) == 0 {
+		if err := l.c.dense(); err != nil {
+			return nil, err
+		}
+		net.Layers = append(net.Layers, Layer{In: l.c.in, Out: l.c.out, W: l.c.w, B: l.c.b})
 	}
 	if err := net.validate(); err != nil {
 		return nil, err
 	}
 	return net, nil
+}
+
+// findInput sets l.input to the one graph input that is not an
+// initializer.
+func (l *lowering) findInput(g *onnxGraph) error {
+	for i := range g.inputs {
+		if _, ok := l.consts[g.inputs[i].name]; ok {
+			continue
+		}
+		if l.input != nil {
+			return fmt.Errorf("nn: the ONNX graph has several inputs (%q, %q); vigil reads networks with one input tensor", l.input.name, g.inputs[i].name)
+		}
+		l.input = &g.inputs[i]
+	}
+	if l.input == nil {
+		return fmt.Errorf("nn: the ONNX graph has no input")
+	}
+	return nil
+}
+
+// inputSize returns the data input's number of elements and how many of
+// its dimensions exceed 1.
+func (l *lowering) inputSize() (size, big int, err error) {
+	size = 1
+	for _, d := range l.input.dims {
+		if d > 1 {
+			big++
+		}
+		if d > 0 {
+			if d > 1<<20 || size*int(d) > 1<<20 {
+				return 0, 0, fmt.Errorf("nn: input %q: shape %v is too large", l.input.name, l.input.dims)
+			}
+			size *= int(d)
+		}
+	}
+	return size, big, nil
+}
+
+// node lowers node i of the chain.
+func (l *lowering) node(i int, nd *onnxNode) error {
+	where := fmt.Sprintf("node %q (%s)", nd.name, nd.op)
+	if nd.name == "" {
+		where = fmt.Sprintf("node %d (%s)", i, nd.op)
+	}
+	if len(nd.outs) < 1 {
+		return fmt.Errorf("nn: %s has no output", where)
+	}
+	if nd.op == "Constant" {
+		return l.constant(nd, where)
+	}
+	dataIdx, err := l.dataOperand(nd, where)
+	if err != nil {
+		return err
+	}
+	if dataIdx < 0 && nd.op == "Transpose" && len(nd.inputs) == 1 {
+		return l.foldTranspose(nd, where)
+	}
+	if dataIdx < 0 {
+		return fmt.Errorf("nn: %s computes on constants only (op %s is not folded); re-export the network with constant folding", where, nd.op)
+	}
+	if l.net.Out != OutNone {
+		switch nd.op {
+		case "Identity", "Dropout", "Flatten", "Reshape":
+		default:
+			return fmt.Errorf("nn: %s follows the network's %s; vigil reads Softmax and LogSoftmax only as the last op", where, l.net.Out)
+		}
+	}
+	switch nd.op {
+	case "Relu", "Tanh", "Sigmoid", "LeakyRelu":
+		err = l.activation(nd, where)
+	case "Softmax", "LogSoftmax":
+		err = l.outFunction(nd, where)
+	case "Transpose":
+		if l.tensorLike {
+			return fmt.Errorf("nn: %s permutes the dimensions of input %q (shape %v); flatten the input first", where, l.input.name, l.input.dims)
+		}
+		// A row becomes a column: only the batch dimension moves.
+	case "Flatten":
+		l.tensorLike = false
+	case "Identity", "Dropout":
+	case "Reshape":
+		err = l.reshape(nd, where)
+	case "Gemm", "MatMul":
+		err = l.matmul(nd, where, dataIdx)
+	case "Add", "Sub", "Mul", "Div":
+		err = l.elementwise(nd, where, dataIdx)
+	default:
+		return fmt.Errorf("nn: %s: unsupported op %s; vigil reads %s", where, nd.op, SupportedONNXOps)
+	}
+	if err != nil {
+		return err
+	}
+	l.cur = nd.outs[0]
+	return nil
+}
+
+// constant records the value of a Constant node.
+func (l *lowering) constant(nd *onnxNode, where string) error {
+	out := nd.outs[0]
+	for _, a := range nd.attrs {
+		switch {
+		case a.hasT:
+			t := *a.t
+			t.name = out
+			l.consts[out] = &t
+		case a.name == "value_float" && a.hasF:
+			l.consts[out] = &onnxTensor{name: out, data: []float64{a.f}}
+		case a.name == "value_floats":
+			l.consts[out] = &onnxTensor{name: out, dims: []int64{int64(len(a.floats))}, data: a.floats}
+		case a.name == "value_int" && a.hasI:
+			l.consts[out] = &onnxTensor{name: out, data: []float64{float64(a.i)}}
+		case a.name == "value_ints":
+			d := make([]float64, len(a.ints))
+			for k, v := range a.ints {
+				d[k] = float64(v)
+			}
+			l.consts[out] = &onnxTensor{name: out, dims: []int64{int64(len(d))}, data: d}
+		}
+	}
+	if l.consts[out] == nil {
+		return fmt.Errorf("nn: %s: unsupported constant form", where)
+	}
+	return nil
+}
+
+// dataOperand returns which operand of nd is the data tensor (-1 for
+// none); every other operand must be a constant.
+func (l *lowering) dataOperand(nd *onnxNode, where string) (int, error) {
+	dataIdx := -1
+	for k, in := range nd.inputs {
+		if in == l.cur {
+			if dataIdx >= 0 {
+				return 0, fmt.Errorf("nn: %s uses the data tensor twice; vigil reads feed-forward chains only", where)
+			}
+			dataIdx = k
+		} else if in != "" && l.consts[in] == nil {
+			return 0, fmt.Errorf("nn: %s reads %q, which is neither a constant nor the current layer's output; vigil reads feed-forward chains only", where, in)
+		}
+	}
+	return dataIdx, nil
+}
+
+// foldTranspose records the transpose of a constant matrix.
+func (l *lowering) foldTranspose(nd *onnxNode, where string) error {
+	t := l.consts[nd.inputs[0]]
+	if len(t.dims) != 2 {
+		return fmt.Errorf("nn: %s transposes a constant of shape %v; only matrices are supported", where, t.dims)
+	}
+	r, cl := int(t.dims[0]), int(t.dims[1])
+	tt := &onnxTensor{name: nd.outs[0], dims: []int64{int64(cl), int64(r)}, data: make([]float64, r*cl)}
+	for i := 0; i < r; i++ {
+		for j := 0; j < cl; j++ {
+			tt.data[j*r+i] = t.data[i*cl+j]
+		}
+	}
+	l.consts[nd.outs[0]] = tt
+	return nil
+}
+
+// constArg returns constant operand k of nd.
+func (l *lowering) constArg(nd *onnxNode, k int, where string) (*onnxTensor, error) {
+	if k >= len(nd.inputs) || nd.inputs[k] == "" {
+		return nil, fmt.Errorf("nn: %s: missing operand %d", where, k+1)
+	}
+	return l.consts[nd.inputs[k]], nil
+}
+
+// attrF returns nd's float attribute name, or def.
+func (nd *onnxNode) attrF(name string, def float64) float64 {
+	for _, a := range nd.attrs {
+		if a.name == name && a.hasF {
+			return a.f
+		}
+	}
+	return def
+}
+
+// attrI returns nd's integer attribute name, or def.
+func (nd *onnxNode) attrI(name string, def int64) int64 {
+	for _, a := range nd.attrs {
+		if a.name == name && a.hasI {
+			return a.i
+		}
+	}
+	return def
+}
+
+// activation closes the pending map into a layer with nd's activation.
+func (l *lowering) activation(nd *onnxNode, where string) error {
+	act := map[string]Activation{"Relu": ActReLU, "Tanh": ActTanh, "Sigmoid": ActSigmoid, "LeakyRelu": ActLeakyReLU}[nd.op]
+	slope := 0.0
+	if act == ActLeakyReLU {
+		// ONNX's default alpha, as a float32 attribute.
+		slope = nd.attrF("alpha", float64(float32(0.01)))
+		if !(slope >= 0 && slope <= 1) {
+			return fmt.Errorf("nn: %s: alpha %v; vigil reads LeakyRelu with alpha in [0, 1]", where, slope)
+		}
+	}
+	layers := l.net.Layers
+	if act == ActReLU && l.pendingEmpty && len(layers) > 0 && layers[len(layers)-1].Act == ActReLU {
+		return nil // relu(relu(x)) = relu(x)
+	}
+	if err := l.c.dense(); err != nil {
+		return err
+	}
+	l.net.Layers = append(layers, Layer{In: l.c.in, Out: l.c.out, W: l.c.w, B: l.c.b, Act: act, Slope: slope})
+	l.c = identity(l.c.out)
+	l.pendingEmpty = true
+	return nil
+}
+
+// outFunction makes Softmax or LogSoftmax the network's output function.
+func (l *lowering) outFunction(nd *onnxNode, where string) error {
+	// Over the one axis of (a batch of) vectors: -1 or 1.
+	if ax := nd.attrI("axis", -1); ax != -1 && ax != 1 {
+		return fmt.Errorf("nn: %s: axis %d; vigil reads %s over the last axis (-1 or 1) of a vector", where, ax, nd.op)
+	}
+	if l.tensorLike {
+		return fmt.Errorf("nn: %s applies to input %q of shape %v; flatten the input first", where, l.input.name, l.input.dims)
+	}
+	l.net.Out = OutSoftmax
+	if nd.op == "LogSoftmax" {
+		l.net.Out = OutLogSoftmax
+	}
+	return nil
+}
+
+// reshape accepts a Reshape that keeps the data a vector.
+func (l *lowering) reshape(nd *onnxNode, where string) error {
+	shape, err := l.constArg(nd, 1, where)
+	if err != nil {
+		return err
+	}
+	n := l.c.out
+	prod, neg := 1, false
+	for _, d := range shape.data {
+		switch {
+		case d == -1:
+			neg = true
+		case d == 0:
+			// copy a dimension; batch only
+		default:
+			prod *= int(d)
+		}
+	}
+	if !(prod == n || (neg && n%max(prod, 1) == 0)) {
+		return fmt.Errorf("nn: %s reshapes a %d-vector to %v; only reshapes that keep a vector are supported", where, n, shape.data)
+	}
+	l.tensorLike = false
+	return nil
+}
+
+// matmul composes a Gemm or MatMul with a constant matrix (and Gemm's
+// bias) into the pending map.
+func (l *lowering) matmul(nd *onnxNode, where string, dataIdx int) error {
+	if len(nd.inputs) < 2 {
+		return fmt.Errorf("nn: %s needs two operands", where)
+	}
+	wt, err := l.constArg(nd, 1-dataIdx, where)
+	if err != nil {
+		return err
+	}
+	if len(wt.dims) != 2 {
+		return fmt.Errorf("nn: %s: weight %q has shape %v, want a matrix", where, wt.name, wt.dims)
+	}
+	alpha, beta := 1.0, 1.0
+	trans := [2]bool{}
+	if nd.op == "Gemm" {
+		alpha, beta = nd.attrF("alpha", 1), nd.attrF("beta", 1)
+		trans = [2]bool{nd.attrI("transA", 0) != 0, nd.attrI("transB", 0) != 0}
+	}
+	n := l.c.out
+	M, m, err := weightMatrix(wt, n, alpha, dataIdx, trans, where)
+	if err != nil {
+		return err
+	}
+	var d []float64
+	if nd.op == "Gemm" && len(nd.inputs) > 2 && nd.inputs[2] != "" {
+		bt, err := l.constArg(nd, 2, where)
+		if err != nil {
+			return err
+		}
+		if len(bt.data) != 1 && len(bt.data) != m {
+			return fmt.Errorf("nn: %s: bias %q has %d elements, want %d", where, bt.name, len(bt.data), m)
+		}
+		d = make([]float64, m)
+		for i := range d {
+			if len(bt.data) == 1 {
+				d[i] = beta * bt.data[0]
+			} else {
+				d[i] = beta * bt.data[i]
+			}
+		}
+	}
+	if m*n > maxLayerElems {
+		return fmt.Errorf("nn: %s: a %dx%d layer is too large for vigil", where, m, n)
+	}
+	if l.c, err = l.c.then(m, M, d); err != nil {
+		return err
+	}
+	l.pendingEmpty = false
+	l.tensorLike = false
+	return nil
+}
+
+// weightMatrix returns the m x n matrix M (M[i][k]: the coefficient of
+// data element k in output i, times alpha) of a product of the data
+// (n elements, operand dataIdx) with the constant matrix wt, transposed
+// where trans (Gemm's transA, transB) says.
+func weightMatrix(wt *onnxTensor, n int, alpha float64, dataIdx int, trans [2]bool, where string) (M []float64, m int, err error) {
+	r, cl := int(wt.dims[0]), int(wt.dims[1])
+	cols := cl
+	at := func(i, j int) float64 { return wt.data[i*cols+j] }
+	if dataIdx == 0 {
+		// y = x W' with W' = W or W^T (k x m)
+		if trans[1] {
+			at = func(i, j int) float64 { return wt.data[j*cols+i] }
+			r, cl = cl, r
+		}
+		if r != n {
+			return nil, 0, fmt.Errorf("nn: %s: weight %q has shape %v but the input has %d elements", where, wt.name, wt.dims, n)
+		}
+		m = cl
+		M = make([]float64, m*n)
+		for i := 0; i < m; i++ {
+			for k := 0; k < n; k++ {
+				M[i*n+k] = alpha * at(k, i)
+			}
+		}
+		return M, m, nil
+	}
+	// y = W' x with W' = W or W^T (m x k)
+	if trans[0] {
+		at = func(i, j int) float64 { return wt.data[j*cols+i] }
+		r, cl = cl, r
+	}
+	if cl != n {
+		return nil, 0, fmt.Errorf("nn: %s: weight %q has shape %v but the input has %d elements", where, wt.name, wt.dims, n)
+	}
+	m = r
+	M = make([]float64, m*n)
+	for i := 0; i < m; i++ {
+		for k := 0; k < n; k++ {
+			M[i*n+k] = alpha * at(i, k)
+		}
+	}
+	return M, m, nil
+}
+
+// elementwise composes an Add, Sub, Mul or Div by a constant (a scalar or
+// one value per element) into the pending map.
+func (l *lowering) elementwise(nd *onnxNode, where string, dataIdx int) error {
+	if len(nd.inputs) != 2 {
+		return fmt.Errorf("nn: %s needs two operands", where)
+	}
+	k, err := l.constArg(nd, 1-dataIdx, where)
+	if err != nil {
+		return err
+	}
+	if n := l.c.out; len(k.data) != 1 && len(k.data) != n {
+		return fmt.Errorf("nn: %s: constant %q has %d elements, want 1 or %d", where, k.name, len(k.data), n)
+	}
+	c := l.c
+	switch nd.op {
+	case "Add":
+		c = c.shift(k.data, 1)
+	case "Sub":
+		if dataIdx == 0 {
+			c = c.shift(k.data, -1)
+		} else {
+			if c, err = c.scale([]float64{-1}); err != nil {
+				return err
+			}
+			c = c.shift(k.data, 1)
+		}
+	case "Mul":
+		if c, err = c.scale(k.data); err != nil {
+			return err
+		}
+	case "Div":
+		if dataIdx != 0 {
+			return fmt.Errorf("nn: %s divides a constant by the data; only division by constants is supported", where)
+		}
+		inv := make([]float64, len(k.data))
+		for i, v := range k.data {
+			if v == 0 {
+				return fmt.Errorf("nn: %s divides by zero", where)
+			}
+			inv[i] = 1 / v
+		}
+		if c, err = c.scale(inv); err != nil {
+			return err
+		}
+	}
+	l.c = c
+	l.pendingEmpty = false
+	return nil
 }

@@ -159,6 +159,31 @@ func (p *Policy) Clone() *Policy {
 	return &c
 }
 
+// Params returns the declaration and the network's parameters (shared
+// with the policy, not copied).
+func (p *Policy) Params() symbolic.Params {
+	n := symbolic.Network(*p.Net)
+	return symbolic.Params{Decl: p.Decl, Network: &n}
+}
+
+// Exclude is ExcludesLabel with the default Options, as
+// symbolic.Certifiable asks it.
+func (p *Policy) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (symbolic.Exclusion, symbolic.State, error) {
+	r, err := p.ExcludesLabel(lo, hi, a, sure, Options{})
+	if err != nil {
+		return symbolic.Undecided, nil, err
+	}
+	switch r.Verdict {
+	case Proved:
+		return symbolic.Excluded, nil, nil
+	case Refuted:
+		return symbolic.Possible, r.Witness, nil
+	}
+	return symbolic.Undecided, nil, nil
+}
+
+var _ symbolic.Certifiable = (*Policy)(nil)
+
 // OutputIndex returns the index of label l among the outputs, or -1.
 func (p *Policy) OutputIndex(l symbolic.LabelID) int {
 	for i, o := range p.outputs {
@@ -224,13 +249,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	if p.y == nil {
 		p.y = make([]float64, p.Net.Outputs())
 	}
-	y := p.y
-	// A witness is a state where float64 evaluation lets a win: the
-	// arg-max rule of symbolic.Choose, given the outputs of sure.
-	isWitness := func(s []int) bool {
-		p.Scores(s, y)
-		return mayChoose(y, a, sure)
-	}
+	q := stateQuery{p: p, pr: pr, a: a, sure: sure}
 	// A box whose states all give the same network input is decided by
 	// one float64 evaluation.
 	point := true
@@ -238,7 +257,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 		point = point && (lo[v] == hi[v] || !p.used[v])
 	}
 	if point {
-		if isWitness(lo) {
+		if q.isWitness(lo) {
 			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), lo...)}, nil
 		}
 		return StateResult{Verdict: Proved}, nil
@@ -248,68 +267,100 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	// proved by bounds, and only a box small enough to evaluate state by
 	// state is decided.
 	if !pr.prepare(p.InputBox(lo, hi)) {
-		return p.enumerate(lo, hi, pr, isWitness)
+		return p.enumerate(lo, hi, pr, q.isWitness)
 	}
-	// bound returns (closed, score, variable to split).
-	bound := func(lo, hi []int) (bool, float64, int) {
-		pr.nodes++
-		lb := pr.b.lower(p.InputBox(lo, hi), pr.rows, pr.opt.Method)
-		score := math.Inf(-1)
-		for k, v := range lb {
-			if pr.proves(k, v) {
-				return true, v, -1
-			}
-			score = max(score, v)
+	return q.search(lo, hi), nil
+}
+
+// stateQuery is one decision query of Excludes over state boxes: output
+// a against the outputs of sure, with the prover pr set up for it.
+type stateQuery struct {
+	p    *Policy
+	pr   *prover
+	a    int
+	sure []int
+	h    stateHeap // the open boxes, lowest bound first
+}
+
+// isWitness reports whether float64 evaluation lets a win in state s:
+// the arg-max rule of symbolic.Choose, given the outputs of sure.
+func (q *stateQuery) isWitness(s []int) bool {
+	q.p.Scores(s, q.p.y)
+	return mayChoose(q.p.y, q.a, q.sure)
+}
+
+// bound bounds the box lo..hi: closed when a row's lower bound proves
+// it, else the best lower bound and the variable to split (the one of
+// largest influence: CROWN coefficients times the affine coefficients
+// times the range; -1 when every variable that an input reads is fixed).
+func (q *stateQuery) bound(lo, hi []int) (closed bool, score float64, split int) {
+	p, pr := q.p, q.pr
+	pr.nodes++
+	lb := pr.b.lower(p.InputBox(lo, hi), pr.rows, pr.opt.Method)
+	score = math.Inf(-1)
+	for k, v := range lb {
+		if pr.proves(k, v) {
+			return true, v, -1
 		}
-		split, best := -1, -1.0
-		for v := range lo {
-			w := float64(hi[v] - lo[v])
-			if w == 0 || !p.used[v] {
-				continue // fixed, or no input reads it: splitting cannot help
-			}
-			s := 0.0
-			for i, row := range p.coef {
-				s += pr.b.infl[i] * math.Abs(row[v])
-			}
-			s *= w
-			if s > best {
-				split, best = v, s
-			}
+		score = max(score, v)
+	}
+	split, best := -1, -1.0
+	for v := range lo {
+		w := float64(hi[v] - lo[v])
+		if w == 0 || !p.used[v] {
+			continue // fixed, or no input reads it: splitting cannot help
 		}
-		return false, score, split
-	}
-	var h stateHeap
-	push := func(lo, hi []int) (bool, int) {
-		closed, sc, split := bound(lo, hi)
-		if !closed {
-			heap.Push(&h, stateNode{lo: lo, hi: hi, score: sc, split: split})
+		s := 0.0
+		for i, row := range p.coef {
+			s += pr.b.infl[i] * math.Abs(row[v])
 		}
-		return closed, split
+		s *= w
+		if s > best {
+			split, best = v, s
+		}
 	}
-	mid := make([]int, p.nvars)
-	if closed, _ := push(lo, hi); closed {
-		return StateResult{Verdict: Proved, Nodes: pr.nodes}, nil
+	return false, score, split
+}
+
+// push bounds lo..hi and queues it unless it is closed.
+func (q *stateQuery) push(lo, hi []int) bool {
+	closed, sc, split := q.bound(lo, hi)
+	if !closed {
+		heap.Push(&q.h, stateNode{lo: lo, hi: hi, score: sc, split: split})
 	}
-	// A few random states first: cheap witnesses.
+	return closed
+}
+
+// search is the branch and bound over the state box lo..hi: a few
+// random states first (cheap witnesses), then the open box of lowest
+// bound is evaluated at its middle state and split in halves on its
+// split variable, until every box is closed, a witness is found, or the
+// prover's limits run out.
+func (q *stateQuery) search(lo, hi []int) StateResult {
+	p, pr := q.p, q.pr
+	if q.push(lo, hi) {
+		return StateResult{Verdict: Proved, Nodes: pr.nodes}
+	}
 	s := make([]int, p.nvars)
 	for k := 0; k < pr.opt.Samples; k++ {
 		for v := range s {
 			s[v] = lo[v] + pr.rng.IntN(hi[v]-lo[v]+1)
 		}
-		if isWitness(s) {
-			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), s...), Nodes: pr.nodes}, nil
+		if q.isWitness(s) {
+			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), s...), Nodes: pr.nodes}
 		}
 	}
-	for h.Len() > 0 {
+	mid := make([]int, p.nvars)
+	for q.h.Len() > 0 {
 		if pr.nodes >= pr.opt.MaxNodes || pr.expired() {
-			return StateResult{Verdict: Unknown, Nodes: pr.nodes}, nil
+			return StateResult{Verdict: Unknown, Nodes: pr.nodes}
 		}
-		nd := heap.Pop(&h).(stateNode)
+		nd := heap.Pop(&q.h).(stateNode)
 		for v := range mid {
 			mid[v] = nd.lo[v] + (nd.hi[v]-nd.lo[v])/2
 		}
-		if isWitness(mid) {
-			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), mid...), Nodes: pr.nodes}, nil
+		if q.isWitness(mid) {
+			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), mid...), Nodes: pr.nodes}
 		}
 		if nd.split < 0 {
 			// Every state of the box gives the network the same input,
@@ -321,10 +372,10 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 		l1, h1 := append([]int(nil), nd.lo...), append([]int(nil), nd.hi...)
 		l2, h2 := append([]int(nil), nd.lo...), append([]int(nil), nd.hi...)
 		h1[v], l2[v] = m, m+1
-		push(l1, h1)
-		push(l2, h2)
+		q.push(l1, h1)
+		q.push(l2, h2)
 	}
-	return StateResult{Verdict: Proved, Nodes: pr.nodes}, nil
+	return StateResult{Verdict: Proved, Nodes: pr.nodes}
 }
 
 // maxEnumerate is the largest state box Excludes evaluates state by

@@ -660,7 +660,7 @@ func (gr *gradient) of(x, c, out []float64) {
 			for j, w := range l.W[i*l.In : (i+1)*l.In] {
 				v := in[j]
 				if k > 0 {
-					v = n.Layers[k-1].apply(v)
+					v = applyAct(&n.Layers[k-1], v)
 				}
 				s += w * v
 			}

@@ -134,3 +134,26 @@ func stateCount(m *symbolic.Model) float64 {
 	n, _ := m.StateSpaceSize()
 	return n
 }
+
+// Params gives the network's own parameters, not a copy: a checker sees
+// exactly what evaluation uses, including a later change of the output
+// function.
+func TestParamsShareTheNetwork(t *testing.T) {
+	m := gen.Model(3, gen.Options{})
+	p, d, err := nn.RandomWith(m, allLabels(m), 3, []int{4, 3}, nn.ActTanh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Net.Out = nn.OutSoftmax
+	par := p.Params()
+	if par.Decl != d || par.Network == nil || par.Ensemble != nil {
+		t.Fatalf("Params = %+v", par)
+	}
+	n := par.Network
+	if len(n.Layers) != len(p.Net.Layers) || &n.Layers[0] != &p.Net.Layers[0] || n.Out != symbolic.OutSoftmax {
+		t.Errorf("Params does not share the network's layers and output function")
+	}
+	if n.Layers[0].Act != symbolic.ActTanh || n.Inputs() != len(d.Inputs) || n.Outputs() != len(d.Outputs) {
+		t.Errorf("layer 0: %v, %d inputs, %d outputs", n.Layers[0].Act, n.Inputs(), n.Outputs())
+	}
+}

@@ -44,7 +44,7 @@ type line struct{ k, c float64 }
 
 // deriv returns the derivative of an S-shaped activation at x.
 func deriv(l *Layer, x float64) float64 {
-	v := l.apply(x)
+	v := applyAct(l, x)
 	if l.Act == ActTanh {
 		return 1 - v*v
 	}
@@ -63,12 +63,12 @@ func relax(l *Layer, lo, hi float64) (lower, upper line) {
 		}
 		return line{0, actDown(l, lo)}, line{0, actUp(l, hi)}
 	}
-	fl, fh := l.apply(lo), l.apply(hi)
+	fl, fh := applyAct(l, lo), applyAct(l, hi)
 	chord := line{k: (fh - fl) / (hi - lo)}
 	chord.c = fl - chord.k*lo
 	tangent := func(d float64) line {
 		k := deriv(l, d)
-		return line{k, l.apply(d) - k*d}
+		return line{k, applyAct(l, d) - k*d}
 	}
 	mid := lo + (hi-lo)/2
 	switch {

@@ -51,7 +51,7 @@ const (
 // actRel |f^(x)| - actAbs, rounded outward and clamped to f's range
 // (tanh in [-1, 1], sigmoid in [0, 1]).
 func actDown(l *Layer, x float64) float64 {
-	v := l.apply(x)
+	v := applyAct(l, x)
 	switch l.Act {
 	case ActTanh:
 		return max(roundDown(v-roundUp(actRel*math.Abs(v))-actAbs), -1)
@@ -66,7 +66,7 @@ func actDown(l *Layer, x float64) float64 {
 }
 
 func actUp(l *Layer, x float64) float64 {
-	v := l.apply(x)
+	v := applyAct(l, x)
 	switch l.Act {
 	case ActTanh:
 		return min(roundUp(v+roundUp(actRel*math.Abs(v))+actAbs), 1)

@@ -22,7 +22,6 @@ package ppa
 import (
 	"time"
 
-	"vigil/ic3"
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -32,17 +31,52 @@ import (
 const witnesses = 4
 
 // expandLearned is expand for learned policies (the cube of node i is
-// asserted).
-func (ab *abstraction) expandLearned(i int) (bool, error) {
-	r, s, x, m := ab.r, ab.s, ab.r.x, ab.r.m
-	nd := ab.nodes[i]
-	var sure []symbolic.LabelID
-	lo, hi, _ := r.box(nd.vals)
-	sureDone := false
-	xp := &explicit.Expansion{}
-	// The bad region: unsafe states need no policy; a range error only
-	// where the policy may choose the erring label (witnesses, the
-	// certifier, then the bounded policy query, as for transitions).
+// asserted): hit reports a bad state in the cube.
+func (ab *abstraction) expandLearned(i int) (hit bool, err error) {
+	e := &learnedExpansion{ab: ab, i: i, nd: ab.nodes[i], xp: &explicit.Expansion{}}
+	e.lo, e.hi, _ = ab.r.box(e.nd.vals)
+	if hit, err := e.bad(); hit || err != nil {
+		return hit, err
+	}
+	for a := range ab.r.m.Labels {
+		if err := e.label(symbolic.LabelID(a)); err != nil {
+			return false, err
+		}
+	}
+	return false, ab.r.x.Err()
+}
+
+// learnedExpansion is the state of expandLearned on node i's cube: its
+// bounding box (what the certifier is asked about) and the labels
+// applicable throughout the cube, computed when first needed.
+type learnedExpansion struct {
+	ab       *abstraction
+	i        int
+	nd       *node
+	lo, hi   []int
+	sure     []symbolic.LabelID
+	sureDone bool
+	xp       *explicit.Expansion
+}
+
+// needSure computes the labels applicable throughout the cube, once.
+func (e *learnedExpansion) needSure() error {
+	if e.sureDone {
+		return nil
+	}
+	e.sureDone = true
+	var err error
+	e.sure, err = e.ab.sure()
+	return err
+}
+
+// bad reports whether the cube meets the bad region: unsafe states need
+// no policy; a range error only where the policy may choose the erring
+// label (a witness, the certifier, then the bounded policy query, as for
+// transitions).
+func (e *learnedExpansion) bad() (bool, error) {
+	ab := e.ab
+	r, s, m := ab.r, ab.s, ab.r.m
 	res, err := r.check(s, r.unsafe)
 	if err != nil {
 		return false, err
@@ -71,20 +105,17 @@ func (ab *abstraction) expandLearned(i int) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		r.g.Applicable(st, xp)
-		if l, err := r.dec.Decide(st, xp.App); err != nil {
+		r.g.Applicable(st, e.xp)
+		if l, err := r.dec.Decide(st, e.xp.App); err != nil {
 			return false, err
 		} else if l == symbolic.LabelID(a) {
 			return true, nil
 		}
-		if !sureDone {
-			sureDone = true
-			if sure, err = ab.sure(); err != nil {
-				return false, err
-			}
+		if err := e.needSure(); err != nil {
+			return false, err
 		}
 		r.stats.CertCalls++
-		if ex, _, err := r.cert.Exclude(lo, hi, symbolic.LabelID(a), sure); err == nil && ex == ic3.Excluded {
+		if ex, _, err := r.cert.Exclude(e.lo, e.hi, symbolic.LabelID(a), e.sure); err == nil && ex == symbolic.Excluded {
 			continue
 		}
 		res, err = ab.bounded(ab.pol, r.nonterm, r.rangeErr[a], r.chosen[a])
@@ -95,90 +126,111 @@ func (ab *abstraction) expandLearned(i int) (bool, error) {
 			return true, nil
 		}
 	}
-	for a := range m.Labels {
-		l := symbolic.LabelID(a)
-		if ok, err := ab.mayTake(nd, l); err != nil || !ok {
-			if err != nil {
-				return false, err
-			}
-			continue
-		}
-		// 1. Candidates without the policy.
-		var cands [][]bool
-		err = ab.allCubes(ab.pn, func(vals []bool) error {
-			cands = append(cands, vals)
-			return nil
-		}, ab.step[a])
+	return false, nil
+}
+
+// label adds the abstract transitions of label l from the cube, by the
+// steps of the file's comment, and records l as never chosen in the cube
+// when the certifier or the policy's encoding shows it.
+func (e *learnedExpansion) label(l symbolic.LabelID) error {
+	ab, nd := e.ab, e.nd
+	r := ab.r
+	if ok, err := ab.mayTake(nd, l); err != nil || !ok {
+		return err
+	}
+	// 1. Candidates without the policy.
+	var cands [][]bool
+	err := ab.allCubes(ab.pn, func(vals []bool) error {
+		cands = append(cands, vals)
+		return nil
+	}, ab.step[l])
+	if err != nil {
+		return err
+	}
+	excluded, asked := false, false
+	added := 0
+	for _, c := range cands {
+		// 2. Concrete witnesses.
+		ok, err := ab.witness(c, l, e.xp)
 		if err != nil {
-			return false, err
+			return err
 		}
-		excluded, asked := false, false
-		added := 0
-		for _, c := range cands {
-			// 2. Concrete witnesses.
-			ok, err := ab.witness(c, l, xp)
-			if err != nil {
-				return false, err
+		if !ok && !asked {
+			// 3. The certifier, once per label and cube.
+			asked = true
+			if excluded, err = e.certify(l); err != nil {
+				return err
 			}
-			if !ok && !asked {
-				// 3. The certifier, once per label and cube.
-				asked = true
-				if !sureDone {
-					sureDone = true
-					if sure, err = ab.sure(); err != nil {
-						return false, err
-					}
-				}
-				t0 := time.Now()
-				ex, _, err := r.cert.Exclude(lo, hi, l, sure)
-				r.stats.CertTime += time.Since(t0)
-				r.stats.CertCalls++
-				if err == nil && ex == ic3.Excluded {
-					excluded = true
-					break
-				}
-			}
-			if !ok {
-				// 4. The policy's encoding, bounded.
-				if err := s.Push(); err != nil {
-					return false, err
-				}
-				if err := s.Assert(ab.cube(c, ab.pn)); err != nil {
-					return false, err
-				}
-				res, err := ab.bounded(ab.lab[a])
-				if perr := s.Pop(1); err == nil {
-					err = perr
-				}
-				if err != nil {
-					return false, err
-				}
-				if res == smt.Unknown {
-					r.stats.Undecided++
-				}
-				ok = res != smt.Unsat
-			}
-			if ok {
-				added++
-				r.stats.Transitions++
-				ab.add(c, i, l)
+			if excluded {
+				break
 			}
 		}
-		never := excluded
-		if !excluded && added == 0 {
-			// No transition; "never chosen" also covers terminal states.
-			res, err := ab.bounded(ab.pol, r.chosen[a])
-			if err != nil {
-				return false, err
+		if !ok {
+			// 4. The policy's encoding, bounded.
+			if ok, err = e.policyQuery(c, l); err != nil {
+				return err
 			}
-			never = res == smt.Unsat
 		}
-		if never {
-			nd.never = append(nd.never, l)
-			r.impossible[ab.cacheKey(nd, l)] = neverChosen
+		if ok {
+			added++
+			r.stats.Transitions++
+			ab.add(c, e.i, l)
 		}
 	}
-	return false, x.Err()
+	never := excluded
+	if !excluded && added == 0 {
+		// No transition; "never chosen" also covers terminal states.
+		res, err := ab.bounded(ab.pol, r.chosen[l])
+		if err != nil {
+			return err
+		}
+		never = res == smt.Unsat
+	}
+	if never {
+		nd.never = append(nd.never, l)
+		r.impossible[ab.cacheKey(nd, l)] = neverChosen
+	}
+	return nil
+}
+
+// certify asks the certifier whether l is never chosen in the cube's
+// bounding box given the sure labels (an error of the certifier counts
+// as not excluded).
+func (e *learnedExpansion) certify(l symbolic.LabelID) (bool, error) {
+	r := e.ab.r
+	if err := e.needSure(); err != nil {
+		return false, err
+	}
+	t0 := time.Now()
+	ex, _, err := r.cert.Exclude(e.lo, e.hi, l, e.sure)
+	r.stats.CertTime += time.Since(t0)
+	r.stats.CertCalls++
+	return err == nil && ex == symbolic.Excluded, nil
+}
+
+// policyQuery asks, bounded by Options.QueryTimeout, whether the policy
+// may take l from the cube into the candidate cube c; no answer counts as
+// yes.
+func (e *learnedExpansion) policyQuery(c []bool, l symbolic.LabelID) (bool, error) {
+	ab := e.ab
+	s := ab.s
+	if err := s.Push(); err != nil {
+		return false, err
+	}
+	if err := s.Assert(ab.cube(c, ab.pn)); err != nil {
+		return false, err
+	}
+	res, err := ab.bounded(ab.lab[l])
+	if perr := s.Pop(1); err == nil {
+		err = perr
+	}
+	if err != nil {
+		return false, err
+	}
+	if res == smt.Unknown {
+		ab.r.stats.Undecided++
+	}
+	return res != smt.Unsat, nil
 }
 
 // witness looks for a state of the cube where the policy chooses a and an

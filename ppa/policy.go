@@ -29,10 +29,8 @@ import (
 	"math/bits"
 
 	"vigil/ic3/cert"
-	"vigil/nn"
 	"vigil/smt"
 	"vigil/symbolic"
-	"vigil/trees"
 )
 
 // chooser encodes one policy's choice.
@@ -41,6 +39,7 @@ type chooser struct {
 	m      *symbolic.Model
 	decl   *symbolic.PolicyDecl
 	pol    symbolic.Policy // nn or trees; nil for rules, table and no policy
+	par    symbolic.Params // pol's raw parameters
 	lo, hi []int           // the variables' ranges
 	// Exact reports that the encoding is the policy's float64 choice.
 	exact bool
@@ -52,12 +51,17 @@ func newChooser(e *smt.Encoder, m *symbolic.Model, decl *symbolic.PolicyDecl, po
 	for _, v := range m.Vars {
 		c.lo, c.hi = append(c.lo, v.Lo), append(c.hi, v.Hi)
 	}
-	switch p := pol.(type) {
-	case *nn.Policy:
+	if pol == nil {
+		return c, nil
+	}
+	if l, ok := pol.(symbolic.Certifiable); ok {
+		c.par = l.Params()
+	}
+	switch {
+	case c.par.Network != nil:
 		c.exact = false
-	case *trees.Policy:
-		c.exact = ensembleExact(p)
-	case nil:
+	case c.par.Ensemble != nil:
+		c.exact = ensembleExact(c.par)
 	default:
 		return nil, fmt.Errorf("ppa: a %T policy cannot be encoded in SMT", pol)
 	}
@@ -77,18 +81,18 @@ func (c *chooser) chosen(vs []smt.Term) (ch []smt.Term, side []smt.Term, err err
 	}
 	var scores []smt.Term
 	var errs []float64
-	switch p := c.pol.(type) {
-	case nil:
+	switch {
+	case c.pol == nil:
 		ch, err := e.Chosen(c.decl, vs)
 		return ch, nil, err
-	case *nn.Policy:
-		ns, err := cert.EncodeNetwork(x, m, p, vs, c.lo, c.hi, tag)
+	case c.par.Network != nil:
+		ns, err := cert.EncodeNetwork(x, m, c.par, vs, c.lo, c.hi, tag)
 		if err != nil {
 			return nil, nil, err
 		}
 		scores, errs, side = ns.Scores, ns.Err, ns.Side
-	case *trees.Policy:
-		scores, errs, side, err = c.ensemble(p, vs, tag)
+	default:
+		scores, errs, side, err = c.ensemble(c.par, vs, tag)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -129,9 +133,9 @@ func (c *chooser) chosen(vs []smt.Term) (ch []smt.Term, side []smt.Term, err err
 }
 
 // ensemble encodes an ensemble's class scores over vs by leaf indicators.
-func (c *chooser) ensemble(p *trees.Policy, vs []smt.Term, tag string) ([]smt.Term, []float64, []smt.Term, error) {
+func (c *chooser) ensemble(p symbolic.Params, vs []smt.Term, tag string) ([]smt.Term, []float64, []smt.Term, error) {
 	x := c.e.X
-	ens := p.Ens
+	ens := p.Ensemble
 	if len(p.Decl.Inputs) < ens.NumFeatures {
 		return nil, nil, nil, fmt.Errorf("ppa: policy %s: %d inputs for an ensemble of %d features", p.Decl.Name, len(p.Decl.Inputs), ens.NumFeatures)
 	}
@@ -269,9 +273,9 @@ func (c *chooser) split(a *symbolic.Affine, t float64, vs []smt.Term, name strin
 // ensembleTol bounds the rounding error of an ensemble's score sums, as
 // the trees loader does: 0 when every sum is exact (every value a multiple
 // of 2^low and twice the largest sum below 2^(low+digits)).
-func ensembleTol(e *trees.Ensemble) float64 {
+func ensembleTol(e *symbolic.Ensemble) float64 {
 	digits := 53
-	if e.Format == "xgboost" { // float32 sums
+	if e.Float32 { // float32 sums (XGBoost)
 		digits = 24
 	}
 	mag := 0.0
@@ -304,11 +308,11 @@ func ensembleTol(e *trees.Ensemble) float64 {
 
 // ensembleExact reports whether the leaf encoding is the float64 choice:
 // exact sums and splits that each read one variable.
-func ensembleExact(p *trees.Policy) bool {
-	if ensembleTol(p.Ens) != 0 {
+func ensembleExact(p symbolic.Params) bool {
+	if ensembleTol(p.Ensemble) != 0 {
 		return false
 	}
-	for f := 0; f < p.Ens.NumFeatures && f < len(p.Decl.Inputs); f++ {
+	for f := 0; f < p.Ensemble.NumFeatures && f < len(p.Decl.Inputs); f++ {
 		n := 0
 		for _, s := range p.Decl.Inputs[f].Signs(maxVar(p.Decl.Inputs[f])) {
 			if s != 0 {

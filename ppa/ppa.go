@@ -56,7 +56,6 @@ import (
 	"strings"
 	"time"
 
-	"vigil/ic3"
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -207,10 +206,10 @@ type engine struct {
 	// outcome of it leads to Next (in range)"; the labels' applicability
 	// and choice over Cur; the bad region over Cur; side constraints.
 	trans, app, chosen []smt.Term
-	steps              []smt.Term  // per label, without the policy
-	rangeErr           []smt.Term  // per label: an outcome leaves a range (Cur)
-	unsafe             smt.Term    // the unsafe condition over Cur
-	cert               ic3.Learned // PolIC3's certifier of a learned policy
+	steps              []smt.Term           // per label, without the policy
+	rangeErr           []smt.Term           // per label: an outcome leaves a range (Cur)
+	unsafe             smt.Term             // the unsafe condition over Cur
+	cert               symbolic.Certifiable // the learned policy with its certifier
 	bad, nonterm       smt.Term
 	side               []smt.Term
 }
@@ -251,8 +250,9 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		if r.dec, err = explicit.PolicyDecider(m, pol); err != nil {
 			return nil, err
 		}
-		if r.cert, err = ic3.Certifier(pol); err != nil {
-			return nil, err
+		var ok bool
+		if r.cert, ok = pol.(symbolic.Certifiable); !ok {
+			return nil, fmt.Errorf("ppa: a %T policy has no certifier", pol)
 		}
 	default:
 		pol = nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -251,7 +252,65 @@ func Decide(p Policy, s State, applicable func(LabelID) bool, scratch []float64)
 	return Choose(out, scratch, applicable), nil
 }
 
+// Certifiable is the one interface between a policy and the engines that
+// reason about it over sets of states (PolIC3, predicate abstraction, the
+// certificate checker), so that they import neither nn nor trees. It has
+// three parts:
+//   - evaluation (Policy): the float64 scores on a state, the policy's
+//     semantics (lang/spec.md, Policies);
+//   - certification (Exclude): the policy's own answer to "is label a
+//     ever chosen in this box of states?" (nn: CROWN with input splitting;
+//     trees: box search);
+//   - raw parameters (Params): the network's layers or the ensemble's
+//     trees, for a checker that re-derives an answer by code that shares
+//     nothing with Exclude (ic3/cert re-checks PolIC3's facts so).
+//
+// nn.Policy, trees.Policy, RulesPolicy and TablePolicy implement it.
+type Certifiable interface {
+	Policy
+	// Exclude reports whether label a is never chosen in any state of
+	// the integer box lo..hi (one inclusive bound per model variable),
+	// given that every label of sure is applicable throughout the box:
+	// Excluded when proved, Possible with a state of the box where a
+	// beats every label of sure (when the certifier found one), or
+	// Undecided when the certifier's budget ran out. A label that is not
+	// an output is Excluded.
+	Exclude(lo, hi []int, a LabelID, sure []LabelID) (Exclusion, State, error)
+	// Params returns the policy's raw parameters. They are shared with
+	// the policy: callers must not change them.
+	Params() Params
+}
+
+// Exclusion is a certifier's answer (Certifiable.Exclude).
+type Exclusion uint8
+
+const (
+	Undecided Exclusion = iota // the certifier ran out of budget
+	Excluded                   // the label is never chosen in the box
+	Possible                   // a state of the box where the label wins
+)
+
+func (e Exclusion) String() string {
+	switch e {
+	case Excluded:
+		return "excluded"
+	case Possible:
+		return "possible"
+	}
+	return "undecided"
+}
+
+// Params is the raw description of a policy: its declaration (the affine
+// inputs, the output labels, the rules or the table) and, for a learned
+// policy, exactly one of the network's and the ensemble's parameters.
+type Params struct {
+	Decl     *PolicyDecl
+	Network  *Network  // nn policies
+	Ensemble *Ensemble // trees policies
+}
+
 // LoadFunc builds a policy of a registered kind from its declaration.
+// The policies of kinds nn and trees implement Certifiable.
 type LoadFunc func(m *Model, d *PolicyDecl) (Policy, error)
 
 var (
@@ -259,8 +318,18 @@ var (
 	kinds   = map[PolicyKind]LoadFunc{}
 )
 
-// RegisterKind installs the loader of a policy kind (nn and trees register
-// themselves from their packages' init functions).
+// RegisterKind installs the loader of a policy kind; nn and trees register
+// theirs from their packages' init functions.
+//
+// Registration is how a file format plugs in (database/sql's drivers and
+// image's decoders work the same way): the engines (explicit, safety,
+// ic3, ppa, ic3/cert) build a policy from its declaration with
+// Instantiate and use it through Policy and Certifiable, so none of them
+// imports nn or trees, and a program links in the formats it supports by
+// importing their packages (cmd/vigil does; a test or a tool that needs
+// learned policies imports them, blank when it calls nothing of theirs).
+// Without the import, Instantiate reports that the kind is not supported
+// by the build.
 func RegisterKind(k PolicyKind, f LoadFunc) {
 	kindsMu.Lock()
 	defer kindsMu.Unlock()
@@ -279,7 +348,7 @@ func Instantiate(m *Model, d *PolicyDecl) (Policy, error) {
 	f := kinds[d.Kind]
 	kindsMu.RUnlock()
 	if f == nil {
-		return nil, fmt.Errorf("%s: policy %s: %s policies are not supported by this build of vigil", d.Pos, d.Name, d.Kind)
+		return nil, fmt.Errorf("%s: policy %s: %s policies are not supported by this build of vigil (a Go program links them in by importing package vigil/%s; see symbolic.RegisterKind)", d.Pos, d.Name, d.Kind, d.Kind)
 	}
 	return f(m, d)
 }
@@ -289,6 +358,7 @@ func Instantiate(m *Model, d *PolicyDecl) (Policy, error) {
 // that Choose picks the first rule whose condition holds and whose label is
 // applicable, exactly the semantics of `rules`.
 type RulesPolicy struct {
+	decl    *PolicyDecl
 	rules   []Rule
 	outputs []LabelID
 	slot    []int // rule index -> output index
@@ -296,7 +366,7 @@ type RulesPolicy struct {
 
 // NewRulesPolicy builds the decision list of a rules declaration.
 func NewRulesPolicy(d *PolicyDecl) *RulesPolicy {
-	p := &RulesPolicy{rules: d.Rules}
+	p := &RulesPolicy{decl: d, rules: d.Rules}
 	idx := map[LabelID]int{}
 	for _, r := range d.Rules {
 		i, ok := idx[r.Label]
@@ -334,6 +404,7 @@ func (p *RulesPolicy) Scores(s State, dst []float64) error {
 
 // TablePolicy maps listed states to their label; other states are stuck.
 type TablePolicy struct {
+	decl    *PolicyDecl
 	outputs []LabelID
 	slot    map[LabelID]int
 	rows    map[string]LabelID
@@ -341,7 +412,7 @@ type TablePolicy struct {
 
 // NewTablePolicy indexes a table declaration's rows.
 func NewTablePolicy(m *Model, d *PolicyDecl) *TablePolicy {
-	p := &TablePolicy{slot: map[LabelID]int{}, rows: map[string]LabelID{}}
+	p := &TablePolicy{decl: d, slot: map[LabelID]int{}, rows: map[string]LabelID{}}
 	add := func(l LabelID) {
 		if _, ok := p.slot[l]; !ok {
 			p.slot[l] = len(p.outputs)
@@ -385,9 +456,107 @@ func (p *TablePolicy) Scores(s State, dst []float64) error {
 	return nil
 }
 
+// Params returns the table's declaration (its rows are Decl.Table).
+func (p *TablePolicy) Params() Params { return Params{Decl: p.decl} }
+
+// Exclude decides exactly: label a may be chosen in the box iff a row
+// in the box lists a (the last row of a state counts, as in Scores);
+// every other state of the box is stuck.
+func (p *TablePolicy) Exclude(lo, hi []int, a LabelID, sure []LabelID) (Exclusion, State, error) {
+	if err := checkBox(lo, hi); err != nil {
+		return Undecided, nil, err
+	}
+	if p.decl.Table == nil {
+		return Excluded, nil, nil
+	}
+	for _, r := range p.decl.Table.Rows {
+		if len(r) == len(lo) && inBox(r, lo, hi) && p.rows[stateKey(r)] == a {
+			return Possible, append(State(nil), r...), nil
+		}
+	}
+	return Excluded, nil, nil
+}
+
+// Params returns the rules' declaration (the rules are Decl.Rules).
+func (p *RulesPolicy) Params() Params { return Params{Decl: p.decl} }
+
+// MaxExcludeStates is the largest box RulesPolicy.Exclude decides, state
+// by state.
+const MaxExcludeStates = 1 << 12
+
+// Exclude decides by evaluating the rules in every state of a box of at
+// most MaxExcludeStates states; a larger box is Undecided (engines encode
+// rules in SMT instead, exactly).
+func (p *RulesPolicy) Exclude(lo, hi []int, a LabelID, sure []LabelID) (Exclusion, State, error) {
+	return ExcludeByEnumeration(p, lo, hi, a, sure, MaxExcludeStates)
+}
+
+// ExcludeByEnumeration answers Certifiable.Exclude for p by evaluating p
+// in every state of the box lo..hi, when it has at most limit states
+// (else Undecided): Possible with the first state where a beats every
+// label of sure by Choose's rule, else Excluded.
+func ExcludeByEnumeration(p Policy, lo, hi []int, a LabelID, sure []LabelID, limit int) (Exclusion, State, error) {
+	if err := checkBox(lo, hi); err != nil {
+		return Undecided, nil, err
+	}
+	n := 1
+	for v := range lo {
+		if n *= hi[v] - lo[v] + 1; n > limit {
+			return Undecided, nil, nil
+		}
+	}
+	out := p.Outputs()
+	sc := make([]float64, len(out))
+	avail := func(l LabelID) bool { return l == a || slices.Contains(sure, l) }
+	s := append(State(nil), lo...)
+	for {
+		if err := p.Scores(s, sc); err != nil {
+			return Undecided, nil, err
+		}
+		if Choose(out, sc, avail) == a {
+			return Possible, s, nil
+		}
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return Excluded, nil, nil
+		}
+		s[v]++
+	}
+}
+
+func checkBox(lo, hi []int) error {
+	if len(lo) != len(hi) {
+		return fmt.Errorf("symbolic: a box with %d lower and %d upper bounds", len(lo), len(hi))
+	}
+	for v := range lo {
+		if lo[v] > hi[v] {
+			return fmt.Errorf("symbolic: the box is empty in variable %d", v)
+		}
+	}
+	return nil
+}
+
+func inBox(s State, lo, hi []int) bool {
+	for v := range s {
+		if s[v] < lo[v] || s[v] > hi[v] {
+			return false
+		}
+	}
+	return true
+}
+
 // SortedLabels returns label IDs sorted by name (for stable reports).
 func (m *Model) SortedLabels(ls []LabelID) []LabelID {
 	out := append([]LabelID(nil), ls...)
 	sort.Slice(out, func(i, j int) bool { return m.Labels[out[i]].Name < m.Labels[out[j]].Name })
 	return out
 }
+
+var (
+	_ Certifiable = (*RulesPolicy)(nil)
+	_ Certifiable = (*TablePolicy)(nil)
+)

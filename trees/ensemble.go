@@ -22,6 +22,8 @@ import (
 	"math"
 	"math/bits"
 	"sort"
+
+	"vigil/symbolic"
 )
 
 // MaxDepth is the deepest tree the loaders accept (learned trees are far
@@ -361,6 +363,21 @@ func (e *Ensemble) Cuts(f int) []float64 {
 		return nil
 	}
 	return e.cuts[f]
+}
+
+// params returns e's raw parameters (symbolic.Ensemble): its fields, the
+// nodes copied without their cut indices.
+func (e *Ensemble) params() *symbolic.Ensemble {
+	r := &symbolic.Ensemble{NumFeatures: e.NumFeatures, NumClasses: e.NumClasses, Base: e.Base, Float32: e.float32}
+	r.Trees = make([]symbolic.Tree, len(e.Trees))
+	for i, t := range e.Trees {
+		nodes := make([]symbolic.TreeNode, len(t.Nodes))
+		for k, n := range t.Nodes {
+			nodes[k] = symbolic.TreeNode{Feature: n.Feature, Threshold: n.Threshold, Left: n.Left, Right: n.Right, Leaf: n.Leaf}
+		}
+		r.Trees[i] = symbolic.Tree{Class: t.Class, Nodes: nodes, Values: t.Values}
+	}
+	return r
 }
 
 // NumLeaves returns the total number of leaves.

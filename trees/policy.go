@@ -45,6 +45,8 @@ type Policy struct {
 	// signs holds, per input, the sign of each variable's coefficient
 	// (symbolic.Affine.Signs), for InputBox.
 	signs [][]int
+	// params is the ensemble's raw parameters, built by Params.
+	params *symbolic.Ensemble
 }
 
 // EnumerateLimit is the largest state box that the input-space fallback of
@@ -112,6 +114,45 @@ func (p *Policy) OutputIndex(l symbolic.LabelID) int {
 	}
 	return -1
 }
+
+// Params returns the declaration and the ensemble's parameters: the
+// trees with their normalised splits (go left iff input < Threshold), the
+// leaf values, the base scores and whether sums round to float32. The
+// parameters are built on the first call and shared by clones.
+func (p *Policy) Params() symbolic.Params {
+	if p.params == nil {
+		p.params = p.Ens.params()
+	}
+	return symbolic.Params{Decl: p.Decl, Ensemble: p.params}
+}
+
+// Exclude is Excludes with labels and the default Options, as
+// symbolic.Certifiable asks it.
+func (p *Policy) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (symbolic.Exclusion, symbolic.State, error) {
+	ai := p.OutputIndex(a)
+	if ai < 0 {
+		return symbolic.Excluded, nil, nil // never an output: never chosen
+	}
+	var s []int
+	for _, l := range sure {
+		if i := p.OutputIndex(l); i >= 0 {
+			s = append(s, i)
+		}
+	}
+	r, err := p.Excludes(lo, hi, ai, s, Options{})
+	if err != nil {
+		return symbolic.Undecided, nil, err
+	}
+	switch r.Verdict {
+	case Proved:
+		return symbolic.Excluded, nil, nil
+	case Refuted:
+		return symbolic.Possible, r.Witness, nil
+	}
+	return symbolic.Undecided, nil, nil
+}
+
+var _ symbolic.Certifiable = (*Policy)(nil)
 
 // Clone returns an independent copy for another goroutine.
 func (p *Policy) Clone() *Policy {

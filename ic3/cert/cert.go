@@ -307,145 +307,26 @@ func (c *Cert) parseHeader(src, name string) error {
 // bound ...), a bound (>= |x| K) or (<= |x| K), or a linear atom
 // (>= (+ (* C |x|) |y| ...) K) or (<= ... K) with integer coefficients.
 func (c *Cert) parseInv(l list, name string) error {
-	bad := func(line int, format string, args ...any) error {
-		return fmt.Errorf("cert: %s:%d: vigil.inv: %s", name, line, fmt.Sprintf(format, args...))
-	}
+	r := &invReader{name: name, idx: map[string]int{}}
 	if len(l.items) != 5 {
-		return bad(l.line, "want (define-fun vigil.inv (PARAMS) Bool BODY)")
+		return r.bad(l.line, "want (define-fun vigil.inv (PARAMS) Bool BODY)")
 	}
-	params, ok := l.items[2].(list)
-	if !ok {
-		return bad(l.line, "want a parameter list")
+	if err := r.params(l.items[2], l.line); err != nil {
+		return err
 	}
-	idx := map[string]int{}
-	for _, p := range params.items {
-		pl, ok := p.(list)
-		if !ok || len(pl.items) != 2 || !atomIs(pl.items[1], "Int") {
-			return bad(params.line, "want parameters of the form (|x| Int)")
-		}
-		n, ok := pl.items[0].(atom)
-		if !ok {
-			return bad(pl.line, "want a parameter name")
-		}
-		if _, dup := idx[n.s]; dup {
-			return bad(pl.line, "parameter %s appears twice", n.s)
-		}
-		idx[n.s] = len(c.Vars)
-		c.Vars = append(c.Vars, n.s)
-	}
+	c.Vars = r.vars
 	if !atomIs(l.items[3], "Bool") {
-		return bad(l.line, "want result sort Bool")
-	}
-	// term reads |x| or (* K |x|), a term of a linear atom.
-	term := func(e sexp) (symbolic.Term, error) {
-		if v, ok := e.(atom); ok {
-			i, known := idx[v.s]
-			if !known {
-				return symbolic.Term{}, bad(lineOf(e), "bound on %+q, which is not a parameter", v.s)
-			}
-			return symbolic.Term{Coef: 1, Var: symbolic.VarID(i)}, nil
-		}
-		tl, ok := e.(list)
-		if !ok || len(tl.items) != 3 || !atomIs(tl.items[0], "*") {
-			return symbolic.Term{}, bad(lineOf(e), "want a term |x| or (* K |x|) of a linear atom, got %s", show(e))
-		}
-		k, err := integer(tl.items[1])
-		if err != nil {
-			return symbolic.Term{}, bad(tl.line, "%v", err)
-		}
-		v, _ := tl.items[2].(atom)
-		i, known := idx[v.s]
-		if !known {
-			return symbolic.Term{}, bad(tl.line, "bound on %+q, which is not a parameter", v.s)
-		}
-		return symbolic.Term{Coef: k, Var: symbolic.VarID(i)}, nil
-	}
-	bound := func(e sexp) (smt.Lit, error) {
-		bl, ok := e.(list)
-		if !ok || len(bl.items) != 3 {
-			return smt.Lit{}, bad(lineOf(e), "want a bound (>= |x| K) or (<= |x| K), or a linear atom (>= (+ (* C |x|) ...) K)")
-		}
-		op, _ := bl.items[0].(atom)
-		var upper bool
-		switch op.s {
-		case ">=":
-		case "<=":
-			upper = true
-		default:
-			return smt.Lit{}, bad(bl.line, "want >= or <=, got %s", show(bl.items[0]))
-		}
-		k, err := integer(bl.items[2])
-		if err != nil {
-			return smt.Lit{}, bad(bl.line, "%v", err)
-		}
-		var ts []symbolic.Term
-		if sl, ok := bl.items[1].(list); ok && len(sl.items) > 0 && atomIs(sl.items[0], "+") {
-			if len(sl.items) < 3 {
-				return smt.Lit{}, bad(sl.line, "want a sum of at least two terms")
-			}
-			for _, x := range sl.items[1:] {
-				t, err := term(x)
-				if err != nil {
-					return smt.Lit{}, err
-				}
-				ts = append(ts, t)
-			}
-		} else {
-			t, err := term(bl.items[1])
-			if err != nil {
-				return smt.Lit{}, err
-			}
-			ts = []symbolic.Term{t}
-		}
-		// A variable named twice has its coefficients summed, exactly:
-		// symbolic.NewForm adds them in int, which would wrap a sum beyond
-		// 64 bits into another, weaker atom than the one z3 reads.
-		sum := map[symbolic.VarID]int{}
-		for _, t := range ts {
-			s, over := addInt(sum[t.Var], t.Coef)
-			if over {
-				return smt.Lit{}, bad(bl.line, "the coefficients of %s sum beyond the 64-bit integers", c.Vars[t.Var])
-			}
-			sum[t.Var] = s
-		}
-		f := symbolic.NewForm(ts)
-		switch {
-		case f == nil:
-			return smt.Lit{}, bad(bl.line, "a linear atom whose coefficients cancel out")
-		case len(f.Terms()) == 1 && f.Terms()[0].Coef == 1:
-			return smt.Lit{Var: f.Terms()[0].Var, Upper: upper, K: k}, nil
-		}
-		return smt.FormLit(f, upper, k), nil
-	}
-	box := func(e sexp) ([]smt.Lit, error) {
-		if atomIs(e, "true") {
-			return []smt.Lit{}, nil
-		}
-		if bl, ok := e.(list); ok && len(bl.items) > 0 && atomIs(bl.items[0], "and") {
-			b := []smt.Lit{}
-			for _, x := range bl.items[1:] {
-				lit, err := bound(x)
-				if err != nil {
-					return nil, err
-				}
-				b = append(b, lit)
-			}
-			return b, nil
-		}
-		lit, err := bound(e)
-		return []smt.Lit{lit}, err
+		return r.bad(l.line, "want result sort Bool")
 	}
 	body := l.items[4]
 	c.Inv = [][]smt.Lit{}
-	switch {
-	case atomIs(body, "false"):
-	default:
+	if !atomIs(body, "false") {
 		items := []sexp{body}
 		if bl, ok := body.(list); ok && len(bl.items) > 0 && atomIs(bl.items[0], "or") {
 			items = bl.items[1:]
 		}
 		for _, x := range items {
-			b, err := box(x)
+			b, err := r.box(x)
 			if err != nil {
 				return err
 			}
@@ -461,6 +342,149 @@ func (c *Cert) parseInv(l list, name string) error {
 		}
 	}
 	return nil
+}
+
+// invReader reads the parts of vigil.inv's definition: its parameters,
+// and the regions of its body (a disjunction of conjunctions of bounds
+// and linear atoms).
+type invReader struct {
+	name string         // the file, for messages
+	idx  map[string]int // parameter name -> variable index
+	vars []string       // the parameters in order
+}
+
+func (r *invReader) bad(line int, format string, args ...any) error {
+	return fmt.Errorf("cert: %s:%d: vigil.inv: %s", r.name, line, fmt.Sprintf(format, args...))
+}
+
+// params reads the parameter list (|x| Int) ... of the definition on
+// line.
+func (r *invReader) params(e sexp, line int) error {
+	params, ok := e.(list)
+	if !ok {
+		return r.bad(line, "want a parameter list")
+	}
+	for _, p := range params.items {
+		pl, ok := p.(list)
+		if !ok || len(pl.items) != 2 || !atomIs(pl.items[1], "Int") {
+			return r.bad(params.line, "want parameters of the form (|x| Int)")
+		}
+		n, ok := pl.items[0].(atom)
+		if !ok {
+			return r.bad(pl.line, "want a parameter name")
+		}
+		if _, dup := r.idx[n.s]; dup {
+			return r.bad(pl.line, "parameter %s appears twice", n.s)
+		}
+		r.idx[n.s] = len(r.vars)
+		r.vars = append(r.vars, n.s)
+	}
+	return nil
+}
+
+// term reads |x| or (* K |x|), a term of a linear atom.
+func (r *invReader) term(e sexp) (symbolic.Term, error) {
+	if v, ok := e.(atom); ok {
+		i, known := r.idx[v.s]
+		if !known {
+			return symbolic.Term{}, r.bad(lineOf(e), "bound on %+q, which is not a parameter", v.s)
+		}
+		return symbolic.Term{Coef: 1, Var: symbolic.VarID(i)}, nil
+	}
+	tl, ok := e.(list)
+	if !ok || len(tl.items) != 3 || !atomIs(tl.items[0], "*") {
+		return symbolic.Term{}, r.bad(lineOf(e), "want a term |x| or (* K |x|) of a linear atom, got %s", show(e))
+	}
+	k, err := integer(tl.items[1])
+	if err != nil {
+		return symbolic.Term{}, r.bad(tl.line, "%v", err)
+	}
+	v, _ := tl.items[2].(atom)
+	i, known := r.idx[v.s]
+	if !known {
+		return symbolic.Term{}, r.bad(tl.line, "bound on %+q, which is not a parameter", v.s)
+	}
+	return symbolic.Term{Coef: k, Var: symbolic.VarID(i)}, nil
+}
+
+// bound reads a bound (>= |x| K), (<= |x| K) or a linear atom
+// (>= (+ (* C |x|) ...) K).
+func (r *invReader) bound(e sexp) (smt.Lit, error) {
+	bl, ok := e.(list)
+	if !ok || len(bl.items) != 3 {
+		return smt.Lit{}, r.bad(lineOf(e), "want a bound (>= |x| K) or (<= |x| K), or a linear atom (>= (+ (* C |x|) ...) K)")
+	}
+	op, _ := bl.items[0].(atom)
+	var upper bool
+	switch op.s {
+	case ">=":
+	case "<=":
+		upper = true
+	default:
+		return smt.Lit{}, r.bad(bl.line, "want >= or <=, got %s", show(bl.items[0]))
+	}
+	k, err := integer(bl.items[2])
+	if err != nil {
+		return smt.Lit{}, r.bad(bl.line, "%v", err)
+	}
+	var ts []symbolic.Term
+	if sl, ok := bl.items[1].(list); ok && len(sl.items) > 0 && atomIs(sl.items[0], "+") {
+		if len(sl.items) < 3 {
+			return smt.Lit{}, r.bad(sl.line, "want a sum of at least two terms")
+		}
+		for _, x := range sl.items[1:] {
+			t, err := r.term(x)
+			if err != nil {
+				return smt.Lit{}, err
+			}
+			ts = append(ts, t)
+		}
+	} else {
+		t, err := r.term(bl.items[1])
+		if err != nil {
+			return smt.Lit{}, err
+		}
+		ts = []symbolic.Term{t}
+	}
+	// A variable named twice has its coefficients summed, exactly:
+	// symbolic.NewForm adds them in int, which would wrap a sum beyond
+	// 64 bits into another, weaker atom than the one z3 reads.
+	sum := map[symbolic.VarID]int{}
+	for _, t := range ts {
+		s, over := addInt(sum[t.Var], t.Coef)
+		if over {
+			return smt.Lit{}, r.bad(bl.line, "the coefficients of %s sum beyond the 64-bit integers", r.vars[t.Var])
+		}
+		sum[t.Var] = s
+	}
+	f := symbolic.NewForm(ts)
+	switch {
+	case f == nil:
+		return smt.Lit{}, r.bad(bl.line, "a linear atom whose coefficients cancel out")
+	case len(f.Terms()) == 1 && f.Terms()[0].Coef == 1:
+		return smt.Lit{Var: f.Terms()[0].Var, Upper: upper, K: k}, nil
+	}
+	return smt.FormLit(f, upper, k), nil
+}
+
+// box reads one region: true, a bound, or (and BOUND ...).
+func (r *invReader) box(e sexp) ([]smt.Lit, error) {
+	if atomIs(e, "true") {
+		return []smt.Lit{}, nil
+	}
+	if bl, ok := e.(list); ok && len(bl.items) > 0 && atomIs(bl.items[0], "and") {
+		b := []smt.Lit{}
+		for _, x := range bl.items[1:] {
+			lit, err := r.bound(x)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, lit)
+		}
+		return b, nil
+	}
+	lit, err := r.bound(e)
+	return []smt.Lit{lit}, err
 }
 
 // parseFact reads "box=3 label=a sure=b,c".

@@ -69,9 +69,11 @@
 //     value interval already lies in range;
 //   - Z3 itself (its SMT core; the text front end is Z3's parser, not
 //     the binding's term constructors);
-//   - the fact checker's evaluation of networks and ensembles (packages
-//     nn and trees load the policy files for both the certifier and the
-//     fact checker).
+//   - the loading of networks and ensembles and their float64 evaluation
+//     (packages nn and trees load the policy files, registered with
+//     symbolic.RegisterKind, for both the certifier and the fact checker;
+//     the checker reads the loaded parameters through
+//     symbolic.Certifiable.Params and never imports nn or trees).
 //
 // Not shared: the encoding of conditions, expressions, transitions, range
 // errors, terminal states and policy choice (smt/encode.go for ic3,

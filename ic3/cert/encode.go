@@ -14,7 +14,6 @@ import (
 	"math"
 	"math/big"
 
-	"vigil/nn"
 	"vigil/smt"
 	"vigil/symbolic"
 )
@@ -34,15 +33,19 @@ type NetworkScores struct {
 	Side []smt.Term
 }
 
-// EncodeNetwork encodes the scores of network policy p over the integer
+// EncodeNetwork encodes the scores of the network policy whose raw
+// parameters are p (symbolic.Certifiable.Params) over the integer
 // state terms state (one per model variable) in x. The rounding error
 // bounds hold on the box lo..hi (pass the variables' ranges for a bound
 // valid everywhere); tag makes the rounding variables' names unique per
 // state vector. It fails for networks beyond MaxWeights, malformed
 // normalisations, and networks whose float64 evaluation might overflow on
 // the box.
-func EncodeNetwork(x *smt.Context, m *symbolic.Model, p *nn.Policy, state []smt.Term, lo, hi []int, tag string) (*NetworkScores, error) {
-	net := p.Net
+func EncodeNetwork(x *smt.Context, m *symbolic.Model, p symbolic.Params, state []smt.Term, lo, hi []int, tag string) (*NetworkScores, error) {
+	net := p.Network
+	if net == nil || p.Decl == nil {
+		return nil, fmt.Errorf("cert: EncodeNetwork needs a network policy's parameters")
+	}
 	weights := 0
 	for _, l := range net.Layers {
 		weights += len(l.W)
@@ -77,8 +80,8 @@ func EncodeNetwork(x *smt.Context, m *symbolic.Model, p *nn.Policy, state []smt.
 // per-output bounds on float64 evaluation's distance from them. Both
 // EncodeNetwork and the fact checker's whole-box query (networkQuery)
 // use it; the caller has checked the network's shape and computed err.
-func encodeScores(x *smt.Context, m *symbolic.Model, p *nn.Policy, state []smt.Term, err []float64, tag string) (*NetworkScores, error) {
-	net := p.Net
+func encodeScores(x *smt.Context, m *symbolic.Model, p symbolic.Params, state []smt.Term, err []float64, tag string) (*NetworkScores, error) {
+	net := p.Network
 	out := &NetworkScores{Err: err}
 	zero := x.Real(new(big.Rat))
 	uRat := new(big.Rat).SetFloat64(unitRound)
@@ -125,7 +128,7 @@ func encodeScores(x *smt.Context, m *symbolic.Model, p *nn.Policy, state []smt.T
 				cs[j] = floatRat(l.W[i*l.In+j])
 			}
 			s := x.Linear(floatRat(l.B[i]), cs, cur)
-			if l.Act == nn.ActReLU {
+			if l.Act == symbolic.ActReLU {
 				// A named neuron keeps the term a DAG of linear size.
 				n := x.RealConst(fmt.Sprintf("%s.n%d_%d", tag, li, i))
 				out.Side = append(out.Side, x.Eq(n, x.Ite(x.Gt(s, zero), s, zero)))

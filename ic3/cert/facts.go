@@ -55,11 +55,16 @@ package cert
 // set of values of the one variable the input reads, by evaluating the
 // input exactly as Affine.Eval does), then every combination of regions
 // across the trees whose intersection is not empty, depth first, summing
-// the leaf values in tree order with Ensemble.Add (float32 sums for
-// XGBoost, float64 for the others) as Ensemble.Scores does, so each
-// cell's scores are bit-identical to evaluation. XGBoost's float32
+// the leaf values in tree order, rounded as the format sums (addScore:
+// float32 sums for XGBoost, float64 for the others) as trees' evaluation
+// does, so each cell's scores are bit-identical to evaluation. XGBoost's float32
 // comparisons are already normalised into float64 thresholds by the
-// loader (the meaning evaluation uses too). When a split reads an input of several
+// loader (the meaning evaluation uses too).
+//
+// The checker reads the network's and the ensemble's raw parameters
+// (symbolic.Params: layers, weights, normalisation; trees, thresholds,
+// leaves, base scores, float32 sums) through symbolic.Certifiable and
+// never imports nn or trees: their certifiers stay out of its reach. When a split reads an input of several
 // variables, the box's states are enumerated instead, up to MaxCells.
 
 import (
@@ -72,10 +77,8 @@ import (
 	"sort"
 	"strings"
 
-	"vigil/nn"
 	"vigil/smt"
 	"vigil/symbolic"
-	"vigil/trees"
 )
 
 // Fact says: in every state of the box Lo..Hi (inclusive, per model
@@ -120,8 +123,8 @@ type FactFailure struct {
 
 func (f *FactFailure) Error() string { return "cert: " + f.msg }
 
-// CheckFact re-checks f for a learned policy (an *nn.Policy or a
-// *trees.Policy, passed as symbolic.Policy) by a method that shares
+// CheckFact re-checks f for a learned policy (a symbolic.Certifiable
+// whose Params hold a network or an ensemble) by a method that shares
 // nothing with their certifiers; it returns nil when the fact holds, a
 // *FactFailure naming a counterexample state otherwise, and an error
 // saying why when it cannot decide (too large, interrupted, an
@@ -138,14 +141,22 @@ func CheckFact(ctx context.Context, m *symbolic.Model, p symbolic.Policy, f Fact
 // hundreds to thousands of facts; rebuilding it took a fifth of vigil
 // cert check's time).
 type FactChecker struct {
-	m  *symbolic.Model
-	p  symbolic.Policy
-	ev *exactNet // built by the first network fact
+	m   *symbolic.Model
+	p   symbolic.Policy
+	par symbolic.Params // p's raw parameters (none unless p is Certifiable)
+	ev  *exactNet       // built by the first network fact
 }
 
-// NewFactChecker returns a checker of p's facts on m.
+// NewFactChecker returns a checker of p's facts on m. A network's or an
+// ensemble's facts are checked on its raw parameters
+// (symbolic.Certifiable.Params), never by its certifier; p's Scores is
+// float64 evaluation, the semantics.
 func NewFactChecker(m *symbolic.Model, p symbolic.Policy) *FactChecker {
-	return &FactChecker{m: m, p: p}
+	fc := &FactChecker{m: m, p: p}
+	if c, ok := p.(symbolic.Certifiable); ok {
+		fc.par = c.Params()
+	}
+	return fc
 }
 
 // Check is CheckFact(ctx, m, p, f) for the checker's m and p.
@@ -176,11 +187,11 @@ func (fc *FactChecker) Check(ctx context.Context, f Fact) error {
 	if len(q.label) == 0 {
 		return nil // not an output: never chosen
 	}
-	switch p := p.(type) {
-	case *nn.Policy:
-		return q.network(ctx, p, lo, hi, &fc.ev)
-	case *trees.Policy:
-		return q.ensemble(ctx, p, lo, hi)
+	switch {
+	case fc.par.Network != nil:
+		return q.network(ctx, fc.par, lo, hi, &fc.ev)
+	case fc.par.Ensemble != nil:
+		return q.ensemble(ctx, fc.par, lo, hi)
 	}
 	return q.enumerate(ctx, lo, hi, fmt.Sprintf("%T policies have no exact encoding", p))
 }
@@ -369,8 +380,8 @@ func dyadic(x float64) (*big.Int, int) {
 	return big.NewInt(m), e
 }
 
-func newExactNet(m *symbolic.Model, p *nn.Policy) (*exactNet, error) {
-	net := p.Net
+func newExactNet(m *symbolic.Model, p symbolic.Params) (*exactNet, error) {
+	net := p.Network
 	ev := &exactNet{}
 	for i, a := range p.Decl.Inputs {
 		row := make([]*big.Rat, len(m.Vars))
@@ -401,12 +412,12 @@ func newExactNet(m *symbolic.Model, p *nn.Policy) (*exactNet, error) {
 		ev.mean, ev.inv = append(ev.mean, mean), append(ev.inv, inv)
 	}
 	width := net.Inputs()
-	ev.pwl = net.Out == nn.OutNone
+	ev.pwl = net.Out == symbolic.OutNone
 	for _, l := range net.Layers {
-		if l.Act != nn.ActLinear && l.Act != nn.ActReLU {
+		if l.Act != symbolic.ActLinear && l.Act != symbolic.ActReLU {
 			ev.pwl = false
 		}
-		el := exactLayer{in: l.In, out: l.Out, relu: l.Act == nn.ActReLU, w: make([]*big.Int, len(l.W)), b: make([]*big.Int, len(l.B))}
+		el := exactLayer{in: l.In, out: l.Out, relu: l.Act == symbolic.ActReLU, w: make([]*big.Int, len(l.W)), b: make([]*big.Int, len(l.B))}
 		exp := 0
 		for k, v := range append(append([]float64(nil), l.W...), l.B...) {
 			mant, e := dyadic(v)
@@ -516,8 +527,8 @@ func (ev *exactNet) scores(s symbolic.State) []*big.Rat {
 
 // network decides the fact for a network policy with SMT queries over
 // its exact encoding.
-func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int, cached **exactNet) error {
-	net := p.Net
+func (q *question) network(ctx context.Context, p symbolic.Params, lo, hi []int, cached **exactNet) error {
+	net := p.Network
 	weights := 0
 	for _, l := range net.Layers {
 		weights += len(l.W)
@@ -581,9 +592,9 @@ func (q *question) network(ctx context.Context, p *nn.Policy, lo, hi []int, cach
 		// intervals left open is decided state by state.
 		return q.enumerate(ctx, lo, hi, fmt.Sprintf("the interval search did not prove it, and policy %s's network (%s) has no exact SMT encoding", p.Decl.Name, describeNet(net)))
 	}
-	sc := make([]float64, len(p.Outputs()))
+	sc := make([]float64, len(q.p.Outputs()))
 	for _, w := range sampleStates(lo, hi) {
-		if err := p.Scores(w, sc); err != nil || !q.chosen(sc) || !sampleWitnesses {
+		if err := q.p.Scores(w, sc); err != nil || !q.chosen(sc) || !sampleWitnesses {
 			continue
 		}
 		return q.failure(w, ev.scores(w))
@@ -609,8 +620,8 @@ func (q *question) evaluate(ctx context.Context, ev *exactNet, lo, hi []int) err
 
 // networkQuery decides the fact by one SMT query over the box, on the
 // exact encoding of the network.
-func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet, lo, hi []int) error {
-	net := p.Net
+func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exactNet, lo, hi []int) error {
+	net := p.Network
 	x, err := smt.NewContext()
 	if err != nil {
 		return err
@@ -686,16 +697,16 @@ func (q *question) networkQuery(ctx context.Context, p *nn.Policy, ev *exactNet,
 }
 
 // describeNet names a network's activations, for messages.
-func describeNet(net *nn.Network) string {
+func describeNet(net *symbolic.Network) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, l := range net.Layers {
-		if a := l.Act.String(); !seen[a] && l.Act != nn.ActLinear {
+		if a := l.Act.String(); !seen[a] && l.Act != symbolic.ActLinear {
 			seen[a] = true
 			parts = append(parts, a)
 		}
 	}
-	if net.Out != nn.OutNone {
+	if net.Out != symbolic.OutNone {
 		parts = append(parts, net.Out.String())
 	}
 	return strings.Join(parts, ", ")
@@ -893,78 +904,123 @@ func valueSpans(lo, hi int) []valueSpan {
 }
 
 // ensemble decides the fact for a tree-ensemble policy by enumerating the
-// cells of leaf combinations.
-func (q *question) ensemble(ctx context.Context, p *trees.Policy, lo, hi []int) error {
-	e := p.Ens
-	nv := len(q.m.Vars)
-	if len(e.Base) != e.NumClasses || len(p.Outputs()) != e.NumClasses {
-		return fmt.Errorf("cert: policy %s: %d classes for %d outputs", p.Decl.Name, e.NumClasses, len(p.Outputs()))
+// cells of leaf combinations: the regions of the box that reach each
+// leaf of each tree, then every non-empty intersection of one region per
+// tree.
+func (q *question) ensemble(ctx context.Context, p symbolic.Params, lo, hi []int) error {
+	e := p.Ensemble
+	if len(e.Base) != e.NumClasses || len(q.p.Outputs()) != e.NumClasses {
+		return fmt.Errorf("cert: policy %s: %d classes for %d outputs", p.Decl.Name, e.NumClasses, len(q.p.Outputs()))
 	}
-	splitters := make([]*splitter, len(p.Decl.Inputs))
+	splitters, several, err := q.splitters(p)
+	if err != nil {
+		return err
+	}
+	if several >= 0 {
+		return q.enumerate(ctx, lo, hi, fmt.Sprintf("input %d of policy %s reads several variables, so its splits do not cut the box into boxes", several+1, p.Decl.Name))
+	}
+	regs := make([][]leafRegion, len(e.Trees))
+	total := 0
+	for ti := range e.Trees {
+		if regs[ti], err = leafRegions(&e.Trees[ti], splitters, lo, hi, &total); err != nil {
+			if err == errTooManyRegions {
+				return fmt.Errorf("cert: cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
+			}
+			return err
+		}
+	}
+	err = q.combine(ctx, p, regs, lo, hi)
+	var ff *FactFailure
+	if errors.As(err, &ff) && !ff.Confirmed {
+		// The cell's sums and evaluation at its corner disagree: a bug of
+		// this checker, never a reason to accept the fact.
+		ff.msg += "; evaluation disagrees with the leaf enumeration (a checker bug)"
+	}
+	return err
+}
+
+// splitters returns, per input that a split reads, its splitter; several
+// is the first such input that reads several variables (-1 when none
+// does), whose splits do not cut a box into boxes.
+func (q *question) splitters(p symbolic.Params) (sps []*splitter, several int, err error) {
+	e, inputs := p.Ensemble, p.Decl.Inputs
+	sps = make([]*splitter, len(inputs))
 	for ti := range e.Trees {
 		for _, n := range e.Trees[ti].Nodes {
 			if n.Feature < 0 {
 				continue
 			}
-			if n.Feature >= len(p.Decl.Inputs) {
-				return fmt.Errorf("cert: policy %s: a split reads input %d of %d", p.Decl.Name, n.Feature+1, len(p.Decl.Inputs))
+			if n.Feature >= len(inputs) {
+				return nil, -1, fmt.Errorf("cert: policy %s: a split reads input %d of %d", p.Decl.Name, n.Feature+1, len(inputs))
 			}
-			if splitters[n.Feature] != nil {
+			if sps[n.Feature] != nil {
 				continue
 			}
-			sp, ok := newSplitter(&p.Decl.Inputs[n.Feature], nv)
+			sp, ok := newSplitter(&inputs[n.Feature], len(q.m.Vars))
 			if !ok {
-				return q.enumerate(ctx, lo, hi, fmt.Sprintf("input %d of policy %s reads several variables, so its splits do not cut the box into boxes", n.Feature+1, p.Decl.Name))
+				return nil, n.Feature, nil
 			}
-			splitters[n.Feature] = sp
+			sps[n.Feature] = sp
 		}
 	}
-	// The regions of each tree.
-	regs := make([][]leafRegion, len(e.Trees))
-	total := 0
-	for ti := range e.Trees {
-		t := &e.Trees[ti]
-		var walk func(i int, lo, hi []int) error
-		walk = func(i int, lo, hi []int) error {
-			n := &t.Nodes[i]
-			if n.Feature < 0 {
-				if total++; total > cellLimit {
-					return fmt.Errorf("cert: cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
-				}
-				regs[ti] = append(regs[ti], leafRegion{lo: lo, hi: hi, leaf: n.Leaf})
-				return nil
+	return sps, -1, nil
+}
+
+// errTooManyRegions: the trees cut the box into more than cellLimit leaf
+// regions.
+var errTooManyRegions = errors.New("too many leaf regions")
+
+// leafRegions returns the regions of the box lo..hi that reach each leaf
+// of t, counting them in *total against cellLimit.
+func leafRegions(t *symbolic.Tree, splitters []*splitter, lo, hi []int, total *int) ([]leafRegion, error) {
+	var regs []leafRegion
+	var walk func(i int, lo, hi []int) error
+	walk = func(i int, lo, hi []int) error {
+		n := &t.Nodes[i]
+		if n.Feature < 0 {
+			if *total++; *total > cellLimit {
+				return errTooManyRegions
 			}
-			sp := splitters[n.Feature]
-			if sp.v < 0 {
-				if sp.konst < n.Threshold {
-					return walk(n.Left, lo, hi)
-				}
-				return walk(n.Right, lo, hi)
-			}
-			left, right, err := sp.split(lo[sp.v], hi[sp.v], n.Threshold)
-			if err != nil {
-				return err
-			}
-			for _, side := range []struct {
-				child int
-				vals  []valueSpan
-			}{{n.Left, left}, {n.Right, right}} {
-				for _, sv := range side.vals {
-					l, h := append([]int(nil), lo...), append([]int(nil), hi...)
-					l[sp.v], h[sp.v] = sv.lo, sv.hi
-					if err := walk(side.child, l, h); err != nil {
-						return err
-					}
-				}
-			}
+			regs = append(regs, leafRegion{lo: lo, hi: hi, leaf: n.Leaf})
 			return nil
 		}
-		if err := walk(0, lo, hi); err != nil {
+		sp := splitters[n.Feature]
+		if sp.v < 0 {
+			if sp.konst < n.Threshold {
+				return walk(n.Left, lo, hi)
+			}
+			return walk(n.Right, lo, hi)
+		}
+		left, right, err := sp.split(lo[sp.v], hi[sp.v], n.Threshold)
+		if err != nil {
 			return err
 		}
+		for _, side := range []struct {
+			child int
+			vals  []valueSpan
+		}{{n.Left, left}, {n.Right, right}} {
+			for _, sv := range side.vals {
+				l, h := append([]int(nil), lo...), append([]int(nil), hi...)
+				l[sp.v], h[sp.v] = sv.lo, sv.hi
+				if err := walk(side.child, l, h); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	}
-	// Depth first over the trees, in evaluation order, so the sums are
-	// formed exactly as Ensemble.Scores forms them.
+	err := walk(0, lo, hi)
+	return regs, err
+}
+
+// combine visits, depth first over the trees in evaluation order, every
+// non-empty intersection of one leaf region per tree (a cell), summing
+// the leaf values as the ensemble's evaluation does, so a cell's scores
+// are bit-identical to evaluation at any of its states; it fails at the
+// first cell where Label may be chosen.
+func (q *question) combine(ctx context.Context, p symbolic.Params, regs [][]leafRegion, lo, hi []int) error {
+	e := p.Ensemble
+	nv := len(q.m.Vars)
 	nc := e.NumClasses
 	sums := make([][]float64, len(e.Trees)+1)
 	for k := range sums {
@@ -1004,10 +1060,10 @@ func (q *question) ensemble(ctx context.Context, p *trees.Policy, lo, hi []int) 
 			}
 			copy(sums[k+1], sums[k])
 			if t.Class >= 0 {
-				sums[k+1][t.Class] = e.Add(sums[k+1][t.Class], t.Values[r.leaf])
+				sums[k+1][t.Class] = addScore(e, sums[k+1][t.Class], t.Values[r.leaf])
 			} else {
 				for c, w := range t.Values[r.leaf*nc : (r.leaf+1)*nc] {
-					sums[k+1][c] = e.Add(sums[k+1][c], w)
+					sums[k+1][c] = addScore(e, sums[k+1][c], w)
 				}
 			}
 			if err := dfs(k + 1); err != nil {
@@ -1016,12 +1072,15 @@ func (q *question) ensemble(ctx context.Context, p *trees.Policy, lo, hi []int) 
 		}
 		return nil
 	}
-	err := dfs(0)
-	var ff *FactFailure
-	if errors.As(err, &ff) && !ff.Confirmed {
-		// The cell's sums and evaluation at its corner disagree: a bug of
-		// this checker, never a reason to accept the fact.
-		ff.msg += "; evaluation disagrees with the leaf enumeration (a checker bug)"
+	return dfs(0)
+}
+
+// addScore is one step of an ensemble's score sum, s + v, rounded as the
+// format sums (symbolic.Ensemble): to float32 when Float32 is set (every
+// base and leaf value is then a float32 value), else to float64.
+func addScore(e *symbolic.Ensemble, s, v float64) float64 {
+	if e.Float32 {
+		return float64(float32(s) + float32(v))
 	}
-	return err
+	return s + v
 }

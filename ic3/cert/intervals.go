@@ -20,7 +20,7 @@ import (
 	"math"
 	"math/big"
 
-	"vigil/nn"
+	"vigil/symbolic"
 )
 
 // intervalBoxes bounds the boxes one fact's interval search bounds, and
@@ -124,11 +124,11 @@ const (
 
 // fnEval is the activation as float64 evaluation computes it
 // (lang/spec.md, Policies), written here again rather than taken from nn.
-func fnEval(l *nn.Layer, x float64) float64 {
+func fnEval(l *symbolic.Layer, x float64) float64 {
 	switch l.Act {
-	case nn.ActTanh:
+	case symbolic.ActTanh:
 		return math.Tanh(x)
-	case nn.ActSigmoid:
+	case symbolic.ActSigmoid:
 		e := math.Exp(-x)
 		d := 1 + e
 		return 1 / d
@@ -146,13 +146,13 @@ func fnEval(l *nn.Layer, x float64) float64 {
 // 1/4) plus its own rounding: none for ReLU, u a |s^| for LeakyReLU's
 // product, fnRel + fnAbs for Tanh and Sigmoid (|f| <= 1). ok is false for
 // an activation the checker does not know.
-func activation(l *nn.Layer, sl, sh, e float64) (lo, hi, err float64, ok bool) {
+func activation(l *symbolic.Layer, sl, sh, e float64) (lo, hi, err float64, ok bool) {
 	switch l.Act {
-	case nn.ActLinear:
+	case symbolic.ActLinear:
 		return sl, sh, e, true
-	case nn.ActReLU:
+	case symbolic.ActReLU:
 		return max(sl, 0), max(sh, 0), e, true
-	case nn.ActLeakyReLU:
+	case symbolic.ActLeakyReLU:
 		a := l.Slope
 		if !(a >= 0 && a <= 1) {
 			return 0, 0, 0, false
@@ -166,9 +166,9 @@ func activation(l *nn.Layer, sl, sh, e float64) (lo, hi, err float64, ok bool) {
 		}
 		m := up(max(math.Abs(sl), math.Abs(sh)) + e)
 		return lo, hi, sumUp(e+up(unitRound*m), 2) + tinyErr, true
-	case nn.ActTanh, nn.ActSigmoid:
+	case symbolic.ActTanh, symbolic.ActSigmoid:
 		floor, lip := -1.0, 1.0
-		if l.Act == nn.ActSigmoid {
+		if l.Act == symbolic.ActSigmoid {
 			floor, lip = 0, 0.25
 		}
 		vl, vh := fnEval(l, sl), fnEval(l, sh)
@@ -196,7 +196,7 @@ type enclosure struct {
 //
 // A final Softmax or LogSoftmax is not enclosed: the enclosure is of the
 // scores before it, and beaten accounts for it (outFunction).
-func (ev *exactNet) enclose(net *nn.Network, xl, xh []float64) enclosure {
+func (ev *exactNet) enclose(net *symbolic.Network, xl, xh []float64) enclosure {
 	n := len(xl)
 	cl, ch, e := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range xl {
@@ -271,7 +271,7 @@ func (ev *exactNet) enclose(net *nn.Network, xl, xh []float64) enclosure {
 		}
 	}
 	return enclosure{cl: cl, ch: ch, outLo: outLo, outHi: outHi, err: err, finite: true,
-		lastDiff: ev.omul == nil && l.Act == nn.ActLinear}
+		lastDiff: ev.omul == nil && l.Act == symbolic.ActLinear}
 }
 
 // beaten reports whether, over the float64 input box xl..xh, every output
@@ -280,7 +280,7 @@ func (ev *exactNet) enclose(net *nn.Network, xl, xh []float64) enclosure {
 // leave the sure output strictly higher throughout. Where evaluation
 // might overflow nothing is beaten (small boxes are then evaluated state
 // by state).
-func (q *question) beaten(net *nn.Network, ev *exactNet, xl, xh []float64) bool {
+func (q *question) beaten(net *symbolic.Network, ev *exactNet, xl, xh []float64) bool {
 	en := ev.enclose(net, xl, xh)
 	if !en.finite {
 		return false
@@ -338,9 +338,9 @@ func (q *question) beaten(net *nn.Network, ev *exactNet, xl, xh []float64) bool 
 // exponential is far from the subnormal range, and a gap of 1e-9 in t
 // survives the relative errors: 16 u Z + 1e-9, for outputs whose score
 // is at least the largest score minus 690 over the whole box.
-func outFunction(net *nn.Network, en enclosure) (extra float64, usable func(j int) bool) {
+func outFunction(net *symbolic.Network, en enclosure) (extra float64, usable func(j int) bool) {
 	all := func(int) bool { return true }
-	if net.Out == nn.OutNone {
+	if net.Out == symbolic.OutNone {
 		return 0, all
 	}
 	z, top := 0.0, math.Inf(-1)
@@ -348,7 +348,7 @@ func outFunction(net *nn.Network, en enclosure) (extra float64, usable func(j in
 		z = max(z, up(max(math.Abs(en.outLo[j]), math.Abs(en.outHi[j]))+en.err[j]))
 		top = max(top, up(en.outHi[j]+en.err[j]))
 	}
-	if net.Out == nn.OutLogSoftmax {
+	if net.Out == symbolic.OutLogSoftmax {
 		return up(16 * unitRound * up(z+math.Log(float64(len(en.err)))+1)), all
 	}
 	return up(up(16*unitRound*z) + 1e-9), func(j int) bool {
@@ -360,7 +360,7 @@ func outFunction(net *nn.Network, en enclosure) (extra float64, usable func(j in
 // (see the top of this file): done with a nil error when it holds, a
 // *FactFailure from the exact evaluation of a small box when it does not,
 // and not done when the search ran out of boxes.
-func (q *question) intervalProof(ctx context.Context, net *nn.Network, ev *exactNet, lo, hi []int) (done bool, err error) {
+func (q *question) intervalProof(ctx context.Context, net *symbolic.Network, ev *exactNet, lo, hi []int) (done bool, err error) {
 	if len(q.label) == 0 {
 		return true, nil
 	}
