@@ -4,7 +4,6 @@ package fuzz
 // vigil run --replay and vigil faults --run read back.
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,7 +32,7 @@ func RecordGoal(dir string, task *GoalTask, res *GoalResult) error {
 			name string
 			run  *explicit.Run
 		}{{fmt.Sprintf("bug-%d-policy.json", i+1), pol}, {fmt.Sprintf("bug-%d-plan.json", i+1), plan}} {
-			if err := writeRunFile(filepath.Join(dir, f.name), f.run); err != nil {
+			if err := explicit.WriteRunFile(filepath.Join(dir, f.name), f.run); err != nil {
 				return err
 			}
 		}
@@ -51,19 +50,10 @@ func RecordSafety(dir string, m *symbolic.Model, property, policy string, res *S
 	var files []string
 	for i, c := range res.Cases {
 		path := filepath.Join(dir, fmt.Sprintf("unsafe-%d.json", i+1))
-		if err := writeRunFile(path, explicit.NewRun(m, property, policy, explicit.EndUnsafe, c.Run.Steps)); err != nil {
+		if err := explicit.WriteRunFile(path, explicit.NewRun(m, property, policy, explicit.EndUnsafe, c.Run.Steps)); err != nil {
 			return nil, err
 		}
 		files = append(files, path)
 	}
 	return files, nil
-}
-
-// writeRunFile writes run to path, whole or not at all.
-func writeRunFile(path string, run *explicit.Run) error {
-	var b bytes.Buffer
-	if err := explicit.WriteRun(&b, run); err != nil {
-		return err
-	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
 }
