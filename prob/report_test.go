@@ -85,3 +85,37 @@ func TestEstimateNote(t *testing.T) {
 		t.Errorf("with a limit: %q", n)
 	}
 }
+
+// SolveProperty answers the property's queries on the MDP, keeps the
+// safest scheduler, reports its phases, and its report is the text vigil
+// prob prints.
+func TestSolveProperty(t *testing.T) {
+	g := coin(t)
+	var phases []string
+	done := 0
+	res, err := prob.SolveProperty(context.Background(), g, g.Prop, prob.PropertyOptions{Method: prob.Exact,
+		BeforeBuild: func(phase string, _ prob.Options) { phases = append(phases, phase) },
+		Done:        func() { done++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var queries []string
+	for _, f := range res.Report.Figures {
+		queries = append(queries, f.Query+" = "+f.Exact)
+	}
+	if got := strings.Join(queries, "; "); !strings.Contains(got, "Pmax=? [F unsafe] = 1/2") || !strings.Contains(got, "Pmin=? [F unsafe] = 0") {
+		t.Errorf("figures: %s", got)
+	}
+	if len(phases) != 1 || phases[0] != prob.PhaseModel || done != 1+len(res.Report.Figures) {
+		t.Errorf("phases %v, %d ends for %d queries", phases, done, len(res.Report.Figures))
+	}
+	// The safest scheduler waits in x=1.
+	if res.Scheduler == nil || g.M.Labels[res.Model.Schedule(res.Scheduler)[0]].Name != "wait" {
+		t.Errorf("scheduler %v", res.Scheduler)
+	}
+	var w bytes.Buffer
+	res.Report.WriteText(&w)
+	if !strings.HasPrefix(w.String(), "model coin, property p, over all label choices (MDP)\n") {
+		t.Errorf("text:\n%s", w.String())
+	}
+}

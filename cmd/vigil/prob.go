@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"vigil/prob"
 	"vigil/symbolic"
@@ -142,80 +141,46 @@ type probRun struct {
 // --json, and returns their figures (or an exit code other than exitOK).
 func (r *probRun) property(prop *symbolic.Property) ([]prob.Figures, int) {
 	e, ctx, lm, prog := r.e, r.ctx, r.lm, r.prog
-	m := lm.m
 	g := lm.g
 	if prop != lm.prop {
 		var err error
-		if g, err = explicit.New(m, prop); err != nil {
+		if g, err = explicit.New(lm.m, prop); err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
 			return nil, exitFor(err)
 		}
 	}
-	queries, err := prob.Queries(prop)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-		return nil, exitFor(err)
-	}
-	t0 := time.Now()
-	r.noteMemory(g, prob.Options{Policy: lm.dec, MaxStates: r.maxStates, Exact: r.method == "exact"}, "the model")
-	pm, err := prob.Build(ctx, g, prob.Options{Policy: lm.dec, MaxStates: r.maxStates, Exact: r.method == "exact",
-		Progress: func(expanded, stored, bytes int) {
+	res, err := prob.SolveProperty(ctx, g, prop, prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl),
+		Method: prob.Method(r.method), Epsilon: r.eps, Absolute: r.absolute, MaxStates: r.maxStates, MaxExact: r.maxExact, Blame: r.blame,
+		BeforeBuild: func(phase string, opt prob.Options) { r.noteMemory(g, opt, buildWhat[phase]) },
+		Build: func(phase string, expanded, stored, bytes int) {
+			if phase == prob.PhaseBlame {
+				prog.printf("prob: building the MDP for --blame: %d states expanded, %d stored", expanded, stored)
+				return
+			}
 			// Memory grows with the states stored: estimate it for all of them.
 			est := float64(bytes) / float64(max(expanded, 1)) * float64(stored)
 			prog.printf("prob: building the model: %d states expanded, %d stored, about %.0f MiB", expanded, stored, est/(1<<20))
-		}})
-	prog.clear()
+		},
+		Solve: func(q prob.Query, it int, gap float64) { prog.printf("prob: %s: iteration %d, gap %.3g", q, it, gap) },
+		Done:  prog.clear})
 	if err != nil {
 		return nil, probStopped(e, ctx, err)
 	}
-	chain := pm.IsChain()
-	var out []prob.Figures
-	var last *prob.Answer
-	for _, q := range queries {
-		if chain && !q.Max && prop.Query == nil {
-			continue // a chain: Pmin = Pmax
-		}
-		opt := prob.SolveOptions{Method: prob.Method(r.method), Epsilon: r.eps, Absolute: r.absolute, MaxExact: r.maxExact,
-			Progress: func(it int, gap float64) { prog.printf("prob: %s: iteration %d, gap %.3g", q, it, gap) }}
-		a, err := prob.Ask(ctx, pm, q, opt)
-		prog.clear()
-		if err != nil {
-			return nil, probStopped(e, ctx, err)
-		}
-		if last == nil || q.Target == explicit.Unsafe && !q.Max {
-			last = a
-		}
-		out = append(out, prob.NewFigures(pm, a, policyName(lm.decl), chain, r.method))
-	}
-	if r.blame > 0 {
-		r.noteMemory(g, prob.Options{MaxStates: r.maxStates}, "the MDP for --blame")
-		mdp, err := prob.Build(ctx, g, prob.Options{MaxStates: r.maxStates,
-			Progress: func(expanded, stored, bytes int) {
-				prog.printf("prob: building the MDP for --blame: %d states expanded, %d stored", expanded, stored)
-			}})
-		prog.clear()
-		if err != nil {
-			return nil, probStopped(e, ctx, err)
-		}
-		ds, err := prob.Blame(ctx, mdp, lm.dec, prob.BlameOptions{Top: r.blame, Solve: prob.SolveOptions{Epsilon: r.eps, Absolute: r.absolute}})
-		if err != nil {
-			return nil, probStopped(e, ctx, err)
-		}
-		out[0].Blame = prob.NewBlamed(mdp, ds)
-	}
-	if r.schedFile != "" && last != nil {
-		if err := writeScheduler(r.schedFile, pm, last.Result); err != nil {
+	if r.schedFile != "" && res.Scheduler != nil {
+		if err := writeScheduler(r.schedFile, res.Model, res.Scheduler); err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
 			return nil, exitFor(err)
 		}
 	}
 	if !r.json {
-		rep := &prob.Report{Model: m.Name, Property: prop.Name, Policy: policyName(lm.decl), Chain: chain, Method: r.method,
-			States: pm.NumStates(), Choices: pm.NumChoices(), Build: pm.Elapsed, Total: time.Since(t0), Figures: out, Blame: r.blame > 0}
-		rep.WriteText(e.stdout)
+		res.Report.WriteText(e.stdout)
 	}
-	return out, exitOK
+	return res.Report.Figures, exitOK
 }
+
+// buildWhat names the models prob.SolveProperty builds, for the memory
+// note.
+var buildWhat = map[string]string{prob.PhaseModel: "the model", prob.PhaseBlame: "the MDP for --blame"}
 
 // noteMemory prints, before a model that may be large is built, the most
 // states it can have and the memory that many would take
