@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"vigil/internal/phrase"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -257,12 +258,7 @@ func policyName(d *symbolic.PolicyDecl) string {
 	return d.Name
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
+func orNone(s string) string { return phrase.OrNone(s) }
 
 // stateMessage is an error of explicit.ParseState as a command prints it
 // after the flag that gave the state: without the package prefix.
