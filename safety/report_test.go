@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"vigil/lang"
 	"vigil/safety"
+	"vigil/safety/cert"
 	"vigil/symbolic/explicit"
 )
 
@@ -124,5 +126,40 @@ func TestFaultsReport(t *testing.T) {
 	rep.WriteText(&w)
 	if !strings.Contains(w.String(), "ends in an unsafe state\n") || (len(rep.Faults) > 0 && !strings.Contains(w.String(), "policy takes ")) {
 		t.Errorf("text:\n%s", w.String())
+	}
+}
+
+// WriteCertificate writes a certificate that records the model's source
+// relative to the certificate, the policy's hash, and that the
+// independent checker accepts.
+func TestWriteCertificate(t *testing.T) {
+	sp, d, g := setup(t, 0)
+	res, err := safety.DecideStarts(context.Background(), d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep safety.Report
+	ids := rep.Add(sp, res)
+	dir := t.TempDir()
+	spec, _ := filepath.Abs("../specs/tarjansafe.spec")
+	path := filepath.Join(dir, "c.json")
+	if err := safety.WriteCertificate(path, d, ids, safety.Source{Spec: spec, Property: g.Prop.Name, Policy: g.M.Policy("hasty")}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := cert.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A rules policy has no files to hash.
+	if c.Policy != "hasty" || c.PolicySHA256 != "" || c.CertDir != dir || c.Plaja != nil || len(c.Defines) != 0 || c.Spec == "" {
+		t.Errorf("certificate records spec %q, policy %q (sha %q), dir %q, plaja %v, defines %v", c.Spec, c.Policy, c.PolicySHA256, c.CertDir, c.Plaja, c.Defines)
+	}
+	if _, err := cert.Check(g.M, g.Prop, g.M.Policy("hasty"), c); err != nil {
+		t.Errorf("the checker refuses the certificate: %v", err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -270,39 +269,9 @@ func radiusWords(r string) string { return phrase.Safe(r) }
 // writeSafetyCert writes one certificate for the decided states ids (one
 // table for all of them), recording how to load the model again.
 func writeSafetyCert(su *safetySetup, sf *safetyFlags, ids []uint32, path string) error {
-	c, err := safety.CertifyStarts(su.d, ids)
-	if err != nil {
-		return err
-	}
-	c.Spec, c.Property, c.Policy = su.file, su.prop.Name, policyName(su.decl)
-	if len(sf.defs) > 0 {
-		c.Defines = map[string]string(sf.defs)
-	}
-	if su.decl != nil {
-		if c.PolicySHA256, err = symbolic.PolicyFilesHash(su.decl); err != nil {
-			return err
-		}
-	}
+	src := safety.Source{Spec: su.file, Defines: sf.defs, Property: su.prop.Name, Policy: su.decl}
 	if pf := sf.plaja; *pf.start != "" || *pf.unsafe != "" || *pf.policyFile != "" {
-		c.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
+		src.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
 	}
-	var pl cert.Plaja
-	if c.Plaja != nil {
-		pl = *c.Plaja
-	}
-	if c.CertDir, err = certPaths(path, &c.Spec, &pl.Start, &pl.Unsafe, &pl.PolicyFile); err != nil {
-		return err
-	}
-	if c.Plaja != nil {
-		*c.Plaja = pl
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := cert.Write(f, c); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return safety.WriteCertificate(path, su.d, ids, src)
 }
