@@ -16,7 +16,6 @@ import (
 	"vigil/fuzz"
 	"vigil/fuzz/report"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 )
 
 // goalFlags are the flags only goal mode reads (html and record are
@@ -58,9 +57,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		fmt.Fprintln(e.stderr, "vigil test: goal mode tests a policy; choose one with --policy")
 		return exitError
 	}
-	tasks, err := workerTasks(lm, r.workers, func(dec explicit.Decider) (*fuzz.GoalTask, error) {
-		return fuzz.NewGoalTask(lm.m, lm.prop, dec, lm.decl.Name)
-	})
+	tasks, err := fuzz.NewGoalTasks(lm.m, lm.prop, lm.decl, lm.dec, r.workers)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
 		return exitFor(err)

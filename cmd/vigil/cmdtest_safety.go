@@ -14,7 +14,6 @@ import (
 	"vigil/fuzz"
 	"vigil/fuzz/report"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 )
 
 // safetyRun is one safety-mode test run's inputs, as cmdtest.go parsed them.
@@ -43,9 +42,7 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 		fmt.Fprintln(e.stderr, "vigil test: safety mode tests a policy; choose one with --policy (or give --policy-file)")
 		return exitError
 	}
-	tasks, err := workerTasks(lm, r.workers, func(dec explicit.Decider) (*fuzz.SafetyTask, error) {
-		return fuzz.NewSafetyTask(lm.m, lm.prop, dec, lm.decl.Name)
-	})
+	tasks, err := fuzz.NewSafetyTasks(lm.m, lm.prop, lm.decl, lm.dec, r.workers)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
 		return exitFor(err)
@@ -127,26 +124,4 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 		return exitUnknown
 	}
 	return exitOK
-}
-
-// workerTasks makes a fuzzing task per worker (at least one), each with a
-// policy decider of its own (deciders keep state between calls; the first
-// task takes the one loaded with the model).
-func workerTasks[T any](lm *loadedModel, workers int, mk func(explicit.Decider) (T, error)) ([]T, error) {
-	tasks := make([]T, max(1, workers))
-	for i := range tasks {
-		dec := lm.dec
-		if i > 0 {
-			var err error
-			if dec, err = explicit.NewDecider(lm.m, lm.decl); err != nil {
-				return nil, err
-			}
-		}
-		t, err := mk(dec)
-		if err != nil {
-			return nil, err
-		}
-		tasks[i] = t
-	}
-	return tasks, nil
 }

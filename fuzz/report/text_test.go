@@ -168,3 +168,24 @@ func TestSafetyTextJSON(t *testing.T) {
 		t.Errorf("text does not count %d bugs and %d faults:\n%s", len(rep.Bugs), len(rep.Faults), text)
 	}
 }
+
+// NewGoalTasks gives every worker a decider of its own, the first the one
+// given.
+func TestNewTasks(t *testing.T) {
+	m := loadModel(t, "line.spec", []byte(lineSpec))
+	d, err := explicit.NewDecider(m, m.Policy("pi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := fuzz.NewGoalTasks(m, m.Property(""), m.Policy("pi"), d, 3)
+	if err != nil || len(tasks) != 3 {
+		t.Fatalf("%d tasks, %v", len(tasks), err)
+	}
+	if tasks[0].Policy != d || tasks[1].Policy == d || tasks[1].Policy == tasks[2].Policy {
+		t.Error("the workers share deciders")
+	}
+	st, err := fuzz.NewSafetyTasks(m, m.Property(""), m.Policy("pi"), nil, 0)
+	if err != nil || len(st) != 1 || st[0].Policy == nil {
+		t.Fatalf("%d safety tasks, %v", len(st), err)
+	}
+}
