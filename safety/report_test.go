@@ -163,3 +163,22 @@ func TestWriteCertificate(t *testing.T) {
 		t.Errorf("the checker refuses the certificate: %v", err)
 	}
 }
+
+// DecideState gives a state the verdict DecideStarts gives it.
+func TestDecideState(t *testing.T) {
+	sp, d, _ := setup(t, 0)
+	starts, err := safety.DecideStarts(context.Background(), d, nil)
+	if err != nil || len(starts.States) == 0 {
+		t.Fatal(err)
+	}
+	_, d2, _ := setup(t, 0)
+	for _, sd := range starts.States {
+		one, err := safety.DecideState(context.Background(), d2, sp.State(sd.ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(one.States) != 1 || one.States[0].Verdict != sd.Verdict {
+			t.Errorf("%s: %v alone, %v among the starts", sp.Format(sd.ID), one.States, sd.Verdict)
+		}
+	}
+}

@@ -185,24 +185,16 @@ func runSafe(e *env, args []string) int {
 		prog.printf("safe (%s): %d states decided, %d expanded, %d stored", su.d.Name(), queued, st.Expanded, su.sp.Len())
 	})
 	var res *safety.Starts
+	var err error
 	if state != nil {
-		id, err := su.sp.Intern(state)
-		if err != nil {
-			fail(err)
-			return code
-		}
 		queued = 1
-		res = &safety.Starts{States: []safety.StateDecision{{ID: id}}}
-		if err := safety.DecideStates(ctx, su.d, res.States); err != nil {
-			fail(err)
-			return code
-		}
+		res, err = safety.DecideState(ctx, su.d, state)
 	} else {
-		var err error
-		if res, err = safety.DecideStarts(ctx, su.d, func(n int) { queued = n }); err != nil {
-			fail(err)
-			return code
-		}
+		res, err = safety.DecideStarts(ctx, su.d, func(n int) { queued = n })
+	}
+	if err != nil {
+		fail(err)
+		return code
 	}
 	decided := rep.Add(su.sp, res)
 	if *certFile != "" && len(decided) > 0 {
