@@ -1,15 +1,10 @@
 package main
 
-// Counterexamples as a person reads them: the first state in full, then
-// at each step the variables that changed, the label taken and why the
-// policy took it (the rule that fired, or every output's score).
+// Counterexamples as a person reads them (explicit.WriteCex): the first
+// state in full, then at each step the variables that changed, the label
+// taken and why the policy took it.
 
 import (
-	"fmt"
-	"math"
-	"sort"
-	"strings"
-
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -17,106 +12,13 @@ import (
 // printCex prints a counterexample. Without full, each state after the
 // first lists only the variables whose values changed.
 func printCex(e *env, lm *loadedModel, trace []explicit.Step, full bool) {
-	w := e.stdout
-	m := lm.m
-	var x explicit.Expansion
-	for i, st := range trace {
-		switch {
-		case i == 0 || full:
-			fmt.Fprintf(w, "%4d  %s\n", i, m.FormatState(st.State))
-		default:
-			fmt.Fprintf(w, "%4d  %s\n", i, changed(m, trace[i-1].State, st.State))
-		}
-		if st.Cmd < 0 {
-			continue
-		}
-		c := &m.Commands[st.Cmd]
-		fmt.Fprintf(w, "      -> %s  (%s, outcome %d of %d)\n", m.Labels[st.Label].Name, c.Pos, st.Outcome+1, len(c.Outcomes))
-		if lm.dec == nil {
-			continue
-		}
-		lm.g.Applicable(st.State, &x)
-		why, err := explicit.Explain(lm.dec, st.State, x.App)
-		if err != nil || why == nil {
-			continue
-		}
-		if line := reasonLine(m, lm.decl, why, x.App); line != "" {
-			fmt.Fprintf(w, "         %s\n", line)
-		}
-	}
-	fmt.Fprintf(w, "end: unsafe after %s\n", plural(len(trace)-1, "step"))
+	explicit.WriteCex(e.stdout, lm.g, lm.dec, policyName(lm.decl), trace, full)
 }
 
-// changed lists the variables whose values differ between a and b, as
-// FormatState writes them ("(no change)" when none does).
-func changed(m *symbolic.Model, a, b symbolic.State) string {
-	var parts []string
-	for v := range m.Vars {
-		if a[v] != b[v] {
-			parts = append(parts, m.Vars[v].Name+"="+formatValue(&m.Vars[v], b[v]))
-		}
-	}
-	if len(parts) == 0 {
-		return "(no change)"
-	}
-	return strings.Join(parts, " ")
-}
-
-// reasonLine says why the policy chose its label: "rule 2 (f.spec:30:5)"
-// or "scores: up 1.25 (chosen), down -0.31; not applicable: left 0.9".
+// reasonLine says why the policy chose its label (explicit.Reason.Line).
 func reasonLine(m *symbolic.Model, d *symbolic.PolicyDecl, r *explicit.Reason, app []bool) string {
-	name := "policy"
-	if d != nil {
-		name = "policy " + d.Name
-	}
-	if r.Scores == nil {
-		if r.Rule < 0 {
-			return ""
-		}
-		return fmt.Sprintf("%s: rule %d fired (%s)", name, r.Rule+1, r.RulePos)
-	}
-	// The applicable labels first, best score first; then the others.
-	idx := make([]int, len(r.Outputs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return r.Scores[idx[a]] > r.Scores[idx[b]] })
-	var on, off []string
-	for _, i := range idx {
-		l := r.Outputs[i]
-		s := fmt.Sprintf("%s %s", m.Labels[l].Name, score(r.Scores[i]))
-		switch {
-		case l == r.Label:
-			on = append(on, s+" (chosen)")
-		case app[l]:
-			on = append(on, s)
-		default:
-			off = append(off, s)
-		}
-	}
-	line := name + " scores: " + strings.Join(on, ", ")
-	if len(off) > 0 {
-		line += "; not applicable: " + strings.Join(off, ", ")
-	}
-	return line
+	return r.Line(m, policyName(d), app)
 }
 
 // formatValue writes a variable's value as FormatState does.
-func formatValue(v *symbolic.Var, x int) string {
-	if v.Bool {
-		return fmt.Sprint(x != 0)
-	}
-	return fmt.Sprint(x)
-}
-
-func score(f float64) string {
-	switch {
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsInf(f, 1):
-		return "+inf"
-	case math.IsNaN(f):
-		return "NaN"
-	}
-	return fmt.Sprintf("%.4g", f)
-}
+func formatValue(v *symbolic.Var, x int) string { return explicit.FormatValue(v, x) }

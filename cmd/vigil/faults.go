@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"vigil/safety"
-	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
@@ -26,34 +25,6 @@ func init() {
 		},
 		Run: runFaults,
 	})
-}
-
-// faultJSON is one fault in the --json output.
-type faultJSON struct {
-	Step    int    `json:"step"`
-	State   string `json:"state"`
-	Label   string `json:"label"`
-	Outcome string `json:"unsafe_outcome"`
-	Alt     string `json:"safe_alternative"`
-}
-
-type faultsReport struct {
-	Model     string      `json:"model"`
-	Property  string      `json:"property"`
-	Policy    string      `json:"policy"`
-	Radius    string      `json:"radius"`
-	Algo      string      `json:"algorithm"`
-	Steps     int         `json:"run_states"`
-	EndUnsafe bool        `json:"run_ends_unsafe"`
-	Analysed  int         `json:"states_analysed"`
-	Safe      []bool      `json:"safe"`
-	Bugs      []int       `json:"bugs"`
-	Faults    []faultJSON `json:"faults"`
-	Decisions int         `json:"decisions"`
-	CacheHits int         `json:"cache_hits"`
-	Expanded  int         `json:"expanded"`
-	Seconds   float64     `json:"seconds"`
-	Reason    string      `json:"reason,omitempty"`
 }
 
 func runFaults(e *env, args []string) int {
@@ -107,69 +78,16 @@ func runFaults(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
 		return exitFor(err)
 	}
-	m := su.m
-	rep := &faultsReport{Model: m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name(),
-		Steps: len(run), EndUnsafe: fr.EndUnsafe, Analysed: fr.Done, Bugs: fr.Bugs, Decisions: fr.Decisions, CacheHits: fr.CacheHits,
-		Expanded: su.d.Stats().Expanded, Seconds: time.Since(t0).Seconds(), Reason: stopReason(ctx), Faults: []faultJSON{}}
-	if rep.Bugs == nil {
-		rep.Bugs = []int{}
-	}
-	rep.Safe = fr.Safe[len(run)-fr.Done:]
-	for _, f := range fr.Faults {
-		alt := ""
-		if f.Alt != symbolic.NoLabel {
-			alt = m.Labels[f.Alt].Name
-		}
-		rep.Faults = append(rep.Faults, faultJSON{Step: f.Step, State: su.sp.Format(f.State), Label: m.Labels[f.Label].Name, Outcome: su.sp.Format(f.Outcome), Alt: alt})
-	}
+	rep := safety.NewFaultsReport(su.m, su.d, su.sp, fr, len(run), time.Since(t0), stopReason(ctx))
+	rep.Property, rep.Policy = su.prop.Name, policyName(su.decl)
 	if *sf.jsonOut {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printFaults(e, rep)
+		rep.WriteText(e.stdout)
 	}
 	if rep.Reason != "" {
 		return exitUnknown
 	}
 	return exitOK
-}
-
-func printFaults(e *env, r *faultsReport) {
-	w := e.stdout
-	what := radiusWords(r.Radius)
-	end := "ends in an unsafe state"
-	if !r.EndUnsafe {
-		end = "does not end in an unsafe state (no bugs can be named)"
-	}
-	fmt.Fprintf(w, "run of %s of policy %s %s\n", plural(r.Steps, "state"), r.Policy, end)
-	if r.Reason != "" {
-		switch r.Analysed {
-		case 0:
-			fmt.Fprintf(w, "%s before any state was analysed\n", capitalize(stopped(r.Reason)))
-		case 1:
-			fmt.Fprintf(w, "%s: only the last state was analysed\n", capitalize(stopped(r.Reason)))
-		default:
-			fmt.Fprintf(w, "%s: only the last %d states were analysed\n", capitalize(stopped(r.Reason)), r.Analysed)
-		}
-	}
-	switch len(r.Faults) {
-	case 0:
-		if r.Reason != "" {
-			fmt.Fprintf(w, "no faults among the states analysed\n")
-			break
-		}
-		fmt.Fprintf(w, "no faults: no %s state on the run where the policy's label may lead out of the %s region\n", what, what)
-	default:
-		fmt.Fprintf(w, "%s:\n", plural(len(r.Faults), "fault"))
-		for _, f := range r.Faults {
-			fmt.Fprintf(w, "  step %d: %s\n    policy takes %s, which may lead to %s (not %s)\n", f.Step, f.State, f.Label, f.Outcome, what)
-			if f.Alt != "" {
-				fmt.Fprintf(w, "    %s keeps it %s\n", f.Alt, what)
-			}
-		}
-	}
-	if r.EndUnsafe {
-		fmt.Fprintf(w, "bugs (states where the policy is unsafe but a %s policy exists): %s of %d\n", what, plural(len(r.Bugs), "step"), r.Steps-1)
-	}
-	fmt.Fprintf(w, "%s: %s (%d from the caches), %d expanded, %.3fs\n", r.Algo, plural(r.Decisions, "decision"), r.CacheHits, r.Expanded, r.Seconds)
 }

@@ -162,17 +162,10 @@ func nnVerify(e *env, args []string) int {
 		return internalError(e, "nn verify", "the counterexample %v does not satisfy the property", res.Input)
 	}
 	if *asJSON {
-		out := map[string]any{"verdict": res.Answer, "nodes": res.Nodes, "seconds": res.Elapsed.Seconds()}
-		if res.Answer == nn.Sat {
-			out["input"], out["output"] = res.Input, res.Output
-		}
-		b, _ := json.Marshal(out)
+		b, _ := json.Marshal(res.Report())
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		fmt.Fprintln(e.stdout, res.Answer)
-		if res.Answer == nn.Sat {
-			fmt.Fprintf(e.stdout, "input  %s\noutput %s\n", floats(res.Input), floats(res.Output))
-		}
+		res.WriteText(e.stdout)
 	}
 	switch res.Answer {
 	case nn.Sat:
@@ -183,13 +176,7 @@ func nnVerify(e *env, args []string) int {
 	return exitUnknown
 }
 
-func floats(xs []float64) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	return strings.Join(s, ",")
-}
+func floats(xs []float64) string { return nn.FormatVector(xs) }
 
 // parseFloats reads --input: comma-separated finite numbers.
 func parseFloats(s string) ([]float64, error) {
@@ -264,20 +251,10 @@ func nnBound(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitFor(err)
 	}
-	var box nn.Box
-	for _, part := range strings.Split(*boxFlag, ",") {
-		lo, hi, ok := strings.Cut(part, ":")
-		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
-		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-		if !ok || err1 != nil || err2 != nil {
-			fmt.Fprintf(e.stderr, "vigil nn bound: --box: %q is not LOWER:UPPER; give one per input, comma-separated, such as 0:1,-1:1\n", part)
-			return exitUsage
-		}
-		if math.IsNaN(l) || math.IsNaN(h) || math.IsInf(l, 0) || math.IsInf(h, 0) || l > h {
-			fmt.Fprintf(e.stderr, "vigil nn bound: --box: %q is not an interval of finite numbers with lower <= upper\n", part)
-			return exitUsage
-		}
-		box.Lo, box.Hi = append(box.Lo, l), append(box.Hi, h)
+	box, err := nn.ParseBox(*boxFlag)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil nn bound: --box: %v\n", err)
+		return exitUsage
 	}
 	if net.Out != nn.OutNone {
 		fmt.Fprintf(e.stderr, "vigil nn bound: %s: the network ends in %s, which vigil does not bound (the policy engines bound the scores before it, with a wider margin); bound a copy without it to see those scores\n", rest[0], net.Out)
@@ -288,14 +265,13 @@ func nnBound(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
+	rep := nn.BoundsReport{Method: m.String(), Lower: lo, Upper: hi}
 	if *asJSON {
-		b, _ := json.Marshal(map[string]any{"method": m.String(), "lower": lo, "upper": hi})
+		b, _ := json.Marshal(rep)
 		fmt.Fprintln(e.stdout, string(b))
 		return exitOK
 	}
-	for i := range lo {
-		fmt.Fprintf(e.stdout, "y%d in [%s, %s]\n", i, strconv.FormatFloat(lo[i], 'g', 8, 64), strconv.FormatFloat(hi[i], 'g', 8, 64))
-	}
+	rep.WriteText(e.stdout)
 	return exitOK
 }
 
@@ -322,40 +298,29 @@ func nnCorpus(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil nn corpus: %v\n", err)
 		return exitFor(err)
 	}
-	var correct, wrong, unknown int
-	var total time.Duration
+	sum := &nn.CorpusSummary{Limit: *timeout}
 	for _, in := range insts {
 		res, verdict, err := in.Run(dir, *timeout, nn.Options{Method: method.m, Branch: branch.b})
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			return exitFor(err)
 		}
-		total += res.Elapsed
-		switch verdict {
-		case nn.CorpusUnknown:
-			unknown++
-		case nn.CorpusWrong:
-			wrong++
-		default:
-			correct++
-		}
+		sum.Add(verdict, res.Elapsed)
+		line := nn.NewCorpusLine(in, res, verdict)
 		if *asJSON {
-			b, _ := json.Marshal(map[string]any{"onnx": in.Network, "vnnlib": in.Property, "expected": in.Expected, "verdict": res.Answer,
-				"outcome": verdict, "seconds": res.Elapsed.Seconds(), "nodes": res.Nodes})
+			b, _ := json.Marshal(line)
 			fmt.Fprintln(e.stdout, string(b))
 		} else {
-			fmt.Fprintf(e.stdout, "%-34s %-30s %-7s %-7s %-7s %8.3fs %7d nodes\n", in.Network, in.Property, in.Expected, res.Answer, verdict, res.Elapsed.Seconds(), res.Nodes)
+			line.WriteText(e.stdout)
 		}
 	}
-	n := correct + wrong + unknown
 	if *asJSON {
-		b, _ := json.Marshal(map[string]any{"correct": correct, "wrong": wrong, "unknown": unknown, "seconds": total.Seconds()})
+		b, _ := json.Marshal(sum)
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		fmt.Fprintf(e.stdout, "%d instances: %d correct, %d wrong, %d unknown; %.2fs total, %.3fs mean (limit %s)\n",
-			n, correct, wrong, unknown, total.Seconds(), total.Seconds()/float64(max(n, 1)), *timeout)
+		sum.WriteText(e.stdout)
 	}
-	if wrong > 0 {
+	if sum.Wrong > 0 {
 		return exitError
 	}
 	return exitOK

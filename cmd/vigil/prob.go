@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"strings"
-	"time"
 
 	"vigil/prob"
 	"vigil/symbolic"
@@ -45,46 +43,6 @@ func init() {
 		},
 		Run: runProb,
 	})
-}
-
-// probFigures is one query's answer in --json.
-type probFigures struct {
-	Property   string   `json:"property"`
-	Query      string   `json:"query"`
-	Value      float64  `json:"value"`
-	Lower      float64  `json:"lower"`
-	Upper      float64  `json:"upper"`
-	Exact      string   `json:"exact,omitempty"`
-	Holds      string   `json:"holds,omitempty"`
-	Method     string   `json:"method"`
-	States     int      `json:"states"`
-	Choices    int      `json:"choices"`
-	Iterations int      `json:"iterations"`
-	Rounds     int      `json:"rounds,omitempty"`
-	Seconds    float64  `json:"seconds"`
-	Starts     int      `json:"start_states"`
-	Max        float64  `json:"max"`
-	Min        float64  `json:"min"`
-	Average    float64  `json:"average"`
-	Worst      string   `json:"worst_start"`
-	Best       string   `json:"best_start"`
-	Zero       int      `json:"prob0_states"`
-	One        int      `json:"prob1_states"`
-	Policy     string   `json:"policy,omitempty"`
-	Labels     []string `json:"worst_start_label,omitempty"`
-	Blame      []blamed `json:"blame,omitempty"`
-}
-
-// blamed is one costly decision in --json.
-type blamed struct {
-	State     string  `json:"state"`
-	Label     string  `json:"label"`
-	Better    string  `json:"better"`
-	Gap       float64 `json:"gap"`
-	Before    float64 `json:"before"`
-	After     float64 `json:"after"`
-	BeforeMax float64 `json:"before_max"`
-	AfterMax  float64 `json:"after_max"`
 }
 
 func runProb(e *env, args []string) int {
@@ -149,7 +107,7 @@ func runProb(e *env, args []string) int {
 	defer cancel()
 	r := &probRun{e: e, ctx: ctx, lm: lm, prog: newProgress(e, *jsonOut), method: method.val, eps: *eps, absolute: *absolute,
 		maxStates: *maxStates, maxExact: *maxExact, blame: *blame, schedFile: *schedFile, json: *jsonOut}
-	var out []probFigures
+	var out []prob.Figures
 	for _, p := range props {
 		figs, code := r.property(p)
 		if code != exitOK {
@@ -181,200 +139,56 @@ type probRun struct {
 
 // property computes the probabilities of one property, prints them unless
 // --json, and returns their figures (or an exit code other than exitOK).
-func (r *probRun) property(prop *symbolic.Property) ([]probFigures, int) {
+func (r *probRun) property(prop *symbolic.Property) ([]prob.Figures, int) {
 	e, ctx, lm, prog := r.e, r.ctx, r.lm, r.prog
-	m := lm.m
 	g := lm.g
 	if prop != lm.prop {
 		var err error
-		if g, err = explicit.New(m, prop); err != nil {
+		if g, err = explicit.New(lm.m, prop); err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
 			return nil, exitFor(err)
 		}
 	}
-	queries, err := prob.Queries(prop)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-		return nil, exitFor(err)
-	}
-	t0 := time.Now()
-	r.noteMemory(g, prob.Options{Policy: lm.dec, MaxStates: r.maxStates, Exact: r.method == "exact"}, "the model")
-	pm, err := prob.Build(ctx, g, prob.Options{Policy: lm.dec, MaxStates: r.maxStates, Exact: r.method == "exact",
-		Progress: func(expanded, stored, bytes int) {
+	res, err := prob.SolveProperty(ctx, g, prop, prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl),
+		Method: prob.Method(r.method), Epsilon: r.eps, Absolute: r.absolute, MaxStates: r.maxStates, MaxExact: r.maxExact, Blame: r.blame,
+		BeforeBuild: func(phase string, opt prob.Options) { r.noteMemory(g, opt, buildWhat[phase]) },
+		Build: func(phase string, expanded, stored, bytes int) {
+			if phase == prob.PhaseBlame {
+				prog.printf("prob: building the MDP for --blame: %d states expanded, %d stored", expanded, stored)
+				return
+			}
 			// Memory grows with the states stored: estimate it for all of them.
 			est := float64(bytes) / float64(max(expanded, 1)) * float64(stored)
 			prog.printf("prob: building the model: %d states expanded, %d stored, about %.0f MiB", expanded, stored, est/(1<<20))
-		}})
-	prog.clear()
+		},
+		Solve: func(q prob.Query, it int, gap float64) { prog.printf("prob: %s: iteration %d, gap %.3g", q, it, gap) },
+		Done:  prog.clear})
 	if err != nil {
 		return nil, probStopped(e, ctx, err)
 	}
-	chain := pm.IsChain()
-	var out []probFigures
-	var last *prob.Answer
-	for _, q := range queries {
-		if chain && !q.Max && prop.Query == nil {
-			continue // a chain: Pmin = Pmax
-		}
-		opt := prob.SolveOptions{Method: prob.Method(r.method), Epsilon: r.eps, Absolute: r.absolute, MaxExact: r.maxExact,
-			Progress: func(it int, gap float64) { prog.printf("prob: %s: iteration %d, gap %.3g", q, it, gap) }}
-		a, err := prob.Ask(ctx, pm, q, opt)
-		prog.clear()
-		if err != nil {
-			return nil, probStopped(e, ctx, err)
-		}
-		if last == nil || q.Target == explicit.Unsafe && !q.Max {
-			last = a
-		}
-		out = append(out, probAnswerFigures(pm, a, lm.decl, chain, r.method))
-	}
-	if r.blame > 0 {
-		r.noteMemory(g, prob.Options{MaxStates: r.maxStates}, "the MDP for --blame")
-		mdp, err := prob.Build(ctx, g, prob.Options{MaxStates: r.maxStates,
-			Progress: func(expanded, stored, bytes int) {
-				prog.printf("prob: building the MDP for --blame: %d states expanded, %d stored", expanded, stored)
-			}})
-		prog.clear()
-		if err != nil {
-			return nil, probStopped(e, ctx, err)
-		}
-		ds, err := prob.Blame(ctx, mdp, lm.dec, prob.BlameOptions{Top: r.blame, Solve: prob.SolveOptions{Epsilon: r.eps, Absolute: r.absolute}})
-		if err != nil {
-			return nil, probStopped(e, ctx, err)
-		}
-		for _, d := range ds {
-			out[0].Blame = append(out[0].Blame, blamed{State: m.FormatState(mdp.StateOf(d.State)), Label: m.Labels[d.Label].Name, Better: m.Labels[d.Better].Name,
-				Gap: d.Gap, Before: d.BeforeAvg, After: d.AfterAvg, BeforeMax: d.BeforeMax, AfterMax: d.AfterMax})
-		}
-	}
-	if r.schedFile != "" && last != nil {
-		if err := writeScheduler(r.schedFile, pm, last.Result); err != nil {
+	if r.schedFile != "" && res.Scheduler != nil {
+		if err := writeScheduler(r.schedFile, res.Model, res.Scheduler); err != nil {
 			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
 			return nil, exitFor(err)
 		}
 	}
 	if !r.json {
-		r.print(prop, pm, chain, out, t0)
+		res.Report.WriteText(e.stdout)
 	}
-	return out, exitOK
+	return res.Report.Figures, exitOK
 }
 
-// print prints the figures of one property as text.
-func (r *probRun) print(prop *symbolic.Property, pm *prob.Model, chain bool, out []probFigures, t0 time.Time) {
-	e, lm, m := r.e, r.lm, r.lm.m
-	who := "over all label choices (MDP)"
-	if lm.decl != nil {
-		who = "under policy " + lm.decl.Name
-		if chain {
-			who += " (a Markov chain)"
-		} else {
-			who += " (several commands of a chosen label stay open: Pmax and Pmin bound the value)"
-		}
-	}
-	fmt.Fprintf(e.stdout, "model %s, property %s, %s\n", m.Name, prop.Name, who)
-	for _, f := range out {
-		val := fmt.Sprintf("%.10g", f.Value)
-		if f.Exact != "" {
-			val = f.Exact + " ≈ " + val
-		} else {
-			val += fmt.Sprintf(" (bounds [%.10g, %.10g])", f.Lower, f.Upper)
-		}
-		if f.Holds != "" {
-			val = f.Holds + ": " + val
-		}
-		if f.Starts > 1 {
-			which := "largest"
-			if strings.HasPrefix(f.Query, "Pmin") {
-				which = "smallest"
-			}
-			val = fmt.Sprintf("%s (the %s over the start states)", val, which)
-		}
-		fmt.Fprintf(e.stdout, "  %s = %s\n", f.Query, val)
-		if f.Starts > 1 {
-			fmt.Fprintf(e.stdout, "    over %d start states: max %.10g at %s; min %.10g at %s; average %.10g\n", f.Starts, f.Max, f.Worst, f.Min, f.Best, f.Average)
-		}
-		if len(f.Labels) > 0 && lm.decl == nil {
-			fmt.Fprintf(e.stdout, "    attained by taking %s in %s\n", strings.Join(f.Labels, ", "), f.Worst)
-		}
-	}
-	if r.blame > 0 {
-		if len(out[0].Blame) == 0 {
-			fmt.Fprintf(e.stdout, "no costly decision: in no visited state does another label lower Pr(reach unsafe) one step ahead\n")
-		} else {
-			fmt.Fprintf(e.stdout, "costliest decisions (Pr(reach unsafe) from the start states, average; largest in brackets):\n")
-		}
-		for i, b := range out[0].Blame {
-			fmt.Fprintf(e.stdout, "  %d. %s: %s instead of %s: %.6g -> %.6g (%.6g -> %.6g)\n", i+1, b.State, b.Better, b.Label, b.Before, b.After, b.BeforeMax, b.AfterMax)
-		}
-	}
-	fmt.Fprintf(e.stdout, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", r.method, pm.NumStates(), pm.NumChoices(), pm.Elapsed.Seconds(), time.Since(t0).Seconds())
-}
-
-// probAnswerFigures turns an answer into its JSON form.
-func probAnswerFigures(pm *prob.Model, a *prob.Answer, decl *symbolic.PolicyDecl, chain bool, method string) probFigures {
-	m := pm.G.M
-	s := a.Summary
-	q := a.Query.String()
-	if chain && decl != nil && a.Query.Cmp == "" {
-		q = strings.Replace(strings.Replace(q, "Pmax", "P", 1), "Pmin", "P", 1)
-	}
-	f := probFigures{
-		Property: a.Query.Name, Query: q, Value: a.Value, Lower: a.Lower, Upper: a.Upper, Holds: a.Holds,
-		Method: method, States: pm.NumStates(), Choices: pm.NumChoices(), Iterations: a.Result.Iterations, Rounds: a.Result.Rounds,
-		Seconds: (pm.Elapsed + a.Result.Elapsed).Seconds(), Starts: pm.Starts,
-		Max: (s.MaxLower + s.MaxUpper) / 2, Min: (s.MinLower + s.MinUpper) / 2, Average: (s.AvgLower + s.AvgUpper) / 2,
-		Worst: m.FormatState(pm.StateOf(s.Worst)), Best: m.FormatState(pm.StateOf(s.Best)),
-		Zero: a.Result.Zero, One: a.Result.One, Policy: policyName(decl),
-	}
-	if a.Exact != nil {
-		f.Exact = a.Exact.RatString()
-	}
-	if a.Query.Complement {
-		f.Max, f.Min = 1-f.Min, 1-f.Max
-		f.Average = 1 - f.Average
-		f.Worst, f.Best = f.Best, f.Worst
-	}
-	if c := a.Result.Sched[s.Worst]; c >= 0 {
-		f.Labels = []string{m.Labels[pm.Label[c]].Name}
-	}
-	return f
-}
-
-// memoryNote is the model size from which vigil prob prints its memory
-// estimate before building.
-const memoryNote = 1 << 30
+// buildWhat names the models prob.SolveProperty builds, for the memory
+// note.
+var buildWhat = map[string]string{prob.PhaseModel: "the model", prob.PhaseBlame: "the MDP for --blame"}
 
 // noteMemory prints, before a model that may be large is built, the most
-// states it can have (the product of the variables' ranges, or
-// --max-states) and the memory that many would take (prob.EstimateMemory),
-// when that is at least memoryNote bytes.
+// states it can have and the memory that many would take
+// (prob.Estimate.Note).
 func (r *probRun) noteMemory(g *explicit.Generator, opt prob.Options, what string) {
-	est := prob.EstimateMemory(g, opt)
-	if est.Bytes < memoryNote {
-		return
+	if note := prob.EstimateMemory(g, opt).Note(opt.MaxStates); note != "" {
+		fmt.Fprintf(r.e.stderr, "vigil prob: note: building %s: %s\n", what, note)
 	}
-	bound := fmt.Sprintf("%.0f", est.Bound)
-	if est.Log2Bound > 30 {
-		bound = fmt.Sprintf("2^%.1f", est.Log2Bound)
-	}
-	why := "the product of the variables' ranges; the reachable states are usually far fewer, and --max-states N gives up beyond N"
-	if opt.MaxStates > 0 && float64(opt.MaxStates) <= est.Bound {
-		why = "--max-states"
-	}
-	fmt.Fprintf(r.e.stderr, "vigil prob: note: building %s: at most %s states (%s), at most %.0f bytes each: up to %s\n",
-		what, bound, why, est.BytesPerState, sizeText(est.Bytes))
-}
-
-// sizeText writes b bytes in B, KiB, MiB, GiB, TiB, PiB, or as a power of two
-// beyond.
-func sizeText(b float64) string {
-	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"} {
-		if b < 1024 {
-			return fmt.Sprintf("%.1f %s", b, u)
-		}
-		b /= 1024
-	}
-	return fmt.Sprintf("2^%.1f bytes", math.Log2(b)+60)
 }
 
 // probStopped reports why building or solving stopped: exit 4 for a

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"strings"
 
+	"vigil/internal/phrase"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -131,13 +131,13 @@ func runRun(e *env, args []string) int {
 		// progress and an interrupt keeps what was printed.
 		n := 0
 		trace, end, err := explicit.Simulate(g, start, explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Policy: dec, Ctx: ctx,
-			OnStep:  func(i int, st explicit.Step) { printStep(e, m, i, st); n = i },
+			OnStep:  func(i int, st explicit.Step) { explicit.WriteStep(e.stdout, m, i, st); n = i },
 			Discard: r > 0 || *record == ""})
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
 			return exitFor(err)
 		}
-		printEnd(e, end, n)
+		explicit.WriteEnd(e.stdout, end, n)
 		if r == 0 && *record != "" {
 			run := explicit.NewRun(m, propertyName(prop), policyName(decl), end, trace)
 			if err := writeRunFile(*record, run); err != nil {
@@ -165,45 +165,11 @@ func replayRun(e *env, m *symbolic.Model, path string) int {
 		return exitFor(err)
 	}
 	fmt.Fprintf(e.stdout, "replay of %s: model %s, property %s, policy %s\n", path, run.Model, orNone(run.Property), orNone(run.Policy))
-	printTrace(e, m, steps, run.End)
+	explicit.WriteTrace(e.stdout, m, steps, run.End)
 	return exitOK
 }
 
-func writeRunFile(path string, run *explicit.Run) error {
-	var b bytes.Buffer
-	if err := explicit.WriteRun(&b, run); err != nil {
-		return err
-	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
-}
-
-// printTrace prints a run one state per line, each action below its state.
-func printTrace(e *env, m *symbolic.Model, trace []explicit.Step, end string) {
-	for i, st := range trace {
-		printStep(e, m, i, st)
-	}
-	printEnd(e, end, len(trace)-1)
-}
-
-// printStep prints step i of a run: its state, and the action below it.
-func printStep(e *env, m *symbolic.Model, i int, st explicit.Step) {
-	fmt.Fprintf(e.stdout, "%4d  %s\n", i, m.FormatState(st.State))
-	if st.Cmd >= 0 {
-		c := &m.Commands[st.Cmd]
-		fmt.Fprintf(e.stdout, "      -> %s  (%s, outcome %d of %d)\n", m.Labels[st.Label].Name, c.Pos, st.Outcome+1, len(c.Outcomes))
-	}
-}
-
-// printEnd prints why a run of n steps ended.
-func printEnd(e *env, end string, n int) {
-	switch end {
-	case explicit.EndSteps:
-		end = "step limit"
-	case explicit.EndStopped:
-		end = "interrupted"
-	}
-	fmt.Fprintf(e.stdout, "end: %s after %s\n", end, plural(n, "step"))
-}
+func writeRunFile(path string, run *explicit.Run) error { return explicit.WriteRunFile(path, run) }
 
 // selectProperty picks the property named name, or the only one when name
 // is "". With required == false a model without properties yields nil.
@@ -292,12 +258,7 @@ func policyName(d *symbolic.PolicyDecl) string {
 	return d.Name
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
+func orNone(s string) string { return phrase.OrNone(s) }
 
 // stateMessage is an error of explicit.ParseState as a command prints it
 // after the flag that gave the state: without the package prefix.

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"time"
 
+	"vigil/internal/phrase"
 	"vigil/safety"
 	"vigil/safety/cert"
 	"vigil/symbolic"
@@ -115,42 +116,6 @@ func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup
 	return su, true
 }
 
-// safeState is one decided state in the --json output.
-type safeState struct {
-	State    string  `json:"state"`
-	Verdict  string  `json:"verdict"` // safe, unsafe, unknown
-	Expanded int     `json:"expanded"`
-	Seconds  float64 `json:"seconds"`
-	Cert     string  `json:"certificate,omitempty"`
-}
-
-type safeReport struct {
-	// Verdict sums up the states, as the exit code does: unknown if any is
-	// undecided, else unsafe if any is not (r-)safe, else safe.
-	Verdict  string      `json:"verdict"`
-	Model    string      `json:"model"`
-	Scope    string      `json:"scope,omitempty"` // propu-bdd: state, start or all
-	Property string      `json:"property"`
-	Policy   string      `json:"policy"`
-	Radius   string      `json:"radius"`
-	Algo     string      `json:"algorithm"`
-	States   []safeState `json:"states"`
-	Safe     int         `json:"safe"`
-	Unsafe   int         `json:"unsafe"`
-	Unknown  int         `json:"unknown"`
-	Reason   string      `json:"reason,omitempty"`
-	// More: a stop ended the enumeration of the start states; those not
-	// reached are not in States.
-	More     bool    `json:"more_start_states,omitempty"`
-	Expanded int     `json:"expanded"`
-	Backups  int     `json:"backups,omitempty"`
-	Stored   int     `json:"stored_states"`
-	Seconds  float64 `json:"seconds"`
-	// propu-bdd only:
-	Region *regionReport   `json:"region,omitempty"`
-	BDD    *bddStatsReport `json:"bdd,omitempty"`
-}
-
 func runSafe(e *env, args []string) int {
 	c := commands["safe"]
 	fs := newFlags(e, c)
@@ -205,7 +170,7 @@ func runSafe(e *env, args []string) int {
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
 	prog := newProgress(e, *sf.jsonOut)
-	rep := &safeReport{Model: su.m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name()}
+	rep := &safety.Report{Model: su.m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name()}
 	t0 := time.Now()
 	code := exitOK
 	fail := func(err error) {
@@ -220,26 +185,18 @@ func runSafe(e *env, args []string) int {
 		prog.printf("safe (%s): %d states decided, %d expanded, %d stored", su.d.Name(), queued, st.Expanded, su.sp.Len())
 	})
 	var res *safety.Starts
+	var err error
 	if state != nil {
-		id, err := su.sp.Intern(state)
-		if err != nil {
-			fail(err)
-			return code
-		}
 		queued = 1
-		res = &safety.Starts{States: []safety.StateDecision{{ID: id}}}
-		if err := safety.DecideStates(ctx, su.d, res.States); err != nil {
-			fail(err)
-			return code
-		}
+		res, err = safety.DecideState(ctx, su.d, state)
 	} else {
-		var err error
-		if res, err = safety.DecideStarts(ctx, su.d, func(n int) { queued = n }); err != nil {
-			fail(err)
-			return code
-		}
+		res, err = safety.DecideStarts(ctx, su.d, func(n int) { queued = n })
 	}
-	decided := rep.add(su.sp, res)
+	if err != nil {
+		fail(err)
+		return code
+	}
+	decided := rep.Add(su.sp, res)
 	if *certFile != "" && len(decided) > 0 {
 		if err := writeSafetyCert(su, sf, decided, *certFile); err != nil {
 			fail(err)
@@ -261,27 +218,7 @@ func runSafe(e *env, args []string) int {
 	st := su.d.Stats()
 	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, su.sp.Len()
 	rep.Reason = stopReason(ctx)
-	return rep.finish(e, *sf.jsonOut, printSafe)
-}
-
-// add adds the decisions of res to the report, counting the verdicts, and
-// returns the states decided (safe or not).
-func (rep *safeReport) add(sp *safety.Space, res *safety.Starts) (decided []uint32) {
-	rep.More = res.More
-	for _, d := range res.States {
-		rep.States = append(rep.States, safeState{State: sp.Format(d.ID), Verdict: d.Verdict.String(), Expanded: d.Expanded, Seconds: d.Time.Seconds()})
-		switch d.Verdict {
-		case safety.Safe:
-			rep.Safe++
-		case safety.Unsafe:
-			rep.Unsafe++
-		default:
-			rep.Unknown++
-			continue
-		}
-		decided = append(decided, d.ID)
-	}
-	return decided
+	return finishSafe(e, rep, *sf.jsonOut, rep)
 }
 
 // bareStart tells whether args hold --start without a file after it (the
@@ -298,29 +235,16 @@ func bareStart(args []string) bool {
 	return false
 }
 
-func radiusWords(r string) string {
-	if r == "inf" {
-		return "safe"
-	}
-	return r + "-safe"
-}
-
-// finish prints the report (JSON, or text with print) and returns the exit
-// code: unknown if any state is undecided, else unsafe if any is not safe.
-func (rep *safeReport) finish(e *env, asJSON bool, print func(*env, *safeReport)) int {
-	switch {
-	case rep.Unknown > 0 || rep.More:
-		rep.Verdict = "unknown"
-	case rep.Unsafe > 0:
-		rep.Verdict = "unsafe"
-	default:
-		rep.Verdict = "safe"
-	}
+// finishSafe sets the verdict of rep, prints it (JSON, or text with
+// text) and returns the exit code: unknown if any state is undecided,
+// else unsafe if any is not safe.
+func finishSafe(e *env, rep *safety.Report, asJSON bool, text interface{ WriteText(io.Writer) error }) int {
+	rep.Finish()
 	if asJSON {
-		b, _ := json.MarshalIndent(rep, "", "  ")
+		b, _ := json.MarshalIndent(text, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		print(e, rep)
+		text.WriteText(e.stdout)
 	}
 	switch rep.Verdict {
 	case "unknown":
@@ -331,86 +255,15 @@ func (rep *safeReport) finish(e *env, asJSON bool, print func(*env, *safeReport)
 	return exitOK
 }
 
-func printSafe(e *env, r *safeReport) {
-	w := e.stdout
-	what := radiusWords(r.Radius)
-	who := ""
-	if r.Radius != "inf" {
-		who = fmt.Sprintf(" (at most %s from policy %s along every run)", plural(atoi(r.Radius), "deviation"), r.Policy)
-	}
-	if len(r.States) == 1 && !r.More {
-		s := r.States[0]
-		switch s.Verdict {
-		case "safe":
-			fmt.Fprintf(w, "%s: %s%s\n", what, s.State, who)
-		case "unsafe":
-			fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
-		default:
-			fmt.Fprintf(w, "unknown: %s before deciding %s\n", stopped(r.Reason), s.State)
-		}
-		if s.Cert != "" {
-			fmt.Fprintf(w, "certificate: %s (check with: vigil cert check %s)\n", s.Cert, s.Cert)
-		}
-	} else {
-		if r.More {
-			fmt.Fprintf(w, "%s of property %s reached, then the enumeration was %s: %d %s, %d not %s", plural(len(r.States), "start state"), r.Property, stopped(r.Reason), r.Safe, what, r.Unsafe, what)
-		} else {
-			fmt.Fprintf(w, "%d start states of property %s: %d %s, %d not %s", len(r.States), r.Property, r.Safe, what, r.Unsafe, what)
-		}
-		if r.Unknown > 0 {
-			fmt.Fprintf(w, ", %d unknown (%s)", r.Unknown, stopped(r.Reason))
-		}
-		fmt.Fprintf(w, "%s\n", who)
-		fmt.Fprintf(w, "  %-8s %9s %9s  %s\n", "verdict", "expanded", "ms", "state")
-		for _, s := range r.States {
-			fmt.Fprintf(w, "  %-8s %9d %9.1f  %s\n", s.Verdict, s.Expanded, 1000*s.Seconds, s.State)
-		}
-	}
-	fmt.Fprintf(w, "%s: %d expanded, %d states stored, %.3fs\n", r.Algo, r.Expanded, r.Stored, r.Seconds)
-}
-
-func atoi(s string) int {
-	n := 0
-	fmt.Sscan(s, &n)
-	return n
-}
+// radiusWords is the adjective for a radius: safe, 1-safe, ...
+func radiusWords(r string) string { return phrase.Safe(r) }
 
 // writeSafetyCert writes one certificate for the decided states ids (one
 // table for all of them), recording how to load the model again.
 func writeSafetyCert(su *safetySetup, sf *safetyFlags, ids []uint32, path string) error {
-	c, err := safety.CertifyStarts(su.d, ids)
-	if err != nil {
-		return err
-	}
-	c.Spec, c.Property, c.Policy = su.file, su.prop.Name, policyName(su.decl)
-	if len(sf.defs) > 0 {
-		c.Defines = map[string]string(sf.defs)
-	}
-	if su.decl != nil {
-		if c.PolicySHA256, err = symbolic.PolicyFilesHash(su.decl); err != nil {
-			return err
-		}
-	}
+	src := safety.Source{Spec: su.file, Defines: sf.defs, Property: su.prop.Name, Policy: su.decl}
 	if pf := sf.plaja; *pf.start != "" || *pf.unsafe != "" || *pf.policyFile != "" {
-		c.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
+		src.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
 	}
-	var pl cert.Plaja
-	if c.Plaja != nil {
-		pl = *c.Plaja
-	}
-	if c.CertDir, err = certPaths(path, &c.Spec, &pl.Start, &pl.Unsafe, &pl.PolicyFile); err != nil {
-		return err
-	}
-	if c.Plaja != nil {
-		*c.Plaja = pl
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := cert.Write(f, c); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return safety.WriteCertificate(path, su.d, ids, src)
 }

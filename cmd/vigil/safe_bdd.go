@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"time"
@@ -30,6 +31,15 @@ type regionReport struct {
 	StartsSafe   json.Number `json:"start_states_safe,omitempty"`
 	Cover        float64     `json:"cover_cubes,omitempty"` // cubes of the whole cover (--all)
 	Cubes        []bdd.Cube  `json:"cubes,omitempty"`       // the first --cubes of them
+}
+
+// safeBDDReport is vigil safe's report for propu-bdd: safety.Report with
+// the unsafe region and the BDD figures (package bdd's, which safety does
+// not import).
+type safeBDDReport struct {
+	*safety.Report
+	Region *regionReport   `json:"region,omitempty"`
+	BDD    *bddStatsReport `json:"bdd,omitempty"`
 }
 
 // maxListedStarts bounds the start states propu-bdd lists one by one.
@@ -78,8 +88,8 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
 		return exitFor(err)
 	}
-	rep := &safeReport{Model: lm.m.Name, Property: lm.prop.Name, Policy: policyName(lm.decl), Radius: r.String(), Algo: "propu-bdd", Scope: scope,
-		States: []safeState{}, Region: &regionReport{Complete: res.Complete, Reason: res.Reason, States: num(res.Total), Unsafe: num(res.Unsafe)}}
+	rep := &safeBDDReport{Report: &safety.Report{Model: lm.m.Name, Property: lm.prop.Name, Policy: policyName(lm.decl), Radius: r.String(), Algo: "propu-bdd", Scope: scope,
+		States: []safety.StateReport{}}, Region: &regionReport{Complete: res.Complete, Reason: res.Reason, States: num(res.Total), Unsafe: num(res.Unsafe)}}
 	if res.Complete {
 		rep.Region.Safe = num(new(big.Int).Sub(res.Total, res.Unsafe))
 	}
@@ -90,7 +100,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	rep.Reason = res.Reason
 	rep.Seconds = res.Stats.Elapsed.Seconds()
 	rep.BDD = newBDDStats(bf.order.val, res.Stats)
-	return rep.finish(e, *sf.jsonOut, printSafeBDD)
+	return finishSafe(e, rep.Report, *sf.jsonOut, rep)
 }
 
 // safeBDDStates returns the states propu-bdd answers for: the one
@@ -141,12 +151,12 @@ func safeBDDStates(e *env, lm *loadedModel, stateText string, all bool) (scope s
 // fillBDD fills in rep's answers from propu-bdd's result: per state
 // asked, for the start states as a set, or for every state (all, with at
 // most cubes cubes of the unsafe region).
-func (rep *safeReport) fillBDD(m *symbolic.Model, res *bdd.Safety, states []symbolic.State, all bool, cubes int) error {
+func (rep *safeBDDReport) fillBDD(m *symbolic.Model, res *bdd.Safety, states []symbolic.State, all bool, cubes int) error {
 	switch {
 	case res.Total == nil: // stopped while encoding
 		rep.Unknown = max(len(states), 1)
 		for _, s := range states {
-			rep.States = append(rep.States, safeState{State: m.FormatState(s), Verdict: "unknown"})
+			rep.States = append(rep.States, safety.StateReport{State: m.FormatState(s), Verdict: "unknown"})
 		}
 	case all:
 		if err := res.RangeError(); err != nil {
@@ -184,7 +194,7 @@ func (rep *safeReport) fillBDD(m *symbolic.Model, res *bdd.Safety, states []symb
 			return err
 		}
 		for i, s := range states {
-			rep.States = append(rep.States, safeState{State: m.FormatState(s), Verdict: ans[i].String()})
+			rep.States = append(rep.States, safety.StateReport{State: m.FormatState(s), Verdict: ans[i].String()})
 			switch ans[i] {
 			case bdd.AnswerSafe:
 				rep.Safe++
@@ -198,13 +208,10 @@ func (rep *safeReport) fillBDD(m *symbolic.Model, res *bdd.Safety, states []symb
 	return nil
 }
 
-func printSafeBDD(e *env, r *safeReport) {
-	w := e.stdout
+// WriteText writes the report as vigil safe --algo propu-bdd prints it.
+func (r *safeBDDReport) WriteText(w io.Writer) error {
 	what := radiusWords(r.Radius)
-	who := ""
-	if r.Radius != "inf" {
-		who = fmt.Sprintf(" (at most %s from policy %s along every run)", plural(atoi(r.Radius), "deviation"), r.Policy)
-	}
+	who := r.Deviations()
 	g := r.Region
 	switch {
 	case g.States == "":
@@ -260,7 +267,8 @@ func printSafeBDD(e *env, r *safeReport) {
 			fmt.Fprintf(w, "unsafe region: %s with %s of %s states known not %s\n", stopped(r.Reason), g.Unsafe, g.States, what)
 		}
 	}
-	r.BDD.print(e, "propu-bdd", r.Seconds)
+	r.BDD.print(&env{stdout: w}, "propu-bdd", r.Seconds)
+	return nil
 }
 
 func cubeCount(n float64) string {

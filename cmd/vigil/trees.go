@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -86,22 +85,6 @@ func init() {
 const treesModelHelp = `MODEL is XGBoost save_model JSON, LightGBM text, or Veritas JSON. A box B lists
 FEATURE:LO..HI (closed) or FEATURE:LO..<HI (half-open), comma-separated; LO or
 HI may be empty for no bound; features not listed are unbounded.`
-
-// jsonNum keeps infinities out of JSON (as null).
-func jsonNum(x float64) any {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return nil
-	}
-	return x
-}
-
-func jsonBox(b trees.Box) [][2]any {
-	out := make([][2]any, len(b))
-	for i, iv := range b {
-		out[i] = [2]any{jsonNum(iv.Lo), jsonNum(iv.Hi)}
-	}
-	return out
-}
 
 func treesLoad(e *env, path string) *trees.Ensemble {
 	m, err := trees.Load(path)
@@ -227,38 +210,17 @@ func treesBound(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
+	rep := trees.NewBoundReport(kind, class, r)
+	rep.Why = searchStop(r.Stats, *mem)
 	if *asJSON {
-		out := map[string]any{"objective": kind, "class": class, "exact": r.Exact,
-			"lower": jsonNum(r.Lower), "upper": jsonNum(r.Upper), "witness": r.Witness,
-			"nodes": r.Nodes, "seconds": r.Time.Seconds()}
-		if r.Stopped != trees.StopNone {
-			out["stopped"] = string(r.Stopped)
-		}
-		if r.Exact {
-			out["value"] = jsonNum(r.Lower)
-			out["witness_box"] = jsonBox(r.WitnessBox)
-		}
-		b, err := json.Marshal(out)
+		b, err := json.Marshal(rep)
 		if err != nil {
 			fmt.Fprintln(e.stderr, "vigil trees bound:", err)
 			return exitFor(err)
 		}
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		what := fmt.Sprintf("%s class %d", kind, class)
-		if kind == "margin" {
-			what = fmt.Sprintf("max margin of class %d", class)
-		}
-		if r.Exact {
-			fmt.Fprintf(e.stdout, "%s = %s (exact)\n", what, strconv.FormatFloat(r.Lower, 'g', -1, 64))
-		} else {
-			fmt.Fprintf(e.stdout, "%s in [%s, %s] (budget exhausted: %s)\n", what,
-				strconv.FormatFloat(r.Lower, 'g', -1, 64), strconv.FormatFloat(r.Upper, 'g', -1, 64), searchStop(r.Stats, *mem))
-		}
-		if r.Witness != nil {
-			fmt.Fprintf(e.stdout, "witness %s\n", floats(r.Witness))
-		}
-		fmt.Fprintf(e.stdout, "nodes %d, %.3f s\n", r.Nodes, r.Time.Seconds())
+		rep.WriteText(e.stdout)
 	}
 	if !r.Exact {
 		return exitUnknown
@@ -349,25 +311,13 @@ func treesDecide(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
+	rep := trees.NewDecideReport(d)
+	rep.Why = searchStop(d.Stats, *mem)
 	if *asJSON {
-		out := map[string]any{"verdict": d.Verdict.String(), "nodes": d.Nodes, "seconds": d.Time.Seconds()}
-		if d.Stopped != trees.StopNone {
-			out["stopped"] = string(d.Stopped)
-		}
-		if d.Witness != nil {
-			out["witness"], out["witness_box"] = d.Witness, jsonBox(d.WitnessBox)
-		}
-		b, _ := json.Marshal(out)
+		b, _ := json.Marshal(rep)
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		fmt.Fprintln(e.stdout, d.Verdict)
-		if why := searchStop(d.Stats, *mem); d.Verdict == trees.Unknown && why != "" {
-			fmt.Fprintf(e.stdout, "stopped: %s\n", why)
-		}
-		if d.Witness != nil {
-			fmt.Fprintf(e.stdout, "witness %s\n", floats(d.Witness))
-		}
-		fmt.Fprintf(e.stdout, "nodes %d, %.3f s\n", d.Nodes, d.Time.Seconds())
+		rep.WriteText(e.stdout)
 	}
 	switch d.Verdict {
 	case trees.Unknown:
@@ -395,12 +345,10 @@ func treesInfo(e *env, args []string) int {
 		return exitError
 	}
 	if *asJSON {
-		b, _ := json.Marshal(map[string]any{"format": m.Format, "classes": m.NumClasses, "features": m.NumFeatures,
-			"trees": len(m.Trees), "leaves": m.NumLeaves(), "base": m.Base})
+		b, _ := json.Marshal(m.Info())
 		fmt.Fprintln(e.stdout, string(b))
 		return exitOK
 	}
-	fmt.Fprintf(e.stdout, "format %s\nclasses %d\nfeatures %d\ntrees %d\nleaves %d\nbase %s\n",
-		m.Format, m.NumClasses, m.NumFeatures, len(m.Trees), m.NumLeaves(), floats(m.Base))
+	m.Info().WriteText(e.stdout)
 	return exitOK
 }

@@ -1,6 +1,7 @@
-// Package report writes the HTML reports of vigil test: one self-contained
-// page per test (no scripts, no external files), well-formed XML (XHTML)
-// so that tests can parse it with encoding/xml. SafetyHTML reports a
-// safety test (paper 000's pipeline), GoalHTML a goal-reaching test
-// (papers 001 and 003).
+// Package report writes the reports of vigil test, for a safety test
+// (Safety, paper 000's pipeline) and a goal-reaching test (Goal, papers
+// 001 and 003): the text the command prints (WriteText), the --json shape
+// (JSON), and one self-contained HTML page per test (SafetyHTML,
+// GoalHTML: no scripts, no external files, well-formed XML (XHTML) so
+// that tests can parse it with encoding/xml).
 package report

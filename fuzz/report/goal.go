@@ -28,6 +28,10 @@ type Goal struct {
 	Result                *fuzz.GoalResult
 	FuzzTime, ConfirmTime time.Duration
 	Complete              bool // every pool state checked
+	// The text and JSON reports only (GoalHTML does not show them):
+	Oracles []string // the oracles that ran
+	Stopped string   // why an incomplete test ended
+	Starts  string   // how start states were drawn, when not enumerated
 }
 
 // GoalHTML writes the report page of a goal-reaching test.

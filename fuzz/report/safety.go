@@ -33,6 +33,10 @@ type Safety struct {
 	Result           *fuzz.SafetyResult
 	Elapsed          time.Duration // the whole test's time
 	Stopped          string        // why an incomplete test ended, or ""
+	// The text and JSON reports only (SafetyHTML does not show them):
+	Runs   int      // the runs asked for
+	Starts string   // how start states were drawn, when not enumerated
+	Files  []string // the recorded unsafe runs (RecordSafety), or nil
 }
 
 // SafetyHTML writes the report page of a safety test.

@@ -1,0 +1,186 @@
+package report
+
+// The text and JSON reports of vigil test --mode goal, next to its HTML
+// page: the command prints Goal.WriteText or encodes Goal.JSON.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"vigil/fuzz"
+	"vigil/internal/phrase"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Step is one step of a run in the JSON reports: the state, and the label
+// taken from it ("" at the end of the run).
+type Step struct {
+	State string `json:"state"`
+	Label string `json:"label,omitempty"`
+}
+
+// Steps names the states and labels of a run.
+func Steps(m *symbolic.Model, run []explicit.Step) []Step {
+	out := make([]Step, 0, len(run))
+	for _, st := range run {
+		js := Step{State: m.FormatState(st.State)}
+		if st.Label != symbolic.NoLabel {
+			js.Label = m.Labels[st.Label].Name
+		}
+		out = append(out, js)
+	}
+	return out
+}
+
+// GoalBugJSON is one bug of a goal-reaching test in GoalJSON.
+type GoalBugJSON struct {
+	State       string          `json:"state"`
+	Oracle      string          `json:"oracle"`
+	Qualitative bool            `json:"qualitative"`
+	Policy      string          `json:"policy_outcome"` // reached, fails, beyond
+	PolicyCost  int             `json:"policy_cost,omitempty"`
+	Why         string          `json:"why,omitempty"`
+	PolicyRun   []Step          `json:"policy_run"`
+	PlanCost    int             `json:"plan_cost"`
+	Plan        []Step          `json:"plan"`
+	Patch       []GoalFaultJSON `json:"faults"`
+}
+
+// GoalFaultJSON is one decision the evidence changes: in State the policy
+// takes PolicyLabel ("" when stuck), the better plan Alternative.
+type GoalFaultJSON struct {
+	State       string `json:"state"`
+	PolicyLabel string `json:"policy_label"`
+	Alternative string `json:"alternative"`
+}
+
+// GoalJSON is the --json report of vigil test --mode goal.
+type GoalJSON struct {
+	Mode     string             `json:"mode"`
+	Outcomes string             `json:"outcomes"`
+	Model    string             `json:"model"`
+	Property string             `json:"property"`
+	Policy   string             `json:"policy"`
+	Seed     uint64             `json:"seed"`
+	Biases   []string           `json:"biases"`
+	Oracles  []string           `json:"oracles"`
+	Pool     int                `json:"pool"`
+	Stop     string             `json:"stop"`
+	Bugs     []GoalBugJSON      `json:"bugs"`
+	Phases   map[string]float64 `json:"seconds"`
+	Complete bool               `json:"complete"`
+	Stopped  string             `json:"stopped,omitempty"` // why an incomplete run ended
+	Starts   string             `json:"start_sampling,omitempty"`
+}
+
+// GoalFaults lists a bug's faults with state and label names.
+func GoalFaults(task *fuzz.GoalTask, b *fuzz.GoalBug) ([]GoalFaultJSON, error) {
+	fs, err := task.Faults(b)
+	if err != nil {
+		return nil, err
+	}
+	m := task.M
+	out := []GoalFaultJSON{}
+	for _, f := range fs {
+		jf := GoalFaultJSON{State: m.FormatState(f.State), Alternative: m.Labels[f.Better].Name}
+		if f.Policy != symbolic.NoLabel {
+			jf.PolicyLabel = m.Labels[f.Policy].Name
+		}
+		out = append(out, jf)
+	}
+	return out, nil
+}
+
+// JSON is the report in its --json shape.
+func (t *Goal) JSON() (*GoalJSON, error) {
+	m := t.Task.M
+	biases := t.Biases
+	if biases == nil {
+		biases = []string{}
+	}
+	rep := &GoalJSON{Mode: "goal", Outcomes: t.Outcomes, Model: m.Name, Property: t.Task.Prop.Name, Policy: t.Task.PolicyName, Seed: t.Seed,
+		Biases: biases, Oracles: t.Oracles, Pool: len(t.Pool.Entries), Stop: t.Pool.Stop, Bugs: []GoalBugJSON{},
+		Phases: map[string]float64{"fuzz": t.FuzzTime.Seconds(), "confirm": t.ConfirmTime.Seconds()}, Complete: t.Complete, Starts: t.Starts}
+	if !t.Complete {
+		rep.Stopped = t.Stopped
+	}
+	for _, b := range t.Result.Bugs {
+		jb := GoalBugJSON{State: m.FormatState(b.State), Oracle: b.Oracle, Qualitative: b.Qualitative,
+			Policy: b.Policy.Outcome.String(), Why: b.Policy.Why, PolicyRun: Steps(m, b.Policy.Run),
+			PlanCost: b.Cost, Plan: Steps(m, b.Plan)}
+		if b.Policy.Outcome != fuzz.GoalFails {
+			jb.PolicyCost = b.Policy.Cost
+		}
+		var err error
+		if jb.Patch, err = GoalFaults(t.Task, b); err != nil {
+			return nil, err
+		}
+		rep.Bugs = append(rep.Bugs, jb)
+	}
+	return rep, nil
+}
+
+// WriteText writes the report as vigil test --mode goal prints it: the
+// setup, each bug with the policy's run, the better plan and the first
+// faults, then the counts and times.
+func (t *Goal) WriteText(w io.Writer) error {
+	task, m := t.Task, t.Task.M
+	fmt.Fprintf(w, "goal testing: model %s, property %s, policy %s, %s outcomes, seed %d\n", m.Name, task.Prop.Name, task.PolicyName, t.Outcomes, t.Seed)
+	fmt.Fprintf(w, "fuzzing: %s (%s), %s, biases: %s\n", phrase.Plural(len(t.Pool.Entries), "pool state"), t.Pool.Stop, phrase.Plural(t.Pool.Walks, "walk"), phrase.OrNone(strings.Join(t.Biases, ", ")))
+	fmt.Fprintf(w, "oracles: %s\n", strings.Join(t.Oracles, ", "))
+	if t.Starts != "" {
+		fmt.Fprintf(w, "start states: %s\n", t.Starts)
+	}
+	for i, b := range t.Result.Bugs {
+		kind := "costs more than a plan"
+		if b.Qualitative {
+			kind = "fails where a plan reaches the goal"
+		}
+		fmt.Fprintf(w, "\nbug %d (%s): %s\n  state: %s\n", i+1, b.Oracle, kind, m.FormatState(b.State))
+		fmt.Fprintf(w, "  policy %s: %s\n", task.PolicyName, b.Policy)
+		writeGoalRun(w, m, b.Policy.Run)
+		if task.Fair {
+			fmt.Fprintf(w, "  better: reaches the goal with probability 1; a shortest run:\n")
+		} else {
+			fmt.Fprintf(w, "  better: reaches the goal in %s on every run:\n", phrase.Plural(b.Cost, "step"))
+		}
+		writeGoalRun(w, m, b.Plan)
+		fs, err := GoalFaults(task, b)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  faults: %s the better plan changes\n", phrase.Plural(len(fs), "decision"))
+		for i, f := range fs {
+			if i == 5 {
+				fmt.Fprintf(w, "    ... %d more (--json lists them)\n", len(fs)-5)
+				break
+			}
+			fmt.Fprintf(w, "    %s: %s, not %s\n", f.State, f.Alternative, phrase.OrNone(f.PolicyLabel))
+		}
+	}
+	if !t.Complete {
+		fmt.Fprintf(w, "\n%s with %d of %d pool states checked; the bugs above were found before\n", t.Stopped, t.Result.Checked, len(t.Pool.Entries))
+	}
+	_, err := fmt.Fprintf(w, "\n%s\ntime: fuzz %s, confirm %s\n", phrase.Plural(len(t.Result.Bugs), "bug"), t.FuzzTime.Round(time.Millisecond), t.ConfirmTime.Round(time.Millisecond))
+	return err
+}
+
+// writeGoalRun writes a run as state, then -> label lines; a run of more
+// than 20 steps shows its first and last 8 (--json has every step).
+func writeGoalRun(w io.Writer, m *symbolic.Model, run []explicit.Step) {
+	for i, st := range run {
+		if len(run) > 21 && i >= 8 && i < len(run)-9 {
+			if i == 8 {
+				fmt.Fprintf(w, "         ... %d more steps (--json lists them) ...\n", len(run)-17)
+			}
+			continue
+		}
+		fmt.Fprintf(w, "    %3d  %s\n", i, m.FormatState(st.State))
+		if st.Label != symbolic.NoLabel {
+			fmt.Fprintf(w, "         -> %s\n", m.Labels[st.Label].Name)
+		}
+	}
+}

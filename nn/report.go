@@ -1,0 +1,147 @@
+package nn
+
+// The reports of vigil nn verify, bound and corpus: their --json shapes
+// and their text, next to the results they describe, and the box syntax
+// of vigil nn bound.
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// VerifyReport is a VerifyResult as vigil nn verify --json prints it
+// (fields in the order of the JSON object's keys).
+type VerifyReport struct {
+	Input   []float64 `json:"input,omitempty"` // sat only
+	Nodes   int       `json:"nodes"`
+	Output  []float64 `json:"output,omitempty"` // sat only
+	Seconds float64   `json:"seconds"`
+	Verdict Answer    `json:"verdict"`
+}
+
+// Report is the result in its --json shape.
+func (r VerifyResult) Report() VerifyReport {
+	rep := VerifyReport{Verdict: r.Answer, Nodes: r.Nodes, Seconds: r.Elapsed.Seconds()}
+	if r.Answer == Sat {
+		rep.Input, rep.Output = r.Input, r.Output
+	}
+	return rep
+}
+
+// WriteText writes the answer, and for sat the counterexample, as vigil
+// nn verify prints them.
+func (r VerifyResult) WriteText(w io.Writer) error {
+	fmt.Fprintln(w, r.Answer)
+	if r.Answer == Sat {
+		fmt.Fprintf(w, "input  %s\noutput %s\n", FormatVector(r.Input), FormatVector(r.Output))
+	}
+	return nil
+}
+
+// FormatVector writes xs comma-separated, each in the shortest form that
+// reads back the same float64.
+func FormatVector(xs []float64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+// ParseBox reads an input box written LOWER:UPPER per input,
+// comma-separated (0:1,-1:1): finite bounds with lower <= upper.
+func ParseBox(s string) (Box, error) {
+	var box Box
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, ok := strings.Cut(part, ":")
+		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+		if !ok || err1 != nil || err2 != nil {
+			return Box{}, fmt.Errorf("%q is not LOWER:UPPER; give one per input, comma-separated, such as 0:1,-1:1", part)
+		}
+		if math.IsNaN(l) || math.IsNaN(h) || math.IsInf(l, 0) || math.IsInf(h, 0) || l > h {
+			return Box{}, fmt.Errorf("%q is not an interval of finite numbers with lower <= upper", part)
+		}
+		box.Lo, box.Hi = append(box.Lo, l), append(box.Hi, h)
+	}
+	return box, nil
+}
+
+// BoundsReport is vigil nn bound's answer: the bounds of each output
+// over a box, found with Method.
+type BoundsReport struct {
+	Lower  []float64 `json:"lower"`
+	Method string    `json:"method"`
+	Upper  []float64 `json:"upper"`
+}
+
+// WriteText writes one line per output, yI in [lo, hi].
+func (r BoundsReport) WriteText(w io.Writer) error {
+	for i := range r.Lower {
+		if _, err := fmt.Fprintf(w, "y%d in [%s, %s]\n", i, strconv.FormatFloat(r.Lower[i], 'g', 8, 64), strconv.FormatFloat(r.Upper[i], 'g', 8, 64)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CorpusLine is one instance of a corpus run: the answer and its
+// judgement (vigil nn corpus prints one per instance).
+type CorpusLine struct {
+	Expected string        `json:"expected"`
+	Nodes    int           `json:"nodes"`
+	Network  string        `json:"onnx"`
+	Outcome  CorpusOutcome `json:"outcome"`
+	Seconds  float64       `json:"seconds"`
+	Verdict  Answer        `json:"verdict"`
+	Property string        `json:"vnnlib"`
+}
+
+// NewCorpusLine describes the run of ci.
+func NewCorpusLine(ci CorpusInstance, res VerifyResult, outcome CorpusOutcome) CorpusLine {
+	return CorpusLine{Network: ci.Network, Property: ci.Property, Expected: ci.Expected, Verdict: res.Answer,
+		Outcome: outcome, Seconds: res.Elapsed.Seconds(), Nodes: res.Nodes}
+}
+
+// WriteText writes the line as a table row.
+func (l CorpusLine) WriteText(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "%-34s %-30s %-7s %-7s %-7s %8.3fs %7d nodes\n", l.Network, l.Property, l.Expected, l.Verdict, l.Outcome, l.Seconds, l.Nodes)
+	return err
+}
+
+// CorpusSummary counts a corpus run's outcomes.
+type CorpusSummary struct {
+	Correct int     `json:"correct"`
+	Seconds float64 `json:"seconds"`
+	Unknown int     `json:"unknown"`
+	Wrong   int     `json:"wrong"`
+	// Limit is the per-instance time limit, for the text.
+	Limit time.Duration `json:"-"`
+	total time.Duration
+}
+
+// Add counts one instance that took elapsed.
+func (s *CorpusSummary) Add(outcome CorpusOutcome, elapsed time.Duration) {
+	s.total += elapsed
+	s.Seconds = s.total.Seconds()
+	switch outcome {
+	case CorpusUnknown:
+		s.Unknown++
+	case CorpusWrong:
+		s.Wrong++
+	default:
+		s.Correct++
+	}
+}
+
+// WriteText writes the counts, the total and mean time, and the limit.
+func (s *CorpusSummary) WriteText(w io.Writer) error {
+	n := s.Correct + s.Wrong + s.Unknown
+	_, err := fmt.Fprintf(w, "%d instances: %d correct, %d wrong, %d unknown; %.2fs total, %.3fs mean (limit %s)\n",
+		n, s.Correct, s.Wrong, s.Unknown, s.Seconds, s.Seconds/float64(max(n, 1)), s.Limit)
+	return err
+}

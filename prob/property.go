@@ -1,0 +1,124 @@
+package prob
+
+// Solving a property as vigil prob does: build the model (under the
+// policy, if any), answer each of the property's queries, rank the
+// policy's costliest decisions, and keep the result whose scheduler is
+// worth writing.
+
+import (
+	"context"
+	"time"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Build phases of SolveProperty, for its callbacks.
+const (
+	PhaseModel = "model" // the model under the policy (the MDP without one)
+	PhaseBlame = "blame" // the MDP over all labels that Blame needs
+)
+
+// PropertyOptions configure SolveProperty.
+type PropertyOptions struct {
+	Policy     explicit.Decider // nil: the MDP over all labels
+	PolicyName string           // for the figures ("" without a policy)
+	Method     Method           // II or Exact
+	Epsilon    float64
+	Absolute   bool
+	MaxStates  int // Options.MaxStates of every build
+	MaxExact   int
+	Blame      int // rank the policy's N costliest decisions (0: none)
+
+	// BeforeBuild is called before each build (phase PhaseModel or
+	// PhaseBlame) with its options, so that a caller can warn about its
+	// size (EstimateMemory); Build and Solve report progress; Done marks
+	// the end of a build or a solve. All may be nil.
+	BeforeBuild func(phase string, opt Options)
+	Build       func(phase string, expanded, stored, bytes int)
+	Solve       func(q Query, it int, gap float64)
+	Done        func()
+}
+
+// PropertyResult is SolveProperty's answer.
+type PropertyResult struct {
+	Report *Report
+	Model  *Model
+	// Scheduler is the result whose scheduler (WriteScheduler) is worth
+	// writing: Pmin(F unsafe), the safest, when it was asked, else the
+	// first query's; nil when no query was asked.
+	Scheduler *Result
+}
+
+// SolveProperty computes the probabilities of prop on g's model: every
+// query of Queries(prop) (on a Markov chain only one of Pmax and Pmin,
+// which agree), and with Blame the costliest decisions of the policy,
+// which go to the first query's figures. The report's text is vigil
+// prob's.
+func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Property, opt PropertyOptions) (*PropertyResult, error) {
+	queries, err := Queries(prop)
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	pm, err := buildPhase(ctx, g, PhaseModel, Options{Policy: opt.Policy, MaxStates: opt.MaxStates, Exact: opt.Method == Exact}, opt)
+	if err != nil {
+		return nil, err
+	}
+	chain := pm.IsChain()
+	res := &PropertyResult{Model: pm}
+	var figs []Figures
+	var last *Answer
+	for _, q := range queries {
+		if chain && !q.Max && prop.Query == nil {
+			continue // a chain: Pmin = Pmax
+		}
+		sopt := SolveOptions{Method: opt.Method, Epsilon: opt.Epsilon, Absolute: opt.Absolute, MaxExact: opt.MaxExact}
+		if opt.Solve != nil {
+			sopt.Progress = func(it int, gap float64) { opt.Solve(q, it, gap) }
+		}
+		a, err := Ask(ctx, pm, q, sopt)
+		if opt.Done != nil {
+			opt.Done()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if last == nil || q.Target == explicit.Unsafe && !q.Max {
+			last = a
+		}
+		figs = append(figs, NewFigures(pm, a, opt.PolicyName, chain, string(opt.Method)))
+	}
+	if last != nil {
+		res.Scheduler = last.Result
+	}
+	if opt.Blame > 0 {
+		mdp, err := buildPhase(ctx, g, PhaseBlame, Options{MaxStates: opt.MaxStates}, opt)
+		if err != nil {
+			return nil, err
+		}
+		ds, err := Blame(ctx, mdp, opt.Policy, BlameOptions{Top: opt.Blame, Solve: SolveOptions{Epsilon: opt.Epsilon, Absolute: opt.Absolute}})
+		if err != nil {
+			return nil, err
+		}
+		figs[0].Blame = NewBlamed(mdp, ds)
+	}
+	res.Report = &Report{Model: g.M.Name, Property: prop.Name, Policy: opt.PolicyName, Chain: chain, Method: string(opt.Method),
+		States: pm.NumStates(), Choices: pm.NumChoices(), Build: pm.Elapsed, Total: time.Since(t0), Figures: figs, Blame: opt.Blame > 0}
+	return res, nil
+}
+
+// buildPhase builds the model of one phase with opt's callbacks.
+func buildPhase(ctx context.Context, g *explicit.Generator, phase string, bopt Options, opt PropertyOptions) (*Model, error) {
+	if opt.BeforeBuild != nil {
+		opt.BeforeBuild(phase, bopt)
+	}
+	if opt.Build != nil {
+		bopt.Progress = func(expanded, stored, bytes int) { opt.Build(phase, expanded, stored, bytes) }
+	}
+	pm, err := Build(ctx, g, bopt)
+	if opt.Done != nil {
+		opt.Done()
+	}
+	return pm, err
+}

@@ -1,0 +1,197 @@
+package prob
+
+// The report of vigil prob: one Figures per query answered (the --json
+// shape), and the text the command prints for a property.
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+)
+
+// Figures is one query's answer as vigil prob --json prints it: the value
+// and its bounds, the extremes and average over the start states, and the
+// size of the model solved.
+type Figures struct {
+	Property   string   `json:"property"`
+	Query      string   `json:"query"`
+	Value      float64  `json:"value"`
+	Lower      float64  `json:"lower"`
+	Upper      float64  `json:"upper"`
+	Exact      string   `json:"exact,omitempty"`
+	Holds      string   `json:"holds,omitempty"`
+	Method     string   `json:"method"`
+	States     int      `json:"states"`
+	Choices    int      `json:"choices"`
+	Iterations int      `json:"iterations"`
+	Rounds     int      `json:"rounds,omitempty"`
+	Seconds    float64  `json:"seconds"`
+	Starts     int      `json:"start_states"`
+	Max        float64  `json:"max"`
+	Min        float64  `json:"min"`
+	Average    float64  `json:"average"`
+	Worst      string   `json:"worst_start"`
+	Best       string   `json:"best_start"`
+	Zero       int      `json:"prob0_states"`
+	One        int      `json:"prob1_states"`
+	Policy     string   `json:"policy,omitempty"`
+	Labels     []string `json:"worst_start_label,omitempty"`
+	Blame      []Blamed `json:"blame,omitempty"`
+}
+
+// Blamed is one costly decision (Decision) with state and label names.
+type Blamed struct {
+	State     string  `json:"state"`
+	Label     string  `json:"label"`
+	Better    string  `json:"better"`
+	Gap       float64 `json:"gap"`
+	Before    float64 `json:"before"`
+	After     float64 `json:"after"`
+	BeforeMax float64 `json:"before_max"`
+	AfterMax  float64 `json:"after_max"`
+}
+
+// NewFigures describes the answer a on pm, solved with method (ii or
+// exact) under the policy named policy ("" for the MDP). On a Markov
+// chain (chain) a query without a bound reads P, not Pmax or Pmin.
+func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) Figures {
+	m := pm.G.M
+	s := a.Summary
+	q := a.Query.String()
+	if chain && policy != "" && a.Query.Cmp == "" {
+		q = strings.Replace(strings.Replace(q, "Pmax", "P", 1), "Pmin", "P", 1)
+	}
+	f := Figures{
+		Property: a.Query.Name, Query: q, Value: a.Value, Lower: a.Lower, Upper: a.Upper, Holds: a.Holds,
+		Method: method, States: pm.NumStates(), Choices: pm.NumChoices(), Iterations: a.Result.Iterations, Rounds: a.Result.Rounds,
+		Seconds: (pm.Elapsed + a.Result.Elapsed).Seconds(), Starts: pm.Starts,
+		Max: (s.MaxLower + s.MaxUpper) / 2, Min: (s.MinLower + s.MinUpper) / 2, Average: (s.AvgLower + s.AvgUpper) / 2,
+		Worst: m.FormatState(pm.StateOf(s.Worst)), Best: m.FormatState(pm.StateOf(s.Best)),
+		Zero: a.Result.Zero, One: a.Result.One, Policy: policy,
+	}
+	if a.Exact != nil {
+		f.Exact = a.Exact.RatString()
+	}
+	if a.Query.Complement {
+		f.Max, f.Min = 1-f.Min, 1-f.Max
+		f.Average = 1 - f.Average
+		f.Worst, f.Best = f.Best, f.Worst
+	}
+	if c := a.Result.Sched[s.Worst]; c >= 0 {
+		f.Labels = []string{m.Labels[pm.Label[c]].Name}
+	}
+	return f
+}
+
+// NewBlamed names the decisions ds that Blame found on mdp.
+func NewBlamed(mdp *Model, ds []Decision) []Blamed {
+	m := mdp.G.M
+	var out []Blamed
+	for _, d := range ds {
+		out = append(out, Blamed{State: m.FormatState(mdp.StateOf(d.State)), Label: m.Labels[d.Label].Name, Better: m.Labels[d.Better].Name,
+			Gap: d.Gap, Before: d.BeforeAvg, After: d.AfterAvg, BeforeMax: d.BeforeMax, AfterMax: d.AfterMax})
+	}
+	return out
+}
+
+// Report is what vigil prob prints for one property: its figures, with
+// the model solved and the times.
+type Report struct {
+	Model, Property string
+	Policy          string // "" for the MDP over all labels
+	Chain           bool   // the policy leaves no choice open
+	Method          string // ii or exact
+	States, Choices int
+	Build, Total    time.Duration
+	Figures         []Figures
+	Blame           bool // --blame was asked: Figures[0].Blame holds the decisions
+}
+
+// WriteText writes the report as vigil prob prints it.
+func (r *Report) WriteText(w io.Writer) error {
+	who := "over all label choices (MDP)"
+	if r.Policy != "" {
+		who = "under policy " + r.Policy
+		if r.Chain {
+			who += " (a Markov chain)"
+		} else {
+			who += " (several commands of a chosen label stay open: Pmax and Pmin bound the value)"
+		}
+	}
+	fmt.Fprintf(w, "model %s, property %s, %s\n", r.Model, r.Property, who)
+	for _, f := range r.Figures {
+		val := fmt.Sprintf("%.10g", f.Value)
+		if f.Exact != "" {
+			val = f.Exact + " ≈ " + val
+		} else {
+			val += fmt.Sprintf(" (bounds [%.10g, %.10g])", f.Lower, f.Upper)
+		}
+		if f.Holds != "" {
+			val = f.Holds + ": " + val
+		}
+		if f.Starts > 1 {
+			which := "largest"
+			if strings.HasPrefix(f.Query, "Pmin") {
+				which = "smallest"
+			}
+			val = fmt.Sprintf("%s (the %s over the start states)", val, which)
+		}
+		fmt.Fprintf(w, "  %s = %s\n", f.Query, val)
+		if f.Starts > 1 {
+			fmt.Fprintf(w, "    over %d start states: max %.10g at %s; min %.10g at %s; average %.10g\n", f.Starts, f.Max, f.Worst, f.Min, f.Best, f.Average)
+		}
+		if len(f.Labels) > 0 && r.Policy == "" {
+			fmt.Fprintf(w, "    attained by taking %s in %s\n", strings.Join(f.Labels, ", "), f.Worst)
+		}
+	}
+	if r.Blame && len(r.Figures) > 0 {
+		blame := r.Figures[0].Blame
+		if len(blame) == 0 {
+			fmt.Fprintf(w, "no costly decision: in no visited state does another label lower Pr(reach unsafe) one step ahead\n")
+		} else {
+			fmt.Fprintf(w, "costliest decisions (Pr(reach unsafe) from the start states, average; largest in brackets):\n")
+		}
+		for i, b := range blame {
+			fmt.Fprintf(w, "  %d. %s: %s instead of %s: %.6g -> %.6g (%.6g -> %.6g)\n", i+1, b.State, b.Better, b.Label, b.Before, b.After, b.BeforeMax, b.AfterMax)
+		}
+	}
+	_, err := fmt.Fprintf(w, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", r.Method, r.States, r.Choices, r.Build.Seconds(), r.Total.Seconds())
+	return err
+}
+
+// NoteThreshold is the estimated size (bytes) from which Note has
+// something to say.
+const NoteThreshold = 1 << 30
+
+// Note is the warning vigil prob prints before building a model that may
+// be large: the most states it can have and the memory that many would
+// take, or "" when the estimate is below NoteThreshold. maxStates is the
+// limit Build was given (0: none).
+func (e Estimate) Note(maxStates int) string {
+	if e.Bytes < NoteThreshold {
+		return ""
+	}
+	bound := fmt.Sprintf("%.0f", e.Bound)
+	if e.Log2Bound > 30 {
+		bound = fmt.Sprintf("2^%.1f", e.Log2Bound)
+	}
+	why := "the product of the variables' ranges; the reachable states are usually far fewer, and --max-states N gives up beyond N"
+	if maxStates > 0 && float64(maxStates) <= e.Bound {
+		why = "--max-states"
+	}
+	return fmt.Sprintf("at most %s states (%s), at most %.0f bytes each: up to %s", bound, why, e.BytesPerState, sizeText(e.Bytes))
+}
+
+// sizeText writes b bytes in B, KiB, MiB, GiB, TiB, PiB, or as a power of two
+// beyond.
+func sizeText(b float64) string {
+	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"} {
+		if b < 1024 {
+			return fmt.Sprintf("%.1f %s", b, u)
+		}
+		b /= 1024
+	}
+	return fmt.Sprintf("2^%.1f bytes", math.Log2(b)+60)
+}

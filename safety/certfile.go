@@ -1,0 +1,64 @@
+package safety
+
+// Writing a certificate file that vigil cert check can check on its own:
+// the certificate of the decided states, with how to load the model again.
+
+import (
+	"os"
+
+	"vigil/internal/certpath"
+	"vigil/safety/cert"
+	"vigil/symbolic"
+)
+
+// Source says how the model of a certificate was loaded, so that the
+// checker can load it again: the spec file, the -D defines, the property
+// and policy, and the PlaJA files that replaced parts of the spec (nil
+// when none did).
+type Source struct {
+	Spec     string
+	Defines  map[string]string
+	Property string
+	Policy   *symbolic.PolicyDecl // nil without a tested policy
+	Plaja    *cert.Plaja
+}
+
+// WriteCertificate writes to path one certificate for the states ids that
+// d decided (CertifyStarts: one table for all of them), recording src
+// with its files relative to path (certpath.Record) and the hash of the
+// policy's files.
+func WriteCertificate(path string, d Decider, ids []uint32, src Source) error {
+	c, err := CertifyStarts(d, ids)
+	if err != nil {
+		return err
+	}
+	c.Spec, c.Property = src.Spec, src.Property
+	if len(src.Defines) > 0 {
+		c.Defines = src.Defines
+	}
+	if src.Policy != nil {
+		c.Policy = src.Policy.Name
+		if c.PolicySHA256, err = symbolic.PolicyFilesHash(src.Policy); err != nil {
+			return err
+		}
+	}
+	var pl cert.Plaja
+	if src.Plaja != nil {
+		pl = *src.Plaja
+	}
+	if c.CertDir, err = certpath.Record(path, &c.Spec, &pl.Start, &pl.Unsafe, &pl.PolicyFile); err != nil {
+		return err
+	}
+	if src.Plaja != nil {
+		c.Plaja = &pl
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := cert.Write(f, c); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

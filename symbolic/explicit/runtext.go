@@ -1,0 +1,172 @@
+package explicit
+
+// Runs as a person reads them: one state per line, the action below it,
+// and for counterexamples the variables that changed and why the policy
+// took its label (the rule that fired, or every output's score). vigil
+// run, vigil verify and vigil explore print runs this way.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+
+	"vigil/symbolic"
+)
+
+// WriteStep writes step i of a run: its state, and the action below it.
+func WriteStep(w io.Writer, m *symbolic.Model, i int, st Step) {
+	fmt.Fprintf(w, "%4d  %s\n", i, m.FormatState(st.State))
+	if st.Cmd >= 0 {
+		c := &m.Commands[st.Cmd]
+		fmt.Fprintf(w, "      -> %s  (%s, outcome %d of %d)\n", m.Labels[st.Label].Name, c.Pos, st.Outcome+1, len(c.Outcomes))
+	}
+}
+
+// WriteEnd writes why a run of n steps ended (an End* value).
+func WriteEnd(w io.Writer, end string, n int) {
+	switch end {
+	case EndSteps:
+		end = "step limit"
+	case EndStopped:
+		end = "interrupted"
+	}
+	steps := "1 step"
+	if n != 1 {
+		steps = fmt.Sprintf("%d steps", n)
+	}
+	fmt.Fprintf(w, "end: %s after %s\n", end, steps)
+}
+
+// WriteTrace writes a run one state per line, each action below its
+// state, then why it ended.
+func WriteTrace(w io.Writer, m *symbolic.Model, trace []Step, end string) {
+	for i, st := range trace {
+		WriteStep(w, m, i, st)
+	}
+	WriteEnd(w, end, len(trace)-1)
+}
+
+// WriteCex writes a counterexample that ends unsafe. Without full, each
+// state after the first lists only the variables whose values changed.
+// With a policy (dec, named policy), each step says why the policy took
+// its label.
+func WriteCex(w io.Writer, g *Generator, dec Decider, policy string, trace []Step, full bool) {
+	m := g.M
+	var x Expansion
+	for i, st := range trace {
+		switch {
+		case i == 0 || full:
+			fmt.Fprintf(w, "%4d  %s\n", i, m.FormatState(st.State))
+		default:
+			fmt.Fprintf(w, "%4d  %s\n", i, Changed(m, trace[i-1].State, st.State))
+		}
+		if st.Cmd < 0 {
+			continue
+		}
+		c := &m.Commands[st.Cmd]
+		fmt.Fprintf(w, "      -> %s  (%s, outcome %d of %d)\n", m.Labels[st.Label].Name, c.Pos, st.Outcome+1, len(c.Outcomes))
+		if dec == nil {
+			continue
+		}
+		g.Applicable(st.State, &x)
+		why, err := Explain(dec, st.State, x.App)
+		if err != nil || why == nil {
+			continue
+		}
+		if line := why.Line(m, policy, x.App); line != "" {
+			fmt.Fprintf(w, "         %s\n", line)
+		}
+	}
+	WriteEnd(w, EndUnsafe, len(trace)-1)
+}
+
+// Changed lists the variables whose values differ between a and b, as
+// FormatState writes them ("(no change)" when none does).
+func Changed(m *symbolic.Model, a, b symbolic.State) string {
+	var parts []string
+	for v := range m.Vars {
+		if a[v] != b[v] {
+			parts = append(parts, m.Vars[v].Name+"="+FormatValue(&m.Vars[v], b[v]))
+		}
+	}
+	if len(parts) == 0 {
+		return "(no change)"
+	}
+	return strings.Join(parts, " ")
+}
+
+// Line says why the policy named policy ("" for an unnamed one) chose
+// its label: "policy p: rule 2 fired (f.spec:30:5)" or "policy p scores:
+// up 1.25 (chosen), down -0.31; not applicable: left 0.9" (app marks the
+// applicable labels). It is "" when no rule fired.
+func (r *Reason) Line(m *symbolic.Model, policy string, app []bool) string {
+	name := "policy"
+	if policy != "" {
+		name = "policy " + policy
+	}
+	if r.Scores == nil {
+		if r.Rule < 0 {
+			return ""
+		}
+		return fmt.Sprintf("%s: rule %d fired (%s)", name, r.Rule+1, r.RulePos)
+	}
+	// The applicable labels first, best score first; then the others.
+	idx := make([]int, len(r.Outputs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return r.Scores[idx[a]] > r.Scores[idx[b]] })
+	var on, off []string
+	for _, i := range idx {
+		l := r.Outputs[i]
+		s := fmt.Sprintf("%s %s", m.Labels[l].Name, score(r.Scores[i]))
+		switch {
+		case l == r.Label:
+			on = append(on, s+" (chosen)")
+		case app[l]:
+			on = append(on, s)
+		default:
+			off = append(off, s)
+		}
+	}
+	line := name + " scores: " + strings.Join(on, ", ")
+	if len(off) > 0 {
+		line += "; not applicable: " + strings.Join(off, ", ")
+	}
+	return line
+}
+
+// FormatValue writes a variable's value as FormatState does.
+func FormatValue(v *symbolic.Var, x int) string {
+	if v.Bool {
+		return fmt.Sprint(x != 0)
+	}
+	return fmt.Sprint(x)
+}
+
+// score writes a policy's score: 4 significant digits, or ±inf, NaN.
+func score(f float64) string {
+	switch {
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsInf(f, 1):
+		return "+inf"
+	case math.IsNaN(f):
+		return "NaN"
+	}
+	return fmt.Sprintf("%.4g", f)
+}
+
+// WriteRunFile writes run to path as a run file, whole or not at all
+// (nothing is written when encoding fails).
+func WriteRunFile(path string, run *Run) error {
+	var b bytes.Buffer
+	if err := WriteRun(&b, run); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
