@@ -12,6 +12,7 @@ import (
 	"vigil/bdd"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
+	"vigil/verify"
 )
 
 func init() {
@@ -196,47 +197,14 @@ func (bf *bddFlags) check(e *env, cmd string, on bool) bool {
 func (bf *bddFlags) options(prog *progress, what string) bdd.Options {
 	o, _ := bdd.ParseOrder(bf.order.val)
 	return bdd.Options{MaxNodes: *bf.maxNodes, Order: o, Progress: func(p bdd.Progress) {
-		prog.printf("%s: iteration %d, %d nodes in use, set of %d nodes, %s heap, %.1fs", what, p.Iteration, p.Nodes, p.SetNodes, humanBytes(p.HeapBytes), p.Elapsed.Seconds())
+		prog.printf("%s: iteration %d, %d nodes in use, set of %d nodes, %s heap, %.1fs", what, p.Iteration, p.Nodes, p.SetNodes, verify.HumanBytes(p.HeapBytes), p.Elapsed.Seconds())
 	}}
 }
 
-func humanBytes(b uint64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
-}
-
 // bddStatsReport is the --json form of the BDD engine's statistics.
-type bddStatsReport struct {
-	Order         string  `json:"order"`
-	Variables     int     `json:"bdd_variables"`
-	Iterations    int     `json:"iterations"`
-	SetNodes      int     `json:"set_nodes"`
-	PeakNodes     int     `json:"peak_table_nodes"`
-	Produced      int     `json:"nodes_produced"`
-	RuddGCs       int     `json:"node_collections"`
-	Resizes       int     `json:"table_resizes"`
-	GoGCs         int     `json:"go_collections"`
-	PeakHeap      uint64  `json:"peak_heap_bytes"`
-	EncodeSeconds float64 `json:"encode_seconds"`
-}
+type bddStatsReport = verify.BDDFigures
 
-func newBDDStats(order string, s bdd.Stats) *bddStatsReport {
-	return &bddStatsReport{Order: order, Variables: s.BDDVars, Iterations: s.Iterations, SetNodes: s.SetNodes,
-		PeakNodes: s.Mem.PeakTableNodes, Produced: s.Mem.Produced, RuddGCs: s.Mem.RuddGCs, Resizes: s.Mem.Resizes,
-		GoGCs: s.Mem.GoGCs, PeakHeap: s.Mem.PeakHeap, EncodeSeconds: s.Encode.Seconds()}
-}
-
-func (r *bddStatsReport) print(e *env, what string, seconds float64) {
-	fmt.Fprintf(e.stdout, "%s: %d BDD variables (%s order), %s, %d nodes in the result, %.3fs (encoding %.3fs)\n",
-		what, r.Variables, r.Order, plural(r.Iterations, "iteration"), r.SetNodes, seconds, r.EncodeSeconds)
-	fmt.Fprintf(e.stdout, "memory: peak node table %d nodes, %d nodes made, %d node collections, %d table resizes, %d Go collections, peak heap %s\n",
-		r.PeakNodes, r.Produced, r.RuddGCs, r.Resizes, r.GoGCs, humanBytes(r.PeakHeap))
-}
+func newBDDStats(order string, s bdd.Stats) *bddStatsReport { return verify.NewBDDFigures(order, s) }
 
 // bddExploreReport is the --json form of vigil explore --engine bdd.
 // Counts are JSON numbers of any size.
@@ -259,12 +227,7 @@ type bddExploreReport struct {
 	BDD         *bddStatsReport `json:"bdd"`
 }
 
-func num(x *big.Int) json.Number {
-	if x == nil {
-		return ""
-	}
-	return json.Number(x.String())
-}
+func num(x *big.Int) json.Number { return verify.Num(x) }
 
 func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout time.Duration) int {
 	ctx, cancel := runContext(timeout)
@@ -298,20 +261,10 @@ func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout tim
 		if rep.Policy != "" {
 			fmt.Fprintf(w, "policy stuck  %s\n", rep.Stuck)
 		}
-		rep.BDD.print(e, "engine bdd", rep.Seconds)
+		rep.BDD.WriteText(w, "engine bdd", rep.Seconds)
 	}
 	if !rep.Complete {
 		return exitUnknown
 	}
 	return exitOK
-}
-
-// bddVerifyReport is the --json form of vigil verify --engine bdd: the
-// verify report plus the BDD engine's statistics and the exact state
-// counts (the report's int counts are clamped).
-type bddVerifyReport struct {
-	*verifyReport
-	ReachedStates json.Number     `json:"reached_states"`
-	Starts        json.Number     `json:"start_states_exact"`
-	BDD           *bddStatsReport `json:"bdd"`
 }

@@ -11,6 +11,7 @@ import (
 	"vigil/lang/jani"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
+	"vigil/verify"
 )
 
 // loadAny loads a model file by its extension: .jani through lang's JANI
@@ -120,14 +121,6 @@ type loadedModel struct {
 	decl *symbolic.PolicyDecl // nil: all labels
 	g    *explicit.Generator
 	dec  explicit.Decider // nil when decl is nil
-	// fullCex: counterexamples list every variable at every step, not
-	// only those that changed (verify --full).
-	fullCex bool
-	// html is the file verify --html writes the verdict and counterexample
-	// to ("" for none); plotVars are the variables it plots (nil: those
-	// numeric ones that change, at most maxPlotted).
-	html     string
-	plotVars []symbolic.VarID
 	// rerun is "vigil run FILE" with the flags that load the same model:
 	// -D and the PlaJA files (the start of a replay hint).
 	rerun string
@@ -154,12 +147,7 @@ func (mf *modelFlags) rerun(file string) string {
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return verify.ShellQuote(s) }
 
 // policyDefault says which policy a command takes when --policy is absent.
 type policyDefault uint8

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"vigil/verify"
 )
 
 // progress reports how a long command is getting on, on stderr. On a
@@ -138,23 +140,7 @@ func stopReason(ctx context.Context) string {
 // unknown", ...) into a phrase that says what happened: "stopped by the
 // timeout", "interrupted", "stopped by the state limit 10", "stopped (the
 // solver answered unknown)".
-func stopped(reason string) string {
-	for _, p := range []struct{ word, say string }{
-		{"interrupted", "interrupted"}, {"canceled", "interrupted"}, {"cancelled", "interrupted"},
-		{"timeout", "stopped by the timeout"},
-	} {
-		if rest, ok := strings.CutPrefix(reason, p.word); ok {
-			return p.say + rest
-		}
-	}
-	switch {
-	case reason == "":
-		return "stopped by a limit"
-	case strings.Contains(reason, "limit"):
-		return "stopped by the " + strings.TrimPrefix(reason, "the ")
-	}
-	return "stopped (" + reason + ")"
-}
+func stopped(reason string) string { return verify.Stopped(reason) }
 
 // capitalize makes the first letter of s upper case.
 func capitalize(s string) string {

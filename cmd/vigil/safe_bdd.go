@@ -260,7 +260,7 @@ func printSafeBDD(e *env, r *safeReport) {
 			fmt.Fprintf(w, "unsafe region: %s with %s of %s states known not %s\n", stopped(r.Reason), g.Unsafe, g.States, what)
 		}
 	}
-	r.BDD.print(e, "propu-bdd", r.Seconds)
+	r.BDD.WriteText(e.stdout, "propu-bdd", r.Seconds)
 }
 
 func cubeCount(n float64) string {
