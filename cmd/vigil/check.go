@@ -8,6 +8,7 @@ import (
 
 	"vigil/lang"
 	"vigil/symbolic"
+	"vigil/verify"
 )
 
 func init() {
@@ -98,14 +99,14 @@ func runCheck(e *env, args []string) int {
 			if m != nil && (*bounds || *deadlocks) {
 				r.Extra = map[string]any{}
 				if *bounds {
-					fsb, n, err := boundsFindings(m)
+					fsb, n, err := verify.BoundsFindings(m)
 					r.Extra["bounds"] = fsb
 					if n > 0 || err != nil {
 						status, r.OK = exitError, false
 					}
 				}
 				if *deadlocks {
-					fsd, _, _ := deadlockFindings(m)
+					fsd, _, _ := verify.DeadlockFindings(m)
 					r.Extra["deadlocks"] = fsd
 				}
 			}
