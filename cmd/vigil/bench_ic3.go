@@ -135,7 +135,7 @@ func runBenchIC3(e *env, args []string) int {
 	rep.HideRuns = *data == "" // their directories go with the temporary data
 	list, _ := rep.Disagreements()
 	if *jsonOut {
-		b, _ := json.MarshalIndent(map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": nonNil(list)}, "", "  ")
+		b, _ := json.MarshalIndent(map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": append([]string{}, list...)}, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
 		rep.Markdown(e.stdout)
