@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -14,20 +13,10 @@ import (
 	"vigil/verify"
 )
 
-// loadAny loads a model file by its extension: .jani through lang's JANI
-// loader (its errors are diagnostics E0901 positioned by JSON path),
-// anything else as .spec.
-func loadAny(path string, defs defines) (*symbolic.Model, lang.Diagnostics) {
-	if strings.EqualFold(filepath.Ext(path), ".jani") {
-		return lang.LoadJANI(path, defs)
-	}
-	return lang.Load(path, lang.Options{Defines: defs})
-}
-
 // loadModel loads a model file (.spec or .jani) with -D overrides, printing
 // its diagnostics on stderr. It returns nil when the file has errors.
 func loadModel(e *env, path string, defs defines) *symbolic.Model {
-	m, diags := loadAny(path, defs)
+	m, diags := lang.LoadFile(path, lang.Options{Defines: defs})
 	if len(diags) > 0 {
 		fmt.Fprint(e.stderr, diags.Render())
 	}
