@@ -12,6 +12,7 @@ import (
 
 	"vigil/ic3"
 	invcert "vigil/ic3/cert"
+	"vigil/lang"
 	"vigil/safety/cert"
 	"vigil/smt"
 	"vigil/symbolic"
@@ -155,7 +156,7 @@ func runVerify(e *env, args []string) int {
 	}
 	if engine.val == "ppa" && *predicates != "" {
 		var err error
-		if q.PPA.Predicates, err = loadPredicates(*predicates, file, mf, lm.m); err != nil {
+		if q.PPA.Predicates, err = lang.LoadPredicates(*predicates, file, mf.defs, lm.m); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 			return exitError
 		}
