@@ -66,29 +66,10 @@ func runBenchIC3(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil bench ic3: --vigil: %v\n", err)
 		return exitUsage
 	}
-	var extra []string // instance args: the PlaJA conditions
-	if *plaja.start != "" {
-		extra = append(extra, "--start", *plaja.start)
-	}
-	if *plaja.unsafe != "" {
-		extra = append(extra, "--unsafe", *plaja.unsafe)
-	}
 	exp := &batch.Plan{Name: "bench-ic3", Limits: batch.PlanLimits{Time: timeout.String()},
 		Algorithms: batch.IC3Algorithms(z3, *nog || len(scale) > 0, *maxStates)}
-	domains := map[string]int{}
-	for _, file := range files {
-		insts, ok := benchInstances(e, file, defs, scale, extra, plaja)
-		if !ok {
-			return exitError
-		}
-		dom := stemOf(file)
-		if domains[dom]++; domains[dom] > 1 {
-			dom = fmt.Sprintf("%s%d", dom, domains[dom])
-		}
-		for _, in := range insts {
-			in.Domain = dom
-			exp.Instances = append(exp.Instances, in)
-		}
+	if exp.Instances, ok = filesInstances(e, files, defs, scale, plaja); !ok {
+		return exitError
 	}
 	if len(exp.Instances) == 0 {
 		fmt.Fprintln(e.stderr, "vigil bench ic3: no property of the files is a safety question ic3 decides")
@@ -157,6 +138,36 @@ func runBenchIC3(e *env, args []string) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// filesInstances lists the instances of the files, each file a domain
+// named by its stem (numbered when two files share one), with the PlaJA
+// conditions as arguments.
+func filesInstances(e *env, files []string, defs defines, scale batch.Scale, plaja *plajaFlags) ([]batch.PlanInstance, bool) {
+	var extra []string // instance args: the PlaJA conditions
+	if *plaja.start != "" {
+		extra = append(extra, "--start", *plaja.start)
+	}
+	if *plaja.unsafe != "" {
+		extra = append(extra, "--unsafe", *plaja.unsafe)
+	}
+	var out []batch.PlanInstance
+	domains := map[string]int{}
+	for _, file := range files {
+		insts, ok := benchInstances(e, file, defs, scale, extra, plaja)
+		if !ok {
+			return nil, false
+		}
+		dom := stemOf(file)
+		if domains[dom]++; domains[dom] > 1 {
+			dom = fmt.Sprintf("%s%d", dom, domains[dom])
+		}
+		for _, in := range insts {
+			in.Domain = dom
+			out = append(out, in)
+		}
+	}
+	return out, true
 }
 
 // benchInstances lists the instances of one file: per size (each

@@ -104,24 +104,9 @@ func runVerify(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	var plotVars []symbolic.VarID
-	if *plot != "" {
-		if *htmlOut == "" {
-			fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
-			return exitUsage
-		}
-		for _, name := range splitList(*plot) {
-			v := lm.m.VarIndex(name)
-			if v < 0 {
-				var names []string
-				for i := range lm.m.Vars {
-					names = append(names, lm.m.Vars[i].Name)
-				}
-				fmt.Fprintf(e.stderr, "vigil verify: --plot: model %s has no variable %q%s\n", lm.m.Name, name, suggest(name, names))
-				return exitUsage
-			}
-			plotVars = append(plotVars, v)
-		}
+	plotVars, ok := parsePlot(e, lm, *plot, *htmlOut)
+	if !ok {
+		return exitUsage
 	}
 	decl := lm.decl
 	if strings.HasPrefix(engine.val, "polic3") && !ic3.IsLearned(decl) {
@@ -177,27 +162,43 @@ func runVerify(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 		return exitFor(err)
 	}
+	return writeVerify(e, q, v, verifyOut{lm: lm, record: *record, cert: *certFile, html: *htmlOut, plot: plotVars, json: *jsonOut, full: *full})
+}
+
+// verifyOut says where vigil verify's results go.
+type verifyOut struct {
+	lm           *loadedModel
+	record, cert string // --record, --cert
+	html         string // --html
+	plot         []symbolic.VarID
+	json, full   bool
+}
+
+// writeVerify writes the verdict v of q where o says (the counterexample
+// to --record, a certificate to --cert, the page to --html, the report to
+// stdout) and returns the exit code.
+func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int {
 	rep := verify.NewReport(q, v)
-	if v.Answer == explicit.UnsafeVerdict && *record != "" {
-		if err := writeRunFile(*record, rep.Counterexample); err != nil {
+	if v.Answer == explicit.UnsafeVerdict && o.record != "" {
+		if err := writeRunFile(o.record, rep.Counterexample); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 			return exitError
 		}
 	}
-	if v.Answer == explicit.Safe && *certFile != "" && !writeVerifyCert(e, q, v, rep, *certFile) {
+	if v.Answer == explicit.Safe && o.cert != "" && !writeVerifyCert(e, q, v, rep, o.cert) {
 		return exitError
 	}
-	if v.PPA == nil && *htmlOut != "" {
-		if err := writeFile(*htmlOut, func(w io.Writer) error { return rep.WriteHTML(w, plotVars) }); err != nil {
+	if v.PPA == nil && o.html != "" {
+		if err := writeFile(o.html, func(w io.Writer) error { return rep.WriteHTML(w, o.plot) }); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: --html: %v\n", err)
 			return exitError
 		}
 	}
-	if *jsonOut {
+	if o.json {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		rep.WriteText(e.stdout, verify.TextOptions{Full: *full, Rerun: lm.rerun})
+		rep.WriteText(e.stdout, verify.TextOptions{Full: o.full, Rerun: o.lm.rerun})
 	}
 	switch v.Answer {
 	case explicit.Safe:
@@ -206,6 +207,32 @@ func runVerify(e *env, args []string) int {
 		return exitUnsafe
 	}
 	return exitUnknown
+}
+
+// parsePlot reads --plot: the variables of lm's model to plot on the
+// --html page (nil: those the page chooses), printing what is wrong.
+func parsePlot(e *env, lm *loadedModel, plot, html string) ([]symbolic.VarID, bool) {
+	if plot == "" {
+		return nil, true
+	}
+	if html == "" {
+		fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
+		return nil, false
+	}
+	var vars []symbolic.VarID
+	for _, name := range splitList(plot) {
+		v := lm.m.VarIndex(name)
+		if v < 0 {
+			var names []string
+			for i := range lm.m.Vars {
+				names = append(names, lm.m.Vars[i].Name)
+			}
+			fmt.Fprintf(e.stderr, "vigil verify: --plot: model %s has no variable %q%s\n", lm.m.Name, name, suggest(name, names))
+			return nil, false
+		}
+		vars = append(vars, v)
+	}
+	return vars, true
 }
 
 // writeVerifyCert writes the certificate of a safe verdict to path (the
