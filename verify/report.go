@@ -20,7 +20,9 @@ import (
 )
 
 // Report is the JSON form of a checked verdict, as vigil verify --json
-// prints it. Make one with NewReport.
+// prints it. Make one with NewReport: WriteText and WriteHTML read the
+// verdict and the question it keeps (a Report read back from JSON has
+// neither, and no BDD figures).
 type Report struct {
 	Verdict        string            `json:"verdict"` // safe, unsafe, unknown
 	Reason         string            `json:"reason,omitempty"`
