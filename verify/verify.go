@@ -129,6 +129,8 @@ type Verdict struct {
 	Hunt *HuntStats
 	// Auto (engine auto) says how each engine of the portfolio ended.
 	Auto *AutoStats
+
+	prep *Prepared // the question the verdict answers, for its reports
 }
 
 // InternalError is a check of an engine's answer that failed: a
@@ -163,7 +165,11 @@ func Decide(ctx context.Context, q *Question) (*Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decide(ctx, p, e)
+	v, err := decide(ctx, p, e)
+	if v != nil {
+		v.prep = p
+	}
+	return v, err
 }
 
 // decide runs e on the prepared question and checks its answer.

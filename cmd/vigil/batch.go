@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -222,14 +221,11 @@ func batchRun(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
 	}
-	if *asJSON {
-		b, _ := json.MarshalIndent(map[string]any{
-			"experiment": x.Name, "total": s.Total, "done": s.Done, "skipped": s.Skipped,
-			"failed": s.Failed, "errors": s.Errors, "interrupted": s.Interrupted, "data": x.Data,
-		}, "", "  ")
+	if rep := x.RunReport(s); *asJSON {
+		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		fmt.Fprintf(e.stdout, "batch %s: %d/%d runs done (%d already), %d failed; outcomes: %s\nresults in %s\n", x.Name, s.Done, s.Total, s.Skipped, s.Failed, outcomeList(s.Errors), x.Data)
+		rep.WriteText(e.stdout)
 	}
 	switch {
 	case s.Errors["not-recorded"] > 0:
@@ -264,22 +260,6 @@ func limitCounts(errs map[string]int) string {
 	return b.String()
 }
 
-func outcomeList(errs map[string]int) string {
-	var keys []string
-	for k := range errs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var parts []string
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%d %s", errs[k], k))
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
-}
-
 func batchStatus(e *env, args []string) int {
 	fs := batchFlags(e, "status", "status [--json] EXPERIMENT.toml")
 	asJSON := fs.Bool("json", false, "print the status as JSON")
@@ -297,50 +277,16 @@ func batchStatus(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
 	}
-	if *asJSON {
-		b, _ := json.MarshalIndent(map[string]any{
-			"experiment": x.Name, "total": st.Total, "finished": st.Finished, "errors": st.Errors,
-			"missing": nonNil(st.Missing), "running": nonNil(st.Running), "stale": nonNil(st.Stale), "failed": nonNil(st.Failed),
-		}, "", "  ")
+	if rep := x.StatusReport(st); *asJSON {
+		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		fmt.Fprintf(e.stdout, "batch %s: %d/%d runs finished (%s), %d missing", x.Name, st.Finished, st.Total, outcomeList(st.Errors), len(st.Missing))
-		if len(st.Running) > 0 {
-			fmt.Fprintf(e.stdout, ", %d of them running now", len(st.Running))
-		}
-		if len(st.Stale) > 0 {
-			fmt.Fprintf(e.stdout, ", %d stale", len(st.Stale))
-		}
-		fmt.Fprintln(e.stdout)
-		running := map[string]bool{}
-		for _, id := range st.Running {
-			running[id] = true
-		}
-		for _, id := range st.Missing {
-			if running[id] {
-				fmt.Fprintf(e.stdout, "running  %s\n", id)
-			} else {
-				fmt.Fprintf(e.stdout, "missing  %s\n", id)
-			}
-		}
-		for _, id := range st.Failed {
-			fmt.Fprintf(e.stdout, "failed   %s\n", id)
-		}
-		for _, id := range st.Stale {
-			fmt.Fprintf(e.stdout, "stale    %s (made with another command; vigil batch run --rerun stale runs it again)\n", id)
-		}
+		rep.WriteText(e.stdout)
 	}
 	if len(st.Missing) > 0 || len(st.Stale) > 0 {
 		return exitUnknown
 	}
 	return exitOK
-}
-
-func nonNil(xs []string) []string {
-	if xs == nil {
-		return []string{}
-	}
-	return xs
 }
 
 func batchSlurm(e *env, args []string) int {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -117,17 +119,9 @@ func runBench(e *env, args []string) int {
 	defer prog.clear()
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
-	// stopped reports a search that --timeout or an interrupt ended: a
-	// benchmark needs whole explorations, so there are no figures.
 	stopped := func(engine string, states int) int {
 		prog.clear()
-		if *jsonOut {
-			b, _ := json.MarshalIndent(map[string]any{"verdict": "unknown", "reason": stopReason(ctx), "engine": engine, "states": states}, "", "  ")
-			fmt.Fprintln(e.stdout, string(b))
-			return exitUnknown
-		}
-		fmt.Fprintf(e.stdout, "%s after %d states of engine %s: no figures (a benchmark needs the whole exploration)\n", stopped(stopReason(ctx)), states, engine)
-		return exitUnknown
+		return benchStopped(e, ctx, *jsonOut, engine, states)
 	}
 	profile := *cpuProfile
 	search := func(j int) func() (int, int, any, error) {
@@ -158,45 +152,70 @@ func runBench(e *env, args []string) int {
 			return res.Stats.States, res.Stats.Transitions, res, nil
 		}
 	}
-	var seq, par, nai []benchFigures
-	for range *runs {
-		f, err := measure("packed", search(1))
-		if ctx.Err() != nil {
-			return stopped("packed", f.States)
-		}
-		if err != nil {
+	// measureInto measures one run of an engine and adds its figures to
+	// runs; code >= 0 is the exit code of a run that ended the command.
+	measureInto := func(runs *[]benchFigures, name string, workers int, f func() (int, int, any, error)) (code int) {
+		fig, err := measure(name, f)
+		switch {
+		case ctx.Err() != nil:
+			return stopped(name, fig.States)
+		case err != nil:
 			fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
 			return exitFor(err)
 		}
-		seq = append(seq, f)
+		fig.Workers = workers
+		*runs = append(*runs, fig)
+		return -1
+	}
+	naiveSearch := func() (int, int, any, error) {
+		return naiveBFS(ctx, g, newDecider(), func(states, done int) {
+			prog.printf("bench (naive): %d states, %d expanded", states, done)
+		})
+	}
+	var seq, par, nai []benchFigures
+	for range *runs {
+		if code := measureInto(&seq, "packed", 0, search(1)); code >= 0 {
+			return code
+		}
 		if *workers > 1 {
-			f, err := measure(fmt.Sprintf("packed -j %d", *workers), search(*workers))
-			if ctx.Err() != nil {
-				return stopped(fmt.Sprintf("packed -j %d", *workers), f.States)
+			if code := measureInto(&par, fmt.Sprintf("packed -j %d", *workers), *workers, search(*workers)); code >= 0 {
+				return code
 			}
-			if err != nil {
-				fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-				return exitFor(err)
-			}
-			f.Workers = *workers
-			par = append(par, f)
 		}
 		if *naive {
-			f, err := measure("naive", func() (int, int, any, error) {
-				return naiveBFS(ctx, g, newDecider(), func(states, done int) {
-					prog.printf("bench (naive): %d states, %d expanded", states, done)
-				})
-			})
-			if ctx.Err() != nil {
-				return stopped("naive", f.States)
+			if code := measureInto(&nai, "naive", 0, naiveSearch); code >= 0 {
+				return code
 			}
-			if err != nil {
-				fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-				return exitFor(err)
-			}
-			nai = append(nai, f)
 		}
 	}
+	if err := rep.combine(seq, par, nai); err != nil {
+		return internalError(e, "bench", "%v", err)
+	}
+	prog.clear()
+	if *jsonOut {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+		return exitOK
+	}
+	rep.print(e.stdout)
+	return exitOK
+}
+
+// benchStopped reports a search that --timeout or an interrupt ended: a
+// benchmark needs whole explorations, so there are no figures.
+func benchStopped(e *env, ctx context.Context, jsonOut bool, engine string, states int) int {
+	if jsonOut {
+		b, _ := json.MarshalIndent(map[string]any{"verdict": "unknown", "reason": stopReason(ctx), "engine": engine, "states": states}, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+		return exitUnknown
+	}
+	fmt.Fprintf(e.stdout, "%s after %d states of engine %s: no figures (a benchmark needs the whole exploration)\n", stopped(stopReason(ctx)), states, engine)
+	return exitUnknown
+}
+
+// combine takes the medians of each engine's runs, checks that the
+// engines found the same states and transitions, and computes the ratios.
+func (rep *benchReport) combine(seq, par, nai []benchFigures) error {
 	rep.Packed = medianFigures(seq)
 	for _, other := range [][]benchFigures{par, nai} {
 		if len(other) == 0 {
@@ -204,7 +223,7 @@ func runBench(e *env, args []string) int {
 		}
 		f := medianFigures(other)
 		if f.States != rep.Packed.States || f.Transitions != rep.Packed.Transitions {
-			return internalError(e, "bench", "the engines disagree (%s: %d/%d states, %d/%d transitions)", f.Engine, rep.Packed.States, f.States, rep.Packed.Transitions, f.Transitions)
+			return fmt.Errorf("the engines disagree (%s: %d/%d states, %d/%d transitions)", f.Engine, rep.Packed.States, f.States, rep.Packed.Transitions, f.Transitions)
 		}
 		if f.Engine == "naive" {
 			rep.Naive = &f
@@ -217,13 +236,11 @@ func runBench(e *env, args []string) int {
 			rep.ParallelSpeedup = f.StatesPerWallSec / rep.Packed.StatesPerWallSec
 		}
 	}
-	prog.clear()
-	if *jsonOut {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-		return exitOK
-	}
-	w := e.stdout
+	return nil
+}
+
+// print writes the figures as a table with the ratios.
+func (rep *benchReport) print(w io.Writer) {
 	fmt.Fprintf(w, "model %s, policy %s: %d reachable states, %d transitions; packed state %d bytes\n", rep.Model, orNone(rep.Policy), rep.Packed.States, rep.Packed.Transitions, rep.StateBytes)
 	if rep.Runs > 1 {
 		fmt.Fprintf(w, "medians of %d alternating runs\n", rep.Runs)
@@ -247,7 +264,6 @@ func runBench(e *env, args []string) int {
 	case rep.Naive != nil:
 		fmt.Fprintf(w, "packed vs naive: %.1fx states/cpu-s; memory too small to measure (-: the run kept less heap than the noise; use a larger model)\n", rep.SpeedRatio)
 	}
-	return exitOK
 }
 
 // measure runs f once, timing it by wall clock and by process CPU time, and

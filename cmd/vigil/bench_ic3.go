@@ -16,67 +16,11 @@ import (
 	"strings"
 	"time"
 
-	toml "github.com/pelletier/go-toml/v2"
-
 	"vigil/batch"
 	"vigil/ic3"
 	"vigil/smt/smtlib"
 	"vigil/symbolic"
 )
-
-// benchExperiment mirrors the experiment file's TOML schema (batch's
-// exp.go) for the part vigil bench ic3 writes.
-type benchExperiment struct {
-	Name       string           `toml:"name"`
-	Limits     benchLimits      `toml:"limits"`
-	Algorithms []benchAlgorithm `toml:"algorithms"`
-	Instances  []benchInstance  `toml:"instances"`
-}
-
-type benchLimits struct {
-	Time string `toml:"time"`
-}
-
-type benchAlgorithm struct {
-	Name     string            `toml:"name"`
-	Args     []string          `toml:"args"`
-	Program  string            `toml:"program,omitempty"`
-	Prepare  []string          `toml:"prepare,omitempty"`
-	Verdicts map[string]string `toml:"verdicts,omitempty"`
-}
-
-type benchInstance struct {
-	Domain     string            `toml:"domain"`
-	Name       string            `toml:"name"`
-	Models     []string          `toml:"models"`
-	Policies   []string          `toml:"policies,omitempty"`
-	Properties []string          `toml:"properties"`
-	Defines    map[string]string `toml:"defines,omitempty"`
-	Args       []string          `toml:"args,omitempty"`
-	Attributes map[string]any    `toml:"attributes"`
-}
-
-// ic3Algorithms are the algorithms of vigil bench ic3 (and of
-// bench/ic3scaling.toml): the engines as whole vigil verify processes,
-// Spacer as z3 on the CHC export of the same question.
-func ic3Algorithms(z3 string, nog bool, maxStates int) []benchAlgorithm {
-	verify := func(engine string, extra ...string) benchAlgorithm {
-		args := []string{"verify", "{model}", "{defines}", "{policy_flag}", "{property_flag}", "{args}", "--engine", engine}
-		args = append(args, extra...)
-		return benchAlgorithm{Name: engine, Args: append(args, "--timeout", "{time}", "--json")}
-	}
-	as := []benchAlgorithm{verify("ic3")}
-	if nog {
-		as = append(as, verify("ic3-nog"))
-	}
-	return append(as, verify("bfs", "--max-states", fmt.Sprint(maxStates)), benchAlgorithm{
-		Name:     "spacer",
-		Prepare:  []string{"export", "--chc", "{model}", "{defines}", "{policy_flag}", "{property_flag}", "{args}", "-o", "{run_dir}/question.smt2"},
-		Program:  z3,
-		Args:     []string{"{run_dir}/question.smt2"},
-		Verdicts: map[string]string{"sat": "safe", "unsat": "unsafe"},
-	})
-}
 
 func runBenchIC3(e *env, args []string) int {
 	c := commands["bench ic3"]
@@ -87,7 +31,7 @@ func runBenchIC3(e *env, args []string) int {
 	timeout := timeoutFlagDefault(fs, time.Minute, "CPU-time limit per engine and instance: `DURATION`")
 	maxStates := addCountFlag(fs, "max-states", 20_000_000, "BFS gives up (unknown) after storing this many states")
 	nog := fs.Bool("nog", false, "also run ic3-nog (always with --scale)")
-	scale := scaleFlag{}
+	scale := batch.Scale{}
 	fs.Var(&scale, "scale", "run every file at each of the values of constant NAME it declares, `NAME=V1,V2,...` (repeatable; a file declaring none runs once); adds ic3-nog and a row per size")
 	vigilBin := fs.String("vigil", "", "the vigil binary whose verify and export the runs use (default: this one), e.g. a build of another commit to compare")
 	jobs := fs.Int("j", 1, "runs at once (each is one process; keep it at most the idle cores)")
@@ -122,29 +66,10 @@ func runBenchIC3(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil bench ic3: --vigil: %v\n", err)
 		return exitUsage
 	}
-	var extra []string // instance args: the PlaJA conditions
-	if *plaja.start != "" {
-		extra = append(extra, "--start", *plaja.start)
-	}
-	if *plaja.unsafe != "" {
-		extra = append(extra, "--unsafe", *plaja.unsafe)
-	}
-	exp := benchExperiment{Name: "bench-ic3", Limits: benchLimits{Time: timeout.String()},
-		Algorithms: ic3Algorithms(z3, *nog || len(scale) > 0, *maxStates)}
-	domains := map[string]int{}
-	for _, file := range files {
-		insts, ok := benchInstances(e, file, defs, scale, extra, plaja)
-		if !ok {
-			return exitError
-		}
-		dom := stemOf(file)
-		if domains[dom]++; domains[dom] > 1 {
-			dom = fmt.Sprintf("%s%d", dom, domains[dom])
-		}
-		for _, in := range insts {
-			in.Domain = dom
-			exp.Instances = append(exp.Instances, in)
-		}
+	exp := &batch.Plan{Name: "bench-ic3", Limits: batch.PlanLimits{Time: timeout.String()},
+		Algorithms: batch.IC3Algorithms(z3, *nog || len(scale) > 0, *maxStates)}
+	if exp.Instances, ok = filesInstances(e, files, defs, scale, plaja); !ok {
+		return exitError
 	}
 	if len(exp.Instances) == 0 {
 		fmt.Fprintln(e.stderr, "vigil bench ic3: no property of the files is a safety question ic3 decides")
@@ -158,8 +83,9 @@ func runBenchIC3(e *env, args []string) int {
 		}
 		defer os.RemoveAll(dir)
 	}
-	x, ok := writeBenchExperiment(e, exp, dir)
-	if !ok {
+	x, err := exp.Write(dir, "vigil bench ic3")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
 		return exitError
 	}
 	ctx, cancel := runContext(0)
@@ -190,7 +116,7 @@ func runBenchIC3(e *env, args []string) int {
 	rep.HideRuns = *data == "" // their directories go with the temporary data
 	list, _ := rep.Disagreements()
 	if *jsonOut {
-		b, _ := json.MarshalIndent(map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": nonNil(list)}, "", "  ")
+		b, _ := json.MarshalIndent(map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": append([]string{}, list...)}, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
 		rep.Markdown(e.stdout)
@@ -214,33 +140,50 @@ func runBenchIC3(e *env, args []string) int {
 	return exitOK
 }
 
+// filesInstances lists the instances of the files, each file a domain
+// named by its stem (numbered when two files share one), with the PlaJA
+// conditions as arguments.
+func filesInstances(e *env, files []string, defs defines, scale batch.Scale, plaja *plajaFlags) ([]batch.PlanInstance, bool) {
+	var extra []string // instance args: the PlaJA conditions
+	if *plaja.start != "" {
+		extra = append(extra, "--start", *plaja.start)
+	}
+	if *plaja.unsafe != "" {
+		extra = append(extra, "--unsafe", *plaja.unsafe)
+	}
+	var out []batch.PlanInstance
+	domains := map[string]int{}
+	for _, file := range files {
+		insts, ok := benchInstances(e, file, defs, scale, extra, plaja)
+		if !ok {
+			return nil, false
+		}
+		dom := stemOf(file)
+		if domains[dom]++; domains[dom] > 1 {
+			dom = fmt.Sprintf("%s%d", dom, domains[dom])
+		}
+		for _, in := range insts {
+			in.Domain = dom
+			out = append(out, in)
+		}
+	}
+	return out, true
+}
+
 // benchInstances lists the instances of one file: per size (each
 // combination of --scale values of the constants it declares), its
 // properties that ic3 decides, with each rules or table policy (a model
 // without policies: all labels).
-func benchInstances(e *env, file string, defs defines, scale scaleFlag, extra []string, plaja *plajaFlags) ([]benchInstance, bool) {
+func benchInstances(e *env, file string, defs defines, scale batch.Scale, extra []string, plaja *plajaFlags) ([]batch.PlanInstance, bool) {
 	base := loadModel(e, file, defs)
 	if base == nil {
 		return nil, false
 	}
-	sizes := []defines{{}}
+	var consts []string
 	for _, c := range base.Consts {
-		vals, ok := scale[c.Name]
-		if !ok {
-			continue
-		}
-		var next []defines
-		for _, d := range sizes {
-			for _, v := range vals {
-				nd := defines{c.Name: v}
-				for k, x := range d {
-					nd[k] = x
-				}
-				next = append(next, nd)
-			}
-		}
-		sizes = next
+		consts = append(consts, c.Name)
 	}
+	sizes := scale.Sizes(consts)
 	rel, err := filepath.Rel(".", file)
 	if err != nil || filepath.IsAbs(file) {
 		if wd, werr := os.Getwd(); werr == nil {
@@ -251,7 +194,7 @@ func benchInstances(e *env, file string, defs defines, scale scaleFlag, extra []
 		fmt.Fprintf(e.stderr, "vigil bench ic3: %s: %v\n", file, err)
 		return nil, false
 	}
-	var out []benchInstance
+	var out []batch.PlanInstance
 	for _, size := range sizes {
 		all := defines{}
 		for k, v := range defs {
@@ -289,67 +232,16 @@ func benchInstances(e *env, file string, defs defines, scale scaleFlag, extra []
 		_, l2 := m.StateSpaceSize()
 		name := "base"
 		if len(size) > 0 {
-			name = strings.NewReplacer("=", "", " ", "-").Replace(defText(size))
+			name = strings.NewReplacer("=", "", " ", "-").Replace(batch.DefinesText(size))
 		}
-		in := benchInstance{Name: name, Models: []string{globEscape(rel)}, Policies: pols, Properties: props, Defines: all, Args: extra,
-			Attributes: map[string]any{"log2_states": math.Round(l2*10) / 10, "size": scaleName(size)}}
+		in := batch.PlanInstance{Name: name, Models: []string{batch.GlobEscape(rel)}, Policies: pols, Properties: props, Defines: all, Args: extra,
+			Attributes: map[string]any{"log2_states": math.Round(l2*10) / 10, "size": batch.SizeName(size)}}
 		out = append(out, in)
 	}
 	return out, true
 }
 
-// scaleName names a size row: the scaled constants, or "base".
-func scaleName(d defines) string {
-	if len(d) == 0 {
-		return "base"
-	}
-	return defText(d)
-}
-
-func defText(d defines) string {
-	var parts []string
-	for _, k := range sortedKeys(d) {
-		parts = append(parts, k+"="+d[k])
-	}
-	return strings.Join(parts, " ")
-}
-
-// globEscape quotes the glob metacharacters of a file name, since the
-// experiment's models are globs.
-func globEscape(p string) string {
-	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(p)
-}
-
 func stemOf(p string) string {
 	b := filepath.Base(p)
 	return strings.TrimSuffix(b, filepath.Ext(b))
-}
-
-// writeBenchExperiment writes the experiment into dir/bench-ic3.toml
-// (runs in the current directory, results in dir/data) and loads it.
-func writeBenchExperiment(e *env, exp benchExperiment, dir string) (*batch.Experiment, bool) {
-	src, err := toml.Marshal(exp)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
-		return nil, false
-	}
-	// The experiment's paths are relative to the current directory, where
-	// its commands run; the file itself is kept with the data.
-	x, err := batch.Parse("bench-ic3.toml", src)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
-		return nil, false
-	}
-	x.Data = filepath.Join(dir, "data")
-	x.File = filepath.Join(dir, "bench-ic3.toml")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
-		return nil, false
-	}
-	header := "# written by vigil bench ic3; the paths are relative to the directory it ran in\n"
-	if err := os.WriteFile(x.File, append([]byte(header), src...), 0o644); err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
-		return nil, false
-	}
-	return x, true
 }

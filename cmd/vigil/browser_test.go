@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"vigil/verify"
 )
 
 // Every HTML page vigil writes is opened in a real headless browser
@@ -337,8 +339,8 @@ func TestVerifyHTMLLongRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(data)
-	if n := strings.Count(s, `<tr class="step`); n != maxTableRows {
-		t.Errorf("%d table rows, want %d", n, maxTableRows)
+	if n := strings.Count(s, `<tr class="step`); n != verify.MaxTableRows {
+		t.Errorf("%d table rows, want %d", n, verify.MaxTableRows)
 	}
 	if !strings.Contains(s, "... steps 200 to 2200 are not listed") {
 		t.Error("the omitted steps are not announced")

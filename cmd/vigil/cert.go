@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 
 	invcert "vigil/ic3/cert"
 	"vigil/safety/cert"
 	"vigil/symbolic"
+	"vigil/verify"
 )
 
 func init() {
@@ -74,21 +74,6 @@ the policy facts.`,
 	})
 }
 
-// certResult is the --json form of a check.
-type certResult struct {
-	Verdict string    `json:"verdict"` // valid or invalid
-	Valid   bool      `json:"valid"`
-	Kind    cert.Kind `json:"kind,omitempty"`
-	Radius  any       `json:"radius,omitempty"` // "inf" or an integer
-	Entries int       `json:"entries"`
-	States  int       `json:"states"`
-	Starts  int       `json:"start_states,omitempty"` // invariant certificates`
-	Error   string    `json:"error,omitempty"`
-	// Checked is what the certificate was checked against (absent when
-	// the model could not be loaded).
-	Checked *checked `json:"checked,omitempty"`
-}
-
 func certCheck(e *env, args []string) int {
 	c := commands["cert check"]
 	fs := newFlags(e, c)
@@ -107,8 +92,11 @@ func certCheck(e *env, args []string) int {
 	}
 	path := rest[0]
 
-	res := certResult{}
-	finish := func(err error, how certHow) int { return res.finish(e, *asJSON, err, how) }
+	res := &verify.SafetyCheck{}
+	finish := func(err error, how certHow) int {
+		res.Finish(err)
+		return certFinish(e, *asJSON, res, res.Checked, res.Error, err == nil, how)
+	}
 
 	if invcert.IsCertificate(path) {
 		return invariantCheck(e, path, *spec, plaja, defs, *asJSON)
@@ -120,21 +108,16 @@ func certCheck(e *env, args []string) int {
 	ct, err := cert.Read(f)
 	f.Close()
 	if err != nil {
-		return finish(fmt.Errorf("%s: %s", path, certMessage(err)), certAnswer)
+		return finish(fmt.Errorf("%s: %s", path, verify.CertMessage(err)), certAnswer)
 	}
-	res.Kind, res.Entries = ct.Kind, len(ct.Entries)
-	if ct.Radius == cert.Inf {
-		res.Radius = "inf"
-	} else {
-		res.Radius = ct.Radius
-	}
+	res = verify.NewSafetyCheck(ct)
 
 	// The model as the certificate's writer loaded it, unless flags say otherwise.
 	rec := certRecord{spec: ct.Spec, dir: ct.CertDir, defines: ct.Defines, property: ct.Property, policy: ct.Policy}
 	if ct.Plaja != nil {
 		rec.start, rec.unsafe, rec.policyFile = ct.Plaja.Start, ct.Plaja.Unsafe, ct.Plaja.PolicyFile
 	}
-	if err := compareDefines(path, rec.defines, defs); err != nil {
+	if err := verify.CompareDefines(path, rec.defines, defs); err != nil {
 		return finish(err, certAnswer)
 	}
 	m, chk, propName, polName, how, err := rec.load(e, path, *spec, plaja, defs)
@@ -142,14 +125,14 @@ func certCheck(e *env, args []string) int {
 		return finish(err, map[bool]certHow{true: certInput, false: certReported}[how])
 	}
 	model := chk.ModelFile
-	props, pols := modelNames(m)
-	if err := plainName(path, "model", ct.Model, []string{m.Name}); err != nil {
+	props, pols := verify.ModelNames(m)
+	if err := verify.PlainName(path, "model", ct.Model, []string{m.Name}); err != nil {
 		return finish(err, certAnswer)
 	}
-	if err := plainName(path, "property", propName, props); err != nil {
+	if err := verify.PlainName(path, "property", propName, props); err != nil {
 		return finish(err, certAnswer)
 	}
-	if err := plainName(path, "policy", polName, pols); err != nil {
+	if err := verify.PlainName(path, "policy", polName, pols); err != nil {
 		return finish(err, certAnswer)
 	}
 	prop, ok := selectProperty(e, "cert check", m, propName, true)
@@ -163,12 +146,12 @@ func certCheck(e *env, args []string) int {
 		}
 	}
 
-	if err := chk.describe(m, prop, pol, ct.PolicySHA256); err != nil {
+	if err := chk.Describe(m, prop, pol, ct.PolicySHA256); err != nil {
 		return finish(err, certInput)
 	}
 	if pol == nil && ct.Policy != "" {
 		chk.Policy, chk.PolicyUnused = ct.Policy, true
-		chk.NonASCII = append(chk.NonASCII, nonASCII(ct.Policy)...)
+		chk.NonASCII = append(chk.NonASCII, verify.NonASCII(ct.Policy)...)
 	}
 	res.Checked = chk
 	rep, err := cert.Check(m, prop, pol, ct)
@@ -177,32 +160,9 @@ func certCheck(e *env, args []string) int {
 		return finish(err, certAnswer)
 	}
 	if !*asJSON {
-		printValidCert(e, m, prop, pol, ct, rep)
+		fmt.Fprintln(e.stdout, verify.ValidSafetyLine(m, prop, pol, ct, rep))
 	}
 	return finish(nil, certAnswer)
-}
-
-// printValidCert says what a valid certificate proves and how much the
-// check covered.
-func printValidCert(e *env, m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, ct *cert.Certificate, rep cert.Report) {
-	about := fmt.Sprintf("model %s, property %s", invcert.Quote(m.Name), invcert.Quote(prop.Name))
-	if pol != nil {
-		about += ", policy " + invcert.Quote(pol.Name)
-	}
-	if ct.Kind == cert.Invariant {
-		fmt.Fprintf(e.stdout, "valid: invariant certificate (reachable states) for %s: %s, holding every start state (%d); closed under the %s with no unsafe state or range error (%d successors checked)\n",
-			about, plural(rep.States, "state"), rep.Starts, map[bool]string{true: "policy's choices", false: "successors of every label"}[pol != nil], rep.Successors)
-	} else if ct.Kind == cert.Starts {
-		of := "the property's start states, too many to count"
-		if rep.Starts >= 0 {
-			of = fmt.Sprintf("the property's %s", plural(rep.Starts, "start state"))
-		}
-		fmt.Fprintf(e.stdout, "valid: certificate for start states (%s, radius %s): %d %s, %d not, of %s; %d entries, %d states, %d successors checked\n",
-			about, cert.RadiusString(ct.Radius), len(ct.SafeStates), radiusWords(cert.RadiusString(ct.Radius)), len(ct.UnsafeStates), of, rep.Entries, rep.States, rep.Successors)
-	} else {
-		fmt.Fprintf(e.stdout, "valid: %s certificate for %s (%s, radius %s): %d entries, %d states, %d successors checked\n",
-			ct.Kind, m.FormatState(ct.State), about, cert.RadiusString(ct.Radius), rep.Entries, rep.States, rep.Successors)
-	}
 }
 
 // certHow says where cert check prints a failure.
@@ -214,46 +174,31 @@ const (
 	certReported                // already on stderr (printed by the loaders)
 )
 
-// finish prints the result of cert check (JSON, or text: an invalid
-// certificate is the answer, on stdout; input problems go to stderr
-// unless already printed there) and returns the exit code.
-func (res *certResult) finish(e *env, asJSON bool, err error, how certHow) int {
-	res.Valid, res.Verdict = err == nil, "valid"
-	if err != nil {
-		res.Verdict = "invalid"
-		res.Error = certMessage(err)
-	}
+// certFinish prints the result of cert check (res as JSON, or text: an
+// invalid certificate is the answer, on stdout; input problems go to
+// stderr unless already printed there) and returns the exit code.
+func certFinish(e *env, asJSON bool, res any, chk *verify.Checked, msg string, valid bool, how certHow) int {
 	switch {
 	case asJSON:
 		b, _ := json.MarshalIndent(res, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
-	case err == nil:
-		if res.Checked != nil {
-			res.Checked.print(e.stdout)
+	case valid:
+		if chk != nil {
+			chk.WriteText(e.stdout)
 		}
 	case how == certReported:
 	case how == certInput:
-		fmt.Fprintf(e.stderr, "vigil cert check: %s\n", res.Error)
+		fmt.Fprintf(e.stderr, "vigil cert check: %s\n", msg)
 	default:
-		fmt.Fprintf(e.stdout, "invalid: %s\n", res.Error)
-		if res.Checked != nil {
-			res.Checked.print(e.stdout)
+		fmt.Fprintf(e.stdout, "invalid: %s\n", msg)
+		if chk != nil {
+			chk.WriteText(e.stdout)
 		}
 	}
-	if err != nil {
+	if !valid {
 		return exitError
 	}
 	return exitOK
-}
-
-// certMessage is err as cert check prints it: a certificate's error
-// without the package prefix (the command names the certificate), any
-// other error as it is.
-func certMessage(err error) string {
-	if ce, ok := errors.AsType[*cert.Error](err); ok {
-		return ce.Msg
-	}
-	return err.Error()
 }
 
 // certRecord is what a certificate records of the question it answers.
@@ -274,7 +219,7 @@ type certRecord struct {
 // and policy names after the PlaJA files are attached. On failure, input
 // tells whether the error is yet to be printed (true) or the loaders
 // have printed it.
-func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defines) (m *symbolic.Model, chk *checked, prop, pol string, input bool, err error) {
+func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defines) (m *symbolic.Model, chk *verify.Checked, prop, pol string, input bool, err error) {
 	model := spec
 	if model == "" {
 		if r.spec == "" {
@@ -288,7 +233,7 @@ func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defi
 	for k, v := range r.defines {
 		merged[k] = v
 	}
-	chk = &checked{ModelFile: model, Defines: merged, DefinesFrom: "none"}
+	chk = &verify.Checked{ModelFile: model, Defines: merged, DefinesFrom: "none"}
 	if len(merged) > 0 {
 		chk.DefinesFrom = "certificate"
 	}

@@ -3,11 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"vigil/lang"
-	"vigil/symbolic"
+	"vigil/verify"
 )
 
 func init() {
@@ -27,23 +25,12 @@ func init() {
 	})
 }
 
-// checkSummary is the --json form of a checked model.
-type checkSummary struct {
-	Model      string   `json:"model"`
-	Variables  int      `json:"variables"`
-	Labels     int      `json:"labels"`
-	Commands   int      `json:"commands"`
-	Policies   []string `json:"policies"`
-	Properties []string `json:"properties"`
-	States     float64  `json:"states"`
-	Log2States float64  `json:"log2_states"`
-}
-
+// checkResult is the --json form of one checked file.
 type checkResult struct {
 	File        string           `json:"file"`
 	OK          bool             `json:"ok"`
 	Diagnostics lang.Diagnostics `json:"diagnostics"`
-	Summary     *checkSummary    `json:"summary,omitempty"`
+	Summary     *lang.Summary    `json:"summary,omitempty"`
 	Extra       map[string]any   `json:"checks,omitempty"`
 }
 
@@ -68,7 +55,7 @@ func runCheck(e *env, args []string) int {
 	status := exitOK
 	var results []checkResult
 	for _, f := range files {
-		m, diags := loadChecked(f, defs)
+		m, diags := lang.LoadFile(f, lang.Options{Defines: defs, OverflowWarnings: true})
 		if m != nil {
 			// --start/--unsafe/--policy-file add a property and a policy,
 			// checked like the model's own (a network that does not fit
@@ -81,7 +68,7 @@ func runCheck(e *env, args []string) int {
 				status = exitError
 				continue
 			}
-			if pd := policyFileDiagnostics(m); pd.HasErrors() {
+			if pd := lang.PolicyFileDiagnostics(m); pd.HasErrors() {
 				m, diags = nil, append(diags, pd...)
 			}
 		}
@@ -92,20 +79,20 @@ func runCheck(e *env, args []string) int {
 		if m == nil {
 			status = exitError
 		} else {
-			r.Summary = summarize(m)
+			r.Summary = lang.Summarize(m)
 		}
 		if *jsonOut {
 			if m != nil && (*bounds || *deadlocks) {
 				r.Extra = map[string]any{}
 				if *bounds {
-					fsb, n, err := boundsFindings(m)
+					fsb, n, err := verify.BoundsFindings(m)
 					r.Extra["bounds"] = fsb
 					if n > 0 || err != nil {
 						status, r.OK = exitError, false
 					}
 				}
 				if *deadlocks {
-					fsd, _, _ := deadlockFindings(m)
+					fsd, _, _ := verify.DeadlockFindings(m)
 					r.Extra["deadlocks"] = fsd
 				}
 			}
@@ -149,79 +136,4 @@ func runCheck(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil check: errors found")
 	}
 	return status
-}
-
-// loadChecked is loadAny with the checks only vigil check makes: warnings
-// W0306 where an expression may leave the 64-bit integers.
-func loadChecked(path string, defs defines) (*symbolic.Model, lang.Diagnostics) {
-	if strings.EqualFold(filepath.Ext(path), ".jani") {
-		m, diags := lang.LoadJANI(path, defs)
-		if m != nil {
-			diags = append(diags, lang.OverflowWarnings(m)...)
-		}
-		return m, diags
-	}
-	return lang.Load(path, lang.Options{Defines: defs, OverflowWarnings: true})
-}
-
-// policyFileDiagnostics loads every network and ensemble file the model's
-// policies name and binds it to the declaration (inputs and outputs against
-// the model), as verify and run would: a corrupt or mismatched policy file
-// is an error of check, not of the first command that uses it.
-func policyFileDiagnostics(m *symbolic.Model) lang.Diagnostics {
-	var ds lang.Diagnostics
-	for _, d := range m.Policies {
-		if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
-			continue // checked by lang
-		}
-		if _, err := symbolic.Instantiate(m, d); err != nil {
-			msg := strings.TrimPrefix(err.Error(), d.Pos.String()+": ")
-			ds = append(ds, lang.Diagnostic{Pos: d.Pos, Severity: lang.Error, Code: "E0509", Msg: msg})
-		}
-	}
-	return ds
-}
-
-func summarize(m *symbolic.Model) *checkSummary {
-	s := &checkSummary{Model: m.Name, Variables: len(m.Vars), Labels: len(m.Labels), Commands: len(m.Commands),
-		Policies: []string{}, Properties: []string{}}
-	for _, p := range m.Policies {
-		s.Policies = append(s.Policies, p.Name)
-	}
-	for _, p := range m.Properties {
-		s.Properties = append(s.Properties, p.Name)
-	}
-	s.States, s.Log2States = m.StateSpaceSize()
-	return s
-}
-
-func (s *checkSummary) String() string {
-	plural := func(n int, w string) string {
-		if n == 1 {
-			return fmt.Sprintf("%d %s", n, w)
-		}
-		return fmt.Sprintf("%d %ss", n, w)
-	}
-	states := fmt.Sprintf("%.0f", s.States)
-	if s.Log2States > 60 {
-		states = fmt.Sprintf("2^%.1f", s.Log2States)
-	}
-	var parts []string
-	parts = append(parts, plural(s.Variables, "variable"), plural(s.Labels, "label"), plural(s.Commands, "command"))
-	pol := plural(len(s.Policies), "policy")
-	if len(s.Policies) != 1 {
-		pol = fmt.Sprintf("%d policies", len(s.Policies))
-	}
-	if len(s.Policies) > 0 {
-		pol += " (" + strings.Join(s.Policies, ", ") + ")"
-	}
-	prop := plural(len(s.Properties), "property")
-	if len(s.Properties) != 1 {
-		prop = fmt.Sprintf("%d properties", len(s.Properties))
-	}
-	if len(s.Properties) > 0 {
-		prop += " (" + strings.Join(s.Properties, ", ") + ")"
-	}
-	parts = append(parts, pol, prop)
-	return fmt.Sprintf("model %s: %s; %s states in the product of ranges", s.Model, strings.Join(parts, ", "), states)
 }

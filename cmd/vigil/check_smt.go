@@ -1,126 +1,22 @@
 package main
 
 // vigil check --bounds and --deadlocks: the two checks that ask Z3 about
-// all in-range states at once (package smt does the work; this file
-// prints).
+// all in-range states at once (package smt decides them, package verify
+// describes the answers; this file prints).
 
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
-	"vigil/smt"
 	"vigil/symbolic"
+	"vigil/verify"
 )
-
-// smtFinding is one result of --bounds or --deadlocks, in the form --json
-// prints. Outcome is 1-based, as in the text form ("outcome 1" is the first
-// one written).
-type smtFinding struct {
-	Kind     string         `json:"kind"` // "range", "deadlock" or "unknown"
-	Check    string         `json:"check"`
-	Pos      string         `json:"pos"`
-	Property string         `json:"property,omitempty"`
-	Label    string         `json:"label,omitempty"`
-	Outcome  int            `json:"outcome,omitempty"`
-	Variable string         `json:"variable,omitempty"`
-	Value    *int           `json:"value,omitempty"` // saturated to int64
-	Exact    string         `json:"exact,omitempty"` // the exact value (range, overflow)
-	Expr     string         `json:"expr,omitempty"`  // overflow: the expression
-	Where    string         `json:"where,omitempty"` // overflow: where it occurs
-	Range    []int          `json:"range,omitempty"`
-	State    string         `json:"state,omitempty"`
-	Values   map[string]int `json:"values,omitempty"`
-	Reason   string         `json:"reason,omitempty"`
-	text     string
-}
-
-// boundsFindings runs smt.CheckBounds and describes its answers. n counts
-// the violations; err is set when some query was undecided.
-func boundsFindings(m *symbolic.Model) (fs []smtFinding, n int, err error) {
-	res, err := smt.CheckBounds(m, smt.CheckOptions{})
-	if err != nil {
-		return nil, 0, err
-	}
-	for _, v := range res.Violations {
-		f := smtQueryFinding(m, v.Query, "range")
-		val := v.Value
-		f.Value = &val
-		f.State, f.Values = m.FormatState(v.State), smtStateValues(m, v.State)
-		vr := &m.Vars[v.Var]
-		exact := fmt.Sprint(val)
-		for _, a := range m.Commands[v.Command].Outcomes[v.Outcome].Assigns {
-			if a.Var == v.Var {
-				exact = a.Value.ValueString(v.State) // val is saturated beyond int64
-			}
-		}
-		f.Exact = exact
-		f.text = fmt.Sprintf("%s: error: range: action %s, outcome %d sets %s' = %s, outside %d..%d, in state %s%s",
-			f.Pos, f.Label, f.Outcome, f.Variable, exact, vr.Lo, vr.Hi, f.State, smtOfProperty(f.Property))
-		fs = append(fs, f)
-	}
-	for _, u := range res.Undecided {
-		f := smtQueryFinding(m, u.Query, "unknown")
-		f.Reason = u.Reason
-		f.text = fmt.Sprintf("%s: unknown: range: action %s, outcome %d, variable %s: Z3 gave no answer (%s)%s",
-			f.Pos, f.Label, f.Outcome, f.Variable, u.Reason, smtOfProperty(f.Property))
-		fs = append(fs, f)
-	}
-	if len(res.Undecided) > 0 {
-		err = fmt.Errorf("smt: %d range queries undecided (%s); the model may still have range errors", len(res.Undecided), res.Undecided[0].Reason)
-	}
-	ovs, oerr := smt.CheckOverflow(m, smt.CheckOptions{})
-	if oerr != nil && err == nil {
-		err = oerr
-	}
-	for _, o := range ovs {
-		f := smtFinding{Kind: "overflow", Check: "bounds", Pos: smtWhere(m, o.Pos), Expr: m.ExprString(o.Expr), Where: o.Where}
-		switch {
-		case o.Unknown != "":
-			f.Kind, f.Reason = "unknown", o.Unknown
-			f.text = fmt.Sprintf("%s: unknown: overflow: in %s, whether %s leaves the 64-bit integers: Z3 gave no answer (%s)", f.Pos, o.Where, f.Expr, o.Unknown)
-		case o.State != nil:
-			f.Exact, f.State, f.Values = o.Value.String(), m.FormatState(o.State), smtStateValues(m, o.State)
-			f.text = fmt.Sprintf("%s: note: overflow: in %s, %s = %s, beyond the 64-bit integers, in state %s: vigil computes it exactly, but the bdd engine refuses the model",
-				f.Pos, o.Where, f.Expr, f.Exact, f.State)
-		default:
-			f.Kind = "no-overflow"
-			f.text = fmt.Sprintf("%s: note: overflow: in %s, no intermediate value leaves the 64-bit integers on an in-range state (proved with Z3), though interval analysis flags %s", f.Pos, o.Where, f.Expr)
-		}
-		fs = append(fs, f)
-	}
-	return fs, len(res.Violations), err
-}
-
-// deadlockFindings runs smt.FindDeadlocks and describes its answers: one
-// witness per property with deadlocks.
-func deadlockFindings(m *symbolic.Model) (fs []smtFinding, n int, err error) {
-	res, err := smt.FindDeadlocks(m, smt.CheckOptions{})
-	if err != nil {
-		return nil, 0, err
-	}
-	for _, d := range res.Deadlocks {
-		f := smtFinding{Kind: "deadlock", Check: "deadlocks", Pos: smtPropPos(m, d.Property), Property: smtPropName(d.Property)}
-		f.State, f.Values = m.FormatState(d.State), smtStateValues(m, d.State)
-		f.text = fmt.Sprintf("%s: warning: deadlock: no action is applicable in state %s%s", f.Pos, f.State, smtOfProperty(f.Property))
-		fs = append(fs, f)
-	}
-	for _, u := range res.Undecided {
-		f := smtFinding{Kind: "unknown", Check: "deadlocks", Pos: smtPropPos(m, u.Property), Property: smtPropName(u.Property), Reason: u.Reason}
-		f.text = fmt.Sprintf("%s: unknown: deadlock: Z3 gave no answer (%s)%s", f.Pos, u.Reason, smtOfProperty(f.Property))
-		fs = append(fs, f)
-	}
-	if len(res.Undecided) > 0 {
-		err = fmt.Errorf("smt: %d deadlock queries undecided (%s)", len(res.Undecided), res.Undecided[0].Reason)
-	}
-	return fs, len(res.Deadlocks), err
-}
 
 // checkBounds proves with Z3 that no command outcome leaves a variable's
 // range from an in-range non-terminal state, or prints each violation with
 // a witness state. It returns the number of violations.
 func checkBounds(e *env, m *symbolic.Model, jsonOut bool) (violations int, err error) {
-	fs, n, err := boundsFindings(m)
+	fs, n, err := verify.BoundsFindings(m)
 	if fs == nil && err != nil {
 		return 0, err
 	}
@@ -131,17 +27,17 @@ func checkBounds(e *env, m *symbolic.Model, jsonOut bool) (violations int, err e
 // which no action is applicable. It returns the number of properties with
 // deadlocks.
 func checkDeadlocks(e *env, m *symbolic.Model, jsonOut bool) (deadlocks int, err error) {
-	fs, n, err := deadlockFindings(m)
+	fs, n, err := verify.DeadlockFindings(m)
 	if fs == nil && err != nil {
 		return 0, err
 	}
 	return n, smtPrint(e, fs, jsonOut, err)
 }
 
-func smtPrint(e *env, fs []smtFinding, jsonOut bool, err error) error {
+func smtPrint(e *env, fs []verify.Finding, jsonOut bool, err error) error {
 	if jsonOut {
 		if fs == nil {
-			fs = []smtFinding{}
+			fs = []verify.Finding{}
 		}
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -151,63 +47,7 @@ func smtPrint(e *env, fs []smtFinding, jsonOut bool, err error) error {
 		return err
 	}
 	for _, f := range fs {
-		fmt.Fprintln(e.stdout, f.text)
+		fmt.Fprintln(e.stdout, f)
 	}
 	return err
-}
-
-func smtQueryFinding(m *symbolic.Model, q smt.Query, kind string) smtFinding {
-	c := &m.Commands[q.Command]
-	return smtFinding{
-		Kind:     kind,
-		Check:    "bounds",
-		Pos:      smtWhere(m, c.Pos),
-		Property: smtPropName(q.Property),
-		Label:    m.Labels[c.Label].Name,
-		Outcome:  q.Outcome + 1,
-		Variable: m.Vars[q.Var].Name,
-		Range:    []int{m.Vars[q.Var].Lo, m.Vars[q.Var].Hi},
-	}
-}
-
-func smtStateValues(m *symbolic.Model, s symbolic.State) map[string]int {
-	vs := make(map[string]int, len(s))
-	for i, v := range s {
-		vs[m.Vars[i].Name] = v
-	}
-	return vs
-}
-
-func smtPropName(p *symbolic.Property) string {
-	if p == nil {
-		return ""
-	}
-	return p.Name
-}
-
-func smtPropPos(m *symbolic.Model, p *symbolic.Property) string {
-	if p == nil {
-		return smtWhere(m, symbolic.Pos{})
-	}
-	return smtWhere(m, p.Pos)
-}
-
-func smtOfProperty(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " (property " + name + ")"
-}
-
-// smtWhere prints pos, or the model's file (or name) when pos is unknown.
-func smtWhere(m *symbolic.Model, pos symbolic.Pos) string {
-	if pos.IsValid() {
-		return pos.String()
-	}
-	for _, v := range m.Vars {
-		if v.Pos.File != "" {
-			return v.Pos.File
-		}
-	}
-	return strings.TrimSpace("model " + m.Name)
 }

@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math/big"
 	"strings"
 
 	"time"
 	"vigil/bdd"
-	"vigil/symbolic"
 	"vigil/symbolic/explicit"
+	"vigil/verify"
 )
 
 func init() {
@@ -27,27 +26,6 @@ func init() {
 		},
 		Run: runExplore,
 	})
-}
-
-// exploreReport is the --json form of an exploration.
-type exploreReport struct {
-	Model           string  `json:"model"`
-	Property        string  `json:"property"`
-	Policy          string  `json:"policy"`
-	Complete        bool    `json:"complete"`
-	Stopped         string  `json:"stopped,omitempty"`
-	States          int     `json:"states"`
-	StartStates     int     `json:"start_states"`
-	Transitions     int     `json:"transitions"`
-	Depth           int     `json:"depth"`
-	Unsafe          int     `json:"unsafe"`
-	Goal            int     `json:"goal"`
-	Deadlocks       int     `json:"deadlocks"`
-	Stuck           int     `json:"stuck"`
-	Seconds         float64 `json:"seconds"`
-	StatesPerSecond float64 `json:"states_per_second"`
-	BytesPerState   float64 `json:"bytes_per_state"`
-	WordsPerState   int     `json:"words_per_state"`
 }
 
 func runExplore(e *env, args []string) int {
@@ -81,7 +59,6 @@ func runExplore(e *env, args []string) int {
 	if engine.val == "bdd" {
 		return exploreBDD(e, lm, bf, *jsonOut, *timeout)
 	}
-	m, prop, decl, g := lm.m, lm.prop, lm.decl, lm.g
 	opts := explicit.Options{MaxStates: *maxStates, Policy: lm.dec}
 	lm.parallel(&opts, *workers)
 	ctx, cancel := runContext(*timeout)
@@ -90,69 +67,23 @@ func runExplore(e *env, args []string) int {
 	opts.Progress = func(s explicit.Stats) {
 		prog.printf("explore: %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
 	}
-	res, err := explicit.Search(ctx, g, opts)
+	res, err := explicit.Search(ctx, lm.g, opts)
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
 		return exitFor(err)
 	}
-	rep := newExploreReport(m, prop, decl, res)
-	if !rep.Complete {
-		rep.Stopped = stopReason(ctx)
-		if rep.Stopped == "" {
-			rep.Stopped = "state limit"
-		}
-	}
+	rep := verify.NewExploreReport(lm.m, lm.prop, lm.decl, res, stopReason(ctx))
 	if *jsonOut {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		printExplore(e, rep)
+		rep.WriteText(e.stdout)
 	}
 	if !rep.Complete {
 		return exitUnknown
 	}
 	return exitOK
-}
-
-func newExploreReport(m *symbolic.Model, prop *symbolic.Property, decl *symbolic.PolicyDecl, res *explicit.Result) *exploreReport {
-	s := res.Stats
-	return &exploreReport{
-		Model: m.Name, Property: propertyName(prop), Policy: policyName(decl),
-		Complete: res.Verdict != explicit.Unknown,
-		States:   s.States, StartStates: s.Starts, Transitions: s.Transitions, Depth: s.Depth,
-		Unsafe: s.Unsafe, Goal: s.Goal, Deadlocks: s.Deadlocks, Stuck: s.Stuck,
-		Seconds: s.Elapsed.Seconds(), StatesPerSecond: s.StatesPerSecond(),
-		BytesPerState: s.BytesPerState(), WordsPerState: s.Words,
-	}
-}
-
-// printExploreHead writes the lines that open an exploration report, for
-// the explicit and the BDD engine alike.
-func printExploreHead(w io.Writer, model, property, policy string, complete bool, why string) {
-	pol := "all applicable labels"
-	if policy != "" {
-		pol = "policy " + policy
-	}
-	fmt.Fprintf(w, "model %s, property %s, %s\n", model, orNone(property), pol)
-	if !complete {
-		fmt.Fprintf(w, "incomplete: %s; the figures below are partial\n", stopped(why))
-	}
-}
-
-func printExplore(e *env, r *exploreReport) {
-	w := e.stdout
-	printExploreHead(w, r.Model, r.Property, r.Policy, r.Complete, r.Stopped)
-	fmt.Fprintf(w, "states        %d (%d start)\n", r.States, r.StartStates)
-	fmt.Fprintf(w, "transitions   %d\n", r.Transitions)
-	fmt.Fprintf(w, "depth         %d\n", r.Depth)
-	fmt.Fprintf(w, "terminal      %d unsafe, %d goal\n", r.Unsafe, r.Goal)
-	fmt.Fprintf(w, "deadlocks     %d\n", r.Deadlocks)
-	if r.Policy != "" {
-		fmt.Fprintf(w, "policy stuck  %d\n", r.Stuck)
-	}
-	fmt.Fprintf(w, "time          %.3fs (%.0f states/s)\n", r.Seconds, r.StatesPerSecond)
-	fmt.Fprintf(w, "memory        %.1f bytes/state (%d-word packed states)\n", r.BytesPerState, r.WordsPerState)
 }
 
 // bddFlags are the flags of the BDD engine, shared by explore, safe and
@@ -196,75 +127,16 @@ func (bf *bddFlags) check(e *env, cmd string, on bool) bool {
 func (bf *bddFlags) options(prog *progress, what string) bdd.Options {
 	o, _ := bdd.ParseOrder(bf.order.val)
 	return bdd.Options{MaxNodes: *bf.maxNodes, Order: o, Progress: func(p bdd.Progress) {
-		prog.printf("%s: iteration %d, %d nodes in use, set of %d nodes, %s heap, %.1fs", what, p.Iteration, p.Nodes, p.SetNodes, humanBytes(p.HeapBytes), p.Elapsed.Seconds())
+		prog.printf("%s: iteration %d, %d nodes in use, set of %d nodes, %s heap, %.1fs", what, p.Iteration, p.Nodes, p.SetNodes, verify.HumanBytes(p.HeapBytes), p.Elapsed.Seconds())
 	}}
 }
 
-func humanBytes(b uint64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
-}
-
 // bddStatsReport is the --json form of the BDD engine's statistics.
-type bddStatsReport struct {
-	Order         string  `json:"order"`
-	Variables     int     `json:"bdd_variables"`
-	Iterations    int     `json:"iterations"`
-	SetNodes      int     `json:"set_nodes"`
-	PeakNodes     int     `json:"peak_table_nodes"`
-	Produced      int     `json:"nodes_produced"`
-	RuddGCs       int     `json:"node_collections"`
-	Resizes       int     `json:"table_resizes"`
-	GoGCs         int     `json:"go_collections"`
-	PeakHeap      uint64  `json:"peak_heap_bytes"`
-	EncodeSeconds float64 `json:"encode_seconds"`
-}
+type bddStatsReport = verify.BDDFigures
 
-func newBDDStats(order string, s bdd.Stats) *bddStatsReport {
-	return &bddStatsReport{Order: order, Variables: s.BDDVars, Iterations: s.Iterations, SetNodes: s.SetNodes,
-		PeakNodes: s.Mem.PeakTableNodes, Produced: s.Mem.Produced, RuddGCs: s.Mem.RuddGCs, Resizes: s.Mem.Resizes,
-		GoGCs: s.Mem.GoGCs, PeakHeap: s.Mem.PeakHeap, EncodeSeconds: s.Encode.Seconds()}
-}
+func newBDDStats(order string, s bdd.Stats) *bddStatsReport { return verify.NewBDDFigures(order, s) }
 
-func (r *bddStatsReport) print(e *env, what string, seconds float64) {
-	fmt.Fprintf(e.stdout, "%s: %d BDD variables (%s order), %s, %d nodes in the result, %.3fs (encoding %.3fs)\n",
-		what, r.Variables, r.Order, plural(r.Iterations, "iteration"), r.SetNodes, seconds, r.EncodeSeconds)
-	fmt.Fprintf(e.stdout, "memory: peak node table %d nodes, %d nodes made, %d node collections, %d table resizes, %d Go collections, peak heap %s\n",
-		r.PeakNodes, r.Produced, r.RuddGCs, r.Resizes, r.GoGCs, humanBytes(r.PeakHeap))
-}
-
-// bddExploreReport is the --json form of vigil explore --engine bdd.
-// Counts are JSON numbers of any size.
-type bddExploreReport struct {
-	Model       string          `json:"model"`
-	Property    string          `json:"property"`
-	Policy      string          `json:"policy"`
-	Engine      string          `json:"engine"`
-	Complete    bool            `json:"complete"`
-	Stopped     string          `json:"stopped,omitempty"`
-	States      json.Number     `json:"states"`
-	StartStates json.Number     `json:"start_states"`
-	Transitions json.Number     `json:"transitions,omitempty"`
-	Depth       int             `json:"depth"`
-	Unsafe      json.Number     `json:"unsafe"`
-	Goal        json.Number     `json:"goal"`
-	Deadlocks   json.Number     `json:"deadlocks"`
-	Stuck       json.Number     `json:"stuck"`
-	Seconds     float64         `json:"seconds"`
-	BDD         *bddStatsReport `json:"bdd"`
-}
-
-func num(x *big.Int) json.Number {
-	if x == nil {
-		return ""
-	}
-	return json.Number(x.String())
-}
+func num(x *big.Int) json.Number { return verify.Num(x) }
 
 func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout time.Duration) int {
 	ctx, cancel := runContext(timeout)
@@ -276,42 +148,15 @@ func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout tim
 		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
 		return exitFor(err)
 	}
-	rep := &bddExploreReport{Model: lm.m.Name, Property: propertyName(lm.prop), Policy: policyName(lm.decl), Engine: "bdd",
-		Complete: ex.Complete, Stopped: ex.Reason, States: num(ex.States), StartStates: num(ex.Starts), Transitions: num(ex.Transitions),
-		Depth: ex.Depth, Unsafe: num(ex.Unsafe), Goal: num(ex.Goal), Deadlocks: num(ex.Deadlocks), Stuck: num(ex.Stuck),
-		Seconds: ex.Stats.Elapsed.Seconds(), BDD: newBDDStats(bf.order.val, ex.Stats)}
+	rep := verify.NewBDDExploreReport(lm.m, lm.prop, lm.decl, ex, bf.order.val)
 	if jsonOut {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		w := e.stdout
-		printExploreHead(w, rep.Model, rep.Property, rep.Policy, rep.Complete, rep.Stopped)
-		fmt.Fprintf(w, "states        %s (%s start)\n", rep.States, rep.StartStates)
-		if rep.Transitions != "" {
-			fmt.Fprintf(w, "transitions   %s\n", rep.Transitions)
-		} else if ex.TransitionsReason != "" {
-			fmt.Fprintf(w, "transitions   not counted (%s)\n", ex.TransitionsReason)
-		}
-		fmt.Fprintf(w, "depth         %d\n", rep.Depth)
-		fmt.Fprintf(w, "terminal      %s unsafe, %s goal\n", rep.Unsafe, rep.Goal)
-		fmt.Fprintf(w, "deadlocks     %s\n", rep.Deadlocks)
-		if rep.Policy != "" {
-			fmt.Fprintf(w, "policy stuck  %s\n", rep.Stuck)
-		}
-		rep.BDD.print(e, "engine bdd", rep.Seconds)
+		rep.WriteText(e.stdout)
 	}
 	if !rep.Complete {
 		return exitUnknown
 	}
 	return exitOK
-}
-
-// bddVerifyReport is the --json form of vigil verify --engine bdd: the
-// verify report plus the BDD engine's statistics and the exact state
-// counts (the report's int counts are clamped).
-type bddVerifyReport struct {
-	*verifyReport
-	ReachedStates json.Number     `json:"reached_states"`
-	Starts        json.Number     `json:"start_states_exact"`
-	BDD           *bddStatsReport `json:"bdd"`
 }

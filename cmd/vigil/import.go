@@ -55,7 +55,7 @@ func runImport(e *env, args []string) int {
 	if !*goals {
 		m.Properties = nil
 	}
-	if pos, ok := nonLinear(m); ok {
+	if pos, ok := jani.NonLinear(m); ok {
 		fmt.Fprintf(e.stderr, "vigil import: %s: a product of two variables; .spec is linear and cannot express it: run vigil on the .jani file itself (the explicit and BDD engines evaluate it)\n", pos)
 		return exitError
 	}
@@ -92,7 +92,7 @@ func runImport(e *env, args []string) int {
 		d.Interface = ""
 	}
 	if *out != "" {
-		relativize(m, filepath.Dir(*out))
+		jani.Relativize(m, filepath.Dir(*out))
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Imported by vigil import from %s.\n", filepath.Base(files[0]))
@@ -109,79 +109,4 @@ func runImport(e *env, args []string) int {
 		return exitFor(err)
 	}
 	return exitOK
-}
-
-// relativize rewrites the policies' file paths relative to dir, where the
-// .spec file is written (a .spec resolves paths against its own directory).
-func relativize(m *symbolic.Model, dir string) {
-	rel := func(p string) string {
-		if p == "" {
-			return p
-		}
-		ap, err1 := filepath.Abs(p)
-		ad, err2 := filepath.Abs(dir)
-		if err1 != nil || err2 != nil {
-			return p
-		}
-		if r, err := filepath.Rel(ad, ap); err == nil {
-			return filepath.ToSlash(r)
-		}
-		return p
-	}
-	for _, d := range m.Policies {
-		d.File = rel(d.File)
-	}
-}
-
-// nonLinear returns the position of the first product of two variables
-// (symbolic.OpProd) in m's commands and predicates.
-func nonLinear(m *symbolic.Model) (symbolic.Pos, bool) {
-	var found *symbolic.Pos
-	var expr func(x *symbolic.Expr)
-	var cond func(c *symbolic.Cond)
-	expr = func(x *symbolic.Expr) {
-		if x == nil || found != nil {
-			return
-		}
-		if x.Op == symbolic.OpProd {
-			found = &x.Pos
-			return
-		}
-		for _, a := range x.Args {
-			expr(a)
-		}
-		cond(x.Cond)
-	}
-	cond = func(c *symbolic.Cond) {
-		if c == nil || found != nil {
-			return
-		}
-		expr(c.L)
-		expr(c.R)
-		for _, a := range c.Args {
-			cond(a)
-		}
-	}
-	for _, c := range m.Commands {
-		cond(c.Guard)
-		for _, o := range c.Outcomes {
-			for _, a := range o.Assigns {
-				if expr(a.Value); found != nil && found.File == "" {
-					found = &a.Pos
-				}
-			}
-		}
-		if found != nil {
-			if found.File == "" {
-				found = &c.Pos
-			}
-			return *found, true
-		}
-	}
-	for _, p := range m.Preds {
-		if cond(p.Cond); found != nil {
-			return p.Pos, true
-		}
-	}
-	return symbolic.Pos{}, false
 }

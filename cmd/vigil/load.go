@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -11,22 +10,13 @@ import (
 	"vigil/lang/jani"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
+	"vigil/verify"
 )
-
-// loadAny loads a model file by its extension: .jani through lang's JANI
-// loader (its errors are diagnostics E0901 positioned by JSON path),
-// anything else as .spec.
-func loadAny(path string, defs defines) (*symbolic.Model, lang.Diagnostics) {
-	if strings.EqualFold(filepath.Ext(path), ".jani") {
-		return lang.LoadJANI(path, defs)
-	}
-	return lang.Load(path, lang.Options{Defines: defs})
-}
 
 // loadModel loads a model file (.spec or .jani) with -D overrides, printing
 // its diagnostics on stderr. It returns nil when the file has errors.
 func loadModel(e *env, path string, defs defines) *symbolic.Model {
-	m, diags := loadAny(path, defs)
+	m, diags := lang.LoadFile(path, lang.Options{Defines: defs})
 	if len(diags) > 0 {
 		fmt.Fprint(e.stderr, diags.Render())
 	}
@@ -120,14 +110,6 @@ type loadedModel struct {
 	decl *symbolic.PolicyDecl // nil: all labels
 	g    *explicit.Generator
 	dec  explicit.Decider // nil when decl is nil
-	// fullCex: counterexamples list every variable at every step, not
-	// only those that changed (verify --full).
-	fullCex bool
-	// html is the file verify --html writes the verdict and counterexample
-	// to ("" for none); plotVars are the variables it plots (nil: those
-	// numeric ones that change, at most maxPlotted).
-	html     string
-	plotVars []symbolic.VarID
 	// rerun is "vigil run FILE" with the flags that load the same model:
 	// -D and the PlaJA files (the start of a replay hint).
 	rerun string
@@ -154,12 +136,7 @@ func (mf *modelFlags) rerun(file string) string {
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return verify.ShellQuote(s) }
 
 // policyDefault says which policy a command takes when --policy is absent.
 type policyDefault uint8

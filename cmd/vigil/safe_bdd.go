@@ -267,7 +267,7 @@ func (r *safeBDDReport) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "unsafe region: %s with %s of %s states known not %s\n", stopped(r.Reason), g.Unsafe, g.States, what)
 		}
 	}
-	r.BDD.print(&env{stdout: w}, "propu-bdd", r.Seconds)
+	r.BDD.WriteText(w, "propu-bdd", r.Seconds)
 	return nil
 }
 

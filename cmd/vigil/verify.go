@@ -1,13 +1,21 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"sort"
 	"strings"
 	"sync"
 
 	"vigil/ic3"
+	invcert "vigil/ic3/cert"
+	"vigil/lang"
+	"vigil/safety/cert"
 	"vigil/smt"
+	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
 )
@@ -96,25 +104,9 @@ func runVerify(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	lm.fullCex = *full
-	lm.html = *htmlOut
-	if *plot != "" {
-		if *htmlOut == "" {
-			fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
-			return exitUsage
-		}
-		for _, name := range splitList(*plot) {
-			v := lm.m.VarIndex(name)
-			if v < 0 {
-				var names []string
-				for i := range lm.m.Vars {
-					names = append(names, lm.m.Vars[i].Name)
-				}
-				fmt.Fprintf(e.stderr, "vigil verify: --plot: model %s has no variable %q%s\n", lm.m.Name, name, suggest(name, names))
-				return exitUsage
-			}
-			lm.plotVars = append(lm.plotVars, v)
-		}
+	plotVars, ok := parsePlot(e, lm, *plot, *htmlOut)
+	if !ok {
+		return exitUsage
 	}
 	decl := lm.decl
 	if strings.HasPrefix(engine.val, "polic3") && !ic3.IsLearned(decl) {
@@ -149,7 +141,7 @@ func runVerify(e *env, args []string) int {
 	}
 	if engine.val == "ppa" && *predicates != "" {
 		var err error
-		if q.PPA.Predicates, err = loadPredicates(*predicates, file, mf, lm.m); err != nil {
+		if q.PPA.Predicates, err = lang.LoadPredicates(*predicates, file, mf.defs, lm.m); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 			return exitError
 		}
@@ -170,21 +162,44 @@ func runVerify(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 		return exitFor(err)
 	}
-	out := &verifyOutput{e: e, lm: lm, mf: mf, file: file, v: v, cert: *certFile, json: *jsonOut, bdd: bf.order.val}
-	rep := out.report()
-	if v.Answer == explicit.UnsafeVerdict && *record != "" {
-		if err := writeRunFile(*record, rep.Counterexample); err != nil {
+	return writeVerify(e, q, v, verifyOut{lm: lm, record: *record, cert: *certFile, html: *htmlOut, plot: plotVars, json: *jsonOut, full: *full})
+}
+
+// verifyOut says where vigil verify's results go.
+type verifyOut struct {
+	lm           *loadedModel
+	record, cert string // --record, --cert
+	html         string // --html
+	plot         []symbolic.VarID
+	json, full   bool
+}
+
+// writeVerify writes the verdict v of q where o says (the counterexample
+// to --record, a certificate to --cert, the page to --html, the report to
+// stdout) and returns the exit code.
+func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int {
+	rep := verify.NewReport(q, v)
+	if v.Answer == explicit.UnsafeVerdict && o.record != "" {
+		if err := writeRunFile(o.record, rep.Counterexample); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 			return exitError
 		}
 	}
-	if !out.writeCert(rep) {
+	if v.Answer == explicit.Safe && o.cert != "" && !writeVerifyCert(e, q, v, rep, o.cert) {
 		return exitError
 	}
-	if v.PPA == nil && !writeVerifyHTML(e, lm, rep, v.Answer, v.Trace) {
-		return exitError
+	if v.PPA == nil && o.html != "" {
+		if err := writeFile(o.html, func(w io.Writer) error { return rep.WriteHTML(w, o.plot) }); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: --html: %v\n", err)
+			return exitError
+		}
 	}
-	out.print(rep)
+	if o.json {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		rep.WriteText(e.stdout, verify.TextOptions{Full: o.full, Rerun: o.lm.rerun})
+	}
 	switch v.Answer {
 	case explicit.Safe:
 		return exitOK
@@ -192,6 +207,91 @@ func runVerify(e *env, args []string) int {
 		return exitUnsafe
 	}
 	return exitUnknown
+}
+
+// parsePlot reads --plot: the variables of lm's model to plot on the
+// --html page (nil: those the page chooses), printing what is wrong.
+func parsePlot(e *env, lm *loadedModel, plot, html string) ([]symbolic.VarID, bool) {
+	if plot == "" {
+		return nil, true
+	}
+	if html == "" {
+		fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
+		return nil, false
+	}
+	var vars []symbolic.VarID
+	for _, name := range splitList(plot) {
+		v := lm.m.VarIndex(name)
+		if v < 0 {
+			var names []string
+			for i := range lm.m.Vars {
+				names = append(names, lm.m.Vars[i].Name)
+			}
+			fmt.Fprintf(e.stderr, "vigil verify: --plot: model %s has no variable %q%s\n", lm.m.Name, name, suggest(name, names))
+			return nil, false
+		}
+		vars = append(vars, v)
+	}
+	return vars, true
+}
+
+// writeVerifyCert writes the certificate of a safe verdict to path (the
+// reached states of bfs, the invariant of ic3, polic3 and ppa), printing
+// what goes wrong; it reports whether the command may go on.
+func writeVerifyCert(e *env, q *verify.Question, v *verify.Verdict, rep *verify.Report, path string) bool {
+	switch {
+	case v.BFS != nil:
+		c, err := verify.ReachCertificate(q, v)
+		if err == nil {
+			err = cert.WriteFile(path, c)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: --cert: %v\n", err)
+			return false
+		}
+	case v.Invariant != nil:
+		if err := invcert.WriteFile(path, v.Invariant, q.Model, q.Property, q.Policy); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
+			return false
+		}
+	default:
+		return true
+	}
+	rep.Certificate = path
+	return true
+}
+
+// writeFile creates path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// certHeader is what a certificate of this verification records about
+// where the question came from: the model file, -D values and PlaJA files,
+// relative to the certificate's directory when one is written.
+func certHeader(file string, mf *modelFlags, cert string) (invcert.Header, error) {
+	h := invcert.Header{Model: file}
+	for k, v := range mf.defs {
+		h.Defines = append(h.Defines, k+"="+v)
+	}
+	sort.Strings(h.Defines)
+	if p := mf.plaja; p != nil {
+		h.StartFile, h.UnsafeFile, h.PolicyFile = *p.start, *p.unsafe, *p.policyFile
+	}
+	if cert == "" {
+		return h, nil
+	}
+	var err error
+	h.Dir, err = certPaths(cert, &h.Model, &h.StartFile, &h.UnsafeFile, &h.PolicyFile)
+	return h, err
 }
 
 // corruptAnswer, set only by tests, alters an engine's answer before
@@ -212,56 +312,5 @@ func (h answerHook) tamper() *verify.Tamper {
 	return &verify.Tamper{Trace: h.trace, Invariant: h.invariant}
 }
 
-// printVerdict prints the verdict line and, for unsafe, the counterexample
-// and how to replay it with rerun, the vigil run command that loads the
-// same model (shortest: the engine finds shortest ones).
-func printVerdict(e *env, lm *loadedModel, r *verifyReport, v explicit.Verdict, trace []explicit.Step, shortest bool) {
-	w := e.stdout
-	m, rerun := lm.m, lm.rerun
-	who := "policy " + r.Policy
-	if r.Policy == "" {
-		who = "some choice of labels"
-	}
-	kind := "a counterexample"
-	if shortest {
-		kind = "a shortest counterexample"
-	}
-	switch v {
-	case explicit.Safe:
-		// Without a policy the claim is about every choice of labels:
-		// "no choice reaches", never "some choice never reaches".
-		claim := who + " never reaches"
-		if r.Policy == "" {
-			claim = "no choice of labels reaches"
-		}
-		if r.Engine == "bfs" {
-			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from its %s\n", claim, r.Property, plural(r.StartStates, "start state"))
-		} else {
-			fmt.Fprintf(w, "safe: %s an unsafe state of property %s from any start state\n", claim, r.Property)
-		}
-	case explicit.UnsafeVerdict:
-		fmt.Fprintf(w, "unsafe: %s reaches an unsafe state of property %s in %s (%s)\n", who, r.Property, plural(len(trace)-1, "step"), kind)
-		if lm.fullCex {
-			fmt.Fprintln(w, "counterexample:")
-		} else {
-			fmt.Fprintln(w, "counterexample (each state after the first lists the variables that changed; --full lists all):")
-		}
-		printCex(e, lm, trace, lm.fullCex)
-		args := []string{rerun, "--property", shellQuote(r.Property)}
-		if r.Policy != "" {
-			args = append(args, "--policy", shellQuote(r.Policy))
-		}
-		args = append(args, "--from", shellQuote(m.FormatState(trace[0].State)))
-		fmt.Fprintf(w, "replay: %s\n", strings.Join(args, " "))
-		fmt.Fprintf(w, "(for these exact outcomes: add --record cex.json to the verify command, then %s --replay cex.json)\n", rerun)
-	default:
-		fmt.Fprintf(w, "unknown: %s before a verdict\n", stopped(r.Reason))
-	}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
+// plural writes a count with its noun: "1 state", "2 states".
+func plural(n int, what string) string { return verify.Plural(n, what) }

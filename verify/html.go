@@ -1,53 +1,36 @@
-package main
+package verify
 
-// The HTML page of vigil verify --html: one self-contained page (no
-// scripts, no external files; well-formed XHTML so tests can parse it) with
-// the verdict and, for unsafe, the counterexample drawn twice: as a table
-// of states, one row per step, whose changed cells are highlighted, and as
-// one small SVG plot per chosen numeric variable of its value over the
-// steps.
+// The HTML page of a verdict (vigil verify --html): one self-contained
+// page (no scripts, no external files; well-formed XHTML so tests can
+// parse it) with the verdict and, for unsafe, the counterexample drawn
+// twice: as a table of states, one row per step, whose changed cells are
+// highlighted, and as one small SVG plot per chosen numeric variable of
+// its value over the steps.
 
 import (
 	"fmt"
 	"html"
 	"io"
-	"os"
 	"strings"
 
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
-// maxPlotted is how many variables the page plots when --plot is not given.
-const maxPlotted = 8
+// MaxPlotted is how many variables the page plots when WriteHTML is not
+// told which.
+const MaxPlotted = 8
 
-// maxTableRows bounds the rows of the state table: a longer run lists its
+// MaxTableRows bounds the rows of the state table: a longer run lists its
 // first fifth and its last four fifths of that (the plots show it all).
-const maxTableRows = 1000
+const MaxTableRows = 1000
 
-// writeVerifyHTML writes the page to lm.html when it is set, printing what
-// goes wrong; it reports whether the command may go on.
-func writeVerifyHTML(e *env, lm *loadedModel, rep *verifyReport, v explicit.Verdict, trace []explicit.Step) bool {
-	if lm.html == "" {
-		return true
-	}
-	f, err := os.Create(lm.html)
-	if err == nil {
-		err = verifyHTML(f, lm, rep, v, trace)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil verify: --html: %v\n", err)
-		return false
-	}
-	return true
-}
-
-// verifyHTML renders the page.
-func verifyHTML(w io.Writer, lm *loadedModel, rep *verifyReport, v explicit.Verdict, trace []explicit.Step) error {
-	m := lm.m
+// WriteHTML writes the verdict as vigil verify --html does: one
+// self-contained page with, for unsafe, the counterexample as a table of
+// states and as plots of the variables plot (nil: the numeric variables
+// that change along it, at most 8).
+func (rep *Report) WriteHTML(w io.Writer, plot []symbolic.VarID) error {
+	m, v, trace := rep.q.Model, rep.v.Answer, rep.v.Trace
 	esc := html.EscapeString
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><meta charset=\"utf-8\"/>")
@@ -75,11 +58,11 @@ func verifyHTML(w io.Writer, lm *loadedModel, rep *verifyReport, v explicit.Verd
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	fmt.Fprintf(&b, "<h2>Counterexample: %s</h2>", esc(plural(len(trace)-1, "step")))
+	fmt.Fprintf(&b, "<h2>Counterexample: %s</h2>", esc(Plural(len(trace)-1, "step")))
 	b.WriteString("<p>Each row is the state before the step's label is taken; highlighted cells changed in that step. The last row is the unsafe state.</p>")
-	plotted := lm.plotVars
+	plotted := plot
 	if plotted == nil {
-		plotted = changingNumeric(m, trace, maxPlotted)
+		plotted = changingNumeric(m, trace, MaxPlotted)
 	}
 	if len(plotted) > 0 {
 		b.WriteString(`<h3>Numeric variables over the steps</h3><div class="plots">`)
@@ -95,10 +78,10 @@ func verifyHTML(w io.Writer, lm *loadedModel, rep *verifyReport, v explicit.Verd
 	b.WriteString("<th>label taken</th><th>why</th></tr>")
 	var x explicit.Expansion
 	for i, st := range trace {
-		if len(trace) > maxTableRows && i >= maxTableRows/5 && i < len(trace)-maxTableRows*4/5 {
-			if i == maxTableRows/5 {
+		if len(trace) > MaxTableRows && i >= MaxTableRows/5 && i < len(trace)-MaxTableRows*4/5 {
+			if i == MaxTableRows/5 {
 				fmt.Fprintf(&b, `<tr class="omitted"><td colspan="%d">... steps %d to %d are not listed (verify --record writes every step)</td></tr>`,
-					len(m.Vars)+3, i, len(trace)-maxTableRows*4/5-1)
+					len(m.Vars)+3, i, len(trace)-MaxTableRows*4/5-1)
 			}
 			continue
 		}
@@ -112,18 +95,13 @@ func verifyHTML(w io.Writer, lm *loadedModel, rep *verifyReport, v explicit.Verd
 			if i > 0 && trace[i-1].State[j] != st.State[j] {
 				cell = ` class="changed"`
 			}
-			fmt.Fprintf(&b, "<td%s>%s</td>", cell, esc(formatValue(&m.Vars[j], st.State[j])))
+			fmt.Fprintf(&b, "<td%s>%s</td>", cell, esc(explicit.FormatValue(&m.Vars[j], st.State[j])))
 		}
 		label, why := "", ""
 		if st.Cmd >= 0 {
 			c := &m.Commands[st.Cmd]
 			label = fmt.Sprintf(`<b>%s</b> <span class="why">%s, outcome %d of %d</span>`, esc(m.Labels[st.Label].Name), esc(c.Pos.String()), st.Outcome+1, len(c.Outcomes))
-			if lm.dec != nil {
-				lm.g.Applicable(st.State, &x)
-				if r, err := explicit.Explain(lm.dec, st.State, x.App); err == nil && r != nil {
-					why = reasonLine(m, lm.decl, r, x.App)
-				}
-			}
+			why = rep.why(st, &x)
 		} else if i == len(trace)-1 {
 			label = "<b>unsafe</b>"
 		}

@@ -1,4 +1,8 @@
-package main
+package lang
+
+// Predicates files: the initial predicates of policy predicate
+// abstraction, written as .spec `pred` declarations over a model or as
+// PlaJA's JSON.
 
 import (
 	"fmt"
@@ -6,16 +10,18 @@ import (
 	"path/filepath"
 	"strings"
 
-	"vigil/lang"
 	"vigil/lang/jani"
 	"vigil/symbolic"
 )
 
-// loadPredicates reads the initial predicates of --engine ppa from path:
-// .spec `pred` declarations over the model of file, or PlaJA's JSON.
-func loadPredicates(path, file string, mf *modelFlags, m *symbolic.Model) ([]*symbolic.Cond, error) {
+// LoadPredicates reads predicates over m, the model of the file model
+// loaded with defines, from path: .spec `pred` declarations, or PlaJA's
+// JSON (a JSON array of JANI expressions, or a PA property file naming
+// one). They are the initial predicates of policy predicate abstraction
+// (vigil verify --engine ppa --predicates).
+func LoadPredicates(path, model string, defines map[string]string, m *symbolic.Model) ([]*symbolic.Cond, error) {
 	if isSpecPredicates(path) {
-		return specPredicates(path, file, mf, m)
+		return specPredicates(path, model, defines, m)
 	}
 	return jani.LoadPredicates(path, m)
 }
@@ -38,7 +44,7 @@ func isSpecPredicates(path string) bool {
 // declarations over the model's variables, checked and lowered by the
 // .spec front end as if the file imported the model (diagnostics keep the
 // file's own lines and columns).
-func specPredicates(path, file string, mf *modelFlags, m *symbolic.Model) ([]*symbolic.Cond, error) {
+func specPredicates(path, file string, defines map[string]string, m *symbolic.Model) ([]*symbolic.Cond, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -48,7 +54,7 @@ func specPredicates(path, file string, mf *modelFlags, m *symbolic.Model) ([]*sy
 		return nil, err
 	}
 	text := append(append(src, '\n'), fmt.Sprintf("import %q\n", model)...)
-	pm, diags := lang.LoadSource(path, text, lang.Options{Defines: mf.defs})
+	pm, diags := LoadSource(path, text, Options{Defines: defines})
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("%s", strings.TrimRight(diags.Render(), "\n"))
 	}

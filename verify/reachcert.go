@@ -1,0 +1,60 @@
+package verify
+
+import (
+	"errors"
+	"strings"
+
+	"vigil/safety/cert"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// ReachCertificate returns the certificate of a safe bfs verdict on q: the
+// states bfs reached, which it proved safe, as an invariant certificate
+// (package safety/cert, kind "invariant"): a set that holds every start
+// state, is closed under the policy's successors and holds no unsafe
+// state. vigil cert check re-checks all three by its own enumeration. The
+// certificate records where the question came from as q.Header says.
+func ReachCertificate(q *Question, v *Verdict) (*cert.Certificate, error) {
+	if v.BFS == nil || v.Answer != explicit.Safe {
+		return nil, errors.New("verify: a reachable-set certificate needs a safe verdict of bfs")
+	}
+	p := v.prep
+	if p == nil {
+		var err error
+		if p, err = prepare(q); err != nil {
+			return nil, err
+		}
+	}
+	h, m := q.Header, p.Model
+	c := &cert.Certificate{Format: cert.FormatName, Version: cert.Version, Kind: cert.Invariant,
+		Spec: h.Model, CertDir: h.Dir, Model: m.Name, Property: q.Property.Name, Policy: policyName(q.Policy), Radius: cert.Inf}
+	if len(h.Defines) > 0 {
+		c.Defines = map[string]string{}
+		for _, d := range h.Defines {
+			k, val, _ := strings.Cut(d, "=")
+			c.Defines[k] = val
+		}
+	}
+	if q.Policy != nil {
+		var err error
+		if c.PolicySHA256, err = symbolic.PolicyFilesHash(q.Policy); err != nil {
+			return nil, err
+		}
+	}
+	if pl := (cert.Plaja{Start: h.StartFile, Unsafe: h.UnsafeFile, PolicyFile: h.PolicyFile}); pl != (cert.Plaja{}) {
+		c.Plaja = &pl
+	}
+	for _, x := range m.Vars {
+		c.Vars = append(c.Vars, x.Name)
+	}
+	store := v.BFS.Store
+	n := store.Len()
+	c.Entries = make([]cert.Entry, n)
+	for id := 0; id < n; id++ {
+		s := make(symbolic.State, len(m.Vars))
+		p.Gen.L.Unpack(store.Get(uint32(id)), s)
+		c.Entries[id] = cert.Entry{S: s}
+	}
+	return c, nil
+}

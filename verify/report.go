@@ -1,0 +1,447 @@
+package verify
+
+// The reports of a verdict: Report is its JSON form (the exact shape of
+// vigil verify --json), WriteText its text and WriteHTML its page. They
+// live beside the verdict they describe so that a Go program gets the
+// same report as the command line without it.
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"strings"
+	"vigil/internal/phrase"
+
+	"vigil/bdd"
+	"vigil/ic3"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Report is the JSON form of a checked verdict, as vigil verify --json
+// prints it. Make one with NewReport: WriteText and WriteHTML read the
+// verdict and the question it keeps (a Report read back from JSON has
+// neither, and no BDD figures).
+type Report struct {
+	Verdict        string            `json:"verdict"` // safe, unsafe, unknown
+	Reason         string            `json:"reason,omitempty"`
+	Engine         string            `json:"engine"`
+	Model          string            `json:"model"`
+	Property       string            `json:"property"`
+	Policy         string            `json:"policy"`
+	States         int               `json:"states"`
+	StartStates    int               `json:"start_states"`
+	Transitions    int               `json:"transitions"`
+	Depth          int               `json:"depth"`
+	Seconds        float64           `json:"seconds"`
+	Counterexample *explicit.Run     `json:"counterexample,omitempty"`
+	IC3            *IC3Figures       `json:"ic3,omitempty"`
+	PPA            *PPAFigures       `json:"ppa,omitempty"`
+	Hunt           *HuntStats        `json:"hunt,omitempty"`
+	Auto           *AutoStats        `json:"auto,omitempty"`
+	Certificate    string            `json:"certificate,omitempty"` // the file a certificate was written to
+	BDD            *BDDVerifyFigures `json:"-"`                     // engine bdd: follows the fields above in the JSON
+
+	q *Question
+	v *Verdict
+}
+
+// BDDVerifyFigures are what a verdict of the BDD engine adds to its
+// report: the exact state counts (Report's int counts are clamped) and the
+// engine's statistics.
+type BDDVerifyFigures struct {
+	ReachedStates json.Number `json:"reached_states"`
+	Starts        json.Number `json:"start_states_exact"`
+	BDD           *BDDFigures `json:"bdd"`
+}
+
+// report is Report without its MarshalJSON.
+type report Report
+
+// MarshalJSON writes the report's fields, then those of BDD when set.
+func (r *Report) MarshalJSON() ([]byte, error) {
+	if r.BDD == nil {
+		return json.Marshal((*report)(r))
+	}
+	return json.Marshal(struct {
+		*report
+		*BDDVerifyFigures
+	}{(*report)(r), r.BDD})
+}
+
+// IC3Figures are the statistics of an ic3 or PolIC3 run.
+type IC3Figures struct {
+	Generalize     bool    `json:"generalize"`
+	Order          string  `json:"order"`
+	Frames         int     `json:"frames"`
+	Clauses        int     `json:"clauses"`
+	InvariantBoxes int     `json:"invariant_boxes,omitempty"`
+	Obligations    int     `json:"obligations"`
+	Learned        int     `json:"clauses_learned"`
+	Pushed         int     `json:"clauses_pushed"`
+	SMTCalls       int     `json:"smt_calls"`
+	GenSMTCalls    int     `json:"generalization_smt_calls"`
+	GenPerClause   float64 `json:"generalization_smt_calls_per_clause"`
+	Lemmas         string  `json:"lemmas"`                    // linear or box
+	RelLemmas      int     `json:"relational_lemmas"`         // learned clauses with a linear atom over several variables
+	CTGs           int     `json:"ctg_clauses"`               // clauses learned for counterexamples to generalization
+	Axes           int     `json:"relational_axes,omitempty"` // the model's axes (forms and variables) they draw on
+	Rebuilds       int     `json:"solver_rebuilds"`
+	SMTSeconds     float64 `json:"smt_seconds"`
+	GenSeconds     float64 `json:"generalization_seconds"`
+	PropSeconds    float64 `json:"propagation_seconds"`
+	BFSStates      int     `json:"bfs_states_before,omitempty"` // auto: states BFS stored before it gave way
+	// PolIC3: certifier calls, cache hits, undecided calls, their time,
+	// and the policy facts of a safe answer.
+	CertCalls   int     `json:"cert_calls,omitempty"`
+	CertHits    int     `json:"cert_cache_hits,omitempty"`
+	CertUnknown int     `json:"cert_undecided,omitempty"`
+	CertSeconds float64 `json:"cert_seconds,omitempty"`
+	PolicyFacts int     `json:"policy_facts,omitempty"`
+	Refuted     int     `json:"refuted_concretely,omitempty"` // generalization candidates a concrete state refuted
+	SubBoxes    int     `json:"cert_sub_boxes,omitempty"`     // labels excluded from a sub-box of the box asked about
+}
+
+// NewIC3Figures summarizes the statistics of an IC3 run made with the
+// given options.
+func NewIC3Figures(s ic3.Stats, generalize bool, order string, boxOnly bool) *IC3Figures {
+	lemmas := "linear"
+	if boxOnly {
+		lemmas = "box"
+	}
+	per := 0.0
+	if s.Blocked > 0 {
+		per = float64(s.GenSMTCalls) / float64(s.Blocked)
+	}
+	return &IC3Figures{
+		Generalize: generalize, Order: order, GenSMTCalls: s.GenSMTCalls, GenPerClause: per,
+		Lemmas: lemmas, RelLemmas: s.RelLemmas, Axes: s.Axes, CTGs: s.CTGs,
+		Frames: s.Frames, Clauses: s.Clauses, InvariantBoxes: s.Invariant, Obligations: s.Obligations,
+		Learned: s.Blocked, Pushed: s.Pushed, SMTCalls: s.SMTCalls, Rebuilds: s.Rebuilds,
+		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
+		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
+		Refuted: s.Refuted, SubBoxes: s.SubBoxes,
+	}
+}
+
+// PPAFigures are the statistics of a ppa run.
+type PPAFigures struct {
+	Iterations     int     `json:"cegar_iterations"`
+	Predicates     int     `json:"predicates"`
+	InitialPreds   int     `json:"initial_predicates"`
+	AbstractStates int     `json:"abstract_states"`
+	Transitions    int     `json:"abstract_transitions"`
+	Spurious       int     `json:"spurious_paths"`
+	SMTCalls       int     `json:"smt_calls"`
+	CacheHits      int     `json:"transition_cache_hits"`
+	SMTSeconds     float64 `json:"smt_seconds"`
+	ExactPolicy    bool    `json:"exact_policy_encoding"`
+	PredicateFile  string  `json:"predicates_file,omitempty"`
+}
+
+// BDDFigures are the statistics of the BDD engine.
+type BDDFigures struct {
+	Order         string  `json:"order"`
+	Variables     int     `json:"bdd_variables"`
+	Iterations    int     `json:"iterations"`
+	SetNodes      int     `json:"set_nodes"`
+	PeakNodes     int     `json:"peak_table_nodes"`
+	Produced      int     `json:"nodes_produced"`
+	RuddGCs       int     `json:"node_collections"`
+	Resizes       int     `json:"table_resizes"`
+	GoGCs         int     `json:"go_collections"`
+	PeakHeap      uint64  `json:"peak_heap_bytes"`
+	EncodeSeconds float64 `json:"encode_seconds"`
+}
+
+// NewBDDFigures summarizes the statistics of a BDD run with the given
+// variable order.
+func NewBDDFigures(order string, s bdd.Stats) *BDDFigures {
+	return &BDDFigures{Order: order, Variables: s.BDDVars, Iterations: s.Iterations, SetNodes: s.SetNodes,
+		PeakNodes: s.Mem.PeakTableNodes, Produced: s.Mem.Produced, RuddGCs: s.Mem.RuddGCs, Resizes: s.Mem.Resizes,
+		GoGCs: s.Mem.GoGCs, PeakHeap: s.Mem.PeakHeap, EncodeSeconds: s.Encode.Seconds()}
+}
+
+// WriteText writes the figures as two lines, the first opening with what
+// (the engine's name in the command's words) and the run's seconds.
+func (r *BDDFigures) WriteText(w io.Writer, what string, seconds float64) error {
+	_, err := fmt.Fprintf(w, "%s: %d BDD variables (%s order), %s, %d nodes in the result, %.3fs (encoding %.3fs)\n"+
+		"memory: peak node table %d nodes, %d nodes made, %d node collections, %d table resizes, %d Go collections, peak heap %s\n",
+		what, r.Variables, r.Order, Plural(r.Iterations, "iteration"), r.SetNodes, seconds, r.EncodeSeconds,
+		r.PeakNodes, r.Produced, r.RuddGCs, r.Resizes, r.GoGCs, HumanBytes(r.PeakHeap))
+	return err
+}
+
+// HumanBytes writes a byte count in KiB, MiB or GiB.
+func HumanBytes(b uint64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+}
+
+// Num writes a count of any size as a JSON number ("" for nil).
+func Num(x *big.Int) json.Number {
+	if x == nil {
+		return ""
+	}
+	return json.Number(x.String())
+}
+
+// clampInt returns x as an int, or the largest int when it does not fit.
+func clampInt(x *big.Int) int {
+	if x.IsInt64() {
+		return int(x.Int64())
+	}
+	return math.MaxInt
+}
+
+// NewReport describes v, the verdict Decide gave on q.
+func NewReport(q *Question, v *Verdict) *Report {
+	r := &Report{Verdict: v.Answer.String(), Reason: v.Reason, Engine: v.Engine, Model: q.Model.Name,
+		Property: q.Property.Name, Policy: policyName(q.Policy), Seconds: v.Elapsed.Seconds(), Auto: v.Auto, Hunt: v.Hunt,
+		q: q, v: v}
+	switch {
+	case v.BFS != nil:
+		s := v.BFS.Stats
+		r.States, r.StartStates, r.Transitions, r.Depth = s.States, s.Starts, s.Transitions, s.Depth
+	case v.IC3 != nil:
+		res := v.IC3
+		r.IC3 = NewIC3Figures(res.Stats, res.Generalize, res.Order, res.BoxOnly)
+		r.IC3.PolicyFacts = len(res.Facts)
+		if v.Auto != nil {
+			r.IC3.BFSStates, _ = v.Auto.GaveWay()
+		}
+	case v.PPA != nil:
+		s := v.PPA.Stats
+		r.PPA = &PPAFigures{Iterations: s.Iterations, Predicates: s.Predicates, InitialPreds: v.PPA.Initial,
+			AbstractStates: s.AbstractStates, Transitions: s.Transitions, Spurious: s.Spurious,
+			SMTCalls: s.SMTCalls, CacheHits: s.CacheHits, SMTSeconds: s.SMTTime.Seconds(),
+			ExactPolicy: v.PPA.Exact, PredicateFile: v.PPA.From}
+	case v.BDD != nil:
+		r.States, r.StartStates, r.Depth = clampInt(v.BDD.States), clampInt(v.BDD.Starts), v.BDD.Depth
+		r.BDD = &BDDVerifyFigures{ReachedStates: Num(v.BDD.States), Starts: Num(v.BDD.Starts), BDD: NewBDDFigures(q.BDD.Order.String(), v.BDD.Stats)}
+	case v.Hunt != nil:
+		r.Depth = v.Hunt.Depth
+	}
+	if v.Answer == explicit.UnsafeVerdict {
+		r.Counterexample = explicit.NewRun(q.Model, q.Property.Name, policyName(q.Policy), explicit.EndUnsafe, v.Trace)
+	}
+	return r
+}
+
+func policyName(d *symbolic.PolicyDecl) string {
+	if d == nil {
+		return ""
+	}
+	return d.Name
+}
+
+// TextOptions shape the text form of a verdict.
+type TextOptions struct {
+	// Full lists every variable at every step of a counterexample (by
+	// default the states after the first list the variables that
+	// changed).
+	Full bool
+	// Rerun is the vigil run command that loads the same model
+	// ("vigil run FILE -D ..."); when set, an unsafe verdict ends with
+	// the command that replays its counterexample.
+	Rerun string
+}
+
+// WriteText writes the verdict as vigil verify prints it: the verdict
+// line, the counterexample or what proves safety, and the engine's
+// figures.
+func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
+	tw := &textWriter{w: w}
+	r.writeText(tw, opt)
+	return tw.err
+}
+
+// textWriter keeps the first write error.
+type textWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *textWriter) printf(format string, args ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, args...)
+	}
+}
+
+func (r *Report) writeText(w *textWriter, opt TextOptions) {
+	v := r.v
+	switch {
+	case v.BFS != nil:
+		r.writeVerdict(w, opt, true)
+		w.printf("engine bfs: %s, %s, depth %d, %.3fs\n", Plural(r.States, "state"), Plural(r.Transitions, "transition"), r.Depth, r.Seconds)
+		if r.Certificate != "" {
+			w.printf("certificate: %s, the %s reached (check with: vigil cert check %s)\n", r.Certificate, Plural(r.States, "state"), ShellQuote(r.Certificate))
+		}
+	case v.IC3 != nil:
+		r.writeIC3(w, opt)
+	case v.PPA != nil:
+		s := v.PPA.Stats
+		if v.Answer == explicit.Unknown {
+			w.printf("unknown: %s\n", v.Reason)
+		} else {
+			r.writeVerdict(w, opt, false)
+		}
+		if v.Answer == explicit.Safe {
+			w.printf("abstraction: %d reachable abstract states over %d predicates, closed under the policy's transitions\n", s.AbstractStates, s.Predicates)
+			note := v.CertNote
+			if r.Certificate != "" {
+				note += fmt.Sprintf("; certificate %s (check with: vigil cert check %s)", r.Certificate, r.Certificate)
+			}
+			w.printf("%s\n", note)
+		}
+		w.printf("engine ppa: %d CEGAR iterations (%d spurious paths), %d predicates (%d given), %d abstract states, %d abstract transitions, %d SMT calls (%d cache hits), %.3fs (smt %.3fs)\n",
+			s.Iterations, s.Spurious, s.Predicates, v.PPA.Initial, s.AbstractStates, s.Transitions, s.SMTCalls, s.CacheHits, s.Elapsed.Seconds(), s.SMTTime.Seconds())
+	case v.BDD != nil:
+		r.writeVerdict(w, opt, true)
+		w.printf("engine bdd: %s states reached (%s start), depth %d\n", v.BDD.States, v.BDD.Starts, v.BDD.Depth)
+		if w.err == nil {
+			w.err = r.BDD.BDD.WriteText(w.w, "bdd", r.Seconds)
+		}
+	default:
+		r.writeVerdict(w, opt, false)
+		if h := v.Hunt; h != nil {
+			w.printf("engine hunt: %s, %s, %.3fs\n", Plural(h.Walks, "random walk"), Plural(h.Steps, "step"), r.Seconds)
+		}
+	}
+	if a := v.Auto; a != nil {
+		w.printf("%s\n", a.Line())
+	}
+}
+
+// writeIC3 writes the text form of an ic3 or PolIC3 verdict.
+func (r *Report) writeIC3(w *textWriter, opt TextOptions) {
+	v := r.v
+	res := v.IC3
+	r.writeVerdict(w, opt, false)
+	if v.Answer == explicit.Safe {
+		w.printf("inductive invariant: %s, checked", Boxes(res.Stats.Invariant))
+		if c := r.Certificate; c != "" {
+			w.printf("; certificate %s (check with: vigil cert check %s; z3 %s checks only the definitions written in it)", c, c, c)
+		}
+		w.printf("\n")
+	}
+	s := res.Stats
+	if r.IC3.BFSStates > 0 {
+		w.printf("engine auto: bfs gave way after %s\n", Plural(r.IC3.BFSStates, "state"))
+	}
+	w.printf("engine %s: %d frames, %d clauses, %d obligations, %d SMT calls, %.3fs (smt %.3fs, generalization %.3fs, propagation %.3fs)\n",
+		v.Engine, s.Frames, s.Clauses, s.Obligations, s.SMTCalls, s.Elapsed.Seconds(), s.SMTTime.Seconds(), s.GenTime.Seconds(), s.PropTime.Seconds())
+	if s.Blocked > 0 && res.Generalize && !ic3.IsLearned(r.q.Policy) {
+		w.printf("lemmas: %d learned, %d relational (linear atoms over %d axes of the model), %d for counterexamples to generalization; generalization made %d SMT calls (%.1f per clause)\n",
+			s.Blocked, s.RelLemmas, s.Axes, s.CTGs, s.GenSMTCalls, float64(s.GenSMTCalls)/float64(s.Blocked))
+	}
+	if s.CertCalls+s.CertHits > 0 {
+		w.printf("certification: %d calls (%d undecided), %d cache hits, %.3fs; %d policy facts", s.CertCalls, s.CertUnknown, s.CertHits, s.CertTime.Seconds(), len(res.Facts))
+		if s.SubBoxes > 0 {
+			w.printf("; %d labels excluded on a sub-box", s.SubBoxes)
+		}
+		w.printf("\n")
+	}
+	if s.Refuted > 0 {
+		w.printf("generalization: %d candidates refuted by a concrete state (no SMT call)\n", s.Refuted)
+	}
+}
+
+// writeVerdict writes the verdict line and, for unsafe, the
+// counterexample and how to replay it (shortest: the engine finds
+// shortest ones).
+func (r *Report) writeVerdict(w *textWriter, opt TextOptions, shortest bool) {
+	v := r.v
+	who := "policy " + r.Policy
+	if r.Policy == "" {
+		who = "some choice of labels"
+	}
+	kind := "a counterexample"
+	if shortest {
+		kind = "a shortest counterexample"
+	}
+	switch v.Answer {
+	case explicit.Safe:
+		// Without a policy the claim is about every choice of labels:
+		// "no choice reaches", never "some choice never reaches".
+		claim := who + " never reaches"
+		if r.Policy == "" {
+			claim = "no choice of labels reaches"
+		}
+		if r.Engine == "bfs" {
+			w.printf("safe: %s an unsafe state of property %s from its %s\n", claim, r.Property, Plural(r.StartStates, "start state"))
+		} else {
+			w.printf("safe: %s an unsafe state of property %s from any start state\n", claim, r.Property)
+		}
+	case explicit.UnsafeVerdict:
+		trace := v.Trace
+		w.printf("unsafe: %s reaches an unsafe state of property %s in %s (%s)\n", who, r.Property, Plural(len(trace)-1, "step"), kind)
+		if opt.Full {
+			w.printf("counterexample:\n")
+		} else {
+			w.printf("counterexample (each state after the first lists the variables that changed; --full lists all):\n")
+		}
+		r.writeCounterexample(w, opt.Full)
+		if opt.Rerun == "" {
+			return
+		}
+		args := []string{opt.Rerun, "--property", ShellQuote(r.Property)}
+		if r.Policy != "" {
+			args = append(args, "--policy", ShellQuote(r.Policy))
+		}
+		args = append(args, "--from", ShellQuote(r.q.Model.FormatState(trace[0].State)))
+		w.printf("replay: %s\n", strings.Join(args, " "))
+		w.printf("(for these exact outcomes: add --record cex.json to the verify command, then %s --replay cex.json)\n", opt.Rerun)
+	default:
+		w.printf("unknown: %s before a verdict\n", Stopped(r.Reason))
+	}
+}
+
+// Line says in one line which member of the auto portfolio won and how
+// the others ended.
+func (a *AutoStats) Line() string {
+	var others []string
+	for _, m := range a.Members {
+		if m.Outcome == "won" {
+			continue
+		}
+		s := m.Engine + " " + m.Outcome
+		switch {
+		case m.States > 0:
+			s += " after " + Plural(m.States, "state")
+		case m.Walks > 0:
+			s += " after " + Plural(m.Walks, "random walk")
+		}
+		if m.Reason != "" && m.Outcome != "cancelled" {
+			s += " (" + m.Reason + ")"
+		}
+		others = append(others, s)
+	}
+	who := "no engine decided"
+	if a.Winner != "" {
+		who = a.Winner + " won"
+	}
+	return fmt.Sprintf("engine auto: %s on %s in %.3fs; %s", who, Plural(a.Cores, "core"), a.Seconds, strings.Join(others, ", "))
+}
+
+// Plural writes a count with its noun: "1 state", "2 states".
+func Plural(n int, what string) string { return phrase.Plural(n, what) }
+
+// ShellQuote quotes s for a POSIX shell when it needs it.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Stopped turns a stop reason ("timeout", "state limit 10", ...) into a
+// phrase that says what happened (phrase.Stopped).
+func Stopped(reason string) string { return phrase.Stopped(reason) }
