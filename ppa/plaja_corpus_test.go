@@ -40,6 +40,9 @@ type plajaInstance struct {
 	// because the refinement strategies differ (PlaJA adds only the
 	// violated, split predicates, vigil weakest preconditions of the path).
 	plajaIterations int
+	// atoms: ppa must start from the atoms of the start and unsafe
+	// conditions (no initial predicates).
+	atoms bool
 	// slowOthers: the engine beside bfs and ppa (polic3 or ic3) takes
 	// more than a few seconds; it is skipped with -short.
 	slowOthers bool
@@ -102,6 +105,10 @@ var plajaInstances = []plajaInstance{
 	plajaSimple("x_ge_2_to_loc2", explicit.UnsafeVerdict),
 	{name: "blocksworld_4_3/4_15", model: bw43, defines: bwDefines, start: bw43PA, unsafe: bw43PA, policy: bw43NN,
 		want: explicit.Safe, slowOthers: true},
+	// An empty predicates file: the atoms of the start and unsafe
+	// conditions, not the PA file's 85 predicates.
+	{name: "blocksworld_4_3/4_15_atoms", model: bw43, defines: bwDefines, start: bw43PA, unsafe: bw43PA, policy: bw43NN,
+		predicates: "testdata/plaja/no_predicates.json", want: explicit.Safe, atoms: true, slowOthers: true},
 	{name: "blocksworld_4_3/model_property", model: bw43, defines: bwDefines, property: bw43Prop, policy: bw43NN,
 		want: explicit.Safe, slowOthers: true},
 }
@@ -206,6 +213,9 @@ func (in plajaInstance) decide(t *testing.T, engines ...string) {
 			s := v.PPA.Stats
 			t.Logf("ppa: %v, %d CEGAR iterations (PlaJA's test: %d; 0 = none asserted), %d predicates (%d initial), %d abstract states",
 				v.Answer, s.Iterations, in.plajaIterations, s.Predicates, v.PPA.Initial, s.AbstractStates)
+			if in.atoms && v.PPA.Initial != 0 {
+				t.Errorf("ppa started from %d given predicates, want none (the atoms)", v.PPA.Initial)
+			}
 		}
 	}
 }
