@@ -64,6 +64,9 @@ func PredicatesOf(path string, m *symbolic.Model) (ps []*symbolic.Cond, found bo
 		return nil, false, nil
 	}
 	sc := modelScope(m)
+	// Non-nil even when empty: an empty list asks for no predicates (the
+	// atoms of the start and unsafe conditions), not for the property's.
+	ps = make([]*symbolic.Cond, 0, len(list.vals))
 	for _, n := range list.vals {
 		c, ok := l.cond(n, sc)
 		if !ok {
