@@ -31,8 +31,8 @@ import (
 // labels with the BDD engine, whose counts are exact at any size: the
 // same reached, start, unsafe, goal and deadlock states, transitions and
 // depth. With -polic3.large the test also compares np3x4 over all labels
-// (BDDs, about a minute and 1.2 GB per file) and be3 under each of its
-// eight policies (explicit, up to 2.2 million states each):
+// (BDDs) and be3 under each of its eight policies (explicit, up to 2.2
+// million states each), 10 minutes and 3.4 GB in all (lang/FIGURES.md):
 //
 //	go test ./lang -run TestPolIC3Rewrite -polic3.large -timeout 30m -v
 //
