@@ -20,7 +20,11 @@ func init() {
 with one location, an edge per command, a destination per outcome with its
 probability (the weights normalised exactly, as lang/spec.md says),
 bounded int and bool variables, the constants (after -D), the property's
-start condition as restrict-initial and the property as a query:
+start condition as restrict-initial (an array indexed from 0 whose
+elements it or the declaration fixes is a JANI array, any other one variable
+per element named on[1], on[2], ..., which vigil import reads back as the
+array; costs a transient reward that it reads back as costs) and the
+property as a query:
 Pmax=? [F unsafe] without a goal (vigil import reads it back as NAME, goal
 unsafe, and NAME_avoid, unsafe unsafe), Pmax=? [!unsafe U (goal & !unsafe)]
 with one (read back as NAME with the same unsafe and goal states). A

@@ -180,6 +180,11 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) 
 		}
 	}
 	cmd := symbolic.Command{Label: label, Guard: symbolic.And(guards...), Pos: ml.pos(edges[0].node)}
+	if ml.costVar != nil && len(edges) == 1 && len(edges[0].dests) > 0 {
+		if c := edges[0].dests[0].cost; c.Op != symbolic.OpConst || c.K != 1 {
+			cmd.Cost = c
+		}
+	}
 	if cmd.Guard.Op == symbolic.CFalse {
 		return // never enabled
 	}

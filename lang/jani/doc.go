@@ -14,7 +14,9 @@
 // derived-operators feature (⇒ < > min max abs sgn trc ite floor ceil, / and %
 // where the result is linear). Transient Boolean variables set by the
 // locations' transient-values (JANI labels) become predicates (labels.go);
-// other transient variables and rewards are ignored with a note. The
+// a transient numeric variable that every edge sets to its cost, as
+// Export writes costs, becomes the commands' costs (cost.go); other
+// transient variables and rewards are ignored with a note. The
 // properties section becomes properties of the model (properties.go):
 // reachability as goal, safety as unsafe; other shapes get a note naming the
 // property. The model's restrict-initial, when not true, is the start

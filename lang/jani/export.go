@@ -13,6 +13,19 @@ package jani
 // a reward: a transient variable "cost" that each destination sets to the
 // cost of its edge, and, for a property with a goal, a second property
 // NAME_cost, Emin of that reward until the goal.
+//
+// Arrays (.spec `var on : [LO .. HI] of T`, elements on[LO] ... on[HI] in
+// the IR) are JANI arrays (the "arrays" extension) where JANI can say
+// what the model means: the index range starts at 0 (JANI indices do)
+// and every element has one initial value, because the property's start
+// condition fixes it (a conjunct on[k] == c) or, without a start
+// condition, the declaration gives it. JANI takes an array's length from
+// its initial value, and an array variable without one may start with
+// any array, of any length; so an array that may start with several
+// values cannot be a JANI array. Its elements, and those of an array
+// whose indices start elsewhere, are written as one variable each, named
+// on[1], on[2], ... as in the IR, which `vigil import` reads back as the
+// same array (see nameVars in model.go).
 
 import (
 	"encoding/json"
@@ -28,6 +41,7 @@ import (
 // written as guards; Export refuses others.
 func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl) error {
 	x := &exporter{m: m}
+	x.arrays(prop)
 	var chosen []*symbolic.Cond // per label: where the policy chooses it
 	if pol != nil {
 		var err error
@@ -39,7 +53,7 @@ func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbol
 		"jani-version": 1,
 		"name":         m.Name,
 		"type":         "mdp",
-		"features":     []string{"derived-operators"},
+		"features":     x.features(),
 	}
 	var consts []any
 	for _, c := range m.Consts {
@@ -53,7 +67,13 @@ func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbol
 	root["actions"] = list(actions)
 	start := prop != nil && prop.Start != nil
 	var vars []any
-	for _, v := range m.Vars {
+	for i, v := range m.Vars {
+		if a := x.elem[i]; a != nil {
+			if a.run.First == i {
+				vars = append(vars, x.arrayDecl(a))
+			}
+			continue
+		}
 		d := obj{"name": v.Name}
 		if v.Bool {
 			d["type"] = "bool"
@@ -99,7 +119,7 @@ func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbol
 			}
 			var as []any
 			for _, a := range o.Assigns {
-				as = append(as, obj{"ref": m.Vars[a.Var].Name, "value": x.value(a)})
+				as = append(as, obj{"ref": x.ref(a.Var), "value": x.value(a)})
 			}
 			if costName != "" {
 				cost := any(1)
@@ -151,7 +171,130 @@ func list(xs []any) []any {
 	return xs
 }
 
-type exporter struct{ m *symbolic.Model }
+type exporter struct {
+	m *symbolic.Model
+	// elem: per variable, the JANI array it is an element of (nil: a
+	// variable of its own)
+	elem []*janiArray
+}
+
+// janiArray is an array of the model written as a JANI array: its run of
+// variables and their initial values.
+type janiArray struct {
+	run  symbolic.VarRun
+	init []int
+}
+
+// arrays decides which arrays of the model become JANI arrays: those
+// indexed from 0 whose every element has one initial value, fixed by the
+// start condition of prop (a conjunct elem == c) or, without one, by the
+// declaration.
+func (x *exporter) arrays(prop *symbolic.Property) {
+	m := x.m
+	x.elem = make([]*janiArray, len(m.Vars))
+	fixed := map[symbolic.VarID]int{}
+	clash := map[symbolic.VarID]bool{} // fixed to two values: no start state
+	fix := func(v symbolic.VarID, k int) {
+		if old, dup := fixed[v]; dup && old != k {
+			clash[v] = true
+		}
+		fixed[v] = k
+	}
+	start := prop != nil && prop.Start != nil
+	if start {
+		conjuncts(prop.Start, func(c *symbolic.Cond) {
+			switch {
+			case c.Op == symbolic.CVar:
+				fix(c.Var, 1)
+			case c.Op == symbolic.CNot && c.Args[0].Op == symbolic.CVar:
+				fix(c.Args[0].Var, 0)
+			case c.Op == symbolic.CCmp && c.Cmp == symbolic.Eq:
+				l, r := c.L, c.R
+				if l.Op == symbolic.OpConst {
+					l, r = r, l
+				}
+				if l.Op == symbolic.OpVar && r.Op == symbolic.OpConst {
+					fix(l.Var, r.K)
+				}
+			}
+		})
+	}
+	for _, run := range m.VarRuns() {
+		if !run.Array || run.Lo != 0 {
+			continue
+		}
+		a := &janiArray{run: run}
+		for i := run.First; i < run.First+run.N; i++ {
+			v := &m.Vars[i]
+			k, ok := fixed[symbolic.VarID(i)]
+			if !start {
+				k, ok = v.Init, v.HasInit
+			}
+			if !ok || clash[symbolic.VarID(i)] || k < v.Lo || k > v.Hi {
+				a = nil
+				break
+			}
+			a.init = append(a.init, k)
+		}
+		if a == nil {
+			continue
+		}
+		for i := run.First; i < run.First+run.N; i++ {
+			x.elem[i] = a
+		}
+	}
+}
+
+// conjuncts calls f on each conjunct of c (c itself if it is no
+// conjunction).
+func conjuncts(c *symbolic.Cond, f func(*symbolic.Cond)) {
+	if c.Op == symbolic.CAnd {
+		for _, a := range c.Args {
+			conjuncts(a, f)
+		}
+		return
+	}
+	f(c)
+}
+
+// features lists the JANI extensions the export uses.
+func (x *exporter) features() []string {
+	fs := []string{"derived-operators"}
+	for _, a := range x.elem {
+		if a != nil {
+			return append(fs, "arrays")
+		}
+	}
+	return fs
+}
+
+// arrayDecl declares a JANI array with its initial value.
+func (x *exporter) arrayDecl(a *janiArray) obj {
+	v := &x.m.Vars[a.run.First]
+	var base any = "bool"
+	if !v.Bool {
+		base = obj{"kind": "bounded", "base": "int", "lower-bound": v.Lo, "upper-bound": v.Hi}
+	}
+	els := make([]any, len(a.init))
+	for i, k := range a.init {
+		if v.Bool {
+			els[i] = k != 0
+		} else {
+			els[i] = k
+		}
+	}
+	return obj{"name": a.run.Name, "type": obj{"kind": "array", "base": base},
+		"initial-value": obj{"op": "av", "elements": els}}
+}
+
+// ref names variable v in JANI: its name, or the access to its element of
+// a JANI array.
+func (x *exporter) ref(v symbolic.VarID) any {
+	if a := x.elem[v]; a != nil {
+		return obj{"op": "aa", "exp": a.run.Name, "index": int(v) - a.run.First}
+	}
+	return x.m.Vars[v].Name
+}
 
 // property writes prop as Storm reads a safety question: without a goal
 // Pmax of reaching the unsafe states (imported back as NAME with goal
@@ -183,7 +326,15 @@ func (x *exporter) costVar() string {
 		return ""
 	}
 	name := "cost"
-	for x.m.VarIndex(name) >= 0 || x.m.LabelIndex(name) != symbolic.NoLabel {
+	taken := func(name string) bool {
+		for _, r := range x.m.VarRuns() {
+			if r.Name == name {
+				return true
+			}
+		}
+		return x.m.LabelIndex(name) != symbolic.NoLabel
+	}
+	for taken(name) {
 		name += "_"
 	}
 	return name
@@ -332,9 +483,9 @@ func (x *exporter) expr(e *symbolic.Expr) any {
 	case symbolic.OpVar:
 		v := &x.m.Vars[e.Var]
 		if v.Bool {
-			return obj{"op": "ite", "if": v.Name, "then": 1, "else": 0}
+			return obj{"op": "ite", "if": x.ref(e.Var), "then": 1, "else": 0}
 		}
-		return v.Name
+		return x.ref(e.Var)
 	case symbolic.OpAdd:
 		return bin("+")
 	case symbolic.OpSub:
@@ -378,9 +529,9 @@ func (x *exporter) cond(c *symbolic.Cond) any {
 	case symbolic.CVar:
 		v := &x.m.Vars[c.Var]
 		if v.Bool {
-			return v.Name
+			return x.ref(c.Var)
 		}
-		return obj{"op": "≠", "left": v.Name, "right": 0}
+		return obj{"op": "≠", "left": x.ref(c.Var), "right": 0}
 	case symbolic.CCmp:
 		return obj{"op": janiCmp[c.Cmp], "left": x.expr(c.L), "right": x.expr(c.R)}
 	case symbolic.CNot:

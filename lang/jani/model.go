@@ -84,7 +84,11 @@ type modelLoader struct {
 	// transient Booleans in declaration order (globals, then each
 	// automaton's locals): they become predicates.
 	transients []*varInfo
-	props      bool // read the properties section
+	// transient numeric variables (rewards), and the one read back as
+	// the commands' costs (nil: none; see costs)
+	rewards []*varInfo
+	costVar *varInfo
+	props   bool // read the properties section
 	// initial is the model's restrict-initial expression other than true
 	// (nil: none): the start condition of every property.
 	initial *node
@@ -95,6 +99,7 @@ type varInfo struct {
 	isBool    bool
 	transient bool
 	array     bool
+	reward    bool       // a transient numeric variable
 	elems     []*varInfo // an array's elements, variables name[0], name[1], ...
 	name      string     // the JANI name
 	node      *node
@@ -139,6 +144,11 @@ type dest struct {
 	// A state-dependent probability: pnum/pden (prob is then not constant).
 	pnum, pden *symbolic.Expr
 	assigns    []asg
+	// the transient numeric variable the destination assigns, and its
+	// value (costBad: one that cannot be a cost, or two)
+	costVar *varInfo
+	cost    *symbolic.Expr
+	costBad bool
 }
 
 type asg struct {
@@ -204,6 +214,7 @@ func (ml *modelLoader) model(root *node) {
 	if len(ml.errs) > 0 {
 		return
 	}
+	ml.costs()
 	ml.compose(root)
 	if len(ml.errs) == 0 && ml.props {
 		ml.properties(root)
@@ -282,7 +293,7 @@ func (ml *modelLoader) actions(root *node) {
 			continue
 		}
 		seen[name] = true
-		ml.m.Labels = append(ml.m.Labels, symbolic.Label{Name: labels.unique(ident(name)), Pos: ml.pos(a)})
+		ml.m.Labels = append(ml.m.Labels, symbolic.Label{Name: labels.unique(labelIdent(name)), Pos: ml.pos(a)})
 	}
 }
 
@@ -509,7 +520,9 @@ func (ml *modelLoader) variable(v *node, sc scope) (vi *varInfo) {
 	if tr := v.get("transient"); tr != nil && tr.kind == kBool && tr.b {
 		vi.transient = true
 		if tn := v.get("type"); tn == nil || tn.kind != kString || tn.str != "bool" {
-			ml.note(v, "transient variable %q ignored: rewards are not imported", name)
+			// a reward: noted in costs, which may read it as the costs
+			vi.reward = true
+			ml.rewards = append(ml.rewards, vi)
 			return vi
 		}
 		vi.isBool = true
@@ -531,7 +544,7 @@ func (ml *modelLoader) variable(v *node, sc scope) (vi *varInfo) {
 		ml.errorf(v, "variable %q has no type", name)
 		return nil
 	}
-	irv := symbolic.Var{Name: ident(name), Pos: ml.pos(v)}
+	irv := symbolic.Var{Name: varIdent(name), Pos: ml.pos(v)}
 	switch {
 	case tn.kind == kString && tn.str == "bool":
 		irv.Bool, irv.Lo, irv.Hi = true, 0, 1
@@ -769,14 +782,18 @@ func (ml *modelLoader) automata(root *node) {
 // are loc_<automaton>.
 func (ml *modelLoader) nameVars() {
 	nm := namer{}
-	prev := ""
+	prev, prevBase, prevK := "", "", 0
 	for i := range ml.m.Vars {
 		v := &ml.m.Vars[i]
 		if base, k, ok := symbolic.ArrayElem(v.Name); ok {
-			// an array's elements keep one (unique) name
-			if k == 0 || prev == "" {
+			// an array's elements keep one (unique) name; a new array
+			// starts at index 0 (a JANI array) or where the index or the
+			// name breaks the run (variables named like elements, as
+			// export writes the arrays it cannot write as JANI arrays)
+			if k == 0 || prev == "" || base != prevBase || k != prevK+1 {
 				prev = nm.unique(base)
 			}
+			prevBase, prevK = base, k
 			v.Name = prev + "[" + strconv.Itoa(k) + "]"
 			continue
 		}
@@ -1069,12 +1086,18 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 			}
 			if !vi.transient {
 				choices = append(choices, ch)
+			} else if vi.reward {
+				d.costBad = true
 			}
 			continue
 		}
 		if vn == nil {
 			ml.errorf(an, "assignment has no \"value\"")
 			good = false
+			continue
+		}
+		if vi.reward {
+			ml.rewardAssign(d, vi, vn, sc)
 			continue
 		}
 		if vi.transient {

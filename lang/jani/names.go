@@ -3,6 +3,8 @@ package jani
 import (
 	"strconv"
 	"strings"
+
+	"vigil/symbolic"
 )
 
 // keywords of the .spec language (spec-language.md, "Lexical structure"):
@@ -44,6 +46,34 @@ func ident(name string) string {
 		s += "_"
 	}
 	return s
+}
+
+// varIdent names a JANI variable in the IR: a name of an array element's
+// form, "on[3]" with "on" an identifier, is kept (vigil export --jani
+// writes the elements of an array that cannot be a JANI array so, and the
+// import reads them back as the array); any other name is ident's.
+func varIdent(name string) string {
+	if base, k, ok := symbolic.ArrayElem(name); ok && ident(base) == base && name == base+"["+strconv.Itoa(k)+"]" {
+		return name
+	}
+	return ident(name)
+}
+
+// labelIdent names a JANI action in the IR: the name of a schema's label,
+// "move[1,2]" with "move" an identifier (as vigil export --jani writes
+// the labels of `action move(b in ..., to in ...)`), is kept; any other
+// name is ident's.
+func labelIdent(name string) string {
+	i := strings.IndexByte(name, '[')
+	if i <= 0 || !strings.HasSuffix(name, "]") || ident(name[:i]) != name[:i] {
+		return ident(name)
+	}
+	for _, f := range strings.Split(name[i+1:len(name)-1], ",") {
+		if k, err := strconv.Atoi(f); err != nil || strconv.Itoa(k) != f {
+			return ident(name)
+		}
+	}
+	return name
 }
 
 // namer hands out unique identifiers.
