@@ -139,53 +139,71 @@ func opaque(m *symbolic.Model) *symbolic.Model {
 	return &c
 }
 
-// solve runs the script's checks in Z3's SMT-LIB2 front end; each must be
-// unsat. A sat check becomes a *Failure with the witness read back with
-// get-value.
+// solve checks the script's conditions; each must be unsat. The text
+// (definitions, then one assertion per check) goes through Z3's own
+// SMT-LIB2 parser, in one parse, into a context of the checker's own; the
+// checks run one at a time in one solver, each in a scope of its own. A
+// sat check becomes a *Failure with the witness read from the model.
 func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factList) error {
 	x, err := smt.NewContext()
 	if err != nil {
 		return err
 	}
 	defer x.Close()
-	eval := func(text string) (string, error) {
-		out, err := x.EvalSMTLIB(ctx, text)
-		if err != nil {
-			return "", fmt.Errorf("cert: %v", err)
-		}
-		return strings.TrimSpace(out), nil
-	}
-	if _, err := eval(s.Defs); err != nil {
-		return err
-	}
+	var b strings.Builder
+	b.WriteString(s.Defs)
 	for _, q := range s.Checks {
-		ans, err := eval("(push 1)\n(assert " + q.Formula + ")\n(check-sat)")
+		b.WriteString("\n(assert ")
+		b.WriteString(q.Formula)
+		b.WriteString(")")
+	}
+	fs, err := x.ParseSMTLIB(b.String())
+	if err != nil {
+		return fmt.Errorf("cert: %v", err)
+	}
+	if len(fs) != len(s.Checks) {
+		return fmt.Errorf("cert: Z3 read %d assertions from the checks' text, not %d", len(fs), len(s.Checks))
+	}
+	sv, err := x.NewSolver()
+	if err != nil {
+		return fmt.Errorf("cert: %v", err)
+	}
+	for i, q := range s.Checks {
+		if err := sv.Push(); err != nil {
+			return fmt.Errorf("cert: %v", err)
+		}
+		if err := sv.Assert(fs[i]); err != nil {
+			return fmt.Errorf("cert: %v", err)
+		}
+		ans, err := sv.CheckContext(ctx)
 		if err != nil {
-			return err
+			return fmt.Errorf("cert: %v", err)
 		}
 		switch ans {
-		case "unsat":
-			if _, err := eval("(pop 1)"); err != nil {
-				return err
+		case smt.Unsat:
+			if err := sv.Pop(1); err != nil {
+				return fmt.Errorf("cert: %v", err)
 			}
 			continue
-		case "sat":
+		case smt.Sat:
 		default:
-			why, _ := eval("(get-info :reason-unknown)")
-			return fmt.Errorf("cert: the %s condition could not be decided (%s: %s)", q.Name, ans, why)
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("cert: %w", context.Cause(ctx))
+			}
+			return fmt.Errorf("cert: the %s condition could not be decided (unknown: %s)", q.Name, sv.ReasonUnknown())
 		}
 		f := &Failure{Condition: q.Name}
 		if strings.HasPrefix(q.Name, "consecution") {
 			f.Condition = "consecution"
 		}
-		if f.State, err = values(eval, m, s.Cur); err != nil {
+		if f.State, err = values(x, sv, m, s.Cur); err != nil {
 			return err
 		}
 		switch {
 		case q.Name == "init":
 			f.msg = fmt.Sprintf("init fails: start state %s is outside the invariant", m.FormatState(f.State))
 		case f.Condition == "consecution":
-			if f.Next, err = values(eval, m, s.Next); err != nil {
+			if f.Next, err = values(x, sv, m, s.Next); err != nil {
 				return err
 			}
 			via := ""
@@ -205,41 +223,35 @@ func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factL
 	return nil
 }
 
-// values reads the values of the constants vs in the last model.
-func values(eval func(string) (string, error), m *symbolic.Model, vs []string) (symbolic.State, error) {
+// values reads the values of the integer constants vs (SMT-LIB symbols,
+// |quoted| or simple) in the model of sv's last check.
+func values(x *smt.Context, sv *smt.Solver, m *symbolic.Model, vs []string) (symbolic.State, error) {
 	s := make(symbolic.State, len(vs))
 	if len(vs) == 0 {
 		return s, nil
 	}
-	out, err := eval("(get-value (" + strings.Join(vs, " ") + "))")
-	if err != nil {
-		return nil, err
-	}
-	bad := func(why string) error {
-		return fmt.Errorf("cert: cannot read Z3's witness %q: %s", out, why)
-	}
-	p := &parser{src: out, name: "z3", line: 1}
-	e, err := p.next()
-	if err != nil {
-		return nil, bad(err.Error())
-	}
-	l, ok := e.(list)
-	if !ok || len(l.items) != len(vs) {
-		return nil, bad(fmt.Sprintf("want %d (name value) pairs", len(vs)))
-	}
-	for i, it := range l.items {
-		pair, ok := it.(list)
-		if !ok || len(pair.items) != 2 {
-			return nil, bad("want (name value)")
+	ts := make([]smt.Term, len(vs))
+	for i, v := range vs {
+		if len(v) >= 2 && v[0] == '|' && v[len(v)-1] == '|' {
+			v = v[1 : len(v)-1]
 		}
-		k, err := integer(pair.items[1])
-		if err != nil {
-			return nil, bad(err.Error())
+		ts[i] = x.IntConst(v)
+	}
+	if err := x.Err(); err != nil {
+		return nil, fmt.Errorf("cert: cannot read Z3's witness: %v", err)
+	}
+	out := make([]int64, len(vs))
+	if err := sv.Eval(ts, out); err != nil {
+		return nil, fmt.Errorf("cert: cannot read Z3's witness: %v", err)
+	}
+	for i, k := range out {
+		if int64(int(k)) != k {
+			return nil, fmt.Errorf("cert: cannot read Z3's witness: the value %d of %s is not an int", k, vs[i])
 		}
-		s[i] = k
+		s[i] = int(k)
 	}
 	if m.InRange(s) >= 0 {
-		return nil, bad("the state is outside the variables' ranges")
+		return nil, fmt.Errorf("cert: cannot read Z3's witness %v: the state is outside the variables' ranges", out)
 	}
 	return s, nil
 }

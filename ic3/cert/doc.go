@@ -55,8 +55,10 @@
 // It has smtlib write the question as SMT-LIB2 text from the symbolic IR
 // (smtlib's own printer; the same printer writes the file z3 reads, but
 // the checker rebuilds the text from the model rather than trusting the
-// file's definitions), and hands the text to Z3's SMT-LIB2 front end
-// (smt.Context.EvalSMTLIB, Z3_eval_smtlib2_string). So a bug in the
+// file's definitions), and hands the text to Z3's SMT-LIB2 parser
+// (smt.Context.ParseSMTLIB, Z3_parse_smtlib2_string) in a Z3 context of
+// its own, whose solver checks the assertions the parser returns; the
+// Encoder's terms are never in that context. So a bug in the
 // Encoder's transition relation, range errors, policy encoding or
 // literals cannot certify itself: the checker's encoding would have to
 // contain the same bug, written independently.
