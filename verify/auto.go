@@ -79,207 +79,262 @@ type autoOutcome struct {
 	end time.Time
 }
 
+// autoMember is one engine of the portfolio.
+type autoMember struct {
+	name string
+	run  func(context.Context, *Prepared) (*Verdict, error)
+}
+
+// portfolio is one run of the auto portfolio: its members, the channel
+// their outcomes arrive on, and what is known so far.
+type portfolio struct {
+	ctx      context.Context // the caller's
+	ictx     context.Context // the members', cancelled once a verdict is known
+	cancel   context.CancelFunc
+	q        *Prepared
+	members  []autoMember
+	parallel bool // false for an in-memory policy: bfs then IC3, no hunter
+	progress func(Progress)
+	out      chan autoOutcome
+	began    []time.Time
+	running  int
+	stats    *AutoStats
+	results  []*Verdict
+	errs     []error
+	winner   *Verdict
+	fatal    error
+	// cancelled is when the members were told to stop (zero: not yet).
+	cancelled time.Time
+}
+
 func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 	budget := q.Limits.MaxStates
 	if budget == 0 || budget > AutoStates {
 		budget = AutoStates
 	}
-	ictx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	members := []struct {
-		name string
-		run  func(context.Context, *Prepared) (*Verdict, error)
-	}{
+	p := newPortfolio(ctx, q, []autoMember{
 		{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) { return bfs(ctx, q, budget) }},
 		{"ic3", func(ctx context.Context, q *Prepared) (*Verdict, error) { return decideIC3(ctx, q, true) }},
 		{"hunt", hunt},
-	}
+	})
+	defer p.cancel()
 	t0 := time.Now()
-	stats := &AutoStats{Cores: runtime.GOMAXPROCS(0)}
-	defer func() { stats.Seconds = time.Since(t0).Seconds() }()
-	running := 0
+	defer func() { p.stats.Seconds = time.Since(t0).Seconds() }()
+	p.loop()
+	p.markStragglers()
+	return p.result()
+}
+
+func newPortfolio(ctx context.Context, q *Prepared, members []autoMember) *portfolio {
+	p := &portfolio{ctx: ctx, q: q, members: members,
+		stats: &AutoStats{Cores: runtime.GOMAXPROCS(0)},
+		out:   make(chan autoOutcome, len(members)), began: make([]time.Time, len(members)),
+		results: make([]*Verdict, len(members)), errs: make([]error, len(members))}
+	p.ictx, p.cancel = context.WithCancel(ctx)
 	for _, m := range members {
-		stats.Members = append(stats.Members, AutoMember{Engine: m.name, Outcome: "not started"})
+		p.stats.Members = append(p.stats.Members, AutoMember{Engine: m.name, Outcome: "not started"})
 	}
 	// An in-memory policy (Executable) cannot be instantiated once per
 	// goroutine: bfs and then IC3 run one after the other on it, and the
 	// hunter does not run.
-	parallel := q.Executable == nil
-	if !parallel {
-		stats.Members[2].Reason = "an in-memory policy is not shared between goroutines"
+	p.parallel = q.Executable == nil
+	if !p.parallel {
+		p.stats.Members[2].Reason = "an in-memory policy is not shared between goroutines"
 	}
 	// The members report progress through one lock.
-	var progMu sync.Mutex
-	progress := q.Progress
-	if progress != nil {
-		progress = func(p Progress) {
-			progMu.Lock()
-			defer progMu.Unlock()
-			q.Progress(p)
+	if q.Progress != nil {
+		var mu sync.Mutex
+		p.progress = func(pr Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			q.Progress(pr)
 		}
 	}
-	out := make(chan autoOutcome, len(members))
-	began := make([]time.Time, len(members))
-	start := func(i int) {
-		began[i] = time.Now()
-		stats.Members[i].Outcome = "running"
-		// Each member gets its own copy of the question, with its own
-		// decider of the policy (deciders keep per-state caches and
-		// scratch space), which also checks its answer.
-		qi, qq := *q, *q.Question
-		qq.Progress = progress
-		qi.Question = &qq
-		go func() {
-			var v *Verdict
-			var err error
-			if i > 0 && q.Policy != nil && parallel {
-				qi.Dec, err = q.newDecider()
-			}
-			if err == nil {
-				v, err = members[i].run(ictx, &qi)
-			}
-			if err == nil {
-				err = qi.check(ictx, v)
-			}
-			out <- autoOutcome{i, v, err, time.Now()}
-		}()
+	return p
+}
+
+// start runs member i in its own goroutine.
+func (p *portfolio) start(i int) {
+	p.running++
+	p.began[i] = time.Now()
+	p.stats.Members[i].Outcome = "running"
+	// Each member gets its own copy of the question, with its own
+	// decider of the policy (deciders keep per-state caches and
+	// scratch space), which also checks its answer.
+	q := p.q
+	qi, qq := *q, *q.Question
+	qq.Progress = p.progress
+	qi.Question = &qq
+	go func() {
+		var v *Verdict
+		var err error
+		if i > 0 && q.Policy != nil && p.parallel {
+			qi.Dec, err = q.newDecider()
+		}
+		if err == nil {
+			v, err = p.members[i].run(p.ictx, &qi)
+		}
+		if err == nil {
+			err = qi.check(p.ictx, v)
+		}
+		p.out <- autoOutcome{i, v, err, time.Now()}
+	}()
+}
+
+// startOthers starts IC3 and, unless the policy is in memory, the hunter.
+func (p *portfolio) startOthers() {
+	p.start(1)
+	if p.parallel {
+		p.start(2)
 	}
-	startOthers := func() {
-		start(1)
-		running++
-		if parallel {
-			start(2)
-			running++
+}
+
+// record notes how member o.i ended.
+func (p *portfolio) record(o autoOutcome) {
+	p.running--
+	m := &p.stats.Members[o.i]
+	m.Seconds = o.end.Sub(p.began[o.i]).Seconds()
+	p.results[o.i], p.errs[o.i] = o.v, o.err
+	if v := o.v; v != nil {
+		m.Engine = v.Engine // ic3 is polic3 for a learned policy
+		if v.BFS != nil {
+			m.States = v.BFS.Stats.States
+		}
+		if v.Hunt != nil {
+			m.Walks = v.Hunt.Walks
 		}
 	}
-	start(0)
-	running = 1
+	switch {
+	case !p.cancelled.IsZero():
+		m.Outcome, m.StopSeconds = "cancelled", o.end.Sub(p.cancelled).Seconds()
+		if o.v != nil && o.v.Answer != explicit.Unknown && o.err == nil {
+			m.Outcome, m.Reason = "decided too late", o.v.Answer.String()
+		}
+	case o.err != nil:
+		m.Outcome, m.Reason = "error", o.err.Error()
+	case o.v.Answer != explicit.Unknown:
+		m.Outcome = "won"
+	default:
+		m.Outcome, m.Reason = "unknown", o.v.Reason
+	}
+}
+
+// stop cancels the members (once).
+func (p *portfolio) stop() {
+	if p.cancelled.IsZero() {
+		p.cancelled = time.Now()
+		p.cancel()
+	}
+}
+
+// loop starts bfs, the others after its head start, and reads outcomes
+// until a verdict, a bug or the end of every member; then it waits at most
+// autoGrace for the cancelled members to stop.
+func (p *portfolio) loop() {
+	p.start(0)
 	head := time.NewTimer(AutoHeadStart)
 	defer head.Stop()
-	results := make([]*Verdict, len(members))
-	errs := make([]error, len(members))
-	var winner *Verdict
-	var fatal error
-	var cancelled time.Time
-	record := func(o autoOutcome) {
-		running--
-		m := &stats.Members[o.i]
-		m.Seconds = o.end.Sub(began[o.i]).Seconds()
-		results[o.i], errs[o.i] = o.v, o.err
-		if v := o.v; v != nil {
-			m.Engine = v.Engine // ic3 is polic3 for a learned policy
-			if v.BFS != nil {
-				m.States = v.BFS.Stats.States
-			}
-			if v.Hunt != nil {
-				m.Walks = v.Hunt.Walks
-			}
-		}
-		switch {
-		case !cancelled.IsZero():
-			m.Outcome, m.StopSeconds = "cancelled", o.end.Sub(cancelled).Seconds()
-			if o.v != nil && o.v.Answer != explicit.Unknown && o.err == nil {
-				m.Outcome, m.Reason = "decided too late", o.v.Answer.String()
-			}
-		case o.err != nil:
-			m.Outcome, m.Reason = "error", o.err.Error()
-		case o.v.Answer != explicit.Unknown:
-			m.Outcome = "won"
-		default:
-			m.Outcome, m.Reason = "unknown", o.v.Reason
-		}
-	}
-	stop := func() {
-		if cancelled.IsZero() {
-			cancelled = time.Now()
-			cancel()
-		}
-	}
-	for running > 0 {
+	for p.running > 0 {
 		var o autoOutcome
 		select {
 		case <-head.C:
-			if parallel && winner == nil && fatal == nil && cancelled.IsZero() && ctx.Err() == nil {
-				startOthers()
+			if p.parallel && p.winner == nil && p.fatal == nil && p.cancelled.IsZero() && p.ctx.Err() == nil {
+				p.startOthers()
 			}
 			continue
-		case o = <-out:
+		case o = <-p.out:
 		}
-		record(o)
-		if !cancelled.IsZero() {
+		p.record(o)
+		if !p.cancelled.IsZero() {
 			continue
 		}
-		var ie *InternalError
-		switch {
-		case errors.As(o.err, &ie), o.i == 0 && o.err != nil:
-			// A bug, or an error of the model that the explicit
-			// semantics (the ground truth) reports.
-			fatal = o.err
-			stop()
-		case o.err == nil && o.v.Answer != explicit.Unknown:
-			winner = o.v
-			stats.Winner = o.v.Engine
-			stop()
-		case stats.Members[0].ended() && stats.Members[1].ended():
-			// bfs and IC3 ended undecided: the hunter cannot prove
-			// safety, so the portfolio gives up.
-			stop()
-		case o.i == 0 && stats.Members[1].Outcome == "not started":
-			// bfs gave way before the others started: start them now.
-			if ctx.Err() == nil {
-				head.Stop()
-				startOthers()
-			} else {
-				stop()
-			}
-		}
-		if running > 0 && !cancelled.IsZero() {
-			// Wait for the others to stop, at most autoGrace.
-			deadline := time.NewTimer(autoGrace)
-		wait:
-			for running > 0 {
-				select {
-				case o := <-out:
-					record(o)
-				case <-deadline.C:
-					break wait
-				}
-			}
-			deadline.Stop()
-			break
+		p.decide(o, head)
+		if p.running > 0 && !p.cancelled.IsZero() {
+			p.waitStopped()
+			return
 		}
 	}
-	for i := range stats.Members {
-		if stats.Members[i].Outcome == "running" {
-			stats.Members[i].Outcome = "cancelled"
-			stats.Members[i].StopSeconds = time.Since(cancelled).Seconds()
-			stats.Members[i].Reason = fmt.Sprintf("still running after %s", autoGrace)
+}
+
+// decide acts on a member's outcome that arrived before any cancellation.
+func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
+	var ie *InternalError
+	switch {
+	case errors.As(o.err, &ie), o.i == 0 && o.err != nil:
+		// A bug, or an error of the model that the explicit
+		// semantics (the ground truth) reports.
+		p.fatal = o.err
+		p.stop()
+	case o.err == nil && o.v.Answer != explicit.Unknown:
+		p.winner = o.v
+		p.stats.Winner = o.v.Engine
+		p.stop()
+	case p.stats.Members[0].ended() && p.stats.Members[1].ended():
+		// bfs and IC3 ended undecided: the hunter cannot prove
+		// safety, so the portfolio gives up.
+		p.stop()
+	case o.i == 0 && p.stats.Members[1].Outcome == "not started":
+		// bfs gave way before the others started: start them now.
+		if p.ctx.Err() == nil {
+			head.Stop()
+			p.startOthers()
+		} else {
+			p.stop()
 		}
 	}
-	if fatal != nil {
-		return nil, fatal
+}
+
+// waitStopped waits for the cancelled members, at most autoGrace.
+func (p *portfolio) waitStopped() {
+	deadline := time.NewTimer(autoGrace)
+	defer deadline.Stop()
+	for p.running > 0 {
+		select {
+		case o := <-p.out:
+			p.record(o)
+		case <-deadline.C:
+			return
+		}
 	}
-	if winner != nil {
-		winner.Auto = stats
-		return winner, nil
+}
+
+// markStragglers records the members still running after autoGrace.
+func (p *portfolio) markStragglers() {
+	for i := range p.stats.Members {
+		if p.stats.Members[i].Outcome == "running" {
+			p.stats.Members[i].Outcome = "cancelled"
+			p.stats.Members[i].StopSeconds = time.Since(p.cancelled).Seconds()
+			p.stats.Members[i].Reason = fmt.Sprintf("still running after %s", autoGrace)
+		}
 	}
-	// No verdict: IC3's answer (or its error) speaks for the portfolio,
-	// as it did when auto was bfs, then ic3.
-	if errs[1] != nil {
-		return nil, errs[1]
+}
+
+// result is the portfolio's verdict: the winner's, a bug, or unknown with
+// IC3's answer (or its error) speaking for the portfolio, as it did when
+// auto was bfs, then ic3.
+func (p *portfolio) result() (*Verdict, error) {
+	if p.fatal != nil {
+		return nil, p.fatal
 	}
-	v := results[1]
+	if p.winner != nil {
+		p.winner.Auto = p.stats
+		return p.winner, nil
+	}
+	if p.errs[1] != nil {
+		return nil, p.errs[1]
+	}
+	v := p.results[1]
 	if v == nil {
-		v = results[0]
+		v = p.results[0]
 	}
 	if v == nil {
 		v = &Verdict{Engine: "auto"}
 	}
 	v.Answer = explicit.Unknown
-	if r := stopReason(ctx); r != "" {
+	if r := stopReason(p.ctx); r != "" {
 		v.Reason = r
 	}
-	v.Auto = stats
+	v.Auto = p.stats
 	return v, nil
 }
 
