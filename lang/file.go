@@ -40,7 +40,10 @@ func PolicyFileDiagnostics(m *symbolic.Model) Diagnostics {
 			continue // checked by the checker
 		}
 		if _, err := symbolic.Instantiate(m, d); err != nil {
-			msg := strings.TrimPrefix(err.Error(), d.Pos.String()+": ")
+			msg := err.Error()
+			if pe, ok := err.(*symbolic.PosError); ok && pe.Pos == d.Pos {
+				msg = pe.Err.Error() // the diagnostic gives the position
+			}
 			ds = append(ds, Diagnostic{Pos: d.Pos, Severity: Error, Code: "E0509", Msg: msg})
 		}
 	}

@@ -54,11 +54,11 @@ type Policy struct {
 // that its inputs and outputs match the declaration.
 func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
 	if d.File == "" {
-		return nil, fmt.Errorf("%s: nn: policy %s names no network file", d.Pos, d.Name)
+		return nil, symbolic.ErrorAt(d.Pos, "nn: policy %s names no network file", d.Name)
 	}
 	net, err := loadShared(d.File)
 	if err != nil {
-		return nil, fmt.Errorf("%s: policy %s: %w", d.Pos, d.Name, err)
+		return nil, symbolic.ErrorAt(d.Pos, "policy %s: %w", d.Name, err)
 	}
 	return NewPolicyFromNetwork(m, d, net)
 }
@@ -97,17 +97,17 @@ func loadShared(path string) (*Network, error) {
 // NNet file named by a .jani2nnet interface) to a declaration.
 func NewPolicyFromNetwork(m *symbolic.Model, d *symbolic.PolicyDecl, net *Network) (*Policy, error) {
 	if d.Interface != "" && len(d.Inputs) == 0 {
-		return nil, fmt.Errorf("%s: nn: policy %s: the interface file %s must be resolved into inputs and outputs before the network is bound (lang/jani reads .jani2nnet files)", d.Pos, d.Name, d.Interface)
+		return nil, symbolic.ErrorAt(d.Pos, "nn: policy %s: the interface file %s must be resolved into inputs and outputs before the network is bound (lang/jani reads .jani2nnet files)", d.Name, d.Interface)
 	}
 	if len(d.Inputs) != net.Inputs() {
-		return nil, fmt.Errorf("%s: nn: policy %s lists %d inputs but network %s has %d; list one input expression per network input", d.Pos, d.Name, len(d.Inputs), d.File, net.Inputs())
+		return nil, symbolic.ErrorAt(d.Pos, "nn: policy %s lists %d inputs but network %s has %d; list one input expression per network input", d.Name, len(d.Inputs), d.File, net.Inputs())
 	}
 	if len(d.Outputs) != net.Outputs() {
-		return nil, fmt.Errorf("%s: nn: policy %s lists %d outputs but network %s has %d; list one label per network output", d.Pos, d.Name, len(d.Outputs), d.File, net.Outputs())
+		return nil, symbolic.ErrorAt(d.Pos, "nn: policy %s lists %d outputs but network %s has %d; list one label per network output", d.Name, len(d.Outputs), d.File, net.Outputs())
 	}
 	for _, l := range d.Outputs {
 		if l < 0 || int(l) >= len(m.Labels) {
-			return nil, fmt.Errorf("%s: nn: policy %s: output label %d does not exist", d.Pos, d.Name, l)
+			return nil, symbolic.ErrorAt(d.Pos, "nn: policy %s: output label %d does not exist", d.Name, l)
 		}
 	}
 	p := &Policy{Net: net, Decl: d, nvars: len(m.Vars), inputs: d.Inputs, outputs: d.Outputs,

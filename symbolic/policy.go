@@ -348,7 +348,7 @@ func Instantiate(m *Model, d *PolicyDecl) (Policy, error) {
 	f := kinds[d.Kind]
 	kindsMu.RUnlock()
 	if f == nil {
-		return nil, fmt.Errorf("%s: policy %s: %s policies are not supported by this build of vigil (a Go program links them in by importing package vigil/%s; see symbolic.RegisterKind)", d.Pos, d.Name, d.Kind, d.Kind)
+		return nil, ErrorAt(d.Pos, "policy %s: %s policies are not supported by this build of vigil (a Go program links them in by importing package vigil/%s; see symbolic.RegisterKind)", d.Name, d.Kind, d.Kind)
 	}
 	return f(m, d)
 }

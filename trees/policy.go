@@ -57,7 +57,7 @@ const EnumerateLimit = 16
 // against the declaration: one input per feature, one output per class.
 func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
 	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s: policy %s: %s", d.Pos, d.Name, fmt.Sprintf(format, args...))
+		return symbolic.ErrorAt(d.Pos, "policy %s: %s", d.Name, fmt.Sprintf(format, args...))
 	}
 	if d.File == "" {
 		return nil, fail("trees: no ensemble file given")

@@ -309,7 +309,7 @@ func (r *InvariantCheck) Finish(err error) {
 	r.Kind = "invariant"
 	r.Valid, r.Verdict = err == nil, "valid"
 	if err != nil {
-		r.Verdict, r.Error = "invalid", strings.TrimPrefix(err.Error(), "cert: ")
+		r.Verdict, r.Error = "invalid", invcert.Message(err)
 		if f, ok := errors.AsType[*invcert.Failure](err); ok {
 			r.Condition = f.Condition
 		}

@@ -132,7 +132,7 @@ func vigilSelf() string {
 func loadExperiment(e *env, file, data string) (*batch.Experiment, bool) {
 	x, err := batch.Load(file)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
+		printErr(e, err)
 		return nil, false
 	}
 	if data != "" {

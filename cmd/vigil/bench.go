@@ -168,7 +168,7 @@ func runBench(e *env, args []string) int {
 		return -1
 	}
 	naiveSearch := func() (int, int, any, error) {
-		return naiveBFS(ctx, g, newDecider(), func(states, done int) {
+		return explicit.NaiveSearch(ctx, g, newDecider(), func(states, done int) {
 			prog.printf("bench (naive): %d states, %d expanded", states, done)
 		})
 	}

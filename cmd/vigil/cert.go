@@ -117,38 +117,14 @@ func certCheck(e *env, args []string) int {
 	if ct.Plaja != nil {
 		rec.start, rec.unsafe, rec.policyFile = ct.Plaja.Start, ct.Plaja.Unsafe, ct.Plaja.PolicyFile
 	}
-	if err := verify.CompareDefines(path, rec.defines, defs); err != nil {
-		return finish(err, certAnswer)
+	wantPolicy := func(string) bool { // with radius inf the tested policy plays no part, except in an invariant
+		return ct.Radius != cert.Inf || (ct.Kind == cert.Invariant && ct.Policy != "")
 	}
-	m, chk, propName, polName, how, err := rec.load(e, path, *spec, plaja, defs)
+	q, how, err := rec.question(e, path, *spec, plaja, defs, &ct.Model, wantPolicy, ct.PolicySHA256, certReported)
 	if err != nil {
-		return finish(err, map[bool]certHow{true: certInput, false: certReported}[how])
+		return finish(err, how)
 	}
-	model := chk.ModelFile
-	props, pols := verify.ModelNames(m)
-	if err := verify.PlainName(path, "model", ct.Model, []string{m.Name}); err != nil {
-		return finish(err, certAnswer)
-	}
-	if err := verify.PlainName(path, "property", propName, props); err != nil {
-		return finish(err, certAnswer)
-	}
-	if err := verify.PlainName(path, "policy", polName, pols); err != nil {
-		return finish(err, certAnswer)
-	}
-	prop, ok := selectProperty(e, "cert check", m, propName, true)
-	if !ok {
-		return finish(fmt.Errorf("model %s: no property %q", model, propName), certReported)
-	}
-	var pol *symbolic.PolicyDecl
-	if ct.Radius != cert.Inf || (ct.Kind == cert.Invariant && ct.Policy != "") { // with radius inf the tested policy plays no part, except in an invariant
-		if pol, ok = selectPolicy(e, "cert check", m, polName, false); !ok {
-			return finish(fmt.Errorf("model %s: no policy %q", model, polName), certReported)
-		}
-	}
-
-	if err := chk.Describe(m, prop, pol, ct.PolicySHA256); err != nil {
-		return finish(err, certInput)
-	}
+	m, prop, pol, chk := q.m, q.prop, q.pol, q.chk
 	if pol == nil && ct.Policy != "" {
 		chk.Policy, chk.PolicyUnused = ct.Policy, true
 		chk.NonASCII = append(chk.NonASCII, verify.NonASCII(ct.Policy)...)
@@ -257,4 +233,62 @@ func (r certRecord) load(e *env, path, spec string, plaja *plajaFlags, defs defi
 		return nil, chk, "", "", false, fmt.Errorf("cannot attach the PlaJA files to model %s", invcert.Quote(model))
 	}
 	return m, chk, prop, pol, false, nil
+}
+
+// certQuestion is the question a certificate answers, loaded: the model
+// with the property and policy it names, and what they were loaded from.
+type certQuestion struct {
+	m    *symbolic.Model
+	prop *symbolic.Property
+	pol  *symbolic.PolicyDecl // nil when the claim does not depend on one
+	chk  *verify.Checked
+}
+
+// question is the part of cert check that every kind of certificate
+// shares: it compares the -D flags with the recorded defines, loads the
+// model (load), checks the recorded names (the model's when modelName is
+// not nil, the property's and the policy's), selects the property and,
+// when wantPolicy says the claim depends on it, the policy, and describes
+// what the certificate is checked against (policyHash is the recorded
+// hash of the policy's files). On failure it returns the error and where
+// certFinish prints it; a failure the loaders printed already gets
+// reported.
+func (r certRecord) question(e *env, path, spec string, plaja *plajaFlags, defs defines, modelName *string, wantPolicy func(polName string) bool, policyHash string, reported certHow) (*certQuestion, certHow, error) {
+	if err := verify.CompareDefines(path, r.defines, defs); err != nil {
+		return nil, certAnswer, err
+	}
+	m, chk, propName, polName, input, err := r.load(e, path, spec, plaja, defs)
+	if err != nil {
+		if input {
+			return nil, certInput, err
+		}
+		return nil, reported, err
+	}
+	model := chk.ModelFile
+	props, pols := verify.ModelNames(m)
+	if modelName != nil {
+		if err := verify.PlainName(path, "model", *modelName, []string{m.Name}); err != nil {
+			return nil, certAnswer, err
+		}
+	}
+	if err := verify.PlainName(path, "property", propName, props); err != nil {
+		return nil, certAnswer, err
+	}
+	if err := verify.PlainName(path, "policy", polName, pols); err != nil {
+		return nil, certAnswer, err
+	}
+	prop, ok := selectProperty(e, "cert check", m, propName, true)
+	if !ok {
+		return nil, reported, fmt.Errorf("model %s: no property %q", model, propName)
+	}
+	var pol *symbolic.PolicyDecl
+	if wantPolicy(polName) {
+		if pol, ok = selectPolicy(e, "cert check", m, polName, false); !ok {
+			return nil, reported, fmt.Errorf("model %s: no policy %q", model, polName)
+		}
+	}
+	if err := chk.Describe(m, prop, pol, policyHash); err != nil {
+		return nil, certInput, err
+	}
+	return &certQuestion{m: m, prop: prop, pol: pol, chk: chk}, certAnswer, nil
 }

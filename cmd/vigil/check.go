@@ -63,7 +63,7 @@ func runCheck(e *env, args []string) int {
 			prop, pol := "", *polName
 			if !plaja.apply(e, m, &prop, &pol) {
 				if !*jsonOut && len(diags) > 0 {
-					fmt.Fprint(e.stderr, diags.Render())
+					printDiags(e, diags)
 				}
 				status = exitError
 				continue
@@ -100,7 +100,7 @@ func runCheck(e *env, args []string) int {
 			continue
 		}
 		if len(diags) > 0 {
-			fmt.Fprint(e.stderr, diags.Render())
+			printDiags(e, diags)
 		}
 		if m == nil {
 			continue

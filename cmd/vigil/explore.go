@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/big"
 	"strings"
 
 	"time"
@@ -130,13 +129,6 @@ func (bf *bddFlags) options(prog *progress, what string) bdd.Options {
 		prog.printf("%s: iteration %d, %d nodes in use, set of %d nodes, %s heap, %.1fs", what, p.Iteration, p.Nodes, p.SetNodes, verify.HumanBytes(p.HeapBytes), p.Elapsed.Seconds())
 	}}
 }
-
-// bddStatsReport is the --json form of the BDD engine's statistics.
-type bddStatsReport = verify.BDDFigures
-
-func newBDDStats(order string, s bdd.Stats) *bddStatsReport { return verify.NewBDDFigures(order, s) }
-
-func num(x *big.Int) json.Number { return verify.Num(x) }
 
 func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout time.Duration) int {
 	ctx, cancel := runContext(timeout)

@@ -200,7 +200,8 @@ func parseExplained(fs *flag.FlagSet, args []string) error {
 // jsonError is the JSON object a command prints on stdout when it fails
 // under --json: the first error message, its position when it is a
 // positioned diagnostic, and the exit code. The dispatcher builds it from
-// what the command wrote on stderr, so commands report errors as usual.
+// the command's errorLog: the diagnostics it printed, as values, and its
+// other stderr text.
 type jsonError struct {
 	Error    string   `json:"error"`
 	File     string   `json:"file,omitempty"`
@@ -211,64 +212,10 @@ type jsonError struct {
 	Messages []string `json:"messages,omitempty"` // every message, when there are several
 }
 
-// diagLine matches a rendered diagnostic: FILE:LINE[:COL]: error[CODE]: MESSAGE.
-var diagLine = regexp.MustCompile(`^(.+?):(\d+)(?::(\d+))?: error\[(\w+)\]: (.*)$`)
-
 // noticeLine matches what a command writes on stderr besides its errors:
 // warnings (a JANI import's "FILE:LINE:COL: warning[W0901]: ...", "warning:
 // ...", "vigil check: POS: warning: ...") and notes ("vigil prob: note: ...").
 var noticeLine = regexp.MustCompile(`^(?:(?:.+?: )?warning(?:\[\w+\])?: |(?:.+?: )?note: )`)
-
-// newJSONError reads the stderr text of a failed command: diagnostics'
-// source excerpts, usage lines and flag listings are dropped. The error is
-// the first positioned error diagnostic, else the first message that is
-// not a warning or a note (an import warning printed before the error is
-// not the error), else the first message.
-func newJSONError(stderr string, exit int) jsonError {
-	je := jsonError{Exit: exit}
-	var msgs []string
-	firstError := ""
-	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		t := strings.TrimSpace(l)
-		switch {
-		case t == "":
-			continue
-		case strings.HasPrefix(t, "usage:") || strings.HasPrefix(t, "Run 'vigil help"):
-			// the usage block: the synopsis and the flags below it
-			for i+1 < len(lines) && (strings.HasPrefix(lines[i+1], " ") || strings.HasPrefix(lines[i+1], "\t") || strings.HasPrefix(lines[i+1], "Run 'vigil help")) {
-				i++
-			}
-			continue
-		case strings.HasPrefix(l, " ") && strings.Contains(l, " | "):
-			continue // a diagnostic's source line or caret
-		}
-		if m := diagLine.FindStringSubmatch(t); m != nil && je.File == "" {
-			// The first positioned error is the one to fix first.
-			je.File, je.Code, je.Error = m[1], m[4], m[5]
-			je.Line, _ = strconv.Atoi(m[2])
-			je.Column, _ = strconv.Atoi(m[3])
-		}
-		if firstError == "" && !noticeLine.MatchString(t) {
-			firstError = t
-		}
-		msgs = append(msgs, t)
-	}
-	if je.Error == "" {
-		je.Error = firstError
-	}
-	if je.Error == "" && len(msgs) > 0 {
-		je.Error = msgs[0]
-	}
-	if je.Error == "" {
-		je.Error = fmt.Sprintf("failed with exit code %d", exit)
-	}
-	if len(msgs) > 1 {
-		je.Messages = msgs
-	}
-	return je
-}
 
 // printJSONError writes je as one line of JSON.
 func printJSONError(w io.Writer, je jsonError) {

@@ -5,16 +5,35 @@ import "testing"
 // TestJSONErrorSkipsNotices: the "error" of a --json error object is the
 // error, not a warning or note the command printed before it.
 func TestJSONErrorSkipsNotices(t *testing.T) {
-	for _, c := range []struct{ stderr, want string }{
-		{"m.jani#properties[3]:19:5: warning[W0901]: property \"soon\" not imported\n 19 |   {\n    |   ^\nvigil prob: model m has no property \"x\"\n", `vigil prob: model m has no property "x"`},
-		{"warning: the name \"\\u0430\" has characters outside ASCII\nvigil verify: no policy\n", "vigil verify: no policy"},
-		{"vigil prob: note: at most 2^40 states\nvigil prob: out of memory\n", "vigil prob: out of memory"},
-		{"a.spec:2:1: warning: deadlock: no action is applicable\na.spec:3:4: error[E0101]: undeclared name y\n", "undeclared name y"},
-		{"vigil prob: note: only a note\n", "vigil prob: note: only a note"},
-		{"", "failed with exit code 1"},
+	warn := errReport{File: "m.jani#properties[3]", Line: 19, Column: 5, Warning: true, Code: "W0901", Msg: `property "soon" not imported`}
+	undeclared := errReport{File: "a.spec", Line: 3, Column: 4, Code: "E0101", Msg: "undeclared name y"}
+	text := func(s string) logEntry { return logEntry{text: s} }
+	for n, c := range []struct {
+		log  []logEntry
+		want jsonError
+	}{
+		{[]logEntry{{diag: &warn}, text("vigil prob: model m has no property \"x\"\n")},
+			jsonError{Error: `vigil prob: model m has no property "x"`, Exit: 1, Messages: []string{warn.String(), `vigil prob: model m has no property "x"`}}},
+		{[]logEntry{text("warning: the name \"\\u0430\" has characters outside ASCII\n"), text("vigil verify: no policy\n")},
+			jsonError{Error: "vigil verify: no policy", Exit: 1, Messages: []string{`warning: the name "\u0430" has characters outside ASCII`, "vigil verify: no policy"}}},
+		{[]logEntry{text("vigil prob: note: at most 2^40 states\nvigil prob: out of memory\n")},
+			jsonError{Error: "vigil prob: out of memory", Exit: 1, Messages: []string{"vigil prob: note: at most 2^40 states", "vigil prob: out of memory"}}},
+		{[]logEntry{text("a.spec:2:1: warning: deadlock: no action is applicable\n"), {diag: &undeclared}},
+			jsonError{Error: "undeclared name y", File: "a.spec", Line: 3, Column: 4, Code: "E0101", Exit: 1, Messages: []string{"a.spec:2:1: warning: deadlock: no action is applicable", undeclared.String()}}},
+		{[]logEntry{text("vigil prob: note: only a note\n")}, jsonError{Error: "vigil prob: note: only a note", Exit: 1}},
+		{[]logEntry{text("usage: vigil x FILE\n  -flag\n\tdoc\n"), text("vigil x: no files\n")}, jsonError{Error: "vigil x: no files", Exit: 1}},
+		{nil, jsonError{Error: "failed with exit code 1", Exit: 1}},
 	} {
-		if got := newJSONError(c.stderr, 1).Error; got != c.want {
-			t.Errorf("newJSONError(%q).Error = %q, want %q", c.stderr, got, c.want)
+		l := &errorLog{entries: c.log}
+		got := l.jsonError(1)
+		if got.Error != c.want.Error || got.File != c.want.File || got.Line != c.want.Line || got.Column != c.want.Column || got.Code != c.want.Code || got.Exit != c.want.Exit || len(got.Messages) != len(c.want.Messages) {
+			t.Errorf("case %d: jsonError = %+v, want %+v", n, got, c.want)
+			continue
+		}
+		for i := range got.Messages {
+			if got.Messages[i] != c.want.Messages[i] {
+				t.Errorf("case %d: Messages[%d] = %q, want %q", n, i, got.Messages[i], c.want.Messages[i])
+			}
 		}
 	}
 }

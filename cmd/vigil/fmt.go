@@ -47,7 +47,7 @@ func runFmt(e *env, args []string) int {
 		}
 		out, diags := lang.Format(f, src)
 		if out == nil {
-			fmt.Fprint(e.stderr, diags.Render())
+			printDiags(e, diags)
 			status = exitError
 			continue
 		}

@@ -18,7 +18,7 @@ import (
 func loadModel(e *env, path string, defs defines) *symbolic.Model {
 	m, diags := lang.LoadFile(path, lang.Options{Defines: defs})
 	if len(diags) > 0 {
-		fmt.Fprint(e.stderr, diags.Render())
+		printDiags(e, diags)
 	}
 	if diags.HasErrors() {
 		return nil

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -78,11 +77,11 @@ func run(args []string, e *env) int {
 	if !wantsJSON(args) || wantsHelp(args) {
 		return dispatchCommand(args, e)
 	}
-	var errText bytes.Buffer
+	log := &errorLog{}
 	out := &countingWriter{w: e.stdout}
-	code := dispatchCommand(args, &env{stdout: out, stderr: io.MultiWriter(e.stderr, &errText), stdin: e.stdin})
+	code := dispatchCommand(args, &env{stdout: out, stderr: stderrLog{w: e.stderr, log: log}, stdin: e.stdin})
 	if out.n == 0 && (code == exitError || code == exitUsage || code == exitBug) {
-		printJSONError(e.stdout, newJSONError(errText.String(), code))
+		printJSONError(e.stdout, log.jsonError(code))
 	}
 	return code
 }

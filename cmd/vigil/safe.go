@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"vigil/internal/phrase"
 	"vigil/safety"
 	"vigil/safety/cert"
 	"vigil/symbolic"
@@ -254,9 +253,6 @@ func finishSafe(e *env, rep *safety.Report, asJSON bool, text interface{ WriteTe
 	}
 	return exitOK
 }
-
-// radiusWords is the adjective for a radius: safe, 1-safe, ...
-func radiusWords(r string) string { return phrase.Safe(r) }
 
 // writeSafetyCert writes one certificate for the decided states ids (one
 // table for all of them), recording how to load the model again.

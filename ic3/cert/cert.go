@@ -153,7 +153,7 @@ func ModelHash(m *symbolic.Model, prop, policy string) (string, error) {
 			}
 			b, err := os.ReadFile(f)
 			if err != nil {
-				return "", fmt.Errorf("cert: policy %s: %v", policy, err)
+				return "", errorf("policy %s: %v", policy, err)
 			}
 			fmt.Fprintf(h, "\x00file %d\x00", len(b))
 			h.Write(b)
@@ -197,7 +197,7 @@ func IsCertificate(path string) bool {
 func Read(path string) (*Cert, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cert: %v", err)
+		return nil, errorf("%v", err)
 	}
 	defer f.Close()
 	return Parse(f, path)
@@ -207,7 +207,7 @@ func Read(path string) (*Cert, error) {
 func Parse(r io.Reader, name string) (*Cert, error) {
 	src, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("cert: %s: %v", name, err)
+		return nil, errorf("%s: %v", name, err)
 	}
 	c := &Cert{}
 	if err := c.parseHeader(string(src), name); err != nil {
@@ -220,7 +220,7 @@ func Parse(r io.Reader, name string) (*Cert, error) {
 			return nil, err
 		}
 		if e == nil {
-			return nil, fmt.Errorf("cert: %s: no (define-fun vigil.inv ...) definition; is this a certificate written by vigil verify --cert?", name)
+			return nil, errorf("%s: no (define-fun vigil.inv ...) definition; is this a certificate written by vigil verify --cert?", name)
 		}
 		if l, ok := e.(list); ok && len(l.items) >= 2 && atomIs(l.items[0], "define-fun") && atomIs(l.items[1], "vigil.inv") {
 			if err := c.parseInv(l, name); err != nil {
@@ -280,23 +280,23 @@ func (c *Cert) parseHeader(src, name string) error {
 		case "fact":
 			f, err := parseFact(v)
 			if err != nil {
-				return fmt.Errorf("cert: %s:%d: fact: %v", name, line, err)
+				return errorf("%s:%d: fact: %v", name, line, err)
 			}
 			c.Facts = append(c.Facts, f)
 		case "boxes":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
-				return fmt.Errorf("cert: %s:%d: boxes: want a count, got %+q", name, line, v)
+				return errorf("%s:%d: boxes: want a count, got %+q", name, line, v)
 			}
 			c.Boxes = n
 		}
 	}
 	if !magic {
-		return fmt.Errorf("cert: %s: not an invariant certificate (its header lacks the line %+q)", name, "; "+Magic)
+		return errorf("%s: not an invariant certificate (its header lacks the line %+q)", name, "; "+Magic)
 	}
 	for _, f := range [][2]string{{"model", c.Model}, {"property", c.Property}, {"model-sha256", c.Hash}} {
 		if f[1] == "" {
-			return fmt.Errorf("cert: %s: the header has no %+q line", name, f[0])
+			return errorf("%s: the header has no %+q line", name, f[0])
 		}
 	}
 	return nil
@@ -334,11 +334,11 @@ func (c *Cert) parseInv(l list, name string) error {
 		}
 	}
 	if c.Boxes != len(c.Inv) {
-		return fmt.Errorf("cert: %s: the header says %d boxes, vigil.inv has %d (a truncated or edited file?)", name, c.Boxes, len(c.Inv))
+		return errorf("%s: the header says %d boxes, vigil.inv has %d (a truncated or edited file?)", name, c.Boxes, len(c.Inv))
 	}
 	for _, f := range c.Facts {
 		if f.Box >= len(c.Inv) {
-			return fmt.Errorf("cert: %s: fact on box %d, the invariant has %d boxes", name, f.Box, len(c.Inv))
+			return errorf("%s: fact on box %d, the invariant has %d boxes", name, f.Box, len(c.Inv))
 		}
 	}
 	return nil
@@ -354,7 +354,7 @@ type invReader struct {
 }
 
 func (r *invReader) bad(line int, format string, args ...any) error {
-	return fmt.Errorf("cert: %s:%d: vigil.inv: %s", r.name, line, fmt.Sprintf(format, args...))
+	return errorf("%s:%d: vigil.inv: %s", r.name, line, fmt.Sprintf(format, args...))
 }
 
 // params reads the parameter list (|x| Int) ... of the definition on

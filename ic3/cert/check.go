@@ -46,18 +46,18 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 		pol = policy.Name
 	}
 	if prop == nil {
-		return fmt.Errorf("cert: no property to check against")
+		return errorf("no property to check against")
 	}
 	if prop.Name != c.Property || pol != c.Policy {
-		return fmt.Errorf("cert: the certificate answers property %s with policy %s, not property %s with policy %s",
+		return errorf("the certificate answers property %s with policy %s, not property %s with policy %s",
 			Quote(c.Property), Quote(c.Policy), Quote(prop.Name), Quote(pol))
 	}
 	if len(c.Vars) != len(m.Vars) {
-		return fmt.Errorf("cert: the certificate does not belong to model %s: its invariant has %d variables, the model %d", Quote(m.Name), len(c.Vars), len(m.Vars))
+		return errorf("the certificate does not belong to model %s: its invariant has %d variables, the model %d", Quote(m.Name), len(c.Vars), len(m.Vars))
 	}
 	for i, v := range c.Vars {
 		if v != m.Vars[i].Name {
-			return fmt.Errorf("cert: the certificate does not belong to model %s: its variable %d is %s, the model's is %s", Quote(m.Name), i+1, Quote(v), Quote(m.Vars[i].Name))
+			return errorf("the certificate does not belong to model %s: its variable %d is %s, the model's is %s", Quote(m.Name), i+1, Quote(v), Quote(m.Vars[i].Name))
 		}
 	}
 	if c.PolicyHash != "" {
@@ -66,7 +66,7 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 			return err
 		}
 		if h != c.PolicyHash {
-			return fmt.Errorf("cert: the certificate was made for another policy file: its policy-sha256 is %.16s..., policy %s's files hash to %s (was the network, ensemble or table retrained or replaced?)", c.PolicyHash, Quote(pol), orNone(h))
+			return errorf("the certificate was made for another policy file: its policy-sha256 is %.16s..., policy %s's files hash to %s (was the network, ensemble or table retrained or replaced?)", c.PolicyHash, Quote(pol), orNone(h))
 		}
 	}
 	h, err := ModelHash(m, prop.Name, pol)
@@ -74,11 +74,11 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 		return err
 	}
 	if h != c.Hash {
-		return fmt.Errorf("cert: the certificate does not belong to this model: its model-sha256 is %.12s..., the model loaded is %.12s... (was the model, a -D value or the policy changed?)", c.Hash, h)
+		return errorf("the certificate does not belong to this model: its model-sha256 is %.12s..., the model loaded is %.12s... (was the model, a -D value or the policy changed?)", c.Hash, h)
 	}
 	learned := policy != nil && (policy.Kind == symbolic.KindNN || policy.Kind == symbolic.KindTrees)
 	if !learned && len(c.Facts) > 0 {
-		return fmt.Errorf("cert: the certificate has policy facts, but policy %s is not learned", Quote(pol))
+		return errorf("the certificate has policy facts, but policy %s is not learned", Quote(pol))
 	}
 	facts, err := c.resolveFacts(m)
 	if err != nil {
@@ -90,7 +90,7 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 	}
 	script, err := smtlib.CertScript(q, smtlib.Boxes(c.Inv), facts.exclusions(), learned)
 	if err != nil {
-		return fmt.Errorf("cert: %v", err)
+		return errorf("%v", err)
 	}
 	if err := solve(ctx, m, script, facts); err != nil {
 		return err
@@ -102,14 +102,14 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 	// nothing with the certifier that proved them.
 	if p == nil {
 		if p, err = symbolic.Instantiate(m, policy); err != nil {
-			return fmt.Errorf("cert: %v", err)
+			return errorf("%v", err)
 		}
 	}
 	fc := NewFactChecker(m, p)
 	for _, f := range facts {
 		lo, hi := boxBounds(m, append(slices.Clone(c.Inv[f.Box]), f.Within...))
 		if err := fc.Check(ctx, Fact{Lo: lo, Hi: hi, Label: f.Label, Sure: f.Sure}); err != nil {
-			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, Quote(m.Labels[f.Label].Name), strings.TrimPrefix(err.Error(), "cert: "))}
+			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, Quote(m.Labels[f.Label].Name), Message(err))}
 		}
 	}
 	return nil
@@ -159,38 +159,38 @@ func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factL
 	}
 	fs, err := x.ParseSMTLIB(b.String())
 	if err != nil {
-		return fmt.Errorf("cert: %v", err)
+		return errorf("%v", err)
 	}
 	if len(fs) != len(s.Checks) {
-		return fmt.Errorf("cert: Z3 read %d assertions from the checks' text, not %d", len(fs), len(s.Checks))
+		return errorf("Z3 read %d assertions from the checks' text, not %d", len(fs), len(s.Checks))
 	}
 	sv, err := x.NewSolver()
 	if err != nil {
-		return fmt.Errorf("cert: %v", err)
+		return errorf("%v", err)
 	}
 	for i, q := range s.Checks {
 		if err := sv.Push(); err != nil {
-			return fmt.Errorf("cert: %v", err)
+			return errorf("%v", err)
 		}
 		if err := sv.Assert(fs[i]); err != nil {
-			return fmt.Errorf("cert: %v", err)
+			return errorf("%v", err)
 		}
 		ans, err := sv.CheckContext(ctx)
 		if err != nil {
-			return fmt.Errorf("cert: %v", err)
+			return errorf("%v", err)
 		}
 		switch ans {
 		case smt.Unsat:
 			if err := sv.Pop(1); err != nil {
-				return fmt.Errorf("cert: %v", err)
+				return errorf("%v", err)
 			}
 			continue
 		case smt.Sat:
 		default:
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("cert: %w", context.Cause(ctx))
+				return errorf("%w", context.Cause(ctx))
 			}
-			return fmt.Errorf("cert: the %s condition could not be decided (unknown: %s)", q.Name, sv.ReasonUnknown())
+			return errorf("the %s condition could not be decided (unknown: %s)", q.Name, sv.ReasonUnknown())
 		}
 		f := &Failure{Condition: q.Name}
 		if strings.HasPrefix(q.Name, "consecution") {
@@ -238,20 +238,20 @@ func values(x *smt.Context, sv *smt.Solver, m *symbolic.Model, vs []string) (sym
 		ts[i] = x.IntConst(v)
 	}
 	if err := x.Err(); err != nil {
-		return nil, fmt.Errorf("cert: cannot read Z3's witness: %v", err)
+		return nil, errorf("cannot read Z3's witness: %v", err)
 	}
 	out := make([]int64, len(vs))
 	if err := sv.Eval(ts, out); err != nil {
-		return nil, fmt.Errorf("cert: cannot read Z3's witness: %v", err)
+		return nil, errorf("cannot read Z3's witness: %v", err)
 	}
 	for i, k := range out {
 		if int64(int(k)) != k {
-			return nil, fmt.Errorf("cert: cannot read Z3's witness: the value %d of %s is not an int", k, vs[i])
+			return nil, errorf("cannot read Z3's witness: the value %d of %s is not an int", k, vs[i])
 		}
 		s[i] = int(k)
 	}
 	if m.InRange(s) >= 0 {
-		return nil, fmt.Errorf("cert: cannot read Z3's witness %v: the state is outside the variables' ranges", out)
+		return nil, errorf("cannot read Z3's witness %v: the state is outside the variables' ranges", out)
 	}
 	return s, nil
 }
@@ -284,18 +284,18 @@ func (c *Cert) resolveFacts(m *symbolic.Model) (factList, error) {
 		if l := m.LabelIndex(n); l != symbolic.NoLabel {
 			return l, nil
 		}
-		return 0, fmt.Errorf("cert: a policy fact names label %s, which model %s lacks%s", Quote(n), Quote(m.Name), lookAlike(n, m))
+		return 0, errorf("a policy fact names label %s, which model %s lacks%s", Quote(n), Quote(m.Name), lookAlike(n, m))
 	}
 	var out factList
 	for _, f := range c.Facts {
 		if f.Box < 0 || f.Box >= len(c.Inv) {
-			return nil, fmt.Errorf("cert: a policy fact names box %d of %d", f.Box, len(c.Inv))
+			return nil, errorf("a policy fact names box %d of %d", f.Box, len(c.Inv))
 		}
 		r := resolvedFact{Box: f.Box}
 		for _, w := range f.Within {
 			l, err := parseLit(m, w)
 			if err != nil {
-				return nil, fmt.Errorf("cert: %v", err)
+				return nil, errorf("%v", err)
 			}
 			r.Within = append(r.Within, l)
 		}

@@ -44,32 +44,32 @@ type NetworkScores struct {
 func EncodeNetwork(x *smt.Context, m *symbolic.Model, p symbolic.Params, state []smt.Term, lo, hi []int, tag string) (*NetworkScores, error) {
 	net := p.Network
 	if net == nil || p.Decl == nil {
-		return nil, fmt.Errorf("cert: EncodeNetwork needs a network policy's parameters")
+		return nil, errorf("EncodeNetwork needs a network policy's parameters")
 	}
 	weights := 0
 	for _, l := range net.Layers {
 		weights += len(l.W)
 	}
 	if weights > MaxWeights {
-		return nil, fmt.Errorf("cert: the network of policy %s has %d weights, more than the %d that are encoded exactly", p.Decl.Name, weights, MaxWeights)
+		return nil, errorf("the network of policy %s has %d weights, more than the %d that are encoded exactly", p.Decl.Name, weights, MaxWeights)
 	}
 	if len(p.Decl.Inputs) != net.Inputs() {
-		return nil, fmt.Errorf("cert: policy %s: %d inputs for a network of %d", p.Decl.Name, len(p.Decl.Inputs), net.Inputs())
+		return nil, errorf("policy %s: %d inputs for a network of %d", p.Decl.Name, len(p.Decl.Inputs), net.Inputs())
 	}
 	if (net.InMin == nil) != (net.InMax == nil) || (net.InMean == nil) != (net.InRange == nil) || (net.OutMean == nil) != (net.OutRange == nil) {
-		return nil, fmt.Errorf("cert: policy %s: the network's normalisation lacks a minimum, maximum, mean or range", p.Decl.Name)
+		return nil, errorf("policy %s: the network's normalisation lacks a minimum, maximum, mean or range", p.Decl.Name)
 	}
 	ev, err := newExactNet(m, p)
 	if err != nil {
 		return nil, err
 	}
 	if !ev.pwl {
-		return nil, fmt.Errorf("cert: the network of policy %s has an activation other than ReLU (Tanh, Sigmoid, LeakyReLU) or a final Softmax, which has no exact SMT encoding", p.Decl.Name)
+		return nil, errorf("the network of policy %s has an activation other than ReLU (Tanh, Sigmoid, LeakyReLU) or a final Softmax, which has no exact SMT encoding", p.Decl.Name)
 	}
 	xl, xh := ev.inputBounds(lo, hi)
 	en := ev.enclose(net, xl, xh)
 	if !en.finite {
-		return nil, fmt.Errorf("cert: float64 evaluation of policy %s might overflow on the states of the model; its scores cannot be encoded with a rounding bound", p.Decl.Name)
+		return nil, errorf("float64 evaluation of policy %s might overflow on the states of the model; its scores cannot be encoded with a rounding bound", p.Decl.Name)
 	}
 	return encodeScores(x, m, p, state, en.err, tag)
 }
@@ -92,7 +92,7 @@ func encodeScores(x *smt.Context, m *symbolic.Model, p symbolic.Params, state []
 		ts := make([]smt.Term, len(a.Terms))
 		for k, t := range a.Terms {
 			if t.Var < 0 || int(t.Var) >= len(state) {
-				return nil, fmt.Errorf("cert: policy %s: input %d reads variable %d, which model %s lacks", p.Decl.Name, i+1, t.Var, m.Name)
+				return nil, errorf("policy %s: input %d reads variable %d, which model %s lacks", p.Decl.Name, i+1, t.Var, m.Name)
 			}
 			cs[k], ts[k] = ratOf(t.Coef), x.ToReal(state[t.Var])
 		}
@@ -145,7 +145,7 @@ func encodeScores(x *smt.Context, m *symbolic.Model, p symbolic.Params, state []
 	}
 	out.Scores = cur
 	if err := x.Err(); err != nil {
-		return nil, fmt.Errorf("cert: encoding policy %s: %w", p.Decl.Name, err)
+		return nil, errorf("encoding policy %s: %w", p.Decl.Name, err)
 	}
 	return out, nil
 }

@@ -163,17 +163,17 @@ func NewFactChecker(m *symbolic.Model, p symbolic.Policy) *FactChecker {
 func (fc *FactChecker) Check(ctx context.Context, f Fact) error {
 	m, p := fc.m, fc.p
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("cert: policy fact not re-checked: %w", err)
+		return errorf("policy fact not re-checked: %w", err)
 	}
 	if len(f.Lo) != len(m.Vars) || len(f.Hi) != len(m.Vars) {
-		return fmt.Errorf("cert: policy fact: the box has %d/%d bounds for the %d variables of model %s", len(f.Lo), len(f.Hi), len(m.Vars), m.Name)
+		return errorf("policy fact: the box has %d/%d bounds for the %d variables of model %s", len(f.Lo), len(f.Hi), len(m.Vars), m.Name)
 	}
 	if f.Label < 0 || int(f.Label) >= len(m.Labels) {
-		return fmt.Errorf("cert: policy fact: label %d does not exist in model %s", f.Label, m.Name)
+		return errorf("policy fact: label %d does not exist in model %s", f.Label, m.Name)
 	}
 	for _, l := range f.Sure {
 		if l < 0 || int(l) >= len(m.Labels) {
-			return fmt.Errorf("cert: policy fact: sure label %d does not exist in model %s", l, m.Name)
+			return errorf("policy fact: sure label %d does not exist in model %s", l, m.Name)
 		}
 	}
 	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
@@ -308,12 +308,12 @@ func boxSize(lo, hi []int) float64 {
 // why says why no better method applies, for the error beyond MaxCells.
 func (q *question) enumerate(ctx context.Context, lo, hi []int, why string) error {
 	if n := boxSize(lo, hi); n > float64(cellLimit) {
-		return fmt.Errorf("cert: cannot re-check the policy fact: %s, and the box has %.4g states, more than the %d that are enumerated", why, n, cellLimit)
+		return errorf("cannot re-check the policy fact: %s, and the box has %.4g states, more than the %d that are enumerated", why, n, cellLimit)
 	}
 	sc := make([]float64, len(q.p.Outputs()))
 	return eachBoxState(ctx, lo, hi, func(s symbolic.State) error {
 		if err := q.p.Scores(s, sc); err != nil {
-			return fmt.Errorf("cert: policy fact: %w", err)
+			return errorf("policy fact: %w", err)
 		}
 		if q.chosen(sc) {
 			return q.failure(append(symbolic.State(nil), s...), nil)
@@ -387,7 +387,7 @@ func newExactNet(m *symbolic.Model, p symbolic.Params) (*exactNet, error) {
 		row := make([]*big.Rat, len(m.Vars))
 		for _, t := range a.Terms {
 			if t.Var < 0 || int(t.Var) >= len(m.Vars) {
-				return nil, fmt.Errorf("cert: policy %s: input %d reads variable %d, which model %s lacks", p.Decl.Name, i+1, t.Var, m.Name)
+				return nil, errorf("policy %s: input %d reads variable %d, which model %s lacks", p.Decl.Name, i+1, t.Var, m.Name)
 			}
 			if row[t.Var] == nil {
 				row[t.Var] = new(big.Rat)
@@ -534,10 +534,10 @@ func (q *question) network(ctx context.Context, p symbolic.Params, lo, hi []int,
 		weights += len(l.W)
 	}
 	if weights > MaxWeights {
-		return fmt.Errorf("cert: cannot re-check the policy fact: the network has %d weights, more than the %d that are encoded exactly", weights, MaxWeights)
+		return errorf("cannot re-check the policy fact: the network has %d weights, more than the %d that are encoded exactly", weights, MaxWeights)
 	}
 	if len(p.Decl.Inputs) != net.Inputs() {
-		return fmt.Errorf("cert: policy %s: %d inputs for a network of %d", p.Decl.Name, len(p.Decl.Inputs), net.Inputs())
+		return errorf("policy %s: %d inputs for a network of %d", p.Decl.Name, len(p.Decl.Inputs), net.Inputs())
 	}
 	in, out := net.Inputs(), net.Outputs()
 	for _, v := range []struct {
@@ -549,16 +549,16 @@ func (q *question) network(ctx context.Context, p symbolic.Params, lo, hi []int,
 		{"input mean", net.InMean, in, 0}, {"input range", net.InRange, in, 0},
 		{"output mean", net.OutMean, out, 0}, {"output range", net.OutRange, out, 0}} {
 		if v.vals != nil && len(v.vals) != v.n {
-			return fmt.Errorf("cert: policy %s: %d values for the network's %s, want %d", p.Decl.Name, len(v.vals), v.name, v.n)
+			return errorf("policy %s: %d values for the network's %s, want %d", p.Decl.Name, len(v.vals), v.name, v.n)
 		}
 		for _, y := range v.vals {
 			if math.IsNaN(y) || math.IsInf(y, 0) && y != v.inf {
-				return fmt.Errorf("cert: cannot re-check the policy fact: the network's %s %v is not a real number", v.name, y)
+				return errorf("cannot re-check the policy fact: the network's %s %v is not a real number", v.name, y)
 			}
 		}
 	}
 	if (net.InMin == nil) != (net.InMax == nil) || (net.InMean == nil) != (net.InRange == nil) || (net.OutMean == nil) != (net.OutRange == nil) {
-		return fmt.Errorf("cert: policy %s: the network's normalisation lacks a minimum, maximum, mean or range", p.Decl.Name)
+		return errorf("policy %s: the network's normalisation lacks a minimum, maximum, mean or range", p.Decl.Name)
 	}
 	ev := *cached
 	if ev == nil {
@@ -609,7 +609,7 @@ func (q *question) evaluate(ctx context.Context, ev *exactNet, lo, hi []int) err
 	sc := make([]float64, len(q.p.Outputs()))
 	return eachBoxState(ctx, lo, hi, func(s symbolic.State) error {
 		if err := q.p.Scores(s, sc); err != nil {
-			return fmt.Errorf("cert: policy fact: %w", err)
+			return errorf("policy fact: %w", err)
 		}
 		if q.chosen(sc) {
 			return q.failure(append(symbolic.State(nil), s...), ev.scores(s))
@@ -641,7 +641,7 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 	xl, xh := ev.inputBounds(lo, hi)
 	en := ev.enclose(net, xl, xh)
 	if !en.finite {
-		return fmt.Errorf("cert: cannot re-check the policy fact: float64 evaluation of policy %s might overflow on the box, which has %.4g states, more than the %d that are evaluated one by one", p.Decl.Name, boxSize(lo, hi), exactStates)
+		return errorf("cannot re-check the policy fact: float64 evaluation of policy %s might overflow on the box, which has %.4g states, more than the %d that are evaluated one by one", p.Decl.Name, boxSize(lo, hi), exactStates)
 	}
 	// The exact scores, each affine input rounded to float64: the input
 	// is x + d with |d| <= 2^-53 |x| + 2^-1075 (encodeScores).
@@ -665,7 +665,7 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 		wins = append(wins, x.And(c...))
 	}
 	if err := x.Err(); err != nil {
-		return fmt.Errorf("cert: encoding policy %s: %w", p.Decl.Name, err)
+		return errorf("encoding policy %s: %w", p.Decl.Name, err)
 	}
 	for _, t := range append(box, x.Or(wins...)) {
 		if err := sv.Assert(t); err != nil {
@@ -680,7 +680,7 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 	case smt.Unsat:
 		return nil
 	case smt.Unknown:
-		return fmt.Errorf("cert: policy fact not re-checked: Z3 gave no answer (%s)", sv.ReasonUnknown())
+		return errorf("policy fact not re-checked: Z3 gave no answer (%s)", sv.ReasonUnknown())
 	}
 	vals := make([]int64, len(state))
 	if err := sv.Eval(state, vals); err != nil {
@@ -691,7 +691,7 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 		s[v] = int(k)
 	}
 	if !inBox(s, lo, hi) {
-		return fmt.Errorf("cert: policy %s: Z3's counterexample %s lies outside the fact's box; this is a bug of the fact checker", p.Decl.Name, q.m.FormatState(s))
+		return errorf("policy %s: Z3's counterexample %s lies outside the fact's box; this is a bug of the fact checker", p.Decl.Name, q.m.FormatState(s))
 	}
 	return q.failure(s, ev.scores(s))
 }
@@ -743,7 +743,7 @@ var (
 	useIntervals, intervalOnly = true, false
 )
 
-var errIntervalBudget = errors.New("cert: the interval search ran out of boxes")
+var errIntervalBudget = &Error{Msg: "the interval search ran out of boxes"}
 
 // sampleStates returns up to maxSamples states of lo..hi: all of them in a
 // small box, else its corners and its centre and, deterministically
@@ -791,7 +791,7 @@ func eachBoxState(ctx context.Context, lo, hi []int, f func(s symbolic.State) er
 	s := append(symbolic.State(nil), lo...)
 	for k := 0; ; k++ {
 		if k&0xff == 0 && ctx.Err() != nil {
-			return fmt.Errorf("cert: policy fact not re-checked: %w", ctx.Err())
+			return errorf("policy fact not re-checked: %w", ctx.Err())
 		}
 		if err := f(s); err != nil {
 			return err
@@ -880,7 +880,7 @@ func (sp *splitter) split(lo, hi int, t float64) (left, right []valueSpan, err e
 		return valueSpans(k, hi), valueSpans(lo, k-1), nil
 	}
 	if hi-lo+1 > maxScan {
-		return nil, nil, fmt.Errorf("cert: cannot re-check the policy fact: an input is not monotone in its variable, whose range %d..%d is too wide to scan", lo, hi)
+		return nil, nil, errorf("cannot re-check the policy fact: an input is not monotone in its variable, whose range %d..%d is too wide to scan", lo, hi)
 	}
 	for val := lo; val <= hi; val++ {
 		side := &right
@@ -910,7 +910,7 @@ func valueSpans(lo, hi int) []valueSpan {
 func (q *question) ensemble(ctx context.Context, p symbolic.Params, lo, hi []int) error {
 	e := p.Ensemble
 	if len(e.Base) != e.NumClasses || len(q.p.Outputs()) != e.NumClasses {
-		return fmt.Errorf("cert: policy %s: %d classes for %d outputs", p.Decl.Name, e.NumClasses, len(q.p.Outputs()))
+		return errorf("policy %s: %d classes for %d outputs", p.Decl.Name, e.NumClasses, len(q.p.Outputs()))
 	}
 	splitters, several, err := q.splitters(p)
 	if err != nil {
@@ -924,7 +924,7 @@ func (q *question) ensemble(ctx context.Context, p symbolic.Params, lo, hi []int
 	for ti := range e.Trees {
 		if regs[ti], err = leafRegions(&e.Trees[ti], splitters, lo, hi, &total); err != nil {
 			if err == errTooManyRegions {
-				return fmt.Errorf("cert: cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
+				return errorf("cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
 			}
 			return err
 		}
@@ -951,7 +951,7 @@ func (q *question) splitters(p symbolic.Params) (sps []*splitter, several int, e
 				continue
 			}
 			if n.Feature >= len(inputs) {
-				return nil, -1, fmt.Errorf("cert: policy %s: a split reads input %d of %d", p.Decl.Name, n.Feature+1, len(inputs))
+				return nil, -1, errorf("policy %s: a split reads input %d of %d", p.Decl.Name, n.Feature+1, len(inputs))
 			}
 			if sps[n.Feature] != nil {
 				continue
@@ -1053,10 +1053,10 @@ func (q *question) combine(ctx context.Context, p symbolic.Params, regs [][]leaf
 				blo[k+1][v], bhi[k+1][v] = l, h
 			}
 			if cells++; cells > cellLimit {
-				return fmt.Errorf("cert: cannot re-check the policy fact: the leaf combinations of policy %s over the box exceed %d cells", p.Decl.Name, cellLimit)
+				return errorf("cannot re-check the policy fact: the leaf combinations of policy %s over the box exceed %d cells", p.Decl.Name, cellLimit)
 			}
 			if cells&0xfff == 0 && ctx.Err() != nil {
-				return fmt.Errorf("cert: policy fact not re-checked: %w", ctx.Err())
+				return errorf("policy fact not re-checked: %w", ctx.Err())
 			}
 			copy(sums[k+1], sums[k])
 			if t.Class >= 0 {

@@ -1,7 +1,6 @@
 package cert
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -68,7 +67,7 @@ func Skeleton(s string) string {
 func PolicyHash(d *symbolic.PolicyDecl) (string, error) {
 	h, err := symbolic.PolicyFilesHash(d)
 	if err != nil {
-		return "", fmt.Errorf("cert: %v", err)
+		return "", errorf("%v", err)
 	}
 	return h, nil
 }

@@ -50,7 +50,7 @@ type parser struct {
 }
 
 func (p *parser) errorf(format string, args ...any) error {
-	return fmt.Errorf("cert: %s:%d: %s", p.name, p.line, fmt.Sprintf(format, args...))
+	return errorf("%s:%d: %s", p.name, p.line, fmt.Sprintf(format, args...))
 }
 
 // skip moves past white space and comments.

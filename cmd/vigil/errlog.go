@@ -1,0 +1,174 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"vigil/batch"
+	"vigil/lang"
+	"vigil/symbolic"
+)
+
+// errorLog records, in order, what a command reports on stderr while it
+// runs under --json, so that the dispatcher can build the JSON error
+// object (jsonError) from values rather than from rendered text:
+//
+//   - diagnostics the command prints with printDiags, and positioned
+//     library errors it prints with printErr (batch.Error), are recorded as
+//     values with their position, severity and code;
+//   - everything else written on stderr (plain "vigil CMD: ..." errors,
+//     notes, usage blocks) is recorded as text.
+type errorLog struct {
+	entries []logEntry
+}
+
+// logEntry is one report: a diagnostic, or a chunk of stderr text.
+type logEntry struct {
+	diag *errReport
+	text string
+}
+
+// errReport is a positioned message: a lang diagnostic or a positioned
+// library error.
+type errReport struct {
+	File         string
+	Line, Column int
+	Code, Msg    string
+	Warning      bool
+}
+
+// String is the report's first line, file:line:col: error[CODE]: message,
+// as lang and batch render it.
+func (r errReport) String() string {
+	sev := "error"
+	if r.Warning {
+		sev = "warning"
+	}
+	pos := symbolic.Pos{File: r.File, Line: r.Line, Col: r.Column}
+	return fmt.Sprintf("%s: %s[%s]: %s", pos, sev, r.Code, r.Msg)
+}
+
+// stderrLog is the stderr writer under --json: it writes through to w and
+// records the text in log.
+type stderrLog struct {
+	w   io.Writer
+	log *errorLog
+}
+
+func (s stderrLog) Write(p []byte) (int, error) {
+	s.log.entries = append(s.log.entries, logEntry{text: string(p)})
+	return s.w.Write(p)
+}
+
+// printDiags prints diags on the command's stderr, with their source lines
+// and carets, and under --json records them as values for the JSON error.
+func printDiags(e *env, diags lang.Diagnostics) {
+	if len(diags) == 0 {
+		return
+	}
+	s, ok := e.stderr.(stderrLog)
+	if !ok {
+		fmt.Fprint(e.stderr, diags.Render())
+		return
+	}
+	for _, d := range diags {
+		s.log.entries = append(s.log.entries, logEntry{diag: &errReport{File: d.Pos.File, Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Msg: d.Msg, Warning: d.Severity == lang.Warning}})
+	}
+	fmt.Fprint(s.w, diags.Render())
+}
+
+// printErr prints err on the command's stderr, on a line of its own, and
+// under --json records a positioned library error (batch.Error) as a
+// value for the JSON error.
+func printErr(e *env, err error) {
+	s, ok := e.stderr.(stderrLog)
+	var be *batch.Error
+	if !ok || !errors.As(err, &be) {
+		fmt.Fprintln(e.stderr, err)
+		return
+	}
+	s.log.entries = append(s.log.entries, logEntry{diag: &errReport{File: be.File, Line: be.Line, Column: be.Col, Code: be.Code, Msg: be.Msg}})
+	fmt.Fprintln(s.w, err)
+}
+
+// jsonError builds the JSON error object of a command that failed with
+// exit code exit. The error is the first positioned error diagnostic
+// (with its file, line, column and code), else the first message that is
+// not a warning or a note (an import warning printed before the error is
+// not the error), else the first message. Messages lists every message
+// when there are several: a diagnostic's first line, and each non-empty
+// line of the other text except usage blocks.
+func (l *errorLog) jsonError(exit int) jsonError {
+	je := jsonError{Exit: exit}
+	var msgs []string
+	firstError := ""
+	note := func(msg string, notice bool) {
+		if firstError == "" && !notice {
+			firstError = msg
+		}
+		msgs = append(msgs, msg)
+	}
+	var text strings.Builder
+	flush := func() {
+		for _, t := range stderrMessages(text.String()) {
+			note(t, noticeLine.MatchString(t))
+		}
+		text.Reset()
+	}
+	for _, en := range l.entries {
+		if en.diag == nil {
+			text.WriteString(en.text)
+			continue
+		}
+		flush()
+		d := en.diag
+		msg, _, _ := strings.Cut(d.Msg, "\n")
+		if je.File == "" && !d.Warning && d.Line > 0 {
+			// The first positioned error is the one to fix first.
+			je.File, je.Line, je.Column, je.Code, je.Error = d.File, d.Line, d.Column, d.Code, msg
+		}
+		for _, t := range strings.Split(d.String(), "\n") {
+			if t = strings.TrimSpace(t); t != "" {
+				note(t, d.Warning)
+			}
+		}
+	}
+	flush()
+	if je.Error == "" {
+		je.Error = firstError
+	}
+	if je.Error == "" && len(msgs) > 0 {
+		je.Error = msgs[0]
+	}
+	if je.Error == "" {
+		je.Error = fmt.Sprintf("failed with exit code %d", exit)
+	}
+	if len(msgs) > 1 {
+		je.Messages = msgs
+	}
+	return je
+}
+
+// stderrMessages splits a command's plain stderr text into its messages:
+// the trimmed non-empty lines, without usage blocks (the synopsis and the
+// flag listing under it).
+func stderrMessages(stderr string) []string {
+	var msgs []string
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		switch {
+		case t == "":
+			continue
+		case strings.HasPrefix(t, "usage:") || strings.HasPrefix(t, "Run 'vigil help"):
+			for i+1 < len(lines) && (strings.HasPrefix(lines[i+1], " ") || strings.HasPrefix(lines[i+1], "\t") || strings.HasPrefix(lines[i+1], "Run 'vigil help")) {
+				i++
+			}
+			continue
+		}
+		msgs = append(msgs, t)
+	}
+	return msgs
+}
