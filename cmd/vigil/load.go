@@ -45,6 +45,7 @@ func addPlajaFlags(fs *flag.FlagSet) *plajaFlags {
 // apply adds the property and policy the flags name to m, and selects them
 // unless --property/--policy chose others.
 func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string) bool {
+	janiPropertyName(m, propName)
 	if *pf.start == "" && *pf.unsafe == "" && *pf.policyFile == "" {
 		return true
 	}
@@ -157,7 +158,6 @@ func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd polic
 	if lm.m == nil || !mf.plaja.apply(e, lm.m, mf.prop, mf.pol) {
 		return nil, false
 	}
-	mf.janiPropertyName(lm.m)
 	var ok bool
 	if lm.prop, ok = selectProperty(e, cmd, lm.m, *mf.prop, propRequired); !ok {
 		return nil, false
@@ -190,14 +190,14 @@ func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd polic
 // janiPropertyName lets --property name a property of a JANI model by its
 // JANI name when import gave it another identifier (a name starting with a
 // digit, such as "8-blocks-safety", is "_8-blocks-safety" in vigil).
-func (mf *modelFlags) janiPropertyName(m *symbolic.Model) {
-	name := *mf.prop
+func janiPropertyName(m *symbolic.Model, prop *string) {
+	name := *prop
 	if name == "" || m.Property(name) != nil {
 		return
 	}
 	if id := jani.Ident(name); id != name {
 		if p := m.Property(id); p != nil && p.FromModel {
-			*mf.prop = id
+			*prop = id
 		}
 	}
 }
@@ -243,6 +243,7 @@ func (mf *modelFlags) attachModelPA(e *env, cmd, file string, lm *loadedModel) b
 	d.Name = name
 	lm.m.Policies = append(lm.m.Policies, d)
 	*mf.pol = d.Name
+	lm.rerun += " --policy-file " + shellQuote(iface) // vigil run reads the model's PA property without it
 	fmt.Fprintf(e.stderr, "vigil %s: note: PA property %s names the network %s; it is the policy\n", cmd, p.Name, iface)
 	return true
 }
