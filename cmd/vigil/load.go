@@ -76,6 +76,9 @@ func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string
 		}
 		*polName = pol
 	}
+	if pol != "" && !learned {
+		warnFilter(e, m.Policy(pol))
+	}
 	if prop != "" && *propName == "" {
 		*propName = prop
 	}
@@ -242,8 +245,21 @@ func (mf *modelFlags) attachModelPA(e *env, cmd, file string, lm *loadedModel) b
 	}
 	d.Name = name
 	lm.m.Policies = append(lm.m.Policies, d)
+	warnFilter(e, d)
 	*mf.pol = d.Name
 	lm.rerun += " --policy-file " + shellQuote(iface) // vigil run reads the model's PA property without it
 	fmt.Fprintf(e.stderr, "vigil %s: note: PA property %s names the network %s; it is the policy\n", cmd, p.Name, iface)
 	return true
+}
+
+// warnFilter warns when the PlaJA interface of d asks for the policy
+// semantics without applicability filtering, which vigil does not
+// implement (jani.FilterWarning).
+func warnFilter(e *env, d *symbolic.PolicyDecl) {
+	if d == nil || d.Interface == "" {
+		return
+	}
+	if w, err := jani.FilterWarning(d.Interface); err == nil && w != "" {
+		fmt.Fprintln(e.stderr, "vigil: warning:", w)
+	}
 }

@@ -495,6 +495,10 @@ func (l *lowerer) policyInterface(root *node, path string, m *symbolic.Model) (*
 	if !ok {
 		return nil, false
 	}
+	if f := root.get("filter"); f != nil && f.kind != kBool {
+		l.errorf(f, "\"filter\" (PlaJA's applicability filtering) must be true or false, got %s", f.describe())
+		return nil, false
+	}
 	base := filepath.Base(path)
 	d := &symbolic.PolicyDecl{
 		Name:      ident(strings.TrimSuffix(base, filepath.Ext(base))),

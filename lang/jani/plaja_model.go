@@ -1,6 +1,7 @@
 package jani
 
 import (
+	"fmt"
 	"path/filepath"
 )
 
@@ -43,4 +44,30 @@ func ModelPAPolicy(path, property string) (string, error) {
 		return filepath.Join(filepath.Dir(path), f.str), nil
 	}
 	return "", nil
+}
+
+// FilterWarning returns a warning when the .jani2nnet interface at path
+// asks PlaJA for a policy semantics vigil does not implement, and "" when
+// it does not. PlaJA's "filter" member (applicability filtering; absent
+// means false, and PlaJA's --applicability-filtering option overrides the
+// file) decides how the network picks a label: with "filter": true, the
+// arg-max over the applicable labels, as vigil always does; without it,
+// the arg-max over all outputs (ties to the earliest), and the policy is
+// stuck where that label is not applicable. vigil's policy then has every
+// transition of PlaJA's and more, so a safe verdict holds for PlaJA's
+// semantics too and an unsafe one may not.
+func FilterWarning(path string) (string, error) {
+	_, root, err := readJSON(path)
+	if err != nil {
+		return "", err
+	}
+	f := root.get("filter")
+	if f != nil && f.kind == kBool && f.b {
+		return "", nil
+	}
+	how := "has no \"filter\" member (PlaJA's default: false)"
+	if f != nil {
+		how = "has \"filter\": " + f.describe()
+	}
+	return fmt.Sprintf("policy interface %s %s: PlaJA's policy takes the network's arg-max over all outputs and is stuck where that label is not applicable, while vigil always takes the arg-max over the applicable labels (PlaJA's \"filter\": true); vigil's policy has every transition of PlaJA's and more, so a safe verdict holds for PlaJA too, an unsafe one may not", path, how), nil
 }
