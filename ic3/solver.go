@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"vigil/smt"
@@ -54,26 +53,38 @@ type solver struct {
 	reason string
 }
 
-// tuneZ3 sets, once per process, the Z3 parameters under which IC3's
-// many small incremental checks run fastest (measured on the PolIC3 suite
-// and specs/: 5-6x less time in Z3 on blocks, npuzzle and transport, the
-// same or better on the rest): the older simplex arithmetic solver
-// (smt.arith.solver=2), no relevancy filtering (smt.relevancy=0), and
-// models without compaction (model.compact=false; fetching the model of a
-// sat check cost more than the check). Each is a choice of algorithm, not
-// of answer: verdicts do not depend on them.
-func tuneZ3() {
-	tuneOnce.Do(func() {
-		smt.SetGlobalParam("smt.arith.solver", "2")
-		smt.SetGlobalParam("smt.relevancy", "0")
-		smt.SetGlobalParam("model.compact", "false")
-	})
+// z3Tuning are the Z3 parameters under which IC3's many small incremental
+// checks run fastest (measured on the PolIC3 suite and specs/: 5-6x less
+// time in Z3 on blocks, npuzzle and transport, the same or better on the
+// rest): the older simplex arithmetic solver (arith.solver=2), no
+// relevancy filtering (relevancy=0), and models without compaction
+// (compact=false, the model module's parameter, which the SMT solver reads
+// from its own parameters; fetching the model of a sat check cost more
+// than the check). Each is a choice of algorithm, not of answer: verdicts
+// do not depend on them. They are set on IC3's own solvers only
+// (smt.Solver.SetParams): as Z3 global parameters they leaked into every
+// later context of the process, where relevancy=0 made ppa's first query
+// on PlaJA's blocksworld_4_3 take more than 60 s instead of 0.01 s.
+var z3Tuning = []smt.Param{
+	{Name: "arith.solver", Value: "2"},
+	{Name: "relevancy", Value: "0"},
+	{Name: "compact", Value: "false"},
 }
 
-var tuneOnce sync.Once
+// newTunedSolver makes a solver of x with z3Tuning set.
+func newTunedSolver(x *smt.Context) (*smt.Solver, error) {
+	sv, err := x.NewSolver()
+	if err != nil {
+		return nil, err
+	}
+	if err := sv.SetParams(z3Tuning...); err != nil {
+		sv.Close()
+		return nil, err
+	}
+	return sv, nil
+}
 
 func newSolver(ctx context.Context, m *symbolic.Model, opts smt.TransOptions, stats *Stats, learned bool) (*solver, error) {
-	tuneZ3()
 	s := &solver{ctx: ctx, m: m, opts: opts, stats: stats, learned: learned}
 	if err := s.build(nil); err != nil {
 		s.close()
@@ -108,7 +119,7 @@ func (s *solver) build(clauses [][]box) error {
 	if err != nil {
 		return err
 	}
-	sv, err := x.NewSolver()
+	sv, err := newTunedSolver(x)
 	if err != nil {
 		return err
 	}
@@ -160,7 +171,7 @@ func (s *solver) build(clauses [][]box) error {
 			return err
 		}
 	}
-	cur, err := x.NewSolver()
+	cur, err := newTunedSolver(x)
 	if err != nil {
 		return err
 	}

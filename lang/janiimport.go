@@ -20,7 +20,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"vigil/lang/jani"
 	"vigil/lang/syntax"
@@ -158,6 +157,7 @@ func janiDiags(data []byte, notes []jani.Note, err error, unpositioned func(msg 
 	}
 	var list jani.ErrorList
 	var one *jani.Error
+	var plain *jani.PlainError
 	switch {
 	case errors.As(err, &list):
 		for _, e := range list {
@@ -165,8 +165,10 @@ func janiDiags(data []byte, notes []jani.Note, err error, unpositioned func(msg 
 		}
 	case errors.As(err, &one):
 		out = append(out, quote(Diagnostic{Pos: one.Pos(), Code: "E0901", Msg: one.Msg}))
+	case errors.As(err, &plain):
+		out = append(out, unpositioned(plain.Msg))
 	default:
-		out = append(out, unpositioned(strings.TrimPrefix(err.Error(), "jani: ")))
+		out = append(out, unpositioned(err.Error()))
 	}
 	return out
 }
@@ -232,7 +234,7 @@ func (c *checker) janiOnly(id Ident, kind symKind) {
 func (l *lowerer) janiIface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Model) bool {
 	d, err := jani.LoadPolicyFile(m, p.Interface)
 	if err != nil {
-		l.c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: %s", it.Interface, strings.TrimPrefix(err.Error(), "jani: "))
+		l.c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: %s", it.Interface, jani.Message(err))
 		return false
 	}
 	p.Inputs, p.Outputs = d.Inputs, d.Outputs

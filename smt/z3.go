@@ -18,6 +18,7 @@ package smt
 #include <z3.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <string.h>
 
 enum {
 	VG_NOT, VG_AND, VG_OR, VG_IMPLIES, VG_ITE,
@@ -107,13 +108,45 @@ static Z3_solver vg_solver(Z3_context c) {
 	return s;
 }
 
+// vg_param adds name = value to p: a Boolean for "true"/"false", an
+// unsigned integer for a decimal, a symbol otherwise.
+static int vg_param(Z3_context c, Z3_params p, const char *name, const char *value) {
+	Z3_symbol k = Z3_mk_string_symbol(c, name);
+	if (Z3_get_error_code(c) != Z3_OK) return vg_err(c);
+	if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0) {
+		Z3_params_set_bool(c, p, k, value[0] == 't');
+		return vg_err(c);
+	}
+	char *end;
+	unsigned long u = strtoul(value, &end, 10);
+	if (*value != 0 && *end == 0 && u <= 4294967295ul) {
+		Z3_params_set_uint(c, p, k, (unsigned)u);
+		return vg_err(c);
+	}
+	Z3_symbol v = Z3_mk_string_symbol(c, value);
+	if (Z3_get_error_code(c) != Z3_OK) return vg_err(c);
+	Z3_params_set_symbol(c, p, k, v);
+	return vg_err(c);
+}
+
+// vg_set_params applies p (NULL: nothing) to s.
+static int vg_set_params(Z3_context c, Z3_solver s, Z3_params p) {
+	if (p != NULL) Z3_solver_set_params(c, s, p);
+	return vg_err(c);
+}
+
 // vg_recycle makes a fresh solver holding the assertions of s (at scope
-// 0) and releases s; it returns NULL on error, leaving s alive.
-static Z3_solver vg_recycle(Z3_context c, Z3_solver s) {
+// 0), with the parameters p (NULL: none) set before any assertion, and
+// releases s; it returns NULL on error, leaving s alive.
+static Z3_solver vg_recycle(Z3_context c, Z3_solver s, Z3_params p) {
 	Z3_ast_vector v = Z3_solver_get_assertions(c, s);
 	if (v == NULL || Z3_get_error_code(c) != Z3_OK) return NULL;
 	Z3_ast_vector_inc_ref(c, v);
 	Z3_solver t = vg_solver(c);
+	if (t != NULL && vg_set_params(c, t, p) != Z3_OK) {
+		Z3_solver_dec_ref(c, t);
+		t = NULL;
+	}
 	if (t != NULL) {
 		unsigned n = Z3_ast_vector_size(c, v);
 		for (unsigned i = 0; i < n && Z3_get_error_code(c) == Z3_OK; i++)
@@ -647,6 +680,9 @@ type Solver struct {
 	// recycle: rebuild the Z3 solver after this many checks (0: never);
 	// since: checks since the last rebuild.
 	recycle, since int
+	// params are the solver parameters SetParams set (nil: none), kept
+	// to be set again on the fresh solver of a recycle.
+	params C.Z3_params
 	// Checks counts the checks run, Unknowns those that gave no answer,
 	// Recycles the rebuilds (SetRecycle).
 	Checks, Unknowns, Recycles int
@@ -684,7 +720,7 @@ func (s *Solver) maybeRecycle() error {
 	if s.recycle <= 0 || s.since < s.recycle || C.Z3_solver_get_num_scopes(s.x.c, s.s) != 0 {
 		return nil
 	}
-	t := C.vg_recycle(s.x.c, s.s)
+	t := C.vg_recycle(s.x.c, s.s, s.params)
 	if t == nil {
 		return s.x.z3err("rebuilding the solver")
 	}
@@ -702,6 +738,57 @@ func (s *Solver) release() {
 		C.Z3_solver_dec_ref(s.x.c, s.s)
 		s.s = nil
 	}
+	if s.params != nil {
+		C.Z3_params_dec_ref(s.x.c, s.params)
+		s.params = nil
+	}
+}
+
+// Param is one Z3 solver parameter: a name as Z3_solver_get_param_descrs
+// lists it for the solver, unqualified ("relevancy", "arith.solver"; the
+// SMT module's parameters are the solver's own), and a value: "true" or
+// "false" for a Boolean, a decimal for an unsigned integer, a symbol
+// otherwise.
+type Param struct{ Name, Value string }
+
+// SetParams sets parameters of this solver only (Z3_solver_set_params),
+// unlike SetGlobalParam, whose settings every later context of the process
+// inherits. Set them before the first assertion: some (arith.solver) take
+// effect when Z3 sets the solver up. They survive Reset and recycling.
+func (s *Solver) SetParams(ps ...Param) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if s.params == nil {
+		p := C.Z3_mk_params(s.x.c)
+		if p == nil || C.vg_err(s.x.c) != C.Z3_OK {
+			return s.x.z3err("making solver parameters")
+		}
+		C.Z3_params_inc_ref(s.x.c, p)
+		s.params = p
+	}
+	for _, p := range ps {
+		cn, cv := C.CString(p.Name), C.CString(p.Value)
+		code := C.vg_param(s.x.c, s.params, cn, cv)
+		C.free(unsafe.Pointer(cn))
+		C.free(unsafe.Pointer(cv))
+		if err := s.code(code, "setting parameter "+p.Name); err != nil {
+			return err
+		}
+	}
+	return s.code(C.vg_set_params(s.x.c, s.s, s.params), "setting parameters")
+}
+
+// GlobalParam returns the value of a Z3 global parameter
+// (Z3_global_param_get) and whether Z3 knows the name.
+func GlobalParam(name string) (string, bool) {
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	var v C.Z3_string
+	if !bool(C.Z3_global_param_get(cn, &v)) {
+		return "", false
+	}
+	return C.GoString(v), true
 }
 
 // Close frees the solver. It is idempotent, and a no-op after the

@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -43,6 +45,7 @@ func addPlajaFlags(fs *flag.FlagSet) *plajaFlags {
 // apply adds the property and policy the flags name to m, and selects them
 // unless --property/--policy chose others.
 func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string) bool {
+	janiPropertyName(m, propName)
 	if *pf.start == "" && *pf.unsafe == "" && *pf.policyFile == "" {
 		return true
 	}
@@ -72,6 +75,9 @@ func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string
 			return false
 		}
 		*polName = pol
+	}
+	if pol != "" && !learned {
+		warnFilter(e, m.Policy(pol))
 	}
 	if prop != "" && *propName == "" {
 		*propName = prop
@@ -159,6 +165,9 @@ func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd polic
 	if lm.prop, ok = selectProperty(e, cmd, lm.m, *mf.prop, propRequired); !ok {
 		return nil, false
 	}
+	if !mf.attachModelPA(e, cmd, file, lm) {
+		return nil, false
+	}
 	if p := lm.prop; p != nil && len(p.Predicates) > 0 && !mf.readsPredicates {
 		fmt.Fprintf(e.stderr, "vigil %s: note: the %s of PA property %s (%s) are used only by verify --engine ppa; ignored here\n",
 			cmd, plural(len(p.Predicates), "predicate"), p.Name, p.PredicatePos[0])
@@ -179,4 +188,78 @@ func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd polic
 		}
 	}
 	return lm, true
+}
+
+// janiPropertyName lets --property name a property of a JANI model by its
+// JANI name when import gave it another identifier (a name starting with a
+// digit, such as "8-blocks-safety", is "_8-blocks-safety" in vigil).
+func janiPropertyName(m *symbolic.Model, prop *string) {
+	name := *prop
+	if name == "" || m.Property(name) != nil {
+		return
+	}
+	if id := jani.Ident(name); id != name {
+		if p := m.Property(id); p != nil && p.FromModel {
+			*prop = id
+		}
+	}
+}
+
+// attachModelPA attaches the network that the selected property names
+// when it is a PA property of a JANI model with a "file" member (a
+// .jani2nnet interface), as a PA property file given with --policy-file
+// does; --policy and --policy-file override it. A "file" that cannot be
+// loaded is an error: verifying over every label instead would answer for
+// another system than the one the property describes.
+func (mf *modelFlags) attachModelPA(e *env, cmd, file string, lm *loadedModel) bool {
+	p := lm.prop
+	if p == nil || !p.FromModel || *mf.pol != "" || *mf.plaja.policyFile != "" || !strings.EqualFold(filepath.Ext(file), ".jani") {
+		return true
+	}
+	iface, err := jani.ModelPAPolicy(file, p.Name)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+		return false
+	}
+	if iface == "" {
+		return true
+	}
+	refuse := func(why string) bool {
+		fmt.Fprintf(e.stderr, "vigil %s: PA property %s of %s names the policy interface %s (its \"file\"), but %s; give the network with --policy-file FILE, or --policy NAME for a declared one\n", cmd, p.Name, file, iface, why)
+		return false
+	}
+	d, err := jani.LoadPolicyFile(lm.m, iface)
+	if err != nil {
+		return refuse(fmt.Sprintf("vigil cannot load it: %v", err))
+	}
+	if _, err := os.Stat(d.File); err != nil {
+		return refuse(fmt.Sprintf("its network %s cannot be read: %v", d.File, err))
+	}
+	taken := map[string]bool{}
+	for _, q := range lm.m.Policies {
+		taken[q.Name] = true
+	}
+	name := d.Name
+	for i := 2; taken[name]; i++ {
+		name = fmt.Sprintf("%s_%d", d.Name, i)
+	}
+	d.Name = name
+	lm.m.Policies = append(lm.m.Policies, d)
+	warnFilter(e, d)
+	*mf.pol = d.Name
+	lm.rerun += " --policy-file " + shellQuote(iface) // vigil run reads the model's PA property without it
+	fmt.Fprintf(e.stderr, "vigil %s: note: PA property %s names the network %s; it is the policy\n", cmd, p.Name, iface)
+	return true
+}
+
+// warnFilter warns when the PlaJA interface of d asks for the policy
+// semantics without applicability filtering, which vigil does not
+// implement (jani.FilterWarning).
+func warnFilter(e *env, d *symbolic.PolicyDecl) {
+	if d == nil || d.Interface == "" {
+		return
+	}
+	if w, err := jani.FilterWarning(d.Interface); err == nil && w != "" {
+		fmt.Fprintln(e.stderr, "vigil: warning:", w)
+	}
 }

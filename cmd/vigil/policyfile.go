@@ -8,8 +8,11 @@ package main
 // order as inputs and its labels in order as outputs.
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,6 +53,19 @@ func learnedKind(path string) (symbolic.PolicyKind, bool, error) {
 		// extension above).
 		return symbolic.KindTrees, true, nil
 	}
+	if t[0] == '{' {
+		// The top-level members decide, wherever they are in the file: a
+		// JANI model's "properties" come after its automata, often past
+		// the first 64 KiB.
+		if keys, err := topLevelKeys(f); err == nil {
+			switch {
+			case keys["properties"], keys["input"] && keys["file"]:
+				return "", false, nil // a PA property file (or a model with PA properties) or a policy interface
+			case keys["automata"], keys["jani-version"]:
+				return "", false, fmt.Errorf("--policy-file %s: the file is a JANI model without PA properties, not a policy; give a network (.onnx, .nnet, vigil JSON), a tree ensemble or a .jani2nnet interface (or a PA property file naming one)", path)
+			}
+		}
+	}
 	switch {
 	case bytes.Contains(t, []byte(`"properties"`)), bytes.Contains(t, []byte(`"input"`)) && bytes.Contains(t, []byte(`"file"`)):
 		return "", false, nil // a PA property file or a policy interface
@@ -57,6 +73,54 @@ func learnedKind(path string) (symbolic.PolicyKind, bool, error) {
 		return symbolic.KindTrees, true, nil
 	}
 	return symbolic.KindNN, true, nil // vigil's network JSON
+}
+
+// topLevelKeys reads the JSON object in f from its start and returns the
+// names of its members, skipping their values without keeping them.
+func topLevelKeys(f *os.File) (map[string]bool, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bufio.NewReader(f))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	keys := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, ok := tok.(string)
+		if !ok {
+			return nil, fmt.Errorf("not a JSON object")
+		}
+		keys[k] = true
+		if err := skipValue(dec); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
+// skipValue reads one JSON value from dec, token by token.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }
 
 // attachLearned adds a policy that evaluates the network or ensemble in path

@@ -1,6 +1,7 @@
 package jani
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -30,6 +31,57 @@ func (e *Error) Pos() symbolic.Pos {
 }
 
 func (e *Error) Error() string { return "jani: " + e.Pos().String() + ": " + e.Msg }
+
+// PlainError is an import error that has no place in a JSON file: a file
+// that cannot be read (the model, or a PlaJA condition, property,
+// interface or predicates file), or command-line files that do not go
+// together. Msg is its text without the "jani: " that Error puts in front;
+// Err, when set, is the underlying error (an *fs.PathError for a file).
+type PlainError struct {
+	Msg string
+	Err error
+}
+
+func (e *PlainError) Error() string { return "jani: " + e.Msg }
+
+// Unwrap returns the underlying error.
+func (e *PlainError) Unwrap() error { return e.Err }
+
+// plainf makes a *PlainError with a formatted message; an error argument
+// (the last one that is an error) becomes its Err.
+func plainf(format string, args ...any) *PlainError {
+	e := &PlainError{Msg: fmt.Sprintf(format, args...)}
+	for _, a := range args {
+		if err, ok := a.(error); ok {
+			e.Err = err
+		}
+	}
+	return e
+}
+
+// Message returns the text of an error of this package without the
+// "jani: " in front of it, for a caller that gives its own context (a
+// diagnostic at the place that named the file): "POS: MSG" for a
+// positioned *Error, its lines for an ErrorList, Msg for a *PlainError,
+// and err.Error() for any other error.
+func Message(err error) string {
+	var list ErrorList
+	var one *Error
+	var plain *PlainError
+	switch {
+	case errors.As(err, &list):
+		lines := make([]string, len(list))
+		for i, e := range list {
+			lines[i] = e.Pos().String() + ": " + e.Msg
+		}
+		return strings.Join(lines, "\n")
+	case errors.As(err, &one):
+		return one.Pos().String() + ": " + one.Msg
+	case errors.As(err, &plain):
+		return plain.Msg
+	}
+	return err.Error()
+}
 
 // ErrorList is the list of errors of one import, sorted by position.
 type ErrorList []*Error

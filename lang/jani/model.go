@@ -1,7 +1,6 @@
 package jani
 
 import (
-	"fmt"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -26,7 +25,7 @@ func Load(path string, defines map[string]string) (*symbolic.Model, error) {
 func LoadNotes(path string, defines map[string]string) (*symbolic.Model, []Note, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("jani: %w", err)
+		return nil, nil, plainf("%v", err)
 	}
 	return Decode(path, data, defines)
 }

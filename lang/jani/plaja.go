@@ -46,7 +46,7 @@ func varIndex(m *symbolic.Model, name string) symbolic.VarID {
 func readJSON(path string) (*lowerer, *node, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("jani: %w", err)
+		return nil, nil, plainf("%v", err)
 	}
 	root, err := parseJSON(path, data)
 	if err != nil {
@@ -233,7 +233,7 @@ func AddProperty(m *symbolic.Model, startPath, unsafePath string) error {
 // choose is ignored for files with one.
 func AddPropertyNamed(m *symbolic.Model, startPath, unsafePath, choose string) error {
 	if unsafePath == "" {
-		return fmt.Errorf("jani: a property needs an unsafe condition (--unsafe FILE)")
+		return plainf("a property needs an unsafe condition (--unsafe FILE)")
 	}
 	p := &symbolic.Property{Name: "safety"}
 	if startPath != "" {
@@ -398,7 +398,7 @@ func (l *lowerer) paFile(n *node, dir string) (*lowerer, *node, bool) {
 	}
 	fl, root, err := readJSON(filepath.Join(dir, f.str))
 	if err != nil {
-		l.errorf(f, "%s", strings.TrimPrefix(err.Error(), "jani: "))
+		l.errorf(f, "%s", Message(err))
 		return nil, nil, false
 	}
 	return fl, root, true
@@ -495,6 +495,10 @@ func (l *lowerer) policyInterface(root *node, path string, m *symbolic.Model) (*
 	if !ok {
 		return nil, false
 	}
+	if f := root.get("filter"); f != nil && f.kind != kBool {
+		l.errorf(f, "\"filter\" (PlaJA's applicability filtering) must be true or false, got %s", f.describe())
+		return nil, false
+	}
 	base := filepath.Base(path)
 	d := &symbolic.PolicyDecl{
 		Name:      ident(strings.TrimSuffix(base, filepath.Ext(base))),
@@ -586,7 +590,7 @@ func isCount(lit string) bool {
 // the PA property of files that have several.
 func Attach(m *symbolic.Model, start, unsafe, policyFile, choose string) (property, policy string, err error) {
 	if start != "" && unsafe == "" {
-		return "", "", fmt.Errorf("jani: --start %s needs --unsafe FILE", start)
+		return "", "", plainf("--start %s needs --unsafe FILE", start)
 	}
 	if unsafe != "" {
 		if err := AddPropertyNamed(m, start, unsafe, choose); err != nil {
