@@ -10,7 +10,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
+	"io"
 	"time"
 
 	"vigil/fuzz"
@@ -82,14 +82,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		}
 	}
 	if r.flags.html != "" {
-		f, err := os.Create(r.flags.html)
-		if err == nil {
-			err = report.GoalHTML(f, o)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
+		if err := writeFile(r.flags.html, func(w io.Writer) error { return report.GoalHTML(w, o) }); err != nil {
 			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
 			return exitFor(err)
 		}

@@ -8,7 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"time"
 
 	"vigil/fuzz"
@@ -94,14 +94,7 @@ func runSafetyTest(ctx context.Context, e *env, r safetyRun) int {
 		}
 	}
 	if r.html != "" {
-		f, err := os.Create(r.html)
-		if err == nil {
-			err = report.SafetyHTML(f, rep)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
+		if err := writeFile(r.html, func(w io.Writer) error { return report.SafetyHTML(w, rep) }); err != nil {
 			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
 			return exitFor(err)
 		}

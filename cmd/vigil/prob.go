@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	"vigil/prob"
@@ -206,13 +206,5 @@ func probStopped(e *env, ctx interface{ Err() error }, err error) int {
 
 // writeScheduler writes the scheduler of r to path as a table policy.
 func writeScheduler(path string, pm *prob.Model, r *prob.Result) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := prob.WriteScheduler(f, pm, r); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeFile(path, func(w io.Writer) error { return prob.WriteScheduler(w, pm, r) })
 }
