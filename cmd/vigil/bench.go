@@ -6,12 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"runtime/pprof"
-	"syscall"
-	"time"
 
-	"vigil/internal/stats"
 	"vigil/symbolic/explicit"
 )
 
@@ -48,22 +44,8 @@ experiment, results and report (run the same command again to continue).`,
 	})
 }
 
-// benchFigures are one engine's measurements.
-type benchFigures struct {
-	Engine           string  `json:"engine"`
-	Workers          int     `json:"workers,omitempty"`
-	States           int     `json:"states"`
-	Transitions      int     `json:"transitions"`
-	WallSeconds      float64 `json:"wall_seconds"`
-	CPUSeconds       float64 `json:"cpu_seconds"`
-	StatesPerWallSec float64 `json:"states_per_second"`
-	StatesPerSec     float64 `json:"states_per_cpu_second"`
-	HeapBytes        int64   `json:"heap_bytes"`
-	BytesPerState    float64 `json:"bytes_per_state"`
-	// Unmeasured: the run retained less heap than the measurement's noise
-	// (tiny models); HeapBytes and BytesPerState are then 0, never negative.
-	Unmeasured bool `json:"memory_unmeasured,omitempty"`
-}
+// benchFigures are one engine's measurements (explicit.Measure).
+type benchFigures = explicit.Figures
 
 type benchReport struct {
 	Model       string        `json:"model"`
@@ -155,7 +137,7 @@ func runBench(e *env, args []string) int {
 	// measureInto measures one run of an engine and adds its figures to
 	// runs; code >= 0 is the exit code of a run that ended the command.
 	measureInto := func(runs *[]benchFigures, name string, workers int, f func() (int, int, any, error)) (code int) {
-		fig, err := measure(name, f)
+		fig, err := explicit.Measure(name, f)
 		switch {
 		case ctx.Err() != nil:
 			return stopped(name, fig.States)
@@ -216,12 +198,12 @@ func benchStopped(e *env, ctx context.Context, jsonOut bool, engine string, stat
 // combine takes the medians of each engine's runs, checks that the
 // engines found the same states and transitions, and computes the ratios.
 func (rep *benchReport) combine(seq, par, nai []benchFigures) error {
-	rep.Packed = medianFigures(seq)
+	rep.Packed = explicit.MedianFigures(seq)
 	for _, other := range [][]benchFigures{par, nai} {
 		if len(other) == 0 {
 			continue
 		}
-		f := medianFigures(other)
+		f := explicit.MedianFigures(other)
 		if f.States != rep.Packed.States || f.Transitions != rep.Packed.Transitions {
 			return fmt.Errorf("the engines disagree (%s: %d/%d states, %d/%d transitions)", f.Engine, rep.Packed.States, f.States, rep.Packed.Transitions, f.Transitions)
 		}
@@ -266,70 +248,6 @@ func (rep *benchReport) print(w io.Writer) {
 	}
 }
 
-// measure runs f once, timing it by wall clock and by process CPU time, and
-// takes the live heap it leaves behind (after a GC, while the value f
-// returns is still held).
-func measure(name string, f func() (states, transitions int, keep any, err error)) (benchFigures, error) {
-	// Two collections: objects with finalizers (open files of the loader)
-	// are freed only by the second, and must not count as freed by f.
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	heap0 := ms.HeapAlloc
-	cpu0 := cpuTime()
-	t0 := time.Now()
-	n, t, keep, err := f()
-	wall := time.Since(t0)
-	cpu := cpuTime() - cpu0
-	if err != nil {
-		return benchFigures{Engine: name, States: n}, err
-	}
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	runtime.KeepAlive(keep)
-	heap := int64(ms.HeapAlloc) - int64(heap0)
-	fig := benchFigures{Engine: name, States: n, Transitions: t, WallSeconds: wall.Seconds(), CPUSeconds: cpu.Seconds(), HeapBytes: max(heap, 0)}
-	fig.Unmeasured = heap <= 0
-	fig.rates()
-	return fig, nil
-}
-
-// rates fills the per-second and per-state figures.
-func (f *benchFigures) rates() {
-	f.StatesPerSec, f.StatesPerWallSec, f.BytesPerState = 0, 0, 0
-	if f.CPUSeconds > 0 {
-		f.StatesPerSec = float64(f.States) / f.CPUSeconds
-	}
-	if f.WallSeconds > 0 {
-		f.StatesPerWallSec = float64(f.States) / f.WallSeconds
-	}
-	if f.States > 0 && !f.Unmeasured {
-		f.BytesPerState = float64(f.HeapBytes) / float64(f.States)
-	}
-}
-
-// medianFigures returns the runs' median wall time, CPU time and heap.
-func medianFigures(runs []benchFigures) benchFigures {
-	med := func(get func(*benchFigures) float64) float64 {
-		xs := make([]float64, len(runs))
-		for i := range runs {
-			xs[i] = get(&runs[i])
-		}
-		return stats.Median(xs)
-	}
-	f := runs[0]
-	f.WallSeconds = med(func(f *benchFigures) float64 { return f.WallSeconds })
-	f.CPUSeconds = med(func(f *benchFigures) float64 { return f.CPUSeconds })
-	f.HeapBytes = int64(med(func(f *benchFigures) float64 { return float64(f.HeapBytes) }))
-	for _, r := range runs {
-		f.Unmeasured = f.Unmeasured || r.Unmeasured
-	}
-	f.rates()
-	return f
-}
-
 // startProfile starts a CPU profile into file; stop ends it.
 func startProfile(file string) (stop func(), err error) {
 	fh, err := os.Create(file)
@@ -341,12 +259,4 @@ func startProfile(file string) (stop func(), err error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); fh.Close() }, nil
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

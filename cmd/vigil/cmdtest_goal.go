@@ -1,8 +1,9 @@
 package main
 
 // vigil test --mode goal (cmdtest.go dispatches here): goal-reaching policy
-// testing (papers 001 and 003). Fuzz a pool of test states, confirm bugs with the oracles, print
-// each bug with its evidence: the policy's failing (or longer) run and the
+// testing (papers 001 and 003), run by report.RunGoal: fuzz a pool of test
+// states, confirm bugs with the oracles. Here its report is recorded and
+// printed: each bug with its evidence: the policy's failing (or longer) run and the
 // better plan, a patch of the policy re-checked in the explicit semantics.
 
 import (
@@ -15,7 +16,6 @@ import (
 
 	"vigil/fuzz"
 	"vigil/fuzz/report"
-	"vigil/symbolic"
 )
 
 // goalFlags are the flags only goal mode reads (html and record are
@@ -49,40 +49,33 @@ type goalRun struct {
 	flags   *goalFlags
 }
 
-// runGoalTest runs goal mode and returns the exit code: 3 when bugs were
-// found, 0 when none, 4 when interrupted before any.
+// runGoalTest runs goal mode (report.RunGoal) and returns the exit code:
+// 3 when bugs were found, 0 when none, 4 when interrupted before any.
 func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	lm := r.lm
 	if lm.decl == nil {
 		fmt.Fprintln(e.stderr, "vigil test: goal mode tests a policy; choose one with --policy")
 		return exitError
 	}
-	tasks, err := fuzz.NewGoalTasks(lm.m, lm.prop, lm.decl, lm.dec, r.workers)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitFor(err)
-	}
 	if !goalFlagsOK(e, r) {
 		return exitUsage
 	}
-	if r.budget > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.budget)
-		defer cancel()
-	}
-	o, err := goalTest(ctx, e, r, tasks)
+	f := r.flags
+	o, err := report.RunGoal(ctx, subject(e, lm, r.workers, r.json), report.GoalOptions{Budget: r.budget, Seed: r.seed,
+		Pool:   fuzz.PoolOptions{MaxPool: f.pool, WalkLen: f.walk, BState: f.bstate, BExpansion: f.bexp, MaxSteps: f.steps},
+		Biases: r.biases, Oracles: r.oracles, Depth: f.depth, Fair: f.outcomes == "fair"})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
 		return exitFor(err)
 	}
-	if r.flags.record != "" {
-		if err := fuzz.RecordGoal(r.flags.record, o.Task, o.Result); err != nil {
+	if f.record != "" {
+		if err := o.Record(f.record); err != nil {
 			fmt.Fprintf(e.stderr, "vigil test: --record: %v\n", err)
 			return exitFor(err)
 		}
 	}
-	if r.flags.html != "" {
-		if err := writeFile(r.flags.html, func(w io.Writer) error { return report.GoalHTML(w, o) }); err != nil {
+	if f.html != "" {
+		if err := writeFile(f.html, func(w io.Writer) error { return report.GoalHTML(w, o) }); err != nil {
 			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
 			return exitFor(err)
 		}
@@ -90,9 +83,7 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 	if r.json {
 		var rep *report.GoalJSON
 		if rep, err = o.JSON(); err == nil {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			err = enc.Encode(rep)
+			err = encodeJSON(e.stdout, rep)
 		}
 	} else {
 		err = o.WriteText(e.stdout)
@@ -108,6 +99,27 @@ func runGoalTest(ctx context.Context, e *env, r goalRun) int {
 		return exitUnknown
 	}
 	return exitOK
+}
+
+// subject is the policy vigil test tests, with its status line on the
+// progress line of e.
+func subject(e *env, lm *loadedModel, workers int, json bool) report.Subject {
+	prog := newProgress(e, json)
+	return report.Subject{Model: lm.m, Property: lm.prop, Policy: lm.decl, Decider: lm.dec, Workers: workers,
+		Progress: func(line string) {
+			if line == "" {
+				prog.clear()
+				return
+			}
+			prog.printf("%s", line)
+		}}
+}
+
+// encodeJSON writes v as indented JSON.
+func encodeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // goalFlagsOK checks goal mode's flags, printing what is wrong.
@@ -134,50 +146,4 @@ func goalFlagsOK(e *env, r goalRun) bool {
 		return false
 	}
 	return true
-}
-
-// goalTest draws the start states and runs fuzz.GoalTest on the workers'
-// tasks, with a progress line.
-func goalTest(ctx context.Context, e *env, r goalRun, tasks []*fuzz.GoalTask) (*report.Goal, error) {
-	for _, t := range tasks {
-		t.Fair = r.flags.outcomes == "fair"
-	}
-	prog := newProgress(e, r.json)
-	began := time.Now()
-	ss, err := newStartSampler(ctx, tasks[0].Gen, r.seed, prog)
-	if err != nil && ctx.Err() == nil {
-		return nil, err
-	}
-	o := &report.Goal{Task: tasks[0], Outcomes: r.flags.outcomes, Seed: r.seed, Biases: r.biases, Oracles: r.oracles}
-	for _, t := range tasks {
-		t.Sampler = ss
-	}
-	if ss != nil && !ss.Enumerated(func(symbolic.State) bool { return false }) {
-		o.Starts = ss.Describe()
-	}
-	prog.printf("vigil test: fuzzing a pool of up to %d states", r.flags.pool)
-	o.Pool, o.Result, err = fuzz.GoalTest(ctx, tasks, fuzz.PoolOptions{MaxPool: r.flags.pool, WalkLen: r.flags.walk, BState: r.flags.bstate,
-		BExpansion: r.flags.bexp, MaxSteps: r.flags.steps, Runtime: r.budget, Seed: r.seed, Biases: r.biases},
-		fuzz.OracleOptions{Oracles: r.oracles, Depth: r.flags.depth, Progress: func(done, total, bugs int) {
-			prog.printf("vigil test: fuzzing, %d pool states checked (of up to %d), %s", done, total, plural(bugs, "bug"))
-		}})
-	prog.clear()
-	if err != nil {
-		return nil, err
-	}
-	// Confirmation runs interleaved with fuzzing: its time is the oracles'
-	// and policy evaluations' share of the whole.
-	for _, d := range o.Result.Elapsed {
-		o.ConfirmTime += d
-	}
-	o.FuzzTime = max(0, time.Since(began)-o.ConfirmTime)
-	o.Complete = ctx.Err() == nil
-	o.Stopped = "interrupted"
-	if ctx.Err() == context.DeadlineExceeded {
-		o.Stopped = "the --budget ran out"
-	}
-	if len(o.Oracles) == 0 {
-		o.Oracles = fuzz.OracleNames
-	}
-	return o, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"vigil/prob"
 	"vigil/symbolic"
@@ -87,16 +86,10 @@ func runProb(e *env, args []string) int {
 	}
 	props := []*symbolic.Property{lm.prop}
 	if all {
-		props = nil
-		for _, p := range lm.m.Properties {
-			if p.Query == nil || strings.HasSuffix(p.Name, "_avoid") {
-				continue
-			}
-			if _, err := prob.PropertyQuery(p); err != nil {
-				fmt.Fprintf(e.stderr, "vigil prob: skipped: %v\n", err)
-				continue
-			}
-			props = append(props, p)
+		var skipped []error
+		props, skipped = prob.Properties(lm.m)
+		for _, err := range skipped {
+			fmt.Fprintf(e.stderr, "vigil prob: skipped: %v\n", err)
 		}
 		if len(props) == 0 {
 			fmt.Fprintf(e.stderr, "vigil prob: --property all: model %s has no P=?, Pmax=? or Pmin=? property of its own\n", lm.m.Name)

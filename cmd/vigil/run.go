@@ -80,6 +80,12 @@ func runRun(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
+	// A JANI model's own PA property runs under the network it names, as
+	// in every command that loads through modelFlags (load.go).
+	mf := &modelFlags{prop: propName, pol: polName, plaja: plaja, defs: defs}
+	if !mf.attachModelPA(e, "run", file, &loadedModel{m: m, prop: prop}) {
+		return exitError
+	}
 	decl, ok := selectPolicy(e, "run", m, *polName, true)
 	if !ok {
 		return exitError
