@@ -247,7 +247,7 @@ func (mf *modelFlags) attachModelPA(e *env, cmd, file string, lm *loadedModel) b
 	lm.m.Policies = append(lm.m.Policies, d)
 	warnFilter(e, d)
 	*mf.pol = d.Name
-	lm.rerun += " --policy-file " + shellQuote(iface) // vigil run reads the model's PA property without it
+	lm.rerun += " --policy-file " + shellQuote(iface) // explicit, though vigil run now attaches the property's network too
 	fmt.Fprintf(e.stderr, "vigil %s: note: PA property %s names the network %s; it is the policy\n", cmd, p.Name, iface)
 	return true
 }
