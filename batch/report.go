@@ -323,6 +323,18 @@ func (rep *Report) header(first string) []string {
 
 func (rep *Report) coverage(byDom map[string][]map[string]any) table {
 	t := table{Title: "coverage", Note: "runs that ended with a verdict (exit 0 or 3), summed; (N) is the number of instances", Header: rep.header(strings.Join(rep.Group, " "))}
+	rep.sumRows(&t, byDom, func(p map[string]any) float64 {
+		c, _ := num(p["coverage"])
+		return c
+	}, 1, "%.0f", "**sum**")
+	return t
+}
+
+// sumRows adds to t one row per group with the sum of score over the
+// group's runs per algorithm, labelled with the group and its number of
+// instances, then a row of the totals labelled last; best and format
+// are addRow's.
+func (rep *Report) sumRows(t *table, byDom map[string][]map[string]any, score func(map[string]any) float64, best int, format, last string) {
 	total := make([]float64, len(rep.Algorithms))
 	n := 0
 	for _, d := range rep.Groups {
@@ -330,17 +342,15 @@ func (rep *Report) coverage(byDom map[string][]map[string]any) table {
 		inst := map[string]bool{}
 		for _, p := range byDom[d] {
 			inst[instance(p)] = true
-			c, _ := num(p["coverage"])
-			sums[rep.algoIndex(p)] += c
+			sums[rep.algoIndex(p)] += score(p)
 		}
 		n += len(inst)
 		for i := range sums {
 			total[i] += sums[i]
 		}
-		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, 1, "%.0f")
+		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, best, format)
 	}
-	t.addRow(fmt.Sprintf("**sum** (%d)", n), total, 1, "%.0f")
-	return t
+	t.addRow(fmt.Sprintf("%s (%d)", last, n), total, best, format)
 }
 
 func (rep *Report) errors() table {
@@ -536,24 +546,11 @@ func (rep *Report) limit() float64 {
 func (rep *Report) par2(byDom map[string][]map[string]any) table {
 	limit := rep.limit()
 	t := table{Title: "par2 (CPU seconds), sum", Note: fmt.Sprintf("PAR-2 scores summed: a run's CPU time when it gave a verdict, twice the limit (%s s) when not; less is better; (N) is the number of instances", strconv.FormatFloat(2*limit, 'g', -1, 64)), Header: rep.header(strings.Join(rep.Group, " "))}
-	total := make([]float64, len(rep.Algorithms))
-	n := 0
-	for _, d := range rep.Groups {
-		sums := make([]float64, len(rep.Algorithms))
-		inst := map[string]bool{}
-		for _, p := range byDom[d] {
-			inst[instance(p)] = true
-			c, _ := num(p["coverage"])
-			tm, _ := num(p["time"])
-			sums[rep.algoIndex(p)] += stats.PAR2(tm, c == 1, limit)
-		}
-		n += len(inst)
-		for i := range sums {
-			total[i] += sums[i]
-		}
-		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, -1, "")
-	}
-	t.addRow(fmt.Sprintf("**all** (%d)", n), total, -1, "")
+	rep.sumRows(&t, byDom, func(p map[string]any) float64 {
+		c, _ := num(p["coverage"])
+		tm, _ := num(p["time"])
+		return stats.PAR2(tm, c == 1, limit)
+	}, -1, "", "**all**")
 	return t
 }
 
