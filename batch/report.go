@@ -355,22 +355,7 @@ func (rep *Report) sumRows(t *table, byDom map[string][]map[string]any, score fu
 
 func (rep *Report) errors() table {
 	t := table{Title: "error", Note: "runs per outcome", Header: rep.header("outcome")}
-	counts := map[string][]float64{}
-	for _, p := range rep.Runs {
-		e := attrString(p["error"])
-		if counts[e] == nil {
-			counts[e] = make([]float64, len(rep.Algorithms))
-		}
-		counts[e][rep.algoIndex(p)]++
-	}
-	var keys []string
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		t.addRow(k, counts[k], 0, "%.0f")
-	}
+	rep.countRows(&t, func(p map[string]any) string { return attrString(p["error"]) })
 	return t
 }
 
@@ -378,13 +363,20 @@ func (rep *Report) errors() table {
 // their outcome).
 func (rep *Report) verdicts() table {
 	t := table{Title: "verdict", Note: "runs per verdict; a run that gave none is counted under its outcome", Header: rep.header("verdict")}
+	rep.countRows(&t, verdictOf)
+	return t
+}
+
+// countRows adds to t one row per value of key over the runs, in sorted
+// order, with the number of runs of each algorithm that have it.
+func (rep *Report) countRows(t *table, key func(map[string]any) string) {
 	counts := map[string][]float64{}
 	for _, p := range rep.Runs {
-		v := verdictOf(p)
-		if counts[v] == nil {
-			counts[v] = make([]float64, len(rep.Algorithms))
+		k := key(p)
+		if counts[k] == nil {
+			counts[k] = make([]float64, len(rep.Algorithms))
 		}
-		counts[v][rep.algoIndex(p)]++
+		counts[k][rep.algoIndex(p)]++
 	}
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
@@ -394,7 +386,6 @@ func (rep *Report) verdicts() table {
 	for _, k := range keys {
 		t.addRow(k, counts[k], 0, "%.0f")
 	}
-	return t
 }
 
 // runColumns are the columns of the per-run table: attribute and heading.
