@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/symbolic"
 )
@@ -290,7 +291,7 @@ func TestFigures(t *testing.T) {
 				start = time.Now()
 				can := false
 				n := 0
-				statesIn(blo, bhi, func(s symbolic.State) {
+				testutil.BoxStates(blo, bhi, func(s symbolic.State) {
 					n++
 					if mixed.wins(s, a, sure) {
 						can = true
@@ -394,22 +395,6 @@ func TestFigures(t *testing.T) {
 	}
 	t.Logf("\n| ensemble | query | queries | excluded/possible/unknown | mean nodes | max nodes | mean search time | cells per query | brute force per query | brute/search time |\n|---|---|---|---|---|---|---|---|---|---|\n%s",
 		strings.Join(rows, "\n"))
-}
-
-func statesIn(lo, hi []int, visit func(s symbolic.State)) {
-	s := append(symbolic.State(nil), lo...)
-	for {
-		visit(s)
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return
-		}
-		s[v]++
-	}
 }
 
 func stateBox(lo, hi []int) Box {

@@ -9,29 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/nn"
 	"vigil/symbolic"
 	"vigil/symbolic/gen"
 	"vigil/trees"
 )
-
-// statesOf calls f on every state of lo..hi (f must not keep s).
-func statesOf(lo, hi []int, f func(s symbolic.State)) {
-	s := append(symbolic.State(nil), lo...)
-	for {
-		f(s)
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return
-		}
-		s[v]++
-	}
-}
 
 // bruteChosen reports whether symbolic.Choose picks label in s when
 // exactly sure and label are applicable (the worst case the fact covers).
@@ -48,7 +32,7 @@ func bruteChosen(t *testing.T, p symbolic.Policy, s symbolic.State, label symbol
 // bruteHolds decides the fact by enumerating the box.
 func bruteHolds(t *testing.T, p symbolic.Policy, f Fact) bool {
 	holds := true
-	statesOf(f.Lo, f.Hi, func(s symbolic.State) {
+	testutil.BoxStates(f.Lo, f.Hi, func(s symbolic.State) {
 		holds = holds && !bruteChosen(t, p, s, f.Label, f.Sure)
 	})
 	return holds
@@ -61,7 +45,7 @@ func surelyApplicable(m *symbolic.Model, lo, hi []int) []symbolic.LabelID {
 		all[i] = true
 	}
 	app := make([]bool, len(m.Labels))
-	statesOf(lo, hi, func(s symbolic.State) {
+	testutil.BoxStates(lo, hi, func(s symbolic.State) {
 		m.Applicable(s, app)
 		for l := range all {
 			all[l] = all[l] && app[l]
