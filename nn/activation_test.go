@@ -147,14 +147,7 @@ func TestBoundsSoundActivations(t *testing.T) {
 			t.Fatal(err)
 		}
 		box := randomBox(r, nin, 1.5)
-		C := [][]float64{}
-		for i := 0; i < 3; i++ {
-			row := make([]float64, n.Outputs())
-			for j := range row {
-				row[j] = r.NormFloat64()
-			}
-			C = append(C, row)
-		}
+		C := randomSpec(r, 3, n.Outputs())
 		for _, m := range []Method{IBP, CROWN, Both, Alpha} {
 			lo, hi, err := n.Bounds(box, C, m)
 			if err != nil {

@@ -59,6 +59,19 @@ func randomBox(r *rand.Rand, n int, width float64) Box {
 	return b
 }
 
+// randomSpec returns rows random linear specifications (rows of C in
+// Network.Bounds) over outputs outputs.
+func randomSpec(r *rand.Rand, rows, outputs int) [][]float64 {
+	C := make([][]float64, rows)
+	for i := range C {
+		C[i] = make([]float64, outputs)
+		for j := range C[i] {
+			C[i][j] = r.NormFloat64()
+		}
+	}
+	return C
+}
+
 func samplePoint(r *rand.Rand, b Box, x []float64) {
 	for i := range x {
 		switch r.IntN(8) {
@@ -99,14 +112,7 @@ func TestBoundsSound(t *testing.T) {
 			t.Fatal(err)
 		}
 		box := randomBox(r, nin, 1.5)
-		C := [][]float64{}
-		for i := 0; i < 3; i++ {
-			row := make([]float64, n.Outputs())
-			for j := range row {
-				row[j] = r.NormFloat64()
-			}
-			C = append(C, row)
-		}
+		C := randomSpec(r, 3, n.Outputs())
 		for _, m := range []Method{IBP, CROWN, Both, Alpha} {
 			lo, hi, err := n.Bounds(box, C, m)
 			if err != nil {
