@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -72,6 +73,31 @@ func randomSpec(r *rand.Rand, rows, outputs int) [][]float64 {
 	return C
 }
 
+// checkSampled evaluates n at 2000 points of box drawn by samplePoint and
+// fails the test if a row of C applied to the outputs leaves [lo, hi] by
+// more than the relative tolerance rel; what names the bounds in the
+// message.
+func checkSampled(t *testing.T, r *rand.Rand, n *Network, box Box, C [][]float64, lo, hi []float64, rel float64, what string) {
+	t.Helper()
+	x := make([]float64, n.Inputs())
+	y := make([]float64, n.Outputs())
+	ev := NewEvaluator(n)
+	for s := 0; s < 2000; s++ {
+		samplePoint(r, box, x)
+		ev.Eval(x, y)
+		for k, row := range C {
+			v := 0.0
+			for j, c := range row {
+				v += c * y[j]
+			}
+			tol := rel * (1 + math.Abs(v))
+			if v < lo[k]-tol || v > hi[k]+tol {
+				t.Fatalf("%s: row %d value %v at %v outside [%v, %v]", what, k, v, x, lo[k], hi[k])
+			}
+		}
+	}
+}
+
 func samplePoint(r *rand.Rand, b Box, x []float64) {
 	for i := range x {
 		switch r.IntN(8) {
@@ -118,23 +144,7 @@ func TestBoundsSound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			x := make([]float64, nin)
-			y := make([]float64, n.Outputs())
-			ev := NewEvaluator(n)
-			for s := 0; s < 2000; s++ {
-				samplePoint(r, box, x)
-				ev.Eval(x, y)
-				for k, row := range C {
-					v := 0.0
-					for j, c := range row {
-						v += c * y[j]
-					}
-					tol := 1e-9 * (1 + math.Abs(v))
-					if v < lo[k]-tol || v > hi[k]+tol {
-						t.Fatalf("trial %d %v: row %d value %v at %v outside [%v, %v]", trial, m, k, v, x, lo[k], hi[k])
-					}
-				}
-			}
+			checkSampled(t, r, n, box, C, lo, hi, 1e-9, fmt.Sprintf("trial %d %v", trial, m))
 		}
 	}
 }
