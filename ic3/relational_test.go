@@ -11,6 +11,7 @@ import (
 
 	"vigil/ic3"
 	"vigil/ic3/cert"
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/smt"
 	"vigil/smt/smtlib"
@@ -64,15 +65,9 @@ func TestScalingFamilies(t *testing.T) {
 	for _, file := range files {
 		for _, n := range []string{"8", "45"} {
 			m, prop, pd := loadFamily(t, file, n)
-			g, err := explicit.New(m, prop)
+			g, dec, err := testutil.Explicit(m, prop, pd)
 			if err != nil {
 				t.Fatal(err)
-			}
-			var dec explicit.Decider
-			if pd != nil {
-				if dec, err = explicit.NewDecider(m, pd); err != nil {
-					t.Fatal(err)
-				}
 			}
 			want, err := explicit.Search(context.Background(), g, explicit.Options{Policy: dec, StopAtUnsafe: true})
 			if err != nil {
