@@ -526,11 +526,19 @@ func testDuplicateOutputs(t *testing.T) {
 // y0 = 1 - 2^-60·v and y1 = 1: at v = 1 float64 rounds y0 to 1, a tie,
 // while exactly y0 < y1.
 func nearTie(t *testing.T) (*symbolic.Model, *nn.Policy) {
-	m := &symbolic.Model{Name: "tie", Vars: []symbolic.Var{{Name: "v", Lo: 0, Hi: 1}},
+	return twoScores(t, "tie", 1, []float64{-0x1p-60, 0}, []float64{1, 1})
+}
+
+// twoScores builds a model of one variable v in 0..hi and labels a and b,
+// with a network policy of one dense layer that scores a and b as
+// w[0] v + b[0] and w[1] v + b[1].
+func twoScores(t *testing.T, name string, hi int, w, b []float64) (*symbolic.Model, *nn.Policy) {
+	t.Helper()
+	m := &symbolic.Model{Name: name, Vars: []symbolic.Var{{Name: "v", Lo: 0, Hi: hi}},
 		Labels: []symbolic.Label{{Name: "a"}, {Name: "b"}}}
-	d := &symbolic.PolicyDecl{Name: "tie", Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1},
+	d := &symbolic.PolicyDecl{Name: name, Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1},
 		Inputs: []symbolic.Affine{{Const: symbolic.Rat{Num: 0, Den: 1}, Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: 0}}}}}
-	net := &nn.Network{Layers: []nn.Layer{{In: 1, Out: 2, W: []float64{-0x1p-60, 0}, B: []float64{1, 1}}}}
+	net := &nn.Network{Layers: []nn.Layer{{In: 1, Out: 2, W: w, B: b}}}
 	p, err := nn.NewPolicyFromNetwork(m, d, net)
 	if err != nil {
 		t.Fatal(err)
@@ -599,17 +607,9 @@ func TestCheckFactNearTieRelaxed(t *testing.T) {
 // the earlier output wins; no bound holds where evaluation overflows, and
 // enumeration decides.
 func TestCheckFactOverflow(t *testing.T) {
-	m := &symbolic.Model{Name: "inf", Vars: []symbolic.Var{{Name: "v", Lo: 0, Hi: 40}},
-		Labels: []symbolic.Label{{Name: "a"}, {Name: "b"}}}
-	d := &symbolic.PolicyDecl{Name: "inf", Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1},
-		Inputs: []symbolic.Affine{{Const: symbolic.Rat{Num: 0, Den: 1}, Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: 0}}}}}
 	// a = 2^1023 v, b = 2^1023 v + 2^1023: exactly b > a, in float64 both
 	// +Inf from v = 2 on (b already at v = 1).
-	net := &nn.Network{Layers: []nn.Layer{{In: 1, Out: 2, W: []float64{0x1p1023, 0x1p1023}, B: []float64{0, 0x1p1023}}}}
-	p, err := nn.NewPolicyFromNetwork(m, d, net)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, p := twoScores(t, "inf", 40, []float64{0x1p1023, 0x1p1023}, []float64{0, 0x1p1023})
 	f := Fact{Lo: []int{0}, Hi: []int{40}, Label: 0, Sure: []symbolic.LabelID{1}}
 	if bruteHolds(t, p, f) {
 		t.Fatal("float64 evaluation never chooses a")
