@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -34,32 +35,9 @@ func loadGoalTask(t testing.TB, path string, defs map[string]string, policy, pro
 	return task
 }
 
-// A 1-D line: the goal is x == 5, from x == 0; the policy goes left
-// first from 1 (a detour), and loops between 7 and 8.
-const goalLineSpec = `
-model line
-var x : 0 .. 9 = 0
-action right when x < 9 -> x' = x + 1
-action left  when x > 0 -> x' = x - 1
-policy rules pi {
-    when x == 1 -> left
-    when x == 7 -> right
-    when x == 8 -> left
-    otherwise -> right
-}
-property p {
-    start x <= 9 && x != 5
-    unsafe false
-    goal x == 5
-}
-`
-
 func goalLineTask(t testing.TB) *GoalTask {
 	t.Helper()
-	m, diags := lang.LoadSource("line.spec", []byte(goalLineSpec), lang.Options{})
-	if m == nil {
-		t.Fatal(diags)
-	}
+	m := testutil.LoadFile(t, "testdata/line.spec") // goal x == 5; a detour at 1, a loop 7-8
 	d, err := explicit.NewDecider(m, m.Policy(""))
 	if err != nil {
 		t.Fatal(err)
