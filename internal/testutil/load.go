@@ -17,7 +17,14 @@ func LoadFile(t testing.TB, path string) *symbolic.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, diags := lang.LoadSource(filepath.Base(path), src, lang.Options{})
+	return LoadSource(t, filepath.Base(path), string(src))
+}
+
+// LoadSource lowers the .spec text src, named name in positions, and
+// fails the test if it does not lower.
+func LoadSource(t testing.TB, name, src string) *symbolic.Model {
+	t.Helper()
+	m, diags := lang.LoadSource(name, []byte(src), lang.Options{})
 	if m == nil {
 		t.Fatal(diags)
 	}
