@@ -48,3 +48,25 @@ func LabelsReversed(m *symbolic.Model) []symbolic.LabelID {
 	}
 	return ls
 }
+
+// MakePolicy builds a learned policy for model m with outputs outs from
+// seed (nn.Random, trees.Random and the like, adapted).
+type MakePolicy func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error)
+
+// RecordPolicies returns a policy factory for the conformance suites: mk
+// with every label of the model, in label order, as outputs; each policy
+// built is recorded in pols under its declaration, so that a verifier
+// that is given the declaration finds the executable policy.
+func RecordPolicies(pols map[*symbolic.PolicyDecl]symbolic.Policy, mk MakePolicy) func(m *symbolic.Model, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+	return func(m *symbolic.Model, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		outs := make([]symbolic.LabelID, len(m.Labels))
+		for i := range outs {
+			outs[i] = symbolic.LabelID(i)
+		}
+		p, d, err := mk(m, outs, seed)
+		if err == nil {
+			pols[d] = p
+		}
+		return p, d, err
+	}
+}
