@@ -7,7 +7,6 @@ import (
 	"vigil/internal/testutil"
 	"vigil/nn"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
 )
 
@@ -48,27 +47,7 @@ func TestRandomDecisionsVary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec, err := explicit.PolicyDecider(m, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		app := make([]bool, len(m.Labels))
-		for i := range app {
-			app[i] = true
-		}
-		seen := map[symbolic.LabelID]bool{}
-		var scratch []float64
-		testutil.ModelStates(m, func(s symbolic.State) {
-			want, err := symbolic.Decide(p, s, func(symbolic.LabelID) bool { return true }, scratch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := dec.Decide(s, app)
-			if err != nil || got != want {
-				t.Fatalf("seed %d state %v: explicit decider %v (%v), symbolic.Decide %v", seed, s, got, err, want)
-			}
-			seen[got] = true
-		})
+		seen := testutil.DecidersAgree(t, seed, m, p, nil)
 		if len(m.Labels) >= 2 && stateCount(m) >= 4 {
 			models++
 			if len(seen) >= 2 {

@@ -7,7 +7,6 @@ import (
 
 	"vigil/internal/testutil"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
 	"vigil/trees"
 )
@@ -53,26 +52,9 @@ func TestRandomPolicies(t *testing.T) {
 		if ok, why := p.Exact(); !ok {
 			t.Fatalf("seed %d: not exact: %s", seed, why)
 		}
-		dec, err := explicit.PolicyDecider(m, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all := make([]bool, len(m.Labels))
-		for i := range all {
-			all[i] = true
-		}
-		seen := map[symbolic.LabelID]bool{}
 		lo, hi := testutil.ModelBox(m)
 		x := make([]float64, len(m.Vars))
-		testutil.BoxStates(lo, hi, func(s symbolic.State) {
-			want, err := symbolic.Decide(p, s, func(symbolic.LabelID) bool { return true }, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, err := dec.Decide(s, all); err != nil || got != want {
-				t.Fatalf("seed %d state %v: explicit decider %v (%v), symbolic.Decide %v", seed, s, got, err, want)
-			}
-			seen[want] = true
+		seen := testutil.DecidersAgree(t, seed, m, p, func(s symbolic.State, _ symbolic.LabelID) {
 			for i := range x {
 				x[i] = p.Decl.Inputs[i].Eval(s)
 			}
