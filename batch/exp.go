@@ -71,14 +71,14 @@ type Run struct {
 
 // file is the TOML schema; decoding rejects unknown keys.
 type file struct {
-	Name        string      `toml:"name"`
-	Data        string      `toml:"data"`
-	Repetitions int         `toml:"repetitions"`
-	Seeds       []int64     `toml:"seeds"`
-	Limits      limitsFile  `toml:"limits"`
-	Algorithms  []algorithm `toml:"algorithms"`
-	Instances   []instances `toml:"instances"`
-	Report      reportFile  `toml:"report"`
+	Name        string          `toml:"name"`
+	Data        string          `toml:"data"`
+	Repetitions int             `toml:"repetitions"`
+	Seeds       []int64         `toml:"seeds"`
+	Limits      limitsFile      `toml:"limits"`
+	Algorithms  []PlanAlgorithm `toml:"algorithms"` // the file form is the one Plan writes
+	Instances   []instances     `toml:"instances"`
+	Report      reportFile      `toml:"report"`
 }
 
 // reportFile is the [report] section: vigil batch report's defaults for
@@ -97,14 +97,6 @@ type limitsFile struct {
 	Time   Duration `toml:"time"`
 	Wall   Duration `toml:"wall"`
 	Memory Size     `toml:"memory"`
-}
-
-type algorithm struct {
-	Name     string            `toml:"name"`
-	Args     []string          `toml:"args"`
-	Program  string            `toml:"program"`
-	Prepare  []string          `toml:"prepare"`
-	Verdicts map[string]string `toml:"verdicts"`
 }
 
 type instances struct {
@@ -474,7 +466,7 @@ func ParseScatter(s string) ([2]string, error) {
 	return [2]string{a, b}, nil
 }
 
-func indexOf(as []algorithm, name string) int {
+func indexOf(as []PlanAlgorithm, name string) int {
 	for i, a := range as {
 		if a.Name == name {
 			return i

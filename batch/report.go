@@ -323,6 +323,18 @@ func (rep *Report) header(first string) []string {
 
 func (rep *Report) coverage(byDom map[string][]map[string]any) table {
 	t := table{Title: "coverage", Note: "runs that ended with a verdict (exit 0 or 3), summed; (N) is the number of instances", Header: rep.header(strings.Join(rep.Group, " "))}
+	rep.sumRows(&t, byDom, func(p map[string]any) float64 {
+		c, _ := num(p["coverage"])
+		return c
+	}, 1, "%.0f", "**sum**")
+	return t
+}
+
+// sumRows adds to t one row per group with the sum of score over the
+// group's runs per algorithm, labelled with the group and its number of
+// instances, then a row of the totals labelled last; best and format
+// are addRow's.
+func (rep *Report) sumRows(t *table, byDom map[string][]map[string]any, score func(map[string]any) float64, best int, format, last string) {
 	total := make([]float64, len(rep.Algorithms))
 	n := 0
 	for _, d := range rep.Groups {
@@ -330,37 +342,20 @@ func (rep *Report) coverage(byDom map[string][]map[string]any) table {
 		inst := map[string]bool{}
 		for _, p := range byDom[d] {
 			inst[instance(p)] = true
-			c, _ := num(p["coverage"])
-			sums[rep.algoIndex(p)] += c
+			sums[rep.algoIndex(p)] += score(p)
 		}
 		n += len(inst)
 		for i := range sums {
 			total[i] += sums[i]
 		}
-		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, 1, "%.0f")
+		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, best, format)
 	}
-	t.addRow(fmt.Sprintf("**sum** (%d)", n), total, 1, "%.0f")
-	return t
+	t.addRow(fmt.Sprintf("%s (%d)", last, n), total, best, format)
 }
 
 func (rep *Report) errors() table {
 	t := table{Title: "error", Note: "runs per outcome", Header: rep.header("outcome")}
-	counts := map[string][]float64{}
-	for _, p := range rep.Runs {
-		e := attrString(p["error"])
-		if counts[e] == nil {
-			counts[e] = make([]float64, len(rep.Algorithms))
-		}
-		counts[e][rep.algoIndex(p)]++
-	}
-	var keys []string
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		t.addRow(k, counts[k], 0, "%.0f")
-	}
+	rep.countRows(&t, func(p map[string]any) string { return attrString(p["error"]) })
 	return t
 }
 
@@ -368,13 +363,20 @@ func (rep *Report) errors() table {
 // their outcome).
 func (rep *Report) verdicts() table {
 	t := table{Title: "verdict", Note: "runs per verdict; a run that gave none is counted under its outcome", Header: rep.header("verdict")}
+	rep.countRows(&t, verdictOf)
+	return t
+}
+
+// countRows adds to t one row per value of key over the runs, in sorted
+// order, with the number of runs of each algorithm that have it.
+func (rep *Report) countRows(t *table, key func(map[string]any) string) {
 	counts := map[string][]float64{}
 	for _, p := range rep.Runs {
-		v := verdictOf(p)
-		if counts[v] == nil {
-			counts[v] = make([]float64, len(rep.Algorithms))
+		k := key(p)
+		if counts[k] == nil {
+			counts[k] = make([]float64, len(rep.Algorithms))
 		}
-		counts[v][rep.algoIndex(p)]++
+		counts[k][rep.algoIndex(p)]++
 	}
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
@@ -384,7 +386,6 @@ func (rep *Report) verdicts() table {
 	for _, k := range keys {
 		t.addRow(k, counts[k], 0, "%.0f")
 	}
-	return t
 }
 
 // runColumns are the columns of the per-run table: attribute and heading.
@@ -536,24 +537,11 @@ func (rep *Report) limit() float64 {
 func (rep *Report) par2(byDom map[string][]map[string]any) table {
 	limit := rep.limit()
 	t := table{Title: "par2 (CPU seconds), sum", Note: fmt.Sprintf("PAR-2 scores summed: a run's CPU time when it gave a verdict, twice the limit (%s s) when not; less is better; (N) is the number of instances", strconv.FormatFloat(2*limit, 'g', -1, 64)), Header: rep.header(strings.Join(rep.Group, " "))}
-	total := make([]float64, len(rep.Algorithms))
-	n := 0
-	for _, d := range rep.Groups {
-		sums := make([]float64, len(rep.Algorithms))
-		inst := map[string]bool{}
-		for _, p := range byDom[d] {
-			inst[instance(p)] = true
-			c, _ := num(p["coverage"])
-			tm, _ := num(p["time"])
-			sums[rep.algoIndex(p)] += stats.PAR2(tm, c == 1, limit)
-		}
-		n += len(inst)
-		for i := range sums {
-			total[i] += sums[i]
-		}
-		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, -1, "")
-	}
-	t.addRow(fmt.Sprintf("**all** (%d)", n), total, -1, "")
+	rep.sumRows(&t, byDom, func(p map[string]any) float64 {
+		c, _ := num(p["coverage"])
+		tm, _ := num(p["time"])
+		return stats.PAR2(tm, c == 1, limit)
+	}, -1, "", "**all**")
 	return t
 }
 

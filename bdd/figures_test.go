@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"vigil/bdd"
+	"vigil/internal/testutil"
 	"vigil/safety"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 )
 
 // heapPeak samples the Go heap (objects in use) every 2 ms while f runs
@@ -112,15 +112,9 @@ func figure(t *testing.T, size string, m *symbolic.Model, pd *symbolic.PolicyDec
 		row.expStatus = "not run"
 		return row
 	}
-	g, err := explicit.New(m, prop)
+	g, dec, err := testutil.Explicit(m, prop, pd)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var dec explicit.Decider
-	if pd != nil {
-		if dec, err = explicit.NewDecider(m, pd); err != nil {
-			t.Fatal(err)
-		}
 	}
 	var et time.Duration
 	row.expHeap = heapPeak(func() {

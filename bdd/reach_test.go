@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"vigil/bdd"
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/explicit/conformance"
@@ -58,15 +59,9 @@ func TestVerifyConforms(t *testing.T) {
 func exploreBoth(m *symbolic.Model, pd *symbolic.PolicyDecl, o bdd.Order) (string, error) {
 	ctx := context.Background()
 	prop := m.Properties[0]
-	g, err := explicit.New(m, prop)
+	g, dec, err := testutil.Explicit(m, prop, pd)
 	if err != nil {
 		return "", err
-	}
-	var dec explicit.Decider
-	if pd != nil {
-		if dec, err = explicit.NewDecider(m, pd); err != nil {
-			return "", err
-		}
 	}
 	want, werr := explicit.Search(ctx, g, explicit.Options{Policy: dec})
 	got, gerr := bdd.Explore(ctx, m, prop, pd, bdd.Options{Order: o})

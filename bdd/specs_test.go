@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vigil/bdd"
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/nn"
 	"vigil/symbolic"
@@ -41,15 +42,9 @@ func TestSpecs(t *testing.T) {
 					what += "/" + pd.Name
 				}
 				t.Run(what, func(t *testing.T) {
-					g, err := explicit.New(m, prop)
+					g, dec, err := testutil.Explicit(m, prop, pd)
 					if err != nil {
 						t.Fatal(err)
-					}
-					var dec explicit.Decider
-					if pd != nil {
-						if dec, err = explicit.NewDecider(m, pd); err != nil {
-							t.Fatal(err)
-						}
 					}
 					want, err := explicit.Search(ctx, g, explicit.Options{Policy: dec})
 					if err != nil {

@@ -3,9 +3,8 @@ package fuzz
 import (
 	"testing"
 
-	"vigil/lang"
+	"vigil/internal/testutil"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 )
 
 // TestGoalValueCosts: a run's cost is the sum of its commands' costs
@@ -24,18 +23,8 @@ policy rules pi {
 }
 property p { start x == 0 unsafe false goal x == 4 }
 `
-	m, diags := lang.LoadSource("cost.spec", []byte(spec), lang.Options{})
-	if m == nil {
-		t.Fatal(diags)
-	}
-	d, err := explicit.NewDecider(m, m.Policy(""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, err := NewGoalTask(m, m.Property(""), d, "pi")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := testutil.LoadSource(t, "cost.spec", spec)
+	task := goalTask(t, m)
 	v, err := task.GoalValueOf(symbolic.State{0}, nil, 100, 1000)
 	if err != nil {
 		t.Fatal(err)

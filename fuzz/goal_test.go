@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -34,32 +35,15 @@ func loadGoalTask(t testing.TB, path string, defs map[string]string, policy, pro
 	return task
 }
 
-// A 1-D line: the goal is x == 5, from x == 0; the policy goes left
-// first from 1 (a detour), and loops between 7 and 8.
-const goalLineSpec = `
-model line
-var x : 0 .. 9 = 0
-action right when x < 9 -> x' = x + 1
-action left  when x > 0 -> x' = x - 1
-policy rules pi {
-    when x == 1 -> left
-    when x == 7 -> right
-    when x == 8 -> left
-    otherwise -> right
-}
-property p {
-    start x <= 9 && x != 5
-    unsafe false
-    goal x == 5
-}
-`
-
 func goalLineTask(t testing.TB) *GoalTask {
 	t.Helper()
-	m, diags := lang.LoadSource("line.spec", []byte(goalLineSpec), lang.Options{})
-	if m == nil {
-		t.Fatal(diags)
-	}
+	return goalTask(t, testutil.LoadFile(t, "testdata/line.spec")) // goal x == 5; a detour at 1, a loop 7-8
+}
+
+// goalTask is the goal-testing task of m's first property and its first
+// policy, named pi.
+func goalTask(t testing.TB, m *symbolic.Model) *GoalTask {
+	t.Helper()
 	d, err := explicit.NewDecider(m, m.Policy(""))
 	if err != nil {
 		t.Fatal(err)
@@ -264,23 +248,12 @@ func TestGoalDefaults(t *testing.T) {
 // A state first finished on a short path and met again deeper gives a run
 // beyond the bound that must still end in a state that is no goal.
 func TestGoalBeyondThroughFinishedState(t *testing.T) {
-	m, diags := lang.LoadSource("hop.spec", []byte(`model hop
+	task := goalTask(t, testutil.LoadSource(t, "hop.spec", `model hop
 var x : 0 .. 8 = 0
 action a when x < 6 -> x' = x + 2 | x' = x + 1
 policy rules pi { otherwise -> a }
 property p { unsafe false goal x >= 6 }
-`), lang.Options{})
-	if m == nil {
-		t.Fatal(diags)
-	}
-	d, err := explicit.NewDecider(m, m.Policy(""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, err := NewGoalTask(m, m.Property(""), d, "pi")
-	if err != nil {
-		t.Fatal(err)
-	}
+`))
 	// The worst run takes 6 steps (+1 each time).
 	v, err := task.GoalValueOf(symbolic.State{0}, nil, 100, 100)
 	if err != nil || v.Outcome != GoalReached || v.Cost != 6 {

@@ -64,16 +64,7 @@ func TestLearnedCertificates(t *testing.T) {
 					return conformance.Answer{}, fmt.Errorf("unknown: %s", res.Reason)
 				}
 				c := certificate(m, prop, pd, res.Invariant)
-				for _, f := range res.Facts {
-					pf := cert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
-					for _, l := range f.Within {
-						pf.Within = append(pf.Within, cert.FormatLit(m, l))
-					}
-					for _, l := range f.Sure {
-						pf.Sure = append(pf.Sure, m.Labels[l].Name)
-					}
-					c.Facts = append(c.Facts, pf)
-				}
+				c.Facts = certFacts(m, res.Facts)
 				back := roundTrip(t, 0, c, m, prop, pd)
 				if err := cert.CheckWith(ctx, back, m, prop, pd, p); err != nil {
 					return conformance.Answer{}, fmt.Errorf("the certificate of a safe answer is rejected: %v", err)

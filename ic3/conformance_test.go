@@ -120,6 +120,23 @@ func TestConformanceNoGeneralization(t *testing.T) {
 	conformance.Verify(t, verifier("ic3-nog", verify.IC3Options{}, nil), conformance.Options{Models: 300, FirstSeed: 5000, NoPolicy: true})
 }
 
+// certFacts writes IC3's policy facts as certificate facts (labels by
+// name, sub-box bounds as SMT-LIB2 text), as verify does.
+func certFacts(m *symbolic.Model, facts []ic3.Fact) []cert.PolicyFact {
+	var out []cert.PolicyFact
+	for _, f := range facts {
+		pf := cert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
+		for _, l := range f.Within {
+			pf.Within = append(pf.Within, cert.FormatLit(m, l))
+		}
+		for _, l := range f.Sure {
+			pf.Sure = append(pf.Sure, m.Labels[l].Name)
+		}
+		out = append(out, pf)
+	}
+	return out
+}
+
 func certificate(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, inv [][]smt.Lit) *cert.Cert {
 	c := &cert.Cert{Inv: inv}
 	c.Model = m.Name

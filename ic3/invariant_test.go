@@ -3,6 +3,7 @@ package ic3_test
 import (
 	"fmt"
 
+	"vigil/internal/testutil"
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -13,12 +14,9 @@ import (
 // and is closed under the policy's transitions. It uses the explicit
 // engine only, never SMT.
 func checkInvariant(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, inv [][]smt.Lit) error {
-	var dec explicit.Decider
-	if pd != nil {
-		var err error
-		if dec, err = explicit.NewDecider(m, pd); err != nil {
-			return err
-		}
+	dec, err := testutil.Decider(m, pd)
+	if err != nil {
+		return err
 	}
 	return checkInvariantDecider(m, prop, dec, inv)
 }

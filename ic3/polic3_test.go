@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"vigil/ic3"
+	"vigil/internal/testutil"
 	"vigil/nn"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -66,17 +67,7 @@ func learnedSuite(t *testing.T, models int, first uint64, generalize bool, g gen
 		return conformance.Answer{}, fmt.Errorf("unknown: %s", res.Reason)
 	}
 	conformance.Verify(t, v, conformance.Options{Models: models, FirstSeed: first, Gen: g,
-		Policy: func(m *symbolic.Model, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
-			outs := make([]symbolic.LabelID, len(m.Labels))
-			for i := range outs {
-				outs[i] = symbolic.LabelID(i)
-			}
-			p, d, err := mk(m, outs, seed)
-			if err == nil {
-				pols[d] = p
-			}
-			return p, d, err
-		}})
+		Policy: testutil.RecordPolicies(pols, mk)})
 	t.Logf("%d policy facts re-checked, %d of them on a sub-box of an invariant box; %d certifier answers compared with BFS's decisions", facts, within, asked)
 	if asked == 0 {
 		t.Error("no certifier answer was compared with BFS")

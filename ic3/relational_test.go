@@ -11,6 +11,7 @@ import (
 
 	"vigil/ic3"
 	"vigil/ic3/cert"
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/smt"
 	"vigil/smt/smtlib"
@@ -64,15 +65,9 @@ func TestScalingFamilies(t *testing.T) {
 	for _, file := range files {
 		for _, n := range []string{"8", "45"} {
 			m, prop, pd := loadFamily(t, file, n)
-			g, err := explicit.New(m, prop)
+			g, dec, err := testutil.Explicit(m, prop, pd)
 			if err != nil {
 				t.Fatal(err)
-			}
-			var dec explicit.Decider
-			if pd != nil {
-				if dec, err = explicit.NewDecider(m, pd); err != nil {
-					t.Fatal(err)
-				}
 			}
 			want, err := explicit.Search(context.Background(), g, explicit.Options{Policy: dec, StopAtUnsafe: true})
 			if err != nil {
@@ -242,16 +237,7 @@ func TestPolIC3RelationalLemmas(t *testing.T) {
 				continue
 			}
 			c := certificate(m, prop, pd, res.Invariant)
-			for _, f := range res.Facts {
-				pf := cert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
-				for _, l := range f.Within {
-					pf.Within = append(pf.Within, cert.FormatLit(m, l))
-				}
-				for _, l := range f.Sure {
-					pf.Sure = append(pf.Sure, m.Labels[l].Name)
-				}
-				c.Facts = append(c.Facts, pf)
-			}
+			c.Facts = certFacts(m, res.Facts)
 			back := roundTrip(t, 0, c, m, prop, pd)
 			if err := cert.Check(context.Background(), back, m, prop, pd); err != nil {
 				t.Errorf("%s, boxes only %t: the certificate of %d regions and %d facts is rejected: %v", name, boxes, len(res.Invariant), len(res.Facts), err)

@@ -3,10 +3,7 @@ package lang
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzAnalyze: the editor's analysis never panics, whatever is typed, and
@@ -17,22 +14,7 @@ func FuzzAnalyze(f *testing.F) {
 		src, _ := os.ReadFile(file)
 		f.Add(src)
 	}
-	goldens, _ := filepath.Glob("testdata/golden/*.txtar")
-	for _, g := range goldens {
-		ar, _ := txtar.ParseFile(g)
-		for _, file := range ar.Files {
-			if file.Name == "in.spec" {
-				f.Add(file.Data)
-			}
-		}
-	}
-	errs, _ := filepath.Glob("testdata/errors/*.spec")
-	for _, e := range errs {
-		src, _ := os.ReadFile(e)
-		for _, chunk := range strings.Split(string(src), "\n---\n") {
-			f.Add([]byte(chunk))
-		}
-	}
+	addTestdataSeeds(f)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, src []byte) {
 		a := Analyze(filepath.Join(dir, "fuzz.spec"), src, Options{})

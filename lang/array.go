@@ -863,18 +863,12 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		y, ey := s.rewrite(e.Args[2])
 		return s.rebuilt(e, c, x, y), or(ec, and(c, ex), and(not(c), ey))
 	}
-	var args []*Expr
 	var err *Expr
-	for i, x := range e.Args {
+	args := rewriteArgs(e.Args, func(x *Expr) *Expr {
 		y, ey := s.rewrite(x)
 		err = or(err, ey)
-		if y != x && args == nil {
-			args = append(make([]*Expr, 0, len(e.Args)), e.Args[:i]...)
-		}
-		if args != nil {
-			args = append(args, y)
-		}
-	}
+		return y
+	})
 	if args == nil {
 		return e, err
 	}
@@ -1022,21 +1016,7 @@ func (s *arrays) decl(d Decl) Decl {
 	case *PolicyDecl:
 		return s.policy(d)
 	case *PropertyDecl:
-		var clauses []*PropClause
-		for i, cl := range d.Clauses {
-			v := s.safe(cl.Cond, "property "+d.Name.Name)
-			if v != cl.Cond && clauses == nil {
-				clauses = append(make([]*PropClause, 0, len(d.Clauses)), d.Clauses[:i]...)
-			}
-			if clauses != nil {
-				clauses = append(clauses, &PropClause{Span: cl.Span, Kind: cl.Kind, Cond: v})
-			}
-		}
-		if clauses != nil {
-			cp := *d
-			cp.Clauses = clauses
-			return &cp
-		}
+		return rewriteClauses(d, func(e *Expr) *Expr { return s.safe(e, "property "+d.Name.Name) })
 	}
 	return d
 }
@@ -1135,16 +1115,7 @@ func (s *arrays) inputs(e *Expr) []*Expr {
 				}
 				return x
 			}
-			var args []*Expr
-			for j, y := range x.Args {
-				z := sub(y)
-				if z != y && args == nil {
-					args = append(make([]*Expr, 0, len(x.Args)), x.Args[:j]...)
-				}
-				if args != nil {
-					args = append(args, z)
-				}
-			}
+			args := rewriteArgs(x.Args, sub)
 			if args == nil {
 				return x
 			}

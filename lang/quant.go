@@ -182,23 +182,48 @@ func (q *quants) decl(d Decl) Decl {
 			return &cp
 		}
 	case *PropertyDecl:
-		var clauses []*PropClause
-		for i, cl := range d.Clauses {
-			v := x(cl.Cond)
-			if v != cl.Cond && clauses == nil {
-				clauses = append(make([]*PropClause, 0, len(d.Clauses)), d.Clauses[:i]...)
-			}
-			if clauses != nil {
-				clauses = append(clauses, &PropClause{Span: cl.Span, Kind: cl.Kind, Cond: v})
-			}
-		}
-		if clauses != nil {
-			cp := *d
-			cp.Clauses = clauses
-			return &cp
-		}
+		return rewriteClauses(d, x)
 	}
 	return d
+}
+
+// rewriteArgs returns f applied to each of args in order, or nil when f
+// returns every argument itself (so that the caller keeps its node); a
+// new slice shares the arguments f kept.
+func rewriteArgs(args []*Expr, f func(*Expr) *Expr) []*Expr {
+	var out []*Expr
+	for i, a := range args {
+		b := f(a)
+		if b != a && out == nil {
+			out = append(make([]*Expr, 0, len(args)), args[:i]...)
+		}
+		if out != nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// rewriteClauses returns d with f applied to every clause's condition:
+// d itself when f changes none, else a copy that shares the unchanged
+// clauses.
+func rewriteClauses(d *PropertyDecl, f func(*Expr) *Expr) *PropertyDecl {
+	var clauses []*PropClause
+	for i, cl := range d.Clauses {
+		v := f(cl.Cond)
+		if v != cl.Cond && clauses == nil {
+			clauses = append(make([]*PropClause, 0, len(d.Clauses)), d.Clauses[:i]...)
+		}
+		if clauses != nil {
+			clauses = append(clauses, &PropClause{Span: cl.Span, Kind: cl.Kind, Cond: v})
+		}
+	}
+	if clauses == nil {
+		return d
+	}
+	cp := *d
+	cp.Clauses = clauses
+	return &cp
 }
 
 // each expands `forall k in LO .. HI: ASSIGN` into one assignment per
@@ -250,16 +275,7 @@ func (q *quants) expand(e *Expr) *Expr {
 	if e.Kind == EQuant {
 		return q.quant(e)
 	}
-	var args []*Expr
-	for i, a := range e.Args {
-		b := q.expand(a)
-		if b != a && args == nil {
-			args = append(make([]*Expr, 0, len(e.Args)), e.Args[:i]...)
-		}
-		if args != nil {
-			args = append(args, b)
-		}
-	}
+	args := rewriteArgs(e.Args, q.expand)
 	if args == nil {
 		return e
 	}

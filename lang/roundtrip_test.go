@@ -103,6 +103,27 @@ func TestPrintRoundTrip(t *testing.T) {
 	}
 }
 
+// addTestdataSeeds adds to f's corpus the in.spec of every golden
+// archive and every chunk (separated by "---" lines) of the error specs.
+func addTestdataSeeds(f *testing.F) {
+	goldens, _ := filepath.Glob("testdata/golden/*.txtar")
+	for _, g := range goldens {
+		ar, _ := txtar.ParseFile(g)
+		for _, file := range ar.Files {
+			if file.Name == "in.spec" {
+				f.Add(file.Data)
+			}
+		}
+	}
+	errs, _ := filepath.Glob("testdata/errors/*.spec")
+	for _, e := range errs {
+		src, _ := os.ReadFile(e)
+		for _, chunk := range strings.Split(string(src), "\n---\n") {
+			f.Add([]byte(chunk))
+		}
+	}
+}
+
 // FuzzFrontEnd: the front end never panics; whatever parses formats
 // idempotently; whatever loads prints to text that loads to the same IR.
 func FuzzFrontEnd(f *testing.F) {
@@ -120,22 +141,7 @@ func FuzzFrontEnd(f *testing.F) {
 	f.Add(append([]byte("const c = 1"), fuzzseed.Deep(" + 1", "", "")...))
 	f.Add(append([]byte("const c = "), fuzzseed.Deep("if true then 1 else ", "1", "")...))
 	f.Add(append([]byte("const c = "), fuzzseed.Deep("abs(", "1", ")")...))
-	goldens, _ := filepath.Glob("testdata/golden/*.txtar")
-	for _, g := range goldens {
-		ar, _ := txtar.ParseFile(g)
-		for _, file := range ar.Files {
-			if file.Name == "in.spec" {
-				f.Add(file.Data)
-			}
-		}
-	}
-	errs, _ := filepath.Glob("testdata/errors/*.spec")
-	for _, e := range errs {
-		src, _ := os.ReadFile(e)
-		for _, chunk := range strings.Split(string(src), "\n---\n") {
-			f.Add([]byte(chunk))
-		}
-	}
+	addTestdataSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		out, _ := Format("fuzz.spec", src)
 		if out != nil {

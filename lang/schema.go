@@ -659,16 +659,7 @@ func substitute(e *Expr, sub map[string]int) *Expr {
 		}
 		return e
 	}
-	var args []*Expr
-	for i, a := range e.Args {
-		b := substitute(a, sub)
-		if b != a && args == nil {
-			args = append(make([]*Expr, 0, len(e.Args)), e.Args[:i]...)
-		}
-		if args != nil {
-			args = append(args, b)
-		}
-	}
+	args := rewriteArgs(e.Args, func(a *Expr) *Expr { return substitute(a, sub) })
 	if args == nil {
 		return e
 	}

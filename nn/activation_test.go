@@ -2,6 +2,7 @@ package nn
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -147,14 +148,7 @@ func TestBoundsSoundActivations(t *testing.T) {
 			t.Fatal(err)
 		}
 		box := randomBox(r, nin, 1.5)
-		C := [][]float64{}
-		for i := 0; i < 3; i++ {
-			row := make([]float64, n.Outputs())
-			for j := range row {
-				row[j] = r.NormFloat64()
-			}
-			C = append(C, row)
-		}
+		C := randomSpec(r, 3, n.Outputs())
 		for _, m := range []Method{IBP, CROWN, Both, Alpha} {
 			lo, hi, err := n.Bounds(box, C, m)
 			if err != nil {
@@ -168,23 +162,7 @@ func TestBoundsSoundActivations(t *testing.T) {
 					wCROWN += hi[k] - lo[k]
 				}
 			}
-			x := make([]float64, nin)
-			y := make([]float64, n.Outputs())
-			ev := NewEvaluator(n)
-			for s := 0; s < 2000; s++ {
-				samplePoint(r, box, x)
-				ev.Eval(x, y)
-				for k, row := range C {
-					v := 0.0
-					for j, c := range row {
-						v += c * y[j]
-					}
-					tol := 1e-12 * (1 + math.Abs(v))
-					if v < lo[k]-tol || v > hi[k]+tol {
-						t.Fatalf("trial %d %v: row %d value %v at %v outside [%v, %v]", trial, m, k, v, x, lo[k], hi[k])
-					}
-				}
-			}
+			checkSampled(t, r, n, box, C, lo, hi, 1e-12, fmt.Sprintf("trial %d %v", trial, m))
 		}
 	}
 	t.Logf("summed widths: IBP %.4g, CROWN %.4g", wIBP, wCROWN)

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -59,6 +60,44 @@ func randomBox(r *rand.Rand, n int, width float64) Box {
 	return b
 }
 
+// randomSpec returns rows random linear specifications (rows of C in
+// Network.Bounds) over outputs outputs.
+func randomSpec(r *rand.Rand, rows, outputs int) [][]float64 {
+	C := make([][]float64, rows)
+	for i := range C {
+		C[i] = make([]float64, outputs)
+		for j := range C[i] {
+			C[i][j] = r.NormFloat64()
+		}
+	}
+	return C
+}
+
+// checkSampled evaluates n at 2000 points of box drawn by samplePoint and
+// fails the test if a row of C applied to the outputs leaves [lo, hi] by
+// more than the relative tolerance rel; what names the bounds in the
+// message.
+func checkSampled(t *testing.T, r *rand.Rand, n *Network, box Box, C [][]float64, lo, hi []float64, rel float64, what string) {
+	t.Helper()
+	x := make([]float64, n.Inputs())
+	y := make([]float64, n.Outputs())
+	ev := NewEvaluator(n)
+	for s := 0; s < 2000; s++ {
+		samplePoint(r, box, x)
+		ev.Eval(x, y)
+		for k, row := range C {
+			v := 0.0
+			for j, c := range row {
+				v += c * y[j]
+			}
+			tol := rel * (1 + math.Abs(v))
+			if v < lo[k]-tol || v > hi[k]+tol {
+				t.Fatalf("%s: row %d value %v at %v outside [%v, %v]", what, k, v, x, lo[k], hi[k])
+			}
+		}
+	}
+}
+
 func samplePoint(r *rand.Rand, b Box, x []float64) {
 	for i := range x {
 		switch r.IntN(8) {
@@ -99,36 +138,13 @@ func TestBoundsSound(t *testing.T) {
 			t.Fatal(err)
 		}
 		box := randomBox(r, nin, 1.5)
-		C := [][]float64{}
-		for i := 0; i < 3; i++ {
-			row := make([]float64, n.Outputs())
-			for j := range row {
-				row[j] = r.NormFloat64()
-			}
-			C = append(C, row)
-		}
+		C := randomSpec(r, 3, n.Outputs())
 		for _, m := range []Method{IBP, CROWN, Both, Alpha} {
 			lo, hi, err := n.Bounds(box, C, m)
 			if err != nil {
 				t.Fatal(err)
 			}
-			x := make([]float64, nin)
-			y := make([]float64, n.Outputs())
-			ev := NewEvaluator(n)
-			for s := 0; s < 2000; s++ {
-				samplePoint(r, box, x)
-				ev.Eval(x, y)
-				for k, row := range C {
-					v := 0.0
-					for j, c := range row {
-						v += c * y[j]
-					}
-					tol := 1e-9 * (1 + math.Abs(v))
-					if v < lo[k]-tol || v > hi[k]+tol {
-						t.Fatalf("trial %d %v: row %d value %v at %v outside [%v, %v]", trial, m, k, v, x, lo[k], hi[k])
-					}
-				}
-			}
+			checkSampled(t, r, n, box, C, lo, hi, 1e-9, fmt.Sprintf("trial %d %v", trial, m))
 		}
 	}
 }

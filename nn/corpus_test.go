@@ -12,10 +12,10 @@ import (
 
 const corpusDir = "../../shared/corpus/nn/vnncomp"
 
-// TestVNNCOMP runs the external VNN-COMP corpus: no answer may contradict
-// expected.csv, and every sat answer's input must really violate the
-// property. ACAS Xu instances take seconds; -short skips them.
-func TestVNNCOMP(t *testing.T) {
+// expected reads the corpus's expected.csv (header first), skipping the
+// test when the external corpus is absent.
+func expected(t *testing.T) [][]string {
+	t.Helper()
 	f, err := os.Open(filepath.Join(corpusDir, "expected.csv"))
 	if err != nil {
 		t.Skipf("external corpus absent (%v); see ../shared/corpus/README.md", err)
@@ -25,6 +25,14 @@ func TestVNNCOMP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return recs
+}
+
+// TestVNNCOMP runs the external VNN-COMP corpus: no answer may contradict
+// expected.csv, and every sat answer's input must really violate the
+// property. ACAS Xu instances take seconds; -short skips them.
+func TestVNNCOMP(t *testing.T) {
+	recs := expected(t)
 	for _, r := range recs[1:] {
 		if testing.Short() && strings.HasPrefix(r[0], "ACASXU") {
 			continue
@@ -67,17 +75,10 @@ func TestVNNFigures(t *testing.T) {
 	if os.Getenv("VIGIL_VNN_FIGURES") == "" {
 		t.Skip("set VIGIL_VNN_FIGURES=1 to measure the VNN-COMP subset (minutes)")
 	}
-	f, err := os.Open(filepath.Join(corpusDir, "expected.csv"))
-	if err != nil {
-		t.Skipf("external corpus absent (%v)", err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := expected(t)
 	limit := 60 * time.Second
 	if s := os.Getenv("VIGIL_VNN_TIMEOUT"); s != "" {
+		var err error
 		if limit, err = time.ParseDuration(s); err != nil {
 			t.Fatal(err)
 		}

@@ -114,21 +114,11 @@ func applyOut(o OutAct, y []float64) {
 }
 
 // Network is a feed-forward network with optional input and output
-// normalisation. Nil slices mean "no transform". Its fields are those of
-// symbolic.Network, the raw parameters that Policy.Params gives checkers
-// (nn converts one into the other, sharing the weights).
-type Network struct {
-	Layers []Layer
-
-	// Input transform, applied per input in this order: clip to
-	// [InMin, InMax], subtract InMean, divide by InRange.
-	InMin, InMax    []float64
-	InMean, InRange []float64
-	// Output transform: y*OutRange + OutMean per output.
-	OutMean, OutRange []float64
-	// Out is applied last, to all outputs together.
-	Out OutAct
-}
+// normalisation: symbolic.Network's fields (see there; nil slices mean "no
+// transform"), with nn's own methods. Being the same struct, it converts
+// to and from symbolic.Network without copying the weights
+// (Policy.Params).
+type Network symbolic.Network
 
 // Inputs is the number of network inputs.
 func (n *Network) Inputs() int { return n.Layers[0].In }

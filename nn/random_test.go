@@ -4,60 +4,30 @@ import (
 	"reflect"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/nn"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
 )
 
-// allLabels returns every label of m, last first (so that the output
-// order is not the label order).
-func allLabels(m *symbolic.Model) []symbolic.LabelID {
-	var ls []symbolic.LabelID
-	for l := len(m.Labels) - 1; l >= 0; l-- {
-		ls = append(ls, symbolic.LabelID(l))
-	}
-	return ls
-}
-
-// eachState calls f on every state of m (f must not keep s).
-func eachState(m *symbolic.Model, f func(s symbolic.State)) {
-	s := make(symbolic.State, len(m.Vars))
-	for v := range s {
-		s[v] = m.Vars[v].Lo
-	}
-	for {
-		f(s)
-		v := 0
-		for v < len(s) && s[v] == m.Vars[v].Hi {
-			s[v] = m.Vars[v].Lo
-			v++
-		}
-		if v == len(s) {
-			return
-		}
-		s[v]++
-	}
-}
-
 func TestRandomIsDeterministic(t *testing.T) {
 	m := gen.Model(3, gen.Options{})
-	p1, d1, err := nn.Random(m, allLabels(m), 42, []int{5, 4})
+	p1, d1, err := nn.Random(m, testutil.LabelsReversed(m), 42, []int{5, 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, d2, err := nn.Random(m, allLabels(m), 42, []int{5, 4})
+	p2, d2, err := nn.Random(m, testutil.LabelsReversed(m), 42, []int{5, 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(p1.Net, p2.Net) || !reflect.DeepEqual(d1, d2) {
 		t.Error("the same seed gave two policies")
 	}
-	p3, _, _ := nn.Random(m, allLabels(m), 43, []int{5, 4})
+	p3, _, _ := nn.Random(m, testutil.LabelsReversed(m), 43, []int{5, 4})
 	if reflect.DeepEqual(p1.Net, p3.Net) {
 		t.Error("seeds 42 and 43 gave the same network")
 	}
-	if d1.Kind != symbolic.KindNN || d1.Name == "" || len(d1.Inputs) != len(m.Vars) || !reflect.DeepEqual(d1.Outputs, allLabels(m)) {
+	if d1.Kind != symbolic.KindNN || d1.Name == "" || len(d1.Inputs) != len(m.Vars) || !reflect.DeepEqual(d1.Outputs, testutil.LabelsReversed(m)) {
 		t.Errorf("declaration %+v does not describe the policy", d1)
 	}
 	if got := len(p1.Net.Layers); got != 3 {
@@ -73,31 +43,11 @@ func TestRandomDecisionsVary(t *testing.T) {
 	models, varying := 0, 0
 	for seed := uint64(0); seed < 60; seed++ {
 		m := gen.Model(seed, gen.Options{})
-		p, _, err := nn.Random(m, allLabels(m), seed, []int{8})
+		p, _, err := nn.Random(m, testutil.LabelsReversed(m), seed, []int{8})
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec, err := explicit.PolicyDecider(m, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		app := make([]bool, len(m.Labels))
-		for i := range app {
-			app[i] = true
-		}
-		seen := map[symbolic.LabelID]bool{}
-		var scratch []float64
-		eachState(m, func(s symbolic.State) {
-			want, err := symbolic.Decide(p, s, func(symbolic.LabelID) bool { return true }, scratch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := dec.Decide(s, app)
-			if err != nil || got != want {
-				t.Fatalf("seed %d state %v: explicit decider %v (%v), symbolic.Decide %v", seed, s, got, err, want)
-			}
-			seen[got] = true
-		})
+		seen := testutil.DecidersAgree(t, seed, m, p, nil)
 		if len(m.Labels) >= 2 && stateCount(m) >= 4 {
 			models++
 			if len(seen) >= 2 {
@@ -120,9 +70,9 @@ func TestRandomErrors(t *testing.T) {
 		hidden  []int
 	}{
 		{"no outputs", m, nil, []int{3}},
-		{"bad width", m, allLabels(m), []int{3, 0}},
+		{"bad width", m, testutil.LabelsReversed(m), []int{3, 0}},
 		{"unknown label", m, []symbolic.LabelID{symbolic.LabelID(len(m.Labels))}, nil},
-		{"no variables", &symbolic.Model{Name: "empty", Labels: m.Labels}, allLabels(m), nil},
+		{"no variables", &symbolic.Model{Name: "empty", Labels: m.Labels}, testutil.LabelsReversed(m), nil},
 	} {
 		if _, _, err := nn.Random(c.m, c.outputs, 1, c.hidden); err == nil {
 			t.Errorf("%s: no error", c.name)
@@ -140,7 +90,7 @@ func stateCount(m *symbolic.Model) float64 {
 // function.
 func TestParamsShareTheNetwork(t *testing.T) {
 	m := gen.Model(3, gen.Options{})
-	p, d, err := nn.RandomWith(m, allLabels(m), 3, []int{4, 3}, nn.ActTanh)
+	p, d, err := nn.RandomWith(m, testutil.LabelsReversed(m), 3, []int{4, 3}, nn.ActTanh)
 	if err != nil {
 		t.Fatal(err)
 	}

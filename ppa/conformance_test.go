@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/nn"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -67,17 +68,7 @@ func TestConformanceRules(t *testing.T) {
 func learned(t *testing.T, models int, noEnum bool, mk func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error)) {
 	pols := map[*symbolic.PolicyDecl]symbolic.Policy{}
 	conformance.Verify(t, verifier(pols, noEnum), conformance.Options{Models: models,
-		Policy: func(m *symbolic.Model, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
-			outs := make([]symbolic.LabelID, len(m.Labels))
-			for i := range outs {
-				outs[i] = symbolic.LabelID(i)
-			}
-			p, d, err := mk(m, outs, seed)
-			if err == nil {
-				pols[d] = p
-			}
-			return p, d, err
-		}})
+		Policy: testutil.RecordPolicies(pols, mk)})
 }
 
 func TestConformanceNetworks(t *testing.T) {

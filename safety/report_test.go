@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"vigil/lang"
+	"vigil/internal/testutil"
 	"vigil/safety"
 	"vigil/safety/cert"
 	"vigil/symbolic/explicit"
@@ -18,19 +18,8 @@ import (
 // setup loads specs/tarjansafe.spec with policy hasty and a decider.
 func setup(t *testing.T, r safety.Radius) (*safety.Space, safety.Decider, *explicit.Generator) {
 	t.Helper()
-	src, err := os.ReadFile("../specs/tarjansafe.spec")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, diags := lang.LoadSource("tarjansafe.spec", src, lang.Options{})
-	if m == nil {
-		t.Fatal(diags)
-	}
-	g, err := explicit.New(m, m.Property(""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, err := explicit.NewDecider(m, m.Policy("hasty"))
+	m := testutil.LoadFile(t, "../specs/tarjansafe.spec")
+	g, dec, err := testutil.Explicit(m, m.Property(""), m.Policy("hasty"))
 	if err != nil {
 		t.Fatal(err)
 	}

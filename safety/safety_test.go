@@ -48,13 +48,7 @@ func TestConformance(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				conformance.Run(t, func(sp *safety.Space, r safety.Radius) safety.Decider {
-					d, err := safety.New(algo, sp, r, safety.Options{Order: ord, Seed: 7})
-					if err != nil {
-						t.Fatal(err)
-					}
-					return d
-				}, opt)
+				conformance.Run(t, decider(t, algo, safety.Options{Order: ord, Seed: 7}), opt)
 			})
 		}
 	}
@@ -64,21 +58,32 @@ func TestConformance(t *testing.T) {
 // variables, wider ranges, more labels and outcomes), where runs are
 // longer and faults more frequent.
 func TestConformanceLarger(t *testing.T) {
-	n := models(t) / 5
+	runLarge(t, 3, conformance.Options{Models: models(t) / 5, FirstSeed: 100000, Check: checkCert, CertEvery: 3,
+		Gen: gen.Options{MaxVars: 5, MaxRange: 8, MaxLabels: 4, MaxCommands: 7, MaxOutcomes: 3}})
+}
+
+// decider returns the suite's factory of algo's deciders with options o.
+func decider(t *testing.T, algo string, o safety.Options) func(*safety.Space, safety.Radius) safety.Decider {
+	return func(sp *safety.Space, r safety.Radius) safety.Decider {
+		d, err := safety.New(algo, sp, r, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+}
+
+// runLarge runs the suite with opt for every algorithm but tarjan-path
+// (exponential: kept to the small models), in parallel, ordering by
+// learned values with the given seed.
+func runLarge(t *testing.T, seed uint64, opt conformance.Options) {
 	for _, algo := range safety.Algorithms {
 		if algo == "tarjan-path" {
-			continue // exponential: kept to the small models
+			continue
 		}
 		t.Run(algo, func(t *testing.T) {
 			t.Parallel()
-			conformance.Run(t, func(sp *safety.Space, r safety.Radius) safety.Decider {
-				d, err := safety.New(algo, sp, r, safety.Options{Order: safety.OrderLearn, Seed: 3})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return d
-			}, conformance.Options{Models: n, FirstSeed: 100000, Check: checkCert, CertEvery: 3,
-				Gen: gen.Options{MaxVars: 5, MaxRange: 8, MaxLabels: 4, MaxCommands: 7, MaxOutcomes: 3}})
+			conformance.Run(t, decider(t, algo, safety.Options{Order: safety.OrderLearn, Seed: seed}), opt)
 		})
 	}
 }

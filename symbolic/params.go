@@ -12,8 +12,8 @@ package symbolic
 // transform y*OutRange + OutMean, and an optional final function Out of
 // all the outputs together. Nil slices mean "no transform".
 //
-// nn.Network has the same fields (nn converts one to the other without
-// copying the weights).
+// nn.Network is defined as this struct (nn converts one to the other
+// without copying the weights).
 type Network struct {
 	Layers            []Layer
 	InMin, InMax      []float64

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/symbolic"
 )
@@ -58,26 +59,30 @@ func onewayApplicable(s symbolic.State) []int {
 	return out
 }
 
+// randomQuery sets blo..bhi to a random sub-box of m's states, as IC3
+// asks them (a third of the variables keep their full range), and returns
+// the outputs applicable throughout it and a random output to exclude.
+func randomQuery(rng *rand.Rand, m *symbolic.Model, blo, bhi []int) (sure []int, a int) {
+	for v := range m.Vars {
+		x, y := m.Vars[v].Lo+rng.Intn(m.Vars[v].Size()), m.Vars[v].Lo+rng.Intn(m.Vars[v].Size())
+		if rng.Intn(3) == 0 {
+			x, y = m.Vars[v].Lo, m.Vars[v].Hi
+		}
+		blo[v], bhi[v] = min(x, y), max(x, y)
+	}
+	return surelyApplicable(blo, bhi), rng.Intn(6)
+}
+
 // surelyApplicable lists the outputs applicable in every state of a box.
 func surelyApplicable(lo, hi []int) []int {
 	count := map[int]int{}
 	states := 0
-	s := append(symbolic.State(nil), lo...)
-	for {
+	testutil.BoxStates(lo, hi, func(s symbolic.State) {
 		states++
 		for _, a := range onewayApplicable(s) {
 			count[a]++
 		}
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			break
-		}
-		s[v]++
-	}
+	})
 	var out []int
 	for a := 0; a < 6; a++ {
 		if count[a] == states {
@@ -238,15 +243,7 @@ func TestFigures(t *testing.T) {
 		rng := rand.New(rand.NewSource(5))
 		blo, bhi := make([]int, nv), make([]int, nv)
 		for q := 0; q < 300; q++ {
-			for v := range m.Vars {
-				x, y := m.Vars[v].Lo+rng.Intn(m.Vars[v].Size()), m.Vars[v].Lo+rng.Intn(m.Vars[v].Size())
-				if rng.Intn(3) == 0 {
-					x, y = m.Vars[v].Lo, m.Vars[v].Hi
-				}
-				blo[v], bhi[v] = min(x, y), max(x, y)
-			}
-			sure := surelyApplicable(blo, bhi)
-			a := rng.Intn(6)
+			sure, a := randomQuery(rng, m, blo, bhi)
 			start := time.Now()
 			d, err := p.Excludes(blo, bhi, a, sure, Options{})
 			boxes.search += time.Since(start)
@@ -271,15 +268,7 @@ func TestFigures(t *testing.T) {
 			var fb effort
 			rng := rand.New(rand.NewSource(5))
 			for q := 0; q < 300; q++ {
-				for v := range m.Vars {
-					x, y := m.Vars[v].Lo+rng.Intn(m.Vars[v].Size()), m.Vars[v].Lo+rng.Intn(m.Vars[v].Size())
-					if rng.Intn(3) == 0 {
-						x, y = m.Vars[v].Lo, m.Vars[v].Hi
-					}
-					blo[v], bhi[v] = min(x, y), max(x, y)
-				}
-				sure := surelyApplicable(blo, bhi)
-				a := rng.Intn(6)
+				sure, a := randomQuery(rng, m, blo, bhi)
 				start := time.Now()
 				d, err := mixed.Excludes(blo, bhi, a, sure, Options{})
 				fb.search += time.Since(start)
@@ -290,7 +279,7 @@ func TestFigures(t *testing.T) {
 				start = time.Now()
 				can := false
 				n := 0
-				statesIn(blo, bhi, func(s symbolic.State) {
+				testutil.BoxStates(blo, bhi, func(s symbolic.State) {
 					n++
 					if mixed.wins(s, a, sure) {
 						can = true
@@ -394,22 +383,6 @@ func TestFigures(t *testing.T) {
 	}
 	t.Logf("\n| ensemble | query | queries | excluded/possible/unknown | mean nodes | max nodes | mean search time | cells per query | brute force per query | brute/search time |\n|---|---|---|---|---|---|---|---|---|---|\n%s",
 		strings.Join(rows, "\n"))
-}
-
-func statesIn(lo, hi []int, visit func(s symbolic.State)) {
-	s := append(symbolic.State(nil), lo...)
-	for {
-		visit(s)
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return
-		}
-		s[v]++
-	}
 }
 
 func stateBox(lo, hi []int) Box {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 	"vigil/symbolic/gen"
 	"vigil/trees"
@@ -46,7 +47,7 @@ func paramScores(e *symbolic.Ensemble, x []float64) []float64 {
 func TestParamsReproduceScores(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		m := gen.Model(seed, gen.Options{})
-		p, d, err := trees.Random(m, labelsReversed(m), seed, 1+int(seed%7), 1+int(seed%4))
+		p, d, err := trees.Random(m, testutil.LabelsReversed(m), seed, 1+int(seed%7), 1+int(seed%4))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +56,7 @@ func TestParamsReproduceScores(t *testing.T) {
 			t.Fatalf("seed %d: Params = %+v", seed, par)
 		}
 		rng := rand.New(rand.NewPCG(seed, 3))
-		lo, hi := modelBox(m)
+		lo, hi := testutil.ModelBox(m)
 		sc := make([]float64, len(p.Outputs()))
 		x := make([]float64, len(d.Inputs))
 		for range 200 {

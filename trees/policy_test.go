@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/symbolic"
 	"vigil/trees"
@@ -38,23 +39,6 @@ func policyNamed(t *testing.T, m *symbolic.Model, name string) *trees.Policy {
 	}
 	t.Fatalf("no policy %s", name)
 	return nil
-}
-
-// statesIn enumerates the states of an integer box.
-func statesIn(lo, hi []int, visit func(s symbolic.State)) {
-	s := append(symbolic.State(nil), lo...)
-	for {
-		visit(s)
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return
-		}
-		s[v]++
-	}
 }
 
 func wins(sc []float64, a int, sure []int) bool {
@@ -97,7 +81,7 @@ func TestPolicyExcludesAgainstEnumeration(t *testing.T) {
 				}
 			}
 			can := false
-			statesIn(lo, hi, func(s symbolic.State) {
+			testutil.BoxStates(lo, hi, func(s symbolic.State) {
 				if err := p.Scores(s, sc); err != nil {
 					t.Fatal(err)
 				}
@@ -128,7 +112,7 @@ func TestPolicyExcludesAgainstEnumeration(t *testing.T) {
 						t.Fatalf("%s: witness box %v..%v does not hold %v within %v..%v", name, d.WitnessLo, d.WitnessHi, d.Witness, lo, hi)
 					}
 				}
-				statesIn(d.WitnessLo, d.WitnessHi, func(s symbolic.State) {
+				testutil.BoxStates(d.WitnessLo, d.WitnessHi, func(s symbolic.State) {
 					p.Scores(s, sc)
 					if !wins(sc, a, sure) {
 						t.Fatalf("%s: a=%d does not win at %v in the witness box %v..%v", name, a, s, d.WitnessLo, d.WitnessHi)

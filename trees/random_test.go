@@ -5,46 +5,29 @@ import (
 	"reflect"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
 	"vigil/trees"
 )
 
-// labelsReversed returns every label of m, last first (so that the output
-// order is not the label order).
-func labelsReversed(m *symbolic.Model) []symbolic.LabelID {
-	var ls []symbolic.LabelID
-	for l := len(m.Labels) - 1; l >= 0; l-- {
-		ls = append(ls, symbolic.LabelID(l))
-	}
-	return ls
-}
-
-func modelBox(m *symbolic.Model) (lo, hi []int) {
-	for _, v := range m.Vars {
-		lo, hi = append(lo, v.Lo), append(hi, v.Hi)
-	}
-	return lo, hi
-}
-
 func TestRandomIsDeterministic(t *testing.T) {
 	m := gen.Model(5, gen.Options{})
-	p1, d1, err := trees.Random(m, labelsReversed(m), 9, 6, 3)
+	p1, d1, err := trees.Random(m, testutil.LabelsReversed(m), 9, 6, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, d2, err := trees.Random(m, labelsReversed(m), 9, 6, 3)
+	p2, d2, err := trees.Random(m, testutil.LabelsReversed(m), 9, 6, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(p1.Ens, p2.Ens) || !reflect.DeepEqual(d1, d2) {
 		t.Error("the same seed gave two policies")
 	}
-	if p3, _, _ := trees.Random(m, labelsReversed(m), 10, 6, 3); reflect.DeepEqual(p1.Ens, p3.Ens) {
+	if p3, _, _ := trees.Random(m, testutil.LabelsReversed(m), 10, 6, 3); reflect.DeepEqual(p1.Ens, p3.Ens) {
 		t.Error("seeds 9 and 10 gave the same ensemble")
 	}
-	if d1.Kind != symbolic.KindTrees || d1.Name == "" || len(d1.Inputs) != len(m.Vars) || !reflect.DeepEqual(d1.Outputs, labelsReversed(m)) {
+	if d1.Kind != symbolic.KindTrees || d1.Name == "" || len(d1.Inputs) != len(m.Vars) || !reflect.DeepEqual(d1.Outputs, testutil.LabelsReversed(m)) {
 		t.Errorf("declaration %+v does not describe the policy", d1)
 	}
 	if len(p1.Ens.Trees) != 6 || p1.Ens.NumClasses != len(m.Labels) {
@@ -62,33 +45,16 @@ func TestRandomPolicies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for seed := uint64(0); seed < 60; seed++ {
 		m := gen.Model(seed, gen.Options{})
-		p, _, err := trees.Random(m, labelsReversed(m), seed, len(m.Labels)+int(seed%5), 1+int(seed%4))
+		p, _, err := trees.Random(m, testutil.LabelsReversed(m), seed, len(m.Labels)+int(seed%5), 1+int(seed%4))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if ok, why := p.Exact(); !ok {
 			t.Fatalf("seed %d: not exact: %s", seed, why)
 		}
-		dec, err := explicit.PolicyDecider(m, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all := make([]bool, len(m.Labels))
-		for i := range all {
-			all[i] = true
-		}
-		seen := map[symbolic.LabelID]bool{}
-		lo, hi := modelBox(m)
+		lo, hi := testutil.ModelBox(m)
 		x := make([]float64, len(m.Vars))
-		statesIn(lo, hi, func(s symbolic.State) {
-			want, err := symbolic.Decide(p, s, func(symbolic.LabelID) bool { return true }, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, err := dec.Decide(s, all); err != nil || got != want {
-				t.Fatalf("seed %d state %v: explicit decider %v (%v), symbolic.Decide %v", seed, s, got, err, want)
-			}
-			seen[want] = true
+		seen := testutil.DecidersAgree(t, seed, m, p, func(s symbolic.State, _ symbolic.LabelID) {
 			for i := range x {
 				x[i] = p.Decl.Inputs[i].Eval(s)
 			}
@@ -123,7 +89,7 @@ func TestRandomPolicies(t *testing.T) {
 			}
 			excluded := true
 			sc := make([]float64, nout)
-			statesIn(blo, bhi, func(s symbolic.State) {
+			testutil.BoxStates(blo, bhi, func(s symbolic.State) {
 				if err := p.Scores(s, sc); err != nil {
 					t.Fatal(err)
 				}
@@ -154,10 +120,10 @@ func TestRandomErrors(t *testing.T) {
 		ntrees, dpth int
 	}{
 		{"no outputs", m, nil, 2, 2},
-		{"no trees", m, labelsReversed(m), 0, 2},
-		{"negative depth", m, labelsReversed(m), 2, -1},
+		{"no trees", m, testutil.LabelsReversed(m), 0, 2},
+		{"negative depth", m, testutil.LabelsReversed(m), 2, -1},
 		{"unknown label", m, []symbolic.LabelID{symbolic.LabelID(len(m.Labels))}, 2, 2},
-		{"no variables", &symbolic.Model{Name: "empty", Labels: m.Labels}, labelsReversed(m), 2, 2},
+		{"no variables", &symbolic.Model{Name: "empty", Labels: m.Labels}, testutil.LabelsReversed(m), 2, 2},
 	} {
 		if _, _, err := trees.Random(c.m, c.outputs, 1, c.ntrees, c.dpth); err == nil {
 			t.Errorf("%s: no error", c.name)

@@ -11,31 +11,12 @@ import (
 	"time"
 
 	"vigil/fuzz"
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/safety"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
-
-// lineSpec is a policy that walks away from the goal at x == 1 and loops
-// between 7 and 8: goal testing finds bugs on it.
-const lineSpec = `
-model line
-var x : 0 .. 9 = 0
-action right when x < 9 -> x' = x + 1
-action left  when x > 0 -> x' = x - 1
-policy rules pi {
-    when x == 1 -> left
-    when x == 7 -> right
-    when x == 8 -> left
-    otherwise -> right
-}
-property p {
-    start x <= 9 && x != 5
-    unsafe false
-    goal x == 5
-}
-`
 
 func loadModel(t *testing.T, name string, src []byte) *symbolic.Model {
 	t.Helper()
@@ -49,7 +30,7 @@ func loadModel(t *testing.T, name string, src []byte) *symbolic.Model {
 // The goal report's text and JSON agree on the bugs found, and every bug
 // names its faults; RecordGoal writes run files that read back.
 func TestGoalTextJSON(t *testing.T) {
-	m := loadModel(t, "line.spec", []byte(lineSpec))
+	m := testutil.LoadFile(t, "../testdata/line.spec") // walks away from the goal at 1, loops 7-8
 	d, err := explicit.NewDecider(m, m.Policy("pi"))
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +153,7 @@ func TestSafetyTextJSON(t *testing.T) {
 // NewGoalTasks gives every worker a decider of its own, the first the one
 // given.
 func TestNewTasks(t *testing.T) {
-	m := loadModel(t, "line.spec", []byte(lineSpec))
+	m := testutil.LoadFile(t, "../testdata/line.spec") // walks away from the goal at 1, loops 7-8
 	d, err := explicit.NewDecider(m, m.Policy("pi"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,29 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/nn"
 	"vigil/symbolic"
 	"vigil/symbolic/gen"
 	"vigil/trees"
 )
-
-// statesOf calls f on every state of lo..hi (f must not keep s).
-func statesOf(lo, hi []int, f func(s symbolic.State)) {
-	s := append(symbolic.State(nil), lo...)
-	for {
-		f(s)
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return
-		}
-		s[v]++
-	}
-}
 
 // bruteChosen reports whether symbolic.Choose picks label in s when
 // exactly sure and label are applicable (the worst case the fact covers).
@@ -48,7 +32,7 @@ func bruteChosen(t *testing.T, p symbolic.Policy, s symbolic.State, label symbol
 // bruteHolds decides the fact by enumerating the box.
 func bruteHolds(t *testing.T, p symbolic.Policy, f Fact) bool {
 	holds := true
-	statesOf(f.Lo, f.Hi, func(s symbolic.State) {
+	testutil.BoxStates(f.Lo, f.Hi, func(s symbolic.State) {
 		holds = holds && !bruteChosen(t, p, s, f.Label, f.Sure)
 	})
 	return holds
@@ -61,7 +45,7 @@ func surelyApplicable(m *symbolic.Model, lo, hi []int) []symbolic.LabelID {
 		all[i] = true
 	}
 	app := make([]bool, len(m.Labels))
-	statesOf(lo, hi, func(s symbolic.State) {
+	testutil.BoxStates(lo, hi, func(s symbolic.State) {
 		m.Applicable(s, app)
 		for l := range all {
 			all[l] = all[l] && app[l]
@@ -542,11 +526,19 @@ func testDuplicateOutputs(t *testing.T) {
 // y0 = 1 - 2^-60·v and y1 = 1: at v = 1 float64 rounds y0 to 1, a tie,
 // while exactly y0 < y1.
 func nearTie(t *testing.T) (*symbolic.Model, *nn.Policy) {
-	m := &symbolic.Model{Name: "tie", Vars: []symbolic.Var{{Name: "v", Lo: 0, Hi: 1}},
+	return twoScores(t, "tie", 1, []float64{-0x1p-60, 0}, []float64{1, 1})
+}
+
+// twoScores builds a model of one variable v in 0..hi and labels a and b,
+// with a network policy of one dense layer that scores a and b as
+// w[0] v + b[0] and w[1] v + b[1].
+func twoScores(t *testing.T, name string, hi int, w, b []float64) (*symbolic.Model, *nn.Policy) {
+	t.Helper()
+	m := &symbolic.Model{Name: name, Vars: []symbolic.Var{{Name: "v", Lo: 0, Hi: hi}},
 		Labels: []symbolic.Label{{Name: "a"}, {Name: "b"}}}
-	d := &symbolic.PolicyDecl{Name: "tie", Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1},
+	d := &symbolic.PolicyDecl{Name: name, Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1},
 		Inputs: []symbolic.Affine{{Const: symbolic.Rat{Num: 0, Den: 1}, Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: 0}}}}}
-	net := &nn.Network{Layers: []nn.Layer{{In: 1, Out: 2, W: []float64{-0x1p-60, 0}, B: []float64{1, 1}}}}
+	net := &nn.Network{Layers: []nn.Layer{{In: 1, Out: 2, W: w, B: b}}}
 	p, err := nn.NewPolicyFromNetwork(m, d, net)
 	if err != nil {
 		t.Fatal(err)
@@ -615,17 +607,9 @@ func TestCheckFactNearTieRelaxed(t *testing.T) {
 // the earlier output wins; no bound holds where evaluation overflows, and
 // enumeration decides.
 func TestCheckFactOverflow(t *testing.T) {
-	m := &symbolic.Model{Name: "inf", Vars: []symbolic.Var{{Name: "v", Lo: 0, Hi: 40}},
-		Labels: []symbolic.Label{{Name: "a"}, {Name: "b"}}}
-	d := &symbolic.PolicyDecl{Name: "inf", Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1},
-		Inputs: []symbolic.Affine{{Const: symbolic.Rat{Num: 0, Den: 1}, Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: 0}}}}}
 	// a = 2^1023 v, b = 2^1023 v + 2^1023: exactly b > a, in float64 both
 	// +Inf from v = 2 on (b already at v = 1).
-	net := &nn.Network{Layers: []nn.Layer{{In: 1, Out: 2, W: []float64{0x1p1023, 0x1p1023}, B: []float64{0, 0x1p1023}}}}
-	p, err := nn.NewPolicyFromNetwork(m, d, net)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, p := twoScores(t, "inf", 40, []float64{0x1p1023, 0x1p1023}, []float64{0, 0x1p1023})
 	f := Fact{Lo: []int{0}, Hi: []int{40}, Label: 0, Sure: []symbolic.LabelID{1}}
 	if bruteHolds(t, p, f) {
 		t.Fatal("float64 evaluation never chooses a")

@@ -12,6 +12,27 @@ import (
 	"vigil/symbolic/gen"
 )
 
+// engines returns what the differential tests compare for a generated
+// model: its first property and policy (for the reference interpreter),
+// and the engine's generator and decider.
+func engines(t *testing.T, seed uint64, m *symbolic.Model) (*symbolic.Property, symbolic.Policy, *explicit.Generator, explicit.Decider) {
+	t.Helper()
+	prop := m.Properties[0]
+	pol, err := symbolic.Instantiate(m, m.Policies[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	dec, err := explicit.NewDecider(m, m.Policies[0])
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	return prop, pol, g, dec
+}
+
 // TestDifferential checks the packed engine against the reference
 // interpreter on hundreds of generated models: reachable states,
 // transitions, terminal/deadlock/stuck counts, depth, BFS verdicts and
@@ -35,19 +56,7 @@ func TestDifferential(t *testing.T) {
 		if seed%5 == 2 {
 			pad(m) // multi-word states through the non-compact store
 		}
-		prop := m.Properties[0]
-		pol, err := symbolic.Instantiate(m, m.Policies[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := explicit.New(m, prop)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		dec, err := explicit.NewDecider(m, m.Policies[0])
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
+		prop, pol, g, dec := engines(t, seed, m)
 		for run := range 6 {
 			// Sequential, then parallel on 2 and 3 workers (3 leaves
 			// some workers owning more shards than others).

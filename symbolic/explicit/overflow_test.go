@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
 )
@@ -27,19 +26,7 @@ func TestDifferentialLarge(t *testing.T) {
 			opt.MaxVars, opt.MaxRange, opt.MaxCommands = 5, 8, 8
 		}
 		m := gen.Model(seed, opt)
-		prop := m.Properties[0]
-		pol, err := symbolic.Instantiate(m, m.Policies[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := explicit.New(m, prop)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		dec, err := explicit.NewDecider(m, m.Policies[0])
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
+		prop, pol, g, dec := engines(t, seed, m)
 		for _, withPolicy := range []bool{false, true} {
 			r := &ref{m: m, p: prop}
 			opts := explicit.Options{}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"vigil/lang"
+	"vigil/internal/testutil"
 	"vigil/symbolic/explicit"
 )
 
@@ -18,19 +18,8 @@ import (
 // the end; WriteTrace writes every state in full; WriteRunFile's file
 // reads back.
 func TestWriteCexAndTrace(t *testing.T) {
-	src, err := os.ReadFile("../../specs/tarjansafe.spec")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, diags := lang.LoadSource("tarjansafe.spec", src, lang.Options{})
-	if m == nil {
-		t.Fatal(diags)
-	}
-	g, err := explicit.New(m, m.Property(""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, err := explicit.NewDecider(m, m.Policy("hasty"))
+	m := testutil.LoadFile(t, "../../specs/tarjansafe.spec")
+	g, dec, err := testutil.Explicit(m, m.Property(""), m.Policy("hasty"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,9 +75,18 @@ func TestValid(t *testing.T) {
 // transition system: a differential test of printer, parser, checker and
 // lowering against the IR the generator built.
 func TestThroughFrontEnd(t *testing.T) {
+	throughFrontEnd(t, func(seed uint64) gen.Options {
+		return gen.Options{RangeErrors: seed%3 == 0, MaxVars: 3 + int(seed%3)}
+	})
+}
+
+// throughFrontEnd prints the models of seeds 1..150 generated with
+// opts(seed), loads the text, and checks that both IRs have the same
+// transition system.
+func throughFrontEnd(t *testing.T, opts func(seed uint64) gen.Options) {
 	dir := t.TempDir()
 	for seed := uint64(1); seed <= 150; seed++ {
-		m := gen.Model(seed, gen.Options{RangeErrors: seed%3 == 0, MaxVars: 3 + int(seed%3)})
+		m := gen.Model(seed, opts(seed))
 		path := filepath.Join(dir, m.Name+".spec")
 		if err := os.WriteFile(path, []byte(print(t, m)), 0o644); err != nil {
 			t.Fatal(err)

@@ -1,11 +1,8 @@
 package gen_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
-	"vigil/lang"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
 )
@@ -49,24 +46,5 @@ func TestLargeOverflows(t *testing.T) {
 // constant beyond int64) and the explicit engine sees the same transition
 // system.
 func TestLargeThroughFrontEnd(t *testing.T) {
-	dir := t.TempDir()
-	for seed := uint64(1); seed <= 150; seed++ {
-		m := gen.Model(seed, gen.Options{Large: true, RangeErrors: seed%3 == 0})
-		path := filepath.Join(dir, m.Name+".spec")
-		if err := os.WriteFile(path, []byte(print(t, m)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		m2, diags := lang.Load(path, lang.Options{})
-		if diags.HasErrors() {
-			t.Fatalf("seed %d: the front end rejects the printed model:\n%s\n%s", seed, diags.Render(), print(t, m))
-		}
-		a, errA := search(m)
-		b, errB := search(m2)
-		if (errA == nil) != (errB == nil) {
-			t.Fatalf("seed %d: IR error %v, front-end error %v", seed, errA, errB)
-		}
-		if errA == nil && (a.States != b.States || a.Transitions != b.Transitions || a.Unsafe != b.Unsafe || a.Goal != b.Goal || a.Stuck != b.Stuck || a.Deadlocks != b.Deadlocks) {
-			t.Fatalf("seed %d: IR %+v, through the front end %+v\n%s", seed, a, b, print(t, m))
-		}
-	}
+	throughFrontEnd(t, func(seed uint64) gen.Options { return gen.Options{Large: true, RangeErrors: seed%3 == 0} })
 }
