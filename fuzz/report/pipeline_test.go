@@ -8,17 +8,19 @@ import (
 	"time"
 
 	"vigil/fuzz"
+	"vigil/internal/testutil"
 	"vigil/safety"
 	"vigil/symbolic/explicit"
 )
 
-// RunGoal and RunSafety are vigil test as a library call: on lineSpec the
+// RunGoal and RunSafety are vigil test as a library call: on the line model
+// (fuzz/testdata/line.spec) the
 // goal test finds bugs, and the same seed gives the same bugs; on
 // oneway_line the safety test returns a complete report whose Record
 // writes one run file per unsafe run.
 func TestRunPipelines(t *testing.T) {
 	ctx := context.Background()
-	m := loadModel(t, "line.spec", []byte(lineSpec))
+	m := testutil.LoadFile(t, "../testdata/line.spec")
 	pd := m.Policy("pi")
 	d, err := explicit.NewDecider(m, pd)
 	if err != nil {
