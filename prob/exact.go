@@ -103,25 +103,7 @@ func chainValues(ctx context.Context, m *Model, g *graph, sched []int32, target 
 
 // reachUnder returns the states that reach target under sched.
 func reachUnder(g *graph, sched []int32, target []bool) []bool {
-	reach := append([]bool(nil), target...)
-	var queue []uint32
-	for s, ok := range target {
-		if ok {
-			queue = append(queue, uint32(s))
-		}
-	}
-	for len(queue) > 0 {
-		t := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		for _, c := range g.pre.Choice[g.pre.Start[t]:g.pre.Start[t+1]] {
-			s := g.owner[c]
-			if !reach[s] && sched[s] == int32(c) {
-				reach[s] = true
-				queue = append(queue, s)
-			}
-		}
-	}
-	return reach
+	return g.backwardBy(target, func(s uint32, c int) bool { return sched[s] == int32(c) })
 }
 
 // chainSystem is the linear system of a Markov chain's reachability

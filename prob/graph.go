@@ -71,6 +71,12 @@ func newGraph(m *Model) *graph { return &graph{m: m, owner: m.owner(), pre: m.pr
 // backward returns the states that reach a state of from through states
 // allowed by through (nil: all), from included.
 func (g *graph) backward(from []bool, through []bool) []bool {
+	return g.backwardBy(from, func(s uint32, _ int) bool { return through == nil || through[s] })
+}
+
+// backwardBy returns the states that reach a state of from by the choices
+// c of states s for which step(s, c) holds, from included.
+func (g *graph) backwardBy(from []bool, step func(s uint32, c int) bool) []bool {
 	in := append([]bool(nil), from...)
 	var queue []uint32
 	for s, ok := range from {
@@ -83,7 +89,7 @@ func (g *graph) backward(from []bool, through []bool) []bool {
 		queue = queue[:len(queue)-1]
 		for _, c := range g.pre.Choice[g.pre.Start[t]:g.pre.Start[t+1]] {
 			s := g.owner[c]
-			if !in[s] && (through == nil || through[s]) {
+			if !in[s] && step(s, int(c)) {
 				in[s] = true
 				queue = append(queue, s)
 			}

@@ -117,13 +117,7 @@ func goalPathSVG(b *strings.Builder, m *symbolic.Model, run []explicit.Step, fau
 	fmt.Fprintf(b, `<svg class="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">`, class, perRow*dx+20, rows*dy+10)
 	// Rows run left to right, then right to left (a snake), so that each
 	// step is a short line.
-	pos := func(i int) (float64, float64) {
-		col := i % perRow
-		if (i/perRow)%2 == 1 {
-			col = perRow - 1 - col
-		}
-		return float64(20 + col*dx), float64(25 + (i/perRow)*dy)
-	}
+	pos := func(i int) (float64, float64) { return snakePos(i, perRow, dx, dy) }
 	for i := 0; i+1 < len(run); i++ {
 		x0, y0 := pos(i)
 		x1, y1 := pos(i + 1)
@@ -158,4 +152,15 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// snakePos is where step i of a drawn run goes: perRow steps to a row, dx
+// and dy apart, rows left to right and then right to left (a snake), so
+// that each step is a short line.
+func snakePos(i, perRow, dx, dy int) (float64, float64) {
+	col := i % perRow
+	if (i/perRow)%2 == 1 {
+		col = perRow - 1 - col
+	}
+	return float64(20 + col*dx), float64(25 + (i/perRow)*dy)
 }

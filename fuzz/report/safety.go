@@ -161,13 +161,7 @@ func safetyPathSVG(b *strings.Builder, m *symbolic.Model, c *fuzz.SafetyCase) {
 	const perRow, dx, dy = 12, 70, 60
 	rows := (len(run) + perRow - 1) / perRow
 	fmt.Fprintf(b, `<svg class="policy-run" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">`, perRow*dx+20, rows*dy+10)
-	pos := func(i int) (float64, float64) {
-		col := i % perRow
-		if (i/perRow)%2 == 1 {
-			col = perRow - 1 - col
-		}
-		return float64(20 + col*dx), float64(25 + (i/perRow)*dy)
-	}
+	pos := func(i int) (float64, float64) { return snakePos(i, perRow, dx, dy) }
 	for i := 0; i+1 < len(run); i++ {
 		x0, y0 := pos(i)
 		x1, y1 := pos(i + 1)
