@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"vigil/lang/jani"
+	"vigil/load"
 	"vigil/symbolic"
 )
 
@@ -61,7 +62,7 @@ func runImport(e *env, args []string) int {
 	}
 	pf := *policyFile
 	if pf != "" {
-		kind, learned, err := learnedKind(pf)
+		kind, learned, err := load.PolicyFileKind(pf)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
 			return exitFor(err)
@@ -70,7 +71,7 @@ func runImport(e *env, args []string) int {
 			// A network or tree ensemble, not a PlaJA interface: the
 			// .spec declares it with the model's variables as inputs and
 			// its labels as outputs, in order.
-			if _, err := attachLearned(m, pf, kind, ""); err != nil {
+			if _, err := load.AttachPolicyFile(m, pf, kind, ""); err != nil {
 				fmt.Fprintf(e.stderr, "vigil import: %v\n(import --policy-file takes a PlaJA .jani2nnet interface, a PA property file naming one, or a network or tree ensemble whose inputs are the model's variables and outputs its labels, in order)\n", err)
 				return exitFor(err)
 			}

@@ -3,13 +3,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"vigil/lang"
-	"vigil/lang/jani"
+	"vigil/load"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
@@ -42,50 +40,34 @@ func addPlajaFlags(fs *flag.FlagSet) *plajaFlags {
 	return pf
 }
 
+// files returns the files the flags name.
+func (pf *plajaFlags) files() load.Files {
+	return load.Files{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
+}
+
 // apply adds the property and policy the flags name to m, and selects them
-// unless --property/--policy chose others.
+// unless --property/--policy chose others (load.Attach). It prints what
+// goes wrong and returns false.
 func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string) bool {
-	janiPropertyName(m, propName)
-	if *pf.start == "" && *pf.unsafe == "" && *pf.policyFile == "" {
-		return true
-	}
-	policyFile := *pf.policyFile
-	var kind symbolic.PolicyKind
-	learned := false
-	if policyFile != "" {
-		var err error
-		if kind, learned, err = learnedKind(policyFile); err != nil {
-			fmt.Fprintln(e.stderr, "vigil:", err)
-			return false
-		}
-		if learned {
-			policyFile = "" // not for jani.Attach
-		}
-	}
-	prop, pol, err := jani.Attach(m, *pf.start, *pf.unsafe, policyFile, *propName)
+	msgs, err := load.Attach(m, pf.files(), propName, polName)
+	printMessages(e, "", msgs)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "vigil:", err)
 		return false
 	}
-	if learned {
-		// --policy names the declared policy the file stands in for; the
-		// file's policy is the one tested.
-		if pol, err = attachLearned(m, *pf.policyFile, kind, *polName); err != nil {
-			fmt.Fprintln(e.stderr, "vigil:", err)
-			return false
-		}
-		*polName = pol
-	}
-	if pol != "" && !learned {
-		warnFilter(e, m.Policy(pol))
-	}
-	if prop != "" && *propName == "" {
-		*propName = prop
-	}
-	if pol != "" && *polName == "" {
-		*polName = pol
-	}
 	return true
+}
+
+// printMessages prints the warnings and notes of package load: warnings
+// as "vigil: warning: ...", notes as "vigil CMD: note: ...".
+func printMessages(e *env, cmd string, msgs []load.Message) {
+	for _, m := range msgs {
+		if m.Warning {
+			fmt.Fprintln(e.stderr, "vigil: warning:", m.Text)
+		} else {
+			fmt.Fprintf(e.stderr, "vigil %s: note: %s\n", cmd, m.Text)
+		}
+	}
 }
 
 // modelFlags are the flags of the commands that run one model under a
@@ -145,38 +127,36 @@ func (mf *modelFlags) rerun(file string) string {
 func shellQuote(s string) string { return verify.ShellQuote(s) }
 
 // policyDefault says which policy a command takes when --policy is absent.
-type policyDefault uint8
+type policyDefault = load.PolicyDefault
 
 const (
-	noPolicy   policyDefault = iota // none: all labels
-	onlyPolicy                      // the model's only policy, else none
-	thePolicy                       // the model's only policy; several are an error
+	noPolicy   = load.NoPolicy   // none: all labels
+	onlyPolicy = load.OnlyPolicy // the model's only policy, else none
+	thePolicy  = load.ThePolicy  // the model's only policy; several are an error
 )
 
 // load loads file, applies the PlaJA files, selects the property
-// (propRequired: a model without one is an error) and the policy, and
-// compiles them. It prints what goes wrong and returns false.
+// (propRequired: a model without one is an error) and the policy
+// (load.Load), and compiles them. It prints what goes wrong and returns
+// false.
 func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd policyDefault) (*loadedModel, bool) {
-	lm := &loadedModel{m: loadModel(e, file, mf.defs), rerun: mf.rerun(file)}
-	if lm.m == nil || !mf.plaja.apply(e, lm.m, mf.prop, mf.pol) {
+	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
+		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates})
+	printDiags(e, l.Diagnostics)
+	printMessages(e, cmd, l.Messages)
+	switch {
+	case load.IsFilesError(err):
+		fmt.Fprintln(e.stderr, "vigil:", err)
+	case err != nil && l.Model != nil:
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+	}
+	if err != nil {
 		return nil, false
 	}
-	var ok bool
-	if lm.prop, ok = selectProperty(e, cmd, lm.m, *mf.prop, propRequired); !ok {
-		return nil, false
+	lm := &loadedModel{m: l.Model, prop: l.Property, decl: l.Policy, rerun: mf.rerun(file)}
+	if l.ModelPAInterface != "" {
+		lm.rerun += " --policy-file " + shellQuote(l.ModelPAInterface) // explicit, though vigil run now attaches the property's network too
 	}
-	if !mf.attachModelPA(e, cmd, file, lm) {
-		return nil, false
-	}
-	if p := lm.prop; p != nil && len(p.Predicates) > 0 && !mf.readsPredicates {
-		fmt.Fprintf(e.stderr, "vigil %s: note: the %s of PA property %s (%s) are used only by verify --engine ppa; ignored here\n",
-			cmd, plural(len(p.Predicates), "predicate"), p.Name, p.PredicatePos[0])
-	}
-	byDefault := pd == thePolicy || (pd == onlyPolicy && len(lm.m.Policies) == 1)
-	if lm.decl, ok = selectPolicy(e, cmd, lm.m, *mf.pol, byDefault); !ok {
-		return nil, false
-	}
-	var err error
 	if lm.g, err = explicit.New(lm.m, lm.prop); err != nil {
 		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 		return nil, false
@@ -190,76 +170,21 @@ func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd polic
 	return lm, true
 }
 
-// janiPropertyName lets --property name a property of a JANI model by its
-// JANI name when import gave it another identifier (a name starting with a
-// digit, such as "8-blocks-safety", is "_8-blocks-safety" in vigil).
-func janiPropertyName(m *symbolic.Model, prop *string) {
-	name := *prop
-	if name == "" || m.Property(name) != nil {
-		return
-	}
-	if id := jani.Ident(name); id != name {
-		if p := m.Property(id); p != nil && p.FromModel {
-			*prop = id
-		}
-	}
-}
-
-// attachModelPA attaches the network that the selected property names
-// when it is a PA property of a JANI model with a "file" member (a
-// .jani2nnet interface), as a PA property file given with --policy-file
-// does; --policy and --policy-file override it. A "file" that cannot be
-// loaded is an error: verifying over every label instead would answer for
-// another system than the one the property describes.
+// attachModelPA is load.AttachModelPA for a command that loads the model
+// itself (vigil run): it attaches and selects the network of a JANI
+// model's PA property unless --policy or --policy-file chose a policy.
 func (mf *modelFlags) attachModelPA(e *env, cmd, file string, lm *loadedModel) bool {
-	p := lm.prop
-	if p == nil || !p.FromModel || *mf.pol != "" || *mf.plaja.policyFile != "" || !strings.EqualFold(filepath.Ext(file), ".jani") {
+	if *mf.pol != "" || *mf.plaja.policyFile != "" {
 		return true
 	}
-	iface, err := jani.ModelPAPolicy(file, p.Name)
+	d, msgs, err := load.AttachModelPA(lm.m, file, lm.prop)
+	printMessages(e, cmd, msgs)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 		return false
 	}
-	if iface == "" {
-		return true
+	if d != nil {
+		*mf.pol = d.Name
 	}
-	refuse := func(why string) bool {
-		fmt.Fprintf(e.stderr, "vigil %s: PA property %s of %s names the policy interface %s (its \"file\"), but %s; give the network with --policy-file FILE, or --policy NAME for a declared one\n", cmd, p.Name, file, iface, why)
-		return false
-	}
-	d, err := jani.LoadPolicyFile(lm.m, iface)
-	if err != nil {
-		return refuse(fmt.Sprintf("vigil cannot load it: %v", err))
-	}
-	if _, err := os.Stat(d.File); err != nil {
-		return refuse(fmt.Sprintf("its network %s cannot be read: %v", d.File, err))
-	}
-	taken := map[string]bool{}
-	for _, q := range lm.m.Policies {
-		taken[q.Name] = true
-	}
-	name := d.Name
-	for i := 2; taken[name]; i++ {
-		name = fmt.Sprintf("%s_%d", d.Name, i)
-	}
-	d.Name = name
-	lm.m.Policies = append(lm.m.Policies, d)
-	warnFilter(e, d)
-	*mf.pol = d.Name
-	lm.rerun += " --policy-file " + shellQuote(iface) // explicit, though vigil run now attaches the property's network too
-	fmt.Fprintf(e.stderr, "vigil %s: note: PA property %s names the network %s; it is the policy\n", cmd, p.Name, iface)
 	return true
-}
-
-// warnFilter warns when the PlaJA interface of d asks for the policy
-// semantics without applicability filtering, which vigil does not
-// implement (jani.FilterWarning).
-func warnFilter(e *env, d *symbolic.PolicyDecl) {
-	if d == nil || d.Interface == "" {
-		return
-	}
-	if w, err := jani.FilterWarning(d.Interface); err == nil && w != "" {
-		fmt.Fprintln(e.stderr, "vigil: warning:", w)
-	}
 }

@@ -1,7 +1,7 @@
-package main
+package load
 
-// --policy-file with a network or a tree ensemble: the learned policy a user
-// trained, tested in place of a declared one (vigil verify SPEC
+// A policy file with a network or a tree ensemble: the learned policy a
+// user trained, tested in place of a declared one (vigil verify SPEC
 // --policy-file NET). The file needs a binding of its inputs to the model's
 // variables and of its outputs to labels; it takes the binding of a declared
 // learned policy, or, when the model declares none, the model's variables in
@@ -23,10 +23,13 @@ import (
 	"vigil/trees"
 )
 
-// learnedKind tells whether path is a network or a tree ensemble, and false
-// when it is a PlaJA file (a .jani2nnet interface or a PA property file),
-// which jani.Attach reads. It reads at most the file's start.
-func learnedKind(path string) (symbolic.PolicyKind, bool, error) {
+// PolicyFileKind tells whether path is a network (symbolic.KindNN) or a
+// tree ensemble (symbolic.KindTrees), with learned true, or a PlaJA file (a
+// .jani2nnet interface or a PA property file, which jani.Attach reads),
+// with learned false. It reads the file's start and, for a JSON object,
+// the names of its top-level members. Its errors name the file as
+// --policy-file does.
+func PolicyFileKind(path string) (symbolic.PolicyKind, bool, error) {
 	if _, err := os.Stat(path); err != nil {
 		return "", false, fmt.Errorf("--policy-file: %v", err)
 	}
@@ -123,11 +126,15 @@ func skipValue(dec *json.Decoder) error {
 	}
 }
 
-// attachLearned adds a policy that evaluates the network or ensemble in path
-// to m, bound as described in the file comment, and returns its name.
-// template, when it names a declared network or ensemble policy, is the
-// policy whose inputs and outputs the file takes.
-func attachLearned(m *symbolic.Model, path string, kind symbolic.PolicyKind, template string) (string, error) {
+// AttachPolicyFile adds to m a policy that evaluates the network or
+// ensemble in path (of kind, as PolicyFileKind tells it), and returns its
+// name. The policy takes the inputs and outputs of template, when that
+// names a declared network or ensemble policy; else of the model's learned
+// policies, when those that fit the file's dimensions all agree; else,
+// when the model declares none, the model's variables and labels in order.
+// When path is a declared policy's own file, that policy is the answer and
+// m is unchanged.
+func AttachPolicyFile(m *symbolic.Model, path string, kind symbolic.PolicyKind, template string) (string, error) {
 	name := policyIdent(path)
 	var learned []*symbolic.PolicyDecl
 	var tmpl *symbolic.PolicyDecl
