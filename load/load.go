@@ -23,7 +23,6 @@
 package load
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -380,10 +379,4 @@ func SelectPolicy(m *symbolic.Model, name string, byDefault bool) (*symbolic.Pol
 		return m.Policies[0], nil
 	}
 	return nil, &NameError{What: "policy", Model: m.Name, Names: names, Several: true}
-}
-
-// IsFilesError reports whether err is a *FilesError.
-func IsFilesError(err error) bool {
-	_, ok := errors.AsType[*FilesError](err)
-	return ok
 }

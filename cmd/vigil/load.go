@@ -52,10 +52,23 @@ func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string
 	msgs, err := load.Attach(m, pf.files(), propName, polName)
 	printMessages(e, "", msgs)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "vigil:", err)
+		printLoadError(e, "", err)
 		return false
 	}
 	return true
+}
+
+// printLoadError prints an error of package load as the loaders always
+// have: the model's diagnostics are printed already (printDiags), a file
+// that does not attach is "vigil: ...", anything else "vigil CMD: ...".
+func printLoadError(e *env, cmd string, err error) {
+	switch err.(type) {
+	case *load.DiagnosticsError:
+	case *load.FilesError:
+		fmt.Fprintln(e.stderr, "vigil:", err)
+	default:
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+	}
 }
 
 // printMessages prints the warnings and notes of package load: warnings
@@ -144,13 +157,8 @@ func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd polic
 		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates})
 	printDiags(e, l.Diagnostics)
 	printMessages(e, cmd, l.Messages)
-	switch {
-	case load.IsFilesError(err):
-		fmt.Fprintln(e.stderr, "vigil:", err)
-	case err != nil && l.Model != nil:
-		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
-	}
 	if err != nil {
+		printLoadError(e, cmd, err)
 		return nil, false
 	}
 	lm := &loadedModel{m: l.Model, prop: l.Property, decl: l.Policy, rerun: mf.rerun(file)}
