@@ -81,51 +81,34 @@ func runCheck(e *env, args []string) int {
 		} else {
 			r.Summary = lang.Summarize(m)
 		}
-		if *jsonOut {
-			if m != nil && (*bounds || *deadlocks) {
-				r.Extra = map[string]any{}
-				if *bounds {
-					fsb, n, err := verify.BoundsFindings(m)
-					r.Extra["bounds"] = fsb
-					if n > 0 || err != nil {
-						status, r.OK = exitError, false
-					}
-				}
-				if *deadlocks {
-					fsd, _, _ := verify.DeadlockFindings(m)
-					r.Extra["deadlocks"] = fsd
+		if !*jsonOut {
+			printDiags(e, diags)
+			if m != nil {
+				fmt.Fprintf(e.stdout, "%s: %s\n", f, r.Summary)
+			}
+		}
+		if m != nil && *bounds {
+			// --bounds: violations are errors, an undecided query fails the check.
+			fs, n, err := verify.BoundsFindings(m)
+			if n > 0 || err != nil {
+				status, r.OK = exitError, false
+				if !*jsonOut {
+					status = exitFor(err)
 				}
 			}
-			results = append(results, r)
-			continue
-		}
-		if len(diags) > 0 {
-			printDiags(e, diags)
-		}
-		if m == nil {
-			continue
-		}
-		fmt.Fprintf(e.stdout, "%s: %s\n", f, r.Summary)
-		if *bounds {
-			n, err := checkBounds(e, m, false)
-			switch {
-			case err != nil:
-				fmt.Fprintf(e.stderr, "%s: bounds: %v\n", f, err)
-				status = exitFor(err)
-			case n > 0:
-				status = exitError
-			default:
+			if !smtResult(e, f, "bounds", fs, err, *jsonOut, &r) && n == 0 {
 				fmt.Fprintf(e.stdout, "%s: bounds: no command outcome leaves a variable's range (proved with Z3)\n", f)
 			}
 		}
-		if *deadlocks {
-			n, err := checkDeadlocks(e, m, false)
-			switch {
-			case err != nil:
-				fmt.Fprintf(e.stderr, "%s: deadlocks: %v\n", f, err)
-			case n == 0:
+		if m != nil && *deadlocks {
+			// --deadlocks: warnings only.
+			fs, n, err := verify.DeadlockFindings(m)
+			if !smtResult(e, f, "deadlocks", fs, err, *jsonOut, &r) && n == 0 {
 				fmt.Fprintf(e.stdout, "%s: deadlocks: none (proved with Z3)\n", f)
 			}
+		}
+		if *jsonOut {
+			results = append(results, r)
 		}
 	}
 	if *jsonOut {
@@ -136,4 +119,25 @@ func runCheck(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil check: errors found")
 	}
 	return status
+}
+
+// smtResult records the findings of a Z3 check of file (--bounds,
+// --deadlocks) in r under --json, or prints them one a line with the
+// error, if any, on stderr. It returns whether the caller has nothing to
+// add: under --json, or when Z3 left a query undecided.
+func smtResult(e *env, file, check string, fs []verify.Finding, err error, jsonOut bool, r *checkResult) bool {
+	if jsonOut {
+		if r.Extra == nil {
+			r.Extra = map[string]any{}
+		}
+		r.Extra[check] = fs
+		return true
+	}
+	for _, f := range fs {
+		fmt.Fprintln(e.stdout, f)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s: %s: %v\n", file, check, err)
+	}
+	return err != nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"vigil/lang"
+	"vigil/verify"
 )
 
 // TestCheckSMTSpecs runs --bounds and --deadlocks on every model in specs/.
@@ -23,24 +24,28 @@ func TestCheckSMTSpecs(t *testing.T) {
 			if m == nil {
 				t.Fatalf("load: %s", diags.Render())
 			}
+			fb, nb, err := verify.BoundsFindings(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fd, nd, err := verify.DeadlockFindings(m)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, jsonOut := range []bool{false, true} {
 				var out bytes.Buffer
 				e := &env{stdout: &out, stderr: &out}
-				nb, err := checkBounds(e, m, jsonOut)
-				if err != nil {
-					t.Fatal(err)
-				}
-				nd, err := checkDeadlocks(e, m, jsonOut)
-				if err != nil {
-					t.Fatal(err)
-				}
+				r := &checkResult{}
+				smtResult(e, f, "bounds", fb, nil, jsonOut, r)
+				smtResult(e, f, "deadlocks", fd, nil, jsonOut, r)
 				if jsonOut {
-					dec := json.NewDecoder(&out)
-					for i := 0; i < 2; i++ {
-						var fs []map[string]any
-						if err := dec.Decode(&fs); err != nil {
-							t.Fatalf("JSON output %d: %v", i, err)
-						}
+					b, err := json.Marshal(r.Extra)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var back map[string][]map[string]any
+					if err := json.Unmarshal(b, &back); err != nil {
+						t.Fatalf("JSON output: %v", err)
 					}
 				} else {
 					t.Logf("%d range errors, %d properties with deadlocks\n%s", nb, nd, out.String())
@@ -72,7 +77,8 @@ func TestCheckSMTBroken(t *testing.T) {
 	}
 	var out bytes.Buffer
 	e := &env{stdout: &out, stderr: &out}
-	n, err := checkBounds(e, m, false)
+	fs, n, err := verify.BoundsFindings(m)
+	smtResult(e, path, "bounds", fs, err, false, &checkResult{})
 	if err != nil || n != 2 {
 		t.Fatalf("checkBounds = %d, %v, want 2 violations\n%s", n, err, out.String())
 	}

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"vigil/lang/jani"
 	"vigil/load"
-	"vigil/symbolic"
 )
 
 func init() {
@@ -45,67 +43,29 @@ func runImport(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil import: want one JANI model\nusage: %s\n", c.Usage)
 		return exitUsage
 	}
-	m, notes, err := jani.LoadNotes(files[0], defs)
-	for _, n := range notes {
+	opts := load.ImportOptions{Defines: defs, Files: load.Files{Start: *start, Unsafe: *unsafe, PolicyFile: *policyFile}, Property: *choose, Goals: *goals}
+	if *out != "" {
+		opts.Dir = filepath.Dir(*out)
+	}
+	im, err := load.Import(files[0], opts)
+	for _, n := range im.JANINotes {
 		fmt.Fprintln(e.stderr, n)
 	}
-	if err != nil {
+	printMessages(e, "import", im.Notes)
+	switch {
+	case err == nil:
+	case jani.IsError(err):
 		fmt.Fprintln(e.stderr, err)
 		return exitFor(err)
-	}
-	if !*goals {
-		m.Properties = nil
-	}
-	if pos, ok := jani.NonLinear(m); ok {
-		fmt.Fprintf(e.stderr, "vigil import: %s: a product of two variables; .spec is linear and cannot express it: run vigil on the .jani file itself (the explicit and BDD engines evaluate it)\n", pos)
-		return exitError
-	}
-	pf := *policyFile
-	if pf != "" {
-		kind, learned, err := load.PolicyFileKind(pf)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
-			return exitFor(err)
-		}
-		if learned {
-			// A network or tree ensemble, not a PlaJA interface: the
-			// .spec declares it with the model's variables as inputs and
-			// its labels as outputs, in order.
-			if _, err := load.AttachPolicyFile(m, pf, kind, ""); err != nil {
-				fmt.Fprintf(e.stderr, "vigil import: %v\n(import --policy-file takes a PlaJA .jani2nnet interface, a PA property file naming one, or a network or tree ensemble whose inputs are the model's variables and outputs its labels, in order)\n", err)
-				return exitFor(err)
-			}
-			pf = ""
-		}
-	}
-	if _, _, err := jani.Attach(m, *start, *unsafe, pf, *choose); err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
-	}
-	for _, p := range m.Properties {
-		if len(p.Predicates) > 0 {
-			fmt.Fprintf(e.stderr, "vigil import: note: the %s of PA property %s are not written to the .spec: only verify --engine ppa reads them, from the JANI files\n", plural(len(p.Predicates), "predicate"), p.Name)
-		}
-	}
-	// Print the interfaces' inputs and outputs explicitly so that the .spec
-	// stands on its own.
-	for _, d := range m.Policies {
-		d.Interface = ""
-	}
-	if *out != "" {
-		jani.Relativize(m, filepath.Dir(*out))
-	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "// Imported by vigil import from %s.\n", filepath.Base(files[0]))
-	if err := symbolic.Print(&b, m); err != nil {
+	default:
 		fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
 		return exitFor(err)
 	}
 	if *out == "" {
-		e.stdout.Write(b.Bytes())
+		e.stdout.Write(im.Spec)
 		return exitOK
 	}
-	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(*out, im.Spec, 0o644); err != nil {
 		fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
 		return exitFor(err)
 	}

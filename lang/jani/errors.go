@@ -133,3 +133,14 @@ const maxErrors = 50
 // errUnsupported is the message prefix of every "unsupported feature" error,
 // so that callers and tests can tell them from errors in the input.
 const errUnsupported = "unsupported feature"
+
+// IsError reports whether err is an error of this package (an *Error, an
+// ErrorList or a *PlainError, possibly wrapped): an error of a JANI or
+// PlaJA file, whose text starts with "jani: " and names the file, which a
+// caller prints as it is.
+func IsError(err error) bool {
+	var list ErrorList
+	var one *Error
+	var plain *PlainError
+	return errors.As(err, &list) || errors.As(err, &one) || errors.As(err, &plain)
+}

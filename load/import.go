@@ -1,0 +1,99 @@
+package load
+
+// A JANI model, with its PlaJA files, converted to .spec text (vigil
+// import).
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+
+	"vigil/internal/phrase"
+	"vigil/lang/jani"
+	"vigil/symbolic"
+)
+
+// ImportOptions say what Import converts.
+type ImportOptions struct {
+	Defines map[string]string // -D: every open JANI constant needs one
+	// Files add a property and a policy. A policy file of a network or an
+	// ensemble is declared with the model's variables as inputs and its
+	// labels as outputs, in order.
+	Files
+	// Property chooses among the PA properties of a file that has several.
+	Property string
+	// Goals keeps the model's JANI properties (reachability as goal,
+	// safety as unsafe); without it only the files' property is kept.
+	Goals bool
+	// Dir is the directory the .spec is written to: the policies' file
+	// paths are made relative to it. "" leaves them as they are.
+	Dir string
+}
+
+// Imported is the result of Import.
+type Imported struct {
+	Spec []byte // the .spec text
+	// JANINotes are what the JANI import ignored or approximated.
+	JANINotes []jani.Note
+	// Notes say what the .spec leaves out (the predicates of a PA
+	// property).
+	Notes []Message
+}
+
+// Import converts the JANI model at path, with the property and policy
+// that opts.Files add, to .spec text that stands on its own (a policy
+// interface's inputs and outputs written out). The returned *Imported is
+// never nil: on failure it holds the notes so far. An error of the JANI
+// files is one of package jani's (jani.IsError); a product of two
+// variables, which .spec cannot express, is a *symbolic.PosError.
+func Import(path string, opts ImportOptions) (*Imported, error) {
+	im := &Imported{}
+	m, notes, err := jani.LoadNotes(path, opts.Defines)
+	im.JANINotes = notes
+	if err != nil {
+		return im, err
+	}
+	if !opts.Goals {
+		m.Properties = nil
+	}
+	if pos, ok := jani.NonLinear(m); ok {
+		return im, symbolic.ErrorAt(pos, "a product of two variables; .spec is linear and cannot express it: run vigil on the .jani file itself (the explicit and BDD engines evaluate it)")
+	}
+	pf := opts.PolicyFile
+	if pf != "" {
+		kind, learned, err := PolicyFileKind(pf)
+		if err != nil {
+			return im, err
+		}
+		if learned {
+			// A network or tree ensemble, not a PlaJA interface: the
+			// .spec declares it with the model's variables as inputs and
+			// its labels as outputs, in order.
+			if _, err := AttachPolicyFile(m, pf, kind, ""); err != nil {
+				return im, fmt.Errorf("%w\n(import --policy-file takes a PlaJA .jani2nnet interface, a PA property file naming one, or a network or tree ensemble whose inputs are the model's variables and outputs its labels, in order)", err)
+			}
+			pf = ""
+		}
+	}
+	if _, _, err := jani.Attach(m, opts.Start, opts.Unsafe, pf, opts.Property); err != nil {
+		return im, err
+	}
+	for _, p := range m.Properties {
+		if len(p.Predicates) > 0 {
+			im.Notes = append(im.Notes, Message{Text: fmt.Sprintf("the %s of PA property %s are not written to the .spec: only verify --engine ppa reads them, from the JANI files", phrase.Plural(len(p.Predicates), "predicate"), p.Name)})
+		}
+	}
+	for _, d := range m.Policies {
+		d.Interface = "" // the inputs and outputs are written out
+	}
+	if opts.Dir != "" {
+		jani.Relativize(m, opts.Dir)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// Imported by vigil import from %s.\n", filepath.Base(path))
+	if err := symbolic.Print(&b, m); err != nil {
+		return im, err
+	}
+	im.Spec = b.Bytes()
+	return im, nil
+}
