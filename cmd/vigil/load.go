@@ -6,23 +6,18 @@ import (
 	"sort"
 	"strings"
 
-	"vigil/lang"
 	"vigil/load"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
 )
 
-// loadModel loads a model file (.spec or .jani) with -D overrides, printing
-// its diagnostics on stderr. It returns nil when the file has errors.
+// loadModel loads a model file (.spec or .jani) with -D overrides
+// (load.Model), printing its diagnostics on stderr. It returns nil when
+// the file has errors.
 func loadModel(e *env, path string, defs defines) *symbolic.Model {
-	m, diags := lang.LoadFile(path, lang.Options{Defines: defs})
-	if len(diags) > 0 {
-		printDiags(e, diags)
-	}
-	if diags.HasErrors() {
-		return nil
-	}
+	m, diags := load.Model(path, defs)
+	printDiags(e, diags)
 	return m
 }
 
@@ -49,8 +44,8 @@ func (pf *plajaFlags) files() load.Files {
 // unless --property/--policy chose others (load.Attach). It prints what
 // goes wrong and returns false.
 func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string) bool {
-	msgs, err := load.Attach(m, pf.files(), propName, polName)
-	printMessages(e, "", msgs)
+	warnings, err := load.Attach(m, pf.files(), propName, polName)
+	printMessages(e, "", warnings)
 	if err != nil {
 		printLoadError(e, "", err)
 		return false
