@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -113,13 +112,6 @@ func subject(e *env, lm *loadedModel, workers int, json bool) report.Subject {
 			}
 			prog.printf("%s", line)
 		}}
-}
-
-// encodeJSON writes v as indented JSON.
-func encodeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // goalFlagsOK checks goal mode's flags, printing what is wrong.
