@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strings"
 
+	"vigil/fuzz/report"
 	"vigil/internal/phrase"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -105,55 +105,24 @@ func runRun(e *env, args []string) int {
 	ctx, cancel := runContext(0)
 	defer cancel()
 	rng := rand.New(rand.NewPCG(*seed, 0x72756e))
-	var sampler *explicit.StartSampler
-	for r := 0; r < *runs; r++ {
-		var start symbolic.State
-		switch {
-		case *from != "":
-			start, err = explicit.ParseState(m, *from)
-		case *startIndex >= 0:
-			start, err = g.StartAtContext(ctx, *startIndex)
-		default:
+	end, err := explicit.Runs(g, e.stdout, explicit.RunsOptions{Runs: *runs, From: *from, Index: *startIndex, Record: *record,
+		Property: propertyName(prop), Policy: policyName(decl),
+		Sim: explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Policy: dec, Ctx: ctx},
+		Sampler: func() (*explicit.StartSampler, error) {
 			// A start state drawn uniformly, without enumerating them all.
-			if sampler == nil {
-				if sampler, err = newStartSampler(ctx, g, *seed, newProgress(e, false)); err != nil {
-					break
-				}
-			}
-			start, err = sampler.Sample(ctx, rng)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				fmt.Fprintf(e.stderr, "vigil run: %s before a start state was found\n", capitalize(stopped(stopReason(ctx))))
-				return exitUnknown
-			}
-			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitFor(err)
-		}
-		if *runs > 1 {
-			fmt.Fprintf(e.stdout, "run %d:\n", r+1)
-		}
-		// Steps are printed as they are made, so a long run shows
-		// progress and an interrupt keeps what was printed.
-		n := 0
-		trace, end, err := explicit.Simulate(g, start, explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Policy: dec, Ctx: ctx,
-			OnStep:  func(i int, st explicit.Step) { explicit.WriteStep(e.stdout, m, i, st); n = i },
-			Discard: r > 0 || *record == ""})
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitFor(err)
-		}
-		explicit.WriteEnd(e.stdout, end, n)
-		if r == 0 && *record != "" {
-			run := explicit.NewRun(m, propertyName(prop), policyName(decl), end, trace)
-			if err := writeRunFile(*record, run); err != nil {
-				fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-				return exitFor(err)
-			}
-		}
-		if end == explicit.EndStopped {
-			return exitUnknown
-		}
+			ss, _, err := report.StartSampler(ctx, g, *seed, lineTo(newProgress(e, false)))
+			return ss, err
+		}})
+	if _, ok := errors.AsType[*explicit.StartError](err); ok && ctx.Err() != nil {
+		fmt.Fprintf(e.stderr, "vigil run: %s before a start state was found\n", capitalize(stopped(stopReason(ctx))))
+		return exitUnknown
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
+		return exitFor(err)
+	}
+	if end == explicit.EndStopped {
+		return exitUnknown
 	}
 	return exitOK
 }
@@ -178,76 +147,23 @@ func replayRun(e *env, m *symbolic.Model, path string) int {
 func writeRunFile(path string, run *explicit.Run) error { return explicit.WriteRunFile(path, run) }
 
 // selectProperty picks the property named name, or the only one when name
-// is "". With required == false a model without properties yields nil.
+// is "" (symbolic.Model.SelectProperty), printing why it cannot.
 func selectProperty(e *env, cmd string, m *symbolic.Model, name string, required bool) (*symbolic.Property, bool) {
-	if name != "" {
-		if p := m.Property(name); p != nil {
-			return p, true
-		}
-		// A JANI property named by a .spec keyword (goal) got a trailing
-		// underscore at import; its JANI name selects it too.
-		if p := m.Property(name + "_"); p != nil && p.FromModel {
-			return p, true
-		}
-		fmt.Fprintf(e.stderr, "vigil %s: model %s has no property %q%s; it has: %s\n", cmd, m.Name, name, suggest(name, propertyNames(m)), orNone(strings.Join(propertyNames(m), ", ")))
-		return nil, false
+	p, err := m.SelectProperty(name, required)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 	}
-	// A property read from a JANI model's properties section is selected
-	// by default only where a property is required: without one, a command
-	// sees the whole model (nothing terminal), as Storm builds it.
-	var own []*symbolic.Property
-	for _, p := range m.Properties {
-		if !p.FromModel {
-			own = append(own, p)
-		}
-	}
-	if !required && len(own) == 0 {
-		return nil, true
-	}
-	if len(own) == 0 {
-		own = m.Properties
-	}
-	switch len(own) {
-	case 0:
-		fmt.Fprintf(e.stderr, "vigil %s: model %s has no property; add a `property NAME { start ... unsafe ... }` block\n", cmd, m.Name)
-		return nil, false
-	case 1:
-		return own[0], true
-	}
-	fmt.Fprintf(e.stderr, "vigil %s: model %s has several properties; choose one with --property (%s)\n", cmd, m.Name, strings.Join(propertyNames(m), ", "))
-	return nil, false
+	return p, err == nil
 }
 
-// selectPolicy picks the policy named name; with name "" and byDefault it
-// picks the only one (nil when the model has none), otherwise nil.
+// selectPolicy picks the policy named name, or with byDefault the only
+// one (symbolic.Model.SelectPolicy), printing why it cannot.
 func selectPolicy(e *env, cmd string, m *symbolic.Model, name string, byDefault bool) (*symbolic.PolicyDecl, bool) {
-	var names []string
-	for _, p := range m.Policies {
-		names = append(names, p.Name)
+	d, err := m.SelectPolicy(name, byDefault)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 	}
-	if name != "" {
-		if p := m.Policy(name); p != nil {
-			return p, true
-		}
-		fmt.Fprintf(e.stderr, "vigil %s: model %s has no policy %q%s; it has: %s\n", cmd, m.Name, name, suggest(name, names), orNone(strings.Join(names, ", ")))
-		return nil, false
-	}
-	if !byDefault || len(m.Policies) == 0 {
-		return nil, true
-	}
-	if len(m.Policies) == 1 {
-		return m.Policies[0], true
-	}
-	fmt.Fprintf(e.stderr, "vigil %s: model %s has several policies; choose one with --policy (%s)\n", cmd, m.Name, strings.Join(names, ", "))
-	return nil, false
-}
-
-func propertyNames(m *symbolic.Model) []string {
-	var names []string
-	for _, p := range m.Properties {
-		names = append(names, p.Name)
-	}
-	return names
+	return d, err == nil
 }
 
 func propertyName(p *symbolic.Property) string {
