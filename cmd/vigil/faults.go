@@ -5,10 +5,8 @@ package main
 // deciders vigil safe uses (see safe.go for the shared flags).
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"time"
 
 	"vigil/safety"
 	"vigil/symbolic/explicit"
@@ -68,26 +66,15 @@ func runFaults(e *env, args []string) int {
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
 	prog := newProgress(e, *sf.jsonOut)
-	su.d.SetProgress(func(st safety.Stats) {
-		prog.printf("faults (%s): %d expanded, %d stored", su.d.Name(), st.Expanded, su.sp.Len())
-	})
-	t0 := time.Now()
-	fr, err := safety.Faults(ctx, su.d, run)
+	rep, err := safety.CheckRun(ctx, su.d, run, policyName(su.decl), lineTo(prog))
 	prog.clear()
-	if err != nil && ctx.Err() == nil {
+	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
 		return exitFor(err)
 	}
-	rep := safety.NewFaultsReport(su.m, su.d, su.sp, fr, len(run), time.Since(t0), stopReason(ctx))
-	rep.Property, rep.Policy = su.prop.Name, policyName(su.decl)
-	if *sf.jsonOut {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		rep.WriteText(e.stdout)
-	}
+	code := exitOK
 	if rep.Reason != "" {
-		return exitUnknown
+		code = exitUnknown
 	}
-	return exitOK
+	return writeReport(e, *sf.jsonOut, rep, code)
 }

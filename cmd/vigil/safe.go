@@ -169,54 +169,13 @@ func runSafe(e *env, args []string) int {
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
 	prog := newProgress(e, *sf.jsonOut)
-	rep := &safety.Report{Model: su.m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name()}
-	t0 := time.Now()
-	code := exitOK
-	fail := func(err error) {
-		prog.clear()
-		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		code = exitFor(err)
-	}
-	// The states to decide: the one given, or every start state, decided
-	// as they are enumerated (see safety.DecideStarts).
-	queued := 0
-	su.d.SetProgress(func(st safety.Stats) {
-		prog.printf("safe (%s): %d states decided, %d expanded, %d stored", su.d.Name(), queued, st.Expanded, su.sp.Len())
-	})
-	var res *safety.Starts
-	var err error
-	if state != nil {
-		queued = 1
-		res, err = safety.DecideState(ctx, su.d, state)
-	} else {
-		res, err = safety.DecideStarts(ctx, su.d, func(n int) { queued = n })
-	}
-	if err != nil {
-		fail(err)
-		return code
-	}
-	decided := rep.Add(su.sp, res)
-	if *certFile != "" && len(decided) > 0 {
-		if err := writeSafetyCert(su, sf, decided, *certFile); err != nil {
-			fail(err)
-			return code
-		}
-		for i := range rep.States {
-			if rep.States[i].Verdict != "unknown" {
-				rep.States[i].Cert = *certFile
-			}
-		}
-	}
-	if code != exitOK {
-		return code
-	}
-	if state != nil && len(rep.States) == 0 {
-		return code
-	}
+	rep, err := safety.Check(ctx, su.d, sf.radius.r, safety.CheckOptions{State: state, Cert: *certFile, Source: su.source(sf),
+		Policy: policyName(su.decl), Progress: lineTo(prog)})
 	prog.clear()
-	st := su.d.Stats()
-	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, su.sp.Len()
-	rep.Reason = stopReason(ctx)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+		return exitFor(err)
+	}
 	return finishSafe(e, rep, *sf.jsonOut, rep)
 }
 
@@ -254,12 +213,11 @@ func finishSafe(e *env, rep *safety.Report, asJSON bool, text interface{ WriteTe
 	return exitOK
 }
 
-// writeSafetyCert writes one certificate for the decided states ids (one
-// table for all of them), recording how to load the model again.
-func writeSafetyCert(su *safetySetup, sf *safetyFlags, ids []uint32, path string) error {
+// source says how su's model was loaded, for a certificate.
+func (su *safetySetup) source(sf *safetyFlags) safety.Source {
 	src := safety.Source{Spec: su.file, Defines: sf.defs, Property: su.prop.Name, Policy: su.decl}
 	if pf := sf.plaja; *pf.start != "" || *pf.unsafe != "" || *pf.policyFile != "" {
 		src.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
 	}
-	return safety.WriteCertificate(path, su.d, ids, src)
+	return src
 }

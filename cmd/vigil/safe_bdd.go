@@ -4,7 +4,6 @@ package main
 // (package bdd), then the answers for the states asked.
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -48,9 +47,26 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		fmt.Fprintf(e.stderr, "vigil safe: a finite --radius needs a tested policy, and model %s has none; declare one or give --policy-file\n", lm.m.Name)
 		return exitError
 	}
-	scope, states, code := safeBDDStates(e, lm, stateText, all)
-	if code != exitOK {
-		return code
+	// The states to answer for: the one --state gives, the start states
+	// when there are few and they are listed within a second (else they
+	// are answered as a set), or none for --all.
+	scope, states := "all", []symbolic.State(nil)
+	switch {
+	case stateText != "":
+		scope = "state"
+		s, err := explicit.ParseState(lm.m, stateText)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
+			return exitError
+		}
+		states = append(states, s)
+	case !all:
+		scope = "start"
+		var err error
+		if states, err = lm.g.FewStarts(maxListedStarts, time.Second); err != nil {
+			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+			return exitFor(err)
+		}
 	}
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
@@ -67,49 +83,4 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		return exitFor(err)
 	}
 	return finishSafe(e, rep.Report, *sf.jsonOut, rep)
-}
-
-// safeBDDStates returns the states propu-bdd answers for: the one
-// --state gives (scope "state"), the start states when they are at most
-// maxListedStarts and listed within a second (scope "start"; nil when
-// they are answered as a set), or none for --all (scope "all").
-func safeBDDStates(e *env, lm *loadedModel, stateText string, all bool) (scope string, states []symbolic.State, code int) {
-	scope = "all"
-	switch {
-	case stateText != "":
-		scope = "state"
-		s, err := explicit.ParseState(lm.m, stateText)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
-			return "", nil, exitError
-		}
-		states = append(states, s)
-	case !all:
-		scope = "start"
-		many := false
-		// Listing the start states may take at most a second (a sparse
-		// start condition over wide ranges); beyond it they are answered
-		// as a set, as when there are many.
-		lctx, lcancel := context.WithTimeout(context.Background(), time.Second)
-		err := lm.g.StartsContext(lctx, func(s symbolic.State) bool {
-			if len(states) == maxListedStarts {
-				many = true
-				return false
-			}
-			states = append(states, append(symbolic.State(nil), s...))
-			return true
-		})
-		lcancel()
-		if err != nil && lctx.Err() != nil {
-			err, many = nil, true
-		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return "", nil, exitFor(err)
-		}
-		if many {
-			states = nil // answered as a set
-		}
-	}
-	return scope, states, exitOK
 }
