@@ -107,5 +107,5 @@ func runBench(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
 		return exitFor(err)
 	}
-	return writeReport(e, *jsonOut, rep, exitOK)
+	return writeReport(e, "bench", *jsonOut, rep, exitOK)
 }

@@ -76,5 +76,5 @@ func runFaults(e *env, args []string) int {
 	if rep.Reason != "" {
 		code = exitUnknown
 	}
-	return writeReport(e, *sf.jsonOut, rep, code)
+	return writeReport(e, "faults", *sf.jsonOut, rep, code)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -10,17 +11,20 @@ import (
 // itself is the --json shape.
 type textReport interface{ WriteText(io.Writer) error }
 
-// writeReport prints rep as indented JSON (asJSON) or as text, and returns
-// code; a failed write is exit 1.
-func writeReport(e *env, asJSON bool, rep textReport, code int) int {
+// writeReport prints rep as indented JSON (asJSON) or as text for command
+// cmd, and returns code, or the exit code of an error it prints.
+func writeReport(e *env, cmd string, asJSON bool, rep textReport, code int) int {
 	var err error
 	if asJSON {
 		err = encodeJSON(e.stdout, rep)
 	} else {
 		err = rep.WriteText(e.stdout)
 	}
+	if me, ok := errors.AsType[*json.MarshalerError](err); ok {
+		err = me.Unwrap() // the report's own error
+	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil: %v\n", err)
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 		return exitFor(err)
 	}
 	return code
