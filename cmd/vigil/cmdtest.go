@@ -76,8 +76,7 @@ func runTest(e *env, args []string) int {
 	fs.IntVar(&so.Runs, "runs", 1000, "safety mode: fuzzing runs of Algorithm 1 (a reproducible budget)")
 	fs.IntVar(&so.Limits.MaxLen, "max-len", 1000, "safety mode: policy steps per run before it counts as failed")
 	fs.IntVar(&so.Limits.Expansions, "expansions", 100_000, "safety mode: policy-graph states the lookahead may visit per run")
-	radius := &radiusFlag{safety.Inf}
-	fs.Var(radius, "radius", "safety mode: bugs and faults for r-safety: a policy may deviate from the tested one at most r times along a run (a number, or inf for plain safety)")
+	fs.Var(&so.Radius, "radius", "safety mode: bugs and faults for r-safety: a policy may deviate from the tested one at most r times along a run (a number, or inf for plain safety)")
 	// Goal mode's flags.
 	var goal report.GoalOptions
 	p := &goal.Pool
@@ -153,7 +152,7 @@ func runTest(e *env, args []string) int {
 			fmt.Fprintln(e.stderr, "vigil test: safety mode tests a policy; choose one with --policy (or give --policy-file)")
 			return exitError
 		}
-		so.Budget, so.Seed, so.Radius = *budget, *seed, radius.r
+		so.Budget, so.Seed = *budget, *seed
 		rep, err = report.RunSafety(ctx, subject(), so)
 	}
 	if err != nil {

@@ -31,23 +31,10 @@ func init() {
 	})
 }
 
-// radiusFlag is --radius.
-type radiusFlag struct{ r safety.Radius }
-
-func (f *radiusFlag) String() string { return f.r.String() }
-func (f *radiusFlag) Set(s string) error {
-	r, err := safety.ParseRadius(s)
-	if err != nil {
-		return err
-	}
-	f.r = r
-	return nil
-}
-
 // safetyFlags are the flags safe and faults share.
 type safetyFlags struct {
 	*modelFlags
-	radius      *radiusFlag
+	radius      *safety.Radius
 	algo, order *enumFlag
 	seed        *uint64
 	jsonOut     *bool
@@ -56,7 +43,8 @@ type safetyFlags struct {
 }
 
 func addSafetyFlags(fs *flag.FlagSet, withStart bool) *safetyFlags {
-	sf := &safetyFlags{radius: &radiusFlag{safety.Inf}, starts: new(bool)}
+	inf := safety.Inf
+	sf := &safetyFlags{radius: &inf, starts: new(bool)}
 	const propUsage = "property whose unsafe and goal states count (default: the only one)"
 	const polUsage = "the tested policy (default: the only one); needed for a finite radius, for --order learn and for faults"
 	if withStart {
@@ -86,7 +74,7 @@ type safetySetup struct {
 func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup, bool) {
 	// Plain safety ranges over all policies: the tested one matters only
 	// for deviations, the learn order and faults.
-	needPolicy := sf.radius.r >= 0 || sf.order.val == "learn" || cmd == "faults"
+	needPolicy := *sf.radius >= 0 || sf.order.val == "learn" || cmd == "faults"
 	pd := onlyPolicy
 	if needPolicy {
 		pd = thePolicy
@@ -99,7 +87,7 @@ func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup
 		what := "a finite --radius"
 		if cmd == "faults" {
 			what = "fault analysis"
-		} else if sf.radius.r < 0 {
+		} else if *sf.radius < 0 {
 			what = "--order learn"
 		}
 		fmt.Fprintf(e.stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, lm.m.Name)
@@ -108,7 +96,7 @@ func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup
 	su := &safetySetup{loadedModel: lm, file: file, sp: safety.NewSpace(lm.g, lm.dec)}
 	ord, _ := safety.ParseOrder(sf.order.val)
 	var err error
-	if su.d, err = safety.New(sf.algo.val, su.sp, sf.radius.r, safety.Options{Order: ord, Seed: *sf.seed}); err != nil {
+	if su.d, err = safety.New(sf.algo.val, su.sp, *sf.radius, safety.Options{Order: ord, Seed: *sf.seed}); err != nil {
 		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 		return nil, false
 	}
@@ -169,7 +157,7 @@ func runSafe(e *env, args []string) int {
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
 	prog := newProgress(e, *sf.jsonOut)
-	rep, err := safety.Check(ctx, su.d, sf.radius.r, safety.CheckOptions{State: state, Cert: *certFile, Source: su.source(sf),
+	rep, err := safety.Check(ctx, su.d, *sf.radius, safety.CheckOptions{State: state, Cert: *certFile, Source: su.source(sf),
 		Policy: policyName(su.decl), Progress: lineTo(prog)})
 	prog.clear()
 	if err != nil {

@@ -23,7 +23,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	if !bf.check(e, "safe", true) {
 		return exitUsage
 	}
-	r := sf.radius.r
+	r := *sf.radius
 	switch {
 	case r != safety.Inf && r != 0:
 		fmt.Fprintf(e.stderr, "vigil safe: --algo propu-bdd decides radius inf or 0; for radius %v use an explicit decider (--algo propu)\n", r)
