@@ -1,9 +1,13 @@
 package batch
 
 import (
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // IC3Instances: a domain per file (numbered when stems clash), an instance
@@ -47,5 +51,19 @@ func TestIC3Instances(t *testing.T) {
 	}
 	if _, err := IC3Instances([]string{"bad.spec"}, nil, s, nil, facts); err == nil || err.Error() != "bad" {
 		t.Errorf("a failing load: %v, want its error", err)
+	}
+}
+
+// IC3Bench refuses files without a property ic3 decides before it writes
+// or runs anything.
+func TestIC3BenchNoInstances(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	_, err := IC3Bench(context.Background(), IC3BenchOptions{Files: []string{"a.spec"}, Data: data, Limit: time.Second,
+		Facts: func(string, map[string]string) (ModelFacts, error) { return ModelFacts{}, nil }})
+	if !errors.Is(err, ErrNoIC3Instances) {
+		t.Errorf("IC3Bench = %v, want ErrNoIC3Instances", err)
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("the data directory was made: %v", err)
 	}
 }

@@ -10,7 +10,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -65,8 +64,6 @@ func runBenchIC3(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil bench ic3: --vigil: %v\n", err)
 		return exitUsage
 	}
-	exp := &batch.Plan{Name: "bench-ic3", Limits: batch.PlanLimits{Time: timeout.String()},
-		Algorithms: batch.IC3Algorithms(z3, *nog || len(scale) > 0, *maxStates)}
 	var extra []string // instance args: the PlaJA conditions
 	if *plaja.start != "" {
 		extra = append(extra, "--start", *plaja.start)
@@ -74,68 +71,38 @@ func runBenchIC3(e *env, args []string) int {
 	if *plaja.unsafe != "" {
 		extra = append(extra, "--unsafe", *plaja.unsafe)
 	}
-	if exp.Instances, err = batch.IC3Instances(files, defs, scale, extra, func(file string, defs map[string]string) (batch.ModelFacts, error) {
-		return ic3Facts(e, file, defs, plaja)
-	}); err != nil {
-		if err != errPrinted {
-			fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
-		}
-		return exitError
-	}
-	if len(exp.Instances) == 0 {
-		fmt.Fprintln(e.stderr, "vigil bench ic3: no property of the files is a safety question ic3 decides")
-		return exitError
-	}
-	dir := *data
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "vigil-bench-ic3-"); err != nil {
-			fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
-			return exitError
-		}
-		defer os.RemoveAll(dir)
-	}
-	x, err := exp.Write(dir, "vigil bench ic3")
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
-		return exitError
-	}
 	ctx, cancel := runContext(0)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
-	s, err := x.Execute(ctx, batch.Options{Jobs: *jobs, Self: self, Log: lineWriter{e, prog},
-		Progress: func(p batch.Progress) {
+	res, err := batch.IC3Bench(ctx, batch.IC3BenchOptions{Files: files, Defines: defs, Scale: scale, Args: extra,
+		Facts: func(file string, defs map[string]string) (batch.ModelFacts, error) { return ic3Facts(e, file, defs, plaja) },
+		Z3:    z3, NoG: *nog, MaxStates: *maxStates, Limit: *timeout, Data: *data,
+		Run: batch.Options{Jobs: *jobs, Self: self, Log: lineWriter{e, prog}, Progress: func(p batch.Progress) {
 			prog.printf("bench ic3: %d/%d runs done, %d failed%s", p.Done, p.Total, p.Failed, limitCounts(p.Errors))
-		}})
+		}}})
 	prog.clear()
-	if err != nil {
+	switch {
+	case err == errPrinted:
+		return exitError
+	case err != nil:
 		fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
 		return exitError
-	}
-	if s.Interrupted {
+	case res.Summary.Interrupted:
 		fmt.Fprintln(e.stderr, "vigil bench ic3: interrupted")
 		return exitUnknown
 	}
-	group := []string{"domain"}
-	if len(scale) > 0 {
-		group = []string{"size"}
-	}
-	rep, err := x.Fetch(batch.ReportOptions{Attributes: []string{"coverage", "par2", "ratio", "time"}, Group: group, Baseline: "spacer"})
-	if err != nil {
-		fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
-		return exitError
-	}
-	rep.HideRuns = *data == "" // their directories go with the temporary data
-	list, _ := rep.Disagreements()
+	rep, list, s := res.Report, res.Disagreements, res.Summary
 	if *jsonOut {
 		encodeJSON(e.stdout, map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": append([]string{}, list...)})
 	} else {
 		rep.Markdown(e.stdout)
 		if *data != "" {
-			if _, err := rep.Write(filepath.Join(x.Data, "report")); err != nil {
+			dir := filepath.Join(res.Experiment.Data, "report")
+			if _, err := rep.Write(dir); err != nil {
 				fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
 				return exitError
 			}
-			fmt.Fprintf(e.stderr, "vigil bench ic3: the experiment and its runs are in %s, the report in %s; the same command with --data %s again continues it\n", *data, filepath.Join(x.Data, "report"), *data)
+			fmt.Fprintf(e.stderr, "vigil bench ic3: the experiment and its runs are in %s, the report in %s; the same command with --data %s again continues it\n", *data, dir, *data)
 		}
 	}
 	if s.Failed > 0 {

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -184,21 +182,9 @@ func bareStart(args []string) bool {
 // finishSafe sets the verdict of rep, prints it (JSON, or text with
 // text) and returns the exit code: unknown if any state is undecided,
 // else unsafe if any is not safe.
-func finishSafe(e *env, rep *safety.Report, asJSON bool, text interface{ WriteText(io.Writer) error }) int {
+func finishSafe(e *env, rep *safety.Report, asJSON bool, text textReport) int {
 	rep.Finish()
-	if asJSON {
-		b, _ := json.MarshalIndent(text, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		text.WriteText(e.stdout)
-	}
-	switch rep.Verdict {
-	case "unknown":
-		return exitUnknown
-	case "unsafe":
-		return exitUnsafe
-	}
-	return exitOK
+	return writeReport(e, "safe", asJSON, text, map[string]int{"unknown": exitUnknown, "unsafe": exitUnsafe}[rep.Verdict])
 }
 
 // source says how su's model was loaded, for a certificate.
