@@ -75,8 +75,10 @@ func runBenchIC3(e *env, args []string) int {
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
 	res, err := batch.IC3Bench(ctx, batch.IC3BenchOptions{Files: files, Defines: defs, Scale: scale, Args: extra,
-		Facts: func(file string, defs map[string]string) (batch.ModelFacts, error) { return ic3Facts(e, file, defs, plaja) },
-		Z3:    z3, NoG: *nog, MaxStates: *maxStates, Limit: *timeout, Data: *data,
+		Facts: func(file string, defs map[string]string) (batch.ModelFacts, error) {
+			return ic3Facts(e, file, defs, plaja)
+		},
+		Z3: z3, NoG: *nog, MaxStates: *maxStates, Limit: *timeout, Data: *data,
 		Run: batch.Options{Jobs: *jobs, Self: self, Log: lineWriter{e, prog}, Progress: func(p batch.Progress) {
 			prog.printf("bench ic3: %d/%d runs done, %d failed%s", p.Done, p.Total, p.Failed, limitCounts(p.Errors))
 		}}})
