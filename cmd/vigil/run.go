@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 
 	"vigil/fuzz/report"
 	"vigil/internal/phrase"
@@ -74,7 +73,11 @@ func runRun(e *env, args []string) int {
 		return exitError
 	}
 	if *replay != "" {
-		return replayRun(e, m, *replay)
+		if err := explicit.Replay(e.stdout, m, *replay); err != nil {
+			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
+			return exitFor(err)
+		}
+		return exitOK
 	}
 	prop, ok := selectProperty(e, "run", m, *propName, false)
 	if !ok {
@@ -95,19 +98,11 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
 		return exitFor(err)
 	}
-	var dec explicit.Decider
-	if decl != nil {
-		if dec, err = explicit.NewDecider(m, decl); err != nil {
-			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitFor(err)
-		}
-	}
 	ctx, cancel := runContext(0)
 	defer cancel()
 	rng := rand.New(rand.NewPCG(*seed, 0x72756e))
-	end, err := explicit.Runs(g, e.stdout, explicit.RunsOptions{Runs: *runs, From: *from, Index: *startIndex, Record: *record,
-		Property: propertyName(prop), Policy: policyName(decl),
-		Sim: explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Policy: dec, Ctx: ctx},
+	end, err := explicit.Runs(g, e.stdout, explicit.RunsOptions{Runs: *runs, From: *from, Index: *startIndex, Record: *record, Policy: decl,
+		Sim: explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Ctx: ctx},
 		Sampler: func() (*explicit.StartSampler, error) {
 			// A start state drawn uniformly, without enumerating them all.
 			ss, _, err := report.StartSampler(ctx, g, *seed, lineTo(newProgress(e, false)))
@@ -124,23 +119,6 @@ func runRun(e *env, args []string) int {
 	if end == explicit.EndStopped {
 		return exitUnknown
 	}
-	return exitOK
-}
-
-func replayRun(e *env, m *symbolic.Model, path string) int {
-	f, err := os.Open(path)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-		return exitFor(err)
-	}
-	defer f.Close()
-	run, steps, err := explicit.ReadRun(f, m)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil run: %s: %v\n", path, err)
-		return exitFor(err)
-	}
-	fmt.Fprintf(e.stdout, "replay of %s: model %s, property %s, policy %s\n", path, run.Model, orNone(run.Property), orNone(run.Policy))
-	explicit.WriteTrace(e.stdout, m, steps, run.End)
 	return exitOK
 }
 
@@ -164,13 +142,6 @@ func selectPolicy(e *env, cmd string, m *symbolic.Model, name string, byDefault 
 		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 	}
 	return d, err == nil
-}
-
-func propertyName(p *symbolic.Property) string {
-	if p == nil {
-		return ""
-	}
-	return p.Name
 }
 
 func policyName(d *symbolic.PolicyDecl) string {

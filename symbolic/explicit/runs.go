@@ -7,26 +7,29 @@ package explicit
 import (
 	"fmt"
 	"io"
+	"os"
 
+	"vigil/internal/phrase"
 	"vigil/symbolic"
 )
 
 // RunsOptions configure Runs.
 type RunsOptions struct {
-	// Sim are the options of every run (Steps, Outcomes, Rand, Policy,
-	// Ctx); Runs sets OnStep and Discard.
+	// Sim are the options of every run (Steps, Outcomes, Rand, Ctx);
+	// Runs sets OnStep, Discard and Policy.
 	Sim  SimOptions
 	Runs int // the number of runs (at least 1)
+	// Policy chooses the labels (nil: a uniformly random applicable
+	// one); the run file names it.
+	Policy *symbolic.PolicyDecl
 	// The start state of each run: the state From gives (as vigil prints
 	// states), else the Index-th start state when Index >= 0, else one
 	// drawn from the sampler Sampler prepares at the first run.
 	From    string
 	Index   int
 	Sampler func() (*StartSampler, error)
-	// Record, when set, is the run file the first run is written to,
-	// naming Property and Policy.
-	Record           string
-	Property, Policy string
+	// Record, when set, is the run file the first run is written to.
+	Record string
 }
 
 // StartError is Runs' error when no start state could be had.
@@ -44,6 +47,16 @@ func (e *StartError) Unwrap() error { return e.Err }
 func Runs(g *Generator, w io.Writer, o RunsOptions) (end string, err error) {
 	var sampler *StartSampler
 	ctx := o.Sim.Ctx
+	policy, property := "", ""
+	if o.Policy != nil {
+		if o.Sim.Policy, err = NewDecider(g.M, o.Policy); err != nil {
+			return "", err
+		}
+		policy = o.Policy.Name
+	}
+	if g.Prop != nil {
+		property = g.Prop.Name
+	}
 	for r := 0; r < max(o.Runs, 1); r++ {
 		var start symbolic.State
 		switch {
@@ -75,7 +88,7 @@ func Runs(g *Generator, w io.Writer, o RunsOptions) (end string, err error) {
 		}
 		WriteEnd(w, end, n)
 		if r == 0 && o.Record != "" {
-			if err := WriteRunFile(o.Record, NewRun(g.M, o.Property, o.Policy, end, trace)); err != nil {
+			if err := WriteRunFile(o.Record, NewRun(g.M, property, policy, end, trace)); err != nil {
 				return "", err
 			}
 		}
@@ -84,4 +97,23 @@ func Runs(g *Generator, w io.Writer, o RunsOptions) (end string, err error) {
 		}
 	}
 	return end, nil
+}
+
+// Replay reads the run file at path for model m (ReadRun) and writes it
+// to w as vigil run --replay prints it: a line naming the model, property
+// and policy it was recorded with, then the trace. An error reading the
+// file names it.
+func Replay(w io.Writer, m *symbolic.Model, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	run, steps, err := ReadRun(f, m)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(w, "replay of %s: model %s, property %s, policy %s\n", path, run.Model, phrase.OrNone(run.Property), phrase.OrNone(run.Policy))
+	WriteTrace(w, m, steps, run.End)
+	return nil
 }
