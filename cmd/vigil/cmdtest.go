@@ -145,14 +145,11 @@ func runTest(e *env, args []string) int {
 		if !positive(e, map[string]int{"--runs": so.Runs, "--max-len": so.Limits.MaxLen, "--expansions": so.Limits.Expansions}, "--runs", "--max-len", "--expansions") {
 			return exitUsage
 		}
-		if so.Oracles = splitList(*oracles); len(so.Oracles) == 0 {
-			so.Oracles = []string{"tarjan"}
-		}
 		if lm.decl == nil {
 			fmt.Fprintln(e.stderr, "vigil test: safety mode tests a policy; choose one with --policy (or give --policy-file)")
 			return exitError
 		}
-		so.Budget, so.Seed = *budget, *seed
+		so.Budget, so.Seed, so.Oracles = *budget, *seed, splitList(*oracles) // nil: tarjan
 		rep, err = report.RunSafety(ctx, subject(), so)
 	}
 	if err != nil {

@@ -72,23 +72,8 @@ type safetySetup struct {
 func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup, bool) {
 	// Plain safety ranges over all policies: the tested one matters only
 	// for deviations, the learn order and faults.
-	needPolicy := *sf.radius >= 0 || sf.order.val == "learn" || cmd == "faults"
-	pd := onlyPolicy
-	if needPolicy {
-		pd = thePolicy
-	}
-	lm, ok := sf.load(e, cmd, file, true, pd)
+	lm, ok := loadSafety(e, cmd, sf, file, *sf.radius >= 0 || sf.order.val == "learn" || cmd == "faults")
 	if !ok {
-		return nil, false
-	}
-	if lm.decl == nil && needPolicy {
-		what := "a finite --radius"
-		if cmd == "faults" {
-			what = "fault analysis"
-		} else if *sf.radius < 0 {
-			what = "--order learn"
-		}
-		fmt.Fprintf(e.stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, lm.m.Name)
 		return nil, false
 	}
 	su := &safetySetup{loadedModel: lm, file: file, sp: safety.NewSpace(lm.g, lm.dec)}
@@ -99,6 +84,36 @@ func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup
 		return nil, false
 	}
 	return su, true
+}
+
+// loadSafety loads the model with the tested policy when needPolicy (and
+// then insists on one), else with the only one if any.
+func loadSafety(e *env, cmd string, sf *safetyFlags, file string, needPolicy bool) (*loadedModel, bool) {
+	pd := onlyPolicy
+	if needPolicy {
+		pd = thePolicy
+	}
+	lm, ok := sf.load(e, cmd, file, true, pd)
+	if ok && lm.decl == nil && needPolicy {
+		what := "a finite --radius"
+		if cmd == "faults" {
+			what = "fault analysis"
+		} else if *sf.radius < 0 {
+			what = "--order learn"
+		}
+		fmt.Fprintf(e.stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, lm.m.Name)
+		return nil, false
+	}
+	return lm, ok
+}
+
+// parseState reads --state for model m, printing what is wrong.
+func parseState(e *env, m *symbolic.Model, text string) (symbolic.State, bool) {
+	s, err := explicit.ParseState(m, text)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
+	}
+	return s, err == nil
 }
 
 func runSafe(e *env, args []string) int {
@@ -145,12 +160,9 @@ func runSafe(e *env, args []string) int {
 	}
 	var state symbolic.State
 	if *stateText != "" {
-		s, err := explicit.ParseState(su.m, *stateText)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
+		if state, ok = parseState(e, su.m, *stateText); !ok {
 			return exitError
 		}
-		state = s
 	}
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()

@@ -10,7 +10,6 @@ import (
 	"vigil/bdd"
 	"vigil/safety"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 	"vigil/verify"
 )
 
@@ -35,16 +34,8 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		fmt.Fprintf(e.stderr, "vigil safe: --cubes %d: give a number of cubes (0 lists none)\n", cubes)
 		return exitUsage
 	}
-	pd := onlyPolicy
-	if r >= 0 {
-		pd = thePolicy
-	}
-	lm, ok := sf.load(e, "safe", file, true, pd)
+	lm, ok := loadSafety(e, "safe", sf, file, r >= 0)
 	if !ok {
-		return exitError
-	}
-	if lm.decl == nil && r >= 0 {
-		fmt.Fprintf(e.stderr, "vigil safe: a finite --radius needs a tested policy, and model %s has none; declare one or give --policy-file\n", lm.m.Name)
 		return exitError
 	}
 	// The states to answer for: the one --state gives, the start states
@@ -54,9 +45,8 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	switch {
 	case stateText != "":
 		scope = "state"
-		s, err := explicit.ParseState(lm.m, stateText)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
+		s, ok := parseState(e, lm.m, stateText)
+		if !ok {
 			return exitError
 		}
 		states = append(states, s)
