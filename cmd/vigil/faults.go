@@ -5,6 +5,7 @@ package main
 // deciders vigil safe uses (see safe.go for the shared flags).
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -55,7 +56,11 @@ func runFaults(e *env, args []string) int {
 	_, steps, err := explicit.ReadRun(rf, su.m)
 	rf.Close()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %s: %s\n", *runFile, runFileMessage(err))
+		if re, ok := errors.AsType[*explicit.RunFileError](err); ok {
+			fmt.Fprintf(e.stderr, "vigil faults: %s: %s\n", *runFile, re.Detail())
+		} else {
+			fmt.Fprintf(e.stderr, "vigil faults: %s: %v\n", *runFile, err)
+		}
 		return exitError
 	}
 	run, err := safety.RunStates(su.sp, steps)

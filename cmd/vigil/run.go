@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 
 	"vigil/fuzz/report"
-	"vigil/internal/phrase"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -149,24 +148,4 @@ func policyName(d *symbolic.PolicyDecl) string {
 		return ""
 	}
 	return d.Name
-}
-
-func orNone(s string) string { return phrase.OrNone(s) }
-
-// stateMessage is an error of explicit.ParseState as a command prints it
-// after the flag that gave the state: without the package prefix.
-func stateMessage(err error) string {
-	if se, ok := errors.AsType[*explicit.StateError](err); ok {
-		return se.Msg
-	}
-	return err.Error()
-}
-
-// runFileMessage is an error of explicit.ReadRun as a command prints it
-// after the run file's name: without the package prefix.
-func runFileMessage(err error) string {
-	if re, ok := errors.AsType[*explicit.RunFileError](err); ok {
-		return re.Detail()
-	}
-	return err.Error()
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -107,11 +108,14 @@ func loadSafety(e *env, cmd string, sf *safetyFlags, file string, needPolicy boo
 	return lm, ok
 }
 
-// parseState reads --state for model m, printing what is wrong.
+// parseState reads --state for model m, printing what is wrong (after
+// the flag, without the package prefix).
 func parseState(e *env, m *symbolic.Model, text string) (symbolic.State, bool) {
 	s, err := explicit.ParseState(m, text)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
+	if se, ok := errors.AsType[*explicit.StateError](err); ok {
+		fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", se.Msg)
+	} else if err != nil {
+		fmt.Fprintf(e.stderr, "vigil safe: --state: %v\n", err)
 	}
 	return s, err == nil
 }
