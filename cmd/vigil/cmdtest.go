@@ -14,7 +14,6 @@ import (
 	"vigil/fuzz"
 	"vigil/fuzz/report"
 	"vigil/safety"
-	"vigil/symbolic"
 )
 
 func init() {
@@ -108,10 +107,7 @@ func runTest(e *env, args []string) int {
 		return exitError
 	}
 	if *mode == "" {
-		*mode = "safety"
-		if lm.prop.Goal != nil && lm.prop.Unsafe.Op == symbolic.CFalse {
-			*mode = "goal"
-		}
+		*mode = report.Mode(lm.prop)
 	}
 	ctx, stop := runContext(*timeout)
 	defer stop()

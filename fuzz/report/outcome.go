@@ -6,6 +6,8 @@ package report
 import (
 	"encoding/json"
 	"io"
+
+	"vigil/symbolic"
 )
 
 // Outcome is the report of a test of either mode (*Goal, *Safety).
@@ -57,3 +59,13 @@ func (t *Safety) HTML(w io.Writer) error { return SafetyHTML(w, t) }
 
 // MarshalJSON is the report in its --json shape (JSON).
 func (t *Safety) MarshalJSON() ([]byte, error) { return json.Marshal(t.JSON()) }
+
+// Mode is the test mode for prop when none is asked: goal when it has a
+// goal and its unsafe condition is false (nothing can go wrong but
+// missing the goal), else safety.
+func Mode(prop *symbolic.Property) string {
+	if prop.Goal != nil && prop.Unsafe.Op == symbolic.CFalse {
+		return "goal"
+	}
+	return "safety"
+}
