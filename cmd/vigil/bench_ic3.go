@@ -4,8 +4,9 @@ package main
 // (ic3, ic3-nog, bfs as whole vigil verify processes, Spacer as the z3
 // binary on vigil export --chc) for the files given, runs it and prints
 // its report: solved counts, PAR-2 scores and the median time ratios to
-// Spacer. It is not a runner of its own: bench/ic3scaling.toml is the
-// same experiment written down, and vigil batch runs both.
+// Spacer. It is not a runner of its own: batch.IC3Bench writes, runs and
+// reports the experiment, bench/ic3scaling.toml is the same experiment
+// written down, and vigil batch runs both.
 
 import (
 	"errors"

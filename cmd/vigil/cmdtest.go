@@ -1,10 +1,11 @@
 package main
 
-// vigil test: policy testing. Safety mode (paper 000) fuzzes for unsafe
-// policy runs with Algorithm 1, confirms the bugs on each with the safety
-// deciders and finds its faults (cmdtest_safety.go); goal mode (papers 001
-// and 003) is runGoalTest (cmdtest_goal.go). Both share the seed, budget,
-// worker, report and record flags.
+// vigil test: policy testing, run by package fuzz/report. Safety mode
+// (paper 000, report.RunSafety) fuzzes for unsafe policy runs with
+// Algorithm 1, confirms the bugs on each with the safety deciders and
+// finds its faults; goal mode (papers 001 and 003, report.RunGoal) fuzzes
+// a pool of test states and confirms bugs with the oracles. Both end in a
+// report.Outcome, recorded, drawn and printed the same way.
 
 import (
 	"fmt"
