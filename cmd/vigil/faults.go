@@ -5,9 +5,7 @@ package main
 // deciders vigil safe uses (see safe.go for the shared flags).
 
 import (
-	"errors"
 	"fmt"
-	"os"
 
 	"vigil/safety"
 	"vigil/symbolic/explicit"
@@ -48,20 +46,10 @@ func runFaults(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	rf, err := os.Open(*runFile)
+	_, steps, err := explicit.ReadRunFile(*runFile, su.m)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
 		return exitFor(err)
-	}
-	_, steps, err := explicit.ReadRun(rf, su.m)
-	rf.Close()
-	if err != nil {
-		if re, ok := errors.AsType[*explicit.RunFileError](err); ok {
-			fmt.Fprintf(e.stderr, "vigil faults: %s: %s\n", *runFile, re.Detail())
-		} else {
-			fmt.Fprintf(e.stderr, "vigil faults: %s: %v\n", *runFile, err)
-		}
-		return exitError
 	}
 	run, err := safety.RunStates(su.sp, steps)
 	if err != nil {

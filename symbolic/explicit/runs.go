@@ -5,6 +5,7 @@ package explicit
 // they are made, the first one optionally recorded as a run file.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -99,19 +100,40 @@ func Runs(g *Generator, w io.Writer, o RunsOptions) (end string, err error) {
 	return end, nil
 }
 
-// Replay reads the run file at path for model m (ReadRun) and writes it
-// to w as vigil run --replay prints it: a line naming the model, property
-// and policy it was recorded with, then the trace. An error reading the
-// file names it.
-func Replay(w io.Writer, m *symbolic.Model, path string) error {
+// ReadRunFile is ReadRun on the file at path. A mistake in the file is
+// an error that names the file: "PATH: step 3: ..." (a RunFileError's
+// Detail, which it wraps).
+func ReadRunFile(path string, m *symbolic.Model) (*Run, []Step, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer f.Close()
 	run, steps, err := ReadRun(f, m)
+	if re, ok := errors.AsType[*RunFileError](err); ok {
+		return nil, nil, &fileError{path + ": " + re.Detail(), err}
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return run, steps, nil
+}
+
+// fileError is an error with its own message that wraps another.
+type fileError struct {
+	msg string
+	err error
+}
+
+func (e *fileError) Error() string { return e.msg }
+func (e *fileError) Unwrap() error { return e.err }
+
+// Replay reads the run file at path for model m (ReadRunFile) and writes
+// it to w as vigil run --replay prints it: a line naming the model,
+// property and policy it was recorded with, then the trace.
+func Replay(w io.Writer, m *symbolic.Model, path string) error {
+	run, steps, err := ReadRunFile(path, m)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	fmt.Fprintf(w, "replay of %s: model %s, property %s, policy %s\n", path, run.Model, phrase.OrNone(run.Property), phrase.OrNone(run.Policy))
 	WriteTrace(w, m, steps, run.End)

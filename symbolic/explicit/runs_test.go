@@ -69,7 +69,7 @@ func TestReplay(t *testing.T) {
 	}
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(bad, []byte("{"), 0o644)
-	if err := explicit.Replay(&b, m, bad); err == nil || !strings.HasPrefix(err.Error(), bad+": ") {
+	if err := explicit.Replay(&b, m, bad); err == nil || !strings.HasPrefix(err.Error(), bad+": ") || strings.Contains(err.Error(), "explicit:") {
 		t.Errorf("Replay of a broken file: %v", err)
 	}
 }
