@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"vigil/bdd"
 	"vigil/safety"
 	"vigil/safety/cert"
 	"vigil/symbolic"
@@ -217,11 +216,6 @@ func (su *safetySetup) source(sf *safetyFlags) safety.Source {
 // vigil safe --algo propu-bdd: Prop-U with BDDs over every state at once
 // (package bdd), then the answers for the states asked.
 
-// maxListedStarts bounds the start states propu-bdd lists one by one.
-const maxListedStarts = 1000
-
-// runSafeBDD is vigil safe --algo propu-bdd: the unsafe region of every
-// state at once, then the answers for the states asked.
 func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, all bool, cubes int, certFile string) int {
 	if !bf.check(e, "safe", true) {
 		return exitUsage
@@ -242,36 +236,18 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	if !ok {
 		return exitError
 	}
-	// The states to answer for: the one --state gives, the start states
-	// when there are few and they are listed within a second (else they
-	// are answered as a set), or none for --all.
-	scope, states := "all", []symbolic.State(nil)
-	switch {
-	case stateText != "":
-		scope = "state"
-		s, ok := parseState(e, lm.m, stateText)
-		if !ok {
+	var state symbolic.State
+	if stateText != "" {
+		if state, ok = parseState(e, lm.m, stateText); !ok {
 			return exitError
-		}
-		states = append(states, s)
-	case !all:
-		scope = "start"
-		var err error
-		if states, err = lm.g.FewStarts(maxListedStarts, time.Second); err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-			return exitFor(err)
 		}
 	}
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
 	prog := newProgress(e, *sf.jsonOut)
-	res, err := bdd.PropU(ctx, lm.m, lm.prop, lm.decl, r, states, bf.options(prog, "safe (propu-bdd)"))
+	rep, err := verify.SafeBDD(ctx, verify.SafeBDDQuestion{Gen: lm.g, Policy: lm.decl, Radius: r, State: state, All: all, Cubes: cubes,
+		Options: bf.options(prog, "safe (propu-bdd)"), Order: bf.order.val})
 	prog.clear()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		return exitFor(err)
-	}
-	rep, err := verify.NewSafeBDDReport(lm.m, lm.prop, policyName(lm.decl), r, scope, res, states, cubes, bf.order.val)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
 		return exitFor(err)
