@@ -92,13 +92,7 @@ func runBench(e *env, args []string) int {
 	rep, err := explicit.Bench(ctx, lm.g, policyName(lm.decl), opt)
 	prog.clear()
 	if stop, ok := errors.AsType[*explicit.BenchStopped](err); ok {
-		// A benchmark needs whole explorations: no figures.
-		if *jsonOut {
-			encodeJSON(e.stdout, map[string]any{"verdict": "unknown", "reason": stopReason(ctx), "engine": stop.Engine, "states": stop.States})
-		} else {
-			fmt.Fprintf(e.stdout, "%s after %d states of engine %s: no figures (a benchmark needs the whole exploration)\n", stopped(stopReason(ctx)), stop.States, stop.Engine)
-		}
-		return exitUnknown
+		return writeReport(e, "bench", *jsonOut, stop, exitUnknown) // no figures
 	}
 	if ie, ok := errors.AsType[*vigilerr.Internal](err); ok {
 		return internalError(e, "bench", "%s", ie.Msg)

@@ -8,6 +8,8 @@ package explicit
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/pprof"
@@ -62,6 +64,27 @@ func (s *BenchStopped) Error() string {
 }
 
 func (s *BenchStopped) Unwrap() error { return s.Err }
+
+// Reason says why the run stopped: "timeout" when Err is a deadline,
+// else "interrupted".
+func (s *BenchStopped) Reason() string {
+	if errors.Is(s.Err, context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return "interrupted"
+}
+
+// WriteText writes the stop as vigil bench prints it.
+func (s *BenchStopped) WriteText(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "%s after %d states of engine %s: no figures (a benchmark needs the whole exploration)\n", phrase.Stopped(s.Reason()), s.States, s.Engine)
+	return err
+}
+
+// MarshalJSON is the stop in vigil bench --json's shape: an unknown
+// verdict with the reason, the engine and its states.
+func (s *BenchStopped) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]any{"verdict": "unknown", "reason": s.Reason(), "engine": s.Engine, "states": s.States})
+}
 
 // Bench measures g's exploration under o (see BenchOptions) and returns
 // the medians and ratios; policy names the policy for the report. A run

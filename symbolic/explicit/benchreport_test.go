@@ -3,7 +3,9 @@ package explicit_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,5 +39,12 @@ func TestBenchReport(t *testing.T) {
 	_, err = Bench(ctx, g, "", BenchOptions{})
 	if stop, ok := errors.AsType[*BenchStopped](err); !ok || stop.Engine != "packed" || !errors.Is(err, context.Canceled) {
 		t.Errorf("Bench on a cancelled context: %v, want a *BenchStopped of packed", err)
+	} else {
+		var b bytes.Buffer
+		stop.WriteText(&b)
+		j, _ := json.Marshal(stop)
+		if !strings.HasPrefix(b.String(), "interrupted after ") || string(j) != `{"engine":"packed","reason":"interrupted","states":`+strconv.Itoa(stop.States)+`,"verdict":"unknown"}` {
+			t.Errorf("stop: %q, %s", b.String(), j)
+		}
 	}
 }
