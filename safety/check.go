@@ -6,10 +6,10 @@ package safety
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
+	"vigil/internal/phrase"
 	"vigil/symbolic"
 )
 
@@ -67,7 +67,7 @@ func Check(ctx context.Context, d Decider, r Radius, o CheckOptions) (*Report, e
 	}
 	st := d.Stats()
 	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, sp.Len()
-	rep.Reason = stopReason(ctx)
+	rep.Reason = phrase.StopReason(ctx)
 	rep.Finish()
 	return rep, nil
 }
@@ -88,19 +88,7 @@ func CheckRun(ctx context.Context, d Decider, run []uint32, policy string, progr
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
-	rep := NewFaultsReport(sp.G.M, d, sp, fr, len(run), time.Since(t0), stopReason(ctx))
+	rep := NewFaultsReport(sp.G.M, d, sp, fr, len(run), time.Since(t0), phrase.StopReason(ctx))
 	rep.Property, rep.Policy = sp.G.Prop.Name, policy
 	return rep, nil
-}
-
-// stopReason says why ctx ended: "timeout" or "interrupted" ("" when it
-// has not), as reports and phrase.Stopped put it.
-func stopReason(ctx context.Context) string {
-	switch {
-	case ctx.Err() == nil:
-		return ""
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return "timeout"
-	}
-	return "interrupted"
 }

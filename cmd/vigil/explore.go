@@ -56,30 +56,16 @@ func runExplore(e *env, args []string) int {
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
-	var rep textReport
-	complete := false
-	if engine.val == "bdd" {
-		ex, err := bdd.Explore(ctx, lm.m, lm.prop, lm.decl, bf.options(prog, "explore (bdd)"))
-		prog.clear()
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
-			return exitFor(err)
-		}
-		r := verify.NewBDDExploreReport(lm.m, lm.prop, lm.decl, ex, bf.order.val)
-		rep, complete = r, r.Complete
-	} else {
-		opts := explicit.Options{MaxStates: *maxStates, Policy: lm.dec, Progress: func(s explicit.Stats) {
+	q := verify.ExploreQuestion{Gen: lm.g, Policy: lm.decl, BDD: engine.val == "bdd", BDDOptions: bf.options(prog, "explore (bdd)"), Order: bf.order.val,
+		Search: explicit.Options{MaxStates: *maxStates, Policy: lm.dec, Progress: func(s explicit.Stats) {
 			prog.printf("explore: %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
-		}}
-		lm.parallel(&opts, *workers)
-		res, err := explicit.Search(ctx, lm.g, opts)
-		prog.clear()
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
-			return exitFor(err)
-		}
-		r := verify.NewExploreReport(lm.m, lm.prop, lm.decl, res, stopReason(ctx))
-		rep, complete = r, r.Complete
+		}}}
+	lm.parallel(&q.Search, *workers)
+	rep, complete, err := verify.Explore(ctx, q)
+	prog.clear()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
+		return exitFor(err)
 	}
 	code := exitOK
 	if !complete {
