@@ -14,7 +14,7 @@ func TestShowProgress(t *testing.T) {
 	g := coin(t)
 	var lines, notes []string
 	var o prob.PropertyOptions
-	o.ShowProgress(g, func(l string) { lines = append(lines, l) }, func(n string) { notes = append(notes, n) })
+	o.ShowProgress(func(l string) { lines = append(lines, l) }, func(n string) { notes = append(notes, n) })
 	o.Build(prob.PhaseModel, 2, 4, 3<<20)
 	o.Build(prob.PhaseBlame, 2, 4, 0)
 	o.Done()

@@ -7,7 +7,6 @@ import (
 
 	"vigil/prob"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 )
 
 func init() {
@@ -99,36 +98,27 @@ func runProb(e *env, args []string) int {
 	prog := newProgress(e, *jsonOut)
 	opt := prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl), Method: prob.Method(method.val), Epsilon: *eps, Absolute: *absolute,
 		MaxStates: *maxStates, MaxExact: *maxExact, Blame: *blame}
+	opt.ShowProgress(lineTo(prog), func(note string) { fmt.Fprintf(e.stderr, "vigil prob: note: %s\n", note) })
 	var out []prob.Figures
-	for _, p := range props {
-		g := lm.g
-		if p != lm.prop {
-			var err error
-			if g, err = explicit.New(lm.m, p); err != nil {
-				fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-				return exitFor(err)
-			}
-		}
-		opt.ShowProgress(g, lineTo(prog), func(note string) { fmt.Fprintf(e.stderr, "vigil prob: note: %s\n", note) })
-		res, err := prob.SolveProperty(ctx, g, p, opt)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			if _, limit := errors.AsType[*prob.LimitError](err); limit || ctx.Err() != nil {
-				fmt.Fprintln(e.stderr, "unknown: stopped before an answer")
-				return exitUnknown
-			}
-			return exitFor(err)
-		}
+	err := prob.SolveProperties(ctx, lm.g, props, opt, func(res *prob.PropertyResult) error {
 		if *schedFile != "" && res.Scheduler != nil {
 			if err := writeFile(*schedFile, func(w io.Writer) error { return prob.WriteScheduler(w, res.Model, res.Scheduler) }); err != nil {
-				fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-				return exitFor(err)
+				return err
 			}
 		}
 		if !*jsonOut {
 			res.Report.WriteText(e.stdout)
 		}
 		out = append(out, res.Report.Figures...)
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
+		if _, limit := errors.AsType[*prob.LimitError](err); limit || ctx.Err() != nil {
+			fmt.Fprintln(e.stderr, "unknown: stopped before an answer")
+			return exitUnknown
+		}
+		return exitFor(err)
 	}
 	if *jsonOut {
 		encodeJSON(e.stdout, out)
