@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"vigil/internal/vigilerr"
 	"vigil/symbolic/explicit"
@@ -71,18 +70,9 @@ func runBench(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	opt := explicit.BenchOptions{Workers: *workers, Naive: *naive, Runs: *runs}
+	opt := explicit.BenchOptions{Workers: *workers, Naive: *naive, Runs: *runs, CPUProfile: *cpuProfile}
 	if lm.decl != nil {
 		opt.NewPolicy = func() (explicit.Decider, error) { return explicit.NewDecider(lm.m, lm.decl) }
-	}
-	if *cpuProfile != "" {
-		fh, err := os.Create(*cpuProfile)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-			return exitFor(err)
-		}
-		defer fh.Close()
-		opt.CPUProfile = fh
 	}
 	prog := newProgress(e, *jsonOut)
 	defer prog.clear()

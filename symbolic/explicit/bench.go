@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/pprof"
 
 	"vigil/internal/phrase"
@@ -26,10 +27,10 @@ type BenchOptions struct {
 	Workers   int  // > 1: also run the parallel search on this many goroutines
 	Naive     bool // also run NaiveSearch
 	Runs      int  // measure each engine this many times (at least 1)
-	// CPUProfile, when set, receives a CPU profile (runtime/pprof) of the
-	// first run of the packed search, or with Workers > 1 of the parallel
-	// one.
-	CPUProfile io.Writer
+	// CPUProfile, when set, is the file that receives a CPU profile
+	// (runtime/pprof) of the first run of the packed search, or with
+	// Workers > 1 of the parallel one.
+	CPUProfile string
 	// Progress, when set, is shown each engine's progress as a line.
 	Progress func(line string)
 }
@@ -104,7 +105,15 @@ func Bench(ctx context.Context, g *Generator, policy string, o BenchOptions) (*B
 		}
 		return o.NewPolicy()
 	}
-	profile := o.CPUProfile
+	var profile io.Writer
+	if o.CPUProfile != "" {
+		f, err := os.Create(o.CPUProfile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		profile = f
+	}
 	search := func(name string, j int) func() (int, int, any, error) {
 		return func() (int, int, any, error) {
 			if profile != nil && (j > 1 || o.Workers <= 1) {

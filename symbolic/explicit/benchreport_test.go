@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,13 +24,17 @@ func TestBenchReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Bench(context.Background(), g, "", BenchOptions{Workers: 2, Naive: true, Runs: 3})
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	rep, err := Bench(context.Background(), g, "", BenchOptions{Workers: 2, Naive: true, Runs: 3, CPUProfile: prof})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Runs != 3 || rep.Packed.States != 1000 || rep.Parallel == nil || rep.Naive == nil ||
 		rep.Parallel.States != rep.Packed.States || rep.Naive.Transitions != rep.Packed.Transitions || rep.Parallel.Workers != 2 {
 		t.Fatalf("report %+v", rep)
+	}
+	if fi, err := os.Stat(prof); err != nil || fi.Size() == 0 {
+		t.Errorf("CPU profile: %v", err)
 	}
 	var b bytes.Buffer
 	if err := rep.WriteText(&b); err != nil || !strings.Contains(b.String(), "policy none:") || !strings.Contains(b.String(), "medians of 3 alternating runs") {
