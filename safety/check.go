@@ -11,6 +11,7 @@ import (
 
 	"vigil/internal/phrase"
 	"vigil/symbolic"
+	"vigil/symbolic/explicit"
 )
 
 // CheckOptions configure Check.
@@ -91,4 +92,18 @@ func CheckRun(ctx context.Context, d Decider, run []uint32, policy string, progr
 	rep := NewFaultsReport(sp.G.M, d, sp, fr, len(run), time.Since(t0), phrase.StopReason(ctx))
 	rep.Property, rep.Policy = sp.G.Prop.Name, policy
 	return rep, nil
+}
+
+// ReadRun reads the run file at path (explicit.ReadRunFile) and returns
+// its states in sp (RunStates), for CheckRun. Its errors name the file.
+func ReadRun(sp *Space, path string) ([]uint32, error) {
+	_, steps, err := explicit.ReadRunFile(path, sp.G.M)
+	if err != nil {
+		return nil, err
+	}
+	run, err := RunStates(sp, steps)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return run, nil
 }

@@ -3,6 +3,7 @@ package safety_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"vigil/safety"
@@ -60,5 +61,40 @@ func TestCheckRun(t *testing.T) {
 	rep, err := safety.CheckRun(context.Background(), d, run, "hasty", nil)
 	if err != nil || rep.Policy != "hasty" || rep.Property != g.Prop.Name || !rep.EndUnsafe || len(rep.Faults) == 0 || rep.Reason != "" {
 		t.Fatalf("CheckRun = %+v, %v", rep, err)
+	}
+}
+
+// ReadRun reads a recorded run into the space, naming the file in its
+// errors, including for a run the tested policy did not make.
+func TestReadRun(t *testing.T) {
+	sp, _, g := setup(t, safety.Inf)
+	patient, _ := explicit.NewDecider(g.M, g.M.Policy("patient"))
+	dir := t.TempDir()
+	record := func(name, from string) string {
+		start, err := explicit.ParseState(g.M, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps, end, err := explicit.Simulate(g, start, explicit.SimOptions{Steps: 2, Policy: patient})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := explicit.WriteRunFile(path, explicit.NewRun(g.M, g.Prop.Name, "patient", end, steps)); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	// From layer 0 the tested policy hasty steps as patient does; from
+	// the upper state of layer 4 it jumps.
+	if run, err := safety.ReadRun(sp, record("low.json", "layer=0")); err != nil || len(run) != 3 {
+		t.Errorf("ReadRun = %v, %v; want 3 states", run, err)
+	}
+	high := record("high.json", "layer=4 side=true")
+	if _, err := safety.ReadRun(sp, high); err == nil || !strings.HasPrefix(err.Error(), high+": run step 0: ") {
+		t.Errorf("a run of another policy: %v", err)
+	}
+	if _, err := safety.ReadRun(sp, filepath.Join(dir, "none.json")); err == nil {
+		t.Error("a missing file was read")
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 
 	"vigil/safety"
-	"vigil/symbolic/explicit"
 )
 
 func init() {
@@ -46,14 +45,9 @@ func runFaults(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	_, steps, err := explicit.ReadRunFile(*runFile, su.m)
+	run, err := safety.ReadRun(su.sp, *runFile)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
-		return exitFor(err)
-	}
-	run, err := safety.RunStates(su.sp, steps)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %s: %v\n", *runFile, err)
 		return exitFor(err)
 	}
 	ctx, cancel := runContext(*sf.timeout)

@@ -109,9 +109,12 @@ func loadSafety(e *env, cmd string, sf *safetyFlags, file string, needPolicy boo
 	return lm, ok
 }
 
-// parseState reads --state for model m, printing what is wrong (after
-// the flag, without the package prefix).
+// parseState reads --state for model m (nil when not given), printing
+// what is wrong (after the flag, without the package prefix).
 func parseState(e *env, m *symbolic.Model, text string) (symbolic.State, bool) {
+	if text == "" {
+		return nil, true
+	}
 	s, err := explicit.ParseState(m, text)
 	if se, ok := errors.AsType[*explicit.StateError](err); ok {
 		fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", se.Msg)
@@ -163,11 +166,9 @@ func runSafe(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	var state symbolic.State
-	if *stateText != "" {
-		if state, ok = parseState(e, su.m, *stateText); !ok {
-			return exitError
-		}
+	state, ok := parseState(e, su.m, *stateText)
+	if !ok {
+		return exitError
 	}
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
@@ -236,11 +237,9 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	if !ok {
 		return exitError
 	}
-	var state symbolic.State
-	if stateText != "" {
-		if state, ok = parseState(e, lm.m, stateText); !ok {
-			return exitError
-		}
+	state, ok := parseState(e, lm.m, stateText)
+	if !ok {
+		return exitError
 	}
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
