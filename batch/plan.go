@@ -5,8 +5,9 @@ package batch
 // Write turns it into an Experiment with its file kept beside the data,
 // and Sizes and Scale expand constants over the sizes of a scaling
 // benchmark. vigil bench ic3 is such a program: its experiment is
-// IC3Algorithms over the instances it finds, run and reported like any
-// other (bench/ic3scaling.toml is the same experiment written down).
+// IC3Algorithms over IC3Instances, written, run and reported like any
+// other by IC3Bench (bench/ic3scaling.toml is the same experiment written
+// down).
 
 import (
 	"fmt"

@@ -31,10 +31,10 @@ type PropertyOptions struct {
 	Blame      int // rank the policy's N costliest decisions (0: none)
 
 	// BeforeBuild is called before each build (phase PhaseModel or
-	// PhaseBlame) with its options, so that a caller can warn about its
+	// PhaseBlame) with its generator and options, so that a caller can warn about its
 	// size (EstimateMemory); Build and Solve report progress; Done marks
 	// the end of a build or a solve. All may be nil.
-	BeforeBuild func(phase string, opt Options)
+	BeforeBuild func(g *explicit.Generator, phase string, opt Options)
 	Build       func(phase string, expanded, stored, bytes int)
 	Solve       func(q Query, it int, gap float64)
 	Done        func()
@@ -111,7 +111,7 @@ func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Pr
 // buildPhase builds the model of one phase with opt's callbacks.
 func buildPhase(ctx context.Context, g *explicit.Generator, phase string, bopt Options, opt PropertyOptions) (*Model, error) {
 	if opt.BeforeBuild != nil {
-		opt.BeforeBuild(phase, bopt)
+		opt.BeforeBuild(g, phase, bopt)
 	}
 	if opt.Build != nil {
 		bopt.Progress = func(expanded, stored, bytes int) { opt.Build(phase, expanded, stored, bytes) }

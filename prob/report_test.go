@@ -94,7 +94,7 @@ func TestSolveProperty(t *testing.T) {
 	var phases []string
 	done := 0
 	res, err := prob.SolveProperty(context.Background(), g, g.Prop, prob.PropertyOptions{Method: prob.Exact,
-		BeforeBuild: func(phase string, _ prob.Options) { phases = append(phases, phase) },
+		BeforeBuild: func(_ *explicit.Generator, phase string, _ prob.Options) { phases = append(phases, phase) },
 		Done:        func() { done++ }})
 	if err != nil {
 		t.Fatal(err)

@@ -4,14 +4,13 @@ package main
 // (ic3, ic3-nog, bfs as whole vigil verify processes, Spacer as the z3
 // binary on vigil export --chc) for the files given, runs it and prints
 // its report: solved counts, PAR-2 scores and the median time ratios to
-// Spacer. It is not a runner of its own: bench/ic3scaling.toml is the
-// same experiment written down, and vigil batch runs both.
+// Spacer. It is not a runner of its own: batch.IC3Bench writes, runs and
+// reports the experiment, bench/ic3scaling.toml is the same experiment
+// written down, and vigil batch runs both.
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -66,66 +65,47 @@ func runBenchIC3(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil bench ic3: --vigil: %v\n", err)
 		return exitUsage
 	}
-	exp := &batch.Plan{Name: "bench-ic3", Limits: batch.PlanLimits{Time: timeout.String()},
-		Algorithms: batch.IC3Algorithms(z3, *nog || len(scale) > 0, *maxStates)}
-	if exp.Instances, ok = filesInstances(e, files, defs, scale, plaja); !ok {
-		return exitError
+	var extra []string // instance args: the PlaJA conditions
+	if *plaja.start != "" {
+		extra = append(extra, "--start", *plaja.start)
 	}
-	if len(exp.Instances) == 0 {
-		fmt.Fprintln(e.stderr, "vigil bench ic3: no property of the files is a safety question ic3 decides")
-		return exitError
-	}
-	dir := *data
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "vigil-bench-ic3-"); err != nil {
-			fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
-			return exitError
-		}
-		defer os.RemoveAll(dir)
-	}
-	x, err := exp.Write(dir, "vigil bench ic3")
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %v\n", err)
-		return exitError
+	if *plaja.unsafe != "" {
+		extra = append(extra, "--unsafe", *plaja.unsafe)
 	}
 	ctx, cancel := runContext(0)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
-	s, err := x.Execute(ctx, batch.Options{Jobs: *jobs, Self: self, Log: lineWriter{e, prog},
-		Progress: func(p batch.Progress) {
+	res, err := batch.IC3Bench(ctx, batch.IC3BenchOptions{Files: files, Defines: defs, Scale: scale, Args: extra,
+		Facts: func(file string, defs map[string]string) (batch.ModelFacts, error) {
+			return ic3Facts(e, file, defs, plaja)
+		},
+		Z3: z3, NoG: *nog, MaxStates: *maxStates, Limit: *timeout, Data: *data,
+		Run: batch.Options{Jobs: *jobs, Self: self, Log: lineWriter{e, prog}, Progress: func(p batch.Progress) {
 			prog.printf("bench ic3: %d/%d runs done, %d failed%s", p.Done, p.Total, p.Failed, limitCounts(p.Errors))
-		}})
+		}}})
 	prog.clear()
-	if err != nil {
+	switch {
+	case err == errPrinted:
+		return exitError
+	case err != nil:
 		fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
 		return exitError
-	}
-	if s.Interrupted {
+	case res.Summary.Interrupted:
 		fmt.Fprintln(e.stderr, "vigil bench ic3: interrupted")
 		return exitUnknown
 	}
-	group := []string{"domain"}
-	if len(scale) > 0 {
-		group = []string{"size"}
-	}
-	rep, err := x.Fetch(batch.ReportOptions{Attributes: []string{"coverage", "par2", "ratio", "time"}, Group: group, Baseline: "spacer"})
-	if err != nil {
-		fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
-		return exitError
-	}
-	rep.HideRuns = *data == "" // their directories go with the temporary data
-	list, _ := rep.Disagreements()
+	rep, list, s := res.Report, res.Disagreements, res.Summary
 	if *jsonOut {
-		b, _ := json.MarshalIndent(map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": append([]string{}, list...)}, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
+		encodeJSON(e.stdout, map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": append([]string{}, list...)})
 	} else {
 		rep.Markdown(e.stdout)
 		if *data != "" {
-			if _, err := rep.Write(filepath.Join(x.Data, "report")); err != nil {
+			dir := filepath.Join(res.Experiment.Data, "report")
+			if _, err := rep.Write(dir); err != nil {
 				fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
 				return exitError
 			}
-			fmt.Fprintf(e.stderr, "vigil bench ic3: the experiment and its runs are in %s, the report in %s; the same command with --data %s again continues it\n", *data, filepath.Join(x.Data, "report"), *data)
+			fmt.Fprintf(e.stderr, "vigil bench ic3: the experiment and its runs are in %s, the report in %s; the same command with --data %s again continues it\n", *data, dir, *data)
 		}
 	}
 	if s.Failed > 0 {
@@ -140,108 +120,34 @@ func runBenchIC3(e *env, args []string) int {
 	return exitOK
 }
 
-// filesInstances lists the instances of the files, each file a domain
-// named by its stem (numbered when two files share one), with the PlaJA
-// conditions as arguments.
-func filesInstances(e *env, files []string, defs defines, scale batch.Scale, plaja *plajaFlags) ([]batch.PlanInstance, bool) {
-	var extra []string // instance args: the PlaJA conditions
-	if *plaja.start != "" {
-		extra = append(extra, "--start", *plaja.start)
-	}
-	if *plaja.unsafe != "" {
-		extra = append(extra, "--unsafe", *plaja.unsafe)
-	}
-	var out []batch.PlanInstance
-	domains := map[string]int{}
-	for _, file := range files {
-		insts, ok := benchInstances(e, file, defs, scale, extra, plaja)
-		if !ok {
-			return nil, false
-		}
-		dom := stemOf(file)
-		if domains[dom]++; domains[dom] > 1 {
-			dom = fmt.Sprintf("%s%d", dom, domains[dom])
-		}
-		for _, in := range insts {
-			in.Domain = dom
-			out = append(out, in)
-		}
-	}
-	return out, true
-}
+// errPrinted is the error of a step that printed its own message.
+var errPrinted = errors.New("(printed)")
 
-// benchInstances lists the instances of one file: per size (each
-// combination of --scale values of the constants it declares), its
-// properties that ic3 decides, with each rules or table policy (a model
-// without policies: all labels).
-func benchInstances(e *env, file string, defs defines, scale batch.Scale, extra []string, plaja *plajaFlags) ([]batch.PlanInstance, bool) {
-	base := loadModel(e, file, defs)
-	if base == nil {
-		return nil, false
+// ic3Facts loads file with defs and the PlaJA conditions, and says which
+// of its properties ic3 decides and which policies are rules or tables.
+func ic3Facts(e *env, file string, defs map[string]string, plaja *plajaFlags) (batch.ModelFacts, error) {
+	m := loadModel(e, file, defs)
+	if m == nil {
+		return batch.ModelFacts{}, errPrinted
 	}
-	var consts []string
-	for _, c := range base.Consts {
-		consts = append(consts, c.Name)
+	var prop, pol string
+	if !plaja.apply(e, m, &prop, &pol) {
+		return batch.ModelFacts{}, errPrinted
 	}
-	sizes := scale.Sizes(consts)
-	rel, err := filepath.Rel(".", file)
-	if err != nil || filepath.IsAbs(file) {
-		if wd, werr := os.Getwd(); werr == nil {
-			rel, err = filepath.Rel(wd, file)
+	f := batch.ModelFacts{HasPolicies: len(m.Policies) > 0}
+	for _, c := range m.Consts {
+		f.Consts = append(f.Consts, c.Name)
+	}
+	for _, p := range m.Properties {
+		if ic3.Validate(m, p, nil) == nil {
+			f.Properties = append(f.Properties, p.Name)
 		}
 	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %s: %v\n", file, err)
-		return nil, false
+	for _, d := range m.Policies {
+		if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
+			f.Policies = append(f.Policies, d.Name)
+		}
 	}
-	var out []batch.PlanInstance
-	for _, size := range sizes {
-		all := defines{}
-		for k, v := range defs {
-			all[k] = v
-		}
-		for k, v := range size {
-			all[k] = v
-		}
-		m := loadModel(e, file, all)
-		if m == nil {
-			return nil, false
-		}
-		var prop, pol string
-		if !plaja.apply(e, m, &prop, &pol) {
-			return nil, false
-		}
-		var props []string
-		for _, p := range m.Properties {
-			if ic3.Validate(m, p, nil) == nil {
-				props = append(props, p.Name)
-			}
-		}
-		if len(props) == 0 {
-			continue
-		}
-		var pols []string
-		for _, d := range m.Policies {
-			if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
-				pols = append(pols, d.Name)
-			}
-		}
-		if len(m.Policies) > 0 && len(pols) == 0 {
-			continue // only learned policies: bench/polic3-*.toml measures those
-		}
-		_, l2 := m.StateSpaceSize()
-		name := "base"
-		if len(size) > 0 {
-			name = strings.NewReplacer("=", "", " ", "-").Replace(batch.DefinesText(size))
-		}
-		in := batch.PlanInstance{Name: name, Models: []string{batch.GlobEscape(rel)}, Policies: pols, Properties: props, Defines: all, Args: extra,
-			Attributes: map[string]any{"log2_states": math.Round(l2*10) / 10, "size": batch.SizeName(size)}}
-		out = append(out, in)
-	}
-	return out, true
-}
-
-func stemOf(p string) string {
-	b := filepath.Base(p)
-	return strings.TrimSuffix(b, filepath.Ext(b))
+	_, f.Log2States = m.StateSpaceSize()
+	return f, nil
 }

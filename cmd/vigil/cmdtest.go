@@ -1,10 +1,11 @@
 package main
 
-// vigil test: policy testing. Safety mode (paper 000) fuzzes for unsafe
-// policy runs with Algorithm 1, confirms the bugs on each with the safety
-// deciders and finds its faults (cmdtest_safety.go); goal mode (papers 001
-// and 003) is runGoalTest (cmdtest_goal.go). Both share the seed, budget,
-// worker, report and record flags.
+// vigil test: policy testing, run by package fuzz/report. Safety mode
+// (paper 000, report.RunSafety) fuzzes for unsafe policy runs with
+// Algorithm 1, confirms the bugs on each with the safety deciders and
+// finds its faults; goal mode (papers 001 and 003, report.RunGoal) fuzzes
+// a pool of test states and confirms bugs with the oracles. Both end in a
+// report.Outcome, recorded, drawn and printed the same way.
 
 import (
 	"fmt"
@@ -12,8 +13,8 @@ import (
 	"time"
 
 	"vigil/fuzz"
+	"vigil/fuzz/report"
 	"vigil/safety"
-	"vigil/symbolic"
 )
 
 func init() {
@@ -55,12 +56,6 @@ by Z3, which is not uniform. The report's "start states:" line says which.`,
 	})
 }
 
-// safetyTestFlags are the flags only safety mode reads.
-type safetyTestFlags struct {
-	runs, maxLen, expansions int
-	radius                   *radiusFlag
-}
-
 func runTest(e *env, args []string) int {
 	c := commands["test"]
 	fs := newFlags(e, c)
@@ -76,17 +71,26 @@ func runTest(e *env, args []string) int {
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
 	html := fs.String("html", "", "also write the report as a self-contained HTML page to `FILE` (safety mode: every distinct unsafe run, those without a bug saying why)")
 	record := fs.String("record", "", "write the evidence as run files into `DIR` that vigil run --replay reads (safety: unsafe-N.json, also for vigil faults --run; goal: bug-N-policy.json, bug-N-plan.json)")
-	sf := &safetyTestFlags{radius: &radiusFlag{safety.Inf}}
-	fs.IntVar(&sf.runs, "runs", 1000, "safety mode: fuzzing runs of Algorithm 1 (a reproducible budget)")
-	fs.IntVar(&sf.maxLen, "max-len", 1000, "safety mode: policy steps per run before it counts as failed")
-	fs.IntVar(&sf.expansions, "expansions", 100_000, "safety mode: policy-graph states the lookahead may visit per run")
-	fs.Var(sf.radius, "radius", "safety mode: bugs and faults for r-safety: a policy may deviate from the tested one at most r times along a run (a number, or inf for plain safety)")
-	gf := addGoalFlags(fs)
+	// Safety mode's flags.
+	so := report.SafetyOptions{Radius: safety.Inf}
+	fs.IntVar(&so.Runs, "runs", 1000, "safety mode: fuzzing runs of Algorithm 1 (a reproducible budget)")
+	fs.IntVar(&so.Limits.MaxLen, "max-len", 1000, "safety mode: policy steps per run before it counts as failed")
+	fs.IntVar(&so.Limits.Expansions, "expansions", 100_000, "safety mode: policy-graph states the lookahead may visit per run")
+	fs.Var(&so.Radius, "radius", "safety mode: bugs and faults for r-safety: a policy may deviate from the tested one at most r times along a run (a number, or inf for plain safety)")
+	// Goal mode's flags.
+	var goal report.GoalOptions
+	p := &goal.Pool
+	fs.IntVar(&p.MaxPool, "pool", 100, "goal mode: maximal pool size N")
+	fs.IntVar(&p.WalkLen, "walk", 5, "goal mode: maximal random-walk length L")
+	fs.IntVar(&p.BState, "bstate", 50, "goal mode: policy steps per partial run (B_state)")
+	fs.IntVar(&p.BExpansion, "bexpansion", 200, "goal mode: policy steps per walk step (B_expansion)")
+	fs.IntVar(&p.MaxSteps, "steps", 1_000_000, "goal mode: total successor and policy steps of fuzzing (a reproducible budget)")
+	fs.IntVar(&goal.Depth, "depth", 2, "goal mode: lookahead oracle depth")
+	outcomes := fs.String("outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome may happen; bugs: fails to reach the goal with probability 1)")
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
 		return exitUsage
 	}
-	gf.html, gf.record = *html, *record
 	if *mode != "" && *mode != "safety" && *mode != "goal" {
 		fmt.Fprintf(e.stderr, "vigil test: --mode %q: want safety or goal\n", *mode)
 		return exitUsage
@@ -104,43 +108,97 @@ func runTest(e *env, args []string) int {
 		return exitError
 	}
 	if *mode == "" {
-		*mode = "safety"
-		if lm.prop.Goal != nil && lm.prop.Unsafe.Op == symbolic.CFalse {
-			*mode = "goal"
-		}
+		*mode = report.Mode(lm.prop)
 	}
 	ctx, stop := runContext(*timeout)
 	defer stop()
+	subject := func() report.Subject {
+		return report.Subject{Model: lm.m, Property: lm.prop, Policy: lm.decl, Decider: lm.dec, Workers: *workers, Progress: lineTo(newProgress(e, *jsonOut))}
+	}
+	var rep report.Outcome
+	var err error
 	if *mode == "goal" {
-		biases := splitList(*config)
-		if *config == "" {
-			biases = []string{fuzz.BiasPolicyQuality, fuzz.BiasNovelty}
+		if lm.decl == nil {
+			fmt.Fprintln(e.stderr, "vigil test: goal mode tests a policy; choose one with --policy")
+			return exitError
 		}
-		return runGoalTest(ctx, e, goalRun{lm: lm, budget: *budget, seed: *seed, biases: biases, oracles: splitList(*oracles),
-			json: *jsonOut, workers: *workers, flags: gf})
-	}
-	cfgName := *config
-	if cfgName == "" {
-		cfgName = "inf-greedy"
-	}
-	cfg, err := fuzz.ParseSafetyConfig(cfgName)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil test: --config: %v\n", err)
-		return exitUsage
-	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"--runs", sf.runs}, {"--max-len", sf.maxLen}, {"--expansions", sf.expansions}} {
-		if f.v <= 0 {
-			fmt.Fprintf(e.stderr, "vigil test: %s %d: must be positive\n", f.name, f.v)
+		goal.Budget, goal.Seed, goal.Fair = *budget, *seed, *outcomes == "fair"
+		if goal.Biases = splitList(*config); *config == "" {
+			goal.Biases = []string{fuzz.BiasPolicyQuality, fuzz.BiasNovelty}
+		}
+		if goal.Oracles = splitList(*oracles); !goalFlagsOK(e, goal, *outcomes) {
 			return exitUsage
 		}
+		rep, err = report.RunGoal(ctx, subject(), goal)
+	} else {
+		cfgName := *config
+		if cfgName == "" {
+			cfgName = "inf-greedy"
+		}
+		if so.Config, err = fuzz.ParseSafetyConfig(cfgName); err != nil {
+			fmt.Fprintf(e.stderr, "vigil test: --config: %v\n", err)
+			return exitUsage
+		}
+		if !positive(e, map[string]int{"--runs": so.Runs, "--max-len": so.Limits.MaxLen, "--expansions": so.Limits.Expansions}, "--runs", "--max-len", "--expansions") {
+			return exitUsage
+		}
+		if lm.decl == nil {
+			fmt.Fprintln(e.stderr, "vigil test: safety mode tests a policy; choose one with --policy (or give --policy-file)")
+			return exitError
+		}
+		so.Budget, so.Seed, so.Oracles = *budget, *seed, splitList(*oracles) // nil: tarjan
+		rep, err = report.RunSafety(ctx, subject(), so)
 	}
-	ors := splitList(*oracles)
-	if len(ors) == 0 {
-		ors = []string{"tarjan"}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
+		return exitFor(err)
 	}
-	return runSafetyTest(ctx, e, safetyRun{lm: lm, file: file, budget: *budget, seed: *seed, config: cfg, oracles: ors,
-		json: *jsonOut, workers: *workers, html: *html, record: *record, flags: sf})
+	if *record != "" {
+		if err := rep.Record(*record); err != nil {
+			fmt.Fprintf(e.stderr, "vigil test: --record: %v\n", err)
+			return exitFor(err)
+		}
+	}
+	if *html != "" {
+		if err := writeFile(*html, rep.HTML); err != nil {
+			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
+			return exitFor(err)
+		}
+	}
+	code := map[string]int{"bugs": exitUnsafe, "unknown": exitUnknown}[rep.Verdict()]
+	return writeReport(e, "test", *jsonOut, rep, code)
+}
+
+// positive checks that the flags named are positive, printing the first
+// that is not.
+func positive(e *env, vals map[string]int, names ...string) bool {
+	for _, name := range names {
+		if vals[name] <= 0 {
+			fmt.Fprintf(e.stderr, "vigil test: %s %d: must be positive\n", name, vals[name])
+			return false
+		}
+	}
+	return true
+}
+
+// goalFlagsOK checks goal mode's flags, printing what is wrong.
+func goalFlagsOK(e *env, o report.GoalOptions, outcomes string) bool {
+	p := o.Pool
+	if !positive(e, map[string]int{"--pool": p.MaxPool, "--walk": p.WalkLen, "--bstate": p.BState, "--bexpansion": p.BExpansion, "--steps": p.MaxSteps, "--depth": o.Depth},
+		"--pool", "--walk", "--bstate", "--bexpansion", "--steps", "--depth") {
+		return false
+	}
+	if err := fuzz.CheckBiases(o.Biases); err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: --config: %v\n", err)
+		return false
+	}
+	if err := fuzz.CheckOracles(o.Oracles); err != nil {
+		fmt.Fprintf(e.stderr, "vigil test: --oracle: %v\n", err)
+		return false
+	}
+	if outcomes != "adversarial" && outcomes != "fair" {
+		fmt.Fprintf(e.stderr, "vigil test: --outcomes %q: want adversarial or fair\n", outcomes)
+		return false
+	}
+	return true
 }

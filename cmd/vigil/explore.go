@@ -1,12 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strings"
 
-	"time"
 	"vigil/bdd"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
@@ -55,34 +53,25 @@ func runExplore(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	if engine.val == "bdd" {
-		return exploreBDD(e, lm, bf, *jsonOut, *timeout)
-	}
-	opts := explicit.Options{MaxStates: *maxStates, Policy: lm.dec}
-	lm.parallel(&opts, *workers)
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
-	opts.Progress = func(s explicit.Stats) {
-		prog.printf("explore: %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
-	}
-	res, err := explicit.Search(ctx, lm.g, opts)
+	q := verify.ExploreQuestion{Gen: lm.g, Policy: lm.decl, BDD: engine.val == "bdd", BDDOptions: bf.options(prog, "explore (bdd)"), Order: bf.order.val,
+		Search: explicit.Options{MaxStates: *maxStates, Policy: lm.dec, Progress: func(s explicit.Stats) {
+			prog.printf("explore: %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
+		}}}
+	lm.parallel(&q.Search, *workers)
+	rep, complete, err := verify.Explore(ctx, q)
 	prog.clear()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
 		return exitFor(err)
 	}
-	rep := verify.NewExploreReport(lm.m, lm.prop, lm.decl, res, stopReason(ctx))
-	if *jsonOut {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		rep.WriteText(e.stdout)
+	code := exitOK
+	if !complete {
+		code = exitUnknown
 	}
-	if !rep.Complete {
-		return exitUnknown
-	}
-	return exitOK
+	return writeReport(e, "explore", *jsonOut, rep, code)
 }
 
 // bddFlags are the flags of the BDD engine, shared by explore, safe and
@@ -128,27 +117,4 @@ func (bf *bddFlags) options(prog *progress, what string) bdd.Options {
 	return bdd.Options{MaxNodes: *bf.maxNodes, Order: o, Progress: func(p bdd.Progress) {
 		prog.printf("%s: iteration %d, %d nodes in use, set of %d nodes, %s heap, %.1fs", what, p.Iteration, p.Nodes, p.SetNodes, verify.HumanBytes(p.HeapBytes), p.Elapsed.Seconds())
 	}}
-}
-
-func exploreBDD(e *env, lm *loadedModel, bf *bddFlags, jsonOut bool, timeout time.Duration) int {
-	ctx, cancel := runContext(timeout)
-	defer cancel()
-	prog := newProgress(e, jsonOut)
-	ex, err := bdd.Explore(ctx, lm.m, lm.prop, lm.decl, bf.options(prog, "explore (bdd)"))
-	prog.clear()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
-		return exitFor(err)
-	}
-	rep := verify.NewBDDExploreReport(lm.m, lm.prop, lm.decl, ex, bf.order.val)
-	if jsonOut {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		rep.WriteText(e.stdout)
-	}
-	if !rep.Complete {
-		return exitUnknown
-	}
-	return exitOK
 }

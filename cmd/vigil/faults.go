@@ -5,13 +5,9 @@ package main
 // deciders vigil safe uses (see safe.go for the shared flags).
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"time"
 
 	"vigil/safety"
-	"vigil/symbolic/explicit"
 )
 
 func init() {
@@ -49,45 +45,23 @@ func runFaults(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	rf, err := os.Open(*runFile)
+	run, err := safety.ReadRun(su.sp, *runFile)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
-		return exitFor(err)
-	}
-	_, steps, err := explicit.ReadRun(rf, su.m)
-	rf.Close()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %s: %s\n", *runFile, runFileMessage(err))
-		return exitError
-	}
-	run, err := safety.RunStates(su.sp, steps)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %s: %v\n", *runFile, err)
 		return exitFor(err)
 	}
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
 	prog := newProgress(e, *sf.jsonOut)
-	su.d.SetProgress(func(st safety.Stats) {
-		prog.printf("faults (%s): %d expanded, %d stored", su.d.Name(), st.Expanded, su.sp.Len())
-	})
-	t0 := time.Now()
-	fr, err := safety.Faults(ctx, su.d, run)
+	rep, err := safety.CheckRun(ctx, su.d, run, policyName(su.decl), lineTo(prog))
 	prog.clear()
-	if err != nil && ctx.Err() == nil {
+	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
 		return exitFor(err)
 	}
-	rep := safety.NewFaultsReport(su.m, su.d, su.sp, fr, len(run), time.Since(t0), stopReason(ctx))
-	rep.Property, rep.Policy = su.prop.Name, policyName(su.decl)
-	if *sf.jsonOut {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		rep.WriteText(e.stdout)
-	}
+	code := exitOK
 	if rep.Reason != "" {
-		return exitUnknown
+		code = exitUnknown
 	}
-	return exitOK
+	return writeReport(e, "faults", *sf.jsonOut, rep, code)
 }

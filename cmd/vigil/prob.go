@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"vigil/prob"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 )
 
 func init() {
@@ -98,106 +95,33 @@ func runProb(e *env, args []string) int {
 	}
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
-	r := &probRun{e: e, ctx: ctx, lm: lm, prog: newProgress(e, *jsonOut), method: method.val, eps: *eps, absolute: *absolute,
-		maxStates: *maxStates, maxExact: *maxExact, blame: *blame, schedFile: *schedFile, json: *jsonOut}
+	prog := newProgress(e, *jsonOut)
+	opt := prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl), Method: prob.Method(method.val), Epsilon: *eps, Absolute: *absolute,
+		MaxStates: *maxStates, MaxExact: *maxExact, Blame: *blame}
+	opt.ShowProgress(lineTo(prog), func(note string) { fmt.Fprintf(e.stderr, "vigil prob: note: %s\n", note) })
 	var out []prob.Figures
-	for _, p := range props {
-		figs, code := r.property(p)
-		if code != exitOK {
-			return code
+	err := prob.SolveProperties(ctx, lm.g, props, opt, func(res *prob.PropertyResult) error {
+		if *schedFile != "" && res.Scheduler != nil {
+			if err := writeFile(*schedFile, func(w io.Writer) error { return prob.WriteScheduler(w, res.Model, res.Scheduler) }); err != nil {
+				return err
+			}
 		}
-		out = append(out, figs...)
+		if !*jsonOut {
+			res.Report.WriteText(e.stdout)
+		}
+		out = append(out, res.Report.Figures...)
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
+		if _, limit := errors.AsType[*prob.LimitError](err); limit || ctx.Err() != nil {
+			fmt.Fprintln(e.stderr, "unknown: stopped before an answer")
+			return exitUnknown
+		}
+		return exitFor(err)
 	}
 	if *jsonOut {
-		b, _ := json.MarshalIndent(out, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
+		encodeJSON(e.stdout, out)
 	}
 	return exitOK
-}
-
-// probRun is one vigil prob command: the model, the flags, and the
-// context every property is computed under.
-type probRun struct {
-	e                   *env
-	ctx                 context.Context
-	lm                  *loadedModel
-	prog                *progress
-	method              string
-	eps                 float64
-	absolute, json      bool
-	maxStates, maxExact int
-	blame               int
-	schedFile           string
-}
-
-// property computes the probabilities of one property, prints them unless
-// --json, and returns their figures (or an exit code other than exitOK).
-func (r *probRun) property(prop *symbolic.Property) ([]prob.Figures, int) {
-	e, ctx, lm, prog := r.e, r.ctx, r.lm, r.prog
-	g := lm.g
-	if prop != lm.prop {
-		var err error
-		if g, err = explicit.New(lm.m, prop); err != nil {
-			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return nil, exitFor(err)
-		}
-	}
-	res, err := prob.SolveProperty(ctx, g, prop, prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl),
-		Method: prob.Method(r.method), Epsilon: r.eps, Absolute: r.absolute, MaxStates: r.maxStates, MaxExact: r.maxExact, Blame: r.blame,
-		BeforeBuild: func(phase string, opt prob.Options) { r.noteMemory(g, opt, buildWhat[phase]) },
-		Build: func(phase string, expanded, stored, bytes int) {
-			if phase == prob.PhaseBlame {
-				prog.printf("prob: building the MDP for --blame: %d states expanded, %d stored", expanded, stored)
-				return
-			}
-			// Memory grows with the states stored: estimate it for all of them.
-			est := float64(bytes) / float64(max(expanded, 1)) * float64(stored)
-			prog.printf("prob: building the model: %d states expanded, %d stored, about %.0f MiB", expanded, stored, est/(1<<20))
-		},
-		Solve: func(q prob.Query, it int, gap float64) { prog.printf("prob: %s: iteration %d, gap %.3g", q, it, gap) },
-		Done:  prog.clear})
-	if err != nil {
-		return nil, probStopped(e, ctx, err)
-	}
-	if r.schedFile != "" && res.Scheduler != nil {
-		if err := writeScheduler(r.schedFile, res.Model, res.Scheduler); err != nil {
-			fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-			return nil, exitFor(err)
-		}
-	}
-	if !r.json {
-		res.Report.WriteText(e.stdout)
-	}
-	return res.Report.Figures, exitOK
-}
-
-// buildWhat names the models prob.SolveProperty builds, for the memory
-// note.
-var buildWhat = map[string]string{prob.PhaseModel: "the model", prob.PhaseBlame: "the MDP for --blame"}
-
-// noteMemory prints, before a model that may be large is built, the most
-// states it can have and the memory that many would take
-// (prob.Estimate.Note).
-func (r *probRun) noteMemory(g *explicit.Generator, opt prob.Options, what string) {
-	if note := prob.EstimateMemory(g, opt).Note(opt.MaxStates); note != "" {
-		fmt.Fprintf(r.e.stderr, "vigil prob: note: building %s: %s\n", what, note)
-	}
-}
-
-// probStopped reports why building or solving stopped: exit 4 for a
-// limit, a timeout or an interrupt, 1 for an error of the model, 70 for
-// an internal error.
-func probStopped(e *env, ctx interface{ Err() error }, err error) int {
-	fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
-	var limit *prob.LimitError
-	if ctx.Err() != nil || errors.As(err, &limit) {
-		fmt.Fprintln(e.stderr, "unknown: stopped before an answer")
-		return exitUnknown
-	}
-	return exitFor(err)
-}
-
-// writeScheduler writes the scheduler of r to path as a table policy.
-func writeScheduler(path string, pm *prob.Model, r *prob.Result) error {
-	return writeFile(path, func(w io.Writer) error { return prob.WriteScheduler(w, pm, r) })
 }

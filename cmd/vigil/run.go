@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strings"
 
-	"vigil/internal/phrase"
+	"vigil/fuzz/report"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -74,7 +72,11 @@ func runRun(e *env, args []string) int {
 		return exitError
 	}
 	if *replay != "" {
-		return replayRun(e, m, *replay)
+		if err := explicit.Replay(e.stdout, m, *replay); err != nil {
+			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
+			return exitFor(err)
+		}
+		return exitOK
 	}
 	prop, ok := selectProperty(e, "run", m, *propName, false)
 	if !ok {
@@ -95,166 +97,50 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
 		return exitFor(err)
 	}
-	var dec explicit.Decider
-	if decl != nil {
-		if dec, err = explicit.NewDecider(m, decl); err != nil {
-			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitFor(err)
-		}
-	}
 	ctx, cancel := runContext(0)
 	defer cancel()
 	rng := rand.New(rand.NewPCG(*seed, 0x72756e))
-	var sampler *explicit.StartSampler
-	for r := 0; r < *runs; r++ {
-		var start symbolic.State
-		switch {
-		case *from != "":
-			start, err = explicit.ParseState(m, *from)
-		case *startIndex >= 0:
-			start, err = g.StartAtContext(ctx, *startIndex)
-		default:
+	end, err := explicit.Runs(g, e.stdout, explicit.RunsOptions{Runs: *runs, From: *from, Index: *startIndex, Record: *record, Policy: decl,
+		Sim: explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Ctx: ctx},
+		Sampler: func() (*explicit.StartSampler, error) {
 			// A start state drawn uniformly, without enumerating them all.
-			if sampler == nil {
-				if sampler, err = newStartSampler(ctx, g, *seed, newProgress(e, false)); err != nil {
-					break
-				}
-			}
-			start, err = sampler.Sample(ctx, rng)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				fmt.Fprintf(e.stderr, "vigil run: %s before a start state was found\n", capitalize(stopped(stopReason(ctx))))
-				return exitUnknown
-			}
-			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitFor(err)
-		}
-		if *runs > 1 {
-			fmt.Fprintf(e.stdout, "run %d:\n", r+1)
-		}
-		// Steps are printed as they are made, so a long run shows
-		// progress and an interrupt keeps what was printed.
-		n := 0
-		trace, end, err := explicit.Simulate(g, start, explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Policy: dec, Ctx: ctx,
-			OnStep:  func(i int, st explicit.Step) { explicit.WriteStep(e.stdout, m, i, st); n = i },
-			Discard: r > 0 || *record == ""})
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitFor(err)
-		}
-		explicit.WriteEnd(e.stdout, end, n)
-		if r == 0 && *record != "" {
-			run := explicit.NewRun(m, propertyName(prop), policyName(decl), end, trace)
-			if err := writeRunFile(*record, run); err != nil {
-				fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-				return exitFor(err)
-			}
-		}
-		if end == explicit.EndStopped {
-			return exitUnknown
-		}
+			ss, _, err := report.StartSampler(ctx, g, *seed, lineTo(newProgress(e, false)))
+			return ss, err
+		}})
+	if _, ok := errors.AsType[*explicit.StartError](err); ok && ctx.Err() != nil {
+		fmt.Fprintf(e.stderr, "vigil run: %s before a start state was found\n", capitalize(stopped(stopReason(ctx))))
+		return exitUnknown
 	}
-	return exitOK
-}
-
-func replayRun(e *env, m *symbolic.Model, path string) int {
-	f, err := os.Open(path)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
 		return exitFor(err)
 	}
-	defer f.Close()
-	run, steps, err := explicit.ReadRun(f, m)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil run: %s: %v\n", path, err)
-		return exitFor(err)
+	if end == explicit.EndStopped {
+		return exitUnknown
 	}
-	fmt.Fprintf(e.stdout, "replay of %s: model %s, property %s, policy %s\n", path, run.Model, orNone(run.Property), orNone(run.Policy))
-	explicit.WriteTrace(e.stdout, m, steps, run.End)
 	return exitOK
 }
 
 func writeRunFile(path string, run *explicit.Run) error { return explicit.WriteRunFile(path, run) }
 
 // selectProperty picks the property named name, or the only one when name
-// is "". With required == false a model without properties yields nil.
+// is "" (symbolic.Model.SelectProperty), printing why it cannot.
 func selectProperty(e *env, cmd string, m *symbolic.Model, name string, required bool) (*symbolic.Property, bool) {
-	if name != "" {
-		if p := m.Property(name); p != nil {
-			return p, true
-		}
-		// A JANI property named by a .spec keyword (goal) got a trailing
-		// underscore at import; its JANI name selects it too.
-		if p := m.Property(name + "_"); p != nil && p.FromModel {
-			return p, true
-		}
-		fmt.Fprintf(e.stderr, "vigil %s: model %s has no property %q%s; it has: %s\n", cmd, m.Name, name, suggest(name, propertyNames(m)), orNone(strings.Join(propertyNames(m), ", ")))
-		return nil, false
+	p, err := m.SelectProperty(name, required)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 	}
-	// A property read from a JANI model's properties section is selected
-	// by default only where a property is required: without one, a command
-	// sees the whole model (nothing terminal), as Storm builds it.
-	var own []*symbolic.Property
-	for _, p := range m.Properties {
-		if !p.FromModel {
-			own = append(own, p)
-		}
-	}
-	if !required && len(own) == 0 {
-		return nil, true
-	}
-	if len(own) == 0 {
-		own = m.Properties
-	}
-	switch len(own) {
-	case 0:
-		fmt.Fprintf(e.stderr, "vigil %s: model %s has no property; add a `property NAME { start ... unsafe ... }` block\n", cmd, m.Name)
-		return nil, false
-	case 1:
-		return own[0], true
-	}
-	fmt.Fprintf(e.stderr, "vigil %s: model %s has several properties; choose one with --property (%s)\n", cmd, m.Name, strings.Join(propertyNames(m), ", "))
-	return nil, false
+	return p, err == nil
 }
 
-// selectPolicy picks the policy named name; with name "" and byDefault it
-// picks the only one (nil when the model has none), otherwise nil.
+// selectPolicy picks the policy named name, or with byDefault the only
+// one (symbolic.Model.SelectPolicy), printing why it cannot.
 func selectPolicy(e *env, cmd string, m *symbolic.Model, name string, byDefault bool) (*symbolic.PolicyDecl, bool) {
-	var names []string
-	for _, p := range m.Policies {
-		names = append(names, p.Name)
+	d, err := m.SelectPolicy(name, byDefault)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 	}
-	if name != "" {
-		if p := m.Policy(name); p != nil {
-			return p, true
-		}
-		fmt.Fprintf(e.stderr, "vigil %s: model %s has no policy %q%s; it has: %s\n", cmd, m.Name, name, suggest(name, names), orNone(strings.Join(names, ", ")))
-		return nil, false
-	}
-	if !byDefault || len(m.Policies) == 0 {
-		return nil, true
-	}
-	if len(m.Policies) == 1 {
-		return m.Policies[0], true
-	}
-	fmt.Fprintf(e.stderr, "vigil %s: model %s has several policies; choose one with --policy (%s)\n", cmd, m.Name, strings.Join(names, ", "))
-	return nil, false
-}
-
-func propertyNames(m *symbolic.Model) []string {
-	var names []string
-	for _, p := range m.Properties {
-		names = append(names, p.Name)
-	}
-	return names
-}
-
-func propertyName(p *symbolic.Property) string {
-	if p == nil {
-		return ""
-	}
-	return p.Name
+	return d, err == nil
 }
 
 func policyName(d *symbolic.PolicyDecl) string {
@@ -262,24 +148,4 @@ func policyName(d *symbolic.PolicyDecl) string {
 		return ""
 	}
 	return d.Name
-}
-
-func orNone(s string) string { return phrase.OrNone(s) }
-
-// stateMessage is an error of explicit.ParseState as a command prints it
-// after the flag that gave the state: without the package prefix.
-func stateMessage(err error) string {
-	if se, ok := errors.AsType[*explicit.StateError](err); ok {
-		return se.Msg
-	}
-	return err.Error()
-}
-
-// runFileMessage is an error of explicit.ReadRun as a command prints it
-// after the run file's name: without the package prefix.
-func runFileMessage(err error) string {
-	if re, ok := errors.AsType[*explicit.RunFileError](err); ok {
-		return re.Detail()
-	}
-	return err.Error()
 }

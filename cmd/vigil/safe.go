@@ -1,10 +1,9 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"vigil/safety/cert"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
+	"vigil/verify"
 )
 
 func init() {
@@ -31,23 +31,10 @@ func init() {
 	})
 }
 
-// radiusFlag is --radius.
-type radiusFlag struct{ r safety.Radius }
-
-func (f *radiusFlag) String() string { return f.r.String() }
-func (f *radiusFlag) Set(s string) error {
-	r, err := safety.ParseRadius(s)
-	if err != nil {
-		return err
-	}
-	f.r = r
-	return nil
-}
-
 // safetyFlags are the flags safe and faults share.
 type safetyFlags struct {
 	*modelFlags
-	radius      *radiusFlag
+	radius      *safety.Radius
 	algo, order *enumFlag
 	seed        *uint64
 	jsonOut     *bool
@@ -56,7 +43,8 @@ type safetyFlags struct {
 }
 
 func addSafetyFlags(fs *flag.FlagSet, withStart bool) *safetyFlags {
-	sf := &safetyFlags{radius: &radiusFlag{safety.Inf}, starts: new(bool)}
+	inf := safety.Inf
+	sf := &safetyFlags{radius: &inf, starts: new(bool)}
 	const propUsage = "property whose unsafe and goal states count (default: the only one)"
 	const polUsage = "the tested policy (default: the only one); needed for a finite radius, for --order learn and for faults"
 	if withStart {
@@ -86,33 +74,54 @@ type safetySetup struct {
 func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup, bool) {
 	// Plain safety ranges over all policies: the tested one matters only
 	// for deviations, the learn order and faults.
-	needPolicy := sf.radius.r >= 0 || sf.order.val == "learn" || cmd == "faults"
-	pd := onlyPolicy
-	if needPolicy {
-		pd = thePolicy
-	}
-	lm, ok := sf.load(e, cmd, file, true, pd)
+	lm, ok := loadSafety(e, cmd, sf, file, *sf.radius >= 0 || sf.order.val == "learn" || cmd == "faults")
 	if !ok {
-		return nil, false
-	}
-	if lm.decl == nil && needPolicy {
-		what := "a finite --radius"
-		if cmd == "faults" {
-			what = "fault analysis"
-		} else if sf.radius.r < 0 {
-			what = "--order learn"
-		}
-		fmt.Fprintf(e.stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, lm.m.Name)
 		return nil, false
 	}
 	su := &safetySetup{loadedModel: lm, file: file, sp: safety.NewSpace(lm.g, lm.dec)}
 	ord, _ := safety.ParseOrder(sf.order.val)
 	var err error
-	if su.d, err = safety.New(sf.algo.val, su.sp, sf.radius.r, safety.Options{Order: ord, Seed: *sf.seed}); err != nil {
+	if su.d, err = safety.New(sf.algo.val, su.sp, *sf.radius, safety.Options{Order: ord, Seed: *sf.seed}); err != nil {
 		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
 		return nil, false
 	}
 	return su, true
+}
+
+// loadSafety loads the model with the tested policy when needPolicy (and
+// then insists on one), else with the only one if any.
+func loadSafety(e *env, cmd string, sf *safetyFlags, file string, needPolicy bool) (*loadedModel, bool) {
+	pd := onlyPolicy
+	if needPolicy {
+		pd = thePolicy
+	}
+	lm, ok := sf.load(e, cmd, file, true, pd)
+	if ok && lm.decl == nil && needPolicy {
+		what := "a finite --radius"
+		if cmd == "faults" {
+			what = "fault analysis"
+		} else if *sf.radius < 0 {
+			what = "--order learn"
+		}
+		fmt.Fprintf(e.stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, lm.m.Name)
+		return nil, false
+	}
+	return lm, ok
+}
+
+// parseState reads --state for model m (nil when not given), printing
+// what is wrong (after the flag, without the package prefix).
+func parseState(e *env, m *symbolic.Model, text string) (symbolic.State, bool) {
+	if text == "" {
+		return nil, true
+	}
+	s, err := explicit.ParseState(m, text)
+	if se, ok := errors.AsType[*explicit.StateError](err); ok {
+		fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", se.Msg)
+	} else if err != nil {
+		fmt.Fprintf(e.stderr, "vigil safe: --state: %v\n", err)
+	}
+	return s, err == nil
 }
 
 func runSafe(e *env, args []string) int {
@@ -157,66 +166,20 @@ func runSafe(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	var state symbolic.State
-	if *stateText != "" {
-		s, err := explicit.ParseState(su.m, *stateText)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", stateMessage(err))
-			return exitError
-		}
-		state = s
+	state, ok := parseState(e, su.m, *stateText)
+	if !ok {
+		return exitError
 	}
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
 	prog := newProgress(e, *sf.jsonOut)
-	rep := &safety.Report{Model: su.m.Name, Property: su.prop.Name, Policy: policyName(su.decl), Radius: sf.radius.r.String(), Algo: su.d.Name()}
-	t0 := time.Now()
-	code := exitOK
-	fail := func(err error) {
-		prog.clear()
-		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		code = exitFor(err)
-	}
-	// The states to decide: the one given, or every start state, decided
-	// as they are enumerated (see safety.DecideStarts).
-	queued := 0
-	su.d.SetProgress(func(st safety.Stats) {
-		prog.printf("safe (%s): %d states decided, %d expanded, %d stored", su.d.Name(), queued, st.Expanded, su.sp.Len())
-	})
-	var res *safety.Starts
-	var err error
-	if state != nil {
-		queued = 1
-		res, err = safety.DecideState(ctx, su.d, state)
-	} else {
-		res, err = safety.DecideStarts(ctx, su.d, func(n int) { queued = n })
-	}
-	if err != nil {
-		fail(err)
-		return code
-	}
-	decided := rep.Add(su.sp, res)
-	if *certFile != "" && len(decided) > 0 {
-		if err := writeSafetyCert(su, sf, decided, *certFile); err != nil {
-			fail(err)
-			return code
-		}
-		for i := range rep.States {
-			if rep.States[i].Verdict != "unknown" {
-				rep.States[i].Cert = *certFile
-			}
-		}
-	}
-	if code != exitOK {
-		return code
-	}
-	if state != nil && len(rep.States) == 0 {
-		return code
-	}
+	rep, err := safety.Check(ctx, su.d, *sf.radius, safety.CheckOptions{State: state, Cert: *certFile, Source: su.source(sf),
+		Policy: policyName(su.decl), Progress: lineTo(prog)})
 	prog.clear()
-	st := su.d.Stats()
-	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, su.sp.Len()
-	rep.Reason = stopReason(ctx)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+		return exitFor(err)
+	}
 	return finishSafe(e, rep, *sf.jsonOut, rep)
 }
 
@@ -237,29 +200,56 @@ func bareStart(args []string) bool {
 // finishSafe sets the verdict of rep, prints it (JSON, or text with
 // text) and returns the exit code: unknown if any state is undecided,
 // else unsafe if any is not safe.
-func finishSafe(e *env, rep *safety.Report, asJSON bool, text interface{ WriteText(io.Writer) error }) int {
+func finishSafe(e *env, rep *safety.Report, asJSON bool, text textReport) int {
 	rep.Finish()
-	if asJSON {
-		b, _ := json.MarshalIndent(text, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		text.WriteText(e.stdout)
-	}
-	switch rep.Verdict {
-	case "unknown":
-		return exitUnknown
-	case "unsafe":
-		return exitUnsafe
-	}
-	return exitOK
+	return writeReport(e, "safe", asJSON, text, map[string]int{"unknown": exitUnknown, "unsafe": exitUnsafe}[rep.Verdict])
 }
 
-// writeSafetyCert writes one certificate for the decided states ids (one
-// table for all of them), recording how to load the model again.
-func writeSafetyCert(su *safetySetup, sf *safetyFlags, ids []uint32, path string) error {
+// source says how su's model was loaded, for a certificate.
+func (su *safetySetup) source(sf *safetyFlags) safety.Source {
 	src := safety.Source{Spec: su.file, Defines: sf.defs, Property: su.prop.Name, Policy: su.decl}
 	if pf := sf.plaja; *pf.start != "" || *pf.unsafe != "" || *pf.policyFile != "" {
 		src.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
 	}
-	return safety.WriteCertificate(path, su.d, ids, src)
+	return src
+}
+
+// vigil safe --algo propu-bdd: Prop-U with BDDs over every state at once
+// (package bdd), then the answers for the states asked.
+
+func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, all bool, cubes int, certFile string) int {
+	if !bf.check(e, "safe", true) {
+		return exitUsage
+	}
+	r := *sf.radius
+	switch {
+	case r != safety.Inf && r != 0:
+		fmt.Fprintf(e.stderr, "vigil safe: --algo propu-bdd decides radius inf or 0; for radius %v use an explicit decider (--algo propu)\n", r)
+		return exitUsage
+	case certFile != "":
+		fmt.Fprintln(e.stderr, "vigil safe: --algo propu-bdd writes no certificates; use an explicit decider (--algo propu) with --cert")
+		return exitUsage
+	case cubes < 0:
+		fmt.Fprintf(e.stderr, "vigil safe: --cubes %d: give a number of cubes (0 lists none)\n", cubes)
+		return exitUsage
+	}
+	lm, ok := loadSafety(e, "safe", sf, file, r >= 0)
+	if !ok {
+		return exitError
+	}
+	state, ok := parseState(e, lm.m, stateText)
+	if !ok {
+		return exitError
+	}
+	ctx, cancel := runContext(*sf.timeout)
+	defer cancel()
+	prog := newProgress(e, *sf.jsonOut)
+	rep, err := verify.SafeBDD(ctx, verify.SafeBDDQuestion{Gen: lm.g, Policy: lm.decl, Radius: r, State: state, All: all, Cubes: cubes,
+		Options: bf.options(prog, "safe (propu-bdd)"), Order: bf.order.val})
+	prog.clear()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
+		return exitFor(err)
+	}
+	return finishSafe(e, rep.Report, *sf.jsonOut, rep)
 }

@@ -42,13 +42,20 @@ func (s Subject) progress(line string) {
 // errNoPolicy is returned when a Subject names no policy.
 var errNoPolicy = errors.New("a test tests a policy; none was given")
 
-// startSampler draws start states of g's property uniformly without
-// enumerating them, with Z3 for start conditions too sparse for rejection
-// sampling. It returns "" for how when the start states were enumerated.
-func startSampler(ctx context.Context, s Subject, g *explicit.Generator, seed uint64) (ss *explicit.StartSampler, how string, err error) {
-	s.progress("sampling start states...")
+// StartSampler draws start states of g's property uniformly without
+// enumerating them (explicit.StartSampler), with Z3 (smt.StartSolver) for
+// start conditions too sparse for rejection sampling: vigil test and vigil
+// run draw their start states with it. progress, when set, is shown
+// "sampling start states..." while it prepares, then "". how describes
+// the sampling for a report ("" when the start states were enumerated).
+func StartSampler(ctx context.Context, g *explicit.Generator, seed uint64, progress func(line string)) (ss *explicit.StartSampler, how string, err error) {
+	if progress != nil {
+		progress("sampling start states...")
+	}
 	ss, err = g.NewStartSampler(ctx, explicit.SamplerOptions{Seed: seed, Solve: smt.StartSolver(g.M)})
-	s.progress("")
+	if progress != nil {
+		progress("")
+	}
 	if ss != nil && !ss.Enumerated(func(symbolic.State) bool { return false }) {
 		how = ss.Describe()
 	}
@@ -91,7 +98,7 @@ func RunGoal(ctx context.Context, s Subject, o GoalOptions) (*Goal, error) {
 		t.Fair = o.Fair
 	}
 	began := time.Now()
-	ss, starts, err := startSampler(ctx, s, tasks[0].Gen, o.Seed)
+	ss, starts, err := StartSampler(ctx, tasks[0].Gen, o.Seed, s.Progress)
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
@@ -161,7 +168,7 @@ func RunSafety(ctx context.Context, s Subject, o SafetyOptions) (*Safety, error)
 	// reports an empty, incomplete result when it ran out here.
 	sctx, scancel := context.WithTimeout(ctx, o.Budget)
 	defer scancel()
-	ss, starts, err := startSampler(sctx, s, tasks[0].Gen, o.Seed)
+	ss, starts, err := StartSampler(sctx, tasks[0].Gen, o.Seed, s.Progress)
 	if err != nil && sctx.Err() == nil {
 		return nil, err
 	}

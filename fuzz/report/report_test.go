@@ -41,3 +41,35 @@ func TestSafetyHTMLEmpty(t *testing.T) {
 		t.Errorf("radiusWords: %q, %q", radiusWords(safety.Inf), radiusWords(1))
 	}
 }
+
+// Mode is goal only where nothing can go wrong but missing the goal.
+func TestMode(t *testing.T) {
+	for _, c := range []struct {
+		p    *symbolic.Property
+		want string
+	}{
+		{&symbolic.Property{Unsafe: symbolic.False(), Goal: symbolic.True()}, "goal"},
+		{&symbolic.Property{Unsafe: symbolic.True(), Goal: symbolic.True()}, "safety"},
+		{&symbolic.Property{Unsafe: symbolic.False()}, "safety"},
+	} {
+		if got := Mode(c.p); got != c.want {
+			t.Errorf("Mode(%+v) = %s, want %s", c.p, got, c.want)
+		}
+	}
+}
+
+// A goal test's verdict: bugs over an early stop, unknown over none.
+func TestGoalVerdict(t *testing.T) {
+	g := &Goal{Result: &fuzz.GoalResult{}}
+	if v := g.Verdict(); v != "unknown" {
+		t.Errorf("incomplete, no bugs: %s", v)
+	}
+	g.Complete = true
+	if v := g.Verdict(); v != "none" {
+		t.Errorf("complete, no bugs: %s", v)
+	}
+	g.Result.Bugs = []*fuzz.GoalBug{{}}
+	if v := g.Verdict(); v != "bugs" {
+		t.Errorf("a bug: %s", v)
+	}
+}

@@ -1,0 +1,86 @@
+package symbolic
+
+// Choosing the property and policy a command works on, from a name the
+// user gave or by default, with messages that list what the model has.
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SelectProperty returns the property named name, or when name is "" the
+// only one. A property read from a JANI model's properties section
+// (FromModel) is chosen by default only where one is required: without
+// one, a command sees the whole model (nothing terminal), as Storm builds
+// it; so with required false, a model without properties of its own
+// yields nil. A JANI property named by a .spec keyword (goal) got a
+// trailing underscore at import, and its JANI name selects it too.
+func (m *Model) SelectProperty(name string, required bool) (*Property, error) {
+	names := m.PropertyNames()
+	if name != "" {
+		if p := m.Property(name); p != nil {
+			return p, nil
+		}
+		if p := m.Property(name + "_"); p != nil && p.FromModel {
+			return p, nil
+		}
+		return nil, fmt.Errorf("model %s has no property %q%s; it has: %s", m.Name, name, Suggest(name, names), orNone(strings.Join(names, ", ")))
+	}
+	var own []*Property
+	for _, p := range m.Properties {
+		if !p.FromModel {
+			own = append(own, p)
+		}
+	}
+	if !required && len(own) == 0 {
+		return nil, nil
+	}
+	if len(own) == 0 {
+		own = m.Properties
+	}
+	switch len(own) {
+	case 0:
+		return nil, fmt.Errorf("model %s has no property; add a `property NAME { start ... unsafe ... }` block", m.Name)
+	case 1:
+		return own[0], nil
+	}
+	return nil, fmt.Errorf("model %s has several properties; choose one with --property (%s)", m.Name, strings.Join(names, ", "))
+}
+
+// SelectPolicy returns the policy named name; with name "" and byDefault,
+// the only one (nil when the model has none), otherwise nil.
+func (m *Model) SelectPolicy(name string, byDefault bool) (*PolicyDecl, error) {
+	var names []string
+	for _, p := range m.Policies {
+		names = append(names, p.Name)
+	}
+	if name != "" {
+		if p := m.Policy(name); p != nil {
+			return p, nil
+		}
+		return nil, fmt.Errorf("model %s has no policy %q%s; it has: %s", m.Name, name, Suggest(name, names), orNone(strings.Join(names, ", ")))
+	}
+	if !byDefault || len(m.Policies) == 0 {
+		return nil, nil
+	}
+	if len(m.Policies) == 1 {
+		return m.Policies[0], nil
+	}
+	return nil, fmt.Errorf("model %s has several policies; choose one with --policy (%s)", m.Name, strings.Join(names, ", "))
+}
+
+// PropertyNames lists the names of m's properties in order.
+func (m *Model) PropertyNames() []string {
+	var names []string
+	for _, p := range m.Properties {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
