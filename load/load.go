@@ -287,96 +287,24 @@ func filterWarning(d *symbolic.PolicyDecl) []Message {
 	return nil
 }
 
-// NameError is a property or policy that cannot be selected: none of that
-// name, none at all, or several to choose from.
-type NameError struct {
-	What  string // "property" or "policy"
-	Model string // the model's name
-	Name  string // the name asked for, "" when none was
-	Names []string
-	// Several: no name was given and the model has several.
-	Several bool
-}
+// NameError is a property or policy that cannot be selected
+// (symbolic.NameError).
+type NameError = symbolic.NameError
 
-func (e *NameError) Error() string {
-	all := strings.Join(e.Names, ", ")
-	switch {
-	case e.Name != "":
-		return fmt.Sprintf("model %s has no %s %q%s; it has: %s", e.Model, e.What, e.Name, symbolic.Suggest(e.Name, e.Names), phrase.OrNone(all))
-	case e.Several:
-		return fmt.Sprintf("model %s has several %s; choose one with --%s (%s)", e.Model, plural(e.What), e.What, all)
-	}
-	return fmt.Sprintf("model %s has no property; add a `property NAME { start ... unsafe ... }` block", e.Model)
-}
-
-func plural(what string) string {
-	if what == "policy" {
-		return "policies"
-	}
-	return "properties"
-}
-
-// SelectProperty returns the property called name, or the only one when
-// name is "". A JANI property that import renamed (a .spec keyword gets a
-// trailing underscore) answers to its JANI name too. A property read from
-// a JANI model's properties section is taken by default only when
-// required: without one, a command sees the whole model (nothing
-// terminal), as Storm builds it. Without required, a model without
-// properties of its own yields nil. The error is a *NameError.
+// SelectProperty is symbolic.Model.SelectProperty: the property called
+// name, or the only one when name is "". A JANI property that import
+// renamed (a .spec keyword gets a trailing underscore) answers to its JANI
+// name too. A property read from a JANI model's properties section is
+// taken by default only when required: without one, a command sees the
+// whole model (nothing terminal), as Storm builds it. The error is a
+// *NameError.
 func SelectProperty(m *symbolic.Model, name string, required bool) (*symbolic.Property, error) {
-	var names []string
-	for _, p := range m.Properties {
-		names = append(names, p.Name)
-	}
-	if name != "" {
-		if p := m.Property(name); p != nil {
-			return p, nil
-		}
-		if p := m.Property(name + "_"); p != nil && p.FromModel {
-			return p, nil
-		}
-		return nil, &NameError{What: "property", Model: m.Name, Name: name, Names: names}
-	}
-	var own []*symbolic.Property
-	for _, p := range m.Properties {
-		if !p.FromModel {
-			own = append(own, p)
-		}
-	}
-	if !required && len(own) == 0 {
-		return nil, nil
-	}
-	if len(own) == 0 {
-		own = m.Properties
-	}
-	switch len(own) {
-	case 0:
-		return nil, &NameError{What: "property", Model: m.Name}
-	case 1:
-		return own[0], nil
-	}
-	return nil, &NameError{What: "property", Model: m.Name, Names: names, Several: true}
+	return m.SelectProperty(name, required)
 }
 
-// SelectPolicy returns the policy called name; with name "" and byDefault,
-// the only one (nil when the model has none); otherwise nil. The error is
-// a *NameError.
+// SelectPolicy is symbolic.Model.SelectPolicy: the policy called name;
+// with name "" and byDefault, the only one (nil when the model has none).
+// The error is a *NameError.
 func SelectPolicy(m *symbolic.Model, name string, byDefault bool) (*symbolic.PolicyDecl, error) {
-	var names []string
-	for _, p := range m.Policies {
-		names = append(names, p.Name)
-	}
-	if name != "" {
-		if p := m.Policy(name); p != nil {
-			return p, nil
-		}
-		return nil, &NameError{What: "policy", Model: m.Name, Name: name, Names: names}
-	}
-	if !byDefault || len(m.Policies) == 0 {
-		return nil, nil
-	}
-	if len(m.Policies) == 1 {
-		return m.Policies[0], nil
-	}
-	return nil, &NameError{What: "policy", Model: m.Name, Names: names, Several: true}
+	return m.SelectPolicy(name, byDefault)
 }

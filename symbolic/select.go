@@ -8,6 +8,32 @@ import (
 	"strings"
 )
 
+// NameError is a property or policy that cannot be selected: none of that
+// name, none at all, or several and no name given.
+type NameError struct {
+	What  string // "property" or "policy"
+	Model string // the model's name
+	Name  string // the name asked for, "" when none was
+	Names []string
+	// Several: no name was given and the model has several.
+	Several bool
+}
+
+func (e *NameError) Error() string {
+	all := strings.Join(e.Names, ", ")
+	switch {
+	case e.Name != "":
+		return fmt.Sprintf("model %s has no %s %q%s; it has: %s", e.Model, e.What, e.Name, Suggest(e.Name, e.Names), orNone(all))
+	case e.Several:
+		plural := "properties"
+		if e.What == "policy" {
+			plural = "policies"
+		}
+		return fmt.Sprintf("model %s has several %s; choose one with --%s (%s)", e.Model, plural, e.What, all)
+	}
+	return fmt.Sprintf("model %s has no property; add a `property NAME { start ... unsafe ... }` block", e.Model)
+}
+
 // SelectProperty returns the property named name, or when name is "" the
 // only one. A property read from a JANI model's properties section
 // (FromModel) is chosen by default only where one is required: without
@@ -24,7 +50,7 @@ func (m *Model) SelectProperty(name string, required bool) (*Property, error) {
 		if p := m.Property(name + "_"); p != nil && p.FromModel {
 			return p, nil
 		}
-		return nil, fmt.Errorf("model %s has no property %q%s; it has: %s", m.Name, name, Suggest(name, names), orNone(strings.Join(names, ", ")))
+		return nil, &NameError{What: "property", Model: m.Name, Name: name, Names: names}
 	}
 	var own []*Property
 	for _, p := range m.Properties {
@@ -40,15 +66,16 @@ func (m *Model) SelectProperty(name string, required bool) (*Property, error) {
 	}
 	switch len(own) {
 	case 0:
-		return nil, fmt.Errorf("model %s has no property; add a `property NAME { start ... unsafe ... }` block", m.Name)
+		return nil, &NameError{What: "property", Model: m.Name}
 	case 1:
 		return own[0], nil
 	}
-	return nil, fmt.Errorf("model %s has several properties; choose one with --property (%s)", m.Name, strings.Join(names, ", "))
+	return nil, &NameError{What: "property", Model: m.Name, Names: names, Several: true}
 }
 
 // SelectPolicy returns the policy named name; with name "" and byDefault,
-// the only one (nil when the model has none), otherwise nil.
+// the only one (nil when the model has none), otherwise nil. The error is a
+// *NameError.
 func (m *Model) SelectPolicy(name string, byDefault bool) (*PolicyDecl, error) {
 	var names []string
 	for _, p := range m.Policies {
@@ -58,7 +85,7 @@ func (m *Model) SelectPolicy(name string, byDefault bool) (*PolicyDecl, error) {
 		if p := m.Policy(name); p != nil {
 			return p, nil
 		}
-		return nil, fmt.Errorf("model %s has no policy %q%s; it has: %s", m.Name, name, Suggest(name, names), orNone(strings.Join(names, ", ")))
+		return nil, &NameError{What: "policy", Model: m.Name, Name: name, Names: names}
 	}
 	if !byDefault || len(m.Policies) == 0 {
 		return nil, nil
@@ -66,7 +93,7 @@ func (m *Model) SelectPolicy(name string, byDefault bool) (*PolicyDecl, error) {
 	if len(m.Policies) == 1 {
 		return m.Policies[0], nil
 	}
-	return nil, fmt.Errorf("model %s has several policies; choose one with --policy (%s)", m.Name, strings.Join(names, ", "))
+	return nil, &NameError{What: "policy", Model: m.Name, Names: names, Several: true}
 }
 
 // PropertyNames lists the names of m's properties in order.
