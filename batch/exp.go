@@ -7,7 +7,8 @@
 // cross product, times the repetitions or seeds, are the runs. A run is
 // identified by (algorithm, domain, problem[, repetition]); the id names
 // its directory, so ids stay the same when an edit adds runs, and a run
-// whose properties file exists is finished and never rerun.
+// whose properties file exists is finished and never rerun. Reference
+// describes the experiment file and the data directory in full.
 package batch
 
 import (

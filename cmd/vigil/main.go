@@ -109,7 +109,7 @@ func dispatchCommand(args []string, e *env) int {
 		c, rest = commands[c.Name+" "+rest[0]], rest[1:]
 	}
 	if wantsHelp(rest) {
-		return printHelp(e.stdout, c, legacySub(c, rest))
+		return printHelp(e.stdout, c)
 	}
 	return runCommand(c, e, rest)
 }
@@ -251,55 +251,21 @@ func runSubcommands(e *env, parent string, args []string) int {
 	return exitUsage
 }
 
-// subcommand is one sub-command run by dispatch, the older way to write
-// sub-commands (register "parent sub" commands and use runSubcommands
-// instead: they get their own help and examples).
-type subcommand struct {
-	name string
-	run  func(*env, []string) int
-}
-
-// dispatch runs the subcommand args[0] names. Without arguments it prints
-// help on stderr (exit 2). Under help's probe it prints help and records
-// the sub-commands' names.
-func dispatch(e *env, cmd, help string, subs []subcommand, more func(), args []string) int {
-	var names []string
-	for _, sc := range subs {
-		names = append(names, sc.name)
-	}
-	if e.probe != nil && (len(args) == 0 || isHelpArg(args[0])) {
-		e.probe.subs = names
-		fmt.Fprintln(e.stderr, help)
-		return exitOK
-	}
-	if len(args) == 0 || isHelpArg(args[0]) {
-		fmt.Fprintln(e.stderr, help)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		if more != nil {
-			more()
-		}
-		return exitOK
-	}
-	for _, sc := range subs {
-		if sc.name == args[0] {
-			return sc.run(e, args[1:])
-		}
-	}
-	fmt.Fprintf(e.stderr, "vigil %s: unknown subcommand %q%s\nRun 'vigil help %s' for the list.\n", cmd, args[0], suggest(args[0], names), cmd)
-	return exitUsage
-}
-
 // parseModelArg parses the flags of a command that takes one model file
 // and returns the file (false: a usage error was printed).
 func parseModelArg(e *env, c *command, fs *flag.FlagSet, args []string) (string, bool) {
+	return parseOneArg(e, c, fs, args, "model file")
+}
+
+// parseOneArg parses the flags of a command that takes one argument, a
+// what, and returns it (false: a usage error was printed).
+func parseOneArg(e *env, c *command, fs *flag.FlagSet, args []string, what string) (string, bool) {
 	files, ok := parseFlags(fs, args)
 	if !ok {
 		return "", false
 	}
 	if len(files) != 1 {
-		fmt.Fprintf(e.stderr, "vigil %s: want one model file, got %d\nusage: %s\n", c.Name, len(files), c.Usage)
+		fmt.Fprintf(e.stderr, "vigil %s: want one %s, got %d\nusage: %s\n", c.Name, what, len(files), c.Usage)
 		return "", false
 	}
 	return files[0], true
