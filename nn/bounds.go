@@ -537,3 +537,16 @@ func (b *bounder) buf(p *[]float64, n int) []float64 {
 	*p = (*p)[:n]
 	return *p
 }
+
+// MarshalText is the method's name (String), so that a Method is a flag
+// value (flag.TextVar) and a JSON string.
+func (m Method) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads a method's name (ParseMethod).
+func (m *Method) UnmarshalText(b []byte) error {
+	v, err := ParseMethod(string(b))
+	if err == nil {
+		*m = v
+	}
+	return err
+}
