@@ -13,8 +13,6 @@ import (
 	"vigil/ic3"
 	invcert "vigil/ic3/cert"
 	"vigil/lang"
-	"vigil/safety/cert"
-	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
@@ -101,11 +99,17 @@ func runVerify(e *env, args []string) int {
 	}
 	mf.readsPredicates = engine.val == "ppa" // predicate abstraction reads a PA property's predicates
 	lm, ok := mf.load(e, "verify", file, true, thePolicy)
+	var err error
 	if !ok {
 		return exitError
 	}
-	plotVars, ok := parsePlot(e, lm, *plot, *htmlOut)
-	if !ok {
+	var plotVars []symbolic.VarID
+	if *plot != "" && *htmlOut == "" {
+		fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
+		return exitUsage
+	}
+	if plotVars, err = verify.PlotVars(lm.m, splitList(*plot)); err != nil {
+		fmt.Fprintf(e.stderr, "vigil verify: --plot: %v\n", err)
 		return exitUsage
 	}
 	decl := lm.decl
@@ -134,20 +138,18 @@ func runVerify(e *env, args []string) int {
 			defer progMu.Unlock()
 			prog.printf("verify (%s): %s", p.Engine, p.Text)
 		},
-		Certificate: *certFile != "", Tamper: corruptAnswer.tamper(),
+		Certificate: *certFile != "", Tamper: corruptAnswer,
 	}
 	if engine.val == "bdd" {
 		q.BDD = bf.options(prog, "verify (bdd)")
 	}
 	if engine.val == "ppa" && *predicates != "" {
-		var err error
 		if q.PPA.Predicates, err = lang.LoadPredicates(*predicates, file, mf.defs, lm.m); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 			return exitError
 		}
 		q.PPA.From = *predicates
 	}
-	var err error
 	if q.Header, err = certHeader(file, mf, *certFile); err != nil {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 		return exitError
@@ -185,8 +187,11 @@ func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int
 			return exitError
 		}
 	}
-	if v.Answer == explicit.Safe && o.cert != "" && !writeVerifyCert(e, q, v, rep, o.cert) {
-		return exitError
+	if o.cert != "" {
+		if _, err := verify.WriteCertificate(o.cert, q, v, rep); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: --cert: %v\n", err)
+			return exitError
+		}
 	}
 	if v.PPA == nil && o.html != "" {
 		if err := writeFile(o.html, func(w io.Writer) error { return rep.WriteHTML(w, o.plot) }); err != nil {
@@ -207,58 +212,6 @@ func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int
 		return exitUnsafe
 	}
 	return exitUnknown
-}
-
-// parsePlot reads --plot: the variables of lm's model to plot on the
-// --html page (nil: those the page chooses), printing what is wrong.
-func parsePlot(e *env, lm *loadedModel, plot, html string) ([]symbolic.VarID, bool) {
-	if plot == "" {
-		return nil, true
-	}
-	if html == "" {
-		fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
-		return nil, false
-	}
-	var vars []symbolic.VarID
-	for _, name := range splitList(plot) {
-		v := lm.m.VarIndex(name)
-		if v < 0 {
-			var names []string
-			for i := range lm.m.Vars {
-				names = append(names, lm.m.Vars[i].Name)
-			}
-			fmt.Fprintf(e.stderr, "vigil verify: --plot: model %s has no variable %q%s\n", lm.m.Name, name, suggest(name, names))
-			return nil, false
-		}
-		vars = append(vars, v)
-	}
-	return vars, true
-}
-
-// writeVerifyCert writes the certificate of a safe verdict to path (the
-// reached states of bfs, the invariant of ic3, polic3 and ppa), printing
-// what goes wrong; it reports whether the command may go on.
-func writeVerifyCert(e *env, q *verify.Question, v *verify.Verdict, rep *verify.Report, path string) bool {
-	switch {
-	case v.BFS != nil:
-		c, err := verify.ReachCertificate(q, v)
-		if err == nil {
-			err = cert.WriteFile(path, c)
-		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: --cert: %v\n", err)
-			return false
-		}
-	case v.Invariant != nil:
-		if err := invcert.WriteFile(path, v.Invariant, q.Model, q.Property, q.Policy); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return false
-		}
-	default:
-		return true
-	}
-	rep.Certificate = path
-	return true
 }
 
 // writeFile creates path and writes it with write.
@@ -297,20 +250,7 @@ func certHeader(file string, mf *modelFlags, cert string) (invcert.Header, error
 // corruptAnswer, set only by tests, alters an engine's answer before
 // vigil checks it, to drive the internal-error paths (exit 70) that a
 // correct engine never takes.
-var corruptAnswer answerHook
-
-type answerHook struct {
-	trace     func([]explicit.Step) []explicit.Step // alters a counterexample
-	invariant func([][]smt.Lit) [][]smt.Lit         // alters an ic3 invariant
-}
-
-// tamper is the hook as package verify takes it (nil when unset).
-func (h answerHook) tamper() *verify.Tamper {
-	if h.trace == nil && h.invariant == nil {
-		return nil
-	}
-	return &verify.Tamper{Trace: h.trace, Invariant: h.invariant}
-}
+var corruptAnswer *verify.Tamper
 
 // plural writes a count with its noun: "1 state", "2 states".
 func plural(n int, what string) string { return verify.Plural(n, what) }
