@@ -517,7 +517,6 @@ func ParseScatter(s string) ([2]string, error) {
 	return [2]string{a, b}, nil
 }
 
-
 // idPart is what a name in a run id may contain (it names a directory).
 var idPart = regexp.MustCompile(`^[A-Za-z0-9._+-]+$`)
 
