@@ -295,13 +295,36 @@ func ParseVNNLIB(src string) (*Property, error) {
 		return nil, err
 	}
 	p := &parser{}
-	// Declarations first, in any order.
+	if err := p.declarations(es); err != nil {
+		return nil, err
+	}
+	dnf, err := p.assertions(es)
+	if err != nil {
+		return nil, err
+	}
+	prop := &Property{Inputs: p.nx, Outputs: p.ny}
+	for _, conj := range dnf {
+		c, empty, err := p.newCase(conj)
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			prop.Cases = append(prop.Cases, c)
+		}
+	}
+	return prop, nil
+}
+
+// declarations reads the declare-consts of es (in any order, before the
+// assertions are read): the inputs X_i and outputs Y_j, whose numbers it
+// sets.
+func (p *parser) declarations(es []*sexp) error {
 	for _, e := range es {
 		if len(e.list) == 0 || e.list[0].atom != "declare-const" {
 			continue
 		}
 		if len(e.list) != 3 || e.list[1].list != nil || e.list[2].atom != "Real" {
-			return nil, fmt.Errorf("nn: vnnlib line %d: want (declare-const NAME Real)", e.line)
+			return fmt.Errorf("nn: vnnlib line %d: want (declare-const NAME Real)", e.line)
 		}
 		name := e.list[1].atom
 		var i int
@@ -321,12 +344,18 @@ func ParseVNNLIB(src string) (*Property, error) {
 			err = fmt.Errorf("not X_i or Y_j")
 		}
 		if err != nil || i < 0 || i >= 1<<20 {
-			return nil, fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1 and so on, and outputs Y_0, Y_1 and so on", e.line, name)
+			return fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1 and so on, and outputs Y_0, Y_1 and so on", e.line, name)
 		}
 	}
 	if p.nx == 0 || p.ny == 0 {
-		return nil, fmt.Errorf("nn: vnnlib: no X_i or no Y_j declared")
+		return fmt.Errorf("nn: vnnlib: no X_i or no Y_j declared")
 	}
+	return nil
+}
+
+// assertions reads the asserts of es as one formula in disjunctive normal
+// form: a list of cases, each a conjunction of atoms.
+func (p *parser) assertions(es []*sexp) ([][]atom, error) {
 	dnf := [][]atom{{}}
 	for _, e := range es {
 		if len(e.list) == 0 {
@@ -357,84 +386,87 @@ func ParseVNNLIB(src string) (*Property, error) {
 			return nil, fmt.Errorf("nn: vnnlib line %d: unsupported command %q", e.line, e.list[0].atom)
 		}
 	}
-	prop := &Property{Inputs: p.nx, Outputs: p.ny}
-	for _, conj := range dnf {
-		c := Case{Box: Box{Lo: make([]float64, p.nx), Hi: make([]float64, p.nx)}}
-		for i := range c.Box.Lo {
-			c.Box.Lo[i], c.Box.Hi[i] = math.Inf(-1), math.Inf(1)
-		}
-		empty := false
-		loLine, hiLine := make([]int, p.nx), make([]int, p.nx)
-		for _, a := range conj {
-			l := a.lin
-			if !finite(l) {
-				// NaN or infinite bounds would make comparisons false
-				// (or true) and so decide the property by accident.
-				return nil, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a number that is not finite (NaN, inf or beyond float64); give finite bounds", a.line, varNames(l))
-			}
-			for k, v := range l.x {
-				if v == 0 {
-					delete(l.x, k)
-				}
-			}
-			for k, v := range l.y {
-				if v == 0 {
-					delete(l.y, k)
-				}
-			}
-			switch {
-			case len(l.x) > 0 && len(l.y) > 0:
-				return nil, fmt.Errorf("nn: vnnlib line %d: constraints mixing inputs and outputs are not supported", a.line)
-			case len(l.x) > 1:
-				return nil, fmt.Errorf("nn: vnnlib line %d: constraints on several inputs are not supported; vigil reads input boxes", a.line)
-			case len(l.x) == 1:
-				// k*x + c <= 0
-				for i, k := range l.x {
-					bound := -l.c / k
-					if math.IsNaN(bound) || math.IsInf(bound, 0) {
-						return nil, fmt.Errorf("nn: vnnlib line %d: the bound on X_%d is not a finite number; give finite bounds", a.line, i)
-					}
-					if k > 0 {
-						if bound < c.Box.Hi[i] {
-							c.Box.Hi[i], hiLine[i] = bound, a.line
-						}
-					} else if bound > c.Box.Lo[i] {
-						c.Box.Lo[i], loLine[i] = bound, a.line
-					}
-				}
-			case len(l.y) == 0:
-				if l.c > 0 || (l.c == 0 && a.strict) {
-					empty = true
-				}
-			default:
-				row := make([]float64, p.ny)
-				for j, v := range l.y {
-					row[j] = v
-				}
-				c.Cons.Rows = append(c.Cons.Rows, row)
-				c.Cons.Off = append(c.Cons.Off, l.c)
-				c.Cons.Strict = append(c.Cons.Strict, a.strict)
-			}
-		}
-		for i := range c.Box.Lo {
-			// An empty box would make the case vacuous and the answer
-			// unsat: a typo in a bound must not verify the property.
-			if c.Box.Lo[i] > c.Box.Hi[i] {
-				return nil, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d has lower bound %v above its upper bound %v; the input box is empty (swap or fix the bounds)",
-					loLine[i], hiLine[i], i, c.Box.Lo[i], c.Box.Hi[i])
-			}
-		}
-		if empty {
-			continue
-		}
-		for i := range c.Box.Lo {
-			if math.IsInf(c.Box.Lo[i], 0) || math.IsInf(c.Box.Hi[i], 0) {
-				return nil, fmt.Errorf("nn: vnnlib: input X_%d has no lower or upper bound; vigil needs an input box", i)
-			}
-		}
-		prop.Cases = append(prop.Cases, c)
+	return dnf, nil
+}
+
+// newCase turns a conjunction of atoms into a case: bounds on single
+// inputs make its box, linear constraints on the outputs its
+// constraints. empty says that a constant atom is false, so that the case
+// holds nowhere.
+func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
+	c = Case{Box: Box{Lo: make([]float64, p.nx), Hi: make([]float64, p.nx)}}
+	for i := range c.Box.Lo {
+		c.Box.Lo[i], c.Box.Hi[i] = math.Inf(-1), math.Inf(1)
 	}
-	return prop, nil
+	loLine, hiLine := make([]int, p.nx), make([]int, p.nx)
+	for _, a := range conj {
+		l := a.lin
+		if !finite(l) {
+			// NaN or infinite bounds would make comparisons false
+			// (or true) and so decide the property by accident.
+			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a number that is not finite (NaN, inf or beyond float64); give finite bounds", a.line, varNames(l))
+		}
+		for k, v := range l.x {
+			if v == 0 {
+				delete(l.x, k)
+			}
+		}
+		for k, v := range l.y {
+			if v == 0 {
+				delete(l.y, k)
+			}
+		}
+		switch {
+		case len(l.x) > 0 && len(l.y) > 0:
+			return c, false, fmt.Errorf("nn: vnnlib line %d: constraints mixing inputs and outputs are not supported", a.line)
+		case len(l.x) > 1:
+			return c, false, fmt.Errorf("nn: vnnlib line %d: constraints on several inputs are not supported; vigil reads input boxes", a.line)
+		case len(l.x) == 1:
+			// k*x + c <= 0
+			for i, k := range l.x {
+				bound := -l.c / k
+				if math.IsNaN(bound) || math.IsInf(bound, 0) {
+					return c, false, fmt.Errorf("nn: vnnlib line %d: the bound on X_%d is not a finite number; give finite bounds", a.line, i)
+				}
+				if k > 0 {
+					if bound < c.Box.Hi[i] {
+						c.Box.Hi[i], hiLine[i] = bound, a.line
+					}
+				} else if bound > c.Box.Lo[i] {
+					c.Box.Lo[i], loLine[i] = bound, a.line
+				}
+			}
+		case len(l.y) == 0:
+			if l.c > 0 || (l.c == 0 && a.strict) {
+				empty = true
+			}
+		default:
+			row := make([]float64, p.ny)
+			for j, v := range l.y {
+				row[j] = v
+			}
+			c.Cons.Rows = append(c.Cons.Rows, row)
+			c.Cons.Off = append(c.Cons.Off, l.c)
+			c.Cons.Strict = append(c.Cons.Strict, a.strict)
+		}
+	}
+	for i := range c.Box.Lo {
+		// An empty box would make the case vacuous and the answer
+		// unsat: a typo in a bound must not verify the property.
+		if c.Box.Lo[i] > c.Box.Hi[i] {
+			return c, false, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d has lower bound %v above its upper bound %v; the input box is empty (swap or fix the bounds)",
+				loLine[i], hiLine[i], i, c.Box.Lo[i], c.Box.Hi[i])
+		}
+	}
+	if empty {
+		return c, true, nil
+	}
+	for i := range c.Box.Lo {
+		if math.IsInf(c.Box.Lo[i], 0) || math.IsInf(c.Box.Hi[i], 0) {
+			return c, false, fmt.Errorf("nn: vnnlib: input X_%d has no lower or upper bound; vigil needs an input box", i)
+		}
+	}
+	return c, false, nil
 }
 
 // finite reports whether every coefficient and the constant of l are
