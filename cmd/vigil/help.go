@@ -83,10 +83,7 @@ func runHelp(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil help: unknown command or topic %q%s\nRun 'vigil help' for the list.\n", args[0], suggest(args[0], append(topNames(), topicNames()...)))
 		return exitUsage
 	}
-	rest := args[1:]
-	for len(rest) > 0 && commands[c.Name+" "+rest[0]] != nil {
-		c, rest = commands[c.Name+" "+rest[0]], rest[1:]
-	}
+	c, rest := subcommand(c, args[1:])
 	if len(rest) > 0 {
 		fmt.Fprintf(e.stderr, "vigil help: %s has no sub-command %q%s\n", c.Name, rest[0], suggest(rest[0], subNames(c.Name)))
 		return exitUsage

@@ -104,10 +104,7 @@ func dispatchCommand(args []string, e *env) int {
 		fmt.Fprintf(e.stderr, "vigil: unknown command %q%s\nRun 'vigil help' for the list of commands.\n", name, suggest(name, topNames()))
 		return exitUsage
 	}
-	rest := args[1:]
-	for len(rest) > 0 && commands[c.Name+" "+rest[0]] != nil {
-		c, rest = commands[c.Name+" "+rest[0]], rest[1:]
-	}
+	c, rest := subcommand(c, args[1:])
 	if wantsHelp(rest) {
 		return printHelp(e.stdout, c)
 	}
@@ -154,24 +151,27 @@ func exitFor(err error) int {
 	return exitError
 }
 
-// topNames lists the top-level commands.
-func topNames() []string {
-	var names []string
-	for n := range commands {
-		if !strings.Contains(n, " ") {
-			names = append(names, n)
-		}
+// subcommand follows args from c down to the registered sub-command they
+// name ("nn" "verify" ...), and returns it and the arguments after it.
+func subcommand(c *command, args []string) (*command, []string) {
+	for len(args) > 0 && commands[c.Name+" "+args[0]] != nil {
+		c, args = commands[c.Name+" "+args[0]], args[1:]
 	}
-	sort.Strings(names)
-	return names
+	return c, args
 }
 
-// subNames lists the registered sub-commands of parent (their last words).
+// topNames lists the top-level commands.
+func topNames() []string { return subNames("") }
+
+// subNames lists the registered sub-commands of parent (their last
+// words), or with parent "" the top-level commands.
 func subNames(parent string) []string {
 	var names []string
 	for n := range commands {
 		if p, sub, ok := strings.Cut(n, " "); ok && p == parent {
 			names = append(names, sub)
+		} else if !ok && parent == "" {
+			names = append(names, n)
 		}
 	}
 	sort.Strings(names)
