@@ -99,16 +99,15 @@ func runVerify(e *env, args []string) int {
 	}
 	mf.readsPredicates = engine.val == "ppa" // predicate abstraction reads a PA property's predicates
 	lm, ok := mf.load(e, "verify", file, true, thePolicy)
-	var err error
 	if !ok {
 		return exitError
 	}
-	var plotVars []symbolic.VarID
 	if *plot != "" && *htmlOut == "" {
 		fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
 		return exitUsage
 	}
-	if plotVars, err = verify.PlotVars(lm.m, splitList(*plot)); err != nil {
+	plotVars, err := verify.PlotVars(lm.m, splitList(*plot))
+	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil verify: --plot: %v\n", err)
 		return exitUsage
 	}
