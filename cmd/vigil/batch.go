@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,16 +89,6 @@ func loadExperiment(e *env, c *command, fs *flag.FlagSet, args []string, data *s
 	return x, exitOK
 }
 
-// printJSONOrText prints v as indented JSON, or its text.
-func printJSONOrText(e *env, asJSON bool, v interface{ WriteText(io.Writer) error }) {
-	if asJSON {
-		b, _ := json.MarshalIndent(v, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
-		return
-	}
-	v.WriteText(e.stdout)
-}
-
 func batchRun(e *env, args []string) int {
 	fs, c, data := batchFlags(e, "run")
 	jobs := fs.Int("j", 1, "runs at once")
@@ -143,7 +131,7 @@ func batchRun(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
 	}
-	printJSONOrText(e, *asJSON, x.RunReport(s))
+	printReportIndented(e, *asJSON, x.RunReport(s))
 	switch {
 	case s.Errors["not-recorded"] > 0:
 		return exitError
@@ -182,7 +170,7 @@ func batchStatus(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitError
 	}
-	printJSONOrText(e, *asJSON, x.StatusReport(st))
+	printReportIndented(e, *asJSON, x.StatusReport(st))
 	if len(st.Missing) > 0 || len(st.Stale) > 0 {
 		return exitUnknown
 	}

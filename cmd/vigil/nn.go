@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -97,21 +95,6 @@ func addNNFlags(fs *flag.FlagSet, methodUsage string, branch bool) *nn.Options {
 	return o
 }
 
-// textReport is a command's result: its text, or its JSON.
-type textReport interface{ WriteText(io.Writer) error }
-
-// printReport prints v as one line of JSON under --json, else its text.
-func printReport(e *env, asJSON bool, v textReport) error {
-	if !asJSON {
-		return v.WriteText(e.stdout)
-	}
-	b, err := json.Marshal(v)
-	if err == nil {
-		_, err = fmt.Fprintln(e.stdout, string(b))
-	}
-	return err
-}
-
 func nnVerify(e *env, args []string) int {
 	c := commands["nn verify"]
 	fs := newFlags(e, c)
@@ -158,12 +141,6 @@ func nnVerify(e *env, args []string) int {
 		return exitOK
 	}
 	return exitUnknown
-}
-
-// printJSON prints v as one line of JSON.
-func printJSON(e *env, v any) {
-	b, _ := json.Marshal(v)
-	fmt.Fprintln(e.stdout, string(b))
 }
 
 // parseFloats reads --input: comma-separated finite numbers.
