@@ -549,79 +549,15 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 		}
 	}
 	res := VerifyResult{Answer: Unsat}
-	// Try cheap witness searches on every case before proving any.
-	type pending struct {
-		i int
-		p *prover
-	}
-	var todo []pending
-	for i, c := range prop.Cases {
-		p := newProver(n, c.Cons, opt)
-		p.combine()
-		if len(c.Cons.Rows) == 0 {
-			x := center(c.Box)
-			return n.sat(res, x, i, start, p.nodes), nil
-		}
-		if x := p.search(c.Box, p.opt.Samples); x != nil {
-			return n.sat(res, x, i, start, p.nodes), nil
-		}
-		todo = append(todo, pending{i, p})
-	}
-	// The falsification phase: a PGD attack on every case, within a
-	// 1/200 of the time limit): it finds counterexamples with wide
-	// basins fast; narrow ones are left to the branch and bound, which
-	// checks the centre of every box it splits.
-	for _, t := range todo {
-		until := time.Time{}
-		if timeout > 0 {
-			until = time.Now().Add(timeout / 200 / time.Duration(len(todo)))
-		}
-		if x := t.p.attack(prop.Cases[t.i].Box, attackRestarts, until); x != nil {
-			return n.sat(res, x, t.i, start, 0), nil
-		}
+	todo, sat := n.falsify(prop, timeout, opt, start)
+	if sat != nil {
+		return *sat, nil
 	}
 	if len(todo) > 1 && (opt.Branch == BranchInput || (opt.Branch == BranchAuto && n.Inputs() <= autoInputs)) {
-		// Input splits on every case in turn, with doubling node
-		// budgets, so that a hard case does not starve the one with the
-		// counterexample (ACAS Xu prop_7 has two).
-		var until time.Time
-		if !opt.Deadline.IsZero() {
-			until = opt.Deadline
-			if opt.Branch == BranchAuto {
-				until = time.Now().Add(time.Until(opt.Deadline) / 2)
-			}
+		var left []pendingCase
+		if left, sat = n.inputPhase(prop, todo, opt, &res, start); sat != nil {
+			return *sat, nil
 		}
-		used := make([]int, len(todo))
-		open := slices.Clone(todo)
-		var left []pending
-		for budget := inputRestart; len(open) > 0; budget *= 2 {
-			var next []pending
-			for k, t := range open {
-				full := t.p.opt.Deadline
-				if !until.IsZero() {
-					t.p.opt.Deadline = until
-				}
-				r, done := t.p.inputRound(prop.Cases[t.i].Box, budget, &used[t.i])
-				t.p.opt.Deadline = full
-				switch {
-				case r.Verdict == Refuted:
-					return n.sat(res, r.Witness, t.i, start, sum(used)), nil
-				case r.Verdict == Proved:
-				case done:
-					left = append(left, t)
-				default:
-					next = append(next, t)
-				}
-				if r.Verdict == Unknown && done && !until.IsZero() && time.Now().After(until) {
-					// The input phase is over for the others too.
-					left = append(left, open[k+1:]...)
-					next = nil
-					break
-				}
-			}
-			open = next
-		}
-		res.Nodes = sum(used)
 		if opt.Branch == BranchInput && len(left) > 0 {
 			res.Answer = AnswerUnkn
 		}
@@ -654,6 +590,95 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// pendingCase is a case of a property (its index) that the witness
+// searches did not settle, with the prover that is to decide it.
+type pendingCase struct {
+	i int
+	p *prover
+}
+
+// falsify tries cheap witness searches on every case of prop before
+// proving any: the sampling of each case's prover, then a PGD attack on
+// every case within 1/200 of the time limit, which finds counterexamples
+// with wide basins fast (narrow ones are left to the branch and bound,
+// which checks the centre of every box it splits). It returns the answer
+// when one finds a counterexample, else the cases left to decide.
+func (n *Network) falsify(prop *Property, timeout time.Duration, opt Options, start time.Time) ([]pendingCase, *VerifyResult) {
+	var todo []pendingCase
+	for i, c := range prop.Cases {
+		p := newProver(n, c.Cons, opt)
+		p.combine()
+		if len(c.Cons.Rows) == 0 {
+			res := n.sat(VerifyResult{}, center(c.Box), i, start, p.nodes)
+			return nil, &res
+		}
+		if x := p.search(c.Box, p.opt.Samples); x != nil {
+			res := n.sat(VerifyResult{}, x, i, start, p.nodes)
+			return nil, &res
+		}
+		todo = append(todo, pendingCase{i, p})
+	}
+	for _, t := range todo {
+		until := time.Time{}
+		if timeout > 0 {
+			until = time.Now().Add(timeout / 200 / time.Duration(len(todo)))
+		}
+		if x := t.p.attack(prop.Cases[t.i].Box, attackRestarts, until); x != nil {
+			res := n.sat(VerifyResult{}, x, t.i, start, 0)
+			return nil, &res
+		}
+	}
+	return todo, nil
+}
+
+// inputPhase splits the input boxes of every case in turn, with doubling
+// node budgets, so that a hard case does not starve the one with the
+// counterexample (ACAS Xu prop_7 has two); with --branch auto it has half
+// the time. It adds its nodes to res and returns the answer when it finds
+// a counterexample, else the cases it could not decide.
+func (n *Network) inputPhase(prop *Property, todo []pendingCase, opt Options, res *VerifyResult, start time.Time) ([]pendingCase, *VerifyResult) {
+	var until time.Time
+	if !opt.Deadline.IsZero() {
+		until = opt.Deadline
+		if opt.Branch == BranchAuto {
+			until = time.Now().Add(time.Until(opt.Deadline) / 2)
+		}
+	}
+	used := make([]int, len(todo))
+	open := slices.Clone(todo)
+	var left []pendingCase
+	for budget := inputRestart; len(open) > 0; budget *= 2 {
+		var next []pendingCase
+		for k, t := range open {
+			full := t.p.opt.Deadline
+			if !until.IsZero() {
+				t.p.opt.Deadline = until
+			}
+			r, done := t.p.inputRound(prop.Cases[t.i].Box, budget, &used[t.i])
+			t.p.opt.Deadline = full
+			switch {
+			case r.Verdict == Refuted:
+				sat := n.sat(*res, r.Witness, t.i, start, sum(used))
+				return nil, &sat
+			case r.Verdict == Proved:
+			case done:
+				left = append(left, t)
+			default:
+				next = append(next, t)
+			}
+			if r.Verdict == Unknown && done && !until.IsZero() && time.Now().After(until) {
+				// The input phase is over for the others too.
+				left = append(left, open[k+1:]...)
+				next = nil
+				break
+			}
+		}
+		open = next
+	}
+	res.Nodes = sum(used)
+	return left, nil
 }
 
 func sum(xs []int) int {
