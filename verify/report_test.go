@@ -169,3 +169,18 @@ func TestPlotVars(t *testing.T) {
 		t.Errorf("PlotVars(y): %v", err)
 	}
 }
+
+// NewHeader records the defines sorted and, with a certificate file, the
+// paths relative to the certificate's directory.
+func TestNewHeader(t *testing.T) {
+	h, err := verify.NewHeader("", "specs/m.spec", map[string]string{"N": "4", "A": "1"}, "", "", "")
+	if err != nil || h.Model != "specs/m.spec" || h.Dir != "" || strings.Join(h.Defines, " ") != "A=1 N=4" {
+		t.Errorf("without a certificate: %+v, %v", h, err)
+	}
+	dir := t.TempDir()
+	model := filepath.Join(dir, "specs", "m.spec")
+	h, err = verify.NewHeader(filepath.Join(dir, "out", "c.smt2"), model, nil, "", "", "")
+	if err != nil || h.Model != filepath.Join("..", "specs", "m.spec") || h.Dir != filepath.Join(dir, "out") {
+		t.Errorf("with a certificate: %+v, %v", h, err)
+	}
+}

@@ -12,12 +12,6 @@ import (
 	"vigil/internal/certpath"
 )
 
-// certPaths turns paths given on the command line into the form a
-// certificate at certPath records (certpath.Record).
-func certPaths(certPath string, paths ...*string) (dir string, err error) {
-	return certpath.Record(certPath, paths...)
-}
-
 // locate finds a file a certificate at certPath records (certpath.Locate),
 // or says every place it looked and the flag that gives the file.
 func locate(what, recorded, certPath, written string) (string, error) {

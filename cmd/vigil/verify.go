@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 
@@ -227,23 +226,13 @@ func writeFile(path string, write func(io.Writer) error) error {
 }
 
 // certHeader is what a certificate of this verification records about
-// where the question came from: the model file, -D values and PlaJA files,
-// relative to the certificate's directory when one is written.
+// where the question came from (verify.NewHeader).
 func certHeader(file string, mf *modelFlags, cert string) (invcert.Header, error) {
-	h := invcert.Header{Model: file}
-	for k, v := range mf.defs {
-		h.Defines = append(h.Defines, k+"="+v)
-	}
-	sort.Strings(h.Defines)
+	var start, unsafe, policyFile string
 	if p := mf.plaja; p != nil {
-		h.StartFile, h.UnsafeFile, h.PolicyFile = *p.start, *p.unsafe, *p.policyFile
+		start, unsafe, policyFile = *p.start, *p.unsafe, *p.policyFile
 	}
-	if cert == "" {
-		return h, nil
-	}
-	var err error
-	h.Dir, err = certPaths(cert, &h.Model, &h.StartFile, &h.UnsafeFile, &h.PolicyFile)
-	return h, err
+	return verify.NewHeader(cert, file, mf.defs, start, unsafe, policyFile)
 }
 
 // corruptAnswer, set only by tests, alters an engine's answer before
