@@ -45,7 +45,7 @@ type env struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
 	// probe is set while help collects a command's flags: newFlags then
-	// prints the flag list on -h, and dispatch records its sub-commands.
+	// prints the flag list on -h.
 	probe *probe
 	// prog holds --progress and --quiet of the commands that take them.
 	prog progressFlags
