@@ -85,8 +85,8 @@ const treesModelHelp = `MODEL is XGBoost save_model JSON, LightGBM text, or Veri
 FEATURE:LO..HI (closed) or FEATURE:LO..<HI (half-open), comma-separated; LO or
 HI may be empty for no bound; features not listed are unbounded.`
 
-// treesLoad loads the ensemble path names; the exit code is nonzero when
-// it cannot.
+// treesLoad loads the ensemble at path; the exit code is nonzero when it
+// cannot.
 func treesLoad(e *env, path string) (*trees.Ensemble, int) {
 	m, err := trees.Load(path)
 	if err != nil {
@@ -103,9 +103,9 @@ type budget struct {
 	mem     byteSize
 }
 
-// addBudgetFlags registers the budget flags of a search that does what
-// stop says when one runs out, and --box.
-func addBudgetFlags(fs *flag.FlagSet, stop string) (*budget, *string) {
+// addSearchFlags registers the flags of a box search: --box, and the
+// budget of a search that does what stop says when the budget runs out.
+func addSearchFlags(fs *flag.FlagSet, stop string) (*budget, *string) {
 	b := &budget{mem: byteSize(trees.DefaultMaxMemory)}
 	b.timeout = timeoutFlagDefault(fs, 60*time.Second, stop+" after `DURATION`; 0 for no limit")
 	b.nodes = addCountFlag(fs, "nodes", 0, stop+" after `N` expanded states (0: the default, 262144)")
@@ -166,8 +166,8 @@ func (b *byteSize) Set(s string) error {
 	return fmt.Errorf("%q: want a positive size such as 512MiB, 2GiB or 100MB (a bare number is MiB)", s)
 }
 
-// treesBox loads the model args name and reads --box for it: the
-// arguments of trees bound and trees decide.
+// treesBox loads the ensemble at path and reads box, the value of --box,
+// for it: the arguments of trees bound and trees decide.
 func treesBox(e *env, c *command, path, box string) (*trees.Ensemble, trees.Box, int) {
 	m, code := treesLoad(e, path)
 	if m == nil {
@@ -187,7 +187,7 @@ func treesBound(e *env, args []string) int {
 	maxC := fs.Int("max", -1, "maximise the score of class `C` (-1: not this objective)")
 	minC := fs.Int("min", -1, "minimise the score of class `C` (-1: not this objective)")
 	marginC := fs.Int("margin", -1, "maximise f_C - max over c != C of f_c for class `C` (-1: not this objective)")
-	bud, boxFlag := addBudgetFlags(fs, "stop with anytime bounds")
+	bud, boxFlag := addSearchFlags(fs, "stop with anytime bounds")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -247,7 +247,7 @@ func treesDecide(e *env, args []string) int {
 	fs := newFlags(e, c)
 	class := fs.Int("class", -1, "the class `A` that should be excluded")
 	sureFlag := fs.String("sure", "", "comma-separated `classes` known to be applicable throughout the box")
-	bud, boxFlag := addBudgetFlags(fs, "answer unknown (exit 4)")
+	bud, boxFlag := addSearchFlags(fs, "answer unknown (exit 4)")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
