@@ -250,11 +250,16 @@ func printJSON(e *env, v any) {
 // text.
 func printReportIndented(e *env, asJSON bool, v textReport) {
 	if asJSON {
-		b, _ := json.MarshalIndent(v, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
+		printJSONIndented(e, v)
 		return
 	}
 	v.WriteText(e.stdout)
+}
+
+// printJSONIndented prints v as indented JSON.
+func printJSONIndented(e *env, v any) {
+	b, _ := json.MarshalIndent(v, "", "  ")
+	fmt.Fprintln(e.stdout, string(b))
 }
 
 // wantsJSON tells whether the command line asks for --json (before "--").

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -198,8 +197,7 @@ func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int
 		}
 	}
 	if o.json {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
+		printJSONIndented(e, rep)
 	} else {
 		rep.WriteText(e.stdout, verify.TextOptions{Full: o.full, Rerun: o.lm.rerun})
 	}
