@@ -7,7 +7,8 @@
 // cross product, times the repetitions or seeds, are the runs. A run is
 // identified by (algorithm, domain, problem[, repetition]); the id names
 // its directory, so ids stay the same when an edit adds runs, and a run
-// whose properties file exists is finished and never rerun.
+// whose properties file exists is finished and never rerun. Reference
+// describes the experiment file and the data directory in full.
 package batch
 
 import (
@@ -268,163 +269,213 @@ func Load(path string) (*Experiment, error) {
 // Parse checks the experiment file src (named path) and expands its runs.
 func Parse(path string, src []byte) (*Experiment, error) {
 	dir := filepath.Dir(path)
-	var f file
+	ps := &parseState{path: path, src: src}
 	globMu.Lock()
 	globDir = dir
 	dec := toml.NewDecoder(bytes.NewReader(src))
 	dec.DisallowUnknownFields()
-	err := dec.Decode(&f)
+	err := dec.Decode(&ps.f)
 	globMu.Unlock()
 	if err != nil {
 		return nil, decodeError(path, src, err)
 	}
+	f := &ps.f
 	x := &Experiment{Name: f.Name, File: path, Dir: dir}
-	e := func(key, format string, args ...any) error {
-		line, col := keyPos(src, key)
-		return newError(path, src, line, col, "B0003", fmt.Sprintf(format, args...))
+	if err := ps.header(x); err != nil {
+		return nil, err
 	}
+	reps, err := ps.repetitions()
+	if err != nil {
+		return nil, err
+	}
+	algos, err := ps.algorithms()
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range f.Algorithms {
+		x.Algorithms = append(x.Algorithms, a.Name)
+	}
+	if len(f.Instances) == 0 {
+		return nil, ps.errorf("", "no [[instances]]: declare at least one, e.g. models = [\"specs/*.spec\"]")
+	}
+	ids := map[string]bool{}
+	for i, in := range f.Instances {
+		if err := ps.instance(x, fmt.Sprintf("instances.%d", i), in, reps, ids); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(x.Runs, func(i, j int) bool { return x.Runs[i].ID < x.Runs[j].ID })
+	var key string
+	if x.Report, key, err = reportDefaults(f.Report, algos); err != nil {
+		return nil, ps.errorf("report."+key, "%v", err)
+	}
+	return x, nil
+}
+
+// parseState is an experiment file being checked: its decoded TOML, and
+// its text for the positions of errors.
+type parseState struct {
+	path string
+	src  []byte
+	f    file
+}
+
+// errorf is an error (B0003) at key, a dotted path such as
+// "algorithms.0.args" ("" for the file's start).
+func (ps *parseState) errorf(key, format string, args ...any) error {
+	line, col := keyPos(ps.src, key)
+	return newError(ps.path, ps.src, line, col, "B0003", fmt.Sprintf(format, args...))
+}
+
+// header checks the name and fills in x's data directory and limits.
+func (ps *parseState) header(x *Experiment) error {
+	f := &ps.f
 	if f.Name == "" {
-		return nil, e("", "the experiment has no name: add name = \"...\" (it identifies the data directory)")
+		return ps.errorf("", "the experiment has no name: add name = \"...\" (it identifies the data directory)")
 	}
 	if msg := badName(f.Name); msg != "" {
-		return nil, e("name", "experiment name %q %s; it names the data directory data/NAME", f.Name, msg)
+		return ps.errorf("name", "experiment name %q %s; it names the data directory data/NAME", f.Name, msg)
 	}
-	x.Data = filepath.Join(dir, "data", f.Name)
+	x.Data = filepath.Join(x.Dir, "data", f.Name)
 	if f.Data != "" {
-		x.Data = filepath.Join(dir, f.Data)
+		x.Data = filepath.Join(x.Dir, f.Data)
 	}
 	x.Limits = Limits{CPU: f.Limits.Time.Duration, Wall: f.Limits.Wall.Duration, Memory: f.Limits.Memory.Bytes}
 	if x.Limits.Wall == 0 && x.Limits.CPU > 0 {
 		x.Limits.Wall = x.Limits.CPU + x.Limits.CPU/2 + 10*time.Second
 	}
 	if x.Limits.Memory > 0 && x.Limits.Memory < 192<<20 {
-		return nil, e("limits.memory", "memory limit %d MiB is below the 192 MiB a vigil process needs to start", x.Limits.Memory>>20)
+		return ps.errorf("limits.memory", "memory limit %d MiB is below the 192 MiB a vigil process needs to start", x.Limits.Memory>>20)
 	}
-	reps := []string{""}
+	return nil
+}
+
+// repetitions are the names of the repetitions of each run: "" for one,
+// rep-1, rep-2, ... or seed-S for each seed.
+func (ps *parseState) repetitions() ([]string, error) {
+	f := &ps.f
+	var reps []string
 	switch {
 	case len(f.Seeds) > 0 && f.Repetitions != 0:
-		return nil, e("repetitions", "give repetitions or seeds, not both (each seed is one repetition)")
+		return nil, ps.errorf("repetitions", "give repetitions or seeds, not both (each seed is one repetition)")
 	case len(f.Seeds) > 0:
-		reps = nil
 		seen := map[int64]bool{}
 		for _, s := range f.Seeds {
 			if seen[s] {
-				return nil, e("seeds", "seed %d is listed twice", s)
+				return nil, ps.errorf("seeds", "seed %d is listed twice", s)
 			}
 			seen[s] = true
 			reps = append(reps, fmt.Sprintf("seed-%d", s))
 		}
 	case f.Repetitions < 0:
-		return nil, e("repetitions", "repetitions must be positive")
+		return nil, ps.errorf("repetitions", "repetitions must be positive")
 	case f.Repetitions > 1:
-		reps = nil
 		for i := 1; i <= f.Repetitions; i++ {
 			reps = append(reps, fmt.Sprintf("rep-%d", i))
 		}
+	default:
+		reps = []string{""}
 	}
-	if len(f.Algorithms) == 0 {
-		return nil, e("", "no [[algorithms]]: declare at least one, e.g. name = \"bfs\", args = [\"verify\", \"{model}\", \"--json\"]")
+	return reps, nil
+}
+
+// algorithms checks the [[algorithms]] and returns their names.
+func (ps *parseState) algorithms() (map[string]bool, error) {
+	if len(ps.f.Algorithms) == 0 {
+		return nil, ps.errorf("", "no [[algorithms]]: declare at least one, e.g. name = \"bfs\", args = [\"verify\", \"{model}\", \"--json\"]")
 	}
 	algos := map[string]bool{}
-	for i, a := range f.Algorithms {
+	for i, a := range ps.f.Algorithms {
 		key := fmt.Sprintf("algorithms.%d", i)
 		if msg := badName(a.Name); msg != "" {
-			return nil, e(key+".name", "algorithm name %q %s; it names the directory of the algorithm's runs", a.Name, msg)
+			return nil, ps.errorf(key+".name", "algorithm name %q %s; it names the directory of the algorithm's runs", a.Name, msg)
 		}
 		if algos[a.Name] {
-			return nil, e(key+".name", "algorithm %q is declared twice", a.Name)
+			return nil, ps.errorf(key+".name", "algorithm %q is declared twice", a.Name)
 		}
 		algos[a.Name] = true
-		x.Algorithms = append(x.Algorithms, a.Name)
 		if len(a.Args) == 0 {
-			return nil, e(key, "algorithm %q has no args: give the vigil command, e.g. args = [\"verify\", \"{model}\"]", a.Name)
+			return nil, ps.errorf(key, "algorithm %q has no args: give the vigil command, e.g. args = [\"verify\", \"{model}\"]", a.Name)
 		}
 		for _, arg := range a.Args {
 			if err := checkPlaceholders(arg); err != nil {
-				return nil, e(key+".args", "algorithm %q: %v", a.Name, err)
+				return nil, ps.errorf(key+".args", "algorithm %q: %v", a.Name, err)
 			}
 		}
 		for _, arg := range a.Prepare {
 			if err := checkPlaceholders(arg); err != nil {
-				return nil, e(key+".prepare", "algorithm %q: %v", a.Name, err)
+				return nil, ps.errorf(key+".prepare", "algorithm %q: %v", a.Name, err)
 			}
 		}
 		switch {
 		case a.Program == "" && len(a.Verdicts) > 0:
-			return nil, e(key+".verdicts", "algorithm %q: verdicts map the output of a program = \"...\" other than vigil (vigil's --json gives its verdict itself): add program, or drop verdicts", a.Name)
+			return nil, ps.errorf(key+".verdicts", "algorithm %q: verdicts map the output of a program = \"...\" other than vigil (vigil's --json gives its verdict itself): add program, or drop verdicts", a.Name)
 		case a.Program != "" && len(a.Verdicts) == 0:
-			return nil, e(key+".program", "algorithm %q runs %s: say which of its answers are verdicts, e.g. verdicts = { sat = \"safe\", unsat = \"unsafe\" } for z3 on vigil export --chc", a.Name, a.Program)
+			return nil, ps.errorf(key+".program", "algorithm %q runs %s: say which of its answers are verdicts, e.g. verdicts = { sat = \"safe\", unsat = \"unsafe\" } for z3 on vigil export --chc", a.Name, a.Program)
 		}
 		for line, v := range a.Verdicts {
 			if strings.TrimSpace(line) == "" || v == "" {
-				return nil, e(key+".verdicts", "algorithm %q: verdicts map a nonempty line to a nonempty verdict, e.g. sat = \"safe\"", a.Name)
+				return nil, ps.errorf(key+".verdicts", "algorithm %q: verdicts map a nonempty line to a nonempty verdict, e.g. sat = \"safe\"", a.Name)
 			}
 		}
 	}
-	if len(f.Instances) == 0 {
-		return nil, e("", "no [[instances]]: declare at least one, e.g. models = [\"specs/*.spec\"]")
+	return algos, nil
+}
+
+// instance adds to x the runs of the instance in (at key): one per
+// problem, algorithm and repetition, with ids not in ids yet.
+func (ps *parseState) instance(x *Experiment, key string, in instances, reps []string, ids map[string]bool) error {
+	f := &ps.f
+	probs, err := problems(in)
+	if err != nil {
+		var ne *nameError
+		if errors.As(err, &ne) {
+			return ps.errorf(key+"."+ne.field, "%v", err)
+		}
+		return ps.errorf(key, "%v", err)
 	}
-	ids := map[string]bool{}
-	for i, in := range f.Instances {
-		key := fmt.Sprintf("instances.%d", i)
-		probs, err := problems(in)
-		if err != nil {
-			var ne *nameError
-			if errors.As(err, &ne) {
-				return nil, e(key+"."+ne.field, "%v", err)
-			}
-			return nil, e(key, "%v", err)
+	for k := range in.Attributes {
+		if reserved[k] {
+			return ps.errorf(key+".attributes", "attribute %q is one the batch writes itself: choose another name", k)
 		}
-		for k := range in.Attributes {
-			if reserved[k] {
-				return nil, e(key+".attributes", "attribute %q is one the batch writes itself: choose another name", k)
-			}
-		}
-		for _, p := range probs {
-			for _, a := range f.Algorithms {
-				for ri, rep := range reps {
-					r := &Run{Algorithm: a.Name, Domain: p.domain, Problem: p.name, Rep: rep, Attrs: in.Attributes}
-					r.ID = r.Algorithm + "/" + r.Domain + "/" + r.Problem
-					if rep != "" {
-						r.ID += "/" + rep
-					}
-					if ids[r.ID] {
-						return nil, e(key, "run %s appears twice: give the instances distinct names (name = \"...\")", r.ID)
-					}
-					ids[r.ID] = true
-					vars := p.vars
-					vars["rep"] = strconv.Itoa(ri + 1)
-					vars["seed"] = strconv.Itoa(ri + 1)
-					if len(f.Seeds) > 0 {
-						vars["seed"] = strconv.FormatInt(f.Seeds[ri], 10)
-					}
-					vars["time"] = ""
-					if x.Limits.CPU > 0 {
-						vars["time"] = x.Limits.CPU.String()
-					}
-					vars["algorithm"], vars["domain"], vars["problem"] = a.Name, p.domain, p.name
-					r.Args, err = expand(a.Args, vars, p.lists)
-					if err != nil {
-						return nil, e(fmt.Sprintf("algorithms.%d.args", indexOf(f.Algorithms, a.Name)), "algorithm %q on %s/%s: %v", a.Name, p.domain, p.name, err)
-					}
-					if len(a.Prepare) > 0 {
-						r.Prepare, err = expand(a.Prepare, vars, p.lists)
-						if err != nil {
-							return nil, e(fmt.Sprintf("algorithms.%d.prepare", indexOf(f.Algorithms, a.Name)), "algorithm %q on %s/%s: %v", a.Name, p.domain, p.name, err)
-						}
-					}
-					r.Program, r.Verdicts = a.Program, a.Verdicts
-					x.Runs = append(x.Runs, r)
+	}
+	for _, p := range probs {
+		for ai, a := range f.Algorithms {
+			for ri, rep := range reps {
+				r := &Run{Algorithm: a.Name, Domain: p.domain, Problem: p.name, Rep: rep, Attrs: in.Attributes}
+				r.ID = r.Algorithm + "/" + r.Domain + "/" + r.Problem
+				if rep != "" {
+					r.ID += "/" + rep
 				}
+				if ids[r.ID] {
+					return ps.errorf(key, "run %s appears twice: give the instances distinct names (name = \"...\")", r.ID)
+				}
+				ids[r.ID] = true
+				vars := p.vars
+				vars["rep"] = strconv.Itoa(ri + 1)
+				vars["seed"] = strconv.Itoa(ri + 1)
+				if len(f.Seeds) > 0 {
+					vars["seed"] = strconv.FormatInt(f.Seeds[ri], 10)
+				}
+				vars["time"] = ""
+				if x.Limits.CPU > 0 {
+					vars["time"] = x.Limits.CPU.String()
+				}
+				vars["algorithm"], vars["domain"], vars["problem"] = a.Name, p.domain, p.name
+				if r.Args, err = expand(a.Args, vars, p.lists); err != nil {
+					return ps.errorf(fmt.Sprintf("algorithms.%d.args", ai), "algorithm %q on %s/%s: %v", a.Name, p.domain, p.name, err)
+				}
+				if len(a.Prepare) > 0 {
+					if r.Prepare, err = expand(a.Prepare, vars, p.lists); err != nil {
+						return ps.errorf(fmt.Sprintf("algorithms.%d.prepare", ai), "algorithm %q on %s/%s: %v", a.Name, p.domain, p.name, err)
+					}
+				}
+				r.Program, r.Verdicts = a.Program, a.Verdicts
+				x.Runs = append(x.Runs, r)
 			}
 		}
 	}
-	sort.Slice(x.Runs, func(i, j int) bool { return x.Runs[i].ID < x.Runs[j].ID })
-	var key string
-	if x.Report, key, err = reportDefaults(f.Report, algos); err != nil {
-		return nil, e("report."+key, "%v", err)
-	}
-	return x, nil
+	return nil
 }
 
 // reportDefaults checks the [report] section against the algorithms; an
@@ -464,15 +515,6 @@ func ParseScatter(s string) ([2]string, error) {
 		return [2]string{}, fmt.Errorf("scatter %q: want two algorithms X:Y, e.g. polic3:bfs", s)
 	}
 	return [2]string{a, b}, nil
-}
-
-func indexOf(as []PlanAlgorithm, name string) int {
-	for i, a := range as {
-		if a.Name == name {
-			return i
-		}
-	}
-	return 0
 }
 
 // idPart is what a name in a run id may contain (it names a directory).

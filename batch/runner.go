@@ -177,41 +177,9 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 	if o.Only != nil {
 		share = slices.DeleteFunc(slices.Clone(share), func(r *Run) bool { return !o.Only.MatchString(r.ID) })
 	}
-	var s Summary
-	s.Total = len(share)
-	s.Errors = map[string]int{}
-	var todo []*Run
-	var stale []string
-	rerun := map[*Run]bool{} // finished runs to run again: their old properties go when they start
-	for _, r := range share {
-		p, err := x.Properties(r)
-		if err != nil {
-			return s, err
-		}
-		e, _ := p["error"].(string)
-		isStale := p != nil && x.stale(r, p)
-		if p == nil || slices.Contains(o.Rerun, e) || isStale && slices.Contains(o.Rerun, "stale") {
-			todo = append(todo, r)
-			rerun[r] = p != nil
-			continue
-		}
-		if isStale {
-			stale = append(stale, r.ID)
-		}
-		s.Done++
-		s.Skipped++
-		s.Errors[e]++
-		if failure(e) {
-			s.Failed++
-		}
-	}
-	if len(stale) > 0 {
-		more := ""
-		if len(stale) > 5 {
-			more = fmt.Sprintf(" and %d more", len(stale)-5)
-			stale = stale[:5]
-		}
-		return s, fmt.Errorf("batch: finished runs were made with another command or other limits than the experiment now gives: %s%s; rerun them with --rerun stale, or give the changed algorithm a new name", strings.Join(stale, ", "), more)
+	s, todo, rerun, err := x.pending(share, o.Rerun)
+	if err != nil {
+		return s, err
 	}
 	jobs := max(o.Jobs, 1)
 	var mu sync.Mutex
@@ -294,6 +262,49 @@ feed:
 	wg.Wait()
 	s.Interrupted = ctx.Err() != nil
 	return s, nil
+}
+
+// pending sorts share into the runs to run (todo; rerun says which of
+// them finished before and run again, their old properties going when
+// they start) and the finished ones, counted in s. Finished runs whose
+// outcome rerunOutcomes lists run again ("stale": those whose command
+// changed); other stale runs are an error.
+func (x *Experiment) pending(share []*Run, rerunOutcomes []string) (s Summary, todo []*Run, rerun map[*Run]bool, err error) {
+	s.Total = len(share)
+	s.Errors = map[string]int{}
+	rerun = map[*Run]bool{}
+	var stale []string
+	for _, r := range share {
+		p, err := x.Properties(r)
+		if err != nil {
+			return s, nil, nil, err
+		}
+		e, _ := p["error"].(string)
+		isStale := p != nil && x.stale(r, p)
+		if p == nil || slices.Contains(rerunOutcomes, e) || isStale && slices.Contains(rerunOutcomes, "stale") {
+			todo = append(todo, r)
+			rerun[r] = p != nil
+			continue
+		}
+		if isStale {
+			stale = append(stale, r.ID)
+		}
+		s.Done++
+		s.Skipped++
+		s.Errors[e]++
+		if failure(e) {
+			s.Failed++
+		}
+	}
+	if len(stale) > 0 {
+		more := ""
+		if len(stale) > 5 {
+			more = fmt.Sprintf(" and %d more", len(stale)-5)
+			stale = stale[:5]
+		}
+		return s, nil, nil, fmt.Errorf("batch: finished runs were made with another command or other limits than the experiment now gives: %s%s; rerun them with --rerun stale, or give the changed algorithm a new name", strings.Join(stale, ", "), more)
+	}
+	return s, todo, rerun, nil
 }
 
 // errBusy says that another process holds a run.

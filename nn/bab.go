@@ -341,3 +341,16 @@ func (p *prover) splitInput(h *domainHeap, d domain) {
 		}
 	}
 }
+
+// MarshalText is the branching's name (String), so that a Branch is a
+// flag value (flag.TextVar) and a JSON string.
+func (b Branch) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+// UnmarshalText reads a branching's name (ParseBranch).
+func (b *Branch) UnmarshalText(text []byte) error {
+	v, err := ParseBranch(string(text))
+	if err == nil {
+		*b = v
+	}
+	return err
+}

@@ -406,54 +406,7 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 	width := l.In
 	for j := k - 1; j >= 0; j-- {
 		lj := &b.layers[j]
-		if lj.Act == ActReLU {
-			lo, hi := b.lo[j], b.hi[j]
-			for i := 0; i < lj.Out; i++ {
-				li, ui := lo[i], hi[i]
-				switch {
-				case li >= 0:
-					continue
-				case ui <= 0:
-					for r := 0; r < m; r++ {
-						A[r*width+i] = 0
-					}
-				default:
-					su := ui / (ui - li)
-					tu := -li * su
-					sl := 0.0
-					if ui > -li {
-						sl = 1
-					}
-					for r := 0; r < m; r++ {
-						a := A[r*width+i]
-						if a >= 0 {
-							A[r*width+i] = a * sl
-						} else {
-							A[r*width+i] = a * su
-							bias[r] += a * tu
-						}
-					}
-				}
-			}
-		} else if lj.Act != ActLinear {
-			// Lower line where the coefficient is non-negative, upper
-			// line where it is negative (relax.go).
-			lo, hi := b.lo[j], b.hi[j]
-			for i := 0; i < lj.Out; i++ {
-				lw, up := relax(lj, lo[i], hi[i])
-				for r := 0; r < m; r++ {
-					a := A[r*width+i]
-					switch {
-					case a > 0:
-						A[r*width+i] = a * lw.k
-						bias[r] += a * lw.c
-					case a < 0:
-						A[r*width+i] = a * up.k
-						bias[r] += a * up.c
-					}
-				}
-			}
-		}
+		b.relaxBack(j, A, width, bias)
 		// Through the dense layer j: bias += A b_j, A = A W_j.
 		A2 := b.buf(&b.A2, m*lj.In)
 		if m >= gemmRows {
@@ -513,6 +466,64 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 	return bias
 }
 
+// relaxBack carries the rows A (len(bias) rows of width layer j's
+// outputs) back through layer j's activation: each coefficient takes the
+// slope of the activation's lower linear bound where it is non-negative
+// and of the upper one where it is negative, adding the intercepts to
+// bias.
+func (b *bounder) relaxBack(j int, A []float64, width int, bias []float64) {
+	m := len(bias)
+	lj := &b.layers[j]
+	if lj.Act == ActReLU {
+		lo, hi := b.lo[j], b.hi[j]
+		for i := 0; i < lj.Out; i++ {
+			li, ui := lo[i], hi[i]
+			switch {
+			case li >= 0:
+				continue
+			case ui <= 0:
+				for r := 0; r < m; r++ {
+					A[r*width+i] = 0
+				}
+			default:
+				su := ui / (ui - li)
+				tu := -li * su
+				sl := 0.0
+				if ui > -li {
+					sl = 1
+				}
+				for r := 0; r < m; r++ {
+					a := A[r*width+i]
+					if a >= 0 {
+						A[r*width+i] = a * sl
+					} else {
+						A[r*width+i] = a * su
+						bias[r] += a * tu
+					}
+				}
+			}
+		}
+	} else if lj.Act != ActLinear {
+		// Lower line where the coefficient is non-negative, upper
+		// line where it is negative (relax.go).
+		lo, hi := b.lo[j], b.hi[j]
+		for i := 0; i < lj.Out; i++ {
+			lw, up := relax(lj, lo[i], hi[i])
+			for r := 0; r < m; r++ {
+				a := A[r*width+i]
+				switch {
+				case a > 0:
+					A[r*width+i] = a * lw.k
+					bias[r] += a * lw.c
+				case a < 0:
+					A[r*width+i] = a * up.k
+					bias[r] += a * up.c
+				}
+			}
+		}
+	}
+}
+
 // gemmRows is the fewest rows for which backward multiplies through a
 // dense layer with gonum's matrix product rather than row by row (which
 // skips zero coefficients).
@@ -536,4 +547,17 @@ func (b *bounder) buf(p *[]float64, n int) []float64 {
 	}
 	*p = (*p)[:n]
 	return *p
+}
+
+// MarshalText is the method's name (String), so that a Method is a flag
+// value (flag.TextVar) and a JSON string.
+func (m Method) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads a method's name (ParseMethod).
+func (m *Method) UnmarshalText(b []byte) error {
+	v, err := ParseMethod(string(b))
+	if err == nil {
+		*m = v
+	}
+	return err
 }

@@ -295,13 +295,36 @@ func ParseVNNLIB(src string) (*Property, error) {
 		return nil, err
 	}
 	p := &parser{}
-	// Declarations first, in any order.
+	if err := p.declarations(es); err != nil {
+		return nil, err
+	}
+	dnf, err := p.assertions(es)
+	if err != nil {
+		return nil, err
+	}
+	prop := &Property{Inputs: p.nx, Outputs: p.ny}
+	for _, conj := range dnf {
+		c, empty, err := p.newCase(conj)
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			prop.Cases = append(prop.Cases, c)
+		}
+	}
+	return prop, nil
+}
+
+// declarations reads the declare-consts of es (in any order, before the
+// assertions are read): the inputs X_i and outputs Y_j, whose numbers it
+// sets.
+func (p *parser) declarations(es []*sexp) error {
 	for _, e := range es {
 		if len(e.list) == 0 || e.list[0].atom != "declare-const" {
 			continue
 		}
 		if len(e.list) != 3 || e.list[1].list != nil || e.list[2].atom != "Real" {
-			return nil, fmt.Errorf("nn: vnnlib line %d: want (declare-const NAME Real)", e.line)
+			return fmt.Errorf("nn: vnnlib line %d: want (declare-const NAME Real)", e.line)
 		}
 		name := e.list[1].atom
 		var i int
@@ -321,12 +344,18 @@ func ParseVNNLIB(src string) (*Property, error) {
 			err = fmt.Errorf("not X_i or Y_j")
 		}
 		if err != nil || i < 0 || i >= 1<<20 {
-			return nil, fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1 and so on, and outputs Y_0, Y_1 and so on", e.line, name)
+			return fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1 and so on, and outputs Y_0, Y_1 and so on", e.line, name)
 		}
 	}
 	if p.nx == 0 || p.ny == 0 {
-		return nil, fmt.Errorf("nn: vnnlib: no X_i or no Y_j declared")
+		return fmt.Errorf("nn: vnnlib: no X_i or no Y_j declared")
 	}
+	return nil
+}
+
+// assertions reads the asserts of es as one formula in disjunctive normal
+// form: a list of cases, each a conjunction of atoms.
+func (p *parser) assertions(es []*sexp) ([][]atom, error) {
 	dnf := [][]atom{{}}
 	for _, e := range es {
 		if len(e.list) == 0 {
@@ -357,84 +386,87 @@ func ParseVNNLIB(src string) (*Property, error) {
 			return nil, fmt.Errorf("nn: vnnlib line %d: unsupported command %q", e.line, e.list[0].atom)
 		}
 	}
-	prop := &Property{Inputs: p.nx, Outputs: p.ny}
-	for _, conj := range dnf {
-		c := Case{Box: Box{Lo: make([]float64, p.nx), Hi: make([]float64, p.nx)}}
-		for i := range c.Box.Lo {
-			c.Box.Lo[i], c.Box.Hi[i] = math.Inf(-1), math.Inf(1)
-		}
-		empty := false
-		loLine, hiLine := make([]int, p.nx), make([]int, p.nx)
-		for _, a := range conj {
-			l := a.lin
-			if !finite(l) {
-				// NaN or infinite bounds would make comparisons false
-				// (or true) and so decide the property by accident.
-				return nil, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a number that is not finite (NaN, inf or beyond float64); give finite bounds", a.line, varNames(l))
-			}
-			for k, v := range l.x {
-				if v == 0 {
-					delete(l.x, k)
-				}
-			}
-			for k, v := range l.y {
-				if v == 0 {
-					delete(l.y, k)
-				}
-			}
-			switch {
-			case len(l.x) > 0 && len(l.y) > 0:
-				return nil, fmt.Errorf("nn: vnnlib line %d: constraints mixing inputs and outputs are not supported", a.line)
-			case len(l.x) > 1:
-				return nil, fmt.Errorf("nn: vnnlib line %d: constraints on several inputs are not supported; vigil reads input boxes", a.line)
-			case len(l.x) == 1:
-				// k*x + c <= 0
-				for i, k := range l.x {
-					bound := -l.c / k
-					if math.IsNaN(bound) || math.IsInf(bound, 0) {
-						return nil, fmt.Errorf("nn: vnnlib line %d: the bound on X_%d is not a finite number; give finite bounds", a.line, i)
-					}
-					if k > 0 {
-						if bound < c.Box.Hi[i] {
-							c.Box.Hi[i], hiLine[i] = bound, a.line
-						}
-					} else if bound > c.Box.Lo[i] {
-						c.Box.Lo[i], loLine[i] = bound, a.line
-					}
-				}
-			case len(l.y) == 0:
-				if l.c > 0 || (l.c == 0 && a.strict) {
-					empty = true
-				}
-			default:
-				row := make([]float64, p.ny)
-				for j, v := range l.y {
-					row[j] = v
-				}
-				c.Cons.Rows = append(c.Cons.Rows, row)
-				c.Cons.Off = append(c.Cons.Off, l.c)
-				c.Cons.Strict = append(c.Cons.Strict, a.strict)
-			}
-		}
-		for i := range c.Box.Lo {
-			// An empty box would make the case vacuous and the answer
-			// unsat: a typo in a bound must not verify the property.
-			if c.Box.Lo[i] > c.Box.Hi[i] {
-				return nil, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d has lower bound %v above its upper bound %v; the input box is empty (swap or fix the bounds)",
-					loLine[i], hiLine[i], i, c.Box.Lo[i], c.Box.Hi[i])
-			}
-		}
-		if empty {
-			continue
-		}
-		for i := range c.Box.Lo {
-			if math.IsInf(c.Box.Lo[i], 0) || math.IsInf(c.Box.Hi[i], 0) {
-				return nil, fmt.Errorf("nn: vnnlib: input X_%d has no lower or upper bound; vigil needs an input box", i)
-			}
-		}
-		prop.Cases = append(prop.Cases, c)
+	return dnf, nil
+}
+
+// newCase turns a conjunction of atoms into a case: bounds on single
+// inputs make its box, linear constraints on the outputs its
+// constraints. empty says that a constant atom is false, so that the case
+// holds nowhere.
+func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
+	c = Case{Box: Box{Lo: make([]float64, p.nx), Hi: make([]float64, p.nx)}}
+	for i := range c.Box.Lo {
+		c.Box.Lo[i], c.Box.Hi[i] = math.Inf(-1), math.Inf(1)
 	}
-	return prop, nil
+	loLine, hiLine := make([]int, p.nx), make([]int, p.nx)
+	for _, a := range conj {
+		l := a.lin
+		if !finite(l) {
+			// NaN or infinite bounds would make comparisons false
+			// (or true) and so decide the property by accident.
+			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a number that is not finite (NaN, inf or beyond float64); give finite bounds", a.line, varNames(l))
+		}
+		for k, v := range l.x {
+			if v == 0 {
+				delete(l.x, k)
+			}
+		}
+		for k, v := range l.y {
+			if v == 0 {
+				delete(l.y, k)
+			}
+		}
+		switch {
+		case len(l.x) > 0 && len(l.y) > 0:
+			return c, false, fmt.Errorf("nn: vnnlib line %d: constraints mixing inputs and outputs are not supported", a.line)
+		case len(l.x) > 1:
+			return c, false, fmt.Errorf("nn: vnnlib line %d: constraints on several inputs are not supported; vigil reads input boxes", a.line)
+		case len(l.x) == 1:
+			// k*x + c <= 0
+			for i, k := range l.x {
+				bound := -l.c / k
+				if math.IsNaN(bound) || math.IsInf(bound, 0) {
+					return c, false, fmt.Errorf("nn: vnnlib line %d: the bound on X_%d is not a finite number; give finite bounds", a.line, i)
+				}
+				if k > 0 {
+					if bound < c.Box.Hi[i] {
+						c.Box.Hi[i], hiLine[i] = bound, a.line
+					}
+				} else if bound > c.Box.Lo[i] {
+					c.Box.Lo[i], loLine[i] = bound, a.line
+				}
+			}
+		case len(l.y) == 0:
+			if l.c > 0 || (l.c == 0 && a.strict) {
+				empty = true
+			}
+		default:
+			row := make([]float64, p.ny)
+			for j, v := range l.y {
+				row[j] = v
+			}
+			c.Cons.Rows = append(c.Cons.Rows, row)
+			c.Cons.Off = append(c.Cons.Off, l.c)
+			c.Cons.Strict = append(c.Cons.Strict, a.strict)
+		}
+	}
+	for i := range c.Box.Lo {
+		// An empty box would make the case vacuous and the answer
+		// unsat: a typo in a bound must not verify the property.
+		if c.Box.Lo[i] > c.Box.Hi[i] {
+			return c, false, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d has lower bound %v above its upper bound %v; the input box is empty (swap or fix the bounds)",
+				loLine[i], hiLine[i], i, c.Box.Lo[i], c.Box.Hi[i])
+		}
+	}
+	if empty {
+		return c, true, nil
+	}
+	for i := range c.Box.Lo {
+		if math.IsInf(c.Box.Lo[i], 0) || math.IsInf(c.Box.Hi[i], 0) {
+			return c, false, fmt.Errorf("nn: vnnlib: input X_%d has no lower or upper bound; vigil needs an input box", i)
+		}
+	}
+	return c, false, nil
 }
 
 // finite reports whether every coefficient and the constant of l are
@@ -517,79 +549,15 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 		}
 	}
 	res := VerifyResult{Answer: Unsat}
-	// Try cheap witness searches on every case before proving any.
-	type pending struct {
-		i int
-		p *prover
-	}
-	var todo []pending
-	for i, c := range prop.Cases {
-		p := newProver(n, c.Cons, opt)
-		p.combine()
-		if len(c.Cons.Rows) == 0 {
-			x := center(c.Box)
-			return n.sat(res, x, i, start, p.nodes), nil
-		}
-		if x := p.search(c.Box, p.opt.Samples); x != nil {
-			return n.sat(res, x, i, start, p.nodes), nil
-		}
-		todo = append(todo, pending{i, p})
-	}
-	// The falsification phase: a PGD attack on every case, within a
-	// 1/200 of the time limit): it finds counterexamples with wide
-	// basins fast; narrow ones are left to the branch and bound, which
-	// checks the centre of every box it splits.
-	for _, t := range todo {
-		until := time.Time{}
-		if timeout > 0 {
-			until = time.Now().Add(timeout / 200 / time.Duration(len(todo)))
-		}
-		if x := t.p.attack(prop.Cases[t.i].Box, attackRestarts, until); x != nil {
-			return n.sat(res, x, t.i, start, 0), nil
-		}
+	todo, sat := n.falsify(prop, timeout, opt, start)
+	if sat != nil {
+		return *sat, nil
 	}
 	if len(todo) > 1 && (opt.Branch == BranchInput || (opt.Branch == BranchAuto && n.Inputs() <= autoInputs)) {
-		// Input splits on every case in turn, with doubling node
-		// budgets, so that a hard case does not starve the one with the
-		// counterexample (ACAS Xu prop_7 has two).
-		var until time.Time
-		if !opt.Deadline.IsZero() {
-			until = opt.Deadline
-			if opt.Branch == BranchAuto {
-				until = time.Now().Add(time.Until(opt.Deadline) / 2)
-			}
+		var left []pendingCase
+		if left, sat = n.inputPhase(prop, todo, opt, &res, start); sat != nil {
+			return *sat, nil
 		}
-		used := make([]int, len(todo))
-		open := slices.Clone(todo)
-		var left []pending
-		for budget := inputRestart; len(open) > 0; budget *= 2 {
-			var next []pending
-			for k, t := range open {
-				full := t.p.opt.Deadline
-				if !until.IsZero() {
-					t.p.opt.Deadline = until
-				}
-				r, done := t.p.inputRound(prop.Cases[t.i].Box, budget, &used[t.i])
-				t.p.opt.Deadline = full
-				switch {
-				case r.Verdict == Refuted:
-					return n.sat(res, r.Witness, t.i, start, sum(used)), nil
-				case r.Verdict == Proved:
-				case done:
-					left = append(left, t)
-				default:
-					next = append(next, t)
-				}
-				if r.Verdict == Unknown && done && !until.IsZero() && time.Now().After(until) {
-					// The input phase is over for the others too.
-					left = append(left, open[k+1:]...)
-					next = nil
-					break
-				}
-			}
-			open = next
-		}
-		res.Nodes = sum(used)
 		if opt.Branch == BranchInput && len(left) > 0 {
 			res.Answer = AnswerUnkn
 		}
@@ -622,6 +590,95 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// pendingCase is a case of a property (its index) that the witness
+// searches did not settle, with the prover that is to decide it.
+type pendingCase struct {
+	i int
+	p *prover
+}
+
+// falsify tries cheap witness searches on every case of prop before
+// proving any: the sampling of each case's prover, then a PGD attack on
+// every case within 1/200 of the time limit, which finds counterexamples
+// with wide basins fast (narrow ones are left to the branch and bound,
+// which checks the centre of every box it splits). It returns the answer
+// when one finds a counterexample, else the cases left to decide.
+func (n *Network) falsify(prop *Property, timeout time.Duration, opt Options, start time.Time) ([]pendingCase, *VerifyResult) {
+	var todo []pendingCase
+	for i, c := range prop.Cases {
+		p := newProver(n, c.Cons, opt)
+		p.combine()
+		if len(c.Cons.Rows) == 0 {
+			res := n.sat(VerifyResult{}, center(c.Box), i, start, p.nodes)
+			return nil, &res
+		}
+		if x := p.search(c.Box, p.opt.Samples); x != nil {
+			res := n.sat(VerifyResult{}, x, i, start, p.nodes)
+			return nil, &res
+		}
+		todo = append(todo, pendingCase{i, p})
+	}
+	for _, t := range todo {
+		until := time.Time{}
+		if timeout > 0 {
+			until = time.Now().Add(timeout / 200 / time.Duration(len(todo)))
+		}
+		if x := t.p.attack(prop.Cases[t.i].Box, attackRestarts, until); x != nil {
+			res := n.sat(VerifyResult{}, x, t.i, start, 0)
+			return nil, &res
+		}
+	}
+	return todo, nil
+}
+
+// inputPhase splits the input boxes of every case in turn, with doubling
+// node budgets, so that a hard case does not starve the one with the
+// counterexample (ACAS Xu prop_7 has two); with --branch auto it has half
+// the time. It adds its nodes to res and returns the answer when it finds
+// a counterexample, else the cases it could not decide.
+func (n *Network) inputPhase(prop *Property, todo []pendingCase, opt Options, res *VerifyResult, start time.Time) ([]pendingCase, *VerifyResult) {
+	var until time.Time
+	if !opt.Deadline.IsZero() {
+		until = opt.Deadline
+		if opt.Branch == BranchAuto {
+			until = time.Now().Add(time.Until(opt.Deadline) / 2)
+		}
+	}
+	used := make([]int, len(todo))
+	open := slices.Clone(todo)
+	var left []pendingCase
+	for budget := inputRestart; len(open) > 0; budget *= 2 {
+		var next []pendingCase
+		for k, t := range open {
+			full := t.p.opt.Deadline
+			if !until.IsZero() {
+				t.p.opt.Deadline = until
+			}
+			r, done := t.p.inputRound(prop.Cases[t.i].Box, budget, &used[t.i])
+			t.p.opt.Deadline = full
+			switch {
+			case r.Verdict == Refuted:
+				sat := n.sat(*res, r.Witness, t.i, start, sum(used))
+				return nil, &sat
+			case r.Verdict == Proved:
+			case done:
+				left = append(left, t)
+			default:
+				next = append(next, t)
+			}
+			if r.Verdict == Unknown && done && !until.IsZero() && time.Now().After(until) {
+				// The input phase is over for the others too.
+				left = append(left, open[k+1:]...)
+				next = nil
+				break
+			}
+		}
+		open = next
+	}
+	res.Nodes = sum(used)
+	return left, nil
 }
 
 func sum(xs []int) int {

@@ -157,3 +157,20 @@ func FormatVector(xs []float64) string {
 	}
 	return strings.Join(s, ",")
 }
+
+// ParseClasses reads a comma-separated list of class indices, such as
+// vigil trees decide --sure takes; an empty list is nil.
+func ParseClasses(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a class index", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

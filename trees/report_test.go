@@ -3,6 +3,7 @@ package trees
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -44,5 +45,17 @@ func TestReports(t *testing.T) {
 	b, _ = json.Marshal(e.Info())
 	if got, want := string(b), `{"base":[0.5,0.5],"classes":2,"features":1,"format":"xgboost","leaves":0,"trees":0}`; got != want {
 		t.Errorf("info %s, want %s", got, want)
+	}
+}
+
+func TestParseClasses(t *testing.T) {
+	for in, want := range map[string]string{"": "[]", " ": "[]", "0,2": "[0 2]", " 1 , 3 ": "[1 3]"} {
+		got, err := ParseClasses(in)
+		if err != nil || fmt.Sprint(got) != want {
+			t.Errorf("ParseClasses(%q) = %v, %v; want %s", in, got, err, want)
+		}
+	}
+	if _, err := ParseClasses("0,x"); err == nil || err.Error() != `"x" is not a class index` {
+		t.Errorf("ParseClasses(0,x): %v", err)
 	}
 }

@@ -3,9 +3,11 @@ package verify
 import (
 	"context"
 	"errors"
+	"sort"
 
 	"vigil/ic3"
 	invcert "vigil/ic3/cert"
+	"vigil/internal/certpath"
 	"vigil/smt"
 	"vigil/symbolic/explicit"
 )
@@ -68,4 +70,24 @@ func (q *Prepared) checkInvariant(ctx context.Context, v *Verdict) error {
 		v.Reason = "interrupted while checking the invariant"
 	}
 	return nil
+}
+
+// NewHeader is what the certificate of a question records about where the
+// question came from (Question.Header): the model file, its -D defines
+// and the PlaJA start, unsafe and policy files ("" when not given). With
+// certFile, the file the certificate is to be written to, the paths are
+// recorded relative to its directory (internal/certpath.Record), so that
+// the certificate travels with the model.
+func NewHeader(certFile, model string, defines map[string]string, start, unsafe, policyFile string) (invcert.Header, error) {
+	h := invcert.Header{Model: model, StartFile: start, UnsafeFile: unsafe, PolicyFile: policyFile}
+	for k, v := range defines {
+		h.Defines = append(h.Defines, k+"="+v)
+	}
+	sort.Strings(h.Defines)
+	if certFile == "" {
+		return h, nil
+	}
+	var err error
+	h.Dir, err = certpath.Record(certFile, &h.Model, &h.StartFile, &h.UnsafeFile, &h.PolicyFile)
+	return h, err
 }

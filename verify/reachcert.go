@@ -2,8 +2,10 @@ package verify
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
+	invcert "vigil/ic3/cert"
 	"vigil/safety/cert"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -57,4 +59,53 @@ func ReachCertificate(q *Question, v *Verdict) (*cert.Certificate, error) {
 		c.Entries[id] = cert.Entry{S: s}
 	}
 	return c, nil
+}
+
+// WriteCertificate writes the certificate of a safe verdict v of q to path
+// and records it in rep (when rep is not nil): the states bfs reached
+// (ReachCertificate, gzip-compressed when path ends in .gz), or the
+// invariant of ic3, polic3 or ppa in SMT-LIB2 (ic3/cert). It reports
+// whether v had one to write: other verdicts, and those of engines without
+// certificates (bdd), write nothing.
+func WriteCertificate(path string, q *Question, v *Verdict, rep *Report) (bool, error) {
+	var err error
+	switch {
+	case v.Answer != explicit.Safe:
+		return false, nil
+	case v.BFS != nil:
+		var c *cert.Certificate
+		if c, err = ReachCertificate(q, v); err == nil {
+			err = cert.WriteFile(path, c)
+		}
+	case v.Invariant != nil:
+		err = invcert.WriteFile(path, v.Invariant, q.Model, q.Property, q.Policy)
+	default:
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if rep != nil {
+		rep.Certificate = path
+	}
+	return true, nil
+}
+
+// PlotVars are the variables of m that names name, for the plot of an
+// HTML report (Report.WriteHTML); a name m lacks is an error that offers
+// the closest one.
+func PlotVars(m *symbolic.Model, names []string) ([]symbolic.VarID, error) {
+	var vars []symbolic.VarID
+	for _, name := range names {
+		v := m.VarIndex(name)
+		if v < 0 {
+			var all []string
+			for i := range m.Vars {
+				all = append(all, m.Vars[i].Name)
+			}
+			return nil, fmt.Errorf("model %s has no variable %q%s", m.Name, name, symbolic.Suggest(name, all))
+		}
+		vars = append(vars, v)
+	}
+	return vars, nil
 }

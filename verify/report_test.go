@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -129,5 +131,56 @@ func TestReportHTML(t *testing.T) {
 	s := page.String()
 	if n := strings.Count(s, `<tr class="step`); n != 5 || !strings.Contains(s, `id="plot-x"`) || !strings.HasSuffix(s, "</html>\n") {
 		t.Errorf("page has %d rows:\n%s", n, s)
+	}
+}
+
+// WriteCertificate writes what a safe verdict can be checked with, records
+// it in the report, and writes nothing for an unsafe verdict or for bdd.
+func TestWriteCertificate(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		policy, engine string
+		want           bool
+	}{{"slow", "bfs", true}, {"slow", "ic3", true}, {"slow", "bdd", false}, {"fast", "bfs", false}} {
+		q, v := decide(t, counter, tc.policy, tc.engine)
+		path := filepath.Join(dir, tc.policy+"-"+tc.engine)
+		rep := verify.NewReport(q, v)
+		wrote, err := verify.WriteCertificate(path, q, v, rep)
+		_, statErr := os.Stat(path)
+		if err != nil || wrote != tc.want || (statErr == nil) != tc.want || (rep.Certificate == path) != tc.want {
+			t.Errorf("%s %s: wrote %v (file: %v, report: %q), %v; want %v", tc.policy, tc.engine, wrote, statErr == nil, rep.Certificate, err, tc.want)
+		}
+	}
+	q, v := decide(t, counter, "slow", "bfs")
+	if _, err := verify.WriteCertificate(filepath.Join(dir, "none", "c.json"), q, v, nil); err == nil {
+		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+func TestPlotVars(t *testing.T) {
+	q, _ := decide(t, counter, "slow", "bfs")
+	if vs, err := verify.PlotVars(q.Model, []string{"x"}); err != nil || len(vs) != 1 || vs[0] != 0 {
+		t.Errorf("PlotVars(x) = %v, %v", vs, err)
+	}
+	if vs, err := verify.PlotVars(q.Model, nil); err != nil || vs != nil {
+		t.Errorf("PlotVars() = %v, %v", vs, err)
+	}
+	if _, err := verify.PlotVars(q.Model, []string{"y"}); err == nil || !strings.Contains(err.Error(), `model m has no variable "y"`) {
+		t.Errorf("PlotVars(y): %v", err)
+	}
+}
+
+// NewHeader records the defines sorted and, with a certificate file, the
+// paths relative to the certificate's directory.
+func TestNewHeader(t *testing.T) {
+	h, err := verify.NewHeader("", "specs/m.spec", map[string]string{"N": "4", "A": "1"}, "", "", "")
+	if err != nil || h.Model != "specs/m.spec" || h.Dir != "" || strings.Join(h.Defines, " ") != "A=1 N=4" {
+		t.Errorf("without a certificate: %+v, %v", h, err)
+	}
+	dir := t.TempDir()
+	model := filepath.Join(dir, "specs", "m.spec")
+	h, err = verify.NewHeader(filepath.Join(dir, "out", "c.smt2"), model, nil, "", "", "")
+	if err != nil || h.Model != filepath.Join("..", "specs", "m.spec") || h.Dir != filepath.Join(dir, "out") {
+		t.Errorf("with a certificate: %+v, %v", h, err)
 	}
 }

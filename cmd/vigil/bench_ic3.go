@@ -81,7 +81,7 @@ func runBenchIC3(e *env, args []string) int {
 		},
 		Z3: z3, NoG: *nog, MaxStates: *maxStates, Limit: *timeout, Data: *data,
 		Run: batch.Options{Jobs: *jobs, Self: self, Log: lineWriter{e, prog}, Progress: func(p batch.Progress) {
-			prog.printf("bench ic3: %d/%d runs done, %d failed%s", p.Done, p.Total, p.Failed, limitCounts(p.Errors))
+			prog.printf("bench ic3: %d/%d runs done, %d failed%s", p.Done, p.Total, p.Failed, batch.LimitCounts(p.Errors))
 		}}})
 	prog.clear()
 	switch {

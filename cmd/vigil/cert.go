@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"vigil/internal/certpath"
 	"vigil/verify/certfile"
 )
 
@@ -115,10 +114,4 @@ func certCheck(e *env, args []string) int {
 		return exitError
 	}
 	return exitOK
-}
-
-// certPaths turns paths given on the command line into the form a
-// certificate at certPath records (certpath.Record).
-func certPaths(certPath string, paths ...*string) (dir string, err error) {
-	return certpath.Record(certPath, paths...)
 }

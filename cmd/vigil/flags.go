@@ -7,8 +7,9 @@ package main
 //     or a bare number of seconds; negative values are refused;
 //   - counts (--max-states, --nodes, ...): countFlag, a whole number >= 0;
 //   - every other flag value that does not parse says what form it wants
-//     instead of the flag package's bare "parse error" (explainValues);
-//   - --json: a failing command that printed nothing on stdout gets a JSON
+//     instead of the flag package's bare "parse error" (parseExplained);
+//   - --json: a command prints its report as JSON (printReport) instead of
+//     its text; a failing command that printed nothing on stdout gets a JSON
 //     error object there (jsonError, printed by the dispatcher).
 
 import (
@@ -222,6 +223,27 @@ func printJSONError(w io.Writer, je jsonError) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(je)
+}
+
+// textReport is a command's result: its text, or its JSON.
+type textReport interface{ WriteText(io.Writer) error }
+
+// printReport prints v as one line of JSON under --json, else its text.
+func printReport(e *env, asJSON bool, v textReport) error {
+	if !asJSON {
+		return v.WriteText(e.stdout)
+	}
+	b, err := json.Marshal(v)
+	if err == nil {
+		_, err = fmt.Fprintln(e.stdout, string(b))
+	}
+	return err
+}
+
+// printJSON prints v as one line of JSON.
+func printJSON(e *env, v any) {
+	b, _ := json.Marshal(v)
+	fmt.Fprintln(e.stdout, string(b))
 }
 
 // wantsJSON tells whether the command line asks for --json (before "--").

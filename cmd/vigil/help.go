@@ -83,16 +83,12 @@ func runHelp(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil help: unknown command or topic %q%s\nRun 'vigil help' for the list.\n", args[0], suggest(args[0], append(topNames(), topicNames()...)))
 		return exitUsage
 	}
-	rest := args[1:]
-	for len(rest) > 0 && commands[c.Name+" "+rest[0]] != nil {
-		c, rest = commands[c.Name+" "+rest[0]], rest[1:]
-	}
-	sub := legacySub(c, rest)
-	if len(rest) > 0 && (sub == "" || len(rest) > 1) {
+	c, rest := subcommand(c, args[1:])
+	if len(rest) > 0 {
 		fmt.Fprintf(e.stderr, "vigil help: %s has no sub-command %q%s\n", c.Name, rest[0], suggest(rest[0], subNames(c.Name)))
 		return exitUsage
 	}
-	return printHelp(e.stdout, c, sub)
+	return printHelp(e.stdout, c)
 }
 
 // isHelpArg tells whether a is -h, -help or --help.
@@ -111,11 +107,9 @@ func wantsHelp(args []string) bool {
 	return false
 }
 
-// probe collects, by running a command with -h, its flag list and (for
-// commands that use dispatch) its sub-commands.
+// probe collects, by running a command with -h, its flag list.
 type probe struct {
-	subs []string
-	fs   *flag.FlagSet // the command's flags, when it uses newFlags
+	fs *flag.FlagSet // the command's flags, when it uses newFlags
 }
 
 // flags prints fs's flags under a heading (newFlags calls it on -h).
@@ -171,73 +165,38 @@ func (p *probe) flags(fs *flag.FlagSet) {
 	})
 }
 
-// probeCommand runs c with args and -h under a probe and returns what it
-// printed and the sub-commands it listed.
-func probeCommand(c *command, args ...string) (string, []string) {
-	text, p := probeFlags(c, args...)
-	return text, p.subs
-}
-
-// probeFlags is probeCommand returning the whole probe.
-func probeFlags(c *command, args ...string) (string, *probe) {
+// probeFlags runs c with -h under a probe and returns what it printed
+// (its flag list) and the probe.
+func probeFlags(c *command) (string, *probe) {
 	var b bytes.Buffer
 	p := &probe{}
 	e := &env{stdout: &b, stderr: &b, stdin: strings.NewReader(""), probe: p}
 	func() {
 		defer func() { _ = recover() }()
-		c.Run(e, append(args, "-h"))
+		c.Run(e, []string{"-h"})
 	}()
 	return b.String(), p
 }
 
-// legacySub returns rest[0] when c runs it as a sub-command through
-// dispatch (which help learns by probing c), else "".
-func legacySub(c *command, rest []string) string {
-	if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
-		return ""
+// printHelp writes the help of c: the summary, the synopsis, the
+// description, the sub-commands, the flags and the examples. It returns
+// exit code 0.
+func printHelp(w io.Writer, c *command) int {
+	fmt.Fprintf(w, "vigil %s: %s\n\nusage: %s\n", c.Name, c.Summary, c.Usage)
+	if c.Help != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.Help, "\n"))
 	}
-	_, subs := probeCommand(c)
-	for _, s := range subs {
-		if s == rest[0] {
-			return s
-		}
-	}
-	return ""
-}
-
-// printHelp writes the help of c (or of its dispatch sub-command sub): the
-// summary, the synopsis, the description, the sub-commands, the flags and
-// the examples. It returns exit code 0.
-func printHelp(w io.Writer, c *command, sub string) int {
-	name := c.Name
-	if sub != "" {
-		name += " " + sub
-	}
-	if sub == "" {
-		fmt.Fprintf(w, "vigil %s: %s\n\nusage: %s\n", name, c.Summary, c.Usage)
-		if c.Help != "" {
-			fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.Help, "\n"))
-		}
-	} else {
-		fmt.Fprintf(w, "vigil %s (a sub-command of vigil %s)\n", name, c.Name)
-	}
-	if subs := subNames(c.Name); sub == "" && len(subs) > 0 {
+	if subs := subNames(c.Name); len(subs) > 0 {
 		fmt.Fprintln(w, "\nSub-commands:")
 		for _, s := range subs {
 			fmt.Fprintf(w, "  %-8s %s\n", s, commands[c.Name+" "+s].Summary)
 		}
 		fmt.Fprintf(w, "Run 'vigil help %s SUB-COMMAND' for each one's flags and examples.\n", c.Name)
 	}
-	var text string
-	if sub == "" {
-		text, _ = probeCommand(c)
-	} else {
-		text, _ = probeCommand(c, sub)
+	if text, _ := probeFlags(c); strings.Trim(text, "\n") != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.Trim(text, "\n"))
 	}
-	if text = strings.Trim(text, "\n"); text != "" {
-		fmt.Fprintf(w, "\n%s\n", text)
-	}
-	if ex := examplesOf(c, sub); len(ex) > 0 {
+	if ex := examplesOf(c); len(ex) > 0 {
 		fmt.Fprintln(w, "\nExamples:")
 		for _, x := range ex {
 			fmt.Fprintf(w, "  %s\n", x)
@@ -248,21 +207,17 @@ func printHelp(w io.Writer, c *command, sub string) int {
 
 // examplesOf returns c's examples; a sub-command without its own takes
 // those of its parent that run it.
-func examplesOf(c *command, sub string) []string {
-	if sub == "" && len(c.Examples) > 0 {
+func examplesOf(c *command) []string {
+	if len(c.Examples) > 0 {
 		return c.Examples
 	}
-	parent, name := c, c.Name+" "+sub
-	if sub == "" {
-		p, _, ok := strings.Cut(c.Name, " ")
-		if !ok || commands[p] == nil {
-			return nil
-		}
-		parent, name = commands[p], c.Name
+	p, _, ok := strings.Cut(c.Name, " ")
+	if !ok || commands[p] == nil {
+		return nil
 	}
 	var out []string
-	for _, x := range parent.Examples {
-		if strings.HasPrefix(x, "vigil "+name+" ") {
+	for _, x := range commands[p].Examples {
+		if strings.HasPrefix(x, "vigil "+c.Name+" ") {
 			out = append(out, x)
 		}
 	}

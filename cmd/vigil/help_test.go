@@ -18,18 +18,11 @@ func runCapture(args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-// helpPaths lists every command and sub-command: the registered ones and
-// those a command runs through dispatch.
+// helpPaths lists every command and sub-command.
 func helpPaths() [][]string {
 	var paths [][]string
-	for name, c := range commands {
+	for name := range commands {
 		paths = append(paths, strings.Fields(name))
-		if !strings.Contains(name, " ") {
-			_, subs := probeCommand(c)
-			for _, s := range subs {
-				paths = append(paths, []string{name, s})
-			}
-		}
 	}
 	sort.Slice(paths, func(i, j int) bool { return strings.Join(paths[i], " ") < strings.Join(paths[j], " ") })
 	return paths

@@ -14,6 +14,7 @@ import (
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
+	"vigil/verify"
 )
 
 // The internal-error paths are those a correct engine never takes: vigil
@@ -39,21 +40,21 @@ func TestInternalErrorExits70(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		hook answerHook
+		hook *verify.Tamper
 		args []string
 		want string
 		json bool
 	}{
-		{"bfs counterexample", answerHook{trace: dropLast}, []string{"--engine", "bfs", "--property", "unsafe_at_2"}, "vigil verify: internal error: the counterexample does not replay", false},
-		{"ic3 counterexample", answerHook{trace: dropLast}, []string{"--engine", "ic3", "--property", "unsafe_at_2"}, "vigil verify: internal error: the ic3 counterexample does not replay in the explicit semantics", false},
-		{"bdd counterexample", answerHook{trace: dropLast}, []string{"--engine", "bdd", "--property", "unsafe_at_2"}, "vigil verify: internal error: the BDD counterexample does not replay", false},
-		{"ic3 invariant", answerHook{invariant: noBoxes}, []string{"--engine", "ic3", "--property", "never"}, "vigil verify: internal error: the ic3 invariant does not check", false},
-		{"ic3 invariant, inexpressible atom", answerHook{invariant: badAtom}, []string{"--engine", "ic3", "--property", "never"}, "linear atom 1*v0+2*v7 <= 3 on variable 7, which model m lacks", false},
-		{"ic3 counterexample, json", answerHook{trace: dropLast}, []string{"--engine", "ic3", "--property", "unsafe_at_2", "--json"}, "internal error: the ic3 counterexample does not replay", true},
+		{"bfs counterexample", &verify.Tamper{Trace: dropLast}, []string{"--engine", "bfs", "--property", "unsafe_at_2"}, "vigil verify: internal error: the counterexample does not replay", false},
+		{"ic3 counterexample", &verify.Tamper{Trace: dropLast}, []string{"--engine", "ic3", "--property", "unsafe_at_2"}, "vigil verify: internal error: the ic3 counterexample does not replay in the explicit semantics", false},
+		{"bdd counterexample", &verify.Tamper{Trace: dropLast}, []string{"--engine", "bdd", "--property", "unsafe_at_2"}, "vigil verify: internal error: the BDD counterexample does not replay", false},
+		{"ic3 invariant", &verify.Tamper{Invariant: noBoxes}, []string{"--engine", "ic3", "--property", "never"}, "vigil verify: internal error: the ic3 invariant does not check", false},
+		{"ic3 invariant, inexpressible atom", &verify.Tamper{Invariant: badAtom}, []string{"--engine", "ic3", "--property", "never"}, "linear atom 1*v0+2*v7 <= 3 on variable 7, which model m lacks", false},
+		{"ic3 counterexample, json", &verify.Tamper{Trace: dropLast}, []string{"--engine", "ic3", "--property", "unsafe_at_2", "--json"}, "internal error: the ic3 counterexample does not replay", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			corruptAnswer = c.hook
-			defer func() { corruptAnswer = answerHook{} }()
+			defer func() { corruptAnswer = nil }()
 			var stdout, stderr bytes.Buffer
 			code := run(append([]string{"verify", spec}, c.args...), &env{stdout: &stdout, stderr: &stderr})
 			if code != exitBug {

@@ -45,7 +45,7 @@ type env struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
 	// probe is set while help collects a command's flags: newFlags then
-	// prints the flag list on -h, and dispatch records its sub-commands.
+	// prints the flag list on -h.
 	probe *probe
 	// prog holds --progress and --quiet of the commands that take them.
 	prog progressFlags
@@ -104,12 +104,9 @@ func dispatchCommand(args []string, e *env) int {
 		fmt.Fprintf(e.stderr, "vigil: unknown command %q%s\nRun 'vigil help' for the list of commands.\n", name, suggest(name, topNames()))
 		return exitUsage
 	}
-	rest := args[1:]
-	for len(rest) > 0 && commands[c.Name+" "+rest[0]] != nil {
-		c, rest = commands[c.Name+" "+rest[0]], rest[1:]
-	}
+	c, rest := subcommand(c, args[1:])
 	if wantsHelp(rest) {
-		return printHelp(e.stdout, c, legacySub(c, rest))
+		return printHelp(e.stdout, c)
 	}
 	return runCommand(c, e, rest)
 }
@@ -154,24 +151,27 @@ func exitFor(err error) int {
 	return exitError
 }
 
-// topNames lists the top-level commands.
-func topNames() []string {
-	var names []string
-	for n := range commands {
-		if !strings.Contains(n, " ") {
-			names = append(names, n)
-		}
+// subcommand follows args from c down to the registered sub-command they
+// name ("nn" "verify" ...), and returns it and the arguments after it.
+func subcommand(c *command, args []string) (*command, []string) {
+	for len(args) > 0 && commands[c.Name+" "+args[0]] != nil {
+		c, args = commands[c.Name+" "+args[0]], args[1:]
 	}
-	sort.Strings(names)
-	return names
+	return c, args
 }
 
-// subNames lists the registered sub-commands of parent (their last words).
+// topNames lists the top-level commands.
+func topNames() []string { return subNames("") }
+
+// subNames lists the registered sub-commands of parent (their last
+// words), or with parent "" the top-level commands.
 func subNames(parent string) []string {
 	var names []string
 	for n := range commands {
 		if p, sub, ok := strings.Cut(n, " "); ok && p == parent {
 			names = append(names, sub)
+		} else if !ok && parent == "" {
+			names = append(names, n)
 		}
 	}
 	sort.Strings(names)
@@ -251,55 +251,21 @@ func runSubcommands(e *env, parent string, args []string) int {
 	return exitUsage
 }
 
-// subcommand is one sub-command run by dispatch, the older way to write
-// sub-commands (register "parent sub" commands and use runSubcommands
-// instead: they get their own help and examples).
-type subcommand struct {
-	name string
-	run  func(*env, []string) int
-}
-
-// dispatch runs the subcommand args[0] names. Without arguments it prints
-// help on stderr (exit 2). Under help's probe it prints help and records
-// the sub-commands' names.
-func dispatch(e *env, cmd, help string, subs []subcommand, more func(), args []string) int {
-	var names []string
-	for _, sc := range subs {
-		names = append(names, sc.name)
-	}
-	if e.probe != nil && (len(args) == 0 || isHelpArg(args[0])) {
-		e.probe.subs = names
-		fmt.Fprintln(e.stderr, help)
-		return exitOK
-	}
-	if len(args) == 0 || isHelpArg(args[0]) {
-		fmt.Fprintln(e.stderr, help)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		if more != nil {
-			more()
-		}
-		return exitOK
-	}
-	for _, sc := range subs {
-		if sc.name == args[0] {
-			return sc.run(e, args[1:])
-		}
-	}
-	fmt.Fprintf(e.stderr, "vigil %s: unknown subcommand %q%s\nRun 'vigil help %s' for the list.\n", cmd, args[0], suggest(args[0], names), cmd)
-	return exitUsage
-}
-
 // parseModelArg parses the flags of a command that takes one model file
 // and returns the file (false: a usage error was printed).
 func parseModelArg(e *env, c *command, fs *flag.FlagSet, args []string) (string, bool) {
+	return parseOneArg(e, c, fs, args, "model file")
+}
+
+// parseOneArg parses the flags of a command that takes one argument, a
+// what, and returns it (false: a usage error was printed).
+func parseOneArg(e *env, c *command, fs *flag.FlagSet, args []string, what string) (string, bool) {
 	files, ok := parseFlags(fs, args)
 	if !ok {
 		return "", false
 	}
 	if len(files) != 1 {
-		fmt.Fprintf(e.stderr, "vigil %s: want one model file, got %d\nusage: %s\n", c.Name, len(files), c.Usage)
+		fmt.Fprintf(e.stderr, "vigil %s: want one %s, got %d\nusage: %s\n", c.Name, what, len(files), c.Usage)
 		return "", false
 	}
 	return files[0], true

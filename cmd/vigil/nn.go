@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -85,52 +84,22 @@ func init() {
 	})
 }
 
-// methodFlag is --method, a bound method checked when the flag is parsed.
-type methodFlag struct {
-	m   nn.Method
-	val string
-}
-
-func (f *methodFlag) String() string { return f.val }
-func (f *methodFlag) Set(s string) error {
-	m, err := nn.ParseMethod(s)
-	if err != nil {
-		return err
+// addNNFlags registers --method (default both) and, for branch and
+// bound, --branch.
+func addNNFlags(fs *flag.FlagSet, methodUsage string, branch bool) *nn.Options {
+	o := &nn.Options{}
+	fs.TextVar(&o.Method, "method", nn.Both, methodUsage)
+	if branch {
+		fs.TextVar(&o.Branch, "branch", nn.BranchAuto, "what branch and bound `splits`: input (the input box), relu (unstable ReLU neurons, BaBSR/FSB-ranked) or auto (input splits for half the time, then relu; relu first for networks of more than 10 inputs)")
 	}
-	f.m, f.val = m, s
-	return nil
-}
-
-// branchFlag is --branch: what branch and bound splits.
-type branchFlag struct{ b nn.Branch }
-
-func (f *branchFlag) String() string { return f.b.String() }
-func (f *branchFlag) Set(s string) error {
-	b, err := nn.ParseBranch(s)
-	f.b = b
-	return err
-}
-
-func addBranchFlag(fs *flag.FlagSet) *branchFlag {
-	f := &branchFlag{}
-	fs.Var(f, "branch", "what branch and bound `splits`: input (the input box), relu (unstable ReLU neurons, BaBSR/FSB-ranked) or auto (input splits for half the time, then relu; relu first for networks of more than 10 inputs)")
-	return f
-}
-
-// addMethodFlag registers --method (default both).
-func addMethodFlag(fs *flag.FlagSet, usage string) *methodFlag {
-	f := &methodFlag{val: "both"}
-	f.m, _ = nn.ParseMethod("both")
-	fs.Var(f, "method", usage)
-	return f
+	return o
 }
 
 func nnVerify(e *env, args []string) int {
 	c := commands["nn verify"]
 	fs := newFlags(e, c)
 	timeout := timeoutFlagDefault(fs, 60*time.Second, "give up (unknown, exit 4) after `DURATION`; 0 for no limit")
-	method := addMethodFlag(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha (ReLU splits bound with alpha, beta-CROWN multipliers included, unless ibp or crown)")
-	branch := addBranchFlag(fs)
+	opt := addNNFlags(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha (ReLU splits bound with alpha, beta-CROWN multipliers included, unless ibp or crown)", true)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -140,7 +109,6 @@ func nnVerify(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	m := method.m
 	net, err := nn.Load(rest[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
@@ -151,7 +119,7 @@ func nnVerify(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitFor(err)
 	}
-	res, err := net.Verify(prop, *timeout, nn.Options{Method: m, Branch: branch.b})
+	res, err := net.Verify(prop, *timeout, *opt)
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitFor(err)
@@ -162,8 +130,7 @@ func nnVerify(e *env, args []string) int {
 		return internalError(e, "nn verify", "the counterexample %v does not satisfy the property", res.Input)
 	}
 	if *asJSON {
-		b, _ := json.Marshal(res.Report())
-		fmt.Fprintln(e.stdout, string(b))
+		printJSON(e, res.Report())
 	} else {
 		res.WriteText(e.stdout)
 	}
@@ -175,8 +142,6 @@ func nnVerify(e *env, args []string) int {
 	}
 	return exitUnknown
 }
-
-func floats(xs []float64) string { return nn.FormatVector(xs) }
 
 // parseFloats reads --input: comma-separated finite numbers.
 func parseFloats(s string) ([]float64, error) {
@@ -194,11 +159,20 @@ func parseFloats(s string) ([]float64, error) {
 	return out, nil
 }
 
-func nnEval(e *env, args []string) int {
-	c := commands["nn eval"]
+// evalModel is a model vigil nn eval and vigil trees eval evaluate.
+type evalModel struct {
+	inputs int    // the number of inputs
+	has    string // "network has 4 inputs", for a mismatched --input
+	eval   func(x []float64) ([]float64, error)
+}
+
+// runEval is vigil nn eval and vigil trees eval: the outputs of the model
+// load reads at the point --input gives.
+// --json prints the outputs, called what, as a JSON object's key.
+func runEval(e *env, c *command, args []string, what, key string, load func(e *env, path string) (*evalModel, int)) int {
 	fs := newFlags(e, c)
 	input := fs.String("input", "", "comma-separated input `values`")
-	asJSON := fs.Bool("json", false, "print the outputs as JSON")
+	asJSON := fs.Bool("json", false, "print the "+what+" as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
 		return exitUsage
@@ -207,35 +181,49 @@ func nnEval(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	net, err := nn.Load(rest[0])
+	m, code := load(e, rest[0])
+	if m == nil {
+		return code
+	}
+	x, err := parseFloats(*input)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil %s: --input: %v\n", c.Name, err)
+		return exitUsage
+	}
+	if len(x) != m.inputs {
+		fmt.Fprintf(e.stderr, "vigil %s: --input has %d values but the %s\n", c.Name, len(x), m.has)
+		return exitUsage
+	}
+	y, err := m.eval(x)
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitFor(err)
 	}
-	x, err := parseFloats(*input)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil nn eval: --input: %v\n", err)
-		return exitUsage
-	}
-	if len(x) != net.Inputs() {
-		fmt.Fprintf(e.stderr, "vigil nn eval: --input has %d values but the network has %d inputs\n", len(x), net.Inputs())
-		return exitUsage
-	}
-	y := net.Eval(x)
 	if *asJSON {
-		b, _ := json.Marshal(map[string]any{"output": y})
-		fmt.Fprintln(e.stdout, string(b))
+		printJSON(e, map[string]any{key: y})
 	} else {
-		fmt.Fprintln(e.stdout, floats(y))
+		fmt.Fprintln(e.stdout, nn.FormatVector(y))
 	}
 	return exitOK
+}
+
+func nnEval(e *env, args []string) int {
+	return runEval(e, commands["nn eval"], args, "outputs", "output", func(e *env, path string) (*evalModel, int) {
+		net, err := nn.Load(path)
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return nil, exitFor(err)
+		}
+		return &evalModel{inputs: net.Inputs(), has: fmt.Sprintf("network has %d inputs", net.Inputs()),
+			eval: func(x []float64) ([]float64, error) { return net.Eval(x), nil }}, exitOK
+	})
 }
 
 func nnBound(e *env, args []string) int {
 	c := commands["nn bound"]
 	fs := newFlags(e, c)
 	boxFlag := fs.String("box", "", "input box, one `lo:hi` per input, comma-separated")
-	method := addMethodFlag(fs, "bound `method`: ibp, crown, both (CROWN intersected with IBP) or alpha (both, with optimised slopes)")
+	opt := addNNFlags(fs, "bound `method`: ibp, crown, both (CROWN intersected with IBP) or alpha (both, with optimised slopes)", false)
 	asJSON := fs.Bool("json", false, "print the bounds as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -245,7 +233,6 @@ func nnBound(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	m := method.m
 	net, err := nn.Load(rest[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
@@ -260,18 +247,12 @@ func nnBound(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil nn bound: %s: the network ends in %s, which vigil does not bound (the policy engines bound the scores before it, with a wider margin); bound a copy without it to see those scores\n", rest[0], net.Out)
 		return exitError
 	}
-	lo, hi, err := net.Bounds(box, nil, m)
+	lo, hi, err := net.Bounds(box, nil, opt.Method)
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
-	rep := nn.BoundsReport{Method: m.String(), Lower: lo, Upper: hi}
-	if *asJSON {
-		b, _ := json.Marshal(rep)
-		fmt.Fprintln(e.stdout, string(b))
-		return exitOK
-	}
-	rep.WriteText(e.stdout)
+	printReport(e, *asJSON, nn.BoundsReport{Method: opt.Method.String(), Lower: lo, Upper: hi})
 	return exitOK
 }
 
@@ -281,8 +262,7 @@ func nnCorpus(e *env, args []string) int {
 	c := commands["nn corpus"]
 	fs := newFlags(e, c)
 	timeout := timeoutFlagDefault(fs, 60*time.Second, "per-instance limit: `DURATION`; 0 for no limit")
-	method := addMethodFlag(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha")
-	branch := addBranchFlag(fs)
+	opt := addNNFlags(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha", true)
 	asJSON := fs.Bool("json", false, "print one JSON object per instance and a summary")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -300,26 +280,15 @@ func nnCorpus(e *env, args []string) int {
 	}
 	sum := &nn.CorpusSummary{Limit: *timeout}
 	for _, in := range insts {
-		res, verdict, err := in.Run(dir, *timeout, nn.Options{Method: method.m, Branch: branch.b})
+		res, verdict, err := in.Run(dir, *timeout, *opt)
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			return exitFor(err)
 		}
 		sum.Add(verdict, res.Elapsed)
-		line := nn.NewCorpusLine(in, res, verdict)
-		if *asJSON {
-			b, _ := json.Marshal(line)
-			fmt.Fprintln(e.stdout, string(b))
-		} else {
-			line.WriteText(e.stdout)
-		}
+		printReport(e, *asJSON, nn.NewCorpusLine(in, res, verdict))
 	}
-	if *asJSON {
-		b, _ := json.Marshal(sum)
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		sum.WriteText(e.stdout)
-	}
+	printReport(e, *asJSON, sum)
 	if sum.Wrong > 0 {
 		return exitError
 	}

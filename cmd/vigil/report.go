@@ -7,10 +7,6 @@ import (
 	"io"
 )
 
-// A textReport is a library's report: WriteText prints it, and the value
-// itself is the --json shape.
-type textReport interface{ WriteText(io.Writer) error }
-
 // writeReport prints rep as indented JSON (asJSON) or as text for command
 // cmd, and returns code, or the exit code of an error it prints.
 func writeReport(e *env, cmd string, asJSON bool, rep textReport, code int) int {

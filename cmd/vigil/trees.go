@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strconv"
@@ -86,17 +85,49 @@ const treesModelHelp = `MODEL is XGBoost save_model JSON, LightGBM text, or Veri
 FEATURE:LO..HI (closed) or FEATURE:LO..<HI (half-open), comma-separated; LO or
 HI may be empty for no bound; features not listed are unbounded.`
 
-func treesLoad(e *env, path string) *trees.Ensemble {
+// treesLoad loads the ensemble at path; the exit code is nonzero when it
+// cannot.
+func treesLoad(e *env, path string) (*trees.Ensemble, int) {
 	m, err := trees.Load(path)
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
-		return nil
+		return nil, exitError
 	}
-	return m
+	return m, exitOK
 }
 
-func budgetFlags(timeout *time.Duration, nodes *int, mem *byteSize) trees.Options {
-	return trees.Options{MaxNodes: *nodes, Timeout: *timeout, MaxMemory: int64(*mem)}
+// budget is --timeout, --nodes and --max-memory of a box search.
+type budget struct {
+	timeout *time.Duration
+	nodes   *int
+	mem     byteSize
+}
+
+// addSearchFlags registers the flags of a box search: --box, and the
+// budget of a search that does what stop says when the budget runs out.
+func addSearchFlags(fs *flag.FlagSet, stop string) (*budget, *string) {
+	b := &budget{mem: byteSize(trees.DefaultMaxMemory)}
+	b.timeout = timeoutFlagDefault(fs, 60*time.Second, stop+" after `DURATION`; 0 for no limit")
+	b.nodes = addCountFlag(fs, "nodes", 0, stop+" after `N` expanded states (0: the default, 262144)")
+	fs.Var(&b.mem, "max-memory", "stop with anytime bounds when the search's open queue would use more than `SIZE` (512MiB, 2GiB, ...)")
+	return b, fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
+}
+
+func (b *budget) options() trees.Options {
+	return trees.Options{MaxNodes: *b.nodes, Timeout: *b.timeout, MaxMemory: int64(b.mem)}
+}
+
+// why says which budget ended a search early, and what to raise.
+func (b *budget) why(st trees.Stats) string {
+	switch st.Stopped {
+	case trees.StopNodes:
+		return fmt.Sprintf("the node budget ran out after %d expanded states; raise --nodes", st.Nodes)
+	case trees.StopMemory:
+		return fmt.Sprintf("the open queue reached the memory limit (%d states, --max-memory %s); raise --max-memory", st.MaxOpen, b.mem.String())
+	case trees.StopTimeout:
+		return "the time limit passed; raise --timeout"
+	}
+	return ""
 }
 
 // byteSize is a --max-memory value: 512MiB, 2GiB, 100MB, or a bare number
@@ -135,44 +166,37 @@ func (b *byteSize) Set(s string) error {
 	return fmt.Errorf("%q: want a positive size such as 512MiB, 2GiB or 100MB (a bare number is MiB)", s)
 }
 
-func addMemoryFlag(fs *flag.FlagSet) *byteSize {
-	b := byteSize(trees.DefaultMaxMemory)
-	fs.Var(&b, "max-memory", "stop with anytime bounds when the search's open queue would use more than `SIZE` (512MiB, 2GiB, ...)")
-	return &b
-}
-
-// searchStop says which budget ended a search early, and what to raise.
-func searchStop(st trees.Stats, mem byteSize) string {
-	switch st.Stopped {
-	case trees.StopNodes:
-		return fmt.Sprintf("the node budget ran out after %d expanded states; raise --nodes", st.Nodes)
-	case trees.StopMemory:
-		return fmt.Sprintf("the open queue reached the memory limit (%d states, --max-memory %s); raise --max-memory", st.MaxOpen, mem.String())
-	case trees.StopTimeout:
-		return "the time limit passed; raise --timeout"
+// treesBox loads the ensemble at path and reads box, the value of --box,
+// for it: the arguments of trees bound and trees decide.
+func treesBox(e *env, c *command, path, box string) (*trees.Ensemble, trees.Box, int) {
+	m, code := treesLoad(e, path)
+	if m == nil {
+		return nil, nil, code
 	}
-	return ""
+	b, err := trees.ParseBox(box, m.NumFeatures)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil %s: --box: %v\n", c.Name, err)
+		return nil, nil, exitUsage
+	}
+	return m, b, exitOK
 }
 
 func treesBound(e *env, args []string) int {
 	c := commands["trees bound"]
 	fs := newFlags(e, c)
-	boxFlag := fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
 	maxC := fs.Int("max", -1, "maximise the score of class `C` (-1: not this objective)")
 	minC := fs.Int("min", -1, "minimise the score of class `C` (-1: not this objective)")
 	marginC := fs.Int("margin", -1, "maximise f_C - max over c != C of f_c for class `C` (-1: not this objective)")
-	timeout := timeoutFlagDefault(fs, 60*time.Second, "stop with anytime bounds after `DURATION`; 0 for no limit")
-	nodes := addCountFlag(fs, "nodes", 0, "stop with anytime bounds after `N` expanded states (0: the default, 262144)")
-	mem := addMemoryFlag(fs)
+	bud, boxFlag := addSearchFlags(fs, "stop with anytime bounds")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
 		return exitUsage
 	}
-	chosen := 0
-	for _, v := range []int{*maxC, *minC, *marginC} {
+	kind, class, chosen := "", 0, 0
+	for k, v := range map[string]int{"max": *maxC, "min": *minC, "margin": *marginC} {
 		if v >= 0 {
-			chosen++
+			kind, class, chosen = k, v, chosen+1
 		}
 	}
 	if len(rest) != 1 || chosen != 1 {
@@ -182,45 +206,21 @@ func treesBound(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	m := treesLoad(e, rest[0])
+	m, box, code := treesBox(e, c, rest[0], *boxFlag)
 	if m == nil {
-		return exitError
+		return code
 	}
-	box, err := trees.ParseBox(*boxFlag, m.NumFeatures)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil trees bound: --box: %v\n", err)
-		return exitUsage
-	}
-	opt := budgetFlags(timeout, nodes, mem)
-	var r trees.Result
-	var kind string
-	var class int
-	switch {
-	case *maxC >= 0:
-		kind, class = "max", *maxC
-		r, err = m.Max(box, class, opt)
-	case *minC >= 0:
-		kind, class = "min", *minC
-		r, err = m.Min(box, class, opt)
-	default:
-		kind, class = "margin", *marginC
-		r, err = m.Margin(box, class, opt)
-	}
+	optimize := map[string]func(trees.Box, int, trees.Options) (trees.Result, error){"max": m.Max, "min": m.Min, "margin": m.Margin}[kind]
+	r, err := optimize(box, class, bud.options())
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
 	rep := trees.NewBoundReport(kind, class, r)
-	rep.Why = searchStop(r.Stats, *mem)
-	if *asJSON {
-		b, err := json.Marshal(rep)
-		if err != nil {
-			fmt.Fprintln(e.stderr, "vigil trees bound:", err)
-			return exitFor(err)
-		}
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		rep.WriteText(e.stdout)
+	rep.Why = bud.why(r.Stats)
+	if err := printReport(e, *asJSON, rep); err != nil {
+		fmt.Fprintln(e.stderr, "vigil trees bound:", err)
+		return exitFor(err)
 	}
 	if !r.Exact {
 		return exitUnknown
@@ -229,54 +229,25 @@ func treesBound(e *env, args []string) int {
 }
 
 func treesEval(e *env, args []string) int {
-	c := commands["trees eval"]
-	fs := newFlags(e, c)
-	input := fs.String("input", "", "comma-separated input `values`")
-	asJSON := fs.Bool("json", false, "print the scores as JSON")
-	rest, ok := parseFlags(fs, args)
-	if !ok {
-		return exitUsage
-	}
-	if len(rest) != 1 || *input == "" {
-		fs.Usage()
-		return exitUsage
-	}
-	m := treesLoad(e, rest[0])
-	if m == nil {
-		return exitError
-	}
-	x, err := parseFloats(*input)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil trees eval: --input: %v\n", err)
-		return exitUsage
-	}
-	if len(x) != m.NumFeatures {
-		fmt.Fprintf(e.stderr, "vigil trees eval: --input has %d values but the model has %d features\n", len(x), m.NumFeatures)
-		return exitUsage
-	}
-	sc := make([]float64, m.NumClasses)
-	if err := m.Scores(x, sc); err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
-	}
-	if *asJSON {
-		b, _ := json.Marshal(map[string]any{"scores": sc})
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		fmt.Fprintln(e.stdout, floats(sc))
-	}
-	return exitOK
+	return runEval(e, commands["trees eval"], args, "scores", "scores", func(e *env, path string) (*evalModel, int) {
+		m, code := treesLoad(e, path)
+		if m == nil {
+			return nil, code
+		}
+		return &evalModel{inputs: m.NumFeatures, has: fmt.Sprintf("model has %d features", m.NumFeatures),
+			eval: func(x []float64) ([]float64, error) {
+				sc := make([]float64, m.NumClasses)
+				return sc, m.Scores(x, sc)
+			}}, exitOK
+	})
 }
 
 func treesDecide(e *env, args []string) int {
 	c := commands["trees decide"]
 	fs := newFlags(e, c)
-	boxFlag := fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
 	class := fs.Int("class", -1, "the class `A` that should be excluded")
 	sureFlag := fs.String("sure", "", "comma-separated `classes` known to be applicable throughout the box")
-	timeout := timeoutFlagDefault(fs, 60*time.Second, "answer unknown (exit 4) after `DURATION`; 0 for no limit")
-	nodes := addCountFlag(fs, "nodes", 0, "answer unknown (exit 4) after `N` expanded states (0: the default, 262144)")
-	mem := addMemoryFlag(fs)
+	bud, boxFlag := addSearchFlags(fs, "answer unknown (exit 4)")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := parseFlags(fs, args)
 	if !ok {
@@ -286,39 +257,23 @@ func treesDecide(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	var sure []int
-	if strings.TrimSpace(*sureFlag) != "" {
-		for _, f := range strings.Split(*sureFlag, ",") {
-			v, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil {
-				fmt.Fprintf(e.stderr, "vigil trees decide: --sure: %q is not a class index\n", f)
-				return exitUsage
-			}
-			sure = append(sure, v)
-		}
-	}
-	m := treesLoad(e, rest[0])
-	if m == nil {
-		return exitError
-	}
-	box, err := trees.ParseBox(*boxFlag, m.NumFeatures)
+	sure, err := trees.ParseClasses(*sureFlag)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil trees decide: --box: %v\n", err)
+		fmt.Fprintf(e.stderr, "vigil trees decide: --sure: %v\n", err)
 		return exitUsage
 	}
-	d, err := m.Excludes(box, *class, sure, budgetFlags(timeout, nodes, mem))
+	m, box, code := treesBox(e, c, rest[0], *boxFlag)
+	if m == nil {
+		return code
+	}
+	d, err := m.Excludes(box, *class, sure, bud.options())
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
 	rep := trees.NewDecideReport(d)
-	rep.Why = searchStop(d.Stats, *mem)
-	if *asJSON {
-		b, _ := json.Marshal(rep)
-		fmt.Fprintln(e.stdout, string(b))
-	} else {
-		rep.WriteText(e.stdout)
-	}
+	rep.Why = bud.why(d.Stats)
+	printReport(e, *asJSON, rep)
 	switch d.Verdict {
 	case trees.Unknown:
 		return exitUnknown
@@ -340,15 +295,10 @@ func treesInfo(e *env, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	m := treesLoad(e, rest[0])
+	m, code := treesLoad(e, rest[0])
 	if m == nil {
-		return exitError
+		return code
 	}
-	if *asJSON {
-		b, _ := json.Marshal(m.Info())
-		fmt.Fprintln(e.stdout, string(b))
-		return exitOK
-	}
-	m.Info().WriteText(e.stdout)
+	printReport(e, *asJSON, m.Info())
 	return exitOK
 }

@@ -1,20 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 
 	"vigil/ic3"
 	invcert "vigil/ic3/cert"
 	"vigil/lang"
-	"vigil/safety/cert"
-	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
@@ -104,8 +100,13 @@ func runVerify(e *env, args []string) int {
 	if !ok {
 		return exitError
 	}
-	plotVars, ok := parsePlot(e, lm, *plot, *htmlOut)
-	if !ok {
+	if *plot != "" && *htmlOut == "" {
+		fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
+		return exitUsage
+	}
+	plotVars, err := verify.PlotVars(lm.m, splitList(*plot))
+	if err != nil {
+		fmt.Fprintf(e.stderr, "vigil verify: --plot: %v\n", err)
 		return exitUsage
 	}
 	decl := lm.decl
@@ -134,20 +135,18 @@ func runVerify(e *env, args []string) int {
 			defer progMu.Unlock()
 			prog.printf("verify (%s): %s", p.Engine, p.Text)
 		},
-		Certificate: *certFile != "", Tamper: corruptAnswer.tamper(),
+		Certificate: *certFile != "", Tamper: corruptAnswer,
 	}
 	if engine.val == "bdd" {
 		q.BDD = bf.options(prog, "verify (bdd)")
 	}
 	if engine.val == "ppa" && *predicates != "" {
-		var err error
 		if q.PPA.Predicates, err = lang.LoadPredicates(*predicates, file, mf.defs, lm.m); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 			return exitError
 		}
 		q.PPA.From = *predicates
 	}
-	var err error
 	if q.Header, err = certHeader(file, mf, *certFile); err != nil {
 		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 		return exitError
@@ -185,8 +184,11 @@ func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int
 			return exitError
 		}
 	}
-	if v.Answer == explicit.Safe && o.cert != "" && !writeVerifyCert(e, q, v, rep, o.cert) {
-		return exitError
+	if o.cert != "" {
+		if _, err := verify.WriteCertificate(o.cert, q, v, rep); err != nil {
+			fmt.Fprintf(e.stderr, "vigil verify: --cert: %v\n", err)
+			return exitError
+		}
 	}
 	if v.PPA == nil && o.html != "" {
 		if err := writeFile(o.html, func(w io.Writer) error { return rep.WriteHTML(w, o.plot) }); err != nil {
@@ -195,8 +197,7 @@ func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int
 		}
 	}
 	if o.json {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
+		encodeJSON(e.stdout, rep)
 	} else {
 		rep.WriteText(e.stdout, verify.TextOptions{Full: o.full, Rerun: o.lm.rerun})
 	}
@@ -207,58 +208,6 @@ func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int
 		return exitUnsafe
 	}
 	return exitUnknown
-}
-
-// parsePlot reads --plot: the variables of lm's model to plot on the
-// --html page (nil: those the page chooses), printing what is wrong.
-func parsePlot(e *env, lm *loadedModel, plot, html string) ([]symbolic.VarID, bool) {
-	if plot == "" {
-		return nil, true
-	}
-	if html == "" {
-		fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
-		return nil, false
-	}
-	var vars []symbolic.VarID
-	for _, name := range splitList(plot) {
-		v := lm.m.VarIndex(name)
-		if v < 0 {
-			var names []string
-			for i := range lm.m.Vars {
-				names = append(names, lm.m.Vars[i].Name)
-			}
-			fmt.Fprintf(e.stderr, "vigil verify: --plot: model %s has no variable %q%s\n", lm.m.Name, name, suggest(name, names))
-			return nil, false
-		}
-		vars = append(vars, v)
-	}
-	return vars, true
-}
-
-// writeVerifyCert writes the certificate of a safe verdict to path (the
-// reached states of bfs, the invariant of ic3, polic3 and ppa), printing
-// what goes wrong; it reports whether the command may go on.
-func writeVerifyCert(e *env, q *verify.Question, v *verify.Verdict, rep *verify.Report, path string) bool {
-	switch {
-	case v.BFS != nil:
-		c, err := verify.ReachCertificate(q, v)
-		if err == nil {
-			err = cert.WriteFile(path, c)
-		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: --cert: %v\n", err)
-			return false
-		}
-	case v.Invariant != nil:
-		if err := invcert.WriteFile(path, v.Invariant, q.Model, q.Property, q.Policy); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return false
-		}
-	default:
-		return true
-	}
-	rep.Certificate = path
-	return true
 }
 
 // writeFile creates path and writes it with write.
@@ -275,42 +224,19 @@ func writeFile(path string, write func(io.Writer) error) error {
 }
 
 // certHeader is what a certificate of this verification records about
-// where the question came from: the model file, -D values and PlaJA files,
-// relative to the certificate's directory when one is written.
+// where the question came from (verify.NewHeader).
 func certHeader(file string, mf *modelFlags, cert string) (invcert.Header, error) {
-	h := invcert.Header{Model: file}
-	for k, v := range mf.defs {
-		h.Defines = append(h.Defines, k+"="+v)
-	}
-	sort.Strings(h.Defines)
+	var start, unsafe, policyFile string
 	if p := mf.plaja; p != nil {
-		h.StartFile, h.UnsafeFile, h.PolicyFile = *p.start, *p.unsafe, *p.policyFile
+		start, unsafe, policyFile = *p.start, *p.unsafe, *p.policyFile
 	}
-	if cert == "" {
-		return h, nil
-	}
-	var err error
-	h.Dir, err = certPaths(cert, &h.Model, &h.StartFile, &h.UnsafeFile, &h.PolicyFile)
-	return h, err
+	return verify.NewHeader(cert, file, mf.defs, start, unsafe, policyFile)
 }
 
 // corruptAnswer, set only by tests, alters an engine's answer before
 // vigil checks it, to drive the internal-error paths (exit 70) that a
 // correct engine never takes.
-var corruptAnswer answerHook
-
-type answerHook struct {
-	trace     func([]explicit.Step) []explicit.Step // alters a counterexample
-	invariant func([][]smt.Lit) [][]smt.Lit         // alters an ic3 invariant
-}
-
-// tamper is the hook as package verify takes it (nil when unset).
-func (h answerHook) tamper() *verify.Tamper {
-	if h.trace == nil && h.invariant == nil {
-		return nil
-	}
-	return &verify.Tamper{Trace: h.trace, Invariant: h.invariant}
-}
+var corruptAnswer *verify.Tamper
 
 // plural writes a count with its noun: "1 state", "2 states".
 func plural(n int, what string) string { return verify.Plural(n, what) }
