@@ -383,167 +383,209 @@ func parse(f *File) (d *Diagnostic) {
 	return nil
 }
 
+// declKeywords lists the keywords that open a declaration, for the message
+// when none does.
+const declKeywords = `"model", "import", "const", "type", "var", "pred", "action", "policy" or "property"`
+
+// declParsers maps the keyword that opens a declaration to the parser of
+// the rest of it; each is called with the keyword consumed and given the
+// keyword's position, where the declaration's span starts.
+var declParsers = map[string]func(p *parser, start symbolic.Pos) Decl{
+	"model":    (*parser).modelDecl,
+	"import":   (*parser).importDecl,
+	"const":    (*parser).constDecl,
+	"var":      (*parser).varDecl,
+	"type":     (*parser).typeDecl,
+	"pred":     (*parser).predDecl,
+	"action":   (*parser).actionDecl,
+	"policy":   (*parser).policyDecl,
+	"property": (*parser).propertyDecl,
+}
+
 func (p *parser) decl() Decl {
 	start := p.tok.pos
-	if p.tok.kind != kIdent {
-		p.fail(`"model", "import", "const", "type", "var", "pred", "action", "policy" or "property"`)
+	parse, ok := declParsers[p.tok.val]
+	if p.tok.kind != kIdent || !ok {
+		p.fail(declKeywords)
 	}
-	sp := func() Span { return Span{start, p.last.end} }
-	switch p.tok.val {
-	case "model":
+	p.advance()
+	return parse(p, start)
+}
+
+// span is the span from start to the end of the last token consumed.
+func (p *parser) span(start symbolic.Pos) Span { return Span{start, p.last.end} }
+
+// modelDecl parses `model NAME`.
+func (p *parser) modelDecl(start symbolic.Pos) Decl {
+	id := p.ident()
+	return &ModelDecl{p.span(start), id}
+}
+
+// importDecl parses `import "FILE" [as NAME]`.
+func (p *parser) importDecl(start symbolic.Pos) Decl {
+	path, pos := p.str()
+	imp := &ImportDecl{Path: path, PathPos: pos}
+	if p.is("as") {
 		p.advance()
 		id := p.ident()
-		return &ModelDecl{sp(), id}
-	case "import":
-		p.advance()
-		path, pos := p.str()
-		imp := &ImportDecl{Path: path, PathPos: pos}
-		if p.is("as") {
-			p.advance()
-			id := p.ident()
-			imp.As = &id
-		}
-		imp.Span = sp()
-		return imp
-	case "const":
-		p.advance()
-		name := p.ident()
-		p.expect("=")
-		v := p.expr()
-		return &ConstDecl{sp(), name, v}
-	case "var":
-		p.advance()
-		v := &VarDecl{Name: p.ident()}
-		p.expect(":")
-		if p.is("[") {
-			// an array: [LO .. HI] of TYPE
-			p.advance()
-			p.f.Arrays = true
-			v.IdxLo = p.expr()
-			p.expect("..")
-			v.IdxHi = p.expr()
-			p.expect("]")
-			if !p.is("of") {
-				p.fail(`"of" (an array is written var NAME : [LO .. HI] of TYPE)`)
-			}
-			p.advance()
-		}
-		if p.is("bool") {
-			p.advance()
-			v.Bool = true
-		} else {
-			v.Lo = p.expr()
-			if v.Lo.Kind == EName && !p.is("..") {
-				// var c : color, a variable of an enum type
-				v.Type, v.Lo = &Ident{Name: v.Lo.Text, Pos: v.Lo.Pos}, nil
-			} else {
-				p.expect("..")
-				v.Hi = p.expr()
-			}
-		}
-		if p.is("=") {
-			p.advance()
-			v.Init = p.expr()
-		}
-		v.Span = sp()
-		return v
-	case "type":
-		p.advance()
-		t := &TypeDecl{Name: p.ident()}
-		p.expect("=")
-		p.expect("{")
-		if p.is("}") {
-			p.fail("a value: an enum type has at least one value")
-		}
-		t.Values = append(t.Values, p.ident())
-		for p.is(",") {
-			p.advance()
-			t.Values = append(t.Values, p.ident())
-		}
-		p.expect("}")
-		t.Span = sp()
-		return t
-	case "pred":
-		p.advance()
-		name := p.ident()
-		p.expect("=")
-		c := p.expr()
-		return &PredDecl{sp(), name, c}
-	case "action":
-		p.advance()
-		a := &ActionDecl{Label: p.ident()}
-		switch {
-		case p.is("("):
-			p.advance()
-			a.Params = append(a.Params, p.param())
-			for p.is(",") {
-				p.advance()
-				a.Params = append(a.Params, p.param())
-			}
-			p.expect(")")
-		case p.is("["):
-			a.Index = p.labelIndex(false)
-		}
-		if p.is("for") && p.peek().kind == kIdent {
-			p.advance()
-			a.For = append(a.For, p.param())
-			for p.is(",") {
-				p.advance()
-				a.For = append(a.For, p.param())
-			}
-		}
-		if p.is("when") {
-			p.advance()
-			a.Guard = p.expr()
-		}
-		if p.is("cost") {
-			p.advance()
-			a.Cost = p.expr()
-		}
-		p.expect("->")
-		a.Outcomes = append(a.Outcomes, p.outcome())
-		for p.is("|") {
-			p.advance()
-			a.Outcomes = append(a.Outcomes, p.outcome())
-		}
-		a.Span = sp()
-		return a
-	case "policy":
-		p.advance()
-		d := &PolicyDecl{Kind: p.ident(), Name: p.ident()}
-		if p.tok.kind == kString {
-			d.File, d.FilePos = p.str()
-			d.HasFile = true
-		}
-		if p.is("when") {
-			p.advance()
-			d.When = p.expr()
-		}
-		p.expect("{")
-		for !p.is("}") {
-			d.Items = append(d.Items, p.policyItem())
-		}
-		p.advance()
-		d.Span = sp()
-		return d
-	case "property":
-		p.advance()
-		d := &PropertyDecl{Name: p.ident()}
-		p.expect("{")
-		for !p.is("}") {
-			if !(p.is("start") || p.is("unsafe") || p.is("goal")) {
-				p.fail(`"start", "unsafe", "goal" or "}"`)
-			}
-			kw := p.advance()
-			c := p.expr()
-			d.Clauses = append(d.Clauses, &PropClause{Span{kw.pos, c.End}, kw.val, c})
-		}
-		p.advance()
-		d.Span = sp()
-		return d
+		imp.As = &id
 	}
-	p.fail(`"model", "import", "const", "type", "var", "pred", "action", "policy" or "property"`)
-	return nil
+	imp.Span = p.span(start)
+	return imp
+}
+
+// constDecl parses `const NAME = EXPR`.
+func (p *parser) constDecl(start symbolic.Pos) Decl {
+	name := p.ident()
+	p.expect("=")
+	v := p.expr()
+	return &ConstDecl{p.span(start), name, v}
+}
+
+// varDecl parses `var NAME : [[LO .. HI] of] TYPE [= INIT]`, where TYPE is
+// bool, a range LO .. HI or the name of an enum type.
+func (p *parser) varDecl(start symbolic.Pos) Decl {
+	v := &VarDecl{Name: p.ident()}
+	p.expect(":")
+	if p.is("[") {
+		// an array: [LO .. HI] of TYPE
+		p.advance()
+		p.f.Arrays = true
+		v.IdxLo = p.expr()
+		p.expect("..")
+		v.IdxHi = p.expr()
+		p.expect("]")
+		if !p.is("of") {
+			p.fail(`"of" (an array is written var NAME : [LO .. HI] of TYPE)`)
+		}
+		p.advance()
+	}
+	if p.is("bool") {
+		p.advance()
+		v.Bool = true
+	} else {
+		v.Lo = p.expr()
+		if v.Lo.Kind == EName && !p.is("..") {
+			// var c : color, a variable of an enum type
+			v.Type, v.Lo = &Ident{Name: v.Lo.Text, Pos: v.Lo.Pos}, nil
+		} else {
+			p.expect("..")
+			v.Hi = p.expr()
+		}
+	}
+	if p.is("=") {
+		p.advance()
+		v.Init = p.expr()
+	}
+	v.Span = p.span(start)
+	return v
+}
+
+// typeDecl parses `type NAME = { VALUE, ... }`.
+func (p *parser) typeDecl(start symbolic.Pos) Decl {
+	t := &TypeDecl{Name: p.ident()}
+	p.expect("=")
+	p.expect("{")
+	if p.is("}") {
+		p.fail("a value: an enum type has at least one value")
+	}
+	t.Values = append(t.Values, p.ident())
+	for p.is(",") {
+		p.advance()
+		t.Values = append(t.Values, p.ident())
+	}
+	p.expect("}")
+	t.Span = p.span(start)
+	return t
+}
+
+// predDecl parses `pred NAME = EXPR`.
+func (p *parser) predDecl(start symbolic.Pos) Decl {
+	name := p.ident()
+	p.expect("=")
+	c := p.expr()
+	return &PredDecl{p.span(start), name, c}
+}
+
+// actionDecl parses `action LABEL [(PARAMS) | [INDEX]] [for PARAMS]
+// [when GUARD] [cost EXPR] -> OUTCOME | ...`.
+func (p *parser) actionDecl(start symbolic.Pos) Decl {
+	a := &ActionDecl{Label: p.ident()}
+	switch {
+	case p.is("("):
+		p.advance()
+		a.Params = p.params()
+		p.expect(")")
+	case p.is("["):
+		a.Index = p.labelIndex(false)
+	}
+	if p.is("for") && p.peek().kind == kIdent {
+		p.advance()
+		a.For = p.params()
+	}
+	if p.is("when") {
+		p.advance()
+		a.Guard = p.expr()
+	}
+	if p.is("cost") {
+		p.advance()
+		a.Cost = p.expr()
+	}
+	p.expect("->")
+	a.Outcomes = append(a.Outcomes, p.outcome())
+	for p.is("|") {
+		p.advance()
+		a.Outcomes = append(a.Outcomes, p.outcome())
+	}
+	a.Span = p.span(start)
+	return a
+}
+
+// params parses a comma-separated list of at least one parameter.
+func (p *parser) params() []*Param {
+	ps := []*Param{p.param()}
+	for p.is(",") {
+		p.advance()
+		ps = append(ps, p.param())
+	}
+	return ps
+}
+
+// policyDecl parses `policy KIND NAME ["FILE"] [when EXPR] { ITEM ... }`.
+func (p *parser) policyDecl(start symbolic.Pos) Decl {
+	d := &PolicyDecl{Kind: p.ident(), Name: p.ident()}
+	if p.tok.kind == kString {
+		d.File, d.FilePos = p.str()
+		d.HasFile = true
+	}
+	if p.is("when") {
+		p.advance()
+		d.When = p.expr()
+	}
+	p.expect("{")
+	for !p.is("}") {
+		d.Items = append(d.Items, p.policyItem())
+	}
+	p.advance()
+	d.Span = p.span(start)
+	return d
+}
+
+// propertyDecl parses `property NAME { (start|unsafe|goal) EXPR ... }`.
+func (p *parser) propertyDecl(start symbolic.Pos) Decl {
+	d := &PropertyDecl{Name: p.ident()}
+	p.expect("{")
+	for !p.is("}") {
+		if !(p.is("start") || p.is("unsafe") || p.is("goal")) {
+			p.fail(`"start", "unsafe", "goal" or "}"`)
+		}
+		kw := p.advance()
+		c := p.expr()
+		d.Clauses = append(d.Clauses, &PropClause{Span{kw.pos, c.End}, kw.val, c})
+	}
+	p.advance()
+	d.Span = p.span(start)
+	return d
 }
 
 func (p *parser) outcome() *OutcomeNode {
