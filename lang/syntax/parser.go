@@ -109,29 +109,28 @@ const oneCharPunct = "-+*/(),:=<>!|{}'[]"
 
 // next returns the next non-comment token.
 func (lx *scanner) next(f *File) token {
-	src := lx.src
+	lx.skipSpaceAndComments(f)
+	p := lx.here()
+	if lx.off >= len(lx.src) {
+		return token{kind: kEOF, pos: p, end: p}
+	}
+	rest := lx.src[lx.off:]
+	kind, n := lexeme(f, p, rest)
+	tok := token{kind: kind, val: rest[:n], pos: p}
+	lx.advance(n)
+	tok.end = lx.here()
+	lx.toks = append(lx.toks, lineCol{int32(p.Line), int32(p.Col)})
+	return tok
+}
+
+// skipSpaceAndComments moves over whitespace and comments, collecting the
+// comments.
+func (lx *scanner) skipSpaceAndComments(f *File) {
 	for {
-		// Whitespace.
-		for lx.off < len(src) {
-			switch src[lx.off] {
-			case ' ', '\t', '\r':
-				lx.off++
-				lx.col++
-				continue
-			case '\n':
-				lx.off++
-				lx.line++
-				lx.col = 1
-				continue
-			}
-			break
-		}
-		if lx.off >= len(src) {
-			p := lx.here()
-			return token{kind: kEOF, pos: p, end: p}
-		}
-		rest := src[lx.off:]
-		if len(rest) >= 2 && rest[0] == '/' && rest[1] == '/' {
+		lx.skipSpace()
+		rest := lx.src[lx.off:]
+		switch {
+		case len(rest) >= 2 && rest[0] == '/' && rest[1] == '/':
 			n := 2
 			for n < len(rest) && rest[n] != '\n' {
 				n++
@@ -140,9 +139,7 @@ func (lx *scanner) next(f *File) token {
 			text := trimRightSpace(rest[:n])
 			lx.advance(n)
 			lx.comments = append(lx.comments, Comment{Pos: p, Text: text, EndLine: p.Line})
-			continue
-		}
-		if len(rest) >= 2 && rest[0] == '/' && rest[1] == '*' {
+		case len(rest) >= 2 && rest[0] == '/' && rest[1] == '*':
 			n := -1
 			for i := 2; i+1 < len(rest); i++ {
 				if rest[i] == '*' && rest[i+1] == '/' {
@@ -157,78 +154,94 @@ func (lx *scanner) next(f *File) token {
 			text := trimRightSpace(rest[:n])
 			lx.advanceLines(n)
 			lx.comments = append(lx.comments, Comment{Pos: p, Text: text, EndLine: lx.line})
-			continue
+		default:
+			return
 		}
-		break
 	}
-	rest := src[lx.off:]
-	p := lx.here()
-	tok := token{pos: p}
-	n := 0
+}
+
+// skipSpace moves over spaces, tabs and line ends.
+func (lx *scanner) skipSpace() {
+	for lx.off < len(lx.src) {
+		switch lx.src[lx.off] {
+		case ' ', '\t', '\r':
+			lx.off++
+			lx.col++
+		case '\n':
+			lx.off++
+			lx.line++
+			lx.col = 1
+		default:
+			return
+		}
+	}
+}
+
+// lexeme returns the kind and the length in bytes of the token that rest
+// (not empty, not starting with whitespace or a comment) starts with; p is
+// its position, for the error on a byte that starts no token.
+func lexeme(f *File, p symbolic.Pos, rest string) (tokKind, int) {
 	c := rest[0]
 	switch {
 	case c == '"':
-		n = 1
-		for n < len(rest) && rest[n] != '"' && rest[n] != '\n' {
-			if rest[n] == '\\' && n+1 < len(rest) && rest[n+1] != '\n' {
-				n++
-			}
-			n++
-		}
-		if n >= len(rest) || rest[n] != '"' {
-			panic(syntaxErr{f.Diag(p, 0, "E0001", "unterminated string: a string ends with \" on the same line")})
-		}
-		n++
-		tok.kind = kString
+		return kString, stringLen(f, p, rest)
 	case isDigit(c):
-		for n < len(rest) && isDigit(rest[n]) {
-			n++
-		}
-		tok.kind = kInt
+		n := digits(rest, 0)
 		if n+1 < len(rest) && rest[n] == '.' && isDigit(rest[n+1]) {
-			n++
-			for n < len(rest) && isDigit(rest[n]) {
-				n++
-			}
-			tok.kind = kDecimal
+			return kDecimal, digits(rest, n+1)
 		}
+		return kInt, n
 	case isLetter(c):
-		for n < len(rest) && isWord(rest[n]) {
-			n++
-		}
+		n := words(rest, 0)
 		for n+1 < len(rest) && rest[n] == '-' && isWord(rest[n+1]) {
-			n++
-			for n < len(rest) && isWord(rest[n]) {
-				n++
-			}
+			n = words(rest, n+1)
 		}
-		tok.kind = kIdent
-	default:
-		tok.kind = kPunct
-		for _, p2 := range twoCharPunct {
-			if len(rest) >= 2 && rest[:2] == p2 {
-				n = 2
-				break
-			}
-		}
-		if n == 0 {
-			for i := 0; i < len(oneCharPunct); i++ {
-				if c == oneCharPunct[i] {
-					n = 1
-					break
-				}
-			}
-		}
-		if n == 0 {
-			r, _ := utf8.DecodeRuneInString(rest)
-			panic(syntaxErr{f.Diag(p, 0, "E0001", "invalid character %q%s", r, hintFor(string(r)))})
+		return kIdent, n
+	}
+	for _, p2 := range twoCharPunct {
+		if len(rest) >= 2 && rest[:2] == p2 {
+			return kPunct, 2
 		}
 	}
-	tok.val = rest[:n]
-	lx.advance(n)
-	tok.end = lx.here()
-	lx.toks = append(lx.toks, lineCol{int32(p.Line), int32(p.Col)})
-	return tok
+	for i := 0; i < len(oneCharPunct); i++ {
+		if c == oneCharPunct[i] {
+			return kPunct, 1
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	panic(syntaxErr{f.Diag(p, 0, "E0001", "invalid character %q%s", r, hintFor(string(r)))})
+}
+
+// stringLen returns the length of the quoted string rest starts with,
+// quotes included; a string ends on its line.
+func stringLen(f *File, p symbolic.Pos, rest string) int {
+	n := 1
+	for n < len(rest) && rest[n] != '"' && rest[n] != '\n' {
+		if rest[n] == '\\' && n+1 < len(rest) && rest[n+1] != '\n' {
+			n++
+		}
+		n++
+	}
+	if n >= len(rest) || rest[n] != '"' {
+		panic(syntaxErr{f.Diag(p, 0, "E0001", "unterminated string: a string ends with \" on the same line")})
+	}
+	return n + 1
+}
+
+// digits returns the offset of the first non-digit in s at or after i.
+func digits(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+// words returns the offset of the first non-word byte in s at or after i.
+func words(s string, i int) int {
+	for i < len(s) && isWord(s[i]) {
+		i++
+	}
+	return i
 }
 
 func trimRightSpace(s string) string {
