@@ -196,7 +196,35 @@ func (a *Analysis) RefsTo(ns Namespace, name string) []Ref {
 // symbols lists the declarations; checked says whether the checker's
 // stages ran (so that constants are folded and ranges known).
 func (a *Analysis) symbols(c *checker, checked bool) {
-	// names an imported JANI model declares have no declaration in .spec
+	a.importedSymbols(c)
+	x := &symbolIndex{a: a, c: c, checked: checked, commands: commandCounts(c), types: map[string]*TypeDecl{}}
+	var decls []declRef // the files' declarations (c.decls has enum types expanded)
+	for _, f := range c.files {
+		for _, d := range f.Decls {
+			decls = append(decls, declRef{d, f})
+			if t, ok := d.(*TypeDecl); ok && x.types[t.Name.Name] == nil {
+				x.types[t.Name.Name] = t
+			}
+		}
+	}
+	for _, dr := range decls {
+		info := x.describe(dr.d)
+		if info == nil {
+			continue
+		}
+		if doc := commentsFor(dr.file, info.Start, info.End); doc != "" {
+			if info.Doc != "" {
+				info.Doc += "\n\n"
+			}
+			info.Doc += doc
+		}
+		a.Symbols = append(a.Symbols, info)
+	}
+}
+
+// importedSymbols lists the names an imported JANI model declares; they
+// have no declaration in .spec.
+func (a *Analysis) importedSymbols(c *checker) {
 	for _, s := range c.order {
 		if !s.imported {
 			continue
@@ -215,7 +243,12 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 		info.Doc = "declared by " + c.janiName
 		a.Symbols = append(a.Symbols, info)
 	}
-	commands := map[string]int{} // by label and by family (schema.go)
+}
+
+// commandCounts counts the action declarations of each label and of each
+// family of labels (schema.go).
+func commandCounts(c *checker) map[string]int {
+	commands := map[string]int{}
 	for _, dr := range c.decls {
 		if d, ok := dr.d.(*ActionDecl); ok {
 			commands[d.Label.Name]++
@@ -224,137 +257,184 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 			}
 		}
 	}
-	types := map[string]*TypeDecl{}
-	var decls []declRef // the files' declarations (c.decls has enum types expanded)
-	for _, f := range c.files {
-		for _, d := range f.Decls {
-			decls = append(decls, declRef{d, f})
-			if t, ok := d.(*TypeDecl); ok && types[t.Name.Name] == nil {
-				types[t.Name.Name] = t
-			}
+	return commands
+}
+
+// symbolIndex describes the .spec declarations of a file set: it holds
+// what the descriptions draw on besides the declaration itself.
+type symbolIndex struct {
+	a        *Analysis // receives the local symbols a declaration introduces
+	c        *checker
+	checked  bool                 // the checker's stages ran
+	commands map[string]int       // by label and by family
+	types    map[string]*TypeDecl // the first declaration of each enum type
+}
+
+// describe returns the symbol a declaration declares, nil for none. The
+// symbols it introduces besides (an enum's values, an action's parameters)
+// it appends to the analysis first.
+func (x *symbolIndex) describe(d Decl) *SymbolInfo {
+	switch d := d.(type) {
+	case *ModelDecl:
+		return newSymbol(d, KindModel, NSModel, d.Name, "model "+d.Name.Name)
+	case *ConstDecl:
+		return x.constSymbol(d)
+	case *TypeDecl:
+		return x.typeSymbol(d)
+	case *VarDecl:
+		return x.varSymbol(d)
+	case *PredDecl:
+		return newSymbol(d, KindPred, NSNames, d.Name, "pred "+d.Name.Name+" = "+exprString(d.Cond))
+	case *ActionDecl:
+		return x.actionSymbol(d)
+	case *PolicyDecl:
+		detail := "policy " + d.Kind.Name + " " + d.Name.Name
+		if d.HasFile {
+			detail += " " + quote(d.File)
+		}
+		info := newSymbol(d, KindPolicy, NSPolicy, d.Name, detail)
+		info.Doc = policyDoc(d)
+		return info
+	case *PropertyDecl:
+		info := newSymbol(d, KindProperty, NSProperty, d.Name, "property "+d.Name.Name)
+		var lines []string
+		for _, cl := range d.Clauses {
+			lines = append(lines, cl.Kind+" "+exprString(cl.Cond))
+		}
+		info.Doc = strings.Join(lines, "\n")
+		return info
+	}
+	return nil
+}
+
+// newSymbol is the symbol of the name id that declaration d declares.
+func newSymbol(d Decl, kind SymbolKind, ns Namespace, id Ident, detail string) *SymbolInfo {
+	start, end := d.DeclPos()
+	return &SymbolInfo{Kind: kind, NS: ns, Name: id.Name, Pos: id.Pos, NameEnd: identEnd(id), Start: start, End: end, Detail: detail}
+}
+
+// sym returns the checker's symbol of name if it is of the given kind.
+func (x *symbolIndex) sym(name string, kind symKind) *symbol {
+	if s := x.c.syms[name]; s != nil && s.kind == kind {
+		return s
+	}
+	return nil
+}
+
+// constSymbol shows a constant's folded value when the checker folded it,
+// and how it was written or overridden.
+func (x *symbolIndex) constSymbol(d *ConstDecl) *SymbolInfo {
+	written := "const " + d.Name.Name + " = " + exprString(d.Value)
+	info := newSymbol(d, KindConst, NSNames, d.Name, written)
+	if s := x.sym(d.Name.Name, symConst); s != nil && s.cdecl == d && s.state == 2 {
+		info.Detail = fmt.Sprintf("const %s = %d", d.Name.Name, s.value)
+		if s.override != nil {
+			info.Doc = "set by -D " + d.Name.Name + "=" + *s.override + "; declared as " + written
+		} else if info.Detail != written {
+			info.Doc = "declared as " + written
 		}
 	}
-	for _, dr := range decls {
-		var info *SymbolInfo
-		add := func(kind SymbolKind, ns Namespace, id Ident, detail string) {
-			start, end := dr.d.DeclPos()
-			info = &SymbolInfo{Kind: kind, NS: ns, Name: id.Name, Pos: id.Pos, NameEnd: identEnd(id), Start: start, End: end, Detail: detail}
-		}
-		sym := func(name string, kind symKind) *symbol {
-			if s := c.syms[name]; s != nil && s.kind == kind {
-				return s
-			}
-			return nil
-		}
-		switch d := dr.d.(type) {
-		case *ModelDecl:
-			add(KindModel, NSModel, d.Name, "model "+d.Name.Name)
-		case *ConstDecl:
-			written := "const " + d.Name.Name + " = " + exprString(d.Value)
-			add(KindConst, NSNames, d.Name, written)
-			if s := sym(d.Name.Name, symConst); s != nil && s.cdecl == d && s.state == 2 {
-				info.Detail = fmt.Sprintf("const %s = %d", d.Name.Name, s.value)
-				if s.override != nil {
-					info.Doc = "set by -D " + d.Name.Name + "=" + *s.override + "; declared as " + written
-				} else if info.Detail != written {
-					info.Doc = "declared as " + written
-				}
-			}
-		case *TypeDecl:
-			names := make([]string, len(d.Values))
-			for i, v := range d.Values {
-				names[i] = v.Name
-			}
-			add(KindType, NSNames, d.Name, "type "+d.Name.Name+" = { "+strings.Join(names, ", ")+" }")
-			info.Doc = fmt.Sprintf("%d values; networks see a value's index (0 .. %d)", len(names), len(names)-1)
-			for i, v := range d.Values {
-				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindValue, NS: NSNames, Name: v.Name, Pos: v.Pos, NameEnd: identEnd(v),
-					Start: v.Pos, End: identEnd(v), Detail: fmt.Sprintf("%s : %s", v.Name, d.Name.Name),
-					Doc: fmt.Sprintf("value %d of %s = { %s }", i, d.Name.Name, strings.Join(names, ", "))})
-			}
-		case *VarDecl:
-			init := ""
-			if d.Init != nil {
-				init = " = " + exprString(d.Init)
-			}
-			if d.IdxLo != nil {
-				add(KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+arrayText(d)+init)
-				info.Doc = "an array; its elements are the variables " + d.Name.Name + "[" + exprString(d.IdxLo) + "] .. " + d.Name.Name + "[" + exprString(d.IdxHi) + "], which networks see in order"
-				if first := sym(d.Name.Name+"["+strconv.Itoa(c.arrayLo[d])+"]", symVar); first != nil && checked && !d.Bool {
-					n := 0
-					for _, v := range c.vars {
-						if base, _, ok := symbolic.ArrayElem(v.name); ok && base == d.Name.Name {
-							n++
-						}
-					}
-					info.Doc = fmt.Sprintf("an array of %d elements %s[%d] .. %s[%d], each in %d .. %d; networks see them in order", n, d.Name.Name, c.arrayLo[d], d.Name.Name, c.arrayLo[d]+n-1, first.lo, first.hi)
-				}
-				break
-			}
-			if d.Type != nil {
-				add(KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+d.Type.Name+init)
-				if t := types[d.Type.Name]; t != nil {
-					names := make([]string, len(t.Values))
-					for i, v := range t.Values {
-						names[i] = v.Name
-					}
-					info.Doc = "one of " + strings.Join(names, ", ") + fmt.Sprintf(" (networks see 0 .. %d)", len(names)-1)
-				}
-				break
-			}
-			written := "var " + d.Name.Name + " : " + rangeText(d) + init
-			add(KindVar, NSNames, d.Name, written)
-			if s := sym(d.Name.Name, symVar); s != nil && s.vdecl == d && checked && !s.bad && !d.Bool {
-				info.Detail = fmt.Sprintf("var %s : %d .. %d%s", d.Name.Name, s.lo, s.hi, init)
-				info.Doc = fmt.Sprintf("%d values", int64(s.hi)-int64(s.lo)+1)
-				if info.Detail != written {
-					info.Doc += "; declared as " + written
-				}
-			}
-		case *PredDecl:
-			add(KindPred, NSNames, d.Name, "pred "+d.Name.Name+" = "+exprString(d.Cond))
-		case *ActionDecl:
-			add(KindLabel, NSNames, d.Label, actionHead(d))
-			if n := commands[d.Label.Name]; n == 1 {
-				info.Doc = "1 command"
-			} else {
-				info.Doc = fmt.Sprintf("%d commands", n)
-			}
-			if d.Params != nil || d.Index != nil {
-				info.Doc += fmt.Sprintf(" of labels %s[...] in all its declarations", d.Label.Name)
-			}
-			for _, pm := range allParams(d) {
-				start, end := d.DeclPos()
-				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindParam, NS: NSNames, Name: pm.Name.Name, Pos: pm.Name.Pos, NameEnd: identEnd(pm.Name),
-					Start: pm.Name.Pos, End: pm.Hi.End, Detail: pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi),
-					Doc: "a parameter of action " + d.Label.Name, Local: true, ScopeStart: start, ScopeEnd: end})
-			}
-		case *PolicyDecl:
-			detail := "policy " + d.Kind.Name + " " + d.Name.Name
-			if d.HasFile {
-				detail += " " + quote(d.File)
-			}
-			add(KindPolicy, NSPolicy, d.Name, detail)
-			info.Doc = policyDoc(d)
-		case *PropertyDecl:
-			add(KindProperty, NSProperty, d.Name, "property "+d.Name.Name)
-			var lines []string
-			for _, cl := range d.Clauses {
-				lines = append(lines, cl.Kind+" "+exprString(cl.Cond))
-			}
-			info.Doc = strings.Join(lines, "\n")
-		}
-		if info == nil {
-			continue
-		}
-		if doc := commentsFor(dr.file, info.Start, info.End); doc != "" {
-			if info.Doc != "" {
-				info.Doc += "\n\n"
-			}
-			info.Doc += doc
-		}
-		a.Symbols = append(a.Symbols, info)
+	return info
+}
+
+// typeSymbol describes an enum type and adds a symbol for each of its
+// values.
+func (x *symbolIndex) typeSymbol(d *TypeDecl) *SymbolInfo {
+	names := valueNames(d)
+	info := newSymbol(d, KindType, NSNames, d.Name, "type "+d.Name.Name+" = { "+strings.Join(names, ", ")+" }")
+	info.Doc = fmt.Sprintf("%d values; networks see a value's index (0 .. %d)", len(names), len(names)-1)
+	for i, v := range d.Values {
+		x.a.Symbols = append(x.a.Symbols, &SymbolInfo{Kind: KindValue, NS: NSNames, Name: v.Name, Pos: v.Pos, NameEnd: identEnd(v),
+			Start: v.Pos, End: identEnd(v), Detail: fmt.Sprintf("%s : %s", v.Name, d.Name.Name),
+			Doc: fmt.Sprintf("value %d of %s = { %s }", i, d.Name.Name, strings.Join(names, ", "))})
 	}
+	return info
+}
+
+// valueNames lists the names of an enum type's values.
+func valueNames(t *TypeDecl) []string {
+	names := make([]string, len(t.Values))
+	for i, v := range t.Values {
+		names[i] = v.Name
+	}
+	return names
+}
+
+// varSymbol describes an array, a variable of an enum type or a variable
+// over a range, with the folded range where the checker knows it.
+func (x *symbolIndex) varSymbol(d *VarDecl) *SymbolInfo {
+	init := ""
+	if d.Init != nil {
+		init = " = " + exprString(d.Init)
+	}
+	switch {
+	case d.IdxLo != nil:
+		return x.arraySymbol(d, init)
+	case d.Type != nil:
+		info := newSymbol(d, KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+d.Type.Name+init)
+		if t := x.types[d.Type.Name]; t != nil {
+			names := valueNames(t)
+			info.Doc = "one of " + strings.Join(names, ", ") + fmt.Sprintf(" (networks see 0 .. %d)", len(names)-1)
+		}
+		return info
+	}
+	written := "var " + d.Name.Name + " : " + rangeText(d) + init
+	info := newSymbol(d, KindVar, NSNames, d.Name, written)
+	if s := x.sym(d.Name.Name, symVar); s != nil && s.vdecl == d && x.checked && !s.bad && !d.Bool {
+		info.Detail = fmt.Sprintf("var %s : %d .. %d%s", d.Name.Name, s.lo, s.hi, init)
+		info.Doc = fmt.Sprintf("%d values", int64(s.hi)-int64(s.lo)+1)
+		if info.Detail != written {
+			info.Doc += "; declared as " + written
+		}
+	}
+	return info
+}
+
+// arraySymbol describes an array with the number and range of its
+// elements where the checker knows them; init is its written " = INIT".
+func (x *symbolIndex) arraySymbol(d *VarDecl, init string) *SymbolInfo {
+	name := d.Name.Name
+	info := newSymbol(d, KindVar, NSNames, d.Name, "var "+name+" : "+arrayText(d)+init)
+	info.Doc = "an array; its elements are the variables " + name + "[" + exprString(d.IdxLo) + "] .. " + name + "[" + exprString(d.IdxHi) + "], which networks see in order"
+	lo := x.c.arrayLo[d]
+	if first := x.sym(name+"["+strconv.Itoa(lo)+"]", symVar); first != nil && x.checked && !d.Bool {
+		n := 0
+		for _, v := range x.c.vars {
+			if base, _, ok := symbolic.ArrayElem(v.name); ok && base == name {
+				n++
+			}
+		}
+		info.Doc = fmt.Sprintf("an array of %d elements %s[%d] .. %s[%d], each in %d .. %d; networks see them in order", n, name, lo, name, lo+n-1, first.lo, first.hi)
+	}
+	return info
+}
+
+// actionSymbol describes one declaration of a label with the number of
+// commands the label has, and adds a symbol for each of its parameters.
+func (x *symbolIndex) actionSymbol(d *ActionDecl) *SymbolInfo {
+	info := newSymbol(d, KindLabel, NSNames, d.Label, actionHead(d))
+	if n := x.commands[d.Label.Name]; n == 1 {
+		info.Doc = "1 command"
+	} else {
+		info.Doc = fmt.Sprintf("%d commands", n)
+	}
+	if d.Params != nil || d.Index != nil {
+		info.Doc += fmt.Sprintf(" of labels %s[...] in all its declarations", d.Label.Name)
+	}
+	start, end := d.DeclPos()
+	for _, pm := range allParams(d) {
+		x.a.Symbols = append(x.a.Symbols, boundSymbol(KindParam, pm.Name, identEnd(pm.Name), pm.Lo, pm.Hi,
+			"a parameter of action "+d.Label.Name, start, end))
+	}
+	return info
+}
+
+// boundSymbol is a local name (id, ending at nameEnd) that ranges over
+// lo .. hi and is visible from scopeStart to scopeEnd.
+func boundSymbol(kind SymbolKind, id Ident, nameEnd symbolic.Pos, lo, hi *Expr, doc string, scopeStart, scopeEnd symbolic.Pos) *SymbolInfo {
+	return &SymbolInfo{Kind: kind, NS: NSNames, Name: id.Name, Pos: id.Pos, NameEnd: nameEnd,
+		Start: id.Pos, End: hi.End, Detail: id.Name + " in " + exprString(lo) + " .. " + exprString(hi),
+		Doc: doc, Local: true, ScopeStart: scopeStart, ScopeEnd: scopeEnd}
 }
 
 // arrayText writes an array's type, [LO .. HI] of TYPE.
