@@ -537,129 +537,150 @@ func commentText(s string) string {
 	return strings.TrimSpace(s)
 }
 
+// refs lists the names in f, declared and used, in source order, and adds
+// the symbols of the names quantifiers and forall assignments bind.
 func (a *Analysis) refs(f *File) {
 	a.Refs = make([]Ref, 0, len(f.Src)/8) // a name every eight bytes or so
-	add := func(id Ident, ns Namespace, decl bool) {
-		if id.Name == "" {
-			return
-		}
-		a.Refs = append(a.Refs, Ref{Name: id.Name, NS: ns, Pos: id.Pos, End: identEnd(id), Decl: decl})
-	}
-	var expr func(e *Expr)
-	expr = func(e *Expr) {
-		if e == nil {
-			return
-		}
-		switch e.Kind {
-		case EName:
-			a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: e.End})
-		case EIndex:
-			a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: identEnd(Ident{Name: e.Text, Pos: e.Pos})})
-			expr(e.Args[0])
-		case EQuant:
-			v := e.Args[0]
-			a.Refs = append(a.Refs, Ref{Name: v.Text, NS: NSNames, Pos: v.Pos, End: v.End, Decl: true})
-			a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindBound, NS: NSNames, Name: v.Text, Pos: v.Pos, NameEnd: v.End,
-				Start: v.Pos, End: e.Args[2].End, Detail: v.Text + " in " + exprString(e.Args[1]) + " .. " + exprString(e.Args[2]),
-				Doc: "bound by " + e.Op, Local: true, ScopeStart: e.Pos, ScopeEnd: e.End})
-			for _, x := range e.Args[1:] {
-				expr(x)
-			}
-		default:
-			for _, x := range e.Args {
-				expr(x)
-			}
-		}
-	}
 	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ModelDecl:
-			add(d.Name, NSModel, true)
-		case *ConstDecl:
-			add(d.Name, NSNames, true)
-			expr(d.Value)
-		case *TypeDecl:
-			add(d.Name, NSNames, true)
-			for _, v := range d.Values {
-				add(v, NSNames, true)
-			}
-		case *VarDecl:
-			add(d.Name, NSNames, true)
-			expr(d.IdxLo)
-			expr(d.IdxHi)
-			if d.Type != nil {
-				add(*d.Type, NSNames, false)
-			} else {
-				expr(d.Lo)
-				expr(d.Hi)
-			}
-			expr(d.Init)
-		case *PredDecl:
-			add(d.Name, NSNames, true)
-			expr(d.Cond)
-		case *ActionDecl:
-			add(d.Label, NSNames, true)
-			for _, e := range d.Index {
-				expr(e)
-			}
-			for _, pm := range allParams(d) {
-				add(pm.Name, NSNames, true)
-				expr(pm.Lo)
-				expr(pm.Hi)
-			}
-			expr(d.Guard)
-			expr(d.Cost)
-			for _, o := range d.Outcomes {
-				for _, as := range o.Assigns {
-					if e := as.Each; e != nil {
-						add(e.Name, NSNames, true)
-						a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindBound, NS: NSNames, Name: e.Name.Name, Pos: e.Name.Pos, NameEnd: identEnd(e.Name),
-							Start: e.Name.Pos, End: e.Hi.End, Detail: e.Name.Name + " in " + exprString(e.Lo) + " .. " + exprString(e.Hi),
-							Doc: "bound by forall", Local: true, ScopeStart: as.Pos, ScopeEnd: as.Value.End})
-						expr(e.Lo)
-						expr(e.Hi)
-					}
-					add(as.Var, NSNames, false)
-					expr(as.Index)
-					expr(as.Value)
-				}
-			}
-		case *PolicyDecl:
-			add(d.Name, NSPolicy, true)
-			expr(d.When)
-			for _, it := range d.Items {
-				for _, e := range it.Inputs {
-					expr(e)
-				}
-				for j, o := range it.Outputs {
-					add(o, NSNames, false)
-					if it.OutputIdx != nil {
-						for _, e := range it.OutputIdx[j] {
-							expr(e)
-						}
-					}
-				}
-				expr(it.When)
-				if it.Kind == ItemWhen || it.Kind == ItemOtherwise {
-					add(it.Label, NSNames, false)
-					for _, e := range it.LabelIdx {
-						expr(e)
-					}
-				}
-			}
-		case *PropertyDecl:
-			add(d.Name, NSProperty, true)
-			for _, cl := range d.Clauses {
-				expr(cl.Cond)
-			}
-		}
+		a.declRefs(d)
 	}
 	less := func(i, j int) bool {
 		p, q := a.Refs[i].Pos, a.Refs[j].Pos
 		return p.Line < q.Line || p.Line == q.Line && p.Col < q.Col
 	}
-	if !sort.SliceIsSorted(a.Refs, less) { // the walk above is in source order but for odd layouts
+	if !sort.SliceIsSorted(a.Refs, less) { // the walk is in source order but for odd layouts
 		sort.SliceStable(a.Refs, less)
+	}
+}
+
+// addRef records the name id in namespace ns; decl says it is declared
+// there.
+func (a *Analysis) addRef(id Ident, ns Namespace, decl bool) {
+	if id.Name == "" {
+		return
+	}
+	a.Refs = append(a.Refs, Ref{Name: id.Name, NS: ns, Pos: id.Pos, End: identEnd(id), Decl: decl})
+}
+
+// exprRefs records the names in e (nil for none).
+func (a *Analysis) exprRefs(e *Expr) {
+	if e == nil {
+		return
+	}
+	switch e.Kind {
+	case EName:
+		a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: e.End})
+	case EIndex:
+		a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: identEnd(Ident{Name: e.Text, Pos: e.Pos})})
+		a.exprRefs(e.Args[0])
+	case EQuant:
+		v := e.Args[0]
+		a.Refs = append(a.Refs, Ref{Name: v.Text, NS: NSNames, Pos: v.Pos, End: v.End, Decl: true})
+		a.Symbols = append(a.Symbols, boundSymbol(KindBound, Ident{Name: v.Text, Pos: v.Pos}, v.End, e.Args[1], e.Args[2],
+			"bound by "+e.Op, e.Pos, e.End))
+		for _, x := range e.Args[1:] {
+			a.exprRefs(x)
+		}
+	default:
+		for _, x := range e.Args {
+			a.exprRefs(x)
+		}
+	}
+}
+
+// declRefs records the names in one declaration.
+func (a *Analysis) declRefs(d Decl) {
+	switch d := d.(type) {
+	case *ModelDecl:
+		a.addRef(d.Name, NSModel, true)
+	case *ConstDecl:
+		a.addRef(d.Name, NSNames, true)
+		a.exprRefs(d.Value)
+	case *TypeDecl:
+		a.addRef(d.Name, NSNames, true)
+		for _, v := range d.Values {
+			a.addRef(v, NSNames, true)
+		}
+	case *VarDecl:
+		a.addRef(d.Name, NSNames, true)
+		a.exprRefs(d.IdxLo)
+		a.exprRefs(d.IdxHi)
+		if d.Type != nil {
+			a.addRef(*d.Type, NSNames, false)
+		} else {
+			a.exprRefs(d.Lo)
+			a.exprRefs(d.Hi)
+		}
+		a.exprRefs(d.Init)
+	case *PredDecl:
+		a.addRef(d.Name, NSNames, true)
+		a.exprRefs(d.Cond)
+	case *ActionDecl:
+		a.actionRefs(d)
+	case *PolicyDecl:
+		a.policyRefs(d)
+	case *PropertyDecl:
+		a.addRef(d.Name, NSProperty, true)
+		for _, cl := range d.Clauses {
+			a.exprRefs(cl.Cond)
+		}
+	}
+}
+
+// actionRefs records the names in an action declaration and adds the
+// symbols of the names its forall assignments bind.
+func (a *Analysis) actionRefs(d *ActionDecl) {
+	a.addRef(d.Label, NSNames, true)
+	for _, e := range d.Index {
+		a.exprRefs(e)
+	}
+	for _, pm := range allParams(d) {
+		a.addRef(pm.Name, NSNames, true)
+		a.exprRefs(pm.Lo)
+		a.exprRefs(pm.Hi)
+	}
+	a.exprRefs(d.Guard)
+	a.exprRefs(d.Cost)
+	for _, o := range d.Outcomes {
+		for _, as := range o.Assigns {
+			if e := as.Each; e != nil {
+				a.addRef(e.Name, NSNames, true)
+				a.Symbols = append(a.Symbols, boundSymbol(KindBound, e.Name, identEnd(e.Name), e.Lo, e.Hi,
+					"bound by forall", as.Pos, as.Value.End))
+				a.exprRefs(e.Lo)
+				a.exprRefs(e.Hi)
+			}
+			a.addRef(as.Var, NSNames, false)
+			a.exprRefs(as.Index)
+			a.exprRefs(as.Value)
+		}
+	}
+}
+
+// policyRefs records the names in a policy declaration: its inputs, the
+// labels it outputs and the names in its rules.
+func (a *Analysis) policyRefs(d *PolicyDecl) {
+	a.addRef(d.Name, NSPolicy, true)
+	a.exprRefs(d.When)
+	for _, it := range d.Items {
+		for _, e := range it.Inputs {
+			a.exprRefs(e)
+		}
+		for j, o := range it.Outputs {
+			a.addRef(o, NSNames, false)
+			if it.OutputIdx != nil {
+				for _, e := range it.OutputIdx[j] {
+					a.exprRefs(e)
+				}
+			}
+		}
+		a.exprRefs(it.When)
+		if it.Kind == ItemWhen || it.Kind == ItemOtherwise {
+			a.addRef(it.Label, NSNames, false)
+			for _, e := range it.LabelIdx {
+				a.exprRefs(e)
+			}
+		}
 	}
 }
 
