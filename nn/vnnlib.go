@@ -295,38 +295,69 @@ func ParseVNNLIB(src string) (*Property, error) {
 		return nil, err
 	}
 	p := &parser{}
-	// Declarations first, in any order.
+	if err := p.declarations(es); err != nil {
+		return nil, err
+	}
+	dnf, err := p.assertions(es)
+	if err != nil {
+		return nil, err
+	}
+	prop := &Property{Inputs: p.nx, Outputs: p.ny}
+	for _, conj := range dnf {
+		c, empty, err := p.newCase(conj)
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			prop.Cases = append(prop.Cases, c)
+		}
+	}
+	return prop, nil
+}
+
+// maxVar bounds the index of a declared variable.
+const maxVar = 1 << 20
+
+// declarations reads the declarations, which may come in any order and
+// anywhere, and sets the number of inputs and outputs from the highest
+// X_i and Y_j declared.
+func (p *parser) declarations(es []*sexp) error {
 	for _, e := range es {
 		if len(e.list) == 0 || e.list[0].atom != "declare-const" {
 			continue
 		}
 		if len(e.list) != 3 || e.list[1].list != nil || e.list[2].atom != "Real" {
-			return nil, fmt.Errorf("nn: vnnlib line %d: want (declare-const NAME Real)", e.line)
+			return fmt.Errorf("nn: vnnlib line %d: want (declare-const NAME Real)", e.line)
 		}
 		name := e.list[1].atom
-		var i int
-		var err error
+		var n *int // the count the name extends
 		switch {
 		case strings.HasPrefix(name, "X_"):
-			i, err = strconv.Atoi(name[2:])
-			if err == nil && i < 1<<20 {
-				p.nx = max(p.nx, i+1)
-			}
+			n = &p.nx
 		case strings.HasPrefix(name, "Y_"):
+			n = &p.ny
+		}
+		i, err := -1, error(nil)
+		if n != nil {
 			i, err = strconv.Atoi(name[2:])
-			if err == nil && i < 1<<20 {
-				p.ny = max(p.ny, i+1)
-			}
-		default:
-			err = fmt.Errorf("not X_i or Y_j")
 		}
-		if err != nil || i < 0 || i >= 1<<20 {
-			return nil, fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1 and so on, and outputs Y_0, Y_1 and so on", e.line, name)
+		if n == nil || err != nil || i < 0 || i >= maxVar {
+			return fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1 and so on, and outputs Y_0, Y_1 and so on", e.line, name)
 		}
+		*n = max(*n, i+1)
 	}
 	if p.nx == 0 || p.ny == 0 {
-		return nil, fmt.Errorf("nn: vnnlib: no X_i or no Y_j declared")
+		return fmt.Errorf("nn: vnnlib: no X_i or no Y_j declared")
 	}
+	return nil
+}
+
+// maxCases bounds the disjuncts of a property's normal form.
+const maxCases = 100000
+
+// assertions returns the conjunction of the asserts in disjunctive normal
+// form: a list of conjunctions of atoms.
+func (p *parser) assertions(es []*sexp) ([][]atom, error) {
 	dnf := [][]atom{{}}
 	for _, e := range es {
 		if len(e.list) == 0 {
@@ -349,7 +380,7 @@ func ParseVNNLIB(src string) (*Property, error) {
 					next = append(next, append(append([]atom(nil), x...), y...))
 				}
 			}
-			if len(next) > 100000 {
+			if len(next) > maxCases {
 				return nil, fmt.Errorf("nn: vnnlib line %d: the property has too many cases", e.line)
 			}
 			dnf = next
@@ -357,84 +388,112 @@ func ParseVNNLIB(src string) (*Property, error) {
 			return nil, fmt.Errorf("nn: vnnlib line %d: unsupported command %q", e.line, e.list[0].atom)
 		}
 	}
-	prop := &Property{Inputs: p.nx, Outputs: p.ny}
-	for _, conj := range dnf {
-		c := Case{Box: Box{Lo: make([]float64, p.nx), Hi: make([]float64, p.nx)}}
-		for i := range c.Box.Lo {
-			c.Box.Lo[i], c.Box.Hi[i] = math.Inf(-1), math.Inf(1)
-		}
-		empty := false
-		loLine, hiLine := make([]int, p.nx), make([]int, p.nx)
-		for _, a := range conj {
-			l := a.lin
-			if !finite(l) {
-				// NaN or infinite bounds would make comparisons false
-				// (or true) and so decide the property by accident.
-				return nil, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a number that is not finite (NaN, inf or beyond float64); give finite bounds", a.line, varNames(l))
-			}
-			for k, v := range l.x {
-				if v == 0 {
-					delete(l.x, k)
-				}
-			}
-			for k, v := range l.y {
-				if v == 0 {
-					delete(l.y, k)
-				}
-			}
-			switch {
-			case len(l.x) > 0 && len(l.y) > 0:
-				return nil, fmt.Errorf("nn: vnnlib line %d: constraints mixing inputs and outputs are not supported", a.line)
-			case len(l.x) > 1:
-				return nil, fmt.Errorf("nn: vnnlib line %d: constraints on several inputs are not supported; vigil reads input boxes", a.line)
-			case len(l.x) == 1:
-				// k*x + c <= 0
-				for i, k := range l.x {
-					bound := -l.c / k
-					if math.IsNaN(bound) || math.IsInf(bound, 0) {
-						return nil, fmt.Errorf("nn: vnnlib line %d: the bound on X_%d is not a finite number; give finite bounds", a.line, i)
-					}
-					if k > 0 {
-						if bound < c.Box.Hi[i] {
-							c.Box.Hi[i], hiLine[i] = bound, a.line
-						}
-					} else if bound > c.Box.Lo[i] {
-						c.Box.Lo[i], loLine[i] = bound, a.line
-					}
-				}
-			case len(l.y) == 0:
-				if l.c > 0 || (l.c == 0 && a.strict) {
-					empty = true
-				}
-			default:
-				row := make([]float64, p.ny)
-				for j, v := range l.y {
-					row[j] = v
-				}
-				c.Cons.Rows = append(c.Cons.Rows, row)
-				c.Cons.Off = append(c.Cons.Off, l.c)
-				c.Cons.Strict = append(c.Cons.Strict, a.strict)
-			}
-		}
-		for i := range c.Box.Lo {
-			// An empty box would make the case vacuous and the answer
-			// unsat: a typo in a bound must not verify the property.
-			if c.Box.Lo[i] > c.Box.Hi[i] {
-				return nil, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d has lower bound %v above its upper bound %v; the input box is empty (swap or fix the bounds)",
-					loLine[i], hiLine[i], i, c.Box.Lo[i], c.Box.Hi[i])
-			}
-		}
-		if empty {
-			continue
-		}
-		for i := range c.Box.Lo {
-			if math.IsInf(c.Box.Lo[i], 0) || math.IsInf(c.Box.Hi[i], 0) {
-				return nil, fmt.Errorf("nn: vnnlib: input X_%d has no lower or upper bound; vigil needs an input box", i)
-			}
-		}
-		prop.Cases = append(prop.Cases, c)
+	return dnf, nil
+}
+
+// caseBuilder gathers the atoms of one conjunction into a case: bounds on
+// single inputs narrow the box, constraints on outputs become rows.
+type caseBuilder struct {
+	c              Case
+	loLine, hiLine []int // per input, the line of the bound that set Lo and Hi, for messages
+	empty          bool  // an atom on no variable is false: the case is vacuous
+}
+
+// newCase builds the case of conjunction conj; empty reports that an atom
+// of it is false whatever the variables, so the case can never hold.
+func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
+	b := &caseBuilder{
+		c:      Case{Box: Box{Lo: make([]float64, p.nx), Hi: make([]float64, p.nx)}},
+		loLine: make([]int, p.nx),
+		hiLine: make([]int, p.nx),
 	}
-	return prop, nil
+	for i := range b.c.Box.Lo {
+		b.c.Box.Lo[i], b.c.Box.Hi[i] = math.Inf(-1), math.Inf(1)
+	}
+	for _, a := range conj {
+		if err := b.add(a, p.ny); err != nil {
+			return Case{}, false, err
+		}
+	}
+	box := b.c.Box
+	for i := range box.Lo {
+		// An empty box would make the case vacuous and the answer
+		// unsat: a typo in a bound must not verify the property.
+		if box.Lo[i] > box.Hi[i] {
+			return Case{}, false, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d has lower bound %v above its upper bound %v; the input box is empty (swap or fix the bounds)",
+				b.loLine[i], b.hiLine[i], i, box.Lo[i], box.Hi[i])
+		}
+	}
+	if b.empty {
+		return Case{}, true, nil
+	}
+	for i := range box.Lo {
+		if math.IsInf(box.Lo[i], 0) || math.IsInf(box.Hi[i], 0) {
+			return Case{}, false, fmt.Errorf("nn: vnnlib: input X_%d has no lower or upper bound; vigil needs an input box", i)
+		}
+	}
+	return b.c, false, nil
+}
+
+// add adds atom a to the case; ny is the number of outputs.
+func (b *caseBuilder) add(a atom, ny int) error {
+	l := a.lin
+	if !finite(l) {
+		// NaN or infinite bounds would make comparisons false
+		// (or true) and so decide the property by accident.
+		return fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a number that is not finite (NaN, inf or beyond float64); give finite bounds", a.line, varNames(l))
+	}
+	l.dropZeros()
+	switch {
+	case len(l.x) > 0 && len(l.y) > 0:
+		return fmt.Errorf("nn: vnnlib line %d: constraints mixing inputs and outputs are not supported", a.line)
+	case len(l.x) > 1:
+		return fmt.Errorf("nn: vnnlib line %d: constraints on several inputs are not supported; vigil reads input boxes", a.line)
+	case len(l.x) == 1:
+		// k*x + c <= 0
+		for i, k := range l.x {
+			bound := -l.c / k
+			if math.IsNaN(bound) || math.IsInf(bound, 0) {
+				return fmt.Errorf("nn: vnnlib line %d: the bound on X_%d is not a finite number; give finite bounds", a.line, i)
+			}
+			box := &b.c.Box
+			if k > 0 {
+				if bound < box.Hi[i] {
+					box.Hi[i], b.hiLine[i] = bound, a.line
+				}
+			} else if bound > box.Lo[i] {
+				box.Lo[i], b.loLine[i] = bound, a.line
+			}
+		}
+	case len(l.y) == 0:
+		if l.c > 0 || (l.c == 0 && a.strict) {
+			b.empty = true
+		}
+	default:
+		row := make([]float64, ny)
+		for j, v := range l.y {
+			row[j] = v
+		}
+		cons := &b.c.Cons
+		cons.Rows = append(cons.Rows, row)
+		cons.Off = append(cons.Off, l.c)
+		cons.Strict = append(cons.Strict, a.strict)
+	}
+	return nil
+}
+
+// dropZeros removes the variables whose coefficient is 0.
+func (l *linear) dropZeros() {
+	for k, v := range l.x {
+		if v == 0 {
+			delete(l.x, k)
+		}
+	}
+	for k, v := range l.y {
+		if v == 0 {
+			delete(l.y, k)
+		}
+	}
 }
 
 // finite reports whether every coefficient and the constant of l are
