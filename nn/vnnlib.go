@@ -575,112 +575,166 @@ func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (Ve
 			return VerifyResult{}, fmt.Errorf("nn: case %d of the property: %w", i+1, err)
 		}
 	}
-	res := VerifyResult{Answer: Unsat}
-	// Try cheap witness searches on every case before proving any.
-	type pending struct {
-		i int
-		p *prover
+	v := &verifyRun{n: n, prop: prop, opt: opt, timeout: timeout, start: start, res: VerifyResult{Answer: Unsat}}
+	// Cheap phases that find counterexamples on every case before the
+	// expensive ones that prove any.
+	if res, sat := v.search(); sat {
+		return res, nil
 	}
-	var todo []pending
-	for i, c := range prop.Cases {
-		p := newProver(n, c.Cons, opt)
+	if res, sat := v.attack(); sat {
+		return res, nil
+	}
+	if len(v.todo) > 1 && (opt.Branch == BranchInput || (opt.Branch == BranchAuto && n.Inputs() <= autoInputs)) {
+		if res, sat := v.inputRounds(); sat {
+			return res, nil
+		}
+	}
+	if res, sat := v.decideEach(); sat {
+		return res, nil
+	}
+	v.res.Elapsed = time.Since(start)
+	return v.res, nil
+}
+
+// verifyRun is one call of Verify: its phases share the cases still open
+// and the answer so far (unsat until a case is found unknown).
+type verifyRun struct {
+	n       *Network
+	prop    *Property
+	opt     Options
+	timeout time.Duration
+	start   time.Time
+	res     VerifyResult
+	todo    []openCase
+}
+
+// openCase is a case of the property not yet decided, with its prover.
+type openCase struct {
+	i int
+	p *prover
+}
+
+// sat is the answer that case c has the counterexample x.
+func (v *verifyRun) sat(x []float64, c, nodes int) VerifyResult {
+	return v.n.sat(v.res, x, c, v.start, nodes)
+}
+
+// search tries the cheap witness searches on every case and opens a
+// prover for each case it does not refute.
+func (v *verifyRun) search() (VerifyResult, bool) {
+	for i, c := range v.prop.Cases {
+		p := newProver(v.n, c.Cons, v.opt)
 		p.combine()
 		if len(c.Cons.Rows) == 0 {
-			x := center(c.Box)
-			return n.sat(res, x, i, start, p.nodes), nil
+			return v.sat(center(c.Box), i, p.nodes), true
 		}
 		if x := p.search(c.Box, p.opt.Samples); x != nil {
-			return n.sat(res, x, i, start, p.nodes), nil
+			return v.sat(x, i, p.nodes), true
 		}
-		todo = append(todo, pending{i, p})
+		v.todo = append(v.todo, openCase{i, p})
 	}
-	// The falsification phase: a PGD attack on every case, within a
-	// 1/200 of the time limit): it finds counterexamples with wide
-	// basins fast; narrow ones are left to the branch and bound, which
-	// checks the centre of every box it splits.
-	for _, t := range todo {
+	return VerifyResult{}, false
+}
+
+// attack is the falsification phase: a PGD attack on every case, within
+// 1/200 of the time limit. It finds counterexamples with wide basins
+// fast; narrow ones are left to the branch and bound, which checks the
+// centre of every box it splits.
+func (v *verifyRun) attack() (VerifyResult, bool) {
+	for _, t := range v.todo {
 		until := time.Time{}
-		if timeout > 0 {
-			until = time.Now().Add(timeout / 200 / time.Duration(len(todo)))
+		if v.timeout > 0 {
+			until = time.Now().Add(v.timeout / 200 / time.Duration(len(v.todo)))
 		}
-		if x := t.p.attack(prop.Cases[t.i].Box, attackRestarts, until); x != nil {
-			return n.sat(res, x, t.i, start, 0), nil
+		if x := t.p.attack(v.prop.Cases[t.i].Box, attackRestarts, until); x != nil {
+			return v.sat(x, t.i, 0), true
 		}
 	}
-	if len(todo) > 1 && (opt.Branch == BranchInput || (opt.Branch == BranchAuto && n.Inputs() <= autoInputs)) {
-		// Input splits on every case in turn, with doubling node
-		// budgets, so that a hard case does not starve the one with the
-		// counterexample (ACAS Xu prop_7 has two).
-		var until time.Time
-		if !opt.Deadline.IsZero() {
-			until = opt.Deadline
-			if opt.Branch == BranchAuto {
-				until = time.Now().Add(time.Until(opt.Deadline) / 2)
-			}
+	return VerifyResult{}, false
+}
+
+// inputRounds splits inputs on every case in turn, with doubling node
+// budgets, so that a hard case does not starve the one with the
+// counterexample (ACAS Xu prop_7 has two). With BranchAuto it takes half
+// the time left and leaves the cases it did not decide open; with
+// BranchInput it is the last phase.
+func (v *verifyRun) inputRounds() (VerifyResult, bool) {
+	opt := v.opt
+	var until time.Time
+	if !opt.Deadline.IsZero() {
+		until = opt.Deadline
+		if opt.Branch == BranchAuto {
+			until = time.Now().Add(time.Until(opt.Deadline) / 2)
 		}
-		used := make([]int, len(todo))
-		open := slices.Clone(todo)
-		var left []pending
-		for budget := inputRestart; len(open) > 0; budget *= 2 {
-			var next []pending
-			for k, t := range open {
-				full := t.p.opt.Deadline
-				if !until.IsZero() {
-					t.p.opt.Deadline = until
-				}
-				r, done := t.p.inputRound(prop.Cases[t.i].Box, budget, &used[t.i])
-				t.p.opt.Deadline = full
-				switch {
-				case r.Verdict == Refuted:
-					return n.sat(res, r.Witness, t.i, start, sum(used)), nil
-				case r.Verdict == Proved:
-				case done:
-					left = append(left, t)
-				default:
-					next = append(next, t)
-				}
-				if r.Verdict == Unknown && done && !until.IsZero() && time.Now().After(until) {
-					// The input phase is over for the others too.
-					left = append(left, open[k+1:]...)
-					next = nil
-					break
-				}
-			}
-			open = next
-		}
-		res.Nodes = sum(used)
-		if opt.Branch == BranchInput && len(left) > 0 {
-			res.Answer = AnswerUnkn
-		}
-		if opt.Branch == BranchInput {
-			left = nil
-		}
-		todo = left
 	}
-	for _, t := range todo {
+	used := make([]int, len(v.todo))
+	open := slices.Clone(v.todo)
+	var left []openCase
+	for budget := inputRestart; len(open) > 0; budget *= 2 {
+		var next []openCase
+		for k, t := range open {
+			full := t.p.opt.Deadline
+			if !until.IsZero() {
+				t.p.opt.Deadline = until
+			}
+			r, done := t.p.inputRound(v.prop.Cases[t.i].Box, budget, &used[t.i])
+			t.p.opt.Deadline = full
+			switch {
+			case r.Verdict == Refuted:
+				return v.sat(r.Witness, t.i, sum(used)), true
+			case r.Verdict == Proved:
+			case done:
+				left = append(left, t)
+			default:
+				next = append(next, t)
+			}
+			if r.Verdict == Unknown && done && !until.IsZero() && time.Now().After(until) {
+				// The input phase is over for the others too.
+				left = append(left, open[k+1:]...)
+				next = nil
+				break
+			}
+		}
+		open = next
+	}
+	v.res.Nodes = sum(used)
+	if opt.Branch == BranchInput {
+		if len(left) > 0 {
+			v.res.Answer = AnswerUnkn
+		}
+		left = nil
+	}
+	v.todo = left
+	return VerifyResult{}, false
+}
+
+// decideEach runs the branch and bound on each open case in turn until
+// one is refuted or the time is up.
+func (v *verifyRun) decideEach() (VerifyResult, bool) {
+	for _, t := range v.todo {
 		if t.p.expired() {
-			res.Answer = AnswerUnkn
+			v.res.Answer = AnswerUnkn
 			break
 		}
+		box := v.prop.Cases[t.i].Box
 		var r Result
-		if opt.Branch == BranchAuto && n.Inputs() <= autoInputs && len(prop.Cases) > 1 {
-			// The input phase above is over: ReLU splits for the rest
-			// of the time.
+		if v.opt.Branch == BranchAuto && v.n.Inputs() <= autoInputs && len(v.prop.Cases) > 1 {
+			// The input phase is over: ReLU splits for the rest of
+			// the time.
 			t.p.nodes = 0
-			r = t.p.runReLU(prop.Cases[t.i].Box)
+			r = t.p.runReLU(box)
 		} else {
-			r = t.p.decide(prop.Cases[t.i].Box)
+			r = t.p.decide(box)
 		}
-		res.Nodes += r.Nodes
+		v.res.Nodes += r.Nodes
 		switch r.Verdict {
 		case Refuted:
-			return n.sat(res, r.Witness, t.i, start, res.Nodes), nil
+			return v.sat(r.Witness, t.i, v.res.Nodes), true
 		case Unknown:
-			res.Answer = AnswerUnkn
+			v.res.Answer = AnswerUnkn
 		}
 	}
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return VerifyResult{}, false
 }
 
 func sum(xs []int) int {
