@@ -391,68 +391,15 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 	// A·z_k = A·(W h + b): bias += A b, A = A W.
 	bias := append([]float64(nil), off...)
 	A := b.buf(&b.A, m*l.In)
-	for r := 0; r < m; r++ {
-		ar := A[r*l.In : (r+1)*l.In]
-		clear(ar)
-		src := rows[r*l.Out : (r+1)*l.Out]
-		for i, c := range src {
-			if c == 0 {
-				continue
-			}
-			bias[r] += c * l.B[i]
-			floats.AddScaled(ar, c, l.W[i*l.In:(i+1)*l.In])
-		}
-	}
+	denseBack(A, rows, m, l, bias)
 	width := l.In
 	for j := k - 1; j >= 0; j-- {
 		lj := &b.layers[j]
-		if lj.Act == ActReLU {
-			lo, hi := b.lo[j], b.hi[j]
-			for i := 0; i < lj.Out; i++ {
-				li, ui := lo[i], hi[i]
-				switch {
-				case li >= 0:
-					continue
-				case ui <= 0:
-					for r := 0; r < m; r++ {
-						A[r*width+i] = 0
-					}
-				default:
-					su := ui / (ui - li)
-					tu := -li * su
-					sl := 0.0
-					if ui > -li {
-						sl = 1
-					}
-					for r := 0; r < m; r++ {
-						a := A[r*width+i]
-						if a >= 0 {
-							A[r*width+i] = a * sl
-						} else {
-							A[r*width+i] = a * su
-							bias[r] += a * tu
-						}
-					}
-				}
-			}
-		} else if lj.Act != ActLinear {
-			// Lower line where the coefficient is non-negative, upper
-			// line where it is negative (relax.go).
-			lo, hi := b.lo[j], b.hi[j]
-			for i := 0; i < lj.Out; i++ {
-				lw, up := relax(lj, lo[i], hi[i])
-				for r := 0; r < m; r++ {
-					a := A[r*width+i]
-					switch {
-					case a > 0:
-						A[r*width+i] = a * lw.k
-						bias[r] += a * lw.c
-					case a < 0:
-						A[r*width+i] = a * up.k
-						bias[r] += a * up.c
-					}
-				}
-			}
+		switch {
+		case lj.Act == ActReLU:
+			reluBack(A, width, bias, b.lo[j], b.hi[j])
+		case lj.Act != ActLinear:
+			relaxBack(A, width, bias, lj, b.lo[j], b.hi[j])
 		}
 		// Through the dense layer j: bias += A b_j, A = A W_j.
 		A2 := b.buf(&b.A2, m*lj.In)
@@ -464,36 +411,100 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 			}
 			out := mat.NewDense(m, lj.In, A2)
 			out.Mul(mat.NewDense(m, width, A[:m*width]), b.weights(j))
-			b.A, b.A2 = b.A2, b.A
-			A = A2
-			width = lj.In
-			continue
-		}
-		for r := 0; r < m; r++ {
-			ar := A[r*width : (r+1)*width]
-			out := A2[r*lj.In : (r+1)*lj.In]
-			clear(out)
-			for i, a := range ar {
-				if a == 0 {
-					continue
-				}
-				bias[r] += a * lj.B[i]
-				floats.AddScaled(out, a, lj.W[i*lj.In:(i+1)*lj.In])
-			}
+		} else {
+			denseBack(A2, A, m, lj, bias)
 		}
 		b.A, b.A2 = b.A2, b.A
 		A = A2
 		width = lj.In
 	}
-	// Concretise over the normalised input box.
+	b.concretise(A[:m*width], width, bias, influence)
+	return bias
+}
+
+// denseBack takes the m rows of coefficients src (each l.Out wide)
+// through the dense part of layer l: dst = src·W (each row l.In wide),
+// bias += src·b.
+func denseBack(dst, src []float64, m int, l *Layer, bias []float64) {
+	for r := 0; r < m; r++ {
+		out := dst[r*l.In : (r+1)*l.In]
+		clear(out)
+		for i, c := range src[r*l.Out : (r+1)*l.Out] {
+			if c == 0 {
+				continue
+			}
+			bias[r] += c * l.B[i]
+			floats.AddScaled(out, c, l.W[i*l.In:(i+1)*l.In])
+		}
+	}
+}
+
+// reluBack takes the rows of coefficients A (width wide, one row per bias
+// entry) back through a ReLU with pre-activation bounds lo, hi: a stable
+// neuron passes or zeroes its column; an unstable one takes the upper
+// line where the coefficient is negative and the lower line 0 or 1
+// (whichever is tighter by area) where it is not.
+func reluBack(A []float64, width int, bias, lo, hi []float64) {
+	for i := 0; i < width; i++ {
+		li, ui := lo[i], hi[i]
+		switch {
+		case li >= 0:
+			continue
+		case ui <= 0:
+			for r := range bias {
+				A[r*width+i] = 0
+			}
+		default:
+			su := ui / (ui - li)
+			tu := -li * su
+			sl := 0.0
+			if ui > -li {
+				sl = 1
+			}
+			for r := range bias {
+				a := A[r*width+i]
+				if a >= 0 {
+					A[r*width+i] = a * sl
+				} else {
+					A[r*width+i] = a * su
+					bias[r] += a * tu
+				}
+			}
+		}
+	}
+}
+
+// relaxBack takes the rows of coefficients A back through the activation
+// of layer l, other than ReLU: the lower line where the coefficient is
+// positive, the upper line where it is negative (relax.go).
+func relaxBack(A []float64, width int, bias []float64, l *Layer, lo, hi []float64) {
+	for i := 0; i < width; i++ {
+		lw, up := relax(l, lo[i], hi[i])
+		for r := range bias {
+			a := A[r*width+i]
+			switch {
+			case a > 0:
+				A[r*width+i] = a * lw.k
+				bias[r] += a * lw.c
+			case a < 0:
+				A[r*width+i] = a * up.k
+				bias[r] += a * up.c
+			}
+		}
+	}
+}
+
+// concretise replaces each bias[r] by the lower bound of row r of A plus
+// bias[r] over the normalised input box. With influence it records the
+// rows (b.lastA) and the sum of |A| per raw input unit (b.infl).
+func (b *bounder) concretise(A []float64, width int, bias []float64, influence bool) {
 	if influence {
 		clear(b.infl)
-		b.lastA = append(b.lastA[:0], A[:m*width]...)
+		b.lastA = append(b.lastA[:0], A...)
 	}
-	for r := 0; r < m; r++ {
+	for r := range bias {
 		s := bias[r]
-		ar := A[r*width : (r+1)*width]
-		for i, a := range ar {
+		for i, a := range A[r*width : (r+1)*width] {
 			if a >= 0 {
 				s += a * b.xlo[i]
 			} else {
@@ -510,7 +521,6 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 			b.infl[i] /= b.net.InRange[i]
 		}
 	}
-	return bias
 }
 
 // gemmRows is the fewest rows for which backward multiplies through a
