@@ -449,9 +449,7 @@ func (p *parser) importDecl(start symbolic.Pos) Decl {
 
 // constDecl parses `const NAME = EXPR`.
 func (p *parser) constDecl(start symbolic.Pos) Decl {
-	name := p.ident()
-	p.expect("=")
-	v := p.expr()
+	name, v := p.definition()
 	return &ConstDecl{p.span(start), name, v}
 }
 
@@ -502,11 +500,7 @@ func (p *parser) typeDecl(start symbolic.Pos) Decl {
 	if p.is("}") {
 		p.fail("a value: an enum type has at least one value")
 	}
-	t.Values = append(t.Values, p.ident())
-	for p.is(",") {
-		p.advance()
-		t.Values = append(t.Values, p.ident())
-	}
+	t.Values = list(p, ",", p.ident)
 	p.expect("}")
 	t.Span = p.span(start)
 	return t
@@ -514,9 +508,7 @@ func (p *parser) typeDecl(start symbolic.Pos) Decl {
 
 // predDecl parses `pred NAME = EXPR`.
 func (p *parser) predDecl(start symbolic.Pos) Decl {
-	name := p.ident()
-	p.expect("=")
-	c := p.expr()
+	name, c := p.definition()
 	return &PredDecl{p.span(start), name, c}
 }
 
@@ -545,23 +537,30 @@ func (p *parser) actionDecl(start symbolic.Pos) Decl {
 		a.Cost = p.expr()
 	}
 	p.expect("->")
-	a.Outcomes = append(a.Outcomes, p.outcome())
-	for p.is("|") {
-		p.advance()
-		a.Outcomes = append(a.Outcomes, p.outcome())
-	}
+	a.Outcomes = list(p, "|", p.outcome)
 	a.Span = p.span(start)
 	return a
 }
 
 // params parses a comma-separated list of at least one parameter.
-func (p *parser) params() []*Param {
-	ps := []*Param{p.param()}
-	for p.is(",") {
+func (p *parser) params() []*Param { return list(p, ",", p.param) }
+
+// list parses one or more items separated by sep.
+func list[T any](p *parser, sep string, item func() T) []T {
+	xs := []T{item()}
+	for p.is(sep) {
 		p.advance()
-		ps = append(ps, p.param())
+		xs = append(xs, item())
 	}
-	return ps
+	return xs
+}
+
+// definition parses `NAME = EXPR`, the rest of a const or pred
+// declaration.
+func (p *parser) definition() (Ident, *Expr) {
+	name := p.ident()
+	p.expect("=")
+	return name, p.expr()
 }
 
 // policyDecl parses `policy KIND NAME ["FILE"] [when EXPR] { ITEM ... }`.
@@ -620,11 +619,7 @@ func (p *parser) outcome() *OutcomeNode {
 		p.advance()
 		o.Skip = true
 	} else {
-		o.Assigns = append(o.Assigns, p.assign())
-		for p.is(",") {
-			p.advance()
-			o.Assigns = append(o.Assigns, p.assign())
-		}
+		o.Assigns = list(p, ",", p.assign)
 	}
 	o.Span = Span{start, p.last.end}
 	return o
@@ -718,11 +713,7 @@ func (p *parser) policyItem() *PolicyItem {
 	case p.is("inputs"):
 		p.advance()
 		it.Kind = ItemInputs
-		it.Inputs = append(it.Inputs, p.expr())
-		for p.is(",") {
-			p.advance()
-			it.Inputs = append(it.Inputs, p.expr())
-		}
+		it.Inputs = list(p, ",", p.expr)
 	case p.is("outputs"):
 		p.advance()
 		it.Kind = ItemOutputs
@@ -903,11 +894,7 @@ func (p *parser) primary() *Expr {
 				p.advance()
 				p.advance()
 				e := &Expr{Kind: ECall, Op: t.val, Pos: t.pos}
-				e.Args = append(e.Args, p.expr())
-				for p.is(",") {
-					p.advance()
-					e.Args = append(e.Args, p.expr())
-				}
+				e.Args = list(p, ",", p.expr)
 				p.expect(")")
 				return p.group(e)
 			}
@@ -962,11 +949,7 @@ func (p *parser) primary() *Expr {
 			p.advance()
 			e := &Expr{Kind: EArray, Pos: t.pos}
 			p.f.Arrays = true
-			e.Args = append(e.Args, p.expr())
-			for p.is(",") {
-				p.advance()
-				e.Args = append(e.Args, p.expr())
-			}
+			e.Args = list(p, ",", p.expr)
 			p.expect("]")
 			return p.group(e)
 		}
