@@ -490,13 +490,7 @@ func (x *exporter) value(a symbolic.Assign) any {
 
 // expr writes an integer expression; a Boolean variable reads as 0 or 1.
 func (x *exporter) expr(e *symbolic.Expr) any {
-	bin := func(op string) any {
-		out := x.expr(e.Args[0])
-		for _, a := range e.Args[1:] {
-			out = obj{"op": op, "left": out, "right": x.expr(a)}
-		}
-		return out
-	}
+	bin := func(op string) any { return chain(op, e.Args, x.expr) }
 	switch e.Op {
 	case symbolic.OpConst:
 		return e.K
@@ -532,15 +526,19 @@ func (x *exporter) expr(e *symbolic.Expr) any {
 	panic(fmt.Sprintf("jani: export: unknown expression op %v", e.Op))
 }
 
+// chain writes args (at least one) joined by the binary operator op,
+// associated to the left.
+func chain[T any](op string, args []T, write func(T) any) any {
+	out := write(args[0])
+	for _, a := range args[1:] {
+		out = obj{"op": op, "left": out, "right": write(a)}
+	}
+	return out
+}
+
 // cond writes a condition.
 func (x *exporter) cond(c *symbolic.Cond) any {
-	bin := func(op string) any {
-		out := x.cond(c.Args[0])
-		for _, a := range c.Args[1:] {
-			out = obj{"op": op, "left": out, "right": x.cond(a)}
-		}
-		return out
-	}
+	bin := func(op string) any { return chain(op, c.Args, x.cond) }
 	switch c.Op {
 	case symbolic.CTrue:
 		return true
