@@ -220,16 +220,9 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 			if err != nil {
 				return nil, err
 			}
-			var next [][]atom
-			for _, x := range out {
-				for _, y := range d {
-					next = append(next, append(append([]atom(nil), x...), y...))
-				}
+			if out, err = conjoin(out, d, e.line); err != nil {
+				return nil, err
 			}
-			if len(next) > 100000 {
-				return nil, fmt.Errorf("nn: vnnlib line %d: the property has too many cases", e.line)
-			}
-			out = next
 		}
 		return out, nil
 	case "or":
@@ -355,6 +348,22 @@ func (p *parser) declarations(es []*sexp) error {
 // maxCases bounds the disjuncts of a property's normal form.
 const maxCases = 100000
 
+// conjoin returns the DNF of the conjunction of the DNFs a and b; it
+// refuses more than maxCases disjuncts (line is the formula's, for the
+// message).
+func conjoin(a, b [][]atom, line int) ([][]atom, error) {
+	var out [][]atom
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, append(append([]atom(nil), x...), y...))
+		}
+	}
+	if len(out) > maxCases {
+		return nil, fmt.Errorf("nn: vnnlib line %d: the property has too many cases", line)
+	}
+	return out, nil
+}
+
 // assertions returns the conjunction of the asserts in disjunctive normal
 // form: a list of conjunctions of atoms.
 func (p *parser) assertions(es []*sexp) ([][]atom, error) {
@@ -374,16 +383,9 @@ func (p *parser) assertions(es []*sexp) ([][]atom, error) {
 			if err != nil {
 				return nil, err
 			}
-			var next [][]atom
-			for _, x := range dnf {
-				for _, y := range d {
-					next = append(next, append(append([]atom(nil), x...), y...))
-				}
+			if dnf, err = conjoin(dnf, d, e.line); err != nil {
+				return nil, err
 			}
-			if len(next) > maxCases {
-				return nil, fmt.Errorf("nn: vnnlib line %d: the property has too many cases", e.line)
-			}
-			dnf = next
 		default:
 			return nil, fmt.Errorf("nn: vnnlib line %d: unsupported command %q", e.line, e.list[0].atom)
 		}
