@@ -251,20 +251,24 @@ type randomSearch struct {
 
 func newRandomSearch(start *symbolic.Cond, lo, hi []int) *randomSearch {
 	rs := &randomSearch{lo: lo, hi: hi, checks: make([][]*symbolic.Cond, len(lo))}
-	var split func(c *symbolic.Cond)
-	split = func(c *symbolic.Cond) {
-		if c.Op == symbolic.CAnd {
-			for _, a := range c.Args {
-				split(a)
-			}
-			return
-		}
+	for _, c := range conjuncts(start, nil) {
 		last := 0
 		c.Vars(func(v symbolic.VarID) { last = max(last, int(v)) })
 		rs.checks[last] = append(rs.checks[last], c)
 	}
-	split(start)
 	return rs
+}
+
+// conjuncts appends to out the conjuncts of c, nested conjunctions
+// flattened, in order.
+func conjuncts(c *symbolic.Cond, out []*symbolic.Cond) []*symbolic.Cond {
+	if c.Op != symbolic.CAnd {
+		return append(out, c)
+	}
+	for _, a := range c.Args {
+		out = conjuncts(a, out)
+	}
+	return out
 }
 
 func (rs *randomSearch) sample(rng *rand.Rand, s symbolic.State) bool {
@@ -598,18 +602,7 @@ func goalDistance(g *explicit.Generator) func(symbolic.State) float64 {
 	if g.Prop == nil || g.Prop.Goal == nil {
 		return func(symbolic.State) float64 { return noGoal }
 	}
-	var conj []*symbolic.Cond
-	var split func(c *symbolic.Cond)
-	split = func(c *symbolic.Cond) {
-		if c.Op == symbolic.CAnd {
-			for _, a := range c.Args {
-				split(a)
-			}
-			return
-		}
-		conj = append(conj, c)
-	}
-	split(g.Prop.Goal)
+	conj := conjuncts(g.Prop.Goal, nil)
 	return func(s symbolic.State) float64 {
 		d := 0.0
 		for _, c := range conj {
