@@ -196,7 +196,35 @@ func (a *Analysis) RefsTo(ns Namespace, name string) []Ref {
 // symbols lists the declarations; checked says whether the checker's
 // stages ran (so that constants are folded and ranges known).
 func (a *Analysis) symbols(c *checker, checked bool) {
-	// names an imported JANI model declares have no declaration in .spec
+	a.importedSymbols(c)
+	x := &symbolIndex{a: a, c: c, checked: checked, commands: commandCounts(c), types: map[string]*TypeDecl{}}
+	var decls []declRef // the files' declarations (c.decls has enum types expanded)
+	for _, f := range c.files {
+		for _, d := range f.Decls {
+			decls = append(decls, declRef{d, f})
+			if t, ok := d.(*TypeDecl); ok && x.types[t.Name.Name] == nil {
+				x.types[t.Name.Name] = t
+			}
+		}
+	}
+	for _, dr := range decls {
+		info := x.describe(dr.d)
+		if info == nil {
+			continue
+		}
+		if doc := commentsFor(dr.file, info.Start, info.End); doc != "" {
+			if info.Doc != "" {
+				info.Doc += "\n\n"
+			}
+			info.Doc += doc
+		}
+		a.Symbols = append(a.Symbols, info)
+	}
+}
+
+// importedSymbols lists the names an imported JANI model declares; they
+// have no declaration in .spec.
+func (a *Analysis) importedSymbols(c *checker) {
 	for _, s := range c.order {
 		if !s.imported {
 			continue
@@ -215,7 +243,12 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 		info.Doc = "declared by " + c.janiName
 		a.Symbols = append(a.Symbols, info)
 	}
-	commands := map[string]int{} // by label and by family (schema.go)
+}
+
+// commandCounts counts the action declarations of each label and of each
+// family of labels (schema.go).
+func commandCounts(c *checker) map[string]int {
+	commands := map[string]int{}
 	for _, dr := range c.decls {
 		if d, ok := dr.d.(*ActionDecl); ok {
 			commands[d.Label.Name]++
@@ -224,137 +257,184 @@ func (a *Analysis) symbols(c *checker, checked bool) {
 			}
 		}
 	}
-	types := map[string]*TypeDecl{}
-	var decls []declRef // the files' declarations (c.decls has enum types expanded)
-	for _, f := range c.files {
-		for _, d := range f.Decls {
-			decls = append(decls, declRef{d, f})
-			if t, ok := d.(*TypeDecl); ok && types[t.Name.Name] == nil {
-				types[t.Name.Name] = t
-			}
+	return commands
+}
+
+// symbolIndex describes the .spec declarations of a file set: it holds
+// what the descriptions draw on besides the declaration itself.
+type symbolIndex struct {
+	a        *Analysis // receives the local symbols a declaration introduces
+	c        *checker
+	checked  bool                 // the checker's stages ran
+	commands map[string]int       // by label and by family
+	types    map[string]*TypeDecl // the first declaration of each enum type
+}
+
+// describe returns the symbol a declaration declares, nil for none. The
+// symbols it introduces besides (an enum's values, an action's parameters)
+// it appends to the analysis first.
+func (x *symbolIndex) describe(d Decl) *SymbolInfo {
+	switch d := d.(type) {
+	case *ModelDecl:
+		return newSymbol(d, KindModel, NSModel, d.Name, "model "+d.Name.Name)
+	case *ConstDecl:
+		return x.constSymbol(d)
+	case *TypeDecl:
+		return x.typeSymbol(d)
+	case *VarDecl:
+		return x.varSymbol(d)
+	case *PredDecl:
+		return newSymbol(d, KindPred, NSNames, d.Name, "pred "+d.Name.Name+" = "+exprString(d.Cond))
+	case *ActionDecl:
+		return x.actionSymbol(d)
+	case *PolicyDecl:
+		detail := "policy " + d.Kind.Name + " " + d.Name.Name
+		if d.HasFile {
+			detail += " " + quote(d.File)
+		}
+		info := newSymbol(d, KindPolicy, NSPolicy, d.Name, detail)
+		info.Doc = policyDoc(d)
+		return info
+	case *PropertyDecl:
+		info := newSymbol(d, KindProperty, NSProperty, d.Name, "property "+d.Name.Name)
+		var lines []string
+		for _, cl := range d.Clauses {
+			lines = append(lines, cl.Kind+" "+exprString(cl.Cond))
+		}
+		info.Doc = strings.Join(lines, "\n")
+		return info
+	}
+	return nil
+}
+
+// newSymbol is the symbol of the name id that declaration d declares.
+func newSymbol(d Decl, kind SymbolKind, ns Namespace, id Ident, detail string) *SymbolInfo {
+	start, end := d.DeclPos()
+	return &SymbolInfo{Kind: kind, NS: ns, Name: id.Name, Pos: id.Pos, NameEnd: identEnd(id), Start: start, End: end, Detail: detail}
+}
+
+// sym returns the checker's symbol of name if it is of the given kind.
+func (x *symbolIndex) sym(name string, kind symKind) *symbol {
+	if s := x.c.syms[name]; s != nil && s.kind == kind {
+		return s
+	}
+	return nil
+}
+
+// constSymbol shows a constant's folded value when the checker folded it,
+// and how it was written or overridden.
+func (x *symbolIndex) constSymbol(d *ConstDecl) *SymbolInfo {
+	written := "const " + d.Name.Name + " = " + exprString(d.Value)
+	info := newSymbol(d, KindConst, NSNames, d.Name, written)
+	if s := x.sym(d.Name.Name, symConst); s != nil && s.cdecl == d && s.state == 2 {
+		info.Detail = fmt.Sprintf("const %s = %d", d.Name.Name, s.value)
+		if s.override != nil {
+			info.Doc = "set by -D " + d.Name.Name + "=" + *s.override + "; declared as " + written
+		} else if info.Detail != written {
+			info.Doc = "declared as " + written
 		}
 	}
-	for _, dr := range decls {
-		var info *SymbolInfo
-		add := func(kind SymbolKind, ns Namespace, id Ident, detail string) {
-			start, end := dr.d.DeclPos()
-			info = &SymbolInfo{Kind: kind, NS: ns, Name: id.Name, Pos: id.Pos, NameEnd: identEnd(id), Start: start, End: end, Detail: detail}
-		}
-		sym := func(name string, kind symKind) *symbol {
-			if s := c.syms[name]; s != nil && s.kind == kind {
-				return s
-			}
-			return nil
-		}
-		switch d := dr.d.(type) {
-		case *ModelDecl:
-			add(KindModel, NSModel, d.Name, "model "+d.Name.Name)
-		case *ConstDecl:
-			written := "const " + d.Name.Name + " = " + exprString(d.Value)
-			add(KindConst, NSNames, d.Name, written)
-			if s := sym(d.Name.Name, symConst); s != nil && s.cdecl == d && s.state == 2 {
-				info.Detail = fmt.Sprintf("const %s = %d", d.Name.Name, s.value)
-				if s.override != nil {
-					info.Doc = "set by -D " + d.Name.Name + "=" + *s.override + "; declared as " + written
-				} else if info.Detail != written {
-					info.Doc = "declared as " + written
-				}
-			}
-		case *TypeDecl:
-			names := make([]string, len(d.Values))
-			for i, v := range d.Values {
-				names[i] = v.Name
-			}
-			add(KindType, NSNames, d.Name, "type "+d.Name.Name+" = { "+strings.Join(names, ", ")+" }")
-			info.Doc = fmt.Sprintf("%d values; networks see a value's index (0 .. %d)", len(names), len(names)-1)
-			for i, v := range d.Values {
-				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindValue, NS: NSNames, Name: v.Name, Pos: v.Pos, NameEnd: identEnd(v),
-					Start: v.Pos, End: identEnd(v), Detail: fmt.Sprintf("%s : %s", v.Name, d.Name.Name),
-					Doc: fmt.Sprintf("value %d of %s = { %s }", i, d.Name.Name, strings.Join(names, ", "))})
-			}
-		case *VarDecl:
-			init := ""
-			if d.Init != nil {
-				init = " = " + exprString(d.Init)
-			}
-			if d.IdxLo != nil {
-				add(KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+arrayText(d)+init)
-				info.Doc = "an array; its elements are the variables " + d.Name.Name + "[" + exprString(d.IdxLo) + "] .. " + d.Name.Name + "[" + exprString(d.IdxHi) + "], which networks see in order"
-				if first := sym(d.Name.Name+"["+strconv.Itoa(c.arrayLo[d])+"]", symVar); first != nil && checked && !d.Bool {
-					n := 0
-					for _, v := range c.vars {
-						if base, _, ok := symbolic.ArrayElem(v.name); ok && base == d.Name.Name {
-							n++
-						}
-					}
-					info.Doc = fmt.Sprintf("an array of %d elements %s[%d] .. %s[%d], each in %d .. %d; networks see them in order", n, d.Name.Name, c.arrayLo[d], d.Name.Name, c.arrayLo[d]+n-1, first.lo, first.hi)
-				}
-				break
-			}
-			if d.Type != nil {
-				add(KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+d.Type.Name+init)
-				if t := types[d.Type.Name]; t != nil {
-					names := make([]string, len(t.Values))
-					for i, v := range t.Values {
-						names[i] = v.Name
-					}
-					info.Doc = "one of " + strings.Join(names, ", ") + fmt.Sprintf(" (networks see 0 .. %d)", len(names)-1)
-				}
-				break
-			}
-			written := "var " + d.Name.Name + " : " + rangeText(d) + init
-			add(KindVar, NSNames, d.Name, written)
-			if s := sym(d.Name.Name, symVar); s != nil && s.vdecl == d && checked && !s.bad && !d.Bool {
-				info.Detail = fmt.Sprintf("var %s : %d .. %d%s", d.Name.Name, s.lo, s.hi, init)
-				info.Doc = fmt.Sprintf("%d values", int64(s.hi)-int64(s.lo)+1)
-				if info.Detail != written {
-					info.Doc += "; declared as " + written
-				}
-			}
-		case *PredDecl:
-			add(KindPred, NSNames, d.Name, "pred "+d.Name.Name+" = "+exprString(d.Cond))
-		case *ActionDecl:
-			add(KindLabel, NSNames, d.Label, actionHead(d))
-			if n := commands[d.Label.Name]; n == 1 {
-				info.Doc = "1 command"
-			} else {
-				info.Doc = fmt.Sprintf("%d commands", n)
-			}
-			if d.Params != nil || d.Index != nil {
-				info.Doc += fmt.Sprintf(" of labels %s[...] in all its declarations", d.Label.Name)
-			}
-			for _, pm := range allParams(d) {
-				start, end := d.DeclPos()
-				a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindParam, NS: NSNames, Name: pm.Name.Name, Pos: pm.Name.Pos, NameEnd: identEnd(pm.Name),
-					Start: pm.Name.Pos, End: pm.Hi.End, Detail: pm.Name.Name + " in " + exprString(pm.Lo) + " .. " + exprString(pm.Hi),
-					Doc: "a parameter of action " + d.Label.Name, Local: true, ScopeStart: start, ScopeEnd: end})
-			}
-		case *PolicyDecl:
-			detail := "policy " + d.Kind.Name + " " + d.Name.Name
-			if d.HasFile {
-				detail += " " + quote(d.File)
-			}
-			add(KindPolicy, NSPolicy, d.Name, detail)
-			info.Doc = policyDoc(d)
-		case *PropertyDecl:
-			add(KindProperty, NSProperty, d.Name, "property "+d.Name.Name)
-			var lines []string
-			for _, cl := range d.Clauses {
-				lines = append(lines, cl.Kind+" "+exprString(cl.Cond))
-			}
-			info.Doc = strings.Join(lines, "\n")
-		}
-		if info == nil {
-			continue
-		}
-		if doc := commentsFor(dr.file, info.Start, info.End); doc != "" {
-			if info.Doc != "" {
-				info.Doc += "\n\n"
-			}
-			info.Doc += doc
-		}
-		a.Symbols = append(a.Symbols, info)
+	return info
+}
+
+// typeSymbol describes an enum type and adds a symbol for each of its
+// values.
+func (x *symbolIndex) typeSymbol(d *TypeDecl) *SymbolInfo {
+	names := valueNames(d)
+	info := newSymbol(d, KindType, NSNames, d.Name, "type "+d.Name.Name+" = { "+strings.Join(names, ", ")+" }")
+	info.Doc = fmt.Sprintf("%d values; networks see a value's index (0 .. %d)", len(names), len(names)-1)
+	for i, v := range d.Values {
+		x.a.Symbols = append(x.a.Symbols, &SymbolInfo{Kind: KindValue, NS: NSNames, Name: v.Name, Pos: v.Pos, NameEnd: identEnd(v),
+			Start: v.Pos, End: identEnd(v), Detail: fmt.Sprintf("%s : %s", v.Name, d.Name.Name),
+			Doc: fmt.Sprintf("value %d of %s = { %s }", i, d.Name.Name, strings.Join(names, ", "))})
 	}
+	return info
+}
+
+// valueNames lists the names of an enum type's values.
+func valueNames(t *TypeDecl) []string {
+	names := make([]string, len(t.Values))
+	for i, v := range t.Values {
+		names[i] = v.Name
+	}
+	return names
+}
+
+// varSymbol describes an array, a variable of an enum type or a variable
+// over a range, with the folded range where the checker knows it.
+func (x *symbolIndex) varSymbol(d *VarDecl) *SymbolInfo {
+	init := ""
+	if d.Init != nil {
+		init = " = " + exprString(d.Init)
+	}
+	switch {
+	case d.IdxLo != nil:
+		return x.arraySymbol(d, init)
+	case d.Type != nil:
+		info := newSymbol(d, KindVar, NSNames, d.Name, "var "+d.Name.Name+" : "+d.Type.Name+init)
+		if t := x.types[d.Type.Name]; t != nil {
+			names := valueNames(t)
+			info.Doc = "one of " + strings.Join(names, ", ") + fmt.Sprintf(" (networks see 0 .. %d)", len(names)-1)
+		}
+		return info
+	}
+	written := "var " + d.Name.Name + " : " + rangeText(d) + init
+	info := newSymbol(d, KindVar, NSNames, d.Name, written)
+	if s := x.sym(d.Name.Name, symVar); s != nil && s.vdecl == d && x.checked && !s.bad && !d.Bool {
+		info.Detail = fmt.Sprintf("var %s : %d .. %d%s", d.Name.Name, s.lo, s.hi, init)
+		info.Doc = fmt.Sprintf("%d values", int64(s.hi)-int64(s.lo)+1)
+		if info.Detail != written {
+			info.Doc += "; declared as " + written
+		}
+	}
+	return info
+}
+
+// arraySymbol describes an array with the number and range of its
+// elements where the checker knows them; init is its written " = INIT".
+func (x *symbolIndex) arraySymbol(d *VarDecl, init string) *SymbolInfo {
+	name := d.Name.Name
+	info := newSymbol(d, KindVar, NSNames, d.Name, "var "+name+" : "+arrayText(d)+init)
+	info.Doc = "an array; its elements are the variables " + name + "[" + exprString(d.IdxLo) + "] .. " + name + "[" + exprString(d.IdxHi) + "], which networks see in order"
+	lo := x.c.arrayLo[d]
+	if first := x.sym(name+"["+strconv.Itoa(lo)+"]", symVar); first != nil && x.checked && !d.Bool {
+		n := 0
+		for _, v := range x.c.vars {
+			if base, _, ok := symbolic.ArrayElem(v.name); ok && base == name {
+				n++
+			}
+		}
+		info.Doc = fmt.Sprintf("an array of %d elements %s[%d] .. %s[%d], each in %d .. %d; networks see them in order", n, name, lo, name, lo+n-1, first.lo, first.hi)
+	}
+	return info
+}
+
+// actionSymbol describes one declaration of a label with the number of
+// commands the label has, and adds a symbol for each of its parameters.
+func (x *symbolIndex) actionSymbol(d *ActionDecl) *SymbolInfo {
+	info := newSymbol(d, KindLabel, NSNames, d.Label, actionHead(d))
+	if n := x.commands[d.Label.Name]; n == 1 {
+		info.Doc = "1 command"
+	} else {
+		info.Doc = fmt.Sprintf("%d commands", n)
+	}
+	if d.Params != nil || d.Index != nil {
+		info.Doc += fmt.Sprintf(" of labels %s[...] in all its declarations", d.Label.Name)
+	}
+	start, end := d.DeclPos()
+	for _, pm := range allParams(d) {
+		x.a.Symbols = append(x.a.Symbols, boundSymbol(KindParam, pm.Name, identEnd(pm.Name), pm.Lo, pm.Hi,
+			"a parameter of action "+d.Label.Name, start, end))
+	}
+	return info
+}
+
+// boundSymbol is a local name (id, ending at nameEnd) that ranges over
+// lo .. hi and is visible from scopeStart to scopeEnd.
+func boundSymbol(kind SymbolKind, id Ident, nameEnd symbolic.Pos, lo, hi *Expr, doc string, scopeStart, scopeEnd symbolic.Pos) *SymbolInfo {
+	return &SymbolInfo{Kind: kind, NS: NSNames, Name: id.Name, Pos: id.Pos, NameEnd: nameEnd,
+		Start: id.Pos, End: hi.End, Detail: id.Name + " in " + exprString(lo) + " .. " + exprString(hi),
+		Doc: doc, Local: true, ScopeStart: scopeStart, ScopeEnd: scopeEnd}
 }
 
 // arrayText writes an array's type, [LO .. HI] of TYPE.
@@ -457,129 +537,150 @@ func commentText(s string) string {
 	return strings.TrimSpace(s)
 }
 
+// refs lists the names in f, declared and used, in source order, and adds
+// the symbols of the names quantifiers and forall assignments bind.
 func (a *Analysis) refs(f *File) {
 	a.Refs = make([]Ref, 0, len(f.Src)/8) // a name every eight bytes or so
-	add := func(id Ident, ns Namespace, decl bool) {
-		if id.Name == "" {
-			return
-		}
-		a.Refs = append(a.Refs, Ref{Name: id.Name, NS: ns, Pos: id.Pos, End: identEnd(id), Decl: decl})
-	}
-	var expr func(e *Expr)
-	expr = func(e *Expr) {
-		if e == nil {
-			return
-		}
-		switch e.Kind {
-		case EName:
-			a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: e.End})
-		case EIndex:
-			a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: identEnd(Ident{Name: e.Text, Pos: e.Pos})})
-			expr(e.Args[0])
-		case EQuant:
-			v := e.Args[0]
-			a.Refs = append(a.Refs, Ref{Name: v.Text, NS: NSNames, Pos: v.Pos, End: v.End, Decl: true})
-			a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindBound, NS: NSNames, Name: v.Text, Pos: v.Pos, NameEnd: v.End,
-				Start: v.Pos, End: e.Args[2].End, Detail: v.Text + " in " + exprString(e.Args[1]) + " .. " + exprString(e.Args[2]),
-				Doc: "bound by " + e.Op, Local: true, ScopeStart: e.Pos, ScopeEnd: e.End})
-			for _, x := range e.Args[1:] {
-				expr(x)
-			}
-		default:
-			for _, x := range e.Args {
-				expr(x)
-			}
-		}
-	}
 	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ModelDecl:
-			add(d.Name, NSModel, true)
-		case *ConstDecl:
-			add(d.Name, NSNames, true)
-			expr(d.Value)
-		case *TypeDecl:
-			add(d.Name, NSNames, true)
-			for _, v := range d.Values {
-				add(v, NSNames, true)
-			}
-		case *VarDecl:
-			add(d.Name, NSNames, true)
-			expr(d.IdxLo)
-			expr(d.IdxHi)
-			if d.Type != nil {
-				add(*d.Type, NSNames, false)
-			} else {
-				expr(d.Lo)
-				expr(d.Hi)
-			}
-			expr(d.Init)
-		case *PredDecl:
-			add(d.Name, NSNames, true)
-			expr(d.Cond)
-		case *ActionDecl:
-			add(d.Label, NSNames, true)
-			for _, e := range d.Index {
-				expr(e)
-			}
-			for _, pm := range allParams(d) {
-				add(pm.Name, NSNames, true)
-				expr(pm.Lo)
-				expr(pm.Hi)
-			}
-			expr(d.Guard)
-			expr(d.Cost)
-			for _, o := range d.Outcomes {
-				for _, as := range o.Assigns {
-					if e := as.Each; e != nil {
-						add(e.Name, NSNames, true)
-						a.Symbols = append(a.Symbols, &SymbolInfo{Kind: KindBound, NS: NSNames, Name: e.Name.Name, Pos: e.Name.Pos, NameEnd: identEnd(e.Name),
-							Start: e.Name.Pos, End: e.Hi.End, Detail: e.Name.Name + " in " + exprString(e.Lo) + " .. " + exprString(e.Hi),
-							Doc: "bound by forall", Local: true, ScopeStart: as.Pos, ScopeEnd: as.Value.End})
-						expr(e.Lo)
-						expr(e.Hi)
-					}
-					add(as.Var, NSNames, false)
-					expr(as.Index)
-					expr(as.Value)
-				}
-			}
-		case *PolicyDecl:
-			add(d.Name, NSPolicy, true)
-			expr(d.When)
-			for _, it := range d.Items {
-				for _, e := range it.Inputs {
-					expr(e)
-				}
-				for j, o := range it.Outputs {
-					add(o, NSNames, false)
-					if it.OutputIdx != nil {
-						for _, e := range it.OutputIdx[j] {
-							expr(e)
-						}
-					}
-				}
-				expr(it.When)
-				if it.Kind == ItemWhen || it.Kind == ItemOtherwise {
-					add(it.Label, NSNames, false)
-					for _, e := range it.LabelIdx {
-						expr(e)
-					}
-				}
-			}
-		case *PropertyDecl:
-			add(d.Name, NSProperty, true)
-			for _, cl := range d.Clauses {
-				expr(cl.Cond)
-			}
-		}
+		a.declRefs(d)
 	}
 	less := func(i, j int) bool {
 		p, q := a.Refs[i].Pos, a.Refs[j].Pos
 		return p.Line < q.Line || p.Line == q.Line && p.Col < q.Col
 	}
-	if !sort.SliceIsSorted(a.Refs, less) { // the walk above is in source order but for odd layouts
+	if !sort.SliceIsSorted(a.Refs, less) { // the walk is in source order but for odd layouts
 		sort.SliceStable(a.Refs, less)
+	}
+}
+
+// addRef records the name id in namespace ns; decl says it is declared
+// there.
+func (a *Analysis) addRef(id Ident, ns Namespace, decl bool) {
+	if id.Name == "" {
+		return
+	}
+	a.Refs = append(a.Refs, Ref{Name: id.Name, NS: ns, Pos: id.Pos, End: identEnd(id), Decl: decl})
+}
+
+// exprRefs records the names in e (nil for none).
+func (a *Analysis) exprRefs(e *Expr) {
+	if e == nil {
+		return
+	}
+	switch e.Kind {
+	case EName:
+		a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: e.End})
+	case EIndex:
+		a.Refs = append(a.Refs, Ref{Name: e.Text, NS: NSNames, Pos: e.Pos, End: identEnd(Ident{Name: e.Text, Pos: e.Pos})})
+		a.exprRefs(e.Args[0])
+	case EQuant:
+		v := e.Args[0]
+		a.Refs = append(a.Refs, Ref{Name: v.Text, NS: NSNames, Pos: v.Pos, End: v.End, Decl: true})
+		a.Symbols = append(a.Symbols, boundSymbol(KindBound, Ident{Name: v.Text, Pos: v.Pos}, v.End, e.Args[1], e.Args[2],
+			"bound by "+e.Op, e.Pos, e.End))
+		for _, x := range e.Args[1:] {
+			a.exprRefs(x)
+		}
+	default:
+		for _, x := range e.Args {
+			a.exprRefs(x)
+		}
+	}
+}
+
+// declRefs records the names in one declaration.
+func (a *Analysis) declRefs(d Decl) {
+	switch d := d.(type) {
+	case *ModelDecl:
+		a.addRef(d.Name, NSModel, true)
+	case *ConstDecl:
+		a.addRef(d.Name, NSNames, true)
+		a.exprRefs(d.Value)
+	case *TypeDecl:
+		a.addRef(d.Name, NSNames, true)
+		for _, v := range d.Values {
+			a.addRef(v, NSNames, true)
+		}
+	case *VarDecl:
+		a.addRef(d.Name, NSNames, true)
+		a.exprRefs(d.IdxLo)
+		a.exprRefs(d.IdxHi)
+		if d.Type != nil {
+			a.addRef(*d.Type, NSNames, false)
+		} else {
+			a.exprRefs(d.Lo)
+			a.exprRefs(d.Hi)
+		}
+		a.exprRefs(d.Init)
+	case *PredDecl:
+		a.addRef(d.Name, NSNames, true)
+		a.exprRefs(d.Cond)
+	case *ActionDecl:
+		a.actionRefs(d)
+	case *PolicyDecl:
+		a.policyRefs(d)
+	case *PropertyDecl:
+		a.addRef(d.Name, NSProperty, true)
+		for _, cl := range d.Clauses {
+			a.exprRefs(cl.Cond)
+		}
+	}
+}
+
+// actionRefs records the names in an action declaration and adds the
+// symbols of the names its forall assignments bind.
+func (a *Analysis) actionRefs(d *ActionDecl) {
+	a.addRef(d.Label, NSNames, true)
+	for _, e := range d.Index {
+		a.exprRefs(e)
+	}
+	for _, pm := range allParams(d) {
+		a.addRef(pm.Name, NSNames, true)
+		a.exprRefs(pm.Lo)
+		a.exprRefs(pm.Hi)
+	}
+	a.exprRefs(d.Guard)
+	a.exprRefs(d.Cost)
+	for _, o := range d.Outcomes {
+		for _, as := range o.Assigns {
+			if e := as.Each; e != nil {
+				a.addRef(e.Name, NSNames, true)
+				a.Symbols = append(a.Symbols, boundSymbol(KindBound, e.Name, identEnd(e.Name), e.Lo, e.Hi,
+					"bound by forall", as.Pos, as.Value.End))
+				a.exprRefs(e.Lo)
+				a.exprRefs(e.Hi)
+			}
+			a.addRef(as.Var, NSNames, false)
+			a.exprRefs(as.Index)
+			a.exprRefs(as.Value)
+		}
+	}
+}
+
+// policyRefs records the names in a policy declaration: its inputs, the
+// labels it outputs and the names in its rules.
+func (a *Analysis) policyRefs(d *PolicyDecl) {
+	a.addRef(d.Name, NSPolicy, true)
+	a.exprRefs(d.When)
+	for _, it := range d.Items {
+		for _, e := range it.Inputs {
+			a.exprRefs(e)
+		}
+		for j, o := range it.Outputs {
+			a.addRef(o, NSNames, false)
+			if it.OutputIdx != nil {
+				for _, e := range it.OutputIdx[j] {
+					a.exprRefs(e)
+				}
+			}
+		}
+		a.exprRefs(it.When)
+		if it.Kind == ItemWhen || it.Kind == ItemOtherwise {
+			a.addRef(it.Label, NSNames, false)
+			for _, e := range it.LabelIdx {
+				a.exprRefs(e)
+			}
+		}
 	}
 }
 

@@ -1180,149 +1180,180 @@ func (s *arrays) action(d *ActionDecl) Decl {
 
 // outcome rewrites one outcome; it returns its error condition.
 func (s *arrays) outcome(o *OutcomeNode) (*OutcomeNode, *Expr) {
-	var err *Expr
-	var assigns []*AssignNode
-	var writers []*writer
-	changed := false
+	w := &outcomeWrites{s: s}
 	for _, as := range o.Assigns {
-		a := s.byName[as.Var.Name]
-		if a != nil && a.bad {
-			s.bad = true
-			continue
-		}
-		var val *Expr
-		if as.Index != nil || a == nil {
-			var verr *Expr
-			val, verr = s.rewrite(as.Value)
-			err = or(err, verr)
-		}
-		switch {
-		case as.Index == nil && a == nil:
-			if val != as.Value {
-				changed = true
-				as = &AssignNode{Pos: as.Pos, Var: as.Var, Value: val}
-			}
-			assigns = append(assigns, as)
-			continue
-		case a != nil && a.decl == nil:
-			s.errorf(as.Var.Pos, identEnd(as.Var), "E0801", "%s is an array constant; only variables are assigned", as.Var.Name)
-			continue
-		case as.Index == nil:
-			// a whole array: on' = [..], on' = GOAL, on' = other
-			changed = true
-			if !s.arrayValued(as.Value) {
-				s.errorf(as.Value.Pos, as.Value.End, "E0801", "%s is an array of %d elements: assign it a whole array ([...], an array constant or another array), or one element, %s[INDEX]' = ...", a.name, a.size(), a.name)
-				continue
-			}
-			if s.badArray(as.Value) {
-				s.bad = true
-				continue
-			}
-			xs := s.elements(as.Value)
-			if len(xs) != a.size() {
-				s.errorf(as.Value.Pos, as.Value.End, "E0802", "array %s has %d elements, but %s has %d", a.name, a.size(), shortExpr(as.Value), len(xs))
-				continue
-			}
-			for i, x := range xs {
-				v, ex := s.rewrite(x)
-				err = or(err, ex)
-				writers = append(writers, &writer{a: a, k: a.lo + i, val: v, as: as})
-			}
-			continue
-		}
-		changed = true
-		if a == nil {
-			s.array(as.Var.Name, as.Var.Pos, identEnd(as.Var))
-			continue
-		}
-		idx, ierr := s.rewrite(as.Index)
-		err = or(err, ierr)
-		if s.isConst(idx) {
-			if k, ok := s.constIndex(a, idx, as.Index); ok {
-				writers = append(writers, &writer{a: a, k: k, val: val, as: as})
-			}
-			continue
-		}
-		lo, hi, below, above := s.span(a, idx)
-		err = or(err, s.outOfRange(a, idx, below, above))
-		writers = append(writers, &writer{a: a, idx: idx, lo: lo, hi: hi, val: val, as: as})
+		w.assign(as)
 	}
-	if !changed {
-		return o, err
+	if !w.changed {
+		return o, w.err
 	}
-	// two writers of one element: a range error where their indices meet
-	for i, w := range writers {
-		for _, v := range writers[:i] {
-			if v.a != w.a || w.idx == nil && v.idx == nil {
-				continue // constant indices: E0401 if equal
+	w.overlaps()
+	cp := *o
+	cp.Assigns = append(w.assigns, w.elementAssigns()...)
+	cp.Skip = o.Skip && len(cp.Assigns) == 0
+	return &cp, w.err
+}
+
+// outcomeWrites gathers what the assignments of one outcome do.
+type outcomeWrites struct {
+	s       *arrays
+	assigns []*AssignNode // the assignments of scalar variables, rewritten
+	writers []*writer     // the writes of array elements, in order
+	err     *Expr         // where the outcome reads or writes out of range
+	changed bool          // some assignment was rewritten
+}
+
+// assign records one assignment of the outcome.
+func (w *outcomeWrites) assign(as *AssignNode) {
+	s := w.s
+	a := s.byName[as.Var.Name]
+	if a != nil && a.bad {
+		s.bad = true
+		return
+	}
+	var val *Expr
+	if as.Index != nil || a == nil {
+		var verr *Expr
+		val, verr = s.rewrite(as.Value)
+		w.err = or(w.err, verr)
+	}
+	switch {
+	case as.Index == nil && a == nil:
+		if val != as.Value {
+			w.changed = true
+			as = &AssignNode{Pos: as.Pos, Var: as.Var, Value: val}
+		}
+		w.assigns = append(w.assigns, as)
+		return
+	case a != nil && a.decl == nil:
+		s.errorf(as.Var.Pos, identEnd(as.Var), "E0801", "%s is an array constant; only variables are assigned", as.Var.Name)
+		return
+	case as.Index == nil:
+		w.changed = true
+		w.wholeArray(a, as)
+		return
+	}
+	w.changed = true
+	if a == nil {
+		s.array(as.Var.Name, as.Var.Pos, identEnd(as.Var))
+		return
+	}
+	idx, ierr := s.rewrite(as.Index)
+	w.err = or(w.err, ierr)
+	if s.isConst(idx) {
+		if k, ok := s.constIndex(a, idx, as.Index); ok {
+			w.writers = append(w.writers, &writer{a: a, k: k, val: val, as: as})
+		}
+		return
+	}
+	lo, hi, below, above := s.span(a, idx)
+	w.err = or(w.err, s.outOfRange(a, idx, below, above))
+	w.writers = append(w.writers, &writer{a: a, idx: idx, lo: lo, hi: hi, val: val, as: as})
+}
+
+// wholeArray records the assignment of a whole array a: on' = [..],
+// on' = GOAL, on' = other; one writer per element.
+func (w *outcomeWrites) wholeArray(a *array, as *AssignNode) {
+	s := w.s
+	if !s.arrayValued(as.Value) {
+		s.errorf(as.Value.Pos, as.Value.End, "E0801", "%s is an array of %d elements: assign it a whole array ([...], an array constant or another array), or one element, %s[INDEX]' = ...", a.name, a.size(), a.name)
+		return
+	}
+	if s.badArray(as.Value) {
+		s.bad = true
+		return
+	}
+	xs := s.elements(as.Value)
+	if len(xs) != a.size() {
+		s.errorf(as.Value.Pos, as.Value.End, "E0802", "array %s has %d elements, but %s has %d", a.name, a.size(), shortExpr(as.Value), len(xs))
+		return
+	}
+	for i, x := range xs {
+		v, ex := s.rewrite(x)
+		w.err = or(w.err, ex)
+		w.writers = append(w.writers, &writer{a: a, k: a.lo + i, val: v, as: as})
+	}
+}
+
+// overlaps adds to the error condition where two writers write one
+// element: where their indices meet. Two constant indices that are equal
+// are E0401, reported by the checker.
+func (w *outcomeWrites) overlaps() {
+	for i, x := range w.writers {
+		for _, y := range w.writers[:i] {
+			if y.a != x.a || x.idx == nil && y.idx == nil {
+				continue
 			}
-			if w.idx != nil && v.idx != nil {
-				if max(w.lo, v.lo) <= min(w.hi, v.hi) {
-					err = or(err, gened(mk(EBin, "==", w.idx, paren(w.idx), paren(v.idx))))
+			if x.idx != nil && y.idx != nil {
+				if max(x.lo, y.lo) <= min(x.hi, y.hi) {
+					w.err = or(w.err, gened(mk(EBin, "==", x.idx, paren(x.idx), paren(y.idx))))
 				}
 				continue
 			}
-			x, c := w, v
-			if x.idx == nil {
-				x, c = v, w
+			v, c := x, y // the variable index and the constant one
+			if v.idx == nil {
+				v, c = y, x
 			}
-			if x.lo <= c.k && c.k <= x.hi {
-				err = or(err, cmp("==", x.idx, c.k))
+			if v.lo <= c.k && c.k <= v.hi {
+				w.err = or(w.err, cmp("==", v.idx, c.k))
 			}
 		}
 	}
-	// the elements written, in the writers' order
+}
+
+// elementAssigns returns one assignment per element written, in the
+// writers' order: a constant writer's value is the default, else the
+// element keeps its value, and each writer with a variable index
+// overrides it where its index names the element.
+func (w *outcomeWrites) elementAssigns() []*AssignNode {
 	type target struct {
 		a *array
 		k int
 	}
 	var order []target
 	byElem := map[target][]*writer{}
-	for _, w := range writers {
-		lo, hi := w.k, w.k
-		if w.idx != nil {
-			lo, hi = w.lo, w.hi
+	for _, wr := range w.writers {
+		lo, hi := wr.k, wr.k
+		if wr.idx != nil {
+			lo, hi = wr.lo, wr.hi
 		}
 		for k := lo; k <= hi; k++ {
-			t := target{w.a, k}
+			t := target{wr.a, k}
 			if byElem[t] == nil {
 				order = append(order, t)
 			}
-			byElem[t] = append(byElem[t], w)
+			byElem[t] = append(byElem[t], wr)
 		}
 	}
+	var assigns []*AssignNode
 	for _, t := range order {
 		ws := byElem[t]
 		at := ws[0].as
-		// a constant writer is the default, else the element keeps its value
 		var val *Expr
-		for _, w := range ws {
-			if w.idx == nil {
-				val = w.val
+		for _, wr := range ws {
+			if wr.idx == nil {
+				val = wr.val
 			}
 		}
 		if val == nil {
 			val = t.a.elem(t.k, at.Value)
 		}
 		for i := len(ws) - 1; i >= 0; i-- {
-			w := ws[i]
-			if w.idx == nil {
+			wr := ws[i]
+			if wr.idx == nil {
 				continue
 			}
-			hit := cmp("==", w.idx, t.k)
+			hit := cmp("==", wr.idx, t.k)
 			if t.a.isBool {
-				val = or(and(hit, w.val), and(cmp("!=", w.idx, t.k), val))
+				val = or(and(hit, wr.val), and(cmp("!=", wr.idx, t.k), val))
 			} else {
-				val = mk(EIf, "", w.val, hit, w.val, val)
+				val = mk(EIf, "", wr.val, hit, wr.val, val)
 			}
 		}
 		name := t.a.vars[t.k-t.a.lo].Name.Name
 		assigns = append(assigns, &AssignNode{Pos: at.Pos, Var: Ident{Name: name, Pos: at.Var.Pos}, Value: val})
 	}
-	cp := *o
-	cp.Assigns = assigns
-	cp.Skip = o.Skip && len(assigns) == 0
-	return &cp, err
+	return assigns
 }
 
 func gened(e *Expr) *Expr {

@@ -25,9 +25,8 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 	if res, added, ok, err := r.concretizeStates(ab, path); ok || err != nil {
 		return res, added, err
 	}
-	x, m := r.x, r.m
 	k := len(path) - 1
-	s, err := x.NewSolver()
+	s, err := r.x.NewSolver()
 	if err != nil {
 		return nil, 0, err
 	}
@@ -38,83 +37,21 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 			return nil, 0, err
 		}
 	}
-	nc := len(r.preds.list)
-	vec := make([][]smt.Term, k+1)
-	lits := make([][]smt.Term, k+1) // per step, per predicate: the cube literal's assumption
-	var assumptions []smt.Term
-	type litRef struct{ step, pred int }
-	var refs []litRef
-	label := func(i int) symbolic.LabelID { return ab.nodes[path[i+1]].label }
-	assert := func(ts ...smt.Term) error {
-		for _, t := range ts {
-			if err := s.Assert(t); err != nil {
-				return err
-			}
-		}
-		return x.Err()
-	}
+	q := &pathQuery{r: r, ab: ab, path: path, s: s, vec: make([][]smt.Term, k+1)}
 	infeasible := -1 // the step whose constraints made the path infeasible (k+1: the bad region)
 	var core []int
-	var lastSat [][]int64
+	// Add the steps one at a time, so that an infeasible path is cut at
+	// the first step that makes it so.
 	for i := 0; i <= k+1; i++ {
 		if i <= k {
-			vs := make([]smt.Term, len(m.Vars))
-			for v := range vs {
-				vs[v] = x.IntConst(fmt.Sprintf("ppa.%d.%d.%s", r.stats.Iterations, i, m.Vars[v].Name))
-			}
-			vec[i] = vs
-			if err := assert(r.e.InRange(vs)); err != nil {
-				return nil, 0, err
-			}
-			if i == 0 {
-				st, err := r.startAt(vs)
-				if err != nil {
-					return nil, 0, err
-				}
-				if err := assert(st); err != nil {
-					return nil, 0, err
-				}
-			} else {
-				// The step from i-1 to i under the policy.
-				ch, side, err := r.ch.chosen(vec[i-1])
-				if err != nil {
-					return nil, 0, err
-				}
-				a := label(i - 1)
-				nt := x.Not(r.e.Terminal(r.prop, vec[i-1]))
-				if err := assert(append(side, nt, ch[a], r.step(vec[i-1], vs, a))...); err != nil {
-					return nil, 0, err
-				}
-			}
-			vals := ab.nodes[path[i]].vals
-			lits[i] = make([]smt.Term, nc)
-			for p := 0; p < nc; p++ {
-				l := x.Keep(x.BoolConst(fmt.Sprintf("ppa.%d.%d.lit%d", r.stats.Iterations, i, p)))
-				t := r.e.Cond(r.preds.list[p].c, vs)
-				if !vals[p] {
-					t = x.Not(t)
-				}
-				if err := assert(x.Implies(l, t)); err != nil {
-					return nil, 0, err
-				}
-				lits[i][p] = l
-				assumptions = append(assumptions, l)
-				refs = append(refs, litRef{i, p})
-			}
+			err = q.addStep(i)
 		} else {
-			ch, side, err := r.ch.chosen(vec[k])
-			if err != nil {
-				return nil, 0, err
-			}
-			bad, err := r.badAt(vec[k], ch)
-			if err != nil {
-				return nil, 0, err
-			}
-			if err := assert(append(side, bad)...); err != nil {
-				return nil, 0, err
-			}
+			err = q.addBad()
 		}
-		res, err := r.check(s, assumptions...)
+		if err != nil {
+			return nil, 0, err
+		}
+		res, err := r.check(s, q.assumptions...)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -131,24 +68,13 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 			}
 			break
 		}
-		lastSat = make([][]int64, len(vec))
-		for j := 0; j <= min(i, k); j++ {
-			lastSat[j] = make([]int64, len(m.Vars))
-			if err := s.Eval(vec[j], lastSat[j]); err != nil {
-				return nil, 0, err
-			}
+		if err := q.saveModel(min(i, k)); err != nil {
+			return nil, 0, err
 		}
-	}
-	state := func(j int) symbolic.State {
-		st := make(symbolic.State, len(m.Vars))
-		for v := range st {
-			st[v] = int(lastSat[j][v])
-		}
-		return st
 	}
 	if infeasible < 0 {
 		// Feasible under the encoding: replay with the policy's real choice.
-		trace, div, err := r.replay(ab, path, state(0))
+		trace, div, err := r.replay(ab, path, q.state(0))
 		if err != nil || trace != nil {
 			if trace != nil {
 				return &Result{Verdict: explicit.UnsafeVerdict, Trace: trace}, 0, nil
@@ -158,25 +84,145 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 		// The encoding's choice differs from float64 evaluation (a
 		// relaxed network or ensemble): split off the state where the
 		// replay left the path.
-		return nil, r.split(state(div)), nil
+		return nil, r.split(q.state(div)), nil
 	}
-	// Spurious: weakest preconditions of the core's literals back along
-	// the path, plus the guards of the labels taken and the policy's rule
-	// conditions.
-	added := r.guardAtoms(ab, path, min(infeasible, k))
+	return nil, q.refine(infeasible, core), nil
+}
+
+// pathQuery is the SMT query that an abstract path has a concrete
+// counterpart: one vector of variables per step, the start condition, the
+// policy's steps, and per step and predicate an assumption literal that
+// makes the state lie in the node's cube, so that an unsat core names the
+// predicates that make the path spurious.
+type pathQuery struct {
+	r           *engine
+	ab          *abstraction
+	path        []int
+	s           *smt.Solver
+	vec         [][]smt.Term // per step, the state variables
+	assumptions []smt.Term   // the cube literals' assumptions, in refs' order
+	refs        []litRef
+	lastSat     [][]int64 // per step, the states of the last satisfiable prefix
+}
+
+// litRef names the cube literal of predicate pred at step step.
+type litRef struct{ step, pred int }
+
+func (q *pathQuery) assert(ts ...smt.Term) error {
+	for _, t := range ts {
+		if err := q.s.Assert(t); err != nil {
+			return err
+		}
+	}
+	return q.r.x.Err()
+}
+
+// addStep adds step i of the path: its state variables in range, the
+// start condition (i = 0) or the policy's step from i-1 under the label
+// the path takes, and the literals of the node's cube.
+func (q *pathQuery) addStep(i int) error {
+	r, x, m := q.r, q.r.x, q.r.m
+	vs := make([]smt.Term, len(m.Vars))
+	for v := range vs {
+		vs[v] = x.IntConst(fmt.Sprintf("ppa.%d.%d.%s", r.stats.Iterations, i, m.Vars[v].Name))
+	}
+	q.vec[i] = vs
+	if err := q.assert(r.e.InRange(vs)); err != nil {
+		return err
+	}
+	if i == 0 {
+		st, err := r.startAt(vs)
+		if err != nil {
+			return err
+		}
+		if err := q.assert(st); err != nil {
+			return err
+		}
+	} else {
+		ch, side, err := r.ch.chosen(q.vec[i-1])
+		if err != nil {
+			return err
+		}
+		a := q.ab.nodes[q.path[i]].label
+		nt := x.Not(r.e.Terminal(r.prop, q.vec[i-1]))
+		if err := q.assert(append(side, nt, ch[a], r.step(q.vec[i-1], vs, a))...); err != nil {
+			return err
+		}
+	}
+	vals := q.ab.nodes[q.path[i]].vals
+	for p, pred := range r.preds.list {
+		l := x.Keep(x.BoolConst(fmt.Sprintf("ppa.%d.%d.lit%d", r.stats.Iterations, i, p)))
+		t := r.e.Cond(pred.c, vs)
+		if !vals[p] {
+			t = x.Not(t)
+		}
+		if err := q.assert(x.Implies(l, t)); err != nil {
+			return err
+		}
+		q.assumptions = append(q.assumptions, l)
+		q.refs = append(q.refs, litRef{i, p})
+	}
+	return nil
+}
+
+// addBad adds that the policy's choice in the last state meets the bad
+// region.
+func (q *pathQuery) addBad() error {
+	last := q.vec[len(q.vec)-1]
+	ch, side, err := q.r.ch.chosen(last)
+	if err != nil {
+		return err
+	}
+	bad, err := q.r.badAt(last, ch)
+	if err != nil {
+		return err
+	}
+	return q.assert(append(side, bad)...)
+}
+
+// saveModel keeps the states of steps 0 .. n of the solver's model.
+func (q *pathQuery) saveModel(n int) error {
+	q.lastSat = make([][]int64, len(q.vec))
+	for j := 0; j <= n; j++ {
+		q.lastSat[j] = make([]int64, len(q.r.m.Vars))
+		if err := q.s.Eval(q.vec[j], q.lastSat[j]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// state is the state of step j in the last model saved.
+func (q *pathQuery) state(j int) symbolic.State {
+	st := make(symbolic.State, len(q.r.m.Vars))
+	for v := range st {
+		st[v] = int(q.lastSat[j][v])
+	}
+	return st
+}
+
+// refine adds predicates after the path was found spurious at step
+// infeasible (k+1: the bad region) with the unsat core core: the weakest
+// preconditions of the core's literals back along the path, plus the
+// guards of the labels taken and the policy's rule conditions; failing
+// those, it splits off the last state reached. It returns the number of
+// predicates added.
+func (q *pathQuery) refine(infeasible int, core []int) int {
+	r, k := q.r, len(q.path)-1
+	added := r.guardAtoms(q.ab, q.path, min(infeasible, k))
 	targets := make([][]*symbolic.Cond, k+2)
 	for _, c := range core {
-		ref := refs[c]
+		ref := q.refs[c]
 		targets[ref.step] = append(targets[ref.step], r.preds.list[ref.pred].c)
 	}
 	if infeasible == k+1 {
 		targets[k] = append(targets[k], r.prop.Unsafe)
 	}
-	added += r.wp(ab, path, targets)
-	if added == 0 && infeasible > 0 && lastSat != nil && lastSat[infeasible-1] != nil {
-		added = r.split(state(infeasible - 1))
+	added += r.wp(q.ab, q.path, targets)
+	if added == 0 && infeasible > 0 && q.lastSat != nil && q.lastSat[infeasible-1] != nil {
+		added = r.split(q.state(infeasible - 1))
 	}
-	return nil, added, nil
+	return added
 }
 
 // guardAtoms adds the guards of the labels taken along the first n steps

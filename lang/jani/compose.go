@@ -131,15 +131,7 @@ func (ml *modelLoader) compose(root *node) {
 			if len(ml.errs) >= maxErrors {
 				return
 			}
-			i := len(idx) - 1
-			for ; i >= 0; i-- {
-				idx[i]++
-				if idx[i] < len(lists[i]) {
-					break
-				}
-				idx[i] = 0
-			}
-			if i < 0 {
+			if !odometer(idx, func(i int) int { return len(lists[i]) }) {
 				break
 			}
 		}
@@ -156,16 +148,74 @@ func (ml *modelLoader) compose(root *node) {
 // command lowers one combination of synchronising edges into an IR command.
 // at is the JSON node errors about the combination point to.
 func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) {
+	if ml.writeConflict(edges, at) {
+		return
+	}
+	guard, ok := ml.syncGuard(edges, at)
+	if !ok {
+		return
+	}
+	cmd := symbolic.Command{Label: label, Guard: guard, Pos: ml.pos(edges[0].node)}
+	if ml.costVar != nil && len(edges) == 1 && len(edges[0].dests) > 0 {
+		if c := edges[0].dests[0].cost; c.Op != symbolic.OpConst || c.K != 1 {
+			cmd.Cost = c
+		}
+	}
+	if cmd.Guard.Op == symbolic.CFalse {
+		return // never enabled
+	}
+	s := &syncOutcomes{ml: ml, edges: edges, at: at, exact: true}
+	idx := make([]int, len(edges)) // a destination of each edge
+	for {
+		if !s.add(idx) {
+			return
+		}
+		if !odometer(idx, func(i int) int { return len(edges[i].dests) }) {
+			break
+		}
+	}
+	if len(s.outcomes) == 0 {
+		ml.note(at, "transition dropped: all its destinations have probability 0")
+		return
+	}
+	s.probabilities()
+	cmd.Outcomes = s.outcomes
+	ml.splitLive(cmd, s.live, at)
+}
+
+// odometer advances idx to the next combination of indices, idx[i] in
+// 0 .. size(i)-1, the last index fastest; it reports false, with idx all
+// zero, after the last combination.
+func odometer(idx []int, size func(i int) int) bool {
+	for i := len(idx) - 1; i >= 0; i-- {
+		idx[i]++
+		if idx[i] < size(i) {
+			return true
+		}
+		idx[i] = 0
+	}
+	return false
+}
+
+// writeConflict reports (and says) whether two of the synchronising edges
+// may assign one variable.
+func (ml *modelLoader) writeConflict(edges []*edge, at *node) bool {
 	for i := range edges {
 		for j := i + 1; j < len(edges); j++ {
 			for v := range edges[i].writes {
 				if edges[j].writes[v] {
 					ml.errorf(at, "variable %q is assigned by synchronising edges of both %q and %q", ml.m.Vars[v].Name, edges[i].auto.name, edges[j].auto.name)
-					return
+					return true
 				}
 			}
 		}
 	}
+	return false
+}
+
+// syncGuard is the conjunction of the edges' guards and locations; it
+// fails when the combination has more than maxOutcomes outcomes.
+func (ml *modelLoader) syncGuard(edges []*edge, at *node) (*symbolic.Cond, bool) {
 	var guards []*symbolic.Cond
 	total := 1
 	for _, e := range edges {
@@ -176,106 +226,103 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) 
 		total *= len(e.dests)
 		if total > maxOutcomes {
 			ml.unsupported(at, "more than %d outcomes in one synchronised transition", maxOutcomes)
-			return
+			return nil, false
 		}
 	}
-	cmd := symbolic.Command{Label: label, Guard: symbolic.And(guards...), Pos: ml.pos(edges[0].node)}
-	if ml.costVar != nil && len(edges) == 1 && len(edges[0].dests) > 0 {
-		if c := edges[0].dests[0].cost; c.Op != symbolic.OpConst || c.K != 1 {
-			cmd.Cost = c
+	return symbolic.And(guards...), true
+}
+
+// syncOutcomes collects the outcomes of a synchronised command, one per
+// combination of the edges' destinations with a positive probability.
+type syncOutcomes struct {
+	ml       *modelLoader
+	edges    []*edge
+	at       *node
+	outcomes []symbolic.Outcome
+	weights  []*big.Rat       // per outcome: its constant weight, nil if not constant
+	live     []*symbolic.Cond // per outcome: nil, or where its probability is positive
+	written  bool             // some destination states its probability
+	exact    bool             // every weight is constant
+}
+
+// add adds the outcome of taking destination idx[i] of each edge i,
+// unless its probability is 0; it reports false after an error.
+func (s *syncOutcomes) add(idx []int) bool {
+	ml := s.ml
+	prob := big.NewRat(1, 1)
+	var asgs []asg
+	var factors []*dest // state-dependent probabilities
+	var locs []symbolic.Assign
+	for i, e := range s.edges {
+		d := e.dests[idx[i]]
+		if d.hasProb {
+			s.written = true
+		}
+		if d.prob.isConst() {
+			prob.Mul(prob, d.prob.k)
+		} else {
+			factors = append(factors, d)
+		}
+		asgs = append(asgs, d.assigns...)
+		if e.auto.locVar >= 0 && d.loc != e.loc {
+			locs = append(locs, symbolic.Assign{Var: e.auto.locVar, Value: symbolic.Lit(d.loc), Pos: ml.pos(d.node.get("location"))})
 		}
 	}
-	if cmd.Guard.Op == symbolic.CFalse {
-		return // never enabled
+	if prob.Sign() == 0 {
+		return true
 	}
-	var weights []*big.Rat // nil entries: not constant
-	written, exact := false, true
-	idx := make([]int, len(edges))
-	var live []*symbolic.Cond // per outcome: nil, or where its probability is positive
-	for {
-		prob := big.NewRat(1, 1)
-		var asgs []asg
-		var factors []*dest // state-dependent probabilities
-		var locs []symbolic.Assign
-		for i, e := range edges {
-			d := e.dests[idx[i]]
-			if d.hasProb {
-				written = true
-			}
-			if d.prob.isConst() {
-				prob.Mul(prob, d.prob.k)
-			} else {
-				factors = append(factors, d)
-			}
-			asgs = append(asgs, d.assigns...)
-			if e.auto.locVar >= 0 && d.loc != e.loc {
-				locs = append(locs, symbolic.Assign{Var: e.auto.locVar, Value: symbolic.Lit(d.loc), Pos: ml.pos(d.node.get("location"))})
-			}
-		}
-		if prob.Sign() != 0 {
-			assigns, ok := ml.resolve(asgs)
-			if !ok {
-				return
-			}
-			assigns = append(assigns, locs...)
-			sort.Slice(assigns, func(i, j int) bool { return assigns[i].Var < assigns[j].Var })
-			o := symbolic.Outcome{Assigns: assigns, Pos: ml.pos(edges[0].dests[idx[0]].node)}
-			var lv []*symbolic.Cond
-			for _, d := range factors {
-				lv = append(lv, positive(d.pnum, d.pden))
-			}
-			if len(factors) == 1 {
-				// One state-dependent factor times constants: an exact weight.
-				if o.ProbNum, o.ProbDen, ok = ml.ratScale(at, factors[0].pnum, factors[0].pden, prob); !ok {
-					return
-				}
-			}
-			if len(factors) > 0 {
-				live = append(live, symbolic.And(lv...))
-				weights, exact = append(weights, nil), false
-			} else {
-				live = append(live, nil)
-				weights = append(weights, prob)
-			}
-			cmd.Outcomes = append(cmd.Outcomes, o)
-		}
-		i := len(idx) - 1
-		for ; i >= 0; i-- {
-			idx[i]++
-			if idx[i] < len(edges[i].dests) {
-				break
-			}
-			idx[i] = 0
-		}
-		if i < 0 {
-			break
+	assigns, ok := ml.resolve(asgs)
+	if !ok {
+		return false
+	}
+	assigns = append(assigns, locs...)
+	sort.Slice(assigns, func(i, j int) bool { return assigns[i].Var < assigns[j].Var })
+	o := symbolic.Outcome{Assigns: assigns, Pos: ml.pos(s.edges[0].dests[idx[0]].node)}
+	if len(factors) == 1 {
+		// One state-dependent factor times constants: an exact weight.
+		if o.ProbNum, o.ProbDen, ok = ml.ratScale(s.at, factors[0].pnum, factors[0].pden, prob); !ok {
+			return false
 		}
 	}
-	if len(cmd.Outcomes) == 0 {
-		ml.note(at, "transition dropped: all its destinations have probability 0")
-		return
+	if len(factors) > 0 {
+		var lv []*symbolic.Cond
+		for _, d := range factors {
+			lv = append(lv, positive(d.pnum, d.pden))
+		}
+		s.live = append(s.live, symbolic.And(lv...))
+		s.weights, s.exact = append(s.weights, nil), false
+	} else {
+		s.live = append(s.live, nil)
+		s.weights = append(s.weights, prob)
 	}
-	n := len(cmd.Outcomes)
+	s.outcomes = append(s.outcomes, o)
+	return true
+}
+
+// probabilities sets the outcomes' weights and probabilities: the stated
+// ones normalised when all are constant, else uniform.
+func (s *syncOutcomes) probabilities() {
+	n := len(s.outcomes)
 	sum := new(big.Rat)
-	if exact && written {
-		for _, w := range weights {
+	if s.exact && s.written {
+		for _, w := range s.weights {
 			sum.Add(sum, w)
 		}
 	}
-	for i := range cmd.Outcomes {
-		o := &cmd.Outcomes[i]
-		if written && weights[i] != nil {
-			if num, den := weights[i].Num(), weights[i].Denom(); num.IsInt64() && den.IsInt64() {
+	for i := range s.outcomes {
+		o := &s.outcomes[i]
+		w := s.weights[i]
+		if s.written && w != nil {
+			if num, den := w.Num(), w.Denom(); num.IsInt64() && den.IsInt64() {
 				o.Weight = symbolic.Rat{Num: num.Int64(), Den: den.Int64()}
 			}
 		}
-		if !exact || !written {
+		if !s.exact || !s.written {
 			o.Prob = 1 / float64(n)
 			continue
 		}
-		o.Prob, _ = new(big.Rat).Quo(weights[i], sum).Float64()
+		o.Prob, _ = new(big.Rat).Quo(w, sum).Float64()
 	}
-	ml.splitLive(cmd, live, at)
 }
 
 // resolve turns leveled assignments into simultaneous ones: level by level,

@@ -42,13 +42,13 @@ import (
 func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl) error {
 	x := &exporter{m: m}
 	x.arrays(prop)
-	var chosen []*symbolic.Cond // per label: where the policy chooses it
 	if pol != nil {
 		var err error
-		if chosen, err = x.policyGuards(pol); err != nil {
+		if x.chosen, err = x.policyGuards(pol); err != nil {
 			return err
 		}
 	}
+	x.cost = x.costVar()
 	root := obj{
 		"jani-version": 1,
 		"name":         m.Name,
@@ -66,8 +66,47 @@ func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbol
 	}
 	root["actions"] = list(actions)
 	start := prop != nil && prop.Start != nil
+	root["variables"] = list(x.variables(start))
+	if start {
+		root["restrict-initial"] = obj{"exp": x.cond(prop.Start)}
+	}
+	var edges []any
+	for i := range m.Commands {
+		e, err := x.edge(&m.Commands[i])
+		if err != nil {
+			return err
+		}
+		edges = append(edges, e)
+	}
+	root["automata"] = []any{obj{
+		"name":              "main",
+		"locations":         []any{obj{"name": "l"}},
+		"initial-locations": []string{"l"},
+		"edges":             list(edges),
+	}}
+	root["system"] = obj{"elements": []any{obj{"automaton": "main"}}}
+	var props []any
+	if prop != nil {
+		props = append(props, x.property(prop))
+		if x.cost != "" && prop.Goal != nil {
+			props = append(props, x.costProperty(prop, x.cost))
+		}
+	}
+	root["properties"] = list(props)
+	b, err := json.MarshalIndent(root, "", "  ")
+	if err != nil {
+		return fmt.Errorf("jani: %v", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// variables declares the model's variables, its JANI arrays and the
+// transient cost variable; start says the property's start condition
+// gives the initial states, so the declarations give no initial value.
+func (x *exporter) variables(start bool) []any {
 	var vars []any
-	for i, v := range m.Vars {
+	for i, v := range x.m.Vars {
 		if a := x.elem[i]; a != nil {
 			if a.run.First == i {
 				vars = append(vars, x.arrayDecl(a))
@@ -89,76 +128,53 @@ func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbol
 		}
 		vars = append(vars, d)
 	}
-	costName := x.costVar()
-	if costName != "" {
-		vars = append(vars, obj{"name": costName, "type": "int", "transient": true, "initial-value": 0})
+	if x.cost != "" {
+		vars = append(vars, obj{"name": x.cost, "type": "int", "transient": true, "initial-value": 0})
 	}
-	root["variables"] = list(vars)
-	if start {
-		root["restrict-initial"] = obj{"exp": x.cond(prop.Start)}
+	return vars
+}
+
+// edge writes command c as an edge of the one location, its guard
+// restricted to where the policy chooses its label, one destination per
+// outcome.
+func (x *exporter) edge(c *symbolic.Command) (obj, error) {
+	guard := c.Guard
+	if x.chosen != nil {
+		guard = symbolic.And(guard, x.chosen[c.Label])
 	}
-	var edges []any
-	for i := range m.Commands {
-		c := &m.Commands[i]
-		guard := c.Guard
-		if chosen != nil {
-			guard = symbolic.And(guard, chosen[c.Label])
-		}
-		probs, err := probabilities(c)
-		if err != nil {
-			return err
-		}
-		var dests []any
-		for oi, o := range c.Outcomes {
-			d := obj{"location": "l"}
-			switch {
-			case o.ProbNum != nil:
-				d["probability"] = obj{"exp": obj{"op": "/", "left": x.expr(o.ProbNum), "right": x.expr(o.ProbDen)}}
-			case len(c.Outcomes) > 1:
-				d["probability"] = obj{"exp": rat(probs[oi])}
-			}
-			var as []any
-			for _, a := range o.Assigns {
-				as = append(as, obj{"ref": x.ref(a.Var), "value": x.value(a)})
-			}
-			if costName != "" {
-				cost := any(1)
-				if c.Cost != nil {
-					cost = x.expr(c.Cost)
-				}
-				as = append(as, obj{"ref": costName, "value": cost})
-			}
-			d["assignments"] = list(as)
-			dests = append(dests, d)
-		}
-		edges = append(edges, obj{
-			"location":     "l",
-			"action":       m.Labels[c.Label].Name,
-			"guard":        obj{"exp": x.cond(guard)},
-			"destinations": dests,
-		})
-	}
-	root["automata"] = []any{obj{
-		"name":              "main",
-		"locations":         []any{obj{"name": "l"}},
-		"initial-locations": []string{"l"},
-		"edges":             list(edges),
-	}}
-	root["system"] = obj{"elements": []any{obj{"automaton": "main"}}}
-	var props []any
-	if prop != nil {
-		props = append(props, x.property(prop))
-		if costName != "" && prop.Goal != nil {
-			props = append(props, x.costProperty(prop, costName))
-		}
-	}
-	root["properties"] = list(props)
-	b, err := json.MarshalIndent(root, "", "  ")
+	probs, err := probabilities(c)
 	if err != nil {
-		return fmt.Errorf("jani: %v", err)
+		return nil, err
 	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	var dests []any
+	for oi, o := range c.Outcomes {
+		d := obj{"location": "l"}
+		switch {
+		case o.ProbNum != nil:
+			d["probability"] = obj{"exp": obj{"op": "/", "left": x.expr(o.ProbNum), "right": x.expr(o.ProbDen)}}
+		case len(c.Outcomes) > 1:
+			d["probability"] = obj{"exp": rat(probs[oi])}
+		}
+		var as []any
+		for _, a := range o.Assigns {
+			as = append(as, obj{"ref": x.ref(a.Var), "value": x.value(a)})
+		}
+		if x.cost != "" {
+			cost := any(1)
+			if c.Cost != nil {
+				cost = x.expr(c.Cost)
+			}
+			as = append(as, obj{"ref": x.cost, "value": cost})
+		}
+		d["assignments"] = list(as)
+		dests = append(dests, d)
+	}
+	return obj{
+		"location":     "l",
+		"action":       x.m.Labels[c.Label].Name,
+		"guard":        obj{"exp": x.cond(guard)},
+		"destinations": dests,
+	}, nil
 }
 
 type obj = map[string]any
@@ -176,6 +192,10 @@ type exporter struct {
 	// elem: per variable, the JANI array it is an element of (nil: a
 	// variable of its own)
 	elem []*janiArray
+	// chosen: per label, where the policy chooses it (nil: no policy)
+	chosen []*symbolic.Cond
+	// cost: the name of the transient cost variable ("": none)
+	cost string
 }
 
 // janiArray is an array of the model written as a JANI array: its run of
@@ -470,13 +490,7 @@ func (x *exporter) value(a symbolic.Assign) any {
 
 // expr writes an integer expression; a Boolean variable reads as 0 or 1.
 func (x *exporter) expr(e *symbolic.Expr) any {
-	bin := func(op string) any {
-		out := x.expr(e.Args[0])
-		for _, a := range e.Args[1:] {
-			out = obj{"op": op, "left": out, "right": x.expr(a)}
-		}
-		return out
-	}
+	bin := func(op string) any { return chain(op, e.Args, x.expr) }
 	switch e.Op {
 	case symbolic.OpConst:
 		return e.K
@@ -512,15 +526,19 @@ func (x *exporter) expr(e *symbolic.Expr) any {
 	panic(fmt.Sprintf("jani: export: unknown expression op %v", e.Op))
 }
 
+// chain writes args (at least one) joined by the binary operator op,
+// associated to the left.
+func chain[T any](op string, args []T, write func(T) any) any {
+	out := write(args[0])
+	for _, a := range args[1:] {
+		out = obj{"op": op, "left": out, "right": write(a)}
+	}
+	return out
+}
+
 // cond writes a condition.
 func (x *exporter) cond(c *symbolic.Cond) any {
-	bin := func(op string) any {
-		out := x.cond(c.Args[0])
-		for _, a := range c.Args[1:] {
-			out = obj{"op": op, "left": out, "right": x.cond(a)}
-		}
-		return out
-	}
+	bin := func(op string) any { return chain(op, c.Args, x.cond) }
 	switch c.Op {
 	case symbolic.CTrue:
 		return true

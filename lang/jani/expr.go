@@ -413,65 +413,14 @@ func boolExpr(c *symbolic.Cond) *symbolic.Expr {
 
 var cmpOps = map[string]symbolic.CmpOp{"=": symbolic.Eq, "≠": symbolic.Ne, "<": symbolic.Lt, "≤": symbolic.Le, ">": symbolic.Gt, "≥": symbolic.Ge}
 
+// binary lowers the operator op applied to a and b: a connective, a
+// comparison or arithmetic. Two constants fold to a constant.
 func (l *lowerer) binary(n *node, op string, a, b val) (val, bool) {
 	switch op {
 	case "∧", "∨", "⇒":
-		if !l.needBool(n, op, a, b) {
-			return val{}, false
-		}
-		ca, cb := condOf(a), condOf(b)
-		switch op {
-		case "∧":
-			return boolVal(symbolic.And(ca, cb)), true
-		case "∨":
-			return boolVal(symbolic.Or(ca, cb)), true
-		}
-		switch {
-		case a.isConst() && !boolOf(a), b.isConst() && boolOf(b):
-			return constBool(true), true
-		case a.isConst():
-			return boolVal(cb), true
-		case b.isConst():
-			return boolVal(symbolic.Not(ca)), true
-		}
-		return val{t: tBool, c: &symbolic.Cond{Op: symbolic.CImplies, Args: []*symbolic.Cond{ca, cb}}}, true
+		return l.connective(n, op, a, b)
 	case "=", "≠", "<", "≤", ">", "≥":
-		cmp := cmpOps[op]
-		if !a.numeric() || !b.numeric() {
-			if a.numeric() != b.numeric() || (op != "=" && op != "≠") {
-				l.errorf(n, "type error: %q compares %s with %s", op, a.t, b.t)
-				return val{}, false
-			}
-			if a.isConst() && b.isConst() {
-				return constBool(cmp.Holds(int(a.k.Num().Int64()), int(b.k.Num().Int64()))), true
-			}
-			if a.isConst() {
-				a, b = b, a
-			}
-			if b.isConst() {
-				if boolOf(b) == (op == "=") {
-					return a, true
-				}
-				return boolVal(symbolic.Not(a.c)), true
-			}
-			return val{t: tBool, c: symbolic.Compare(boolExpr(a.c), cmp, boolExpr(b.c))}, true
-		}
-		if a.isConst() && b.isConst() {
-			return constBool(cmp.Holds(a.k.Cmp(b.k), 0)), true
-		}
-		// ea/da cmp eb/db  <=>  ea*db cmp eb*da, both denominators positive.
-		ea, da, ok1 := l.num(n, a)
-		eb, db, ok2 := l.num(n, b)
-		if !ok1 || !ok2 {
-			return val{}, false
-		}
-		g := gcd(da, db)
-		ea, ok1 = l.scale(n, ea, db/g)
-		eb, ok2 = l.scale(n, eb, da/g)
-		if !ok1 || !ok2 {
-			return val{}, false
-		}
-		return val{t: tBool, c: symbolic.Compare(ea, cmp, eb)}, true
+		return l.compare(n, op, a, b)
 	}
 	if !l.needNum(n, op, a, b) {
 		return val{}, false
@@ -482,36 +431,9 @@ func (l *lowerer) binary(n *node, op string, a, b val) (val, bool) {
 	}
 	switch op {
 	case "+", "-", "min", "max":
-		ea, eb, den, ok := l.common(n, a, b)
-		if !ok {
-			return val{}, false
-		}
-		var e *symbolic.Expr
-		switch op {
-		case "+":
-			e = mkAdd(ea, eb)
-		case "-":
-			e = mkSub(ea, eb)
-		case "min":
-			e = &symbolic.Expr{Op: symbolic.OpMin, Args: []*symbolic.Expr{ea, eb}}
-		case "max":
-			e = &symbolic.Expr{Op: symbolic.OpMax, Args: []*symbolic.Expr{ea, eb}}
-		}
-		return scaled(e, den), true
+		return l.additive(n, op, a, b)
 	case "*":
-		if !a.isConst() && !b.isConst() {
-			// (ea/da) * (eb/db) = (ea*eb) / (da*db): not linear (OpProd).
-			if a.den*b.den > maxDen {
-				l.errorf(n, "denominator %d is too large", a.den*b.den)
-				return val{}, false
-			}
-			return scaled(&symbolic.Expr{Op: symbolic.OpProd, Args: []*symbolic.Expr{a.e, b.e}, Pos: l.pos(n)}, a.den*b.den), true
-		}
-		if a.isConst() {
-			a, b = b, a
-		}
-		// a is the variable part e/d, b the constant p/q: (e*p)/(d*q).
-		return l.mulConst(n, a, b.k)
+		return l.product(n, a, b)
 	case "/":
 		if !b.isConst() {
 			l.unsupported(n, "division by a non-constant expression outside a probability")
@@ -523,32 +445,148 @@ func (l *lowerer) binary(n *node, op string, a, b val) (val, bool) {
 		}
 		return l.mulConst(n, a, new(big.Rat).Inv(b.k))
 	case "%":
-		if !b.isConst() || !b.k.IsInt() || b.k.Sign() <= 0 {
-			l.errorf(n, "modulo needs a positive integer constant on the right")
-			return val{}, false
-		}
-		k, ok := ratInt(b.k)
-		if !ok {
-			l.errorf(n, "modulus %s is too large", b.k.RatString())
-			return val{}, false
-		}
-		e, ok := l.integer(n, a)
-		if !ok {
-			return val{}, false
-		}
-		// a % k = a - k * floor(a / k): the result lies in 0 .. k-1.
-		q := &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{e}}
-		kq, ok := l.scale(n, q, int64(k))
-		if !ok {
-			return val{}, false
-		}
-		return scaled(mkSub(e, kq), 1), true
+		return l.modulo(n, a, b)
 	case "pow", "log":
 		l.errorf(n, "%q is only supported on constants", op)
 		return val{}, false
 	}
 	l.errorf(n, "unknown operator %q", op)
 	return val{}, false
+}
+
+// connective lowers ∧, ∨ and ⇒; an implication with a constant side
+// simplifies.
+func (l *lowerer) connective(n *node, op string, a, b val) (val, bool) {
+	if !l.needBool(n, op, a, b) {
+		return val{}, false
+	}
+	ca, cb := condOf(a), condOf(b)
+	switch op {
+	case "∧":
+		return boolVal(symbolic.And(ca, cb)), true
+	case "∨":
+		return boolVal(symbolic.Or(ca, cb)), true
+	}
+	switch {
+	case a.isConst() && !boolOf(a), b.isConst() && boolOf(b):
+		return constBool(true), true
+	case a.isConst():
+		return boolVal(cb), true
+	case b.isConst():
+		return boolVal(symbolic.Not(ca)), true
+	}
+	return val{t: tBool, c: &symbolic.Cond{Op: symbolic.CImplies, Args: []*symbolic.Cond{ca, cb}}}, true
+}
+
+// compare lowers a comparison of two numbers, or the (in)equality of two
+// Booleans.
+func (l *lowerer) compare(n *node, op string, a, b val) (val, bool) {
+	cmp := cmpOps[op]
+	if !a.numeric() || !b.numeric() {
+		if a.numeric() != b.numeric() || (op != "=" && op != "≠") {
+			l.errorf(n, "type error: %q compares %s with %s", op, a.t, b.t)
+			return val{}, false
+		}
+		return compareBools(op, a, b), true
+	}
+	if a.isConst() && b.isConst() {
+		return constBool(cmp.Holds(a.k.Cmp(b.k), 0)), true
+	}
+	// ea/da cmp eb/db  <=>  ea*db cmp eb*da, both denominators positive.
+	ea, da, ok1 := l.num(n, a)
+	eb, db, ok2 := l.num(n, b)
+	if !ok1 || !ok2 {
+		return val{}, false
+	}
+	g := gcd(da, db)
+	ea, ok1 = l.scale(n, ea, db/g)
+	eb, ok2 = l.scale(n, eb, da/g)
+	if !ok1 || !ok2 {
+		return val{}, false
+	}
+	return val{t: tBool, c: symbolic.Compare(ea, cmp, eb)}, true
+}
+
+// compareBools lowers a = b or a ≠ b (op) on Booleans; a constant side
+// simplifies.
+func compareBools(op string, a, b val) val {
+	cmp := cmpOps[op]
+	if a.isConst() && b.isConst() {
+		return constBool(cmp.Holds(int(a.k.Num().Int64()), int(b.k.Num().Int64())))
+	}
+	if a.isConst() {
+		a, b = b, a
+	}
+	if b.isConst() {
+		if boolOf(b) == (op == "=") {
+			return a
+		}
+		return boolVal(symbolic.Not(a.c))
+	}
+	return val{t: tBool, c: symbolic.Compare(boolExpr(a.c), cmp, boolExpr(b.c))}
+}
+
+// additive lowers +, -, min and max of a and b (not both constant) over
+// their common denominator.
+func (l *lowerer) additive(n *node, op string, a, b val) (val, bool) {
+	ea, eb, den, ok := l.common(n, a, b)
+	if !ok {
+		return val{}, false
+	}
+	var e *symbolic.Expr
+	switch op {
+	case "+":
+		e = mkAdd(ea, eb)
+	case "-":
+		e = mkSub(ea, eb)
+	case "min":
+		e = &symbolic.Expr{Op: symbolic.OpMin, Args: []*symbolic.Expr{ea, eb}}
+	case "max":
+		e = &symbolic.Expr{Op: symbolic.OpMax, Args: []*symbolic.Expr{ea, eb}}
+	}
+	return scaled(e, den), true
+}
+
+// product lowers a * b (not both constant); the product of two
+// non-constants is not linear (OpProd).
+func (l *lowerer) product(n *node, a, b val) (val, bool) {
+	if !a.isConst() && !b.isConst() {
+		// (ea/da) * (eb/db) = (ea*eb) / (da*db)
+		if a.den*b.den > maxDen {
+			l.errorf(n, "denominator %d is too large", a.den*b.den)
+			return val{}, false
+		}
+		return scaled(&symbolic.Expr{Op: symbolic.OpProd, Args: []*symbolic.Expr{a.e, b.e}, Pos: l.pos(n)}, a.den*b.den), true
+	}
+	if a.isConst() {
+		a, b = b, a
+	}
+	// a is the variable part e/d, b the constant p/q: (e*p)/(d*q).
+	return l.mulConst(n, a, b.k)
+}
+
+// modulo lowers a % b, for a positive integer constant b.
+func (l *lowerer) modulo(n *node, a, b val) (val, bool) {
+	if !b.isConst() || !b.k.IsInt() || b.k.Sign() <= 0 {
+		l.errorf(n, "modulo needs a positive integer constant on the right")
+		return val{}, false
+	}
+	k, ok := ratInt(b.k)
+	if !ok {
+		l.errorf(n, "modulus %s is too large", b.k.RatString())
+		return val{}, false
+	}
+	e, ok := l.integer(n, a)
+	if !ok {
+		return val{}, false
+	}
+	// a % k = a - k * floor(a / k): the result lies in 0 .. k-1.
+	q := &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{e}}
+	kq, ok := l.scale(n, q, int64(k))
+	if !ok {
+		return val{}, false
+	}
+	return scaled(mkSub(e, kq), 1), true
 }
 
 func scaled(e *symbolic.Expr, den int64) val {

@@ -991,34 +991,8 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 		ml.errorf(ln, "undeclared location %q in automaton %q", locName, a.name)
 		return nil
 	}
-	if p := dn.get("probability"); p != nil {
-		x := p.get("exp")
-		if x == nil {
-			ml.errorf(p, "probability has no \"exp\"")
-			return nil
-		}
-		f, ok := ml.probFrac(x, sc)
-		if !ok {
-			return nil
-		}
-		var v val
-		if f.num.isConst() && f.den.isConst() {
-			if f.den.k.Sign() == 0 {
-				ml.errorf(x, "division by zero")
-				return nil
-			}
-			v = constRat(new(big.Rat).Quo(f.num.k, f.den.k), tReal)
-			if v.k.Sign() < 0 || v.k.Cmp(big.NewRat(1, 1)) > 0 {
-				ml.errorf(x, "probability %s is outside [0, 1]", v.k.RatString())
-				return nil
-			}
-		} else {
-			if d.pnum, d.pden, ok = ml.intFrac(x, f); !ok {
-				return nil
-			}
-			v = val{t: tReal, e: d.pnum, den: 1}
-		}
-		d.prob, d.hasProb = v, true
+	if p := dn.get("probability"); p != nil && !ml.probability(d, p, sc) {
+		return nil
 	}
 	as, ok := ml.arr(dn, "assignments", false)
 	if !ok {
@@ -1027,106 +1001,148 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 	var choices []choice
 	good := true
 	for _, an := range as {
-		if !ml.obj(an, "an assignment") {
-			good = false
-			continue
+		ch, ok := ml.assignment(a, d, an, sc)
+		good = good && ok
+		if ch != nil {
+			choices = append(choices, *ch)
 		}
-		rn := an.get("ref")
-		if rn == nil {
-			ml.errorf(an, "assignment has no \"ref\"")
-			good = false
-			continue
-		}
-		if rn.kind != kString {
-			if op := rn.get("op"); op != nil && op.kind == kString && op.str == "aa" {
-				as, ok := ml.elementAssign(a, an, rn, sc)
-				d.assigns = append(d.assigns, as...)
-				good = good && ok
-			} else {
-				ml.errorf(rn, "assignment target must be a variable name, got %s", rn.describe())
-				good = false
-			}
-			continue
-		}
-		vi := ml.lookupVar(a, rn.str)
-		if vi == nil {
-			if _, isConst := ml.consts[rn.str]; isConst {
-				ml.errorf(rn, "cannot assign to constant %q", rn.str)
-			} else {
-				ml.errorf(rn, "assignment to undeclared variable %q", rn.str)
-			}
-			good = false
-			continue
-		}
-		if vi.array {
-			ml.unsupported(rn, "arrays (assignment to the whole array %q; assign its elements)", rn.str)
-			good = false
-			continue
-		}
-		level := 0
-		if ix := an.get("index"); ix != nil {
-			v, ok := ml.constant(ix, ml.constScope, "an assignment index")
-			if !ok {
-				good = false
-				continue
-			}
-			if level, ok = ratInt(v.k); !ok || v.t == tBool {
-				ml.errorf(ix, "an assignment index must be an integer")
-				good = false
-				continue
-			}
-		}
-		vn := an.get("value")
-		if vn == nil && (an.get("lower-bound") != nil || an.get("upper-bound") != nil) {
-			ch, ok := ml.choice(an, vi, level, sc)
-			if !ok {
-				good = false
-				continue
-			}
-			if !vi.transient {
-				choices = append(choices, ch)
-			} else if vi.reward {
-				d.costBad = true
-			}
-			continue
-		}
-		if vn == nil {
-			ml.errorf(an, "assignment has no \"value\"")
-			good = false
-			continue
-		}
-		if vi.reward {
-			ml.rewardAssign(d, vi, vn, sc)
-			continue
-		}
-		if vi.transient {
-			if vi.isBool {
-				ml.note(an, "transient %q assigned on an edge ignored: vigil's labels are state predicates (a location's transient-values)", rn.str)
-			}
-			continue // rewards: noted at the declaration
-		}
-		var value *symbolic.Expr
-		if vi.isBool {
-			c, ok := ml.cond(vn, sc)
-			if !ok {
-				good = false
-				continue
-			}
-			value = boolAssign(c)
-		} else {
-			e, ok := ml.intExpr(vn, sc)
-			if !ok {
-				good = false
-				continue
-			}
-			value = e
-		}
-		d.assigns = append(d.assigns, asg{v: vi, level: level, value: value, node: an})
 	}
 	if !good {
 		return nil
 	}
 	return ml.expandChoices(d, choices)
+}
+
+// probability sets d's probability from its "probability" member p: a
+// constant in [0, 1], or a state-dependent fraction of integer
+// expressions. It reports whether p was well-formed.
+func (ml *modelLoader) probability(d *dest, p *node, sc scope) bool {
+	x := p.get("exp")
+	if x == nil {
+		ml.errorf(p, "probability has no \"exp\"")
+		return false
+	}
+	f, ok := ml.probFrac(x, sc)
+	if !ok {
+		return false
+	}
+	var v val
+	if f.num.isConst() && f.den.isConst() {
+		if f.den.k.Sign() == 0 {
+			ml.errorf(x, "division by zero")
+			return false
+		}
+		v = constRat(new(big.Rat).Quo(f.num.k, f.den.k), tReal)
+		if v.k.Sign() < 0 || v.k.Cmp(big.NewRat(1, 1)) > 0 {
+			ml.errorf(x, "probability %s is outside [0, 1]", v.k.RatString())
+			return false
+		}
+	} else {
+		if d.pnum, d.pden, ok = ml.intFrac(x, f); !ok {
+			return false
+		}
+		v = val{t: tReal, e: d.pnum, den: 1}
+	}
+	d.prob, d.hasProb = v, true
+	return true
+}
+
+// assignment lowers one assignment of destination d into d (an element
+// assignment, a reward, a variable's new value); a non-deterministic one
+// (lower-bound and upper-bound instead of value) it returns as a choice,
+// for expandChoices. ok is false after an error.
+func (ml *modelLoader) assignment(a *automaton, d *dest, an *node, sc scope) (ch *choice, ok bool) {
+	if !ml.obj(an, "an assignment") {
+		return nil, false
+	}
+	rn := an.get("ref")
+	if rn == nil {
+		ml.errorf(an, "assignment has no \"ref\"")
+		return nil, false
+	}
+	if rn.kind != kString {
+		if op := rn.get("op"); op != nil && op.kind == kString && op.str == "aa" {
+			as, ok := ml.elementAssign(a, an, rn, sc)
+			d.assigns = append(d.assigns, as...)
+			return nil, ok
+		}
+		ml.errorf(rn, "assignment target must be a variable name, got %s", rn.describe())
+		return nil, false
+	}
+	vi, level, ok := ml.assignTarget(a, an, rn)
+	if !ok {
+		return nil, false
+	}
+	vn := an.get("value")
+	if vn == nil && (an.get("lower-bound") != nil || an.get("upper-bound") != nil) {
+		c, ok := ml.choice(an, vi, level, sc)
+		switch {
+		case !ok:
+			return nil, false
+		case !vi.transient:
+			return &c, true
+		case vi.reward:
+			d.costBad = true
+		}
+		return nil, true
+	}
+	if vn == nil {
+		ml.errorf(an, "assignment has no \"value\"")
+		return nil, false
+	}
+	if vi.reward {
+		ml.rewardAssign(d, vi, vn, sc)
+		return nil, true
+	}
+	if vi.transient {
+		if vi.isBool {
+			ml.note(an, "transient %q assigned on an edge ignored: vigil's labels are state predicates (a location's transient-values)", rn.str)
+		}
+		return nil, true // rewards: noted at the declaration
+	}
+	var value *symbolic.Expr
+	if vi.isBool {
+		c, ok := ml.cond(vn, sc)
+		if !ok {
+			return nil, false
+		}
+		value = boolAssign(c)
+	} else {
+		if value, ok = ml.intExpr(vn, sc); !ok {
+			return nil, false
+		}
+	}
+	d.assigns = append(d.assigns, asg{v: vi, level: level, value: value, node: an})
+	return nil, true
+}
+
+// assignTarget resolves the variable an assignment names (rn, a string)
+// and its "index", the transient level it is assigned at.
+func (ml *modelLoader) assignTarget(a *automaton, an, rn *node) (vi *varInfo, level int, ok bool) {
+	vi = ml.lookupVar(a, rn.str)
+	if vi == nil {
+		if _, isConst := ml.consts[rn.str]; isConst {
+			ml.errorf(rn, "cannot assign to constant %q", rn.str)
+		} else {
+			ml.errorf(rn, "assignment to undeclared variable %q", rn.str)
+		}
+		return nil, 0, false
+	}
+	if vi.array {
+		ml.unsupported(rn, "arrays (assignment to the whole array %q; assign its elements)", rn.str)
+		return nil, 0, false
+	}
+	if ix := an.get("index"); ix != nil {
+		v, ok := ml.constant(ix, ml.constScope, "an assignment index")
+		if !ok {
+			return nil, 0, false
+		}
+		if level, ok = ratInt(v.k); !ok || v.t == tBool {
+			ml.errorf(ix, "an assignment index must be an integer")
+			return nil, 0, false
+		}
+	}
+	return vi, level, true
 }
 
 // choice is PlaJA's non-deterministic assignment {"ref": x,

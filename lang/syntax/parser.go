@@ -109,29 +109,28 @@ const oneCharPunct = "-+*/(),:=<>!|{}'[]"
 
 // next returns the next non-comment token.
 func (lx *scanner) next(f *File) token {
-	src := lx.src
+	lx.skipSpaceAndComments(f)
+	p := lx.here()
+	if lx.off >= len(lx.src) {
+		return token{kind: kEOF, pos: p, end: p}
+	}
+	rest := lx.src[lx.off:]
+	kind, n := lexeme(f, p, rest)
+	tok := token{kind: kind, val: rest[:n], pos: p}
+	lx.advance(n)
+	tok.end = lx.here()
+	lx.toks = append(lx.toks, lineCol{int32(p.Line), int32(p.Col)})
+	return tok
+}
+
+// skipSpaceAndComments moves over whitespace and comments, collecting the
+// comments.
+func (lx *scanner) skipSpaceAndComments(f *File) {
 	for {
-		// Whitespace.
-		for lx.off < len(src) {
-			switch src[lx.off] {
-			case ' ', '\t', '\r':
-				lx.off++
-				lx.col++
-				continue
-			case '\n':
-				lx.off++
-				lx.line++
-				lx.col = 1
-				continue
-			}
-			break
-		}
-		if lx.off >= len(src) {
-			p := lx.here()
-			return token{kind: kEOF, pos: p, end: p}
-		}
-		rest := src[lx.off:]
-		if len(rest) >= 2 && rest[0] == '/' && rest[1] == '/' {
+		lx.skipSpace()
+		rest := lx.src[lx.off:]
+		switch {
+		case len(rest) >= 2 && rest[0] == '/' && rest[1] == '/':
 			n := 2
 			for n < len(rest) && rest[n] != '\n' {
 				n++
@@ -140,9 +139,7 @@ func (lx *scanner) next(f *File) token {
 			text := trimRightSpace(rest[:n])
 			lx.advance(n)
 			lx.comments = append(lx.comments, Comment{Pos: p, Text: text, EndLine: p.Line})
-			continue
-		}
-		if len(rest) >= 2 && rest[0] == '/' && rest[1] == '*' {
+		case len(rest) >= 2 && rest[0] == '/' && rest[1] == '*':
 			n := -1
 			for i := 2; i+1 < len(rest); i++ {
 				if rest[i] == '*' && rest[i+1] == '/' {
@@ -157,78 +154,94 @@ func (lx *scanner) next(f *File) token {
 			text := trimRightSpace(rest[:n])
 			lx.advanceLines(n)
 			lx.comments = append(lx.comments, Comment{Pos: p, Text: text, EndLine: lx.line})
-			continue
+		default:
+			return
 		}
-		break
 	}
-	rest := src[lx.off:]
-	p := lx.here()
-	tok := token{pos: p}
-	n := 0
+}
+
+// skipSpace moves over spaces, tabs and line ends.
+func (lx *scanner) skipSpace() {
+	for lx.off < len(lx.src) {
+		switch lx.src[lx.off] {
+		case ' ', '\t', '\r':
+			lx.off++
+			lx.col++
+		case '\n':
+			lx.off++
+			lx.line++
+			lx.col = 1
+		default:
+			return
+		}
+	}
+}
+
+// lexeme returns the kind and the length in bytes of the token that rest
+// (not empty, not starting with whitespace or a comment) starts with; p is
+// its position, for the error on a byte that starts no token.
+func lexeme(f *File, p symbolic.Pos, rest string) (tokKind, int) {
 	c := rest[0]
 	switch {
 	case c == '"':
-		n = 1
-		for n < len(rest) && rest[n] != '"' && rest[n] != '\n' {
-			if rest[n] == '\\' && n+1 < len(rest) && rest[n+1] != '\n' {
-				n++
-			}
-			n++
-		}
-		if n >= len(rest) || rest[n] != '"' {
-			panic(syntaxErr{f.Diag(p, 0, "E0001", "unterminated string: a string ends with \" on the same line")})
-		}
-		n++
-		tok.kind = kString
+		return kString, stringLen(f, p, rest)
 	case isDigit(c):
-		for n < len(rest) && isDigit(rest[n]) {
-			n++
-		}
-		tok.kind = kInt
+		n := digits(rest, 0)
 		if n+1 < len(rest) && rest[n] == '.' && isDigit(rest[n+1]) {
-			n++
-			for n < len(rest) && isDigit(rest[n]) {
-				n++
-			}
-			tok.kind = kDecimal
+			return kDecimal, digits(rest, n+1)
 		}
+		return kInt, n
 	case isLetter(c):
-		for n < len(rest) && isWord(rest[n]) {
-			n++
-		}
+		n := words(rest, 0)
 		for n+1 < len(rest) && rest[n] == '-' && isWord(rest[n+1]) {
-			n++
-			for n < len(rest) && isWord(rest[n]) {
-				n++
-			}
+			n = words(rest, n+1)
 		}
-		tok.kind = kIdent
-	default:
-		tok.kind = kPunct
-		for _, p2 := range twoCharPunct {
-			if len(rest) >= 2 && rest[:2] == p2 {
-				n = 2
-				break
-			}
-		}
-		if n == 0 {
-			for i := 0; i < len(oneCharPunct); i++ {
-				if c == oneCharPunct[i] {
-					n = 1
-					break
-				}
-			}
-		}
-		if n == 0 {
-			r, _ := utf8.DecodeRuneInString(rest)
-			panic(syntaxErr{f.Diag(p, 0, "E0001", "invalid character %q%s", r, hintFor(string(r)))})
+		return kIdent, n
+	}
+	for _, p2 := range twoCharPunct {
+		if len(rest) >= 2 && rest[:2] == p2 {
+			return kPunct, 2
 		}
 	}
-	tok.val = rest[:n]
-	lx.advance(n)
-	tok.end = lx.here()
-	lx.toks = append(lx.toks, lineCol{int32(p.Line), int32(p.Col)})
-	return tok
+	for i := 0; i < len(oneCharPunct); i++ {
+		if c == oneCharPunct[i] {
+			return kPunct, 1
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	panic(syntaxErr{f.Diag(p, 0, "E0001", "invalid character %q%s", r, hintFor(string(r)))})
+}
+
+// stringLen returns the length of the quoted string rest starts with,
+// quotes included; a string ends on its line.
+func stringLen(f *File, p symbolic.Pos, rest string) int {
+	n := 1
+	for n < len(rest) && rest[n] != '"' && rest[n] != '\n' {
+		if rest[n] == '\\' && n+1 < len(rest) && rest[n+1] != '\n' {
+			n++
+		}
+		n++
+	}
+	if n >= len(rest) || rest[n] != '"' {
+		panic(syntaxErr{f.Diag(p, 0, "E0001", "unterminated string: a string ends with \" on the same line")})
+	}
+	return n + 1
+}
+
+// digits returns the offset of the first non-digit in s at or after i.
+func digits(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+// words returns the offset of the first non-word byte in s at or after i.
+func words(s string, i int) int {
+	for i < len(s) && isWord(s[i]) {
+		i++
+	}
+	return i
 }
 
 func trimRightSpace(s string) string {
@@ -383,167 +396,208 @@ func parse(f *File) (d *Diagnostic) {
 	return nil
 }
 
+// declKeywords lists the keywords that open a declaration, for the message
+// when none does.
+const declKeywords = `"model", "import", "const", "type", "var", "pred", "action", "policy" or "property"`
+
+// declParsers maps the keyword that opens a declaration to the parser of
+// the rest of it; each is called with the keyword consumed and given the
+// keyword's position, where the declaration's span starts.
+var declParsers = map[string]func(p *parser, start symbolic.Pos) Decl{
+	"model":    (*parser).modelDecl,
+	"import":   (*parser).importDecl,
+	"const":    (*parser).constDecl,
+	"var":      (*parser).varDecl,
+	"type":     (*parser).typeDecl,
+	"pred":     (*parser).predDecl,
+	"action":   (*parser).actionDecl,
+	"policy":   (*parser).policyDecl,
+	"property": (*parser).propertyDecl,
+}
+
 func (p *parser) decl() Decl {
 	start := p.tok.pos
-	if p.tok.kind != kIdent {
-		p.fail(`"model", "import", "const", "type", "var", "pred", "action", "policy" or "property"`)
+	parse, ok := declParsers[p.tok.val]
+	if p.tok.kind != kIdent || !ok {
+		p.fail(declKeywords)
 	}
-	sp := func() Span { return Span{start, p.last.end} }
-	switch p.tok.val {
-	case "model":
+	p.advance()
+	return parse(p, start)
+}
+
+// span is the span from start to the end of the last token consumed.
+func (p *parser) span(start symbolic.Pos) Span { return Span{start, p.last.end} }
+
+// modelDecl parses `model NAME`.
+func (p *parser) modelDecl(start symbolic.Pos) Decl {
+	id := p.ident()
+	return &ModelDecl{p.span(start), id}
+}
+
+// importDecl parses `import "FILE" [as NAME]`.
+func (p *parser) importDecl(start symbolic.Pos) Decl {
+	path, pos := p.str()
+	imp := &ImportDecl{Path: path, PathPos: pos}
+	if p.is("as") {
 		p.advance()
 		id := p.ident()
-		return &ModelDecl{sp(), id}
-	case "import":
-		p.advance()
-		path, pos := p.str()
-		imp := &ImportDecl{Path: path, PathPos: pos}
-		if p.is("as") {
-			p.advance()
-			id := p.ident()
-			imp.As = &id
-		}
-		imp.Span = sp()
-		return imp
-	case "const":
-		p.advance()
-		name := p.ident()
-		p.expect("=")
-		v := p.expr()
-		return &ConstDecl{sp(), name, v}
-	case "var":
-		p.advance()
-		v := &VarDecl{Name: p.ident()}
-		p.expect(":")
-		if p.is("[") {
-			// an array: [LO .. HI] of TYPE
-			p.advance()
-			p.f.Arrays = true
-			v.IdxLo = p.expr()
-			p.expect("..")
-			v.IdxHi = p.expr()
-			p.expect("]")
-			if !p.is("of") {
-				p.fail(`"of" (an array is written var NAME : [LO .. HI] of TYPE)`)
-			}
-			p.advance()
-		}
-		if p.is("bool") {
-			p.advance()
-			v.Bool = true
-		} else {
-			v.Lo = p.expr()
-			if v.Lo.Kind == EName && !p.is("..") {
-				// var c : color, a variable of an enum type
-				v.Type, v.Lo = &Ident{Name: v.Lo.Text, Pos: v.Lo.Pos}, nil
-			} else {
-				p.expect("..")
-				v.Hi = p.expr()
-			}
-		}
-		if p.is("=") {
-			p.advance()
-			v.Init = p.expr()
-		}
-		v.Span = sp()
-		return v
-	case "type":
-		p.advance()
-		t := &TypeDecl{Name: p.ident()}
-		p.expect("=")
-		p.expect("{")
-		if p.is("}") {
-			p.fail("a value: an enum type has at least one value")
-		}
-		t.Values = append(t.Values, p.ident())
-		for p.is(",") {
-			p.advance()
-			t.Values = append(t.Values, p.ident())
-		}
-		p.expect("}")
-		t.Span = sp()
-		return t
-	case "pred":
-		p.advance()
-		name := p.ident()
-		p.expect("=")
-		c := p.expr()
-		return &PredDecl{sp(), name, c}
-	case "action":
-		p.advance()
-		a := &ActionDecl{Label: p.ident()}
-		switch {
-		case p.is("("):
-			p.advance()
-			a.Params = append(a.Params, p.param())
-			for p.is(",") {
-				p.advance()
-				a.Params = append(a.Params, p.param())
-			}
-			p.expect(")")
-		case p.is("["):
-			a.Index = p.labelIndex(false)
-		}
-		if p.is("for") && p.peek().kind == kIdent {
-			p.advance()
-			a.For = append(a.For, p.param())
-			for p.is(",") {
-				p.advance()
-				a.For = append(a.For, p.param())
-			}
-		}
-		if p.is("when") {
-			p.advance()
-			a.Guard = p.expr()
-		}
-		if p.is("cost") {
-			p.advance()
-			a.Cost = p.expr()
-		}
-		p.expect("->")
-		a.Outcomes = append(a.Outcomes, p.outcome())
-		for p.is("|") {
-			p.advance()
-			a.Outcomes = append(a.Outcomes, p.outcome())
-		}
-		a.Span = sp()
-		return a
-	case "policy":
-		p.advance()
-		d := &PolicyDecl{Kind: p.ident(), Name: p.ident()}
-		if p.tok.kind == kString {
-			d.File, d.FilePos = p.str()
-			d.HasFile = true
-		}
-		if p.is("when") {
-			p.advance()
-			d.When = p.expr()
-		}
-		p.expect("{")
-		for !p.is("}") {
-			d.Items = append(d.Items, p.policyItem())
-		}
-		p.advance()
-		d.Span = sp()
-		return d
-	case "property":
-		p.advance()
-		d := &PropertyDecl{Name: p.ident()}
-		p.expect("{")
-		for !p.is("}") {
-			if !(p.is("start") || p.is("unsafe") || p.is("goal")) {
-				p.fail(`"start", "unsafe", "goal" or "}"`)
-			}
-			kw := p.advance()
-			c := p.expr()
-			d.Clauses = append(d.Clauses, &PropClause{Span{kw.pos, c.End}, kw.val, c})
-		}
-		p.advance()
-		d.Span = sp()
-		return d
+		imp.As = &id
 	}
-	p.fail(`"model", "import", "const", "type", "var", "pred", "action", "policy" or "property"`)
-	return nil
+	imp.Span = p.span(start)
+	return imp
+}
+
+// constDecl parses `const NAME = EXPR`.
+func (p *parser) constDecl(start symbolic.Pos) Decl {
+	name, v := p.definition()
+	return &ConstDecl{p.span(start), name, v}
+}
+
+// varDecl parses `var NAME : [[LO .. HI] of] TYPE [= INIT]`, where TYPE is
+// bool, a range LO .. HI or the name of an enum type.
+func (p *parser) varDecl(start symbolic.Pos) Decl {
+	v := &VarDecl{Name: p.ident()}
+	p.expect(":")
+	if p.is("[") {
+		// an array: [LO .. HI] of TYPE
+		p.advance()
+		p.f.Arrays = true
+		v.IdxLo = p.expr()
+		p.expect("..")
+		v.IdxHi = p.expr()
+		p.expect("]")
+		if !p.is("of") {
+			p.fail(`"of" (an array is written var NAME : [LO .. HI] of TYPE)`)
+		}
+		p.advance()
+	}
+	if p.is("bool") {
+		p.advance()
+		v.Bool = true
+	} else {
+		v.Lo = p.expr()
+		if v.Lo.Kind == EName && !p.is("..") {
+			// var c : color, a variable of an enum type
+			v.Type, v.Lo = &Ident{Name: v.Lo.Text, Pos: v.Lo.Pos}, nil
+		} else {
+			p.expect("..")
+			v.Hi = p.expr()
+		}
+	}
+	if p.is("=") {
+		p.advance()
+		v.Init = p.expr()
+	}
+	v.Span = p.span(start)
+	return v
+}
+
+// typeDecl parses `type NAME = { VALUE, ... }`.
+func (p *parser) typeDecl(start symbolic.Pos) Decl {
+	t := &TypeDecl{Name: p.ident()}
+	p.expect("=")
+	p.expect("{")
+	if p.is("}") {
+		p.fail("a value: an enum type has at least one value")
+	}
+	t.Values = list(p, ",", p.ident)
+	p.expect("}")
+	t.Span = p.span(start)
+	return t
+}
+
+// predDecl parses `pred NAME = EXPR`.
+func (p *parser) predDecl(start symbolic.Pos) Decl {
+	name, c := p.definition()
+	return &PredDecl{p.span(start), name, c}
+}
+
+// actionDecl parses `action LABEL [(PARAMS) | [INDEX]] [for PARAMS]
+// [when GUARD] [cost EXPR] -> OUTCOME | ...`.
+func (p *parser) actionDecl(start symbolic.Pos) Decl {
+	a := &ActionDecl{Label: p.ident()}
+	switch {
+	case p.is("("):
+		p.advance()
+		a.Params = p.params()
+		p.expect(")")
+	case p.is("["):
+		a.Index = p.labelIndex(false)
+	}
+	if p.is("for") && p.peek().kind == kIdent {
+		p.advance()
+		a.For = p.params()
+	}
+	if p.is("when") {
+		p.advance()
+		a.Guard = p.expr()
+	}
+	if p.is("cost") {
+		p.advance()
+		a.Cost = p.expr()
+	}
+	p.expect("->")
+	a.Outcomes = list(p, "|", p.outcome)
+	a.Span = p.span(start)
+	return a
+}
+
+// params parses a comma-separated list of at least one parameter.
+func (p *parser) params() []*Param { return list(p, ",", p.param) }
+
+// list parses one or more items separated by sep.
+func list[T any](p *parser, sep string, item func() T) []T {
+	xs := []T{item()}
+	for p.is(sep) {
+		p.advance()
+		xs = append(xs, item())
+	}
+	return xs
+}
+
+// definition parses `NAME = EXPR`, the rest of a const or pred
+// declaration.
+func (p *parser) definition() (Ident, *Expr) {
+	name := p.ident()
+	p.expect("=")
+	return name, p.expr()
+}
+
+// policyDecl parses `policy KIND NAME ["FILE"] [when EXPR] { ITEM ... }`.
+func (p *parser) policyDecl(start symbolic.Pos) Decl {
+	d := &PolicyDecl{Kind: p.ident(), Name: p.ident()}
+	if p.tok.kind == kString {
+		d.File, d.FilePos = p.str()
+		d.HasFile = true
+	}
+	if p.is("when") {
+		p.advance()
+		d.When = p.expr()
+	}
+	p.expect("{")
+	for !p.is("}") {
+		d.Items = append(d.Items, p.policyItem())
+	}
+	p.advance()
+	d.Span = p.span(start)
+	return d
+}
+
+// propertyDecl parses `property NAME { (start|unsafe|goal) EXPR ... }`.
+func (p *parser) propertyDecl(start symbolic.Pos) Decl {
+	d := &PropertyDecl{Name: p.ident()}
+	p.expect("{")
+	for !p.is("}") {
+		if !(p.is("start") || p.is("unsafe") || p.is("goal")) {
+			p.fail(`"start", "unsafe", "goal" or "}"`)
+		}
+		kw := p.advance()
+		c := p.expr()
+		d.Clauses = append(d.Clauses, &PropClause{Span{kw.pos, c.End}, kw.val, c})
+	}
+	p.advance()
+	d.Span = p.span(start)
+	return d
 }
 
 func (p *parser) outcome() *OutcomeNode {
@@ -565,11 +619,7 @@ func (p *parser) outcome() *OutcomeNode {
 		p.advance()
 		o.Skip = true
 	} else {
-		o.Assigns = append(o.Assigns, p.assign())
-		for p.is(",") {
-			p.advance()
-			o.Assigns = append(o.Assigns, p.assign())
-		}
+		o.Assigns = list(p, ",", p.assign)
 	}
 	o.Span = Span{start, p.last.end}
 	return o
@@ -663,11 +713,7 @@ func (p *parser) policyItem() *PolicyItem {
 	case p.is("inputs"):
 		p.advance()
 		it.Kind = ItemInputs
-		it.Inputs = append(it.Inputs, p.expr())
-		for p.is(",") {
-			p.advance()
-			it.Inputs = append(it.Inputs, p.expr())
-		}
+		it.Inputs = list(p, ",", p.expr)
 	case p.is("outputs"):
 		p.advance()
 		it.Kind = ItemOutputs
@@ -848,11 +894,7 @@ func (p *parser) primary() *Expr {
 				p.advance()
 				p.advance()
 				e := &Expr{Kind: ECall, Op: t.val, Pos: t.pos}
-				e.Args = append(e.Args, p.expr())
-				for p.is(",") {
-					p.advance()
-					e.Args = append(e.Args, p.expr())
-				}
+				e.Args = list(p, ",", p.expr)
 				p.expect(")")
 				return p.group(e)
 			}
@@ -907,11 +949,7 @@ func (p *parser) primary() *Expr {
 			p.advance()
 			e := &Expr{Kind: EArray, Pos: t.pos}
 			p.f.Arrays = true
-			e.Args = append(e.Args, p.expr())
-			for p.is(",") {
-				p.advance()
-				e.Args = append(e.Args, p.expr())
-			}
+			e.Args = list(p, ",", p.expr)
 			p.expect("]")
 			return p.group(e)
 		}

@@ -251,20 +251,24 @@ type randomSearch struct {
 
 func newRandomSearch(start *symbolic.Cond, lo, hi []int) *randomSearch {
 	rs := &randomSearch{lo: lo, hi: hi, checks: make([][]*symbolic.Cond, len(lo))}
-	var split func(c *symbolic.Cond)
-	split = func(c *symbolic.Cond) {
-		if c.Op == symbolic.CAnd {
-			for _, a := range c.Args {
-				split(a)
-			}
-			return
-		}
+	for _, c := range conjuncts(start, nil) {
 		last := 0
 		c.Vars(func(v symbolic.VarID) { last = max(last, int(v)) })
 		rs.checks[last] = append(rs.checks[last], c)
 	}
-	split(start)
 	return rs
+}
+
+// conjuncts appends to out the conjuncts of c, nested conjunctions
+// flattened, in order.
+func conjuncts(c *symbolic.Cond, out []*symbolic.Cond) []*symbolic.Cond {
+	if c.Op != symbolic.CAnd {
+		return append(out, c)
+	}
+	for _, a := range c.Args {
+		out = conjuncts(a, out)
+	}
+	return out
 }
 
 func (rs *randomSearch) sample(rng *rand.Rand, s symbolic.State) bool {
@@ -367,39 +371,66 @@ type planner struct {
 	ncritical int // winning expanded states with a risky label
 }
 
+// plan computes, over the explored graph, the states from which the unsafe
+// states cannot be avoided, the expected number of steps to the goal
+// under the best safe labels, and the label the planner takes in each
+// expanded state.
 func plan(g *explicit.Generator, gr *graph) *planner {
 	n := gr.st.Len()
-	ng := len(gr.groupLabel)
-	pl := &planner{lose: make([]bool, n), bad: make([]bool, ng), value: make([]float64, n), label: make([]symbolic.LabelID, gr.nexp)}
+	pl := &planner{lose: make([]bool, n), bad: make([]bool, len(gr.groupLabel)), value: make([]float64, n), label: make([]symbolic.LabelID, gr.nexp)}
+	rev := reverse(gr)
+	pl.attractor(gr, rev)
+	order := pl.sweepOrder(g, gr, rev)
+	pl.iterate(gr, order)
+	pl.chooseLabels(gr)
+	return pl
+}
 
-	// Predecessor groups of every state, and the owner of every group.
-	owner := make([]uint32, ng)
+// reversed is the graph's edges backwards: the groups that lead to each
+// state, and the expanded state that owns each group.
+type reversed struct {
+	owner []uint32 // per group
+	start []uint32 // per state, plus a sentinel: where its groups start in group
+	group []uint32
+}
+
+// preds returns the groups with an outcome t.
+func (rv *reversed) preds(t uint32) []uint32 { return rv.group[rv.start[t]:rv.start[t+1]] }
+
+// reverse builds the predecessor groups of every state and the owner of
+// every group.
+func reverse(gr *graph) *reversed {
+	n, ng := gr.st.Len(), len(gr.groupLabel)
+	rv := &reversed{owner: make([]uint32, ng), start: make([]uint32, n+1), group: make([]uint32, len(gr.succ))}
 	for s := 0; s < gr.nexp; s++ {
 		from, to := gr.groups(s)
 		for k := from; k < to; k++ {
-			owner[k] = uint32(s)
+			rv.owner[k] = uint32(s)
 		}
 	}
-	rstart := make([]uint32, n+1)
 	for _, t := range gr.succ {
-		rstart[t+1]++
+		rv.start[t+1]++
 	}
 	for i := 0; i < n; i++ {
-		rstart[i+1] += rstart[i]
+		rv.start[i+1] += rv.start[i]
 	}
-	rgroup := make([]uint32, len(gr.succ))
-	fill := append([]uint32(nil), rstart[:n]...)
+	fill := append([]uint32(nil), rv.start[:n]...)
 	for k := 0; k < ng; k++ {
 		for _, t := range gr.successors(uint32(k)) {
-			rgroup[fill[t]] = uint32(k)
+			rv.group[fill[t]] = uint32(k)
 			fill[t]++
 		}
 	}
+	return rv
+}
 
-	// The attractor of the unsafe states.
+// attractor marks the losing states, those from which every label may
+// lead to an unsafe state (the attractor of the unsafe states), and the
+// bad groups, those with a losing outcome.
+func (pl *planner) attractor(gr *graph, rv *reversed) {
 	live := make([]int32, gr.nexp) // groups without a losing outcome
 	var queue []uint32
-	for s := 0; s < n; s++ {
+	for s := range pl.lose {
 		if gr.status[s] == explicit.Unsafe {
 			pl.lose[s] = true
 			queue = append(queue, uint32(s))
@@ -411,12 +442,12 @@ func plan(g *explicit.Generator, gr *graph) *planner {
 	for len(queue) > 0 {
 		t := queue[0]
 		queue = queue[1:]
-		for _, k := range rgroup[rstart[t]:rstart[t+1]] {
+		for _, k := range rv.preds(t) {
 			if pl.bad[k] {
 				continue
 			}
 			pl.bad[k] = true
-			s := owner[k]
+			s := rv.owner[k]
 			live[s]--
 			if live[s] == 0 && !pl.lose[s] {
 				pl.lose[s] = true
@@ -429,9 +460,15 @@ func plan(g *explicit.Generator, gr *graph) *planner {
 			pl.nlose++
 		}
 	}
+}
 
-	// Optimistic distances (Dijkstra over safe groups from the goal and the
-	// frontier), which give the order of the value-iteration sweeps.
+// sweepOrder computes optimistic distances (Dijkstra over safe groups
+// from the goal and the frontier, whose states start at goalDistance's
+// estimate) and returns the open expanded states nearest first, the
+// order of the value-iteration sweeps. It sets the values of the goal and
+// frontier states.
+func (pl *planner) sweepOrder(g *explicit.Generator, gr *graph, rv *reversed) []uint32 {
+	n := len(pl.lose)
 	h := goalDistance(g)
 	dist := make([]float64, n)
 	pq := &distQueue{}
@@ -462,33 +499,28 @@ func plan(g *explicit.Generator, gr *graph) *planner {
 		if int(it.s) < gr.nexp && gr.status[it.s] == explicit.Open {
 			order = append(order, it.s)
 		}
-		for _, k := range rgroup[rstart[it.s]:rstart[it.s+1]] {
+		for _, k := range rv.preds(it.s) {
 			if pl.bad[k] {
 				continue
 			}
-			s := owner[k]
+			s := rv.owner[k]
 			if d := it.d + 1; d < dist[s] {
 				dist[s] = d
 				heap.Push(pq, distItem{s, d})
 			}
 		}
 	}
+	return order
+}
 
-	// Value iteration from above (Gauss-Seidel in the order of the
-	// optimistic distances); states the goal cannot be reached from keep
-	// noGoal.
+// iterate runs value iteration from above (Gauss-Seidel in order, for at
+// most 10,000 sweeps or two minutes); states the goal cannot be reached
+// from keep noGoal.
+func (pl *planner) iterate(gr *graph, order []uint32) {
 	for s := 0; s < gr.nexp; s++ {
 		if gr.status[s] == explicit.Open && !pl.lose[s] {
 			pl.value[s] = noGoal
 		}
-	}
-	q := func(k uint32) float64 {
-		sum := 0.0
-		ts := gr.successors(k)
-		for _, t := range ts {
-			sum += pl.value[t]
-		}
-		return sum / float64(len(ts))
 	}
 	deadline := time.Now().Add(2 * time.Minute)
 	for sweep := 0; sweep < 10_000 && time.Now().Before(deadline); sweep++ {
@@ -498,7 +530,7 @@ func plan(g *explicit.Generator, gr *graph) *planner {
 			from, to := gr.groups(int(s))
 			for k := from; k < to; k++ {
 				if !pl.bad[k] {
-					best = min(best, q(k))
+					best = min(best, pl.q(gr, k))
 				}
 			}
 			v := min(noGoal, 1+best)
@@ -509,8 +541,23 @@ func plan(g *explicit.Generator, gr *graph) *planner {
 			break
 		}
 	}
+}
 
-	// The planner's labels.
+// q is the expected value after taking group k: the mean of its outcomes'
+// values.
+func (pl *planner) q(gr *graph, k uint32) float64 {
+	sum := 0.0
+	ts := gr.successors(k)
+	for _, t := range ts {
+		sum += pl.value[t]
+	}
+	return sum / float64(len(ts))
+}
+
+// chooseLabels sets the planner's label in every open expanded state with
+// a label: the safe label of least value, or, in a losing state, the one
+// with the fewest losing outcomes.
+func (pl *planner) chooseLabels(gr *graph) {
 	for s := 0; s < gr.nexp; s++ {
 		pl.label[s] = symbolic.NoLabel
 		from, to := gr.groups(s)
@@ -523,7 +570,7 @@ func plan(g *explicit.Generator, gr *graph) *planner {
 			for k := from; k < to; k++ {
 				if pl.bad[k] {
 					risky = true
-				} else if v := q(k); v < bestQ-1e-9 {
+				} else if v := pl.q(gr, k); v < bestQ-1e-9 {
 					best, bestQ = gr.groupLabel[k], v
 				}
 			}
@@ -531,7 +578,6 @@ func plan(g *explicit.Generator, gr *graph) *planner {
 				pl.ncritical++
 			}
 		} else {
-			// No safe label: the one with the fewest losing outcomes.
 			for k := from; k < to; k++ {
 				nl := 0
 				ts := gr.successors(k)
@@ -547,7 +593,6 @@ func plan(g *explicit.Generator, gr *graph) *planner {
 		}
 		pl.label[s] = best
 	}
-	return pl
 }
 
 // goalDistance returns a function that measures how far a state is from
@@ -557,18 +602,7 @@ func goalDistance(g *explicit.Generator) func(symbolic.State) float64 {
 	if g.Prop == nil || g.Prop.Goal == nil {
 		return func(symbolic.State) float64 { return noGoal }
 	}
-	var conj []*symbolic.Cond
-	var split func(c *symbolic.Cond)
-	split = func(c *symbolic.Cond) {
-		if c.Op == symbolic.CAnd {
-			for _, a := range c.Args {
-				split(a)
-			}
-			return
-		}
-		conj = append(conj, c)
-	}
-	split(g.Prop.Goal)
+	conj := conjuncts(g.Prop.Goal, nil)
 	return func(s symbolic.State) float64 {
 		d := 0.0
 		for _, c := range conj {
