@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"vigil/internal/phrase"
 
 	"vigil/bdd"
 	invcert "vigil/ic3/cert"
@@ -310,14 +311,5 @@ func cexEngine(e string) string {
 	return e
 }
 
-// stopReason describes why ctx ended: "timeout" or "interrupted" ("" if it
-// has not).
-func stopReason(ctx context.Context) string {
-	switch {
-	case ctx.Err() == nil:
-		return ""
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return "timeout"
-	}
-	return "interrupted"
-}
+// stopReason describes why ctx ended (phrase.StopReason).
+func stopReason(ctx context.Context) string { return phrase.StopReason(ctx) }
