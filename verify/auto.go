@@ -14,9 +14,10 @@ import (
 
 // The auto portfolio runs three members at once on the available cores:
 //
-//   - bfs up to a state budget (AutoStates, or Limits.MaxStates when
-//     smaller): it decides small spaces exactly and gives shortest
-//     counterexamples;
+//   - bfs up to a state budget (AutoStates: what fits in a quarter of the
+//     memory, or Limits.MaxStates when smaller): it decides small spaces,
+//     and policies whose reachable states are few, exactly, and gives
+//     shortest counterexamples;
 //   - IC3, or PolIC3 for a learned policy, with generalization: it proves
 //     safety of spaces no search can store;
 //   - the hunter (hunt.go): random walks of the policy, which find deep
@@ -108,9 +109,9 @@ type portfolio struct {
 }
 
 func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
-	budget := q.Limits.MaxStates
-	if budget == 0 || budget > AutoStates {
-		budget = AutoStates
+	budget := AutoStates()
+	if m := q.Limits.MaxStates; m > 0 && m < budget {
+		budget = m
 	}
 	p := newPortfolio(ctx, q, []autoMember{
 		{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) { return bfs(ctx, q, budget) }},

@@ -68,9 +68,6 @@ type PPAResult struct {
 	Facts   int    // policy facts of the exported invariant
 }
 
-// AutoStates is the state budget of bfs in the auto portfolio.
-const AutoStates = 1_000_000
-
 // decideBFS is the explicit breadth-first search from every start state.
 func decideBFS(ctx context.Context, q *Prepared) (*Verdict, error) {
 	return bfs(ctx, q, q.Limits.MaxStates)

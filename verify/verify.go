@@ -82,7 +82,7 @@ type Question struct {
 type Limits struct {
 	// Timeout bounds the whole decision, checks included.
 	Timeout time.Duration
-	// MaxStates bounds the states bfs stores (auto: AutoStates when 0 or
+	// MaxStates bounds the states bfs stores (auto: AutoStates() when 0 or
 	// larger).
 	MaxStates int
 	// MaxNodes is the BDD engine's node budget.

@@ -1,0 +1,71 @@
+package verify
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// The auto portfolio lets bfs store as many states as fit in a share of
+// the machine's memory, not a fixed count: a policy's reachable states are
+// often few even in a huge space (bench/polic3's 3x4 puzzle: about 9·10^7
+// under each policy, which bfs stores in 2.5-3.2 GB and decides in 3-15
+// minutes, where IC3 does not get past frame 1), and where they are many,
+// bfs gives way before the machine swaps.
+
+const (
+	// autoBytesPerState is what bfs needs per stored state, with room to
+	// spare: the packed store, its index and the parent links measured 28-37
+	// bytes on the 3x4 puzzle (one word per state).
+	autoBytesPerState = 48
+	// autoMinStates and autoMaxMemory bound the budget where the memory
+	// cannot be read, or is very large.
+	autoMinStates = 1_000_000
+	autoMaxMemory = 8 << 30
+)
+
+// AutoStates is bfs's state budget in the auto portfolio: a quarter of the
+// memory available to the process (the machine's, or its cgroup's limit
+// when smaller), at most 8 GiB, divided by the bytes a state takes; at
+// least a million states.
+func AutoStates() int { return autoStatesFor(availableMemory()) }
+
+func autoStatesFor(mem int64) int {
+	share := min(mem/4, autoMaxMemory)
+	return max(int(share/autoBytesPerState), autoMinStates)
+}
+
+// availableMemory returns the physical memory (Linux /proc/meminfo), or
+// the cgroup v2 limit when smaller; 0 when neither can be read.
+func availableMemory() int64 {
+	mem := meminfoTotal("/proc/meminfo")
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if lim, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && lim > 0 && (mem == 0 || lim < mem) {
+			mem = lim
+		}
+	}
+	return mem
+}
+
+// meminfoTotal reads MemTotal (in kB) from a /proc/meminfo file, in bytes;
+// 0 when it cannot.
+func meminfoTotal(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemTotal:" {
+			kb, err := strconv.ParseInt(fields[1], 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
