@@ -18,16 +18,20 @@ import (
 //   - diagnostics the command prints with printDiags, and positioned
 //     library errors it prints with printErr (batch.Error), are recorded as
 //     values with their position, severity and code;
+//   - warnings and notes, which every command prints with notice, are
+//     recorded as notices: never the error;
 //   - everything else written on stderr (plain "vigil CMD: ..." errors,
-//     notes, usage blocks) is recorded as text.
+//     usage blocks) is recorded as text.
 type errorLog struct {
 	entries []logEntry
 }
 
-// logEntry is one report: a diagnostic, or a chunk of stderr text.
+// logEntry is one report: a diagnostic, a notice, or a chunk of stderr
+// text.
 type logEntry struct {
-	diag *errReport
-	text string
+	diag   *errReport
+	text   string
+	notice bool // text is a warning or a note
 }
 
 // errReport is a positioned message: a lang diagnostic or a positioned
@@ -79,6 +83,19 @@ func printDiags(e *env, diags lang.Diagnostics) {
 	fmt.Fprint(s.w, diags.Render())
 }
 
+// notice prints a warning or a note, msg, on the command's stderr, on a
+// line of its own, and under --json records it as a notice: the JSON
+// error object lists it but never takes it for the error.
+func notice(e *env, msg string) {
+	s, ok := e.stderr.(stderrLog)
+	if !ok {
+		fmt.Fprintln(e.stderr, msg)
+		return
+	}
+	s.log.entries = append(s.log.entries, logEntry{text: msg, notice: true})
+	fmt.Fprintln(s.w, msg)
+}
+
 // printErr prints err on the command's stderr, on a line of its own, and
 // under --json records a positioned library error (batch.Error) as a
 // value for the JSON error.
@@ -96,8 +113,8 @@ func printErr(e *env, err error) {
 // jsonError builds the JSON error object of a command that failed with
 // exit code exit. The error is the first positioned error diagnostic
 // (with its file, line, column and code), else the first message that is
-// not a warning or a note (an import warning printed before the error is
-// not the error), else the first message. Messages lists every message
+// not a notice (a warning or a note printed before the error is not the
+// error), else the first message. Messages lists every message
 // when there are several: a diagnostic's first line, and each non-empty
 // line of the other text except usage blocks.
 func (l *errorLog) jsonError(exit int) jsonError {
@@ -113,12 +130,19 @@ func (l *errorLog) jsonError(exit int) jsonError {
 	var text strings.Builder
 	flush := func() {
 		for _, t := range stderrMessages(text.String()) {
-			note(t, noticeLine.MatchString(t))
+			note(t, false)
 		}
 		text.Reset()
 	}
 	for _, en := range l.entries {
-		if en.diag == nil {
+		switch {
+		case en.notice:
+			flush()
+			for _, t := range stderrMessages(en.text) {
+				note(t, true)
+			}
+			continue
+		case en.diag == nil:
 			text.WriteString(en.text)
 			continue
 		}

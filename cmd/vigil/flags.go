@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -212,11 +211,6 @@ type jsonError struct {
 	Exit     int      `json:"exit_code"`
 	Messages []string `json:"messages,omitempty"` // every message, when there are several
 }
-
-// noticeLine matches what a command writes on stderr besides its errors:
-// warnings (a JANI import's "FILE:LINE:COL: warning[W0901]: ...", "warning:
-// ...", "vigil check: POS: warning: ...") and notes ("vigil prob: note: ...").
-var noticeLine = regexp.MustCompile(`^(?:(?:.+?: )?warning(?:\[\w+\])?: |(?:.+?: )?note: )`)
 
 // printJSONError writes je as one line of JSON.
 func printJSONError(w io.Writer, je jsonError) {

@@ -49,7 +49,7 @@ func runImport(e *env, args []string) int {
 	}
 	im, err := load.Import(files[0], opts)
 	for _, n := range im.JANINotes {
-		fmt.Fprintln(e.stderr, n)
+		notice(e, n.String())
 	}
 	printMessages(e, "import", im.Notes)
 	switch {

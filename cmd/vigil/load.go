@@ -71,9 +71,9 @@ func printLoadError(e *env, cmd string, err error) {
 func printMessages(e *env, cmd string, msgs []load.Message) {
 	for _, m := range msgs {
 		if m.Warning {
-			fmt.Fprintln(e.stderr, "vigil: warning:", m.Text)
+			notice(e, "vigil: warning: "+m.Text)
 		} else {
-			fmt.Fprintf(e.stderr, "vigil %s: note: %s\n", cmd, m.Text)
+			notice(e, fmt.Sprintf("vigil %s: note: %s", cmd, m.Text))
 		}
 	}
 }

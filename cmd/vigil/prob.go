@@ -98,7 +98,7 @@ func runProb(e *env, args []string) int {
 	prog := newProgress(e, *jsonOut)
 	opt := prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl), Method: prob.Method(method.val), Epsilon: *eps, Absolute: *absolute,
 		MaxStates: *maxStates, MaxExact: *maxExact, Blame: *blame}
-	opt.ShowProgress(lineTo(prog), func(note string) { fmt.Fprintf(e.stderr, "vigil prob: note: %s\n", note) })
+	opt.ShowProgress(lineTo(prog), func(note string) { notice(e, "vigil prob: note: "+note) })
 	var out []prob.Figures
 	err := prob.SolveProperties(ctx, lm.g, props, opt, func(res *prob.PropertyResult) error {
 		if *schedFile != "" && res.Scheduler != nil {
