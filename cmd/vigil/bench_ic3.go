@@ -96,7 +96,7 @@ func runBenchIC3(e *env, args []string) int {
 	}
 	rep, list, s := res.Report, res.Disagreements, res.Summary
 	if *jsonOut {
-		encodeJSON(e.stdout, map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": append([]string{}, list...)})
+		writeJSON(e, "bench ic3", map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": append([]string{}, list...)}, exitOK)
 	} else {
 		rep.Markdown(e.stdout)
 		if *data != "" {

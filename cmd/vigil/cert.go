@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"vigil/verify/certfile"
@@ -94,10 +93,13 @@ func certCheck(e *env, args []string) int {
 	if r.LoadErr != nil {
 		printLoadError(e, "cert check", r.LoadErr)
 	}
+	code := exitOK
+	if r.Err != nil {
+		code = exitError
+	}
 	switch {
 	case *asJSON:
-		b, _ := json.MarshalIndent(r.Report, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
+		return writeJSON(e, "cert check", r.Report, code)
 	case r.Err == nil:
 		fmt.Fprintln(e.stdout, r.Valid)
 		r.Checked.WriteText(e.stdout)
@@ -110,8 +112,5 @@ func certCheck(e *env, args []string) int {
 			r.Checked.WriteText(e.stdout)
 		}
 	}
-	if r.Err != nil {
-		return exitError
-	}
-	return exitOK
+	return code
 }

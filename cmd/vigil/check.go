@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"vigil/lang"
@@ -112,10 +111,9 @@ func runCheck(e *env, args []string) int {
 		}
 	}
 	if *jsonOut {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(results)
-	} else if status != exitOK {
+		return writeJSON(e, "check", results, status)
+	}
+	if status != exitOK {
 		fmt.Fprintln(e.stderr, "vigil check: errors found")
 	}
 	return status

@@ -219,27 +219,6 @@ func printJSONError(w io.Writer, je jsonError) {
 	_ = enc.Encode(je)
 }
 
-// textReport is a command's result: its text, or its JSON.
-type textReport interface{ WriteText(io.Writer) error }
-
-// printReport prints v as one line of JSON under --json, else its text.
-func printReport(e *env, asJSON bool, v textReport) error {
-	if !asJSON {
-		return v.WriteText(e.stdout)
-	}
-	b, err := json.Marshal(v)
-	if err == nil {
-		_, err = fmt.Fprintln(e.stdout, string(b))
-	}
-	return err
-}
-
-// printJSON prints v as one line of JSON.
-func printJSON(e *env, v any) {
-	b, _ := json.Marshal(v)
-	fmt.Fprintln(e.stdout, string(b))
-}
-
 // wantsJSON tells whether the command line asks for --json (before "--").
 func wantsJSON(args []string) bool {
 	for _, a := range args {

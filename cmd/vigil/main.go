@@ -38,6 +38,9 @@ type command struct {
 	Help     string // optional paragraphs printed after the synopsis
 	Examples []string
 	Run      func(env *env, args []string) int
+	// JSONLines says the command's --json prints each report as one line
+	// of JSON (writeJSON), not indented.
+	JSONLines bool
 }
 
 // env is what a subcommand needs from the outside world.

@@ -1,13 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
-	"math"
-	"strconv"
-	"strings"
 	"time"
 
+	"vigil/internal/vigilerr"
 	"vigil/nn"
 )
 
@@ -42,7 +41,8 @@ func init() {
 			"vigil nn verify net.nnet prop.vnnlib --method alpha --json",
 			"vigil nn verify mnist.onnx robust.vnnlib --branch relu --timeout 5m",
 		},
-		Run: nnVerify,
+		Run:       nnVerify,
+		JSONLines: true,
 	})
 	register(&command{
 		Name:    "nn eval",
@@ -52,7 +52,8 @@ func init() {
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0"`,
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0" --json`,
 		},
-		Run: nnEval,
+		Run:       nnEval,
+		JSONLines: true,
 	})
 	register(&command{
 		Name:    "nn bound",
@@ -63,14 +64,16 @@ func init() {
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --json`,
 		},
-		Run: nnBound,
+		Run:       nnBound,
+		JSONLines: true,
 	})
 	register(&command{
-		Name:     "nn bounds",
-		Summary:  "another name for vigil nn bound",
-		Usage:    `vigil nn bounds [flags] NET --box "LOWER:UPPER,..."`,
-		Examples: []string{`vigil nn bounds specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`},
-		Run:      nnBound,
+		Name:      "nn bounds",
+		Summary:   "another name for vigil nn bound",
+		Usage:     `vigil nn bounds [flags] NET --box "LOWER:UPPER,..."`,
+		Examples:  []string{`vigil nn bounds specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`},
+		Run:       nnBound,
+		JSONLines: true,
 	})
 	register(&command{
 		Name:    "nn corpus",
@@ -80,7 +83,8 @@ func init() {
 			"vigil nn corpus vnncomp/ --timeout 60s",
 			"vigil nn corpus vnncomp/ --timeout 10s --json",
 		},
-		Run: nnCorpus,
+		Run:       nnCorpus,
+		JSONLines: true,
 	})
 }
 
@@ -119,44 +123,22 @@ func nnVerify(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitFor(err)
 	}
-	res, err := net.Verify(prop, *timeout, *opt)
+	res, err := net.Verify(prop, *timeout, *opt) // a sat answer's input is checked
+	if ie, ok := errors.AsType[*vigilerr.Internal](err); ok {
+		return internalError(e, "nn verify", "%s", ie.Msg)
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitFor(err)
 	}
-	if res.Answer == nn.Sat && !prop.Check(net, res.Case, res.Input) {
-		// Cannot happen: Verify checks its witnesses. Never print an
-		// unchecked counterexample.
-		return internalError(e, "nn verify", "the counterexample %v does not satisfy the property", res.Input)
-	}
-	if *asJSON {
-		printJSON(e, res.Report())
-	} else {
-		res.WriteText(e.stdout)
-	}
+	code := exitUnknown
 	switch res.Answer {
 	case nn.Sat:
-		return exitUnsafe
+		code = exitUnsafe
 	case nn.Unsat:
-		return exitOK
+		code = exitOK
 	}
-	return exitUnknown
-}
-
-// parseFloats reads --input: comma-separated finite numbers.
-func parseFloats(s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number; give comma-separated numbers such as 0.5,-1,2e-3", f)
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%q is not a finite number; inputs must be finite", f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return writeReport(e, "nn verify", *asJSON, res.Report(), code)
 }
 
 // evalModel is a model vigil nn eval and vigil trees eval evaluate.
@@ -185,7 +167,7 @@ func runEval(e *env, c *command, args []string, what, key string, load func(e *e
 	if m == nil {
 		return code
 	}
-	x, err := parseFloats(*input)
+	x, err := nn.ParseVector(*input)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil %s: --input: %v\n", c.Name, err)
 		return exitUsage
@@ -200,10 +182,9 @@ func runEval(e *env, c *command, args []string, what, key string, load func(e *e
 		return exitFor(err)
 	}
 	if *asJSON {
-		printJSON(e, map[string]any{key: y})
-	} else {
-		fmt.Fprintln(e.stdout, nn.FormatVector(y))
+		return writeJSON(e, c.Name, map[string]any{key: y}, exitOK)
 	}
+	fmt.Fprintln(e.stdout, nn.FormatVector(y))
 	return exitOK
 }
 
@@ -252,8 +233,7 @@ func nnBound(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
-	printReport(e, *asJSON, nn.BoundsReport{Method: opt.Method.String(), Lower: lo, Upper: hi})
-	return exitOK
+	return writeReport(e, "nn bound", *asJSON, nn.BoundsReport{Method: opt.Method.String(), Lower: lo, Upper: hi}, exitOK)
 }
 
 // nnCorpus runs a VNN-COMP style folder: DIR/expected.csv lists onnx,
@@ -286,11 +266,13 @@ func nnCorpus(e *env, args []string) int {
 			return exitFor(err)
 		}
 		sum.Add(verdict, res.Elapsed)
-		printReport(e, *asJSON, nn.NewCorpusLine(in, res, verdict))
+		if code := writeReport(e, "nn corpus", *asJSON, nn.NewCorpusLine(in, res, verdict), exitOK); code != exitOK {
+			return code
+		}
 	}
-	printReport(e, *asJSON, sum)
+	code := exitOK
 	if sum.Wrong > 0 {
-		return exitError
+		code = exitError
 	}
-	return exitOK
+	return writeReport(e, "nn corpus", *asJSON, sum, code)
 }

@@ -121,7 +121,7 @@ func runProb(e *env, args []string) int {
 		return exitFor(err)
 	}
 	if *jsonOut {
-		encodeJSON(e.stdout, out)
+		return writeJSON(e, "prob", out, exitOK)
 	}
 	return exitOK
 }

@@ -7,15 +7,33 @@ import (
 	"io"
 )
 
-// writeReport prints rep as indented JSON (asJSON) or as text for command
-// cmd, and returns code, or the exit code of an error it prints.
+// textReport is a command's result: its text, or its JSON.
+type textReport interface{ WriteText(io.Writer) error }
+
+// writeReport is how every command prints its report: as JSON with
+// asJSON (writeJSON), else as its text. It returns code, or the exit code
+// of an error it prints for command cmd.
 func writeReport(e *env, cmd string, asJSON bool, rep textReport, code int) int {
-	var err error
 	if asJSON {
-		err = encodeJSON(e.stdout, rep)
-	} else {
-		err = rep.WriteText(e.stdout)
+		return writeJSON(e, cmd, rep, code)
 	}
+	return reportError(e, cmd, rep.WriteText(e.stdout), code)
+}
+
+// writeJSON prints v as indented JSON, or on one line for a command whose
+// JSON is one object a line (Command.JSONLines: nn and trees). It returns
+// code, or the exit code of an error it prints for command cmd.
+func writeJSON(e *env, cmd string, v any, code int) int {
+	enc := json.NewEncoder(e.stdout)
+	if c := commands[cmd]; c == nil || !c.JSONLines {
+		enc.SetIndent("", "  ")
+	}
+	return reportError(e, cmd, enc.Encode(v), code)
+}
+
+// reportError prints err, the error of writing command cmd's report, and
+// returns its exit code, or code when err is nil.
+func reportError(e *env, cmd string, err error, code int) int {
 	if me, ok := errors.AsType[*json.MarshalerError](err); ok {
 		err = me.Unwrap() // the report's own error
 	}
@@ -24,13 +42,6 @@ func writeReport(e *env, cmd string, asJSON bool, rep textReport, code int) int 
 		return exitFor(err)
 	}
 	return code
-}
-
-// encodeJSON writes v as indented JSON.
-func encodeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // lineTo shows a library's status lines on prog; "" clears it.

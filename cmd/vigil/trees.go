@@ -35,14 +35,16 @@ func init() {
 			`vigil trees bound specs/policies/oneway_trees.json --box "0:0..20,1:0..3" --max 0`,
 			`vigil trees bound specs/policies/oneway_trees.json --margin 2 --timeout 10s --json`,
 		},
-		Run: treesBound,
+		Run:       treesBound,
+		JSONLines: true,
 	})
 	register(&command{
-		Name:     "trees bounds",
-		Summary:  "another name for vigil trees bound",
-		Usage:    `vigil trees bounds [flags] MODEL (--max CLASS | --min CLASS | --margin CLASS)`,
-		Examples: []string{`vigil trees bounds specs/policies/oneway_trees.json --box "0:0..20" --min 1`},
-		Run:      treesBound,
+		Name:      "trees bounds",
+		Summary:   "another name for vigil trees bound",
+		Usage:     `vigil trees bounds [flags] MODEL (--max CLASS | --min CLASS | --margin CLASS)`,
+		Examples:  []string{`vigil trees bounds specs/policies/oneway_trees.json --box "0:0..20" --min 1`},
+		Run:       treesBound,
+		JSONLines: true,
 	})
 	register(&command{
 		Name:    "trees eval",
@@ -53,7 +55,8 @@ func init() {
 			`vigil trees eval specs/policies/oneway_trees.json --input "1,0,3,0"`,
 			`vigil trees eval specs/policies/oneway_trees.json --input "1,0,3,0" --json`,
 		},
-		Run: treesEval,
+		Run:       treesEval,
+		JSONLines: true,
 	})
 	register(&command{
 		Name:    "trees decide",
@@ -66,7 +69,8 @@ func init() {
 			`vigil trees decide specs/policies/oneway_trees.json --box "0:0..20,1:0..3" --class 1 --sure 0,2`,
 			`vigil trees decide specs/policies/oneway_trees.json --class 0 --sure 1 --nodes 100000 --json`,
 		},
-		Run: treesDecide,
+		Run:       treesDecide,
+		JSONLines: true,
 	})
 	register(&command{
 		Name:    "trees info",
@@ -77,7 +81,8 @@ func init() {
 			"vigil trees info specs/policies/oneway_trees.json",
 			"vigil trees info specs/policies/oneway_trees.json --json",
 		},
-		Run: treesInfo,
+		Run:       treesInfo,
+		JSONLines: true,
 	})
 }
 
@@ -218,14 +223,11 @@ func treesBound(e *env, args []string) int {
 	}
 	rep := trees.NewBoundReport(kind, class, r)
 	rep.Why = bud.why(r.Stats)
-	if err := printReport(e, *asJSON, rep); err != nil {
-		fmt.Fprintln(e.stderr, "vigil trees bound:", err)
-		return exitFor(err)
-	}
+	code = exitOK
 	if !r.Exact {
-		return exitUnknown
+		code = exitUnknown
 	}
-	return exitOK
+	return writeReport(e, "trees bound", *asJSON, rep, code)
 }
 
 func treesEval(e *env, args []string) int {
@@ -273,14 +275,14 @@ func treesDecide(e *env, args []string) int {
 	}
 	rep := trees.NewDecideReport(d)
 	rep.Why = bud.why(d.Stats)
-	printReport(e, *asJSON, rep)
+	code = exitOK
 	switch d.Verdict {
 	case trees.Unknown:
-		return exitUnknown
+		code = exitUnknown
 	case trees.Refuted:
-		return exitUnsafe // like a counterexample: A can be chosen
+		code = exitUnsafe // like a counterexample: A can be chosen
 	}
-	return exitOK
+	return writeReport(e, "trees decide", *asJSON, rep, code)
 }
 
 func treesInfo(e *env, args []string) int {
@@ -299,6 +301,5 @@ func treesInfo(e *env, args []string) int {
 	if m == nil {
 		return code
 	}
-	printReport(e, *asJSON, m.Info())
-	return exitOK
+	return writeReport(e, "trees info", *asJSON, m.Info(), exitOK)
 }

@@ -196,19 +196,24 @@ func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int
 			return exitError
 		}
 	}
-	if o.json {
-		encodeJSON(e.stdout, rep)
-	} else {
-		rep.WriteText(e.stdout, verify.TextOptions{Full: o.full, Rerun: o.lm.rerun})
-	}
+	code := exitUnknown
 	switch v.Answer {
 	case explicit.Safe:
-		return exitOK
+		code = exitOK
 	case explicit.UnsafeVerdict:
-		return exitUnsafe
+		code = exitUnsafe
 	}
-	return exitUnknown
+	return writeReport(e, "verify", o.json, verifyText{rep, verify.TextOptions{Full: o.full, Rerun: o.lm.rerun}}, code)
 }
+
+// verifyText is the report of vigil verify with the text options of its
+// flags; its JSON is the report's.
+type verifyText struct {
+	*verify.Report
+	opt verify.TextOptions
+}
+
+func (r verifyText) WriteText(w io.Writer) error { return r.Report.WriteText(w, r.opt) }
 
 // writeFile creates path and writes it with write.
 func writeFile(path string, write func(io.Writer) error) error {
