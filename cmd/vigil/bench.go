@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"vigil/internal/vigilerr"
+	"vigil/load"
 	"vigil/symbolic/explicit"
 )
 
@@ -66,14 +67,11 @@ func runBench(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil bench: --runs %d: give a number of runs from 1 to 100\n", *runs)
 		return exitUsage
 	}
-	lm, ok := mf.load(e, "bench", file, false, thePolicy)
+	lm, ok := mf.load(e, "bench", file, false, load.ThePolicy)
 	if !ok {
 		return exitError
 	}
-	opt := explicit.BenchOptions{Workers: *workers, Naive: *naive, Runs: *runs, CPUProfile: *cpuProfile}
-	if lm.decl != nil {
-		opt.NewPolicy = func() (explicit.Decider, error) { return explicit.NewDecider(lm.m, lm.decl) }
-	}
+	opt := explicit.BenchOptions{Workers: *workers, Naive: *naive, Runs: *runs, CPUProfile: *cpuProfile, NewPolicy: explicit.NewDeciders(lm.m, lm.decl)}
 	prog := newProgress(e, *jsonOut)
 	defer prog.clear()
 	opt.Progress = lineTo(prog)

@@ -16,9 +16,8 @@ import (
 	"time"
 
 	"vigil/batch"
-	"vigil/ic3"
 	"vigil/smt/smtlib"
-	"vigil/symbolic"
+	"vigil/verify"
 )
 
 func runBenchIC3(e *env, args []string) int {
@@ -109,10 +108,10 @@ func runBenchIC3(e *env, args []string) int {
 		}
 	}
 	if s.Failed > 0 {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %s failed (crash, bad input or an export z3 cannot read); see the runs' stderr\n", plural(s.Failed, "run"))
+		fmt.Fprintf(e.stderr, "vigil bench ic3: %s failed (crash, bad input or an export z3 cannot read); see the runs' stderr\n", verify.Plural(s.Failed, "run"))
 	}
 	if len(list) > 0 {
-		return internalError(e, "bench ic3", "the engines disagree on %s: %s", plural(len(list), "instance"), strings.Join(list, "; "))
+		return internalError(e, "bench ic3", "the engines disagree on %s: %s", verify.Plural(len(list), "instance"), strings.Join(list, "; "))
 	}
 	if s.Failed > 0 {
 		return exitError
@@ -124,7 +123,8 @@ func runBenchIC3(e *env, args []string) int {
 var errPrinted = errors.New("(printed)")
 
 // ic3Facts loads file with defs and the PlaJA conditions, and says which
-// of its properties ic3 decides and which policies are rules or tables.
+// of its properties ic3 decides and which policies are rules or tables
+// (verify.BenchFacts).
 func ic3Facts(e *env, file string, defs map[string]string, plaja *plajaFlags) (batch.ModelFacts, error) {
 	m := loadModel(e, file, defs)
 	if m == nil {
@@ -134,20 +134,5 @@ func ic3Facts(e *env, file string, defs map[string]string, plaja *plajaFlags) (b
 	if !plaja.apply(e, m, &prop, &pol) {
 		return batch.ModelFacts{}, errPrinted
 	}
-	f := batch.ModelFacts{HasPolicies: len(m.Policies) > 0}
-	for _, c := range m.Consts {
-		f.Consts = append(f.Consts, c.Name)
-	}
-	for _, p := range m.Properties {
-		if ic3.Validate(m, p, nil) == nil {
-			f.Properties = append(f.Properties, p.Name)
-		}
-	}
-	for _, d := range m.Policies {
-		if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
-			f.Policies = append(f.Policies, d.Name)
-		}
-	}
-	_, f.Log2States = m.StateSpaceSize()
-	return f, nil
+	return verify.BenchFacts(m), nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"vigil/fuzz"
 	"vigil/fuzz/report"
+	"vigil/load"
 	"vigil/safety"
 )
 
@@ -103,7 +104,7 @@ func runTest(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil test: --workers %d: must be at least 1\n", *workers)
 		return exitUsage
 	}
-	lm, ok := mf.load(e, "test", file, true, thePolicy)
+	lm, ok := mf.load(e, "test", file, true, load.ThePolicy)
 	if !ok {
 		return exitError
 	}

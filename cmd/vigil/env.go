@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"vigil/load"
 	"vigil/rlenv"
 )
 
@@ -52,7 +53,7 @@ func runEnv(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil env: the agent chooses the actions: --policy is not used (vigil prob --policy computes a policy's probabilities)")
 		return exitUsage
 	}
-	lm, ok := mf.load(e, "env", file, false, noPolicy)
+	lm, ok := mf.load(e, "env", file, false, load.NoPolicy)
 	if !ok {
 		return exitError
 	}

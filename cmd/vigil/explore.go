@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"vigil/bdd"
+	"vigil/load"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
 )
@@ -49,7 +50,7 @@ func runExplore(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "vigil explore: --max-states bounds --engine bfs; the BDD engine is bounded by --max-nodes")
 		return exitUsage
 	}
-	lm, ok := mf.load(e, "explore", file, false, noPolicy)
+	lm, ok := mf.load(e, "explore", file, false, load.NoPolicy)
 	if !ok {
 		return exitError
 	}
@@ -57,10 +58,9 @@ func runExplore(e *env, args []string) int {
 	defer cancel()
 	prog := newProgress(e, *jsonOut)
 	q := verify.ExploreQuestion{Gen: lm.g, Policy: lm.decl, BDD: engine.val == "bdd", BDDOptions: bf.options(prog, "explore (bdd)"), Order: bf.order.val,
-		Search: explicit.Options{MaxStates: *maxStates, Policy: lm.dec, Progress: func(s explicit.Stats) {
+		Search: explicit.Options{MaxStates: *maxStates, Policy: lm.dec, Workers: *workers, Progress: func(s explicit.Stats) {
 			prog.printf("explore: %d states, depth %d, %.0f states/s", s.States, s.Depth, s.StatesPerSecond())
 		}}}
-	lm.parallel(&q.Search, *workers)
 	rep, complete, err := verify.Explore(ctx, q)
 	prog.clear()
 	if err != nil {

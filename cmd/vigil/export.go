@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"vigil/lang/jani"
+	"vigil/load"
 	"vigil/smt/smtlib"
 	"vigil/symbolic"
 )
@@ -63,19 +64,19 @@ func runExport(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "vigil export: choose one of --chc, --smt2 and --jani\nusage: %s\n", c.Usage)
 		return exitUsage
 	}
-	pd := thePolicy
+	pd := load.ThePolicy
 	if *allLabels {
 		if *mf.pol != "" || *mf.plaja.policyFile != "" {
 			fmt.Fprintln(e.stderr, "vigil export: --all-labels ignores policies; drop --policy and --policy-file, or --all-labels")
 			return exitUsage
 		}
-		pd = noPolicy
+		pd = load.NoPolicy
 	}
 	lm, ok := mf.load(e, "export", file, true, pd)
 	if !ok {
 		return exitError
 	}
-	if d := lm.decl; d != nil && d.Kind != symbolic.KindRules && d.Kind != symbolic.KindTable {
+	if d := lm.decl; d != nil && !d.Kind.Symbolic() {
 		fmt.Fprintf(e.stderr, "vigil export: policy %s is a %s policy; only rules and table policies can be exported exactly; %s\n",
 			d.Name, d.Kind, exportHint(lm.m))
 		return exitError
@@ -109,12 +110,7 @@ func runExport(e *env, args []string) int {
 // exportHint says what to export instead of a learned policy: a rules or
 // table policy of the model, or every label.
 func exportHint(m *symbolic.Model) string {
-	var exact []string
-	for _, d := range m.Policies {
-		if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
-			exact = append(exact, d.Name)
-		}
-	}
+	exact := m.SymbolicPolicies()
 	if len(exact) == 0 {
 		return "export every label's moves with --all-labels"
 	}

@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"sort"
-	"strings"
 
 	"vigil/load"
 	"vigil/symbolic"
@@ -111,43 +109,11 @@ type loadedModel struct {
 	rerun string
 }
 
-// rerun returns "vigil run FILE" with the -D and PlaJA flags of mf, quoted
-// for a POSIX shell.
-func (mf *modelFlags) rerun(file string) string {
-	args := []string{"vigil", "run", shellQuote(file)}
-	names := make([]string, 0, len(mf.defs))
-	for n := range mf.defs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		args = append(args, "-D", shellQuote(n+"="+mf.defs[n]))
-	}
-	for _, f := range []struct{ flag, val string }{{"--start", *mf.plaja.start}, {"--unsafe", *mf.plaja.unsafe}, {"--policy-file", *mf.plaja.policyFile}} {
-		if f.val != "" {
-			args = append(args, f.flag, shellQuote(f.val))
-		}
-	}
-	return strings.Join(args, " ")
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string { return verify.ShellQuote(s) }
-
-// policyDefault says which policy a command takes when --policy is absent.
-type policyDefault = load.PolicyDefault
-
-const (
-	noPolicy   = load.NoPolicy   // none: all labels
-	onlyPolicy = load.OnlyPolicy // the model's only policy, else none
-	thePolicy  = load.ThePolicy  // the model's only policy; several are an error
-)
-
 // load loads file, applies the PlaJA files, selects the property
 // (propRequired: a model without one is an error) and the policy
 // (load.Load), and compiles them. It prints what goes wrong and returns
 // false.
-func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd policyDefault) (*loadedModel, bool) {
+func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd load.PolicyDefault) (*loadedModel, bool) {
 	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
 		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates})
 	printDiags(e, l.Diagnostics)
@@ -156,9 +122,10 @@ func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd polic
 		printLoadError(e, cmd, err)
 		return nil, false
 	}
-	lm := &loadedModel{m: l.Model, prop: l.Property, decl: l.Policy, rerun: mf.rerun(file)}
+	lm := &loadedModel{m: l.Model, prop: l.Property, decl: l.Policy,
+		rerun: verify.RunCommand(file, mf.defs, *mf.plaja.start, *mf.plaja.unsafe, *mf.plaja.policyFile)}
 	if l.ModelPAInterface != "" {
-		lm.rerun += " --policy-file " + shellQuote(l.ModelPAInterface) // explicit, though vigil run now attaches the property's network too
+		lm.rerun += " --policy-file " + verify.ShellQuote(l.ModelPAInterface) // explicit, though vigil run now attaches the property's network too
 	}
 	if lm.g, err = explicit.New(lm.m, lm.prop); err != nil {
 		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
@@ -171,23 +138,4 @@ func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd polic
 		}
 	}
 	return lm, true
-}
-
-// attachModelPA is load.AttachModelPA for a command that loads the model
-// itself (vigil run): it attaches and selects the network of a JANI
-// model's PA property unless --policy or --policy-file chose a policy.
-func (mf *modelFlags) attachModelPA(e *env, cmd, file string, lm *loadedModel) bool {
-	if *mf.pol != "" || *mf.plaja.policyFile != "" {
-		return true
-	}
-	d, msgs, err := load.AttachModelPA(lm.m, file, lm.prop)
-	printMessages(e, cmd, msgs)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
-		return false
-	}
-	if d != nil {
-		*mf.pol = d.Name
-	}
-	return true
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"vigil/load"
 	"vigil/prob"
 	"vigil/symbolic"
 )
@@ -73,7 +74,7 @@ func runProb(e *env, args []string) int {
 			return exitUsage
 		}
 	}
-	lm, ok := mf.load(e, "prob", file, !all, noPolicy)
+	lm, ok := mf.load(e, "prob", file, !all, load.NoPolicy)
 	if !ok {
 		return exitError
 	}

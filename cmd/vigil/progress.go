@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"vigil/internal/phrase"
 )
 
 // progress reports how a long command is getting on, on stderr. On a
@@ -134,10 +132,3 @@ func stopReason(ctx context.Context) string {
 	}
 	return "interrupted"
 }
-
-// stopped turns a stop reason into a phrase that says what happened
-// (phrase.Stopped): "stopped by the timeout", "interrupted", ...
-func stopped(reason string) string { return phrase.Stopped(reason) }
-
-// capitalize makes the first letter of s upper case.
-func capitalize(s string) string { return phrase.Capitalize(s) }

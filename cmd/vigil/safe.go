@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"vigil/load"
 	"vigil/safety"
 	"vigil/safety/cert"
 	"vigil/symbolic"
@@ -91,9 +92,9 @@ func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup
 // loadSafety loads the model with the tested policy when needPolicy (and
 // then insists on one), else with the only one if any.
 func loadSafety(e *env, cmd string, sf *safetyFlags, file string, needPolicy bool) (*loadedModel, bool) {
-	pd := onlyPolicy
+	pd := load.OnlyPolicy
 	if needPolicy {
-		pd = thePolicy
+		pd = load.ThePolicy
 	}
 	lm, ok := sf.load(e, cmd, file, true, pd)
 	if ok && lm.decl == nil && needPolicy {

@@ -7,10 +7,11 @@ import (
 	"os"
 	"strings"
 	"sync"
+	invcert "vigil/ic3/cert"
 
 	"vigil/ic3"
-	invcert "vigil/ic3/cert"
 	"vigil/lang"
+	"vigil/load"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
@@ -96,7 +97,7 @@ func runVerify(e *env, args []string) int {
 		return exitUsage
 	}
 	mf.readsPredicates = engine.val == "ppa" // predicate abstraction reads a PA property's predicates
-	lm, ok := mf.load(e, "verify", file, true, thePolicy)
+	lm, ok := mf.load(e, "verify", file, true, load.ThePolicy)
 	if !ok {
 		return exitError
 	}
@@ -179,7 +180,7 @@ type verifyOut struct {
 func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int {
 	rep := verify.NewReport(q, v)
 	if v.Answer == explicit.UnsafeVerdict && o.record != "" {
-		if err := writeRunFile(o.record, rep.Counterexample); err != nil {
+		if err := explicit.WriteRunFile(o.record, rep.Counterexample); err != nil {
 			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
 			return exitError
 		}
@@ -242,6 +243,3 @@ func certHeader(file string, mf *modelFlags, cert string) (invcert.Header, error
 // vigil checks it, to drive the internal-error paths (exit 70) that a
 // correct engine never takes.
 var corruptAnswer *verify.Tamper
-
-// plural writes a count with its noun: "1 state", "2 states".
-func plural(n int, what string) string { return verify.Plural(n, what) }

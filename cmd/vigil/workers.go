@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-
-	"vigil/symbolic/explicit"
 )
 
 // maxWorkers bounds -j.
@@ -27,13 +25,4 @@ func checkWorkers(e *env, cmd string, j int, bfs bool) bool {
 		return false
 	}
 	return true
-}
-
-// parallel sets opt to search on j goroutines, each with its own decider
-// of the model's policy.
-func (lm *loadedModel) parallel(opt *explicit.Options, j int) {
-	opt.Workers = j
-	if lm.decl != nil {
-		opt.NewPolicy = func() (explicit.Decider, error) { return explicit.NewDecider(lm.m, lm.decl) }
-	}
 }
