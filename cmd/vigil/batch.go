@@ -128,8 +128,7 @@ func batchRun(e *env, args []string) int {
 	})
 	prog.clear()
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return fail(e, exitError, "%v", err)
 	}
 	writeReport(e, "batch run", *asJSON, x.RunReport(s), exitOK)
 	switch {
@@ -164,8 +163,7 @@ func batchStatus(e *env, args []string) int {
 	}
 	st, err := x.Status()
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return fail(e, exitError, "%v", err)
 	}
 	writeReport(e, "batch status", *asJSON, x.StatusReport(st), exitOK)
 	if len(st.Missing) > 0 || len(st.Stale) > 0 {
@@ -185,8 +183,7 @@ func batchSlurm(e *env, args []string) int {
 	}
 	path, tasks, err := x.Slurm(batch.SlurmOptions{Self: vigilSelf(), MaxArraySize: *maxArray, Parallel: *par, Partition: *part})
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return fail(e, exitError, "%v", err)
 	}
 	fmt.Fprintf(e.stdout, "wrote %s: %d runs in %d array tasks\nsubmit with: sbatch %s\n", path, len(x.Runs), tasks, path)
 	return exitOK
@@ -250,14 +247,12 @@ func batchReport(e *env, args []string) int {
 	}
 	rep, files, err := x.Publish(batch.ReportOptions{Filters: filters, Attributes: splitList(*attrs), Group: splitList(*group), Agree: splitList(*agree), Higher: splitList(*higher), Baseline: *baseline, Scatter: pairs}, *out)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return fail(e, exitError, "%v", err)
 	}
 	rep.WriteFormat(e.stdout, *format)
 	fmt.Fprintf(e.stderr, "vigil batch report: wrote %s\n", strings.Join(files, ", "))
 	if err := rep.Disagreement(); err != nil {
-		fmt.Fprintf(e.stderr, "vigil batch report: %v\n", err)
-		return exitUnsafe
+		return fail(e, exitUnsafe, "vigil batch report: %v", err)
 	}
 	return exitOK
 }

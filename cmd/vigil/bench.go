@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"vigil/internal/vigilerr"
 	"vigil/load"
@@ -64,8 +63,7 @@ func runBench(e *env, args []string) int {
 		return exitUsage
 	}
 	if *runs < 1 || *runs > 100 {
-		fmt.Fprintf(e.stderr, "vigil bench: --runs %d: give a number of runs from 1 to 100\n", *runs)
-		return exitUsage
+		return fail(e, exitUsage, "vigil bench: --runs %d: give a number of runs from 1 to 100", *runs)
 	}
 	lm, ok := mf.load(e, "bench", file, false, load.ThePolicy)
 	if !ok {
@@ -86,8 +84,7 @@ func runBench(e *env, args []string) int {
 		return internalError(e, "bench", "%s", ie.Msg)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil bench: %v", err)
 	}
 	return writeReport(e, "bench", *jsonOut, rep, exitOK)
 }

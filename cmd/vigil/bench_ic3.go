@@ -41,28 +41,23 @@ func runBenchIC3(e *env, args []string) int {
 		return exitUsage
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: want model files\nusage: %s\n", c.Usage)
-		return exitUsage
+		return fail(e, exitUsage, "vigil bench ic3: want model files\nusage: %s", c.Usage)
 	}
 	if *timeout <= 0 || *maxStates <= 0 || *jobs < 1 {
-		fmt.Fprintln(e.stderr, "vigil bench ic3: --timeout, --max-states and -j must be positive")
-		return exitUsage
+		return fail(e, exitUsage, "vigil bench ic3: --timeout, --max-states and -j must be positive")
 	}
 	if *plaja.policyFile != "" {
-		fmt.Fprintln(e.stderr, "vigil bench ic3: --policy-file: learned policies are measured by bench/polic3-*.toml; give --start and --unsafe only")
-		return exitUsage
+		return fail(e, exitUsage, "vigil bench ic3: --policy-file: learned policies are measured by bench/polic3-*.toml; give --start and --unsafe only")
 	}
 	z3, err := smtlib.Z3Path()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %v (Spacer is the peer)\n", err)
-		return exitError
+		return fail(e, exitError, "vigil bench ic3: %v (Spacer is the peer)", err)
 	}
 	self := *vigilBin
 	if self == "" {
 		self = vigilSelf()
 	} else if self, err = filepath.Abs(self); err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: --vigil: %v\n", err)
-		return exitUsage
+		return fail(e, exitUsage, "vigil bench ic3: --vigil: %v", err)
 	}
 	var extra []string // instance args: the PlaJA conditions
 	if *plaja.start != "" {
@@ -87,11 +82,9 @@ func runBenchIC3(e *env, args []string) int {
 	case err == errPrinted:
 		return exitError
 	case err != nil:
-		fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
-		return exitError
+		return fail(e, exitError, "vigil bench ic3: %v", err)
 	case res.Summary.Interrupted:
-		fmt.Fprintln(e.stderr, "vigil bench ic3: interrupted")
-		return exitUnknown
+		return fail(e, exitUnknown, "vigil bench ic3: interrupted")
 	}
 	rep, list, s := res.Report, res.Disagreements, res.Summary
 	if *jsonOut {
@@ -101,8 +94,7 @@ func runBenchIC3(e *env, args []string) int {
 		if *data != "" {
 			dir := filepath.Join(res.Experiment.Data, "report")
 			if _, err := rep.Write(dir); err != nil {
-				fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
-				return exitError
+				return fail(e, exitError, "vigil bench ic3: %v", err)
 			}
 			fmt.Fprintf(e.stderr, "vigil bench ic3: the experiment and its runs are in %s, the report in %s; the same command with --data %s again continues it\n", *data, dir, *data)
 		}

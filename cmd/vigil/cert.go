@@ -82,8 +82,7 @@ func certCheck(e *env, args []string) int {
 		return exitUsage
 	}
 	if len(rest) != 1 {
-		fmt.Fprintf(e.stderr, "vigil cert check: want one certificate file, got %d\nusage: %s\n", len(rest), c.Usage)
-		return exitUsage
+		return fail(e, exitUsage, "vigil cert check: want one certificate file, got %d\nusage: %s", len(rest), c.Usage)
 	}
 	ctx, cancel := runContext(0)
 	defer cancel()

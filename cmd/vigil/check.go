@@ -48,8 +48,7 @@ func runCheck(e *env, args []string) int {
 		return exitUsage
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(e.stderr, "vigil check: no files given\nusage: %s\n", c.Usage)
-		return exitUsage
+		return fail(e, exitUsage, "vigil check: no files given\nusage: %s", c.Usage)
 	}
 	status := exitOK
 	var results []checkResult

@@ -93,16 +93,13 @@ func runTest(e *env, args []string) int {
 		return exitUsage
 	}
 	if *mode != "" && *mode != "safety" && *mode != "goal" {
-		fmt.Fprintf(e.stderr, "vigil test: --mode %q: want safety or goal\n", *mode)
-		return exitUsage
+		return fail(e, exitUsage, "vigil test: --mode %q: want safety or goal", *mode)
 	}
 	if *budget <= 0 {
-		fmt.Fprintf(e.stderr, "vigil test: --budget %v: must be positive (e.g. 30s)\n", *budget)
-		return exitUsage
+		return fail(e, exitUsage, "vigil test: --budget %v: must be positive (e.g. 30s)", *budget)
 	}
 	if *workers < 1 {
-		fmt.Fprintf(e.stderr, "vigil test: --workers %d: must be at least 1\n", *workers)
-		return exitUsage
+		return fail(e, exitUsage, "vigil test: --workers %d: must be at least 1", *workers)
 	}
 	lm, ok := mf.load(e, "test", file, true, load.ThePolicy)
 	if !ok {
@@ -120,8 +117,7 @@ func runTest(e *env, args []string) int {
 	var err error
 	if *mode == "goal" {
 		if lm.decl == nil {
-			fmt.Fprintln(e.stderr, "vigil test: goal mode tests a policy; choose one with --policy")
-			return exitError
+			return fail(e, exitError, "vigil test: goal mode tests a policy; choose one with --policy")
 		}
 		goal.Budget, goal.Seed, goal.Fair = *budget, *seed, *outcomes == "fair"
 		if goal.Biases = splitList(*config); *config == "" {
@@ -137,33 +133,28 @@ func runTest(e *env, args []string) int {
 			cfgName = "inf-greedy"
 		}
 		if so.Config, err = fuzz.ParseSafetyConfig(cfgName); err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: --config: %v\n", err)
-			return exitUsage
+			return fail(e, exitUsage, "vigil test: --config: %v", err)
 		}
 		if !positive(e, map[string]int{"--runs": so.Runs, "--max-len": so.Limits.MaxLen, "--expansions": so.Limits.Expansions}, "--runs", "--max-len", "--expansions") {
 			return exitUsage
 		}
 		if lm.decl == nil {
-			fmt.Fprintln(e.stderr, "vigil test: safety mode tests a policy; choose one with --policy (or give --policy-file)")
-			return exitError
+			return fail(e, exitError, "vigil test: safety mode tests a policy; choose one with --policy (or give --policy-file)")
 		}
 		so.Budget, so.Seed, so.Oracles = *budget, *seed, splitList(*oracles) // nil: tarjan
 		rep, err = report.RunSafety(ctx, subject(), so)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil test: %v", err)
 	}
 	if *record != "" {
 		if err := rep.Record(*record); err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: --record: %v\n", err)
-			return exitFor(err)
+			return fail(e, exitFor(err), "vigil test: --record: %v", err)
 		}
 	}
 	if *html != "" {
 		if err := writeFile(*html, rep.HTML); err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
-			return exitFor(err)
+			return fail(e, exitFor(err), "vigil test: --html: %v", err)
 		}
 	}
 	code := map[string]int{"bugs": exitUnsafe, "unknown": exitUnknown}[rep.Verdict()]

@@ -50,8 +50,7 @@ func runEnv(e *env, args []string) int {
 		return exitUsage
 	}
 	if *mf.pol != "" {
-		fmt.Fprintln(e.stderr, "vigil env: the agent chooses the actions: --policy is not used (vigil prob --policy computes a policy's probabilities)")
-		return exitUsage
+		return fail(e, exitUsage, "vigil env: the agent chooses the actions: --policy is not used (vigil prob --policy computes a policy's probabilities)")
 	}
 	lm, ok := mf.load(e, "env", file, false, load.NoPolicy)
 	if !ok {
@@ -59,8 +58,7 @@ func runEnv(e *env, args []string) int {
 	}
 	en, err := rlenv.New(lm.g, rlenv.Options{StepReward: *stepReward, GoalReward: *goalReward, UnsafePenalty: *unsafePenalty, MaxSteps: *maxSteps, Seed: uint64(*seed)})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil env: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil env: %v", err)
 	}
 	ctx, cancel := runContext(0)
 	defer cancel()

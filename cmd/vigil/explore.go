@@ -47,8 +47,7 @@ func runExplore(e *env, args []string) int {
 		return exitUsage
 	}
 	if engine.val == "bdd" && *maxStates != 0 {
-		fmt.Fprintln(e.stderr, "vigil explore: --max-states bounds --engine bfs; the BDD engine is bounded by --max-nodes")
-		return exitUsage
+		return fail(e, exitUsage, "vigil explore: --max-states bounds --engine bfs; the BDD engine is bounded by --max-nodes")
 	}
 	lm, ok := mf.load(e, "explore", file, false, load.NoPolicy)
 	if !ok {
@@ -64,8 +63,7 @@ func runExplore(e *env, args []string) int {
 	rep, complete, err := verify.Explore(ctx, q)
 	prog.clear()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil explore: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil explore: %v", err)
 	}
 	code := exitOK
 	if !complete {

@@ -61,14 +61,12 @@ func runExport(e *env, args []string) int {
 		return exitUsage
 	}
 	if n := btoi(*chc) + btoi(*sys) + btoi(*janiOut); n != 1 {
-		fmt.Fprintf(e.stderr, "vigil export: choose one of --chc, --smt2 and --jani\nusage: %s\n", c.Usage)
-		return exitUsage
+		return fail(e, exitUsage, "vigil export: choose one of --chc, --smt2 and --jani\nusage: %s", c.Usage)
 	}
 	pd := load.ThePolicy
 	if *allLabels {
 		if *mf.pol != "" || *mf.plaja.policyFile != "" {
-			fmt.Fprintln(e.stderr, "vigil export: --all-labels ignores policies; drop --policy and --policy-file, or --all-labels")
-			return exitUsage
+			return fail(e, exitUsage, "vigil export: --all-labels ignores policies; drop --policy and --policy-file, or --all-labels")
 		}
 		pd = load.NoPolicy
 	}
@@ -93,16 +91,14 @@ func runExport(e *env, args []string) int {
 		err = smtlib.WriteSystem(&b, q)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil export: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil export: %v", err)
 	}
 	if *out == "" {
 		e.stdout.Write(b.Bytes())
 		return exitOK
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
-		fmt.Fprintf(e.stderr, "vigil export: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil export: %v", err)
 	}
 	return exitOK
 }

@@ -5,8 +5,6 @@ package main
 // deciders vigil safe uses (see safe.go for the shared flags).
 
 import (
-	"fmt"
-
 	"vigil/safety"
 )
 
@@ -34,12 +32,10 @@ func runFaults(e *env, args []string) int {
 		return exitUsage
 	}
 	if sf.algo.val == "propu-bdd" {
-		fmt.Fprintln(e.stderr, "vigil faults: propu-bdd decides vigil safe questions only; fault analysis needs an explicit decider (tarjan, ipi, ...)")
-		return exitUsage
+		return fail(e, exitUsage, "vigil faults: propu-bdd decides vigil safe questions only; fault analysis needs an explicit decider (tarjan, ipi, ...)")
 	}
 	if *runFile == "" {
-		fmt.Fprintln(e.stderr, "vigil faults: give the run to analyse with --run RUN.json")
-		return exitUsage
+		return fail(e, exitUsage, "vigil faults: give the run to analyse with --run RUN.json")
 	}
 	su, ok := setupSafety(e, "faults", sf, file)
 	if !ok {
@@ -47,8 +43,7 @@ func runFaults(e *env, args []string) int {
 	}
 	run, err := safety.ReadRun(su.sp, *runFile)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil faults: %v", err)
 	}
 	ctx, cancel := runContext(*sf.timeout)
 	defer cancel()
@@ -56,8 +51,7 @@ func runFaults(e *env, args []string) int {
 	rep, err := safety.CheckRun(ctx, su.d, run, policyName(su.decl), lineTo(prog))
 	prog.clear()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil faults: %v", err)
 	}
 	code := exitOK
 	if rep.Reason != "" {

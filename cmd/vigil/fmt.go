@@ -34,8 +34,7 @@ func runFmt(e *env, args []string) int {
 		return exitUsage
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(e.stderr, "vigil fmt: no files given\nusage: %s\n", c.Usage)
-		return exitUsage
+		return fail(e, exitUsage, "vigil fmt: no files given\nusage: %s", c.Usage)
 	}
 	status := exitOK
 	for _, f := range files {

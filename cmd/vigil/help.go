@@ -80,13 +80,11 @@ func runHelp(e *env, args []string) int {
 	}
 	c := commands[args[0]]
 	if c == nil {
-		fmt.Fprintf(e.stderr, "vigil help: unknown command or topic %q%s\nRun 'vigil help' for the list.\n", args[0], suggest(args[0], append(topNames(), topicNames()...)))
-		return exitUsage
+		return fail(e, exitUsage, "vigil help: unknown command or topic %q%s\nRun 'vigil help' for the list.", args[0], suggest(args[0], append(topNames(), topicNames()...)))
 	}
 	c, rest := subcommand(c, args[1:])
 	if len(rest) > 0 {
-		fmt.Fprintf(e.stderr, "vigil help: %s has no sub-command %q%s\n", c.Name, rest[0], suggest(rest[0], subNames(c.Name)))
-		return exitUsage
+		return fail(e, exitUsage, "vigil help: %s has no sub-command %q%s", c.Name, rest[0], suggest(rest[0], subNames(c.Name)))
 	}
 	return printHelp(e.stdout, c)
 }

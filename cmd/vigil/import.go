@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -40,8 +39,7 @@ func runImport(e *env, args []string) int {
 		return exitUsage
 	}
 	if len(files) != 1 {
-		fmt.Fprintf(e.stderr, "vigil import: want one JANI model\nusage: %s\n", c.Usage)
-		return exitUsage
+		return fail(e, exitUsage, "vigil import: want one JANI model\nusage: %s", c.Usage)
 	}
 	opts := load.ImportOptions{Defines: defs, Files: load.Files{Start: *start, Unsafe: *unsafe, PolicyFile: *policyFile}, Property: *choose, Goals: *goals}
 	if *out != "" {
@@ -55,19 +53,16 @@ func runImport(e *env, args []string) int {
 	switch {
 	case err == nil:
 	case jani.IsError(err):
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "%v", err)
 	default:
-		fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil import: %v", err)
 	}
 	if *out == "" {
 		e.stdout.Write(im.Spec)
 		return exitOK
 	}
 	if err := os.WriteFile(*out, im.Spec, 0o644); err != nil {
-		fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil import: %v", err)
 	}
 	return exitOK
 }

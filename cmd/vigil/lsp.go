@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"vigil/lsp"
 )
 
@@ -38,14 +36,12 @@ func runLSP(e *env, args []string) int {
 		return exitUsage
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(e.stderr, "vigil lsp: takes no file arguments (the editor sends the documents)\nusage: %s\n", c.Usage)
-		return exitUsage
+		return fail(e, exitUsage, "vigil lsp: takes no file arguments (the editor sends the documents)\nusage: %s", c.Usage)
 	}
 	err := lsp.Serve(e.stdin, e.stdout, lsp.Options{Defines: defs, Version: version})
 	if err != nil {
 		// lsp.ErrNoShutdown too: the LSP specification asks for exit code 1
-		fmt.Fprintf(e.stderr, "vigil lsp: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil lsp: %v", err)
 	}
 	return exitOK
 }

@@ -104,8 +104,7 @@ func dispatchCommand(args []string, e *env) int {
 	}
 	c := commands[name]
 	if c == nil {
-		fmt.Fprintf(e.stderr, "vigil: unknown command %q%s\nRun 'vigil help' for the list of commands.\n", name, suggest(name, topNames()))
-		return exitUsage
+		return fail(e, exitUsage, "vigil: unknown command %q%s\nRun 'vigil help' for the list of commands.", name, suggest(name, topNames()))
 	}
 	c, rest := subcommand(c, args[1:])
 	if wantsHelp(rest) {
@@ -139,8 +138,7 @@ func runCommand(c *command, e *env, args []string) (code int) {
 // engines that disagree) and returns exit code 70: never 1, which means
 // the input is wrong.
 func internalError(e *env, cmd, format string, args ...any) int {
-	fmt.Fprintf(e.stderr, "vigil %s: internal error: %s\nThis is a bug in vigil; please report it with the command line.\n", cmd, fmt.Sprintf(format, args...))
-	return exitBug
+	return fail(e, exitBug, "vigil %s: internal error: %s\nThis is a bug in vigil; please report it with the command line.", cmd, fmt.Sprintf(format, args...))
 }
 
 // exitFor is the exit code of a command that failed with err, which it
@@ -244,14 +242,12 @@ func runSubcommands(e *env, parent string, args []string) int {
 		return exitOK // help lists the sub-commands itself
 	}
 	if len(args) == 0 {
-		fmt.Fprintf(e.stderr, "vigil %s: give a sub-command: %s\nRun 'vigil help %s' for what they do.\n", parent, strings.Join(subNames(parent), ", "), parent)
-		return exitUsage
+		return fail(e, exitUsage, "vigil %s: give a sub-command: %s\nRun 'vigil help %s' for what they do.", parent, strings.Join(subNames(parent), ", "), parent)
 	}
 	if c := commands[parent+" "+args[0]]; c != nil {
 		return c.Run(e, args[1:])
 	}
-	fmt.Fprintf(e.stderr, "vigil %s: unknown sub-command %q%s\nRun 'vigil help %s' for the list.\n", parent, args[0], suggest(args[0], subNames(parent)), parent)
-	return exitUsage
+	return fail(e, exitUsage, "vigil %s: unknown sub-command %q%s\nRun 'vigil help %s' for the list.", parent, args[0], suggest(args[0], subNames(parent)), parent)
 }
 
 // parseModelArg parses the flags of a command that takes one model file
@@ -289,3 +285,10 @@ func (d defines) Set(s string) error {
 
 // suggest returns ` (did you mean "x"?)` for the closest name, or "".
 func suggest(name string, names []string) string { return symbolic.Suggest(name, names) }
+
+// fail prints a command's error message, format and args and a newline,
+// on its stderr and returns code: how a command ends on an error.
+func fail(e *env, code int, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, format+"\n", args...)
+	return code
+}

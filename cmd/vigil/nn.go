@@ -115,21 +115,18 @@ func nnVerify(e *env, args []string) int {
 	}
 	net, err := nn.Load(rest[0])
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "%v", err)
 	}
 	prop, err := nn.LoadVNNLIB(rest[1])
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "%v", err)
 	}
 	res, err := net.Verify(prop, *timeout, *opt) // a sat answer's input is checked
 	if ie, ok := errors.AsType[*vigilerr.Internal](err); ok {
 		return internalError(e, "nn verify", "%s", ie.Msg)
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "%v", err)
 	}
 	code := exitUnknown
 	switch res.Answer {
@@ -169,17 +166,14 @@ func runEval(e *env, c *command, args []string, what, key string, load func(e *e
 	}
 	x, err := nn.ParseVector(*input)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: --input: %v\n", c.Name, err)
-		return exitUsage
+		return fail(e, exitUsage, "vigil %s: --input: %v", c.Name, err)
 	}
 	if len(x) != m.inputs {
-		fmt.Fprintf(e.stderr, "vigil %s: --input has %d values but the %s\n", c.Name, len(x), m.has)
-		return exitUsage
+		return fail(e, exitUsage, "vigil %s: --input has %d values but the %s", c.Name, len(x), m.has)
 	}
 	y, err := m.eval(x)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "%v", err)
 	}
 	if *asJSON {
 		return writeJSON(e, c.Name, map[string]any{key: y}, exitOK)
@@ -216,22 +210,18 @@ func nnBound(e *env, args []string) int {
 	}
 	net, err := nn.Load(rest[0])
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "%v", err)
 	}
 	box, err := nn.ParseBox(*boxFlag)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil nn bound: --box: %v\n", err)
-		return exitUsage
+		return fail(e, exitUsage, "vigil nn bound: --box: %v", err)
 	}
 	if net.Out != nn.OutNone {
-		fmt.Fprintf(e.stderr, "vigil nn bound: %s: the network ends in %s, which vigil does not bound (the policy engines bound the scores before it, with a wider margin); bound a copy without it to see those scores\n", rest[0], net.Out)
-		return exitError
+		return fail(e, exitError, "vigil nn bound: %s: the network ends in %s, which vigil does not bound (the policy engines bound the scores before it, with a wider margin); bound a copy without it to see those scores", rest[0], net.Out)
 	}
 	lo, hi, err := net.Bounds(box, nil, opt.Method)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
+		return fail(e, exitUsage, "%v", err)
 	}
 	return writeReport(e, "nn bound", *asJSON, nn.BoundsReport{Method: opt.Method.String(), Lower: lo, Upper: hi}, exitOK)
 }
@@ -255,15 +245,13 @@ func nnCorpus(e *env, args []string) int {
 	dir := rest[0]
 	insts, err := nn.ReadCorpus(dir)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil nn corpus: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil nn corpus: %v", err)
 	}
 	sum := &nn.CorpusSummary{Limit: *timeout}
 	for _, in := range insts {
 		res, verdict, err := in.Run(dir, *timeout, *opt)
 		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitFor(err)
+			return fail(e, exitFor(err), "%v", err)
 		}
 		sum.Add(verdict, res.Elapsed)
 		if code := writeReport(e, "nn corpus", *asJSON, nn.NewCorpusLine(in, res, verdict), exitOK); code != exitOK {

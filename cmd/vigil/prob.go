@@ -63,15 +63,13 @@ func runProb(e *env, args []string) int {
 		return exitUsage
 	}
 	if !(*eps > 0 && *eps < 1) {
-		fmt.Fprintf(e.stderr, "vigil prob: --epsilon %g: want a number between 0 and 1 (exclusive), such as 1e-6\n", *eps)
-		return exitUsage
+		return fail(e, exitUsage, "vigil prob: --epsilon %g: want a number between 0 and 1 (exclusive), such as 1e-6", *eps)
 	}
 	all := *mf.prop == "all"
 	if all {
 		*mf.prop = ""
 		if *schedFile != "" || *blame > 0 {
-			fmt.Fprintln(e.stderr, "vigil prob: --property all takes neither --scheduler nor --blame; name one property")
-			return exitUsage
+			return fail(e, exitUsage, "vigil prob: --property all takes neither --scheduler nor --blame; name one property")
 		}
 	}
 	lm, ok := mf.load(e, "prob", file, !all, load.NoPolicy)
@@ -79,8 +77,7 @@ func runProb(e *env, args []string) int {
 		return exitError
 	}
 	if *blame > 0 && lm.dec == nil {
-		fmt.Fprintln(e.stderr, "vigil prob: --blame ranks a policy's decisions: name one with --policy or --policy-file")
-		return exitUsage
+		return fail(e, exitUsage, "vigil prob: --blame ranks a policy's decisions: name one with --policy or --policy-file")
 	}
 	props := []*symbolic.Property{lm.prop}
 	if all {
@@ -90,8 +87,7 @@ func runProb(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "vigil prob: skipped: %v\n", err)
 		}
 		if len(props) == 0 {
-			fmt.Fprintf(e.stderr, "vigil prob: --property all: model %s has no P=?, Pmax=? or Pmin=? property of its own\n", lm.m.Name)
-			return exitError
+			return fail(e, exitError, "vigil prob: --property all: model %s has no P=?, Pmax=? or Pmin=? property of its own", lm.m.Name)
 		}
 	}
 	ctx, cancel := runContext(*timeout)
@@ -116,8 +112,7 @@ func runProb(e *env, args []string) int {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
 		if _, limit := errors.AsType[*prob.LimitError](err); limit || ctx.Err() != nil {
-			fmt.Fprintln(e.stderr, "unknown: stopped before an answer")
-			return exitUnknown
+			return fail(e, exitUnknown, "unknown: stopped before an answer")
 		}
 		return exitFor(err)
 	}

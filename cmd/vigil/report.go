@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 )
 
@@ -38,8 +37,7 @@ func reportError(e *env, cmd string, err error, code int) int {
 		err = me.Unwrap() // the report's own error
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil %s: %v", cmd, err)
 	}
 	return code
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 
 	"vigil/fuzz/report"
@@ -51,16 +50,13 @@ func runRun(e *env, args []string) int {
 	}
 	mode, err := explicit.ParseOutcomeMode(*outcomes)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil run: --outcomes: %v\n", err)
-		return exitUsage
+		return fail(e, exitUsage, "vigil run: --outcomes: %v", err)
 	}
 	if *from != "" && *startIndex >= 0 {
-		fmt.Fprintln(e.stderr, "vigil run: give --from or --start-index, not both")
-		return exitUsage
+		return fail(e, exitUsage, "vigil run: give --from or --start-index, not both")
 	}
 	if *steps < 0 || *runs < 1 {
-		fmt.Fprintln(e.stderr, "vigil run: --steps must be >= 0 and --runs >= 1")
-		return exitUsage
+		return fail(e, exitUsage, "vigil run: --steps must be >= 0 and --runs >= 1")
 	}
 	if *replay != "" {
 		// The run file names its property and policy: nothing to select.
@@ -69,8 +65,7 @@ func runRun(e *env, args []string) int {
 			return exitError
 		}
 		if err := explicit.Replay(e.stdout, m, *replay); err != nil {
-			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitFor(err)
+			return fail(e, exitFor(err), "vigil run: %v", err)
 		}
 		return exitOK
 	}
@@ -90,12 +85,10 @@ func runRun(e *env, args []string) int {
 			return ss, err
 		}})
 	if _, ok := errors.AsType[*explicit.StartError](err); ok && ctx.Err() != nil {
-		fmt.Fprintf(e.stderr, "vigil run: %s before a start state was found\n", phrase.Capitalize(phrase.Stopped(stopReason(ctx))))
-		return exitUnknown
+		return fail(e, exitUnknown, "vigil run: %s before a start state was found", phrase.Capitalize(phrase.Stopped(stopReason(ctx))))
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil run: %v", err)
 	}
 	if end == explicit.EndStopped {
 		return exitUnknown

@@ -136,8 +136,7 @@ func runSafe(e *env, args []string) int {
 	cubes := addCountFlag(fs, "cubes", 20, "propu-bdd --all: list at most this many cubes of the unsafe region")
 	bf := addBDDFlags(fs)
 	if bareStart(args) {
-		fmt.Fprintln(e.stderr, "vigil safe: --start FILE names a PlaJA start-condition file, as in every command; to decide every start state give --starts")
-		return exitUsage
+		return fail(e, exitUsage, "vigil safe: --start FILE names a PlaJA start-condition file, as in every command; to decide every start state give --starts")
 	}
 	file, ok := parseModelArg(e, c, fs, args)
 	if !ok {
@@ -150,15 +149,13 @@ func runSafe(e *env, args []string) int {
 		}
 	}
 	if modes != 1 {
-		fmt.Fprintln(e.stderr, "vigil safe: give --state \"NAME=VALUE ...\" or --starts (every start state), not both or neither (or --all alone: every state, with --algo propu-bdd)")
-		return exitUsage
+		return fail(e, exitUsage, "vigil safe: give --state \"NAME=VALUE ...\" or --starts (every start state), not both or neither (or --all alone: every state, with --algo propu-bdd)")
 	}
 	if sf.algo.val == "propu-bdd" {
 		return runSafeBDD(e, sf, bf, file, *stateText, *all, *cubes, *certFile)
 	}
 	if *all {
-		fmt.Fprintln(e.stderr, "vigil safe: --all decides every state at once, which only --algo propu-bdd does")
-		return exitUsage
+		return fail(e, exitUsage, "vigil safe: --all decides every state at once, which only --algo propu-bdd does")
 	}
 	if !bf.check(e, "safe", false) {
 		return exitUsage
@@ -178,8 +175,7 @@ func runSafe(e *env, args []string) int {
 		Policy: policyName(su.decl), Progress: lineTo(prog)})
 	prog.clear()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil safe: %v", err)
 	}
 	return finishSafe(e, rep, *sf.jsonOut, rep)
 }
@@ -225,14 +221,11 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 	r := *sf.radius
 	switch {
 	case r != safety.Inf && r != 0:
-		fmt.Fprintf(e.stderr, "vigil safe: --algo propu-bdd decides radius inf or 0; for radius %v use an explicit decider (--algo propu)\n", r)
-		return exitUsage
+		return fail(e, exitUsage, "vigil safe: --algo propu-bdd decides radius inf or 0; for radius %v use an explicit decider (--algo propu)", r)
 	case certFile != "":
-		fmt.Fprintln(e.stderr, "vigil safe: --algo propu-bdd writes no certificates; use an explicit decider (--algo propu) with --cert")
-		return exitUsage
+		return fail(e, exitUsage, "vigil safe: --algo propu-bdd writes no certificates; use an explicit decider (--algo propu) with --cert")
 	case cubes < 0:
-		fmt.Fprintf(e.stderr, "vigil safe: --cubes %d: give a number of cubes (0 lists none)\n", cubes)
-		return exitUsage
+		return fail(e, exitUsage, "vigil safe: --cubes %d: give a number of cubes (0 lists none)", cubes)
 	}
 	lm, ok := loadSafety(e, "safe", sf, file, r >= 0)
 	if !ok {
@@ -249,8 +242,7 @@ func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, a
 		Options: bf.options(prog, "safe (propu-bdd)"), Order: bf.order.val})
 	prog.clear()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil safe: %v", err)
 	}
 	return finishSafe(e, rep.Report, *sf.jsonOut, rep)
 }

@@ -218,8 +218,7 @@ func treesBound(e *env, args []string) int {
 	optimize := map[string]func(trees.Box, int, trees.Options) (trees.Result, error){"max": m.Max, "min": m.Min, "margin": m.Margin}[kind]
 	r, err := optimize(box, class, bud.options())
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
+		return fail(e, exitUsage, "%v", err)
 	}
 	rep := trees.NewBoundReport(kind, class, r)
 	rep.Why = bud.why(r.Stats)
@@ -261,8 +260,7 @@ func treesDecide(e *env, args []string) int {
 	}
 	sure, err := trees.ParseClasses(*sureFlag)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil trees decide: --sure: %v\n", err)
-		return exitUsage
+		return fail(e, exitUsage, "vigil trees decide: --sure: %v", err)
 	}
 	m, box, code := treesBox(e, c, rest[0], *boxFlag)
 	if m == nil {
@@ -270,8 +268,7 @@ func treesDecide(e *env, args []string) int {
 	}
 	d, err := m.Excludes(box, *class, sure, bud.options())
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
+		return fail(e, exitUsage, "%v", err)
 	}
 	rep := trees.NewDecideReport(d)
 	rep.Why = bud.why(d.Stats)

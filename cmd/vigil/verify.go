@@ -93,8 +93,7 @@ func runVerify(e *env, args []string) int {
 		return exitUsage
 	}
 	if engine.val == "bdd" && (*maxStates != 0 || *certFile != "") {
-		fmt.Fprintln(e.stderr, "vigil verify: --engine bdd takes neither --max-states nor --cert (its limit is --max-nodes; it exports no certificate)")
-		return exitUsage
+		return fail(e, exitUsage, "vigil verify: --engine bdd takes neither --max-states nor --cert (its limit is --max-nodes; it exports no certificate)")
 	}
 	mf.readsPredicates = engine.val == "ppa" // predicate abstraction reads a PA property's predicates
 	lm, ok := mf.load(e, "verify", file, true, load.ThePolicy)
@@ -102,26 +101,21 @@ func runVerify(e *env, args []string) int {
 		return exitError
 	}
 	if *plot != "" && *htmlOut == "" {
-		fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
-		return exitUsage
+		return fail(e, exitUsage, "vigil verify: --plot needs --html FILE")
 	}
 	plotVars, err := verify.PlotVars(lm.m, splitList(*plot))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil verify: --plot: %v\n", err)
-		return exitUsage
+		return fail(e, exitUsage, "vigil verify: --plot: %v", err)
 	}
 	decl := lm.decl
 	if strings.HasPrefix(engine.val, "polic3") && !ic3.IsLearned(decl) {
-		fmt.Fprintf(e.stderr, "vigil verify: --engine %s verifies network and tree-ensemble policies; policy %q is not one: use --engine ic3\n", engine.val, policyName(decl))
-		return exitUsage
+		return fail(e, exitUsage, "vigil verify: --engine %s verifies network and tree-ensemble policies; policy %q is not one: use --engine ic3", engine.val, policyName(decl))
 	}
 	if *predicates != "" && engine.val != "ppa" {
-		fmt.Fprintln(e.stderr, "vigil verify: --predicates needs --engine ppa")
-		return exitUsage
+		return fail(e, exitUsage, "vigil verify: --predicates needs --engine ppa")
 	}
 	if engine.val == "ppa" && *maxStates != 0 {
-		fmt.Fprintln(e.stderr, "vigil verify: --engine ppa takes no --max-states")
-		return exitUsage
+		return fail(e, exitUsage, "vigil verify: --engine ppa takes no --max-states")
 	}
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
@@ -143,14 +137,12 @@ func runVerify(e *env, args []string) int {
 	}
 	if engine.val == "ppa" && *predicates != "" {
 		if q.PPA.Predicates, err = lang.LoadPredicates(*predicates, file, mf.defs, lm.m); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return exitError
+			return fail(e, exitError, "vigil verify: %v", err)
 		}
 		q.PPA.From = *predicates
 	}
 	if q.Header, err = certHeader(file, mf, *certFile); err != nil {
-		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitError
+		return fail(e, exitError, "vigil verify: %v", err)
 	}
 	v, err := verify.Decide(ctx, q)
 	prog.clear()
@@ -159,8 +151,7 @@ func runVerify(e *env, args []string) int {
 		if errors.As(err, &ie) {
 			return internalError(e, "verify", "%s", ie.Msg)
 		}
-		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitFor(err)
+		return fail(e, exitFor(err), "vigil verify: %v", err)
 	}
 	return writeVerify(e, q, v, verifyOut{lm: lm, record: *record, cert: *certFile, html: *htmlOut, plot: plotVars, json: *jsonOut, full: *full})
 }
@@ -181,20 +172,17 @@ func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int
 	rep := verify.NewReport(q, v)
 	if v.Answer == explicit.UnsafeVerdict && o.record != "" {
 		if err := explicit.WriteRunFile(o.record, rep.Counterexample); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return exitError
+			return fail(e, exitError, "vigil verify: %v", err)
 		}
 	}
 	if o.cert != "" {
 		if _, err := verify.WriteCertificate(o.cert, q, v, rep); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: --cert: %v\n", err)
-			return exitError
+			return fail(e, exitError, "vigil verify: --cert: %v", err)
 		}
 	}
 	if v.PPA == nil && o.html != "" {
 		if err := writeFile(o.html, func(w io.Writer) error { return rep.WriteHTML(w, o.plot) }); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: --html: %v\n", err)
-			return exitError
+			return fail(e, exitError, "vigil verify: --html: %v", err)
 		}
 	}
 	code := exitUnknown

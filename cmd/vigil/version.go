@@ -22,8 +22,7 @@ func init() {
 				return exitUsage
 			}
 			if len(rest) > 0 {
-				fmt.Fprintf(e.stderr, "vigil version: takes no arguments\nusage: vigil version\n")
-				return exitUsage
+				return fail(e, exitUsage, "vigil version: takes no arguments\nusage: vigil version")
 			}
 			v := version
 			if bi, ok := debug.ReadBuildInfo(); ok && v == "devel" {
