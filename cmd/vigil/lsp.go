@@ -1,11 +1,12 @@
 package main
 
 import (
+	"vigil/internal/cli"
 	"vigil/lsp"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "lsp",
 		Summary: "a Language Server Protocol server for .spec files, over stdin and stdout",
 		Usage:   "vigil lsp [-D NAME=VALUE]...",
@@ -26,22 +27,22 @@ client ends the session without shutdown.`,
 	})
 }
 
-func runLSP(e *env, args []string) int {
-	c := commands["lsp"]
-	fs := newFlags(e, c)
-	defs := defines{}
+func runLSP(e *cli.Env, args []string) int {
+	c := cli.Commands["lsp"]
+	fs := e.NewFlags(c)
+	defs := cli.Defines{}
 	fs.Var(defs, "D", "override a constant in every document: -D `NAME=VALUE` (repeatable)")
-	rest, ok := parseFlags(fs, args)
+	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(rest) > 0 {
-		return fail(e, exitUsage, "vigil lsp: takes no file arguments (the editor sends the documents)\nusage: %s", c.Usage)
+		return e.Fail(cli.ExitUsage, "vigil lsp: takes no file arguments (the editor sends the documents)\nusage: %s", c.Usage)
 	}
-	err := lsp.Serve(e.stdin, e.stdout, lsp.Options{Defines: defs, Version: version})
+	err := lsp.Serve(e.Stdin, e.Stdout, lsp.Options{Defines: defs, Version: version})
 	if err != nil {
 		// lsp.ErrNoShutdown too: the LSP specification asks for exit code 1
-		return fail(e, exitFor(err), "vigil lsp: %v", err)
+		return e.Fail(cli.ExitFor(err), "vigil lsp: %v", err)
 	}
-	return exitOK
+	return cli.ExitOK
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"vigil/fuzz/report"
+	"vigil/internal/cli"
 	"vigil/internal/phrase"
 	"vigil/load"
 	"vigil/symbolic"
@@ -12,7 +13,7 @@ import (
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "run",
 		Summary: "simulate runs of a policy and print each step",
 		Usage:   "vigil run [flags] FILE.spec",
@@ -31,69 +32,69 @@ states).`,
 	})
 }
 
-func runRun(e *env, args []string) int {
-	c := commands["run"]
-	fs := newFlags(e, c)
-	addProgressFlags(e, fs)
+func runRun(e *cli.Env, args []string) int {
+	c := cli.Commands["run"]
+	fs := e.NewFlags(c)
+	e.AddProgressFlags(fs)
 	mf := addModelFlags(fs, "property whose unsafe and goal states end a run (default: the only one)", "policy choosing the labels (default: the only one; none: random applicable labels)")
 	from := fs.String("from", "", `start from this state: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
-	startIndex := addCountFlag(fs, "start-index", -1, "start from the `K`-th start state of the property (0-based; by default a random one)")
+	startIndex := cli.AddCountFlag(fs, "start-index", -1, "start from the `K`-th start state of the property (0-based; by default a random one)")
 	seed := fs.Uint64("seed", 1, "random seed for the start state and outcomes")
-	steps := addCountFlag(fs, "steps", 100, "stop after this many actions")
+	steps := cli.AddCountFlag(fs, "steps", 100, "stop after this many actions")
 	runs := fs.Int("runs", 1, "number of runs (with --record, only the first is recorded)")
 	outcomes := fs.String("outcomes", "random", "how to resolve non-determinism: random, first or weighted")
 	record := fs.String("record", "", "write the (first) run to this run file (JSON)")
 	replay := fs.String("replay", "", "check and print the run recorded in this run file instead of simulating")
-	file, ok := parseModelArg(e, c, fs, args)
+	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	mode, err := explicit.ParseOutcomeMode(*outcomes)
 	if err != nil {
-		return fail(e, exitUsage, "vigil run: --outcomes: %v", err)
+		return e.Fail(cli.ExitUsage, "vigil run: --outcomes: %v", err)
 	}
 	if *from != "" && *startIndex >= 0 {
-		return fail(e, exitUsage, "vigil run: give --from or --start-index, not both")
+		return e.Fail(cli.ExitUsage, "vigil run: give --from or --start-index, not both")
 	}
 	if *steps < 0 || *runs < 1 {
-		return fail(e, exitUsage, "vigil run: --steps must be >= 0 and --runs >= 1")
+		return e.Fail(cli.ExitUsage, "vigil run: --steps must be >= 0 and --runs >= 1")
 	}
 	if *replay != "" {
 		// The run file names its property and policy: nothing to select.
 		m := loadModel(e, file, mf.defs)
 		if m == nil || !mf.plaja.apply(e, m, mf.prop, mf.pol) {
-			return exitError
+			return cli.ExitError
 		}
-		if err := explicit.Replay(e.stdout, m, *replay); err != nil {
-			return fail(e, exitFor(err), "vigil run: %v", err)
+		if err := explicit.Replay(e.Stdout, m, *replay); err != nil {
+			return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
 		}
-		return exitOK
+		return cli.ExitOK
 	}
 	lm, ok := mf.load(e, "run", file, false, load.ThePolicy)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
 	g := lm.g
-	ctx, cancel := runContext(0)
+	ctx, cancel := cli.RunContext(0)
 	defer cancel()
 	rng := rand.New(rand.NewPCG(*seed, 0x72756e))
-	end, err := explicit.Runs(g, e.stdout, explicit.RunsOptions{Runs: *runs, From: *from, Index: *startIndex, Record: *record, Policy: lm.decl,
+	end, err := explicit.Runs(g, e.Stdout, explicit.RunsOptions{Runs: *runs, From: *from, Index: *startIndex, Record: *record, Policy: lm.decl,
 		Sim: explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Ctx: ctx},
 		Sampler: func() (*explicit.StartSampler, error) {
 			// A start state drawn uniformly, without enumerating them all.
-			ss, _, err := report.StartSampler(ctx, g, *seed, lineTo(newProgress(e, false)))
+			ss, _, err := report.StartSampler(ctx, g, *seed, cli.LineTo(e.NewProgress(false)))
 			return ss, err
 		}})
 	if _, ok := errors.AsType[*explicit.StartError](err); ok && ctx.Err() != nil {
-		return fail(e, exitUnknown, "vigil run: %s before a start state was found", phrase.Capitalize(phrase.Stopped(stopReason(ctx))))
+		return e.Fail(cli.ExitUnknown, "vigil run: %s before a start state was found", phrase.Capitalize(phrase.Stopped(cli.StopReason(ctx))))
 	}
 	if err != nil {
-		return fail(e, exitFor(err), "vigil run: %v", err)
+		return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
 	}
 	if end == explicit.EndStopped {
-		return exitUnknown
+		return cli.ExitUnknown
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 func policyName(d *symbolic.PolicyDecl) string {

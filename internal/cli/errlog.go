@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -66,15 +66,15 @@ func (s stderrLog) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// printDiags prints diags on the command's stderr, with their source lines
+// PrintDiags prints diags on the command's stderr, with their source lines
 // and carets, and under --json records them as values for the JSON error.
-func printDiags(e *env, diags lang.Diagnostics) {
+func (e *Env) PrintDiags(diags lang.Diagnostics) {
 	if len(diags) == 0 {
 		return
 	}
-	s, ok := e.stderr.(stderrLog)
+	s, ok := e.Stderr.(stderrLog)
 	if !ok {
-		fmt.Fprint(e.stderr, diags.Render())
+		fmt.Fprint(e.Stderr, diags.Render())
 		return
 	}
 	for _, d := range diags {
@@ -83,27 +83,27 @@ func printDiags(e *env, diags lang.Diagnostics) {
 	fmt.Fprint(s.w, diags.Render())
 }
 
-// notice prints a warning or a note, msg, on the command's stderr, on a
+// Notice prints a warning or a note, msg, on the command's stderr, on a
 // line of its own, and under --json records it as a notice: the JSON
 // error object lists it but never takes it for the error.
-func notice(e *env, msg string) {
-	s, ok := e.stderr.(stderrLog)
+func (e *Env) Notice(msg string) {
+	s, ok := e.Stderr.(stderrLog)
 	if !ok {
-		fmt.Fprintln(e.stderr, msg)
+		fmt.Fprintln(e.Stderr, msg)
 		return
 	}
 	s.log.entries = append(s.log.entries, logEntry{text: msg, notice: true})
 	fmt.Fprintln(s.w, msg)
 }
 
-// printErr prints err on the command's stderr, on a line of its own, and
+// PrintErr prints err on the command's stderr, on a line of its own, and
 // under --json records a positioned library error (batch.Error) as a
 // value for the JSON error.
-func printErr(e *env, err error) {
-	s, ok := e.stderr.(stderrLog)
+func (e *Env) PrintErr(err error) {
+	s, ok := e.Stderr.(stderrLog)
 	var be *batch.Error
 	if !ok || !errors.As(err, &be) {
-		fmt.Fprintln(e.stderr, err)
+		fmt.Fprintln(e.Stderr, err)
 		return
 	}
 	s.log.entries = append(s.log.entries, logEntry{diag: &errReport{File: be.File, Line: be.Line, Column: be.Col, Code: be.Code, Msg: be.Msg}})
@@ -117,8 +117,8 @@ func printErr(e *env, err error) {
 // error), else the first message. Messages lists every message
 // when there are several: a diagnostic's first line, and each non-empty
 // line of the other text except usage blocks.
-func (l *errorLog) jsonError(exit int) jsonError {
-	je := jsonError{Exit: exit}
+func (l *errorLog) jsonError(exit int) JSONError {
+	je := JSONError{Exit: exit}
 	var msgs []string
 	firstError := ""
 	note := func(msg string, notice bool) {

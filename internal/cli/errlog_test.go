@@ -1,4 +1,4 @@
-package main
+package cli
 
 import "testing"
 
@@ -11,23 +11,23 @@ func TestJSONErrorSkipsNotices(t *testing.T) {
 	notice := func(s string) logEntry { return logEntry{text: s, notice: true} }
 	for n, c := range []struct {
 		log  []logEntry
-		want jsonError
+		want JSONError
 	}{
 		{[]logEntry{{diag: &warn}, text("vigil prob: model m has no property \"x\"\n")},
-			jsonError{Error: `vigil prob: model m has no property "x"`, Exit: 1, Messages: []string{warn.String(), `vigil prob: model m has no property "x"`}}},
+			JSONError{Error: `vigil prob: model m has no property "x"`, Exit: 1, Messages: []string{warn.String(), `vigil prob: model m has no property "x"`}}},
 		{[]logEntry{notice("vigil: warning: the name \"\\u0430\" has characters outside ASCII"), text("vigil verify: no policy\n")},
-			jsonError{Error: "vigil verify: no policy", Exit: 1, Messages: []string{`vigil: warning: the name "\u0430" has characters outside ASCII`, "vigil verify: no policy"}}},
+			JSONError{Error: "vigil verify: no policy", Exit: 1, Messages: []string{`vigil: warning: the name "\u0430" has characters outside ASCII`, "vigil verify: no policy"}}},
 		{[]logEntry{notice("vigil prob: note: at most 2^40 states"), text("vigil prob: out of memory\n")},
-			jsonError{Error: "vigil prob: out of memory", Exit: 1, Messages: []string{"vigil prob: note: at most 2^40 states", "vigil prob: out of memory"}}},
+			JSONError{Error: "vigil prob: out of memory", Exit: 1, Messages: []string{"vigil prob: note: at most 2^40 states", "vigil prob: out of memory"}}},
 		{[]logEntry{notice("a.spec:2:1: note: the transient variable t is dropped"), {diag: &undeclared}},
-			jsonError{Error: "undeclared name y", File: "a.spec", Line: 3, Column: 4, Code: "E0101", Exit: 1, Messages: []string{"a.spec:2:1: note: the transient variable t is dropped", undeclared.String()}}},
-		{[]logEntry{notice("vigil prob: note: only a note")}, jsonError{Error: "vigil prob: note: only a note", Exit: 1}},
+			JSONError{Error: "undeclared name y", File: "a.spec", Line: 3, Column: 4, Code: "E0101", Exit: 1, Messages: []string{"a.spec:2:1: note: the transient variable t is dropped", undeclared.String()}}},
+		{[]logEntry{notice("vigil prob: note: only a note")}, JSONError{Error: "vigil prob: note: only a note", Exit: 1}},
 		// Text is never read for its severity: only what a command
 		// printed with notice is a notice.
 		{[]logEntry{text("vigil x: bad file: warning: not a notice\n"), notice("vigil x: note: a note")},
-			jsonError{Error: "vigil x: bad file: warning: not a notice", Exit: 1, Messages: []string{"vigil x: bad file: warning: not a notice", "vigil x: note: a note"}}},
-		{[]logEntry{text("usage: vigil x FILE\n  -flag\n\tdoc\n"), text("vigil x: no files\n")}, jsonError{Error: "vigil x: no files", Exit: 1}},
-		{nil, jsonError{Error: "failed with exit code 1", Exit: 1}},
+			JSONError{Error: "vigil x: bad file: warning: not a notice", Exit: 1, Messages: []string{"vigil x: bad file: warning: not a notice", "vigil x: note: a note"}}},
+		{[]logEntry{text("usage: vigil x FILE\n  -flag\n\tdoc\n"), text("vigil x: no files\n")}, JSONError{Error: "vigil x: no files", Exit: 1}},
+		{nil, JSONError{Error: "failed with exit code 1", Exit: 1}},
 	} {
 		l := &errorLog{entries: c.log}
 		got := l.jsonError(1)
