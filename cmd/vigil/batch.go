@@ -3,9 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -44,23 +41,6 @@ interrupted.`,
 	} {
 		cli.Register(c)
 	}
-}
-
-// vigilSelf is the vigil executable that runs are made with: the program
-// as invoked (not resolving symlinks, so a link named vigil still is vigil).
-func vigilSelf() string {
-	arg0 := os.Args[0]
-	if strings.Contains(arg0, "/") {
-		if p, err := filepath.Abs(arg0); err == nil {
-			return p
-		}
-	} else if p, err := exec.LookPath(arg0); err == nil {
-		if p, err := filepath.Abs(p); err == nil {
-			return p
-		}
-	}
-	p, _ := os.Executable()
-	return p
 }
 
 // batchFlags returns the flag set of the batch sub-command name with
@@ -124,7 +104,7 @@ func batchRun(e *cli.Env, args []string) int {
 	defer stop()
 	prog := e.NewProgress(*asJSON)
 	s, err := x.Execute(ctx, batch.Options{
-		Jobs: *jobs, Task: *task, Tasks: *tasks, Self: vigilSelf(), Log: lineWriter{e, prog}, Rerun: cli.SplitList(*rerun), Only: onlyRE,
+		Jobs: *jobs, Task: *task, Tasks: *tasks, Self: batch.Self(), Log: lineWriter{e, prog}, Rerun: cli.SplitList(*rerun), Only: onlyRE,
 		Progress: func(p batch.Progress) { prog.Printf("%s", p.Line(x.Name)) },
 	})
 	prog.Clear()
@@ -182,7 +162,7 @@ func batchSlurm(e *cli.Env, args []string) int {
 	if x == nil {
 		return code
 	}
-	path, tasks, err := x.Slurm(batch.SlurmOptions{Self: vigilSelf(), MaxArraySize: *maxArray, Parallel: *par, Partition: *part})
+	path, tasks, err := x.Slurm(batch.SlurmOptions{Self: batch.Self(), MaxArraySize: *maxArray, Parallel: *par, Partition: *part})
 	if err != nil {
 		return e.Fail(cli.ExitError, "%v", err)
 	}

@@ -56,7 +56,7 @@ func runBenchIC3(e *cli.Env, args []string) int {
 	}
 	self := *vigilBin
 	if self == "" {
-		self = vigilSelf()
+		self = batch.Self()
 	} else if self, err = filepath.Abs(self); err != nil {
 		return e.Fail(cli.ExitUsage, "vigil bench ic3: --vigil: %v", err)
 	}
