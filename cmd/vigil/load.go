@@ -53,7 +53,7 @@ func (pf *plajaFlags) apply(e *cli.Env, m *symbolic.Model, propName, polName *st
 }
 
 // printLoadError prints an error of package load as the loaders always
-// have: the model's diagnostics are printed already (printDiags), a file
+// have: the model's diagnostics are printed already (Env.PrintDiags), a file
 // that does not attach is "vigil: ...", anything else "vigil CMD: ...".
 func printLoadError(e *cli.Env, cmd string, err error) {
 	switch err.(type) {

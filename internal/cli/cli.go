@@ -29,7 +29,7 @@ const (
 // Command is one command, or one sub-command when Name has two words
 // ("nn verify"): `vigil nn verify ARGS` runs it, and `vigil help nn verify`,
 // `vigil nn verify --help` and `vigil nn verify -h` print its help (see
-// help.go). A command with sub-commands runs them with runSubcommands.
+// help.go). A command with sub-commands runs them with Env.RunSubcommands.
 type Command struct {
 	Name     string
 	Summary  string // one line for `vigil help`
@@ -38,7 +38,7 @@ type Command struct {
 	Examples []string
 	Run      func(Env *Env, args []string) int
 	// JSONLines says the command's --json prints each report as one line
-	// of JSON (writeJSON), not indented.
+	// of JSON (Env.WriteJSON), not indented.
 	JSONLines bool
 }
 
@@ -46,7 +46,7 @@ type Command struct {
 type Env struct {
 	Stdout, Stderr io.Writer
 	Stdin          io.Reader
-	// probe is set while help collects a command's flags: newFlags then
+	// probe is set while help collects a command's flags: NewFlags then
 	// prints the flag list on -h.
 	probe *probe
 	// prog holds --progress and --quiet of the commands that take them.
@@ -114,7 +114,7 @@ func dispatchCommand(args []string, e *Env) int {
 // at the source.
 //
 // An engine's internal error that a command reports as a plain error
-// exits 70 too: the command returns exitFor(err), which knows it by its
+// exits 70 too: the command returns ExitFor(err), which knows it by its
 // type (vigilerr.Internal).
 func runCommand(c *Command, e *Env, args []string) (code int) {
 	defer func() {

@@ -13,12 +13,12 @@ import (
 
 // errorLog records, in order, what a command reports on stderr while it
 // runs under --json, so that the dispatcher can build the JSON error
-// object (jsonError) from values rather than from rendered text:
+// object (JSONError) from values rather than from rendered text:
 //
-//   - diagnostics the command prints with printDiags, and positioned
-//     library errors it prints with printErr (batch.Error), are recorded as
+//   - diagnostics the command prints with PrintDiags, and positioned
+//     library errors it prints with PrintErr (batch.Error), are recorded as
 //     values with their position, severity and code;
-//   - warnings and notes, which every command prints with notice, are
+//   - warnings and notes, which every command prints with Notice, are
 //     recorded as notices: never the error;
 //   - everything else written on stderr (plain "vigil CMD: ..." errors,
 //     usage blocks) is recorded as text.

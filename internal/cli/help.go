@@ -107,10 +107,10 @@ func wantsHelp(args []string) bool {
 
 // probe collects, by running a command with -h, its flag list.
 type probe struct {
-	fs *flag.FlagSet // the command's flags, when it uses newFlags
+	fs *flag.FlagSet // the command's flags, when it uses NewFlags
 }
 
-// flags prints fs's flags under a heading (newFlags calls it on -h).
+// flags prints fs's flags under a heading (NewFlags calls it on -h).
 func (p *probe) flags(fs *flag.FlagSet) {
 	p.fs = fs
 	n := 0

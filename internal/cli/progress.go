@@ -37,7 +37,7 @@ type Progress struct {
 const progressInterval = 10 * time.Second
 
 // progressFlags are --progress and --quiet, which every long-running
-// command takes (addProgressFlags); newProgress reads them.
+// command takes (Env.AddProgressFlags); Env.NewProgress reads them.
 type progressFlags struct{ force, quiet *bool }
 
 // AddProgressFlags registers --progress and --quiet on fs, for e's
