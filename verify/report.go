@@ -9,15 +9,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"maps"
+	"math"
 	"math/big"
 	"slices"
 	"strings"
 
 	"vigil/bdd"
-	"vigil/internal/phrase"
 	"vigil/ic3"
+	"vigil/internal/phrase"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
