@@ -46,8 +46,7 @@ interrupted.`,
 // batchFlags returns the flag set of the batch sub-command name with
 // --data, which overrides the experiment's data directory.
 func batchFlags(e *cli.Env, name string) (*flag.FlagSet, *cli.Command, *string) {
-	c := cli.Commands["batch "+name]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("batch " + name)
 	return fs, c, fs.String("data", "", "the data directory (default: the experiment's data = \"...\", else data/NAME beside the experiment file)")
 }
 

@@ -46,8 +46,7 @@ func runBench(e *cli.Env, args []string) int {
 	if len(args) > 0 && args[0] == "ic3" {
 		return runBenchIC3(e, args[1:])
 	}
-	c := cli.Commands["bench"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("bench")
 	e.AddProgressFlags(fs)
 	mf := addModelFlags(fs, "property (default: the only one)", "rules or other policy restricting the labels (default: the only one)")
 	naive := fs.Bool("naive", true, "also run the naive baseline (states formatted as strings in a Go map)")

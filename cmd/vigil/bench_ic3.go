@@ -22,8 +22,7 @@ import (
 )
 
 func runBenchIC3(e *cli.Env, args []string) int {
-	c := cli.Commands["bench ic3"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("bench ic3")
 	e.AddProgressFlags(fs)
 	defs := cli.Defines{}
 	fs.Var(defs, "D", "override a constant in every file: -D `NAME=VALUE` (repeatable)")

@@ -71,8 +71,7 @@ the policy facts.`,
 }
 
 func certCheck(e *cli.Env, args []string) int {
-	c := cli.Commands["cert check"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("cert check")
 	spec := fs.String("spec", "", "model file to check against (default: the certificate's spec)")
 	plaja := addPlajaFlags(fs)
 	defs := cli.Defines{}

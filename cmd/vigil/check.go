@@ -35,8 +35,7 @@ type checkResult struct {
 }
 
 func runCheck(e *cli.Env, args []string) int {
-	c := cli.Commands["check"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("check")
 	jsonOut := fs.Bool("json", false, "print diagnostics and summaries as JSON on stdout")
 	bounds := fs.Bool("bounds", false, "prove with Z3 that no command outcome from a non-terminal in-range state leaves a variable's range (violations are errors)")
 	deadlocks := fs.Bool("deadlocks", false, "report in-range non-terminal states where no label is applicable, with a witness (warnings)")

@@ -59,8 +59,7 @@ by Z3, which is not uniform. The report's "start states:" line says which.`,
 }
 
 func runTest(e *cli.Env, args []string) int {
-	c := cli.Commands["test"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("test")
 	e.AddProgressFlags(fs)
 	mf := addModelFlags(fs, "property to test against (default: the only one)", "policy to test (default: the only one)")
 	mode := fs.String("mode", "", "what to test: safety (avoid the unsafe states where some policy does) or goal (reach the goal where some plan does, as cheaply); default: goal when the property's unsafe condition is false and it has a goal, else safety")

@@ -38,8 +38,7 @@ func init() {
 }
 
 func runEnv(e *cli.Env, args []string) int {
-	c := cli.Commands["env"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("env")
 	mf := addModelFlags(fs, "property whose start, unsafe and goal conditions the environment uses (default: the only one)", "unused: the agent chooses the actions")
 	stepReward := fs.Float64("step-reward", -1, "reward of every step")
 	goalReward := fs.Float64("goal-reward", 100, "added to the reward of a step that reaches a goal state")

@@ -28,8 +28,7 @@ func init() {
 }
 
 func runExplore(e *cli.Env, args []string) int {
-	c := cli.Commands["explore"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("explore")
 	e.AddProgressFlags(fs)
 	mf := addModelFlags(fs, "property giving start and terminal states (default: the only one)",
 		"restrict each state to the label this policy chooses (default: all applicable labels)")

@@ -48,8 +48,7 @@ checks this on every model in specs/ and bench/polic3).`,
 }
 
 func runExport(e *cli.Env, args []string) int {
-	c := cli.Commands["export"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("export")
 	chc := fs.Bool("chc", false, "Horn clauses over an unknown invariant vigil.inv, for z3's Spacer: z3 answers sat when the question is safe, unsat when it is not")
 	sys := fs.Bool("smt2", false, "the transition system as define-funs (vigil.init, vigil.trans, vigil.bad), for other solvers and tools")
 	janiOut := fs.Bool("jani", false, "the model as JANI for Storm and mcsta, with a rules or table policy inlined into the guards and the property as a Pmax reachability query")

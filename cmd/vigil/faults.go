@@ -23,8 +23,7 @@ func init() {
 }
 
 func runFaults(e *cli.Env, args []string) int {
-	c := cli.Commands["faults"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("faults")
 	e.AddProgressFlags(fs)
 	sf := addSafetyFlags(fs, false)
 	runFile := fs.String("run", "", "the unsafe run to analyse: a run file of vigil run --record or vigil verify --record")

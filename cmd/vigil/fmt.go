@@ -26,8 +26,7 @@ func init() {
 }
 
 func runFmt(e *cli.Env, args []string) int {
-	c := cli.Commands["fmt"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("fmt")
 	write := fs.Bool("w", false, "write the result back to each file instead of printing it")
 	showDiff := fs.Bool("d", false, "print a diff of the changes instead of the formatted text")
 	files, ok := cli.ParseFlags(fs, args)

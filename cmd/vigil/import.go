@@ -25,8 +25,7 @@ func init() {
 }
 
 func runImport(e *cli.Env, args []string) int {
-	c := cli.Commands["import"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("import")
 	defs := cli.Defines{}
 	fs.Var(defs, "D", "set a constant: -D `NAME=VALUE` (repeatable; every open JANI constant needs one)")
 	start := fs.String("start", "", "PlaJA start condition file (state-condition, states-values, or a PA property file)")

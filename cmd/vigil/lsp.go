@@ -28,8 +28,7 @@ client ends the session without shutdown.`,
 }
 
 func runLSP(e *cli.Env, args []string) int {
-	c := cli.Commands["lsp"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("lsp")
 	defs := cli.Defines{}
 	fs.Var(defs, "D", "override a constant in every document: -D `NAME=VALUE` (repeatable)")
 	rest, ok := cli.ParseFlags(fs, args)

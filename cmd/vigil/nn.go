@@ -101,8 +101,7 @@ func addNNFlags(fs *flag.FlagSet, methodUsage string, branch bool) *nn.Options {
 }
 
 func nnVerify(e *cli.Env, args []string) int {
-	c := cli.Commands["nn verify"]
-	fs := e.NewFlags(c)
+	fs, _ := e.Flags("nn verify")
 	timeout := cli.TimeoutFlagDefault(fs, 60*time.Second, "give up (unknown, exit 4) after `DURATION`; 0 for no limit")
 	opt := addNNFlags(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha (ReLU splits bound with alpha, beta-CROWN multipliers included, unless ibp or crown)", true)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
@@ -196,8 +195,7 @@ func nnEval(e *cli.Env, args []string) int {
 }
 
 func nnBound(e *cli.Env, args []string) int {
-	c := cli.Commands["nn bound"]
-	fs := e.NewFlags(c)
+	fs, _ := e.Flags("nn bound")
 	boxFlag := fs.String("box", "", "input box, one `lo:hi` per input, comma-separated")
 	opt := addNNFlags(fs, "bound `method`: ibp, crown, both (CROWN intersected with IBP) or alpha (both, with optimised slopes)", false)
 	asJSON := fs.Bool("json", false, "print the bounds as JSON")
@@ -230,8 +228,7 @@ func nnBound(e *cli.Env, args []string) int {
 // nnCorpus runs a VNN-COMP style folder: DIR/expected.csv lists onnx,
 // vnnlib, expected; networks in DIR/onnx, properties in DIR/vnnlib.
 func nnCorpus(e *cli.Env, args []string) int {
-	c := cli.Commands["nn corpus"]
-	fs := e.NewFlags(c)
+	fs, _ := e.Flags("nn corpus")
 	timeout := cli.TimeoutFlagDefault(fs, 60*time.Second, "per-instance limit: `DURATION`; 0 for no limit")
 	opt := addNNFlags(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha", true)
 	asJSON := fs.Bool("json", false, "print one JSON object per instance and a summary")

@@ -44,8 +44,7 @@ func init() {
 }
 
 func runProb(e *cli.Env, args []string) int {
-	c := cli.Commands["prob"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("prob")
 	e.AddProgressFlags(fs)
 	mf := addModelFlags(fs, "property: a .spec property (Pr(reach unsafe) and Pr(reach goal)) or a JANI property P=?, Pmax=?, Pmin=? (default: the only one); all: every probability property of a JANI model, one after the other",
 		"policy whose Markov chain to solve (default: none, the MDP over all labels)")

@@ -33,8 +33,7 @@ states).`,
 }
 
 func runRun(e *cli.Env, args []string) int {
-	c := cli.Commands["run"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("run")
 	e.AddProgressFlags(fs)
 	mf := addModelFlags(fs, "property whose unsafe and goal states end a run (default: the only one)", "policy choosing the labels (default: the only one; none: random applicable labels)")
 	from := fs.String("from", "", `start from this state: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)

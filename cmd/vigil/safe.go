@@ -127,8 +127,7 @@ func parseState(e *cli.Env, m *symbolic.Model, text string) (symbolic.State, boo
 }
 
 func runSafe(e *cli.Env, args []string) int {
-	c := cli.Commands["safe"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("safe")
 	e.AddProgressFlags(fs)
 	sf := addSafetyFlags(fs, true)
 	stateText := fs.String("state", "", `the state to decide: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)

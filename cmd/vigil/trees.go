@@ -150,8 +150,7 @@ func treesBox(e *cli.Env, c *cli.Command, path, box string) (*trees.Ensemble, tr
 }
 
 func treesBound(e *cli.Env, args []string) int {
-	c := cli.Commands["trees bound"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("trees bound")
 	maxC := fs.Int("max", -1, "maximise the score of class `C` (-1: not this objective)")
 	minC := fs.Int("min", -1, "minimise the score of class `C` (-1: not this objective)")
 	marginC := fs.Int("margin", -1, "maximise f_C - max over c != C of f_c for class `C` (-1: not this objective)")
@@ -207,8 +206,7 @@ func treesEval(e *cli.Env, args []string) int {
 }
 
 func treesDecide(e *cli.Env, args []string) int {
-	c := cli.Commands["trees decide"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("trees decide")
 	class := fs.Int("class", -1, "the class `A` that should be excluded")
 	sureFlag := fs.String("sure", "", "comma-separated `classes` known to be applicable throughout the box")
 	bud, boxFlag := addSearchFlags(fs, "answer unknown (exit 4)")
@@ -246,8 +244,7 @@ func treesDecide(e *cli.Env, args []string) int {
 }
 
 func treesInfo(e *cli.Env, args []string) int {
-	c := cli.Commands["trees info"]
-	fs := e.NewFlags(c)
+	fs, _ := e.Flags("trees info")
 	asJSON := fs.Bool("json", false, "print as JSON")
 	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {

@@ -40,8 +40,7 @@ func init() {
 var engines = verify.Names()
 
 func runVerify(e *cli.Env, args []string) int {
-	c := cli.Commands["verify"]
-	fs := e.NewFlags(c)
+	fs, c := e.Flags("verify")
 	e.AddProgressFlags(fs)
 	engine := &cli.EnumFlag{What: "engine", Values: engines, Val: engines[0]}
 	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); bdd: BDD forward reachability with exact state counts; ppa: policy predicate abstraction with CEGAR (--predicates); auto: a portfolio on the available cores of bfs up to a million states, ic3 or polic3, and a hunter of counterexamples by random walks of the policy; the first checked verdict wins)")

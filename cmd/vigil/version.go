@@ -18,7 +18,7 @@ func init() {
 		Usage:    "vigil version",
 		Examples: []string{"vigil version"},
 		Run: func(e *cli.Env, args []string) int {
-			fs := e.NewFlags(cli.Commands["version"])
+			fs, _ := e.Flags("version")
 			rest, ok := cli.ParseFlags(fs, args)
 			if !ok {
 				return cli.ExitUsage

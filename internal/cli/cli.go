@@ -202,6 +202,13 @@ func (e *Env) NewFlags(c *Command) *flag.FlagSet {
 	return fs
 }
 
+// Flags returns the flag set (NewFlags) of the registered command name,
+// and the command.
+func (e *Env) Flags(name string) (*flag.FlagSet, *Command) {
+	c := Commands[name]
+	return e.NewFlags(c), c
+}
+
 // ParseFlags parses args, allowing flags after positional arguments
 // (vigil check a.spec --json). It returns the positional arguments, or
 // ok == false after printing the error. A flag value that does not parse
