@@ -29,29 +29,9 @@ type errorLog struct {
 // logEntry is one report: a diagnostic, a notice, or a chunk of stderr
 // text.
 type logEntry struct {
-	diag   *errReport
+	diag   *lang.Diagnostic // a diagnostic, or a positioned library error as one
 	text   string
 	notice bool // text is a warning or a note
-}
-
-// errReport is a positioned message: a lang diagnostic or a positioned
-// library error.
-type errReport struct {
-	File         string
-	Line, Column int
-	Code, Msg    string
-	Warning      bool
-}
-
-// String is the report's first line, file:line:col: error[CODE]: message,
-// as lang and batch render it.
-func (r errReport) String() string {
-	sev := "error"
-	if r.Warning {
-		sev = "warning"
-	}
-	pos := symbolic.Pos{File: r.File, Line: r.Line, Col: r.Column}
-	return fmt.Sprintf("%s: %s[%s]: %s", pos, sev, r.Code, r.Msg)
 }
 
 // stderrLog is the stderr writer under --json: it writes through to w and
@@ -78,7 +58,7 @@ func (e *Env) PrintDiags(diags lang.Diagnostics) {
 		return
 	}
 	for _, d := range diags {
-		s.log.entries = append(s.log.entries, logEntry{diag: &errReport{File: d.Pos.File, Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Msg: d.Msg, Warning: d.Severity == lang.Warning}})
+		s.log.entries = append(s.log.entries, logEntry{diag: &d})
 	}
 	fmt.Fprint(s.w, diags.Render())
 }
@@ -106,7 +86,8 @@ func (e *Env) PrintErr(err error) {
 		fmt.Fprintln(e.Stderr, err)
 		return
 	}
-	s.log.entries = append(s.log.entries, logEntry{diag: &errReport{File: be.File, Line: be.Line, Column: be.Col, Code: be.Code, Msg: be.Msg}})
+	pos := symbolic.Pos{File: be.File, Line: be.Line, Col: be.Col}
+	s.log.entries = append(s.log.entries, logEntry{diag: &lang.Diagnostic{Pos: pos, Severity: lang.Error, Code: be.Code, Msg: be.Msg}})
 	fmt.Fprintln(s.w, err)
 }
 
@@ -149,13 +130,14 @@ func (l *errorLog) jsonError(exit int) JSONError {
 		flush()
 		d := en.diag
 		msg, _, _ := strings.Cut(d.Msg, "\n")
-		if je.File == "" && !d.Warning && d.Line > 0 {
+		warning := d.Severity == lang.Warning
+		if je.File == "" && !warning && d.Pos.Line > 0 {
 			// The first positioned error is the one to fix first.
-			je.File, je.Line, je.Column, je.Code, je.Error = d.File, d.Line, d.Column, d.Code, msg
+			je.File, je.Line, je.Column, je.Code, je.Error = d.Pos.File, d.Pos.Line, d.Pos.Col, d.Code, msg
 		}
 		for _, t := range strings.Split(d.String(), "\n") {
 			if t = strings.TrimSpace(t); t != "" {
-				note(t, d.Warning)
+				note(t, warning)
 			}
 		}
 	}

@@ -1,12 +1,17 @@
 package cli
 
-import "testing"
+import (
+	"testing"
+
+	"vigil/lang"
+	"vigil/symbolic"
+)
 
 // TestJSONErrorSkipsNotices: the "error" of a --json error object is the
 // error, not a warning or note the command printed before it.
 func TestJSONErrorSkipsNotices(t *testing.T) {
-	warn := errReport{File: "m.jani#properties[3]", Line: 19, Column: 5, Warning: true, Code: "W0901", Msg: `property "soon" not imported`}
-	undeclared := errReport{File: "a.spec", Line: 3, Column: 4, Code: "E0101", Msg: "undeclared name y"}
+	warn := lang.Diagnostic{Pos: symbolic.Pos{File: "m.jani#properties[3]", Line: 19, Col: 5}, Severity: lang.Warning, Code: "W0901", Msg: `property "soon" not imported`}
+	undeclared := lang.Diagnostic{Pos: symbolic.Pos{File: "a.spec", Line: 3, Col: 4}, Code: "E0101", Msg: "undeclared name y"}
 	text := func(s string) logEntry { return logEntry{text: s} }
 	notice := func(s string) logEntry { return logEntry{text: s, notice: true} }
 	for n, c := range []struct {
