@@ -34,9 +34,13 @@ func (r VerifyResult) Report() VerifyReport {
 
 // WriteText writes the answer, and for sat the counterexample, as vigil
 // nn verify prints them.
-func (r VerifyResult) WriteText(w io.Writer) error {
-	fmt.Fprintln(w, r.Answer)
-	if r.Answer == Sat {
+func (r VerifyResult) WriteText(w io.Writer) error { return r.Report().WriteText(w) }
+
+// WriteText writes the verdict, and for sat the counterexample, as vigil
+// nn verify prints them.
+func (r VerifyReport) WriteText(w io.Writer) error {
+	fmt.Fprintln(w, r.Verdict)
+	if r.Verdict == Sat {
 		fmt.Fprintf(w, "input  %s\noutput %s\n", FormatVector(r.Input), FormatVector(r.Output))
 	}
 	return nil
@@ -50,6 +54,23 @@ func FormatVector(xs []float64) string {
 		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	return strings.Join(s, ",")
+}
+
+// ParseVector reads an input point written as comma-separated finite
+// numbers (0.5,-1,2e-3), as vigil nn eval and vigil trees eval take it.
+func ParseVector(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number; give comma-separated numbers such as 0.5,-1,2e-3", f)
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%q is not a finite number; inputs must be finite", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // ParseBox reads an input box written LOWER:UPPER per input,

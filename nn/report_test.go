@@ -60,3 +60,17 @@ func TestParseBox(t *testing.T) {
 		}
 	}
 }
+
+// ParseVector reads finite comma-separated numbers and says what to give
+// instead of anything else.
+func TestParseVector(t *testing.T) {
+	x, err := ParseVector("1, -0.5,2e-3")
+	if err != nil || len(x) != 3 || x[1] != -0.5 || x[2] != 2e-3 {
+		t.Fatalf("%v %v", x, err)
+	}
+	for bad, want := range map[string]string{"1,a": "not a number", "1,,2": "not a number", "NaN": "not a finite number", "1,+Inf": "not a finite number"} {
+		if _, err := ParseVector(bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", bad, err, want)
+		}
+	}
+}

@@ -19,6 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"vigil/internal/vigilerr"
 )
 
 // Property is a parsed VNNLIB property: sat iff some Case has an input in
@@ -529,8 +531,20 @@ type VerifyResult struct {
 	Elapsed time.Duration
 }
 
-// Verify decides prop on n within timeout (0: none).
+// Verify decides prop on n within timeout (0: none). A sat answer's
+// counterexample is checked by evaluating the network (Property.Check);
+// one that does not satisfy the property is a *vigilerr.Internal error,
+// never an answer.
 func (n *Network) Verify(prop *Property, timeout time.Duration, opt Options) (VerifyResult, error) {
+	res, err := n.decide(prop, timeout, opt)
+	if err == nil && res.Answer == Sat && !prop.Check(n, res.Case, res.Input) {
+		return res, vigilerr.Internalf("nn", "the counterexample %v does not satisfy the property", res.Input)
+	}
+	return res, err
+}
+
+// decide is Verify before the check of its counterexample.
+func (n *Network) decide(prop *Property, timeout time.Duration, opt Options) (VerifyResult, error) {
 	start := time.Now()
 	if prop.Inputs != n.Inputs() || prop.Outputs != n.Outputs() {
 		return VerifyResult{}, fmt.Errorf("nn: the property declares %d inputs and %d outputs but the network has %d and %d", prop.Inputs, prop.Outputs, n.Inputs(), n.Outputs())

@@ -20,6 +20,23 @@ const (
 	KindTable PolicyKind = "table"
 )
 
+// Symbolic tells whether a policy of kind k is written in the model
+// (rules and table policies), so that an exact encoding of it exists; the
+// other kinds read a network or an ensemble from a file.
+func (k PolicyKind) Symbolic() bool { return k == KindRules || k == KindTable }
+
+// SymbolicPolicies lists the names of m's rules and table policies, in
+// declaration order.
+func (m *Model) SymbolicPolicies() []string {
+	var names []string
+	for _, d := range m.Policies {
+		if d.Kind.Symbolic() {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
 // Affine is an affine map of the state to one real policy input:
 // Const + sum Coef_i * Var_i with rational coefficients.
 type Affine struct {

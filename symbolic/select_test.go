@@ -43,3 +43,15 @@ func TestSelect(t *testing.T) {
 		t.Errorf("z: %v", err)
 	}
 }
+
+// SymbolicPolicies lists the rules and table policies, which an exact
+// encoding can inline, and leaves out networks and ensembles.
+func TestSymbolicPolicies(t *testing.T) {
+	m := &Model{Policies: []*PolicyDecl{{Name: "net", Kind: KindNN}, {Name: "r", Kind: KindRules}, {Name: "forest", Kind: KindTrees}, {Name: "t", Kind: KindTable}}}
+	if got := m.SymbolicPolicies(); len(got) != 2 || got[0] != "r" || got[1] != "t" {
+		t.Errorf("SymbolicPolicies = %v, want [r t]", got)
+	}
+	if KindNN.Symbolic() || KindTrees.Symbolic() || !KindRules.Symbolic() || !KindTable.Symbolic() {
+		t.Error("Symbolic: rules and table only")
+	}
+}

@@ -20,12 +20,12 @@ type ExploreQuestion struct {
 	Policy *symbolic.PolicyDecl // restricts each state to the label it chooses (nil: all labels)
 	// BDD explores with BDDs (bdd.Explore with BDDOptions, whose order
 	// Order names for the report); otherwise explicit.Search runs with
-	// Search, whose Policy (the decider of Policy), limits, workers and
-	// progress the caller sets.
+	// Search, whose limits, workers and progress the caller sets.
 	BDD        bool
 	BDDOptions bdd.Options
 	Order      string
-	Search     explicit.Options
+	// Search's Policy and NewPolicy, when nil, are made from Policy.
+	Search explicit.Options
 }
 
 // ExploreResult is Explore's report: an *ExploreReport or a
@@ -45,6 +45,14 @@ func Explore(ctx context.Context, q ExploreQuestion) (rep ExploreResult, complet
 		}
 		r := NewBDDExploreReport(m, prop, q.Policy, ex, q.Order)
 		return r, r.Complete, nil
+	}
+	if q.Policy != nil && q.Search.Policy == nil {
+		if q.Search.Policy, err = explicit.NewDecider(m, q.Policy); err != nil {
+			return nil, false, err
+		}
+	}
+	if q.Search.Workers > 1 && q.Search.NewPolicy == nil {
+		q.Search.NewPolicy = explicit.NewDeciders(m, q.Policy)
 	}
 	res, err := explicit.Search(ctx, q.Gen, q.Search)
 	if err != nil {

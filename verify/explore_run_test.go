@@ -35,3 +35,25 @@ func TestExplore(t *testing.T) {
 		t.Errorf("--max-states 2: %v, complete %v", err, complete)
 	}
 }
+
+// Explore makes the policy's deciders itself, one per goroutine of a
+// parallel search, and counts the same states on one goroutine and on
+// several.
+func TestExplorePolicyWorkers(t *testing.T) {
+	m := testutil.LoadFile(t, "../specs/oneway_line.spec")
+	g, err := explicit.New(m, m.Property(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []int
+	for _, j := range []int{1, 3} {
+		rep, complete, err := verify.Explore(context.Background(), verify.ExploreQuestion{Gen: g, Policy: m.Policy("careful"), Search: explicit.Options{Workers: j}})
+		if err != nil || !complete {
+			t.Fatalf("-j %d: %v, complete %v", j, err, complete)
+		}
+		states = append(states, rep.(*verify.ExploreReport).States)
+	}
+	if states[0] != states[1] {
+		t.Errorf("careful: %d states on one goroutine, %d on three", states[0], states[1])
+	}
+}

@@ -9,13 +9,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
-	"vigil/internal/phrase"
 
 	"vigil/bdd"
 	"vigil/ic3"
+	"vigil/internal/phrase"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -440,6 +442,23 @@ func ShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// RunCommand is the vigil run command line that loads the model file
+// with the defines (sorted by name) and the PlaJA start, unsafe and
+// policy files ("" for none), quoted for a POSIX shell: the start of
+// TextOptions.Rerun.
+func RunCommand(file string, defines map[string]string, start, unsafe, policyFile string) string {
+	args := []string{"vigil", "run", ShellQuote(file)}
+	for _, n := range slices.Sorted(maps.Keys(defines)) {
+		args = append(args, "-D", ShellQuote(n+"="+defines[n]))
+	}
+	for _, f := range []struct{ flag, val string }{{"--start", start}, {"--unsafe", unsafe}, {"--policy-file", policyFile}} {
+		if f.val != "" {
+			args = append(args, f.flag, ShellQuote(f.val))
+		}
+	}
+	return strings.Join(args, " ")
 }
 
 // Stopped turns a stop reason ("timeout", "state limit 10", ...) into a

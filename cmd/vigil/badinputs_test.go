@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"vigil/internal/cli"
 )
 
 var updateBadInputs = flag.Bool("update-badinputs", false, "record the outcome of bench/badinputs cases marked ? (and empty substrings) in cases.txt")
@@ -53,7 +55,7 @@ func TestBadInputs(t *testing.T) {
 			out = append(out, line)
 			continue
 		}
-		if code == exitBug {
+		if code == cli.ExitBug {
 			t.Errorf("vigil %s: panicked (exit %d):\n%s", cmdline, code, output)
 		}
 		for _, internal := range []string{"Go struct field", "Go value", "cannot unmarshal", "goroutine ", "json: cannot", "reflect."} {
@@ -102,7 +104,7 @@ func runBounded(args []string, limit time.Duration) (code int, output string, do
 	ch := make(chan result, 1)
 	go func() {
 		var stdout, stderr bytes.Buffer
-		c := run(args, &env{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader("")})
+		c := cli.Main(args, &cli.Env{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader("")})
 		ch <- result{c, stderr.String() + stdout.String()}
 	}()
 	select {

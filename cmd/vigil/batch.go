@@ -3,17 +3,15 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 
 	"vigil/batch"
+	"vigil/internal/cli"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "batch",
 		Summary: "run an experiment: many vigil runs under limits, resumable, locally or as a Slurm array; report tables and plots",
 		Usage:   "vigil batch (run|status|slurm|report) [flags] EXPERIMENT.toml",
@@ -29,9 +27,9 @@ interrupted.`,
 			"vigil batch slurm bench/polic3-tables.toml --parallel 50; sbatch bench/data/polic3-tables/slurm/job.sh",
 			"vigil batch report bench/polic3-tables.toml --filter algorithm=bfs,polic3 --attributes coverage,time,memory",
 		},
-		Run: func(e *env, args []string) int { return runSubcommands(e, "batch", args) },
+		Run: func(e *cli.Env, args []string) int { return e.RunSubcommands("batch", args) },
 	})
-	for _, c := range []*command{
+	for _, c := range []*cli.Command{
 		{Name: "batch run", Summary: "run what is not finished (kill it any time; run again to go on)",
 			Usage: "vigil batch run [-j N] [--tasks N --task I] [--only REGEXP] [--rerun OUTCOMES] [--json] [--progress|--quiet] EXPERIMENT.toml", Run: batchRun},
 		{Name: "batch status", Summary: "how many runs are finished, by outcome, and which are missing",
@@ -41,55 +39,37 @@ interrupted.`,
 		{Name: "batch report", Summary: "tables (Markdown, HTML) and SVG plots of the results",
 			Usage: "vigil batch report [--filter ATTR=V1,V2]... [--attributes A,B] [--group A,B] [--agree A,B] [--higher A,B] [--baseline ALGO] [--scatter X:Y,...] [--out DIR] [--format md|html|csv|none] EXPERIMENT.toml", Run: batchReport},
 	} {
-		register(c)
+		cli.Register(c)
 	}
-}
-
-// vigilSelf is the vigil executable that runs are made with: the program
-// as invoked (not resolving symlinks, so a link named vigil still is vigil).
-func vigilSelf() string {
-	arg0 := os.Args[0]
-	if strings.Contains(arg0, "/") {
-		if p, err := filepath.Abs(arg0); err == nil {
-			return p
-		}
-	} else if p, err := exec.LookPath(arg0); err == nil {
-		if p, err := filepath.Abs(p); err == nil {
-			return p
-		}
-	}
-	p, _ := os.Executable()
-	return p
 }
 
 // batchFlags returns the flag set of the batch sub-command name with
 // --data, which overrides the experiment's data directory.
-func batchFlags(e *env, name string) (*flag.FlagSet, *command, *string) {
-	c := commands["batch "+name]
-	fs := newFlags(e, c)
+func batchFlags(e *cli.Env, name string) (*flag.FlagSet, *cli.Command, *string) {
+	fs, c := e.Flags("batch " + name)
 	return fs, c, fs.String("data", "", "the data directory (default: the experiment's data = \"...\", else data/NAME beside the experiment file)")
 }
 
 // loadExperiment parses the flags and loads the one experiment file args
 // name, its data directory overridden by data; the exit code is nonzero
 // when it cannot.
-func loadExperiment(e *env, c *command, fs *flag.FlagSet, args []string, data *string, check func() bool) (*batch.Experiment, int) {
-	file, ok := parseOneArg(e, c, fs, args, "experiment file")
+func loadExperiment(e *cli.Env, c *cli.Command, fs *flag.FlagSet, args []string, data *string, check func() bool) (*batch.Experiment, int) {
+	file, ok := e.ParseOneArg(c, fs, args, "experiment file")
 	if !ok || check != nil && !check() {
-		return nil, exitUsage
+		return nil, cli.ExitUsage
 	}
 	x, err := batch.Load(file)
 	if err != nil {
-		printErr(e, err)
-		return nil, exitError
+		e.PrintErr(err)
+		return nil, cli.ExitError
 	}
 	if *data != "" {
 		x.Data = *data
 	}
-	return x, exitOK
+	return x, cli.ExitOK
 }
 
-func batchRun(e *env, args []string) int {
+func batchRun(e *cli.Env, args []string) int {
 	fs, c, data := batchFlags(e, "run")
 	jobs := fs.Int("j", 1, "runs at once")
 	tasks := fs.Int("tasks", 0, "split the runs into this many shuffled shares (Slurm array tasks) and run one")
@@ -97,18 +77,18 @@ func batchRun(e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print the summary as JSON (and no progress line)")
 	rerun := fs.String("rerun", "", "run again the finished runs with these outcomes (comma-separated: crash, input-error, timeout, ..., or stale for runs whose command changed)")
 	only := fs.String("only", "", "run only the runs whose id (ALGORITHM/DOMAIN/PROBLEM[/REP]) matches this regular expression")
-	addProgressFlags(e, fs)
+	e.AddProgressFlags(fs)
 	var onlyRE *regexp.Regexp
 	x, code := loadExperiment(e, c, fs, args, data, func() bool {
 		var err error
 		switch {
 		case *jobs < 1:
-			fmt.Fprintln(e.stderr, "vigil batch run: -j must be at least 1")
+			fmt.Fprintln(e.Stderr, "vigil batch run: -j must be at least 1")
 		case (*tasks > 0) != (*task > 0):
-			fmt.Fprintln(e.stderr, "vigil batch run: give --tasks and --task together")
+			fmt.Fprintln(e.Stderr, "vigil batch run: give --tasks and --task together")
 		case *only != "":
 			if onlyRE, err = regexp.Compile(*only); err != nil {
-				fmt.Fprintf(e.stderr, "vigil batch run: --only %q: %v\n", *only, err)
+				fmt.Fprintf(e.Stderr, "vigil batch run: --only %q: %v\n", *only, err)
 			}
 			return err == nil
 		default:
@@ -119,43 +99,42 @@ func batchRun(e *env, args []string) int {
 	if x == nil {
 		return code
 	}
-	ctx, stop := runContext(0)
+	ctx, stop := cli.RunContext(0)
 	defer stop()
-	prog := newProgress(e, *asJSON)
+	prog := e.NewProgress(*asJSON)
 	s, err := x.Execute(ctx, batch.Options{
-		Jobs: *jobs, Task: *task, Tasks: *tasks, Self: vigilSelf(), Log: lineWriter{e, prog}, Rerun: splitList(*rerun), Only: onlyRE,
-		Progress: func(p batch.Progress) { prog.printf("%s", p.Line(x.Name)) },
+		Jobs: *jobs, Task: *task, Tasks: *tasks, Self: batch.Self(), Log: lineWriter{e, prog}, Rerun: cli.SplitList(*rerun), Only: onlyRE,
+		Progress: func(p batch.Progress) { prog.Printf("%s", p.Line(x.Name)) },
 	})
-	prog.clear()
+	prog.Clear()
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return e.Fail(cli.ExitError, "%v", err)
 	}
-	writeReport(e, "batch run", *asJSON, x.RunReport(s), exitOK)
+	e.WriteReport("batch run", *asJSON, x.RunReport(s), cli.ExitOK)
 	switch {
 	case s.Errors["not-recorded"] > 0:
-		return exitError
+		return cli.ExitError
 	case s.Interrupted || s.Done < s.Total:
 		if !*asJSON {
-			fmt.Fprintln(e.stderr, "vigil batch run: interrupted; run the same command again to finish the rest")
+			fmt.Fprintln(e.Stderr, "vigil batch run: interrupted; run the same command again to finish the rest")
 		}
-		return exitUnknown
+		return cli.ExitUnknown
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // lineWriter prints a line of the batch's log above the progress line.
 type lineWriter struct {
-	e *env
-	p *progress
+	e *cli.Env
+	p *cli.Progress
 }
 
 func (w lineWriter) Write(b []byte) (int, error) {
-	w.p.clear()
-	return w.e.stderr.Write(b)
+	w.p.Clear()
+	return w.e.Stderr.Write(b)
 }
 
-func batchStatus(e *env, args []string) int {
+func batchStatus(e *cli.Env, args []string) int {
 	fs, c, data := batchFlags(e, "status")
 	asJSON := fs.Bool("json", false, "print the status as JSON")
 	x, code := loadExperiment(e, c, fs, args, data, nil)
@@ -164,17 +143,16 @@ func batchStatus(e *env, args []string) int {
 	}
 	st, err := x.Status()
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return e.Fail(cli.ExitError, "%v", err)
 	}
-	writeReport(e, "batch status", *asJSON, x.StatusReport(st), exitOK)
+	e.WriteReport("batch status", *asJSON, x.StatusReport(st), cli.ExitOK)
 	if len(st.Missing) > 0 || len(st.Stale) > 0 {
-		return exitUnknown
+		return cli.ExitUnknown
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
-func batchSlurm(e *env, args []string) int {
+func batchSlurm(e *cli.Env, args []string) int {
 	fs, c, data := batchFlags(e, "slurm")
 	maxArray := fs.Int("max-array-size", 1000, "at most this many array tasks (the cluster's MaxArraySize); each runs its share of the runs")
 	par := fs.Int("parallel", 0, "at most this many tasks at once (the %K of --array; 0: all)")
@@ -183,23 +161,12 @@ func batchSlurm(e *env, args []string) int {
 	if x == nil {
 		return code
 	}
-	path, tasks, err := x.Slurm(batch.SlurmOptions{Self: vigilSelf(), MaxArraySize: *maxArray, Parallel: *par, Partition: *part})
+	path, tasks, err := x.Slurm(batch.SlurmOptions{Self: batch.Self(), MaxArraySize: *maxArray, Parallel: *par, Partition: *part})
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return e.Fail(cli.ExitError, "%v", err)
 	}
-	fmt.Fprintf(e.stdout, "wrote %s: %d runs in %d array tasks\nsubmit with: sbatch %s\n", path, len(x.Runs), tasks, path)
-	return exitOK
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, a := range strings.Split(s, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			out = append(out, a)
-		}
-	}
-	return out
+	fmt.Fprintf(e.Stdout, "wrote %s: %d runs in %d array tasks\nsubmit with: sbatch %s\n", path, len(x.Runs), tasks, path)
+	return cli.ExitOK
 }
 
 // filterFlags collects repeated --filter ATTR=V1,V2 flags.
@@ -215,7 +182,7 @@ func (f *filterFlags) Set(s string) error {
 	return nil
 }
 
-func batchReport(e *env, args []string) int {
+func batchReport(e *cli.Env, args []string) int {
 	fs, c, data := batchFlags(e, "report")
 	var filters filterFlags
 	fs.Var(&filters, "filter", "keep runs whose attribute is one of the values (ATTR=V1,V2) or none of them (ATTR!=V1,V2); repeatable, all must hold (default: the experiment's [report] filters)")
@@ -232,13 +199,13 @@ func batchReport(e *env, args []string) int {
 		switch *format {
 		case "md", "html", "csv", "none":
 		default:
-			fmt.Fprintf(e.stderr, "vigil batch report: --format %q: want md, html, csv or none\n", *format)
+			fmt.Fprintf(e.Stderr, "vigil batch report: --format %q: want md, html, csv or none\n", *format)
 			return false
 		}
-		for _, s := range splitList(*scatter) {
+		for _, s := range cli.SplitList(*scatter) {
 			pr, err := batch.ParseScatter(s)
 			if err != nil {
-				fmt.Fprintf(e.stderr, "vigil batch report: --scatter: %v\n", err)
+				fmt.Fprintf(e.Stderr, "vigil batch report: --scatter: %v\n", err)
 				return false
 			}
 			pairs = append(pairs, pr)
@@ -248,16 +215,14 @@ func batchReport(e *env, args []string) int {
 	if x == nil {
 		return code
 	}
-	rep, files, err := x.Publish(batch.ReportOptions{Filters: filters, Attributes: splitList(*attrs), Group: splitList(*group), Agree: splitList(*agree), Higher: splitList(*higher), Baseline: *baseline, Scatter: pairs}, *out)
+	rep, files, err := x.Publish(batch.ReportOptions{Filters: filters, Attributes: cli.SplitList(*attrs), Group: cli.SplitList(*group), Agree: cli.SplitList(*agree), Higher: cli.SplitList(*higher), Baseline: *baseline, Scatter: pairs}, *out)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitError
+		return e.Fail(cli.ExitError, "%v", err)
 	}
-	rep.WriteFormat(e.stdout, *format)
-	fmt.Fprintf(e.stderr, "vigil batch report: wrote %s\n", strings.Join(files, ", "))
+	rep.WriteFormat(e.Stdout, *format)
+	fmt.Fprintf(e.Stderr, "vigil batch report: wrote %s\n", strings.Join(files, ", "))
 	if err := rep.Disagreement(); err != nil {
-		fmt.Fprintf(e.stderr, "vigil batch report: %v\n", err)
-		return exitUnsafe
+		return e.Fail(cli.ExitUnsafe, "vigil batch report: %v", err)
 	}
-	return exitOK
+	return cli.ExitOK
 }

@@ -2,14 +2,15 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
+	"vigil/internal/cli"
 	"vigil/internal/vigilerr"
+	"vigil/load"
 	"vigil/symbolic/explicit"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "bench",
 		Summary: "measure BFS throughput and memory: packed engine versus a naive baseline",
 		Usage:   "vigil bench [flags] FILE.spec | vigil bench ic3 [flags] FILE...",
@@ -20,7 +21,7 @@ func init() {
 		},
 		Run: runBench,
 	})
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "bench ic3",
 		Summary: "ic3 against BFS and z3's Spacer on every model, property and symbolic policy of the files: a vigil batch experiment, run and reported",
 		Usage:   "vigil bench ic3 [flags] FILE...",
@@ -41,55 +42,49 @@ experiment, results and report (run the same command again to continue).`,
 	})
 }
 
-func runBench(e *env, args []string) int {
+func runBench(e *cli.Env, args []string) int {
 	if len(args) > 0 && args[0] == "ic3" {
 		return runBenchIC3(e, args[1:])
 	}
-	c := commands["bench"]
-	fs := newFlags(e, c)
-	addProgressFlags(e, fs)
+	fs, c := e.Flags("bench")
+	e.AddProgressFlags(fs)
 	mf := addModelFlags(fs, "property (default: the only one)", "rules or other policy restricting the labels (default: the only one)")
 	naive := fs.Bool("naive", true, "also run the naive baseline (states formatted as strings in a Go map)")
 	jsonOut := fs.Bool("json", false, "print the figures as JSON")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the first run of the packed engine (with -j N, of the parallel one) to this file (go tool pprof)")
 	workers := fs.Int("j", 1, "also run the parallel search on this many goroutines and compare it with the sequential one (-j 1) in the same run")
 	runs := fs.Int("runs", 1, "measure each engine this many times, alternating, and report the medians (1 to 100)")
-	timeout := timeoutFlag(fs)
-	file, ok := parseModelArg(e, c, fs, args)
+	timeout := cli.TimeoutFlag(fs)
+	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if !checkWorkers(e, "bench", *workers, true) {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *runs < 1 || *runs > 100 {
-		fmt.Fprintf(e.stderr, "vigil bench: --runs %d: give a number of runs from 1 to 100\n", *runs)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil bench: --runs %d: give a number of runs from 1 to 100", *runs)
 	}
-	lm, ok := mf.load(e, "bench", file, false, thePolicy)
+	lm, ok := mf.load(e, "bench", file, false, load.ThePolicy)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
-	opt := explicit.BenchOptions{Workers: *workers, Naive: *naive, Runs: *runs, CPUProfile: *cpuProfile}
-	if lm.decl != nil {
-		opt.NewPolicy = func() (explicit.Decider, error) { return explicit.NewDecider(lm.m, lm.decl) }
-	}
-	prog := newProgress(e, *jsonOut)
-	defer prog.clear()
-	opt.Progress = lineTo(prog)
-	ctx, cancel := runContext(*timeout)
+	opt := explicit.BenchOptions{Workers: *workers, Naive: *naive, Runs: *runs, CPUProfile: *cpuProfile, NewPolicy: explicit.NewDeciders(lm.m, lm.decl)}
+	prog := e.NewProgress(*jsonOut)
+	defer prog.Clear()
+	opt.Progress = cli.LineTo(prog)
+	ctx, cancel := cli.RunContext(*timeout)
 	defer cancel()
 	rep, err := explicit.Bench(ctx, lm.g, policyName(lm.decl), opt)
-	prog.clear()
+	prog.Clear()
 	if stop, ok := errors.AsType[*explicit.BenchStopped](err); ok {
-		return writeReport(e, "bench", *jsonOut, stop, exitUnknown) // no figures
+		return e.WriteReport("bench", *jsonOut, stop, cli.ExitUnknown) // no figures
 	}
 	if ie, ok := errors.AsType[*vigilerr.Internal](err); ok {
-		return internalError(e, "bench", "%s", ie.Msg)
+		return e.InternalError("bench", "%s", ie.Msg)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil bench: %v", err)
 	}
-	return writeReport(e, "bench", *jsonOut, rep, exitOK)
+	return e.WriteReport("bench", *jsonOut, rep, cli.ExitOK)
 }

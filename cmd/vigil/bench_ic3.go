@@ -16,19 +16,18 @@ import (
 	"time"
 
 	"vigil/batch"
-	"vigil/ic3"
+	"vigil/internal/cli"
 	"vigil/smt/smtlib"
-	"vigil/symbolic"
+	"vigil/verify"
 )
 
-func runBenchIC3(e *env, args []string) int {
-	c := commands["bench ic3"]
-	fs := newFlags(e, c)
-	addProgressFlags(e, fs)
-	defs := defines{}
+func runBenchIC3(e *cli.Env, args []string) int {
+	fs, c := e.Flags("bench ic3")
+	e.AddProgressFlags(fs)
+	defs := cli.Defines{}
 	fs.Var(defs, "D", "override a constant in every file: -D `NAME=VALUE` (repeatable)")
-	timeout := timeoutFlagDefault(fs, time.Minute, "CPU-time limit per engine and instance: `DURATION`")
-	maxStates := addCountFlag(fs, "max-states", 20_000_000, "BFS gives up (unknown) after storing this many states")
+	timeout := cli.TimeoutFlagDefault(fs, time.Minute, "CPU-time limit per engine and instance: `DURATION`")
+	maxStates := cli.AddCountFlag(fs, "max-states", 20_000_000, "BFS gives up (unknown) after storing this many states")
 	nog := fs.Bool("nog", false, "also run ic3-nog (always with --scale)")
 	scale := batch.Scale{}
 	fs.Var(&scale, "scale", "run every file at each of the values of constant NAME it declares, `NAME=V1,V2,...` (repeatable; a file declaring none runs once); adds ic3-nog and a row per size")
@@ -37,33 +36,28 @@ func runBenchIC3(e *env, args []string) int {
 	data := fs.String("data", "", "keep the experiment in `DIR` (its file, runs and report; rerunning continues it); default: a temporary directory, removed")
 	plaja := addPlajaFlags(fs)
 	jsonOut := fs.Bool("json", false, "print every run's properties and the disagreements as JSON instead of the report")
-	files, ok := parseFlags(fs, args)
+	files, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: want model files\nusage: %s\n", c.Usage)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil bench ic3: want model files\nusage: %s", c.Usage)
 	}
 	if *timeout <= 0 || *maxStates <= 0 || *jobs < 1 {
-		fmt.Fprintln(e.stderr, "vigil bench ic3: --timeout, --max-states and -j must be positive")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil bench ic3: --timeout, --max-states and -j must be positive")
 	}
 	if *plaja.policyFile != "" {
-		fmt.Fprintln(e.stderr, "vigil bench ic3: --policy-file: learned policies are measured by bench/polic3-*.toml; give --start and --unsafe only")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil bench ic3: --policy-file: learned policies are measured by bench/polic3-*.toml; give --start and --unsafe only")
 	}
 	z3, err := smtlib.Z3Path()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %v (Spacer is the peer)\n", err)
-		return exitError
+		return e.Fail(cli.ExitError, "vigil bench ic3: %v (Spacer is the peer)", err)
 	}
 	self := *vigilBin
 	if self == "" {
-		self = vigilSelf()
+		self = batch.Self()
 	} else if self, err = filepath.Abs(self); err != nil {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: --vigil: %v\n", err)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil bench ic3: --vigil: %v", err)
 	}
 	var extra []string // instance args: the PlaJA conditions
 	if *plaja.start != "" {
@@ -72,60 +66,58 @@ func runBenchIC3(e *env, args []string) int {
 	if *plaja.unsafe != "" {
 		extra = append(extra, "--unsafe", *plaja.unsafe)
 	}
-	ctx, cancel := runContext(0)
+	ctx, cancel := cli.RunContext(0)
 	defer cancel()
-	prog := newProgress(e, *jsonOut)
+	prog := e.NewProgress(*jsonOut)
 	res, err := batch.IC3Bench(ctx, batch.IC3BenchOptions{Files: files, Defines: defs, Scale: scale, Args: extra,
 		Facts: func(file string, defs map[string]string) (batch.ModelFacts, error) {
 			return ic3Facts(e, file, defs, plaja)
 		},
 		Z3: z3, NoG: *nog, MaxStates: *maxStates, Limit: *timeout, Data: *data,
 		Run: batch.Options{Jobs: *jobs, Self: self, Log: lineWriter{e, prog}, Progress: func(p batch.Progress) {
-			prog.printf("bench ic3: %d/%d runs done, %d failed%s", p.Done, p.Total, p.Failed, batch.LimitCounts(p.Errors))
+			prog.Printf("bench ic3: %d/%d runs done, %d failed%s", p.Done, p.Total, p.Failed, batch.LimitCounts(p.Errors))
 		}}})
-	prog.clear()
+	prog.Clear()
 	switch {
 	case err == errPrinted:
-		return exitError
+		return cli.ExitError
 	case err != nil:
-		fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
-		return exitError
+		return e.Fail(cli.ExitError, "vigil bench ic3: %v", err)
 	case res.Summary.Interrupted:
-		fmt.Fprintln(e.stderr, "vigil bench ic3: interrupted")
-		return exitUnknown
+		return e.Fail(cli.ExitUnknown, "vigil bench ic3: interrupted")
 	}
 	rep, list, s := res.Report, res.Disagreements, res.Summary
 	if *jsonOut {
-		encodeJSON(e.stdout, map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": append([]string{}, list...)})
+		e.WriteJSON("bench ic3", map[string]any{"limit_seconds": timeout.Seconds(), "runs": rep.Runs, "disagreements": append([]string{}, list...)}, cli.ExitOK)
 	} else {
-		rep.Markdown(e.stdout)
+		rep.Markdown(e.Stdout)
 		if *data != "" {
 			dir := filepath.Join(res.Experiment.Data, "report")
 			if _, err := rep.Write(dir); err != nil {
-				fmt.Fprintln(e.stderr, "vigil bench ic3:", err)
-				return exitError
+				return e.Fail(cli.ExitError, "vigil bench ic3: %v", err)
 			}
-			fmt.Fprintf(e.stderr, "vigil bench ic3: the experiment and its runs are in %s, the report in %s; the same command with --data %s again continues it\n", *data, dir, *data)
+			fmt.Fprintf(e.Stderr, "vigil bench ic3: the experiment and its runs are in %s, the report in %s; the same command with --data %s again continues it\n", *data, dir, *data)
 		}
 	}
 	if s.Failed > 0 {
-		fmt.Fprintf(e.stderr, "vigil bench ic3: %s failed (crash, bad input or an export z3 cannot read); see the runs' stderr\n", plural(s.Failed, "run"))
+		fmt.Fprintf(e.Stderr, "vigil bench ic3: %s failed (crash, bad input or an export z3 cannot read); see the runs' stderr\n", verify.Plural(s.Failed, "run"))
 	}
 	if len(list) > 0 {
-		return internalError(e, "bench ic3", "the engines disagree on %s: %s", plural(len(list), "instance"), strings.Join(list, "; "))
+		return e.InternalError("bench ic3", "the engines disagree on %s: %s", verify.Plural(len(list), "instance"), strings.Join(list, "; "))
 	}
 	if s.Failed > 0 {
-		return exitError
+		return cli.ExitError
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // errPrinted is the error of a step that printed its own message.
 var errPrinted = errors.New("(printed)")
 
 // ic3Facts loads file with defs and the PlaJA conditions, and says which
-// of its properties ic3 decides and which policies are rules or tables.
-func ic3Facts(e *env, file string, defs map[string]string, plaja *plajaFlags) (batch.ModelFacts, error) {
+// of its properties ic3 decides and which policies are rules or tables
+// (verify.BenchFacts).
+func ic3Facts(e *cli.Env, file string, defs map[string]string, plaja *plajaFlags) (batch.ModelFacts, error) {
 	m := loadModel(e, file, defs)
 	if m == nil {
 		return batch.ModelFacts{}, errPrinted
@@ -134,20 +126,5 @@ func ic3Facts(e *env, file string, defs map[string]string, plaja *plajaFlags) (b
 	if !plaja.apply(e, m, &prop, &pol) {
 		return batch.ModelFacts{}, errPrinted
 	}
-	f := batch.ModelFacts{HasPolicies: len(m.Policies) > 0}
-	for _, c := range m.Consts {
-		f.Consts = append(f.Consts, c.Name)
-	}
-	for _, p := range m.Properties {
-		if ic3.Validate(m, p, nil) == nil {
-			f.Properties = append(f.Properties, p.Name)
-		}
-	}
-	for _, d := range m.Policies {
-		if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
-			f.Policies = append(f.Policies, d.Name)
-		}
-	}
-	_, f.Log2States = m.StateSpaceSize()
-	return f, nil
+	return verify.BenchFacts(m), nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"vigil/internal/cli"
 	"vigil/verify"
 )
 
@@ -241,8 +242,8 @@ func TestVerifyHTMLInBrowser(t *testing.T) {
 	dir := t.TempDir()
 	page := filepath.Join(dir, "verify_oneway.html")
 	var out, errb bytes.Buffer
-	code := run([]string{"verify", "../../specs/oneway.spec", "--policy", "driver", "--html", page}, &env{stdout: &out, stderr: &errb})
-	if code != exitUnsafe {
+	code := cli.Main([]string{"verify", "../../specs/oneway.spec", "--policy", "driver", "--html", page}, &cli.Env{Stdout: &out, Stderr: &errb})
+	if code != cli.ExitUnsafe {
 		t.Fatalf("exit %d, stderr %s", code, errb.String())
 	}
 	dom := checkPage(t, page)
@@ -255,7 +256,7 @@ func TestVerifyHTMLInBrowser(t *testing.T) {
 		t.Error("load does not change along the run but is plotted")
 	}
 	safe := filepath.Join(dir, "verify_flappy.html")
-	if code := run([]string{"verify", "../../specs/flappy.spec", "--html", safe}, &env{stdout: &out, stderr: &errb}); code != exitOK {
+	if code := cli.Main([]string{"verify", "../../specs/flappy.spec", "--html", safe}, &cli.Env{Stdout: &out, Stderr: &errb}); code != cli.ExitOK {
 		t.Fatalf("flappy: exit %d, stderr %s", code, errb.String())
 	}
 	if dom := checkPage(t, safe); !strings.Contains(dom, "No counterexample") {
@@ -274,7 +275,7 @@ func testHTMLPage(t *testing.T, name, spec string, want int, args ...string) str
 	}
 	page := filepath.Join(dir, name+".html")
 	var out, errb bytes.Buffer
-	if code := run(append([]string{"test", file, "--html", page}, args...), &env{stdout: &out, stderr: &errb}); code != want {
+	if code := cli.Main(append([]string{"test", file, "--html", page}, args...), &cli.Env{Stdout: &out, Stderr: &errb}); code != want {
 		t.Fatalf("exit %d, want %d; stderr %s", code, want, errb.String())
 	}
 	return page
@@ -295,7 +296,7 @@ property p {
     start x <= 1
     unsafe x == 2
 }
-`, exitOK, "--runs", "20", "--config", "1-sampling")
+`, cli.ExitOK, "--runs", "20", "--config", "1-sampling")
 	dom := checkPage(t, page)
 	if n := strings.Count(dom, `class="unsafe-run no-bug"`); n != 2 {
 		t.Errorf("%d unsafe runs without a bug drawn, want 2 (from x=0 and x=1)", n)
@@ -316,7 +317,7 @@ property p {
     unsafe false
     goal x == 5
 }
-`, exitUnsafe, "--mode", "goal")
+`, cli.ExitUnsafe, "--mode", "goal")
 	checkPage(t, goal)
 }
 
@@ -331,7 +332,7 @@ func TestVerifyHTMLLongRun(t *testing.T) {
 	}
 	page := filepath.Join(dir, "long.html")
 	var out, errb bytes.Buffer
-	if code := run([]string{"verify", spec, "--html", page}, &env{stdout: &out, stderr: &errb}); code != exitUnsafe {
+	if code := cli.Main([]string{"verify", spec, "--html", page}, &cli.Env{Stdout: &out, Stderr: &errb}); code != cli.ExitUnsafe {
 		t.Fatalf("exit %d, stderr %s", code, errb.String())
 	}
 	data, err := os.ReadFile(page)

@@ -1,14 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
+	"vigil/internal/cli"
 	"vigil/verify/certfile"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "cert",
 		Summary: "check a safety certificate independently of the decider that wrote it",
 		Usage:   "vigil cert check [flags] CERT",
@@ -16,9 +16,9 @@ func init() {
 			"vigil cert check safe.cert.json",
 			"vigil cert check inv.smt2",
 		},
-		Run: func(e *env, args []string) int { return runSubcommands(e, "cert", args) },
+		Run: func(e *cli.Env, args []string) int { return e.RunSubcommands("cert", args) },
 	})
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "cert check",
 		Summary: "check a certificate: exit 0 when it holds, 1 when it does not",
 		Usage:   "vigil cert check [flags] CERT",
@@ -70,48 +70,46 @@ the policy facts.`,
 	})
 }
 
-func certCheck(e *env, args []string) int {
-	c := commands["cert check"]
-	fs := newFlags(e, c)
+func certCheck(e *cli.Env, args []string) int {
+	fs, c := e.Flags("cert check")
 	spec := fs.String("spec", "", "model file to check against (default: the certificate's spec)")
 	plaja := addPlajaFlags(fs)
-	defs := defines{}
+	defs := cli.Defines{}
 	fs.Var(defs, "D", "a constant: -D `NAME=VALUE` (repeatable); refused unless the certificate was made with the same value")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	rest, ok := parseFlags(fs, args)
+	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(rest) != 1 {
-		fmt.Fprintf(e.stderr, "vigil cert check: want one certificate file, got %d\nusage: %s\n", len(rest), c.Usage)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil cert check: want one certificate file, got %d\nusage: %s", len(rest), c.Usage)
 	}
-	ctx, cancel := runContext(0)
+	ctx, cancel := cli.RunContext(0)
 	defer cancel()
 	r := certfile.Check(ctx, rest[0], certfile.Options{Spec: *spec, Files: plaja.files(), Defines: defs})
-	printDiags(e, r.Diagnostics)
+	e.PrintDiags(r.Diagnostics)
 	printMessages(e, "cert check", r.Messages)
 	if r.LoadErr != nil {
 		printLoadError(e, "cert check", r.LoadErr)
 	}
+	code := cli.ExitOK
+	if r.Err != nil {
+		code = cli.ExitError
+	}
 	switch {
 	case *asJSON:
-		b, _ := json.MarshalIndent(r.Report, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
+		return e.WriteJSON("cert check", r.Report, code)
 	case r.Err == nil:
-		fmt.Fprintln(e.stdout, r.Valid)
-		r.Checked.WriteText(e.stdout)
+		fmt.Fprintln(e.Stdout, r.Valid)
+		r.Checked.WriteText(e.Stdout)
 	case r.Fault == certfile.Loading: // the loader's error says it
 	case r.Fault == certfile.Input:
-		fmt.Fprintf(e.stderr, "vigil cert check: %s\n", r.Msg)
+		fmt.Fprintf(e.Stderr, "vigil cert check: %s\n", r.Msg)
 	default:
-		fmt.Fprintf(e.stdout, "invalid: %s\n", r.Msg)
+		fmt.Fprintf(e.Stdout, "invalid: %s\n", r.Msg)
 		if r.Checked != nil {
-			r.Checked.WriteText(e.stdout)
+			r.Checked.WriteText(e.Stdout)
 		}
 	}
-	if r.Err != nil {
-		return exitError
-	}
-	return exitOK
+	return code
 }

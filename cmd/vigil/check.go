@@ -1,15 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
+	"vigil/internal/cli"
 	"vigil/lang"
 	"vigil/verify"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "check",
 		Summary: "parse and check model files, print diagnostics or a summary",
 		Usage:   "vigil check [--json] [--bounds] [--deadlocks] [-D NAME=VALUE]... [--start FILE --unsafe FILE] [--policy-file FILE] FILE...",
@@ -34,25 +34,23 @@ type checkResult struct {
 	Extra       map[string]any   `json:"checks,omitempty"`
 }
 
-func runCheck(e *env, args []string) int {
-	c := commands["check"]
-	fs := newFlags(e, c)
+func runCheck(e *cli.Env, args []string) int {
+	fs, c := e.Flags("check")
 	jsonOut := fs.Bool("json", false, "print diagnostics and summaries as JSON on stdout")
 	bounds := fs.Bool("bounds", false, "prove with Z3 that no command outcome from a non-terminal in-range state leaves a variable's range (violations are errors)")
 	deadlocks := fs.Bool("deadlocks", false, "report in-range non-terminal states where no label is applicable, with a witness (warnings)")
-	defs := defines{}
+	defs := cli.Defines{}
 	fs.Var(defs, "D", "override a constant: -D `NAME=VALUE` (repeatable)")
 	plaja := addPlajaFlags(fs)
 	polName := fs.String("policy", "", "with --policy-file: the declared learned policy whose inputs and outputs the file takes")
-	files, ok := parseFlags(fs, args)
+	files, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(e.stderr, "vigil check: no files given\nusage: %s\n", c.Usage)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil check: no files given\nusage: %s", c.Usage)
 	}
-	status := exitOK
+	status := cli.ExitOK
 	var results []checkResult
 	for _, f := range files {
 		m, diags := lang.LoadFile(f, lang.Options{Defines: defs, OverflowWarnings: true})
@@ -63,9 +61,9 @@ func runCheck(e *env, args []string) int {
 			prop, pol := "", *polName
 			if !plaja.apply(e, m, &prop, &pol) {
 				if !*jsonOut && len(diags) > 0 {
-					printDiags(e, diags)
+					e.PrintDiags(diags)
 				}
-				status = exitError
+				status = cli.ExitError
 				continue
 			}
 			if pd := lang.PolicyFileDiagnostics(m); pd.HasErrors() {
@@ -77,34 +75,34 @@ func runCheck(e *env, args []string) int {
 			r.Diagnostics = lang.Diagnostics{}
 		}
 		if m == nil {
-			status = exitError
+			status = cli.ExitError
 		} else {
 			r.Summary = lang.Summarize(m)
 		}
 		if !*jsonOut {
-			printDiags(e, diags)
+			e.PrintDiags(diags)
 			if m != nil {
-				fmt.Fprintf(e.stdout, "%s: %s\n", f, r.Summary)
+				fmt.Fprintf(e.Stdout, "%s: %s\n", f, r.Summary)
 			}
 		}
 		if m != nil && *bounds {
 			// --bounds: violations are errors, an undecided query fails the check.
 			fs, n, err := verify.BoundsFindings(m)
 			if n > 0 || err != nil {
-				status, r.OK = exitError, false
+				status, r.OK = cli.ExitError, false
 				if !*jsonOut {
-					status = exitFor(err)
+					status = cli.ExitFor(err)
 				}
 			}
 			if !smtResult(e, f, "bounds", fs, err, *jsonOut, &r) && n == 0 {
-				fmt.Fprintf(e.stdout, "%s: bounds: no command outcome leaves a variable's range (proved with Z3)\n", f)
+				fmt.Fprintf(e.Stdout, "%s: bounds: no command outcome leaves a variable's range (proved with Z3)\n", f)
 			}
 		}
 		if m != nil && *deadlocks {
 			// --deadlocks: warnings only.
 			fs, n, err := verify.DeadlockFindings(m)
 			if !smtResult(e, f, "deadlocks", fs, err, *jsonOut, &r) && n == 0 {
-				fmt.Fprintf(e.stdout, "%s: deadlocks: none (proved with Z3)\n", f)
+				fmt.Fprintf(e.Stdout, "%s: deadlocks: none (proved with Z3)\n", f)
 			}
 		}
 		if *jsonOut {
@@ -112,11 +110,10 @@ func runCheck(e *env, args []string) int {
 		}
 	}
 	if *jsonOut {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(results)
-	} else if status != exitOK {
-		fmt.Fprintln(e.stderr, "vigil check: errors found")
+		return e.WriteJSON("check", results, status)
+	}
+	if status != cli.ExitOK {
+		fmt.Fprintln(e.Stderr, "vigil check: errors found")
 	}
 	return status
 }
@@ -125,7 +122,7 @@ func runCheck(e *env, args []string) int {
 // --deadlocks) in r under --json, or prints them one a line with the
 // error, if any, on stderr. It returns whether the caller has nothing to
 // add: under --json, or when Z3 left a query undecided.
-func smtResult(e *env, file, check string, fs []verify.Finding, err error, jsonOut bool, r *checkResult) bool {
+func smtResult(e *cli.Env, file, check string, fs []verify.Finding, err error, jsonOut bool, r *checkResult) bool {
 	if jsonOut {
 		if r.Extra == nil {
 			r.Extra = map[string]any{}
@@ -134,10 +131,10 @@ func smtResult(e *env, file, check string, fs []verify.Finding, err error, jsonO
 		return true
 	}
 	for _, f := range fs {
-		fmt.Fprintln(e.stdout, f)
+		fmt.Fprintln(e.Stdout, f)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %s: %v\n", file, check, err)
+		fmt.Fprintf(e.Stderr, "%s: %s: %v\n", file, check, err)
 	}
 	return err != nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/cli"
 	"vigil/lang"
 	"vigil/verify"
 )
@@ -34,7 +35,7 @@ func TestCheckSMTSpecs(t *testing.T) {
 			}
 			for _, jsonOut := range []bool{false, true} {
 				var out bytes.Buffer
-				e := &env{stdout: &out, stderr: &out}
+				e := &cli.Env{Stdout: &out, Stderr: &out}
 				r := &checkResult{}
 				smtResult(e, f, "bounds", fb, nil, jsonOut, r)
 				smtResult(e, f, "deadlocks", fd, nil, jsonOut, r)
@@ -76,7 +77,7 @@ func TestCheckSMTBroken(t *testing.T) {
 		t.Fatalf("load: %s", diags.Render())
 	}
 	var out bytes.Buffer
-	e := &env{stdout: &out, stderr: &out}
+	e := &cli.Env{Stdout: &out, Stderr: &out}
 	fs, n, err := verify.BoundsFindings(m)
 	smtResult(e, path, "bounds", fs, err, false, &checkResult{})
 	if err != nil || n != 2 {

@@ -14,11 +14,13 @@ import (
 
 	"vigil/fuzz"
 	"vigil/fuzz/report"
+	"vigil/internal/cli"
+	"vigil/load"
 	"vigil/safety"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "test",
 		Summary: "test a policy: fuzz for unsafe runs (or goal-reaching bugs), confirm the bugs with oracles, find the faults",
 		Usage:   "vigil test [flags] FILE.spec [--mode safety|goal]",
@@ -56,14 +58,13 @@ by Z3, which is not uniform. The report's "start states:" line says which.`,
 	})
 }
 
-func runTest(e *env, args []string) int {
-	c := commands["test"]
-	fs := newFlags(e, c)
-	addProgressFlags(e, fs)
+func runTest(e *cli.Env, args []string) int {
+	fs, c := e.Flags("test")
+	e.AddProgressFlags(fs)
 	mf := addModelFlags(fs, "property to test against (default: the only one)", "policy to test (default: the only one)")
 	mode := fs.String("mode", "", "what to test: safety (avoid the unsafe states where some policy does) or goal (reach the goal where some plan does, as cheaply); default: goal when the property's unsafe condition is false and it has a goal, else safety")
-	budget := addDurationFlag(fs, "budget", 60*time.Second, "time for fuzzing and bug confirmation, which run interleaved (`DURATION`: 10s, 2m, or bare seconds); bugs found when it runs out are kept")
-	timeout := timeoutFlag(fs)
+	budget := cli.AddDurationFlag(fs, "budget", 60*time.Second, "time for fuzzing and bug confirmation, which run interleaved (`DURATION`: 10s, 2m, or bare seconds); bugs found when it runs out are kept")
+	timeout := cli.TimeoutFlag(fs)
 	seed := fs.Uint64("seed", 1, "random seed: the same seed, budgets and --workers give the same report")
 	config := fs.String("config", "", "safety mode: the fuzzing configuration, one of "+strings.Join(fuzz.SafetyConfigNames, ", ")+" or D-greedy, D-sampling for a lookahead depth D (default inf-greedy); goal mode: fuzzing biases, comma-separated: "+strings.Join(fuzz.BiasNames, ", ")+" (none: uniform walks; default polqual,novelty)")
 	oracles := fs.String("oracle", "", "safety mode: safety deciders, comma-separated: the first confirms bugs and finds faults, the others re-check each (default tarjan; "+strings.Join(safety.Algorithms, ", ")+"); goal mode: bug oracles, tried in order (default "+strings.Join(fuzz.OracleNames, ",")+")")
@@ -87,47 +88,43 @@ func runTest(e *env, args []string) int {
 	fs.IntVar(&p.MaxSteps, "steps", 1_000_000, "goal mode: total successor and policy steps of fuzzing (a reproducible budget)")
 	fs.IntVar(&goal.Depth, "depth", 2, "goal mode: lookahead oracle depth")
 	outcomes := fs.String("outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome may happen; bugs: fails to reach the goal with probability 1)")
-	file, ok := parseModelArg(e, c, fs, args)
+	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *mode != "" && *mode != "safety" && *mode != "goal" {
-		fmt.Fprintf(e.stderr, "vigil test: --mode %q: want safety or goal\n", *mode)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil test: --mode %q: want safety or goal", *mode)
 	}
 	if *budget <= 0 {
-		fmt.Fprintf(e.stderr, "vigil test: --budget %v: must be positive (e.g. 30s)\n", *budget)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil test: --budget %v: must be positive (e.g. 30s)", *budget)
 	}
 	if *workers < 1 {
-		fmt.Fprintf(e.stderr, "vigil test: --workers %d: must be at least 1\n", *workers)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil test: --workers %d: must be at least 1", *workers)
 	}
-	lm, ok := mf.load(e, "test", file, true, thePolicy)
+	lm, ok := mf.load(e, "test", file, true, load.ThePolicy)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
 	if *mode == "" {
 		*mode = report.Mode(lm.prop)
 	}
-	ctx, stop := runContext(*timeout)
+	ctx, stop := cli.RunContext(*timeout)
 	defer stop()
 	subject := func() report.Subject {
-		return report.Subject{Model: lm.m, Property: lm.prop, Policy: lm.decl, Decider: lm.dec, Workers: *workers, Progress: lineTo(newProgress(e, *jsonOut))}
+		return report.Subject{Model: lm.m, Property: lm.prop, Policy: lm.decl, Decider: lm.dec, Workers: *workers, Progress: cli.LineTo(e.NewProgress(*jsonOut))}
 	}
 	var rep report.Outcome
 	var err error
 	if *mode == "goal" {
 		if lm.decl == nil {
-			fmt.Fprintln(e.stderr, "vigil test: goal mode tests a policy; choose one with --policy")
-			return exitError
+			return e.Fail(cli.ExitError, "vigil test: goal mode tests a policy; choose one with --policy")
 		}
 		goal.Budget, goal.Seed, goal.Fair = *budget, *seed, *outcomes == "fair"
-		if goal.Biases = splitList(*config); *config == "" {
+		if goal.Biases = cli.SplitList(*config); *config == "" {
 			goal.Biases = []string{fuzz.BiasPolicyQuality, fuzz.BiasNovelty}
 		}
-		if goal.Oracles = splitList(*oracles); !goalFlagsOK(e, goal, *outcomes) {
-			return exitUsage
+		if goal.Oracles = cli.SplitList(*oracles); !goalFlagsOK(e, goal, *outcomes) {
+			return cli.ExitUsage
 		}
 		rep, err = report.RunGoal(ctx, subject(), goal)
 	} else {
@@ -136,45 +133,40 @@ func runTest(e *env, args []string) int {
 			cfgName = "inf-greedy"
 		}
 		if so.Config, err = fuzz.ParseSafetyConfig(cfgName); err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: --config: %v\n", err)
-			return exitUsage
+			return e.Fail(cli.ExitUsage, "vigil test: --config: %v", err)
 		}
 		if !positive(e, map[string]int{"--runs": so.Runs, "--max-len": so.Limits.MaxLen, "--expansions": so.Limits.Expansions}, "--runs", "--max-len", "--expansions") {
-			return exitUsage
+			return cli.ExitUsage
 		}
 		if lm.decl == nil {
-			fmt.Fprintln(e.stderr, "vigil test: safety mode tests a policy; choose one with --policy (or give --policy-file)")
-			return exitError
+			return e.Fail(cli.ExitError, "vigil test: safety mode tests a policy; choose one with --policy (or give --policy-file)")
 		}
-		so.Budget, so.Seed, so.Oracles = *budget, *seed, splitList(*oracles) // nil: tarjan
+		so.Budget, so.Seed, so.Oracles = *budget, *seed, cli.SplitList(*oracles) // nil: tarjan
 		rep, err = report.RunSafety(ctx, subject(), so)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil test: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil test: %v", err)
 	}
 	if *record != "" {
 		if err := rep.Record(*record); err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: --record: %v\n", err)
-			return exitFor(err)
+			return e.Fail(cli.ExitFor(err), "vigil test: --record: %v", err)
 		}
 	}
 	if *html != "" {
 		if err := writeFile(*html, rep.HTML); err != nil {
-			fmt.Fprintf(e.stderr, "vigil test: --html: %v\n", err)
-			return exitFor(err)
+			return e.Fail(cli.ExitFor(err), "vigil test: --html: %v", err)
 		}
 	}
-	code := map[string]int{"bugs": exitUnsafe, "unknown": exitUnknown}[rep.Verdict()]
-	return writeReport(e, "test", *jsonOut, rep, code)
+	code := map[string]int{"bugs": cli.ExitUnsafe, "unknown": cli.ExitUnknown}[rep.Verdict()]
+	return e.WriteReport("test", *jsonOut, rep, code)
 }
 
 // positive checks that the flags named are positive, printing the first
 // that is not.
-func positive(e *env, vals map[string]int, names ...string) bool {
+func positive(e *cli.Env, vals map[string]int, names ...string) bool {
 	for _, name := range names {
 		if vals[name] <= 0 {
-			fmt.Fprintf(e.stderr, "vigil test: %s %d: must be positive\n", name, vals[name])
+			fmt.Fprintf(e.Stderr, "vigil test: %s %d: must be positive\n", name, vals[name])
 			return false
 		}
 	}
@@ -182,22 +174,22 @@ func positive(e *env, vals map[string]int, names ...string) bool {
 }
 
 // goalFlagsOK checks goal mode's flags, printing what is wrong.
-func goalFlagsOK(e *env, o report.GoalOptions, outcomes string) bool {
+func goalFlagsOK(e *cli.Env, o report.GoalOptions, outcomes string) bool {
 	p := o.Pool
 	if !positive(e, map[string]int{"--pool": p.MaxPool, "--walk": p.WalkLen, "--bstate": p.BState, "--bexpansion": p.BExpansion, "--steps": p.MaxSteps, "--depth": o.Depth},
 		"--pool", "--walk", "--bstate", "--bexpansion", "--steps", "--depth") {
 		return false
 	}
 	if err := fuzz.CheckBiases(o.Biases); err != nil {
-		fmt.Fprintf(e.stderr, "vigil test: --config: %v\n", err)
+		fmt.Fprintf(e.Stderr, "vigil test: --config: %v\n", err)
 		return false
 	}
 	if err := fuzz.CheckOracles(o.Oracles); err != nil {
-		fmt.Fprintf(e.stderr, "vigil test: --oracle: %v\n", err)
+		fmt.Fprintf(e.Stderr, "vigil test: --oracle: %v\n", err)
 		return false
 	}
 	if outcomes != "adversarial" && outcomes != "fair" {
-		fmt.Fprintf(e.stderr, "vigil test: --outcomes %q: want adversarial or fair\n", outcomes)
+		fmt.Fprintf(e.Stderr, "vigil test: --outcomes %q: want adversarial or fair\n", outcomes)
 		return false
 	}
 	return true

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"vigil/internal/cli"
 )
 
 // The goal-mode HTML report is tested by parsing it: well-formed XML, one
@@ -35,8 +37,8 @@ property p {
 	}
 	page := filepath.Join(dir, "report.html")
 	var out, errb bytes.Buffer
-	code := run([]string{"test", spec, "--mode", "goal", "--html", page}, &env{stdout: &out, stderr: &errb})
-	if code != exitUnsafe {
+	code := cli.Main([]string{"test", spec, "--mode", "goal", "--html", page}, &cli.Env{Stdout: &out, Stderr: &errb})
+	if code != cli.ExitUnsafe {
 		t.Fatalf("exit %d, stderr %s", code, errb.String())
 	}
 	data, err := os.ReadFile(page)

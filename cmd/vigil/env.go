@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 
+	"vigil/internal/cli"
+	"vigil/load"
 	"vigil/rlenv"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "env",
 		Summary: "serve the model as a reinforcement-learning environment: JSON lines on stdin and stdout (python/vigil_env.py wraps it)",
 		Usage:   "vigil env [flags] FILE",
@@ -35,40 +37,37 @@ func init() {
 	})
 }
 
-func runEnv(e *env, args []string) int {
-	c := commands["env"]
-	fs := newFlags(e, c)
+func runEnv(e *cli.Env, args []string) int {
+	fs, c := e.Flags("env")
 	mf := addModelFlags(fs, "property whose start, unsafe and goal conditions the environment uses (default: the only one)", "unused: the agent chooses the actions")
 	stepReward := fs.Float64("step-reward", -1, "reward of every step")
 	goalReward := fs.Float64("goal-reward", 100, "added to the reward of a step that reaches a goal state")
 	unsafePenalty := fs.Float64("unsafe-penalty", 100, "subtracted from the reward of a step that reaches an unsafe state")
-	maxSteps := addCountFlag(fs, "max-steps", 1000, "truncate an episode after this many steps; 0 means never")
-	seed := addCountFlag(fs, "seed", 1, "the random seed until a reset names one")
-	file, ok := parseModelArg(e, c, fs, args)
+	maxSteps := cli.AddCountFlag(fs, "max-steps", 1000, "truncate an episode after this many steps; 0 means never")
+	seed := cli.AddCountFlag(fs, "seed", 1, "the random seed until a reset names one")
+	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if *mf.pol != "" {
-		fmt.Fprintln(e.stderr, "vigil env: the agent chooses the actions: --policy is not used (vigil prob --policy computes a policy's probabilities)")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil env: the agent chooses the actions: --policy is not used (vigil prob --policy computes a policy's probabilities)")
 	}
-	lm, ok := mf.load(e, "env", file, false, noPolicy)
+	lm, ok := mf.load(e, "env", file, false, load.NoPolicy)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
 	en, err := rlenv.New(lm.g, rlenv.Options{StepReward: *stepReward, GoalReward: *goalReward, UnsafePenalty: *unsafePenalty, MaxSteps: *maxSteps, Seed: uint64(*seed)})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil env: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil env: %v", err)
 	}
-	ctx, cancel := runContext(0)
+	ctx, cancel := cli.RunContext(0)
 	defer cancel()
-	if err := en.Serve(ctx, e.stdin, e.stdout); err != nil {
-		fmt.Fprintf(e.stderr, "vigil env: %v\n", err)
+	if err := en.Serve(ctx, e.Stdin, e.Stdout); err != nil {
+		fmt.Fprintf(e.Stderr, "vigil env: %v\n", err)
 		if ctx.Err() != nil {
-			return exitUnknown
+			return cli.ExitUnknown
 		}
-		return exitError
+		return cli.ExitError
 	}
-	return exitOK
+	return cli.ExitOK
 }

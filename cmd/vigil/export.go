@@ -6,13 +6,15 @@ import (
 	"os"
 	"strings"
 
+	"vigil/internal/cli"
 	"vigil/lang/jani"
+	"vigil/load"
 	"vigil/smt/smtlib"
 	"vigil/symbolic"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "export",
 		Summary: "write a safety question as SMT-LIB2 (--chc Horn clauses for z3, --smt2 the transition system) or as a JANI model (--jani, for Storm and mcsta)",
 		Usage:   "vigil export --chc|--smt2|--jani [-o FILE] [flags] FILE.spec",
@@ -45,9 +47,8 @@ checks this on every model in specs/ and bench/polic3).`,
 	})
 }
 
-func runExport(e *env, args []string) int {
-	c := commands["export"]
-	fs := newFlags(e, c)
+func runExport(e *cli.Env, args []string) int {
+	fs, c := e.Flags("export")
 	chc := fs.Bool("chc", false, "Horn clauses over an unknown invariant vigil.inv, for z3's Spacer: z3 answers sat when the question is safe, unsat when it is not")
 	sys := fs.Bool("smt2", false, "the transition system as define-funs (vigil.init, vigil.trans, vigil.bad), for other solvers and tools")
 	janiOut := fs.Bool("jani", false, "the model as JANI for Storm and mcsta, with a rules or table policy inlined into the guards and the property as a Pmax reachability query")
@@ -55,30 +56,28 @@ func runExport(e *env, args []string) int {
 	allLabels := fs.Bool("all-labels", false, "export every applicable label's moves, ignoring the model's policies")
 	mf := addModelFlags(fs, "property to export (default: the only one)",
 		"policy to export, rules or table (default: the only one; a model without policies is exported over all labels)")
-	file, ok := parseModelArg(e, c, fs, args)
+	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if n := btoi(*chc) + btoi(*sys) + btoi(*janiOut); n != 1 {
-		fmt.Fprintf(e.stderr, "vigil export: choose one of --chc, --smt2 and --jani\nusage: %s\n", c.Usage)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil export: choose one of --chc, --smt2 and --jani\nusage: %s", c.Usage)
 	}
-	pd := thePolicy
+	pd := load.ThePolicy
 	if *allLabels {
 		if *mf.pol != "" || *mf.plaja.policyFile != "" {
-			fmt.Fprintln(e.stderr, "vigil export: --all-labels ignores policies; drop --policy and --policy-file, or --all-labels")
-			return exitUsage
+			return e.Fail(cli.ExitUsage, "vigil export: --all-labels ignores policies; drop --policy and --policy-file, or --all-labels")
 		}
-		pd = noPolicy
+		pd = load.NoPolicy
 	}
 	lm, ok := mf.load(e, "export", file, true, pd)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
-	if d := lm.decl; d != nil && d.Kind != symbolic.KindRules && d.Kind != symbolic.KindTable {
-		fmt.Fprintf(e.stderr, "vigil export: policy %s is a %s policy; only rules and table policies can be exported exactly; %s\n",
+	if d := lm.decl; d != nil && !d.Kind.Symbolic() {
+		fmt.Fprintf(e.Stderr, "vigil export: policy %s is a %s policy; only rules and table policies can be exported exactly; %s\n",
 			d.Name, d.Kind, exportHint(lm.m))
-		return exitError
+		return cli.ExitError
 	}
 	q := smtlib.Question{Model: lm.m, Property: lm.prop, Policy: lm.decl}
 	var b bytes.Buffer
@@ -92,29 +91,22 @@ func runExport(e *env, args []string) int {
 		err = smtlib.WriteSystem(&b, q)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil export: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil export: %v", err)
 	}
 	if *out == "" {
-		e.stdout.Write(b.Bytes())
-		return exitOK
+		e.Stdout.Write(b.Bytes())
+		return cli.ExitOK
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
-		fmt.Fprintf(e.stderr, "vigil export: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil export: %v", err)
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // exportHint says what to export instead of a learned policy: a rules or
 // table policy of the model, or every label.
 func exportHint(m *symbolic.Model) string {
-	var exact []string
-	for _, d := range m.Policies {
-		if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
-			exact = append(exact, d.Name)
-		}
-	}
+	exact := m.SymbolicPolicies()
 	if len(exact) == 0 {
 		return "export every label's moves with --all-labels"
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/cli"
 	"vigil/lang"
 	"vigil/symbolic"
 )
@@ -91,7 +92,7 @@ func TestExportJANIRoundTrip(t *testing.T) {
 				continue
 			}
 			code, _, stderr := vigilRun("export", "--jani", file, "--property", m.Properties[0].Name, "--policy", d.Name)
-			if code != exitError || !strings.Contains(stderr, "policy "+d.Name+" is a") || !strings.Contains(stderr, "--all-labels") {
+			if code != cli.ExitError || !strings.Contains(stderr, "policy "+d.Name+" is a") || !strings.Contains(stderr, "--all-labels") {
 				t.Errorf("%s: export --jani --policy %s: exit %d, %q; want a refusal naming the policy and --all-labels", file, d.Name, code, stderr)
 			}
 			break
@@ -104,7 +105,7 @@ func TestExportJANIRoundTrip(t *testing.T) {
 
 func vigilRun(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := run(args, &env{stdout: &out, stderr: &errb})
+	code := cli.Main(args, &cli.Env{Stdout: &out, Stderr: &errb})
 	return code, out.String(), errb.String()
 }
 

@@ -5,13 +5,12 @@ package main
 // deciders vigil safe uses (see safe.go for the shared flags).
 
 import (
-	"fmt"
-
+	"vigil/internal/cli"
 	"vigil/safety"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "faults",
 		Summary: "find the policy decisions on an unsafe run that leave the safe region (paper 000, Definition 3)",
 		Usage:   "vigil faults [flags] FILE.spec --run RUN.json",
@@ -23,45 +22,40 @@ func init() {
 	})
 }
 
-func runFaults(e *env, args []string) int {
-	c := commands["faults"]
-	fs := newFlags(e, c)
-	addProgressFlags(e, fs)
+func runFaults(e *cli.Env, args []string) int {
+	fs, c := e.Flags("faults")
+	e.AddProgressFlags(fs)
 	sf := addSafetyFlags(fs, false)
 	runFile := fs.String("run", "", "the unsafe run to analyse: a run file of vigil run --record or vigil verify --record")
-	file, ok := parseModelArg(e, c, fs, args)
+	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
-	if sf.algo.val == "propu-bdd" {
-		fmt.Fprintln(e.stderr, "vigil faults: propu-bdd decides vigil safe questions only; fault analysis needs an explicit decider (tarjan, ipi, ...)")
-		return exitUsage
+	if sf.algo.Val == "propu-bdd" {
+		return e.Fail(cli.ExitUsage, "vigil faults: propu-bdd decides vigil safe questions only; fault analysis needs an explicit decider (tarjan, ipi, ...)")
 	}
 	if *runFile == "" {
-		fmt.Fprintln(e.stderr, "vigil faults: give the run to analyse with --run RUN.json")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil faults: give the run to analyse with --run RUN.json")
 	}
 	su, ok := setupSafety(e, "faults", sf, file)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
 	run, err := safety.ReadRun(su.sp, *runFile)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil faults: %v", err)
 	}
-	ctx, cancel := runContext(*sf.timeout)
+	ctx, cancel := cli.RunContext(*sf.timeout)
 	defer cancel()
-	prog := newProgress(e, *sf.jsonOut)
-	rep, err := safety.CheckRun(ctx, su.d, run, policyName(su.decl), lineTo(prog))
-	prog.clear()
+	prog := e.NewProgress(*sf.jsonOut)
+	rep, err := safety.CheckRun(ctx, su.d, run, policyName(su.decl), cli.LineTo(prog))
+	prog.Clear()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil faults: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil faults: %v", err)
 	}
-	code := exitOK
+	code := cli.ExitOK
 	if rep.Reason != "" {
-		code = exitUnknown
+		code = cli.ExitUnknown
 	}
-	return writeReport(e, "faults", *sf.jsonOut, rep, code)
+	return e.WriteReport("faults", *sf.jsonOut, rep, code)
 }

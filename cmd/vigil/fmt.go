@@ -7,11 +7,12 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
+	"vigil/internal/cli"
 	"vigil/lang"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "fmt",
 		Summary: "format .spec files canonically (comments kept)",
 		Usage:   "vigil fmt [-w] [-d] FILE...",
@@ -24,37 +25,35 @@ func init() {
 	})
 }
 
-func runFmt(e *env, args []string) int {
-	c := commands["fmt"]
-	fs := newFlags(e, c)
+func runFmt(e *cli.Env, args []string) int {
+	fs, c := e.Flags("fmt")
 	write := fs.Bool("w", false, "write the result back to each file instead of printing it")
 	showDiff := fs.Bool("d", false, "print a diff of the changes instead of the formatted text")
-	files, ok := parseFlags(fs, args)
+	files, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(e.stderr, "vigil fmt: no files given\nusage: %s\n", c.Usage)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil fmt: no files given\nusage: %s", c.Usage)
 	}
-	status := exitOK
+	status := cli.ExitOK
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "vigil fmt: %v\n", err)
-			status = exitError
+			fmt.Fprintf(e.Stderr, "vigil fmt: %v\n", err)
+			status = cli.ExitError
 			continue
 		}
 		out, diags := lang.Format(f, src)
 		if out == nil {
-			printDiags(e, diags)
-			status = exitError
+			e.PrintDiags(diags)
+			status = cli.ExitError
 			continue
 		}
 		switch {
 		case *showDiff:
 			if !bytes.Equal(src, out) {
-				e.stdout.Write(diff.Diff(f+".orig", src, f, out))
+				e.Stdout.Write(diff.Diff(f+".orig", src, f, out))
 			}
 		case *write:
 			if !bytes.Equal(src, out) {
@@ -64,12 +63,12 @@ func runFmt(e *env, args []string) int {
 					mode = info.Mode().Perm()
 				}
 				if err := os.WriteFile(f, out, mode); err != nil {
-					fmt.Fprintf(e.stderr, "vigil fmt: %v\n", err)
-					status = exitError
+					fmt.Fprintf(e.Stderr, "vigil fmt: %v\n", err)
+					status = cli.ExitError
 				}
 			}
 		default:
-			e.stdout.Write(out)
+			e.Stdout.Write(out)
 		}
 	}
 	return status

@@ -10,18 +10,20 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"vigil/internal/cli"
 )
 
 func runCapture(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = run(args, &env{stdout: &out, stderr: &errb, stdin: strings.NewReader("")})
+	code = cli.Main(args, &cli.Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")})
 	return code, out.String(), errb.String()
 }
 
 // helpPaths lists every command and sub-command.
 func helpPaths() [][]string {
 	var paths [][]string
-	for name := range commands {
+	for name := range cli.Commands {
 		paths = append(paths, strings.Fields(name))
 	}
 	sort.Slice(paths, func(i, j int) bool { return strings.Join(paths[i], " ") < strings.Join(paths[j], " ") })
@@ -40,12 +42,12 @@ func TestHelpEverywhere(t *testing.T) {
 		name := strings.Join(p, " ")
 		t.Run(name, func(t *testing.T) {
 			code, want, stderr := runCapture(append([]string{"help"}, p...)...)
-			if code != exitOK || stderr != "" {
+			if code != cli.ExitOK || stderr != "" {
 				t.Fatalf("vigil help %s: exit %d, stderr %q", name, code, stderr)
 			}
 			for _, h := range []string{"--help", "-h", "-help"} {
 				code, got, stderr := runCapture(append(append([]string(nil), p...), h)...)
-				if code != exitOK || stderr != "" || got != want {
+				if code != cli.ExitOK || stderr != "" || got != want {
 					t.Errorf("vigil %s %s: exit %d, stderr %q, stdout differs from vigil help %s: %v\n%s", name, h, code, stderr, name, got != want, got)
 				}
 			}
@@ -62,7 +64,7 @@ func TestHelpEverywhere(t *testing.T) {
 func TestHelpTopicsAndRoot(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}, {"help", "exit-codes"}, {"help", "help"}} {
 		code, out, stderr := runCapture(args...)
-		if code != exitOK || out == "" || stderr != "" {
+		if code != cli.ExitOK || out == "" || stderr != "" {
 			t.Errorf("vigil %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
 		}
 	}
@@ -72,7 +74,7 @@ func TestHelpTopicsAndRoot(t *testing.T) {
 			t.Errorf("vigil help exit-codes lacks %q", want)
 		}
 	}
-	if code, _, stderr := runCapture("help", "nosuch"); code != exitUsage || !strings.Contains(stderr, "unknown command or topic") {
+	if code, _, stderr := runCapture("help", "nosuch"); code != cli.ExitUsage || !strings.Contains(stderr, "unknown command or topic") {
 		t.Errorf("vigil help nosuch: exit %d, %q", code, stderr)
 	}
 }
@@ -80,15 +82,15 @@ func TestHelpTopicsAndRoot(t *testing.T) {
 // TestPanicIsABug: a panic in a command exits 70 with a "bug" message,
 // never 2 (a usage error, and the Go runtime's panic code).
 func TestPanicIsABug(t *testing.T) {
-	register(&command{Name: "panic-for-test", Usage: "vigil panic-for-test", Run: func(*env, []string) int { panic("boom") }})
-	defer delete(commands, "panic-for-test")
+	cli.Register(&cli.Command{Name: "panic-for-test", Usage: "vigil panic-for-test", Run: func(*cli.Env, []string) int { panic("boom") }})
+	defer delete(cli.Commands, "panic-for-test")
 	code, _, stderr := runCapture("panic-for-test")
-	if code != exitBug || !strings.Contains(stderr, "bug in vigil") || !strings.Contains(stderr, "boom") {
+	if code != cli.ExitBug || !strings.Contains(stderr, "bug in vigil") || !strings.Contains(stderr, "boom") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	code, stdout, _ := runCapture("panic-for-test", "--json")
-	var je jsonError
-	if code != exitBug || json.Unmarshal([]byte(stdout), &je) != nil || je.Exit != exitBug || !strings.Contains(je.Error, "boom") {
+	var je cli.JSONError
+	if code != cli.ExitBug || json.Unmarshal([]byte(stdout), &je) != nil || je.Exit != cli.ExitBug || !strings.Contains(je.Error, "boom") {
 		t.Fatalf("--json: exit %d, stdout %q", code, stdout)
 	}
 }
@@ -108,14 +110,14 @@ func TestJSONErrors(t *testing.T) {
 		line int
 		want string
 	}{
-		{[]string{"verify", bad, "--json"}, exitError, bad, 3, "y"},
-		{[]string{"explore", filepath.Join(dir, "none.spec"), "--json"}, exitError, "", 0, "none.spec"},
-		{[]string{"verify", bad, "--json", "--timeout", "soon"}, exitUsage, "", 0, "want a duration"},
-		{[]string{"verify", bad, "--json", "--max-states", "-3"}, exitUsage, "", 0, "negative"},
-		{[]string{"nn", "eval", "--json"}, exitUsage, "", 0, ""},
+		{[]string{"verify", bad, "--json"}, cli.ExitError, bad, 3, "y"},
+		{[]string{"explore", filepath.Join(dir, "none.spec"), "--json"}, cli.ExitError, "", 0, "none.spec"},
+		{[]string{"verify", bad, "--json", "--timeout", "soon"}, cli.ExitUsage, "", 0, "want a duration"},
+		{[]string{"verify", bad, "--json", "--max-states", "-3"}, cli.ExitUsage, "", 0, "negative"},
+		{[]string{"nn", "eval", "--json"}, cli.ExitUsage, "", 0, ""},
 	} {
 		code, stdout, _ := runCapture(tc.args...)
-		var je jsonError
+		var je cli.JSONError
 		if err := json.Unmarshal([]byte(stdout), &je); err != nil {
 			t.Errorf("vigil %s: stdout is not a JSON error: %v\n%s", strings.Join(tc.args, " "), err, stdout)
 			continue
@@ -131,7 +133,7 @@ func TestJSONErrors(t *testing.T) {
 // the repository (../), which a reader of the help does not have.
 func TestHelpExamplesFilesExist(t *testing.T) {
 	repoFile := regexp.MustCompile(`^(specs|bench)/[^*{]+\.(spec|jani|toml|json|onnx|nnet)$`)
-	for name, c := range commands {
+	for name, c := range cli.Commands {
 		for _, ex := range c.Examples {
 			for _, tok := range strings.Fields(ex) {
 				tok = strings.Trim(tok, `"';`)
@@ -156,21 +158,21 @@ func TestSharedFlagTypes(t *testing.T) {
 	durations := map[string]bool{"timeout": true, "budget": true}
 	counts := map[string]bool{"max-states": true, "max-nodes": true, "nodes": true, "start-index": true, "cubes": true}
 	seen := 0
-	for name, c := range commands {
-		_, p := probeFlags(c)
-		if p.fs == nil {
+	for name, c := range cli.Commands {
+		_, fs := cli.ProbeFlags(c)
+		if fs == nil {
 			continue
 		}
-		p.fs.VisitAll(func(f *flag.Flag) {
+		fs.VisitAll(func(f *flag.Flag) {
 			switch {
 			case durations[f.Name]:
 				seen++
-				if _, ok := f.Value.(durationFlag); !ok {
+				if _, ok := f.Value.(cli.DurationValue); !ok {
 					t.Errorf("vigil %s --%s is a %T; register it with timeoutFlag or addDurationFlag", name, f.Name, f.Value)
 				}
 			case counts[f.Name]:
 				seen++
-				if _, ok := f.Value.(countFlag); !ok {
+				if _, ok := f.Value.(cli.CountValue); !ok {
 					t.Errorf("vigil %s --%s is a %T; register it with addCountFlag", name, f.Name, f.Value)
 				}
 			}

@@ -1,16 +1,16 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
+	"vigil/internal/cli"
 	"vigil/lang/jani"
 	"vigil/load"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "import",
 		Summary: "convert a JANI model (and PlaJA property and policy files) to .spec text",
 		Usage:   "vigil import [-D NAME=VALUE]... [--goals] [--start FILE] [--unsafe FILE] [--policy-file FILE] [-o OUT.spec] MODEL.jani",
@@ -24,10 +24,9 @@ func init() {
 	})
 }
 
-func runImport(e *env, args []string) int {
-	c := commands["import"]
-	fs := newFlags(e, c)
-	defs := defines{}
+func runImport(e *cli.Env, args []string) int {
+	fs, c := e.Flags("import")
+	defs := cli.Defines{}
 	fs.Var(defs, "D", "set a constant: -D `NAME=VALUE` (repeatable; every open JANI constant needs one)")
 	start := fs.String("start", "", "PlaJA start condition file (state-condition, states-values, or a PA property file)")
 	unsafe := fs.String("unsafe", "", "PlaJA unsafe (reach) condition file, or a PA property file")
@@ -35,13 +34,12 @@ func runImport(e *env, args []string) int {
 	choose := fs.String("property", "", "the PA property to use of a --start/--unsafe/--policy-file file that has several (by name)")
 	goals := fs.Bool("goals", false, "keep the model's JANI properties: reachability as goal (terminal), safety (G, or NAME_avoid for P of F) as unsafe")
 	out := fs.String("o", "", "write the .spec to this file (file paths in it are made relative to its directory)")
-	files, ok := parseFlags(fs, args)
+	files, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(files) != 1 {
-		fmt.Fprintf(e.stderr, "vigil import: want one JANI model\nusage: %s\n", c.Usage)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil import: want one JANI model\nusage: %s", c.Usage)
 	}
 	opts := load.ImportOptions{Defines: defs, Files: load.Files{Start: *start, Unsafe: *unsafe, PolicyFile: *policyFile}, Property: *choose, Goals: *goals}
 	if *out != "" {
@@ -49,25 +47,22 @@ func runImport(e *env, args []string) int {
 	}
 	im, err := load.Import(files[0], opts)
 	for _, n := range im.JANINotes {
-		fmt.Fprintln(e.stderr, n)
+		e.Notice(n.String())
 	}
 	printMessages(e, "import", im.Notes)
 	switch {
 	case err == nil:
 	case jani.IsError(err):
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "%v", err)
 	default:
-		fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil import: %v", err)
 	}
 	if *out == "" {
-		e.stdout.Write(im.Spec)
-		return exitOK
+		e.Stdout.Write(im.Spec)
+		return cli.ExitOK
 	}
 	if err := os.WriteFile(*out, im.Spec, 0o644); err != nil {
-		fmt.Fprintf(e.stderr, "vigil import: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil import: %v", err)
 	}
-	return exitOK
+	return cli.ExitOK
 }

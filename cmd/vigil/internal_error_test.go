@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/cli"
 	"vigil/internal/vigilerr"
 	"vigil/smt"
 	"vigil/symbolic"
@@ -56,9 +57,9 @@ func TestInternalErrorExits70(t *testing.T) {
 			corruptAnswer = c.hook
 			defer func() { corruptAnswer = nil }()
 			var stdout, stderr bytes.Buffer
-			code := run(append([]string{"verify", spec}, c.args...), &env{stdout: &stdout, stderr: &stderr})
-			if code != exitBug {
-				t.Errorf("exit code %d, want %d (internal error)\nstdout: %s\nstderr: %s", code, exitBug, stdout.String(), stderr.String())
+			code := cli.Main(append([]string{"verify", spec}, c.args...), &cli.Env{Stdout: &stdout, Stderr: &stderr})
+			if code != cli.ExitBug {
+				t.Errorf("exit code %d, want %d (internal error)\nstdout: %s\nstderr: %s", code, cli.ExitBug, stdout.String(), stderr.String())
 			}
 			if !strings.Contains(stderr.String(), c.want) || !strings.Contains(stderr.String(), "This is a bug in vigil") {
 				t.Errorf("stderr %q does not say %q and that it is a bug", stderr.String(), c.want)
@@ -73,7 +74,7 @@ func TestInternalErrorExits70(t *testing.T) {
 				Error    string `json:"error"`
 				ExitCode int    `json:"exit_code"`
 			}
-			if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil || obj.ExitCode != exitBug || !strings.Contains(obj.Error, "internal error") {
+			if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil || obj.ExitCode != cli.ExitBug || !strings.Contains(obj.Error, "internal error") {
 				t.Errorf("--json: stdout %s (%v), want an error object with exit_code 70", stdout.String(), err)
 			}
 		})
@@ -81,7 +82,7 @@ func TestInternalErrorExits70(t *testing.T) {
 	// Without the hook the same commands give their verdicts.
 	for _, c := range [][]string{{"--engine", "bfs", "--property", "unsafe_at_2"}, {"--engine", "ic3", "--property", "never"}} {
 		var stdout, stderr bytes.Buffer
-		if code := run(append([]string{"verify", spec}, c...), &env{stdout: &stdout, stderr: &stderr}); code != exitUnsafe && code != exitOK {
+		if code := cli.Main(append([]string{"verify", spec}, c...), &cli.Env{Stdout: &stdout, Stderr: &stderr}); code != cli.ExitUnsafe && code != cli.ExitOK {
 			t.Errorf("%v: exit code %d: %s", c, code, stderr.String())
 		}
 	}
@@ -97,20 +98,20 @@ func TestPackageInternalErrorExits70(t *testing.T) {
 		stderr string
 		want   int
 	}{
-		{vigilerr.Internalf("explicit", "no predecessor while rebuilding a counterexample"), "vigil probe: explicit: internal error: no predecessor while rebuilding a counterexample\n", exitBug},
-		{vigilerr.InternalAtf("smt", symbolic.Pos{File: "m.spec", Line: 3, Col: 5}, "witness %s does not replay", "x=1"), "vigil probe: smt: m.spec:3:5: internal error: witness x=1 does not replay\n", exitBug},
-		{fmt.Errorf("run step 2: %w", vigilerr.Internalf("safety", "no proof that x=1 is not safe")), "vigil probe: run step 2: safety: internal error: no proof that x=1 is not safe\n", exitBug},
-		{errors.New("m.spec:3:1: unknown variable \"y\" in // vigil x: internal error: "), "vigil probe: m.spec:3:1: unknown variable \"y\" in // vigil x: internal error: \n", exitError},
-		{errors.New("m.spec: no such file or directory"), "vigil probe: m.spec: no such file or directory\n", exitError},
+		{vigilerr.Internalf("explicit", "no predecessor while rebuilding a counterexample"), "vigil probe: explicit: internal error: no predecessor while rebuilding a counterexample\n", cli.ExitBug},
+		{vigilerr.InternalAtf("smt", symbolic.Pos{File: "m.spec", Line: 3, Col: 5}, "witness %s does not replay", "x=1"), "vigil probe: smt: m.spec:3:5: internal error: witness x=1 does not replay\n", cli.ExitBug},
+		{fmt.Errorf("run step 2: %w", vigilerr.Internalf("safety", "no proof that x=1 is not safe")), "vigil probe: run step 2: safety: internal error: no proof that x=1 is not safe\n", cli.ExitBug},
+		{errors.New("m.spec:3:1: unknown variable \"y\" in // vigil x: internal error: "), "vigil probe: m.spec:3:1: unknown variable \"y\" in // vigil x: internal error: \n", cli.ExitError},
+		{errors.New("m.spec: no such file or directory"), "vigil probe: m.spec: no such file or directory\n", cli.ExitError},
 	} {
 		name := "internal-error-probe"
-		commands[name] = &command{Name: name, Run: func(e *env, args []string) int {
-			fmt.Fprintf(e.stderr, "vigil probe: %v\n", c.err)
-			return exitFor(c.err)
+		cli.Commands[name] = &cli.Command{Name: name, Run: func(e *cli.Env, args []string) int {
+			fmt.Fprintf(e.Stderr, "vigil probe: %v\n", c.err)
+			return cli.ExitFor(c.err)
 		}}
 		var stdout, stderr bytes.Buffer
-		code := run([]string{name}, &env{stdout: &stdout, stderr: &stderr})
-		delete(commands, name)
+		code := cli.Main([]string{name}, &cli.Env{Stdout: &stdout, Stderr: &stderr})
+		delete(cli.Commands, name)
 		if code != c.want {
 			t.Errorf("%q: exit code %d, want %d", c.stderr, code, c.want)
 		}

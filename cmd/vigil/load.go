@@ -3,9 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
-	"sort"
-	"strings"
 
+	"vigil/internal/cli"
 	"vigil/load"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -15,9 +14,9 @@ import (
 // loadModel loads a model file (.spec or .jani) with -D overrides
 // (load.Model), printing its diagnostics on stderr. It returns nil when
 // the file has errors.
-func loadModel(e *env, path string, defs defines) *symbolic.Model {
+func loadModel(e *cli.Env, path string, defs cli.Defines) *symbolic.Model {
 	m, diags := load.Model(path, defs)
-	printDiags(e, diags)
+	e.PrintDiags(diags)
 	return m
 }
 
@@ -43,7 +42,7 @@ func (pf *plajaFlags) files() load.Files {
 // apply adds the property and policy the flags name to m, and selects them
 // unless --property/--policy chose others (load.Attach). It prints what
 // goes wrong and returns false.
-func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string) bool {
+func (pf *plajaFlags) apply(e *cli.Env, m *symbolic.Model, propName, polName *string) bool {
 	warnings, err := load.Attach(m, pf.files(), propName, polName)
 	printMessages(e, "", warnings)
 	if err != nil {
@@ -54,26 +53,26 @@ func (pf *plajaFlags) apply(e *env, m *symbolic.Model, propName, polName *string
 }
 
 // printLoadError prints an error of package load as the loaders always
-// have: the model's diagnostics are printed already (printDiags), a file
+// have: the model's diagnostics are printed already (Env.PrintDiags), a file
 // that does not attach is "vigil: ...", anything else "vigil CMD: ...".
-func printLoadError(e *env, cmd string, err error) {
+func printLoadError(e *cli.Env, cmd string, err error) {
 	switch err.(type) {
 	case *load.DiagnosticsError:
 	case *load.FilesError:
-		fmt.Fprintln(e.stderr, "vigil:", err)
+		fmt.Fprintln(e.Stderr, "vigil:", err)
 	default:
-		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+		fmt.Fprintf(e.Stderr, "vigil %s: %v\n", cmd, err)
 	}
 }
 
 // printMessages prints the warnings and notes of package load: warnings
 // as "vigil: warning: ...", notes as "vigil CMD: note: ...".
-func printMessages(e *env, cmd string, msgs []load.Message) {
+func printMessages(e *cli.Env, cmd string, msgs []load.Message) {
 	for _, m := range msgs {
 		if m.Warning {
-			fmt.Fprintln(e.stderr, "vigil: warning:", m.Text)
+			e.Notice("vigil: warning: " + m.Text)
 		} else {
-			fmt.Fprintf(e.stderr, "vigil %s: note: %s\n", cmd, m.Text)
+			e.Notice(fmt.Sprintf("vigil %s: note: %s", cmd, m.Text))
 		}
 	}
 }
@@ -83,14 +82,14 @@ func printMessages(e *env, cmd string, msgs []load.Message) {
 type modelFlags struct {
 	prop, pol *string
 	plaja     *plajaFlags
-	defs      defines
+	defs      cli.Defines
 	// readsPredicates says the command uses a PA property's predicates
 	// (verify --engine ppa); every other command notes that it ignores them.
 	readsPredicates bool
 }
 
 func addModelFlags(fs *flag.FlagSet, propUsage, polUsage string) *modelFlags {
-	mf := &modelFlags{defs: defines{}}
+	mf := &modelFlags{defs: cli.Defines{}}
 	mf.prop = fs.String("property", "", propUsage+"; it also chooses among the PA properties of a --start/--unsafe/--policy-file file that has several")
 	mf.pol = fs.String("policy", "", polUsage)
 	mf.plaja = addPlajaFlags(fs)
@@ -111,83 +110,33 @@ type loadedModel struct {
 	rerun string
 }
 
-// rerun returns "vigil run FILE" with the -D and PlaJA flags of mf, quoted
-// for a POSIX shell.
-func (mf *modelFlags) rerun(file string) string {
-	args := []string{"vigil", "run", shellQuote(file)}
-	names := make([]string, 0, len(mf.defs))
-	for n := range mf.defs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		args = append(args, "-D", shellQuote(n+"="+mf.defs[n]))
-	}
-	for _, f := range []struct{ flag, val string }{{"--start", *mf.plaja.start}, {"--unsafe", *mf.plaja.unsafe}, {"--policy-file", *mf.plaja.policyFile}} {
-		if f.val != "" {
-			args = append(args, f.flag, shellQuote(f.val))
-		}
-	}
-	return strings.Join(args, " ")
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string { return verify.ShellQuote(s) }
-
-// policyDefault says which policy a command takes when --policy is absent.
-type policyDefault = load.PolicyDefault
-
-const (
-	noPolicy   = load.NoPolicy   // none: all labels
-	onlyPolicy = load.OnlyPolicy // the model's only policy, else none
-	thePolicy  = load.ThePolicy  // the model's only policy; several are an error
-)
-
 // load loads file, applies the PlaJA files, selects the property
 // (propRequired: a model without one is an error) and the policy
 // (load.Load), and compiles them. It prints what goes wrong and returns
 // false.
-func (mf *modelFlags) load(e *env, cmd, file string, propRequired bool, pd policyDefault) (*loadedModel, bool) {
+func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd load.PolicyDefault) (*loadedModel, bool) {
 	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
 		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates})
-	printDiags(e, l.Diagnostics)
+	e.PrintDiags(l.Diagnostics)
 	printMessages(e, cmd, l.Messages)
 	if err != nil {
 		printLoadError(e, cmd, err)
 		return nil, false
 	}
-	lm := &loadedModel{m: l.Model, prop: l.Property, decl: l.Policy, rerun: mf.rerun(file)}
+	lm := &loadedModel{m: l.Model, prop: l.Property, decl: l.Policy,
+		rerun: verify.RunCommand(file, mf.defs, *mf.plaja.start, *mf.plaja.unsafe, *mf.plaja.policyFile)}
 	if l.ModelPAInterface != "" {
-		lm.rerun += " --policy-file " + shellQuote(l.ModelPAInterface) // explicit, though vigil run now attaches the property's network too
+		lm.rerun += " --policy-file " + verify.ShellQuote(l.ModelPAInterface) // explicit, though vigil run now attaches the property's network too
 	}
 	if lm.g, err = explicit.New(lm.m, lm.prop); err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+		fmt.Fprintf(e.Stderr, "vigil %s: %v\n", cmd, err)
 		return nil, false
 	}
 	if lm.decl != nil {
 		if lm.dec, err = explicit.NewDecider(lm.m, lm.decl); err != nil {
-			fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+			fmt.Fprintf(e.Stderr, "vigil %s: %v\n", cmd, err)
 			return nil, false
 		}
 	}
 	return lm, true
-}
-
-// attachModelPA is load.AttachModelPA for a command that loads the model
-// itself (vigil run): it attaches and selects the network of a JANI
-// model's PA property unless --policy or --policy-file chose a policy.
-func (mf *modelFlags) attachModelPA(e *env, cmd, file string, lm *loadedModel) bool {
-	if *mf.pol != "" || *mf.plaja.policyFile != "" {
-		return true
-	}
-	d, msgs, err := load.AttachModelPA(lm.m, file, lm.prop)
-	printMessages(e, cmd, msgs)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
-		return false
-	}
-	if d != nil {
-		*mf.pol = d.Name
-	}
-	return true
 }

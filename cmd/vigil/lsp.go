@@ -1,13 +1,12 @@
 package main
 
 import (
-	"fmt"
-
+	"vigil/internal/cli"
 	"vigil/lsp"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "lsp",
 		Summary: "a Language Server Protocol server for .spec files, over stdin and stdout",
 		Usage:   "vigil lsp [-D NAME=VALUE]...",
@@ -28,24 +27,21 @@ client ends the session without shutdown.`,
 	})
 }
 
-func runLSP(e *env, args []string) int {
-	c := commands["lsp"]
-	fs := newFlags(e, c)
-	defs := defines{}
+func runLSP(e *cli.Env, args []string) int {
+	fs, c := e.Flags("lsp")
+	defs := cli.Defines{}
 	fs.Var(defs, "D", "override a constant in every document: -D `NAME=VALUE` (repeatable)")
-	rest, ok := parseFlags(fs, args)
+	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(e.stderr, "vigil lsp: takes no file arguments (the editor sends the documents)\nusage: %s\n", c.Usage)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil lsp: takes no file arguments (the editor sends the documents)\nusage: %s", c.Usage)
 	}
-	err := lsp.Serve(e.stdin, e.stdout, lsp.Options{Defines: defs, Version: version})
+	err := lsp.Serve(e.Stdin, e.Stdout, lsp.Options{Defines: defs, Version: version})
 	if err != nil {
 		// lsp.ErrNoShutdown too: the LSP specification asks for exit code 1
-		fmt.Fprintf(e.stderr, "vigil lsp: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil lsp: %v", err)
 	}
-	return exitOK
+	return cli.ExitOK
 }

@@ -14,25 +14,27 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"vigil/internal/cli"
 )
 
 // TestMain lets testscript run this binary as the `vigil` command inside
 // scripts, without a separate build.
 func TestMain(m *testing.M) {
 	if os.Getenv("VIGIL_TEST_STACK_OVERFLOW") == "1" {
-		setupRuntime()
+		cli.SetupRuntime()
 		debug.SetMaxStack(16 << 20)
 		_ = syscall.Setrlimit(syscall.RLIMIT_CORE, &syscall.Rlimit{}) // no core file
 		os.Exit(overflow(1))
 	}
 	if os.Getenv("VIGIL_TEST_AS_VIGIL") == "1" { // TestLongCommandsStop's subprocess
-		setupRuntime()
-		os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
+		cli.SetupRuntime()
+		os.Exit(cli.Main(os.Args[1:], &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin}))
 	}
 	testscript.Main(m, map[string]func(){
 		"vigil": func() {
-			setupRuntime()
-			os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
+			cli.SetupRuntime()
+			os.Exit(cli.Main(os.Args[1:], &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin}))
 		},
 	})
 }
@@ -58,7 +60,7 @@ func TestFatalErrorIsNotUsage(t *testing.T) {
 	if !errors.As(err, &ee) {
 		t.Fatalf("want a crash, got %v", err)
 	}
-	if code := ee.ExitCode(); code == exitUsage || code == exitOK {
+	if code := ee.ExitCode(); code == cli.ExitUsage || code == cli.ExitOK {
 		t.Fatalf("a stack overflow exited %d", code)
 	}
 	ws, ok := ee.Sys().(syscall.WaitStatus)

@@ -1,18 +1,18 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
-	"math"
-	"strconv"
-	"strings"
 	"time"
 
+	"vigil/internal/cli"
+	"vigil/internal/vigilerr"
 	"vigil/nn"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "nn",
 		Summary: "neural networks: evaluate, bound, and verify VNNLIB properties",
 		Usage:   "vigil nn verify|eval|bound|corpus [flags] ARGS...",
@@ -25,9 +25,9 @@ func init() {
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
 			"vigil nn corpus vnncomp/ --timeout 60s",
 		},
-		Run: func(e *env, args []string) int { return runSubcommands(e, "nn", args) },
+		Run: func(e *cli.Env, args []string) int { return e.RunSubcommands("nn", args) },
 	})
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "nn verify",
 		Summary: "decide a VNNLIB property: sat (exit 3, with a counterexample), unsat (0) or unknown (4)",
 		Usage:   "vigil nn verify [flags] NET PROP.vnnlib",
@@ -42,9 +42,10 @@ func init() {
 			"vigil nn verify net.nnet prop.vnnlib --method alpha --json",
 			"vigil nn verify mnist.onnx robust.vnnlib --branch relu --timeout 5m",
 		},
-		Run: nnVerify,
+		Run:       nnVerify,
+		JSONLines: true,
 	})
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "nn eval",
 		Summary: "the network's outputs at one input",
 		Usage:   `vigil nn eval [flags] NET --input "x1,x2,..."`,
@@ -52,9 +53,10 @@ func init() {
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0"`,
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0" --json`,
 		},
-		Run: nnEval,
+		Run:       nnEval,
+		JSONLines: true,
 	})
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "nn bound",
 		Summary: "lower and upper bounds on each output over an input box (ibp, crown, both, alpha)",
 		Usage:   `vigil nn bound [flags] NET --box "LOWER:UPPER,..."`,
@@ -63,16 +65,18 @@ func init() {
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --json`,
 		},
-		Run: nnBound,
+		Run:       nnBound,
+		JSONLines: true,
 	})
-	register(&command{
-		Name:     "nn bounds",
-		Summary:  "another name for vigil nn bound",
-		Usage:    `vigil nn bounds [flags] NET --box "LOWER:UPPER,..."`,
-		Examples: []string{`vigil nn bounds specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`},
-		Run:      nnBound,
+	cli.Register(&cli.Command{
+		Name:      "nn bounds",
+		Summary:   "another name for vigil nn bound",
+		Usage:     `vigil nn bounds [flags] NET --box "LOWER:UPPER,..."`,
+		Examples:  []string{`vigil nn bounds specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`},
+		Run:       nnBound,
+		JSONLines: true,
 	})
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "nn corpus",
 		Summary: "run DIR/expected.csv (VNN-COMP layout) and count correct, wrong and unknown answers",
 		Usage:   "vigil nn corpus [flags] DIR",
@@ -80,7 +84,8 @@ func init() {
 			"vigil nn corpus vnncomp/ --timeout 60s",
 			"vigil nn corpus vnncomp/ --timeout 10s --json",
 		},
-		Run: nnCorpus,
+		Run:       nnCorpus,
+		JSONLines: true,
 	})
 }
 
@@ -95,68 +100,42 @@ func addNNFlags(fs *flag.FlagSet, methodUsage string, branch bool) *nn.Options {
 	return o
 }
 
-func nnVerify(e *env, args []string) int {
-	c := commands["nn verify"]
-	fs := newFlags(e, c)
-	timeout := timeoutFlagDefault(fs, 60*time.Second, "give up (unknown, exit 4) after `DURATION`; 0 for no limit")
+func nnVerify(e *cli.Env, args []string) int {
+	fs, _ := e.Flags("nn verify")
+	timeout := cli.TimeoutFlagDefault(fs, 60*time.Second, "give up (unknown, exit 4) after `DURATION`; 0 for no limit")
 	opt := addNNFlags(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha (ReLU splits bound with alpha, beta-CROWN multipliers included, unless ibp or crown)", true)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	rest, ok := parseFlags(fs, args)
+	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(rest) != 2 {
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	net, err := nn.Load(rest[0])
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "%v", err)
 	}
 	prop, err := nn.LoadVNNLIB(rest[1])
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "%v", err)
 	}
-	res, err := net.Verify(prop, *timeout, *opt)
+	res, err := net.Verify(prop, *timeout, *opt) // a sat answer's input is checked
+	if ie, ok := errors.AsType[*vigilerr.Internal](err); ok {
+		return e.InternalError("nn verify", "%s", ie.Msg)
+	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "%v", err)
 	}
-	if res.Answer == nn.Sat && !prop.Check(net, res.Case, res.Input) {
-		// Cannot happen: Verify checks its witnesses. Never print an
-		// unchecked counterexample.
-		return internalError(e, "nn verify", "the counterexample %v does not satisfy the property", res.Input)
-	}
-	if *asJSON {
-		printJSON(e, res.Report())
-	} else {
-		res.WriteText(e.stdout)
-	}
+	code := cli.ExitUnknown
 	switch res.Answer {
 	case nn.Sat:
-		return exitUnsafe
+		code = cli.ExitUnsafe
 	case nn.Unsat:
-		return exitOK
+		code = cli.ExitOK
 	}
-	return exitUnknown
-}
-
-// parseFloats reads --input: comma-separated finite numbers.
-func parseFloats(s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number; give comma-separated numbers such as 0.5,-1,2e-3", f)
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%q is not a finite number; inputs must be finite", f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return e.WriteReport("nn verify", *asJSON, res.Report(), code)
 }
 
 // evalModel is a model vigil nn eval and vigil trees eval evaluate.
@@ -169,128 +148,117 @@ type evalModel struct {
 // runEval is vigil nn eval and vigil trees eval: the outputs of the model
 // load reads at the point --input gives.
 // --json prints the outputs, called what, as a JSON object's key.
-func runEval(e *env, c *command, args []string, what, key string, load func(e *env, path string) (*evalModel, int)) int {
-	fs := newFlags(e, c)
+func runEval(e *cli.Env, c *cli.Command, args []string, what, key string, load func(e *cli.Env, path string) (*evalModel, int)) int {
+	fs := e.NewFlags(c)
 	input := fs.String("input", "", "comma-separated input `values`")
 	asJSON := fs.Bool("json", false, "print the "+what+" as JSON")
-	rest, ok := parseFlags(fs, args)
+	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(rest) != 1 || *input == "" {
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	m, code := load(e, rest[0])
 	if m == nil {
 		return code
 	}
-	x, err := parseFloats(*input)
+	x, err := nn.ParseVector(*input)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: --input: %v\n", c.Name, err)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil %s: --input: %v", c.Name, err)
 	}
 	if len(x) != m.inputs {
-		fmt.Fprintf(e.stderr, "vigil %s: --input has %d values but the %s\n", c.Name, len(x), m.has)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil %s: --input has %d values but the %s", c.Name, len(x), m.has)
 	}
 	y, err := m.eval(x)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "%v", err)
 	}
 	if *asJSON {
-		printJSON(e, map[string]any{key: y})
-	} else {
-		fmt.Fprintln(e.stdout, nn.FormatVector(y))
+		return e.WriteJSON(c.Name, map[string]any{key: y}, cli.ExitOK)
 	}
-	return exitOK
+	fmt.Fprintln(e.Stdout, nn.FormatVector(y))
+	return cli.ExitOK
 }
 
-func nnEval(e *env, args []string) int {
-	return runEval(e, commands["nn eval"], args, "outputs", "output", func(e *env, path string) (*evalModel, int) {
+func nnEval(e *cli.Env, args []string) int {
+	return runEval(e, cli.Commands["nn eval"], args, "outputs", "output", func(e *cli.Env, path string) (*evalModel, int) {
 		net, err := nn.Load(path)
 		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return nil, exitFor(err)
+			fmt.Fprintln(e.Stderr, err)
+			return nil, cli.ExitFor(err)
 		}
 		return &evalModel{inputs: net.Inputs(), has: fmt.Sprintf("network has %d inputs", net.Inputs()),
-			eval: func(x []float64) ([]float64, error) { return net.Eval(x), nil }}, exitOK
+			eval: func(x []float64) ([]float64, error) { return net.Eval(x), nil }}, cli.ExitOK
 	})
 }
 
-func nnBound(e *env, args []string) int {
-	c := commands["nn bound"]
-	fs := newFlags(e, c)
+func nnBound(e *cli.Env, args []string) int {
+	fs, _ := e.Flags("nn bound")
 	boxFlag := fs.String("box", "", "input box, one `lo:hi` per input, comma-separated")
 	opt := addNNFlags(fs, "bound `method`: ibp, crown, both (CROWN intersected with IBP) or alpha (both, with optimised slopes)", false)
 	asJSON := fs.Bool("json", false, "print the bounds as JSON")
-	rest, ok := parseFlags(fs, args)
+	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(rest) != 1 || *boxFlag == "" {
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	net, err := nn.Load(rest[0])
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "%v", err)
 	}
 	box, err := nn.ParseBox(*boxFlag)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil nn bound: --box: %v\n", err)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil nn bound: --box: %v", err)
 	}
 	if net.Out != nn.OutNone {
-		fmt.Fprintf(e.stderr, "vigil nn bound: %s: the network ends in %s, which vigil does not bound (the policy engines bound the scores before it, with a wider margin); bound a copy without it to see those scores\n", rest[0], net.Out)
-		return exitError
+		return e.Fail(cli.ExitError, "vigil nn bound: %s: the network ends in %s, which vigil does not bound (the policy engines bound the scores before it, with a wider margin); bound a copy without it to see those scores", rest[0], net.Out)
 	}
 	lo, hi, err := net.Bounds(box, nil, opt.Method)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "%v", err)
 	}
-	printReport(e, *asJSON, nn.BoundsReport{Method: opt.Method.String(), Lower: lo, Upper: hi})
-	return exitOK
+	return e.WriteReport("nn bound", *asJSON, nn.BoundsReport{Method: opt.Method.String(), Lower: lo, Upper: hi}, cli.ExitOK)
 }
 
 // nnCorpus runs a VNN-COMP style folder: DIR/expected.csv lists onnx,
 // vnnlib, expected; networks in DIR/onnx, properties in DIR/vnnlib.
-func nnCorpus(e *env, args []string) int {
-	c := commands["nn corpus"]
-	fs := newFlags(e, c)
-	timeout := timeoutFlagDefault(fs, 60*time.Second, "per-instance limit: `DURATION`; 0 for no limit")
+func nnCorpus(e *cli.Env, args []string) int {
+	fs, _ := e.Flags("nn corpus")
+	timeout := cli.TimeoutFlagDefault(fs, 60*time.Second, "per-instance limit: `DURATION`; 0 for no limit")
 	opt := addNNFlags(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha", true)
 	asJSON := fs.Bool("json", false, "print one JSON object per instance and a summary")
-	rest, ok := parseFlags(fs, args)
+	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(rest) != 1 {
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	dir := rest[0]
 	insts, err := nn.ReadCorpus(dir)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil nn corpus: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil nn corpus: %v", err)
 	}
 	sum := &nn.CorpusSummary{Limit: *timeout}
 	for _, in := range insts {
 		res, verdict, err := in.Run(dir, *timeout, *opt)
 		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitFor(err)
+			return e.Fail(cli.ExitFor(err), "%v", err)
 		}
 		sum.Add(verdict, res.Elapsed)
-		printReport(e, *asJSON, nn.NewCorpusLine(in, res, verdict))
+		if code := e.WriteReport("nn corpus", *asJSON, nn.NewCorpusLine(in, res, verdict), cli.ExitOK); code != cli.ExitOK {
+			return code
+		}
 	}
-	printReport(e, *asJSON, sum)
+	code := cli.ExitOK
 	if sum.Wrong > 0 {
-		return exitError
+		code = cli.ExitError
 	}
-	return exitOK
+	return e.WriteReport("nn corpus", *asJSON, sum, code)
 }

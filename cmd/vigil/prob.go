@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 
+	"vigil/internal/cli"
+	"vigil/load"
 	"vigil/prob"
 	"vigil/symbolic"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "prob",
 		Summary: "reachability probabilities as Storm computes them: Pr(reach unsafe), Pr(reach goal), Pmax/Pmin of a JANI property",
 		Usage:   "vigil prob [flags] FILE",
@@ -41,64 +43,59 @@ func init() {
 	})
 }
 
-func runProb(e *env, args []string) int {
-	c := commands["prob"]
-	fs := newFlags(e, c)
-	addProgressFlags(e, fs)
+func runProb(e *cli.Env, args []string) int {
+	fs, c := e.Flags("prob")
+	e.AddProgressFlags(fs)
 	mf := addModelFlags(fs, "property: a .spec property (Pr(reach unsafe) and Pr(reach goal)) or a JANI property P=?, Pmax=?, Pmin=? (default: the only one); all: every probability property of a JANI model, one after the other",
 		"policy whose Markov chain to solve (default: none, the MDP over all labels)")
-	method := &enumFlag{what: "method", values: []string{"ii", "exact"}, val: "ii"}
+	method := &cli.EnumFlag{What: "method", Values: []string{"ii", "exact"}, Val: "ii"}
 	fs.Var(method, "method", "ii (interval iteration, sound bounds within --epsilon) or exact (rational policy iteration, up to --max-exact states)")
 	eps := fs.Float64("epsilon", prob.DefaultEpsilon, "ii: stop when upper - lower <= epsilon * lower in every state (epsilon itself with --absolute)")
 	absolute := fs.Bool("absolute", false, "ii: epsilon is an absolute error bound")
-	maxStates := addCountFlag(fs, "max-states", 0, "give up (exit 4) when the model has more reachable states; 0 means no limit")
-	maxExact := addCountFlag(fs, "max-exact", prob.DefaultMaxExact, "exact: the largest model (states) it solves")
+	maxStates := cli.AddCountFlag(fs, "max-states", 0, "give up (exit 4) when the model has more reachable states; 0 means no limit")
+	maxExact := cli.AddCountFlag(fs, "max-exact", prob.DefaultMaxExact, "exact: the largest model (states) it solves")
 	schedFile := fs.String("scheduler", "", "write a scheduler as a table-policy CSV to this `FILE`, one row per reachable state with a choice (declare it with policy NAME table \"FILE\"): for a JANI property the one attaining it, for a .spec property the one attaining Pmin(F unsafe), the safest")
-	blame := addCountFlag(fs, "blame", 0, "with a policy: the N costliest decisions, the visited states where taking the label that looks best one step ahead lowers Pr(reach unsafe) from the start states most (each re-solved exactly)")
+	blame := cli.AddCountFlag(fs, "blame", 0, "with a policy: the N costliest decisions, the visited states where taking the label that looks best one step ahead lowers Pr(reach unsafe) from the start states most (each re-solved exactly)")
 	jsonOut := fs.Bool("json", false, "print one JSON object per query: value, lower, upper, method, states, iterations, seconds")
-	timeout := timeoutFlag(fs)
-	file, ok := parseModelArg(e, c, fs, args)
+	timeout := cli.TimeoutFlag(fs)
+	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if !(*eps > 0 && *eps < 1) {
-		fmt.Fprintf(e.stderr, "vigil prob: --epsilon %g: want a number between 0 and 1 (exclusive), such as 1e-6\n", *eps)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil prob: --epsilon %g: want a number between 0 and 1 (exclusive), such as 1e-6", *eps)
 	}
 	all := *mf.prop == "all"
 	if all {
 		*mf.prop = ""
 		if *schedFile != "" || *blame > 0 {
-			fmt.Fprintln(e.stderr, "vigil prob: --property all takes neither --scheduler nor --blame; name one property")
-			return exitUsage
+			return e.Fail(cli.ExitUsage, "vigil prob: --property all takes neither --scheduler nor --blame; name one property")
 		}
 	}
-	lm, ok := mf.load(e, "prob", file, !all, noPolicy)
+	lm, ok := mf.load(e, "prob", file, !all, load.NoPolicy)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
 	if *blame > 0 && lm.dec == nil {
-		fmt.Fprintln(e.stderr, "vigil prob: --blame ranks a policy's decisions: name one with --policy or --policy-file")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil prob: --blame ranks a policy's decisions: name one with --policy or --policy-file")
 	}
 	props := []*symbolic.Property{lm.prop}
 	if all {
 		var skipped []error
 		props, skipped = prob.Properties(lm.m)
 		for _, err := range skipped {
-			fmt.Fprintf(e.stderr, "vigil prob: skipped: %v\n", err)
+			fmt.Fprintf(e.Stderr, "vigil prob: skipped: %v\n", err)
 		}
 		if len(props) == 0 {
-			fmt.Fprintf(e.stderr, "vigil prob: --property all: model %s has no P=?, Pmax=? or Pmin=? property of its own\n", lm.m.Name)
-			return exitError
+			return e.Fail(cli.ExitError, "vigil prob: --property all: model %s has no P=?, Pmax=? or Pmin=? property of its own", lm.m.Name)
 		}
 	}
-	ctx, cancel := runContext(*timeout)
+	ctx, cancel := cli.RunContext(*timeout)
 	defer cancel()
-	prog := newProgress(e, *jsonOut)
-	opt := prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl), Method: prob.Method(method.val), Epsilon: *eps, Absolute: *absolute,
+	prog := e.NewProgress(*jsonOut)
+	opt := prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl), Method: prob.Method(method.Val), Epsilon: *eps, Absolute: *absolute,
 		MaxStates: *maxStates, MaxExact: *maxExact, Blame: *blame}
-	opt.ShowProgress(lineTo(prog), func(note string) { fmt.Fprintf(e.stderr, "vigil prob: note: %s\n", note) })
+	opt.ShowProgress(cli.LineTo(prog), func(note string) { e.Notice("vigil prob: note: " + note) })
 	var out []prob.Figures
 	err := prob.SolveProperties(ctx, lm.g, props, opt, func(res *prob.PropertyResult) error {
 		if *schedFile != "" && res.Scheduler != nil {
@@ -107,21 +104,20 @@ func runProb(e *env, args []string) int {
 			}
 		}
 		if !*jsonOut {
-			res.Report.WriteText(e.stdout)
+			res.Report.WriteText(e.Stdout)
 		}
 		out = append(out, res.Report.Figures...)
 		return nil
 	})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil prob: %v\n", err)
+		fmt.Fprintf(e.Stderr, "vigil prob: %v\n", err)
 		if _, limit := errors.AsType[*prob.LimitError](err); limit || ctx.Err() != nil {
-			fmt.Fprintln(e.stderr, "unknown: stopped before an answer")
-			return exitUnknown
+			return e.Fail(cli.ExitUnknown, "unknown: stopped before an answer")
 		}
-		return exitFor(err)
+		return cli.ExitFor(err)
 	}
 	if *jsonOut {
-		encodeJSON(e.stdout, out)
+		return e.WriteJSON("prob", out, cli.ExitOK)
 	}
-	return exitOK
+	return cli.ExitOK
 }

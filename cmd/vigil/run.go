@@ -2,16 +2,18 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 
 	"vigil/fuzz/report"
+	"vigil/internal/cli"
+	"vigil/internal/phrase"
+	"vigil/load"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "run",
 		Summary: "simulate runs of a policy and print each step",
 		Usage:   "vigil run [flags] FILE.spec",
@@ -30,117 +32,68 @@ states).`,
 	})
 }
 
-func runRun(e *env, args []string) int {
-	c := commands["run"]
-	fs := newFlags(e, c)
-	addProgressFlags(e, fs)
-	propName := fs.String("property", "", "property whose unsafe and goal states end a run (default: the only one)")
-	polName := fs.String("policy", "", "policy choosing the labels (default: the only one; none: random applicable labels)")
-	plaja := addPlajaFlags(fs)
+func runRun(e *cli.Env, args []string) int {
+	fs, c := e.Flags("run")
+	e.AddProgressFlags(fs)
+	mf := addModelFlags(fs, "property whose unsafe and goal states end a run (default: the only one)", "policy choosing the labels (default: the only one; none: random applicable labels)")
 	from := fs.String("from", "", `start from this state: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
-	startIndex := addCountFlag(fs, "start-index", -1, "start from the `K`-th start state of the property (0-based; by default a random one)")
+	startIndex := cli.AddCountFlag(fs, "start-index", -1, "start from the `K`-th start state of the property (0-based; by default a random one)")
 	seed := fs.Uint64("seed", 1, "random seed for the start state and outcomes")
-	steps := addCountFlag(fs, "steps", 100, "stop after this many actions")
+	steps := cli.AddCountFlag(fs, "steps", 100, "stop after this many actions")
 	runs := fs.Int("runs", 1, "number of runs (with --record, only the first is recorded)")
 	outcomes := fs.String("outcomes", "random", "how to resolve non-determinism: random, first or weighted")
 	record := fs.String("record", "", "write the (first) run to this run file (JSON)")
 	replay := fs.String("replay", "", "check and print the run recorded in this run file instead of simulating")
-	defs := defines{}
-	fs.Var(defs, "D", "override a constant: -D `NAME=VALUE` (repeatable)")
-	file, ok := parseModelArg(e, c, fs, args)
+	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	mode, err := explicit.ParseOutcomeMode(*outcomes)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil run: --outcomes: %v\n", err)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil run: --outcomes: %v", err)
 	}
 	if *from != "" && *startIndex >= 0 {
-		fmt.Fprintln(e.stderr, "vigil run: give --from or --start-index, not both")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil run: give --from or --start-index, not both")
 	}
 	if *steps < 0 || *runs < 1 {
-		fmt.Fprintln(e.stderr, "vigil run: --steps must be >= 0 and --runs >= 1")
-		return exitUsage
-	}
-	m := loadModel(e, file, defs)
-	if m == nil {
-		return exitError
-	}
-	if !plaja.apply(e, m, propName, polName) {
-		return exitError
+		return e.Fail(cli.ExitUsage, "vigil run: --steps must be >= 0 and --runs >= 1")
 	}
 	if *replay != "" {
-		if err := explicit.Replay(e.stdout, m, *replay); err != nil {
-			fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-			return exitFor(err)
+		// The run file names its property and policy: nothing to select.
+		m := loadModel(e, file, mf.defs)
+		if m == nil || !mf.plaja.apply(e, m, mf.prop, mf.pol) {
+			return cli.ExitError
 		}
-		return exitOK
+		if err := explicit.Replay(e.Stdout, m, *replay); err != nil {
+			return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
+		}
+		return cli.ExitOK
 	}
-	prop, ok := selectProperty(e, "run", m, *propName, false)
+	lm, ok := mf.load(e, "run", file, false, load.ThePolicy)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
-	// A JANI model's own PA property runs under the network it names, as
-	// in every command that loads through modelFlags (load.go).
-	mf := &modelFlags{prop: propName, pol: polName, plaja: plaja, defs: defs}
-	if !mf.attachModelPA(e, "run", file, &loadedModel{m: m, prop: prop}) {
-		return exitError
-	}
-	decl, ok := selectPolicy(e, "run", m, *polName, true)
-	if !ok {
-		return exitError
-	}
-	g, err := explicit.New(m, prop)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-		return exitFor(err)
-	}
-	ctx, cancel := runContext(0)
+	g := lm.g
+	ctx, cancel := cli.RunContext(0)
 	defer cancel()
 	rng := rand.New(rand.NewPCG(*seed, 0x72756e))
-	end, err := explicit.Runs(g, e.stdout, explicit.RunsOptions{Runs: *runs, From: *from, Index: *startIndex, Record: *record, Policy: decl,
+	end, err := explicit.Runs(g, e.Stdout, explicit.RunsOptions{Runs: *runs, From: *from, Index: *startIndex, Record: *record, Policy: lm.decl,
 		Sim: explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Ctx: ctx},
 		Sampler: func() (*explicit.StartSampler, error) {
 			// A start state drawn uniformly, without enumerating them all.
-			ss, _, err := report.StartSampler(ctx, g, *seed, lineTo(newProgress(e, false)))
+			ss, _, err := report.StartSampler(ctx, g, *seed, cli.LineTo(e.NewProgress(false)))
 			return ss, err
 		}})
 	if _, ok := errors.AsType[*explicit.StartError](err); ok && ctx.Err() != nil {
-		fmt.Fprintf(e.stderr, "vigil run: %s before a start state was found\n", capitalize(stopped(stopReason(ctx))))
-		return exitUnknown
+		return e.Fail(cli.ExitUnknown, "vigil run: %s before a start state was found", phrase.Capitalize(phrase.Stopped(cli.StopReason(ctx))))
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil run: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
 	}
 	if end == explicit.EndStopped {
-		return exitUnknown
+		return cli.ExitUnknown
 	}
-	return exitOK
-}
-
-func writeRunFile(path string, run *explicit.Run) error { return explicit.WriteRunFile(path, run) }
-
-// selectProperty picks the property named name, or the only one when name
-// is "" (symbolic.Model.SelectProperty), printing why it cannot.
-func selectProperty(e *env, cmd string, m *symbolic.Model, name string, required bool) (*symbolic.Property, bool) {
-	p, err := m.SelectProperty(name, required)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
-	}
-	return p, err == nil
-}
-
-// selectPolicy picks the policy named name, or with byDefault the only
-// one (symbolic.Model.SelectPolicy), printing why it cannot.
-func selectPolicy(e *env, cmd string, m *symbolic.Model, name string, byDefault bool) (*symbolic.PolicyDecl, bool) {
-	d, err := m.SelectPolicy(name, byDefault)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
-	}
-	return d, err == nil
+	return cli.ExitOK
 }
 
 func policyName(d *symbolic.PolicyDecl) string {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"vigil/internal/cli"
+	"vigil/load"
 	"vigil/safety"
 	"vigil/safety/cert"
 	"vigil/symbolic"
@@ -15,7 +17,7 @@ import (
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "safe",
 		Summary: "decide whether states are safe or r-safe (some policy within radius r of the tested one avoids unsafe states)",
 		Usage:   `vigil safe [flags] FILE.spec (--state "x=1 y=2" | --starts | --all)`,
@@ -35,7 +37,7 @@ func init() {
 type safetyFlags struct {
 	*modelFlags
 	radius      *safety.Radius
-	algo, order *enumFlag
+	algo, order *cli.EnumFlag
 	seed        *uint64
 	jsonOut     *bool
 	timeout     *time.Duration
@@ -53,13 +55,13 @@ func addSafetyFlags(fs *flag.FlagSet, withStart bool) *safetyFlags {
 	sf.modelFlags = addModelFlags(fs, propUsage, polUsage)
 	fs.Var(sf.radius, "radius", "how often a policy may deviate from the tested one along a run: a number, or inf for plain safety")
 	algos := append(append([]string(nil), safety.Algorithms...), "propu-bdd")
-	sf.algo = &enumFlag{what: "algorithm", values: algos, val: "tarjan"}
+	sf.algo = &cli.EnumFlag{What: "algorithm", Values: algos, Val: "tarjan"}
 	fs.Var(sf.algo, "algo", "decider: "+strings.Join(algos, ", ")+" (propu-bdd: Prop-U with BDDs over all states at once, radius inf or 0)")
-	sf.order = &enumFlag{what: "action order", values: []string{"app", "learn", "rand"}, val: "app"}
+	sf.order = &cli.EnumFlag{What: "action order", Values: []string{"app", "learn", "rand"}, Val: "app"}
 	fs.Var(sf.order, "order", "iPI/nPI action order: app (model order), learn (the tested policy's label first), rand (seeded)")
 	sf.seed = fs.Uint64("seed", 1, "random seed (--order rand, LRTDP's ties)")
 	sf.jsonOut = fs.Bool("json", false, "print the result as JSON")
-	sf.timeout = timeoutFlag(fs)
+	sf.timeout = cli.TimeoutFlag(fs)
 	return sf
 }
 
@@ -71,18 +73,18 @@ type safetySetup struct {
 	file string
 }
 
-func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup, bool) {
+func setupSafety(e *cli.Env, cmd string, sf *safetyFlags, file string) (*safetySetup, bool) {
 	// Plain safety ranges over all policies: the tested one matters only
 	// for deviations, the learn order and faults.
-	lm, ok := loadSafety(e, cmd, sf, file, *sf.radius >= 0 || sf.order.val == "learn" || cmd == "faults")
+	lm, ok := loadSafety(e, cmd, sf, file, *sf.radius >= 0 || sf.order.Val == "learn" || cmd == "faults")
 	if !ok {
 		return nil, false
 	}
 	su := &safetySetup{loadedModel: lm, file: file, sp: safety.NewSpace(lm.g, lm.dec)}
-	ord, _ := safety.ParseOrder(sf.order.val)
+	ord, _ := safety.ParseOrder(sf.order.Val)
 	var err error
-	if su.d, err = safety.New(sf.algo.val, su.sp, *sf.radius, safety.Options{Order: ord, Seed: *sf.seed}); err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: %v\n", cmd, err)
+	if su.d, err = safety.New(sf.algo.Val, su.sp, *sf.radius, safety.Options{Order: ord, Seed: *sf.seed}); err != nil {
+		fmt.Fprintf(e.Stderr, "vigil %s: %v\n", cmd, err)
 		return nil, false
 	}
 	return su, true
@@ -90,10 +92,10 @@ func setupSafety(e *env, cmd string, sf *safetyFlags, file string) (*safetySetup
 
 // loadSafety loads the model with the tested policy when needPolicy (and
 // then insists on one), else with the only one if any.
-func loadSafety(e *env, cmd string, sf *safetyFlags, file string, needPolicy bool) (*loadedModel, bool) {
-	pd := onlyPolicy
+func loadSafety(e *cli.Env, cmd string, sf *safetyFlags, file string, needPolicy bool) (*loadedModel, bool) {
+	pd := load.OnlyPolicy
 	if needPolicy {
-		pd = thePolicy
+		pd = load.ThePolicy
 	}
 	lm, ok := sf.load(e, cmd, file, true, pd)
 	if ok && lm.decl == nil && needPolicy {
@@ -103,7 +105,7 @@ func loadSafety(e *env, cmd string, sf *safetyFlags, file string, needPolicy boo
 		} else if *sf.radius < 0 {
 			what = "--order learn"
 		}
-		fmt.Fprintf(e.stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, lm.m.Name)
+		fmt.Fprintf(e.Stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, lm.m.Name)
 		return nil, false
 	}
 	return lm, ok
@@ -111,36 +113,34 @@ func loadSafety(e *env, cmd string, sf *safetyFlags, file string, needPolicy boo
 
 // parseState reads --state for model m (nil when not given), printing
 // what is wrong (after the flag, without the package prefix).
-func parseState(e *env, m *symbolic.Model, text string) (symbolic.State, bool) {
+func parseState(e *cli.Env, m *symbolic.Model, text string) (symbolic.State, bool) {
 	if text == "" {
 		return nil, true
 	}
 	s, err := explicit.ParseState(m, text)
 	if se, ok := errors.AsType[*explicit.StateError](err); ok {
-		fmt.Fprintf(e.stderr, "vigil safe: --state: %s\n", se.Msg)
+		fmt.Fprintf(e.Stderr, "vigil safe: --state: %s\n", se.Msg)
 	} else if err != nil {
-		fmt.Fprintf(e.stderr, "vigil safe: --state: %v\n", err)
+		fmt.Fprintf(e.Stderr, "vigil safe: --state: %v\n", err)
 	}
 	return s, err == nil
 }
 
-func runSafe(e *env, args []string) int {
-	c := commands["safe"]
-	fs := newFlags(e, c)
-	addProgressFlags(e, fs)
+func runSafe(e *cli.Env, args []string) int {
+	fs, c := e.Flags("safe")
+	e.AddProgressFlags(fs)
 	sf := addSafetyFlags(fs, true)
 	stateText := fs.String("state", "", `the state to decide: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
 	certFile := fs.String("cert", "", "write the certificate to this file (with --starts: one certificate for every decided start state, sharing one table)")
 	all := fs.Bool("all", false, "propu-bdd: decide every state of the model: the numbers of safe and unsafe states, and the unsafe region as a cover of cubes")
-	cubes := addCountFlag(fs, "cubes", 20, "propu-bdd --all: list at most this many cubes of the unsafe region")
+	cubes := cli.AddCountFlag(fs, "cubes", 20, "propu-bdd --all: list at most this many cubes of the unsafe region")
 	bf := addBDDFlags(fs)
 	if bareStart(args) {
-		fmt.Fprintln(e.stderr, "vigil safe: --start FILE names a PlaJA start-condition file, as in every command; to decide every start state give --starts")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil safe: --start FILE names a PlaJA start-condition file, as in every command; to decide every start state give --starts")
 	}
-	file, ok := parseModelArg(e, c, fs, args)
+	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	modes := 0
 	for _, on := range []bool{*stateText != "", *sf.starts, *all} {
@@ -149,36 +149,33 @@ func runSafe(e *env, args []string) int {
 		}
 	}
 	if modes != 1 {
-		fmt.Fprintln(e.stderr, "vigil safe: give --state \"NAME=VALUE ...\" or --starts (every start state), not both or neither (or --all alone: every state, with --algo propu-bdd)")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil safe: give --state \"NAME=VALUE ...\" or --starts (every start state), not both or neither (or --all alone: every state, with --algo propu-bdd)")
 	}
-	if sf.algo.val == "propu-bdd" {
+	if sf.algo.Val == "propu-bdd" {
 		return runSafeBDD(e, sf, bf, file, *stateText, *all, *cubes, *certFile)
 	}
 	if *all {
-		fmt.Fprintln(e.stderr, "vigil safe: --all decides every state at once, which only --algo propu-bdd does")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil safe: --all decides every state at once, which only --algo propu-bdd does")
 	}
 	if !bf.check(e, "safe", false) {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	su, ok := setupSafety(e, "safe", sf, file)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
 	state, ok := parseState(e, su.m, *stateText)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
-	ctx, cancel := runContext(*sf.timeout)
+	ctx, cancel := cli.RunContext(*sf.timeout)
 	defer cancel()
-	prog := newProgress(e, *sf.jsonOut)
+	prog := e.NewProgress(*sf.jsonOut)
 	rep, err := safety.Check(ctx, su.d, *sf.radius, safety.CheckOptions{State: state, Cert: *certFile, Source: su.source(sf),
-		Policy: policyName(su.decl), Progress: lineTo(prog)})
-	prog.clear()
+		Policy: policyName(su.decl), Progress: cli.LineTo(prog)})
+	prog.Clear()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil safe: %v", err)
 	}
 	return finishSafe(e, rep, *sf.jsonOut, rep)
 }
@@ -200,9 +197,9 @@ func bareStart(args []string) bool {
 // finishSafe sets the verdict of rep, prints it (JSON, or text with
 // text) and returns the exit code: unknown if any state is undecided,
 // else unsafe if any is not safe.
-func finishSafe(e *env, rep *safety.Report, asJSON bool, text textReport) int {
+func finishSafe(e *cli.Env, rep *safety.Report, asJSON bool, text cli.TextReport) int {
 	rep.Finish()
-	return writeReport(e, "safe", asJSON, text, map[string]int{"unknown": exitUnknown, "unsafe": exitUnsafe}[rep.Verdict])
+	return e.WriteReport("safe", asJSON, text, map[string]int{"unknown": cli.ExitUnknown, "unsafe": cli.ExitUnsafe}[rep.Verdict])
 }
 
 // source says how su's model was loaded, for a certificate.
@@ -217,39 +214,35 @@ func (su *safetySetup) source(sf *safetyFlags) safety.Source {
 // vigil safe --algo propu-bdd: Prop-U with BDDs over every state at once
 // (package bdd), then the answers for the states asked.
 
-func runSafeBDD(e *env, sf *safetyFlags, bf *bddFlags, file, stateText string, all bool, cubes int, certFile string) int {
+func runSafeBDD(e *cli.Env, sf *safetyFlags, bf *bddFlags, file, stateText string, all bool, cubes int, certFile string) int {
 	if !bf.check(e, "safe", true) {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	r := *sf.radius
 	switch {
 	case r != safety.Inf && r != 0:
-		fmt.Fprintf(e.stderr, "vigil safe: --algo propu-bdd decides radius inf or 0; for radius %v use an explicit decider (--algo propu)\n", r)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil safe: --algo propu-bdd decides radius inf or 0; for radius %v use an explicit decider (--algo propu)", r)
 	case certFile != "":
-		fmt.Fprintln(e.stderr, "vigil safe: --algo propu-bdd writes no certificates; use an explicit decider (--algo propu) with --cert")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil safe: --algo propu-bdd writes no certificates; use an explicit decider (--algo propu) with --cert")
 	case cubes < 0:
-		fmt.Fprintf(e.stderr, "vigil safe: --cubes %d: give a number of cubes (0 lists none)\n", cubes)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil safe: --cubes %d: give a number of cubes (0 lists none)", cubes)
 	}
 	lm, ok := loadSafety(e, "safe", sf, file, r >= 0)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
 	state, ok := parseState(e, lm.m, stateText)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
-	ctx, cancel := runContext(*sf.timeout)
+	ctx, cancel := cli.RunContext(*sf.timeout)
 	defer cancel()
-	prog := newProgress(e, *sf.jsonOut)
+	prog := e.NewProgress(*sf.jsonOut)
 	rep, err := verify.SafeBDD(ctx, verify.SafeBDDQuestion{Gen: lm.g, Policy: lm.decl, Radius: r, State: state, All: all, Cubes: cubes,
-		Options: bf.options(prog, "safe (propu-bdd)"), Order: bf.order.val})
-	prog.clear()
+		Options: bf.options(prog, "safe (propu-bdd)"), Order: bf.order.Val})
+	prog.Clear()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil safe: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil safe: %v", err)
 	}
 	return finishSafe(e, rep.Report, *sf.jsonOut, rep)
 }

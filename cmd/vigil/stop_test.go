@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"vigil/internal/cli"
 )
 
 // TestLongCommandsStop: every long-running command ends within a few
@@ -99,8 +101,8 @@ func TestLongCommandsStop(t *testing.T) {
 					}
 					code = ee.ExitCode()
 				}
-				if code != exitUnknown {
-					t.Errorf("exit code %d, want %d (unknown)", code, exitUnknown)
+				if code != cli.ExitUnknown {
+					t.Errorf("exit code %d, want %d (unknown)", code, cli.ExitUnknown)
 				}
 			case <-time.After(limit):
 				_ = cmd.Process.Kill()

@@ -3,15 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
+	"vigil/internal/cli"
 	"vigil/trees"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "trees",
 		Summary: "tree ensembles: evaluate, bound outputs over a box, decide whether a class can win",
 		Usage:   "vigil trees bound|eval|decide|info [flags] MODEL",
@@ -22,9 +21,9 @@ func init() {
 			`vigil trees decide specs/policies/oneway_trees.json --box "0:0..20,1:0..3" --class 1 --sure 0,2`,
 			"vigil trees info specs/policies/oneway_trees.json",
 		},
-		Run: func(e *env, args []string) int { return runSubcommands(e, "trees", args) },
+		Run: func(e *cli.Env, args []string) int { return e.RunSubcommands("trees", args) },
 	})
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "trees bound",
 		Summary: "the exact optimum of a class score or margin over a box, or anytime lower and upper bounds",
 		Usage:   `vigil trees bound [flags] MODEL (--max CLASS | --min CLASS | --margin CLASS)`,
@@ -35,16 +34,18 @@ func init() {
 			`vigil trees bound specs/policies/oneway_trees.json --box "0:0..20,1:0..3" --max 0`,
 			`vigil trees bound specs/policies/oneway_trees.json --margin 2 --timeout 10s --json`,
 		},
-		Run: treesBound,
+		Run:       treesBound,
+		JSONLines: true,
 	})
-	register(&command{
-		Name:     "trees bounds",
-		Summary:  "another name for vigil trees bound",
-		Usage:    `vigil trees bounds [flags] MODEL (--max CLASS | --min CLASS | --margin CLASS)`,
-		Examples: []string{`vigil trees bounds specs/policies/oneway_trees.json --box "0:0..20" --min 1`},
-		Run:      treesBound,
+	cli.Register(&cli.Command{
+		Name:      "trees bounds",
+		Summary:   "another name for vigil trees bound",
+		Usage:     `vigil trees bounds [flags] MODEL (--max CLASS | --min CLASS | --margin CLASS)`,
+		Examples:  []string{`vigil trees bounds specs/policies/oneway_trees.json --box "0:0..20" --min 1`},
+		Run:       treesBound,
+		JSONLines: true,
 	})
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "trees eval",
 		Summary: "the class scores at one input",
 		Usage:   `vigil trees eval [flags] MODEL --input "x0,x1,..."`,
@@ -53,9 +54,10 @@ func init() {
 			`vigil trees eval specs/policies/oneway_trees.json --input "1,0,3,0"`,
 			`vigil trees eval specs/policies/oneway_trees.json --input "1,0,3,0" --json`,
 		},
-		Run: treesEval,
+		Run:       treesEval,
+		JSONLines: true,
 	})
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "trees decide",
 		Summary: "decide whether class A can win anywhere in a box: excluded (exit 0), possible (3) or unknown (4)",
 		Usage:   `vigil trees decide [flags] MODEL --class A --sure S1,S2,...`,
@@ -66,9 +68,10 @@ func init() {
 			`vigil trees decide specs/policies/oneway_trees.json --box "0:0..20,1:0..3" --class 1 --sure 0,2`,
 			`vigil trees decide specs/policies/oneway_trees.json --class 0 --sure 1 --nodes 100000 --json`,
 		},
-		Run: treesDecide,
+		Run:       treesDecide,
+		JSONLines: true,
 	})
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "trees info",
 		Summary: "format, classes, features, trees and leaves of an ensemble",
 		Usage:   `vigil trees info [flags] MODEL`,
@@ -77,7 +80,8 @@ func init() {
 			"vigil trees info specs/policies/oneway_trees.json",
 			"vigil trees info specs/policies/oneway_trees.json --json",
 		},
-		Run: treesInfo,
+		Run:       treesInfo,
+		JSONLines: true,
 	})
 }
 
@@ -87,28 +91,28 @@ HI may be empty for no bound; features not listed are unbounded.`
 
 // treesLoad loads the ensemble at path; the exit code is nonzero when it
 // cannot.
-func treesLoad(e *env, path string) (*trees.Ensemble, int) {
+func treesLoad(e *cli.Env, path string) (*trees.Ensemble, int) {
 	m, err := trees.Load(path)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return nil, exitError
+		fmt.Fprintln(e.Stderr, err)
+		return nil, cli.ExitError
 	}
-	return m, exitOK
+	return m, cli.ExitOK
 }
 
 // budget is --timeout, --nodes and --max-memory of a box search.
 type budget struct {
 	timeout *time.Duration
 	nodes   *int
-	mem     byteSize
+	mem     cli.ByteSize
 }
 
 // addSearchFlags registers the flags of a box search: --box, and the
 // budget of a search that does what stop says when the budget runs out.
 func addSearchFlags(fs *flag.FlagSet, stop string) (*budget, *string) {
-	b := &budget{mem: byteSize(trees.DefaultMaxMemory)}
-	b.timeout = timeoutFlagDefault(fs, 60*time.Second, stop+" after `DURATION`; 0 for no limit")
-	b.nodes = addCountFlag(fs, "nodes", 0, stop+" after `N` expanded states (0: the default, 262144)")
+	b := &budget{mem: cli.ByteSize(trees.DefaultMaxMemory)}
+	b.timeout = cli.TimeoutFlagDefault(fs, 60*time.Second, stop+" after `DURATION`; 0 for no limit")
+	b.nodes = cli.AddCountFlag(fs, "nodes", 0, stop+" after `N` expanded states (0: the default, 262144)")
 	fs.Var(&b.mem, "max-memory", "stop with anytime bounds when the search's open queue would use more than `SIZE` (512MiB, 2GiB, ...)")
 	return b, fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
 }
@@ -130,68 +134,31 @@ func (b *budget) why(st trees.Stats) string {
 	return ""
 }
 
-// byteSize is a --max-memory value: 512MiB, 2GiB, 100MB, or a bare number
-// of MiB.
-type byteSize int64
-
-func (b *byteSize) String() string {
-	v := int64(*b)
-	for _, u := range []struct {
-		name string
-		size int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if v >= u.size && v%u.size == 0 {
-			return fmt.Sprintf("%d%s", v/u.size, u.name)
-		}
-	}
-	return fmt.Sprintf("%dB", v)
-}
-
-func (b *byteSize) Set(s string) error {
-	units := []struct {
-		suffix string
-		mult   float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}, {"", 1 << 20}}
-	t := strings.TrimSpace(s)
-	for _, u := range units {
-		if num, ok := strings.CutSuffix(t, u.suffix); ok {
-			v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-			if err != nil || v <= 0 || v*u.mult > 1<<50 || v != v {
-				break
-			}
-			*b = byteSize(v * u.mult)
-			return nil
-		}
-	}
-	return fmt.Errorf("%q: want a positive size such as 512MiB, 2GiB or 100MB (a bare number is MiB)", s)
-}
-
 // treesBox loads the ensemble at path and reads box, the value of --box,
 // for it: the arguments of trees bound and trees decide.
-func treesBox(e *env, c *command, path, box string) (*trees.Ensemble, trees.Box, int) {
+func treesBox(e *cli.Env, c *cli.Command, path, box string) (*trees.Ensemble, trees.Box, int) {
 	m, code := treesLoad(e, path)
 	if m == nil {
 		return nil, nil, code
 	}
 	b, err := trees.ParseBox(box, m.NumFeatures)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil %s: --box: %v\n", c.Name, err)
-		return nil, nil, exitUsage
+		fmt.Fprintf(e.Stderr, "vigil %s: --box: %v\n", c.Name, err)
+		return nil, nil, cli.ExitUsage
 	}
-	return m, b, exitOK
+	return m, b, cli.ExitOK
 }
 
-func treesBound(e *env, args []string) int {
-	c := commands["trees bound"]
-	fs := newFlags(e, c)
+func treesBound(e *cli.Env, args []string) int {
+	fs, c := e.Flags("trees bound")
 	maxC := fs.Int("max", -1, "maximise the score of class `C` (-1: not this objective)")
 	minC := fs.Int("min", -1, "minimise the score of class `C` (-1: not this objective)")
 	marginC := fs.Int("margin", -1, "maximise f_C - max over c != C of f_c for class `C` (-1: not this objective)")
 	bud, boxFlag := addSearchFlags(fs, "stop with anytime bounds")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	rest, ok := parseFlags(fs, args)
+	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	kind, class, chosen := "", 0, 0
 	for k, v := range map[string]int{"max": *maxC, "min": *minC, "margin": *marginC} {
@@ -201,10 +168,10 @@ func treesBound(e *env, args []string) int {
 	}
 	if len(rest) != 1 || chosen != 1 {
 		if chosen != 1 {
-			fmt.Fprintln(e.stderr, "vigil trees bound: give exactly one of --max, --min, --margin")
+			fmt.Fprintln(e.Stderr, "vigil trees bound: give exactly one of --max, --min, --margin")
 		}
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	m, box, code := treesBox(e, c, rest[0], *boxFlag)
 	if m == nil {
@@ -213,23 +180,19 @@ func treesBound(e *env, args []string) int {
 	optimize := map[string]func(trees.Box, int, trees.Options) (trees.Result, error){"max": m.Max, "min": m.Min, "margin": m.Margin}[kind]
 	r, err := optimize(box, class, bud.options())
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "%v", err)
 	}
 	rep := trees.NewBoundReport(kind, class, r)
 	rep.Why = bud.why(r.Stats)
-	if err := printReport(e, *asJSON, rep); err != nil {
-		fmt.Fprintln(e.stderr, "vigil trees bound:", err)
-		return exitFor(err)
-	}
+	code = cli.ExitOK
 	if !r.Exact {
-		return exitUnknown
+		code = cli.ExitUnknown
 	}
-	return exitOK
+	return e.WriteReport("trees bound", *asJSON, rep, code)
 }
 
-func treesEval(e *env, args []string) int {
-	return runEval(e, commands["trees eval"], args, "scores", "scores", func(e *env, path string) (*evalModel, int) {
+func treesEval(e *cli.Env, args []string) int {
+	return runEval(e, cli.Commands["trees eval"], args, "scores", "scores", func(e *cli.Env, path string) (*evalModel, int) {
 		m, code := treesLoad(e, path)
 		if m == nil {
 			return nil, code
@@ -238,29 +201,27 @@ func treesEval(e *env, args []string) int {
 			eval: func(x []float64) ([]float64, error) {
 				sc := make([]float64, m.NumClasses)
 				return sc, m.Scores(x, sc)
-			}}, exitOK
+			}}, cli.ExitOK
 	})
 }
 
-func treesDecide(e *env, args []string) int {
-	c := commands["trees decide"]
-	fs := newFlags(e, c)
+func treesDecide(e *cli.Env, args []string) int {
+	fs, c := e.Flags("trees decide")
 	class := fs.Int("class", -1, "the class `A` that should be excluded")
 	sureFlag := fs.String("sure", "", "comma-separated `classes` known to be applicable throughout the box")
 	bud, boxFlag := addSearchFlags(fs, "answer unknown (exit 4)")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	rest, ok := parseFlags(fs, args)
+	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(rest) != 1 || *class < 0 {
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	sure, err := trees.ParseClasses(*sureFlag)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil trees decide: --sure: %v\n", err)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil trees decide: --sure: %v", err)
 	}
 	m, box, code := treesBox(e, c, rest[0], *boxFlag)
 	if m == nil {
@@ -268,37 +229,34 @@ func treesDecide(e *env, args []string) int {
 	}
 	d, err := m.Excludes(box, *class, sure, bud.options())
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "%v", err)
 	}
 	rep := trees.NewDecideReport(d)
 	rep.Why = bud.why(d.Stats)
-	printReport(e, *asJSON, rep)
+	code = cli.ExitOK
 	switch d.Verdict {
 	case trees.Unknown:
-		return exitUnknown
+		code = cli.ExitUnknown
 	case trees.Refuted:
-		return exitUnsafe // like a counterexample: A can be chosen
+		code = cli.ExitUnsafe // like a counterexample: A can be chosen
 	}
-	return exitOK
+	return e.WriteReport("trees decide", *asJSON, rep, code)
 }
 
-func treesInfo(e *env, args []string) int {
-	c := commands["trees info"]
-	fs := newFlags(e, c)
+func treesInfo(e *cli.Env, args []string) int {
+	fs, _ := e.Flags("trees info")
 	asJSON := fs.Bool("json", false, "print as JSON")
-	rest, ok := parseFlags(fs, args)
+	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if len(rest) != 1 {
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	m, code := treesLoad(e, rest[0])
 	if m == nil {
 		return code
 	}
-	printReport(e, *asJSON, m.Info())
-	return exitOK
+	return e.WriteReport("trees info", *asJSON, m.Info(), cli.ExitOK)
 }

@@ -2,22 +2,23 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
 	"sync"
+	invcert "vigil/ic3/cert"
 
 	"vigil/ic3"
-	invcert "vigil/ic3/cert"
+	"vigil/internal/cli"
 	"vigil/lang"
+	"vigil/load"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
 )
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:    "verify",
 		Summary: "decide whether a policy can reach an unsafe state (exit 0 safe, 3 unsafe, 4 unknown)",
 		Usage:   "vigil verify [flags] FILE.spec",
@@ -38,44 +39,24 @@ func init() {
 // engines lists the verification engines; the first is the default.
 var engines = verify.Names()
 
-// enumFlag is a string flag restricted to a list of values.
-type enumFlag struct {
-	what   string
-	values []string
-	val    string
-}
-
-func (f *enumFlag) String() string { return f.val }
-
-func (f *enumFlag) Set(s string) error {
-	for _, v := range f.values {
-		if v == s {
-			f.val = s
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown %s %q%s; choose one of: %s", f.what, s, suggest(s, f.values), strings.Join(f.values, ", "))
-}
-
-func runVerify(e *env, args []string) int {
-	c := commands["verify"]
-	fs := newFlags(e, c)
-	addProgressFlags(e, fs)
-	engine := &enumFlag{what: "engine", values: engines, val: engines[0]}
+func runVerify(e *cli.Env, args []string) int {
+	fs, c := e.Flags("verify")
+	e.AddProgressFlags(fs)
+	engine := &cli.EnumFlag{What: "engine", Values: engines, Val: engines[0]}
 	fs.Var(engine, "engine", "verification engine: "+strings.Join(engines, ", ")+" (bfs: breadth-first search of the policy's runs from all start states; ic3: IC3 over SMT with an inductive invariant, for spaces too large to enumerate; ic3-nog: IC3 without reason generalization; polic3, polic3-nog: IC3 for network and tree-ensemble policies (ic3 picks it for them); bdd: BDD forward reachability with exact state counts; ppa: policy predicate abstraction with CEGAR (--predicates); auto: a portfolio on the available cores of bfs up to a million states, ic3 or polic3, and a hunter of counterexamples by random walks of the policy; the first checked verdict wins)")
-	order := &enumFlag{what: "order", values: []string{"activity", "index", "reverse"}, val: "activity"}
+	order := &cli.EnumFlag{What: "order", Values: []string{"activity", "index", "reverse"}, Val: "activity"}
 	fs.Var(order, "order", "ic3: the order in which generalization tries to drop variables: activity (least used in recent clauses first), index (declaration order), reverse")
-	widen := &enumFlag{what: "widening", values: []string{"auto", "on", "off"}, val: "auto"}
+	widen := &cli.EnumFlag{What: "widening", Values: []string{"auto", "on", "off"}, Val: "auto"}
 	certCache := fs.Bool("cert-cache", true, "polic3: cache the certifier's answers per (box, label), reused on sub- and super-boxes; false to measure what the cache saves")
 	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies; for learned ones on variables of 256 values or more), on, off")
-	lemmas := &enumFlag{what: "lemma language", values: []string{"linear", "box"}, val: "linear"}
+	lemmas := &cli.EnumFlag{What: "lemma language", Values: []string{"linear", "box"}, Val: "linear"}
 	fs.Var(lemmas, "lemmas", "ic3: the lemma language: linear (boxes plus linear atoms over several variables drawn from the model's comparisons; for network policies the certifier works on a region's bounding box; tree ensembles keep boxes) or box (bounds only)")
 	ctg := fs.Bool("ctg", false, "ic3: counterexamples to generalization: when dropping a literal fails because of a state that a clause could exclude, learn that clause and retry (up to 3 per learned clause; smaller invariants, more SMT calls)")
 	bf := addBDDFlags(fs)
 	certFile := fs.String("cert", "", "write a certificate of a safe verdict to this file, for vigil cert check FILE: ic3, polic3 and ppa the inductive invariant in SMT-LIB2 (z3 FILE checks its own definitions), bfs (and auto when bfs decides) the reachable states as a JSON state list, gzip-compressed when FILE ends in .gz")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
 		"policy to verify (default: the only one; a model without policies is verified over all labels)")
-	maxStates := addCountFlag(fs, "max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
+	maxStates := cli.AddCountFlag(fs, "max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
 	workers := addWorkersFlag(fs)
 	predicates := fs.String("predicates", "", "ppa: the initial predicates, a `FILE` of PlaJA predicates (a JSON array of JANI expressions, or a PA property file naming one) or of .spec `pred NAME = COND` declarations; default: those a PA property file given as --unsafe or --start names, else the atoms of the start and unsafe conditions")
 	record := fs.String("record", "", "write the counterexample to this run file (replay with vigil run --replay)")
@@ -83,83 +64,74 @@ func runVerify(e *env, args []string) int {
 	htmlOut := fs.String("html", "", "write the verdict and the counterexample to this self-contained HTML `FILE`: a table of the states (changed cells highlighted) and a plot of numeric variables over the steps")
 	plot := fs.String("plot", "", "verify --html: the numeric variables to plot, comma-separated (default: those that change along the counterexample, at most 8)")
 	full := fs.Bool("full", false, "list every variable at every step of a counterexample (by default the states after the first list the variables that changed)")
-	timeout := timeoutFlag(fs)
-	file, ok := parseModelArg(e, c, fs, args)
+	timeout := cli.TimeoutFlag(fs)
+	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
-		return exitUsage
+		return cli.ExitUsage
 	}
-	if !bf.check(e, "verify", engine.val == "bdd") || !checkWorkers(e, "verify", *workers, engine.val == "bfs" || engine.val == "auto") {
-		return exitUsage
+	if !bf.check(e, "verify", engine.Val == "bdd") || !checkWorkers(e, "verify", *workers, engine.Val == "bfs" || engine.Val == "auto") {
+		return cli.ExitUsage
 	}
-	if engine.val == "bdd" && (*maxStates != 0 || *certFile != "") {
-		fmt.Fprintln(e.stderr, "vigil verify: --engine bdd takes neither --max-states nor --cert (its limit is --max-nodes; it exports no certificate)")
-		return exitUsage
+	if engine.Val == "bdd" && (*maxStates != 0 || *certFile != "") {
+		return e.Fail(cli.ExitUsage, "vigil verify: --engine bdd takes neither --max-states nor --cert (its limit is --max-nodes; it exports no certificate)")
 	}
-	mf.readsPredicates = engine.val == "ppa" // predicate abstraction reads a PA property's predicates
-	lm, ok := mf.load(e, "verify", file, true, thePolicy)
+	mf.readsPredicates = engine.Val == "ppa" // predicate abstraction reads a PA property's predicates
+	lm, ok := mf.load(e, "verify", file, true, load.ThePolicy)
 	if !ok {
-		return exitError
+		return cli.ExitError
 	}
 	if *plot != "" && *htmlOut == "" {
-		fmt.Fprintln(e.stderr, "vigil verify: --plot needs --html FILE")
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil verify: --plot needs --html FILE")
 	}
-	plotVars, err := verify.PlotVars(lm.m, splitList(*plot))
+	plotVars, err := verify.PlotVars(lm.m, cli.SplitList(*plot))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "vigil verify: --plot: %v\n", err)
-		return exitUsage
+		return e.Fail(cli.ExitUsage, "vigil verify: --plot: %v", err)
 	}
 	decl := lm.decl
-	if strings.HasPrefix(engine.val, "polic3") && !ic3.IsLearned(decl) {
-		fmt.Fprintf(e.stderr, "vigil verify: --engine %s verifies network and tree-ensemble policies; policy %q is not one: use --engine ic3\n", engine.val, policyName(decl))
-		return exitUsage
+	if strings.HasPrefix(engine.Val, "polic3") && !ic3.IsLearned(decl) {
+		return e.Fail(cli.ExitUsage, "vigil verify: --engine %s verifies network and tree-ensemble policies; policy %q is not one: use --engine ic3", engine.Val, policyName(decl))
 	}
-	if *predicates != "" && engine.val != "ppa" {
-		fmt.Fprintln(e.stderr, "vigil verify: --predicates needs --engine ppa")
-		return exitUsage
+	if *predicates != "" && engine.Val != "ppa" {
+		return e.Fail(cli.ExitUsage, "vigil verify: --predicates needs --engine ppa")
 	}
-	if engine.val == "ppa" && *maxStates != 0 {
-		fmt.Fprintln(e.stderr, "vigil verify: --engine ppa takes no --max-states")
-		return exitUsage
+	if engine.Val == "ppa" && *maxStates != 0 {
+		return e.Fail(cli.ExitUsage, "vigil verify: --engine ppa takes no --max-states")
 	}
-	ctx, cancel := runContext(*timeout)
+	ctx, cancel := cli.RunContext(*timeout)
 	defer cancel()
-	prog := newProgress(e, *jsonOut)
+	prog := e.NewProgress(*jsonOut)
 	var progMu sync.Mutex // auto's members report at once
-	q := &verify.Question{Model: lm.m, Property: lm.prop, Policy: decl, Engine: engine.val,
+	q := &verify.Question{Model: lm.m, Property: lm.prop, Policy: decl, Engine: engine.Val,
 		Limits: verify.Limits{MaxStates: *maxStates, MaxNodes: *bf.maxNodes},
 		BFS:    verify.BFSOptions{Workers: *workers},
-		IC3:    verify.IC3Options{Order: order.val, Widen: widen.val, NoRelational: lemmas.val == "box", CTG: *ctg, NoCertCache: !*certCache},
+		IC3:    verify.IC3Options{Order: order.Val, Widen: widen.Val, NoRelational: lemmas.Val == "box", CTG: *ctg, NoCertCache: !*certCache},
 		Progress: func(p verify.Progress) {
 			progMu.Lock()
 			defer progMu.Unlock()
-			prog.printf("verify (%s): %s", p.Engine, p.Text)
+			prog.Printf("verify (%s): %s", p.Engine, p.Text)
 		},
 		Certificate: *certFile != "", Tamper: corruptAnswer,
 	}
-	if engine.val == "bdd" {
+	if engine.Val == "bdd" {
 		q.BDD = bf.options(prog, "verify (bdd)")
 	}
-	if engine.val == "ppa" && *predicates != "" {
+	if engine.Val == "ppa" && *predicates != "" {
 		if q.PPA.Predicates, err = lang.LoadPredicates(*predicates, file, mf.defs, lm.m); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return exitError
+			return e.Fail(cli.ExitError, "vigil verify: %v", err)
 		}
 		q.PPA.From = *predicates
 	}
 	if q.Header, err = certHeader(file, mf, *certFile); err != nil {
-		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitError
+		return e.Fail(cli.ExitError, "vigil verify: %v", err)
 	}
 	v, err := verify.Decide(ctx, q)
-	prog.clear()
+	prog.Clear()
 	if err != nil {
 		var ie *verify.InternalError
 		if errors.As(err, &ie) {
-			return internalError(e, "verify", "%s", ie.Msg)
+			return e.InternalError("verify", "%s", ie.Msg)
 		}
-		fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-		return exitFor(err)
+		return e.Fail(cli.ExitFor(err), "vigil verify: %v", err)
 	}
 	return writeVerify(e, q, v, verifyOut{lm: lm, record: *record, cert: *certFile, html: *htmlOut, plot: plotVars, json: *jsonOut, full: *full})
 }
@@ -176,39 +148,41 @@ type verifyOut struct {
 // writeVerify writes the verdict v of q where o says (the counterexample
 // to --record, a certificate to --cert, the page to --html, the report to
 // stdout) and returns the exit code.
-func writeVerify(e *env, q *verify.Question, v *verify.Verdict, o verifyOut) int {
+func writeVerify(e *cli.Env, q *verify.Question, v *verify.Verdict, o verifyOut) int {
 	rep := verify.NewReport(q, v)
 	if v.Answer == explicit.UnsafeVerdict && o.record != "" {
-		if err := writeRunFile(o.record, rep.Counterexample); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: %v\n", err)
-			return exitError
+		if err := explicit.WriteRunFile(o.record, rep.Counterexample); err != nil {
+			return e.Fail(cli.ExitError, "vigil verify: %v", err)
 		}
 	}
 	if o.cert != "" {
 		if _, err := verify.WriteCertificate(o.cert, q, v, rep); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: --cert: %v\n", err)
-			return exitError
+			return e.Fail(cli.ExitError, "vigil verify: --cert: %v", err)
 		}
 	}
 	if v.PPA == nil && o.html != "" {
 		if err := writeFile(o.html, func(w io.Writer) error { return rep.WriteHTML(w, o.plot) }); err != nil {
-			fmt.Fprintf(e.stderr, "vigil verify: --html: %v\n", err)
-			return exitError
+			return e.Fail(cli.ExitError, "vigil verify: --html: %v", err)
 		}
 	}
-	if o.json {
-		encodeJSON(e.stdout, rep)
-	} else {
-		rep.WriteText(e.stdout, verify.TextOptions{Full: o.full, Rerun: o.lm.rerun})
-	}
+	code := cli.ExitUnknown
 	switch v.Answer {
 	case explicit.Safe:
-		return exitOK
+		code = cli.ExitOK
 	case explicit.UnsafeVerdict:
-		return exitUnsafe
+		code = cli.ExitUnsafe
 	}
-	return exitUnknown
+	return e.WriteReport("verify", o.json, verifyText{rep, verify.TextOptions{Full: o.full, Rerun: o.lm.rerun}}, code)
 }
+
+// verifyText is the report of vigil verify with the text options of its
+// flags; its JSON is the report's.
+type verifyText struct {
+	*verify.Report
+	opt verify.TextOptions
+}
+
+func (r verifyText) WriteText(w io.Writer) error { return r.Report.WriteText(w, r.opt) }
 
 // writeFile creates path and writes it with write.
 func writeFile(path string, write func(io.Writer) error) error {
@@ -237,6 +211,3 @@ func certHeader(file string, mf *modelFlags, cert string) (invcert.Header, error
 // vigil checks it, to drive the internal-error paths (exit 70) that a
 // correct engine never takes.
 var corruptAnswer *verify.Tamper
-
-// plural writes a count with its noun: "1 state", "2 states".
-func plural(n int, what string) string { return verify.Plural(n, what) }

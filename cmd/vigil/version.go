@@ -4,26 +4,27 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+
+	"vigil/internal/cli"
 )
 
 // version is set with -ldflags "-X main.version=..." by release builds.
 var version = "devel"
 
 func init() {
-	register(&command{
+	cli.Register(&cli.Command{
 		Name:     "version",
 		Summary:  "print vigil's version",
 		Usage:    "vigil version",
 		Examples: []string{"vigil version"},
-		Run: func(e *env, args []string) int {
-			fs := newFlags(e, commands["version"])
-			rest, ok := parseFlags(fs, args)
+		Run: func(e *cli.Env, args []string) int {
+			fs, _ := e.Flags("version")
+			rest, ok := cli.ParseFlags(fs, args)
 			if !ok {
-				return exitUsage
+				return cli.ExitUsage
 			}
 			if len(rest) > 0 {
-				fmt.Fprintf(e.stderr, "vigil version: takes no arguments\nusage: vigil version\n")
-				return exitUsage
+				return e.Fail(cli.ExitUsage, "vigil version: takes no arguments\nusage: vigil version")
 			}
 			v := version
 			if bi, ok := debug.ReadBuildInfo(); ok && v == "devel" {
@@ -33,8 +34,8 @@ func init() {
 					}
 				}
 			}
-			fmt.Fprintf(e.stdout, "vigil %s (%s %s/%s)\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-			return exitOK
+			fmt.Fprintf(e.Stdout, "vigil %s (%s %s/%s)\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return cli.ExitOK
 		},
 	})
 }

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"vigil/symbolic/explicit"
+	"vigil/internal/cli"
 )
 
 // maxWorkers bounds -j.
@@ -17,23 +17,14 @@ func addWorkersFlag(fs *flag.FlagSet) *int {
 
 // checkWorkers reports a -j outside 1..maxWorkers, or -j N > 1 with an
 // engine other than the explicit search (bfs says whether it is that one).
-func checkWorkers(e *env, cmd string, j int, bfs bool) bool {
+func checkWorkers(e *cli.Env, cmd string, j int, bfs bool) bool {
 	if j < 1 || j > maxWorkers {
-		fmt.Fprintf(e.stderr, "vigil %s: -j %d: give a number of goroutines from 1 to %d\n", cmd, j, maxWorkers)
+		fmt.Fprintf(e.Stderr, "vigil %s: -j %d: give a number of goroutines from 1 to %d\n", cmd, j, maxWorkers)
 		return false
 	}
 	if j > 1 && !bfs {
-		fmt.Fprintf(e.stderr, "vigil %s: -j runs the explicit search on several goroutines; it applies to --engine bfs (and auto) only\n", cmd)
+		fmt.Fprintf(e.Stderr, "vigil %s: -j runs the explicit search on several goroutines; it applies to --engine bfs (and auto) only\n", cmd)
 		return false
 	}
 	return true
-}
-
-// parallel sets opt to search on j goroutines, each with its own decider
-// of the model's policy.
-func (lm *loadedModel) parallel(opt *explicit.Options, j int) {
-	opt.Workers = j
-	if lm.decl != nil {
-		opt.NewPolicy = func() (explicit.Decider, error) { return explicit.NewDecider(lm.m, lm.decl) }
-	}
 }

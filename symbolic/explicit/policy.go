@@ -13,6 +13,16 @@ type Decider interface {
 	Decide(s symbolic.State, app []bool) (symbolic.LabelID, error)
 }
 
+// NewDeciders returns what a parallel search calls for a decider of d of
+// each goroutine's own (Options.NewPolicy, BenchOptions.NewPolicy), or nil
+// when d is nil (every applicable label).
+func NewDeciders(m *symbolic.Model, d *symbolic.PolicyDecl) func() (Decider, error) {
+	if d == nil {
+		return nil
+	}
+	return func() (Decider, error) { return NewDecider(m, d) }
+}
+
 // NewDecider builds the decider of a policy declaration. Rules policies are
 // compiled directly (same semantics as symbolic.RulesPolicy: the first rule
 // whose condition holds and whose label is applicable); every other kind is

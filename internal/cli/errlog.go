@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -13,41 +13,25 @@ import (
 
 // errorLog records, in order, what a command reports on stderr while it
 // runs under --json, so that the dispatcher can build the JSON error
-// object (jsonError) from values rather than from rendered text:
+// object (JSONError) from values rather than from rendered text:
 //
-//   - diagnostics the command prints with printDiags, and positioned
-//     library errors it prints with printErr (batch.Error), are recorded as
+//   - diagnostics the command prints with PrintDiags, and positioned
+//     library errors it prints with PrintErr (batch.Error), are recorded as
 //     values with their position, severity and code;
+//   - warnings and notes, which every command prints with Notice, are
+//     recorded as notices: never the error;
 //   - everything else written on stderr (plain "vigil CMD: ..." errors,
-//     notes, usage blocks) is recorded as text.
+//     usage blocks) is recorded as text.
 type errorLog struct {
 	entries []logEntry
 }
 
-// logEntry is one report: a diagnostic, or a chunk of stderr text.
+// logEntry is one report: a diagnostic, a notice, or a chunk of stderr
+// text.
 type logEntry struct {
-	diag *errReport
-	text string
-}
-
-// errReport is a positioned message: a lang diagnostic or a positioned
-// library error.
-type errReport struct {
-	File         string
-	Line, Column int
-	Code, Msg    string
-	Warning      bool
-}
-
-// String is the report's first line, file:line:col: error[CODE]: message,
-// as lang and batch render it.
-func (r errReport) String() string {
-	sev := "error"
-	if r.Warning {
-		sev = "warning"
-	}
-	pos := symbolic.Pos{File: r.File, Line: r.Line, Col: r.Column}
-	return fmt.Sprintf("%s: %s[%s]: %s", pos, sev, r.Code, r.Msg)
+	diag   *lang.Diagnostic // a diagnostic, or a positioned library error as one
+	text   string
+	notice bool // text is a warning or a note
 }
 
 // stderrLog is the stderr writer under --json: it writes through to w and
@@ -62,46 +46,60 @@ func (s stderrLog) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// printDiags prints diags on the command's stderr, with their source lines
+// PrintDiags prints diags on the command's stderr, with their source lines
 // and carets, and under --json records them as values for the JSON error.
-func printDiags(e *env, diags lang.Diagnostics) {
+func (e *Env) PrintDiags(diags lang.Diagnostics) {
 	if len(diags) == 0 {
 		return
 	}
-	s, ok := e.stderr.(stderrLog)
+	s, ok := e.Stderr.(stderrLog)
 	if !ok {
-		fmt.Fprint(e.stderr, diags.Render())
+		fmt.Fprint(e.Stderr, diags.Render())
 		return
 	}
 	for _, d := range diags {
-		s.log.entries = append(s.log.entries, logEntry{diag: &errReport{File: d.Pos.File, Line: d.Pos.Line, Column: d.Pos.Col, Code: d.Code, Msg: d.Msg, Warning: d.Severity == lang.Warning}})
+		s.log.entries = append(s.log.entries, logEntry{diag: &d})
 	}
 	fmt.Fprint(s.w, diags.Render())
 }
 
-// printErr prints err on the command's stderr, on a line of its own, and
-// under --json records a positioned library error (batch.Error) as a
-// value for the JSON error.
-func printErr(e *env, err error) {
-	s, ok := e.stderr.(stderrLog)
-	var be *batch.Error
-	if !ok || !errors.As(err, &be) {
-		fmt.Fprintln(e.stderr, err)
+// Notice prints a warning or a note, msg, on the command's stderr, on a
+// line of its own, and under --json records it as a notice: the JSON
+// error object lists it but never takes it for the error.
+func (e *Env) Notice(msg string) {
+	s, ok := e.Stderr.(stderrLog)
+	if !ok {
+		fmt.Fprintln(e.Stderr, msg)
 		return
 	}
-	s.log.entries = append(s.log.entries, logEntry{diag: &errReport{File: be.File, Line: be.Line, Column: be.Col, Code: be.Code, Msg: be.Msg}})
+	s.log.entries = append(s.log.entries, logEntry{text: msg, notice: true})
+	fmt.Fprintln(s.w, msg)
+}
+
+// PrintErr prints err on the command's stderr, on a line of its own, and
+// under --json records a positioned library error (batch.Error) as a
+// value for the JSON error.
+func (e *Env) PrintErr(err error) {
+	s, ok := e.Stderr.(stderrLog)
+	var be *batch.Error
+	if !ok || !errors.As(err, &be) {
+		fmt.Fprintln(e.Stderr, err)
+		return
+	}
+	pos := symbolic.Pos{File: be.File, Line: be.Line, Col: be.Col}
+	s.log.entries = append(s.log.entries, logEntry{diag: &lang.Diagnostic{Pos: pos, Severity: lang.Error, Code: be.Code, Msg: be.Msg}})
 	fmt.Fprintln(s.w, err)
 }
 
 // jsonError builds the JSON error object of a command that failed with
 // exit code exit. The error is the first positioned error diagnostic
 // (with its file, line, column and code), else the first message that is
-// not a warning or a note (an import warning printed before the error is
-// not the error), else the first message. Messages lists every message
+// not a notice (a warning or a note printed before the error is not the
+// error), else the first message. Messages lists every message
 // when there are several: a diagnostic's first line, and each non-empty
 // line of the other text except usage blocks.
-func (l *errorLog) jsonError(exit int) jsonError {
-	je := jsonError{Exit: exit}
+func (l *errorLog) jsonError(exit int) JSONError {
+	je := JSONError{Exit: exit}
 	var msgs []string
 	firstError := ""
 	note := func(msg string, notice bool) {
@@ -113,25 +111,33 @@ func (l *errorLog) jsonError(exit int) jsonError {
 	var text strings.Builder
 	flush := func() {
 		for _, t := range stderrMessages(text.String()) {
-			note(t, noticeLine.MatchString(t))
+			note(t, false)
 		}
 		text.Reset()
 	}
 	for _, en := range l.entries {
-		if en.diag == nil {
+		switch {
+		case en.notice:
+			flush()
+			for _, t := range stderrMessages(en.text) {
+				note(t, true)
+			}
+			continue
+		case en.diag == nil:
 			text.WriteString(en.text)
 			continue
 		}
 		flush()
 		d := en.diag
 		msg, _, _ := strings.Cut(d.Msg, "\n")
-		if je.File == "" && !d.Warning && d.Line > 0 {
+		warning := d.Severity == lang.Warning
+		if je.File == "" && !warning && d.Pos.Line > 0 {
 			// The first positioned error is the one to fix first.
-			je.File, je.Line, je.Column, je.Code, je.Error = d.File, d.Line, d.Column, d.Code, msg
+			je.File, je.Line, je.Column, je.Code, je.Error = d.Pos.File, d.Pos.Line, d.Pos.Col, d.Code, msg
 		}
 		for _, t := range strings.Split(d.String(), "\n") {
 			if t = strings.TrimSpace(t); t != "" {
-				note(t, d.Warning)
+				note(t, warning)
 			}
 		}
 	}

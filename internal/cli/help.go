@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(&command{
+	Register(&Command{
 		Name:    "help",
 		Summary: "show the commands, or one command's flags and examples, or a help topic",
 		Usage:   "vigil help [COMMAND [SUB-COMMAND] | TOPIC]",
@@ -65,30 +65,28 @@ input reaches one.
 With --json, a command that fails (exit 1, 2 or 70) prints a JSON error object on
 stdout: {"error": MESSAGE, "file": F, "line": L, "column": C, "code": CODE, "exit_code": N}.`
 
-func runHelp(e *env, args []string) int {
+func runHelp(e *Env, args []string) int {
 	if e.probe != nil {
-		return exitOK
+		return ExitOK
 	}
 	if len(args) == 0 {
-		usage(e.stdout)
-		fmt.Fprintln(e.stdout, "\nExit codes: 0 success (verify: safe), 1 input errors, 2 usage errors,\n3 unsafe (a counterexample was found), 4 unknown (limit, timeout or interrupt),\n70 a bug in vigil. Run 'vigil help exit-codes' for details.")
-		return exitOK
+		usage(e.Stdout)
+		fmt.Fprintln(e.Stdout, "\nExit codes: 0 success (verify: safe), 1 input errors, 2 usage errors,\n3 unsafe (a counterexample was found), 4 unknown (limit, timeout or interrupt),\n70 a bug in vigil. Run 'vigil help exit-codes' for details.")
+		return ExitOK
 	}
 	if t, ok := topics[args[0]]; ok && len(args) == 1 {
-		fmt.Fprintln(e.stdout, t.text)
-		return exitOK
+		fmt.Fprintln(e.Stdout, t.text)
+		return ExitOK
 	}
-	c := commands[args[0]]
+	c := Commands[args[0]]
 	if c == nil {
-		fmt.Fprintf(e.stderr, "vigil help: unknown command or topic %q%s\nRun 'vigil help' for the list.\n", args[0], suggest(args[0], append(topNames(), topicNames()...)))
-		return exitUsage
+		return e.Fail(ExitUsage, "vigil help: unknown command or topic %q%s\nRun 'vigil help' for the list.", args[0], suggest(args[0], append(topNames(), topicNames()...)))
 	}
 	c, rest := subcommand(c, args[1:])
 	if len(rest) > 0 {
-		fmt.Fprintf(e.stderr, "vigil help: %s has no sub-command %q%s\n", c.Name, rest[0], suggest(rest[0], subNames(c.Name)))
-		return exitUsage
+		return e.Fail(ExitUsage, "vigil help: %s has no sub-command %q%s", c.Name, rest[0], suggest(rest[0], subNames(c.Name)))
 	}
-	return printHelp(e.stdout, c)
+	return printHelp(e.Stdout, c)
 }
 
 // isHelpArg tells whether a is -h, -help or --help.
@@ -109,10 +107,10 @@ func wantsHelp(args []string) bool {
 
 // probe collects, by running a command with -h, its flag list.
 type probe struct {
-	fs *flag.FlagSet // the command's flags, when it uses newFlags
+	fs *flag.FlagSet // the command's flags, when it uses NewFlags
 }
 
-// flags prints fs's flags under a heading (newFlags calls it on -h).
+// flags prints fs's flags under a heading (NewFlags calls it on -h).
 func (p *probe) flags(fs *flag.FlagSet) {
 	p.fs = fs
 	n := 0
@@ -126,9 +124,9 @@ func (p *probe) flags(fs *flag.FlagSet) {
 		name, usage := flag.UnquoteUsage(f)
 		if name == "value" { // a flag.Value without a `NAME` in its usage
 			switch f.Value.(type) {
-			case countFlag:
+			case CountValue:
 				name = "N"
-			case durationFlag:
+			case DurationValue:
 				name = "DURATION"
 			default:
 				name = strings.ToUpper(f.Name)
@@ -165,23 +163,23 @@ func (p *probe) flags(fs *flag.FlagSet) {
 	})
 }
 
-// probeFlags runs c with -h under a probe and returns what it printed
-// (its flag list) and the probe.
-func probeFlags(c *command) (string, *probe) {
+// ProbeFlags runs c with -h under a probe and returns what it printed
+// (its flag list) and its flag set (nil when it does not use NewFlags).
+func ProbeFlags(c *Command) (string, *flag.FlagSet) {
 	var b bytes.Buffer
 	p := &probe{}
-	e := &env{stdout: &b, stderr: &b, stdin: strings.NewReader(""), probe: p}
+	e := &Env{Stdout: &b, Stderr: &b, Stdin: strings.NewReader(""), probe: p}
 	func() {
 		defer func() { _ = recover() }()
 		c.Run(e, []string{"-h"})
 	}()
-	return b.String(), p
+	return b.String(), p.fs
 }
 
 // printHelp writes the help of c: the summary, the synopsis, the
 // description, the sub-commands, the flags and the examples. It returns
 // exit code 0.
-func printHelp(w io.Writer, c *command) int {
+func printHelp(w io.Writer, c *Command) int {
 	fmt.Fprintf(w, "vigil %s: %s\n\nusage: %s\n", c.Name, c.Summary, c.Usage)
 	if c.Help != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.Help, "\n"))
@@ -189,11 +187,11 @@ func printHelp(w io.Writer, c *command) int {
 	if subs := subNames(c.Name); len(subs) > 0 {
 		fmt.Fprintln(w, "\nSub-commands:")
 		for _, s := range subs {
-			fmt.Fprintf(w, "  %-8s %s\n", s, commands[c.Name+" "+s].Summary)
+			fmt.Fprintf(w, "  %-8s %s\n", s, Commands[c.Name+" "+s].Summary)
 		}
 		fmt.Fprintf(w, "Run 'vigil help %s SUB-COMMAND' for each one's flags and examples.\n", c.Name)
 	}
-	if text, _ := probeFlags(c); strings.Trim(text, "\n") != "" {
+	if text, _ := ProbeFlags(c); strings.Trim(text, "\n") != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.Trim(text, "\n"))
 	}
 	if ex := examplesOf(c); len(ex) > 0 {
@@ -202,21 +200,21 @@ func printHelp(w io.Writer, c *command) int {
 			fmt.Fprintf(w, "  %s\n", x)
 		}
 	}
-	return exitOK
+	return ExitOK
 }
 
 // examplesOf returns c's examples; a sub-command without its own takes
 // those of its parent that run it.
-func examplesOf(c *command) []string {
+func examplesOf(c *Command) []string {
 	if len(c.Examples) > 0 {
 		return c.Examples
 	}
 	p, _, ok := strings.Cut(c.Name, " ")
-	if !ok || commands[p] == nil {
+	if !ok || Commands[p] == nil {
 		return nil
 	}
 	var out []string
-	for _, x := range commands[p].Examples {
+	for _, x := range Commands[p].Examples {
 		if strings.HasPrefix(x, "vigil "+c.Name+" ") {
 			out = append(out, x)
 		}

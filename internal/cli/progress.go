@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,11 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"vigil/internal/phrase"
 )
 
-// progress reports how a long command is getting on, on stderr. On a
+// Progress reports how a long command is getting on, on stderr. On a
 // terminal it is a status line rewritten in place with \r, at most ten
 // times a second, unless the command prints JSON. Where stderr is not a
 // terminal (a pipe, a file, a batch run's stderr) it is a line every
@@ -23,7 +21,7 @@ import (
 // log is not silent. --progress forces it: the status line even with
 // --json on a terminal, a line every second elsewhere; --quiet turns it
 // off.
-type progress struct {
+type Progress struct {
 	w     io.Writer
 	on    bool
 	lines bool          // whole lines, not a line rewritten in place
@@ -39,26 +37,26 @@ type progress struct {
 const progressInterval = 10 * time.Second
 
 // progressFlags are --progress and --quiet, which every long-running
-// command takes (addProgressFlags); newProgress reads them.
+// command takes (Env.AddProgressFlags); Env.NewProgress reads them.
 type progressFlags struct{ force, quiet *bool }
 
-// addProgressFlags registers --progress and --quiet on fs, for e's
+// AddProgressFlags registers --progress and --quiet on fs, for e's
 // newProgress.
-func addProgressFlags(e *env, fs *flag.FlagSet) {
+func (e *Env) AddProgressFlags(fs *flag.FlagSet) {
 	e.prog.force = fs.Bool("progress", false, "always report progress on stderr: the status line on a terminal (even with --json), a line a second elsewhere (by default: a status line on a terminal unless --json, a line every 10 s elsewhere)")
 	e.prog.quiet = fs.Bool("quiet", false, "no progress on stderr")
 }
 
-// newProgress returns the progress of a command; json says the command
+// NewProgress returns the progress of a command; json says the command
 // prints JSON (no status line on a terminal unless --progress).
-func newProgress(e *env, json bool) *progress {
+func (e *Env) NewProgress(json bool) *Progress {
 	force := e.prog.force != nil && *e.prog.force
 	quiet := e.prog.quiet != nil && *e.prog.quiet
-	p := &progress{w: e.stderr, now: time.Now}
+	p := &Progress{w: e.Stderr, now: time.Now}
 	p.start = p.now()
 	switch {
 	case quiet:
-	case isTerminal(e.stderr):
+	case isTerminal(e.Stderr):
 		p.on, p.every = force || !json, 100*time.Millisecond
 	default:
 		p.on, p.lines, p.every = true, true, progressInterval
@@ -79,8 +77,8 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// printf replaces the line, or writes a line (at most once per interval).
-func (p *progress) printf(format string, args ...any) {
+// Printf replaces the line, or writes a line (at most once per interval).
+func (p *Progress) Printf(format string, args ...any) {
 	if !p.on {
 		return
 	}
@@ -102,19 +100,19 @@ func (p *progress) printf(format string, args ...any) {
 	fmt.Fprintf(p.w, "\r%s%s", line, pad)
 }
 
-// clear erases the status line; call it before printing results.
-func (p *progress) clear() {
+// Clear erases the status line; call it before printing results.
+func (p *Progress) Clear() {
 	if p.on && !p.lines && p.width > 0 {
 		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
 		p.width = 0
 	}
 }
 
-// runContext returns a context that is canceled by Ctrl-C (or SIGTERM) and,
+// RunContext returns a context that is canceled by Ctrl-C (or SIGTERM) and,
 // when timeout > 0, after timeout. Long-running commands pass it to their
 // engine and report "unknown" (exitUnknown) when it ends; stopReason says
 // why.
-func runContext(timeout time.Duration) (context.Context, context.CancelFunc) {
+func RunContext(timeout time.Duration) (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	if timeout <= 0 {
 		return ctx, stop
@@ -123,9 +121,9 @@ func runContext(timeout time.Duration) (context.Context, context.CancelFunc) {
 	return tctx, func() { cancel(); stop() }
 }
 
-// stopReason describes why ctx ended: "timeout" or "interrupted" ("" if it
+// StopReason describes why ctx ended: "timeout" or "interrupted" ("" if it
 // has not).
-func stopReason(ctx context.Context) string {
+func StopReason(ctx context.Context) string {
 	switch {
 	case ctx.Err() == nil:
 		return ""
@@ -134,10 +132,3 @@ func stopReason(ctx context.Context) string {
 	}
 	return "interrupted"
 }
-
-// stopped turns a stop reason into a phrase that says what happened
-// (phrase.Stopped): "stopped by the timeout", "interrupted", ...
-func stopped(reason string) string { return phrase.Stopped(reason) }
-
-// capitalize makes the first letter of s upper case.
-func capitalize(s string) string { return phrase.Capitalize(s) }

@@ -1,16 +1,16 @@
-package main
+package cli
 
 // The flag conventions every command shares (README.md, "Conventions every
 // command follows"):
 //
-//   - durations (--timeout): durationFlag, a Go duration (30s, 5m, 1h30m)
+//   - durations (--timeout): DurationValue, a Go duration (30s, 5m, 1h30m)
 //     or a bare number of seconds; negative values are refused;
-//   - counts (--max-states, --nodes, ...): countFlag, a whole number >= 0;
+//   - counts (--max-states, --nodes, ...): CountValue, a whole number >= 0;
 //   - every other flag value that does not parse says what form it wants
 //     instead of the flag package's bare "parse error" (parseExplained);
-//   - --json: a command prints its report as JSON (printReport) instead of
+//   - --json: a command prints its report as JSON (WriteReport) instead of
 //     its text; a failing command that printed nothing on stdout gets a JSON
-//     error object there (jsonError, printed by the dispatcher).
+//     error object there (JSONError, printed by Main).
 
 import (
 	"bytes"
@@ -20,23 +20,22 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// durationFlag is a flag.Value holding a non-negative duration.
-type durationFlag struct{ d *time.Duration }
+// DurationValue is a flag.Value holding a non-negative duration.
+type DurationValue struct{ d *time.Duration }
 
-func (f durationFlag) String() string {
+func (f DurationValue) String() string {
 	if f.d == nil {
 		return "0s"
 	}
 	return f.d.String()
 }
 
-func (f durationFlag) Set(s string) error {
+func (f DurationValue) Set(s string) error {
 	d, err := parseDuration(s)
 	if err != nil {
 		return err
@@ -64,35 +63,35 @@ func parseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// addDurationFlag registers a duration flag (see durationFlag).
-func addDurationFlag(fs *flag.FlagSet, name string, def time.Duration, usage string) *time.Duration {
+// AddDurationFlag registers a duration flag (see DurationValue).
+func AddDurationFlag(fs *flag.FlagSet, name string, def time.Duration, usage string) *time.Duration {
 	d := new(time.Duration)
 	*d = def
-	fs.Var(durationFlag{d}, name, usage)
+	fs.Var(DurationValue{d}, name, usage)
 	return d
 }
 
-// timeoutFlag registers the shared --timeout flag with no limit by default.
-func timeoutFlag(fs *flag.FlagSet) *time.Duration {
-	return addDurationFlag(fs, "timeout", 0, "give up after `DURATION` (30s, 5m; a bare number is seconds) with exit code 4; 0 means no limit")
+// TimeoutFlag registers the shared --timeout flag with no limit by default.
+func TimeoutFlag(fs *flag.FlagSet) *time.Duration {
+	return AddDurationFlag(fs, "timeout", 0, "give up after `DURATION` (30s, 5m; a bare number is seconds) with exit code 4; 0 means no limit")
 }
 
-// timeoutFlagDefault registers --timeout with a default limit.
-func timeoutFlagDefault(fs *flag.FlagSet, def time.Duration, usage string) *time.Duration {
-	return addDurationFlag(fs, "timeout", def, usage+" (30s, 5m; a bare number is seconds)")
+// TimeoutFlagDefault registers --timeout with a default limit.
+func TimeoutFlagDefault(fs *flag.FlagSet, def time.Duration, usage string) *time.Duration {
+	return AddDurationFlag(fs, "timeout", def, usage+" (30s, 5m; a bare number is seconds)")
 }
 
-// countFlag is a flag.Value holding a whole number >= 0.
-type countFlag struct{ n *int }
+// CountValue is a flag.Value holding a whole number >= 0.
+type CountValue struct{ n *int }
 
-func (f countFlag) String() string {
+func (f CountValue) String() string {
 	if f.n == nil {
 		return "0"
 	}
 	return strconv.Itoa(*f.n)
 }
 
-func (f countFlag) Set(s string) error {
+func (f CountValue) Set(s string) error {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 0)
 	switch {
 	case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(s), "-"):
@@ -106,11 +105,11 @@ func (f countFlag) Set(s string) error {
 	return nil
 }
 
-// addCountFlag registers a flag taking a whole number >= 0.
-func addCountFlag(fs *flag.FlagSet, name string, def int, usage string) *int {
+// AddCountFlag registers a flag taking a whole number >= 0.
+func AddCountFlag(fs *flag.FlagSet, name string, def int, usage string) *int {
 	n := new(int)
 	*n = def
-	fs.Var(countFlag{n}, name, usage)
+	fs.Var(CountValue{n}, name, usage)
 	return n
 }
 
@@ -198,12 +197,12 @@ func parseExplained(fs *flag.FlagSet, args []string) error {
 	return fs.Parse(args)
 }
 
-// jsonError is the JSON object a command prints on stdout when it fails
+// JSONError is the JSON object a command prints on stdout when it fails
 // under --json: the first error message, its position when it is a
 // positioned diagnostic, and the exit code. The dispatcher builds it from
 // the command's errorLog: the diagnostics it printed, as values, and its
 // other stderr text.
-type jsonError struct {
+type JSONError struct {
 	Error    string   `json:"error"`
 	File     string   `json:"file,omitempty"`
 	Line     int      `json:"line,omitempty"`
@@ -213,37 +212,11 @@ type jsonError struct {
 	Messages []string `json:"messages,omitempty"` // every message, when there are several
 }
 
-// noticeLine matches what a command writes on stderr besides its errors:
-// warnings (a JANI import's "FILE:LINE:COL: warning[W0901]: ...", "warning:
-// ...", "vigil check: POS: warning: ...") and notes ("vigil prob: note: ...").
-var noticeLine = regexp.MustCompile(`^(?:(?:.+?: )?warning(?:\[\w+\])?: |(?:.+?: )?note: )`)
-
 // printJSONError writes je as one line of JSON.
-func printJSONError(w io.Writer, je jsonError) {
+func printJSONError(w io.Writer, je JSONError) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(je)
-}
-
-// textReport is a command's result: its text, or its JSON.
-type textReport interface{ WriteText(io.Writer) error }
-
-// printReport prints v as one line of JSON under --json, else its text.
-func printReport(e *env, asJSON bool, v textReport) error {
-	if !asJSON {
-		return v.WriteText(e.stdout)
-	}
-	b, err := json.Marshal(v)
-	if err == nil {
-		_, err = fmt.Fprintln(e.stdout, string(b))
-	}
-	return err
-}
-
-// printJSON prints v as one line of JSON.
-func printJSON(e *env, v any) {
-	b, _ := json.Marshal(v)
-	fmt.Fprintln(e.stdout, string(b))
 }
 
 // wantsJSON tells whether the command line asks for --json (before "--").
@@ -268,4 +241,71 @@ type countingWriter struct {
 func (c *countingWriter) Write(p []byte) (int, error) {
 	c.n += len(p)
 	return c.w.Write(p)
+}
+
+// EnumFlag is a string flag restricted to a list of values.
+type EnumFlag struct {
+	What   string // what a value is, for the error: "engine"
+	Values []string
+	Val    string // the value, initially the default
+}
+
+func (f *EnumFlag) String() string { return f.Val }
+
+func (f *EnumFlag) Set(s string) error {
+	for _, v := range f.Values {
+		if v == s {
+			f.Val = s
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown %s %q%s; choose one of: %s", f.What, s, suggest(s, f.Values), strings.Join(f.Values, ", "))
+}
+
+// ByteSize is a --max-memory value: 512MiB, 2GiB, 100MB, or a bare number
+// of MiB.
+type ByteSize int64
+
+func (b *ByteSize) String() string {
+	v := int64(*b)
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if v >= u.size && v%u.size == 0 {
+			return fmt.Sprintf("%d%s", v/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%dB", v)
+}
+
+func (b *ByteSize) Set(s string) error {
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}, {"", 1 << 20}}
+	t := strings.TrimSpace(s)
+	for _, u := range units {
+		if num, ok := strings.CutSuffix(t, u.suffix); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+			if err != nil || v <= 0 || v*u.mult > 1<<50 || v != v {
+				break
+			}
+			*b = ByteSize(v * u.mult)
+			return nil
+		}
+	}
+	return fmt.Errorf("%q: want a positive size such as 512MiB, 2GiB or 100MB (a bare number is MiB)", s)
+}
+
+// SplitList splits a comma-separated flag value into its trimmed,
+// non-empty items.
+func SplitList(s string) []string {
+	var out []string
+	for _, a := range strings.Split(s, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -6,25 +6,6 @@ import (
 	"testing"
 	"time"
 )
-
-// TestStopped: stop reasons read as English.
-func TestStopped(t *testing.T) {
-	for in, want := range map[string]string{
-		"interrupted":                          "interrupted",
-		"canceled":                             "interrupted",
-		"timeout":                              "stopped by the timeout",
-		"timeout while checking the invariant": "stopped by the timeout while checking the invariant",
-		"interrupted while checking the invariant": "interrupted while checking the invariant",
-		"state limit 10":              "stopped by the state limit 10",
-		"node limit 2000":             "stopped by the node limit 2000",
-		"the solver answered unknown": "stopped (the solver answered unknown)",
-		"":                            "stopped by a limit",
-	} {
-		if got := stopped(in); got != want {
-			t.Errorf("stopped(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
 
 // Progress where stderr is not a terminal: a line every 10 s, a line a
 // second with --progress, nothing with --quiet.
@@ -41,9 +22,9 @@ func TestProgressLines(t *testing.T) {
 		{"quiet", false, true, false, ""},
 	} {
 		var b strings.Builder
-		e := &env{stderr: &b}
+		e := &Env{Stderr: &b}
 		fs := flag.NewFlagSet("x", flag.ContinueOnError)
-		addProgressFlags(e, fs)
+		e.AddProgressFlags(fs)
 		var args []string
 		if tc.force {
 			args = append(args, "--progress")
@@ -55,18 +36,18 @@ func TestProgressLines(t *testing.T) {
 			t.Fatal(err)
 		}
 		clock := time.Unix(1000, 0)
-		p := newProgress(e, tc.json)
+		p := e.NewProgress(tc.json)
 		p.now = func() time.Time { return clock }
 		p.start, p.last = clock, clock
 		for i := 1; i <= 20*4; i++ { // four updates a second for 20 s
 			clock = clock.Add(250 * time.Millisecond)
 			if i%4 == 0 {
-				p.printf("n=%d", i/4)
+				p.Printf("n=%d", i/4)
 			} else {
-				p.printf("between")
+				p.Printf("between")
 			}
 		}
-		p.clear()
+		p.Clear()
 		if got := b.String(); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
