@@ -668,6 +668,10 @@ func (r *run) queryRel(b box, j int, rel bool) (smt.Result, box, error) {
 // false (sound: the clause just stays where it is).
 func (r *run) blocks(b box, j int, rel bool) (bool, error) {
 	if r.learned != nil {
+		if r.stepsOut(b, j, rel) {
+			r.stats.Refuted++
+			return false, nil
+		}
 		possible, err := r.apft(b, j, rel, nil, 0, nil)
 		return !possible, err
 	}

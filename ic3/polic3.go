@@ -112,6 +112,9 @@ type learned struct {
 	// subs: APFT calls that searched sub-boxes, and those that ended with
 	// no transition (see apft).
 	subs throttle
+	// bad caches meetsBad's answers per box (boxKey): they do not depend
+	// on the frames.
+	bad map[string]badEntry
 }
 
 // throttle counts attempts and successes of an optional step, so that a
@@ -186,7 +189,7 @@ func newLearned(m *symbolic.Model, prop *symbolic.Property, pol symbolic.Certifi
 	}
 	return &learned{pol: pol, g: g, dec: dec,
 		proved: make([][]certEntry, len(m.Labels)), failed: make([][]certEntry, len(m.Labels)),
-		sure: map[string][]symbolic.LabelID{}, excl: map[string][]symbolic.LabelID{},
+		sure: map[string][]symbolic.LabelID{}, excl: map[string][]symbolic.LabelID{}, bad: map[string]badEntry{},
 		drops: make([]throttle, len(m.Vars))}, nil
 }
 
@@ -286,6 +289,10 @@ func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
 	k := boxKey(b)
 	if s, ok := r.learned.sure[k]; ok {
 		return s, nil
+	}
+	if sure, ok := r.sureConcrete(b); ok {
+		r.learned.sure[k] = sure
+		return sure, nil
 	}
 	// Candidates are dropped in batches: one query asks for a state of b
 	// where some candidate is not applicable, and every label not
