@@ -174,3 +174,175 @@ func (r *run) stepsOut(b box, j int, rel bool) bool {
 	}
 	return false
 }
+
+// apftSmall is the number of states up to which APFT on a box is decided
+// by evaluating the policy on each state (apftConcrete).
+const apftSmall = 16
+
+// apftConcrete decides APFT(b, F_j) (∧ ¬b when rel) on a box of at most
+// apftSmall states by evaluation: the policy's label in each state, and
+// each successor under it, as the explicit engine computes them. The
+// answer is exact where SMT with the certifier is an over-approximation
+// (a label the certifier cannot exclude counts as possible), so it blocks
+// what SMT would and sometimes more. The policy facts a safe answer needs
+// are certified afterwards for the whole invariant by certifyInvariant,
+// with SMT and the certifier, and checked by ic3/cert as always. ok is
+// false when b is larger or a state cannot be evaluated (SMT answers).
+// On "no transition" the box itself is the core (r.lastCore), and the
+// solver's coreLevel is the lowest level among the clauses that exclude
+// the successors (see jump).
+func (r *run) apftConcrete(b box, j int, rel bool) (possible, ok bool) {
+	ss, small := r.states(b, apftSmall)
+	if !small {
+		return false, false
+	}
+	l := r.learned
+	g, m := l.g, r.m
+	low := noLevel
+	for _, s := range ss {
+		if g.Status(s) != explicit.Open {
+			continue
+		}
+		g.Applicable(s, &l.x)
+		a, err := l.dec.Decide(s, l.x.App)
+		if err != nil {
+			return false, false
+		}
+		if a == symbolic.NoLabel {
+			continue
+		}
+		for c := range m.Commands {
+			if m.Commands[c].Label != a || !g.Guard(s, c) {
+				continue
+			}
+			for o := range m.Commands[c].Outcomes {
+				u, err := g.Apply(s, c, o)
+				if err != nil {
+					return false, false // a range error: b meets the bad region
+				}
+				if rel && b.holds(u) {
+					continue
+				}
+				if j == 0 {
+					bad, known := r.exactBad(u)
+					if !known {
+						return false, false
+					}
+					if bad {
+						r.lastWitness = s
+						return true, true
+					}
+					continue
+				}
+				L := r.levelOf(u)
+				if L < j {
+					r.lastWitness = s
+					return true, true
+				}
+				low = min(low, L)
+			}
+		}
+	}
+	r.lastCore = slices.Clone(b).sorted()
+	r.sv.coreLevel = low
+	return false, true
+}
+
+// levelOf returns the highest level of a clause that excludes u (0: none
+// does, u is in every frame).
+func (r *run) levelOf(u symbolic.State) int {
+	for k := len(r.frames) - 1; k >= 1; k-- {
+		for _, b := range r.frames[k] {
+			if b.holds(u) {
+				return k
+			}
+		}
+	}
+	return 0
+}
+
+// factsConcrete computes the policy facts of the invariant's box b (index
+// i; the invariant is F_k's complement, the boxes of levels ≥ k) when b has
+// at most smallBox states, without SMT: in each state the policy's label
+// must keep every successor in the invariant (else ok is false), and each
+// other applicable label with a successor outside the invariant needs a
+// certified exclusion there, on the whole box (with the labels applicable
+// throughout b as sure) or, where that fails, on each such state alone
+// (with the labels applicable there). These are the facts ic3/cert checks
+// against the policy, and its consecution checks that they cover every
+// step out of the invariant. done is false when b is larger or a state
+// cannot be evaluated: APFT with SMT computes the facts then.
+func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err error) {
+	ss, small := r.states(b, smallBox)
+	if !small {
+		return nil, false, false, nil
+	}
+	l := r.learned
+	g, m := l.g, r.m
+	need := make([][]symbolic.State, len(m.Labels)) // per label: states it must not be chosen in
+	for _, s := range ss {
+		if g.Status(s) != explicit.Open {
+			continue
+		}
+		g.Applicable(s, &l.x)
+		a, err := l.dec.Decide(s, l.x.App)
+		if err != nil {
+			return nil, false, false, nil
+		}
+		out := make([]bool, len(m.Labels)) // labels with a step out of the invariant
+		for c := range m.Commands {
+			lab := m.Commands[c].Label
+			if out[lab] || !g.Guard(s, c) {
+				continue
+			}
+			for o := range m.Commands[c].Outcomes {
+				u, err := g.Apply(s, c, o)
+				if err != nil {
+					return nil, false, false, nil
+				}
+				if !r.blockedAt(u, k) {
+					out[lab] = true
+					break
+				}
+			}
+		}
+		for lab, o := range out {
+			switch {
+			case !o:
+			case symbolic.LabelID(lab) == a:
+				r.lastWitness = s
+				return nil, false, true, nil // a real step out: not an invariant
+			default:
+				need[lab] = append(need[lab], s)
+			}
+		}
+	}
+	var sure []symbolic.LabelID
+	for a, states := range need {
+		if len(states) == 0 {
+			continue
+		}
+		if sure == nil {
+			sure, _ = r.sureConcrete(b)
+		}
+		ok, _, err := r.excluded(b, symbolic.LabelID(a), sure)
+		if err != nil {
+			return nil, false, true, err
+		}
+		if ok {
+			facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: sure})
+			continue
+		}
+		for _, s := range states {
+			p := point(r.m, s)
+			ps, _ := r.sureConcrete(p)
+			ok, _, err := r.excluded(p, symbolic.LabelID(a), ps)
+			if err != nil || !ok {
+				return nil, false, true, err
+			}
+			r.stats.SubBoxes++
+			facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: ps, Within: p})
+		}
+	}
+	return facts, true, true, nil
+}

@@ -264,6 +264,9 @@ type run struct {
 	genLevel int      // the frame generalize works against
 	learned  *learned // PolIC3; nil for symbolic policies
 	lastCore box      // PolIC3: the core of APFT's last unsat query
+	// wantCore makes APFT ask SMT even on a small box, for its unsat core
+	// (apftConcrete's core is the box itself).
+	wantCore bool
 	// widenWideOnly: widening skips variables of fewer than wideRange values.
 	widenWideOnly bool
 	// PolIC3: the state of APFT's last concrete transition (a state of the
@@ -594,7 +597,7 @@ func (r *run) block(root *obligation) (*Result, error) {
 			if !ok {
 				break
 			}
-			level++
+			level = r.jump(level)
 		}
 		if err := r.learn(b, level); err != nil {
 			return nil, err
@@ -679,6 +682,22 @@ func (r *run) blocks(b box, j int, rel bool) (bool, error) {
 	return res == smt.Unsat, err
 }
 
+// jump returns the level a clause goes to after blocks(b, j, ...)
+// answered true: j+1, or higher when the unsat core of that answer used
+// no clause of the levels j..L-1 (their literals are not in it): b then has
+// no transition into F_L either, and belongs at level L+1 (capped at N;
+// with no level in the core at all, b is inductive on its own). IC3ref
+// pushes clauses the same way.
+func (r *run) jump(j int) int {
+	if L := r.sv.coreLevel; L != noLevel && L > j {
+		return min(L+1, r.N)
+	}
+	if r.sv.coreLevel == noLevel {
+		return r.N
+	}
+	return j + 1
+}
+
 // flushRetired retires the temporary literals of earlier queries.
 func (r *run) flushRetired() error {
 	for len(r.pending) > 0 {
@@ -743,10 +762,11 @@ func (r *run) propagate() (int, *Result, error) {
 			}
 			switch {
 			case ok:
-				r.frames[k+1] = append(r.frames[k+1], b)
-				r.note(k + 1)
+				to := r.jump(k)
+				r.frames[to] = append(r.frames[to], b)
+				r.note(to)
 				r.stats.Pushed++
-				if err := r.sv.addClause(k+1, b); err != nil {
+				if err := r.sv.addClause(to, b); err != nil {
 					return 0, nil, err
 				}
 				continue

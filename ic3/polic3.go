@@ -413,12 +413,20 @@ const (
 // APFT needs no more: only the states of b with an a-step into the frame
 // need the exclusion, and these are often a thin slice of b (the states
 // next to the unsafe region), while the label wins elsewhere in b.
-func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []symbolic.LabelID, v symbolic.State) (box, bool, error) {
+//
+// The sub-box's sure labels (subSure) are its own where it is small
+// enough to evaluate (concrete.go), else b's: a smaller box often has
+// more labels applicable throughout, which the certifier needs to show
+// that a loses to one of them. When the cuts find nothing, the last try
+// is w alone, with the labels applicable in w: the bounding box of a
+// region with linear atoms may hold states outside the region where a
+// wins (v), which no cut of the bounding box leaves out otherwise.
+func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []symbolic.LabelID, v symbolic.State) (sub box, subSure []symbolic.LabelID, ok bool, err error) {
 	lo, hi := r.bounds(b)
 	for range cutsPerSubBox {
 		best, score := -1, 0.0
 		if v == nil {
-			return nil, false, nil
+			break
 		}
 		for i := range lo {
 			width := float64(r.m.Vars[i].Hi - r.m.Vars[i].Lo + 1)
@@ -427,7 +435,7 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 			}
 		}
 		if best < 0 {
-			return nil, false, nil // v is w
+			break // v is w: a beats the sure labels there, not w's own
 		}
 		i := best
 		switch {
@@ -437,13 +445,23 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 			hi[i] = v[i] - (v[i]-w[i]+1)/2
 		}
 		c := r.boxOf(lo, hi)
-		ok, u, err := r.excluded(c, a, sure)
+		cs := sure
+		if s, small := r.sureConcrete(c); small {
+			cs = s
+		}
+		ok, u, err := r.excluded(c, a, cs)
 		if err != nil || ok {
-			return c, ok, err
+			return c, cs, ok, err
 		}
 		v = u
 	}
-	return nil, false, nil
+	p := point(r.m, w)
+	ps, _ := r.sureConcrete(p)
+	ok, _, err = r.excluded(p, a, ps)
+	if err != nil || !ok {
+		return nil, nil, false, err
+	}
+	return p, ps, true, nil
 }
 
 // boxOf is the box of the bounds lo..hi (no literal where a bound is the
@@ -471,10 +489,15 @@ func (r *run) boxOf(lo, hi []int) box {
 // steps first.
 func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []symbolic.LabelID) (bool, error) {
 	sv := r.sv
+	r.lastWitness = nil
+	if facts == nil && !r.wantCore {
+		if possible, ok := r.apftConcrete(b, j, rel); ok {
+			return possible, nil
+		}
+	}
 	if err := r.flushRetired(); err != nil {
 		return true, err
 	}
-	r.lastWitness = nil
 	c := &apftCall{r: r, b: b, key: boxKey(b), facts: facts, boxIndex: boxIndex}
 	defer c.retire()
 	c.acts = sv.frame([]smt.Term{sv.trans}, j, r.N)
@@ -651,7 +674,7 @@ func (c *apftCall) search() (possible, searched bool, err error) {
 // blocks a's steps from it in the query.
 func (c *apftCall) excludeSubBox(w symbolic.State, a symbolic.LabelID, v symbolic.State) (bool, error) {
 	r, sv := c.r, c.r.sv
-	cb, ok, err := r.excludeAround(c.b, w, a, c.sure, v)
+	cb, cs, ok, err := r.excludeAround(c.b, w, a, c.sure, v)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -663,7 +686,7 @@ func (c *apftCall) excludeSubBox(w symbolic.State, a symbolic.LabelID, v symboli
 	}
 	c.acts = append(c.acts, tmp)
 	if c.facts != nil {
-		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: c.sure, Within: cb})
+		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: cs, Within: cb})
 	}
 	return true, nil
 }
@@ -692,7 +715,9 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 	// First candidate: the box literals that the last unsat query of
 	// APFT(point) needed (its core); the policy exclusions it relied on are
 	// certified again on that larger box by try.
+	r.wantCore = true // SMT's core, not the point itself
 	possible, err := r.apft(b, j, true, nil, 0, nil)
+	r.wantCore = false
 	if err != nil {
 		return nil, err
 	}
@@ -825,6 +850,13 @@ func (r *run) policyStep(t symbolic.State, c box, j int) symbolic.State {
 func (r *run) certifyInvariant(inv []box, k int) ([]Fact, bool, error) {
 	var facts []Fact
 	for i, b := range inv {
+		if fs, ok, done, err := r.factsConcrete(b, i, k); err != nil || done {
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			facts = append(facts, fs...)
+			continue
+		}
 		possible, err := r.apft(b, k, false, &facts, i, nil)
 		if err != nil {
 			return nil, false, err
