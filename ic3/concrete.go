@@ -272,8 +272,9 @@ func (r *run) levelOf(u symbolic.State) int {
 // must keep every successor in the invariant (else ok is false), and each
 // other applicable label with a successor outside the invariant needs a
 // certified exclusion there, on the whole box (with the labels applicable
-// throughout b as sure) or, where that fails, on each such state alone
-// (with the labels applicable there). These are the facts ic3/cert checks
+// throughout b as sure) or, where that fails, on the bounding box of the
+// states that need it, or else on each such state alone (with the labels
+// applicable there). These are the facts ic3/cert checks
 // against the policy, and its consecution checks that they cover every
 // step out of the invariant. done is false when b is larger or a state
 // cannot be evaluated: APFT with SMT computes the facts then.
@@ -337,6 +338,27 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 		if ok {
 			facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: sure})
 			continue
+		}
+		// The bounding box of the states that need the exclusion, then
+		// each of them alone: fewer facts make a cheaper certificate.
+		if len(states) > 1 {
+			lo, hi := slices.Clone(states[0]), slices.Clone(states[0])
+			for _, s := range states[1:] {
+				for v := range s {
+					lo[v], hi[v] = min(lo[v], s[v]), max(hi[v], s[v])
+				}
+			}
+			sub := r.boxOf(lo, hi)
+			ss, _ := r.sureConcrete(sub)
+			ok, _, err := r.excluded(sub, symbolic.LabelID(a), ss)
+			if err != nil {
+				return nil, false, true, err
+			}
+			if ok {
+				r.stats.SubBoxes++
+				facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: ss, Within: sub})
+				continue
+			}
 		}
 		for _, s := range states {
 			p := point(r.m, s)
