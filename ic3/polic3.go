@@ -17,6 +17,14 @@ package ic3
 //   - Certification results are cached per label with subsumption: a
 //     proved exclusion holds on every sub-box (with at least the same sure
 //     labels).
+//   - On a box of few states the questions are answered by evaluating
+//     the policy and the model on each state (concrete.go): whether the
+//     box meets the bad region, its surely applicable labels, APFT itself
+//     (exact, where SMT with the certifier over-approximates), and the
+//     invariant's policy facts (certified per label on the box, on the
+//     bounding box of the states that need them, or per state). SMT and
+//     the certifier answer for larger boxes, and for the point query
+//     whose unsat core starts generalization.
 //
 // The bad region counts range errors of every label, not only the
 // policy's (SMT does not know the policy): a counterexample that ends in

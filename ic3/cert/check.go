@@ -150,38 +150,41 @@ func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factL
 		return err
 	}
 	defer x.Close()
-	var b strings.Builder
-	b.WriteString(s.Defs)
-	for _, q := range s.Checks {
-		b.WriteString("\n(assert ")
-		b.WriteString(q.Formula)
-		b.WriteString(")")
-	}
 	// The checks (init, consecution per label for a learned policy, sure,
 	// safety) are first asked at once, as their disjunction, which is
-	// unsat exactly when each is: Z3 internalizes the shared invariant
-	// once (blocks 4, eleven checks: 16 -> 8 ms). Only when the
-	// disjunction is not unsat are they asked one by one, to name the
-	// failing one.
-	together := len(s.Checks) > 1
-	if together {
-		b.WriteString("\n(assert (or")
-		for _, q := range s.Checks {
-			b.WriteString(" ")
-			b.WriteString(q.Formula)
+	// unsat exactly when each is: Z3 reads and internalizes the shared
+	// invariant once (blocks 4, eleven checks: 16 -> 8 ms). Only when the
+	// disjunction is not unsat are they read and asked one by one, to
+	// name the failing one.
+	parse := func(one bool) ([]smt.Term, error) {
+		var b strings.Builder
+		b.WriteString(s.Defs)
+		if one {
+			b.WriteString("\n(assert (or")
+			for _, q := range s.Checks {
+				b.WriteString(" ")
+				b.WriteString(q.Formula)
+			}
+			b.WriteString("))")
+		} else {
+			for _, q := range s.Checks {
+				b.WriteString("\n(assert ")
+				b.WriteString(q.Formula)
+				b.WriteString(")")
+			}
 		}
-		b.WriteString("))")
-	}
-	fs, err := x.ParseSMTLIB(b.String())
-	if err != nil {
-		return errorf("%v", err)
-	}
-	want := len(s.Checks)
-	if together {
-		want++
-	}
-	if len(fs) != want {
-		return errorf("Z3 read %d assertions from the checks' text, not %d", len(fs), want)
+		fs, err := x.ParseSMTLIB(b.String())
+		if err != nil {
+			return nil, errorf("%v", err)
+		}
+		want := len(s.Checks)
+		if one {
+			want = 1
+		}
+		if len(fs) != want {
+			return nil, errorf("Z3 read %d assertions from the checks' text, not %d", len(fs), want)
+		}
+		return fs, nil
 	}
 	sv, err := x.NewSolver()
 	if err != nil {
@@ -190,11 +193,15 @@ func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factL
 	if err := sv.SetParams(checkTuning...); err != nil {
 		return errorf("%v", err)
 	}
-	if together {
+	if len(s.Checks) > 1 {
+		fs, err := parse(true)
+		if err != nil {
+			return err
+		}
 		if err := sv.Push(); err != nil {
 			return errorf("%v", err)
 		}
-		if err := sv.Assert(fs[len(s.Checks)]); err != nil {
+		if err := sv.Assert(fs[0]); err != nil {
 			return errorf("%v", err)
 		}
 		ans, err := sv.CheckContext(ctx)
@@ -207,6 +214,10 @@ func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factL
 		if ans == smt.Unsat {
 			return nil
 		}
+	}
+	fs, err := parse(false)
+	if err != nil {
+		return err
 	}
 	for i, q := range s.Checks {
 		if err := sv.Push(); err != nil {
