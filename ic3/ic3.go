@@ -105,8 +105,9 @@ type Stats struct {
 	// PolIC3: certifier calls, cache hits, undecided calls and their time.
 	CertCalls, CertHits, CertUnknown int
 	CertTime                         time.Duration
-	// Refuted counts PolIC3's generalization candidates rejected by a
-	// concrete state of the candidate, without SMT.
+	// Refuted counts PolIC3's generalization candidates and clause pushes
+	// rejected by a concrete state of the box (a real step into the
+	// frame), without SMT.
 	Refuted int
 	// SubBoxes counts the sub-boxes where APFT excluded a label that wins
 	// elsewhere in the box it was asked about.
