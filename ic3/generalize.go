@@ -178,10 +178,23 @@ func (r *run) repair(core, full box) (box, error) {
 
 // meetsBad reports whether box b contains a bad state, and one such state.
 // hit true with a nil state means the solver answered unknown.
+// A learned policy's run answers from its cache or, on a small box, by
+// evaluation (concrete.go).
 func (r *run) meetsBad(b box) (bool, symbolic.State, error) {
+	var key string
+	if r.learned != nil {
+		key = boxKey(b)
+		if hit, w, ok := r.meetsBadConcrete(b, key); ok {
+			r.learned.bad[key] = badEntry{hit, w}
+			return hit, w, nil
+		}
+	}
 	res, w, err := r.sv.checkCur(b, r.sv.badCur)
 	if err != nil {
 		return false, nil, err
+	}
+	if r.learned != nil && res != smt.Unknown {
+		r.learned.bad[key] = badEntry{res == smt.Sat, w}
 	}
 	return res != smt.Unsat, w, nil
 }

@@ -105,8 +105,9 @@ type Stats struct {
 	// PolIC3: certifier calls, cache hits, undecided calls and their time.
 	CertCalls, CertHits, CertUnknown int
 	CertTime                         time.Duration
-	// Refuted counts PolIC3's generalization candidates rejected by a
-	// concrete state of the candidate, without SMT.
+	// Refuted counts PolIC3's generalization candidates and clause pushes
+	// rejected by a concrete state of the box (a real step into the
+	// frame), without SMT.
 	Refuted int
 	// SubBoxes counts the sub-boxes where APFT excluded a label that wins
 	// elsewhere in the box it was asked about.
@@ -264,6 +265,9 @@ type run struct {
 	genLevel int      // the frame generalize works against
 	learned  *learned // PolIC3; nil for symbolic policies
 	lastCore box      // PolIC3: the core of APFT's last unsat query
+	// wantCore makes APFT ask SMT even on a small box, for its unsat core
+	// (apftConcrete's core is the box itself).
+	wantCore bool
 	// widenWideOnly: widening skips variables of fewer than wideRange values.
 	widenWideOnly bool
 	// PolIC3: the state of APFT's last concrete transition (a state of the
@@ -594,7 +598,7 @@ func (r *run) block(root *obligation) (*Result, error) {
 			if !ok {
 				break
 			}
-			level++
+			level = r.jump(level)
 		}
 		if err := r.learn(b, level); err != nil {
 			return nil, err
@@ -668,11 +672,31 @@ func (r *run) queryRel(b box, j int, rel bool) (smt.Result, box, error) {
 // false (sound: the clause just stays where it is).
 func (r *run) blocks(b box, j int, rel bool) (bool, error) {
 	if r.learned != nil {
+		if r.stepsOut(b, j, rel) {
+			r.stats.Refuted++
+			return false, nil
+		}
 		possible, err := r.apft(b, j, rel, nil, 0, nil)
 		return !possible, err
 	}
 	res, _, err := r.queryRel(b, j, rel)
 	return res == smt.Unsat, err
+}
+
+// jump returns the level a clause goes to after blocks(b, j, ...)
+// answered true: j+1, or higher when the unsat core of that answer used
+// no clause of the levels j..L-1 (their literals are not in it): b then has
+// no transition into F_L either, and belongs at level L+1 (capped at N;
+// with no level in the core at all, b is inductive on its own). IC3ref
+// pushes clauses the same way.
+func (r *run) jump(j int) int {
+	if L := r.sv.coreLevel; L != noLevel && L > j {
+		return min(L+1, r.N)
+	}
+	if r.sv.coreLevel == noLevel {
+		return r.N
+	}
+	return j + 1
 }
 
 // flushRetired retires the temporary literals of earlier queries.
@@ -739,10 +763,11 @@ func (r *run) propagate() (int, *Result, error) {
 			}
 			switch {
 			case ok:
-				r.frames[k+1] = append(r.frames[k+1], b)
-				r.note(k + 1)
+				to := r.jump(k)
+				r.frames[to] = append(r.frames[to], b)
+				r.note(to)
 				r.stats.Pushed++
-				if err := r.sv.addClause(k+1, b); err != nil {
+				if err := r.sv.addClause(to, b); err != nil {
 					return 0, nil, err
 				}
 				continue

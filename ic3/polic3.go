@@ -17,6 +17,14 @@ package ic3
 //   - Certification results are cached per label with subsumption: a
 //     proved exclusion holds on every sub-box (with at least the same sure
 //     labels).
+//   - On a box of few states the questions are answered by evaluating
+//     the policy and the model on each state (concrete.go): whether the
+//     box meets the bad region, its surely applicable labels, APFT itself
+//     (exact, where SMT with the certifier over-approximates), and the
+//     invariant's policy facts (certified per label on the box, on the
+//     bounding box of the states that need them, or per state). SMT and
+//     the certifier answer for larger boxes, and for the point query
+//     whose unsat core starts generalization.
 //
 // The bad region counts range errors of every label, not only the
 // policy's (SMT does not know the policy): a counterexample that ends in
@@ -112,6 +120,9 @@ type learned struct {
 	// subs: APFT calls that searched sub-boxes, and those that ended with
 	// no transition (see apft).
 	subs throttle
+	// bad caches meetsBad's answers per box (boxKey): they do not depend
+	// on the frames.
+	bad map[string]badEntry
 }
 
 // throttle counts attempts and successes of an optional step, so that a
@@ -186,7 +197,7 @@ func newLearned(m *symbolic.Model, prop *symbolic.Property, pol symbolic.Certifi
 	}
 	return &learned{pol: pol, g: g, dec: dec,
 		proved: make([][]certEntry, len(m.Labels)), failed: make([][]certEntry, len(m.Labels)),
-		sure: map[string][]symbolic.LabelID{}, excl: map[string][]symbolic.LabelID{},
+		sure: map[string][]symbolic.LabelID{}, excl: map[string][]symbolic.LabelID{}, bad: map[string]badEntry{},
 		drops: make([]throttle, len(m.Vars))}, nil
 }
 
@@ -286,6 +297,10 @@ func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
 	k := boxKey(b)
 	if s, ok := r.learned.sure[k]; ok {
 		return s, nil
+	}
+	if sure, ok := r.sureConcrete(b); ok {
+		r.learned.sure[k] = sure
+		return sure, nil
 	}
 	// Candidates are dropped in batches: one query asks for a state of b
 	// where some candidate is not applicable, and every label not
@@ -406,12 +421,20 @@ const (
 // APFT needs no more: only the states of b with an a-step into the frame
 // need the exclusion, and these are often a thin slice of b (the states
 // next to the unsafe region), while the label wins elsewhere in b.
-func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []symbolic.LabelID, v symbolic.State) (box, bool, error) {
+//
+// The sub-box's sure labels (subSure) are its own where it is small
+// enough to evaluate (concrete.go), else b's: a smaller box often has
+// more labels applicable throughout, which the certifier needs to show
+// that a loses to one of them. When the cuts find nothing, the last try
+// is w alone, with the labels applicable in w: the bounding box of a
+// region with linear atoms may hold states outside the region where a
+// wins (v), which no cut of the bounding box leaves out otherwise.
+func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []symbolic.LabelID, v symbolic.State) (sub box, subSure []symbolic.LabelID, ok bool, err error) {
 	lo, hi := r.bounds(b)
 	for range cutsPerSubBox {
 		best, score := -1, 0.0
 		if v == nil {
-			return nil, false, nil
+			break
 		}
 		for i := range lo {
 			width := float64(r.m.Vars[i].Hi - r.m.Vars[i].Lo + 1)
@@ -420,7 +443,7 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 			}
 		}
 		if best < 0 {
-			return nil, false, nil // v is w
+			break // v is w: a beats the sure labels there, not w's own
 		}
 		i := best
 		switch {
@@ -430,13 +453,23 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 			hi[i] = v[i] - (v[i]-w[i]+1)/2
 		}
 		c := r.boxOf(lo, hi)
-		ok, u, err := r.excluded(c, a, sure)
+		cs := sure
+		if s, small := r.sureConcrete(c); small {
+			cs = s
+		}
+		ok, u, err := r.excluded(c, a, cs)
 		if err != nil || ok {
-			return c, ok, err
+			return c, cs, ok, err
 		}
 		v = u
 	}
-	return nil, false, nil
+	p := point(r.m, w)
+	ps, _ := r.sureConcrete(p)
+	ok, _, err = r.excluded(p, a, ps)
+	if err != nil || !ok {
+		return nil, nil, false, err
+	}
+	return p, ps, true, nil
 }
 
 // boxOf is the box of the bounds lo..hi (no literal where a bound is the
@@ -464,10 +497,15 @@ func (r *run) boxOf(lo, hi []int) box {
 // steps first.
 func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []symbolic.LabelID) (bool, error) {
 	sv := r.sv
+	r.lastWitness = nil
+	if facts == nil && !r.wantCore {
+		if possible, ok := r.apftConcrete(b, j, rel); ok {
+			return possible, nil
+		}
+	}
 	if err := r.flushRetired(); err != nil {
 		return true, err
 	}
-	r.lastWitness = nil
 	c := &apftCall{r: r, b: b, key: boxKey(b), facts: facts, boxIndex: boxIndex}
 	defer c.retire()
 	c.acts = sv.frame([]smt.Term{sv.trans}, j, r.N)
@@ -644,7 +682,7 @@ func (c *apftCall) search() (possible, searched bool, err error) {
 // blocks a's steps from it in the query.
 func (c *apftCall) excludeSubBox(w symbolic.State, a symbolic.LabelID, v symbolic.State) (bool, error) {
 	r, sv := c.r, c.r.sv
-	cb, ok, err := r.excludeAround(c.b, w, a, c.sure, v)
+	cb, cs, ok, err := r.excludeAround(c.b, w, a, c.sure, v)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -656,7 +694,7 @@ func (c *apftCall) excludeSubBox(w symbolic.State, a symbolic.LabelID, v symboli
 	}
 	c.acts = append(c.acts, tmp)
 	if c.facts != nil {
-		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: c.sure, Within: cb})
+		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: cs, Within: cb})
 	}
 	return true, nil
 }
@@ -685,7 +723,9 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 	// First candidate: the box literals that the last unsat query of
 	// APFT(point) needed (its core); the policy exclusions it relied on are
 	// certified again on that larger box by try.
+	r.wantCore = true // SMT's core, not the point itself
 	possible, err := r.apft(b, j, true, nil, 0, nil)
+	r.wantCore = false
 	if err != nil {
 		return nil, err
 	}
@@ -818,6 +858,13 @@ func (r *run) policyStep(t symbolic.State, c box, j int) symbolic.State {
 func (r *run) certifyInvariant(inv []box, k int) ([]Fact, bool, error) {
 	var facts []Fact
 	for i, b := range inv {
+		if fs, ok, done, err := r.factsConcrete(b, i, k); err != nil || done {
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			facts = append(facts, fs...)
+			continue
+		}
 		possible, err := r.apft(b, k, false, &facts, i, nil)
 		if err != nil {
 			return nil, false, err

@@ -35,6 +35,11 @@ type solver struct {
 	fixed, neg []smt.Term
 	retired    int
 	lastBox    box // the box of the last check
+	// lastActs are the activation literals assumed by the last check
+	// (after the box's), and coreLevel, after core, the lowest level whose
+	// literal is in the unsat core (noLevel: none is).
+	lastActs  []smt.Term
+	coreLevel int
 
 	stats *Stats
 	// learned: PolIC3 also needs notApp[l] ⇒ "label l is not applicable
@@ -268,6 +273,7 @@ func (s *solver) check(r box, acts []smt.Term) (smt.Result, error) {
 	s.stats.SMTCalls++
 	s.stats.SMTTime += time.Since(t0)
 	s.lastBox = r[:nbox:nbox]
+	s.lastActs = acts
 	if err == nil && res == smt.Unknown {
 		s.reason = s.st.S.ReasonUnknown()
 		if s.ctx.Err() != nil {
@@ -326,13 +332,23 @@ func (s *solver) core() (box, error) {
 		return nil, err
 	}
 	var b box
+	s.coreLevel = noLevel
 	for _, i := range idx {
 		if i < len(s.lastBox) {
 			b = append(b, s.lastBox[i])
+			continue
+		}
+		if i -= len(s.lastBox); i < len(s.lastActs) {
+			if k := slices.Index(s.lvl, s.lastActs[i]); k > 0 && k < s.coreLevel {
+				s.coreLevel = k
+			}
 		}
 	}
 	return b.sorted(), nil
 }
+
+// noLevel is the coreLevel of a core without level literals.
+const noLevel = int(^uint(0) >> 1)
 
 // retire retires a temporary literal and rebuilds the solver when too
 // many have piled up. After a rebuild (rebuilt true) every other temporary

@@ -1,0 +1,375 @@
+package ic3
+
+// Concrete answers to PolIC3's state questions.
+//
+// Some of the questions PolIC3 asks Z3 are about the states of a box
+// alone, not about transitions into a frame: does the box meet the bad
+// region (meetsBad), which labels are applicable throughout it
+// (sureLabels). Their answers never change during a run, and on a box of
+// few states the explicit semantics answers them exactly by evaluating
+// each state, for less than one SMT call costs: the answers are the same
+// (the explicit engine is the ground truth that every counterexample is
+// replayed in), only cheaper. The bad region's answer is also cached per
+// box, since cells and candidate boxes come back.
+//
+// Questions about transitions (APFT) are refuted concretely where a state
+// of the box has a real policy step into the frame (blocks, propagate,
+// refuted); a positive answer, which needs the certifier's policy facts,
+// always comes from SMT and the certifier.
+
+import (
+	"errors"
+	"slices"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// smallBox is the number of states up to which a box's state questions
+// are answered by evaluating its states (a few microseconds each) rather
+// than by an SMT call (0.1-0.5 ms on the bench/polic3 models).
+const smallBox = 64
+
+// states returns the states of b (those of its bounding box where its
+// linear atoms hold), or false when its bounding box has more than limit
+// states.
+func (r *run) states(b box, limit int) ([]symbolic.State, bool) {
+	lo, hi := r.bounds(b)
+	n := 1
+	for i := range lo {
+		if lo[i] > hi[i] {
+			return nil, true // empty
+		}
+		w := hi[i] - lo[i] + 1
+		if w > limit || n*w > limit {
+			return nil, false
+		}
+		n *= w
+	}
+	out := make([]symbolic.State, 0, n)
+	s := slices.Clone(symbolic.State(lo))
+	for {
+		if b.holds(s) {
+			out = append(out, append(symbolic.State(nil), s...))
+		}
+		i := 0
+		for ; i < len(s); i++ {
+			if s[i] < hi[i] {
+				s[i]++
+				break
+			}
+			s[i] = lo[i]
+		}
+		if i == len(s) {
+			return out, true
+		}
+	}
+}
+
+// exactBad reports whether t is in the solver's bad region: unsafe, or
+// not terminal with an outcome of some command (any label) leaving a
+// variable's range. known is false when evaluating an outcome fails for
+// another reason (a probability out of range), which the solver's bad
+// region does not count: the caller then asks SMT.
+func (r *run) exactBad(t symbolic.State) (bad, known bool) {
+	g, m := r.learned.g, r.m
+	switch g.Status(t) {
+	case explicit.Unsafe:
+		return true, true
+	case explicit.Goal:
+		return false, true
+	}
+	for c := range m.Commands {
+		if !g.Guard(t, c) {
+			continue
+		}
+		for o := range m.Commands[c].Outcomes {
+			if _, err := g.Apply(t, c, o); err != nil {
+				var re *explicit.RangeError
+				if !errors.As(err, &re) {
+					return false, false
+				}
+				return true, true
+			}
+		}
+	}
+	return false, true
+}
+
+// badEntry is a cached answer of meetsBad.
+type badEntry struct {
+	hit bool
+	w   symbolic.State
+}
+
+// meetsBadConcrete answers meetsBad for a learned policy from the cache
+// or, on a small box, by evaluating its states; ok is false when SMT must
+// answer.
+func (r *run) meetsBadConcrete(b box, key string) (hit bool, w symbolic.State, ok bool) {
+	if e, found := r.learned.bad[key]; found {
+		return e.hit, e.w, true
+	}
+	ss, small := r.states(b, smallBox)
+	if !small {
+		return false, nil, false
+	}
+	for _, s := range ss {
+		bad, known := r.exactBad(s)
+		if !known {
+			return false, nil, false
+		}
+		if bad {
+			return true, s, true
+		}
+	}
+	return false, nil, true
+}
+
+// sureConcrete returns the labels applicable in every state of a small
+// box b (every label when b is empty), or false when b is not small.
+func (r *run) sureConcrete(b box) ([]symbolic.LabelID, bool) {
+	ss, small := r.states(b, smallBox)
+	if !small {
+		return nil, false
+	}
+	l := r.learned
+	all := make([]bool, len(r.m.Labels))
+	for i := range all {
+		all[i] = true
+	}
+	for _, s := range ss {
+		l.g.Applicable(s, &l.x)
+		for i := range all {
+			all[i] = all[i] && l.x.App[i]
+		}
+	}
+	var sure []symbolic.LabelID
+	for i, a := range all {
+		if a {
+			sure = append(sure, symbolic.LabelID(i))
+		}
+	}
+	return sure, true
+}
+
+// stepsOut reports whether some state of the small box b has a real step
+// under the policy's label into F_j (outside b when rel): then APFT(b,
+// F_j) finds a transition too (a sound certifier never excludes a real
+// one), and the SMT call is saved. False when there is none or b is not
+// small.
+func (r *run) stepsOut(b box, j int, rel bool) bool {
+	ss, small := r.states(b, smallBox)
+	if !small {
+		return false
+	}
+	var c box
+	if rel {
+		c = b
+	}
+	for _, s := range ss {
+		if r.policyStep(s, c, j) != nil {
+			r.lastWitness = s
+			return true
+		}
+	}
+	return false
+}
+
+// apftSmall is the number of states up to which APFT on a box is decided
+// by evaluating the policy on each state (apftConcrete): about the policy
+// evaluations of one certifier call. Measured on bench/polic3 (whole
+// process, against 16): transport tr2 64x64 0.56 -> 0.16 s, beluga be1
+// 64x64 8.6 -> 2.3 s, blocks bl8 trees 2.2 -> 1.4 s, npuzzle 2x3 64x64
+// unknown at 10 s -> safe in 6 s; 1024 gained another 10-30% on some,
+// at a growing cost for larger networks, so it stays at 256.
+const apftSmall = 256
+
+// apftConcrete decides APFT(b, F_j) (∧ ¬b when rel) on a box of at most
+// apftSmall states by evaluation: the policy's label in each state, and
+// each successor under it, as the explicit engine computes them. The
+// answer is exact where SMT with the certifier is an over-approximation
+// (a label the certifier cannot exclude counts as possible), so it blocks
+// what SMT would and sometimes more. The policy facts a safe answer needs
+// are certified afterwards for the whole invariant by certifyInvariant,
+// with SMT and the certifier, and checked by ic3/cert as always. ok is
+// false when b is larger or a state cannot be evaluated (SMT answers).
+// On "no transition" the box itself is the core (r.lastCore), and the
+// solver's coreLevel is the lowest level among the clauses that exclude
+// the successors (see jump).
+func (r *run) apftConcrete(b box, j int, rel bool) (possible, ok bool) {
+	ss, small := r.states(b, apftSmall)
+	if !small {
+		return false, false
+	}
+	l := r.learned
+	g, m := l.g, r.m
+	low := noLevel
+	for _, s := range ss {
+		if g.Status(s) != explicit.Open {
+			continue
+		}
+		g.Applicable(s, &l.x)
+		a, err := l.dec.Decide(s, l.x.App)
+		if err != nil {
+			return false, false
+		}
+		if a == symbolic.NoLabel {
+			continue
+		}
+		for c := range m.Commands {
+			if m.Commands[c].Label != a || !g.Guard(s, c) {
+				continue
+			}
+			for o := range m.Commands[c].Outcomes {
+				u, err := g.Apply(s, c, o)
+				if err != nil {
+					return false, false // a range error: b meets the bad region
+				}
+				if rel && b.holds(u) {
+					continue
+				}
+				if j == 0 {
+					bad, known := r.exactBad(u)
+					if !known {
+						return false, false
+					}
+					if bad {
+						r.lastWitness = s
+						return true, true
+					}
+					continue
+				}
+				L := r.levelOf(u)
+				if L < j {
+					r.lastWitness = s
+					return true, true
+				}
+				low = min(low, L)
+			}
+		}
+	}
+	r.lastCore = slices.Clone(b).sorted()
+	r.sv.coreLevel = low
+	return false, true
+}
+
+// levelOf returns the highest level of a clause that excludes u (0: none
+// does, u is in every frame).
+func (r *run) levelOf(u symbolic.State) int {
+	for k := len(r.frames) - 1; k >= 1; k-- {
+		for _, b := range r.frames[k] {
+			if b.holds(u) {
+				return k
+			}
+		}
+	}
+	return 0
+}
+
+// factsConcrete computes the policy facts of the invariant's box b (index
+// i; the invariant is F_k's complement, the boxes of levels ≥ k) when b has
+// at most smallBox states, without SMT: in each state the policy's label
+// must keep every successor in the invariant (else ok is false), and each
+// other applicable label with a successor outside the invariant needs a
+// certified exclusion there, on the whole box (with the labels applicable
+// throughout b as sure) or, where that fails, on the bounding box of the
+// states that need it, or else on each such state alone (with the labels
+// applicable there). These are the facts ic3/cert checks
+// against the policy, and its consecution checks that they cover every
+// step out of the invariant. done is false when b is larger or a state
+// cannot be evaluated: APFT with SMT computes the facts then.
+func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err error) {
+	ss, small := r.states(b, smallBox)
+	if !small {
+		return nil, false, false, nil
+	}
+	l := r.learned
+	g, m := l.g, r.m
+	need := make([][]symbolic.State, len(m.Labels)) // per label: states it must not be chosen in
+	for _, s := range ss {
+		if g.Status(s) != explicit.Open {
+			continue
+		}
+		g.Applicable(s, &l.x)
+		a, err := l.dec.Decide(s, l.x.App)
+		if err != nil {
+			return nil, false, false, nil
+		}
+		out := make([]bool, len(m.Labels)) // labels with a step out of the invariant
+		for c := range m.Commands {
+			lab := m.Commands[c].Label
+			if out[lab] || !g.Guard(s, c) {
+				continue
+			}
+			for o := range m.Commands[c].Outcomes {
+				u, err := g.Apply(s, c, o)
+				if err != nil {
+					return nil, false, false, nil
+				}
+				if !r.blockedAt(u, k) {
+					out[lab] = true
+					break
+				}
+			}
+		}
+		for lab, o := range out {
+			switch {
+			case !o:
+			case symbolic.LabelID(lab) == a:
+				r.lastWitness = s
+				return nil, false, true, nil // a real step out: not an invariant
+			default:
+				need[lab] = append(need[lab], s)
+			}
+		}
+	}
+	var sure []symbolic.LabelID
+	for a, states := range need {
+		if len(states) == 0 {
+			continue
+		}
+		if sure == nil {
+			sure, _ = r.sureConcrete(b)
+		}
+		ok, _, err := r.excluded(b, symbolic.LabelID(a), sure)
+		if err != nil {
+			return nil, false, true, err
+		}
+		if ok {
+			facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: sure})
+			continue
+		}
+		// The bounding box of the states that need the exclusion, then
+		// each of them alone: fewer facts make a cheaper certificate.
+		if len(states) > 1 {
+			lo, hi := slices.Clone(states[0]), slices.Clone(states[0])
+			for _, s := range states[1:] {
+				for v := range s {
+					lo[v], hi[v] = min(lo[v], s[v]), max(hi[v], s[v])
+				}
+			}
+			sub := r.boxOf(lo, hi)
+			ss, _ := r.sureConcrete(sub)
+			ok, _, err := r.excluded(sub, symbolic.LabelID(a), ss)
+			if err != nil {
+				return nil, false, true, err
+			}
+			if ok {
+				r.stats.SubBoxes++
+				facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: ss, Within: sub})
+				continue
+			}
+		}
+		for _, s := range states {
+			p := point(r.m, s)
+			ps, _ := r.sureConcrete(p)
+			ok, _, err := r.excluded(p, symbolic.LabelID(a), ps)
+			if err != nil || !ok {
+				return nil, false, true, err
+			}
+			r.stats.SubBoxes++
+			facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: ps, Within: p})
+		}
+	}
+	return facts, true, true, nil
+}
