@@ -85,7 +85,7 @@ func runRun(e *cli.Env, args []string) int {
 			return ss, err
 		}})
 	if _, ok := errors.AsType[*explicit.StartError](err); ok && ctx.Err() != nil {
-		return e.Fail(cli.ExitUnknown, "vigil run: %s before a start state was found", phrase.Capitalize(phrase.Stopped(cli.StopReason(ctx))))
+		return e.Fail(cli.ExitUnknown, "vigil run: %s before a start state was found", phrase.Capitalize(phrase.Stopped(phrase.StopReason(ctx))))
 	}
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil run: %v", err)

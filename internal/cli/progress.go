@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -121,14 +120,3 @@ func RunContext(timeout time.Duration) (context.Context, context.CancelFunc) {
 	return tctx, func() { cancel(); stop() }
 }
 
-// StopReason describes why ctx ended: "timeout" or "interrupted" ("" if it
-// has not).
-func StopReason(ctx context.Context) string {
-	switch {
-	case ctx.Err() == nil:
-		return ""
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return "timeout"
-	}
-	return "interrupted"
-}
