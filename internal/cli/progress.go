@@ -119,4 +119,3 @@ func RunContext(timeout time.Duration) (context.Context, context.CancelFunc) {
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	return tctx, func() { cancel(); stop() }
 }
-
