@@ -119,10 +119,19 @@ func (r *run) meetsBadConcrete(b box, key string) (hit bool, w symbolic.State, o
 			return false, nil, false
 		}
 		if bad {
+			r.evaluated(key, true, s)
 			return true, s, true
 		}
 	}
+	r.evaluated(key, false, nil)
 	return false, nil, true
+}
+
+// evaluated caches the bad region's answer for the box of key, found by
+// evaluation, and counts it.
+func (r *run) evaluated(key string, hit bool, w symbolic.State) {
+	r.learned.bad[key] = badEntry{hit, w}
+	r.stats.Evaluated++
 }
 
 // sureConcrete returns the labels applicable in every state of a small

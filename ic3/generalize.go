@@ -185,7 +185,6 @@ func (r *run) meetsBad(b box) (bool, symbolic.State, error) {
 	if r.learned != nil {
 		key = boxKey(b)
 		if hit, w, ok := r.meetsBadConcrete(b, key); ok {
-			r.learned.bad[key] = badEntry{hit, w}
 			return hit, w, nil
 		}
 	}

@@ -109,6 +109,11 @@ type Stats struct {
 	// rejected by a concrete state of the box (a real step into the
 	// frame), without SMT.
 	Refuted int
+	// Evaluated counts PolIC3's questions about a small box that were
+	// answered by evaluating the model and the policy on the box's states
+	// instead of by SMT: whether it meets the bad region, which labels
+	// are applicable throughout it, APFT, and the invariant's box facts.
+	Evaluated int
 	// SubBoxes counts the sub-boxes where APFT excluded a label that wins
 	// elsewhere in the box it was asked about.
 	SubBoxes int

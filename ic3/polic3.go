@@ -300,6 +300,7 @@ func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
 	}
 	if sure, ok := r.sureConcrete(b); ok {
 		r.learned.sure[k] = sure
+		r.stats.Evaluated++
 		return sure, nil
 	}
 	// Candidates are dropped in batches: one query asks for a state of b
@@ -500,6 +501,7 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 	r.lastWitness = nil
 	if facts == nil && !r.wantCore {
 		if possible, ok := r.apftConcrete(b, j, rel); ok {
+			r.stats.Evaluated++
 			return possible, nil
 		}
 	}
@@ -862,6 +864,7 @@ func (r *run) certifyInvariant(inv []box, k int) ([]Fact, bool, error) {
 			if err != nil || !ok {
 				return nil, false, err
 			}
+			r.stats.Evaluated++
 			facts = append(facts, fs...)
 			continue
 		}
