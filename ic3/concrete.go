@@ -382,3 +382,63 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 	}
 	return facts, true, true, nil
 }
+
+// fewStarts is the size of the start condition's bounding box up to which
+// a learned run enumerates its start states once and answers the start
+// queries (a bad start state; a start state in F_N) by evaluation.
+const fewStarts = 4096
+
+// concreteStarts returns the start states of a learned run when their
+// bounding box has at most fewStarts states and each can be evaluated
+// (none is bad for want of a known answer), or false: the start queries
+// then go to SMT. bad is the index of the first bad start state, or -1.
+func (r *run) concreteStarts() (starts []symbolic.State, bad int, ok bool) {
+	bad = -1
+	if r.learned == nil {
+		return nil, -1, false
+	}
+	g := r.learned.g
+	lo, hi, found := g.StartBounds()
+	if !found {
+		return nil, -1, false // no start state: SMT says so as before
+	}
+	n := 1
+	for i := range lo {
+		w := hi[i] - lo[i] + 1
+		if w <= 0 || w > fewStarts || n*w > fewStarts {
+			return nil, -1, false
+		}
+		n *= w
+	}
+	err := g.StartsContext(r.sv.ctx, func(s symbolic.State) bool {
+		starts = append(starts, slices.Clone(s))
+		return true
+	})
+	if err != nil {
+		return nil, -1, false
+	}
+	for i, s := range starts {
+		b, known := r.exactBad(s)
+		if !known {
+			return nil, -1, false
+		}
+		if b {
+			bad = i
+			break
+		}
+	}
+	r.stats.Evaluated++
+	return starts, bad, true
+}
+
+// startOutside returns a start state in F_N (no clause of a level ≥ N
+// excludes it), evaluated on the enumerated starts, or false.
+func (r *run) startOutside(starts []symbolic.State) (symbolic.State, bool) {
+	r.stats.Evaluated++
+	for _, s := range starts {
+		if r.levelOf(s) < r.N {
+			return s, true
+		}
+	}
+	return nil, false
+}

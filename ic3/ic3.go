@@ -422,31 +422,15 @@ func (r *run) progress() {
 
 func (r *run) main() (*Result, error) {
 	sv := r.sv
-	// A bad start state is a counterexample of length 0.
-	res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})
-	if err != nil {
-		return nil, err
+	// A bad start state is a counterexample of length 0. A learned run
+	// with few start states enumerates them once and asks both start
+	// queries of them by evaluation (concrete.go), else SMT answers.
+	starts, bad, concrete := r.concreteStarts()
+	if concrete && bad >= 0 {
+		return r.counterexample(&obligation{s: starts[bad]})
 	}
-	switch res {
-	case smt.Unknown:
-		return r.unknown(), nil
-	case smt.Sat:
-		s, err := sv.st.E.Decode(sv.st.S, sv.st.E.Next)
-		if err != nil {
-			return nil, err
-		}
-		return r.counterexample(&obligation{s: s})
-	}
-	r.N = 1
-	r.frames = make([][]box, 2)
-	for {
-		if err := sv.ctx.Err(); err != nil {
-			sv.reason = ctxReason(sv.ctx)
-			return r.unknown(), nil
-		}
-		// A start state in F_N (the paper's selectStartState).
-		acts := sv.frame([]smt.Term{sv.initNext}, r.N, r.N)
-		res, err := sv.check(nil, acts)
+	if !concrete {
+		res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})
 		if err != nil {
 			return nil, err
 		}
@@ -458,6 +442,38 @@ func (r *run) main() (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
+			return r.counterexample(&obligation{s: s})
+		}
+	}
+	r.N = 1
+	r.frames = make([][]box, 2)
+	for {
+		if err := sv.ctx.Err(); err != nil {
+			sv.reason = ctxReason(sv.ctx)
+			return r.unknown(), nil
+		}
+		// A start state in F_N (the paper's selectStartState).
+		var s symbolic.State
+		found := false
+		if concrete {
+			s, found = r.startOutside(starts)
+		} else {
+			acts := sv.frame([]smt.Term{sv.initNext}, r.N, r.N)
+			res, err := sv.check(nil, acts)
+			if err != nil {
+				return nil, err
+			}
+			switch res {
+			case smt.Unknown:
+				return r.unknown(), nil
+			case smt.Sat:
+				if s, err = sv.st.E.Decode(sv.st.S, sv.st.E.Next); err != nil {
+					return nil, err
+				}
+				found = true
+			}
+		}
+		if found {
 			ob := &obligation{s: s, level: r.N, cmd: -1, out: -1}
 			res, err := r.block(ob)
 			if res != nil || err != nil {
