@@ -432,12 +432,17 @@ func (r *run) concreteStarts() (starts []symbolic.State, bad int, ok bool) {
 }
 
 // startOutside returns a start state in F_N (no clause of a level ≥ N
-// excludes it), evaluated on the enumerated starts, or false.
+// excludes it), evaluated on the enumerated starts, or false. The scan
+// goes on from the start state found last, round the list, so that
+// successive start states come from all over the start region, as Z3's
+// models do, not from one corner.
 func (r *run) startOutside(starts []symbolic.State) (symbolic.State, bool) {
 	r.stats.Evaluated++
-	for _, s := range starts {
-		if r.levelOf(s) < r.N {
-			return s, true
+	for i := range starts {
+		k := (r.nextStart + i) % len(starts)
+		if r.levelOf(starts[k]) < r.N {
+			r.nextStart = k + 1
+			return starts[k], true
 		}
 	}
 	return nil, false

@@ -188,6 +188,9 @@ func (r *run) meetsBad(b box) (bool, symbolic.State, error) {
 			return hit, w, nil
 		}
 	}
+	if err := r.sv.ready(); err != nil {
+		return false, nil, err
+	}
 	res, w, err := r.sv.checkCur(b, r.sv.badCur)
 	if err != nil {
 		return false, nil, err

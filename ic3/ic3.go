@@ -275,6 +275,9 @@ type run struct {
 	wantCore bool
 	// widenWideOnly: widening skips variables of fewer than wideRange values.
 	widenWideOnly bool
+	// nextStart is where the scan of the enumerated start states goes on
+	// (startOutside).
+	nextStart int
 	// PolIC3: the state of APFT's last concrete transition (a state of the
 	// queried box where the policy takes the transition the solver found),
 	// and per failed push the state that made it fail.
@@ -368,10 +371,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		r.axes = modelAxes(m, prop, policy)
 		r.stats.Axes = len(r.axes)
 	}
-	sv, err := newSolver(ctx, m, topts, &r.stats, r.learned != nil)
-	if err != nil {
-		return nil, err
-	}
+	sv := newSolver(ctx, m, topts, &r.stats, r.learned != nil, func() [][]box { return r.frames })
 	defer sv.close()
 	r.sv = sv
 	res, err := r.main()
@@ -430,6 +430,9 @@ func (r *run) main() (*Result, error) {
 		return r.counterexample(&obligation{s: starts[bad]})
 	}
 	if !concrete {
+		if err := sv.ready(); err != nil {
+			return nil, err
+		}
 		res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})
 		if err != nil {
 			return nil, err
@@ -458,6 +461,9 @@ func (r *run) main() (*Result, error) {
 		if concrete {
 			s, found = r.startOutside(starts)
 		} else {
+			if err := sv.ready(); err != nil {
+				return nil, err
+			}
 			acts := sv.frame([]smt.Term{sv.initNext}, r.N, r.N)
 			res, err := sv.check(nil, acts)
 			if err != nil {
@@ -663,6 +669,9 @@ func (r *run) query(b box, j int) (smt.Result, box, error) {
 func (r *run) queryRel(b box, j int, rel bool) (smt.Result, box, error) {
 	sv := r.sv
 	if err := r.flushRetired(); err != nil {
+		return smt.Unknown, nil, err
+	}
+	if err := sv.ready(); err != nil {
 		return smt.Unknown, nil, err
 	}
 	acts := sv.frame([]smt.Term{sv.trans}, j, r.N)

@@ -315,6 +315,9 @@ func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
 	}
 	// (No flushRetired here: APFT holds terms across this call, and a
 	// rebuild would free them.)
+	if err := sv.ready(); err != nil {
+		return nil, err
+	}
 	for n > 0 {
 		var ors []smt.Term
 		for i, c := range cand {
@@ -506,6 +509,9 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 		}
 	}
 	if err := r.flushRetired(); err != nil {
+		return true, err
+	}
+	if err := sv.ready(); err != nil {
 		return true, err
 	}
 	c := &apftCall{r: r, b: b, key: boxKey(b), facts: facts, boxIndex: boxIndex}
