@@ -404,6 +404,9 @@ func (r *run) concreteStarts() (starts []symbolic.State, bad int, ok bool) {
 	}
 	n := 1
 	for i := range lo {
+		if g.Prop == nil || g.Prop.Start == nil {
+			break // the initial state alone
+		}
 		w := hi[i] - lo[i] + 1
 		if w <= 0 || w > fewStarts || n*w > fewStarts {
 			return nil, -1, false
