@@ -85,11 +85,13 @@ func (p *printer) checkFacts(boxes int, excluded []Exclusion) error {
 //
 // vigil.inv.<a> refers to vigil.inv rather than repeating its boxes, so
 // the text (and what Z3 parses) grows with the invariant plus the facts,
-// not with the invariant times the labels. It is exact: each fact holds
+// not with the invariant times the labels. It is sound: each fact holds
 // in every state of its region (the fact checker checks it on the
 // region's bounding box, the sure checks its sure labels in the region),
 // so a state of any region that excludes a is one where the policy never
-// chooses a, whichever other boxes of the invariant also hold it.
+// chooses a, whichever other boxes of the invariant also hold it (where
+// boxes overlap, such a state is left out of a's check even though
+// another box holds it).
 func (p *printer) factDefs(inv [][]Lit, excluded []Exclusion) []Check {
 	m := p.m
 	s, t := p.state(), p.nextState()
