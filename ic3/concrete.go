@@ -119,10 +119,19 @@ func (r *run) meetsBadConcrete(b box, key string) (hit bool, w symbolic.State, o
 			return false, nil, false
 		}
 		if bad {
+			r.evaluated(key, true, s)
 			return true, s, true
 		}
 	}
+	r.evaluated(key, false, nil)
 	return false, nil, true
+}
+
+// evaluated caches the bad region's answer for the box of key, found by
+// evaluation, and counts it.
+func (r *run) evaluated(key string, hit bool, w symbolic.State) {
+	r.learned.bad[key] = badEntry{hit, w}
+	r.stats.Evaluated++
 }
 
 // sureConcrete returns the labels applicable in every state of a small
@@ -372,4 +381,72 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 		}
 	}
 	return facts, true, true, nil
+}
+
+// fewStarts is the size of the start condition's bounding box up to which
+// a learned run enumerates its start states once and answers the start
+// queries (a bad start state; a start state in F_N) by evaluation.
+const fewStarts = 4096
+
+// concreteStarts returns the start states of a learned run when their
+// bounding box has at most fewStarts states and each can be evaluated
+// (none is bad for want of a known answer), or false: the start queries
+// then go to SMT. bad is the index of the first bad start state, or -1.
+func (r *run) concreteStarts() (starts []symbolic.State, bad int, ok bool) {
+	bad = -1
+	if r.learned == nil {
+		return nil, -1, false
+	}
+	g := r.learned.g
+	lo, hi, found := g.StartBounds()
+	if !found {
+		return nil, -1, false // no start state: SMT says so as before
+	}
+	n := 1
+	for i := range lo {
+		if g.Prop == nil || g.Prop.Start == nil {
+			break // the initial state alone
+		}
+		w := hi[i] - lo[i] + 1
+		if w <= 0 || w > fewStarts || n*w > fewStarts {
+			return nil, -1, false
+		}
+		n *= w
+	}
+	err := g.StartsContext(r.sv.ctx, func(s symbolic.State) bool {
+		starts = append(starts, slices.Clone(s))
+		return true
+	})
+	if err != nil {
+		return nil, -1, false
+	}
+	for i, s := range starts {
+		b, known := r.exactBad(s)
+		if !known {
+			return nil, -1, false
+		}
+		if b {
+			bad = i
+			break
+		}
+	}
+	r.stats.Evaluated++
+	return starts, bad, true
+}
+
+// startOutside returns a start state in F_N (no clause of a level ≥ N
+// excludes it), evaluated on the enumerated starts, or false. The scan
+// goes on from the start state found last, round the list, so that
+// successive start states come from all over the start region, as Z3's
+// models do, not from one corner.
+func (r *run) startOutside(starts []symbolic.State) (symbolic.State, bool) {
+	r.stats.Evaluated++
+	for i := range starts {
+		k := (r.nextStart + i) % len(starts)
+		if r.levelOf(starts[k]) < r.N {
+			r.nextStart = k + 1
+			return starts[k], true
+		}
+	}
+	return nil, false
 }

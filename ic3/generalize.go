@@ -185,9 +185,11 @@ func (r *run) meetsBad(b box) (bool, symbolic.State, error) {
 	if r.learned != nil {
 		key = boxKey(b)
 		if hit, w, ok := r.meetsBadConcrete(b, key); ok {
-			r.learned.bad[key] = badEntry{hit, w}
 			return hit, w, nil
 		}
+	}
+	if err := r.sv.ready(); err != nil {
+		return false, nil, err
 	}
 	res, w, err := r.sv.checkCur(b, r.sv.badCur)
 	if err != nil {

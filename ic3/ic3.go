@@ -109,6 +109,11 @@ type Stats struct {
 	// rejected by a concrete state of the box (a real step into the
 	// frame), without SMT.
 	Refuted int
+	// Evaluated counts PolIC3's questions about a small box that were
+	// answered by evaluating the model and the policy on the box's states
+	// instead of by SMT: whether it meets the bad region, which labels
+	// are applicable throughout it, APFT, and the invariant's box facts.
+	Evaluated int
 	// SubBoxes counts the sub-boxes where APFT excluded a label that wins
 	// elsewhere in the box it was asked about.
 	SubBoxes int
@@ -270,6 +275,9 @@ type run struct {
 	wantCore bool
 	// widenWideOnly: widening skips variables of fewer than wideRange values.
 	widenWideOnly bool
+	// nextStart is where the scan of the enumerated start states goes on
+	// (startOutside).
+	nextStart int
 	// PolIC3: the state of APFT's last concrete transition (a state of the
 	// queried box where the policy takes the transition the solver found),
 	// and per failed push the state that made it fail.
@@ -363,10 +371,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		r.axes = modelAxes(m, prop, policy)
 		r.stats.Axes = len(r.axes)
 	}
-	sv, err := newSolver(ctx, m, topts, &r.stats, r.learned != nil)
-	if err != nil {
-		return nil, err
-	}
+	sv := newSolver(ctx, m, topts, &r.stats, r.learned != nil, func() [][]box { return r.frames })
 	defer sv.close()
 	r.sv = sv
 	res, err := r.main()
@@ -417,31 +422,18 @@ func (r *run) progress() {
 
 func (r *run) main() (*Result, error) {
 	sv := r.sv
-	// A bad start state is a counterexample of length 0.
-	res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})
-	if err != nil {
-		return nil, err
+	// A bad start state is a counterexample of length 0. A learned run
+	// with few start states enumerates them once and asks both start
+	// queries of them by evaluation (concrete.go), else SMT answers.
+	starts, bad, concrete := r.concreteStarts()
+	if concrete && bad >= 0 {
+		return r.counterexample(&obligation{s: starts[bad]})
 	}
-	switch res {
-	case smt.Unknown:
-		return r.unknown(), nil
-	case smt.Sat:
-		s, err := sv.st.E.Decode(sv.st.S, sv.st.E.Next)
-		if err != nil {
+	if !concrete {
+		if err := sv.ready(); err != nil {
 			return nil, err
 		}
-		return r.counterexample(&obligation{s: s})
-	}
-	r.N = 1
-	r.frames = make([][]box, 2)
-	for {
-		if err := sv.ctx.Err(); err != nil {
-			sv.reason = ctxReason(sv.ctx)
-			return r.unknown(), nil
-		}
-		// A start state in F_N (the paper's selectStartState).
-		acts := sv.frame([]smt.Term{sv.initNext}, r.N, r.N)
-		res, err := sv.check(nil, acts)
+		res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})
 		if err != nil {
 			return nil, err
 		}
@@ -453,6 +445,41 @@ func (r *run) main() (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
+			return r.counterexample(&obligation{s: s})
+		}
+	}
+	r.N = 1
+	r.frames = make([][]box, 2)
+	for {
+		if err := sv.ctx.Err(); err != nil {
+			sv.reason = ctxReason(sv.ctx)
+			return r.unknown(), nil
+		}
+		// A start state in F_N (the paper's selectStartState).
+		var s symbolic.State
+		found := false
+		if concrete {
+			s, found = r.startOutside(starts)
+		} else {
+			if err := sv.ready(); err != nil {
+				return nil, err
+			}
+			acts := sv.frame([]smt.Term{sv.initNext}, r.N, r.N)
+			res, err := sv.check(nil, acts)
+			if err != nil {
+				return nil, err
+			}
+			switch res {
+			case smt.Unknown:
+				return r.unknown(), nil
+			case smt.Sat:
+				if s, err = sv.st.E.Decode(sv.st.S, sv.st.E.Next); err != nil {
+					return nil, err
+				}
+				found = true
+			}
+		}
+		if found {
 			ob := &obligation{s: s, level: r.N, cmd: -1, out: -1}
 			res, err := r.block(ob)
 			if res != nil || err != nil {
@@ -642,6 +669,9 @@ func (r *run) query(b box, j int) (smt.Result, box, error) {
 func (r *run) queryRel(b box, j int, rel bool) (smt.Result, box, error) {
 	sv := r.sv
 	if err := r.flushRetired(); err != nil {
+		return smt.Unknown, nil, err
+	}
+	if err := sv.ready(); err != nil {
 		return smt.Unknown, nil, err
 	}
 	acts := sv.frame([]smt.Term{sv.trans}, j, r.N)

@@ -300,6 +300,7 @@ func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
 	}
 	if sure, ok := r.sureConcrete(b); ok {
 		r.learned.sure[k] = sure
+		r.stats.Evaluated++
 		return sure, nil
 	}
 	// Candidates are dropped in batches: one query asks for a state of b
@@ -314,6 +315,9 @@ func (r *run) sureLabels(b box) ([]symbolic.LabelID, error) {
 	}
 	// (No flushRetired here: APFT holds terms across this call, and a
 	// rebuild would free them.)
+	if err := sv.ready(); err != nil {
+		return nil, err
+	}
 	for n > 0 {
 		var ors []smt.Term
 		for i, c := range cand {
@@ -500,10 +504,14 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 	r.lastWitness = nil
 	if facts == nil && !r.wantCore {
 		if possible, ok := r.apftConcrete(b, j, rel); ok {
+			r.stats.Evaluated++
 			return possible, nil
 		}
 	}
 	if err := r.flushRetired(); err != nil {
+		return true, err
+	}
+	if err := sv.ready(); err != nil {
 		return true, err
 	}
 	c := &apftCall{r: r, b: b, key: boxKey(b), facts: facts, boxIndex: boxIndex}
@@ -862,6 +870,7 @@ func (r *run) certifyInvariant(inv []box, k int) ([]Fact, bool, error) {
 			if err != nil || !ok {
 				return nil, false, err
 			}
+			r.stats.Evaluated++
 			facts = append(facts, fs...)
 			continue
 		}

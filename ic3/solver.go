@@ -56,6 +56,8 @@ type solver struct {
 	curLits *smt.Literals
 	// reason is set when a check answered unknown.
 	reason string
+	// live returns the run's clauses per level, for the first build.
+	live func() [][]box
 }
 
 // z3Tuning are the Z3 parameters under which IC3's many small incremental
@@ -89,13 +91,24 @@ func newTunedSolver(x *smt.Context) (*smt.Solver, error) {
 	return sv, nil
 }
 
-func newSolver(ctx context.Context, m *symbolic.Model, opts smt.TransOptions, stats *Stats, learned bool) (*solver, error) {
-	s := &solver{ctx: ctx, m: m, opts: opts, stats: stats, learned: learned}
-	if err := s.build(nil); err != nil {
-		s.close()
-		return nil, err
+// newSolver returns the run's solver, not yet built: its Z3 context is
+// made by the first query (ready), with the clauses live then, so that a
+// run whose questions are all answered by evaluation (PolIC3 on small
+// models) makes none. live returns the clauses per level.
+func newSolver(ctx context.Context, m *symbolic.Model, opts smt.TransOptions, stats *Stats, learned bool, live func() [][]box) *solver {
+	return &solver{ctx: ctx, m: m, opts: opts, stats: stats, learned: learned, live: live}
+}
+
+// ready builds the solver if no query has yet.
+func (s *solver) ready() error {
+	if s.x != nil {
+		return nil
 	}
-	return s, nil
+	if err := s.build(s.live()); err != nil {
+		s.close()
+		return err
+	}
+	return nil
 }
 
 func (s *solver) close() {
@@ -234,8 +247,12 @@ func (s *solver) addFixed(t smt.Term) {
 	s.neg = append(s.neg, s.x.Keep(s.x.Not(t)))
 }
 
-// addClause asserts ¬b over the next state under level k's literal.
+// addClause asserts ¬b over the next state under level k's literal (once
+// the solver is built: ready adds the clauses live then).
 func (s *solver) addClause(k int, b box) error {
+	if s.x == nil {
+		return nil
+	}
 	return s.st.Block(s.level(k), b, true)
 }
 

@@ -104,6 +104,9 @@ type IC3Figures struct {
 	PolicyFacts int     `json:"policy_facts,omitempty"`
 	Refuted     int     `json:"refuted_concretely,omitempty"` // generalization candidates a concrete state refuted
 	SubBoxes    int     `json:"cert_sub_boxes,omitempty"`     // labels excluded from a sub-box of the box asked about
+	// Evaluated counts PolIC3's questions about small boxes answered by
+	// evaluating their states instead of by SMT (ic3.Stats.Evaluated).
+	Evaluated int `json:"evaluated_questions,omitempty"`
 }
 
 // NewIC3Figures summarizes the statistics of an IC3 run made with the
@@ -124,7 +127,7 @@ func NewIC3Figures(s ic3.Stats, generalize bool, order string, boxOnly bool) *IC
 		Learned: s.Blocked, Pushed: s.Pushed, SMTCalls: s.SMTCalls, Rebuilds: s.Rebuilds,
 		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
 		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
-		Refuted: s.Refuted, SubBoxes: s.SubBoxes,
+		Refuted: s.Refuted, SubBoxes: s.SubBoxes, Evaluated: s.Evaluated,
 	}
 }
 
@@ -353,6 +356,9 @@ func (r *Report) writeIC3(w *textWriter, opt TextOptions) {
 	}
 	if s.Refuted > 0 {
 		w.printf("generalization: %d candidates refuted by a concrete state (no SMT call)\n", s.Refuted)
+	}
+	if s.Evaluated > 0 {
+		w.printf("evaluation: %d questions about small boxes answered from their states (no SMT call)\n", s.Evaluated)
 	}
 }
 

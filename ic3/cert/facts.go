@@ -575,6 +575,13 @@ func (q *question) network(ctx context.Context, p symbolic.Params, lo, hi []int,
 	// expensive to find: states where float64 evaluation chooses Label
 	// are confirmed by exact evaluation first, and when none is (a
 	// near-tie proves nothing), one SMT query over the whole box decides.
+	// A box of at most intervalExact states is evaluated at once: the
+	// interval proof would evaluate it whenever its first bound fails, and
+	// the bound costs more than the few evaluations (PolIC3's certificates
+	// of small models have mostly such facts).
+	if useIntervals && boxSize(lo, hi) <= intervalExact {
+		return q.evaluate(ctx, ev, lo, hi)
+	}
 	if useIntervals {
 		if done, err := q.intervalProof(ctx, net, ev, lo, hi); done || err != nil {
 			return err

@@ -25,8 +25,8 @@ type Exclusion struct {
 // excluded are the policy facts, checked elsewhere (their Sure labels are
 // not written: vigil cert check checks them). Consecution is then
 // checked per label: from the part of the invariant where a may be chosen
-// (its boxes without the regions where a fact excludes a), every a-step
-// stays in the invariant. z3 FILE prints init, unsat, then one
+// (the invariant without the regions of the facts that exclude a), every
+// a-step stays in the invariant. z3 FILE prints init, unsat, then one
 // "consecution <label>", unsat pair per label, then safety, unsat.
 func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]Lit, excluded []Exclusion) error {
 	if q.Policy != nil {
@@ -76,14 +76,39 @@ func (p *printer) checkFacts(boxes int, excluded []Exclusion) error {
 	return nil
 }
 
-// factDefs writes, per label, vigil.step.<a> (one step under label a) and
-// vigil.inv.<a> (the part of the invariant where the policy may choose a),
-// and returns the consecution checks, one per label.
+// factDefs writes vigil.fact.<i>, the region of fact i (its box of the
+// invariant, within its sub-box if it has one), then per label
+// vigil.step.<a> (one step under label a) and vigil.inv.<a> (the part of
+// the invariant where the policy may choose a: vigil.inv without the
+// regions of the facts that exclude a), and returns the consecution
+// checks, one per label.
+//
+// vigil.inv.<a> refers to vigil.inv rather than repeating its boxes, so
+// the text (and what Z3 parses) grows with the invariant plus the facts,
+// not with the invariant times the labels. It is sound: each fact holds
+// in every state of its region (the fact checker checks it on the
+// region's bounding box, the sure checks its sure labels in the region),
+// so a state of any region that excludes a is one where the policy never
+// chooses a, whichever other boxes of the invariant also hold it (where
+// boxes overlap, such a state is left out of a's check even though
+// another box holds it).
 func (p *printer) factDefs(inv [][]Lit, excluded []Exclusion) []Check {
 	m := p.m
 	s, t := p.state(), p.nextState()
 	ps := params(p.n.cur)
 	both := strings.TrimSpace(ps + " " + params(p.n.next))
+	if len(excluded) > 0 {
+		p.line("")
+		p.line("; the region of each policy fact of the header, in order")
+	}
+	for i, e := range excluded {
+		region := p.boxes([][]Lit{inv[e.Box]})
+		if len(e.Within) > 0 {
+			region = and(region, p.boxes([][]Lit{e.Within}))
+		}
+		p.line(fmt.Sprintf("(define-fun %s (%s) Bool", factFn(i), ps))
+		p.line("  " + region + ")")
+	}
 	var checks []Check
 	for a := range m.Labels {
 		var cmds []string
@@ -99,34 +124,19 @@ func (p *printer) factDefs(inv [][]Lit, excluded []Exclusion) []Check {
 		p.line("")
 		p.define(fmt.Sprintf("one step under label %s", m.Labels[a].Name), fmt.Sprintf("vigil.step.%d", a), both,
 			"(and "+call(fnInRange, s...)+" "+call(fnInRange, t...)+" (not "+call(fnTerminal, s...)+")\n    "+steps+")")
-		// Per box: whole when a fact excludes a from the whole box, else
-		// the sub-boxes a is excluded from.
-		within := make([][][]Lit, len(inv))
-		whole := make([]bool, len(inv))
-		for _, e := range excluded {
-			if e.Label != symbolic.LabelID(a) {
-				continue
-			}
-			if e.Within == nil {
-				whole[e.Box] = true
-			} else {
-				within[e.Box] = append(within[e.Box], e.Within)
+		var out []string // the regions of the facts that exclude a
+		for i, e := range excluded {
+			if e.Label == symbolic.LabelID(a) {
+				out = append(out, call(factFn(i), s...))
 			}
 		}
-		var parts []string
-		for i, b := range inv {
-			if whole[i] {
-				continue
-			}
-			part := p.boxes([][]Lit{b})
-			if len(within[i]) > 0 {
-				part = and(part, "(not "+p.boxes(within[i])+")")
-			}
-			parts = append(parts, part)
+		body := call(fnInv, s...)
+		if len(out) > 0 {
+			body = "(and " + body + " (not " + or(out...) + "))"
 		}
 		p.line(fmt.Sprintf("; the part of the invariant where the policy may choose %s", comment(m.Labels[a].Name)))
 		p.line(fmt.Sprintf("(define-fun vigil.inv.%d (%s) Bool", a, ps))
-		p.line("  " + or(parts...) + ")")
+		p.line("  " + body + ")")
 		checks = append(checks, Check{
 			Name:    fmt.Sprintf("consecution %d", a),
 			Formula: "(and " + call(fmt.Sprintf("vigil.inv.%d", a), s...) + " " + call(fmt.Sprintf("vigil.step.%d", a), pair(s, t)...) + " (not " + call(fnInv, t...) + "))",
@@ -135,6 +145,9 @@ func (p *printer) factDefs(inv [][]Lit, excluded []Exclusion) []Check {
 	}
 	return checks
 }
+
+// factFn names the definition of the region of fact i.
+func factFn(i int) string { return fmt.Sprintf("vigil.fact.%d", i) }
 
 // boxes writes a union of boxes as one expression.
 func (p *printer) boxes(inv [][]Lit) string {

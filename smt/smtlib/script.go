@@ -62,7 +62,7 @@ func CertScript(q Question, inv [][]Lit, excluded []Exclusion, learned bool) (*S
 	if learned {
 		// the sure checks go before safety, the last check
 		safety := checks[len(checks)-1]
-		checks = append(append(checks[:len(checks)-1], p.sureChecks(inv, excluded)...), safety)
+		checks = append(append(checks[:len(checks)-1], p.sureChecks(excluded)...), safety)
 	}
 	if d := p.declarations(); d != "" {
 		p.line(d)
@@ -95,8 +95,8 @@ func (p *printer) certDefs(inv [][]Lit, excluded []Exclusion, learned bool) ([]C
 
 // sureChecks returns, per fact and sure label a, the check that a is
 // applicable (some command of a has a true guard) in every in-range state
-// of the fact's region.
-func (p *printer) sureChecks(inv [][]Lit, excluded []Exclusion) []Check {
+// of the fact's region (vigil.fact.<i>, written by factDefs).
+func (p *printer) sureChecks(excluded []Exclusion) []Check {
 	m, s := p.m, p.state()
 	guards := make([][]string, len(m.Labels))
 	for ci := range m.Commands {
@@ -105,10 +105,7 @@ func (p *printer) sureChecks(inv [][]Lit, excluded []Exclusion) []Check {
 	}
 	var checks []Check
 	for i, e := range excluded {
-		region := p.boxes([][]Lit{inv[e.Box]})
-		if len(e.Within) > 0 {
-			region = and(region, p.boxes([][]Lit{e.Within}))
-		}
+		region := call(factFn(i), s...) // defined by factDefs
 		for _, a := range e.Sure {
 			checks = append(checks, Check{Name: "sure", Label: a, Fact: i,
 				Formula: and(call(fnInRange, s...), region, "(not "+or(guards[a]...)+")")})
