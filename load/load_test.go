@@ -123,6 +123,12 @@ func TestPolicyFileKind(t *testing.T) {
 		{filepath.Join(specs, "plaja", "counter.jani"), "", false, "a JANI model without PA properties, not a policy"},
 		{write("empty.json", " \n"), "", false, "the file is empty"},
 		{filepath.Join(dir, "missing.onnx"), "", false, "--policy-file: "},
+		// The top-level members decide over strings in the values: a
+		// network whose comment says "trees", an ensemble whose
+		// members hold "layers" text.
+		{write("noted.json", `{"format": "vigil-nn", "comment": "trees", "layers": []}`), symbolic.KindNN, true, ""},
+		{write("veritas.json", `{"at_type": "\"layers\"", "base_scores": [0], "trees": []}`), symbolic.KindTrees, true, ""},
+		{dir, "", false, "a directory, not a file"},
 	} {
 		kind, learned, err := load.PolicyFileKind(c.path)
 		if c.err != "" {

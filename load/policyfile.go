@@ -30,8 +30,10 @@ import (
 // the names of its top-level members. Its errors name the file as
 // --policy-file does.
 func PolicyFileKind(path string) (symbolic.PolicyKind, bool, error) {
-	if _, err := os.Stat(path); err != nil {
+	if fi, err := os.Stat(path); err != nil {
 		return "", false, fmt.Errorf("--policy-file: %v", err)
+	} else if fi.IsDir() {
+		return "", false, fmt.Errorf("--policy-file %s: a directory, not a file; give a network (.onnx, .nnet, vigil JSON), a tree ensemble (XGBoost JSON, LightGBM text, Veritas JSON) or a .jani2nnet interface", path)
 	}
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
@@ -46,7 +48,10 @@ func PolicyFileKind(path string) (symbolic.PolicyKind, bool, error) {
 	}
 	defer f.Close()
 	head := make([]byte, 1<<16)
-	n, _ := f.Read(head)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return "", false, fmt.Errorf("--policy-file: %v", err)
+	}
 	t := bytes.TrimSpace(head[:n])
 	if len(t) == 0 {
 		return "", false, fmt.Errorf("--policy-file %s: the file is empty; give a network (.onnx, .nnet, vigil JSON), a tree ensemble (XGBoost JSON, LightGBM text, Veritas JSON) or a .jani2nnet interface", path)
@@ -66,6 +71,12 @@ func PolicyFileKind(path string) (symbolic.PolicyKind, bool, error) {
 				return "", false, nil // a PA property file (or a model with PA properties) or a policy interface
 			case keys["automata"], keys["jani-version"]:
 				return "", false, fmt.Errorf("--policy-file %s: the file is a JANI model without PA properties, not a policy; give a network (.onnx, .nnet, vigil JSON), a tree ensemble or a .jani2nnet interface (or a PA property file naming one)", path)
+			case keys["learner"], keys["trees"]:
+				return symbolic.KindTrees, true, nil // XGBoost or Veritas
+			case keys["layers"], keys["format"]:
+				// vigil's network JSON, whatever strings its values
+				// hold (its loader then names a misspelt member).
+				return symbolic.KindNN, true, nil
 			}
 		}
 	}

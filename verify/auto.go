@@ -14,8 +14,8 @@ import (
 
 // The auto portfolio runs three members at once on the available cores:
 //
-//   - bfs up to a state budget (AutoStates: what fits in a quarter of the
-//     memory, or Limits.MaxStates when smaller): it decides small spaces,
+//   - bfs up to a state budget (AutoStatesWords: what fits in a quarter of
+//     the memory, or Limits.MaxStates when smaller): it decides small spaces,
 //     and policies whose reachable states are few, exactly, and gives
 //     shortest counterexamples;
 //   - IC3, or PolIC3 for a learned policy, with generalization: it proves
@@ -109,7 +109,7 @@ type portfolio struct {
 }
 
 func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
-	budget := AutoStates()
+	budget := AutoStatesWords(q.Gen.L.W)
 	if m := q.Limits.MaxStates; m > 0 && m < budget {
 		budget = m
 	}

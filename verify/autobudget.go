@@ -15,25 +15,40 @@ import (
 // bfs gives way before the machine swaps.
 
 const (
-	// autoBytesPerState is what bfs needs per stored state, with room to
-	// spare: the packed store, its index and the parent links measured 28-37
-	// bytes on the 3x4 puzzle (one word per state).
+	// autoBytesPerState is what bfs needs per stored state of one word,
+	// with room to spare: the packed store, its index and the parent links
+	// measured 28-37 bytes on the 3x4 puzzle, and 49 bytes (peak resident
+	// memory over stored states) on a one-word counter.
 	autoBytesPerState = 48
+	// autoBytesPerWord is what each further word of a packed state adds:
+	// the store grows by doubling, so a word of 8 bytes costs up to 16. A
+	// counter with eight 40-bit variables (9 words: a variable is never
+	// split across words) measured 111 bytes a state at 3·10^6 states (bfs
+	// alone) and 184 at 3.6·10^7 (the whole auto process, IC3 and the
+	// hunter included); a budget of 48 bytes a state let bfs take several
+	// times its share of the memory there.
+	autoBytesPerWord = 16
 	// autoMinStates and autoMaxMemory bound the budget where the memory
 	// cannot be read, or is very large.
 	autoMinStates = 1_000_000
 	autoMaxMemory = 8 << 30
 )
 
-// AutoStates is bfs's state budget in the auto portfolio: a quarter of the
-// memory available to the process (the machine's, or its cgroup's limit
-// when smaller), at most 8 GiB, divided by the bytes a state takes; at
-// least a million states.
-func AutoStates() int { return autoStatesFor(availableMemory()) }
+// AutoStates is bfs's state budget in the auto portfolio for states of
+// one word: AutoStatesWords(1).
+func AutoStates() int { return AutoStatesWords(1) }
 
-func autoStatesFor(mem int64) int {
+// AutoStatesWords is bfs's state budget in the auto portfolio for states
+// packed in words uint64 words: a quarter of the memory available to the
+// process (the machine's, or its cgroup's limit when smaller), at most 8
+// GiB, divided by the bytes such a state takes; at least a million
+// states.
+func AutoStatesWords(words int) int { return autoStatesFor(availableMemory(), words) }
+
+func autoStatesFor(mem int64, words int) int {
 	share := min(mem/4, autoMaxMemory)
-	return max(int(share/autoBytesPerState), autoMinStates)
+	per := int64(autoBytesPerState + autoBytesPerWord*max(words-1, 0))
+	return max(int(share/per), autoMinStates)
 }
 
 // availableMemory returns the physical memory (Linux /proc/meminfo), or

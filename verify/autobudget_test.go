@@ -8,16 +8,21 @@ import (
 
 func TestAutoStatesFor(t *testing.T) {
 	for _, c := range []struct {
-		mem  int64
-		want int
+		mem   int64
+		words int
+		want  int
 	}{
-		{0, autoMinStates},                           // memory unknown
-		{1 << 30, (256 << 20) / autoBytesPerState},   // a quarter of 1 GiB
-		{24 << 30, (6 << 30) / autoBytesPerState},    // this project's machines
-		{1 << 40, autoMaxMemory / autoBytesPerState}, // capped at 8 GiB
+		{0, 1, autoMinStates},                           // memory unknown
+		{1 << 30, 1, (256 << 20) / autoBytesPerState},   // a quarter of 1 GiB
+		{24 << 30, 1, (6 << 30) / autoBytesPerState},    // this project's machines
+		{1 << 40, 1, autoMaxMemory / autoBytesPerState}, // capped at 8 GiB
+		// Wider states take more bytes each: fewer of them fit.
+		{24 << 30, 6, (6 << 30) / (autoBytesPerState + 5*autoBytesPerWord)},
+		{24 << 30, 16, (6 << 30) / (autoBytesPerState + 15*autoBytesPerWord)},
+		{1 << 30, 1000, autoMinStates},
 	} {
-		if got := autoStatesFor(c.mem); got != c.want {
-			t.Errorf("autoStatesFor(%d) = %d, want %d", c.mem, got, c.want)
+		if got := autoStatesFor(c.mem, c.words); got != c.want {
+			t.Errorf("autoStatesFor(%d, %d words) = %d, want %d", c.mem, c.words, got, c.want)
 		}
 	}
 	if AutoStates() < autoMinStates {
