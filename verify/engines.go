@@ -261,6 +261,18 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 			v.CertNote = fmt.Sprintf("invariant not exported: the box certificate does not hold (%v)", err)
 			return nil
 		}
+		if ctx.Err() == nil && errors.As(err, &f) && f.Condition == "safety" {
+			if label, ok := q.rangeUnderOtherLabel(f.State); ok {
+				// The box format counts a range error under every label,
+				// the semantics only under the policy's: the verdict
+				// stands on the abstraction, as PolIC3 would refuse here.
+				if q.Certificate {
+					return fmt.Errorf("safe, but no box certificate: in state %s an outcome of %s, a label the policy does not choose there, leaves a variable's range, and the certificate format counts that as unsafe (guard the command; vigil check --bounds finds such places)", q.Model.FormatState(f.State), label)
+				}
+				v.CertNote = fmt.Sprintf("invariant not exported: in state %s an outcome of %s, a label the policy does not choose there, leaves a variable's range, which the box certificate counts as unsafe", q.Model.FormatState(f.State), label)
+				return nil
+			}
+		}
 		if ctx.Err() == nil {
 			return internal("the ppa invariant does not check: %v", err)
 		}
@@ -278,4 +290,39 @@ func Boxes(n int) string {
 		return "1 box"
 	}
 	return fmt.Sprintf("%d boxes", n)
+}
+
+// rangeUnderOtherLabel tells whether s, a state the certificate checker
+// found inside an invariant and "unsafe (or an outcome leaves a range
+// there)", is neither unsafe nor leaves a range under the label the policy
+// chooses, but has a command of another label whose outcome leaves a
+// range: the box format's safety condition counts range errors under
+// every label. It returns that label. Anything else (an unsafe state, a
+// range error the policy's choice meets) is not this case.
+func (q *Prepared) rangeUnderOtherLabel(s symbolic.State) (string, bool) {
+	m, g := q.Model, q.Gen
+	if s == nil || q.Dec == nil || g == nil || q.Property.Unsafe.Holds(s) || g.Status(s) != explicit.Open {
+		return "", false
+	}
+	var x explicit.Expansion
+	g.Applicable(s, &x)
+	a, err := q.Dec.Decide(s, x.App)
+	if err != nil {
+		return "", false
+	}
+	other := ""
+	for c := range m.Commands {
+		if !g.Guard(s, c) {
+			continue
+		}
+		for o := range m.Commands[c].Outcomes {
+			if _, err := g.Apply(s, c, o); err != nil {
+				if m.Commands[c].Label == a {
+					return "", false // the policy's own step leaves the range
+				}
+				other = m.Labels[m.Commands[c].Label].Name
+			}
+		}
+	}
+	return other, other != ""
 }
