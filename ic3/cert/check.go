@@ -150,42 +150,6 @@ func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factL
 		return err
 	}
 	defer x.Close()
-	// The checks (init, consecution per label for a learned policy, sure,
-	// safety) are first asked at once, as their disjunction, which is
-	// unsat exactly when each is: Z3 reads and internalizes the shared
-	// invariant once (blocks 4, eleven checks: 16 -> 8 ms). Only when the
-	// disjunction is not unsat are they read and asked one by one, to
-	// name the failing one.
-	parse := func(one bool) ([]smt.Term, error) {
-		var b strings.Builder
-		b.WriteString(s.Defs)
-		if one {
-			b.WriteString("\n(assert (or")
-			for _, q := range s.Checks {
-				b.WriteString(" ")
-				b.WriteString(q.Formula)
-			}
-			b.WriteString("))")
-		} else {
-			for _, q := range s.Checks {
-				b.WriteString("\n(assert ")
-				b.WriteString(q.Formula)
-				b.WriteString(")")
-			}
-		}
-		fs, err := x.ParseSMTLIB(b.String())
-		if err != nil {
-			return nil, errorf("%v", err)
-		}
-		want := len(s.Checks)
-		if one {
-			want = 1
-		}
-		if len(fs) != want {
-			return nil, errorf("Z3 read %d assertions from the checks' text, not %d", len(fs), want)
-		}
-		return fs, nil
-	}
 	sv, err := x.NewSolver()
 	if err != nil {
 		return errorf("%v", err)
@@ -193,85 +157,131 @@ func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factL
 	if err := sv.SetParams(checkTuning...); err != nil {
 		return errorf("%v", err)
 	}
+	// The checks (init, consecution per label for a learned policy, sure,
+	// safety) are first asked at once, as their disjunction, which is
+	// unsat exactly when each is: Z3 reads and internalizes the shared
+	// invariant once (blocks 4, eleven checks: 16 -> 8 ms). Only when the
+	// disjunction is not unsat are they read and asked one by one, to
+	// name the failing one.
 	if len(s.Checks) > 1 {
-		fs, err := parse(true)
+		fs, err := parseChecks(x, s, true)
 		if err != nil {
 			return err
 		}
-		if err := sv.Push(); err != nil {
-			return errorf("%v", err)
-		}
-		if err := sv.Assert(fs[0]); err != nil {
-			return errorf("%v", err)
-		}
-		ans, err := sv.CheckContext(ctx)
-		if err != nil {
-			return errorf("%v", err)
-		}
-		if err := sv.Pop(1); err != nil {
-			return errorf("%v", err)
-		}
-		if ans == smt.Unsat {
-			return nil
+		ans, err := ask(ctx, sv, fs[0], true)
+		if err != nil || ans == smt.Unsat {
+			return err
 		}
 	}
-	fs, err := parse(false)
+	fs, err := parseChecks(x, s, false)
 	if err != nil {
 		return err
 	}
 	for i, q := range s.Checks {
-		if err := sv.Push(); err != nil {
-			return errorf("%v", err)
-		}
-		if err := sv.Assert(fs[i]); err != nil {
-			return errorf("%v", err)
-		}
-		ans, err := sv.CheckContext(ctx)
+		ans, err := ask(ctx, sv, fs[i], false)
 		if err != nil {
-			return errorf("%v", err)
+			return err
 		}
 		switch ans {
 		case smt.Unsat:
-			if err := sv.Pop(1); err != nil {
-				return errorf("%v", err)
-			}
 			continue
 		case smt.Sat:
-		default:
-			if err := ctx.Err(); err != nil {
-				return errorf("%w", context.Cause(ctx))
-			}
-			return errorf("the %s condition could not be decided (unknown: %s)", q.Name, sv.ReasonUnknown())
+			return failure(x, sv, m, s, q, facts)
 		}
-		f := &Failure{Condition: q.Name}
-		if strings.HasPrefix(q.Name, "consecution") {
-			f.Condition = "consecution"
+		if err := ctx.Err(); err != nil {
+			return errorf("%w", context.Cause(ctx))
 		}
-		if f.State, err = values(x, sv, m, s.Cur); err != nil {
-			return err
-		}
-		switch {
-		case q.Name == "init":
-			f.msg = fmt.Sprintf("init fails: start state %s is outside the invariant", m.FormatState(f.State))
-		case f.Condition == "consecution":
-			if f.Next, err = values(x, sv, m, s.Next); err != nil {
-				return err
-			}
-			via := ""
-			if q.Name != "consecution" {
-				via = fmt.Sprintf(" (taking label %s, which no policy fact excludes there)", Quote(m.Labels[q.Label].Name))
-			}
-			f.msg = fmt.Sprintf("consecution fails: state %s is inside the invariant, its successor %s is not%s", m.FormatState(f.State), m.FormatState(f.Next), via)
-		case q.Name == "sure":
-			ft := facts[q.Fact]
-			f.msg = fmt.Sprintf("the policy fact on box %d (label %s) claims label %s applicable throughout its region, but it is not applicable in state %s",
-				ft.Box, Quote(m.Labels[ft.Label].Name), Quote(m.Labels[q.Label].Name), m.FormatState(f.State))
-		default:
-			f.msg = fmt.Sprintf("safety fails: state %s is inside the invariant and unsafe (or an outcome leaves a range there)", m.FormatState(f.State))
-		}
-		return f
+		return errorf("the %s condition could not be decided (unknown: %s)", q.Name, sv.ReasonUnknown())
 	}
 	return nil
+}
+
+// parseChecks reads the script's definitions and its checks' formulas
+// into x: as one disjunction (one), or one assertion per check.
+func parseChecks(x *smt.Context, s *smtlib.Script, one bool) ([]smt.Term, error) {
+	var b strings.Builder
+	b.WriteString(s.Defs)
+	if one {
+		b.WriteString("\n(assert (or")
+		for _, q := range s.Checks {
+			b.WriteString(" ")
+			b.WriteString(q.Formula)
+		}
+		b.WriteString("))")
+	} else {
+		for _, q := range s.Checks {
+			b.WriteString("\n(assert ")
+			b.WriteString(q.Formula)
+			b.WriteString(")")
+		}
+	}
+	fs, err := x.ParseSMTLIB(b.String())
+	if err != nil {
+		return nil, errorf("%v", err)
+	}
+	want := len(s.Checks)
+	if one {
+		want = 1
+	}
+	if len(fs) != want {
+		return nil, errorf("Z3 read %d assertions from the checks' text, not %d", len(fs), want)
+	}
+	return fs, nil
+}
+
+// ask checks f in a scope of its own. The scope is left when the answer
+// is unsat, or always with popAlways; otherwise it stays, so that the
+// model of a sat answer can be read.
+func ask(ctx context.Context, sv *smt.Solver, f smt.Term, popAlways bool) (smt.Result, error) {
+	if err := sv.Push(); err != nil {
+		return smt.Unknown, errorf("%v", err)
+	}
+	if err := sv.Assert(f); err != nil {
+		return smt.Unknown, errorf("%v", err)
+	}
+	ans, err := sv.CheckContext(ctx)
+	if err != nil {
+		return smt.Unknown, errorf("%v", err)
+	}
+	if ans == smt.Unsat || popAlways {
+		if err := sv.Pop(1); err != nil {
+			return smt.Unknown, errorf("%v", err)
+		}
+	}
+	return ans, nil
+}
+
+// failure names the check q that sv found satisfiable, with its witness
+// states read from sv's model.
+func failure(x *smt.Context, sv *smt.Solver, m *symbolic.Model, s *smtlib.Script, q smtlib.Check, facts factList) error {
+	f := &Failure{Condition: q.Name}
+	if strings.HasPrefix(q.Name, "consecution") {
+		f.Condition = "consecution"
+	}
+	var err error
+	if f.State, err = values(x, sv, m, s.Cur); err != nil {
+		return err
+	}
+	switch {
+	case q.Name == "init":
+		f.msg = fmt.Sprintf("init fails: start state %s is outside the invariant", m.FormatState(f.State))
+	case f.Condition == "consecution":
+		if f.Next, err = values(x, sv, m, s.Next); err != nil {
+			return err
+		}
+		via := ""
+		if q.Name != "consecution" {
+			via = fmt.Sprintf(" (taking label %s, which no policy fact excludes there)", Quote(m.Labels[q.Label].Name))
+		}
+		f.msg = fmt.Sprintf("consecution fails: state %s is inside the invariant, its successor %s is not%s", m.FormatState(f.State), m.FormatState(f.Next), via)
+	case q.Name == "sure":
+		ft := facts[q.Fact]
+		f.msg = fmt.Sprintf("the policy fact on box %d (label %s) claims label %s applicable throughout its region, but it is not applicable in state %s",
+			ft.Box, Quote(m.Labels[ft.Label].Name), Quote(m.Labels[q.Label].Name), m.FormatState(f.State))
+	default:
+		f.msg = fmt.Sprintf("safety fails: state %s is inside the invariant and unsafe (or an outcome leaves a range there)", m.FormatState(f.State))
+	}
+	return f
 }
 
 // checkTuning are Z3 parameters of the checker's solver: the simplex
