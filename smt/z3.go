@@ -1105,6 +1105,12 @@ func (x *Context) ParseSMTLIB(text string) ([]Term, error) {
 // from the terms and solvers of the Go API. A command Z3 rejects is an
 // error that quotes Z3's first (error ...) line; cancelling ctx
 // interrupts a running check and returns ctx's cause as the error.
+//
+// Beware: the front end's check-sat installs Z3's own SIGINT handler and
+// afterwards restores Go's without SA_ONSTACK, so a later Ctrl-C is fatal
+// to the Go runtime. vigil's commands do not call it (the certificate
+// checker parses with ParseSMTLIB and checks with a Solver, whose checks
+// run with ctrl_c=false).
 func (x *Context) EvalSMTLIB(ctx context.Context, text string) (string, error) {
 	if x.c == nil {
 		return "", errors.New("smt: EvalSMTLIB on a closed context")
