@@ -57,8 +57,9 @@ type Options struct {
 	// transitions and terminal states, and gives the same verdicts and
 	// counterexample lengths as the sequential search; ids are assigned
 	// in another (still deterministic) order, a counterexample may be a
-	// different shortest one, and MaxStates is checked at the end of a
-	// layer, so the store may exceed it by up to one layer.
+	// different shortest one, and MaxStates is checked after each chunk
+	// of a layer, so the store may exceed it by the new states of one
+	// chunk.
 	Workers int
 	// Block is the number of states a worker of the parallel search
 	// claims at a time (default 256); a chunk of n states runs on at most
