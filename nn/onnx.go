@@ -887,40 +887,29 @@ func (l *lowering) matmul(nd *onnxNode, where string, dataIdx int) error {
 // (n elements, operand dataIdx) with the constant matrix wt, transposed
 // where trans (Gemm's transA, transB) says.
 func weightMatrix(wt *onnxTensor, n int, alpha float64, dataIdx int, trans [2]bool, where string) (M []float64, m int, err error) {
-	r, cl := int(wt.dims[0]), int(wt.dims[1])
-	cols := cl
-	at := func(i, j int) float64 { return wt.data[i*cols+j] }
+	// W' = W or W^T, transposed by the flag of the operand wt is: a rows x
+	// cols matrix read through at.
+	rows, cols := int(wt.dims[0]), int(wt.dims[1])
+	stride := cols
+	at := func(i, j int) float64 { return wt.data[i*stride+j] }
+	if trans[1-dataIdx] {
+		at = func(i, j int) float64 { return wt.data[j*stride+i] }
+		rows, cols = cols, rows
+	}
+	// y = x W' (data first: W' is n x m) or y = W' x (W' is m x n).
+	in, coef := cols, at
+	m = rows
 	if dataIdx == 0 {
-		// y = x W' with W' = W or W^T (k x m)
-		if trans[1] {
-			at = func(i, j int) float64 { return wt.data[j*cols+i] }
-			r, cl = cl, r
-		}
-		if r != n {
-			return nil, 0, fmt.Errorf("nn: %s: weight %q has shape %v but the input has %d elements", where, wt.name, wt.dims, n)
-		}
-		m = cl
-		M = make([]float64, m*n)
-		for i := 0; i < m; i++ {
-			for k := 0; k < n; k++ {
-				M[i*n+k] = alpha * at(k, i)
-			}
-		}
-		return M, m, nil
+		in, m = rows, cols
+		coef = func(i, k int) float64 { return at(k, i) }
 	}
-	// y = W' x with W' = W or W^T (m x k)
-	if trans[0] {
-		at = func(i, j int) float64 { return wt.data[j*cols+i] }
-		r, cl = cl, r
-	}
-	if cl != n {
+	if in != n {
 		return nil, 0, fmt.Errorf("nn: %s: weight %q has shape %v but the input has %d elements", where, wt.name, wt.dims, n)
 	}
-	m = r
 	M = make([]float64, m*n)
 	for i := 0; i < m; i++ {
 		for k := 0; k < n; k++ {
-			M[i*n+k] = alpha * at(i, k)
+			M[i*n+k] = alpha * coef(i, k)
 		}
 	}
 	return M, m, nil
