@@ -101,14 +101,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	who := r.Deviations()
 	if len(r.States) == 1 && !r.More {
 		s := r.States[0]
-		switch s.Verdict {
-		case "safe":
-			fmt.Fprintf(w, "%s: %s%s\n", what, s.State, who)
-		case "unsafe":
-			fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
-		default:
-			fmt.Fprintf(w, "unknown: %s before deciding %s\n", phrase.Stopped(r.Reason), s.State)
-		}
+		s.WriteVerdict(w, what, who, r.Reason)
 		if s.Cert != "" {
 			fmt.Fprintf(w, "certificate: %s (check with: vigil cert check %s)\n", s.Cert, s.Cert)
 		}
@@ -223,4 +216,18 @@ func (r *FaultsReport) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintf(w, "%s: %s (%d from the caches), %d expanded, %.3fs\n", r.Algo, phrase.Plural(r.Decisions, "decision"), r.CacheHits, r.Expanded, r.Seconds)
 	return err
+}
+
+// WriteVerdict writes the one-line answer for a single decided state:
+// "WHAT: STATE WHO", "not WHAT: STATE WHO", or why it stayed unknown
+// (reason: the stop reason, as phrase.Stopped reads it).
+func (s StateReport) WriteVerdict(w io.Writer, what, who, reason string) {
+	switch s.Verdict {
+	case "safe":
+		fmt.Fprintf(w, "%s: %s%s\n", what, s.State, who)
+	case "unsafe":
+		fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
+	default:
+		fmt.Fprintf(w, "unknown: %s before deciding %s\n", phrase.Stopped(reason), s.State)
+	}
 }

@@ -127,14 +127,7 @@ func (r *SafeBDDReport) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "unknown: %s while encoding model %s\n", phrase.Stopped(r.Reason), r.Model)
 	case len(r.States) == 1:
 		s := r.States[0]
-		switch s.Verdict {
-		case "safe":
-			fmt.Fprintf(w, "%s: %s%s\n", what, s.State, who)
-		case "unsafe":
-			fmt.Fprintf(w, "not %s: %s%s\n", what, s.State, who)
-		default:
-			fmt.Fprintf(w, "unknown: %s before deciding %s\n", phrase.Stopped(r.Reason), s.State)
-		}
+		s.WriteVerdict(w, what, who, r.Reason)
 	case r.Scope == "start" && len(r.States) > 0:
 		fmt.Fprintf(w, "%d start states of property %s: %d %s, %d not %s", len(r.States), r.Property, r.Safe, what, r.Unsafe, what)
 		if r.Unknown > 0 {
