@@ -298,6 +298,42 @@ type Certifiable interface {
 	Params() Params
 }
 
+// Atom is a linear constraint over a model's variables: Form <= K when
+// Upper, else Form >= K. A region (RegionCertifiable) is a box of integer
+// states and a conjunction of atoms: the integer points of a polytope.
+type Atom struct {
+	Form  *Form
+	Upper bool
+	K     int
+}
+
+// Holds reports whether s satisfies a (exactly: the form's value is an
+// int, see Form.Fits).
+func (a Atom) Holds(s State) bool {
+	v := a.Form.Eval(s)
+	if a.Upper {
+		return v <= a.K
+	}
+	return v >= a.K
+}
+
+// RegionCertifiable is a Certifiable that also certifies over regions
+// that are not boxes: the states of a box that satisfy linear atoms, the
+// regions of relational lemmas (PolIC3, package ic3). Certifying over the
+// region rather than its bounding box matters where the box holds states
+// the region does not, where the label wins (an invariant v <= d: the box
+// of a cell along the diagonal holds states on both sides).
+type RegionCertifiable interface {
+	Certifiable
+	// ExcludeWithin answers Exclude for the states of the box lo..hi
+	// that satisfy every atom (none: Exclude itself), given that every
+	// label of sure is applicable throughout that region. A Possible
+	// state lies in the region. The answer must be sound for the integer
+	// points of the region; an over-approximation (such as the real
+	// points of the polytope) is allowed.
+	ExcludeWithin(lo, hi []int, atoms []Atom, a LabelID, sure []LabelID) (Exclusion, State, error)
+}
+
 // Exclusion is a certifier's answer (Certifiable.Exclude).
 type Exclusion uint8
 
