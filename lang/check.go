@@ -994,8 +994,8 @@ func (c *checker) policies() {
 		for i, it := range d.Items {
 			counts[it.Kind]++
 			allowed := map[string][]PolicyItemKind{
-				"nn":    {ItemInputs, ItemOutputs, ItemInterface},
-				"trees": {ItemInputs, ItemOutputs},
+				"nn":    {ItemInputs, ItemOutputs, ItemInterface, ItemArgMax},
+				"trees": {ItemInputs, ItemOutputs, ItemArgMax},
 				"rules": {ItemWhen, ItemOtherwise},
 				"table": {ItemOutputs},
 			}[kind]
@@ -1004,11 +1004,19 @@ func (c *checker) policies() {
 				okItem = okItem || k == it.Kind
 			}
 			if !okItem {
+				if it.Kind == ItemArgMax {
+					c.errorf(it.Start, it.End, "E0502", "a %s policy cannot have an argmax line: it chooses its label by its %s, not by an arg-max over scores (argmax all and argmax applicable are for nn and trees policies)", kind, map[string]string{"rules": "first rule that holds and whose label is applicable", "table": "row of the state"}[kind])
+					continue
+				}
 				c.errorf(it.Start, it.Start, "E0502", "a %s policy cannot have %s", kind, itemName(it.Kind))
 				continue
 			}
 			if counts[it.Kind] > 1 && it.Kind != ItemWhen {
-				c.errorf(it.Start, it.Start, "E0502", "a second %s in policy %s", itemName(it.Kind), d.Name.Name)
+				if it.Kind == ItemArgMax {
+					c.errorf(it.Start, it.End, "E0502", "a second argmax line in policy %s; keep one (argmax all or argmax applicable)", d.Name.Name)
+					continue
+				}
+				c.errorf(it.Start, it.Start, "E0502", "a second %s in policy %s", strings.TrimPrefix(strings.TrimPrefix(itemName(it.Kind), "an "), "a "), d.Name.Name)
 				continue
 			}
 			switch it.Kind {
@@ -1030,6 +1038,10 @@ func (c *checker) policies() {
 			case ItemInputs:
 				for _, e := range it.Inputs {
 					c.affine(e)
+				}
+			case ItemArgMax:
+				if w := it.Reading; w.Name != "all" && w.Name != "applicable" {
+					c.errorf(w.Pos, identEnd(w), "E0502", "argmax %s: the arg-max ranges over all outputs (argmax all: the policy is stuck where the winner is not applicable, PlaJA without applicability filtering) or over the applicable ones (argmax applicable)%s", w.Name, didYouMean(w.Name, []string{"all", "applicable"}))
 				}
 			}
 		}
@@ -1069,7 +1081,7 @@ func (c *checker) policies() {
 }
 
 func itemName(k PolicyItemKind) string {
-	return [...]string{"an inputs line", "an outputs line", "an interface file", "when rules", "an otherwise rule"}[k]
+	return [...]string{"an inputs line", "an outputs line", "an interface file", "when rules", "an otherwise rule", "an argmax line"}[k]
 }
 
 // affine checks a policy input and returns its rational affine form.

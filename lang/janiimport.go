@@ -237,7 +237,7 @@ func (l *lowerer) janiIface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.
 		l.c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: %s", it.Interface, jani.Message(err))
 		return false
 	}
-	p.Inputs, p.Outputs = d.Inputs, d.Outputs
+	p.Inputs, p.Outputs, p.ArgMaxAll = d.Inputs, d.Outputs, d.ArgMaxAll
 	if p.File == "" {
 		l.c.errorf(it.IfacePos, it.IfacePos, "E0503", "policy %s needs its network file too: policy nn %s \"FILE.nnet\" { interface ... }", p.Name, p.Name)
 		return false

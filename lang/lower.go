@@ -327,6 +327,12 @@ func (l *lowerer) policy(d *PolicyDecl, f *File, m *symbolic.Model) *symbolic.Po
 	if d.HasFile {
 		p.File = resolvePath(f, d.File)
 	}
+	explicit := false // an argmax line overrides the interface's "filter"
+	for _, it := range d.Items {
+		if it.Kind == ItemArgMax {
+			p.ArgMaxAll, explicit = it.Reading.Name == "all", true
+		}
+	}
 	for _, it := range d.Items {
 		switch it.Kind {
 		case ItemInputs:
@@ -340,12 +346,16 @@ func (l *lowerer) policy(d *PolicyDecl, f *File, m *symbolic.Model) *symbolic.Po
 			}
 		case ItemInterface:
 			p.Interface = resolvePath(f, it.Interface)
+			all := p.ArgMaxAll
 			if c.jani != nil {
 				if !l.janiIface(p, it, m) {
 					return nil
 				}
 			} else if !l.iface(p, it, m) {
 				return nil
+			}
+			if explicit {
+				p.ArgMaxAll = all
 			}
 		case ItemWhen:
 			p.Rules = append(p.Rules, symbolic.Rule{Cond: l.cond(it.When), Label: c.syms[it.Label.Name].label, Pos: it.Start})
@@ -388,11 +398,15 @@ func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Mode
 			Name string `json:"name"`
 		} `json:"input"`
 		Output []json.RawMessage `json:"output"`
+		Filter *bool             `json:"filter"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
 		c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: %s", it.Interface, jsonerr.Describe(data, err))
 		return false
 	}
+	// PlaJA's applicability filtering: absent or false is the arg-max
+	// over all outputs.
+	p.ArgMaxAll = j.Filter == nil || !*j.Filter
 	ok := true
 	for i, in := range j.Input {
 		s := c.syms[in.Name]

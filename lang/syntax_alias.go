@@ -49,6 +49,7 @@ const (
 	ItemInterface = syntax.ItemInterface
 	ItemWhen      = syntax.ItemWhen
 	ItemOtherwise = syntax.ItemOtherwise
+	ItemArgMax    = syntax.ItemArgMax
 )
 
 // The kinds of expressions.

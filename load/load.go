@@ -202,7 +202,7 @@ func Attach(m *symbolic.Model, files Files, property, policy *string) ([]Message
 		}
 		*policy = pol
 	} else if pol != "" {
-		msgs = filterWarning(m.Policy(pol))
+		msgs = readingNote(m.Policy(pol))
 	}
 	if prop != "" && *property == "" {
 		*property = prop
@@ -232,8 +232,8 @@ func janiPropertyName(m *symbolic.Model, prop *string) {
 // of the JANI model file at path with a "file" member (a .jani2nnet
 // interface), as a PA property file given as Files.PolicyFile does; a
 // caller whose user named a policy does not call it. It returns the added
-// policy (nil when p names no network) with a warning (filterWarning) and
-// a note saying the network is the policy. A "file" that cannot be loaded
+// policy (nil when p names no network) with a note saying how the
+// network is read (readingNote) and one saying the network is the policy. A "file" that cannot be loaded
 // is an error: verifying over every label instead would answer for
 // another system than the one the property describes.
 func AttachModelPA(m *symbolic.Model, path string, p *symbolic.Property) (*symbolic.PolicyDecl, []Message, error) {
@@ -256,7 +256,7 @@ func AttachModelPA(m *symbolic.Model, path string, p *symbolic.Property) (*symbo
 	}
 	d.Name = uniqueName(m, d.Name)
 	m.Policies = append(m.Policies, d)
-	msgs := append(filterWarning(d), Message{Text: fmt.Sprintf("PA property %s names the network %s; it is the policy", p.Name, iface)})
+	msgs := append(readingNote(d), Message{Text: fmt.Sprintf("PA property %s names the network %s; it is the policy", p.Name, iface)})
 	return d, msgs, nil
 }
 
@@ -274,15 +274,11 @@ func uniqueName(m *symbolic.Model, name string) string {
 	return name
 }
 
-// filterWarning warns when the PlaJA interface of d asks for the policy
-// semantics without applicability filtering, which vigil does not
-// implement (jani.FilterWarning).
-func filterWarning(d *symbolic.PolicyDecl) []Message {
-	if d == nil || d.Interface == "" {
-		return nil
-	}
-	if w, err := jani.FilterWarning(d.Interface); err == nil && w != "" {
-		return []Message{{Warning: true, Text: w}}
+// readingNote says when the PlaJA interface of d makes the policy take
+// the arg-max over all outputs (jani.ReadingNote).
+func readingNote(d *symbolic.PolicyDecl) []Message {
+	if n := jani.ReadingNote(d); n != "" {
+		return []Message{{Text: n}}
 	}
 	return nil
 }

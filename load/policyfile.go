@@ -139,7 +139,8 @@ func skipValue(dec *json.Decoder) error {
 
 // AttachPolicyFile adds to m a policy that evaluates the network or
 // ensemble in path (of kind, as PolicyFileKind tells it), and returns its
-// name. The policy takes the inputs and outputs of template, when that
+// name. The policy takes the inputs, outputs and arg-max reading of
+// template, when that
 // names a declared network or ensemble policy; else of the model's learned
 // policies, when those that fit the file's dimensions all agree; else,
 // when the model declares none, the model's variables and labels in order.
@@ -173,7 +174,7 @@ func AttachPolicyFile(m *symbolic.Model, path string, kind symbolic.PolicyKind, 
 	d := &symbolic.PolicyDecl{Kind: kind, File: path}
 	switch {
 	case tmpl != nil:
-		d.Inputs, d.Outputs, d.Interface, d.Pos = tmpl.Inputs, tmpl.Outputs, tmpl.Interface, tmpl.Pos
+		d.Inputs, d.Outputs, d.Interface, d.Pos, d.ArgMaxAll = tmpl.Inputs, tmpl.Outputs, tmpl.Interface, tmpl.Pos, tmpl.ArgMaxAll
 	case len(learned) > 0:
 		cands, err := bindingsFor(path, kind, learned)
 		if err != nil {
@@ -182,10 +183,10 @@ func AttachPolicyFile(m *symbolic.Model, path string, kind symbolic.PolicyKind, 
 		first := cands[0]
 		for _, o := range cands[1:] {
 			if !sameBinding(first, o) {
-				return "", fmt.Errorf("--policy-file %s: the model's learned policies %s and %s bind different inputs or outputs; name the one whose inputs and outputs the file takes with --policy NAME", path, first.Name, o.Name)
+				return "", fmt.Errorf("--policy-file %s: the model's learned policies %s and %s bind different inputs or outputs or read the arg-max differently; name the one whose inputs, outputs and argmax line the file takes with --policy NAME", path, first.Name, o.Name)
 			}
 		}
-		d.Inputs, d.Outputs, d.Interface, d.Pos = first.Inputs, first.Outputs, first.Interface, first.Pos
+		d.Inputs, d.Outputs, d.Interface, d.Pos, d.ArgMaxAll = first.Inputs, first.Outputs, first.Interface, first.Pos, first.ArgMaxAll
 	default:
 		ins, outs, err := fileDims(path, kind)
 		if err != nil {
@@ -269,10 +270,10 @@ func fileDims(path string, kind symbolic.PolicyKind) (ins, outs int, err error) 
 	return e.NumFeatures, e.NumClasses, nil
 }
 
-// sameBinding reports whether two learned policies read the same inputs and
-// name the same outputs.
+// sameBinding reports whether two learned policies read the same inputs,
+// name the same outputs and read the arg-max alike.
 func sameBinding(a, b *symbolic.PolicyDecl) bool {
-	if a.Interface != b.Interface || len(a.Inputs) != len(b.Inputs) || len(a.Outputs) != len(b.Outputs) {
+	if a.Interface != b.Interface || len(a.Inputs) != len(b.Inputs) || len(a.Outputs) != len(b.Outputs) || a.ArgMaxAll != b.ArgMaxAll {
 		return false
 	}
 	for i := range a.Outputs {

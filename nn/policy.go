@@ -138,6 +138,10 @@ func NewPolicyFromNetwork(m *symbolic.Model, d *symbolic.PolicyDecl, net *Networ
 // Outputs lists the output labels in order.
 func (p *Policy) Outputs() []symbolic.LabelID { return p.outputs }
 
+// ArgMaxAll reports that the declaration reads `argmax all`
+// (symbolic.Unfiltered).
+func (p *Policy) ArgMaxAll() bool { return p.Decl.ReadsAll() }
+
 // Scores evaluates the network at state s.
 func (p *Policy) Scores(s symbolic.State, dst []float64) error {
 	if len(s) < p.nvars {
@@ -169,6 +173,7 @@ func (p *Policy) Params() symbolic.Params {
 // Exclude is ExcludesLabel with the default Options, as
 // symbolic.Certifiable asks it.
 func (p *Policy) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (symbolic.Exclusion, symbolic.State, error) {
+	sure = p.Decl.Rivals(sure) // argmax all: a must beat every output
 	r, err := p.ExcludesLabel(lo, hi, a, sure, Options{})
 	if err != nil {
 		return symbolic.Undecided, nil, err

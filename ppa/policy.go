@@ -8,6 +8,9 @@ package ppa
 //     scores on the rounded inputs, and the arg-max relaxed by each
 //     score's float64 rounding bound, so the term over-approximates the
 //     float64 choice (lang/spec.md, Policies);
+//   - under `argmax all` (PlaJA without applicability filtering) a
+//     learned policy chooses a label iff it is applicable and beats every
+//     output, applicable or not; otherwise it beats every applicable one;
 //   - ensembles (Jain et al. 2024): one indicator per leaf, the
 //     conjunction of the split conditions on its path. A split "input <
 //     T" of an input that reads one variable becomes an exact bound on
@@ -98,6 +101,7 @@ func (c *chooser) chosen(vs []smt.Term) (ch []smt.Term, side []smt.Term, err err
 		}
 	}
 	outs := c.pol.Outputs()
+	all := c.decl.ReadsAll()
 	by := make([][]smt.Term, len(m.Labels))
 	for i, a := range outs {
 		if int(a) < 0 || int(a) >= len(m.Labels) {
@@ -121,7 +125,11 @@ func (c *chooser) chosen(vs []smt.Term) (ch []smt.Term, side []smt.Term, err err
 				slack := new(big.Rat).SetFloat64(math.Nextafter(errs[i]+errs[j], math.Inf(1)))
 				win = x.Le(scores[j], x.Linear(slack, []*big.Rat{big.NewRat(1, 1)}, scores[i:i+1]))
 			}
-			beats = append(beats, x.Implies(app[b], win))
+			if all {
+				beats = append(beats, win) // argmax all: every output is a rival
+			} else {
+				beats = append(beats, x.Implies(app[b], win))
+			}
 		}
 		by[a] = append(by[a], x.And(append(beats, app[a])...))
 	}

@@ -214,7 +214,33 @@ type PolicyDecl struct {
 	Outputs   []LabelID // nn, trees, table: output labels in order
 	Rules     []Rule    // rules: in order; the last one may be `otherwise`
 	Table     *Table    // table: the loaded CSV
+	// ArgMaxAll (nn, trees) is the reading `argmax all`: the arg-max
+	// ranges over every output, and the policy is stuck where the
+	// winning label is not applicable (PlaJA without applicability
+	// filtering). False is `argmax applicable`, the arg-max over the
+	// applicable outputs. See Choose and ChooseAll.
+	ArgMaxAll bool
 	Pos       Pos
+}
+
+// ReadsAll reports whether d is a learned (nn or trees) policy read
+// `argmax all`; rules and table policies always choose among the
+// applicable labels. d may be nil.
+func (d *PolicyDecl) ReadsAll() bool {
+	return d != nil && d.ArgMaxAll && (d.Kind == KindNN || d.Kind == KindTrees)
+}
+
+// Rivals returns the outputs a label must beat to be chosen, given that
+// the labels of sure are applicable: sure itself under `argmax
+// applicable`, every output under `argmax all` (where a label is chosen
+// iff it is applicable and beats every qualifying output, applicable or
+// not). Certifiers (Certifiable.Exclude) ask their question against the
+// rivals, so that one answer serves both readings.
+func (d *PolicyDecl) Rivals(sure []LabelID) []LabelID {
+	if d.ReadsAll() {
+		return d.Outputs
+	}
+	return sure
 }
 
 // Table is the content of a table policy's CSV file: each row a full state
@@ -225,7 +251,9 @@ type Table struct {
 }
 
 // Policy maps a state to scores, one per output label; the chosen label is
-// the arg-max over the applicable outputs (see Choose).
+// the arg-max over the applicable outputs (see Choose), or, for a policy
+// that reads `argmax all` (Unfiltered), the arg-max over all outputs when
+// it is applicable (see ChooseAll). ChooseFor and Decide pick the rule.
 //
 // Implementations need not be safe for concurrent use; engines that work in
 // parallel instantiate one policy per goroutine.
@@ -256,7 +284,44 @@ func Choose(outputs []LabelID, scores []float64, applicable func(LabelID) bool) 
 	return best
 }
 
-// Decide evaluates p in s and applies Choose. scratch may be nil.
+// ChooseAll applies the arg-max rule of `argmax all` (PlaJA's policy
+// without applicability filtering): the arg-max over every output by
+// Choose's rule (NaN and -Inf never win, ties go to the earliest output),
+// chosen when its label is applicable; NoLabel (stuck) when it is not or
+// when no output qualifies.
+func ChooseAll(outputs []LabelID, scores []float64, applicable func(LabelID) bool) LabelID {
+	best := Choose(outputs, scores, func(LabelID) bool { return true })
+	if best != NoLabel && !applicable(best) {
+		return NoLabel
+	}
+	return best
+}
+
+// Unfiltered is implemented by policies whose arg-max may range over all
+// outputs (nn.Policy and trees.Policy, from their declaration's
+// ArgMaxAll).
+type Unfiltered interface {
+	// ArgMaxAll reports that the policy reads `argmax all`.
+	ArgMaxAll() bool
+}
+
+// ReadsAll reports whether p reads `argmax all` (Unfiltered).
+func ReadsAll(p Policy) bool {
+	u, ok := p.(Unfiltered)
+	return ok && u.ArgMaxAll()
+}
+
+// ChooseFor applies p's arg-max rule to its scores: ChooseAll when p
+// reads `argmax all`, else Choose.
+func ChooseFor(p Policy, scores []float64, applicable func(LabelID) bool) LabelID {
+	if ReadsAll(p) {
+		return ChooseAll(p.Outputs(), scores, applicable)
+	}
+	return Choose(p.Outputs(), scores, applicable)
+}
+
+// Decide evaluates p in s and applies its arg-max rule (ChooseFor).
+// scratch may be nil.
 func Decide(p Policy, s State, applicable func(LabelID) bool, scratch []float64) (LabelID, error) {
 	out := p.Outputs()
 	if cap(scratch) < len(out) {
@@ -266,7 +331,7 @@ func Decide(p Policy, s State, applicable func(LabelID) bool, scratch []float64)
 	if err := p.Scores(s, scratch); err != nil {
 		return NoLabel, err
 	}
-	return Choose(out, scratch, applicable), nil
+	return ChooseFor(p, scratch, applicable), nil
 }
 
 // Certifiable is the one interface between a policy and the engines that
@@ -291,7 +356,8 @@ type Certifiable interface {
 	// Excluded when proved, Possible with a state of the box where a
 	// beats every label of sure (when the certifier found one), or
 	// Undecided when the certifier's budget ran out. A label that is not
-	// an output is Excluded.
+	// an output is Excluded. A policy that reads `argmax all` answers
+	// against every output instead of sure (PolicyDecl.Rivals).
 	Exclude(lo, hi []int, a LabelID, sure []LabelID) (Exclusion, State, error)
 	// Params returns the policy's raw parameters. They are shared with
 	// the policy: callers must not change them.
@@ -547,7 +613,8 @@ func (p *RulesPolicy) Exclude(lo, hi []int, a LabelID, sure []LabelID) (Exclusio
 // ExcludeByEnumeration answers Certifiable.Exclude for p by evaluating p
 // in every state of the box lo..hi, when it has at most limit states
 // (else Undecided): Possible with the first state where a beats every
-// label of sure by Choose's rule, else Excluded.
+// label of sure by Choose's rule (every output when p reads `argmax
+// all`), else Excluded.
 func ExcludeByEnumeration(p Policy, lo, hi []int, a LabelID, sure []LabelID, limit int) (Exclusion, State, error) {
 	if err := checkBox(lo, hi); err != nil {
 		return Undecided, nil, err
@@ -561,6 +628,9 @@ func ExcludeByEnumeration(p Policy, lo, hi []int, a LabelID, sure []LabelID, lim
 	out := p.Outputs()
 	sc := make([]float64, len(out))
 	avail := func(l LabelID) bool { return l == a || slices.Contains(sure, l) }
+	if ReadsAll(p) {
+		avail = func(LabelID) bool { return true }
+	}
 	s := append(State(nil), lo...)
 	for {
 		if err := p.Scores(s, sc); err != nil {

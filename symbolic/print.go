@@ -324,6 +324,16 @@ func (p *printer) policy(d *PolicyDecl) string {
 	case d.Kind == KindTable && len(d.Outputs) > 0:
 		fmt.Fprintf(&b, "    outputs %s\n", p.labels(d.Outputs))
 	}
+	// The reading of the arg-max: `argmax all` when it is, and `argmax
+	// applicable` where an interface file's "filter" would otherwise
+	// decide, so that the text reads back as the same policy and a model
+	// hash (ic3/cert) binds the reading.
+	switch {
+	case d.ReadsAll():
+		b.WriteString("    argmax all\n")
+	case d.Interface != "" && (d.Kind == KindNN || d.Kind == KindTrees):
+		b.WriteString("    argmax applicable\n")
+	}
 	for i, r := range d.Rules {
 		if r.Cond.Op == CTrue && i == len(d.Rules)-1 {
 			fmt.Fprintf(&b, "    otherwise -> %s\n", p.m.Labels[r.Label].Name)

@@ -94,6 +94,10 @@ func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
 // Outputs lists the output labels in class order.
 func (p *Policy) Outputs() []symbolic.LabelID { return p.Decl.Outputs }
 
+// ArgMaxAll reports that the declaration reads `argmax all`
+// (symbolic.Unfiltered).
+func (p *Policy) ArgMaxAll() bool { return p.Decl.ReadsAll() }
+
 // Scores evaluates the ensemble on the inputs of state s.
 func (p *Policy) Scores(s symbolic.State, dst []float64) error {
 	if len(s) < len(p.vars) {
@@ -129,6 +133,7 @@ func (p *Policy) Params() symbolic.Params {
 // Exclude is Excludes with labels and the default Options, as
 // symbolic.Certifiable asks it.
 func (p *Policy) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (symbolic.Exclusion, symbolic.State, error) {
+	sure = p.Decl.Rivals(sure) // argmax all: a must beat every output
 	ai := p.OutputIndex(a)
 	if ai < 0 {
 		return symbolic.Excluded, nil, nil // never an output: never chosen

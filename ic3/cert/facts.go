@@ -12,6 +12,8 @@ package cert
 // order). Only Sure is known to be applicable, so the fact holds iff in
 // every state of the box some output a' of Sure, a' != Label, has
 // score(a') > score(Label), or an equal score and an earlier position.
+// Under `argmax all` (symbolic.PolicyDecl.ArgMaxAll) every output is a
+// rival, applicable or not.
 //
 // The semantics is float64 evaluation (lang/spec.md, Policies): the
 // policy's inputs are the exact affine values rounded to the nearest
@@ -207,11 +209,15 @@ type question struct {
 
 func newQuestion(m *symbolic.Model, p symbolic.Policy, f Fact) *question {
 	q := &question{m: m, p: p, f: f}
+	all := false // argmax all (the declaration's reading): every output is a rival
+	if c, ok := p.(symbolic.Certifiable); ok {
+		all = c.Params().Decl.ReadsAll()
+	}
 	for i, o := range p.Outputs() {
 		switch {
 		case o == f.Label:
 			q.label = append(q.label, i)
-		case hasLabel(f.Sure, o):
+		case all || hasLabel(f.Sure, o):
 			q.sure = append(q.sure, i)
 		}
 	}

@@ -455,7 +455,9 @@ func (l *lowerer) paProperty(root *node, choose string) (*node, string, bool) {
 // network named by the interface's "file", resolved against the
 // interface's directory; Interface is the interface file; Inputs are the
 // interface's input variables in order (coefficient 1; the location of an
-// automaton is its LocationVar); Outputs are its output actions in order.
+// automaton is its LocationVar); Outputs are its output actions in order;
+// ArgMaxAll follows the interface's "filter" as PlaJA reads it (absent or
+// false: the arg-max over all outputs; true: over the applicable ones).
 // The network itself is loaded by the nn package (symbolic.Instantiate).
 func LoadPolicyFile(m *symbolic.Model, path string) (*symbolic.PolicyDecl, error) {
 	return LoadPolicyFileNamed(m, path, "")
@@ -495,7 +497,8 @@ func (l *lowerer) policyInterface(root *node, path string, m *symbolic.Model) (*
 	if !ok {
 		return nil, false
 	}
-	if f := root.get("filter"); f != nil && f.kind != kBool {
+	f := root.get("filter")
+	if f != nil && f.kind != kBool {
 		l.errorf(f, "\"filter\" (PlaJA's applicability filtering) must be true or false, got %s", f.describe())
 		return nil, false
 	}
@@ -505,6 +508,9 @@ func (l *lowerer) policyInterface(root *node, path string, m *symbolic.Model) (*
 		Kind:      symbolic.KindNN,
 		File:      filepath.Join(filepath.Dir(path), file),
 		Interface: path,
+		// PlaJA's default (no "filter", or false): the arg-max over all
+		// outputs, stuck where it is not applicable.
+		ArgMaxAll: f == nil || !f.b,
 		Pos:       l.pos(root),
 	}
 	ins, ok := l.arr(root, "input", true)

@@ -3,6 +3,8 @@ package jani
 import (
 	"fmt"
 	"path/filepath"
+
+	"vigil/symbolic"
 )
 
 // Ident returns the identifier vigil gives a JANI name (of a property, a
@@ -46,28 +48,14 @@ func ModelPAPolicy(path, property string) (string, error) {
 	return "", nil
 }
 
-// FilterWarning returns a warning when the .jani2nnet interface at path
-// asks PlaJA for a policy semantics vigil does not implement, and "" when
-// it does not. PlaJA's "filter" member (applicability filtering; absent
-// means false, and PlaJA's --applicability-filtering option overrides the
-// file) decides how the network picks a label: with "filter": true, the
-// arg-max over the applicable labels, as vigil always does; without it,
-// the arg-max over all outputs (ties to the earliest), and the policy is
-// stuck where that label is not applicable. vigil's policy then has every
-// transition of PlaJA's and more, so a safe verdict holds for PlaJA's
-// semantics too and an unsafe one may not.
-func FilterWarning(path string) (string, error) {
-	_, root, err := readJSON(path)
-	if err != nil {
-		return "", err
+// ReadingNote says how vigil reads the policy d declared from a
+// .jani2nnet interface, when it takes the arg-max over all outputs
+// (PlaJA's default: no "filter" member, or "filter": false; the policy
+// is stuck where the winning label is not applicable), and "" otherwise.
+// A .spec overrides the file with `argmax applicable`.
+func ReadingNote(d *symbolic.PolicyDecl) string {
+	if d == nil || d.Interface == "" || !d.ReadsAll() {
+		return ""
 	}
-	f := root.get("filter")
-	if f != nil && f.kind == kBool && f.b {
-		return "", nil
-	}
-	how := "has no \"filter\" member (PlaJA's default: false)"
-	if f != nil {
-		how = "has \"filter\": " + f.describe()
-	}
-	return fmt.Sprintf("policy interface %s %s: PlaJA's policy takes the network's arg-max over all outputs and is stuck where that label is not applicable, while vigil always takes the arg-max over the applicable labels (PlaJA's \"filter\": true); vigil's policy has every transition of PlaJA's and more, so a safe verdict holds for PlaJA too, an unsafe one may not", path, how), nil
+	return fmt.Sprintf("policy interface %s has no \"filter\": true, so, as PlaJA does, the policy takes the network's arg-max over all outputs and is stuck where that label is not applicable (argmax all; a .spec policy overrides it with argmax applicable)", d.Interface)
 }

@@ -164,6 +164,9 @@ const (
 	ItemInterface
 	ItemWhen
 	ItemOtherwise
+	// ItemArgMax is `argmax all` or `argmax applicable` (nn and trees):
+	// which outputs the arg-max ranges over; Reading is the word.
+	ItemArgMax
 )
 
 type PolicyItem struct {
@@ -180,6 +183,9 @@ type PolicyItem struct {
 	// entry in a list is `*`. LabelIdx is Label's, `-> move[0, 2]`.
 	OutputIdx [][]*Expr
 	LabelIdx  []*Expr
+	// Reading is the word of `argmax WORD` (ItemArgMax), checked by
+	// lang: all or applicable.
+	Reading Ident
 }
 
 type PropertyDecl struct {

@@ -236,6 +236,8 @@ func itemString(it *PolicyItem) string {
 		return "interface " + quote(it.Interface)
 	case ItemWhen:
 		return "when " + ExprString(it.When) + " -> " + it.Label.Name + indexString(it.LabelIdx)
+	case ItemArgMax:
+		return "argmax " + it.Reading.Name
 	}
 	return "otherwise -> " + it.Label.Name + indexString(it.LabelIdx)
 }

@@ -743,8 +743,15 @@ func (p *parser) policyItem() *PolicyItem {
 		if p.is("[") {
 			it.LabelIdx = p.labelIndex(false)
 		}
+	case p.is("argmax"):
+		p.advance()
+		it.Kind = ItemArgMax
+		if p.tok.kind != kIdent {
+			p.fail(`"all" or "applicable" (the outputs the arg-max ranges over)`)
+		}
+		it.Reading = p.ident()
 	default:
-		p.fail(`"inputs", "outputs", "interface", "when", "otherwise" or "}"`)
+		p.fail(`"inputs", "outputs", "interface", "argmax", "when", "otherwise" or "}"`)
 	}
 	it.Span = Span{start, p.last.end}
 	return it

@@ -100,13 +100,17 @@ func (d *policyDecider) isApp(l symbolic.LabelID) bool { return d.app[l] }
 
 // Reason is why a decider chose its label in a state: the rule that fired
 // (rules policies), or every output's score (networks, tree ensembles and
-// other scored policies).
+// other scored policies; Label is NoLabel where a policy read `argmax
+// all` is stuck because its arg-max is not applicable).
 type Reason struct {
 	Label   symbolic.LabelID
 	Rule    int          // the rule that fired (0-based); -1 when none did or d has no rules
 	RulePos symbolic.Pos // its position
 	Outputs []symbolic.LabelID
 	Scores  []float64 // one per output; nil when d has no scores
+	// All reports that the policy reads `argmax all`: its arg-max over
+	// every output is chosen only where it is applicable.
+	All bool
 }
 
 // Explain returns the Reason of d's decision in s (app as for Decide), or
@@ -128,8 +132,8 @@ func Explain(d Decider, s symbolic.State, app []bool) (*Reason, error) {
 		if err := d.p.Scores(s, sc); err != nil {
 			return nil, err
 		}
-		return &Reason{Label: symbolic.Choose(out, sc, func(l symbolic.LabelID) bool { return app[l] }), Rule: -1,
-			Outputs: append([]symbolic.LabelID(nil), out...), Scores: sc}, nil
+		return &Reason{Label: symbolic.ChooseFor(d.p, sc, func(l symbolic.LabelID) bool { return app[l] }), Rule: -1,
+			Outputs: append([]symbolic.LabelID(nil), out...), Scores: sc, All: symbolic.ReadsAll(d.p)}, nil
 	}
 	return nil, nil
 }

@@ -121,12 +121,18 @@ func (r *Reason) Line(m *symbolic.Model, policy string, app []bool) string {
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return r.Scores[idx[a]] > r.Scores[idx[b]] })
 	var on, off []string
+	stuckAt := symbolic.NoLabel // under argmax all: the arg-max that is not applicable
+	if r.All && r.Label == symbolic.NoLabel {
+		stuckAt = symbolic.Choose(r.Outputs, r.Scores, func(symbolic.LabelID) bool { return true })
+	}
 	for _, i := range idx {
 		l := r.Outputs[i]
 		s := fmt.Sprintf("%s %s", m.Labels[l].Name, score(r.Scores[i]))
 		switch {
 		case l == r.Label:
 			on = append(on, s+" (chosen)")
+		case l == stuckAt && !app[l]:
+			off = append(off, s+" (the arg-max over all outputs: stuck)")
 		case app[l]:
 			on = append(on, s)
 		default:
