@@ -698,7 +698,8 @@ func Keywords() []string {
 // ContextualKeywords returns the words that are keywords only where the
 // grammar expects them, and names elsewhere: the quantifiers (when a name
 // follows), the `in` of schema parameters and quantifiers, the `of` of
-// an array's type, and the `cost` and `for` of an action.
+// an array's type, the `cost` and `for` of an action, and a policy's
+// `argmax` line.
 func ContextualKeywords() []string {
-	return []string{"cost", "count", "exists", "for", "forall", "in", "of", "sum"}
+	return []string{"argmax", "cost", "count", "exists", "for", "forall", "in", "of", "sum"}
 }

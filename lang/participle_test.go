@@ -164,6 +164,7 @@ type cPolicyItem struct {
 	Inputs    []*cExpr   `parser:"  \"inputs\" @@ (\",\" @@)*"`
 	Outputs   []*cOutput `parser:"| \"outputs\" @@ (\",\" @@)*"`
 	Interface *cString   `parser:"| \"interface\" @@"`
+	ArgMax    *cIdent    `parser:"| \"argmax\" @@"`
 	When      *cExpr     `parser:"| \"when\" @@ \"->\""`
 	WhenLabel *cIdent    `parser:"  @@"`
 	WhenIdx   []*cExpr   `parser:"  (\"[\" @@ (\",\" @@)* \"]\")?"`
@@ -401,6 +402,9 @@ func (c *converter) file(cf *cFile) []Decl {
 				case it.Interface != nil:
 					pi.Kind = ItemInterface
 					pi.Interface, pi.IfacePos = it.Interface.Value, c.pos(it.Interface.Pos)
+				case it.ArgMax != nil:
+					pi.Kind = ItemArgMax
+					pi.Reading = c.ident(it.ArgMax)
 				case it.When != nil:
 					pi.Kind = ItemWhen
 					pi.When, pi.Label = c.expr(it.When), c.ident(it.WhenLabel)

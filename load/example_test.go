@@ -24,10 +24,8 @@ func ExampleLoad() {
 		fmt.Println(err)
 		return
 	}
-	for _, msg := range l.Messages {
-		if msg.Warning {
-			fmt.Println("a warning about the policy interface")
-		}
+	if l.Policy.ArgMaxAll {
+		fmt.Println("the policy takes the arg-max over all outputs (its interface has no \"filter\": true)")
 	}
 	pol, err := symbolic.Instantiate(l.Model, l.Policy)
 	if err != nil {
@@ -47,7 +45,7 @@ func ExampleLoad() {
 	fmt.Printf("model %s, property %s, %s policy %s\n", l.Model.Name, l.Property.Name, l.Policy.Kind, l.Policy.Name)
 	fmt.Printf("in %s the policy chooses %s\n", l.Model.FormatState(s), l.Model.Labels[a].Name)
 	// Output:
-	// a warning about the policy interface
+	// the policy takes the arg-max over all outputs (its interface has no "filter": true)
 	// model counter, property pa_counter, nn policy counter
 	// in x=0 done=false loc_main=0 the policy chooses inc
 }

@@ -70,8 +70,9 @@ func TestLoadErrors(t *testing.T) {
 
 // A PlaJA instance: a JANI model with a PA property file that names the
 // start, the unsafe states and the network. The property and the policy
-// are attached and selected; the interface without "filter" draws a
-// warning, and the property's predicates a note.
+// are attached and selected; the interface without "filter" is read
+// argmax all, with a note saying so, and the property's predicates draw a
+// note.
 func TestLoadPlaJA(t *testing.T) {
 	pa := filepath.Join(specs, "plaja", "pa.jani")
 	l, err := load.Load(filepath.Join(specs, "plaja", "counter.jani"), load.Options{
@@ -83,7 +84,10 @@ func TestLoadPlaJA(t *testing.T) {
 	if l.Property == nil || l.Policy == nil || l.Policy.Kind != symbolic.KindNN {
 		t.Fatalf("property %v, policy %v", l.Property, l.Policy)
 	}
-	if len(l.Messages) != 2 || !l.Messages[0].Warning || !strings.Contains(l.Messages[0].Text, `has no "filter" member`) ||
+	if !l.Policy.ArgMaxAll {
+		t.Errorf("the policy of an interface without \"filter\" is read argmax applicable, want argmax all")
+	}
+	if len(l.Messages) != 2 || l.Messages[0].Warning || !strings.Contains(l.Messages[0].Text, `has no "filter": true`) ||
 		l.Messages[1].Warning || !strings.Contains(l.Messages[1].Text, "used only by verify --engine ppa") {
 		t.Errorf("messages %v", l.Messages)
 	}
