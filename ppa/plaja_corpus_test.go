@@ -32,9 +32,13 @@ type plajaInstance struct {
 	unsafe     string // PlaJA unsafe (reach) file; "" with property: the model's own
 	policy     string // .jani2nnet interface; "": every label (the model has no policy)
 	predicates string // file of initial predicates; "": the property's own (or the atoms)
-	// want is the verdict PlaJA's tests imply, under vigil's semantics of
-	// a network (the arg-max over the applicable labels; see plajaSimple).
+	// want is the verdict PlaJA's tests imply, under the reading of the
+	// arg-max that the interface's "filter" sets (absent: argmax all, as
+	// PlaJA's tests read it; see plajaSimple).
 	want explicit.Verdict
+	// filtered overrides the interface with argmax applicable (PlaJA's
+	// --applicability-filtering 1).
+	filtered bool
 	// plajaIterations is the number of CEGAR iterations PlaJA's test
 	// asserts (0: none asserted); logged beside vigil's, not enforced,
 	// because the refinement strategies differ (PlaJA adds only the
@@ -72,18 +76,26 @@ var bwDefines = map[string]string{"failing_probability": "0.1", "item_cost_bound
 // asserts about the abstraction: from the initial state (x = 0 at base)
 // the only successor is at loc1 with 0 <= x < 2 (init_to_loc1 is reached,
 // init_to_loc1_elsewhere and init_to_loc2 are not). PlaJA's second
-// assertion, that the abstract state base with x >= 2 has no successor,
-// holds only without applicability filtering (PlaJA's default: the
-// network's arg-max over all outputs, stuck when that label is not
-// applicable; vigil takes the arg-max over the applicable labels, as
-// lang/spec.md defines). There the network chooses label2 (x = 2) or
-// label3 (x >= 3), neither applicable at base, so PlaJA is stuck while
-// vigil takes label1 (x = 2) or label2 (x >= 3): x_ge_2_to_loc1 and
-// x_ge_2_to_loc2 are reached under vigil's semantics.
+// assertion (testPPASimple2), that the abstract state base with x >= 2 has
+// no successor, holds without applicability filtering: the test sets no
+// --applicability-filtering and the interface has no "filter", so PlaJA
+// reads the network's arg-max over all outputs, stuck when that label is
+// not applicable, and so does vigil (argmax all). There the network
+// chooses label2 (x = 2) or label3 (x >= 3), neither applicable at base:
+// x_ge_2_to_loc1 and x_ge_2_to_loc2 are safe. With filtering
+// (plajaSimpleFiltered, argmax applicable) the policy takes label1 (x =
+// 2) or label2 (x >= 3) instead, and both are reached.
 func plajaSimple(prop string, want explicit.Verdict) plajaInstance {
 	return plajaInstance{name: "for_ppa_simple/" + prop, model: "for_ppa_simple.jani", property: prop,
 		start: "testdata/plaja/ppa_simple.jani", unsafe: "testdata/plaja/ppa_simple.jani",
 		policy: "for_ppa_simple.jani2nnet", predicates: "for_ppa_simple.jani", want: want}
+}
+
+// plajaSimpleFiltered is plajaSimple read argmax applicable.
+func plajaSimpleFiltered(prop string, want explicit.Verdict) plajaInstance {
+	in := plajaSimple(prop, want)
+	in.name, in.filtered = "for_ppa_simple_filtered/"+prop, true
+	return in
 }
 
 // plajaInstances are the cheap complete instances of the corpus. The
@@ -101,8 +113,12 @@ var plajaInstances = []plajaInstance{
 	plajaSimple("init_to_loc1", explicit.UnsafeVerdict),
 	plajaSimple("init_to_loc1_elsewhere", explicit.Safe),
 	plajaSimple("init_to_loc2", explicit.Safe),
-	plajaSimple("x_ge_2_to_loc1", explicit.UnsafeVerdict),
-	plajaSimple("x_ge_2_to_loc2", explicit.UnsafeVerdict),
+	plajaSimple("x_ge_2_to_loc1", explicit.Safe),
+	plajaSimple("x_ge_2_to_loc2", explicit.Safe),
+	plajaSimpleFiltered("init_to_loc1", explicit.UnsafeVerdict),
+	plajaSimpleFiltered("init_to_loc2", explicit.Safe),
+	plajaSimpleFiltered("x_ge_2_to_loc1", explicit.UnsafeVerdict),
+	plajaSimpleFiltered("x_ge_2_to_loc2", explicit.UnsafeVerdict),
 	{name: "blocksworld_4_3/4_15", model: bw43, defines: bwDefines, start: bw43PA, unsafe: bw43PA, policy: bw43NN,
 		want: explicit.Safe, slowOthers: true},
 	// An empty predicates file: the atoms of the start and unsafe
@@ -149,6 +165,9 @@ func (in plajaInstance) question(t *testing.T) *verify.Question {
 	for _, d := range m.Policies {
 		if d.Name == polName {
 			q.Policy = d
+			if in.filtered {
+				d.ArgMaxAll = false
+			}
 		}
 	}
 	if in.predicates != "" {

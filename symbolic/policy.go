@@ -235,7 +235,10 @@ func (d *PolicyDecl) ReadsAll() bool {
 // applicable`, every output under `argmax all` (where a label is chosen
 // iff it is applicable and beats every qualifying output, applicable or
 // not). Certifiers (Certifiable.Exclude) ask their question against the
-// rivals, so that one answer serves both readings.
+// rivals, so that one answer serves both readings. (Asking against sure
+// alone would stay sound under argmax all, since a label that beats every
+// output beats sure, but it would exclude less, and its Possible
+// witnesses need not choose the label.)
 func (d *PolicyDecl) Rivals(sure []LabelID) []LabelID {
 	if d.ReadsAll() {
 		return d.Outputs

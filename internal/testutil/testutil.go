@@ -4,7 +4,11 @@
 // labels. It is imported by tests only.
 package testutil
 
-import "vigil/symbolic"
+import (
+	"fmt"
+
+	"vigil/symbolic"
+)
 
 // BoxStates calls visit on every state of the integer box lo..hi, the
 // first variable varying fastest. visit must not keep s: the same slice
@@ -68,5 +72,22 @@ func RecordPolicies(pols map[*symbolic.PolicyDecl]symbolic.Policy, mk MakePolicy
 			pols[d] = p
 		}
 		return p, d, err
+	}
+}
+
+// ArgMaxAll adapts mk to policies read `argmax all` (PlaJA without
+// applicability filtering): the declaration mk returns, which the policy
+// keeps, gets ArgMaxAll.
+func ArgMaxAll(mk MakePolicy) MakePolicy {
+	return func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		p, d, err := mk(m, outs, seed)
+		if err != nil {
+			return nil, nil, err
+		}
+		d.ArgMaxAll = true
+		if !symbolic.ReadsAll(p) {
+			return nil, nil, fmt.Errorf("testutil: a %T policy does not follow its declaration's argmax all", p)
+		}
+		return p, d, nil
 	}
 }
