@@ -32,8 +32,8 @@ func TestChooseAll(t *testing.T) {
 		want, flt LabelID // argmax all, argmax applicable
 	}{
 		{[]float64{1, 3, 2}, []LabelID{2, 4, 7}, 2, 2},
-		{[]float64{1, 3, 2}, []LabelID{4, 7}, NoLabel, 7},  // the winner 2 is not applicable: stuck
-		{[]float64{3, 3, 2}, []LabelID{2, 7}, NoLabel, 2},  // the tie goes to 4, not applicable
+		{[]float64{1, 3, 2}, []LabelID{4, 7}, NoLabel, 7}, // the winner 2 is not applicable: stuck
+		{[]float64{3, 3, 2}, []LabelID{2, 7}, NoLabel, 2}, // the tie goes to 4, not applicable
 		{[]float64{nan, inf, 2}, []LabelID{4, 2}, NoLabel, NoLabel},
 		{[]float64{nan, inf, 2}, []LabelID{7}, 7, 7},
 		{[]float64{nan, inf, inf}, []LabelID{4, 2, 7}, NoLabel, NoLabel},

@@ -39,6 +39,14 @@ type Options struct {
 	// is 2x). Ranges stay small, so BFS still works; such models may be
 	// refused by the BDD engine.
 	Large bool
+	// InitialStart gives the property no start condition: the question
+	// starts in the initial-value state alone, moved (the first state in
+	// the order of the variables' values) out of the unsafe states when
+	// it is in them and some state is not, so that the verdict turns on
+	// the transitions (and a policy's choices) rather than on a start set
+	// that meets the unsafe states. The model is otherwise the one of the
+	// same seed without it.
+	InitialStart bool
 }
 
 // Default is the option set used for zero fields: models of at most a few
@@ -67,6 +75,7 @@ func (o Options) withDefaults() Options {
 	}
 	d.RangeErrors = o.RangeErrors
 	d.Large = o.Large
+	d.InitialStart = o.InitialStart
 	return d
 }
 
@@ -108,6 +117,9 @@ func Model(seed uint64, opt Options) *symbolic.Model {
 	}
 	m.Policies = []*symbolic.PolicyDecl{g.policy()}
 	m.Properties = []*symbolic.Property{g.property()}
+	if g.opt.InitialStart {
+		g.safeInitial()
+	}
 	return m
 }
 
@@ -400,4 +412,40 @@ func (g *gen) property() *symbolic.Property {
 		p.Goal = g.cond(1)
 	}
 	return p
+}
+
+// safeInitial drops the property's start condition and moves the initial
+// state out of the unsafe states, to the first state (first variable
+// varying fastest) that is not unsafe, if there is one.
+func (g *gen) safeInitial() {
+	m := g.m
+	p := m.Properties[0]
+	p.Start = nil
+	s := make(symbolic.State, len(m.Vars))
+	for v := range m.Vars {
+		s[v] = m.Vars[v].Init
+	}
+	if !p.Unsafe.Holds(s) {
+		return
+	}
+	for v := range m.Vars {
+		s[v] = m.Vars[v].Lo
+	}
+	for {
+		if !p.Unsafe.Holds(s) {
+			for v := range m.Vars {
+				m.Vars[v].Init = s[v]
+			}
+			return
+		}
+		v := 0
+		for v < len(s) && s[v] == m.Vars[v].Hi {
+			s[v] = m.Vars[v].Lo
+			v++
+		}
+		if v == len(s) {
+			return
+		}
+		s[v]++
+	}
 }
