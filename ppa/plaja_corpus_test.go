@@ -127,6 +127,13 @@ var plajaInstances = []plajaInstance{
 		predicates: "testdata/plaja/no_predicates.json", want: explicit.Safe, atoms: true, slowOthers: true},
 	{name: "blocksworld_4_3/model_property", model: bw43, defines: bwDefines, property: bw43Prop, policy: bw43NN,
 		want: explicit.Safe, slowOthers: true},
+	// The network's interface says "filter": false (argmax all, 2,026
+	// states for bfs); read argmax applicable (PlaJA's
+	// --applicability-filtering 1) it reaches 3,075 and stays safe.
+	{name: "blocksworld_4_3_filtered/4_15", model: bw43, defines: bwDefines, start: bw43PA, unsafe: bw43PA, policy: bw43NN,
+		want: explicit.Safe, filtered: true, slowOthers: true},
+	{name: "blocksworld_4_3_filtered/model_property", model: bw43, defines: bwDefines, property: bw43Prop, policy: bw43NN,
+		want: explicit.Safe, filtered: true, slowOthers: true},
 }
 
 // question builds the verification question of in.
