@@ -482,6 +482,12 @@ func policyDoc(d *PolicyDecl) string {
 			lines = append(lines, fmt.Sprintf("outputs (%d): %s", len(out), strings.Join(out, ", ")))
 		case ItemInterface:
 			lines = append(lines, "interface "+quote(it.Interface)+" (inputs and outputs)")
+		case ItemArgMax:
+			if it.Reading.Name == "all" {
+				lines = append(lines, "argmax all (over every output; stuck where the winner is not applicable)")
+			} else {
+				lines = append(lines, "argmax "+it.Reading.Name+" (over the applicable outputs)")
+			}
 		case ItemWhen, ItemOtherwise:
 			if !seen[it.Label.Name] {
 				seen[it.Label.Name] = true
