@@ -1,4 +1,4 @@
-package symbolic_test
+package verify_test
 
 import (
 	"math/rand/v2"
