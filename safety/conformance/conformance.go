@@ -47,6 +47,10 @@ type Options struct {
 	// radius (every model has a start state, and each state is asked for
 	// every radius), so a suite that silently asks nothing fails.
 	MinQuestions int
+	// Policy, when set, replaces each model's rules policy by the
+	// declaration it returns (a learned policy whose file it wrote, so
+	// that the certificate checker can load it too).
+	Policy func(m *symbolic.Model, seed uint64) (*symbolic.PolicyDecl, error)
 }
 
 // Reference decides r-safety of every state of gr by the greatest fixpoint
@@ -125,8 +129,21 @@ type Model struct {
 
 // Generate builds test case seed (nil when the model has no start state).
 func Generate(seed uint64, opt gen.Options) (*Model, error) {
+	return GenerateWith(seed, opt, nil)
+}
+
+// GenerateWith is Generate with the model's rules policy replaced by the
+// declaration policy returns (when it is not nil).
+func GenerateWith(seed uint64, opt gen.Options, policy func(m *symbolic.Model, seed uint64) (*symbolic.PolicyDecl, error)) (*Model, error) {
 	opt.RangeErrors = false
 	m := gen.Model(seed, opt)
+	if policy != nil {
+		d, err := policy(m, seed)
+		if err != nil {
+			return nil, err
+		}
+		m.Policies[0] = d
+	}
 	prop, pol := m.Properties[0], m.Policies[0]
 	g, err := explicit.New(m, prop)
 	if err != nil {
@@ -194,7 +211,7 @@ func Run(t *testing.T, f Factory, opt Options) Stats {
 	// Seeds whose model has no start state do not count: run until
 	// opt.Models models were checked.
 	for seed := opt.FirstSeed; st.Models < opt.Models && seed < opt.FirstSeed+4*uint64(opt.Models); seed++ {
-		tc, err := Generate(seed, opt.Gen)
+		tc, err := GenerateWith(seed, opt.Gen, opt.Policy)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
