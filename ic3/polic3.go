@@ -165,7 +165,8 @@ func (l *learned) dropWorth(v int) bool { return l.drops[v].worth() }
 func (l *learned) dropped(v int, ok bool) { l.drops[v].record(ok) }
 
 type certEntry struct {
-	lo, hi []int // the box's bounds
+	lo, hi []int           // the region's bounding box
+	atoms  []symbolic.Atom // its linear atoms (none: the whole box)
 	sure   []symbolic.LabelID
 	w      symbolic.State // failed: a state of the box where the label wins, if the certifier gave one
 }
@@ -368,34 +369,38 @@ func subset(a, b []symbolic.LabelID) bool {
 }
 
 // excluded asks the certifier, through the cache, whether label a is
-// never chosen in b given sure; if not, w may be a state of b where a
-// beats the labels of sure.
+// never chosen in b's region (its bounding box and linear atoms, see
+// region.go) given sure; if not, w may be a state where a beats the
+// labels of sure.
 func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (ok bool, w symbolic.State, err error) {
 	l := r.learned
-	lo, hi := r.bounds(b)
+	lo, hi, atoms := r.region(b)
 	if !r.opts.NoCertCache {
 		proved, failed := l.proved[a], l.failed[a]
 		for i := len(proved) - 1; i >= max(0, len(proved)-cacheScan); i-- {
-			if e := proved[i]; inside(lo, hi, e.lo, e.hi) && subset(e.sure, sure) {
+			if e := proved[i]; regionInside(lo, hi, atoms, e.lo, e.hi, e.atoms) && subset(e.sure, sure) {
 				r.stats.CertHits++
 				return true, nil, nil
 			}
 		}
 		for i := len(failed) - 1; i >= max(0, len(failed)-cacheScan); i-- {
-			if e := failed[i]; inside(e.lo, e.hi, lo, hi) && subset(sure, e.sure) {
+			if e := failed[i]; regionInside(e.lo, e.hi, e.atoms, lo, hi, atoms) && subset(sure, e.sure) {
 				r.stats.CertHits++
 				return false, e.w, nil
 			}
 		}
 	}
 	t0 := time.Now()
-	v, w, err := l.pol.Exclude(lo, hi, a, sure)
+	v, w, used, err := l.certify(lo, hi, atoms, a, sure)
 	r.stats.CertTime += time.Since(t0)
 	r.stats.CertCalls++
 	if err != nil {
 		return false, nil, err
 	}
-	e := certEntry{lo: lo, hi: hi, sure: sure, w: w}
+	if len(used) > 0 {
+		r.stats.RegionCalls++
+	}
+	e := certEntry{lo: lo, hi: hi, atoms: used, sure: sure, w: w}
 	switch v {
 	case symbolic.Excluded:
 		l.proved[a] = append(l.proved[a], e)
@@ -456,7 +461,7 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 		default:
 			hi[i] = v[i] - (v[i]-w[i]+1)/2
 		}
-		c := r.boxOf(lo, hi)
+		c := r.subRegion(b, lo, hi)
 		cs := sure
 		if s, small := r.sureConcrete(c); small {
 			cs = s

@@ -9,8 +9,9 @@ import (
 )
 
 // Exclusion is a policy fact as the certificate uses it: label Label is
-// never chosen in box Box of the invariant, or in its sub-box Within when
-// that is not nil.
+// never chosen in box Box of the invariant, or in the part of it that
+// Within (bounds and linear atoms, written exactly as the invariant's)
+// cuts out when that is not nil.
 type Exclusion struct {
 	Box    int
 	Label  symbolic.LabelID
@@ -70,6 +71,13 @@ func (p *printer) checkFacts(boxes int, excluded []Exclusion) error {
 		for _, l := range e.Within {
 			if int(l.Var) < 0 || int(l.Var) >= len(m.Vars) {
 				return fmt.Errorf("smtlib: a policy fact bounds variable %d, which model %s lacks", l.Var, m.Name)
+			}
+			if l.Form != nil {
+				for _, t := range l.Form.Terms() {
+					if int(t.Var) < 0 || int(t.Var) >= len(m.Vars) {
+						return fmt.Errorf("smtlib: a policy fact's atom %s names variable %d, which model %s lacks", l.Form.Key(), t.Var, m.Name)
+					}
+				}
 			}
 		}
 	}
