@@ -440,10 +440,38 @@ const (
 // wins (v), which no cut of the bounding box leaves out otherwise.
 func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []symbolic.LabelID, v symbolic.State) (sub box, subSure []symbolic.LabelID, ok bool, err error) {
 	lo, hi := r.bounds(b)
-	for range cutsPerSubBox {
+	_, region := r.learned.pol.(symbolic.RegionCertifiable)
+	var cuts box // atoms on the model's axes that cut v away (region certifiers)
+	for try := range cutsPerSubBox {
 		best, score := -1, 0.0
 		if v == nil {
 			break
+		}
+		if try == 0 && region {
+			// First the half of b on w's side of the axis that separates
+			// w from v best, cut at w itself: on braking_net the diagonal
+			// v - d >= 0 of the cell v - d <= 0, which holds every state
+			// whose up-step leaves the cell, and where up never wins.
+			if x, ok := r.separatingAxis(w, v); ok {
+				fw := x.form.Eval(w)
+				cuts = withAtom(cuts, smt.FormLit(x.form, x.form.Eval(v) > fw, fw))
+				c := r.subRegion(b, lo, hi)
+				for _, l := range cuts {
+					c = withAtom(c, l)
+				}
+				c = c.sorted()
+				cs := sure
+				if s, small := r.sureConcrete(c); small {
+					cs = s
+				}
+				ok, u, err := r.excluded(c, a, cs)
+				if err != nil || ok {
+					return c, cs, ok, err
+				}
+				if v = u; v == nil {
+					break
+				}
+			}
 		}
 		for i := range lo {
 			width := float64(r.m.Vars[i].Hi - r.m.Vars[i].Lo + 1)
@@ -451,17 +479,45 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 				best, score = i, d/width
 			}
 		}
-		if best < 0 {
-			break // v is w: a beats the sure labels there, not w's own
+		// An axis of several variables (relational.go) may separate w
+		// from v better than any variable: v - d on braking_net, where
+		// the label wins below the diagonal and w lies on it. Only a
+		// region certifier can use such a cut (over a bounding box it
+		// cuts nothing).
+		var ax *axis
+		if region {
+			for _, x := range r.axes {
+				if x.form == nil {
+					continue
+				}
+				flo, fhi := x.form.Range(r.m)
+				fv, fw := x.form.Eval(v), x.form.Eval(w)
+				if d := float64(max(fv-fw, fw-fv)) / float64(fhi-flo+1); d > score {
+					best, score, ax = -1, d, x
+				}
+			}
 		}
-		i := best
 		switch {
-		case v[i] < w[i]:
-			lo[i] = v[i] + (w[i]-v[i]+1)/2
+		case ax != nil:
+			fv, fw := ax.form.Eval(v), ax.form.Eval(w)
+			if fv < fw {
+				cuts = withAtom(cuts, smt.FormLit(ax.form, false, fv+(fw-fv+1)/2))
+			} else {
+				cuts = withAtom(cuts, smt.FormLit(ax.form, true, fv-(fv-fw+1)/2))
+			}
+		case best < 0:
+			v = nil // v is w: a beats the sure labels there, not w's own
+			continue
+		case v[best] < w[best]:
+			lo[best] = v[best] + (w[best]-v[best]+1)/2
 		default:
-			hi[i] = v[i] - (v[i]-w[i]+1)/2
+			hi[best] = v[best] - (v[best]-w[best]+1)/2
 		}
 		c := r.subRegion(b, lo, hi)
+		for _, l := range cuts {
+			c = withAtom(c, l)
+		}
+		c = c.sorted()
 		cs := sure
 		if s, small := r.sureConcrete(c); small {
 			cs = s
@@ -479,6 +535,39 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 		return nil, nil, false, err
 	}
 	return p, ps, true, nil
+}
+
+// separatingAxis returns the axis of several variables on which w and v
+// lie furthest apart relative to its range, if they differ on one.
+func (r *run) separatingAxis(w, v symbolic.State) (*axis, bool) {
+	var best *axis
+	score := 0.0
+	for _, x := range r.axes {
+		if x.form == nil {
+			continue
+		}
+		flo, fhi := x.form.Range(r.m)
+		fv, fw := x.form.Eval(v), x.form.Eval(w)
+		if d := float64(max(fv-fw, fw-fv)) / float64(fhi-flo+1); d > score {
+			best, score = x, d
+		}
+	}
+	return best, best != nil
+}
+
+// withAtom returns b with the atom l, which replaces b's atom on the same
+// form and side when l is at least as tight (else b is returned as is).
+func withAtom(b box, l smt.Lit) box {
+	for i, k := range b {
+		if k.Form == l.Form && k.Upper == l.Upper {
+			if l.Upper && l.K < k.K || !l.Upper && l.K > k.K {
+				b = slices.Clone(b)
+				b[i] = l
+			}
+			return b
+		}
+	}
+	return append(slices.Clone(b), l)
 }
 
 // boxOf is the box of the bounds lo..hi (no literal where a bound is the
