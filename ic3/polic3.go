@@ -89,9 +89,10 @@ func Certifier(p symbolic.Policy) (symbolic.Certifiable, error) {
 }
 
 // Fact is a policy fact of a safe PolIC3 answer: in every state of
-// Invariant[Box] (of its sub-box Within, when not nil) the policy never
-// chooses Label, given Sure are applicable throughout (which SMT proved).
-// The certificate checker re-checks each fact independently.
+// Invariant[Box] (within its sub-region Within, when not nil: bounds and
+// linear atoms) the policy never chooses Label, given Sure are applicable
+// throughout (which SMT proved). The certificate checker re-checks each
+// fact independently, over its box and atoms.
 type Fact struct {
 	Box    int
 	Label  symbolic.LabelID
@@ -262,8 +263,9 @@ func (r *run) concreteBad(t symbolic.State) bool {
 // bounds returns the per-variable bounds of b's bounding box: its bound
 // literals, within the variables' ranges. A linear atom (a relational
 // lemma's) bounds no single variable and is left out, so the box is a
-// superset of the region: an exclusion certified on it holds in b. The
-// certificate checker re-checks facts on the same box (cert's boxBounds).
+// superset of the region; region returns the atoms as well, and a
+// certifier without regions certifies over the box alone, which is sound
+// for b.
 func (r *run) bounds(b box) (lo, hi []int) {
 	lo, hi = make([]int, len(r.m.Vars)), make([]int, len(r.m.Vars))
 	for i := range r.m.Vars {
@@ -434,10 +436,13 @@ const (
 // The sub-box's sure labels (subSure) are its own where it is small
 // enough to evaluate (concrete.go), else b's: a smaller box often has
 // more labels applicable throughout, which the certifier needs to show
-// that a loses to one of them. When the cuts find nothing, the last try
-// is w alone, with the labels applicable in w: the bounding box of a
-// region with linear atoms may hold states outside the region where a
-// wins (v), which no cut of the bounding box leaves out otherwise.
+// that a loses to one of them. With a region certifier the sub-region
+// keeps b's linear atoms, and cuts may be atoms on the model's axes
+// (separatingAxis): the first try cuts b at w along the axis that
+// separates w from v best. When the cuts find nothing, the last try is w
+// alone, with the labels applicable in w: the bounding box of a region
+// with linear atoms may hold states outside the region where a wins (v),
+// which no cut of the bounding box leaves out otherwise.
 func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []symbolic.LabelID, v symbolic.State) (sub box, subSure []symbolic.LabelID, ok bool, err error) {
 	lo, hi := r.bounds(b)
 	_, region := r.learned.pol.(symbolic.RegionCertifiable)

@@ -61,6 +61,15 @@ package cert
 // comparisons are already normalised into float64 thresholds by the
 // loader (the meaning evaluation uses too).
 //
+// A fact over a region with linear atoms (a relational lemma's cell,
+// Fact.Atoms) counts only the states of its box that satisfy the atoms:
+// enumeration and exact evaluation skip the others, the SMT query asserts
+// the atoms over the integers, the interval search drops sub-boxes whose
+// real relaxation misses them (simplex.go) and bounds the first layer's
+// sums over that relaxation (preBounds), and the leaf search of an
+// ensemble skips leaf regions that an atom excludes (region.go). A
+// counterexample always satisfies the atoms.
+//
 // The checker reads the network's and the ensemble's raw parameters
 // (symbolic.Params: layers, weights, normalisation; trees, thresholds,
 // leaves, base scores, float32 sums) through symbolic.Certifiable and

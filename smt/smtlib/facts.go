@@ -95,7 +95,7 @@ func (p *printer) checkFacts(boxes int, excluded []Exclusion) error {
 // the text (and what Z3 parses) grows with the invariant plus the facts,
 // not with the invariant times the labels. It is sound: each fact holds
 // in every state of its region (the fact checker checks it on the
-// region's bounding box, the sure checks its sure labels in the region),
+// region, box and atoms, the sure checks its sure labels in the region),
 // so a state of any region that excludes a is one where the policy never
 // chooses a, whichever other boxes of the invariant also hold it (where
 // boxes overlap, such a state is left out of a's check even though
