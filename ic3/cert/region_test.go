@@ -324,3 +324,24 @@ func TestFactLitRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestFactLitUnwritable: a literal whose text would not read back (a
+// variable name holding the format's separators, as JANI names may) is an
+// error of FormatFactLit, which vigil verify reports as an internal
+// error, never a fact written with another region.
+func TestFactLitUnwritable(t *testing.T) {
+	m := &symbolic.Model{Name: "odd", Vars: []symbolic.Var{{Name: "a*b", Hi: 9}, {Name: "c+d", Hi: 9}, {Name: "e,f", Hi: 9}, {Name: "g", Hi: 9}}}
+	f := symbolic.NewForm([]symbolic.Term{{Coef: 1, Var: 0}, {Coef: -1, Var: 3}})
+	g := symbolic.NewForm([]symbolic.Term{{Coef: 1, Var: 1}, {Coef: 2, Var: 3}})
+	for _, l := range []smt.Lit{smt.FormLit(g, false, 1), {Var: 2, K: 3}, {Var: 7, K: 1}} {
+		if s, err := FormatFactLit(m, l); err == nil {
+			t.Errorf("%v: written as %q, want an error", l, s)
+		}
+	}
+	// A * in a name is no separator of its own: the term's first * is.
+	for l, want := range map[smt.Lit]string{{Var: 0, Upper: true, K: 4}: "a*b<=4", smt.FormLit(f, true, 0): "1*a*b+-1*g<=0"} {
+		if s, err := FormatFactLit(m, l); err != nil || s != want {
+			t.Errorf("%v: %q, %v; want %q", l, s, err, want)
+		}
+	}
+}
