@@ -119,9 +119,24 @@ func TestCheckFactRegions(t *testing.T) {
 			for seed := uint64(0); seed < 60; seed++ {
 				m := gen.Model(seed, gen.Options{MaxVars: 3, MaxRange: 40})
 				outs := randomOutputs(rng, m)
-				np, _, err := nn.Random(m, outs, seed, [][]int{{4}, {6}, {3, 3}}[seed%3])
+				np, d, err := nn.Random(m, outs, seed, [][]int{{4}, {6}, {3, 3}}[seed%3])
 				if err != nil {
 					t.Fatal(err)
+				}
+				if seed%2 == 1 {
+					// NNet clipping (active on some states: inputs lie in
+					// [0, 1]) and normalisation: the simplex then bounds
+					// only the inputs the box keeps unclipped.
+					net := np.Net.Clone()
+					for i := 0; i < net.Inputs(); i++ {
+						net.InMin = append(net.InMin, 0.1*rng.Float64())
+						net.InMax = append(net.InMax, 0.7+0.3*rng.Float64())
+						net.InMean = append(net.InMean, rng.Float64()-0.5)
+						net.InRange = append(net.InRange, 0.5+rng.Float64())
+					}
+					if np, err = nn.NewPolicyFromNetwork(m, d, net); err != nil {
+						t.Fatal(err)
+					}
 				}
 				tp, _, err := trees.Random(m, outs, seed, 1+int(seed%5), 1+int(seed%4))
 				if err != nil {
