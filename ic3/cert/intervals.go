@@ -389,27 +389,26 @@ func (q *question) intervalProof(ctx context.Context, net *symbolic.Network, ev 
 		stack = stack[:len(stack)-1]
 		xl, xh := ev.inputBounds(b.lo, b.hi)
 		// Over a region with atoms: a part of the box without a point of
-		// the region is dropped, and the first layer's sums are bounded
-		// over the region's real relaxation (preBounds), for at most
-		// regionLPBoxes boxes of the search (intervals alone after that,
-		// which is sound too).
-		var pre *preBounds
+		// the region is dropped, and where intervals over the box do not
+		// decide, the first layer's sums are bounded over the region's
+		// real relaxation (preBounds), for at most regionLPBoxes boxes of
+		// the search (intervals alone after that, which is sound too).
+		var cut []symbolic.Atom
 		if len(q.atoms) > 0 {
-			cut, empty := cutAtoms(b.lo, b.hi, q.atoms)
-			if empty {
+			var empty bool
+			if cut, empty = cutAtoms(b.lo, b.hi, q.atoms); empty {
 				continue
 			}
-			if len(cut) > 0 && lps < regionLPBoxes {
-				lps++
-				poly, ok := newPolytope(b.lo, b.hi, cut)
-				if !ok {
-					continue
-				}
-				pre = ev.preBounds(net, poly, xl, xh)
-			}
 		}
-		if q.beaten(net, ev, xl, xh, pre) {
+		if q.beaten(net, ev, xl, xh, nil) {
 			continue
+		}
+		if len(cut) > 0 && lps < regionLPBoxes {
+			lps++
+			poly, ok := newPolytope(b.lo, b.hi, cut)
+			if !ok || q.beaten(net, ev, xl, xh, ev.preBounds(net, poly, xl, xh)) {
+				continue
+			}
 		}
 		if boxSize(b.lo, b.hi) <= intervalExact {
 			err := q.evaluate(ctx, ev, b.lo, b.hi)
