@@ -439,7 +439,9 @@ const (
 // that a loses to one of them. With a region certifier the sub-region
 // keeps b's linear atoms, and cuts may be atoms on the model's axes
 // (separatingAxis): the first try cuts b at w along the axis that
-// separates w from v best. When the cuts find nothing, the last try is w
+// separates w from v best; without v (an undecided certifier), the
+// slices of b through w along those axes. When the cuts find nothing, the
+// last try is w
 // alone, with the labels applicable in w: the bounding box of a region
 // with linear atoms may hold states outside the region where a wins (v),
 // which no cut of the bounding box leaves out otherwise.
@@ -447,6 +449,27 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 	lo, hi := r.bounds(b)
 	_, region := r.learned.pol.(symbolic.RegionCertifiable)
 	var cuts box // atoms on the model's axes that cut v away (region certifiers)
+	if region && v == nil {
+		// No state where a wins (the certifier was undecided on b, or on
+		// a region of b the cache remembers): the slice of b through w
+		// along each axis of several variables, the form fixed at w's
+		// value (braking_net: the diagonal through w).
+		for _, x := range r.axes {
+			if x.form == nil {
+				continue
+			}
+			fw := x.form.Eval(w)
+			c := withAtom(withAtom(b, smt.FormLit(x.form, false, fw)), smt.FormLit(x.form, true, fw)).sorted()
+			cs := sure
+			if s, small := r.sureConcrete(c); small {
+				cs = s
+			}
+			ok, _, err := r.excluded(c, a, cs)
+			if err != nil || ok {
+				return c, cs, ok, err
+			}
+		}
+	}
 	for try := range cutsPerSubBox {
 		best, score := -1, 0.0
 		if v == nil {
