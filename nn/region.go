@@ -207,20 +207,43 @@ func (rb *regionBounds) setBox(lo, hi []int, in Box) {
 	}
 }
 
+// up and down are roundUp and roundDown (the next float64 toward +Inf
+// and -Inf) by integer steps on the bits where x is finite and not 0,
+// several times faster than math.Nextafter on this path.
+func up(x float64) float64 {
+	switch {
+	case x > 0 && x < math.MaxFloat64:
+		return math.Float64frombits(math.Float64bits(x) + 1)
+	case x < 0 && x >= -math.MaxFloat64:
+		return math.Float64frombits(math.Float64bits(x) - 1)
+	}
+	return roundUp(x)
+}
+
+func down(x float64) float64 {
+	switch {
+	case x > 0 && x <= math.MaxFloat64:
+		return math.Float64frombits(math.Float64bits(x) - 1)
+	case x < 0 && x > -math.MaxFloat64:
+		return math.Float64frombits(math.Float64bits(x) + 1)
+	}
+	return roundDown(x)
+}
+
 // mulLo and mulHi bound x*y from below and above (exact when a factor
 // is 0).
 func mulLo(x, y float64) float64 {
 	if x == 0 || y == 0 {
 		return 0
 	}
-	return roundDown(x * y)
+	return down(x * y)
 }
 
 func mulHi(x, y float64) float64 {
 	if x == 0 || y == 0 {
 		return 0
 	}
-	return roundUp(x * y)
+	return up(x * y)
 }
 
 // imul encloses the product of the intervals [al, ah] and [bl, bh].
@@ -234,14 +257,14 @@ func addLo(x, y float64) float64 {
 	if y == 0 {
 		return x
 	}
-	return roundDown(x + y)
+	return down(x + y)
 }
 
 func addHi(x, y float64) float64 {
 	if y == 0 {
 		return x
 	}
-	return roundUp(x + y)
+	return up(x + y)
 }
 
 // lower returns a rigorous lower bound, over the states of the sub-box

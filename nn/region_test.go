@@ -2,6 +2,7 @@ package nn_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -418,6 +419,20 @@ func TestExcludeWithinBadAtoms(t *testing.T) {
 		}
 		if _, _, err := p.ExcludeWithin(lo, hi, atoms, a, []symbolic.LabelID{1}); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestRoundingSteps checks the bit-step rounding of region.go against
+// math.Nextafter at zeros, subnormals, the largest values and infinities.
+func TestRoundingSteps(t *testing.T) {
+	for _, x := range []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 1, -1, 0.1, -0.1, 2.2250738585072014e-308, -2.2250738585072014e-308,
+		math.MaxFloat64, -math.MaxFloat64, math.Inf(1), math.Inf(-1), 1e300, -1e-300} {
+		if u, w := nn.RoundUpForTest(x), math.Nextafter(x, math.Inf(1)); u != w && !(math.IsInf(u, 1) && math.IsInf(w, 1)) {
+			t.Errorf("up(%g) = %g, want %g", x, u, w)
+		}
+		if d, w := nn.RoundDownForTest(x), math.Nextafter(x, math.Inf(-1)); d != w && !(math.IsInf(d, -1) && math.IsInf(w, -1)) {
+			t.Errorf("down(%g) = %g, want %g", x, d, w)
 		}
 	}
 }
