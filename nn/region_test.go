@@ -436,3 +436,61 @@ func TestRoundingSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestExcludeWithinTransforms is the conformance suite on networks with
+// every transform a network file may declare: inputs clipped (the clip
+// reached inside the boxes), normalised by inexact ranges, outputs
+// scaled, sometimes a final Softmax, and hidden activations ReLU, Tanh,
+// LeakyReLU or Sigmoid.
+func TestExcludeWithinTransforms(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 7))
+	acts := []nn.Activation{nn.ActReLU, nn.ActTanh, nn.ActLeakyReLU, nn.ActSigmoid}
+	stats := map[symbolic.Exclusion]int{}
+	cases := 0
+	for k := 0; k < 100; k++ {
+		nv := 2 + k%2
+		m := smallModel(nv, 3, -12, 12)
+		outs := []symbolic.LabelID{0, 1, 2}
+		p0, d, err := nn.RandomWith(m, outs, uint64(300+k), []int{5, 4}, acts[k%4])
+		if err != nil {
+			t.Fatal(err)
+		}
+		net := *p0.Net
+		nin, nout := net.Inputs(), net.Outputs()
+		net.InMin, net.InMax = make([]float64, nin), make([]float64, nin)
+		net.InMean, net.InRange = make([]float64, nin), make([]float64, nin)
+		for i := 0; i < nin; i++ {
+			net.InMin[i], net.InMax[i] = 0.1+0.3*r.Float64(), 0.6+0.3*r.Float64()
+			net.InMean[i], net.InRange[i] = r.Float64()-0.5, 0.3+r.Float64()
+		}
+		net.OutMean, net.OutRange = make([]float64, nout), make([]float64, nout)
+		for j := 0; j < nout; j++ {
+			net.OutMean[j], net.OutRange[j] = 0.1*r.NormFloat64(), 0.5+r.Float64()
+		}
+		if k%5 == 4 {
+			net.Out = nn.OutSoftmax
+		}
+		p, err := nn.NewPolicyFromNetwork(m, d, &net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for q := 0; q < 10; q++ {
+			lo, hi := randomBox(r, m)
+			a := outs[r.IntN(3)]
+			c := regionCase{lo: lo, hi: hi, atoms: randomAtoms(r, nv, 1+r.IntN(3), lo, hi), a: a, sure: randomSure(r, outs, a)}
+			ex, s, err := p.ExcludeWithin(c.lo, c.hi, c.atoms, c.a, c.sure)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases++
+			stats[ex]++
+			if msg := checkRegionAnswer(p, c, ex, s); msg != "" {
+				t.Errorf("network %d (%v, out %v), box %v..%v, atoms %v: %s", k, acts[k%4], net.Out, lo, hi, c.atoms, msg)
+			}
+		}
+	}
+	t.Logf("%d cases: %v", cases, stats)
+	if stats[symbolic.Undecided] > cases/10 {
+		t.Errorf("%d of %d cases undecided", stats[symbolic.Undecided], cases)
+	}
+}
