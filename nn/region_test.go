@@ -88,9 +88,39 @@ func TestBrakingNetDiagonal(t *testing.T) {
 				}
 			}
 		}
+		// Cells of the box that straddle the diagonal, as PolIC3's
+		// lemmas cut them: up is excluded over their part v >= d.
+		for _, w := range []int{1, 7, 1000, n / 3} {
+			c := n / 2
+			clo, chi := []int{c, c}, []int{c + w, c + w}
+			at := []symbolic.Atom{{Form: form, K: 0}}
+			if ex, s, err := p.ExcludeWithin(clo, chi, at, labelNamed(t, m, "up"), []symbolic.LabelID{down}); err != nil || ex != symbolic.Excluded {
+				t.Errorf("N=%d: up over the cell %v..%v with v >= d: %v %v %v, want excluded", n, clo, chi, ex, s, err)
+			}
+		}
+		// On the line v = d - 1 every score is 0 and go, the first
+		// output, wins; below it up wins: both found on a thin region of
+		// a box of N^2 states.
+		line := []symbolic.Atom{{Form: form, K: -1}, {Form: form, Upper: true, K: -1}}
+		all := []symbolic.LabelID{labelNamed(t, m, "up"), down, labelNamed(t, m, "stop")}
+		ex, s, err := p.ExcludeWithin(lo, hi, line, labelNamed(t, m, "go"), all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex != symbolic.Possible || s[v] != s[d]-1 {
+			t.Errorf("N=%d: go on v = d - 1: %v %v, want possible on the line", n, ex, s)
+		}
+		below := []symbolic.Atom{{Form: form, Upper: true, K: -2}, {Form: form, K: -3}}
+		ex, s, err = p.ExcludeWithin(lo, hi, below, labelNamed(t, m, "up"), []symbolic.LabelID{down, labelNamed(t, m, "go")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex != symbolic.Possible || s[v]-s[d] < -3 || s[v]-s[d] > -2 {
+			t.Errorf("N=%d: up on v - d in [-3, -2]: %v %v, want possible there", n, ex, s)
+		}
 		// down itself is possible over the region, at a state of it.
 		atoms := []symbolic.Atom{{Form: form, K: 0}}
-		ex, s, err := p.ExcludeWithin(lo, hi, atoms, down, []symbolic.LabelID{labelNamed(t, m, "up"), labelNamed(t, m, "go")})
+		ex, s, err = p.ExcludeWithin(lo, hi, atoms, down, []symbolic.LabelID{labelNamed(t, m, "up"), labelNamed(t, m, "go")})
 		if err != nil {
 			t.Fatal(err)
 		}
