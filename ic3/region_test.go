@@ -202,3 +202,42 @@ func TestPolIC3NetworksRegions(t *testing.T) {
 		t.Errorf("no certifier call over a region with atoms")
 	}
 }
+
+// TestPolIC3BrakingNetwork: with nn's own region certifier (CROWN with
+// input constraints) PolIC3 proves braking_net at N = 10^3 and 10^9 with
+// policy facts over regions with linear atoms, and the certificate passes
+// the independent checker. Before facts had regions, no N was proved.
+func TestPolIC3BrakingNetwork(t *testing.T) {
+	for _, n := range []string{"1000", "1000000000"} {
+		m, prop, pd := loadFamily(t, filepath.Join("..", "bench", "ic3scaling", "learned", "braking_net.spec"), n)
+		p, err := symbolic.Instantiate(m, pd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ic3.Certifier(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.(symbolic.RegionCertifiable); !ok {
+			t.Fatalf("nn.Policy is no symbolic.RegionCertifiable")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		res, err := ic3.Check(ctx, m, prop, pd, ic3.Options{Generalize: true, Learned: c})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != ic3.Safe {
+			t.Fatalf("N=%s: %v (%s)", n, res.Verdict, res.Reason)
+		}
+		if regionFacts(res.Invariant, res.Facts) == 0 {
+			t.Errorf("N=%s: no policy fact over a region with atoms", n)
+		}
+		ce := certificate(m, prop, pd, res.Invariant)
+		ce.Facts = certFacts(m, res.Facts)
+		back := roundTrip(t, 0, ce, m, prop, pd)
+		if err := cert.CheckWith(context.Background(), back, m, prop, pd, p); err != nil {
+			t.Errorf("N=%s: the certificate is rejected: %v", n, err)
+		}
+	}
+}
