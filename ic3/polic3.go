@@ -449,6 +449,24 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 	lo, hi := r.bounds(b)
 	_, region := r.learned.pol.(symbolic.RegionCertifiable)
 	var cuts box // atoms on the model's axes that cut v away (region certifiers)
+	// try certifies the region c with its own sure labels where it is
+	// small, b's otherwise; u is a state of c where a wins, if known.
+	try := func(c box) (cs []symbolic.LabelID, ok bool, u symbolic.State, err error) {
+		cs = sure
+		if s, small := r.sureConcrete(c); small {
+			cs = s
+		}
+		ok, u, err = r.excluded(c, a, cs)
+		return cs, ok, u, err
+	}
+	// cut is b within lo..hi and the cuts.
+	cut := func() box {
+		c := r.subRegion(b, lo, hi)
+		for _, l := range cuts {
+			c = withAtom(c, l)
+		}
+		return c.sorted()
+	}
 	if region && v == nil {
 		// No state where a wins (the certifier was undecided on b, or on
 		// a region of b the cache remembers): the slice of b through w
@@ -460,47 +478,32 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 			}
 			fw := x.form.Eval(w)
 			c := withAtom(withAtom(b, smt.FormLit(x.form, false, fw)), smt.FormLit(x.form, true, fw)).sorted()
-			cs := sure
-			if s, small := r.sureConcrete(c); small {
-				cs = s
-			}
-			ok, _, err := r.excluded(c, a, cs)
-			if err != nil || ok {
+			if cs, ok, _, err := try(c); err != nil || ok {
 				return c, cs, ok, err
 			}
 		}
 	}
-	for try := range cutsPerSubBox {
-		best, score := -1, 0.0
+	if region && v != nil {
+		// First the half of b on w's side of the axis that separates w
+		// from v best, cut at w itself: on braking_net the diagonal
+		// d - v <= 0 of the cell d - v >= 0, which holds every state whose
+		// up-step leaves the cell, and where up never wins.
+		if x, _, ok := r.separatingAxis(w, v); ok {
+			fw := x.form.Eval(w)
+			cuts = withAtom(cuts, smt.FormLit(x.form, x.form.Eval(v) > fw, fw))
+			c := cut()
+			cs, ok, u, err := try(c)
+			if err != nil || ok {
+				return c, cs, ok, err
+			}
+			v = u
+		}
+	}
+	for range cutsPerSubBox {
 		if v == nil {
 			break
 		}
-		if try == 0 && region {
-			// First the half of b on w's side of the axis that separates
-			// w from v best, cut at w itself: on braking_net the diagonal
-			// v - d >= 0 of the cell v - d <= 0, which holds every state
-			// whose up-step leaves the cell, and where up never wins.
-			if x, ok := r.separatingAxis(w, v); ok {
-				fw := x.form.Eval(w)
-				cuts = withAtom(cuts, smt.FormLit(x.form, x.form.Eval(v) > fw, fw))
-				c := r.subRegion(b, lo, hi)
-				for _, l := range cuts {
-					c = withAtom(c, l)
-				}
-				c = c.sorted()
-				cs := sure
-				if s, small := r.sureConcrete(c); small {
-					cs = s
-				}
-				ok, u, err := r.excluded(c, a, cs)
-				if err != nil || ok {
-					return c, cs, ok, err
-				}
-				if v = u; v == nil {
-					break
-				}
-			}
-		}
+		best, score := -1, 0.0
 		for i := range lo {
 			width := float64(r.m.Vars[i].Hi - r.m.Vars[i].Lo + 1)
 			if d := float64(max(v[i]-w[i], w[i]-v[i])); d/width > score {
@@ -508,21 +511,14 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 			}
 		}
 		// An axis of several variables (relational.go) may separate w
-		// from v better than any variable: v - d on braking_net, where
+		// from v better than any variable: d - v on braking_net, where
 		// the label wins below the diagonal and w lies on it. Only a
 		// region certifier can use such a cut (over a bounding box it
 		// cuts nothing).
 		var ax *axis
 		if region {
-			for _, x := range r.axes {
-				if x.form == nil {
-					continue
-				}
-				flo, fhi := x.form.Range(r.m)
-				fv, fw := x.form.Eval(v), x.form.Eval(w)
-				if d := float64(max(fv-fw, fw-fv)) / float64(fhi-flo+1); d > score {
-					best, score, ax = -1, d, x
-				}
+			if x, d, ok := r.separatingAxis(w, v); ok && d > score {
+				best, ax = -1, x
 			}
 		}
 		switch {
@@ -541,16 +537,8 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 		default:
 			hi[best] = v[best] - (v[best]-w[best]+1)/2
 		}
-		c := r.subRegion(b, lo, hi)
-		for _, l := range cuts {
-			c = withAtom(c, l)
-		}
-		c = c.sorted()
-		cs := sure
-		if s, small := r.sureConcrete(c); small {
-			cs = s
-		}
-		ok, u, err := r.excluded(c, a, cs)
+		c := cut()
+		cs, ok, u, err := try(c)
 		if err != nil || ok {
 			return c, cs, ok, err
 		}
@@ -566,8 +554,9 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 }
 
 // separatingAxis returns the axis of several variables on which w and v
-// lie furthest apart relative to its range, if they differ on one.
-func (r *run) separatingAxis(w, v symbolic.State) (*axis, bool) {
+// lie furthest apart relative to its range, and that distance, if they
+// differ on one.
+func (r *run) separatingAxis(w, v symbolic.State) (*axis, float64, bool) {
 	var best *axis
 	score := 0.0
 	for _, x := range r.axes {
@@ -580,7 +569,7 @@ func (r *run) separatingAxis(w, v symbolic.State) (*axis, bool) {
 			best, score = x, d
 		}
 	}
-	return best, best != nil
+	return best, score, best != nil
 }
 
 // withAtom returns b with the atom l, which replaces b's atom on the same
