@@ -357,7 +357,7 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 					lo[v], hi[v] = min(lo[v], s[v]), max(hi[v], s[v])
 				}
 			}
-			sub := r.boxOf(lo, hi)
+			sub := r.subRegion(b, lo, hi)
 			ss, _ := r.sureConcrete(sub)
 			ok, _, err := r.excluded(sub, symbolic.LabelID(a), ss)
 			if err != nil {

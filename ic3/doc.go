@@ -64,10 +64,12 @@
 // time. When the cell does not qualify,
 // generalization falls back to boxes as above (Options.NoRelational
 // keeps to boxes). For a network policy the cell's query is APFT, which
-// certifies the policy on the cell's bounding box (its bound literals, a
-// superset of the region; the certificate checker re-checks the facts on
-// the same box), and a blocked cell is generalized through APFT's core
-// and bound widening, each step certified again. Tree ensembles keep
+// certifies the policy over the cell itself (its bounds and linear atoms)
+// where the certifier implements symbolic.RegionCertifiable, else over
+// its bounding box, a superset (region.go); the policy facts record their
+// regions, atoms included, and the certificate checker re-checks each
+// over its box and atoms. A blocked cell is generalized through APFT's
+// core and bound widening, each step certified again. Tree ensembles keep
 // boxes: their choice is constant on boxes between their thresholds.
 // Options.CTG adds counterexamples to generalization (Hassan, Bradley and
 // Somenzi 2013) to literal dropping.

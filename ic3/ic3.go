@@ -105,6 +105,9 @@ type Stats struct {
 	// PolIC3: certifier calls, cache hits, undecided calls and their time.
 	CertCalls, CertHits, CertUnknown int
 	CertTime                         time.Duration
+	// RegionCalls counts the certifier calls over a region with linear
+	// atoms (symbolic.RegionCertifiable.ExcludeWithin) rather than a box.
+	RegionCalls int
 	// Refuted counts PolIC3's generalization candidates and clause pushes
 	// rejected by a concrete state of the box (a real step into the
 	// frame), without SMT.

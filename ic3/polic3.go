@@ -89,9 +89,10 @@ func Certifier(p symbolic.Policy) (symbolic.Certifiable, error) {
 }
 
 // Fact is a policy fact of a safe PolIC3 answer: in every state of
-// Invariant[Box] (of its sub-box Within, when not nil) the policy never
-// chooses Label, given Sure are applicable throughout (which SMT proved).
-// The certificate checker re-checks each fact independently.
+// Invariant[Box] (within its sub-region Within, when not nil: bounds and
+// linear atoms) the policy never chooses Label, given Sure are applicable
+// throughout (which SMT proved). The certificate checker re-checks each
+// fact independently, over its box and atoms.
 type Fact struct {
 	Box    int
 	Label  symbolic.LabelID
@@ -165,7 +166,8 @@ func (l *learned) dropWorth(v int) bool { return l.drops[v].worth() }
 func (l *learned) dropped(v int, ok bool) { l.drops[v].record(ok) }
 
 type certEntry struct {
-	lo, hi []int // the box's bounds
+	lo, hi []int           // the region's bounding box
+	atoms  []symbolic.Atom // its linear atoms (none: the whole box)
 	sure   []symbolic.LabelID
 	w      symbolic.State // failed: a state of the box where the label wins, if the certifier gave one
 }
@@ -261,8 +263,9 @@ func (r *run) concreteBad(t symbolic.State) bool {
 // bounds returns the per-variable bounds of b's bounding box: its bound
 // literals, within the variables' ranges. A linear atom (a relational
 // lemma's) bounds no single variable and is left out, so the box is a
-// superset of the region: an exclusion certified on it holds in b. The
-// certificate checker re-checks facts on the same box (cert's boxBounds).
+// superset of the region; region returns the atoms as well, and a
+// certifier without regions certifies over the box alone, which is sound
+// for b.
 func (r *run) bounds(b box) (lo, hi []int) {
 	lo, hi = make([]int, len(r.m.Vars)), make([]int, len(r.m.Vars))
 	for i := range r.m.Vars {
@@ -368,34 +371,38 @@ func subset(a, b []symbolic.LabelID) bool {
 }
 
 // excluded asks the certifier, through the cache, whether label a is
-// never chosen in b given sure; if not, w may be a state of b where a
-// beats the labels of sure.
+// never chosen in b's region (its bounding box and linear atoms, see
+// region.go) given sure; if not, w may be a state where a beats the
+// labels of sure.
 func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (ok bool, w symbolic.State, err error) {
 	l := r.learned
-	lo, hi := r.bounds(b)
+	lo, hi, atoms := r.region(b)
 	if !r.opts.NoCertCache {
 		proved, failed := l.proved[a], l.failed[a]
 		for i := len(proved) - 1; i >= max(0, len(proved)-cacheScan); i-- {
-			if e := proved[i]; inside(lo, hi, e.lo, e.hi) && subset(e.sure, sure) {
+			if e := proved[i]; regionInside(lo, hi, atoms, e.lo, e.hi, e.atoms) && subset(e.sure, sure) {
 				r.stats.CertHits++
 				return true, nil, nil
 			}
 		}
 		for i := len(failed) - 1; i >= max(0, len(failed)-cacheScan); i-- {
-			if e := failed[i]; inside(e.lo, e.hi, lo, hi) && subset(sure, e.sure) {
+			if e := failed[i]; regionInside(e.lo, e.hi, e.atoms, lo, hi, atoms) && subset(sure, e.sure) {
 				r.stats.CertHits++
 				return false, e.w, nil
 			}
 		}
 	}
 	t0 := time.Now()
-	v, w, err := l.pol.Exclude(lo, hi, a, sure)
+	v, w, used, err := l.certify(lo, hi, atoms, a, sure)
 	r.stats.CertTime += time.Since(t0)
 	r.stats.CertCalls++
 	if err != nil {
 		return false, nil, err
 	}
-	e := certEntry{lo: lo, hi: hi, sure: sure, w: w}
+	if len(used) > 0 {
+		r.stats.RegionCalls++
+	}
+	e := certEntry{lo: lo, hi: hi, atoms: used, sure: sure, w: w}
 	switch v {
 	case symbolic.Excluded:
 		l.proved[a] = append(l.proved[a], e)
@@ -429,39 +436,109 @@ const (
 // The sub-box's sure labels (subSure) are its own where it is small
 // enough to evaluate (concrete.go), else b's: a smaller box often has
 // more labels applicable throughout, which the certifier needs to show
-// that a loses to one of them. When the cuts find nothing, the last try
-// is w alone, with the labels applicable in w: the bounding box of a
-// region with linear atoms may hold states outside the region where a
-// wins (v), which no cut of the bounding box leaves out otherwise.
+// that a loses to one of them. With a region certifier the sub-region
+// keeps b's linear atoms, and cuts may be atoms on the model's axes
+// (separatingAxis): the first try cuts b at w along the axis that
+// separates w from v best; without v (an undecided certifier), the
+// slices of b through w along those axes. When the cuts find nothing, the
+// last try is w
+// alone, with the labels applicable in w: the bounding box of a region
+// with linear atoms may hold states outside the region where a wins (v),
+// which no cut of the bounding box leaves out otherwise.
 func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []symbolic.LabelID, v symbolic.State) (sub box, subSure []symbolic.LabelID, ok bool, err error) {
 	lo, hi := r.bounds(b)
+	_, region := r.learned.pol.(symbolic.RegionCertifiable)
+	var cuts box // atoms on the model's axes that cut v away (region certifiers)
+	// try certifies the region c with its own sure labels where it is
+	// small, b's otherwise; u is a state of c where a wins, if known.
+	try := func(c box) (cs []symbolic.LabelID, ok bool, u symbolic.State, err error) {
+		cs = sure
+		if s, small := r.sureConcrete(c); small {
+			cs = s
+		}
+		ok, u, err = r.excluded(c, a, cs)
+		return cs, ok, u, err
+	}
+	// cut is b within lo..hi and the cuts.
+	cut := func() box {
+		c := r.subRegion(b, lo, hi)
+		for _, l := range cuts {
+			c = withAtom(c, l)
+		}
+		return c.sorted()
+	}
+	if region && v == nil {
+		// No state where a wins (the certifier was undecided on b, or on
+		// a region of b the cache remembers): the slice of b through w
+		// along each axis of several variables, the form fixed at w's
+		// value (braking_net: the diagonal through w).
+		for _, x := range r.axes {
+			if x.form == nil {
+				continue
+			}
+			fw := x.form.Eval(w)
+			c := withAtom(withAtom(b, smt.FormLit(x.form, false, fw)), smt.FormLit(x.form, true, fw)).sorted()
+			if cs, ok, _, err := try(c); err != nil || ok {
+				return c, cs, ok, err
+			}
+		}
+	}
+	if region && v != nil {
+		// First the half of b on w's side of the axis that separates w
+		// from v best, cut at w itself: on braking_net the diagonal
+		// d - v <= 0 of the cell d - v >= 0, which holds every state whose
+		// up-step leaves the cell, and where up never wins.
+		if x, _, ok := r.separatingAxis(w, v); ok {
+			fw := x.form.Eval(w)
+			cuts = withAtom(cuts, smt.FormLit(x.form, x.form.Eval(v) > fw, fw))
+			c := cut()
+			cs, ok, u, err := try(c)
+			if err != nil || ok {
+				return c, cs, ok, err
+			}
+			v = u
+		}
+	}
 	for range cutsPerSubBox {
-		best, score := -1, 0.0
 		if v == nil {
 			break
 		}
+		best, score := -1, 0.0
 		for i := range lo {
 			width := float64(r.m.Vars[i].Hi - r.m.Vars[i].Lo + 1)
 			if d := float64(max(v[i]-w[i], w[i]-v[i])); d/width > score {
 				best, score = i, d/width
 			}
 		}
-		if best < 0 {
-			break // v is w: a beats the sure labels there, not w's own
+		// An axis of several variables (relational.go) may separate w
+		// from v better than any variable: d - v on braking_net, where
+		// the label wins below the diagonal and w lies on it. Only a
+		// region certifier can use such a cut (over a bounding box it
+		// cuts nothing).
+		var ax *axis
+		if region {
+			if x, d, ok := r.separatingAxis(w, v); ok && d > score {
+				best, ax = -1, x
+			}
 		}
-		i := best
 		switch {
-		case v[i] < w[i]:
-			lo[i] = v[i] + (w[i]-v[i]+1)/2
+		case ax != nil:
+			fv, fw := ax.form.Eval(v), ax.form.Eval(w)
+			if fv < fw {
+				cuts = withAtom(cuts, smt.FormLit(ax.form, false, fv+(fw-fv+1)/2))
+			} else {
+				cuts = withAtom(cuts, smt.FormLit(ax.form, true, fv-(fv-fw+1)/2))
+			}
+		case best < 0:
+			v = nil // v is w: a beats the sure labels there, not w's own
+			continue
+		case v[best] < w[best]:
+			lo[best] = v[best] + (w[best]-v[best]+1)/2
 		default:
-			hi[i] = v[i] - (v[i]-w[i]+1)/2
+			hi[best] = v[best] - (v[best]-w[best]+1)/2
 		}
-		c := r.boxOf(lo, hi)
-		cs := sure
-		if s, small := r.sureConcrete(c); small {
-			cs = s
-		}
-		ok, u, err := r.excluded(c, a, cs)
+		c := cut()
+		cs, ok, u, err := try(c)
 		if err != nil || ok {
 			return c, cs, ok, err
 		}
@@ -474,6 +551,40 @@ func (r *run) excludeAround(b box, w symbolic.State, a symbolic.LabelID, sure []
 		return nil, nil, false, err
 	}
 	return p, ps, true, nil
+}
+
+// separatingAxis returns the axis of several variables on which w and v
+// lie furthest apart relative to its range, and that distance, if they
+// differ on one.
+func (r *run) separatingAxis(w, v symbolic.State) (*axis, float64, bool) {
+	var best *axis
+	score := 0.0
+	for _, x := range r.axes {
+		if x.form == nil {
+			continue
+		}
+		flo, fhi := x.form.Range(r.m)
+		fv, fw := x.form.Eval(v), x.form.Eval(w)
+		if d := float64(max(fv-fw, fw-fv)) / float64(fhi-flo+1); d > score {
+			best, score = x, d
+		}
+	}
+	return best, score, best != nil
+}
+
+// withAtom returns b with the atom l, which replaces b's atom on the same
+// form and side when l is at least as tight (else b is returned as is).
+func withAtom(b box, l smt.Lit) box {
+	for i, k := range b {
+		if k.Form == l.Form && k.Upper == l.Upper {
+			if l.Upper && l.K < k.K || !l.Upper && l.K > k.K {
+				b = slices.Clone(b)
+				b[i] = l
+			}
+			return b
+		}
+	}
+	return append(slices.Clone(b), l)
 }
 
 // boxOf is the box of the bounds lo..hi (no literal where a bound is the

@@ -26,14 +26,22 @@ package ic3
 // the certificate writes exactly (smtlib) and the checker reads back.
 //
 // For a network policy (PolIC3) the cell's query is APFT (apft), which
-// certifies the policy's exclusions over the bounding box of the cell (its
-// bound literals; a superset of the region, so an exclusion proved there
-// holds in the cell, and the certificate checker's fact check uses the
-// same box), a successor comes from the concrete transition APFT found,
+// certifies the policy's exclusions over the cell itself, its bounds and
+// linear atoms, where the policy's certifier implements
+// symbolic.RegionCertifiable (nn: CROWN with input constraints), and over
+// the cell's bounding box otherwise (a superset, so an exclusion proved
+// there holds in the cell; region.go). Where a label wins somewhere in
+// the cell, APFT's sub-region search first cuts the cell at the witness
+// along the axis that separates it from the state where the label wins
+// (braking_net: the diagonal d - v = 0 of the cell d - v >= 0, where the
+// network brakes), then halves bounds as for boxes (excludeAround). The
+// policy facts record their regions with these atoms (Fact.Within), and
+// the certificate checker re-checks each fact over its box and atoms
+// (ic3/cert). A successor comes from the concrete transition APFT found,
 // and a cell that APFT blocks shrinks to APFT's unsat core only when APFT
 // blocks the core's larger region too (the exclusions were certified on
-// the cell's bounding box only; dropLearned), then widens, each step
-// certified again. Tree ensembles keep boxes (see Check).
+// the cell only; dropLearned), then widens, each step certified again.
+// Tree ensembles keep boxes (see Check).
 
 import (
 	"slices"

@@ -163,6 +163,11 @@ type bounder struct {
 	keepWarm        bool
 	// postLo, postHi: scratch for the activated bounds of a layer (IBP).
 	postLo, postHi []float64
+	// reg, when set, bounds linear functions of the inputs over a region
+	// of states rather than the input box (region.go): the first
+	// layer's pre-activations and every backward pass take the better
+	// of the two bounds.
+	reg *regionBounds
 }
 
 func newBounder(n *Network) *bounder {
@@ -230,6 +235,17 @@ func (b *bounder) ibpTo(from, to int) {
 				} else {
 					lo += w * xh
 					hi += w * xl
+				}
+			}
+			if k == 0 && b.reg != nil {
+				// W and B are exact: the region's bounds are rigorous.
+				rl, rh := b.reg.lower(row, row, l.B[i]), b.reg.upper(row, row, l.B[i])
+				if rl > rh {
+					b.empty = true // no state of the region
+				}
+				lo, hi = max(lo, rl), min(hi, rh)
+				if lo > hi {
+					lo, hi = rl, rh
 				}
 			}
 			b.lo[k][i], b.hi[k][i] = lo, hi
@@ -446,6 +462,11 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 	for r := 0; r < m; r++ {
 		s := bias[r]
 		ar := A[r*width : (r+1)*width]
+		rs := math.Inf(-1)
+		if b.reg != nil {
+			// The region's bound, taken where it is better.
+			rs = b.reg.lower(ar, ar, s)
+		}
 		for i, a := range ar {
 			if a >= 0 {
 				s += a * b.xlo[i]
@@ -456,7 +477,7 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 				b.infl[i] += math.Abs(a)
 			}
 		}
-		bias[r] = s
+		bias[r] = max(s, rs)
 	}
 	if influence && b.net.InRange != nil {
 		for i := range b.infl {

@@ -48,6 +48,11 @@ type Policy struct {
 	x       []float64
 	pr      *prover // scratch space of Excludes
 	y       []float64
+	// imap encloses the inputs as affine maps of the state (region.go),
+	// built on the first ExcludesWithin; imapBad records that the input
+	// transform does not allow it.
+	imap    *inputMap
+	imapBad bool
 }
 
 // NewPolicy loads the network of an `nn` policy declaration and checks
@@ -187,7 +192,50 @@ func (p *Policy) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.Label
 	return symbolic.Undecided, nil, nil
 }
 
-var _ symbolic.Certifiable = (*Policy)(nil)
+// ExcludeWithin is ExcludesWithin with labels and the default Options,
+// as symbolic.RegionCertifiable asks it: Exclude over the states of the
+// box that satisfy every atom.
+func (p *Policy) ExcludeWithin(lo, hi []int, atoms []symbolic.Atom, a symbolic.LabelID, sure []symbolic.LabelID) (symbolic.Exclusion, symbolic.State, error) {
+	sure = p.Decl.Rivals(sure) // argmax all: a must beat every output
+	if len(atoms) == 0 {
+		return p.Exclude(lo, hi, a, sure)
+	}
+	if _, err := symbolic.NewAtomRegion(p.nvars, atoms); err != nil {
+		return symbolic.Undecided, nil, fmt.Errorf("nn: policy %s: %w", p.Decl.Name, err)
+	}
+	ai := p.OutputIndex(a)
+	if ai < 0 {
+		return symbolic.Excluded, nil, nil
+	}
+	r, err := p.ExcludesWithin(lo, hi, atoms, ai, p.sureIndices(sure), Options{})
+	if err != nil {
+		return symbolic.Undecided, nil, err
+	}
+	switch r.Verdict {
+	case Proved:
+		return symbolic.Excluded, nil, nil
+	case Refuted:
+		return symbolic.Possible, r.Witness, nil
+	}
+	return symbolic.Undecided, nil, nil
+}
+
+// sureIndices maps labels to output indices, leaving out labels that
+// are not outputs.
+func (p *Policy) sureIndices(sure []symbolic.LabelID) []int {
+	var s []int
+	for _, l := range sure {
+		if i := p.OutputIndex(l); i >= 0 {
+			s = append(s, i)
+		}
+	}
+	return s
+}
+
+var (
+	_ symbolic.Certifiable       = (*Policy)(nil)
+	_ symbolic.RegionCertifiable = (*Policy)(nil)
+)
 
 // OutputIndex returns the index of label l among the outputs, or -1.
 func (p *Policy) OutputIndex(l symbolic.LabelID) int {
@@ -230,14 +278,55 @@ type StateResult struct {
 // where a beats every output of sure, or Unknown when opt's limits run
 // out. a and sure are output indices (see OutputIndex).
 func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateResult, error) {
+	if err := p.checkBox(lo, hi); err != nil {
+		return StateResult{}, err
+	}
+	return p.excludes(lo, hi, nil, a, sure, opt)
+}
+
+// ExcludesWithin is Excludes over the states of the box lo..hi that
+// satisfy every atom (symbolic.RegionCertifiable): the bounds are
+// minimised over the region (region.go), sub-boxes that cannot meet the
+// atoms are dropped, and a witness satisfies them. With no atoms it is
+// Excludes. An atom with a nil form or a variable out of range is an
+// error.
+func (p *Policy) ExcludesWithin(lo, hi []int, atoms []symbolic.Atom, a int, sure []int, opt Options) (StateResult, error) {
+	if err := p.checkBox(lo, hi); err != nil {
+		return StateResult{}, err
+	}
+	if len(atoms) == 0 {
+		return p.excludes(lo, hi, nil, a, sure, opt)
+	}
+	reg, err := symbolic.NewAtomRegion(p.nvars, atoms)
+	if err != nil {
+		return StateResult{}, fmt.Errorf("nn: policy %s: %w", p.Decl.Name, err)
+	}
+	return p.excludes(lo, hi, reg, a, sure, opt)
+}
+
+func (p *Policy) checkBox(lo, hi []int) error {
 	if len(lo) != p.nvars || len(hi) != p.nvars {
-		return StateResult{}, fmt.Errorf("nn: policy %s: the state box has %d/%d bounds, want %d", p.Decl.Name, len(lo), len(hi), p.nvars)
+		return fmt.Errorf("nn: policy %s: the state box has %d/%d bounds, want %d", p.Decl.Name, len(lo), len(hi), p.nvars)
 	}
 	for v := range lo {
 		if lo[v] > hi[v] {
-			return StateResult{}, fmt.Errorf("nn: policy %s: the state box is empty in variable %d", p.Decl.Name, v)
+			return fmt.Errorf("nn: policy %s: the state box is empty in variable %d", p.Decl.Name, v)
 		}
 	}
+	return nil
+}
+
+// findBudget is the node budget of a search for a state of the region
+// (symbolic.AtomRegion.Find) where one decides a box; findNear the
+// smaller one for a state near a box's middle, to try as a witness.
+const (
+	findBudget = 1 << 12
+	findNear   = 32
+)
+
+// excludes is Excludes over the states of lo..hi that satisfy reg (nil:
+// every state of the box).
+func (p *Policy) excludes(lo, hi []int, reg *symbolic.AtomRegion, a int, sure []int, opt Options) (StateResult, error) {
 	d, err := p.Net.exclusion(a, sure)
 	if err != nil {
 		return StateResult{}, err
@@ -248,13 +337,20 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 		p.pr.reset(d, opt)
 	}
 	pr := p.pr
-	if len(d.Rows) == 0 {
-		return StateResult{Verdict: Refuted, Witness: symbolic.State(append([]int(nil), lo...))}, nil
+	if reg != nil {
+		lo, hi = append([]int(nil), lo...), append([]int(nil), hi...)
+		if !reg.Tighten(lo, hi) {
+			return StateResult{Verdict: Proved}, nil // no state satisfies the atoms
+		}
 	}
 	if p.y == nil {
 		p.y = make([]float64, p.Net.Outputs())
 	}
-	q := stateQuery{p: p, pr: pr, a: a, sure: sure}
+	q := stateQuery{p: p, pr: pr, a: a, sure: sure, reg: reg}
+	if len(d.Rows) == 0 {
+		// Nothing competes with a: any state of the region is a witness.
+		return q.regionState(lo, hi, lo), nil
+	}
 	// A box whose states all give the same network input is decided by
 	// one float64 evaluation.
 	point := true
@@ -263,7 +359,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	}
 	if point {
 		if q.isWitness(lo) {
-			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), lo...)}, nil
+			return q.regionState(lo, hi, lo), nil
 		}
 		return StateResult{Verdict: Proved}, nil
 	}
@@ -272,19 +368,50 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	// proved by bounds, and only a box small enough to evaluate state by
 	// state is decided.
 	if !pr.prepare(p.InputBox(lo, hi)) {
-		return p.enumerate(lo, hi, pr, q.isWitness)
+		return q.enumerate(lo, hi, maxEnumerate), nil
+	}
+	if reg != nil {
+		q.rb = newRegionBounds(p, reg)
+		pr.b.reg = q.rb
+		defer func() { pr.b.reg = nil }()
 	}
 	return q.search(lo, hi), nil
 }
 
+// regionState answers for a box whose states all let a win: Refuted with
+// a state of the region (near the state near), Proved when the box holds
+// none, Unknown when the search for one runs out of budget.
+func (q *stateQuery) regionState(lo, hi []int, near []int) StateResult {
+	if q.reg == nil || q.reg.Holds(near) {
+		return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), near...), Nodes: q.pr.nodes}
+	}
+	s, r := q.reg.Find(lo, hi, near, findBudget)
+	switch r {
+	case symbolic.FindFound:
+		return StateResult{Verdict: Refuted, Witness: s, Nodes: q.pr.nodes}
+	case symbolic.FindEmpty:
+		return StateResult{Verdict: Proved, Nodes: q.pr.nodes}
+	}
+	return StateResult{Verdict: Unknown, Nodes: q.pr.nodes}
+}
+
 // stateQuery is one decision query of Excludes over state boxes: output
-// a against the outputs of sure, with the prover pr set up for it.
+// a against the outputs of sure, with the prover pr set up for it, over
+// the states that satisfy reg (nil: all of them).
 type stateQuery struct {
 	p    *Policy
 	pr   *prover
 	a    int
 	sure []int
 	h    stateHeap // the open boxes, lowest bound first
+	reg  *symbolic.AtomRegion
+	rb   *regionBounds // bounds over reg (nil without reg, or when the input transform forbids)
+	// unsure records a box that was neither decided nor split: the
+	// search for a state of the region in it ran out of budget.
+	unsure bool
+	// found is a witness met while queueing boxes (small boxes are
+	// enumerated in push).
+	found symbolic.State
 }
 
 // isWitness reports whether float64 evaluation lets a win in state s:
@@ -301,13 +428,28 @@ func (q *stateQuery) isWitness(s []int) bool {
 func (q *stateQuery) bound(lo, hi []int) (closed bool, score float64, split int) {
 	p, pr := q.p, q.pr
 	pr.nodes++
-	lb := pr.b.lower(p.InputBox(lo, hi), pr.rows, pr.opt.Method)
+	in := p.InputBox(lo, hi)
+	if q.rb != nil {
+		q.rb.setBox(lo, hi, in)
+	}
+	lb := pr.b.lower(in, pr.rows, pr.opt.Method)
 	score = math.Inf(-1)
 	for k, v := range lb {
 		if pr.proves(k, v) {
 			return true, v, -1
 		}
 		score = max(score, v)
+	}
+	if q.rb != nil && len(pr.rslack) == len(pr.off) {
+		// Where the network is affine on the region, a rigorous bound
+		// closes by the rounding error of evaluation alone.
+		if ex, ok := q.rb.exactLower(pr.rows, pr.off); ok {
+			for k, v := range ex {
+				if v > pr.rslack[k] {
+					return true, v, -1
+				}
+			}
+		}
 	}
 	split, best := -1, -1.0
 	for v := range lo {
@@ -327,8 +469,30 @@ func (q *stateQuery) bound(lo, hi []int) (closed bool, score float64, split int)
 	return false, score, split
 }
 
-// push bounds lo..hi and queues it unless it is closed.
+// smallRegionBox is the most states (of the variables the inputs read)
+// of a box that push decides by evaluating them, over a region.
+const smallRegionBox = 16
+
+// push bounds lo..hi and queues it unless it is closed. Over a region,
+// the box is first shrunk to the atoms' consequences (closed when none
+// of its states satisfies them), and a small box is decided state by
+// state (a witness is left in q.found).
 func (q *stateQuery) push(lo, hi []int) bool {
+	if q.reg != nil {
+		if !q.reg.Tighten(lo, hi) {
+			return true
+		}
+		if q.usedStates(lo, hi) <= smallRegionBox {
+			r := q.enumerate(lo, hi, smallRegionBox)
+			switch {
+			case r.Verdict == Refuted && q.found == nil:
+				q.found = r.Witness
+			case r.Verdict == Unknown:
+				q.unsure = true
+			}
+			return true
+		}
+	}
 	closed, sc, split := q.bound(lo, hi)
 	if !closed {
 		heap.Push(&q.h, stateNode{lo: lo, hi: hi, score: sc, split: split})
@@ -336,27 +500,53 @@ func (q *stateQuery) push(lo, hi []int) bool {
 	return closed
 }
 
+// usedStates is the number of states of lo..hi counted over the
+// variables some input reads (saturating above 2^30).
+func (q *stateQuery) usedStates(lo, hi []int) int {
+	n := 1
+	for v := range lo {
+		if q.p.used[v] {
+			w := hi[v] - lo[v] + 1
+			if w <= 0 || w > 1<<30 || n > (1<<30)/w {
+				return 1 << 30
+			}
+			n *= w
+		}
+	}
+	return n
+}
+
 // search is the branch and bound over the state box lo..hi: a few
 // random states first (cheap witnesses), then the open box of lowest
 // bound is evaluated at its middle state and split in halves on its
 // split variable, until every box is closed, a witness is found, or the
-// prover's limits run out.
+// prover's limits run out. Over a region, only states of the region
+// are tried as witnesses: the middle state, else one near it.
 func (q *stateQuery) search(lo, hi []int) StateResult {
 	p, pr := q.p, q.pr
+	witness := func(s []int) StateResult {
+		return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), s...), Nodes: pr.nodes}
+	}
 	if q.push(lo, hi) {
-		return StateResult{Verdict: Proved, Nodes: pr.nodes}
+		if q.found != nil {
+			return witness(q.found)
+		}
+		return q.proved()
 	}
 	s := make([]int, p.nvars)
 	for k := 0; k < pr.opt.Samples; k++ {
 		for v := range s {
 			s[v] = lo[v] + pr.rng.IntN(hi[v]-lo[v]+1)
 		}
-		if q.isWitness(s) {
-			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), s...), Nodes: pr.nodes}
+		if (q.reg == nil || q.reg.Holds(s)) && q.isWitness(s) {
+			return witness(s)
 		}
 	}
 	mid := make([]int, p.nvars)
 	for q.h.Len() > 0 {
+		if q.found != nil {
+			return witness(q.found)
+		}
 		if pr.nodes >= pr.opt.MaxNodes || pr.expired() {
 			return StateResult{Verdict: Unknown, Nodes: pr.nodes}
 		}
@@ -364,12 +554,33 @@ func (q *stateQuery) search(lo, hi []int) StateResult {
 		for v := range mid {
 			mid[v] = nd.lo[v] + (nd.hi[v]-nd.lo[v])/2
 		}
-		if q.isWitness(mid) {
-			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), mid...), Nodes: pr.nodes}
+		cand, known := []int(mid), true
+		if q.reg != nil && !q.reg.Holds(mid) {
+			st, r := q.reg.Find(nd.lo, nd.hi, mid, findNear)
+			switch r {
+			case symbolic.FindEmpty:
+				continue // no state of the region in the box
+			case symbolic.FindFound:
+				cand = st
+			default:
+				known = false
+			}
+		}
+		if known && q.isWitness(cand) {
+			return witness(cand)
 		}
 		if nd.split < 0 {
 			// Every state of the box gives the network the same input,
-			// so the float64 evaluation above decided the whole box.
+			// so one evaluation decides the whole box: the one above,
+			// or, with no state of the region at hand, one now.
+			if !known && q.isWitness(mid) {
+				switch r := q.regionState(nd.lo, nd.hi, mid); r.Verdict {
+				case Refuted:
+					return r
+				case Unknown:
+					q.unsure = true
+				}
+			}
 			continue
 		}
 		v := nd.split
@@ -380,7 +591,19 @@ func (q *stateQuery) search(lo, hi []int) StateResult {
 		q.push(l1, h1)
 		q.push(l2, h2)
 	}
-	return StateResult{Verdict: Proved, Nodes: pr.nodes}
+	if q.found != nil {
+		return witness(q.found)
+	}
+	return q.proved()
+}
+
+// proved is the answer once every box is closed: Proved, or Unknown when
+// a box was left undecided (unsure).
+func (q *stateQuery) proved() StateResult {
+	if q.unsure {
+		return StateResult{Verdict: Unknown, Nodes: q.pr.nodes}
+	}
+	return StateResult{Verdict: Proved, Nodes: q.pr.nodes}
 }
 
 // maxEnumerate is the largest state box Excludes evaluates state by
@@ -388,21 +611,36 @@ func (q *stateQuery) search(lo, hi []int) StateResult {
 const maxEnumerate = 1 << 12
 
 // enumerate decides the box state by state with float64 evaluation when
-// it has at most maxEnumerate states, else answers Unknown.
-func (p *Policy) enumerate(lo, hi []int, pr *prover, isWitness func([]int) bool) (StateResult, error) {
-	n := 1
-	for v := range lo {
-		if p.used[v] {
-			if n *= hi[v] - lo[v] + 1; n > maxEnumerate {
-				return StateResult{Verdict: Unknown, Nodes: pr.nodes}, nil
-			}
-		}
+// it has at most limit states (of the variables the inputs read), else
+// answers Unknown. Over a region, a state where a wins is a witness when
+// it satisfies the atoms, or when a state of the region has the same
+// values of the variables the inputs read (and so the same scores).
+func (q *stateQuery) enumerate(lo, hi []int, limit int) StateResult {
+	p, pr := q.p, q.pr
+	if q.usedStates(lo, hi) > limit {
+		return StateResult{Verdict: Unknown, Nodes: pr.nodes}
 	}
 	s := append([]int(nil), lo...)
+	var l2, h2 []int
+	unsure := false
 	for {
 		pr.nodes++
-		if isWitness(s) {
-			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), s...), Nodes: pr.nodes}, nil
+		if q.isWitness(s) {
+			if q.reg == nil || q.reg.Holds(s) {
+				return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), s...), Nodes: pr.nodes}
+			}
+			l2, h2 = append(l2[:0], lo...), append(h2[:0], hi...)
+			for v := range s {
+				if p.used[v] {
+					l2[v], h2[v] = s[v], s[v]
+				}
+			}
+			switch r := q.regionState(l2, h2, s); r.Verdict {
+			case Refuted:
+				return r
+			case Unknown:
+				unsure = true
+			}
 		}
 		v := 0
 		for v < len(s) && (s[v] == hi[v] || !p.used[v]) {
@@ -410,7 +648,10 @@ func (p *Policy) enumerate(lo, hi []int, pr *prover, isWitness func([]int) bool)
 			v++
 		}
 		if v == len(s) {
-			return StateResult{Verdict: Proved, Nodes: pr.nodes}, nil
+			if unsure {
+				return StateResult{Verdict: Unknown, Nodes: pr.nodes}
+			}
+			return StateResult{Verdict: Proved, Nodes: pr.nodes}
 		}
 		s[v]++
 	}

@@ -108,6 +108,7 @@ const margin = 1e-9
 // A network ending in Softmax or LogSoftmax is prepared by prepareOut
 // (softmax.go).
 func (p *prover) prepare(root Box) bool {
+	p.rslack = p.rslack[:0]
 	if p.net.Out != OutNone {
 		return p.prepareOut(root)
 	}
@@ -116,13 +117,14 @@ func (p *prover) prepare(root Box) bool {
 		return false
 	}
 	nout := p.net.Outputs()
-	p.slack = p.slack[:0]
+	p.slack, p.rslack = p.slack[:0], p.rslack[:0]
 	for k := range p.off {
 		s := 0.0
 		for j, c := range p.rows[k*nout : (k+1)*nout] {
 			s += math.Abs(c) * e[j]
 		}
 		p.slack = append(p.slack, margin+2*inflate(s, nout))
+		p.rslack = append(p.rslack, inflate(s, nout))
 	}
 	return true
 }
@@ -145,6 +147,9 @@ type prover struct {
 	opt   Options
 	nodes int
 	slack []float64 // per bound row: the lower bound that proves it (prepare)
+	// rslack is, per bound row, the rounding error of float64 evaluation
+	// alone: a rigorous lower bound above it proves the row (region.go).
+	rslack []float64
 	// overflow reports that evaluation might overflow on the root box:
 	// nothing is proved there (prepare).
 	overflow bool

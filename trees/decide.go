@@ -59,6 +59,12 @@ type Decision struct {
 // min over s of f_a - f_s directly, which is the same question without the
 // penalty constant.
 func (e *Ensemble) Excludes(box Box, a int, sure []int, opt Options) (Decision, error) {
+	return e.excludes(box, a, sure, opt, nil)
+}
+
+// excludes is Excludes over the points of the box that within admits
+// (nil: all of them; see stateRegion).
+func (e *Ensemble) excludes(box Box, a int, sure []int, opt Options, within *stateRegion) (Decision, error) {
 	if err := e.checkClass(a); err != nil {
 		return Decision{}, err
 	}
@@ -89,7 +95,8 @@ func (e *Ensemble) Excludes(box Box, a int, sure []int, opt Options) (Decision, 
 		return Decision{}, err
 	}
 	s.start = start
-	if s.singleCell() {
+	s.within = within
+	if within == nil && s.singleCell() {
 		// The box lies in one split cell: one evaluation decides.
 		s.point(s.root.box)
 		v := s.value()
@@ -114,7 +121,7 @@ func (e *Ensemble) Excludes(box Box, a int, sure []int, opt Options) (Decision, 
 		d.Verdict = Refuted
 		d.Witness = s.bestX
 		d.WitnessBox = s.cellBox(s.bestX)
-	case s.done:
+	case s.done && (within == nil || !within.unsure):
 		d.Verdict = Proved
 		d.Upper = min(d.Upper, 0)
 	}

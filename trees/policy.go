@@ -138,13 +138,7 @@ func (p *Policy) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.Label
 	if ai < 0 {
 		return symbolic.Excluded, nil, nil // never an output: never chosen
 	}
-	var s []int
-	for _, l := range sure {
-		if i := p.OutputIndex(l); i >= 0 {
-			s = append(s, i)
-		}
-	}
-	r, err := p.Excludes(lo, hi, ai, s, Options{})
+	r, err := p.Excludes(lo, hi, ai, p.sureIndices(sure), Options{})
 	if err != nil {
 		return symbolic.Undecided, nil, err
 	}
@@ -322,43 +316,68 @@ func (p *Policy) InputBox(lo, hi []int) Box {
 // earlier output); Refuted with a witness state where a beats them all;
 // Unknown when the budget runs out. a and sure are output indices.
 func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateResult, error) {
+	if err := p.checkBox(lo, hi); err != nil {
+		return StateResult{}, err
+	}
+	if p.varEns != nil {
+		return p.excludesLifted(lo, hi, a, sure, opt, nil)
+	}
+	return p.excludesBySplitting(lo, hi, a, sure, opt, nil)
+}
+
+func (p *Policy) checkBox(lo, hi []int) error {
 	if len(lo) != len(p.vars) || len(hi) != len(p.vars) {
-		return StateResult{}, fmt.Errorf("trees: state box has %d/%d bounds for %d variables", len(lo), len(hi), len(p.vars))
+		return fmt.Errorf("trees: state box has %d/%d bounds for %d variables", len(lo), len(hi), len(p.vars))
 	}
 	for v := range lo {
 		if lo[v] > hi[v] {
-			return StateResult{}, fmt.Errorf("trees: state box is empty in variable %s (%d > %d)", p.vars[v].Name, lo[v], hi[v])
+			return fmt.Errorf("trees: state box is empty in variable %s (%d > %d)", p.vars[v].Name, lo[v], hi[v])
 		}
 	}
-	if p.varEns != nil {
-		box := make(Box, len(p.vars))
-		for v := range box {
-			box[v] = Interval{float64(lo[v]), float64(hi[v])}
-		}
-		d, err := p.varEns.Excludes(box, a, sure, opt)
-		if err != nil {
-			return StateResult{}, err
-		}
-		sd := StateResult{Verdict: d.Verdict, Stats: d.Stats}
-		if d.Verdict == Refuted {
-			s := make(symbolic.State, len(p.vars))
-			for v := range s {
-				s[v] = int(d.Witness[v])
-			}
-			if !p.wins(s, a, sure) {
-				// Cannot happen when lift is right; never claim a witness
-				// that is not one.
-				return StateResult{Verdict: Unknown, Stats: d.Stats}, nil
-			}
-			sd.Witness = s
-			sd.WitnessLo, sd.WitnessHi = make([]int, len(s)), make([]int, len(s))
-			for v, iv := range d.WitnessBox {
-				sd.WitnessLo[v], sd.WitnessHi[v] = int(math.Ceil(iv.Lo)), int(math.Floor(iv.Hi))
-			}
-		}
-		return sd, nil
+	return nil
+}
+
+// excludesLifted answers over the ensemble on state variables, within
+// the states within admits (nil: all of the box).
+func (p *Policy) excludesLifted(lo, hi []int, a int, sure []int, opt Options, within *stateRegion) (StateResult, error) {
+	box := make(Box, len(p.vars))
+	for v := range box {
+		box[v] = Interval{float64(lo[v]), float64(hi[v])}
 	}
-	return p.excludesBySplitting(lo, hi, a, sure, opt)
+	d, err := p.varEns.excludes(box, a, sure, opt, within)
+	if err != nil {
+		return StateResult{}, err
+	}
+	sd := StateResult{Verdict: d.Verdict, Stats: d.Stats}
+	if d.Verdict == Refuted {
+		s := make(symbolic.State, len(p.vars))
+		for v := range s {
+			s[v] = int(d.Witness[v])
+		}
+		if !p.wins(s, a, sure) || (within != nil && !within.reg.Holds(s)) {
+			// Cannot happen when lift is right; never claim a witness
+			// that is not one.
+			return StateResult{Verdict: Unknown, Stats: d.Stats}, nil
+		}
+		sd.Witness = s
+		sd.WitnessLo, sd.WitnessHi = make([]int, len(s)), make([]int, len(s))
+		for v, iv := range d.WitnessBox {
+			sd.WitnessLo[v], sd.WitnessHi[v] = int(math.Ceil(iv.Lo)), int(math.Floor(iv.Hi))
+		}
+	}
+	return sd, nil
+}
+
+// sureIndices maps labels to output indices, leaving out labels that
+// are not outputs.
+func (p *Policy) sureIndices(sure []symbolic.LabelID) []int {
+	var s []int
+	for _, l := range sure {
+		if i := p.OutputIndex(l); i >= 0 {
+			s = append(s, i)
+		}
+	}
+	return s
 }
 
 // excludesBySplitting is the input-space fallback: each state box is
@@ -367,7 +386,11 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 // witnesses surface early), and boxes of at most EnumerateLimit states are
 // settled by evaluating their states. Single states are thus always
 // decided, and the answer is exact unless the budget runs out.
-func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Options) (StateResult, error) {
+//
+// Over a region (reg non-nil), each box is first shrunk to the atoms'
+// consequences and dropped when no state satisfies them, and only
+// states of the region count as witnesses.
+func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Options, reg *symbolic.AtomRegion) (StateResult, error) {
 	if opt.MaxNodes <= 0 {
 		opt.MaxNodes = 1 << 18
 	}
@@ -382,6 +405,9 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 		}
 		bx := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if reg != nil && !reg.Tighten(bx.lo, bx.hi) {
+			continue
+		}
 		size, widest := 1.0, -1
 		for v := range bx.lo {
 			w := bx.hi[v] - bx.lo[v]
@@ -392,7 +418,7 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 		}
 		if size <= EnumerateLimit {
 			sd.Nodes++
-			if s, ok := p.winsIn(bx.lo, bx.hi, a, sure); ok {
+			if s, ok := p.winsIn(bx.lo, bx.hi, a, sure, reg); ok {
 				sd.Verdict, sd.Witness, sd.Time = Refuted, s, time.Since(start)
 				sd.WitnessLo, sd.WitnessHi = append([]int(nil), s...), append([]int(nil), s...)
 				return sd, nil
@@ -420,12 +446,12 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 	return sd, nil
 }
 
-// winsIn returns a state of the box lo..hi where output a beats every sure
-// output, if there is one.
-func (p *Policy) winsIn(lo, hi []int, a int, sure []int) (symbolic.State, bool) {
+// winsIn returns a state of the box lo..hi (that satisfies reg, when
+// non-nil) where output a beats every sure output, if there is one.
+func (p *Policy) winsIn(lo, hi []int, a int, sure []int, reg *symbolic.AtomRegion) (symbolic.State, bool) {
 	s := append(symbolic.State(nil), lo...)
 	for {
-		if p.wins(s, a, sure) {
+		if (reg == nil || reg.Holds(s)) && p.wins(s, a, sure) {
 			return s, true
 		}
 		v := 0

@@ -226,6 +226,10 @@ type searcher struct {
 	bestX []float64
 	done  bool
 	stats Stats
+	// within, when set, restricts the search to the states of a region
+	// (region.go): boxes without one are dropped, and only its states
+	// are candidates.
+	within *stateRegion
 
 	// scratch
 	stack  []int
@@ -529,14 +533,31 @@ func (s *searcher) value() lex {
 // add evaluates a new state, records its point as a candidate, and queues
 // it unless nothing in it can beat the best point or the floor. A complete
 // state's value is its point's, so it never needs queueing.
+//
+// Over a region (s.within), a state whose box holds no state of the
+// region is dropped, and the point is moved into the region (or is no
+// candidate when none is found).
 func (s *searcher) add(n *node) {
 	s.stats.Generated++
+	if s.within != nil && !s.within.admit(s, n) {
+		return
+	}
 	n.branch = int32(s.evaluate(n))
 	s.point(n.box)
-	v := s.value()
-	if s.best.less(v) {
-		s.best = v
-		s.bestX = append(s.bestX[:0], s.x...)
+	candidate := true
+	if s.within != nil {
+		var empty bool
+		candidate, empty = s.within.pick(s, n)
+		if empty {
+			return
+		}
+	}
+	if candidate {
+		v := s.value()
+		if s.best.less(v) {
+			s.best = v
+			s.bestX = append(s.bestX[:0], s.x...)
+		}
 	}
 	if n.complete || !s.best.less(n.bound) || !s.floor.less(n.bound) {
 		return

@@ -8,6 +8,7 @@ import (
 	"vigil/ic3"
 	invcert "vigil/ic3/cert"
 	"vigil/internal/certpath"
+	"vigil/internal/vigilerr"
 	"vigil/smt"
 	"vigil/symbolic/explicit"
 )
@@ -15,7 +16,8 @@ import (
 // certificate makes the ic3/cert certificate of an invariant and the
 // policy facts it relies on: the question's Header with the property,
 // policy, model and policy hashes, and each ic3.Fact as a certificate
-// fact (labels by name, sub-box bounds as SMT-LIB2 text).
+// fact (labels by name, its sub-region's bounds and linear atoms as
+// FormatFactLit writes them; one it cannot write is an internal error).
 func (q *Prepared) certificate(inv [][]smt.Lit, facts []ic3.Fact) (*invcert.Cert, error) {
 	m := q.Model
 	h := q.Header
@@ -25,7 +27,13 @@ func (q *Prepared) certificate(inv [][]smt.Lit, facts []ic3.Fact) (*invcert.Cert
 	for _, f := range facts {
 		pf := invcert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
 		for _, l := range f.Within {
-			pf.Within = append(pf.Within, invcert.FormatLit(m, l))
+			w, err := invcert.FormatFactLit(m, l)
+			if err != nil {
+				// The fact's region (a sub-box, a relational cell's atom)
+				// must be stated exactly; never dropped.
+				return nil, vigilerr.Internalf("verify", "policy fact on box %d, label %s: %v", f.Box, m.Labels[f.Label].Name, err)
+			}
+			pf.Within = append(pf.Within, w)
 		}
 		for _, l := range f.Sure {
 			pf.Sure = append(pf.Sure, m.Labels[l].Name)

@@ -18,6 +18,7 @@ import (
 	"vigil/bdd"
 	"vigil/ic3"
 	"vigil/internal/phrase"
+	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -104,6 +105,11 @@ type IC3Figures struct {
 	PolicyFacts int     `json:"policy_facts,omitempty"`
 	Refuted     int     `json:"refuted_concretely,omitempty"` // generalization candidates a concrete state refuted
 	SubBoxes    int     `json:"cert_sub_boxes,omitempty"`     // labels excluded from a sub-box of the box asked about
+	// RegionCalls are the certifier calls over a region with linear atoms
+	// (ic3.Stats.RegionCalls), and RegionFacts the policy facts whose
+	// region has one.
+	RegionCalls int `json:"cert_region_calls,omitempty"`
+	RegionFacts int `json:"policy_facts_over_regions,omitempty"`
 	// Evaluated counts PolIC3's questions about small boxes answered by
 	// evaluating their states instead of by SMT (ic3.Stats.Evaluated).
 	Evaluated int `json:"evaluated_questions,omitempty"`
@@ -127,7 +133,7 @@ func NewIC3Figures(s ic3.Stats, generalize bool, order string, boxOnly bool) *IC
 		Learned: s.Blocked, Pushed: s.Pushed, SMTCalls: s.SMTCalls, Rebuilds: s.Rebuilds,
 		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
 		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
-		Refuted: s.Refuted, SubBoxes: s.SubBoxes, Evaluated: s.Evaluated,
+		Refuted: s.Refuted, SubBoxes: s.SubBoxes, Evaluated: s.Evaluated, RegionCalls: s.RegionCalls,
 	}
 }
 
@@ -219,6 +225,7 @@ func NewReport(q *Question, v *Verdict) *Report {
 		res := v.IC3
 		r.IC3 = NewIC3Figures(res.Stats, res.Generalize, res.Order, res.BoxOnly)
 		r.IC3.PolicyFacts = len(res.Facts)
+		r.IC3.RegionFacts = regionFacts(res.Result)
 		if v.Auto != nil {
 			r.IC3.BFSStates, _ = v.Auto.GaveWay()
 		}
@@ -352,6 +359,9 @@ func (r *Report) writeIC3(w *textWriter, opt TextOptions) {
 		if s.SubBoxes > 0 {
 			w.printf("; %d labels excluded on a sub-box", s.SubBoxes)
 		}
+		if n := regionFacts(res.Result); s.RegionCalls > 0 || n > 0 {
+			w.printf("; %d calls and %d facts over regions with linear atoms", s.RegionCalls, n)
+		}
 		w.printf("\n")
 	}
 	if s.Refuted > 0 {
@@ -470,3 +480,21 @@ func RunCommand(file string, defines map[string]string, start, unsafe, policyFil
 // Stopped turns a stop reason ("timeout", "state limit 10", ...) into a
 // phrase that says what happened (phrase.Stopped).
 func Stopped(reason string) string { return phrase.Stopped(reason) }
+
+// regionFacts counts the policy facts of res whose region (invariant box
+// and sub-region) has a linear atom.
+func regionFacts(res *ic3.Result) int {
+	n := 0
+	for _, f := range res.Facts {
+		if f.Box < 0 || f.Box >= len(res.Invariant) {
+			continue
+		}
+		for _, l := range append(append([]smt.Lit(nil), res.Invariant[f.Box]...), f.Within...) {
+			if l.Form != nil {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}

@@ -51,8 +51,8 @@ type PolicyFact struct {
 	Box   int
 	Label string
 	Sure  []string
-	// Within are bounds such as "x>=5" or "x<=9" (see FormatLit); none
-	// means the whole box.
+	// Within are bounds such as "x>=5" or "x<=9" and linear atoms such
+	// as "1*v+-1*d<=0" (see FormatLit); none means the whole box.
 	Within []string
 }
 
@@ -64,31 +64,85 @@ func (f PolicyFact) String() string {
 	return s
 }
 
-// FormatLit writes a bound literal of m as a fact's Within entry.
+// FormatLit writes a literal of m as a fact's Within entry: a bound
+// "x>=5", or a linear atom "2*x+-1*y<=3" (every term as COEF*NAME,
+// joined by +). FormatFactLit also checks that the entry reads back.
 func FormatLit(m *symbolic.Model, l smt.Lit) string {
 	op := ">="
 	if l.Upper {
 		op = "<="
 	}
-	return fmt.Sprintf("%s%s%d", m.Vars[l.Var].Name, op, l.K)
+	if l.Form == nil {
+		return fmt.Sprintf("%s%s%d", m.Vars[l.Var].Name, op, l.K)
+	}
+	var parts []string
+	for _, t := range l.Form.Terms() {
+		name := fmt.Sprintf("v%d", t.Var)
+		if int(t.Var) >= 0 && int(t.Var) < len(m.Vars) {
+			name = m.Vars[t.Var].Name
+		}
+		parts = append(parts, fmt.Sprintf("%d*%s", t.Coef, name))
+	}
+	return fmt.Sprintf("%s%s%d", strings.Join(parts, "+"), op, l.K)
 }
 
-// parseLit reads a Within entry of a fact against m's variables.
+// FormatFactLit is FormatLit, with an error when the entry does not read
+// back as l (a variable name holding one of the format's separators, a
+// variable m lacks): the certificate could not state the fact's region.
+func FormatFactLit(m *symbolic.Model, l smt.Lit) (string, error) {
+	if l.Form == nil && (int(l.Var) < 0 || int(l.Var) >= len(m.Vars)) {
+		return "", fmt.Errorf("a policy fact bounds variable %d, which model %s lacks", l.Var, m.Name)
+	}
+	s := FormatLit(m, l)
+	back, err := parseLit(m, s)
+	if err != nil || back != l || strings.ContainsAny(s, ", ") {
+		return "", fmt.Errorf("the certificate cannot state the policy fact's literal %s as %+q (read back: %v)", l, s, err)
+	}
+	return s, nil
+}
+
+// parseLit reads a Within entry of a fact against m's variables: a bound
+// NAME>=K or NAME<=K, or a linear atom C*NAME+C*NAME...>=K (or <=).
 func parseLit(m *symbolic.Model, s string) (smt.Lit, error) {
 	for _, op := range []string{">=", "<="} {
-		name, k, ok := strings.Cut(s, op)
+		lhs, k, ok := strings.Cut(s, op)
 		if !ok {
 			continue
-		}
-		v := m.VarIndex(name)
-		if v < 0 {
-			return smt.Lit{}, fmt.Errorf("a policy fact bounds %+q, which model %s lacks", name, m.Name)
 		}
 		n, err := strconv.Atoi(k)
 		if err != nil {
 			return smt.Lit{}, fmt.Errorf("a policy fact's bound %+q: want NAME>=K or NAME<=K with K a whole number", s)
 		}
-		return smt.Lit{Var: v, Upper: op == "<=", K: n}, nil
+		upper := op == "<="
+		if v := m.VarIndex(lhs); v >= 0 {
+			return smt.Lit{Var: v, Upper: upper, K: n}, nil
+		}
+		if !strings.Contains(lhs, "*") {
+			return smt.Lit{}, fmt.Errorf("a policy fact bounds %+q, which model %s lacks", lhs, m.Name)
+		}
+		var ts []symbolic.Term
+		seen := map[symbolic.VarID]bool{}
+		for _, part := range strings.Split(lhs, "+") {
+			cs, name, ok := strings.Cut(part, "*")
+			c, err := strconv.Atoi(cs)
+			if !ok || err != nil || c == 0 {
+				return smt.Lit{}, fmt.Errorf("a policy fact's atom %+q: want terms COEF*NAME joined by +, with COEF a nonzero whole number, got %+q", s, part)
+			}
+			v := m.VarIndex(name)
+			if v < 0 {
+				return smt.Lit{}, fmt.Errorf("a policy fact's atom %+q names %+q, which model %s lacks", s, name, m.Name)
+			}
+			if seen[v] {
+				return smt.Lit{}, fmt.Errorf("a policy fact's atom %+q names %s twice", s, name)
+			}
+			seen[v] = true
+			ts = append(ts, symbolic.Term{Coef: c, Var: v})
+		}
+		f := symbolic.NewForm(ts)
+		if f == nil || !f.Fits(m) {
+			return smt.Lit{}, fmt.Errorf("a policy fact's atom %+q: its value over model %s's ranges does not fit an exact integer", s, m.Name)
+		}
+		return smt.FormLit(f, upper, n), nil
 	}
 	return smt.Lit{}, fmt.Errorf("a policy fact's bound %+q: want NAME>=K or NAME<=K", s)
 }
@@ -512,7 +566,7 @@ func parseFact(v string) (PolicyFact, error) {
 			}
 		case "within":
 			if val == "" {
-				return f, fmt.Errorf("within: want bounds NAME>=K,NAME<=K,..., got nothing")
+				return f, fmt.Errorf("within: want bounds NAME>=K,NAME<=K,... or atoms C*NAME+C*NAME<=K, got nothing")
 			}
 			f.Within = strings.Split(val, ",")
 		default:

@@ -107,8 +107,12 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 	}
 	fc := NewFactChecker(m, p)
 	for _, f := range facts {
-		lo, hi := boxBounds(m, append(slices.Clone(c.Inv[f.Box]), f.Within...))
-		if err := fc.Check(ctx, Fact{Lo: lo, Hi: hi, Label: f.Label, Sure: f.Sure}); err != nil {
+		// The fact's region: its invariant box within its sub-region, the
+		// bounds and the linear atoms of both (exactly the region
+		// vigil.fact.<i> defines for consecution).
+		region := append(slices.Clone(c.Inv[f.Box]), f.Within...)
+		lo, hi := boxBounds(m, region)
+		if err := fc.Check(ctx, Fact{Lo: lo, Hi: hi, Atoms: regionAtoms(region), Label: f.Label, Sure: f.Sure}); err != nil {
 			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, Quote(m.Labels[f.Label].Name), Message(err))}
 		}
 	}
@@ -400,8 +404,20 @@ func lookAlike(n string, m *symbolic.Model) string {
 	return ""
 }
 
+// regionAtoms returns the linear atoms of a region's literals.
+func regionAtoms(b []smt.Lit) []symbolic.Atom {
+	var out []symbolic.Atom
+	for _, l := range b {
+		if l.Form != nil {
+			out = append(out, symbolic.Atom{Form: l.Form, Upper: l.Upper, K: l.K})
+		}
+	}
+	return out
+}
+
 // boxBounds returns the per-variable bounds of a box; linear atoms are
-// left out, which gives a bounding box of the region.
+// left out, which gives a bounding box of the region (regionAtoms are
+// the rest of it).
 func boxBounds(m *symbolic.Model, b []smt.Lit) (lo, hi []int) {
 	lo, hi = make([]int, len(m.Vars)), make([]int, len(m.Vars))
 	for i := range m.Vars {

@@ -34,9 +34,17 @@
 //
 // The invariant is a union of regions, each a conjunction of bounds
 // (>= |x| K) and linear atoms (<= (+ (* C |x|) |y| ...) K) with integer
-// coefficients, read back exactly (cert.go); a learned policy's fact is
-// re-checked over the bounding box of its region (the bounds alone), a
-// superset, so an exclusion proved there holds in the region.
+// coefficients, read back exactly (cert.go). A learned policy's fact
+// holds over a region too: its invariant box within its sub-region (the
+// header's within=, bounds such as d>=1 and linear atoms such as
+// 1*d+-1*v<=0, read back exactly), and it is re-checked over that box and
+// its atoms (facts.go, region.go): only states that satisfy the atoms
+// count, sub-boxes whose real relaxation misses the atoms are dropped
+// (an exact rational simplex, simplex.go), the network's first-layer
+// sums are bounded over that relaxation before the interval search goes
+// on, and a tree ensemble's leaf regions disjoint from the atoms are
+// skipped. An atom the header cannot state is an internal error of the
+// writer (vigil verify), never dropped.
 //
 // States are one integer per variable, each within its range. Integers
 // are exact mathematical integers (SMT-LIB Int): division by a positive

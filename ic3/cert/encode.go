@@ -67,7 +67,7 @@ func EncodeNetwork(x *smt.Context, m *symbolic.Model, p symbolic.Params, state [
 		return nil, errorf("the network of policy %s has an activation other than ReLU (Tanh, Sigmoid, LeakyReLU) or a final Softmax, which has no exact SMT encoding", p.Decl.Name)
 	}
 	xl, xh := ev.inputBounds(lo, hi)
-	en := ev.enclose(net, xl, xh)
+	en := ev.enclose(net, xl, xh, nil)
 	if !en.finite {
 		return nil, errorf("float64 evaluation of policy %s might overflow on the states of the model; its scores cannot be encoded with a rounding bound", p.Decl.Name)
 	}

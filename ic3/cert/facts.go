@@ -63,6 +63,15 @@ package cert
 // comparisons are already normalised into float64 thresholds by the
 // loader (the meaning evaluation uses too).
 //
+// A fact over a region with linear atoms (a relational lemma's cell,
+// Fact.Atoms) counts only the states of its box that satisfy the atoms:
+// enumeration and exact evaluation skip the others, the SMT query asserts
+// the atoms over the integers, the interval search drops sub-boxes whose
+// real relaxation misses them (simplex.go) and bounds the first layer's
+// sums over that relaxation (preBounds), and the leaf search of an
+// ensemble skips leaf regions that an atom excludes (region.go). A
+// counterexample always satisfies the atoms.
+//
 // The checker reads the network's and the ensemble's raw parameters
 // (symbolic.Params: layers, weights, normalisation; trees, thresholds,
 // leaves, base scores, float32 sums) through symbolic.Certifiable and
@@ -84,10 +93,12 @@ import (
 )
 
 // Fact says: in every state of the box Lo..Hi (inclusive, per model
-// variable) the policy never chooses Label, given every label of Sure is
-// applicable throughout the box.
+// variable) that satisfies every atom of Atoms (its region; none: the
+// whole box) the policy never chooses Label, given every label of Sure is
+// applicable throughout the region.
 type Fact struct {
 	Lo, Hi []int
+	Atoms  []symbolic.Atom
 	Label  symbolic.LabelID
 	Sure   []symbolic.LabelID
 }
@@ -178,6 +189,11 @@ func (fc *FactChecker) Check(ctx context.Context, f Fact) error {
 			return errorf("policy fact: sure label %d does not exist in model %s", l, m.Name)
 		}
 	}
+	for _, a := range f.Atoms {
+		if a.Form == nil || !a.Form.Fits(m) {
+			return errorf("policy fact: the atom %s cannot be evaluated exactly over model %s's ranges", atomString(m, a), m.Name)
+		}
+	}
 	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
 	for v, va := range m.Vars {
 		lo[v], hi[v] = max(f.Lo[v], va.Lo), min(f.Hi[v], va.Hi)
@@ -189,6 +205,16 @@ func (fc *FactChecker) Check(ctx context.Context, f Fact) error {
 	if len(q.label) == 0 {
 		return nil // not an output: never chosen
 	}
+	atoms, empty := cutAtoms(lo, hi, f.Atoms)
+	if empty {
+		return nil // no state of the box satisfies the atoms
+	}
+	if len(atoms) > 0 {
+		if _, ok := newPolytope(lo, hi, atoms); !ok {
+			return nil // not even a real point of the box does
+		}
+	}
+	q.atoms = atoms
 	switch {
 	case fc.par.Network != nil:
 		return q.network(ctx, fc.par, lo, hi, &fc.ev)
@@ -205,6 +231,19 @@ type question struct {
 	f     Fact
 	label []int // the outputs that are Label (normally one)
 	sure  []int // the outputs in Sure, other than Label
+	// atoms are the region's atoms that the box does not imply (Check):
+	// only states that satisfy them count.
+	atoms []symbolic.Atom
+}
+
+// inRegion reports whether s satisfies the question's atoms.
+func (q *question) inRegion(s symbolic.State) bool {
+	for _, a := range q.atoms {
+		if !a.Holds(s) {
+			return false
+		}
+	}
+	return true
 }
 
 func newQuestion(m *symbolic.Model, p symbolic.Policy, f Fact) *question {
@@ -318,6 +357,9 @@ func (q *question) enumerate(ctx context.Context, lo, hi []int, why string) erro
 	}
 	sc := make([]float64, len(q.p.Outputs()))
 	return eachBoxState(ctx, lo, hi, func(s symbolic.State) error {
+		if !q.inRegion(s) {
+			return nil
+		}
 		if err := q.p.Scores(s, sc); err != nil {
 			return errorf("policy fact: %w", err)
 		}
@@ -607,6 +649,9 @@ func (q *question) network(ctx context.Context, p symbolic.Params, lo, hi []int,
 	}
 	sc := make([]float64, len(q.p.Outputs()))
 	for _, w := range sampleStates(lo, hi) {
+		if !q.inRegion(w) {
+			continue
+		}
 		if err := q.p.Scores(w, sc); err != nil || !q.chosen(sc) || !sampleWitnesses {
 			continue
 		}
@@ -621,6 +666,9 @@ func (q *question) network(ctx context.Context, p symbolic.Params, lo, hi []int,
 func (q *question) evaluate(ctx context.Context, ev *exactNet, lo, hi []int) error {
 	sc := make([]float64, len(q.p.Outputs()))
 	return eachBoxState(ctx, lo, hi, func(s symbolic.State) error {
+		if !q.inRegion(s) {
+			return nil
+		}
 		if err := q.p.Scores(s, sc); err != nil {
 			return errorf("policy fact: %w", err)
 		}
@@ -650,9 +698,10 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 		state[v] = x.IntConst(va.Name)
 		box = append(box, x.Ge(state[v], x.Int(int64(lo[v]))), x.Le(state[v], x.Int(int64(hi[v]))))
 	}
+	box = append(box, atomTerms(x, state, q.atoms)...)
 	// The rounding error bound of each score over the box.
 	xl, xh := ev.inputBounds(lo, hi)
-	en := ev.enclose(net, xl, xh)
+	en := ev.enclose(net, xl, xh, nil)
 	if !en.finite {
 		return errorf("cannot re-check the policy fact: float64 evaluation of policy %s might overflow on the box, which has %.4g states, more than the %d that are evaluated one by one", p.Decl.Name, boxSize(lo, hi), exactStates)
 	}
@@ -703,8 +752,8 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 	for v, k := range vals {
 		s[v] = int(k)
 	}
-	if !inBox(s, lo, hi) {
-		return errorf("policy %s: Z3's counterexample %s lies outside the fact's box; this is a bug of the fact checker", p.Decl.Name, q.m.FormatState(s))
+	if !inBox(s, lo, hi) || !q.inRegion(s) {
+		return errorf("policy %s: Z3's counterexample %s lies outside the fact's region; this is a bug of the fact checker", p.Decl.Name, q.m.FormatState(s))
 	}
 	return q.failure(s, ev.scores(s))
 }
@@ -935,7 +984,7 @@ func (q *question) ensemble(ctx context.Context, p symbolic.Params, lo, hi []int
 	regs := make([][]leafRegion, len(e.Trees))
 	total := 0
 	for ti := range e.Trees {
-		if regs[ti], err = leafRegions(&e.Trees[ti], splitters, lo, hi, &total); err != nil {
+		if regs[ti], err = leafRegions(&e.Trees[ti], splitters, lo, hi, q.atoms, &total); err != nil {
 			if err == errTooManyRegions {
 				return errorf("cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
 			}
@@ -984,11 +1033,16 @@ func (q *question) splitters(p symbolic.Params) (sps []*splitter, several int, e
 var errTooManyRegions = errors.New("too many leaf regions")
 
 // leafRegions returns the regions of the box lo..hi that reach each leaf
-// of t, counting them in *total against cellLimit.
-func leafRegions(t *symbolic.Tree, splitters []*splitter, lo, hi []int, total *int) ([]leafRegion, error) {
+// of t, counting them in *total against cellLimit; parts of the box that
+// no state of the fact's region lies in (disjoint: an atom fails on the
+// whole part) are skipped.
+func leafRegions(t *symbolic.Tree, splitters []*splitter, lo, hi []int, atoms []symbolic.Atom, total *int) ([]leafRegion, error) {
 	var regs []leafRegion
 	var walk func(i int, lo, hi []int) error
 	walk = func(i int, lo, hi []int) error {
+		if disjoint(lo, hi, atoms) {
+			return nil // no state of this part of the box is in the region
+		}
 		n := &t.Nodes[i]
 		if n.Feature < 0 {
 			if *total++; *total > cellLimit {
@@ -1050,10 +1104,19 @@ func (q *question) combine(ctx context.Context, p symbolic.Params, regs [][]leaf
 	var dfs func(k int) error
 	dfs = func(k int) error {
 		if k == len(e.Trees) {
-			if q.chosen(sums[k]) {
+			if !q.chosen(sums[k]) {
+				return nil
+			}
+			if len(q.atoms) == 0 {
 				return q.failure(append(symbolic.State(nil), blo[k]...), nil)
 			}
-			return nil
+			// The cell's scores are the same in all its states: a
+			// counterexample needs one that is in the region.
+			s, err := regionPoint(ctx, blo[k], bhi[k], q.atoms)
+			if err != nil || s == nil {
+				return err
+			}
+			return q.failure(s, nil)
 		}
 		t := &e.Trees[k]
 	next:
@@ -1064,6 +1127,9 @@ func (q *question) combine(ctx context.Context, p symbolic.Params, regs [][]leaf
 					continue next
 				}
 				blo[k+1][v], bhi[k+1][v] = l, h
+			}
+			if disjoint(blo[k+1], bhi[k+1], q.atoms) {
+				continue
 			}
 			if cells++; cells > cellLimit {
 				return errorf("cannot re-check the policy fact: the leaf combinations of policy %s over the box exceed %d cells", p.Decl.Name, cellLimit)

@@ -29,6 +29,10 @@ import (
 const (
 	intervalBoxes = 200_000
 	intervalExact = 16
+	// regionLPBoxes bounds the boxes of one fact's search whose first
+	// layer is bounded by linear programs over a region (each costs two
+	// exact simplex runs per neuron).
+	regionLPBoxes = 4096
 )
 
 func down(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }
@@ -196,7 +200,11 @@ type enclosure struct {
 //
 // A final Softmax or LogSoftmax is not enclosed: the enclosure is of the
 // scores before it, and beaten accounts for it (outFunction).
-func (ev *exactNet) enclose(net *symbolic.Network, xl, xh []float64) enclosure {
+//
+// pre, when not nil, bounds the first layer's sums (their exact values on
+// the float64 inputs) more tightly than intervals do, over a region with
+// linear atoms (preBounds); each sum's interval is intersected with it.
+func (ev *exactNet) enclose(net *symbolic.Network, xl, xh []float64, pre *preBounds) enclosure {
 	n := len(xl)
 	cl, ch, e := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range xl {
@@ -231,6 +239,9 @@ func (ev *exactNet) enclose(net *symbolic.Network, xl, xh []float64) enclosure {
 				prop += math.Abs(w) * e[j]
 			}
 			mag, prop = sumUp(mag, l.In+1), sumUp(prop, l.In)
+			if k == 0 && pre != nil && max(sl, pre.lo[i]) <= min(sh, pre.hi[i]) {
+				sl, sh = max(sl, pre.lo[i]), min(sh, pre.hi[i])
+			}
 			if !(mag <= maxMag && sh <= maxMag && sl >= -maxMag) {
 				return enclosure{}
 			}
@@ -280,8 +291,8 @@ func (ev *exactNet) enclose(net *symbolic.Network, xl, xh []float64) enclosure {
 // leave the sure output strictly higher throughout. Where evaluation
 // might overflow nothing is beaten (small boxes are then evaluated state
 // by state).
-func (q *question) beaten(net *symbolic.Network, ev *exactNet, xl, xh []float64) bool {
-	en := ev.enclose(net, xl, xh)
+func (q *question) beaten(net *symbolic.Network, ev *exactNet, xl, xh []float64, pre *preBounds) bool {
+	en := ev.enclose(net, xl, xh, pre)
 	if !en.finite {
 		return false
 	}
@@ -366,6 +377,7 @@ func (q *question) intervalProof(ctx context.Context, net *symbolic.Network, ev 
 	}
 	type item struct{ lo, hi []int }
 	stack := []item{{append([]int(nil), lo...), append([]int(nil), hi...)}}
+	lps := 0
 	for n := 0; len(stack) > 0; n++ {
 		if n == intervalBoxes {
 			return false, nil
@@ -376,8 +388,27 @@ func (q *question) intervalProof(ctx context.Context, net *symbolic.Network, ev 
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		xl, xh := ev.inputBounds(b.lo, b.hi)
-		if q.beaten(net, ev, xl, xh) {
+		// Over a region with atoms: a part of the box without a point of
+		// the region is dropped, and where intervals over the box do not
+		// decide, the first layer's sums are bounded over the region's
+		// real relaxation (preBounds), for at most regionLPBoxes boxes of
+		// the search (intervals alone after that, which is sound too).
+		var cut []symbolic.Atom
+		if len(q.atoms) > 0 {
+			var empty bool
+			if cut, empty = cutAtoms(b.lo, b.hi, q.atoms); empty {
+				continue
+			}
+		}
+		if q.beaten(net, ev, xl, xh, nil) {
 			continue
+		}
+		if len(cut) > 0 && lps < regionLPBoxes {
+			lps++
+			poly, ok := newPolytope(b.lo, b.hi, cut)
+			if !ok || q.beaten(net, ev, xl, xh, ev.preBounds(net, poly, xl, xh)) {
+				continue
+			}
 		}
 		if boxSize(b.lo, b.hi) <= intervalExact {
 			err := q.evaluate(ctx, ev, b.lo, b.hi)
@@ -409,4 +440,77 @@ func (q *question) intervalProof(ctx context.Context, net *symbolic.Network, ev 
 		stack = append(stack, item{b.lo, l}, item{h, b.hi})
 	}
 	return true, nil
+}
+
+// preBounds are bounds on the first layer's sums (exact values on the
+// float64 inputs), one interval per neuron.
+type preBounds struct{ lo, hi []float64 }
+
+// preBounds bounds each sum of the first layer over the real points of
+// poly (a region's relaxation within a box whose float64 inputs lie in
+// xl..xh). An input whose clipping may act on the box enters as its
+// interval (as enclose computes it); any other is affine in the state,
+// clipNormalise(x) = (x - mean) / range, so the sum restricted to those
+// inputs is an affine function of the state, bounded exactly by the
+// simplex, then widened by the rounding of each input to float64
+// (|fl(x) - x| <= 2^-53 |x| + 2^-1075, times |w| / range).
+func (ev *exactNet) preBounds(net *symbolic.Network, poly *polytope, xl, xh []float64) *preBounds {
+	l := net.Layers[0]
+	n := len(ev.coef)
+	nv := poly.n
+	affine := make([]bool, n)
+	scale, shift := make([]*big.Rat, n), make([]*big.Rat, n) // norm(x) = scale*x + shift
+	cl, ch := make([]float64, n), make([]float64, n)
+	for j := range n {
+		rl, rh := floatRat(xl[j]), floatRat(xh[j])
+		affine[j] = (ev.lo[j] == nil || rl.Cmp(ev.lo[j]) >= 0) && (ev.hi[j] == nil || rh.Cmp(ev.hi[j]) <= 0)
+		scale[j], shift[j] = big.NewRat(1, 1), new(big.Rat)
+		if ev.mean[j] != nil {
+			scale[j].Set(ev.inv[j])
+			shift[j].Neg(new(big.Rat).Mul(ev.mean[j], ev.inv[j]))
+		}
+		ev.clipNormalise(j, rl)
+		ev.clipNormalise(j, rh)
+		if rl.Cmp(rh) > 0 {
+			rl, rh = rh, rl
+		}
+		cl[j], ch[j] = ratDown(rl), ratUp(rh)
+	}
+	pb := &preBounds{lo: make([]float64, l.Out), hi: make([]float64, l.Out)}
+	t := new(big.Rat)
+	for i := 0; i < l.Out; i++ {
+		konst := floatRat(l.B[i])
+		c := make([]*big.Rat, nv)
+		widen, nl, nh := 0.0, 0.0, 0.0
+		for j, w := range l.W[i*l.In : (i+1)*l.In] {
+			if w == 0 {
+				continue
+			}
+			if !affine[j] {
+				a, b := mulIv(w, cl[j], ch[j])
+				nl, nh = down(nl+a), up(nh+b)
+				continue
+			}
+			ws := new(big.Rat).Mul(floatRat(w), scale[j])
+			// w * (scale * (konst_j + sum coef x) + shift)
+			konst.Add(konst, t.Mul(ws, ev.konst[j]))
+			konst.Add(konst, t.Mul(floatRat(w), shift[j]))
+			for v, cv := range ev.coef[j] {
+				if cv == nil {
+					continue
+				}
+				if c[v] == nil {
+					c[v] = new(big.Rat)
+				}
+				c[v].Add(c[v], t.Mul(ws, cv))
+			}
+			mag := up(max(math.Abs(xl[j]), math.Abs(xh[j])))
+			widen += up(math.Abs(ratUp(new(big.Rat).Abs(ws))) * up(unitRound*mag+tinyErr))
+		}
+		widen = sumUp(widen, l.In)
+		lo, hi := poly.min(konst, c), poly.max(konst, c)
+		pb.lo[i] = down(down(ratDown(lo)-widen) + nl)
+		pb.hi[i] = up(up(ratUp(hi)+widen) + nh)
+	}
+	return pb
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // Exclusion is a policy fact as the certificate uses it: label Label is
-// never chosen in box Box of the invariant, or in its sub-box Within when
-// that is not nil.
+// never chosen in box Box of the invariant, or in the part of it that
+// Within (bounds and linear atoms, written exactly as the invariant's)
+// cuts out when that is not nil.
 type Exclusion struct {
 	Box    int
 	Label  symbolic.LabelID
@@ -71,6 +72,13 @@ func (p *printer) checkFacts(boxes int, excluded []Exclusion) error {
 			if int(l.Var) < 0 || int(l.Var) >= len(m.Vars) {
 				return fmt.Errorf("smtlib: a policy fact bounds variable %d, which model %s lacks", l.Var, m.Name)
 			}
+			if l.Form != nil {
+				for _, t := range l.Form.Terms() {
+					if int(t.Var) < 0 || int(t.Var) >= len(m.Vars) {
+						return fmt.Errorf("smtlib: a policy fact's atom %s names variable %d, which model %s lacks", l.Form.Key(), t.Var, m.Name)
+					}
+				}
+			}
 		}
 	}
 	return nil
@@ -87,7 +95,7 @@ func (p *printer) checkFacts(boxes int, excluded []Exclusion) error {
 // the text (and what Z3 parses) grows with the invariant plus the facts,
 // not with the invariant times the labels. It is sound: each fact holds
 // in every state of its region (the fact checker checks it on the
-// region's bounding box, the sure checks its sure labels in the region),
+// region, box and atoms, the sure checks its sure labels in the region),
 // so a state of any region that excludes a is one where the policy never
 // chooses a, whichever other boxes of the invariant also hold it (where
 // boxes overlap, such a state is left out of a's check even though
