@@ -180,16 +180,7 @@ func (p *Policy) Params() symbolic.Params {
 func (p *Policy) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.LabelID) (symbolic.Exclusion, symbolic.State, error) {
 	sure = p.Decl.Rivals(sure) // argmax all: a must beat every output
 	r, err := p.ExcludesLabel(lo, hi, a, sure, Options{})
-	if err != nil {
-		return symbolic.Undecided, nil, err
-	}
-	switch r.Verdict {
-	case Proved:
-		return symbolic.Excluded, nil, nil
-	case Refuted:
-		return symbolic.Possible, r.Witness, nil
-	}
-	return symbolic.Undecided, nil, nil
+	return r.exclusion(err)
 }
 
 // ExcludeWithin is ExcludesWithin with labels and the default Options,
@@ -208,6 +199,12 @@ func (p *Policy) ExcludeWithin(lo, hi []int, atoms []symbolic.Atom, a symbolic.L
 		return symbolic.Excluded, nil, nil
 	}
 	r, err := p.ExcludesWithin(lo, hi, atoms, ai, p.sureIndices(sure), Options{})
+	return r.exclusion(err)
+}
+
+// exclusion is r (and the query's error) as symbolic.Certifiable's
+// answer.
+func (r StateResult) exclusion(err error) (symbolic.Exclusion, symbolic.State, error) {
 	if err != nil {
 		return symbolic.Undecided, nil, err
 	}
