@@ -7,15 +7,15 @@
 // to use.
 //
 // Load does all of it in one call and returns the model with the property
-// and policy bound. Model, Attach, AttachModelPA, SelectProperty and
-// SelectPolicy are its stages, for a caller that runs them its own way
-// (vigil cert check loads the model a certificate names). Nothing is
-// printed: the model's diagnostics come back as lang.Diagnostics (a
-// *DiagnosticsError when they hold errors), a start, unsafe or policy file
-// that cannot be attached as a *FilesError, and warnings and notes as
-// Messages for the caller to show. Messages name the files by the vigil
+// and policy bound. Model, Attach, AttachModelPA, SelectProperty,
+// SelectPolicy and ApplyArgMax are its stages, for a caller that runs
+// them its own way (vigil cert check loads the model a certificate
+// names). Nothing is printed: the model's diagnostics come back as
+// lang.Diagnostics (a *DiagnosticsError when they hold errors), a start,
+// unsafe or policy file that cannot be attached as a *FilesError, and
+// warnings and notes as Messages for the caller to show. Messages name the files by the vigil
 // flags that give them (--start, --unsafe, --policy-file, --property,
-// --policy), which Options mirrors.
+// --policy, --argmax), which Options mirrors.
 //
 // The package imports nn and trees: a policy file of either format is read
 // for its dimensions here, and a program that loads one can bind it
@@ -72,6 +72,9 @@ type Options struct {
 	// ReadsPredicates says the caller uses a PA property's predicates
 	// (predicate abstraction); otherwise Load notes that they are ignored.
 	ReadsPredicates bool
+	// ArgMax (--argmax) overrides how the selected policy reads its
+	// arg-max (ApplyArgMax); ArgMaxDeclared keeps its own reading.
+	ArgMax ArgMax
 }
 
 // Message is a warning or a note about what was loaded.
@@ -152,6 +155,9 @@ func Load(path string, opts Options) (*Loaded, error) {
 	}
 	byDefault := opts.PolicyDefault == ThePolicy || (opts.PolicyDefault == OnlyPolicy && len(m.Policies) == 1)
 	if l.Policy, err = SelectPolicy(m, pol, byDefault); err != nil {
+		return l, err
+	}
+	if l.Messages, err = ApplyArgMax(l.Policy, opts.ArgMax, l.Messages); err != nil {
 		return l, err
 	}
 	return l, nil
