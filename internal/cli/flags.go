@@ -270,7 +270,7 @@ func (f *EnumFlag) Set(s string) error {
 // (package load's ArgMax reads it).
 func ArgMaxFlag(fs *flag.FlagSet) *EnumFlag {
 	f := &EnumFlag{What: "argmax reading", Values: []string{"all", "applicable"}}
-	fs.Var(f, "argmax", "how the network or tree-ensemble policy reads its arg-max, overriding its argmax line and a PlaJA interface's \"filter\": all (over all outputs; the policy is stuck where that label is not applicable) or applicable (over the applicable outputs)")
+	fs.Var(f, "argmax", "`READING` of the network or tree-ensemble policy's arg-max, overriding its argmax line and a PlaJA interface's \"filter\": all (over all outputs; the policy is stuck where that label is not applicable) or applicable (over the applicable outputs)")
 	return f
 }
 
