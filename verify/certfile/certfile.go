@@ -365,7 +365,8 @@ func readingChanged(c *invcert.Cert, q *question) error {
 	if load.ReadingOf(d) == "" {
 		return nil
 	}
-	if h, err := invcert.ModelHash(q.m, q.prop.Name, d.Name); err != nil || h == c.Hash {
+	loaded, err := invcert.ModelHash(q.m, q.prop.Name, d.Name)
+	if err != nil || loaded == c.Hash {
 		return nil
 	}
 	now := load.ReadingOf(d)
@@ -376,6 +377,6 @@ func readingChanged(c *invcert.Cert, q *question) error {
 	if err != nil || h != c.Hash {
 		return nil
 	}
-	return fmt.Errorf("the certificate does not belong to this model: it was made with policy %s read argmax %s, and the model as loaded reads it argmax %s (its argmax line, its PlaJA interface's \"filter\" or the --argmax the certificate records differ); it proves nothing about argmax %s: check it against the model it was made with, or make a certificate for this reading",
-		invcert.Quote(d.Name), made, now, now)
+	return fmt.Errorf("the certificate does not belong to this model: its model-sha256 is %.12s..., the model loaded is %.12s...: it was made with policy %s read argmax %s, and the model as loaded reads it argmax %s (its argmax line, its PlaJA interface's \"filter\" or the --argmax the certificate records differ); it proves nothing about argmax %s: check it against the model it was made with, or make a certificate for this reading",
+		c.Hash, loaded, invcert.Quote(d.Name), made, now, now)
 }
