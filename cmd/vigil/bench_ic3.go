@@ -123,7 +123,7 @@ func ic3Facts(e *cli.Env, file string, defs map[string]string, plaja *plajaFlags
 		return batch.ModelFacts{}, errPrinted
 	}
 	var prop, pol string
-	if !plaja.apply(e, m, &prop, &pol) {
+	if !plaja.apply(e, m, &prop, &pol, false) {
 		return batch.ModelFacts{}, errPrinted
 	}
 	return verify.BenchFacts(m), nil

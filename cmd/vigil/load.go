@@ -51,11 +51,12 @@ func (pf *plajaFlags) files() load.Files {
 // unless --property/--policy chose others (load.Attach). It prints what
 // goes wrong and returns false.
 //
-// With --argmax, the policy they select (the model's only one when none
-// is named) reads its arg-max so (load.ApplyArgMax).
-func (pf *plajaFlags) apply(e *cli.Env, m *symbolic.Model, propName, polName *string) bool {
+// With --argmax and withArgMax, the policy they select (the model's only
+// one when none is named) reads its arg-max so (load.ApplyArgMax); a
+// caller that never evaluates the policy (run --replay) passes false.
+func (pf *plajaFlags) apply(e *cli.Env, m *symbolic.Model, propName, polName *string, withArgMax bool) bool {
 	warnings, err := load.Attach(m, pf.files(), propName, polName)
-	if err == nil && pf.reading() != load.ArgMaxDeclared {
+	if err == nil && withArgMax && pf.reading() != load.ArgMaxDeclared {
 		var d *symbolic.PolicyDecl
 		if d, err = load.SelectPolicy(m, *polName, true); err == nil {
 			warnings, err = load.ApplyArgMax(d, pf.reading(), warnings)

@@ -70,9 +70,10 @@ func runRun(e *cli.Env, args []string) int {
 		return e.Fail(cli.ExitUsage, "vigil run: --steps must be >= 0 and --runs >= 1")
 	}
 	if *replay != "" {
-		// The run file names its property and policy: nothing to select.
+		// The run file names its property and policy: nothing to select,
+		// and the policy is not evaluated (--argmax plays no part).
 		m := loadModel(e, file, mf.defs)
-		if m == nil || !mf.plaja.apply(e, m, mf.prop, mf.pol) {
+		if m == nil || !mf.plaja.apply(e, m, mf.prop, mf.pol, false) {
 			return cli.ExitError
 		}
 		if *jsonOut {
