@@ -26,11 +26,10 @@ type ImportOptions struct {
 	// safety as unsafe); without it only the files' property is kept.
 	Goals bool
 	// Dir is the directory the .spec is written to: the policies' file
-	// paths are made relative to it. "" leaves them as they are.
+	// paths are made relative to it. "" leaves them as they are. (The
+	// policy file's policy is written with the reading Files.ArgMax,
+	// --argmax, gives, when given, instead of its interface's "filter".)
 	Dir string
-	// ArgMax (--argmax) is the reading the policy file's policy is
-	// written with, instead of its interface's "filter".
-	ArgMax ArgMax
 }
 
 // Imported is the result of Import.

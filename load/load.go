@@ -37,9 +37,13 @@ import (
 // Files are the files that add a property and a policy to a model: PlaJA's
 // start and unsafe condition files (or PA property files), and a policy
 // file (a network, a tree ensemble, a .jani2nnet interface, or a PA
-// property file naming one). Empty names are not given.
+// property file naming one). Empty names are not given. ArgMax, PlaJA's
+// --applicability-filtering beside them, is the reading the policy takes
+// (ApplyArgMax); with it, a policy file may stand in for learned policies
+// that differ only in their readings.
 type Files struct {
 	Start, Unsafe, PolicyFile string
+	ArgMax                    ArgMax
 }
 
 // Given reports whether any file is given.
@@ -71,10 +75,9 @@ type Options struct {
 	PolicyDefault    PolicyDefault
 	// ReadsPredicates says the caller uses a PA property's predicates
 	// (predicate abstraction); otherwise Load notes that they are ignored.
+	// (Files.ArgMax, --argmax, overrides how the selected policy reads its
+	// arg-max: ApplyArgMax.)
 	ReadsPredicates bool
-	// ArgMax (--argmax) overrides how the selected policy reads its
-	// arg-max (ApplyArgMax); ArgMaxDeclared keeps its own reading.
-	ArgMax ArgMax
 }
 
 // Message is a warning or a note about what was loaded.
@@ -203,7 +206,7 @@ func Attach(m *symbolic.Model, files Files, property, policy *string) ([]Message
 	if learned {
 		// *policy names the declared policy the file stands in for; the
 		// file's policy is the one selected.
-		if pol, err = AttachPolicyFile(m, files.PolicyFile, kind, *policy); err != nil {
+		if pol, err = attachPolicyFile(m, files.PolicyFile, kind, *policy, files.ArgMax != ArgMaxDeclared); err != nil {
 			return nil, &FilesError{err}
 		}
 		*policy = pol

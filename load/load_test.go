@@ -223,7 +223,8 @@ func TestImport(t *testing.T) {
 func TestLoadArgMax(t *testing.T) {
 	pa := filepath.Join(specs, "plaja", "pa.jani")
 	opts := load.Options{Defines: map[string]string{"N": "3"}, Files: load.Files{Start: pa, Unsafe: pa, PolicyFile: pa},
-		PropertyRequired: true, PolicyDefault: load.ThePolicy, ArgMax: load.ArgMaxApplicable}
+		PropertyRequired: true, PolicyDefault: load.ThePolicy}
+	opts.ArgMax = load.ArgMaxApplicable
 	l, err := load.Load(filepath.Join(specs, "plaja", "counter.jani"), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -240,12 +241,12 @@ func TestLoadArgMax(t *testing.T) {
 	}
 
 	path := filepath.Join(specs, "tarjansafe.spec")
-	_, err = load.Load(path, load.Options{Policy: "patient", PropertyRequired: true, PolicyDefault: load.ThePolicy, ArgMax: load.ArgMaxAll})
+	_, err = load.Load(path, load.Options{Files: load.Files{ArgMax: load.ArgMaxAll}, Policy: "patient", PropertyRequired: true, PolicyDefault: load.ThePolicy})
 	ae, ok := errors.AsType[*load.ArgMaxError](err)
 	if !ok || ae.Policy == nil || !strings.HasPrefix(err.Error(), "--argmax all: policy patient is a rules policy") {
 		t.Errorf("--argmax all with a rules policy: %v", err)
 	}
-	_, err = load.Load(path, load.Options{PolicyDefault: load.NoPolicy, ArgMax: load.ArgMaxApplicable})
+	_, err = load.Load(path, load.Options{Files: load.Files{ArgMax: load.ArgMaxApplicable}, PolicyDefault: load.NoPolicy})
 	if ae, ok := errors.AsType[*load.ArgMaxError](err); !ok || ae.Policy != nil || !strings.HasPrefix(err.Error(), "--argmax applicable: no policy is selected") {
 		t.Errorf("--argmax applicable without a policy: %v", err)
 	}

@@ -89,7 +89,7 @@ func certCheck(e *cli.Env, args []string) int {
 	}
 	ctx, cancel := cli.RunContext(0)
 	defer cancel()
-	r := certfile.Check(ctx, rest[0], certfile.Options{Spec: *spec, Files: plaja.files(), Defines: defs, ArgMax: plaja.reading()})
+	r := certfile.Check(ctx, rest[0], certfile.Options{Spec: *spec, Files: plaja.files(), Defines: defs})
 	e.PrintDiags(r.Diagnostics)
 	printMessages(e, "cert check", r.Messages)
 	if r.LoadErr != nil {

@@ -42,7 +42,7 @@ func runImport(e *cli.Env, args []string) int {
 	if len(files) != 1 {
 		return e.Fail(cli.ExitUsage, "vigil import: want one JANI model\nusage: %s", c.Usage)
 	}
-	opts := load.ImportOptions{Defines: defs, Files: load.Files{Start: *start, Unsafe: *unsafe, PolicyFile: *policyFile}, Property: *choose, Goals: *goals, ArgMax: load.ArgMax(argmax.Val)}
+	opts := load.ImportOptions{Defines: defs, Files: load.Files{Start: *start, Unsafe: *unsafe, PolicyFile: *policyFile, ArgMax: load.ArgMax(argmax.Val)}, Property: *choose, Goals: *goals}
 	if *out != "" {
 		opts.Dir = filepath.Dir(*out)
 	}

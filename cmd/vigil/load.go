@@ -44,7 +44,7 @@ func (pf *plajaFlags) reading() load.ArgMax { return load.ArgMax(pf.argmax.Val) 
 
 // files returns the files the flags name.
 func (pf *plajaFlags) files() load.Files {
-	return load.Files{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
+	return load.Files{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile, ArgMax: pf.reading()}
 }
 
 // apply adds the property and policy the flags name to m, and selects them
@@ -138,7 +138,7 @@ type loadedModel struct {
 // false.
 func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd load.PolicyDefault) (*loadedModel, bool) {
 	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
-		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, ArgMax: mf.plaja.reading()})
+		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates})
 	e.PrintDiags(l.Diagnostics)
 	printMessages(e, cmd, l.Messages)
 	if err != nil {

@@ -37,14 +37,13 @@ type Options struct {
 	// certificate's (--spec).
 	Spec string
 	// Files replace the PlaJA files the certificate records, each one
-	// that is given (--start, --unsafe, --policy-file).
+	// that is given (--start, --unsafe, --policy-file); their ArgMax
+	// (--argmax) must be the reading the certificate records, if any: the
+	// recorded one is applied to the policy either way.
 	load.Files
 	// Defines are -D values; they must be the ones the certificate
 	// records: a certificate proves its claim for those only.
 	Defines map[string]string
-	// ArgMax (--argmax) must be the reading the certificate records, if
-	// any; the recorded one is applied to the policy either way.
-	ArgMax load.ArgMax
 }
 
 // Fault says what kind of failure a Result's Err is.
@@ -226,6 +225,7 @@ func (rec record) question(r *Result, path string, opts Options, wantPolicy func
 	if err != nil {
 		return nil, Invalid, err
 	}
+	opts.ArgMax = argmax // a policy file stands in under the recorded reading
 	m, chk, propName, polName, fault, err := rec.load(r, path, opts)
 	if err != nil {
 		return nil, fault, err
