@@ -26,7 +26,9 @@ type ImportOptions struct {
 	// safety as unsafe); without it only the files' property is kept.
 	Goals bool
 	// Dir is the directory the .spec is written to: the policies' file
-	// paths are made relative to it. "" leaves them as they are.
+	// paths are made relative to it. "" leaves them as they are. (The
+	// policy file's policy is written with the reading Files.ArgMax,
+	// --argmax, gives, when given, instead of its interface's "filter".)
 	Dir string
 }
 
@@ -81,6 +83,16 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 	for _, p := range m.Properties {
 		if len(p.Predicates) > 0 {
 			im.Notes = append(im.Notes, Message{Text: fmt.Sprintf("the %s of PA property %s are not written to the .spec: only verify --engine ppa reads them, from the JANI files", phrase.Plural(len(p.Predicates), "predicate"), p.Name)})
+		}
+	}
+	if opts.ArgMax != ArgMaxDeclared {
+		// A JANI model declares no policy: the file's is the only one.
+		var d *symbolic.PolicyDecl
+		if len(m.Policies) > 0 {
+			d = m.Policies[len(m.Policies)-1]
+		}
+		if err := SetArgMax(d, opts.ArgMax); err != nil {
+			return im, err
 		}
 	}
 	for _, d := range m.Policies {

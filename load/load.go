@@ -7,15 +7,15 @@
 // to use.
 //
 // Load does all of it in one call and returns the model with the property
-// and policy bound. Model, Attach, AttachModelPA, SelectProperty and
-// SelectPolicy are its stages, for a caller that runs them its own way
-// (vigil cert check loads the model a certificate names). Nothing is
-// printed: the model's diagnostics come back as lang.Diagnostics (a
-// *DiagnosticsError when they hold errors), a start, unsafe or policy file
-// that cannot be attached as a *FilesError, and warnings and notes as
-// Messages for the caller to show. Messages name the files by the vigil
+// and policy bound. Model, Attach, AttachModelPA, SelectProperty,
+// SelectPolicy and ApplyArgMax are its stages, for a caller that runs
+// them its own way (vigil cert check loads the model a certificate
+// names). Nothing is printed: the model's diagnostics come back as
+// lang.Diagnostics (a *DiagnosticsError when they hold errors), a start,
+// unsafe or policy file that cannot be attached as a *FilesError, and
+// warnings and notes as Messages for the caller to show. Messages name the files by the vigil
 // flags that give them (--start, --unsafe, --policy-file, --property,
-// --policy), which Options mirrors.
+// --policy, --argmax), which Options mirrors.
 //
 // The package imports nn and trees: a policy file of either format is read
 // for its dimensions here, and a program that loads one can bind it
@@ -37,9 +37,13 @@ import (
 // Files are the files that add a property and a policy to a model: PlaJA's
 // start and unsafe condition files (or PA property files), and a policy
 // file (a network, a tree ensemble, a .jani2nnet interface, or a PA
-// property file naming one). Empty names are not given.
+// property file naming one). Empty names are not given. ArgMax, PlaJA's
+// --applicability-filtering beside them, is the reading the policy takes
+// (ApplyArgMax); with it, a policy file may stand in for learned policies
+// that differ only in their readings.
 type Files struct {
 	Start, Unsafe, PolicyFile string
+	ArgMax                    ArgMax
 }
 
 // Given reports whether any file is given.
@@ -71,6 +75,8 @@ type Options struct {
 	PolicyDefault    PolicyDefault
 	// ReadsPredicates says the caller uses a PA property's predicates
 	// (predicate abstraction); otherwise Load notes that they are ignored.
+	// (Files.ArgMax, --argmax, overrides how the selected policy reads its
+	// arg-max: ApplyArgMax.)
 	ReadsPredicates bool
 }
 
@@ -154,6 +160,9 @@ func Load(path string, opts Options) (*Loaded, error) {
 	if l.Policy, err = SelectPolicy(m, pol, byDefault); err != nil {
 		return l, err
 	}
+	if l.Messages, err = ApplyArgMax(l.Policy, opts.ArgMax, l.Messages); err != nil {
+		return l, err
+	}
 	return l, nil
 }
 
@@ -197,7 +206,7 @@ func Attach(m *symbolic.Model, files Files, property, policy *string) ([]Message
 	if learned {
 		// *policy names the declared policy the file stands in for; the
 		// file's policy is the one selected.
-		if pol, err = AttachPolicyFile(m, files.PolicyFile, kind, *policy); err != nil {
+		if pol, err = attachPolicyFile(m, files.PolicyFile, kind, *policy, files.ArgMax != ArgMaxDeclared); err != nil {
 			return nil, &FilesError{err}
 		}
 		*policy = pol

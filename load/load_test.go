@@ -215,3 +215,42 @@ func TestImport(t *testing.T) {
 		t.Errorf("open constant: %T %v", err, err)
 	}
 }
+
+// --argmax overrides the reading of the selected policy: an interface
+// without "filter" read argmax applicable loses the note that said it was
+// read argmax all, and the model as printed says the reading used; a
+// rules policy, or none, is refused with an *ArgMaxError naming the flag.
+func TestLoadArgMax(t *testing.T) {
+	pa := filepath.Join(specs, "plaja", "pa.jani")
+	opts := load.Options{Defines: map[string]string{"N": "3"}, Files: load.Files{Start: pa, Unsafe: pa, PolicyFile: pa},
+		PropertyRequired: true, PolicyDefault: load.ThePolicy}
+	opts.ArgMax = load.ArgMaxApplicable
+	l, err := load.Load(filepath.Join(specs, "plaja", "counter.jani"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Policy.ArgMaxAll || load.ReadingOf(l.Policy) != "applicable" {
+		t.Errorf("--argmax applicable: the policy reads %s", load.ReadingOf(l.Policy))
+	}
+	if len(l.Messages) != 1 || strings.Contains(l.Messages[0].Text, `"filter"`) {
+		t.Errorf("messages %v, want the predicates' note alone", l.Messages)
+	}
+	var printed strings.Builder
+	if err := symbolic.Print(&printed, l.Model); err != nil || !strings.Contains(printed.String(), "argmax applicable") {
+		t.Errorf("the printed model does not say argmax applicable")
+	}
+
+	path := filepath.Join(specs, "tarjansafe.spec")
+	_, err = load.Load(path, load.Options{Files: load.Files{ArgMax: load.ArgMaxAll}, Policy: "patient", PropertyRequired: true, PolicyDefault: load.ThePolicy})
+	ae, ok := errors.AsType[*load.ArgMaxError](err)
+	if !ok || ae.Policy == nil || !strings.HasPrefix(err.Error(), "--argmax all: policy patient is a rules policy") {
+		t.Errorf("--argmax all with a rules policy: %v", err)
+	}
+	_, err = load.Load(path, load.Options{Files: load.Files{ArgMax: load.ArgMaxApplicable}, PolicyDefault: load.NoPolicy})
+	if ae, ok := errors.AsType[*load.ArgMaxError](err); !ok || ae.Policy != nil || !strings.HasPrefix(err.Error(), "--argmax applicable: no policy is selected") {
+		t.Errorf("--argmax applicable without a policy: %v", err)
+	}
+	if _, err := load.ParseArgMax("every"); err == nil || !strings.Contains(err.Error(), `--argmax "every": want all`) {
+		t.Errorf("ParseArgMax(every): %v", err)
+	}
+}

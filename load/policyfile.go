@@ -147,6 +147,12 @@ func skipValue(dec *json.Decoder) error {
 // When path is a declared policy's own file, that policy is the answer and
 // m is unchanged.
 func AttachPolicyFile(m *symbolic.Model, path string, kind symbolic.PolicyKind, template string) (string, error) {
+	return attachPolicyFile(m, path, kind, template, false)
+}
+
+// attachPolicyFile is AttachPolicyFile; with anyReading (--argmax gives
+// the reading) the model's learned policies need not agree on theirs.
+func attachPolicyFile(m *symbolic.Model, path string, kind symbolic.PolicyKind, template string, anyReading bool) (string, error) {
 	name := policyIdent(path)
 	var learned []*symbolic.PolicyDecl
 	var tmpl *symbolic.PolicyDecl
@@ -182,7 +188,7 @@ func AttachPolicyFile(m *symbolic.Model, path string, kind symbolic.PolicyKind, 
 		}
 		first := cands[0]
 		for _, o := range cands[1:] {
-			if !sameBinding(first, o) {
+			if !sameBinding(first, o, anyReading) {
 				return "", fmt.Errorf("--policy-file %s: the model's learned policies %s and %s bind different inputs or outputs or read the arg-max differently; name the one whose inputs, outputs and argmax line the file takes with --policy NAME", path, first.Name, o.Name)
 			}
 		}
@@ -271,9 +277,9 @@ func fileDims(path string, kind symbolic.PolicyKind) (ins, outs int, err error) 
 }
 
 // sameBinding reports whether two learned policies read the same inputs,
-// name the same outputs and read the arg-max alike.
-func sameBinding(a, b *symbolic.PolicyDecl) bool {
-	if a.Interface != b.Interface || len(a.Inputs) != len(b.Inputs) || len(a.Outputs) != len(b.Outputs) || a.ArgMaxAll != b.ArgMaxAll {
+// name the same outputs and, unless anyReading, read the arg-max alike.
+func sameBinding(a, b *symbolic.PolicyDecl, anyReading bool) bool {
+	if a.Interface != b.Interface || len(a.Inputs) != len(b.Inputs) || len(a.Outputs) != len(b.Outputs) || (a.ArgMaxAll != b.ArgMaxAll && !anyReading) {
 		return false
 	}
 	for i := range a.Outputs {

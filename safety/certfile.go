@@ -21,6 +21,7 @@ type Source struct {
 	Property string
 	Policy   *symbolic.PolicyDecl // nil without a tested policy
 	Plaja    *cert.Plaja
+	ArgMax   string // --argmax, "" when not given
 }
 
 // WriteCertificate writes to path one certificate for the states ids that
@@ -32,7 +33,7 @@ func WriteCertificate(path string, d Decider, ids []uint32, src Source) error {
 	if err != nil {
 		return err
 	}
-	c.Spec, c.Property = src.Spec, src.Property
+	c.Spec, c.Property, c.ArgMax = src.Spec, src.Property, src.ArgMax
 	if len(src.Defines) > 0 {
 		c.Defines = src.Defines
 	}

@@ -38,6 +38,12 @@ type Checked struct {
 	Property    string `json:"property"`
 	Policy      string `json:"policy,omitempty"`
 	PolicyKind  string `json:"policy_kind,omitempty"`
+	// ArgMax is how a network or tree-ensemble policy reads its arg-max
+	// ("all" or "applicable"; "" for other policies), ArgMaxRecorded
+	// whether that is the --argmax the certificate records rather than
+	// the policy's declaration.
+	ArgMax         string `json:"argmax,omitempty"`
+	ArgMaxRecorded bool   `json:"argmax_recorded,omitempty"`
 	// PolicyUnused: the certificate names a policy that plays no part
 	// (a safety certificate of radius inf: every label is free).
 	PolicyUnused bool `json:"policy_unused,omitempty"`
@@ -154,7 +160,11 @@ func (c *Checked) WriteText(w io.Writer) error {
 		for i, f := range c.PolicyFiles {
 			files[i] = q(f)
 		}
-		t.printf("  policy:      %s (%s, reads %s)\n", q(c.Policy), c.PolicyKind, strings.Join(files, " and "))
+		kind := c.PolicyKind
+		if c.ArgMax != "" {
+			kind += ", argmax " + c.ArgMax
+		}
+		t.printf("  policy:      %s (%s, reads %s)\n", q(c.Policy), kind, strings.Join(files, " and "))
 		match := "the certificate records no policy hash"
 		if c.PolicyHashMatches != nil {
 			match = "matches the certificate"
@@ -169,6 +179,9 @@ func (c *Checked) WriteText(w io.Writer) error {
 	}
 	if c.DefinesFrom == "certificate" {
 		t.printf("note: the certificate is about model %s with %s, not at the constants the model file declares\n", q(c.Model), ShowDefines(c.Defines))
+	}
+	if c.ArgMaxRecorded && c.ArgMax != "" && !c.PolicyUnused {
+		t.printf("note: the certificate is about policy %s read argmax %s, as --argmax %s (recorded in the certificate) says, whatever its declaration says\n", q(c.Policy), c.ArgMax, c.ArgMax)
 	}
 	return t.err
 }

@@ -30,7 +30,7 @@ func ReachCertificate(q *Question, v *Verdict) (*cert.Certificate, error) {
 	}
 	h, m := q.Header, p.Model
 	c := &cert.Certificate{Format: cert.FormatName, Version: cert.Version, Kind: cert.Invariant,
-		Spec: h.Model, CertDir: h.Dir, Model: m.Name, Property: q.Property.Name, Policy: policyName(q.Policy), Radius: cert.Inf}
+		Spec: h.Model, CertDir: h.Dir, ArgMax: h.ArgMax, Model: m.Name, Property: q.Property.Name, Policy: policyName(q.Policy), Radius: cert.Inf}
 	if len(h.Defines) > 0 {
 		c.Defines = map[string]string{}
 		for _, d := range h.Defines {

@@ -46,8 +46,8 @@ func runBenchIC3(e *cli.Env, args []string) int {
 	if *timeout <= 0 || *maxStates <= 0 || *jobs < 1 {
 		return e.Fail(cli.ExitUsage, "vigil bench ic3: --timeout, --max-states and -j must be positive")
 	}
-	if *plaja.policyFile != "" {
-		return e.Fail(cli.ExitUsage, "vigil bench ic3: --policy-file: learned policies are measured by bench/polic3-*.toml; give --start and --unsafe only")
+	if *plaja.policyFile != "" || plaja.argmax.Val != "" {
+		return e.Fail(cli.ExitUsage, "vigil bench ic3: --policy-file, --argmax: learned policies are measured by bench/polic3-*.toml; give --start and --unsafe only")
 	}
 	z3, err := smtlib.Z3Path()
 	if err != nil {
@@ -123,7 +123,7 @@ func ic3Facts(e *cli.Env, file string, defs map[string]string, plaja *plajaFlags
 		return batch.ModelFacts{}, errPrinted
 	}
 	var prop, pol string
-	if !plaja.apply(e, m, &prop, &pol) {
+	if !plaja.apply(e, m, &prop, &pol, false) {
 		return batch.ModelFacts{}, errPrinted
 	}
 	return verify.BenchFacts(m), nil

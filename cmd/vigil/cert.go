@@ -48,11 +48,14 @@ checks from any directory, and after a move with its model or alone.
 A file found in neither place is reported with each path looked for.
 --spec and the PlaJA flags override what the certificate records. A certificate proves its claim for the -D
 values it was made with only: -D values that differ from the recorded
-ones are refused. check then prints what it checked against: the model
-file and its -D values, the start, unsafe and policy files, the model,
-property and policy, and the SHA-256 of the policy's files with whether it
-matches the one the certificate records (--json: all of it under
-"checked"). Names and paths outside printable ASCII are printed escaped
+ones are refused. So is an --argmax other than the one the certificate
+was made with; the recorded one (the policy's arg-max reading, all or
+applicable) is re-applied without the flag. check then prints what it
+checked against: the model file and its -D values, the start, unsafe and
+policy files, the model, property and policy with a network's or
+ensemble's reading (argmax all or applicable), and the SHA-256 of the
+policy's files with whether it matches the one the certificate records
+(--json: all of it under "checked"). Names and paths outside printable ASCII are printed escaped
 (a Cyrillic a as \u0430), with a warning; a property or policy name
 outside ASCII is refused.
 

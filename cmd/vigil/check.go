@@ -59,7 +59,7 @@ func runCheck(e *cli.Env, args []string) int {
 			// checked like the model's own (a network that does not fit
 			// is an error here, not in the first command that uses it).
 			prop, pol := "", *polName
-			if !plaja.apply(e, m, &prop, &pol) {
+			if !plaja.apply(e, m, &prop, &pol, true) {
 				if !*jsonOut && len(diags) > 0 {
 					e.PrintDiags(diags)
 				}

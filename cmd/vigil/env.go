@@ -49,8 +49,8 @@ func runEnv(e *cli.Env, args []string) int {
 	if !ok {
 		return cli.ExitUsage
 	}
-	if *mf.pol != "" {
-		return e.Fail(cli.ExitUsage, "vigil env: the agent chooses the actions: --policy is not used (vigil prob --policy computes a policy's probabilities)")
+	if *mf.pol != "" || mf.plaja.argmax.Val != "" {
+		return e.Fail(cli.ExitUsage, "vigil env: the agent chooses the actions: --policy and --argmax are not used (vigil prob --policy computes a policy's probabilities)")
 	}
 	lm, ok := mf.load(e, "env", file, false, load.NoPolicy)
 	if !ok {

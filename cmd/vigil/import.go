@@ -34,6 +34,7 @@ func runImport(e *cli.Env, args []string) int {
 	choose := fs.String("property", "", "the PA property to use of a --start/--unsafe/--policy-file file that has several (by name)")
 	goals := fs.Bool("goals", false, "keep the model's JANI properties: reachability as goal (terminal), safety (G, or NAME_avoid for P of F) as unsafe")
 	out := fs.String("o", "", "write the .spec to this file (file paths in it are made relative to its directory)")
+	argmax := cli.ArgMaxFlag(fs)
 	files, ok := cli.ParseFlags(fs, args)
 	if !ok {
 		return cli.ExitUsage
@@ -41,7 +42,7 @@ func runImport(e *cli.Env, args []string) int {
 	if len(files) != 1 {
 		return e.Fail(cli.ExitUsage, "vigil import: want one JANI model\nusage: %s", c.Usage)
 	}
-	opts := load.ImportOptions{Defines: defs, Files: load.Files{Start: *start, Unsafe: *unsafe, PolicyFile: *policyFile}, Property: *choose, Goals: *goals}
+	opts := load.ImportOptions{Defines: defs, Files: load.Files{Start: *start, Unsafe: *unsafe, PolicyFile: *policyFile, ArgMax: load.ArgMax(argmax.Val)}, Property: *choose, Goals: *goals}
 	if *out != "" {
 		opts.Dir = filepath.Dir(*out)
 	}

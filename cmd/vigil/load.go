@@ -22,28 +22,46 @@ func loadModel(e *cli.Env, path string, defs cli.Defines) *symbolic.Model {
 
 // plajaFlags are the flags that let a published PlaJA instance run without a
 // .spec: --start/--unsafe condition files (or a PA property file) and
-// --policy-file (a .jani2nnet interface, or a PA property file naming one).
+// --policy-file (a .jani2nnet interface, or a PA property file naming one),
+// with --argmax, the reading of the policy's arg-max (PlaJA's
+// --applicability-filtering).
 type plajaFlags struct {
 	start, unsafe, policyFile *string
+	argmax                    *cli.EnumFlag
 }
 
 func addPlajaFlags(fs *flag.FlagSet) *plajaFlags {
 	pf := &plajaFlags{start: fs.String("start", "", "PlaJA start condition `FILE` (state-condition JSON, or a PA property file)")}
 	pf.unsafe = fs.String("unsafe", "", "PlaJA unsafe condition file (reach.jani, or a PA property file); adds a property")
 	pf.policyFile = fs.String("policy-file", "", "a network (.onnx, .nnet, vigil JSON) or tree ensemble (XGBoost JSON, LightGBM text, Veritas JSON) to use as the policy, with the inputs and outputs of the declared learned policy --policy names (or of the model's learned policies when they all agree; with none declared, the model's variables and labels in order); or a PlaJA .jani2nnet interface (or a PA property file naming one)")
+	pf.argmax = cli.ArgMaxFlag(fs)
 	return pf
 }
 
+// reading is the --argmax reading ("" when the flag is not given; the
+// flag's own check admits only load's values).
+func (pf *plajaFlags) reading() load.ArgMax { return load.ArgMax(pf.argmax.Val) }
+
 // files returns the files the flags name.
 func (pf *plajaFlags) files() load.Files {
-	return load.Files{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
+	return load.Files{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile, ArgMax: pf.reading()}
 }
 
 // apply adds the property and policy the flags name to m, and selects them
 // unless --property/--policy chose others (load.Attach). It prints what
 // goes wrong and returns false.
-func (pf *plajaFlags) apply(e *cli.Env, m *symbolic.Model, propName, polName *string) bool {
+//
+// With --argmax and withArgMax, the policy they select (the model's only
+// one when none is named) reads its arg-max so (load.ApplyArgMax); a
+// caller that never evaluates the policy (run --replay) passes false.
+func (pf *plajaFlags) apply(e *cli.Env, m *symbolic.Model, propName, polName *string, withArgMax bool) bool {
 	warnings, err := load.Attach(m, pf.files(), propName, polName)
+	if err == nil && withArgMax && pf.reading() != load.ArgMaxDeclared {
+		var d *symbolic.PolicyDecl
+		if d, err = load.SelectPolicy(m, *polName, true); err == nil {
+			warnings, err = load.ApplyArgMax(d, pf.reading(), warnings)
+		}
+	}
 	printMessages(e, "", warnings)
 	if err != nil {
 		printLoadError(e, "", err)
@@ -61,6 +79,10 @@ func printLoadError(e *cli.Env, cmd string, err error) {
 	case *load.FilesError:
 		fmt.Fprintln(e.Stderr, "vigil:", err)
 	default:
+		if cmd == "" {
+			fmt.Fprintln(e.Stderr, "vigil:", err)
+			return
+		}
 		fmt.Fprintf(e.Stderr, "vigil %s: %v\n", cmd, err)
 	}
 }
@@ -127,6 +149,9 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 		rerun: verify.RunCommand(file, mf.defs, *mf.plaja.start, *mf.plaja.unsafe, *mf.plaja.policyFile)}
 	if l.ModelPAInterface != "" {
 		lm.rerun += " --policy-file " + verify.ShellQuote(l.ModelPAInterface) // explicit, though vigil run now attaches the property's network too
+	}
+	if a := mf.plaja.reading(); a != load.ArgMaxDeclared {
+		lm.rerun += " " + a.Flag()
 	}
 	if lm.g, err = explicit.New(lm.m, lm.prop); err != nil {
 		fmt.Fprintf(e.Stderr, "vigil %s: %v\n", cmd, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io"
 	"math/rand/v2"
 
 	"vigil/fuzz/report"
@@ -21,12 +22,21 @@ func init() {
 ("end: interrupted", exit 4) and keeps what was printed. Without --from or
 --start-index the start state is drawn at random as vigil test draws them:
 uniformly, without enumerating the start states (see README: random start
-states).`,
+states).
+
+A run that ends stuck (the policy chooses no label) says why on a line of
+its own: under argmax all, "why: policy p chose left (score 3), which is
+not applicable here (argmax all: the run ends)"; under argmax applicable,
+that no output label is applicable. --argmax all or applicable overrides
+how a network or tree-ensemble policy reads its arg-max. --json prints
+the runs as run files hold them ({"runs": [...]}, each with "end" and,
+when stuck, "why").`,
 		Examples: []string{
 			"vigil run specs/oneway_line.spec --policy careful --seed 3",
 			`vigil run specs/oneway_line.spec --policy slow --from "pos=0 load=3 depot=0" --outcomes first`,
 			"vigil run specs/transport.spec --start-index 2 --record run.json",
 			"vigil run specs/transport.spec --replay run.json",
+			"vigil run specs/plaja/counter.jani -D N=3 --start specs/plaja/pa.jani --unsafe specs/plaja/pa.jani --policy-file specs/plaja/pa.jani --argmax applicable --json",
 		},
 		Run: runRun,
 	})
@@ -44,6 +54,7 @@ func runRun(e *cli.Env, args []string) int {
 	outcomes := fs.String("outcomes", "random", "how to resolve non-determinism: random, first or weighted")
 	record := fs.String("record", "", "write the (first) run to this run file (JSON)")
 	replay := fs.String("replay", "", "check and print the run recorded in this run file instead of simulating")
+	jsonOut := fs.Bool("json", false, "print the runs as JSON, {\"runs\": [...]}, each as a run file holds it (with \"why\" when it ended stuck), instead of step by step")
 	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
 		return cli.ExitUsage
@@ -59,10 +70,18 @@ func runRun(e *cli.Env, args []string) int {
 		return e.Fail(cli.ExitUsage, "vigil run: --steps must be >= 0 and --runs >= 1")
 	}
 	if *replay != "" {
-		// The run file names its property and policy: nothing to select.
+		// The run file names its property and policy: nothing to select,
+		// and the policy is not evaluated (--argmax plays no part).
 		m := loadModel(e, file, mf.defs)
-		if m == nil || !mf.plaja.apply(e, m, mf.prop, mf.pol) {
+		if m == nil || !mf.plaja.apply(e, m, mf.prop, mf.pol, false) {
 			return cli.ExitError
+		}
+		if *jsonOut {
+			run, _, err := explicit.ReadRunFile(*replay, m)
+			if err != nil {
+				return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
+			}
+			return e.WriteJSON("run", runsJSON{Runs: []*explicit.Run{run}}, cli.ExitOK)
 		}
 		if err := explicit.Replay(e.Stdout, m, *replay); err != nil {
 			return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
@@ -77,7 +96,11 @@ func runRun(e *cli.Env, args []string) int {
 	ctx, cancel := cli.RunContext(0)
 	defer cancel()
 	rng := rand.New(rand.NewPCG(*seed, 0x72756e))
-	end, err := explicit.Runs(g, e.Stdout, explicit.RunsOptions{Runs: *runs, From: *from, Index: *startIndex, Record: *record, Policy: lm.decl,
+	out, onRun, all := io.Writer(e.Stdout), func(*explicit.Run) {}, runsJSON{Runs: []*explicit.Run{}}
+	if *jsonOut {
+		out, onRun = io.Discard, func(r *explicit.Run) { all.Runs = append(all.Runs, r) }
+	}
+	end, err := explicit.Runs(g, out, explicit.RunsOptions{Runs: *runs, From: *from, Index: *startIndex, Record: *record, Policy: lm.decl, OnRun: onRun,
 		Sim: explicit.SimOptions{Steps: *steps, Outcomes: mode, Rand: rng, Ctx: ctx},
 		Sampler: func() (*explicit.StartSampler, error) {
 			// A start state drawn uniformly, without enumerating them all.
@@ -90,10 +113,19 @@ func runRun(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
 	}
+	code := cli.ExitOK
 	if end == explicit.EndStopped {
-		return cli.ExitUnknown
+		code = cli.ExitUnknown
 	}
-	return cli.ExitOK
+	if *jsonOut {
+		return e.WriteJSON("run", all, code)
+	}
+	return code
+}
+
+// runsJSON is vigil run --json: the runs as run files hold them.
+type runsJSON struct {
+	Runs []*explicit.Run `json:"runs"`
 }
 
 func policyName(d *symbolic.PolicyDecl) string {

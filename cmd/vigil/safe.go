@@ -208,6 +208,7 @@ func (su *safetySetup) source(sf *safetyFlags) safety.Source {
 	if pf := sf.plaja; *pf.start != "" || *pf.unsafe != "" || *pf.policyFile != "" {
 		src.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
 	}
+	src.ArgMax = string(sf.plaja.reading())
 	return src
 }
 

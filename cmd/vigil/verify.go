@@ -204,7 +204,11 @@ func certHeader(file string, mf *modelFlags, cert string) (invcert.Header, error
 	if p := mf.plaja; p != nil {
 		start, unsafe, policyFile = *p.start, *p.unsafe, *p.policyFile
 	}
-	return verify.NewHeader(cert, file, mf.defs, start, unsafe, policyFile)
+	h, err := verify.NewHeader(cert, file, mf.defs, start, unsafe, policyFile)
+	if mf.plaja != nil {
+		h.ArgMax = string(mf.plaja.reading())
+	}
+	return h, err
 }
 
 // corruptAnswer, set only by tests, alters an engine's answer before

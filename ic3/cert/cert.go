@@ -33,7 +33,11 @@ type Header struct {
 	Policy   string // "" for none (every label)
 	// PlaJA files given on the command line, if any.
 	StartFile, UnsafeFile, PolicyFile string
-	Hash                              string // ModelHash of the question
+	// ArgMax is the policy's arg-max reading given on the command line
+	// (--argmax all or applicable; "" when not given), re-applied by the
+	// checker as the defines are.
+	ArgMax string
+	Hash   string // ModelHash of the question
 	// PolicyHash is PolicyHash of the policy: the SHA-256 of the files it
 	// reads ("" when it reads none, or for certificates older than the
 	// field).
@@ -165,6 +169,9 @@ func (h *Header) Lines() []string {
 		if kv[1] != "" {
 			ls = append(ls, kv[0]+": "+kv[1])
 		}
+	}
+	if h.ArgMax != "" {
+		ls = append(ls, "argmax: "+h.ArgMax)
 	}
 	ls = append(ls, "model-sha256: "+h.Hash)
 	if h.PolicyHash != "" {
@@ -327,6 +334,8 @@ func (c *Cert) parseHeader(src, name string) error {
 			c.UnsafeFile = v
 		case "policy-file":
 			c.PolicyFile = v
+		case "argmax":
+			c.ArgMax = v
 		case "model-sha256":
 			c.Hash = v
 		case "policy-sha256":

@@ -262,6 +262,18 @@ func (f *EnumFlag) Set(s string) error {
 	return fmt.Errorf("unknown %s %q%s; choose one of: %s", f.What, s, suggest(s, f.Values), strings.Join(f.Values, ", "))
 }
 
+// ArgMaxFlag registers --argmax, the one definition of the flag that sets
+// how a network or tree-ensemble policy reads its arg-max on every command
+// that takes --policy-file (PlaJA's --applicability-filtering): all or
+// applicable, overriding the policy's `argmax` line and a PlaJA
+// interface's "filter". Its value is "" when the flag is not given
+// (package load's ArgMax reads it).
+func ArgMaxFlag(fs *flag.FlagSet) *EnumFlag {
+	f := &EnumFlag{What: "argmax reading", Values: []string{"all", "applicable"}}
+	fs.Var(f, "argmax", "`READING` of the network or tree-ensemble policy's arg-max, overriding its argmax line and a PlaJA interface's \"filter\": all (over all outputs; the policy is stuck where that label is not applicable) or applicable (over the applicable outputs)")
+	return f
+}
+
 // ByteSize is a --max-memory value: 512MiB, 2GiB, 100MB, or a bare number
 // of MiB.
 type ByteSize int64

@@ -57,5 +57,5 @@ func ReadingNote(d *symbolic.PolicyDecl) string {
 	if d == nil || d.Interface == "" || !d.ReadsAll() {
 		return ""
 	}
-	return fmt.Sprintf("policy interface %s has no \"filter\": true, so, as PlaJA does, the policy takes the network's arg-max over all outputs and is stuck where that label is not applicable (argmax all; a .spec policy overrides it with argmax applicable)", d.Interface)
+	return fmt.Sprintf("policy interface %s has no \"filter\": true, so, as PlaJA does, the policy takes the network's arg-max over all outputs and is stuck where that label is not applicable (argmax all; --argmax applicable, or an argmax applicable line in a .spec policy, overrides it)", d.Interface)
 }

@@ -52,9 +52,12 @@ type Certificate struct {
 	// CertDir is the absolute directory the certificate was written in:
 	// the fallback for relative paths when the certificate was moved
 	// without its model ("" in older certificates).
-	CertDir  string
-	Defines  map[string]string // -D overrides; nil when absent
-	Plaja    *Plaja            // PlaJA flags; nil when absent
+	CertDir string
+	Defines map[string]string // -D overrides; nil when absent
+	Plaja   *Plaja            // PlaJA flags; nil when absent
+	// ArgMax is the tested policy's arg-max reading given on the command
+	// line (--argmax all or applicable; "" when not given).
+	ArgMax   string
 	Model    string
 	Property string
 	Policy   string // the tested policy; "" only with Radius == Inf
@@ -99,6 +102,7 @@ type wire struct {
 	CertDir      string            `json:"cert_dir,omitempty"`
 	Defines      map[string]string `json:"defines,omitempty"`
 	Plaja        *Plaja            `json:"plaja,omitempty"`
+	ArgMax       string            `json:"argmax,omitempty"`
 	Model        string            `json:"model"`
 	Property     string            `json:"property"`
 	Policy       string            `json:"policy"`
@@ -166,7 +170,7 @@ func Read(r io.Reader) (*Certificate, error) {
 	}
 	c := &Certificate{
 		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec, CertDir: w.CertDir,
-		Defines: w.Defines, Plaja: w.Plaja,
+		Defines: w.Defines, Plaja: w.Plaja, ArgMax: w.ArgMax,
 		Model: w.Model, Property: w.Property, Policy: w.Policy, PolicySHA256: w.PolicySHA256,
 		Radius: radius, Vars: w.Vars, State: w.State, SafeStates: w.SafeStates, UnsafeStates: w.UnsafeStates,
 		Entries: make([]Entry, len(w.Entries)),
@@ -316,6 +320,9 @@ func Write(w io.Writer, c *Certificate) error {
 	}
 	if c.Plaja != nil {
 		field("plaja", c.Plaja)
+	}
+	if c.ArgMax != "" {
+		field("argmax", c.ArgMax)
 	}
 	field("model", c.Model)
 	field("property", c.Property)

@@ -22,6 +22,7 @@ import (
 //	  "property": "no_overshoot", // the property whose terminal states end the run
 //	  "policy": "careful",        // the policy that chose the labels ("" if none)
 //	  "end": "unsafe",            // why the run ended: unsafe, goal, deadlock, stuck, steps
+//	  "why": "policy careful ...", // with "end": "stuck", why the policy chose no label (Reason.Stuck)
 //	  "steps": [
 //	    {"state": {"load": 3, "parked": 0, "pos": 0, "speed": 0},
 //	     "label": "accelerate", "command": "oneway.spec:16:8", "command_index": 0, "outcome": 0},
@@ -44,12 +45,15 @@ const RunVersion = 1
 
 // Run is a recorded run.
 type Run struct {
-	Version  int       `json:"version"`
-	Model    string    `json:"model"`
-	Property string    `json:"property"`
-	Policy   string    `json:"policy"`
-	End      string    `json:"end"`
-	Steps    []RunStep `json:"steps"`
+	Version  int    `json:"version"`
+	Model    string `json:"model"`
+	Property string `json:"property"`
+	Policy   string `json:"policy"`
+	End      string `json:"end"`
+	// Why says, in a run that ended stuck, why the policy chose no label
+	// in its last state (Reason.Stuck); "" otherwise.
+	Why   string    `json:"why,omitempty"`
+	Steps []RunStep `json:"steps"`
 }
 
 // RunStep is one step of a Run.

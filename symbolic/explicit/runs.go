@@ -31,6 +31,9 @@ type RunsOptions struct {
 	Sampler func() (*StartSampler, error)
 	// Record, when set, is the run file the first run is written to.
 	Record string
+	// OnRun, when set, is called with each run as a run file holds it
+	// (vigil run --json); every step is then kept.
+	OnRun func(*Run)
 }
 
 // StartError is Runs' error when no start state could be had.
@@ -82,15 +85,31 @@ func Runs(g *Generator, w io.Writer, o RunsOptions) (end string, err error) {
 		n := 0
 		sim := o.Sim
 		sim.OnStep = func(i int, st Step) { WriteStep(w, g.M, i, st); n = i }
-		sim.Discard = r > 0 || o.Record == ""
+		sim.Discard = (r > 0 || o.Record == "") && o.OnRun == nil
 		var trace []Step
 		if trace, end, err = Simulate(g, start, sim); err != nil {
 			return "", err
 		}
 		WriteEnd(w, end, n)
-		if r == 0 && o.Record != "" {
-			if err := WriteRunFile(o.Record, NewRun(g.M, property, policy, end, trace)); err != nil {
+		why := ""
+		if end == EndStuck && o.Sim.Policy != nil && len(trace) > 0 {
+			if why, err = StuckReason(g, o.Sim.Policy, policy, trace[len(trace)-1].State); err != nil {
 				return "", err
+			}
+			if why != "" {
+				fmt.Fprintf(w, "why: %s\n", why)
+			}
+		}
+		if (r == 0 && o.Record != "") || o.OnRun != nil {
+			run := NewRun(g.M, property, policy, end, trace)
+			run.Why = why
+			if r == 0 && o.Record != "" {
+				if err := WriteRunFile(o.Record, run); err != nil {
+					return "", err
+				}
+			}
+			if o.OnRun != nil {
+				o.OnRun(run)
 			}
 		}
 		if end == EndStopped {
@@ -137,5 +156,8 @@ func Replay(w io.Writer, m *symbolic.Model, path string) error {
 	}
 	fmt.Fprintf(w, "replay of %s: model %s, property %s, policy %s\n", path, run.Model, phrase.OrNone(run.Property), phrase.OrNone(run.Policy))
 	WriteTrace(w, m, steps, run.End)
+	if run.Why != "" {
+		fmt.Fprintf(w, "why: %s\n", run.Why)
+	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -144,6 +145,65 @@ func (r *Reason) Line(m *symbolic.Model, policy string, app []bool) string {
 		line += "; not applicable: " + strings.Join(off, ", ")
 	}
 	return line
+}
+
+// Stuck says why the policy named policy ("" for an unnamed one) chose no
+// label in a state where the labels app marks are applicable, r being its
+// decision there (Explain, with r.Label == NoLabel): under `argmax all`,
+// "policy p chose left (score 3), which is not applicable here (argmax
+// all: the run ends)"; under `argmax applicable`, "policy p: no output
+// label is applicable here (argmax applicable: the run ends)", or that
+// the applicable ones all score -inf or NaN; for rules, that no rule with
+// an applicable label holds.
+func (r *Reason) Stuck(m *symbolic.Model, policy string, app []bool) string {
+	name := "policy"
+	if policy != "" {
+		name = "policy " + policy
+	}
+	if r.Scores == nil {
+		return name + ": no rule whose label is applicable holds here (the run ends)"
+	}
+	if r.All {
+		best := symbolic.Choose(r.Outputs, r.Scores, func(symbolic.LabelID) bool { return true })
+		if best == symbolic.NoLabel {
+			return name + ": every output scores -inf or NaN, so no label wins (argmax all: the run ends)"
+		}
+		i := slices.Index(r.Outputs, best)
+		return fmt.Sprintf("%s chose %s (score %s), which is not applicable here (argmax all: the run ends)", name, m.Labels[best].Name, score(r.Scores[i]))
+	}
+	var on []string
+	for i, l := range r.Outputs {
+		if app[l] {
+			on = append(on, fmt.Sprintf("%s %s", m.Labels[l].Name, score(r.Scores[i])))
+		}
+	}
+	if len(on) == 0 {
+		return name + ": no output label is applicable here (argmax applicable: the run ends)"
+	}
+	return fmt.Sprintf("%s: the applicable output labels all score -inf or NaN (%s), so none is chosen (argmax applicable: the run ends)", name, strings.Join(on, ", "))
+}
+
+// StuckReason is Reason.Stuck for decider d (the policy named policy) in
+// state s of g, where it chooses no label; "" when it does choose one.
+func StuckReason(g *Generator, d Decider, policy string, s symbolic.State) (string, error) {
+	var x Expansion
+	g.Applicable(s, &x)
+	r, err := Explain(d, s, x.App)
+	switch {
+	case err != nil:
+		return "", err
+	case r == nil: // a decider without reasons (a table)
+		if l, err := d.Decide(s, x.App); err != nil || l != symbolic.NoLabel {
+			return "", err
+		}
+		if policy == "" {
+			return "the policy chooses no applicable label here (the run ends)", nil
+		}
+		return "policy " + policy + " chooses no applicable label here (the run ends)", nil
+	case r.Label != symbolic.NoLabel:
+		return "", nil
+	}
+	return r.Stuck(g.M, policy, x.App), nil
 }
 
 // FormatValue writes a variable's value as FormatState does.

@@ -208,3 +208,55 @@ func TestExplain(t *testing.T) {
 		t.Fatalf("Explain = %+v, %v; want scores [3 2], label dec (inc not applicable)", r, err)
 	}
 }
+
+// scoredAll is scored read `argmax all` (symbolic.Unfiltered).
+type scoredAll struct{ scored }
+
+func (scoredAll) ArgMaxAll() bool { return true }
+
+// TestStuckReason: why a policy chooses no label, under each reading and
+// for rules.
+func TestStuckReason(t *testing.T) {
+	m := wideModel(2, symbolic.True())
+	m.Labels = append(m.Labels, symbolic.Label{Name: "dec"})
+	g, err := explicit.New(m, m.Properties[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &explicit.Reason{Label: symbolic.NoLabel, Outputs: []symbolic.LabelID{0, 1}, Scores: []float64{3, 2}, All: true}
+	if got, want := r.Stuck(m, "pi", []bool{false, true}), "policy pi chose inc (score 3), which is not applicable here (argmax all: the run ends)"; got != want {
+		t.Errorf("argmax all: %q, want %q", got, want)
+	}
+	r.All = false
+	if got, want := r.Stuck(m, "pi", []bool{false, false}), "policy pi: no output label is applicable here (argmax applicable: the run ends)"; got != want {
+		t.Errorf("argmax applicable: %q, want %q", got, want)
+	}
+	r.Scores = []float64{3, math.Inf(-1)}
+	if got := r.Stuck(m, "", []bool{false, true}); !strings.HasPrefix(got, "policy: the applicable output labels all score -inf or NaN (dec -inf)") {
+		t.Errorf("-inf: %q", got)
+	}
+	r.Scores = nil
+	if got := r.Stuck(m, "rp", []bool{true, true}); got != "policy rp: no rule whose label is applicable holds here (the run ends)" {
+		t.Errorf("rules: %q", got)
+	}
+	// StuckReason evaluates the decider: dec (score 3, never applicable)
+	// beats inc (2) in a = 3, so argmax all is stuck there, while argmax
+	// applicable chooses inc ("").
+	out := []symbolic.LabelID{1, 0}
+	for _, c := range []struct {
+		p    symbolic.Policy
+		want string
+	}{
+		{scoredAll{scored{out: out}}, "policy pi chose dec (score 3), which is not applicable here (argmax all: the run ends)"},
+		{scored{out: out}, ""},
+	} {
+		pd, err := explicit.PolicyDecider(m, c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		why, err := explicit.StuckReason(g, pd, "pi", symbolic.State{3, 0})
+		if err != nil || why != c.want {
+			t.Errorf("StuckReason = %q, %v; want %q", why, err, c.want)
+		}
+	}
+}

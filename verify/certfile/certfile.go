@@ -37,7 +37,9 @@ type Options struct {
 	// certificate's (--spec).
 	Spec string
 	// Files replace the PlaJA files the certificate records, each one
-	// that is given (--start, --unsafe, --policy-file).
+	// that is given (--start, --unsafe, --policy-file); their ArgMax
+	// (--argmax) must be the reading the certificate records, if any: the
+	// recorded one is applied to the policy either way.
 	load.Files
 	// Defines are -D values; they must be the ones the certificate
 	// records: a certificate proves its claim for those only.
@@ -116,7 +118,7 @@ func checkSafety(path string, opts Options) *Result {
 	rep = verify.NewSafetyCheck(ct)
 
 	rec := record{spec: ct.Spec, dir: ct.CertDir, defines: ct.Defines, model: &ct.Model, property: ct.Property, policy: ct.Policy,
-		policyHash: ct.PolicySHA256, loadFault: Loading}
+		argmax: ct.ArgMax, policyHash: ct.PolicySHA256, loadFault: Loading}
 	if ct.Plaja != nil {
 		rec.files = load.Files{Start: ct.Plaja.Start, Unsafe: ct.Plaja.Unsafe, PolicyFile: ct.Plaja.PolicyFile}
 	}
@@ -158,7 +160,7 @@ func checkInvariant(ctx context.Context, path string, opts Options) *Result {
 	// A load failure is an Input fault here, with a line of its own after
 	// the loader's: the invariant check has always reported it so.
 	rec := record{spec: c.Model, dir: c.Dir, defines: map[string]string{}, property: c.Property, policy: c.Policy,
-		files: load.Files{Start: c.StartFile, Unsafe: c.UnsafeFile, PolicyFile: c.PolicyFile}, policyHash: c.PolicyHash, loadFault: Input}
+		files: load.Files{Start: c.StartFile, Unsafe: c.UnsafeFile, PolicyFile: c.PolicyFile}, argmax: c.ArgMax, policyHash: c.PolicyHash, loadFault: Input}
 	for _, d := range c.Defines {
 		k, v, ok := strings.Cut(d, "=")
 		if !ok {
@@ -172,6 +174,9 @@ func checkInvariant(ctx context.Context, path string, opts Options) *Result {
 	}
 	rep.Checked = q.chk
 	if err := invcert.Check(ctx, c, q.m, q.prop, q.pol); err != nil {
+		if rerr := readingChanged(c, q); rerr != nil {
+			err = rerr
+		}
 		return finish(err, Invalid)
 	}
 	q.chk.ModelSHA256 = c.Hash // Check compared it with the model's
@@ -188,6 +193,8 @@ type record struct {
 	property string
 	policy   string
 	files    load.Files
+	// argmax is the --argmax the certificate was made with ("" when none).
+	argmax string
 	// policyHash is the recorded hash of the policy's files.
 	policyHash string
 	// loadFault is the Fault of a failure to load.
@@ -214,6 +221,11 @@ func (rec record) question(r *Result, path string, opts Options, wantPolicy func
 	if err := verify.CompareDefines(path, rec.defines, opts.Defines); err != nil {
 		return nil, Invalid, err
 	}
+	argmax, err := compareArgMax(path, rec.argmax, opts.ArgMax)
+	if err != nil {
+		return nil, Invalid, err
+	}
+	opts.ArgMax = argmax // a policy file stands in under the recorded reading
 	m, chk, propName, polName, fault, err := rec.load(r, path, opts)
 	if err != nil {
 		return nil, fault, err
@@ -241,6 +253,10 @@ func (rec record) question(r *Result, path string, opts Options, wantPolicy func
 			r.LoadErr = err
 			return nil, rec.loadFault, fmt.Errorf("model %s: no policy %q", chk.ModelFile, polName)
 		}
+		if r.Messages, err = load.ApplyArgMax(pol, argmax, r.Messages); err != nil {
+			return nil, Invalid, fmt.Errorf("%s records %v", invcert.Quote(path), err)
+		}
+		chk.ArgMax, chk.ArgMaxRecorded = load.ReadingOf(pol), argmax != load.ArgMaxDeclared
 	}
 	if err := chk.Describe(m, prop, pol, rec.policyHash); err != nil {
 		return nil, Input, err
@@ -317,4 +333,50 @@ func locate(what, recorded, certPath, written string) (string, error) {
 	}
 	return "", fmt.Errorf("%s records %s file %s, which is not found: looked for %s; give it with %s",
 		invcert.Quote(certPath), what, invcert.Quote(recorded), strings.Join(looked, " and "), flag)
+}
+
+// compareArgMax returns the reading the certificate at path records
+// (recorded, "" for none) after refusing a given --argmax that differs
+// from it: a certificate proves its claim for the reading it was made
+// with, as for its -D values.
+func compareArgMax(path, recorded string, given load.ArgMax) (load.ArgMax, error) {
+	rec, err := load.ParseArgMax(recorded)
+	if err != nil {
+		return "", fmt.Errorf("%s records %v", invcert.Quote(path), err)
+	}
+	switch {
+	case given == load.ArgMaxDeclared || given == rec:
+		return rec, nil
+	case rec == load.ArgMaxDeclared:
+		return "", fmt.Errorf("%s was made without --argmax (the policy read as declared); it proves nothing about %s: drop the flag, or make a certificate with it",
+			invcert.Quote(path), given.Flag())
+	}
+	return "", fmt.Errorf("%s was made with %s; it proves nothing about %s: drop the flag, or make a certificate with it",
+		invcert.Quote(path), rec.Flag(), given.Flag())
+}
+
+// readingChanged explains an invariant certificate c that does not belong
+// to q's model only because q's learned policy reads its arg-max the
+// other way (its argmax line or its interface's "filter" changed since
+// the certificate was made): it returns the error that says so, or nil
+// when the model hash differs otherwise, or not at all.
+func readingChanged(c *invcert.Cert, q *question) error {
+	d := q.pol
+	if load.ReadingOf(d) == "" {
+		return nil
+	}
+	loaded, err := invcert.ModelHash(q.m, q.prop.Name, d.Name)
+	if err != nil || loaded == c.Hash {
+		return nil
+	}
+	now := load.ReadingOf(d)
+	d.ArgMaxAll = !d.ArgMaxAll
+	h, err := invcert.ModelHash(q.m, q.prop.Name, d.Name)
+	made := load.ReadingOf(d)
+	d.ArgMaxAll = !d.ArgMaxAll
+	if err != nil || h != c.Hash {
+		return nil
+	}
+	return fmt.Errorf("the certificate does not belong to this model: its model-sha256 is %.12s..., the model loaded is %.12s...: it was made with policy %s read argmax %s, and the model as loaded reads it argmax %s (its argmax line, its PlaJA interface's \"filter\" or the --argmax the certificate records differ); it proves nothing about argmax %s: check it against the model it was made with, or make a certificate for this reading",
+		c.Hash, loaded, invcert.Quote(d.Name), made, now, now)
 }
