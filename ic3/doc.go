@@ -63,14 +63,16 @@
 // level <= N - 10 is found at once rather than approached a frame at a
 // time. When the cell does not qualify,
 // generalization falls back to boxes as above (Options.NoRelational
-// keeps to boxes). For a network policy the cell's query is APFT, which
+// keeps to boxes). For a learned policy the cell's query is APFT, which
 // certifies the policy over the cell itself (its bounds and linear atoms)
 // where the certifier implements symbolic.RegionCertifiable, else over
 // its bounding box, a superset (region.go); the policy facts record their
 // regions, atoms included, and the certificate checker re-checks each
 // over its box and atoms. A blocked cell is generalized through APFT's
-// core and bound widening, each step certified again. Tree ensembles keep
-// boxes: their choice is constant on boxes between their thresholds.
+// core and bound widening, each step certified again. A tree ensemble
+// gets cells only when a split reads an input over several variables;
+// otherwise its choice is constant on boxes between its thresholds and
+// it keeps boxes (relationalPays).
 // Options.CTG adds counterexamples to generalization (Hassan, Bradley and
 // Somenzi 2013) to literal dropping.
 //

@@ -364,13 +364,9 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	// ranges dropping and the concrete refutations do the work).
 	r.widen = opts.Widen == "on" || opts.Widen == ""
 	r.widenWideOnly = opts.Widen == "" && r.learned != nil
-	// Relational lemmas for networks too, not for ensembles: an
-	// ensemble's choice is constant on boxes between its thresholds, and
-	// on bench/polic3 its box lemmas were the better ones (transport tr2:
-	// 15 clauses, 0.1 s, against 61 and 0.5 s with cells), while a
-	// network's oblique boundaries gained (tr3 16x16: safe in 2.6 s, was
-	// unknown at 15 s).
-	if opts.Generalize && !opts.NoRelational && (r.learned == nil || r.learned.pol.Params().Network != nil) {
+	// Relational lemmas for networks, and for ensembles whose decisions
+	// are oblique in the state space (relationalPays).
+	if opts.Generalize && !opts.NoRelational && (r.learned == nil || relationalPays(r.learned.pol.Params())) {
 		r.axes = modelAxes(m, prop, policy)
 		r.stats.Axes = len(r.axes)
 	}

@@ -25,7 +25,7 @@ package ic3
 // lemma is then a conjunction of bounds and linear atoms Form <= K, which
 // the certificate writes exactly (smtlib) and the checker reads back.
 //
-// For a network policy (PolIC3) the cell's query is APFT (apft), which
+// For a learned policy (PolIC3) the cell's query is APFT (apft), which
 // certifies the policy's exclusions over the cell itself, its bounds and
 // linear atoms, where the policy's certifier implements
 // symbolic.RegionCertifiable (nn: CROWN with input constraints), and over
@@ -41,7 +41,13 @@ package ic3
 // and a cell that APFT blocks shrinks to APFT's unsat core only when APFT
 // blocks the core's larger region too (the exclusions were certified on
 // the cell only; dropLearned), then widens, each step certified again.
-// Tree ensembles keep boxes (see Check).
+// A tree ensemble gets cells when one of its splits reads an input over
+// several variables (relationalPays): its decision boundaries are then
+// oblique in the state space, as braking_trees' split on (d - v - 2) / N
+// is, and a box invariant needs about N boxes. An ensemble whose splits
+// each read one variable chooses the same label on every box between its
+// thresholds, where box generalization finds exactly those boxes and the
+// model's cells only cut them smaller.
 
 import (
 	"slices"
@@ -49,6 +55,48 @@ import (
 	"vigil/smt"
 	"vigil/symbolic"
 )
+
+// relationalPays reports whether relational cells are worth trying for a
+// learned policy: always for a network (its boundaries are oblique: tr3
+// 16x16 of bench/polic3 safe in 2.6 s with cells, unknown at 15 s with
+// boxes); for an ensemble, when a split reads an input over several
+// variables. Ensembles of one-variable inputs keep boxes: on the tree
+// pairs of bench/polic3 cells gave no proof boxes did not, and npuzzle
+// np2x4's trees_safe went from 110 box clauses, safe in 0.7 s, to 7,870
+// cell clauses, unknown at 20 s (the cells of npuzzle's p[i] - p[j]
+// comparisons cut the ensemble's constant boxes into pieces).
+func relationalPays(p symbolic.Params) bool {
+	e := p.Ensemble
+	if e == nil || p.Decl == nil {
+		return true
+	}
+	for ti := range e.Trees {
+		for _, n := range e.Trees[ti].Nodes {
+			if n.Feature >= 0 && n.Feature < len(p.Decl.Inputs) && readsSeveral(&p.Decl.Inputs[n.Feature]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsSeveral reports whether input a reads more than one variable (a
+// nonzero coefficient on each of two).
+func readsSeveral(a *symbolic.Affine) bool {
+	coef := map[symbolic.VarID]float64{}
+	for _, t := range a.Terms {
+		if t.Coef.Den != 0 {
+			coef[t.Var] += float64(t.Coef.Num) / float64(t.Coef.Den)
+		}
+	}
+	n := 0
+	for _, c := range coef {
+		if c != 0 {
+			n++
+		}
+	}
+	return n >= 2
+}
 
 // axis is a linear form with the thresholds T where a model comparison
 // changes value: between form <= T and form >= T+1.

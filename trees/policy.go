@@ -322,7 +322,7 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	if p.varEns != nil {
 		return p.excludesLifted(lo, hi, a, sure, opt, nil)
 	}
-	return p.excludesBySplitting(lo, hi, a, sure, opt, nil)
+	return p.excludesBySplitting(lo, hi, a, sure, opt, nil, nil)
 }
 
 func (p *Policy) checkBox(lo, hi []int) error {
@@ -389,8 +389,9 @@ func (p *Policy) sureIndices(sure []symbolic.LabelID) []int {
 //
 // Over a region (reg non-nil), each box is first shrunk to the atoms'
 // consequences and dropped when no state satisfies them, and only
-// states of the region count as witnesses.
-func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Options, reg *symbolic.AtomRegion) (StateResult, error) {
+// states of the region count as witnesses; bounds (inputBounds) narrow
+// the input boxes of inputs over several variables to the region.
+func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Options, reg *symbolic.AtomRegion, bounds []*inputBound) (StateResult, error) {
 	if opt.MaxNodes <= 0 {
 		opt.MaxNodes = 1 << 18
 	}
@@ -427,7 +428,11 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 		}
 		sub := opt
 		sub.MaxNodes = opt.MaxNodes - sd.Nodes
-		d, err := p.Ens.Excludes(p.InputBox(bx.lo, bx.hi), a, sure, sub)
+		ib := p.InputBox(bx.lo, bx.hi)
+		if !narrow(ib, bounds) {
+			continue // no state of the region in the box
+		}
+		d, err := p.Ens.Excludes(ib, a, sure, sub)
 		if err != nil {
 			return StateResult{}, err
 		}

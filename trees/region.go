@@ -17,12 +17,15 @@ package trees
 // those of the box, which holds the region: Proved stays sound.
 //
 // The input-space fallback (excludesBySplitting) drops the state boxes
-// that cannot meet the atoms and enumerates the states of the region in
-// small ones.
+// that cannot meet the atoms, narrows the input box of an input over
+// several variables to the bounds that atoms of a proportional form put
+// on it (inputBounds, below), and enumerates the states of the region in
+// small boxes.
 
 import (
 	"fmt"
 	"math"
+	"math/big"
 
 	"vigil/symbolic"
 )
@@ -140,7 +143,7 @@ func (p *Policy) ExcludesWithin(lo, hi []int, atoms []symbolic.Atom, a int, sure
 		return StateResult{Verdict: Proved}, nil // no state satisfies the atoms
 	}
 	if p.varEns == nil {
-		return p.excludesBySplitting(lo, hi, a, sure, opt, reg)
+		return p.excludesBySplitting(lo, hi, a, sure, opt, reg, p.inputBounds(atoms))
 	}
 	return p.excludesLifted(lo, hi, a, sure, opt, newStateRegion(reg, len(p.vars)))
 }
@@ -173,3 +176,173 @@ func (p *Policy) ExcludeWithin(lo, hi []int, atoms []symbolic.Atom, a symbolic.L
 }
 
 var _ symbolic.RegionCertifiable = (*Policy)(nil)
+
+// Inputs over several variables (the input-space fallback over a region).
+//
+// An input that reads several variables, such as (d - v - 2) / N, is
+// Eval(s) = round64(X(s) / L) with X = n0 + sum n_j x_j an integer form
+// (L the least common denominator of its coefficients). Over a box its
+// range is that of the box's corners (InputBox), which for a region like
+// d - v <= 1 spans the whole line of the input: every box the fallback
+// splits would straddle the threshold, and the split would go on down to
+// single states. An atom of the region whose form is a multiple r of X's
+// variable part bounds X (X <= r K for r > 0 and the atom F <= K), and
+// rounding is monotone, so the input is bounded by its values at the
+// bound: inputBounds narrows the input box to them.
+
+// inputBound is the part of the region's atoms that bounds one input: X
+// within xlo..xhi (each nil when no atom bounds that side).
+type inputBound struct {
+	n0, l    *big.Int // input = round64((n0 + sum n_j x_j) / l)
+	xlo, xhi *big.Int
+}
+
+// scaledForm returns input a as n0 + sum n_j x_j over the least common
+// denominator l (terms merged per variable, zero coefficients dropped).
+func scaledForm(a *symbolic.Affine) (n map[symbolic.VarID]*big.Int, n0, l *big.Int) {
+	l = big.NewInt(1)
+	lcm := func(d int64) {
+		if d == 0 {
+			return
+		}
+		bd := big.NewInt(d)
+		g := new(big.Int).GCD(nil, nil, l, bd)
+		l.Mul(l, bd.Quo(bd, g))
+		l.Abs(l)
+	}
+	lcm(a.Const.Den)
+	for _, t := range a.Terms {
+		lcm(t.Coef.Den)
+	}
+	scale := func(r symbolic.Rat) *big.Int {
+		if r.Den == 0 {
+			return new(big.Int)
+		}
+		x := new(big.Int).Mul(big.NewInt(r.Num), l)
+		return x.Quo(x, big.NewInt(r.Den))
+	}
+	n0 = scale(a.Const)
+	n = map[symbolic.VarID]*big.Int{}
+	for _, t := range a.Terms {
+		c := scale(t.Coef)
+		if old := n[t.Var]; old != nil {
+			c.Add(c, old)
+		}
+		n[t.Var] = c
+	}
+	for v, c := range n {
+		if c.Sign() == 0 {
+			delete(n, v)
+		}
+	}
+	return n, n0, l
+}
+
+// ratio returns r with n = r * f term by term (same variables), or nil.
+func ratio(n map[symbolic.VarID]*big.Int, f *symbolic.Form) *big.Rat {
+	ts := f.Terms()
+	if len(ts) != len(n) || len(ts) == 0 {
+		return nil
+	}
+	var r *big.Rat
+	for _, t := range ts {
+		c := n[t.Var]
+		if c == nil {
+			return nil
+		}
+		q := new(big.Rat).SetFrac(c, big.NewInt(int64(t.Coef)))
+		if r == nil {
+			r = q
+		} else if r.Cmp(q) != 0 {
+			return nil
+		}
+	}
+	return r
+}
+
+// inputBounds returns, per input of p that reads several variables, the
+// bounds that atoms put on its integer form (nil entries elsewhere); nil
+// when no atom bounds any input.
+func (p *Policy) inputBounds(atoms []symbolic.Atom) []*inputBound {
+	var out []*inputBound
+	for i := range p.Decl.Inputs {
+		n, n0, l := scaledForm(&p.Decl.Inputs[i])
+		if len(n) < 2 {
+			continue
+		}
+		var b *inputBound
+		for _, at := range atoms {
+			if at.Form == nil {
+				continue
+			}
+			r := ratio(n, at.Form)
+			if r == nil {
+				continue
+			}
+			// X = r F: F <= K gives X <= r K for r > 0, X >= r K for r < 0.
+			x := new(big.Rat).Mul(r, new(big.Rat).SetInt64(int64(at.K)))
+			upper := at.Upper == (r.Sign() > 0)
+			if b == nil {
+				b = &inputBound{n0: n0, l: l}
+			}
+			if upper {
+				k := floorRat(x)
+				if b.xhi == nil || k.Cmp(b.xhi) < 0 {
+					b.xhi = k
+				}
+			} else {
+				k := ceilRat(x)
+				if b.xlo == nil || k.Cmp(b.xlo) > 0 {
+					b.xlo = k
+				}
+			}
+		}
+		if b != nil {
+			if out == nil {
+				out = make([]*inputBound, len(p.Decl.Inputs))
+			}
+			out[i] = b
+		}
+	}
+	return out
+}
+
+// floorRat is the floor of x (Euclidean division by its positive
+// denominator).
+func floorRat(x *big.Rat) *big.Int { return new(big.Int).Div(x.Num(), x.Denom()) }
+
+// ceilRat is the ceiling of x.
+func ceilRat(x *big.Rat) *big.Int {
+	q := floorRat(x)
+	if !x.IsInt() {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
+}
+
+// value is the input at the integer form's value x: round64((n0 + x) / l).
+func (b *inputBound) value(x *big.Int) float64 {
+	f, _ := new(big.Rat).SetFrac(new(big.Int).Add(b.n0, x), b.l).Float64()
+	return f
+}
+
+// narrow intersects the input box of a state box with the bounds; false
+// when some input's interval becomes empty (no state of the region in
+// the box).
+func narrow(box Box, bounds []*inputBound) bool {
+	for i, b := range bounds {
+		if b == nil {
+			continue
+		}
+		if b.xlo != nil {
+			box[i].Lo = math.Max(box[i].Lo, b.value(b.xlo))
+		}
+		if b.xhi != nil {
+			box[i].Hi = math.Min(box[i].Hi, b.value(b.xhi))
+		}
+		if !(box[i].Lo <= box[i].Hi) {
+			return false
+		}
+	}
+	return true
+}

@@ -50,7 +50,7 @@ func runVerify(e *cli.Env, args []string) int {
 	certCache := fs.Bool("cert-cache", true, "polic3: cache the certifier's answers per (box, label), reused on sub- and super-boxes; false to measure what the cache saves")
 	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies; for learned ones on variables of 256 values or more), on, off")
 	lemmas := &cli.EnumFlag{What: "lemma language", Values: []string{"linear", "box"}, Val: "linear"}
-	fs.Var(lemmas, "lemmas", "ic3: the lemma language: linear (boxes plus linear atoms over several variables drawn from the model's comparisons; for network policies the certifier works on a region's bounding box; tree ensembles keep boxes) or box (bounds only)")
+	fs.Var(lemmas, "lemmas", "ic3: the lemma language: linear (boxes plus linear atoms over several variables drawn from the model's comparisons; a learned policy is certified over each region, and tree ensembles whose inputs each read one variable keep boxes) or box (bounds only)")
 	ctg := fs.Bool("ctg", false, "ic3: counterexamples to generalization: when dropping a literal fails because of a state that a clause could exclude, learn that clause and retry (up to 3 per learned clause; smaller invariants, more SMT calls)")
 	bf := addBDDFlags(fs)
 	certFile := fs.String("cert", "", "write a certificate of a safe verdict to this file, for vigil cert check FILE: ic3, polic3 and ppa the inductive invariant in SMT-LIB2 (z3 FILE checks its own definitions), bfs (and auto when bfs decides) the reachable states as a JSON state list, gzip-compressed when FILE ends in .gz")

@@ -76,7 +76,8 @@ package cert
 // (symbolic.Params: layers, weights, normalisation; trees, thresholds,
 // leaves, base scores, float32 sums) through symbolic.Certifiable and
 // never imports nn or trees: their certifiers stay out of its reach. When a split reads an input of several
-// variables, the box's states are enumerated instead, up to MaxCells.
+// variables, the split is a linear atom over the state (oblique.go) and
+// the leaf regions are boxes with atoms.
 
 import (
 	"context"
@@ -979,7 +980,7 @@ func (q *question) ensemble(ctx context.Context, p symbolic.Params, lo, hi []int
 		return err
 	}
 	if several >= 0 {
-		return q.enumerate(ctx, lo, hi, fmt.Sprintf("input %d of policy %s reads several variables, so its splits do not cut the box into boxes", several+1, p.Decl.Name))
+		return q.ensembleOblique(ctx, p, lo, hi) // oblique.go
 	}
 	regs := make([][]leafRegion, len(e.Trees))
 	total := 0
