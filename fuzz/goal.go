@@ -213,6 +213,18 @@ const (
 	GoalFailStuck    = "stuck"    // the policy chooses no applicable label
 )
 
+// StuckWhy says why the policy chose no label in the last state of v's
+// run when v is a failure of kind GoalFailStuck, as vigil run says it
+// (explicit.StuckReason: under argmax all the label the policy chose, its
+// score, and that it is not applicable; under argmax applicable that no
+// output label is applicable); "" for any other value.
+func (t *GoalTask) StuckWhy(v GoalValue) (string, error) {
+	if v.Outcome != GoalFails || v.Why != GoalFailStuck || len(v.Run) == 0 {
+		return "", nil
+	}
+	return explicit.StuckReason(t.Gen, t.Policy, t.PolicyName, v.Run[len(v.Run)-1].State)
+}
+
 // GoalValue is a policy's value in a state, with a run that shows it: for
 // GoalReached a longest run (on a deterministic model, the run), for
 // GoalFails a run ending in the failure (for a loop, its last state repeats

@@ -27,6 +27,11 @@ func RecordGoal(dir string, task *GoalTask, res *GoalResult) error {
 			end = explicit.EndSteps
 		}
 		pol := explicit.NewRun(task.M, task.Prop.Name, task.PolicyName, end, b.Policy.Run)
+		why, err := task.StuckWhy(b.Policy)
+		if err != nil {
+			return err
+		}
+		pol.Why = why
 		plan := explicit.NewRun(task.M, task.Prop.Name, task.PolicyName+" patched", explicit.EndGoal, b.Plan)
 		for _, f := range []struct {
 			name string

@@ -34,7 +34,11 @@ the decisions that leave the safe region (as vigil faults finds them).
 --record writes each unsafe run as a run file for vigil faults --run and
 vigil run --replay.
 
-Goal mode (papers 001 and 003): see the goal-mode flags.
+Goal mode (papers 001 and 003): see the goal-mode flags. A bug whose policy
+run ends stuck (the policy chooses no label) says why, as vigil run does:
+under argmax all the label the policy chose and its score, not applicable;
+under argmax applicable that no output label is applicable ("why:" in the
+text, "stuck_why" in --json, and in the HTML page and --record's run files).
 
 The mode defaults to goal when the property has a goal and its unsafe
 condition is false (nothing can go wrong but missing the goal), and to

@@ -88,7 +88,14 @@ func GoalHTML(w io.Writer, t *Goal) error {
 			kind = "fails where a plan reaches the goal"
 		}
 		fmt.Fprintf(&b, `<section class="bug" id="bug-%d"><h2>Bug %d (%s): %s</h2>`, i+1, i+1, esc(bug.Oracle), kind)
-		fmt.Fprintf(&b, "<p>state: <code>%s</code><br/>policy %s: %s<br/>better: a plan of %s</p>", esc(m.FormatState(bug.State)), esc(task.PolicyName), esc(bug.Policy.String()), plural(bug.Cost, "step"))
+		why, err := task.StuckWhy(bug.Policy)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			why = "<br/>why: " + esc(why)
+		}
+		fmt.Fprintf(&b, "<p>state: <code>%s</code><br/>policy %s: %s%s<br/>better: a plan of %s</p>", esc(m.FormatState(bug.State)), esc(task.PolicyName), esc(bug.Policy.String()), why, plural(bug.Cost, "step"))
 		b.WriteString("<h3>Policy run (faults in red: the decisions the better plan changes)</h3>")
 		goalPathSVG(&b, m, bug.Policy.Run, fault, "policy-run", bug.Policy.Outcome == fuzz.GoalFails)
 		b.WriteString("<h3>Better plan</h3>")

@@ -37,16 +37,19 @@ func Steps(m *symbolic.Model, run []explicit.Step) []Step {
 
 // GoalBugJSON is one bug of a goal-reaching test in GoalJSON.
 type GoalBugJSON struct {
-	State       string          `json:"state"`
-	Oracle      string          `json:"oracle"`
-	Qualitative bool            `json:"qualitative"`
-	Policy      string          `json:"policy_outcome"` // reached, fails, beyond
-	PolicyCost  int             `json:"policy_cost,omitempty"`
-	Why         string          `json:"why,omitempty"`
-	PolicyRun   []Step          `json:"policy_run"`
-	PlanCost    int             `json:"plan_cost"`
-	Plan        []Step          `json:"plan"`
-	Patch       []GoalFaultJSON `json:"faults"`
+	State       string `json:"state"`
+	Oracle      string `json:"oracle"`
+	Qualitative bool   `json:"qualitative"`
+	Policy      string `json:"policy_outcome"` // reached, fails, beyond
+	PolicyCost  int    `json:"policy_cost,omitempty"`
+	Why         string `json:"why,omitempty"`
+	// StuckWhy says, when Why is "stuck", why the policy chose no label
+	// in the last state of its run (as vigil run says it).
+	StuckWhy  string          `json:"stuck_why,omitempty"`
+	PolicyRun []Step          `json:"policy_run"`
+	PlanCost  int             `json:"plan_cost"`
+	Plan      []Step          `json:"plan"`
+	Patch     []GoalFaultJSON `json:"faults"`
 }
 
 // GoalFaultJSON is one decision the evidence changes: in State the policy
@@ -115,6 +118,9 @@ func (t *Goal) JSON() (*GoalJSON, error) {
 			jb.PolicyCost = b.Policy.Cost
 		}
 		var err error
+		if jb.StuckWhy, err = t.Task.StuckWhy(b.Policy); err != nil {
+			return nil, err
+		}
 		if jb.Patch, err = GoalFaults(t.Task, b); err != nil {
 			return nil, err
 		}
@@ -141,6 +147,13 @@ func (t *Goal) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\nbug %d (%s): %s\n  state: %s\n", i+1, b.Oracle, kind, m.FormatState(b.State))
 		fmt.Fprintf(w, "  policy %s: %s\n", task.PolicyName, b.Policy)
+		why, err := task.StuckWhy(b.Policy)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			fmt.Fprintf(w, "  why: %s\n", why)
+		}
 		writeGoalRun(w, m, b.Policy.Run)
 		if task.Fair {
 			fmt.Fprintf(w, "  better: reaches the goal with probability 1; a shortest run:\n")
@@ -158,7 +171,11 @@ func (t *Goal) WriteText(w io.Writer) error {
 				fmt.Fprintf(w, "    ... %d more (--json lists them)\n", len(fs)-5)
 				break
 			}
-			fmt.Fprintf(w, "    %s: %s, not %s\n", f.State, f.Alternative, phrase.OrNone(f.PolicyLabel))
+			if f.PolicyLabel == "" {
+				fmt.Fprintf(w, "    %s: %s, where the policy is stuck\n", f.State, f.Alternative)
+				continue
+			}
+			fmt.Fprintf(w, "    %s: %s, not %s\n", f.State, f.Alternative, f.PolicyLabel)
 		}
 	}
 	if !t.Complete {
