@@ -10,6 +10,7 @@ package load
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"vigil/lang/jani"
 	"vigil/symbolic"
@@ -59,6 +60,32 @@ func ReadingOf(d *symbolic.PolicyDecl) string {
 		return string(ArgMaxAll)
 	}
 	return string(ArgMaxApplicable)
+}
+
+// OverrideNote says how a, given on the command line, overrides the
+// reading of d, the selected policy, before SetArgMax applies it: "policy
+// pi reads argmax applicable (--argmax applicable; as declared at
+// m.spec:6:1 it reads argmax all)", naming the PlaJA interface when the
+// declaration has one. It is "" when a is ArgMaxDeclared, gives the
+// reading d already has, or does not apply to d (SetArgMax's error).
+func OverrideNote(d *symbolic.PolicyDecl, a ArgMax) string {
+	before := ReadingOf(d)
+	if a == ArgMaxDeclared || before == "" || before == string(a) {
+		return ""
+	}
+	var was string
+	inIface := d.Interface != "" && filepath.Base(d.Pos.File) == filepath.Base(d.Interface) // a PlaJA file's own policy
+	switch {
+	case d.Interface != "" && d.Pos.IsValid() && !inIface:
+		was = fmt.Sprintf("as declared at %s, with interface %s, it reads argmax %s", d.Pos, filepath.Base(d.Interface), before)
+	case d.Interface != "":
+		was = fmt.Sprintf("its interface %s makes it read argmax %s", filepath.Base(d.Interface), before)
+	case d.Pos.IsValid():
+		was = fmt.Sprintf("as declared at %s it reads argmax %s", d.Pos, before)
+	default:
+		was = "without the flag it reads argmax " + before
+	}
+	return fmt.Sprintf("policy %s reads argmax %s (%s; %s)", d.Name, a, a.Flag(), was)
 }
 
 // ArgMaxError is an --argmax that does not apply to the selected policy:

@@ -96,6 +96,10 @@ type Loaded struct {
 	Diagnostics lang.Diagnostics
 	// Messages are the warnings and notes of the later stages, in order.
 	Messages []Message
+	// ArgMaxNote says how Files.ArgMax (--argmax) overrode the selected
+	// policy's declared reading (OverrideNote); "" when it did not. It is
+	// not among Messages: a command prints it as a note, or in its report.
+	ArgMaxNote string
 	// ModelPAInterface is the policy interface that the selected PA
 	// property of a JANI model names and that became the policy
 	// (AttachModelPA), "" otherwise.
@@ -160,6 +164,7 @@ func Load(path string, opts Options) (*Loaded, error) {
 	if l.Policy, err = SelectPolicy(m, pol, byDefault); err != nil {
 		return l, err
 	}
+	l.ArgMaxNote = OverrideNote(l.Policy, opts.ArgMax)
 	if l.Messages, err = ApplyArgMax(l.Policy, opts.ArgMax, l.Messages); err != nil {
 		return l, err
 	}

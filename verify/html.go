@@ -52,6 +52,9 @@ func (rep *Report) WriteHTML(w io.Writer, plot []symbolic.VarID) error {
 	if rep.States > 0 {
 		fmt.Fprintf(&b, "<tr><th>states</th><td>%d</td></tr>", rep.States)
 	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(&b, "<tr><th>note</th><td>%s</td></tr>", esc(n))
+	}
 	fmt.Fprintf(&b, "<tr><th>time</th><td>%.3f s</td></tr></table>", rep.Seconds)
 	if v != explicit.UnsafeVerdict || len(trace) == 0 {
 		b.WriteString("<p>No counterexample: the verdict is not unsafe.</p></body></html>\n")

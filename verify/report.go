@@ -28,12 +28,16 @@ import (
 // verdict and the question it keeps (a Report read back from JSON has
 // neither, and no BDD figures).
 type Report struct {
-	Verdict        string            `json:"verdict"` // safe, unsafe, unknown
-	Reason         string            `json:"reason,omitempty"`
-	Engine         string            `json:"engine"`
-	Model          string            `json:"model"`
-	Property       string            `json:"property"`
-	Policy         string            `json:"policy"`
+	Verdict  string `json:"verdict"` // safe, unsafe, unknown
+	Reason   string `json:"reason,omitempty"`
+	Engine   string `json:"engine"`
+	Model    string `json:"model"`
+	Property string `json:"property"`
+	Policy   string `json:"policy"`
+	// Notes say how the command line changed the question the model
+	// declares: an --argmax that overrode the policy's reading
+	// (load.OverrideNote). The text ends with them as "note: ..." lines.
+	Notes          []string          `json:"notes,omitempty"`
 	States         int               `json:"states"`
 	StartStates    int               `json:"start_states"`
 	Transitions    int               `json:"transitions"`
@@ -329,6 +333,9 @@ func (r *Report) writeText(w *textWriter, opt TextOptions) {
 	}
 	if a := v.Auto; a != nil {
 		w.printf("%s\n", a.Line())
+	}
+	for _, n := range r.Notes {
+		w.printf("note: %s\n", n)
 	}
 }
 

@@ -59,7 +59,11 @@ func (pf *plajaFlags) apply(e *cli.Env, m *symbolic.Model, propName, polName *st
 	if err == nil && withArgMax && pf.reading() != load.ArgMaxDeclared {
 		var d *symbolic.PolicyDecl
 		if d, err = load.SelectPolicy(m, *polName, true); err == nil {
+			note := load.OverrideNote(d, pf.reading()) // "" when the flag does not apply to d
 			warnings, err = load.ApplyArgMax(d, pf.reading(), warnings)
+			if note != "" {
+				warnings = append(warnings, load.Message{Text: note})
+			}
 		}
 	}
 	printMessages(e, "", warnings)
@@ -88,13 +92,18 @@ func printLoadError(e *cli.Env, cmd string, err error) {
 }
 
 // printMessages prints the warnings and notes of package load: warnings
-// as "vigil: warning: ...", notes as "vigil CMD: note: ...".
+// as "vigil: warning: ...", notes as "vigil CMD: note: ..." ("vigil:
+// note: ..." when cmd is "").
 func printMessages(e *cli.Env, cmd string, msgs []load.Message) {
+	prefix := "vigil"
+	if cmd != "" {
+		prefix += " " + cmd
+	}
 	for _, m := range msgs {
 		if m.Warning {
 			e.Notice("vigil: warning: " + m.Text)
 		} else {
-			e.Notice(fmt.Sprintf("vigil %s: note: %s", cmd, m.Text))
+			e.Notice(prefix + ": note: " + m.Text)
 		}
 	}
 }
@@ -108,6 +117,10 @@ type modelFlags struct {
 	// readsPredicates says the command uses a PA property's predicates
 	// (verify --engine ppa); every other command notes that it ignores them.
 	readsPredicates bool
+	// argmaxInReport says the command's report carries the note on how
+	// --argmax overrode the policy's reading (loadedModel.argmaxNote);
+	// for every other command load prints it as a note.
+	argmaxInReport bool
 }
 
 func addModelFlags(fs *flag.FlagSet, propUsage, polUsage string) *modelFlags {
@@ -130,6 +143,9 @@ type loadedModel struct {
 	// rerun is "vigil run FILE" with the flags that load the same model:
 	// -D and the PlaJA files (the start of a replay hint).
 	rerun string
+	// argmaxNote says how --argmax overrode the selected policy's declared
+	// reading (load.OverrideNote), "" when it did not.
+	argmaxNote string
 }
 
 // load loads file, applies the PlaJA files, selects the property
@@ -140,12 +156,16 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
 		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates})
 	e.PrintDiags(l.Diagnostics)
-	printMessages(e, cmd, l.Messages)
+	msgs := l.Messages
+	if l.ArgMaxNote != "" && !mf.argmaxInReport {
+		msgs = append(msgs, load.Message{Text: l.ArgMaxNote})
+	}
+	printMessages(e, cmd, msgs)
 	if err != nil {
 		printLoadError(e, cmd, err)
 		return nil, false
 	}
-	lm := &loadedModel{m: l.Model, prop: l.Property, decl: l.Policy,
+	lm := &loadedModel{m: l.Model, prop: l.Property, decl: l.Policy, argmaxNote: l.ArgMaxNote,
 		rerun: verify.RunCommand(file, mf.defs, *mf.plaja.start, *mf.plaja.unsafe, *mf.plaja.policyFile)}
 	if l.ModelPAInterface != "" {
 		lm.rerun += " --policy-file " + verify.ShellQuote(l.ModelPAInterface) // explicit, though vigil run now attaches the property's network too

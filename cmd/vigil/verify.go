@@ -76,6 +76,7 @@ func runVerify(e *cli.Env, args []string) int {
 		return e.Fail(cli.ExitUsage, "vigil verify: --engine bdd takes neither --max-states nor --cert (its limit is --max-nodes; it exports no certificate)")
 	}
 	mf.readsPredicates = engine.Val == "ppa" // predicate abstraction reads a PA property's predicates
+	mf.argmaxInReport = true                 // the report notes an --argmax override
 	lm, ok := mf.load(e, "verify", file, true, load.ThePolicy)
 	if !ok {
 		return cli.ExitError
@@ -150,6 +151,9 @@ type verifyOut struct {
 // stdout) and returns the exit code.
 func writeVerify(e *cli.Env, q *verify.Question, v *verify.Verdict, o verifyOut) int {
 	rep := verify.NewReport(q, v)
+	if o.lm.argmaxNote != "" {
+		rep.Notes = append(rep.Notes, o.lm.argmaxNote)
+	}
 	if v.Answer == explicit.UnsafeVerdict && o.record != "" {
 		if err := explicit.WriteRunFile(o.record, rep.Counterexample); err != nil {
 			return e.Fail(cli.ExitError, "vigil verify: %v", err)
