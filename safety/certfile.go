@@ -22,12 +22,18 @@ type Source struct {
 	Policy   *symbolic.PolicyDecl // nil without a tested policy
 	Plaja    *cert.Plaja
 	ArgMax   string // --argmax, "" when not given
+	// ModelHash returns the hash that binds the certificate to the model
+	// as loaded, with the policy whose files it covers
+	// (cert.Certificate.HashPolicy): ic3/cert.ModelHash of the model and
+	// Property. nil records none. (A function, so that this package
+	// keeps out of SMT.)
+	ModelHash func(policy string) (string, error)
 }
 
 // WriteCertificate writes to path one certificate for the states ids that
 // d decided (CertifyStarts: one table for all of them), recording src
-// with its files relative to path (certpath.Record) and the hash of the
-// policy's files.
+// with its files relative to path (certpath.Record), the hash of the
+// policy's files and the model's (src.ModelHash).
 func WriteCertificate(path string, d Decider, ids []uint32, src Source) error {
 	c, err := CertifyStarts(d, ids)
 	if err != nil {
@@ -40,6 +46,11 @@ func WriteCertificate(path string, d Decider, ids []uint32, src Source) error {
 	if src.Policy != nil {
 		c.Policy = src.Policy.Name
 		if c.PolicySHA256, err = symbolic.PolicyFilesHash(src.Policy); err != nil {
+			return err
+		}
+	}
+	if src.ModelHash != nil {
+		if c.ModelSHA256, err = src.ModelHash(c.HashPolicy()); err != nil {
 			return err
 		}
 	}

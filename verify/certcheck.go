@@ -55,7 +55,12 @@ type Checked struct {
 	PolicySHA256         string   `json:"policy_sha256"`
 	RecordedPolicySHA256 string   `json:"recorded_policy_sha256,omitempty"`
 	PolicyHashMatches    *bool    `json:"policy_sha256_matches,omitempty"`
-	ModelSHA256          string   `json:"model_sha256,omitempty"` // invariant certificates
+	// ModelSHA256 is the model hash the certificate records, which the
+	// model as loaded matches (ic3/cert.ModelHash); ModelHashUnrecorded
+	// says a safety certificate records none (one written before vigil
+	// recorded it), so it was checked against the model as loaded alone.
+	ModelSHA256         string `json:"model_sha256,omitempty"`
+	ModelHashUnrecorded bool   `json:"model_sha256_unrecorded,omitempty"`
 	// NonASCII lists the names and paths above with characters outside
 	// printable ASCII, which may imitate other names.
 	NonASCII []string `json:"non_ascii_names,omitempty"`
@@ -145,8 +150,11 @@ func (c *Checked) WriteText(w io.Writer) error {
 		}
 	}
 	t.printf("  model:       %s, property %s\n", q(c.Model), q(c.Property))
-	if c.ModelSHA256 != "" {
+	switch {
+	case c.ModelSHA256 != "":
 		t.printf("  model hash:  sha256 %s (matches the certificate)\n", c.ModelSHA256)
+	case c.ModelHashUnrecorded:
+		t.printf("  model hash:  none recorded (an older certificate)\n")
 	}
 	switch {
 	case c.PolicyUnused:
@@ -179,6 +187,9 @@ func (c *Checked) WriteText(w io.Writer) error {
 	}
 	if c.DefinesFrom == "certificate" {
 		t.printf("note: the certificate is about model %s with %s, not at the constants the model file declares\n", q(c.Model), ShowDefines(c.Defines))
+	}
+	if c.ModelHashUnrecorded {
+		t.printf("note: the certificate records no model_sha256 (it was written before vigil recorded one); its check re-derives the claim from the model as loaded, so it holds for this model, but nothing binds it to the model it was made for: make it again to record the hash\n")
 	}
 	if c.ArgMaxRecorded && c.ArgMax != "" && !c.PolicyUnused {
 		t.printf("note: the certificate is about policy %s read argmax %s, as --argmax %s (recorded in the certificate) says, whatever its declaration says\n", q(c.Policy), c.ArgMax, c.ArgMax)

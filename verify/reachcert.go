@@ -38,11 +38,16 @@ func ReachCertificate(q *Question, v *Verdict) (*cert.Certificate, error) {
 			c.Defines[k] = val
 		}
 	}
+	var err error
 	if q.Policy != nil {
-		var err error
 		if c.PolicySHA256, err = symbolic.PolicyFilesHash(q.Policy); err != nil {
 			return nil, err
 		}
+	}
+	// The model as loaded (q.Model, with the policy's reading), as vigil
+	// cert check loads it again; not the prepared one.
+	if c.ModelSHA256, err = invcert.ModelHash(q.Model, q.Property.Name, c.HashPolicy()); err != nil {
+		return nil, err
 	}
 	if pl := (cert.Plaja{Start: h.StartFile, Unsafe: h.UnsafeFile, PolicyFile: h.PolicyFile}); pl != (cert.Plaja{}) {
 		c.Plaja = &pl

@@ -55,7 +55,14 @@ checked against: the model file and its -D values, the start, unsafe and
 policy files, the model, property and policy with a network's or
 ensemble's reading (argmax all or applicable), and the SHA-256 of the
 policy's files with whether it matches the one the certificate records
-(--json: all of it under "checked"). Names and paths outside printable ASCII are printed escaped
+(--json: all of it under "checked"). Every certificate records the model
+hash (model-sha256 in an invariant certificate, model_sha256 in a JSON
+one: the model as printed, with the policy's arg-max reading, the
+property and the policy's files); check refuses one whose model changed,
+naming both hashes (and the reading, when only that changed). A JSON
+certificate written before vigil recorded the hash is checked in full
+against the model as loaded, with a note that nothing binds it to the
+model it was made for. Names and paths outside printable ASCII are printed escaped
 (a Cyrillic a as \u0430), with a warning; a property or policy name
 outside ASCII is refused.
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	invcert "vigil/ic3/cert"
 	"vigil/internal/cli"
 	"vigil/load"
 	"vigil/safety"
@@ -209,6 +210,7 @@ func (su *safetySetup) source(sf *safetyFlags) safety.Source {
 		src.Plaja = &cert.Plaja{Start: *pf.start, Unsafe: *pf.unsafe, PolicyFile: *pf.policyFile}
 	}
 	src.ArgMax = string(sf.plaja.reading())
+	src.ModelHash = func(policy string) (string, error) { return invcert.ModelHash(su.m, su.prop.Name, policy) }
 	return src
 }
 

@@ -65,14 +65,37 @@ type Certificate struct {
 	// SHA-256 of the files it reads ("" when it reads none or the writer
 	// did not record it).
 	PolicySHA256 string
-	Radius       int // >= 0, or Inf
-	Vars         []string
-	State        []int // the state the certificate is about, in Vars order
+	// ModelSHA256 binds the certificate to its question as an invariant
+	// certificate's model-sha256 does: ic3/cert.ModelHash of the model as
+	// loaded (printed, so with each policy's arg-max reading), the
+	// property, and HashPolicy's policy with its files. "" in
+	// certificates written before it was recorded. (This package does not
+	// compute it: it keeps out of SMT; vigil cert check compares it.)
+	ModelSHA256 string
+	Radius      int // >= 0, or Inf
+	Vars        []string
+	State       []int // the state the certificate is about, in Vars order
 	// SafeStates and UnsafeStates are, in a certificate of kind starts, the
 	// states it proves r-safe and not r-safe (all start states of the
 	// property).
 	SafeStates, UnsafeStates [][]int
 	Entries                  []Entry
+}
+
+// UsesPolicy reports whether the certificate's claim depends on its
+// tested policy: a finite radius, or an invariant under a policy. (With
+// radius inf every label is free.)
+func (c *Certificate) UsesPolicy() bool {
+	return c.Radius != Inf || (c.Kind == Invariant && c.Policy != "")
+}
+
+// HashPolicy is the policy whose files ModelSHA256 covers: the tested
+// policy when the claim depends on it (UsesPolicy), else "" (none).
+func (c *Certificate) HashPolicy() string {
+	if c.UsesPolicy() {
+		return c.Policy
+	}
+	return ""
 }
 
 // Plaja records the PlaJA flags (--start, --unsafe, --policy-file) the model
@@ -107,6 +130,7 @@ type wire struct {
 	Property     string            `json:"property"`
 	Policy       string            `json:"policy"`
 	PolicySHA256 string            `json:"policy_sha256,omitempty"`
+	ModelSHA256  string            `json:"model_sha256,omitempty"`
 	Radius       json.RawMessage   `json:"radius"`
 	Vars         []string          `json:"vars"`
 	State        []int             `json:"state,omitempty"`
@@ -171,7 +195,7 @@ func Read(r io.Reader) (*Certificate, error) {
 	c := &Certificate{
 		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec, CertDir: w.CertDir,
 		Defines: w.Defines, Plaja: w.Plaja, ArgMax: w.ArgMax,
-		Model: w.Model, Property: w.Property, Policy: w.Policy, PolicySHA256: w.PolicySHA256,
+		Model: w.Model, Property: w.Property, Policy: w.Policy, PolicySHA256: w.PolicySHA256, ModelSHA256: w.ModelSHA256,
 		Radius: radius, Vars: w.Vars, State: w.State, SafeStates: w.SafeStates, UnsafeStates: w.UnsafeStates,
 		Entries: make([]Entry, len(w.Entries)),
 	}
@@ -329,6 +353,9 @@ func Write(w io.Writer, c *Certificate) error {
 	field("policy", c.Policy)
 	if c.PolicySHA256 != "" {
 		field("policy_sha256", c.PolicySHA256)
+	}
+	if c.ModelSHA256 != "" {
+		field("model_sha256", c.ModelSHA256)
 	}
 	if c.Radius == Inf {
 		field("radius", "inf")

@@ -19,6 +19,7 @@ const walkSafeJSON = `{
   "model": "walk",
   "property": "p",
   "policy": "rush",
+  "model_sha256": "41d0c0ffee",
   "radius": 2,
   "vars": ["x","done"],
   "state": [1,0],
@@ -69,6 +70,29 @@ func TestWriteRead(t *testing.T) {
 		}
 		if !reflect.DeepEqual(c, c2) {
 			t.Errorf("round trip:\n%+v\n%+v", c, c2)
+		}
+	}
+}
+
+// TestHashPolicy: the model hash covers the tested policy exactly when
+// the claim depends on it.
+func TestHashPolicy(t *testing.T) {
+	for _, c := range []struct {
+		kind   Kind
+		radius int
+		policy string
+		want   string
+	}{
+		{Safe, 2, "rush", "rush"},
+		{Unsafe, 0, "rush", "rush"},
+		{Safe, Inf, "rush", ""},
+		{Starts, Inf, "rush", ""},
+		{Invariant, Inf, "rush", "rush"},
+		{Invariant, Inf, "", ""},
+	} {
+		ct := &Certificate{Kind: c.kind, Radius: c.radius, Policy: c.policy}
+		if got := ct.HashPolicy(); got != c.want || ct.UsesPolicy() != (c.want != "") {
+			t.Errorf("%s radius %d policy %q: HashPolicy %q, UsesPolicy %v; want %q", c.kind, c.radius, c.policy, got, ct.UsesPolicy(), c.want)
 		}
 	}
 }

@@ -36,7 +36,9 @@
 //	  "model": "flappy",               // model name
 //	  "property": "no_crash",          // property name
 //	  "policy": "steer",               // tested policy ("" only with radius "inf")
+//	  "argmax": "all",                 // --argmax the policy was read with; may be absent
 //	  "policy_sha256": "9f2c...",      // SHA-256 of the policy's files (symbolic.PolicyFilesHash); may be absent
+//	  "model_sha256": "41d0...",       // the question's hash (ic3/cert.ModelHash, Certificate.HashPolicy); absent in older certificates
 //	  "radius": "inf",                 // or a non-negative JSON integer, e.g. 2
 //	  "vars": ["x", "y"],              // the model's variable names in VarID order
 //	  "state": [0, 5],                 // the state the certificate is about

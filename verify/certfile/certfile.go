@@ -124,8 +124,7 @@ func checkSafety(path string, opts Options) *Result {
 	}
 	// With radius inf the tested policy plays no part, except in an
 	// invariant.
-	wantPolicy := ct.Radius != cert.Inf || (ct.Kind == cert.Invariant && ct.Policy != "")
-	q, fault, err := rec.question(r, path, opts, func(string) bool { return wantPolicy })
+	q, fault, err := rec.question(r, path, opts, func(string) bool { return ct.UsesPolicy() })
 	if err != nil {
 		return finish(err, fault)
 	}
@@ -134,6 +133,9 @@ func checkSafety(path string, opts Options) *Result {
 		q.chk.NonASCII = append(q.chk.NonASCII, verify.NonASCII(ct.Policy)...)
 	}
 	rep.Checked = q.chk
+	if fault, err := modelHash(ct, q); err != nil {
+		return finish(err, fault)
+	}
 	crep, err := cert.Check(q.m, q.prop, q.pol, ct)
 	rep.States, rep.Starts = crep.States, crep.Starts
 	if err != nil {
@@ -174,7 +176,7 @@ func checkInvariant(ctx context.Context, path string, opts Options) *Result {
 	}
 	rep.Checked = q.chk
 	if err := invcert.Check(ctx, c, q.m, q.prop, q.pol); err != nil {
-		if rerr := readingChanged(c, q); rerr != nil {
+		if rerr := readingChanged("model-sha256", c.Hash, q, q.pol); rerr != nil {
 			err = rerr
 		}
 		return finish(err, Invalid)
@@ -257,6 +259,10 @@ func (rec record) question(r *Result, path string, opts Options, wantPolicy func
 			return nil, Invalid, fmt.Errorf("%s records %v", invcert.Quote(path), err)
 		}
 		chk.ArgMax, chk.ArgMaxRecorded = load.ReadingOf(pol), argmax != load.ArgMaxDeclared
+	} else if d := m.Policy(polName); d != nil && polName != "" && load.ReadingOf(d) != "" {
+		// The claim does not depend on the policy, but the model the
+		// certificate's hash covers was printed with the recorded reading.
+		_ = load.SetArgMax(d, argmax) // a learned policy takes either reading
 	}
 	if err := chk.Describe(m, prop, pol, rec.policyHash); err != nil {
 		return nil, Input, err
@@ -355,18 +361,47 @@ func compareArgMax(path, recorded string, given load.ArgMax) (load.ArgMax, error
 		invcert.Quote(path), rec.Flag(), given.Flag())
 }
 
-// readingChanged explains an invariant certificate c that does not belong
-// to q's model only because q's learned policy reads its arg-max the
-// other way (its argmax line or its interface's "filter" changed since
-// the certificate was made): it returns the error that says so, or nil
-// when the model hash differs otherwise, or not at all.
-func readingChanged(c *invcert.Cert, q *question) error {
-	d := q.pol
+// modelHash compares the model hash a safety certificate ct records with
+// that of q's model (Certificate.HashPolicy's policy), before the closure
+// check, which would otherwise fail at some state of a model that is not
+// the certificate's. A certificate made for other policy files is left to
+// cert.Check, which names them; one without a hash (older ones) is
+// checked without it, as the report notes: its check re-derives the
+// claim from the model as loaded, so the hash only binds the question.
+func modelHash(ct *cert.Certificate, q *question) (Fault, error) {
+	if ct.ModelSHA256 == "" {
+		q.chk.ModelHashUnrecorded = true
+		return Invalid, nil
+	}
+	loaded, err := invcert.ModelHash(q.m, q.prop.Name, ct.HashPolicy())
+	if err != nil {
+		return Input, err
+	}
+	if loaded == ct.ModelSHA256 {
+		q.chk.ModelSHA256 = loaded
+		return Invalid, nil
+	}
+	if m := q.chk.PolicyHashMatches; q.pol != nil && m != nil && !*m {
+		return Invalid, nil // cert.Check refuses the policy files first
+	}
+	if err := readingChanged("model_sha256", ct.ModelSHA256, q, q.pol); err != nil {
+		return Invalid, err
+	}
+	return Invalid, fmt.Errorf("the certificate does not belong to this model: its model_sha256 is %.12s..., the model loaded is %.12s... (was the model or the policy changed?); check it against the model it was made with, or make a certificate for this one",
+		ct.ModelSHA256, loaded)
+}
+
+// readingChanged explains a certificate whose recorded model hash (hash,
+// in its field named field) does not match q's model only because d, q's learned policy, reads its
+// arg-max the other way (its argmax line or its interface's "filter"
+// changed since the certificate was made): it returns the error that says
+// so, or nil when the model hash differs otherwise, or not at all.
+func readingChanged(field, hash string, q *question, d *symbolic.PolicyDecl) error {
 	if load.ReadingOf(d) == "" {
 		return nil
 	}
 	loaded, err := invcert.ModelHash(q.m, q.prop.Name, d.Name)
-	if err != nil || loaded == c.Hash {
+	if err != nil || loaded == hash {
 		return nil
 	}
 	now := load.ReadingOf(d)
@@ -374,9 +409,9 @@ func readingChanged(c *invcert.Cert, q *question) error {
 	h, err := invcert.ModelHash(q.m, q.prop.Name, d.Name)
 	made := load.ReadingOf(d)
 	d.ArgMaxAll = !d.ArgMaxAll
-	if err != nil || h != c.Hash {
+	if err != nil || h != hash {
 		return nil
 	}
-	return fmt.Errorf("the certificate does not belong to this model: its model-sha256 is %.12s..., the model loaded is %.12s...: it was made with policy %s read argmax %s, and the model as loaded reads it argmax %s (its argmax line, its PlaJA interface's \"filter\" or the --argmax the certificate records differ); it proves nothing about argmax %s: check it against the model it was made with, or make a certificate for this reading",
-		c.Hash, loaded, invcert.Quote(d.Name), made, now, now)
+	return fmt.Errorf("the certificate does not belong to this model: its %s is %.12s..., the model loaded is %.12s...: it was made with policy %s read argmax %s, and the model as loaded reads it argmax %s (its argmax line, its PlaJA interface's \"filter\" or the --argmax the certificate records differ); it proves nothing about argmax %s: check it against the model it was made with, or make a certificate for this reading",
+		field, hash, loaded, invcert.Quote(d.Name), made, now, now)
 }
