@@ -304,20 +304,7 @@ property p {
 	if !strings.Contains(dom, "the unsafety is unavoidable from the start state") {
 		t.Error("the page does not say why the runs have no bug")
 	}
-	goal := testHTMLPage(t, "test_goal", `model line
-var x : 0 .. 9 = 0
-action right when x < 9 -> x' = x + 1
-action left  when x > 0 -> x' = x - 1
-policy rules pi {
-    when x == 1 -> left
-    otherwise -> right
-}
-property p {
-    start x <= 2
-    unsafe false
-    goal x == 5
-}
-`, cli.ExitUnsafe, "--mode", "goal")
+	goal := testHTMLPage(t, "test_goal", goalLineSpec, cli.ExitUnsafe, "--mode", "goal")
 	checkPage(t, goal)
 }
 
