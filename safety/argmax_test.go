@@ -1,10 +1,6 @@
 package safety_test
 
 import (
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"vigil/internal/testutil"
@@ -24,20 +20,13 @@ import (
 // certificate is checked by the independent checker, which loads the
 // network from the file the declaration names.
 func TestConformanceArgMaxAll(t *testing.T) {
-	dir := t.TempDir()
-	policy := func(m *symbolic.Model, seed uint64) (*symbolic.PolicyDecl, error) {
-		p, d, err := nn.Random(m, testutil.LabelsReversed(m), seed, []int{6})
+	policy := testutil.ArgMaxAllFiles(t.TempDir(), func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (any, *symbolic.PolicyDecl, error) {
+		p, d, err := nn.Random(m, outs, seed, []int{6})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		b, err := json.Marshal(p.Net)
-		if err != nil {
-			return nil, err
-		}
-		d.File = filepath.Join(dir, fmt.Sprintf("net%d.json", seed))
-		d.ArgMaxAll = true
-		return d, os.WriteFile(d.File, b, 0o644)
-	}
+		return p.Net, d, nil
+	})
 	n := models(t) / 5
 	for _, algo := range safety.Algorithms {
 		if algo == "tarjan-path" {

@@ -5,7 +5,10 @@
 package testutil
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"vigil/symbolic"
 )
@@ -89,5 +92,31 @@ func ArgMaxAll(mk MakePolicy) MakePolicy {
 			return nil, nil, fmt.Errorf("testutil: a %T policy does not follow its declaration's argmax all", p)
 		}
 		return p, d, nil
+	}
+}
+
+// LearnedFile builds a learned policy for model m with outputs outs from
+// seed, as the value its file holds (a network or ensemble, written as
+// JSON) and its declaration.
+type LearnedFile func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (file any, d *symbolic.PolicyDecl, err error)
+
+// ArgMaxAllFiles returns a policy factory for the safety suite
+// (conformance.GenerateWith): mk's policy with the model's labels in
+// reversed order as outputs, read `argmax all`, its file written to dir
+// as net<seed>.json, which the declaration names, so that a checker that
+// loads the policy from its file (safety/cert) sees the same one.
+func ArgMaxAllFiles(dir string, mk LearnedFile) func(m *symbolic.Model, seed uint64) (*symbolic.PolicyDecl, error) {
+	return func(m *symbolic.Model, seed uint64) (*symbolic.PolicyDecl, error) {
+		v, d, err := mk(m, LabelsReversed(m), seed)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		d.File = filepath.Join(dir, fmt.Sprintf("net%d.json", seed))
+		d.ArgMaxAll = true
+		return d, os.WriteFile(d.File, b, 0o644)
 	}
 }
