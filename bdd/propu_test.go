@@ -126,34 +126,40 @@ func checkPropU(tc *conformance.Model, o bdd.Order) (int, error) {
 // TarjanSafe's, and the reference's on the reachable states.
 func TestPropUConforms(t *testing.T) {
 	n := models(t)
-	run := func(t *testing.T, first uint64, n int, g gen.Options) {
-		done, asked := 0, 0
-		for seed := first; done < n && seed < first+4*uint64(n); seed++ {
-			tc, err := conformance.Generate(seed, g)
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			if tc == nil {
-				continue
-			}
-			done++
-			k, err := checkPropU(tc, bdd.Order(seed%3))
-			asked += k
-			if err != nil {
-				t.Errorf("seed %d (%s): %v", seed, tc.M.Name, err)
-			}
+	t.Run("small", func(t *testing.T) { conformPropU(t, 1, n, gen.Options{}, nil) })
+	t.Run("larger", func(t *testing.T) {
+		conformPropU(t, 100000, n/10, gen.Options{MaxVars: 5, MaxRange: 7, MaxLabels: 4, MaxCommands: 7, MaxOutcomes: 3}, nil)
+	})
+}
+
+// conformPropU runs checkPropU on n models of the safety suite generated
+// from seed first on with g (conformance.GenerateWith: policy, when not
+// nil, gives each model's tested policy), and fails when it compares
+// fewer answers than that.
+func conformPropU(t *testing.T, first uint64, n int, g gen.Options, policy func(m *symbolic.Model, seed uint64) (*symbolic.PolicyDecl, error)) {
+	t.Helper()
+	done, asked := 0, 0
+	for seed := first; done < n && seed < first+4*uint64(n); seed++ {
+		tc, err := conformance.GenerateWith(seed, g, policy)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
 		}
-		t.Logf("%d models, %d answers compared (with explicit Prop-U, TarjanSafe and the reference)", done, asked)
-		// Each model has a reachable state, asked at two radii: a suite
-		// that compares less has silently skipped models.
-		if done < n || asked < 2*done {
-			t.Errorf("%d of %d models, %d answers compared: the suite tests too little", done, n, asked)
+		if tc == nil {
+			continue
+		}
+		done++
+		k, err := checkPropU(tc, bdd.Order(seed%3))
+		asked += k
+		if err != nil {
+			t.Errorf("seed %d (%s): %v", seed, tc.M.Name, err)
 		}
 	}
-	t.Run("small", func(t *testing.T) { run(t, 1, n, gen.Options{}) })
-	t.Run("larger", func(t *testing.T) {
-		run(t, 100000, n/10, gen.Options{MaxVars: 5, MaxRange: 7, MaxLabels: 4, MaxCommands: 7, MaxOutcomes: 3})
-	})
+	t.Logf("%d models, %d answers compared (with explicit Prop-U, TarjanSafe and the reference)", done, asked)
+	// Each model has a reachable state, asked at two radii: a suite
+	// that compares less has silently skipped models.
+	if done < n || asked < 2*done {
+		t.Errorf("%d of %d models, %d answers compared: the suite tests too little", done, n, asked)
+	}
 }
 
 // TestPropURangeErrors: on models with out-of-range outcomes, Decide fails
