@@ -70,22 +70,13 @@ func TestDifferential(t *testing.T) {
 				r.policy = pol
 				opts.Policy = dec
 			}
-			want, werr := r.explore()
-			got, gerr := explicit.Search(context.Background(), g, opts)
-			if (werr != nil) != (gerr != nil) {
-				t.Fatalf("seed %d policy=%v: ref error %v, engine error %v", seed, withPolicy, werr, gerr)
+			want, rangeErr := searchMatches(t, seed, withPolicy, r, g, opts)
+			if rangeErr && workers == 1 {
+				rangeErrs++
 			}
-			if werr != nil {
-				if errors.Is(werr, errRefRange) && workers == 1 {
-					var re *explicit.RangeError
-					if !errors.As(gerr, &re) {
-						t.Fatalf("seed %d: want a RangeError, got %v", seed, gerr)
-					}
-					rangeErrs++
-				}
+			if want == nil {
 				continue
 			}
-			compare(t, seed, withPolicy, m, g, want, got)
 			if !withPolicy {
 				continue
 			}
@@ -119,6 +110,31 @@ func TestDifferential(t *testing.T) {
 	if unsafe == 0 || safe == 0 || rangeErrs == 0 {
 		t.Errorf("generator lacks variety: %d unsafe, %d safe, %d range errors", unsafe, safe, rangeErrs)
 	}
+}
+
+// searchMatches explores with the reference r and searches g with opts,
+// and fails the test unless both fail (a range error of the reference
+// being the engine's *RangeError) or both agree on every count and state
+// (compare). It returns the reference's result, nil when both failed,
+// and whether they failed with a range error.
+func searchMatches(t *testing.T, seed uint64, withPolicy bool, r *ref, g *explicit.Generator, opts explicit.Options) (*refResult, bool) {
+	t.Helper()
+	want, werr := r.explore()
+	got, gerr := explicit.Search(context.Background(), g, opts)
+	if (werr != nil) != (gerr != nil) {
+		t.Fatalf("seed %d policy=%v: ref error %v, engine error %v", seed, withPolicy, werr, gerr)
+	}
+	if werr != nil {
+		if !errors.Is(werr, errRefRange) {
+			return nil, false
+		}
+		if _, ok := errors.AsType[*explicit.RangeError](gerr); !ok {
+			t.Fatalf("seed %d: want a RangeError, got %v", seed, gerr)
+		}
+		return nil, true
+	}
+	compare(t, seed, withPolicy, r.m, g, want, got)
+	return want, false
 }
 
 func compare(t *testing.T, seed uint64, pol bool, m *symbolic.Model, g *explicit.Generator, want *refResult, got *explicit.Result) {
