@@ -89,6 +89,20 @@ func session(t testing.TB, msgs ...string) []map[string]any {
 
 const initMsg = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}`
 
+// openDoc names a document called name in a fresh temporary directory
+// (never written: the session holds its text) and returns its URI and
+// the didOpen notification that gives the server its text.
+func openDoc(t *testing.T, name, text string) (uri, open string) {
+	uri = "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), name))
+	return uri, fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+}
+
+// atPos is the request id of method about the position (line, ch) of the
+// document uri; extra adds members to its params (",\"context\":{...}").
+func atPos(uri, id, method string, line, ch int, extra string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{"textDocument":{"uri":%q},"position":{"line":%d,"character":%d}%s}}`, id, method, uri, line, ch, extra)
+}
+
 // TestGarbageKeepsServing: random bodies, truncated JSON and JSON of every
 // wrong shape each get at most one answer and never stop the server; a
 // request after them is still answered.
@@ -136,10 +150,9 @@ func TestGarbageKeepsServing(t *testing.T) {
 // TestReferencesAndSymbols exercises the name index through the protocol
 // on a document that is not on disk.
 func TestReferencesAndSymbols(t *testing.T) {
-	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "m.spec"))
 	text := "const N = 2\nvar x : 0 .. N = 0\naction inc when x < N -> x' = x + 1\nproperty p { unsafe x > N }\n"
-	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
-	refs := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"textDocument/references","params":{"textDocument":{"uri":%q},"position":{"line":0,"character":6},"context":{"includeDeclaration":true}}}`, uri)
+	uri, open := openDoc(t, "m.spec", text)
+	refs := atPos(uri, "1", "textDocument/references", 0, 6, `,"context":{"includeDeclaration":true}`)
 	syms := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"textDocument/documentSymbol","params":{"textDocument":{"uri":%q}}}`, uri)
 	answers := session(t, initMsg, open, refs, syms)
 	if len(answers) != 4 {
@@ -239,12 +252,9 @@ func cpuTime() time.Duration {
 // TestEnumHover: hover on an enum variable lists its values, on a value
 // names its type, and definition of a value finds it in the type.
 func TestEnumHover(t *testing.T) {
-	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "e.spec"))
 	text := "type color = { red, green }\nvar c : color = red\naction a when c == red -> c' = green\n"
-	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
-	at := func(id, method string, line, ch int) string {
-		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{"textDocument":{"uri":%q},"position":{"line":%d,"character":%d}}}`, id, method, uri, line, ch)
-	}
+	uri, open := openDoc(t, "e.spec", text)
+	at := func(id, method string, line, ch int) string { return atPos(uri, id, method, line, ch, "") }
 	answers := session(t, initMsg, open,
 		at("1", "textDocument/hover", 2, 14),      // c
 		at("2", "textDocument/hover", 2, 20),      // red
@@ -275,14 +285,13 @@ func TestEnumHover(t *testing.T) {
 // its range, references stay in its schema, and a same-named parameter of
 // another schema is another name.
 func TestSchemaNavigation(t *testing.T) {
-	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "s.spec"))
 	text := "var x : 0 .. 3 = 0\n" +
 		"action set(v in 0 .. 3) when x != v -> x' = v\n" +
 		"action add(v in 1 .. 2) when x + v <= 3 -> x' = x + v\n" +
 		"policy rules p { otherwise -> set[2] }\n"
-	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+	uri, open := openDoc(t, "s.spec", text)
 	at := func(id, method string, line, ch int, extra string) string {
-		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{"textDocument":{"uri":%q},"position":{"line":%d,"character":%d}%s}}`, id, method, uri, line, ch, extra)
+		return atPos(uri, id, method, line, ch, extra)
 	}
 	answers := session(t, initMsg, open,
 		at("1", "textDocument/hover", 1, 35, ""), // the v of x != v
@@ -317,9 +326,8 @@ func TestSchemaNavigation(t *testing.T) {
 // every use; a keyword, a non-name or a declared name is refused; a
 // misspelt name's diagnostic comes with the fix its message suggests.
 func TestRenameAndQuickFix(t *testing.T) {
-	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "r.spec"))
 	text := "const N = 2\nvar x : 0 .. N = 0\naction inc when x < N -> x' = x + 1\nproperty p { unsafe x > NN }\n"
-	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+	uri, open := openDoc(t, "r.spec", text)
 	rename := func(id, name string) string {
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"textDocument/rename","params":{"textDocument":{"uri":%q},"position":{"line":1,"character":13},"newName":%q}}`, id, uri, name)
 	}
@@ -357,11 +365,10 @@ func TestRenameAndQuickFix(t *testing.T) {
 
 // TestQuantifierHover: a quantifier's variable is local to it.
 func TestQuantifierHover(t *testing.T) {
-	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "q.spec"))
 	text := "const N = 3\nvar x : 0 .. 2 * N = 0\npred even = exists k in 0 .. N: x == 2 * k\n"
-	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
-	hover := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{"textDocument":{"uri":%q},"position":{"line":2,"character":41}}}`, uri)
-	def := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"textDocument/definition","params":{"textDocument":{"uri":%q},"position":{"line":2,"character":41}}}`, uri)
+	uri, open := openDoc(t, "q.spec", text)
+	hover := atPos(uri, "1", "textDocument/hover", 2, 41, "")
+	def := atPos(uri, "2", "textDocument/definition", 2, 41, "")
 	answers := session(t, initMsg, open, hover, def)
 	if d := answers[1]["params"].(map[string]any)["diagnostics"].([]any); len(d) != 0 {
 		t.Fatalf("diagnostics: %v", d)
@@ -380,15 +387,12 @@ func TestQuantifierHover(t *testing.T) {
 // element) shows its type and folded element range, definition finds
 // its declaration, and completion offers its name.
 func TestArrayNavigation(t *testing.T) {
-	uri := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "a.spec"))
 	text := "const N = 3\n" +
 		"var on : [0 .. N - 1] of 0 .. N = 0\n" +
 		"var i : 0 .. N - 1 = 0\n" +
 		"action poke when on[i] > 0 -> on[i]' = on[i] - 1\n"
-	open := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
-	at := func(id, method string, line, ch int) string {
-		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{"textDocument":{"uri":%q},"position":{"line":%d,"character":%d}}}`, id, method, uri, line, ch)
-	}
+	uri, open := openDoc(t, "a.spec", text)
+	at := func(id, method string, line, ch int) string { return atPos(uri, id, method, line, ch, "") }
 	answers := session(t, initMsg, open,
 		at("1", "textDocument/hover", 3, 18),      // on in on[i] > 0
 		at("2", "textDocument/definition", 3, 31), // on in on[i]' = ...
