@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -78,10 +79,7 @@ func lineModel(n int) *symbolic.Model {
 // guards, every label's distinct successors (ns/op is ns per state).
 func BenchmarkSuccessors(b *testing.B) {
 	m := lineModel(1000)
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		b.Fatal(err)
-	}
+	g := testutil.Generator(b, m, m.Properties[0])
 	res, err := explicit.Search(context.Background(), g, explicit.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -108,10 +106,7 @@ func BenchmarkSuccessors(b *testing.B) {
 // (about 100k states per op); states/s is the figure to compare.
 func BenchmarkBFS(b *testing.B) {
 	m := lineModel(6000)
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		b.Fatal(err)
-	}
+	g := testutil.Generator(b, m, m.Properties[0])
 	d, err := explicit.NewDecider(m, m.Policies[0])
 	if err != nil {
 		b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
@@ -165,10 +166,7 @@ func TestStartsUseBounds(t *testing.T) {
 		cmp(sum(2, 7), symbolic.Le, k(1)),
 	)
 	m := wideModel(8, start)
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Properties[0])
 	lo, hi, ok := g.StartBounds()
 	if !ok {
 		t.Fatal("StartBounds: no start state")
@@ -204,11 +202,8 @@ func TestStartsEmpty(t *testing.T) {
 		symbolic.False(),
 	} {
 		m := wideModel(2, start)
-		g, err := explicit.New(m, m.Properties[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = g.Starts(func(symbolic.State) bool { return true })
+		g := testutil.Generator(t, m, m.Properties[0])
+		err := g.Starts(func(symbolic.State) bool { return true })
 		if err == nil || !strings.Contains(err.Error(), "no state satisfies the start condition of property p") {
 			t.Errorf("start %s: err = %v", m.CondString(start), err)
 		}
@@ -290,10 +285,7 @@ func TestParseState(t *testing.T) {
 func TestRunFileRoundTrip(t *testing.T) {
 	for seed := uint64(1); seed <= 60; seed++ {
 		m := gen.Model(seed, gen.Options{})
-		g, err := explicit.New(m, m.Properties[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := testutil.Generator(t, m, m.Properties[0])
 		start, err := g.SampleStart(rand.New(rand.NewPCG(seed, 1)), 0)
 		if err != nil {
 			continue // no start state

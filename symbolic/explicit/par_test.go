@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
@@ -17,10 +18,7 @@ import (
 // the same figures, and reports progress.
 func TestParallelSameStates(t *testing.T) {
 	m := lineModel(4000) // 80,000 states: more than one arena page
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Properties[0])
 	d, _ := explicit.NewDecider(m, m.Policies[0])
 	for _, pol := range []explicit.Decider{nil, d} {
 		seq, err := explicit.Search(context.Background(), g, explicit.Options{Policy: pol})

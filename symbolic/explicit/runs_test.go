@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -19,10 +20,7 @@ import (
 // start state it cannot find as a *StartError.
 func TestRuns(t *testing.T) {
 	m := wideModel(1, symbolic.Compare(symbolic.V(0), symbolic.Ge, symbolic.Lit(995)))
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Properties[0])
 	rec := filepath.Join(t.TempDir(), "run.json")
 	var b bytes.Buffer
 	sim := explicit.SimOptions{Steps: 10, Rand: rand.New(rand.NewPCG(1, 2)), Ctx: context.Background()}
@@ -54,10 +52,7 @@ func TestRuns(t *testing.T) {
 // error in the file names it.
 func TestReplay(t *testing.T) {
 	m := wideModel(1, symbolic.Compare(symbolic.V(0), symbolic.Ge, symbolic.Lit(995)))
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Properties[0])
 	rec := filepath.Join(t.TempDir(), "run.json")
 	sim := explicit.SimOptions{Steps: 10, Rand: rand.New(rand.NewPCG(1, 2)), Ctx: context.Background()}
 	if _, err := explicit.Runs(g, io.Discard, explicit.RunsOptions{Sim: sim, Runs: 1, Index: 0, Record: rec}); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -18,10 +19,7 @@ func TestStartSamplerSmallIsExact(t *testing.T) {
 	v, k, cmp := symbolic.V, symbolic.Lit, symbolic.Compare
 	start := symbolic.And(cmp(v(0), symbolic.Le, k(1)), cmp(v(1), symbolic.Le, k(2)), cmp(v(2), symbolic.Eq, k(7)))
 	m := wideModel(3, start)
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Properties[0])
 	ss, err := g.NewStartSampler(context.Background(), explicit.SamplerOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -70,10 +68,7 @@ func TestStartSamplerHugeIsFast(t *testing.T) {
 		cmp(sum(4, 5), symbolic.Eq, k(700)),     // a 10^6 box: enumerated
 	)
 	m := wideModel(8, start)
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Properties[0])
 	began := time.Now()
 	ss, err := g.NewStartSampler(context.Background(), explicit.SamplerOptions{})
 	if err != nil {
@@ -119,11 +114,8 @@ func TestStartSamplerSparseNeedsSolver(t *testing.T) {
 	// propagation does not shrink.
 	start := symbolic.And(cmp(sum, symbolic.Eq, k(1500)), cmp(v(0), symbolic.Eq, v(1)), cmp(v(1), symbolic.Eq, v(2)))
 	m := wideModel(3, start)
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = g.NewStartSampler(context.Background(), explicit.SamplerOptions{EnumLimit: 1000})
+	g := testutil.Generator(t, m, m.Properties[0])
+	_, err := g.NewStartSampler(context.Background(), explicit.SamplerOptions{EnumLimit: 1000})
 	if err == nil || !strings.Contains(err.Error(), "too sparse") {
 		t.Fatalf("no solver: err = %v, want too sparse", err)
 	}
@@ -156,10 +148,7 @@ func TestStartSamplerCancel(t *testing.T) {
 	v, k, cmp := symbolic.V, symbolic.Lit, symbolic.Compare
 	sum := &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{v(0), v(1), v(2)}}
 	m := wideModel(3, cmp(sum, symbolic.Eq, k(1500)))
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Properties[0])
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := g.NewStartSampler(ctx, explicit.SamplerOptions{EnumLimit: 1000}); err != context.Canceled {
@@ -219,10 +208,7 @@ func (scoredAll) ArgMaxAll() bool { return true }
 func TestStuckReason(t *testing.T) {
 	m := wideModel(2, symbolic.True())
 	m.Labels = append(m.Labels, symbolic.Label{Name: "dec"})
-	g, err := explicit.New(m, m.Properties[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Properties[0])
 	r := &explicit.Reason{Label: symbolic.NoLabel, Outputs: []symbolic.LabelID{0, 1}, Scores: []float64{3, 2}, All: true}
 	if got, want := r.Stuck(m, "pi", []bool{false, true}), "policy pi chose inc (score 3), which is not applicable here (argmax all: the run ends)"; got != want {
 		t.Errorf("argmax all: %q, want %q", got, want)
