@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/prob"
 	"vigil/safety"
 	"vigil/symbolic"
@@ -275,10 +276,7 @@ func TestConformanceExact(t *testing.T) {
 	tested, states, scheds, fractional := 0, 0, 0, 0
 	for i, m := range models(400) {
 		seed := i
-		g, err := explicit.New(m, m.Properties[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := testutil.Generator(t, m, m.Properties[0])
 		pm, err := prob.Build(ctx, g, prob.Options{Exact: true, MaxStates: 60})
 		if err != nil {
 			continue // too large for enumeration (or a start condition without states)
@@ -354,10 +352,7 @@ func TestQualitativeSafety(t *testing.T) {
 	ctx := context.Background()
 	checked := 0
 	for i, m := range models(150) {
-		g, err := explicit.New(m, m.Properties[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := testutil.Generator(t, m, m.Properties[0])
 		pm, err := prob.Build(ctx, g, prob.Options{MaxStates: 5000})
 		if err != nil {
 			continue
@@ -462,10 +457,7 @@ func TestMonteCarlo(t *testing.T) {
 	checked := 0
 	const runs = 4000
 	for i, m := range models(60) {
-		g, err := explicit.New(m, m.Properties[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := testutil.Generator(t, m, m.Properties[0])
 		dec, err := explicit.NewDecider(m, m.Policies[0])
 		if err != nil {
 			t.Fatal(err)
@@ -527,10 +519,7 @@ func TestBlame(t *testing.T) {
 	checked := 0
 	for i := 1; i <= 3000 && checked < 200; i++ {
 		m := randomMDP(uint64(i))
-		g, err := explicit.New(m, m.Properties[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := testutil.Generator(t, m, m.Properties[0])
 		dec, err := explicit.NewDecider(m, m.Policies[0])
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/prob"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -29,11 +30,7 @@ func coin(t *testing.T) *explicit.Generator {
 		},
 	}
 	p := &symbolic.Property{Name: "p", Unsafe: symbolic.Compare(x, symbolic.Eq, symbolic.Lit(0)), Goal: symbolic.Compare(x, symbolic.Eq, symbolic.Lit(2))}
-	g, err := explicit.New(m, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return testutil.Generator(t, m, p)
 }
 
 // The figures of an exact answer carry the rational value, the label

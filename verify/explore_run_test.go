@@ -15,10 +15,7 @@ import (
 // BDDs, and a state limit leaves the search incomplete.
 func TestExplore(t *testing.T) {
 	m := testutil.LoadFile(t, "../specs/oneway_line.spec")
-	g, err := explicit.New(m, m.Property(""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Property(""))
 	rep, complete, err := verify.Explore(context.Background(), verify.ExploreQuestion{Gen: g})
 	if err != nil || !complete {
 		t.Fatalf("bfs: %v, complete %v", err, complete)
@@ -41,10 +38,7 @@ func TestExplore(t *testing.T) {
 // several.
 func TestExplorePolicyWorkers(t *testing.T) {
 	m := testutil.LoadFile(t, "../specs/oneway_line.spec")
-	g, err := explicit.New(m, m.Property(""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Property(""))
 	var states []int
 	for _, j := range []int{1, 3} {
 		rep, complete, err := verify.Explore(context.Background(), verify.ExploreQuestion{Gen: g, Policy: m.Policy("careful"), Search: explicit.Options{Workers: j}})

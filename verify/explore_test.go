@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vigil/bdd"
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
@@ -20,10 +21,7 @@ func TestExploreReports(t *testing.T) {
 		t.Fatal(diags.Render())
 	}
 	prop := m.Properties[0]
-	g, err := explicit.New(m, prop)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, prop)
 	res, err := explicit.Search(context.Background(), g, explicit.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -15,10 +15,7 @@ import (
 // for every state at once; its answers agree with the explicit decider.
 func TestSafeBDD(t *testing.T) {
 	m := testutil.LoadFile(t, "../specs/tarjansafe.spec")
-	g, err := explicit.New(m, m.Property(""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testutil.Generator(t, m, m.Property(""))
 	s, err := explicit.ParseState(m, "layer=4 side=true")
 	if err != nil {
 		t.Fatal(err)
