@@ -508,7 +508,7 @@ func (ev *exactNet) preBounds(net *symbolic.Network, poly *polytope, xl, xh []fl
 			widen += up(math.Abs(ratUp(new(big.Rat).Abs(ws))) * up(unitRound*mag+tinyErr))
 		}
 		widen = sumUp(widen, l.In)
-		lo, hi := poly.min(konst, c), poly.max(konst, c)
+		lo, hi := poly.lowerBound(konst, c), poly.upperBound(konst, c)
 		pb.lo[i] = down(down(ratDown(lo)-widen) + nl)
 		pb.hi[i] = up(up(ratUp(hi)+widen) + nh)
 	}
