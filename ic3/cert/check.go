@@ -144,36 +144,50 @@ func opaque(m *symbolic.Model) *symbolic.Model {
 }
 
 // solve checks the script's conditions; each must be unsat. The text
-// (definitions, then one assertion per check) goes through Z3's own
-// SMT-LIB2 parser, in one parse, into a context of the checker's own; the
-// checks run one at a time in one solver, each in a scope of its own. A
-// sat check becomes a *Failure with the witness read from the model.
+// (definitions, then the checks) goes through Z3's own SMT-LIB2 parser
+// into a context of the checker's own. The checks (init, consecution per
+// label for a learned policy, sure, safety) are first asked at once, as
+// their disjunction, which is unsat exactly when each is: Z3 reads and
+// internalizes the shared invariant once (blocks 4, eleven checks: 16 ->
+// 8 ms). The disjunction is asserted on a solver at its base level, not
+// in a scope: Z3 then preprocesses the formula as a whole (it does not
+// for assertions made after a push), which decides PolIC3's
+// certificates of bench/polic3 in less time (beluga be1, 16x16 network:
+// 0.30 -> 0.20 s; blocks 4: 7 -> 6 ms). Only when the disjunction is not
+// unsat does solveEach ask the checks one by one, to name the failing
+// one.
 func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factList) error {
+	if len(s.Checks) > 1 {
+		x, err := smt.NewContext()
+		if err != nil {
+			return err
+		}
+		fs, err := parseChecks(x, s, true)
+		if err != nil {
+			x.Close()
+			return err
+		}
+		ans, err := askOnce(ctx, x, fs[0])
+		x.Close()
+		if err != nil || ans == smt.Unsat {
+			return err
+		}
+	}
+	return solveEach(ctx, m, s, facts)
+}
+
+// solveEach asks the script's checks one at a time in one solver, each
+// in a scope of its own, in a context of its own; a sat check becomes a
+// *Failure with the witness read from the model. A failing certificate
+// pays a second context and parse, so that the steps Z3 takes here, and
+// with them the witness states that messages quote, do not depend on the
+// fast path: the disjunction first, in a scope, then each check.
+func solveEach(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factList) error {
 	x, err := smt.NewContext()
 	if err != nil {
 		return err
 	}
 	defer x.Close()
-	// The checks (init, consecution per label for a learned policy, sure,
-	// safety) are first asked at once, as their disjunction, which is
-	// unsat exactly when each is: Z3 reads and internalizes the shared
-	// invariant once (blocks 4, eleven checks: 16 -> 8 ms). Only when the
-	// disjunction is not unsat are they read and asked one by one, to
-	// name the failing one. The disjunction is asserted on a solver of its
-	// own at its base level, not in a scope: Z3 then preprocesses the
-	// formula as a whole (it does not for assertions made after a push),
-	// which decides PolIC3's certificates of bench/polic3 in less time
-	// (beluga be1, 16x16 network: 0.30 -> 0.20 s; blocks 4: 7 -> 6 ms).
-	if len(s.Checks) > 1 {
-		fs, err := parseChecks(x, s, true)
-		if err != nil {
-			return err
-		}
-		ans, err := askOnce(ctx, x, fs[0])
-		if err != nil || ans == smt.Unsat {
-			return err
-		}
-	}
 	sv, err := x.NewSolver()
 	if err != nil {
 		return errorf("%v", err)
@@ -181,12 +195,22 @@ func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factL
 	if err := sv.SetParams(checkTuning...); err != nil {
 		return errorf("%v", err)
 	}
+	if len(s.Checks) > 1 {
+		fs, err := parseChecks(x, s, true)
+		if err != nil {
+			return err
+		}
+		ans, err := ask(ctx, sv, fs[0], true)
+		if err != nil || ans == smt.Unsat {
+			return err
+		}
+	}
 	fs, err := parseChecks(x, s, false)
 	if err != nil {
 		return err
 	}
 	for i, q := range s.Checks {
-		ans, err := ask(ctx, sv, fs[i])
+		ans, err := ask(ctx, sv, fs[i], false)
 		if err != nil {
 			return err
 		}
@@ -259,9 +283,9 @@ func askOnce(ctx context.Context, x *smt.Context, f smt.Term) (smt.Result, error
 }
 
 // ask checks f in a scope of its own. The scope is left when the answer
-// is unsat; otherwise it stays, so that the model of a sat answer can be
-// read.
-func ask(ctx context.Context, sv *smt.Solver, f smt.Term) (smt.Result, error) {
+// is unsat, or always with popAlways; otherwise it stays, so that the
+// model of a sat answer can be read.
+func ask(ctx context.Context, sv *smt.Solver, f smt.Term, popAlways bool) (smt.Result, error) {
 	if err := sv.Push(); err != nil {
 		return smt.Unknown, errorf("%v", err)
 	}
@@ -272,7 +296,7 @@ func ask(ctx context.Context, sv *smt.Solver, f smt.Term) (smt.Result, error) {
 	if err != nil {
 		return smt.Unknown, errorf("%v", err)
 	}
-	if ans == smt.Unsat {
+	if ans == smt.Unsat || popAlways {
 		if err := sv.Pop(1); err != nil {
 			return smt.Unknown, errorf("%v", err)
 		}
