@@ -14,7 +14,10 @@ package cert
 // y_v <= hi_v - lo_v and each atom as a row of <=, slack variables, and
 // for each row of negative right side an artificial variable whose sum
 // phase 1 minimises. Problems are small (a model's variables and a
-// region's atoms), so the tableau is dense.
+// region's atoms), so the tableau is dense. The network's bounds use
+// upperBound and lowerBound, dual bounds in exact arithmetic whose
+// multipliers come from the same simplex run in float64: the exact
+// optimum (max, min) is kept for the tests that hold them to it.
 
 import (
 	"math"
