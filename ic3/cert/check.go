@@ -261,10 +261,11 @@ func parseChecks(x *smt.Context, s *smtlib.Script, one bool) ([]smt.Term, error)
 	return fs, nil
 }
 
-// askOnce checks f on a fresh solver of x, tuned as the checks' solver,
-// with f asserted at the base level.
+// askOnce checks f on a fresh one-shot solver of x (Z3's SMT core as a
+// tactic: smt.NewOneShotSolver), tuned as the checks' solver, with f
+// asserted at the base level.
 func askOnce(ctx context.Context, x *smt.Context, f smt.Term) (smt.Result, error) {
-	sv, err := x.NewSolver()
+	sv, err := x.NewOneShotSolver()
 	if err != nil {
 		return smt.Unknown, errorf("%v", err)
 	}
