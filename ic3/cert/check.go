@@ -153,8 +153,9 @@ func opaque(m *symbolic.Model) *symbolic.Model {
 // of a one-shot solver (Z3's SMT core as a tactic, askOnce): Z3 then
 // preprocesses the formula as a whole and skips the incremental solver's
 // set-up, which decides PolIC3's certificates of bench/polic3 in less
-// time (beluga be1, 16x16 network: 0.30 -> 0.13 s; npuzzle 2x3 0.09 ->
-// 0.07 s; blocks 4: 7 -> 5 ms). Only when the disjunction is not unsat
+// time (against a scope of the simple solver, in process: beluga be1,
+// 16x16 network 0.30 -> 0.13 s; blocks 4 7 -> 5 ms; npuzzle 2x3 about
+// the same, 0.06-0.08 s). Only when the disjunction is not unsat
 // (or a cancelled check left it undecided) does solveEach ask the
 // checks one by one, to name the failing one.
 func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factList) error {
