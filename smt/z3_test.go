@@ -274,3 +274,36 @@ func TestRecycleKeepsAssertions(t *testing.T) {
 		t.Error("never recycled")
 	}
 }
+
+// TestOneShotSolver: the solver of Z3's "smt" tactic answers as the
+// simple solver does, with a model to read, and takes parameters.
+func TestOneShotSolver(t *testing.T) {
+	x := newCtx(t)
+	a, b := x.IntConst("a"), x.IntConst("b")
+	for _, c := range []struct {
+		f    Term
+		want Result
+	}{
+		{x.And(x.Eq(x.Add(a, x.MulK(3, b)), x.Int(10)), x.Gt(b, x.Int(2)), x.Ge(a, x.Int(0))), Sat},
+		{x.And(x.Eq(x.Add(a, x.MulK(3, b)), x.Int(10)), x.Gt(b, x.Int(3)), x.Ge(a, x.Int(0))), Unsat},
+		{x.And(x.Eq(x.MulK(2, a), x.Int(7))), Unsat},
+	} {
+		s, err := x.NewOneShotSolver()
+		must(t, err)
+		must(t, s.SetParams(Param{Name: "arith.solver", Value: "2"}, Param{Name: "relevancy", Value: "0"}))
+		must(t, s.Assert(c.f))
+		r, err := s.Check()
+		must(t, err)
+		if r != c.want {
+			t.Fatalf("%s: check = %v, want %v", x.String(c.f), r, c.want)
+		}
+		if r == Sat {
+			var v [2]int64
+			must(t, s.Eval([]Term{a, b}, v[:]))
+			if v[0]+3*v[1] != 10 || v[1] <= 2 || v[0] < 0 {
+				t.Errorf("model a=%d b=%d violates the assertions", v[0], v[1])
+			}
+		}
+		s.Close()
+	}
+}

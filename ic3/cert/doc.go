@@ -41,8 +41,9 @@
 // its atoms (facts.go, region.go): only states that satisfy the atoms
 // count, sub-boxes whose real relaxation misses the atoms are dropped
 // (an exact rational simplex, simplex.go), the network's first-layer
-// sums are bounded over that relaxation before the interval search goes
-// on, and a tree ensemble's leaf regions disjoint from the atoms are
+// sums are bounded over that relaxation (exact dual bounds whose
+// multipliers a float64 simplex finds: any multipliers give a sound
+// bound) before the interval search goes on, and a tree ensemble's leaf regions disjoint from the atoms are
 // skipped. An atom the header cannot state is an internal error of the
 // writer (vigil verify), never dropped.
 //

@@ -30,8 +30,8 @@ const (
 	intervalBoxes = 200_000
 	intervalExact = 16
 	// regionLPBoxes bounds the boxes of one fact's search whose first
-	// layer is bounded by linear programs over a region (each costs two
-	// exact simplex runs per neuron).
+	// layer is bounded by linear programs over a region (each costs a
+	// phase 1 of the exact simplex and two dual bounds per neuron).
 	regionLPBoxes = 4096
 )
 
@@ -451,8 +451,9 @@ type preBounds struct{ lo, hi []float64 }
 // xl..xh). An input whose clipping may act on the box enters as its
 // interval (as enclose computes it); any other is affine in the state,
 // clipNormalise(x) = (x - mean) / range, so the sum restricted to those
-// inputs is an affine function of the state, bounded exactly by the
-// simplex, then widened by the rounding of each input to float64
+// inputs is an affine function of the state, bounded by weak duality
+// (polytope.upperBound: exact arithmetic, multipliers from a float64
+// simplex), then widened by the rounding of each input to float64
 // (|fl(x) - x| <= 2^-53 |x| + 2^-1075, times |w| / range).
 func (ev *exactNet) preBounds(net *symbolic.Network, poly *polytope, xl, xh []float64) *preBounds {
 	l := net.Layers[0]
@@ -508,7 +509,7 @@ func (ev *exactNet) preBounds(net *symbolic.Network, poly *polytope, xl, xh []fl
 			widen += up(math.Abs(ratUp(new(big.Rat).Abs(ws))) * up(unitRound*mag+tinyErr))
 		}
 		widen = sumUp(widen, l.In)
-		lo, hi := poly.min(konst, c), poly.max(konst, c)
+		lo, hi := poly.lowerBound(konst, c), poly.upperBound(konst, c)
 		pb.lo[i] = down(down(ratDown(lo)-widen) + nl)
 		pb.hi[i] = up(up(ratUp(hi)+widen) + nh)
 	}

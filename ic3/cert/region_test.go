@@ -3,6 +3,7 @@ package cert
 import (
 	"context"
 	"errors"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"path/filepath"
@@ -258,6 +259,36 @@ func TestSimplexAgainstVertices(t *testing.T) {
 		}
 		if got := poly.min(k, c); got.Cmp(wantMin) != 0 {
 			t.Fatalf("box %v..%v atoms %v: min of %v + %v·x is %v, the vertices give %v", lo, hi, atoms, k, c, got, wantMin)
+		}
+		// The bounds on a rounded objective: never inside the range,
+		// and no further out than the rounding allows. The first
+		// coefficient is also given as a float64's (a network weight's)
+		// long denominator, times a third.
+		if iter%2 == 1 {
+			c[0] = new(big.Rat).Mul(new(big.Rat).SetFloat64(rng.Float64()-0.5), big.NewRat(1, 3))
+			want, wantMin = nil, nil
+			for _, v := range verts {
+				val := new(big.Rat).Add(k, new(big.Rat).Add(t1.Mul(c[0], v[0]), t2.Mul(c[1], v[1])))
+				if want == nil || val.Cmp(want) > 0 {
+					want = val
+				}
+				if wantMin == nil || val.Cmp(wantMin) < 0 {
+					wantMin = val
+				}
+			}
+		}
+		most := 1.0
+		for _, cv := range c {
+			f, _ := cv.Float64()
+			most = max(most, math.Abs(f))
+		}
+		slack := new(big.Rat).SetFloat64(most * float64(hi[0]-lo[0]+hi[1]-lo[1]+2) * 0x1p-30)
+		up, down := poly.upperBound(k, c), poly.lowerBound(k, c)
+		if up.Cmp(want) < 0 || new(big.Rat).Sub(up, want).Cmp(slack) > 0 {
+			t.Fatalf("box %v..%v atoms %v: upper bound of %v + %v·x is %v, the max is %v", lo, hi, atoms, k, c, up, want)
+		}
+		if down.Cmp(wantMin) > 0 || new(big.Rat).Sub(wantMin, down).Cmp(slack) > 0 {
+			t.Fatalf("box %v..%v atoms %v: lower bound of %v + %v·x is %v, the min is %v", lo, hi, atoms, k, c, down, wantMin)
 		}
 	}
 	if feasible < 200 || infeasible < 50 {

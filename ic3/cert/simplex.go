@@ -14,10 +14,15 @@ package cert
 // y_v <= hi_v - lo_v and each atom as a row of <=, slack variables, and
 // for each row of negative right side an artificial variable whose sum
 // phase 1 minimises. Problems are small (a model's variables and a
-// region's atoms), so the tableau is dense.
+// region's atoms), so the tableau is dense. The network's bounds use
+// upperBound and lowerBound, dual bounds in exact arithmetic whose
+// multipliers come from the same simplex run in float64: the exact
+// optimum (max, min) is kept for the tests that hold them to it.
 
 import (
+	"math"
 	"math/big"
+	"slices"
 
 	"vigil/symbolic"
 )
@@ -30,6 +35,10 @@ type polytope struct {
 	rows  [][]*big.Rat // each cols+1 long: coefficients, then the right side
 	basis []int
 	lo    []int
+	width []*big.Rat   // hi - lo per variable: y's bounds
+	atomA [][]*big.Rat // the atoms as rows atomA[i] · y <= atomB[i]
+	atomB []*big.Rat
+	frows [][]float64 // rows in float64, made by upperBound when first asked
 }
 
 // newPolytope runs phase 1 on lo..hi ∧ atoms and returns the feasible
@@ -62,6 +71,15 @@ func newPolytope(lo, hi []int, atoms []symbolic.Atom) (*polytope, bool) {
 		}
 		rs = append(rs, row{a, k})
 	}
+	p := &polytope{n: n, lo: lo}
+	for i, r := range rs {
+		if i < n {
+			p.width = append(p.width, r.b)
+		} else {
+			p.atomA = append(p.atomA, r.a)
+			p.atomB = append(p.atomB, r.b)
+		}
+	}
 	m := len(rs)
 	art := 0
 	for _, r := range rs {
@@ -71,7 +89,7 @@ func newPolytope(lo, hi []int, atoms []symbolic.Atom) (*polytope, bool) {
 	}
 	cols := n + m
 	total := cols + art
-	p := &polytope{n: n, cols: cols, lo: lo}
+	p.cols = cols
 	tab := make([][]*big.Rat, m)
 	basis := make([]int, m)
 	k := 0
@@ -214,6 +232,169 @@ func maximise(tab [][]*big.Rat, basis []int, obj []*big.Rat, last int) bool {
 	}
 }
 
+// min returns the least value of konst + sum c[v] x_v over the polytope.
+func (p *polytope) min(konst *big.Rat, c []*big.Rat) *big.Rat {
+	r := p.max(new(big.Rat).Neg(konst), negate(c))
+	return r.Neg(r)
+}
+
+// upperBound returns a value at least the greatest of konst + sum c[v]
+// x_v over the polytope's real points: a dual bound, by weak duality.
+// For multipliers lam[i] >= 0 of the atoms (rows a_i · y <= b_i, y = x -
+// lo, 0 <= y <= width) and every real point,
+//
+//	c·y = sum lam[i] a_i·y + (c - sum lam[i] a_i)·y
+//	    <= sum lam[i] b_i + sum_v max(0, (c - sum lam[i] a_i)_v) width_v,
+//
+// whatever lam is; the multipliers come from a float64 simplex on the
+// same tableau (the atoms' dual values at its optimum), so the bound is
+// the optimum up to float64 rounding, and the exact arithmetic is a few
+// products per variable instead of the exact simplex's pivots, whose
+// objective row carries a network weight's long denominators (npuzzle
+// 2x3's certificate: most of the checker's 0.42 s). An optimum the float
+// simplex misses (an iteration limit, a NaN) costs tightness, never
+// soundness: lam = 0 gives the box's interval bound.
+func (p *polytope) upperBound(konst *big.Rat, c []*big.Rat) *big.Rat {
+	lam := p.floatDuals(c)
+	val := new(big.Rat).Set(konst)
+	t := new(big.Rat)
+	r := make([]*big.Rat, p.n) // c - sum lam a, then its positive part
+	for v := range r {
+		r[v] = new(big.Rat)
+		if v < len(c) && c[v] != nil {
+			r[v].Set(c[v])
+			val.Add(val, t.Mul(c[v], big.NewRat(int64(p.lo[v]), 1)))
+		}
+	}
+	for i, l := range lam {
+		if !(l > 0) || math.IsInf(l, 0) {
+			continue
+		}
+		lr := new(big.Rat).SetFloat64(l)
+		val.Add(val, t.Mul(lr, p.atomB[i]))
+		for v, a := range p.atomA[i] {
+			if a.Sign() != 0 {
+				r[v].Sub(r[v], t.Mul(lr, a))
+			}
+		}
+	}
+	for v, rv := range r {
+		if rv.Sign() > 0 {
+			val.Add(val, t.Mul(rv, p.width[v]))
+		}
+	}
+	return val
+}
+
+// floatDuals returns multipliers for upperBound: the atoms' dual values
+// at the optimum of max c·y found by a float64 simplex from the phase-1
+// basis (nil when it finds none).
+func (p *polytope) floatDuals(c []*big.Rat) []float64 {
+	if len(p.atomA) == 0 {
+		return nil
+	}
+	if p.frows == nil {
+		p.frows = make([][]float64, len(p.rows))
+		for i, row := range p.rows {
+			p.frows[i] = make([]float64, len(row))
+			for j, x := range row {
+				p.frows[i][j], _ = x.Float64()
+			}
+		}
+	}
+	last := p.cols
+	tab := make([][]float64, len(p.frows))
+	for i, row := range p.frows {
+		tab[i] = slices.Clone(row)
+	}
+	basis := slices.Clone(p.basis)
+	obj := make([]float64, last+1)
+	for v, cv := range c {
+		if cv != nil {
+			f, _ := cv.Float64()
+			obj[v] = -f
+		}
+	}
+	for i, b := range basis {
+		if f := obj[b]; f != 0 {
+			for j := range obj {
+				obj[j] -= f * tab[i][j]
+			}
+		}
+	}
+	const eps = 1e-12
+	for iter := 0; ; iter++ {
+		if iter == 100*(last+1) {
+			return nil
+		}
+		col := -1
+		for j := 0; j < last; j++ {
+			if obj[j] < -eps {
+				col = j // Bland: the first improving column
+				break
+			}
+		}
+		if col < 0 {
+			break
+		}
+		r, best := -1, 0.0
+		for i, row := range tab {
+			if row[col] <= eps {
+				continue
+			}
+			ratio := row[last] / row[col]
+			if r < 0 || ratio < best || ratio == best && basis[i] < basis[r] {
+				r, best = i, ratio
+			}
+		}
+		if r < 0 {
+			return nil
+		}
+		pr := tab[r]
+		inv := 1 / pr[col]
+		for j := range pr {
+			pr[j] *= inv
+		}
+		for i, row := range tab {
+			if f := row[col]; i != r && f != 0 {
+				for j := range row {
+					row[j] -= f * pr[j]
+				}
+			}
+		}
+		if f := obj[col]; f != 0 {
+			for j := range obj {
+				obj[j] -= f * pr[j]
+			}
+		}
+		basis[r] = col
+	}
+	// The reduced cost of row i's slack (column n+i) is its dual value;
+	// the atoms' rows follow the n rows of the box.
+	lam := make([]float64, len(p.atomA))
+	for i := range lam {
+		lam[i] = obj[2*p.n+i]
+	}
+	return lam
+}
+
+// lowerBound is upperBound's counterpart: at most the least value of
+// konst + sum c[v] x_v over the polytope.
+func (p *polytope) lowerBound(konst *big.Rat, c []*big.Rat) *big.Rat {
+	r := p.upperBound(new(big.Rat).Neg(konst), negate(c))
+	return r.Neg(r)
+}
+
+func negate(c []*big.Rat) []*big.Rat {
+	neg := make([]*big.Rat, len(c))
+	for v, cv := range c {
+		if cv != nil {
+			neg[v] = new(big.Rat).Neg(cv)
+		}
+	}
+	return neg
+}
+
 // max returns the greatest value of konst + sum c[v] x_v over the
 // polytope's real points (c per model variable, nil entries 0).
 func (p *polytope) max(konst *big.Rat, c []*big.Rat) *big.Rat {
@@ -252,16 +433,4 @@ func (p *polytope) max(konst *big.Rat, c []*big.Rat) *big.Rat {
 		}
 	}
 	return val
-}
-
-// min returns the least value of konst + sum c[v] x_v over the polytope.
-func (p *polytope) min(konst *big.Rat, c []*big.Rat) *big.Rat {
-	neg := make([]*big.Rat, len(c))
-	for v, cv := range c {
-		if cv != nil {
-			neg[v] = new(big.Rat).Neg(cv)
-		}
-	}
-	r := p.max(new(big.Rat).Neg(konst), neg)
-	return r.Neg(r)
 }
