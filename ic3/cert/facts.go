@@ -874,9 +874,12 @@ func eachBoxState(ctx context.Context, lo, hi []int, f func(s symbolic.State) er
 // An interval of a variable's values, inclusive.
 type valueSpan struct{ lo, hi int }
 
-// leafRegion is a box of states (per variable lo..hi) that reaches one leaf.
+// leafRegion is a part of the box that reaches one leaf: a box of states
+// (per variable lo..hi) and, below an oblique split (oblique.go), linear
+// atoms; atoms is nil where every split on the way cuts the box into boxes.
 type leafRegion struct {
 	lo, hi []int
+	atoms  []symbolic.Atom
 	leaf   int
 }
 
@@ -982,17 +985,27 @@ func (q *question) ensemble(ctx context.Context, p symbolic.Params, lo, hi []int
 	if several >= 0 {
 		return q.ensembleOblique(ctx, p, lo, hi) // oblique.go
 	}
+	return q.leafCells(ctx, p, splitters, nil, lo, hi)
+}
+
+// leafCells cuts the box lo..hi into the regions that reach each leaf of
+// each tree (leafRegions, oblique.go) and decides the fact over their cells
+// (combine); obs, nil when every split cuts boxes into boxes, holds the
+// inputs over several variables (oblique.go).
+func (q *question) leafCells(ctx context.Context, p symbolic.Params, sps []*splitter, obs []*obliqueInput, lo, hi []int) error {
+	e := p.Ensemble
 	regs := make([][]leafRegion, len(e.Trees))
 	total := 0
 	for ti := range e.Trees {
-		if regs[ti], err = leafRegions(&e.Trees[ti], splitters, lo, hi, q.atoms, &total); err != nil {
+		var err error
+		if regs[ti], err = q.leafRegions(&e.Trees[ti], sps, obs, lo, hi, &total); err != nil {
 			if err == errTooManyRegions {
 				return errorf("cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
 			}
 			return err
 		}
 	}
-	err = q.combine(ctx, p, regs, lo, hi)
+	err := q.combine(ctx, p, regs, lo, hi)
 	var ff *FactFailure
 	if errors.As(err, &ff) && !ff.Confirmed {
 		// The cell's sums and evaluation at its corner disagree: a bug of
@@ -1033,59 +1046,15 @@ func (q *question) splitters(p symbolic.Params) (sps []*splitter, several int, e
 // regions.
 var errTooManyRegions = errors.New("too many leaf regions")
 
-// leafRegions returns the regions of the box lo..hi that reach each leaf
-// of t, counting them in *total against cellLimit; parts of the box that
-// no state of the fact's region lies in (disjoint: an atom fails on the
-// whole part) are skipped.
-func leafRegions(t *symbolic.Tree, splitters []*splitter, lo, hi []int, atoms []symbolic.Atom, total *int) ([]leafRegion, error) {
-	var regs []leafRegion
-	var walk func(i int, lo, hi []int) error
-	walk = func(i int, lo, hi []int) error {
-		if disjoint(lo, hi, atoms) {
-			return nil // no state of this part of the box is in the region
-		}
-		n := &t.Nodes[i]
-		if n.Feature < 0 {
-			if *total++; *total > cellLimit {
-				return errTooManyRegions
-			}
-			regs = append(regs, leafRegion{lo: lo, hi: hi, leaf: n.Leaf})
-			return nil
-		}
-		sp := splitters[n.Feature]
-		if sp.v < 0 {
-			if sp.konst < n.Threshold {
-				return walk(n.Left, lo, hi)
-			}
-			return walk(n.Right, lo, hi)
-		}
-		left, right, err := sp.split(lo[sp.v], hi[sp.v], n.Threshold)
-		if err != nil {
-			return err
-		}
-		for _, side := range []struct {
-			child int
-			vals  []valueSpan
-		}{{n.Left, left}, {n.Right, right}} {
-			for _, sv := range side.vals {
-				l, h := append([]int(nil), lo...), append([]int(nil), hi...)
-				l[sp.v], h[sp.v] = sv.lo, sv.hi
-				if err := walk(side.child, l, h); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	err := walk(0, lo, hi)
-	return regs, err
-}
-
 // combine visits, depth first over the trees in evaluation order, every
-// non-empty intersection of one leaf region per tree (a cell), summing
-// the leaf values as the ensemble's evaluation does, so a cell's scores
-// are bit-identical to evaluation at any of its states; it fails at the
-// first cell where Label may be chosen.
+// non-empty intersection of one leaf region per tree (a cell: boxes
+// intersected, atoms joined, dropped when it holds no real point),
+// summing the leaf values as the ensemble's evaluation does, so a cell's
+// scores are bit-identical to evaluation at any of its states; it fails
+// at the first cell where Label may be chosen, at an integer state of
+// the cell's region if it has one. Both the axis-aligned enumeration
+// (ensemble) and the oblique one (ensembleOblique) use it, so the sums
+// and the cell tests are written once.
 func (q *question) combine(ctx context.Context, p symbolic.Params, regs [][]leafRegion, lo, hi []int) error {
 	e := p.Ensemble
 	nv := len(q.m.Vars)
@@ -1101,6 +1070,7 @@ func (q *question) combine(ctx context.Context, p symbolic.Params, regs [][]leaf
 	}
 	copy(blo[0], lo)
 	copy(bhi[0], hi)
+	atoms := make([][]symbolic.Atom, len(e.Trees)+1)
 	cells := 0
 	var dfs func(k int) error
 	dfs = func(k int) error {
@@ -1108,14 +1078,18 @@ func (q *question) combine(ctx context.Context, p symbolic.Params, regs [][]leaf
 			if !q.chosen(sums[k]) {
 				return nil
 			}
-			if len(q.atoms) == 0 {
+			all := q.atoms
+			if len(atoms[k]) > 0 {
+				all = append(append([]symbolic.Atom(nil), q.atoms...), atoms[k]...)
+			}
+			if len(all) == 0 {
 				return q.failure(append(symbolic.State(nil), blo[k]...), nil)
 			}
 			// The cell's scores are the same in all its states: a
 			// counterexample needs one that is in the region.
-			s, err := regionPoint(ctx, blo[k], bhi[k], q.atoms)
+			s, err := regionPoint(ctx, blo[k], bhi[k], all)
 			if err != nil || s == nil {
-				return err
+				return err // no state in the cell: nothing is chosen there
 			}
 			return q.failure(s, nil)
 		}
@@ -1129,7 +1103,9 @@ func (q *question) combine(ctx context.Context, p symbolic.Params, regs [][]leaf
 				}
 				blo[k+1][v], bhi[k+1][v] = l, h
 			}
-			if disjoint(blo[k+1], bhi[k+1], q.atoms) {
+			// With no atoms from the trees, feasible tests the box against q.atoms only.
+			var ok bool
+			if atoms[k+1], ok = joinAtoms(atoms[k], r.atoms); !ok || !q.feasible(blo[k+1], bhi[k+1], atoms[k+1]) {
 				continue
 			}
 			if cells++; cells > cellLimit {

@@ -22,7 +22,6 @@ package cert
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -109,14 +108,6 @@ func (o *obliqueInput) cut(flo, fhi int, t float64) int {
 	return lo
 }
 
-// obliqueRegion is a part of the box (a box and linear atoms) that
-// reaches one leaf.
-type obliqueRegion struct {
-	lo, hi []int
-	atoms  []symbolic.Atom
-	leaf   int
-}
-
 // ensembleOblique decides the fact for an ensemble with a split on an
 // input over several variables (see above). When such an input has no
 // integer form that fits, the box's states are enumerated, up to
@@ -141,23 +132,7 @@ func (q *question) ensembleOblique(ctx context.Context, p symbolic.Params, lo, h
 			obs[n.Feature] = o
 		}
 	}
-	regs := make([][]obliqueRegion, len(e.Trees))
-	total := 0
-	for ti := range e.Trees {
-		var err error
-		if regs[ti], err = q.obliqueLeaves(&e.Trees[ti], sps, obs, lo, hi, &total); err != nil {
-			if err == errTooManyRegions {
-				return errorf("cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
-			}
-			return err
-		}
-	}
-	err := q.combineOblique(ctx, p, regs, lo, hi)
-	var ff *FactFailure
-	if errors.As(err, &ff) && !ff.Confirmed {
-		ff.msg += "; evaluation disagrees with the leaf enumeration (a checker bug)"
-	}
-	return err
+	return q.leafCells(ctx, p, sps, obs, lo, hi)
 }
 
 // feasible reports whether the box lo..hi with the fact's atoms and
@@ -234,10 +209,13 @@ func joinAtoms(a, b []symbolic.Atom) (out []symbolic.Atom, ok bool) {
 	return out, true
 }
 
-// obliqueLeaves returns the regions of the box lo..hi that reach each
-// leaf of t, counting them in *total against cellLimit.
-func (q *question) obliqueLeaves(t *symbolic.Tree, sps []*splitter, obs []*obliqueInput, lo, hi []int, total *int) ([]obliqueRegion, error) {
-	var regs []obliqueRegion
+// leafRegions returns the regions of the box lo..hi that reach each
+// leaf of t, counting them in *total against cellLimit; parts of the box
+// that no state of the fact's region lies in are skipped. obs is nil
+// when no split reads an input over several variables; the regions then
+// have no atoms.
+func (q *question) leafRegions(t *symbolic.Tree, sps []*splitter, obs []*obliqueInput, lo, hi []int, total *int) ([]leafRegion, error) {
+	var regs []leafRegion
 	var walk func(i int, lo, hi []int, atoms []symbolic.Atom) error
 	walk = func(i int, lo, hi []int, atoms []symbolic.Atom) error {
 		if !q.feasible(lo, hi, atoms) {
@@ -248,10 +226,10 @@ func (q *question) obliqueLeaves(t *symbolic.Tree, sps []*splitter, obs []*obliq
 			if *total++; *total > cellLimit {
 				return errTooManyRegions
 			}
-			regs = append(regs, obliqueRegion{lo: lo, hi: hi, atoms: atoms, leaf: n.Leaf})
+			regs = append(regs, leafRegion{lo: lo, hi: hi, atoms: atoms, leaf: n.Leaf})
 			return nil
 		}
-		if o := obs[n.Feature]; o != nil {
+		if o := obliqueAt(obs, n.Feature); o != nil {
 			flo, fhi := formRange(o.form, lo, hi)
 			k := o.cut(flo, fhi, n.Threshold)
 			if k > flo {
@@ -305,73 +283,10 @@ func (q *question) obliqueLeaves(t *symbolic.Tree, sps []*splitter, obs []*obliq
 	return regs, err
 }
 
-// combineOblique is combine over regions with atoms: a cell is the
-// intersection of one region per tree (boxes intersected, atoms joined),
-// dropped when it holds no real point, and a cell where Label may be
-// chosen fails the fact at an integer state of its region, if it has one.
-func (q *question) combineOblique(ctx context.Context, p symbolic.Params, regs [][]obliqueRegion, lo, hi []int) error {
-	e := p.Ensemble
-	nv := len(q.m.Vars)
-	nc := e.NumClasses
-	sums := make([][]float64, len(e.Trees)+1)
-	for k := range sums {
-		sums[k] = make([]float64, nc)
-	}
-	copy(sums[0], e.Base)
-	blo, bhi := make([][]int, len(e.Trees)+1), make([][]int, len(e.Trees)+1)
-	for k := range blo {
-		blo[k], bhi[k] = make([]int, nv), make([]int, nv)
-	}
-	copy(blo[0], lo)
-	copy(bhi[0], hi)
-	atoms := make([][]symbolic.Atom, len(e.Trees)+1)
-	cells := 0
-	var dfs func(k int) error
-	dfs = func(k int) error {
-		if k == len(e.Trees) {
-			if !q.chosen(sums[k]) {
-				return nil
-			}
-			all := append(append([]symbolic.Atom(nil), q.atoms...), atoms[k]...)
-			s, err := regionPoint(ctx, blo[k], bhi[k], all)
-			if err != nil || s == nil {
-				return err // no state in the cell: nothing is chosen there
-			}
-			return q.failure(s, nil)
-		}
-		t := &e.Trees[k]
-	next:
-		for _, r := range regs[k] {
-			for v := 0; v < nv; v++ {
-				l, h := max(blo[k][v], r.lo[v]), min(bhi[k][v], r.hi[v])
-				if l > h {
-					continue next
-				}
-				blo[k+1][v], bhi[k+1][v] = l, h
-			}
-			var ok bool
-			if atoms[k+1], ok = joinAtoms(atoms[k], r.atoms); !ok || !q.feasible(blo[k+1], bhi[k+1], atoms[k+1]) {
-				continue
-			}
-			if cells++; cells > cellLimit {
-				return errorf("cannot re-check the policy fact: the leaf combinations of policy %s over the box exceed %d cells", p.Decl.Name, cellLimit)
-			}
-			if cells&0xfff == 0 && ctx.Err() != nil {
-				return errorf("policy fact not re-checked: %w", ctx.Err())
-			}
-			copy(sums[k+1], sums[k])
-			if t.Class >= 0 {
-				sums[k+1][t.Class] = addScore(e, sums[k+1][t.Class], t.Values[r.leaf])
-			} else {
-				for c, w := range t.Values[r.leaf*nc : (r.leaf+1)*nc] {
-					sums[k+1][c] = addScore(e, sums[k+1][c], w)
-				}
-			}
-			if err := dfs(k + 1); err != nil {
-				return err
-			}
-		}
+// obliqueAt is obs[i], nil when obs is (no input is oblique).
+func obliqueAt(obs []*obliqueInput, i int) *obliqueInput {
+	if obs == nil {
 		return nil
 	}
-	return dfs(0)
+	return obs[i]
 }
