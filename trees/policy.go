@@ -139,6 +139,13 @@ func (p *Policy) Exclude(lo, hi []int, a symbolic.LabelID, sure []symbolic.Label
 		return symbolic.Excluded, nil, nil // never an output: never chosen
 	}
 	r, err := p.Excludes(lo, hi, ai, p.sureIndices(sure), Options{})
+	return r.exclusion(err)
+}
+
+// exclusion is r (and the query's error) as symbolic.Certifiable's
+// answer: Exclude and ExcludeWithin map a search result in this one
+// place, as nn's StateResult.exclusion does for networks.
+func (r StateResult) exclusion(err error) (symbolic.Exclusion, symbolic.State, error) {
 	if err != nil {
 		return symbolic.Undecided, nil, err
 	}

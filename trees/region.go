@@ -163,16 +163,7 @@ func (p *Policy) ExcludeWithin(lo, hi []int, atoms []symbolic.Atom, a symbolic.L
 		return symbolic.Excluded, nil, nil // never an output: never chosen
 	}
 	r, err := p.ExcludesWithin(lo, hi, atoms, ai, p.sureIndices(sure), Options{})
-	if err != nil {
-		return symbolic.Undecided, nil, err
-	}
-	switch r.Verdict {
-	case Proved:
-		return symbolic.Excluded, nil, nil
-	case Refuted:
-		return symbolic.Possible, r.Witness, nil
-	}
-	return symbolic.Undecided, nil, nil
+	return r.exclusion(err)
 }
 
 var _ symbolic.RegionCertifiable = (*Policy)(nil)
