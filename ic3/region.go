@@ -42,18 +42,6 @@ func (r *run) subRegion(b box, lo, hi []int) box {
 	return append(r.boxOf(lo, hi), atomLits(b)...).sorted()
 }
 
-// formRange returns the least and greatest values of f over the box
-// lo..hi (forms of a box fit the model's ranges: symbolic.Form.Fits).
-func formRange(f *symbolic.Form, lo, hi []int) (int, int) {
-	a, b := 0, 0
-	for _, t := range f.Terms() {
-		x, y := t.Coef*lo[t.Var], t.Coef*hi[t.Var]
-		a += min(x, y)
-		b += max(x, y)
-	}
-	return a, b
-}
-
 // implied reports whether every state of the region lo..hi ∧ atoms
 // satisfies the atom A: an atom of the region on the same form and side
 // with a constant at least as tight, or the box alone (the form's range
@@ -64,7 +52,7 @@ func implied(A symbolic.Atom, lo, hi []int, atoms []symbolic.Atom) bool {
 			return true
 		}
 	}
-	flo, fhi := formRange(A.Form, lo, hi)
+	flo, fhi := A.Form.RangeIn(lo, hi)
 	if A.Upper {
 		return fhi <= A.K
 	}

@@ -75,6 +75,20 @@ func (f *Form) Range(m *Model) (lo, hi int) {
 	return lo, hi
 }
 
+// RangeIn returns the least and greatest values of f over the box
+// lo..hi (per variable, inclusive; lo and hi index f's variables). Like
+// Range, it cannot overflow when the box lies within the ranges of a
+// model f Fits. The engine (ic3) and the checker (ic3/cert) both bound
+// forms over boxes with it, as the shared IR.
+func (f *Form) RangeIn(lo, hi []int) (least, greatest int) {
+	for _, t := range f.terms {
+		a, b := t.Coef*lo[t.Var], t.Coef*hi[t.Var]
+		least += min(a, b)
+		greatest += max(a, b)
+	}
+	return least, greatest
+}
+
 // Fits reports whether every variable of f is one of m's and the sum of
 // |Coef| * max(|Lo|, |Hi|) stays below 2^60, so that Eval and Range
 // cannot overflow.

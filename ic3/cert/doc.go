@@ -75,9 +75,10 @@
 // Shared, and so trusted by both:
 //
 //   - the symbolic IR: the lowering of the .spec (or JANI) file by package
-//     lang, the constants' values after -D, and symbolic.Model.Bounds,
+//     lang, the constants' values after -D, symbolic.Model.Bounds,
 //     which smtlib uses to leave out range checks of assignments whose
-//     value interval already lies in range;
+//     value interval already lies in range, and symbolic.Form.RangeIn, a
+//     linear form's range over a box;
 //   - Z3 itself (its SMT core; the text front end is Z3's parser, not
 //     the binding's term constructors);
 //   - the loading of networks and ensembles and their float64 evaluation

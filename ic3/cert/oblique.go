@@ -154,7 +154,7 @@ func (q *question) feasible(lo, hi []int, extra []symbolic.Atom) bool {
 		return false
 	}
 	if f := all[0].Form; len(all) <= 2 && all[len(all)-1].Form == f {
-		flo, fhi := formRange(f, lo, hi)
+		flo, fhi := f.RangeIn(lo, hi)
 		for _, a := range all {
 			if a.Upper {
 				fhi = min(fhi, a.K)
@@ -230,7 +230,7 @@ func (q *question) leafRegions(t *symbolic.Tree, sps []*splitter, obs []*oblique
 			return nil
 		}
 		if o := obliqueAt(obs, n.Feature); o != nil {
-			flo, fhi := formRange(o.form, lo, hi)
+			flo, fhi := o.form.RangeIn(lo, hi)
 			k := o.cut(flo, fhi, n.Threshold)
 			if k > flo {
 				left, ok := joinAtoms(atoms, []symbolic.Atom{{Form: o.form, Upper: true, K: k - 1}})

@@ -25,22 +25,10 @@ func atomString(m *symbolic.Model, a symbolic.Atom) string {
 	return fmt.Sprintf("%s %s %d", a.Form.Format(m), op, a.K)
 }
 
-// formRange returns the least and greatest values of f over the box
-// lo..hi (the caller checked Form.Fits, so no sum overflows).
-func formRange(f *symbolic.Form, lo, hi []int) (int, int) {
-	a, b := 0, 0
-	for _, t := range f.Terms() {
-		x, y := t.Coef*lo[t.Var], t.Coef*hi[t.Var]
-		a += min(x, y)
-		b += max(x, y)
-	}
-	return a, b
-}
-
 // atomOnBox tells whether atom a holds in every state of lo..hi (all) or
 // in none (none).
 func atomOnBox(a symbolic.Atom, lo, hi []int) (all, none bool) {
-	flo, fhi := formRange(a.Form, lo, hi)
+	flo, fhi := a.Form.RangeIn(lo, hi)
 	if a.Upper {
 		return fhi <= a.K, flo > a.K
 	}
