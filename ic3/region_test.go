@@ -209,35 +209,47 @@ func TestPolIC3NetworksRegions(t *testing.T) {
 // the independent checker. Before facts had regions, no N was proved.
 func TestPolIC3BrakingNetwork(t *testing.T) {
 	for _, n := range []string{"1000", "1000000000"} {
-		m, prop, pd := loadFamily(t, filepath.Join("..", "bench", "ic3scaling", "learned", "braking_net.spec"), n)
-		p, err := symbolic.Instantiate(m, pd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := ic3.Certifier(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := c.(symbolic.RegionCertifiable); !ok {
-			t.Fatalf("nn.Policy is no symbolic.RegionCertifiable")
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		res, err := ic3.Check(ctx, m, prop, pd, ic3.Options{Generalize: true, Learned: c})
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Verdict != ic3.Safe {
-			t.Fatalf("N=%s: %v (%s)", n, res.Verdict, res.Reason)
-		}
+		res := provedWithRegions(t, "braking_net.spec", n)
 		if regionFacts(res.Invariant, res.Facts) == 0 {
 			t.Errorf("N=%s: no policy fact over a region with atoms", n)
 		}
-		ce := certificate(m, prop, pd, res.Invariant)
-		ce.Facts = certFacts(m, res.Facts)
-		back := roundTrip(t, 0, ce, m, prop, pd)
-		if err := cert.CheckWith(context.Background(), back, m, prop, pd, p); err != nil {
-			t.Errorf("N=%s: the certificate is rejected: %v", n, err)
-		}
 	}
+}
+
+// provedWithRegions runs PolIC3 with the policy's own region certifier on
+// the learned family spec (bench/ic3scaling/learned) at N = n, fails t
+// unless the verdict is safe and the certificate, with its policy facts,
+// passes the independent checker, and returns the result for the
+// caller's own checks of it. TestPolIC3BrakingNetwork and
+// TestPolIC3BrakingTrees share it.
+func provedWithRegions(t *testing.T, spec, n string) *ic3.Result {
+	t.Helper()
+	m, prop, pd := loadFamily(t, filepath.Join("..", "bench", "ic3scaling", "learned", spec), n)
+	p, err := symbolic.Instantiate(m, pd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ic3.Certifier(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.(symbolic.RegionCertifiable); !ok {
+		t.Fatalf("%T is no symbolic.RegionCertifiable", c)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	res, err := ic3.Check(ctx, m, prop, pd, ic3.Options{Generalize: true, Learned: c})
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != ic3.Safe {
+		t.Fatalf("N=%s: %v (%s)", n, res.Verdict, res.Reason)
+	}
+	ce := certificate(m, prop, pd, res.Invariant)
+	ce.Facts = certFacts(m, res.Facts)
+	back := roundTrip(t, 0, ce, m, prop, pd)
+	if err := cert.CheckWith(context.Background(), back, m, prop, pd, p); err != nil {
+		t.Errorf("N=%s: the certificate is rejected: %v", n, err)
+	}
+	return res
 }
