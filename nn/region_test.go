@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/nn"
 	"vigil/symbolic"
@@ -26,26 +27,24 @@ func loadBraking(tb testing.TB, n int) (*symbolic.Model, *nn.Policy) {
 	return m, p.(*nn.Policy)
 }
 
+// labelNamed is m.LabelIndex(name), failing tb when there is none.
 func labelNamed(tb testing.TB, m *symbolic.Model, name string) symbolic.LabelID {
 	tb.Helper()
-	for i, l := range m.Labels {
-		if l.Name == name {
-			return symbolic.LabelID(i)
-		}
+	l := m.LabelIndex(name)
+	if l == symbolic.NoLabel {
+		tb.Fatalf("no label %s", name)
 	}
-	tb.Fatalf("no label %s", name)
-	return symbolic.NoLabel
+	return l
 }
 
+// varNamed is m.VarIndex(name), failing tb when there is none.
 func varNamed(tb testing.TB, m *symbolic.Model, name string) symbolic.VarID {
 	tb.Helper()
-	for i, v := range m.Vars {
-		if v.Name == name {
-			return symbolic.VarID(i)
-		}
+	v := m.VarIndex(name)
+	if v < 0 {
+		tb.Fatalf("no variable %s", name)
 	}
-	tb.Fatalf("no variable %s", name)
-	return -1
+	return v
 }
 
 // TestBrakingNetDiagonal is issue 27's case: up and go are never chosen
@@ -130,116 +129,6 @@ func TestBrakingNetDiagonal(t *testing.T) {
 	}
 }
 
-// regionCase is one query of the conformance suites: a box, atoms, a
-// label and the sure labels.
-type regionCase struct {
-	lo, hi []int
-	atoms  []symbolic.Atom
-	a      symbolic.LabelID
-	sure   []symbolic.LabelID
-}
-
-// enumerateRegion answers a case by evaluating every state of the box
-// that satisfies the atoms: the states where a is chosen.
-func enumerateRegion(p symbolic.Policy, c regionCase) (wins [][]int, inRegion int) {
-	out := p.Outputs()
-	sc := make([]float64, len(out))
-	avail := func(l symbolic.LabelID) bool {
-		if l == c.a {
-			return true
-		}
-		for _, s := range c.sure {
-			if s == l {
-				return true
-			}
-		}
-		return false
-	}
-	s := append(symbolic.State(nil), c.lo...)
-	for {
-		holds := true
-		for _, at := range c.atoms {
-			holds = holds && at.Holds(s)
-		}
-		if holds {
-			inRegion++
-			if err := p.Scores(s, sc); err != nil {
-				panic(err)
-			}
-			if symbolic.Choose(out, sc, avail) == c.a {
-				wins = append(wins, append([]int(nil), s...))
-			}
-		}
-		v := 0
-		for v < len(s) && s[v] == c.hi[v] {
-			s[v] = c.lo[v]
-			v++
-		}
-		if v == len(s) {
-			return wins, inRegion
-		}
-		s[v]++
-	}
-}
-
-// checkRegionAnswer compares a certifier's answer with enumeration: an
-// Excluded answer must have no winning state in the region, a Possible
-// state must lie in the region and let a win. It returns a description
-// of the disagreement, or "".
-func checkRegionAnswer(p symbolic.Policy, c regionCase, ex symbolic.Exclusion, s symbolic.State) string {
-	wins, _ := enumerateRegion(p, c)
-	switch ex {
-	case symbolic.Excluded:
-		if len(wins) > 0 {
-			return fmt.Sprintf("excluded, but label %d wins at %v", c.a, wins[0])
-		}
-	case symbolic.Possible:
-		for v := range s {
-			if s[v] < c.lo[v] || s[v] > c.hi[v] {
-				return fmt.Sprintf("possible at %v, outside the box", s)
-			}
-		}
-		for _, at := range c.atoms {
-			if !at.Holds(s) {
-				return fmt.Sprintf("possible at %v, which violates an atom", s)
-			}
-		}
-		found := false
-		for _, w := range wins {
-			found = found || fmt.Sprint(w) == fmt.Sprint([]int(s))
-		}
-		if !found {
-			return fmt.Sprintf("possible at %v, where label %d does not win", s, c.a)
-		}
-	}
-	return ""
-}
-
-// randomAtoms returns k random atoms over nv variables whose boundary
-// passes near a random state of the box (so the region is often a part
-// of the box, sometimes empty, sometimes all of it).
-func randomAtoms(r *rand.Rand, nv, k int, lo, hi []int) []symbolic.Atom {
-	var atoms []symbolic.Atom
-	for len(atoms) < k {
-		var ts []symbolic.Term
-		for v := 0; v < nv; v++ {
-			if c := r.IntN(7) - 3; c != 0 && r.IntN(3) > 0 {
-				ts = append(ts, symbolic.Term{Coef: c, Var: symbolic.VarID(v)})
-			}
-		}
-		f := symbolic.NewForm(ts)
-		if f == nil {
-			continue
-		}
-		s := make(symbolic.State, nv)
-		for v := range s {
-			s[v] = lo[v] + r.IntN(hi[v]-lo[v]+1)
-		}
-		atoms = append(atoms, symbolic.Atom{Form: f, Upper: r.IntN(2) == 0, K: f.Eval(s) + r.IntN(5) - 2})
-	}
-	return atoms
-}
-
 // randomBox returns a random sub-box of the model's ranges.
 func randomBox(r *rand.Rand, m *symbolic.Model) ([]int, []int) {
 	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
@@ -261,17 +150,6 @@ func randomSure(r *rand.Rand, outs []symbolic.LabelID, a symbolic.LabelID) []sym
 	return s
 }
 
-func smallModel(nv, nl, lo, hi int) *symbolic.Model {
-	m := &symbolic.Model{Name: "region"}
-	for v := 0; v < nv; v++ {
-		m.Vars = append(m.Vars, symbolic.Var{Name: fmt.Sprint("x", v), Lo: lo, Hi: hi})
-	}
-	for l := 0; l < nl; l++ {
-		m.Labels = append(m.Labels, symbolic.Label{Name: fmt.Sprint("l", l)})
-	}
-	return m
-}
-
 // TestExcludeWithinConformance checks ExcludeWithin against enumerating
 // box ∧ atoms on random networks, boxes and 1-3 atoms: 0 disagreements.
 func TestExcludeWithinConformance(t *testing.T) {
@@ -280,9 +158,9 @@ func TestExcludeWithinConformance(t *testing.T) {
 	cases := 0
 	for net := 0; net < 40; net++ {
 		nv := 2 + net%2
-		m := smallModel(nv, 3, -6, 6)
+		m := testutil.RegionModel(nv, 3, -6, 6)
 		if net%4 >= 2 {
-			m = smallModel(nv, 3, -25, 25) // boxes that bounds, not enumeration, decide
+			m = testutil.RegionModel(nv, 3, -25, 25) // boxes that bounds, not enumeration, decide
 		}
 		outs := []symbolic.LabelID{0, 1, 2}
 		hidden := [][]int{{4}, {5, 3}, {6}}[net%3]
@@ -293,15 +171,15 @@ func TestExcludeWithinConformance(t *testing.T) {
 		for k := 0; k < 12; k++ {
 			lo, hi := randomBox(r, m)
 			a := outs[r.IntN(len(outs))]
-			c := regionCase{lo: lo, hi: hi, atoms: randomAtoms(r, nv, 1+r.IntN(3), lo, hi), a: a, sure: randomSure(r, outs, a)}
-			ex, s, err := p.ExcludeWithin(c.lo, c.hi, c.atoms, c.a, c.sure)
+			c := testutil.RegionCase{Lo: lo, Hi: hi, Atoms: testutil.RandomAtoms(r, nv, 1+r.IntN(3), lo, hi), A: a, Sure: randomSure(r, outs, a)}
+			ex, s, err := p.ExcludeWithin(c.Lo, c.Hi, c.Atoms, c.A, c.Sure)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cases++
 			stats[ex]++
-			if msg := checkRegionAnswer(p, c, ex, s); msg != "" {
-				t.Errorf("network %d, box %v..%v, atoms %v: %s", net, lo, hi, c.atoms, msg)
+			if msg := testutil.RegionDisagreement(p, c, ex, s); msg != "" {
+				t.Errorf("network %d, box %v..%v, atoms %v: %s", net, lo, hi, c.Atoms, msg)
 			}
 		}
 	}
@@ -368,7 +246,7 @@ func TestExcludeWithinAdversarial(t *testing.T) {
 	stats := map[symbolic.Exclusion]int{}
 	cases := 0
 	for net := 0; net < 60; net++ {
-		m := smallModel(2, 4, -5, 5)
+		m := testutil.RegionModel(2, 4, -5, 5)
 		den := []int64{1, 3, 7, 1000000000}[net%4]
 		p, forms, ks := adversarialNet(r, m, den)
 		outs := p.Outputs()
@@ -381,18 +259,18 @@ func TestExcludeWithinAdversarial(t *testing.T) {
 				atoms = append(atoms, symbolic.Atom{Form: forms[i], Upper: r.IntN(2) == 0, K: ks[i] + r.IntN(3) - 1})
 			}
 			if r.IntN(4) == 0 {
-				atoms = append(atoms, randomAtoms(r, 2, 1, lo, hi)...)
+				atoms = append(atoms, testutil.RandomAtoms(r, 2, 1, lo, hi)...)
 			}
 			a := outs[r.IntN(len(outs))]
-			c := regionCase{lo: lo, hi: hi, atoms: atoms, a: a, sure: randomSure(r, outs, a)}
-			ex, s, err := p.ExcludeWithin(c.lo, c.hi, c.atoms, c.a, c.sure)
+			c := testutil.RegionCase{Lo: lo, Hi: hi, Atoms: atoms, A: a, Sure: randomSure(r, outs, a)}
+			ex, s, err := p.ExcludeWithin(c.Lo, c.Hi, c.Atoms, c.A, c.Sure)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cases++
 			stats[ex]++
-			if msg := checkRegionAnswer(p, c, ex, s); msg != "" {
-				t.Errorf("network %d (D=%d), box %v..%v, atoms %v: %s", net, den, lo, hi, c.atoms, msg)
+			if msg := testutil.RegionDisagreement(p, c, ex, s); msg != "" {
+				t.Errorf("network %d (D=%d), box %v..%v, atoms %v: %s", net, den, lo, hi, c.Atoms, msg)
 			}
 		}
 	}
@@ -403,7 +281,7 @@ func TestExcludeWithinAdversarial(t *testing.T) {
 // atoms answers as Exclude (the same verdict, and a witness of the box).
 func TestExcludeWithinNoAtomsIsExclude(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 3))
-	m := smallModel(2, 3, -6, 6)
+	m := testutil.RegionModel(2, 3, -6, 6)
 	outs := []symbolic.LabelID{0, 1, 2}
 	for net := 0; net < 10; net++ {
 		p, _, err := nn.Random(m, outs, uint64(100+net), []int{5})
@@ -421,7 +299,7 @@ func TestExcludeWithinNoAtomsIsExclude(t *testing.T) {
 			if e1 != e2 || (err1 == nil) != (err2 == nil) {
 				t.Errorf("box %v..%v: Exclude %v %v %v, ExcludeWithin %v %v %v", lo, hi, e1, s1, err1, e2, s2, err2)
 			}
-			if msg := checkRegionAnswer(p, regionCase{lo: lo, hi: hi, a: a, sure: sure}, e2, s2); msg != "" {
+			if msg := testutil.RegionDisagreement(p, testutil.RegionCase{Lo: lo, Hi: hi, A: a, Sure: sure}, e2, s2); msg != "" {
 				t.Errorf("box %v..%v: %s", lo, hi, msg)
 			}
 		}
@@ -430,7 +308,7 @@ func TestExcludeWithinNoAtomsIsExclude(t *testing.T) {
 
 // TestExcludeWithinBadAtoms checks that malformed atoms are errors.
 func TestExcludeWithinBadAtoms(t *testing.T) {
-	m := smallModel(2, 3, 0, 4)
+	m := testutil.RegionModel(2, 3, 0, 4)
 	p, _, err := nn.Random(m, []symbolic.LabelID{0, 1, 2}, 1, []int{3})
 	if err != nil {
 		t.Fatal(err)
@@ -479,7 +357,7 @@ func TestExcludeWithinTransforms(t *testing.T) {
 	cases := 0
 	for k := 0; k < 100; k++ {
 		nv := 2 + k%2
-		m := smallModel(nv, 3, -12, 12)
+		m := testutil.RegionModel(nv, 3, -12, 12)
 		outs := []symbolic.LabelID{0, 1, 2}
 		p0, d, err := nn.RandomWith(m, outs, uint64(300+k), []int{5, 4}, acts[k%4])
 		if err != nil {
@@ -507,15 +385,15 @@ func TestExcludeWithinTransforms(t *testing.T) {
 		for q := 0; q < 10; q++ {
 			lo, hi := randomBox(r, m)
 			a := outs[r.IntN(3)]
-			c := regionCase{lo: lo, hi: hi, atoms: randomAtoms(r, nv, 1+r.IntN(3), lo, hi), a: a, sure: randomSure(r, outs, a)}
-			ex, s, err := p.ExcludeWithin(c.lo, c.hi, c.atoms, c.a, c.sure)
+			c := testutil.RegionCase{Lo: lo, Hi: hi, Atoms: testutil.RandomAtoms(r, nv, 1+r.IntN(3), lo, hi), A: a, Sure: randomSure(r, outs, a)}
+			ex, s, err := p.ExcludeWithin(c.Lo, c.Hi, c.Atoms, c.A, c.Sure)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cases++
 			stats[ex]++
-			if msg := checkRegionAnswer(p, c, ex, s); msg != "" {
-				t.Errorf("network %d (%v, out %v), box %v..%v, atoms %v: %s", k, acts[k%4], net.Out, lo, hi, c.atoms, msg)
+			if msg := testutil.RegionDisagreement(p, c, ex, s); msg != "" {
+				t.Errorf("network %d (%v, out %v), box %v..%v, atoms %v: %s", k, acts[k%4], net.Out, lo, hi, c.Atoms, msg)
 			}
 		}
 	}

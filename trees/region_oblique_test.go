@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/symbolic"
 )
@@ -18,7 +19,7 @@ func TestExcludeWithinInputBounds(t *testing.T) {
 	stats := map[string]int{}
 	for k := 0; k < 60; k++ {
 		nv := 2 + k%2
-		m := regionModel(nv, 3, -20, 20)
+		m := testutil.RegionModel(nv, 3, -20, 20)
 		outs := []symbolic.LabelID{0, 1, 2}
 		p, d, err := Random(m, outs, uint64(k), 3+k%5, 3)
 		if err != nil {
@@ -69,13 +70,13 @@ func TestExcludeWithinInputBounds(t *testing.T) {
 					sure = append(sure, l)
 				}
 			}
-			c := regionCase{lo: lo, hi: hi, atoms: atoms, a: a, sure: sure}
-			ex, s, err := p.ExcludeWithin(c.lo, c.hi, c.atoms, c.a, c.sure)
+			c := testutil.RegionCase{Lo: lo, Hi: hi, Atoms: atoms, A: a, Sure: sure}
+			ex, s, err := p.ExcludeWithin(c.Lo, c.Hi, c.Atoms, c.A, c.Sure)
 			if err != nil {
 				t.Fatal(err)
 			}
 			stats[ex.String()]++
-			if msg := disagreement(p, c, ex, s); msg != "" {
+			if msg := testutil.RegionDisagreement(p, c, ex, s); msg != "" {
 				t.Errorf("ensemble %d, box %v..%v, atoms %v, label %d, sure %v: %s", k, lo, hi, atoms, a, sure, msg)
 			}
 		}

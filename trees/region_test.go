@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 )
 
@@ -14,117 +15,6 @@ import (
 // searched over the state variables), ones whose leaf values are small
 // integers (so that classes tie and ties go to the earliest output), and
 // ones with an input of two variables (the input-space fallback).
-
-type regionCase struct {
-	lo, hi []int
-	atoms  []symbolic.Atom
-	a      symbolic.LabelID
-	sure   []symbolic.LabelID
-}
-
-// regionWins returns the states of box ∧ atoms where a is chosen.
-func regionWins(p symbolic.Policy, c regionCase) [][]int {
-	out := p.Outputs()
-	sc := make([]float64, len(out))
-	avail := func(l symbolic.LabelID) bool {
-		if l == c.a {
-			return true
-		}
-		for _, s := range c.sure {
-			if s == l {
-				return true
-			}
-		}
-		return false
-	}
-	var wins [][]int
-	s := append(symbolic.State(nil), c.lo...)
-	for {
-		holds := true
-		for _, at := range c.atoms {
-			holds = holds && at.Holds(s)
-		}
-		if holds {
-			if err := p.Scores(s, sc); err != nil {
-				panic(err)
-			}
-			if symbolic.Choose(out, sc, avail) == c.a {
-				wins = append(wins, append([]int(nil), s...))
-			}
-		}
-		v := 0
-		for v < len(s) && s[v] == c.hi[v] {
-			s[v] = c.lo[v]
-			v++
-		}
-		if v == len(s) {
-			return wins
-		}
-		s[v]++
-	}
-}
-
-// disagreement compares an answer with enumeration ("" when it agrees).
-func disagreement(p symbolic.Policy, c regionCase, ex symbolic.Exclusion, s symbolic.State) string {
-	wins := regionWins(p, c)
-	switch ex {
-	case symbolic.Excluded:
-		if len(wins) > 0 {
-			return fmt.Sprintf("excluded, but label %d wins at %v", c.a, wins[0])
-		}
-	case symbolic.Possible:
-		for v := range s {
-			if s[v] < c.lo[v] || s[v] > c.hi[v] {
-				return fmt.Sprintf("possible at %v, outside the box", s)
-			}
-		}
-		for _, at := range c.atoms {
-			if !at.Holds(s) {
-				return fmt.Sprintf("possible at %v, which violates an atom", s)
-			}
-		}
-		for _, w := range wins {
-			if fmt.Sprint(w) == fmt.Sprint([]int(s)) {
-				return ""
-			}
-		}
-		return fmt.Sprintf("possible at %v, where label %d does not win", s, c.a)
-	}
-	return ""
-}
-
-func regionModel(nv, nl, lo, hi int) *symbolic.Model {
-	m := &symbolic.Model{Name: "region"}
-	for v := 0; v < nv; v++ {
-		m.Vars = append(m.Vars, symbolic.Var{Name: fmt.Sprint("x", v), Lo: lo, Hi: hi})
-	}
-	for l := 0; l < nl; l++ {
-		m.Labels = append(m.Labels, symbolic.Label{Name: fmt.Sprint("l", l)})
-	}
-	return m
-}
-
-func randomRegionAtoms(r *rand.Rand, nv, k int, lo, hi []int) []symbolic.Atom {
-	var atoms []symbolic.Atom
-	for len(atoms) < k {
-		var ts []symbolic.Term
-		for v := 0; v < nv; v++ {
-			if c := r.IntN(7) - 3; c != 0 && r.IntN(3) > 0 {
-				ts = append(ts, symbolic.Term{Coef: c, Var: symbolic.VarID(v)})
-			}
-		}
-		f := symbolic.NewForm(ts)
-		if f == nil {
-			continue
-		}
-		s := make(symbolic.State, nv)
-		for v := range s {
-			s[v] = lo[v] + r.IntN(hi[v]-lo[v]+1)
-		}
-		atoms = append(atoms, symbolic.Atom{Form: f, Upper: r.IntN(2) == 0, K: f.Eval(s) + r.IntN(5) - 2})
-	}
-	return atoms
-}
 
 // tieLeaves rounds every leaf value and base score of p's ensemble to an
 // integer in -1..1, so that class scores tie often.
@@ -159,9 +49,9 @@ func TestExcludeWithinConformance(t *testing.T) {
 	cases := 0
 	for k := 0; k < 60; k++ {
 		nv := 2 + k%2
-		m := regionModel(nv, 3, -6, 6)
+		m := testutil.RegionModel(nv, 3, -6, 6)
 		if k%4 >= 2 {
-			m = regionModel(nv, 3, -20, 20)
+			m = testutil.RegionModel(nv, 3, -20, 20)
 		}
 		outs := []symbolic.LabelID{0, 1, 2}
 		p, d, err := Random(m, outs, uint64(k), 3+k%5, 3)
@@ -194,15 +84,15 @@ func TestExcludeWithinConformance(t *testing.T) {
 					sure = append(sure, l)
 				}
 			}
-			c := regionCase{lo: lo, hi: hi, atoms: randomRegionAtoms(r, nv, 1+r.IntN(3), lo, hi), a: a, sure: sure}
-			ex, s, err := p.ExcludeWithin(c.lo, c.hi, c.atoms, c.a, c.sure)
+			c := testutil.RegionCase{Lo: lo, Hi: hi, Atoms: testutil.RandomAtoms(r, nv, 1+r.IntN(3), lo, hi), A: a, Sure: sure}
+			ex, s, err := p.ExcludeWithin(c.Lo, c.Hi, c.Atoms, c.A, c.Sure)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cases++
 			stats[kind+"/"+ex.String()]++
-			if msg := disagreement(p, c, ex, s); msg != "" {
-				t.Errorf("ensemble %d (%s), box %v..%v, atoms %v, label %d, sure %v: %s", k, kind, lo, hi, c.atoms, a, sure, msg)
+			if msg := testutil.RegionDisagreement(p, c, ex, s); msg != "" {
+				t.Errorf("ensemble %d (%s), box %v..%v, atoms %v, label %d, sure %v: %s", k, kind, lo, hi, c.Atoms, a, sure, msg)
 			}
 		}
 	}
@@ -218,7 +108,7 @@ func TestExcludeWithinConformance(t *testing.T) {
 // answers as Exclude.
 func TestExcludeWithinNoAtoms(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 12))
-	m := regionModel(2, 3, -8, 8)
+	m := testutil.RegionModel(2, 3, -8, 8)
 	outs := []symbolic.LabelID{0, 1, 2}
 	for k := 0; k < 10; k++ {
 		p, _, err := Random(m, outs, uint64(200+k), 5, 3)
@@ -239,7 +129,7 @@ func TestExcludeWithinNoAtoms(t *testing.T) {
 }
 
 func TestExcludeWithinBadAtoms(t *testing.T) {
-	m := regionModel(2, 3, 0, 4)
+	m := testutil.RegionModel(2, 3, 0, 4)
 	p, _, err := Random(m, []symbolic.LabelID{0, 1, 2}, 1, 3, 2)
 	if err != nil {
 		t.Fatal(err)
