@@ -3,6 +3,7 @@ package testutil
 import (
 	"fmt"
 	"math/rand/v2"
+	"testing"
 
 	"vigil/symbolic"
 )
@@ -130,4 +131,16 @@ func RegionModel(nv, nl, lo, hi int) *symbolic.Model {
 		m.Labels = append(m.Labels, symbolic.Label{Name: fmt.Sprint("l", l)})
 	}
 	return m
+}
+
+// AskRegion asks p the case c (ExcludeWithin), failing t on an error, and
+// returns the answer and its disagreement with enumeration
+// (RegionDisagreement; "" when it agrees).
+func AskRegion(t testing.TB, p symbolic.RegionCertifiable, c RegionCase) (symbolic.Exclusion, string) {
+	t.Helper()
+	ex, s, err := p.ExcludeWithin(c.Lo, c.Hi, c.Atoms, c.A, c.Sure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ex, RegionDisagreement(p, c, ex, s)
 }
