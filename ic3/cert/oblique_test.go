@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
-	"vigil/lang"
 	"vigil/symbolic"
 	"vigil/symbolic/gen"
 	"vigil/trees"
@@ -78,15 +76,7 @@ func TestCheckFactObliqueInputs(t *testing.T) {
 // states: only the splits as atoms decide it.
 func TestCheckFactBrakingTrees(t *testing.T) {
 	for _, n := range []string{"1000", "1000000000"} {
-		file := filepath.Join("..", "..", "bench", "ic3scaling", "learned", "braking_trees.spec")
-		m, diags := lang.Load(file, lang.Options{Defines: map[string]string{"N": n}})
-		if diags.HasErrors() {
-			t.Fatalf("%s: %s", file, diags.Render())
-		}
-		p, err := symbolic.Instantiate(m, m.Policies[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, p := learnedFamily(t, "braking_trees.spec", n)
 		d, v := m.VarIndex("d"), m.VarIndex("v")
 		up, stop := m.LabelIndex("up"), m.LabelIndex("stop")
 		N := m.Vars[v].Hi
@@ -104,7 +94,7 @@ func TestCheckFactBrakingTrees(t *testing.T) {
 		}
 		wide := f
 		wide.Atoms = []symbolic.Atom{{Form: gap, K: 0}, {Form: gap, Upper: true, K: 2}}
-		err = CheckFact(context.Background(), m, p, wide)
+		err := CheckFact(context.Background(), m, p, wide)
 		if !errors.As(err, &ff) || ff.State[d]-ff.State[v] != 2 || !ff.Confirmed {
 			t.Errorf("N=%s: the widened fact: got %v, want a confirmed counterexample with d - v = 2", n, err)
 		}

@@ -300,7 +300,14 @@ func TestSimplexAgainstVertices(t *testing.T) {
 // its network policy.
 func brakingNet(t *testing.T, n string) (*symbolic.Model, symbolic.Policy) {
 	t.Helper()
-	file := filepath.Join("..", "..", "bench", "ic3scaling", "learned", "braking_net.spec")
+	return learnedFamily(t, "braking_net.spec", n)
+}
+
+// learnedFamily loads the family spec of bench/ic3scaling/learned at N
+// and its learned policy (the network and trees tests share it).
+func learnedFamily(t *testing.T, spec, n string) (*symbolic.Model, symbolic.Policy) {
+	t.Helper()
+	file := filepath.Join("..", "..", "bench", "ic3scaling", "learned", spec)
 	m, diags := lang.Load(file, lang.Options{Defines: map[string]string{"N": n}})
 	if diags.HasErrors() {
 		t.Fatalf("%s: %s", file, diags.Render())
