@@ -275,6 +275,12 @@ func askOnce(ctx context.Context, x *smt.Context, f smt.Term) (smt.Result, error
 	if err := sv.SetParams(checkTuning...); err != nil {
 		return smt.Unknown, errorf("%v", err)
 	}
+	return assertCheck(ctx, sv, f)
+}
+
+// assertCheck asserts f on sv and checks: the step askOnce and ask
+// share, with the solver's errors as the checker's.
+func assertCheck(ctx context.Context, sv *smt.Solver, f smt.Term) (smt.Result, error) {
 	if err := sv.Assert(f); err != nil {
 		return smt.Unknown, errorf("%v", err)
 	}
@@ -292,12 +298,9 @@ func ask(ctx context.Context, sv *smt.Solver, f smt.Term, popAlways bool) (smt.R
 	if err := sv.Push(); err != nil {
 		return smt.Unknown, errorf("%v", err)
 	}
-	if err := sv.Assert(f); err != nil {
-		return smt.Unknown, errorf("%v", err)
-	}
-	ans, err := sv.CheckContext(ctx)
+	ans, err := assertCheck(ctx, sv, f)
 	if err != nil {
-		return smt.Unknown, errorf("%v", err)
+		return smt.Unknown, err
 	}
 	if ans == smt.Unsat || popAlways {
 		if err := sv.Pop(1); err != nil {
