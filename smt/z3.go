@@ -101,13 +101,9 @@ static Z3_ast vg_mulk(Z3_context c, Z3_sort s, int64_t k, Z3_ast a, int div) {
 	return r;
 }
 
-// vg_solver makes a solver with ctrl_c=false: by default Z3 installs its
-// own SIGINT handler for the length of every check, so a Ctrl-C during a
-// check only interrupted that check and never reached the Go program's
-// signal handling (the command went on running).
-static Z3_solver vg_solver(Z3_context c) {
-	Z3_solver s = Z3_mk_simple_solver(c);
-	if (s == NULL || Z3_get_error_code(c) != Z3_OK) return NULL;
+// vg_no_ctrl_c takes a reference to the new solver s and sets
+// ctrl_c=false on it (see vg_solver); it returns s.
+static Z3_solver vg_no_ctrl_c(Z3_context c, Z3_solver s) {
 	Z3_solver_inc_ref(c, s);
 	Z3_params p = Z3_mk_params(c);
 	if (p == NULL || Z3_get_error_code(c) != Z3_OK) return s;
@@ -116,6 +112,16 @@ static Z3_solver vg_solver(Z3_context c) {
 	if (Z3_get_error_code(c) == Z3_OK) Z3_solver_set_params(c, s, p);
 	Z3_params_dec_ref(c, p);
 	return s;
+}
+
+// vg_solver makes a solver with ctrl_c=false: by default Z3 installs its
+// own SIGINT handler for the length of every check, so a Ctrl-C during a
+// check only interrupted that check and never reached the Go program's
+// signal handling (the command went on running).
+static Z3_solver vg_solver(Z3_context c) {
+	Z3_solver s = Z3_mk_simple_solver(c);
+	if (s == NULL || Z3_get_error_code(c) != Z3_OK) return NULL;
+	return vg_no_ctrl_c(c, s);
 }
 
 // vg_smt_solver makes a solver from Z3's "smt" tactic, with ctrl_c=false
@@ -128,14 +134,7 @@ static Z3_solver vg_smt_solver(Z3_context c) {
 	Z3_solver s = Z3_mk_solver_from_tactic(c, t);
 	Z3_tactic_dec_ref(c, t);
 	if (s == NULL || Z3_get_error_code(c) != Z3_OK) return NULL;
-	Z3_solver_inc_ref(c, s);
-	Z3_params p = Z3_mk_params(c);
-	if (p == NULL || Z3_get_error_code(c) != Z3_OK) return s;
-	Z3_params_inc_ref(c, p);
-	Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
-	if (Z3_get_error_code(c) == Z3_OK) Z3_solver_set_params(c, s, p);
-	Z3_params_dec_ref(c, p);
-	return s;
+	return vg_no_ctrl_c(c, s);
 }
 
 // vg_param adds name = value to p: a Boolean for "true"/"false", an
