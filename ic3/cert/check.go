@@ -231,18 +231,20 @@ func solveEach(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts f
 }
 
 // parseChecks reads the script's definitions and its checks' formulas
-// into x: as one disjunction (one), or one assertion per check.
+// into x: as one formula over the current state (one: Script.Posts, the
+// disjunction of the checks with each successor replaced by its
+// outcome's values, which needs neither NextDefs nor the successor's
+// constants), or one assertion per check (each check's Formula, whose
+// model names the successor too).
 func parseChecks(x *smt.Context, s *smtlib.Script, one bool) ([]smt.Term, error) {
 	var b strings.Builder
 	b.WriteString(s.Defs)
 	if one {
-		b.WriteString("\n(assert (or")
-		for _, q := range s.Checks {
-			b.WriteString(" ")
-			b.WriteString(q.Formula)
-		}
-		b.WriteString("))")
+		b.WriteString("\n(assert ")
+		b.WriteString(s.Posts())
+		b.WriteString(")")
 	} else {
+		b.WriteString(s.NextDefs)
 		for _, q := range s.Checks {
 			b.WriteString("\n(assert ")
 			b.WriteString(q.Formula)

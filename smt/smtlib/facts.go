@@ -129,9 +129,11 @@ func (p *printer) factDefs(inv [][]Lit, excluded []Exclusion) []Check {
 		if len(cmds) > 0 {
 			steps = "(or\n      " + strings.Join(cmds, "\n      ") + ")"
 		}
-		p.line("")
-		p.define(fmt.Sprintf("one step under label %s", m.Labels[a].Name), fmt.Sprintf("vigil.step.%d", a), both,
-			"(and "+call(fnInRange, s...)+" "+call(fnInRange, t...)+" (not "+call(fnTerminal, s...)+")\n    "+steps+")")
+		p.aside(func() {
+			p.line("")
+			p.define(fmt.Sprintf("one step under label %s", m.Labels[a].Name), fmt.Sprintf("vigil.step.%d", a), both,
+				"(and "+call(fnInRange, s...)+" "+call(fnInRange, t...)+" (not "+call(fnTerminal, s...)+")\n    "+steps+")")
+		})
 		var out []string // the regions of the facts that exclude a
 		for i, e := range excluded {
 			if e.Label == symbolic.LabelID(a) {
@@ -148,6 +150,7 @@ func (p *printer) factDefs(inv [][]Lit, excluded []Exclusion) []Check {
 		checks = append(checks, Check{
 			Name:    fmt.Sprintf("consecution %d", a),
 			Formula: "(and " + call(fmt.Sprintf("vigil.inv.%d", a), s...) + " " + call(fmt.Sprintf("vigil.step.%d", a), pair(s, t)...) + " (not " + call(fnInv, t...) + "))",
+			Post:    "(and " + call(fmt.Sprintf("vigil.inv.%d", a), s...) + " " + p.postStep(symbolic.LabelID(a)) + ")",
 			Label:   symbolic.LabelID(a), Next: true, Fact: -1,
 		})
 	}

@@ -20,10 +20,29 @@ type printer struct {
 	m   *symbolic.Model
 	n   *names
 	b   strings.Builder
+	out *strings.Builder // b, or side while aside runs
 	err error
 	// cmds[c] is command c's disjunct of vigil.trans (set by defs; ""
-	// for a command without outcomes).
-	cmds []string
+	// for a command without outcomes), and post[c] the same disjunct with
+	// the successor replaced by each outcome's values: command c is
+	// enabled and one of its outcomes is in range and outside the
+	// invariant (see Check.Post).
+	cmds, post []string
+	// side, when set, receives the definitions that only the checks'
+	// Formula reads (vigil.trans, vigil.step.<a>) instead of b.
+	side *strings.Builder
+}
+
+// aside runs f with the definitions it writes sent to p.side (when set).
+func (p *printer) aside(f func()) {
+	if p.side == nil {
+		f()
+		return
+	}
+	out := p.out
+	p.out = p.side
+	f()
+	p.out = out
 }
 
 func newPrinter(q Question) (*printer, error) {
@@ -31,7 +50,9 @@ func newPrinter(q Question) (*printer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &printer{q: q, m: q.Model, n: n}, nil
+	p := &printer{q: q, m: q.Model, n: n}
+	p.out = &p.b
+	return p, nil
 }
 
 func (p *printer) fail(err error) {

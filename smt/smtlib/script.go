@@ -2,6 +2,7 @@ package smtlib
 
 import (
 	"fmt"
+	"strings"
 
 	"vigil/symbolic"
 )
@@ -13,6 +14,14 @@ type Check struct {
 	// policies), safety, or sure.
 	Name    string
 	Formula string
+	// Post is the same condition over the current state alone: for a
+	// Next check, the successor's constants replaced by each enabled
+	// outcome's values (the one-point rule: "some successor t = o(s) is in
+	// range and outside the invariant" is "o(s) is in range and outside
+	// the invariant"), so that Post is satisfiable exactly when Formula
+	// is and reads neither the next state nor Script.NextDefs; for the
+	// other checks, Formula itself.
+	Post string
 	// Next tells that the formula also reads the next state's constants.
 	Next bool
 	// Label is the label of a learned policy's consecution check or of a
@@ -29,9 +38,31 @@ type Check struct {
 // with the sure checks of the policy facts, so that a checker can solve it
 // without the Z3 binding's encoder.
 type Script struct {
-	Defs      string
+	Defs string
+	// NextDefs are the definitions that only the checks' Formula reads
+	// (the transition relation vigil.trans, or the learned policy's
+	// vigil.step.<a>), after Defs; the checks' Post does not need them.
+	NextDefs  string
 	Cur, Next []string
 	Checks    []Check
+}
+
+// Posts returns the text of one formula that is unsatisfiable exactly
+// when every check is: the current state in range (which every check
+// implies already) and the disjunction of the checks' Post. It reads
+// only Defs and the current state's constants, so a solver need not see
+// NextDefs, and an evaluator that tries every in-range state decides it.
+func (s *Script) Posts() string {
+	var b strings.Builder
+	b.WriteString("(and ")
+	b.WriteString(call(fnInRange, s.Cur...))
+	b.WriteString(" (or")
+	for _, c := range s.Checks {
+		b.WriteString("\n  ")
+		b.WriteString(c.Post)
+	}
+	b.WriteString("))")
+	return b.String()
 }
 
 // CertScript returns the checks of a certificate that inv is an inductive
@@ -55,6 +86,7 @@ func CertScript(q Question, inv [][]Lit, excluded []Exclusion, learned bool) (*S
 	if err := p.checkFacts(len(inv), excluded); err != nil {
 		return nil, err
 	}
+	p.side = new(strings.Builder)
 	checks, err := p.certDefs(inv, excluded, learned)
 	if err != nil {
 		return nil, err
@@ -64,13 +96,18 @@ func CertScript(q Question, inv [][]Lit, excluded []Exclusion, learned bool) (*S
 		safety := checks[len(checks)-1]
 		checks = append(append(checks[:len(checks)-1], p.sureChecks(excluded)...), safety)
 	}
+	for i := range checks {
+		if !checks[i].Next {
+			checks[i].Post = checks[i].Formula
+		}
+	}
 	if d := p.declarations(); d != "" {
 		p.line(d)
 	}
 	if p.err != nil {
 		return nil, p.err
 	}
-	return &Script{Defs: p.b.String(), Cur: p.n.cur, Next: p.n.next, Checks: checks}, nil
+	return &Script{Defs: p.b.String(), NextDefs: p.side.String(), Cur: p.n.cur, Next: p.n.next, Checks: checks}, nil
 }
 
 // certDefs writes the definitions of the question and of the invariant
@@ -87,10 +124,30 @@ func (p *printer) certDefs(inv [][]Lit, excluded []Exclusion, learned bool) ([]C
 		checks = append(checks, p.factDefs(inv, excluded)...)
 	} else {
 		checks = append(checks, Check{Name: "consecution", Next: true, Fact: -1,
-			Formula: "(and " + call(fnInv, s...) + " " + call(fnTrans, pair(s, t)...) + " (not " + call(fnInv, t...) + "))"})
+			Formula: "(and " + call(fnInv, s...) + " " + call(fnTrans, pair(s, t)...) + " (not " + call(fnInv, t...) + "))",
+			Post:    "(and " + call(fnInv, s...) + " " + p.postStep(-1) + ")"})
 	}
 	checks = append(checks, Check{Name: "safety", Formula: "(and " + call(fnInv, s...) + " " + call(fnBad, s...) + ")", Fact: -1})
 	return checks, p.err
+}
+
+// postStep is vigil.trans (label < 0) or vigil.step.<label> with the
+// successor replaced by each outcome's values and the successor's
+// membership in the invariant negated: s is in range and not terminal,
+// and some enabled command of the label has an outcome o with o(s) in
+// range and outside vigil.inv.
+func (p *printer) postStep(label symbolic.LabelID) string {
+	s := p.state()
+	var cmds []string
+	for ci := range p.m.Commands {
+		if (label < 0 || p.m.Commands[ci].Label == label) && p.post != nil && p.post[ci] != "" {
+			cmds = append(cmds, p.post[ci])
+		}
+	}
+	if len(cmds) == 0 {
+		return "false"
+	}
+	return "(and " + call(fnInRange, s...) + " (not " + call(fnTerminal, s...) + ")\n    " + or(cmds...) + ")"
 }
 
 // sureChecks returns, per fact and sure label a, the check that a is

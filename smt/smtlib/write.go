@@ -160,8 +160,8 @@ func (p *printer) invariant(inv [][]Lit) error {
 }
 
 func (p *printer) line(s string) {
-	p.b.WriteString(s)
-	p.b.WriteByte('\n')
+	p.out.WriteString(s)
+	p.out.WriteByte('\n')
 }
 
 func (p *printer) flush(w io.Writer) error {
@@ -272,7 +272,7 @@ func (p *printer) defs() {
 		if len(c.Outcomes) == 0 {
 			continue
 		}
-		var outs []string
+		var outs, posts []string
 		for _, o := range c.Outcomes {
 			rhs := make([]string, len(m.Vars))
 			copy(rhs, n.cur)
@@ -284,6 +284,7 @@ func (p *printer) defs() {
 				eqs[v] = "(= " + n.next[v] + " " + rhs[v] + ")"
 			}
 			outs = append(outs, and(eqs...))
+			posts = append(posts, "(and "+call(fnInRange, rhs...)+" (not "+call(fnInv, rhs...)+"))")
 		}
 		pre := p.enabled(c, chosen)
 		var b strings.Builder
@@ -299,16 +300,20 @@ func (p *printer) defs() {
 		cmds = append(cmds, b.String())
 		if p.cmds == nil {
 			p.cmds = make([]string, len(m.Commands))
+			p.post = make([]string, len(m.Commands))
 		}
 		p.cmds[ci] = b.String()
+		p.post[ci] = and(append(pre, or(posts...))...)
 	}
 	steps := "false"
 	if len(cmds) > 0 {
 		steps = "(or\n      " + strings.Join(cmds, "\n      ") + ")"
 	}
-	p.define("one step: s and s' are in range, s is not terminal, a command is enabled in s\nwhose label the policy chooses (any label without a policy), and s' is\none of its outcomes",
-		fnTrans, strings.TrimSpace(ps+" "+params(n.next)),
-		"(and "+call(fnInRange, s...)+" "+call(fnInRange, t...)+" (not "+call(fnTerminal, s...)+")\n    "+steps+")")
+	p.aside(func() {
+		p.define("one step: s and s' are in range, s is not terminal, a command is enabled in s\nwhose label the policy chooses (any label without a policy), and s' is\none of its outcomes",
+			fnTrans, strings.TrimSpace(ps+" "+params(n.next)),
+			"(and "+call(fnInRange, s...)+" "+call(fnInRange, t...)+" (not "+call(fnTerminal, s...)+")\n    "+steps+")")
+	})
 
 	// Range errors: an enabled outcome sets a variable outside its range.
 	// Assignments whose value interval lies within the range are left out.
