@@ -1,0 +1,710 @@
+package cert
+
+// Deciding a small model's checks without Z3: exact evaluation of the
+// checker's own SMT-LIB text in every state.
+//
+// The checks' disjunction (smtlib.Script.Posts) reads only the current
+// state's constants: each consecution check has its successor replaced by
+// the outcomes' values. Its first conjunct is vigil.inrange, so every
+// state that satisfies it lies within the variables' ranges, and a model
+// of a few thousand states can be decided by evaluating the formula in
+// each of them: the certificate holds exactly when it is false in every
+// one. The evaluator below reads the text with the checker's S-expression
+// reader (sexp.go), knows the few SMT-LIB operators of the Core and Ints
+// theories that smtlib prints, checks sorts as Z3's parser would, and
+// computes with int64, giving up (so that Z3 decides) on anything else: a
+// symbol it does not know, a constant other than the current state's, an
+// arithmetic overflow. It shares no code with the engines (they never
+// evaluate SMT-LIB text) nor with Z3; the text it reads is the one Z3
+// would read.
+//
+// Cost: one evaluation of the formula per state, with each definition
+// applied to the state itself (vigil.inv, vigil.fact.<i>, ...) evaluated
+// once per state. Definitions applied to other arguments (the invariant
+// at an outcome's values) are evaluated at each application, and only
+// where the enclosing conjunction has not already failed.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+
+	"vigil/symbolic"
+)
+
+// maxExhaustStates bounds the states the evaluator tries; a larger model
+// goes to Z3 (bench/polic3's blocks 4 has 1,296 states, transport 1 729,
+// decided in about 1 ms each).
+const maxExhaustStates = 1 << 14
+
+// errGiveUp is the evaluator's "not mine to decide": the caller asks Z3.
+var errGiveUp = errors.New("not decided by evaluation")
+
+type esort uint8
+
+const (
+	sInt esort = iota
+	sBool
+)
+
+type eop uint8
+
+const (
+	eConst eop = iota // k
+	eState            // the current state's variable k
+	eLocal            // slot k of the frame (a parameter or a let)
+	eCall             // definition k applied to args
+	eLet              // args[:n-1] bound to slots k.., then args[n-1]
+	eNot
+	eAnd
+	eOr
+	eImplies
+	eIte
+	eEq // chainable
+	eLe
+	eLt
+	eGe
+	eGt
+	eAdd
+	eSub // unary minus with one argument
+	eMul
+	eDiv
+	eMod
+	eAbs
+)
+
+type enode struct {
+	op   eop
+	k    int64
+	args []*enode
+	// onState marks an application whose arguments are the current
+	// state's constants, in order; passes one whose arguments are the
+	// enclosing definition's own parameters, in order (its state index,
+	// when it has one, is the last slot of the frame).
+	onState, passes bool
+}
+
+// edef is one define-fun.
+type edef struct {
+	name   string
+	params int
+	slots  int // params and let-bound names
+	body   *enode
+	bool   bool // the declared sort is Bool
+	// memo holds the value of the definition applied to the state being
+	// evaluated (stamp), the only application worth remembering.
+	// memo holds, for a Boolean definition of one argument per
+	// variable, its value at each state by index (-1: not yet known).
+	memo  []int8
+	frame []int64 // the slots while the body is evaluated
+}
+
+// evaluator holds the compiled text.
+type evaluator struct {
+	defs    []*edef
+	byName  map[string]int
+	state   map[string]int // the current state's constants by name
+	formula *enode
+	frame   int     // slots of the formula's own lets
+	s       []int64 // the state being evaluated
+	idx     int     // its index: sum of (s[i]-lo[i])*stride[i]
+	lo, hi  []int64
+	stride  []int
+	states  int
+	args    []int64 // the arguments of the applications being made
+}
+
+// scope maps the names of a definition's parameters and lets to slots.
+type scope struct {
+	names  map[string][]int // a name's slots, innermost last
+	slots  int
+	params int // of a definition; the formula has none
+}
+
+// compileScript reads text (definitions, declarations, one assertion)
+// for the state constants cur.
+func compileScript(text string, cur []string) (*evaluator, error) {
+	ev := &evaluator{byName: map[string]int{}, state: map[string]int{}}
+	for i, c := range cur {
+		if len(c) >= 2 && c[0] == '|' && c[len(c)-1] == '|' {
+			c = c[1 : len(c)-1]
+		}
+		ev.state[c] = i
+	}
+	p := &parser{src: text, name: "checks", line: 1}
+	declared := map[string]bool{}
+	for {
+		e, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			break
+		}
+		l, ok := e.(list)
+		if !ok || len(l.items) == 0 {
+			return nil, errGiveUp
+		}
+		switch {
+		case atomIs(l.items[0], "define-fun") && len(l.items) == 5:
+			if err := ev.define(l); err != nil {
+				return nil, err
+			}
+		case atomIs(l.items[0], "declare-const") && len(l.items) == 3 && atomIs(l.items[2], "Int"):
+			a, ok := l.items[1].(atom)
+			if !ok {
+				return nil, errGiveUp
+			}
+			declared[a.s] = true
+		case atomIs(l.items[0], "assert") && len(l.items) == 2 && ev.formula == nil:
+			sc := &scope{names: map[string][]int{}}
+			f, s, err := ev.compile(l.items[1], sc, 0)
+			if err != nil {
+				return nil, err
+			}
+			if s != sBool {
+				return nil, errGiveUp
+			}
+			ev.formula, ev.frame = f, sc.slots
+		default:
+			return nil, errGiveUp
+		}
+	}
+	for c := range ev.state {
+		if !declared[c] {
+			return nil, errGiveUp
+		}
+	}
+	if ev.formula == nil {
+		return nil, errGiveUp
+	}
+	return ev, nil
+}
+
+// define compiles (define-fun name ((p Int) ...) Bool|Int body).
+func (ev *evaluator) define(l list) error {
+	name, ok := l.items[1].(atom)
+	ps, ok2 := l.items[2].(list)
+	if !ok || !ok2 || !atomIs(l.items[3], "Bool") && !atomIs(l.items[3], "Int") {
+		return errGiveUp
+	}
+	if _, dup := ev.byName[name.s]; dup {
+		return errGiveUp
+	}
+	sc := &scope{names: map[string][]int{}}
+	for _, p := range ps.items {
+		pl, ok := p.(list)
+		if !ok || len(pl.items) != 2 || !atomIs(pl.items[1], "Int") {
+			return errGiveUp
+		}
+		pn, ok := pl.items[0].(atom)
+		if !ok || len(sc.names[pn.s]) > 0 {
+			return errGiveUp
+		}
+		sc.names[pn.s] = []int{sc.slots}
+		sc.slots++
+	}
+	sc.params = sc.slots
+	d := &edef{name: name.s, params: len(ps.items), bool: atomIs(l.items[3], "Bool")}
+	body, s, err := ev.compile(l.items[4], sc, 0)
+	if err != nil {
+		return err
+	}
+	if want := map[bool]esort{true: sBool, false: sInt}[d.bool]; s != want {
+		return errGiveUp
+	}
+	d.body, d.slots = body, sc.slots
+	ev.byName[name.s] = len(ev.defs)
+	ev.defs = append(ev.defs, d)
+	return nil
+}
+
+// ops maps an operator to its node, the sort of its operands (for the
+// ones with a fixed one) and of its result.
+var ops = map[string]struct {
+	op       eop
+	in, out  esort
+	min, max int // operand count; max < 0: any
+}{
+	"not": {eNot, sBool, sBool, 1, 1},
+	"and": {eAnd, sBool, sBool, 1, -1},
+	"or":  {eOr, sBool, sBool, 1, -1},
+	"=>":  {eImplies, sBool, sBool, 2, 2},
+	"<=":  {eLe, sInt, sBool, 2, -1},
+	"<":   {eLt, sInt, sBool, 2, -1},
+	">=":  {eGe, sInt, sBool, 2, -1},
+	">":   {eGt, sInt, sBool, 2, -1},
+	"+":   {eAdd, sInt, sInt, 1, -1},
+	"-":   {eSub, sInt, sInt, 1, -1},
+	"*":   {eMul, sInt, sInt, 1, -1},
+	"div": {eDiv, sInt, sInt, 2, 2},
+	"mod": {eMod, sInt, sInt, 2, 2},
+	"abs": {eAbs, sInt, sInt, 1, 1},
+}
+
+// compile reads e in scope sc.
+func (ev *evaluator) compile(e sexp, sc *scope, depth int) (*enode, esort, error) {
+	if depth > maxDepth {
+		return nil, 0, errGiveUp
+	}
+	switch x := e.(type) {
+	case atom:
+		switch s := x.s; {
+		case s == "true":
+			return &enode{op: eConst, k: 1}, sBool, nil
+		case s == "false":
+			return &enode{op: eConst, k: 0}, sBool, nil
+		case len(sc.names[s]) > 0:
+			slots := sc.names[s]
+			return &enode{op: eLocal, k: int64(slots[len(slots)-1])}, sInt, nil
+		}
+		if i, ok := ev.state[x.s]; ok {
+			return &enode{op: eState, k: int64(i)}, sInt, nil
+		}
+		if numeral(x.s) {
+			if k, err := strconv.ParseInt(x.s, 10, 64); err == nil {
+				return &enode{op: eConst, k: k}, sInt, nil
+			}
+		}
+		return nil, 0, errGiveUp
+	case list:
+		if len(x.items) == 0 {
+			return nil, 0, errGiveUp
+		}
+		head, ok := x.items[0].(atom)
+		if !ok {
+			return nil, 0, errGiveUp
+		}
+		args := x.items[1:]
+		switch head.s {
+		case "let":
+			return ev.let(x, sc, depth)
+		case "ite":
+			if len(args) != 3 {
+				return nil, 0, errGiveUp
+			}
+			ns, ss, err := ev.compileAll(args, sc, depth)
+			if err != nil || ss[0] != sBool || ss[1] != ss[2] {
+				return nil, 0, errGiveUp
+			}
+			return &enode{op: eIte, args: ns}, ss[1], nil
+		case "=":
+			if len(args) < 2 {
+				return nil, 0, errGiveUp
+			}
+			ns, ss, err := ev.compileAll(args, sc, depth)
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, s := range ss {
+				if s != ss[0] {
+					return nil, 0, errGiveUp
+				}
+			}
+			return &enode{op: eEq, args: ns}, sBool, nil
+		}
+		if o, ok := ops[head.s]; ok {
+			if len(args) < o.min || o.max >= 0 && len(args) > o.max {
+				return nil, 0, errGiveUp
+			}
+			ns, ss, err := ev.compileAll(args, sc, depth)
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, s := range ss {
+				if s != o.in {
+					return nil, 0, errGiveUp
+				}
+			}
+			return &enode{op: o.op, args: ns}, o.out, nil
+		}
+		if i, ok := ev.byName[head.s]; ok {
+			d := ev.defs[i]
+			if len(args) != d.params {
+				return nil, 0, errGiveUp
+			}
+			ns, ss, err := ev.compileAll(args, sc, depth)
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, s := range ss {
+				if s != sInt {
+					return nil, 0, errGiveUp
+				}
+			}
+			out := sInt
+			if d.bool {
+				out = sBool
+			}
+			on, passes := len(ns) == len(ev.state), len(ns) == len(ev.state) && sc.params == len(ns)
+			for j, a := range ns {
+				on = on && a.op == eState && a.k == int64(j)
+				passes = passes && a.op == eLocal && a.k == int64(j)
+			}
+			return &enode{op: eCall, k: int64(i), args: ns, onState: on, passes: passes}, out, nil
+		}
+	}
+	return nil, 0, errGiveUp
+}
+
+func (ev *evaluator) compileAll(es []sexp, sc *scope, depth int) ([]*enode, []esort, error) {
+	ns, ss := make([]*enode, len(es)), make([]esort, len(es))
+	for i, e := range es {
+		var err error
+		if ns[i], ss[i], err = ev.compile(e, sc, depth+1); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ns, ss, nil
+}
+
+// let compiles (let ((x e) ...) body): the right-hand sides in the
+// enclosing scope, then body with the names bound to fresh slots.
+func (ev *evaluator) let(x list, sc *scope, depth int) (*enode, esort, error) {
+	if len(x.items) != 3 {
+		return nil, 0, errGiveUp
+	}
+	bs, ok := x.items[1].(list)
+	if !ok || len(bs.items) == 0 {
+		return nil, 0, errGiveUp
+	}
+	n := &enode{op: eLet}
+	var names []string
+	for _, b := range bs.items {
+		bl, ok := b.(list)
+		if !ok || len(bl.items) != 2 {
+			return nil, 0, errGiveUp
+		}
+		name, ok := bl.items[0].(atom)
+		if !ok {
+			return nil, 0, errGiveUp
+		}
+		rhs, s, err := ev.compile(bl.items[1], sc, depth+1)
+		if err != nil || s != sInt {
+			return nil, 0, errGiveUp
+		}
+		n.args = append(n.args, rhs)
+		names = append(names, name.s)
+	}
+	base := sc.slots // after the right-hand sides' own lets
+	n.k = int64(base)
+	sc.slots += len(names)
+	for i, name := range names {
+		sc.names[name] = append(sc.names[name], base+i)
+	}
+	body, s, err := ev.compile(x.items[2], sc, depth+1)
+	for _, name := range names {
+		sc.names[name] = sc.names[name][:len(sc.names[name])-1]
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	n.args = append(n.args, body)
+	return n, s, nil
+}
+
+// errOverflow stops an evaluation whose int64 arithmetic overflowed.
+var errOverflow = fmt.Errorf("%w: int64 overflow", errGiveUp)
+
+// eval computes n in frame f; Booleans are 0 and 1.
+func (ev *evaluator) eval(n *enode, f []int64) (int64, error) {
+	switch n.op {
+	case eConst:
+		return n.k, nil
+	case eState:
+		return ev.s[n.k], nil
+	case eLocal:
+		return f[n.k], nil
+	case eCall:
+		return ev.call(n, f)
+	case eLet:
+		for i, a := range n.args[:len(n.args)-1] {
+			v, err := ev.eval(a, f)
+			if err != nil {
+				return 0, err
+			}
+			f[int(n.k)+i] = v
+		}
+		return ev.eval(n.args[len(n.args)-1], f)
+	case eNot:
+		v, err := ev.eval(n.args[0], f)
+		return 1 - v, err
+	case eAnd, eOr:
+		stop := int64(0) // and: the first false decides
+		if n.op == eOr {
+			stop = 1
+		}
+		for _, a := range n.args {
+			v, err := ev.eval(a, f)
+			if err != nil || v == stop {
+				return v, err
+			}
+		}
+		return 1 - stop, nil
+	case eImplies:
+		v, err := ev.eval(n.args[0], f)
+		if err != nil || v == 0 {
+			return 1, err
+		}
+		return ev.eval(n.args[1], f)
+	case eIte:
+		c, err := ev.eval(n.args[0], f)
+		if err != nil {
+			return 0, err
+		}
+		if c != 0 {
+			return ev.eval(n.args[1], f)
+		}
+		return ev.eval(n.args[2], f)
+	case eEq, eLe, eLt, eGe, eGt:
+		prev, err := ev.eval(n.args[0], f)
+		if err != nil {
+			return 0, err
+		}
+		for _, a := range n.args[1:] {
+			v, err := ev.eval(a, f)
+			if err != nil {
+				return 0, err
+			}
+			var ok bool
+			switch n.op {
+			case eEq:
+				ok = prev == v
+			case eLe:
+				ok = prev <= v
+			case eLt:
+				ok = prev < v
+			case eGe:
+				ok = prev >= v
+			default:
+				ok = prev > v
+			}
+			if !ok {
+				return 0, nil
+			}
+			prev = v
+		}
+		return 1, nil
+	}
+	return ev.arith(n, f)
+}
+
+// arith computes an integer operation exactly, or gives up on overflow.
+func (ev *evaluator) arith(n *enode, f []int64) (int64, error) {
+	acc, err := ev.eval(n.args[0], f)
+	if err != nil {
+		return 0, err
+	}
+	switch n.op {
+	case eAbs:
+		if acc == math.MinInt64 {
+			return 0, errOverflow
+		}
+		return abs64(acc), nil
+	case eSub:
+		if len(n.args) == 1 {
+			if acc == math.MinInt64 {
+				return 0, errOverflow
+			}
+			return -acc, nil
+		}
+	}
+	for _, a := range n.args[1:] {
+		v, err := ev.eval(a, f)
+		if err != nil {
+			return 0, err
+		}
+		switch n.op {
+		case eAdd:
+			r := acc + v
+			if acc > 0 && v > 0 && r < 0 || acc < 0 && v < 0 && r >= 0 {
+				return 0, errOverflow
+			}
+			acc = r
+		case eSub:
+			r := acc - v
+			if acc >= 0 && v < 0 && r < 0 || acc < 0 && v > 0 && r >= 0 {
+				return 0, errOverflow
+			}
+			acc = r
+		case eMul:
+			hi, lo := bits.Mul64(uint64(abs64(acc)), uint64(abs64(v)))
+			if acc == math.MinInt64 || v == math.MinInt64 || hi != 0 || lo > math.MaxInt64 {
+				return 0, errOverflow
+			}
+			r := int64(lo)
+			if (acc < 0) != (v < 0) {
+				r = -r
+			}
+			acc = r
+		case eDiv, eMod:
+			if v == 0 || acc == math.MinInt64 || v == math.MinInt64 {
+				return 0, errGiveUp // SMT-LIB leaves x div 0 unspecified: Z3 decides
+			}
+			// SMT-LIB: acc = v*q + r with 0 <= r < |v|.
+			q, r := acc/v, acc%v
+			if r < 0 {
+				if v > 0 {
+					q--
+					r += v
+				} else {
+					q++
+					r -= v
+				}
+			}
+			if n.op == eDiv {
+				acc = q
+			} else {
+				acc = r
+			}
+		default:
+			return 0, errGiveUp
+		}
+	}
+	return acc, nil
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// call applies a definition. A Boolean definition of one argument per
+// variable keeps its value at every state it has been applied to (memo,
+// by the state's index): the invariant at an outcome's values is
+// evaluated once per state, not once per transition into it. Each
+// definition has one frame: definitions only apply earlier ones, so a
+// definition is never applied again while its body is evaluated, and its
+// arguments are all computed (on ev.args, a stack) before they are
+// copied in.
+func (ev *evaluator) call(n *enode, f []int64) (int64, error) {
+	d := ev.defs[n.k]
+	idx := -1
+	switch {
+	case n.onState:
+		idx = ev.idx
+	case n.passes:
+		idx = int(f[len(f)-1])
+	}
+	if idx >= 0 && d.memo != nil && d.memo[idx] >= 0 {
+		return int64(d.memo[idx]), nil
+	}
+	base := len(ev.args)
+	switch {
+	case n.onState:
+		ev.args = append(ev.args, ev.s...)
+	case n.passes && idx >= 0:
+		ev.args = append(ev.args, f[:len(n.args)]...)
+	default:
+		inRange := len(n.args) == len(ev.s)
+		idx = 0
+		for i, a := range n.args {
+			v, err := ev.eval(a, f)
+			if err != nil {
+				return 0, err
+			}
+			ev.args = append(ev.args, v)
+			if inRange = inRange && v >= ev.lo[i] && v <= ev.hi[i]; inRange {
+				idx += int(v-ev.lo[i]) * ev.stride[i]
+			}
+		}
+		if !inRange {
+			idx = -1
+		}
+		if idx >= 0 && d.memo != nil && d.memo[idx] >= 0 {
+			ev.args = ev.args[:base]
+			return int64(d.memo[idx]), nil
+		}
+	}
+	if d.frame == nil {
+		d.frame = make([]int64, d.slots+1)
+	}
+	copy(d.frame, ev.args[base:])
+	d.frame[d.slots] = int64(idx)
+	ev.args = ev.args[:base]
+	v, err := ev.eval(d.body, d.frame)
+	if err != nil {
+		return 0, err
+	}
+	if idx >= 0 && d.bool {
+		if d.memo == nil {
+			d.memo = make([]int8, ev.states)
+			for i := range d.memo {
+				d.memo[i] = -1
+			}
+		}
+		d.memo[idx] = int8(v)
+	}
+	return v, nil
+}
+
+// exhaust evaluates the formula in every state of m's ranges. It returns
+// nil, nil when the formula is false in all of them (every check is
+// unsat), a state where it holds, or errGiveUp (wrapped) when the
+// evaluator cannot decide and Z3 must.
+func (ev *evaluator) exhaust(m *symbolic.Model) (symbolic.State, error) {
+	n := 1
+	for _, v := range m.Vars {
+		w := v.Hi - v.Lo + 1
+		if w <= 0 || n > maxExhaustStates/w {
+			return nil, errGiveUp
+		}
+		n *= w
+	}
+	if len(ev.state) != len(m.Vars) {
+		return nil, errGiveUp
+	}
+	k := len(m.Vars)
+	ev.states = n
+	ev.s, ev.lo, ev.hi, ev.stride = make([]int64, k), make([]int64, k), make([]int64, k), make([]int, k)
+	stride := 1
+	for i := k - 1; i >= 0; i-- {
+		ev.lo[i], ev.hi[i], ev.stride[i] = int64(m.Vars[i].Lo), int64(m.Vars[i].Hi), stride
+		stride *= m.Vars[i].Hi - m.Vars[i].Lo + 1
+	}
+	copy(ev.s, ev.lo)
+	frame := make([]int64, ev.frame+1) // the last slot: no state index
+	frame[ev.frame] = -1
+	// the states in index order: the last variable fastest
+	for ev.idx = 0; ev.idx < n; ev.idx++ {
+		if ev.idx > 0 {
+			for i := k - 1; i >= 0; i-- {
+				if ev.s[i] < ev.hi[i] {
+					ev.s[i]++
+					break
+				}
+				ev.s[i] = ev.lo[i]
+			}
+		}
+		v, err := ev.eval(ev.formula, frame)
+		if err != nil {
+			return nil, err
+		}
+		if v != 0 {
+			s := make(symbolic.State, k)
+			for i, x := range ev.s {
+				s[i] = int(x)
+			}
+			return s, nil
+		}
+	}
+	return nil, nil
+}
+
+// numeral reports whether s is an SMT-LIB numeral: 0, or digits without
+// a leading 0.
+func numeral(s string) bool {
+	if s == "" || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

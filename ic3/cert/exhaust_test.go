@@ -1,0 +1,232 @@
+package cert
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"vigil/smt"
+	"vigil/smt/smtlib"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+	"vigil/symbolic/gen"
+)
+
+// reachablePoints returns the reachable states of m under policy (nil:
+// every label) as point boxes, or nil when the question is not safe.
+func reachablePoints(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) [][]smt.Lit {
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		return nil
+	}
+	var dec explicit.Decider
+	if policy != nil {
+		if dec, err = explicit.NewDecider(m, policy); err != nil {
+			return nil
+		}
+	}
+	res, err := explicit.Search(context.Background(), g, explicit.Options{Policy: dec, StopAtUnsafe: true})
+	if err != nil || res.Verdict != explicit.Safe {
+		return nil
+	}
+	vars := make([]symbolic.VarID, len(m.Vars))
+	for i := range vars {
+		vars[i] = symbolic.VarID(i)
+	}
+	var inv [][]smt.Lit
+	for id := 0; id < res.Store.Len(); id++ {
+		s := make(symbolic.State, len(m.Vars))
+		g.L.Unpack(res.Store.Get(uint32(id)), s)
+		inv = append(inv, smt.Point(vars, s))
+	}
+	return inv
+}
+
+// randomRegions returns n regions of m: random bounds, and with relational
+// set a linear atom over two variables.
+func randomRegions(r *rand.Rand, m *symbolic.Model, n int, relational bool) [][]smt.Lit {
+	var inv [][]smt.Lit
+	for range n {
+		var box []smt.Lit
+		for v := range m.Vars {
+			lo, hi := m.Vars[v].Lo, m.Vars[v].Hi
+			a, b := lo+r.IntN(hi-lo+1), lo+r.IntN(hi-lo+1)
+			if a > b {
+				a, b = b, a
+			}
+			if r.IntN(3) > 0 {
+				box = append(box, smt.Lit{Var: symbolic.VarID(v), K: a})
+			}
+			if r.IntN(3) > 0 {
+				box = append(box, smt.Lit{Var: symbolic.VarID(v), Upper: true, K: b})
+			}
+		}
+		if relational && len(m.Vars) >= 2 {
+			f := symbolic.NewForm([]symbolic.Term{{Var: 0, Coef: 1 + r.IntN(3)}, {Var: 1, Coef: -1 - r.IntN(2)}})
+			box = append(box, smt.Lit{Var: 0, Upper: r.IntN(2) == 0, K: r.IntN(7) - 3, Form: f})
+		}
+		inv = append(inv, box)
+	}
+	return inv
+}
+
+// z3Posts asks Z3 whether the script's Posts formula is satisfiable.
+func z3Posts(t *testing.T, s *smtlib.Script) smt.Result {
+	t.Helper()
+	x, err := smt.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	fs, err := parseChecks(x, s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := askOnce(context.Background(), x, fs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ans
+}
+
+// TestEvaluationMatchesZ3 is the differential test of the evaluator
+// (exhaust.go): on generated models (with range errors, and with
+// constants near 2^62 whose intermediate values leave int64), with their
+// rules policy, without a policy and as a learned policy's certificate
+// with random facts, for valid invariants (the reachable states) and
+// forged ones (random regions, with and without linear atoms; the
+// reachable states less one), evaluation and Z3 must give the same
+// answer wherever evaluation decides, a state it finds must satisfy the
+// formula in Z3 too, and evaluation must decide every model without
+// large constants.
+func TestEvaluationMatchesZ3(t *testing.T) {
+	n := 80
+	if testing.Short() {
+		n = 20
+	}
+	r := rand.New(rand.NewPCG(27, 2))
+	counts := map[string]int{}
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		opts := []gen.Options{{RangeErrors: seed%2 == 0}}
+		if seed%5 == 0 {
+			opts = append(opts, gen.Options{Large: true})
+		}
+		for _, o := range opts {
+			m := gen.Model(seed, o)
+			prop := m.Properties[0]
+			for mode := range 3 {
+				var policy *symbolic.PolicyDecl
+				if mode == 0 {
+					policy = m.Policies[0]
+				}
+				invs := map[string][][]smt.Lit{
+					"random":     randomRegions(r, m, 1+r.IntN(4), false),
+					"relational": randomRegions(r, m, 1+r.IntN(4), true),
+				}
+				if pts := reachablePoints(m, prop, policy); pts != nil {
+					invs["reachable"] = pts
+					if len(pts) > 1 {
+						invs["less one"] = pts[:len(pts)-1]
+					}
+				}
+				for name, inv := range invs {
+					var facts factList
+					if mode == 2 {
+						for range r.IntN(4) {
+							f := resolvedFact{Box: r.IntN(len(inv)), Label: symbolic.LabelID(r.IntN(len(m.Labels)))}
+							if r.IntN(2) == 0 {
+								f.Sure = []symbolic.LabelID{symbolic.LabelID(r.IntN(len(m.Labels)))}
+							}
+							if r.IntN(2) == 0 {
+								f.Within = randomRegions(r, m, 1, r.IntN(2) == 0)[0]
+							}
+							facts = append(facts, f)
+						}
+					}
+					q := smtlib.Question{Model: opaque(m), Property: prop, Policy: policy}
+					s, err := smtlib.CertScript(q, smtlib.Boxes(inv), facts.exclusions(), mode == 2)
+					if err != nil {
+						t.Fatalf("seed %d %s mode %d: %v", seed, name, mode, err)
+					}
+					what := fmt.Sprintf("seed %d (large %v) mode %d, %s invariant", seed, o.Large, mode, name)
+					found, decided := evaluate(m, s)
+					if !decided {
+						if !o.Large {
+							t.Errorf("%s: evaluation does not decide", what)
+						}
+						counts["undecided"]++
+						continue
+					}
+					want := z3Posts(t, s)
+					got := smt.Unsat
+					if found != nil {
+						got = smt.Sat
+						// Z3 must agree that the state found satisfies the formula.
+						var b strings.Builder
+						for i, c := range s.Cur {
+							fmt.Fprintf(&b, " (= %s %d)", c, found[i])
+						}
+						s2 := *s
+						s2.Checks = append([]smtlib.Check(nil), s.Checks...)
+						s2.Checks[0].Post = "(and" + b.String() + " " + s.Checks[0].Post + ")"
+						for i := 1; i < len(s2.Checks); i++ {
+							s2.Checks[i].Post = "(and" + b.String() + " " + s.Checks[i].Post + ")"
+						}
+						if z3Posts(t, &s2) != smt.Sat {
+							t.Errorf("%s: evaluation finds state %v, where Z3 finds no check satisfiable", what, found)
+						}
+					}
+					if got != want {
+						t.Errorf("%s: evaluation %v, Z3 %v", what, got, want)
+					}
+					counts[fmt.Sprint(got)]++
+				}
+			}
+		}
+	}
+	t.Logf("answers: %v", counts)
+	if counts["sat"] == 0 || counts["unsat"] == 0 {
+		t.Errorf("the test decides too little: %v", counts)
+	}
+}
+
+// TestSolveAgrees checks solve end to end with and without evaluation:
+// the same certificates pass, and a failing one fails on the same
+// condition.
+func TestSolveAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 3))
+	defer func() { evaluation = true }()
+	for seed := uint64(0); seed < 30; seed++ {
+		m := gen.Model(seed, gen.Options{RangeErrors: true})
+		prop := m.Properties[0]
+		for _, policy := range []*symbolic.PolicyDecl{m.Policies[0], nil} {
+			invs := [][][]smt.Lit{randomRegions(r, m, 2, true)}
+			if pts := reachablePoints(m, prop, policy); pts != nil {
+				invs = append(invs, pts)
+			}
+			for k, inv := range invs {
+				q := smtlib.Question{Model: opaque(m), Property: prop, Policy: policy}
+				s, err := smtlib.CertScript(q, smtlib.Boxes(inv), nil, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var errs [2]error
+				for i, on := range []bool{true, false} {
+					evaluation = on
+					errs[i] = solve(context.Background(), m, s, nil)
+				}
+				cond := func(err error) string {
+					if f, ok := err.(*Failure); ok {
+						return f.Condition
+					}
+					return fmt.Sprint(err)
+				}
+				if (errs[0] == nil) != (errs[1] == nil) || cond(errs[0]) != cond(errs[1]) {
+					t.Errorf("seed %d invariant %d: with evaluation %v, without %v", seed, k, errs[0], errs[1])
+				}
+			}
+		}
+	}
+}
