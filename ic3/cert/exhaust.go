@@ -34,10 +34,23 @@ import (
 	"vigil/symbolic"
 )
 
-// maxExhaustStates bounds the states the evaluator tries; a larger model
-// goes to Z3 (bench/polic3's blocks 4 has 1,296 states, transport 1 729,
-// decided in about 1 ms each).
-const maxExhaustStates = 1 << 14
+// The evaluator's limits, beyond which Z3 decides (it takes some 10 ms
+// on a small certificate, 0.1 s on bench/polic3's beluga 1): at most
+// maxExhaustStates states, at most maxExhaustWork states times bytes of
+// text (a guess at the cost made before starting), and at most
+// maxExhaustSteps nodes evaluated in all (some 10 ms; the guess can be
+// wrong both ways). bench/polic3's blocks 4 (1,296 states, 39 KB, 0.6
+// million nodes) and transport 1 (729 states, 16 KB) are decided in about
+// 2 ms each; beluga 1's 730 KB of text go to Z3 at once.
+const (
+	maxExhaustStates = 1 << 14
+	maxExhaustWork   = 1e8
+	maxExhaustSteps  = 4e6
+)
+
+// errTooLong is the evaluator giving up on a formula that takes longer
+// than maxExhaustSteps.
+var errTooLong = fmt.Errorf("%w: more than %d nodes to evaluate", errGiveUp, int(maxExhaustSteps))
 
 // errGiveUp is the evaluator's "not mine to decide": the caller asks Z3.
 var errGiveUp = errors.New("not decided by evaluation")
@@ -73,11 +86,18 @@ const (
 	eDiv
 	eMod
 	eAbs
+	// fused comparisons of a variable with a constant (the invariant's
+	// and the guards' atoms): the variable (a slot, or the state's) in k,
+	// the comparison in c, the constant in c2
+	eCmpLocal
+	eCmpState
 )
 
 type enode struct {
 	op   eop
 	k    int64
+	c    eop   // eCmpLocal, eCmpState: the comparison
+	c2   int64 // and its constant
 	args []*enode
 	// onState marks an application whose arguments are the current
 	// state's constants, in order; passes one whose arguments are the
@@ -114,6 +134,9 @@ type evaluator struct {
 	stride  []int
 	states  int
 	args    []int64 // the arguments of the applications being made
+	err     error   // why the evaluation stopped
+	steps   int     // nodes evaluated
+	bytes   int     // of the text compiled
 }
 
 // scope maps the names of a definition's parameters and lets to slots.
@@ -126,7 +149,7 @@ type scope struct {
 // compileScript reads text (definitions, declarations, one assertion)
 // for the state constants cur.
 func compileScript(text string, cur []string) (*evaluator, error) {
-	ev := &evaluator{byName: map[string]int{}, state: map[string]int{}}
+	ev := &evaluator{byName: map[string]int{}, state: map[string]int{}, bytes: len(text)}
 	for i, c := range cur {
 		if len(c) >= 2 && c[0] == '|' && c[len(c)-1] == '|' {
 			c = c[1 : len(c)-1]
@@ -303,7 +326,7 @@ func (ev *evaluator) compile(e sexp, sc *scope, depth int) (*enode, esort, error
 					return nil, 0, errGiveUp
 				}
 			}
-			return &enode{op: eEq, args: ns}, sBool, nil
+			return fuse(&enode{op: eEq, args: ns}), sBool, nil
 		}
 		if o, ok := ops[head.s]; ok {
 			if len(args) < o.min || o.max >= 0 && len(args) > o.max {
@@ -318,7 +341,7 @@ func (ev *evaluator) compile(e sexp, sc *scope, depth int) (*enode, esort, error
 					return nil, 0, errGiveUp
 				}
 			}
-			return &enode{op: o.op, args: ns}, o.out, nil
+			return fuse(&enode{op: o.op, args: ns}), o.out, nil
 		}
 		if i, ok := ev.byName[head.s]; ok {
 			d := ev.defs[i]
@@ -347,6 +370,45 @@ func (ev *evaluator) compile(e sexp, sc *scope, depth int) (*enode, esort, error
 		}
 	}
 	return nil, 0, errGiveUp
+}
+
+// fuse turns a comparison of a variable (a parameter or the state's)
+// with a constant, either way round, into one node.
+func fuse(n *enode) *enode {
+	if n.op < eEq || n.op > eGt || len(n.args) != 2 {
+		return n
+	}
+	x, k, op := n.args[0], n.args[1], n.op
+	if x.op == eConst {
+		// K op x is x op' K
+		x, k = k, x
+		op = map[eop]eop{eEq: eEq, eLe: eGe, eLt: eGt, eGe: eLe, eGt: eLt}[op]
+	}
+	if k.op != eConst {
+		return n
+	}
+	switch x.op {
+	case eLocal:
+		return &enode{op: eCmpLocal, k: x.k, c: op, c2: k.k}
+	case eState:
+		return &enode{op: eCmpState, k: x.k, c: op, c2: k.k}
+	}
+	return n
+}
+
+// compare applies the comparison op.
+func compare(op eop, a, b int64) bool {
+	switch op {
+	case eEq:
+		return a == b
+	case eLe:
+		return a <= b
+	case eLt:
+		return a < b
+	case eGe:
+		return a >= b
+	}
+	return a > b
 }
 
 func (ev *evaluator) compileAll(es []sexp, sc *scope, depth int) ([]*enode, []esort, error) {
@@ -408,131 +470,119 @@ func (ev *evaluator) let(x list, sc *scope, depth int) (*enode, esort, error) {
 // errOverflow stops an evaluation whose int64 arithmetic overflowed.
 var errOverflow = fmt.Errorf("%w: int64 overflow", errGiveUp)
 
-// eval computes n in frame f; Booleans are 0 and 1.
-func (ev *evaluator) eval(n *enode, f []int64) (int64, error) {
+// stop records why the evaluation cannot go on; the state's value is
+// then meaningless, and exhaust gives up after it.
+func (ev *evaluator) stop(err error) int64 {
+	if ev.err == nil {
+		ev.err = err
+	}
+	return 0
+}
+
+// eval computes n in frame f; Booleans are 0 and 1. After an error
+// (ev.err) it goes on with some value, never out of bounds.
+func (ev *evaluator) eval(n *enode, f []int64) int64 {
+	ev.steps++
 	switch n.op {
 	case eConst:
-		return n.k, nil
+		return n.k
 	case eState:
-		return ev.s[n.k], nil
+		return ev.s[n.k]
 	case eLocal:
-		return f[n.k], nil
+		return f[n.k]
 	case eCall:
 		return ev.call(n, f)
 	case eLet:
 		for i, a := range n.args[:len(n.args)-1] {
-			v, err := ev.eval(a, f)
-			if err != nil {
-				return 0, err
-			}
-			f[int(n.k)+i] = v
+			f[int(n.k)+i] = ev.eval(a, f)
 		}
 		return ev.eval(n.args[len(n.args)-1], f)
 	case eNot:
-		v, err := ev.eval(n.args[0], f)
-		return 1 - v, err
-	case eAnd, eOr:
-		stop := int64(0) // and: the first false decides
-		if n.op == eOr {
-			stop = 1
-		}
+		return 1 - ev.eval(n.args[0], f)
+	case eAnd:
 		for _, a := range n.args {
-			v, err := ev.eval(a, f)
-			if err != nil || v == stop {
-				return v, err
+			if ev.eval(a, f) == 0 {
+				return 0
 			}
 		}
-		return 1 - stop, nil
+		return 1
+	case eOr:
+		for _, a := range n.args {
+			if ev.eval(a, f) != 0 {
+				return 1
+			}
+		}
+		return 0
 	case eImplies:
-		v, err := ev.eval(n.args[0], f)
-		if err != nil || v == 0 {
-			return 1, err
+		if ev.eval(n.args[0], f) == 0 {
+			return 1
 		}
 		return ev.eval(n.args[1], f)
 	case eIte:
-		c, err := ev.eval(n.args[0], f)
-		if err != nil {
-			return 0, err
-		}
-		if c != 0 {
+		if ev.eval(n.args[0], f) != 0 {
 			return ev.eval(n.args[1], f)
 		}
 		return ev.eval(n.args[2], f)
-	case eEq, eLe, eLt, eGe, eGt:
-		prev, err := ev.eval(n.args[0], f)
-		if err != nil {
-			return 0, err
+	case eCmpLocal:
+		if compare(n.c, f[n.k], n.c2) {
+			return 1
 		}
+		return 0
+	case eCmpState:
+		if compare(n.c, ev.s[n.k], n.c2) {
+			return 1
+		}
+		return 0
+	case eEq, eLe, eLt, eGe, eGt:
+		prev := ev.eval(n.args[0], f)
 		for _, a := range n.args[1:] {
-			v, err := ev.eval(a, f)
-			if err != nil {
-				return 0, err
-			}
-			var ok bool
-			switch n.op {
-			case eEq:
-				ok = prev == v
-			case eLe:
-				ok = prev <= v
-			case eLt:
-				ok = prev < v
-			case eGe:
-				ok = prev >= v
-			default:
-				ok = prev > v
-			}
-			if !ok {
-				return 0, nil
+			v := ev.eval(a, f)
+			if !compare(n.op, prev, v) {
+				return 0
 			}
 			prev = v
 		}
-		return 1, nil
+		return 1
 	}
 	return ev.arith(n, f)
 }
 
-// arith computes an integer operation exactly, or gives up on overflow.
-func (ev *evaluator) arith(n *enode, f []int64) (int64, error) {
-	acc, err := ev.eval(n.args[0], f)
-	if err != nil {
-		return 0, err
-	}
+// arith computes an integer operation exactly, or stops on overflow.
+func (ev *evaluator) arith(n *enode, f []int64) int64 {
+	acc := ev.eval(n.args[0], f)
 	switch n.op {
 	case eAbs:
 		if acc == math.MinInt64 {
-			return 0, errOverflow
+			return ev.stop(errOverflow)
 		}
-		return abs64(acc), nil
+		return abs64(acc)
 	case eSub:
 		if len(n.args) == 1 {
 			if acc == math.MinInt64 {
-				return 0, errOverflow
+				return ev.stop(errOverflow)
 			}
-			return -acc, nil
+			return -acc
 		}
 	}
 	for _, a := range n.args[1:] {
-		v, err := ev.eval(a, f)
-		if err != nil {
-			return 0, err
-		}
+		v := ev.eval(a, f)
 		switch n.op {
 		case eAdd:
 			r := acc + v
 			if acc > 0 && v > 0 && r < 0 || acc < 0 && v < 0 && r >= 0 {
-				return 0, errOverflow
+				return ev.stop(errOverflow)
 			}
 			acc = r
 		case eSub:
 			r := acc - v
 			if acc >= 0 && v < 0 && r < 0 || acc < 0 && v > 0 && r >= 0 {
-				return 0, errOverflow
+				return ev.stop(errOverflow)
 			}
 			acc = r
 		case eMul:
 			hi, lo := bits.Mul64(uint64(abs64(acc)), uint64(abs64(v)))
 			if acc == math.MinInt64 || v == math.MinInt64 || hi != 0 || lo > math.MaxInt64 {
-				return 0, errOverflow
+				return ev.stop(errOverflow)
 			}
 			r := int64(lo)
 			if (acc < 0) != (v < 0) {
@@ -541,7 +591,7 @@ func (ev *evaluator) arith(n *enode, f []int64) (int64, error) {
 			acc = r
 		case eDiv, eMod:
 			if v == 0 || acc == math.MinInt64 || v == math.MinInt64 {
-				return 0, errGiveUp // SMT-LIB leaves x div 0 unspecified: Z3 decides
+				return ev.stop(errGiveUp) // SMT-LIB leaves x div 0 unspecified: Z3 decides
 			}
 			// SMT-LIB: acc = v*q + r with 0 <= r < |v|.
 			q, r := acc/v, acc%v
@@ -560,10 +610,10 @@ func (ev *evaluator) arith(n *enode, f []int64) (int64, error) {
 				acc = r
 			}
 		default:
-			return 0, errGiveUp
+			return ev.stop(errGiveUp)
 		}
 	}
-	return acc, nil
+	return acc
 }
 
 func abs64(v int64) int64 {
@@ -581,7 +631,7 @@ func abs64(v int64) int64 {
 // definition is never applied again while its body is evaluated, and its
 // arguments are all computed (on ev.args, a stack) before they are
 // copied in.
-func (ev *evaluator) call(n *enode, f []int64) (int64, error) {
+func (ev *evaluator) call(n *enode, f []int64) int64 {
 	d := ev.defs[n.k]
 	idx := -1
 	switch {
@@ -591,7 +641,7 @@ func (ev *evaluator) call(n *enode, f []int64) (int64, error) {
 		idx = int(f[len(f)-1])
 	}
 	if idx >= 0 && d.memo != nil && d.memo[idx] >= 0 {
-		return int64(d.memo[idx]), nil
+		return int64(d.memo[idx])
 	}
 	base := len(ev.args)
 	switch {
@@ -603,34 +653,28 @@ func (ev *evaluator) call(n *enode, f []int64) (int64, error) {
 		inRange := len(n.args) == len(ev.s)
 		idx = 0
 		for i, a := range n.args {
-			v, err := ev.eval(a, f)
-			if err != nil {
-				return 0, err
-			}
+			v := ev.eval(a, f)
 			ev.args = append(ev.args, v)
 			if inRange = inRange && v >= ev.lo[i] && v <= ev.hi[i]; inRange {
 				idx += int(v-ev.lo[i]) * ev.stride[i]
 			}
 		}
-		if !inRange {
+		if !inRange || ev.err != nil {
 			idx = -1
 		}
 		if idx >= 0 && d.memo != nil && d.memo[idx] >= 0 {
 			ev.args = ev.args[:base]
-			return int64(d.memo[idx]), nil
+			return int64(d.memo[idx])
 		}
 	}
 	if d.frame == nil {
 		d.frame = make([]int64, d.slots+1)
 	}
 	copy(d.frame, ev.args[base:])
-	d.frame[d.slots] = int64(idx)
 	ev.args = ev.args[:base]
-	v, err := ev.eval(d.body, d.frame)
-	if err != nil {
-		return 0, err
-	}
-	if idx >= 0 && d.bool {
+	d.frame[d.slots] = int64(idx)
+	v := ev.eval(d.body, d.frame)
+	if idx >= 0 && d.bool && ev.err == nil {
 		if d.memo == nil {
 			d.memo = make([]int8, ev.states)
 			for i := range d.memo {
@@ -639,7 +683,24 @@ func (ev *evaluator) call(n *enode, f []int64) (int64, error) {
 		}
 		d.memo[idx] = int8(v)
 	}
-	return v, nil
+	return v
+}
+
+// exhaustible returns the number of states of m when the evaluator may
+// try them all on a text of the given size, else 0.
+func exhaustible(m *symbolic.Model, bytes int) int {
+	n := 1
+	for _, v := range m.Vars {
+		w := v.Hi - v.Lo + 1
+		if w <= 0 || n > maxExhaustStates/w {
+			return 0
+		}
+		n *= w
+	}
+	if float64(n)*float64(bytes) > maxExhaustWork {
+		return 0
+	}
+	return n
 }
 
 // exhaust evaluates the formula in every state of m's ranges. It returns
@@ -647,15 +708,8 @@ func (ev *evaluator) call(n *enode, f []int64) (int64, error) {
 // unsat), a state where it holds, or errGiveUp (wrapped) when the
 // evaluator cannot decide and Z3 must.
 func (ev *evaluator) exhaust(m *symbolic.Model) (symbolic.State, error) {
-	n := 1
-	for _, v := range m.Vars {
-		w := v.Hi - v.Lo + 1
-		if w <= 0 || n > maxExhaustStates/w {
-			return nil, errGiveUp
-		}
-		n *= w
-	}
-	if len(ev.state) != len(m.Vars) {
+	n := exhaustible(m, ev.bytes)
+	if n == 0 || len(ev.state) != len(m.Vars) {
 		return nil, errGiveUp
 	}
 	k := len(m.Vars)
@@ -680,9 +734,12 @@ func (ev *evaluator) exhaust(m *symbolic.Model) (symbolic.State, error) {
 				ev.s[i] = ev.lo[i]
 			}
 		}
-		v, err := ev.eval(ev.formula, frame)
-		if err != nil {
-			return nil, err
+		v := ev.eval(ev.formula, frame)
+		if ev.err == nil && ev.steps > maxExhaustSteps {
+			ev.err = errTooLong
+		}
+		if ev.err != nil {
+			return nil, ev.err
 		}
 		if v != 0 {
 			s := make(symbolic.State, k)
