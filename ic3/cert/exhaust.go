@@ -6,17 +6,20 @@ package cert
 // The checks' disjunction (smtlib.Script.Posts) reads only the current
 // state's constants: each consecution check has its successor replaced by
 // the outcomes' values. Its first conjunct is vigil.inrange, so every
-// state that satisfies it lies within the variables' ranges, and a model
-// of a few thousand states can be decided by evaluating the formula in
-// each of them: the certificate holds exactly when it is false in every
-// one. The evaluator below reads the text with the checker's S-expression
-// reader (sexp.go), knows the few SMT-LIB operators of the Core and Ints
-// theories that smtlib prints, checks sorts as Z3's parser would, and
-// computes with int64, giving up (so that Z3 decides) on anything else: a
-// symbol it does not know, a constant other than the current state's, an
-// arithmetic overflow. It shares no code with the engines (they never
-// evaluate SMT-LIB text) nor with Z3; the text it reads is the one Z3
-// would read.
+// state that satisfies it lies within the variables' ranges (the
+// evaluator checks that this conjunct is there and states exactly the
+// ranges it enumerates: rangeFirst), and a model of a few thousand
+// states can be decided by evaluating the formula in each of them: the
+// checks are all unsat exactly when it is false in every one. The
+// evaluator below reads the text with a lexer of its own, knows the few
+// SMT-LIB operators of the Core and Ints theories that smtlib prints,
+// checks sorts as Z3's parser would, and computes with int64, giving up
+// (so that Z3 decides) on anything else: a symbol or a command it does
+// not know, a constant other than the current state's, an arithmetic
+// overflow, a division by zero. It shares no code with the engines (they
+// never evaluate SMT-LIB text) nor with Z3; the text it reads is the
+// checker's own, the one Z3 reads but with each successor written in
+// place (Post).
 //
 // Cost: one evaluation of the formula per state, with each definition
 // applied to the state itself (vigil.inv, vigil.fact.<i>, ...) evaluated
@@ -30,6 +33,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 
 	"vigil/symbolic"
 )
@@ -137,6 +141,7 @@ type evaluator struct {
 	err     error   // why the evaluation stopped
 	steps   int     // nodes evaluated
 	bytes   int     // of the text compiled
+	slab    []enode // where nodes are made
 }
 
 // scope maps the names of a definition's parameters and lets to slots.
@@ -147,7 +152,7 @@ type scope struct {
 }
 
 // compileScript reads text (definitions, declarations, one assertion)
-// for the state constants cur.
+// for the state constants cur, token by token (lexer), into nodes.
 func compileScript(text string, cur []string) (*evaluator, error) {
 	ev := &evaluator{byName: map[string]int{}, state: map[string]int{}, bytes: len(text)}
 	for i, c := range cur {
@@ -156,38 +161,37 @@ func compileScript(text string, cur []string) (*evaluator, error) {
 		}
 		ev.state[c] = i
 	}
-	p := &parser{src: text, name: "checks", line: 1}
+	lx := &lexer{src: text}
 	declared := map[string]bool{}
 	for {
-		e, err := p.next()
-		if err != nil {
-			return nil, err
-		}
-		if e == nil {
+		k, _ := lx.next()
+		if k == tEOF {
 			break
 		}
-		l, ok := e.(list)
-		if !ok || len(l.items) == 0 {
+		if k != tOpen {
 			return nil, errGiveUp
 		}
-		switch {
-		case atomIs(l.items[0], "define-fun") && len(l.items) == 5:
-			if err := ev.define(l); err != nil {
+		switch lx.atom() {
+		case "define-fun":
+			if err := ev.define(lx); err != nil {
 				return nil, err
 			}
-		case atomIs(l.items[0], "declare-const") && len(l.items) == 3 && atomIs(l.items[2], "Int"):
-			a, ok := l.items[1].(atom)
-			if !ok {
+		case "declare-const":
+			name := lx.atom()
+			if name == "" || lx.atom() != "Int" || !lx.close() {
 				return nil, errGiveUp
 			}
-			declared[a.s] = true
-		case atomIs(l.items[0], "assert") && len(l.items) == 2 && ev.formula == nil:
+			declared[name] = true
+		case "assert":
+			if ev.formula != nil {
+				return nil, errGiveUp
+			}
 			sc := &scope{names: map[string][]int{}}
-			f, s, err := ev.compile(l.items[1], sc, 0)
+			f, s, err := ev.expr(lx, sc, 0)
 			if err != nil {
 				return nil, err
 			}
-			if s != sBool {
+			if s != sBool || !lx.close() {
 				return nil, errGiveUp
 			}
 			ev.formula, ev.frame = f, sc.slots
@@ -206,40 +210,113 @@ func compileScript(text string, cur []string) (*evaluator, error) {
 	return ev, nil
 }
 
-// define compiles (define-fun name ((p Int) ...) Bool|Int body).
-func (ev *evaluator) define(l list) error {
-	name, ok := l.items[1].(atom)
-	ps, ok2 := l.items[2].(list)
-	if !ok || !ok2 || !atomIs(l.items[3], "Bool") && !atomIs(l.items[3], "Int") {
+// Tokens of the lexer.
+const (
+	tEOF = iota
+	tOpen
+	tClose
+	tAtom
+	tBad // a string literal or an unclosed |symbol|: not ours to read
+)
+
+// lexer splits SMT-LIB text into parentheses and atoms (simple symbols,
+// numerals, |quoted| symbols without their bars), skipping white space and
+// ; comments. Atoms are substrings of the text.
+type lexer struct {
+	src string
+	pos int
+}
+
+func (lx *lexer) next() (int, string) {
+	for lx.pos < len(lx.src) {
+		switch c := lx.src[lx.pos]; c {
+		case ' ', '\t', '\r', '\n':
+			lx.pos++
+			continue
+		case ';':
+			for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' {
+				lx.pos++
+			}
+			continue
+		case '(':
+			lx.pos++
+			return tOpen, ""
+		case ')':
+			lx.pos++
+			return tClose, ""
+		case '|':
+			end := strings.IndexByte(lx.src[lx.pos+1:], '|')
+			if end < 0 {
+				return tBad, ""
+			}
+			s := lx.src[lx.pos+1 : lx.pos+1+end]
+			lx.pos += end + 2
+			return tAtom, s
+		case '"':
+			return tBad, ""
+		}
+		start := lx.pos
+		for lx.pos < len(lx.src) && !strings.ContainsRune(" \t\r\n();|\"", rune(lx.src[lx.pos])) {
+			lx.pos++
+		}
+		return tAtom, lx.src[start:lx.pos]
+	}
+	return tEOF, ""
+}
+
+// atom reads an atom ("" when the next token is not one).
+func (lx *lexer) atom() string {
+	if k, s := lx.next(); k == tAtom && s != "" {
+		return s
+	}
+	return ""
+}
+
+// open and close read a parenthesis, reporting whether it was there.
+func (lx *lexer) open() bool  { k, _ := lx.next(); return k == tOpen }
+func (lx *lexer) close() bool { k, _ := lx.next(); return k == tClose }
+
+// define compiles the rest of (define-fun name ((p Int) ...) Bool|Int
+// body).
+func (ev *evaluator) define(lx *lexer) error {
+	name := lx.atom()
+	if name == "" || !lx.open() {
 		return errGiveUp
 	}
-	if _, dup := ev.byName[name.s]; dup {
+	if _, dup := ev.byName[name]; dup {
 		return errGiveUp
 	}
 	sc := &scope{names: map[string][]int{}}
-	for _, p := range ps.items {
-		pl, ok := p.(list)
-		if !ok || len(pl.items) != 2 || !atomIs(pl.items[1], "Int") {
+	for {
+		k, _ := lx.next()
+		if k == tClose {
+			break
+		}
+		p := lx.atom()
+		if k != tOpen || p == "" || lx.atom() != "Int" || !lx.close() || len(sc.names[p]) > 0 {
 			return errGiveUp
 		}
-		pn, ok := pl.items[0].(atom)
-		if !ok || len(sc.names[pn.s]) > 0 {
-			return errGiveUp
-		}
-		sc.names[pn.s] = []int{sc.slots}
+		sc.names[p] = []int{sc.slots}
 		sc.slots++
 	}
 	sc.params = sc.slots
-	d := &edef{name: name.s, params: len(ps.items), bool: atomIs(l.items[3], "Bool")}
-	body, s, err := ev.compile(l.items[4], sc, 0)
+	d := &edef{name: name, params: sc.params}
+	switch lx.atom() {
+	case "Bool":
+		d.bool = true
+	case "Int":
+	default:
+		return errGiveUp
+	}
+	body, s, err := ev.expr(lx, sc, 0)
 	if err != nil {
 		return err
 	}
-	if want := map[bool]esort{true: sBool, false: sInt}[d.bool]; s != want {
+	if s != map[bool]esort{true: sBool, false: sInt}[d.bool] || !lx.close() {
 		return errGiveUp
 	}
 	d.body, d.slots = body, sc.slots
-	ev.byName[name.s] = len(ev.defs)
+	ev.byName[name] = len(ev.defs)
 	ev.defs = append(ev.defs, d)
 	return nil
 }
@@ -267,116 +344,125 @@ var ops = map[string]struct {
 	"abs": {eAbs, sInt, sInt, 1, 1},
 }
 
-// compile reads e in scope sc.
-func (ev *evaluator) compile(e sexp, sc *scope, depth int) (*enode, esort, error) {
+// node returns a fresh node from the evaluator's slab.
+func (ev *evaluator) node(n enode) *enode {
+	if len(ev.slab) == cap(ev.slab) {
+		ev.slab = make([]enode, 0, 1024)
+	}
+	ev.slab = append(ev.slab, n)
+	return &ev.slab[len(ev.slab)-1]
+}
+
+// expr reads one expression in scope sc.
+func (ev *evaluator) expr(lx *lexer, sc *scope, depth int) (*enode, esort, error) {
 	if depth > maxDepth {
 		return nil, 0, errGiveUp
 	}
-	switch x := e.(type) {
-	case atom:
-		switch s := x.s; {
-		case s == "true":
-			return &enode{op: eConst, k: 1}, sBool, nil
-		case s == "false":
-			return &enode{op: eConst, k: 0}, sBool, nil
-		case len(sc.names[s]) > 0:
-			slots := sc.names[s]
-			return &enode{op: eLocal, k: int64(slots[len(slots)-1])}, sInt, nil
+	k, tok := lx.next()
+	switch k {
+	case tAtom:
+		switch {
+		case tok == "true":
+			return ev.node(enode{op: eConst, k: 1}), sBool, nil
+		case tok == "false":
+			return ev.node(enode{op: eConst, k: 0}), sBool, nil
+		case len(sc.names[tok]) > 0:
+			slots := sc.names[tok]
+			return ev.node(enode{op: eLocal, k: int64(slots[len(slots)-1])}), sInt, nil
 		}
-		if i, ok := ev.state[x.s]; ok {
-			return &enode{op: eState, k: int64(i)}, sInt, nil
+		if i, ok := ev.state[tok]; ok {
+			return ev.node(enode{op: eState, k: int64(i)}), sInt, nil
 		}
-		if numeral(x.s) {
-			if k, err := strconv.ParseInt(x.s, 10, 64); err == nil {
-				return &enode{op: eConst, k: k}, sInt, nil
+		if numeral(tok) {
+			if v, err := strconv.ParseInt(tok, 10, 64); err == nil {
+				return ev.node(enode{op: eConst, k: v}), sInt, nil
 			}
 		}
 		return nil, 0, errGiveUp
-	case list:
-		if len(x.items) == 0 {
+	case tOpen:
+	default:
+		return nil, 0, errGiveUp
+	}
+	head := lx.atom()
+	if head == "let" {
+		return ev.let(lx, sc, depth)
+	}
+	var ns []*enode
+	var ss []esort
+	for {
+		save := lx.pos
+		if k, _ := lx.next(); k == tClose {
+			break
+		}
+		lx.pos = save
+		n, s, err := ev.expr(lx, sc, depth+1)
+		if err != nil {
+			return nil, 0, err
+		}
+		ns, ss = append(ns, n), append(ss, s)
+	}
+	switch head {
+	case "ite":
+		if len(ns) != 3 || ss[0] != sBool || ss[1] != ss[2] {
 			return nil, 0, errGiveUp
 		}
-		head, ok := x.items[0].(atom)
-		if !ok {
+		return ev.node(enode{op: eIte, args: ns}), ss[1], nil
+	case "=":
+		if len(ns) < 2 {
 			return nil, 0, errGiveUp
 		}
-		args := x.items[1:]
-		switch head.s {
-		case "let":
-			return ev.let(x, sc, depth)
-		case "ite":
-			if len(args) != 3 {
+		for _, s := range ss {
+			if s != ss[0] {
 				return nil, 0, errGiveUp
 			}
-			ns, ss, err := ev.compileAll(args, sc, depth)
-			if err != nil || ss[0] != sBool || ss[1] != ss[2] {
-				return nil, 0, errGiveUp
-			}
-			return &enode{op: eIte, args: ns}, ss[1], nil
-		case "=":
-			if len(args) < 2 {
-				return nil, 0, errGiveUp
-			}
-			ns, ss, err := ev.compileAll(args, sc, depth)
-			if err != nil {
-				return nil, 0, err
-			}
-			for _, s := range ss {
-				if s != ss[0] {
-					return nil, 0, errGiveUp
-				}
-			}
-			return fuse(&enode{op: eEq, args: ns}), sBool, nil
 		}
-		if o, ok := ops[head.s]; ok {
-			if len(args) < o.min || o.max >= 0 && len(args) > o.max {
+		return ev.fuse(enode{op: eEq, args: ns}), sBool, nil
+	}
+	if o, ok := ops[head]; ok {
+		if len(ns) < o.min || o.max >= 0 && len(ns) > o.max {
+			return nil, 0, errGiveUp
+		}
+		for _, s := range ss {
+			if s != o.in {
 				return nil, 0, errGiveUp
 			}
-			ns, ss, err := ev.compileAll(args, sc, depth)
-			if err != nil {
-				return nil, 0, err
-			}
-			for _, s := range ss {
-				if s != o.in {
-					return nil, 0, errGiveUp
-				}
-			}
-			return fuse(&enode{op: o.op, args: ns}), o.out, nil
 		}
-		if i, ok := ev.byName[head.s]; ok {
-			d := ev.defs[i]
-			if len(args) != d.params {
+		if o.op == eSub && len(ns) == 1 && ns[0].op == eConst {
+			// a negative numeral, (- 5): a constant (no overflow, a
+			// numeral is at most MaxInt64)
+			return ev.node(enode{op: eConst, k: -ns[0].k}), sInt, nil
+		}
+		return ev.fuse(enode{op: o.op, args: ns}), o.out, nil
+	}
+	if i, ok := ev.byName[head]; ok {
+		d := ev.defs[i]
+		if len(ns) != d.params {
+			return nil, 0, errGiveUp
+		}
+		for _, s := range ss {
+			if s != sInt {
 				return nil, 0, errGiveUp
 			}
-			ns, ss, err := ev.compileAll(args, sc, depth)
-			if err != nil {
-				return nil, 0, err
-			}
-			for _, s := range ss {
-				if s != sInt {
-					return nil, 0, errGiveUp
-				}
-			}
-			out := sInt
-			if d.bool {
-				out = sBool
-			}
-			on, passes := len(ns) == len(ev.state), len(ns) == len(ev.state) && sc.params == len(ns)
-			for j, a := range ns {
-				on = on && a.op == eState && a.k == int64(j)
-				passes = passes && a.op == eLocal && a.k == int64(j)
-			}
-			return &enode{op: eCall, k: int64(i), args: ns, onState: on, passes: passes}, out, nil
 		}
+		out := sInt
+		if d.bool {
+			out = sBool
+		}
+		on, passes := len(ns) == len(ev.state), len(ns) == len(ev.state) && sc.params == len(ns)
+		for j, a := range ns {
+			on = on && a.op == eState && a.k == int64(j)
+			passes = passes && a.op == eLocal && a.k == int64(j)
+		}
+		return ev.node(enode{op: eCall, k: int64(i), args: ns, onState: on, passes: passes}), out, nil
 	}
 	return nil, 0, errGiveUp
 }
 
-// fuse turns a comparison of a variable (a parameter or the state's)
-// with a constant, either way round, into one node.
-func fuse(n *enode) *enode {
+// fuse makes the node n, a comparison of a variable (a parameter or the
+// state's) with a constant, either way round, as one node.
+func (ev *evaluator) fuse(n enode) *enode {
 	if n.op < eEq || n.op > eGt || len(n.args) != 2 {
-		return n
+		return ev.node(n)
 	}
 	x, k, op := n.args[0], n.args[1], n.op
 	if x.op == eConst {
@@ -385,15 +471,15 @@ func fuse(n *enode) *enode {
 		op = map[eop]eop{eEq: eEq, eLe: eGe, eLt: eGt, eGe: eLe, eGt: eLt}[op]
 	}
 	if k.op != eConst {
-		return n
+		return ev.node(n)
 	}
 	switch x.op {
 	case eLocal:
-		return &enode{op: eCmpLocal, k: x.k, c: op, c2: k.k}
+		return ev.node(enode{op: eCmpLocal, k: x.k, c: op, c2: k.k})
 	case eState:
-		return &enode{op: eCmpState, k: x.k, c: op, c2: k.k}
+		return ev.node(enode{op: eCmpState, k: x.k, c: op, c2: k.k})
 	}
-	return n
+	return ev.node(n)
 }
 
 // compare applies the comparison op.
@@ -411,60 +497,48 @@ func compare(op eop, a, b int64) bool {
 	return a > b
 }
 
-func (ev *evaluator) compileAll(es []sexp, sc *scope, depth int) ([]*enode, []esort, error) {
-	ns, ss := make([]*enode, len(es)), make([]esort, len(es))
-	for i, e := range es {
-		var err error
-		if ns[i], ss[i], err = ev.compile(e, sc, depth+1); err != nil {
-			return nil, nil, err
-		}
-	}
-	return ns, ss, nil
-}
-
-// let compiles (let ((x e) ...) body): the right-hand sides in the
-// enclosing scope, then body with the names bound to fresh slots.
-func (ev *evaluator) let(x list, sc *scope, depth int) (*enode, esort, error) {
-	if len(x.items) != 3 {
+// let reads the rest of (let ((x e) ...) body): the right-hand sides in
+// the enclosing scope, then body with the names bound to fresh slots.
+func (ev *evaluator) let(lx *lexer, sc *scope, depth int) (*enode, esort, error) {
+	if !lx.open() {
 		return nil, 0, errGiveUp
 	}
-	bs, ok := x.items[1].(list)
-	if !ok || len(bs.items) == 0 {
-		return nil, 0, errGiveUp
-	}
-	n := &enode{op: eLet}
+	var args []*enode
 	var names []string
-	for _, b := range bs.items {
-		bl, ok := b.(list)
-		if !ok || len(bl.items) != 2 {
+	for {
+		k, _ := lx.next()
+		if k == tClose {
+			break
+		}
+		name := lx.atom()
+		if k != tOpen || name == "" {
 			return nil, 0, errGiveUp
 		}
-		name, ok := bl.items[0].(atom)
-		if !ok {
+		rhs, s, err := ev.expr(lx, sc, depth+1)
+		if err != nil || s != sInt || !lx.close() {
 			return nil, 0, errGiveUp
 		}
-		rhs, s, err := ev.compile(bl.items[1], sc, depth+1)
-		if err != nil || s != sInt {
-			return nil, 0, errGiveUp
-		}
-		n.args = append(n.args, rhs)
-		names = append(names, name.s)
+		args, names = append(args, rhs), append(names, name)
+	}
+	if len(names) == 0 {
+		return nil, 0, errGiveUp
 	}
 	base := sc.slots // after the right-hand sides' own lets
-	n.k = int64(base)
 	sc.slots += len(names)
 	for i, name := range names {
 		sc.names[name] = append(sc.names[name], base+i)
 	}
-	body, s, err := ev.compile(x.items[2], sc, depth+1)
+	body, s, err := ev.expr(lx, sc, depth+1)
 	for _, name := range names {
 		sc.names[name] = sc.names[name][:len(sc.names[name])-1]
 	}
 	if err != nil {
 		return nil, 0, err
 	}
-	n.args = append(n.args, body)
-	return n, s, nil
+	if !lx.close() {
+		return nil, 0, errGiveUp
+	}
+	return ev.node(enode{op: eLet, k: int64(base), args: append(args, body)}), s, nil
 }
 
 // errOverflow stops an evaluation whose int64 arithmetic overflowed.
@@ -491,6 +565,11 @@ func (ev *evaluator) eval(n *enode, f []int64) int64 {
 	case eLocal:
 		return f[n.k]
 	case eCall:
+		if n.onState { // most applications: the state's value, once known
+			if m := ev.defs[n.k].memo; m != nil && m[ev.idx] >= 0 {
+				return int64(m[ev.idx])
+			}
+		}
 		return ev.call(n, f)
 	case eLet:
 		for i, a := range n.args[:len(n.args)-1] {
@@ -686,6 +765,39 @@ func (ev *evaluator) call(n *enode, f []int64) int64 {
 	return v
 }
 
+// rangeFirst reports whether the formula is (and (R s) ...) with R
+// applied to the state's constants in order and R's body exactly the
+// conjunction of (<= Lo p_i Hi), one per variable in order, with m's
+// ranges: then no state outside the ranges that exhaust tries satisfies
+// the formula, whatever the rest of it says.
+func (ev *evaluator) rangeFirst(m *symbolic.Model) bool {
+	f := ev.formula
+	if f.op != eAnd || len(f.args) < 2 || f.args[0].op != eCall || !f.args[0].onState {
+		return false
+	}
+	d := ev.defs[f.args[0].k]
+	atoms := []*enode{d.body}
+	if d.body.op == eAnd {
+		atoms = d.body.args
+	}
+	if len(m.Vars) == 0 {
+		return d.body.op == eConst && d.body.k == 1
+	}
+	if len(atoms) != len(m.Vars) {
+		return false
+	}
+	for i, a := range atoms {
+		if a.op != eLe || len(a.args) != 3 {
+			return false
+		}
+		lo, p, hi := a.args[0], a.args[1], a.args[2]
+		if lo.op != eConst || lo.k != int64(m.Vars[i].Lo) || p.op != eLocal || p.k != int64(i) || hi.op != eConst || hi.k != int64(m.Vars[i].Hi) {
+			return false
+		}
+	}
+	return true
+}
+
 // exhaustible returns the number of states of m when the evaluator may
 // try them all on a text of the given size, else 0.
 func exhaustible(m *symbolic.Model, bytes int) int {
@@ -709,7 +821,7 @@ func exhaustible(m *symbolic.Model, bytes int) int {
 // evaluator cannot decide and Z3 must.
 func (ev *evaluator) exhaust(m *symbolic.Model) (symbolic.State, error) {
 	n := exhaustible(m, ev.bytes)
-	if n == 0 || len(ev.state) != len(m.Vars) {
+	if n == 0 || len(ev.state) != len(m.Vars) || !ev.rangeFirst(m) {
 		return nil, errGiveUp
 	}
 	k := len(m.Vars)

@@ -122,17 +122,22 @@ func TestEvaluationMatchesZ3(t *testing.T) {
 				if mode == 0 {
 					policy = m.Policies[0]
 				}
-				invs := map[string][][]smt.Lit{
-					"random":     randomRegions(r, m, 1+r.IntN(4), false),
-					"relational": randomRegions(r, m, 1+r.IntN(4), true),
+				type named struct {
+					name string
+					inv  [][]smt.Lit
+				}
+				invs := []named{
+					{"random", randomRegions(r, m, 1+r.IntN(4), false)},
+					{"relational", randomRegions(r, m, 1+r.IntN(4), true)},
 				}
 				if pts := reachablePoints(m, prop, policy); pts != nil {
-					invs["reachable"] = pts
+					invs = append(invs, named{"reachable", pts})
 					if len(pts) > 1 {
-						invs["less one"] = pts[:len(pts)-1]
+						invs = append(invs, named{"less one", pts[:len(pts)-1]})
 					}
 				}
-				for name, inv := range invs {
+				for _, ni := range invs {
+					name, inv := ni.name, ni.inv
 					var facts factList
 					if mode == 2 {
 						for range r.IntN(4) {
