@@ -798,6 +798,31 @@ func (ev *evaluator) rangeFirst(m *symbolic.Model) bool {
 	return true
 }
 
+// dropRange returns ns with the conjuncts that apply definition r to the
+// state left out of every conjunction in them (outside the definitions'
+// bodies), where r holds.
+func dropRange(ns []*enode, r int64) []*enode {
+	for _, n := range ns {
+		switch n.op {
+		case eAnd:
+			keep := n.args[:0:0]
+			for _, a := range n.args {
+				if a.op != eCall || a.k != r || !a.onState {
+					keep = append(keep, a)
+				}
+			}
+			if len(keep) == 0 {
+				*n = enode{op: eConst, k: 1}
+				continue
+			}
+			n.args = dropRange(keep, r)
+		case eOr, eNot:
+			dropRange(n.args, r)
+		}
+	}
+	return ns
+}
+
 // exhaustible returns the number of states of m when the evaluator may
 // try them all on a text of the given size, else 0.
 func exhaustible(m *symbolic.Model, bytes int) int {
@@ -824,6 +849,11 @@ func (ev *evaluator) exhaust(m *symbolic.Model) (symbolic.State, error) {
 	if n == 0 || len(ev.state) != len(m.Vars) || !ev.rangeFirst(m) {
 		return nil, errGiveUp
 	}
+	// In every state tried, the range conjunct holds: its other
+	// applications to the state in the formula (the checks repeat it)
+	// are left out of their conjunctions.
+	r := ev.formula.args[0].k
+	ev.formula.args = append(ev.formula.args[:1], dropRange(ev.formula.args[1:], r)...)
 	k := len(m.Vars)
 	ev.states = n
 	ev.s, ev.lo, ev.hi, ev.stride = make([]int64, k), make([]int64, k), make([]int64, k), make([]int, k)
