@@ -87,6 +87,15 @@
 //     the checker reads the loaded parameters through
 //     symbolic.Certifiable.Params and never imports nn or trees).
 //
+// A model of at most 16,384 states is decided without Z3 when it can be
+// (exhaust.go): the checks' disjunction written over the current state
+// alone (smtlib.Script.Posts, each successor replaced by its outcome's
+// values) is evaluated exactly in every state within the ranges, by an
+// evaluator of the checker's text that shares no code with the engines
+// or with symbolic's evaluators; it leaves every question it cannot
+// decide exactly (an overflow, an operator it does not know) to Z3, and
+// a state it finds satisfying a check must be confirmed by Z3.
+//
 // Not shared: the encoding of conditions, expressions, transitions, range
 // errors, terminal states and policy choice (smt/encode.go for ic3,
 // smt/smtlib for the checker); the invariant's representation (the
