@@ -164,8 +164,8 @@ func opaque(m *symbolic.Model) *symbolic.Model {
 // (evaluate): Script.Posts, the checks' disjunction over the current
 // state alone, evaluated exactly in every state within the ranges. When
 // it is false in all of them the certificate's conditions hold, and the
-// process makes no Z3 context at all (bench/polic3's blocks 4: a 22 ms
-// PolIC3 run, of which the check took 12, now 15 ms). When it holds in
+// process makes no Z3 context at all (bench/polic3's blocks 4: the
+// whole PolIC3 run 23 -> 13 ms of CPU, the check 12 -> 3 ms). When it holds in
 // one, Z3 asks the checks one by one to name the failing one and its
 // witness, and must find one.
 func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factList) error {
