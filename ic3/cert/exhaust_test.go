@@ -2,6 +2,7 @@ package cert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -272,4 +273,115 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	b.ReportMetric(float64(states), "states")
 	b.ReportMetric(float64(bytes), "bytes")
+}
+
+// TestEvaluatorSemantics holds the evaluator to Z3 on hand-written
+// formulas over x, y in -4..4: floor div and mod with negative operands
+// and divisors, chained comparisons, lets that shadow a parameter and
+// each other, Boolean ite and =, implication, n-ary minus, abs, negative
+// numerals; and checks that what it must not decide (an overflow, a
+// division by zero, an operator or symbol it does not know, a sort
+// error) is given up rather than answered.
+func TestEvaluatorSemantics(t *testing.T) {
+	defs := "(declare-const |x| Int)\n(declare-const |y| Int)\n" +
+		"(define-fun f ((|x| Int) (|y| Int)) Int (let ((a (+ |x| |y|)) (b (- |x| |y|))) (let ((a (* a 2)) (b a)) (- a b 1))))\n"
+	for _, form := range []string{
+		"(= (div |x| 3) (- 1))",
+		"(= (mod |x| 3) 2)",
+		"(= (div |x| (- 3)) 1)",
+		"(= (mod |x| (- 3)) 1)",
+		"(<= (- 2) |x| |y| 3)",
+		"(< |x| |y| 2)",
+		"(>= |x| |y| (- 1))",
+		"(> 3 |x| |y|)",
+		"(= |x| |y| 0)",
+		"(= (f |x| |y|) 3)",
+		"(= (ite (> |x| 0) (< |y| 0) (= |y| 0)) (>= |x| |y|))",
+		"(=> (> |x| 1) (< |y| 0))",
+		"(= (- |x| |y| 1) 2)",
+		"(= (abs (- |x|)) 3)",
+		"(= (* 3 |x| (- 2)) (- 12))",
+		"(not (or (= |x| 1) (and (> |y| 2) (< |x| 0))))",
+		"(= (let ((|x| |y|)) (+ |x| 1)) |x|)",
+	} {
+		text := defs + "(assert " + form + ")"
+		ev, err := compileScript(text, []string{"|x|", "|y|"})
+		if err != nil {
+			t.Errorf("%s: %v", form, err)
+			continue
+		}
+		x, err := smt.NewContext()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, err := x.ParseSMTLIB(text)
+		if err != nil || len(fs) != 1 {
+			t.Fatalf("%s: Z3 reads %d assertions: %v", form, len(fs), err)
+		}
+		ev.s = make([]int64, 2)
+		frame := make([]int64, ev.frame+1)
+		frame[ev.frame] = -1
+		for a := -4; a <= 4; a++ {
+			for b := -4; b <= 4; b++ {
+				ev.s[0], ev.s[1], ev.idx = int64(a), int64(b), -1
+				got := ev.eval(ev.formula, frame)
+				if ev.err != nil {
+					t.Fatalf("%s at x=%d y=%d: %v", form, a, b, ev.err)
+				}
+				sv, err := x.NewSolver()
+				if err != nil {
+					t.Fatal(err)
+				}
+				pin, _ := x.ParseSMTLIB(fmt.Sprintf("(declare-const |x| Int)(declare-const |y| Int)(assert (and (= |x| %d) (= |y| %d)))", a, b))
+				if err := sv.Assert(fs[0]); err != nil {
+					t.Fatal(err)
+				}
+				if err := sv.Assert(pin[0]); err != nil {
+					t.Fatal(err)
+				}
+				ans, err := sv.Check()
+				sv.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := map[smt.Result]int64{smt.Sat: 1, smt.Unsat: 0}[ans]; got != want {
+					t.Errorf("%s at x=%d y=%d: evaluation %d, Z3 %v", form, a, b, got, ans)
+				}
+			}
+		}
+		x.Close()
+	}
+	// Given up, not answered: at compile time ...
+	for _, form := range []string{
+		"(distinct |x| |y|)",       // an operator it does not know
+		"(= |z| 1)",                // a constant that is not the state's
+		"(and |x| true)",           // a sort error
+		"(= (ite true 1 false) 1)", // a sort error
+		"(= |x| 01)",               // not a numeral
+		"(= |x| 99999999999999999999)",
+		"(= (f |x|) 1)", // arity
+	} {
+		if _, err := compileScript(defs+"(assert "+form+")", []string{"|x|", "|y|"}); err == nil {
+			t.Errorf("%s: compiled", form)
+		}
+	}
+	// ... and at run time.
+	for _, form := range []string{
+		"(= (* |x| 4611686018427387904 4) 0)",
+		"(= (+ 9223372036854775807 |x|) 0)",
+		"(= (- (- 9223372036854775807) |x| 2) 0)",
+		"(= (div 1 (- |x| |x|)) 0)",
+	} {
+		ev, err := compileScript(defs+"(assert "+form+")", []string{"|x|", "|y|"})
+		if err != nil {
+			t.Errorf("%s: %v", form, err)
+			continue
+		}
+		ev.s, ev.idx = []int64{4, 0}, -1
+		frame := make([]int64, ev.frame+1)
+		ev.eval(ev.formula, frame)
+		if !errors.Is(ev.err, errGiveUp) {
+			t.Errorf("%s at x=4: evaluated (%v)", form, ev.err)
+		}
+	}
 }
