@@ -95,13 +95,23 @@ const (
 	// the comparison in c, the constant in c2
 	eCmpLocal
 	eCmpState
+	// a fused comparison of a sum of c_i * slot_i (lin) with the
+	// constant c2, the comparison in c: a linear atom of the invariant
+	eCmpLin
 )
+
+// linTerm is c * slot in a fused linear comparison.
+type linTerm struct {
+	c    int64
+	slot int64
+}
 
 type enode struct {
 	op   eop
 	k    int64
-	c    eop   // eCmpLocal, eCmpState: the comparison
+	c    eop   // eCmpLocal, eCmpState, eCmpLin: the comparison
 	c2   int64 // and its constant
+	lin  []linTerm
 	args []*enode
 	// onState marks an application whose arguments are the current
 	// state's constants, in order; passes one whose arguments are the
@@ -479,7 +489,39 @@ func (ev *evaluator) fuse(n enode) *enode {
 	case eState:
 		return ev.node(enode{op: eCmpState, k: x.k, c: op, c2: k.k})
 	}
+	if lin, ok := linear(x); ok && len(lin) <= 1024 {
+		// the comparison as read stays as args[0], for values too large
+		// for the fused sum
+		return ev.node(enode{op: eCmpLin, lin: lin, c: op, c2: k.k, args: []*enode{ev.node(n)}})
+	}
 	return ev.node(n)
+}
+
+// linear reads x as a sum of terms c * slot, (* c p) or p, when it is
+// one.
+func linear(x *enode) ([]linTerm, bool) {
+	term := func(t *enode) (linTerm, bool) {
+		switch {
+		case t.op == eLocal:
+			return linTerm{1, t.k}, true
+		case t.op == eMul && len(t.args) == 2 && t.args[0].op == eConst && t.args[1].op == eLocal:
+			return linTerm{t.args[0].k, t.args[1].k}, true
+		}
+		return linTerm{}, false
+	}
+	if x.op != eAdd {
+		t, ok := term(x)
+		return []linTerm{t}, ok && x.op == eMul
+	}
+	lin := make([]linTerm, len(x.args))
+	for i, a := range x.args {
+		t, ok := term(a)
+		if !ok {
+			return nil, false
+		}
+		lin[i] = t
+	}
+	return lin, true
 }
 
 // compare applies the comparison op.
@@ -609,6 +651,22 @@ func (ev *evaluator) eval(n *enode, f []int64) int64 {
 		return 0
 	case eCmpState:
 		if compare(n.c, ev.s[n.k], n.c2) {
+			return 1
+		}
+		return 0
+	case eCmpLin:
+		var sum int64
+		for _, t := range n.lin {
+			v := f[t.slot]
+			// |c|, |v| < 2^24: each product is below 2^48 in size, a
+			// sum of at most 1024 of them below 2^58; else the
+			// comparison as read, with its overflow checks
+			if t.c >= 1<<24 || t.c <= -(1<<24) || v >= 1<<24 || v <= -(1<<24) {
+				return ev.eval(n.args[0], f)
+			}
+			sum += t.c * v
+		}
+		if compare(n.c, sum, n.c2) {
 			return 1
 		}
 		return 0

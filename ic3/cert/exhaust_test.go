@@ -279,12 +279,15 @@ func BenchmarkEvaluate(b *testing.B) {
 // formulas over x, y in -4..4: floor div and mod with negative operands
 // and divisors, chained comparisons, lets that shadow a parameter and
 // each other, Boolean ite and =, implication, n-ary minus, abs, negative
-// numerals; and checks that what it must not decide (an overflow, a
+// numerals, linear atoms (fused, and with values too large for the fused
+// sum); and checks that what it must not decide (an overflow, a
 // division by zero, an operator or symbol it does not know, a sort
 // error) is given up rather than answered.
 func TestEvaluatorSemantics(t *testing.T) {
 	defs := "(declare-const |x| Int)\n(declare-const |y| Int)\n" +
-		"(define-fun f ((|x| Int) (|y| Int)) Int (let ((a (+ |x| |y|)) (b (- |x| |y|))) (let ((a (* a 2)) (b a)) (- a b 1))))\n"
+		"(define-fun f ((|x| Int) (|y| Int)) Int (let ((a (+ |x| |y|)) (b (- |x| |y|))) (let ((a (* a 2)) (b a)) (- a b 1))))\n" +
+		"(define-fun g ((|x| Int) (|y| Int)) Bool (and (<= (+ (* 2 |x|) (* (- 1) |y|)) 1) (> 3 (* (- 2) |y|))))\n" +
+		"(define-fun h ((|x| Int) (|y| Int)) Bool (>= (+ (* 20000000 |x|) (* (- 3) |y|) |x|) 5))\n"
 	for _, form := range []string{
 		"(= (div |x| 3) (- 1))",
 		"(= (mod |x| 3) 2)",
@@ -303,6 +306,9 @@ func TestEvaluatorSemantics(t *testing.T) {
 		"(= (* 3 |x| (- 2)) (- 12))",
 		"(not (or (= |x| 1) (and (> |y| 2) (< |x| 0))))",
 		"(= (let ((|x| |y|)) (+ |x| 1)) |x|)",
+		"(g |x| |y|)",
+		"(h |x| |y|)",
+		"(g (* 10000000 |x|) (- |y|))",
 	} {
 		text := defs + "(assert " + form + ")"
 		ev, err := compileScript(text, []string{"|x|", "|y|"})
@@ -318,12 +324,13 @@ func TestEvaluatorSemantics(t *testing.T) {
 		if err != nil || len(fs) != 1 {
 			t.Fatalf("%s: Z3 reads %d assertions: %v", form, len(fs), err)
 		}
-		ev.s = make([]int64, 2)
+		// the state space exhaust would set up, x and y in -4..4
+		ev.s, ev.lo, ev.hi, ev.stride, ev.states = make([]int64, 2), []int64{-4, -4}, []int64{4, 4}, []int{9, 1}, 81
 		frame := make([]int64, ev.frame+1)
 		frame[ev.frame] = -1
 		for a := -4; a <= 4; a++ {
 			for b := -4; b <= 4; b++ {
-				ev.s[0], ev.s[1], ev.idx = int64(a), int64(b), -1
+				ev.s[0], ev.s[1], ev.idx = int64(a), int64(b), (a+4)*9+b+4
 				got := ev.eval(ev.formula, frame)
 				if ev.err != nil {
 					t.Fatalf("%s at x=%d y=%d: %v", form, a, b, ev.err)
@@ -377,7 +384,8 @@ func TestEvaluatorSemantics(t *testing.T) {
 			t.Errorf("%s: %v", form, err)
 			continue
 		}
-		ev.s, ev.idx = []int64{4, 0}, -1
+		ev.s, ev.lo, ev.hi, ev.stride, ev.states = []int64{4, 0}, []int64{-4, -4}, []int64{4, 4}, []int{9, 1}, 81
+		ev.idx = 8*9 + 4
 		frame := make([]int64, ev.frame+1)
 		ev.eval(ev.formula, frame)
 		if !errors.Is(ev.err, errGiveUp) {
