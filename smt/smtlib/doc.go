@@ -10,6 +10,10 @@
 // the tests check that the two, and the explicit engine, agree. CertScript
 // gives a certificate's checks as text for a solver's SMT-LIB2 front end:
 // the independent certificate checker (package ic3/cert) solves them so.
+// It also gives each check over the current state alone (Check.Post, the
+// successor replaced by each outcome's values) and their disjunction
+// (Script.Posts), which the checker evaluates in every state of a small
+// model instead of asking Z3.
 //
 // # What z3 FILE proves
 //
