@@ -120,6 +120,9 @@ type Stats struct {
 	// SubBoxes counts the sub-boxes where APFT excluded a label that wins
 	// elsewhere in the box it was asked about.
 	SubBoxes int
+	// FreeCores counts PolIC3's generalizations to an unsat core that
+	// needed no policy exclusion, taken without a further query.
+	FreeCores int
 }
 
 // Result is the answer of Check with its evidence.
@@ -273,6 +276,12 @@ type run struct {
 	genLevel int      // the frame generalize works against
 	learned  *learned // PolIC3; nil for symbolic policies
 	lastCore box      // PolIC3: the core of APFT's last unsat query
+	// lastCoreFree reports that APFT's last "no transition" came from an
+	// SMT query whose unsat core holds no policy literal (no label
+	// exclusion, no sub-box exclusion): the core's box then has no
+	// transition into the frame under any label, as for a symbolic
+	// query, and needs no certifier (see freeCore).
+	lastCoreFree bool
 	// wantCore makes APFT ask SMT even on a small box, for its unsat core
 	// (apftConcrete's core is the box itself).
 	wantCore bool
