@@ -217,8 +217,7 @@ func (r *run) apftConcrete(b box, j int, rel bool) (possible, ok bool) {
 		if g.Status(s) != explicit.Open {
 			continue
 		}
-		g.Applicable(s, &l.x)
-		a, err := l.dec.Decide(s, l.x.App)
+		a, err := r.choice(s)
 		if err != nil {
 			return false, false
 		}
@@ -260,19 +259,6 @@ func (r *run) apftConcrete(b box, j int, rel bool) (possible, ok bool) {
 	r.lastCore = slices.Clone(b).sorted()
 	r.sv.coreLevel = low
 	return false, true
-}
-
-// levelOf returns the highest level of a clause that excludes u (0: none
-// does, u is in every frame).
-func (r *run) levelOf(u symbolic.State) int {
-	for k := len(r.frames) - 1; k >= 1; k-- {
-		for _, b := range r.frames[k] {
-			if b.holds(u) {
-				return k
-			}
-		}
-	}
-	return 0
 }
 
 // factsConcrete computes the policy facts of the invariant's box b (index

@@ -124,6 +124,10 @@ type learned struct {
 	// bad caches meetsBad's answers per box (boxKey): they do not depend
 	// on the frames.
 	bad map[string]badEntry
+	// choices remembers the policy's decision per state (choice), keyed
+	// by key's encoding of the state.
+	choices map[string]symbolic.LabelID
+	key     []byte
 }
 
 // throttle counts attempts and successes of an optional step, so that a
@@ -212,8 +216,7 @@ func (r *run) successor(s symbolic.State, j int) (to symbolic.State, cmd, out in
 	if g.Status(s) != explicit.Open {
 		return nil, 0, 0, false, nil
 	}
-	g.Applicable(s, &l.x)
-	a, err := l.dec.Decide(s, l.x.App)
+	a, err := r.choice(s)
 	if err != nil || a == symbolic.NoLabel {
 		return nil, 0, 0, false, err
 	}
@@ -987,8 +990,7 @@ func (r *run) policyStep(t symbolic.State, c box, j int) symbolic.State {
 	if g.Status(t) != explicit.Open {
 		return nil
 	}
-	g.Applicable(t, &l.x)
-	a, err := l.dec.Decide(t, l.x.App)
+	a, err := r.choice(t)
 	if err != nil || a == symbolic.NoLabel {
 		return nil
 	}
