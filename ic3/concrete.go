@@ -293,8 +293,7 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 		if g.Status(s) != explicit.Open {
 			continue
 		}
-		g.Applicable(s, &l.x)
-		a, err := l.dec.Decide(s, l.x.App)
+		a, err := r.choice(s)
 		if err != nil {
 			return nil, false, false, nil
 		}

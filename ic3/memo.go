@@ -97,8 +97,8 @@ func (r *run) scanLevel(u symbolic.State) int {
 // choiceMemoMax bounds the states whose policy decision is remembered.
 const choiceMemoMax = 1 << 20
 
-// choice returns the label the learned policy chooses in the open state
-// s among its applicable labels (symbolic.NoLabel: none), remembered per
+// choice returns the label the learned policy chooses in state s among
+// its applicable labels (symbolic.NoLabel: none), remembered per
 // state: the boxes PolIC3 evaluates overlap (a state's decision is asked
 // about 20 times on be1_16x16_safe), and the decision is a function of
 // the state alone. Errors are not remembered.

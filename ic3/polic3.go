@@ -774,8 +774,7 @@ func (c *apftCall) search() (possible, searched bool, err error) {
 		}
 		// A witness where the policy really chooses a: a concrete
 		// transition, no certification needed.
-		l.g.Applicable(w, &l.x)
-		if ch, err := l.dec.Decide(w, l.x.App); err != nil || ch == a {
+		if ch, err := r.choice(w); err != nil || ch == a {
 			if err == nil {
 				r.lastWitness = slices.Clone(w)
 			}
