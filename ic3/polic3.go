@@ -124,8 +124,6 @@ type learned struct {
 	// bad caches meetsBad's answers per box (boxKey): they do not depend
 	// on the frames.
 	bad map[string]badEntry
-	// labels are the model's labels, in order.
-	labels []symbolic.LabelID
 	// choices remembers the policy's decision per state (choice), keyed
 	// by key's encoding of the state.
 	choices map[string]symbolic.LabelID
@@ -203,14 +201,10 @@ func newLearned(m *symbolic.Model, prop *symbolic.Property, pol symbolic.Certifi
 	if err != nil {
 		return nil, err
 	}
-	labels := make([]symbolic.LabelID, len(m.Labels))
-	for i := range labels {
-		labels[i] = symbolic.LabelID(i)
-	}
 	return &learned{pol: pol, g: g, dec: dec,
 		proved: make([][]certEntry, len(m.Labels)), failed: make([][]certEntry, len(m.Labels)),
 		sure: map[string][]symbolic.LabelID{}, excl: map[string][]symbolic.LabelID{}, bad: map[string]badEntry{},
-		drops: make([]throttle, len(m.Vars)), labels: labels}, nil
+		drops: make([]throttle, len(m.Vars))}, nil
 }
 
 // successor is the paper's selectSuccessorState for a learned policy: a
@@ -647,9 +641,6 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 		c.tmps = append(c.tmps, tmp)
 	}
 	if !r.opts.NoCertCache {
-		if facts == nil && r.certifyFirst() {
-			hint = r.learned.labels
-		}
 		if err := c.recall(hint); err != nil {
 			return true, err
 		}
@@ -662,22 +653,6 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 		r.learned.subs.record(!possible && err == nil)
 	}
 	return possible, err
-}
-
-// certifyFirst tells APFT to ask the certifier about every label before
-// its first query rather than find the labels to certify one SMT witness
-// at a time (a check and a model each): for a tree ensemble, whose
-// certifier (a search over the trees' boxes) costs 7-10 µs a call on
-// bench/polic3 against 120-170 µs for an SMT check (networks: 24-170 µs a
-// call, for each of the labels), and only with box lemmas: relational
-// cells' APFT cores are mostly taken without a further query because they
-// need no exclusion (freeCore), and labels excluded before the query enter
-// the cores (np2x3_16x16_safe, a network, all labels first: 207 such
-// cores -> 0, 1,857 -> 2,364 SMT calls). be1_trees_safe: 2,855 -> 1,617
-// SMT calls, whole process 1.17 -> 0.74 s; np2x3_trees_safe 0.28 -> 0.22
-// s.
-func (r *run) certifyFirst() bool {
-	return r.axes == nil && r.learned.pol.Params().Ensemble != nil
 }
 
 // apftCall is the state of one APFT call on box b: the query's
