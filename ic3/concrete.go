@@ -217,8 +217,7 @@ func (r *run) apftConcrete(b box, j int, rel bool) (possible, ok bool) {
 		if g.Status(s) != explicit.Open {
 			continue
 		}
-		g.Applicable(s, &l.x)
-		a, err := l.dec.Decide(s, l.x.App)
+		a, err := r.choice(s)
 		if err != nil {
 			return false, false
 		}
@@ -262,33 +261,28 @@ func (r *run) apftConcrete(b box, j int, rel bool) (possible, ok bool) {
 	return false, true
 }
 
-// levelOf returns the highest level of a clause that excludes u (0: none
-// does, u is in every frame).
-func (r *run) levelOf(u symbolic.State) int {
-	for k := len(r.frames) - 1; k >= 1; k-- {
-		for _, b := range r.frames[k] {
-			if b.holds(u) {
-				return k
-			}
-		}
-	}
-	return 0
-}
-
 // factsConcrete computes the policy facts of the invariant's box b (index
 // i; the invariant is F_k's complement, the boxes of levels ≥ k) when b has
-// at most smallBox states, without SMT: in each state the policy's label
+// at most apftSmall states, without SMT: in each state the policy's label
 // must keep every successor in the invariant (else ok is false), and each
 // other applicable label with a successor outside the invariant needs a
 // certified exclusion there, on the whole box (with the labels applicable
 // throughout b as sure) or, where that fails, on the bounding box of the
 // states that need it, or else on each such state alone (with the labels
-// applicable there). These are the facts ic3/cert checks
-// against the policy, and its consecution checks that they cover every
-// step out of the invariant. done is false when b is larger or a state
-// cannot be evaluated: APFT with SMT computes the facts then.
+// applicable there; on a box of more than smallBox states only for up to
+// pointFacts states, else SMT computes the facts). These are the facts
+// ic3/cert checks against the policy, and its consecution checks that they
+// cover every step out of the invariant. done is false when b is larger or a state cannot be
+// evaluated: APFT with SMT computes the facts then.
+//
+// The limit is APFT's own (apftConcrete): with the states' levels and
+// decisions remembered (memo.go), evaluation costs a fraction of the SMT
+// path's search for witnesses and sub-boxes. On be1_64x64_safe of
+// bench/polic3, whose 37 invariant boxes of 65-256 states took 0.37 s
+// that way (the limit was smallBox, 64), the whole process went from 1.51
+// to 1.13 s, with 711 facts instead of 563.
 func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err error) {
-	ss, small := r.states(b, smallBox)
+	ss, small := r.states(b, apftSmall)
 	if !small {
 		return nil, false, false, nil
 	}
@@ -299,8 +293,7 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 		if g.Status(s) != explicit.Open {
 			continue
 		}
-		g.Applicable(s, &l.x)
-		a, err := l.dec.Decide(s, l.x.App)
+		a, err := r.choice(s)
 		if err != nil {
 			return nil, false, false, nil
 		}
@@ -369,6 +362,12 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 				continue
 			}
 		}
+		if len(ss) > smallBox && len(states) > pointFacts {
+			// One fact per state for many states makes a large
+			// certificate: APFT's sub-box search finds fewer, larger
+			// regions.
+			return nil, false, false, nil
+		}
 		for _, s := range states {
 			p := point(r.m, s)
 			ps, _ := r.sureConcrete(p)
@@ -382,6 +381,16 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 	}
 	return facts, true, true, nil
 }
+
+// pointFacts is the number of states of a box of more than smallBox
+// states up to which factsConcrete certifies a label's exclusion on each
+// state alone, where the whole box and the states' bounding box fail: as
+// many facts as a box of smallBox states can need, which factsConcrete
+// always took. More go to APFT's sub-box search: on np2x3_trees_safe of
+// bench/polic3, 72-216 states per label and box, 2,580 facts in all, 0.5 s
+// to check, instead of 141 facts; on be1_64x64_safe, 1-46 states, 711
+// facts instead of 563, and 1.26 -> 1.09 s for the whole process.
+const pointFacts = smallBox
 
 // fewStarts is the size of the start condition's bounding box up to which
 // a learned run enumerates its start states once and answers the start

@@ -120,6 +120,9 @@ type Stats struct {
 	// SubBoxes counts the sub-boxes where APFT excluded a label that wins
 	// elsewhere in the box it was asked about.
 	SubBoxes int
+	// FreeCores counts PolIC3's generalizations to an unsat core that
+	// needed no policy exclusion, taken without a further query.
+	FreeCores int
 }
 
 // Result is the answer of Check with its evidence.
@@ -270,9 +273,16 @@ type run struct {
 	last   time.Time
 	// pending are temporary literals to retire before the next check.
 	pending  []smt.Term
-	genLevel int      // the frame generalize works against
-	learned  *learned // PolIC3; nil for symbolic policies
-	lastCore box      // PolIC3: the core of APFT's last unsat query
+	genLevel int       // the frame generalize works against
+	learned  *learned  // PolIC3; nil for symbolic policies
+	lastCore box       // PolIC3: the core of APFT's last unsat query
+	levels   levelMemo // PolIC3: the levels of concrete states (memo.go)
+	// lastCoreFree reports that APFT's last "no transition" came from an
+	// SMT query whose unsat core holds no policy literal (no label
+	// exclusion, no sub-box exclusion): the core's box then has no
+	// transition into the frame under any label, as for a symbolic
+	// query, and needs no certifier (see freeCore).
+	lastCoreFree bool
 	// wantCore makes APFT ask SMT even on a small box, for its unsat core
 	// (apftConcrete's core is the box itself).
 	wantCore bool
@@ -449,6 +459,7 @@ func (r *run) main() (*Result, error) {
 	}
 	r.N = 1
 	r.frames = make([][]box, 2)
+	r.levels = levelMemo{}
 	for {
 		if err := sv.ctx.Err(); err != nil {
 			sv.reason = ctxReason(sv.ctx)
@@ -646,6 +657,9 @@ func (r *run) push(q *queue, ob *obligation) {
 // blockedAt reports whether s is outside F_k: some clause of level ≥ k
 // excludes it.
 func (r *run) blockedAt(s symbolic.State, k int) bool {
+	if r.learned != nil && k >= 1 {
+		return r.levelOf(s) >= k
+	}
 	for j := k; j < len(r.frames); j++ {
 		for _, b := range r.frames[j] {
 			if b.holds(s) {
@@ -760,6 +774,7 @@ func (r *run) learn(b box, k int) error {
 	}
 	r.frames[k] = append(r.frames[k], b)
 	r.note(k)
+	r.levels.added(b, k)
 	r.stats.Blocked++
 	for _, l := range b {
 		r.act[l.Var]++
@@ -795,6 +810,7 @@ func (r *run) propagate() (int, *Result, error) {
 				to := r.jump(k)
 				r.frames[to] = append(r.frames[to], b)
 				r.note(to)
+				r.levels.added(b, to)
 				r.stats.Pushed++
 				if err := r.sv.addClause(to, b); err != nil {
 					return 0, nil, err

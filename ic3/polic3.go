@@ -124,6 +124,10 @@ type learned struct {
 	// bad caches meetsBad's answers per box (boxKey): they do not depend
 	// on the frames.
 	bad map[string]badEntry
+	// choices remembers the policy's decision per state (choice), keyed
+	// by key's encoding of the state.
+	choices map[string]symbolic.LabelID
+	key     []byte
 }
 
 // throttle counts attempts and successes of an optional step, so that a
@@ -212,8 +216,7 @@ func (r *run) successor(s symbolic.State, j int) (to symbolic.State, cmd, out in
 	if g.Status(s) != explicit.Open {
 		return nil, 0, 0, false, nil
 	}
-	g.Applicable(s, &l.x)
-	a, err := l.dec.Decide(s, l.x.App)
+	a, err := r.choice(s)
 	if err != nil || a == symbolic.NoLabel {
 		return nil, 0, 0, false, err
 	}
@@ -613,6 +616,7 @@ func (r *run) boxOf(lo, hi []int) box {
 func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []symbolic.LabelID) (bool, error) {
 	sv := r.sv
 	r.lastWitness = nil
+	r.lastCoreFree = false
 	if facts == nil && !r.wantCore {
 		if possible, ok := r.apftConcrete(b, j, rel); ok {
 			r.stats.Evaluated++
@@ -666,6 +670,9 @@ type apftCall struct {
 	// tmps are the temporary literals of the call, retired (in reverse
 	// order) when it returns.
 	tmps []smt.Term
+	// policy are the assumptions that rest on the certifier: the
+	// excluded labels' literals and the sub-box exclusions.
+	policy []smt.Term
 }
 
 // retire hands the call's temporary literals to flushRetired, the newest
@@ -694,6 +701,7 @@ func (c *apftCall) needSure() error {
 func (c *apftCall) exclude(a symbolic.LabelID) {
 	l := c.r.learned
 	c.acts = append(c.acts, c.r.sv.notLabel[a])
+	c.policy = append(c.policy, c.r.sv.notLabel[a])
 	if !slices.Contains(l.excl[c.key], a) {
 		l.excl[c.key] = append(l.excl[c.key], a)
 	}
@@ -753,6 +761,9 @@ func (c *apftCall) search() (possible, searched bool, err error) {
 		switch res {
 		case smt.Unsat:
 			r.lastCore, err = sv.core()
+			r.lastCoreFree = err == nil && !slices.ContainsFunc(sv.coreActs, func(t smt.Term) bool {
+				return slices.Contains(c.policy, t)
+			})
 			return false, searched, err
 		case smt.Unknown:
 			return true, searched, nil
@@ -763,8 +774,7 @@ func (c *apftCall) search() (possible, searched bool, err error) {
 		}
 		// A witness where the policy really chooses a: a concrete
 		// transition, no certification needed.
-		l.g.Applicable(w, &l.x)
-		if ch, err := l.dec.Decide(w, l.x.App); err != nil || ch == a {
+		if ch, err := r.choice(w); err != nil || ch == a {
 			if err == nil {
 				r.lastWitness = slices.Clone(w)
 			}
@@ -812,6 +822,7 @@ func (c *apftCall) excludeSubBox(w symbolic.State, a symbolic.LabelID, v symboli
 		return false, err
 	}
 	c.acts = append(c.acts, tmp)
+	c.policy = append(c.policy, tmp)
 	if c.facts != nil {
 		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: cs, Within: cb})
 	}
@@ -823,25 +834,33 @@ func (c *apftCall) excludeSubBox(w symbolic.State, a symbolic.LabelID, v symboli
 // by APFT.
 func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 	b := point(r.m, s)
-	try := func(c box) (bool, error) {
+	// try returns c, or the smaller box of a policy-free core of its
+	// query (freeCore), when c qualifies, else nil.
+	try := func(c box) (box, error) {
 		c = c.sorted()
 		if r.refuted(c, s, j) {
 			r.stats.Refuted++
-			return false, nil
+			return nil, nil
 		}
 		hit, _, err := r.meetsBad(c)
 		if err != nil || hit {
-			return false, err
+			return nil, err
 		}
 		possible, err := r.apft(c, j, true, nil, 0, r.learned.excl[boxKey(b)])
-		return !possible, err
+		if err != nil || possible {
+			return nil, err
+		}
+		if nb, err := r.freeCore(c); err != nil || nb != nil {
+			return nb, err
+		}
+		return c, nil
 	}
 	if !r.opts.Generalize {
 		return b, nil
 	}
 	// First candidate: the box literals that the last unsat query of
 	// APFT(point) needed (its core); the policy exclusions it relied on are
-	// certified again on that larger box by try.
+	// certified again on that larger box by try, unless it relied on none.
 	r.wantCore = true // SMT's core, not the point itself
 	possible, err := r.apft(b, j, true, nil, 0, nil)
 	r.wantCore = false
@@ -849,13 +868,15 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 		return nil, err
 	}
 	if !possible && len(r.lastCore) < len(b) {
-		c := append(box{}, r.lastCore...)
-		ok, err := try(c)
+		nb, err := r.freeCore(b)
+		if err == nil && nb == nil {
+			nb, err = try(append(box{}, r.lastCore...))
+		}
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			b = c.sorted()
+		if nb != nil {
+			b = nb.sorted()
 		}
 	}
 	// Drop variables (both bounds at once), in the chosen order.
@@ -872,26 +893,46 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 				c = append(c, k)
 			}
 		}
-		ok, err := try(c)
+		nb, err := try(c)
 		if err != nil {
 			return nil, err
 		}
-		r.learned.dropped(int(l.Var), ok)
-		if ok {
-			b = c
+		r.learned.dropped(int(l.Var), nb != nil)
+		if nb != nil {
+			b = nb
 		}
 	}
-	b, err = r.widenBounds(b, func(c box) (box, error) {
-		ok, err := try(c)
-		if !ok || err != nil {
-			return nil, err
-		}
-		return c.sorted(), nil
-	})
+	b, err = r.widenBounds(b, try)
 	if err != nil {
 		return nil, err
 	}
 	return b.sorted(), nil
+}
+
+// freeCore returns, after APFT(c, F_j) (∧ ¬c) answered "no transition"
+// with a policy-free core (lastCoreFree), the box of the core's literals
+// with literals of c added back until it is disjoint from the bad region
+// (repair), when that is smaller than c; nil otherwise (then c stands, or
+// the core must be certified again as a candidate of its own).
+//
+// Sound without a certifier call: the unsat query assumed the core's
+// literals, the frame, and ¬c' (relative induction), but no exclusion of
+// a label, so no transition under any label leads from the core's states
+// into F_j ∧ ¬c'. A box r whose literals lie between the core's and c's
+// has fewer states than the core's box and more than c, so ¬r' ⊆ ¬c':
+// no transition leads from r into F_j ∧ ¬r' either (generalize's argument
+// for symbolic policies). Only a core that needs an exclusion must have
+// it certified again on the larger box (dropLearned, try).
+func (r *run) freeCore(c box) (box, error) {
+	if !r.lastCoreFree || len(r.lastCore) >= len(c) {
+		return nil, nil
+	}
+	b, err := r.repair(r.lastCore, c)
+	if err != nil || b == nil || len(b) >= len(c) {
+		return nil, err
+	}
+	r.stats.FreeCores++
+	return b, nil
 }
 
 // refuted reports whether a concrete state of the candidate box c (which
@@ -948,8 +989,7 @@ func (r *run) policyStep(t symbolic.State, c box, j int) symbolic.State {
 	if g.Status(t) != explicit.Open {
 		return nil
 	}
-	g.Applicable(t, &l.x)
-	a, err := l.dec.Decide(t, l.x.App)
+	a, err := r.choice(t)
 	if err != nil || a == symbolic.NoLabel {
 		return nil
 	}

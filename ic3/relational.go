@@ -380,9 +380,13 @@ func (r *run) generalizeRel(s symbolic.State, j int) (box, error) {
 			return nil, nil
 		}
 	}
+	// The second attempt (keep) differs from the first only where the
+	// first dropped a literal: when it dropped none, it would ask the same
+	// queries about the same cells again (be1_16x16_safe of bench/polic3:
+	// a third of generalization's time), and is skipped.
 	for _, keep := range []bool{false, true} {
-		b, err := r.cellTry(s, j, keep)
-		if err != nil || b != nil {
+		b, dropped, err := r.cellTry(s, j, keep)
+		if err != nil || b != nil || !dropped {
 			return b, err
 		}
 	}
@@ -395,8 +399,9 @@ func (r *run) generalizeRel(s symbolic.State, j int) (box, error) {
 // dropped (keep false: y <= x needs no upper bound on x - y), unless the
 // cell would then meet the bad region, or (keep true) it moves to the
 // successor's value (pos + 4*speed <= L - 2 becomes pos + 4*speed <= L + 3
-// on oneway_line).
-func (r *run) cellTry(s symbolic.State, j int, keep bool) (box, error) {
+// on oneway_line). dropped reports that a literal was dropped on the way
+// that keep would have kept, where the two attempts part.
+func (r *run) cellTry(s symbolic.State, j int, keep bool) (_ box, dropped bool, _ error) {
 	r.genLevel = j
 	pt := point(r.m, s)
 	c := r.cell(s)
@@ -408,28 +413,30 @@ func (r *run) cellTry(s symbolic.State, j int, keep bool) (box, error) {
 		// Disjoint from the bad region, or repaired with s's own bounds.
 		b, err := r.repair(c, append(slices.Clone(c), pt...))
 		if err != nil || b == nil {
-			return nil, err
+			return nil, dropped, err
 		}
 		c = b
 		res, core, err := r.cellQuery(c, j)
+		free := r.lastCoreFree
 		if err != nil {
-			return nil, err
+			return nil, dropped, err
 		}
 		switch res {
 		case smt.Unsat:
 			apftCore := r.lastCore
 			b, err := r.repair(core, c)
 			if err != nil || b == nil {
-				return nil, err
+				return nil, dropped, err
 			}
 			if r.learned != nil {
+				r.lastCore, r.lastCoreFree = apftCore, free
 				if b, err = r.dropLearned(b, apftCore, widen); err != nil {
-					return nil, err
+					return nil, dropped, err
 				}
 			}
 			b, err = r.widenBounds(b, widen)
 			if err != nil || b == nil {
-				return nil, err
+				return nil, dropped, err
 			}
 			r.relWins++
 			for _, l := range b {
@@ -438,16 +445,16 @@ func (r *run) cellTry(s symbolic.State, j int, keep bool) (box, error) {
 					break
 				}
 			}
-			return b, nil
+			return b, dropped, nil
 		case smt.Unknown:
-			return nil, nil
+			return nil, dropped, nil
 		}
 		if try == relTries {
 			break
 		}
 		to, err := r.cellSuccessor(c, j)
 		if err != nil || to == nil {
-			return nil, err
+			return nil, dropped, err
 		}
 		// The successor left c through some of its literals: widen them.
 		var nc, kept box
@@ -474,15 +481,17 @@ func (r *run) cellTry(s symbolic.State, j int, keep bool) (box, error) {
 		} else if len(kept) > len(nc) {
 			hit, _, err := r.meetsBad(nc.sorted())
 			if err != nil {
-				return nil, err
+				return nil, dropped, err
 			}
 			if hit {
 				nc = kept
+			} else {
+				dropped = true
 			}
 		}
 		c = nc.sorted()
 	}
-	return nil, nil
+	return nil, dropped, nil
 }
 
 // cellQuery asks whether a transition leads from the cell c into F_j ∧
@@ -535,6 +544,9 @@ func (r *run) tryLearned(c box, s symbolic.State, j int) (box, error) {
 	if err != nil || possible {
 		return nil, err
 	}
+	if nb, err := r.freeCore(c); err != nil || nb != nil {
+		return nb, err
+	}
 	return c, nil
 }
 
@@ -543,9 +555,15 @@ func (r *run) tryLearned(c box, s symbolic.State, j int) (box, error) {
 // that the core relied on again on its larger region. (Dropping each
 // axis in turn as well, as generalizeLearned drops variables, costs five
 // times the SMT calls on blocks N=6 for no proof: not done.)
+//
+// A policy-free core (lastCoreFree, which the caller keeps from the
+// cell's query) needs no new query: freeCore.
 func (r *run) dropLearned(b, core box, try func(box) (box, error)) (box, error) {
 	if len(core) >= len(b) {
 		return b, nil
+	}
+	if nb, err := r.freeCore(b); err != nil || nb != nil {
+		return nb, err
 	}
 	nb, err := try(append(box{}, core...))
 	if err != nil || nb == nil {

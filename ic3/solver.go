@@ -40,6 +40,8 @@ type solver struct {
 	// literal is in the unsat core (noLevel: none is).
 	lastActs  []smt.Term
 	coreLevel int
+	// coreActs are, after core, the literals of lastActs in the core.
+	coreActs []smt.Term
 
 	stats *Stats
 	// learned: PolIC3 also needs notApp[l] ⇒ "label l is not applicable
@@ -350,12 +352,14 @@ func (s *solver) core() (box, error) {
 	}
 	var b box
 	s.coreLevel = noLevel
+	s.coreActs = s.coreActs[:0]
 	for _, i := range idx {
 		if i < len(s.lastBox) {
 			b = append(b, s.lastBox[i])
 			continue
 		}
 		if i -= len(s.lastBox); i < len(s.lastActs) {
+			s.coreActs = append(s.coreActs, s.lastActs[i])
 			if k := slices.Index(s.lvl, s.lastActs[i]); k > 0 && k < s.coreLevel {
 				s.coreLevel = k
 			}

@@ -117,6 +117,9 @@ type IC3Figures struct {
 	// Evaluated counts PolIC3's questions about small boxes answered by
 	// evaluating their states instead of by SMT (ic3.Stats.Evaluated).
 	Evaluated int `json:"evaluated_questions,omitempty"`
+	// FreeCores counts PolIC3's generalizations to an unsat core that
+	// needed no policy exclusion (ic3.Stats.FreeCores).
+	FreeCores int `json:"policy_free_cores,omitempty"`
 }
 
 // NewIC3Figures summarizes the statistics of an IC3 run made with the
@@ -138,6 +141,7 @@ func NewIC3Figures(s ic3.Stats, generalize bool, order string, boxOnly bool) *IC
 		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
 		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
 		Refuted: s.Refuted, SubBoxes: s.SubBoxes, Evaluated: s.Evaluated, RegionCalls: s.RegionCalls,
+		FreeCores: s.FreeCores,
 	}
 }
 
