@@ -47,8 +47,16 @@ func oracle(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyD
 		return false
 	}
 	var pol symbolic.Policy
-	if policy != nil && !learned {
+	if policy != nil && !learned && policy.Kind == symbolic.KindRules {
 		pol = symbolic.NewRulesPolicy(policy)
+	}
+	// a table chooses the label of the state's last row, when applicable
+	var rows map[string]symbolic.LabelID
+	if policy != nil && !learned && policy.Kind == symbolic.KindTable {
+		rows = map[string]symbolic.LabelID{}
+		for i, row := range policy.Table.Rows {
+			rows[fmt.Sprint(row)] = policy.Table.Labels[i]
+		}
 	}
 	app := make([]bool, len(m.Labels))
 	fail := ""
@@ -92,6 +100,9 @@ func oracle(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyD
 			return // terminal
 		}
 		chosen := symbolic.NoLabel
+		if l, ok := rows[fmt.Sprint(s)]; ok && app[l] {
+			chosen = l
+		}
 		if pol != nil {
 			l, err := symbolic.Decide(pol, s, func(a symbolic.LabelID) bool { return app[a] }, nil)
 			if err != nil {
@@ -101,7 +112,7 @@ func oracle(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyD
 		}
 		for ci := range m.Commands {
 			c := &m.Commands[ci]
-			if !c.Guard.Holds(s) || pol != nil && c.Label != chosen {
+			if !c.Guard.Holds(s) || (pol != nil || rows != nil) && c.Label != chosen {
 				continue
 			}
 			excluded := false
@@ -134,6 +145,24 @@ func oracle(m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyD
 		}
 	})
 	return fail
+}
+
+// randomTable returns a table policy of m with rows for random states
+// (some listed twice with different labels: the last row counts), some
+// labels not applicable where their rows put them.
+func randomTable(r *rand.Rand, m *symbolic.Model) *symbolic.PolicyDecl {
+	t := &symbolic.Table{}
+	var out []symbolic.LabelID
+	for l := range m.Labels {
+		out = append(out, symbolic.LabelID(l))
+	}
+	gen.EachState(m, func(s symbolic.State) {
+		for r.IntN(3) == 0 {
+			t.Rows = append(t.Rows, append(symbolic.State(nil), s...))
+			t.Labels = append(t.Labels, symbolic.LabelID(r.IntN(len(m.Labels))))
+		}
+	})
+	return &symbolic.PolicyDecl{Name: "tab", Kind: symbolic.KindTable, Outputs: out, Table: t}
 }
 
 // reviewCount is n, or the VIGIL_REVIEW_N environment variable's value
@@ -191,10 +220,13 @@ func TestReviewOracle(t *testing.T) {
 			m = gen.Model(seed, o)
 		}
 		prop := m.Properties[0]
-		for mode := range 3 {
+		for mode := range 4 {
 			var policy *symbolic.PolicyDecl
-			if mode == 0 {
+			switch mode {
+			case 0:
 				policy = m.Policies[0]
+			case 3:
+				policy = randomTable(r, m)
 			}
 			var invs [][][]smt.Lit
 			if pts := reachablePoints(m, prop, policy); pts != nil {
