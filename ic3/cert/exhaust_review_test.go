@@ -528,3 +528,31 @@ func TestReviewArithmetic(t *testing.T) {
 		t.Errorf("answered %d, gave up %d: the test is too narrow", answered, gaveUp)
 	}
 }
+
+// TestReviewPostMissing: a check whose Post was never set (a writer of a
+// new Next check that forgot it) must not drop out of the disjunction
+// that evaluation decides: the evaluator must give up (Posts writes the
+// check's Formula, which reads the successor) rather than find every
+// check unsat.
+func TestReviewPostMissing(t *testing.T) {
+	m, p := boundaryModel(4, 0, 2)
+	// x <= 1 is not closed under up
+	s, err := smtlib.CertScript(smtlib.Question{Model: opaque(m), Property: p}, smtlib.Boxes([][]smt.Lit{{{Var: 0, Upper: true, K: 1}}}), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found, decided := evaluate(m, s); !decided || found == nil {
+		t.Fatalf("the forged invariant: decided %v, found %v", decided, found)
+	}
+	for i := range s.Checks {
+		if s.Checks[i].Next {
+			s.Checks[i].Post = ""
+		}
+	}
+	if found, decided := evaluate(m, s); decided && found == nil {
+		t.Errorf("a consecution check without Post is left out: evaluation finds every check unsat")
+	}
+	if err := solve(context.Background(), m, s, nil); err == nil {
+		t.Errorf("a consecution check without Post: the forged certificate passes")
+	}
+}

@@ -59,7 +59,15 @@ func (s *Script) Posts() string {
 	b.WriteString(" (or")
 	for _, c := range s.Checks {
 		b.WriteString("\n  ")
-		b.WriteString(c.Post)
+		post := c.Post
+		if post == "" {
+			// a check without its one-point form (a Next check whose
+			// writer set no Post): its Formula, which reads the next
+			// state, so that no evaluator over the current state alone
+			// can decide the text, rather than a disjunction without it
+			post = c.Formula
+		}
+		b.WriteString(post)
 	}
 	b.WriteString("))")
 	return b.String()
