@@ -556,3 +556,190 @@ func TestReviewPostMissing(t *testing.T) {
 		t.Errorf("a consecution check without Post: the forged certificate passes")
 	}
 }
+
+// boolRef is a random Boolean formula of the evaluator's language with
+// its value per (x, y), computed from big integers; ok false: a division
+// by zero was evaluated on the way (SMT-LIB leaves its value open, the
+// evaluator gives up).
+type boolRef struct {
+	text string
+	val  func(x, y *big.Int) (v, ok bool)
+}
+
+// randBool returns a random formula over x and y of depth at most d
+// that may apply the definitions defs (each of (x, y)): to x and y
+// themselves (the evaluator's remembered applications) or to other
+// arguments (in range or not).
+func randBool(r *rand.Rand, d int, defs []boolRef, names []string) boolRef {
+	if d == 0 || r.IntN(3) == 0 {
+		if len(defs) > 0 && r.IntN(2) == 0 {
+			i := r.IntN(len(defs))
+			a, b := refExpr{"|x|", func(x, y *big.Int) *big.Int { return x }}, refExpr{"|y|", func(x, y *big.Int) *big.Int { return y }}
+			if r.IntN(2) == 0 {
+				a, b = randExpr(r, 1), randExpr(r, 1)
+			}
+			f := defs[i]
+			return boolRef{"(" + names[i] + " " + a.text + " " + b.text + ")", func(x, y *big.Int) (bool, bool) {
+				p, q := a.val(x, y), b.val(x, y)
+				if p == nil || q == nil {
+					return false, false
+				}
+				return f.val(p, q)
+			}}
+		}
+		a, b := randExpr(r, 2), randExpr(r, 1)
+		op := []string{"=", "<=", "<", ">=", ">"}[r.IntN(5)]
+		return boolRef{"(" + op + " " + a.text + " " + b.text + ")", func(x, y *big.Int) (bool, bool) {
+			p, q := a.val(x, y), b.val(x, y)
+			if p == nil || q == nil {
+				return false, false
+			}
+			c := p.Cmp(q)
+			return map[string]bool{"=": c == 0, "<=": c <= 0, "<": c < 0, ">=": c >= 0, ">": c > 0}[op], true
+		}}
+	}
+	a, b := randBool(r, d-1, defs, names), randBool(r, d-1, defs, names)
+	switch r.IntN(7) {
+	case 0:
+		return boolRef{"(not " + a.text + ")", func(x, y *big.Int) (bool, bool) { v, ok := a.val(x, y); return !v, ok }}
+	case 1, 2:
+		op := []string{"and", "or"}[r.IntN(2)]
+		// the evaluator stops at the first operand that decides
+		return boolRef{"(" + op + " " + a.text + " " + b.text + ")", func(x, y *big.Int) (bool, bool) {
+			v, ok := a.val(x, y)
+			if !ok || v == (op == "or") {
+				return v, ok
+			}
+			return b.val(x, y)
+		}}
+	case 3:
+		return boolRef{"(=> " + a.text + " " + b.text + ")", func(x, y *big.Int) (bool, bool) {
+			v, ok := a.val(x, y)
+			if !ok || !v {
+				return true, ok
+			}
+			return b.val(x, y)
+		}}
+	case 4:
+		c := randBool(r, d-1, defs, names)
+		return boolRef{"(ite " + c.text + " " + a.text + " " + b.text + ")", func(x, y *big.Int) (bool, bool) {
+			v, ok := c.val(x, y)
+			if !ok {
+				return false, false
+			}
+			if v {
+				return a.val(x, y)
+			}
+			return b.val(x, y)
+		}}
+	case 5:
+		return boolRef{"(= " + a.text + " " + b.text + ")", func(x, y *big.Int) (bool, bool) {
+			v, ok := a.val(x, y)
+			w, ok2 := b.val(x, y)
+			return v == w, ok && ok2
+		}}
+	}
+	// a let that shadows y with an integer
+	e := randExpr(r, 1)
+	return boolRef{"(let ((|y| " + e.text + ")) " + a.text + ")", func(x, y *big.Int) (bool, bool) {
+		p := e.val(x, y)
+		if p == nil {
+			return false, false
+		}
+		return a.val(x, p)
+	}}
+}
+
+// TestReviewDefinitions holds the evaluator to big integers on random
+// texts of a few Boolean definitions of (x, y), each applying earlier
+// ones to its own parameters or to other arguments, and a formula that
+// applies them to the state or to other arguments, evaluated over every
+// state of x, y in -3..3 in exhaust's order: the remembered values of
+// definitions applied to states (onState, passes, arguments in range)
+// must be the values computed afresh.
+func TestReviewDefinitions(t *testing.T) {
+	n := reviewCount(400)
+	r := rand.New(rand.NewPCG(12, 14))
+	answered, zchecks := 0, 0
+	for i := range n {
+		var defs []boolRef
+		var names []string
+		text := "(declare-const |x| Int)\n(declare-const |y| Int)\n"
+		for k := range 1 + r.IntN(3) {
+			d := randBool(r, 3, defs, names)
+			name := fmt.Sprintf("d%d", k)
+			text += "(define-fun " + name + " ((|x| Int) (|y| Int)) Bool " + d.text + ")\n"
+			defs, names = append(defs, d), append(names, name)
+		}
+		f := randBool(r, 3, defs, names)
+		text += "(assert " + f.text + ")"
+		ev, err := compileScript(text, []string{"|x|", "|y|"})
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		ev.lo, ev.hi, ev.stride, ev.states = []int64{-3, -3}, []int64{3, 3}, []int{7, 1}, 49
+		ev.s = make([]int64, 2)
+		frame := make([]int64, ev.frame+1)
+		frame[ev.frame] = -1
+		for a := int64(-3); a <= 3; a++ {
+			for b := int64(-3); b <= 3; b++ {
+				ev.s[0], ev.s[1], ev.idx, ev.err = a, b, int((a+3)*7+b+3), nil
+				got := ev.eval(ev.formula, frame)
+				if ev.err != nil {
+					// given up: the memos may now hold nothing wrong, but
+					// exhaust stops here; so does the test
+					goto next
+				}
+				want, ok := f.val(big.NewInt(a), big.NewInt(b))
+				if !ok {
+					t.Fatalf("case %d: %s at x=%d y=%d: evaluates to %d, but a division by zero decides it", i, text, a, b, got)
+				}
+				if (got != 0) != want {
+					t.Fatalf("case %d: %s\nat x=%d y=%d: evaluates to %d, the exact value is %v", i, text, a, b, got, want)
+				}
+				if i%40 == 0 && a == -b {
+					// the reference against Z3 itself
+					zchecks++
+					if z3 := z3Holds(t, text, a, b); z3 != want {
+						t.Fatalf("case %d: %s\nat x=%d y=%d: Z3 %v, the reference %v", i, text, a, b, z3, want)
+					}
+				}
+				answered++
+			}
+		}
+	next:
+	}
+	t.Logf("%d texts, %d states answered, %d of them checked against Z3", n, answered, zchecks)
+	if answered == 0 {
+		t.Error("nothing answered")
+	}
+}
+
+// z3Holds asks Z3 whether text's assertion holds at x=a, y=b.
+func z3Holds(t *testing.T, text string, a, b int64) bool {
+	t.Helper()
+	x, err := smt.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	fs, err := x.ParseSMTLIB(fmt.Sprintf("%s\n(assert (and (= |x| %d) (= |y| %d)))", text, a, b))
+	if err != nil || len(fs) != 2 {
+		t.Fatalf("Z3 reads %d assertions: %v", len(fs), err)
+	}
+	sv, err := x.NewSolver()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sv.Close()
+	for _, f := range fs {
+		if err := sv.Assert(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ans, err := sv.Check()
+	if err != nil || ans == smt.Unknown {
+		t.Fatalf("Z3: %v %v", ans, err)
+	}
+	return ans == smt.Sat
+}
