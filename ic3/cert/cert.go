@@ -48,6 +48,12 @@ type Header struct {
 	// or in the part of it that the bounds Within cut out, given the labels
 	// Sure are applicable throughout that region.
 	Facts []PolicyFact
+	// Differ are the pairs of variables (by name) of the invariant's
+	// disequality part, one "differ: NAME NAME" line each: vigil.inv is
+	// their disequalities conjoined with the union of boxes. A fact
+	// marked Differ holds only in the states of its region where every
+	// pair differs.
+	Differ [][2]string
 }
 
 // PolicyFact is one "fact:" header line.
@@ -58,12 +64,20 @@ type PolicyFact struct {
 	// Within are bounds such as "x>=5" or "x<=9" and linear atoms such
 	// as "1*v+-1*d<=0" (see FormatLit); none means the whole box.
 	Within []string
+	// Differ: the fact holds only in the states of its region that
+	// satisfy the certificate's disequalities (Header.Differ); the
+	// checker re-checks it by enumerating those states. Written as a
+	// trailing "differ" token.
+	Differ bool
 }
 
 func (f PolicyFact) String() string {
 	s := fmt.Sprintf("box=%d label=%s sure=%s", f.Box, f.Label, strings.Join(f.Sure, ","))
 	if len(f.Within) > 0 {
 		s += " within=" + strings.Join(f.Within, ",")
+	}
+	if f.Differ {
+		s += " differ"
 	}
 	return s
 }
@@ -176,6 +190,9 @@ func (h *Header) Lines() []string {
 	ls = append(ls, "model-sha256: "+h.Hash)
 	if h.PolicyHash != "" {
 		ls = append(ls, "policy-sha256: "+h.PolicyHash)
+	}
+	for _, d := range h.Differ {
+		ls = append(ls, "differ: "+d[0]+" "+d[1])
 	}
 	ls = append(ls, fmt.Sprintf("boxes: %d", h.Boxes))
 	for _, f := range h.Facts {
@@ -340,6 +357,12 @@ func (c *Cert) parseHeader(src, name string) error {
 			c.Hash = v
 		case "policy-sha256":
 			c.PolicyHash = v
+		case "differ":
+			ns := strings.Fields(v)
+			if len(ns) != 2 || ns[0] == ns[1] {
+				return errorf("%s:%d: differ: want two different variable names, got %+q", name, line, v)
+			}
+			c.Differ = append(c.Differ, [2]string{ns[0], ns[1]})
 		case "fact":
 			f, err := parseFact(v)
 			if err != nil {
@@ -382,6 +405,24 @@ func (c *Cert) parseInv(l list, name string) error {
 		return r.bad(l.line, "want result sort Bool")
 	}
 	body := l.items[4]
+	// With disequalities: (and (vigil.differ PARAMS) UNION).
+	differ := false
+	if bl, ok := body.(list); ok && len(bl.items) == 3 && atomIs(bl.items[0], "and") {
+		if cl, ok := bl.items[1].(list); ok && len(cl.items) > 0 && atomIs(cl.items[0], "vigil.differ") {
+			if len(cl.items)-1 != len(r.vars) {
+				return r.bad(cl.line, "want (vigil.differ) applied to every parameter")
+			}
+			for i, a := range cl.items[1:] {
+				if !atomIs(a, r.vars[i]) {
+					return r.bad(cl.line, "want (vigil.differ) applied to the parameters in order")
+				}
+			}
+			differ, body = true, bl.items[2]
+		}
+	}
+	if differ != (len(c.Differ) > 0) {
+		return errorf("%s: the header has %d differ lines, but vigil.inv %s (vigil.differ ...): an edited file?", name, len(c.Differ), map[bool]string{true: "conjoins", false: "does not conjoin"}[differ])
+	}
 	c.Inv = [][]smt.Lit{}
 	if !atomIs(body, "false") {
 		items := []sexp{body}
@@ -555,6 +596,13 @@ func parseFact(v string) (PolicyFact, error) {
 	var f PolicyFact
 	seen := map[string]bool{}
 	for _, kv := range strings.Fields(v) {
+		if kv == "differ" {
+			if f.Differ {
+				return f, fmt.Errorf("the token differ appears twice")
+			}
+			f.Differ = true
+			continue
+		}
 		k, val, ok := strings.Cut(kv, "=")
 		if !ok {
 			return f, fmt.Errorf("want box=N label=NAME sure=NAME,..., got %+q", kv)
