@@ -274,6 +274,10 @@ func (l *learned) excludedWithin(d *differ, lo, hi []int, atoms []symbolic.Atom,
 	if len(label) == 0 {
 		return true, nil, nil
 	}
+	// Count first: a region beyond the budget costs no evaluation.
+	if !d.each(lo, hi, func(symbolic.State) bool { return true }) {
+		return false, nil, nil
+	}
 	sc := make([]float64, len(outs))
 	complete := d.each(lo, hi, func(s symbolic.State) bool {
 		for _, at := range atoms {
