@@ -292,6 +292,7 @@ func Parse(r io.Reader, name string) (*Cert, error) {
 		return nil, err
 	}
 	p := &parser{src: string(src), name: name, line: 1}
+	var differ *list // the file's vigil.differ definition
 	for {
 		e, err := p.next()
 		if err != nil {
@@ -300,13 +301,74 @@ func Parse(r io.Reader, name string) (*Cert, error) {
 		if e == nil {
 			return nil, errorf("%s: no (define-fun vigil.inv ...) definition; is this a certificate written by vigil verify --cert?", name)
 		}
+		if l, ok := e.(list); ok && len(l.items) >= 2 && atomIs(l.items[0], "define-fun") && atomIs(l.items[1], "vigil.differ") {
+			differ = &l
+		}
 		if l, ok := e.(list); ok && len(l.items) >= 2 && atomIs(l.items[0], "define-fun") && atomIs(l.items[1], "vigil.inv") {
 			if err := c.parseInv(l, name); err != nil {
+				return nil, err
+			}
+			if err := c.checkDifferDef(differ, name); err != nil {
 				return nil, err
 			}
 			return c, nil
 		}
 	}
+}
+
+// checkDifferDef checks that the file's vigil.differ definition (nil:
+// none before vigil.inv) states exactly the header's differ pairs, in
+// order: (not (= |x| |y|)) for one, (and (not (= |x| |y|)) ...) for
+// more. The checker builds its own text from the header, z3 FILE reads
+// the file's: they must say the same.
+func (c *Cert) checkDifferDef(l *list, name string) error {
+	if len(c.Differ) == 0 {
+		if l != nil {
+			return errorf("%s:%d: vigil.differ is defined, but the header has no differ lines: an edited file?", name, l.line)
+		}
+		return nil
+	}
+	if l == nil {
+		return errorf("%s: the header has %d differ lines, but no (define-fun vigil.differ ...) precedes vigil.inv", name, len(c.Differ))
+	}
+	r := &invReader{name: name, idx: map[string]int{}}
+	bad := func(format string, args ...any) error {
+		return errorf("%s:%d: vigil.differ: %s", name, l.line, fmt.Sprintf(format, args...))
+	}
+	if len(l.items) != 5 || !atomIs(l.items[3], "Bool") {
+		return bad("want (define-fun vigil.differ (PARAMS) Bool BODY)")
+	}
+	if err := r.params(l.items[2], l.line); err != nil {
+		return err
+	}
+	if len(r.vars) != len(c.Vars) {
+		return bad("its parameters are not vigil.inv's")
+	}
+	for i := range r.vars {
+		if r.vars[i] != c.Vars[i] {
+			return bad("its parameters are not vigil.inv's")
+		}
+	}
+	body := []sexp{l.items[4]}
+	if bl, ok := l.items[4].(list); ok && len(bl.items) > 0 && atomIs(bl.items[0], "and") {
+		body = bl.items[1:]
+	}
+	if len(body) != len(c.Differ) {
+		return bad("it states %d disequalities, the header's differ lines %d", len(body), len(c.Differ))
+	}
+	for i, e := range body {
+		d := c.Differ[i]
+		nl, ok := e.(list)
+		ok = ok && len(nl.items) == 2 && atomIs(nl.items[0], "not")
+		var eq list
+		if ok {
+			eq, ok = nl.items[1].(list)
+		}
+		if !ok || len(eq.items) != 3 || !atomIs(eq.items[0], "=") || !atomIs(eq.items[1], d[0]) || !atomIs(eq.items[2], d[1]) {
+			return bad("disequality %d is not (not (= %s %s)), the header's differ line %d", i+1, d[0], d[1], i+1)
+		}
+	}
+	return nil
 }
 
 func (c *Cert) parseHeader(src, name string) error {
