@@ -48,7 +48,7 @@ const (
 	// differNodes bounds the enumerator's partial assignments, so that a
 	// region whose pruning leaves few complete states but many dead ends
 	// cannot cost more than a few budgets.
-	differNodes = 8 * differBudget
+	differNodes = 4 * differBudget
 )
 
 // differPairs computes D (see the file comment) for m under prop: the
@@ -247,6 +247,45 @@ func (d *differ) each(lo, hi []int, f func(symbolic.State) bool) bool {
 	return rec(0)
 }
 
+// atLeast returns a lower bound on the number of states of the box
+// lo..hi that satisfy D (capped at twice differBudget): taking the
+// variables in order of their widths, the smallest first, each has at
+// least its width less the variables before it that it must differ from
+// (each of them rules out at most one value), whatever those took.
+func (d *differ) atLeast(lo, hi []int) int {
+	n := len(lo)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return (hi[a] - lo[a]) - (hi[b] - lo[b]) })
+	pos := make([]int, n)
+	for k, v := range order {
+		pos[v] = k
+	}
+	before := make([]int, n) // D-neighbours earlier in order
+	for _, p := range d.pairs {
+		i, j := int(p[0]), int(p[1])
+		if pos[i] < pos[j] {
+			before[j]++
+		} else {
+			before[i]++
+		}
+	}
+	count := 1
+	for _, v := range order {
+		c := hi[v] - lo[v] + 1 - before[v]
+		if c <= 0 {
+			return 0
+		}
+		count *= c
+		if count > 2*differBudget {
+			return 2 * differBudget
+		}
+	}
+	return count
+}
+
 // inD reports whether s lies in the run's disequality invariant (always
 // without one).
 func (r *run) inD(s symbolic.State) bool { return r.differ.holds(s) }
@@ -274,7 +313,11 @@ func (l *learned) excludedWithin(d *differ, lo, hi []int, atoms []symbolic.Atom,
 	if len(label) == 0 {
 		return true, nil, nil
 	}
-	// Count first: a region beyond the budget costs no evaluation.
+	// A region surely beyond the budget costs nothing; count the others
+	// first, so that one beyond it costs no evaluation.
+	if len(atoms) == 0 && d.atLeast(lo, hi) > differBudget {
+		return false, nil, nil
+	}
 	if !d.each(lo, hi, func(symbolic.State) bool { return true }) {
 		return false, nil, nil
 	}

@@ -201,3 +201,21 @@ property p {
 		t.Errorf("%d exclusions, %d possible: want both", excluded, possible)
 	}
 }
+
+// TestDifferAtLeast checks the lower bound on a region's states within D
+// against the enumeration's count.
+func TestDifferAtLeast(t *testing.T) {
+	d := newDiffer([][2]symbolic.VarID{{0, 1}, {0, 2}, {1, 2}, {2, 3}, {0, 3}}, 4)
+	for _, bx := range [][2][]int{
+		{{0, 0, 0, 0}, {3, 3, 3, 3}},
+		{{0, 0, 0, 0}, {5, 1, 7, 2}},
+		{{1, 0, 2, 0}, {2, 3, 2, 5}},
+		{{0, 0, 0, 0}, {0, 0, 3, 3}},
+	} {
+		n := 0
+		d.each(bx[0], bx[1], func(symbolic.State) bool { n++; return true })
+		if lb := d.atLeast(bx[0], bx[1]); lb > n {
+			t.Errorf("box %v..%v: lower bound %d, but %d states", bx[0], bx[1], lb, n)
+		}
+	}
+}
