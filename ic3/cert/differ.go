@@ -19,7 +19,6 @@ package cert
 
 import (
 	"context"
-	"fmt"
 
 	"vigil/symbolic"
 )
@@ -177,16 +176,4 @@ func (c *Cert) resolveDiffer(m *symbolic.Model) ([][2]symbolic.VarID, error) {
 		out = append(out, p)
 	}
 	return out, nil
-}
-
-// differString names the pairs, for messages.
-func differString(m *symbolic.Model, pairs [][2]symbolic.VarID) string {
-	s := ""
-	for i, p := range pairs {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%s != %s", m.Vars[p[0]].Name, m.Vars[p[1]].Name)
-	}
-	return s
 }
