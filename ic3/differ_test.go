@@ -10,6 +10,7 @@ import (
 	"vigil/lang"
 	"vigil/nn"
 	"vigil/symbolic"
+	"vigil/symbolic/explicit"
 )
 
 // loadSpec writes src as a .spec file and loads it.
@@ -46,7 +47,7 @@ property p {
     unsafe a == b
 }
 `)
-	pairs, err := differPairs(context.Background(), m, m.Property(""))
+	pairs, err := differPairs(context.Background(), m, m.Property(""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +56,14 @@ property p {
 	want := [][2]symbolic.VarID{{0, 1}}
 	if !slices.Equal(pairs, want) {
 		t.Errorf("pairs %v, want %v", pairs, want)
+	}
+	// The same with the drops by evaluation first (sampleDrop).
+	g, err := explicit.New(m, m.Property(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pairs, err = differPairs(context.Background(), m, m.Property(""), g); err != nil || !slices.Equal(pairs, want) {
+		t.Errorf("with evaluation first: pairs %v (%v), want %v", pairs, err, want)
 	}
 	// Without copy, (a,c) and (b,c) are inductive together.
 	m2 := loadSpec(t, `
@@ -69,13 +78,20 @@ property p {
     unsafe a == b
 }
 `)
-	pairs, err = differPairs(context.Background(), m2, m2.Property(""))
+	pairs, err = differPairs(context.Background(), m2, m2.Property(""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want = [][2]symbolic.VarID{{0, 1}, {0, 2}, {1, 2}}
 	if !slices.Equal(pairs, want) {
 		t.Errorf("rotations: pairs %v, want %v", pairs, want)
+	}
+	g2, err := explicit.New(m2, m2.Property(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pairs, err = differPairs(context.Background(), m2, m2.Property(""), g2); err != nil || !slices.Equal(pairs, want) {
+		t.Errorf("rotations, with evaluation first: pairs %v (%v), want %v", pairs, err, want)
 	}
 }
 

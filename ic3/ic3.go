@@ -403,7 +403,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	// disequalities, and exclusions by enumeration).
 	if r.learned != nil && !opts.NoDiffer && r.learned.pol.Params().Network != nil {
 		t0 := time.Now()
-		pairs, err := differPairs(ctx, m, prop)
+		pairs, err := differPairs(ctx, m, prop, r.learned.g)
 		r.stats.DifferTime = time.Since(t0)
 		if err != nil {
 			return nil, err
