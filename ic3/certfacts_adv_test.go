@@ -69,6 +69,7 @@ func TestForgedPolicyFacts(t *testing.T) {
 				inv, facts := res.IC3.Invariant, res.IC3.Facts
 				c := certificate(m, prop, pd, inv)
 				c.Facts = certFacts(m, facts)
+				c.Differ = differNames(m, res.IC3.Differ)
 				if err := cert.CheckWith(ctx, roundTrip(t, 0, c, m, prop, pd), m, prop, pd, p); err != nil {
 					return conformance.Answer{}, fmt.Errorf("the genuine certificate is rejected: %v", err)
 				}
@@ -77,14 +78,15 @@ func TestForgedPolicyFacts(t *testing.T) {
 					forged++
 					mc := certificate(m, prop, pd, mu.inv)
 					mc.Facts = certFacts(m, mu.facts)
+					mc.Differ = c.Differ
 					if cert.CheckWith(ctx, roundTrip(t, 0, mc, m, prop, pd), m, prop, pd, p) != nil {
 						continue
 					}
 					accepted++
-					if err := checkInvariantPolicy(m, prop, p, mu.inv); err != nil {
+					if err := checkInvariantPolicy(m, prop, p, mu.inv, res.IC3.Differ...); err != nil {
 						return conformance.Answer{}, fmt.Errorf("forgery %q is accepted, but its invariant is wrong: %v", mu.what, err)
 					}
-					if err := factsHold(m, prop, p, mu.inv, mu.facts); err != nil {
+					if err := factsHold(m, prop, p, mu.inv, mu.facts, res.IC3.Differ...); err != nil {
 						return conformance.Answer{}, fmt.Errorf("forgery %q is accepted, but %v", mu.what, err)
 					}
 				}
@@ -165,7 +167,11 @@ func forgeries(m *symbolic.Model, inv [][]smt.Lit, facts []ic3.Fact) []forgery {
 // factsHold checks each fact by enumeration: in every open state of its
 // region (its box and its sub-box), its sure labels are applicable and
 // the policy does not choose its label.
-func factsHold(m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy, inv [][]smt.Lit, facts []ic3.Fact) error {
+//
+// With differ pairs (the certificate's disequalities, within which every
+// fact is used) a fact must hold only in the states that satisfy them;
+// its sure labels throughout its region, as the checker's sure check asks.
+func factsHold(m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy, inv [][]smt.Lit, facts []ic3.Fact, differ ...[2]symbolic.VarID) error {
 	g, err := explicit.New(m, prop)
 	if err != nil {
 		return err
@@ -193,8 +199,12 @@ func factsHold(m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy, in
 						return fmt.Errorf("fact (box %d, label %s) claims label %s applicable in state %s, where it is not", f.Box, m.Labels[f.Label].Name, m.Labels[a].Name, m.FormatState(s))
 					}
 				}
+				inD := true
+				for _, p := range differ {
+					inD = inD && s[p[0]] != s[p[1]]
+				}
 				c, err := dec.Decide(s, x.App)
-				if err == nil && c == f.Label {
+				if err == nil && c == f.Label && inD {
 					return fmt.Errorf("fact (box %d, label %s) is false: the policy chooses %s in state %s", f.Box, m.Labels[f.Label].Name, m.Labels[c].Name, m.FormatState(s))
 				}
 			}

@@ -65,6 +65,7 @@ func TestLearnedCertificates(t *testing.T) {
 				}
 				c := certificate(m, prop, pd, res.Invariant)
 				c.Facts = certFacts(m, res.Facts)
+				c.Differ = differNames(m, res.Differ)
 				back := roundTrip(t, 0, c, m, prop, pd)
 				if err := cert.CheckWith(ctx, back, m, prop, pd, p); err != nil {
 					return conformance.Answer{}, fmt.Errorf("the certificate of a safe answer is rejected: %v", err)
@@ -73,8 +74,9 @@ func TestLearnedCertificates(t *testing.T) {
 				if len(c.Facts) > 0 {
 					withFacts++
 					bare := certificate(m, prop, pd, res.Invariant)
+					bare.Differ = c.Differ
 					chk := cert.CheckWith(ctx, bare, m, prop, pd, p)
-					enum := checkInvariant(m, prop, nil, res.Invariant) // every label: what the certificate claims without facts
+					enum := checkInvariantDiffer(m, prop, nil, res.Invariant, res.Differ) // every label: what the certificate claims without facts
 					if (chk == nil) != (enum == nil) {
 						return conformance.Answer{}, fmt.Errorf("without its facts: checker says %v, enumeration says %v", chk, enum)
 					}
@@ -89,6 +91,7 @@ func TestLearnedCertificates(t *testing.T) {
 				if len(res.Invariant) > 0 {
 					a := symbolic.LabelID(len(res.Invariant[0]) % len(m.Labels))
 					forged := certificate(m, prop, pd, res.Invariant)
+					forged.Differ = c.Differ
 					forged.Facts = append(append(forged.Facts, c.Facts...), cert.PolicyFact{Box: 0, Label: m.Labels[a].Name})
 					if canChoose(m, p, res.Invariant[0], a) {
 						forgedFacts++

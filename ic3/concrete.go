@@ -114,6 +114,9 @@ func (r *run) meetsBadConcrete(b box, key string) (hit bool, w symbolic.State, o
 		return false, nil, false
 	}
 	for _, s := range ss {
+		if !r.inD(s) {
+			continue // the invariant lies in D
+		}
 		bad, known := r.exactBad(s)
 		if !known {
 			return false, nil, false
@@ -176,7 +179,7 @@ func (r *run) stepsOut(b box, j int, rel bool) bool {
 		c = b
 	}
 	for _, s := range ss {
-		if r.policyStep(s, c, j) != nil {
+		if r.inD(s) && r.policyStep(s, c, j) != nil {
 			r.lastWitness = s
 			return true
 		}
@@ -214,7 +217,7 @@ func (r *run) apftConcrete(b box, j int, rel bool) (possible, ok bool) {
 	g, m := l.g, r.m
 	low := noLevel
 	for _, s := range ss {
-		if g.Status(s) != explicit.Open {
+		if g.Status(s) != explicit.Open || !r.inD(s) {
 			continue
 		}
 		a, err := r.choice(s)
@@ -290,8 +293,8 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 	g, m := l.g, r.m
 	need := make([][]symbolic.State, len(m.Labels)) // per label: states it must not be chosen in
 	for _, s := range ss {
-		if g.Status(s) != explicit.Open {
-			continue
+		if g.Status(s) != explicit.Open || !r.inD(s) {
+			continue // outside D: outside the invariant
 		}
 		a, err := r.choice(s)
 		if err != nil {
@@ -338,7 +341,7 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 			return nil, false, true, err
 		}
 		if ok {
-			facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: sure})
+			facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: sure, Differ: r.lastDiffer})
 			continue
 		}
 		// The bounding box of the states that need the exclusion, then
@@ -358,7 +361,7 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 			}
 			if ok {
 				r.stats.SubBoxes++
-				facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: ss, Within: sub})
+				facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: ss, Within: sub, Differ: r.lastDiffer})
 				continue
 			}
 		}
@@ -376,7 +379,7 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 				return nil, false, true, err
 			}
 			r.stats.SubBoxes++
-			facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: ps, Within: p})
+			facts = append(facts, Fact{Box: i, Label: symbolic.LabelID(a), Sure: ps, Within: p, Differ: r.lastDiffer})
 		}
 	}
 	return facts, true, true, nil

@@ -125,7 +125,7 @@ func TestConformanceNoGeneralization(t *testing.T) {
 func certFacts(m *symbolic.Model, facts []ic3.Fact) []cert.PolicyFact {
 	var out []cert.PolicyFact
 	for _, f := range facts {
-		pf := cert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
+		pf := cert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name, Differ: f.Differ}
 		for _, l := range f.Within {
 			pf.Within = append(pf.Within, cert.FormatLit(m, l))
 		}
@@ -133,6 +133,16 @@ func certFacts(m *symbolic.Model, facts []ic3.Fact) []cert.PolicyFact {
 			pf.Sure = append(pf.Sure, m.Labels[l].Name)
 		}
 		out = append(out, pf)
+	}
+	return out
+}
+
+// differNames writes a disequality invariant's pairs by name, as the
+// certificate's differ lines.
+func differNames(m *symbolic.Model, pairs [][2]symbolic.VarID) [][2]string {
+	var out [][2]string
+	for _, p := range pairs {
+		out = append(out, [2]string{m.Vars[p[0]].Name, m.Vars[p[1]].Name})
 	}
 	return out
 }

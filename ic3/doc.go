@@ -76,6 +76,19 @@
 // Options.CTG adds counterexamples to generalization (Hassan, Bradley and
 // Somenzi 2013) to literal dropping.
 //
+// # Disequality invariants
+//
+// For a network policy, PolIC3 first looks for pairs of variables that
+// differ in every start state and after every step (differ.go: Houdini,
+// candidates dropped by evaluation first, then by SMT). Their
+// disequalities D are asserted over the current state in every
+// transition query and in the bad region's, so every frame and the
+// invariant lie within D, and a label the certifier cannot exclude on a
+// region is excluded by evaluating the network on the region's states
+// within D, when there are at most 50,000 (a fact that then holds within
+// D only, marked so in the certificate). The invariant of a safe answer
+// is D ∧ (the union of the boxes). Relational cells are off within D.
+//
 // Obligations sit in a priority queue by level (then by depth); a blocked
 // obligation is re-queued one level up, so that counterexamples longer than
 // the current frame count are found without restarting, and a new clause

@@ -71,7 +71,7 @@ property p {
 			t.Fatalf("start y <= %d: %v (%s), want %v", c.start, res.Verdict, res.Reason, c.want)
 		}
 		if res.Verdict == ic3.Safe {
-			if err := checkInvariantPolicy(m, prop, p, res.Invariant); err != nil {
+			if err := checkInvariantPolicy(m, prop, p, res.Invariant, res.Differ...); err != nil {
 				t.Fatalf("start y <= %d: invariant (enumeration): %v", c.start, err)
 			}
 			if len(res.Facts) == 0 {

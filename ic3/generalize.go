@@ -191,7 +191,7 @@ func (r *run) meetsBad(b box) (bool, symbolic.State, error) {
 	if err := r.sv.ready(); err != nil {
 		return false, nil, err
 	}
-	res, w, err := r.sv.checkCur(b, r.sv.badCur)
+	res, w, err := r.sv.checkCur(b, r.sv.badCur, r.sv.curDiffer)
 	if err != nil {
 		return false, nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"vigil/smt"
@@ -71,6 +72,9 @@ type Options struct {
 	// NoRelational keeps lemmas to boxes: no linear atoms over several
 	// variables (relational.go).
 	NoRelational bool
+	// NoDiffer switches off PolIC3's disequality invariants (differ.go):
+	// no pairs are looked for, frames are boxes alone.
+	NoDiffer bool
 	// NoCertCache switches off the cache of certification results (a
 	// proved exclusion holds on every sub-box, a failed one on every
 	// super-box): every APFT certification calls the certifier. For
@@ -123,6 +127,11 @@ type Stats struct {
 	// FreeCores counts PolIC3's generalizations to an unsat core that
 	// needed no policy exclusion, taken without a further query.
 	FreeCores int
+	// DifferPairs is the size of the disequality invariant D (differ.go),
+	// DifferTime the time spent finding it; DifferFacts counts the
+	// certifications that succeeded only by enumerating a region within D.
+	DifferPairs, DifferFacts int
+	DifferTime               time.Duration
 }
 
 // Result is the answer of Check with its evidence.
@@ -139,7 +148,11 @@ type Result struct {
 	// Facts (Safe, learned policies) are the policy exclusions the
 	// invariant's consecution relies on.
 	Facts []Fact
-	Stats Stats
+	// Differ (Safe) are the pairs of variables of the disequality
+	// invariant D (differ.go): the invariant is D ∧ (the union of
+	// Invariant's boxes). Empty: the union alone.
+	Differ [][2]symbolic.VarID
+	Stats  Stats
 }
 
 // MaxMagnitude bounds the absolute value of variable bounds: beyond it
@@ -297,6 +310,11 @@ type run struct {
 	lastWitness symbolic.State
 	// axes of relational generalization (nil: boxes only); relWins and
 	// relFails count its outcomes, to stop trying where it never works.
+	// differ is the disequality invariant D (differ.go); nil: none.
+	// lastDiffer reports that the last "excluded" answer of excluded
+	// holds within D only.
+	differ            *differ
+	lastDiffer        bool
 	axes              []*axis
 	relWins, relFails int
 	relSkips          int
@@ -374,15 +392,37 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	// ranges dropping and the concrete refutations do the work).
 	r.widen = opts.Widen == "on" || opts.Widen == ""
 	r.widenWideOnly = opts.Widen == "" && r.learned != nil
-	// Relational lemmas for networks, and for ensembles whose decisions
-	// are oblique in the state space (relationalPays).
-	if opts.Generalize && !opts.NoRelational && (r.learned == nil || relationalPays(r.learned.pol.Params())) {
-		r.axes = modelAxes(m, prop, policy)
-		r.stats.Axes = len(r.axes)
-	}
 	sv := newSolver(ctx, m, topts, &r.stats, r.learned != nil, func() [][]box { return r.frames })
 	defer sv.close()
 	r.sv = sv
+	// Disequality invariants for networks only: a tree ensemble's
+	// choices are constant on boxes between its thresholds, and where
+	// it is safe the invariant is a union of boxes, which D only makes
+	// costlier to find (np3x4_trees_safe of bench/polic3: frame 13 at
+	// 40 s without D, frame 4 at 30 s with it; SMT checks over 66
+	// disequalities, and exclusions by enumeration).
+	if r.learned != nil && !opts.NoDiffer && r.learned.pol.Params().Network != nil {
+		t0 := time.Now()
+		pairs, err := differPairs(ctx, m, prop, r.learned.g)
+		r.stats.DifferTime = time.Since(t0)
+		if err != nil {
+			return nil, err
+		}
+		r.differ = newDiffer(pairs, len(m.Vars))
+		r.stats.DifferPairs = len(pairs)
+		sv.differ = pairs
+	}
+	// Relational lemmas for networks, and for ensembles whose decisions
+	// are oblique in the state space (relationalPays); not within a
+	// disequality invariant, whose models permute values among their
+	// variables: there the cells of the model's linear comparisons cut
+	// the permutations into thin slices, one lemma each (npuzzle 3x3,
+	// 16x16 network: unknown at 60 s with 10,360 relational clauses at
+	// level 1; with boxes safe in 2.3 s, 85 boxes).
+	if opts.Generalize && !opts.NoRelational && (r.learned == nil || relationalPays(r.learned.pol.Params())) && r.differ == nil {
+		r.axes = modelAxes(m, prop, policy)
+		r.stats.Axes = len(r.axes)
+	}
 	res, err := r.main()
 	if err != nil && ctx.Err() != nil {
 		// The limit or an interrupt stopped Z3 inside some call that
@@ -510,6 +550,9 @@ func (r *run) main() (*Result, error) {
 				boxes = append(boxes, r.frames[j]...)
 			}
 			res := &Result{Verdict: Safe, Invariant: make([][]smt.Lit, 0, len(boxes))}
+			if r.differ != nil {
+				res.Differ = slices.Clone(r.differ.pairs)
+			}
 			for _, b := range boxes {
 				res.Invariant = append(res.Invariant, append([]smt.Lit(nil), b...))
 			}

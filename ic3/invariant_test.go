@@ -18,26 +18,43 @@ func checkInvariant(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.Pol
 	if err != nil {
 		return err
 	}
-	return checkInvariantDecider(m, prop, dec, inv)
+	return checkInvariantDecider(m, prop, dec, inv, nil)
 }
 
 type smtLit = smt.Lit
 
 // checkInvariantPolicy is checkInvariant for an executable policy.
-func checkInvariantPolicy(m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy, inv [][]smt.Lit) error {
+// With differ pairs (ic3.Result.Differ) the invariant is their
+// disequalities conjoined with the union of boxes.
+func checkInvariantPolicy(m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy, inv [][]smt.Lit, differ ...[2]symbolic.VarID) error {
 	dec, err := explicit.PolicyDecider(m, p)
 	if err != nil {
 		return err
 	}
-	return checkInvariantDecider(m, prop, dec, inv)
+	return checkInvariantDecider(m, prop, dec, inv, differ)
 }
 
-func checkInvariantDecider(m *symbolic.Model, prop *symbolic.Property, dec explicit.Decider, inv [][]smt.Lit) error {
+// checkInvariantDiffer is checkInvariant (nil pd: every label) for the
+// invariant differ ∧ inv.
+func checkInvariantDiffer(m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, inv [][]smt.Lit, differ [][2]symbolic.VarID) error {
+	dec, err := testutil.Decider(m, pd)
+	if err != nil {
+		return err
+	}
+	return checkInvariantDecider(m, prop, dec, inv, differ)
+}
+
+func checkInvariantDecider(m *symbolic.Model, prop *symbolic.Property, dec explicit.Decider, inv [][]smt.Lit, differ [][2]symbolic.VarID) error {
 	g, err := explicit.New(m, prop)
 	if err != nil {
 		return err
 	}
 	in := func(s symbolic.State) bool {
+		for _, p := range differ {
+			if s[p[0]] == s[p[1]] {
+				return false
+			}
+		}
 	boxes:
 		for _, b := range inv {
 			for _, l := range b {

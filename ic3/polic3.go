@@ -98,6 +98,10 @@ type Fact struct {
 	Label  symbolic.LabelID
 	Sure   []symbolic.LabelID
 	Within []smt.Lit
+	// Differ: the fact holds only in the states of its region that
+	// satisfy the disequality invariant D (Result.Differ), proved by
+	// enumerating them (differ.go).
+	Differ bool
 }
 
 // learned is the PolIC3 state of a run.
@@ -174,6 +178,9 @@ type certEntry struct {
 	atoms  []symbolic.Atom // its linear atoms (none: the whole box)
 	sure   []symbolic.LabelID
 	w      symbolic.State // failed: a state of the box where the label wins, if the certifier gave one
+	// differ: proved only within the disequality invariant D, by
+	// enumeration (differ.go); a fact that rests on it says so.
+	differ bool
 }
 
 // cacheScan is how many of the newest cache entries of a label a lookup
@@ -376,7 +383,9 @@ func subset(a, b []symbolic.LabelID) bool {
 // excluded asks the certifier, through the cache, whether label a is
 // never chosen in b's region (its bounding box and linear atoms, see
 // region.go) given sure; if not, w may be a state where a beats the
-// labels of sure.
+// labels of sure. Where the certifier fails and the run has a
+// disequality invariant D, the region's states within D are enumerated
+// (differ.go); r.lastDiffer then tells that a "true" holds within D only.
 func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (ok bool, w symbolic.State, err error) {
 	l := r.learned
 	lo, hi, atoms := r.region(b)
@@ -385,6 +394,7 @@ func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (ok b
 		for i := len(proved) - 1; i >= max(0, len(proved)-cacheScan); i-- {
 			if e := proved[i]; regionInside(lo, hi, atoms, e.lo, e.hi, e.atoms) && subset(e.sure, sure) {
 				r.stats.CertHits++
+				r.lastDiffer = e.differ
 				return true, nil, nil
 			}
 		}
@@ -406,9 +416,29 @@ func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (ok b
 		r.stats.RegionCalls++
 	}
 	e := certEntry{lo: lo, hi: hi, atoms: used, sure: sure, w: w}
+	if v != symbolic.Excluded && r.differ != nil && (w == nil || !r.differ.holds(w)) {
+		// Within D, by enumeration (differ.go): over the whole region,
+		// atoms included, whatever the certifier used. Not when the
+		// certifier's state where a wins lies in D: the enumeration
+		// would find it (np3x4 with trees: 7.6 of 30 s in vain).
+		t0 := time.Now()
+		ok, dw, err := l.excludedWithin(r.differ, lo, hi, atoms, a, sure)
+		r.stats.CertTime += time.Since(t0)
+		if err != nil {
+			return false, nil, err
+		}
+		if ok {
+			r.stats.DifferFacts++
+			e.atoms, e.differ, v = atoms, true, symbolic.Excluded
+		} else if dw != nil {
+			// a state of D where a wins: the better witness
+			e.w, w, v = dw, dw, symbolic.Possible
+		}
+	}
 	switch v {
 	case symbolic.Excluded:
 		l.proved[a] = append(l.proved[a], e)
+		r.lastDiffer = e.differ
 		return true, nil, nil
 	case symbolic.Undecided:
 		r.stats.CertUnknown++
@@ -696,9 +726,10 @@ func (c *apftCall) needSure() error {
 	return nil
 }
 
-// exclude leaves label a (proved never chosen in b) out of the query,
-// remembers it for b, and records it as a fact when they are collected.
-func (c *apftCall) exclude(a symbolic.LabelID) {
+// exclude leaves label a (proved never chosen in b; within D only, when
+// differ) out of the query, remembers it for b, and records it as a fact
+// when they are collected.
+func (c *apftCall) exclude(a symbolic.LabelID, differ bool) {
 	l := c.r.learned
 	c.acts = append(c.acts, c.r.sv.notLabel[a])
 	c.policy = append(c.policy, c.r.sv.notLabel[a])
@@ -706,7 +737,7 @@ func (c *apftCall) exclude(a symbolic.LabelID) {
 		l.excl[c.key] = append(l.excl[c.key], a)
 	}
 	if c.facts != nil {
-		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: c.sure})
+		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: c.sure, Differ: differ})
 	}
 }
 
@@ -717,7 +748,7 @@ func (c *apftCall) certify(a symbolic.LabelID) (ok bool, v symbolic.State, err e
 		return false, nil, err
 	}
 	if ok, v, err = c.r.excluded(c.b, a, c.sure); ok && err == nil {
-		c.exclude(a)
+		c.exclude(a, c.r.lastDiffer)
 	}
 	return ok, v, err
 }
@@ -730,8 +761,16 @@ func (c *apftCall) recall(hint []symbolic.LabelID) error {
 		if err := c.needSure(); err != nil {
 			return err
 		}
+		if c.facts != nil && c.r.differ != nil {
+			// the fact must say whether it holds within D only: ask
+			// the cache, which remembers
+			if _, _, err := c.certify(a); err != nil {
+				return err
+			}
+			continue
+		}
 		c.r.stats.CertHits++
-		c.exclude(a)
+		c.exclude(a, false)
 	}
 	for _, a := range hint {
 		if slices.Contains(l.excl[c.key], a) {
@@ -815,6 +854,7 @@ func (c *apftCall) excludeSubBox(w symbolic.State, a symbolic.LabelID, v symboli
 	if err != nil || !ok {
 		return false, err
 	}
+	differ := r.lastDiffer // of the certification that succeeded, the last
 	r.stats.SubBoxes++
 	tmp := sv.st.Activation()
 	c.tmps = append(c.tmps, tmp)
@@ -824,7 +864,7 @@ func (c *apftCall) excludeSubBox(w symbolic.State, a symbolic.LabelID, v symboli
 	c.acts = append(c.acts, tmp)
 	c.policy = append(c.policy, tmp)
 	if c.facts != nil {
-		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: cs, Within: cb})
+		*c.facts = append(*c.facts, Fact{Box: c.boxIndex, Label: a, Sure: cs, Within: cb, Differ: differ})
 	}
 	return true, nil
 }
@@ -945,7 +985,8 @@ func (r *run) freeCore(c box) (box, error) {
 // time over up to nine values of its range in c, ends included: a drop or
 // a widening that fails usually fails on one variable's other values.
 // (States of c's bounding box outside a region with linear atoms are
-// skipped.)
+// skipped, and so are states outside the disequality invariant, where
+// the value is swapped with the variable that holds it.)
 func (r *run) refuted(c box, s symbolic.State, j int) bool {
 	lo, hi := r.bounds(c)
 	t := slices.Clone(s)
@@ -960,8 +1001,22 @@ func (r *run) refuted(c box, s symbolic.State, j int) bool {
 			}
 			if k != s[v] {
 				t[v] = k
-				if c.holds(t) && r.concreteStep(t, c, j) {
+				// Within a disequality invariant, the variable that held
+				// k takes v's value: a swap keeps the state in D where
+				// changing one variable would leave it (npuzzle: two
+				// tiles on one cell).
+				u := -1
+				if r.differ != nil {
+					u = slices.Index(s, k)
+					if u >= 0 {
+						t[u] = s[v]
+					}
+				}
+				if c.holds(t) && r.inD(t) && r.concreteStep(t, c, j) {
 					return true
+				}
+				if u >= 0 {
+					t[u] = s[u]
 				}
 			}
 			if k == hi[v] {

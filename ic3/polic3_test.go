@@ -53,7 +53,7 @@ func learnedSuite(t *testing.T, models int, first uint64, generalize bool, g gen
 		case explicit.UnsafeVerdict:
 			return conformance.Answer{Verdict: explicit.UnsafeVerdict, Trace: res.Trace}, nil
 		case explicit.Safe:
-			if err := checkInvariantPolicy(m, prop, p, res.IC3.Invariant); err != nil {
+			if err := checkInvariantPolicy(m, prop, p, res.IC3.Invariant, res.IC3.Differ...); err != nil {
 				return conformance.Answer{}, fmt.Errorf("invariant (enumeration): %v", err)
 			}
 			for _, f := range res.IC3.Facts {

@@ -60,6 +60,14 @@ type solver struct {
 	reason string
 	// live returns the run's clauses per level, for the first build.
 	live func() [][]box
+	// differ are the pairs of the disequality invariant D (differ.go):
+	// the transition solver asserts D over the current state (every frame
+	// lies in D), and curDiffer is D over the current state as a formula
+	// for the current-state solver, where the bad region is asked within
+	// D but the surely applicable labels are not (the certificate checks
+	// them over the whole region); true without pairs.
+	differ    [][2]symbolic.VarID
+	curDiffer smt.Term
 }
 
 // z3Tuning are the Z3 parameters under which IC3's many small incremental
@@ -180,6 +188,16 @@ func (s *solver) build(clauses [][]box) error {
 			return err
 		}
 		in = init(st, e.Next)
+	}
+	var ne []smt.Term
+	for _, p := range s.differ {
+		ne = append(ne, x.Ne(e.Cur[p[0]], e.Cur[p[1]]))
+	}
+	s.curDiffer = x.Keep(x.And(ne...))
+	if len(ne) > 0 {
+		if err := sv.Assert(s.curDiffer); err != nil {
+			return err
+		}
 	}
 	for _, t := range []smt.Term{
 		x.Implies(s.trans, tr.Formula),

@@ -10,6 +10,7 @@ import (
 	"vigil/internal/certpath"
 	"vigil/internal/vigilerr"
 	"vigil/smt"
+	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
@@ -18,14 +19,20 @@ import (
 // policy, model and policy hashes, and each ic3.Fact as a certificate
 // fact (labels by name, its sub-region's bounds and linear atoms as
 // FormatFactLit writes them; one it cannot write is an internal error).
-func (q *Prepared) certificate(inv [][]smt.Lit, facts []ic3.Fact) (*invcert.Cert, error) {
+//
+// differ are the pairs of the invariant's disequality part (PolIC3's
+// ic3.Result.Differ), written as differ lines; nil for none.
+func (q *Prepared) certificate(inv [][]smt.Lit, facts []ic3.Fact, differ [][2]symbolic.VarID) (*invcert.Cert, error) {
 	m := q.Model
 	h := q.Header
 	h.Property, h.Policy, h.Boxes = q.Property.Name, q.policyName(), len(inv)
 	h.Defines = append([]string(nil), q.Header.Defines...)
-	h.Facts = nil
+	h.Facts, h.Differ = nil, nil
+	for _, d := range differ {
+		h.Differ = append(h.Differ, [2]string{m.Vars[d[0]].Name, m.Vars[d[1]].Name})
+	}
 	for _, f := range facts {
-		pf := invcert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name}
+		pf := invcert.PolicyFact{Box: f.Box, Label: m.Labels[f.Label].Name, Differ: f.Differ}
 		for _, l := range f.Within {
 			w, err := invcert.FormatFactLit(m, l)
 			if err != nil {

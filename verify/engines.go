@@ -137,7 +137,7 @@ func decideIC3(ctx context.Context, q *Prepared, generalize bool) (*Verdict, err
 		v.Answer = explicit.Safe
 		// The invariant goes through the independent checker (check)
 		// before the verdict is returned.
-		if v.Invariant, err = q.certificate(res.Invariant, res.Facts); err != nil {
+		if v.Invariant, err = q.certificate(res.Invariant, res.Facts, res.Differ); err != nil {
 			return nil, err
 		}
 	case ic3.Unsafe:
@@ -245,7 +245,7 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 	for i, f := range bfacts {
 		facts[i] = ic3.Fact{Box: f.Box, Label: f.Label, Sure: f.Sure}
 	}
-	c, err := q.certificate(inv, facts)
+	c, err := q.certificate(inv, facts, nil)
 	if err != nil {
 		return err
 	}

@@ -120,6 +120,12 @@ type IC3Figures struct {
 	// FreeCores counts PolIC3's generalizations to an unsat core that
 	// needed no policy exclusion (ic3.Stats.FreeCores).
 	FreeCores int `json:"policy_free_cores,omitempty"`
+	// DifferPairs is the size of PolIC3's disequality invariant and
+	// DifferSeconds the time spent finding it; DifferFacts counts the
+	// certifications that succeeded only within it (ic3.Stats).
+	DifferPairs   int     `json:"differ_pairs,omitempty"`
+	DifferSeconds float64 `json:"differ_seconds,omitempty"`
+	DifferFacts   int     `json:"differ_certified,omitempty"`
 }
 
 // NewIC3Figures summarizes the statistics of an IC3 run made with the
@@ -141,7 +147,7 @@ func NewIC3Figures(s ic3.Stats, generalize bool, order string, boxOnly bool) *IC
 		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
 		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
 		Refuted: s.Refuted, SubBoxes: s.SubBoxes, Evaluated: s.Evaluated, RegionCalls: s.RegionCalls,
-		FreeCores: s.FreeCores,
+		FreeCores: s.FreeCores, DifferPairs: s.DifferPairs, DifferSeconds: s.DifferTime.Seconds(), DifferFacts: s.DifferFacts,
 	}
 }
 

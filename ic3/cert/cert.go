@@ -48,6 +48,12 @@ type Header struct {
 	// or in the part of it that the bounds Within cut out, given the labels
 	// Sure are applicable throughout that region.
 	Facts []PolicyFact
+	// Differ are the pairs of variables (by name) of the invariant's
+	// disequality part, one "differ: NAME NAME" line each: vigil.inv is
+	// their disequalities conjoined with the union of boxes. A fact
+	// marked Differ holds only in the states of its region where every
+	// pair differs.
+	Differ [][2]string
 }
 
 // PolicyFact is one "fact:" header line.
@@ -58,12 +64,20 @@ type PolicyFact struct {
 	// Within are bounds such as "x>=5" or "x<=9" and linear atoms such
 	// as "1*v+-1*d<=0" (see FormatLit); none means the whole box.
 	Within []string
+	// Differ: the fact holds only in the states of its region that
+	// satisfy the certificate's disequalities (Header.Differ); the
+	// checker re-checks it by enumerating those states. Written as a
+	// trailing "differ" token.
+	Differ bool
 }
 
 func (f PolicyFact) String() string {
 	s := fmt.Sprintf("box=%d label=%s sure=%s", f.Box, f.Label, strings.Join(f.Sure, ","))
 	if len(f.Within) > 0 {
 		s += " within=" + strings.Join(f.Within, ",")
+	}
+	if f.Differ {
+		s += " differ"
 	}
 	return s
 }
@@ -177,6 +191,9 @@ func (h *Header) Lines() []string {
 	if h.PolicyHash != "" {
 		ls = append(ls, "policy-sha256: "+h.PolicyHash)
 	}
+	for _, d := range h.Differ {
+		ls = append(ls, "differ: "+d[0]+" "+d[1])
+	}
 	ls = append(ls, fmt.Sprintf("boxes: %d", h.Boxes))
 	for _, f := range h.Facts {
 		ls = append(ls, "fact: "+f.String())
@@ -275,6 +292,7 @@ func Parse(r io.Reader, name string) (*Cert, error) {
 		return nil, err
 	}
 	p := &parser{src: string(src), name: name, line: 1}
+	var differ *list // the file's vigil.differ definition
 	for {
 		e, err := p.next()
 		if err != nil {
@@ -283,13 +301,74 @@ func Parse(r io.Reader, name string) (*Cert, error) {
 		if e == nil {
 			return nil, errorf("%s: no (define-fun vigil.inv ...) definition; is this a certificate written by vigil verify --cert?", name)
 		}
+		if l, ok := e.(list); ok && len(l.items) >= 2 && atomIs(l.items[0], "define-fun") && atomIs(l.items[1], "vigil.differ") {
+			differ = &l
+		}
 		if l, ok := e.(list); ok && len(l.items) >= 2 && atomIs(l.items[0], "define-fun") && atomIs(l.items[1], "vigil.inv") {
 			if err := c.parseInv(l, name); err != nil {
+				return nil, err
+			}
+			if err := c.checkDifferDef(differ, name); err != nil {
 				return nil, err
 			}
 			return c, nil
 		}
 	}
+}
+
+// checkDifferDef checks that the file's vigil.differ definition (nil:
+// none before vigil.inv) states exactly the header's differ pairs, in
+// order: (not (= |x| |y|)) for one, (and (not (= |x| |y|)) ...) for
+// more. The checker builds its own text from the header, z3 FILE reads
+// the file's: they must say the same.
+func (c *Cert) checkDifferDef(l *list, name string) error {
+	if len(c.Differ) == 0 {
+		if l != nil {
+			return errorf("%s:%d: vigil.differ is defined, but the header has no differ lines: an edited file?", name, l.line)
+		}
+		return nil
+	}
+	if l == nil {
+		return errorf("%s: the header has %d differ lines, but no (define-fun vigil.differ ...) precedes vigil.inv", name, len(c.Differ))
+	}
+	r := &invReader{name: name, idx: map[string]int{}}
+	bad := func(format string, args ...any) error {
+		return errorf("%s:%d: vigil.differ: %s", name, l.line, fmt.Sprintf(format, args...))
+	}
+	if len(l.items) != 5 || !atomIs(l.items[3], "Bool") {
+		return bad("want (define-fun vigil.differ (PARAMS) Bool BODY)")
+	}
+	if err := r.params(l.items[2], l.line); err != nil {
+		return err
+	}
+	if len(r.vars) != len(c.Vars) {
+		return bad("its parameters are not vigil.inv's")
+	}
+	for i := range r.vars {
+		if r.vars[i] != c.Vars[i] {
+			return bad("its parameters are not vigil.inv's")
+		}
+	}
+	body := []sexp{l.items[4]}
+	if bl, ok := l.items[4].(list); ok && len(bl.items) > 0 && atomIs(bl.items[0], "and") {
+		body = bl.items[1:]
+	}
+	if len(body) != len(c.Differ) {
+		return bad("it states %d disequalities, the header's differ lines %d", len(body), len(c.Differ))
+	}
+	for i, e := range body {
+		d := c.Differ[i]
+		nl, ok := e.(list)
+		ok = ok && len(nl.items) == 2 && atomIs(nl.items[0], "not")
+		var eq list
+		if ok {
+			eq, ok = nl.items[1].(list)
+		}
+		if !ok || len(eq.items) != 3 || !atomIs(eq.items[0], "=") || !atomIs(eq.items[1], d[0]) || !atomIs(eq.items[2], d[1]) {
+			return bad("disequality %d is not (not (= %s %s)), the header's differ line %d", i+1, d[0], d[1], i+1)
+		}
+	}
+	return nil
 }
 
 func (c *Cert) parseHeader(src, name string) error {
@@ -340,6 +419,12 @@ func (c *Cert) parseHeader(src, name string) error {
 			c.Hash = v
 		case "policy-sha256":
 			c.PolicyHash = v
+		case "differ":
+			ns := strings.Fields(v)
+			if len(ns) != 2 || ns[0] == ns[1] {
+				return errorf("%s:%d: differ: want two different variable names, got %+q", name, line, v)
+			}
+			c.Differ = append(c.Differ, [2]string{ns[0], ns[1]})
 		case "fact":
 			f, err := parseFact(v)
 			if err != nil {
@@ -382,6 +467,24 @@ func (c *Cert) parseInv(l list, name string) error {
 		return r.bad(l.line, "want result sort Bool")
 	}
 	body := l.items[4]
+	// With disequalities: (and (vigil.differ PARAMS) UNION).
+	differ := false
+	if bl, ok := body.(list); ok && len(bl.items) == 3 && atomIs(bl.items[0], "and") {
+		if cl, ok := bl.items[1].(list); ok && len(cl.items) > 0 && atomIs(cl.items[0], "vigil.differ") {
+			if len(cl.items)-1 != len(r.vars) {
+				return r.bad(cl.line, "want (vigil.differ) applied to every parameter")
+			}
+			for i, a := range cl.items[1:] {
+				if !atomIs(a, r.vars[i]) {
+					return r.bad(cl.line, "want (vigil.differ) applied to the parameters in order")
+				}
+			}
+			differ, body = true, bl.items[2]
+		}
+	}
+	if differ != (len(c.Differ) > 0) {
+		return errorf("%s: the header has %d differ lines, but vigil.inv %s (vigil.differ ...): an edited file?", name, len(c.Differ), map[bool]string{true: "conjoins", false: "does not conjoin"}[differ])
+	}
 	c.Inv = [][]smt.Lit{}
 	if !atomIs(body, "false") {
 		items := []sexp{body}
@@ -555,6 +658,13 @@ func parseFact(v string) (PolicyFact, error) {
 	var f PolicyFact
 	seen := map[string]bool{}
 	for _, kv := range strings.Fields(v) {
+		if kv == "differ" {
+			if f.Differ {
+				return f, fmt.Errorf("the token differ appears twice")
+			}
+			f.Differ = true
+			continue
+		}
 		k, val, ok := strings.Cut(kv, "=")
 		if !ok {
 			return f, fmt.Errorf("want box=N label=NAME sure=NAME,..., got %+q", kv)

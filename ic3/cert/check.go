@@ -84,7 +84,11 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 	if err != nil {
 		return err
 	}
-	q := smtlib.Question{Model: opaque(m), Property: prop, Policy: policy}
+	differ, err := c.resolveDiffer(m)
+	if err != nil {
+		return err
+	}
+	q := smtlib.Question{Model: opaque(m), Property: prop, Policy: policy, Differ: differ}
 	if learned {
 		q.Policy = nil // SMT sees every label; the facts restrict them
 	}
@@ -112,7 +116,18 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 		// vigil.fact.<i> defines for consecution).
 		region := append(slices.Clone(c.Inv[f.Box]), f.Within...)
 		lo, hi := boxBounds(m, region)
-		if err := fc.Check(ctx, Fact{Lo: lo, Hi: hi, Atoms: regionAtoms(region), Label: f.Label, Sure: f.Sure}); err != nil {
+		ft := Fact{Lo: lo, Hi: hi, Atoms: regionAtoms(region), Label: f.Label, Sure: f.Sure}
+		switch {
+		case f.Differ && len(differ) == 0:
+			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: it claims to hold within the disequalities, but the certificate has no differ lines", f.Box, Quote(m.Labels[f.Label].Name))}
+		case f.Differ:
+			ft.Differ = differ
+		case len(differ) > 0 && countDiffer(m, lo, hi, ft.Atoms, differ, differPrefer):
+			// used only within vigil.inv, which lies within the
+			// disequalities: enumerating them is enough, and cheaper
+			ft.Differ = differ
+		}
+		if err := fc.Check(ctx, ft); err != nil {
 			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, Quote(m.Labels[f.Label].Name), Message(err))}
 		}
 	}
@@ -440,6 +455,7 @@ type resolvedFact struct {
 	Label  symbolic.LabelID
 	Sure   []symbolic.LabelID
 	Within []smt.Lit // none: the whole box
+	Differ bool      // holds within the certificate's disequalities only
 }
 
 type factList []resolvedFact
@@ -470,7 +486,7 @@ func (c *Cert) resolveFacts(m *symbolic.Model) (factList, error) {
 		if f.Box < 0 || f.Box >= len(c.Inv) {
 			return nil, errorf("a policy fact names box %d of %d", f.Box, len(c.Inv))
 		}
-		r := resolvedFact{Box: f.Box}
+		r := resolvedFact{Box: f.Box, Differ: f.Differ}
 		for _, w := range f.Within {
 			l, err := parseLit(m, w)
 			if err != nil {

@@ -47,6 +47,19 @@
 // skipped. An atom the header cannot state is an internal error of the
 // writer (vigil verify), never dropped.
 //
+// A certificate may also state a disequality invariant (PolIC3's, for
+// models whose steps permute values among variables): "differ: X Y"
+// header lines, and vigil.inv written as (and (vigil.differ PARAMS)
+// UNION), vigil.differ being the conjunction of (not (= |X| |Y|)) over
+// the pairs, which must match the header's exactly (Parse refuses
+// another definition). The checks read the invariant with the
+// disequalities. A fact with a trailing "differ" token holds only in the
+// states of its region that satisfy them; it is re-checked by
+// enumerating exactly those states and evaluating the policy (differ.go).
+// Because vigil.inv lies within the disequalities, any fact of such a
+// certificate is re-checked that way when its region holds few enough
+// of their states.
+//
 // States are one integer per variable, each within its range. Integers
 // are exact mathematical integers (SMT-LIB Int): division by a positive
 // constant floors (div), min, max, abs and if are ite terms. Unsafe and

@@ -102,6 +102,11 @@ type Fact struct {
 	Atoms  []symbolic.Atom
 	Label  symbolic.LabelID
 	Sure   []symbolic.LabelID
+	// Differ, when not empty, are the pairs of variables that differ in
+	// every state the fact claims (a "differ" fact of a certificate with
+	// disequalities): only those states count, and they are enumerated
+	// (differ.go).
+	Differ [][2]symbolic.VarID
 }
 
 // MaxCells bounds the work of the enumerations: the tree-leaf combinations
@@ -217,6 +222,8 @@ func (fc *FactChecker) Check(ctx context.Context, f Fact) error {
 	}
 	q.atoms = atoms
 	switch {
+	case len(f.Differ) > 0:
+		return q.enumerateDiffer(ctx, lo, hi)
 	case fc.par.Network != nil:
 		return q.network(ctx, fc.par, lo, hi, &fc.ev)
 	case fc.par.Ensemble != nil:

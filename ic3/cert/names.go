@@ -77,7 +77,11 @@ func PolicyHash(d *symbolic.PolicyDecl) (string, error) {
 // model, property and policy; a learned policy's facts are c's Facts),
 // the invariant and the checks.
 func (c *Cert) Write(w io.Writer, m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl) error {
-	q := smtlib.Question{Model: m, Property: prop, Policy: policy}
+	differ, err := c.resolveDiffer(m)
+	if err != nil {
+		return err
+	}
+	q := smtlib.Question{Model: m, Property: prop, Policy: policy, Differ: differ}
 	inv := smtlib.Boxes(c.Inv)
 	if policy == nil || (policy.Kind != symbolic.KindNN && policy.Kind != symbolic.KindTrees) {
 		return smtlib.WriteCert(w, q, c.Lines(), inv)

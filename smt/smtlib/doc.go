@@ -127,6 +127,22 @@
 //	false
 //	)
 //
+// With disequalities (Question.Differ, PolIC3's invariant for models
+// whose steps permute values) a definition of them comes first and
+// vigil.inv conjoins it, with the same line structure inside:
+//
+//	; the disequality invariant: these pairs of variables differ (the header's differ lines)
+//	(define-fun vigil.differ ((|x| Int) (|y| Int)) Bool
+//	  (not (= |x| |y|)))
+//	; the invariant: the disequalities and a union of boxes, one per line
+//	(define-fun vigil.inv ((|x| Int) (|y| Int)) Bool
+//	(and (vigil.differ |x| |y|)
+//	(or
+//	(and (>= |x| 1) (<= |y| 5))
+//	)))
+//
+// (several pairs: (and (not (= |x| |y|)) ...)).
+//
 // z3 FILE then prints init, unsat, consecution, unsat, safety, unsat
 // (one per line) for a valid certificate; a sat names the check that
 // fails. A model without variables applies its functions by name alone

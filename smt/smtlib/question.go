@@ -16,6 +16,11 @@ type Question struct {
 	// applicable label may be taken. Only rules and table policies can be
 	// written exactly.
 	Policy *symbolic.PolicyDecl
+	// Differ, for a certificate only, are the pairs of variables of its
+	// disequality invariant: vigil.inv is then (and (vigil.differ ...)
+	// (or BOX ...)), vigil.differ being (and (not (= |x| |y|)) ...) over
+	// the pairs. Empty: vigil.inv is the union of boxes alone.
+	Differ [][2]symbolic.VarID
 }
 
 // Function names. Labels make vigil.app.<label> and vigil.chosen.<label>,
@@ -29,6 +34,7 @@ const (
 	fnRangeErr = "vigil.rangeerr"
 	fnBad      = "vigil.bad"
 	fnInv      = "vigil.inv"
+	fnDiffer   = "vigil.differ"
 	// letA and letB name the operands of min, max and abs, bound with let
 	// so that an operand is printed once.
 	letA = "vigil.a"

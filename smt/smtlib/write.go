@@ -132,11 +132,29 @@ func (p *printer) invariant(inv [][]Lit) error {
 			}
 		}
 	}
-	p.line("; the invariant: a union of " + kind + ", one per line")
-	p.line("(define-fun " + fnInv + " (" + params(p.n.cur) + ") Bool")
+	closing := ")"
+	if len(p.q.Differ) > 0 {
+		var ne []string
+		for _, d := range p.q.Differ {
+			if int(d[0]) < 0 || int(d[0]) >= len(p.n.cur) || int(d[1]) < 0 || int(d[1]) >= len(p.n.cur) || d[0] == d[1] {
+				return fmt.Errorf("smtlib: a disequality of the invariant names variables %d and %d of %d", d[0], d[1], len(p.n.cur))
+			}
+			ne = append(ne, "(not (= "+p.n.cur[d[0]]+" "+p.n.cur[d[1]]+"))")
+		}
+		p.line("; the disequality invariant: these pairs of variables differ (the header's differ lines)")
+		p.line("(define-fun " + fnDiffer + " (" + params(p.n.cur) + ") Bool")
+		p.line("  " + and(ne...) + ")")
+		p.line("; the invariant: the disequalities and a union of " + kind + ", one per line")
+		p.line("(define-fun " + fnInv + " (" + params(p.n.cur) + ") Bool")
+		p.line("(and " + call(fnDiffer, p.n.cur...))
+		closing = "))"
+	} else {
+		p.line("; the invariant: a union of " + kind + ", one per line")
+		p.line("(define-fun " + fnInv + " (" + params(p.n.cur) + ") Bool")
+	}
 	if len(inv) == 0 {
 		p.line("false")
-		p.line(")")
+		p.line(closing)
 		return nil
 	}
 	p.line("(or")
@@ -155,7 +173,7 @@ func (p *printer) invariant(inv [][]Lit) error {
 		}
 		p.line("(and " + strings.Join(ls, " ") + ")")
 	}
-	p.line("))")
+	p.line(")" + closing)
 	return nil
 }
 
