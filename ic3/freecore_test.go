@@ -63,7 +63,7 @@ property p {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := ic3.Check(context.Background(), m, prop, pd, ic3.Options{Generalize: true})
+		res, err := ic3.Check(context.Background(), m, prop, pd, ic3.Options{Generalize: true, FreeCores: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -69,6 +69,12 @@ type Options struct {
 	// slow) they shrink the invariant from 132 to 77 boxes but double the
 	// SMT calls and the time (ic3/FIGURES.md).
 	CTG bool
+	// FreeCores lets PolIC3 take an APFT unsat core that rests on no
+	// policy exclusion as a lemma without certifying it again (freeCore).
+	// Off by default: it saves queries on some tree ensembles (bench/polic3
+	// be1_trees_safe 1.5 -> 1.2 s) but sends generalization elsewhere on
+	// np3x4_trees_safe (24 -> 104 s CPU, 1,566 -> 5,982 boxes; ic3/FIGURES.md).
+	FreeCores bool
 	// NoRelational keeps lemmas to boxes: no linear atoms over several
 	// variables (relational.go).
 	NoRelational bool

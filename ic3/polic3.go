@@ -964,7 +964,7 @@ func (r *run) generalizeLearned(s symbolic.State, j int) (box, error) {
 // for symbolic policies). Only a core that needs an exclusion must have
 // it certified again on the larger box (dropLearned, try).
 func (r *run) freeCore(c box) (box, error) {
-	if !r.lastCoreFree || len(r.lastCore) >= len(c) {
+	if !r.opts.FreeCores || !r.lastCoreFree || len(r.lastCore) >= len(c) {
 		return nil, nil
 	}
 	b, err := r.repair(r.lastCore, c)

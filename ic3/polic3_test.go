@@ -31,6 +31,10 @@ import (
 // "excluded", since PolIC3 asks it mostly where a concrete evaluation
 // already showed the label is not chosen (without generalization, only
 // there: every box is one state).
+// learnedIC3 are the IC3 options learnedSuite's runs use (a test may
+// switch on an opt-in feature for the duration of its suite).
+var learnedIC3 verify.IC3Options
+
 func learnedSuite(t *testing.T, models int, first uint64, generalize bool, g gen.Options, mk func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error)) {
 	pols := map[*symbolic.PolicyDecl]symbolic.Policy{}
 	facts, within, asked := 0, 0, 0
@@ -45,7 +49,7 @@ func learnedSuite(t *testing.T, models int, first uint64, generalize bool, g gen
 		if err != nil {
 			return conformance.Answer{}, fmt.Errorf("certifier: %v", err)
 		}
-		res, err := verify.Decide(ctx, &verify.Question{Model: m, Property: prop, Policy: pd, Executable: p, Engine: engine})
+		res, err := verify.Decide(ctx, &verify.Question{Model: m, Property: prop, Policy: pd, Executable: p, Engine: engine, IC3: learnedIC3})
 		if err != nil {
 			return conformance.Answer{}, err
 		}

@@ -28,6 +28,10 @@ func TestReview12WideBoxes(t *testing.T) {
 	if k, err := strconv.Atoi(os.Getenv("VIGIL_REVIEW_N")); err == nil && k > 0 {
 		n = k
 	}
+	// The policy-free cores are opt-in (--free-cores); this suite runs
+	// with them on.
+	learnedIC3.FreeCores = true
+	defer func() { learnedIC3.FreeCores = false }()
 	learnedSuite(t, n, 12000, true, gen.Options{MaxVars: 3, MaxRange: 40, MaxLabels: 4, InitialStart: true}, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
 		if seed%3 == 0 {
 			p, d, err := trees.Random(m, outs, seed, 4, 3)

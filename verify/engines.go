@@ -28,9 +28,10 @@ type IC3Options struct {
 	// Widen is "auto" (also ""), "on" or "off".
 	Widen string
 	// NoRelational keeps lemmas to boxes; CTG learns clauses for
-	// counterexamples to generalization; NoCertCache switches off
-	// PolIC3's cache of certification results.
-	NoRelational, CTG, NoCertCache bool
+	// counterexamples to generalization; FreeCores takes PolIC3's
+	// policy-free unsat cores without certifying them (ic3.Options);
+	// NoCertCache switches off PolIC3's cache of certification results.
+	NoRelational, CTG, FreeCores, NoCertCache bool
 }
 
 // PPAOptions configure policy predicate abstraction.
@@ -112,7 +113,7 @@ func decideIC3(ctx context.Context, q *Prepared, generalize bool) (*Verdict, err
 		name += "-nog"
 	}
 	o := q.IC3
-	opts := ic3.Options{Generalize: generalize, Order: ic3.Order(o.Order), NoRelational: o.NoRelational, CTG: o.CTG, NoCertCache: o.NoCertCache}
+	opts := ic3.Options{Generalize: generalize, Order: ic3.Order(o.Order), NoRelational: o.NoRelational, CTG: o.CTG, FreeCores: o.FreeCores, NoCertCache: o.NoCertCache}
 	if o.Widen != "auto" {
 		opts.Widen = o.Widen
 	}

@@ -51,6 +51,7 @@ func runVerify(e *cli.Env, args []string) int {
 	fs.Var(widen, "widen", "ic3: widen the bounds of learned clauses after dropping literals: auto (on for symbolic policies; for learned ones on variables of 256 values or more), on, off")
 	lemmas := &cli.EnumFlag{What: "lemma language", Values: []string{"linear", "box"}, Val: "linear"}
 	fs.Var(lemmas, "lemmas", "ic3: the lemma language: linear (boxes plus linear atoms over several variables drawn from the model's comparisons; a learned policy is certified over each region, and tree ensembles whose inputs each read one variable keep boxes) or box (bounds only)")
+	freeCores := fs.Bool("free-cores", false, "polic3: take an unsat core that rests on no policy exclusion as a lemma without certifying it again (fewer queries on some tree ensembles, a worse invariant on others: measured in ic3/FIGURES.md)")
 	ctg := fs.Bool("ctg", false, "ic3: counterexamples to generalization: when dropping a literal fails because of a state that a clause could exclude, learn that clause and retry (up to 3 per learned clause; smaller invariants, more SMT calls)")
 	bf := addBDDFlags(fs)
 	certFile := fs.String("cert", "", "write a certificate of a safe verdict to this file, for vigil cert check FILE: ic3, polic3 and ppa the inductive invariant in SMT-LIB2 (z3 FILE checks its own definitions), bfs (and auto when bfs decides) the reachable states as a JSON state list, gzip-compressed when FILE ends in .gz")
@@ -105,7 +106,7 @@ func runVerify(e *cli.Env, args []string) int {
 	q := &verify.Question{Model: lm.m, Property: lm.prop, Policy: decl, Engine: engine.Val,
 		Limits: verify.Limits{MaxStates: *maxStates, MaxNodes: *bf.maxNodes},
 		BFS:    verify.BFSOptions{Workers: *workers},
-		IC3:    verify.IC3Options{Order: order.Val, Widen: widen.Val, NoRelational: lemmas.Val == "box", CTG: *ctg, NoCertCache: !*certCache},
+		IC3:    verify.IC3Options{Order: order.Val, Widen: widen.Val, NoRelational: lemmas.Val == "box", CTG: *ctg, FreeCores: *freeCores, NoCertCache: !*certCache},
 		Progress: func(p verify.Progress) {
 			progMu.Lock()
 			defer progMu.Unlock()
