@@ -255,6 +255,7 @@ func (r *engine) wp(ab *abstraction, path []int, targets [][]*symbolic.Cond) int
 		cur := targets[i]
 		for j := i - 1; j >= 0 && len(cur) > 0; j-- {
 			var prev []*symbolic.Cond
+			seen := map[string]bool{}
 			a := label(j)
 			for ci := range m.Commands {
 				c := &m.Commands[ci]
@@ -265,9 +266,16 @@ func (r *engine) wp(ab *abstraction, path []int, targets [][]*symbolic.Cond) int
 					for _, t := range cur {
 						w := substCond(t, &c.Outcomes[oi])
 						atoms(w, func(at *symbolic.Cond) {
-							if len(prev) < maxWP {
-								prev = append(prev, at)
+							// The chain goes on with the canonical
+							// form of each distinct atom that is not
+							// constant: no predicate comes back in a
+							// longer form.
+							p, ok := r.preds.canon(at)
+							if !ok || seen[p.key] || len(prev) >= maxWP {
+								return
 							}
+							seen[p.key] = true
+							prev = append(prev, p.c)
 						})
 					}
 				}
