@@ -134,13 +134,17 @@ func boolCmp(c *symbolic.Cond) (*symbolic.Cond, bool) {
 // preconditions repeat a predicate in ever longer forms, such as
 // max(min(2x, -2), -2) <= -1, which always holds); a table over one
 // variable that is a threshold or a single point becomes x <= k or x == k.
-// Larger atoms are keyed by their linear form or their text.
+// Larger atoms are keyed by their linear form or their text, after
+// interval bounds simplified them (simplifyAtom).
 func (ps *predSet) canon(a *symbolic.Cond) (pred, bool) {
 	text := ps.m.CondString(a)
 	if c, ok := ps.memo[text]; ok {
 		return c.p, c.ok
 	}
-	p, ok := ps.syntax(a)
+	p, ok := pred{}, false
+	if a = simplifyAtom(ps.m, a); a != nil {
+		p, ok = ps.syntax(a)
+	}
 	if ok {
 		if t, has := ps.table(p.c); has {
 			switch {
@@ -521,4 +525,102 @@ func Linear(m *symbolic.Model, c *symbolic.Cond) error {
 	}
 	cond(c)
 	return bad
+}
+
+// exact reports that a bound of Model.Bounds is a value, not a saturated
+// one.
+func exact(k int) bool { return k > -(1<<62) && k < 1<<62 }
+
+// simplifyAtom returns the comparison a with its sides simplified by
+// interval bounds (simplify), or nil when the bounds decide it on every
+// state in range. Other atoms are returned as they are.
+func simplifyAtom(m *symbolic.Model, a *symbolic.Cond) *symbolic.Cond {
+	if a.Op != symbolic.CCmp {
+		return a
+	}
+	n := *a
+	n.L, n.R = simplify(m, a.L), simplify(m, a.R)
+	llo, lhi := m.Bounds(n.L)
+	rlo, rhi := m.Bounds(n.R)
+	if !exact(llo) || !exact(lhi) || !exact(rlo) || !exact(rhi) {
+		return &n
+	}
+	var always, never bool
+	switch n.Cmp {
+	case symbolic.Lt:
+		always, never = lhi < rlo, llo >= rhi
+	case symbolic.Le:
+		always, never = lhi <= rlo, llo > rhi
+	case symbolic.Gt:
+		always, never = llo > rhi, lhi <= rlo
+	case symbolic.Ge:
+		always, never = llo >= rhi, lhi < rlo
+	case symbolic.Eq, symbolic.Ne:
+		one := llo == lhi && rlo == rhi && llo == rlo
+		apart := lhi < rlo || rhi < llo
+		always, never = one, apart
+		if n.Cmp == symbolic.Ne {
+			always, never = apart, one
+		}
+	}
+	if always || never {
+		return nil
+	}
+	return &n
+}
+
+// simplify returns e with the subexpressions whose value interval bounds
+// decide on every state in range replaced by constants, min and max by
+// the argument that is never the larger (smaller), and abs by its argument
+// or its negation where its sign is fixed: weakest preconditions through
+// clamped assignments (x' = max(min(2x, -2), -2)) stay small.
+func simplify(m *symbolic.Model, e *symbolic.Expr) *symbolic.Expr {
+	if e == nil || e.Op == symbolic.OpConst || e.Op == symbolic.OpVar {
+		return e
+	}
+	n := *e
+	if len(e.Args) > 0 {
+		n.Args = make([]*symbolic.Expr, len(e.Args))
+		for i, a := range e.Args {
+			n.Args[i] = simplify(m, a)
+		}
+	}
+	if lo, hi := m.Bounds(&n); lo == hi && exact(lo) {
+		return symbolic.Lit(lo)
+	}
+	bounds := func(a *symbolic.Expr) (int, int, bool) {
+		lo, hi := m.Bounds(a)
+		return lo, hi, exact(lo) && exact(hi)
+	}
+	switch n.Op {
+	case symbolic.OpMin, symbolic.OpMax:
+		alo, ahi, oka := bounds(n.Args[0])
+		blo, bhi, okb := bounds(n.Args[1])
+		if !oka || !okb {
+			break
+		}
+		lower, upper := -1, -1 // the argument that is never larger, never smaller
+		switch {
+		case ahi <= blo:
+			lower, upper = 0, 1
+		case bhi <= alo:
+			lower, upper = 1, 0
+		}
+		if lower < 0 {
+			break
+		}
+		if n.Op == symbolic.OpMin {
+			return n.Args[lower]
+		}
+		return n.Args[upper]
+	case symbolic.OpAbs:
+		lo, hi, ok := bounds(n.Args[0])
+		switch {
+		case ok && lo >= 0:
+			return n.Args[0]
+		case ok && hi <= 0:
+			return &symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{n.Args[0]}, Pos: n.Pos}
+		}
+	}
+	return &n
 }

@@ -82,6 +82,14 @@ property p { unsafe b && x <= -1 && y + big > 3 }
 	if p, ok := ps.canon(lin); !ok || p.key[:2] == "tt" {
 		t.Errorf("y + big > 3: %q, want a linear key", p.key)
 	}
+	// Beyond maxTable, interval bounds: a clamped chain is constant, and
+	// min, max and abs with a decided order or sign drop out.
+	two := &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{big, big}}
+	clamp := &symbolic.Expr{Op: symbolic.OpMax, Args: []*symbolic.Expr{{Op: symbolic.OpMin, Args: []*symbolic.Expr{two, symbolic.Lit(-2)}}, symbolic.Lit(-2)}}
+	constant(symbolic.Compare(clamp, symbolic.Le, symbolic.Lit(-1)))
+	constant(symbolic.Compare(&symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{big, clamp}}, symbolic.Ge, symbolic.Lit(-2)))
+	same(symbolic.Compare(&symbolic.Expr{Op: symbolic.OpMin, Args: []*symbolic.Expr{big, symbolic.Lit(200000)}}, symbolic.Le, symbolic.Lit(5)), symbolic.Compare(big, symbolic.Lt, symbolic.Lit(6)))
+	same(symbolic.Compare(&symbolic.Expr{Op: symbolic.OpAbs, Args: []*symbolic.Expr{&symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{big}}}}, symbolic.Eq, symbolic.Lit(3)), symbolic.Compare(big, symbolic.Eq, symbolic.Lit(3)))
 	// A set adds each of them once.
 	if n := ps.add(symbolic.And(b, ne, substCond(b, o), symbolic.Compare(y, symbolic.Le, symbolic.Lit(5)))); n != 1 {
 		t.Errorf("added %d predicates, want 1", n)
