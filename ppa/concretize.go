@@ -332,14 +332,37 @@ func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, add
 	if div == k {
 		targets[k] = append(targets[k], r.prop.Unsafe)
 	}
+	before := len(r.preds.list)
 	added = r.guardAtoms(ab, path, at) + r.wp(ab, path, targets)
-	if added == 0 {
+	if added == 0 || !r.separates(ab, path, before) {
 		sts, _ := r.states(ab.nodes[path[div]].vals)
 		for _, s := range sts {
 			added += r.split(s)
 		}
 	}
 	return nil, added, true, nil
+}
+
+// separates reports whether some predicate from index from on takes both
+// values on the states of a cube of the path (whose cubes are small
+// enough to enumerate). Where none does, each cube of the path is a cube
+// of the refined abstraction too, with the same transitions, so that the
+// same spurious path would come back: the refinement must split states.
+func (r *engine) separates(ab *abstraction, path []int, from int) bool {
+	for _, n := range path {
+		sts, ok := r.states(ab.nodes[n].vals)
+		if !ok {
+			return true // cannot tell
+		}
+		for _, p := range r.preds.list[from:] {
+			for _, s := range sts {
+				if p.c.Holds(s) != p.c.Holds(sts[0]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isStart reports whether s is a start state.
