@@ -52,7 +52,7 @@ func TestEnginesArgMaxAll(t *testing.T) {
 					// of these models (seed 41095: 180 spurious paths in
 					// 30 s, weakest preconditions repeating a predicate in
 					// another form); since predicates are keyed by their
-					// truth table it takes at most 7 iterations and 0.1 s
+					// truth table it takes at most 6 iterations and 0.1 s
 					// on the first 400 seeds under either reading
 					// (ppa/FIGURES.md).
 					if res.Answer == explicit.Unknown {
