@@ -255,6 +255,7 @@ func (r *engine) wp(ab *abstraction, path []int, targets [][]*symbolic.Cond) int
 		cur := targets[i]
 		for j := i - 1; j >= 0 && len(cur) > 0; j-- {
 			var prev []*symbolic.Cond
+			seen := map[string]bool{}
 			a := label(j)
 			for ci := range m.Commands {
 				c := &m.Commands[ci]
@@ -265,9 +266,16 @@ func (r *engine) wp(ab *abstraction, path []int, targets [][]*symbolic.Cond) int
 					for _, t := range cur {
 						w := substCond(t, &c.Outcomes[oi])
 						atoms(w, func(at *symbolic.Cond) {
-							if len(prev) < maxWP {
-								prev = append(prev, at)
+							// The chain goes on with the canonical
+							// form of each distinct atom that is not
+							// constant: no predicate comes back in a
+							// longer form.
+							p, ok := r.preds.canon(at)
+							if !ok || seen[p.key] || len(prev) >= maxWP {
+								return
 							}
+							seen[p.key] = true
+							prev = append(prev, p.c)
 						})
 					}
 				}
@@ -324,14 +332,37 @@ func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, add
 	if div == k {
 		targets[k] = append(targets[k], r.prop.Unsafe)
 	}
+	before := len(r.preds.list)
 	added = r.guardAtoms(ab, path, at) + r.wp(ab, path, targets)
-	if added == 0 {
+	if added == 0 || !r.separates(ab, path, before) {
 		sts, _ := r.states(ab.nodes[path[div]].vals)
 		for _, s := range sts {
 			added += r.split(s)
 		}
 	}
 	return nil, added, true, nil
+}
+
+// separates reports whether some predicate from index from on takes both
+// values on the states of a cube of the path (whose cubes are small
+// enough to enumerate). Where none does, each cube of the path is a cube
+// of the refined abstraction too, with the same transitions, so that the
+// same spurious path would come back: the refinement must split states.
+func (r *engine) separates(ab *abstraction, path []int, from int) bool {
+	for _, n := range path {
+		sts, ok := r.states(ab.nodes[n].vals)
+		if !ok {
+			return true // cannot tell
+		}
+		for _, p := range r.preds.list[from:] {
+			for _, s := range sts {
+				if p.c.Holds(s) != p.c.Holds(sts[0]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isStart reports whether s is a start state.

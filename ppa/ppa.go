@@ -35,9 +35,16 @@
 // first infeasible prefix names the cube literals that matter, and their
 // weakest preconditions back along the path (with the guards of the
 // commands taken and, for rules policies, the rule conditions) become new
-// predicates. When that yields nothing new, the states of the feasible
-// prefix's last step are split off by bounds on their variables. The
-// exploration then restarts with the larger predicate set.
+// predicates. A predicate is new only when it differs from every
+// predicate (and its negation) on the states in range: small atoms are
+// compared by their truth tables, larger ones after simplification by
+// interval bounds (preds.go), so that a weakest precondition that repeats
+// a predicate in another form adds nothing. When that yields nothing new,
+// or (for paths whose cubes are small enough to enumerate) when no new
+// predicate splits a cube of the path, which would bring the same path
+// back, the states of the feasible prefix's last step are split off by
+// bounds on their variables. The exploration then restarts with the larger
+// predicate set.
 //
 // # Safe verdicts
 //
