@@ -126,16 +126,7 @@ func (q *question) enumerateDiffer(ctx context.Context, lo, hi []int) error {
 			if states&0xfff == 0 && ctx.Err() != nil {
 				return errorf("policy fact not re-checked: %w", ctx.Err())
 			}
-			if !q.inRegion(s) {
-				return nil
-			}
-			if err := q.p.Scores(s, sc); err != nil {
-				return errorf("policy fact: %w", err)
-			}
-			if q.chosen(sc) {
-				return q.failure(append(symbolic.State(nil), s...), nil)
-			}
-			return nil
+			return q.checkState(s, sc)
 		}
 	values:
 		for k := lo[v]; k <= hi[v]; k++ {

@@ -237,16 +237,7 @@ func TestReviewOracle(t *testing.T) {
 			for k, inv := range invs {
 				var facts factList
 				if mode == 2 {
-					for range r.IntN(4) {
-						f := resolvedFact{Box: r.IntN(len(inv)), Label: symbolic.LabelID(r.IntN(len(m.Labels)))}
-						if r.IntN(2) == 0 {
-							f.Sure = []symbolic.LabelID{symbolic.LabelID(r.IntN(len(m.Labels)))}
-						}
-						if r.IntN(2) == 0 {
-							f.Within = randomRegions(r, m, 1, r.IntN(2) == 0)[0]
-						}
-						facts = append(facts, f)
-					}
+					facts = randomFacts(r, m, len(inv))
 				}
 				what := fmt.Sprintf("seed %d %+v mode %d invariant %d", seed, o, mode, k)
 				q := smtlib.Question{Model: opaque(m), Property: prop, Policy: policy}

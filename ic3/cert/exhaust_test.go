@@ -141,16 +141,7 @@ func TestEvaluationMatchesZ3(t *testing.T) {
 					name, inv := ni.name, ni.inv
 					var facts factList
 					if mode == 2 {
-						for range r.IntN(4) {
-							f := resolvedFact{Box: r.IntN(len(inv)), Label: symbolic.LabelID(r.IntN(len(m.Labels)))}
-							if r.IntN(2) == 0 {
-								f.Sure = []symbolic.LabelID{symbolic.LabelID(r.IntN(len(m.Labels)))}
-							}
-							if r.IntN(2) == 0 {
-								f.Within = randomRegions(r, m, 1, r.IntN(2) == 0)[0]
-							}
-							facts = append(facts, f)
-						}
+						facts = randomFacts(r, m, len(inv))
 					}
 					q := smtlib.Question{Model: opaque(m), Property: prop, Policy: policy}
 					s, err := smtlib.CertScript(q, smtlib.Boxes(inv), facts.exclusions(), mode == 2)
@@ -392,4 +383,21 @@ func TestEvaluatorSemantics(t *testing.T) {
 			t.Errorf("%s at x=4: evaluated (%v)", form, ev.err)
 		}
 	}
+}
+
+// randomFacts returns up to three random policy facts over an invariant
+// of boxes boxes: a box, a label, maybe a sure label and maybe a region.
+func randomFacts(r *rand.Rand, m *symbolic.Model, boxes int) factList {
+	var facts factList
+	for range r.IntN(4) {
+		f := resolvedFact{Box: r.IntN(boxes), Label: symbolic.LabelID(r.IntN(len(m.Labels)))}
+		if r.IntN(2) == 0 {
+			f.Sure = []symbolic.LabelID{symbolic.LabelID(r.IntN(len(m.Labels)))}
+		}
+		if r.IntN(2) == 0 {
+			f.Within = randomRegions(r, m, 1, r.IntN(2) == 0)[0]
+		}
+		facts = append(facts, f)
+	}
+	return facts
 }

@@ -364,18 +364,23 @@ func (q *question) enumerate(ctx context.Context, lo, hi []int, why string) erro
 		return errorf("cannot re-check the policy fact: %s, and the box has %.4g states, more than the %d that are enumerated", why, n, cellLimit)
 	}
 	sc := make([]float64, len(q.p.Outputs()))
-	return eachBoxState(ctx, lo, hi, func(s symbolic.State) error {
-		if !q.inRegion(s) {
-			return nil
-		}
-		if err := q.p.Scores(s, sc); err != nil {
-			return errorf("policy fact: %w", err)
-		}
-		if q.chosen(sc) {
-			return q.failure(append(symbolic.State(nil), s...), nil)
-		}
+	return eachBoxState(ctx, lo, hi, func(s symbolic.State) error { return q.checkState(s, sc) })
+}
+
+// checkState checks one state s of the fact's box with the policy's own
+// scores (sc is scratch space for them): a failure when s lies in the
+// fact's region and the policy chooses the label there.
+func (q *question) checkState(s symbolic.State, sc []float64) error {
+	if !q.inRegion(s) {
 		return nil
-	})
+	}
+	if err := q.p.Scores(s, sc); err != nil {
+		return errorf("policy fact: %w", err)
+	}
+	if q.chosen(sc) {
+		return q.failure(append(symbolic.State(nil), s...), nil)
+	}
+	return nil
 }
 
 // ratOf returns the value of a symbolic rational (0 when unset, as
