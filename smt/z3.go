@@ -347,6 +347,7 @@ type Mark int
 
 // NewContext creates a reference-counted Z3 context.
 func NewContext() (*Context, error) {
+	prepareHeap()
 	c := C.vg_new_context()
 	if c == nil {
 		return nil, errors.New("smt: cannot create a Z3 context")
