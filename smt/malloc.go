@@ -33,7 +33,7 @@ package smt
 // free lists, rarely handed back). Measured on such a machine: PolIC3 on
 // tr1 (bench/polic3-proofs.toml) took a median 20 ms but a 90th
 // percentile of 40-60 ms with huge pages everywhere, 27 and 31 ms without.
-// So prepareHeap touches the first 20 MiB (where Z3 puts its tables) one
+// So prepareHeap touches the first 18 MiB (where Z3 puts its two tables) one
 // 2 MiB page at a time and times each fault on the thread's CPU clock;
 // after the first page that costs more than 1 ms it marks the rest of
 // the region MADV_NOHUGEPAGE, bounding the loss to one slow page.
@@ -85,7 +85,7 @@ static void *vg_filler;
 static void vg_prepare_heap(void) {
 	if (vg_malloc_tuned != 1 || vg_malloc_mode == 1) return;
 	const uintptr_t huge = 2 << 20;
-	const size_t span = 48 << 20, probe = 20 << 20;
+	const size_t span = 48 << 20, probe = 18 << 20; // the two tables: 17 MB
 	char *p = malloc(span);
 	if (p == NULL) return;
 	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
