@@ -31,8 +31,9 @@ package smt
 // time for one page, against 0.15 ms for a page the guest used recently
 // and 0.7 ms for the same 2 MiB in 4 KiB pages (which come from the small
 // free lists, rarely handed back). Measured on such a machine: PolIC3 on
-// tr1 (bench/polic3-proofs.toml) took a median 20 ms but a 90th
-// percentile of 40-60 ms with huge pages everywhere, 27 and 31 ms without.
+// tr1's four policies (bench/polic3-proofs.toml) took a median of 20-24
+// ms but a 90th percentile of 25-61 ms with huge pages everywhere, 26-30
+// and 30-33 ms with 4 KiB pages (ic3/FIGURES.md, session 13).
 // So prepareHeap touches the first 18 MiB (where Z3 puts its two tables) one
 // 2 MiB page at a time and times each fault on the thread's CPU clock;
 // after the first page that costs more than 1 ms it marks the rest of
