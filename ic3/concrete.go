@@ -66,6 +66,30 @@ func (r *run) states(b box, limit int) ([]symbolic.State, bool) {
 	}
 }
 
+// statesD returns the states of b that satisfy the disequality invariant
+// D (differ.go), or false when there are more than limit of them; without
+// D, the states of b (states). The questions that evaluation answers on
+// them (meetsBad, stepsOut, APFT) are asked within D anyway: the solver
+// asserts D, and the invariant lies in D. On npuzzle a box of 32,768
+// states whose cells hold five tiles between them holds 120 states of D.
+func (r *run) statesD(b box, limit int) ([]symbolic.State, bool) {
+	if r.differ == nil {
+		return r.states(b, limit)
+	}
+	if ss, small := r.states(b, limit); small {
+		return ss, true // (the callers skip the states outside D)
+	}
+	lo, hi := r.bounds(b)
+	var out []symbolic.State
+	complete := r.differ.eachUpTo(lo, hi, limit, func(s symbolic.State) bool {
+		if b.holds(s) {
+			out = append(out, slices.Clone(s))
+		}
+		return true
+	})
+	return out, complete
+}
+
 // exactBad reports whether t is in the solver's bad region: unsafe, or
 // not terminal with an outcome of some command (any label) leaving a
 // variable's range. known is false when evaluating an outcome fails for
@@ -109,7 +133,7 @@ func (r *run) meetsBadConcrete(b box, key string) (hit bool, w symbolic.State, o
 	if e, found := r.learned.bad[key]; found {
 		return e.hit, e.w, true
 	}
-	ss, small := r.states(b, smallBox)
+	ss, small := r.statesD(b, smallBox)
 	if !small {
 		return false, nil, false
 	}
@@ -170,7 +194,7 @@ func (r *run) sureConcrete(b box) ([]symbolic.LabelID, bool) {
 // one), and the SMT call is saved. False when there is none or b is not
 // small.
 func (r *run) stepsOut(b box, j int, rel bool) bool {
-	ss, small := r.states(b, smallBox)
+	ss, small := r.statesD(b, smallBox)
 	if !small {
 		return false
 	}
@@ -209,7 +233,7 @@ const apftSmall = 256
 // solver's coreLevel is the lowest level among the clauses that exclude
 // the successors (see jump).
 func (r *run) apftConcrete(b box, j int, rel bool) (possible, ok bool) {
-	ss, small := r.states(b, apftSmall)
+	ss, small := r.statesD(b, apftSmall)
 	if !small {
 		return false, false
 	}
