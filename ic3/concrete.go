@@ -309,7 +309,7 @@ func (r *run) apftConcrete(b box, j int, rel bool) (possible, ok bool) {
 // that way (the limit was smallBox, 64), the whole process went from 1.51
 // to 1.13 s, with 711 facts instead of 563.
 func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err error) {
-	ss, small := r.states(b, apftSmall)
+	ss, small := r.statesD(b, apftSmall)
 	if !small {
 		return nil, false, false, nil
 	}
@@ -358,7 +358,12 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 			continue
 		}
 		if sure == nil {
-			sure, _ = r.sureConcrete(b)
+			// (by SMT where b is small only within D: the sure labels
+			// must hold on the whole box, for a fact the certifier
+			// proves there)
+			if sure, err = r.sureLabels(b); err != nil {
+				return nil, false, true, err
+			}
 		}
 		ok, _, err := r.excluded(b, symbolic.LabelID(a), sure)
 		if err != nil {
@@ -378,7 +383,10 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 				}
 			}
 			sub := r.subRegion(b, lo, hi)
-			ss, _ := r.sureConcrete(sub)
+			ss, err := r.sureLabels(sub)
+			if err != nil {
+				return nil, false, true, err
+			}
 			ok, _, err := r.excluded(sub, symbolic.LabelID(a), ss)
 			if err != nil {
 				return nil, false, true, err
