@@ -358,10 +358,7 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 			continue
 		}
 		if sure == nil {
-			// (by SMT where b is small only within D: the sure labels
-			// must hold on the whole box, for a fact the certifier
-			// proves there)
-			if sure, err = r.sureLabels(b); err != nil {
+			if sure, err = r.factSure(b); err != nil {
 				return nil, false, true, err
 			}
 		}
@@ -383,7 +380,7 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 				}
 			}
 			sub := r.subRegion(b, lo, hi)
-			ss, err := r.sureLabels(sub)
+			ss, err := r.factSure(sub)
 			if err != nil {
 				return nil, false, true, err
 			}
@@ -415,6 +412,20 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 		}
 	}
 	return facts, true, true, nil
+}
+
+// factSure returns the labels applicable throughout b for factsConcrete:
+// by evaluation on a box of at most smallBox states, else none, or, within
+// a disequality invariant, by SMT (sureLabels), where b may be small only
+// within D while the sure labels must hold on the whole box for a fact
+// the certifier proves there. (SMT for the boxes of 65-256 states without
+// D too: be1_32x32_safe 1,616 -> 1,734 SMT calls, 869 -> 785 facts, no CPU
+// gained.)
+func (r *run) factSure(b box) ([]symbolic.LabelID, error) {
+	if s, small := r.sureConcrete(b); small || r.differ == nil {
+		return s, nil
+	}
+	return r.sureLabels(b)
 }
 
 // pointFacts is the number of states of a box of more than smallBox
