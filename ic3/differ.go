@@ -310,6 +310,12 @@ func (d *differ) holds(s symbolic.State) bool {
 // enumeration was cut short by f or by the budgets (more than
 // differBudget states or differNodes partial assignments).
 func (d *differ) each(lo, hi []int, f func(symbolic.State) bool) bool {
+	return d.eachUpTo(lo, hi, differBudget, f)
+}
+
+// eachUpTo is each with budget in place of differBudget (and four times
+// as many partial assignments).
+func (d *differ) eachUpTo(lo, hi []int, budget int, f func(symbolic.State) bool) bool {
 	n := len(lo)
 	s := make(symbolic.State, n)
 	states, nodes := 0, 0
@@ -317,7 +323,7 @@ func (d *differ) each(lo, hi []int, f func(symbolic.State) bool) bool {
 	rec = func(v int) bool {
 		if v == n {
 			states++
-			if states > differBudget {
+			if states > budget {
 				return false
 			}
 			return f(s)
@@ -325,7 +331,7 @@ func (d *differ) each(lo, hi []int, f func(symbolic.State) bool) bool {
 	next:
 		for k := lo[v]; k <= hi[v]; k++ {
 			nodes++
-			if nodes > differNodes {
+			if nodes > differNodes/differBudget*budget {
 				return false
 			}
 			for _, u := range d.earlier[v] {

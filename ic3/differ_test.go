@@ -122,6 +122,20 @@ func TestDifferEach(t *testing.T) {
 			t.Errorf("box %v..%v: enumerated %v, want %v", lo, hi, got, want)
 		}
 	}
+	// eachUpTo with a budget: complete up to it (the box of 4^4 states
+	// holds 72 of D), cut short beyond it, never more than the budget
+	// handed to f.
+	lo, hi := []int{0, 0, 0, 0}, []int{3, 3, 3, 3}
+	for _, c := range []struct {
+		budget int
+		whole  bool
+	}{{71, false}, {72, true}, {73, true}, {1, false}} {
+		n := 0
+		whole := d.eachUpTo(lo, hi, c.budget, func(symbolic.State) bool { n++; return true })
+		if whole != c.whole || n > c.budget || whole && n != 72 {
+			t.Errorf("eachUpTo(budget %d): %d states, whole %v; want whole %v", c.budget, n, whole, c.whole)
+		}
+	}
 	// Beyond the budget the enumeration stops and says so.
 	big := newDiffer([][2]symbolic.VarID{{0, 1}}, 3)
 	if big.each([]int{0, 0, 0}, []int{99, 99, 99}, func(symbolic.State) bool { return true }) {

@@ -272,10 +272,32 @@ func (e *Evaluator) Eval(x, out []float64) {
 // x*y + z on some architectures unless the product is converted), so
 // every platform computes the same bits, and the forward error bound of
 // roundoff.go holds.
+//
+// Four rows are summed side by side, each in that order: the sums of a row
+// depend on one another (a chain of additions, each waiting for the last),
+// the rows do not, so the processor overlaps them (the same bits, about
+// twice as fast on 64x64 layers).
 func affine(l *Layer, x, y []float64) {
-	for i := 0; i < l.Out; i++ {
+	n := l.In
+	x = x[:n]
+	i := 0
+	for ; i+4 <= l.Out; i += 4 {
+		w0 := l.W[i*n : (i+1)*n]
+		w1 := l.W[(i+1)*n : (i+2)*n]
+		w2 := l.W[(i+2)*n : (i+3)*n]
+		w3 := l.W[(i+3)*n : (i+4)*n]
+		s0, s1, s2, s3 := l.B[i], l.B[i+1], l.B[i+2], l.B[i+3]
+		for j, xj := range x {
+			s0 += float64(w0[j] * xj)
+			s1 += float64(w1[j] * xj)
+			s2 += float64(w2[j] * xj)
+			s3 += float64(w3[j] * xj)
+		}
+		y[i], y[i+1], y[i+2], y[i+3] = applyAct(l, s0), applyAct(l, s1), applyAct(l, s2), applyAct(l, s3)
+	}
+	for ; i < l.Out; i++ {
 		s := l.B[i]
-		for j, w := range l.W[i*l.In : (i+1)*l.In] {
+		for j, w := range l.W[i*n : (i+1)*n] {
 			s += float64(w * x[j])
 		}
 		y[i] = applyAct(l, s)
