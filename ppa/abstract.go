@@ -268,11 +268,15 @@ func (ab *abstraction) explore() (path []int, res *Result, err error) {
 	if err := s.Assert(start); err != nil {
 		return nil, nil, err
 	}
-	err = ab.allCubes(ab.pc, func(vals []bool) error {
+	if sts, ok := r.startStates(); ok {
+		// The cubes of the start states, by evaluation.
+		for _, st := range sts {
+			ab.add(r.valsOf(st, ab.n), -1, symbolic.NoLabel)
+		}
+	} else if err := ab.allCubes(ab.pc, func(vals []bool) error {
 		ab.add(vals, -1, symbolic.NoLabel)
 		return nil
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, nil, err
 	}
 	if err := s.Pop(1); err != nil {
@@ -447,11 +451,35 @@ func (ab *abstraction) invariant() []Cube {
 // rather than by SMT.
 const maxEnum = 1 << 12
 
-// states returns the states of the cube vals when its bounding box (from
-// its single-variable predicates) has at most maxEnum states.
+// maxScan bounds the bounding box that states scans for a cube's states:
+// a cube whose predicates relate several variables (npuzzle's p[i] !=
+// p[j]) may hold few states in a box too large to list, and evaluating
+// its predicates on every state of the box costs far less than one SMT
+// query over a learned policy's encoding.
+const maxScan = 1 << 18
+
+// states returns the states of the cube vals when it has at most maxEnum
+// of them, found in its bounding box (from its single-variable
+// predicates) when that box has at most maxScan states.
 func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
+	k := key(vals)
+	if sts, ok := r.enum[k]; ok {
+		return sts, sts != nil || r.enumEmpty[k]
+	}
+	sts, ok := r.scan(vals)
+	if r.enum == nil {
+		r.enum, r.enumEmpty = map[string][]symbolic.State{}, map[string]bool{}
+	}
+	r.enum[k] = sts
+	r.enumEmpty[k] = ok && sts == nil
+	return sts, ok
+}
+
+// scan lists the states of the cube vals by scanning its bounding box
+// (see states).
+func (r *engine) scan(vals []bool) ([]symbolic.State, bool) {
 	lo, hi, size := r.box(vals)
-	if size > maxEnum || r.opts.NoEnumeration {
+	if r.opts.NoEnumeration || size > maxScan {
 		return nil, false
 	}
 	if size == 0 {
@@ -461,6 +489,9 @@ func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
 	s := append(symbolic.State(nil), lo...)
 	for {
 		if r.inCube(s, vals) {
+			if len(out) == maxEnum {
+				return nil, false
+			}
 			out = append(out, append(symbolic.State(nil), s...))
 		}
 		v := 0
@@ -473,6 +504,61 @@ func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
 		}
 		s[v]++
 	}
+}
+
+// maxStarts bounds the start states that startStates lists.
+const maxStarts = 1 << 14
+
+// startStates returns the start states when the variables' ranges span at
+// most maxScan states and at most maxStarts of them are start states
+// (found once, by scanning the ranges); ok is false otherwise.
+func (r *engine) startStates() ([]symbolic.State, bool) {
+	if r.startsDone {
+		return r.starts, r.startsOK
+	}
+	r.startsDone = true
+	m := r.m
+	if r.opts.NoEnumeration {
+		return nil, false
+	}
+	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	size := 1.0
+	for v := range m.Vars {
+		lo[v], hi[v] = m.Vars[v].Lo, m.Vars[v].Hi
+		size *= float64(hi[v] - lo[v] + 1)
+	}
+	if size > maxScan {
+		return nil, false
+	}
+	s := append(symbolic.State(nil), lo...)
+	for {
+		if r.isStart(s) {
+			if len(r.starts) == maxStarts {
+				r.starts = nil
+				return nil, false
+			}
+			r.starts = append(r.starts, append(symbolic.State(nil), s...))
+		}
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			r.startsOK = true
+			return r.starts, true
+		}
+		s[v]++
+	}
+}
+
+// valsOf returns the values of the first n predicates in s.
+func (r *engine) valsOf(s symbolic.State, n int) []bool {
+	vals := make([]bool, n)
+	for p := range vals {
+		vals[p] = r.preds.list[p].c.Holds(s)
+	}
+	return vals
 }
 
 // box returns the bounding box of the cube vals that its single-variable
@@ -551,11 +637,7 @@ func (ab *abstraction) expandStates(i int, states []symbolic.State) (bool, error
 				if err != nil {
 					return true, nil // a range error of the choice: bad
 				}
-				vals := make([]bool, ab.n)
-				for p := range vals {
-					vals[p] = r.preds.list[p].c.Holds(t)
-				}
-				j, _ := ab.add(vals, i, c.Label)
+				j, _ := ab.add(r.valsOf(t, ab.n), i, c.Label)
 				if e := [2]int{int(c.Label), j}; !edges[e] {
 					edges[e] = true
 					r.stats.Transitions++
