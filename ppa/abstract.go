@@ -446,64 +446,127 @@ func (ab *abstraction) invariant() []Cube {
 	return inv
 }
 
-// maxEnum bounds the states of a cube that expand and concretize handle
-// by enumeration (the policy's float64 choice state by state, exact)
-// rather than by SMT.
+// maxEnum bounds the states of a cube that certificates list state by
+// state (boxes.go).
 const maxEnum = 1 << 12
 
-// maxScan bounds the bounding box that states scans for a cube's states:
-// a cube whose predicates relate several variables (npuzzle's p[i] !=
-// p[j]) may hold few states in a box too large to list, and evaluating
-// its predicates on every state of the box costs far less than one SMT
-// query over a learned policy's encoding.
+// maxCube bounds the states of a cube that expand and concretize handle
+// by enumeration (the policy's float64 choice state by state, exact)
+// rather than by SMT: a cube whose predicates relate several variables
+// (npuzzle's p[i] != p[j]) may hold a few thousand states in a box of
+// millions, and evaluating the policy on each costs far less than one SMT
+// query over a network's encoding.
+const maxCube = 1 << 16
+
+// maxNodes bounds the partial states that enumerate visits for one cube.
+const maxNodes = 1 << 21
+
+// maxScan bounds the variables' ranges that startStates scans for the
+// start states.
 const maxScan = 1 << 18
 
-// states returns the states of the cube vals when it has at most maxEnum
-// of them, found in its bounding box (from its single-variable
-// predicates) when that box has at most maxScan states.
+// maxCached bounds the states that states keeps across calls.
+const maxCached = 1 << 20
+
+// states returns the states of the cube vals when it has at most maxCube
+// of them (enumerate). Without a learned policy, whose SMT queries are
+// cheap (and whose unsat cores refine better than separation), only
+// cubes whose bounding box has at most maxEnum states are enumerated.
 func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
 	k := key(vals)
 	if sts, ok := r.enum[k]; ok {
 		return sts, sts != nil || r.enumEmpty[k]
 	}
-	sts, ok := r.scan(vals)
+	sts, ok := r.enumerate(vals)
 	if r.enum == nil {
 		r.enum, r.enumEmpty = map[string][]symbolic.State{}, map[string]bool{}
 	}
-	r.enum[k] = sts
-	r.enumEmpty[k] = ok && sts == nil
+	if !ok || r.cached+len(sts) <= maxCached {
+		r.cached += len(sts)
+		r.enum[k] = sts
+		r.enumEmpty[k] = ok && sts == nil
+	}
 	return sts, ok
 }
 
-// scan lists the states of the cube vals by scanning its bounding box
-// (see states).
-func (r *engine) scan(vals []bool) ([]symbolic.State, bool) {
+// enumerate lists the states of the cube vals by a depth-first search
+// over the variables of its bounding box (from its single-variable
+// predicates), the last variable outermost, checking each predicate as
+// soon as the variables it reads are set; ok is false beyond maxCube
+// states or maxNodes partial states.
+func (r *engine) enumerate(vals []bool) ([]symbolic.State, bool) {
 	lo, hi, size := r.box(vals)
-	if r.opts.NoEnumeration || size > maxScan {
+	if r.opts.NoEnumeration || (r.cert == nil && size > maxEnum) {
 		return nil, false
 	}
 	if size == 0 {
 		return nil, true
 	}
-	var out []symbolic.State
+	n := len(lo)
+	// at[v]: the predicates whose first variable read is v (at[n]: those
+	// that read none), checked once v .. n-1 are set.
+	at := make([][]int, n+1)
+	for p := range vals {
+		v := r.firstVar(p)
+		if v < 0 {
+			v = n
+		}
+		at[v] = append(at[v], p)
+	}
+	holds := func(v int, s symbolic.State) bool {
+		for _, p := range at[v] {
+			if r.preds.list[p].c.Holds(s) != vals[p] {
+				return false
+			}
+		}
+		return true
+	}
 	s := append(symbolic.State(nil), lo...)
-	for {
-		if r.inCube(s, vals) {
-			if len(out) == maxEnum {
-				return nil, false
+	if !holds(n, s) {
+		return nil, true
+	}
+	var out []symbolic.State
+	nodes := 0
+	var dfs func(v int) bool // false: a bound was hit
+	dfs = func(v int) bool {
+		if v < 0 {
+			if len(out) == maxCube {
+				return false
 			}
 			out = append(out, append(symbolic.State(nil), s...))
+			return true
 		}
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
+		for k := lo[v]; k <= hi[v]; k++ {
+			if nodes++; nodes > maxNodes {
+				return false
+			}
+			s[v] = k
+			if holds(v, s) && !dfs(v-1) {
+				return false
+			}
 		}
-		if v == len(s) {
-			return out, true
-		}
-		s[v]++
+		s[v] = lo[v]
+		return true
 	}
+	if !dfs(n - 1) {
+		return nil, false
+	}
+	return out, true
+}
+
+// firstVar returns the least variable predicate p reads (-1: none).
+func (r *engine) firstVar(p int) int {
+	for len(r.firstVars) <= p {
+		c := r.preds.list[len(r.firstVars)].c
+		v := -1
+		c.Vars(func(u symbolic.VarID) {
+			if v < 0 || int(u) < v {
+				v = int(u)
+			}
+		})
+		r.firstVars = append(r.firstVars, v)
+	}
+	return r.firstVars[p]
 }
 
 // maxStarts bounds the start states that startStates lists.

@@ -213,6 +213,8 @@ type engine struct {
 	// ones.
 	enum      map[string][]symbolic.State
 	enumEmpty map[string]bool
+	cached    int   // states held in enum
+	firstVars []int // per predicate, the least variable it reads
 	// starts caches startStates.
 	starts               []symbolic.State
 	startsOK, startsDone bool
