@@ -502,6 +502,11 @@ func (r *engine) enumerate(vals []bool) ([]symbolic.State, bool) {
 	if size == 0 {
 		return nil, true
 	}
+	return r.search(vals, lo, hi)
+}
+
+// search is enumerate's depth-first search over the box lo..hi.
+func (r *engine) search(vals []bool, lo, hi []int) ([]symbolic.State, bool) {
 	n := len(lo)
 	// at[v]: the predicates whose first variable read is v (at[n]: those
 	// that read none), checked once v .. n-1 are set.
