@@ -329,34 +329,31 @@ func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, add
 	at := min(div+1, k)
 	before := len(r.preds.list)
 	added = r.guardAtoms(ab, path, at)
-	policy := false
 	if r.cert == nil {
 		// Rules, tables and no policy: the preconditions of every
 		// predicate of the cube (the choice is a condition, among the
-		// guard atoms, so separation is not needed).
+		// guard atoms).
 		for _, pr := range r.preds.list[:len(ab.nodes[path[at]].vals)] {
 			targets[at] = append(targets[at], pr.c)
 		}
 		if div == k {
 			targets[k] = append(targets[k], r.prop.Unsafe)
 		}
-	} else if div < k {
-		// Where the frontier's successors under the policy's choice
-		// leave the next cube, the preconditions of the cube's
-		// predicates; where none does, the policy's choice made the path
-		// spurious, which no precondition expresses.
-		if len(r.violated(ab, path, div, front)) > 0 {
-			for _, pr := range r.preds.list[:len(ab.nodes[path[at]].vals)] {
-				targets[at] = append(targets[at], pr.c)
-			}
-		} else {
-			policy = true
-		}
+		added += r.wp(ab, path, targets)
 	} else {
-		targets[k] = append(targets[k], r.prop.Unsafe)
-	}
-	added += r.wp(ab, path, targets)
-	if policy || (div == k && r.cert != nil) {
+		// A learned policy: the preconditions of the next cube's
+		// literals that the frontier's successors under the policy's
+		// choice break (as an unsat core would name them; none where the
+		// policy's choice made the path spurious, which no precondition
+		// expresses), or of the unsafe condition at the path's end; and
+		// thresholds that separate the frontier from the states that
+		// take the step.
+		if div < k {
+			targets[at] = r.violated(ab, path, div, front)
+		} else {
+			targets[k] = append(targets[k], r.prop.Unsafe)
+		}
+		added += r.wp(ab, path, targets)
 		added += r.separate(ab, path, div, front)
 	}
 	if added == 0 || !r.separates(ab, path, before) {
