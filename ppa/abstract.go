@@ -577,9 +577,11 @@ func (r *engine) firstVar(p int) int {
 // maxStarts bounds the start states that startStates lists.
 const maxStarts = 1 << 14
 
-// startStates returns the start states when the variables' ranges span at
-// most maxScan states and at most maxStarts of them are start states
-// (found once, by scanning the ranges); ok is false otherwise.
+// startStates returns the start states: the initial state where the
+// property has no start condition; otherwise, when the variables' ranges
+// span at most maxScan states and at most maxStarts of them are start
+// states, those (found once, by scanning the ranges). ok is false
+// otherwise: the start cubes are then found by SMT.
 func (r *engine) startStates() ([]symbolic.State, bool) {
 	if r.startsDone {
 		return r.starts, r.startsOK
@@ -588,6 +590,18 @@ func (r *engine) startStates() ([]symbolic.State, bool) {
 	m := r.m
 	if r.opts.NoEnumeration {
 		return nil, false
+	}
+	if r.prop.Start == nil {
+		// The initial state (startAt), when it lies in range.
+		s0, err := m.InitialState()
+		if err != nil {
+			return nil, false
+		}
+		r.startsOK = true
+		if m.InRange(s0) < 0 {
+			r.starts = []symbolic.State{s0}
+		}
+		return r.starts, true
 	}
 	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
 	size := 1.0
