@@ -575,7 +575,7 @@ func (r *engine) firstVar(p int) int {
 }
 
 // maxStarts bounds the start states that startStates lists.
-const maxStarts = 1 << 14
+const maxStarts = 1 << 16
 
 // startStates returns the start states: the initial state where the
 // property has no start condition; otherwise, when the variables' ranges

@@ -291,12 +291,12 @@ func (r *engine) wp(ab *abstraction, path []int, targets [][]*symbolic.Cond) int
 
 // concretizeStates is concretize when every cube of the path has few
 // states (see states): the replay starts from every start state of the
-// first cube, and a spurious path is refined by the weakest
-// preconditions of the next cube's literals that the frontier's
-// successors break (or of the unsafe condition, at the path's end) and by
-// thresholds that separate the frontier from the states of its cube that
-// take the path's next step (separate.go). ok is false when some cube is
-// too large.
+// first cube. A spurious path is refined, for rules, tables and no
+// policy, by the weakest preconditions of every predicate of the cube
+// where the replay stopped; for a learned policy, by thresholds that
+// separate the replay's frontier from the states of its cube that take
+// the path's next step (separate.go). ok is false when some cube is too
+// large.
 func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, added int, ok bool, err error) {
 	var first []symbolic.State
 	for i, n := range path {
@@ -341,19 +341,12 @@ func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, add
 		}
 		added += r.wp(ab, path, targets)
 	} else {
-		// A learned policy: the preconditions of the next cube's
-		// literals that the frontier's successors under the policy's
-		// choice break (as an unsat core would name them; none where the
-		// policy's choice made the path spurious, which no precondition
-		// expresses), or of the unsafe condition at the path's end; and
-		// thresholds that separate the frontier from the states that
-		// take the step.
-		if div < k {
-			targets[at] = r.violated(ab, path, div, front)
-		} else {
-			targets[k] = append(targets[k], r.prop.Unsafe)
-		}
-		added += r.wp(ab, path, targets)
+		// A learned policy: thresholds that separate the frontier from
+		// the states that take the step (separate.go). The path is
+		// mostly spurious because of the policy's choice, which no
+		// precondition expresses, and preconditions of the cube's
+		// literals made the predicates grow (be2: 161 after 9
+		// iterations, where separation needs 19).
 		added += r.separate(ab, path, div, front)
 	}
 	if added == 0 || !r.separates(ab, path, before) {
@@ -385,52 +378,6 @@ func (r *engine) separates(ab *abstraction, path []int, from int) bool {
 		}
 	}
 	return false
-}
-
-// violated returns the predicates on which a successor of a frontier
-// state (step div of the path) under the policy's choice, when that is
-// the label the path takes next, differs from the next cube.
-func (r *engine) violated(ab *abstraction, path []int, div int, front []symbolic.State) []*symbolic.Cond {
-	m, g := r.m, r.g
-	next := ab.nodes[path[div+1]]
-	hit := make([]bool, len(next.vals))
-	x := &explicit.Expansion{}
-	for _, s := range front {
-		if g.Status(s) != explicit.Open {
-			continue
-		}
-		if r.dec != nil {
-			g.Applicable(s, x)
-			l, err := r.dec.Decide(s, x.App)
-			if err != nil || l != next.label {
-				continue
-			}
-		}
-		for ci := range m.Commands {
-			c := &m.Commands[ci]
-			if c.Label != next.label || !g.Guard(s, ci) {
-				continue
-			}
-			for oi := range c.Outcomes {
-				t, err := g.Apply(s, ci, oi)
-				if err != nil {
-					continue
-				}
-				for p, v := range next.vals {
-					if !hit[p] && r.preds.list[p].c.Holds(t) != v {
-						hit[p] = true
-					}
-				}
-			}
-		}
-	}
-	var out []*symbolic.Cond
-	for p, h := range hit {
-		if h {
-			out = append(out, r.preds.list[p].c)
-		}
-	}
-	return out
 }
 
 // isStart reports whether s is a start state.
