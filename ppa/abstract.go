@@ -268,11 +268,15 @@ func (ab *abstraction) explore() (path []int, res *Result, err error) {
 	if err := s.Assert(start); err != nil {
 		return nil, nil, err
 	}
-	err = ab.allCubes(ab.pc, func(vals []bool) error {
+	if sts, ok := r.startStates(); ok {
+		// The cubes of the start states, by evaluation.
+		for _, st := range sts {
+			ab.add(r.valsOf(st, ab.n), -1, symbolic.NoLabel)
+		}
+	} else if err := ab.allCubes(ab.pc, func(vals []bool) error {
 		ab.add(vals, -1, symbolic.NoLabel)
 		return nil
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, nil, err
 	}
 	if err := s.Pop(1); err != nil {
@@ -442,26 +446,180 @@ func (ab *abstraction) invariant() []Cube {
 	return inv
 }
 
-// maxEnum bounds the states of a cube that expand and concretize handle
-// by enumeration (the policy's float64 choice state by state, exact)
-// rather than by SMT.
+// maxEnum bounds the states of a cube that certificates list state by
+// state (boxes.go).
 const maxEnum = 1 << 12
 
-// states returns the states of the cube vals when its bounding box (from
-// its single-variable predicates) has at most maxEnum states.
+// maxCube bounds the states of a cube that expand and concretize handle
+// by enumeration (the policy's float64 choice state by state, exact)
+// rather than by SMT: a cube whose predicates relate several variables
+// (npuzzle's p[i] != p[j]) may hold a few thousand states in a box of
+// millions, and evaluating the policy on each costs far less than one SMT
+// query over a network's encoding.
+const maxCube = 1 << 16
+
+// maxNodes bounds the partial states that enumerate visits for one cube.
+const maxNodes = 1 << 21
+
+// maxScan bounds the variables' ranges that startStates scans for the
+// start states.
+const maxScan = 1 << 18
+
+// maxCached bounds the states that states keeps across calls.
+const maxCached = 1 << 20
+
+// states returns the states of the cube vals when it has at most maxCube
+// of them (enumerate). Without a learned policy, whose SMT queries are
+// cheap (and whose unsat cores refine better than separation), only
+// cubes whose bounding box has at most maxEnum states are enumerated.
 func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
+	k := key(vals)
+	if sts, ok := r.enum[k]; ok {
+		return sts, sts != nil || r.enumEmpty[k]
+	}
+	sts, ok := r.enumerate(vals)
+	if r.enum == nil {
+		r.enum, r.enumEmpty = map[string][]symbolic.State{}, map[string]bool{}
+	}
+	if !ok || r.cached+len(sts) <= maxCached {
+		r.cached += len(sts)
+		r.enum[k] = sts
+		r.enumEmpty[k] = ok && sts == nil
+	}
+	return sts, ok
+}
+
+// enumerate lists the states of the cube vals by a depth-first search
+// over the variables of its bounding box (from its single-variable
+// predicates), the last variable outermost, checking each predicate as
+// soon as the variables it reads are set; ok is false beyond maxCube
+// states or maxNodes partial states.
+func (r *engine) enumerate(vals []bool) ([]symbolic.State, bool) {
 	lo, hi, size := r.box(vals)
-	if size > maxEnum || r.opts.NoEnumeration {
+	if r.opts.NoEnumeration || (r.cert == nil && size > maxEnum) {
 		return nil, false
 	}
 	if size == 0 {
 		return nil, true
 	}
+	return r.search(vals, lo, hi)
+}
+
+// search is enumerate's depth-first search over the box lo..hi.
+func (r *engine) search(vals []bool, lo, hi []int) ([]symbolic.State, bool) {
+	n := len(lo)
+	// at[v]: the predicates whose first variable read is v (at[n]: those
+	// that read none), checked once v .. n-1 are set.
+	at := make([][]int, n+1)
+	for p := range vals {
+		v := r.firstVar(p)
+		if v < 0 {
+			v = n
+		}
+		at[v] = append(at[v], p)
+	}
+	holds := func(v int, s symbolic.State) bool {
+		for _, p := range at[v] {
+			if r.preds.list[p].c.Holds(s) != vals[p] {
+				return false
+			}
+		}
+		return true
+	}
+	s := append(symbolic.State(nil), lo...)
+	if !holds(n, s) {
+		return nil, true
+	}
 	var out []symbolic.State
+	nodes := 0
+	var dfs func(v int) bool // false: a bound was hit
+	dfs = func(v int) bool {
+		if v < 0 {
+			if len(out) == maxCube {
+				return false
+			}
+			out = append(out, append(symbolic.State(nil), s...))
+			return true
+		}
+		for k := lo[v]; k <= hi[v]; k++ {
+			if nodes++; nodes > maxNodes {
+				return false
+			}
+			s[v] = k
+			if holds(v, s) && !dfs(v-1) {
+				return false
+			}
+		}
+		s[v] = lo[v]
+		return true
+	}
+	if !dfs(n - 1) {
+		return nil, false
+	}
+	return out, true
+}
+
+// firstVar returns the least variable predicate p reads (-1: none).
+func (r *engine) firstVar(p int) int {
+	for len(r.firstVars) <= p {
+		c := r.preds.list[len(r.firstVars)].c
+		v := -1
+		c.Vars(func(u symbolic.VarID) {
+			if v < 0 || int(u) < v {
+				v = int(u)
+			}
+		})
+		r.firstVars = append(r.firstVars, v)
+	}
+	return r.firstVars[p]
+}
+
+// maxStarts bounds the start states that startStates lists.
+const maxStarts = 1 << 16
+
+// startStates returns the start states: the initial state where the
+// property has no start condition; otherwise, when the variables' ranges
+// span at most maxScan states and at most maxStarts of them are start
+// states, those (found once, by scanning the ranges). ok is false
+// otherwise: the start cubes are then found by SMT.
+func (r *engine) startStates() ([]symbolic.State, bool) {
+	if r.startsDone {
+		return r.starts, r.startsOK
+	}
+	r.startsDone = true
+	m := r.m
+	if r.opts.NoEnumeration {
+		return nil, false
+	}
+	if r.prop.Start == nil {
+		// The initial state (startAt), when it lies in range.
+		s0, err := m.InitialState()
+		if err != nil {
+			return nil, false
+		}
+		r.startsOK = true
+		if m.InRange(s0) < 0 {
+			r.starts = []symbolic.State{s0}
+		}
+		return r.starts, true
+	}
+	lo, hi := make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	size := 1.0
+	for v := range m.Vars {
+		lo[v], hi[v] = m.Vars[v].Lo, m.Vars[v].Hi
+		size *= float64(hi[v] - lo[v] + 1)
+	}
+	if size > maxScan {
+		return nil, false
+	}
 	s := append(symbolic.State(nil), lo...)
 	for {
-		if r.inCube(s, vals) {
-			out = append(out, append(symbolic.State(nil), s...))
+		if r.isStart(s) {
+			if len(r.starts) == maxStarts {
+				r.starts = nil
+				return nil, false
+			}
+			r.starts = append(r.starts, append(symbolic.State(nil), s...))
 		}
 		v := 0
 		for v < len(s) && s[v] == hi[v] {
@@ -469,10 +627,20 @@ func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
 			v++
 		}
 		if v == len(s) {
-			return out, true
+			r.startsOK = true
+			return r.starts, true
 		}
 		s[v]++
 	}
+}
+
+// valsOf returns the values of the first n predicates in s.
+func (r *engine) valsOf(s symbolic.State, n int) []bool {
+	vals := make([]bool, n)
+	for p := range vals {
+		vals[p] = r.preds.list[p].c.Holds(s)
+	}
+	return vals
 }
 
 // box returns the bounding box of the cube vals that its single-variable
@@ -551,11 +719,7 @@ func (ab *abstraction) expandStates(i int, states []symbolic.State) (bool, error
 				if err != nil {
 					return true, nil // a range error of the choice: bad
 				}
-				vals := make([]bool, ab.n)
-				for p := range vals {
-					vals[p] = r.preds.list[p].c.Holds(t)
-				}
-				j, _ := ab.add(vals, i, c.Label)
+				j, _ := ab.add(r.valsOf(t, ab.n), i, c.Label)
 				if e := [2]int{int(c.Label), j}; !edges[e] {
 					edges[e] = true
 					r.stats.Transitions++

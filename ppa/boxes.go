@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 
 	"vigil/ic3/cert"
 	"vigil/smt"
@@ -71,18 +72,35 @@ func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Pol
 			// states can be listed, each is a box with the exact facts
 			// of its state (every applicable label it does not choose),
 			// so that consecution needs only the chosen label's steps.
-			if pts, ok := cubePoints(m, res.Predicates, c.Values, min(maxEnum, maxCertStates-listed)); ok {
+			// Up to maxEnum states, one box per state; beyond, the
+			// states' boxes merged where their facts agree (a cube
+			// where the choice varies has few labels it never
+			// chooses, too few for consecution on whole boxes).
+			pts, ok := cubePoints(m, res.Predicates, c.Values, min(maxEnum, maxCertStates-listed))
+			merge := false
+			if !ok {
+				pts, ok = cubePoints(m, res.Predicates, c.Values, maxCertStates-listed)
+				merge = true
+			}
+			if ok {
 				listed += len(pts)
-				for _, p := range pts {
+				fbs := make([]factBox, len(pts))
+				for i, p := range pts {
 					fs, err := stateFacts(ctx, m, pol, fc, p[0])
 					if err != nil {
 						return nil, nil, fmt.Errorf("ppa: abstract state %d, state %v: %v", ci, p[0], err)
 					}
-					for _, f := range fs {
+					fbs[i] = factBox{lo: p[0], hi: p[1], facts: fs, members: []int{i}}
+				}
+				if merge {
+					fbs = mergeFacts(ctx, fc, fbs)
+				}
+				for _, fb := range fbs {
+					for _, f := range fb.facts {
 						f.Box = len(boxes)
 						facts = append(facts, f)
 					}
-					boxes = append(boxes, smt.Box(m, p[0], p[1]))
+					boxes = append(boxes, smt.Box(m, fb.lo, fb.hi))
 				}
 				continue
 			}
@@ -117,6 +135,73 @@ func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Pol
 		}
 	}
 	return boxes, facts, nil
+}
+
+// factBox is a box of a certificate with its facts; members are the
+// one-state boxes it was merged from (indices into mergeFacts's input).
+type factBox struct {
+	lo, hi  []int
+	facts   []BoxFact
+	members []int
+}
+
+// mergeFacts merges one-state boxes with their exact facts into larger
+// boxes: along each variable in turn, boxes that are adjacent in it, equal
+// in every other, and have the same facts (the same labels never chosen
+// given the same applicable labels) become one. Each fact of a merged box
+// is re-checked on the whole box; where one does not hold as the checker
+// states it, the box goes back to its one-state boxes.
+func mergeFacts(ctx context.Context, fc *cert.FactChecker, pts []factBox) []factBox {
+	if len(pts) < 2 {
+		return pts
+	}
+	factKey := func(fs []BoxFact) string { return fmt.Sprint(fs) }
+	cur := append([]factBox(nil), pts...)
+	for d := range pts[0].lo {
+		key := func(b factBox) string {
+			lo, hi := append([]int(nil), b.lo...), append([]int(nil), b.hi...)
+			lo[d], hi[d] = 0, 0
+			return fmt.Sprint(lo, hi, factKey(b.facts))
+		}
+		sort.SliceStable(cur, func(i, j int) bool {
+			ki, kj := key(cur[i]), key(cur[j])
+			if ki != kj {
+				return ki < kj
+			}
+			return cur[i].lo[d] < cur[j].lo[d]
+		})
+		var next []factBox
+		for _, b := range cur {
+			if n := len(next); n > 0 && key(next[n-1]) == key(b) && next[n-1].hi[d]+1 == b.lo[d] {
+				last := &next[n-1]
+				hi := append([]int(nil), last.hi...)
+				hi[d] = b.hi[d]
+				last.hi = hi
+				last.members = append(last.members, b.members...)
+				continue
+			}
+			next = append(next, b)
+		}
+		cur = next
+	}
+	var out []factBox
+	for _, b := range cur {
+		ok := true
+		for _, f := range b.facts {
+			if len(b.members) > 1 && fc.Check(ctx, cert.Fact{Lo: b.lo, Hi: b.hi, Label: f.Label, Sure: f.Sure}) != nil {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, b)
+			continue
+		}
+		for _, i := range b.members {
+			out = append(out, pts[i])
+		}
+	}
+	return out
 }
 
 // stateFacts returns the facts of the one-state box s: every applicable

@@ -291,8 +291,11 @@ func (r *engine) wp(ab *abstraction, path []int, targets [][]*symbolic.Cond) int
 
 // concretizeStates is concretize when every cube of the path has few
 // states (see states): the replay starts from every start state of the
-// first cube, and a spurious path is refined by the preconditions of the
-// whole cube where the replay stopped. ok is false when some cube is too
+// first cube. A spurious path is refined, for rules, tables and no
+// policy, by the weakest preconditions of every predicate of the cube
+// where the replay stopped; for a learned policy, by thresholds that
+// separate the replay's frontier from the states of its cube that take
+// the path's next step (separate.go). ok is false when some cube is too
 // large.
 func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, added int, ok bool, err error) {
 	var first []symbolic.State
@@ -314,7 +317,7 @@ func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, add
 	if len(starts) > maxLayer {
 		starts = starts[:maxLayer]
 	}
-	trace, div, err := r.replayFrom(ab, path, starts)
+	trace, div, front, err := r.replayFrom(ab, path, starts)
 	if err != nil || trace != nil {
 		if trace != nil {
 			return &Result{Verdict: explicit.UnsafeVerdict, Trace: trace}, 0, true, nil
@@ -324,16 +327,28 @@ func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, add
 	k := len(path) - 1
 	targets := make([][]*symbolic.Cond, k+2)
 	at := min(div+1, k)
-	vals := ab.nodes[path[at]].vals
-	for p, pr := range r.preds.list[:len(vals)] {
-		_ = p
-		targets[at] = append(targets[at], pr.c)
-	}
-	if div == k {
-		targets[k] = append(targets[k], r.prop.Unsafe)
-	}
 	before := len(r.preds.list)
-	added = r.guardAtoms(ab, path, at) + r.wp(ab, path, targets)
+	added = r.guardAtoms(ab, path, at)
+	if r.cert == nil {
+		// Rules, tables and no policy: the preconditions of every
+		// predicate of the cube (the choice is a condition, among the
+		// guard atoms).
+		for _, pr := range r.preds.list[:len(ab.nodes[path[at]].vals)] {
+			targets[at] = append(targets[at], pr.c)
+		}
+		if div == k {
+			targets[k] = append(targets[k], r.prop.Unsafe)
+		}
+		added += r.wp(ab, path, targets)
+	} else {
+		// A learned policy: thresholds that separate the frontier from
+		// the states that take the step (separate.go). The path is
+		// mostly spurious because of the policy's choice, which no
+		// precondition expresses, and preconditions of the cube's
+		// literals made the predicates grow (be2: 161 after 9
+		// iterations, where separation needs 19).
+		added += r.separate(ab, path, div, front)
+	}
 	if added == 0 || !r.separates(ab, path, before) {
 		sts, _ := r.states(ab.nodes[path[div]].vals)
 		for _, s := range sts {
@@ -400,18 +415,21 @@ func (r *engine) inCube(s symbolic.State, vals []bool) bool {
 // step at which the run from s0 left the path. A reachable range error of
 // the policy's choice is an error, as in the explicit engine.
 func (r *engine) replay(ab *abstraction, path []int, s0 symbolic.State) ([]explicit.Step, int, error) {
-	return r.replayFrom(ab, path, []symbolic.State{s0})
+	trace, div, _, err := r.replayFrom(ab, path, []symbolic.State{s0})
+	return trace, div, err
 }
 
-// replayFrom is replay from several start states.
-func (r *engine) replayFrom(ab *abstraction, path []int, s0 []symbolic.State) ([]explicit.Step, int, error) {
+// replayFrom is replay from several start states; without a run into an
+// unsafe state it also returns the states the replay reached at the step
+// where it stopped (the frontier).
+func (r *engine) replayFrom(ab *abstraction, path []int, s0 []symbolic.State) ([]explicit.Step, int, []symbolic.State, error) {
 	m, g := r.m, r.g
 	var first []item
 	for _, s := range s0 {
 		first = append(first, item{s: s, parent: -1, cmd: -1, out: -1})
 	}
 	if len(first) == 0 {
-		return nil, 0, nil
+		return nil, 0, nil, nil
 	}
 	layers := [][]item{first}
 	x := &explicit.Expansion{}
@@ -422,7 +440,7 @@ func (r *engine) replayFrom(ab *abstraction, path []int, s0 []symbolic.State) ([
 			s := it.s
 			st := g.Status(s)
 			if st == explicit.Unsafe && i == k {
-				return runOf(m, layers, i, j), 0, nil
+				return runOf(m, layers, i, j), 0, nil, nil
 			}
 			if st != explicit.Open {
 				continue
@@ -432,7 +450,7 @@ func (r *engine) replayFrom(ab *abstraction, path []int, s0 []symbolic.State) ([
 			if r.dec != nil {
 				var err error
 				if l, err = r.dec.Decide(s, x.App); err != nil {
-					return nil, 0, err
+					return nil, 0, nil, err
 				}
 			}
 			for ci := range m.Commands {
@@ -446,7 +464,7 @@ func (r *engine) replayFrom(ab *abstraction, path []int, s0 []symbolic.State) ([
 				for oi := range c.Outcomes {
 					t, err := g.Apply(s, ci, oi)
 					if err != nil {
-						return nil, 0, fmt.Errorf("ppa: a state reachable in %d steps: %v", i, err)
+						return nil, 0, nil, fmt.Errorf("ppa: a state reachable in %d steps: %v", i, err)
 					}
 					if i == k || c.Label != ab.nodes[path[i+1]].label || !r.inCube(t, ab.nodes[path[i+1]].vals) {
 						continue
@@ -461,11 +479,20 @@ func (r *engine) replayFrom(ab *abstraction, path []int, s0 []symbolic.State) ([
 			break
 		}
 		if len(next) == 0 {
-			return nil, i, nil
+			return nil, i, frontier(layers[i]), nil
 		}
 		layers = append(layers, next)
 	}
-	return nil, k, nil
+	return nil, k, frontier(layers[k]), nil
+}
+
+// frontier lists the states of a replay layer.
+func frontier(layer []item) []symbolic.State {
+	out := make([]symbolic.State, len(layer))
+	for j, it := range layer {
+		out[j] = it.s
+	}
+	return out
 }
 
 // item is a state of the replay, with its parent in the layer before and

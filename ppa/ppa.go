@@ -207,7 +207,18 @@ type engine struct {
 	// earlier abstraction (key: predicate count, cube, label).
 	impossible map[string]uint8
 	sizes      []int // predicate counts of earlier abstractions
-	reason     string
+	// enum caches states: the states of a cube (keyed by its values over
+	// a prefix of the predicates, so a key means one cube in every
+	// iteration), nil where it has too many; enumEmpty marks the empty
+	// ones.
+	enum      map[string][]symbolic.State
+	enumEmpty map[string]bool
+	cached    int   // states held in enum
+	firstVars []int // per predicate, the least variable it reads
+	// starts caches startStates.
+	starts               []symbolic.State
+	startsOK, startsDone bool
+	reason               string
 	// The policy-restricted step over Cur and Next, built once: per label
 	// "Cur is not terminal, the policy may choose the label, and an
 	// outcome of it leads to Next (in range)"; the labels' applicability
