@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"vigil/nn"
 	"vigil/smt"
 	"vigil/symbolic"
 )
@@ -119,4 +120,59 @@ func TestStatesDBoundary(t *testing.T) {
 		}
 	}
 	t.Logf("boxes decided small: %v", hits)
+}
+
+// TestExcludedWithinBudget holds excludedWithin, which since session 13
+// answers before the certifier, to its budget exactly: a region of
+// exactly differBudget states of D (x0 over 200 values, x1 over 251, x0 !=
+// x1) is decided in full, with the label found where it wins only in
+// the last state enumerated (x0 = 199, x1 = 250) and excluded where it
+// wins nowhere; one of 50,200 states is not decided (left to the
+// certifier), never answered "excluded".
+func TestExcludedWithinBudget(t *testing.T) {
+	m := loadSpec(t, `
+model budget
+var x0 : 0 .. 199
+var x1 : 0 .. 251
+action a when x0 >= 0 -> x0' = x0
+action b when x0 >= 0 -> x1' = x1
+property p {
+    start x0 == 0 && x1 == 1
+    unsafe x0 == 199 && x1 == 251
+}
+`)
+	d := newDiffer([][2]symbolic.VarID{{0, 1}}, 2)
+	for _, c := range []struct {
+		hi1   int
+		shift float64 // a's score is x0 + x1 - shift, b's 0
+		ok    bool
+		w     symbolic.State
+	}{
+		{250, 448.5, false, symbolic.State{199, 250}}, // exactly the budget; a wins in the last state only
+		{250, 1000, true, nil},                        // exactly the budget; a never wins
+		{251, 1000, false, nil},                       // one column more: beyond the budget, undecided
+		{251, 449.5, false, nil},
+	} {
+		if n := d.atLeast([]int{0, 0}, []int{199, c.hi1}); c.hi1 == 250 && n != differBudget {
+			t.Fatalf("the region holds at least %d states of D, want exactly %d", n, differBudget)
+		}
+		net := &nn.Network{Layers: []nn.Layer{{In: 2, Out: 2, W: []float64{1, 1, 0, 0}, B: []float64{-c.shift, 0}}}}
+		decl := &symbolic.PolicyDecl{Name: "n", Kind: symbolic.KindNN, Outputs: []symbolic.LabelID{0, 1}}
+		for v := range 2 {
+			decl.Inputs = append(decl.Inputs, symbolic.Affine{Const: symbolic.Rat{Num: 0, Den: 1},
+				Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: symbolic.VarID(v)}}})
+		}
+		p, err := nn.NewPolicyFromNetwork(m, decl, net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &learned{pol: p}
+		ok, w, err := l.excludedWithin(d, []int{0, 0}, []int{199, c.hi1}, nil, 0, []symbolic.LabelID{0, 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != c.ok || !slices.Equal(w, c.w) {
+			t.Errorf("x1 <= %d, a = x0+x1-%v: excluded %v, witness %v; want %v, %v", c.hi1, c.shift, ok, w, c.ok, c.w)
+		}
+	}
 }
