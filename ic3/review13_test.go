@@ -34,7 +34,7 @@ var (
 // swap or rotate values (sometimes guarded, so that a label is not
 // applicable everywhere), move a variable to the one free value (extra 1:
 // in range exactly when all differ), step a variable up (guarded, or not:
-// a range error where it is chosen at R), so that the disequality
+// a range error where it is chosen at R), sometimes with goal states, so that the disequality
 // invariant D holds for some pairs and not for others.
 func review13Model(seed uint64) (src string, n, hiVal int) {
 	r := rand.New(rand.NewPCG(seed, 13))
@@ -119,7 +119,13 @@ func review13Model(seed uint64) (src string, n, hiVal int) {
 	default:
 		unsafe = fmt.Sprintf("%s < %s && %s == %d", x(i), x(j), x(r.IntN(n)), r.IntN(R+1))
 	}
-	fmt.Fprintf(&b, "property p {\n    start %s\n    unsafe %s\n}\n", st, unsafe)
+	goal := ""
+	if r.IntN(3) == 0 {
+		// terminal states: no successors, no facts needed there
+		i, j := pick2()
+		goal = fmt.Sprintf("    goal %s == %d || %s > %s + 1\n", x(i), r.IntN(R+1), x(j), x(i))
+	}
+	fmt.Fprintf(&b, "property p {\n    start %s\n    unsafe %s\n%s}\n", st, unsafe, goal)
 	return b.String(), n, R
 }
 
