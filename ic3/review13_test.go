@@ -20,6 +20,7 @@ import (
 	"vigil/nn"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
+	"vigil/verify"
 )
 
 // review13N sets the number of generated models of TestReview13Permutations
@@ -248,6 +249,27 @@ func TestReview13Permutations(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, bfsErr := explicit.Search(context.Background(), g, explicit.Options{Policy: dec, StopAtUnsafe: true})
+		if seed%3 == 0 {
+			// the whole verify path (as vigil verify --engine polic3
+			// runs it): its answer is checked (replayed, or the
+			// certificate accepted by the checker) before it is returned
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			v, err := verify.Decide(ctx, &verify.Question{Model: m, Property: prop, Policy: pd, Executable: p, Engine: "polic3"})
+			cancel()
+			switch {
+			case err != nil:
+				if bfsErr == nil || !strings.Contains(err.Error(), "range error") {
+					t.Fatalf("seed %d (%s): verify polic3: %v (BFS: %v)\n%s", seed, desc, err, bfsErr, src)
+				}
+			case v.Answer == explicit.Safe && (bfsErr != nil || want.Verdict != explicit.Safe),
+				v.Answer == explicit.UnsafeVerdict && bfsErr == nil && want.Verdict != explicit.UnsafeVerdict:
+				t.Fatalf("seed %d (%s): verify polic3 %v, BFS %v (%v)\n%s", seed, desc, v.Answer, want, bfsErr, src)
+			case v.Answer == explicit.Safe && v.Invariant == nil:
+				t.Fatalf("seed %d (%s): verify polic3 safe without a checked certificate", seed, desc)
+			default:
+				count["verify "+v.Answer.String()]++
+			}
+		}
 		for _, noDiffer := range []bool{false, true} {
 			what := fmt.Sprintf("seed %d (%s, differ %v)\n%s", seed, desc, !noDiffer, src)
 			lp, err := ic3.Certifier(p)
