@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"vigil/ic3/cert"
 	"vigil/lang"
 	"vigil/nn"
+	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
@@ -350,5 +352,124 @@ func TestReview13Permutations(t *testing.T) {
 	t.Logf("%d models: %v, %d facts within D", n, count, differFacts)
 	if count["safe within D"] == 0 {
 		t.Error("no safe answer used a disequality invariant")
+	}
+}
+
+// TestReview13Mutants edits the certificates of PolIC3's safe answers
+// within D (review13Model, review13Policy): the invariant (a box dropped,
+// a literal dropped, a bound moved by one), its facts (another label, a
+// sure label dropped, the sub-box dropped, the differ mark toggled,
+// another box) and its disequalities (a pair dropped). Whenever the
+// checker accepts an edited certificate, its invariant (with the pairs it
+// states) must be inductive and safe under the policy by enumeration: an
+// accepted wrong certificate is a wrong "safe".
+func TestReview13Mutants(t *testing.T) {
+	n := 30
+	if testing.Short() {
+		n = 10
+	}
+	if *review13N > 0 {
+		n = *review13N
+	}
+	accepted, rejected, certs := 0, 0, 0
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		src, _, _ := review13Model(seed)
+		path := filepath.Join(t.TempDir(), "m.spec")
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, diags := lang.Load(path, lang.Options{})
+		if diags.HasErrors() {
+			t.Fatalf("seed %d: %s", seed, diags.Render())
+		}
+		prop := m.Property("")
+		p, pd, desc, err := review13Policy(m, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lp, err := ic3.Certifier(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		res, err := ic3.Check(ctx, m, prop, pd, ic3.Options{Generalize: true, Learned: lp})
+		cancel()
+		if err != nil || res.Verdict != ic3.Safe || len(res.Differ) == 0 || len(res.Facts) == 0 {
+			continue
+		}
+		certs++
+		r := rand.New(rand.NewPCG(seed, 1331))
+		type mutant struct {
+			what  string
+			inv   [][]smt.Lit
+			facts []ic3.Fact
+			pairs [][2]symbolic.VarID
+		}
+		var ms []mutant
+		for _, inv := range mutate(r, res.Invariant, 6) {
+			ms = append(ms, mutant{"invariant edited", inv, res.Facts, res.Differ})
+		}
+		for range 6 {
+			facts := slices.Clone(res.Facts)
+			k := r.IntN(len(facts))
+			f := facts[k]
+			what := ""
+			switch r.IntN(5) {
+			case 0:
+				f.Label = symbolic.LabelID((int(f.Label) + 1 + r.IntN(len(m.Labels)-1)) % len(m.Labels))
+				what = "fact's label changed"
+			case 1:
+				if len(f.Sure) == 0 {
+					continue
+				}
+				i := r.IntN(len(f.Sure))
+				f.Sure = append(slices.Clone(f.Sure[:i]), f.Sure[i+1:]...)
+				what = "a sure label dropped"
+			case 2:
+				f.Within = nil
+				what = "fact's sub-box dropped"
+			case 3:
+				f.Differ = !f.Differ
+				what = "differ mark toggled"
+			default:
+				f.Box = r.IntN(len(res.Invariant))
+				what = "fact moved to another box"
+			}
+			facts[k] = f
+			ms = append(ms, mutant{what, res.Invariant, facts, res.Differ})
+		}
+		for i := range res.Differ {
+			pairs := append(slices.Clone(res.Differ[:i]), res.Differ[i+1:]...)
+			ms = append(ms, mutant{"a pair dropped", res.Invariant, res.Facts, pairs})
+			if i >= 2 {
+				break
+			}
+		}
+		for _, mu := range ms {
+			c := certificate(m, prop, pd, mu.inv)
+			c.Facts = certFacts(m, mu.facts)
+			c.Differ = differNames(m, mu.pairs)
+			var buf bytes.Buffer
+			if err := c.Write(&buf, m, prop, pd); err != nil {
+				rejected++ // refused by the writer (a fact names a box dropped)
+				continue
+			}
+			back, err := cert.Parse(&buf, m.Name)
+			if err != nil {
+				t.Fatalf("seed %d, %s: reading the certificate back: %v", seed, mu.what, err)
+			}
+			if err := cert.CheckWith(context.Background(), back, m, prop, pd, p); err != nil {
+				rejected++
+				continue
+			}
+			accepted++
+			if err := checkInvariantPolicy(m, prop, p, mu.inv, mu.pairs...); err != nil {
+				t.Fatalf("seed %d (%s), %s: the checker accepts a certificate whose invariant is wrong: %v\n%s", seed, desc, mu.what, err, src)
+			}
+		}
+	}
+	t.Logf("%d certificates within D edited: %d edits accepted (each invariant right by enumeration), %d rejected", certs, accepted, rejected)
+	if certs == 0 || rejected == 0 {
+		t.Error("no certificate within D was edited, or no edit was rejected")
 	}
 }
