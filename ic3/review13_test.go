@@ -28,7 +28,7 @@ import (
 // review13N sets the number of generated models of TestReview13Permutations
 // (a longer run: go test ./ic3 -run Review13 -review13.n 2000).
 var (
-	review13N       = flag.Int("review13.n", 0, "models of TestReview13Permutations (0: the default)")
+	review13N       = flag.Int("review13.n", 0, "models of TestReview13Permutations and TestReview13Mutants (0: the default)")
 	review13Verbose = flag.Bool("review13.v", false, "log the models PolIC3 leaves unknown")
 )
 
@@ -37,11 +37,12 @@ var (
 // swap or rotate values (sometimes guarded, so that a label is not
 // applicable everywhere), move a variable to the one free value (extra 1:
 // in range exactly when all differ), step a variable up (guarded, or not:
-// a range error where it is chosen at R), sometimes with goal states, so that the disequality
-// invariant D holds for some pairs and not for others.
-func review13Model(seed uint64) (src string, n, hiVal int) {
+// a range error where it is chosen at R), sometimes with goal states, so
+// that the disequality invariant D holds for some pairs and not for
+// others.
+func review13Model(seed uint64) string {
 	r := rand.New(rand.NewPCG(seed, 13))
-	n = 3 + r.IntN(3)
+	n := 3 + r.IntN(3)
 	if n == 5 && r.IntN(2) == 0 {
 		n = 4
 	}
@@ -129,7 +130,7 @@ func review13Model(seed uint64) (src string, n, hiVal int) {
 		goal = fmt.Sprintf("    goal %s == %d || %s > %s + 1\n", x(i), r.IntN(R+1), x(j), x(i))
 	}
 	fmt.Fprintf(&b, "property p {\n    start %s\n    unsafe %s\n%s}\n", st, unsafe, goal)
-	return b.String(), n, R
+	return b.String()
 }
 
 // review13Policy returns a network policy of m: random (ReLU, Tanh,
@@ -227,7 +228,7 @@ func TestReview13Permutations(t *testing.T) {
 	z3, _ := exec.LookPath("z3")
 	differFacts := 0
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		src, _, _ := review13Model(seed)
+		src := review13Model(seed)
 		dir := t.TempDir()
 		path := filepath.Join(dir, "m.spec")
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -373,7 +374,7 @@ func TestReview13Mutants(t *testing.T) {
 	}
 	accepted, rejected, certs := 0, 0, 0
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		src, _, _ := review13Model(seed)
+		src := review13Model(seed)
 		path := filepath.Join(t.TempDir(), "m.spec")
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
