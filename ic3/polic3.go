@@ -383,9 +383,10 @@ func subset(a, b []symbolic.LabelID) bool {
 // excluded asks the certifier, through the cache, whether label a is
 // never chosen in b's region (its bounding box and linear atoms, see
 // region.go) given sure; if not, w may be a state where a beats the
-// labels of sure. Where the certifier fails and the run has a
-// disequality invariant D, the region's states within D are enumerated
-// (differ.go); r.lastDiffer then tells that a "true" holds within D only.
+// labels of sure. Where the run has a disequality invariant D, the
+// region's states within D are enumerated first (differ.go), and the
+// certifier is asked only when they are too many; r.lastDiffer then
+// tells that a "true" holds within D only.
 func (r *run) excluded(b box, a symbolic.LabelID, sure []symbolic.LabelID) (ok bool, w symbolic.State, err error) {
 	l := r.learned
 	lo, hi, atoms := r.region(b)
