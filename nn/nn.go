@@ -279,6 +279,9 @@ func (e *Evaluator) Eval(x, out []float64) {
 // twice as fast on 64x64 layers).
 func affine(l *Layer, x, y []float64) {
 	n := l.In
+	if len(x) < n { // callers pass In values; never read stale scratch past len(x)
+		panic("nn: affine input shorter than the layer")
+	}
 	x = x[:n]
 	i := 0
 	for ; i+4 <= l.Out; i += 4 {
