@@ -68,6 +68,20 @@ type solver struct {
 	// them over the whole region); true without pairs.
 	differ    [][2]symbolic.VarID
 	curDiffer smt.Term
+	// rfacts[a] (learned runs) are the regions where the policy is
+	// proved never to choose label a, for the bad region: a's range
+	// errors count only outside them (a range error of a label the
+	// policy does not choose is none). rx are their literals over the
+	// current and the next state (see build). The regions are kept
+	// here so that a rebuild asserts them again.
+	rfacts [][]box
+	rx     [2][]smt.Term
+	// rerrCur[a] (learned runs) is "the current state is in range, not
+	// terminal, and a command of label a enabled there has an outcome
+	// that leaves a variable's range"; canErr[a] tells that some command
+	// of a may leave a range at all (symbolic.Model.Bounds).
+	rerrCur []smt.Term
+	canErr  []bool
 }
 
 // z3Tuning are the Z3 parameters under which IC3's many small incremental
@@ -106,7 +120,20 @@ func newTunedSolver(x *smt.Context) (*smt.Solver, error) {
 // run whose questions are all answered by evaluation (PolIC3 on small
 // models) makes none. live returns the clauses per level.
 func newSolver(ctx context.Context, m *symbolic.Model, opts smt.TransOptions, stats *Stats, learned bool, live func() [][]box) *solver {
-	return &solver{ctx: ctx, m: m, opts: opts, stats: stats, learned: learned, live: live}
+	s := &solver{ctx: ctx, m: m, opts: opts, stats: stats, learned: learned, live: live}
+	s.canErr = make([]bool, len(m.Labels))
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		for _, o := range c.Outcomes {
+			for _, a := range o.Assigns {
+				v := &m.Vars[a.Var]
+				if lo, hi := m.Bounds(a.Value); lo < v.Lo || hi > v.Hi {
+					s.canErr[c.Label] = true
+				}
+			}
+		}
+	}
+	return s
 }
 
 // ready builds the solver if no query has yet.
@@ -155,10 +182,35 @@ func (s *solver) build(clauses [][]box) error {
 	s.st = &smt.Step{E: e, S: sv, T: tr, Lits: e.NewLiterals(sv)}
 	s.retired = 0
 	p := s.opts.Property
-	bad := func(vs []smt.Term) (smt.Term, error) {
-		rerr, err := e.RangeError(s.opts, vs)
-		if err != nil {
-			return smt.Term{}, err
+	// rx[0][a] and rx[1][a] (learned runs): "a range-error fact excludes
+	// label a in the current (next) state", implied by the region of each
+	// fact (addRangeFact); a label's range error counts only where it
+	// does not hold, that is outside every such region.
+	var rx [2][]smt.Term
+	if s.learned {
+		for k, tick := range []string{"", "'"} {
+			for l := range m.Labels {
+				rx[k] = append(rx[k], x.Keep(x.BoolConst(fmt.Sprintf("ic3.rexcl%d%s", l, tick))))
+			}
+		}
+	}
+	s.rx = rx
+	bad := func(vs []smt.Term, k int) (smt.Term, error) {
+		var rerr smt.Term
+		if s.learned {
+			per, err := e.RangeErrors(s.opts, vs)
+			if err != nil {
+				return smt.Term{}, err
+			}
+			for l := range per {
+				per[l] = x.And(per[l], x.Not(rx[k][l]))
+			}
+			rerr = x.Or(per...)
+		} else {
+			var err error
+			if rerr, err = e.RangeError(s.opts, vs); err != nil {
+				return smt.Term{}, err
+			}
 		}
 		return x.And(e.InRange(vs), x.Or(e.Cond(p.Unsafe, vs), x.And(x.Not(e.Terminal(p, vs)), rerr))), nil
 	}
@@ -170,11 +222,22 @@ func (s *solver) build(clauses [][]box) error {
 	for _, t := range []smt.Term{s.trans, s.badCur, s.badNext, s.initNext} {
 		s.addFixed(t)
 	}
-	bc, err := bad(e.Cur)
+	bc, err := bad(e.Cur, 0)
 	if err != nil {
 		return err
 	}
-	bn, err := bad(e.Next)
+	s.rerrCur = nil
+	if s.learned {
+		per, err := e.RangeErrors(s.opts, e.Cur)
+		if err != nil {
+			return err
+		}
+		pre := x.And(e.InRange(e.Cur), x.Not(e.Terminal(p, e.Cur)))
+		for _, t := range per {
+			s.rerrCur = append(s.rerrCur, x.Keep(x.And(pre, t)))
+		}
+	}
+	bn, err := bad(e.Next, 1)
 	if err != nil {
 		return err
 	}
@@ -238,6 +301,13 @@ func (s *solver) build(clauses [][]box) error {
 	if err := x.Err(); err != nil {
 		return err
 	}
+	for l, rs := range s.rfacts {
+		for _, b := range rs {
+			if err := s.assertRangeFact(symbolic.LabelID(l), b); err != nil {
+				return err
+			}
+		}
+	}
 	for k, bs := range clauses {
 		for _, b := range bs {
 			if err := s.addClause(k, b); err != nil {
@@ -246,6 +316,36 @@ func (s *solver) build(clauses [][]box) error {
 		}
 	}
 	return nil
+}
+
+// addRangeFact records that the policy never chooses label a in region b
+// (a certified exclusion) and takes a's range errors there out of the bad
+// region, over the current and the next state, in both solvers once they
+// are built (build asserts the recorded ones).
+func (s *solver) addRangeFact(a symbolic.LabelID, b box) error {
+	for len(s.rfacts) <= int(a) {
+		s.rfacts = append(s.rfacts, nil)
+	}
+	s.rfacts[a] = append(s.rfacts[a], b)
+	if s.x == nil {
+		return nil
+	}
+	return s.assertRangeFact(a, b)
+}
+
+// assertRangeFact asserts b ⇒ rx[a] over the current and the next state.
+func (s *solver) assertRangeFact(a symbolic.LabelID, b box) error {
+	x, e := s.x, s.st.E
+	mark := x.Mark()
+	defer x.Release(mark)
+	cur := x.Implies(e.Cube(b, e.Cur), s.rx[0][a])
+	next := x.Implies(e.Cube(b, e.Next), s.rx[1][a])
+	for _, t := range []smt.Term{cur, next} {
+		if err := s.st.S.Assert(t); err != nil {
+			return err
+		}
+	}
+	return s.cur.Assert(cur)
 }
 
 // level returns the activation literal of level k, making it when new.
