@@ -509,9 +509,16 @@ func (r *run) main() (*Result, error) {
 			}
 			if r.learned != nil && n < maxRangeRefines {
 				// a range error of a label the policy does not choose in
-				// this start state: certify it away and ask again
-				// (rangeerr.go)
-				ok, err := r.rangeRefine(nil, s)
+				// this start state: certify it away over the start
+				// states' bounding box, or a sub-box of it around s, and
+				// ask again (rangeerr.go)
+				var sb box
+				if lo, hi, ok := r.learned.g.StartBounds(); ok {
+					if sb = r.boxOf(lo, hi); !sb.holds(s) {
+						sb = nil
+					}
+				}
+				ok, err := r.rangeRefine(sb, s)
 				if err != nil {
 					return nil, err
 				}

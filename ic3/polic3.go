@@ -825,7 +825,7 @@ func (c *apftCall) search() (possible, searched bool, err error) {
 				if err != nil {
 					return true, searched, err
 				}
-				ok, err := r.rangeRefine(nil, t)
+				ok, err := r.rangeRefine(r.hull(c.b, t), t)
 				if err != nil {
 					return true, searched, err
 				}

@@ -217,3 +217,15 @@ func (r *run) errsSomewhere(a symbolic.LabelID) bool {
 	}
 	return l.errs[a] > 0
 }
+
+// hull returns the bounding box of b's bounding box and the state t: the
+// region rangeRefine first tries for a successor t of b's states (a
+// label the policy does not choose near b's successors is often not
+// chosen over all of them).
+func (r *run) hull(b box, t symbolic.State) box {
+	lo, hi := r.bounds(b)
+	for v := range lo {
+		lo[v], hi[v] = min(lo[v], t[v]), max(hi[v], t[v])
+	}
+	return r.boxOf(lo, hi)
+}
