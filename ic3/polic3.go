@@ -137,9 +137,6 @@ type learned struct {
 	// by key's encoding of the state.
 	choices map[string]symbolic.LabelID
 	key     []byte
-	// errs[a] is 1 when label a has a range error in some state, -1
-	// when it has none, 0 before the question is asked (errsSomewhere).
-	errs []int8
 }
 
 // throttle counts attempts and successes of an optional step, so that a

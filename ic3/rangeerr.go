@@ -115,8 +115,8 @@ func (r *run) rangeFacts(b box, i int, facts *[]Fact) (ok bool, err error) {
 	// One query first: most boxes hold no range error of any label (a
 	// guarded model has none anywhere).
 	var errs []smt.Term
-	for a, can := range sv.canErr {
-		if can && r.errsSomewhere(symbolic.LabelID(a)) {
+	for a := range sv.canErr {
+		if r.errsSomewhere(symbolic.LabelID(a)) {
 			errs = append(errs, sv.rerrCur[a])
 		}
 	}
@@ -134,7 +134,7 @@ func (r *run) rangeFacts(b box, i int, facts *[]Fact) (ok bool, err error) {
 	sureDone := false
 	for a := range r.m.Labels {
 		a := symbolic.LabelID(a)
-		if !sv.canErr[a] || !r.errsSomewhere(a) {
+		if !r.errsSomewhere(a) {
 			continue
 		}
 		for n := 0; ; n++ {
@@ -200,22 +200,11 @@ func (r *run) rangeWitness(b box, i int, a symbolic.LabelID, facts []Fact) (res 
 }
 
 // errsSomewhere reports whether label a has a range error in some state
-// at all (within the disequality invariant): asked once per run, so that
-// the certificate's range-error facts cost nothing on a model whose
-// guards keep every outcome in range. An unknown answer counts as yes.
+// at all (solver.findErrLabels, asked once per run), so that the
+// certificate's range-error facts cost nothing on a model whose guards
+// keep every outcome in range.
 func (r *run) errsSomewhere(a symbolic.LabelID) bool {
-	l := r.learned
-	if l.errs == nil {
-		l.errs = make([]int8, len(r.m.Labels))
-	}
-	if l.errs[a] == 0 {
-		l.errs[a] = 1
-		res, _, err := r.sv.checkCur(nil, r.sv.rerrCur[a], r.sv.curDiffer)
-		if err == nil && res == smt.Unsat {
-			l.errs[a] = -1
-		}
-	}
-	return l.errs[a] > 0
+	return int(a) < len(r.sv.errLabels) && r.sv.errLabels[a]
 }
 
 // hull returns the bounding box of b's bounding box and the state t: the
