@@ -90,11 +90,17 @@ func (r *run) statesD(b box, limit int) ([]symbolic.State, bool) {
 	return out, complete
 }
 
-// exactBad reports whether t is in the solver's bad region: unsafe, or
-// not terminal with an outcome of some command (any label) leaving a
-// variable's range. known is false when evaluating an outcome fails for
-// another reason (a probability out of range), which the solver's bad
-// region does not count: the caller then asks SMT.
+// exactBad reports whether t is bad for the policy: unsafe, or not
+// terminal with an outcome of a command of the label the policy chooses
+// there leaving a variable's range (the range error the explicit engine
+// reports). A range error of a label the policy does not choose in t is
+// none: such a label is never taken there. The solver's bad region
+// over-approximates this (a label's range errors count wherever no
+// certified fact excludes it, solver.addRangeFact), so an answer by
+// evaluation is exact where SMT's may not be. known is false when the
+// policy or an outcome cannot be evaluated for another reason (a
+// probability out of range), which the solver's bad region does not
+// count: the caller then asks SMT.
 func (r *run) exactBad(t symbolic.State) (bad, known bool) {
 	g, m := r.learned.g, r.m
 	switch g.Status(t) {
@@ -103,8 +109,15 @@ func (r *run) exactBad(t symbolic.State) (bad, known bool) {
 	case explicit.Goal:
 		return false, true
 	}
+	a, err := r.choice(t)
+	if err != nil {
+		return false, false
+	}
+	if a == symbolic.NoLabel {
+		return false, true
+	}
 	for c := range m.Commands {
-		if !g.Guard(t, c) {
+		if m.Commands[c].Label != a || !g.Guard(t, c) {
 			continue
 		}
 		for o := range m.Commands[c].Outcomes {
@@ -118,6 +131,30 @@ func (r *run) exactBad(t symbolic.State) (bad, known bool) {
 		}
 	}
 	return false, true
+}
+
+// erring returns the labels with a command enabled in t (not terminal)
+// that has an outcome leaving a variable's range: the labels whose range
+// errors the solver's bad region counts in t unless a fact excludes them.
+func (r *run) erring(t symbolic.State) []symbolic.LabelID {
+	g, m := r.learned.g, r.m
+	if g.Status(t) != explicit.Open {
+		return nil
+	}
+	var out []symbolic.LabelID
+	for c := range m.Commands {
+		lab := m.Commands[c].Label
+		if slices.Contains(out, lab) || !g.Guard(t, c) {
+			continue
+		}
+		for o := range m.Commands[c].Outcomes {
+			if _, err := g.Apply(t, c, o); err != nil {
+				out = append(out, lab)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // badEntry is a cached answer of meetsBad.
@@ -292,8 +329,9 @@ func (r *run) apftConcrete(b box, j int, rel bool) (possible, ok bool) {
 // i; the invariant is F_k's complement, the boxes of levels ≥ k) when b has
 // at most apftSmall states, without SMT: in each state the policy's label
 // must keep every successor in the invariant (else ok is false), and each
-// other applicable label with a successor outside the invariant needs a
-// certified exclusion there, on the whole box (with the labels applicable
+// other applicable label with a successor outside the invariant, or with
+// an outcome that leaves a variable's range, needs a certified exclusion
+// there, on the whole box (with the labels applicable
 // throughout b as sure) or, where that fails, on the bounding box of the
 // states that need it, or else on each such state alone (with the labels
 // applicable there; on a box of more than smallBox states only for up to
@@ -324,7 +362,10 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 		if err != nil {
 			return nil, false, false, nil
 		}
-		out := make([]bool, len(m.Labels)) // labels with a step out of the invariant
+		// labels with a step out of the invariant or a range error (which
+		// the certificate's range-error checks count, like a step out,
+		// unless a fact excludes the label)
+		out := make([]bool, len(m.Labels))
 		for c := range m.Commands {
 			lab := m.Commands[c].Label
 			if out[lab] || !g.Guard(s, c) {
@@ -333,7 +374,12 @@ func (r *run) factsConcrete(b box, i, k int) (facts []Fact, ok, done bool, err e
 			for o := range m.Commands[c].Outcomes {
 				u, err := g.Apply(s, c, o)
 				if err != nil {
-					return nil, false, false, nil
+					var re *explicit.RangeError
+					if !errors.As(err, &re) {
+						return nil, false, false, nil
+					}
+					out[lab] = true
+					break
 				}
 				if !r.blockedAt(u, k) {
 					out[lab] = true

@@ -23,7 +23,10 @@
 // The bad region is the property's unsafe states plus the states where an
 // outcome the policy allows leaves a variable's range (the explicit engine
 // reports those as errors; counting them as bad means a "safe" proof rules
-// them out).
+// them out). For a learned policy, which SMT does not encode, the solver
+// counts a label's range errors wherever no certified policy fact excludes
+// the label, and PolIC3 certifies such facts where it meets a state whose
+// erring labels the policy does not choose (rangeerr.go).
 //
 // # Data structures
 //

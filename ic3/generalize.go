@@ -191,14 +191,28 @@ func (r *run) meetsBad(b box) (bool, symbolic.State, error) {
 	if err := r.sv.ready(); err != nil {
 		return false, nil, err
 	}
-	res, w, err := r.sv.checkCur(b, r.sv.badCur, r.sv.curDiffer)
-	if err != nil {
-		return false, nil, err
+	for n := 0; ; n++ {
+		res, w, err := r.sv.checkCur(b, r.sv.badCur, r.sv.curDiffer)
+		if err != nil {
+			return false, nil, err
+		}
+		if r.learned != nil && res == smt.Sat && n < maxRangeRefines {
+			// A state of the solver's bad region that is not bad for the
+			// policy (a range error of a label it does not choose there):
+			// certify that label away over b, or around w, and ask again.
+			ok, err := r.rangeRefine(b, w)
+			if err != nil {
+				return false, nil, err
+			}
+			if ok {
+				continue
+			}
+		}
+		if r.learned != nil && res != smt.Unknown {
+			r.learned.bad[key] = badEntry{res == smt.Sat, w}
+		}
+		return res != smt.Unsat, w, nil
 	}
-	if r.learned != nil && res != smt.Unknown {
-		r.learned.bad[key] = badEntry{res == smt.Sat, w}
-	}
-	return res != smt.Unsat, w, nil
 }
 
 // order returns b's literals in the order literal dropping tries them.

@@ -138,6 +138,10 @@ type Stats struct {
 	// certifications that succeeded only by enumerating a region within D.
 	DifferPairs, DifferFacts int
 	DifferTime               time.Duration
+	// RangeFacts counts the regions where PolIC3 certified that a label
+	// with a range error there is never chosen, taking them out of the
+	// bad region (rangeerr.go).
+	RangeFacts int
 }
 
 // Result is the answer of Check with its evidence.
@@ -488,17 +492,39 @@ func (r *run) main() (*Result, error) {
 		if err := sv.ready(); err != nil {
 			return nil, err
 		}
-		res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})
-		if err != nil {
-			return nil, err
-		}
-		switch res {
-		case smt.Unknown:
-			return r.unknown(), nil
-		case smt.Sat:
+		for n := 0; ; n++ {
+			res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})
+			if err != nil {
+				return nil, err
+			}
+			if res == smt.Unknown {
+				return r.unknown(), nil
+			}
+			if res == smt.Unsat {
+				break
+			}
 			s, err := sv.st.E.Decode(sv.st.S, sv.st.E.Next)
 			if err != nil {
 				return nil, err
+			}
+			if r.learned != nil && n < maxRangeRefines {
+				// a range error of a label the policy does not choose in
+				// this start state: certify it away over the start
+				// states' bounding box, or a sub-box of it around s, and
+				// ask again (rangeerr.go)
+				var sb box
+				if lo, hi, ok := r.learned.g.StartBounds(); ok {
+					if sb = r.boxOf(lo, hi); !sb.holds(s) {
+						sb = nil
+					}
+				}
+				ok, err := r.rangeRefine(sb, s)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					continue
+				}
 			}
 			return r.counterexample(&obligation{s: s})
 		}
@@ -909,8 +935,10 @@ func (r *run) counterexample(ob *obligation) (*Result, error) {
 	}
 	last := trace[len(trace)-1].State
 	if !r.prop.Unsafe.Holds(last) && r.learned != nil {
-		// The bad region counts range errors of every label; is the
-		// policy's choice one of them?
+		// Is the policy's choice one of the labels with a range error?
+		// (The bad region counts a label's range errors where no fact
+		// excludes it: a state the certifier could not clear ends here
+		// too.)
 		l := r.learned
 		l.g.Applicable(last, &l.x)
 		a, err := l.dec.Decide(last, l.x.App)
@@ -923,11 +951,11 @@ func (r *run) counterexample(ob *obligation) (*Result, error) {
 			}
 			for o := range r.m.Commands[c].Outcomes {
 				if _, err := l.g.Apply(last, c, o); err != nil {
-					return nil, fmt.Errorf("ic3: a state reachable in %d steps: %v", len(trace)-1, err)
+					return nil, fmt.Errorf("ic3: a state reachable in %d steps: %w", len(trace)-1, err)
 				}
 			}
 		}
-		return &Result{Verdict: Unknown, Reason: fmt.Sprintf("state %s, reachable in %d steps, has a command whose outcome leaves a variable's range, for a label the policy does not choose there; PolIC3 needs models whose outcomes stay in range (guard them; vigil check --bounds finds such places)", r.m.FormatState(last), len(trace)-1)}, nil
+		return &Result{Verdict: Unknown, Reason: fmt.Sprintf("state %s, reachable in %d steps, has a command whose outcome leaves a variable's range, for a label the policy does not choose there, and the certifier could not prove that label never chosen around it; guarding the command (vigil check --bounds finds such places) makes the question easier", r.m.FormatState(last), len(trace)-1)}, nil
 	}
 	if !r.prop.Unsafe.Holds(last) {
 		return nil, fmt.Errorf("ic3: a state reachable in %d steps has an outcome that leaves a variable's range: %s; widen the range or strengthen the guard (vigil check --bounds finds such places)", len(trace)-1, r.m.FormatState(last))

@@ -26,10 +26,15 @@ package ic3
 //     the certifier answer for larger boxes, and for the point query
 //     whose unsat core starts generalization.
 //
-// The bad region counts range errors of every label, not only the
-// policy's (SMT does not know the policy): a counterexample that ends in
-// such a state is checked concretely, and if the policy does not choose the
-// erring label there the run answers unknown and says to guard the model.
+// A range error is the policy's: an outcome of the label it chooses
+// leaves a variable's range. SMT does not know the policy, so the solver's
+// bad region counts a label's range errors wherever no certified fact
+// excludes the label, and PolIC3 certifies such facts where SMT finds a
+// state whose erring labels the policy does not choose (rangeerr.go);
+// on concrete states the bad region is evaluated exactly (exactBad). A
+// range error of the chosen label on a reachable state is an error in the
+// model, as in the explicit engine; a state the certifier cannot clear
+// ends the run with unknown.
 
 import (
 	"fmt"
@@ -234,7 +239,7 @@ func (r *run) successor(s symbolic.State, j int) (to symbolic.State, cmd, out in
 		for o := range m.Commands[c].Outcomes {
 			t, err := g.Apply(s, c, o)
 			if err != nil {
-				return nil, 0, 0, false, fmt.Errorf("ic3: a reachable state's outcome leaves a variable's range: %v", err)
+				return nil, 0, 0, false, fmt.Errorf("ic3: a reachable state's outcome leaves a variable's range: %w", err)
 			}
 			if slices.Equal(t, s) {
 				continue // relative induction: s itself does not count
@@ -247,27 +252,13 @@ func (r *run) successor(s symbolic.State, j int) (to symbolic.State, cmd, out in
 	return nil, 0, 0, false, nil
 }
 
-// concreteBad is the solver's bad region on a concrete state: unsafe, or
-// not terminal with an outcome of any label leaving a range.
+// concreteBad is the bad region on a concrete state (exactBad): unsafe,
+// or not terminal with an outcome of the policy's label leaving a range;
+// a state that cannot be evaluated counts as bad (the counterexample
+// that ends there is checked again).
 func (r *run) concreteBad(t symbolic.State) bool {
-	g, m := r.learned.g, r.m
-	switch g.Status(t) {
-	case explicit.Unsafe:
-		return true
-	case explicit.Goal:
-		return false
-	}
-	for c := range m.Commands {
-		if !g.Guard(t, c) {
-			continue
-		}
-		for o := range m.Commands[c].Outcomes {
-			if _, err := g.Apply(t, c, o); err != nil {
-				return true
-			}
-		}
-	}
-	return false
+	bad, known := r.exactBad(t)
+	return bad || !known
 }
 
 // bounds returns the per-variable bounds of b's bounding box: its bound
@@ -668,7 +659,7 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 	if err := sv.ready(); err != nil {
 		return true, err
 	}
-	c := &apftCall{r: r, b: b, key: boxKey(b), facts: facts, boxIndex: boxIndex}
+	c := &apftCall{r: r, b: b, j: j, key: boxKey(b), facts: facts, boxIndex: boxIndex}
 	defer c.retire()
 	c.acts = sv.frame([]smt.Term{sv.trans}, j, r.N)
 	if rel && j > 0 {
@@ -700,6 +691,7 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 type apftCall struct {
 	r        *run
 	b        box
+	j        int    // the frame F_j asked about
 	key      string // boxKey(b)
 	acts     []smt.Term
 	sure     []symbolic.LabelID
@@ -800,7 +792,7 @@ func (c *apftCall) recall(hint []symbolic.LabelID) error {
 // that (excludeSubBox). searched reports that the sub-box search ran.
 func (c *apftCall) search() (possible, searched bool, err error) {
 	r, sv, l := c.r, c.r.sv, c.r.learned
-	subBoxes := 0
+	subBoxes, refines := 0, 0
 	for {
 		res, err := sv.check(c.b, c.acts)
 		if err != nil {
@@ -821,8 +813,25 @@ func (c *apftCall) search() (possible, searched bool, err error) {
 			return true, searched, err
 		}
 		// A witness where the policy really chooses a: a concrete
-		// transition, no certification needed.
+		// transition, no certification needed; into the bad region
+		// (j = 0) it must end in a state that is bad for the policy,
+		// else the range error there is certified away first
+		// (rangeerr.go) and SMT asked again.
 		if ch, err := r.choice(w); err != nil || ch == a {
+			if err == nil && c.j == 0 && refines < maxRangeRefines {
+				_, t, _, _, err := sv.st.Witness()
+				if err != nil {
+					return true, searched, err
+				}
+				ok, err := r.rangeRefine(r.hull(c.b, t), t)
+				if err != nil {
+					return true, searched, err
+				}
+				if ok {
+					refines++
+					continue
+				}
+			}
 			if err == nil {
 				r.lastWitness = slices.Clone(w)
 			}
@@ -1076,7 +1085,8 @@ func (r *run) policyStep(t symbolic.State, c box, j int) symbolic.State {
 
 // certifyInvariant computes the policy facts of the invariant inv (the
 // boxes of levels ≥ k): for each box and label whose transitions SMT
-// cannot rule out, the certified exclusion. ok is false if some pair is
+// cannot rule out, or that has a range error somewhere in the box
+// (rangeFacts), the certified exclusion. ok is false if some pair is
 // neither (cannot happen for clauses IC3 validated; reported as unknown).
 func (r *run) certifyInvariant(inv []box, k int) ([]Fact, bool, error) {
 	var facts []Fact
@@ -1095,6 +1105,10 @@ func (r *run) certifyInvariant(inv []box, k int) ([]Fact, bool, error) {
 		}
 		if possible {
 			return nil, false, nil
+		}
+		// the range errors of labels the policy does not choose in b
+		if ok, err := r.rangeFacts(b, i, &facts); err != nil || !ok {
+			return nil, false, err
 		}
 	}
 	return facts, true, nil

@@ -409,6 +409,47 @@ func (e *Encoder) Chosen(d *symbolic.PolicyDecl, vs []Term) ([]Term, error) {
 // the states where the explicit engine reports a range error. vs must not
 // be terminal for the error to matter; the caller adds that.
 func (e *Encoder) RangeError(opts TransOptions, vs []Term) (Term, error) {
+	per, err := e.rangeErrors(opts, vs)
+	if err != nil {
+		return Term{}, err
+	}
+	var all []Term // in command order, as one disjunction
+	for _, t := range per {
+		all = append(all, t.t)
+	}
+	return e.X.Or(all...), e.X.Err()
+}
+
+// labelTerm is a command's range error with the command's label.
+type labelTerm struct {
+	l symbolic.LabelID
+	t Term
+}
+
+// RangeErrors is RangeError per label: element a is "in vs, a command of
+// label a the relation allows has an outcome that leaves some variable's
+// range" (false for a label without such a command). A learned policy
+// (PolIC3) needs them apart: a range error counts only under a label the
+// policy is not proved never to choose in vs.
+func (e *Encoder) RangeErrors(opts TransOptions, vs []Term) ([]Term, error) {
+	per, err := e.rangeErrors(opts, vs)
+	if err != nil {
+		return nil, err
+	}
+	by := make([][]Term, len(e.M.Labels))
+	for _, t := range per {
+		by[t.l] = append(by[t.l], t.t)
+	}
+	out := make([]Term, len(by))
+	for l := range out {
+		out[l] = e.X.Or(by[l]...)
+	}
+	return out, e.X.Err()
+}
+
+// rangeErrors returns the range error of each command that can have one,
+// in command order.
+func (e *Encoder) rangeErrors(opts TransOptions, vs []Term) ([]labelTerm, error) {
 	x, m := e.X, e.M
 	allowed := make([]bool, len(m.Labels))
 	for i := range allowed {
@@ -423,10 +464,10 @@ func (e *Encoder) RangeError(opts TransOptions, vs []Term) (Term, error) {
 	if opts.Policy != nil {
 		var err error
 		if chosen, err = e.Chosen(opts.Policy, vs); err != nil {
-			return Term{}, err
+			return nil, err
 		}
 	}
-	var errs []Term
+	var errs []labelTerm
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
 		if int(c.Label) < 0 || int(c.Label) >= len(m.Labels) || !allowed[c.Label] {
@@ -454,7 +495,7 @@ func (e *Encoder) RangeError(opts TransOptions, vs []Term) (Term, error) {
 		if chosen != nil {
 			t = x.And(t, chosen[c.Label])
 		}
-		errs = append(errs, t)
+		errs = append(errs, labelTerm{c.Label, t})
 	}
-	return x.Or(errs...), x.Err()
+	return errs, x.Err()
 }

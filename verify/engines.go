@@ -264,13 +264,14 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 		}
 		if ctx.Err() == nil && errors.As(err, &f) && f.Condition == "safety" {
 			if label, ok := q.rangeUnderOtherLabel(f.State); ok {
-				// The box format counts a range error under every label,
-				// the semantics only under the policy's: the verdict
-				// stands on the abstraction, as PolIC3 would refuse here.
+				// The box format counts a range error under every label
+				// that no policy fact of the box excludes, the semantics
+				// only under the policy's: the verdict stands on the
+				// abstraction.
 				if q.Certificate {
-					return fmt.Errorf("safe, but no box certificate: in state %s an outcome of %s, a label the policy does not choose there, leaves a variable's range, and the certificate format counts that as unsafe (guard the command; vigil check --bounds finds such places)", q.Model.FormatState(f.State), label)
+					return fmt.Errorf("safe, but no box certificate: in state %s an outcome of %s, a label the policy does not choose there, leaves a variable's range, and no policy fact of the box certificate excludes that label there (guard the command; vigil check --bounds finds such places)", q.Model.FormatState(f.State), label)
 				}
-				v.CertNote = fmt.Sprintf("invariant not exported: in state %s an outcome of %s, a label the policy does not choose there, leaves a variable's range, which the box certificate counts as unsafe", q.Model.FormatState(f.State), label)
+				v.CertNote = fmt.Sprintf("invariant not exported: in state %s an outcome of %s, a label the policy does not choose there, leaves a variable's range, which no policy fact of the box certificate excludes there", q.Model.FormatState(f.State), label)
 				return nil
 			}
 		}
@@ -298,7 +299,8 @@ func Boxes(n int) string {
 // there)", is neither unsafe nor leaves a range under the label the policy
 // chooses, but has a command of another label whose outcome leaves a
 // range: the box format's safety condition counts range errors under
-// every label. It returns that label. Anything else (an unsafe state, a
+// every label that no policy fact of the box excludes. It returns that
+// label. Anything else (an unsafe state, a
 // range error the policy's choice meets) is not this case.
 func (q *Prepared) rangeUnderOtherLabel(s symbolic.State) (string, bool) {
 	m, g := q.Model, q.Gen

@@ -126,6 +126,10 @@ type IC3Figures struct {
 	DifferPairs   int     `json:"differ_pairs,omitempty"`
 	DifferSeconds float64 `json:"differ_seconds,omitempty"`
 	DifferFacts   int     `json:"differ_certified,omitempty"`
+	// RangeFacts counts the regions PolIC3 took out of the bad region by
+	// certifying that a label with a range error there is never chosen
+	// (ic3.Stats.RangeFacts).
+	RangeFacts int `json:"range_error_regions,omitempty"`
 }
 
 // NewIC3Figures summarizes the statistics of an IC3 run made with the
@@ -148,6 +152,7 @@ func NewIC3Figures(s ic3.Stats, generalize bool, order string, boxOnly bool) *IC
 		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
 		Refuted: s.Refuted, SubBoxes: s.SubBoxes, Evaluated: s.Evaluated, RegionCalls: s.RegionCalls,
 		FreeCores: s.FreeCores, DifferPairs: s.DifferPairs, DifferSeconds: s.DifferTime.Seconds(), DifferFacts: s.DifferFacts,
+		RangeFacts: s.RangeFacts,
 	}
 }
 
@@ -378,6 +383,9 @@ func (r *Report) writeIC3(w *textWriter, opt TextOptions) {
 		}
 		if n := regionFacts(res.Result); s.RegionCalls > 0 || n > 0 {
 			w.printf("; %d calls and %d facts over regions with linear atoms", s.RegionCalls, n)
+		}
+		if s.RangeFacts > 0 {
+			w.printf("; %d regions out of the bad region (range errors of labels not chosen there)", s.RangeFacts)
 		}
 		w.printf("\n")
 	}

@@ -14,7 +14,7 @@ import (
 // Failure is a condition of the certificate that does not hold, with the
 // states that show it.
 type Failure struct {
-	Condition string // init, consecution, sure, safety or fact
+	Condition string // init, consecution, sure, safety (unsafe or a range error) or fact
 	State     symbolic.State
 	Next      symbolic.State // consecution: the successor outside
 	msg       string
@@ -375,8 +375,11 @@ func ask(ctx context.Context, sv *smt.Solver, f smt.Term, popAlways bool) (smt.R
 // states read from sv's model.
 func failure(x *smt.Context, sv *smt.Solver, m *symbolic.Model, s *smtlib.Script, q smtlib.Check, facts factList) error {
 	f := &Failure{Condition: q.Name}
-	if strings.HasPrefix(q.Name, "consecution") {
+	switch {
+	case strings.HasPrefix(q.Name, "consecution"):
 		f.Condition = "consecution"
+	case strings.HasPrefix(q.Name, "rangeerr"):
+		f.Condition = "safety" // a range error is a bad state
 	}
 	var err error
 	if f.State, err = values(x, sv, m, s.Cur); err != nil {
@@ -398,6 +401,8 @@ func failure(x *smt.Context, sv *smt.Solver, m *symbolic.Model, s *smtlib.Script
 		ft := facts[q.Fact]
 		f.msg = fmt.Sprintf("the policy fact on box %d (label %s) claims label %s applicable throughout its region, but it is not applicable in state %s",
 			ft.Box, Quote(m.Labels[ft.Label].Name), Quote(m.Labels[q.Label].Name), m.FormatState(f.State))
+	case strings.HasPrefix(q.Name, "rangeerr"):
+		f.msg = fmt.Sprintf("safety fails: state %s is inside the invariant, and an outcome of label %s, which no policy fact excludes there, leaves a variable's range", m.FormatState(f.State), Quote(m.Labels[q.Label].Name))
 	default:
 		f.msg = fmt.Sprintf("safety fails: state %s is inside the invariant and unsafe (or an outcome leaves a range there)", m.FormatState(f.State))
 	}

@@ -14,9 +14,19 @@
 // allowed outcome leaves a variable's range. A learned policy (network or
 // tree ensemble) is not encoded: T takes every label, consecution is
 // checked per label outside the regions where a policy fact excludes it,
-// each fact's "sure" labels must be applicable throughout its region
+// and so are range errors (a range error is the policy's: an outcome of
+// the label it chooses leaves a range, so label a's range errors count
+// only outside the regions of the facts that exclude a; safety is then
+// the unsafe states alone):
+//
+//	consecution a: Inv_a ∧ T_a ∧ ¬Inv'    is unsat, for each label a
+//	rangeerr a:    Inv_a ∧ RangeErr_a     is unsat, for each label a
+//	safety:        Inv ∧ Unsafe           is unsat
+//
+// where Inv_a is Inv without the regions of the facts that exclude a.
+// Each fact's "sure" labels must be applicable throughout its region
 // (an SMT check), and each exclusion is re-checked against the policy by
-// the fact checker (facts.go).
+// the fact checker (facts.go), so a fact serves both checks of its label.
 //
 // # What a valid certificate proves
 //
@@ -66,9 +76,10 @@
 // goal states are terminal: no successors. A rules policy chooses the
 // first rule whose condition holds and whose label is applicable; a table
 // policy the label of the state's (last) row, when applicable; where no
-// label is chosen the state has no successor. An outcome that leaves a
-// variable's range in a reachable, non-terminal state is an error, and
-// the checks count it as bad.
+// label is chosen the state has no successor. An outcome of the chosen
+// label that leaves a variable's range in a reachable, non-terminal state
+// is an error, and the checks count it as bad (for a learned policy, any
+// label's that no fact excludes there).
 //
 // # Independence: what is shared with the engine and what is not
 //

@@ -26,7 +26,12 @@
 // model the header names (checking its hash and -D values) and reads only
 // the invariant and the header from the file. A learned policy's facts
 // ("label a is never chosen in box i") are header comments: z3 never
-// checks them; vigil cert check re-checks each against the policy.
+// checks them; vigil cert check re-checks each against the policy. What
+// z3 does check of a learned policy's file is what the facts are used
+// for: consecution and range errors per label, each over the part of the
+// invariant outside the regions of the facts that exclude the label
+// (vigil.inv.<a>), as vigil cert check does with the regions it rebuilds
+// from the header.
 //
 // # The question
 //
@@ -52,7 +57,19 @@
 //	vigil.bad(s)       inrange(s) and (unsafe(s) or rangeerr(s))
 //
 // The explicit engine reports a reachable range error as an error; here it
-// is bad, so that "safe" rules it out. The relation is a plain disjunction
+// is bad, so that "safe" rules it out. A learned policy's certificate
+// (WriteCertFacts) writes no vigil.rangeerr and vigil.bad: the policy is
+// not encoded, so range errors are written per label,
+//
+//	vigil.rangeerr.<a>(s) not terminal(s) and an enabled command of label a
+//	                      has an outcome whose value leaves a variable's range
+//
+// and checked, after consecution, as "rangeerr <a>": vigil.inv.<a>(s),
+// inrange(s) and vigil.rangeerr.<a>(s) must be unsat, for each label a
+// whose commands may leave a range; the safety check is then vigil.inv,
+// inrange and vigil.unsafe. (A range error counts only under the label
+// the policy chooses, and a fact that excludes a label there says the
+// policy does not choose it.) The relation is a plain disjunction
 // with no choice variables, so the Horn clauses need no extra quantified
 // variables. Expressions are exact: min, max, abs and if are ite terms
 // (operands that are not symbols or numerals are bound once with let, to

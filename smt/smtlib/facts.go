@@ -27,8 +27,10 @@ type Exclusion struct {
 // not written: vigil cert check checks them). Consecution is then
 // checked per label: from the part of the invariant where a may be chosen
 // (the invariant without the regions of the facts that exclude a), every
-// a-step stays in the invariant. z3 FILE prints init, unsat, then one
-// "consecution <label>", unsat pair per label, then safety, unsat.
+// a-step stays in the invariant, and no outcome of a leaves a variable's
+// range. z3 FILE prints init, unsat, then one "consecution <label>", unsat
+// pair per label, one "rangeerr <label>", unsat pair per label whose
+// commands may leave a range, then safety (the unsafe states), unsat.
 func WriteCertFacts(w io.Writer, q Question, header []string, inv [][]Lit, excluded []Exclusion) error {
 	if q.Policy != nil {
 		return fmt.Errorf("smtlib: WriteCertFacts takes the question without its (learned) policy")
@@ -89,7 +91,8 @@ func (p *printer) checkFacts(boxes int, excluded []Exclusion) error {
 // vigil.step.<a> (one step under label a) and vigil.inv.<a> (the part of
 // the invariant where the policy may choose a: vigil.inv without the
 // regions of the facts that exclude a), and returns the consecution
-// checks, one per label.
+// checks, one per label; then, per label whose commands may leave a
+// range, vigil.rangeerr.<a> and its check over vigil.inv.<a>.
 //
 // vigil.inv.<a> refers to vigil.inv rather than repeating its boxes, so
 // the text (and what Z3 parses) grows with the invariant plus the facts,
@@ -152,6 +155,22 @@ func (p *printer) factDefs(inv [][]Lit, excluded []Exclusion) []Check {
 			Formula: "(and " + call(fmt.Sprintf("vigil.inv.%d", a), s...) + " " + call(fmt.Sprintf("vigil.step.%d", a), pair(s, t)...) + " (not " + call(fnInv, t...) + "))",
 			Post:    "(and " + call(fmt.Sprintf("vigil.inv.%d", a), s...) + " " + p.postStep(symbolic.LabelID(a)) + ")",
 			Label:   symbolic.LabelID(a), Next: true, Fact: -1,
+		})
+	}
+	// Range errors per label, like consecution: a label's range error
+	// counts only where the policy may choose it (vigil.inv.<a>), since
+	// the explicit engine reports a range error of the label taken only.
+	for a := range m.Labels {
+		if a >= len(p.rerr) || len(p.rerr[a]) == 0 {
+			continue
+		}
+		fn := fmt.Sprintf("vigil.rangeerr.%d", a)
+		p.define(fmt.Sprintf("an enabled outcome of label %s would leave a variable's range (a range\nerror where the policy chooses %s)", m.Labels[a].Name, m.Labels[a].Name), fn, ps,
+			"(and (not "+call(fnTerminal, s...)+")\n    (or\n      "+strings.Join(p.rerr[a], "\n      ")+"))")
+		checks = append(checks, Check{
+			Name:    fmt.Sprintf("rangeerr %d", a),
+			Formula: and(call(fmt.Sprintf("vigil.inv.%d", a), s...), call(fnInRange, s...), call(fn, s...)),
+			Label:   symbolic.LabelID(a), Fact: -1,
 		})
 	}
 	return checks

@@ -28,6 +28,13 @@ type printer struct {
 	// enabled and one of its outcomes is in range and outside the
 	// invariant (see Check.Post).
 	cmds, post []string
+	// learned (a learned policy's certificate): range errors are
+	// written per label (vigil.rangeerr.<a>, by factDefs) instead of
+	// vigil.rangeerr and vigil.bad, and rerr[a] are label a's disjuncts
+	// (set by defs): a command of a is enabled and an outcome of it
+	// leaves a variable's range.
+	learned bool
+	rerr    [][]string
 	// side, when set, receives the definitions that only the checks'
 	// Formula reads (vigil.trans, vigil.step.<a>) instead of b.
 	side *strings.Builder

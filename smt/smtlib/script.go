@@ -10,8 +10,8 @@ import (
 // Check is one condition of a certificate: a formula over the state
 // constants that a solver must find unsatisfiable.
 type Check struct {
-	// Name is init, consecution, "consecution <label index>" (learned
-	// policies), safety, or sure.
+	// Name is init, consecution, "consecution <label index>" or
+	// "rangeerr <label index>" (learned policies), safety, or sure.
 	Name    string
 	Formula string
 	// Post is the same condition over the current state alone: for a
@@ -24,8 +24,8 @@ type Check struct {
 	Post string
 	// Next tells that the formula also reads the next state's constants.
 	Next bool
-	// Label is the label of a learned policy's consecution check or of a
-	// sure check; Fact is the index of the fact a sure check tests, else -1.
+	// Label is the label of a learned policy's consecution or rangeerr
+	// check or of a sure check; Fact is the index of the fact a sure check tests, else -1.
 	Label symbolic.LabelID
 	Fact  int
 }
@@ -76,8 +76,8 @@ func (s *Script) Posts() string {
 // CertScript returns the checks of a certificate that inv is an inductive
 // invariant of q containing its start states and no bad state. With
 // learned set, q.Policy must be nil and excluded are the learned policy's
-// facts: consecution is checked per label outside the regions where a
-// fact excludes the label, and one sure check per fact and sure label
+// facts: consecution and range errors are checked per label outside the
+// regions where a fact excludes the label, and one sure check per fact and sure label
 // asks whether the label can be inapplicable somewhere in the fact's
 // region (the facts' exclusions themselves are the caller's to check).
 func CertScript(q Question, inv [][]Lit, excluded []Exclusion, learned bool) (*Script, error) {
@@ -120,8 +120,10 @@ func CertScript(q Question, inv [][]Lit, excluded []Exclusion, learned bool) (*S
 
 // certDefs writes the definitions of the question and of the invariant
 // (and, with learned, the per-label definitions of factDefs) and returns
-// the checks: init, consecution (one per label with learned), safety.
+// the checks: init, consecution (with learned: one per label, then the
+// range errors per label), safety (with learned: the unsafe states).
 func (p *printer) certDefs(inv [][]Lit, excluded []Exclusion, learned bool) ([]Check, error) {
+	p.learned = learned
 	p.defs()
 	if err := p.invariant(inv); err != nil {
 		return nil, err
@@ -134,6 +136,12 @@ func (p *printer) certDefs(inv [][]Lit, excluded []Exclusion, learned bool) ([]C
 		checks = append(checks, Check{Name: "consecution", Next: true, Fact: -1,
 			Formula: "(and " + call(fnInv, s...) + " " + call(fnTrans, pair(s, t)...) + " (not " + call(fnInv, t...) + "))",
 			Post:    "(and " + call(fnInv, s...) + " " + p.postStep(-1) + ")"})
+	}
+	if learned {
+		// range errors were checked per label (factDefs): safety is the
+		// unsafe states alone
+		checks = append(checks, Check{Name: "safety", Formula: and(call(fnInv, s...), call(fnInRange, s...), call(fnUnsafe, s...)), Fact: -1})
+		return checks, p.err
 	}
 	checks = append(checks, Check{Name: "safety", Formula: "(and " + call(fnInv, s...) + " " + call(fnBad, s...) + ")", Fact: -1})
 	return checks, p.err

@@ -356,8 +356,15 @@ func (p *printer) defs() {
 		if len(leave) == 0 {
 			continue
 		}
-		errs = append(errs, p.action(c)+"\n      "+
-			and(append(p.enabled(c, chosen), or(leave...))...))
+		e := p.action(c) + "\n      " + and(append(p.enabled(c, chosen), or(leave...))...)
+		errs = append(errs, e)
+		if p.rerr == nil {
+			p.rerr = make([][]string, len(m.Labels))
+		}
+		p.rerr[c.Label] = append(p.rerr[c.Label], e)
+	}
+	if p.learned {
+		return // factDefs writes the range errors per label
 	}
 	rangeErr := "false"
 	if len(errs) > 0 {
