@@ -173,6 +173,9 @@ func ParseSize(s string) (int64, error) {
 	if !ok {
 		return 0, fmt.Errorf("memory limit %q: unknown unit %q (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)", s, strings.TrimSpace(t[i:]))
 	}
+	if b := f * float64(m); b >= 1<<62 {
+		return 0, fmt.Errorf("memory limit %q is beyond 4 EiB: write a size the machine has, e.g. 4GiB", s)
+	}
 	return int64(f * float64(m)), nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"vigil/internal/fuzzseed"
@@ -46,5 +47,34 @@ func FuzzParse(f *testing.F) {
 		if x.Name == "" || len(x.Runs) == 0 {
 			t.Fatalf("accepted an experiment without a name or runs: %+v", x)
 		}
+	})
+}
+
+// FuzzFlagValues reads arbitrary text as each of the batch's small value
+// syntaxes (a --scale value, a number of ParseScale, a memory size, a
+// time limit, a report filter and a scatter pair): nothing panics or
+// takes long, and what is accepted is in range (ParseScale within ±2^53,
+// sizes and durations not negative).
+func FuzzFlagValues(f *testing.F) {
+	for _, s := range []string{"N=10,1e3,2^10", "1000", "1e6", "10^9", "-3", "512MiB", "2G", "1.5GB", "30s", "1h30m", "algorithm=bfs,polic3", "error!=crash", "polic3:bfs", "0e9", "0e999999999999999", "1^999999999999999", "-1^999999999999999", "0^999999999999999", "9007199254740993", "99999999999999999999TiB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if err := (Scale{}).Set(s); err != nil && err.Error() == "" {
+			t.Fatal("empty error")
+		}
+		if n, err := ParseScale(s); err == nil && (n > 1<<53 || n < -(1<<53)) {
+			if _, perr := strconv.ParseInt(s, 10, 64); perr != nil {
+				t.Fatalf("ParseScale(%q) = %d, beyond 2^53", s, n)
+			}
+		}
+		if n, err := ParseSize(s); err == nil && n < 0 {
+			t.Fatalf("ParseSize(%q) = %d", s, n)
+		}
+		if d, err := ParseDuration(s); err == nil && d < 0 {
+			t.Fatalf("ParseDuration(%q) = %v", s, d)
+		}
+		ParseFilter(s)
+		ParseScatter(s)
 	})
 }
