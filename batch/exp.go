@@ -353,6 +353,14 @@ func (ps *parseState) header(x *Experiment) error {
 	return nil
 }
 
+// MaxRepetitions is the most repetitions of each run an experiment may
+// ask for (a larger count is a typo, and its runs would not fit in
+// memory); MaxRuns is the most runs it may expand to.
+const (
+	MaxRepetitions = 10_000
+	MaxRuns        = 1_000_000
+)
+
 // repetitions are the names of the repetitions of each run: "" for one,
 // rep-1, rep-2, ... or seed-S for each seed.
 func (ps *parseState) repetitions() ([]string, error) {
@@ -372,6 +380,8 @@ func (ps *parseState) repetitions() ([]string, error) {
 		}
 	case f.Repetitions < 0:
 		return nil, ps.errorf("repetitions", "repetitions must be positive")
+	case f.Repetitions > MaxRepetitions:
+		return nil, ps.errorf("repetitions", "%d repetitions is more than the %d a batch runs; give fewer", f.Repetitions, MaxRepetitions)
 	case f.Repetitions > 1:
 		for i := 1; i <= f.Repetitions; i++ {
 			reps = append(reps, fmt.Sprintf("rep-%d", i))
@@ -454,6 +464,9 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 					return ps.errorf(key, "run %s appears twice: give the instances distinct names (name = \"...\")", r.ID)
 				}
 				ids[r.ID] = true
+				if len(x.Runs) >= MaxRuns {
+					return ps.errorf(key, "the experiment expands to more than %d runs; split it into several files or give fewer repetitions", MaxRuns)
+				}
 				vars := p.vars
 				vars["rep"] = strconv.Itoa(ri + 1)
 				vars["seed"] = strconv.Itoa(ri + 1)
