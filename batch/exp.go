@@ -173,6 +173,9 @@ func ParseSize(s string) (int64, error) {
 	if !ok {
 		return 0, fmt.Errorf("memory limit %q: unknown unit %q (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)", s, strings.TrimSpace(t[i:]))
 	}
+	if b := f * float64(m); b >= 1<<62 {
+		return 0, fmt.Errorf("memory limit %q is beyond 4 EiB: write a size the machine has, e.g. 4GiB", s)
+	}
 	return int64(f * float64(m)), nil
 }
 
@@ -350,6 +353,14 @@ func (ps *parseState) header(x *Experiment) error {
 	return nil
 }
 
+// MaxRepetitions is the most repetitions of each run an experiment may
+// ask for (a larger count is a typo, and its runs would not fit in
+// memory); MaxRuns is the most runs it may expand to.
+const (
+	MaxRepetitions = 10_000
+	MaxRuns        = 1_000_000
+)
+
 // repetitions are the names of the repetitions of each run: "" for one,
 // rep-1, rep-2, ... or seed-S for each seed.
 func (ps *parseState) repetitions() ([]string, error) {
@@ -369,6 +380,8 @@ func (ps *parseState) repetitions() ([]string, error) {
 		}
 	case f.Repetitions < 0:
 		return nil, ps.errorf("repetitions", "repetitions must be positive")
+	case f.Repetitions > MaxRepetitions:
+		return nil, ps.errorf("repetitions", "%d repetitions is more than the %d a batch runs; give fewer", f.Repetitions, MaxRepetitions)
 	case f.Repetitions > 1:
 		for i := 1; i <= f.Repetitions; i++ {
 			reps = append(reps, fmt.Sprintf("rep-%d", i))
@@ -451,6 +464,9 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 					return ps.errorf(key, "run %s appears twice: give the instances distinct names (name = \"...\")", r.ID)
 				}
 				ids[r.ID] = true
+				if len(x.Runs) >= MaxRuns {
+					return ps.errorf(key, "the experiment expands to more than %d runs; split it into several files or give fewer repetitions", MaxRuns)
+				}
 				vars := p.vars
 				vars["rep"] = strconv.Itoa(ri + 1)
 				vars["seed"] = strconv.Itoa(ri + 1)

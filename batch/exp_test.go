@@ -25,6 +25,7 @@ func TestParseErrors(t *testing.T) {
 		{"name = \"x\"\n[limits]\nmemory = \"100MiB\"\n" + head[11:] + "[[instances]]\nmodels = [\"a.spec\"]\n", `:3:1: memory limit 100 MiB is below the 192 MiB`},
 		{"name = \"x\"\nrepetitions = 2\nseeds = [1]\n", `:2:1: give repetitions or seeds, not both`},
 		{"name = \"x\"\nseeds = [1, 1]\n", `:2:1: seed 1 is listed twice`},
+		{"name = \"x\"\nrepetitions = 30000000\n", `:2:1: 30000000 repetitions is more than the 10000 a batch runs`},
 		{"name = \"x y\"\n", `:1:1: experiment name "x y" is not a plain directory name: use only letters`},
 		{"data = \"d\"\n", `: the experiment has no name`},
 		{"name = \"x\"\n", `: no [[algorithms]]`},

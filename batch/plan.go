@@ -173,6 +173,9 @@ func ParseScale(x string) (int64, error) {
 		if err1 != nil || err2 != nil || k < 0 {
 			return 0, bad
 		}
+		if mant == 0 {
+			return 0, nil // 0e999999999999 would loop without growing
+		}
 		n := mant
 		for range k {
 			if n *= 10; n > 1<<53 || n < -(1<<53) {
@@ -185,6 +188,14 @@ func ParseScale(x string) (int64, error) {
 	exp, err2 := strconv.ParseInt(e, 10, 64)
 	if err1 != nil || err2 != nil || exp < 0 {
 		return 0, bad
+	}
+	switch {
+	case base == 0 && exp > 0:
+		return 0, nil
+	case base == 1, exp == 0:
+		return 1, nil
+	case base == -1:
+		return 1 - 2*(exp%2), nil // 1^999999999999 would loop without growing
 	}
 	n := int64(1)
 	for range exp {

@@ -537,6 +537,11 @@ func (c *converter) primary(p *cPrimary) *Expr {
 		for _, a := range p.Array {
 			n.Args = append(n.Args, c.expr(a))
 		}
+	case p.Name != nil && *p.Name == "if" && c.err == nil:
+		// participle backtracks from an if-expression it cannot finish
+		// to the name "if"; the parser commits to the expression (and
+		// no keyword is a name).
+		c.err = fmt.Errorf("%s: an if-expression without its condition, then and else", c.pos(p.Pos))
 	case p.Name != nil && p.Index != nil:
 		n.Kind, n.Text, n.Args = EIndex, *p.Name, []*Expr{c.expr(p.Index)}
 	case p.Name != nil:
