@@ -405,6 +405,9 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	sv := newSolver(ctx, m, topts, &r.stats, r.learned != nil, func() [][]box { return r.frames })
 	defer sv.close()
 	r.sv = sv
+	if r.learned != nil {
+		r.errLabelsByEvaluation()
+	}
 	// Disequality invariants for networks only: a tree ensemble's
 	// choices are constant on boxes between its thresholds, and where
 	// it is safe the invariant is a union of boxes, which D only makes
