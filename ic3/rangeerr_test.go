@@ -206,14 +206,14 @@ func dropFacts(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, 
 	if len(facts) != len(res.Invariant.Facts) {
 		return 0, 0, fmt.Errorf("the certificate has %d facts, the engine's answer %d", len(res.Invariant.Facts), len(facts))
 	}
-	if err := enumLabels(m, prop, inv, facts); err != nil {
+	if err := enumLabels(m, prop, inv, facts, nil); err != nil {
 		return 0, 0, fmt.Errorf("the engine's certificate (enumeration): %v", err)
 	}
 	for i := range min(len(facts), maxDrops) {
 		c := *res.Invariant
 		c.Facts = slices.Delete(slices.Clone(c.Facts), i, i+1)
 		rest := slices.Delete(slices.Clone(facts), i, i+1)
-		enum := enumLabels(m, prop, inv, rest)
+		enum := enumLabels(m, prop, inv, rest, nil)
 		chk := cert.CheckWith(ctx, &c, m, prop, pd, p)
 		if (enum == nil) != (chk == nil) {
 			return tried, ranged, fmt.Errorf("without fact %d: enumeration says %v, the checker %v", i, enum, chk)
@@ -227,8 +227,9 @@ func dropFacts(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, 
 }
 
 // enumLabels checks by enumeration the conditions of a learned policy's
-// certificate (see dropFacts), with the facts taken as true.
-func enumLabels(m *symbolic.Model, prop *symbolic.Property, inv [][]smt.Lit, facts []ic3.Fact) error {
+// certificate (see dropFacts), with the facts taken as true, for the
+// invariant pairs ∧ inv (pairs: a disequality invariant; none: inv alone).
+func enumLabels(m *symbolic.Model, prop *symbolic.Property, inv [][]smt.Lit, facts []ic3.Fact, pairs [][2]symbolic.VarID) error {
 	g, err := explicit.New(m, prop)
 	if err != nil {
 		return err
@@ -242,6 +243,11 @@ func enumLabels(m *symbolic.Model, prop *symbolic.Property, inv [][]smt.Lit, fac
 		return true
 	}
 	in := func(s symbolic.State) bool {
+		for _, p := range pairs {
+			if s[p[0]] == s[p[1]] {
+				return false
+			}
+		}
 		return slices.ContainsFunc(inv, func(b []smt.Lit) bool { return holds(b, s) })
 	}
 	excluded := func(s symbolic.State, a symbolic.LabelID) bool {

@@ -246,7 +246,7 @@ func review13rEdits(t *testing.T, seed uint64, m *symbolic.Model, prop *symbolic
 		chk := cert.CheckWith(context.Background(), back, m, prop, pd, p)
 		// the file's checks (z3: no sure checks, the facts taken as
 		// true), and the checker's (with the sure checks)
-		fileEnum := enumConditions(m, prop, e.inv, e.facts, pairs)
+		fileEnum := enumLabels(m, prop, e.inv, e.facts, pairs)
 		enum := fileEnum
 		if enum == nil {
 			enum = enumSure(m, e.inv, e.facts)
@@ -339,88 +339,6 @@ func states(m *symbolic.Model) float64 {
 		n *= float64(v.Hi-v.Lo) + 1
 	}
 	return n
-}
-
-// enumConditions is enumLabels for the invariant pairs ∧ inv (pairs: a
-// disequality invariant, none: inv alone): by enumeration, the conditions
-// of a learned policy's certificate with the facts taken as true.
-func enumConditions(m *symbolic.Model, prop *symbolic.Property, inv [][]smt.Lit, facts []ic3.Fact, pairs [][2]symbolic.VarID) error {
-	if len(pairs) == 0 {
-		return enumLabels(m, prop, inv, facts)
-	}
-	g, err := explicit.New(m, prop)
-	if err != nil {
-		return err
-	}
-	holds := func(b []smt.Lit, s symbolic.State) bool {
-		for _, l := range b {
-			if !l.Holds(s) {
-				return false
-			}
-		}
-		return true
-	}
-	in := func(s symbolic.State) bool {
-		for _, p := range pairs {
-			if s[p[0]] == s[p[1]] {
-				return false
-			}
-		}
-		return slices.ContainsFunc(inv, func(b []smt.Lit) bool { return holds(b, s) })
-	}
-	excluded := func(s symbolic.State, a symbolic.LabelID) bool {
-		return slices.ContainsFunc(facts, func(f ic3.Fact) bool {
-			return f.Label == a && holds(inv[f.Box], s) && holds(f.Within, s)
-		})
-	}
-	var bad error
-	g.Starts(func(s symbolic.State) bool {
-		if !in(s) {
-			bad = fmt.Errorf("start state %s is outside the invariant", m.FormatState(s))
-		}
-		return bad == nil
-	})
-	if bad != nil {
-		return bad
-	}
-	s := make(symbolic.State, len(m.Vars))
-	for i := range s {
-		s[i] = m.Vars[i].Lo
-	}
-	for {
-		if in(s) {
-			switch g.Status(s) {
-			case explicit.Unsafe:
-				return fmt.Errorf("unsafe state %s is inside the invariant", m.FormatState(s))
-			case explicit.Open:
-				for c := range m.Commands {
-					if !g.Guard(s, c) || excluded(s, m.Commands[c].Label) {
-						continue
-					}
-					for o := range m.Commands[c].Outcomes {
-						t, err := g.Apply(s, c, o)
-						if err != nil {
-							return fmt.Errorf("state %s inside the invariant: %v", m.FormatState(s), err)
-						}
-						if !in(t) {
-							return fmt.Errorf("state %s inside the invariant has successor %s outside", m.FormatState(s), m.FormatState(t))
-						}
-					}
-				}
-			}
-		}
-		i := 0
-		for ; i < len(s); i++ {
-			if s[i] < m.Vars[i].Hi {
-				s[i]++
-				break
-			}
-			s[i] = m.Vars[i].Lo
-		}
-		if i == len(s) {
-			return nil
-		}
-	}
 }
 
 // TestReview13rDiffer is TestReview13rRangeErrors's certificate edits on
