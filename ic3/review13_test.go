@@ -236,7 +236,7 @@ func TestReview13Permutations(t *testing.T) {
 		}
 		m, diags := lang.Load(path, lang.Options{})
 		if diags.HasErrors() {
-			t.Fatalf("seed %d: %s\n%s", seed, diags.Render(), src)
+			t.Fatalf("seed %d: %s\n%s", seed, diags.Render(), review13Model(seed))
 		}
 		prop := m.Property("")
 		p, pd, desc, err := review13Policy(m, seed)
@@ -262,11 +262,11 @@ func TestReview13Permutations(t *testing.T) {
 			switch {
 			case err != nil:
 				if bfsErr == nil || !strings.Contains(err.Error(), "range error") {
-					t.Fatalf("seed %d (%s): verify polic3: %v (BFS: %v)\n%s", seed, desc, err, bfsErr, src)
+					t.Fatalf("seed %d (%s): verify polic3: %v (BFS: %v)\n%s", seed, desc, err, bfsErr, review13Model(seed))
 				}
 			case v.Answer == explicit.Safe && (bfsErr != nil || want.Verdict != explicit.Safe),
 				v.Answer == explicit.UnsafeVerdict && bfsErr == nil && want.Verdict != explicit.UnsafeVerdict:
-				t.Fatalf("seed %d (%s): verify polic3 %v, BFS %v (%v)\n%s", seed, desc, v.Answer, want, bfsErr, src)
+				t.Fatalf("seed %d (%s): verify polic3 %v, BFS %v (%v)\n%s", seed, desc, v.Answer, want, bfsErr, review13Model(seed))
 			case v.Answer == explicit.Safe && v.Invariant == nil:
 				t.Fatalf("seed %d (%s): verify polic3 safe without a checked certificate", seed, desc)
 			default:
@@ -274,7 +274,7 @@ func TestReview13Permutations(t *testing.T) {
 			}
 		}
 		for _, noDiffer := range []bool{false, true} {
-			what := fmt.Sprintf("seed %d (%s, differ %v)\n%s", seed, desc, !noDiffer, src)
+			what := fmt.Sprintf("seed %d (%s, differ %v)\n%s", seed, desc, !noDiffer, review13Model(seed))
 			lp, err := ic3.Certifier(p)
 			if err != nil {
 				t.Fatal(err)
@@ -374,20 +374,7 @@ func TestReview13Mutants(t *testing.T) {
 	}
 	accepted, rejected, certs := 0, 0, 0
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		src := review13Model(seed)
-		path := filepath.Join(t.TempDir(), "m.spec")
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		m, diags := lang.Load(path, lang.Options{})
-		if diags.HasErrors() {
-			t.Fatalf("seed %d: %s", seed, diags.Render())
-		}
-		prop := m.Property("")
-		p, pd, desc, err := review13Policy(m, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, prop, p, pd, desc := loadReview13(t, seed)
 		lp, err := ic3.Certifier(p)
 		if err != nil {
 			t.Fatal(err)
@@ -465,7 +452,7 @@ func TestReview13Mutants(t *testing.T) {
 			}
 			accepted++
 			if err := checkInvariantPolicy(m, prop, p, mu.inv, mu.pairs...); err != nil {
-				t.Fatalf("seed %d (%s), %s: the checker accepts a certificate whose invariant is wrong: %v\n%s", seed, desc, mu.what, err, src)
+				t.Fatalf("seed %d (%s), %s: the checker accepts a certificate whose invariant is wrong: %v\n%s", seed, desc, mu.what, err, review13Model(seed))
 			}
 		}
 	}
@@ -473,4 +460,22 @@ func TestReview13Mutants(t *testing.T) {
 	if certs == 0 || rejected == 0 {
 		t.Error("no certificate within D was edited, or no edit was rejected")
 	}
+}
+
+// loadReview13 loads review13Model(seed) with review13Policy's policy.
+func loadReview13(t *testing.T, seed uint64) (*symbolic.Model, *symbolic.Property, *nn.Policy, *symbolic.PolicyDecl, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.spec")
+	if err := os.WriteFile(path, []byte(review13Model(seed)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, diags := lang.Load(path, lang.Options{})
+	if diags.HasErrors() {
+		t.Fatalf("seed %d: %s", seed, diags.Render())
+	}
+	p, pd, desc, err := review13Policy(m, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, m.Property(""), p, pd, desc
 }

@@ -16,7 +16,6 @@ import (
 
 	"vigil/ic3"
 	"vigil/ic3/cert"
-	"vigil/lang"
 	"vigil/smt"
 	"vigil/smt/smtlib"
 	"vigil/symbolic"
@@ -357,20 +356,7 @@ func TestReview13rDiffer(t *testing.T) {
 	_, z3err := smtlib.Z3Path()
 	var safe, withD, edits, accepted, z3runs int
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		src := review13Model(seed)
-		path := filepath.Join(t.TempDir(), "m.spec")
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		m, diags := lang.Load(path, lang.Options{})
-		if diags.HasErrors() {
-			t.Fatalf("seed %d: %s", seed, diags.Render())
-		}
-		prop := m.Property("")
-		p, pd, desc, err := review13Policy(m, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, prop, p, pd, desc := loadReview13(t, seed)
 		g, err := explicit.New(m, prop)
 		if err != nil {
 			continue
@@ -387,7 +373,7 @@ func TestReview13rDiffer(t *testing.T) {
 		bfsRange := errors.As(werr, &re)
 		if err != nil {
 			if !errors.As(err, &re) || !bfsRange {
-				t.Errorf("seed %d (%s): PolIC3: %v (BFS: %v)\n%s", seed, desc, err, werr, src)
+				t.Errorf("seed %d (%s): PolIC3: %v (BFS: %v)\n%s", seed, desc, err, werr, review13Model(seed))
 			}
 			continue
 		}
@@ -395,7 +381,7 @@ func TestReview13rDiffer(t *testing.T) {
 			continue
 		}
 		if bfsRange || want.Verdict != explicit.Safe {
-			t.Errorf("seed %d (%s): PolIC3 says safe, BFS says %v (%v)\n%s", seed, desc, want.Verdict, werr, src)
+			t.Errorf("seed %d (%s): PolIC3 says safe, BFS says %v (%v)\n%s", seed, desc, want.Verdict, werr, review13Model(seed))
 			continue
 		}
 		safe++
@@ -404,7 +390,7 @@ func TestReview13rDiffer(t *testing.T) {
 		}
 		a, e, z, err := review13rEdits(t, seed, m, prop, pd, p, res, z3err == nil && seed%2 == 0)
 		if err != nil {
-			t.Errorf("seed %d (%s): %v\n%s", seed, desc, err, src)
+			t.Errorf("seed %d (%s): %v\n%s", seed, desc, err, review13Model(seed))
 		}
 		accepted += a
 		edits += e
