@@ -663,6 +663,7 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 	defer c.retire()
 	c.acts = sv.frame([]smt.Term{sv.trans}, j, r.N)
 	if rel && j > 0 {
+		c.rel = true
 		tmp := sv.st.Activation()
 		if err := sv.st.Block(tmp, b, true); err != nil {
 			return true, err
@@ -692,6 +693,7 @@ type apftCall struct {
 	r        *run
 	b        box
 	j        int    // the frame F_j asked about
+	rel      bool   // the query is relative: steps into F_j outside b
 	key      string // boxKey(b)
 	acts     []smt.Term
 	sure     []symbolic.LabelID
@@ -855,12 +857,40 @@ func (c *apftCall) search() (possible, searched bool, err error) {
 			return true, searched, nil
 		}
 		searched = true
+		// A state of b (w, or v where a wins) whose step under the
+		// policy's own label leads into the frame (outside b when the
+		// query is relative) is a real transition: no certifier can
+		// exclude it, so the search would end in "possible" after more
+		// SMT calls; say so now.
+		if c.facts == nil {
+			for _, t := range [...]symbolic.State{w, v} {
+				if c.realStep(t) {
+					r.stats.Refuted++
+					r.lastWitness = slices.Clone(t)
+					return true, searched, nil
+				}
+			}
+		}
 		ok, err = c.excludeSubBox(w, a, v)
 		if err != nil || !ok {
 			return true, searched, err
 		}
 		subBoxes++
 	}
+}
+
+// realStep reports whether state t (nil: no) lies in the call's box and
+// has, under the label the policy chooses there, a successor in F_j (bad
+// for j = 0) outside the box when the query is relative (policyStep).
+func (c *apftCall) realStep(t symbolic.State) bool {
+	if t == nil || !c.b.holds(t) || !c.r.inD(t) {
+		return false
+	}
+	var out box
+	if c.rel {
+		out = c.b
+	}
+	return c.r.policyStep(t, out, c.j) != nil
 }
 
 // excludeSubBox looks for a sub-box of b around w where the certifier
