@@ -265,11 +265,7 @@ func enumLabels(m *symbolic.Model, prop *symbolic.Property, inv [][]smt.Lit, fac
 	if bad != nil {
 		return bad
 	}
-	s := make(symbolic.State, len(m.Vars))
-	for i := range s {
-		s[i] = m.Vars[i].Lo
-	}
-	for {
+	return eachStateErr(m, func(s symbolic.State) error {
 		if in(s) {
 			switch g.Status(s) {
 			case explicit.Unsafe:
@@ -291,16 +287,17 @@ func enumLabels(m *symbolic.Model, prop *symbolic.Property, inv [][]smt.Lit, fac
 				}
 			}
 		}
-		i := 0
-		for ; i < len(s); i++ {
-			if s[i] < m.Vars[i].Hi {
-				s[i]++
-				break
-			}
-			s[i] = m.Vars[i].Lo
+		return nil
+	})
+}
+
+// eachStateErr is gen.EachState up to f's first error, which it returns.
+func eachStateErr(m *symbolic.Model, f func(symbolic.State) error) error {
+	var first error
+	gen.EachState(m, func(s symbolic.State) {
+		if first == nil {
+			first = f(s)
 		}
-		if i == len(s) {
-			return nil
-		}
-	}
+	})
+	return first
 }

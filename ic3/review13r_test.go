@@ -288,11 +288,7 @@ func review13rEdits(t *testing.T, seed uint64, m *symbolic.Model, prop *symbolic
 // applicable in every in-range state of its region (the certificate's
 // sure checks).
 func enumSure(m *symbolic.Model, inv [][]smt.Lit, facts []ic3.Fact) error {
-	s := make(symbolic.State, len(m.Vars))
-	for i := range s {
-		s[i] = m.Vars[i].Lo
-	}
-	holds := func(b []smt.Lit) bool {
+	holds := func(b []smt.Lit, s symbolic.State) bool {
 		for _, l := range b {
 			if !l.Holds(s) {
 				return false
@@ -300,9 +296,9 @@ func enumSure(m *symbolic.Model, inv [][]smt.Lit, facts []ic3.Fact) error {
 		}
 		return true
 	}
-	for {
+	return eachStateErr(m, func(s symbolic.State) error {
 		for k, f := range facts {
-			if !holds(inv[f.Box]) || !holds(f.Within) {
+			if !holds(inv[f.Box], s) || !holds(f.Within, s) {
 				continue
 			}
 			for _, a := range f.Sure {
@@ -317,18 +313,8 @@ func enumSure(m *symbolic.Model, inv [][]smt.Lit, facts []ic3.Fact) error {
 				}
 			}
 		}
-		i := 0
-		for ; i < len(s); i++ {
-			if s[i] < m.Vars[i].Hi {
-				s[i]++
-				break
-			}
-			s[i] = m.Vars[i].Lo
-		}
-		if i == len(s) {
-			return nil
-		}
-	}
+		return nil
+	})
 }
 
 // states returns the number of states of m within its ranges.
