@@ -18,10 +18,11 @@ var fuzzCommands = map[string]bool{"check": true, "fmt": true, "explore": true, 
 // FuzzArgs runs vigil's command line, in process, on arbitrary arguments
 // (separated by spaces; $S is a small model, tarjansafe with D=3): a wrong
 // flag or value is a usage error or an input error, never a panic (exit
-// 70), and every command answers within 20 s. Arguments that override
-// constants (-D) are left out: they may make the model as large as they
-// like, and so are paths the mutator writes (it runs in a temporary
-// directory). Crashers stay in testdata/fuzz/FuzzArgs.
+// 70), and every command answers within 20 s. Constant overrides (-D)
+// are run when their value is small (at most three digits, or a name):
+// larger ones may make the model as large as they like. Paths the
+// mutator writes are left out (it runs in a temporary directory).
+// Crashers stay in testdata/fuzz/FuzzArgs.
 func FuzzArgs(f *testing.F) {
 	for _, s := range []string{
 		"check $S",
@@ -44,6 +45,11 @@ func FuzzArgs(f *testing.F) {
 		"prob $S --policy hasty",
 		"verify $S --policy hasty --engine bfs --timeout -1s --workers 0 --max-states -5",
 		"help verify",
+		"verify $S -D D=2 --policy hasty --engine ic3",
+		"safe $S -D=D=0 --policy patient --radius 1 --algo ipi",
+		"explore $S -D D=-1 --engine bfs",
+		"check $S -D D=true -D nope=1",
+		"verify $S --D D= --policy hasty",
 	} {
 		f.Add(s)
 	}
@@ -59,10 +65,10 @@ func FuzzArgs(f *testing.F) {
 		if len(args) == 0 || !fuzzCommands[args[0]] {
 			return
 		}
+		if !smallDefines(args) {
+			return
+		}
 		for i, a := range args {
-			if strings.HasPrefix(strings.TrimLeft(a, "-"), "D") || strings.Contains(a, "define") {
-				return
-			}
 			if strings.Contains(a, "/") {
 				return // a path of the mutator's own: it may be anywhere
 			}
@@ -89,4 +95,34 @@ func FuzzArgs(f *testing.F) {
 			t.Fatalf("vigil %s: exit %d (a bug):\n%s", strings.Join(args, " "), code, out)
 		}
 	})
+}
+
+// smallDefines reports whether every constant override among args (-D
+// NAME=VALUE, -D=NAME=VALUE, with one or two dashes) has a value of at
+// most three digits or no digit at all, so that the model stays small.
+func smallDefines(args []string) bool {
+	small := func(def string) bool {
+		_, v, _ := strings.Cut(def, "=")
+		digits := strings.Count(v, "0") + strings.Count(v, "1") + strings.Count(v, "2") +
+			strings.Count(v, "3") + strings.Count(v, "4") + strings.Count(v, "5") +
+			strings.Count(v, "6") + strings.Count(v, "7") + strings.Count(v, "8") + strings.Count(v, "9")
+		return digits == 0 || (digits <= 3 && strings.Trim(v, "-0123456789") == "")
+	}
+	for i := 0; i < len(args); i++ {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if !strings.HasPrefix(args[i], "-") || name != "D" {
+			continue
+		}
+		if hasValue {
+			if !small(value) {
+				return false
+			}
+			continue
+		}
+		if i+1 < len(args) && !small(args[i+1]) {
+			return false
+		}
+		i++
+	}
+	return true
 }
