@@ -2,6 +2,7 @@ package cert_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,21 +13,6 @@ import (
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
-
-// fuzzWalk is the walk model of the package's tests: a walker on 0..4 that
-// must not reach 4; rush goes right (unsafe at every finite radius), home
-// walks back and stops, timid goes right below 2 and is stuck there.
-const fuzzWalk = `model walk
-var x    : 0 .. 4 = 1
-var done : bool = false
-action left  when x > 0 && !done -> x' = x - 1
-action right when x < 4 && !done -> x' = x + 1 | skip
-action stop  when x == 0 && !done -> done' = true
-policy rules rush  { otherwise -> right }
-policy rules home  { when x > 0 -> left  otherwise -> stop }
-policy rules timid { when x < 2 -> right }
-property p { start x == 1 && !done  unsafe x == 4  goal done }
-`
 
 // FuzzCheck is a semantic fuzz of the certificate checker, the trusted
 // part of vigil check --cert: it reads arbitrary certificates about the
@@ -50,7 +36,11 @@ func FuzzCheck(f *testing.F) {
 	} {
 		f.Add(head + s)
 	}
-	m, diags := lang.LoadSource("walk.spec", []byte(fuzzWalk), lang.Options{})
+	src, err := os.ReadFile("testdata/walk.spec")
+	if err != nil {
+		f.Fatal(err)
+	}
+	m, diags := lang.LoadSource("walk.spec", src, lang.Options{})
 	if diags.HasErrors() {
 		f.Fatal(diags.Render())
 	}

@@ -1,28 +1,13 @@
 package cert
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"vigil/lang"
 	"vigil/symbolic"
 )
-
-// walk: a walker on 0..4 that must not reach 4. right may slip (stay put),
-// stop at 0 reaches the goal. rush always goes right (never safe within a
-// finite radius); home walks back and stops (0-safe); timid goes right below
-// 2 and is stuck from 2 on.
-const walkSpec = `model walk
-var x    : 0 .. 4 = 1
-var done : bool = false
-action left  when x > 0 && !done -> x' = x - 1
-action right when x < 4 && !done -> x' = x + 1 | skip
-action stop  when x == 0 && !done -> done' = true
-policy rules rush  { otherwise -> right }
-policy rules home  { when x > 0 -> left  otherwise -> stop }
-policy rules timid { when x < 2 -> right }
-property p { start x == 1 && !done  unsafe x == 4  goal done }
-`
 
 // trap: inc may jump two steps, so x=2 and x=0 are unsafe whatever the
 // policy does; stop at 1 halts (a deadlock, safe). jump, enabled by wild,
@@ -46,6 +31,16 @@ func load(t testing.TB, name, src string) *symbolic.Model {
 	return m
 }
 
+// loadWalk loads testdata/walk.spec, the model of the package's tests.
+func loadWalk(t testing.TB) *symbolic.Model {
+	t.Helper()
+	src, err := os.ReadFile("testdata/walk.spec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return load(t, "walk", string(src))
+}
+
 func s(vs ...int) []int { return vs }
 
 // take and reach build entries: take(label, budget, state...) for safe certificates, reach(rank, budget, state...) for unsafe ones.
@@ -54,7 +49,7 @@ func reach(rank, b int, st ...int) Entry        { return Entry{S: st, B: b, Rank
 
 func TestCheck(t *testing.T) {
 	models := map[string]*symbolic.Model{
-		"walk": load(t, "walk", walkSpec),
+		"walk": loadWalk(t),
 		"trap": load(t, "trap", trapSpec),
 	}
 	tests := []struct {
@@ -199,7 +194,7 @@ func TestCheck(t *testing.T) {
 // TestCheckMismatch: a certificate must be about the model, property and
 // policy it is checked against.
 func TestCheckMismatch(t *testing.T) {
-	m := load(t, "walk", walkSpec)
+	m := loadWalk(t)
 	base := func() *Certificate {
 		return &Certificate{
 			Format: FormatName, Version: Version, Kind: Safe, Model: "walk", Property: "p",
