@@ -22,7 +22,8 @@ func batchNets() map[string]*Network {
 }
 
 // BenchmarkBatch compares hand-written loops with gonum's matrix product
-// for evaluating 1024 inputs.
+// for evaluating 1024 inputs, and the evaluator (single) with the vector
+// kernel against the evaluator without it (scalar).
 func BenchmarkBatch(b *testing.B) {
 	const k = 1024
 	for _, name := range []string{"2x64", "3x256"} {
@@ -44,6 +45,19 @@ func BenchmarkBatch(b *testing.B) {
 			ws := gonumWeights(n)
 			for b.Loop() {
 				evalBatchGonum(n, ws, xs, out)
+			}
+			b.ReportMetric(float64(b.N*k)/b.Elapsed().Seconds(), "inputs/s")
+		})
+		b.Run(name+"/scalar", func(b *testing.B) {
+			vector := hasAffine16
+			hasAffine16 = false
+			e := NewEvaluator(n)
+			hasAffine16 = vector
+			y := make([]float64, n.Outputs())
+			for b.Loop() {
+				for s := 0; s < k; s++ {
+					e.Eval(xs[s*n.Inputs():(s+1)*n.Inputs()], y)
+				}
 			}
 			b.ReportMetric(float64(b.N*k)/b.Elapsed().Seconds(), "inputs/s")
 		})

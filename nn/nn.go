@@ -240,12 +240,23 @@ func (n *Network) Eval(x []float64) []float64 {
 type Evaluator struct {
 	net  *Network
 	a, b []float64
+	// packed holds each layer's weights interleaved for the vector kernel
+	// (packed16), nil where it is not used.
+	packed [][]float64
 }
 
-// NewEvaluator returns an evaluator for n.
+// NewEvaluator returns an evaluator for n. It reads n's weights when it is
+// made: a network changed afterwards needs a new evaluator.
 func NewEvaluator(n *Network) *Evaluator {
 	w := n.maxWidth()
-	return &Evaluator{net: n, a: make([]float64, w), b: make([]float64, w)}
+	e := &Evaluator{net: n, a: make([]float64, w), b: make([]float64, w)}
+	if hasAffine16 {
+		e.packed = make([][]float64, len(n.Layers))
+		for i := range n.Layers {
+			e.packed[i] = packed16(&n.Layers[i])
+		}
+	}
+	return e
 }
 
 // Eval writes the outputs at x (len Inputs) into out (len Outputs).
@@ -255,9 +266,14 @@ func (e *Evaluator) Eval(x, out []float64) {
 	copy(cur, x)
 	n.normalize(cur)
 	next := e.b
-	for _, l := range n.Layers {
+	for i := range n.Layers {
+		l := &n.Layers[i]
 		next = next[:l.Out]
-		affine(&l, cur, next)
+		if e.packed != nil && e.packed[i] != nil {
+			affinePacked(l, e.packed[i], cur, next)
+		} else {
+			affine(l, cur, next)
+		}
 		cur, next = next, cur[:cap(cur)]
 	}
 	copy(out, cur)
@@ -277,13 +293,16 @@ func (e *Evaluator) Eval(x, out []float64) {
 // depend on one another (a chain of additions, each waiting for the last),
 // the rows do not, so the processor overlaps them (the same bits, about
 // twice as fast on 64x64 layers).
-func affine(l *Layer, x, y []float64) {
+func affine(l *Layer, x, y []float64) { affineFrom(l, x, y, 0) }
+
+// affineFrom is affine on the rows from first on.
+func affineFrom(l *Layer, x, y []float64, first int) {
 	n := l.In
 	if len(x) < n { // callers pass In values; never read stale scratch past len(x)
 		panic("nn: affine input shorter than the layer")
 	}
 	x = x[:n]
-	i := 0
+	i := first
 	for ; i+4 <= l.Out; i += 4 {
 		w0 := l.W[i*n : (i+1)*n]
 		w1 := l.W[(i+1)*n : (i+2)*n]
@@ -305,6 +324,46 @@ func affine(l *Layer, x, y []float64) {
 		}
 		y[i] = applyAct(l, s)
 	}
+}
+
+// packed16 interleaves the weights of each whole block of sixteen rows of
+// l for affine16: row 16k+r has its weight of input j at k*16*In + 16*j +
+// r. It returns nil where the
+// layer has fewer than sixteen rows or no inputs (the scalar loop does
+// all).
+func packed16(l *Layer) []float64 {
+	n, blocks := l.In, l.Out/16
+	if n == 0 || blocks == 0 {
+		return nil
+	}
+	p := make([]float64, blocks*16*n)
+	for k := range blocks {
+		for r := range 16 {
+			row := l.W[(16*k+r)*n : (16*k+r+1)*n]
+			for j, w := range row {
+				p[k*16*n+16*j+r] = w
+			}
+		}
+	}
+	return p
+}
+
+// affinePacked is affine with the whole blocks of sixteen rows summed by
+// the vector kernel on p (packed16 of l), the remaining rows by the scalar
+// loop: the same bits.
+func affinePacked(l *Layer, p []float64, x, y []float64) {
+	n := l.In
+	if len(x) < n || len(p) != l.Out/16*16*n || len(y) < l.Out {
+		panic("nn: affinePacked: input, weights or output do not fit the layer")
+	}
+	blocks := l.Out / 16
+	for k := range blocks {
+		affine16(&p[k*16*n], &x[0], n, &l.B[16*k], &y[16*k])
+		for r := 16 * k; r < 16*k+16; r++ {
+			y[r] = applyAct(l, y[r])
+		}
+	}
+	affineFrom(l, x, y, 16*blocks)
 }
 
 // Clone returns a deep copy of n.
