@@ -11,4 +11,4 @@ import "golang.org/x/sys/cpu"
 var hasAffine16 = cpu.X86.HasAVX2
 
 //go:noescape
-func affine16(w *float64, x *float64, n int, b *float64, y *float64)
+func affine16(w *float64, x *float64, n int, b *float64, y *float64, relu bool)

@@ -357,10 +357,13 @@ func affinePacked(l *Layer, p []float64, x, y []float64) {
 		panic("nn: affinePacked: input, weights or output do not fit the layer")
 	}
 	blocks := l.Out / 16
+	relu := l.Act == ActReLU // the kernel applies ReLU itself
 	for k := range blocks {
-		affine16(&p[k*16*n], &x[0], n, &l.B[16*k], &y[16*k])
-		for r := 16 * k; r < 16*k+16; r++ {
-			y[r] = applyAct(l, y[r])
+		affine16(&p[k*16*n], &x[0], n, &l.B[16*k], &y[16*k], relu)
+		if !relu {
+			for r := 16 * k; r < 16*k+16; r++ {
+				y[r] = applyAct(l, y[r])
+			}
 		}
 	}
 	affineFrom(l, x, y, 16*blocks)
