@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"vigil/symbolic"
 )
@@ -208,15 +209,65 @@ func (g *Generator) StartsContext(ctx context.Context, f func(s symbolic.State) 
 		return noStart
 	}
 	n := len(m.Vars)
-	// checks[k]: conjuncts whose last variable is k; checks[n]: constant ones.
+	// checks[k]: conjuncts whose last variable is k; checks[n]: constant
+	// ones. Those of the form x_k != x_j + off or x_k != off go to neq[k]
+	// instead: they remove one value each from x_k's candidates (an
+	// all-different start condition, as in sliding-tile puzzles, is 66
+	// such conjuncts over twelve variables).
 	checks := make([][]condFn, n+1)
+	neq := make([][]neqRule, n)
 	for _, c := range conjuncts(g.Prop.Start, nil) {
 		last := -1
 		c.Vars(func(v symbolic.VarID) { last = max(last, int(v)) })
 		if last < 0 {
 			last = n
 		}
+		if last < n {
+			if r, ok := neqOf(m, c, symbolic.VarID(last)); ok {
+				neq[last] = append(neq[last], r)
+				continue
+			}
+		}
 		checks[last] = append(checks[last], compileCond(m, c))
+	}
+	// avail[k]: x_k's values not yet tried and not excluded by neq[k], a
+	// bit per value from lo[k], where neq[k] has rules and the range has
+	// at most 64 values (masked[k]); elsewhere the rules are tested on
+	// each value.
+	masked := make([]bool, n)
+	avail := make([]uint64, n)
+	for k := range n {
+		masked[k] = len(neq[k]) > 0 && hi[k] >= lo[k] && hi[k]-lo[k] < 64
+	}
+	enter := func(k int, s symbolic.State) {
+		s[k] = lo[k] - 1
+		if !masked[k] {
+			return
+		}
+		w := uint(hi[k] - lo[k] + 1)
+		a := ^uint64(0) >> (64 - w)
+		for _, r := range neq[k] {
+			v := r.off
+			if r.j >= 0 {
+				v += s[r.j]
+			}
+			if v >= lo[k] && v <= hi[k] {
+				a &^= 1 << uint(v-lo[k])
+			}
+		}
+		avail[k] = a
+	}
+	excluded := func(k int, s symbolic.State) bool {
+		for _, r := range neq[k] {
+			v := r.off
+			if r.j >= 0 {
+				v += s[r.j]
+			}
+			if s[k] == v {
+				return true
+			}
+		}
+		return false
 	}
 	s := make(symbolic.State, n)
 	copy(s, lo)
@@ -228,21 +279,34 @@ func (g *Generator) StartsContext(ctx context.Context, f func(s symbolic.State) 
 	found := false
 	// Iterative depth-first enumeration: k is the variable being assigned.
 	k := 0
-	s[0] = lo[0] - 1
 	if n == 0 {
 		found = true
 		f(s)
 		return nil
 	}
+	enter(0, s)
 	steps := 0
 	for k >= 0 {
 		if steps++; steps&4095 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		s[k]++
-		if s[k] > hi[k] {
-			k--
-			continue
+		if masked[k] {
+			if avail[k] == 0 {
+				k--
+				continue
+			}
+			b := bits.TrailingZeros64(avail[k])
+			avail[k] &^= 1 << uint(b)
+			s[k] = lo[k] + b
+		} else {
+			s[k]++
+			if s[k] > hi[k] {
+				k--
+				continue
+			}
+			if excluded(k, s) {
+				continue
+			}
 		}
 		ok := true
 		for _, fc := range checks[k] {
@@ -262,10 +326,64 @@ func (g *Generator) StartsContext(ctx context.Context, f func(s symbolic.State) 
 			continue
 		}
 		k++
-		s[k] = lo[k] - 1
+		enter(k, s)
 	}
 	if !found {
 		return noStart
 	}
 	return nil
+}
+
+// neqRule is a start conjunct x_k != x_j + off (j < k), or x_k != off
+// when j is -1.
+type neqRule struct {
+	j   int
+	off int
+}
+
+// neqSmall bounds the values and offsets neqOf accepts, so that x_j + off
+// is exact.
+const neqSmall = 1 << 40
+
+// neqOf recognises a conjunct whose last variable is k as x_k != x_j + off
+// or x_k != off: a disequality (or a negated equality) whose linear form
+// has coefficient ±1 on x_k and, if on another variable, the opposite one
+// there, over variables and constants smaller than neqSmall in magnitude.
+func neqOf(m *symbolic.Model, c *symbolic.Cond, k symbolic.VarID) (neqRule, bool) {
+	neg := false
+	if c.Op == symbolic.CNot {
+		c, neg = c.Args[0], true
+	}
+	if c.Op != symbolic.CCmp {
+		return neqRule{}, false
+	}
+	op := c.Cmp
+	if neg {
+		op = op.Negate()
+	}
+	d, ok := diffLinear(c.L, c.R)
+	if op != symbolic.Ne || !ok || d.Const <= -neqSmall || d.Const >= neqSmall {
+		return neqRule{}, false
+	}
+	for _, t := range d.Terms {
+		if v := m.Vars[t.Var]; v.Lo <= -neqSmall || v.Hi >= neqSmall {
+			return neqRule{}, false
+		}
+	}
+	switch len(d.Terms) {
+	case 1: // a*x_k + c != 0, a = ±1: x_k != -c*a
+		a := d.Terms[0]
+		if a.Var == k && (a.Coef == 1 || a.Coef == -1) {
+			return neqRule{j: -1, off: -d.Const * a.Coef}, true
+		}
+	case 2: // a*x_k - a*x_j + c != 0, a = ±1: x_k != x_j - c*a
+		a, b := d.Terms[0], d.Terms[1]
+		if b.Var == k {
+			a, b = b, a
+		}
+		if a.Var == k && b.Var < k && (a.Coef == 1 || a.Coef == -1) && b.Coef == -a.Coef {
+			return neqRule{j: int(b.Var), off: -d.Const * a.Coef}, true
+		}
+	}
+	return neqRule{}, false
 }
