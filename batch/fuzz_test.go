@@ -2,7 +2,6 @@ package batch
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -17,17 +16,7 @@ import (
 // their cut and big-number variants; crashers stay in
 // testdata/fuzz/FuzzParse.
 func FuzzParse(f *testing.F) {
-	paths, _ := filepath.Glob("../bench/*.toml")
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-		for _, v := range fuzzseed.Variants(data) {
-			f.Add(v)
-		}
-	}
+	fuzzseed.AddFiles(f, "../bench/*.toml")
 	f.Add([]byte("name = \"x\"\nrepetitions = 3\n[[algorithms]]\nname = \"a\"\nargs = [\"check\", \"{model}\"]\n[[instances]]\nmodels = [\"../specs/oneway.spec\"]\n"))
 	f.Add(fuzzseed.Deep("a = [", "1", "]"))
 	path := filepath.Join("..", "bench", "fuzz.toml")

@@ -2,8 +2,6 @@ package nn
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"vigil/internal/fuzzseed"
@@ -13,15 +11,7 @@ import (
 // they accept must validate and evaluate.
 
 func addSeeds(f *testing.F, pattern string) {
-	files, _ := filepath.Glob(pattern)
-	for _, p := range files {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-			for _, v := range fuzzseed.Variants(b) {
-				f.Add(v)
-			}
-		}
-	}
+	fuzzseed.AddFiles(f, pattern)
 	f.Add(fuzzseed.Deep("[", "1", "]"))
 }
 

@@ -12,17 +12,7 @@ import (
 )
 
 func seeds(f *testing.F, pattern string) {
-	paths, _ := filepath.Glob(pattern)
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-		for _, v := range fuzzseed.Variants(data) {
-			f.Add(v)
-		}
-	}
+	fuzzseed.AddFiles(f, pattern)
 	f.Add(fuzzseed.Deep("[", "1", "]"))
 	f.Add(fuzzseed.Deep(`{"left":`, `{"leaf_value":1}`, "}"))
 }

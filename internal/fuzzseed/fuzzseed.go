@@ -5,7 +5,10 @@ package fuzzseed
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"regexp"
+	"testing"
 )
 
 // Depth is how deep Deep nests: beyond every reader's limit (1000 to 2000)
@@ -37,4 +40,26 @@ func Deep(open, inner, close string) []byte {
 		b.WriteString(close)
 	}
 	return b.Bytes()
+}
+
+// AddFiles adds to f, as seeds, every file matching one of the glob
+// patterns, and its Variants. A file that matches but cannot be read fails
+// f.
+func AddFiles(f *testing.F, patterns ...string) {
+	for _, pat := range patterns {
+		paths, err := filepath.Glob(pat)
+		if err != nil {
+			f.Fatalf("fuzzseed: pattern %s: %v", pat, err)
+		}
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+			for _, v := range Variants(data) {
+				f.Add(v)
+			}
+		}
+	}
 }
