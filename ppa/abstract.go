@@ -493,7 +493,7 @@ func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
 // over the variables of its bounding box (from its single-variable
 // predicates), the last variable outermost, checking each predicate as
 // soon as the variables it reads are set; ok is false beyond maxCube
-// states or maxNodes partial states.
+// states or maxNodes partial states (Options.cubeLimit, nodeLimit).
 func (r *engine) enumerate(vals []bool) ([]symbolic.State, bool) {
 	lo, hi, size := r.box(vals)
 	if r.opts.NoEnumeration || (r.cert == nil && size > maxEnum) {
@@ -532,17 +532,24 @@ func (r *engine) search(vals []bool, lo, hi []int) ([]symbolic.State, bool) {
 	}
 	var out []symbolic.State
 	nodes := 0
+	cubeLimit, nodeLimit := maxCube, maxNodes
+	if r.opts.cubeLimit > 0 {
+		cubeLimit = r.opts.cubeLimit
+	}
+	if r.opts.nodeLimit > 0 {
+		nodeLimit = r.opts.nodeLimit
+	}
 	var dfs func(v int) bool // false: a bound was hit
 	dfs = func(v int) bool {
 		if v < 0 {
-			if len(out) == maxCube {
+			if len(out) == cubeLimit {
 				return false
 			}
 			out = append(out, append(symbolic.State(nil), s...))
 			return true
 		}
 		for k := lo[v]; k <= hi[v]; k++ {
-			if nodes++; nodes > maxNodes {
+			if nodes++; nodes > nodeLimit {
 				return false
 			}
 			s[v] = k
