@@ -196,18 +196,39 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 // is l, and (with a candidate) s is not terminal and an outcome of l
 // leads into the candidate.
 func (q *regionQuery) yes(s symbolic.State) bool {
-	r := q.r
+	r, g, m := q.r, q.r.g, q.r.m
 	if !r.inCube(s, q.vals) {
 		return false
 	}
+	// The cheap tests first, the policy's evaluation last.
 	if q.target != nil {
-		if r.stepsInto(s, q.l, q.target) {
-			q.found = append(symbolic.State(nil), s...)
-			return true
+		if g.Status(s) != explicit.Open {
+			return false
 		}
-		return false
+		into := false
+		for ci := range m.Commands {
+			c := &m.Commands[ci]
+			if c.Label != q.l || !g.Guard(s, ci) {
+				continue
+			}
+			for oi := range c.Outcomes {
+				if t, err := g.Apply(s, ci, oi); err == nil && r.inCube(t, q.target) {
+					into = true
+					break
+				}
+			}
+			if into {
+				break
+			}
+		}
+		if !into {
+			return false
+		}
 	}
-	r.g.Applicable(s, &q.xp)
+	g.Applicable(s, &q.xp)
+	if !q.xp.App[q.l] {
+		return false // a label that is not applicable is not chosen
+	}
 	l, err := r.dec.Decide(s, q.xp.App)
 	if err != nil || l != q.l {
 		return false
