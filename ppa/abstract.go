@@ -507,6 +507,19 @@ func (r *engine) enumerate(vals []bool) ([]symbolic.State, bool) {
 
 // search is enumerate's depth-first search over the box lo..hi.
 func (r *engine) search(vals []bool, lo, hi []int) ([]symbolic.State, bool) {
+	cubeLimit, nodeLimit := maxCube, maxNodes
+	if r.opts.cubeLimit > 0 {
+		cubeLimit = r.opts.cubeLimit
+	}
+	if r.opts.nodeLimit > 0 {
+		nodeLimit = r.opts.nodeLimit
+	}
+	return r.searchWithin(vals, lo, hi, cubeLimit, nodeLimit)
+}
+
+// searchWithin is search with its bounds: ok is false beyond cubeLimit
+// states or nodeLimit partial states.
+func (r *engine) searchWithin(vals []bool, lo, hi []int, cubeLimit, nodeLimit int) ([]symbolic.State, bool) {
 	n := len(lo)
 	// at[v]: the predicates whose first variable read is v (at[n]: those
 	// that read none), checked once v .. n-1 are set.
@@ -532,13 +545,6 @@ func (r *engine) search(vals []bool, lo, hi []int) ([]symbolic.State, bool) {
 	}
 	var out []symbolic.State
 	nodes := 0
-	cubeLimit, nodeLimit := maxCube, maxNodes
-	if r.opts.cubeLimit > 0 {
-		cubeLimit = r.opts.cubeLimit
-	}
-	if r.opts.nodeLimit > 0 {
-		nodeLimit = r.opts.nodeLimit
-	}
 	var dfs func(v int) bool // false: a bound was hit
 	dfs = func(v int) bool {
 		if v < 0 {

@@ -20,8 +20,9 @@ package ppa
 //     states of C in it, so an exclusion over B holds on them;
 //   - a certifier's witness that lies in C and passes the exact test (the
 //     policy's float64 choice and the explicit successor) answers yes;
-//   - a B of at most leafStates states is settled exactly: its states in
-//     C are listed by enumerate's pruned search and tested one by one;
+//   - a B of at most leafStates states whose states in C are few (at most
+//     leafCube, listed by enumerate's pruned search within leafNodes
+//     partial states) is settled exactly: each is tested;
 //   - otherwise B is split along its widest variable: into single values
 //     when it has at most splitWays of them (the literals of C over fixed
 //     variables then decide, as p[i] != p[j] does for two fixed tiles),
@@ -53,12 +54,16 @@ import (
 const (
 	// regionBoxes bounds the sub-boxes a search handles.
 	regionBoxes = 1 << 14
-	// leafStates bounds the states of a sub-box that is settled by
-	// enumeration rather than split further.
-	leafStates = 1 << 12
+	// leafStates bounds the states of a sub-box whose states in the cube
+	// are listed (searchWithin), within leafCube of them and leafNodes
+	// partial states; where they are listed, the box is settled by
+	// testing each, else it is split further.
+	leafStates = 1 << 16
+	leafCube   = 1 << 12
+	leafNodes  = 1 << 16
 	// leafNoCert bounds the states of a box that is enumerated without
 	// asking the certifier first.
-	leafNoCert = 1 << 9
+	leafNoCert = 1 << 12
 	// certShrink is the factor by which the boxes the certifier is asked
 	// about shrink after it answered undecided.
 	certShrink = 1 << 8
@@ -148,10 +153,11 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 	}
 	// The certifier over B, given the labels applicable throughout B.
 	size := boxSize(lo, hi)
-	leaf, noCert := float64(leafStates), float64(leafNoCert)
+	leaf, noCert, cube := float64(leafStates), float64(leafNoCert), leafCube
 	if r.opts.leafLimit > 0 {
 		leaf = float64(r.opts.leafLimit)
 		noCert = min(noCert, leaf/2)
+		cube = r.opts.leafLimit
 	}
 	if size > noCert && size <= q.certMax {
 		sure := surely(r.m, lo, hi)
@@ -176,9 +182,11 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 			}
 		}
 	}
-	// Small enough to settle state by state.
+	// Small enough to settle state by state: a box whose states in the
+	// cube are few (cheap to list by the pruned search where the cube is
+	// sparse in its box, as npuzzle's all-different placements are).
 	if size <= leaf {
-		sts, ok := r.search(q.vals, lo, hi)
+		sts, ok := r.searchWithin(q.vals, lo, hi, cube, leafNodes)
 		if !ok {
 			return regionUndecided, !onePoint(lo, hi)
 		}
