@@ -76,8 +76,8 @@ func (e *learnedExpansion) needSure() error {
 
 // bad reports whether the cube meets the bad region: unsafe states need
 // no policy; a range error only where the policy may choose the erring
-// label (a witness, the certifier, then the bounded policy query, as for
-// transitions).
+// label (a witness, the certifier, the region search, then the bounded
+// policy query, as for transitions).
 func (e *learnedExpansion) bad() (bool, error) {
 	ab := e.ab
 	r, s, m := ab.r, ab.s, ab.r.m
@@ -121,6 +121,14 @@ func (e *learnedExpansion) bad() (bool, error) {
 		r.stats.CertCalls++
 		if ex, _, err := r.cert.Exclude(e.lo, e.hi, symbolic.LabelID(a), e.sure); err == nil && ex == symbolic.Excluded {
 			continue
+		}
+		if !r.opts.NoEnumeration {
+			switch ans, _ := r.regionSearchErr(e.nd.vals, e.lo, e.hi, symbolic.LabelID(a)); ans {
+			case regionNone:
+				continue
+			case regionFound:
+				return true, nil
+			}
 		}
 		res, err = ab.bounded(ab.pol, r.nonterm, r.rangeErr[a], r.chosen[a])
 		if err != nil {

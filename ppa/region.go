@@ -86,13 +86,17 @@ func (a regionAnswer) String() string {
 
 // regionQuery is one search: label l over the cube vals, with the
 // candidate cube target (nil: "l is chosen somewhere in the cube",
-// terminal states included, as nd.never records it).
+// terminal states included, as nd.never records it), or for a range
+// error of l (rangeErr).
 type regionQuery struct {
 	r      *engine
 	vals   []bool
 	l      symbolic.LabelID
 	target []bool
-	boxes  int // sub-boxes handled
+	// rangeErr asks, instead of a candidate, for a state not terminal
+	// where an outcome of l leaves a variable's range.
+	rangeErr bool
+	boxes    int // sub-boxes handled
 	// certMax bounds the states of a box the certifier is asked about
 	// (it shrinks after an undecided answer, which costs the certifier's
 	// whole budget).
@@ -105,7 +109,19 @@ type regionQuery struct {
 // regionSearch answers the question of regionQuery over the cube vals,
 // whose bounding box is lo..hi.
 func (r *engine) regionSearch(vals []bool, lo, hi []int, l symbolic.LabelID, target []bool) (regionAnswer, symbolic.State) {
-	q := &regionQuery{r: r, vals: vals, l: l, target: target, certMax: math.Inf(1)}
+	return r.runRegion(&regionQuery{r: r, vals: vals, l: l, target: target}, lo, hi)
+}
+
+// regionSearchErr asks the region search whether some state of the cube
+// vals (box lo..hi), not terminal, chooses l where an outcome of l leaves
+// a variable's range (the bad region's range errors).
+func (r *engine) regionSearchErr(vals []bool, lo, hi []int, l symbolic.LabelID) (regionAnswer, symbolic.State) {
+	return r.runRegion(&regionQuery{r: r, vals: vals, l: l, rangeErr: true}, lo, hi)
+}
+
+// runRegion runs the search of q over the box lo..hi.
+func (r *engine) runRegion(q *regionQuery, lo, hi []int) (regionAnswer, symbolic.State) {
+	q.certMax = math.Inf(1)
 	stack := [][2][]int{{append([]int(nil), lo...), append([]int(nil), hi...)}}
 	undecided := false
 	for len(stack) > 0 {
@@ -148,7 +164,7 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 			return regionNone, false
 		}
 	}
-	if q.target != nil && !q.mayStep(lo, hi) {
+	if (q.target != nil && !q.mayStep(lo, hi)) || (q.rangeErr && !q.mayErr(lo, hi)) {
 		return regionNone, false
 	}
 	// The certifier over B, given the labels applicable throughout B.
@@ -209,6 +225,9 @@ func (q *regionQuery) yes(s symbolic.State) bool {
 		return false
 	}
 	// The cheap tests first, the policy's evaluation last.
+	if q.rangeErr && !q.errs(s) {
+		return false
+	}
 	if q.target != nil {
 		if g.Status(s) != explicit.Open {
 			return false
@@ -243,6 +262,54 @@ func (q *regionQuery) yes(s symbolic.State) bool {
 	}
 	q.found = append(symbolic.State(nil), s...)
 	return true
+}
+
+// errs reports whether s is not terminal and an outcome of a command of
+// label l whose guard holds in s leaves a variable's range (or fails
+// otherwise: the explicit semantics' error, bad as in expandStates).
+func (q *regionQuery) errs(s symbolic.State) bool {
+	g, m := q.r.g, q.r.m
+	if g.Status(s) != explicit.Open {
+		return false
+	}
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if c.Label != q.l || !g.Guard(s, ci) {
+			continue
+		}
+		for oi := range c.Outcomes {
+			if _, err := g.Apply(s, ci, oi); err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayErr reports whether some outcome of a command of label l whose guard
+// may hold somewhere in lo..hi may leave a variable's range, by interval
+// evaluation (false only when none can).
+func (q *regionQuery) mayErr(lo, hi []int) bool {
+	m := q.r.m
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if c.Label != q.l || evalCond(c.Guard, lo, hi) == no {
+			continue
+		}
+		for _, o := range c.Outcomes {
+			if o.ProbNum != nil || o.ProbDen != nil {
+				return true // a probability may fail its check in Apply
+			}
+			for _, as := range o.Assigns {
+				iv := evalExpr(as.Value, lo, hi)
+				v := &m.Vars[as.Var]
+				if iv.top || iv.lo < int64(v.Lo) || iv.hi > int64(v.Hi) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // mayStep reports whether some outcome of a command of label l whose

@@ -381,3 +381,95 @@ func TestRegionAboveScan(t *testing.T) {
 		t.Fatal("no region search decided anything: the cubes above the scan went elsewhere")
 	}
 }
+
+// TestRegionSearchRangeErrors compares the region search for range
+// errors (the bad region's other part: a state not terminal where the
+// policy chooses l and an outcome of l leaves a range) with a scan of
+// every state, on random models with unclamped assignments and random
+// networks and ensembles. A wrong none hides a bad state: a wrong safe.
+func TestRegionSearchRangeErrors(t *testing.T) {
+	mks := []testutil.MakePolicy{
+		func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+			return nn.Random(m, outs, seed, []int{6})
+		},
+		func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+			return trees.Random(m, outs, seed, 4, 3)
+		},
+	}
+	models := 40
+	if testing.Short() {
+		models = 12
+	}
+	counts := map[regionAnswer]int{}
+	for seed := uint64(1); seed <= uint64(models); seed++ {
+		m := gen.Model(seed, gen.Options{MaxVars: 3, MaxRange: 24, MaxLabels: 4, MaxCommands: 6, RangeErrors: true})
+		lo, hi := testutil.ModelBox(m)
+		all := boxStates(lo, hi)
+		for i, mk := range mks {
+			pol, _, err := testutil.RecordPolicies(map[*symbolic.PolicyDecl]symbolic.Policy{}, mk)(m, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := regionEngine(t, m, pol)
+			if seed%2 == 0 {
+				r.opts.leafLimit = 1
+			}
+			rng := rand.New(rand.NewPCG(seed, 13))
+			for k := 0; k < 4; k++ {
+				vals := r.valsOf(all[rng.IntN(len(all))], len(r.preds.list))
+				clo, chi, size := r.box(vals)
+				if size == 0 {
+					continue
+				}
+				for a := range m.Labels {
+					l := symbolic.LabelID(a)
+					want := false
+					for _, s := range all {
+						if errsBy(r, s, vals, l) {
+							want = true
+							break
+						}
+					}
+					got, w := r.regionSearchErr(vals, clo, chi, l)
+					counts[got]++
+					switch {
+					case got == regionNone && want:
+						t.Fatalf("seed %d, policy %d: the region search finds no range error of %s in cube %v, but a state has one", seed, i, m.Labels[l].Name, vals)
+					case got == regionFound && !errsBy(r, w, vals, l):
+						t.Fatalf("seed %d, policy %d: the region search's state %s has no range error of %s", seed, i, m.FormatState(w), m.Labels[l].Name)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("answers: %v none, %v found, %v undecided", counts[regionNone], counts[regionFound], counts[regionUndecided])
+	if counts[regionNone] == 0 || counts[regionFound] == 0 {
+		t.Fatal("the searches never excluded or never found a range error: the test exercises too little")
+	}
+}
+
+// errsBy is the scan's test for range errors: s lies in the cube vals,
+// is not terminal, the policy chooses l there, and an outcome of a
+// command of l whose guard holds fails to apply.
+func errsBy(r *engine, s symbolic.State, vals []bool, l symbolic.LabelID) bool {
+	if !r.inCube(s, vals) || r.g.Status(s) != explicit.Open {
+		return false
+	}
+	x := &explicit.Expansion{}
+	r.g.Applicable(s, x)
+	if got, err := r.dec.Decide(s, x.App); err != nil || got != l {
+		return false
+	}
+	for ci := range r.m.Commands {
+		c := &r.m.Commands[ci]
+		if c.Label != l || !r.g.Guard(s, ci) {
+			continue
+		}
+		for oi := range c.Outcomes {
+			if _, err := r.g.Apply(s, ci, oi); err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
