@@ -493,7 +493,7 @@ func (r *engine) states(vals []bool) ([]symbolic.State, bool) {
 // over the variables of its bounding box (from its single-variable
 // predicates), the last variable outermost, checking each predicate as
 // soon as the variables it reads are set; ok is false beyond maxCube
-// states or maxNodes partial states.
+// states or maxNodes partial states (Options.cubeLimit, nodeLimit).
 func (r *engine) enumerate(vals []bool) ([]symbolic.State, bool) {
 	lo, hi, size := r.box(vals)
 	if r.opts.NoEnumeration || (r.cert == nil && size > maxEnum) {
@@ -507,6 +507,19 @@ func (r *engine) enumerate(vals []bool) ([]symbolic.State, bool) {
 
 // search is enumerate's depth-first search over the box lo..hi.
 func (r *engine) search(vals []bool, lo, hi []int) ([]symbolic.State, bool) {
+	cubeLimit, nodeLimit := maxCube, maxNodes
+	if r.opts.cubeLimit > 0 {
+		cubeLimit = r.opts.cubeLimit
+	}
+	if r.opts.nodeLimit > 0 {
+		nodeLimit = r.opts.nodeLimit
+	}
+	return r.searchWithin(vals, lo, hi, cubeLimit, nodeLimit)
+}
+
+// searchWithin is search with its bounds: ok is false beyond cubeLimit
+// states or nodeLimit partial states.
+func (r *engine) searchWithin(vals []bool, lo, hi []int, cubeLimit, nodeLimit int) ([]symbolic.State, bool) {
 	n := len(lo)
 	// at[v]: the predicates whose first variable read is v (at[n]: those
 	// that read none), checked once v .. n-1 are set.
@@ -535,14 +548,14 @@ func (r *engine) search(vals []bool, lo, hi []int) ([]symbolic.State, bool) {
 	var dfs func(v int) bool // false: a bound was hit
 	dfs = func(v int) bool {
 		if v < 0 {
-			if len(out) == maxCube {
+			if len(out) == cubeLimit {
 				return false
 			}
 			out = append(out, append(symbolic.State(nil), s...))
 			return true
 		}
 		for k := lo[v]; k <= hi[v]; k++ {
-			if nodes++; nodes > maxNodes {
+			if nodes++; nodes > nodeLimit {
 				return false
 			}
 			s[v] = k

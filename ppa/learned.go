@@ -12,10 +12,14 @@ package ppa
 //     which the policy is evaluated (float64, exact): one that chooses a
 //     confirms the transition with no policy query;
 //  3. otherwise the certifier of PolIC3 (CROWN with splitting for
-//     networks, box search for ensembles) on the cube's bounding box,
-//     given the labels applicable throughout the cube: "a never chosen"
-//     drops every candidate of a;
-//  4. otherwise one SMT query with the policy's encoding, bounded by
+//     networks, box search for ensembles), by branch-and-bound over the
+//     cube's bounding box (region.go: sub-boxes that miss the cube are
+//     dropped, small ones enumerated): "a never chosen in the cube" drops
+//     every candidate of a;
+//  4. otherwise, per candidate, the same branch-and-bound restricted to
+//     the states from which an outcome of a may lead into the candidate:
+//     no such state drops the candidate, a state found confirms it;
+//  5. otherwise one SMT query with the policy's encoding, bounded by
 //     Options.QueryTimeout: unsat drops the candidate; sat or no answer
 //     keeps it (an over-approximation, sound for safe verdicts).
 
@@ -72,8 +76,8 @@ func (e *learnedExpansion) needSure() error {
 
 // bad reports whether the cube meets the bad region: unsafe states need
 // no policy; a range error only where the policy may choose the erring
-// label (a witness, the certifier, then the bounded policy query, as for
-// transitions).
+// label (a witness, the certifier, the region search, then the bounded
+// policy query, as for transitions).
 func (e *learnedExpansion) bad() (bool, error) {
 	ab := e.ab
 	r, s, m := ab.r, ab.s, ab.r.m
@@ -117,6 +121,14 @@ func (e *learnedExpansion) bad() (bool, error) {
 		r.stats.CertCalls++
 		if ex, _, err := r.cert.Exclude(e.lo, e.hi, symbolic.LabelID(a), e.sure); err == nil && ex == symbolic.Excluded {
 			continue
+		}
+		if !r.opts.NoEnumeration {
+			switch ans, _ := r.regionSearchErr(e.nd.vals, e.lo, e.hi, symbolic.LabelID(a)); ans {
+			case regionNone:
+				continue
+			case regionFound:
+				return true, nil
+			}
 		}
 		res, err = ab.bounded(ab.pol, r.nonterm, r.rangeErr[a], r.chosen[a])
 		if err != nil {
@@ -166,9 +178,21 @@ func (e *learnedExpansion) label(l symbolic.LabelID) error {
 			}
 		}
 		if !ok {
-			// 4. The policy's encoding, bounded.
-			if ok, err = e.policyQuery(c, l); err != nil {
-				return err
+			// 4. Branch-and-bound towards the candidate.
+			ans := regionUndecided
+			if !r.opts.NoEnumeration {
+				ans, _ = r.regionSearch(e.nd.vals, e.lo, e.hi, l, c)
+			}
+			switch ans {
+			case regionFound:
+				ok = true
+			case regionNone:
+				continue
+			default:
+				// 5. The policy's encoding, bounded.
+				if ok, err = e.policyQuery(c, l); err != nil {
+					return err
+				}
 			}
 		}
 		if ok {
@@ -202,10 +226,17 @@ func (e *learnedExpansion) certify(l symbolic.LabelID) (bool, error) {
 		return false, err
 	}
 	t0 := time.Now()
+	defer func() { r.stats.CertTime += time.Since(t0) }()
 	ex, _, err := r.cert.Exclude(e.lo, e.hi, l, e.sure)
-	r.stats.CertTime += time.Since(t0)
 	r.stats.CertCalls++
-	return err == nil && ex == symbolic.Excluded, nil
+	if err == nil && ex == symbolic.Excluded {
+		return true, nil
+	}
+	if r.opts.NoEnumeration {
+		return false, nil
+	}
+	ans, _ := r.regionSearch(e.nd.vals, e.lo, e.hi, l, nil)
+	return ans == regionNone, nil
 }
 
 // policyQuery asks, bounded by Options.QueryTimeout, whether the policy

@@ -91,6 +91,14 @@ type Options struct {
 	// Progress, when set, is called about every ProgressEvery.
 	Progress      func(Stats)
 	ProgressEvery time.Duration
+	// cubeLimit and nodeLimit replace maxCube and maxNodes (0: those),
+	// so that tests can compare the region search (region.go) with the
+	// enumeration of the same cubes.
+	cubeLimit, nodeLimit int
+	// leafLimit replaces leafStates (0: that), so that tests make the
+	// region search split down to small boxes and ask the certifier on
+	// them.
+	leafLimit int
 }
 
 // Stats are the figures of a run.
@@ -104,6 +112,9 @@ type Stats struct {
 	Spurious       int // spurious abstract paths
 	CertCalls      int // PolIC3 certifier calls (learned policies)
 	Undecided      int // policy queries kept unanswered (over-approximated)
+	RegionNone     int // region searches (region.go) that excluded a label or transition
+	RegionFound    int // region searches that found a state taking it
+	RegionUnknown  int // region searches that ran out of budget
 	CertTime       time.Duration
 	SMTTime        time.Duration
 	Elapsed        time.Duration

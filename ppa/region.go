@@ -1,0 +1,697 @@
+package ppa
+
+// Branch-and-bound over the bounding box of a cube too large to enumerate
+// (more than maxCube states), for learned policies: the question "is there
+// a state s of the cube C where the policy chooses label l (and, given a
+// candidate cube c, s is not terminal and an outcome of l leads from s
+// into c)?" is answered without the network's SMT encoding where the box
+// can be cut into pieces that each settle it:
+//
+//   - a sub-box B that misses C (a literal of C is false throughout B, by
+//     interval evaluation of the predicate over B) is dropped;
+//   - with a candidate c, a B from which no outcome of l can reach c (the
+//     guards of l false throughout B, or the successor box of every
+//     outcome, by interval evaluation, outside the ranges or missing a
+//     literal of c) is dropped;
+//   - the policy's certifier (symbolic.Certifiable.Exclude: CROWN with
+//     input splitting for networks, the box search for ensembles) is
+//     asked whether l is chosen anywhere in B, given the labels whose
+//     guard holds throughout B: Excluded drops B. B is a superset of the
+//     states of C in it, so an exclusion over B holds on them;
+//   - a certifier's witness that lies in C and passes the exact test (the
+//     policy's float64 choice and the explicit successor) answers yes;
+//   - a B of at most leafStates states whose states in C are few (at most
+//     leafCube, listed by enumerate's pruned search within leafNodes
+//     partial states) is settled exactly: each is tested;
+//   - otherwise B is split along its widest variable: into single values
+//     when it has at most splitWays of them (the literals of C over fixed
+//     variables then decide, as p[i] != p[j] does for two fixed tiles),
+//     else into halves.
+//
+// The answer is no only when every piece of the box was dropped by one of
+// these sound tests; it is yes only for a state tested exactly. When the
+// budget of regionBoxes sub-boxes runs out (a count, so that answers do
+// not depend on the machine's load) it is undecided, and the caller falls
+// back to the bounded SMT query. Each drop is sound on its own, so the
+// union of the dropped pieces, which covers the box, holds no state of C
+// that answers yes.
+//
+// The cube's linear literals are not given to the certifier: on
+// np3x3_16x16_safe (cubes of npuzzle's all-different placements, the
+// order literals p[1] < p[2] < p[3] linear) the certifier under them
+// (RegionCertifiable's ExcludeWithin) took 43 CPU s against 22 s for the
+// same answers, and shrinking each box to their consequences
+// (AtomRegion.Tighten) 73 s (unknown at 150 s) against 16 s.
+
+import (
+	"math"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// Budgets of one region search.
+const (
+	// regionBoxes bounds the sub-boxes a search handles.
+	regionBoxes = 1 << 14
+	// leafStates bounds the states of a sub-box whose states in the cube
+	// are listed (searchWithin), within leafCube of them and leafNodes
+	// partial states; where they are listed, the box is settled by
+	// testing each, else it is split further.
+	leafStates = 1 << 16
+	leafCube   = 1 << 12
+	leafNodes  = 1 << 16
+	// leafNoCert bounds the states of a box that is enumerated without
+	// asking the certifier first.
+	leafNoCert = 1 << 12
+	// certShrink is the factor by which the boxes the certifier is asked
+	// about shrink after it answered undecided.
+	certShrink = 1 << 8
+	// splitWays is the widest range split into single values.
+	splitWays = 16
+)
+
+// regionAnswer is the answer of a region search.
+type regionAnswer uint8
+
+const (
+	regionUndecided regionAnswer = iota // the budget ran out
+	regionNone                          // no state of the cube answers yes
+	regionFound                         // a state answers yes (tested exactly)
+)
+
+func (a regionAnswer) String() string {
+	return [...]string{"undecided", "none", "found"}[a]
+}
+
+// regionQuery is one search: label l over the cube vals, with the
+// candidate cube target (nil: "l is chosen somewhere in the cube",
+// terminal states included, as nd.never records it), or for a range
+// error of l (rangeErr).
+type regionQuery struct {
+	r      *engine
+	vals   []bool
+	l      symbolic.LabelID
+	target []bool
+	// rangeErr asks, instead of a candidate, for a state not terminal
+	// where an outcome of l leaves a variable's range.
+	rangeErr bool
+	boxes    int // sub-boxes handled
+	// certMax bounds the states of a box the certifier is asked about
+	// (it shrinks after an undecided answer, which costs the certifier's
+	// whole budget).
+	certMax float64
+	xp      explicit.Expansion
+	// found is the state that answered yes.
+	found symbolic.State
+}
+
+// regionSearch answers the question of regionQuery over the cube vals,
+// whose bounding box is lo..hi.
+func (r *engine) regionSearch(vals []bool, lo, hi []int, l symbolic.LabelID, target []bool) (regionAnswer, symbolic.State) {
+	return r.runRegion(&regionQuery{r: r, vals: vals, l: l, target: target}, lo, hi)
+}
+
+// regionSearchErr asks the region search whether some state of the cube
+// vals (box lo..hi), not terminal, chooses l where an outcome of l leaves
+// a variable's range (the bad region's range errors).
+func (r *engine) regionSearchErr(vals []bool, lo, hi []int, l symbolic.LabelID) (regionAnswer, symbolic.State) {
+	return r.runRegion(&regionQuery{r: r, vals: vals, l: l, rangeErr: true}, lo, hi)
+}
+
+// runRegion runs the search of q over the box lo..hi.
+func (r *engine) runRegion(q *regionQuery, lo, hi []int) (regionAnswer, symbolic.State) {
+	q.certMax = math.Inf(1)
+	stack := [][2][]int{{append([]int(nil), lo...), append([]int(nil), hi...)}}
+	undecided := false
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if q.boxes++; q.boxes > regionBoxes || r.ctx.Err() != nil {
+			r.stats.RegionUnknown++
+			return regionUndecided, nil
+		}
+		ans, more := q.box(b[0], b[1])
+		switch ans {
+		case regionFound:
+			r.stats.RegionFound++
+			return regionFound, q.found
+		case regionNone:
+			continue
+		}
+		if !more {
+			undecided = true
+			continue
+		}
+		stack = append(stack, split(b[0], b[1])...)
+	}
+	if undecided {
+		r.stats.RegionUnknown++
+		return regionUndecided, nil
+	}
+	r.stats.RegionNone++
+	return regionNone, nil
+}
+
+// box settles the sub-box lo..hi: none or found, or undecided with more
+// telling whether splitting it may help (false only for a box of one
+// state whose enumeration hit its bounds, which does not happen).
+func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
+	r := q.r
+	// Does B meet the cube?
+	for p, want := range q.vals {
+		if t := evalCond(r.preds.list[p].c, lo, hi); t != maybe && (t == yes) != want {
+			return regionNone, false
+		}
+	}
+	if (q.target != nil && !q.mayStep(lo, hi)) || (q.rangeErr && !q.mayErr(lo, hi)) {
+		return regionNone, false
+	}
+	// The certifier over B, given the labels applicable throughout B.
+	size := boxSize(lo, hi)
+	leaf, noCert, cube := float64(leafStates), float64(leafNoCert), leafCube
+	if r.opts.leafLimit > 0 {
+		leaf = float64(r.opts.leafLimit)
+		noCert = min(noCert, leaf/2)
+		cube = r.opts.leafLimit
+	}
+	if size > noCert && size <= q.certMax {
+		sure := surely(r.m, lo, hi)
+		var ex symbolic.Exclusion
+		var w symbolic.State
+		var err error
+		r.stats.CertCalls++
+		ex, w, err = r.cert.Exclude(lo, hi, q.l, sure)
+		if ex == symbolic.Undecided {
+			// The certifier spent its whole budget: ask it again only
+			// on much smaller boxes.
+			q.certMax = size / certShrink
+		}
+		if err == nil {
+			switch ex {
+			case symbolic.Excluded:
+				return regionNone, false
+			case symbolic.Possible:
+				if w != nil && inBox(w, lo, hi) && q.yes(w) {
+					return regionFound, false
+				}
+			}
+		}
+	}
+	// Small enough to settle state by state: a box whose states in the
+	// cube are few (cheap to list by the pruned search where the cube is
+	// sparse in its box, as npuzzle's all-different placements are).
+	if size <= leaf {
+		sts, ok := r.searchWithin(q.vals, lo, hi, cube, leafNodes)
+		if !ok {
+			return regionUndecided, !onePoint(lo, hi)
+		}
+		for _, s := range sts {
+			if q.yes(s) {
+				return regionFound, false
+			}
+		}
+		return regionNone, false
+	}
+	return regionUndecided, true
+}
+
+// yes tests the state s exactly: in the cube, the policy's float64 choice
+// is l, and (with a candidate) s is not terminal and an outcome of l
+// leads into the candidate.
+func (q *regionQuery) yes(s symbolic.State) bool {
+	r, g, m := q.r, q.r.g, q.r.m
+	if !r.inCube(s, q.vals) {
+		return false
+	}
+	// The cheap tests first, the policy's evaluation last.
+	if q.rangeErr && !q.errs(s) {
+		return false
+	}
+	if q.target != nil {
+		if g.Status(s) != explicit.Open {
+			return false
+		}
+		into := false
+		for ci := range m.Commands {
+			c := &m.Commands[ci]
+			if c.Label != q.l || !g.Guard(s, ci) {
+				continue
+			}
+			for oi := range c.Outcomes {
+				if t, err := g.Apply(s, ci, oi); err == nil && r.inCube(t, q.target) {
+					into = true
+					break
+				}
+			}
+			if into {
+				break
+			}
+		}
+		if !into {
+			return false
+		}
+	}
+	g.Applicable(s, &q.xp)
+	if !q.xp.App[q.l] {
+		return false // a label that is not applicable is not chosen
+	}
+	l, err := r.dec.Decide(s, q.xp.App)
+	if err != nil || l != q.l {
+		return false
+	}
+	q.found = append(symbolic.State(nil), s...)
+	return true
+}
+
+// errs reports whether s is not terminal and an outcome of a command of
+// label l whose guard holds in s leaves a variable's range (or fails
+// otherwise: the explicit semantics' error, bad as in expandStates).
+func (q *regionQuery) errs(s symbolic.State) bool {
+	g, m := q.r.g, q.r.m
+	if g.Status(s) != explicit.Open {
+		return false
+	}
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if c.Label != q.l || !g.Guard(s, ci) {
+			continue
+		}
+		for oi := range c.Outcomes {
+			if _, err := g.Apply(s, ci, oi); err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayErr reports whether some outcome of a command of label l whose guard
+// may hold somewhere in lo..hi may leave a variable's range, by interval
+// evaluation (false only when none can).
+func (q *regionQuery) mayErr(lo, hi []int) bool {
+	m := q.r.m
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if c.Label != q.l || evalCond(c.Guard, lo, hi) == no {
+			continue
+		}
+		for _, o := range c.Outcomes {
+			if o.ProbNum != nil || o.ProbDen != nil {
+				return true // a probability may fail its check in Apply
+			}
+			for _, as := range o.Assigns {
+				iv := evalExpr(as.Value, lo, hi)
+				v := &m.Vars[as.Var]
+				if iv.top || iv.lo < int64(v.Lo) || iv.hi > int64(v.Hi) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// mayStep reports whether some outcome of a command of label l whose
+// guard may hold somewhere in lo..hi may lead into the candidate cube,
+// by interval evaluation (false only when none can).
+func (q *regionQuery) mayStep(lo, hi []int) bool {
+	r, m := q.r, q.r.m
+	nlo, nhi := make([]int, len(lo)), make([]int, len(hi))
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if c.Label != q.l || evalCond(c.Guard, lo, hi) == no {
+			continue
+		}
+	outcomes:
+		for oi := range c.Outcomes {
+			copy(nlo, lo)
+			copy(nhi, hi)
+			for _, as := range c.Outcomes[oi].Assigns {
+				iv := evalExpr(as.Value, lo, hi)
+				v := &m.Vars[as.Var]
+				if iv.top {
+					nlo[as.Var], nhi[as.Var] = v.Lo, v.Hi
+					continue
+				}
+				a, b := max(iv.lo, int64(v.Lo)), min(iv.hi, int64(v.Hi))
+				if a > b {
+					continue outcomes // every value leaves the range: no transition
+				}
+				nlo[as.Var], nhi[as.Var] = int(a), int(b)
+			}
+			ok := true
+			for p, want := range q.target {
+				if t := evalCond(r.preds.list[p].c, nlo, nhi); t != maybe && (t == yes) != want {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// surely returns the labels with a command whose guard holds throughout
+// lo..hi (by interval evaluation): applicable in every state of the box.
+func surely(m *symbolic.Model, lo, hi []int) []symbolic.LabelID {
+	seen := make([]bool, len(m.Labels))
+	var out []symbolic.LabelID
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if !seen[c.Label] && evalCond(c.Guard, lo, hi) == yes {
+			seen[c.Label] = true
+			out = append(out, c.Label)
+		}
+	}
+	return out
+}
+
+// split cuts lo..hi along its widest variable: into one box per value
+// when it has at most splitWays values (so that the cube's literals over
+// fixed variables decide at once), else into halves. The boxes are
+// returned last first (a stack pops the first one next).
+func split(lo, hi []int) [][2][]int {
+	v := widest(lo, hi)
+	w := hi[v] - lo[v] + 1
+	n := 2
+	if w <= splitWays {
+		n = w
+	}
+	out := make([][2][]int, 0, n)
+	for k := n - 1; k >= 0; k-- {
+		l, h := append([]int(nil), lo...), append([]int(nil), hi...)
+		l[v] = lo[v] + k*w/n
+		h[v] = lo[v] + (k+1)*w/n - 1
+		out = append(out, [2][]int{l, h})
+	}
+	return out
+}
+
+// widest returns the variable of lo..hi with the widest range.
+func widest(lo, hi []int) int {
+	v, w := 0, -1
+	for i := range lo {
+		if d := hi[i] - lo[i]; d > w {
+			v, w = i, d
+		}
+	}
+	return v
+}
+
+func onePoint(lo, hi []int) bool {
+	for v := range lo {
+		if lo[v] != hi[v] {
+			return false
+		}
+	}
+	return true
+}
+
+func boxSize(lo, hi []int) float64 {
+	n := 1.0
+	for v := range lo {
+		n *= float64(hi[v] - lo[v] + 1)
+	}
+	return n
+}
+
+func inBox(s symbolic.State, lo, hi []int) bool {
+	if len(s) != len(lo) {
+		return false
+	}
+	for v := range s {
+		if s[v] < lo[v] || s[v] > hi[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// Interval evaluation of expressions and conditions over a box, in int64
+// with overflow checks: a value whose bounds leave ±2^62 is top (any
+// value), which decides no comparison. Conditions evaluate to yes, no or
+// maybe; yes (no) means the condition holds (fails) in every state of the
+// box, which is what the search's drops rely on.
+
+// tri is a three-valued truth value.
+type tri uint8
+
+const (
+	maybe tri = iota
+	yes
+	no
+)
+
+func (t tri) not() tri {
+	switch t {
+	case yes:
+		return no
+	case no:
+		return yes
+	}
+	return maybe
+}
+
+// ival is an integer interval lo..hi, or top.
+type ival struct {
+	lo, hi int64
+	top    bool
+}
+
+const ivalLimit = 1 << 62
+
+func mkIval(lo, hi int64) ival {
+	if lo < -ivalLimit || hi > ivalLimit || lo > hi {
+		return ival{top: true}
+	}
+	return ival{lo: lo, hi: hi}
+}
+
+// mul64 multiplies with an overflow check.
+func mul64(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, false
+	}
+	return p, true
+}
+
+func evalExpr(e *symbolic.Expr, lo, hi []int) ival {
+	switch e.Op {
+	case symbolic.OpConst:
+		return mkIval(int64(e.K), int64(e.K))
+	case symbolic.OpVar:
+		if int(e.Var) < 0 || int(e.Var) >= len(lo) {
+			return ival{top: true}
+		}
+		return mkIval(int64(lo[e.Var]), int64(hi[e.Var]))
+	case symbolic.OpAdd:
+		acc := ival{}
+		for _, a := range e.Args {
+			v := evalExpr(a, lo, hi)
+			if v.top {
+				return v
+			}
+			acc = mkIval(acc.lo+v.lo, acc.hi+v.hi) // both within ±2^62: no overflow
+			if acc.top {
+				return acc
+			}
+		}
+		return acc
+	case symbolic.OpSub:
+		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
+		if a.top || b.top {
+			return ival{top: true}
+		}
+		return mkIval(a.lo-b.hi, a.hi-b.lo)
+	case symbolic.OpNeg:
+		a := evalExpr(e.Args[0], lo, hi)
+		if a.top {
+			return a
+		}
+		return mkIval(-a.hi, -a.lo)
+	case symbolic.OpMul:
+		a := evalExpr(e.Args[0], lo, hi)
+		if a.top {
+			return a
+		}
+		return scaleIval(a, int64(e.K))
+	case symbolic.OpDiv:
+		a := evalExpr(e.Args[0], lo, hi)
+		if a.top || e.K <= 0 {
+			return ival{top: true}
+		}
+		return mkIval(int64(symbolic.FloorDiv(int(a.lo), e.K)), int64(symbolic.FloorDiv(int(a.hi), e.K)))
+	case symbolic.OpMin, symbolic.OpMax:
+		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
+		if a.top || b.top {
+			return ival{top: true}
+		}
+		if e.Op == symbolic.OpMin {
+			return mkIval(min(a.lo, b.lo), min(a.hi, b.hi))
+		}
+		return mkIval(max(a.lo, b.lo), max(a.hi, b.hi))
+	case symbolic.OpAbs:
+		a := evalExpr(e.Args[0], lo, hi)
+		switch {
+		case a.top:
+			return a
+		case a.lo >= 0:
+			return a
+		case a.hi <= 0:
+			return mkIval(-a.hi, -a.lo)
+		}
+		return mkIval(0, max(-a.lo, a.hi))
+	case symbolic.OpIte:
+		switch evalCond(e.Cond, lo, hi) {
+		case yes:
+			return evalExpr(e.Args[0], lo, hi)
+		case no:
+			return evalExpr(e.Args[1], lo, hi)
+		}
+		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
+		if a.top || b.top {
+			return ival{top: true}
+		}
+		return mkIval(min(a.lo, b.lo), max(a.hi, b.hi))
+	case symbolic.OpBool:
+		switch evalCond(e.Cond, lo, hi) {
+		case yes:
+			return mkIval(1, 1)
+		case no:
+			return mkIval(0, 0)
+		}
+		return mkIval(0, 1)
+	case symbolic.OpProd:
+		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
+		if a.top || b.top {
+			return ival{top: true}
+		}
+		var ps [4]int64
+		for i, xy := range [4][2]int64{{a.lo, b.lo}, {a.lo, b.hi}, {a.hi, b.lo}, {a.hi, b.hi}} {
+			p, ok := mul64(xy[0], xy[1])
+			if !ok {
+				return ival{top: true}
+			}
+			ps[i] = p
+		}
+		return mkIval(min(ps[0], ps[1], ps[2], ps[3]), max(ps[0], ps[1], ps[2], ps[3]))
+	}
+	return ival{top: true}
+}
+
+func scaleIval(a ival, k int64) ival {
+	p, ok1 := mul64(a.lo, k)
+	q, ok2 := mul64(a.hi, k)
+	if !ok1 || !ok2 {
+		return ival{top: true}
+	}
+	return mkIval(min(p, q), max(p, q))
+}
+
+func evalCond(c *symbolic.Cond, lo, hi []int) tri {
+	switch c.Op {
+	case symbolic.CTrue:
+		return yes
+	case symbolic.CFalse:
+		return no
+	case symbolic.CVar:
+		if int(c.Var) < 0 || int(c.Var) >= len(lo) {
+			return maybe
+		}
+		l, h := lo[c.Var], hi[c.Var]
+		switch {
+		case l == 0 && h == 0:
+			return no
+		case l > 0 || h < 0:
+			return yes
+		}
+		return maybe
+	case symbolic.CCmp:
+		a, b := evalExpr(c.L, lo, hi), evalExpr(c.R, lo, hi)
+		if a.top || b.top {
+			return maybe
+		}
+		return cmpIval(c.Cmp, a, b)
+	case symbolic.CNot:
+		return evalCond(c.Args[0], lo, hi).not()
+	case symbolic.CAnd:
+		out := yes
+		for _, a := range c.Args {
+			switch evalCond(a, lo, hi) {
+			case no:
+				return no
+			case maybe:
+				out = maybe
+			}
+		}
+		return out
+	case symbolic.COr:
+		out := no
+		for _, a := range c.Args {
+			switch evalCond(a, lo, hi) {
+			case yes:
+				return yes
+			case maybe:
+				out = maybe
+			}
+		}
+		return out
+	case symbolic.CImplies:
+		a := evalCond(c.Args[0], lo, hi)
+		if a == no {
+			return yes
+		}
+		b := evalCond(c.Args[1], lo, hi)
+		switch {
+		case b == yes:
+			return yes
+		case a == yes && b == no:
+			return no
+		}
+		return maybe
+	}
+	return maybe
+}
+
+// cmpIval compares two intervals: yes when a op b for every pair, no when
+// for none.
+func cmpIval(op symbolic.CmpOp, a, b ival) tri {
+	switch op {
+	case symbolic.Eq:
+		if a.lo == a.hi && b.lo == b.hi && a.lo == b.lo {
+			return yes
+		}
+		if a.hi < b.lo || b.hi < a.lo {
+			return no
+		}
+	case symbolic.Ne:
+		return cmpIval(symbolic.Eq, a, b).not()
+	case symbolic.Lt:
+		if a.hi < b.lo {
+			return yes
+		}
+		if a.lo >= b.hi {
+			return no
+		}
+	case symbolic.Le:
+		if a.hi <= b.lo {
+			return yes
+		}
+		if a.lo > b.hi {
+			return no
+		}
+	case symbolic.Gt:
+		return cmpIval(symbolic.Lt, b, a)
+	case symbolic.Ge:
+		return cmpIval(symbolic.Le, b, a)
+	}
+	return maybe
+}
