@@ -735,8 +735,11 @@ func (r *run) push(q *queue, ob *obligation) {
 // blockedAt reports whether s is outside F_k: some clause of level ≥ k
 // excludes it.
 func (r *run) blockedAt(s symbolic.State, k int) bool {
-	if r.learned != nil && k >= 1 {
+	switch {
+	case r.learned != nil && k >= 1:
 		return r.levelOf(s) >= k
+	case k >= 1:
+		return r.scanLevel(s) >= k
 	}
 	for j := k; j < len(r.frames); j++ {
 		for _, b := range r.frames[j] {
