@@ -604,6 +604,9 @@ func (r *run) main() (*Result, error) {
 					}
 					return r.unknown(), nil
 				}
+				if err := r.shrinkSure(boxes, facts); err != nil {
+					return nil, err
+				}
 				res.Facts = facts
 			}
 			return res, nil
