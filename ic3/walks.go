@@ -25,7 +25,7 @@ import (
 // walkSlice.
 
 const (
-	walkShare = 10 // at most 1/walkShare of the run's time
+	walkShare = 20 // at most 1/walkShare of the run's time
 	walkSlice = 5 * time.Millisecond
 	// walkSeed makes the walks repeatable.
 	walkSeed = 0x706f6c6963
