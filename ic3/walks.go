@@ -2,7 +2,6 @@ package ic3
 
 import (
 	"math/rand/v2"
-	"time"
 
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -19,28 +18,34 @@ import (
 // (from 256 steps, doubling every 64 walks, up to 65,536, as the hunter
 // does). A walk that ends in an unsafe state is the counterexample, and
 // verify replays it in the explicit semantics like every other (a walk
-// proves nothing else; safety still rests on IC3's invariant). The walks
-// start only after walkAfter, so that quick proofs pay nothing, and take
-// at most a walkShare of the time since the run began, in slices of
-// walkSlice.
+// proves nothing else; safety still rests on IC3's invariant).
+//
+// The budget is counted in the run's own work, not in time, so that a
+// run takes the same path on every machine and at every load: the walks
+// start once the run has made walkAfter units of work (SMT calls,
+// certifier calls and questions answered by evaluation: IC3's proofs
+// and counterexamples of less work are never preempted by a longer
+// random one),
+// and then take at most walkSteps steps per unit of work since the
+// start. On be2_64x64_safe of bench/polic3 (167,000 units, 36 s) that
+// is about 1 s of walking.
 
-const (
-	walkShare = 20 // at most 1/walkShare of the run's time
-	walkSlice = 5 * time.Millisecond
-	// walkSeed makes the walks repeatable.
-	walkSeed = 0x706f6c6963
+// walkSeed makes the walks repeatable.
+const walkSeed = 0x706f6c6963
+
+// walkAfter is the work a run does before it walks, walkSteps the walk
+// steps per unit of work (variables for tests, which walk from the
+// start and more).
+var (
+	walkAfter = 4000
+	walkSteps = 2
 )
-
-// walkAfter is the time a run goes on before it walks (a variable for
-// tests, which walk from the start).
-var walkAfter = 250 * time.Millisecond
 
 // walker is the state of a run's random walks.
 type walker struct {
 	rng      *rand.Rand
 	sampler  *explicit.StartSampler
-	steps    int // steps per walk
-	spent    time.Duration
+	steps    int  // steps per walk
 	off      bool // given up: no start state to sample, or an error
 	Walks    int
 	Steps    int
@@ -48,19 +53,17 @@ type walker struct {
 	sampling bool // sampler is usable (else Generator.SampleStart)
 }
 
-// walk runs a slice of random walks when the run's walk budget allows
-// one; it returns a counterexample when a walk reaches an unsafe state.
+// walk runs random walks while the run's walk budget allows; it returns
+// a counterexample when a walk reaches an unsafe state.
 func (r *run) walk() *Result {
 	w := &r.walker
 	if r.learned == nil || w.off || r.opts.NoWalks {
 		return nil
 	}
-	elapsed := time.Since(r.start)
-	if elapsed < walkAfter || walkAfter > 0 && w.spent*walkShare > elapsed {
+	work := r.stats.SMTCalls + r.stats.CertCalls + r.stats.Evaluated
+	if work < walkAfter || w.Steps >= walkSteps*(work+1) {
 		return nil
 	}
-	t0 := time.Now()
-	defer func() { w.spent += time.Since(t0) }()
 	ctx, g := r.sv.ctx, r.learned.g
 	if !w.started {
 		w.started = true
@@ -69,7 +72,7 @@ func (r *run) walk() *Result {
 		ss, err := g.NewStartSampler(ctx, explicit.SamplerOptions{Seed: walkSeed})
 		w.sampler, w.sampling = ss, err == nil
 	}
-	for time.Since(t0) < walkSlice && ctx.Err() == nil {
+	for w.Steps < walkSteps*(work+1) && ctx.Err() == nil {
 		var s symbolic.State
 		var err error
 		if w.sampling {
@@ -88,7 +91,7 @@ func (r *run) walk() *Result {
 			return nil
 		}
 		w.Walks++
-		w.Steps += len(trace) - 1
+		w.Steps += max(1, len(trace)-1) // a walk of no step (a terminal start) counts as one
 		if end == explicit.EndUnsafe {
 			return &Result{Verdict: Unsafe, Trace: trace}
 		}
