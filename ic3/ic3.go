@@ -86,6 +86,9 @@ type Options struct {
 	// super-box): every APFT certification calls the certifier. For
 	// measuring what the cache saves; the answers are the same.
 	NoCertCache bool
+	// NoWalks switches off PolIC3's random walks of the policy in search
+	// of deep counterexamples (walks.go).
+	NoWalks bool
 }
 
 // Stats are the figures of a run. Times of generalization and
@@ -138,6 +141,9 @@ type Stats struct {
 	// certifications that succeeded only by enumerating a region within D.
 	DifferPairs, DifferFacts int
 	DifferTime               time.Duration
+	// Walks and WalkSteps count PolIC3's random walks of the policy
+	// (walks.go) and their steps.
+	Walks, WalkSteps int
 	// RangeFacts counts the regions where PolIC3 certified that a label
 	// with a range error there is never chosen, taking them out of the
 	// bad region (rangeerr.go).
@@ -339,6 +345,7 @@ type run struct {
 	tick   int
 	added  []int
 	failed map[string]int
+	walker walker // PolIC3's random walks (walks.go)
 }
 
 // note records that a clause was added at level L.
@@ -445,6 +452,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		res, err = r.unknown(), nil
 	}
 	if res != nil {
+		r.stats.Walks, r.stats.WalkSteps = r.walker.Walks, r.walker.Steps
 		r.stats.Elapsed = time.Since(r.start)
 		r.stats.Frames = r.N
 		r.stats.Clauses = r.live()
@@ -604,6 +612,9 @@ func (r *run) main() (*Result, error) {
 					}
 					return r.unknown(), nil
 				}
+				if err := r.shrinkSure(boxes, facts); err != nil {
+					return nil, err
+				}
 				res.Facts = facts
 			}
 			return res, nil
@@ -622,6 +633,9 @@ func (r *run) block(root *obligation) (*Result, error) {
 			return r.unknown(), nil
 		}
 		r.progress()
+		if res := r.walk(); res != nil {
+			return res, nil
+		}
 		ob := heap.Pop(q).(*obligation)
 		r.stats.Obligations++
 		if ob.level == 0 {
@@ -735,8 +749,11 @@ func (r *run) push(q *queue, ob *obligation) {
 // blockedAt reports whether s is outside F_k: some clause of level ≥ k
 // excludes it.
 func (r *run) blockedAt(s symbolic.State, k int) bool {
-	if r.learned != nil && k >= 1 {
+	switch {
+	case r.learned != nil && k >= 1:
 		return r.levelOf(s) >= k
+	case k >= 1:
+		return r.scanLevel(s) >= k
 	}
 	for j := k; j < len(r.frames); j++ {
 		for _, b := range r.frames[j] {
@@ -869,6 +886,9 @@ func (r *run) propagate() (int, *Result, error) {
 		var keep []box
 		for _, b := range r.frames[k] {
 			r.progress()
+			if res := r.walk(); res != nil {
+				return 0, res, nil
+			}
 			key := fmt.Sprint(k, " ", boxKey(b))
 			if t, ok := r.failed[key]; ok && !r.changedSince(k, t) {
 				keep = append(keep, b) // same frame, same answer

@@ -2,6 +2,7 @@ package ic3
 
 import (
 	"encoding/binary"
+	"fmt"
 
 	"vigil/symbolic"
 )
@@ -29,7 +30,8 @@ const levelMemoMax = 1 << 20
 
 // levelMemo is the memo of levelOf for one run.
 type levelMemo struct {
-	adds []levelAdd // every clause added to the frames, in order
+	adds []levelAdd  // every clause added to the frames, in order
+	ix   *levelIndex // the index of adds (levelindex.go)
 	m    map[string]*levelEntry
 	key  []byte
 }
@@ -82,8 +84,29 @@ func (r *run) levelOf(u symbolic.State) int {
 	return L
 }
 
-// scanLevel is levelOf by a scan of the frames, from the top.
+// scanLevel is levelOf without the memo: by the index of the clauses
+// added (levelindex.go).
 func (r *run) scanLevel(u symbolic.State) int {
+	lm := &r.levels
+	if lm.ix == nil {
+		lm.ix = newLevelIndex(r.m)
+	}
+	lm.ix.catchUp(lm.adds)
+	L := lm.ix.levelOf(u)
+	if checkLevelIndex {
+		if want := r.frameLevel(u); want != L {
+			panic(fmt.Sprintf("ic3: level index: state %v has level %d, the frames say %d", u, L, want))
+		}
+	}
+	return L
+}
+
+// checkLevelIndex makes scanLevel compare the index with a scan of the
+// frames (tests).
+var checkLevelIndex = false
+
+// frameLevel is levelOf by a scan of the frames, from the top.
+func (r *run) frameLevel(u symbolic.State) int {
 	for k := len(r.frames) - 1; k >= 1; k-- {
 		for _, b := range r.frames[k] {
 			if b.holds(u) {

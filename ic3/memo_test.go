@@ -56,12 +56,85 @@ func TestLevelMemo(t *testing.T) {
 			}
 			for q := 0; q < 5; q++ {
 				s := symbolic.State{rng.IntN(10), rng.IntN(10)}
-				if got, want := r.levelOf(s), r.scanLevel(s); got != want {
+				if got, want := r.levelOf(s), r.frameLevel(s); got != want {
 					t.Fatalf("run %d, op %d: level of %v is %d, remembered %d", i, op, s, want, got)
 				}
-				if k := 1 + rng.IntN(len(r.frames)-1); r.blockedAt(s, k) != (r.scanLevel(s) >= k) {
+				if k := 1 + rng.IntN(len(r.frames)-1); r.blockedAt(s, k) != (r.frameLevel(s) >= k) {
 					t.Fatalf("run %d, op %d: blockedAt(%v, %d) disagrees with the scan", i, op, s, k)
 				}
+			}
+		}
+	}
+}
+
+func init() {
+	// Every level the index answers in this package's tests is compared
+	// with a scan of the frames (scanLevel).
+	checkLevelIndex = true
+}
+
+// TestLevelIndex holds the index of levelindex.go against a scan of the
+// boxes added, on ranges that share buckets (a variable of 2,001 values,
+// one of 3 and one constant), boxes with a linear atom over two
+// variables, boxes added again at higher levels, and states outside the
+// ranges.
+func TestLevelIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	m := &symbolic.Model{Vars: []symbolic.Var{
+		{Name: "x", Lo: -1000, Hi: 1000}, {Name: "y", Lo: 0, Hi: 2}, {Name: "z", Lo: 5, Hi: 5},
+	}}
+	f := symbolic.NewForm([]symbolic.Term{{Coef: 1, Var: 0}, {Coef: -3, Var: 1}})
+	val := func(v int) int {
+		x := &m.Vars[v]
+		if rng.IntN(50) == 0 {
+			return x.Hi + 1 // outside: the index scans
+		}
+		return x.Lo + rng.IntN(x.Hi-x.Lo+1)
+	}
+	var added []box
+	var levels []int
+	for i := 0; i < 3000; i++ {
+		var b box
+		if i > 0 && rng.IntN(5) == 0 {
+			b = added[rng.IntN(len(added))] // the same box again (a push)
+		} else {
+			for v := range m.Vars {
+				if rng.IntN(3) == 0 {
+					continue
+				}
+				lo, hi := val(v), val(v)
+				if lo > hi {
+					lo, hi = hi, lo
+				}
+				b = append(b, smt.Lit{Var: symbolic.VarID(v), K: lo}, smt.Lit{Var: symbolic.VarID(v), Upper: true, K: hi})
+			}
+			if rng.IntN(4) == 0 {
+				b = append(b, smt.FormLit(f, rng.IntN(2) == 0, rng.IntN(400)-200))
+			}
+			b = b.sorted()
+		}
+		k := 1 + rng.IntN(10)
+		added, levels = append(added, b), append(levels, k)
+		if i%100 != 99 {
+			continue
+		}
+		ix := newLevelIndex(m)
+		adds := make([]levelAdd, len(added))
+		for j := range added {
+			adds[j] = levelAdd{added[j], levels[j]}
+		}
+		ix.catchUp(adds[:len(adds)/2])
+		ix.catchUp(adds)
+		for q := 0; q < 200; q++ {
+			s := symbolic.State{val(0), val(1), val(2)}
+			want := 0
+			for j, b := range added {
+				if levels[j] > want && b.holds(s) {
+					want = levels[j]
+				}
+			}
+			if got := ix.levelOf(s); got != want {
+				t.Fatalf("after %d boxes: level of %v is %d, the index says %d", len(added), s, want, got)
 			}
 		}
 	}

@@ -386,8 +386,11 @@ func (r *run) generalizeRel(s symbolic.State, j int) (box, error) {
 	// a third of generalization's time), and is skipped.
 	for _, keep := range []bool{false, true} {
 		b, dropped, err := r.cellTry(s, j, keep)
-		if err != nil || b != nil || !dropped {
+		if err != nil || b != nil {
 			return b, err
+		}
+		if !dropped {
+			break
 		}
 	}
 	r.relFails++
