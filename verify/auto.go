@@ -115,7 +115,13 @@ func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 	}
 	p := newPortfolio(ctx, q, []autoMember{
 		{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) { return bfs(ctx, q, budget) }},
-		{"ic3", func(ctx context.Context, q *Prepared) (*Verdict, error) { return decideIC3(ctx, q, true) }},
+		{"ic3", func(ctx context.Context, q *Prepared) (*Verdict, error) {
+			// The hunter walks the policy on a core of its own: PolIC3's
+			// own walks (ic3/walks.go) would repeat them.
+			own := *q
+			own.IC3.NoWalks = true
+			return decideIC3(ctx, &own, true)
+		}},
 		{"hunt", hunt},
 	})
 	defer p.cancel()

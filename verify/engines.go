@@ -30,8 +30,10 @@ type IC3Options struct {
 	// NoRelational keeps lemmas to boxes; CTG learns clauses for
 	// counterexamples to generalization; FreeCores takes PolIC3's
 	// policy-free unsat cores without certifying them (ic3.Options);
-	// NoCertCache switches off PolIC3's cache of certification results.
-	NoRelational, CTG, FreeCores, NoCertCache bool
+	// NoCertCache switches off PolIC3's cache of certification results;
+	// NoWalks switches off PolIC3's random walks of the policy in search
+	// of deep counterexamples (auto's hunter walks in its place).
+	NoRelational, CTG, FreeCores, NoCertCache, NoWalks bool
 }
 
 // PPAOptions configure policy predicate abstraction.
@@ -113,7 +115,7 @@ func decideIC3(ctx context.Context, q *Prepared, generalize bool) (*Verdict, err
 		name += "-nog"
 	}
 	o := q.IC3
-	opts := ic3.Options{Generalize: generalize, Order: ic3.Order(o.Order), NoRelational: o.NoRelational, CTG: o.CTG, FreeCores: o.FreeCores, NoCertCache: o.NoCertCache}
+	opts := ic3.Options{Generalize: generalize, Order: ic3.Order(o.Order), NoRelational: o.NoRelational, CTG: o.CTG, FreeCores: o.FreeCores, NoCertCache: o.NoCertCache, NoWalks: o.NoWalks}
 	if o.Widen != "auto" {
 		opts.Widen = o.Widen
 	}

@@ -130,6 +130,10 @@ type IC3Figures struct {
 	// certifying that a label with a range error there is never chosen
 	// (ic3.Stats.RangeFacts).
 	RangeFacts int `json:"range_error_regions,omitempty"`
+	// Walks and WalkSteps count PolIC3's random walks of the policy in
+	// search of deep counterexamples, and their steps (ic3.Stats).
+	Walks     int `json:"walks,omitempty"`
+	WalkSteps int `json:"walk_steps,omitempty"`
 }
 
 // NewIC3Figures summarizes the statistics of an IC3 run made with the
@@ -152,7 +156,7 @@ func NewIC3Figures(s ic3.Stats, generalize bool, order string, boxOnly bool) *IC
 		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
 		Refuted: s.Refuted, SubBoxes: s.SubBoxes, Evaluated: s.Evaluated, RegionCalls: s.RegionCalls,
 		FreeCores: s.FreeCores, DifferPairs: s.DifferPairs, DifferSeconds: s.DifferTime.Seconds(), DifferFacts: s.DifferFacts,
-		RangeFacts: s.RangeFacts,
+		RangeFacts: s.RangeFacts, Walks: s.Walks, WalkSteps: s.WalkSteps,
 	}
 }
 
@@ -394,6 +398,9 @@ func (r *Report) writeIC3(w *textWriter, opt TextOptions) {
 	}
 	if s.Evaluated > 0 {
 		w.printf("evaluation: %d questions about small boxes answered from their states (no SMT call)\n", s.Evaluated)
+	}
+	if s.Walks > 0 {
+		w.printf("walks: %s of the policy from random start states, %s (in search of deep counterexamples)\n", Plural(s.Walks, "random walk"), Plural(s.WalkSteps, "step"))
 	}
 }
 
