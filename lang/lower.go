@@ -493,14 +493,6 @@ func loadTable(path string, m *symbolic.Model, syms map[string]*symbol) (*symbol
 		return nil, fmt.Errorf("line 1: the header must name every variable; missing %s", strings.Join(miss, ", "))
 	}
 	t := &symbolic.Table{}
-	// first is the line of each state's first row: a state listed again
-	// with another label is an error (the engines would disagree on which
-	// row counts; one row per state, as lang/spec.md says).
-	type row struct {
-		line  int
-		label symbolic.LabelID
-	}
-	first := map[string]row{}
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -536,14 +528,6 @@ func loadTable(path string, m *symbolic.Model, syms map[string]*symbol) (*symbol
 		if s == nil || s.kind != symLabel {
 			return nil, fmt.Errorf("line %d: label %q is not an action label of the model", line, lab)
 		}
-		key := fmt.Sprint(st)
-		if f, ok := first[key]; ok {
-			if f.label != s.label {
-				return nil, fmt.Errorf("line %d: state %s is listed on line %d with label %s and here with %s; list each state once", line, m.FormatState(st), f.line, m.Labels[f.label].Name, lab)
-			}
-			continue
-		}
-		first[key] = row{line, s.label}
 		t.Rows = append(t.Rows, st)
 		t.Labels = append(t.Labels, s.label)
 	}

@@ -2,6 +2,8 @@ package verify
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"vigil/lang"
@@ -46,6 +48,41 @@ func TestReview14PPAUncheckedIsUnknown(t *testing.T) {
 		cancel()
 		if err != nil || v.Answer != explicit.Unknown || v.Invariant != nil || v.Reason == "" {
 			t.Errorf("cert %v: certifyPPA after the deadline = %v, answer %v, reason %q; want unknown with a reason", cert, err, v.Answer, v.Reason)
+		}
+	}
+}
+
+// Review (session 14): a table that lists one state twice takes its last
+// row in every engine; ic3's encoder took either row, answered unsafe
+// through the first and failed its own replay (an internal error) where
+// bfs said safe.
+func TestReview14TableLastRow(t *testing.T) {
+	dir := t.TempDir()
+	spec := "model t\nvar x : -2 .. 2 = 0\n" +
+		"action inc when x < 2 -> x' = x + 1\naction dec when x > -2 -> x' = x - 1\n" +
+		"policy table tb \"t.csv\" { outputs inc, dec }\nproperty p { unsafe x == -1 }\n"
+	for _, c := range []struct {
+		csv  string
+		want explicit.Verdict
+	}{
+		{"x,label\n0,dec\n0,inc\n", explicit.Safe},
+		{"x,label\n0,inc\n0,dec\n", explicit.UnsafeVerdict},
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "t.csv"), []byte(c.csv), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "t.spec"), []byte(spec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, diags := lang.Load(filepath.Join(dir, "t.spec"), lang.Options{})
+		if diags.HasErrors() {
+			t.Fatal(diags.Render())
+		}
+		for _, engine := range []string{"bfs", "ic3", "ic3-nog", "bdd", "ppa"} {
+			v, err := Decide(context.Background(), &Question{Model: m, Property: m.Properties[0], Policy: m.Policies[0], Engine: engine})
+			if err != nil || v.Answer != c.want {
+				t.Errorf("%q, %s: %v, %v; want %v", c.csv, engine, v, err, c.want)
+			}
 		}
 	}
 }
