@@ -631,10 +631,18 @@ func (rep *Report) ratios(byDom map[string][]map[string]any, attr string) table 
 // Disagreements lists the instances on which runs with a verdict (coverage
 // 1) report different values of the answer's attributes (rep.Agree, e.g.
 // verdict; for vigil safe --starts: safe,unsafe): one of those algorithms
-// is wrong. Each entry reads "INSTANCE: ALGO=VERDICT, ...".
-// decided is the number of instances with at least two verdicts.
+// is wrong. The repetitions and seeds of a run ask the same question, so
+// they are compared too, with each other and across algorithms: an
+// algorithm whose repetitions differ is wrong in one of them. Each entry
+// reads "INSTANCE: ALGO: VERDICT; ...", an algorithm's distinct answers
+// over its repetitions joined by " | ". decided is the number of
+// instances with at least two runs with a verdict.
 func (rep *Report) Disagreements() (list []string, decided int) {
-	verdicts := map[string]map[string]string{}
+	type answers struct {
+		runs  int
+		byAlg map[string][]string // distinct values per algorithm, in run order
+	}
+	verdicts := map[string]*answers{}
 	for _, p := range rep.Runs {
 		var vals []string
 		for _, a := range rep.Agree {
@@ -646,11 +654,17 @@ func (rep *Report) Disagreements() (list []string, decided int) {
 		if c, _ := num(p["coverage"]); c != 1 || len(vals) == 0 {
 			continue
 		}
-		k := instance(p)
-		if verdicts[k] == nil {
-			verdicts[k] = map[string]string{}
+		k := attrString(p["domain"]) + "/" + attrString(p["problem"])
+		an := verdicts[k]
+		if an == nil {
+			an = &answers{byAlg: map[string][]string{}}
+			verdicts[k] = an
 		}
-		verdicts[k][attrString(p["algorithm"])] = v
+		an.runs++
+		alg := attrString(p["algorithm"])
+		if !slices.Contains(an.byAlg[alg], v) {
+			an.byAlg[alg] = append(an.byAlg[alg], v)
+		}
 	}
 	var keys []string
 	for k := range verdicts {
@@ -658,25 +672,27 @@ func (rep *Report) Disagreements() (list []string, decided int) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		m := verdicts[k]
-		if len(m) < 2 {
+		an := verdicts[k]
+		if an.runs < 2 {
 			continue
 		}
 		decided++
 		distinct := map[string]bool{}
-		for _, v := range m {
-			distinct[v] = true
+		for _, vs := range an.byAlg {
+			for _, v := range vs {
+				distinct[v] = true
+			}
 		}
 		if len(distinct) < 2 {
 			continue
 		}
 		var parts []string
 		for _, a := range rep.Algorithms {
-			if v, ok := m[a]; ok {
-				parts = append(parts, a+": "+v)
+			if vs, ok := an.byAlg[a]; ok {
+				parts = append(parts, a+": "+strings.Join(vs, " | "))
 			}
 		}
-		list = append(list, strings.TrimSuffix(k, "/")+": "+strings.Join(parts, "; "))
+		list = append(list, k+": "+strings.Join(parts, "; "))
 	}
 	return list, decided
 }

@@ -348,7 +348,7 @@ func (e *Encoder) Applicable(vs []Term) []Term {
 // Chosen returns, per label, "the policy chooses the label in vs", exactly
 // as the explicit engine decides: a rules policy takes the first rule whose
 // condition holds and whose label is applicable; a table policy takes the
-// label of the row equal to the state when it is applicable. No label holds
+// label of the (last) row equal to the state when it is applicable. No label holds
 // where the policy is stuck. Learned policies (nn, trees) cannot be encoded
 // exactly and are an error.
 func (e *Encoder) Chosen(d *symbolic.PolicyDecl, vs []Term) ([]Term, error) {
@@ -378,7 +378,16 @@ func (e *Encoder) Chosen(d *symbolic.PolicyDecl, vs []Term) ([]Term, error) {
 		}
 	case symbolic.KindTable:
 		if d.Table != nil {
+			// A state listed twice takes its last row's label, as in the
+			// explicit engine, bdd and the certificate checker.
+			last := map[string]int{}
 			for i, row := range d.Table.Rows {
+				last[fmt.Sprint(row)] = i
+			}
+			for i, row := range d.Table.Rows {
+				if last[fmt.Sprint(row)] != i {
+					continue // overridden by a later row
+				}
 				l := d.Table.Labels[i]
 				if err := label(l); err != nil {
 					return nil, err

@@ -235,7 +235,7 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			v.CertNote = fmt.Sprintf("invariant not certified: %s while converting it", stopReason(ctx))
+			ppaUnchecked(ctx, v, "converting")
 			return nil
 		}
 		if q.Certificate {
@@ -280,12 +280,22 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 		if ctx.Err() == nil {
 			return internal("the ppa invariant does not check: %v", err)
 		}
-		v.CertNote = fmt.Sprintf("invariant not certified: %s while checking it", stopReason(ctx))
+		ppaUnchecked(ctx, v, "checking")
 		return nil
 	}
 	v.Invariant, v.PPA.Facts = c, len(bfacts)
 	v.CertNote = fmt.Sprintf("inductive invariant: %s with %d policy facts, checked", Boxes(len(inv)), len(bfacts))
 	return nil
+}
+
+// ppaUnchecked makes v, a safe ppa answer whose certificate the end of
+// ctx cut short while doing (converting or checking it), Unknown: the
+// certificate is checked before safe is printed (SOUNDNESS.md), and an
+// unchecked one is no answer, as for ic3 (checkInvariant).
+func ppaUnchecked(ctx context.Context, v *Verdict, doing string) {
+	v.Answer, v.Invariant = explicit.Unknown, nil
+	v.Reason = fmt.Sprintf("%s while %s the invariant", stopReason(ctx), doing)
+	v.CertNote = fmt.Sprintf("invariant not certified: %s while %s it", stopReason(ctx), doing)
 }
 
 // Boxes writes "1 box" or "N boxes".
