@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"vigil/internal/cli"
+	"vigil/internal/phrase"
 	"vigil/load"
 	"vigil/prob"
 	"vigil/symbolic"
@@ -96,7 +97,7 @@ func runProb(e *cli.Env, args []string) int {
 	opt := prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl), Method: prob.Method(method.Val), Epsilon: *eps, Absolute: *absolute,
 		MaxStates: *maxStates, MaxExact: *maxExact, Blame: *blame}
 	opt.ShowProgress(cli.LineTo(prog), func(note string) { e.Notice("vigil prob: note: " + note) })
-	var out []prob.Figures
+	out := []prob.Figures{} // [] in --json, not null, when nothing was answered
 	err := prob.SolveProperties(ctx, lm.g, props, opt, func(res *prob.PropertyResult) error {
 		if *schedFile != "" && res.Scheduler != nil {
 			if err := writeFile(*schedFile, func(w io.Writer) error { return prob.WriteScheduler(w, res.Model, res.Scheduler) }); err != nil {
@@ -110,8 +111,18 @@ func runProb(e *cli.Env, args []string) int {
 		return nil
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			// Stopped by --timeout or a signal: the properties answered so
+			// far are kept (in --json, the figures written so far).
+			msg := fmt.Sprintf("unknown: %s before an answer", phrase.Stopped(phrase.StopReason(ctx)))
+			if *jsonOut {
+				fmt.Fprintf(e.Stderr, "vigil prob: %s\n", msg)
+				return e.WriteJSON("prob", out, cli.ExitUnknown)
+			}
+			return e.Fail(cli.ExitUnknown, "%s", msg)
+		}
 		fmt.Fprintf(e.Stderr, "vigil prob: %v\n", err)
-		if _, limit := errors.AsType[*prob.LimitError](err); limit || ctx.Err() != nil {
+		if _, limit := errors.AsType[*prob.LimitError](err); limit {
 			return e.Fail(cli.ExitUnknown, "unknown: stopped before an answer")
 		}
 		return cli.ExitFor(err)
