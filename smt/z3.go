@@ -330,6 +330,12 @@ type Context struct {
 
 	mu     sync.Mutex // guards c against Interrupt racing Close
 	closed bool
+	// parsing is set while a parse that ParseSMTLIBContext gave up on
+	// still runs in Z3 (Z3's SMT-LIB2 parser does not heed
+	// Z3_interrupt); Close then leaves the context to be deleted when it
+	// ends (closeLater).
+	parsing    bool
+	closeLater bool
 }
 
 // Term is a Z3 term (integer or Boolean). The zero Term is invalid; it is
@@ -389,6 +395,15 @@ func (x *Context) Close() {
 	if x.closed {
 		return
 	}
+	if x.parsing { // an abandoned parse still uses the context
+		x.closeLater = true
+		return
+	}
+	x.closeLocked()
+}
+
+// closeLocked deletes the context; x.mu is held.
+func (x *Context) closeLocked() {
 	for s := range x.solvers {
 		s.release()
 	}
@@ -1117,6 +1132,69 @@ func (x *Context) ParseSMTLIB(text string) ([]Term, error) {
 	ct := C.CString(text)
 	v := C.vg_parse(x.c, ct)
 	C.free(unsafe.Pointer(ct))
+	return x.parsed(v)
+}
+
+// ParseSMTLIBContext is ParseSMTLIB that returns ctx's error as soon as
+// ctx ends. Z3's parser does not heed Z3_interrupt, and some texts take it
+// many seconds (define-fun bodies with many parameters), so the parse
+// runs on a goroutine of its own; when ctx ends first, the context is
+// given up: every later call on it fails with that error, and Close
+// deletes it once the parse has ended.
+func (x *Context) ParseSMTLIBContext(ctx context.Context, text string) ([]Term, error) {
+	if ctx.Done() == nil {
+		return x.ParseSMTLIB(text)
+	}
+	if !x.ok() {
+		if x.err != nil {
+			return nil, x.err
+		}
+		return nil, errors.New("smt: ParseSMTLIB on a closed context")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := make(chan C.Z3_ast_vector, 1)
+	c := x.c
+	go func() {
+		ct := C.CString(text)
+		v := C.vg_parse(c, ct)
+		C.free(unsafe.Pointer(ct))
+		res <- v
+	}()
+	select {
+	case v := <-res:
+		return x.parsed(v)
+	case <-ctx.Done():
+	}
+	x.mu.Lock()
+	select {
+	case v := <-res: // it ended meanwhile
+		x.mu.Unlock()
+		return x.parsed(v)
+	default:
+	}
+	x.err = fmt.Errorf("smt: parsing the SMT-LIB2 text stopped: %w", ctx.Err())
+	x.parsing = true
+	x.mu.Unlock()
+	go func() {
+		v := <-res
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		if v != nil {
+			C.Z3_ast_vector_dec_ref(c, v)
+		}
+		C.Z3_set_error(c, C.Z3_OK)
+		x.parsing = false
+		if x.closeLater {
+			x.closeLocked()
+		}
+	}()
+	return nil, x.err
+}
+
+// parsed turns the vector vg_parse returned into terms (nil: Z3's error).
+func (x *Context) parsed(v C.Z3_ast_vector) ([]Term, error) {
 	if v == nil {
 		msg := "rejected"
 		if code := C.Z3_get_error_code(x.c); code != C.Z3_OK {

@@ -193,7 +193,7 @@ func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factL
 		if err != nil {
 			return err
 		}
-		fs, err := parseChecks(x, s, true)
+		fs, err := parseChecks(ctx, x, s, true)
 		if err != nil {
 			x.Close()
 			return err
@@ -253,7 +253,7 @@ func solveEach(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts f
 		return errorf("%v", err)
 	}
 	if len(s.Checks) > 1 {
-		fs, err := parseChecks(x, s, true)
+		fs, err := parseChecks(ctx, x, s, true)
 		if err != nil {
 			return err
 		}
@@ -262,7 +262,7 @@ func solveEach(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts f
 			return err
 		}
 	}
-	fs, err := parseChecks(x, s, false)
+	fs, err := parseChecks(ctx, x, s, false)
 	if err != nil {
 		return err
 	}
@@ -292,7 +292,7 @@ func solveEach(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts f
 // place) about as fast on a small certificate, but 1.5 times slower on a
 // large one (bench/polic3's beluga 1, 401 boxes: 0.25 -> 0.39 s), where
 // each outcome's copy of the invariant is a formula of its own.
-func parseChecks(x *smt.Context, s *smtlib.Script, one bool) ([]smt.Term, error) {
+func parseChecks(ctx context.Context, x *smt.Context, s *smtlib.Script, one bool) ([]smt.Term, error) {
 	var b strings.Builder
 	b.WriteString(s.Defs)
 	b.WriteString(s.NextDefs)
@@ -310,8 +310,13 @@ func parseChecks(x *smt.Context, s *smtlib.Script, one bool) ([]smt.Term, error)
 			b.WriteString(")")
 		}
 	}
-	fs, err := x.ParseSMTLIB(b.String())
+	// Z3's parser does not heed an interrupt: ParseSMTLIBContext gives it
+	// up (and x with it) when ctx ends.
+	fs, err := x.ParseSMTLIBContext(ctx, b.String())
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, errorf("%w", context.Cause(ctx))
+		}
 		return nil, errorf("%v", err)
 	}
 	want := len(s.Checks)

@@ -1,0 +1,13 @@
+(define-fun vigil.trans ((|v0| Int) (|v1| Int) (|b| Int) (|c| Int) (|a[0]| Int) (|a[1]| Int) (|a[2]| Int) (|v0'| Int) (|v1'| Int) (|b'| Int) (|c'| Int) (|a[0]'| Int) (|a[1]'| Int) (|a[2]'| Int)) Bool (and true true (not true)
+    (or
+      (and (and (>= |a[2]| |v1|) (or (< |v1| 4) (not (= |a[0]| |v1|))) (>= |v0| 0)) true (and (= |v0'| (let ((vigil.b (ite (<= 1 |a[0]|) 1 |a[0]|))) (ite (>= (- 4) vigil.b) (- 4) vigil.b))) (= |v1'| |v1|) (= |b'| |b|) (= |c'| |c|) (= |a[0]'| |a[0]|) (= |a[1]'| |a[1]|) (= |a[2]'| |a[2]|)))
+      (and (and (>= |a[2]| |v1|) (or (< |v1| 4) (not (= |a[0]| |v1|))) (>= |v0| 1)) true (and (= |v0'| (let ((vigil.b (ite (<= 1 |a[0]|) 1 |a[0]|))) (ite (>= (- 4) vigil.b) (- 4) vigil.b))) (= |v1'| |v1|) (= |b'| |b|) (= |c'| |c|) (= |a[0]'| |a[0]|) (= |a[1]'| |a[1]|) (= |a[2]'| |a[2]|)))
+      (and (=> (or (>= |c| 2) (not (= |v0| |v1|))) (>= |a[2]| |v1|)) true
+        (or
+          (and (= |v0'| (let ((vigil.b (let ((vigil.b (let ((vigil.a (+ 3 |a[1]|))) (ite (<= vigil.a (- 2)) vigil.a (- 2))))) (ite (<= 1 vigil.b) 1 vigil.b)))) (ite (>= (- 4) vigil.b) (- 4) vigil.b))) (= |v1'| |v1|) (= |b'| |b|) (= |c'| |c|) (= |a[0]'| |a[0]|) (= |a[1]'| |a[1]|) (= |a[2]'| |a[2]|))
+          (and (= |v0'| |v0|) (= |v1'| (let ((vigil.b (let ((vigil.b (div (ite (not (= 1 |a[0]|)) (- 2) (- 2)) 2))) (ite (<= (- 3) vigil.b) (- 3) vigil.b)))) (ite (>= (- 6) vigil.b) (- 6) vigil.b))) (= |b'| |b|) (= |c'| |c|) (= |a[0]'| |a[0]|) (= |a[1]'| |a[1]|) (= |a[2]'| |a[2]|))))
+      (and (or (> |v0| (- 2)) (>= |v1| 4)) true (and (= |v0'| |v0|) (= |v1'| (let ((vigil.b (let ((vigil.b (let ((vigil.a (ite (and (>= |v0| 0) (<= |v0| 2)) (ite (= |v0| 0) |a[0]| |a[1]|) 3)) (vigil.b (- |a[1]| 1))) (ite (<= vigil.a vigil.b) vigil.a vigil.b)))) (ite (<= (- 3) vigil.b) (- 3) vigil.b)))) (ite (>= (- 6) vigil.b) (- 6) vigil.b))) (= |b'| |b|) (= |c'| |c|) (= |a[0]'| |a[0]|) (= |a[1]'| |a[1]|) (= |a[2]'| |a[2]|)))
+      (and (and (or (not (= |c| 1)) (not (= |v1| |v0|))) (>= |v0| 0)) true
+        (or
+          (and (= |v0'| (let ((vigil.b (let ((vigil.b (ite (or (>= |c| 1) (not (= |v0| (- 2)))) (- 3) 3))) (ite (<= 1 vigil.b) 1 vigil.b)))) (ite (>= (- 4) vigil.b) (- 4) vigil.b))) (= |v1'| (- 3)) (= |b'| |b|) (= |c'| |c|) (= |a[0]'| |a[0]|) (= |a[1]'| |a[1]|) (= |a[2]'| |a[2]|))
+          (and (= |v0'| |v0|) (= |v1'| (let ((vigil.b (let ((vigil.b (+ 4 (ite (<= (- 3) |a[0]|) (- 3) |a[0]|)))) (ite (<= (- 3) vigil.b) (- 3) vigil.b)))) (ite (>= (- 6) vigil.b) (- 6) vigil.b))) (= |b'| |b|) (= |c'| |c|) (= |a[0]'| |a[0]|) (= |a[1]'| |a[1]|) (= |a[2]'| (let ((vigil.b (let ((vigil.b (- |v1| (- 4)))) (ite (<= 3 vigil.b) 3 vigil.b)))) (ite (>= (- 2) vigil.b) (- 2) vigil.b)))))))))
