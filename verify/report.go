@@ -173,6 +173,12 @@ type PPAFigures struct {
 	SMTSeconds     float64 `json:"smt_seconds"`
 	ExactPolicy    bool    `json:"exact_policy_encoding"`
 	PredicateFile  string  `json:"predicates_file,omitempty"`
+	// RegionNone, RegionFound and RegionUnknown count the region
+	// searches over cubes too large to enumerate (ppa.Stats): a label or
+	// step excluded, a state found taking it, the budget spent.
+	RegionNone    int `json:"region_excluded,omitempty"`
+	RegionFound   int `json:"region_found,omitempty"`
+	RegionUnknown int `json:"region_unknown,omitempty"`
 }
 
 // BDDFigures are the statistics of the BDD engine.
@@ -257,7 +263,8 @@ func NewReport(q *Question, v *Verdict) *Report {
 		r.PPA = &PPAFigures{Iterations: s.Iterations, Predicates: s.Predicates, InitialPreds: v.PPA.Initial,
 			AbstractStates: s.AbstractStates, Transitions: s.Transitions, Spurious: s.Spurious,
 			SMTCalls: s.SMTCalls, CacheHits: s.CacheHits, SMTSeconds: s.SMTTime.Seconds(),
-			ExactPolicy: v.PPA.Exact, PredicateFile: v.PPA.From}
+			ExactPolicy: v.PPA.Exact, PredicateFile: v.PPA.From,
+			RegionNone: s.RegionNone, RegionFound: s.RegionFound, RegionUnknown: s.RegionUnknown}
 	case v.BDD != nil:
 		r.States, r.StartStates, r.Depth = clampInt(v.BDD.States), clampInt(v.BDD.Starts), v.BDD.Depth
 		r.BDD = &BDDVerifyFigures{ReachedStates: Num(v.BDD.States), Starts: Num(v.BDD.Starts), BDD: NewBDDFigures(q.BDD.Order.String(), v.BDD.Stats)}
