@@ -328,9 +328,8 @@ func affineFrom(l *Layer, x, y []float64, first int) {
 
 // packed16 interleaves the weights of each whole block of sixteen rows of
 // l for affine16: row 16k+r has its weight of input j at k*16*In + 16*j +
-// r. It returns nil where the
-// layer has fewer than sixteen rows or no inputs (the scalar loop does
-// all).
+// r. It returns nil where the layer has fewer than sixteen rows or no
+// inputs (the scalar loop does all).
 func packed16(l *Layer) []float64 {
 	n, blocks := l.In, l.Out/16
 	if n == 0 || blocks == 0 {
@@ -353,7 +352,9 @@ func packed16(l *Layer) []float64 {
 // loop: the same bits.
 func affinePacked(l *Layer, p []float64, x, y []float64) {
 	n := l.In
-	if len(x) < n || len(p) != l.Out/16*16*n || len(y) < l.Out {
+	// The kernel reads sixteen biases, inputs and weights through pointers:
+	// make sure they are there.
+	if len(x) < n || len(p) != l.Out/16*16*n || len(y) < l.Out || len(l.B) < l.Out {
 		panic("nn: affinePacked: input, weights or output do not fit the layer")
 	}
 	blocks := l.Out / 16

@@ -236,7 +236,7 @@ func (g *Generator) StartsContext(ctx context.Context, f func(s symbolic.State) 
 	// each value.
 	masked := make([]bool, n)
 	avail := make([]uint64, n)
-	for k := range n {
+	for k := range n { // neqOf keeps the ranges small: hi - lo is exact
 		masked[k] = len(neq[k]) > 0 && hi[k] >= lo[k] && hi[k]-lo[k] < 64
 	}
 	enter := func(k int, s symbolic.State) {
@@ -247,11 +247,7 @@ func (g *Generator) StartsContext(ctx context.Context, f func(s symbolic.State) 
 		w := uint(hi[k] - lo[k] + 1)
 		a := ^uint64(0) >> (64 - w)
 		for _, r := range neq[k] {
-			v := r.off
-			if r.j >= 0 {
-				v += s[r.j]
-			}
-			if v >= lo[k] && v <= hi[k] {
+			if v := r.value(s); v >= lo[k] && v <= hi[k] {
 				a &^= 1 << uint(v-lo[k])
 			}
 		}
@@ -259,11 +255,7 @@ func (g *Generator) StartsContext(ctx context.Context, f func(s symbolic.State) 
 	}
 	excluded := func(k int, s symbolic.State) bool {
 		for _, r := range neq[k] {
-			v := r.off
-			if r.j >= 0 {
-				v += s[r.j]
-			}
-			if s[k] == v {
+			if s[k] == r.value(s) {
 				return true
 			}
 		}
@@ -339,6 +331,14 @@ func (g *Generator) StartsContext(ctx context.Context, f func(s symbolic.State) 
 type neqRule struct {
 	j   int
 	off int
+}
+
+// value is the value the rule excludes for x_k in s (x_0 .. x_{k-1} set).
+func (r neqRule) value(s symbolic.State) int {
+	if r.j < 0 {
+		return r.off
+	}
+	return s[r.j] + r.off
 }
 
 // neqSmall bounds the values and offsets neqOf accepts, so that x_j + off
