@@ -471,16 +471,11 @@ func mkIval(lo, hi int64) ival {
 	return ival{lo: lo, hi: hi}
 }
 
-// mul64 multiplies with an overflow check.
+// mul64 multiplies with an overflow check (symbolic.MulExact; vigil's
+// ints are 64 bits).
 func mul64(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
-		return 0, false
-	}
-	return p, true
+	p, ok := symbolic.MulExact(int(a), int(b))
+	return int64(p), ok
 }
 
 func evalExpr(e *symbolic.Expr, lo, hi []int) ival {
