@@ -84,7 +84,7 @@ func TestBatchAgrees(t *testing.T) {
 		}
 		a, g := make([]float64, k*n.Outputs()), make([]float64, k*n.Outputs())
 		(&batchLoops{net: n}).Eval(xs, a)
-		NewBatchEvaluator(n).Eval(xs, g)
+		evalBatchGonum(n, gonumWeights(n), xs, g)
 		for s := 0; s < k; s++ {
 			y := n.Eval(xs[s*n.Inputs() : (s+1)*n.Inputs()])
 			for j := range y {

@@ -2,34 +2,14 @@ package nn
 
 import "gonum.org/v1/gonum/mat"
 
-// BatchEvaluator evaluates one network on many inputs at once (for
-// example every state of a frontier). It is not safe for concurrent use.
-//
-// It uses gonum's matrix product (mat.Dense.Mul), which BenchmarkBatch
-// measured faster than hand-written loops for 2x64 networks and about as
-// fast for 3x256 ones. Its sums may round differently in the last bits
-// from Evaluator's; decide ties with Evaluator (as Policy.Scores does).
-type BatchEvaluator struct {
-	net *Network
-	ws  []*mat.Dense
-}
+// Batch evaluation, kept for BenchmarkBatch: hand-written loops and
+// gonum's matrix product (mat.Dense.Mul) over many inputs at once, against
+// the Evaluator one input at a time. With the vector kernel
+// (affine_amd64.s) the Evaluator is the fastest of the three (2x64: 1.35M
+// inputs/s against 0.5M for gonum), and gonum's sums may round
+// differently in the last bits, so vigil evaluates with Evaluator only.
 
-// NewBatchEvaluator returns a batch evaluator for n.
-func NewBatchEvaluator(n *Network) *BatchEvaluator {
-	return &BatchEvaluator{net: n, ws: gonumWeights(n)}
-}
-
-// Eval evaluates the network on k inputs stored row-major in xs (k x
-// Inputs) and writes the outputs row-major into out (k x Outputs).
-func (e *BatchEvaluator) Eval(xs []float64, out []float64) {
-	if len(xs) == 0 {
-		return
-	}
-	evalBatchGonum(e.net, e.ws, xs, out)
-}
-
-// batchLoops is the hand-written variant, kept for the comparison
-// benchmark.
+// batchLoops is the hand-written variant.
 type batchLoops struct {
 	net  *Network
 	a, b []float64
