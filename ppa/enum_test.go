@@ -24,15 +24,7 @@ func TestSearchExact(t *testing.T) {
 			r.preds.add(p.Unsafe)
 			r.preds.add(p.Goal)
 		}
-		for ci := range m.Commands {
-			c := &m.Commands[ci]
-			r.preds.add(c.Guard)
-			for _, o := range c.Outcomes {
-				for _, a := range o.Assigns {
-					r.preds.add(symbolic.Compare(a.Value, symbolic.Le, symbolic.V(a.Var)))
-				}
-			}
-		}
+		addCommandPreds(r, m)
 		for p := range r.preds.list {
 			if r.firstVar(p) >= 0 && r.firstVar(p) < r.lastVar(p) {
 				multi++
@@ -96,5 +88,19 @@ func boxStates(lo, hi []int) []symbolic.State {
 			return out
 		}
 		s[v]++
+	}
+}
+
+// addCommandPreds adds to r's predicates each command's guard and, for
+// each assignment x' = e, the comparison e <= x.
+func addCommandPreds(r *engine, m *symbolic.Model) {
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		r.preds.add(c.Guard)
+		for _, o := range c.Outcomes {
+			for _, a := range o.Assigns {
+				r.preds.add(symbolic.Compare(a.Value, symbolic.Le, symbolic.V(a.Var)))
+			}
+		}
 	}
 }

@@ -97,16 +97,19 @@ func regionEngine(t *testing.T, m *symbolic.Model, pol symbolic.Policy) *engine 
 	r.cert = pol.(symbolic.Certifiable)
 	r.preds.add(prop.Start)
 	r.preds.add(prop.Unsafe)
-	for ci := range m.Commands {
-		c := &m.Commands[ci]
-		r.preds.add(c.Guard)
-		for _, o := range c.Outcomes {
-			for _, a := range o.Assigns {
-				r.preds.add(symbolic.Compare(a.Value, symbolic.Le, symbolic.V(a.Var)))
-			}
-		}
-	}
+	addCommandPreds(r, m)
 	return r
+}
+
+// regionPolicies are the region tests' random policies: a network with
+// one hidden layer of six units and an ensemble of four trees of depth 3.
+var regionPolicies = []testutil.MakePolicy{
+	func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return nn.Random(m, outs, seed, []int{6})
+	},
+	func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		return trees.Random(m, outs, seed, 4, 3)
+	},
 }
 
 // TestRegionSearchExact compares the region search with a scan of every
@@ -122,14 +125,7 @@ func TestRegionSearchExact(t *testing.T) {
 	policies := []struct {
 		name string
 		mk   testutil.MakePolicy
-	}{
-		{"nn", func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
-			return nn.Random(m, outs, seed, []int{6})
-		}},
-		{"trees", func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
-			return trees.Random(m, outs, seed, 4, 3)
-		}},
-	}
+	}{{"nn", regionPolicies[0]}, {"trees", regionPolicies[1]}}
 	models := 40
 	if testing.Short() {
 		models = 12
@@ -226,14 +222,7 @@ func takes(r *engine, s symbolic.State, vals []bool, l symbolic.LabelID, target 
 // decide them as well.
 func TestRegionAgainstEnumeration(t *testing.T) {
 	g := gen.Options{MaxVars: 4, MaxRange: 8, MaxLabels: 4, MaxCommands: 6, InitialStart: true}
-	mks := []testutil.MakePolicy{
-		func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
-			return nn.Random(m, outs, seed, []int{6})
-		},
-		func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
-			return trees.Random(m, outs, seed, 4, 3)
-		},
-	}
+	mks := regionPolicies
 	models := 60
 	if testing.Short() {
 		models = 20
@@ -388,14 +377,7 @@ func TestRegionAboveScan(t *testing.T) {
 // every state, on random models with unclamped assignments and random
 // networks and ensembles. A wrong none hides a bad state: a wrong safe.
 func TestRegionSearchRangeErrors(t *testing.T) {
-	mks := []testutil.MakePolicy{
-		func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
-			return nn.Random(m, outs, seed, []int{6})
-		},
-		func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
-			return trees.Random(m, outs, seed, 4, 3)
-		},
-	}
+	mks := regionPolicies
 	models := 40
 	if testing.Short() {
 		models = 12
