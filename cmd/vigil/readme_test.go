@@ -8,19 +8,25 @@ import (
 	"testing"
 )
 
-// TestREADMEFilesExist: every file a vigil command in README.md names
-// exists in the repository, unless it is a placeholder (FILE.spec,
-// RUN.json), a glob, or the output of an earlier command (--cert, -o,
-// --record).
+// TestREADMEFilesExist: every file a vigil command in README.md or
+// docs/commands.md names exists in the repository, unless it is a
+// placeholder (FILE.spec, RUN.json), a glob, or the output of an earlier
+// command (--cert, -o, --record).
 func TestREADMEFilesExist(t *testing.T) {
+	for _, doc := range []string{"README.md", filepath.Join("docs", "commands.md")} {
+		t.Run(filepath.Base(doc), func(t *testing.T) { checkDocFiles(t, doc) })
+	}
+}
+
+func checkDocFiles(t *testing.T, doc string) {
 	root := filepath.Join("..", "..")
-	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	text, err := os.ReadFile(filepath.Join(root, doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmds := readmeCommands(string(text))
 	if len(cmds) < 10 {
-		t.Fatalf("found only %d vigil commands in README.md", len(cmds))
+		t.Fatalf("found only %d vigil commands in %s", len(cmds), doc)
 	}
 	produced := map[string]bool{}
 	for _, args := range cmds {
@@ -42,13 +48,13 @@ func TestREADMEFilesExist(t *testing.T) {
 				continue
 			}
 			if _, err := os.Stat(filepath.Join(root, a)); err != nil {
-				t.Errorf("README.md: %q names %s, which is not in the repository", strings.Join(args, " "), a)
+				t.Errorf("%s: %q names %s, which is not in the repository", doc, strings.Join(args, " "), a)
 			}
 		}
 	}
 }
 
-// readmeCommands returns the vigil command lines of README.md: the lines
+// readmeCommands returns the vigil command lines of a Markdown file: the lines
 // of its code blocks (with \ continuations joined) and its inline code
 // spans that start with "vigil ".
 func readmeCommands(text string) [][]string {
