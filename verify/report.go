@@ -459,6 +459,47 @@ func (r *Report) writeVerdict(w *textWriter, opt TextOptions, shortest bool) {
 	default:
 		w.printf("unknown: %s before a verdict\n", Stopped(r.Reason))
 	}
+	if r.v.Answer == explicit.Unknown {
+		if next := r.nextStep(); next != "" {
+			w.printf("next: %s\n", next)
+		}
+	}
+}
+
+// nextStep says, for an unknown verdict, what a user can try next, or ""
+// when the user stopped the run (Ctrl-C) or nothing better is known.
+func (r *Report) nextStep() string {
+	reason := r.Reason
+	if strings.HasPrefix(reason, "interrupted") || strings.HasPrefix(reason, "canceled") || strings.HasPrefix(reason, "cancelled") {
+		return ""
+	}
+	longer := strings.HasPrefix(reason, "timeout")
+	engine := r.Engine
+	if r.Auto != nil {
+		engine = "auto"
+	}
+	switch engine {
+	case "bfs":
+		if strings.HasPrefix(reason, "state limit") {
+			return "a larger --max-states, or --engine ic3 (polic3 for a learned policy) or --engine auto, which do not list the states one by one"
+		}
+	case "bdd":
+		if strings.HasPrefix(reason, "node limit") {
+			return "a larger --max-nodes or another --bdd-order, or --engine ic3 (polic3 for a learned policy)"
+		}
+	case "ic3", "ic3-nog", "polic3", "ppa":
+		if longer {
+			return "a longer --timeout, or --engine auto, which also runs bfs (while the reached states fit in memory) and a counterexample hunter on the other cores"
+		}
+	case "auto":
+		if longer {
+			return "a longer --timeout"
+		}
+	}
+	if longer {
+		return "a longer --timeout, or --engine auto"
+	}
+	return ""
 }
 
 // Line says in one line which member of the auto portfolio won and how
