@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -30,6 +31,7 @@ func init() {
 			"vigil verify specs/rover.spec --policy careful --engine ic3 --cert inv.smt2; z3 inv.smt2; vigil cert check inv.smt2",
 			"vigil verify specs/flappy.spec --engine bfs --cert reach.json.gz; vigil cert check reach.json.gz",
 			"vigil verify specs/transport.spec --engine auto --json",
+			"vigil verify specs/tarjansafe.spec --policy all --engine ic3 --cert 'inv-{policy}.smt2'",
 			"vigil verify bench/polic3/blocks.spec -D N=4 -D TLIMIT=3 --policy-file bench/polic3/models/bl4_16x16_safe.onnx --engine polic3",
 		},
 		Run: runVerify,
@@ -56,7 +58,7 @@ func runVerify(e *cli.Env, args []string) int {
 	bf := addBDDFlags(fs)
 	certFile := fs.String("cert", "", "write a certificate of a safe verdict to this file, for vigil cert check FILE: ic3, polic3 and ppa the inductive invariant in SMT-LIB2 (z3 FILE checks its own definitions), bfs (and auto when bfs decides) the reachable states as a JSON state list, gzip-compressed when FILE ends in .gz")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
-		"policy to verify (default: the only one; a model without policies is verified over all labels)")
+		"policy to verify (default: the only one; a model without policies is verified over all labels); all, or a comma-separated list of names and globs (np2x3_*), verifies each in turn, each with the whole --timeout, and ends with a summary (exit code: the worst; --cert, --record and --html then need {policy} in the file name)")
 	maxStates := cli.AddCountFlag(fs, "max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
 	workers := addWorkersFlag(fs)
 	predicates := fs.String("predicates", "", "ppa: the initial predicates, a `FILE` of PlaJA predicates (a JSON array of JANI expressions, or a PA property file naming one) or of .spec `pred NAME = COND` declarations; default: those a PA property file given as --unsafe or --start names, else the atoms of the start and unsafe conditions")
@@ -78,20 +80,8 @@ func runVerify(e *cli.Env, args []string) int {
 	}
 	mf.readsPredicates = engine.Val == "ppa" // predicate abstraction reads a PA property's predicates
 	mf.argmaxInReport = true                 // the report notes an --argmax override
-	lm, ok := mf.load(e, "verify", file, true, load.ThePolicy)
-	if !ok {
-		return cli.ExitError
-	}
 	if *plot != "" && *htmlOut == "" {
 		return e.Fail(cli.ExitUsage, "vigil verify: --plot needs --html FILE")
-	}
-	plotVars, err := verify.PlotVars(lm.m, cli.SplitList(*plot))
-	if err != nil {
-		return e.Fail(cli.ExitUsage, "vigil verify: --plot: %v", err)
-	}
-	decl := lm.decl
-	if strings.HasPrefix(engine.Val, "polic3") && !ic3.IsLearned(decl) {
-		return e.Fail(cli.ExitUsage, "vigil verify: --engine %s verifies network and tree-ensemble policies; policy %q is not one: use --engine ic3", engine.Val, policyName(decl))
 	}
 	if *predicates != "" && engine.Val != "ppa" {
 		return e.Fail(cli.ExitUsage, "vigil verify: --predicates needs --engine ppa")
@@ -99,31 +89,83 @@ func runVerify(e *cli.Env, args []string) int {
 	if engine.Val == "ppa" && *maxStates != 0 {
 		return e.Fail(cli.ExitUsage, "vigil verify: --engine ppa takes no --max-states")
 	}
-	ctx, cancel := cli.RunContext(*timeout)
-	defer cancel()
-	prog := e.NewProgress(*jsonOut)
+	sig, stop := cli.RunContext(0)
+	defer stop()
+	out := verifyOut{record: *record, cert: *certFile, html: *htmlOut, json: *jsonOut, full: *full}
+	one := func(out verifyOut) int {
+		ctx, cancel := sig, context.CancelFunc(func() {})
+		if *timeout > 0 {
+			ctx, cancel = context.WithTimeout(sig, *timeout)
+		}
+		defer cancel()
+		return verifyPolicy(e, ctx, out, verifySetup{file: file, mf: mf, plot: *plot, predicates: *predicates,
+			q: verify.Question{Engine: engine.Val,
+				Limits:      verify.Limits{MaxStates: *maxStates, MaxNodes: *bf.maxNodes},
+				BFS:         verify.BFSOptions{Workers: *workers},
+				IC3:         verify.IC3Options{Order: order.Val, Widen: widen.Val, NoRelational: lemmas.Val == "box", CTG: *ctg, FreeCores: *freeCores, NoCertCache: !*certCache},
+				Certificate: *certFile != "", Tamper: corruptAnswer,
+			}, bf: bf})
+	}
+	names, err := policyList(mf, file)
+	if err != nil {
+		code := cli.ExitError
+		if pe, ok := err.(*policyListError); ok && pe.usage {
+			code = cli.ExitUsage
+		}
+		return e.Fail(code, "vigil verify: --policy %s: %v", *mf.pol, err)
+	}
+	if names == nil {
+		return one(out)
+	}
+	return verifyEach(e, sig, mf, names, out, one)
+}
+
+// verifySetup is what vigil verify's flags say about one verification:
+// the question without its model, property and policy, which verifyPolicy
+// loads.
+type verifySetup struct {
+	file       string
+	mf         *modelFlags
+	plot       string // --plot
+	predicates string // --predicates
+	q          verify.Question
+	bf         *bddFlags
+}
+
+// verifyPolicy loads the model with the policy mf names, decides the
+// question and writes the verdict where out says; it returns the exit code.
+func verifyPolicy(e *cli.Env, ctx context.Context, out verifyOut, st verifySetup) int {
+	lm, ok := st.mf.load(e, "verify", st.file, true, load.ThePolicy)
+	if !ok {
+		return cli.ExitError
+	}
+	out.lm = lm
+	var err error
+	if out.plot, err = verify.PlotVars(lm.m, cli.SplitList(st.plot)); err != nil {
+		return e.Fail(cli.ExitUsage, "vigil verify: --plot: %v", err)
+	}
+	q := &st.q
+	if strings.HasPrefix(q.Engine, "polic3") && !ic3.IsLearned(lm.decl) {
+		return e.Fail(cli.ExitUsage, "vigil verify: --engine %s verifies network and tree-ensemble policies; policy %q is not one: use --engine ic3", q.Engine, policyName(lm.decl))
+	}
+	prog := e.NewProgress(out.json)
 	var progMu sync.Mutex // auto's members report at once
-	q := &verify.Question{Model: lm.m, Property: lm.prop, Policy: decl, Engine: engine.Val,
-		Limits: verify.Limits{MaxStates: *maxStates, MaxNodes: *bf.maxNodes},
-		BFS:    verify.BFSOptions{Workers: *workers},
-		IC3:    verify.IC3Options{Order: order.Val, Widen: widen.Val, NoRelational: lemmas.Val == "box", CTG: *ctg, FreeCores: *freeCores, NoCertCache: !*certCache},
-		Progress: func(p verify.Progress) {
-			progMu.Lock()
-			defer progMu.Unlock()
-			prog.Printf("verify (%s): %s", p.Engine, p.Text)
-		},
-		Certificate: *certFile != "", Tamper: corruptAnswer,
+	q.Model, q.Property, q.Policy = lm.m, lm.prop, lm.decl
+	q.Progress = func(p verify.Progress) {
+		progMu.Lock()
+		defer progMu.Unlock()
+		prog.Printf("verify (%s): %s", p.Engine, p.Text)
 	}
-	if engine.Val == "bdd" {
-		q.BDD = bf.options(prog, "verify (bdd)")
+	if q.Engine == "bdd" {
+		q.BDD = st.bf.options(prog, "verify (bdd)")
 	}
-	if engine.Val == "ppa" && *predicates != "" {
-		if q.PPA.Predicates, err = lang.LoadPredicates(*predicates, file, mf.defs, lm.m); err != nil {
+	if q.Engine == "ppa" && st.predicates != "" {
+		if q.PPA.Predicates, err = lang.LoadPredicates(st.predicates, st.file, st.mf.defs, lm.m); err != nil {
 			return e.Fail(cli.ExitError, "vigil verify: %v", err)
 		}
-		q.PPA.From = *predicates
+		q.PPA.From = st.predicates
 	}
-	if q.Header, err = certHeader(file, mf, *certFile); err != nil {
+	if q.Header, err = certHeader(st.file, st.mf, out.cert); err != nil {
 		return e.Fail(cli.ExitError, "vigil verify: %v", err)
 	}
 	v, err := verify.Decide(ctx, q)
@@ -135,7 +177,7 @@ func runVerify(e *cli.Env, args []string) int {
 		}
 		return e.Fail(cli.ExitFor(err), "vigil verify: %v", err)
 	}
-	return writeVerify(e, q, v, verifyOut{lm: lm, record: *record, cert: *certFile, html: *htmlOut, plot: plotVars, json: *jsonOut, full: *full})
+	return writeVerify(e, q, v, out)
 }
 
 // verifyOut says where vigil verify's results go.
@@ -145,6 +187,7 @@ type verifyOut struct {
 	html         string // --html
 	plot         []symbolic.VarID
 	json, full   bool
+	report       func(*verify.Report) // when set, called with the report before it is written
 }
 
 // writeVerify writes the verdict v of q where o says (the counterexample
@@ -154,6 +197,9 @@ func writeVerify(e *cli.Env, q *verify.Question, v *verify.Verdict, o verifyOut)
 	rep := verify.NewReport(q, v)
 	if o.lm.argmaxNote != "" {
 		rep.Notes = append(rep.Notes, o.lm.argmaxNote)
+	}
+	if o.report != nil {
+		o.report(rep)
 	}
 	if v.Answer == explicit.UnsafeVerdict && o.record != "" {
 		if err := explicit.WriteRunFile(o.record, rep.Counterexample); err != nil {
