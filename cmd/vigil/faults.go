@@ -5,7 +5,11 @@ package main
 // deciders vigil safe uses (see safe.go for the shared flags).
 
 import (
+	"encoding/json"
+	"os"
+
 	"vigil/internal/cli"
+	"vigil/load"
 	"vigil/safety"
 )
 
@@ -15,7 +19,7 @@ func init() {
 		Summary: "find the policy decisions on an unsafe run that leave the safe region (paper 000, Definition 3)",
 		Usage:   "vigil faults [flags] FILE.spec --run RUN.json",
 		Examples: []string{
-			"vigil verify specs/tarjansafe.spec --policy hasty --record cex.json; vigil faults specs/tarjansafe.spec --policy hasty --run cex.json",
+			"vigil verify specs/tarjansafe.spec --policy hasty --record cex.json; vigil faults specs/tarjansafe.spec --run cex.json",
 			"vigil faults specs/oneway_line.spec --policy careful --run run.json --radius 1 --algo tarjan --json",
 		},
 		Run: runFaults,
@@ -26,7 +30,7 @@ func runFaults(e *cli.Env, args []string) int {
 	fs, c := e.Flags("faults")
 	e.AddProgressFlags(fs)
 	sf := addSafetyFlags(fs, false)
-	runFile := fs.String("run", "", "the unsafe run to analyse: a run file of vigil run --record or vigil verify --record")
+	runFile := fs.String("run", "", "the unsafe run to analyse: a run file of vigil run --record or vigil verify --record (its property and policy are the defaults of --property and --policy)")
 	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
 		return cli.ExitUsage
@@ -37,6 +41,7 @@ func runFaults(e *cli.Env, args []string) int {
 	if *runFile == "" {
 		return e.Fail(cli.ExitUsage, "vigil faults: give the run to analyse with --run RUN.json")
 	}
+	runDefaults(sf.modelFlags, file, *runFile)
 	su, ok := setupSafety(e, "faults", sf, file)
 	if !ok {
 		return cli.ExitError
@@ -58,4 +63,30 @@ func runFaults(e *cli.Env, args []string) int {
 		code = cli.ExitUnknown
 	}
 	return e.WriteReport("faults", *sf.jsonOut, rep, code)
+}
+
+// runDefaults takes the property and the policy a run file names as the
+// defaults of --property and --policy, when neither flag (nor
+// --policy-file) is given and the model declares them: the run of a
+// model with several policies then needs no flag to be analysed, as it
+// needs none to be replayed. Where the file or the model cannot be read,
+// or does not name them, the flags stay as they are and loading reports
+// what is wrong.
+func runDefaults(mf *modelFlags, file, runFile string) {
+	if *mf.pol != "" || *mf.prop != "" || *mf.plaja.policyFile != "" {
+		return
+	}
+	data, err := os.ReadFile(runFile)
+	if err != nil {
+		return
+	}
+	var run struct{ Property, Policy string }
+	if json.Unmarshal(data, &run) != nil || run.Policy == "" {
+		return
+	}
+	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: run.Property, PolicyDefault: load.OnlyPolicy})
+	if err != nil || l == nil || l.Model == nil || l.Model.Policy(run.Policy) == nil {
+		return
+	}
+	*mf.pol, *mf.prop = run.Policy, run.Property
 }
