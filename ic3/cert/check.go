@@ -448,8 +448,15 @@ func failure(x *smt.Context, sv *smt.Solver, m *symbolic.Model, s *smtlib.Script
 // algorithm, not the answer: an unsat check is unsat under any of them.
 // They are the checker's own choice (ic3 sets the same ones on its own
 // solvers), set on this solver only, never as Z3 global parameters.
+// arith.auto_config_simplex keeps the simplex solver where Z3's auto
+// configuration would take a formula that looks like difference logic to
+// its difference-logic solver, which gives up on the atoms that are not
+// (an ite in a sum), printing "(smt.diff_logic: non-diff logic
+// expression ...)" on stderr for each: noise on a valid certificate, and
+// an "unknown" where such an atom is needed for the answer.
 var checkTuning = []smt.Param{
 	{Name: "arith.solver", Value: "2"},
+	{Name: "arith.auto_config_simplex", Value: "true"},
 	{Name: "relevancy", Value: "0"},
 }
 
