@@ -8,12 +8,12 @@ import (
 	"testing"
 )
 
-// TestREADMEFilesExist: every file a vigil command in README.md or
-// docs/commands.md names exists in the repository, unless it is a
+// TestREADMEFilesExist: every file a vigil command in README.md,
+// docs/commands.md or docs/tutorial.md names exists in the repository, unless it is a
 // placeholder (FILE.spec, RUN.json), a glob, or the output of an earlier
 // command (--cert, -o, --record).
 func TestREADMEFilesExist(t *testing.T) {
-	for _, doc := range []string{"README.md", filepath.Join("docs", "commands.md")} {
+	for _, doc := range []string{"README.md", filepath.Join("docs", "commands.md"), filepath.Join("docs", "tutorial.md")} {
 		t.Run(filepath.Base(doc), func(t *testing.T) { checkDocFiles(t, doc) })
 	}
 }
