@@ -381,8 +381,9 @@ func (r *Report) writeIC3(w *textWriter, opt TextOptions) {
 	if r.IC3.BFSStates > 0 {
 		w.printf("engine auto: bfs gave way after %s\n", Plural(r.IC3.BFSStates, "state"))
 	}
-	w.printf("engine %s: %d frames, %d clauses, %d obligations, %d SMT calls, %.3fs (smt %.3fs, generalization %.3fs, propagation %.3fs)\n",
-		v.Engine, s.Frames, s.Clauses, s.Obligations, s.SMTCalls, s.Elapsed.Seconds(), s.SMTTime.Seconds(), s.GenTime.Seconds(), s.PropTime.Seconds())
+	w.printf("engine %s: %s, %s, %s, %s, %.3fs (smt %.3fs, generalization %.3fs, propagation %.3fs)\n",
+		v.Engine, Plural(s.Frames, "frame"), Plural(s.Clauses, "clause"), Plural(s.Obligations, "obligation"), Plural(s.SMTCalls, "SMT call"),
+		s.Elapsed.Seconds(), s.SMTTime.Seconds(), s.GenTime.Seconds(), s.PropTime.Seconds())
 	if s.Blocked > 0 && res.Generalize && !ic3.IsLearned(r.q.Policy) {
 		w.printf("lemmas: %d learned, %d relational (linear atoms over %d axes of the model), %d for counterexamples to generalization; generalization made %d SMT calls (%.1f per clause)\n",
 			s.Blocked, s.RelLemmas, s.Axes, s.CTGs, s.GenSMTCalls, float64(s.GenSMTCalls)/float64(s.Blocked))
