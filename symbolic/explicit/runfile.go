@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
 	"path/filepath"
 	"sort"
 
@@ -105,6 +106,9 @@ func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	// States hold 64-bit integers: decoded as float64, values beyond 2^53
+	// would round, and a recorded run would not replay.
+	dec.UseNumber()
 	if err := dec.Decode(&r); err != nil {
 		return nil, nil, runFileErrorf(-1, "%s", jsonerr.Describe(data, err))
 	}
@@ -198,11 +202,14 @@ func runState(m *symbolic.Model, vals map[string]any) (symbolic.State, error) {
 		}
 		var x int
 		switch t := raw.(type) {
-		case float64:
-			x = int(t)
-			if float64(x) != t {
-				return nil, fmt.Errorf("%s = %v is not an integer", v.Name, t)
+		case json.Number:
+			// Read exactly: 5.0 and 5e0 are 5, 9.007199254740993e15 is
+			// 9007199254740993.
+			r, ok := new(big.Rat).SetString(string(t))
+			if !ok || !r.IsInt() || !r.Num().IsInt64() {
+				return nil, fmt.Errorf("%s = %v is not an integer within the 64-bit integers", v.Name, t)
 			}
+			x = int(r.Num().Int64())
 		case bool:
 			if !v.Bool {
 				return nil, fmt.Errorf("%s is not a Boolean", v.Name)
