@@ -7,7 +7,9 @@ import (
 	"io"
 	"math/big"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"vigil/internal/jsonerr"
 	"vigil/symbolic"
@@ -38,8 +40,10 @@ import (
 // (Model.Commands[command_index].Pos, with the file's base name only) and "outcome" the 0-based index of its
 // outcome. Read checks that every state is complete and in range, that
 // each step's command has the step's label and an enabled guard, and that
-// its outcome leads exactly to the next step's state; it does not re-run
-// the policy (fault analysis may record deviating runs on purpose).
+// its outcome leads exactly to the next step's state, that no state but
+// the last is terminal under the property and that the ending holds of the
+// last state (checkEnd); it does not re-run the policy (fault analysis may
+// record deviating runs on purpose).
 
 // RunVersion is the version of the run-file format Write produces.
 const RunVersion = 1
@@ -172,7 +176,67 @@ func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 		}
 		steps[i].Label, steps[i].Cmd, steps[i].Outcome = l, ci, oi
 	}
+	if err := checkEnd(m, &r, steps); err != nil {
+		return nil, nil, err
+	}
 	return &r, steps, nil
+}
+
+// runEnds are the endings a run file may name: Simulate's, and the goal
+// tests' loop.
+var runEnds = []string{EndUnsafe, EndGoal, EndDeadlock, EndStuck, EndSteps, EndStopped, "loop"}
+
+// checkEnd checks what a run file says about its states under its
+// property: no state but the last is terminal (a run ends at an unsafe or
+// goal state), and the ending it names is one that holds of its last
+// state: unsafe and goal are that state's status, deadlock that no label
+// is applicable there, the others that the state is open. Without it, a
+// file claiming "end": "unsafe" after a safe state replayed as an unsafe
+// run. The policy's choices are not checked (see the format above).
+func checkEnd(m *symbolic.Model, r *Run, steps []Step) error {
+	if !slices.Contains(runEnds, r.End) {
+		return runFileErrorf(-1, "end %q is not a run ending (%s)", r.End, strings.Join(runEnds, ", "))
+	}
+	if r.Property == "" {
+		if r.End == EndUnsafe || r.End == EndGoal {
+			return runFileErrorf(-1, "the run ends %s but names no property whose %s states it reached", r.End, r.End)
+		}
+		return nil
+	}
+	prop := m.Property(r.Property)
+	if prop == nil {
+		return runFileErrorf(-1, "recorded under property %q, which model %s does not have (give the --start and --unsafe files it was recorded with)", r.Property, m.Name)
+	}
+	g, err := New(m, prop)
+	if err != nil {
+		return err
+	}
+	last := len(steps) - 1
+	for i := range last {
+		if st := g.Status(steps[i].State); st != Open {
+			return runFileErrorf(i, "%s is %s under property %s, so a run ends there, but the run goes on", m.FormatState(steps[i].State), st, prop.Name)
+		}
+	}
+	s := steps[last].State
+	st := g.Status(s)
+	want := Open
+	switch r.End {
+	case EndUnsafe:
+		want = Unsafe
+	case EndGoal:
+		want = Goal
+	}
+	if st != want {
+		return runFileErrorf(last, "the run ends %s, but its last state %s is %s under property %s", r.End, m.FormatState(s), st, prop.Name)
+	}
+	if r.End == EndDeadlock {
+		var x Expansion
+		g.Applicable(s, &x)
+		if len(x.Labels) > 0 {
+			return runFileErrorf(last, "the run ends in a deadlock, but %s is applicable in its last state %s", m.Labels[x.Labels[0]].Name, m.FormatState(s))
+		}
+	}
+	return nil
 }
 
 // runPos is a command position as run files record it: the file's base
