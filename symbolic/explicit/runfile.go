@@ -42,8 +42,9 @@ import (
 // each step's command has the step's label and an enabled guard, and that
 // its outcome leads exactly to the next step's state, that no state but
 // the last is terminal under the property and that the ending holds of the
-// last state (checkEnd); it does not re-run the policy (fault analysis may
-// record deviating runs on purpose).
+// last state (checkEnd). It does not re-run the policy: CheckPolicyRun
+// does, for vigil run --replay (fault analysis checks the tested policy's
+// labels itself).
 
 // RunVersion is the version of the run-file format Write produces.
 const RunVersion = 1
@@ -294,4 +295,35 @@ func runState(m *symbolic.Model, vals map[string]any) (symbolic.State, error) {
 		return nil, fmt.Errorf("no value for %v", missing)
 	}
 	return s, nil
+}
+
+// CheckPolicyRun checks that the run steps (from ReadRun) are a run of
+// the policy d decides, named policy: in every step but the last the
+// label taken is d's choice, and a run that ends stuck ends where d
+// chooses no label. vigil run --replay calls it for the policy a run file
+// names, so that a file claiming to be that policy's run is one.
+func CheckPolicyRun(g *Generator, d Decider, policy string, steps []Step, end string) error {
+	m := g.M
+	var x Expansion
+	for i, st := range steps {
+		last := i == len(steps)-1
+		if last && end != EndStuck {
+			break
+		}
+		g.Applicable(st.State, &x)
+		l, err := d.Decide(st.State, x.App)
+		if err != nil {
+			return runFileErrorf(i, "policy %s in %s: %v", policy, m.FormatState(st.State), err)
+		}
+		switch {
+		case last && l != symbolic.NoLabel:
+			return runFileErrorf(i, "the run ends stuck, but policy %s chooses %s in %s", policy, m.Labels[l].Name, m.FormatState(st.State))
+		case last:
+		case l == symbolic.NoLabel:
+			return runFileErrorf(i, "the run takes %s in %s, but policy %s is stuck there; was it recorded with another policy file or --argmax?", m.Labels[st.Label].Name, m.FormatState(st.State), policy)
+		case l != st.Label:
+			return runFileErrorf(i, "the run takes %s in %s, but policy %s chooses %s; was it recorded with another policy file or --argmax?", m.Labels[st.Label].Name, m.FormatState(st.State), policy, m.Labels[l].Name)
+		}
+	}
+	return nil
 }
