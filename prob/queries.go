@@ -61,3 +61,27 @@ func WriteScheduler(w io.Writer, pm *Model, r *Result) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// OpenChoices returns the states (ids, ascending) where the scheduler of r
+// takes a command whose label has another command with a choice in the
+// same state. A table policy names labels, not commands: there it leaves
+// the choice between the label's commands open (every one of them may be
+// taken, lang/spec.md, "Semantics"), so the table WriteScheduler writes
+// need not attain r's value, and vigil verify may find it unsafe although
+// Pmin(F unsafe) is 0.
+func OpenChoices(pm *Model, r *Result) []uint32 {
+	var open []uint32
+	for s, c := range r.Sched {
+		if c < 0 {
+			continue
+		}
+		from, to := pm.Choices(uint32(s))
+		for o := from; o < to; o++ {
+			if int32(o) != c && pm.Label[o] == pm.Label[c] && pm.Cmd[o] != pm.Cmd[c] {
+				open = append(open, uint32(s))
+				break
+			}
+		}
+	}
+	return open
+}

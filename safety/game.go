@@ -16,6 +16,9 @@ type Radius int
 // Inf is the unbounded radius.
 const Inf Radius = -1
 
+// MaxRadius is the largest finite radius ParseRadius accepts.
+const MaxRadius = 1 << 20
+
 // ParseRadius reads "inf" (or "infinity") or a non-negative integer.
 func ParseRadius(s string) (Radius, error) {
 	switch s {
@@ -23,8 +26,11 @@ func ParseRadius(s string) (Radius, error) {
 		return Inf, nil
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 || n > 1<<20 {
+	if err != nil || n < 0 {
 		return 0, fmt.Errorf("radius %q: want a non-negative integer or inf", s)
+	}
+	if n > MaxRadius {
+		return 0, fmt.Errorf("radius %q: want inf or an integer from 0 to %d", s, MaxRadius)
 	}
 	return Radius(n), nil
 }

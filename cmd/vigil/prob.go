@@ -103,6 +103,13 @@ func runProb(e *cli.Env, args []string) int {
 			if err := writeFile(*schedFile, func(w io.Writer) error { return prob.WriteScheduler(w, res.Model, res.Scheduler) }); err != nil {
 				return err
 			}
+			if open := prob.OpenChoices(res.Model, res.Scheduler); len(open) > 0 {
+				pm := res.Model
+				s := open[0]
+				c := res.Scheduler.Sched[s]
+				fmt.Fprintf(e.Stderr, "vigil prob: warning: --scheduler %s: in %d state(s) (first %s) the scheduler takes one command of a label with several applicable there (%s, %s); the table names labels, so as a policy it leaves that choice open and need not attain the value: vigil prob --policy gives its Pmax and Pmin\n",
+					*schedFile, len(open), pm.G.M.FormatState(pm.StateOf(s)), pm.G.M.Labels[pm.Label[c]].Name, pm.G.M.Commands[pm.Cmd[c]].Pos)
+			}
 		}
 		if !*jsonOut {
 			res.Report.WriteText(e.Stdout)

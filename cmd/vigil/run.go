@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 
@@ -70,17 +71,21 @@ func runRun(e *cli.Env, args []string) int {
 		return e.Fail(cli.ExitUsage, "vigil run: --steps must be >= 0 and --runs >= 1")
 	}
 	if *replay != "" {
-		// The run file names its property and policy: nothing to select,
-		// and the policy is not evaluated (--argmax plays no part).
+		// The run file names its property and policy: nothing to select.
+		// The policy, when the model declares it, is evaluated (with
+		// --argmax, as the run was recorded) on every step.
 		m := loadModel(e, file, mf.defs)
 		if m == nil || !mf.plaja.apply(e, m, mf.prop, mf.pol, false) {
 			return cli.ExitError
 		}
+		run, steps, err := explicit.ReadRunFile(*replay, m)
+		if err != nil {
+			return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
+		}
+		if err := checkReplayPolicy(e, m, mf.plaja.reading(), *replay, run, steps); err != nil {
+			return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
+		}
 		if *jsonOut {
-			run, _, err := explicit.ReadRunFile(*replay, m)
-			if err != nil {
-				return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
-			}
 			return e.WriteJSON("run", runsJSON{Runs: []*explicit.Run{run}}, cli.ExitOK)
 		}
 		if err := explicit.Replay(e.Stdout, m, *replay); err != nil {
@@ -133,4 +138,37 @@ func policyName(d *symbolic.PolicyDecl) string {
 		return ""
 	}
 	return d.Name
+}
+
+// checkReplayPolicy checks that a replayed run is a run of the policy its
+// file names (explicit.CheckPolicyRun), read with the --argmax reading;
+// a policy the model does not declare (a goal test's patched plan) gets a
+// note that its choices are not checked.
+func checkReplayPolicy(e *cli.Env, m *symbolic.Model, reading load.ArgMax, path string, run *explicit.Run, steps []explicit.Step) error {
+	if run.Policy == "" {
+		return nil
+	}
+	d := m.Policy(run.Policy)
+	if d == nil {
+		e.Notice(fmt.Sprintf("vigil run: note: %s names policy %q, which model %s does not declare: the labels it takes are not checked against a policy", path, run.Policy, m.Name))
+		return nil
+	}
+	if _, err := load.ApplyArgMax(d, reading, nil); err != nil {
+		return err
+	}
+	dec, err := explicit.NewDecider(m, d)
+	if err != nil {
+		return err
+	}
+	g, err := explicit.New(m, nil)
+	if err != nil {
+		return err
+	}
+	if err := explicit.CheckPolicyRun(g, dec, d.Name, steps, run.End); err != nil {
+		if re, ok := errors.AsType[*explicit.RunFileError](err); ok {
+			return fmt.Errorf("%s: %s", path, re.Detail())
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

@@ -178,7 +178,12 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) 
 		ml.note(at, "transition dropped: all its destinations have probability 0")
 		return
 	}
-	s.probabilities()
+	if sum := s.probabilities(); sum != nil && sum.Cmp(big.NewRat(1, 1)) != 0 {
+		// JANI requires a distribution. Storm uses such probabilities as
+		// they are (and refuses them with --explchecks); vigil normalises
+		// them as weights, so its probabilities differ from Storm's.
+		ml.note(at, "the probabilities of this transition sum to %s, not 1: vigil prob reads them as weights (divided by their sum), where Storm takes them as they are", sum.RatString())
+	}
 	cmd.Outcomes = s.outcomes
 	ml.splitLive(cmd, s.live, at)
 }
@@ -300,8 +305,11 @@ func (s *syncOutcomes) add(idx []int) bool {
 }
 
 // probabilities sets the outcomes' weights and probabilities: the stated
-// ones normalised when all are constant, else uniform.
-func (s *syncOutcomes) probabilities() {
+// ones normalised when all are constant, else uniform. It returns the sum
+// of the stated constant probabilities (nil when some is not constant or
+// none is stated: PlaJA's non-deterministic assignments give outcomes
+// without one).
+func (s *syncOutcomes) probabilities() *big.Rat {
 	n := len(s.outcomes)
 	sum := new(big.Rat)
 	if s.exact && s.written {
@@ -323,6 +331,10 @@ func (s *syncOutcomes) probabilities() {
 		}
 		o.Prob, _ = new(big.Rat).Quo(w, sum).Float64()
 	}
+	if s.written && s.exact {
+		return sum
+	}
+	return nil
 }
 
 // resolve turns leveled assignments into simultaneous ones: level by level,

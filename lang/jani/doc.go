@@ -19,8 +19,9 @@
 // transient variables and rewards are ignored with a note. The
 // properties section becomes properties of the model (properties.go):
 // reachability as goal, safety as unsafe; other shapes get a note naming the
-// property. The model's restrict-initial, when not true, is the start
-// condition of every property (a model without properties gets one,
+// property. The model's restrict-initial, when not true, conjoined with the
+// initial values of the variables that have one (as Storm reads it), is
+// the start condition of every property (a model without properties gets one,
 // "initial", with no unsafe states); an automaton's is refused. Arrays of
 // bool and bounded int become one variable per element (array.go), with
 // indices that provably stay in range; functions, nondet-selection, real

@@ -227,12 +227,24 @@ func (ml *modelLoader) model(root *node) {
 // of every property (vigil export --jani writes a property's start
 // condition there). A model without properties gets one, "initial", with
 // no unsafe states, so that its start states are those restrict-initial
-// allows.
+// allows. restrict-initial restricts the initial states the variables'
+// initial values and the automata's initial locations give (JANI, as
+// Storm reads it), so each variable that has an initial value keeps it:
+// without that, x with initial value 0 and restrict-initial x <= 2 had
+// three start states. (vigil export --jani writes no initial values when
+// it writes a start condition.)
 func (ml *modelLoader) startCondition() {
 	start, ok := ml.cond(ml.initial, ml.propertyScope())
 	if !ok {
 		return
 	}
+	conj := []*symbolic.Cond{start}
+	for i := range ml.m.Vars {
+		if v := &ml.m.Vars[i]; v.HasInit {
+			conj = append(conj, symbolic.Compare(symbolic.V(symbolic.VarID(i)), symbolic.Eq, symbolic.Lit(v.Init)))
+		}
+	}
+	start = symbolic.And(conj...)
 	if len(ml.m.Properties) == 0 {
 		ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: "initial", Unsafe: symbolic.False(), Pos: ml.pos(ml.initial), FromModel: true})
 	}

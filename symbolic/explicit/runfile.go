@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"vigil/internal/jsonerr"
 	"vigil/symbolic"
@@ -37,8 +40,11 @@ import (
 // (Model.Commands[command_index].Pos, with the file's base name only) and "outcome" the 0-based index of its
 // outcome. Read checks that every state is complete and in range, that
 // each step's command has the step's label and an enabled guard, and that
-// its outcome leads exactly to the next step's state; it does not re-run
-// the policy (fault analysis may record deviating runs on purpose).
+// its outcome leads exactly to the next step's state, that no state but
+// the last is terminal under the property and that the ending holds of the
+// last state (checkEnd). It does not re-run the policy: CheckPolicyRun
+// does, for vigil run --replay (fault analysis checks the tested policy's
+// labels itself).
 
 // RunVersion is the version of the run-file format Write produces.
 const RunVersion = 1
@@ -105,6 +111,9 @@ func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	// States hold 64-bit integers: decoded as float64, values beyond 2^53
+	// would round, and a recorded run would not replay.
+	dec.UseNumber()
 	if err := dec.Decode(&r); err != nil {
 		return nil, nil, runFileErrorf(-1, "%s", jsonerr.Describe(data, err))
 	}
@@ -168,7 +177,67 @@ func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 		}
 		steps[i].Label, steps[i].Cmd, steps[i].Outcome = l, ci, oi
 	}
+	if err := checkEnd(m, &r, steps); err != nil {
+		return nil, nil, err
+	}
 	return &r, steps, nil
+}
+
+// runEnds are the endings a run file may name: Simulate's, and the goal
+// tests' loop.
+var runEnds = []string{EndUnsafe, EndGoal, EndDeadlock, EndStuck, EndSteps, EndStopped, "loop"}
+
+// checkEnd checks what a run file says about its states under its
+// property: no state but the last is terminal (a run ends at an unsafe or
+// goal state), and the ending it names is one that holds of its last
+// state: unsafe and goal are that state's status, deadlock that no label
+// is applicable there, the others that the state is open. Without it, a
+// file claiming "end": "unsafe" after a safe state replayed as an unsafe
+// run. The policy's choices are not checked (see the format above).
+func checkEnd(m *symbolic.Model, r *Run, steps []Step) error {
+	if !slices.Contains(runEnds, r.End) {
+		return runFileErrorf(-1, "end %q is not a run ending (%s)", r.End, strings.Join(runEnds, ", "))
+	}
+	if r.Property == "" {
+		if r.End == EndUnsafe || r.End == EndGoal {
+			return runFileErrorf(-1, "the run ends %s but names no property whose %s states it reached", r.End, r.End)
+		}
+		return nil
+	}
+	prop := m.Property(r.Property)
+	if prop == nil {
+		return runFileErrorf(-1, "recorded under property %q, which model %s does not have (give the --start and --unsafe files it was recorded with)", r.Property, m.Name)
+	}
+	g, err := New(m, prop)
+	if err != nil {
+		return err
+	}
+	last := len(steps) - 1
+	for i := range last {
+		if st := g.Status(steps[i].State); st != Open {
+			return runFileErrorf(i, "%s is %s under property %s, so a run ends there, but the run goes on", m.FormatState(steps[i].State), st, prop.Name)
+		}
+	}
+	s := steps[last].State
+	st := g.Status(s)
+	want := Open
+	switch r.End {
+	case EndUnsafe:
+		want = Unsafe
+	case EndGoal:
+		want = Goal
+	}
+	if st != want {
+		return runFileErrorf(last, "the run ends %s, but its last state %s is %s under property %s", r.End, m.FormatState(s), st, prop.Name)
+	}
+	if r.End == EndDeadlock {
+		var x Expansion
+		g.Applicable(s, &x)
+		if len(x.Labels) > 0 {
+			return runFileErrorf(last, "the run ends in a deadlock, but %s is applicable in its last state %s", m.Labels[x.Labels[0]].Name, m.FormatState(s))
+		}
+	}
+	return nil
 }
 
 // runPos is a command position as run files record it: the file's base
@@ -198,11 +267,14 @@ func runState(m *symbolic.Model, vals map[string]any) (symbolic.State, error) {
 		}
 		var x int
 		switch t := raw.(type) {
-		case float64:
-			x = int(t)
-			if float64(x) != t {
-				return nil, fmt.Errorf("%s = %v is not an integer", v.Name, t)
+		case json.Number:
+			// Read exactly: 5.0 and 5e0 are 5, 9.007199254740993e15 is
+			// 9007199254740993.
+			r, ok := new(big.Rat).SetString(string(t))
+			if !ok || !r.IsInt() || !r.Num().IsInt64() {
+				return nil, fmt.Errorf("%s = %v is not an integer within the 64-bit integers", v.Name, t)
 			}
+			x = int(r.Num().Int64())
 		case bool:
 			if !v.Bool {
 				return nil, fmt.Errorf("%s is not a Boolean", v.Name)
@@ -223,4 +295,35 @@ func runState(m *symbolic.Model, vals map[string]any) (symbolic.State, error) {
 		return nil, fmt.Errorf("no value for %v", missing)
 	}
 	return s, nil
+}
+
+// CheckPolicyRun checks that the run steps (from ReadRun) are a run of
+// the policy d decides, named policy: in every step but the last the
+// label taken is d's choice, and a run that ends stuck ends where d
+// chooses no label. vigil run --replay calls it for the policy a run file
+// names, so that a file claiming to be that policy's run is one.
+func CheckPolicyRun(g *Generator, d Decider, policy string, steps []Step, end string) error {
+	m := g.M
+	var x Expansion
+	for i, st := range steps {
+		last := i == len(steps)-1
+		if last && end != EndStuck {
+			break
+		}
+		g.Applicable(st.State, &x)
+		l, err := d.Decide(st.State, x.App)
+		if err != nil {
+			return runFileErrorf(i, "policy %s in %s: %v", policy, m.FormatState(st.State), err)
+		}
+		switch {
+		case last && l != symbolic.NoLabel:
+			return runFileErrorf(i, "the run ends stuck, but policy %s chooses %s in %s", policy, m.Labels[l].Name, m.FormatState(st.State))
+		case last:
+		case l == symbolic.NoLabel:
+			return runFileErrorf(i, "the run takes %s in %s, but policy %s is stuck there; was it recorded with another policy file or --argmax?", m.Labels[st.Label].Name, m.FormatState(st.State), policy)
+		case l != st.Label:
+			return runFileErrorf(i, "the run takes %s in %s, but policy %s chooses %s; was it recorded with another policy file or --argmax?", m.Labels[st.Label].Name, m.FormatState(st.State), policy, m.Labels[l].Name)
+		}
+	}
+	return nil
 }

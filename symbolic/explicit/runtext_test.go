@@ -49,7 +49,7 @@ func TestWriteCexAndTrace(t *testing.T) {
 		t.Errorf("trace:\n%s", b.String())
 	}
 	path := filepath.Join(t.TempDir(), "cex.json")
-	if err := explicit.WriteRunFile(path, explicit.NewRun(m, "p", "hasty", explicit.EndUnsafe, res.Trace)); err != nil {
+	if err := explicit.WriteRunFile(path, explicit.NewRun(m, m.Property("").Name, "hasty", explicit.EndUnsafe, res.Trace)); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
