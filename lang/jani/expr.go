@@ -580,6 +580,13 @@ func (l *lowerer) modulo(n *node, a, b val) (val, bool) {
 	if !ok {
 		return val{}, false
 	}
+	if l.bounds != nil {
+		if lo, _ := l.bounds(e); lo < 0 {
+			// The JANI documents do not say which; Momba computes the
+			// floor modulo, Storm C++'s remainder (-1 % 4 = -1).
+			l.note(n, "the left operand of %% can be negative (down to %d): vigil reads a %% %d as a - %d*floor(a/%d), from 0 to %d (as Momba does), where Storm computes the remainder of truncated division, negative for a negative a", lo, k, k, k, k-1)
+		}
+	}
 	// a % k = a - k * floor(a / k): the result lies in 0 .. k-1.
 	q := &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{e}}
 	kq, ok := l.scale(n, q, int64(k))

@@ -254,3 +254,24 @@ func TestChoice(t *testing.T) {
 		t.Errorf("reachable = %d, %v; want 2", n, err)
 	}
 }
+
+// TestModuloNegativeNote: where the left operand of % can be negative,
+// vigil's floor modulo and Storm's truncated remainder differ, and the
+// import says so, at the operator; a non-negative operand gets no note.
+// The reading itself is the floor modulo: -1 % 4 = 3.
+func TestModuloNegativeNote(t *testing.T) {
+	m, notes := load(t, "modulo_negative.jani", nil)
+	var got []string
+	for _, n := range notes {
+		if strings.Contains(n.Msg, "left operand of %") {
+			got = append(got, n.Msg)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "down to -3") || !strings.Contains(got[0], "from 0 to 3") {
+		t.Fatalf("notes about %%: %q", got)
+	}
+	y := m.Commands[0].Outcomes[0].Assigns[0].Value
+	if v := y.Eval(symbolic.State{-1, 0}); v != 3 {
+		t.Errorf("-1 %% 4 = %d, want 3", v)
+	}
+}
