@@ -26,10 +26,10 @@ import (
 // fetches one per sat answer (20,662 on be2_64x64_safe of bench/polic3,
 // as much time as its 31,452 checks; 4,175 live clauses at the end):
 // there 2,000 -> 500 took the engine from 31-34 to 26 s of CPU
-// (ic3/FIGURES.md). Smaller
-// runs keep 2,000: a rebuild at another moment changes Z3's models and
-// so the search, which on be1_trees_safe (141 clauses) took 3 rebuilds
-// and a worse path (103 -> 141 boxes, 0.86 -> 1.1 s).
+// (ic3/FIGURES.md). Smaller runs keep 2,000: a rebuild at another moment
+// changes Z3's models and so the search, which on be1_trees_safe (141
+// clauses) took 3 rebuilds and a worse path (103 -> 141 boxes, 0.86 ->
+// 1.1 s).
 const (
 	rebuildAfter   = 2000
 	rebuildLearned = 500
