@@ -306,6 +306,7 @@ type run struct {
 	learned  *learned  // PolIC3; nil for symbolic policies
 	lastCore box       // PolIC3: the core of APFT's last unsat query
 	levels   levelMemo // PolIC3: the levels of concrete states (memo.go)
+	pack     packer    // numbers the states for the memos (memo.go)
 	// lastCoreFree reports that APFT's last "no transition" came from an
 	// SMT query whose unsat core holds no policy literal (no label
 	// exclusion, no sub-box exclusion): the core's box then has no
@@ -388,7 +389,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = 200 * time.Millisecond
 	}
-	r := &run{m: m, prop: prop, opts: opts, act: make([]float64, len(m.Vars)), start: time.Now(), failed: map[string]int{}}
+	r := &run{m: m, prop: prop, opts: opts, act: make([]float64, len(m.Vars)), start: time.Now(), failed: map[string]int{}, pack: newPacker(m)}
 	r.last = r.start
 	topts := smt.TransOptions{Property: prop, Policy: policy}
 	if opts.Learned == nil && IsLearned(policy) {

@@ -1,6 +1,7 @@
 package ic3
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -15,7 +16,8 @@ import (
 // the levels up to it that it subsumes, and a push moves a clause to a
 // higher level. States are asked again after each change, so that
 // remembered levels are brought up to date by replay, and after more
-// than levelReplay additions, by a new scan.
+// than levelReplay additions, by a new scan. Half the runs number the
+// states within the ranges (packer); states outside them are asked too.
 func TestLevelMemo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	m := &symbolic.Model{Vars: []symbolic.Var{{Name: "x", Lo: 0, Hi: 9}, {Name: "y", Lo: 0, Hi: 9}}}
@@ -32,6 +34,9 @@ func TestLevelMemo(t *testing.T) {
 	}
 	for i := 0; i < 20; i++ {
 		r := &run{m: m, learned: &learned{}, frames: make([][]box, 2)}
+		if i%2 == 0 {
+			r.pack = newPacker(m) // states within the ranges in a map of uint64
+		}
 		for op := 0; op < 400; op++ {
 			switch n := len(r.frames) - 1; {
 			case rng.IntN(40) == 0:
@@ -55,7 +60,7 @@ func TestLevelMemo(t *testing.T) {
 				r.levels.added(b, to)
 			}
 			for q := 0; q < 5; q++ {
-				s := symbolic.State{rng.IntN(10), rng.IntN(10)}
+				s := symbolic.State{rng.IntN(12) - 1, rng.IntN(12) - 1} // some outside the ranges
 				if got, want := r.levelOf(s), r.frameLevel(s); got != want {
 					t.Fatalf("run %d, op %d: level of %v is %d, remembered %d", i, op, s, want, got)
 				}
@@ -137,5 +142,44 @@ func TestLevelIndex(t *testing.T) {
 				t.Fatalf("after %d boxes: level of %v is %d, the index says %d", len(added), s, want, got)
 			}
 		}
+	}
+}
+
+// TestPacker checks that packer numbers the states within the ranges one
+// to one, refuses the states outside them, and gives up on ranges whose
+// product does not fit in 64 bits.
+func TestPacker(t *testing.T) {
+	m := &symbolic.Model{Vars: []symbolic.Var{{Name: "x", Lo: -3, Hi: 4}, {Name: "y", Lo: 0, Hi: 0}, {Name: "z", Lo: 10, Hi: 14}}}
+	p := newPacker(m)
+	seen := map[uint64]symbolic.State{}
+	for x := -4; x <= 5; x++ {
+		for y := -1; y <= 1; y++ {
+			for z := 9; z <= 15; z++ {
+				s := symbolic.State{x, y, z}
+				k, ok := p.pack(s)
+				in := x >= -3 && x <= 4 && y == 0 && z >= 10 && z <= 14
+				if ok != in {
+					t.Fatalf("pack(%v) ok = %v, want %v", s, ok, in)
+				}
+				if !ok {
+					continue
+				}
+				if o, dup := seen[k]; dup {
+					t.Fatalf("pack(%v) = pack(%v) = %d", s, o, k)
+				}
+				seen[k] = s
+			}
+		}
+	}
+	if len(seen) != 8*5 {
+		t.Errorf("%d states numbered, want 40", len(seen))
+	}
+	wide := &symbolic.Model{Vars: []symbolic.Var{{Name: "a", Lo: math.MinInt32, Hi: math.MaxInt32}, {Name: "b", Lo: math.MinInt32, Hi: math.MaxInt32}, {Name: "c", Lo: 0, Hi: 1}}}
+	if w := newPacker(wide); w.ok {
+		t.Error("three variables of 2^32, 2^32 and 2 values pack into 64 bits")
+	}
+	huge := &symbolic.Model{Vars: []symbolic.Var{{Name: "a", Lo: math.MinInt, Hi: math.MaxInt}}}
+	if w := newPacker(huge); w.ok {
+		t.Error("a variable of 2^64 values packs")
 	}
 }

@@ -133,8 +133,10 @@ type learned struct {
 	// bad caches meetsBad's answers per box (boxKey): they do not depend
 	// on the frames.
 	bad map[string]badEntry
-	// choices remembers the policy's decision per state (choice), keyed
-	// by key's encoding of the state.
+	// choices remembers the policy's decision per state (choice): in
+	// packed the states that pack (run.pack), in choices the others,
+	// keyed by key's encoding of the state.
+	packed  map[uint64]symbolic.LabelID
 	choices map[string]symbolic.LabelID
 	key     []byte
 }

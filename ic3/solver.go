@@ -16,7 +16,25 @@ import (
 
 // rebuildAfter is the number of retired temporary literals after which the
 // solver is rebuilt from the live clauses.
-const rebuildAfter = 2000
+//
+// PolIC3 rebuilds sooner, after rebuildLearned, once its frames hold
+// rebuildLarge live clauses. A retired literal stays in Z3's context as a
+// Boolean constant with its clause, and Z3 4.8.12 builds the model of a
+// sat check from the whole context: fetching a model of 14 bounded
+// integers cost 21 µs with no retired literal, 75 µs with 500, 247 µs
+// with 2,000 and 1.2 ms with 8,000 (checks 16, 26, 42, 124 µs), and APFT
+// fetches one per sat answer (20,662 on be2_64x64_safe of bench/polic3,
+// as much time as its 31,452 checks; 4,175 live clauses at the end):
+// there 2,000 -> 500 took the engine from 31-34 to 26 s of CPU
+// (ic3/FIGURES.md). Smaller runs keep 2,000: a rebuild at another moment
+// changes Z3's models and so the search, which on be1_trees_safe (141
+// clauses) took 3 rebuilds and a worse path (103 -> 141 boxes, 0.86 ->
+// 1.1 s).
+const (
+	rebuildAfter   = 2000
+	rebuildLearned = 500
+	rebuildLarge   = 2000
+)
 
 type solver struct {
 	ctx  context.Context
@@ -569,7 +587,17 @@ func (s *solver) retire(act smt.Term, live func() [][]box) (rebuilt bool, err er
 		return false, err
 	}
 	s.retired++
-	if s.retired >= rebuildAfter {
+	limit := rebuildAfter
+	if s.learned && s.retired >= rebuildLearned {
+		n := 0
+		for _, bs := range live() {
+			n += len(bs)
+		}
+		if n >= rebuildLarge {
+			limit = rebuildLearned
+		}
+	}
+	if s.retired >= limit {
 		s.stats.Rebuilds++
 		return true, s.build(live())
 	}

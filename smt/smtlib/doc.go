@@ -71,10 +71,18 @@
 // the policy chooses, and a fact that excludes a label there says the
 // policy does not choose it.) The relation is a plain disjunction
 // with no choice variables, so the Horn clauses need no extra quantified
-// variables. Expressions are exact: min, max, abs and if are ite terms
-// (operands that are not symbols or numerals are bound once with let, to
-// vigil.a and vigil.b), division by a positive constant is SMT-LIB's div,
-// which floors for positive divisors, negative numerals are (- 5).
+// variables. Expressions are exact: division by a positive constant is
+// SMT-LIB's div, which floors for positive divisors, negative numerals
+// are (- 5). A definition holds no ite term (Z3 4.8.12's parser takes
+// time exponential in their nesting to read a define-fun that has them,
+// see lift.go): an atom over min, max, abs, if or a condition used as a
+// number is written as the disjunction of its cases, (= |x'| (min |x| 3))
+// as (or (and (<= |x| 3) (= |x'| |x|)) (and (> |x| 3) (= |x'| 3))), and a
+// policy's first-rule choice with and, or and not. Only where an atom
+// would have more than 64 cases, and in the checks' one-point formulas
+// (Check.Post, asserted rather than defined), are min, max, abs and if
+// ite terms (operands that are not symbols or numerals bound once with
+// let, to vigil.a and vigil.b).
 //
 // Every function takes the state as parameters named like the variables,
 // |x| for the current state and |x'| for the next one, so that one

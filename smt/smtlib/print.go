@@ -281,19 +281,13 @@ func (p *printer) cond(b *strings.Builder, c *symbolic.Cond) {
 			b.WriteString("false")
 			return
 		}
-		if c.Cmp == symbolic.Ne {
-			b.WriteString("(not (= ")
-		} else {
-			b.WriteString("(" + cmpOps[c.Cmp] + " ")
-		}
-		p.expr(b, c.L)
-		b.WriteByte(' ')
-		p.expr(b, c.R)
-		if c.Cmp == symbolic.Ne {
-			b.WriteString("))")
-		} else {
-			b.WriteString(")")
-		}
+		// without integer ite terms (lift.go)
+		b.WriteString(p.lifted([]*symbolic.Expr{c.L, c.R}, func(v []string) string {
+			if c.Cmp == symbolic.Ne {
+				return "(not (= " + v[0] + " " + v[1] + "))"
+			}
+			return "(" + cmpOps[c.Cmp] + " " + v[0] + " " + v[1] + ")"
+		}))
 	case symbolic.CNot:
 		if len(c.Args) != 1 {
 			p.fail(fmt.Errorf("smtlib: %s: negation wants 1 operand, has %d", c.Pos, len(c.Args)))

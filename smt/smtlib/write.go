@@ -294,12 +294,15 @@ func (p *printer) defs() {
 		for _, o := range c.Outcomes {
 			rhs := make([]string, len(m.Vars))
 			copy(rhs, n.cur)
-			for _, a := range o.Assigns {
-				rhs[a.Var] = p.exprString(a.Value)
-			}
 			eqs := make([]string, len(m.Vars))
 			for v := range eqs {
 				eqs[v] = "(= " + n.next[v] + " " + rhs[v] + ")"
+			}
+			for _, a := range o.Assigns {
+				rhs[a.Var] = p.exprString(a.Value)
+				// the assignment without integer ite terms (lift.go)
+				next := n.next[a.Var]
+				eqs[a.Var] = p.lifted([]*symbolic.Expr{a.Value}, func(v []string) string { return "(= " + next + " " + v[0] + ")" })
 			}
 			outs = append(outs, and(eqs...))
 			posts = append(posts, "(and "+call(fnInRange, rhs...)+" (not "+call(fnInv, rhs...)+"))")
@@ -346,7 +349,9 @@ func (p *printer) defs() {
 				if lo, hi := m.Bounds(a.Value); lo >= v.Lo && hi <= v.Hi {
 					continue
 				}
-				l := "(not (<= " + lit(v.Lo) + " " + p.exprString(a.Value) + " " + lit(v.Hi) + "))"
+				l := "(not " + p.lifted([]*symbolic.Expr{a.Value}, func(x []string) string {
+					return "(<= " + lit(v.Lo) + " " + x[0] + " " + lit(v.Hi) + ")"
+				}) + ")"
 				if !seen[l] {
 					seen[l] = true
 					leave = append(leave, l)
@@ -433,9 +438,16 @@ func (p *printer) policy() {
 			}
 			body := "false"
 			if last >= 0 {
+				// the first rule that fires decides: an earlier rule of
+				// label l, or rule last when no earlier rule fires (and
+				// and or rather than ite, see lift.go)
 				var b strings.Builder
 				for i := 0; i < last; i++ {
-					fmt.Fprintf(&b, "(ite %s %t ", call(n.rule[i], s...), int(d.Rules[i].Label) == l)
+					if int(d.Rules[i].Label) == l {
+						fmt.Fprintf(&b, "(or %s ", call(n.rule[i], s...))
+					} else {
+						fmt.Fprintf(&b, "(and (not %s) ", call(n.rule[i], s...))
+					}
 				}
 				b.WriteString(call(n.rule[last], s...))
 				b.WriteString(strings.Repeat(")", last))
