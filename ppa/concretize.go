@@ -150,7 +150,7 @@ func (q *pathQuery) addStep(i int) error {
 		}
 	}
 	vals := q.ab.nodes[q.path[i]].vals
-	for p, pred := range r.preds.list {
+	for p, pred := range r.preds.list[:q.ab.n] {
 		l := x.Keep(x.BoolConst(fmt.Sprintf("ppa.%d.%d.lit%d", r.stats.Iterations, i, p)))
 		t := r.e.Cond(pred.c, vs)
 		if !vals[p] {
@@ -219,7 +219,9 @@ func (q *pathQuery) refine(infeasible int, core []int) int {
 		targets[k] = append(targets[k], r.prop.Unsafe)
 	}
 	added += r.wp(q.ab, q.path, targets)
-	if added == 0 && infeasible > 0 && q.lastSat != nil && q.lastSat[infeasible-1] != nil {
+	// Another path of the same exploration may have added the same
+	// predicates; split only when the iteration has none.
+	if len(r.preds.list) == q.ab.n && infeasible > 0 && q.lastSat != nil && q.lastSat[infeasible-1] != nil {
 		added = r.split(q.state(infeasible - 1))
 	}
 	return added
@@ -327,7 +329,6 @@ func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, add
 	k := len(path) - 1
 	targets := make([][]*symbolic.Cond, k+2)
 	at := min(div+1, k)
-	before := len(r.preds.list)
 	added = r.guardAtoms(ab, path, at)
 	if r.cert == nil {
 		// Rules, tables and no policy: the preconditions of every
@@ -349,7 +350,9 @@ func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, add
 		// iterations, where separation needs 19).
 		added += r.separate(ab, path, div, front)
 	}
-	if added == 0 || !r.separates(ab, path, before) {
+	// The predicates of this iteration (other paths' too) must split a
+	// cube of the path, else it comes back.
+	if !r.separates(ab, path, ab.n) {
 		sts, _ := r.states(ab.nodes[path[div]].vals)
 		for _, s := range sts {
 			added += r.split(s)

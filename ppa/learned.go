@@ -35,11 +35,12 @@ import (
 const witnesses = 4
 
 // expandLearned is expand for learned policies (the cube of node i is
-// asserted): hit reports a bad state in the cube.
-func (ab *abstraction) expandLearned(i int) (hit bool, err error) {
+// asserted): hit reports a bad state in the cube; unless onlyBad, the
+// successors are added.
+func (ab *abstraction) expandLearned(i int, onlyBad bool) (hit bool, err error) {
 	e := &learnedExpansion{ab: ab, i: i, nd: ab.nodes[i], xp: &explicit.Expansion{}}
 	e.lo, e.hi, _ = ab.r.box(e.nd.vals)
-	if hit, err := e.bad(); hit || err != nil {
+	if hit, err := e.bad(); hit || err != nil || onlyBad {
 		return hit, err
 	}
 	for a := range ab.r.m.Labels {
@@ -159,6 +160,7 @@ func (e *learnedExpansion) label(l symbolic.LabelID) error {
 	if err != nil {
 		return err
 	}
+	sortCubes(cands) // the order of their nodes (addAll)
 	excluded, asked := false, false
 	added := 0
 	for _, c := range cands {
