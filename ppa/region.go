@@ -28,6 +28,8 @@ package ppa
 //     variables then decide, as p[i] != p[j] does for two fixed tiles),
 //     else into halves.
 //
+// Interval evaluation is symbolic.EvalBox and CondBox (symbolic/box.go).
+//
 // The answer is no only when every piece of the box was dropped by one of
 // these sound tests; it is yes only for a state tested exactly. When the
 // budget of regionBoxes sub-boxes runs out (a count, so that answers do
@@ -160,7 +162,7 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 	r := q.r
 	// Does B meet the cube?
 	for p, want := range q.vals {
-		if t := evalCond(r.preds.list[p].c, lo, hi); t != maybe && (t == yes) != want {
+		if t := symbolic.CondBox(r.preds.list[p].c, lo, hi); t != symbolic.BoxMaybe && (t == symbolic.BoxTrue) != want {
 			return regionNone, false
 		}
 	}
@@ -293,7 +295,7 @@ func (q *regionQuery) mayErr(lo, hi []int) bool {
 	m := q.r.m
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
-		if c.Label != q.l || evalCond(c.Guard, lo, hi) == no {
+		if c.Label != q.l || symbolic.CondBox(c.Guard, lo, hi) == symbolic.BoxFalse {
 			continue
 		}
 		for _, o := range c.Outcomes {
@@ -301,9 +303,9 @@ func (q *regionQuery) mayErr(lo, hi []int) bool {
 				return true // a probability may fail its check in Apply
 			}
 			for _, as := range o.Assigns {
-				iv := evalExpr(as.Value, lo, hi)
+				iv := symbolic.EvalBox(as.Value, lo, hi)
 				v := &m.Vars[as.Var]
-				if iv.top || iv.lo < int64(v.Lo) || iv.hi > int64(v.Hi) {
+				if iv.Top || iv.Lo < int64(v.Lo) || iv.Hi > int64(v.Hi) {
 					return true
 				}
 			}
@@ -320,7 +322,7 @@ func (q *regionQuery) mayStep(lo, hi []int) bool {
 	nlo, nhi := make([]int, len(lo)), make([]int, len(hi))
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
-		if c.Label != q.l || evalCond(c.Guard, lo, hi) == no {
+		if c.Label != q.l || symbolic.CondBox(c.Guard, lo, hi) == symbolic.BoxFalse {
 			continue
 		}
 	outcomes:
@@ -328,13 +330,13 @@ func (q *regionQuery) mayStep(lo, hi []int) bool {
 			copy(nlo, lo)
 			copy(nhi, hi)
 			for _, as := range c.Outcomes[oi].Assigns {
-				iv := evalExpr(as.Value, lo, hi)
+				iv := symbolic.EvalBox(as.Value, lo, hi)
 				v := &m.Vars[as.Var]
-				if iv.top {
+				if iv.Top {
 					nlo[as.Var], nhi[as.Var] = v.Lo, v.Hi
 					continue
 				}
-				a, b := max(iv.lo, int64(v.Lo)), min(iv.hi, int64(v.Hi))
+				a, b := max(iv.Lo, int64(v.Lo)), min(iv.Hi, int64(v.Hi))
 				if a > b {
 					continue outcomes // every value leaves the range: no transition
 				}
@@ -342,7 +344,7 @@ func (q *regionQuery) mayStep(lo, hi []int) bool {
 			}
 			ok := true
 			for p, want := range q.target {
-				if t := evalCond(r.preds.list[p].c, nlo, nhi); t != maybe && (t == yes) != want {
+				if t := symbolic.CondBox(r.preds.list[p].c, nlo, nhi); t != symbolic.BoxMaybe && (t == symbolic.BoxTrue) != want {
 					ok = false
 					break
 				}
@@ -362,7 +364,7 @@ func surely(m *symbolic.Model, lo, hi []int) []symbolic.LabelID {
 	var out []symbolic.LabelID
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
-		if !seen[c.Label] && evalCond(c.Guard, lo, hi) == yes {
+		if !seen[c.Label] && symbolic.CondBox(c.Guard, lo, hi) == symbolic.BoxTrue {
 			seen[c.Label] = true
 			out = append(out, c.Label)
 		}
@@ -429,264 +431,4 @@ func inBox(s symbolic.State, lo, hi []int) bool {
 		}
 	}
 	return true
-}
-
-// Interval evaluation of expressions and conditions over a box, in int64
-// with overflow checks: a value whose bounds leave ±2^62 is top (any
-// value), which decides no comparison. Conditions evaluate to yes, no or
-// maybe; yes (no) means the condition holds (fails) in every state of the
-// box, which is what the search's drops rely on.
-
-// tri is a three-valued truth value.
-type tri uint8
-
-const (
-	maybe tri = iota
-	yes
-	no
-)
-
-func (t tri) not() tri {
-	switch t {
-	case yes:
-		return no
-	case no:
-		return yes
-	}
-	return maybe
-}
-
-// ival is an integer interval lo..hi, or top.
-type ival struct {
-	lo, hi int64
-	top    bool
-}
-
-const ivalLimit = 1 << 62
-
-func mkIval(lo, hi int64) ival {
-	if lo < -ivalLimit || hi > ivalLimit || lo > hi {
-		return ival{top: true}
-	}
-	return ival{lo: lo, hi: hi}
-}
-
-// mul64 multiplies with an overflow check (symbolic.MulExact; vigil's
-// ints are 64 bits).
-func mul64(a, b int64) (int64, bool) {
-	p, ok := symbolic.MulExact(int(a), int(b))
-	return int64(p), ok
-}
-
-func evalExpr(e *symbolic.Expr, lo, hi []int) ival {
-	switch e.Op {
-	case symbolic.OpConst:
-		return mkIval(int64(e.K), int64(e.K))
-	case symbolic.OpVar:
-		if int(e.Var) < 0 || int(e.Var) >= len(lo) {
-			return ival{top: true}
-		}
-		return mkIval(int64(lo[e.Var]), int64(hi[e.Var]))
-	case symbolic.OpAdd:
-		acc := ival{}
-		for _, a := range e.Args {
-			v := evalExpr(a, lo, hi)
-			if v.top {
-				return v
-			}
-			acc = mkIval(acc.lo+v.lo, acc.hi+v.hi) // both within ±2^62: no overflow
-			if acc.top {
-				return acc
-			}
-		}
-		return acc
-	case symbolic.OpSub:
-		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
-		if a.top || b.top {
-			return ival{top: true}
-		}
-		return mkIval(a.lo-b.hi, a.hi-b.lo)
-	case symbolic.OpNeg:
-		a := evalExpr(e.Args[0], lo, hi)
-		if a.top {
-			return a
-		}
-		return mkIval(-a.hi, -a.lo)
-	case symbolic.OpMul:
-		a := evalExpr(e.Args[0], lo, hi)
-		if a.top {
-			return a
-		}
-		return scaleIval(a, int64(e.K))
-	case symbolic.OpDiv:
-		a := evalExpr(e.Args[0], lo, hi)
-		if a.top || e.K <= 0 {
-			return ival{top: true}
-		}
-		return mkIval(int64(symbolic.FloorDiv(int(a.lo), e.K)), int64(symbolic.FloorDiv(int(a.hi), e.K)))
-	case symbolic.OpMin, symbolic.OpMax:
-		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
-		if a.top || b.top {
-			return ival{top: true}
-		}
-		if e.Op == symbolic.OpMin {
-			return mkIval(min(a.lo, b.lo), min(a.hi, b.hi))
-		}
-		return mkIval(max(a.lo, b.lo), max(a.hi, b.hi))
-	case symbolic.OpAbs:
-		a := evalExpr(e.Args[0], lo, hi)
-		switch {
-		case a.top:
-			return a
-		case a.lo >= 0:
-			return a
-		case a.hi <= 0:
-			return mkIval(-a.hi, -a.lo)
-		}
-		return mkIval(0, max(-a.lo, a.hi))
-	case symbolic.OpIte:
-		switch evalCond(e.Cond, lo, hi) {
-		case yes:
-			return evalExpr(e.Args[0], lo, hi)
-		case no:
-			return evalExpr(e.Args[1], lo, hi)
-		}
-		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
-		if a.top || b.top {
-			return ival{top: true}
-		}
-		return mkIval(min(a.lo, b.lo), max(a.hi, b.hi))
-	case symbolic.OpBool:
-		switch evalCond(e.Cond, lo, hi) {
-		case yes:
-			return mkIval(1, 1)
-		case no:
-			return mkIval(0, 0)
-		}
-		return mkIval(0, 1)
-	case symbolic.OpProd:
-		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
-		if a.top || b.top {
-			return ival{top: true}
-		}
-		var ps [4]int64
-		for i, xy := range [4][2]int64{{a.lo, b.lo}, {a.lo, b.hi}, {a.hi, b.lo}, {a.hi, b.hi}} {
-			p, ok := mul64(xy[0], xy[1])
-			if !ok {
-				return ival{top: true}
-			}
-			ps[i] = p
-		}
-		return mkIval(min(ps[0], ps[1], ps[2], ps[3]), max(ps[0], ps[1], ps[2], ps[3]))
-	}
-	return ival{top: true}
-}
-
-func scaleIval(a ival, k int64) ival {
-	p, ok1 := mul64(a.lo, k)
-	q, ok2 := mul64(a.hi, k)
-	if !ok1 || !ok2 {
-		return ival{top: true}
-	}
-	return mkIval(min(p, q), max(p, q))
-}
-
-func evalCond(c *symbolic.Cond, lo, hi []int) tri {
-	switch c.Op {
-	case symbolic.CTrue:
-		return yes
-	case symbolic.CFalse:
-		return no
-	case symbolic.CVar:
-		if int(c.Var) < 0 || int(c.Var) >= len(lo) {
-			return maybe
-		}
-		l, h := lo[c.Var], hi[c.Var]
-		switch {
-		case l == 0 && h == 0:
-			return no
-		case l > 0 || h < 0:
-			return yes
-		}
-		return maybe
-	case symbolic.CCmp:
-		a, b := evalExpr(c.L, lo, hi), evalExpr(c.R, lo, hi)
-		if a.top || b.top {
-			return maybe
-		}
-		return cmpIval(c.Cmp, a, b)
-	case symbolic.CNot:
-		return evalCond(c.Args[0], lo, hi).not()
-	case symbolic.CAnd:
-		out := yes
-		for _, a := range c.Args {
-			switch evalCond(a, lo, hi) {
-			case no:
-				return no
-			case maybe:
-				out = maybe
-			}
-		}
-		return out
-	case symbolic.COr:
-		out := no
-		for _, a := range c.Args {
-			switch evalCond(a, lo, hi) {
-			case yes:
-				return yes
-			case maybe:
-				out = maybe
-			}
-		}
-		return out
-	case symbolic.CImplies:
-		a := evalCond(c.Args[0], lo, hi)
-		if a == no {
-			return yes
-		}
-		b := evalCond(c.Args[1], lo, hi)
-		switch {
-		case b == yes:
-			return yes
-		case a == yes && b == no:
-			return no
-		}
-		return maybe
-	}
-	return maybe
-}
-
-// cmpIval compares two intervals: yes when a op b for every pair, no when
-// for none.
-func cmpIval(op symbolic.CmpOp, a, b ival) tri {
-	switch op {
-	case symbolic.Eq:
-		if a.lo == a.hi && b.lo == b.hi && a.lo == b.lo {
-			return yes
-		}
-		if a.hi < b.lo || b.hi < a.lo {
-			return no
-		}
-	case symbolic.Ne:
-		return cmpIval(symbolic.Eq, a, b).not()
-	case symbolic.Lt:
-		if a.hi < b.lo {
-			return yes
-		}
-		if a.lo >= b.hi {
-			return no
-		}
-	case symbolic.Le:
-		if a.hi <= b.lo {
-			return yes
-		}
-		if a.lo > b.hi {
-			return no
-		}
-	case symbolic.Gt:
-		return cmpIval(symbolic.Lt, b, a)
-	case symbolic.Ge:
-		return cmpIval(symbolic.Le, b, a)
-	}
-	return maybe
 }
