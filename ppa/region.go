@@ -47,6 +47,7 @@ package ppa
 
 import (
 	"math"
+	"slices"
 
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -87,14 +88,17 @@ func (a regionAnswer) String() string {
 }
 
 // regionQuery is one search: label l over the cube vals, with the
-// candidate cube target (nil: "l is chosen somewhere in the cube",
-// terminal states included, as nd.never records it), or for a range
-// error of l (rangeErr).
+// candidate cubes targets, each answered on its own (none: "l is chosen
+// somewhere in the cube", terminal states included, as nd.never records
+// it), or for a range error of l (rangeErr). The candidates of one
+// (cube, label) share one search (regionSearchAll): the certifier's
+// exclusions and the leaves' states serve all of them, where a search per
+// candidate repeated them.
 type regionQuery struct {
-	r      *engine
-	vals   []bool
-	l      symbolic.LabelID
-	target []bool
+	r       *engine
+	vals    []bool
+	l       symbolic.LabelID
+	targets [][]bool
 	// rangeErr asks, instead of a candidate, for a state not terminal
 	// where an outcome of l leaves a variable's range.
 	rangeErr bool
@@ -104,70 +108,127 @@ type regionQuery struct {
 	// whole budget).
 	certMax float64
 	xp      explicit.Expansion
-	// found is the state that answered yes.
-	found symbolic.State
+	// Per question (per target, or the one question without targets):
+	// found is the state that answered yes, nil until one did; undecided
+	// marks a question pending in a box that could not be settled.
+	found     []symbolic.State
+	undecided []bool
+	open      int // questions not answered yes
+	hits      []int
 }
 
+// questions is the number of questions of q: one per target, or one.
+func (q *regionQuery) questions() int { return max(len(q.targets), 1) }
+
 // regionSearch answers the question of regionQuery over the cube vals,
-// whose bounding box is lo..hi.
+// whose bounding box is lo..hi, for the candidate target (nil: none).
 func (r *engine) regionSearch(vals []bool, lo, hi []int, l symbolic.LabelID, target []bool) (regionAnswer, symbolic.State) {
-	return r.runRegion(&regionQuery{r: r, vals: vals, l: l, target: target}, lo, hi)
+	var targets [][]bool
+	if target != nil {
+		targets = [][]bool{target}
+	}
+	ans, found := r.runRegion(&regionQuery{r: r, vals: vals, l: l, targets: targets}, lo, hi)
+	return ans[0], found[0]
+}
+
+// regionSearchAll answers regionSearch for every candidate of targets
+// (at least one) in one search.
+func (r *engine) regionSearchAll(vals []bool, lo, hi []int, l symbolic.LabelID, targets [][]bool) ([]regionAnswer, []symbolic.State) {
+	return r.runRegion(&regionQuery{r: r, vals: vals, l: l, targets: targets}, lo, hi)
 }
 
 // regionSearchErr asks the region search whether some state of the cube
 // vals (box lo..hi), not terminal, chooses l where an outcome of l leaves
 // a variable's range (the bad region's range errors).
 func (r *engine) regionSearchErr(vals []bool, lo, hi []int, l symbolic.LabelID) (regionAnswer, symbolic.State) {
-	return r.runRegion(&regionQuery{r: r, vals: vals, l: l, rangeErr: true}, lo, hi)
+	ans, found := r.runRegion(&regionQuery{r: r, vals: vals, l: l, rangeErr: true}, lo, hi)
+	return ans[0], found[0]
 }
 
-// runRegion runs the search of q over the box lo..hi.
-func (r *engine) runRegion(q *regionQuery, lo, hi []int) (regionAnswer, symbolic.State) {
+// regionBox is a box of the search with the questions still pending in
+// it.
+type regionBox struct {
+	lo, hi  []int
+	pending []int
+}
+
+// runRegion runs the search of q over the box lo..hi: an answer and the
+// state found per question.
+func (r *engine) runRegion(q *regionQuery, lo, hi []int) ([]regionAnswer, []symbolic.State) {
+	n := q.questions()
 	q.certMax = math.Inf(1)
-	stack := [][2][]int{{append([]int(nil), lo...), append([]int(nil), hi...)}}
-	undecided := false
-	for len(stack) > 0 {
+	q.found, q.undecided, q.open = make([]symbolic.State, n), make([]bool, n), n
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	stack := []regionBox{{append([]int(nil), lo...), append([]int(nil), hi...), all}}
+	out := func(budget bool) ([]regionAnswer, []symbolic.State) {
+		ans := make([]regionAnswer, n)
+		for i := range ans {
+			switch {
+			case q.found[i] != nil:
+				ans[i] = regionFound
+				r.stats.RegionFound++
+			case budget || q.undecided[i]:
+				ans[i] = regionUndecided
+				r.stats.RegionUnknown++
+			default:
+				ans[i] = regionNone
+				r.stats.RegionNone++
+			}
+		}
+		return ans, q.found
+	}
+	for len(stack) > 0 && q.open > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if q.boxes++; q.boxes > regionBoxes || r.ctx.Err() != nil {
-			r.stats.RegionUnknown++
-			return regionUndecided, nil
+			return out(true)
 		}
-		ans, more := q.box(b[0], b[1])
-		switch ans {
-		case regionFound:
-			r.stats.RegionFound++
-			return regionFound, q.found
-		case regionNone:
+		pending, more := q.box(b.lo, b.hi, b.pending)
+		if len(pending) == 0 {
 			continue
 		}
 		if !more {
-			undecided = true
+			for _, i := range pending {
+				q.undecided[i] = true
+			}
 			continue
 		}
-		stack = append(stack, split(b[0], b[1])...)
+		for _, c := range split(b.lo, b.hi) {
+			stack = append(stack, regionBox{c[0], c[1], pending})
+		}
 	}
-	if undecided {
-		r.stats.RegionUnknown++
-		return regionUndecided, nil
-	}
-	r.stats.RegionNone++
-	return regionNone, nil
+	return out(false)
 }
 
-// box settles the sub-box lo..hi: none or found, or undecided with more
-// telling whether splitting it may help (false only for a box of one
-// state whose enumeration hit its bounds, which does not happen).
-func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
+// box settles what it can of the sub-box lo..hi for the questions
+// pending there: it returns the questions left open in the box (none
+// when the box is settled: each pending question excluded there or
+// answered yes), and whether splitting the box may help (false only for
+// a box of one state whose enumeration hit its bounds, which does not
+// happen).
+func (q *regionQuery) box(lo, hi []int, pending []int) ([]int, bool) {
 	r := q.r
 	// Does B meet the cube?
 	for p, want := range q.vals {
 		if t := symbolic.CondBox(r.preds.list[p].c, lo, hi); t != symbolic.BoxMaybe && (t == symbolic.BoxTrue) != want {
-			return regionNone, false
+			return nil, false
 		}
 	}
-	if (q.target != nil && !q.mayStep(lo, hi)) || (q.rangeErr && !q.mayErr(lo, hi)) {
-		return regionNone, false
+	if q.rangeErr && !q.mayErr(lo, hi) {
+		return nil, false
+	}
+	// The questions not yet answered yes whose candidate B may reach.
+	var left []int
+	for _, i := range pending {
+		if q.found[i] == nil && (len(q.targets) == 0 || q.mayStep(lo, hi, q.targets[i])) {
+			left = append(left, i)
+		}
+	}
+	if len(left) == 0 {
+		return nil, false
 	}
 	// The certifier over B, given the labels applicable throughout B.
 	size := boxSize(lo, hi)
@@ -179,11 +240,8 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 	}
 	if size > noCert && size <= q.certMax {
 		sure := surely(r.m, lo, hi)
-		var ex symbolic.Exclusion
-		var w symbolic.State
-		var err error
 		r.stats.CertCalls++
-		ex, w, err = r.cert.Exclude(lo, hi, q.l, sure)
+		ex, w, err := r.cert.Exclude(lo, hi, q.l, sure)
 		if ex == symbolic.Undecided {
 			// The certifier spent its whole budget: ask it again only
 			// on much smaller boxes.
@@ -192,10 +250,13 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 		if err == nil {
 			switch ex {
 			case symbolic.Excluded:
-				return regionNone, false
+				return nil, false
 			case symbolic.Possible:
-				if w != nil && inBox(w, lo, hi) && q.yes(w) {
-					return regionFound, false
+				if w != nil && inBox(w, lo, hi) {
+					q.test(w, left)
+					if left = q.unanswered(left); len(left) == 0 {
+						return nil, false
+					}
 				}
 			}
 		}
@@ -206,64 +267,86 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 	if size <= leaf {
 		sts, ok := r.searchWithin(q.vals, lo, hi, cube, leafNodes)
 		if !ok {
-			return regionUndecided, !onePoint(lo, hi)
+			return left, !onePoint(lo, hi)
 		}
 		for _, s := range sts {
-			if q.yes(s) {
-				return regionFound, false
+			if q.test(s, left); q.open == 0 {
+				break
 			}
 		}
-		return regionNone, false
+		return nil, false
 	}
-	return regionUndecided, true
+	return left, true
 }
 
-// yes tests the state s exactly: in the cube, the policy's float64 choice
-// is l, and (with a candidate) s is not terminal and an outcome of l
-// leads into the candidate.
-func (q *regionQuery) yes(s symbolic.State) bool {
+// unanswered returns the questions of pending not answered yes.
+func (q *regionQuery) unanswered(pending []int) []int {
+	var out []int
+	for _, i := range pending {
+		if q.found[i] == nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// test tests the state s exactly for the questions pending (not yet
+// answered yes), and records it as the answer of those it answers yes:
+// s lies in the cube, the policy's float64 choice is l, and (with
+// candidates) s is not terminal and an outcome of l leads into the
+// candidate.
+func (q *regionQuery) test(s symbolic.State, pending []int) {
 	r, g, m := q.r, q.r.g, q.r.m
 	if !r.inCube(s, q.vals) {
-		return false
+		return
 	}
 	// The cheap tests first, the policy's evaluation last.
 	if q.rangeErr && !q.errs(s) {
-		return false
+		return
 	}
-	if q.target != nil {
-		if g.Status(s) != explicit.Open {
-			return false
+	q.hits = q.hits[:0]
+	if len(q.targets) == 0 {
+		if q.found[0] == nil {
+			q.hits = append(q.hits, 0)
 		}
-		into := false
+	} else {
+		if g.Status(s) != explicit.Open {
+			return
+		}
 		for ci := range m.Commands {
 			c := &m.Commands[ci]
 			if c.Label != q.l || !g.Guard(s, ci) {
 				continue
 			}
 			for oi := range c.Outcomes {
-				if t, err := g.Apply(s, ci, oi); err == nil && r.inCube(t, q.target) {
-					into = true
-					break
+				t, err := g.Apply(s, ci, oi)
+				if err != nil {
+					continue
+				}
+				for _, i := range pending {
+					if q.found[i] == nil && !slices.Contains(q.hits, i) && r.inCube(t, q.targets[i]) {
+						q.hits = append(q.hits, i)
+					}
 				}
 			}
-			if into {
-				break
-			}
 		}
-		if !into {
-			return false
-		}
+	}
+	if len(q.hits) == 0 {
+		return
 	}
 	g.Applicable(s, &q.xp)
 	if !q.xp.App[q.l] {
-		return false // a label that is not applicable is not chosen
+		return // a label that is not applicable is not chosen
 	}
 	l, err := r.dec.Decide(s, q.xp.App)
 	if err != nil || l != q.l {
-		return false
+		return
 	}
-	q.found = append(symbolic.State(nil), s...)
-	return true
+	st := append(symbolic.State(nil), s...)
+	for _, i := range q.hits {
+		q.found[i] = st
+		q.open--
+	}
 }
 
 // errs reports whether s is not terminal and an outcome of a command of
@@ -317,7 +400,7 @@ func (q *regionQuery) mayErr(lo, hi []int) bool {
 // mayStep reports whether some outcome of a command of label l whose
 // guard may hold somewhere in lo..hi may lead into the candidate cube,
 // by interval evaluation (false only when none can).
-func (q *regionQuery) mayStep(lo, hi []int) bool {
+func (q *regionQuery) mayStep(lo, hi []int, target []bool) bool {
 	r, m := q.r, q.r.m
 	nlo, nhi := make([]int, len(lo)), make([]int, len(hi))
 	for ci := range m.Commands {
@@ -343,7 +426,7 @@ func (q *regionQuery) mayStep(lo, hi []int) bool {
 				nlo[as.Var], nhi[as.Var] = int(a), int(b)
 			}
 			ok := true
-			for p, want := range q.target {
+			for p, want := range target {
 				if t := symbolic.CondBox(r.preds.list[p].c, nlo, nhi); t != symbolic.BoxMaybe && (t == symbolic.BoxTrue) != want {
 					ok = false
 					break

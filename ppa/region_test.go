@@ -63,7 +63,7 @@ func TestRegionSearchExact(t *testing.T) {
 	if testing.Short() {
 		models = 12
 	}
-	counts := map[regionAnswer]int{}
+	counts, multi := map[regionAnswer]int{}, map[regionAnswer]int{}
 	var stats Stats
 	for seed := uint64(1); seed <= uint64(models); seed++ {
 		m := gen.Model(seed, gen.Options{MaxVars: 3, MaxRange: 48, MaxLabels: 4, MaxCommands: 6})
@@ -97,6 +97,25 @@ func TestRegionSearchExact(t *testing.T) {
 					}
 					for a := range m.Labels {
 						l := symbolic.LabelID(a)
+						// The candidates in one search, each against
+						// the scan.
+						alls, ws := r.regionSearchAll(vals, clo, chi, l, targets[1:])
+						for j, target := range targets[1:] {
+							want := false
+							for _, s := range all {
+								if takes(r, s, vals, l, target) {
+									want = true
+									break
+								}
+							}
+							multi[alls[j]]++
+							switch {
+							case alls[j] == regionNone && want:
+								t.Fatalf("%s: the search of all candidates excludes label %s (target %v) from cube %v, but a state takes it", name, m.Labels[l].Name, target, vals)
+							case alls[j] == regionFound && !takes(r, ws[j], vals, l, target):
+								t.Fatalf("%s: the search of all candidates gives state %s for target %v, which does not take label %s", name, m.FormatState(ws[j]), target, m.Labels[l].Name)
+							}
+						}
 						for _, target := range targets {
 							want := false
 							for _, s := range all {
@@ -121,6 +140,10 @@ func TestRegionSearchExact(t *testing.T) {
 		}
 	}
 	t.Logf("answers: %v none, %v found, %v undecided; %d certifier calls", counts[regionNone], counts[regionFound], counts[regionUndecided], stats.CertCalls)
+	t.Logf("all candidates in one search: %v none, %v found, %v undecided", multi[regionNone], multi[regionFound], multi[regionUndecided])
+	if multi[regionNone] == 0 || multi[regionFound] == 0 {
+		t.Error("the search of all candidates never excluded or never found: the test exercises too little")
+	}
 	if counts[regionNone] == 0 || counts[regionFound] == 0 || stats.CertCalls == 0 {
 		t.Fatal("the searches never excluded, never found, or never asked the certifier: the test exercises too little")
 	}
