@@ -190,24 +190,27 @@ func (ab *abstraction) cube(vals []bool, ts []smt.Term) smt.Term {
 	return x.And(lits...)
 }
 
-// values reads the predicates ts in the model of the last check.
-func (ab *abstraction) values(ts []smt.Term) ([]bool, error) {
-	out := make([]int64, len(ts))
-	if err := ab.s.Eval(ts, out); err != nil {
+// values reads the cube of the state vs (e.Cur or e.Next) in the model
+// of the last check: the state is read from the model and the predicates
+// evaluated on it (valsOf), which costs far less than Z3's evaluation of
+// the predicates' terms in the model (be3_16x16_safe: 19.6 of 65 CPU s).
+func (ab *abstraction) values(vs []smt.Term) ([]bool, error) {
+	st, err := ab.r.e.Decode(ab.s, vs)
+	if err != nil {
 		return nil, err
 	}
-	vals := make([]bool, len(ts))
-	for i, v := range out {
-		vals[i] = v != 0
-	}
-	return vals, nil
+	return ab.r.valsOf(st, ab.n), nil
 }
 
-// allCubes enumerates the cubes over ts of the models of the solver's
-// assertions plus assumptions, calling f for each; the blocking clauses
-// live in a scope of their own.
-func (ab *abstraction) allCubes(ts []smt.Term, f func(vals []bool) error, assumptions ...smt.Term) error {
+// allCubes enumerates the cubes of the state Cur (next false) or Next
+// of the models of the solver's assertions plus assumptions, calling f
+// for each; the blocking clauses live in a scope of their own.
+func (ab *abstraction) allCubes(next bool, f func(vals []bool) error, assumptions ...smt.Term) error {
 	r, x, s := ab.r, ab.r.x, ab.s
+	vs, ts := r.e.Cur, ab.pc
+	if next {
+		vs, ts = r.e.Next, ab.pn
+	}
 	if err := s.Push(); err != nil {
 		return err
 	}
@@ -223,7 +226,7 @@ func (ab *abstraction) allCubes(ts []smt.Term, f func(vals []bool) error, assump
 		case smt.Unsat:
 			return nil
 		}
-		vals, err := ab.values(ts)
+		vals, err := ab.values(vs)
 		if err != nil {
 			return err
 		}
@@ -320,7 +323,7 @@ func (ab *abstraction) explore() (paths [][]int, res *Result, err error) {
 		for _, st := range sts {
 			starts = append(starts, r.valsOf(st, ab.n))
 		}
-	} else if err := ab.allCubes(ab.pc, func(vals []bool) error {
+	} else if err := ab.allCubes(false, func(vals []bool) error {
 		starts = append(starts, vals)
 		return nil
 	}); err != nil {
@@ -444,7 +447,7 @@ func (ab *abstraction) expand(i int, onlyBad bool) (bool, error) {
 			}
 		}
 		var succ [][]bool
-		err = ab.allCubes(ab.pn, func(vals []bool) error {
+		err = ab.allCubes(true, func(vals []bool) error {
 			succ = append(succ, vals)
 			return nil
 		}, ab.lab[a])

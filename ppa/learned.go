@@ -155,7 +155,7 @@ func (e *learnedExpansion) label(l symbolic.LabelID) error {
 	}
 	// 1. Candidates without the policy.
 	var cands [][]bool
-	err := ab.allCubes(ab.pn, func(vals []bool) error {
+	err := ab.allCubes(true, func(vals []bool) error {
 		cands = append(cands, vals)
 		return nil
 	}, ab.step[l])

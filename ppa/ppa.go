@@ -27,12 +27,14 @@
 // where the chosen label has an outcome that leaves a variable's range),
 // the rest of its breadth-first layer is tested for the bad region too,
 // and the abstract path to each bad state of the layer is checked
-// concretely (refine, in ppa.go: every path whose cubes are enumerable,
-// the first maxSMTPaths of the others), so that the refinement does not
+// concretely (refine, in ppa.go: with a learned policy's SMT encoding
+// only the first maxSMTPaths that need it), so that the refinement does not
 // hang on which bad cube the solver's models led to first. A path is
 // checked concretely: one incremental SMT query
 // unrolls it step by step (fresh state variables per step, each in its
-// cube, each step under the policy's encoding). If every prefix is
+// cube, each step under the policy's encoding; for a learned policy, the
+// same query without the policy first, whose unsat core refines as well
+// at a fraction of the cost). If every prefix is
 // feasible and the last state can be bad, the states found are replayed in
 // the explicit semantics with the policy's real (float64) choice, along
 // the abstract path; a run that reaches an unsafe state is the
@@ -387,9 +389,10 @@ func (r *engine) loop() (*Result, error) {
 }
 
 // maxSMTPaths bounds the paths per iteration that refine checks by the
-// SMT path query (paths with a cube too large to enumerate): with a
-// network's encoding one costs seconds (be3_16x16_safe: 4 to 24 s), where
-// a path of enumerable cubes costs milliseconds.
+// SMT path query with a learned policy's encoding (paths with a cube too
+// large to enumerate, feasible without the policy): with a network's
+// encoding one costs seconds (be3_16x16_safe: 4 to 24 s), where a path of
+// enumerable cubes, or the query without the policy, costs milliseconds.
 const maxSMTPaths = 2
 
 // maxRefinement is the size up to which refine keeps every path's
@@ -404,15 +407,12 @@ const maxRefinement = 8
 func (r *engine) refine(ab *abstraction, paths [][]int) (*Result, error) {
 	var undecided *Result
 	var refs [][]pred
-	smtPaths := 0
+	policyQueries := 0
 	for _, path := range paths {
-		if !r.enumerable(ab, path) {
-			if smtPaths == maxSMTPaths {
-				continue
-			}
-			smtPaths++
+		res, _, checked, err := r.concretize(ab, path, &policyQueries)
+		if err == nil && !checked {
+			continue
 		}
-		res, _, err := r.concretize(ab, path)
 		if debugLog != nil {
 			var ls []string
 			for _, n := range path[1:] {
@@ -451,17 +451,6 @@ func (r *engine) refine(ab *abstraction, paths [][]int) (*Result, error) {
 		return undecided, nil
 	}
 	return r.unknown("a spurious abstract path gave no new predicate (the policy's float64 rounding relaxation admits a choice no state makes)"), nil
-}
-
-// enumerable reports whether every cube of the path is small enough to
-// enumerate (concretizeStates checks such a path).
-func (r *engine) enumerable(ab *abstraction, path []int) bool {
-	for _, n := range path {
-		if _, ok := r.states(ab.nodes[n].vals); !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // truncatePreds drops the predicates from index n on, and what is cached
