@@ -44,7 +44,12 @@ func (r *engine) encodeBase() error {
 // step is "an outcome of a command of label a leads from vs to ws" (ws in
 // range), without the policy.
 func (r *engine) step(vs, ws []smt.Term, a symbolic.LabelID) smt.Term {
-	e, x, m := r.e, r.x, r.m
+	return r.stepIn(r.e, vs, ws, a)
+}
+
+// stepIn is step with the encoder e (of a context of its own).
+func (r *engine) stepIn(e *smt.Encoder, vs, ws []smt.Term, a symbolic.LabelID) smt.Term {
+	x, m := e.X, r.m
 	var cmds []smt.Term
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
@@ -74,7 +79,12 @@ func (r *engine) step(vs, ws []smt.Term, a symbolic.LabelID) smt.Term {
 // the policy may choose (chosen, over vs) that has an outcome leaving a
 // variable's range.
 func (r *engine) badAt(vs []smt.Term, chosen []smt.Term) (smt.Term, error) {
-	e, x, m := r.e, r.x, r.m
+	return r.badAtIn(r.e, vs, chosen)
+}
+
+// badAtIn is badAt with the encoder e.
+func (r *engine) badAtIn(e *smt.Encoder, vs []smt.Term, chosen []smt.Term) (smt.Term, error) {
+	x, m := e.X, r.m
 	if !r.mayLeaveRange() {
 		return e.Cond(r.prop.Unsafe, vs), x.Err()
 	}
@@ -108,14 +118,19 @@ func (r *engine) mayLeaveRange() bool {
 
 // startAt is the start condition over vs.
 func (r *engine) startAt(vs []smt.Term) (smt.Term, error) {
+	return r.startAtIn(r.e, vs)
+}
+
+// startAtIn is startAt with the encoder e.
+func (r *engine) startAtIn(e *smt.Encoder, vs []smt.Term) (smt.Term, error) {
 	if r.prop.Start != nil {
-		return r.e.Cond(r.prop.Start, vs), nil
+		return e.Cond(r.prop.Start, vs), nil
 	}
 	s0, err := r.m.InitialState()
 	if err != nil {
 		return smt.Term{}, fmt.Errorf("ppa: %v", err)
 	}
-	return r.e.State(s0, vs), nil
+	return e.State(s0, vs), nil
 }
 
 // abstraction is the abstract state space of one predicate set.

@@ -33,8 +33,19 @@ func (r *engine) concretize(ab *abstraction, path []int, policyQueries *int) (re
 		// and that query is cheap, where one with a network's encoding
 		// along the whole path costs seconds. Its unsat core refines
 		// as well: a path infeasible without the policy is infeasible
-		// with it.
-		q, infeasible, core, res, err := r.pathCheck(ab, path, false)
+		// with it. It is asked in a Z3 context of its own, so that its
+		// core depends on the path alone, not on the queries that the
+		// engine's context answered before.
+		x, err := smt.NewContext()
+		if err != nil {
+			return nil, 0, true, err
+		}
+		defer x.Close()
+		e, err := smt.NewEncoder(x, r.m)
+		if err != nil {
+			return nil, 0, true, err
+		}
+		q, infeasible, core, res, err := r.pathCheck(ab, path, e, false)
 		if res != nil || err != nil {
 			return res, 0, true, err
 		}
@@ -46,7 +57,7 @@ func (r *engine) concretize(ab *abstraction, path []int, policyQueries *int) (re
 		}
 		*policyQueries++
 	}
-	q, infeasible, core, res, err := r.pathCheck(ab, path, true)
+	q, infeasible, core, res, err := r.pathCheck(ab, path, r.e, true)
 	if res != nil || err != nil {
 		return res, 0, true, err
 	}
@@ -73,10 +84,11 @@ func (r *engine) concretize(ab *abstraction, path []int, policyQueries *int) (re
 // whole path is feasible, the states in q's last model), core the unsat
 // core there. Without policy, the steps and the bad region ignore the
 // policy's choice (any label of the path's step, a range error of any
-// label). res is an unknown answer.
-func (r *engine) pathCheck(ab *abstraction, path []int, policy bool) (q *pathQuery, infeasible int, core []int, res *Result, err error) {
+// label). res is an unknown answer. The query is built with the encoder
+// e (the engine's, or without policy one of another context).
+func (r *engine) pathCheck(ab *abstraction, path []int, e *smt.Encoder, policy bool) (q *pathQuery, infeasible int, core []int, res *Result, err error) {
 	k := len(path) - 1
-	s, err := r.x.NewSolver()
+	s, err := e.X.NewSolver()
 	if err != nil {
 		return nil, 0, nil, nil, err
 	}
@@ -87,7 +99,7 @@ func (r *engine) pathCheck(ab *abstraction, path []int, policy bool) (q *pathQue
 			return nil, 0, nil, nil, err
 		}
 	}
-	q = &pathQuery{r: r, ab: ab, path: path, s: s, vec: make([][]smt.Term, k+1), noPolicy: !policy}
+	q = &pathQuery{r: r, e: e, ab: ab, path: path, s: s, vec: make([][]smt.Term, k+1), noPolicy: !policy}
 	for i := 0; i <= k+1; i++ {
 		if i <= k {
 			err = q.addStep(i)
@@ -127,6 +139,7 @@ func (r *engine) pathCheck(ab *abstraction, path []int, policy bool) (q *pathQue
 // predicates that make the path spurious.
 type pathQuery struct {
 	r           *engine
+	e           *smt.Encoder // r.e, or (without policy) one of another context
 	ab          *abstraction
 	path        []int
 	s           *smt.Solver
@@ -146,24 +159,25 @@ func (q *pathQuery) assert(ts ...smt.Term) error {
 			return err
 		}
 	}
-	return q.r.x.Err()
+	return q.e.X.Err()
 }
 
 // addStep adds step i of the path: its state variables in range, the
 // start condition (i = 0) or the policy's step from i-1 under the label
 // the path takes, and the literals of the node's cube.
 func (q *pathQuery) addStep(i int) error {
-	r, x, m := q.r, q.r.x, q.r.m
+	r, e, m := q.r, q.e, q.r.m
+	x := e.X
 	vs := make([]smt.Term, len(m.Vars))
 	for v := range vs {
 		vs[v] = x.IntConst(fmt.Sprintf("ppa.%d.%d.%s", r.stats.Iterations, i, m.Vars[v].Name))
 	}
 	q.vec[i] = vs
-	if err := q.assert(r.e.InRange(vs)); err != nil {
+	if err := q.assert(e.InRange(vs)); err != nil {
 		return err
 	}
 	if i == 0 {
-		st, err := r.startAt(vs)
+		st, err := r.startAtIn(e, vs)
 		if err != nil {
 			return err
 		}
@@ -172,8 +186,8 @@ func (q *pathQuery) addStep(i int) error {
 		}
 	} else {
 		a := q.ab.nodes[q.path[i]].label
-		nt := x.Not(r.e.Terminal(r.prop, q.vec[i-1]))
-		step := []smt.Term{nt, r.step(q.vec[i-1], vs, a)}
+		nt := x.Not(e.Terminal(r.prop, q.vec[i-1]))
+		step := []smt.Term{nt, r.stepIn(e, q.vec[i-1], vs, a)}
 		if !q.noPolicy {
 			ch, side, err := r.ch.chosen(q.vec[i-1])
 			if err != nil {
@@ -188,7 +202,7 @@ func (q *pathQuery) addStep(i int) error {
 	vals := q.ab.nodes[q.path[i]].vals
 	for p, pred := range r.preds.list[:q.ab.n] {
 		l := x.Keep(x.BoolConst(fmt.Sprintf("ppa.%d.%d.lit%d", r.stats.Iterations, i, p)))
-		t := r.e.Cond(pred.c, vs)
+		t := e.Cond(pred.c, vs)
 		if !vals[p] {
 			t = x.Not(t)
 		}
@@ -210,9 +224,9 @@ func (q *pathQuery) addBad() error {
 		// has no outcome, so no range error).
 		all := make([]smt.Term, len(q.r.m.Labels))
 		for a := range all {
-			all[a] = q.r.x.True()
+			all[a] = q.e.X.True()
 		}
-		bad, err := q.r.badAt(last, all)
+		bad, err := q.r.badAtIn(q.e, last, all)
 		if err != nil {
 			return err
 		}
