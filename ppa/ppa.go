@@ -413,17 +413,6 @@ func (r *engine) refine(ab *abstraction, paths [][]int) (*Result, error) {
 		if err == nil && !checked {
 			continue
 		}
-		if debugLog != nil {
-			var ls []string
-			for _, n := range path[1:] {
-				ls = append(ls, r.m.Labels[ab.nodes[n].label].Name)
-			}
-			var ps []string
-			for _, p := range r.preds.list[ab.n:] {
-				ps = append(ps, r.m.CondString(p.c))
-			}
-			debugLog("it %d: %d nodes, path %v (%d), +%d %v", r.stats.Iterations, len(ab.nodes), ls, len(path), len(ps), ps)
-		}
 		if err != nil {
 			r.truncatePreds(ab.n)
 			return nil, err
@@ -501,10 +490,6 @@ func (r *engine) check(s *smt.Solver, assumptions ...smt.Term) (smt.Result, erro
 	}
 	return res, err
 }
-
-// debugLog, when a test sets it, receives a line per path that refine
-// checks.
-var debugLog func(string, ...any)
 
 // errUnknown stops an iteration whose SMT check answered unknown.
 var errUnknown = errors.New("ppa: the solver answered unknown")
