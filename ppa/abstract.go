@@ -230,6 +230,7 @@ func (ab *abstraction) allCubes(next bool, f func(vals []bool) error, assumption
 		return err
 	}
 	defer s.Pop(1)
+	seen := map[string]bool{}
 	for {
 		res, err := r.check(s, assumptions...)
 		if err != nil {
@@ -245,6 +246,19 @@ func (ab *abstraction) allCubes(next bool, f func(vals []bool) error, assumption
 		if err != nil {
 			return err
 		}
+		if seen[key(vals)] {
+			// The cube was blocked, yet the model's state lies in it:
+			// Z3's encoding of a predicate and its evaluation in Go
+			// disagree on this state. The cube of Z3's own
+			// evaluation is reported too (more cubes keep the
+			// abstraction an over-approximation) and blocked, so that
+			// the enumeration ends as it did before cubes were read in
+			// Go.
+			if vals, err = ab.termValues(ts); err != nil {
+				return err
+			}
+		}
+		seen[key(vals)] = true
 		if err := f(vals); err != nil {
 			return err
 		}
@@ -252,6 +266,20 @@ func (ab *abstraction) allCubes(next bool, f func(vals []bool) error, assumption
 			return err
 		}
 	}
+}
+
+// termValues reads the predicates' terms ts in the model of the last
+// check.
+func (ab *abstraction) termValues(ts []smt.Term) ([]bool, error) {
+	out := make([]int64, len(ts))
+	if err := ab.s.Eval(ts, out); err != nil {
+		return nil, err
+	}
+	vals := make([]bool, len(ts))
+	for i, v := range out {
+		vals[i] = v != 0
+	}
+	return vals, nil
 }
 
 // add adds the cube vals, reached from node parent (-1: a start cube) by
