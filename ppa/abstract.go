@@ -2,6 +2,7 @@ package ppa
 
 import (
 	"fmt"
+	"sort"
 
 	"vigil/smt"
 	"vigil/symbolic"
@@ -43,7 +44,12 @@ func (r *engine) encodeBase() error {
 // step is "an outcome of a command of label a leads from vs to ws" (ws in
 // range), without the policy.
 func (r *engine) step(vs, ws []smt.Term, a symbolic.LabelID) smt.Term {
-	e, x, m := r.e, r.x, r.m
+	return r.stepIn(r.e, vs, ws, a)
+}
+
+// stepIn is step with the encoder e (of a context of its own).
+func (r *engine) stepIn(e *smt.Encoder, vs, ws []smt.Term, a symbolic.LabelID) smt.Term {
+	x, m := e.X, r.m
 	var cmds []smt.Term
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
@@ -73,7 +79,12 @@ func (r *engine) step(vs, ws []smt.Term, a symbolic.LabelID) smt.Term {
 // the policy may choose (chosen, over vs) that has an outcome leaving a
 // variable's range.
 func (r *engine) badAt(vs []smt.Term, chosen []smt.Term) (smt.Term, error) {
-	e, x, m := r.e, r.x, r.m
+	return r.badAtIn(r.e, vs, chosen)
+}
+
+// badAtIn is badAt with the encoder e.
+func (r *engine) badAtIn(e *smt.Encoder, vs []smt.Term, chosen []smt.Term) (smt.Term, error) {
+	x, m := e.X, r.m
 	if !r.mayLeaveRange() {
 		return e.Cond(r.prop.Unsafe, vs), x.Err()
 	}
@@ -107,14 +118,19 @@ func (r *engine) mayLeaveRange() bool {
 
 // startAt is the start condition over vs.
 func (r *engine) startAt(vs []smt.Term) (smt.Term, error) {
+	return r.startAtIn(r.e, vs)
+}
+
+// startAtIn is startAt with the encoder e.
+func (r *engine) startAtIn(e *smt.Encoder, vs []smt.Term) (smt.Term, error) {
 	if r.prop.Start != nil {
-		return r.e.Cond(r.prop.Start, vs), nil
+		return e.Cond(r.prop.Start, vs), nil
 	}
 	s0, err := r.m.InitialState()
 	if err != nil {
 		return smt.Term{}, fmt.Errorf("ppa: %v", err)
 	}
-	return r.e.State(s0, vs), nil
+	return e.State(s0, vs), nil
 }
 
 // abstraction is the abstract state space of one predicate set.
@@ -135,6 +151,7 @@ type node struct {
 	vals   []bool
 	key    string
 	parent int // -1 for start cubes
+	depth  int // breadth-first layer: 0 for start cubes
 	label  symbolic.LabelID
 	never  []symbolic.LabelID
 }
@@ -188,28 +205,32 @@ func (ab *abstraction) cube(vals []bool, ts []smt.Term) smt.Term {
 	return x.And(lits...)
 }
 
-// values reads the predicates ts in the model of the last check.
-func (ab *abstraction) values(ts []smt.Term) ([]bool, error) {
-	out := make([]int64, len(ts))
-	if err := ab.s.Eval(ts, out); err != nil {
+// values reads the cube of the state vs (e.Cur or e.Next) in the model
+// of the last check: the state is read from the model and the predicates
+// evaluated on it (valsOf), which costs far less than Z3's evaluation of
+// the predicates' terms in the model (be3_16x16_safe: 19.6 of 65 CPU s).
+func (ab *abstraction) values(vs []smt.Term) ([]bool, error) {
+	st, err := ab.r.e.Decode(ab.s, vs)
+	if err != nil {
 		return nil, err
 	}
-	vals := make([]bool, len(ts))
-	for i, v := range out {
-		vals[i] = v != 0
-	}
-	return vals, nil
+	return ab.r.valsOf(st, ab.n), nil
 }
 
-// allCubes enumerates the cubes over ts of the models of the solver's
-// assertions plus assumptions, calling f for each; the blocking clauses
-// live in a scope of their own.
-func (ab *abstraction) allCubes(ts []smt.Term, f func(vals []bool) error, assumptions ...smt.Term) error {
+// allCubes enumerates the cubes of the state Cur (next false) or Next
+// of the models of the solver's assertions plus assumptions, calling f
+// for each; the blocking clauses live in a scope of their own.
+func (ab *abstraction) allCubes(next bool, f func(vals []bool) error, assumptions ...smt.Term) error {
 	r, x, s := ab.r, ab.r.x, ab.s
+	vs, ts := r.e.Cur, ab.pc
+	if next {
+		vs, ts = r.e.Next, ab.pn
+	}
 	if err := s.Push(); err != nil {
 		return err
 	}
 	defer s.Pop(1)
+	seen := map[string]bool{}
 	for {
 		res, err := r.check(s, assumptions...)
 		if err != nil {
@@ -221,10 +242,23 @@ func (ab *abstraction) allCubes(ts []smt.Term, f func(vals []bool) error, assump
 		case smt.Unsat:
 			return nil
 		}
-		vals, err := ab.values(ts)
+		vals, err := ab.values(vs)
 		if err != nil {
 			return err
 		}
+		if seen[key(vals)] {
+			// The cube was blocked, yet the model's state lies in it:
+			// Z3's encoding of a predicate and its evaluation in Go
+			// disagree on this state. The cube of Z3's own
+			// evaluation is reported too (more cubes keep the
+			// abstraction an over-approximation) and blocked, so that
+			// the enumeration ends as it did before cubes were read in
+			// Go.
+			if vals, err = ab.termValues(ts); err != nil {
+				return err
+			}
+		}
+		seen[key(vals)] = true
 		if err := f(vals); err != nil {
 			return err
 		}
@@ -234,20 +268,78 @@ func (ab *abstraction) allCubes(ts []smt.Term, f func(vals []bool) error, assump
 	}
 }
 
+// termValues reads the predicates' terms ts in the model of the last
+// check.
+func (ab *abstraction) termValues(ts []smt.Term) ([]bool, error) {
+	out := make([]int64, len(ts))
+	if err := ab.s.Eval(ts, out); err != nil {
+		return nil, err
+	}
+	vals := make([]bool, len(ts))
+	for i, v := range out {
+		vals[i] = v != 0
+	}
+	return vals, nil
+}
+
+// add adds the cube vals, reached from node parent (-1: a start cube) by
+// label, unless it is a node already; it returns its index and whether
+// it is new.
 func (ab *abstraction) add(vals []bool, parent int, label symbolic.LabelID) (int, bool) {
 	k := key(vals)
 	if i, ok := ab.index[k]; ok {
 		return i, false
 	}
-	ab.nodes = append(ab.nodes, &node{vals: vals, key: k, parent: parent, label: label})
+	depth := 0
+	if parent >= 0 {
+		depth = ab.nodes[parent].depth + 1
+	}
+	ab.nodes = append(ab.nodes, &node{vals: vals, key: k, parent: parent, label: label, depth: depth})
 	ab.index[k] = len(ab.nodes) - 1
 	return len(ab.nodes) - 1, true
 }
 
-// explore searches the abstract state space breadth first. It returns the
-// path (node indices from a start cube) to the first cube that meets the
-// bad region, nil when none does, or a Result (unknown) when it stopped.
-func (ab *abstraction) explore() (path []int, res *Result, err error) {
+// addAll adds the cubes cs as add does, in the order of their keys: the
+// order of the SMT models that found them is the solver's, and it would
+// make the exploration's order, and so the paths it returns, depend on
+// the queries asked before.
+func (ab *abstraction) addAll(cs [][]bool, parent int, label symbolic.LabelID) {
+	sortCubes(cs)
+	for _, c := range cs {
+		ab.add(c, parent, label)
+	}
+}
+
+// sortCubes sorts cubes by their keys (false before true, the first
+// predicate first).
+func sortCubes(cs [][]bool) {
+	sort.Slice(cs, func(a, b int) bool {
+		x, y := cs[a], cs[b]
+		for i := range min(len(x), len(y)) {
+			if x[i] != y[i] {
+				return y[i]
+			}
+		}
+		return len(x) < len(y)
+	})
+}
+
+// maxPaths bounds the abstract paths that one exploration returns.
+const maxPaths = 256
+
+// explore searches the abstract state space breadth first. It returns
+// the paths (node indices from a start cube) to the cubes of the first
+// breadth-first layer that meet the bad region (at most maxPaths, in node
+// order), none when no cube does, or a Result (unknown) when it stopped.
+//
+// Every bad cube of that layer is returned, not only the first one found,
+// and the successor cubes of a node are added in the order of their keys
+// (not in the order of the SMT models that found them): the paths, and so
+// the course of the refinement, depend on the abstraction alone, not on
+// the solver's state, which every query asked before changes (session 15:
+// be3_trees_safe took 4 iterations or more than 11 as queries that the
+// region search answers without SMT were asked or not).
+func (ab *abstraction) explore() (paths [][]int, res *Result, err error) {
 	r, s := ab.r, ab.s
 	defer func() {
 		r.stats.AbstractStates = len(ab.nodes)
@@ -268,70 +360,93 @@ func (ab *abstraction) explore() (path []int, res *Result, err error) {
 	if err := s.Assert(start); err != nil {
 		return nil, nil, err
 	}
+	var starts [][]bool
 	if sts, ok := r.startStates(); ok {
 		// The cubes of the start states, by evaluation.
 		for _, st := range sts {
-			ab.add(r.valsOf(st, ab.n), -1, symbolic.NoLabel)
+			starts = append(starts, r.valsOf(st, ab.n))
 		}
-	} else if err := ab.allCubes(ab.pc, func(vals []bool) error {
-		ab.add(vals, -1, symbolic.NoLabel)
+	} else if err := ab.allCubes(false, func(vals []bool) error {
+		starts = append(starts, vals)
 		return nil
 	}); err != nil {
 		return nil, nil, err
 	}
+	ab.addAll(starts, -1, symbolic.NoLabel)
 	if err := s.Pop(1); err != nil {
 		return nil, nil, err
 	}
+	var bad []int
 	for i := 0; i < len(ab.nodes); i++ {
 		if err := r.ctx.Err(); err != nil {
 			return nil, r.unknown(ctxReason(r.ctx)), nil
 		}
-		if r.opts.MaxStates > 0 && len(ab.nodes) > r.opts.MaxStates {
+		if len(bad) > 0 && (ab.nodes[i].depth > ab.nodes[bad[0]].depth || len(bad) == maxPaths) {
+			break
+		}
+		if len(bad) == 0 && r.opts.MaxStates > 0 && len(ab.nodes) > r.opts.MaxStates {
 			return nil, r.unknown(fmt.Sprintf("abstract state limit %d", r.opts.MaxStates)), nil
 		}
 		r.stats.AbstractStates = len(ab.nodes)
 		r.progress()
-		nd := ab.nodes[i]
-		var hit bool
-		if sts, ok := r.states(nd.vals); ok {
-			if hit, err = ab.expandStates(i, sts); err != nil {
-				return nil, nil, err
-			}
-		} else {
-			if err := s.Push(); err != nil {
-				return nil, nil, err
-			}
-			if err := s.Assert(ab.cube(nd.vals, ab.pc)); err != nil {
-				return nil, nil, err
-			}
-			if r.cert != nil {
-				hit, err = ab.expandLearned(i)
-			} else {
-				hit, err = ab.expand(i)
-			}
-			if err != nil {
-				return nil, nil, err
-			}
-			if err := s.Pop(1); err != nil {
-				return nil, nil, err
-			}
+		// After a bad cube, the rest of its layer is only tested.
+		hit, err := ab.visit(i, len(bad) > 0)
+		if err != nil {
+			return nil, nil, err
 		}
 		if hit {
-			for j := i; j >= 0; j = ab.nodes[j].parent {
-				path = append(path, j)
-			}
-			for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
-				path[a], path[b] = path[b], path[a]
-			}
-			return path, nil, nil
+			bad = append(bad, i)
 		}
 	}
-	return nil, nil, nil
+	for _, b := range bad {
+		var path []int
+		for j := b; j >= 0; j = ab.nodes[j].parent {
+			path = append(path, j)
+		}
+		for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
+			path[a], path[b] = path[b], path[a]
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil, nil
+}
+
+// visit reports whether node i's cube meets the bad region, and otherwise,
+// unless onlyBad, adds its successors.
+func (ab *abstraction) visit(i int, onlyBad bool) (hit bool, err error) {
+	r, s := ab.r, ab.s
+	nd := ab.nodes[i]
+	if sts, ok := r.states(nd.vals); ok {
+		if onlyBad {
+			for _, st := range sts {
+				if r.isBad(st) {
+					return true, nil
+				}
+			}
+			return false, nil
+		}
+		return ab.expandStates(i, sts)
+	}
+	if err := s.Push(); err != nil {
+		return false, err
+	}
+	if err := s.Assert(ab.cube(nd.vals, ab.pc)); err != nil {
+		return false, err
+	}
+	if r.cert != nil {
+		hit, err = ab.expandLearned(i, onlyBad)
+	} else {
+		hit, err = ab.expand(i, onlyBad)
+	}
+	if err != nil {
+		return false, err
+	}
+	return hit, s.Pop(1)
 }
 
 // expand handles node i, whose cube is asserted: it reports whether the
-// cube meets the bad region, else adds its successors.
-func (ab *abstraction) expand(i int) (bool, error) {
+// cube meets the bad region, else (unless onlyBad) adds its successors.
+func (ab *abstraction) expand(i int, onlyBad bool) (bool, error) {
 	r, s := ab.r, ab.s
 	nd := ab.nodes[i]
 	assume := []smt.Term{r.bad}
@@ -347,6 +462,9 @@ func (ab *abstraction) expand(i int) (bool, error) {
 		return false, errUnknown
 	case smt.Sat:
 		return true, nil
+	}
+	if onlyBad {
+		return false, nil
 	}
 	for a := range r.m.Labels {
 		l := symbolic.LabelID(a)
@@ -371,14 +489,16 @@ func (ab *abstraction) expand(i int) (bool, error) {
 				continue
 			}
 		}
-		err = ab.allCubes(ab.pn, func(vals []bool) error {
-			r.stats.Transitions++
-			ab.add(vals, i, l)
+		var succ [][]bool
+		err = ab.allCubes(true, func(vals []bool) error {
+			succ = append(succ, vals)
 			return nil
 		}, ab.lab[a])
 		if err != nil {
 			return false, err
 		}
+		r.stats.Transitions += len(succ)
+		ab.addAll(succ, i, l)
 	}
 	return false, nil
 }

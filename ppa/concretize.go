@@ -20,28 +20,86 @@ const maxWP = 256
 
 // concretize checks the abstract path (node indices; the last meets the
 // bad region). It returns the counterexample, or the number of predicates
-// it added.
-func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
+// it added. policyQueries counts the path queries with a learned
+// policy's SMT encoding; where it has reached maxSMTPaths and the path
+// would need one, the path is left unchecked (checked false).
+func (r *engine) concretize(ab *abstraction, path []int, policyQueries *int) (res *Result, added int, checked bool, err error) {
 	if res, added, ok, err := r.concretizeStates(ab, path); ok || err != nil {
-		return res, added, err
+		return res, added, true, err
 	}
+	if r.cert != nil {
+		// The path without the policy first: the model alone often
+		// makes it spurious (be3: counts that the cubes do not track),
+		// and that query is cheap, where one with a network's encoding
+		// along the whole path costs seconds. Its unsat core refines
+		// as well: a path infeasible without the policy is infeasible
+		// with it. It is asked in a Z3 context of its own, so that its
+		// core depends on the path alone, not on the queries that the
+		// engine's context answered before.
+		x, err := smt.NewContext()
+		if err != nil {
+			return nil, 0, true, err
+		}
+		defer x.Close()
+		e, err := smt.NewEncoder(x, r.m)
+		if err != nil {
+			return nil, 0, true, err
+		}
+		q, infeasible, core, res, err := r.pathCheck(ab, path, e, false)
+		if res != nil || err != nil {
+			return res, 0, true, err
+		}
+		if infeasible >= 0 {
+			return nil, q.refine(infeasible, core), true, nil
+		}
+		if *policyQueries >= maxSMTPaths {
+			return nil, 0, false, nil
+		}
+		*policyQueries++
+	}
+	q, infeasible, core, res, err := r.pathCheck(ab, path, r.e, true)
+	if res != nil || err != nil {
+		return res, 0, true, err
+	}
+	if infeasible < 0 {
+		// Feasible under the encoding: replay with the policy's real choice.
+		trace, div, err := r.replay(ab, path, q.state(0))
+		if err != nil || trace != nil {
+			if trace != nil {
+				return &Result{Verdict: explicit.UnsafeVerdict, Trace: trace}, 0, true, nil
+			}
+			return nil, 0, true, err
+		}
+		// The encoding's choice differs from float64 evaluation (a
+		// relaxed network or ensemble): split off the state where the
+		// replay left the path.
+		return nil, r.split(q.state(div)), true, nil
+	}
+	return nil, q.refine(infeasible, core), true, nil
+}
+
+// pathCheck asks whether the abstract path has a concrete counterpart,
+// step by step so that an infeasible path is cut at the first step that
+// makes it so: infeasible is that step (k+1: the bad region; -1: the
+// whole path is feasible, the states in q's last model), core the unsat
+// core there. Without policy, the steps and the bad region ignore the
+// policy's choice (any label of the path's step, a range error of any
+// label). res is an unknown answer. The query is built with the encoder
+// e (the engine's, or without policy one of another context).
+func (r *engine) pathCheck(ab *abstraction, path []int, e *smt.Encoder, policy bool) (q *pathQuery, infeasible int, core []int, res *Result, err error) {
 	k := len(path) - 1
-	s, err := r.x.NewSolver()
+	s, err := e.X.NewSolver()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, nil, err
 	}
 	defer s.Close()
-	if r.cert != nil {
+	if r.cert != nil && policy {
 		// The network's encoding along a whole path: bounded.
 		if err := s.SetLimits(smt.Limits{Timeout: time.Duration(k+1) * r.opts.QueryTimeout}); err != nil {
-			return nil, 0, err
+			return nil, 0, nil, nil, err
 		}
 	}
-	q := &pathQuery{r: r, ab: ab, path: path, s: s, vec: make([][]smt.Term, k+1)}
-	infeasible := -1 // the step whose constraints made the path infeasible (k+1: the bad region)
-	var core []int
-	// Add the steps one at a time, so that an infeasible path is cut at
-	// the first step that makes it so.
+	q = &pathQuery{r: r, e: e, ab: ab, path: path, s: s, vec: make([][]smt.Term, k+1), noPolicy: !policy}
 	for i := 0; i <= k+1; i++ {
 		if i <= k {
 			err = q.addStep(i)
@@ -49,44 +107,29 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 			err = q.addBad()
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, nil, err
 		}
-		res, err := r.check(s, q.assumptions...)
+		ans, err := r.check(s, q.assumptions...)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, nil, err
 		}
-		if res == smt.Unknown {
-			if r.ctx.Err() == nil && r.cert != nil {
-				return r.unknown(fmt.Sprintf("the concrete path query along an abstract path of %d steps, with the policy's SMT encoding, found no answer within %v", k, time.Duration(k+1)*r.opts.QueryTimeout)), 0, nil
+		if ans == smt.Unknown {
+			if r.ctx.Err() == nil && r.cert != nil && policy {
+				return nil, 0, nil, r.unknown(fmt.Sprintf("the concrete path query along an abstract path of %d steps, with the policy's SMT encoding, found no answer within %v", k, time.Duration(k+1)*r.opts.QueryTimeout)), nil
 			}
-			return r.solverUnknown(), 0, nil
+			return nil, 0, nil, r.solverUnknown(), nil
 		}
-		if res == smt.Unsat {
-			infeasible = i
+		if ans == smt.Unsat {
 			if core, err = s.Core(); err != nil {
-				return nil, 0, err
+				return nil, 0, nil, nil, err
 			}
-			break
+			return q, i, core, nil, nil
 		}
 		if err := q.saveModel(min(i, k)); err != nil {
-			return nil, 0, err
+			return nil, 0, nil, nil, err
 		}
 	}
-	if infeasible < 0 {
-		// Feasible under the encoding: replay with the policy's real choice.
-		trace, div, err := r.replay(ab, path, q.state(0))
-		if err != nil || trace != nil {
-			if trace != nil {
-				return &Result{Verdict: explicit.UnsafeVerdict, Trace: trace}, 0, nil
-			}
-			return nil, 0, err
-		}
-		// The encoding's choice differs from float64 evaluation (a
-		// relaxed network or ensemble): split off the state where the
-		// replay left the path.
-		return nil, r.split(q.state(div)), nil
-	}
-	return nil, q.refine(infeasible, core), nil
+	return q, -1, nil, nil, nil
 }
 
 // pathQuery is the SMT query that an abstract path has a concrete
@@ -96,6 +139,7 @@ func (r *engine) concretize(ab *abstraction, path []int) (*Result, int, error) {
 // predicates that make the path spurious.
 type pathQuery struct {
 	r           *engine
+	e           *smt.Encoder // r.e, or (without policy) one of another context
 	ab          *abstraction
 	path        []int
 	s           *smt.Solver
@@ -103,6 +147,7 @@ type pathQuery struct {
 	assumptions []smt.Term   // the cube literals' assumptions, in refs' order
 	refs        []litRef
 	lastSat     [][]int64 // per step, the states of the last satisfiable prefix
+	noPolicy    bool      // the steps and the bad region without the policy's choice
 }
 
 // litRef names the cube literal of predicate pred at step step.
@@ -114,24 +159,25 @@ func (q *pathQuery) assert(ts ...smt.Term) error {
 			return err
 		}
 	}
-	return q.r.x.Err()
+	return q.e.X.Err()
 }
 
 // addStep adds step i of the path: its state variables in range, the
 // start condition (i = 0) or the policy's step from i-1 under the label
 // the path takes, and the literals of the node's cube.
 func (q *pathQuery) addStep(i int) error {
-	r, x, m := q.r, q.r.x, q.r.m
+	r, e, m := q.r, q.e, q.r.m
+	x := e.X
 	vs := make([]smt.Term, len(m.Vars))
 	for v := range vs {
 		vs[v] = x.IntConst(fmt.Sprintf("ppa.%d.%d.%s", r.stats.Iterations, i, m.Vars[v].Name))
 	}
 	q.vec[i] = vs
-	if err := q.assert(r.e.InRange(vs)); err != nil {
+	if err := q.assert(e.InRange(vs)); err != nil {
 		return err
 	}
 	if i == 0 {
-		st, err := r.startAt(vs)
+		st, err := r.startAtIn(e, vs)
 		if err != nil {
 			return err
 		}
@@ -139,20 +185,24 @@ func (q *pathQuery) addStep(i int) error {
 			return err
 		}
 	} else {
-		ch, side, err := r.ch.chosen(q.vec[i-1])
-		if err != nil {
-			return err
-		}
 		a := q.ab.nodes[q.path[i]].label
-		nt := x.Not(r.e.Terminal(r.prop, q.vec[i-1]))
-		if err := q.assert(append(side, nt, ch[a], r.step(q.vec[i-1], vs, a))...); err != nil {
+		nt := x.Not(e.Terminal(r.prop, q.vec[i-1]))
+		step := []smt.Term{nt, r.stepIn(e, q.vec[i-1], vs, a)}
+		if !q.noPolicy {
+			ch, side, err := r.ch.chosen(q.vec[i-1])
+			if err != nil {
+				return err
+			}
+			step = append(append(step, side...), ch[a])
+		}
+		if err := q.assert(step...); err != nil {
 			return err
 		}
 	}
 	vals := q.ab.nodes[q.path[i]].vals
-	for p, pred := range r.preds.list {
+	for p, pred := range r.preds.list[:q.ab.n] {
 		l := x.Keep(x.BoolConst(fmt.Sprintf("ppa.%d.%d.lit%d", r.stats.Iterations, i, p)))
-		t := r.e.Cond(pred.c, vs)
+		t := e.Cond(pred.c, vs)
 		if !vals[p] {
 			t = x.Not(t)
 		}
@@ -169,6 +219,19 @@ func (q *pathQuery) addStep(i int) error {
 // region.
 func (q *pathQuery) addBad() error {
 	last := q.vec[len(q.vec)-1]
+	if q.noPolicy {
+		// Any label may be chosen (app: a label that is not applicable
+		// has no outcome, so no range error).
+		all := make([]smt.Term, len(q.r.m.Labels))
+		for a := range all {
+			all[a] = q.e.X.True()
+		}
+		bad, err := q.r.badAtIn(q.e, last, all)
+		if err != nil {
+			return err
+		}
+		return q.assert(bad)
+	}
 	ch, side, err := q.r.ch.chosen(last)
 	if err != nil {
 		return err
@@ -219,7 +282,9 @@ func (q *pathQuery) refine(infeasible int, core []int) int {
 		targets[k] = append(targets[k], r.prop.Unsafe)
 	}
 	added += r.wp(q.ab, q.path, targets)
-	if added == 0 && infeasible > 0 && q.lastSat != nil && q.lastSat[infeasible-1] != nil {
+	// Another path of the same exploration may have added the same
+	// predicates; split only when the iteration has none.
+	if len(r.preds.list) == q.ab.n && infeasible > 0 && q.lastSat != nil && q.lastSat[infeasible-1] != nil {
 		added = r.split(q.state(infeasible - 1))
 	}
 	return added
@@ -327,7 +392,6 @@ func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, add
 	k := len(path) - 1
 	targets := make([][]*symbolic.Cond, k+2)
 	at := min(div+1, k)
-	before := len(r.preds.list)
 	added = r.guardAtoms(ab, path, at)
 	if r.cert == nil {
 		// Rules, tables and no policy: the preconditions of every
@@ -349,7 +413,9 @@ func (r *engine) concretizeStates(ab *abstraction, path []int) (res *Result, add
 		// iterations, where separation needs 19).
 		added += r.separate(ab, path, div, front)
 	}
-	if added == 0 || !r.separates(ab, path, before) {
+	// The predicates of this iteration (other paths' too) must split a
+	// cube of the path, else it comes back.
+	if !r.separates(ab, path, ab.n) {
 		sts, _ := r.states(ab.nodes[path[div]].vals)
 		for _, s := range sts {
 			added += r.split(s)

@@ -16,9 +16,11 @@ package ppa
 //     cube's bounding box (region.go: sub-boxes that miss the cube are
 //     dropped, small ones enumerated): "a never chosen in the cube" drops
 //     every candidate of a;
-//  4. otherwise, per candidate, the same branch-and-bound restricted to
-//     the states from which an outcome of a may lead into the candidate:
-//     no such state drops the candidate, a state found confirms it;
+//  4. otherwise, for the candidates left, one branch-and-bound (the
+//     same, regionSearchAll) that answers each candidate on its own,
+//     restricted per candidate to the states from which an outcome of a
+//     may lead into it: no such state drops the candidate, a state found
+//     confirms it;
 //  5. otherwise one SMT query with the policy's encoding, bounded by
 //     Options.QueryTimeout: unsat drops the candidate; sat or no answer
 //     keeps it (an over-approximation, sound for safe verdicts).
@@ -35,11 +37,12 @@ import (
 const witnesses = 4
 
 // expandLearned is expand for learned policies (the cube of node i is
-// asserted): hit reports a bad state in the cube.
-func (ab *abstraction) expandLearned(i int) (hit bool, err error) {
+// asserted): hit reports a bad state in the cube; unless onlyBad, the
+// successors are added.
+func (ab *abstraction) expandLearned(i int, onlyBad bool) (hit bool, err error) {
 	e := &learnedExpansion{ab: ab, i: i, nd: ab.nodes[i], xp: &explicit.Expansion{}}
 	e.lo, e.hi, _ = ab.r.box(e.nd.vals)
-	if hit, err := e.bad(); hit || err != nil {
+	if hit, err := e.bad(); hit || err != nil || onlyBad {
 		return hit, err
 	}
 	for a := range ab.r.m.Labels {
@@ -152,24 +155,28 @@ func (e *learnedExpansion) label(l symbolic.LabelID) error {
 	}
 	// 1. Candidates without the policy.
 	var cands [][]bool
-	err := ab.allCubes(ab.pn, func(vals []bool) error {
+	err := ab.allCubes(true, func(vals []bool) error {
 		cands = append(cands, vals)
 		return nil
 	}, ab.step[l])
 	if err != nil {
 		return err
 	}
-	excluded, asked := false, false
-	added := 0
-	for _, c := range cands {
-		// 2. Concrete witnesses.
-		ok, err := ab.witness(c, l, e.xp)
-		if err != nil {
+	sortCubes(cands) // the order of their nodes (addAll)
+	// 2. Concrete witnesses.
+	ok := make([]bool, len(cands))
+	var rest []int // the candidates without a witness
+	excluded := false
+	for j, c := range cands {
+		if ok[j], err = ab.witness(c, l, e.xp); err != nil {
 			return err
 		}
-		if !ok && !asked {
-			// 3. The certifier, once per label and cube.
-			asked = true
+		if ok[j] {
+			continue
+		}
+		if len(rest) == 0 {
+			// 3. The certifier, once per label and cube (l never
+			// chosen drops every candidate left).
 			if excluded, err = e.certify(l); err != nil {
 				return err
 			}
@@ -177,25 +184,33 @@ func (e *learnedExpansion) label(l symbolic.LabelID) error {
 				break
 			}
 		}
-		if !ok {
-			// 4. Branch-and-bound towards the candidate.
-			ans := regionUndecided
-			if !r.opts.NoEnumeration {
-				ans, _ = r.regionSearch(e.nd.vals, e.lo, e.hi, l, c)
+		rest = append(rest, j)
+	}
+	if !excluded && len(rest) > 0 {
+		// 4. Branch-and-bound towards every candidate left, in one
+		// search; 5. the policy's encoding, bounded, where it ran out.
+		ans := make([]regionAnswer, len(rest))
+		if !r.opts.NoEnumeration {
+			targets := make([][]bool, len(rest))
+			for k, j := range rest {
+				targets[k] = cands[j]
 			}
-			switch ans {
+			ans, _ = r.regionSearchAll(e.nd.vals, e.lo, e.hi, l, targets)
+		}
+		for k, j := range rest {
+			switch ans[k] {
 			case regionFound:
-				ok = true
-			case regionNone:
-				continue
-			default:
-				// 5. The policy's encoding, bounded.
-				if ok, err = e.policyQuery(c, l); err != nil {
+				ok[j] = true
+			case regionUndecided:
+				if ok[j], err = e.policyQuery(cands[j], l); err != nil {
 					return err
 				}
 			}
 		}
-		if ok {
+	}
+	added := 0
+	for j, c := range cands {
+		if ok[j] {
 			added++
 			r.stats.Transitions++
 			ab.add(c, e.i, l)

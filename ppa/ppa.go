@@ -25,9 +25,16 @@
 //
 // When an abstract state meets the bad region (unsafe states, and states
 // where the chosen label has an outcome that leaves a variable's range),
-// the abstract path to it is checked concretely: one incremental SMT query
+// the rest of its breadth-first layer is tested for the bad region too,
+// and the abstract path to each bad state of the layer is checked
+// concretely (refine, in ppa.go: with a learned policy's SMT encoding
+// only the first maxSMTPaths that need it), so that the refinement does not
+// hang on which bad cube the solver's models led to first. A path is
+// checked concretely: one incremental SMT query
 // unrolls it step by step (fresh state variables per step, each in its
-// cube, each step under the policy's encoding). If every prefix is
+// cube, each step under the policy's encoding; for a learned policy, the
+// same query without the policy first, whose unsat core refines as well
+// at a fraction of the cost). If every prefix is
 // feasible and the last state can be bad, the states found are replayed in
 // the explicit semantics with the policy's real (float64) choice, along
 // the abstract path; a run that reaches an unsafe state is the
@@ -43,8 +50,9 @@
 // or (for paths whose cubes are small enough to enumerate) when no new
 // predicate splits a cube of the path, which would bring the same path
 // back, the states of the feasible prefix's last step are split off by
-// bounds on their variables. The exploration then restarts with the larger
-// predicate set.
+// bounds on their variables. Each path's refinement is computed on its
+// own; the small ones are kept (keepRefinements), and the exploration
+// restarts with the larger predicate set.
 //
 // # Safe verdicts
 //
@@ -366,22 +374,105 @@ func (r *engine) loop() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		path, res, err := ab.explore()
+		paths, res, err := ab.explore()
 		if res != nil || err != nil {
 			return res, err
 		}
-		if path == nil { // closed: safe
+		if paths == nil { // closed: safe
 			return &Result{Verdict: explicit.Safe, Invariant: ab.invariant()}, nil
 		}
-		res, added, err := r.concretize(ab, path)
+		res, err = r.refine(ab, paths)
 		if res != nil || err != nil {
 			return res, err
 		}
-		r.stats.Spurious++
-		if added == 0 {
-			return r.unknown("a spurious abstract path gave no new predicate (the policy's float64 rounding relaxation admits a choice no state makes)"), nil
+	}
+}
+
+// maxSMTPaths bounds the paths per iteration that refine checks by the
+// SMT path query with a learned policy's encoding (paths with a cube too
+// large to enumerate, feasible without the policy): with a network's
+// encoding one costs seconds (be3_16x16_safe: 4 to 24 s), where a path of
+// enumerable cubes, or the query without the policy, costs milliseconds.
+const maxSMTPaths = 2
+
+// maxRefinement is the size up to which refine keeps every path's
+// refinement (see keepRefinements).
+const maxRefinement = 8
+
+// refine checks the paths concretely (the first real one is the answer;
+// of those that need the SMT path query, only the first maxSMTPaths) and
+// refines the predicates by each spurious one. Each path's refinement is
+// computed alone, against the abstraction's predicates; keepRefinements
+// chooses which to keep.
+func (r *engine) refine(ab *abstraction, paths [][]int) (*Result, error) {
+	var undecided *Result
+	var refs [][]pred
+	policyQueries := 0
+	for _, path := range paths {
+		res, _, checked, err := r.concretize(ab, path, &policyQueries)
+		if err == nil && !checked {
+			continue
+		}
+		if err != nil {
+			r.truncatePreds(ab.n)
+			return nil, err
+		}
+		switch {
+		case res == nil:
+			r.stats.Spurious++
+			refs = append(refs, append([]pred(nil), r.preds.list[ab.n:]...))
+		case res.Verdict != explicit.Unknown || r.ctx.Err() != nil:
+			return res, nil
+		case undecided == nil:
+			// The path's query found no answer: the others may still
+			// refine the abstraction.
+			undecided = res
+		}
+		r.truncatePreds(ab.n)
+	}
+	for _, p := range keepRefinements(refs) {
+		r.preds.addPred(p)
+	}
+	if len(r.preds.list) > ab.n {
+		return nil, nil
+	}
+	if undecided != nil {
+		return undecided, nil
+	}
+	return r.unknown("a spurious abstract path gave no new predicate (the policy's float64 rounding relaxation admits a choice no state makes)"), nil
+}
+
+// truncatePreds drops the predicates from index n on, and what is cached
+// per predicate index.
+func (r *engine) truncatePreds(n int) {
+	r.preds.truncate(n)
+	if len(r.firstVars) > n {
+		r.firstVars = r.firstVars[:n]
+	}
+}
+
+// keepRefinements chooses among the refinements of the spurious paths of
+// one exploration (in the paths' order): the smallest non-empty one, and
+// with it every one of at most maxRefinement predicates or at most twice
+// its size. One path's weakest preconditions may bring in hundreds of
+// predicates (be3_trees_safe: 176 at the second iteration, where the
+// other 7 paths of its layer added 2), which the abstraction then pays for
+// in every cube; small refinements of several paths cut the paths of the
+// next abstraction at once. The choice depends on the abstraction alone.
+func keepRefinements(refs [][]pred) []pred {
+	least := -1
+	for _, ps := range refs {
+		if len(ps) > 0 && (least < 0 || len(ps) < least) {
+			least = len(ps)
 		}
 	}
+	var out []pred
+	for _, ps := range refs {
+		if len(ps) > 0 && (len(ps) <= maxRefinement || len(ps) <= 2*least) {
+			out = append(out, ps...)
+		}
+	}
+	return out
 }
 
 // check runs one SMT check with statistics; Unknown answers become the

@@ -66,6 +66,25 @@ func (ps *predSet) addAtom(a *symbolic.Cond) bool {
 	return true
 }
 
+// truncate drops the predicates from index n on (a refinement tried and
+// not kept).
+func (ps *predSet) truncate(n int) {
+	for _, p := range ps.list[n:] {
+		delete(ps.has, p.key)
+	}
+	ps.list = ps.list[:n]
+}
+
+// addPred adds the canonical predicate p when it is new.
+func (ps *predSet) addPred(p pred) bool {
+	if ps.has[p.key] {
+		return false
+	}
+	ps.has[p.key] = true
+	ps.list = append(ps.list, p)
+	return true
+}
+
 // atoms calls f for each atomic condition of c. A comparison of a Boolean
 // expression (the value of a Boolean assignment, after substitution) with
 // a constant is the Boolean condition itself, its negation or a constant,

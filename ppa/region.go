@@ -28,6 +28,8 @@ package ppa
 //     variables then decide, as p[i] != p[j] does for two fixed tiles),
 //     else into halves.
 //
+// Interval evaluation is symbolic.EvalBox and CondBox (symbolic/box.go).
+//
 // The answer is no only when every piece of the box was dropped by one of
 // these sound tests; it is yes only for a state tested exactly. When the
 // budget of regionBoxes sub-boxes runs out (a count, so that answers do
@@ -45,6 +47,7 @@ package ppa
 
 import (
 	"math"
+	"slices"
 
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -85,14 +88,17 @@ func (a regionAnswer) String() string {
 }
 
 // regionQuery is one search: label l over the cube vals, with the
-// candidate cube target (nil: "l is chosen somewhere in the cube",
-// terminal states included, as nd.never records it), or for a range
-// error of l (rangeErr).
+// candidate cubes targets, each answered on its own (none: "l is chosen
+// somewhere in the cube", terminal states included, as nd.never records
+// it), or for a range error of l (rangeErr). The candidates of one
+// (cube, label) share one search (regionSearchAll): the certifier's
+// exclusions and the leaves' states serve all of them, where a search per
+// candidate repeated them.
 type regionQuery struct {
-	r      *engine
-	vals   []bool
-	l      symbolic.LabelID
-	target []bool
+	r       *engine
+	vals    []bool
+	l       symbolic.LabelID
+	targets [][]bool
 	// rangeErr asks, instead of a candidate, for a state not terminal
 	// where an outcome of l leaves a variable's range.
 	rangeErr bool
@@ -102,70 +108,127 @@ type regionQuery struct {
 	// whole budget).
 	certMax float64
 	xp      explicit.Expansion
-	// found is the state that answered yes.
-	found symbolic.State
+	// Per question (per target, or the one question without targets):
+	// found is the state that answered yes, nil until one did; undecided
+	// marks a question pending in a box that could not be settled.
+	found     []symbolic.State
+	undecided []bool
+	open      int // questions not answered yes
+	hits      []int
 }
 
+// questions is the number of questions of q: one per target, or one.
+func (q *regionQuery) questions() int { return max(len(q.targets), 1) }
+
 // regionSearch answers the question of regionQuery over the cube vals,
-// whose bounding box is lo..hi.
+// whose bounding box is lo..hi, for the candidate target (nil: none).
 func (r *engine) regionSearch(vals []bool, lo, hi []int, l symbolic.LabelID, target []bool) (regionAnswer, symbolic.State) {
-	return r.runRegion(&regionQuery{r: r, vals: vals, l: l, target: target}, lo, hi)
+	var targets [][]bool
+	if target != nil {
+		targets = [][]bool{target}
+	}
+	ans, found := r.runRegion(&regionQuery{r: r, vals: vals, l: l, targets: targets}, lo, hi)
+	return ans[0], found[0]
+}
+
+// regionSearchAll answers regionSearch for every candidate of targets
+// (at least one) in one search.
+func (r *engine) regionSearchAll(vals []bool, lo, hi []int, l symbolic.LabelID, targets [][]bool) ([]regionAnswer, []symbolic.State) {
+	return r.runRegion(&regionQuery{r: r, vals: vals, l: l, targets: targets}, lo, hi)
 }
 
 // regionSearchErr asks the region search whether some state of the cube
 // vals (box lo..hi), not terminal, chooses l where an outcome of l leaves
 // a variable's range (the bad region's range errors).
 func (r *engine) regionSearchErr(vals []bool, lo, hi []int, l symbolic.LabelID) (regionAnswer, symbolic.State) {
-	return r.runRegion(&regionQuery{r: r, vals: vals, l: l, rangeErr: true}, lo, hi)
+	ans, found := r.runRegion(&regionQuery{r: r, vals: vals, l: l, rangeErr: true}, lo, hi)
+	return ans[0], found[0]
 }
 
-// runRegion runs the search of q over the box lo..hi.
-func (r *engine) runRegion(q *regionQuery, lo, hi []int) (regionAnswer, symbolic.State) {
+// regionBox is a box of the search with the questions still pending in
+// it.
+type regionBox struct {
+	lo, hi  []int
+	pending []int
+}
+
+// runRegion runs the search of q over the box lo..hi: an answer and the
+// state found per question.
+func (r *engine) runRegion(q *regionQuery, lo, hi []int) ([]regionAnswer, []symbolic.State) {
+	n := q.questions()
 	q.certMax = math.Inf(1)
-	stack := [][2][]int{{append([]int(nil), lo...), append([]int(nil), hi...)}}
-	undecided := false
-	for len(stack) > 0 {
+	q.found, q.undecided, q.open = make([]symbolic.State, n), make([]bool, n), n
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	stack := []regionBox{{append([]int(nil), lo...), append([]int(nil), hi...), all}}
+	out := func(budget bool) ([]regionAnswer, []symbolic.State) {
+		ans := make([]regionAnswer, n)
+		for i := range ans {
+			switch {
+			case q.found[i] != nil:
+				ans[i] = regionFound
+				r.stats.RegionFound++
+			case budget || q.undecided[i]:
+				ans[i] = regionUndecided
+				r.stats.RegionUnknown++
+			default:
+				ans[i] = regionNone
+				r.stats.RegionNone++
+			}
+		}
+		return ans, q.found
+	}
+	for len(stack) > 0 && q.open > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if q.boxes++; q.boxes > regionBoxes || r.ctx.Err() != nil {
-			r.stats.RegionUnknown++
-			return regionUndecided, nil
+			return out(true)
 		}
-		ans, more := q.box(b[0], b[1])
-		switch ans {
-		case regionFound:
-			r.stats.RegionFound++
-			return regionFound, q.found
-		case regionNone:
+		pending, more := q.box(b.lo, b.hi, b.pending)
+		if len(pending) == 0 {
 			continue
 		}
 		if !more {
-			undecided = true
+			for _, i := range pending {
+				q.undecided[i] = true
+			}
 			continue
 		}
-		stack = append(stack, split(b[0], b[1])...)
+		for _, c := range split(b.lo, b.hi) {
+			stack = append(stack, regionBox{c[0], c[1], pending})
+		}
 	}
-	if undecided {
-		r.stats.RegionUnknown++
-		return regionUndecided, nil
-	}
-	r.stats.RegionNone++
-	return regionNone, nil
+	return out(false)
 }
 
-// box settles the sub-box lo..hi: none or found, or undecided with more
-// telling whether splitting it may help (false only for a box of one
-// state whose enumeration hit its bounds, which does not happen).
-func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
+// box settles what it can of the sub-box lo..hi for the questions
+// pending there: it returns the questions left open in the box (none
+// when the box is settled: each pending question excluded there or
+// answered yes), and whether splitting the box may help (false only for
+// a box of one state whose enumeration hit its bounds, which does not
+// happen).
+func (q *regionQuery) box(lo, hi []int, pending []int) ([]int, bool) {
 	r := q.r
 	// Does B meet the cube?
 	for p, want := range q.vals {
-		if t := evalCond(r.preds.list[p].c, lo, hi); t != maybe && (t == yes) != want {
-			return regionNone, false
+		if t := symbolic.CondBox(r.preds.list[p].c, lo, hi); t != symbolic.BoxMaybe && (t == symbolic.BoxTrue) != want {
+			return nil, false
 		}
 	}
-	if (q.target != nil && !q.mayStep(lo, hi)) || (q.rangeErr && !q.mayErr(lo, hi)) {
-		return regionNone, false
+	if q.rangeErr && !q.mayErr(lo, hi) {
+		return nil, false
+	}
+	// The questions not yet answered yes whose candidate B may reach.
+	var left []int
+	for _, i := range pending {
+		if q.found[i] == nil && (len(q.targets) == 0 || q.mayStep(lo, hi, q.targets[i])) {
+			left = append(left, i)
+		}
+	}
+	if len(left) == 0 {
+		return nil, false
 	}
 	// The certifier over B, given the labels applicable throughout B.
 	size := boxSize(lo, hi)
@@ -177,11 +240,8 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 	}
 	if size > noCert && size <= q.certMax {
 		sure := surely(r.m, lo, hi)
-		var ex symbolic.Exclusion
-		var w symbolic.State
-		var err error
 		r.stats.CertCalls++
-		ex, w, err = r.cert.Exclude(lo, hi, q.l, sure)
+		ex, w, err := r.cert.Exclude(lo, hi, q.l, sure)
 		if ex == symbolic.Undecided {
 			// The certifier spent its whole budget: ask it again only
 			// on much smaller boxes.
@@ -190,10 +250,13 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 		if err == nil {
 			switch ex {
 			case symbolic.Excluded:
-				return regionNone, false
+				return nil, false
 			case symbolic.Possible:
-				if w != nil && inBox(w, lo, hi) && q.yes(w) {
-					return regionFound, false
+				if w != nil && inBox(w, lo, hi) {
+					q.test(w, left)
+					if left = q.unanswered(left); len(left) == 0 {
+						return nil, false
+					}
 				}
 			}
 		}
@@ -204,64 +267,86 @@ func (q *regionQuery) box(lo, hi []int) (regionAnswer, bool) {
 	if size <= leaf {
 		sts, ok := r.searchWithin(q.vals, lo, hi, cube, leafNodes)
 		if !ok {
-			return regionUndecided, !onePoint(lo, hi)
+			return left, !onePoint(lo, hi)
 		}
 		for _, s := range sts {
-			if q.yes(s) {
-				return regionFound, false
+			if q.test(s, left); q.open == 0 {
+				break
 			}
 		}
-		return regionNone, false
+		return nil, false
 	}
-	return regionUndecided, true
+	return left, true
 }
 
-// yes tests the state s exactly: in the cube, the policy's float64 choice
-// is l, and (with a candidate) s is not terminal and an outcome of l
-// leads into the candidate.
-func (q *regionQuery) yes(s symbolic.State) bool {
+// unanswered returns the questions of pending not answered yes.
+func (q *regionQuery) unanswered(pending []int) []int {
+	var out []int
+	for _, i := range pending {
+		if q.found[i] == nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// test tests the state s exactly for the questions pending (not yet
+// answered yes), and records it as the answer of those it answers yes:
+// s lies in the cube, the policy's float64 choice is l, and (with
+// candidates) s is not terminal and an outcome of l leads into the
+// candidate.
+func (q *regionQuery) test(s symbolic.State, pending []int) {
 	r, g, m := q.r, q.r.g, q.r.m
 	if !r.inCube(s, q.vals) {
-		return false
+		return
 	}
 	// The cheap tests first, the policy's evaluation last.
 	if q.rangeErr && !q.errs(s) {
-		return false
+		return
 	}
-	if q.target != nil {
-		if g.Status(s) != explicit.Open {
-			return false
+	q.hits = q.hits[:0]
+	if len(q.targets) == 0 {
+		if q.found[0] == nil {
+			q.hits = append(q.hits, 0)
 		}
-		into := false
+	} else {
+		if g.Status(s) != explicit.Open {
+			return
+		}
 		for ci := range m.Commands {
 			c := &m.Commands[ci]
 			if c.Label != q.l || !g.Guard(s, ci) {
 				continue
 			}
 			for oi := range c.Outcomes {
-				if t, err := g.Apply(s, ci, oi); err == nil && r.inCube(t, q.target) {
-					into = true
-					break
+				t, err := g.Apply(s, ci, oi)
+				if err != nil {
+					continue
+				}
+				for _, i := range pending {
+					if q.found[i] == nil && !slices.Contains(q.hits, i) && r.inCube(t, q.targets[i]) {
+						q.hits = append(q.hits, i)
+					}
 				}
 			}
-			if into {
-				break
-			}
 		}
-		if !into {
-			return false
-		}
+	}
+	if len(q.hits) == 0 {
+		return
 	}
 	g.Applicable(s, &q.xp)
 	if !q.xp.App[q.l] {
-		return false // a label that is not applicable is not chosen
+		return // a label that is not applicable is not chosen
 	}
 	l, err := r.dec.Decide(s, q.xp.App)
 	if err != nil || l != q.l {
-		return false
+		return
 	}
-	q.found = append(symbolic.State(nil), s...)
-	return true
+	st := append(symbolic.State(nil), s...)
+	for _, i := range q.hits {
+		q.found[i] = st
+		q.open--
+	}
 }
 
 // errs reports whether s is not terminal and an outcome of a command of
@@ -293,7 +378,7 @@ func (q *regionQuery) mayErr(lo, hi []int) bool {
 	m := q.r.m
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
-		if c.Label != q.l || evalCond(c.Guard, lo, hi) == no {
+		if c.Label != q.l || symbolic.CondBox(c.Guard, lo, hi) == symbolic.BoxFalse {
 			continue
 		}
 		for _, o := range c.Outcomes {
@@ -301,9 +386,9 @@ func (q *regionQuery) mayErr(lo, hi []int) bool {
 				return true // a probability may fail its check in Apply
 			}
 			for _, as := range o.Assigns {
-				iv := evalExpr(as.Value, lo, hi)
+				iv := symbolic.EvalBox(as.Value, lo, hi)
 				v := &m.Vars[as.Var]
-				if iv.top || iv.lo < int64(v.Lo) || iv.hi > int64(v.Hi) {
+				if iv.Top || iv.Lo < int64(v.Lo) || iv.Hi > int64(v.Hi) {
 					return true
 				}
 			}
@@ -315,12 +400,12 @@ func (q *regionQuery) mayErr(lo, hi []int) bool {
 // mayStep reports whether some outcome of a command of label l whose
 // guard may hold somewhere in lo..hi may lead into the candidate cube,
 // by interval evaluation (false only when none can).
-func (q *regionQuery) mayStep(lo, hi []int) bool {
+func (q *regionQuery) mayStep(lo, hi []int, target []bool) bool {
 	r, m := q.r, q.r.m
 	nlo, nhi := make([]int, len(lo)), make([]int, len(hi))
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
-		if c.Label != q.l || evalCond(c.Guard, lo, hi) == no {
+		if c.Label != q.l || symbolic.CondBox(c.Guard, lo, hi) == symbolic.BoxFalse {
 			continue
 		}
 	outcomes:
@@ -328,21 +413,21 @@ func (q *regionQuery) mayStep(lo, hi []int) bool {
 			copy(nlo, lo)
 			copy(nhi, hi)
 			for _, as := range c.Outcomes[oi].Assigns {
-				iv := evalExpr(as.Value, lo, hi)
+				iv := symbolic.EvalBox(as.Value, lo, hi)
 				v := &m.Vars[as.Var]
-				if iv.top {
+				if iv.Top {
 					nlo[as.Var], nhi[as.Var] = v.Lo, v.Hi
 					continue
 				}
-				a, b := max(iv.lo, int64(v.Lo)), min(iv.hi, int64(v.Hi))
+				a, b := max(iv.Lo, int64(v.Lo)), min(iv.Hi, int64(v.Hi))
 				if a > b {
 					continue outcomes // every value leaves the range: no transition
 				}
 				nlo[as.Var], nhi[as.Var] = int(a), int(b)
 			}
 			ok := true
-			for p, want := range q.target {
-				if t := evalCond(r.preds.list[p].c, nlo, nhi); t != maybe && (t == yes) != want {
+			for p, want := range target {
+				if t := symbolic.CondBox(r.preds.list[p].c, nlo, nhi); t != symbolic.BoxMaybe && (t == symbolic.BoxTrue) != want {
 					ok = false
 					break
 				}
@@ -362,7 +447,7 @@ func surely(m *symbolic.Model, lo, hi []int) []symbolic.LabelID {
 	var out []symbolic.LabelID
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
-		if !seen[c.Label] && evalCond(c.Guard, lo, hi) == yes {
+		if !seen[c.Label] && symbolic.CondBox(c.Guard, lo, hi) == symbolic.BoxTrue {
 			seen[c.Label] = true
 			out = append(out, c.Label)
 		}
@@ -429,264 +514,4 @@ func inBox(s symbolic.State, lo, hi []int) bool {
 		}
 	}
 	return true
-}
-
-// Interval evaluation of expressions and conditions over a box, in int64
-// with overflow checks: a value whose bounds leave ±2^62 is top (any
-// value), which decides no comparison. Conditions evaluate to yes, no or
-// maybe; yes (no) means the condition holds (fails) in every state of the
-// box, which is what the search's drops rely on.
-
-// tri is a three-valued truth value.
-type tri uint8
-
-const (
-	maybe tri = iota
-	yes
-	no
-)
-
-func (t tri) not() tri {
-	switch t {
-	case yes:
-		return no
-	case no:
-		return yes
-	}
-	return maybe
-}
-
-// ival is an integer interval lo..hi, or top.
-type ival struct {
-	lo, hi int64
-	top    bool
-}
-
-const ivalLimit = 1 << 62
-
-func mkIval(lo, hi int64) ival {
-	if lo < -ivalLimit || hi > ivalLimit || lo > hi {
-		return ival{top: true}
-	}
-	return ival{lo: lo, hi: hi}
-}
-
-// mul64 multiplies with an overflow check (symbolic.MulExact; vigil's
-// ints are 64 bits).
-func mul64(a, b int64) (int64, bool) {
-	p, ok := symbolic.MulExact(int(a), int(b))
-	return int64(p), ok
-}
-
-func evalExpr(e *symbolic.Expr, lo, hi []int) ival {
-	switch e.Op {
-	case symbolic.OpConst:
-		return mkIval(int64(e.K), int64(e.K))
-	case symbolic.OpVar:
-		if int(e.Var) < 0 || int(e.Var) >= len(lo) {
-			return ival{top: true}
-		}
-		return mkIval(int64(lo[e.Var]), int64(hi[e.Var]))
-	case symbolic.OpAdd:
-		acc := ival{}
-		for _, a := range e.Args {
-			v := evalExpr(a, lo, hi)
-			if v.top {
-				return v
-			}
-			acc = mkIval(acc.lo+v.lo, acc.hi+v.hi) // both within ±2^62: no overflow
-			if acc.top {
-				return acc
-			}
-		}
-		return acc
-	case symbolic.OpSub:
-		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
-		if a.top || b.top {
-			return ival{top: true}
-		}
-		return mkIval(a.lo-b.hi, a.hi-b.lo)
-	case symbolic.OpNeg:
-		a := evalExpr(e.Args[0], lo, hi)
-		if a.top {
-			return a
-		}
-		return mkIval(-a.hi, -a.lo)
-	case symbolic.OpMul:
-		a := evalExpr(e.Args[0], lo, hi)
-		if a.top {
-			return a
-		}
-		return scaleIval(a, int64(e.K))
-	case symbolic.OpDiv:
-		a := evalExpr(e.Args[0], lo, hi)
-		if a.top || e.K <= 0 {
-			return ival{top: true}
-		}
-		return mkIval(int64(symbolic.FloorDiv(int(a.lo), e.K)), int64(symbolic.FloorDiv(int(a.hi), e.K)))
-	case symbolic.OpMin, symbolic.OpMax:
-		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
-		if a.top || b.top {
-			return ival{top: true}
-		}
-		if e.Op == symbolic.OpMin {
-			return mkIval(min(a.lo, b.lo), min(a.hi, b.hi))
-		}
-		return mkIval(max(a.lo, b.lo), max(a.hi, b.hi))
-	case symbolic.OpAbs:
-		a := evalExpr(e.Args[0], lo, hi)
-		switch {
-		case a.top:
-			return a
-		case a.lo >= 0:
-			return a
-		case a.hi <= 0:
-			return mkIval(-a.hi, -a.lo)
-		}
-		return mkIval(0, max(-a.lo, a.hi))
-	case symbolic.OpIte:
-		switch evalCond(e.Cond, lo, hi) {
-		case yes:
-			return evalExpr(e.Args[0], lo, hi)
-		case no:
-			return evalExpr(e.Args[1], lo, hi)
-		}
-		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
-		if a.top || b.top {
-			return ival{top: true}
-		}
-		return mkIval(min(a.lo, b.lo), max(a.hi, b.hi))
-	case symbolic.OpBool:
-		switch evalCond(e.Cond, lo, hi) {
-		case yes:
-			return mkIval(1, 1)
-		case no:
-			return mkIval(0, 0)
-		}
-		return mkIval(0, 1)
-	case symbolic.OpProd:
-		a, b := evalExpr(e.Args[0], lo, hi), evalExpr(e.Args[1], lo, hi)
-		if a.top || b.top {
-			return ival{top: true}
-		}
-		var ps [4]int64
-		for i, xy := range [4][2]int64{{a.lo, b.lo}, {a.lo, b.hi}, {a.hi, b.lo}, {a.hi, b.hi}} {
-			p, ok := mul64(xy[0], xy[1])
-			if !ok {
-				return ival{top: true}
-			}
-			ps[i] = p
-		}
-		return mkIval(min(ps[0], ps[1], ps[2], ps[3]), max(ps[0], ps[1], ps[2], ps[3]))
-	}
-	return ival{top: true}
-}
-
-func scaleIval(a ival, k int64) ival {
-	p, ok1 := mul64(a.lo, k)
-	q, ok2 := mul64(a.hi, k)
-	if !ok1 || !ok2 {
-		return ival{top: true}
-	}
-	return mkIval(min(p, q), max(p, q))
-}
-
-func evalCond(c *symbolic.Cond, lo, hi []int) tri {
-	switch c.Op {
-	case symbolic.CTrue:
-		return yes
-	case symbolic.CFalse:
-		return no
-	case symbolic.CVar:
-		if int(c.Var) < 0 || int(c.Var) >= len(lo) {
-			return maybe
-		}
-		l, h := lo[c.Var], hi[c.Var]
-		switch {
-		case l == 0 && h == 0:
-			return no
-		case l > 0 || h < 0:
-			return yes
-		}
-		return maybe
-	case symbolic.CCmp:
-		a, b := evalExpr(c.L, lo, hi), evalExpr(c.R, lo, hi)
-		if a.top || b.top {
-			return maybe
-		}
-		return cmpIval(c.Cmp, a, b)
-	case symbolic.CNot:
-		return evalCond(c.Args[0], lo, hi).not()
-	case symbolic.CAnd:
-		out := yes
-		for _, a := range c.Args {
-			switch evalCond(a, lo, hi) {
-			case no:
-				return no
-			case maybe:
-				out = maybe
-			}
-		}
-		return out
-	case symbolic.COr:
-		out := no
-		for _, a := range c.Args {
-			switch evalCond(a, lo, hi) {
-			case yes:
-				return yes
-			case maybe:
-				out = maybe
-			}
-		}
-		return out
-	case symbolic.CImplies:
-		a := evalCond(c.Args[0], lo, hi)
-		if a == no {
-			return yes
-		}
-		b := evalCond(c.Args[1], lo, hi)
-		switch {
-		case b == yes:
-			return yes
-		case a == yes && b == no:
-			return no
-		}
-		return maybe
-	}
-	return maybe
-}
-
-// cmpIval compares two intervals: yes when a op b for every pair, no when
-// for none.
-func cmpIval(op symbolic.CmpOp, a, b ival) tri {
-	switch op {
-	case symbolic.Eq:
-		if a.lo == a.hi && b.lo == b.hi && a.lo == b.lo {
-			return yes
-		}
-		if a.hi < b.lo || b.hi < a.lo {
-			return no
-		}
-	case symbolic.Ne:
-		return cmpIval(symbolic.Eq, a, b).not()
-	case symbolic.Lt:
-		if a.hi < b.lo {
-			return yes
-		}
-		if a.lo >= b.hi {
-			return no
-		}
-	case symbolic.Le:
-		if a.hi <= b.lo {
-			return yes
-		}
-		if a.lo > b.hi {
-			return no
-		}
-	case symbolic.Gt:
-		return cmpIval(symbolic.Lt, b, a)
-	case symbolic.Ge:
-		return cmpIval(symbolic.Le, b, a)
-	}
-	return maybe
 }
