@@ -1,0 +1,213 @@
+package smtlib
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"vigil/symbolic"
+)
+
+// TestReview15bLiftedEquivalent checks the lifting of lift.go against an
+// independent printer that writes min, max, abs, if and conditions as
+// numbers with ite terms: z3 must find the lifted atom (a comparison, an
+// assignment, a range test) equivalent to the ite form for every integer
+// valuation, on random expression DAGs that share subterms, nest
+// conditions over lifted operands, divide (floor) negative values, use
+// coefficients near 2^62 and exceed maxCases.
+func TestReview15bLiftedEquivalent(t *testing.T) {
+	needZ3(t)
+	nv := 3
+	n := &names{}
+	for i := 0; i < nv; i++ {
+		n.cur = append(n.cur, fmt.Sprintf("|v%d|", i))
+	}
+	var ps []problem
+	fallback := 0
+	for seed := uint64(0); seed < 300; seed++ {
+		r := rand.New(rand.NewPCG(seed, 15))
+		g := &exprGen{r: r, nv: nv}
+		p := &printer{n: n}
+		var b strings.Builder
+		for i := 0; i < nv; i++ {
+			fmt.Fprintf(&b, "(declare-const %s Int)\n", n.cur[i])
+		}
+		b.WriteString("(declare-const |out| Int)\n")
+		for k := 0; k < 6; k++ {
+			depth := 2 + r.IntN(4)
+			e, f := g.expr(depth), g.expr(depth)
+			c := g.cond(depth)
+			cmp := symbolic.CmpOp(r.IntN(6))
+			var lifted, ref string
+			switch k % 3 {
+			case 0:
+				lifted = p.condString(&symbolic.Cond{Op: symbolic.CCmp, Cmp: cmp, L: e, R: f})
+				ref = refCond(n, &symbolic.Cond{Op: symbolic.CCmp, Cmp: cmp, L: e, R: f})
+			case 1:
+				lifted = p.lifted([]*symbolic.Expr{e}, func(v []string) string { return "(= |out| " + v[0] + ")" })
+				ref = "(= |out| " + refExpr(n, e) + ")"
+			case 2:
+				lifted = p.condString(c)
+				ref = refCond(n, c)
+			}
+			if strings.Contains(lifted, "(ite ") {
+				fallback++
+			}
+			fmt.Fprintf(&b, "(push 1)\n(assert (not (= %s %s)))\n(check-sat)\n(pop 1)\n", lifted, ref)
+		}
+		if p.err != nil {
+			t.Fatalf("seed %d: %v", seed, p.err)
+		}
+		ps = append(ps, problem{fmt.Sprint("s", seed), b.String()})
+	}
+	got := runBatch(t, ps, 2)
+	for _, q := range ps {
+		for i, line := range got[q.name] {
+			if line != "unsat" {
+				t.Errorf("%s: check %d: the lifted atom differs from its ite form (z3: %s)", q.name, i, line)
+			}
+		}
+		if len(got[q.name]) != 6 {
+			t.Errorf("%s: z3 printed %q", q.name, got[q.name])
+		}
+	}
+	t.Logf("%d scripts, %d atoms left with ite terms (over maxCases)", len(ps), fallback)
+}
+
+// exprGen builds random expressions, reusing earlier nodes.
+type exprGen struct {
+	r    *rand.Rand
+	nv   int
+	pool []*symbolic.Expr
+}
+
+func (g *exprGen) expr(d int) *symbolic.Expr {
+	r := g.r
+	if len(g.pool) > 0 && r.IntN(5) == 0 {
+		return g.pool[r.IntN(len(g.pool))] // a shared subterm
+	}
+	var e *symbolic.Expr
+	if d <= 0 || r.IntN(6) == 0 {
+		if r.IntN(2) == 0 {
+			e = symbolic.V(symbolic.VarID(r.IntN(g.nv)))
+		} else {
+			e = symbolic.Lit(g.konst())
+		}
+	} else {
+		switch r.IntN(10) {
+		case 0:
+			e = &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{g.expr(d - 1), g.expr(d - 1)}}
+		case 1:
+			e = &symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{g.expr(d - 1), g.expr(d - 1)}}
+		case 2:
+			e = &symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{g.expr(d - 1)}}
+		case 3:
+			e = &symbolic.Expr{Op: symbolic.OpMul, K: g.konst(), Args: []*symbolic.Expr{g.expr(d - 1)}}
+		case 4:
+			e = &symbolic.Expr{Op: symbolic.OpDiv, K: 1 + r.IntN(5), Args: []*symbolic.Expr{g.expr(d - 1)}}
+		case 5:
+			e = &symbolic.Expr{Op: symbolic.OpMin, Args: []*symbolic.Expr{g.expr(d - 1), g.expr(d - 1)}}
+		case 6:
+			e = &symbolic.Expr{Op: symbolic.OpMax, Args: []*symbolic.Expr{g.expr(d - 1), g.expr(d - 1)}}
+		case 7:
+			e = &symbolic.Expr{Op: symbolic.OpAbs, Args: []*symbolic.Expr{g.expr(d - 1)}}
+		case 8:
+			e = &symbolic.Expr{Op: symbolic.OpIte, Cond: g.cond(d - 1), Args: []*symbolic.Expr{g.expr(d - 1), g.expr(d - 1)}}
+		case 9:
+			e = &symbolic.Expr{Op: symbolic.OpBool, Cond: g.cond(d - 1)}
+		}
+	}
+	g.pool = append(g.pool, e)
+	return e
+}
+
+func (g *exprGen) konst() int {
+	switch g.r.IntN(6) {
+	case 0:
+		return 1 << 62
+	case 1:
+		return -(1 << 62)
+	default:
+		return g.r.IntN(9) - 4
+	}
+}
+
+func (g *exprGen) cond(d int) *symbolic.Cond {
+	r := g.r
+	if d <= 0 {
+		switch r.IntN(3) {
+		case 0:
+			return &symbolic.Cond{Op: symbolic.CVar, Var: symbolic.VarID(r.IntN(g.nv))}
+		case 1:
+			return &symbolic.Cond{Op: symbolic.CTrue}
+		}
+		return &symbolic.Cond{Op: symbolic.CCmp, Cmp: symbolic.CmpOp(r.IntN(6)), L: g.expr(0), R: g.expr(0)}
+	}
+	switch r.IntN(6) {
+	case 0:
+		return &symbolic.Cond{Op: symbolic.CNot, Args: []*symbolic.Cond{g.cond(d - 1)}}
+	case 1:
+		return &symbolic.Cond{Op: symbolic.CAnd, Args: []*symbolic.Cond{g.cond(d - 1), g.cond(d - 1)}}
+	case 2:
+		return &symbolic.Cond{Op: symbolic.COr, Args: []*symbolic.Cond{g.cond(d - 1), g.cond(d - 1)}}
+	case 3:
+		return &symbolic.Cond{Op: symbolic.CImplies, Args: []*symbolic.Cond{g.cond(d - 1), g.cond(d - 1)}}
+	}
+	return &symbolic.Cond{Op: symbolic.CCmp, Cmp: symbolic.CmpOp(r.IntN(6)), L: g.expr(d - 1), R: g.expr(d - 1)}
+}
+
+// refExpr and refCond print with ite terms, independently of print.go.
+func refExpr(n *names, e *symbolic.Expr) string {
+	a := func(i int) string { return refExpr(n, e.Args[i]) }
+	switch e.Op {
+	case symbolic.OpConst:
+		return lit(e.K)
+	case symbolic.OpVar:
+		return n.cur[e.Var]
+	case symbolic.OpAdd:
+		return "(+ " + a(0) + " " + a(1) + ")"
+	case symbolic.OpSub:
+		return "(- " + a(0) + " " + a(1) + ")"
+	case symbolic.OpNeg:
+		return "(- 0 " + a(0) + ")"
+	case symbolic.OpMul:
+		return "(* " + lit(e.K) + " " + a(0) + ")"
+	case symbolic.OpDiv:
+		return "(div " + a(0) + " " + lit(e.K) + ")"
+	case symbolic.OpMin:
+		return "(ite (< " + a(0) + " " + a(1) + ") " + a(0) + " " + a(1) + ")"
+	case symbolic.OpMax:
+		return "(ite (> " + a(0) + " " + a(1) + ") " + a(0) + " " + a(1) + ")"
+	case symbolic.OpAbs:
+		return "(ite (< " + a(0) + " 0) (- 0 " + a(0) + ") " + a(0) + ")"
+	case symbolic.OpIte:
+		return "(ite " + refCond(n, e.Cond) + " " + a(0) + " " + a(1) + ")"
+	case symbolic.OpBool:
+		return "(ite " + refCond(n, e.Cond) + " 1 0)"
+	}
+	panic("op")
+}
+
+func refCond(n *names, c *symbolic.Cond) string {
+	switch c.Op {
+	case symbolic.CTrue:
+		return "true"
+	case symbolic.CFalse:
+		return "false"
+	case symbolic.CVar:
+		return "(distinct " + n.cur[c.Var] + " 0)"
+	case symbolic.CCmp:
+		l, r := refExpr(n, c.L), refExpr(n, c.R)
+		return fmt.Sprintf([...]string{"(= %s %s)", "(distinct %s %s)", "(< %s %s)", "(<= %s %s)", "(> %s %s)", "(>= %s %s)"}[c.Cmp], l, r)
+	case symbolic.CNot:
+		return "(not " + refCond(n, c.Args[0]) + ")"
+	case symbolic.CAnd:
+		return "(and " + refCond(n, c.Args[0]) + " " + refCond(n, c.Args[1]) + ")"
+	case symbolic.COr:
+		return "(or " + refCond(n, c.Args[0]) + " " + refCond(n, c.Args[1]) + ")"
+	case symbolic.CImplies:
+		return "(=> " + refCond(n, c.Args[0]) + " " + refCond(n, c.Args[1]) + ")"
+	}
+	panic("cond")
+}
