@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"vigil/symbolic/gen"
 
 	"vigil/symbolic"
 )
@@ -210,4 +211,74 @@ func refCond(n *names, c *symbolic.Cond) string {
 		return "(=> " + refCond(n, c.Args[0]) + " " + refCond(n, c.Args[1]) + ")"
 	}
 	panic("cond")
+}
+
+// TestReview15bDefinitionsDeep is TestDefinitionsMatchExplicit on models
+// whose expressions nest deeper (more lifted cases, conditions over
+// lifted operands, the maxCases fallback) and, on every other seed, use
+// coefficients near 2^62: vigil.init, vigil.bad and vigil.trans, under
+// the model's rules policy, no policy and a table, state by state
+// against the explicit engine.
+func TestReview15bDefinitionsDeep(t *testing.T) {
+	needZ3(t)
+	if testing.Short() {
+		t.Skip("z3 on a few hundred states")
+	}
+	var ps []problem
+	type stateList struct {
+		q      Question
+		states []symbolic.State
+	}
+	lists := map[string]stateList{}
+	models := 0
+	for seed := uint64(0); models < 40 && seed < 5000; seed++ {
+		m := gen.Model(seed, gen.Options{RangeErrors: seed%3 == 0, MaxVars: 2, MaxRange: 4, MaxDepth: 4, Large: seed%2 == 1})
+		size := 1
+		for i := range m.Vars {
+			size *= m.Vars[i].Size() + 2
+		}
+		deep := false
+		for _, c := range m.Commands {
+			for _, o := range c.Outcomes {
+				for _, a := range o.Assigns {
+					deep = deep || hasIte(a.Value)
+				}
+			}
+		}
+		if size > 60 || !deep {
+			continue
+		}
+		models++
+		for _, pol := range []*symbolic.PolicyDecl{m.Policies[0], nil, randomTable(m, seed)} {
+			q := Question{Model: m, Property: m.Properties[0], Policy: pol}
+			name := fmt.Sprintf("gen%d/%s", seed, policyName(pol))
+			text, states, err := stateChecks(q)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			lists[name] = stateList{q, states}
+			ps = append(ps, problem{name, text})
+		}
+	}
+	got := runBatch(t, ps, 2)
+	checks := 0
+	for _, p := range ps {
+		lines, l := got[p.name], lists[p.name]
+		if len(lines) != len(l.states) {
+			t.Errorf("%s: z3 printed %d lines for %d states: %q", p.name, len(lines), len(l.states), lines)
+			continue
+		}
+		for i, line := range lines {
+			checks++
+			if line != "unsat" {
+				t.Errorf("%s: state %s: the printed definitions disagree with the explicit engine (z3: %s)",
+					p.name, l.q.Model.FormatState(l.states[i]), line)
+				break
+			}
+		}
+	}
+	t.Logf("%d models (all with lifted assignments), %d questions, %d states checked", models, len(ps), checks)
+	if models < 20 {
+		t.Errorf("only %d models", models)
+	}
 }
