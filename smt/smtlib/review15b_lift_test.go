@@ -25,7 +25,7 @@ func TestReview15bLiftedEquivalent(t *testing.T) {
 		n.cur = append(n.cur, fmt.Sprintf("|v%d|", i))
 	}
 	var ps []problem
-	fallback := 0
+	fallback, bound := 0, 0
 	for seed := uint64(0); seed < 300; seed++ {
 		r := rand.New(rand.NewPCG(seed, 15))
 		g := &exprGen{r: r, nv: nv}
@@ -55,6 +55,9 @@ func TestReview15bLiftedEquivalent(t *testing.T) {
 			if strings.Contains(lifted, "(ite ") {
 				fallback++
 			}
+			if strings.Contains(lifted, "(let (("+letCond(0)+" ") {
+				bound++
+			}
 			fmt.Fprintf(&b, "(push 1)\n(assert (not (= %s %s)))\n(check-sat)\n(pop 1)\n", lifted, ref)
 		}
 		if p.err != nil {
@@ -73,7 +76,43 @@ func TestReview15bLiftedEquivalent(t *testing.T) {
 			t.Errorf("%s: z3 printed %q", q.name, got[q.name])
 		}
 	}
-	t.Logf("%d scripts, %d atoms left with ite terms (over maxCases)", len(ps), fallback)
+	t.Logf("%d scripts, %d atoms left with ite terms (over maxCases), %d binding conditions with let", len(ps), fallback, bound)
+	if bound < 50 {
+		t.Errorf("only %d atoms bind conditions with let", bound)
+	}
+}
+
+// TestReview15bLiftedLinear checks that a condition over an operand with
+// an if, nested 40 deep, prints in time and text linear in the nesting
+// (each level's condition guards both cases of the level above: written
+// out in each, the text doubled per level), and that the printed atom is
+// the ite form's (z3, at depth 12).
+func TestReview15bLiftedLinear(t *testing.T) {
+	n := &names{cur: []string{"|x|"}}
+	x := symbolic.V(0)
+	e := x
+	var ps []problem
+	for d := 1; d <= 40; d++ {
+		c := &symbolic.Cond{Op: symbolic.CCmp, Cmp: symbolic.Gt, L: e, R: symbolic.Lit(0)}
+		e = &symbolic.Expr{Op: symbolic.OpIte, Cond: c, Args: []*symbolic.Expr{x, {Op: symbolic.OpNeg, Args: []*symbolic.Expr{x}}}}
+		p := &printer{n: n}
+		s := p.lifted([]*symbolic.Expr{e}, func(v []string) string { return "(= |y| " + v[0] + ")" })
+		if p.err != nil {
+			t.Fatal(p.err)
+		}
+		if len(s) > 400*d {
+			t.Fatalf("depth %d: %d bytes", d, len(s))
+		}
+		if d == 12 {
+			ps = append(ps, problem{"d12", "(declare-const |x| Int)\n(declare-const |y| Int)\n(assert (not (= " + s + " (= |y| " + refExpr(n, e) + "))))\n(check-sat)\n"})
+		}
+	}
+	if _, err := Z3Path(); err != nil {
+		return
+	}
+	if got := runBatch(t, ps, 1)["d12"]; len(got) != 1 || got[0] != "unsat" {
+		t.Errorf("depth 12: the lifted atom differs from its ite form (z3: %q)", got)
+	}
 }
 
 // exprGen builds random expressions, reusing earlier nodes.
