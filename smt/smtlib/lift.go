@@ -160,10 +160,9 @@ func (p *printer) branch(c string, arm func(then bool) ([]valCase, bool)) ([]val
 	case "false":
 		return arm(false)
 	}
-	if p.branched == nil {
-		p.branched = map[string]bool{}
+	if p.branched != nil {
+		p.branched[c] = true
 	}
-	p.branched[c] = true
 	th, ok := arm(true)
 	if !ok {
 		return nil, false
@@ -258,6 +257,11 @@ func (p *printer) lifted(es []*symbolic.Expr, atom func(v []string) string) stri
 	if !any || p.err != nil {
 		return atom(v)
 	}
+	// the conditions this atom's cases branch on (branch adds them), its
+	// own: the text of an atom does not depend on what was printed before
+	outer := p.branched
+	p.branched = map[string]bool{}
+	defer func() { p.branched = outer }()
 	cs, ok := p.combine(es, nil, func(v []valCase) []valCase {
 		vals := make([]string, len(v))
 		for i, x := range v {

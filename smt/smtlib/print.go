@@ -39,7 +39,8 @@ type printer struct {
 	// Formula reads (vigil.trans, vigil.step.<a>) instead of b.
 	side *strings.Builder
 	// conds remembers the text of conditions (condString); branched
-	// holds the conditions lift.go's cases branch on (branch).
+	// holds the conditions the cases of the atom being lifted branch on
+	// (lift.go).
 	conds    map[*symbolic.Cond]string
 	branched map[string]bool
 }
