@@ -321,3 +321,49 @@ func TestReview15bDefinitionsDeep(t *testing.T) {
 		t.Errorf("only %d models", models)
 	}
 }
+
+// TestReview15bCHCDeep is TestCHCMatchesBFS on generated models whose
+// expressions nest four deep (lifted assignments, guards and range
+// errors over nested min, max, abs and if; coefficients near 2^62 on odd
+// seeds): Spacer's answer on the CHC export must be bfs's verdict under
+// the rules policy, no policy and a table.
+func TestReview15bCHCDeep(t *testing.T) {
+	needZ3(t)
+	if testing.Short() {
+		t.Skip("Spacer on a hundred questions")
+	}
+	want := map[string]string{}
+	var ps []problem
+	for seed := uint64(0); seed < 40; seed++ {
+		m := gen.Model(seed, gen.Options{MaxDepth: 4, RangeErrors: seed%3 == 0, Large: seed%2 == 1})
+		for _, pol := range []*symbolic.PolicyDecl{m.Policies[0], nil, randomTable(m, seed)} {
+			q := Question{Model: m, Property: m.Properties[0], Policy: pol}
+			name := fmt.Sprintf("gen%d/%s", seed, policyName(pol))
+			w, err := bfsVerdict(q)
+			if err != nil {
+				continue
+			}
+			var b strings.Builder
+			if err := WriteCHC(&b, q); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			want[name] = w
+			ps = append(ps, problem{name, b.String()})
+		}
+	}
+	got := runBatch(t, ps, 2, "-t:10000")
+	unknown := 0
+	for _, p := range ps {
+		switch lines := got[p.name]; {
+		case len(lines) == 1 && lines[0] == want[p.name]:
+		case len(lines) == 1 && lines[0] == "unknown":
+			unknown++
+		default:
+			t.Errorf("%s: Spacer printed %q, the explicit engine answers %s", p.name, lines, want[p.name])
+		}
+	}
+	if len(ps) < 60 || unknown*10 > len(ps) {
+		t.Errorf("%d questions, %d unknown", len(ps), unknown)
+	}
+	t.Logf("%d questions, %d unknown", len(ps), unknown)
+}
