@@ -202,7 +202,13 @@ func checkEnd(m *symbolic.Model, r *Run, steps []Step) error {
 		if r.End == EndUnsafe || r.End == EndGoal {
 			return runFileErrorf(-1, "the run ends %s but names no property whose %s states it reached", r.End, r.End)
 		}
-		return nil
+		// a deadlock is one whatever the property: without this, a file
+		// that names none claimed one where a label is applicable
+		g, err := New(m, nil)
+		if err != nil {
+			return err
+		}
+		return checkDeadlock(g, r, steps)
 	}
 	prop := m.Property(r.Property)
 	if prop == nil {
@@ -230,12 +236,21 @@ func checkEnd(m *symbolic.Model, r *Run, steps []Step) error {
 	if st != want {
 		return runFileErrorf(last, "the run ends %s, but its last state %s is %s under property %s", r.End, m.FormatState(s), st, prop.Name)
 	}
-	if r.End == EndDeadlock {
-		var x Expansion
-		g.Applicable(s, &x)
-		if len(x.Labels) > 0 {
-			return runFileErrorf(last, "the run ends in a deadlock, but %s is applicable in its last state %s", m.Labels[x.Labels[0]].Name, m.FormatState(s))
-		}
+	return checkDeadlock(g, r, steps)
+}
+
+// checkDeadlock checks that a run that ends in a deadlock has no label
+// applicable in its last state.
+func checkDeadlock(g *Generator, r *Run, steps []Step) error {
+	if r.End != EndDeadlock {
+		return nil
+	}
+	last := len(steps) - 1
+	s := steps[last].State
+	var x Expansion
+	g.Applicable(s, &x)
+	if len(x.Labels) > 0 {
+		return runFileErrorf(last, "the run ends in a deadlock, but %s is applicable in its last state %s", g.M.Labels[x.Labels[0]].Name, g.M.FormatState(s))
 	}
 	return nil
 }
