@@ -240,17 +240,25 @@ func checkEnd(m *symbolic.Model, r *Run, steps []Step) error {
 }
 
 // checkDeadlock checks that a run that ends in a deadlock has no label
-// applicable in its last state.
+// applicable in its last state, and that one that ends stuck (its policy
+// chooses none of the applicable labels: Simulate's reading) names a
+// policy and has a label applicable there (CheckPolicyRun checks the
+// policy's choice where the model declares the policy).
 func checkDeadlock(g *Generator, r *Run, steps []Step) error {
-	if r.End != EndDeadlock {
+	if r.End != EndDeadlock && r.End != EndStuck {
 		return nil
 	}
 	last := len(steps) - 1
 	s := steps[last].State
 	var x Expansion
 	g.Applicable(s, &x)
-	if len(x.Labels) > 0 {
+	switch {
+	case r.End == EndDeadlock && len(x.Labels) > 0:
 		return runFileErrorf(last, "the run ends in a deadlock, but %s is applicable in its last state %s", g.M.Labels[x.Labels[0]].Name, g.M.FormatState(s))
+	case r.End == EndStuck && r.Policy == "":
+		return runFileErrorf(-1, "the run ends stuck (its policy chooses no label) but names no policy")
+	case r.End == EndStuck && len(x.Labels) == 0:
+		return runFileErrorf(last, "the run ends stuck, but no label is applicable in its last state %s: that is a deadlock", g.M.FormatState(s))
 	}
 	return nil
 }
