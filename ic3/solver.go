@@ -30,8 +30,12 @@ import (
 // changes Z3's models and so the search, which on be1_trees_safe (141
 // clauses) took 3 rebuilds and a worse path (103 -> 141 boxes, 0.86 ->
 // 1.1 s).
-const (
-	rebuildAfter   = 2000
+//
+// rebuildLearned and rebuildLarge are variables so that a test can make
+// PolIC3 rebuild at every retired literal (review15b_rebuild_test.go).
+const rebuildAfter = 2000
+
+var (
 	rebuildLearned = 500
 	rebuildLarge   = 2000
 )

@@ -66,14 +66,15 @@ func runFaults(e *cli.Env, args []string) int {
 }
 
 // runDefaults takes the property and the policy a run file names as the
-// defaults of --property and --policy, when neither flag (nor
-// --policy-file) is given and the model declares them: the run of a
-// model with several policies then needs no flag to be analysed, as it
-// needs none to be replayed. Where the file or the model cannot be read,
-// or does not name them, the flags stay as they are and loading reports
-// what is wrong.
+// defaults of --property and --policy, each where its flag is not given
+// (the policy also not where --policy-file is) and the model declares
+// it: the run of a model with several policies then needs no flag to be
+// analysed, as it needs none to be replayed, and naming one of the two
+// does not make the other an error. Where the file or the model cannot be
+// read, or does not name them, the flags stay as they are and loading
+// reports what is wrong.
 func runDefaults(mf *modelFlags, file, runFile string) {
-	if *mf.pol != "" || *mf.prop != "" || *mf.plaja.policyFile != "" {
+	if (*mf.pol != "" || *mf.plaja.policyFile != "") && *mf.prop != "" {
 		return
 	}
 	data, err := os.ReadFile(runFile)
@@ -81,12 +82,21 @@ func runDefaults(mf *modelFlags, file, runFile string) {
 		return
 	}
 	var run struct{ Property, Policy string }
-	if json.Unmarshal(data, &run) != nil || run.Policy == "" {
+	if json.Unmarshal(data, &run) != nil {
 		return
 	}
-	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: run.Property, PolicyDefault: load.OnlyPolicy})
-	if err != nil || l == nil || l.Model == nil || l.Model.Policy(run.Policy) == nil {
+	prop := *mf.prop
+	if prop == "" {
+		prop = run.Property
+	}
+	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: prop, PolicyDefault: load.OnlyPolicy})
+	if err != nil || l == nil || l.Model == nil {
 		return
 	}
-	*mf.pol, *mf.prop = run.Policy, run.Property
+	if *mf.prop == "" {
+		*mf.prop = run.Property
+	}
+	if *mf.pol == "" && *mf.plaja.policyFile == "" && run.Policy != "" && l.Model.Policy(run.Policy) != nil {
+		*mf.pol = run.Policy
+	}
 }

@@ -82,6 +82,18 @@ func runRun(e *cli.Env, args []string) int {
 		if err != nil {
 			return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
 		}
+		// --policy and --property do not select anything here: one that
+		// names another than the file was silently ignored, so that a
+		// replay "under" another policy printed the file's and exit 0
+		for _, f := range []struct{ flag, val, rec, what string }{{"--policy", *mf.pol, run.Policy, "policy"}, {"--property", *mf.prop, run.Property, "property"}} {
+			if val := f.val; val != "" && val != f.rec && !(f.flag == "--policy" && val == "none" && f.rec == "") {
+				rec := fmt.Sprintf("%s %q", f.what, f.rec)
+				if f.rec == "" {
+					rec = "no " + f.what
+				}
+				return e.Fail(cli.ExitUsage, "vigil run: --replay %s: the run file names %s, not %s %s (a replay checks the run under the file's own property and policy; vigil faults --run analyses a run under others)", *replay, rec, f.flag, val)
+			}
+		}
 		if err := checkReplayPolicy(e, m, mf.plaja.reading(), *replay, run, steps); err != nil {
 			return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
 		}

@@ -1,6 +1,7 @@
 package smtlib
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -159,6 +160,9 @@ func (p *printer) branch(c string, arm func(then bool) ([]valCase, bool)) ([]val
 	case "false":
 		return arm(false)
 	}
+	if p.branched != nil {
+		p.branched[c] = true
+	}
 	th, ok := arm(true)
 	if !ok {
 		return nil, false
@@ -253,6 +257,11 @@ func (p *printer) lifted(es []*symbolic.Expr, atom func(v []string) string) stri
 	if !any || p.err != nil {
 		return atom(v)
 	}
+	// the conditions this atom's cases branch on (branch adds them), its
+	// own: the text of an atom does not depend on what was printed before
+	outer := p.branched
+	p.branched = map[string]bool{}
+	defer func() { p.branched = outer }()
 	cs, ok := p.combine(es, nil, func(v []valCase) []valCase {
 		vals := make([]string, len(v))
 		for i, x := range v {
@@ -263,6 +272,41 @@ func (p *printer) lifted(es []*symbolic.Expr, atom func(v []string) string) stri
 	if !ok {
 		return atom(v)
 	}
+	// A condition branched on is a guard of several cases (the then
+	// branch's and, negated, the else branch's): long ones are bound with
+	// let and named in the guards, so that a condition over an operand
+	// with an if, itself lifted, is written once and the text stays
+	// linear in the nesting (written in every case, it doubled per
+	// level).
+	base := func(g string) string {
+		if in, ok := strings.CutPrefix(g, "(not "); ok && strings.HasSuffix(in, ")") && p.branched[in[:len(in)-1]] {
+			return in[:len(in)-1]
+		}
+		if p.branched[g] {
+			return g
+		}
+		return ""
+	}
+	uses := map[string]int{}
+	var order []string
+	for _, c := range cs {
+		for _, g := range c.guard {
+			if b := base(g); b != "" {
+				if uses[b] == 0 {
+					order = append(order, b)
+				}
+				uses[b]++
+			}
+		}
+	}
+	bound := map[string]string{}
+	var lets []string
+	for _, b := range order {
+		if len(bound) < letConds && uses[b] > 1 && len(b) > letCondLen {
+			bound[b] = letCond(len(bound))
+			lets = append(lets, "("+bound[b]+" "+b+")")
+		}
+	}
 	var ds []string
 	for _, c := range cs {
 		// each guard once (an operand's condition recurs in the cases of
@@ -270,6 +314,13 @@ func (p *printer) lifted(es []*symbolic.Expr, atom func(v []string) string) stri
 		seen := map[string]bool{}
 		var g []string
 		for _, x := range append(c.guard, c.val) {
+			if b := base(x); bound[b] != "" {
+				if x == b {
+					x = bound[b]
+				} else {
+					x = "(not " + bound[b] + ")"
+				}
+			}
 			if !seen[x] {
 				seen[x] = true
 				g = append(g, x)
@@ -277,8 +328,21 @@ func (p *printer) lifted(es []*symbolic.Expr, atom func(v []string) string) stri
 		}
 		ds = append(ds, and(g...))
 	}
-	return or(ds...)
+	if len(lets) == 0 {
+		return or(ds...)
+	}
+	// the bound conditions are closed terms over the state variables,
+	// read in the enclosing scope; nested lifted atoms that reuse the
+	// names bind them within their own text
+	return "(let (" + strings.Join(lets, " ") + ") " + or(ds...) + ")"
 }
+
+// letCondLen is the length above which a condition that guards several
+// cases is bound with let (lifted).
+const letCondLen = 40
+
+// letCond names the i-th condition a lifted atom binds.
+func letCond(i int) string { return fmt.Sprintf("vigil.c%d", i) }
 
 // hasIte reports whether e prints with an ite term (min, max, abs, if, or
 // a condition as a number).

@@ -38,6 +38,11 @@ type printer struct {
 	// side, when set, receives the definitions that only the checks'
 	// Formula reads (vigil.trans, vigil.step.<a>) instead of b.
 	side *strings.Builder
+	// conds remembers the text of conditions (condString); branched
+	// holds the conditions the cases of the atom being lifted branch on
+	// (lift.go).
+	conds    map[*symbolic.Cond]string
+	branched map[string]bool
 }
 
 // aside runs f with the definitions it writes sent to p.side (when set).
@@ -202,7 +207,7 @@ func (p *printer) expr(b *strings.Builder, e *symbolic.Expr) {
 	case symbolic.OpIte:
 		if args(2) {
 			b.WriteString("(ite ")
-			p.cond(b, e.Cond)
+			b.WriteString(p.condString(e.Cond))
 			b.WriteByte(' ')
 			p.expr(b, e.Args[0])
 			b.WriteByte(' ')
@@ -211,7 +216,7 @@ func (p *printer) expr(b *strings.Builder, e *symbolic.Expr) {
 		}
 	case symbolic.OpBool:
 		b.WriteString("(ite ")
-		p.cond(b, e.Cond)
+		b.WriteString(p.condString(e.Cond))
 		b.WriteString(" 1 0)")
 	default:
 		p.fail(fmt.Errorf("smtlib: %s: unknown expression op %d", e.Pos, e.Op))
@@ -328,10 +333,21 @@ func (p *printer) cond(b *strings.Builder, c *symbolic.Cond) {
 	}
 }
 
-// condString and exprString print into a fresh string.
+// condString and exprString print into a fresh string. condString
+// remembers the text of each condition of an if or a condition as a
+// number: lift.go prints it both in an operand's plain text and in its
+// cases, which for conditions nested in the operands of conditions would
+// take time exponential in the nesting.
 func (p *printer) condString(c *symbolic.Cond) string {
+	if s, ok := p.conds[c]; ok {
+		return s
+	}
 	var b strings.Builder
 	p.cond(&b, c)
+	if p.conds == nil {
+		p.conds = map[*symbolic.Cond]string{}
+	}
+	p.conds[c] = b.String()
 	return b.String()
 }
 

@@ -39,6 +39,9 @@ const (
 	// so that an operand is printed once.
 	letA = "vigil.a"
 	letB = "vigil.b"
+	// letConds is how many conditions a lifted atom binds with let, named
+	// vigil.c0, vigil.c1, ... (lift.go).
+	letConds = 16
 )
 
 // reserved lists the SMT-LIB reserved words and the symbols of the Core and
@@ -131,7 +134,11 @@ func validate(q Question) (*names, error) {
 		seen[sym] = what
 		return nil
 	}
-	for _, f := range []string{fnInRange, fnUnsafe, fnTerminal, fnInit, fnTrans, fnRangeErr, fnBad, fnInv, letA, letB} {
+	fns := []string{fnInRange, fnUnsafe, fnTerminal, fnInit, fnTrans, fnRangeErr, fnBad, fnInv, letA, letB}
+	for i := 0; i < letConds; i++ {
+		fns = append(fns, letCond(i))
+	}
+	for _, f := range fns {
 		if err := symbol(f, "the function "+f); err != nil {
 			return nil, err
 		}

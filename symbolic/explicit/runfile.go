@@ -202,7 +202,13 @@ func checkEnd(m *symbolic.Model, r *Run, steps []Step) error {
 		if r.End == EndUnsafe || r.End == EndGoal {
 			return runFileErrorf(-1, "the run ends %s but names no property whose %s states it reached", r.End, r.End)
 		}
-		return nil
+		// a deadlock is one whatever the property: without this, a file
+		// that names none claimed one where a label is applicable
+		g, err := New(m, nil)
+		if err != nil {
+			return err
+		}
+		return checkDeadlock(g, r, steps)
 	}
 	prop := m.Property(r.Property)
 	if prop == nil {
@@ -230,12 +236,29 @@ func checkEnd(m *symbolic.Model, r *Run, steps []Step) error {
 	if st != want {
 		return runFileErrorf(last, "the run ends %s, but its last state %s is %s under property %s", r.End, m.FormatState(s), st, prop.Name)
 	}
-	if r.End == EndDeadlock {
-		var x Expansion
-		g.Applicable(s, &x)
-		if len(x.Labels) > 0 {
-			return runFileErrorf(last, "the run ends in a deadlock, but %s is applicable in its last state %s", m.Labels[x.Labels[0]].Name, m.FormatState(s))
-		}
+	return checkDeadlock(g, r, steps)
+}
+
+// checkDeadlock checks that a run that ends in a deadlock has no label
+// applicable in its last state, and that one that ends stuck (its policy
+// chooses none of the applicable labels: Simulate's reading) names a
+// policy and has a label applicable there (CheckPolicyRun checks the
+// policy's choice where the model declares the policy).
+func checkDeadlock(g *Generator, r *Run, steps []Step) error {
+	if r.End != EndDeadlock && r.End != EndStuck {
+		return nil
+	}
+	last := len(steps) - 1
+	s := steps[last].State
+	var x Expansion
+	g.Applicable(s, &x)
+	switch {
+	case r.End == EndDeadlock && len(x.Labels) > 0:
+		return runFileErrorf(last, "the run ends in a deadlock, but %s is applicable in its last state %s", g.M.Labels[x.Labels[0]].Name, g.M.FormatState(s))
+	case r.End == EndStuck && r.Policy == "":
+		return runFileErrorf(-1, "the run ends stuck (its policy chooses no label) but names no policy")
+	case r.End == EndStuck && len(x.Labels) == 0:
+		return runFileErrorf(last, "the run ends stuck, but no label is applicable in its last state %s: that is a deadlock", g.M.FormatState(s))
 	}
 	return nil
 }
