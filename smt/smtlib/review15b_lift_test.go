@@ -263,19 +263,9 @@ func TestReview15bDefinitionsDeep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("z3 on a few hundred states")
 	}
-	var ps []problem
-	type stateList struct {
-		q      Question
-		states []symbolic.State
-	}
-	lists := map[string]stateList{}
-	models := 0
-	for seed := uint64(0); models < 40 && seed < 5000; seed++ {
+	var ms []seededModel
+	for seed := uint64(0); len(ms) < 40 && seed < 5000; seed++ {
 		m := gen.Model(seed, gen.Options{RangeErrors: seed%3 == 0, MaxVars: 2, MaxRange: 4, MaxDepth: 4, Large: seed%2 == 1})
-		size := 1
-		for i := range m.Vars {
-			size *= m.Vars[i].Size() + 2
-		}
 		deep := false
 		for _, c := range m.Commands {
 			for _, o := range c.Outcomes {
@@ -284,41 +274,15 @@ func TestReview15bDefinitionsDeep(t *testing.T) {
 				}
 			}
 		}
-		if size > 60 || !deep {
+		if widenedSize(m) > 60 || !deep {
 			continue
 		}
-		models++
-		for _, pol := range []*symbolic.PolicyDecl{m.Policies[0], nil, randomTable(m, seed)} {
-			q := Question{Model: m, Property: m.Properties[0], Policy: pol}
-			name := fmt.Sprintf("gen%d/%s", seed, policyName(pol))
-			text, states, err := stateChecks(q)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			lists[name] = stateList{q, states}
-			ps = append(ps, problem{name, text})
-		}
+		ms = append(ms, seededModel{m, seed})
 	}
-	got := runBatch(t, ps, 2)
-	checks := 0
-	for _, p := range ps {
-		lines, l := got[p.name], lists[p.name]
-		if len(lines) != len(l.states) {
-			t.Errorf("%s: z3 printed %d lines for %d states: %q", p.name, len(lines), len(l.states), lines)
-			continue
-		}
-		for i, line := range lines {
-			checks++
-			if line != "unsat" {
-				t.Errorf("%s: state %s: the printed definitions disagree with the explicit engine (z3: %s)",
-					p.name, l.q.Model.FormatState(l.states[i]), line)
-				break
-			}
-		}
-	}
-	t.Logf("%d models (all with lifted assignments), %d questions, %d states checked", models, len(ps), checks)
-	if models < 20 {
-		t.Errorf("only %d models", models)
+	checks, questions := definitionsAgree(t, ms, false)
+	t.Logf("%d models (all with lifted assignments), %d questions, %d states checked", len(ms), questions, checks)
+	if len(ms) < 20 {
+		t.Errorf("only %d models", len(ms))
 	}
 }
 

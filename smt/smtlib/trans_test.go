@@ -21,26 +21,53 @@ import (
 // through an outcome that leaves a range).
 func TestDefinitionsMatchExplicit(t *testing.T) {
 	needZ3(t)
+	var ms []seededModel
+	for seed := uint64(0); len(ms) < 80 && seed < 5000; seed++ {
+		m := gen.Model(seed, gen.Options{RangeErrors: seed%2 == 0, MaxVars: 3, MaxRange: 4})
+		if widenedSize(m) > 200 {
+			continue
+		}
+		ms = append(ms, seededModel{m, seed})
+	}
+	checks, questions := definitionsAgree(t, ms, true)
+	t.Logf("%d models, %d questions, %d states checked", len(ms), questions, checks)
+}
+
+// seededModel is a generated model with the seed that made it (which also
+// draws its table policy).
+type seededModel struct {
+	m    *symbolic.Model
+	seed uint64
+}
+
+// widenedSize is the number of states of m's ranges widened by one on
+// each side, which definitionsAgree asks z3 about.
+func widenedSize(m *symbolic.Model) int {
+	size := 1
+	for i := range m.Vars {
+		size *= m.Vars[i].Size() + 2
+	}
+	return size
+}
+
+// definitionsAgree checks vigil.init, vigil.bad and vigil.trans of each
+// model under its rules policy, no policy and a random table, state by
+// state against the explicit engine (stateChecks), in z3 processes run two
+// at a time; withText adds the question's text to a failure. It returns
+// the number of states and questions checked.
+func definitionsAgree(t *testing.T, ms []seededModel, withText bool) (checks, questions int) {
+	t.Helper()
 	var ps []problem
 	type stateList struct {
 		q      Question
 		states []symbolic.State
 	}
 	lists := map[string]stateList{}
-	models := 0
-	for seed := uint64(0); models < 80 && seed < 5000; seed++ {
-		m := gen.Model(seed, gen.Options{RangeErrors: seed%2 == 0, MaxVars: 3, MaxRange: 4})
-		size := 1
-		for i := range m.Vars {
-			size *= m.Vars[i].Size() + 2
-		}
-		if size > 200 {
-			continue
-		}
-		models++
-		for _, pol := range []*symbolic.PolicyDecl{m.Policies[0], nil, randomTable(m, seed)} {
+	for _, sm := range ms {
+		m := sm.m
+		for _, pol := range []*symbolic.PolicyDecl{m.Policies[0], nil, randomTable(m, sm.seed)} {
 			q := Question{Model: m, Property: m.Properties[0], Policy: pol}
-			name := fmt.Sprintf("gen%d/%s", seed, policyName(pol))
+			name := fmt.Sprintf("gen%d/%s", sm.seed, policyName(pol))
 			text, states, err := stateChecks(q)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -50,7 +77,6 @@ func TestDefinitionsMatchExplicit(t *testing.T) {
 		}
 	}
 	got := runBatch(t, ps, 2)
-	checks := 0
 	for _, p := range ps {
 		lines, l := got[p.name], lists[p.name]
 		if len(lines) != len(l.states) {
@@ -60,13 +86,17 @@ func TestDefinitionsMatchExplicit(t *testing.T) {
 		for i, line := range lines {
 			checks++
 			if line != "unsat" {
-				t.Errorf("%s: state %s: the printed definitions disagree with the explicit engine (z3: %s)\n%s",
-					p.name, l.q.Model.FormatState(l.states[i]), line, p.text)
+				text := ""
+				if withText {
+					text = "\n" + p.text
+				}
+				t.Errorf("%s: state %s: the printed definitions disagree with the explicit engine (z3: %s)%s",
+					p.name, l.q.Model.FormatState(l.states[i]), line, text)
 				break
 			}
 		}
 	}
-	t.Logf("%d models, %d questions, %d states checked", models, len(ps), checks)
+	return checks, len(ps)
 }
 
 // randomTable returns a table policy over m that lists some states (a few
