@@ -6,6 +6,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 
 	"vigil/internal/cli"
@@ -41,7 +42,9 @@ func runFaults(e *cli.Env, args []string) int {
 	if *runFile == "" {
 		return e.Fail(cli.ExitUsage, "vigil faults: give the run to analyse with --run RUN.json")
 	}
-	runDefaults(sf.modelFlags, file, *runFile)
+	if note := runDefaults(sf.modelFlags, file, *runFile); note != "" {
+		fmt.Fprintf(e.Stderr, "vigil faults: note: %s\n", note)
+	}
 	su, ok := setupSafety(e, "faults", sf, file)
 	if !ok {
 		return cli.ExitError
@@ -66,24 +69,28 @@ func runFaults(e *cli.Env, args []string) int {
 }
 
 // runDefaults takes the property and the policy a run file names as the
-// defaults of --property and --policy, each where its flag is not given
-// (the policy also not where --policy-file is) and the model declares
-// it: the run of a model with several policies then needs no flag to be
-// analysed, as it needs none to be replayed, and naming one of the two
-// does not make the other an error. Where the file or the model cannot be
-// read, or does not name them, the flags stay as they are and loading
-// reports what is wrong.
-func runDefaults(mf *modelFlags, file, runFile string) {
-	if (*mf.pol != "" || *mf.plaja.policyFile != "") && *mf.prop != "" {
-		return
-	}
+// defaults of --property and --policy, each when its flag (for the
+// policy, also --policy-file) is not given and the model declares it: the
+// run of a model with several policies or properties then needs no flag
+// to be analysed, as it needs none to be replayed. Where the file or the
+// model cannot be read, or does not name them, the flags stay as they are
+// and loading reports what is wrong. It returns a note when --property
+// names another property than the run file's (the run is analysed as
+// asked, which may not end unsafe there).
+func runDefaults(mf *modelFlags, file, runFile string) (note string) {
 	data, err := os.ReadFile(runFile)
 	if err != nil {
-		return
+		return ""
 	}
 	var run struct{ Property, Policy string }
 	if json.Unmarshal(data, &run) != nil {
-		return
+		return ""
+	}
+	if *mf.prop != "" && run.Property != "" && *mf.prop != run.Property {
+		note = fmt.Sprintf("%s was recorded under property %s; it is analysed under --property %s", runFile, run.Property, *mf.prop)
+	}
+	if (*mf.pol != "" || *mf.plaja.policyFile != "") && *mf.prop != "" {
+		return note
 	}
 	prop := *mf.prop
 	if prop == "" {
@@ -91,7 +98,7 @@ func runDefaults(mf *modelFlags, file, runFile string) {
 	}
 	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: prop, PolicyDefault: load.OnlyPolicy})
 	if err != nil || l == nil || l.Model == nil {
-		return
+		return note
 	}
 	if *mf.prop == "" {
 		*mf.prop = run.Property
@@ -99,4 +106,5 @@ func runDefaults(mf *modelFlags, file, runFile string) {
 	if *mf.pol == "" && *mf.plaja.policyFile == "" && run.Policy != "" && l.Model.Policy(run.Policy) != nil {
 		*mf.pol = run.Policy
 	}
+	return note
 }
