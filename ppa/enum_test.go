@@ -34,7 +34,7 @@ func TestSearchExact(t *testing.T) {
 		for v := range m.Vars {
 			lo[v], hi[v] = m.Vars[v].Lo, m.Vars[v].Hi
 		}
-		all := boxStates(lo, hi)
+		all := gen.BoxStates(lo, hi)
 		rng := rand.New(rand.NewPCG(seed, 7))
 		for k := 0; k < 5; k++ {
 			vals := r.valsOf(all[rng.IntN(len(all))], len(r.preds.list))
@@ -70,25 +70,6 @@ func (r *engine) lastVar(p int) int {
 	v := -1
 	r.preds.list[p].c.Vars(func(u symbolic.VarID) { v = max(v, int(u)) })
 	return v
-}
-
-// boxStates lists the states of the box lo..hi, the first variable
-// innermost.
-func boxStates(lo, hi []int) []symbolic.State {
-	var out []symbolic.State
-	s := append(symbolic.State(nil), lo...)
-	for {
-		out = append(out, append(symbolic.State(nil), s...))
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return out
-		}
-		s[v]++
-	}
 }
 
 // addCommandPreds adds to r's predicates each command's guard and, for

@@ -68,7 +68,7 @@ func TestRegionSearchExact(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(models); seed++ {
 		m := gen.Model(seed, gen.Options{MaxVars: 3, MaxRange: 48, MaxLabels: 4, MaxCommands: 6})
 		lo, hi := testutil.ModelBox(m)
-		all := boxStates(lo, hi)
+		all := gen.BoxStates(lo, hi)
 		for _, p := range policies {
 			for _, all2 := range []bool{false, true} {
 				mk := p.mk
@@ -342,7 +342,7 @@ func TestRegionSearchRangeErrors(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(models); seed++ {
 		m := gen.Model(seed, gen.Options{MaxVars: 3, MaxRange: 24, MaxLabels: 4, MaxCommands: 6, RangeErrors: true})
 		lo, hi := testutil.ModelBox(m)
-		all := boxStates(lo, hi)
+		all := gen.BoxStates(lo, hi)
 		for i, mk := range mks {
 			pol, _, err := testutil.RecordPolicies(map[*symbolic.PolicyDecl]symbolic.Policy{}, mk)(m, seed)
 			if err != nil {

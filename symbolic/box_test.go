@@ -45,7 +45,7 @@ func TestBoxSound(t *testing.T) {
 				b := m.Vars[v].Lo + rng.IntN(m.Vars[v].Hi-m.Vars[v].Lo+1)
 				lo[v], hi[v] = min(a, b), max(a, b)
 			}
-			states := boxStates(lo, hi)
+			states := gen.BoxStates(lo, hi)
 			for _, c := range conds {
 				got := symbolic.CondBox(c, lo, hi)
 				if got != symbolic.BoxMaybe {
@@ -73,24 +73,6 @@ func TestBoxSound(t *testing.T) {
 	}
 	if decided == 0 {
 		t.Fatal("no condition was decided over a box: the test exercises nothing")
-	}
-}
-
-// boxStates lists the states of the box lo..hi.
-func boxStates(lo, hi []int) []symbolic.State {
-	var out []symbolic.State
-	s := append(symbolic.State(nil), lo...)
-	for {
-		out = append(out, append(symbolic.State(nil), s...))
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return out
-		}
-		s[v]++
 	}
 }
 

@@ -20,3 +20,23 @@ func EachState(m *symbolic.Model, f func(symbolic.State)) {
 	}
 	rec(0)
 }
+
+// BoxStates lists the states of the box lo..hi (lo[i] <= s[i] <= hi[i]),
+// the first variable innermost: the reference that box searches and
+// evaluators are tested against.
+func BoxStates(lo, hi []int) []symbolic.State {
+	var out []symbolic.State
+	s := append(symbolic.State(nil), lo...)
+	for {
+		out = append(out, append(symbolic.State(nil), s...))
+		v := 0
+		for v < len(s) && s[v] == hi[v] {
+			s[v] = lo[v]
+			v++
+		}
+		if v == len(s) {
+			return out
+		}
+		s[v]++
+	}
+}
