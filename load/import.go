@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"vigil/internal/phrase"
 	"vigil/lang/jani"
@@ -55,6 +56,7 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 	if err != nil {
 		return im, err
 	}
+	queries := janiQueries(m, opts.Goals)
 	if !opts.Goals {
 		m.Properties = nil
 	}
@@ -103,9 +105,63 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Imported by vigil import from %s.\n", filepath.Base(path))
+	b.WriteString(queries)
 	if err := symbolic.Print(&b, m); err != nil {
 		return im, err
 	}
 	im.Spec = b.Bytes()
 	return im, nil
+}
+
+// janiQueries renders the quantities the model's JANI properties ask for
+// as comments for the .spec's head: the .spec keeps a property's goal and
+// unsafe states (with --goals), not its operator, so the comment says
+// which of vigil prob's probabilities (or verify's verdict) answers it.
+// Without kept, the comment says the properties were left out and how to
+// keep them.
+func janiQueries(m *symbolic.Model, kept bool) string {
+	var b strings.Builder
+	for _, p := range m.Properties {
+		if p.Query == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "//   %s: %s\n", p.Name, queryText(m, p))
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	head := "// The model's JANI properties, below as .spec properties of these names\n// (their goal and unsafe states; the operator is kept only here):\n"
+	if !kept {
+		head = "// The model's JANI properties, left out (vigil import --goals keeps\n// them as .spec properties of these names):\n"
+	}
+	return head + b.String()
+}
+
+// queryText is a JANI property's operator and path formula in PRISM's
+// notation, its states written in .spec syntax.
+func queryText(m *symbolic.Model, p *symbolic.Property) string {
+	q := p.Query
+	op := q.Op
+	switch {
+	case q.Cmp != "":
+		op += fmt.Sprintf("%s%g", q.Cmp, q.Bound)
+	case op == "∀" || op == "∃":
+	default:
+		op += "=?"
+	}
+	safe := m.CondString(symbolic.Not(p.Unsafe))
+	var path string
+	switch {
+	case q.Always:
+		path = fmt.Sprintf("G (%s)", safe)
+	case q.Weak && p.Goal != nil:
+		path = fmt.Sprintf("(%s) W (%s)", safe, m.CondString(p.Goal))
+	case p.Goal != nil && p.Unsafe.Op != symbolic.CFalse:
+		path = fmt.Sprintf("(%s) U (%s)", safe, m.CondString(p.Goal))
+	case p.Goal != nil:
+		path = "F " + m.CondString(p.Goal)
+	default:
+		path = "F " + m.CondString(p.Unsafe)
+	}
+	return fmt.Sprintf("%s [%s]", op, path)
 }
