@@ -3,6 +3,8 @@ package safety
 import (
 	"context"
 	"errors"
+
+	"vigil/symbolic/explicit"
 )
 
 // Tarjan is TarjanSafe (paper 000, Algorithm 2): a depth-first search for a
@@ -109,6 +111,12 @@ func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool
 	if safe, done, err := d.settle(ctx, s, b); done {
 		return safe, false, err
 	}
+	if !d.path {
+		if k, y, ok := d.decidedGroup(s, b); ok {
+			d.f.markSafe(s, y, k)
+			return true, false, nil
+		}
+	}
 	d.syncPairs()
 	if d.counter == 1<<31-2 {
 		return false, false, errTooDeep
@@ -120,6 +128,40 @@ func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool
 	first, end := d.sp.Groups(s)
 	d.frames = append(d.frames, tFrame{s: s, b: b, k: first, end: end, j: -1, pos: len(d.stack) - 1})
 	return false, true, nil
+}
+
+// decidedGroup looks one step ahead before s is searched: it returns a
+// group k affordable with budget b whose every successor is already known
+// safe with the budget left after k (a goal, an expanded deadlock, or a
+// state proven safe with that budget), or is s itself when k costs nothing
+// (a self-loop of the tested policy, or of any label when the radius is
+// infinite: taking k forever never reaches an unsafe state, since s is not
+// one). Then s is b-safe by k, whatever the other groups do, and searching
+// them (the search tries groups in the model's order) would be wasted; y
+// is the smallest budget with which k keeps s safe, so that the facts'
+// invariant holds (a successor t needs yes[t] <= y - cost).
+func (d *Tarjan) decidedGroup(s uint32, b int32) (k uint32, y int32, ok bool) {
+	first, end := d.sp.Groups(s)
+groups:
+	for k := first; k < end; k++ {
+		c := d.cost(s, k)
+		if b-c < 0 {
+			continue
+		}
+		y := c
+		for _, t := range d.sp.Succ(k) {
+			switch {
+			case t == s && c == 0:
+			case !d.knownSafe(t, b-c):
+				continue groups
+			case d.sp.status[t] == explicit.Goal || d.sp.IsExpanded(t) && d.sp.Deadlock(t):
+			default:
+				y = max(y, d.f.yes[t]+c)
+			}
+		}
+		return k, y, true
+	}
+	return 0, 0, false
 }
 
 // popTo pops the stack down to height h, forgetting the popped pairs.
