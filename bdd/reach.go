@@ -245,7 +245,7 @@ func (sp *space) witnessError(w symbolic.State, onlyLabel bool, l symbolic.Label
 // heap (runtime.ReadMemStats stops the world) and, for a progress report,
 // walks the set, which costs more than an iteration on a small frontier (a
 // chain of 10^5 one-state rounds).
-const progressEvery = 50 * time.Millisecond
+var progressEvery = 50 * time.Millisecond
 
 func (sp *space) progress(opt Options, phase string, it int, set Node, begin time.Time) {
 	now := time.Now()

@@ -28,6 +28,7 @@ import (
 type Tarjan struct {
 	base
 	path    bool    // paper 002's Algorithm 1: only the DFS path counts as "on the stack"
+	noLook  bool    // no decidedGroup look-ahead (for the figures' baseline)
 	idx     []int32 // per pair: DFS index while on the stack, 0 otherwise
 	low     []int32
 	active  []bool // per pair: has a frame (is on the DFS path)
@@ -111,7 +112,7 @@ func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool
 	if safe, done, err := d.settle(ctx, s, b); done {
 		return safe, false, err
 	}
-	if !d.path {
+	if !d.path && !d.noLook {
 		if k, y, ok := d.decidedGroup(s, b); ok {
 			d.f.markSafe(s, y, k)
 			return true, false, nil

@@ -142,6 +142,8 @@ type VI struct {
 	stamp []uint32 // per state: the call that put it in the region
 	best  []int32  // per state: its budget in the region (when stamped)
 	epoch uint32
+
+	allGroups bool // the region under every label (for the figures' baseline)
 }
 
 // NewVI returns value iteration for radius r over sp.
@@ -182,6 +184,9 @@ func (d *VI) Decide(ctx context.Context, id uint32) (bool, error) {
 			first, end := d.sp.Groups(s)
 			for k := first; k < end; k++ {
 				c := d.cost(s, k)
+				if d.allGroups {
+					c = 0 // the region of every label, every state at budget r
+				}
 				if c > b {
 					continue
 				}
