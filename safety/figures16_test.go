@@ -57,7 +57,6 @@ func run16(t *testing.T, m *symbolic.Model, r safety.Radius, mk func(*safety.Spa
 	return ok, d.Stats().Expanded, time.Since(begin)
 }
 
-
 func TestFigures16(t *testing.T) {
 	if os.Getenv("VIGIL_SAFETY_FIGURES") != "1" {
 		t.Skip("set VIGIL_SAFETY_FIGURES=1 to measure the figures")
