@@ -27,8 +27,13 @@ import (
 // (safety/FIGURES.md).
 type Tarjan struct {
 	base
-	path    bool    // paper 002's Algorithm 1: only the DFS path counts as "on the stack"
-	noLook  bool    // no decidedGroup look-ahead (for the figures' baseline)
+	path   bool // paper 002's Algorithm 1: only the DFS path counts as "on the stack"
+	noLook bool // no decidedGroup look-ahead (for the figures' baseline)
+	// per pair: 1 + facts.safeTime when its look-ahead last failed (0:
+	// never tried). It is tried again only when a state was proven safe
+	// since; a successor that turned out a deadlock meanwhile is missed,
+	// which costs time (the search decides), never an answer.
+	looked  []uint32
 	idx     []int32 // per pair: DFS index while on the stack, 0 otherwise
 	low     []int32
 	active  []bool // per pair: has a frame (is on the DFS path)
@@ -86,6 +91,7 @@ func (d *Tarjan) syncPairs() {
 		d.idx = append(d.idx, make([]int32, m-len(d.idx))...)
 		d.low = append(d.low, make([]int32, m-len(d.low))...)
 		d.active = append(d.active, make([]bool, m-len(d.active))...)
+		d.looked = append(d.looked, make([]uint32, m-len(d.looked))...)
 	}
 }
 
@@ -112,18 +118,19 @@ func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool
 	if safe, done, err := d.settle(ctx, s, b); done {
 		return safe, false, err
 	}
-	if !d.path && !d.noLook {
+	d.syncPairs()
+	p := d.pair(s, b)
+	if !d.path && !d.noLook && d.looked[p] != d.f.safeTime+1 {
 		if k, y, ok := d.decidedGroup(s, b); ok {
 			d.f.markSafe(s, y, k)
 			return true, false, nil
 		}
+		d.looked[p] = d.f.safeTime + 1
 	}
-	d.syncPairs()
 	if d.counter == 1<<31-2 {
 		return false, false, errTooDeep
 	}
 	d.counter++
-	p := d.pair(s, b)
 	d.idx[p], d.low[p], d.active[p] = d.counter, d.counter, true
 	d.stack = append(d.stack, tEntry{s: s, b: b, i: d.counter})
 	first, end := d.sp.Groups(s)
