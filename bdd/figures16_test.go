@@ -19,6 +19,7 @@ import (
 	"vigil/internal/testutil"
 	"vigil/safety"
 	"vigil/symbolic"
+	"vigil/symbolic/explicit"
 )
 
 // chainSpec: walk and jump lead along the counter, stay is a self-loop;
@@ -48,6 +49,11 @@ func TestFigures16(t *testing.T) {
 	explicitPass, every := *bdd.ExplicitRegionStates, *bdd.ProgressEvery
 	ctx := context.Background()
 	decide := func(m *symbolic.Model, pd *symbolic.PolicyDecl, r safety.Radius) (string, time.Duration) {
+		var s0 symbolic.State
+		err := explicitStarts(m, func(s symbolic.State) { s0 = append(symbolic.State(nil), s...) })
+		if err != nil {
+			t.Fatal(err)
+		}
 		begin := time.Now()
 		// A progress callback, as vigil safe installs one (even with
 		// --quiet, for the status line's figures).
@@ -55,7 +61,7 @@ func TestFigures16(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ans, err := res.Decide([]symbolic.State{{0}})
+		ans, err := res.Decide([]symbolic.State{s0})
 		d := time.Since(begin)
 		if err != nil {
 			return "range error", d
@@ -79,9 +85,9 @@ func TestFigures16(t *testing.T) {
 		t.Logf("| %d | %s | %s | %s | %.0f |", n, ansA, sec(dB), sec(dA), float64(dB)/float64(dA))
 	}
 
-	t.Log("Rounds, r = 0 under walker (N rounds), the start state x=0:")
-	t.Log("| N | answer | s before (sample every round) | s after (every 50 ms) | ratio |")
-	t.Log("|---:|---|---:|---:|---:|")
+	t.Log("Rounds at r = 0 (one per state of the chain; D+4 on tarjansafe.spec), the first start state:")
+	t.Log("| instance | answer | s before (sample every round) | s after (every 50 ms) | ratio |")
+	t.Log("|---|---|---:|---:|---:|")
 	for _, n := range []int{5000, 20000, 50000} {
 		m := testutil.LoadSource(t, "chain.spec", fmt.Sprintf(chainSpec, n))
 		pd := m.Policy("walker")
@@ -92,6 +98,27 @@ func TestFigures16(t *testing.T) {
 		if ansA != ansB {
 			t.Fatalf("N=%d: %s after, %s before", n, ansA, ansB)
 		}
-		t.Logf("| %d | %s | %s | %s | %.1f |", n, ansA, sec(dB), sec(dA), float64(dB)/float64(dA))
+		t.Logf("| chain N=%d | %s | %s | %s | %.1f |", n, ansA, sec(dB), sec(dA), float64(dB)/float64(dA))
 	}
+	for _, d := range []string{"3000", "10000"} {
+		m := shipped(t, "tarjansafe.spec", map[string]string{"D": d})
+		pd := m.Policy("hasty")
+		*bdd.ProgressEvery = 0
+		ansB, dB := decide(m, pd, 0)
+		*bdd.ProgressEvery = every
+		ansA, dA := decide(m, pd, 0)
+		if ansA != ansB {
+			t.Fatalf("D=%s: %s after, %s before", d, ansA, ansB)
+		}
+		t.Logf("| tarjansafe.spec D=%s, hasty | %s | %s | %s | %.1f |", d, ansA, sec(dB), sec(dA), float64(dB)/float64(dA))
+	}
+}
+
+// explicitStarts calls f with the start states of m's property.
+func explicitStarts(m *symbolic.Model, f func(symbolic.State)) error {
+	g, err := explicit.New(m, m.Properties[0])
+	if err != nil {
+		return err
+	}
+	return g.Starts(func(s symbolic.State) bool { f(s); return false })
 }
