@@ -25,6 +25,12 @@ import (
 // no action fails and this TarjanSafe is linear (the exponential variant
 // is NewTarjanPath), but on Flappy Bird it is exponential in the width
 // (safety/FIGURES.md).
+//
+// Before it searches a pair, it looks one step ahead (decidedGroup): a
+// group whose successors are all decided safe, or a free self-loop,
+// settles the pair at once, where the pseudo-code would first search the
+// groups listed before it (an always-applicable self-loop after a label
+// that walks a range of 10^7 states).
 type Tarjan struct {
 	base
 	path   bool // paper 002's Algorithm 1: only the DFS path counts as "on the stack"
