@@ -199,27 +199,39 @@ func (sp *space) propuInf(res *Safety, begin time.Time) error {
 func (sp *space) propuPolicy(res *Safety, within Node, begin time.Time) error {
 	m := sp.m
 	p := res.pol
+	// The states where the policy chooses a label and one of its commands
+	// is enabled do not change from round to round: computed once, so
+	// that a round costs one pre-image, one conjunction and one union
+	// per outcome (on a chain, where each round adds one state, the
+	// operations themselves are what a round costs).
+	type part struct {
+		states Node // open states of within where the policy chooses c's label and c is enabled
+		c      *cmdEnc
+	}
+	var parts []part
+	live := m.and(within, sp.open)
+	for l := range sp.M.Labels {
+		sl := m.and(live, p.choose[l])
+		if m.isFalse(sl) {
+			continue
+		}
+		for _, ci := range sp.byLabel[l] {
+			c := &sp.cmds[ci]
+			if x := m.and(sl, c.guard); !m.isFalse(x) {
+				parts = append(parts, part{x, c})
+			}
+		}
+	}
 	front := res.u
 	for {
 		res.Stats.Iterations++
 		add := m.fls()
-		cand := m.diff(m.and(within, sp.open), res.u)
-		for l := range sp.M.Labels {
-			sl := m.and(cand, p.choose[l])
-			if m.isFalse(sl) {
-				continue
-			}
-			for _, ci := range sp.byLabel[l] {
-				c := &sp.cmds[ci]
-				x := m.and(sl, c.guard)
-				if m.isFalse(x) {
-					continue
-				}
-				for oi := range c.outs {
-					add = m.or(add, m.and(x, sp.pre(&c.outs[oi], front)))
-				}
+		for _, pt := range parts {
+			for oi := range pt.c.outs {
+				add = m.or(add, m.and(pt.states, sp.pre(&pt.c.outs[oi], front)))
 			}
 		}
+		add = m.diff(add, res.u)
 		if m.isFalse(add) {
 			return nil
 		}
