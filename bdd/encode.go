@@ -8,6 +8,8 @@ package bdd
 // conditions become BDDs over them.
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -85,6 +87,8 @@ type space struct {
 	app     []Node // per label: dom ∧ some guard of the label holds
 	hasApp  Node
 	errAll  Node // open states where some enabled command has an out-of-range outcome
+
+	lastProgress time.Time // the last progress sample (see progress)
 
 	exprMemo map[*symbolic.Expr]bvec
 	condMemo map[*symbolic.Cond]Node

@@ -86,7 +86,7 @@ type MemStats struct {
 	RuddGCs        int    // rudd node garbage collections
 	Resizes        int    // node table growths
 	GoGCs          int    // runtime.GC calls made to run rudd's finalizers
-	PeakHeap       uint64 // largest Go heap in use (bytes), sampled per iteration
+	PeakHeap       uint64 // largest Go heap in use (bytes), sampled at most every 50 ms of iterations and at the end
 }
 
 type mgr struct {

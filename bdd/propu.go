@@ -39,6 +39,7 @@ import (
 
 	"vigil/safety"
 	"vigil/symbolic"
+	"vigil/symbolic/explicit"
 )
 
 // Safety is the outcome of PropU: the unsafe region, complete or, when a
@@ -198,27 +199,39 @@ func (sp *space) propuInf(res *Safety, begin time.Time) error {
 func (sp *space) propuPolicy(res *Safety, within Node, begin time.Time) error {
 	m := sp.m
 	p := res.pol
+	// The states where the policy chooses a label and one of its commands
+	// is enabled do not change from round to round: computed once, so
+	// that a round costs one pre-image, one conjunction and one union
+	// per outcome (on a chain, where each round adds one state, the
+	// operations themselves are what a round costs).
+	type part struct {
+		states Node // open states of within where the policy chooses c's label and c is enabled
+		c      *cmdEnc
+	}
+	var parts []part
+	live := m.and(within, sp.open)
+	for l := range sp.M.Labels {
+		sl := m.and(live, p.choose[l])
+		if m.isFalse(sl) {
+			continue
+		}
+		for _, ci := range sp.byLabel[l] {
+			c := &sp.cmds[ci]
+			if x := m.and(sl, c.guard); !m.isFalse(x) {
+				parts = append(parts, part{x, c})
+			}
+		}
+	}
 	front := res.u
 	for {
 		res.Stats.Iterations++
 		add := m.fls()
-		cand := m.diff(m.and(within, sp.open), res.u)
-		for l := range sp.M.Labels {
-			sl := m.and(cand, p.choose[l])
-			if m.isFalse(sl) {
-				continue
-			}
-			for _, ci := range sp.byLabel[l] {
-				c := &sp.cmds[ci]
-				x := m.and(sl, c.guard)
-				if m.isFalse(x) {
-					continue
-				}
-				for oi := range c.outs {
-					add = m.or(add, m.and(x, sp.pre(&c.outs[oi], front)))
-				}
+		for _, pt := range parts {
+			for oi := range pt.c.outs {
+				add = m.or(add, m.and(pt.states, sp.pre(&pt.c.outs[oi], front)))
 			}
 		}
+		add = m.diff(add, res.u)
 		if m.isFalse(add) {
 			return nil
 		}
@@ -240,7 +253,7 @@ func (s *Safety) Decide(states []symbolic.State) ([]Answer, error) {
 		return out, nil
 	}
 	st, err := sp.run(func() error {
-		return s.regionError(sp.states(append([]symbolic.State(nil), states...)))
+		return s.regionError(sp.states(append([]symbolic.State(nil), states...)), states)
 	})
 	if err != nil {
 		return nil, err
@@ -330,7 +343,7 @@ func (s *Safety) StartCounts() (starts, unsafe, safe *big.Int, err error) {
 		if err != nil {
 			return err
 		}
-		if err := s.regionError(q); err != nil {
+		if err := s.regionError(q, nil); err != nil {
 			return err
 		}
 		starts = sp.count(q)
@@ -349,12 +362,39 @@ func (s *Safety) StartCounts() (starts, unsafe, safe *big.Int, err error) {
 	return starts, unsafe, safe, nil
 }
 
+// explicitRegionStates bounds the explicit pass of regionError: past this
+// many states, the symbolic search decides (a variable so that tests can
+// set it to 0, which leaves every case to the symbolic search).
+var explicitRegionStates = 1 << 20
+
 // regionError returns the range error the explicit Prop-U meets when asked
-// for the states of q (see the package notes), or nil.
-func (s *Safety) regionError(q Node) error {
+// for the states of q (see the package notes), or nil. qs are q's states
+// when the caller has them (nil: regionError enumerates q when it is
+// small).
+//
+// The search is breadth-first, one image per layer, so a model whose
+// states form a long chain (a counter over a range of 10^5) needs as many
+// images as the chain is long, each costing rudd tens of microseconds even
+// on a one-state frontier. An explicit breadth-first search over the same
+// layers costs about a microsecond per state, so it runs first and decides
+// when the region has at most explicitRegionStates states; otherwise (or
+// when the tested policy must be evaluated lazily, or fails) the symbolic
+// search decides, as before.
+func (s *Safety) regionError(q Node, qs []symbolic.State) error {
 	sp := s.sp
 	if sp.m.isFalse(sp.errAll) {
 		return nil
+	}
+	if qs == nil && sp.count(q).Cmp(big.NewInt(int64(explicitRegionStates))) <= 0 {
+		sp.forEach(q, func(x symbolic.State) bool {
+			qs = append(qs, append(symbolic.State(nil), x...))
+			return true
+		})
+	}
+	if qs != nil && explicitRegionStates > 0 {
+		if err, ok := s.explicitRegionError(qs); ok {
+			return err
+		}
 	}
 	var pol *policyEnc
 	if s.r == 0 {
@@ -370,4 +410,105 @@ func (s *Safety) regionError(q Node) error {
 		front = next
 	}
 	return nil
+}
+
+// explicitRegionError is regionError's explicit pass: a breadth-first
+// search from the states qs through open states, by every label for
+// r = ∞ and by the tested policy's label for r = 0, with the layers of the
+// symbolic search. When a layer holds a state whose expansion fails, the
+// error is taken as the symbolic search takes it (a state picked from the
+// layer's states with an out-of-range outcome), so both give the same
+// message. ok is false when this pass cannot decide: the region has more
+// than explicitRegionStates states, the policy is evaluated lazily or
+// fails, or a failing layer has no state of errAll (the encodings
+// disagree; the symbolic search then decides).
+func (s *Safety) explicitRegionError(qs []symbolic.State) (err error, ok bool) {
+	sp := s.sp
+	var dec explicit.Decider
+	if s.r == 0 {
+		if s.pol == nil || s.pol.lazy {
+			return nil, false
+		}
+		d, err := explicit.NewDecider(sp.M, s.pol.decl)
+		if err != nil {
+			return nil, false
+		}
+		dec = d
+	}
+	g := sp.g
+	st := explicit.NewStoreFor(g.L, 1024)
+	buf := make([]uint64, g.L.W)
+	var layer, next []uint32
+	for _, x := range qs {
+		g.L.Pack(x, buf)
+		id, added, err := st.Intern(buf)
+		if err != nil {
+			return nil, false
+		}
+		if added {
+			layer = append(layer, id)
+		}
+	}
+	x := make(symbolic.State, len(sp.M.Vars))
+	var exp explicit.Expansion
+	for len(layer) > 0 {
+		if err := sp.m.ctx.Err(); err != nil {
+			return nil, false
+		}
+		failed := false
+		next = next[:0]
+		for _, id := range layer {
+			src := append(buf[:0], st.Get(id)...)
+			g.L.Unpack(src, x)
+			if g.Status(x) != explicit.Open {
+				continue
+			}
+			if err := g.Expand(src, x, &exp); err != nil {
+				failed = true
+				continue
+			}
+			if failed {
+				continue // this layer ends the search: no successors needed
+			}
+			pick := symbolic.NoLabel
+			if dec != nil && len(exp.Labels) > 0 {
+				l, err := dec.Decide(x, exp.App)
+				if err != nil {
+					return nil, false
+				}
+				pick = l
+			}
+			for _, grp := range exp.Groups {
+				if dec != nil && grp.Label != pick {
+					continue
+				}
+				for i := grp.From; i < grp.To; i++ {
+					t, added, err := st.Intern(exp.Target(i))
+					if err != nil {
+						return nil, false
+					}
+					if added {
+						next = append(next, t)
+					}
+				}
+			}
+			if st.Len() > explicitRegionStates {
+				return nil, false
+			}
+		}
+		if failed {
+			ss := make([]symbolic.State, len(layer))
+			for i, id := range layer {
+				ss[i] = make(symbolic.State, len(sp.M.Vars))
+				g.L.Unpack(st.Get(id), ss[i])
+			}
+			bad := sp.m.and(sp.states(ss), sp.errAll)
+			if sp.m.isFalse(bad) {
+				return nil, false
+			}
+			return sp.witnessError(sp.pick(bad), false, 0), true
+		}
+		layer, next = next, layer
+	}
+	return nil, true
 }

@@ -165,10 +165,13 @@ func conformPropU(t *testing.T, first uint64, n int, g gen.Options, policy func(
 // TestPropURangeErrors: on models with out-of-range outcomes, Decide fails
 // for a state exactly when a fresh explicit Prop-U fails on it (its region
 // reaches a state where an enabled command leaves a range), with the same
-// kind of error, and otherwise agrees.
+// kind of error, and otherwise agrees; the explicit pass of the range-error
+// search and the symbolic search alone give the same error.
 func TestPropURangeErrors(t *testing.T) {
 	ctx := context.Background()
 	errs, asked := 0, 0
+	defer func(n int) { *bdd.ExplicitRegionStates = n }(*bdd.ExplicitRegionStates)
+	explicitPass := *bdd.ExplicitRegionStates
 	for seed := uint64(1); seed <= uint64(models(t)/5); seed++ {
 		m := gen.Model(seed, gen.Options{RangeErrors: true, MaxVars: 3, MaxRange: 5})
 		prop, pd := m.Properties[0], m.Policies[0]
@@ -188,6 +191,12 @@ func TestPropURangeErrors(t *testing.T) {
 				id, _ := sp.Intern(s)
 				want, werr := d.Decide(ctx, id)
 				got, gerr := res.Decide([]symbolic.State{s})
+				*bdd.ExplicitRegionStates = 0
+				got0, gerr0 := res.Decide([]symbolic.State{s})
+				*bdd.ExplicitRegionStates = explicitPass
+				if fmt.Sprint(gerr) != fmt.Sprint(gerr0) || gerr == nil && got[0] != got0[0] {
+					t.Fatalf("seed %d, radius %v, state %s: with the explicit pass %v (%v), symbolic only %v (%v)", seed, r, m.FormatState(s), got, gerr, got0, gerr0)
+				}
 				asked++
 				var re *explicit.RangeError
 				switch {

@@ -241,7 +241,18 @@ func (sp *space) witnessError(w symbolic.State, onlyLabel bool, l symbolic.Label
 	return vigilerr.Internalf("bdd", "no range error in witness state %s", sp.M.FormatState(w))
 }
 
+// progressEvery spaces the per-iteration samples: a sample reads the Go
+// heap (runtime.ReadMemStats stops the world) and, for a progress report,
+// walks the set, which costs more than an iteration on a small frontier (a
+// chain of 10^5 one-state rounds).
+var progressEvery = 50 * time.Millisecond
+
 func (sp *space) progress(opt Options, phase string, it int, set Node, begin time.Time) {
+	now := time.Now()
+	if it > 1 && now.Sub(sp.lastProgress) < progressEvery {
+		return
+	}
+	sp.lastProgress = now
 	ms := sp.m.sample()
 	if opt.Progress != nil {
 		opt.Progress(Progress{Phase: phase, Iteration: it, Nodes: sp.m.used(), SetNodes: sp.m.size(set), HeapBytes: ms.PeakHeap, Elapsed: time.Since(begin)})

@@ -60,5 +60,19 @@
 // an iteration is repeated only when it marked a new pair unsafe (see
 // IPI). TarjanSafe restores the lowlink and forgets the pairs pushed while
 // trying an action that fails, so tentative results never outlive the
-// assumption they were made under.
+// assumption they were made under; before searching a state it settles it
+// at once when one affordable action leads only to states already known
+// safe or, at no cost, back to itself (an always-applicable self-loop),
+// where the pseudo-code would first search the actions listed before it.
+// VI builds its region over (state, budget) pairs as Prop-U does, so a
+// finite radius limits the states it expands (and the range errors it
+// meets) to those reachable with the deviations the radius allows.
+//
+// # Range errors
+//
+// A state with an out-of-range outcome is a modelling error, met when a
+// decider expands it (lang/spec.md, "Range errors"). Prop-U and VI expand
+// every pair reachable from the query within the radius, so both fail on
+// the same queries; TarjanSafe, iPI, nPI, LRTDP and LAO* expand less and
+// may answer where those fail.
 package safety

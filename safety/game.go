@@ -93,6 +93,7 @@ type facts struct {
 	head     []int32 // first proof of the state, -1: none
 	proofs   []proof
 	time     uint32
+	safeTime uint32 // counts the changes of yes (a search may retry what failed before)
 }
 
 func (f *facts) grow(n int) {
@@ -107,6 +108,7 @@ func (f *facts) grow(n int) {
 func (f *facts) markSafe(s uint32, b int32, k uint32) {
 	if b < f.yes[s] {
 		f.yes[s], f.yesGroup[s] = b, k
+		f.safeTime++
 	}
 }
 

@@ -3,6 +3,8 @@ package safety
 import (
 	"context"
 	"errors"
+
+	"vigil/symbolic/explicit"
 )
 
 // Tarjan is TarjanSafe (paper 000, Algorithm 2): a depth-first search for a
@@ -23,9 +25,21 @@ import (
 // no action fails and this TarjanSafe is linear (the exponential variant
 // is NewTarjanPath), but on Flappy Bird it is exponential in the width
 // (safety/FIGURES.md).
+//
+// Before it searches a pair, it looks one step ahead (decidedGroup): a
+// group whose successors are all decided safe, or a free self-loop,
+// settles the pair at once, where the pseudo-code would first search the
+// groups listed before it (an always-applicable self-loop after a label
+// that walks a range of 10^7 states).
 type Tarjan struct {
 	base
-	path    bool    // paper 002's Algorithm 1: only the DFS path counts as "on the stack"
+	path   bool // paper 002's Algorithm 1: only the DFS path counts as "on the stack"
+	noLook bool // no decidedGroup look-ahead (for the figures' baseline)
+	// per pair: 1 + facts.safeTime when its look-ahead last failed (0:
+	// never tried). It is tried again only when a state was proven safe
+	// since; a successor that turned out a deadlock meanwhile is missed,
+	// which costs time (the search decides), never an answer.
+	looked  []uint32
 	idx     []int32 // per pair: DFS index while on the stack, 0 otherwise
 	low     []int32
 	active  []bool // per pair: has a frame (is on the DFS path)
@@ -83,6 +97,7 @@ func (d *Tarjan) syncPairs() {
 		d.idx = append(d.idx, make([]int32, m-len(d.idx))...)
 		d.low = append(d.low, make([]int32, m-len(d.low))...)
 		d.active = append(d.active, make([]bool, m-len(d.active))...)
+		d.looked = append(d.looked, make([]uint32, m-len(d.looked))...)
 	}
 }
 
@@ -110,16 +125,57 @@ func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool
 		return safe, false, err
 	}
 	d.syncPairs()
+	p := d.pair(s, b)
+	if !d.path && !d.noLook && d.looked[p] != d.f.safeTime+1 {
+		if k, y, ok := d.decidedGroup(s, b); ok {
+			d.f.markSafe(s, y, k)
+			return true, false, nil
+		}
+		d.looked[p] = d.f.safeTime + 1
+	}
 	if d.counter == 1<<31-2 {
 		return false, false, errTooDeep
 	}
 	d.counter++
-	p := d.pair(s, b)
 	d.idx[p], d.low[p], d.active[p] = d.counter, d.counter, true
 	d.stack = append(d.stack, tEntry{s: s, b: b, i: d.counter})
 	first, end := d.sp.Groups(s)
 	d.frames = append(d.frames, tFrame{s: s, b: b, k: first, end: end, j: -1, pos: len(d.stack) - 1})
 	return false, true, nil
+}
+
+// decidedGroup looks one step ahead before s is searched: it returns a
+// group k affordable with budget b whose every successor is already known
+// safe with the budget left after k (a goal, an expanded deadlock, or a
+// state proven safe with that budget), or is s itself when k costs nothing
+// (a self-loop of the tested policy, or of any label when the radius is
+// infinite: taking k forever never reaches an unsafe state, since s is not
+// one). Then s is b-safe by k, whatever the other groups do, and searching
+// them (the search tries groups in the model's order) would be wasted; y
+// is the smallest budget with which k keeps s safe, so that the facts'
+// invariant holds (a successor t needs yes[t] <= y - cost).
+func (d *Tarjan) decidedGroup(s uint32, b int32) (k uint32, y int32, ok bool) {
+	first, end := d.sp.Groups(s)
+groups:
+	for k := first; k < end; k++ {
+		c := d.cost(s, k)
+		if b-c < 0 {
+			continue
+		}
+		y := c
+		for _, t := range d.sp.Succ(k) {
+			switch {
+			case t == s && c == 0:
+			case !d.knownSafe(t, b-c):
+				continue groups
+			case d.sp.status[t] == explicit.Goal || d.sp.IsExpanded(t) && d.sp.Deadlock(t):
+			default:
+				y = max(y, d.f.yes[t]+c)
+			}
+		}
+		return k, y, true
+	}
+	return 0, 0, false
 }
 
 // popTo pops the stack down to height h, forgetting the popped pairs.

@@ -119,13 +119,31 @@ func (d *vbase) answer(id uint32) bool {
 }
 
 // VI is value iteration: it builds the region reachable from the query
-// under every label (stopping at states solved by earlier calls) and
-// sweeps Bellman backups over it, in reverse discovery order, until
-// nothing changes.
+// (stopping at states solved by earlier calls) and sweeps Bellman backups
+// over it, in reverse discovery order, until nothing changes.
+//
+// For a finite radius the region is that of Prop-U's (state, budget)
+// pairs: each state is reached with the largest budget b(s) any path from
+// the query leaves (a deviation costs 1), and only the groups affordable
+// with b(s) are followed, so VI expands the states Prop-U expands and
+// meets the range errors Prop-U meets (at radius 0: only the states the
+// tested policy reaches), not those of states only reachable by more
+// deviations than the radius allows. A state's value is capped at
+// b(s)+1 (any value above b(s) says "not b(s)-safe", and the groups
+// not followed cost more than b(s)): the capped iteration stays below J*,
+// so every increase still proves what update records, and its fixpoint is
+// min(J*, b+1), so a value within b(s) is J*(s) (a policy that follows
+// the groups attaining the values never exceeds them, nor meets an unsafe
+// state). Only exact values (within b(s), or U) are marked solved; a
+// capped one is searched again when a later query reaches the state with
+// a larger budget.
 type VI struct {
 	vbase
 	stamp []uint32 // per state: the call that put it in the region
+	best  []int32  // per state: its budget in the region (when stamped)
 	epoch uint32
+
+	allGroups bool // the region under every label (for the figures' baseline)
 }
 
 // NewVI returns value iteration for radius r over sp.
@@ -141,28 +159,51 @@ func (d *VI) Decide(ctx context.Context, id uint32) (bool, error) {
 		return d.answer(id), nil
 	}
 	d.epoch++
-	d.stamp = growU32(d.stamp, d.sp.Len())
-	region := []uint32{id}
-	d.stamp[id] = d.epoch
-	for i := 0; i < len(region); i++ {
-		s := region[i]
-		if d.sp.status[s] != explicit.Open {
-			continue
-		}
-		if err := d.expand(ctx, s); err != nil {
-			return false, err
-		}
-		d.syncJ()
-		d.stamp = growU32(d.stamp, d.sp.Len())
-		first, end := d.sp.Groups(s)
-		for k := first; k < end; k++ {
-			for _, t := range d.sp.Succ(k) {
-				if d.stamp[t] != d.epoch && !d.solved[t] {
-					d.stamp[t] = d.epoch
-					region = append(region, t)
+	d.grow()
+	// The region, breadth first within each budget, budgets from the
+	// largest down: a state is taken with the first (largest) budget it
+	// is reached with; an entry of a smaller budget met later is stale.
+	var region []uint32
+	cur, next := []uint32{id}, []uint32(nil)
+	d.stamp[id], d.best[id] = d.epoch, d.budget()
+	for b := d.budget(); len(cur) > 0; b-- {
+		for i := 0; i < len(cur); i++ {
+			s := cur[i]
+			if d.best[s] != b {
+				continue // taken with a larger budget
+			}
+			region = append(region, s)
+			if d.sp.status[s] != explicit.Open {
+				continue
+			}
+			if err := d.expand(ctx, s); err != nil {
+				return false, err
+			}
+			d.syncJ()
+			d.grow()
+			first, end := d.sp.Groups(s)
+			for k := first; k < end; k++ {
+				c := d.cost(s, k)
+				if d.allGroups {
+					c = 0 // the region of every label, every state at budget r
+				}
+				if c > b {
+					continue
+				}
+				for _, t := range d.sp.Succ(k) {
+					if d.solved[t] || d.stamp[t] == d.epoch && d.best[t] >= b-c {
+						continue
+					}
+					d.stamp[t], d.best[t] = d.epoch, b-c
+					if c == 0 {
+						cur = append(cur, t)
+					} else {
+						next = append(next, t)
+					}
 				}
 			}
 		}
+		cur, next = next, cur[:0]
 	}
 	for changed := true; changed; {
 		d.stats.Iters++
@@ -172,19 +213,39 @@ func (d *VI) Decide(ctx context.Context, id uint32) (bool, error) {
 		changed = false
 		for i := len(region) - 1; i >= 0; i-- {
 			s := region[i]
-			if d.terminal(s) || d.J[s] >= d.U {
+			c := d.valueCap(s)
+			if d.terminal(s) || d.J[s] >= c {
 				continue
 			}
 			q, _ := d.backup(s)
-			if d.update(s, q) {
+			if d.update(s, min(q, c)) {
 				changed = true
 			}
 		}
 	}
 	for _, s := range region {
-		d.solve(s)
+		if d.terminal(s) || d.J[s] >= d.U || d.J[s] < d.valueCap(s) {
+			d.solve(s)
+		}
 	}
 	return d.answer(id), nil
+}
+
+// grow sizes the per-state arrays to the space.
+func (d *VI) grow() {
+	d.stamp = growU32(d.stamp, d.sp.Len())
+	for len(d.best) < len(d.stamp) {
+		d.best = append(d.best, 0)
+	}
+}
+
+// valueCap is the cap of a region state's value: b(s)+1 for a finite
+// radius, U_r for r = inf (where every budget is 0 and U_r = 1).
+func (d *VI) valueCap(s uint32) int32 {
+	if d.r < 0 {
+		return d.U
+	}
+	return d.best[s] + 1
 }
 
 // LRTDP is labelled real-time dynamic programming (Bonet and Geffner 2003)
