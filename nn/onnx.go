@@ -928,6 +928,16 @@ func (l *lowering) elementwise(nd *onnxNode, where string, dataIdx int) error {
 	if n := l.c.out; len(k.data) != 1 && len(k.data) != n {
 		return fmt.Errorf("nn: %s: constant %q has %d elements, want 1 or %d", where, k.name, len(k.data), n)
 	}
+	if len(k.data) > 1 && !l.tensorLike {
+		// The data is a row (1 x n): a constant of n elements acts element by
+		// element only along the last axis. One of shape n x 1 would
+		// broadcast the row to an n x n matrix, which vigil does not compute.
+		for _, d := range k.dims[:max(len(k.dims)-1, 0)] {
+			if d != 1 {
+				return fmt.Errorf("nn: %s: constant %q has shape %v: it broadcasts the %d-vector to a matrix; vigil reads element-wise constants of shape [%d] or [1, %d]", where, k.name, k.dims, len(k.data), len(k.data), len(k.data))
+			}
+		}
+	}
 	c := l.c
 	switch nd.op {
 	case "Add":
