@@ -59,3 +59,57 @@ func TestReview16ColumnBroadcast(t *testing.T) {
 		}
 	}
 }
+
+// TestReview16ColumnData: PyTorch's softmax(W @ x.T, dim=-1) computes on
+// the 3 x 1 column W x^T, so each softmax is over one element and every
+// output is 1 (a tie: the first label wins). vigil ignored the data's
+// transpose and took the softmax over the 3 scores, choosing another
+// label. The data's layout is tracked now: a Softmax, or an element-wise
+// constant of shape [n], on a column is refused; the same network that
+// transposes back before its Softmax, or adds a constant of shape [3, 1]
+// to the column, evaluates as PyTorch does.
+func TestReview16ColumnData(t *testing.T) {
+	inits := map[string][2][]float32{
+		"W": {{3, 2}, {1, -2, 0.5, 3, 2, 1}}, "Bc": {{3, 1}, {0.5, -1, 2}}, "Br": {{3}, {0.5, -1, 2}},
+	}
+	tr := func(in, out string) onnxTestNode { return onnxTestNode{op: "Transpose", in: []string{in}, out: []string{out}} }
+	node := func(op, a, b, out string) onnxTestNode {
+		return onnxTestNode{op: op, in: []string{a, b}, out: []string{out}}
+	}
+	soft := onnxTestNode{op: "Softmax", in: []string{"h"}, out: []string{"y"}, i: map[string]int64{"axis": -1}}
+	for _, tc := range []struct {
+		name  string
+		chain []onnxTestNode
+		err   string
+	}{
+		{"softmax of W x^T", []onnxTestNode{tr("x", "xt"), node("MatMul", "W", "xt", "h"), soft}, "column"},
+		{"Gemm(W, x, transB) then softmax", []onnxTestNode{{op: "Gemm", in: []string{"W", "x"}, out: []string{"h"}, i: map[string]int64{"transB": 1}}, soft}, "column"},
+		{"W x^T plus a row constant", []onnxTestNode{tr("x", "xt"), node("MatMul", "W", "xt", "c"), node("Add", "c", "Br", "a"), tr("a", "h"), soft}, "broadcasts"},
+		{"W x without the transpose", []onnxTestNode{node("MatMul", "W", "x", "h"), soft}, "takes a column"},
+		{"W x^T plus a column constant, transposed back", []onnxTestNode{tr("x", "xt"), node("MatMul", "W", "xt", "c"), node("Add", "c", "Bc", "a"), tr("a", "h"), soft}, ""},
+	} {
+		net, err := ParseONNX(buildONNX(2, tc.chain, inits))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: got %v, want a refusal mentioning %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		x := []float64{0.5, -0.25}
+		z := []float64{0.5 + x[0] - 2*x[1], -1 + 0.5*x[0] + 3*x[1], 2 + 2*x[0] + x[1]}
+		s := 0.0
+		for _, v := range z {
+			s += math.Exp(v)
+		}
+		got := net.Eval(x)
+		for i, v := range z {
+			if want := math.Exp(v) / s; math.Abs(got[i]-want) > 1e-12 {
+				t.Errorf("%s: output %d = %v, want %v", tc.name, i, got[i], want)
+			}
+		}
+	}
+}
