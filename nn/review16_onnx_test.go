@@ -72,7 +72,9 @@ func TestReview16ColumnData(t *testing.T) {
 	inits := map[string][2][]float32{
 		"W": {{3, 2}, {1, -2, 0.5, 3, 2, 1}}, "Bc": {{3, 1}, {0.5, -1, 2}}, "Br": {{3}, {0.5, -1, 2}},
 	}
-	tr := func(in, out string) onnxTestNode { return onnxTestNode{op: "Transpose", in: []string{in}, out: []string{out}} }
+	tr := func(in, out string) onnxTestNode {
+		return onnxTestNode{op: "Transpose", in: []string{in}, out: []string{out}}
+	}
 	node := func(op, a, b, out string) onnxTestNode {
 		return onnxTestNode{op: op, in: []string{a, b}, out: []string{out}}
 	}
