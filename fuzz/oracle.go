@@ -373,17 +373,18 @@ type goalSpace struct {
 	states []symbolic.State
 	ids    map[string]int
 	groups [][]goalGroup // per state; terminal states have none
-	value  []int         // optimal worst-case steps to the goal (goalInf: none)
+	value  []int         // optimal worst-case cost to the goal, commands' costs summed (goalInf: none)
 	choice []symbolic.LabelID
 }
 
 type goalGroup struct {
 	label symbolic.LabelID
 	succ  []int
+	cost  []int // cost[k]: what the command making succ[k] costs
 }
 
-// GoalOptimal computes V*(s), the optimal worst-case number of steps to the
-// goal from s over all policies, with the explicit engine: exploration of
+// GoalOptimal computes V*(s), the optimal worst-case cost to the goal from s
+// over all policies (the number of steps where no command says `cost`), with the explicit engine: exploration of
 // every state reachable from s (at most maxStates, else ok is false) and a
 // backward Dijkstra-style pass over the AND-OR graph (Knuth's
 // generalisation: a state's value is fixed by the first label all of whose
@@ -428,52 +429,84 @@ func (t *GoalTask) space(s symbolic.State, maxStates int) (*goalSpace, bool, err
 			g := goalGroup{label: l}
 			for _, e := range succ {
 				g.succ = append(g.succ, intern(e.s))
+				g.cost = append(g.cost, t.M.Commands[e.cmd].CostIn(u))
 			}
 			sp.groups[i] = append(sp.groups[i], g)
 		}
 	}
 	n := len(sp.states)
-	type ref struct{ state, group int }
+	type ref struct{ state, group, edge int }
 	pred := make([][]ref, n)
 	left := make([][]int, n)
+	worst := make([][]int, n) // per group: the largest cost + value over its final successors
 	for i := range sp.groups {
 		left[i] = make([]int, len(sp.groups[i]))
+		worst[i] = make([]int, len(sp.groups[i]))
 		for gi, g := range sp.groups[i] {
 			left[i][gi] = len(g.succ)
-			for _, j := range g.succ {
-				pred[j] = append(pred[j], ref{i, gi})
+			for k, j := range g.succ {
+				pred[j] = append(pred[j], ref{i, gi, k})
 			}
 		}
 	}
 	sp.value = make([]int, n)
 	sp.choice = make([]symbolic.LabelID, n)
-	var level []int
+	final := make([]bool, n)
+	var q spaceQueue
 	for i := range sp.value {
 		sp.value[i] = goalInf
 		sp.choice[i] = symbolic.NoLabel
 		if t.Gen.Status(sp.states[i]) == explicit.Goal {
 			sp.value[i] = 0
-			level = append(level, i)
+			heap.Push(&q, spaceItem{0, i})
 		}
 	}
-	for d := 0; len(level) > 0; d++ {
-		var next []int
-		for _, j := range level {
-			for _, r := range pred[j] {
-				left[r.state][r.group]--
-				if left[r.state][r.group] == 0 && sp.value[r.state] == goalInf {
-					sp.value[r.state] = d + 1
-					sp.choice[r.state] = sp.groups[r.state][r.group].label
-					next = append(next, r.state)
-				}
+	// Commands cost at least 1, so values are fixed in increasing order:
+	// a state's value is final when it leaves the queue, and a group's
+	// (the worst over its outcomes of the command's cost plus the
+	// successor's value) is known once all its successors are final.
+	for q.Len() > 0 {
+		it := heap.Pop(&q).(spaceItem)
+		j := it.state
+		if final[j] || it.value != sp.value[j] {
+			continue
+		}
+		final[j] = true
+		for _, r := range pred[j] {
+			if final[r.state] {
+				continue
+			}
+			c := sp.groups[r.state][r.group].cost[r.edge]
+			worst[r.state][r.group] = max(worst[r.state][r.group], min(c+sp.value[j], goalInf))
+			left[r.state][r.group]--
+			if w := worst[r.state][r.group]; left[r.state][r.group] == 0 && w < sp.value[r.state] {
+				sp.value[r.state] = w
+				sp.choice[r.state] = sp.groups[r.state][r.group].label
+				heap.Push(&q, spaceItem{w, r.state})
 			}
 		}
-		level = next
 	}
 	if t.Fair {
 		fairSolve(t, sp)
 	}
 	return sp, true, nil
+}
+
+// spaceItem is a state of the optimal-plan pass and its value when queued.
+type spaceItem struct{ value, state int }
+
+// spaceQueue is a min-heap of spaceItems by value.
+type spaceQueue []spaceItem
+
+func (q spaceQueue) Len() int           { return len(q) }
+func (q spaceQueue) Less(i, j int) bool { return q[i].value < q[j].value }
+func (q spaceQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *spaceQueue) Push(x any)        { *q = append(*q, x.(spaceItem)) }
+func (q *spaceQueue) Pop() any {
+	old := *q
+	it := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return it
 }
 
 // optimalOracle proposes the optimal plan from s when the space is small.
