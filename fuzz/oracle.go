@@ -219,7 +219,8 @@ func goalBugBound(pv GoalValue, opt OracleOptions) int {
 
 // lookahead is paper 001's Lookahead oracle, AND-OR for our adversarial
 // outcomes: the value of t at depth k is the policy's value from t or, if
-// better, 1 + the worst successor value of the best label at depth k-1.
+// better, the worst over the best label's outcomes of the command's cost
+// plus the successor's value at depth k-1.
 func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
 	bound := goalBugBound(pv, opt)
 	memo := map[string]int{}
@@ -270,7 +271,8 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 				if err != nil {
 					return 0, nil, err
 				}
-				worst = max(worst, v)
+				// The step costs what its command costs (1 unless it says `cost`).
+				worst = max(worst, min(v+t.M.Commands[e.cmd].CostIn(u), goalInf))
 				if worst >= c || worst >= goalInf {
 					break
 				}
@@ -280,8 +282,8 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 					}
 				}
 			}
-			if worst < goalInf && worst+1 < c {
-				c = worst + 1
+			if worst < goalInf && worst < c {
+				c = worst
 				bp = sub
 				bp.set(u, l)
 			}
