@@ -606,7 +606,8 @@ func (t *GoalTask) relaxOracle(s symbolic.State, pv GoalValue, opt OracleOptions
 			if len(succ) != 1 || t.Gen.Status(succ[0].s) == explicit.Unsafe {
 				continue
 			}
-			c := &goalNode{s: succ[0].s, g: n.g + 1, parent: n, label: l, index: count}
+			cost := t.M.Commands[succ[0].cmd].CostIn(n.s) // 1 unless the action says `cost`
+			c := &goalNode{s: succ[0].s, g: min(n.g+cost, goalInf), parent: n, label: l, index: count}
 			hm, ha := relax.goalDist(c.s)
 			if hm >= goalInf || c.g+hm > bound {
 				continue
