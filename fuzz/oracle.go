@@ -328,35 +328,41 @@ func (t *GoalTask) undo(pool *Pool, i int, pv GoalValue, opt OracleOptions) (*Go
 	patch := goalPatch{}
 	var bestPatch goalPatch
 	bestCost := bound + 1
-	for k := 0; k+1 < len(chain) && k < opt.UndoDepth && k+1 < bestCost; k++ {
+	spent := 0 // what the undo steps so far cost
+	for k := 0; k+1 < len(chain) && k < opt.UndoDepth && spent+1 < bestCost; k++ {
 		from, to := chain[k], chain[k+1]
 		if t.Gen.Status(from) != explicit.Open {
 			break
 		}
-		back := symbolic.NoLabel
+		back, cost := symbolic.NoLabel, 0
 		for _, l := range t.applicable(from) {
 			succ, err := t.succs(from, l)
 			if err != nil {
 				return nil, err
 			}
 			if len(succ) == 1 && goalKey(succ[0].s) == goalKey(to) {
-				back = l
+				back, cost = l, t.M.Commands[succ[0].cmd].CostIn(from)
 				break
 			}
 		}
 		if back == symbolic.NoLabel {
 			break
 		}
+		if spent = min(spent+cost, goalInf); spent >= bestCost {
+			break
+		}
 		patch.set(from, back)
 		if _, ok := patch[goalKey(to)]; ok {
 			break // the walk went through the same state twice
 		}
-		v, err := t.value(to, nil, bestCost-(k+1)-1, opt.MaxStates)
+		// The run from to costs at least its number of steps, so a run
+		// that beats bestCost takes fewer than bestCost - spent steps.
+		v, err := t.value(to, nil, bestCost-spent-1, opt.MaxStates)
 		if err != nil {
 			return nil, err
 		}
-		if v.Outcome == GoalReached && k+1+v.Cost < bestCost {
-			bestCost = k + 1 + v.Cost
+		if v.Outcome == GoalReached && spent+v.Cost < bestCost {
+			bestCost = spent + v.Cost
 			bestPatch = goalPatch{}
 			for key, o := range patch {
 				bestPatch[key] = o
