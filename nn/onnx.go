@@ -579,7 +579,7 @@ func (g *onnxGraph) network() (*Network, error) {
 	l.cur, l.c, l.tensorLike = l.input.name, identity(size), big > 1
 	if dims := l.input.dims; len(dims) == 1 {
 		l.shape = shapeFlat
-	} else if size > 1 && big == 1 && len(dims) > 0 && dims[len(dims)-1] == 1 {
+	} else if size > 1 && len(dims) == 2 && dims[1] == 1 {
 		l.shape = shapeColumn
 	}
 	for i := range g.nodes {
