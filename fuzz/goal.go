@@ -260,7 +260,7 @@ func (v GoalValue) String() string {
 		if v.Fair {
 			return fmt.Sprintf("reaches the goal with probability 1 (fair outcomes; the shortest run takes %s)", steps(v.Cost))
 		}
-		return fmt.Sprintf("reaches the goal in %s", steps(v.Cost))
+		return "reaches the goal " + CostPhrase(v.Cost, v.Run)
 	case GoalFails:
 		if v.Why == GoalFailTrap {
 			return fmt.Sprintf("fails (trap: from the run's states the goal is unreachable under the policy; it repeats a state after %s)", steps(len(v.Run)-1))
@@ -550,6 +550,16 @@ func goalRunStates(run []explicit.Step, extra []symbolic.State) []symbolic.State
 }
 
 // steps is "1 step" or "n steps".
+// CostPhrase says what a run to the goal of worst-case cost c takes: "in
+// N steps" where that is its cost (no command of the model says `cost`),
+// else "at cost C (N steps)", N the steps of run, its costliest run.
+func CostPhrase(c int, run []explicit.Step) string {
+	if len(run) == 0 || len(run)-1 == c {
+		return "in " + steps(c)
+	}
+	return fmt.Sprintf("at cost %d (%s)", c, steps(len(run)-1))
+}
+
 func steps(n int) string {
 	if n == 1 {
 		return "1 step"

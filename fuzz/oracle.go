@@ -219,7 +219,8 @@ func goalBugBound(pv GoalValue, opt OracleOptions) int {
 
 // lookahead is paper 001's Lookahead oracle, AND-OR for our adversarial
 // outcomes: the value of t at depth k is the policy's value from t or, if
-// better, 1 + the worst successor value of the best label at depth k-1.
+// better, the worst over the best label's outcomes of the command's cost
+// plus the successor's value at depth k-1.
 func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) (*GoalBug, error) {
 	bound := goalBugBound(pv, opt)
 	memo := map[string]int{}
@@ -270,7 +271,8 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 				if err != nil {
 					return 0, nil, err
 				}
-				worst = max(worst, v)
+				// The step costs what its command costs (1 unless it says `cost`).
+				worst = max(worst, min(v+t.M.Commands[e.cmd].CostIn(u), goalInf))
 				if worst >= c || worst >= goalInf {
 					break
 				}
@@ -280,8 +282,8 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 					}
 				}
 			}
-			if worst < goalInf && worst+1 < c {
-				c = worst + 1
+			if worst < goalInf && worst < c {
+				c = worst
 				bp = sub
 				bp.set(u, l)
 			}
@@ -326,35 +328,41 @@ func (t *GoalTask) undo(pool *Pool, i int, pv GoalValue, opt OracleOptions) (*Go
 	patch := goalPatch{}
 	var bestPatch goalPatch
 	bestCost := bound + 1
-	for k := 0; k+1 < len(chain) && k < opt.UndoDepth && k+1 < bestCost; k++ {
+	spent := 0 // what the undo steps so far cost
+	for k := 0; k+1 < len(chain) && k < opt.UndoDepth && spent+1 < bestCost; k++ {
 		from, to := chain[k], chain[k+1]
 		if t.Gen.Status(from) != explicit.Open {
 			break
 		}
-		back := symbolic.NoLabel
+		back, cost := symbolic.NoLabel, 0
 		for _, l := range t.applicable(from) {
 			succ, err := t.succs(from, l)
 			if err != nil {
 				return nil, err
 			}
 			if len(succ) == 1 && goalKey(succ[0].s) == goalKey(to) {
-				back = l
+				back, cost = l, t.M.Commands[succ[0].cmd].CostIn(from)
 				break
 			}
 		}
 		if back == symbolic.NoLabel {
 			break
 		}
+		if spent = min(spent+cost, goalInf); spent >= bestCost {
+			break
+		}
 		patch.set(from, back)
 		if _, ok := patch[goalKey(to)]; ok {
 			break // the walk went through the same state twice
 		}
-		v, err := t.value(to, nil, bestCost-(k+1)-1, opt.MaxStates)
+		// The run from to costs at least its number of steps, so a run
+		// that beats bestCost takes fewer than bestCost - spent steps.
+		v, err := t.value(to, nil, bestCost-spent-1, opt.MaxStates)
 		if err != nil {
 			return nil, err
 		}
-		if v.Outcome == GoalReached && k+1+v.Cost < bestCost {
-			bestCost = k + 1 + v.Cost
+		if v.Outcome == GoalReached && spent+v.Cost < bestCost {
+			bestCost = spent + v.Cost
 			bestPatch = goalPatch{}
 			for key, o := range patch {
 				bestPatch[key] = o
@@ -373,17 +381,18 @@ type goalSpace struct {
 	states []symbolic.State
 	ids    map[string]int
 	groups [][]goalGroup // per state; terminal states have none
-	value  []int         // optimal worst-case steps to the goal (goalInf: none)
+	value  []int         // optimal worst-case cost to the goal, commands' costs summed (goalInf: none)
 	choice []symbolic.LabelID
 }
 
 type goalGroup struct {
 	label symbolic.LabelID
 	succ  []int
+	cost  []int // cost[k]: what the command making succ[k] costs
 }
 
-// GoalOptimal computes V*(s), the optimal worst-case number of steps to the
-// goal from s over all policies, with the explicit engine: exploration of
+// GoalOptimal computes V*(s), the optimal worst-case cost to the goal from s
+// over all policies (the number of steps where no command says `cost`), with the explicit engine: exploration of
 // every state reachable from s (at most maxStates, else ok is false) and a
 // backward Dijkstra-style pass over the AND-OR graph (Knuth's
 // generalisation: a state's value is fixed by the first label all of whose
@@ -428,52 +437,84 @@ func (t *GoalTask) space(s symbolic.State, maxStates int) (*goalSpace, bool, err
 			g := goalGroup{label: l}
 			for _, e := range succ {
 				g.succ = append(g.succ, intern(e.s))
+				g.cost = append(g.cost, t.M.Commands[e.cmd].CostIn(u))
 			}
 			sp.groups[i] = append(sp.groups[i], g)
 		}
 	}
 	n := len(sp.states)
-	type ref struct{ state, group int }
+	type ref struct{ state, group, edge int }
 	pred := make([][]ref, n)
 	left := make([][]int, n)
+	worst := make([][]int, n) // per group: the largest cost + value over its final successors
 	for i := range sp.groups {
 		left[i] = make([]int, len(sp.groups[i]))
+		worst[i] = make([]int, len(sp.groups[i]))
 		for gi, g := range sp.groups[i] {
 			left[i][gi] = len(g.succ)
-			for _, j := range g.succ {
-				pred[j] = append(pred[j], ref{i, gi})
+			for k, j := range g.succ {
+				pred[j] = append(pred[j], ref{i, gi, k})
 			}
 		}
 	}
 	sp.value = make([]int, n)
 	sp.choice = make([]symbolic.LabelID, n)
-	var level []int
+	final := make([]bool, n)
+	var q spaceQueue
 	for i := range sp.value {
 		sp.value[i] = goalInf
 		sp.choice[i] = symbolic.NoLabel
 		if t.Gen.Status(sp.states[i]) == explicit.Goal {
 			sp.value[i] = 0
-			level = append(level, i)
+			heap.Push(&q, spaceItem{0, i})
 		}
 	}
-	for d := 0; len(level) > 0; d++ {
-		var next []int
-		for _, j := range level {
-			for _, r := range pred[j] {
-				left[r.state][r.group]--
-				if left[r.state][r.group] == 0 && sp.value[r.state] == goalInf {
-					sp.value[r.state] = d + 1
-					sp.choice[r.state] = sp.groups[r.state][r.group].label
-					next = append(next, r.state)
-				}
+	// Commands cost at least 1, so values are fixed in increasing order:
+	// a state's value is final when it leaves the queue, and a group's
+	// (the worst over its outcomes of the command's cost plus the
+	// successor's value) is known once all its successors are final.
+	for q.Len() > 0 {
+		it := heap.Pop(&q).(spaceItem)
+		j := it.state
+		if final[j] || it.value != sp.value[j] {
+			continue
+		}
+		final[j] = true
+		for _, r := range pred[j] {
+			if final[r.state] {
+				continue
+			}
+			c := sp.groups[r.state][r.group].cost[r.edge]
+			worst[r.state][r.group] = max(worst[r.state][r.group], min(c+sp.value[j], goalInf))
+			left[r.state][r.group]--
+			if w := worst[r.state][r.group]; left[r.state][r.group] == 0 && w < sp.value[r.state] {
+				sp.value[r.state] = w
+				sp.choice[r.state] = sp.groups[r.state][r.group].label
+				heap.Push(&q, spaceItem{w, r.state})
 			}
 		}
-		level = next
 	}
 	if t.Fair {
 		fairSolve(t, sp)
 	}
 	return sp, true, nil
+}
+
+// spaceItem is a state of the optimal-plan pass and its value when queued.
+type spaceItem struct{ value, state int }
+
+// spaceQueue is a min-heap of spaceItems by value.
+type spaceQueue []spaceItem
+
+func (q spaceQueue) Len() int           { return len(q) }
+func (q spaceQueue) Less(i, j int) bool { return q[i].value < q[j].value }
+func (q spaceQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *spaceQueue) Push(x any)        { *q = append(*q, x.(spaceItem)) }
+func (q *spaceQueue) Pop() any {
+	old := *q
+	it := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return it
 }
 
 // optimalOracle proposes the optimal plan from s when the space is small.
@@ -571,7 +612,8 @@ func (t *GoalTask) relaxOracle(s symbolic.State, pv GoalValue, opt OracleOptions
 			if len(succ) != 1 || t.Gen.Status(succ[0].s) == explicit.Unsafe {
 				continue
 			}
-			c := &goalNode{s: succ[0].s, g: n.g + 1, parent: n, label: l, index: count}
+			cost := t.M.Commands[succ[0].cmd].CostIn(n.s) // 1 unless the action says `cost`
+			c := &goalNode{s: succ[0].s, g: min(n.g+cost, goalInf), parent: n, label: l, index: count}
 			hm, ha := relax.goalDist(c.s)
 			if hm >= goalInf || c.g+hm > bound {
 				continue

@@ -535,6 +535,25 @@ type lowering struct {
 	// vector(s); before any Flatten, Reshape or matrix product a tensor
 	// with several dimensions of size > 1 could be permuted.
 	tensorLike bool
+	// shape: how the current vector is laid out once it is one (a row
+	// 1 x n, a column n x 1, or a 1-D tensor of n elements). PyTorch's
+	// W @ x.T computes on a column; an operation along the last axis of a
+	// column (Softmax, an element-wise constant of shape [n]) does not act
+	// on its n elements, so the lowering refuses those.
+	shape vecShape
+}
+
+// vecShape is the layout of the data vector: a row, a column or 1-D.
+type vecShape int
+
+const (
+	shapeRow vecShape = iota
+	shapeColumn
+	shapeFlat
+)
+
+func (v vecShape) String() string {
+	return [...]string{"a row (1 x n)", "a column (n x 1)", "a 1-D tensor"}[v]
 }
 
 // network lowers the graph, a chain of nodes from one data input to one
@@ -558,6 +577,11 @@ func (g *onnxGraph) network() (*Network, error) {
 		return nil, err
 	}
 	l.cur, l.c, l.tensorLike = l.input.name, identity(size), big > 1
+	if dims := l.input.dims; len(dims) == 1 {
+		l.shape = shapeFlat
+	} else if size > 1 && len(dims) == 2 && dims[1] == 1 {
+		l.shape = shapeColumn
+	}
 	for i := range g.nodes {
 		if err := l.node(i, &g.nodes[i]); err != nil {
 			return nil, err
@@ -654,7 +678,21 @@ func (l *lowering) node(i int, nd *onnxNode) error {
 			return fmt.Errorf("nn: %s permutes the dimensions of input %q (shape %v); flatten the input first", where, l.input.name, l.input.dims)
 		}
 		// A row becomes a column: only the batch dimension moves.
+		switch l.shape {
+		case shapeRow:
+			l.shape = shapeColumn
+		case shapeColumn:
+			l.shape = shapeRow
+		}
 	case "Flatten":
+		// [prod(dims[:axis]), prod(dims[axis:])]: a column stays one, and
+		// so does a 1-D tensor flattened at axis 1.
+		switch {
+		case l.tensorLike || nd.attrI("axis", 1) == 0:
+			l.shape = shapeRow
+		case l.shape == shapeFlat:
+			l.shape = shapeColumn
+		}
 		l.tensorLike = false
 	case "Identity", "Dropout":
 	case "Reshape":
@@ -797,6 +835,9 @@ func (l *lowering) outFunction(nd *onnxNode, where string) error {
 	if l.tensorLike {
 		return fmt.Errorf("nn: %s applies to input %q of shape %v; flatten the input first", where, l.input.name, l.input.dims)
 	}
+	if l.shape == shapeColumn && l.c.out > 1 {
+		return fmt.Errorf("nn: %s applies along the last axis of %s of %d elements (one element each); vigil reads %s over a vector's elements", where, l.shape, l.c.out, nd.op)
+	}
 	l.net.Out = OutSoftmax
 	if nd.op == "LogSoftmax" {
 		l.net.Out = OutLogSoftmax
@@ -825,6 +866,14 @@ func (l *lowering) reshape(nd *onnxNode, where string) error {
 	if !(prod == n || (neg && n%max(prod, 1) == 0)) {
 		return fmt.Errorf("nn: %s reshapes a %d-vector to %v; only reshapes that keep a vector are supported", where, n, shape.data)
 	}
+	switch {
+	case len(shape.data) == 1:
+		l.shape = shapeFlat
+	case n > 1 && shape.data[len(shape.data)-1] == 1:
+		l.shape = shapeColumn
+	default:
+		l.shape = shapeRow
+	}
 	l.tensorLike = false
 	return nil
 }
@@ -849,6 +898,20 @@ func (l *lowering) matmul(nd *onnxNode, where string, dataIdx int) error {
 		trans = [2]bool{nd.attrI("transA", 0) != 0, nd.attrI("transB", 0) != 0}
 	}
 	n := l.c.out
+	// x W needs the data as a row (or 1-D), W x as a column (or 1-D);
+	// Gemm's flag for the data's operand transposes it first.
+	in := l.shape
+	if nd.op == "Gemm" {
+		if in == shapeFlat {
+			in = shapeRow
+		}
+		if trans[dataIdx] {
+			in = map[vecShape]vecShape{shapeRow: shapeColumn, shapeColumn: shapeRow}[in]
+		}
+	}
+	if want := [2]vecShape{shapeRow, shapeColumn}[dataIdx]; n > 1 && in != want && in != shapeFlat {
+		return fmt.Errorf("nn: %s multiplies %s of %d elements as operand %d, which takes %s", where, in, n, dataIdx+1, want)
+	}
 	M, m, err := weightMatrix(wt, n, alpha, dataIdx, trans, where)
 	if err != nil {
 		return err
@@ -879,6 +942,7 @@ func (l *lowering) matmul(nd *onnxNode, where string, dataIdx int) error {
 	}
 	l.pendingEmpty = false
 	l.tensorLike = false
+	l.shape = in
 	return nil
 }
 
@@ -927,6 +991,21 @@ func (l *lowering) elementwise(nd *onnxNode, where string, dataIdx int) error {
 	}
 	if n := l.c.out; len(k.data) != 1 && len(k.data) != n {
 		return fmt.Errorf("nn: %s: constant %q has %d elements, want 1 or %d", where, k.name, len(k.data), n)
+	}
+	if len(k.data) > 1 && !l.tensorLike {
+		// A constant of n elements acts element by element only along the
+		// vector's axis: the last for a row (shape [n] or [1, n]), the one
+		// before for a column ([n, 1]). Otherwise it broadcasts the vector
+		// to an n x n matrix, which vigil does not compute.
+		axis := len(k.dims) - 1
+		if l.shape == shapeColumn {
+			axis = len(k.dims) - 2
+		}
+		for i, d := range k.dims {
+			if d != 1 && i != axis {
+				return fmt.Errorf("nn: %s: constant %q has shape %v: it broadcasts %s of %d elements to a matrix; vigil reads element-wise constants of one value per element along the vector's axis", where, k.name, k.dims, l.shape, len(k.data))
+			}
+		}
 	}
 	c := l.c
 	switch nd.op {

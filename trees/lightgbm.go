@@ -256,8 +256,8 @@ func lgbTree(sec map[string]string, class int, scale float64) (Tree, error) {
 		if (dt[i]>>2)&3 == 1 { // missing type Zero
 			// Zero-ish inputs go to the default side; accept the split only
 			// when the threshold sends them there anyway.
-			zeroLeft := lgbZero <= thr[i]   // all of (-z, z] satisfies x <= thr
-			zeroRight := thr[i] <= -lgbZero // none of (-z, z] does
+			zeroLeft := lgbZero <= thr[i]  // all of [-z, z] satisfies x <= thr
+			zeroRight := thr[i] < -lgbZero // none of [-z, z] does
 			if !(defaultLeft && zeroLeft) && !(!defaultLeft && zeroRight) {
 				return Tree{}, fmt.Errorf("node %d: missing_type=Zero with threshold %v sends 0 against the threshold test; retrain with zero_as_missing=false", i, thr[i])
 			}

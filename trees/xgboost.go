@@ -205,8 +205,9 @@ func xgbThreshold(t float32) float64 {
 
 // xgbBase turns learner_model_param.base_score into per-class margin
 // offsets. The string is a number ("5E-1") or, since XGBoost 2, a bracketed
-// list ("[5E-1]"). For logistic objectives it is a probability, so the margin
-// is logit(p); for log-link objectives it is log(p).
+// list ("[5E-1]"). For logistic objectives (not binary:logitraw) it is a
+// probability, so the margin is logit(p); for log-link objectives
+// (survival:aft among them) it is log(p).
 func xgbBase(s, objective string, nclass int) ([]float64, error) {
 	s = strings.TrimSpace(s)
 	out := make([]float64, nclass)
@@ -228,18 +229,21 @@ func xgbBase(s, objective string, nclass int) ([]float64, error) {
 			return nil, fmt.Errorf("trees: XGBoost JSON: bad base_score %q", s)
 		}
 		switch {
-		case objective == "binary:logistic" || objective == "reg:logistic" || objective == "binary:logitraw":
+		case objective == "binary:logistic" || objective == "reg:logistic":
 			if v <= 0 || v >= 1 {
 				return nil, fmt.Errorf("trees: XGBoost JSON: base_score %v of a logistic objective must lie in (0, 1)", v)
 			}
 			v = math.Log(v / (1 - v))
-		case objective == "count:poisson" || objective == "reg:gamma" || objective == "reg:tweedie" || objective == "survival:cox":
+		case objective == "count:poisson" || objective == "reg:gamma" || objective == "reg:tweedie" || objective == "survival:cox" ||
+			objective == "survival:aft":
 			if v <= 0 {
 				return nil, fmt.Errorf("trees: XGBoost JSON: base_score %v of a log-link objective must be positive", v)
 			}
 			v = math.Log(v)
 		case objective == "" || strings.HasPrefix(objective, "reg:") || strings.HasPrefix(objective, "multi:") ||
-			strings.HasPrefix(objective, "rank:") || objective == "binary:hinge" || objective == "survival:aft":
+			strings.HasPrefix(objective, "rank:") || objective == "binary:hinge" || objective == "binary:logitraw":
+			// binary:logitraw's base_score is a margin already (XGBoost's
+			// LogisticRaw::ProbToMargin is the identity since 1.3.1, dmlc/xgboost#6517).
 		default:
 			return nil, fmt.Errorf("trees: XGBoost JSON: objective %q: vigil does not know how it transforms base_score; retrain with a reg:, binary:logistic or multi: objective", objective)
 		}

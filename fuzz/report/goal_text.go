@@ -158,7 +158,7 @@ func (t *Goal) WriteText(w io.Writer) error {
 		if task.Fair {
 			fmt.Fprintf(w, "  better: reaches the goal with probability 1; a shortest run:\n")
 		} else {
-			fmt.Fprintf(w, "  better: reaches the goal in %s on every run:\n", phrase.Plural(b.Cost, "step"))
+			fmt.Fprintf(w, "  better: reaches the goal %s on every run:\n", fuzz.CostPhrase(b.Cost, b.Plan))
 		}
 		writeGoalRun(w, m, b.Plan)
 		fs, err := GoalFaults(task, b)

@@ -240,7 +240,17 @@ func (ml *modelLoader) startCondition() {
 	}
 	conj := []*symbolic.Cond{start}
 	for i := range ml.m.Vars {
-		if v := &ml.m.Vars[i]; v.HasInit {
+		v := &ml.m.Vars[i]
+		switch {
+		case v.HasInit && v.Bool:
+			// A Boolean as a condition: compared with 0 or 1, vigil import
+			// printed on[0] == 0, which the .spec checker refuses (E0201).
+			c := &symbolic.Cond{Op: symbolic.CVar, Var: symbolic.VarID(i)}
+			if v.Init == 0 {
+				c = symbolic.Not(c)
+			}
+			conj = append(conj, c)
+		case v.HasInit:
 			conj = append(conj, symbolic.Compare(symbolic.V(symbolic.VarID(i)), symbolic.Eq, symbolic.Lit(v.Init)))
 		}
 	}

@@ -366,7 +366,7 @@ func (fm *formatter) render() []byte {
 		for _, c := range l.leading {
 			out, trail = append(out, ind+c.Text), append(trail, "")
 		}
-		out, trail = append(out, l.text), append(trail, strings.Join(l.trailing, " "))
+		out, trail = append(out, l.text), append(trail, joinTrailing(l.trailing))
 	}
 	if len(fm.tail) > 0 {
 		if fm.tailBlank && len(out) > 0 {
@@ -416,6 +416,25 @@ func (fm *formatter) render() []byte {
 		i = j
 	}
 	return []byte(b.String())
+}
+
+// joinTrailing writes a line's trailing comments one after another. A
+// block comment that spans lines starts a line of its own after a line
+// comment: joined by a space, the line comment would swallow only its first
+// line, and its later lines would be read as code.
+func joinTrailing(cs []string) string {
+	var b strings.Builder
+	for i, c := range cs {
+		if i > 0 {
+			if strings.HasPrefix(cs[i-1], "//") && strings.Contains(c, "\n") {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(c)
+	}
+	return b.String()
 }
 
 // MaxWidth is the column at which the formatter wraps a line.
