@@ -233,7 +233,9 @@ func xgbBase(s, objective string, nclass int) ([]float64, error) {
 			if v <= 0 || v >= 1 {
 				return nil, fmt.Errorf("trees: XGBoost JSON: base_score %v of a logistic objective must lie in (0, 1)", v)
 			}
-			v = math.Log(v / (1 - v))
+			// XGBoost's ProbToMargin in float32: -logf(1/p - 1).
+			t := float32(1)/float32(v) - 1
+			v = -float64(float32(math.Log(float64(t))))
 		case objective == "count:poisson" || objective == "reg:gamma" || objective == "reg:tweedie" || objective == "survival:cox" ||
 			objective == "survival:aft":
 			if v <= 0 {
