@@ -653,7 +653,7 @@ func (r *engine) searchWithin(vals []bool, lo, hi []int, cubeLimit, nodeLimit in
 	}
 	holds := func(v int, s symbolic.State) bool {
 		for _, p := range at[v] {
-			if r.preds.list[p].c.Holds(s) != vals[p] {
+			if r.holds(p, s) != vals[p] {
 				return false
 			}
 		}
@@ -771,7 +771,7 @@ func (r *engine) startStates() ([]symbolic.State, bool) {
 func (r *engine) valsOf(s symbolic.State, n int) []bool {
 	vals := make([]bool, n)
 	for p := range vals {
-		vals[p] = r.preds.list[p].c.Holds(s)
+		vals[p] = r.holds(p, s)
 	}
 	return vals
 }

@@ -232,8 +232,9 @@ type engine struct {
 	// ones.
 	enum      map[string][]symbolic.State
 	enumEmpty map[string]bool
-	cached    int   // states held in enum
-	firstVars []int // per predicate, the least variable it reads
+	cached    int        // states held in enum
+	firstVars []int      // per predicate, the least variable it reads
+	fast      []fastPred // per predicate, compiled (fasteval.go)
 	// starts caches startStates.
 	starts               []symbolic.State
 	startsOK, startsDone bool
