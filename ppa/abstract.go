@@ -366,10 +366,7 @@ func (ab *abstraction) explore() (paths [][]int, res *Result, err error) {
 		for _, st := range sts {
 			starts = append(starts, r.valsOf(st, ab.n))
 		}
-	} else if err := ab.allCubes(false, func(vals []bool) error {
-		starts = append(starts, vals)
-		return nil
-	}); err != nil {
+	} else if starts, err = ab.startCubes(); err != nil {
 		return nil, nil, err
 	}
 	ab.addAll(starts, -1, symbolic.NoLabel)
