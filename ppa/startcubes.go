@@ -35,8 +35,9 @@ type startCube struct {
 	witness symbolic.State // nil: none known
 }
 
-// startCubes returns the start cubes of the abstraction, whose solver
-// holds the start condition (in a scope of explore's), by SMT: refined
+// startCubes returns the start cubes of the abstraction, whose solver of
+// queries without the policy (freeSolver) holds the start condition (in a
+// scope of explore's), by SMT: refined
 // from the last iteration's where its predicates are a prefix of these,
 // else enumerated.
 func (ab *abstraction) startCubes() ([][]bool, error) {
@@ -144,7 +145,7 @@ func (ab *abstraction) decidedOnBox(vals []bool, old int) bool {
 // reported without a query. Within the prefix only the literals of the
 // predicates from old on are blocked.
 func (ab *abstraction) cubesIn(old int, prefix []bool, f func([]bool, symbolic.State), known ...startCube) error {
-	r, x, s := ab.r, ab.r.x, ab.s
+	r, x, s := ab.r, ab.r.x, ab.freeSolver()
 	if err := s.Push(); err != nil {
 		return err
 	}
@@ -189,7 +190,7 @@ func (ab *abstraction) cubesIn(old int, prefix []bool, f func([]bool, symbolic.S
 			// disagree on this state (see allCubes): the cube of
 			// Z3's own evaluation is reported and blocked, and the
 			// state is no witness.
-			if vals, err = ab.termValues(ab.pc); err != nil {
+			if vals, err = ab.termValues(s, ab.pc); err != nil {
 				return err
 			}
 			st = nil
