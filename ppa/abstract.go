@@ -135,9 +135,17 @@ func (r *engine) startAtIn(e *smt.Encoder, vs []smt.Term) (smt.Term, error) {
 
 // abstraction is the abstract state space of one predicate set.
 type abstraction struct {
-	r      *engine
-	n      int // predicates
-	s      *smt.Solver
+	r *engine
+	n int // predicates
+	s *smt.Solver
+	// free, for a learned policy, holds the states in range and the
+	// steps without the policy (under the step literals), and the cube
+	// being expanded as s does: the queries that read a state from a
+	// model and do not ask about the policy (start cubes, successor
+	// candidates, witnesses) go there, since Z3's model of s holds the
+	// network's encoding, which cost every model read (Decode) 0.5-1 ms
+	// on be3 (27% of be3_32x32_safe's CPU time). nil: s serves.
+	free   *smt.Solver
 	pc, pn []smt.Term // predicates over Cur and Next
 	lab    []smt.Term // per label: activates trans[a] (and pol)
 	step   []smt.Term // per label: activates the step without the policy
@@ -189,7 +197,30 @@ func (r *engine) newAbstraction() (*abstraction, error) {
 			return nil, err
 		}
 	}
+	if r.cert != nil {
+		if ab.free, err = x.NewSolver(); err != nil {
+			s.Close()
+			return nil, err
+		}
+		free := []smt.Term{e.InRange(e.Cur)}
+		for a := range r.m.Labels {
+			free = append(free, x.Implies(ab.step[a], r.steps[a]))
+		}
+		for _, t := range free {
+			if err := ab.free.Assert(t); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return ab, nil
+}
+
+// freeSolver returns the solver of the queries without the policy.
+func (ab *abstraction) freeSolver() *smt.Solver {
+	if ab.free != nil {
+		return ab.free
+	}
+	return ab.s
 }
 
 // cube is the conjunction of the predicate literals of vals over ts.
@@ -209,8 +240,8 @@ func (ab *abstraction) cube(vals []bool, ts []smt.Term) smt.Term {
 // of the last check: the state is read from the model and the predicates
 // evaluated on it (valsOf), which costs far less than Z3's evaluation of
 // the predicates' terms in the model (be3_16x16_safe: 19.6 of 65 CPU s).
-func (ab *abstraction) values(vs []smt.Term) ([]bool, error) {
-	st, err := ab.r.e.Decode(ab.s, vs)
+func (ab *abstraction) values(s *smt.Solver, vs []smt.Term) ([]bool, error) {
+	st, err := ab.r.e.Decode(s, vs)
 	if err != nil {
 		return nil, err
 	}
@@ -218,10 +249,10 @@ func (ab *abstraction) values(vs []smt.Term) ([]bool, error) {
 }
 
 // allCubes enumerates the cubes of the state Cur (next false) or Next
-// of the models of the solver's assertions plus assumptions, calling f
+// of the models of the solver s's assertions plus assumptions, calling f
 // for each; the blocking clauses live in a scope of their own.
-func (ab *abstraction) allCubes(next bool, f func(vals []bool) error, assumptions ...smt.Term) error {
-	r, x, s := ab.r, ab.r.x, ab.s
+func (ab *abstraction) allCubes(s *smt.Solver, next bool, f func(vals []bool) error, assumptions ...smt.Term) error {
+	r, x := ab.r, ab.r.x
 	vs, ts := r.e.Cur, ab.pc
 	if next {
 		vs, ts = r.e.Next, ab.pn
@@ -242,7 +273,7 @@ func (ab *abstraction) allCubes(next bool, f func(vals []bool) error, assumption
 		case smt.Unsat:
 			return nil
 		}
-		vals, err := ab.values(vs)
+		vals, err := ab.values(s, vs)
 		if err != nil {
 			return err
 		}
@@ -254,7 +285,7 @@ func (ab *abstraction) allCubes(next bool, f func(vals []bool) error, assumption
 			// abstraction an over-approximation) and blocked, so that
 			// the enumeration ends as it did before cubes were read in
 			// Go.
-			if vals, err = ab.termValues(ts); err != nil {
+			if vals, err = ab.termValues(s, ts); err != nil {
 				return err
 			}
 		}
@@ -270,9 +301,9 @@ func (ab *abstraction) allCubes(next bool, f func(vals []bool) error, assumption
 
 // termValues reads the predicates' terms ts in the model of the last
 // check.
-func (ab *abstraction) termValues(ts []smt.Term) ([]bool, error) {
+func (ab *abstraction) termValues(s *smt.Solver, ts []smt.Term) ([]bool, error) {
 	out := make([]int64, len(ts))
-	if err := ab.s.Eval(ts, out); err != nil {
+	if err := s.Eval(ts, out); err != nil {
 		return nil, err
 	}
 	vals := make([]bool, len(ts))
@@ -345,6 +376,9 @@ func (ab *abstraction) explore() (paths [][]int, res *Result, err error) {
 		r.stats.AbstractStates = len(ab.nodes)
 		r.sizes = append(r.sizes, ab.n)
 		s.Close()
+		if ab.free != nil {
+			ab.free.Close()
+		}
 		if err == errUnknown {
 			res, err = r.solverUnknown(), nil
 		}
@@ -354,10 +388,11 @@ func (ab *abstraction) explore() (paths [][]int, res *Result, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := s.Push(); err != nil {
+	fs := ab.freeSolver()
+	if err := fs.Push(); err != nil {
 		return nil, nil, err
 	}
-	if err := s.Assert(start); err != nil {
+	if err := fs.Assert(start); err != nil {
 		return nil, nil, err
 	}
 	var starts [][]bool
@@ -366,14 +401,11 @@ func (ab *abstraction) explore() (paths [][]int, res *Result, err error) {
 		for _, st := range sts {
 			starts = append(starts, r.valsOf(st, ab.n))
 		}
-	} else if err := ab.allCubes(false, func(vals []bool) error {
-		starts = append(starts, vals)
-		return nil
-	}); err != nil {
+	} else if starts, err = ab.startCubes(); err != nil {
 		return nil, nil, err
 	}
 	ab.addAll(starts, -1, symbolic.NoLabel)
-	if err := s.Pop(1); err != nil {
+	if err := fs.Pop(1); err != nil {
 		return nil, nil, err
 	}
 	var bad []int
@@ -433,6 +465,14 @@ func (ab *abstraction) visit(i int, onlyBad bool) (hit bool, err error) {
 	if err := s.Assert(ab.cube(nd.vals, ab.pc)); err != nil {
 		return false, err
 	}
+	if ab.free != nil {
+		if err := ab.free.Push(); err != nil {
+			return false, err
+		}
+		if err := ab.free.Assert(ab.cube(nd.vals, ab.pc)); err != nil {
+			return false, err
+		}
+	}
 	if r.cert != nil {
 		hit, err = ab.expandLearned(i, onlyBad)
 	} else {
@@ -440,6 +480,11 @@ func (ab *abstraction) visit(i int, onlyBad bool) (hit bool, err error) {
 	}
 	if err != nil {
 		return false, err
+	}
+	if ab.free != nil {
+		if err := ab.free.Pop(1); err != nil {
+			return false, err
+		}
 	}
 	return hit, s.Pop(1)
 }
@@ -490,7 +535,7 @@ func (ab *abstraction) expand(i int, onlyBad bool) (bool, error) {
 			}
 		}
 		var succ [][]bool
-		err = ab.allCubes(true, func(vals []bool) error {
+		err = ab.allCubes(s, true, func(vals []bool) error {
 			succ = append(succ, vals)
 			return nil
 		}, ab.lab[a])
@@ -653,7 +698,7 @@ func (r *engine) searchWithin(vals []bool, lo, hi []int, cubeLimit, nodeLimit in
 	}
 	holds := func(v int, s symbolic.State) bool {
 		for _, p := range at[v] {
-			if r.preds.list[p].c.Holds(s) != vals[p] {
+			if r.holds(p, s) != vals[p] {
 				return false
 			}
 		}
@@ -771,7 +816,7 @@ func (r *engine) startStates() ([]symbolic.State, bool) {
 func (r *engine) valsOf(s symbolic.State, n int) []bool {
 	vals := make([]bool, n)
 	for p := range vals {
-		vals[p] = r.preds.list[p].c.Holds(s)
+		vals[p] = r.holds(p, s)
 	}
 	return vals
 }

@@ -8,8 +8,8 @@ package ppa
 // A cube whose predicates each bound one variable (x <= k, x == k,
 // Boolean variables) is a box, or a few boxes when it has x != k
 // literals. Any other cube is listed state by state, when it has few
-// states (the enumeration of states); otherwise the answer cannot be
-// exported. A label the cube never chooses becomes a fact on each of its
+// states (the enumeration of states); otherwise, when its literals are
+// linear, it is written as regions with linear atoms (regions.go). A label the cube never chooses becomes a fact on each of its
 // boxes, given the labels applicable throughout the box; a fact that does
 // not hold on a box as the checker states it (the label may lose only to
 // labels applicable in part of the box) is split into one fact per state,
@@ -28,6 +28,12 @@ import (
 
 // maxCertStates bounds the states listed one by one in a certificate.
 const maxCertStates = 1 << 16
+
+// maxLargeStates bounds the states of a learned policy's cubes beyond
+// maxCertStates that are listed one by one with their exact facts and
+// merged into boxes where the facts agree (np3x3's cubes hold up to
+// 120,960 states).
+const maxLargeStates = 1 << 20
 
 // BoxFact says: in box Box of a certificate, Label is never chosen, given
 // Sure are applicable throughout the box.
@@ -49,7 +55,7 @@ var ErrTooManyBoxes = errors.New("ppa: the certificate has more boxes than the l
 func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Policy, limit int) ([][]smt.Lit, []BoxFact, error) {
 	var boxes [][]smt.Lit
 	var facts []BoxFact
-	listed := 0
+	listed, large := 0, 0
 	var fc *cert.FactChecker
 	if pol != nil {
 		fc = cert.NewFactChecker(m, pol)
@@ -59,13 +65,60 @@ func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Pol
 			return nil, nil, ErrTooManyBoxes
 		}
 		bs, ok := cubeBoxes(m, res.Predicates, c.Values)
+		counted := 0 // the cube's states counted in listed already
 		if !ok {
 			pts, ok := cubePoints(m, res.Predicates, c.Values, maxCertStates-listed)
+			if !ok && pol != nil {
+				// Too many states to list within maxCertStates: a
+				// learned policy's exact facts per state, merged into
+				// boxes, within maxLargeStates (the policy's choice
+				// varies inside the cube, and the labels it never
+				// chooses in the whole cube rarely close it).
+				if pts, ok := cubePoints(m, res.Predicates, c.Values, maxLargeStates-large); ok {
+					large += len(pts)
+					fbs, err := pointFacts(ctx, m, pol, fc, pts, true)
+					if err != nil {
+						return nil, nil, fmt.Errorf("ppa: abstract state %d, %v", ci, err)
+					}
+					for _, fb := range fbs {
+						for _, f := range fb.facts {
+							f.Box = len(boxes)
+							facts = append(facts, f)
+						}
+						boxes = append(boxes, smt.Box(m, fb.lo, fb.hi))
+					}
+					continue
+				}
+			}
 			if !ok {
-				return nil, nil, fmt.Errorf("ppa: abstract state %d is not a box and has more states than the %d a certificate lists", ci, maxCertStates)
+				// Too many states to list: the cube as regions with
+				// linear atoms (regions.go).
+				gs, ok := cubeRegions(m, res.Predicates, c.Values)
+				if !ok {
+					return nil, nil, fmt.Errorf("ppa: abstract state %d is not a box, has more states than the %d a certificate lists, and a literal that is not linear (or more than %d literals f != k)", ci, maxCertStates, maxRegionSplits)
+				}
+				pieces := maxRegionPieces
+				for _, g := range gs {
+					parts, fss := []region{g}, [][]BoxFact{nil}
+					if pol != nil && len(c.Never) > 0 {
+						var err error
+						if parts, fss, err = regionFacts(ctx, m, fc, g, c.Never, &pieces); err != nil {
+							return nil, nil, fmt.Errorf("ppa: abstract state %d: %v", ci, err)
+						}
+					}
+					for i, h := range parts {
+						for _, f := range fss[i] {
+							f.Box = len(boxes)
+							facts = append(facts, f)
+						}
+						boxes = append(boxes, h.lits(m))
+					}
+				}
+				continue
 			}
 			listed += len(pts)
 			bs = pts
+			counted = len(pts)
 		}
 		if pol != nil {
 			// A learned policy's choices vary inside a cube: where its
@@ -76,24 +129,19 @@ func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Pol
 			// states' boxes merged where their facts agree (a cube
 			// where the choice varies has few labels it never
 			// chooses, too few for consecution on whole boxes).
-			pts, ok := cubePoints(m, res.Predicates, c.Values, min(maxEnum, maxCertStates-listed))
+			// (The states of a cube listed above are counted once.)
+			left := maxCertStates - listed + counted
+			pts, ok := cubePoints(m, res.Predicates, c.Values, min(maxEnum, left))
 			merge := false
 			if !ok {
-				pts, ok = cubePoints(m, res.Predicates, c.Values, maxCertStates-listed)
+				pts, ok = cubePoints(m, res.Predicates, c.Values, left)
 				merge = true
 			}
 			if ok {
-				listed += len(pts)
-				fbs := make([]factBox, len(pts))
-				for i, p := range pts {
-					fs, err := stateFacts(ctx, m, pol, fc, p[0])
-					if err != nil {
-						return nil, nil, fmt.Errorf("ppa: abstract state %d, state %v: %v", ci, p[0], err)
-					}
-					fbs[i] = factBox{lo: p[0], hi: p[1], facts: fs, members: []int{i}}
-				}
-				if merge {
-					fbs = mergeFacts(ctx, fc, fbs)
+				listed += len(pts) - counted
+				fbs, err := pointFacts(ctx, m, pol, fc, pts, merge)
+				if err != nil {
+					return nil, nil, fmt.Errorf("ppa: abstract state %d, %v", ci, err)
 				}
 				for _, fb := range fbs {
 					for _, f := range fb.facts {
@@ -135,6 +183,23 @@ func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Pol
 		}
 	}
 	return boxes, facts, nil
+}
+
+// pointFacts returns the one-state boxes pts with their exact facts,
+// merged into larger boxes where their facts agree when merge is set.
+func pointFacts(ctx context.Context, m *symbolic.Model, pol symbolic.Policy, fc *cert.FactChecker, pts [][2][]int, merge bool) ([]factBox, error) {
+	fbs := make([]factBox, len(pts))
+	for i, p := range pts {
+		fs, err := stateFacts(ctx, m, pol, fc, p[0])
+		if err != nil {
+			return nil, fmt.Errorf("state %v: %v", p[0], err)
+		}
+		fbs[i] = factBox{lo: p[0], hi: p[1], facts: fs, members: []int{i}}
+	}
+	if merge {
+		fbs = mergeFacts(ctx, fc, fbs)
+	}
+	return fbs, nil
 }
 
 // factBox is a box of a certificate with its facts; members are the

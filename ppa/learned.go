@@ -155,7 +155,7 @@ func (e *learnedExpansion) label(l symbolic.LabelID) error {
 	}
 	// 1. Candidates without the policy.
 	var cands [][]bool
-	err := ab.allCubes(true, func(vals []bool) error {
+	err := ab.allCubes(ab.freeSolver(), true, func(vals []bool) error {
 		cands = append(cands, vals)
 		return nil
 	}, ab.step[l])
@@ -283,7 +283,7 @@ func (e *learnedExpansion) policyQuery(c []bool, l symbolic.LabelID) (bool, erro
 // outcome of a leads into the cube c (over Next), by models without the
 // policy.
 func (ab *abstraction) witness(c []bool, a symbolic.LabelID, xp *explicit.Expansion) (bool, error) {
-	r, s, x := ab.r, ab.s, ab.r.x
+	r, s, x := ab.r, ab.freeSolver(), ab.r.x
 	if err := s.Push(); err != nil {
 		return false, err
 	}

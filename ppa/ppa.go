@@ -107,6 +107,10 @@ type Options struct {
 	// region search split down to small boxes and ask the certifier on
 	// them.
 	leafLimit int
+	// checkStarts makes every refinement of the start cubes
+	// (startcubes.go) compare itself with their enumeration from scratch,
+	// and fail on a difference (for tests).
+	checkStarts bool
 }
 
 // Stats are the figures of a run.
@@ -232,8 +236,14 @@ type engine struct {
 	// ones.
 	enum      map[string][]symbolic.State
 	enumEmpty map[string]bool
-	cached    int   // states held in enum
-	firstVars []int // per predicate, the least variable it reads
+	cached    int        // states held in enum
+	firstVars []int      // per predicate, the least variable it reads
+	fast      []fastPred // per predicate, compiled (fasteval.go)
+	// prevStarts are the start cubes of the last exploration (over its
+	// predicates prevPreds) that SMT enumerated, with a start state in
+	// each (startcubes.go).
+	prevStarts []startCube
+	prevPreds  []*symbolic.Cond
 	// starts caches startStates.
 	starts               []symbolic.State
 	startsOK, startsDone bool
