@@ -100,6 +100,14 @@ func (t typ) String() string {
 	return [...]string{"?", "integer", "condition"}[t]
 }
 
+// withArticle is "an integer" or "a condition".
+func (t typ) withArticle() string {
+	if t == tInt {
+		return "an " + t.String()
+	}
+	return "a " + t.String()
+}
+
 // info is what the types stage learns about an expression.
 type info struct {
 	val   int
@@ -488,7 +496,7 @@ func (c *checker) want(e *Expr, t typ, what string) info {
 		if t == tBool {
 			code = "E0202"
 		}
-		c.errorf(e.Pos, e.End, code, "%s must be a %s, but %s is a %s", what, t, exprString(e), in.t)
+		c.errorf(e.Pos, e.End, code, "%s must be %s, but %s is %s", what, t.withArticle(), exprString(e), in.t.withArticle())
 		return info{t: tErr}
 	}
 	return in
