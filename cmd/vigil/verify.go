@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -140,6 +141,9 @@ func verifyPolicy(e *cli.Env, ctx context.Context, out verifyOut, st verifySetup
 		return cli.ExitError
 	}
 	out.lm = lm
+	if n := reachabilityNote(lm.m, lm.prop); n != "" {
+		e.Notice(n)
+	}
 	var err error
 	if out.plot, err = verify.PlotVars(lm.m, cli.SplitList(st.plot)); err != nil {
 		return e.Fail(cli.ExitUsage, "vigil verify: --plot: %v", err)
@@ -266,3 +270,19 @@ func certHeader(file string, mf *modelFlags, cert string) (invcert.Header, error
 // vigil checks it, to drive the internal-error paths (exit 70) that a
 // correct engine never takes.
 var corruptAnswer *verify.Tamper
+
+// reachabilityNote says, for a JANI reachability property (P(F goal)) as
+// read from the model, that it has no unsafe states, so that verify
+// answers safe (and ic3 has nothing to prove), and names the property
+// that asks the safety question, its goal as unsafe states.
+func reachabilityNote(m *symbolic.Model, p *symbolic.Property) string {
+	if p == nil || !p.FromModel || p.Query == nil || p.Goal == nil || p.Unsafe == nil || p.Unsafe.Op != symbolic.CFalse {
+		return ""
+	}
+	for _, q := range m.Properties {
+		if q != p && q.FromModel && q.Unsafe == p.Goal {
+			return fmt.Sprintf("vigil verify: note: property %s is the model's reachability query (%s of reaching its goal) and has no unsafe states, so every run is safe; whether the goal can be reached is property %s (its goal as unsafe states), and vigil prob computes the probability", p.Name, p.Query.Op, q.Name)
+		}
+	}
+	return fmt.Sprintf("vigil verify: note: property %s is the model's reachability query (%s of reaching its goal) and has no unsafe states, so every run is safe; vigil prob computes the probability", p.Name, p.Query.Op)
+}
