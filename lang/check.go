@@ -121,6 +121,7 @@ type declRef struct {
 }
 
 type checker struct {
+	en      *enums // the enum types (nil without any), for the table CSVs' value names
 	opts    Options
 	files   []*File
 	decls   []declRef

@@ -58,6 +58,7 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 	}
 	c.arrayDefines()
 	en := c.enumPrepare()
+	c.en = en
 	c.policyPrepare()
 	c.schemaPrepare()
 	c.quantPrepare()

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,6 +53,9 @@ func (c *checker) lower() *symbolic.Model {
 		}
 		d := s.vdecl
 		v := symbolic.Var{Name: s.name, Lo: s.lo, Hi: s.hi, Bool: d.Bool, Pos: s.pos}
+		if c.en != nil && c.en.vars[d] != nil {
+			v.Values = c.en.vars[d].names() // as enumLower does, early enough for the table CSVs
+		}
 		if d.Init != nil {
 			v.HasInit = true
 			if d.Bool {
@@ -449,7 +453,8 @@ func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Mode
 }
 
 // loadTable reads a table policy's CSV: a header naming every variable once
-// and a final `label` column, then one row per state.
+// and a final `label` column, then one row per state (Booleans as
+// true/false or 0/1, enum values by name or number).
 func loadTable(path string, m *symbolic.Model, syms map[string]*symbol) (*symbolic.Table, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -512,8 +517,13 @@ func loadTable(path string, m *symbolic.Model, syms map[string]*symbol) (*symbol
 				if f == "true" {
 					val = 1
 				}
+			case v.Values != nil && slices.Contains(v.Values, f):
+				val = v.Lo + slices.Index(v.Values, f) // an enum value by name
 			default:
 				val, err = strconv.Atoi(f)
+				if err != nil && v.Values != nil {
+					return nil, fmt.Errorf("line %d: %s = %q is neither a value of its enum (%s) nor an integer", line, v.Name, f, strings.Join(v.Values, ", "))
+				}
 				if err != nil {
 					return nil, fmt.Errorf("line %d: %s = %q is not an integer", line, v.Name, f)
 				}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -154,8 +155,8 @@ func (e *Env) handle(line string, n int) (reply any, closing bool) {
 	return fail(fmt.Errorf("rlenv: unknown op %q; use reset, step, step_many or close", req.Op))
 }
 
-// parseState reads {"x": 1, "b": true}: every variable once, Booleans as
-// true/false or 0/1.
+// parseState reads {"x": 1, "b": true, "c": "red"}: every variable once,
+// Booleans as true/false or 0/1, enum values by name or number.
 func (e *Env) parseState(vals map[string]json.RawMessage) (symbolic.State, error) {
 	m := e.g.M
 	s := make(symbolic.State, len(m.Vars))
@@ -177,8 +178,21 @@ func (e *Env) parseState(vals map[string]json.RawMessage) (symbolic.State, error
 			s[i] = 0
 			continue
 		}
+		var name string
+		if v.Values != nil && json.Unmarshal(raw, &name) == nil {
+			// an enum value by name, "red"
+			k := slices.Index(v.Values, name)
+			if k < 0 {
+				return nil, fmt.Errorf("rlenv: %s = %q is not a value of its enum (%s)", v.Name, name, strings.Join(v.Values, ", "))
+			}
+			s[i] = v.Lo + k
+			continue
+		}
 		k, err := strconv.Atoi(string(raw))
 		if err != nil {
+			if v.Values != nil {
+				return nil, fmt.Errorf("rlenv: %s = %s is neither a value of its enum (%s, as a string) nor an integer", v.Name, raw, strings.Join(v.Values, ", "))
+			}
 			return nil, fmt.Errorf("rlenv: %s = %s is not an integer", v.Name, raw)
 		}
 		s[i] = k

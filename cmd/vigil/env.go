@@ -17,6 +17,7 @@ func init() {
 			"  {\"op\": \"reset\", \"seed\": 7}          -> {\"obs\", \"mask\", \"labels\", \"vars\", ...}: a start state drawn\n" +
 			"                                       uniformly (rejection sampling in the start condition's box)\n" +
 			"  {\"op\": \"reset\", \"state\": {\"x\": 1}}  -> the same, in the given state\n" +
+			"                                       (every variable; Booleans true/false, enum values by name or number)\n" +
 			"  {\"op\": \"step\", \"action\": K}         -> {\"obs\", \"mask\", \"reward\", \"terminated\", \"truncated\",\n" +
 			"                                       \"info\": {\"unsafe\", \"goal\", \"deadlock\", \"steps\"}}\n" +
 			"  {\"op\": \"step_many\", \"actions\": [..]} -> {\"steps\": [...]}, until the episode ends\n" +
