@@ -422,17 +422,29 @@ func (fm *formatter) render() []byte {
 // block comment that spans lines starts a line of its own after a line
 // comment: joined by a space, the line comment would swallow only its first
 // line, and its later lines would be read as code.
+//
+// The line comment need not be the one just before: "// a /* b */ /* c
+// ..." is one line comment up to its line's end, so the block comment that
+// spans lines still starts a line of its own.
 func joinTrailing(cs []string) string {
 	var b strings.Builder
+	open := false // a line comment runs to the end of the current line
 	for i, c := range cs {
 		if i > 0 {
-			if strings.HasPrefix(cs[i-1], "//") && strings.Contains(c, "\n") {
+			if open && strings.Contains(c, "\n") {
 				b.WriteByte('\n')
+				open = false
 			} else {
 				b.WriteByte(' ')
 			}
 		}
 		b.WriteString(c)
+		switch {
+		case strings.HasPrefix(c, "//"):
+			open = true
+		case strings.Contains(c, "\n"):
+			open = false // the block comment's last line ends it
+		}
 	}
 	return b.String()
 }
