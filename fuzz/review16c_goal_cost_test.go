@@ -1,7 +1,9 @@
 package fuzz
 
 import (
+	"context"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"vigil/symbolic"
@@ -16,12 +18,15 @@ import (
 // a reference that reads the commands directly (Bellman iteration from
 // infinity over every state: a label costs the most over its enabled
 // commands' outcomes of the command's cost plus the successor's value).
-// Before session 16's review, a successor made by two commands of a label
-// cost what the first one costs.
+// Every bug each oracle reports is re-checked by the reference (its patch
+// costs what the report says, less than the policy does), and no bug of
+// the fuzzer's pool is missed (the optimal oracle is exact on these
+// models). Before session 16's review, a successor made by two commands
+// of a label cost what the first one costs.
 func TestReview16cGoalCostsReference(t *testing.T) {
 	const inf = 1 << 30
 	const models = 3000 // small models: 0.1 s
-	compared, finite := 0, 0
+	compared, finite, bugs := 0, 0, 0
 	for seed := uint64(1); seed <= uint64(models); seed++ {
 		m := gen.Model(seed, gen.Options{MaxVars: 2, MaxRange: 5, MaxLabels: 3, MaxCommands: 4, MaxOutcomes: 1 + int(seed%3/2)})
 		prop := m.Properties[0]
@@ -103,7 +108,7 @@ func TestReview16cGoalCostsReference(t *testing.T) {
 			}
 			return w
 		}
-		solve := func(policy bool) []int {
+		solve := func(policy bool, patch map[int]int) []int {
 			v := make([]int, len(states))
 			for i := range v {
 				v[i] = inf
@@ -119,7 +124,11 @@ func TestReview16cGoalCostsReference(t *testing.T) {
 					}
 					best := inf
 					for l, es := range byLabel[i] {
-						if len(es) > 0 && (!policy || l == pol[i]) {
+						want := pol[i]
+						if o, ok := patch[i]; ok {
+							want = o
+						}
+						if len(es) > 0 && (!policy || l == want) {
 							best = min(best, worst(v, es))
 						}
 					}
@@ -130,7 +139,7 @@ func TestReview16cGoalCostsReference(t *testing.T) {
 			}
 			return v
 		}
-		opt, pv := solve(false), solve(true)
+		opt, pv := solve(false, nil), solve(true, nil)
 		for i, s := range states {
 			c, solvable, ok, err := task.GoalOptimal(s, 100_000)
 			if err != nil || !ok {
@@ -151,6 +160,42 @@ func TestReview16cGoalCostsReference(t *testing.T) {
 				finite++
 			}
 		}
+		// Every oracle's bugs are real (the patch costs what the report
+		// says, less than the policy), and with the optimal oracle no bug
+		// of the pool is missed.
+		pool, err := task.Fuzz(context.Background(), PoolOptions{MaxPool: 12, Seed: seed, MaxSteps: 5_000})
+		if err != nil {
+			if strings.Contains(err.Error(), "nothing to test") {
+				continue // every start state is terminal
+			}
+			t.Fatal(err)
+		}
+		res, err := task.Confirm(context.Background(), pool, OracleOptions{All: true, Depth: 2, Bound: 1000, MaxStates: 10_000, OptimalStates: 5_000, Expansions: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := map[string]bool{}
+		for _, b := range res.Every {
+			i := idx[goalKey(b.State)]
+			patch := map[int]int{}
+			for _, o := range b.Patch {
+				patch[idx[goalKey(o.State)]] = int(o.Label)
+			}
+			if got := solve(true, patch)[i]; got != b.Cost || got >= pv[i] {
+				t.Fatalf("seed %d, %s: oracle %s reports a patch of cost %d against the policy's %v; the reference gives the patch %d, the policy %d", seed, m.FormatState(b.State), b.Oracle, b.Cost, b.Policy, got, pv[i])
+			}
+			found[goalKey(b.State)] = true
+			bugs++
+		}
+		for _, e := range pool.Entries {
+			if i := idx[goalKey(e.State)]; opt[i] < pv[i] && !found[goalKey(e.State)] {
+				t.Fatalf("seed %d, %s: a bug (optimal cost %d, the policy %d) no oracle reports", seed, m.FormatState(e.State), opt[i], pv[i])
+			}
+		}
+	}
+	t.Logf("%d bugs reported and re-checked", bugs)
+	if bugs < 20 {
+		t.Fatalf("only %d bugs reported: the test checks too few", bugs)
 	}
 	t.Logf("%d states compared, %d with a finite positive optimal cost", compared, finite)
 	if finite < 50 {
