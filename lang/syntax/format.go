@@ -301,13 +301,14 @@ func (fm *formatter) attachComments() {
 	ci := 0
 	cs := fm.f.Comments
 	prevHi := 0
+	prevEnd := 0 // prevHi, or the end line of its last trailing comment spanning beyond it
 	for _, l := range fm.lines {
 		if l.lo == 0 {
 			continue
 		}
 		// Leading comments: those that end before this line starts.
 		for ci < len(cs) && cs[ci].Pos.Line < l.lo {
-			if cs[ci].Pos.Line > prevHi || len(l.leading) > 0 || prevHi == 0 {
+			if cs[ci].Pos.Line > prevEnd || len(l.leading) > 0 || prevHi == 0 {
 				l.leading = append(l.leading, cs[ci])
 			} else {
 				// Within the previous element's lines: trailing there.
@@ -315,8 +316,10 @@ func (fm *formatter) attachComments() {
 			}
 			ci++
 		}
+		end := l.hi
 		for ci < len(cs) && cs[ci].Pos.Line <= l.hi {
 			l.trailing = append(l.trailing, cs[ci].Text)
+			end = max(end, cs[ci].EndLine)
 			ci++
 		}
 		if l.topLevel && prevHi > 0 {
@@ -326,7 +329,7 @@ func (fm *formatter) attachComments() {
 			}
 			l.blank = srcBlank(prevHi, firstLine) || srcBlank(lastEnd(l.leading, prevHi), l.lo) && len(l.leading) > 0
 		}
-		prevHi = l.hi
+		prevHi, prevEnd = l.hi, end
 	}
 	fm.tail = cs[ci:]
 	fm.tailBlank = len(fm.tail) > 0 && prevHi > 0 && srcBlank(prevHi, fm.tail[0].Pos.Line)
