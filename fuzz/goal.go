@@ -26,6 +26,7 @@ package fuzz
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -119,7 +120,49 @@ func labelSuccs(g *explicit.Generator, x *explicit.Expansion, src []uint64, s sy
 		g.L.Unpack(x.Target(i), ns)
 		out = append(out, goalEdge{s: ns, cmd: int(x.Succs[i].Cmd), out: int(x.Succs[i].Outcome)})
 	}
+	if err := costliest(g, s, l, out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// costliest makes each edge of out (l's distinct successors of s) name
+// the costliest of the commands of l that lead there: outcomes are
+// adversarial, so a successor two commands make (one costing 1, one 10)
+// costs what the costlier does, where the successor list keeps the first
+// command only (a plan through it looked cheaper than it is, and a policy
+// that takes it did too).
+func costliest(g *explicit.Generator, s symbolic.State, l symbolic.LabelID, out []goalEdge) error {
+	m := g.M
+	n, costs := 0, false
+	for ci := range m.Commands {
+		if m.Commands[ci].Label == l {
+			n++
+			costs = costs || m.Commands[ci].Cost != nil
+		}
+	}
+	if n < 2 || !costs {
+		return nil
+	}
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		if c.Label != l || !g.Guard(s, ci) {
+			continue
+		}
+		k := c.CostIn(s)
+		for oi := range c.Outcomes {
+			t, err := g.Apply(s, ci, oi)
+			if err != nil {
+				return err
+			}
+			for j := range out {
+				if e := &out[j]; e.cmd != ci && k > m.Commands[e.cmd].CostIn(s) && slices.Equal(e.s, t) {
+					e.cmd, e.out = ci, oi
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // decide returns the policy's label in s (NoLabel: stuck), or an error

@@ -535,12 +535,53 @@ type lowering struct {
 	// vector(s); before any Flatten, Reshape or matrix product a tensor
 	// with several dimensions of size > 1 could be permuted.
 	tensorLike bool
-	// shape: how the current vector is laid out once it is one (a row
-	// 1 x n, a column n x 1, or a 1-D tensor of n elements). PyTorch's
-	// W @ x.T computes on a column; an operation along the last axis of a
-	// column (Softmax, an element-wise constant of shape [n]) does not act
-	// on its n elements, so the lowering refuses those.
-	shape vecShape
+	// dims: the shape of cur (a dynamic dimension counts as 1), so that
+	// the lowering knows how the vector is laid out (a row 1 x n, a
+	// column n x 1, or a 1-D tensor of n elements). PyTorch's W @ x.T
+	// computes on a column; an operation along the last axis of a column
+	// (Softmax, an element-wise constant of shape [n]) does not act on its
+	// n elements, and a Flatten or Reshape may make a matrix of a vector
+	// or a tensor, so the lowering refuses those.
+	dims []int64
+}
+
+// setDims records the shape of the current data (and whether it may be
+// a tensor with several dimensions of size > 1).
+func (l *lowering) setDims(d []int64) {
+	l.dims = d
+	big := 0
+	for _, x := range d {
+		if x > 1 {
+			big++
+		}
+	}
+	l.tensorLike = big > 1
+}
+
+// shape returns the layout of the current data: a 1-D tensor, a row (its
+// elements along the last axis), a column (along the one before, the
+// last of size 1), or another tensor.
+func (l *lowering) shape() vecShape {
+	r := len(l.dims)
+	if r == 1 {
+		return shapeFlat
+	}
+	axis := -1 // the one dimension of size > 1
+	for i, d := range l.dims {
+		if d > 1 {
+			if axis >= 0 {
+				return shapeOther
+			}
+			axis = i
+		}
+	}
+	switch {
+	case axis < 0 || axis == r-1:
+		return shapeRow
+	case axis == r-2:
+		return shapeColumn
+	}
+	return shapeOther
 }
 
 // vecShape is the layout of the data vector: a row, a column or 1-D.
@@ -550,10 +591,11 @@ const (
 	shapeRow vecShape = iota
 	shapeColumn
 	shapeFlat
+	shapeOther
 )
 
 func (v vecShape) String() string {
-	return [...]string{"a row (1 x n)", "a column (n x 1)", "a 1-D tensor"}[v]
+	return [...]string{"a row (1 x n)", "a column (n x 1)", "a 1-D tensor", "a tensor"}[v]
 }
 
 // network lowers the graph, a chain of nodes from one data input to one
@@ -572,16 +614,16 @@ func (g *onnxGraph) network() (*Network, error) {
 	if len(g.outputs) != 1 {
 		return nil, fmt.Errorf("nn: the ONNX graph has %d outputs; vigil reads networks with one output tensor", len(g.outputs))
 	}
-	size, big, err := l.inputSize()
+	size, _, err := l.inputSize()
 	if err != nil {
 		return nil, err
 	}
-	l.cur, l.c, l.tensorLike = l.input.name, identity(size), big > 1
-	if dims := l.input.dims; len(dims) == 1 {
-		l.shape = shapeFlat
-	} else if size > 1 && len(dims) == 2 && dims[1] == 1 {
-		l.shape = shapeColumn
+	l.cur, l.c = l.input.name, identity(size)
+	dims := make([]int64, len(l.input.dims))
+	for i, d := range l.input.dims {
+		dims[i] = max(d, 1) // a dynamic (batch) dimension: 1
 	}
+	l.setDims(dims)
 	for i := range g.nodes {
 		if err := l.node(i, &g.nodes[i]); err != nil {
 			return nil, err
@@ -677,23 +719,12 @@ func (l *lowering) node(i int, nd *onnxNode) error {
 		if l.tensorLike {
 			return fmt.Errorf("nn: %s permutes the dimensions of input %q (shape %v); flatten the input first", where, l.input.name, l.input.dims)
 		}
-		// A row becomes a column: only the batch dimension moves.
-		switch l.shape {
-		case shapeRow:
-			l.shape = shapeColumn
-		case shapeColumn:
-			l.shape = shapeRow
-		}
+		// The elements keep their order (one dimension exceeds 1); the
+		// layout follows perm (default: reversed), so a row may become a
+		// column, or stay one under perm [0, 1].
+		err = l.transpose(nd, where)
 	case "Flatten":
-		// [prod(dims[:axis]), prod(dims[axis:])]: a column stays one, and
-		// so does a 1-D tensor flattened at axis 1.
-		switch {
-		case l.tensorLike || nd.attrI("axis", 1) == 0:
-			l.shape = shapeRow
-		case l.shape == shapeFlat:
-			l.shape = shapeColumn
-		}
-		l.tensorLike = false
+		err = l.flatten(nd, where)
 	case "Identity", "Dropout":
 	case "Reshape":
 		err = l.reshape(nd, where)
@@ -828,15 +859,22 @@ func (l *lowering) activation(nd *onnxNode, where string) error {
 
 // outFunction makes Softmax or LogSoftmax the network's output function.
 func (l *lowering) outFunction(nd *onnxNode, where string) error {
-	// Over the one axis of (a batch of) vectors: -1 or 1.
-	if ax := nd.attrI("axis", -1); ax != -1 && ax != 1 {
-		return fmt.Errorf("nn: %s: axis %d; vigil reads %s over the last axis (-1 or 1) of a vector", where, ax, nd.op)
+	// Over the axis along which the vector's elements lie (then opset
+	// 13's reading, along the axis, and the older one, over the axes from
+	// it on, agree).
+	r := int64(len(l.dims))
+	ax := nd.attrI("axis", -1)
+	if ax < 0 {
+		ax += r
+	}
+	if ax < 0 || ax >= r {
+		return fmt.Errorf("nn: %s: axis %d of data of shape %v; vigil reads %s over the axis of a vector's elements", where, nd.attrI("axis", -1), l.dims, nd.op)
 	}
 	if l.tensorLike {
-		return fmt.Errorf("nn: %s applies to input %q of shape %v; flatten the input first", where, l.input.name, l.input.dims)
+		return fmt.Errorf("nn: %s applies to data of shape %v (from input %q of shape %v); flatten the input first", where, l.dims, l.input.name, l.input.dims)
 	}
-	if l.shape == shapeColumn && l.c.out > 1 {
-		return fmt.Errorf("nn: %s applies along the last axis of %s of %d elements (one element each); vigil reads %s over a vector's elements", where, l.shape, l.c.out, nd.op)
+	if l.c.out > 1 && l.dims[ax] == 1 {
+		return fmt.Errorf("nn: %s: axis %d of %s of %d elements, shape %v, has size 1 (one element each); vigil reads %s over a vector's elements", where, nd.attrI("axis", -1), l.shape(), l.c.out, l.dims, nd.op)
 	}
 	l.net.Out = OutSoftmax
 	if nd.op == "LogSoftmax" {
@@ -866,15 +904,98 @@ func (l *lowering) reshape(nd *onnxNode, where string) error {
 	if !(prod == n || (neg && n%max(prod, 1) == 0)) {
 		return fmt.Errorf("nn: %s reshapes a %d-vector to %v; only reshapes that keep a vector are supported", where, n, shape.data)
 	}
-	switch {
-	case len(shape.data) == 1:
-		l.shape = shapeFlat
-	case n > 1 && shape.data[len(shape.data)-1] == 1:
-		l.shape = shapeColumn
-	default:
-		l.shape = shapeRow
+	// The new shape: 0 copies the dimension (ONNX's default), -1 takes
+	// the rest. Several dimensions of size > 1 make the data a tensor
+	// again (a Flatten may make it a vector).
+	out := make([]int64, len(shape.data))
+	known, rest := int64(1), -1
+	for i, d := range shape.data {
+		switch {
+		case d == -1 && rest < 0:
+			rest = i
+			continue
+		case d == 0 && i < len(l.dims):
+			out[i] = l.dims[i]
+		case d >= 1 && d <= float64(n) && d == float64(int64(d)):
+			out[i] = int64(d)
+		default:
+			return fmt.Errorf("nn: %s reshapes data of shape %v to %v; vigil reads reshapes that keep the elements", where, l.dims, shape.data)
+		}
+		known *= out[i]
+		if known > int64(n) {
+			return fmt.Errorf("nn: %s reshapes a %d-vector to %v; only reshapes that keep a vector are supported", where, n, shape.data)
+		}
 	}
-	l.tensorLike = false
+	if rest >= 0 {
+		if known == 0 || int64(n)%known != 0 {
+			return fmt.Errorf("nn: %s reshapes a %d-vector to %v; only reshapes that keep a vector are supported", where, n, shape.data)
+		}
+		out[rest] = int64(n) / known
+		known = int64(n)
+	}
+	if known != int64(n) {
+		return fmt.Errorf("nn: %s reshapes data of shape %v to %v; vigil reads reshapes that keep the elements", where, l.dims, shape.data)
+	}
+	l.setDims(out)
+	return nil
+}
+
+// transpose permutes the dimensions of the data, a vector (a tensor with
+// several dimensions of size > 1 would change the elements' order).
+func (l *lowering) transpose(nd *onnxNode, where string) error {
+	if l.tensorLike {
+		return fmt.Errorf("nn: %s permutes the dimensions of input %q (shape %v); flatten the input first", where, l.input.name, l.input.dims)
+	}
+	r := len(l.dims)
+	var perm []int64
+	for _, a := range nd.attrs {
+		if a.name == "perm" {
+			perm = a.ints
+		}
+	}
+	if perm == nil {
+		for i := r - 1; i >= 0; i-- {
+			perm = append(perm, int64(i))
+		}
+	}
+	if len(perm) != r {
+		return fmt.Errorf("nn: %s: perm %v for data of shape %v", where, perm, l.dims)
+	}
+	out, seen := make([]int64, r), make([]bool, r)
+	for i, p := range perm {
+		if p < 0 || p >= int64(r) || seen[p] {
+			return fmt.Errorf("nn: %s: perm %v is not a permutation of the %d dimensions", where, perm, r)
+		}
+		seen[p] = true
+		out[i] = l.dims[p]
+	}
+	l.setDims(out)
+	return nil
+}
+
+// flatten reshapes the data to [prod(dims[:axis]), prod(dims[axis:])],
+// which must be a vector (a row or a column).
+func (l *lowering) flatten(nd *onnxNode, where string) error {
+	r := int64(len(l.dims))
+	ax := nd.attrI("axis", 1)
+	if ax < 0 {
+		ax += r
+	}
+	if ax < 0 || ax > r {
+		return fmt.Errorf("nn: %s: axis %d of data of shape %v", where, nd.attrI("axis", 1), l.dims)
+	}
+	p, q := int64(1), int64(1)
+	for i, d := range l.dims {
+		if int64(i) < ax {
+			p *= d
+		} else {
+			q *= d
+		}
+	}
+	if p > 1 && q > 1 {
+		return fmt.Errorf("nn: %s flattens data of shape %v at axis %d to a %d x %d matrix; vigil reads networks on vectors (flatten at the axis of the batch)", where, l.dims, nd.attrI("axis", 1), p, q)
+	}
+	l.setDims([]int64{p, q})
 	return nil
 }
 
@@ -900,7 +1021,10 @@ func (l *lowering) matmul(nd *onnxNode, where string, dataIdx int) error {
 	n := l.c.out
 	// x W needs the data as a row (or 1-D), W x as a column (or 1-D);
 	// Gemm's flag for the data's operand transposes it first.
-	in := l.shape
+	in := l.shape()
+	if len(l.dims) == 0 || l.tensorLike || in == shapeOther && n > 1 {
+		return fmt.Errorf("nn: %s multiplies data of shape %v; vigil reads products of a vector and a matrix", where, l.dims)
+	}
 	if nd.op == "Gemm" {
 		if in == shapeFlat {
 			in = shapeRow
@@ -941,8 +1065,19 @@ func (l *lowering) matmul(nd *onnxNode, where string, dataIdx int) error {
 		return err
 	}
 	l.pendingEmpty = false
-	l.tensorLike = false
-	l.shape = in
+	r := len(l.dims)
+	switch {
+	case nd.op == "Gemm" && dataIdx == 0:
+		l.setDims([]int64{1, int64(m)})
+	case nd.op == "Gemm":
+		l.setDims([]int64{int64(m), 1})
+	case r == 1:
+		l.setDims([]int64{int64(m)})
+	case dataIdx == 0:
+		l.setDims(append(append([]int64(nil), l.dims[:r-1]...), int64(m)))
+	default:
+		l.setDims(append(append([]int64(nil), l.dims[:r-2]...), int64(m), 1))
+	}
 	return nil
 }
 
@@ -992,21 +1127,24 @@ func (l *lowering) elementwise(nd *onnxNode, where string, dataIdx int) error {
 	if n := l.c.out; len(k.data) != 1 && len(k.data) != n {
 		return fmt.Errorf("nn: %s: constant %q has %d elements, want 1 or %d", where, k.name, len(k.data), n)
 	}
-	if len(k.data) > 1 && !l.tensorLike {
-		// A constant of n elements acts element by element only along the
-		// vector's axis: the last for a row (shape [n] or [1, n]), the one
-		// before for a column ([n, 1]). Otherwise it broadcasts the vector
-		// to an n x n matrix, which vigil does not compute.
-		axis := len(k.dims) - 1
-		if l.shape == shapeColumn {
-			axis = len(k.dims) - 2
-		}
-		for i, d := range k.dims {
-			if d != 1 && i != axis {
-				return fmt.Errorf("nn: %s: constant %q has shape %v: it broadcasts %s of %d elements to a matrix; vigil reads element-wise constants of one value per element along the vector's axis", where, k.name, k.dims, l.shape, len(k.data))
-			}
+	// A constant acts element by element only where it broadcasts to
+	// the data's shape (each of its dimensions, aligned from the last, is
+	// 1 or the data's): otherwise it broadcasts the data to a matrix (a
+	// row plus a constant of shape [n, 1]), which vigil does not compute.
+	kd := k.dims
+	if len(kd) == 0 && len(k.data) > 1 {
+		kd = []int64{int64(len(k.data))}
+	}
+	out := append([]int64(nil), l.dims...)
+	for len(out) < len(kd) {
+		out = append([]int64{1}, out...)
+	}
+	for i, d := range kd {
+		if j := len(out) - len(kd) + i; d != 1 && d != out[j] {
+			return fmt.Errorf("nn: %s: constant %q has shape %v: it broadcasts %s of %d elements, shape %v, to a matrix; vigil reads element-wise constants of one value per element along the vector's axis", where, k.name, k.dims, l.shape(), l.c.out, l.dims)
 		}
 	}
+	l.setDims(out)
 	c := l.c
 	switch nd.op {
 	case "Add":

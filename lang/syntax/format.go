@@ -301,13 +301,14 @@ func (fm *formatter) attachComments() {
 	ci := 0
 	cs := fm.f.Comments
 	prevHi := 0
+	prevEnd := 0 // prevHi, or the end line of its last trailing comment spanning beyond it
 	for _, l := range fm.lines {
 		if l.lo == 0 {
 			continue
 		}
 		// Leading comments: those that end before this line starts.
 		for ci < len(cs) && cs[ci].Pos.Line < l.lo {
-			if cs[ci].Pos.Line > prevHi || len(l.leading) > 0 || prevHi == 0 {
+			if cs[ci].Pos.Line > prevEnd || len(l.leading) > 0 || prevHi == 0 {
 				l.leading = append(l.leading, cs[ci])
 			} else {
 				// Within the previous element's lines: trailing there.
@@ -315,8 +316,10 @@ func (fm *formatter) attachComments() {
 			}
 			ci++
 		}
+		end := l.hi
 		for ci < len(cs) && cs[ci].Pos.Line <= l.hi {
 			l.trailing = append(l.trailing, cs[ci].Text)
+			end = max(end, cs[ci].EndLine)
 			ci++
 		}
 		if l.topLevel && prevHi > 0 {
@@ -326,7 +329,7 @@ func (fm *formatter) attachComments() {
 			}
 			l.blank = srcBlank(prevHi, firstLine) || srcBlank(lastEnd(l.leading, prevHi), l.lo) && len(l.leading) > 0
 		}
-		prevHi = l.hi
+		prevHi, prevEnd = l.hi, end
 	}
 	fm.tail = cs[ci:]
 	fm.tailBlank = len(fm.tail) > 0 && prevHi > 0 && srcBlank(prevHi, fm.tail[0].Pos.Line)
@@ -422,17 +425,29 @@ func (fm *formatter) render() []byte {
 // block comment that spans lines starts a line of its own after a line
 // comment: joined by a space, the line comment would swallow only its first
 // line, and its later lines would be read as code.
+//
+// The line comment need not be the one just before: "// a /* b */ /* c
+// ..." is one line comment up to its line's end, so the block comment that
+// spans lines still starts a line of its own.
 func joinTrailing(cs []string) string {
 	var b strings.Builder
+	open := false // a line comment runs to the end of the current line
 	for i, c := range cs {
 		if i > 0 {
-			if strings.HasPrefix(cs[i-1], "//") && strings.Contains(c, "\n") {
+			if open && strings.Contains(c, "\n") {
 				b.WriteByte('\n')
+				open = false
 			} else {
 				b.WriteByte(' ')
 			}
 		}
 		b.WriteString(c)
+		switch {
+		case strings.HasPrefix(c, "//"):
+			open = true
+		case strings.Contains(c, "\n"):
+			open = false // the block comment's last line ends it
+		}
 	}
 	return b.String()
 }
