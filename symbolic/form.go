@@ -141,12 +141,12 @@ func (f *Form) Format(m *Model) string {
 		if m != nil && int(t.Var) < len(m.Vars) {
 			name = m.Vars[t.Var].Name
 		}
-		c := t.Coef
+		c := uint64(t.Coef) // the magnitude, also of -2^63
 		switch {
-		case i == 0 && c < 0:
+		case i == 0 && t.Coef < 0:
 			b.WriteString("-")
 			c = -c
-		case i > 0 && c < 0:
+		case i > 0 && t.Coef < 0:
 			b.WriteString(" - ")
 			c = -c
 		case i > 0:

@@ -30,3 +30,18 @@ func TestNewFormOverflow(t *testing.T) {
 		t.Errorf("NewForm of cancelling terms: %v", f)
 	}
 }
+
+// TestFormatMinInt: Format writes the magnitude of -2^63 as such (it
+// wrote --9223372036854775808, the negation having wrapped), in the
+// messages that refuse such an atom.
+func TestFormatMinInt(t *testing.T) {
+	m := &Model{Vars: []Var{{Name: "x", Lo: 0, Hi: 3}, {Name: "y", Lo: 0, Hi: 3}}}
+	f := &Form{terms: []Term{{Coef: math.MinInt, Var: 0}, {Coef: math.MinInt, Var: 1}}}
+	if got, want := f.Format(m), "-9223372036854775808*x - 9223372036854775808*y"; got != want {
+		t.Errorf("Format: %q, want %q", got, want)
+	}
+	g := NewForm([]Term{{Coef: -1, Var: 0}, {Coef: 3, Var: 1}})
+	if got, want := g.Format(m), "-x + 3*y"; got != want {
+		t.Errorf("Format: %q, want %q", got, want)
+	}
+}
