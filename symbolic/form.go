@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,11 +21,17 @@ type Form struct {
 var forms sync.Map // key -> *Form
 
 // NewForm returns the interned form of ts (terms of one variable are
-// merged, zero coefficients dropped), or nil when no term is left.
+// merged, zero coefficients dropped), or nil when no term is left or a
+// merged coefficient leaves the 64-bit integers (a wrapped sum would be
+// another form: 2*(2^63-1) wraps to -2).
 func NewForm(ts []Term) *Form {
 	coef := map[VarID]int{}
 	for _, t := range ts {
-		coef[t.Var] += t.Coef
+		c, ok := add64(coef[t.Var], t.Coef)
+		if !ok {
+			return nil
+		}
+		coef[t.Var] = c
 	}
 	var out []Term
 	for v, c := range coef {
@@ -100,6 +107,9 @@ func (f *Form) Fits(m *Model) bool {
 			return false
 		}
 		c := t.Coef
+		if c == math.MinInt {
+			return false // -c would wrap to itself, a negative "magnitude"
+		}
 		if c < 0 {
 			c = -c
 		}
@@ -131,12 +141,12 @@ func (f *Form) Format(m *Model) string {
 		if m != nil && int(t.Var) < len(m.Vars) {
 			name = m.Vars[t.Var].Name
 		}
-		c := t.Coef
+		c := uint64(t.Coef) // the magnitude, also of -2^63
 		switch {
-		case i == 0 && c < 0:
+		case i == 0 && t.Coef < 0:
 			b.WriteString("-")
 			c = -c
-		case i > 0 && c < 0:
+		case i > 0 && t.Coef < 0:
 			b.WriteString(" - ")
 			c = -c
 		case i > 0:

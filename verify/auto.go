@@ -327,7 +327,12 @@ func (p *portfolio) result() (*Verdict, error) {
 		p.winner.Auto = p.stats
 		return p.winner, nil
 	}
-	if p.errs[1] != nil {
+	// IC3's refusal (an unsafe condition that folds to false, a range
+	// beyond ±2^53) speaks for the portfolio only when bfs gave way on its
+	// own: after a timeout or an interrupt the answer is unknown, as it
+	// was when auto ran bfs, then ic3 (the refusal stays in the members'
+	// outcomes).
+	if p.errs[1] != nil && stopReason(p.ctx) == "" {
 		return nil, p.errs[1]
 	}
 	v := p.results[1]
