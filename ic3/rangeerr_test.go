@@ -148,6 +148,11 @@ func rangeErrorSuite(t *testing.T, models int, opts gen.Options, mk testutil.Mak
 	if need := (9*asked + 9) / 10; decided < need {
 		t.Errorf("PolIC3 decided %d of %d questions, fewer than %d", decided, asked, need)
 	}
+	if testing.Short() {
+		// The coverage below is asked of the full sample, which -short
+		// cuts to 60 models (too few to meet every case).
+		return
+	}
 	if droppedRange == 0 {
 		t.Error("no certificate with a fact dropped failed for a range error: the checker's per-label range errors are not tested")
 	}
