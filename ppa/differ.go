@@ -67,9 +67,6 @@ type Certificate struct {
 	Differ [][2]symbolic.VarID
 }
 
-// errNoDiffer says the cubes share no disequality literal.
-var errNoDiffer = errors.New("ppa: the cubes share no literal x != y")
-
 // Export converts the invariant of a safe answer into a certificate, as
 // Boxes does, or, where the cubes share disequality literals x != y that
 // Boxes cannot write (more than maxRegionSplits of them), as a
