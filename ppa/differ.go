@@ -72,7 +72,7 @@ type Certificate struct {
 // Boxes cannot write (more than maxRegionSplits of them), as a
 // disequality invariant with regions and "differ" facts (differ.go).
 func Export(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Policy, limit int) (*Certificate, error) {
-	pairs, skip := commonDiffer(m, res.Predicates, res.Invariant)
+	pairs, skip := commonDiffer(res.Predicates, res.Invariant)
 	if len(pairs) > maxRegionSplits {
 		c, err := differCert(ctx, m, res, pol, limit, pairs, skip)
 		if err == nil || errors.Is(err, ErrTooManyBoxes) || ctx.Err() != nil {
@@ -111,7 +111,7 @@ func diseq(c *symbolic.Cond) (pair [2]symbolic.VarID, when bool, ok bool) {
 
 // commonDiffer returns the pairs (x, y) whose literal x != y every cube
 // has, and marks the predicates that state them (skip).
-func commonDiffer(m *symbolic.Model, preds []*symbolic.Cond, cubes []Cube) ([][2]symbolic.VarID, []bool) {
+func commonDiffer(preds []*symbolic.Cond, cubes []Cube) ([][2]symbolic.VarID, []bool) {
 	skip := make([]bool, len(preds))
 	var pairs [][2]symbolic.VarID
 	if len(cubes) == 0 {
