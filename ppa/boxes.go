@@ -35,12 +35,16 @@ const maxCertStates = 1 << 16
 // 120,960 states).
 const maxLargeStates = 1 << 20
 
-// BoxFact says: in box Box of a certificate, Label is never chosen, given
-// Sure are applicable throughout the box.
+// BoxFact says: in box Box of a certificate (within the bounds Within,
+// when not empty), Label is never chosen, given Sure are applicable
+// throughout the box. Differ: only in the states that satisfy the
+// certificate's disequalities (Certificate.Differ).
 type BoxFact struct {
-	Box   int
-	Label symbolic.LabelID
-	Sure  []symbolic.LabelID
+	Box    int
+	Label  symbolic.LabelID
+	Sure   []symbolic.LabelID
+	Within []smt.Lit
+	Differ bool
 }
 
 // ErrTooManyBoxes is the error of Boxes when the certificate would have

@@ -154,6 +154,9 @@ type Result struct {
 	// Exact reports that the policy's encoding is its float64 choice.
 	Exact bool
 	Stats Stats
+	// prop is the property answered (Export's policy facts step the
+	// explicit semantics of it).
+	prop *symbolic.Property
 }
 
 // DefaultQueryTimeout bounds an SMT query over a learned policy's encoding.
@@ -334,6 +337,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	}
 	if res != nil {
 		res.Exact = r.ch.exact
+		res.prop = prop
 		r.stats.Predicates = len(r.preds.list)
 		r.stats.Elapsed = time.Since(r.start)
 		res.Stats = r.stats

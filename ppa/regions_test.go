@@ -85,18 +85,3 @@ property p { unsafe g && x <= -1 }
 	}
 	t.Logf("%d cubes as regions, %d (cube, state) memberships", cubes, nonEmpty)
 }
-
-// holds reports whether s lies in the region.
-func (g region) holds(s symbolic.State) bool {
-	for v := range g.lo {
-		if s[v] < g.lo[v] || s[v] > g.hi[v] {
-			return false
-		}
-	}
-	for _, a := range g.atoms {
-		if !a.Holds(s) {
-			return false
-		}
-	}
-	return true
-}

@@ -228,7 +228,7 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 	if q.Certificate {
 		limit = 0
 	}
-	inv, bfacts, err := ppa.Boxes(ctx, m, res, pol, limit)
+	pc, err := ppa.Export(ctx, m, res, pol, limit)
 	if errors.Is(err, ppa.ErrTooManyBoxes) {
 		v.CertNote = fmt.Sprintf("invariant: more than %d boxes, not checked (--cert FILE exports and checks it)", maxBoxes)
 		return nil
@@ -244,11 +244,12 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 		v.CertNote = fmt.Sprintf("invariant not exported as boxes: %v", err)
 		return nil
 	}
+	inv, bfacts := pc.Inv, pc.Facts
 	facts := make([]ic3.Fact, len(bfacts))
 	for i, f := range bfacts {
-		facts[i] = ic3.Fact{Box: f.Box, Label: f.Label, Sure: f.Sure}
+		facts[i] = ic3.Fact{Box: f.Box, Label: f.Label, Sure: f.Sure, Within: f.Within, Differ: f.Differ}
 	}
-	c, err := q.certificate(inv, facts, nil)
+	c, err := q.certificate(inv, facts, pc.Differ)
 	if err != nil {
 		return err
 	}
