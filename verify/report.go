@@ -343,8 +343,8 @@ func (r *Report) writeText(w *textWriter, opt TextOptions) {
 			}
 			w.printf("%s\n", note)
 		}
-		w.printf("engine ppa: %d CEGAR iterations (%d spurious paths), %d predicates (%d given), %d abstract states, %d abstract transitions, %d SMT calls (%d cache hits), %.3fs (smt %.3fs)\n",
-			s.Iterations, s.Spurious, s.Predicates, v.PPA.Initial, s.AbstractStates, s.Transitions, s.SMTCalls, s.CacheHits, s.Elapsed.Seconds(), s.SMTTime.Seconds())
+		w.printf("engine ppa: %s (%s), %d predicates (%d given), %d abstract states, %d abstract transitions, %d SMT calls (%d cache hits), %.3fs (smt %.3fs)\n",
+			phrase.Plural(s.Iterations, "CEGAR iteration"), phrase.Plural(s.Spurious, "spurious path"), s.Predicates, v.PPA.Initial, s.AbstractStates, s.Transitions, s.SMTCalls, s.CacheHits, s.Elapsed.Seconds(), s.SMTTime.Seconds())
 	case v.BDD != nil:
 		r.writeVerdict(w, opt, true)
 		w.printf("engine bdd: %s states reached (%s start), depth %d\n", v.BDD.States, v.BDD.Starts, v.BDD.Depth)
