@@ -14,31 +14,12 @@ import (
 	"vigil/symbolic/gen"
 )
 
-// everyState returns all in-range states of m.
-func everyState(m *symbolic.Model) []symbolic.State {
-	var out []symbolic.State
-	s := make(symbolic.State, len(m.Vars))
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(m.Vars) {
-			out = append(out, append(symbolic.State(nil), s...))
-			return
-		}
-		for x := m.Vars[i].Lo; x <= m.Vars[i].Hi; x++ {
-			s[i] = x
-			rec(i + 1)
-		}
-	}
-	rec(0)
-	return out
-}
-
 // checkPropU compares BDD Prop-U with explicit Prop-U and TarjanSafe on
 // every state of tc's model, and with the safety suite's reference on the
 // reachable states, for r = inf and r = 0.
 func checkPropU(tc *conformance.Model, o bdd.Order) (int, error) {
 	ctx := context.Background()
-	all := everyState(tc.M)
+	all := gen.States(tc.M)
 	asked := 0
 	for _, r := range []safety.Radius{safety.Inf, 0} {
 		res, err := bdd.PropU(ctx, tc.M, tc.Prop, tc.Pol, r, nil, bdd.Options{Order: o})
@@ -185,7 +166,7 @@ func TestPropURangeErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, s := range everyState(m) {
+			for _, s := range gen.States(m) {
 				sp := safety.NewSpace(g, dec)
 				d := safety.NewPropU(sp, r)
 				id, _ := sp.Intern(s)

@@ -56,7 +56,7 @@ func TestReview16cGoalCostsReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		states := allStatesOf(m)
+		states := gen.States(m)
 		idx := map[string]int{}
 		for i, s := range states {
 			idx[goalKey(s)] = i
@@ -201,23 +201,4 @@ func TestReview16cGoalCostsReference(t *testing.T) {
 	if finite < 50 {
 		t.Fatalf("only %d states with a finite positive optimal cost: the test compares too little", finite)
 	}
-}
-
-// allStatesOf lists every in-range state of m.
-func allStatesOf(m *symbolic.Model) []symbolic.State {
-	var out []symbolic.State
-	s := make(symbolic.State, len(m.Vars))
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(m.Vars) {
-			out = append(out, append(symbolic.State(nil), s...))
-			return
-		}
-		for x := m.Vars[i].Lo; x <= m.Vars[i].Hi; x++ {
-			s[i] = x
-			rec(i + 1)
-		}
-	}
-	rec(0)
-	return out
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"vigil/safety"
-	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
 )
@@ -30,7 +29,7 @@ func TestVIRangeErrorsLikePropU(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range []safety.Radius{0, 1, 2, safety.Inf} {
-			for _, s := range allStates(m) {
+			for _, s := range gen.States(m) {
 				verdict := func(algo string) (bool, error) {
 					sp := safety.NewSpace(g, dec)
 					d, err := safety.New(algo, sp, r, safety.Options{})
@@ -67,23 +66,4 @@ func TestVIRangeErrorsLikePropU(t *testing.T) {
 	if errs == 0 || answered0 == 0 {
 		t.Errorf("%d range errors, %d answers at radius 0: the test compares too little", errs, answered0)
 	}
-}
-
-// allStates lists every in-range state of m.
-func allStates(m *symbolic.Model) []symbolic.State {
-	var out []symbolic.State
-	s := make(symbolic.State, len(m.Vars))
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(m.Vars) {
-			out = append(out, append(symbolic.State(nil), s...))
-			return
-		}
-		for x := m.Vars[i].Lo; x <= m.Vars[i].Hi; x++ {
-			s[i] = x
-			rec(i + 1)
-		}
-	}
-	rec(0)
-	return out
 }

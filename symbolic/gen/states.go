@@ -40,3 +40,11 @@ func BoxStates(lo, hi []int) []symbolic.State {
 		s[v]++
 	}
 }
+
+// States lists every state of the product of m's variable ranges, in
+// EachState's order, each its own slice.
+func States(m *symbolic.Model) []symbolic.State {
+	var out []symbolic.State
+	EachState(m, func(s symbolic.State) { out = append(out, append(symbolic.State(nil), s...)) })
+	return out
+}
