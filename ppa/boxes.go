@@ -64,6 +64,16 @@ func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Pol
 	if pol != nil {
 		fc = cert.NewFactChecker(m, pol)
 	}
+	// addFactBoxes appends listed states' boxes with their facts.
+	addFactBoxes := func(fbs []factBox) {
+		for _, fb := range fbs {
+			for _, f := range fb.facts {
+				f.Box = len(boxes)
+				facts = append(facts, f)
+			}
+			boxes = append(boxes, smt.Box(m, fb.lo, fb.hi))
+		}
+	}
 	for ci, c := range res.Invariant {
 		if limit > 0 && len(boxes) > limit {
 			return nil, nil, ErrTooManyBoxes
@@ -84,13 +94,7 @@ func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Pol
 					if err != nil {
 						return nil, nil, fmt.Errorf("ppa: abstract state %d, %v", ci, err)
 					}
-					for _, fb := range fbs {
-						for _, f := range fb.facts {
-							f.Box = len(boxes)
-							facts = append(facts, f)
-						}
-						boxes = append(boxes, smt.Box(m, fb.lo, fb.hi))
-					}
+					addFactBoxes(fbs)
 					continue
 				}
 			}
@@ -147,13 +151,7 @@ func Boxes(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Pol
 				if err != nil {
 					return nil, nil, fmt.Errorf("ppa: abstract state %d, %v", ci, err)
 				}
-				for _, fb := range fbs {
-					for _, f := range fb.facts {
-						f.Box = len(boxes)
-						facts = append(facts, f)
-					}
-					boxes = append(boxes, smt.Box(m, fb.lo, fb.hi))
-				}
+				addFactBoxes(fbs)
 				continue
 			}
 		}
