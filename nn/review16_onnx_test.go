@@ -90,15 +90,8 @@ func TestReview16ColumnData(t *testing.T) {
 		{"W x without the transpose", []onnxTestNode{node("MatMul", "W", "x", "h"), soft}, "takes a column"},
 		{"W x^T plus a column constant, transposed back", []onnxTestNode{tr("x", "xt"), node("MatMul", "W", "xt", "c"), node("Add", "c", "Bc", "a"), tr("a", "h"), soft}, ""},
 	} {
-		net, err := ParseONNX(buildONNX(2, tc.chain, inits))
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%s: got %v, want a refusal mentioning %q", tc.name, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
+		net, ok := parseOrRefused(t, tc.name, buildONNX(2, tc.chain, inits), tc.err)
+		if !ok {
 			continue
 		}
 		x := []float64{0.5, -0.25}
@@ -114,4 +107,23 @@ func TestReview16ColumnData(t *testing.T) {
 			}
 		}
 	}
+}
+
+// parseOrRefused parses an ONNX network that must load (wantErr "") or be
+// refused with an error mentioning wantErr; ok says there is a network to
+// evaluate.
+func parseOrRefused(t *testing.T, name string, data []byte, wantErr string) (*Network, bool) {
+	t.Helper()
+	net, err := ParseONNX(data)
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("%s: got %v, want a refusal mentioning %q", name, err, wantErr)
+		}
+		return nil, false
+	}
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return nil, false
+	}
+	return net, true
 }
