@@ -1,6 +1,7 @@
 package ic3
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 
 	"vigil/symbolic"
@@ -29,16 +30,38 @@ import (
 // and then take at most walkSteps steps per unit of work since the
 // start. On be2_64x64_safe of bench/polic3 (167,000 units, 36 s) that
 // is about 1 s of walking.
+//
+// Deterministic models (every label has one command, of one outcome, as
+// in the models of a network that drives a counter down a line) walk
+// differently. There a walk from a state is the policy's only run from
+// it, so walking it again from the same start, or from a state an
+// earlier walk passed, repeats the earlier walk step for step: the 64
+// walks of each length above then spend the budget on the same few runs
+// (a start set of 24 states), and a run into an unsafe state 20,000
+// steps deep waits for walks of 32,768 steps, after some two million
+// steps of repeats (rnd9 of the generator of random network models in
+// bench/adversarial/polic3_deepline.txtar, which bfs decides in 50 ms).
+// So a deterministic model's walker keeps the states its walks passed
+// (up to detSeenCap of them) and ends a walk on one of them (it joins an
+// earlier run, or closes a cycle: no new state lies ahead); a walk cut
+// at the length limit, or by the budget, is not dropped but continued
+// from where it stopped once the limit doubles. The walks then visit
+// each state the policy reaches from the sampled starts once, as bfs
+// does, in depth-first order; the counterexample is the run replayed
+// from its start (under the one outcome of each step).
 
 // walkSeed makes the walks repeatable.
 const walkSeed = 0x706f6c6963
 
 // walkAfter is the work a run does before it walks, walkSteps the walk
-// steps per unit of work (variables for tests, which walk from the
+// steps per unit of work (walkDetSteps on a deterministic model, whose
+// walks never repeat a step: 16 of its steps, a state each, cost about
+// what bfs spends on 16 states, some 10 µs against the 200 µs of a unit) (variables for tests, which walk from the
 // start and more).
 var (
-	walkAfter = 4000
-	walkSteps = 2
+	walkAfter    = 4000
+	walkSteps    = 2
+	walkDetSteps = 16
 )
 
 // walker is the state of a run's random walks.
@@ -51,6 +74,44 @@ type walker struct {
 	Steps    int
 	started  bool
 	sampling bool // sampler is usable (else Generator.SampleStart)
+
+	// deterministic models (see above)
+	det  bool                // every label has one command, of one outcome
+	seen map[string]struct{} // packed states deterministic walks passed
+	cut  []cutWalk           // walks cut at the limit or by the budget, to continue
+	x    explicit.Expansion
+	src  []uint64
+	key  []byte
+}
+
+// cutWalk is a deterministic walk cut before its end: from start, it has
+// reached at after depth steps.
+type cutWalk struct {
+	start, at symbolic.State
+	depth     int
+}
+
+// detSeenCap bounds the states a deterministic model's walker keeps (some
+// 60 MB); past it, walks go on without ending on the states they repeat.
+const detSeenCap = 1 << 20
+
+// detMaxSteps bounds the length of a deterministic model's walks (a walk
+// that repeats no state and reaches no end goes on as long as the budget
+// allows, continued across calls).
+const detMaxSteps = 1 << 24
+
+// deterministic reports whether every label of m has at most one command
+// and every command one outcome: then a state and the policy's label fix
+// the successor.
+func deterministic(m *symbolic.Model) bool {
+	seen := make(map[symbolic.LabelID]bool)
+	for _, c := range m.Commands {
+		if len(c.Outcomes) != 1 || seen[c.Label] {
+			return false
+		}
+		seen[c.Label] = true
+	}
+	return true
 }
 
 // walk runs random walks while the run's walk budget allows; it returns
@@ -61,7 +122,11 @@ func (r *run) walk() *Result {
 		return nil
 	}
 	work := r.stats.SMTCalls + r.stats.CertCalls + r.stats.Evaluated
-	if work < walkAfter || w.Steps >= walkSteps*(work+1) {
+	rate := walkSteps
+	if w.det {
+		rate = walkDetSteps
+	}
+	if work < walkAfter || w.Steps >= rate*(work+1) {
 		return nil
 	}
 	ctx, g := r.sv.ctx, r.learned.g
@@ -71,6 +136,14 @@ func (r *run) walk() *Result {
 		w.steps = 256
 		ss, err := g.NewStartSampler(ctx, explicit.SamplerOptions{Seed: walkSeed})
 		w.sampler, w.sampling = ss, err == nil
+		if w.det = deterministic(g.M); w.det {
+			w.seen = make(map[string]struct{})
+			w.src = make([]uint64, g.L.W)
+			rate = walkDetSteps
+		}
+	}
+	if w.det {
+		return r.walkDet(rate * (work + 1))
 	}
 	for w.Steps < walkSteps*(work+1) && ctx.Err() == nil {
 		var s symbolic.State
@@ -100,4 +173,115 @@ func (r *run) walk() *Result {
 		}
 	}
 	return nil
+}
+
+// walkDet is walk on a deterministic model: it continues the cut walks
+// that are shorter than the limit, else walks from a new start state,
+// until the budget (a total of steps) is spent.
+func (r *run) walkDet(budget int) *Result {
+	w := &r.walker
+	ctx, g := r.sv.ctx, r.learned.g
+	for w.Steps < budget && ctx.Err() == nil {
+		var c cutWalk
+		if len(w.cut) > 0 && w.cut[0].depth < w.steps {
+			c = w.cut[0]
+			w.cut = w.cut[1:]
+		} else {
+			var s symbolic.State
+			var err error
+			if w.sampling {
+				s, err = w.sampler.Sample(ctx, w.rng)
+			} else {
+				s, err = g.SampleStart(w.rng, 1<<16)
+			}
+			if err != nil || s == nil {
+				w.off = true // no start state to sample: IC3 answers alone
+				return nil
+			}
+			c = cutWalk{start: s, at: s}
+			w.Walks++
+			w.Steps++ // a sample counts as a step, even one that repeats a state
+			if w.Walks%64 == 0 && w.steps < detMaxSteps {
+				w.steps *= 2
+			}
+		}
+		unsafe, err := w.extend(g, r.learned.dec, &c, budget)
+		if err != nil {
+			// a range error on the walk: IC3 reports it as it finds it
+			w.off = true
+			return nil
+		}
+		if unsafe {
+			// the one run from c.start of c.depth steps, with its labels
+			trace, end, err := explicit.Simulate(g, c.start, explicit.SimOptions{Steps: max(c.depth, 1), Outcomes: explicit.OutcomesFirst, Policy: r.learned.dec, Ctx: ctx})
+			if err == nil && end == explicit.EndUnsafe && len(trace) == c.depth+1 {
+				return &Result{Verdict: Unsafe, Trace: trace}
+			}
+			w.off = true // not the run walked: cannot happen in a deterministic model
+			return nil
+		}
+	}
+	return nil
+}
+
+// extend walks c on until it ends (an unsafe state: true; a goal, a
+// deadlock, a stuck policy, a state walked before), reaches the length
+// limit or spends the budget (then it is cut: kept to continue).
+func (w *walker) extend(g *explicit.Generator, dec explicit.Decider, c *cutWalk, budget int) (bool, error) {
+	s := c.at
+	for {
+		switch g.Status(s) {
+		case explicit.Unsafe:
+			return true, nil
+		case explicit.Open:
+		default:
+			return false, nil // a goal state: the run ends
+		}
+		if c.depth >= w.steps || w.Steps >= budget {
+			c.at = s
+			if len(w.cut) < 256 {
+				if c.depth >= w.steps {
+					w.cut = append(w.cut, *c)
+				} else {
+					w.cut = append([]cutWalk{*c}, w.cut...) // continued first
+				}
+			}
+			return false, nil
+		}
+		g.L.Pack(s, w.src)
+		w.key = w.key[:0]
+		for _, x := range w.src {
+			w.key = binary.LittleEndian.AppendUint64(w.key, x)
+		}
+		if _, ok := w.seen[string(w.key)]; ok {
+			return false, nil // on an earlier walk's run, or in a cycle of its own
+		}
+		if len(w.seen) < detSeenCap {
+			w.seen[string(w.key)] = struct{}{}
+		}
+		g.Applicable(s, &w.x)
+		if len(w.x.Labels) == 0 {
+			return false, nil // deadlock
+		}
+		l, err := dec.Decide(s, w.x.App)
+		if err != nil {
+			return false, err
+		}
+		if l == symbolic.NoLabel {
+			return false, nil // stuck
+		}
+		if err := g.Successors(w.src, s, l, &w.x); err != nil {
+			return false, err
+		}
+		if len(w.x.Succs) == 0 {
+			return false, nil
+		}
+		t, err := g.Apply(s, int(w.x.Succs[0].Cmd), int(w.x.Succs[0].Outcome))
+		if err != nil {
+			return false, err
+		}
+		s = t
+		c.depth++
+		w.Steps++
+	}
 }
