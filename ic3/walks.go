@@ -44,21 +44,30 @@ import (
 // bench/adversarial/polic3_deepline.txtar, which bfs decides in 50 ms).
 // So a deterministic model's walker keeps the states its walks passed
 // (up to detSeenCap of them) and ends a walk on one of them (it joins an
-// earlier run, or closes a cycle: no new state lies ahead); a walk cut
-// at the length limit, or by the budget, is not dropped but continued
-// from where it stopped once the limit doubles. The walks then visit
-// each state the policy reaches from the sampled starts once, as bfs
-// does, in depth-first order; the counterexample is the run replayed
-// from its start (under the one outcome of each step).
+// earlier run, or closes a cycle: no new state lies ahead). It walks
+// from each start state once, in order when the sampler enumerated at
+// most detStartsCap of them, else from sampled ones, 256 steps at first;
+// a walk cut there (or by the budget) is continued later to twice its
+// depth, and so on, the cut walks in turn. Continuing takes three
+// quarters of the budget while there are cut walks, new starts the rest;
+// a sampled start is charged detSampleCost steps, for a sampler by
+// rejection draws thousands of points per start (npuzzle 3x4: an
+// acceptance of 5e-5, some 7 ms a start) while a walk on a puzzle closes
+// its cycle in a few steps (np3x4_16x16_safe of bench/polic3: a charge
+// of 2,048 took 168 starts in 30 s, 4% of the run's time, against the
+// 120 of the walks above). The walks then visit each state the policy reaches from the
+// starts at most once, as bfs does, in depth-first order; the
+// counterexample is the run replayed from its start (under the one
+// outcome of each step).
 
 // walkSeed makes the walks repeatable.
 const walkSeed = 0x706f6c6963
 
 // walkAfter is the work a run does before it walks, walkSteps the walk
 // steps per unit of work (walkDetSteps on a deterministic model, whose
-// walks never repeat a step: 16 of its steps, a state each, cost about
-// what bfs spends on 16 states, some 10 µs against the 200 µs of a unit) (variables for tests, which walk from the
-// start and more).
+// walks repeat no state: 16 of its steps cost about what bfs spends on
+// 16 states, some 10 µs against the 200 µs of a unit), variables for
+// tests, which walk from the start and more.
 var (
 	walkAfter    = 4000
 	walkSteps    = 2
@@ -77,12 +86,16 @@ type walker struct {
 	sampling bool // sampler is usable (else Generator.SampleStart)
 
 	// deterministic models (see above)
-	det  bool                // every label has one command, of one outcome
-	seen map[string]struct{} // packed states deterministic walks passed
-	cut  []cutWalk           // walks cut at the limit or by the budget, to continue
-	x    explicit.Expansion
-	src  []uint64
-	key  []byte
+	det      bool                // every label has one command, of one outcome
+	seen     map[string]struct{} // packed states deterministic walks passed
+	cut      []cutWalk           // walks cut by their limit or the budget, to continue
+	starts   []symbolic.State    // the enumerated start states, nil to sample
+	next     int                 // starts[next] is the next to walk from
+	newSteps int                 // steps (and sample charges) of walks from new starts
+	conSteps int                 // steps continuing cut walks
+	x        explicit.Expansion
+	src      []uint64
+	key      []byte
 }
 
 // cutWalk is a deterministic walk cut before its end: from start, it has
@@ -94,12 +107,15 @@ type cutWalk struct {
 
 // detSeenCap bounds the states a deterministic model's walker keeps (some
 // 60 MB); past it, walks go on without ending on the states they repeat.
-const detSeenCap = 1 << 20
-
-// detMaxSteps bounds the length of a deterministic model's walks (a walk
-// that repeats no state and reaches no end goes on as long as the budget
-// allows, continued across calls).
-const detMaxSteps = 1 << 24
+// detStartsCap bounds the enumerated start states it walks from in order
+// (else it samples), detCutCap the cut walks it keeps, detSampleCost is
+// what a sampled start costs in steps.
+const (
+	detSeenCap    = 1 << 20
+	detStartsCap  = 1 << 16
+	detCutCap     = 256
+	detSampleCost = 4096
+)
 
 // deterministic reports whether every label of m has at most one command
 // and every command one outcome: then a state and the policy's label fix
@@ -141,6 +157,12 @@ func (r *run) walk() *Result {
 			w.seen = make(map[string]struct{})
 			w.src = make([]uint64, g.L.W)
 			rate = walkDetSteps
+			if n, exact := ss.Count(); w.sampling && exact && n <= detStartsCap {
+				ss.Enumerated(func(s symbolic.State) bool {
+					w.starts = append(w.starts, append(symbolic.State(nil), s...))
+					return true
+				})
+			}
 		}
 	}
 	if w.det {
@@ -177,36 +199,36 @@ func (r *run) walk() *Result {
 }
 
 // walkDet is walk on a deterministic model: it continues the cut walks
-// that are shorter than the limit, else walks from a new start state,
-// until the budget (a total of steps) is spent.
+// and walks from new start states, until the budget (a total of steps)
+// is spent or every run from the start states has ended.
 func (r *run) walkDet(budget int) *Result {
 	w := &r.walker
 	ctx, g := r.sv.ctx, r.learned.g
 	for w.Steps < budget && ctx.Err() == nil {
 		var c cutWalk
-		if len(w.cut) > 0 && w.cut[0].depth < w.steps {
+		fresh := w.starts == nil || w.next < len(w.starts)
+		cont := len(w.cut) > 0 && (!fresh || w.conSteps <= 3*w.newSteps)
+		if cont {
 			c = w.cut[0]
 			w.cut = w.cut[1:]
-		} else {
-			var s symbolic.State
-			var err error
-			if w.sampling {
-				s, err = w.sampler.Sample(ctx, w.rng)
-			} else {
-				s, err = g.SampleStart(w.rng, 1<<16)
-			}
-			if err != nil || s == nil {
-				w.off = true // no start state to sample: IC3 answers alone
+		} else if fresh {
+			s, ok := w.nextStart(r)
+			if !ok {
 				return nil
 			}
 			c = cutWalk{start: s, at: s}
 			w.Walks++
-			w.Steps++ // a sample counts as a step, even one that repeats a state
-			if w.Walks%64 == 0 && w.steps < detMaxSteps {
-				w.steps *= 2
-			}
+		} else {
+			w.off = true // every run from every start state has ended
+			return nil
 		}
-		unsafe, err := w.extend(g, r.learned.dec, &c, budget)
+		before := w.Steps
+		unsafe, err := w.extend(g, r.learned.dec, &c, max(2*c.depth, 256), budget)
+		if cont {
+			w.conSteps += w.Steps - before
+		} else {
+			w.newSteps += w.Steps - before
+		}
 		var rangeErr *explicit.RangeError
 		if errors.As(err, &rangeErr) {
 			// A range error on the walk ends it: IC3 reports it as it
@@ -232,10 +254,37 @@ func (r *run) walkDet(budget int) *Result {
 	return nil
 }
 
+// nextStart returns the next enumerated start state, or a sampled one
+// (charged detSampleCost steps); false when there is none to sample
+// (then the walks are off: IC3 answers alone).
+func (w *walker) nextStart(r *run) (symbolic.State, bool) {
+	if w.starts != nil {
+		w.next++
+		w.Steps++
+		w.newSteps++
+		return w.starts[w.next-1], true
+	}
+	var s symbolic.State
+	var err error
+	if w.sampling {
+		s, err = w.sampler.Sample(r.sv.ctx, w.rng)
+	} else {
+		s, err = r.learned.g.SampleStart(w.rng, 1<<16)
+	}
+	if err != nil || s == nil {
+		w.off = true
+		return nil, false
+	}
+	w.Steps += detSampleCost
+	w.newSteps += detSampleCost
+	return s, true
+}
+
 // extend walks c on until it ends (an unsafe state: true; a goal, a
-// deadlock, a stuck policy, a state walked before), reaches the length
-// limit or spends the budget (then it is cut: kept to continue).
-func (w *walker) extend(g *explicit.Generator, dec explicit.Decider, c *cutWalk, budget int) (bool, error) {
+// deadlock, a stuck policy, a state walked before), reaches depth limit
+// or spends the budget (then it is cut: kept to continue, first when the
+// budget cut it).
+func (w *walker) extend(g *explicit.Generator, dec explicit.Decider, c *cutWalk, limit, budget int) (bool, error) {
 	s := c.at
 	for {
 		switch g.Status(s) {
@@ -245,10 +294,10 @@ func (w *walker) extend(g *explicit.Generator, dec explicit.Decider, c *cutWalk,
 		default:
 			return false, nil // a goal state: the run ends
 		}
-		if c.depth >= w.steps || w.Steps >= budget {
+		if c.depth >= limit || w.Steps >= budget {
 			c.at = s
-			if len(w.cut) < 256 {
-				if c.depth >= w.steps {
+			if len(w.cut) < detCutCap {
+				if c.depth >= limit {
 					w.cut = append(w.cut, *c)
 				} else {
 					w.cut = append([]cutWalk{*c}, w.cut...) // continued first
