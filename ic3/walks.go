@@ -157,11 +157,13 @@ func (r *run) walk() *Result {
 			w.seen = make(map[string]struct{})
 			w.src = make([]uint64, g.L.W)
 			rate = walkDetSteps
-			if n, exact := ss.Count(); w.sampling && exact && n <= detStartsCap {
-				ss.Enumerated(func(s symbolic.State) bool {
-					w.starts = append(w.starts, append(symbolic.State(nil), s...))
-					return true
-				})
+			if w.sampling {
+				if n, exact := ss.Count(); exact && n <= detStartsCap {
+					ss.Enumerated(func(s symbolic.State) bool {
+						w.starts = append(w.starts, append(symbolic.State(nil), s...))
+						return true
+					})
+				}
 			}
 		}
 	}
