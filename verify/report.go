@@ -408,7 +408,7 @@ func (r *Report) writeIC3(w *textWriter, opt TextOptions) {
 		w.printf("evaluation: %d questions about small boxes answered from their states (no SMT call)\n", s.Evaluated)
 	}
 	if s.Walks > 0 {
-		w.printf("walks: %s of the policy from random start states, %s (in search of deep counterexamples)\n", Plural(s.Walks, "random walk"), Plural(s.WalkSteps, "step"))
+		w.printf("walks: %s of the policy from start states (random ones, or each once on a deterministic model), %s (in search of deep counterexamples)\n", Plural(s.Walks, "walk"), Plural(s.WalkSteps, "step"))
 	}
 }
 
