@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"syscall"
 	"testing"
 	"time"
-
-	"vigil/internal/cli"
 )
 
 // TestAutoStops (review16b): the auto portfolio, whose three members (bfs,
@@ -47,52 +44,11 @@ func TestAutoStops(t *testing.T) {
 			if c.sig == 0 {
 				args = append(args, "--timeout", "1s")
 			}
-			cmd := exec.Command(os.Args[0], args...)
-			cmd.Env = append(os.Environ(), "VIGIL_TEST_AS_VIGIL=1")
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			began := time.Now()
-			if c.sig != 0 {
-				// after bfs's head start, so that ic3 and the hunter run too
-				select {
-				case err := <-done:
-					t.Fatalf("ended on its own before the signal (%v):\n%s%s", err, stdout.Bytes(), stderr.Bytes())
-				case <-time.After(800 * time.Millisecond):
-				}
-				if err := cmd.Process.Signal(c.sig); err != nil {
-					t.Fatal(err)
-				}
-				began = time.Now()
-			}
-			limit := 6 * time.Second // one promised, more for a loaded machine
-			select {
-			case err := <-done:
-				if el := time.Since(began); el > limit {
-					t.Errorf("took %v to stop", el)
-				}
-				code := 0
-				var ee *exec.ExitError
-				if errors.As(err, &ee) {
-					code = ee.ExitCode()
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				if code != cli.ExitUnknown {
-					t.Errorf("exit code %d, want %d (unknown)", code, cli.ExitUnknown)
-				}
-			case <-time.After(limit):
-				_ = cmd.Process.Kill()
-				<-done
-				t.Fatalf("still running %v after it was told to stop:\n%.2000s\n%.2000s", limit, stdout.Bytes(), stderr.Bytes())
-			}
-			out := stdout.String()
+			// after bfs's head start, so that ic3 and the hunter run too
+			stdout, stderr := runUntilStopped(t, args, c.sig, 800*time.Millisecond)
+			out := string(stdout)
 			if !regexp.MustCompile(c.want).MatchString(out) {
-				t.Errorf("stdout does not match %q:\n%.3000s\nstderr:\n%.2000s", c.want, out, stderr.Bytes())
+				t.Errorf("stdout does not match %q:\n%.3000s\nstderr:\n%.2000s", c.want, out, stderr)
 			}
 			if !regexp.MustCompile(`(?m)^engine auto: no engine decided on \d+ cores? in [\d.]+s; bfs unknown .*, ic3 unknown .*, hunt (unknown|cancelled)`).MatchString(out) {
 				t.Errorf("stdout does not say how each member ended:\n%.3000s", out)

@@ -64,54 +64,64 @@ func TestLongCommandsStop(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], c.args...)
-			cmd.Env = append(os.Environ(), "VIGIL_TEST_AS_VIGIL=1")
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			began := time.Now()
-			if c.sig != 0 {
-				select {
-				case err := <-done:
-					t.Fatalf("ended on its own before the signal (%v):\n%s%s", err, stdout.Bytes(), stderr.Bytes())
-				case <-time.After(500 * time.Millisecond):
-				}
-				if err := cmd.Process.Signal(c.sig); err != nil {
-					t.Fatal(err)
-				}
-				began = time.Now()
-			}
-			// One second for the stop itself, more for the timeout and for
-			// a loaded machine; never the minutes the command would take.
-			limit := 6 * time.Second
-			select {
-			case err := <-done:
-				if el := time.Since(began); el > limit {
-					t.Errorf("took %v to stop", el)
-				}
-				code := 0
-				if err != nil {
-					var ee *exec.ExitError
-					if !errors.As(err, &ee) {
-						t.Fatal(err)
-					}
-					code = ee.ExitCode()
-				}
-				if code != cli.ExitUnknown {
-					t.Errorf("exit code %d, want %d (unknown)", code, cli.ExitUnknown)
-				}
-			case <-time.After(limit):
-				_ = cmd.Process.Kill()
-				<-done
-				t.Fatalf("still running %v after it was told to stop:\n%.2000s\n%.2000s", limit, stdout.Bytes(), stderr.Bytes())
-			}
-			if !regexp.MustCompile(c.want).Match(append(stdout.Bytes(), stderr.Bytes()...)) {
-				t.Errorf("stdout does not match %q:\n%.3000s\nstderr:\n%.2000s", c.want, stdout.Bytes(), stderr.Bytes())
+			stdout, stderr := runUntilStopped(t, c.args, c.sig, 500*time.Millisecond)
+			if !regexp.MustCompile(c.want).Match(append(stdout, stderr...)) {
+				t.Errorf("stdout does not match %q:\n%.3000s\nstderr:\n%.2000s", c.want, stdout, stderr)
 			}
 		})
 	}
+}
+
+// runUntilStopped runs vigil with args in a subprocess, sends it sig after
+// head (sig 0: the command's own --timeout stops it), and checks that it
+// ends within a few seconds with exit 4 (unknown); it returns what the
+// command printed. (One second is promised; the limit allows six so that a
+// loaded machine does not fail it, and still catches a command that
+// ignores the stop, which runs for minutes.)
+func runUntilStopped(t *testing.T, args []string, sig syscall.Signal, head time.Duration) (stdout, stderr []byte) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "VIGIL_TEST_AS_VIGIL=1")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	began := time.Now()
+	if sig != 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("ended on its own before the signal (%v):\n%s%s", err, out.Bytes(), errOut.Bytes())
+		case <-time.After(head):
+		}
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		began = time.Now()
+	}
+	limit := 6 * time.Second
+	select {
+	case err := <-done:
+		if el := time.Since(began); el > limit {
+			t.Errorf("took %v to stop", el)
+		}
+		code := 0
+		if err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatal(err)
+			}
+			code = ee.ExitCode()
+		}
+		if code != cli.ExitUnknown {
+			t.Errorf("exit code %d, want %d (unknown)", code, cli.ExitUnknown)
+		}
+	case <-time.After(limit):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running %v after it was told to stop:\n%.2000s\n%.2000s", limit, out.Bytes(), errOut.Bytes())
+	}
+	return out.Bytes(), errOut.Bytes()
 }
