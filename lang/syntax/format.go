@@ -62,15 +62,19 @@ func FormatFile(f *File) []byte {
 func (fm *formatter) tokens() { fm.tokPos = fm.f.tokPos }
 
 // lastLineBefore returns the line of the last token that starts before p.
-func (fm *formatter) lastLineBefore(p symbolic.Pos) int {
+func (fm *formatter) lastLineBefore(p symbolic.Pos) int { return fm.tokenBefore(p).Line }
+
+// tokenBefore returns the position of the token just before p (p itself
+// if none).
+func (fm *formatter) tokenBefore(p symbolic.Pos) symbolic.Pos {
 	i := sort.Search(len(fm.tokPos), func(i int) bool {
 		t := fm.tokPos[i]
 		return int(t.Line) > p.Line || int(t.Line) == p.Line && int(t.Col) >= p.Col
 	})
 	if i == 0 {
-		return p.Line
+		return p
 	}
-	return int(fm.tokPos[i-1].Line)
+	return symbolic.Pos{Line: int(fm.tokPos[i-1].Line), Col: int(fm.tokPos[i-1].Col)}
 }
 
 // add appends a formatted line for the source extent [start, next).
@@ -162,7 +166,10 @@ func (fm *formatter) decl(d Decl) {
 			if i > 0 {
 				sep = "     | "
 			}
-			fm.addAt(sep+outcomeString(o), o.Start, false)
+			// The line starts at its separator (-> or |), so that
+			// comments between the separator and the outcome trail this
+			// line wherever the separator stands.
+			fm.addAt(sep+outcomeString(o), fm.tokenBefore(o.Start), false)
 		}
 	case *PolicyDecl:
 		s := "policy " + d.Kind.Name + " " + d.Name.Name
@@ -302,24 +309,35 @@ func (fm *formatter) attachComments() {
 	cs := fm.f.Comments
 	prevHi := 0
 	prevEnd := 0 // prevHi, or the end line of its last trailing comment spanning beyond it
+	var carry []Comment // comments after a trailing line comment, for the next line
 	for _, l := range fm.lines {
 		if l.lo == 0 {
 			continue
 		}
+		l.leading, carry = carry, nil
 		// Leading comments: those that end before this line starts.
 		for ci < len(cs) && cs[ci].Pos.Line < l.lo {
-			if cs[ci].Pos.Line > prevEnd || len(l.leading) > 0 || prevHi == 0 {
+			if cs[ci].Pos.Line > prevEnd || len(l.leading) > 0 || prevHi == 0 || endsInLineComment(fm.trailingFor(prevHi).trailing) {
 				l.leading = append(l.leading, cs[ci])
 			} else {
 				// Within the previous element's lines: trailing there.
 				fm.trailingFor(prevHi).trailing = append(fm.trailingFor(prevHi).trailing, cs[ci].Text)
+				prevEnd = max(prevEnd, cs[ci].EndLine)
 			}
 			ci++
 		}
 		end := l.hi
 		for ci < len(cs) && cs[ci].Pos.Line <= l.hi {
-			l.trailing = append(l.trailing, cs[ci].Text)
-			end = max(end, cs[ci].EndLine)
+			if endsInLineComment(l.trailing) {
+				// A line comment runs to the end of its output line, so
+				// what follows it goes to lines of its own: leading
+				// comments of the next line, where formatting the output
+				// again would put them too.
+				carry = append(carry, cs[ci])
+			} else {
+				l.trailing = append(l.trailing, cs[ci].Text)
+				end = max(end, cs[ci].EndLine)
+			}
 			ci++
 		}
 		if l.topLevel && prevHi > 0 {
@@ -331,8 +349,31 @@ func (fm *formatter) attachComments() {
 		}
 		prevHi, prevEnd = l.hi, end
 	}
-	fm.tail = cs[ci:]
+	// After the last line, comments that start within its extent (on the
+	// last line of a block comment trailing it) trail it, as they would
+	// before a next line.
+	for len(carry) == 0 && prevHi > 0 && ci < len(cs) && cs[ci].Pos.Line <= prevEnd && !endsInLineComment(fm.trailingFor(prevHi).trailing) {
+		fm.trailingFor(prevHi).trailing = append(fm.trailingFor(prevHi).trailing, cs[ci].Text)
+		prevEnd = max(prevEnd, cs[ci].EndLine)
+		ci++
+	}
+	fm.tail = append(carry, cs[ci:]...)
 	fm.tailBlank = len(fm.tail) > 0 && prevHi > 0 && srcBlank(prevHi, fm.tail[0].Pos.Line)
+}
+
+// endsInLineComment reports whether trailing comments joined on one line
+// leave a line comment open at its end.
+func endsInLineComment(trailing []string) bool {
+	open := false
+	for _, c := range trailing {
+		switch {
+		case strings.HasPrefix(c, "//"):
+			open = true
+		case strings.Contains(c, "\n"):
+			open = false
+		}
+	}
+	return open
 }
 
 func lastEnd(cs []Comment, def int) int {
