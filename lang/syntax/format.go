@@ -308,7 +308,7 @@ func (fm *formatter) attachComments() {
 	ci := 0
 	cs := fm.f.Comments
 	prevHi := 0
-	prevEnd := 0 // prevHi, or the end line of its last trailing comment spanning beyond it
+	prevEnd := 0        // prevHi, or the end line of its last trailing comment spanning beyond it
 	var carry []Comment // comments after a trailing line comment, for the next line
 	for _, l := range fm.lines {
 		if l.lo == 0 {
