@@ -515,8 +515,12 @@ func (a *AutoStats) Line() string {
 		switch {
 		case m.States > 0:
 			s += " after " + Plural(m.States, "state")
+		case m.Frames > 0:
+			s += fmt.Sprintf(" after %s, at frame %d with %s", Plural(m.SMTCalls, "SMT call"), m.Frames, Plural(m.Clauses, "clause"))
+		case m.Walks > 0 && m.Deterministic:
+			s += fmt.Sprintf(" after %s (from each start state once), %s", Plural(m.Walks, "walk"), Plural(m.Steps, "step"))
 		case m.Walks > 0:
-			s += " after " + Plural(m.Walks, "random walk")
+			s += fmt.Sprintf(" after %s, %s", Plural(m.Walks, "random walk"), Plural(m.Steps, "step"))
 		}
 		if m.Reason != "" && m.Outcome != "cancelled" {
 			s += " (" + m.Reason + ")"
