@@ -354,7 +354,11 @@ func (r *Report) writeText(w *textWriter, opt TextOptions) {
 	default:
 		r.writeVerdict(w, opt, false)
 		if h := v.Hunt; h != nil {
-			w.printf("engine hunt: %s, %s, %.3fs\n", Plural(h.Walks, "random walk"), Plural(h.Steps, "step"), r.Seconds)
+			walks := Plural(h.Walks, "random walk")
+			if h.Deterministic {
+				walks = Plural(h.Walks, "walk") + " (from each start state once)"
+			}
+			w.printf("engine hunt: %s, %s, %.3fs\n", walks, Plural(h.Steps, "step"), r.Seconds)
 		}
 	}
 	if a := v.Auto; a != nil {
