@@ -10,24 +10,23 @@ import (
 	"vigil/symbolic/explicit"
 )
 
-// splitLine is a counter the policy drives down from N, then v up: unsafe
-// some N steps deep. Its label go is split into two commands of disjoint
-// guards (as a JANI import splits an edge).
-const splitLine = `
-model line
-const N = 3000
-var d : 0 .. N
-var v : 0 .. N
-action go when d > 0 && d < N / 2 -> d' = d - 1
-action go when d >= N / 2 -> d' = d - 1
-action up when v < N -> v' = v + 1
+// parity counts x up to N, flipping y on each step; its label step is
+// split into two commands of disjoint guards (y == 0, y == 1), as a JANI
+// import splits an edge. Each of the 31 start states runs into x == N.
+const parity = `
+model parity
+const N = 2000
+var x : 0 .. N
+var y : 0 .. 1
+action step when x < N && y == 0 -> x' = x + 1, y' = 1
+action step when x < N && y == 1 -> x' = x + 1, y' = 0
+action reset -> x' = 0, y' = 0
 policy rules pi {
-    when d > 5 -> go
-    when true -> up
+    when true -> step
 }
 property p {
-    start v == 0 && d >= N - 40
-    unsafe v > d + 1
+    start x <= 30 && y == 0
+    unsafe x == N
 }
 `
 
@@ -35,7 +34,7 @@ property p {
 // into commands of disjoint guards as a deterministic one (each start
 // state once), its counterexample replays, and its statistics say so.
 func TestHuntDeterministic(t *testing.T) {
-	m, diags := lang.LoadSource("line.spec", []byte(splitLine), lang.Options{})
+	m, diags := lang.LoadSource("parity.spec", []byte(parity), lang.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags.Render())
 	}
@@ -55,8 +54,8 @@ func TestHuntDeterministic(t *testing.T) {
 	if err := q.Gen.CheckCounterexample(q.Dec, v.Trace); err != nil {
 		t.Fatalf("the hunter's counterexample does not replay: %v", err)
 	}
-	if h := v.Hunt; !h.Deterministic || h.Walks > 41 || h.Depth != len(v.Trace)-1 {
-		t.Errorf("hunt stats %+v: want deterministic walks, at most one per start state (41)", *h)
+	if h := v.Hunt; !h.Deterministic || h.Walks > 31 || h.Depth != len(v.Trace)-1 {
+		t.Errorf("hunt stats %+v: want deterministic walks, at most one per start state (31)", *h)
 	}
 }
 
