@@ -272,7 +272,7 @@ func (w *Walker) walkDet(ctx context.Context, budget int) ([]explicit.Step, erro
 			return nil, nil
 		}
 		before := w.Steps
-		unsafe, err := w.extend(&c, max(2*c.depth, 256), budget)
+		unsafe, err := w.extend(ctx, &c, max(2*c.depth, 256), budget)
 		if cont {
 			w.conSteps += w.Steps - before
 		} else {
@@ -362,12 +362,12 @@ func (w *Walker) keep(c cutWalk, first bool) {
 // extend walks c on until it ends (an unsafe state: true; a goal, a
 // deadlock, a stuck policy, a state walked before, a state with two
 // successors under the policy's label: then w.det is false), reaches
-// depth limit or spends the budget (then it is cut: kept to continue,
-// first when the budget cut it).
-func (w *Walker) extend(c *cutWalk, limit, budget int) (bool, error) {
+// depth limit, spends the budget or ctx ends (then it is cut: kept to
+// continue, first unless the limit cut it).
+func (w *Walker) extend(ctx context.Context, c *cutWalk, limit, budget int) (bool, error) {
 	g := w.g
 	s := c.at
-	for {
+	for n := 1; ; n++ {
 		switch g.Status(s) {
 		case explicit.Unsafe:
 			return true, nil
@@ -375,7 +375,7 @@ func (w *Walker) extend(c *cutWalk, limit, budget int) (bool, error) {
 		default:
 			return false, nil // a goal state: the run ends
 		}
-		if c.depth >= limit || w.Steps >= budget {
+		if c.depth >= limit || w.Steps >= budget || n&1023 == 0 && ctx.Err() != nil {
 			c.at = s
 			w.keep(*c, c.depth < limit)
 			return false, nil
