@@ -36,7 +36,10 @@
 // ones, 256 steps at first; a walk cut there (or by the budget) is
 // continued later to twice its depth, and so on, the cut walks in turn.
 // Continuing takes three quarters of the budget while there are cut
-// walks, new starts the rest; a sampled start is charged detSampleCost
+// walks, new starts the rest; while detCutCap cut walks are kept, no new
+// start is taken (so no run is dropped) until the remembered states fill
+// SeenBytes, after which walks in cycles never end and new starts go on,
+// their walks dropped when cut; a sampled start is charged detSampleCost
 // steps, for a sampler by rejection draws thousands of points per start
 // (npuzzle 3x4: an acceptance of 5e-5, some 7 ms a start) while a walk on
 // a puzzle closes its cycle in a few steps. The walks then visit each
@@ -63,9 +66,10 @@ type Options struct {
 	// on the states they repeat.
 	SeenBytes int64
 	// ThenRandom makes a deterministic walker that has ended every run
-	// from its start states walk at random from then on (some cut walks
-	// may have been dropped, detCutCap), as the hunter does with the rest
-	// of its time; without it the walker is then done.
+	// from its start states walk at random from then on (past SeenBytes
+	// some cut walks may have been dropped, or the starts were sampled),
+	// as the hunter does with the rest of its time; without it the walker
+	// is then done.
 	ThenRandom bool
 }
 
@@ -247,7 +251,12 @@ func (w *Walker) walkRandom(ctx context.Context, budget int) ([]explicit.Step, e
 func (w *Walker) walkDet(ctx context.Context, budget int) ([]explicit.Step, error) {
 	for w.Steps < budget && ctx.Err() == nil {
 		var c cutWalk
-		fresh := w.starts == nil || w.next < len(w.starts)
+		// While the walked states fit in SeenBytes every walk ends, so a
+		// new start waits while detCutCap cut walks are kept, and no run
+		// is dropped; past it, walks in cycles never end, and new starts
+		// go on, their walks dropped when cut (keep).
+		more := w.starts == nil || w.next < len(w.starts)
+		fresh := more && (len(w.cut) < detCutCap || w.seenFull)
 		cont := len(w.cut) > 0 && (!fresh || w.conSteps <= 3*w.newSteps)
 		if cont {
 			c = w.cut[0]
@@ -264,7 +273,8 @@ func (w *Walker) walkDet(ctx context.Context, budget int) ([]explicit.Step, erro
 			c = cutWalk{start: s, at: s}
 			w.Walks++
 		} else {
-			// every run from every start state has ended
+			// every run from every start state has ended (fresh is false
+			// with more only while cut walks are kept: cont)
 			if !w.opt.ThenRandom {
 				w.done = true
 			}

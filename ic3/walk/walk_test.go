@@ -162,3 +162,37 @@ func TestEveryRunEnded(t *testing.T) {
 		}
 	}
 }
+
+// TestNoStartLost: 601 start states, each with a run of its own 3,000
+// steps long to a goal. More runs are cut than the walker keeps (256) at
+// once; while the states walked fit in memory, it takes no new start
+// state until a kept walk has ended, so no run is lost: when the walker is
+// done, it has walked every state of every run.
+func TestNoStartLost(t *testing.T) {
+	g, dec := loadSrc(t, `
+model lanes
+const K = 600
+const L = 3000
+var y : 0 .. K
+var z : 0 .. L
+action tick when z < L -> z' = z + 1
+policy rules pi {
+    when true -> tick
+}
+property p {
+    start z == 0
+    unsafe false
+    goal z == L
+}
+`)
+	w := walk.New(g, dec, walk.Options{Seed: 1, SeenBytes: 1 << 30})
+	if trace := hunt(t, w, 100_000_000); trace != nil {
+		t.Fatalf("a counterexample on a safe model: %v", trace)
+	}
+	if !w.Done() {
+		t.Fatalf("not done after %d steps", w.Steps)
+	}
+	if want := 601 * 3000; w.Seen() != want {
+		t.Errorf("walked %d states of the %d on the runs: runs were lost", w.Seen(), want)
+	}
+}
