@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"vigil/ic3/walk"
 	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -89,6 +90,9 @@ type Options struct {
 	// NoWalks switches off PolIC3's random walks of the policy in search
 	// of deep counterexamples (walks.go).
 	NoWalks bool
+	// WalkMemory bounds the memory of the states PolIC3's deterministic
+	// walks remember (0: walk.DefaultSeenBytes).
+	WalkMemory int64
 }
 
 // Stats are the figures of a run. Times of generalization and
@@ -346,7 +350,7 @@ type run struct {
 	tick   int
 	added  []int
 	failed map[string]int
-	walker walker // PolIC3's random walks (walks.go)
+	walker *walk.Walker // PolIC3's random walks (walks.go); nil until they start
 }
 
 // note records that a clause was added at level L.
@@ -453,7 +457,9 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		res, err = r.unknown(), nil
 	}
 	if res != nil {
-		r.stats.Walks, r.stats.WalkSteps = r.walker.Walks, r.walker.Steps
+		if r.walker != nil {
+			r.stats.Walks, r.stats.WalkSteps = r.walker.Walks, r.walker.Steps
+		}
 		r.stats.Elapsed = time.Since(r.start)
 		r.stats.Frames = r.N
 		r.stats.Clauses = r.live()

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"vigil/ic3"
 	"vigil/symbolic/explicit"
 )
 
@@ -59,7 +60,16 @@ type AutoMember struct {
 	// winner was known.
 	StopSeconds float64 `json:"stop_seconds,omitempty"`
 	States      int     `json:"states,omitempty"` // bfs: states stored
-	Walks       int     `json:"walks,omitempty"`  // hunt: random walks made
+	// What IC3 reached: its frames (the path-length limit), live
+	// clauses and SMT calls.
+	Frames   int `json:"frames,omitempty"`
+	Clauses  int `json:"clauses,omitempty"`
+	SMTCalls int `json:"smt_calls,omitempty"`
+	// What the hunter did: its walks and their steps, and whether they
+	// were deterministic (each start state walked once).
+	Walks         int  `json:"walks,omitempty"`
+	Steps         int  `json:"steps,omitempty"`
+	Deterministic bool `json:"deterministic,omitempty"`
 }
 
 // GaveWay reports whether bfs stopped at its state budget, and after how
@@ -113,9 +123,13 @@ func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 	if m := q.Limits.MaxStates; m > 0 && m < budget {
 		budget = m
 	}
+	ic3Name := "ic3"
+	if ic3.IsLearned(q.Policy) {
+		ic3Name = "polic3"
+	}
 	p := newPortfolio(ctx, q, []autoMember{
 		{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) { return bfs(ctx, q, budget) }},
-		{"ic3", func(ctx context.Context, q *Prepared) (*Verdict, error) {
+		{ic3Name, func(ctx context.Context, q *Prepared) (*Verdict, error) {
 			// The hunter walks the policy on a core of its own: PolIC3's
 			// own walks (ic3/walks.go) would repeat them.
 			own := *q
@@ -126,10 +140,10 @@ func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 	})
 	defer p.cancel()
 	t0 := time.Now()
-	defer func() { p.stats.Seconds = time.Since(t0).Seconds() }()
 	p.loop()
 	p.markStragglers()
-	return p.result()
+	p.stats.Seconds = time.Since(t0).Seconds()
+	return p.result(time.Since(t0))
 }
 
 func newPortfolio(ctx context.Context, q *Prepared, members []autoMember) *portfolio {
@@ -207,11 +221,24 @@ func (p *portfolio) record(o autoOutcome) {
 		if v.BFS != nil {
 			m.States = v.BFS.Stats.States
 		}
-		if v.Hunt != nil {
-			m.Walks = v.Hunt.Walks
+		if v.IC3 != nil && v.IC3.Result != nil {
+			s := v.IC3.Stats
+			m.Frames, m.Clauses, m.SMTCalls = s.Frames, s.Clauses, s.SMTCalls
+		}
+		if h := v.Hunt; h != nil {
+			m.Walks, m.Steps, m.Deterministic = h.Walks, h.Steps, h.Deterministic
 		}
 	}
 	switch {
+	case p.ctx.Err() != nil && (o.v == nil || o.v.Answer == explicit.Unknown):
+		// The user's timeout or interrupt stopped every member, whether
+		// or not the portfolio had told it to stop already: it is
+		// unknown for the same reason as the portfolio.
+		if o.err != nil && !errors.Is(o.err, p.ctx.Err()) {
+			m.Outcome, m.Reason = "error", o.err.Error()
+		} else {
+			m.Outcome, m.Reason = "unknown", stopReason(p.ctx)
+		}
 	case !p.cancelled.IsZero():
 		m.Outcome, m.StopSeconds = "cancelled", o.end.Sub(p.cancelled).Seconds()
 		if o.v != nil && o.v.Answer != explicit.Unknown && o.err == nil {
@@ -308,18 +335,24 @@ func (p *portfolio) waitStopped() {
 // markStragglers records the members still running after autoGrace.
 func (p *portfolio) markStragglers() {
 	for i := range p.stats.Members {
-		if p.stats.Members[i].Outcome == "running" {
-			p.stats.Members[i].Outcome = "cancelled"
-			p.stats.Members[i].StopSeconds = time.Since(p.cancelled).Seconds()
-			p.stats.Members[i].Reason = fmt.Sprintf("still running after %s", autoGrace)
+		m := &p.stats.Members[i]
+		if m.Outcome != "running" {
+			continue
+		}
+		m.Outcome, m.Reason = "cancelled", fmt.Sprintf("still running after %s", autoGrace)
+		if r := stopReason(p.ctx); r != "" {
+			m.Outcome, m.Reason = "unknown", fmt.Sprintf("%s; still running after %s", r, autoGrace)
+		}
+		if !p.cancelled.IsZero() {
+			m.StopSeconds = time.Since(p.cancelled).Seconds()
 		}
 	}
 }
 
-// result is the portfolio's verdict: the winner's, a bug, or unknown with
-// IC3's answer (or its error) speaking for the portfolio, as it did when
-// auto was bfs, then ic3.
-func (p *portfolio) result() (*Verdict, error) {
+// result is the portfolio's verdict: the winner's, a bug, IC3's refusal,
+// or the portfolio's own unknown (engine auto), whose AutoStats name what
+// each member reached; elapsed is the portfolio's time.
+func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 	if p.fatal != nil {
 		return nil, p.fatal
 	}
@@ -335,18 +368,17 @@ func (p *portfolio) result() (*Verdict, error) {
 	if p.errs[1] != nil && stopReason(p.ctx) == "" {
 		return nil, p.errs[1]
 	}
-	v := p.results[1]
-	if v == nil {
-		v = p.results[0]
+	// The reason: the user's timeout or interrupt, else IC3's (which
+	// ends undecided only for a cause of its own), else bfs's.
+	v := &Verdict{Engine: "auto", Answer: explicit.Unknown, Reason: stopReason(p.ctx), Elapsed: elapsed, Auto: p.stats}
+	for _, i := range []int{1, 0} {
+		if r := p.results[i]; v.Reason == "" && r != nil {
+			v.Reason = r.Reason
+		}
 	}
-	if v == nil {
-		v = &Verdict{Engine: "auto"}
+	if v.Reason == "" {
+		v.Reason = "no member of the portfolio decided"
 	}
-	v.Answer = explicit.Unknown
-	if r := stopReason(p.ctx); r != "" {
-		v.Reason = r
-	}
-	v.Auto = p.stats
 	return v, nil
 }
 

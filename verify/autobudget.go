@@ -3,8 +3,10 @@ package verify
 import (
 	"bufio"
 	"os"
+
 	"strconv"
 	"strings"
+	"vigil/ic3/walk"
 )
 
 // The auto portfolio lets bfs store as many states as fit in a share of
@@ -84,3 +86,26 @@ func meminfoTotal(path string) int64 {
 	}
 	return 0
 }
+
+// walkMemory is the memory the walks of a question (PolIC3's, auto's
+// hunter's: package walk) may remember states in: WalkMemory().
+func (q *Prepared) walkMemory() int64 { return WalkMemory() }
+
+// WalkMemory is the memory deterministic walks (package walk) may
+// remember states in: an eighth of the memory available to the process
+// (half of bfs's share in the auto portfolio, where the hunter walks
+// beside bfs), at most 2 GiB, at least walk.DefaultSeenBytes. The store
+// grows as the walks go, so a hunt that passes few states takes little.
+// A bound of about 2^20 states (24 MB) lost the deep run of a model of
+// 60,000 start states, each on a cycle of its own (walks in cycles of
+// states not remembered never end, and crowd out the later starts'):
+// unknown at 60 s (bench/adversarial/auto_cycles_deep.txtar), found in
+// 3.3 s with the states remembered.
+func WalkMemory() int64 { return walkMemoryFor(availableMemory()) }
+
+func walkMemoryFor(mem int64) int64 {
+	return min(max(mem/8, walk.DefaultSeenBytes), walkMaxMemory)
+}
+
+// walkMaxMemory bounds WalkMemory.
+const walkMaxMemory = 2 << 30

@@ -115,7 +115,7 @@ func decideIC3(ctx context.Context, q *Prepared, generalize bool) (*Verdict, err
 		name += "-nog"
 	}
 	o := q.IC3
-	opts := ic3.Options{Generalize: generalize, Order: ic3.Order(o.Order), NoRelational: o.NoRelational, CTG: o.CTG, FreeCores: o.FreeCores, NoCertCache: o.NoCertCache, NoWalks: o.NoWalks}
+	opts := ic3.Options{Generalize: generalize, Order: ic3.Order(o.Order), NoRelational: o.NoRelational, CTG: o.CTG, FreeCores: o.FreeCores, NoCertCache: o.NoCertCache, NoWalks: o.NoWalks, WalkMemory: q.walkMemory()}
 	if o.Widen != "auto" {
 		opts.Widen = o.Widen
 	}

@@ -2,71 +2,69 @@ package verify
 
 import (
 	"context"
-	"math/rand/v2"
 	"time"
 
-	"vigil/symbolic"
+	"vigil/ic3/walk"
 	"vigil/symbolic/explicit"
 )
 
-// The counterexample hunter of the auto portfolio: random walks of the
-// policy (a uniformly random applicable label without one) from sampled
-// start states, each outcome of a step drawn uniformly. A walk that ends
-// in an unsafe state is a counterexample; it is checked like every other
-// engine's. The hunter never claims safety: it runs until it finds one or
-// its context ends. Walks get longer as the hunt goes on (from 256 steps,
+// The counterexample hunter of the auto portfolio: walks of the policy (a
+// uniformly random applicable label without one) from start states, by
+// package walk (ic3/walk), the walks PolIC3 makes too. Where each state
+// the walks reach has one successor under the policy's label (a
+// deterministic model, or a label split into commands of disjoint
+// guards), it walks from each start state once, ending a walk where it
+// joins an earlier one, and then at random for the rest of its time;
+// elsewhere its walks are random from sampled start states, each outcome
+// of a step drawn uniformly, longer as the hunt goes on (from 256 steps,
 // doubling every 64 walks up to 65,536), so that short counterexamples
 // come first and deep ones (tr5 of bench/polic3 at depth 88) are still
-// reached.
+// reached. A walk that ends in an unsafe state is a counterexample; it is
+// checked like every other engine's. The hunter never claims safety: it
+// runs until it finds one or its context ends.
 
 // HuntStats are the figures of a hunt.
 type HuntStats struct {
-	Walks int // random walks made
+	Walks int // walks made
 	Steps int // steps taken over all walks
 	Depth int // steps of the counterexample (unsafe)
+	// Deterministic says the hunt's walks met no state with two
+	// successors under the policy's label: it walked from each start
+	// state once (and then, having ended every run, at random);
+	// Remembered counts the states its deterministic walks remembered.
+	Deterministic bool `json:",omitempty"`
+	Remembered    int  `json:",omitempty"`
 }
 
 // huntSeed is the seed of the hunter's random walks: a fixed seed makes a
 // hunt repeatable on the same model.
 const huntSeed = 0x76696769
 
+// huntChunk is the steps the hunter walks between looks at the clock (for
+// its progress line).
+const huntChunk = 1 << 14
+
 func hunt(ctx context.Context, q *Prepared) (*Verdict, error) {
 	start := time.Now()
-	dec := q.Dec
-	var err error
-	rng := rand.New(rand.NewPCG(huntSeed, 1))
-	sampler, serr := q.Gen.NewStartSampler(ctx, explicit.SamplerOptions{Seed: huntSeed})
 	st := &HuntStats{}
 	v := &Verdict{Engine: "hunt", Hunt: st}
-	steps := 256
+	w := walk.New(q.Gen, q.Dec, walk.Options{Seed: huntSeed, SeenBytes: q.walkMemory(), ThenRandom: true})
 	last := time.Now()
-	for ctx.Err() == nil {
-		var s symbolic.State
-		if serr == nil {
-			s, err = sampler.Sample(ctx, rng)
-		} else {
-			s, err = q.Gen.SampleStart(rng, 1<<16)
-		}
+	for ctx.Err() == nil && !w.Done() {
+		trace, err := w.Walk(ctx, w.Steps+huntChunk)
+		st.Walks, st.Steps = w.Walks, w.Steps
+		st.Deterministic, st.Remembered = !w.MetNondet(), w.Seen()
 		if err != nil {
 			if ctx.Err() != nil {
 				break
 			}
-			return nil, err
-		}
-		trace, end, err := explicit.Simulate(q.Gen, s, explicit.SimOptions{Steps: steps, Outcomes: explicit.OutcomesRandom, Rand: rng, Policy: dec, Ctx: ctx})
-		if err != nil {
 			// A range error on a sampled run: the explicit search
 			// reports it as an error of the model; the hunter stops.
 			return nil, err
 		}
-		st.Walks++
-		st.Steps += len(trace) - 1
-		if end == explicit.EndUnsafe {
+		if trace != nil {
 			v.Answer, v.Trace, st.Depth = explicit.UnsafeVerdict, trace, len(trace)-1
 			break
-		}
-		if st.Walks%64 == 0 && steps < 1<<16 {
-			steps *= 2
 		}
 		if time.Since(last) > time.Second {
 			last = time.Now()
@@ -75,6 +73,9 @@ func hunt(ctx context.Context, q *Prepared) (*Verdict, error) {
 	}
 	if v.Answer != explicit.UnsafeVerdict {
 		v.Reason = stopReason(ctx)
+		if v.Reason == "" {
+			v.Reason = "no start state to walk from"
+		}
 	}
 	v.Elapsed = time.Since(start)
 	return v, nil

@@ -354,7 +354,11 @@ func (r *Report) writeText(w *textWriter, opt TextOptions) {
 	default:
 		r.writeVerdict(w, opt, false)
 		if h := v.Hunt; h != nil {
-			w.printf("engine hunt: %s, %s, %.3fs\n", Plural(h.Walks, "random walk"), Plural(h.Steps, "step"), r.Seconds)
+			walks := Plural(h.Walks, "random walk")
+			if h.Deterministic {
+				walks = Plural(h.Walks, "walk") + " (from each start state once)"
+			}
+			w.printf("engine hunt: %s, %s, %.3fs\n", walks, Plural(h.Steps, "step"), r.Seconds)
 		}
 	}
 	if a := v.Auto; a != nil {
@@ -515,8 +519,12 @@ func (a *AutoStats) Line() string {
 		switch {
 		case m.States > 0:
 			s += " after " + Plural(m.States, "state")
+		case m.Frames > 0:
+			s += fmt.Sprintf(" after %s, at frame %d with %s", Plural(m.SMTCalls, "SMT call"), m.Frames, Plural(m.Clauses, "clause"))
+		case m.Walks > 0 && m.Deterministic:
+			s += fmt.Sprintf(" after %s (from each start state once), %s", Plural(m.Walks, "walk"), Plural(m.Steps, "step"))
 		case m.Walks > 0:
-			s += " after " + Plural(m.Walks, "random walk")
+			s += fmt.Sprintf(" after %s, %s", Plural(m.Walks, "random walk"), Plural(m.Steps, "step"))
 		}
 		if m.Reason != "" && m.Outcome != "cancelled" {
 			s += " (" + m.Reason + ")"
