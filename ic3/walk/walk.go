@@ -37,9 +37,10 @@
 // continued later to twice its depth, and so on, the cut walks in turn.
 // Continuing takes three quarters of the budget while there are cut
 // walks, new starts the rest; while detCutCap cut walks are kept, no new
-// start is taken (so no run is dropped) until the remembered states fill
-// SeenBytes, after which walks in cycles never end and new starts go on,
-// their walks dropped when cut; a sampled start is charged detSampleCost
+// start is taken, so no run is dropped. Past SeenBytes the store takes no
+// more states: a walk then ends where it closes a cycle of its own
+// (Brent's cycle detection, cutWalk.closes) or at its run's end, and
+// walks that join an earlier run walk its rest again; a sampled start is charged detSampleCost
 // steps, for a sampler by rejection draws thousands of points per start
 // (npuzzle 3x4: an acceptance of 5e-5, some 7 ms a start) while a walk on
 // a puzzle closes its cycle in a few steps. The walks then visit each
@@ -52,6 +53,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -62,14 +64,14 @@ type Options struct {
 	// Seed makes the walks repeatable.
 	Seed uint64
 	// SeenBytes bounds the memory of the states deterministic walks
-	// remember (0: DefaultSeenBytes); past it, walks go on without ending
-	// on the states they repeat.
+	// remember (0: DefaultSeenBytes); past it, a walk ends only where it
+	// closes a cycle of its own or its run ends, not where it joins an
+	// earlier walk.
 	SeenBytes int64
 	// ThenRandom makes a deterministic walker that has ended every run
-	// from its start states walk at random from then on (past SeenBytes
-	// some cut walks may have been dropped, or the starts were sampled),
-	// as the hunter does with the rest of its time; without it the walker
-	// is then done.
+	// from its start states walk at random from then on, as the hunter
+	// does with the rest of its time; without it the walker is then
+	// done.
 	ThenRandom bool
 }
 
@@ -120,10 +122,31 @@ type Walker struct {
 }
 
 // cutWalk is a deterministic walk cut before its end: from start, it has
-// reached at after depth steps.
+// reached at after depth steps. Past SeenBytes, mark, power and lam find
+// the walk's return into a cycle of its own (closes).
 type cutWalk struct {
-	start, at symbolic.State
-	depth     int
+	start, at  symbolic.State
+	depth      int
+	mark       []uint64
+	power, lam int
+}
+
+// closes reports whether the walk, now at the packed state x, is back at
+// a state it passed: Brent's cycle detection, which compares x with the
+// state the walk was at after its last power of two of steps, so that a
+// walk in a cycle ends within some three times the cycle's length and
+// its lead-in without remembering its states. Past SeenBytes this is
+// what ends a walk in a cycle of states the store did not take.
+func (c *cutWalk) closes(x []uint64) bool {
+	if c.mark != nil && slices.Equal(c.mark, x) {
+		return true
+	}
+	c.lam++
+	if c.mark == nil || c.lam >= c.power {
+		c.mark = append(c.mark[:0], x...)
+		c.power, c.lam = max(2*c.power, 1), 0
+	}
+	return false
 }
 
 // New returns a walker of dec (nil: a uniformly random applicable label)
@@ -251,12 +274,14 @@ func (w *Walker) walkRandom(ctx context.Context, budget int) ([]explicit.Step, e
 func (w *Walker) walkDet(ctx context.Context, budget int) ([]explicit.Step, error) {
 	for w.Steps < budget && ctx.Err() == nil {
 		var c cutWalk
-		// While the walked states fit in SeenBytes every walk ends, so a
-		// new start waits while detCutCap cut walks are kept, and no run
-		// is dropped; past it, walks in cycles never end, and new starts
-		// go on, their walks dropped when cut (keep).
+		// Every walk ends (on a state remembered, or, past SeenBytes, on
+		// closing a cycle of its own: cutWalk.closes), so a new start
+		// waits while detCutCap cut walks are kept, and no run is
+		// dropped. (Session 17 let new starts in past SeenBytes, their
+		// walks dropped when cut, while walks in cycles went on for
+		// ever: a deep run behind 256 cycles was never walked.)
 		more := w.starts == nil || w.next < len(w.starts)
-		fresh := more && (len(w.cut) < detCutCap || w.seenFull)
+		fresh := more && len(w.cut) < detCutCap
 		cont := len(w.cut) > 0 && (!fresh || w.conSteps <= 3*w.newSteps)
 		if cont {
 			c = w.cut[0]
@@ -355,7 +380,8 @@ func (w *Walker) remember() (bool, error) {
 }
 
 // keep keeps the cut walk c to continue (first when the budget cut it),
-// unless detCutCap walks are kept: then c is dropped. (Dropping the
+// unless detCutCap walks are kept: then c is dropped (walkDet takes no
+// new start while they are, so this does not happen). (Dropping the
 // deepest kept walk instead lets the walks from later start states in,
 // but then no walk gets deep where every start's run is long: the
 // deepline of bench/adversarial with sampled start states.)
@@ -393,6 +419,9 @@ func (w *Walker) extend(ctx context.Context, c *cutWalk, limit, budget int) (boo
 		g.L.Pack(s, w.src)
 		if fresh, err := w.remember(); err != nil || !fresh {
 			return false, err // on an earlier walk's run, or in a cycle of its own
+		}
+		if w.seenFull && c.closes(w.src) {
+			return false, nil // in a cycle of its own, past SeenBytes
 		}
 		g.Applicable(s, &w.x)
 		if len(w.x.Labels) == 0 {
