@@ -373,10 +373,36 @@ func (w *Walker) remember() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if added && w.seen.Len()&4095 == 0 && int64(w.seen.Bytes()) >= w.opt.SeenBytes {
+	if added && w.seen.Len()&(seenCheck-1) == 0 && w.seenAhead() > w.opt.SeenBytes {
 		w.seenFull = true
 	}
 	return added, nil
+}
+
+// seenCheck is how often (in states added) remember looks at the store's
+// memory.
+const seenCheck = 4096
+
+// seenAhead is the memory the store of walked states may hold by the next
+// look, seenCheck states on: its memory now, a page more of its arena,
+// and the growth of its hash table if it doubles meanwhile. (Looking at
+// the memory now only let the store reach 1.5 times SeenBytes, where its
+// table doubled past the bound between two looks.)
+func (w *Walker) seenAhead() int64 {
+	n := w.seen.Len()
+	page := int64(8 * w.g.L.W << 16)
+	return int64(w.seen.Bytes()) + page + seenTableBytes(n+seenCheck) - seenTableBytes(n)
+}
+
+// seenTableBytes is the memory of the hash table of an explicit.Store of
+// n states made for 1,024 (open addressing in slots of 8 bytes from 1,024
+// slots on, doubled past a load of 3/4).
+func seenTableBytes(n int) int64 {
+	t := int64(1024)
+	for int64(n) > t*3/4 {
+		t *= 2
+	}
+	return 8 * t
 }
 
 // keep keeps the cut walk c to continue (first when the budget cut it),
