@@ -268,6 +268,12 @@ func (p *portfolio) loop() {
 	p.start(0)
 	head := time.NewTimer(AutoHeadStart)
 	defer head.Stop()
+	// The user's timeout or interrupt stops the members through their
+	// context; the portfolio waits for them at most autoGrace from then
+	// (it waited for every member to end: a member slow to look at its
+	// context held `vigil verify --timeout 3s` for 28 s).
+	done := p.ctx.Done()
+	var grace <-chan time.Time
 	for p.running > 0 {
 		var o autoOutcome
 		select {
@@ -276,6 +282,14 @@ func (p *portfolio) loop() {
 				p.startOthers()
 			}
 			continue
+		case <-done:
+			done = nil
+			t := time.NewTimer(autoGrace)
+			defer t.Stop()
+			grace = t.C
+			continue
+		case <-grace:
+			return
 		case o = <-p.out:
 		}
 		p.record(o)
@@ -339,6 +353,7 @@ func (p *portfolio) markStragglers() {
 		if m.Outcome != "running" {
 			continue
 		}
+		m.Seconds = time.Since(p.began[i]).Seconds()
 		m.Outcome, m.Reason = "cancelled", fmt.Sprintf("still running after %s", autoGrace)
 		if r := stopReason(p.ctx); r != "" {
 			m.Outcome, m.Reason = "unknown", fmt.Sprintf("%s; still running after %s", r, autoGrace)

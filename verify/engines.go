@@ -76,10 +76,21 @@ func decideBFS(ctx context.Context, q *Prepared) (*Verdict, error) {
 	return bfs(ctx, q, q.Limits.MaxStates)
 }
 
+// learnedPollEvery is how often (in states expanded) bfs looks at its
+// context under a learned policy, whose decisions may take a millisecond.
+const learnedPollEvery = 512
+
 func bfs(ctx context.Context, q *Prepared, maxStates int) (*Verdict, error) {
 	opts := explicit.Options{StopAtUnsafe: true, MaxStates: maxStates, Policy: q.Dec, Workers: q.BFS.Workers}
 	if q.Policy != nil {
 		opts.NewPolicy = q.newDecider
+	}
+	if ic3.IsLearned(q.Policy) {
+		// The search looks at ctx (and reports progress) every
+		// ProgressEvery expansions, 65,536 by default: with a network of
+		// a few wide layers (0.3 ms a state) that is 20 s, and bfs (alone
+		// or in auto) ignored --timeout and Ctrl-C for as long.
+		opts.ProgressEvery = learnedPollEvery
 	}
 	opts.Progress = func(s explicit.Stats) {
 		if s.Expanded == 0 {
