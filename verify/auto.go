@@ -70,6 +70,8 @@ type AutoMember struct {
 	Walks         int  `json:"walks,omitempty"`
 	Steps         int  `json:"steps,omitempty"`
 	Deterministic bool `json:"deterministic,omitempty"`
+	// Sampled: the deterministic walks went from sampled start states.
+	Sampled bool `json:"sampled,omitempty"`
 }
 
 // GaveWay reports whether bfs stopped at its state budget, and after how
@@ -226,7 +228,7 @@ func (p *portfolio) record(o autoOutcome) {
 			m.Frames, m.Clauses, m.SMTCalls = s.Frames, s.Clauses, s.SMTCalls
 		}
 		if h := v.Hunt; h != nil {
-			m.Walks, m.Steps, m.Deterministic = h.Walks, h.Steps, h.Deterministic
+			m.Walks, m.Steps, m.Deterministic, m.Sampled = h.Walks, h.Steps, h.Deterministic, h.Sampled
 		}
 	}
 	switch {

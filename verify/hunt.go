@@ -34,6 +34,9 @@ type HuntStats struct {
 	// Remembered counts the states its deterministic walks remembered.
 	Deterministic bool `json:",omitempty"`
 	Remembered    int  `json:",omitempty"`
+	// Sampled says the deterministic walks went from sampled start
+	// states (too many to walk from each), not from each in turn.
+	Sampled bool `json:",omitempty"`
 }
 
 // huntSeed is the seed of the hunter's random walks: a fixed seed makes a
@@ -53,7 +56,7 @@ func hunt(ctx context.Context, q *Prepared) (*Verdict, error) {
 	for ctx.Err() == nil && !w.Done() {
 		trace, err := w.Walk(ctx, w.Steps+huntChunk)
 		st.Walks, st.Steps = w.Walks, w.Steps
-		st.Deterministic, st.Remembered = !w.MetNondet(), w.Seen()
+		st.Deterministic, st.Remembered, st.Sampled = !w.MetNondet(), w.Seen(), w.Sampled()
 		if err != nil {
 			if ctx.Err() != nil {
 				break

@@ -100,9 +100,11 @@ type Walker struct {
 	sampler  *explicit.StartSampler
 	sampling bool // sampler is usable (else Generator.SampleStart)
 	started  bool
-	done     bool
-	steps    int // steps per random walk
-	rwalks   int // random walks made
+	// enumerated: deterministic walks go from each start state in turn
+	enumerated bool
+	done       bool
+	steps      int // steps per random walk
+	rwalks     int // random walks made
 
 	// deterministic walks (see the package comment)
 	det      bool
@@ -175,6 +177,11 @@ func (w *Walker) Seen() int {
 	return w.remembered
 }
 
+// Sampled reports whether deterministic walks start from sampled start
+// states (more than detStartsCap of them, or not enumerated), not from
+// each start state in turn.
+func (w *Walker) Sampled() bool { return w.started && !w.enumerated }
+
 // MetNondet reports whether a walk has met a state with two successors
 // under the chosen label (then the walks are random).
 func (w *Walker) MetNondet() bool { return w.metNondet }
@@ -213,10 +220,10 @@ func (w *Walker) start(ctx context.Context) {
 	w.src = make([]uint64, w.g.L.W)
 	if w.sampling {
 		if n, exact := ss.Count(); exact && n <= detStartsCap {
-			ss.Enumerated(func(s symbolic.State) bool {
+			w.enumerated = ss.Enumerated(func(s symbolic.State) bool {
 				w.starts = append(w.starts, append(symbolic.State(nil), s...))
 				return true
-			})
+			}) && len(w.starts) > 0
 		}
 	}
 }
