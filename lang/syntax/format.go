@@ -306,7 +306,14 @@ func (fm *formatter) attachComments() {
 		return false
 	}
 	ci := 0
-	cs := fm.f.Comments
+	// A block comment of a CRLF file keeps its line ends as LF, like
+	// every other output line (it kept its CRs: output of mixed line
+	// ends).
+	cs := make([]Comment, len(fm.f.Comments))
+	for i, c := range fm.f.Comments {
+		c.Text = strings.ReplaceAll(c.Text, "\r\n", "\n")
+		cs[i] = c
+	}
 	prevHi := 0
 	prevEnd := 0        // prevHi, or the end line of its last trailing comment spanning beyond it
 	var carry []Comment // comments after a trailing line comment, for the next line

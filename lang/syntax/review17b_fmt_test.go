@@ -55,7 +55,9 @@ func review17bSources(t *testing.T) map[string]string {
 // right after random tokens (before the blank that follows them, so at
 // the end of lines too) or before them, and at the end of the file (with
 // and without a final newline), in CRLF files too: fmt's output parses,
-// means what the input means, and is a fixed point of fmt.
+// means what the input means, keeps every comment, is a fixed point of
+// fmt and has LF line ends only (a block comment of a CRLF file kept its
+// CRs before session 17's review).
 func TestReview17bFmtCommentPlacements(t *testing.T) {
 	srcs := review17bSources(t)
 	if len(srcs) < 100 {
@@ -120,6 +122,9 @@ func TestReview17bFmtCommentPlacements(t *testing.T) {
 				out, diags := Format(path, []byte(in))
 				if out == nil {
 					t.Fatalf("%s: fmt fails (%v) on\n%s", path, diags, in)
+				}
+				if cr && strings.Contains(string(out), "\r") {
+					t.Fatalf("%s: fmt's output of a CRLF file keeps carriage returns; input\n%q\noutput\n%q", path, in, out)
 				}
 				h, diags := Parse(path, out)
 				if diags.HasErrors() {
