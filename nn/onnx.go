@@ -270,6 +270,17 @@ const (
 
 const maxTensorElems = 1 << 26
 
+// intStored reports whether a tensor of ONNX data type dt keeps its
+// values as the integers they are in int32_data or int64_data (uint8,
+// int8, uint16, int16, int32, int64, bool), or has no type set.
+func intStored(dt int64) bool {
+	switch dt {
+	case 0, 2, 3, 4, 5, onnxInt32, onnxInt64, 9:
+		return true
+	}
+	return false
+}
+
 func parseTensor(b []byte) (*onnxTensor, error) {
 	t := &onnxTensor{}
 	var raw []byte
@@ -362,6 +373,11 @@ func parseTensor(b []byte) (*onnxTensor, error) {
 				t.data[i] = float64(int64(binary.LittleEndian.Uint64(raw[8*i:])))
 			}
 		}
+	case !intStored(t.dtype) && t.dtype != onnxFloat && t.dtype != onnxDouble:
+		// float16 and bfloat16 values are stored as bit patterns in
+		// int32_data: read as integers they would be other weights
+		// (15360 for 1.0).
+		return nil, fmt.Errorf("tensor %q: data type %d is not supported (want float, double or an integer type)", t.name, t.dtype)
 	case floats != nil:
 		t.data = floats
 	case doubles != nil:
