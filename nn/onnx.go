@@ -1065,6 +1065,16 @@ func (l *lowering) matmul(nd *onnxNode, where string, dataIdx int) error {
 		if len(bt.data) != 1 && len(bt.data) != m {
 			return fmt.Errorf("nn: %s: bias %q has %d elements, want %d", where, bt.name, len(bt.data), m)
 		}
+		// C must broadcast to the result, 1 x m (data first) or m x 1:
+		// a bias of shape [m, 1] added to a row (or [m] to a column)
+		// would make an m x m matrix, which ONNX does not allow.
+		res := [2]int64{1, int64(m)}
+		if dataIdx == 1 {
+			res = [2]int64{int64(m), 1}
+		}
+		if len(bt.dims) > 2 || len(bt.dims) >= 1 && bt.dims[len(bt.dims)-1] != 1 && bt.dims[len(bt.dims)-1] != res[1] || len(bt.dims) == 2 && bt.dims[0] != 1 && bt.dims[0] != res[0] {
+			return fmt.Errorf("nn: %s: bias %q has shape %v, which does not broadcast to the result's shape %v", where, bt.name, bt.dims, res)
+		}
 		d = make([]float64, m)
 		for i := range d {
 			if len(bt.data) == 1 {

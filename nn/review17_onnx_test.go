@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -64,5 +65,39 @@ func TestReview17Float16Weights(t *testing.T) {
 	got := net.Eval([]float64{1, 1, 1})
 	if len(got) != 2 || got[0] != -1 || got[1] != 4 {
 		t.Errorf("int8 weights: x @ W at (1, 1, 1) = %v, want [-1 4]", got)
+	}
+}
+
+// TestReview17GemmBiasShape: Gemm's C must broadcast to the result (1 x
+// m for a row times W): a bias of shape [m, 1] added to a 1 x m row
+// makes an m x m matrix (ONNX does not allow it; numpy would compute
+// it), which vigil read as one bias per output. Now refused; [m] and
+// [1, m] still read.
+func TestReview17GemmBiasShape(t *testing.T) {
+	gemm := []onnxTestNode{{op: "Gemm", in: []string{"x", "W", "C"}, out: []string{"y"}}}
+	w := []float32{1, 0, 0, 1, 1, 1}
+	for _, tc := range []struct {
+		dims []float32
+		err  string
+	}{
+		{[]float32{2, 1}, "does not broadcast"},
+		{[]float32{2}, ""},
+		{[]float32{1, 2}, ""},
+		{[]float32{1}, ""},
+	} {
+		c := []float32{10, 20}
+		if len(tc.dims) == 1 && tc.dims[0] == 1 {
+			c = []float32{10}
+		}
+		b := buildONNX(3, gemm, map[string][2][]float32{"W": {{3, 2}, w}, "C": {tc.dims, c}})
+		net, ok := parseOrRefused(t, fmt.Sprintf("bias of shape %v", tc.dims), b, tc.err)
+		if !ok {
+			continue
+		}
+		got := net.Eval([]float64{1, 2, 3})
+		want := []float64{4 + float64(c[0]), 5 + float64(c[len(c)-1])}
+		if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+			t.Errorf("bias of shape %v: got %v, want %v", tc.dims, got, want)
+		}
 	}
 }
