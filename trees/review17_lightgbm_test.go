@@ -1,0 +1,40 @@
+package trees
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestReview17LightGBMRandomForest: a random-forest model (average_output)
+// scores as LightGBM's raw scores, the plain sums of its leaves in tree
+// order (GBDT::PredictRaw; only the transformed prediction divides the
+// sum by the iterations). vigil divided each leaf by the 3 iterations
+// before summing, a third rounding that neither LightGBM reading has:
+// with class 0's leaves 0.94, 0.04, 0.61 and class 1's 0.61, 0.04, 0.94
+// LightGBM's scores tie (1.5899999999999999 raw, 0.5299999999999999
+// averaged: class 0 wins the arg-max), vigil's were 0.5299999999999999
+// and 0.53, choosing class 1.
+func TestReview17LightGBMRandomForest(t *testing.T) {
+	leaves := []string{"0.94", "0.61", "0.04", "0.04", "0.61", "0.94"} // tree k: class k mod 2
+	var b strings.Builder
+	b.WriteString("tree\nversion=v4\nnum_class=2\nnum_tree_per_iteration=2\nlabel_index=0\nmax_feature_idx=0\nobjective=multiclassova num_class:2 sigmoid:1\naverage_output\nfeature_names=x\n")
+	b.WriteString("tree_sizes=" + strings.TrimSpace(strings.Repeat("1 ", len(leaves))) + "\n\n")
+	for k, v := range leaves {
+		fmt.Fprintf(&b, "Tree=%d\nnum_leaves=1\nnum_cat=0\nsplit_feature=\nsplit_gain=\nthreshold=\ndecision_type=\nleft_child=\nright_child=\nleaf_value=%s\nleaf_weight=\nleaf_count=\ninternal_value=\ninternal_weight=\ninternal_count=\nis_linear=0\nshrinkage=1\n\n\n", k, v)
+	}
+	b.WriteString("end of trees\n")
+	e, err := Parse([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float64, 2)
+	if err := e.Scores([]float64{0}, got); err != nil {
+		t.Fatal(err)
+	}
+	a, b2, c := 0.94, 0.04, 0.61
+	want := (a + b2) + c // as LightGBM sums, in float64 (1.5899999999999999)
+	if got[0] != want || got[1] != want {
+		t.Errorf("scores %v, want LightGBM's raw scores [%v %v] (a tie: class 0 wins)", got, want, want)
+	}
+}
