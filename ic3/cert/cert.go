@@ -698,15 +698,19 @@ func parseFact(v string) (PolicyFact, error) {
 	return f, nil
 }
 
+// integer reads an integer constant as the writer writes it: a numeral
+// (exhaust.go's numeral) or (- NUMERAL). Atoi alone also read +5, which
+// z3 reads as an unknown symbol (the file does not load there while vigil
+// cert check called it valid), and (- -5).
 func integer(e sexp) (int, error) {
 	switch x := e.(type) {
 	case atom:
-		if k, err := strconv.Atoi(x.s); err == nil {
+		if k, err := strconv.Atoi(x.s); err == nil && numeral(x.s) {
 			return k, nil
 		}
 	case list:
 		if len(x.items) == 2 && atomIs(x.items[0], "-") {
-			if a, ok := x.items[1].(atom); ok {
+			if a, ok := x.items[1].(atom); ok && numeral(a.s) {
 				if k, err := strconv.Atoi(a.s); err == nil {
 					return -k, nil
 				}
