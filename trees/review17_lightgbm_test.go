@@ -9,14 +9,14 @@ import (
 // TestReview17LightGBMRandomForest: a random-forest model (average_output)
 // scores as LightGBM's raw scores, the plain sums of its leaves in tree
 // order (GBDT::PredictRaw; only the transformed prediction divides the
-// sum by the iterations). vigil divided each leaf by the 3 iterations
-// before summing, a third rounding that neither LightGBM reading has:
-// with class 0's leaves 0.94, 0.04, 0.61 and class 1's 0.61, 0.04, 0.94
-// LightGBM's scores tie (1.5899999999999999 raw, 0.5299999999999999
-// averaged: class 0 wins the arg-max), vigil's were 0.5299999999999999
-// and 0.53, choosing class 1.
+// sum by the iterations). vigil scaled each leaf by the 3 iterations
+// (times fl(1/3)) before summing, roundings that neither LightGBM reading
+// has: with class 0's leaves 0.14, 0.13, 0.03 and class 1's 0.13, 0.03,
+// 0.14 LightGBM's scores tie (0.30000000000000004 raw,
+// 0.10000000000000002 averaged: class 0 wins the arg-max), vigil's were
+// 0.09999999999999999 and 0.1, choosing class 1.
 func TestReview17LightGBMRandomForest(t *testing.T) {
-	leaves := []string{"0.94", "0.61", "0.04", "0.04", "0.61", "0.94"} // tree k: class k mod 2
+	leaves := []string{"0.14", "0.13", "0.13", "0.03", "0.03", "0.14"} // tree k: class k mod 2
 	var b strings.Builder
 	b.WriteString("tree\nversion=v4\nnum_class=2\nnum_tree_per_iteration=2\nlabel_index=0\nmax_feature_idx=0\nobjective=multiclassova num_class:2 sigmoid:1\naverage_output\nfeature_names=x\n")
 	b.WriteString("tree_sizes=" + strings.TrimSpace(strings.Repeat("1 ", len(leaves))) + "\n\n")
@@ -32,8 +32,11 @@ func TestReview17LightGBMRandomForest(t *testing.T) {
 	if err := e.Scores([]float64{0}, got); err != nil {
 		t.Fatal(err)
 	}
-	a, b2, c := 0.94, 0.04, 0.61
-	want := (a + b2) + c // as LightGBM sums, in float64 (1.5899999999999999)
+	a, b2, c := 0.14, 0.13, 0.03
+	want := (a + b2) + c // as LightGBM sums, in float64 (0.30000000000000004)
+	if d, e, f := 0.13, 0.03, 0.14; (d+e)+f != want {
+		t.Fatalf("the classes' raw sums differ: %v, %v", want, (d+e)+f)
+	}
 	if got[0] != want || got[1] != want {
 		t.Errorf("scores %v, want LightGBM's raw scores [%v %v] (a tie: class 0 wins)", got, want, want)
 	}
