@@ -41,3 +41,19 @@ func TestReview17LightGBMRandomForest(t *testing.T) {
 		t.Errorf("scores %v, want LightGBM's raw scores [%v %v] (a tie: class 0 wins)", got, want, want)
 	}
 }
+
+// TestReview17XGBoostBinaryFormats: an XGBoost model saved as UBJSON
+// (save_model("model.ubj")) or in the old binary format was refused with
+// a JSON syntax error or as "not a LightGBM text model"; the message now
+// names the format and says how to save JSON.
+func TestReview17XGBoostBinaryFormats(t *testing.T) {
+	for name, data := range map[string]string{
+		"ubjson": "{L\x00\x00\x00\x00\x00\x00\x00\x07learner{L\x00\x00\x00\x00\x00\x00\x00\x10gradient_booster{}}}",
+		"binary": "binf\x00\x00\x00?\x02\x00\x00\x00",
+	} {
+		_, err := Parse([]byte(data))
+		if err == nil || !strings.Contains(err.Error(), "XGBoost") || !strings.Contains(err.Error(), `save_model("model.json")`) {
+			t.Errorf("%s: got %v, want an error naming XGBoost's format and save_model(\"model.json\")", name, err)
+		}
+	}
+}
