@@ -106,7 +106,7 @@ func ParseONNX(b []byte) (*Network, error) {
 		return nil, fmt.Errorf("nn: not an ONNX model: the graph is not a valid protobuf message")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("nn: not an ONNX model: %v", err)
+		return nil, fmt.Errorf("nn: ONNX model: %v", err)
 	}
 	return g.network()
 }
