@@ -37,9 +37,10 @@ func Parse(data []byte) (*Ensemble, error) {
 	if t[0] != '{' {
 		return ParseLightGBM(data)
 	}
-	if !json.Valid(t) && bytes.Contains(t, []byte("learner")) && bytes.Contains(t, []byte("gradient_booster")) {
+	if len(t) > 1 && bytes.IndexByte([]byte("iUIlL"), t[1]) >= 0 && bytes.Contains(t, []byte("learner")) {
 		// UBJSON, XGBoost's binary JSON (save_model("model.ubj")): an
-		// object of length-prefixed keys, not text.
+		// object whose keys start with their length's type marker (i,
+		// U, I, l or L), where text JSON has a quote, a brace or space.
 		return nil, fmt.Errorf("trees: the model looks like XGBoost's UBJSON (.ubj); vigil reads XGBoost's text JSON: save it with Booster.save_model(\"model.json\")")
 	}
 	// Tell the formats apart by their keys without decoding the file twice;
