@@ -7,3 +7,11 @@ var ExplicitRegionStates = &explicitRegionStates
 // ProgressEvery lets the figures sample progress every iteration (0), the
 // baseline of the throttled sampling.
 var ProgressEvery = &progressEvery
+
+// SquareAfter lets tests try iterative squaring after any number of
+// layered rounds (0: at once; negative: never).
+var SquareAfter = &squareAfter
+
+// ClosureNodes lets tests shrink the closure's node allowance, so that it
+// is abandoned.
+var ClosureNodes = &closureNodes

@@ -36,6 +36,7 @@ import (
 	"math/big"
 	"reflect"
 	"runtime"
+	"strings"
 
 	"github.com/dalzilio/rudd"
 
@@ -115,7 +116,10 @@ const (
 	DefaultMaxNodes = 25_000_000
 )
 
-func newMgr(ctx context.Context, nvars, budget int) (*mgr, error) {
+// newMgr makes a manager of nvars BDD variables whose initial table is
+// sized for sizeVars of them (the bits of states; auxiliary bits, used only
+// by some computations, do not count).
+func newMgr(ctx context.Context, nvars, sizeVars, budget int) (*mgr, error) {
 	if budget <= 0 {
 		return nil, fmt.Errorf("bdd: node budget %d: want a positive number of nodes", budget)
 	}
@@ -125,7 +129,7 @@ func newMgr(ctx context.Context, nvars, budget int) (*mgr, error) {
 	}
 	// Small models (most of the tests') start small; the table doubles
 	// as needed.
-	init := min(initialNodes, budget, 1024+256*nvars)
+	init := min(initialNodes, budget, 1024+256*sizeVars)
 	init = max(init, 2*nvars+2)
 	b, err := rudd.New(nvars,
 		rudd.Nodesize(init),
@@ -355,6 +359,34 @@ func (m *mgr) recoverPanic(r any) *stop {
 		return &stop{reason: m.dead}
 	}
 	panic(r)
+}
+
+// attempt runs f with the node table allowed to grow by at most extra
+// nodes, and to at most half the budget (so that an operation that
+// overshoots the allowance, by at most one table growth, an eighth of the
+// budget, leaves the table within the budget). It returns false when f
+// ran out of them (or the table is already at half the budget): the nodes f built are then garbage and the computation goes on
+// without its result. Any other stop (the context, a dead table, an error)
+// goes on unwinding.
+func (m *mgr) attempt(extra int, f func()) (ok bool) {
+	saved := m.budget
+	if m.t.size() >= saved/2 {
+		return false
+	}
+	m.budget = min(saved/2, m.t.size()+extra)
+	defer func() {
+		m.budget = saved
+		if ok {
+			return
+		}
+		r := recover()
+		if s, isStop := r.(*stop); isStop && s.err == nil && m.dead == "" && strings.HasPrefix(s.reason, "node limit") {
+			return
+		}
+		panic(r)
+	}()
+	f()
+	return true
 }
 
 // relax lets a stopped computation finish its figures (counts, sizes):

@@ -223,7 +223,28 @@ func (sp *space) propuPolicy(res *Safety, within Node, begin time.Time) error {
 		}
 	}
 	front := res.u
+	round := func() {
+		res.Stats.Iterations++
+		res.Stats.Squarings++
+		sp.progress(res.opt, "propu", res.Stats.Iterations, res.u, begin)
+	}
 	for {
+		if res.Stats.Iterations == squareAfter {
+			// Long chains: the states that reach the frontier, in
+			// log(length) compositions (closure.go), if the closure is
+			// small enough.
+			t := m.fls()
+			for _, pt := range parts {
+				for oi := range pt.c.outs {
+					t = m.or(t, m.and(pt.states, sp.outRel(&pt.c.outs[oi])))
+				}
+			}
+			if c, ok := sp.close(t, round); ok {
+				res.u = m.or(res.u, sp.preRel(c.plus(), front))
+				round()
+				return nil
+			}
+		}
 		res.Stats.Iterations++
 		add := m.fls()
 		for _, pt := range parts {

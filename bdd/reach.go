@@ -78,8 +78,9 @@ type Progress struct {
 
 // Stats describe a finished (or stopped) computation.
 type Stats struct {
-	Iterations int           // image or pre-image rounds
-	BDDVars    int           // BDD variables (current and next bits)
+	Iterations int           // image or pre-image rounds (squarings and lifting images included)
+	Squarings  int           // of them, the rounds of iterative squaring (closure.go)
+	BDDVars    int           // BDD variables of states (current and next bits; not the auxiliary copy used to square relations)
 	SetNodes   int           // nodes of the final set
 	Mem        MemStats      // node table, collections, heap
 	Encode     time.Duration // building the relations and policy regions
@@ -260,7 +261,7 @@ func (sp *space) progress(opt Options, phase string, it int, set Node, begin tim
 }
 
 func (sp *space) finishStats(st *Stats, set Node, begin time.Time) {
-	st.BDDVars = sp.nvars
+	st.BDDVars = sp.stateVars
 	if set != nil {
 		st.SetNodes = sp.m.size(set)
 	}
@@ -313,6 +314,20 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 			}
 			if err := sp.rangeError(pol, mm.and(front, sp.open)); err != nil {
 				return err
+			}
+			if res.Stats.Iterations == squareAfter && (pol == nil || !pol.lazy) {
+				// Long chains (closure.go): decides a safe model, or
+				// one whose first layer with a range error comes before
+				// any unsafe state, in log(depth) rounds.
+				round := func() {
+					res.Stats.Iterations++
+					res.Stats.Squarings++
+					sp.progress(opt, "reach", res.Stats.Iterations, reached, begin)
+				}
+				done, err := sp.verifyClosure(pol, res, &reached, front, res.Depth, round)
+				if err != nil || done {
+					return err
+				}
 			}
 			next := mm.diff(sp.image(pol, front), reached)
 			res.Stats.Iterations++

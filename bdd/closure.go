@@ -1,0 +1,244 @@
+package bdd
+
+// Iterative squaring. Backward reachability (Prop-U at r = 0) and forward
+// reachability (Verify) add one layer per round, so a model whose states
+// form a long chain (a counter, the Fig. 1 family under hasty) takes as
+// many rounds as the chain is long, each costing rudd microseconds however
+// small the sets. Saturation and chaining (Sylvan's SAT and CHAINING
+// strategies, Ciardo's saturation) collapse rounds when several commands
+// act on different variables, but on a chain of one command, one successor
+// per state, they still fire that command once per state. Iterative
+// squaring (Burch, Clarke, Long, McMillan, Dill 1990) does not depend on
+// the shape: from the transition relation T it builds
+//
+//	R_0 = T,  R_{k+1} = R_k ∪ R_k∘R_k   (pairs joined by 1..2^(k+1) steps)
+//
+// until R_{k+1} = R_k, which is the transitive closure T+ after
+// log2(longest shortest path) + 1 compositions. The price is the size of
+// the relations: the closure of a counter's increment is a comparison
+// (small with interleaved bits), but in general it can be exponentially
+// larger than T (Bollig, TCS 447, 2012). So the computations try it only
+// after squareAfter layered rounds, within a node allowance
+// (closureNodes); a closure that outgrows it is abandoned and the layered
+// rounds go on where they stopped, so the answer never depends on it.
+//
+// Exactness: R_k are exact sets of pairs, so T+ gives the same fixpoint as
+// the rounds. Verify needs more than the fixpoint: the depth, the first
+// layer with an unsafe state or a range error, and that layer itself (its
+// error witness is picked from it). With S = the states reached within d
+// steps, S ∪ post(R_k, S) is the set reached within d + 2^k steps, so the
+// first depth where a monotone condition fails is found by binary lifting
+// over the R_k (lift), in K+1 images instead of one per layer. A
+// counterexample needs every layer (the trace walks back through them), so
+// when an unsafe state comes first Verify goes on with layered rounds.
+
+// squareAfter is the number of layered rounds after which a computation
+// tries the closure (a variable so that tests can set it: 0 tries it at
+// once, a negative value never).
+var squareAfter = 64
+
+// closureNodes bounds how much the node table may grow while a closure is
+// built (a variable so that tests can set it).
+var closureNodes = 1 << 20
+
+// closure holds the relations R_0 .. R_K of iterative squaring: steps[k]
+// relates s to t when t is reached from s in 1 .. 2^k transitions, and
+// steps[K] is the transitive closure.
+type closure struct {
+	steps []Node
+}
+
+func (c *closure) plus() Node { return c.steps[len(c.steps)-1] }
+
+// frame returns next_v = cur_v for the bits of variable v.
+func (sp *space) frame(v int) Node {
+	if sp.frameMemo == nil {
+		sp.frameMemo = make([]Node, len(sp.vars))
+	}
+	if f := sp.frameMemo[v]; f != nil {
+		return f
+	}
+	m := sp.m
+	f := m.tru()
+	ve := &sp.vars[v]
+	for i := range ve.n {
+		f = m.and(f, m.iff(m.ithvar(ve.cur[i]), m.ithvar(ve.next[i])))
+	}
+	sp.frameMemo[v] = f
+	return f
+}
+
+// outRel returns the relation of outcome o over current and next bits:
+// every assigned variable's next value, the others unchanged (not
+// restricted to the guard).
+func (sp *space) outRel(o *outEnc) Node {
+	m := sp.m
+	rel := m.tru()
+	assigned := make([]bool, len(sp.vars))
+	for j, v := range o.vars {
+		rel = m.and(rel, o.eq[j])
+		assigned[v] = true
+	}
+	for v := range sp.vars {
+		if !assigned[v] {
+			rel = m.and(rel, sp.frame(v))
+		}
+	}
+	return rel
+}
+
+// policyRelation returns the transition relation of Verify's images: from
+// the open states, by the commands of the label the policy chooses (every
+// label without a policy).
+func (sp *space) policyRelation(p *policyEnc) Node {
+	m := sp.m
+	t := m.fls()
+	for l := range sp.M.Labels {
+		sl := sp.chosen(p, l, sp.open)
+		if m.isFalse(sl) {
+			continue
+		}
+		for _, ci := range sp.byLabel[l] {
+			sc := m.and(sl, sp.cmds[ci].guard)
+			if m.isFalse(sc) {
+				continue
+			}
+			for oi := range sp.cmds[ci].outs {
+				t = m.or(t, m.and(sc, sp.outRel(&sp.cmds[ci].outs[oi])))
+			}
+		}
+	}
+	return t
+}
+
+// compose returns the pairs (s, u) with (s, t) in a and (t, u) in b for
+// some t: b's current bits become next bits and its next bits the
+// auxiliary ones, the next bits are quantified, and the auxiliary bits
+// become next bits again (renamings that keep the levels' order).
+func (sp *space) compose(a, b Node) Node {
+	m := sp.m
+	if sp.nextToMid == nil {
+		sp.nextToMid = m.replacer(sp.nextLevels, sp.midLevels)
+		sp.midToNext = m.replacer(sp.midLevels, sp.nextLevels)
+	}
+	// rudd's replacers may not map onto a variable they also move, so
+	// b moves in two steps: next to auxiliary, then current to next.
+	b = sp.curToNextAll(m.replace(b, sp.nextToMid))
+	return m.replace(m.relprod(a, b, sp.nextCube), sp.midToNext)
+}
+
+// curToNextAll renames current bits to next bits.
+func (sp *space) curToNextAll(x Node) Node {
+	if sp.toNextAll == nil {
+		sp.toNextAll = sp.m.replacer(sp.curLevels, sp.nextLevels)
+		sp.toCurAll = sp.m.replacer(sp.nextLevels, sp.curLevels)
+	}
+	return sp.m.replace(x, sp.toNextAll)
+}
+
+// preRel returns the states with an r-successor in x.
+func (sp *space) preRel(r, x Node) Node {
+	return sp.m.relprod(r, sp.curToNextAll(x), sp.nextCube)
+}
+
+// postRel returns the r-successors of the states of x.
+func (sp *space) postRel(r, x Node) Node {
+	sp.curToNextAll(sp.m.fls()) // the replacers
+	return sp.m.replace(sp.m.relprod(r, x, sp.curCube), sp.toCurAll)
+}
+
+// close builds the closure of t within the node allowance; ok is false
+// when the allowance ran out (the computation then goes on without it).
+// round is called after each composition.
+func (sp *space) close(t Node, round func()) (c *closure, ok bool) {
+	m := sp.m
+	ok = m.attempt(closureNodes, func() {
+		c = &closure{steps: []Node{t}}
+		r := t
+		for {
+			next := m.or(r, sp.compose(r, r))
+			round()
+			if m.equal(next, r) {
+				return
+			}
+			r = next
+			c.steps = append(c.steps, r)
+		}
+	})
+	if !ok {
+		c = nil
+	}
+	return c, ok
+}
+
+// lift returns the largest d' ≥ d with before(the states reached within
+// d' steps) and that set, given s = the states reached within d steps
+// with before(s), and a condition that, once false, stays false for
+// larger sets, and fails within d + 2^K steps. round is called after each
+// image.
+func (sp *space) lift(c *closure, s Node, d int, before func(Node) bool, round func()) (Node, int) {
+	for k := len(c.steps) - 1; k >= 0; k-- {
+		next := sp.m.or(s, sp.postRel(c.steps[k], s))
+		round()
+		if before(next) {
+			s, d = next, d+1<<uint(k)
+		}
+	}
+	return s, d
+}
+
+// policyErrors returns the open states where an enabled command of the
+// label the policy chooses (of any label without a policy) has an outcome
+// out of range: the states rangeError reports.
+func (sp *space) policyErrors(p *policyEnc) Node {
+	m := sp.m
+	e := m.fls()
+	for l := range sp.M.Labels {
+		sl := sp.chosen(p, l, sp.errAll)
+		for _, ci := range sp.byLabel[l] {
+			e = m.or(e, m.and(sl, sp.cmds[ci].err))
+		}
+	}
+	return e
+}
+
+// verifyClosure is Verify's squaring step at depth d (layers 0..d checked:
+// no unsafe state, no range error; reached holds them, front is layer d).
+// It returns done when it decided: verdict Safe (res and *reached set) or
+// a range error (err). Otherwise (the closure outgrew its allowance, or an
+// unsafe state comes first, which needs the layers for a counterexample)
+// the layered rounds go on.
+func (sp *space) verifyClosure(p *policyEnc, res *Result, reached *Node, front Node, d int, round func()) (done bool, err error) {
+	m := sp.m
+	c, ok := sp.close(sp.policyRelation(p), round)
+	if !ok {
+		return false, nil
+	}
+	all := m.or(*reached, sp.postRel(c.plus(), front))
+	round()
+	bad := m.and(all, sp.unsafe)
+	errs := m.and(all, sp.policyErrors(p))
+	if m.isFalse(bad) && m.isFalse(errs) {
+		res.Verdict = Safe
+		res.Depth = d
+		if !m.equal(all, *reached) {
+			_, last := sp.lift(c, *reached, d, func(s Node) bool { return !m.equal(s, all) }, round)
+			res.Depth = last + 1
+		}
+		*reached = all
+		return true, nil
+	}
+	if m.isFalse(errs) {
+		return false, nil // an unsafe state first: the trace needs the layers
+	}
+	// The first layer with a range error, and whether an unsafe state
+	// comes before it or in it (the layered loop checks unsafe states
+	// first).
+	s, _ := sp.lift(c, *reached, d, func(s Node) bool { return m.isFalse(m.and(s, errs)) }, round)
+	layer := m.diff(sp.postRel(c.steps[0], s), s) // the first layer with a range error
+	round()
+	if !m.isFalse(m.and(m.or(s, layer), bad)) {
+		return false, nil
+	}
+	return true, sp.rangeError(p, m.and(layer, sp.open))
+}
