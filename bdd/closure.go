@@ -1,5 +1,11 @@
 package bdd
 
+import (
+	"time"
+
+	"vigil/internal/vigilerr"
+)
+
 // Iterative squaring. Backward reachability (Prop-U at r = 0) and forward
 // reachability (Verify) add one layer per round, so a model whose states
 // form a long chain (a counter, the Fig. 1 family under hasty) takes as
@@ -17,10 +23,27 @@ package bdd
 // log2(longest shortest path) + 1 compositions. The price is the size of
 // the relations: the closure of a counter's increment is a comparison
 // (small with interleaved bits), but in general it can be exponentially
-// larger than T (Bollig, TCS 447, 2012). So the computations try it only
-// after squareAfter layered rounds, within a node allowance
-// (closureNodes); a closure that outgrows it is abandoned and the layered
-// rounds go on where they stopped, so the answer never depends on it.
+// larger than T (Bollig, TCS 447, 2012), and even where the relations
+// stay small a composition can cost rudd seconds (the quantified
+// disjunctions of a relational product miss its small caches): on Flappy
+// Bird a composition of two 2,000-node relations took two seconds, on
+// rover (r = 0 under careful) the relation has 70,000 nodes after one
+// squaring. Two rules keep squaring where it wins, measured on those
+// families (FIGURES.md). Narrow relations only: squaring stops for the
+// computation as soon as a relation R_k has more than closureMaxNodes
+// nodes. A share of the time: the computations go on with layered rounds
+// and run squaring as a resumable side computation (squarer): from round
+// squareAfter on, each time the layered rounds' time has doubled, squaring
+// resumes with an allowance of 1/closureShare of that time (and of
+// closureNodes table nodes). The relations R_k finished are kept from one
+// attempt to the next; an attempt out of time loses only its unfinished
+// operation (rudd's operations cannot be interrupted: an attempt overshoots
+// its allowance by at most one operation), one out of nodes ends squaring
+// for the computation. Squaring thus costs about 2/closureShare of the
+// layered time where it never finishes, and where it does, the
+// computation ends within about closureShare times the squaring's own
+// cost. The answer never depends on it; only the number of rounds
+// (Stats.Iterations) depends on timing.
 //
 // Exactness: R_k are exact sets of pairs, so T+ gives the same fixpoint as
 // the rounds. Verify needs more than the fixpoint: the depth, the first
@@ -33,13 +56,24 @@ package bdd
 // when an unsafe state comes first Verify goes on with layered rounds.
 
 // squareAfter is the number of layered rounds after which a computation
-// tries the closure (a variable so that tests can set it: 0 tries it at
+// may try squaring (a variable so that tests can set it: 0 tries it at
 // once, a negative value never).
 var squareAfter = 64
 
 // closureNodes bounds how much the node table may grow while a closure is
 // built (a variable so that tests can set it).
 var closureNodes = 1 << 20
+
+// closureMaxNodes: squaring stops for good when a relation R_k has more
+// nodes (a variable so that tests can set it). Measured (FIGURES.md): the
+// closures of the chain and of the Fig. 1 family stay under 450 nodes and
+// compose in under a millisecond each; Flappy Bird's grow past 2,000 nodes
+// and a composition then takes rudd up to seconds, rover's start at 70,000.
+var closureMaxNodes = 1024
+
+// closureShare: an attempt at squaring may take 1/closureShare of the
+// time the layered rounds took so far (0: no time limit, for tests).
+var closureShare = 8
 
 // closure holds the relations R_0 .. R_K of iterative squaring: steps[k]
 // relates s to t when t is reached from s in 1 .. 2^k transitions, and
@@ -147,28 +181,74 @@ func (sp *space) postRel(r, x Node) Node {
 	return sp.m.replace(sp.m.relprod(r, x, sp.curCube), sp.toCurAll)
 }
 
-// close builds the closure of t within the node allowance; ok is false
-// when the allowance ran out (the computation then goes on without it).
-// round is called after each composition.
-func (sp *space) close(t Node, round func()) (c *closure, ok bool) {
-	m := sp.m
-	ok = m.attempt(closureNodes, func() {
-		c = &closure{steps: []Node{t}}
-		r := t
-		for {
-			next := m.or(r, sp.compose(r, r))
-			round()
-			if m.equal(next, r) {
+// squarer is the resumable squaring of one computation's relation.
+type squarer struct {
+	sp     *space
+	build  func() Node // the transition relation
+	round  func()      // called after each composition or image
+	steps  []Node      // R_0 .. R_k built so far
+	closed bool        // steps holds the closure
+	off    bool        // out of nodes, or no longer useful: no more attempts
+	start  time.Time   // the computation's first round
+	spent  time.Duration
+	next   time.Duration // layered time of the next attempt
+}
+
+func (sp *space) newSquarer(build func() Node, round func()) *squarer {
+	return &squarer{sp: sp, build: build, round: round, start: time.Now()}
+}
+
+// due reports whether to attempt squaring after the given number of
+// layered rounds.
+func (q *squarer) due(rounds int) bool {
+	if q.off || squareAfter < 0 || rounds < squareAfter {
+		return false
+	}
+	return closureShare == 0 || time.Since(q.start)-q.spent >= q.next
+}
+
+// try extends the closure within the allowance and, once it is complete,
+// runs use with it (within the same allowance). It reports whether use
+// ran to its end.
+func (q *squarer) try(use func(c *closure)) bool {
+	m := q.sp.m
+	layered := time.Since(q.start) - q.spent
+	q.next = 2 * layered
+	var deadline time.Time
+	if closureShare > 0 {
+		deadline = time.Now().Add(layered / time.Duration(closureShare))
+	}
+	begin := time.Now()
+	wide := false
+	res := m.attempt(closureNodes, deadline, func() {
+		if q.steps == nil {
+			t := q.build()
+			if m.size(t) > closureMaxNodes {
+				wide = true
 				return
 			}
-			r = next
-			c.steps = append(c.steps, r)
+			q.steps = []Node{t}
 		}
+		for !q.closed {
+			r := q.steps[len(q.steps)-1]
+			next := m.or(r, q.sp.compose(r, r))
+			q.round()
+			if m.equal(next, r) {
+				q.closed = true
+			} else if m.size(next) > closureMaxNodes {
+				wide = true
+				return
+			} else {
+				q.steps = append(q.steps, next)
+			}
+		}
+		use(&closure{steps: q.steps})
 	})
-	if !ok {
-		c = nil
+	q.spent += time.Since(begin)
+	if res == attemptNodes || wide {
+		q.off, q.steps = true, nil
 	}
-	return c, ok
+	return res == attemptDone && !wide
 }
 
 // lift returns the largest d' ≥ d with before(the states reached within
@@ -205,40 +285,54 @@ func (sp *space) policyErrors(p *policyEnc) Node {
 // verifyClosure is Verify's squaring step at depth d (layers 0..d checked:
 // no unsafe state, no range error; reached holds them, front is layer d).
 // It returns done when it decided: verdict Safe (res and *reached set) or
-// a range error (err). Otherwise (the closure outgrew its allowance, or an
-// unsafe state comes first, which needs the layers for a counterexample)
-// the layered rounds go on.
-func (sp *space) verifyClosure(p *policyEnc, res *Result, reached *Node, front Node, d int, round func()) (done bool, err error) {
+// a range error (err). Otherwise (out of its allowance, or an unsafe state
+// comes first, which needs the layers for a counterexample: then q is
+// turned off) the layered rounds go on.
+func (sp *space) verifyClosure(q *squarer, p *policyEnc, res *Result, reached *Node, front Node, d int) (done bool, err error) {
 	m := sp.m
-	c, ok := sp.close(sp.policyRelation(p), round)
-	if !ok {
-		return false, nil
-	}
-	all := m.or(*reached, sp.postRel(c.plus(), front))
-	round()
-	bad := m.and(all, sp.unsafe)
-	errs := m.and(all, sp.policyErrors(p))
-	if m.isFalse(bad) && m.isFalse(errs) {
-		res.Verdict = Safe
-		res.Depth = d
-		if !m.equal(all, *reached) {
-			_, last := sp.lift(c, *reached, d, func(s Node) bool { return !m.equal(s, all) }, round)
-			res.Depth = last + 1
+	var safe bool
+	var depth int
+	var all Node
+	var rerr error
+	ok := q.try(func(c *closure) {
+		all = m.or(*reached, sp.postRel(c.plus(), front))
+		q.round()
+		bad := m.and(all, sp.unsafe)
+		errs := m.and(all, sp.policyErrors(p))
+		if m.isFalse(bad) && m.isFalse(errs) {
+			safe, depth = true, d
+			if !m.equal(all, *reached) {
+				_, last := sp.lift(c, *reached, d, func(s Node) bool { return !m.equal(s, all) }, q.round)
+				depth = last + 1
+			}
+			return
 		}
-		*reached = all
-		return true, nil
-	}
-	if m.isFalse(errs) {
-		return false, nil // an unsafe state first: the trace needs the layers
-	}
-	// The first layer with a range error, and whether an unsafe state
-	// comes before it or in it (the layered loop checks unsafe states
-	// first).
-	s, _ := sp.lift(c, *reached, d, func(s Node) bool { return m.isFalse(m.and(s, errs)) }, round)
-	layer := m.diff(sp.postRel(c.steps[0], s), s) // the first layer with a range error
-	round()
-	if !m.isFalse(m.and(m.or(s, layer), bad)) {
+		q.off = true // an answer needs the layers, or an error layer: no second attempt
+		if m.isFalse(errs) {
+			return // an unsafe state first: the trace needs the layers
+		}
+		// The first layer with a range error, and whether an unsafe
+		// state comes before it or in it (the layered loop checks
+		// unsafe states first).
+		s, _ := sp.lift(c, *reached, d, func(s Node) bool { return m.isFalse(m.and(s, errs)) }, q.round)
+		layer := m.diff(sp.postRel(c.steps[0], s), s) // the first layer with a range error
+		q.round()
+		if !m.isFalse(m.and(m.or(s, layer), bad)) {
+			return
+		}
+		rerr = sp.rangeError(p, m.and(layer, sp.open))
+		if rerr == nil {
+			rerr = vigilerr.Internalf("bdd", "no range error in the layer squaring found one in")
+		}
+	})
+	switch {
+	case !ok:
 		return false, nil
+	case safe:
+		res.Verdict, res.Depth, *reached = Safe, depth, all
+		return true, nil
+	case rerr != nil:
+		return true, rerr
 	}
-	return true, sp.rangeError(p, m.and(layer, sp.open))
+	return false, nil
 }

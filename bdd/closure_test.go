@@ -12,10 +12,16 @@ import (
 	"vigil/symbolic/gen"
 )
 
-// withSquaring runs f with the squaring settings given, restoring them.
+// withSquaring runs f with the squaring settings given (no time limit;
+// nodes < 0: no relation is narrow enough), restoring them.
 func withSquaring(after, nodes int, f func()) {
-	defer func(a, n int) { *bdd.SquareAfter, *bdd.ClosureNodes = a, n }(*bdd.SquareAfter, *bdd.ClosureNodes)
-	*bdd.SquareAfter, *bdd.ClosureNodes = after, nodes
+	defer func(a, n, s, w int) {
+		*bdd.SquareAfter, *bdd.ClosureNodes, *bdd.ClosureShare, *bdd.ClosureMaxNodes = a, n, s, w
+	}(*bdd.SquareAfter, *bdd.ClosureNodes, *bdd.ClosureShare, *bdd.ClosureMaxNodes)
+	*bdd.SquareAfter, *bdd.ClosureNodes, *bdd.ClosureShare = after, nodes, 0
+	if nodes < 0 {
+		*bdd.ClosureNodes, *bdd.ClosureMaxNodes = 1<<20, 0
+	}
 	f()
 }
 
@@ -53,7 +59,7 @@ func propuText(m *symbolic.Model, pd *symbolic.PolicyDecl, r safety.Radius, o bd
 }
 
 // TestSquaringExact: with iterative squaring tried at once (after 0, 1 or
-// 3 layered rounds) or abandoned for lack of nodes, Verify gives exactly
+// 3 layered rounds) or abandoned (out of nodes, or a relation too wide), Verify gives exactly
 // the layered rounds' answer (verdict, counterexample, states, depth,
 // error message) and Prop-U the same answer for every state, on generated
 // models with and without range errors, policies and orders.
@@ -66,7 +72,7 @@ func TestSquaringExact(t *testing.T) {
 		for _, pd := range []*symbolic.PolicyDecl{nil, m.Policies[0]} {
 			var want string
 			withSquaring(-1, 1<<20, func() { want = verifyText(m, pd, o) })
-			for _, c := range [][2]int{{0, 1 << 20}, {1, 1 << 20}, {3, 1 << 20}, {0, 1}} {
+			for _, c := range [][2]int{{0, 1 << 20}, {1, 1 << 20}, {3, 1 << 20}, {0, 1}, {0, -1}} {
 				var got string
 				withSquaring(c[0], c[1], func() { got = verifyText(m, pd, o) })
 				if got != want {
@@ -78,7 +84,7 @@ func TestSquaringExact(t *testing.T) {
 		pd := m.Policies[0]
 		var want string
 		withSquaring(-1, 1<<20, func() { want = propuText(m, pd, 0, o) })
-		for _, c := range [][2]int{{0, 1 << 20}, {2, 1 << 20}, {0, 1}} {
+		for _, c := range [][2]int{{0, 1 << 20}, {2, 1 << 20}, {0, 1}, {0, -1}} {
 			var got string
 			withSquaring(c[0], c[1], func() { got = propuText(m, pd, 0, o) })
 			if got != want {

@@ -15,3 +15,9 @@ var SquareAfter = &squareAfter
 // ClosureNodes lets tests shrink the closure's node allowance, so that it
 // is abandoned.
 var ClosureNodes = &closureNodes
+
+// ClosureShare lets tests lift squaring's time allowance (0).
+var ClosureShare = &closureShare
+
+// ClosureMaxNodes lets tests make every relation too wide to square.
+var ClosureMaxNodes = &closureMaxNodes

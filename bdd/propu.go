@@ -223,28 +223,31 @@ func (sp *space) propuPolicy(res *Safety, within Node, begin time.Time) error {
 		}
 	}
 	front := res.u
-	round := func() {
+	// Long chains: the states that reach the frontier, in log(length)
+	// compositions (closure.go), when squaring is cheap enough.
+	q := sp.newSquarer(func() Node {
+		t := m.fls()
+		for _, pt := range parts {
+			for oi := range pt.c.outs {
+				t = m.or(t, m.and(pt.states, sp.outRel(&pt.c.outs[oi])))
+			}
+		}
+		return t
+	}, func() {
 		res.Stats.Iterations++
 		res.Stats.Squarings++
 		sp.progress(res.opt, "propu", res.Stats.Iterations, res.u, begin)
-	}
+	})
+	layered := 0
 	for {
-		if res.Stats.Iterations == squareAfter {
-			// Long chains: the states that reach the frontier, in
-			// log(length) compositions (closure.go), if the closure is
-			// small enough.
-			t := m.fls()
-			for _, pt := range parts {
-				for oi := range pt.c.outs {
-					t = m.or(t, m.and(pt.states, sp.outRel(&pt.c.outs[oi])))
-				}
-			}
-			if c, ok := sp.close(t, round); ok {
-				res.u = m.or(res.u, sp.preRel(c.plus(), front))
-				round()
+		if q.due(layered) {
+			var u Node
+			if q.try(func(c *closure) { u = m.or(res.u, sp.preRel(c.plus(), front)); q.round() }) {
+				res.u = u
 				return nil
 			}
 		}
+		layered++
 		res.Stats.Iterations++
 		add := m.fls()
 		for _, pt := range parts {

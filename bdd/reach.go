@@ -301,6 +301,18 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 		res.Starts = sp.count(front)
 		reached = front
 		layers := []Node{front}
+		// Long chains (closure.go): squaring decides a safe model, or
+		// one whose first layer with a range error comes before any
+		// unsafe state, in log(depth) rounds; not with a policy
+		// evaluated state by state (known only on the states reached).
+		var q *squarer
+		if pol == nil || !pol.lazy {
+			q = sp.newSquarer(func() Node { return sp.policyRelation(pol) }, func() {
+				res.Stats.Iterations++
+				res.Stats.Squarings++
+				sp.progress(opt, "reach", res.Stats.Iterations, reached, begin)
+			})
+		}
 		for {
 			res.Depth = len(layers) - 1
 			if bad := mm.and(front, sp.unsafe); !mm.isFalse(bad) {
@@ -315,16 +327,8 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 			if err := sp.rangeError(pol, mm.and(front, sp.open)); err != nil {
 				return err
 			}
-			if res.Stats.Iterations == squareAfter && (pol == nil || !pol.lazy) {
-				// Long chains (closure.go): decides a safe model, or
-				// one whose first layer with a range error comes before
-				// any unsafe state, in log(depth) rounds.
-				round := func() {
-					res.Stats.Iterations++
-					res.Stats.Squarings++
-					sp.progress(opt, "reach", res.Stats.Iterations, reached, begin)
-				}
-				done, err := sp.verifyClosure(pol, res, &reached, front, res.Depth, round)
+			if q != nil && q.due(res.Depth) {
+				done, err := sp.verifyClosure(q, pol, res, &reached, front, res.Depth)
 				if err != nil || done {
 					return err
 				}
