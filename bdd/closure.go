@@ -123,7 +123,8 @@ func (sp *space) outRel(o *outEnc) Node {
 
 // policyRelation returns the transition relation of Verify's images: from
 // the open states, by the commands of the label the policy chooses (every
-// label without a policy).
+// label without a policy); nil as soon as it has more than
+// closureMaxNodes nodes.
 func (sp *space) policyRelation(p *policyEnc) Node {
 	m := sp.m
 	t := m.fls()
@@ -138,7 +139,9 @@ func (sp *space) policyRelation(p *policyEnc) Node {
 				continue
 			}
 			for oi := range sp.cmds[ci].outs {
-				t = m.or(t, m.and(sc, sp.outRel(&sp.cmds[ci].outs[oi])))
+				if t = m.or(t, m.and(sc, sp.outRel(&sp.cmds[ci].outs[oi]))); m.size(t) > closureMaxNodes {
+					return nil
+				}
 			}
 		}
 	}
@@ -184,7 +187,7 @@ func (sp *space) postRel(r, x Node) Node {
 // squarer is the resumable squaring of one computation's relation.
 type squarer struct {
 	sp     *space
-	build  func() Node // the transition relation
+	build  func() Node // the transition relation (nil: wider than closureMaxNodes)
 	round  func()      // called after each composition or image
 	steps  []Node      // R_0 .. R_k built so far
 	closed bool        // steps holds the closure
@@ -223,7 +226,7 @@ func (q *squarer) try(use func(c *closure)) bool {
 	res := m.attempt(closureNodes, deadline, func() {
 		if q.steps == nil {
 			t := q.build()
-			if m.size(t) > closureMaxNodes {
+			if t == nil || m.size(t) > closureMaxNodes {
 				wide = true
 				return
 			}
@@ -282,25 +285,25 @@ func (sp *space) policyErrors(p *policyEnc) Node {
 	return e
 }
 
-// verifyClosure is Verify's squaring step at depth d (layers 0..d checked:
-// no unsafe state, no range error; reached holds them, front is layer d).
-// It returns done when it decided: verdict Safe (res and *reached set) or
-// a range error (err). Otherwise (out of its allowance, or an unsafe state
-// comes first, which needs the layers for a counterexample: then q is
-// turned off) the layered rounds go on.
-func (sp *space) verifyClosure(q *squarer, p *policyEnc, res *Result, reached *Node, front Node, d int) (done bool, err error) {
+// squareReach is the squaring step of forward reachability at depth d
+// (layers 0..d checked: no state of stopAt, no range error; reached holds
+// them, front is layer d). It returns done when it decided: all states
+// reachable (*reached) and the depth of the last layer, or a range error
+// (err). Otherwise (out of its allowance, or a state of stopAt comes
+// first, which needs the layers for a counterexample: then q is turned
+// off) the layered rounds go on.
+func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node, d int, stopAt Node) (done bool, depth int, err error) {
 	m := sp.m
-	var safe bool
-	var depth int
+	var complete bool
 	var all Node
 	var rerr error
 	ok := q.try(func(c *closure) {
 		all = m.or(*reached, sp.postRel(c.plus(), front))
 		q.round()
-		bad := m.and(all, sp.unsafe)
+		bad := m.and(all, stopAt)
 		errs := m.and(all, sp.policyErrors(p))
 		if m.isFalse(bad) && m.isFalse(errs) {
-			safe, depth = true, d
+			complete, depth = true, d
 			if !m.equal(all, *reached) {
 				_, last := sp.lift(c, *reached, d, func(s Node) bool { return !m.equal(s, all) }, q.round)
 				depth = last + 1
@@ -309,11 +312,11 @@ func (sp *space) verifyClosure(q *squarer, p *policyEnc, res *Result, reached *N
 		}
 		q.off = true // an answer needs the layers, or an error layer: no second attempt
 		if m.isFalse(errs) {
-			return // an unsafe state first: the trace needs the layers
+			return // a state of stopAt first: the trace needs the layers
 		}
-		// The first layer with a range error, and whether an unsafe
-		// state comes before it or in it (the layered loop checks
-		// unsafe states first).
+		// The first layer with a range error, and whether a state of
+		// stopAt comes before it or in it (the layered loop checks those
+		// first).
 		s, _ := sp.lift(c, *reached, d, func(s Node) bool { return m.isFalse(m.and(s, errs)) }, q.round)
 		layer := m.diff(sp.postRel(c.steps[0], s), s) // the first layer with a range error
 		q.round()
@@ -327,12 +330,12 @@ func (sp *space) verifyClosure(q *squarer, p *policyEnc, res *Result, reached *N
 	})
 	switch {
 	case !ok:
-		return false, nil
-	case safe:
-		res.Verdict, res.Depth, *reached = Safe, depth, all
-		return true, nil
+		return false, 0, nil
+	case complete:
+		*reached = all
+		return true, depth, nil
 	case rerr != nil:
-		return true, rerr
+		return true, 0, rerr
 	}
-	return false, nil
+	return false, 0, nil
 }

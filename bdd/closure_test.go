@@ -39,6 +39,16 @@ func verifyText(m *symbolic.Model, pd *symbolic.PolicyDecl, o bdd.Order) string 
 	return s
 }
 
+// exploreText describes everything Explore answers.
+func exploreText(m *symbolic.Model, pd *symbolic.PolicyDecl, o bdd.Order) string {
+	e, err := bdd.Explore(context.Background(), m, m.Properties[0], pd, bdd.Options{Order: o})
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return fmt.Sprintf("%v %s states %v starts %v unsafe %v goal %v deadlocks %v stuck %v transitions %v depth %d",
+		e.Complete, e.Reason, e.States, e.Starts, e.Unsafe, e.Goal, e.Deadlocks, e.Stuck, e.Transitions, e.Depth)
+}
+
 // propuText describes Prop-U's answer for every state.
 func propuText(m *symbolic.Model, pd *symbolic.PolicyDecl, r safety.Radius, o bdd.Order) string {
 	res, err := bdd.PropU(context.Background(), m, m.Properties[0], pd, r, nil, bdd.Options{Order: o})
@@ -79,12 +89,13 @@ func TestSquaringExact(t *testing.T) {
 		o := bdd.Order(seed % 3)
 		for _, pd := range []*symbolic.PolicyDecl{nil, m.Policies[0]} {
 			var want string
-			withSquaring(-1, 1<<20, func() { want = verifyText(m, pd, o) })
+			text := func() string { return verifyText(m, pd, o) + "\n" + exploreText(m, pd, o) }
+			withSquaring(-1, 1<<20, func() { want = text() })
 			for _, c := range [][2]int{{0, 1 << 20}, {1, 1 << 20}, {3, 1 << 20}, {0, 1}, {0, -1}} {
 				var got string
-				withSquaring(c[0], c[1], func() { got = verifyText(m, pd, o) })
+				withSquaring(c[0], c[1], func() { got = text() })
 				if got != want {
-					t.Errorf("seed %d, policy %v, squaring after %d rounds, allowance %d: Verify\n got %s\nwant %s", seed, pd != nil, c[0], c[1], got, want)
+					t.Errorf("seed %d, policy %v, squaring after %d rounds, allowance %d: Verify and Explore\n got %s\nwant %s", seed, pd != nil, c[0], c[1], got, want)
 				}
 				compared++
 			}

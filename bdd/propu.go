@@ -229,7 +229,9 @@ func (sp *space) propuPolicy(res *Safety, within Node, begin time.Time) error {
 		t := m.fls()
 		for _, pt := range parts {
 			for oi := range pt.c.outs {
-				t = m.or(t, m.and(pt.states, sp.outRel(&pt.c.outs[oi])))
+				if t = m.or(t, m.and(pt.states, sp.outRel(&pt.c.outs[oi]))); m.size(t) > closureMaxNodes {
+					return nil
+				}
 			}
 		}
 		return t

@@ -328,9 +328,13 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 				return err
 			}
 			if q != nil && q.due(res.Depth) {
-				done, err := sp.verifyClosure(q, pol, res, &reached, front, res.Depth)
-				if err != nil || done {
+				done, depth, err := sp.squareReach(q, pol, &reached, front, res.Depth, sp.unsafe)
+				if err != nil {
 					return err
+				}
+				if done {
+					res.Verdict, res.Depth = Safe, depth
+					return nil
 				}
 			}
 			next := mm.diff(sp.image(pol, front), reached)
@@ -453,9 +457,27 @@ func Explore(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd
 		}
 		ex.Starts = sp.count(front)
 		reached = front
+		var q *squarer // as in Verify
+		if pol == nil || !pol.lazy {
+			q = sp.newSquarer(func() Node { return sp.policyRelation(pol) }, func() {
+				ex.Stats.Iterations++
+				ex.Stats.Squarings++
+				sp.progress(opt, "reach", ex.Stats.Iterations, reached, begin)
+			})
+		}
 		for {
 			if err := sp.rangeError(pol, mm.and(front, sp.open)); err != nil {
 				return err
+			}
+			if q != nil && q.due(ex.Depth) {
+				done, depth, err := sp.squareReach(q, pol, &reached, front, ex.Depth, mm.fls())
+				if err != nil {
+					return err
+				}
+				if done {
+					ex.Depth = depth
+					break
+				}
 			}
 			next := mm.diff(sp.image(pol, front), reached)
 			ex.Stats.Iterations++
