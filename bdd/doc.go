@@ -20,7 +20,7 @@
 // Design notes:
 //   - Encoding (encode.go): variable v in lo..hi is the unsigned number
 //     v-lo in bits.Len(hi-lo) BDD variables (at most 62), current and next
-//     copies; the order interleaves them (Order). Expressions are exact
+//     copies (and an auxiliary one for composing relations); the order interleaves them (Order). Expressions are exact
 //     two's-complement bit-vector circuits whose widths follow interval
 //     bounds (bitvec.go).
 //   - Transitions: one relation per command outcome, only over the
@@ -28,6 +28,13 @@
 //     unassigned variables keep their current bits, so no frame conditions
 //     are built. Images and pre-images are relational products that
 //     quantify each variable's bits as soon as no later conjunct reads them.
+//   - Long chains (closure.go): after 64 layered rounds, the reachability
+//     computations (Prop-U at r = 0, Verify, Explore, the range-error
+//     search) square the transition relation (R_{k+1} = R_k ∪ R_k∘R_k,
+//     over a third, auxiliary copy of the bits) with a share of their time
+//     and only while it stays narrow, and then finish in log(length)
+//     images, with the same answers (binary lifting finds the depth and
+//     the first layer of an error).
 //   - Memory (mgr.go): every rudd operation is checked against a node
 //     budget and the context; a stop unwinds to the entry point, which
 //     answers Unknown and keeps what was computed.

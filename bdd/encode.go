@@ -17,6 +17,8 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/dalzilio/rudd"
+
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -61,6 +63,7 @@ type varEnc struct {
 	hi   int
 	cur  []int // BDD variable of bit i (least significant first)
 	next []int
+	mid  []int // auxiliary copy, for composing relations (closure.go)
 }
 
 // space is the encoded model under one property.
@@ -71,9 +74,11 @@ type space struct {
 	g    *explicit.Generator // the explicit semantics, for witnesses
 
 	vars       []varEnc
-	nvars      int // BDD variables
+	nvars      int // BDD variables (current, next and auxiliary bits)
+	stateVars  int // current and next bits (the figure reported in Stats)
 	curLevels  []int
 	nextLevels []int
+	midLevels  []int
 	curCube    Node // all current bits
 	nextCube   Node
 
@@ -89,6 +94,11 @@ type space struct {
 	errAll  Node // open states where some enabled command has an out-of-range outcome
 
 	lastProgress time.Time // the last progress sample (see progress)
+
+	// closure.go's relations and renamings, built on first use.
+	frameMemo            []Node
+	nextToMid, midToNext rudd.Replacer
+	toNextAll, toCurAll  rudd.Replacer
 
 	exprMemo map[*symbolic.Expr]bvec
 	condMemo map[*symbolic.Cond]Node
@@ -136,28 +146,35 @@ func newSpace(ctx context.Context, M *symbolic.Model, prop *symbolic.Property, o
 		if v.Hi < v.Lo || n > MaxVarBits {
 			return nil, fmt.Errorf("bdd: %s: variable %s has range %d..%d, which needs %d bits; the BDD engine encodes at most %d bits per variable", v.Pos, v.Name, v.Lo, v.Hi, n, MaxVarBits)
 		}
-		sp.vars[i] = varEnc{n: n, lo: v.Lo, hi: v.Hi, cur: make([]int, n), next: make([]int, n)}
+		sp.vars[i] = varEnc{n: n, lo: v.Lo, hi: v.Hi, cur: make([]int, n), next: make([]int, n), mid: make([]int, n)}
 		total += n
 	}
-	sp.nvars = max(2*total, 2)
+	// A third copy of the bits lets closure.go compose relations; an
+	// unused BDD variable costs no nodes.
+	sp.nvars = max(3*total, 3)
+	sp.stateVars = max(2*total, 2)
 	sp.assignLevels(opt.Order)
 	budget := opt.MaxNodes
 	if budget == 0 {
 		budget = DefaultMaxNodes
 	}
-	if sp.m, err = newMgr(ctx, sp.nvars, budget); err != nil {
+	if sp.m, err = newMgr(ctx, sp.nvars, sp.stateVars, budget); err != nil {
 		return nil, err
 	}
 	return sp, nil
 }
 
-// assignLevels places the current and next bits of every variable.
+// assignLevels places the current, next and auxiliary bits of every
+// variable: the three copies of a bit are adjacent (current first) except
+// in OrderBlocked, and in every order the renamings closure.go uses
+// (current to next, next to auxiliary, and back) keep the levels' order.
 func (sp *space) assignLevels(o Order) {
 	level := 0
 	put := func(v, i int) {
 		sp.vars[v].cur[i] = level
 		sp.vars[v].next[i] = level + 1
-		level += 2
+		sp.vars[v].mid[i] = level + 2
+		level += 3
 	}
 	switch o {
 	case OrderBitwise:
@@ -181,6 +198,7 @@ func (sp *space) assignLevels(o Order) {
 			for i := sp.vars[v].n - 1; i >= 0; i-- {
 				sp.vars[v].cur[i] = level
 				sp.vars[v].next[i] = total + level
+				sp.vars[v].mid[i] = 2*total + level
 				level++
 			}
 		}
@@ -194,6 +212,7 @@ func (sp *space) assignLevels(o Order) {
 	for _, v := range sp.vars {
 		sp.curLevels = append(sp.curLevels, v.cur...)
 		sp.nextLevels = append(sp.nextLevels, v.next...)
+		sp.midLevels = append(sp.midLevels, v.mid...)
 	}
 }
 

@@ -7,3 +7,17 @@ var ExplicitRegionStates = &explicitRegionStates
 // ProgressEvery lets the figures sample progress every iteration (0), the
 // baseline of the throttled sampling.
 var ProgressEvery = &progressEvery
+
+// SquareAfter lets tests try iterative squaring after any number of
+// layered rounds (0: at once; negative: never).
+var SquareAfter = &squareAfter
+
+// ClosureNodes lets tests shrink the closure's node allowance, so that it
+// is abandoned.
+var ClosureNodes = &closureNodes
+
+// ClosureShare lets tests lift squaring's time allowance (0).
+var ClosureShare = &closureShare
+
+// ClosureMaxNodes lets tests make every relation too wide to square.
+var ClosureMaxNodes = &closureMaxNodes

@@ -36,6 +36,8 @@ import (
 	"math/big"
 	"reflect"
 	"runtime"
+	"strings"
+	"time"
 
 	"github.com/dalzilio/rudd"
 
@@ -100,6 +102,9 @@ type mgr struct {
 	stats   MemStats
 	lastTab int
 	dead    string // set when the table can no longer be trusted: every operation stops
+	// deadline, when set, stops an attempt (see attempt) that runs
+	// longer.
+	deadline time.Time
 }
 
 // Default sizes: the initial table, the largest single growth (at most an
@@ -115,7 +120,10 @@ const (
 	DefaultMaxNodes = 25_000_000
 )
 
-func newMgr(ctx context.Context, nvars, budget int) (*mgr, error) {
+// newMgr makes a manager of nvars BDD variables whose initial table is
+// sized for sizeVars of them (the bits of states; auxiliary bits, used only
+// by some computations, do not count).
+func newMgr(ctx context.Context, nvars, sizeVars, budget int) (*mgr, error) {
 	if budget <= 0 {
 		return nil, fmt.Errorf("bdd: node budget %d: want a positive number of nodes", budget)
 	}
@@ -125,7 +133,7 @@ func newMgr(ctx context.Context, nvars, budget int) (*mgr, error) {
 	}
 	// Small models (most of the tests') start small; the table doubles
 	// as needed.
-	init := min(initialNodes, budget, 1024+256*nvars)
+	init := min(initialNodes, budget, 1024+256*sizeVars)
 	init = max(init, 2*nvars+2)
 	b, err := rudd.New(nvars,
 		rudd.Nodesize(init),
@@ -180,6 +188,9 @@ func (m *mgr) check(r Node) Node {
 		if err := m.ctx.Err(); err != nil {
 			panic(&stop{reason: ctxReason(m.ctx)})
 		}
+	}
+	if !m.deadline.IsZero() && m.ops&3 == 0 && time.Now().After(m.deadline) {
+		panic(&stop{reason: timeAllowance})
 	}
 	// When the free slots run low, rudd will soon collect its table; run
 	// Go's collector first so that the nodes held only by dead references
@@ -356,6 +367,55 @@ func (m *mgr) recoverPanic(r any) *stop {
 	}
 	panic(r)
 }
+
+// attemptResult says how an attempt ended.
+type attemptResult uint8
+
+const (
+	attemptDone  attemptResult = iota
+	attemptNodes               // the node allowance ran out
+	attemptTime                // the time allowance ran out
+)
+
+// attempt runs f with the node table allowed to grow by at most extra
+// nodes, and to at most half the budget (so that an operation that
+// overshoots the allowance, by at most one table growth, an eighth of the
+// budget, leaves the table within the budget), and until the deadline
+// (zero: none; checked after operations, so one long operation can
+// overshoot it). When f runs out of either, its unfinished work is
+// garbage and the computation goes on without it. Any other stop (the
+// context, a dead table, an error) goes on unwinding.
+func (m *mgr) attempt(extra int, deadline time.Time, f func()) (res attemptResult) {
+	saved := m.budget
+	if m.t.size() >= saved/2 {
+		return attemptNodes
+	}
+	m.budget = min(saved/2, m.t.size()+extra)
+	m.deadline = deadline
+	res = attemptNodes // until f returns
+	defer func() {
+		m.budget, m.deadline = saved, time.Time{}
+		if res == attemptDone {
+			return
+		}
+		r := recover()
+		if s, isStop := r.(*stop); isStop && s.err == nil && m.dead == "" {
+			switch {
+			case s.reason == timeAllowance:
+				res = attemptTime
+				return
+			case strings.HasPrefix(s.reason, "node limit"):
+				return
+			}
+		}
+		panic(r)
+	}()
+	f()
+	return attemptDone
+}
+
+// timeAllowance is the stop reason of an attempt out of time.
+const timeAllowance = "time allowance"
 
 // relax lets a stopped computation finish its figures (counts, sizes):
 // the budget rises to the ceiling and the context no longer stops

@@ -223,7 +223,33 @@ func (sp *space) propuPolicy(res *Safety, within Node, begin time.Time) error {
 		}
 	}
 	front := res.u
+	// Long chains: the states that reach the frontier, in log(length)
+	// compositions (closure.go), when squaring is cheap enough.
+	q := sp.newSquarer(func() Node {
+		t := m.fls()
+		for _, pt := range parts {
+			for oi := range pt.c.outs {
+				if t = m.or(t, m.and(pt.states, sp.outRel(&pt.c.outs[oi]))); m.size(t) > closureMaxNodes {
+					return nil
+				}
+			}
+		}
+		return t
+	}, func() {
+		res.Stats.Iterations++
+		res.Stats.Squarings++
+		sp.progress(res.opt, "propu", res.Stats.Iterations, res.u, begin)
+	})
+	layered := 0
 	for {
+		if q.due(layered) {
+			var u Node
+			if q.try(func(c *closure) { u = m.or(res.u, sp.preRel(c.plus(), front)); q.round() }) {
+				res.u = u
+				return nil
+			}
+		}
+		layered++
 		res.Stats.Iterations++
 		add := m.fls()
 		for _, pt := range parts {
@@ -400,13 +426,38 @@ func (s *Safety) regionError(q Node, qs []symbolic.State) error {
 	if s.r == 0 {
 		pol = s.pol
 	}
+	m := sp.m
+	// Long chains (closure.go): squaring finds whether the region has a
+	// state of errAll and, by binary lifting, the first layer with one,
+	// which the witness is picked from as below.
+	var sq *squarer
+	if pol == nil || !pol.lazy {
+		sq = sp.newSquarer(func() Node { return sp.policyRelation(pol) }, func() {})
+	}
 	reach, front := q, q
-	for !sp.m.isFalse(front) {
-		if bad := sp.m.and(front, sp.errAll); !sp.m.isFalse(bad) {
+	for rounds := 0; !m.isFalse(front); rounds++ {
+		if bad := m.and(front, sp.errAll); !m.isFalse(bad) {
 			return sp.witnessError(sp.pick(bad), false, 0)
 		}
-		next := sp.m.diff(sp.image(pol, front), reach)
-		reach = sp.m.or(reach, next)
+		if sq != nil && sq.due(rounds) {
+			var layer Node
+			if sq.try(func(c *closure) {
+				all := m.or(reach, sp.postRel(c.plus(), front))
+				if m.isFalse(m.and(all, sp.errAll)) {
+					layer = m.fls()
+					return
+				}
+				s, _ := sp.lift(c, reach, rounds, func(s Node) bool { return m.isFalse(m.and(s, sp.errAll)) }, func() {})
+				layer = m.diff(sp.postRel(c.steps[0], s), s)
+			}) {
+				if bad := m.and(layer, sp.errAll); !m.isFalse(bad) {
+					return sp.witnessError(sp.pick(bad), false, 0)
+				}
+				return nil
+			}
+		}
+		next := m.diff(sp.image(pol, front), reach)
+		reach = m.or(reach, next)
 		front = next
 	}
 	return nil

@@ -78,8 +78,9 @@ type Progress struct {
 
 // Stats describe a finished (or stopped) computation.
 type Stats struct {
-	Iterations int           // image or pre-image rounds
-	BDDVars    int           // BDD variables (current and next bits)
+	Iterations int           // image or pre-image rounds (squarings and lifting images included)
+	Squarings  int           // of them, the rounds of iterative squaring (closure.go)
+	BDDVars    int           // BDD variables of states (current and next bits; not the auxiliary copy used to square relations)
 	SetNodes   int           // nodes of the final set
 	Mem        MemStats      // node table, collections, heap
 	Encode     time.Duration // building the relations and policy regions
@@ -260,7 +261,7 @@ func (sp *space) progress(opt Options, phase string, it int, set Node, begin tim
 }
 
 func (sp *space) finishStats(st *Stats, set Node, begin time.Time) {
-	st.BDDVars = sp.nvars
+	st.BDDVars = sp.stateVars
 	if set != nil {
 		st.SetNodes = sp.m.size(set)
 	}
@@ -300,6 +301,18 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 		res.Starts = sp.count(front)
 		reached = front
 		layers := []Node{front}
+		// Long chains (closure.go): squaring decides a safe model, or
+		// one whose first layer with a range error comes before any
+		// unsafe state, in log(depth) rounds; not with a policy
+		// evaluated state by state (known only on the states reached).
+		var q *squarer
+		if pol == nil || !pol.lazy {
+			q = sp.newSquarer(func() Node { return sp.policyRelation(pol) }, func() {
+				res.Stats.Iterations++
+				res.Stats.Squarings++
+				sp.progress(opt, "reach", res.Stats.Iterations, reached, begin)
+			})
+		}
 		for {
 			res.Depth = len(layers) - 1
 			if bad := mm.and(front, sp.unsafe); !mm.isFalse(bad) {
@@ -313,6 +326,16 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 			}
 			if err := sp.rangeError(pol, mm.and(front, sp.open)); err != nil {
 				return err
+			}
+			if q != nil && q.due(res.Depth) {
+				done, depth, err := sp.squareReach(q, pol, &reached, front, res.Depth, sp.unsafe)
+				if err != nil {
+					return err
+				}
+				if done {
+					res.Verdict, res.Depth = Safe, depth
+					return nil
+				}
 			}
 			next := mm.diff(sp.image(pol, front), reached)
 			res.Stats.Iterations++
@@ -434,9 +457,27 @@ func Explore(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd
 		}
 		ex.Starts = sp.count(front)
 		reached = front
+		var q *squarer // as in Verify
+		if pol == nil || !pol.lazy {
+			q = sp.newSquarer(func() Node { return sp.policyRelation(pol) }, func() {
+				ex.Stats.Iterations++
+				ex.Stats.Squarings++
+				sp.progress(opt, "reach", ex.Stats.Iterations, reached, begin)
+			})
+		}
 		for {
 			if err := sp.rangeError(pol, mm.and(front, sp.open)); err != nil {
 				return err
+			}
+			if q != nil && q.due(ex.Depth) {
+				done, depth, err := sp.squareReach(q, pol, &reached, front, ex.Depth, mm.fls())
+				if err != nil {
+					return err
+				}
+				if done {
+					ex.Depth = depth
+					break
+				}
 			}
 			next := mm.diff(sp.image(pol, front), reached)
 			ex.Stats.Iterations++

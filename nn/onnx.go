@@ -106,7 +106,7 @@ func ParseONNX(b []byte) (*Network, error) {
 		return nil, fmt.Errorf("nn: not an ONNX model: the graph is not a valid protobuf message")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("nn: not an ONNX model: %v", err)
+		return nil, fmt.Errorf("nn: ONNX model: %v", err)
 	}
 	return g.network()
 }
@@ -270,6 +270,17 @@ const (
 
 const maxTensorElems = 1 << 26
 
+// intStored reports whether a tensor of ONNX data type dt keeps its
+// values as the integers they are in int32_data or int64_data (uint8,
+// int8, uint16, int16, int32, int64, bool), or has no type set.
+func intStored(dt int64) bool {
+	switch dt {
+	case 0, 2, 3, 4, 5, onnxInt32, onnxInt64, 9:
+		return true
+	}
+	return false
+}
+
 func parseTensor(b []byte) (*onnxTensor, error) {
 	t := &onnxTensor{}
 	var raw []byte
@@ -362,6 +373,11 @@ func parseTensor(b []byte) (*onnxTensor, error) {
 				t.data[i] = float64(int64(binary.LittleEndian.Uint64(raw[8*i:])))
 			}
 		}
+	case !intStored(t.dtype) && t.dtype != onnxFloat && t.dtype != onnxDouble:
+		// float16 and bfloat16 values are stored as bit patterns in
+		// int32_data: read as integers they would be other weights
+		// (15360 for 1.0).
+		return nil, fmt.Errorf("tensor %q: data type %d is not supported (want float, double or an integer type)", t.name, t.dtype)
 	case floats != nil:
 		t.data = floats
 	case doubles != nil:
@@ -1048,6 +1064,16 @@ func (l *lowering) matmul(nd *onnxNode, where string, dataIdx int) error {
 		}
 		if len(bt.data) != 1 && len(bt.data) != m {
 			return fmt.Errorf("nn: %s: bias %q has %d elements, want %d", where, bt.name, len(bt.data), m)
+		}
+		// C must broadcast to the result, 1 x m (data first) or m x 1:
+		// a bias of shape [m, 1] added to a row (or [m] to a column)
+		// would make an m x m matrix, which ONNX does not allow.
+		res := [2]int64{1, int64(m)}
+		if dataIdx == 1 {
+			res = [2]int64{int64(m), 1}
+		}
+		if len(bt.dims) > 2 || len(bt.dims) >= 1 && bt.dims[len(bt.dims)-1] != 1 && bt.dims[len(bt.dims)-1] != res[1] || len(bt.dims) == 2 && bt.dims[0] != 1 && bt.dims[0] != res[0] {
+			return fmt.Errorf("nn: %s: bias %q has shape %v, which does not broadcast to the result's shape %v", where, bt.name, bt.dims, res)
 		}
 		d = make([]float64, m)
 		for i := range d {

@@ -20,9 +20,11 @@ import (
 // the missing type. Missing type NaN never applies (inputs are never NaN);
 // missing type Zero sends x in (-1e-35, 1e-35] to the default side, which is accepted
 // only when that agrees with the threshold test (else the split is not a
-// single threshold and is rejected). Linear trees are rejected; random-forest
-// models (average_output) have their leaves divided by the number of
-// iterations so that scores equal LightGBM's raw scores.
+// single threshold and is rejected). Linear trees are rejected. A
+// random-forest model (average_output) is read as any other: its scores
+// are LightGBM's raw scores, the sums of its trees' leaves (GBDT::PredictRaw
+// divides by nothing; only the transformed prediction divides the sum by
+// the number of iterations).
 
 // lgbZero is LightGBM's kZeroThreshold, the float literal 1e-35f widened
 // to double; inputs in (-lgbZero, lgbZero] count as zero.
@@ -110,15 +112,11 @@ func ParseLightGBM(data []byte) (*Ensemble, error) {
 	if len(sections)%nclass != 0 {
 		return nil, fmt.Errorf("trees: LightGBM model: %d trees is not a multiple of num_tree_per_iteration %d; is the file cut short?", len(sections), nclass)
 	}
-	scale := 1.0
-	if _, ok := header["average_output"]; ok && len(sections) > 0 {
-		scale = 1 / float64((len(sections)+nclass-1)/nclass)
-	}
 	for k, sec := range sections {
 		if strings.TrimSpace(sec["Tree"]) != strconv.Itoa(k) {
 			return nil, fmt.Errorf("trees: LightGBM model: section Tree=%s is number %d in the file; the trees must be numbered 0, 1, ... in order", sec["Tree"], k)
 		}
-		t, err := lgbTree(sec, k%nclass, scale)
+		t, err := lgbTree(sec, k%nclass)
 		if err != nil {
 			return nil, fmt.Errorf("trees: LightGBM model: Tree=%s: %v", sec["Tree"], err)
 		}
@@ -178,7 +176,7 @@ func lgbInts(sec map[string]string, key string, n int) ([]int, error) {
 	return out, nil
 }
 
-func lgbTree(sec map[string]string, class int, scale float64) (Tree, error) {
+func lgbTree(sec map[string]string, class int) (Tree, error) {
 	nleaves, err := lgbInt(sec, "num_leaves", -1)
 	if err != nil {
 		return Tree{}, err
@@ -199,10 +197,7 @@ func lgbTree(sec map[string]string, class int, scale float64) (Tree, error) {
 	if err != nil {
 		return Tree{}, err
 	}
-	t := Tree{Class: class}
-	for _, v := range leaves {
-		t.Values = append(t.Values, v*scale)
-	}
+	t := Tree{Class: class, Values: leaves}
 	if nleaves == 1 {
 		t.Nodes = []Node{{Feature: -1, Leaf: 0}}
 		return t, nil

@@ -31,8 +31,17 @@ func Parse(data []byte) (*Ensemble, error) {
 	if len(t) == 0 {
 		return nil, fmt.Errorf("trees: the model file is empty")
 	}
+	if bytes.HasPrefix(t, []byte("binf")) {
+		return nil, fmt.Errorf("trees: the model is in XGBoost's old binary format; vigil reads XGBoost JSON: load it in XGBoost and save it with Booster.save_model(\"model.json\")")
+	}
 	if t[0] != '{' {
 		return ParseLightGBM(data)
+	}
+	if len(t) > 1 && bytes.IndexByte([]byte("iUIlL"), t[1]) >= 0 && bytes.Contains(t, []byte("learner")) {
+		// UBJSON, XGBoost's binary JSON (save_model("model.ubj")): an
+		// object whose keys start with their length's type marker (i,
+		// U, I, l or L), where text JSON has a quote, a brace or space.
+		return nil, fmt.Errorf("trees: the model looks like XGBoost's UBJSON (.ubj); vigil reads XGBoost's text JSON: save it with Booster.save_model(\"model.json\")")
 	}
 	// Tell the formats apart by their keys without decoding the file twice;
 	// each parser reports what is wrong with the JSON itself.

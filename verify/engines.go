@@ -252,7 +252,7 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 		if q.Certificate {
 			return fmt.Errorf("safe, but no certificate: %v", err)
 		}
-		v.CertNote = fmt.Sprintf("invariant not exported as boxes: %v", err)
+		v.CertNote = fmt.Sprintf("not certified: the verdict rests on the abstraction alone, since it does not export as boxes (%v)", err)
 		return nil
 	}
 	inv, bfacts := pc.Inv, pc.Facts
@@ -273,7 +273,7 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 			if q.Certificate {
 				return fmt.Errorf("safe, but the box certificate does not hold: %v", err)
 			}
-			v.CertNote = fmt.Sprintf("invariant not exported: the box certificate does not hold (%v)", err)
+			v.CertNote = fmt.Sprintf("not certified: the verdict rests on the abstraction alone, since its export as boxes with per-box policy facts does not check (%v)", err)
 			return nil
 		}
 		if ctx.Err() == nil && errors.As(err, &f) && f.Condition == "safety" {
@@ -285,7 +285,7 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 				if q.Certificate {
 					return fmt.Errorf("safe, but no box certificate: in state %s an outcome of %s, a label the policy does not choose there, leaves a variable's range, and no policy fact of the box certificate excludes that label there (guard the command; vigil check --bounds finds such places)", q.Model.FormatState(f.State), label)
 				}
-				v.CertNote = fmt.Sprintf("invariant not exported: in state %s an outcome of %s, a label the policy does not choose there, leaves a variable's range, which no policy fact of the box certificate excludes there", q.Model.FormatState(f.State), label)
+				v.CertNote = fmt.Sprintf("not certified: the verdict rests on the abstraction alone, since in state %s an outcome of %s, a label the policy does not choose there, leaves a variable's range, which no policy fact of the box certificate excludes there", q.Model.FormatState(f.State), label)
 				return nil
 			}
 		}

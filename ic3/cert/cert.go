@@ -698,15 +698,19 @@ func parseFact(v string) (PolicyFact, error) {
 	return f, nil
 }
 
+// integer reads an integer constant as z3 reads it: digits, optionally
+// after a minus sign (z3 takes -5 as a numeral), or (- that). Atoi alone
+// also read +5, which z3 reads as an unknown symbol: the file does not
+// load there, while vigil cert check called it valid.
 func integer(e sexp) (int, error) {
 	switch x := e.(type) {
 	case atom:
-		if k, err := strconv.Atoi(x.s); err == nil {
+		if k, err := strconv.Atoi(x.s); err == nil && z3Int(x.s) {
 			return k, nil
 		}
 	case list:
 		if len(x.items) == 2 && atomIs(x.items[0], "-") {
-			if a, ok := x.items[1].(atom); ok {
+			if a, ok := x.items[1].(atom); ok && z3Int(a.s) {
 				if k, err := strconv.Atoi(a.s); err == nil {
 					return -k, nil
 				}
@@ -714,6 +718,21 @@ func integer(e sexp) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("want an integer constant, got %s", show(e))
+}
+
+// z3Int reports whether z3 reads s as an integer numeral: digits,
+// optionally after a minus sign.
+func z3Int(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // addInt returns a + b and whether the exact sum leaves int.

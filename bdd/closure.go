@@ -1,0 +1,341 @@
+package bdd
+
+import (
+	"time"
+
+	"vigil/internal/vigilerr"
+)
+
+// Iterative squaring. Backward reachability (Prop-U at r = 0) and forward
+// reachability (Verify) add one layer per round, so a model whose states
+// form a long chain (a counter, the Fig. 1 family under hasty) takes as
+// many rounds as the chain is long, each costing rudd microseconds however
+// small the sets. Saturation and chaining (Sylvan's SAT and CHAINING
+// strategies, Ciardo's saturation) collapse rounds when several commands
+// act on different variables, but on a chain of one command, one successor
+// per state, they still fire that command once per state. Iterative
+// squaring (Burch, Clarke, Long, McMillan, Dill 1990) does not depend on
+// the shape: from the transition relation T it builds
+//
+//	R_0 = T,  R_{k+1} = R_k ∪ R_k∘R_k   (pairs joined by 1..2^(k+1) steps)
+//
+// until R_{k+1} = R_k, which is the transitive closure T+ after
+// log2(longest shortest path) + 1 compositions. The price is the size of
+// the relations: the closure of a counter's increment is a comparison
+// (small with interleaved bits), but in general it can be exponentially
+// larger than T (Bollig, TCS 447, 2012), and even where the relations
+// stay small a composition can cost rudd seconds (the quantified
+// disjunctions of a relational product miss its small caches): on Flappy
+// Bird a composition of two 2,000-node relations took two seconds, on
+// rover (r = 0 under careful) the relation has 70,000 nodes after one
+// squaring. Two rules keep squaring where it wins, measured on those
+// families (FIGURES.md). Narrow relations only: squaring stops for the
+// computation as soon as a relation R_k has more than closureMaxNodes
+// nodes. A share of the time: the computations go on with layered rounds
+// and run squaring as a resumable side computation (squarer): from round
+// squareAfter on, each time the layered rounds' time has doubled, squaring
+// resumes with an allowance of 1/closureShare of that time (and of
+// closureNodes table nodes). The relations R_k finished are kept from one
+// attempt to the next; an attempt out of time loses only its unfinished
+// operation (rudd's operations cannot be interrupted: an attempt overshoots
+// its allowance by at most one operation), one out of nodes ends squaring
+// for the computation. Squaring thus costs about 2/closureShare of the
+// layered time where it never finishes, and where it does, the
+// computation ends within about closureShare times the squaring's own
+// cost. The answer never depends on it; only the number of rounds
+// (Stats.Iterations) depends on timing.
+//
+// Exactness: R_k are exact sets of pairs, so T+ gives the same fixpoint as
+// the rounds. Verify needs more than the fixpoint: the depth, the first
+// layer with an unsafe state or a range error, and that layer itself (its
+// error witness is picked from it). With S = the states reached within d
+// steps, S ∪ post(R_k, S) is the set reached within d + 2^k steps, so the
+// first depth where a monotone condition fails is found by binary lifting
+// over the R_k (lift), in K+1 images instead of one per layer. A
+// counterexample needs every layer (the trace walks back through them), so
+// when an unsafe state comes first Verify goes on with layered rounds.
+
+// squareAfter is the number of layered rounds after which a computation
+// may try squaring (a variable so that tests can set it: 0 tries it at
+// once, a negative value never).
+var squareAfter = 64
+
+// closureNodes bounds how much the node table may grow while a closure is
+// built (a variable so that tests can set it).
+var closureNodes = 1 << 20
+
+// closureMaxNodes: squaring stops for good when a relation R_k has more
+// nodes (a variable so that tests can set it). Measured (FIGURES.md): the
+// closures of the chain and of the Fig. 1 family stay under 450 nodes and
+// compose in under a millisecond each; Flappy Bird's grow past 2,000 nodes
+// and a composition then takes rudd up to seconds, rover's start at 70,000.
+var closureMaxNodes = 1024
+
+// closureShare: an attempt at squaring may take 1/closureShare of the
+// time the layered rounds took so far (0: no time limit, for tests).
+var closureShare = 8
+
+// closure holds the relations R_0 .. R_K of iterative squaring: steps[k]
+// relates s to t when t is reached from s in 1 .. 2^k transitions, and
+// steps[K] is the transitive closure.
+type closure struct {
+	steps []Node
+}
+
+func (c *closure) plus() Node { return c.steps[len(c.steps)-1] }
+
+// frame returns next_v = cur_v for the bits of variable v.
+func (sp *space) frame(v int) Node {
+	if sp.frameMemo == nil {
+		sp.frameMemo = make([]Node, len(sp.vars))
+	}
+	if f := sp.frameMemo[v]; f != nil {
+		return f
+	}
+	m := sp.m
+	f := m.tru()
+	ve := &sp.vars[v]
+	for i := range ve.n {
+		f = m.and(f, m.iff(m.ithvar(ve.cur[i]), m.ithvar(ve.next[i])))
+	}
+	sp.frameMemo[v] = f
+	return f
+}
+
+// outRel returns the relation of outcome o over current and next bits:
+// every assigned variable's next value, the others unchanged (not
+// restricted to the guard).
+func (sp *space) outRel(o *outEnc) Node {
+	m := sp.m
+	rel := m.tru()
+	assigned := make([]bool, len(sp.vars))
+	for j, v := range o.vars {
+		rel = m.and(rel, o.eq[j])
+		assigned[v] = true
+	}
+	for v := range sp.vars {
+		if !assigned[v] {
+			rel = m.and(rel, sp.frame(v))
+		}
+	}
+	return rel
+}
+
+// policyRelation returns the transition relation of Verify's images: from
+// the open states, by the commands of the label the policy chooses (every
+// label without a policy); nil as soon as it has more than
+// closureMaxNodes nodes.
+func (sp *space) policyRelation(p *policyEnc) Node {
+	m := sp.m
+	t := m.fls()
+	for l := range sp.M.Labels {
+		sl := sp.chosen(p, l, sp.open)
+		if m.isFalse(sl) {
+			continue
+		}
+		for _, ci := range sp.byLabel[l] {
+			sc := m.and(sl, sp.cmds[ci].guard)
+			if m.isFalse(sc) {
+				continue
+			}
+			for oi := range sp.cmds[ci].outs {
+				if t = m.or(t, m.and(sc, sp.outRel(&sp.cmds[ci].outs[oi]))); m.size(t) > closureMaxNodes {
+					return nil
+				}
+			}
+		}
+	}
+	return t
+}
+
+// compose returns the pairs (s, u) with (s, t) in a and (t, u) in b for
+// some t: b's current bits become next bits and its next bits the
+// auxiliary ones, the next bits are quantified, and the auxiliary bits
+// become next bits again (renamings that keep the levels' order).
+func (sp *space) compose(a, b Node) Node {
+	m := sp.m
+	if sp.nextToMid == nil {
+		sp.nextToMid = m.replacer(sp.nextLevels, sp.midLevels)
+		sp.midToNext = m.replacer(sp.midLevels, sp.nextLevels)
+	}
+	// rudd's replacers may not map onto a variable they also move, so
+	// b moves in two steps: next to auxiliary, then current to next.
+	b = sp.curToNextAll(m.replace(b, sp.nextToMid))
+	return m.replace(m.relprod(a, b, sp.nextCube), sp.midToNext)
+}
+
+// curToNextAll renames current bits to next bits.
+func (sp *space) curToNextAll(x Node) Node {
+	if sp.toNextAll == nil {
+		sp.toNextAll = sp.m.replacer(sp.curLevels, sp.nextLevels)
+		sp.toCurAll = sp.m.replacer(sp.nextLevels, sp.curLevels)
+	}
+	return sp.m.replace(x, sp.toNextAll)
+}
+
+// preRel returns the states with an r-successor in x.
+func (sp *space) preRel(r, x Node) Node {
+	return sp.m.relprod(r, sp.curToNextAll(x), sp.nextCube)
+}
+
+// postRel returns the r-successors of the states of x.
+func (sp *space) postRel(r, x Node) Node {
+	sp.curToNextAll(sp.m.fls()) // the replacers
+	return sp.m.replace(sp.m.relprod(r, x, sp.curCube), sp.toCurAll)
+}
+
+// squarer is the resumable squaring of one computation's relation.
+type squarer struct {
+	sp     *space
+	build  func() Node // the transition relation (nil: wider than closureMaxNodes)
+	round  func()      // called after each composition or image
+	steps  []Node      // R_0 .. R_k built so far
+	closed bool        // steps holds the closure
+	off    bool        // out of nodes, or no longer useful: no more attempts
+	start  time.Time   // the computation's first round
+	spent  time.Duration
+	next   time.Duration // layered time of the next attempt
+}
+
+func (sp *space) newSquarer(build func() Node, round func()) *squarer {
+	return &squarer{sp: sp, build: build, round: round, start: time.Now()}
+}
+
+// due reports whether to attempt squaring after the given number of
+// layered rounds.
+func (q *squarer) due(rounds int) bool {
+	if q.off || squareAfter < 0 || rounds < squareAfter {
+		return false
+	}
+	return closureShare == 0 || time.Since(q.start)-q.spent >= q.next
+}
+
+// try extends the closure within the allowance and, once it is complete,
+// runs use with it (within the same allowance). It reports whether use
+// ran to its end.
+func (q *squarer) try(use func(c *closure)) bool {
+	m := q.sp.m
+	layered := time.Since(q.start) - q.spent
+	q.next = 2 * layered
+	var deadline time.Time
+	if closureShare > 0 {
+		deadline = time.Now().Add(layered / time.Duration(closureShare))
+	}
+	begin := time.Now()
+	wide := false
+	res := m.attempt(closureNodes, deadline, func() {
+		if q.steps == nil {
+			t := q.build()
+			if t == nil || m.size(t) > closureMaxNodes {
+				wide = true
+				return
+			}
+			q.steps = []Node{t}
+		}
+		for !q.closed {
+			r := q.steps[len(q.steps)-1]
+			next := m.or(r, q.sp.compose(r, r))
+			q.round()
+			if m.equal(next, r) {
+				q.closed = true
+			} else if m.size(next) > closureMaxNodes {
+				wide = true
+				return
+			} else {
+				q.steps = append(q.steps, next)
+			}
+		}
+		use(&closure{steps: q.steps})
+	})
+	q.spent += time.Since(begin)
+	if res == attemptNodes || wide {
+		q.off, q.steps = true, nil
+	}
+	return res == attemptDone && !wide
+}
+
+// lift returns the largest d' ≥ d with before(the states reached within
+// d' steps) and that set, given s = the states reached within d steps
+// with before(s), and a condition that, once false, stays false for
+// larger sets, and fails within d + 2^K steps. round is called after each
+// image.
+func (sp *space) lift(c *closure, s Node, d int, before func(Node) bool, round func()) (Node, int) {
+	for k := len(c.steps) - 1; k >= 0; k-- {
+		next := sp.m.or(s, sp.postRel(c.steps[k], s))
+		round()
+		if before(next) {
+			s, d = next, d+1<<uint(k)
+		}
+	}
+	return s, d
+}
+
+// policyErrors returns the open states where an enabled command of the
+// label the policy chooses (of any label without a policy) has an outcome
+// out of range: the states rangeError reports.
+func (sp *space) policyErrors(p *policyEnc) Node {
+	m := sp.m
+	e := m.fls()
+	for l := range sp.M.Labels {
+		sl := sp.chosen(p, l, sp.errAll)
+		for _, ci := range sp.byLabel[l] {
+			e = m.or(e, m.and(sl, sp.cmds[ci].err))
+		}
+	}
+	return e
+}
+
+// squareReach is the squaring step of forward reachability at depth d
+// (layers 0..d checked: no state of stopAt, no range error; reached holds
+// them, front is layer d). It returns done when it decided: all states
+// reachable (*reached) and the depth of the last layer, or a range error
+// (err). Otherwise (out of its allowance, or a state of stopAt comes
+// first, which needs the layers for a counterexample: then q is turned
+// off) the layered rounds go on.
+func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node, d int, stopAt Node) (done bool, depth int, err error) {
+	m := sp.m
+	var complete bool
+	var all Node
+	var rerr error
+	ok := q.try(func(c *closure) {
+		all = m.or(*reached, sp.postRel(c.plus(), front))
+		q.round()
+		bad := m.and(all, stopAt)
+		errs := m.and(all, sp.policyErrors(p))
+		if m.isFalse(bad) && m.isFalse(errs) {
+			complete, depth = true, d
+			if !m.equal(all, *reached) {
+				_, last := sp.lift(c, *reached, d, func(s Node) bool { return !m.equal(s, all) }, q.round)
+				depth = last + 1
+			}
+			return
+		}
+		q.off = true // an answer needs the layers, or an error layer: no second attempt
+		if m.isFalse(errs) {
+			return // a state of stopAt first: the trace needs the layers
+		}
+		// The first layer with a range error, and whether a state of
+		// stopAt comes before it or in it (the layered loop checks those
+		// first).
+		s, _ := sp.lift(c, *reached, d, func(s Node) bool { return m.isFalse(m.and(s, errs)) }, q.round)
+		layer := m.diff(sp.postRel(c.steps[0], s), s) // the first layer with a range error
+		q.round()
+		if !m.isFalse(m.and(m.or(s, layer), bad)) {
+			return
+		}
+		rerr = sp.rangeError(p, m.and(layer, sp.open))
+		if rerr == nil {
+			rerr = vigilerr.Internalf("bdd", "no range error in the layer squaring found one in")
+		}
+	})
+	switch {
+	case !ok:
+		return false, 0, nil
+	case complete:
+		*reached = all
+		return true, depth, nil
+	case rerr != nil:
+		return true, 0, rerr
+	}
+	return false, 0, nil
+}
