@@ -319,6 +319,14 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		p.winner = o.v
 		p.stats.Winner = o.v.Engine
 		p.stop()
+	case p.huntRangeError() != nil:
+		// The hunter met a range error on a run of the policy from a
+		// start state, and bfs, which reports the errors of the model,
+		// gave way before it: the error is the answer, as bfs's would
+		// be (the portfolio answered unknown, 'next: a longer
+		// --timeout', with the error in the hunter's outcome only).
+		p.fatal = p.huntRangeError()
+		p.stop()
 	case p.stats.Members[0].ended() && p.stats.Members[1].ended():
 		// bfs and IC3 ended undecided: the hunter cannot prove
 		// safety, so the portfolio gives up.
@@ -401,3 +409,16 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 
 // ended reports whether the member has started and ended.
 func (m AutoMember) ended() bool { return m.Outcome != "running" && m.Outcome != "not started" }
+
+// huntRangeError returns the range error the hunter stopped on once bfs
+// has ended without a verdict or an error (nil otherwise).
+func (p *portfolio) huntRangeError() error {
+	var re *explicit.RangeError
+	if len(p.errs) < 3 || !errors.As(p.errs[2], &re) {
+		return nil
+	}
+	if r := p.results[0]; r == nil || r.Answer != explicit.Unknown || p.errs[0] != nil {
+		return nil
+	}
+	return p.errs[2]
+}
