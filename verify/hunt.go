@@ -57,6 +57,13 @@ func hunt(ctx context.Context, q *Prepared) (*Verdict, error) {
 		trace, err := w.Walk(ctx, w.Steps+huntChunk)
 		st.Walks, st.Steps = w.Walks, w.Steps
 		st.Deterministic, st.Remembered, st.Sampled = !w.MetNondet(), w.Seen(), w.Sampled()
+		if err == nil && trace == nil {
+			// A deterministic walk's range error (Walk goes on with the
+			// other walks, as PolIC3 needs): the hunter stops on it as
+			// on a random walk's, which auto answers once bfs gave way
+			// (the hunter went on and the error was lost).
+			err = w.RangeErr()
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				break

@@ -102,6 +102,7 @@ type Walker struct {
 	started  bool
 	// enumerated: deterministic walks go from each start state in turn
 	enumerated bool
+	rangeErr   error // the first range error a deterministic walk ended on
 	done       bool
 	steps      int // steps per random walk
 	rwalks     int // random walks made
@@ -181,6 +182,11 @@ func (w *Walker) Seen() int {
 // states (more than detStartsCap of them, or not enumerated), not from
 // each start state in turn.
 func (w *Walker) Sampled() bool { return w.started && !w.enumerated }
+
+// RangeErr returns the first range error a deterministic walk ended on
+// (Walk returns those of random walks), nil if none: an error of the
+// model on a run of the policy from a start state.
+func (w *Walker) RangeErr() error { return w.rangeErr }
 
 // MetNondet reports whether a walk has met a state with two successors
 // under the chosen label (then the walks are random).
@@ -326,7 +332,10 @@ func (w *Walker) walkDet(ctx context.Context, budget int) ([]explicit.Step, erro
 			// on (bfs may well find an unsafe state first: rnd81 of the
 			// generator, whose counter leaves its range a step after
 			// another run turns unsafe). The caller's engine reports it
-			// where it finds it.
+			// where it finds it; RangeErr keeps the first.
+			if w.rangeErr == nil {
+				w.rangeErr = err
+			}
 			continue
 		}
 		if err != nil {
