@@ -91,11 +91,13 @@ func (rep *SafeBDDReport) fill(m *symbolic.Model, res *bdd.Safety, states []symb
 			break
 		}
 		rep.Region.Starts, rep.Region.StartsUnsafe, rep.Region.StartsSafe = Num(starts), Num(unsafe), Num(safe)
-		if unsafe.Sign() > 0 {
-			rep.Unsafe = 1
-		}
+		// The counts of the start states, as for states listed one by
+		// one (clamped to an int; the region has them exactly).
+		rep.Unsafe = clampInt(unsafe)
 		if safe == nil {
-			rep.Unknown = 1
+			rep.Unknown = max(clampInt(new(big.Int).Sub(starts, unsafe)), 1)
+		} else {
+			rep.Safe = clampInt(safe)
 		}
 	default:
 		ans, err := res.Decide(states)
