@@ -157,6 +157,8 @@ func differCert(ctx context.Context, m *symbolic.Model, res *Result, pol symboli
 		}
 	}
 	var regs []differRegion
+	var lister *differLister
+	var listed []symbolic.State
 	for ci, c := range res.Invariant {
 		var vals []bool
 		for i, v := range c.Values {
@@ -166,13 +168,32 @@ func differCert(ctx context.Context, m *symbolic.Model, res *Result, pol symboli
 		}
 		gs, ok := cubeRegions(m, preds, vals)
 		if !ok {
-			return nil, fmt.Errorf("ppa: abstract state %d: beside its %d disequalities, a literal that is not linear (or more than %d literals f != k)", ci, len(pairs), maxRegionSplits)
+			// Not linear: its states within the disequalities,
+			// covered by boxes below (differlist.go).
+			if lister == nil {
+				lister = newDifferLister(ctx, m, pairs)
+			}
+			sts, err := lister.list(ci, preds, vals)
+			if err != nil {
+				return nil, fmt.Errorf("ppa: abstract state %d: beside its %d disequalities, a literal that is not linear (or more than %d literals f != k), and %v", ci, len(pairs), maxRegionSplits, err)
+			}
+			listed = append(listed, sts...)
+			continue
 		}
 		for _, g := range gs {
 			regs = append(regs, differRegion{g, ci})
 		}
 		if limit > 0 && len(regs) > limit {
 			return nil, ErrTooManyBoxes
+		}
+	}
+	if len(listed) > 0 {
+		var err error
+		if regs, err = lister.cover(listed, regs, limit); err != nil {
+			if errors.Is(err, ErrTooManyBoxes) || ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("ppa: covering the listed states of the abstract states that are not linear: %v", err)
 		}
 	}
 	c := &Certificate{Differ: pairs}
