@@ -165,7 +165,8 @@ func differCert(ctx context.Context, m *symbolic.Model, res *Result, pol symboli
 	}
 	var regs []differRegion
 	var lister *differLister
-	var listed []symbolic.State
+	var listCubes []int
+	var listVals [][]bool
 	for ci, c := range res.Invariant {
 		var vals []bool
 		for i, v := range c.Values {
@@ -175,16 +176,9 @@ func differCert(ctx context.Context, m *symbolic.Model, res *Result, pol symboli
 		}
 		gs, ok := cubeRegions(m, preds, vals)
 		if !ok {
-			// Not linear: its states within the disequalities,
-			// covered by boxes below (differlist.go).
-			if lister == nil {
-				lister = newDifferLister(ctx, m, pairs)
-			}
-			sts, err := lister.list(ci, preds, vals)
-			if err != nil {
-				return nil, fmt.Errorf("ppa: abstract state %d: beside its %d disequalities, a literal that is not linear (or more than %d literals f != k), and %v", ci, len(pairs), maxRegionSplits, err)
-			}
-			listed = append(listed, sts...)
+			// Not linear: its states within the disequalities are
+			// listed and covered by boxes below (differlist.go).
+			listCubes, listVals = append(listCubes, ci), append(listVals, vals)
 			continue
 		}
 		for _, g := range gs {
@@ -194,8 +188,15 @@ func differCert(ctx context.Context, m *symbolic.Model, res *Result, pol symboli
 			return nil, ErrTooManyBoxes
 		}
 	}
-	if len(listed) > 0 {
-		var err error
+	if len(listCubes) > 0 {
+		lister = newDifferLister(ctx, m, pairs)
+		listed, err := lister.list(listCubes, preds, listVals)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("ppa: %d abstract states (the first: %d) have, beside their %d disequalities, a literal that is not linear (or more than %d literals f != k), and listing their states failed: %v", len(listCubes), listCubes[0], len(pairs), maxRegionSplits, err)
+		}
 		if regs, err = lister.cover(listed, regs, limit); err != nil {
 			if errors.Is(err, ErrTooManyBoxes) || ctx.Err() != nil {
 				return nil, err

@@ -108,36 +108,62 @@ func (l *differLister) each(lo, hi []int, fn func(s symbolic.State) bool) error 
 	return rec(0)
 }
 
-// list adds the states within the disequalities of cube ci (preds with
-// the values vals; the cube's bounds among them give the box enumerated)
-// to the listed states, and returns them.
-func (l *differLister) list(ci int, preds []*symbolic.Cond, vals []bool) ([]symbolic.State, error) {
-	var bounds []*symbolic.Cond
-	var bvals []bool
-	for i, c := range preds {
-		if c.Op == symbolic.CCmp && c.L.Op == symbolic.OpVar && c.R.Op == symbolic.OpConst && (c.Cmp == symbolic.Le || c.Cmp == symbolic.Eq) || c.Op == symbolic.CVar {
-			bounds, bvals = append(bounds, c), append(bvals, vals[i])
-		}
+// list adds the states within the disequalities of the cubes cis (preds
+// with the values vals[i]; distinct valuations) to the listed states, and
+// returns them: one enumeration of the bounding box of the cubes' bounds
+// among preds, each state's valuation of preds looked up among the
+// cubes'.
+func (l *differLister) list(cis []int, preds []*symbolic.Cond, vals [][]bool) ([]symbolic.State, error) {
+	n := len(l.m.Vars)
+	lo, hi := make([]int, n), make([]int, n)
+	for v := range n {
+		lo[v], hi[v] = l.m.Vars[v].Hi, l.m.Vars[v].Lo
 	}
-	bs, _ := cubeBoxes(l.m, bounds, bvals)
-	var out []symbolic.State
-	for _, b := range bs {
-		err := l.each(b[0], b[1], func(s symbolic.State) bool {
-			for i, c := range preds {
-				if c.Holds(s) != vals[i] {
-					return true
-				}
+	cube := map[string]int{}
+	key := make([]byte, len(preds))
+	for k, ci := range cis {
+		var bounds []*symbolic.Cond
+		var bvals []bool
+		for i, c := range preds {
+			if c.Op == symbolic.CCmp && c.L.Op == symbolic.OpVar && c.R.Op == symbolic.OpConst && (c.Cmp == symbolic.Le || c.Cmp == symbolic.Eq) || c.Op == symbolic.CVar {
+				bounds, bvals = append(bounds, c), append(bvals, vals[k][i])
 			}
-			out = append(out, slices.Clone(s))
-			l.set[l.stateKey(s)] = ci
-			return len(l.set) <= maxDifferStates
-		})
-		if err != nil {
-			return nil, err
 		}
-		if len(l.set) > maxDifferStates {
-			return nil, fmt.Errorf("the abstract states hold more than %d states within the disequalities to list", maxDifferStates)
+		bs, _ := cubeBoxes(l.m, bounds, bvals)
+		for _, b := range bs {
+			for v := range n {
+				lo[v], hi[v] = min(lo[v], b[0][v]), max(hi[v], b[1][v])
+			}
 		}
+		for i, x := range vals[k] {
+			key[i] = 0
+			if x {
+				key[i] = 1
+			}
+		}
+		cube[string(key)] = ci
+	}
+	var out []symbolic.State
+	err := l.each(lo, hi, func(s symbolic.State) bool {
+		for i, c := range preds {
+			key[i] = 0
+			if c.Holds(s) {
+				key[i] = 1
+			}
+		}
+		ci, ok := cube[string(key)]
+		if !ok {
+			return true
+		}
+		out = append(out, slices.Clone(s))
+		l.set[l.stateKey(s)] = ci
+		return len(l.set) <= maxDifferStates
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(l.set) > maxDifferStates {
+		return nil, fmt.Errorf("the abstract states hold more than %d states within the disequalities to list", maxDifferStates)
 	}
 	return out, nil
 }
@@ -170,7 +196,7 @@ func (l *differLister) cover(sts []symbolic.State, regs []differRegion, limit in
 		if limit > 0 && len(regs) >= limit {
 			return nil, ErrTooManyBoxes
 		}
-		return append(regs, differRegion{region{lo: lo, hi: hi}, l.set[l.stateKey(sts[0])]}), nil
+		return append(regs, differRegion{region: region{lo: lo, hi: hi}, cube: l.set[l.stateKey(sts[0])], listed: true}), nil
 	}
 	best, bestN := -1, 0
 	for v := range n {
