@@ -10,7 +10,10 @@ package ppa
 // disequality invariant D ("differ: X Y" header lines; vigil.inv is D
 // conjoined with the union of regions), and each cube's other literals as
 // regions (cubeRegions). Each cube is D ∧ its other literals, so the
-// union of regions within D is exactly the union of cubes.
+// union of regions within D is exactly the union of cubes. A cube whose
+// other literals are not linear (npuzzle's column tests) has its states
+// within D listed and covered by boxes that hold, within D, only listed
+// states (differlist.go).
 //
 // A learned policy's facts are not the labels a cube never chooses (on
 // np3x3 the network chooses every label somewhere in every cube), but
@@ -70,7 +73,8 @@ type Certificate struct {
 // Export converts the invariant of a safe answer into a certificate, as
 // Boxes does, or, where the cubes share disequality literals x != y that
 // Boxes cannot write (more than maxRegionSplits of them), as a
-// disequality invariant with regions and "differ" facts (differ.go).
+// disequality invariant with regions (boxes of listed states for cubes
+// whose other literals are not linear) and "differ" facts (differ.go).
 func Export(ctx context.Context, m *symbolic.Model, res *Result, pol symbolic.Policy, limit int) (*Certificate, error) {
 	pairs, skip := commonDiffer(res.Predicates, res.Invariant)
 	if len(pairs) > maxRegionSplits {
@@ -140,10 +144,13 @@ func commonDiffer(preds []*symbolic.Cond, cubes []Cube) ([][2]symbolic.VarID, []
 	return pairs, skip
 }
 
-// differRegion is a region of the invariant within the disequalities.
+// differRegion is a region of the invariant within the disequalities;
+// listed: a box of listed states (differlist.go), which holds within the
+// disequalities only states of the lister's set.
 type differRegion struct {
 	region
-	cube int
+	cube   int
+	listed bool
 }
 
 // differCert writes the invariant as the disequalities pairs (stated by
@@ -157,6 +164,9 @@ func differCert(ctx context.Context, m *symbolic.Model, res *Result, pol symboli
 		}
 	}
 	var regs []differRegion
+	var lister *differLister
+	var listCubes []int
+	var listVals [][]bool
 	for ci, c := range res.Invariant {
 		var vals []bool
 		for i, v := range c.Values {
@@ -166,13 +176,32 @@ func differCert(ctx context.Context, m *symbolic.Model, res *Result, pol symboli
 		}
 		gs, ok := cubeRegions(m, preds, vals)
 		if !ok {
-			return nil, fmt.Errorf("ppa: abstract state %d: beside its %d disequalities, a literal that is not linear (or more than %d literals f != k)", ci, len(pairs), maxRegionSplits)
+			// Not linear: its states within the disequalities are
+			// listed and covered by boxes below (differlist.go).
+			listCubes, listVals = append(listCubes, ci), append(listVals, vals)
+			continue
 		}
 		for _, g := range gs {
-			regs = append(regs, differRegion{g, ci})
+			regs = append(regs, differRegion{region: g, cube: ci})
 		}
 		if limit > 0 && len(regs) > limit {
 			return nil, ErrTooManyBoxes
+		}
+	}
+	if len(listCubes) > 0 {
+		lister = newDifferLister(ctx, m, pairs)
+		listed, err := lister.list(listCubes, preds, listVals)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("ppa: %d abstract states (the first: %d) have, beside their %d disequalities, a literal that is not linear (or more than %d literals f != k), and listing their states failed: %v", len(listCubes), listCubes[0], len(pairs), maxRegionSplits, err)
+		}
+		if regs, err = lister.cover(listed, regs, limit); err != nil {
+			if errors.Is(err, ErrTooManyBoxes) || ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("ppa: covering the listed states of the abstract states that are not linear: %v", err)
 		}
 	}
 	c := &Certificate{Differ: pairs}
@@ -189,7 +218,7 @@ func differCert(ctx context.Context, m *symbolic.Model, res *Result, pol symboli
 	if err != nil {
 		return nil, err
 	}
-	d := &differExport{ctx: ctx, m: m, g: g, regs: regs, pairs: pairs, fc: cert.NewFactChecker(m, pol)}
+	d := &differExport{ctx: ctx, m: m, g: g, regs: regs, pairs: pairs, fc: cert.NewFactChecker(m, pol), lister: lister}
 	for ri := range regs {
 		esc, err := d.escapes(ri)
 		if err != nil {
@@ -218,8 +247,9 @@ type differExport struct {
 	pairs  [][2]symbolic.VarID
 	fc     *cert.FactChecker
 	facts  []BoxFact
-	states int // listed so far
-	checks int // fact checks so far
+	lister *differLister // the listed states (nil: none)
+	states int           // listed so far
+	checks int           // fact checks so far
 }
 
 // inInv reports whether s lies in the invariant: within the
@@ -230,8 +260,15 @@ func (d *differExport) inInv(s symbolic.State) bool {
 			return false
 		}
 	}
+	if d.lister != nil {
+		// The listed boxes hold, within the disequalities, exactly
+		// the listed states.
+		if _, ok := d.lister.set[d.lister.stateKey(s)]; ok {
+			return true
+		}
+	}
 	for i := range d.regs {
-		if d.regs[i].holds(s) {
+		if !d.regs[i].listed && d.regs[i].holds(s) {
 			return true
 		}
 	}

@@ -30,6 +30,10 @@ func TestReview17DifferRandomPolicies(t *testing.T) {
 		{"R": "1", "C": "6", "NO1": "0", "NO2": "5"},
 		{"R": "2", "C": "3", "NO1": "5", "NO2": "1"},
 		{"R": "3", "C": "2", "NO1": "2", "NO2": "3"},
+		// Cubes with the column tests blank - C*(blank/C) > 0, which
+		// regions cannot state: their placements listed and covered
+		// by boxes (differlist.go).
+		{"R": "2", "C": "4", "NO1": "5", "NO2": "0"},
 	}
 	seeds := 6
 	if testing.Short() {
