@@ -375,12 +375,7 @@ func (d *differExport) cover(ri int, a symbolic.LabelID, sts []symbolic.State) e
 	m := d.m
 	reg := &d.regs[ri].region
 	n := len(m.Vars)
-	lo, hi := slices.Clone(sts[0]), slices.Clone(sts[0])
-	for _, s := range sts[1:] {
-		for v := range n {
-			lo[v], hi[v] = min(lo[v], s[v]), max(hi[v], s[v])
-		}
-	}
+	lo, hi := boundsOf(sts)
 	if d.checks++; d.checks > maxDifferChecks {
 		return fmt.Errorf("more than %d fact checks", maxDifferChecks)
 	}
@@ -408,8 +403,32 @@ func (d *differExport) cover(ri int, a symbolic.LabelID, sts []symbolic.State) e
 	// Split along the variable with the fewest distinct values (at
 	// least two) among sts: the escapes of one kind fix a few variables
 	// (np3x3's blank and a tile beside it) and range over the others.
+	keys, parts := splitStates(sts)
+	for _, k := range keys {
+		if err := d.cover(ri, a, parts[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// boundsOf returns the bounding box of the states sts (at least one).
+func boundsOf(sts []symbolic.State) (lo, hi symbolic.State) {
+	lo, hi = slices.Clone(sts[0]), slices.Clone(sts[0])
+	for _, s := range sts[1:] {
+		for v := range s {
+			lo[v], hi[v] = min(lo[v], s[v]), max(hi[v], s[v])
+		}
+	}
+	return lo, hi
+}
+
+// splitStates splits the states sts (at least two distinct ones) by their
+// value of the variable that takes the fewest distinct values (at least
+// two) among them: the values in increasing order, and the states of each.
+func splitStates(sts []symbolic.State) (keys []int, parts map[int][]symbolic.State) {
 	best, bestN := -1, 0
-	for v := range n {
+	for v := range sts[0] {
 		seen := map[int]bool{}
 		for _, s := range sts {
 			seen[s[v]] = true
@@ -418,8 +437,7 @@ func (d *differExport) cover(ri int, a symbolic.LabelID, sts []symbolic.State) e
 			best, bestN = v, len(seen)
 		}
 	}
-	parts := map[int][]symbolic.State{}
-	var keys []int
+	parts = map[int][]symbolic.State{}
 	for _, s := range sts {
 		if _, ok := parts[s[best]]; !ok {
 			keys = append(keys, s[best])
@@ -427,10 +445,5 @@ func (d *differExport) cover(ri int, a symbolic.LabelID, sts []symbolic.State) e
 		parts[s[best]] = append(parts[s[best]], s)
 	}
 	slices.Sort(keys)
-	for _, k := range keys {
-		if err := d.cover(ri, a, parts[k]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return keys, parts
 }

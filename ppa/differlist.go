@@ -174,13 +174,7 @@ func (l *differLister) list(cis []int, preds []*symbolic.Cond, vals [][]bool) ([
 // listed, else the covers of sts split by value along the variable where
 // they spread least. limit > 0 bounds the regions.
 func (l *differLister) cover(sts []symbolic.State, regs []differRegion, limit int) ([]differRegion, error) {
-	n := len(l.m.Vars)
-	lo, hi := slices.Clone(sts[0]), slices.Clone(sts[0])
-	for _, s := range sts[1:] {
-		for v := range n {
-			lo[v], hi[v] = min(lo[v], s[v]), max(hi[v], s[v])
-		}
-	}
+	lo, hi := boundsOf(sts)
 	all := true
 	if len(sts) > 1 {
 		err := l.each(lo, hi, func(s symbolic.State) bool {
@@ -198,28 +192,7 @@ func (l *differLister) cover(sts []symbolic.State, regs []differRegion, limit in
 		}
 		return append(regs, differRegion{region: region{lo: lo, hi: hi}, cube: l.set[l.stateKey(sts[0])], listed: true}), nil
 	}
-	best, bestN := -1, 0
-	for v := range n {
-		if lo[v] == hi[v] {
-			continue
-		}
-		seen := map[int]bool{}
-		for _, s := range sts {
-			seen[s[v]] = true
-		}
-		if len(seen) > 1 && (best < 0 || len(seen) < bestN) {
-			best, bestN = v, len(seen)
-		}
-	}
-	parts := map[int][]symbolic.State{}
-	var keys []int
-	for _, s := range sts {
-		if _, ok := parts[s[best]]; !ok {
-			keys = append(keys, s[best])
-		}
-		parts[s[best]] = append(parts[s[best]], s)
-	}
-	slices.Sort(keys)
+	keys, parts := splitStates(sts)
 	var err error
 	for _, k := range keys {
 		if regs, err = l.cover(parts[k], regs, limit); err != nil {
