@@ -160,7 +160,7 @@ func searchPar(r *search) (*Result, error) {
 					if k >= nb || int64(k) > ctl.unsafeBlock.Load() {
 						break
 					}
-					if k%16 == 0 && ctx.Err() != nil {
+					if ctx.Err() != nil { // every block of blockStates states: a slow policy still stops within a second
 						ctl.stop.Store(true)
 						break
 					}
