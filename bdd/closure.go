@@ -52,8 +52,9 @@ import (
 // steps, S ∪ post(R_k, S) is the set reached within d + 2^k steps, so the
 // first depth where a monotone condition fails is found by binary lifting
 // over the R_k (lift), in K+1 images instead of one per layer. A
-// counterexample needs every layer (the trace walks back through them), so
-// when an unsafe state comes first Verify goes on with layered rounds.
+// counterexample walks back through the layers; it needs of layer k only
+// the states on shortest runs to the unsafe state, which bisection over
+// the R_k finds (slices), so the trace is the layered rounds' own.
 
 // squareAfter is the number of layered rounds after which a computation
 // may try squaring (a variable so that tests can set it: 0 tries it at
@@ -285,14 +286,24 @@ func (sp *space) policyErrors(p *policyEnc) Node {
 	return e
 }
 
+// squaredUnsafe is what squaring found when an unsafe state comes first:
+// the first layer with one (depth), the states reached within that many
+// steps, and the unsafe state the layered rounds pick in that layer.
+type squaredUnsafe struct {
+	c      *closure
+	depth  int
+	within Node
+	u      Node // the cube of the unsafe state
+}
+
 // squareReach is the squaring step of forward reachability at depth d
 // (layers 0..d checked: no state of stopAt, no range error; reached holds
 // them, front is layer d). It returns done when it decided: all states
-// reachable (*reached) and the depth of the last layer, or a range error
-// (err). Otherwise (out of its allowance, or a state of stopAt comes
-// first, which needs the layers for a counterexample: then q is turned
-// off) the layered rounds go on.
-func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node, d int, stopAt Node) (done bool, depth int, err error) {
+// reachable (*reached) and the depth of the last layer, a range error
+// (err), or a state of stopAt in the first layer with one or a range
+// error (unsafe: the layered rounds check stopAt first). Otherwise (out of
+// its allowance) the layered rounds go on.
+func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node, d int, stopAt Node) (done bool, depth int, unsafe *squaredUnsafe, err error) {
 	m := sp.m
 	var complete bool
 	var all Node
@@ -310,17 +321,14 @@ func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node
 			}
 			return
 		}
-		q.off = true // an answer needs the layers, or an error layer: no second attempt
-		if m.isFalse(errs) {
-			return // a state of stopAt first: the trace needs the layers
-		}
-		// The first layer with a range error, and whether a state of
-		// stopAt comes before it or in it (the layered loop checks those
-		// first).
-		s, _ := sp.lift(c, *reached, d, func(s Node) bool { return m.isFalse(m.and(s, errs)) }, q.round)
-		layer := m.diff(sp.postRel(c.steps[0], s), s) // the first layer with a range error
+		q.off = true // an answer, or an error layer: no second attempt
+		// The first layer with a state of stopAt or a range error; the
+		// layered loop checks stopAt first.
+		s, last := sp.lift(c, *reached, d, func(s Node) bool { return m.isFalse(m.and(s, errs)) && m.isFalse(m.and(s, bad)) }, q.round)
+		layer := m.diff(sp.postRel(c.steps[0], s), s)
 		q.round()
-		if !m.isFalse(m.and(m.or(s, layer), bad)) {
+		if b := m.and(layer, bad); !m.isFalse(b) {
+			unsafe = &squaredUnsafe{c: c, depth: last + 1, within: m.or(s, layer), u: sp.cube(sp.pick(b))}
 			return
 		}
 		rerr = sp.rangeError(p, m.and(layer, sp.open))
@@ -330,12 +338,89 @@ func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node
 	})
 	switch {
 	case !ok:
-		return false, 0, nil
+		return false, 0, nil, nil
 	case complete:
 		*reached = all
-		return true, depth, nil
+		return true, depth, nil, nil
+	case unsafe != nil:
+		*reached = unsafe.within
+		return true, unsafe.depth, unsafe, nil
 	case rerr != nil:
-		return true, 0, rerr
+		return true, 0, nil, rerr
 	}
-	return false, 0, nil
+	return false, 0, nil, nil
+}
+
+// slices returns, for the unsafe state u first found at depth D, sets X_k
+// (k = 0..D) that the trace can walk back through as through the layers.
+// They derive from S_k, the states at step k of some shortest run from a state
+// of start to u: S_k = (reached within k steps) ∩ (reaching u within D-k
+// steps), so S_k ⊆ layer k (a state of S_k is at least D - (D-k) = k deep),
+// and a predecessor p of a state of S_{k+1} is in layer k exactly when it
+// is in S_k (p in layer k reaches u within 1 + D-k-1 steps). trace
+// therefore picks from the slices the same predecessors as from the
+// layers. They are built by bisection: S_m = post≤(m-a)(S_a) ∩
+// pre≤(b-m)(S_b) for a < m < b (a state of that set is within m steps of
+// a start and D-m of u, and a shortest run through a state of S_m passes
+// through S_a and S_b), down to windows of sliceWindow steps. Within a
+// window from a to b the sets are built forward, one image by T a step:
+// X_a = S_a, X_k = post(T, X_{k-1}) ∩ (reaching S_b within b-a steps).
+// X_k holds S_k (a shortest run through S_k passes through S_{k-1}) and
+// lies in the states reached within k steps, so for a predecessor p of a
+// state of S_{k+1} (at least k deep), p ∈ X_k exactly when p ∈ S_k: the
+// trace picks the same predecessors from X_k as from layer k. The cost is
+// one image of a small set a step plus a few dozen images a window,
+// against one layered round (an image by every command, the unsafe and
+// range-error checks) a step.
+func (sp *space) slices(c *closure, start Node, u Node, depth int, round func()) []Node {
+	m := sp.m
+	sl := make([]Node, depth+1)
+	sl[depth] = u
+	sl[0] = m.and(start, sp.within(c, u, depth, true, round))
+	var fill func(a, b int)
+	fill = func(a, b int) {
+		if b-a <= sliceWindow {
+			// A window: the states reached from S_a in exactly k-a
+			// steps that reach S_b within b-a steps hold S_k, and are
+			// in layer k (see slices), one image a step.
+			cone := sp.within(c, sl[b], b-a, true, round)
+			x := sl[a]
+			for k := a + 1; k < b; k++ {
+				x = m.and(sp.postRel(c.steps[0], x), cone)
+				round()
+				sl[k] = x
+			}
+			return
+		}
+		mid := a + (b-a)/2
+		sl[mid] = m.and(sp.within(c, sl[a], mid-a, false, round), sp.within(c, sl[b], b-mid, true, round))
+		fill(a, mid)
+		fill(mid, b)
+	}
+	fill(0, depth)
+	return sl
+}
+
+// sliceWindow is the width of the windows slices builds forward.
+const sliceWindow = 64
+
+// within returns the states reached from x in at most n steps (backward:
+// the states reaching x in at most n steps), by the R_k of the bits of n
+// (x ∪ post(R_k, x) is the set reached within 2^k steps; R_k is the
+// closure for k ≥ K).
+func (sp *space) within(c *closure, x Node, n int, backward bool, round func()) Node {
+	m := sp.m
+	for k := 0; n > 0; k, n = k+1, n>>1 {
+		if n&1 == 0 {
+			continue
+		}
+		r := c.steps[min(k, len(c.steps)-1)]
+		if backward {
+			x = m.or(x, sp.preRel(r, x))
+		} else {
+			x = m.or(x, sp.postRel(r, x))
+		}
+		round()
+	}
+	return x
 }

@@ -21,3 +21,7 @@ var ClosureShare = &closureShare
 
 // ClosureMaxNodes lets tests make every relation too wide to square.
 var ClosureMaxNodes = &closureMaxNodes
+
+// SlicedTraces counts the counterexamples Verify built from squaring's
+// slices rather than from layered rounds.
+var SlicedTraces = &slicedTraces

@@ -328,9 +328,21 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 				return err
 			}
 			if q != nil && q.due(res.Depth) {
-				done, depth, err := sp.squareReach(q, pol, &reached, front, res.Depth, sp.unsafe)
+				done, depth, uns, err := sp.squareReach(q, pol, &reached, front, res.Depth, sp.unsafe)
 				if err != nil {
 					return err
+				}
+				if done && uns != nil {
+					// The layered rounds' counterexample, from the
+					// states on shortest runs to the unsafe state.
+					sl := sp.slices(uns.c, layers[0], uns.u, uns.depth, q.round)
+					tr, err := sp.trace(pol, sl, sp.pick(uns.u))
+					if err != nil {
+						return err
+					}
+					res.Verdict, res.Depth, res.Trace = Unsafe, depth, tr
+					slicedTraces++
+					return nil
 				}
 				if done {
 					res.Verdict, res.Depth = Safe, depth
@@ -362,6 +374,10 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 	sp.run(func() error { sp.finishStats(&res.Stats, reached, begin); return nil })
 	return res, nil
 }
+
+// slicedTraces counts the counterexamples built from squaring's slices
+// (for tests).
+var slicedTraces int
 
 // trace walks back from t (in the last layer) through the layers to a
 // start state, one predecessor per layer.
@@ -470,7 +486,7 @@ func Explore(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd
 				return err
 			}
 			if q != nil && q.due(ex.Depth) {
-				done, depth, err := sp.squareReach(q, pol, &reached, front, ex.Depth, mm.fls())
+				done, depth, _, err := sp.squareReach(q, pol, &reached, front, ex.Depth, mm.fls())
 				if err != nil {
 					return err
 				}
