@@ -79,7 +79,7 @@ type Progress struct {
 // Stats describe a finished (or stopped) computation.
 type Stats struct {
 	Iterations int           // image or pre-image rounds (squarings and lifting images included)
-	Squarings  int           // of them, the rounds of iterative squaring (closure.go)
+	Squarings  int           // of them, iterative squaring's compositions and images by its relations (closure.go)
 	BDDVars    int           // BDD variables of states (current and next bits; not the auxiliary copy used to square relations)
 	SetNodes   int           // nodes of the final set
 	Mem        MemStats      // node table, collections, heap
