@@ -1,14 +1,7 @@
 package trees_test
 
 import (
-	"encoding/json"
-	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
-
-	"vigil/trees"
 )
 
 // tieScript trains XGBoost models whose inputs sit on their split
@@ -79,57 +72,7 @@ json.dump(cases, sys.stdout)
 // bit for bit (float32) at every input on or beside a split threshold of
 // each model tieScript trains.
 func TestReview17XGBoostThresholdTies(t *testing.T) {
-	if err := exec.Command("/usr/bin/python3", "-c", "import xgboost, numpy").Run(); err != nil {
-		t.Skip("python3-xgboost is not installed (apt-get install python3-xgboost): the threshold ties are not compared with XGBoost's own predictions")
-	}
-	dir := t.TempDir()
-	out, err := exec.Command("/usr/bin/python3", "-c", tieScript, dir).Output()
-	if err != nil {
-		t.Fatalf("training with xgboost: %v", err)
-	}
-	var cases []struct {
-		Name    string      `json:"name"`
-		File    string      `json:"file"`
-		Inputs  [][]float64 `json:"inputs"`
-		Margins []any       `json:"margins"`
-	}
-	if err := json.Unmarshal(out, &cases); err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) < 12 {
-		t.Fatalf("only %d models trained", len(cases))
-	}
-	inputs := 0
-	for _, c := range cases {
-		data, err := os.ReadFile(filepath.Join(dir, c.File))
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := trees.ParseXGBoost(data)
-		if err != nil {
-			t.Errorf("%s: %v", c.Name, err)
-			continue
-		}
-		dst := make([]float64, e.NumClasses)
-		bad := 0
-		for i, x := range c.Inputs {
-			want := margins(c.Margins[i])
-			if err := e.Scores(x, dst); err != nil {
-				t.Fatalf("%s: %v", c.Name, err)
-			}
-			if len(want) != len(dst) {
-				t.Fatalf("%s: %d scores, XGBoost gives %d", c.Name, len(dst), len(want))
-			}
-			for k := range want {
-				if float32(dst[k]) != float32(want[k]) && bad < 3 {
-					bad++
-					t.Errorf("%s: input %v class %d: vigil %v, XGBoost %v (%d float32 ulps apart)", c.Name, x, k, float32(dst[k]), float32(want[k]),
-						int64(math.Float32bits(float32(dst[k])))-int64(math.Float32bits(float32(want[k]))))
-				}
-			}
-		}
-		inputs += len(c.Inputs)
-	}
+	inputs := compareWithXGBoost(t, tieScript, 12, "the threshold ties are not compared with XGBoost's own predictions")
 	if inputs < 1000 {
 		t.Errorf("only %d inputs on thresholds", inputs)
 	}

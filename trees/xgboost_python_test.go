@@ -69,11 +69,22 @@ json.dump(cases, sys.stdout)
 // score transformed the wrong way (logit where XGBoost keeps the margin,
 // log where it takes none) shifts every score of a policy.
 func TestXGBoostMarginsAgainstXGBoost(t *testing.T) {
+	compareWithXGBoost(t, trainScript, 30, "vigil's XGBoost reading is not compared with XGBoost's own predictions")
+}
+
+// compareWithXGBoost runs script (which trains models with the real
+// XGBoost into the directory it is given and prints each model's file,
+// inputs and XGBoost's margins), checks that it trained at least
+// minModels, and that vigil's scores are XGBoost's margins bit for bit
+// (float32) at every input; it skips, saying what is not compared (skip),
+// without python3-xgboost. It returns the number of inputs compared.
+func compareWithXGBoost(t *testing.T, script string, minModels int, skip string) int {
+	t.Helper()
 	if err := exec.Command("/usr/bin/python3", "-c", "import xgboost, numpy").Run(); err != nil {
-		t.Skip("python3-xgboost is not installed (apt-get install python3-xgboost): vigil's XGBoost reading is not compared with XGBoost's own predictions")
+		t.Skip("python3-xgboost is not installed (apt-get install python3-xgboost): " + skip)
 	}
 	dir := t.TempDir()
-	out, err := exec.Command("/usr/bin/python3", "-c", trainScript, dir).Output()
+	out, err := exec.Command("/usr/bin/python3", "-c", script, dir).Output()
 	if err != nil {
 		t.Fatalf("training with xgboost: %v", err)
 	}
@@ -86,9 +97,10 @@ func TestXGBoostMarginsAgainstXGBoost(t *testing.T) {
 	if err := json.Unmarshal(out, &cases); err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) < 30 {
+	if len(cases) < minModels {
 		t.Fatalf("only %d models trained", len(cases))
 	}
+	inputs := 0
 	for _, c := range cases {
 		data, err := os.ReadFile(filepath.Join(dir, c.File))
 		if err != nil {
@@ -117,7 +129,9 @@ func TestXGBoostMarginsAgainstXGBoost(t *testing.T) {
 				}
 			}
 		}
+		inputs += len(c.Inputs)
 	}
+	return inputs
 }
 
 // margins reads one prediction row: a number, or a list (one per class).
