@@ -2,19 +2,13 @@ package walk
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"vigil/lang"
-	"vigil/symbolic/explicit"
 )
 
 // TestReview17bSeenBytesHeld: the store of walked states stays within
 // Options.SeenBytes (checked every 4,096 states, so within a few pages of
 // it), not a table's doubling beyond it.
 func TestReview17bSeenBytesHeld(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "m.spec")
 	src := `
 model lanes
 const L = 4000000
@@ -29,21 +23,7 @@ property p {
     goal z == L
 }
 `
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, diags := lang.Load(path, lang.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags.Render())
-	}
-	g, err := explicit.New(m, m.Property("p"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, err := explicit.NewDecider(m, m.Policy("pi"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, dec := loadTestModel(t, src)
 	for _, bound := range []int64{4 << 20, 9 << 20, 17 << 20} {
 		w := New(g, dec, Options{Seed: 1, SeenBytes: bound})
 		peak := 0

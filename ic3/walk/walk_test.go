@@ -2,13 +2,10 @@ package walk_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"vigil/ic3/walk"
-	"vigil/lang"
 	"vigil/symbolic/explicit"
 )
 
@@ -44,24 +41,7 @@ func load(t *testing.T, extra string) (*explicit.Generator, explicit.Decider) {
 
 // loadSrc loads a model of property p and policy pi.
 func loadSrc(t *testing.T, src string) (*explicit.Generator, explicit.Decider) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "line.spec")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, diags := lang.Load(path, lang.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags.Render())
-	}
-	g, err := explicit.New(m, m.Property("p"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, err := explicit.NewDecider(m, m.Policy("pi"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g, dec
+	return walk.LoadTestModel(t, src)
 }
 
 // hunt walks until a counterexample, the walker's end or budget steps.
