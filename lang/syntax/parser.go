@@ -576,7 +576,7 @@ func (p *parser) policyDecl(start symbolic.Pos) Decl {
 	}
 	p.expect("{")
 	for !p.is("}") {
-		d.Items = append(d.Items, p.policyItem())
+		d.Items = append(d.Items, p.policyItem(d.Kind.Name))
 	}
 	p.advance()
 	d.Span = p.span(start)
@@ -706,7 +706,11 @@ func (p *parser) output(it *PolicyItem) {
 	}
 }
 
-func (p *parser) policyItem() *PolicyItem {
+// policyItem parses one line of a policy's body. kind (rules, nn, trees,
+// ...) only shapes the message when the line starts with none of the
+// item words: a rules policy is told how a rule reads, a learned one
+// which lines it takes.
+func (p *parser) policyItem(kind string) *PolicyItem {
 	it := &PolicyItem{}
 	start := p.tok.pos
 	switch {
@@ -751,7 +755,14 @@ func (p *parser) policyItem() *PolicyItem {
 		}
 		it.Reading = p.ident()
 	default:
-		p.fail(`"inputs", "outputs", "interface", "argmax", "when", "otherwise" or "}"`)
+		switch kind {
+		case "rules":
+			p.fail(`"when", "otherwise" or "}" (a rule reads ` + "`when CONDITION -> LABEL`, the last `otherwise -> LABEL`)")
+		case "nn", "trees":
+			p.fail(`"inputs", "outputs", "interface", "argmax" or "}"`)
+		default:
+			p.fail(`"inputs", "outputs", "interface", "argmax", "when", "otherwise" or "}"`)
+		}
 	}
 	it.Span = Span{start, p.last.end}
 	return it
