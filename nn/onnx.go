@@ -287,6 +287,8 @@ func parseTensor(b []byte) (*onnxTensor, error) {
 	var hasRaw bool
 	var floats, doubles []float64
 	var ints []int64
+	var external bool // data_location EXTERNAL
+	var location string
 	err := walk(b, func(num protowire.Number, typ protowire.Type, v []byte, x uint64) error {
 		switch num {
 		case 1:
@@ -333,11 +335,36 @@ func parseTensor(b []byte) (*onnxTensor, error) {
 					v = v[8:]
 				}
 			}
+		case 13: // external_data: StringStringEntryProto key(1), value(2)
+			if typ == protowire.BytesType {
+				var key, val string
+				if err := walk(v, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
+					if typ == protowire.BytesType && num == 1 {
+						key = string(v)
+					} else if typ == protowire.BytesType && num == 2 {
+						val = string(v)
+					}
+					return nil
+				}); err != nil {
+					return err
+				}
+				if key == "location" {
+					location = val
+				}
+			}
+		case 14: // data_location: EXTERNAL is 1
+			external = typ == protowire.VarintType && x == 1
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if external {
+		// Its values lie in another file, which vigil does not read:
+		// without this the tensor read as having no values ("0 values
+		// for shape [2 2]").
+		return nil, fmt.Errorf("tensor %q keeps its values in an external file (%+q); vigil reads ONNX files that hold every tensor: save it again with onnx.save_model(onnx.load(path), new_path) (onnx.load reads the external values in)", t.name, location)
 	}
 	size := int64(1)
 	for _, d := range t.dims {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -712,6 +713,10 @@ func integer(e sexp) (int, error) {
 		if len(x.items) == 2 && atomIs(x.items[0], "-") {
 			if a, ok := x.items[1].(atom); ok && z3Int(a.s) {
 				if k, err := strconv.Atoi(a.s); err == nil {
+					if k == math.MinInt {
+						// -k would wrap to k itself: z3 reads 2^63
+						return 0, fmt.Errorf("(- %s) is 2^63, beyond the 64-bit integers", a.s)
+					}
 					return -k, nil
 				}
 			}

@@ -119,6 +119,13 @@ func (q *question) enumerateDiffer(ctx context.Context, lo, hi []int) error {
 	var rec func(v int) error
 	rec = func(v int) error {
 		if v == n {
+			// Only the states of the region count, as countDiffer
+			// counts them: a fact it sent here (at most differPrefer of
+			// them) whose box held more than differLimit states within
+			// the pairs, most of them outside its atoms, was refused.
+			if !q.inRegion(s) {
+				return nil
+			}
 			states++
 			if states > differLimit {
 				return tooMany()

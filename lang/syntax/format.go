@@ -512,8 +512,13 @@ func Wrap(line string) []string { return wrap(line) }
 // far as possible. Continuation lines are indented by eight more spaces
 // than the line. A piece without a break point stays long. The pieces
 // depend only on the line, so formatting stays idempotent.
+//
+// A comment on a line of its own (// or /* */, the only lines that start
+// so) is never wrapped: a block comment's text split at its commas got a
+// line break and eight spaces more on every run of fmt, as its new lines
+// offered other break points (the output was no fixed point).
 func wrap(line string) []string {
-	if utf8.RuneCountInString(line) <= MaxWidth || strings.HasPrefix(strings.TrimSpace(line), "//") {
+	if t := strings.TrimSpace(line); utf8.RuneCountInString(line) <= MaxWidth || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") {
 		return []string{line}
 	}
 	indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
