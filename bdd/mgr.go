@@ -184,10 +184,12 @@ func (m *mgr) check(r Node) Node {
 		panic(&stop{reason: fmt.Sprintf("node limit %d", m.budget)})
 	}
 	m.ops++
-	if m.ops&31 == 0 {
-		if err := m.ctx.Err(); err != nil {
-			panic(&stop{reason: ctxReason(m.ctx)})
-		}
+	// The context after every operation: one operation on a large BDD
+	// can take a second (a sum of two 20-bit variables under a blocked
+	// order), so checking every 32nd let --timeout 1s run for 19 s, and
+	// ctx.Err costs nothing beside an operation.
+	if err := m.ctx.Err(); err != nil {
+		panic(&stop{reason: ctxReason(m.ctx)})
 	}
 	if !m.deadline.IsZero() && m.ops&3 == 0 && time.Now().After(m.deadline) {
 		panic(&stop{reason: timeAllowance})

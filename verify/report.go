@@ -492,6 +492,11 @@ func (r *Report) nextStep() string {
 		if strings.HasPrefix(reason, "node limit") {
 			return "a larger --max-nodes or another --bdd-order, or --engine ic3 (polic3 for a learned policy)"
 		}
+		if longer && r.BDD != nil && r.BDD.BDD != nil && r.BDD.BDD.Order == "interleaved" {
+			// A sum or comparison of two wide variables is exponential
+			// under the interleaved order and linear under bitwise.
+			return "a longer --timeout, --bdd-order bitwise (where the model adds or compares variables of wide ranges), or --engine auto"
+		}
 	case "ic3", "ic3-nog", "polic3", "ppa":
 		if longer {
 			return "a longer --timeout, or --engine auto, which also runs bfs (while the reached states fit in memory) and a counterexample hunter on the other cores"
