@@ -63,6 +63,8 @@ func hintFor(tok string) string {
 		return " (a condition is negated with !, not not)"
 	case ";":
 		return " (.spec has no semicolons: an outcome's assignments are separated by commas, x' = 1, y' = 2)"
+	case "%", "mod", "MOD":
+		return " (.spec has no modulo operator: write a - k * (a / k) for a modulo a positive constant k, which / rounds toward negative infinity)"
 	}
 	return ""
 }
