@@ -96,6 +96,10 @@ func (n *Network) checkBox(b Box) error {
 // nil) or of every linear combination C[r]·f(x) (each row has Outputs()
 // entries).
 //
+// A bound the float64 bound arithmetic cannot compute (it overflows on
+// a box of huge values) is infinite: -Inf for a lower, +Inf for an upper
+// bound, never NaN.
+//
 // Networks ending in Softmax or LogSoftmax are not bounded (an error):
 // the policy engines bound the scores before the function (softmax.go).
 func (n *Network) Bounds(box Box, C [][]float64, m Method) (lo, hi []float64, err error) {
@@ -130,6 +134,14 @@ func (n *Network) Bounds(box Box, C [][]float64, m Method) (lo, hi []float64, er
 	lo, hi = make([]float64, k), make([]float64, k)
 	for r := 0; r < k; r++ {
 		lo[r], hi[r] = lb[r], -lb[k+r]
+		// A bound is not a number when the bound arithmetic overflows
+		// float64 on the box (Inf - Inf): nothing is known then.
+		if math.IsNaN(lo[r]) {
+			lo[r] = math.Inf(-1)
+		}
+		if math.IsNaN(hi[r]) {
+			hi[r] = math.Inf(1)
+		}
 	}
 	return lo, hi, nil
 }
