@@ -22,12 +22,14 @@ var limit int64 = Max
 
 // TooLargeError is the error of an input of more than Max bytes.
 type TooLargeError struct {
-	// Name is the file's path, or what the input is when it is not a
-	// file.
+	// Name is the file's path ("" when the caller names it).
 	Name string
 }
 
 func (e *TooLargeError) Error() string {
+	if e.Name == "" {
+		return fmt.Sprintf("more than %d MiB (or endless, as a device or a pipe can be); vigil reads its inputs whole: is it the right file?", limit>>20)
+	}
 	return fmt.Sprintf("%s: more than %d MiB (or endless, as a device or a pipe can be); vigil reads its inputs whole: is it the right file?", e.Name, limit>>20)
 }
 
@@ -51,7 +53,8 @@ func ReadFile(path string) ([]byte, error) {
 }
 
 // ReadAll reads r to its end as io.ReadAll does, refusing more than Max
-// bytes with a *TooLargeError that calls the input name.
+// bytes with a *TooLargeError that calls the input name (give "" when the
+// caller's error names it).
 func ReadAll(r io.Reader, name string) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
