@@ -14,12 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"vigil/internal/inputfile"
 	"vigil/internal/vigilerr"
 )
 
@@ -279,7 +279,7 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 
 // LoadVNNLIB reads a VNNLIB property file.
 func LoadVNNLIB(path string) (*Property, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("nn: %v", err)
 	}
