@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/internal/jsonerr"
 	"vigil/symbolic"
 )
@@ -392,7 +393,7 @@ func pathErr(err error) string {
 // iface reads a PlaJA .jani2nnet interface: {"input":[{"name":..}], "output":[..]}.
 func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Model) bool {
 	c := l.c
-	data, err := os.ReadFile(p.Interface)
+	data, err := inputfile.ReadFile(p.Interface)
 	if err != nil {
 		c.errorf(it.IfacePos, it.IfacePos, "E0507", "interface file %s: %v", it.Interface, pathErr(err))
 		return false
