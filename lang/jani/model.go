@@ -91,6 +91,10 @@ type modelLoader struct {
 	// initial is the model's restrict-initial expression other than true
 	// (nil: none): the start condition of every property.
 	initial *node
+	// composed and outcomes count the commands the synchronisation
+	// vectors combine and the outcomes of every composed command (see
+	// maxComposed, maxTotalOutcomes).
+	composed, outcomes int
 }
 
 type varInfo struct {
