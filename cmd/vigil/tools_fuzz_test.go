@@ -25,8 +25,8 @@ var toolCommands = map[string]bool{"nn": true, "trees": true, "cert": true, "run
 // verify --record writes, $J a JANI model and $P its PA property file
 // (specs/plaja), $O an output path. A wrong flag or value is a usage or
 // input error, never a panic (exit 70), and every command answers within
-// 20 s. Numbers of more than four digits are left out (a budget of
-// 10^9 runs or nodes may take as long as it says), as are paths the
+// 20 s. Numbers of more than three digits are left out (a budget of
+// 10^4 runs of 10^4 steps takes as long as it says), as are paths the
 // mutator writes (it runs in a temporary directory). Crashers stay in
 // testdata/fuzz/FuzzToolArgs.
 func FuzzToolArgs(f *testing.F) {
@@ -169,12 +169,12 @@ func FuzzToolArgs(f *testing.F) {
 	})
 }
 
-// longNumber reports whether s has a run of more than four digits.
+// longNumber reports whether s has a run of more than three digits.
 func longNumber(s string) bool {
 	run := 0
 	for _, r := range s {
 		if unicode.IsDigit(r) {
-			if run++; run > 4 {
+			if run++; run > 3 {
 				return true
 			}
 		} else {
