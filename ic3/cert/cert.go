@@ -284,7 +284,7 @@ func Read(path string) (*Cert, error) {
 
 // Parse reads a certificate; name is used in errors.
 func Parse(r io.Reader, name string) (*Cert, error) {
-	src, err := inputfile.ReadAll(r, name)
+	src, err := inputfile.ReadAll(r, "") // named below
 	if err != nil {
 		return nil, errorf("%s: %v", name, err)
 	}
