@@ -30,8 +30,9 @@ const MaxQuantTerms = 100_000
 // MaxQuantTotal bounds the terms and assignments the quantifiers of a
 // whole model expand to: many expressions (or the assignments of one
 // forall, or an action schema's commands) of MaxQuantTerms terms each
-// would take the front end's memory.
-const MaxQuantTotal = 250_000
+// would take the front end's memory. Blocks (specs/blocks.spec) at
+// N = 45, the largest the per-expression limit takes, stays within it.
+const MaxQuantTotal = 500_000
 
 type quants struct {
 	c      *checker
