@@ -15,7 +15,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -23,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"vigil/internal/inputfile"
 
 	toml "github.com/pelletier/go-toml/v2"
 )
@@ -262,7 +262,7 @@ func newError(path string, src []byte, line, col int, code, msg string) *Error {
 
 // Load reads and checks an experiment file and expands its runs.
 func Load(path string) (*Experiment, error) {
-	src, err := os.ReadFile(path)
+	src, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
 	}

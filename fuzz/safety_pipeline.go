@@ -115,7 +115,7 @@ func SafetyTest(ctx context.Context, tasks []*SafetyTask, opt SafetyOptions) (*S
 	if len(opt.Oracles) == 0 {
 		opt.Oracles = []string{"tarjan"}
 	}
-	if err := checkSafetyOracles(opt.Oracles); err != nil {
+	if err := CheckSafetyOracles(opt.Oracles); err != nil {
 		return nil, err
 	}
 	if opt.Runtime > 0 {
@@ -273,7 +273,9 @@ func runKey(steps []explicit.Step) string {
 	return b.String()
 }
 
-func checkSafetyOracles(names []string) error {
+// CheckSafetyOracles checks the names of safety mode's oracles (safety
+// deciders, safety.Algorithms), saying which one is unknown.
+func CheckSafetyOracles(names []string) error {
 	for _, n := range names {
 		ok := false
 		for _, a := range safety.Algorithms {

@@ -46,6 +46,12 @@ import (
 // MaxArray is the most elements one array may have.
 const MaxArray = 100_000
 
+// MaxArrayElements is the most elements a model's array variables may
+// have in all: each is a state variable, and a few hundred arrays of
+// MaxArray elements would take the front end's memory, while the engines
+// handle far fewer.
+const MaxArrayElements = 250_000
+
 // array is one array variable or constant.
 type array struct {
 	name   string
@@ -90,6 +96,7 @@ type arrays struct {
 	risky  []*Expr // the reads that may leave their range, of the expression being rewritten
 	first  *array  // the first array read or written out of range there, if it holds integers
 	bad    bool    // an error reported in the declaration being rewritten
+	elems  int64   // the elements of the array variables declared so far
 }
 
 // predArr is a rewritten predicate and its error condition.
@@ -354,6 +361,19 @@ func (s *arrays) variable(d *VarDecl) []Decl {
 		c.badDecl[d] = true
 		return nil
 	}
+	if s.elems+n > MaxArrayElements {
+		if s.elems > MaxArrayElements { // reported at the first array over
+			a.bad = true
+			c.badDecl[d] = true
+			return nil
+		}
+		c.errorf(d.IdxLo.Pos, d.IdxHi.End, "E0802", "array %s brings the model's array variables to %d elements, more than the %d vigil takes in all; shrink the arrays", d.Name.Name, s.elems+n, MaxArrayElements)
+		s.elems = MaxArrayElements + 1
+		a.bad = true
+		c.badDecl[d] = true
+		return nil
+	}
+	s.elems += n
 	a.lo, a.hi = lo, hi
 	if c.arrayLo == nil {
 		c.arrayLo = map[*VarDecl]int{}

@@ -22,6 +22,7 @@ package lang
 // than reporting consequences of the same mistake.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -447,7 +448,11 @@ func (c *checker) constValue(s *symbol, usePos, useEnd symbolic.Pos) (int, bool)
 	if s.override != nil {
 		v, err := strconv.Atoi(*s.override)
 		if err != nil {
-			c.cmdErrorf("E0304", "-D %s=%s: the value must be an integer", s.name, *s.override)
+			if errors.Is(err, strconv.ErrRange) {
+				c.cmdErrorf("E0304", "-D %s=%s: the value is outside the 64-bit integers (%d .. %d)", s.name, *s.override, math.MinInt64, math.MaxInt64)
+			} else {
+				c.cmdErrorf("E0304", "-D %s=%s: the value must be an integer, such as -D %s=5", s.name, *s.override, s.name)
+			}
 			s.state = 3
 			return 0, false
 		}

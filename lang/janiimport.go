@@ -18,9 +18,9 @@ package lang
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 
+	"vigil/internal/inputfile"
 	"vigil/lang/jani"
 	"vigil/lang/syntax"
 	"vigil/symbolic"
@@ -52,7 +52,7 @@ func (l *loader) importJANI(f *File, imp *ImportDecl, target string) {
 			imp.Path, j.file.Path, j.imp.Path, j.imp.PathPos.Line))
 		return
 	}
-	data, err := os.ReadFile(target)
+	data, err := inputfile.ReadFile(target)
 	if err != nil {
 		l.diags = append(l.diags, f.Diag(imp.PathPos, 0, "E0002", "cannot import %s: %s", imp.Path, pathErr(err)))
 		return
@@ -112,7 +112,7 @@ const maxQuotedLine = 200
 // for its constants. Its notes and errors are diagnostics W0901 and E0901
 // positioned at FILE#JSONPATH:LINE:COL, as for an imported model.
 func LoadJANI(path string, defines map[string]string) (*symbolic.Model, Diagnostics) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, Diagnostics{{Pos: symbolic.Pos{File: path}, Code: "E0901", Msg: err.Error()}}
 	}

@@ -8,10 +8,10 @@
 package lang
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/symbolic"
 )
 
@@ -30,7 +30,7 @@ type Options struct {
 // warnings when the model is returned; the model is nil when there are
 // errors.
 func Load(path string, opts Options) (*symbolic.Model, Diagnostics) {
-	src, err := os.ReadFile(path)
+	src, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, Diagnostics{{Pos: symbolic.Pos{File: path}, Code: "E0002", Msg: "cannot read the file: " + pathErr(err)}}
 	}
@@ -139,7 +139,7 @@ func (l *loader) load(path string, src []byte, from *ImportDecl) {
 		case 2:
 			continue
 		}
-		tsrc, err := os.ReadFile(target)
+		tsrc, err := inputfile.ReadFile(target)
 		if err != nil {
 			l.diags = append(l.diags, f.Diag(imp.PathPos, 0, "E0002", "cannot import %s: %s", imp.Path, pathErr(err)))
 			continue

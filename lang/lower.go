@@ -6,6 +6,7 @@ package lang
 // still find come from files it reads (table CSVs, interface files).
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/internal/jsonerr"
 	"vigil/symbolic"
 )
@@ -392,7 +394,7 @@ func pathErr(err error) string {
 // iface reads a PlaJA .jani2nnet interface: {"input":[{"name":..}], "output":[..]}.
 func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Model) bool {
 	c := l.c
-	data, err := os.ReadFile(p.Interface)
+	data, err := inputfile.ReadFile(p.Interface)
 	if err != nil {
 		c.errorf(it.IfacePos, it.IfacePos, "E0507", "interface file %s: %v", it.Interface, pathErr(err))
 		return false
@@ -456,12 +458,11 @@ func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Mode
 // and a final `label` column, then one row per state (Booleans as
 // true/false or 0/1, enum values by name or number).
 func loadTable(path string, m *symbolic.Model, syms map[string]*symbol) (*symbolic.Table, error) {
-	fh, err := os.Open(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, errors.New(pathErr(err))
 	}
-	defer fh.Close()
-	r := csv.NewReader(fh)
+	r := csv.NewReader(bytes.NewReader(data))
 	r.TrimLeadingSpace = true
 	r.Comment = '#'
 	header, err := r.Read()
@@ -471,19 +472,25 @@ func loadTable(path string, m *symbolic.Model, syms map[string]*symbol) (*symbol
 		}
 		return nil, err
 	}
+	hl, _ := r.FieldPos(0) // the header's line, after any comment lines
 	cols := make([]symbolic.VarID, 0, len(header))
 	seen := map[string]bool{}
 	if len(header) == 0 || strings.TrimSpace(header[len(header)-1]) != "label" {
-		return nil, fmt.Errorf("line 1: the last column must be named label")
+		return nil, fmt.Errorf("line %d: the last column must be named label", hl)
 	}
 	for _, h := range header[:len(header)-1] {
 		h = strings.TrimSpace(h)
 		s := syms[h]
 		if s == nil || s.kind != symVar {
-			return nil, fmt.Errorf("line 1: column %q is not a variable of the model", h)
+			for _, run := range m.VarRuns() {
+				if run.Array && run.Name == h {
+					return nil, fmt.Errorf("line %d: column %q is an array: give a column to each element, %s .. %s", hl, h, m.Vars[run.First].Name, m.Vars[run.First+run.N-1].Name)
+				}
+			}
+			return nil, fmt.Errorf("line %d: column %q is not a variable of the model", hl, h)
 		}
 		if seen[h] {
-			return nil, fmt.Errorf("line 1: column %q appears twice", h)
+			return nil, fmt.Errorf("line %d: column %q appears twice", hl, h)
 		}
 		seen[h] = true
 		cols = append(cols, s.id)
@@ -495,13 +502,16 @@ func loadTable(path string, m *symbolic.Model, syms map[string]*symbol) (*symbol
 				miss = append(miss, v.Name)
 			}
 		}
-		return nil, fmt.Errorf("line 1: the header must name every variable; missing %s", strings.Join(miss, ", "))
+		return nil, fmt.Errorf("line %d: the header must name every variable; missing %s", hl, strings.Join(miss, ", "))
 	}
 	t := &symbolic.Table{}
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
 			return t, nil
+		}
+		if pe, ok := errors.AsType[*csv.ParseError](err); ok && errors.Is(err, csv.ErrFieldCount) {
+			return nil, fmt.Errorf("line %d: %d fields, want %d: one per column of the header, line %d (the variables, then label)", pe.StartLine, len(rec), len(header), hl)
 		}
 		if err != nil {
 			return nil, err

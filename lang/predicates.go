@@ -6,10 +6,10 @@ package lang
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/lang/jani"
 	"vigil/symbolic"
 )
@@ -32,7 +32,7 @@ func isSpecPredicates(path string) bool {
 	if strings.EqualFold(filepath.Ext(path), ".spec") {
 		return true
 	}
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return false // the JSON reader reports it
 	}
@@ -45,7 +45,7 @@ func isSpecPredicates(path string) bool {
 // .spec front end as if the file imported the model (diagnostics keep the
 // file's own lines and columns).
 func specPredicates(path, file string, defines map[string]string, m *symbolic.Model) ([]*symbolic.Cond, error) {
-	src, err := os.ReadFile(path)
+	src, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

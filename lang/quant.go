@@ -27,6 +27,13 @@ import (
 // to, nested ones multiplied.
 const MaxQuantTerms = 100_000
 
+// MaxQuantTotal bounds the terms and assignments the quantifiers of a
+// whole model expand to: many expressions (or the assignments of one
+// forall, or an action schema's commands) of MaxQuantTerms terms each
+// would take the front end's memory. Blocks (specs/blocks.spec) at
+// N = 45, the largest the per-expression limit takes, stays within it.
+const MaxQuantTotal = 500_000
+
 type quants struct {
 	c      *checker
 	consts map[string]*ConstDecl
@@ -34,8 +41,22 @@ type quants struct {
 	values map[string]int
 	names  map[string]bool // declared names, which bound names may not take
 	terms  int             // of the current top-level expression
+	total  int             // of every expression and forall assignment
 	failed bool            // an error in the current top-level expression
 	quiet  bool            // fold without reporting (array.go's intervals)
+}
+
+// spend adds n terms to the model's total, reporting (once) and
+// returning false when it passes MaxQuantTotal.
+func (q *quants) spend(n int, p, end symbolic.Pos) bool {
+	if q.total > MaxQuantTotal {
+		return false // reported
+	}
+	if q.total += n; q.total > MaxQuantTotal {
+		q.errorf(p, end, "E0704", "the quantifiers of the model expand to more than %d terms and assignments in all (this one brings them to %d); narrow their ranges", MaxQuantTotal, q.total)
+		return false
+	}
+	return true
 }
 
 // errorf reports an error unless q is quiet.
@@ -245,6 +266,9 @@ func (q *quants) each(as *AssignNode) []*AssignNode {
 		q.errorf(e.Name.Pos, identEnd(e.Name), "E0704", "forall %s makes more than %d assignments; narrow its range", name, MaxQuantTerms)
 		return nil
 	}
+	if hi >= lo && !q.spend(hi-lo+1, e.Name.Pos, identEnd(e.Name)) {
+		return nil
+	}
 	var out []*AssignNode
 	for k := lo; k <= hi; k++ {
 		sub := map[string]int{name: k}
@@ -321,6 +345,10 @@ func (q *quants) quant(e *Expr) *Expr {
 	n := hi - lo + 1
 	if n <= 0 || q.terms+n > MaxQuantTerms || q.terms+n < q.terms {
 		q.errorf(e.Pos, e.End, "E0704", "the quantifiers of this expression expand to more than %d terms (this one to %d); narrow their ranges", MaxQuantTerms, uint(hi-lo)+1)
+		q.failed = true
+		return empty(e)
+	}
+	if !q.spend(n, e.Pos, e.End) {
 		q.failed = true
 		return empty(e)
 	}

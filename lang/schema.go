@@ -32,6 +32,11 @@ import (
 // MaxExpansion is the most commands one schema may expand to.
 const MaxExpansion = 100_000
 
+// MaxExpansionTotal is the most commands the schemas of a model may
+// expand to in all: a few hundred schemas of MaxExpansion commands each
+// would take the front end's memory.
+const MaxExpansionTotal = 250_000
+
 // family is every label of one name that has an index: a schema's
 // and those declared as `action move[0, 3]`.
 type family struct {
@@ -115,6 +120,7 @@ func (c *checker) schemaPrepare() {
 
 type schemas struct {
 	c     *checker
+	total int // the commands the schemas expanded so far expand to
 	fams  map[string]*family
 	plain map[string]symbolic.Pos // labels declared without an index
 	names map[string]declName     // the top-level names, for parameters
@@ -347,6 +353,15 @@ func (s *schemas) schema(d *ActionDecl) []Decl {
 		c.badDecl[d] = true
 		return nil
 	}
+	if s.total+count > MaxExpansionTotal {
+		if s.total <= MaxExpansionTotal { // once
+			c.errorf(d.Label.Pos, identEnd(d.Label), "E0701", "action %s brings the commands of the model's action schemas to %d, more than the limit of %d in all; narrow the parameter ranges", d.Label.Name, s.total+count, MaxExpansionTotal)
+		}
+		s.total = MaxExpansionTotal + 1
+		c.badDecl[d] = true
+		return nil
+	}
+	s.total += count
 	out := make([]Decl, 0, count)
 	tuple := make([]int, len(ranges))
 	for i := range ranges {

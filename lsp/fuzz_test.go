@@ -115,3 +115,18 @@ func asFraming(err error, fe *errFraming) bool {
 	}
 	return ok
 }
+
+// A header line longer than maxHeaderLine is dropped as it is read (a
+// framing error), and the next message is read as usual.
+func TestLongHeaderLine(t *testing.T) {
+	in := "X-Junk: " + strings.Repeat("a", 3*maxHeaderLine) + "\r\n\r\nContent-Length: 2\r\n\r\n{}"
+	rd := &reader{r: bufio.NewReader(strings.NewReader(in))}
+	_, err := rd.read()
+	var fe errFraming
+	if !asFraming(err, &fe) || fe.msg != "a header line longer than 65536 bytes" {
+		t.Fatalf("first message: %v", err)
+	}
+	if body, err := rd.read(); err != nil || string(body) != "{}" {
+		t.Fatalf("second message: %q, %v", body, err)
+	}
+}

@@ -90,7 +90,7 @@ func (rd *reader) read() ([]byte, error) {
 	var bad string
 	sawHeader := false
 	for {
-		line, err := rd.r.ReadString('\n')
+		line, tooLong, err := rd.line()
 		if err != nil {
 			if err == io.EOF && line == "" && !sawHeader {
 				return nil, io.EOF
@@ -99,6 +99,11 @@ func (rd *reader) read() ([]byte, error) {
 				return nil, io.ErrUnexpectedEOF
 			}
 			return nil, err
+		}
+		if tooLong {
+			sawHeader = true
+			bad = fmt.Sprintf("a header line longer than %d bytes", maxHeaderLine)
+			continue
 		}
 		line = strings.TrimRight(line, "\r\n")
 		if line == "" {
@@ -142,6 +147,29 @@ func (rd *reader) read() ([]byte, error) {
 		return nil, errFraming{bad}
 	}
 	return body, nil
+}
+
+// maxHeaderLine is the longest header line the reader keeps; a longer
+// one (a client that never sends a newline) is read to its end and
+// dropped, not held in memory.
+const maxHeaderLine = 1 << 16
+
+// line reads one header line, with its newline, as ReadString('\n')
+// does; tooLong says it was longer than maxHeaderLine, and then line
+// holds only its start.
+func (rd *reader) line() (line string, tooLong bool, err error) {
+	var buf []byte
+	for {
+		b, err := rd.r.ReadSlice('\n')
+		if len(buf)+len(b) <= maxHeaderLine {
+			buf = append(buf, b...)
+		} else {
+			tooLong = true
+		}
+		if err != bufio.ErrBufferFull {
+			return string(buf), tooLong, err
+		}
+	}
 }
 
 func trunc(s string) string {

@@ -21,11 +21,11 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/lang"
 )
 
@@ -412,7 +412,7 @@ func (s *server) textOf(path string) *text {
 			return d.text
 		}
 	}
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil
 	}

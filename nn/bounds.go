@@ -96,6 +96,14 @@ func (n *Network) checkBox(b Box) error {
 // nil) or of every linear combination C[r]·f(x) (each row has Outputs()
 // entries).
 //
+// The bounds are about the network in exact arithmetic, computed in
+// float64 without outward rounding: they may miss the exact value (and the
+// float64 evaluation) by rounding errors, which the policy certifiers
+// cover with a margin (prove.go, roundoff.go); lower <= upper always. A
+// bound the float64 bound arithmetic cannot compute (it overflows on a
+// box of huge values) is infinite: -Inf for a lower, +Inf for an upper
+// bound, never NaN.
+//
 // Networks ending in Softmax or LogSoftmax are not bounded (an error):
 // the policy engines bound the scores before the function (softmax.go).
 func (n *Network) Bounds(box Box, C [][]float64, m Method) (lo, hi []float64, err error) {
@@ -130,6 +138,21 @@ func (n *Network) Bounds(box Box, C [][]float64, m Method) (lo, hi []float64, er
 	lo, hi = make([]float64, k), make([]float64, k)
 	for r := 0; r < k; r++ {
 		lo[r], hi[r] = lb[r], -lb[k+r]
+		// A bound is not a number when the bound arithmetic overflows
+		// float64 on the box (Inf - Inf): nothing is known then.
+		if math.IsNaN(lo[r]) {
+			lo[r] = math.Inf(-1)
+		}
+		if math.IsNaN(hi[r]) {
+			hi[r] = math.Inf(1)
+		}
+		// The bounds are computed in float64, each method in its own
+		// order of operations: where they meet (a box of one point), the
+		// intersection of two methods' bounds can cross by a rounding
+		// error. The interval between them holds both.
+		if lo[r] > hi[r] {
+			lo[r], hi[r] = hi[r], lo[r]
+		}
 	}
 	return lo, hi, nil
 }

@@ -97,3 +97,56 @@ func FuzzVNNLIB(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBound reads arbitrary text as vigil nn eval's --input and vigil nn
+// bound's --box for the oneway network (specs/policies, four inputs) and
+// bounds it with every method: nothing panics; the bounds of an accepted
+// box are numbers (not NaN) with lower <= upper, and they hold the
+// outputs at the box's corners and centre wherever those are finite.
+func FuzzBound(f *testing.F) {
+	for _, s := range []string{"0:20,0:3,0:3,0:1", "0:1,0:1,0:1,0:1", "0:1e308,0:1,0:1,0:1", "-1e308:1e308,0:1,0:1,0:1", "1,0,3,0", "0:1", "1:0,0:1,0:1,0:1", "nan:1,0:1,0:1,0:1"} {
+		f.Add(s)
+	}
+	net, err := LoadONNX("../specs/policies/oneway_32x32.onnx")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ParseVector(s)
+		box, err := ParseBox(s)
+		if err != nil || net.checkBox(box) != nil {
+			return
+		}
+		var points [][]float64
+		for _, pick := range []func(lo, hi float64) float64{
+			func(lo, _ float64) float64 { return lo },
+			func(_, hi float64) float64 { return hi },
+			func(lo, hi float64) float64 { return lo/2 + hi/2 },
+		} {
+			x := make([]float64, len(box.Lo))
+			for i := range x {
+				x[i] = pick(box.Lo[i], box.Hi[i])
+			}
+			points = append(points, x)
+		}
+		for _, m := range []Method{IBP, CROWN, Both, Alpha} {
+			lo, hi, err := net.Bounds(box, nil, m)
+			if err != nil {
+				t.Fatalf("%v: %v", m, err)
+			}
+			for i := range lo {
+				if !(lo[i] <= hi[i]) {
+					t.Fatalf("%v: output %d bounds [%v, %v]", m, i, lo[i], hi[i])
+				}
+			}
+			for _, x := range points {
+				for i, y := range net.Eval(append([]float64(nil), x...)) {
+					tol := 1e-9 * (1 + math.Abs(y))
+					if !math.IsNaN(y) && !math.IsInf(y, 0) && (y < lo[i]-tol || y > hi[i]+tol) {
+						t.Fatalf("%v: output %d at %v is %v, outside [%v, %v]", m, i, x, y, lo[i], hi[i])
+					}
+				}
+			}
+		}
+	})
+}

@@ -30,8 +30,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 
+	"vigil/internal/inputfile"
 	"vigil/internal/jsonerr"
 )
 
@@ -57,7 +57,7 @@ type jsonNet struct {
 
 // LoadJSON reads a network in vigil's JSON format.
 func LoadJSON(path string) (*Network, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("nn: %v", err)
 	}

@@ -3,15 +3,15 @@ package nn
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+	"vigil/internal/inputfile"
 )
 
 // Load reads a network file: ONNX (.onnx), NNet (.nnet) or vigil JSON
 // (.json). Other extensions are recognised by their content.
 func Load(path string) (*Network, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("nn: %v", err)
 	}

@@ -17,14 +17,14 @@ package nn
 import (
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
+	"vigil/internal/inputfile"
 )
 
 // LoadNNet reads an NNet file.
 func LoadNNet(path string) (*Network, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("nn: %v", err)
 	}

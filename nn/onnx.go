@@ -20,8 +20,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
+	"vigil/internal/inputfile"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -68,7 +68,7 @@ type onnxGraph struct {
 
 // LoadONNX reads an ONNX model file.
 func LoadONNX(path string) (*Network, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("nn: %v", err)
 	}

@@ -5,6 +5,7 @@ package nn
 // of vigil nn bound.
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -98,6 +99,30 @@ type BoundsReport struct {
 	Lower  []float64 `json:"lower"`
 	Method string    `json:"method"`
 	Upper  []float64 `json:"upper"`
+}
+
+// MarshalJSON writes r with an infinite bound (none is known) as null.
+func (r BoundsReport) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Lower  []*float64 `json:"lower"`
+		Method string     `json:"method"`
+		Upper  []*float64 `json:"upper"`
+	}{JSONNumbers(r.Lower), r.Method, JSONNumbers(r.Upper)})
+}
+
+// JSONNumbers returns xs as JSON writes them: a NaN or infinite entry,
+// which JSON has no number for, is null.
+func JSONNumbers(xs []float64) []*float64 {
+	if xs == nil {
+		return nil
+	}
+	out := make([]*float64, len(xs))
+	for i := range xs {
+		if !math.IsNaN(xs[i]) && !math.IsInf(xs[i], 0) {
+			out[i] = &xs[i]
+		}
+	}
+	return out
 }
 
 // WriteText writes one line per output, yI in [lo, hi].

@@ -14,12 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"vigil/internal/inputfile"
 	"vigil/internal/vigilerr"
 )
 
@@ -279,7 +279,7 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 
 // LoadVNNLIB reads a VNNLIB property file.
 func LoadVNNLIB(path string) (*Property, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("nn: %v", err)
 	}
@@ -345,7 +345,10 @@ func (p *parser) declarations(es []*sexp) error {
 		default:
 			err = fmt.Errorf("not X_i or Y_j")
 		}
-		if err != nil || i < 0 || i >= 1<<20 {
+		if (err == nil && i >= 1<<20) || errors.Is(err, strconv.ErrRange) {
+			return fmt.Errorf("nn: vnnlib line %d: variable %q: vigil takes at most %d inputs and outputs (X_0 .. X_%d, Y_0 .. Y_%d)", e.line, name, 1<<20, 1<<20-1, 1<<20-1)
+		}
+		if err != nil || i < 0 {
 			return fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1 and so on, and outputs Y_0, Y_1 and so on", e.line, name)
 		}
 	}

@@ -40,3 +40,18 @@ func TestVNNLIBBadBoxes(t *testing.T) {
 		t.Errorf("Verify answered %s on a NaN box", r.Answer)
 	}
 }
+
+// A variable index beyond vigil's limit says so, and a name that is not
+// X_i or Y_j says how to name them.
+func TestVNNLIBVariableNames(t *testing.T) {
+	for src, want := range map[string]string{
+		"(declare-const X_100000000 Real)\n":            `variable "X_100000000": vigil takes at most 1048576 inputs and outputs`,
+		"(declare-const Y_99999999999999999999 Real)\n": `variable "Y_99999999999999999999": vigil takes at most 1048576 inputs and outputs`,
+		"(declare-const Z_0 Real)\n":                    `variable "Z_0": name inputs X_0, X_1 and so on`,
+		"(declare-const X_-1 Real)\n":                   `variable "X_-1": name inputs X_0, X_1 and so on`,
+	} {
+		if _, err := ParseVNNLIB(src); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", src, err, want)
+		}
+	}
+}

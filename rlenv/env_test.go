@@ -171,3 +171,21 @@ func BenchmarkStep(b *testing.B) {
 		}
 	}
 }
+
+// A request line longer than Serve reads is an error that says which
+// request and what to send, not bufio's "token too long".
+func TestServeLongLine(t *testing.T) {
+	e, err := rlenv.New(dice(t), rlenv.Options{StepReward: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `{"op": "reset"}` + "\n" + `{"op": "reset", "x": "` + strings.Repeat("a", 16<<20) + "\"}\n"
+	var out bytes.Buffer
+	err = e.Serve(context.Background(), strings.NewReader(in), &out)
+	if err == nil || err.Error() != "rlenv: request 2 is longer than 16 MiB; send one JSON object per line" {
+		t.Fatalf("got %v", err)
+	}
+	if !strings.Contains(out.String(), `"obs"`) {
+		t.Errorf("the first request was not answered: %s", out.String())
+	}
+}

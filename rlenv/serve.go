@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -42,6 +43,9 @@ type errorReply struct {
 	Line  int    `json:"line"`
 }
 
+// maxRequest is the longest request line Serve reads.
+const maxRequest = 16 << 20
+
 // Serve answers the requests read from r on w, one JSON line each, until
 // a close request, the end of r, or ctx's end. It returns nil on close
 // or end of input.
@@ -52,15 +56,21 @@ func (e *Env) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	readErr := make(chan error, 1)
 	go func() {
 		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64*1024), 16<<20)
+		sc.Buffer(make([]byte, 64*1024), maxRequest)
+		read := 0
 		for sc.Scan() {
+			read++
 			select {
 			case lines <- sc.Text():
 			case <-ctx.Done():
 				return
 			}
 		}
-		readErr <- sc.Err()
+		err := sc.Err()
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("rlenv: request %d is longer than %d MiB; send one JSON object per line", read+1, maxRequest>>20)
+		}
+		readErr <- err
 		close(lines)
 	}()
 	n := 0

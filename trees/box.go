@@ -44,22 +44,35 @@ func ParseBox(s string, nf int) (Box, error) {
 		his = strings.TrimPrefix(his, "<")
 		iv := Interval{Lo: math.Inf(-1), Hi: math.Inf(1)}
 		if t := strings.TrimSpace(los); t != "" {
-			if iv.Lo, err = strconv.ParseFloat(t, 64); err != nil {
-				return nil, fmt.Errorf("%q: %q is not a number", part, t)
+			if iv.Lo, err = parseBound(part, t); err != nil {
+				return nil, err
 			}
 		}
 		if t := strings.TrimSpace(his); t != "" {
-			if iv.Hi, err = strconv.ParseFloat(t, 64); err != nil {
-				return nil, fmt.Errorf("%q: %q is not a number", part, t)
+			if iv.Hi, err = parseBound(part, t); err != nil {
+				return nil, err
 			}
 			if open {
 				iv.Hi = math.Nextafter(iv.Hi, math.Inf(-1))
 			}
 		}
-		if !(iv.Lo <= iv.Hi) {
+		if !(iv.Lo <= iv.Hi) || math.IsInf(iv.Lo, 1) || math.IsInf(iv.Hi, -1) {
 			return nil, fmt.Errorf("%q: the interval is empty", part)
 		}
 		box[f] = iv
 	}
 	return box, nil
+}
+
+// parseBound reads one bound of a box's interval (text of part): a finite
+// number; an infinite one is written as an empty bound.
+func parseBound(part, t string) (float64, error) {
+	x, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q: %q is not a number", part, t)
+	}
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0, fmt.Errorf("%q: %q is not a finite number; leave LO or HI empty for no bound (0:..5)", part, t)
+	}
+	return x, nil
 }

@@ -27,6 +27,10 @@ func TestParseBox(t *testing.T) {
 		{"0:1..2,0:3..4", "feature 0 is given twice"},
 		{"1:a..2", `"a" is not a number`},
 		{"1:2..1", "the interval is empty"},
+		{"0:Inf..Inf", `"Inf" is not a finite number; leave LO or HI empty for no bound`},
+		{"0:..<-Inf", `"-Inf" is not a finite number`},
+		{"0:..<-1.7976931348623157e308", "the interval is empty"},
+		{"0:NaN..", `"NaN" is not a finite number`},
 	} {
 		if _, err := ParseBox(c.in, 3); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseBox(%q): %v, want an error saying %q", c.in, err, c.want)

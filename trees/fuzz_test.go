@@ -146,3 +146,45 @@ func TestVeritasFast(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseBox reads arbitrary text as vigil trees' --box (over the four
+// features of xgb_multi.json) and --sure values: nothing panics; an
+// accepted box has one non-empty interval per feature, with no NaN, and
+// the search over it answers with a witness inside it.
+func FuzzParseBox(f *testing.F) {
+	for _, s := range []string{"0:0..30,2:..<5", "", "1:..", "3:-1e308..1e308", "0:Inf..Inf", "0:..<-1.7976931348623157e308", "0:1..<1", "0:5e-324..<5e-324", "1,2", "0,x", "-1"} {
+		f.Add(s)
+	}
+	data, err := os.ReadFile("testdata/xgb_multi.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	e, err := ParseXGBoost(data)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ParseClasses(s)
+		box, err := ParseBox(s, e.NumFeatures)
+		if err != nil {
+			return
+		}
+		if len(box) != e.NumFeatures {
+			t.Fatalf("%d intervals for %d features", len(box), e.NumFeatures)
+		}
+		for i, iv := range box {
+			if !(iv.Lo <= iv.Hi) || math.IsInf(iv.Lo, 1) || math.IsInf(iv.Hi, -1) {
+				t.Fatalf("feature %d: empty interval %v accepted", i, iv)
+			}
+		}
+		r, err := e.Max(box, 0, Options{MaxNodes: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, x := range r.Witness {
+			if !(box[i].Lo <= x && x <= box[i].Hi) {
+				t.Fatalf("witness %v outside the box %v", r.Witness, box)
+			}
+		}
+	})
+}

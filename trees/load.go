@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 
+	"vigil/internal/inputfile"
 	"vigil/internal/jsonerr"
 )
 
@@ -14,7 +14,7 @@ import (
 // (an object with "trees" and "base_scores"), or LightGBM's text model
 // (lines "key=value" with "Tree=N" sections).
 func Load(path string) (*Ensemble, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("trees: %w", err)
 	}

@@ -142,6 +142,9 @@ func runTest(e *cli.Env, args []string) int {
 		if !positive(e, map[string]int{"--runs": so.Runs, "--max-len": so.Limits.MaxLen, "--expansions": so.Limits.Expansions}, "--runs", "--max-len", "--expansions") {
 			return cli.ExitUsage
 		}
+		if err := fuzz.CheckSafetyOracles(cli.SplitList(*oracles)); err != nil {
+			return e.Fail(cli.ExitUsage, "vigil test: --oracle: %v", err)
+		}
 		if lm.decl == nil {
 			return e.Fail(cli.ExitError, "vigil test: safety mode tests a policy; choose one with --policy (or give --policy-file)")
 		}

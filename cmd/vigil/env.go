@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	"vigil/internal/cli"
 	"vigil/load"
@@ -49,6 +50,16 @@ func runEnv(e *cli.Env, args []string) int {
 	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
 		return cli.ExitUsage
+	}
+	for _, r := range []struct {
+		flag string
+		x    float64
+	}{{"--step-reward", *stepReward}, {"--goal-reward", *goalReward}, {"--unsafe-penalty", *unsafePenalty}} {
+		// A step's reward adds them: each within ±1e300 keeps it finite,
+		// as JSON needs.
+		if !(math.Abs(r.x) <= 1e300) {
+			return e.Fail(cli.ExitUsage, "vigil env: %s %v: give a finite number of at most 1e300 in size (a reward JSON can hold)", r.flag, r.x)
+		}
 	}
 	if *mf.pol != "" || mf.plaja.argmax.Val != "" {
 		return e.Fail(cli.ExitUsage, "vigil env: the agent chooses the actions: --policy and --argmax are not used (vigil prob --policy computes a policy's probabilities)")

@@ -7,9 +7,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"vigil/internal/cli"
+	"vigil/internal/inputfile"
 	"vigil/load"
 	"vigil/safety"
 )
@@ -78,7 +78,7 @@ func runFaults(e *cli.Env, args []string) int {
 // names another property than the run file's (the run is analysed as
 // asked, which may not end unsafe there).
 func runDefaults(mf *modelFlags, file, runFile string) (note string) {
-	data, err := os.ReadFile(runFile)
+	data, err := inputfile.ReadFile(runFile)
 	if err != nil {
 		return ""
 	}

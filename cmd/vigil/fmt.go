@@ -8,6 +8,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 
 	"vigil/internal/cli"
+	"vigil/internal/inputfile"
 	"vigil/lang"
 )
 
@@ -38,7 +39,7 @@ func runFmt(e *cli.Env, args []string) int {
 	}
 	status := cli.ExitOK
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		src, err := inputfile.ReadFile(f)
 		if err != nil {
 			fmt.Fprintf(e.Stderr, "vigil fmt: %v\n", err)
 			status = cli.ExitError

@@ -176,7 +176,7 @@ func runEval(e *cli.Env, c *cli.Command, args []string, what, key string, load f
 		return e.Fail(cli.ExitFor(err), "%v", err)
 	}
 	if *asJSON {
-		return e.WriteJSON(c.Name, map[string]any{key: y}, cli.ExitOK)
+		return e.WriteJSON(c.Name, map[string]any{key: nn.JSONNumbers(y)}, cli.ExitOK)
 	}
 	fmt.Fprintln(e.Stdout, nn.FormatVector(y))
 	return cli.ExitOK

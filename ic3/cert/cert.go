@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/smt"
 	"vigil/symbolic"
 )
@@ -230,7 +231,7 @@ func ModelHash(m *symbolic.Model, prop, policy string) (string, error) {
 			if f == "" {
 				continue
 			}
-			b, err := os.ReadFile(f)
+			b, err := inputfile.ReadFile(f)
 			if err != nil {
 				return "", errorf("policy %s: %v", policy, err)
 			}
@@ -284,7 +285,7 @@ func Read(path string) (*Cert, error) {
 
 // Parse reads a certificate; name is used in errors.
 func Parse(r io.Reader, name string) (*Cert, error) {
-	src, err := io.ReadAll(r)
+	src, err := inputfile.ReadAll(r, "") // named below
 	if err != nil {
 		return nil, errorf("%s: %v", name, err)
 	}

@@ -32,6 +32,16 @@ import (
 // maxOutcomes bounds the outcomes of one composed command.
 const maxOutcomes = 1 << 16
 
+// maxComposed bounds the commands the synchronisation vectors of a model
+// combine in all, and maxTotalOutcomes the outcomes of all its commands:
+// a few automata of a few edges on one action make a product of edges
+// that would take the importer's memory (8 automata of 10 edges: 10^8
+// commands from 11 KB of JSON).
+const (
+	maxComposed      = 250_000
+	maxTotalOutcomes = 1 << 20
+)
+
 func (ml *modelLoader) compose(root *node) {
 	sys := root.get("system")
 	syncs, ok := ml.arr(sys, "syncs", false)
@@ -113,6 +123,16 @@ func (ml *modelLoader) compose(root *node) {
 			label = ml.silentLabel()
 		}
 		// One command per combination of edges.
+		n := 1
+		for _, es := range lists {
+			if n *= len(es); n > maxComposed {
+				break
+			}
+		}
+		if ml.composed += n; ml.composed > maxComposed {
+			ml.unsupported(sn, "the synchronisation vectors combine more than %d commands in all (products of the edges of each action); vigil composes no more", maxComposed)
+			return
+		}
 		idx := make([]int, len(lists))
 		combo := make([]*edge, len(lists))
 		for {
@@ -233,6 +253,10 @@ func (ml *modelLoader) syncGuard(edges []*edge, at *node) (*symbolic.Cond, bool)
 			ml.unsupported(at, "more than %d outcomes in one synchronised transition", maxOutcomes)
 			return nil, false
 		}
+	}
+	if ml.outcomes += total; ml.outcomes > maxTotalOutcomes {
+		ml.unsupported(at, "the composed transitions have more than %d outcomes in all; vigil composes no more", maxTotalOutcomes)
+		return nil, false
 	}
 	return symbolic.And(guards...), true
 }

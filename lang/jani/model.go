@@ -2,12 +2,12 @@ package jani
 
 import (
 	"math/big"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/symbolic"
 )
 
@@ -23,7 +23,7 @@ func Load(path string, defines map[string]string) (*symbolic.Model, error) {
 
 // LoadNotes is Load that also returns the import's notes.
 func LoadNotes(path string, defines map[string]string) (*symbolic.Model, []Note, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, nil, plainf("%v", err)
 	}
@@ -91,6 +91,10 @@ type modelLoader struct {
 	// initial is the model's restrict-initial expression other than true
 	// (nil: none): the start condition of every property.
 	initial *node
+	// composed and outcomes count the commands the synchronisation
+	// vectors combine and the outcomes of every composed command (see
+	// maxComposed, maxTotalOutcomes).
+	composed, outcomes int
 }
 
 type varInfo struct {

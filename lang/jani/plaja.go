@@ -11,11 +11,11 @@ package jani
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/symbolic"
 )
 
@@ -44,7 +44,7 @@ func varIndex(m *symbolic.Model, name string) symbolic.VarID {
 
 // readJSON reads and parses a file, returning a lowerer for its errors.
 func readJSON(path string) (*lowerer, *node, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, nil, plainf("%v", err)
 	}

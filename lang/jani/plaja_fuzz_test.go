@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"vigil/internal/fuzzseed"
 	"vigil/symbolic"
@@ -15,7 +16,8 @@ import (
 // (--policy-file), and as a predicates file (--predicates). Nothing may panic; a rejection is a positioned error
 // with the jani prefix; what is accepted is well formed (conditions refer
 // to the model's variables and evaluate, policy inputs and outputs are in
-// range). Seeds: testdata/plaja; crashers stay in testdata/fuzz/FuzzPlaJA.
+// range), within 20 s (a policy file may name any network file).
+// Seeds: testdata/plaja; crashers stay in testdata/fuzz/FuzzPlaJA.
 func FuzzPlaJA(f *testing.F) {
 	var paths []string
 	for _, pat := range []string{"testdata/plaja/*.jani", "testdata/plaja/*.jani2nnet", "testdata/plaja/*/*.jani", "testdata/plaja/*/*.jani2nnet"} {
@@ -47,6 +49,12 @@ func FuzzPlaJA(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte) {
+		start := time.Now()
+		defer func() {
+			if d := time.Since(start); d > 20*time.Second {
+				t.Fatalf("kind %d: %v on %d bytes", kind%4, d, len(data))
+			}
+		}()
 		m, _, err := LoadNotes("testdata/counter.jani", map[string]string{"N": "3"})
 		if err != nil {
 			t.Fatal(err)

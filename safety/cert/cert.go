@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"vigil/internal/inputfile"
 	"vigil/internal/jsonerr"
 )
 
@@ -151,7 +152,7 @@ type wireEntry struct {
 // (everything that does not need the model; Check does the rest).
 func Read(r io.Reader) (*Certificate, error) {
 	// read whole, so that an error's offset becomes a line and column
-	data, err := io.ReadAll(r)
+	data, err := inputfile.ReadAll(r, "")
 	if err != nil {
 		return nil, errorf("%v", err)
 	}

@@ -280,6 +280,27 @@ func TestParseState(t *testing.T) {
 	}
 }
 
+// ParseState says what an array's value is written as, and that a scalar
+// is not one.
+func TestParseStateArrays(t *testing.T) {
+	m := testutil.LoadSource(t, "arr.spec", "model arr\nvar r : [1 .. 3] of 0 .. 5 = 0\nvar b : bool = false\n"+
+		"action a when r[1] < 5 -> r[1]' = r[1] + 1\nproperty p { unsafe r[1] == 5 }\n")
+	if s, err := explicit.ParseState(m, "r=[1,2,3] b=true"); err != nil || m.FormatState(s) != "r=[1,2,3] b=true" {
+		t.Fatalf("got %v, %v", s, err)
+	}
+	for in, want := range map[string]string{
+		"r=5":      "r=5: r is an array of 3 elements: give r=[V,...] or an element, r[1]=V",
+		"r=]":      "r is an array of 3 elements",
+		"b=[true]": "b=[true]: b is not an array: give b=V",
+		"x=[1]":    `model arr has no array "x"`,
+		"r=[1,2]":  "array r has 3 elements, not 2",
+	} {
+		if _, err := explicit.ParseState(m, in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseState(%q) = %v, want an error containing %q", in, err, want)
+		}
+	}
+}
+
 // TestRunFileRoundTrip records simulated runs of generated models and
 // reads them back.
 func TestRunFileRoundTrip(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/internal/jsonerr"
 	"vigil/symbolic"
 )
@@ -105,7 +106,7 @@ func WriteRun(w io.Writer, r *Run) error {
 func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 	var r Run
 	// read whole, so that an error's offset becomes a line and column
-	data, err := io.ReadAll(rd)
+	data, err := inputfile.ReadAll(rd, "")
 	if err != nil {
 		return nil, nil, &RunFileError{Step: -1, Msg: err.Error(), Err: err}
 	}

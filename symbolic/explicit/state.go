@@ -30,6 +30,9 @@ func ParseState(m *symbolic.Model, text string) (symbolic.State, error) {
 		}
 		v := m.VarIndex(name)
 		if v < 0 {
+			if run := arrayRun(m, name); run != nil {
+				return nil, stateErrorf(name, "%s=%s: %s is an array of %d elements: give %s=[V,...] or an element, %s=V", name, val, name, run.N, name, m.Vars[run.First].Name)
+			}
 			return nil, stateErrorf(name, "model %s has no variable %q%s", m.Name, name, didYouMean(name, varNames(m)))
 		}
 		x, err := parseValue(&m.Vars[v], val)
@@ -88,14 +91,11 @@ func stateFields(text string) []string {
 
 // parseArray reads name=[v,...], the value of every element of an array.
 func parseArray(m *symbolic.Model, s symbolic.State, set []bool, name, val string) error {
-	var run *symbolic.VarRun
-	for _, r := range m.VarRuns() {
-		if r.Array && r.Name == name {
-			run = &r
-			break
-		}
-	}
+	run := arrayRun(m, name)
 	if run == nil {
+		if m.VarIndex(name) >= 0 {
+			return stateErrorf(name, "%s=%s: %s is not an array: give %s=V", name, val, name, name)
+		}
 		return stateErrorf(name, "model %s has no array %q%s", m.Name, name, didYouMean(name, varNames(m)))
 	}
 	if !strings.HasSuffix(val, "]") {
@@ -115,6 +115,16 @@ func parseArray(m *symbolic.Model, s symbolic.State, set []bool, name, val strin
 			return stateErrorf(m.Vars[v].Name, "%s given twice", m.Vars[v].Name)
 		}
 		s[v], set[v] = x, true
+	}
+	return nil
+}
+
+// arrayRun returns the run of the array called name, or nil.
+func arrayRun(m *symbolic.Model, name string) *symbolic.VarRun {
+	for _, r := range m.VarRuns() {
+		if r.Array && r.Name == name {
+			return &r
+		}
 	}
 	return nil
 }

@@ -23,18 +23,32 @@ const counter = "model m\nconst N = 5\nvar x : 0 .. N = 0\naction up when x < N 
 // certify writes the model to dir/m.spec, decides it with engine (with
 // -D N=5) and writes the certificate to dir/name as vigil verify --cert
 // does, recording the paths relative to the certificate.
-func certify(t *testing.T, dir, engine, name string) string {
+func certify(t testing.TB, dir, engine, name string) string {
 	t.Helper()
-	spec := filepath.Join(dir, "m.spec")
-	if err := os.WriteFile(spec, []byte(counter), 0o666); err != nil {
+	return certifyModel(t, dir, "m.spec", counter, []string{"N=5"}, "slow", engine, name)
+}
+
+// certifyModel writes src to dir/spec, decides it with engine, the
+// defines (NAME=VALUE) and the policy, and writes the certificate to
+// dir/name as vigil verify --cert does, recording the paths relative to
+// the certificate.
+func certifyModel(t testing.TB, dir, specName, src string, defines []string, policy, engine, name string) string {
+	t.Helper()
+	spec := filepath.Join(dir, specName)
+	if err := os.WriteFile(spec, []byte(src), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	l, err := load.Load(spec, load.Options{Defines: map[string]string{"N": "5"}, Policy: "slow", PropertyRequired: true})
+	defs := map[string]string{}
+	for _, d := range defines {
+		k, v, _ := strings.Cut(d, "=")
+		defs[k] = v
+	}
+	l, err := load.Load(spec, load.Options{Defines: defs, Policy: policy, PropertyRequired: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, name)
-	h := invcert.Header{Model: spec, Defines: []string{"N=5"}}
+	h := invcert.Header{Model: spec, Defines: defines}
 	if h.Dir, err = certpath.Record(path, &h.Model); err != nil {
 		t.Fatal(err)
 	}
