@@ -317,7 +317,7 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 			res.Depth = len(layers) - 1
 			if bad := mm.and(front, sp.unsafe); !mm.isFalse(bad) {
 				t := sp.pick(bad)
-				tr, err := sp.trace(pol, layers, t)
+				tr, err := sp.trace(pol, layerSets(layers), t)
 				if err != nil {
 					return err
 				}
@@ -335,7 +335,8 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 				if done && uns != nil {
 					// The layered rounds' counterexample, from the
 					// states on shortest runs to the unsafe state.
-					sl := sp.slices(uns.c, layers[0], uns.u, uns.depth, q.round)
+					sl := sp.slices(uns.c, pol, layers[0], uns.u, uns.depth, q.round)
+					layers = nil // the trace needs only the slices
 					tr, err := sp.trace(pol, sl, sp.pick(uns.u))
 					if err != nil {
 						return err
@@ -378,50 +379,6 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 // slicedTraces counts the counterexamples built from squaring's slices
 // (for tests).
 var slicedTraces int
-
-// trace walks back from t (in the last layer) through the layers to a
-// start state, one predecessor per layer.
-func (sp *space) trace(p *policyEnc, layers []Node, t symbolic.State) ([]explicit.Step, error) {
-	m := sp.m
-	run := []explicit.Step{{State: t, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}}
-	for k := len(layers) - 2; k >= 0; k-- {
-		tc := sp.cube(t)
-		src := m.and(layers[k], sp.open)
-		found := false
-		for l := range sp.M.Labels {
-			sl := sp.chosen(p, l, src)
-			for _, ci := range sp.byLabel[l] {
-				sc := m.and(sl, sp.cmds[ci].guard)
-				if m.isFalse(sc) {
-					continue
-				}
-				for oi := range sp.cmds[ci].outs {
-					x := m.and(sc, sp.pre(&sp.cmds[ci].outs[oi], tc))
-					if m.isFalse(x) {
-						continue
-					}
-					s := sp.pick(x)
-					run = append(run, explicit.Step{State: s, Label: symbolic.LabelID(l), Cmd: ci, Outcome: oi})
-					t, found = s, true
-					break
-				}
-				if found {
-					break
-				}
-			}
-			if found {
-				break
-			}
-		}
-		if !found {
-			return nil, vigilerr.Internalf("bdd", "no predecessor of %s in layer %d", sp.M.FormatState(t), k)
-		}
-	}
-	for i, j := 0, len(run)-1; i < j; i, j = i+1, j-1 {
-		run[i], run[j] = run[j], run[i]
-	}
-	return run, nil
-}
 
 // Exploration is the outcome of Explore: the figures of explicit BFS
 // exploration (explicit.Stats), as exact counts.
