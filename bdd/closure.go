@@ -1,6 +1,7 @@
 package bdd
 
 import (
+	"math"
 	"sort"
 	"time"
 
@@ -364,7 +365,7 @@ func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node
 // layers. They are built by bisection: S_m = post≤(m-a)(S_a) ∩
 // pre≤(b-m)(S_b) for a < m < b (a state of that set is within m steps of
 // a start and D-m of u, and a shortest run through a state of S_m passes
-// through S_a and S_b), down to windows of sliceWindow steps. Within a
+// through S_a and S_b), down to windows of at most w = window(D) steps. Within a
 // window from a to b the sets are built forward, one image by T a step:
 // X_a = S_a, X_k = post(T, X_{k-1}) ∩ (reaching S_b within b-a steps).
 // X_k holds S_k (a shortest run through S_k passes through S_{k-1}) and
@@ -375,12 +376,14 @@ func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node
 // against one layered round (an image by every command, the unsafe and
 // range-error checks) a step.
 //
-// Only the slices at the windows' ends are kept (about 2D/sliceWindow
-// handles); a window's slices are built when the trace asks for one of
-// them, and dropped when it moves to the window below (the trace walks
-// from D down to 0). Each rudd handle registers a Go finalizer, and with
-// one handle per step (10^5 and more) registering them took a quarter of
-// the time (FIGURES.md).
+// Only the slices at the windows' ends are kept (about 2D/w handles); a
+// window's slices are built when the trace asks for one of them, and
+// dropped when it moves to the window below (the trace walks from D down
+// to 0). Each rudd handle registers a Go finalizer and holds its nodes in
+// the table, and with one handle per step (10^5 and more) registering them
+// took a quarter of the time (FIGURES.md). Windows of √D steps (at least
+// 64) balance the handles held (2D/w ends and w sets of a window) and
+// keep the bisection's images, about 2 log D per end, below the D steps.
 func (sp *space) slices(c *closure, p *policyEnc, start Node, u Node, depth int, round func()) *sliceSets {
 	m := sp.m
 	s := &sliceSets{sp: sp, c: c, p: p, round: round, ends: map[int]Node{depth: u}, d: depth}
@@ -388,9 +391,10 @@ func (sp *space) slices(c *closure, p *policyEnc, start Node, u Node, depth int,
 		s.step = sp.newStepper(p)
 	}
 	s.ends[0] = m.and(start, sp.within(c, u, depth, true, round))
+	w := sliceWindow(depth)
 	var fill func(a, b int)
 	fill = func(a, b int) {
-		if b-a <= sliceWindow {
+		if b-a <= w {
 			s.cuts = append(s.cuts, a)
 			return
 		}
@@ -486,8 +490,11 @@ func (s *sliceSets) window(a, b int) {
 // explicitWindows counts the windows built explicitly (for tests).
 var explicitWindows int
 
-// sliceWindow is the width of the windows slices builds forward.
-const sliceWindow = 64
+// sliceWindow returns the width of the windows of a counterexample of
+// depth steps: √depth, at least 64.
+func sliceWindow(depth int) int {
+	return max(64, int(math.Sqrt(float64(depth))))
+}
 
 // within returns the states reached from x in at most n steps (backward:
 // the states reaching x in at most n steps), by the R_k of the bits of n

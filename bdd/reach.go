@@ -245,19 +245,22 @@ func (sp *space) witnessError(w symbolic.State, onlyLabel bool, l symbolic.Label
 // progressEvery spaces the per-iteration samples: a sample reads the Go
 // heap (runtime.ReadMemStats stops the world) and, for a progress report,
 // walks the set, which costs more than an iteration on a small frontier (a
-// chain of 10^5 one-state rounds).
+// chain of 10^5 one-state rounds). rudd walks a set by scanning its whole
+// node table, so a sample also waits 20 times its own cost: sampling then
+// takes at most 5% of the time however large the table grows.
 var progressEvery = 50 * time.Millisecond
 
 func (sp *space) progress(opt Options, phase string, it int, set Node, begin time.Time) {
 	now := time.Now()
-	if it > 1 && now.Sub(sp.lastProgress) < progressEvery {
+	if it > 1 && now.Sub(sp.lastProgress) < max(progressEvery, 20*sp.progressCost) {
 		return
 	}
-	sp.lastProgress = now
 	ms := sp.m.sample()
 	if opt.Progress != nil {
 		opt.Progress(Progress{Phase: phase, Iteration: it, Nodes: sp.m.used(), SetNodes: sp.m.size(set), HeapBytes: ms.PeakHeap, Elapsed: time.Since(begin)})
 	}
+	sp.lastProgress = time.Now()
+	sp.progressCost = sp.lastProgress.Sub(now)
 }
 
 func (sp *space) finishStats(st *Stats, set Node, begin time.Time) {

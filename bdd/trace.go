@@ -26,7 +26,7 @@ package bdd
 // The sets themselves come from traceSets: the layers of forward
 // reachability, or squaring's slices (closure.go), which keep only the
 // slices at window boundaries and build a window's slices again when the
-// walk enters it, so that the trace holds D/sliceWindow handles instead of
+// walk enters it, so that the trace holds about 3√D handles instead of
 // D.
 
 import (
