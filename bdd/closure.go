@@ -152,6 +152,41 @@ func (sp *space) policyRelation(p *policyEnc) Node {
 	return t
 }
 
+// forcedRelation returns the relation of the open states with exactly one
+// applicable label, by that label's commands (Prop-U at r = ∞, propu.go);
+// nil when there is no such state, or as soon as it has more than
+// closureMaxNodes nodes.
+func (sp *space) forcedRelation() Node {
+	m := sp.m
+	t := m.fls()
+	for l := range sp.M.Labels {
+		forced := m.and(sp.open, sp.app[l])
+		for l2 := range sp.M.Labels {
+			if l2 != l {
+				forced = m.diff(forced, sp.app[l2])
+			}
+		}
+		if m.isFalse(forced) {
+			continue
+		}
+		for _, ci := range sp.byLabel[l] {
+			sc := m.and(forced, sp.cmds[ci].guard)
+			if m.isFalse(sc) {
+				continue
+			}
+			for oi := range sp.cmds[ci].outs {
+				if t = m.or(t, m.and(sc, sp.outRel(&sp.cmds[ci].outs[oi]))); m.size(t) > closureMaxNodes {
+					return nil
+				}
+			}
+		}
+	}
+	if m.isFalse(t) {
+		return nil
+	}
+	return t
+}
+
 // compose returns the pairs (s, u) with (s, t) in a and (t, u) in b for
 // some t: b's current bits become next bits and its next bits the
 // auxiliary ones, the next bits are quantified, and the auxiliary bits
