@@ -288,7 +288,7 @@ func (q *squarer) try(use func(c *closure)) bool {
 	})
 	q.spent += time.Since(begin)
 	if res == attemptNodes || wide {
-		q.off, q.steps = true, nil
+		q.off, q.steps, q.closed = true, nil, false
 	}
 	return res == attemptDone && !wide
 }

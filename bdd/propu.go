@@ -193,7 +193,7 @@ func (sp *space) propuInf(res *Safety, begin time.Time) error {
 	})
 	layered := 0
 	for {
-		if q.closed || q.due(layered) {
+		if !q.off && (q.closed || q.due(layered)) {
 			var add Node
 			if q.try(func(c *closure) { add = m.diff(sp.preRel(c.plus(), fresh), res.u); q.round() }) {
 				res.u = m.or(res.u, add)
