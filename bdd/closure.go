@@ -1,9 +1,12 @@
 package bdd
 
 import (
+	"math"
+	"sort"
 	"time"
 
 	"vigil/internal/vigilerr"
+	"vigil/symbolic"
 )
 
 // Iterative squaring. Backward reachability (Prop-U at r = 0) and forward
@@ -149,6 +152,41 @@ func (sp *space) policyRelation(p *policyEnc) Node {
 	return t
 }
 
+// forcedRelation returns the relation of the open states with exactly one
+// applicable label, by that label's commands (Prop-U at r = ∞, propu.go);
+// nil when there is no such state, or as soon as it has more than
+// closureMaxNodes nodes.
+func (sp *space) forcedRelation() Node {
+	m := sp.m
+	t := m.fls()
+	for l := range sp.M.Labels {
+		forced := m.and(sp.open, sp.app[l])
+		for l2 := range sp.M.Labels {
+			if l2 != l {
+				forced = m.diff(forced, sp.app[l2])
+			}
+		}
+		if m.isFalse(forced) {
+			continue
+		}
+		for _, ci := range sp.byLabel[l] {
+			sc := m.and(forced, sp.cmds[ci].guard)
+			if m.isFalse(sc) {
+				continue
+			}
+			for oi := range sp.cmds[ci].outs {
+				if t = m.or(t, m.and(sc, sp.outRel(&sp.cmds[ci].outs[oi]))); m.size(t) > closureMaxNodes {
+					return nil
+				}
+			}
+		}
+	}
+	if m.isFalse(t) {
+		return nil
+	}
+	return t
+}
+
 // compose returns the pairs (s, u) with (s, t) in a and (t, u) in b for
 // some t: b's current bits become next bits and its next bits the
 // auxiliary ones, the next bits are quantified, and the auxiliary bits
@@ -250,7 +288,7 @@ func (q *squarer) try(use func(c *closure)) bool {
 	})
 	q.spent += time.Since(begin)
 	if res == attemptNodes || wide {
-		q.off, q.steps = true, nil
+		q.off, q.steps, q.closed = true, nil, false
 	}
 	return res == attemptDone && !wide
 }
@@ -362,7 +400,7 @@ func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node
 // layers. They are built by bisection: S_m = post≤(m-a)(S_a) ∩
 // pre≤(b-m)(S_b) for a < m < b (a state of that set is within m steps of
 // a start and D-m of u, and a shortest run through a state of S_m passes
-// through S_a and S_b), down to windows of sliceWindow steps. Within a
+// through S_a and S_b), down to windows of at most w = window(D) steps. Within a
 // window from a to b the sets are built forward, one image by T a step:
 // X_a = S_a, X_k = post(T, X_{k-1}) ∩ (reaching S_b within b-a steps).
 // X_k holds S_k (a shortest run through S_k passes through S_{k-1}) and
@@ -372,37 +410,126 @@ func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node
 // one image of a small set a step plus a few dozen images a window,
 // against one layered round (an image by every command, the unsafe and
 // range-error checks) a step.
-func (sp *space) slices(c *closure, start Node, u Node, depth int, round func()) []Node {
+//
+// Only the slices at the windows' ends are kept (about 2D/w handles); a
+// window's slices are built when the trace asks for one of them, and
+// dropped when it moves to the window below (the trace walks from D down
+// to 0). Each rudd handle registers a Go finalizer and holds its nodes in
+// the table, and with one handle per step (10^5 and more) registering them
+// took a quarter of the time (FIGURES.md). Windows of √D steps (at least
+// 64) balance the handles held (2D/w ends and w sets of a window) and
+// keep the bisection's images, about 2 log D per end, below the D steps.
+func (sp *space) slices(c *closure, p *policyEnc, start Node, u Node, depth int, round func()) *sliceSets {
 	m := sp.m
-	sl := make([]Node, depth+1)
-	sl[depth] = u
-	sl[0] = m.and(start, sp.within(c, u, depth, true, round))
+	s := &sliceSets{sp: sp, c: c, p: p, round: round, ends: map[int]Node{depth: u}, d: depth}
+	if traceStates > 0 {
+		s.step = sp.newStepper(p)
+	}
+	s.ends[0] = m.and(start, sp.within(c, u, depth, true, round))
+	w := sliceWindow(depth)
 	var fill func(a, b int)
 	fill = func(a, b int) {
-		if b-a <= sliceWindow {
-			// A window: the states reached from S_a in exactly k-a
-			// steps that reach S_b within b-a steps hold S_k, and are
-			// in layer k (see slices), one image a step.
-			cone := sp.within(c, sl[b], b-a, true, round)
-			x := sl[a]
-			for k := a + 1; k < b; k++ {
-				x = m.and(sp.postRel(c.steps[0], x), cone)
-				round()
-				sl[k] = x
-			}
+		if b-a <= w {
+			s.cuts = append(s.cuts, a)
 			return
 		}
 		mid := a + (b-a)/2
-		sl[mid] = m.and(sp.within(c, sl[a], mid-a, false, round), sp.within(c, sl[b], b-mid, true, round))
+		s.ends[mid] = m.and(sp.within(c, s.ends[a], mid-a, false, round), sp.within(c, s.ends[b], b-mid, true, round))
 		fill(a, mid)
 		fill(mid, b)
 	}
 	fill(0, depth)
-	return sl
+	s.cuts = append(s.cuts, depth)
+	return s
 }
 
-// sliceWindow is the width of the windows slices builds forward.
-const sliceWindow = 64
+// sliceSets are the slices of slices: the ends of the windows, and the
+// slices of the window the trace is in.
+type sliceSets struct {
+	sp    *space
+	c     *closure
+	p     *policyEnc
+	step  *stepper // nil: windows with BDDs only
+	round func()
+	ends  map[int]Node // the slices at the windows' ends
+	cuts  []int        // the windows' ends, ascending: window i is cuts[i]..cuts[i+1]
+	d     int
+	a, b  int       // the window built (b = 0: none)
+	win   []stepSet // its sets, a .. b
+}
+
+func (s *sliceSets) depth() int { return s.d }
+
+func (s *sliceSets) set(k int) stepSet {
+	if x, ok := s.ends[k]; ok {
+		return stepSet{x: x}
+	}
+	if s.b == 0 || k <= s.a || k >= s.b {
+		i := sort.SearchInts(s.cuts, k) // cuts[i-1] < k < cuts[i]
+		s.window(s.cuts[i-1], s.cuts[i])
+	}
+	return s.win[k-s.a]
+}
+
+// window builds the sets of the window from a to b. With BDDs, they are
+// the slices X_k: the states reached from S_a in exactly k-a steps that
+// reach S_b within b-a steps, which hold S_k and are in layer k (see
+// slices), one image a step. When S_a has few states, the window is
+// first built explicitly, without the second condition: Y_a = S_a, Y_k =
+// the successors of Y_{k-1} (stepper.successors), as long as each has at
+// most traceStates states. Y_k too holds S_k (a shortest run through S_k
+// passes through S_{k-1}) and lies in the states reached within k steps,
+// which is all the trace needs to pick from Y_k what it picks from X_k
+// (see slices). On a chain each Y_k is one state and a step costs no BDD
+// operation.
+func (s *sliceSets) window(a, b int) {
+	sp, m := s.sp, s.sp.m
+	clear(s.win) // the previous window's handles, for the collector
+	s.win = s.win[:0]
+	// The windows above are no longer needed: the trace walks down.
+	for _, k := range s.cuts {
+		if k > b && k < s.d {
+			delete(s.ends, k)
+		}
+	}
+	s.a, s.b = a, b
+	if s.step != nil && s.step.enumerate(s.ends[a]) {
+		ys := append([]symbolic.State(nil), s.step.states...)
+		s.win = append(s.win, stepSet{x: s.ends[a]})
+		for k := a + 1; k < b; k++ {
+			var ok bool
+			if ys, ok = s.step.successors(ys); !ok {
+				break
+			}
+			s.win = append(s.win, stepSet{states: ys})
+		}
+		if len(s.win) == b-a {
+			s.win = append(s.win, stepSet{x: s.ends[b]})
+			explicitWindows++
+			return
+		}
+		clear(s.win)
+		s.win = s.win[:0]
+	}
+	cone := sp.within(s.c, s.ends[b], b-a, true, s.round)
+	s.win = append(s.win, stepSet{x: s.ends[a]})
+	x := s.ends[a]
+	for k := a + 1; k < b; k++ {
+		x = m.and(sp.postRel(s.c.steps[0], x), cone)
+		s.round()
+		s.win = append(s.win, stepSet{x: x})
+	}
+	s.win = append(s.win, stepSet{x: s.ends[b]})
+}
+
+// explicitWindows counts the windows built explicitly (for tests).
+var explicitWindows int
+
+// sliceWindow returns the width of the windows of a counterexample of
+// depth steps: √depth, at least 64.
+func sliceWindow(depth int) int {
+	return max(64, int(math.Sqrt(float64(depth))))
+}
 
 // within returns the states reached from x in at most n steps (backward:
 // the states reaching x in at most n steps), by the R_k of the bits of n

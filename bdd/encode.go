@@ -93,7 +93,8 @@ type space struct {
 	hasApp  Node
 	errAll  Node // open states where some enabled command has an out-of-range outcome
 
-	lastProgress time.Time // the last progress sample (see progress)
+	lastProgress time.Time     // the end of the last progress sample (see progress)
+	progressCost time.Duration // its cost
 
 	// closure.go's relations and renamings, built on first use.
 	frameMemo            []Node

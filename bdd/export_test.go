@@ -25,3 +25,13 @@ var ClosureMaxNodes = &closureMaxNodes
 // SlicedTraces counts the counterexamples Verify built from squaring's
 // slices rather than from layered rounds.
 var SlicedTraces = &slicedTraces
+
+// TraceStates lets tests bound (0: turn off) the explicit trace steps and
+// windows, to compare them with the BDD operations.
+var TraceStates = &traceStates
+
+// ExplicitSteps counts the trace steps taken explicitly.
+var ExplicitSteps = &explicitSteps
+
+// ExplicitWindows counts the windows of slices built explicitly.
+var ExplicitWindows = &explicitWindows

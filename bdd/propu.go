@@ -159,14 +159,49 @@ func (sp *space) lazyRegion(p *policyEnc, queries []symbolic.State) Node {
 }
 
 // propuInf iterates the r = ∞ rounds from res.u = Unsafe.
+//
+// A round is not an image: a state joins U when every applicable label has
+// an outcome in U (∀ labels, ∃ command and outcome), which does not
+// distribute over unions of paths, so iterative squaring of the whole
+// round does not apply. It does on the states with exactly one applicable
+// label ("forced" states): there the round is the pre-image by that
+// label's commands, and a chain of forced states reaching U joins U in
+// one pre-image by the closure of the forced states' relation T_F
+// (closure.go). The rounds then take turns with such passes, under the
+// rules of squaring at r = 0 (after squareAfter rounds, within its share
+// of the time, relations of at most closureMaxNodes nodes), and take as
+// many rounds as the chains have states with a choice of label, instead of
+// as many as they are long. Exactness: a pass adds only states with a path
+// of forced states into U, each of which a round would add (by induction
+// from the end of the path), and the rounds go on until one adds nothing,
+// so U is the same least fixpoint. A pass need only reach the states added
+// since the previous one (fresh): U was closed under the forced
+// pre-image after it, so a path of forced states into U that is not yet
+// in U enters U at a fresh state.
 func (sp *space) propuInf(res *Safety, begin time.Time) error {
 	m := sp.m
 	bad := make([]Node, len(sp.M.Labels))
 	for l := range bad {
 		bad[l] = m.fls()
 	}
-	front := res.u
+	front := res.u // the states whose pre-images are not yet in bad
+	fresh := res.u // the states added since the last pass
+	q := sp.newSquarer(sp.forcedRelation, func() {
+		res.Stats.Iterations++
+		res.Stats.Squarings++
+		sp.progress(res.opt, "propu", res.Stats.Iterations, res.u, begin)
+	})
+	layered := 0
 	for {
+		if !q.off && (q.closed || q.due(layered)) {
+			var add Node
+			if q.try(func(c *closure) { add = m.diff(sp.preRel(c.plus(), fresh), res.u); q.round() }) {
+				res.u = m.or(res.u, add)
+				front = m.or(front, add)
+				fresh = m.fls()
+			}
+		}
+		layered++
 		res.Stats.Iterations++
 		for l := range sp.M.Labels {
 			for _, ci := range sp.byLabel[l] {
@@ -190,6 +225,7 @@ func (sp *space) propuInf(res *Safety, begin time.Time) error {
 		}
 		res.u = m.or(res.u, cand)
 		front = cand
+		fresh = m.or(fresh, cand)
 		sp.progress(res.opt, "propu", res.Stats.Iterations, res.u, begin)
 	}
 }

@@ -245,19 +245,22 @@ func (sp *space) witnessError(w symbolic.State, onlyLabel bool, l symbolic.Label
 // progressEvery spaces the per-iteration samples: a sample reads the Go
 // heap (runtime.ReadMemStats stops the world) and, for a progress report,
 // walks the set, which costs more than an iteration on a small frontier (a
-// chain of 10^5 one-state rounds).
+// chain of 10^5 one-state rounds). rudd walks a set by scanning its whole
+// node table, so a sample also waits 20 times its own cost: sampling then
+// takes at most 5% of the time however large the table grows.
 var progressEvery = 50 * time.Millisecond
 
 func (sp *space) progress(opt Options, phase string, it int, set Node, begin time.Time) {
 	now := time.Now()
-	if it > 1 && now.Sub(sp.lastProgress) < progressEvery {
+	if it > 1 && now.Sub(sp.lastProgress) < max(progressEvery, 20*sp.progressCost) {
 		return
 	}
-	sp.lastProgress = now
 	ms := sp.m.sample()
 	if opt.Progress != nil {
 		opt.Progress(Progress{Phase: phase, Iteration: it, Nodes: sp.m.used(), SetNodes: sp.m.size(set), HeapBytes: ms.PeakHeap, Elapsed: time.Since(begin)})
 	}
+	sp.lastProgress = time.Now()
+	sp.progressCost = sp.lastProgress.Sub(now)
 }
 
 func (sp *space) finishStats(st *Stats, set Node, begin time.Time) {
@@ -317,7 +320,7 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 			res.Depth = len(layers) - 1
 			if bad := mm.and(front, sp.unsafe); !mm.isFalse(bad) {
 				t := sp.pick(bad)
-				tr, err := sp.trace(pol, layers, t)
+				tr, err := sp.trace(pol, layerSets(layers), t)
 				if err != nil {
 					return err
 				}
@@ -335,7 +338,8 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 				if done && uns != nil {
 					// The layered rounds' counterexample, from the
 					// states on shortest runs to the unsafe state.
-					sl := sp.slices(uns.c, layers[0], uns.u, uns.depth, q.round)
+					sl := sp.slices(uns.c, pol, layers[0], uns.u, uns.depth, q.round)
+					layers = nil // the trace needs only the slices
 					tr, err := sp.trace(pol, sl, sp.pick(uns.u))
 					if err != nil {
 						return err
@@ -378,50 +382,6 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 // slicedTraces counts the counterexamples built from squaring's slices
 // (for tests).
 var slicedTraces int
-
-// trace walks back from t (in the last layer) through the layers to a
-// start state, one predecessor per layer.
-func (sp *space) trace(p *policyEnc, layers []Node, t symbolic.State) ([]explicit.Step, error) {
-	m := sp.m
-	run := []explicit.Step{{State: t, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}}
-	for k := len(layers) - 2; k >= 0; k-- {
-		tc := sp.cube(t)
-		src := m.and(layers[k], sp.open)
-		found := false
-		for l := range sp.M.Labels {
-			sl := sp.chosen(p, l, src)
-			for _, ci := range sp.byLabel[l] {
-				sc := m.and(sl, sp.cmds[ci].guard)
-				if m.isFalse(sc) {
-					continue
-				}
-				for oi := range sp.cmds[ci].outs {
-					x := m.and(sc, sp.pre(&sp.cmds[ci].outs[oi], tc))
-					if m.isFalse(x) {
-						continue
-					}
-					s := sp.pick(x)
-					run = append(run, explicit.Step{State: s, Label: symbolic.LabelID(l), Cmd: ci, Outcome: oi})
-					t, found = s, true
-					break
-				}
-				if found {
-					break
-				}
-			}
-			if found {
-				break
-			}
-		}
-		if !found {
-			return nil, vigilerr.Internalf("bdd", "no predecessor of %s in layer %d", sp.M.FormatState(t), k)
-		}
-	}
-	for i, j := 0, len(run)-1; i < j; i, j = i+1, j-1 {
-		run[i], run[j] = run[j], run[i]
-	}
-	return run, nil
-}
 
 // Exploration is the outcome of Explore: the figures of explicit BFS
 // exploration (explicit.Stats), as exact counts.
