@@ -50,7 +50,9 @@ func ReadFile(path string) ([]byte, error) {
 		size = fi.Size()
 	}
 	b, err := readAll(f, path, size)
-	if err != nil && !errors.As(err, new(*TooLargeError)) {
+	// os.File's read errors name the file already ("read d: is a
+	// directory"); wrapping them again said "read d: read d: ...".
+	if err != nil && !errors.As(err, new(*TooLargeError)) && !errors.As(err, new(*os.PathError)) {
 		return nil, &os.PathError{Op: "read", Path: path, Err: err}
 	}
 	return b, err

@@ -64,3 +64,14 @@ func TestReview18bReadError(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// A directory's read error names it once, as os.ReadFile's does: "read
+// d: is a directory", not "read d: read d: is a directory".
+func TestReview18bDirectory(t *testing.T) {
+	d := t.TempDir()
+	_, err := ReadFile(d)
+	_, want := os.ReadFile(d)
+	if err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("ReadFile(directory): %v, os.ReadFile: %v", err, want)
+	}
+}
