@@ -18,6 +18,7 @@ package lang
 // infinity), before the checker runs.
 
 import (
+	"fmt"
 	"strconv"
 
 	"vigil/symbolic"
@@ -344,7 +345,14 @@ func (q *quants) quant(e *Expr) *Expr {
 	}
 	n := hi - lo + 1
 	if n <= 0 || q.terms+n > MaxQuantTerms || q.terms+n < q.terms {
-		q.errorf(e.Pos, e.End, "E0704", "the quantifiers of this expression expand to more than %d terms (this one to %d); narrow their ranges", MaxQuantTerms, uint(hi-lo)+1)
+		// Nested in (or beside) others, this quantifier's own values
+		// are not the expression's terms: say both, as "(this one to
+		// 896)" read as though 896 passed 100000.
+		what := fmt.Sprintf("this one to %d", uint(hi-lo)+1)
+		if q.terms > 0 {
+			what = fmt.Sprintf("%d terms so far, and this one's %d values of %s", q.terms, uint(hi-lo)+1, v.Text)
+		}
+		q.errorf(e.Pos, e.End, "E0704", "the quantifiers of this expression expand to more than %d terms (%s); narrow their ranges", MaxQuantTerms, what)
 		q.failed = true
 		return empty(e)
 	}

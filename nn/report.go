@@ -6,6 +6,7 @@ package nn
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -82,7 +83,9 @@ func ParseBox(s string) (Box, error) {
 		lo, hi, ok := strings.Cut(part, ":")
 		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
 		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-		if !ok || err1 != nil || err2 != nil {
+		// a number beyond float64 (1e400) parses as ±Inf with ErrRange:
+		// it is a bound, not finite, which the next check says
+		if !ok || notNumber(err1) || notNumber(err2) {
 			return Box{}, fmt.Errorf("%q is not LOWER:UPPER; give one per input, comma-separated, such as 0:1,-1:1", part)
 		}
 		if math.IsNaN(l) || math.IsNaN(h) || math.IsInf(l, 0) || math.IsInf(h, 0) || l > h {
@@ -91,6 +94,12 @@ func ParseBox(s string) (Box, error) {
 		box.Lo, box.Hi = append(box.Lo, l), append(box.Hi, h)
 	}
 	return box, nil
+}
+
+// notNumber reports whether err is strconv.ParseFloat's error for text
+// that is no number (not one out of float64's range).
+func notNumber(err error) bool {
+	return err != nil && !errors.Is(err, strconv.ErrRange)
 }
 
 // BoundsReport is vigil nn bound's answer: the bounds of each output

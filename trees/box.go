@@ -1,6 +1,7 @@
 package trees
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -68,7 +69,7 @@ func ParseBox(s string, nf int) (Box, error) {
 // number; an infinite one is written as an empty bound.
 func parseBound(part, t string) (float64, error) {
 	x, err := strconv.ParseFloat(t, 64)
-	if err != nil {
+	if err != nil && !errors.Is(err, strconv.ErrRange) { // 1e400 is ±Inf: not finite, below
 		return 0, fmt.Errorf("%q: %q is not a number", part, t)
 	}
 	if math.IsInf(x, 0) || math.IsNaN(x) {

@@ -42,11 +42,17 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
-		return nil, &TooLargeError{Name: path}
+	var size int64 // a regular file's size: read into one buffer of it
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if fi.Size() > limit {
+			return nil, &TooLargeError{Name: path}
+		}
+		size = fi.Size()
 	}
-	b, err := ReadAll(f, path)
-	if err != nil && !errors.As(err, new(*TooLargeError)) {
+	b, err := readAll(f, path, size)
+	// os.File's read errors name the file already ("read d: is a
+	// directory"); wrapping them again said "read d: read d: ...".
+	if err != nil && !errors.As(err, new(*TooLargeError)) && !errors.As(err, new(*os.PathError)) {
 		return nil, &os.PathError{Op: "read", Path: path, Err: err}
 	}
 	return b, err
@@ -56,12 +62,55 @@ func ReadFile(path string) ([]byte, error) {
 // bytes with a *TooLargeError that calls the input name (give "" when the
 // caller's error names it).
 func ReadAll(r io.Reader, name string) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+	return readAll(r, name, 0)
+}
+
+// chunk is the size of the pieces readAll reads a stream in.
+const chunk = 1 << 20
+
+// readAll reads r as ReadAll does, into one buffer when size (a regular
+// file's size, 0 when unknown) is right. Otherwise, or beyond it, r is
+// read in pieces of at most chunk bytes, joined once at its end: io.ReadAll
+// grows one buffer by copying it, so that an endless stream held about
+// 1.3 GB (the last buffer and the copies not yet collected) before it was
+// refused at 512 MiB; the pieces hold no more than the limit.
+func readAll(r io.Reader, name string, size int64) ([]byte, error) {
+	lr := io.LimitReader(r, limit+1)
+	// a regular file's size is read with one byte more, to see its end
+	b := make([]byte, 0, min(size, limit)+1)
+	for {
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			break // larger than its size said, or a stream: in pieces
+		}
 	}
-	if int64(len(b)) > limit {
-		return nil, &TooLargeError{Name: name}
+	pieces := [][]byte{b}
+	total := int64(len(b))
+	for {
+		p := make([]byte, chunk)
+		n, err := io.ReadFull(lr, p)
+		pieces = append(pieces, p[:n])
+		total += int64(n)
+		if total > limit {
+			return nil, &TooLargeError{Name: name}
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return b, nil
+	out := make([]byte, 0, total)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out, nil
 }

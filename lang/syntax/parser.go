@@ -758,8 +758,12 @@ func (p *parser) policyItem(kind string) *PolicyItem {
 		switch kind {
 		case "rules":
 			p.fail(`"when", "otherwise" or "}" (a rule reads ` + "`when CONDITION -> LABEL`, the last `otherwise -> LABEL`)")
-		case "nn", "trees":
+		case "nn":
 			p.fail(`"inputs", "outputs", "interface", "argmax" or "}"`)
+		case "trees": // no interface line (PlaJA's are for networks)
+			p.fail(`"inputs", "outputs", "argmax" or "}"`)
+		case "table": // the rows are in the CSV file
+			p.fail(`"outputs" or "}" (a table policy's states and labels are the rows of its CSV file)`)
 		default:
 			p.fail(`"inputs", "outputs", "interface", "argmax", "when", "otherwise" or "}"`)
 		}
