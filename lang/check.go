@@ -1062,8 +1062,10 @@ func (c *checker) policies() {
 		switch kind {
 		case "nn", "trees":
 			if d.HasFile {
-				if _, err := os.Stat(resolvePath(dr.file, d.File)); err != nil {
+				if fi, err := os.Stat(resolvePath(dr.file, d.File)); err != nil {
 					c.errorf(d.FilePos, d.FilePos, "E0507", "policy file %s: %v", d.File, pathErr(err))
+				} else if !fi.Mode().IsRegular() {
+					c.errorf(d.FilePos, d.FilePos, "E0507", "policy file %s: %s", d.File, notRegular(fi))
 				}
 			}
 			if !d.HasFile {

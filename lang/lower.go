@@ -391,6 +391,14 @@ func pathErr(err error) string {
 	return err.Error()
 }
 
+// notRegular says why a policy file that is a pipe or a device is
+// refused: vigil reads a policy file more than once (to load it, and again
+// to hash it into a certificate), which a pipe cannot give and where a
+// FIFO with no second writer blocks for good.
+func notRegular(fi os.FileInfo) string {
+	return inputfile.Special(fi) + ", not a regular file: vigil reads a policy file more than once (to load it and to hash it into certificates); save it to a file and name that"
+}
+
 // iface reads a PlaJA .jani2nnet interface: {"input":[{"name":..}], "output":[..]}.
 func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Model) bool {
 	c := l.c

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"unicode"
 
+	"vigil/internal/inputfile"
 	"vigil/nn"
 	"vigil/symbolic"
 	"vigil/trees"
@@ -34,6 +35,11 @@ func PolicyFileKind(path string) (symbolic.PolicyKind, bool, error) {
 		return "", false, fmt.Errorf("--policy-file: %v", err)
 	} else if fi.IsDir() {
 		return "", false, fmt.Errorf("--policy-file %s: a directory, not a file; give a network (.onnx, .nnet, vigil JSON), a tree ensemble (XGBoost JSON, LightGBM text, Veritas JSON) or a .jani2nnet interface", path)
+	} else if !fi.Mode().IsRegular() {
+		// A pipe (<(cat net.onnx)) or FIFO: the kind is sniffed from the
+		// file's start, then the file is loaded and hashed, each a read of
+		// its own; a pipe gives its bytes once, and a FIFO blocks.
+		return "", false, fmt.Errorf("--policy-file %s: %s, not a regular file: vigil reads a policy file more than once (to tell its kind, load it and hash it into certificates); save it to a file and give that", path, inputfile.Special(fi))
 	}
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {

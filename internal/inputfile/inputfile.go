@@ -114,3 +114,24 @@ func readAll(r io.Reader, name string, size int64) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// Special names what a file that is not a regular file is (a pipe, a
+// device, a socket, a directory), for the callers that read a file more
+// than once and so must refuse one that gives its bytes only once or
+// blocks; "" for a regular file.
+func Special(fi os.FileInfo) string {
+	m := fi.Mode()
+	switch {
+	case m.IsRegular():
+		return ""
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a pipe (as <(...) or mkfifo make)"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
