@@ -567,7 +567,12 @@ func (r *invReader) term(e sexp) (symbolic.Term, error) {
 	if err != nil {
 		return symbolic.Term{}, r.bad(tl.line, "%v", err)
 	}
-	v, _ := tl.items[2].(atom)
+	v, ok := tl.items[2].(atom)
+	if !ok {
+		// (* -1 (* 3 |x|)): a product nests no further in vigil's
+		// invariants; a term is a constant times a parameter.
+		return symbolic.Term{}, r.bad(tl.line, "want a term |x| or (* K |x|) of a linear atom (a constant times a parameter), got %s", show(e))
+	}
 	i, known := r.idx[v.s]
 	if !known {
 		return symbolic.Term{}, r.bad(tl.line, "bound on %+q, which is not a parameter", v.s)

@@ -85,6 +85,7 @@ func TestLinearAtomsParse(t *testing.T) {
 		"(<= (+ |x| |y|) 7)":                           "",
 		"(>= (* 1 |y|) 2)":                             "",
 		"(>= (+ |x| |z|) 0)":                           `bound on "z", which is not a parameter`,
+		"(>= (+ |x| (* -1 (* 3 |y|))) 0)":              `want a term |x| or (* K |x|) of a linear atom (a constant times a parameter)`,
 		"(>= (+ |x|) 0)":                               "want a sum of at least two terms",
 		"(>= (+ |x| (* (- 1) |x|)) 0)":                 "coefficients cancel out",
 		"(>= (+ |x| (* |y| 2)) 0)":                     "want an integer constant",
