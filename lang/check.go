@@ -140,6 +140,10 @@ type checker struct {
 
 	constDepth         int // constants being evaluated, each in terms of the next
 	constChainReported bool
+	// badDefine is set when a -D value is not an integer: its constant
+	// is unknown, and the errors that follow from it are not reported
+	// (load.go's cmdLineOnly).
+	badDefine bool
 
 	// the first index of each array variable (array.go), for editors
 	arrayLo map[*VarDecl]int
@@ -453,6 +457,7 @@ func (c *checker) constValue(s *symbol, usePos, useEnd symbolic.Pos) (int, bool)
 			} else {
 				c.cmdErrorf("E0304", "-D %s=%s: the value must be an integer, such as -D %s=5", s.name, *s.override, s.name)
 			}
+			c.badDefine = true
 			s.state = 3
 			return 0, false
 		}

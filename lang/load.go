@@ -74,9 +74,30 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 	}
 	diags := append(l.diags, c.diags...).Sort()
 	if diags.HasErrors() {
+		if c.badDefine {
+			diags = cmdLineOnly(diags)
+		}
 		return l, c, nil, diags
 	}
 	return l, c, m, diags
+}
+
+// cmdLineOnly keeps only the command line's errors, for a -D value that is
+// not one (-D N=0x10): it leaves its constant unknown, and every array,
+// schema and label built from it reports a follow-on error ("policy names
+// label onto[3,4], which no action declares") that the right value would
+// not have.
+func cmdLineOnly(diags Diagnostics) Diagnostics {
+	var cmd Diagnostics
+	for _, d := range diags {
+		if d.Pos.File == "command line" && d.Severity == Error {
+			cmd = append(cmd, d)
+		}
+	}
+	if len(cmd) == 0 {
+		return diags
+	}
+	return cmd
 }
 
 // Check parses and checks a file set without needing the model; it is Load
