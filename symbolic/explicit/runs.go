@@ -62,6 +62,13 @@ func Runs(g *Generator, w io.Writer, o RunsOptions) (end string, err error) {
 		property = g.Prop.Name
 	}
 	for r := 0; r < max(o.Runs, 1); r++ {
+		// Between runs too: Simulate looks at the context every 1024
+		// steps, so runs shorter than that never saw a Ctrl-C, and 9999
+		// runs went on to their end.
+		if r > 0 && ctx != nil && ctx.Err() != nil {
+			fmt.Fprintf(w, "interrupted after %d of %d runs\n", r, o.Runs)
+			return EndStopped, nil
+		}
 		var start symbolic.State
 		switch {
 		case o.From != "":

@@ -68,3 +68,29 @@ func TestReplay(t *testing.T) {
 		t.Errorf("Replay of a broken file: %v", err)
 	}
 }
+
+// A context that ends between runs stops the runs there, even when each
+// run is shorter than the 1024 steps after which Simulate looks at it:
+// vigil run --runs 9999 on short runs went on to the last one after
+// Ctrl-C.
+func TestRunsStopBetweenRuns(t *testing.T) {
+	m := wideModel(1, symbolic.Compare(symbolic.V(0), symbolic.Ge, symbolic.Lit(995)))
+	g := testutil.Generator(t, m, m.Properties[0])
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sim := explicit.SimOptions{Steps: 10, Rand: rand.New(rand.NewPCG(1, 2)), Ctx: ctx}
+	runs := 0
+	var b bytes.Buffer
+	end, err := explicit.Runs(g, &b, explicit.RunsOptions{Sim: sim, Runs: 50, Index: 1, OnRun: func(*explicit.Run) {
+		runs++
+		if runs == 2 {
+			cancel()
+		}
+	}})
+	if err != nil || end != explicit.EndStopped || runs != 2 {
+		t.Fatalf("Runs = %q, %v after %d runs; want stopped after 2", end, err, runs)
+	}
+	if !strings.HasSuffix(b.String(), "interrupted after 2 of 50 runs\n") {
+		t.Errorf("output ends:\n%s", b.String())
+	}
+}
