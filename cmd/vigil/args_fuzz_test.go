@@ -75,26 +75,37 @@ func FuzzArgs(f *testing.F) {
 			a = strings.ReplaceAll(a, "$S", spec)
 			args[i] = strings.ReplaceAll(a, "$O", filepath.Join(dir, "out"))
 		}
-		// Relative paths (-o x.jani) land in the temporary directory.
-		wd, err := os.Getwd()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chdir(dir); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Chdir(wd)
-		if err := os.WriteFile(spec, []byte(small), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		code, out, done := runBounded(args, 20*time.Second)
-		if !done {
-			t.Fatalf("vigil %s: no answer within 20 s", strings.Join(args, " "))
-		}
-		if code == cli.ExitBug {
-			t.Fatalf("vigil %s: exit %d (a bug):\n%s", strings.Join(args, " "), code, out)
-		}
+		runFuzzedArgs(t, dir, args, func() {
+			if err := os.WriteFile(spec, []byte(small), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
 	})
+}
+
+// runFuzzedArgs runs vigil with a fuzzed command line in dir, where
+// relative paths (-o x.jani) land, after prepare has put the fixtures
+// back, and fails on no answer within 20 s or an internal error; it
+// returns the output.
+func runFuzzedArgs(t *testing.T, dir string, args []string, prepare func()) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	prepare()
+	code, out, done := runBounded(args, 20*time.Second)
+	if !done {
+		t.Fatalf("vigil %s: no answer within 20 s", strings.Join(args, " "))
+	}
+	if code == cli.ExitBug {
+		t.Fatalf("vigil %s: exit %d (a bug):\n%s", strings.Join(args, " "), code, out)
+	}
+	return out
 }
 
 // smallDefines reports whether every constant override among args (-D

@@ -139,28 +139,15 @@ func FuzzToolArgs(f *testing.F) {
 			}
 			args[i] = a
 		}
-		wd, err := os.Getwd()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chdir(dir); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Chdir(wd)
 		// A command may have overwritten a fixture (-o, --record): put
 		// them back.
-		for p, b := range fixtures {
-			if err := os.WriteFile(p, b, 0o644); err != nil {
-				t.Fatal(err)
+		out := runFuzzedArgs(t, dir, args, func() {
+			for p, b := range fixtures {
+				if err := os.WriteFile(p, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
-		code, out, done := runBounded(args, 20*time.Second)
-		if !done {
-			t.Fatalf("vigil %s: no answer within 20 s", strings.Join(args, " "))
-		}
-		if code == cli.ExitBug {
-			t.Fatalf("vigil %s: exit %d (a bug):\n%s", strings.Join(args, " "), code, out)
-		}
+		})
 		for _, internal := range []string{"Go struct field", "cannot unmarshal", "json: unsupported", "goroutine "} {
 			if strings.Contains(out, internal) {
 				t.Fatalf("vigil %s: Go internals in the output:\n%s", strings.Join(args, " "), out)
