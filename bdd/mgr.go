@@ -118,6 +118,8 @@ type mgr struct {
 	// abandoned is set when an operation was left running on its
 	// goroutine (see op): rudd may no longer be touched at all.
 	abandoned bool
+	// hot counts down the operations after a slow one (see op).
+	hot int
 	// deadline, when set, stops an attempt (see attempt) that runs
 	// longer.
 	deadline time.Time
@@ -165,7 +167,7 @@ func newMgr(ctx context.Context, nvars, sizeVars, budget int) (*mgr, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &mgr{b: b, t: t, ctx: ctx, budget: budget, ceiling: ceiling}
+	m := &mgr{b: b, t: t, ctx: ctx, budget: budget, ceiling: ceiling, hot: slowWindow}
 	m.lastTab = t.size()
 	m.stats.TableNodes = m.lastTab
 	m.stats.PeakTableNodes = m.lastTab
@@ -179,7 +181,8 @@ func newMgr(ctx context.Context, nvars, sizeVars, budget int) (*mgr, error) {
 var asyncTable = 1 << 18
 
 // opHook, when set (by tests), runs on an operation's goroutine before the
-// operation.
+// operation; while it is set, every operation on a large table runs on a
+// goroutine (slow or not), so that a test can end the context in any.
 var opHook func()
 
 // usable stops the computation when the manager was abandoned: rudd's
@@ -190,19 +193,48 @@ func (m *mgr) usable() {
 	}
 }
 
-// async says whether operations run on goroutines of their own (the
+// async says whether operations may run on goroutines of their own (the
 // table is large and the context can end).
 func (m *mgr) async() bool {
 	return !m.abandoned && m.t.size() >= asyncTable && m.ctx.Done() != nil
 }
 
-// op runs one rudd operation f. With a large table it runs on a
-// goroutine, and when the context ends first the operation and the
-// manager are abandoned: the computation stops with the context's reason
-// at once instead of when the operation ends.
+// slowOp is the time from which an operation counts as slow, and
+// slowWindow the number of operations after a slow one that run on
+// goroutines: a goroutine costs about a microsecond per operation, which
+// doubles the time of a long chain of small operations (a deep
+// counterexample's rounds on a table grown large), so operations run on
+// the caller's goroutine while the last slowWindow ones were all fast. An
+// operation of seconds needs operands (or a result) of 10^5 nodes or
+// more, built by operations that were themselves slow, and the rounds
+// that use them mix only a few fast operations (a frontier against a
+// small unsafe set) with slow ones. This is a rule of thumb, not a bound:
+// an operation of seconds right after slowWindow fast ones would still
+// run to its end before the computation stops.
+const (
+	slowOp     = time.Millisecond
+	slowWindow = 16
+)
+
+// op runs one rudd operation f. With a large table and a slow operation
+// among the last slowWindow, it runs on a goroutine, and when the context
+// ends first the operation and the manager are abandoned: the computation
+// stops with the context's reason at once instead of when the operation
+// ends.
 func (m *mgr) op(f func() Node) Node {
 	m.usable()
 	if !m.async() {
+		return f()
+	}
+	begin := time.Now()
+	defer func() {
+		if time.Since(begin) >= slowOp {
+			m.hot = slowWindow
+		} else if m.hot > 0 {
+			m.hot--
+		}
+	}()
+	if m.hot == 0 && opHook == nil {
 		return f()
 	}
 	type result struct {
