@@ -38,12 +38,16 @@ type Report struct {
 	// Notes say how the command line changed the question the model
 	// declares: an --argmax that overrode the policy's reading
 	// (load.OverrideNote). The text ends with them as "note: ..." lines.
-	Notes          []string          `json:"notes,omitempty"`
-	States         int               `json:"states"`
-	StartStates    int               `json:"start_states"`
-	Transitions    int               `json:"transitions"`
-	Depth          int               `json:"depth"`
-	Seconds        float64           `json:"seconds"`
+	Notes       []string `json:"notes,omitempty"`
+	States      int      `json:"states"`
+	StartStates int      `json:"start_states"`
+	Transitions int      `json:"transitions"`
+	Depth       int      `json:"depth"`
+	Seconds     float64  `json:"seconds"`
+	// Counterexample is the unsafe verdict's run in run-file form. NewReport
+	// leaves it nil (in this form a run of 10^6 steps takes some 350 MB,
+	// which the text report does not need): Run builds it, and the JSON
+	// form always carries it.
 	Counterexample *explicit.Run     `json:"counterexample,omitempty"`
 	IC3            *IC3Figures       `json:"ic3,omitempty"`
 	PPA            *PPAFigures       `json:"ppa,omitempty"`
@@ -70,6 +74,7 @@ type report Report
 
 // MarshalJSON writes the report's fields, then those of BDD when set.
 func (r *Report) MarshalJSON() ([]byte, error) {
+	r.Run()
 	if r.BDD == nil {
 		return json.Marshal((*report)(r))
 	}
@@ -276,10 +281,17 @@ func NewReport(q *Question, v *Verdict) *Report {
 	case v.Hunt != nil:
 		r.Depth = v.Hunt.Depth
 	}
-	if v.Answer == explicit.UnsafeVerdict {
-		r.Counterexample = explicit.NewRun(q.Model, q.Property.Name, policyName(q.Policy), explicit.EndUnsafe, v.Trace)
-	}
 	return r
+}
+
+// Run returns the counterexample of an unsafe verdict in run-file form
+// (nil for other verdicts), and keeps it in r.Counterexample.
+func (r *Report) Run() *explicit.Run {
+	if r.Counterexample == nil && r.v != nil && r.v.Answer == explicit.UnsafeVerdict {
+		q := r.q
+		r.Counterexample = explicit.NewRun(q.Model, q.Property.Name, policyName(q.Policy), explicit.EndUnsafe, r.v.Trace)
+	}
+	return r.Counterexample
 }
 
 func policyName(d *symbolic.PolicyDecl) string {
