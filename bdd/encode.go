@@ -626,6 +626,7 @@ func (sp *space) cube(s symbolic.State) Node {
 // path to True, don't-care bits 0.
 func (sp *space) pick(x Node) symbolic.State {
 	m := sp.m
+	m.usable()
 	val := make(map[int]bool)
 	n := x
 	for !m.isTrue(n) {

@@ -35,3 +35,11 @@ var ExplicitSteps = &explicitSteps
 
 // ExplicitWindows counts the windows of slices built explicitly.
 var ExplicitWindows = &explicitWindows
+
+// AsyncTable lets tests run every operation on a goroutine (0), so that
+// a context can abandon one.
+var AsyncTable = &asyncTable
+
+// OpHook lets tests run code on an operation's goroutine before the
+// operation (to end the context while it runs).
+var OpHook = &opHook

@@ -28,6 +28,19 @@ package bdd
 //   - The table size, the number of free nodes and the number of rudd
 //     garbage collections are unexported; they are read by reflection
 //     (read-only), and TestRuddInternals fails if a rudd upgrade moves them.
+//   - An operation cannot be interrupted: rudd has no hook inside its
+//     recursions, and one AndExist, Apply or Replace on large BDDs can
+//     take seconds. So when the table is large (asyncTable) an operation
+//     runs on a goroutine of its own while the manager waits for it or
+//     for the context; when the context ends first, the operation is
+//     abandoned (it runs on until it ends, bounded by the ceiling; a CLI
+//     run exits long before) and the manager is abandoned with it:
+//     nothing may touch rudd's tables again (they are not locked against
+//     a running operation), neither operations nor the statistics read
+//     by reflection nor the counts done after a stop, so every method that
+//     reaches rudd checks m.abandoned first. rudd's finalizers take its
+//     table lock and only decrement reference counts, as they do beside
+//     any operation.
 
 import (
 	"context"
@@ -102,6 +115,11 @@ type mgr struct {
 	stats   MemStats
 	lastTab int
 	dead    string // set when the table can no longer be trusted: every operation stops
+	// abandoned is set when an operation was left running on its
+	// goroutine (see op): rudd may no longer be touched at all.
+	abandoned bool
+	// hot counts down the operations after a slow one (see op).
+	hot int
 	// deadline, when set, stops an attempt (see attempt) that runs
 	// longer.
 	deadline time.Time
@@ -149,11 +167,112 @@ func newMgr(ctx context.Context, nvars, sizeVars, budget int) (*mgr, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &mgr{b: b, t: t, ctx: ctx, budget: budget, ceiling: ceiling}
+	m := &mgr{b: b, t: t, ctx: ctx, budget: budget, ceiling: ceiling, hot: slowWindow}
 	m.lastTab = t.size()
 	m.stats.TableNodes = m.lastTab
 	m.stats.PeakTableNodes = m.lastTab
 	return m, nil
+}
+
+// asyncTable is the node table size from which operations run on a
+// goroutine of their own, so that the context stops the manager in the
+// middle of one (see op). Below it an operation takes milliseconds at
+// most, and a goroutine would cost more than it.
+var asyncTable = 1 << 18
+
+// opHook, when set (by tests), runs on an operation's goroutine before the
+// operation; while it is set, every operation on a large table runs on a
+// goroutine (slow or not), so that a test can end the context in any.
+var opHook func()
+
+// usable stops the computation when the manager was abandoned: rudd's
+// tables may be in use by an abandoned operation.
+func (m *mgr) usable() {
+	if m.abandoned {
+		panic(&stop{reason: m.dead})
+	}
+}
+
+// async says whether operations may run on goroutines of their own (the
+// table is large and the context can end).
+func (m *mgr) async() bool {
+	return !m.abandoned && m.t.size() >= asyncTable && m.ctx.Done() != nil
+}
+
+// slowOp is the time from which an operation counts as slow, and
+// slowWindow the number of operations after a slow one that run on
+// goroutines: a goroutine costs about a microsecond per operation, which
+// doubles the time of a long chain of small operations (a deep
+// counterexample's rounds on a table grown large), so operations run on
+// the caller's goroutine while the last slowWindow ones were all fast. An
+// operation of seconds needs operands (or a result) of 10^5 nodes or
+// more, built by operations that were themselves slow, and the rounds
+// that use them mix only a few fast operations (a frontier against a
+// small unsafe set) with slow ones. This is a rule of thumb, not a bound:
+// an operation of seconds right after slowWindow fast ones would still
+// run to its end before the computation stops.
+const (
+	slowOp     = time.Millisecond
+	slowWindow = 16
+)
+
+// op runs one rudd operation f. With a large table and a slow operation
+// among the last slowWindow, it runs on a goroutine, and when the context
+// ends first the operation and the manager are abandoned: the computation
+// stops with the context's reason at once instead of when the operation
+// ends.
+func (m *mgr) op(f func() Node) Node {
+	m.usable()
+	if !m.async() {
+		return f()
+	}
+	begin := time.Now()
+	defer func() {
+		if time.Since(begin) >= slowOp {
+			m.hot = slowWindow
+		} else if m.hot > 0 {
+			m.hot--
+		}
+	}()
+	if m.hot == 0 && opHook == nil {
+		return f()
+	}
+	type result struct {
+		n     Node
+		p     any
+		ended bool // f returned (else it panicked, with p)
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			if !r.ended {
+				r.p = recover()
+			}
+			done <- r
+		}()
+		if opHook != nil {
+			opHook()
+		}
+		r.n = f()
+		r.ended = true
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-m.ctx.Done():
+		select {
+		case r = <-done: // ended too: keep its result
+		default:
+			m.abandoned = true
+			m.dead = ctxReason(m.ctx)
+			panic(&stop{reason: m.dead})
+		}
+	}
+	if !r.ended {
+		panic(r.p)
+	}
+	return r.n
 }
 
 // check validates the result of one rudd operation.
@@ -217,11 +336,15 @@ func ctxReason(ctx context.Context) string {
 	return "canceled"
 }
 
-// sample records heap figures (called once per iteration).
+// sample records heap figures (called once per iteration). Once the
+// manager is abandoned it returns the last figures with the heap's.
 func (m *mgr) sample() MemStats {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	m.stats.PeakHeap = max(m.stats.PeakHeap, ms.HeapInuse)
+	if m.abandoned {
+		return m.stats
+	}
 	m.stats.Produced = m.t.produced_()
 	m.stats.RuddGCs = m.t.gcs()
 	m.stats.TableNodes = m.t.size()
@@ -229,35 +352,41 @@ func (m *mgr) sample() MemStats {
 }
 
 // live returns the table's used slots (live and not yet collected nodes).
-func (m *mgr) used() int { return m.t.size() - m.t.free() }
+func (m *mgr) used() int { m.usable(); return m.t.size() - m.t.free() }
 
 func (m *mgr) tru() Node { return m.b.True() }
 func (m *mgr) fls() Node { return m.b.False() }
 func (m *mgr) from(v bool) Node {
 	return m.b.From(v)
 }
-func (m *mgr) ithvar(i int) Node  { return m.check(m.b.Ithvar(i)) }
-func (m *mgr) nithvar(i int) Node { return m.check(m.b.NIthvar(i)) }
-func (m *mgr) not(a Node) Node    { return m.check(m.b.Not(a)) }
+func (m *mgr) ithvar(i int) Node  { m.usable(); return m.check(m.b.Ithvar(i)) }
+func (m *mgr) nithvar(i int) Node { m.usable(); return m.check(m.b.NIthvar(i)) }
+func (m *mgr) not(a Node) Node    { return m.check(m.op(func() Node { return m.b.Not(a) })) }
 
 func (m *mgr) and(a, b Node) Node {
 	if m.isFalse(a) || m.isFalse(b) {
 		return m.fls()
 	}
-	return m.check(m.b.Apply(a, b, rudd.OPand))
+	return m.apply(a, b, rudd.OPand)
 }
 
 func (m *mgr) or(a, b Node) Node {
 	if m.isTrue(a) || m.isTrue(b) {
 		return m.tru()
 	}
-	return m.check(m.b.Apply(a, b, rudd.OPor))
+	return m.apply(a, b, rudd.OPor)
 }
 
-func (m *mgr) xor(a, b Node) Node    { return m.check(m.b.Apply(a, b, rudd.OPxor)) }
-func (m *mgr) iff(a, b Node) Node    { return m.check(m.b.Apply(a, b, rudd.OPbiimp)) }
-func (m *mgr) imp(a, b Node) Node    { return m.check(m.b.Apply(a, b, rudd.OPimp)) }
-func (m *mgr) ite(c, a, b Node) Node { return m.check(m.b.Ite(c, a, b)) }
+func (m *mgr) apply(a, b Node, o rudd.Operator) Node {
+	return m.check(m.op(func() Node { return m.b.Apply(a, b, o) }))
+}
+
+func (m *mgr) xor(a, b Node) Node { return m.apply(a, b, rudd.OPxor) }
+func (m *mgr) iff(a, b Node) Node { return m.apply(a, b, rudd.OPbiimp) }
+func (m *mgr) imp(a, b Node) Node { return m.apply(a, b, rudd.OPimp) }
+func (m *mgr) ite(c, a, b Node) Node {
+	return m.check(m.op(func() Node { return m.b.Ite(c, a, b) }))
+}
 
 // diff returns a ∧ ¬b (OPless computes ¬left ∧ right; see the note on
 // OPdiff above).
@@ -265,7 +394,7 @@ func (m *mgr) diff(a, b Node) Node {
 	if m.isFalse(a) || m.isTrue(b) {
 		return m.fls()
 	}
-	return m.check(m.b.Apply(b, a, rudd.OPless))
+	return m.apply(b, a, rudd.OPless)
 }
 
 func (m *mgr) orAll(ns ...Node) Node {
@@ -281,20 +410,24 @@ func (m *mgr) relprod(a, b, vs Node) Node {
 	if m.isFalse(a) || m.isFalse(b) {
 		return m.fls()
 	}
-	return m.check(m.b.AndExist(vs, a, b))
+	return m.check(m.op(func() Node { return m.b.AndExist(vs, a, b) }))
 }
 
-func (m *mgr) replace(a Node, r rudd.Replacer) Node { return m.check(m.b.Replace(a, r)) }
+func (m *mgr) replace(a Node, r rudd.Replacer) Node {
+	return m.check(m.op(func() Node { return m.b.Replace(a, r) }))
+}
 
 // set returns the cube of the given BDD variables (for quantification).
 func (m *mgr) set(levels []int) Node {
 	if len(levels) == 0 {
 		return m.tru()
 	}
+	m.usable()
 	return m.check(m.b.Makeset(levels))
 }
 
 func (m *mgr) replacer(from, to []int) rudd.Replacer {
+	m.usable()
 	r, err := m.b.NewReplacer(from, to)
 	if err != nil {
 		panic(&stop{reason: "bdd error", err: vigilerr.Internalf("bdd", "replacer: %v", err)})
@@ -308,6 +441,7 @@ func (m *mgr) equal(a, b Node) bool { return *a == *b }
 
 // satcount counts the satisfying assignments of a over all BDD variables.
 func (m *mgr) satcount(a Node) *big.Int {
+	m.usable()
 	r := m.b.Satcount(a)
 	m.check(a)
 	return r
@@ -315,6 +449,7 @@ func (m *mgr) satcount(a Node) *big.Int {
 
 // size returns the number of nodes of a (constants excluded).
 func (m *mgr) size(ns ...Node) int {
+	m.usable()
 	n := 0
 	if err := m.b.Allnodes(func(id, level, low, high int) error { n++; return nil }, ns...); err != nil {
 		panic(&stop{reason: "bdd error", err: fmt.Errorf("bdd: %v", err)})
@@ -330,6 +465,7 @@ type graph struct {
 }
 
 func (m *mgr) graph(ns ...Node) *graph {
+	m.usable()
 	g := &graph{level: map[int]int32{}, low: map[int]int{}, high: map[int]int{}}
 	err := m.b.Allnodes(func(id, level, low, high int) error {
 		g.level[id], g.low[id], g.high[id] = int32(level), low, high
@@ -388,6 +524,7 @@ const (
 // garbage and the computation goes on without it. Any other stop (the
 // context, a dead table, an error) goes on unwinding.
 func (m *mgr) attempt(extra int, deadline time.Time, f func()) (res attemptResult) {
+	m.usable()
 	saved := m.budget
 	if m.t.size() >= saved/2 {
 		return attemptNodes

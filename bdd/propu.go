@@ -129,13 +129,11 @@ func PropU(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *
 	} else {
 		res.Complete = true
 	}
-	sp.run(func() error {
-		if res.u != nil {
-			res.Unsafe = sp.count(res.u)
-		}
-		sp.finishStats(&res.Stats, res.u, begin)
-		return nil
-	})
+	if res.u != nil {
+		// Not after an abandoned operation (the count stops then).
+		sp.run(func() error { res.Unsafe = sp.count(res.u); return nil })
+	}
+	sp.run(func() error { sp.finishStats(&res.Stats, res.u, begin); return nil })
 	return res, nil
 }
 

@@ -81,7 +81,7 @@ type Stats struct {
 	Iterations int           // image or pre-image rounds (squarings and lifting images included)
 	Squarings  int           // of them, iterative squaring's compositions and images by its relations (closure.go)
 	BDDVars    int           // BDD variables of states (current and next bits; not the auxiliary copy used to square relations)
-	SetNodes   int           // nodes of the final set
+	SetNodes   int           // nodes of the final set; -1 when the stop abandoned an operation (not measured)
 	Mem        MemStats      // node table, collections, heap
 	Encode     time.Duration // building the relations and policy regions
 	Elapsed    time.Duration // in all
@@ -97,8 +97,10 @@ type Result struct {
 	// replays with explicit.Generator.CheckCounterexample.
 	Trace []explicit.Step
 	// States is the number of states reached (all of them when the
-	// verdict is Safe; those of the layers computed otherwise). Starts is
-	// the number of start states.
+	// verdict is Safe; those of the layers computed otherwise, or, when
+	// the stop abandoned an operation on a large table, those counted
+	// after the last layer or squaring before it). Starts is the number
+	// of start states.
 	States, Starts *big.Int
 	// Depth is the deepest layer computed.
 	Depth int
@@ -265,11 +267,14 @@ func (sp *space) progress(opt Options, phase string, it int, set Node, begin tim
 
 func (sp *space) finishStats(st *Stats, set Node, begin time.Time) {
 	st.BDDVars = sp.stateVars
-	if set != nil {
-		st.SetNodes = sp.m.size(set)
-	}
 	st.Mem = sp.m.sample()
 	st.Elapsed = time.Since(begin)
+	switch {
+	case sp.m.abandoned:
+		st.SetNodes = -1
+	case set != nil:
+		st.SetNodes = sp.m.size(set)
+	}
 }
 
 // Verify decides whether some run of the policy pd (nil: any labels) from
@@ -313,6 +318,9 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 			q = sp.newSquarer(func() Node { return sp.policyRelation(pol) }, func() {
 				res.Stats.Iterations++
 				res.Stats.Squarings++
+				if mm.async() { // as after a layer below
+					res.States = sp.count(reached)
+				}
 				sp.progress(opt, "reach", res.Stats.Iterations, reached, begin)
 			})
 		}
@@ -362,6 +370,12 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 			reached = mm.or(reached, next)
 			front = next
 			layers = append(layers, next)
+			if mm.async() {
+				// An operation may yet be abandoned, after which
+				// nothing can be counted: count the layers so far
+				// (little beside operations on a table this large).
+				res.States = sp.count(reached)
+			}
 			sp.progress(opt, "reach", res.Stats.Iterations, reached, begin)
 		}
 	})
@@ -463,6 +477,9 @@ func Explore(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd
 			ex.Depth++
 			reached = mm.or(reached, next)
 			front = next
+			if mm.async() { // as in Verify
+				ex.States = sp.count(reached)
+			}
 			sp.progress(opt, "reach", ex.Stats.Iterations, reached, begin)
 		}
 		ex.Complete = true

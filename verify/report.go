@@ -6,6 +6,7 @@ package verify
 // same report as the command line without it.
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -37,12 +38,16 @@ type Report struct {
 	// Notes say how the command line changed the question the model
 	// declares: an --argmax that overrode the policy's reading
 	// (load.OverrideNote). The text ends with them as "note: ..." lines.
-	Notes          []string          `json:"notes,omitempty"`
-	States         int               `json:"states"`
-	StartStates    int               `json:"start_states"`
-	Transitions    int               `json:"transitions"`
-	Depth          int               `json:"depth"`
-	Seconds        float64           `json:"seconds"`
+	Notes       []string `json:"notes,omitempty"`
+	States      int      `json:"states"`
+	StartStates int      `json:"start_states"`
+	Transitions int      `json:"transitions"`
+	Depth       int      `json:"depth"`
+	Seconds     float64  `json:"seconds"`
+	// Counterexample is the unsafe verdict's run in run-file form. NewReport
+	// leaves it nil (in this form a run of 10^6 steps takes some 350 MB,
+	// which the text report does not need): Run builds it, and the JSON
+	// form always carries it.
 	Counterexample *explicit.Run     `json:"counterexample,omitempty"`
 	IC3            *IC3Figures       `json:"ic3,omitempty"`
 	PPA            *PPAFigures       `json:"ppa,omitempty"`
@@ -69,6 +74,7 @@ type report Report
 
 // MarshalJSON writes the report's fields, then those of BDD when set.
 func (r *Report) MarshalJSON() ([]byte, error) {
+	r.Run()
 	if r.BDD == nil {
 		return json.Marshal((*report)(r))
 	}
@@ -186,7 +192,7 @@ type BDDFigures struct {
 	Order         string  `json:"order"`
 	Variables     int     `json:"bdd_variables"`
 	Iterations    int     `json:"iterations"`
-	SetNodes      int     `json:"set_nodes"`
+	SetNodes      int     `json:"set_nodes"` // -1: not measured (a stop abandoned an operation)
 	PeakNodes     int     `json:"peak_table_nodes"`
 	Produced      int     `json:"nodes_produced"`
 	RuddGCs       int     `json:"node_collections"`
@@ -207,9 +213,13 @@ func NewBDDFigures(order string, s bdd.Stats) *BDDFigures {
 // WriteText writes the figures as two lines, the first opening with what
 // (the engine's name in the command's words) and the run's seconds.
 func (r *BDDFigures) WriteText(w io.Writer, what string, seconds float64) error {
-	_, err := fmt.Fprintf(w, "%s: %d BDD variables (%s order), %s, %d nodes in the result, %.3fs (encoding %.3fs)\n"+
+	result := fmt.Sprintf("%d nodes in the result", r.SetNodes)
+	if r.SetNodes < 0 {
+		result = "result not measured (an operation was abandoned)"
+	}
+	_, err := fmt.Fprintf(w, "%s: %d BDD variables (%s order), %s, %s, %.3fs (encoding %.3fs)\n"+
 		"memory: peak node table %d nodes, %d nodes made, %d node collections, %d table resizes, %d Go collections, peak heap %s\n",
-		what, r.Variables, r.Order, Plural(r.Iterations, "iteration"), r.SetNodes, seconds, r.EncodeSeconds,
+		what, r.Variables, r.Order, Plural(r.Iterations, "iteration"), result, seconds, r.EncodeSeconds,
 		r.PeakNodes, r.Produced, r.RuddGCs, r.Resizes, r.GoGCs, HumanBytes(r.PeakHeap))
 	return err
 }
@@ -271,10 +281,17 @@ func NewReport(q *Question, v *Verdict) *Report {
 	case v.Hunt != nil:
 		r.Depth = v.Hunt.Depth
 	}
-	if v.Answer == explicit.UnsafeVerdict {
-		r.Counterexample = explicit.NewRun(q.Model, q.Property.Name, policyName(q.Policy), explicit.EndUnsafe, v.Trace)
-	}
 	return r
+}
+
+// Run returns the counterexample of an unsafe verdict in run-file form
+// (nil for other verdicts), and keeps it in r.Counterexample.
+func (r *Report) Run() *explicit.Run {
+	if r.Counterexample == nil && r.v != nil && r.v.Answer == explicit.UnsafeVerdict {
+		q := r.q
+		r.Counterexample = explicit.NewRun(q.Model, q.Property.Name, policyName(q.Policy), explicit.EndUnsafe, r.v.Trace)
+	}
+	return r.Counterexample
 }
 
 func policyName(d *symbolic.PolicyDecl) string {
@@ -299,9 +316,17 @@ type TextOptions struct {
 // WriteText writes the verdict as vigil verify prints it: the verdict
 // line, the counterexample or what proves safety, and the engine's
 // figures.
+//
+// The text goes through one buffer, flushed before WriteText returns: a
+// counterexample of 10^6 steps is 3·10^6 lines, which unbuffered cost one
+// write system call each.
 func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
-	tw := &textWriter{w: w}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	tw := &textWriter{w: bw}
 	r.writeText(tw, opt)
+	if err := bw.Flush(); tw.err == nil {
+		tw.err = err
+	}
 	return tw.err
 }
 

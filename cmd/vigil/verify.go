@@ -206,7 +206,7 @@ func writeVerify(e *cli.Env, q *verify.Question, v *verify.Verdict, o verifyOut)
 		o.report(rep)
 	}
 	if v.Answer == explicit.UnsafeVerdict && o.record != "" {
-		if err := explicit.WriteRunFile(o.record, rep.Counterexample); err != nil {
+		if err := explicit.WriteRunFile(o.record, rep.Run()); err != nil {
 			return e.Fail(cli.ExitError, "vigil verify: %v", err)
 		}
 	}
