@@ -12,6 +12,7 @@ import (
 	"vigil/internal/inputfile"
 	"vigil/load"
 	"vigil/safety"
+	"vigil/verify"
 )
 
 func init() {
@@ -40,7 +41,11 @@ func runFaults(e *cli.Env, args []string) int {
 		return e.Fail(cli.ExitUsage, "vigil faults: propu-bdd decides vigil safe questions only; fault analysis needs an explicit decider (tarjan, ipi, ...)")
 	}
 	if *runFile == "" {
-		return e.Fail(cli.ExitUsage, "vigil faults: give the run to analyse with --run RUN.json")
+		pol := "NAME"
+		if p := *sf.modelFlags.pol; p != "" {
+			pol = verify.ShellQuote(p)
+		}
+		return e.Fail(cli.ExitUsage, "vigil faults: give the run to analyse with --run RUN.json (record one with vigil verify %s --policy %s --record RUN.json, which writes its counterexample, or with vigil run ... --record RUN.json)", verify.ShellQuote(file), pol)
 	}
 	if note := runDefaults(sf.modelFlags, file, *runFile); note != "" {
 		fmt.Fprintf(e.Stderr, "vigil faults: note: %s\n", note)
