@@ -130,10 +130,38 @@ func (sp *space) outRel(o *outEnc) Node {
 // label without a policy); nil as soon as it has more than
 // closureMaxNodes nodes.
 func (sp *space) policyRelation(p *policyEnc) Node {
+	return sp.relationFrom(func(l int) Node { return sp.chosen(p, l, sp.open) })
+}
+
+// forcedRelation returns the relation of the open states with exactly one
+// applicable label, by that label's commands (Prop-U at r = ∞, propu.go);
+// nil when there is no such state, or as soon as it has more than
+// closureMaxNodes nodes.
+func (sp *space) forcedRelation() Node {
+	m := sp.m
+	t := sp.relationFrom(func(l int) Node {
+		forced := m.and(sp.open, sp.app[l])
+		for l2 := range sp.M.Labels {
+			if l2 != l {
+				forced = m.diff(forced, sp.app[l2])
+			}
+		}
+		return forced
+	})
+	if t == nil || m.isFalse(t) {
+		return nil
+	}
+	return t
+}
+
+// relationFrom returns the transition relation from the states src(l)
+// by the commands of each label l (where their guards hold), outcome by
+// outcome; nil as soon as it has more than closureMaxNodes nodes.
+func (sp *space) relationFrom(src func(l int) Node) Node {
 	m := sp.m
 	t := m.fls()
 	for l := range sp.M.Labels {
-		sl := sp.chosen(p, l, sp.open)
+		sl := src(l)
 		if m.isFalse(sl) {
 			continue
 		}
@@ -148,41 +176,6 @@ func (sp *space) policyRelation(p *policyEnc) Node {
 				}
 			}
 		}
-	}
-	return t
-}
-
-// forcedRelation returns the relation of the open states with exactly one
-// applicable label, by that label's commands (Prop-U at r = ∞, propu.go);
-// nil when there is no such state, or as soon as it has more than
-// closureMaxNodes nodes.
-func (sp *space) forcedRelation() Node {
-	m := sp.m
-	t := m.fls()
-	for l := range sp.M.Labels {
-		forced := m.and(sp.open, sp.app[l])
-		for l2 := range sp.M.Labels {
-			if l2 != l {
-				forced = m.diff(forced, sp.app[l2])
-			}
-		}
-		if m.isFalse(forced) {
-			continue
-		}
-		for _, ci := range sp.byLabel[l] {
-			sc := m.and(forced, sp.cmds[ci].guard)
-			if m.isFalse(sc) {
-				continue
-			}
-			for oi := range sp.cmds[ci].outs {
-				if t = m.or(t, m.and(sc, sp.outRel(&sp.cmds[ci].outs[oi]))); m.size(t) > closureMaxNodes {
-					return nil
-				}
-			}
-		}
-	}
-	if m.isFalse(t) {
-		return nil
 	}
 	return t
 }
