@@ -367,6 +367,7 @@ func (s *arrays) variable(d *VarDecl) []Decl {
 			c.badDecl[d] = true
 			return nil
 		}
+		c.overLimit = true
 		c.errorf(d.IdxLo.Pos, d.IdxHi.End, "E0802", "array %s brings the model's array variables to %d elements, more than the %d vigil takes in all; shrink the arrays", d.Name.Name, s.elems+n, MaxArrayElements)
 		s.elems = MaxArrayElements + 1
 		a.bad = true

@@ -144,6 +144,12 @@ type checker struct {
 	// is unknown, and the errors that follow from it are not reported
 	// (load.go's cmdLineOnly).
 	badDefine bool
+	// overLimit is set when the model expands past one of the front end's
+	// size limits (schema commands, quantifier terms, array elements): the
+	// phases after the one that found it are skipped, since they would
+	// build what the limit refuses (seconds and gigabytes) only to report
+	// errors that follow from it (load.go).
+	overLimit bool
 
 	// the first index of each array variable (array.go), for editors
 	arrayLo map[*VarDecl]int

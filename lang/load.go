@@ -60,11 +60,14 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 	en := c.enumPrepare()
 	c.en = en
 	c.policyPrepare()
-	c.schemaPrepare()
-	c.quantPrepare()
-	c.arrayPrepare(en)
-	m := c.run()
-	if en != nil {
+	var m *symbolic.Model
+	for _, phase := range []func(){c.schemaPrepare, c.quantPrepare, func() { c.arrayPrepare(en) }, func() { m = c.run() }} {
+		if c.overLimit {
+			break // what the phases left would build is what the limit refuses
+		}
+		phase()
+	}
+	if en != nil && !c.overLimit {
 		c.enumCheck(en)
 		if c.errs > 0 {
 			m = nil

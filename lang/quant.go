@@ -54,6 +54,7 @@ func (q *quants) spend(n int, p, end symbolic.Pos) bool {
 		return false // reported
 	}
 	if q.total += n; q.total > MaxQuantTotal {
+		q.overLimit()
 		q.errorf(p, end, "E0704", "the quantifiers of the model expand to more than %d terms and assignments in all (this one brings them to %d); narrow their ranges", MaxQuantTotal, q.total)
 		return false
 	}
@@ -64,6 +65,14 @@ func (q *quants) spend(n int, p, end symbolic.Pos) bool {
 func (q *quants) errorf(p, end symbolic.Pos, code, format string, args ...any) {
 	if !q.quiet {
 		q.c.errorf(p, end, code, format, args...)
+	}
+}
+
+// overLimit marks the checker as past a size limit (check.go's
+// overLimit), unless this folder's errors are discarded.
+func (q *quants) overLimit() {
+	if !q.quiet {
+		q.c.overLimit = true
 	}
 }
 
@@ -264,6 +273,7 @@ func (q *quants) each(as *AssignNode) []*AssignNode {
 		return nil
 	}
 	if hi >= lo && (hi-lo < 0 || hi-lo >= MaxQuantTerms) {
+		q.overLimit()
 		q.errorf(e.Name.Pos, identEnd(e.Name), "E0704", "forall %s makes more than %d assignments; narrow its range", name, MaxQuantTerms)
 		return nil
 	}
@@ -352,6 +362,7 @@ func (q *quants) quant(e *Expr) *Expr {
 		if q.terms > 0 {
 			what = fmt.Sprintf("%d terms so far, and this one's %d values of %s", q.terms, uint(hi-lo)+1, v.Text)
 		}
+		q.overLimit()
 		q.errorf(e.Pos, e.End, "E0704", "the quantifiers of this expression expand to more than %d terms (%s); narrow their ranges", MaxQuantTerms, what)
 		q.failed = true
 		return empty(e)

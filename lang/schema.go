@@ -156,7 +156,22 @@ func (s *schemas) folder() bool {
 	c2.jani, c2.janiName = c.jani, c.janiName
 	c2.errs = -1 << 30 // never capped: its errors are the checker's
 	c2.enumPrepare()
-	c2.quantPrepare() // its errors are discarded: the checker reports them
+	// only the constants are folded: the quantifiers of the rest would be
+	// expanded for nothing (at blocks -D N=1000, half a million terms).
+	// Errors are discarded: the checker reports them.
+	all, idx := c2.decls, []int(nil)
+	c2.decls = nil
+	for i, dr := range all {
+		if _, ok := dr.d.(*ConstDecl); ok {
+			idx = append(idx, i)
+			c2.decls = append(c2.decls, dr)
+		}
+	}
+	c2.quantPrepare()
+	for k, i := range idx {
+		all[i] = c2.decls[k]
+	}
+	c2.decls = all
 	c2.resolve()
 	c2.consts()
 	s.c2, s.mark = c2, len(c2.diags)
@@ -207,6 +222,11 @@ func (s *schemas) expand() {
 	out := make([]declRef, 0, len(c.decls))
 	// first pass: families and their tuples, commands
 	expanded := map[Decl][]Decl{}
+	type planned struct {
+		d      *ActionDecl
+		ranges [][2]int
+	}
+	var later []planned
 	for _, dr := range c.decls {
 		d, ok := dr.d.(*ActionDecl)
 		if !ok {
@@ -219,10 +239,24 @@ func (s *schemas) expand() {
 		}
 		switch {
 		case d.Params != nil || d.For != nil:
-			expanded[d] = s.schema(d)
+			if ranges, ok := s.schema(d); ok {
+				later = append(later, planned{d, ranges})
+			} else {
+				expanded[d] = nil
+			}
 		case d.Index != nil:
 			expanded[d] = s.concrete(d)
 		}
+	}
+	// schemas expand once every one is known to fit the limits: one past
+	// them stops the checker (load.go), and the commands of those before
+	// it would be built for nothing
+	for _, p := range later {
+		if c.overLimit {
+			expanded[p.d] = nil
+			continue
+		}
+		expanded[p.d] = s.commands(p.d, p.ranges)
 	}
 	for name, f := range s.fams {
 		if p, ok := s.plain[name]; ok {
@@ -276,8 +310,11 @@ func allParams(d *ActionDecl) []*Param {
 	return append(append([]*Param(nil), d.Params...), d.For...)
 }
 
-// schema expands one action schema into its commands.
-func (s *schemas) schema(d *ActionDecl) []Decl {
+// schema checks one action schema's parameters and counts its commands
+// against the limits, returning the parameters' ranges when it is to be
+// expanded (by commands). An empty parameter range makes no command (a
+// warning): nil ranges and ok.
+func (s *schemas) schema(d *ActionDecl) ([][2]int, bool) {
 	c := s.c
 	params := allParams(d)
 	ranges := make([][2]int, len(params))
@@ -321,7 +358,7 @@ func (s *schemas) schema(d *ActionDecl) []Decl {
 	}
 	if !ok {
 		c.badDecl[d] = true
-		return nil
+		return nil, false
 	}
 	if f != nil && f.params == nil {
 		f.params, f.ranges = d.Params, ranges[:len(d.Params)]
@@ -335,7 +372,7 @@ func (s *schemas) schema(d *ActionDecl) []Decl {
 			c.diags = append(c.diags, Diagnostic{Pos: pm.Lo.Pos, End: endCol(pm.Lo.Pos, pm.Hi.End), Severity: Warning, Code: "W0701",
 				Msg:  fmt.Sprintf("parameter %s ranges over %d .. %d, which is empty: action %s makes no command", pm.Name.Name, r[0], r[1], d.Label.Name),
 				Line: lineOf(c.fileOf[d], pm.Lo.Pos)})
-			return []Decl{}
+			return nil, true
 		}
 		sizes = append(sizes, strconv.Itoa(n))
 		if count > MaxExpansion/n+1 {
@@ -350,18 +387,38 @@ func (s *schemas) schema(d *ActionDecl) []Decl {
 			total = strconv.FormatInt(exact, 10)
 		}
 		c.errorf(d.Label.Pos, identEnd(d.Label), "E0701", "action %s expands to %s commands (%s values of its parameters), more than the limit of %d; narrow the parameter ranges", d.Label.Name, total, strings.Join(sizes, " x "), MaxExpansion)
+		c.overLimit = true
 		c.badDecl[d] = true
-		return nil
+		return nil, false
 	}
 	if s.total+count > MaxExpansionTotal {
 		if s.total <= MaxExpansionTotal { // once
 			c.errorf(d.Label.Pos, identEnd(d.Label), "E0701", "action %s brings the commands of the model's action schemas to %d, more than the limit of %d in all; narrow the parameter ranges", d.Label.Name, s.total+count, MaxExpansionTotal)
 		}
 		s.total = MaxExpansionTotal + 1
+		c.overLimit = true
 		c.badDecl[d] = true
-		return nil
+		return nil, false
 	}
 	s.total += count
+	return ranges, true
+}
+
+// commands expands a checked schema (schema) into its commands, the
+// last parameter varying fastest.
+func (s *schemas) commands(d *ActionDecl, ranges [][2]int) []Decl {
+	if ranges == nil {
+		return []Decl{} // an empty range: no command
+	}
+	params := allParams(d)
+	var f *family
+	if len(d.Params) > 0 {
+		f = s.fams[d.Label.Name]
+	}
+	count := 1
+	for _, r := range ranges {
+		count *= r[1] - r[0] + 1
+	}
 	out := make([]Decl, 0, count)
 	tuple := make([]int, len(ranges))
 	for i := range ranges {
