@@ -215,6 +215,17 @@ func (c *checker) run() *symbolic.Model {
 	c.actions()
 	c.policies()
 	c.properties()
+	if c.errs == 0 && len(c.badDecl) > 0 {
+		// a declaration left out with no error said why would change the
+		// model silently (a lost action or rule): never load that
+		var at, end symbolic.Pos
+		for d := range c.badDecl {
+			if p, e := d.DeclPos(); at.Line == 0 || p.Line < at.Line {
+				at, end = p, e
+			}
+		}
+		c.errorf(at, end, "E0001", "internal error: this declaration was dropped without an error saying why (%d in all); please report the model", len(c.badDecl))
+	}
 	if c.errs > 0 {
 		return nil
 	}
@@ -629,6 +640,13 @@ func (c *checker) check1(e *Expr) info {
 		return info{t: tInt}
 	case EBin:
 		return c.checkBin(e)
+	}
+	// a quantifier, array element or array literal left by an expansion
+	// that failed (reported there), or one that reached the checker where
+	// no expansion runs: the latter must not pass silently, since an
+	// expression that does not check drops its declaration
+	if c.errs == 0 {
+		c.errorf(e.Pos, e.End, "E0207", "%s cannot be used here; write its value with constants and integers", exprString(e))
 	}
 	return info{t: tErr}
 }

@@ -125,6 +125,8 @@ type schemas struct {
 	plain map[string]symbolic.Pos // labels declared without an index
 	names map[string]declName     // the top-level names, for parameters
 
+	q2 *quants // expands the quantifiers of folded expressions, in c2
+
 	// the folding checker, built when a constant expression is more than
 	// a literal, on a fresh parse (the checker's memo lives in the syntax
 	// tree, and this one must not leave its marks there): twin maps each
@@ -179,23 +181,53 @@ func (s *schemas) folder() bool {
 }
 
 // fold folds the constant expression e of declaration d; pick finds the
-// same expression in d's twin. Literals need no folding checker.
+// same expression in d's twin. Literals need no folding checker. Every
+// failure is reported: a bound or index that does not fold drops its
+// action or rule, which must never happen silently.
 func (s *schemas) fold(e *Expr, d Decl, pick func(Decl) *Expr, what string) (int, bool) {
 	if v, ok := literal(e); ok {
 		return v, true
 	}
-	if !s.folder() {
+	var e2 *Expr
+	if s.folder() {
+		if d2 := s.twin[d]; d2 != nil {
+			e2 = pick(d2)
+		}
+	}
+	if e2 == nil { // cannot happen: the declaration was parsed from its file
+		s.c.errorf(e.Pos, e.End, "E0207", "%s, %s, cannot be folded to a constant here; write its value as a constant", what, exprString(e))
 		return 0, false
 	}
-	d2 := s.twin[d]
-	if d2 == nil {
-		return 0, false
+	if s.q2 == nil {
+		s.q2 = newQuants(s.c2)
 	}
-	e2 := pick(d2)
-	if e2 == nil {
+	e2 = s.q2.top(e2) // quantifiers with constant bounds, as elsewhere
+	if s.q2.failed {
+		return 0, false // reported
+	}
+	if a := findKind(e2, EIndex, EArray); a != nil {
+		s.c.errorf(a.Pos, a.End, "E0207", "%s must be a constant expression of constants and integers; the array element %s cannot be used here, give its value as a constant", what, exprString(a))
 		return 0, false
 	}
 	return s.c2.constExpr(e2, what)
+}
+
+// findKind is the first node of e (depth first) of one of the kinds.
+func findKind(e *Expr, kinds ...ExprKind) *Expr {
+	if e == nil {
+		return nil
+	}
+	for _, k := range kinds {
+		if e.Kind == k {
+			return e
+		}
+	}
+	for _, a := range e.Args {
+		if f := findKind(a, kinds...); f != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 // literal reads an integer literal, possibly negated or in parentheses.
