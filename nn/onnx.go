@@ -263,6 +263,11 @@ func packedVarints(v []byte) ([]int64, error) {
 // ONNX data types.
 const (
 	onnxFloat  = 1
+	onnxUint8  = 2
+	onnxInt8   = 3
+	onnxUint16 = 4
+	onnxInt16  = 5
+	onnxBool   = 9
 	onnxInt32  = 6
 	onnxInt64  = 7
 	onnxDouble = 11
@@ -275,7 +280,7 @@ const maxTensorElems = 1 << 26
 // int8, uint16, int16, int32, int64, bool), or has no type set.
 func intStored(dt int64) bool {
 	switch dt {
-	case 0, 2, 3, 4, 5, onnxInt32, onnxInt64, 9:
+	case 0, onnxUint8, onnxInt8, onnxUint16, onnxInt16, onnxInt32, onnxInt64, onnxBool:
 		return true
 	}
 	return false
@@ -381,8 +386,12 @@ func parseTensor(b []byte) (*onnxTensor, error) {
 			w = 4
 		case onnxDouble, onnxInt64:
 			w = 8
+		case onnxUint8, onnxInt8, onnxBool:
+			w = 1
+		case onnxUint16, onnxInt16:
+			w = 2
 		default:
-			return nil, fmt.Errorf("tensor %q: data type %d is not supported (want float, double, int32 or int64)", t.name, t.dtype)
+			return nil, fmt.Errorf("tensor %q: data type %d is not supported (want float, double or an integer type)", t.name, t.dtype)
 		}
 		if int64(len(raw)) != size*int64(w) {
 			return nil, fmt.Errorf("tensor %q: %d bytes of raw data for shape %v", t.name, len(raw), t.dims)
@@ -398,6 +407,14 @@ func parseTensor(b []byte) (*onnxTensor, error) {
 				t.data[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
 			case onnxInt64:
 				t.data[i] = float64(int64(binary.LittleEndian.Uint64(raw[8*i:])))
+			case onnxUint8, onnxBool:
+				t.data[i] = float64(raw[i])
+			case onnxInt8:
+				t.data[i] = float64(int8(raw[i]))
+			case onnxUint16:
+				t.data[i] = float64(binary.LittleEndian.Uint16(raw[2*i:]))
+			case onnxInt16:
+				t.data[i] = float64(int16(binary.LittleEndian.Uint16(raw[2*i:])))
 			}
 		}
 	case !intStored(t.dtype) && t.dtype != onnxFloat && t.dtype != onnxDouble:
@@ -768,7 +785,9 @@ func (l *lowering) node(i int, nd *onnxNode) error {
 		err = l.transpose(nd, where)
 	case "Flatten":
 		err = l.flatten(nd, where)
-	case "Identity", "Dropout":
+	case "Identity":
+	case "Dropout":
+		err = l.dropout(nd, where)
 	case "Reshape":
 		err = l.reshape(nd, where)
 	case "Gemm", "MatMul":
@@ -836,6 +855,22 @@ func (l *lowering) foldTranspose(nd *onnxNode, where string) error {
 	t := l.consts[nd.inputs[0]]
 	if len(t.dims) != 2 {
 		return fmt.Errorf("nn: %s transposes a constant of shape %v; only matrices are supported", where, t.dims)
+	}
+	// perm [0, 1] leaves the matrix as it is; the default (no perm)
+	// and [1, 0] reverse the dimensions.
+	var perm []int64
+	for _, a := range nd.attrs {
+		if a.name == "perm" {
+			perm = a.ints
+		}
+	}
+	switch {
+	case len(perm) == 2 && perm[0] == 0 && perm[1] == 1:
+		l.consts[nd.outs[0]] = &onnxTensor{name: nd.outs[0], dims: t.dims, data: t.data}
+		return nil
+	case perm == nil || len(perm) == 2 && perm[0] == 1 && perm[1] == 0:
+	default:
+		return fmt.Errorf("nn: %s: perm %v is not a permutation of a matrix's 2 dimensions", where, perm)
 	}
 	r, cl := int(t.dims[0]), int(t.dims[1])
 	tt := &onnxTensor{name: nd.outs[0], dims: []int64{int64(cl), int64(r)}, data: make([]float64, r*cl)}
@@ -922,6 +957,33 @@ func (l *lowering) outFunction(nd *onnxNode, where string) error {
 	l.net.Out = OutSoftmax
 	if nd.op == "LogSoftmax" {
 		l.net.Out = OutLogSoftmax
+	}
+	return nil
+}
+
+// dropout accepts a Dropout that passes its data through, as in
+// inference (ONNX's default). In training mode (opset 12's training_mode
+// operand true, or opset 6's is_test 0) onnxruntime zeroes random
+// elements and scales the others by 1/(1 - ratio): reading that as the
+// identity would verify another network.
+func (l *lowering) dropout(nd *onnxNode, where string) error {
+	for _, a := range nd.attrs {
+		if a.name == "is_test" && a.hasI && a.i == 0 {
+			return fmt.Errorf("nn: %s is in training mode (is_test 0), where it drops random elements; export the network in inference mode (model.eval() before torch.onnx.export)", where)
+		}
+	}
+	if len(nd.inputs) < 3 || nd.inputs[2] == "" {
+		return nil
+	}
+	train := l.consts[nd.inputs[2]]
+	ratio := 0.5 // ONNX's default
+	if len(nd.inputs) > 1 && nd.inputs[1] != "" {
+		if r := l.consts[nd.inputs[1]]; len(r.data) == 1 {
+			ratio = r.data[0]
+		}
+	}
+	if len(train.data) != 1 || train.data[0] != 0 && ratio != 0 {
+		return fmt.Errorf("nn: %s is in training mode (training_mode %q is true), where it drops random elements; export the network in inference mode (model.eval() before torch.onnx.export)", where, nd.inputs[2])
 	}
 	return nil
 }
