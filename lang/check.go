@@ -224,7 +224,7 @@ func (c *checker) run() *symbolic.Model {
 				at, end = p, e
 			}
 		}
-		c.errorf(at, end, "E0001", "internal error: this declaration was dropped without an error saying why (%d in all); please report the model", len(c.badDecl))
+		c.errorf(at, end, "E0003", "internal error: this declaration was dropped without an error saying why (%d in all); please report the model", len(c.badDecl))
 	}
 	if c.errs > 0 {
 		return nil
