@@ -67,8 +67,12 @@ func ic3FileInstances(file string, defs map[string]string, scale Scale, args []s
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
+	sizes, err := scale.Sizes(base.Consts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
 	var out []PlanInstance
-	for _, size := range scale.Sizes(base.Consts) {
+	for _, size := range sizes {
 		all := map[string]string{}
 		for k, v := range defs {
 			all[k] = v

@@ -130,10 +130,23 @@ func (s Scale) Set(v string) error {
 	return nil
 }
 
+// MaxScaleSizes is the most sizes --scale may give one model: each is a
+// model loaded and a row of runs.
+const MaxScaleSizes = 10_000
+
 // Sizes returns the sizes of a model that declares the constants consts:
 // every combination of the values s gives those of them it scales (one
-// empty size when it scales none).
-func (s Scale) Sizes(consts []string) []map[string]string {
+// empty size when it scales none); more than MaxScaleSizes is an error.
+func (s Scale) Sizes(consts []string) ([]map[string]string, error) {
+	n, counts := 1, []string(nil)
+	for _, c := range consts {
+		if vals, ok := s[c]; ok {
+			counts = append(counts, fmt.Sprintf("%d values of %s", len(vals), c))
+			if n = n * len(vals); n > MaxScaleSizes {
+				return nil, fmt.Errorf("--scale makes more than %d sizes (%s); give fewer values", MaxScaleSizes, strings.Join(counts, " x "))
+			}
+		}
+	}
 	sizes := []map[string]string{{}}
 	for _, c := range consts {
 		vals, ok := s[c]
@@ -152,7 +165,7 @@ func (s Scale) Sizes(consts []string) []map[string]string {
 		}
 		sizes = next
 	}
-	return sizes
+	return sizes, nil
 }
 
 // ParseScale reads a whole number, also written 1e6 or 10^6, up to 2^53.

@@ -20,9 +20,18 @@ func TestPlanWrite(t *testing.T) {
 	if err := s.Set("N=1e99"); err == nil || !strings.Contains(err.Error(), "beyond 2^53") {
 		t.Errorf("Set(N=1e99) = %v, want beyond 2^53", err)
 	}
-	sizes := s.Sizes([]string{"N", "K", "W"})
-	if len(sizes) != 4 || SizeName(sizes[3]) != "N=1000000 W=10" || SizeName(nil) != "base" {
+	sizes, err := s.Sizes([]string{"N", "K", "W"})
+	if err != nil || len(sizes) != 4 || SizeName(sizes[3]) != "N=1000000 W=10" || SizeName(nil) != "base" {
 		t.Errorf("sizes %v", sizes)
+	}
+	big := Scale{}
+	for _, v := range []string{"A=" + strings.Repeat("1,", 200) + "1", "B=" + strings.Repeat("2,", 200) + "2"} {
+		if err := big.Set(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := big.Sizes([]string{"A", "B"}); err == nil || !strings.Contains(err.Error(), "more than 10000 sizes (201 values of A x 201 values of B)") {
+		t.Errorf("201 x 201 sizes: %v, want the limit", err)
 	}
 	p := &Plan{Name: "bench-ic3", Limits: PlanLimits{Time: "20s"}, Algorithms: IC3Algorithms("/usr/bin/z3", true, 100)}
 	dir := t.TempDir()

@@ -30,7 +30,7 @@ func runBenchIC3(e *cli.Env, args []string) int {
 	maxStates := cli.AddCountFlag(fs, "max-states", 20_000_000, "BFS gives up (unknown) after storing this many states")
 	nog := fs.Bool("nog", false, "also run ic3-nog (always with --scale)")
 	scale := batch.Scale{}
-	fs.Var(&scale, "scale", "run every file at each of the values of constant NAME it declares, `NAME=V1,V2,...` (repeatable; a file declaring none runs once); adds ic3-nog and a row per size")
+	fs.Var(&scale, "scale", "run every file at each of the values of constant NAME it declares, `NAME=V1,V2,...` (repeatable; a file declaring none runs once); adds ic3-nog and a row per size; at most 10000 sizes per file")
 	vigilBin := fs.String("vigil", "", "the vigil binary whose verify and export the runs use (default: this one), e.g. a build of another commit to compare")
 	jobs := fs.Int("j", 1, "runs at once (each is one process; keep it at most the idle cores)")
 	data := fs.String("data", "", "keep the experiment in `DIR` (its file, runs and report; rerunning continues it); default: a temporary directory, removed")
