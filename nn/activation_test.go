@@ -225,6 +225,12 @@ func bigEval(n *Network, x []float64) []*big.Float {
 				if s.Sign() < 0 {
 					s.Mul(s, new(big.Float).SetFloat64(l.Slope))
 				}
+			case ActClip:
+				if s.Cmp(big.NewFloat(l.Lo)) < 0 {
+					s.SetFloat64(l.Lo)
+				} else if s.Cmp(big.NewFloat(l.Hi)) > 0 {
+					s.SetFloat64(l.Hi)
+				}
 			case ActTanh, ActSigmoid:
 				v, _ := s.Float64()
 				// The reference at the float64 nearest s, corrected

@@ -13,12 +13,12 @@ package nn
 // A+ lo + A- hi, plus the bias. Upper bounds are minus the lower bounds of
 // -A.
 //
-// Tanh, Sigmoid and LeakyReLU are relaxed by the lines of relax.go: the
+// Tanh, Sigmoid, LeakyReLU and Clip are relaxed by the lines of relax.go: the
 // lower line where the coefficient is non-negative, the upper one where
 // it is negative.
 //
 // Intermediate pre-activation bounds come from IBP; with CROWN (and Both)
-// each layer's unstable neurons (l < 0 < u; for Tanh and Sigmoid every
+// each layer's unstable neurons (l < 0 < u, for Clip l < kink < u; for Tanh and Sigmoid every
 // neuron whose interval is not a point) are then tightened by their
 // own backward pass, and with Both the result is intersected with IBP.
 // Stable neurons need no pass: their relaxation is exact whatever their
@@ -393,7 +393,9 @@ func (b *bounder) tighten(k int, intersect bool) {
 	for i := 0; i < l.Out; i++ {
 		// A curved activation's relaxation improves with any narrower
 		// interval; a piecewise-linear one only where it is unstable.
-		if b.lo[k][i] < 0 && b.hi[k][i] > 0 || curved && b.hi[k][i]-b.lo[k][i] >= relaxFlat {
+		lo, hi := b.lo[k][i], b.hi[k][i]
+		kinked := l.Act == ActClip && (lo < l.Lo && hi > l.Lo || lo < l.Hi && hi > l.Hi)
+		if lo < 0 && hi > 0 || kinked || curved && hi-lo >= relaxFlat {
 			idx = append(idx, i)
 		}
 	}

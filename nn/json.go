@@ -9,7 +9,8 @@ package nn
 //	    {"weights": [[...], ...],      // one row per output neuron (out x in)
 //	     "bias": [...],                // one per output neuron
 //	     "activation": "relu"},        // "relu", "tanh", "sigmoid", "leaky_relu"
-//	                                   // (with "slope": 0.01) or "linear" (default)
+//	                                   // (with "slope": 0.01), "clip" (with "min"
+//	                                   // and/or "max") or "linear" (default)
 //	    ...
 //	  ],
 //	  "output": "softmax",             // optional: "softmax" or "log_softmax" last
@@ -30,6 +31,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"vigil/internal/inputfile"
 	"vigil/internal/jsonerr"
@@ -40,6 +42,9 @@ type jsonLayer struct {
 	Bias       []float64   `json:"bias"`
 	Activation string      `json:"activation,omitempty"`
 	Slope      *float64    `json:"slope,omitempty"`
+	// Min and Max are a "clip" layer's bounds; one left out is no bound.
+	Min *float64 `json:"min,omitempty"`
+	Max *float64 `json:"max,omitempty"`
 }
 
 type jsonNet struct {
@@ -105,12 +110,23 @@ func ParseJSON(b []byte) (*Network, error) {
 			if l.Slope != nil {
 				L.Slope = *l.Slope
 			}
+		case "clip":
+			L.Act, L.Lo, L.Hi = ActClip, math.Inf(-1), math.Inf(1)
+			if l.Min != nil {
+				L.Lo = *l.Min
+			}
+			if l.Max != nil {
+				L.Hi = *l.Max
+			}
 		case "", "linear":
 		default:
-			return nil, fmt.Errorf("nn: vigil JSON network: layer %d: activation %q is not supported (use \"relu\", \"tanh\", \"sigmoid\", \"leaky_relu\" or \"linear\")", i+1, l.Activation)
+			return nil, fmt.Errorf("nn: vigil JSON network: layer %d: activation %q is not supported (use \"relu\", \"tanh\", \"sigmoid\", \"leaky_relu\", \"clip\" or \"linear\")", i+1, l.Activation)
 		}
 		if l.Slope != nil && L.Act != ActLeakyReLU {
 			return nil, fmt.Errorf("nn: vigil JSON network: layer %d: \"slope\" is for \"leaky_relu\" layers only", i+1)
+		}
+		if (l.Min != nil || l.Max != nil) && L.Act != ActClip {
+			return nil, fmt.Errorf("nn: vigil JSON network: layer %d: \"min\" and \"max\" are for \"clip\" layers only", i+1)
 		}
 		net.Layers = append(net.Layers, L)
 	}
@@ -140,6 +156,14 @@ func (n *Network) MarshalJSON() ([]byte, error) {
 		jl := jsonLayer{Bias: l.B, Activation: l.Act.String()}
 		if l.Act == ActLeakyReLU {
 			jl.Slope = &l.Slope
+		}
+		if l.Act == ActClip {
+			if !math.IsInf(l.Lo, -1) {
+				jl.Min = &l.Lo
+			}
+			if !math.IsInf(l.Hi, 1) {
+				jl.Max = &l.Hi
+			}
 		}
 		for i := 0; i < l.Out; i++ {
 			jl.Weights = append(jl.Weights, l.W[i*l.In:(i+1)*l.In])

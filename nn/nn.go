@@ -1,5 +1,5 @@
 // Package nn reads feed-forward networks (ONNX, NNet, vigil JSON) whose
-// activations are ReLU, LeakyReLU, Tanh or Sigmoid, optionally ending in
+// activations are ReLU, LeakyReLU, Clip, Tanh or Sigmoid, optionally ending in
 // Softmax or LogSoftmax,
 // evaluates them in float64, bounds their outputs over input boxes (IBP,
 // CROWN, their intersection, input-split branch and bound) and answers the
@@ -36,6 +36,7 @@ const (
 	ActTanh      = symbolic.ActTanh      // math.Tanh(s)
 	ActSigmoid   = symbolic.ActSigmoid   // 1 / (1 + math.Exp(-s)), each operation rounded
 	ActLeakyReLU = symbolic.ActLeakyReLU // s < 0 becomes Slope*s, rounded
+	ActClip      = symbolic.ActClip      // s clamped to [Lo, Hi], exact
 )
 
 // actIf returns a when cond holds, else ActLinear.
@@ -63,6 +64,20 @@ func applyAct(l *Layer, s float64) float64 {
 		return math.Tanh(s)
 	case ActSigmoid:
 		return sigmoid(s)
+	case ActClip:
+		return clip(l, s)
+	}
+	return s
+}
+
+// clip clamps s to [l.Lo, l.Hi] (ONNX Clip, torch.clamp): no rounding;
+// NaN stays NaN, as torch.clamp keeps it.
+func clip(l *Layer, s float64) float64 {
+	if s < l.Lo {
+		return l.Lo
+	}
+	if s > l.Hi {
+		return l.Hi
 	}
 	return s
 }
@@ -151,17 +166,14 @@ func (n *Network) validate() error {
 				return fmt.Errorf("nn: layer %d: bias %v is not finite; retrain or re-export the network", i+1, v)
 			}
 		}
-		if l.Act > ActLeakyReLU {
+		if l.Act > ActClip {
 			return fmt.Errorf("nn: layer %d: unknown activation %d", i+1, l.Act)
 		}
 		if l.Act == ActLeakyReLU && !(l.Slope >= 0 && l.Slope <= 1) {
 			return fmt.Errorf("nn: layer %d: LeakyReLU slope %v; vigil reads slopes in [0, 1]", i+1, l.Slope)
 		}
-		if l.Act > ActLeakyReLU {
-			return fmt.Errorf("nn: layer %d: unknown activation %d", i+1, l.Act)
-		}
-		if l.Act == ActLeakyReLU && !(l.Slope >= 0 && l.Slope <= 1) {
-			return fmt.Errorf("nn: layer %d: LeakyReLU slope %v; vigil reads slopes in [0, 1]", i+1, l.Slope)
+		if l.Act == ActClip && !(l.Lo <= l.Hi) {
+			return fmt.Errorf("nn: layer %d: Clip bounds [%v, %v]; vigil reads Clip with minimum <= maximum, neither NaN", i+1, l.Lo, l.Hi)
 		}
 	}
 	in, out := n.Inputs(), n.Outputs()
@@ -374,7 +386,7 @@ func affinePacked(l *Layer, p []float64, x, y []float64) {
 func (n *Network) Clone() *Network {
 	c := &Network{Out: n.Out}
 	for _, l := range n.Layers {
-		c.Layers = append(c.Layers, Layer{In: l.In, Out: l.Out, W: append([]float64(nil), l.W...), B: append([]float64(nil), l.B...), Act: l.Act, Slope: l.Slope})
+		c.Layers = append(c.Layers, Layer{In: l.In, Out: l.Out, W: append([]float64(nil), l.W...), B: append([]float64(nil), l.B...), Act: l.Act, Slope: l.Slope, Lo: l.Lo, Hi: l.Hi})
 	}
 	cp := func(s []float64) []float64 {
 		if s == nil {

@@ -10,8 +10,10 @@ package nn
 // The graph must be a chain: every node except those computing constants
 // reads exactly one computed tensor, starting from the single real graph
 // input. Linear ops accumulate into a pending affine map (W, b) over the
-// last activation's output; each activation (Relu, LeakyRelu, Tanh,
-// Sigmoid) closes that map into a Layer. A final Softmax or LogSoftmax
+// last activation's output; each activation (Relu, LeakyRelu, Clip, Tanh,
+// Sigmoid) closes that map into a Layer. Shape-only ops (Squeeze,
+// Unsqueeze, and Shape, Gather, Concat computing a Reshape's shape) are
+// folded at load time (onnxfold.go). A final Softmax or LogSoftmax
 // becomes Network.Out.
 
 import (
@@ -27,7 +29,7 @@ import (
 )
 
 // SupportedONNXOps lists the ONNX ops vigil reads, for messages and help.
-const SupportedONNXOps = "Gemm, MatMul, Add, Sub, Mul, Div, Relu, LeakyRelu, Tanh, Sigmoid, Softmax and LogSoftmax (last), Flatten, Reshape, Transpose, Identity, Dropout and Constant"
+const SupportedONNXOps = "Gemm, MatMul, Add, Sub, Mul, Div, Relu, LeakyRelu, Clip (constant bounds), Tanh, Sigmoid, Softmax and LogSoftmax (last), Flatten, Reshape, Squeeze, Unsqueeze, Transpose, Identity, Dropout and Constant, and Shape, Gather and Concat where they compute a Reshape's shape"
 
 type onnxTensor struct {
 	name  string
@@ -603,6 +605,10 @@ type lowering struct {
 	// n elements, and a Flatten or Reshape may make a matrix of a vector
 	// or a tensor, so the lowering refuses those.
 	dims []int64
+	// fromShape holds the constants computed from the data's shape
+	// (Shape, and Gather, Unsqueeze, Squeeze, Concat of such constants):
+	// they may only become another Reshape's shape.
+	fromShape map[string]bool
 }
 
 // setDims records the shape of the current data (and whether it may be
@@ -664,7 +670,7 @@ func (v vecShape) String() string {
 // check that the data stays a vector, and Softmax or LogSoftmax become
 // the network's output function.
 func (g *onnxGraph) network() (*Network, error) {
-	l := &lowering{consts: map[string]*onnxTensor{}, net: &Network{}, pendingEmpty: true}
+	l := &lowering{consts: map[string]*onnxTensor{}, net: &Network{}, pendingEmpty: true, fromShape: map[string]bool{}}
 	for i := range g.inits {
 		l.consts[g.inits[i].name] = &g.inits[i]
 	}
@@ -753,19 +759,37 @@ func (l *lowering) node(i int, nd *onnxNode) error {
 	if nd.op == "Constant" {
 		return l.constant(nd, where)
 	}
+	if nd.op == "Clip" {
+		for k, in := range nd.inputs {
+			if k > 0 && in != "" && in != l.cur && l.consts[in] == nil {
+				return fmt.Errorf("nn: %s: its %s %q is computed, not a constant; vigil reads Clip with constant bounds", where, [...]string{"", "minimum", "maximum"}[min(k, 2)], in)
+			}
+		}
+	}
 	dataIdx, err := l.dataOperand(nd, where)
 	if err != nil {
 		return err
 	}
+	for k, in := range nd.inputs {
+		if l.fromShape[in] && !(shapeOps[nd.op] || nd.op == "Reshape" && k == 1) {
+			return fmt.Errorf("nn: %s computes with %q, which is taken from the data's shape; vigil folds a shape only into a Reshape's shape operand (through Gather, Unsqueeze, Squeeze and Concat)", where, in)
+		}
+	}
+	if nd.op == "Shape" {
+		return l.shapeOf(nd, where, dataIdx)
+	}
 	if dataIdx < 0 && nd.op == "Transpose" && len(nd.inputs) == 1 {
 		return l.foldTranspose(nd, where)
+	}
+	if dataIdx < 0 && shapeOps[nd.op] {
+		return l.foldShapeOp(nd, where)
 	}
 	if dataIdx < 0 {
 		return fmt.Errorf("nn: %s computes on constants only (op %s is not folded); re-export the network with constant folding", where, nd.op)
 	}
 	if l.net.Out != OutNone {
 		switch nd.op {
-		case "Identity", "Dropout", "Flatten", "Reshape":
+		case "Identity", "Dropout", "Flatten", "Reshape", "Squeeze", "Unsqueeze":
 		default:
 			return fmt.Errorf("nn: %s follows the network's %s; vigil reads Softmax and LogSoftmax only as the last op", where, l.net.Out)
 		}
@@ -773,6 +797,10 @@ func (l *lowering) node(i int, nd *onnxNode) error {
 	switch nd.op {
 	case "Relu", "Tanh", "Sigmoid", "LeakyRelu":
 		err = l.activation(nd, where)
+	case "Clip":
+		err = l.clip(nd, where)
+	case "Squeeze", "Unsqueeze":
+		err = l.squeeze(nd, where)
 	case "Softmax", "LogSoftmax":
 		err = l.outFunction(nd, where)
 	case "Transpose":
@@ -922,14 +950,21 @@ func (l *lowering) activation(nd *onnxNode, where string) error {
 			return fmt.Errorf("nn: %s: alpha %v; vigil reads LeakyRelu with alpha in [0, 1]", where, slope)
 		}
 	}
+	return l.closeLayer(Layer{Act: act, Slope: slope})
+}
+
+// closeLayer closes the pending map into a layer with a's activation
+// (its Act, Slope, Lo and Hi).
+func (l *lowering) closeLayer(a Layer) error {
 	layers := l.net.Layers
-	if act == ActReLU && l.pendingEmpty && len(layers) > 0 && layers[len(layers)-1].Act == ActReLU {
+	if a.Act == ActReLU && l.pendingEmpty && len(layers) > 0 && layers[len(layers)-1].Act == ActReLU {
 		return nil // relu(relu(x)) = relu(x)
 	}
 	if err := l.c.dense(); err != nil {
 		return err
 	}
-	l.net.Layers = append(layers, Layer{In: l.c.in, Out: l.c.out, W: l.c.w, B: l.c.b, Act: act, Slope: slope})
+	a.In, a.Out, a.W, a.B = l.c.in, l.c.out, l.c.w, l.c.b
+	l.net.Layers = append(layers, a)
 	l.c = identity(l.c.out)
 	l.pendingEmpty = true
 	return nil

@@ -734,6 +734,12 @@ func (gr *gradient) of(x, c, out []float64) {
 			for i := range g {
 				g[i] *= deriv(l, gr.z[k][i])
 			}
+		case ActClip:
+			for i := range g {
+				if z := gr.z[k][i]; !(z > l.Lo && z < l.Hi) {
+					g[i] = 0
+				}
+			}
 		}
 		g2 := gr.g2[:l.In]
 		clear(g2)

@@ -387,8 +387,9 @@ func (rb *regionBounds) chooseLambda() {
 // exactLower returns rigorous lower bounds of the bound rows (rows,
 // flat, one row per offset, over the outputs after the output transform)
 // over the states of the sub-box that satisfy the atoms, when the
-// network is affine there: every activation is the identity or a ReLU
-// whose rigorous pre-activation bounds do not straddle 0, and there is no
+// network is affine there: every activation is the identity, a ReLU
+// whose rigorous pre-activation bounds do not straddle 0 or a Clip whose
+// bounds straddle neither of its ends, and there is no
 // final Softmax. ok is false otherwise.
 func (rb *regionBounds) exactLower(rows, off []float64) (lb []float64, ok bool) {
 	net := rb.net
@@ -406,7 +407,7 @@ func (rb *regionBounds) exactLower(rows, off []float64) (lb []float64, ok bool) 
 	vlo, vhi := make([]float64, nin), make([]float64, nin)
 	for k := range net.Layers {
 		l := &net.Layers[k]
-		if l.Act != ActLinear && l.Act != ActReLU {
+		if l.Act != ActLinear && l.Act != ActReLU && l.Act != ActClip {
 			return nil, false
 		}
 		plo, phi := make([]float64, l.Out*nin), make([]float64, l.Out*nin)
@@ -433,6 +434,26 @@ func (rb *regionBounds) exactLower(rows, off []float64) (lb []float64, ok bool) 
 					clear(pl)
 					clear(ph)
 					qlo[i], qhi[i] = 0, 0
+				default:
+					return nil, false
+				}
+			}
+			if l.Act == ActClip {
+				// Exact as ReLU is: s < Lo gives Lo and s > Hi gives
+				// Hi, and the identity between.
+				switch {
+				case l.Lo <= rb.lower(pl, ph, ql) && rb.upper(pl, ph, qh) <= l.Hi: // the identity
+				case rb.upper(pl, ph, qh) <= l.Lo || rb.lower(pl, ph, ql) >= l.Hi:
+					c := l.Lo
+					if rb.lower(pl, ph, ql) >= l.Hi {
+						c = l.Hi
+					}
+					if math.IsInf(c, 0) {
+						return nil, false
+					}
+					clear(pl)
+					clear(ph)
+					qlo[i], qhi[i] = c, c
 				default:
 					return nil, false
 				}

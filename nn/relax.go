@@ -30,6 +30,17 @@ package nn
 // LeakyReLU with slope a in [0, 1] is relaxed as ReLU is: above, the chord
 // from (l, a l) to (u, u); below, the line of slope 1 or a through the
 // origin, whichever is closer (1 when u > -l).
+//
+// Clip to [a, b] is flat, then the identity, then flat. Over [l, u]
+// with a kink inside, each side gets the chord where the function is
+// convex or concave there (l < a < u <= b: the chord above; a <= l < b
+// < u: the chord below), and otherwise a line through the kink: below,
+// through (a, a) with a slope k in [0, min(1, (b-a)/(u-a))] (under the
+// identity right of a, under b at u); above, through (b, b) with k in
+// [0, min(1, (b-a)/(b-l))]. k is the largest slope when the identity
+// part beyond the kink is longer than the flat part before it, else 0
+// (as CROWN chooses ReLU's lower slope). Lines that are not exact are
+// moved outward by relaxSlack (1 + the largest magnitude of l, u, a, b).
 
 import "math"
 
@@ -56,6 +67,9 @@ func deriv(l *Layer, x float64) float64 {
 func relax(l *Layer, lo, hi float64) (lower, upper line) {
 	if l.Act == ActLeakyReLU {
 		return relaxLeaky(l, lo, hi)
+	}
+	if l.Act == ActClip {
+		return relaxClip(l, lo, hi)
 	}
 	if !(hi-lo >= relaxFlat) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 		if math.IsNaN(lo) || math.IsNaN(hi) {
@@ -145,6 +159,65 @@ func relaxLeaky(l *Layer, lo, hi float64) (lower, upper line) {
 	if hi > -lo {
 		lower.k = 1
 	}
+	return lower, upper
+}
+
+// relaxClip relaxes Clip to [l.Lo, l.Hi] over [lo, hi].
+func relaxClip(l *Layer, lo, hi float64) (lower, upper line) {
+	a, b := l.Lo, l.Hi
+	switch {
+	case hi <= a:
+		return line{0, a}, line{0, a}
+	case lo >= b:
+		return line{0, b}, line{0, b}
+	case lo >= a && hi <= b:
+		return line{1, 0}, line{1, 0}
+	case math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi):
+		// Clip is monotone: the values at the ends bound it.
+		if math.IsNaN(lo) {
+			lo = math.Inf(-1)
+		}
+		if math.IsNaN(hi) {
+			hi = math.Inf(1)
+		}
+		return line{0, clip(l, lo)}, line{0, clip(l, hi)}
+	}
+	// Here lo < hi are finite, and a or b (or both) lies strictly inside.
+	s := relaxSlack * (1 + max(-lo, hi, math.Abs(clip(l, lo)), math.Abs(clip(l, hi))))
+	if lo >= a {
+		// a <= lo < b < hi: concave, the chord from (lo, lo) to (hi, b).
+		k := (b - lo) / (hi - lo)
+		lower = line{k, lo - k*lo}
+	} else {
+		// lo < a < hi: through (a, a).
+		kmax := 1.0
+		if hi > b {
+			kmax = min(1, (b-a)/(hi-a))
+		}
+		k := 0.0
+		if min(hi, b)-a > a-lo {
+			k = kmax
+		}
+		lower = line{k, a - k*a}
+	}
+	if hi <= b {
+		// lo < a < hi <= b: convex, the chord from (lo, a) to (hi, hi).
+		k := (hi - a) / (hi - lo)
+		upper = line{k, a - k*lo}
+	} else {
+		// lo < b < hi: through (b, b).
+		kmax := 1.0
+		if lo < a {
+			kmax = min(1, (b-a)/(b-lo))
+		}
+		k := 0.0
+		if b-max(lo, a) > hi-b {
+			k = kmax
+		}
+		upper = line{k, b - k*b}
+	}
+	lower.c -= s
+	upper.c += s
 	return lower, upper
 }
 

@@ -83,7 +83,7 @@ func actUp(l *Layer, x float64) float64 {
 // activate maps a neuron's exact pre-activation interval [sl, sh], and the
 // bound e of the rounding error of its float64 sum, through l's
 // activation: the exact activation's interval, and the error bound of
-// float64 evaluation after it. ReLU is 1-Lipschitz and exact; LeakyReLU
+// float64 evaluation after it. ReLU and Clip are 1-Lipschitz and exact; LeakyReLU
 // with slope a in [0, 1] is 1-Lipschitz and adds the product's rounding,
 // u a |s^| + 2^-1074; Tanh (1-Lipschitz) and Sigmoid (1/4-Lipschitz) add
 // their own evaluation error, at most actRel (|f| <= 1) + actAbs.
@@ -98,6 +98,9 @@ func activate(l *Layer, sl, sh, e float64) (lo, hi, err float64) {
 		return actDown(l, sl), actUp(l, sh), inflate(e+actRel, 2) + actAbs
 	case ActSigmoid:
 		return actDown(l, sl), actUp(l, sh), inflate(roundUp(e/4)+actRel, 2) + actAbs
+	case ActClip:
+		// Exact and 1-Lipschitz, as ReLU.
+		return clip(l, sl), clip(l, sh), e
 	}
 	return sl, sh, e
 }

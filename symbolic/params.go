@@ -36,6 +36,9 @@ type Layer struct {
 	Act     Activation
 	// Slope is LeakyReLU's slope for negative inputs, in [0, 1].
 	Slope float64
+	// Lo and Hi are Clip's bounds, Lo <= Hi, either possibly infinite
+	// (no bound on that side).
+	Lo, Hi float64
 }
 
 // Activation is the function a layer applies to each of its sums, in
@@ -48,6 +51,7 @@ const (
 	ActTanh                        // math.Tanh(s)
 	ActSigmoid                     // 1 / (1 + math.Exp(-s)), each operation rounded
 	ActLeakyReLU                   // s < 0 becomes Slope*s, rounded
+	ActClip                        // s < Lo becomes Lo, s > Hi becomes Hi (exact)
 )
 
 func (a Activation) String() string {
@@ -60,6 +64,8 @@ func (a Activation) String() string {
 		return "sigmoid"
 	case ActLeakyReLU:
 		return "leaky_relu"
+	case ActClip:
+		return "clip"
 	}
 	return "linear"
 }

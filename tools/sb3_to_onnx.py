@@ -18,7 +18,7 @@ state dict of a plain torch.nn.Sequential of Linear layers (0.weight,
 2.weight, ...) are read too.
 
 Options:
-  --activation tanh|relu|leaky_relu|sigmoid
+  --activation tanh|relu|leaky_relu|sigmoid|relu6|hardtanh
         the hidden activation. A state dict does not record it; SB3's PPO
         and A2C default to tanh, DQN to relu. From an SB3 archive it is read from the
         saved policy_kwargs when they name it, and a different
@@ -55,7 +55,7 @@ import re
 import sys
 import zipfile
 
-ACTS = {"tanh": "Tanh", "relu": "ReLU", "leaky_relu": "LeakyReLU", "sigmoid": "Sigmoid"}
+ACTS = {"tanh": "Tanh", "relu": "ReLU", "leaky_relu": "LeakyReLU", "sigmoid": "Sigmoid", "relu6": "ReLU6", "hardtanh": "Hardtanh"}
 
 
 def fail(msg):

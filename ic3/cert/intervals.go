@@ -146,8 +146,8 @@ func fnEval(l *symbolic.Layer, x float64) float64 {
 // enclosed outward (Tanh and Sigmoid by fnRel and fnAbs, clamped to their
 // ranges). The float64 activation of the computed sum differs from the
 // exact activation of the exact sum by the function's Lipschitz constant
-// times e (ReLU, LeakyReLU with slope in [0, 1] and Tanh: 1; Sigmoid:
-// 1/4) plus its own rounding: none for ReLU, u a |s^| for LeakyReLU's
+// times e (ReLU, Clip, LeakyReLU with slope in [0, 1] and Tanh: 1; Sigmoid:
+// 1/4) plus its own rounding: none for ReLU and Clip, u a |s^| for LeakyReLU's
 // product, fnRel + fnAbs for Tanh and Sigmoid (|f| <= 1). ok is false for
 // an activation the checker does not know.
 func activation(l *symbolic.Layer, sl, sh, e float64) (lo, hi, err float64, ok bool) {
@@ -156,6 +156,12 @@ func activation(l *symbolic.Layer, sl, sh, e float64) (lo, hi, err float64, ok b
 		return sl, sh, e, true
 	case symbolic.ActReLU:
 		return max(sl, 0), max(sh, 0), e, true
+	case symbolic.ActClip:
+		// Exact in float64 and 1-Lipschitz, as ReLU.
+		if !(l.Lo <= l.Hi) {
+			return 0, 0, 0, false
+		}
+		return min(max(sl, l.Lo), l.Hi), min(max(sh, l.Lo), l.Hi), e, true
 	case symbolic.ActLeakyReLU:
 		a := l.Slope
 		if !(a >= 0 && a <= 1) {
