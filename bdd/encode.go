@@ -37,10 +37,16 @@ const (
 	// OrderBlocked: all current bits (as in OrderInterleaved), then all
 	// next bits. It is there to show what interleaving buys.
 	OrderBlocked
+	// OrderAuto: OrderInterleaved, unless encoding the model (domain,
+	// property, guards, outcomes, policy and start set) under it needs
+	// more nodes than under OrderBitwise (see setup in reach.go: trials
+	// of both with growing node allowances). Stats.Order says which one
+	// ran.
+	OrderAuto
 )
 
 // Orders lists the names ParseOrder accepts.
-var Orders = []string{"interleaved", "bitwise", "blocked"}
+var Orders = []string{"interleaved", "bitwise", "blocked", "auto"}
 
 func (o Order) String() string { return Orders[o] }
 
@@ -92,6 +98,15 @@ type space struct {
 	app     []Node // per label: dom ∧ some guard of the label holds
 	hasApp  Node
 	errAll  Node // open states where some enabled command has an out-of-range outcome
+
+	order  Order // the order of the levels (never OrderAuto)
+	trials int   // OrderAuto's trials before this one (Stats.OrderTrials)
+
+	// starts' result and error, when setup built the start set in a
+	// trial of OrderAuto (startsDone).
+	startsMemo Node
+	startsErr  error
+	startsDone bool
 
 	lastProgress time.Time     // the end of the last progress sample (see progress)
 	progressCost time.Duration // its cost
@@ -154,6 +169,7 @@ func newSpace(ctx context.Context, M *symbolic.Model, prop *symbolic.Property, o
 	// unused BDD variable costs no nodes.
 	sp.nvars = max(3*total, 3)
 	sp.stateVars = max(2*total, 2)
+	sp.order = opt.Order
 	sp.assignLevels(opt.Order)
 	budget := opt.MaxNodes
 	if budget == 0 {

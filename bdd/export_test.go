@@ -43,3 +43,7 @@ var AsyncTable = &asyncTable
 // OpHook lets tests run code on an operation's goroutine before the
 // operation (to end the context while it runs).
 var OpHook = &opHook
+
+// AutoTrialNodes lets tests shrink OrderAuto's node allowance, so that
+// its trials do not fit.
+var AutoTrialNodes = &autoTrialNodes

@@ -123,6 +123,9 @@ type mgr struct {
 	// deadline, when set, stops an attempt (see attempt) that runs
 	// longer.
 	deadline time.Time
+	// maxProduced, when set, stops a trial (see trial) once rudd has
+	// made more nodes in all.
+	maxProduced int
 }
 
 // Default sizes: the initial table, the largest single growth (at most an
@@ -309,6 +312,9 @@ func (m *mgr) check(r Node) Node {
 	// ctx.Err costs nothing beside an operation.
 	if err := m.ctx.Err(); err != nil {
 		panic(&stop{reason: ctxReason(m.ctx)})
+	}
+	if m.maxProduced > 0 && m.t.produced_() > m.maxProduced {
+		panic(&stop{reason: trialLimit})
 	}
 	if !m.deadline.IsZero() && m.ops&3 == 0 && time.Now().After(m.deadline) {
 		panic(&stop{reason: timeAllowance})
@@ -552,6 +558,33 @@ func (m *mgr) attempt(extra int, deadline time.Time, f func()) (res attemptResul
 	f()
 	return attemptDone
 }
+
+// trial runs f and says whether it ended before rudd made extra more
+// nodes (counted by rudd's produced counter: nodes made, a dead node made
+// again counting again) and within the node budget. When it did not, f's
+// work is garbage; the caller drops the manager. Any other stop (the
+// context, an error) goes on unwinding. A trial is checked after each
+// operation, so it overshoots by at most one operation.
+func (m *mgr) trial(extra int, f func()) (fit bool) {
+	m.usable()
+	m.maxProduced = m.t.produced_() + extra
+	defer func() {
+		m.maxProduced = 0
+		if fit {
+			return
+		}
+		r := recover()
+		if s, isStop := r.(*stop); isStop && s.err == nil && (s.reason == trialLimit || strings.HasPrefix(s.reason, "node limit")) {
+			return
+		}
+		panic(r)
+	}()
+	f()
+	return true
+}
+
+// trialLimit is the stop reason of a trial out of nodes.
+const trialLimit = "trial allowance"
 
 // timeAllowance is the stop reason of an attempt out of time.
 const timeAllowance = "time allowance"

@@ -78,13 +78,17 @@ type Progress struct {
 
 // Stats describe a finished (or stopped) computation.
 type Stats struct {
-	Iterations int           // image or pre-image rounds (squarings and lifting images included)
-	Squarings  int           // of them, iterative squaring's compositions and images by its relations (closure.go)
-	BDDVars    int           // BDD variables of states (current and next bits; not the auxiliary copy used to square relations)
-	SetNodes   int           // nodes of the final set; -1 when the stop abandoned an operation (not measured)
-	Mem        MemStats      // node table, collections, heap
-	Encode     time.Duration // building the relations and policy regions
-	Elapsed    time.Duration // in all
+	Iterations int   // image or pre-image rounds (squarings and lifting images included)
+	Squarings  int   // of them, iterative squaring's compositions and images by its relations (closure.go)
+	BDDVars    int   // BDD variables of states (current and next bits; not the auxiliary copy used to square relations)
+	Order      Order // the variable order used (OrderAuto's choice)
+	// OrderTrials counts OrderAuto's trials that did not fit their
+	// node allowance (0 when the first, interleaved, fit).
+	OrderTrials int
+	SetNodes    int           // nodes of the final set; -1 when the stop abandoned an operation (not measured)
+	Mem         MemStats      // node table, collections, heap
+	Encode      time.Duration // building the relations and policy regions
+	Elapsed     time.Duration // in all
 }
 
 // Result is the outcome of Verify.
@@ -111,7 +115,7 @@ func (o Options) check() error {
 	if o.MaxNodes < 0 {
 		return fmt.Errorf("bdd: node budget %d: want a positive number of nodes (or 0 for the default, %d)", o.MaxNodes, DefaultMaxNodes)
 	}
-	if o.Order > OrderBlocked {
+	if o.Order > OrderAuto {
 		return fmt.Errorf("bdd: unknown variable order %d", o.Order)
 	}
 	return nil
@@ -131,27 +135,135 @@ func (sp *space) run(f func() error) (st *stop, err error) {
 	return nil, f()
 }
 
-// setup encodes the model, the property and the policy.
+// setup encodes the model, the property and the policy under opt.Order;
+// OrderAuto chooses between OrderInterleaved and OrderBitwise first (see
+// setupAuto).
 func setup(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, opt Options) (sp *space, pol *policyEnc, st *stop, err error) {
 	if err := opt.check(); err != nil {
 		return nil, nil, nil, err
 	}
-	if sp, err = newSpace(ctx, m, prop, opt); err != nil {
-		return nil, nil, nil, err
+	if opt.Order == OrderAuto {
+		return setupAuto(ctx, m, prop, pd, opt)
 	}
-	st, err = sp.run(func() error {
+	return setupOrder(ctx, m, prop, pd, opt, 0)
+}
+
+// setupOrderTrial encodes under opt.Order (not OrderAuto). With
+// allowance > 0 it is a trial: the encoding, the policy and the start set
+// must be built with at most allowance nodes made (see mgr.trial) and
+// within the budget, and fit is false (sp, pol, st and err nil) when they
+// were not. Without an allowance fit is always true.
+func setupOrderTrial(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, opt Options, allowance int) (sp *space, pol *policyEnc, st *stop, fit bool, err error) {
+	if sp, err = newSpace(ctx, m, prop, opt); err != nil {
+		return nil, nil, nil, true, err
+	}
+	body := func() error {
 		if err := sp.encode(); err != nil {
 			return err
 		}
 		var err error
-		pol, err = sp.policy(pd, opt)
-		return err
+		if pol, err = sp.policy(pd, opt); err != nil {
+			return err
+		}
+		if allowance > 0 {
+			// The start set is part of the trial (a start condition
+			// can be what blows up); its error, if any, is kept for
+			// the caller that asks for it.
+			sp.startsMemo, sp.startsErr = sp.buildStarts()
+			sp.startsDone = true
+		}
+		return nil
+	}
+	if allowance == 0 {
+		st, err = sp.run(body)
+		return sp, pol, st, true, err
+	}
+	fit = true
+	st, err = sp.run(func() error {
+		var berr error
+		fit = sp.m.trial(allowance, func() { berr = body() })
+		return berr
 	})
+	if !fit && st == nil && err == nil {
+		return nil, nil, nil, false, nil
+	}
+	return sp, pol, st, true, err
+}
+
+func setupOrder(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, opt Options, allowance int) (sp *space, pol *policyEnc, st *stop, err error) {
+	sp, pol, st, _, err = setupOrderTrial(ctx, m, prop, pd, opt, allowance)
+	return sp, pol, st, err
+}
+
+// autoTrialNodes is the node allowance of OrderAuto's first two trials,
+// and autoTrialGrowth the factor of the next two's.
+var autoTrialNodes = 1 << 16
+
+const autoTrialGrowth = 8
+
+// setupAuto encodes under OrderInterleaved or OrderBitwise. Each bit of a
+// sum (or of a comparison) of two variables is a BDD exponential in the
+// bits below it when the variables' bits are in separate blocks
+// (interleaved; x + y > 7 over 0..10^6 needs 11.5·10^6 nodes and
+// seconds), and linear when bits of equal weight are together (bitwise);
+// elsewhere interleaved is often much better (a condition on one variable
+// selecting what happens to another: bench/polic3's blocks.spec with
+// N=10 encodes in 6·10^4 nodes interleaved and does not fit in 1.2·10^7
+// bitwise). So: a trial of interleaved, then one of bitwise, each allowed
+// to make autoTrialNodes nodes (mgr.trial) to encode the model, the
+// property, the policy and the start set, then the same with
+// autoTrialGrowth times as many; the first that fits is used, and when
+// none does, interleaved runs without an allowance, as with
+// OrderInterleaved (trials of half the budget or more are skipped). A
+// trial that does not fit is dropped, its table with it; the trials cost
+// at most 2·(1+autoTrialGrowth)·autoTrialNodes nodes made, plus one
+// operation each. Answers do not depend on the order (BDDs are canonical
+// and every set the engines compute is the same set); which
+// counterexample or witness state is picked does (pick takes the least
+// state in level order), so the choice is made on node counts, which are
+// deterministic except that rudd makes a node again when a dead one was
+// collected, which depends on when Go's collector ran its finalizer: near
+// an allowance, two runs may choose differently.
+func setupAuto(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, opt Options) (sp *space, pol *policyEnc, st *stop, err error) {
+	budget := opt.MaxNodes
+	if budget == 0 {
+		budget = DefaultMaxNodes
+	}
+	trials := 0
+	for _, allowance := range []int{autoTrialNodes, autoTrialGrowth * autoTrialNodes} {
+		if allowance >= budget/2 {
+			break
+		}
+		for _, o := range []Order{OrderInterleaved, OrderBitwise} {
+			opt.Order = o
+			sp, pol, st, fit, err := setupOrderTrial(ctx, m, prop, pd, opt, allowance)
+			if fit {
+				if sp != nil {
+					sp.trials = trials
+				}
+				return sp, pol, st, err
+			}
+			trials++
+		}
+	}
+	opt.Order = OrderInterleaved
+	sp, pol, st, err = setupOrder(ctx, m, prop, pd, opt, 0)
+	if sp != nil {
+		sp.trials = trials
+	}
 	return sp, pol, st, err
 }
 
 // starts returns the start states of the property.
 func (sp *space) starts() (Node, error) {
+	if sp.startsDone {
+		return sp.startsMemo, sp.startsErr
+	}
+	return sp.buildStarts()
+}
+
+// buildStarts builds the start states.
+func (sp *space) buildStarts() (Node, error) {
 	m := sp.m
 	if sp.prop == nil || sp.prop.Start == nil {
 		s, err := sp.M.InitialState()
@@ -267,6 +379,8 @@ func (sp *space) progress(opt Options, phase string, it int, set Node, begin tim
 
 func (sp *space) finishStats(st *Stats, set Node, begin time.Time) {
 	st.BDDVars = sp.stateVars
+	st.Order = sp.order
+	st.OrderTrials = sp.trials
 	st.Mem = sp.m.sample()
 	st.Elapsed = time.Since(begin)
 	switch {

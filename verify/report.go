@@ -203,8 +203,11 @@ type BDDFigures struct {
 }
 
 // NewBDDFigures summarizes the statistics of a BDD run with the given
-// variable order.
+// variable order ("auto": the one it chose, s.Order).
 func NewBDDFigures(order string, s bdd.Stats) *BDDFigures {
+	if order == bdd.OrderAuto.String() {
+		order = s.Order.String()
+	}
 	return &BDDFigures{Order: order, Variables: s.BDDVars, Iterations: s.Iterations, SetNodes: s.SetNodes,
 		PeakNodes: s.Mem.PeakTableNodes, Produced: s.Mem.Produced, RuddGCs: s.Mem.RuddGCs, Resizes: s.Mem.Resizes,
 		GoGCs: s.Mem.GoGCs, PeakHeap: s.Mem.PeakHeap, EncodeSeconds: s.Encode.Seconds()}

@@ -84,8 +84,8 @@ type bddFlags struct {
 func addBDDFlags(fs *flag.FlagSet) *bddFlags {
 	bf := &bddFlags{fs: fs}
 	bf.maxNodes = cli.AddCountFlag(fs, "max-nodes", bdd.DefaultMaxNodes, "bdd: stop (unknown, exit 4) when the BDD node table grows beyond this many nodes (about 100 bytes each)")
-	bf.order = &cli.EnumFlag{What: "BDD variable order", Values: bdd.Orders, Val: bdd.Orders[0]}
-	fs.Var(bf.order, "bdd-order", "bdd: variable order: "+strings.Join(bdd.Orders, ", ")+" (interleaved: per variable, current and next bits adjacent; bitwise: bits of equal weight of all variables together; blocked: all current bits, then all next bits)")
+	bf.order = &cli.EnumFlag{What: "BDD variable order", Values: bdd.Orders, Val: bdd.OrderAuto.String()}
+	fs.Var(bf.order, "bdd-order", "bdd: variable order: "+strings.Join(bdd.Orders, ", ")+" (interleaved: per variable, current and next bits adjacent; bitwise: bits of equal weight of all variables together; blocked: all current bits, then all next bits; auto: interleaved, or bitwise where encoding the model under interleaved needs more nodes)")
 	return bf
 }
 
