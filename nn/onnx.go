@@ -678,7 +678,11 @@ func (g *onnxGraph) network() (*Network, error) {
 		return nil, err
 	}
 	if len(g.outputs) != 1 {
-		return nil, fmt.Errorf("nn: the ONNX graph has %d outputs; vigil reads networks with one output tensor", len(g.outputs))
+		var names []string
+		for _, o := range g.outputs {
+			names = append(names, fmt.Sprintf("%q %v", o.name, o.dims))
+		}
+		return nil, fmt.Errorf("nn: the ONNX graph has %d outputs (%s); vigil reads networks with one output tensor, the action scores: export a module that returns only those (an actor-critic's actor; for a Stable-Baselines3 checkpoint, tools/sb3_to_onnx.py does this)", len(g.outputs), strings.Join(names, ", "))
 	}
 	size, _, err := l.inputSize()
 	if err != nil {
