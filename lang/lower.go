@@ -409,7 +409,8 @@ func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Mode
 	}
 	var j struct {
 		Input []struct {
-			Name string `json:"name"`
+			Name  string          `json:"name"`
+			Index json.RawMessage `json:"index"`
 		} `json:"input"`
 		Output []json.RawMessage `json:"output"`
 		Filter *bool             `json:"filter"`
@@ -423,6 +424,13 @@ func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Mode
 	p.ArgMaxAll = j.Filter == nil || !*j.Filter
 	ok := true
 	for i, in := range j.Input {
+		if in.Index != nil {
+			// PlaJA's array element {"name": a, "index": k}: read as the
+			// whole name it was the variable a, whatever k said
+			c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: input[%d] has an \"index\"; name the array element instead (\"name\": \"%s[%s]\")", it.Interface, i, in.Name, strings.TrimSpace(string(in.Index)))
+			ok = false
+			continue
+		}
 		s := c.syms[in.Name]
 		if s == nil || s.kind != symVar {
 			c.errorf(it.IfacePos, it.IfacePos, "E0508", "interface file %s: input[%d] names %q, which is not a variable of the model", it.Interface, i, in.Name)

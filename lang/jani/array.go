@@ -26,6 +26,7 @@ const maxArray = 100_000
 // arrayVar declares the elements of array variable vi, declared by v with
 // type tn; irv carries the name and position.
 func (ml *modelLoader) arrayVar(vi *varInfo, v, tn *node, irv symbolic.Var, sc scope) bool {
+	ml.members(tn, "an array type", "kind", "base")
 	base := tn.get("base")
 	elem := symbolic.Var{Pos: irv.Pos}
 	switch {
@@ -35,6 +36,7 @@ func (ml *modelLoader) arrayVar(vi *varInfo, v, tn *node, irv symbolic.Var, sc s
 		kind := base.get("kind")
 		b := base.get("base")
 		lo, hi := base.get("lower-bound"), base.get("upper-bound")
+		ml.members(base, "a bounded type", "kind", "base", "lower-bound", "upper-bound")
 		if kind == nil || kind.kind != kString || kind.str != "bounded" || b == nil || b.kind != kString || b.str != "int" || lo == nil || hi == nil {
 			ml.unsupported(base, "arrays of %s (%q): vigil imports arrays of bool and of bounded int", base.describe(), vi.name)
 			return false

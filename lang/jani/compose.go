@@ -73,6 +73,7 @@ func (ml *modelLoader) compose(root *node) {
 		if !ml.obj(sn, "a synchronisation vector") {
 			continue
 		}
+		ml.members(sn, "a synchronisation vector", "synchronise", "result")
 		vec, ok := ml.arr(sn, "synchronise", true)
 		if !ok {
 			continue

@@ -19,6 +19,7 @@ func (ml *modelLoader) labels() {
 			if !ml.obj(tv.node, "a transient value") {
 				continue
 			}
+			ml.members(tv.node, "a transient value", "ref", "value")
 			name, rn, ok := ml.str(tv.node, "ref")
 			if !ok {
 				continue

@@ -2,7 +2,10 @@ package jani
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"vigil/symbolic"
 )
@@ -144,4 +147,37 @@ func (l *lowerer) obj(n *node, what string) bool {
 		return false
 	}
 	return true
+}
+
+// members refuses a member of object n that JANI does not define for it
+// (what names the object, allowed lists its members besides "comment"). A
+// member the import does not read would otherwise be ignored without a
+// word, and a misspelt one changes the model: an edge with "guards"
+// instead of "guard" is always enabled, a destination with "assignment"
+// assigns nothing, a variable with "initial_value" starts anywhere in its
+// range. Members starting with "x-" (tool extensions) are ignored with a
+// note.
+func (l *lowerer) members(n *node, what string, allowed ...string) {
+	if n == nil || n.kind != kObject {
+		return
+	}
+	for i, k := range n.keys {
+		if k == "comment" || slices.Contains(allowed, k) {
+			continue
+		}
+		if strings.HasPrefix(k, "x-") {
+			l.note(n.vals[i], "member %q of %s ignored (a tool extension)", k, what)
+			continue
+		}
+		l.errorf(n.vals[i], "unknown member %q of %s (JANI defines %s): vigil refuses a member it does not read rather than ignore it; check its spelling or remove it", k, what, quoteList(allowed))
+	}
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names)+1)
+	for i, s := range names {
+		q[i] = strconv.Quote(s)
+	}
+	q[len(names)] = `"comment"`
+	return strings.Join(q, ", ")
 }

@@ -186,6 +186,10 @@ func (ml *modelLoader) model(root *node) {
 		ml.errorf(tn, "unknown model type %q (want lts, mdp or dtmc)", typ)
 		return
 	}
+	// checked once the file is a model: a PlaJA property file read as one
+	// has "missing \"type\"" as its one error
+	ml.members(root, "the model", "jani-version", "name", "metadata", "type", "features", "actions", "constants",
+		"variables", "restrict-initial", "properties", "automata", "system", "functions", "datatypes")
 	ml.features(root)
 	if root.get("functions") != nil {
 		ml.unsupported(root.get("functions"), "functions")
@@ -309,6 +313,7 @@ func (ml *modelLoader) actions(root *node) {
 		if !ml.obj(a, "an action") {
 			continue
 		}
+		ml.members(a, "an action", "name")
 		name, nn, ok := ml.str(a, "name")
 		if !ok {
 			continue
@@ -391,6 +396,7 @@ func (ml *modelLoader) constants(root *node) {
 		if !ml.obj(c, "a constant") {
 			continue
 		}
+		ml.members(c, "a constant", "name", "type", "value")
 		name, nn, ok := ml.str(c, "name")
 		if !ok {
 			continue
@@ -477,6 +483,7 @@ func (ml *modelLoader) constType(tn *node) (t typ, lo, hi *big.Rat, ok bool) {
 	}
 	if tn.kind == kObject {
 		if k := tn.get("kind"); k != nil && k.kind == kString && k.str == "bounded" {
+			ml.members(tn, "a bounded type", "kind", "base", "lower-bound", "upper-bound")
 			base := tn.get("base")
 			t := tInt
 			if base != nil && base.kind == kString && base.str == "real" {
@@ -531,6 +538,10 @@ func parseDefine(s string, t typ) (val, bool) {
 func (ml *modelLoader) variable(v *node, sc scope) (vi *varInfo) {
 	if !ml.obj(v, "a variable") {
 		return nil
+	}
+	ml.members(v, "a variable", "name", "type", "transient", "initial-value")
+	if tr := v.get("transient"); tr != nil && tr.kind != kBool {
+		ml.errorf(tr, "\"transient\" must be true or false, got %s", tr.describe())
 	}
 	name, _, ok := ml.str(v, "name")
 	if !ok {
@@ -592,6 +603,7 @@ func (ml *modelLoader) variable(v *node, sc scope) (vi *varInfo) {
 			ml.unsupported(tn, "variable type %s (%q)", tn.describe(), name)
 			return nil
 		}
+		ml.members(tn, "a bounded type", "kind", "base", "lower-bound", "upper-bound")
 		if base := tn.get("base"); base == nil || base.kind != kString || base.str != "int" {
 			ml.unsupported(tn, "bounded variables whose base is not int (%q)", name)
 			return nil
@@ -669,6 +681,7 @@ func (ml *modelLoader) restrictInitial(n *node, root bool) {
 	if ri == nil {
 		return
 	}
+	ml.members(ri, "restrict-initial", "exp")
 	e := ri.get("exp")
 	if e == nil {
 		ml.errorf(ri, "restrict-initial has no \"exp\"")
@@ -694,6 +707,7 @@ func (ml *modelLoader) automata(root *node) {
 		if !ml.obj(a, "an automaton") {
 			continue
 		}
+		ml.members(a, "an automaton", "name", "variables", "restrict-initial", "locations", "initial-locations", "edges", "functions")
 		name, nn, ok := ml.str(a, "name")
 		if !ok {
 			continue
@@ -717,6 +731,7 @@ func (ml *modelLoader) automata(root *node) {
 		ml.unsupported(sys, "nested composition (use system.elements and system.syncs)")
 		return
 	}
+	ml.members(sys, "system", "elements", "syncs")
 	els, ok := ml.arr(sys, "elements", true)
 	if !ok {
 		return
@@ -726,6 +741,7 @@ func (ml *modelLoader) automata(root *node) {
 		if !ml.obj(el, "a system element") {
 			return
 		}
+		ml.members(el, "a system element", "automaton", "input-enable")
 		name, nn, ok := ml.str(el, "automaton")
 		if !ok {
 			return
@@ -837,6 +853,7 @@ func (ml *modelLoader) locations(a *automaton) {
 		if !ml.obj(ln, "a location") {
 			continue
 		}
+		ml.members(ln, "a location", "name", "time-progress", "transient-values")
 		name, nn, ok := ml.str(ln, "name")
 		if !ok {
 			continue
@@ -937,6 +954,7 @@ func (ml *modelLoader) edges(a *automaton) {
 		if !ml.obj(en, "an edge") {
 			continue
 		}
+		ml.members(en, "an edge", "location", "action", "rate", "guard", "destinations")
 		e := &edge{node: en, auto: a, writes: map[symbolic.VarID]bool{}}
 		locName, ln, ok := ml.str(en, "location")
 		if !ok {
@@ -963,6 +981,7 @@ func (ml *modelLoader) edges(a *automaton) {
 		}
 		e.guard = symbolic.True()
 		if g := en.get("guard"); g != nil {
+			ml.members(g, "a guard", "exp")
 			x := g.get("exp")
 			if x == nil {
 				ml.errorf(g, "guard has no \"exp\"")
@@ -1008,6 +1027,7 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 	if !ml.obj(dn, "a destination") {
 		return nil
 	}
+	ml.members(dn, "a destination", "location", "probability", "assignments")
 	d := &dest{node: dn, prob: constInt(1)}
 	locName, ln, ok := ml.str(dn, "location")
 	if !ok {
@@ -1043,6 +1063,7 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 // constant in [0, 1], or a state-dependent fraction of integer
 // expressions. It reports whether p was well-formed.
 func (ml *modelLoader) probability(d *dest, p *node, sc scope) bool {
+	ml.members(p, "a probability", "exp")
 	x := p.get("exp")
 	if x == nil {
 		ml.errorf(p, "probability has no \"exp\"")
@@ -1081,6 +1102,8 @@ func (ml *modelLoader) assignment(a *automaton, d *dest, an *node, sc scope) (ch
 	if !ml.obj(an, "an assignment") {
 		return nil, false
 	}
+	// lower-bound and upper-bound: PlaJA's non-deterministic assignment
+	ml.members(an, "an assignment", "ref", "value", "index", "lower-bound", "upper-bound")
 	rn := an.get("ref")
 	if rn == nil {
 		ml.errorf(an, "assignment has no \"ref\"")

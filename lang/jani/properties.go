@@ -5,7 +5,8 @@ package jani
 // property whose shape it knows as a property of the IR:
 //
 //   - reachability, P or E (min or max) of "F φ" or "true U φ", possibly
-//     compared with a bound and under a filter: goal φ (terminal), no
+//     compared with a bound and under a filter over the initial states
+//     (a filter over other states is not imported): goal φ (terminal), no
 //     unsafe states;
 //   - constrained reachability "ψ U φ" (and weak until "ψ W φ"): goal φ,
 //     unsafe ¬ψ ∧ ¬φ (leaving ψ before reaching φ);
@@ -174,6 +175,13 @@ func unwrapShape(e *node) (*shape, string) {
 	for e != nil {
 		switch {
 		case opIs(e, "filter"):
+			// vigil checks a property from the model's initial states:
+			// a filter over other states (a state formula, or all of
+			// them) asks about those, and read from the initial ones it
+			// could say safe where one of them is not.
+			if st := e.get("states"); !opIs(st, "initial") {
+				return nil, "its filter is over states other than the initial ones (\"states\": {\"op\": \"initial\"}); vigil checks a property from the initial states: give those states as the start condition (vigil import --start, or a .spec property's start)"
+			}
 			e = e.get("values")
 			continue
 		case opIsAny(e, "=", "≠", "<", "≤", ">", "≥"):
