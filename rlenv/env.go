@@ -13,6 +13,7 @@ package rlenv
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -231,7 +232,9 @@ func (e *Env) Step(a int) (Observation, error) {
 	if err != nil {
 		return Observation{}, err
 	}
-	step := e.opt.StepReward * float64(m.Commands[ci].CostIn(e.s)) // a command's cost scales the step's reward
+	cost := m.Commands[ci].CostIn(e.s)
+	step := e.opt.StepReward * float64(cost) // a command's cost scales the step's reward
+	old := e.s
 	e.s = t
 	e.steps++
 	o := e.observe(0)
@@ -240,6 +243,12 @@ func (e *Env) Step(a int) (Observation, error) {
 		step += e.opt.GoalReward
 	case o.Info.Unsafe:
 		step -= e.opt.UnsafePenalty
+	}
+	if math.IsInf(step, 0) || math.IsNaN(step) {
+		// JSON has no infinity: the step is refused rather than
+		// answered with a reward the agent cannot read.
+		e.s, e.steps = old, e.steps-1
+		return Observation{}, fmt.Errorf("rlenv: the reward of action %d (%s) in state %s, the step reward %g times the cost %d (%s), is beyond the float64 range: give a smaller --step-reward", a, m.Labels[a].Name, m.FormatState(old), e.opt.StepReward, cost, m.Commands[ci].Pos)
 	}
 	o.Reward = step
 	e.over = o.Terminated || o.Truncated
