@@ -14,6 +14,7 @@ package rlenv
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 
@@ -232,8 +233,14 @@ func (e *Env) Step(a int) (Observation, error) {
 	if err != nil {
 		return Observation{}, err
 	}
-	cost := m.Commands[ci].CostIn(e.s)
-	step := e.opt.StepReward * float64(cost) // a command's cost scales the step's reward
+	// A command's cost scales the step's reward. Costs are mathematical
+	// integers: one beyond int64 (CostIn saturates) is read exactly.
+	cost := big.NewInt(1)
+	if c := m.Commands[ci].Cost; c != nil {
+		cost = c.EvalBig(e.s)
+	}
+	costF, _ := new(big.Float).SetInt(cost).Float64()
+	step := e.opt.StepReward * costF
 	old := e.s
 	e.s = t
 	e.steps++
@@ -248,7 +255,7 @@ func (e *Env) Step(a int) (Observation, error) {
 		// JSON has no infinity: the step is refused rather than
 		// answered with a reward the agent cannot read.
 		e.s, e.steps = old, e.steps-1
-		return Observation{}, fmt.Errorf("rlenv: the reward of action %d (%s) in state %s, the step reward %g times the cost %d (%s), is beyond the float64 range: give a smaller --step-reward", a, m.Labels[a].Name, m.FormatState(old), e.opt.StepReward, cost, m.Commands[ci].Pos)
+		return Observation{}, fmt.Errorf("rlenv: the reward of action %d (%s) in state %s, the step reward %g times the cost %s (%s), is beyond the float64 range: give a smaller --step-reward", a, m.Labels[a].Name, m.FormatState(old), e.opt.StepReward, cost, m.Commands[ci].Pos)
 	}
 	o.Reward = step
 	e.over = o.Terminated || o.Truncated
