@@ -23,7 +23,10 @@ func (m *Model) Target(st explicit.Status) []bool {
 type Summary struct {
 	// Lower and Upper bound the value over the start states: the largest
 	// (Max*) and smallest (Min*) start-state values, and their average
-	// over the start states (the uniform start distribution).
+	// over the start states (the uniform start distribution). The largest
+	// value lies between the largest lower bound and the largest upper
+	// bound, which may be two states' (a tight bound of one state next to
+	// a loose one of another), and so for the smallest.
 	MaxLower, MaxUpper float64
 	MinLower, MinUpper float64
 	AvgLower, AvgUpper float64
@@ -45,12 +48,17 @@ func Summarize(m *Model, r *Result) Summary {
 	for i := 0; i < m.Starts; i++ {
 		id := uint32(i)
 		l, u := r.Lower[id], r.Upper[id]
-		if r.Value(id) > (s.MaxLower+s.MaxUpper)/2 || i == 0 {
-			s.MaxLower, s.MaxUpper, s.Worst = l, u, id
+		if i == 0 || r.Value(id) > r.Value(s.Worst) {
+			s.Worst = id
 		}
-		if r.Value(id) < (s.MinLower+s.MinUpper)/2 || i == 0 {
-			s.MinLower, s.MinUpper, s.Best = l, u, id
+		if i == 0 || r.Value(id) < r.Value(s.Best) {
+			s.Best = id
 		}
+		if i == 0 {
+			s.MaxLower, s.MaxUpper, s.MinLower, s.MinUpper = l, u, l, u
+		}
+		s.MaxLower, s.MaxUpper = max(s.MaxLower, l), max(s.MaxUpper, u)
+		s.MinLower, s.MinUpper = min(s.MinLower, l), min(s.MinUpper, u)
 		s.AvgLower += l
 		s.AvgUpper += u
 		if r.Exact != nil {
@@ -62,6 +70,16 @@ func Summarize(m *Model, r *Result) Summary {
 		s.AvgUpper /= float64(m.Starts)
 	}
 	if r.Exact != nil {
+		// The extremes compared as rationals: distinct values may have
+		// one float64.
+		for i := 0; i < m.Starts; i++ {
+			if r.Exact[i].Cmp(r.Exact[s.Worst]) > 0 {
+				s.Worst = uint32(i)
+			}
+			if r.Exact[i].Cmp(r.Exact[s.Best]) < 0 {
+				s.Best = uint32(i)
+			}
+		}
 		s.ExactMax, s.ExactMin = r.Exact[s.Worst], r.Exact[s.Best]
 		s.ExactAvg = sum.Quo(sum, big.NewRat(int64(m.Starts), 1))
 	}
