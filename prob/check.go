@@ -237,7 +237,10 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 	// so a complement is taken exactly and rounded outwards.
 	lo, hi := new(big.Rat).SetFloat64(a.Lower), new(big.Rat).SetFloat64(a.Upper)
 	if a.Exact != nil {
+		// The float64 bounds of an exact value enclose it: 1e-3000 is
+		// [0, 5e-324], not [0, 0], which would say it is 0.
 		lo, hi = a.Exact, a.Exact
+		a.Lower, a.Upper = floatBelow(lo), floatAbove(hi)
 	}
 	if q.Complement {
 		one := big.NewRat(1, 1)
