@@ -26,6 +26,7 @@ package fuzz
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -68,12 +69,36 @@ func NewGoalTask(m *symbolic.Model, prop *symbolic.Property, policy explicit.Dec
 	if policy == nil {
 		return nil, fmt.Errorf("fuzz: goal testing needs a policy")
 	}
+	for ci := range m.Commands {
+		// Costs are summed along runs in int (capped at goalInf): a
+		// cost beyond int64 saturates (two costs look equal although
+		// they differ) and sums of large ones wrap around.
+		c := &m.Commands[ci]
+		if c.Cost == nil {
+			continue
+		}
+		if _, hi := m.Bounds(c.Cost); hi > MaxGoalCost {
+			return nil, fmt.Errorf("fuzz: %s: the cost of action %s may be %s over the variables' ranges; goal testing sums costs along runs in 64-bit integers and takes costs up to %d: scale the costs down", c.Pos, m.Labels[c.Label].Name, costText(hi), MaxGoalCost)
+		}
+	}
 	g, err := explicit.New(m, prop)
 	if err != nil {
 		return nil, err
 	}
 	return &GoalTask{M: m, Prop: prop, Gen: g, Policy: policy, PolicyName: policyName,
 		src: make([]uint64, g.Words()), dst: make(symbolic.State, len(m.Vars)), cache: map[string]symbolic.LabelID{}}, nil
+}
+
+// MaxGoalCost is the largest cost of a command goal testing takes: a run
+// of up to 2^29 steps of that cost stays below goalInf.
+const MaxGoalCost = 1<<32 - 1
+
+// costText writes a cost bound, saying when it saturated int64.
+func costText(hi int) string {
+	if hi == math.MaxInt64 {
+		return "at least 2^63 - 1"
+	}
+	return strconv.Itoa(hi)
 }
 
 // goalKey is a map key for a state.

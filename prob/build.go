@@ -133,6 +133,7 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 	x := &explicit.Expansion{}
 	var ps []*big.Rat
 	var row []entry
+	rowAt := map[uint32]int{} // successor -> its entry in row, for wide rows
 	for id := uint32(0); id < uint32(st.Len()); id++ {
 		if id&0xfff == 0xfff {
 			if ctx.Err() != nil {
@@ -166,7 +167,11 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 						return nil, err
 					}
 					row = row[:0]
+					clear(rowAt)
 					for oi, p := range ps {
+						if oi&0xfff == 0xfff && ctx.Err() != nil {
+							return nil, fmt.Errorf("prob: building the model: %w", context.Cause(ctx))
+						}
 						if p.Sign() == 0 {
 							continue
 						}
@@ -179,7 +184,7 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 						if err != nil {
 							return nil, err
 						}
-						row = addEntry(row, tid, p)
+						row = addEntry(row, rowAt, tid, p)
 					}
 					m.Label = append(m.Label, c.Label)
 					m.Cmd = append(m.Cmd, ci)
@@ -213,13 +218,33 @@ type entry struct {
 }
 
 // addEntry adds probability p of reaching t to row, merging outcomes that
-// lead to the same state.
-func addEntry(row []entry, t uint32, p *big.Rat) []entry {
-	for i := range row {
-		if row[i].to == t {
-			row[i].p = new(big.Rat).Add(row[i].p, p)
-			return row
+// lead to the same state. A row of more than 16 entries is indexed by at
+// (its successors' positions, cleared by the caller for each row): a
+// synchronised JANI command may have 65536 outcomes, which a search of
+// the row made quadratic (seconds per state, deaf to cancellation).
+func addEntry(row []entry, at map[uint32]int, t uint32, p *big.Rat) []entry {
+	i, ok := -1, false
+	if len(row) > 16 {
+		if len(at) == 0 {
+			for j, e := range row {
+				at[e.to] = j
+			}
 		}
+		i, ok = at[t]
+	} else {
+		for j := range row {
+			if row[j].to == t {
+				i, ok = j, true
+				break
+			}
+		}
+	}
+	if ok {
+		row[i].p = new(big.Rat).Add(row[i].p, p)
+		return row
+	}
+	if len(at) > 0 {
+		at[t] = len(row)
 	}
 	return append(row, entry{to: t, p: p})
 }

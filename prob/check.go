@@ -3,6 +3,7 @@ package prob
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/big"
 
 	"vigil/symbolic"
@@ -22,7 +23,10 @@ func (m *Model) Target(st explicit.Status) []bool {
 type Summary struct {
 	// Lower and Upper bound the value over the start states: the largest
 	// (Max*) and smallest (Min*) start-state values, and their average
-	// over the start states (the uniform start distribution).
+	// over the start states (the uniform start distribution). The largest
+	// value lies between the largest lower bound and the largest upper
+	// bound, which may be two states' (a tight bound of one state next to
+	// a loose one of another), and so for the smallest.
 	MaxLower, MaxUpper float64
 	MinLower, MinUpper float64
 	AvgLower, AvgUpper float64
@@ -44,12 +48,17 @@ func Summarize(m *Model, r *Result) Summary {
 	for i := 0; i < m.Starts; i++ {
 		id := uint32(i)
 		l, u := r.Lower[id], r.Upper[id]
-		if r.Value(id) > (s.MaxLower+s.MaxUpper)/2 || i == 0 {
-			s.MaxLower, s.MaxUpper, s.Worst = l, u, id
+		if i == 0 || r.Value(id) > r.Value(s.Worst) {
+			s.Worst = id
 		}
-		if r.Value(id) < (s.MinLower+s.MinUpper)/2 || i == 0 {
-			s.MinLower, s.MinUpper, s.Best = l, u, id
+		if i == 0 || r.Value(id) < r.Value(s.Best) {
+			s.Best = id
 		}
+		if i == 0 {
+			s.MaxLower, s.MaxUpper, s.MinLower, s.MinUpper = l, u, l, u
+		}
+		s.MaxLower, s.MaxUpper = max(s.MaxLower, l), max(s.MaxUpper, u)
+		s.MinLower, s.MinUpper = min(s.MinLower, l), min(s.MinUpper, u)
 		s.AvgLower += l
 		s.AvgUpper += u
 		if r.Exact != nil {
@@ -61,6 +70,16 @@ func Summarize(m *Model, r *Result) Summary {
 		s.AvgUpper /= float64(m.Starts)
 	}
 	if r.Exact != nil {
+		// The extremes compared as rationals: distinct values may have
+		// one float64.
+		for i := 0; i < m.Starts; i++ {
+			if r.Exact[i].Cmp(r.Exact[s.Worst]) > 0 {
+				s.Worst = uint32(i)
+			}
+			if r.Exact[i].Cmp(r.Exact[s.Best]) < 0 {
+				s.Best = uint32(i)
+			}
+		}
 		s.ExactMax, s.ExactMin = r.Exact[s.Worst], r.Exact[s.Best]
 		s.ExactAvg = sum.Quo(sum, big.NewRat(int64(m.Starts), 1))
 	}
@@ -114,6 +133,10 @@ type Query struct {
 	Weak       bool    // a complemented weak until: ψ W goal with unsafe = ¬ψ ∧ ¬goal
 	Cmp        string  // "", or a comparison with Bound
 	Bound      float64 //
+	// BoundExact is the bound as written, exactly (a decimal such as
+	// 0.3333333333333333 is not the float64 Bound, nor is 1/3 that
+	// decimal); nil: Bound.
+	BoundExact *big.Rat
 }
 
 // String is the query in PRISM's notation.
@@ -154,6 +177,9 @@ func PropertyQuery(p *symbolic.Property) (Query, error) {
 		return Query{}, fmt.Errorf("prob: %s: property %s is not a probability of the model file (P=?, Pmax=?, Pmin=?); vigil prob computes Pr(reach unsafe) and Pr(reach goal) for it", p.Pos, p.Name)
 	}
 	q := Query{Name: p.Name, Cmp: p.Query.Cmp, Bound: p.Query.Bound}
+	if r, ok := new(big.Rat).SetString(p.Query.BoundText); ok {
+		q.BoundExact = r
+	}
 	switch p.Query.Op {
 	case "Pmax":
 		q.Max = true
@@ -207,10 +233,21 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 	if q.Max {
 		a.Lower, a.Upper, a.Exact = s.MaxLower, s.MaxUpper, s.ExactMax
 	}
+	// The bounds as rationals: 1 - u in float64 rounds (1 - 1e-20 is 1),
+	// so a complement is taken exactly and rounded outwards.
+	lo, hi := new(big.Rat).SetFloat64(a.Lower), new(big.Rat).SetFloat64(a.Upper)
+	if a.Exact != nil {
+		// The float64 bounds of an exact value enclose it: 1e-3000 is
+		// [0, 5e-324], not [0, 0], which would say it is 0.
+		lo, hi = a.Exact, a.Exact
+		a.Lower, a.Upper = floatBelow(lo), floatAbove(hi)
+	}
 	if q.Complement {
-		a.Lower, a.Upper = 1-a.Upper, 1-a.Lower
+		one := big.NewRat(1, 1)
+		lo, hi = new(big.Rat).Sub(one, hi), new(big.Rat).Sub(one, lo)
+		a.Lower, a.Upper = floatBelow(lo), floatAbove(hi)
 		if a.Exact != nil {
-			a.Exact = new(big.Rat).Sub(big.NewRat(1, 1), a.Exact)
+			a.Exact = lo
 		}
 	}
 	a.Value = (a.Lower + a.Upper) / 2
@@ -218,31 +255,61 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 		a.Value, _ = a.Exact.Float64()
 	}
 	if q.Cmp != "" {
-		lo, hi := compare(a.Lower, q.Cmp, q.Bound), compare(a.Upper, q.Cmp, q.Bound)
-		switch {
-		case a.Exact != nil:
-			a.Holds = fmt.Sprint(compare(a.Value, q.Cmp, q.Bound))
-		case lo == hi:
-			a.Holds = fmt.Sprint(lo)
-		default:
-			a.Holds = "unknown"
+		b := q.BoundExact
+		if b == nil {
+			b = new(big.Rat)
+			if b.SetFloat64(q.Bound) == nil {
+				return nil, fmt.Errorf("prob: property %s: the bound %g is not a number", q.Name, q.Bound)
+			}
 		}
+		a.Holds = holds(lo, hi, q.Cmp, b)
 	}
 	return a, nil
 }
 
-func compare(v float64, cmp string, b float64) bool {
+// floatBelow and floatAbove round r to a float64 towards -inf and +inf.
+func floatBelow(r *big.Rat) float64 {
+	f, _ := r.Float64()
+	if new(big.Rat).SetFloat64(f).Cmp(r) > 0 {
+		f = math.Nextafter(f, math.Inf(-1))
+	}
+	return f
+}
+
+func floatAbove(r *big.Rat) float64 {
+	f, _ := r.Float64()
+	if new(big.Rat).SetFloat64(f).Cmp(r) < 0 {
+		f = math.Nextafter(f, math.Inf(1))
+	}
+	return f
+}
+
+// holds says whether a value in [lo, hi] compares with b as cmp says:
+// "true" or "false" when every value of the interval agrees, else
+// "unknown" (for "=", a value strictly inside the interval may be b or
+// not).
+func holds(lo, hi *big.Rat, cmp string, b *big.Rat) string {
+	cl, ch := lo.Cmp(b), hi.Cmp(b) // -1, 0, +1
+	var yes, no bool
 	switch cmp {
 	case "=":
-		return v == b
+		yes, no = cl == 0 && ch == 0, ch < 0 || cl > 0
 	case "≠":
-		return v != b
+		yes, no = ch < 0 || cl > 0, cl == 0 && ch == 0
 	case "<":
-		return v < b
+		yes, no = ch < 0, cl >= 0
 	case "≤":
-		return v <= b
+		yes, no = ch <= 0, cl > 0
 	case ">":
-		return v > b
+		yes, no = cl > 0, ch <= 0
+	default: // ≥
+		yes, no = cl >= 0, ch < 0
 	}
-	return v >= b
+	switch {
+	case yes:
+		return "true"
+	case no:
+		return "false"
+	}
+	return "unknown"
 }

@@ -28,7 +28,11 @@
 //     maximal end components of those states are collapsed first (graph.go),
 //     without which the upper bound need not converge; for min, Prob0E has
 //     removed every end component already. Strongly connected components
-//     are solved one at a time, sinks first (Storm's topological solver),
+//     are solved one at a time, sinks first (Storm's topological solver);
+//     one of a single state (or collapsed end component) is solved
+//     directly, each choice's value being what it gains on leaving divided
+//     by its probability of leaving, so that a self-loop of probability
+//     close to 1 needs no iterations (about 1/(1-p) of them otherwise),
 //     and every update rounds a lower bound down and an upper bound up by
 //     the worst-case rounding error of its sum, so the bounds hold in
 //     floating point too.

@@ -172,7 +172,7 @@ func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
 		if sys.x[s] != nil {
 			continue
 		}
-		if len(order)&63 == 63 && ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return nil, fmt.Errorf("prob: exact solution stopped: %w", context.Cause(ctx))
 		}
 		order = append(order, uint32(s))
@@ -192,7 +192,16 @@ func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
 			}
 			b[k] = new(big.Rat).Mul(b[k], f)
 		}
+		work := 0
 		for i := range users[k] {
+			// One elimination may update thousands of rows of thousands
+			// of rationals each (fill-in): look at ctx within it.
+			if work += len(row); work > 1<<12 {
+				if ctx.Err() != nil {
+					return nil, fmt.Errorf("prob: exact solution stopped: %w", context.Cause(ctx))
+				}
+				work = 0
+			}
 			ri := rows[i]
 			a := ri[k]
 			delete(ri, k)

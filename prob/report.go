@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"strings"
 	"time"
 )
@@ -124,7 +125,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, f := range r.Figures {
 		val := fmt.Sprintf("%.10g", f.Value)
 		if f.Exact != "" {
-			val = f.Exact + " ≈ " + val
+			val = f.Exact + " ≈ " + approx(f.Exact, val)
 		} else {
 			val += fmt.Sprintf(" (bounds [%.10g, %.10g])", f.Lower, f.Upper)
 		}
@@ -159,6 +160,17 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintf(w, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", r.Method, r.States, r.Choices, r.Build.Seconds(), r.Total.Seconds())
 	return err
+}
+
+// approx writes the rational r to 10 significant digits, beyond float64's
+// exponent range too (1e-3000, which float64 rounds to 0); def when r does
+// not parse.
+func approx(r, def string) string {
+	x, ok := new(big.Rat).SetString(r)
+	if !ok {
+		return def
+	}
+	return new(big.Float).SetPrec(200).SetRat(x).Text('g', 10)
 }
 
 // NoteThreshold is the estimated size (bytes) from which Note has

@@ -12,7 +12,10 @@
 package rlenv
 
 import (
+	"context"
 	"fmt"
+	"math"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 
@@ -28,9 +31,15 @@ type Options struct {
 	UnsafePenalty float64 // subtracted when a step reaches an unsafe state
 	MaxSteps      int     // an episode is truncated after this many steps (0: never)
 	Seed          uint64  // the generator's seed until a reset names one
-	// StartTries bounds the rejection sampling of start states before
-	// Reset falls back to enumerating them (0: 100000).
+	// StartTries bounds the rejection sampling of start states in the
+	// start condition's box before Reset falls back to Sampler (0:
+	// 100000).
 	StartTries int
+	// Sampler makes the start-state sampler of the fallback (vigil env:
+	// the one vigil test and vigil run use, with Z3 for sparse start
+	// conditions); nil: explicit.NewStartSampler without a solver. It is
+	// made once, on the first fallback, and must stop when ctx ends.
+	Sampler func(ctx context.Context) (*explicit.StartSampler, error)
 }
 
 // Env is one environment: a model, a property (its start, unsafe and goal
@@ -49,6 +58,9 @@ type Env struct {
 	cmds    []int32
 	lo, hi  []int
 	boxOK   bool
+	sampler *explicit.StartSampler
+	// ctx ends a long reset (the sampler's preparation): Serve's context.
+	ctx context.Context
 }
 
 // New makes an environment for g's model and property.
@@ -60,7 +72,7 @@ func New(g *explicit.Generator, opt Options) (*Env, error) {
 	if opt.StartTries == 0 {
 		opt.StartTries = 100000
 	}
-	e := &Env{g: g, w: w, opt: opt, rng: rand.New(rand.NewPCG(opt.Seed, 0x656e76))}
+	e := &Env{g: g, w: w, opt: opt, rng: rand.New(rand.NewPCG(opt.Seed, 0x656e76)), ctx: context.Background()}
 	e.lo, e.hi, e.boxOK = g.StartBounds()
 	return e, nil
 }
@@ -104,8 +116,8 @@ type Info struct {
 // Reset starts an episode: in state s when s is not nil, else in a start
 // state drawn uniformly (rejection sampling in the start condition's
 // bounding box, which enumerates nothing; after StartTries misses, by
-// enumerating the start states). reseed makes the generator restart from
-// seed.
+// Options.Sampler, which stops when Serve's context ends). reseed makes
+// the generator restart from seed.
 func (e *Env) Reset(seed uint64, reseed bool, s symbolic.State) (Observation, error) {
 	if reseed {
 		e.rng = rand.New(rand.NewPCG(seed, 0x656e76))
@@ -149,7 +161,22 @@ func (e *Env) sampleStart() error {
 			return nil
 		}
 	}
-	got, err := e.g.SampleStart(e.rng, 0)
+	// Enumerating every start state (as this did) may take hours on a
+	// sparse start condition, deaf to SIGTERM; the sampler draws without
+	// enumerating them and stops with ctx.
+	if e.sampler == nil {
+		var err error
+		if e.opt.Sampler != nil {
+			e.sampler, err = e.opt.Sampler(e.ctx)
+		} else {
+			e.sampler, err = e.g.NewStartSampler(e.ctx, explicit.SamplerOptions{Seed: e.opt.Seed})
+		}
+		if err != nil {
+			e.sampler = nil
+			return err
+		}
+	}
+	got, err := e.sampler.Sample(e.ctx, e.rng)
 	if err != nil {
 		return err
 	}
@@ -231,7 +258,15 @@ func (e *Env) Step(a int) (Observation, error) {
 	if err != nil {
 		return Observation{}, err
 	}
-	step := e.opt.StepReward * float64(m.Commands[ci].CostIn(e.s)) // a command's cost scales the step's reward
+	// A command's cost scales the step's reward. Costs are mathematical
+	// integers: one beyond int64 (CostIn saturates) is read exactly.
+	cost := big.NewInt(1)
+	if c := m.Commands[ci].Cost; c != nil {
+		cost = c.EvalBig(e.s)
+	}
+	costF, _ := new(big.Float).SetInt(cost).Float64()
+	step := e.opt.StepReward * costF
+	old := e.s
 	e.s = t
 	e.steps++
 	o := e.observe(0)
@@ -240,6 +275,12 @@ func (e *Env) Step(a int) (Observation, error) {
 		step += e.opt.GoalReward
 	case o.Info.Unsafe:
 		step -= e.opt.UnsafePenalty
+	}
+	if math.IsInf(step, 0) || math.IsNaN(step) {
+		// JSON has no infinity: the step is refused rather than
+		// answered with a reward the agent cannot read.
+		e.s, e.steps = old, e.steps-1
+		return Observation{}, fmt.Errorf("rlenv: the reward of action %d (%s) in state %s, the step reward %g times the cost %s (%s), is beyond the float64 range: give a smaller --step-reward", a, m.Labels[a].Name, m.FormatState(old), e.opt.StepReward, cost, m.Commands[ci].Pos)
 	}
 	o.Reward = step
 	e.over = o.Terminated || o.Truncated

@@ -50,6 +50,8 @@ const maxRequest = 16 << 20
 // a close request, the end of r, or ctx's end. It returns nil on close
 // or end of input.
 func (e *Env) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	e.ctx = ctx
+	defer func() { e.ctx = context.Background() }()
 	out := bufio.NewWriter(w)
 	enc := json.NewEncoder(out)
 	lines := make(chan string)

@@ -206,6 +206,9 @@ type Query struct {
 	Weak   bool
 	Cmp    string // "", "=", "≠", "<", "≤", ">", "≥"
 	Bound  float64
+	// BoundText is the bound as written (a decimal number), which vigil
+	// prob compares with exactly; "" when unknown.
+	BoundText string
 }
 
 // Rat is a non-negative or signed rational number p/q with q > 0 when set.

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math"
 
+	"vigil/fuzz/report"
 	"vigil/internal/cli"
 	"vigil/load"
 	"vigil/rlenv"
+	"vigil/symbolic/explicit"
 )
 
 func init() {
@@ -68,7 +71,13 @@ func runEnv(e *cli.Env, args []string) int {
 	if !ok {
 		return cli.ExitError
 	}
-	en, err := rlenv.New(lm.g, rlenv.Options{StepReward: *stepReward, GoalReward: *goalReward, UnsafePenalty: *unsafePenalty, MaxSteps: *maxSteps, Seed: uint64(*seed)})
+	en, err := rlenv.New(lm.g, rlenv.Options{StepReward: *stepReward, GoalReward: *goalReward, UnsafePenalty: *unsafePenalty, MaxSteps: *maxSteps, Seed: uint64(*seed),
+		Sampler: func(ctx context.Context) (*explicit.StartSampler, error) {
+			// As vigil test and vigil run draw start states: without
+			// enumerating them, Z3 for sparse start conditions.
+			ss, _, err := report.StartSampler(ctx, lm.g, uint64(*seed), nil)
+			return ss, err
+		}})
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil env: %v", err)
 	}

@@ -199,6 +199,15 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) 
 		ml.note(at, "transition dropped: all its destinations have probability 0")
 		return
 	}
+	for _, w := range s.weights {
+		// The IR keeps a constant probability as a 64-bit rational
+		// (Outcome.Weight); one beyond it would be left unset, and vigil
+		// prob and vigil env would read the outcome as unweighted.
+		if w != nil && s.written && !(w.Num().IsInt64() && w.Denom().IsInt64()) {
+			ml.unsupported(at, "the probability %s of a destination (over the synchronising edges, their product) has a numerator or denominator beyond 64 bits, where vigil keeps probabilities as 64-bit rationals: write it with fewer digits", w.RatString())
+			return
+		}
+	}
 	if sum := s.probabilities(); sum != nil && sum.Cmp(big.NewRat(1, 1)) != 0 {
 		// JANI requires a distribution. Storm uses such probabilities as
 		// they are (and refuses them with --explchecks); vigil normalises

@@ -190,13 +190,13 @@ func unwrapShape(e *node) (*shape, string) {
 			switch {
 			case isQuantity(l) && (r == nil || r.kind == kNumber):
 				if r != nil {
-					q.Cmp, q.Bound = cmp, number(r)
+					q.Cmp, q.Bound, q.BoundText = cmp, number(r), r.str
 				}
 				e = l
 				continue
 			case isQuantity(r) && (l == nil || l.kind == kNumber):
 				if l != nil {
-					q.Cmp, q.Bound = flipCmp[cmp], number(l)
+					q.Cmp, q.Bound, q.BoundText = flipCmp[cmp], number(l), l.str
 				}
 				e = r
 				continue
