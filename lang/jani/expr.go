@@ -19,6 +19,7 @@ package jani
 // non-constant expression is accepted in probabilities only (prob.go).
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 
@@ -132,6 +133,9 @@ func (l *lowerer) expr(n *node, sc scope) (val, bool) {
 		return val{}, false
 	}
 	op := opn.str
+	if allowed, ok := exprMembers(n, op); ok {
+		l.members(n, fmt.Sprintf("operator %q", op), allowed...)
+	}
 	switch op {
 	case "∧", "∨", "⇒", "=", "≠", "<", "≤", ">", "≥", "+", "*", "%", "/", "pow", "log", "min", "max":
 		a, ok1 := l.operand(n, "left", sc)
@@ -194,6 +198,30 @@ func (l *lowerer) expr(n *node, sc scope) (val, bool) {
 		l.errorf(opn, "unknown operator %q", op)
 	}
 	return val{}, false
+}
+
+// exprMembers lists the members JANI defines for expression n with
+// operator op (false for an operator the import does not lower). A member
+// besides these was ignored: {"op": "-", "exp": x, "right": y} was -x.
+func exprMembers(n *node, op string) ([]string, bool) {
+	switch op {
+	case "-":
+		if n.get("left") == nil && n.get("exp") != nil {
+			return []string{"op", "exp"}, true
+		}
+		return []string{"op", "left", "right"}, true
+	case "∧", "∨", "⇒", "=", "≠", "<", "≤", ">", "≥", "+", "*", "%", "/", "pow", "log", "min", "max":
+		return []string{"op", "left", "right"}, true
+	case "¬", "floor", "ceil", "abs", "sgn", "trc":
+		return []string{"op", "exp"}, true
+	case "ite":
+		return []string{"op", "if", "then", "else"}, true
+	case "let":
+		return []string{"op", "variables", "expression"}, true
+	case "aa":
+		return []string{"op", "exp", "index"}, true
+	}
+	return nil, false
 }
 
 func (l *lowerer) operand(n *node, key string, sc scope) (val, bool) {

@@ -1,6 +1,7 @@
 package jani
 
 import (
+	"fmt"
 	"math/big"
 	"path/filepath"
 	"sort"
@@ -206,6 +207,9 @@ func (ml *modelLoader) model(root *node) {
 				ml.errorf(n, "variable %q declared twice (first at %s)", n.str, ml.pos(ml.globals[n.str].node))
 				continue
 			}
+			if ml.clash(v, "") {
+				continue
+			}
 			if vi := ml.variable(v, ml.constScope); vi != nil {
 				ml.globals[vi.name] = vi
 			}
@@ -374,6 +378,34 @@ func (ml *modelLoader) globalScope(name string) (ref, bool) {
 	return ml.constScope(name)
 }
 
+// clash refuses variable v when its name is a constant's or, for a local
+// variable of automaton auto (auto != ""), a global variable's. JANI wants
+// a variable's name "unique among all constants and global variables";
+// read anyway, the two declarations disagreed: a global x shadowing a
+// constant x was the variable in expressions but the constant in bounds
+// and initial values (which see constants only), and a local shadowing a
+// global is resolved differently by different tools.
+func (ml *modelLoader) clash(v *node, auto string) bool {
+	n := v.get("name")
+	if n == nil || n.kind != kString {
+		return false // variable reports it
+	}
+	what := fmt.Sprintf("global variable %q", n.str)
+	if auto != "" {
+		what = fmt.Sprintf("variable %q of automaton %q", n.str, auto)
+	}
+	if _, ok := ml.consts[n.str]; ok {
+		ml.errorf(n, "%s has the name of a constant: JANI wants a variable's name unique among all constants and global variables; rename one of them", what)
+		ml.rejected[n.str] = true
+		return true
+	}
+	if g := ml.globals[n.str]; auto != "" && g != nil {
+		ml.errorf(n, "%s has the name of a global variable (declared at %s): JANI wants a variable's name unique among all constants and global variables, and tools differ on which one a use means; rename one of them", what, ml.pos(g.node))
+		return true
+	}
+	return false
+}
+
 func (vi *varInfo) ref() ref {
 	if vi.array {
 		r := ref{feature: "arrays (a whole array; name an element)"}
@@ -485,9 +517,19 @@ func (ml *modelLoader) constType(tn *node) (t typ, lo, hi *big.Rat, ok bool) {
 		if k := tn.get("kind"); k != nil && k.kind == kString && k.str == "bounded" {
 			ml.members(tn, "a bounded type", "kind", "base", "lower-bound", "upper-bound")
 			base := tn.get("base")
-			t := tInt
-			if base != nil && base.kind == kString && base.str == "real" {
+			var t typ
+			switch {
+			case base != nil && base.kind == kString && base.str == "int":
+				t = tInt
+			case base != nil && base.kind == kString && base.str == "real":
 				t = tReal
+			case base == nil:
+				ml.errorf(tn, "bounded type has no \"base\" (JANI: \"int\" or \"real\")")
+				return 0, nil, nil, false
+			default:
+				// before, any other base was read as int
+				ml.errorf(base, "the base of a bounded type must be \"int\" or \"real\", got %s", base.describe())
+				return 0, nil, nil, false
 			}
 			lo, hi := new(big.Rat).SetInt64(-1<<62), new(big.Rat).SetInt64(1<<62)
 			if n := tn.get("lower-bound"); n != nil {
@@ -789,6 +831,9 @@ func (ml *modelLoader) automata(root *node) {
 			continue
 		}
 		for _, v := range vs {
+			if ml.clash(v, a.name) {
+				continue
+			}
 			vi := ml.variable(v, ml.constScope)
 			if vi == nil {
 				continue

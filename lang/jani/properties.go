@@ -23,6 +23,7 @@ package jani
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"vigil/symbolic"
@@ -36,6 +37,15 @@ func (ml *modelLoader) properties(root *node) {
 	taken := namer{}
 	sc := ml.propertyScope()
 	for i, p := range ps {
+		if !ml.obj(p, "a property") {
+			continue
+		}
+		before := len(ml.errs)
+		ml.members(p, "a property", "name", "expression")
+		ml.propertyMembers(p.get("expression"))
+		if len(ml.errs) > before {
+			continue // the model's error; not also a note
+		}
 		name := fmt.Sprintf("property%d", i+1)
 		if n := p.get("name"); n != nil && n.kind == kString {
 			name = n.str
@@ -85,6 +95,53 @@ func (ml *modelLoader) properties(root *node) {
 				ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: taken.unique(ident(name + "_avoid")), Unsafe: goal, Pos: pos, FromModel: true, Query: &qa})
 			}
 		}
+	}
+}
+
+// propertyMembers refuses a member JANI does not define for a property
+// operator of e or of the expressions under it: a misspelt "step-bound" on
+// F φ made a bounded property unbounded, a filter's "state" was a filter
+// over the initial states. The state expressions are checked again when
+// lowered (expr).
+func (ml *modelLoader) propertyMembers(e *node) {
+	if e == nil || e.kind != kObject {
+		return
+	}
+	bounds := []string{"step-bounds", "time-bounds", "reward-bounds"}
+	op := ""
+	if o := e.get("op"); o != nil && o.kind == kString {
+		op = o.str
+	}
+	var allowed []string
+	switch op {
+	case "filter":
+		allowed = []string{"op", "fun", "values", "states"}
+	case "Pmin", "Pmax", "∀", "∃":
+		allowed = []string{"op", "exp"}
+	case "Emin", "Emax":
+		allowed = []string{"op", "exp", "accumulate", "reach", "step-instant", "time-instant", "reward-instants"}
+	case "Smin", "Smax":
+		allowed = []string{"op", "exp", "accumulate"}
+	case "U", "W":
+		allowed = append([]string{"op", "left", "right"}, bounds...)
+	case "F", "G": // derived-operators
+		allowed = append([]string{"op", "exp"}, bounds...)
+	case "initial", "deadlock", "timelock":
+		allowed = []string{"op"}
+	case "PA", "":
+		return // PlaJA's own object (paCondition reads it); no operator: lowering says so
+	default:
+		var ok bool
+		if allowed, ok = exprMembers(e, op); !ok {
+			return // lowering refuses the operator
+		}
+	}
+	ml.members(e, fmt.Sprintf("operator %q", op), allowed...)
+	for i, k := range e.keys {
+		if slices.Contains(bounds, k) || k == "reward-instants" || k == "accumulate" {
+			continue // not imported: the property gets a note
+		}
+		ml.propertyMembers(e.vals[i])
 	}
 }
 
