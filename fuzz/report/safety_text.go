@@ -179,7 +179,13 @@ func (t *Safety) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "; the bugs below were found before\n")
 	}
-	fmt.Fprintf(w, "\n%s, %s on %s\n", plural(len(sum.bugs), "bug"), plural(len(sum.faults), "fault"), plural(sum.withBugs, "unsafe run"))
+	fmt.Fprintf(w, "\n%s, %s on %s", plural(len(sum.bugs), "bug"), plural(len(sum.faults), "fault"), plural(sum.withBugs, "unsafe run"))
+	if n := len(res.Cases); n > sum.withBugs {
+		// the bugs lie on some of the distinct unsafe runs only: say of how
+		// many, so that "on 0 unsafe runs" does not read as none found
+		fmt.Fprintf(w, " (of %s)", plural(n, "distinct unsafe run"))
+	}
+	fmt.Fprintln(w)
 	_, err := fmt.Fprintf(w, "time: fuzz %s, confirm %s, faults %s, total %s\n", res.Fuzz.Round(time.Millisecond), res.Confirm.Round(time.Millisecond), res.Faults.Round(time.Millisecond), t.Elapsed.Round(time.Millisecond))
 	return err
 }
