@@ -57,7 +57,7 @@ func (ml *modelLoader) properties(root *node) {
 		}
 		// Lower the state formulas with a lowerer of their own, so that a
 		// formula vigil cannot read is a note, not an error of the model.
-		sub := &lowerer{file: ml.file, data: ml.data, lineStart: ml.lineStart, noteSeen: map[string]bool{}, rejected: ml.rejected, bounds: ml.bounds}
+		sub := &lowerer{file: ml.file, data: ml.data, lines: ml.lines, noteSeen: map[string]bool{}, rejected: ml.rejected, bounds: ml.bounds}
 		lower := func(n *node) *symbolic.Cond {
 			if n == nil {
 				return nil
@@ -151,7 +151,7 @@ func (ml *modelLoader) propertyMembers(e *node) {
 // model. Like every property read from the model, it is chosen with
 // --property NAME. A part vigil cannot read is a note naming the property.
 func (ml *modelLoader) paInline(p, e *node, name string, taken namer, sc scope) {
-	sub := &lowerer{file: ml.file, data: ml.data, lineStart: ml.lineStart, noteSeen: map[string]bool{}, rejected: ml.rejected, bounds: ml.bounds}
+	sub := &lowerer{file: ml.file, data: ml.data, lines: ml.lines, noteSeen: map[string]bool{}, rejected: ml.rejected, bounds: ml.bounds}
 	dir := filepath.Dir(ml.file)
 	prop := &symbolic.Property{Pos: ml.pos(p), FromModel: true}
 	var ok bool
