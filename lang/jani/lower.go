@@ -13,12 +13,12 @@ import (
 // lowerer holds what every lowering step shares: the file, its JSON text
 // (for line numbers), and the errors and notes collected so far.
 type lowerer struct {
-	file      string
-	data      []byte
-	lines     *lineIndex // built on first use
-	errs      ErrorList
-	notes     []Note
-	noteSeen  map[string]bool
+	file     string
+	data     []byte
+	lines    *lineIndex // built on first use
+	errs     ErrorList
+	notes    []Note
+	noteSeen map[string]bool
 	// rejected holds the names of variables whose declaration was
 	// refused with an error: a use of one is not reported again as an
 	// undeclared identifier, so the root cause is the error a user sees.
