@@ -66,7 +66,7 @@ type Options struct {
 	// Stop, when closed, ends the search (Unknown) as Deadline does: a
 	// context's Done channel, so that Ctrl-C stops it within a box.
 	Stop <-chan struct{}
-	Seed     uint64    // for sampling
+	Seed uint64 // for sampling
 	// Branch selects input or ReLU splits. Prove treats BranchAuto as
 	// BranchInput; Verify splits inputs for the first half of its time,
 	// then ReLU neurons (the other way round for networks with more than
