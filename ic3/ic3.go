@@ -403,6 +403,11 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		}
 	}
 	if opts.Learned != nil {
+		if s, ok := opts.Learned.(stoppable); ok {
+			// a network's branch and bound over one box takes seconds:
+			// it gives up (unknown: the label stays possible) on Ctrl-C
+			s.StopOn(ctx.Done())
+		}
 		var err error
 		if r.learned, err = newLearned(m, prop, opts.Learned); err != nil {
 			return nil, err
@@ -992,3 +997,7 @@ func (r *run) counterexample(ob *obligation) (*Result, error) {
 	}
 	return &Result{Verdict: Unsafe, Trace: trace}, nil
 }
+
+// stoppable is a certifier whose queries give up (unknown, the
+// conservative answer) once a channel closes: nn.Policy.StopOn.
+type stoppable interface{ StopOn(done <-chan struct{}) }

@@ -53,7 +53,17 @@ type Policy struct {
 	// transform does not allow it.
 	imap    *inputMap
 	imapBad bool
+	// stop ends every later query (Unknown) once closed, unless its
+	// Options bring their own Stop (StopOn).
+	stop <-chan struct{}
 }
+
+// StopOn makes the policy's certification queries (Exclude,
+// ExcludeWithin, Excludes, ...) give up with Unknown once done is closed,
+// so that an engine told to stop (Ctrl-C, its timeout) is not held up by a
+// branch and bound over one box. Unknown is the conservative answer: the
+// label is kept as possible. PolIC3 and PPA pass their context's Done.
+func (p *Policy) StopOn(done <-chan struct{}) { p.stop = done }
 
 // NewPolicy loads the network of an `nn` policy declaration and checks
 // that its inputs and outputs match the declaration.
@@ -327,6 +337,9 @@ func (p *Policy) excludes(lo, hi []int, reg *symbolic.AtomRegion, a int, sure []
 	d, err := p.Net.exclusion(a, sure)
 	if err != nil {
 		return StateResult{}, err
+	}
+	if opt.Stop == nil {
+		opt.Stop = p.stop
 	}
 	if p.pr == nil {
 		p.pr = newProver(p.Net, d, opt)

@@ -63,7 +63,10 @@ type Options struct {
 	Samples  int       // random samples in the first witness search (default 32)
 	PGDSteps int       // projected-gradient steps per start (default 20)
 	Deadline time.Time // give up (Unknown) after this time; zero: no deadline
-	Seed     uint64    // for sampling
+	// Stop, when closed, ends the search (Unknown) as Deadline does: a
+	// context's Done channel, so that Ctrl-C stops it within a box.
+	Stop <-chan struct{}
+	Seed uint64 // for sampling
 	// Branch selects input or ReLU splits. Prove treats BranchAuto as
 	// BranchInput; Verify splits inputs for the first half of its time,
 	// then ReLU neurons (the other way round for networks with more than
@@ -337,6 +340,13 @@ func (h *nodeHeap) Pop() any {
 }
 
 func (p *prover) expired() bool {
+	if p.opt.Stop != nil {
+		select {
+		case <-p.opt.Stop:
+			return true
+		default:
+		}
+	}
 	return !p.opt.Deadline.IsZero() && time.Now().After(p.opt.Deadline)
 }
 

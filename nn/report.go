@@ -22,7 +22,10 @@ type VerifyReport struct {
 	Nodes   int       `json:"nodes"`
 	Output  []float64 `json:"output,omitempty"` // sat only
 	Seconds float64   `json:"seconds"`
-	Verdict Answer    `json:"verdict"`
+	// Stopped says what ended an unknown early when it was not a limit
+	// of the search: "interrupted" (Ctrl-C, SIGTERM).
+	Stopped string `json:"stopped,omitempty"`
+	Verdict Answer `json:"verdict"`
 }
 
 // Report is the result in its --json shape.
@@ -41,6 +44,10 @@ func (r VerifyResult) WriteText(w io.Writer) error { return r.Report().WriteText
 // WriteText writes the verdict, and for sat the counterexample, as vigil
 // nn verify prints them.
 func (r VerifyReport) WriteText(w io.Writer) error {
+	if r.Stopped != "" {
+		fmt.Fprintf(w, "%s: %s after %d boxes\n", r.Verdict, r.Stopped, r.Nodes)
+		return nil
+	}
 	fmt.Fprintln(w, r.Verdict)
 	if r.Verdict == Sat {
 		fmt.Fprintf(w, "input  %s\noutput %s\n", FormatVector(r.Input), FormatVector(r.Output))

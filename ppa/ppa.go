@@ -304,6 +304,11 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		if r.cert, ok = pol.(symbolic.Certifiable); !ok {
 			return nil, fmt.Errorf("ppa: a %T policy has no certifier", pol)
 		}
+		if s, ok := r.cert.(stoppable); ok {
+			// a network's branch and bound over one box takes seconds:
+			// it gives up (unknown: the label stays possible) on Ctrl-C
+			s.StopOn(ctx.Done())
+		}
 	default:
 		pol = nil
 		if r.dec, err = explicit.NewDecider(m, policy); err != nil {
@@ -527,3 +532,7 @@ func key(vals []bool) string {
 	}
 	return b.String()
 }
+
+// stoppable is a certifier whose queries give up (unknown, the
+// conservative answer) once a channel closes: nn.Policy.StopOn.
+type stoppable interface{ StopOn(done <-chan struct{}) }

@@ -407,7 +407,7 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 	type box struct{ lo, hi []int }
 	stack := []box{{append([]int(nil), lo...), append([]int(nil), hi...)}}
 	for len(stack) > 0 {
-		if sd.Nodes >= opt.MaxNodes || (opt.Timeout > 0 && time.Since(start) > opt.Timeout) {
+		if sd.Nodes >= opt.MaxNodes || (opt.Timeout > 0 && time.Since(start) > opt.Timeout) || (sd.Nodes&63 == 0 && opt.stopped()) {
 			sd.Verdict, sd.Time = Unknown, time.Since(start)
 			return sd, nil
 		}

@@ -59,6 +59,22 @@ type Options struct {
 	MaxOpen int
 	// Timeout bounds the wall-clock time (default none).
 	Timeout time.Duration
+	// Stop, when closed, ends the search with anytime bounds and Stopped =
+	// StopInterrupted: a context's Done channel, so that Ctrl-C stops it.
+	Stop <-chan struct{}
+}
+
+// stopped reports whether o.Stop is closed.
+func (o Options) stopped() bool {
+	if o.Stop == nil {
+		return false
+	}
+	select {
+	case <-o.Stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // DefaultMaxMemory is the default budget of the open queue, 512 MiB.
@@ -72,6 +88,8 @@ const (
 	StopNodes   Stop = "nodes"   // MaxNodes states were expanded
 	StopMemory  Stop = "memory"  // the open queue reached MaxMemory (or MaxOpen)
 	StopTimeout Stop = "timeout" // Timeout passed
+	// StopInterrupted: Options.Stop was closed (Ctrl-C, SIGTERM).
+	StopInterrupted Stop = "interrupted"
 )
 
 // Stats reports a search's effort.
@@ -600,6 +618,10 @@ func (s *searcher) run(stop func() bool) {
 		}
 		if s.opt.Timeout > 0 && s.stats.Nodes&63 == 0 && time.Since(s.start) > s.opt.Timeout {
 			s.stats.Stopped = StopTimeout
+			return
+		}
+		if s.stats.Nodes&63 == 0 && s.opt.stopped() {
+			s.stats.Stopped = StopInterrupted
 			return
 		}
 		top := heap.Pop(&s.open).(*node)

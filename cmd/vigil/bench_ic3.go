@@ -84,7 +84,12 @@ func runBenchIC3(e *cli.Env, args []string) int {
 	case err != nil:
 		return e.Fail(cli.ExitError, "vigil bench ic3: %v", err)
 	case res.Summary.Interrupted:
-		return e.Fail(cli.ExitUnknown, "vigil bench ic3: interrupted")
+		s := res.Summary
+		keep := "(they are dropped with the temporary directory; --data DIR keeps them, and the same command continues)"
+		if *data != "" {
+			keep = fmt.Sprintf("(kept in %s: the same command continues)", *data)
+		}
+		return e.Fail(cli.ExitUnknown, "vigil bench ic3: interrupted after %d of %d runs, %d failed%s %s", s.Done, s.Total, s.Failed, batch.LimitCounts(s.Errors), keep)
 	}
 	rep, list, s := res.Report, res.Disagreements, res.Summary
 	if *jsonOut {

@@ -121,6 +121,9 @@ func nnVerify(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "%v", err)
 	}
+	ctx, cancel := cli.RunContext(0) // the search ends, unknown, on Ctrl-C
+	defer cancel()
+	opt.Stop = ctx.Done()
 	res, err := net.Verify(prop, *timeout, *opt) // a sat answer's input is checked
 	if ie, ok := errors.AsType[*vigilerr.Internal](err); ok {
 		return e.InternalError("nn verify", "%s", ie.Msg)
@@ -135,7 +138,11 @@ func nnVerify(e *cli.Env, args []string) int {
 	case nn.Unsat:
 		code = cli.ExitOK
 	}
-	return e.WriteReport("nn verify", *asJSON, res.Report(), code)
+	rep := res.Report()
+	if res.Answer != nn.Sat && res.Answer != nn.Unsat && ctx.Err() != nil {
+		rep.Stopped = "interrupted"
+	}
+	return e.WriteReport("nn verify", *asJSON, rep, code)
 }
 
 // evalModel is a model vigil nn eval and vigil trees eval evaluate.
@@ -246,7 +253,15 @@ func nnCorpus(e *cli.Env, args []string) int {
 		return e.Fail(cli.ExitFor(err), "vigil nn corpus: %v", err)
 	}
 	sum := &nn.CorpusSummary{Limit: *timeout}
-	for _, in := range insts {
+	ctx, cancel := cli.RunContext(0) // Ctrl-C ends the instance running and the corpus
+	defer cancel()
+	opt.Stop = ctx.Done()
+	for i, in := range insts {
+		if ctx.Err() != nil {
+			fmt.Fprintf(e.Stderr, "vigil nn corpus: interrupted after %d of %d instances; the summary below is partial\n", i, len(insts))
+			e.WriteReport("nn corpus", *asJSON, sum, cli.ExitUnknown)
+			return cli.ExitUnknown
+		}
 		res, verdict, err := in.Run(dir, *timeout, *opt)
 		if err != nil {
 			return e.Fail(cli.ExitFor(err), "%v", err)

@@ -104,9 +104,11 @@ func runUntilStopped(t *testing.T, args []string, sig syscall.Signal, head time.
 	limit := 6 * time.Second
 	select {
 	case err := <-done:
-		if el := time.Since(began); el > limit {
+		el := time.Since(began)
+		if el > limit {
 			t.Errorf("took %v to stop", el)
 		}
+		t.Logf("lateness %v (from the signal or the start, for --timeout, to the exit)", el.Round(time.Millisecond))
 		code := 0
 		if err != nil {
 			var ee *exec.ExitError

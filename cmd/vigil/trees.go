@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"time"
@@ -117,8 +118,10 @@ func addSearchFlags(fs *flag.FlagSet, stop string) (*budget, *string) {
 	return b, fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
 }
 
-func (b *budget) options() trees.Options {
-	return trees.Options{MaxNodes: *b.nodes, Timeout: *b.timeout, MaxMemory: int64(b.mem)}
+// options is the budget as trees.Options; the search also stops (with
+// anytime bounds) when ctx ends: Ctrl-C or SIGTERM.
+func (b *budget) options(ctx context.Context) trees.Options {
+	return trees.Options{MaxNodes: *b.nodes, Timeout: *b.timeout, MaxMemory: int64(b.mem), Stop: ctx.Done()}
 }
 
 // why says which budget ended a search early, and what to raise.
@@ -130,6 +133,8 @@ func (b *budget) why(st trees.Stats) string {
 		return fmt.Sprintf("the open queue reached the memory limit (%d states, --max-memory %s); raise --max-memory", st.MaxOpen, b.mem.String())
 	case trees.StopTimeout:
 		return "the time limit passed; raise --timeout"
+	case trees.StopInterrupted:
+		return "interrupted"
 	}
 	return ""
 }
@@ -178,7 +183,9 @@ func treesBound(e *cli.Env, args []string) int {
 		return code
 	}
 	optimize := map[string]func(trees.Box, int, trees.Options) (trees.Result, error){"max": m.Max, "min": m.Min, "margin": m.Margin}[kind]
-	r, err := optimize(box, class, bud.options())
+	ctx, cancel := cli.RunContext(0)
+	defer cancel()
+	r, err := optimize(box, class, bud.options(ctx))
 	if err != nil {
 		return e.Fail(cli.ExitUsage, "%v", err)
 	}
@@ -227,7 +234,9 @@ func treesDecide(e *cli.Env, args []string) int {
 	if m == nil {
 		return code
 	}
-	d, err := m.Excludes(box, *class, sure, bud.options())
+	ctx, cancel := cli.RunContext(0)
+	defer cancel()
+	d, err := m.Excludes(box, *class, sure, bud.options(ctx))
 	if err != nil {
 		return e.Fail(cli.ExitUsage, "%v", err)
 	}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMoreCommandsStop extends TestLongCommandsStop to the other commands
+// and modes that run for minutes: the network-policy engines on the
+// PolIC3 benchmark's npuzzle 3x4 (polic3, ppa, the auto portfolio, every
+// policy in turn), the safety deciders with a radius, nn verify on a
+// property that branch and bound needs minutes for, trees bound on a
+// large generated ensemble, and vigil batch run and bench ic3, whose
+// runs are processes of their own (z3 among them when it is installed):
+// each stops within a few seconds of the signal, exits 4 and prints its
+// partial result, and batch leaves no run process behind.
+func TestMoreCommandsStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts each long command in a subprocess")
+	}
+	spec, err := filepath.Abs("testdata/stop/huge.spec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	npuzzle, err := filepath.Abs("../../bench/polic3/npuzzle.spec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	np := []string{npuzzle, "-D", "R=3", "-D", "C=4", "--property", "avoid"}
+	net := filepath.Join(filepath.Dir(npuzzle), "models", "np3x4_64x64_safe.onnx")
+	vnnlib := filepath.Join(dir, "np.vnnlib")
+	writeHardVNNLIB(t, vnnlib)
+	forest := filepath.Join(dir, "forest.json")
+	writeBigForest(t, forest)
+
+	type row struct {
+		name string
+		args []string
+		sig  syscall.Signal
+		head time.Duration
+		want string
+	}
+	with := func(base []string, more ...string) []string { return append(append([]string{}, base...), more...) }
+	cases := []row{
+		{"verify polic3", with(append([]string{"verify"}, np...), "--policy", "np3x4_64x64_safe", "--engine", "polic3"), syscall.SIGINT, 2 * time.Second, `(?m)^unknown: interrupted before a verdict$`},
+		{"verify polic3 trees", with(append([]string{"verify"}, np...), "--policy", "np3x4_trees_safe", "--engine", "polic3"), syscall.SIGTERM, 2 * time.Second, `(?m)^unknown: interrupted before a verdict$`},
+		{"verify ppa", with(append([]string{"verify"}, np...), "--policy", "np3x4_64x64_safe", "--engine", "ppa"), syscall.SIGINT, 2 * time.Second, `(?m)^unknown: interrupted`},
+		{"verify ppa timeout", with(append([]string{"verify"}, np...), "--policy", "np3x4_64x64_safe", "--engine", "ppa", "--timeout", "2s"), 0, 0, `(?m)^unknown: (stopped by the )?timeout`},
+		{"verify auto", with(append([]string{"verify"}, np...), "--policy", "np3x4_64x64_safe", "--engine", "auto"), syscall.SIGINT, 2 * time.Second, `(?m)^engine auto: no engine decided .*bfs unknown .*\(interrupted\), polic3 unknown .*\(interrupted\), hunt unknown.*\(interrupted`},
+		{"verify policy all", with(append([]string{"verify"}, np...), "--policy", "all", "--engine", "polic3"), syscall.SIGTERM, 2 * time.Second, `(?m)^  np3x4_16x16_safe +unknown +polic3 .*\n  np3x4_32x32_safe +not run`},
+		{"nn verify", []string{"nn", "verify", net, vnnlib, "--timeout", "1h"}, syscall.SIGINT, 500 * time.Millisecond, `(?m)^unknown: interrupted after \d+ boxes$`},
+		{"nn verify json", []string{"nn", "verify", net, vnnlib, "--timeout", "1h", "--json"}, syscall.SIGTERM, 500 * time.Millisecond, `"stopped": ?"interrupted"`},
+		{"trees bound", []string{"trees", "bound", forest, "--max", "0", "--timeout", "1h"}, syscall.SIGINT, time.Second, `(?m)^max class 0 in \[.*\] \(budget exhausted: interrupted\)$`},
+		{"bench ic3", []string{"bench", "ic3", spec, "--data", filepath.Join(dir, "bench")}, syscall.SIGINT, 2 * time.Second, `(?m)^vigil bench ic3: interrupted after \d+ of \d+ runs`},
+	}
+	for _, algo := range []string{"tarjan", "ipi", "npi", "propu", "vi", "lrtdp", "lao", "tarjan-path"} {
+		for _, radius := range []string{"0", "1"} {
+			cases = append(cases, row{"safe starts " + algo + " r" + radius, []string{"safe", spec, "--property", "p", "--starts", "--algo", algo, "--radius", radius}, syscall.SIGTERM, time.Second,
+				`(?m)^1 start state of property p reached, then the enumeration was interrupted: 0 (\d-)?safe, 0 not (\d-)?safe, 1 unknown \(interrupted\)`})
+		}
+	}
+	cases = append(cases, row{"safe all propu-bdd", []string{"safe", spec, "--property", "p", "--all", "--algo", "propu-bdd"}, syscall.SIGINT, time.Second, `(?m)^all \d+ states of model huge, property p: at least \d+ not safe, the others unknown \(interrupted\)`})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr := runUntilStopped(t, c.args, c.sig, c.head)
+			if !regexp.MustCompile(c.want).Match(append(stdout, stderr...)) {
+				t.Errorf("output does not match %q:\n%.3000s\nstderr:\n%.2000s", c.want, stdout, stderr)
+			}
+		})
+	}
+
+	// vigil batch run: the runs are process groups of their own; the
+	// signal kills the running ones (vigil verify, z3 on the exported
+	// CHC) and the summary names what was done.
+	t.Run("batch run", func(t *testing.T) {
+		exp := filepath.Join(dir, "exp")
+		if err := os.MkdirAll(exp, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		model, err := os.ReadFile(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(exp, "huge.spec"), model, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		text := `name = "stop"
+[limits]
+time = "10m"
+memory = "1GiB"
+[[algorithms]]
+name = "ic3"
+args = ["verify", "{model}", "--policy", "{policy}", "--property", "{property}", "--engine", "ic3", "--json"]
+[[instances]]
+domain = "huge"
+models = ["huge.spec"]
+policies = ["pi"]
+properties = ["p"]
+`
+		z3, z3err := exec.LookPath("z3")
+		if z3err == nil { // the peer tool too: z3 must die with the batch
+			text += `[[algorithms]]
+name = "spacer"
+program = "z3"
+args = ["{run_dir}/q.smt2"]
+prepare = ["export", "--chc", "{model}", "--policy", "{policy}", "--property", "{property}", "-o", "{run_dir}/q.smt2"]
+verdicts = {sat = "safe", unsat = "unsafe"}
+`
+		}
+		file := filepath.Join(exp, "exp.toml")
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr := runUntilStopped(t, []string{"batch", "run", file, "-j", "2"}, syscall.SIGINT, 3*time.Second)
+		out := string(stdout) + string(stderr)
+		if !regexp.MustCompile(`(?m)^batch stop: \d+/\d+ runs done .*\n(?s:.*)interrupted; run the same command again to finish the rest`).MatchString(out) {
+			t.Errorf("batch run did not report its partial summary:\n%.3000s", out)
+		}
+		time.Sleep(300 * time.Millisecond) // the kernel reaps the killed group
+		if left := processesNaming(exp); len(left) > 0 {
+			t.Errorf("runs still alive after batch run stopped (z3 at %s, %v):\n%s", z3, z3err, strings.Join(left, "\n"))
+		}
+	})
+}
+
+// processesNaming lists the command lines of live processes whose
+// arguments contain s (Linux /proc; none elsewhere).
+func processesNaming(s string) []string {
+	var found []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(b), s) {
+			continue
+		}
+		if st, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stat")); err == nil && strings.Contains(string(st), ") Z ") {
+			continue // a zombie is dead
+		}
+		found = append(found, strings.ReplaceAll(string(b), "\x00", " "))
+	}
+	return found
+}
+
+// writeHardVNNLIB writes a property of the npuzzle 3x4 network
+// np3x4_64x64_safe: every input in [0, 1] and the first output at least
+// 10. It holds nowhere, but branch and bound needs minutes to show it
+// (a score above 5 is easy to reach, 20 is easy to refute).
+func writeHardVNNLIB(t *testing.T, path string) {
+	var b strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&b, "(declare-const X_%d Real)\n", i)
+	}
+	for i := range 4 {
+		fmt.Fprintf(&b, "(declare-const Y_%d Real)\n", i)
+	}
+	for i := range 12 {
+		fmt.Fprintf(&b, "(assert (>= X_%d 0))\n(assert (<= X_%d 1))\n", i, i)
+	}
+	b.WriteString("(assert (>= Y_0 10))\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeBigForest writes a deterministic random Veritas ensemble of 200
+// trees of depth 6 over 30 features in [0, 1): the exact maximum over the
+// unbounded box is a search of minutes.
+func writeBigForest(t *testing.T, path string) {
+	rng := rand.New(rand.NewPCG(19, 6))
+	var node func(d int) map[string]any
+	node = func(d int) map[string]any {
+		if d == 0 {
+			return map[string]any{"leaf_value": []float64{rng.NormFloat64()}}
+		}
+		return map[string]any{"feat_id": rng.IntN(30), "split_value": rng.Float64(), "left": node(d - 1), "right": node(d - 1)}
+	}
+	trees := make([]any, 200)
+	for i := range trees {
+		trees[i] = map[string]any{"num_leaf_values": 1, "split_type": "LtSplit", "structure": node(6)}
+	}
+	b, err := json.Marshal(map[string]any{"at_type": "RAW", "base_scores": []float64{0}, "trees": trees})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
