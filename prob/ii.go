@@ -367,18 +367,21 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 			if len(comp) > 1 && opt.Progress != nil {
 				opt.Progress(it, gap)
 			}
-			if converged || !changed {
+			if converged {
 				break
 			}
-			if !tried && it%checkEvery == 0 {
-				if lastGap > 0 && q.slow(comp, lastGap, gap, checkEvery, opt) {
+			// A sweep that changes nothing cannot be followed by one that
+			// does: floating point has stalled (a probability of 1 - 1e-18
+			// is 1 in float64), and the direct solution is the way on.
+			if !tried && (!changed || it%checkEvery == 0) {
+				if !changed || lastGap > 0 && q.slow(comp, lastGap, gap, checkEvery, opt) {
 					tried = true
 					lo, hi, ok, err := q.solveComponent(ctx, comp, one)
 					if err != nil {
 						return iters, err
 					}
 					if ok {
-						converged = true
+						converged, changed = true, true
 						for i, c := range comp {
 							q.lo[c], q.hi[c] = max(q.lo[c], lo[i]), min(q.hi[c], hi[i])
 							d := q.hi[c] - q.lo[c]
@@ -392,6 +395,9 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 					}
 				}
 				lastGap = gap
+			}
+			if !changed {
+				break
 			}
 			if ctx.Err() != nil {
 				return iters, fmt.Errorf("prob: interval iteration stopped after %d iterations (gap %.3g): %w", it, gap, context.Cause(ctx))
