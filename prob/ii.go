@@ -373,7 +373,9 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 			// A sweep that changes nothing cannot be followed by one that
 			// does: floating point has stalled (a probability of 1 - 1e-18
 			// is 1 in float64), and the direct solution is the way on.
-			if !tried && (!changed || it%checkEvery == 0) {
+			// (A component of one class has been solved directly above
+			// if it has a self-loop, and takes one sweep if not.)
+			if !tried && len(comp) > 1 && (!changed || it%checkEvery == 0) {
 				if !changed || lastGap > 0 && q.slow(comp, lastGap, gap, checkEvery, opt) {
 					tried = true
 					lo, hi, ok, err := q.solveComponent(ctx, comp, one)
@@ -392,6 +394,10 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 						if converged {
 							break
 						}
+					} else if opt.Method == Exact {
+						// The bounds only seed the exact method's policy
+						// iteration, which solves the chain whatever they are.
+						break
 					}
 				}
 				lastGap = gap
