@@ -35,7 +35,15 @@
 //     close to 1 needs no iterations (about 1/(1-p) of them otherwise),
 //     and every update rounds a lower bound down and an upper bound up by
 //     the worst-case rounding error of its sum, so the bounds hold in
-//     floating point too.
+//     floating point too. A component of several classes whose sweeps
+//     stall in floating point, or whose gap shrinks so slowly that it
+//     would need more than 20 times the sweeps it has had (cycles that
+//     stay inside with probability close to 1), is solved directly
+//     (scc.go): policy iteration in rationals on the float64
+//     probabilities, within the component, from its exits' final bounds,
+//     the result widened by the factor by which the float64
+//     probabilities' rounding can move it (entrywise perturbation, via the
+//     matrix-tree theorem), up to 1000 classes.
 //   - The exact method (exact.go) is policy iteration in rational
 //     arithmetic, seeded by interval iteration's scheduler: the induced chain
 //     is solved by sparse Gaussian elimination over math/big.Rat, and the
@@ -45,6 +53,7 @@
 //     fixpoint is unique once Prob0E is fixed to 0).
 //
 // Files: build.go (the sparse model), graph.go (precomputation, end
-// components), ii.go (interval iteration and schedulers), exact.go (the
+// components), ii.go (interval iteration and schedulers), scc.go (a
+// component solved directly), exact.go (the
 // rational solver), check.go (the questions vigil prob asks).
 package prob

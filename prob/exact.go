@@ -83,7 +83,11 @@ func solveExact(ctx context.Context, m *Model, g *graph, r *Result, target, zero
 // the solution of x = P x elsewhere, by sparse Gaussian elimination.
 func chainValues(ctx context.Context, m *Model, g *graph, sched []int32, target []bool) ([]*big.Rat, error) {
 	reach := reachUnder(g, sched, target)
-	sys := newChainSystem(m, sched, target, reach)
+	return newChainSystem(m, sched, target, reach).solve(ctx)
+}
+
+// solve eliminates the unknowns and substitutes back: every x is set.
+func (sys *chainSystem) solve(ctx context.Context) ([]*big.Rat, error) {
 	order, err := sys.eliminate(ctx)
 	if err != nil {
 		return nil, err

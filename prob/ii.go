@@ -339,6 +339,12 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 				continue
 			}
 		}
+		// Every checkEvery sweeps, the gap's shrinking so far predicts how
+		// many more sweeps the component needs; when that is far more
+		// than it took already (cycles that stay inside with probability
+		// close to 1), the component is solved directly (scc.go), once.
+		const checkEvery = 500
+		lastGap, tried := 0.0, false
 		for it := 1; ; it++ {
 			gap, converged, changed := 0.0, true, false
 			for i := len(comp) - 1; i >= 0; i-- {
@@ -361,7 +367,42 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 			if len(comp) > 1 && opt.Progress != nil {
 				opt.Progress(it, gap)
 			}
-			if converged || !changed {
+			if converged {
+				break
+			}
+			// A sweep that changes nothing cannot be followed by one that
+			// does: floating point has stalled (a probability of 1 - 1e-18
+			// is 1 in float64), and the direct solution is the way on.
+			// (A component of one class has been solved directly above
+			// if it has a self-loop, and takes one sweep if not.)
+			if !tried && len(comp) > 1 && (!changed || it%checkEvery == 0) {
+				if !changed || lastGap > 0 && q.slow(comp, lastGap, gap, checkEvery, opt) {
+					tried = true
+					lo, hi, ok, err := q.solveComponent(ctx, comp, one)
+					if err != nil {
+						return iters, err
+					}
+					if ok {
+						converged, changed = true, true
+						for i, c := range comp {
+							q.lo[c], q.hi[c] = max(q.lo[c], lo[i]), min(q.hi[c], hi[i])
+							d := q.hi[c] - q.lo[c]
+							if opt.Absolute && d > opt.Epsilon || !opt.Absolute && d > opt.Epsilon*q.lo[c] {
+								converged = false
+							}
+						}
+						if converged {
+							break
+						}
+					} else if opt.Method == Exact {
+						// The bounds only seed the exact method's policy
+						// iteration, which solves the chain whatever they are.
+						break
+					}
+				}
+				lastGap = gap
+			}
+			if !changed {
 				break
 			}
 			if ctx.Err() != nil {
@@ -513,4 +554,26 @@ func (q *quotient) scheduler(sched []int32, one []bool) {
 			}
 		}
 	}
+}
+
+// slow reports whether component comp, whose largest gap went from
+// lastGap to gap in the last `every` sweeps, needs more than 20 times
+// that many sweeps again at that rate to reach epsilon.
+func (q *quotient) slow(comp []int32, lastGap, gap float64, every int, opt SolveOptions) bool {
+	if gap >= lastGap {
+		return true
+	}
+	target := opt.Epsilon
+	if !opt.Absolute {
+		lo := 1.0
+		for _, c := range comp {
+			lo = min(lo, q.lo[c])
+		}
+		target *= max(lo, 1e-300)
+	}
+	if gap <= target {
+		return false
+	}
+	more := float64(every) * math.Log(target/gap) / math.Log(gap/lastGap)
+	return more > 20*float64(every)
 }
