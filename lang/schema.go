@@ -209,7 +209,40 @@ func (s *schemas) fold(e *Expr, d Decl, pick func(Decl) *Expr, what string) (int
 		s.c.errorf(a.Pos, a.End, "E0207", "%s must be a constant expression of constants and integers; the array element %s cannot be used here, give its value as a constant", what, exprString(a))
 		return 0, false
 	}
+	// the folder knows no array: a constant defined by one's element
+	// (const M = K[1]) does not fold either, and is refused as in an
+	// array's range or a policy's condition, at the element
+	if name, a := s.arrayInConst(e2, map[string]bool{}); a != nil {
+		s.c.errorf(a.Pos, a.End, "E0207", "%s must be a constant expression of constants and integers; it uses constant %s, whose value reads the array %s, which cannot be used here; give its value as a constant", what, name, exprString(a))
+		return 0, false
+	}
 	return s.c2.constExpr(e2, what)
+}
+
+// arrayInConst finds an array element or literal in the value of a
+// constant that e names, directly or through other constants, with that
+// constant's name.
+func (s *schemas) arrayInConst(e *Expr, seen map[string]bool) (string, *Expr) {
+	if e == nil {
+		return "", nil
+	}
+	if e.Kind == EName && !seen[e.Text] {
+		seen[e.Text] = true
+		if d := s.q2.consts[e.Text]; d != nil && d.Value != nil {
+			if a := findKind(d.Value, EIndex, EArray); a != nil {
+				return d.Name.Name, a
+			}
+			if name, a := s.arrayInConst(d.Value, seen); a != nil {
+				return name, a
+			}
+		}
+	}
+	for _, a := range e.Args {
+		if name, f := s.arrayInConst(a, seen); f != nil {
+			return name, f
+		}
+	}
+	return "", nil
 }
 
 // findKind is the first node of e (depth first) of one of the kinds.
