@@ -16,7 +16,7 @@ var SquareAfter = &squareAfter
 // is abandoned.
 var ClosureNodes = &closureNodes
 
-// ClosureShare lets tests lift squaring's time allowance (0).
+// ClosureShare lets tests lift squaring's work allowance (0).
 var ClosureShare = &closureShare
 
 // ClosureMaxNodes lets tests make every relation too wide to square.

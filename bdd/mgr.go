@@ -137,9 +137,9 @@ type mgr struct {
 	stopCtx   context.Context
 	graceLeft time.Duration
 	graceUsed bool
-	// deadline, when set, stops an attempt (see attempt) that runs
-	// longer.
-	deadline time.Time
+	// workLimit, when set, stops an attempt (see attempt) once work()
+	// exceeds it.
+	workLimit int
 	// maxProduced, when set, stops a trial (see trial) once rudd has
 	// made more nodes in all.
 	maxProduced int
@@ -299,8 +299,8 @@ func (m *mgr) check(r Node) Node {
 	if m.maxProduced > 0 && m.t.produced_() > m.maxProduced {
 		panic(&stop{reason: trialLimit})
 	}
-	if !m.deadline.IsZero() && m.ops&3 == 0 && time.Now().After(m.deadline) {
-		panic(&stop{reason: timeAllowance})
+	if m.workLimit > 0 && m.ops+m.t.produced_() > m.workLimit {
+		panic(&stop{reason: workAllowance})
 	}
 	// When the free slots run low, rudd will soon collect its table; run
 	// Go's collector first so that the nodes held only by dead references
@@ -507,7 +507,7 @@ type attemptResult uint8
 const (
 	attemptDone  attemptResult = iota
 	attemptNodes               // the node allowance ran out
-	attemptTime                // the time allowance ran out
+	attemptWork                // the work allowance ran out
 )
 
 // attempt runs f with the node table allowed to grow by at most extra
@@ -518,25 +518,25 @@ const (
 // overshoot it). When f runs out of either, its unfinished work is
 // garbage and the computation goes on without it. Any other stop (the
 // context, a dead table, an error) goes on unwinding.
-func (m *mgr) attempt(extra int, deadline time.Time, f func()) (res attemptResult) {
+func (m *mgr) attempt(extra, workLimit int, f func()) (res attemptResult) {
 	m.usable()
 	saved := m.budget
 	if m.t.size() >= saved/2 {
 		return attemptNodes
 	}
 	m.budget = min(saved/2, m.t.size()+extra)
-	m.deadline = deadline
+	m.workLimit = workLimit
 	res = attemptNodes // until f returns
 	defer func() {
-		m.budget, m.deadline = saved, time.Time{}
+		m.budget, m.workLimit = saved, 0
 		if res == attemptDone {
 			return
 		}
 		r := recover()
 		if s, isStop := r.(*stop); isStop && s.err == nil && m.dead == "" {
 			switch {
-			case s.reason == timeAllowance:
-				res = attemptTime
+			case s.reason == workAllowance:
+				res = attemptWork
 				return
 			case strings.HasPrefix(s.reason, "node limit"):
 				return
@@ -575,8 +575,18 @@ func (m *mgr) trial(extra int, f func()) (fit bool) {
 // trialLimit is the stop reason of a trial out of nodes.
 const trialLimit = "trial allowance"
 
-// timeAllowance is the stop reason of an attempt out of time.
-const timeAllowance = "time allowance"
+// workAllowance is the stop reason of an attempt out of work.
+const workAllowance = "work allowance"
+
+// work is the manager's measure of work done: operations plus nodes made
+// (rudd's produced count). Unlike elapsed time it does not depend on the
+// machine's load, so squaring's allowance (closure.go) gives the same
+// rounds on a busy machine as on an idle one (up to nodes made again
+// after a collection, which depends on when Go ran rudd's finalizers).
+func (m *mgr) work() int {
+	m.usable()
+	return m.ops + m.t.produced_()
+}
 
 // relax lets a stopped computation finish its figures (counts, sizes):
 // the budget rises to the ceiling and the context no longer stops
