@@ -356,7 +356,13 @@ func (sp *space) squareReach(q *squarer, p *policyEnc, reached *Node, front Node
 			}
 			return
 		}
-		q.off = true // an answer, or an error layer: no second attempt
+		// An answer, or an error layer, once the lifting below ends (the
+		// computation ends then). Not off before: an attempt that runs
+		// out of its allowance inside the lifting is tried again with a
+		// larger one (it was turned off for good here, so a chain whose
+		// lifting missed its first allowance took every layered round:
+		// 200,020 rounds, 15 s instead of 6,351 and 0.4 s).
+		//
 		// The first layer with a state of stopAt or a range error; the
 		// layered loop checks stopAt first.
 		s, last := sp.lift(c, *reached, d, func(s Node) bool { return m.isFalse(m.and(s, errs)) && m.isFalse(m.and(s, bad)) }, q.round)
