@@ -33,7 +33,7 @@ import (
 // squaring. Two rules keep squaring where it wins, measured on those
 // families (FIGURES.md). Narrow relations only: squaring stops for the
 // computation as soon as a relation R_k has more than closureMaxNodes
-// nodes. A share of the time: the computations go on with layered rounds
+// nodes. A share of the work: the computations go on with layered rounds
 // and run squaring as a resumable side computation (squarer): from round
 // squareAfter on, each time the layered rounds' work has doubled, squaring
 // resumes with an allowance of 1/closureShare of that work (and of

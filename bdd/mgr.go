@@ -134,7 +134,11 @@ type mgr struct {
 	// stopCtx is the context the caller of run waits on (ctx before
 	// relax), and graceLeft what is left of stopGrace after it ended
 	// (graceUsed: it was started).
-	stopCtx   context.Context
+	stopCtx context.Context
+	// large is set while the table has asyncTable slots or more: the
+	// figures are then counted after each layer, and run abandons the
+	// computation as soon as the context ends (no grace).
+	large     atomic.Bool
 	graceLeft time.Duration
 	graceUsed bool
 	// workLimit, when set, stops an attempt (see attempt) once work()
@@ -211,7 +215,7 @@ var opHook func()
 // the states reached) share it. Small tables' operations take
 // milliseconds, so the computation then stops on its own and reports the
 // figures of a stop; only an operation that runs on longer is abandoned.
-var stopGrace = 100 * time.Millisecond
+var stopGrace = 50 * time.Millisecond
 
 // usable stops the computation when the manager was abandoned: rudd's
 // tables may be in use by an abandoned operation.
@@ -272,6 +276,7 @@ func (m *mgr) check(r Node) Node {
 	}
 	size := m.t.size()
 	if size != m.lastTab {
+		m.large.Store(size >= asyncTable)
 		if size > m.lastTab {
 			m.stats.Resizes++
 		}
@@ -313,7 +318,7 @@ func (m *mgr) check(r Node) Node {
 
 // collect runs Go's collector (and so rudd's finalizers).
 func (m *mgr) collect() {
-	runtime.GC()
+	m.outside(runtime.GC) // a full collection of a large heap takes 0.1 s: abandonable
 	m.stats.GoGCs++
 	m.lastGC = m.t.produced_()
 }

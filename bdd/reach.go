@@ -127,7 +127,8 @@ func (o Options) check() error {
 // mgr.outside), and run waits for it or for the context: once the context
 // has ended and f has not returned within what is left of stopGrace (a
 // grace shared by the calls of run after the end: the computation, then
-// the figures of a stop), run takes the lock
+// the figures of a stop; none when the table was large, see mgr.large),
+// run takes the lock
 // (f is then inside a rudd call) and abandons the manager, and returns
 // the context's stop at once. f's writes made before are then visible to
 // the caller (they were made under the lock), and f makes none after
@@ -169,6 +170,9 @@ func (sp *space) run(f func() error) (st *stop, err error) {
 	case <-m.stopCtx.Done():
 		if !m.graceUsed {
 			m.graceLeft, m.graceUsed = stopGrace, true
+			if m.large.Load() {
+				m.graceLeft = 0 // its figures were counted after each layer
+			}
 		}
 		wait := time.Now()
 		t := time.NewTimer(m.graceLeft)
