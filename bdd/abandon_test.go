@@ -26,7 +26,7 @@ property p {
 }
 `
 
-// withAsync runs f with every operation on a goroutine and hook before
+// withAsync runs f with the figures counted after every layer and hook before
 // each (nil: none).
 func withAsync(hook func(), f func()) {
 	saveT, saveH := *bdd.AsyncTable, *bdd.OpHook

@@ -16,7 +16,7 @@ var SquareAfter = &squareAfter
 // is abandoned.
 var ClosureNodes = &closureNodes
 
-// ClosureShare lets tests lift squaring's time allowance (0).
+// ClosureShare lets tests lift squaring's work allowance (0).
 var ClosureShare = &closureShare
 
 // ClosureMaxNodes lets tests make every relation too wide to square.
@@ -36,12 +36,13 @@ var ExplicitSteps = &explicitSteps
 // ExplicitWindows counts the windows of slices built explicitly.
 var ExplicitWindows = &explicitWindows
 
-// AsyncTable lets tests run every operation on a goroutine (0), so that
-// a context can abandon one.
+// AsyncTable lets tests count the figures after every layer and run
+// OpHook before every operation (0).
 var AsyncTable = &asyncTable
 
-// OpHook lets tests run code on an operation's goroutine before the
-// operation (to end the context while it runs).
+// OpHook lets tests run code on the computation's goroutine before an
+// operation, outside the manager's lock (to end the context while it
+// runs).
 var OpHook = &opHook
 
 // AutoTrialNodes lets tests shrink OrderAuto's node allowance, so that

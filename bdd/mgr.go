@@ -30,15 +30,20 @@ package bdd
 //     (read-only), and TestRuddInternals fails if a rudd upgrade moves them.
 //   - An operation cannot be interrupted: rudd has no hook inside its
 //     recursions, and one AndExist, Apply or Replace on large BDDs can
-//     take seconds. So when the table is large (asyncTable) an operation
-//     runs on a goroutine of its own while the manager waits for it or
-//     for the context; when the context ends first, the operation is
-//     abandoned (it runs on until it ends, bounded by the ceiling; a CLI
-//     run exits long before) and the manager is abandoned with it:
-//     nothing may touch rudd's tables again (they are not locked against
-//     a running operation), neither operations nor the statistics read
-//     by reflection nor the counts done after a stop, so every method that
-//     reaches rudd checks m.abandoned first. rudd's finalizers take its
+//     take seconds. So a computation whose context can end runs on a
+//     goroutine of its own (space.run) while the caller waits for it or
+//     for the context; the computation holds the manager's lock (mu)
+//     except inside rudd calls (outside). When the context ends and the
+//     computation has not returned within stopGrace, the caller takes the
+//     lock, which it gets only while the computation is inside a rudd
+//     call (or has ended), and abandons the manager: nothing may touch
+//     rudd's tables again (they are not locked against a running
+//     operation), neither operations nor the statistics read by
+//     reflection nor the counts done after a stop, so every method that
+//     reaches rudd checks m.abandoned first. The abandoned operation runs
+//     on until it ends, bounded by the ceiling (a CLI run exits long
+//     before), then finds the manager abandoned and unwinds without
+//     touching anything the caller reads. rudd's finalizers take its
 //     table lock and only decrement reference counts, as they do beside
 //     any operation.
 
@@ -50,6 +55,8 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dalzilio/rudd"
@@ -115,14 +122,28 @@ type mgr struct {
 	stats   MemStats
 	lastTab int
 	dead    string // set when the table can no longer be trusted: every operation stops
-	// abandoned is set when an operation was left running on its
-	// goroutine (see op): rudd may no longer be touched at all.
-	abandoned bool
-	// hot counts down the operations after a slow one (see op).
-	hot int
-	// deadline, when set, stops an attempt (see attempt) that runs
-	// longer.
-	deadline time.Time
+	// abandoned is set when an operation was left running on the
+	// computation's goroutine (see space.run): rudd may no longer be
+	// touched at all; abandonReason is the stop's reason then.
+	abandoned     atomic.Bool
+	abandonReason string
+	// mu is held by the computation's goroutine, except inside rudd
+	// calls, while guarded (see space.run and outside).
+	mu      sync.Mutex
+	guarded bool
+	// stopCtx is the context the caller of run waits on (ctx before
+	// relax), and graceLeft what is left of stopGrace after it ended
+	// (graceUsed: it was started).
+	stopCtx context.Context
+	// large is set while the table has asyncTable slots or more: the
+	// figures are then counted after each layer, and run abandons the
+	// computation as soon as the context ends (no grace).
+	large     atomic.Bool
+	graceLeft time.Duration
+	graceUsed bool
+	// workLimit, when set, stops an attempt (see attempt) once work()
+	// exceeds it.
+	workLimit int
 	// maxProduced, when set, stops a trial (see trial) once rudd has
 	// made more nodes in all.
 	maxProduced int
@@ -170,112 +191,78 @@ func newMgr(ctx context.Context, nvars, sizeVars, budget int) (*mgr, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &mgr{b: b, t: t, ctx: ctx, budget: budget, ceiling: ceiling, hot: slowWindow}
+	m := &mgr{b: b, t: t, ctx: ctx, stopCtx: ctx, budget: budget, ceiling: ceiling}
 	m.lastTab = t.size()
 	m.stats.TableNodes = m.lastTab
 	m.stats.PeakTableNodes = m.lastTab
 	return m, nil
 }
 
-// asyncTable is the node table size from which operations run on a
-// goroutine of their own, so that the context stops the manager in the
-// middle of one (see op). Below it an operation takes milliseconds at
-// most, and a goroutine would cost more than it.
+// asyncTable is the node table size from which the computations count
+// their states after each layer, so that a stop that abandons an
+// operation still reports them (see space.run). Below it a count costs
+// more than it is worth and an operation takes milliseconds at most.
 var asyncTable = 1 << 18
 
-// opHook, when set (by tests), runs on an operation's goroutine before the
-// operation; while it is set, every operation on a large table runs on a
-// goroutine (slow or not), so that a test can end the context in any.
+// opHook, when set (by tests), runs on the computation's goroutine before
+// each operation on a table of asyncTable slots or more, outside the
+// manager's lock (so that a test can end the context in any operation).
 var opHook func()
+
+// stopGrace is how long the caller of run waits, once the context has
+// ended, for the computation to notice it (after its current operation)
+// before it abandons the manager; the figures after a stop (counts of
+// the states reached) share it. Small tables' operations take
+// milliseconds, so the computation then stops on its own and reports the
+// figures of a stop; only an operation that runs on longer is abandoned.
+var stopGrace = 50 * time.Millisecond
 
 // usable stops the computation when the manager was abandoned: rudd's
 // tables may be in use by an abandoned operation.
 func (m *mgr) usable() {
-	if m.abandoned {
-		panic(&stop{reason: m.dead})
+	if m.abandoned.Load() {
+		panic(&stop{reason: m.abandonReason})
 	}
 }
 
-// async says whether operations may run on goroutines of their own (the
-// table is large and the context can end).
+// async says whether the computations count their figures after each
+// layer (the table is large and the context can end, so an operation may
+// be abandoned).
 func (m *mgr) async() bool {
-	return !m.abandoned && m.t.size() >= asyncTable && m.ctx.Done() != nil
+	return !m.abandoned.Load() && m.t.size() >= asyncTable && m.ctx.Done() != nil
 }
 
-// slowOp is the time from which an operation counts as slow, and
-// slowWindow the number of operations after a slow one that run on
-// goroutines: a goroutine costs about a microsecond per operation, which
-// doubles the time of a long chain of small operations (a deep
-// counterexample's rounds on a table grown large), so operations run on
-// the caller's goroutine while the last slowWindow ones were all fast. An
-// operation of seconds needs operands (or a result) of 10^5 nodes or
-// more, built by operations that were themselves slow, and the rounds
-// that use them mix only a few fast operations (a frontier against a
-// small unsafe set) with slow ones. This is a rule of thumb, not a bound:
-// an operation of seconds right after slowWindow fast ones would still
-// run to its end before the computation stops.
-const (
-	slowOp     = time.Millisecond
-	slowWindow = 16
-)
-
-// op runs one rudd operation f. With a large table and a slow operation
-// among the last slowWindow, it runs on a goroutine, and when the context
-// ends first the operation and the manager are abandoned: the computation
-// stops with the context's reason at once instead of when the operation
-// ends.
+// op runs one rudd operation f, outside the manager's lock when the
+// computation is guarded (see space.run).
 func (m *mgr) op(f func() Node) Node {
 	m.usable()
-	if !m.async() {
+	if !m.guarded {
 		return f()
 	}
-	begin := time.Now()
-	defer func() {
-		if time.Since(begin) >= slowOp {
-			m.hot = slowWindow
-		} else if m.hot > 0 {
-			m.hot--
-		}
-	}()
-	if m.hot == 0 && opHook == nil {
-		return f()
-	}
-	type result struct {
-		n     Node
-		p     any
-		ended bool // f returned (else it panicked, with p)
-	}
-	done := make(chan result, 1)
-	go func() {
-		var r result
-		defer func() {
-			if !r.ended {
-				r.p = recover()
-			}
-			done <- r
-		}()
-		if opHook != nil {
+	var r Node
+	m.outside(func() {
+		if opHook != nil && m.t.size() >= asyncTable {
 			opHook()
 		}
-		r.n = f()
-		r.ended = true
+		r = f()
+	})
+	return r
+}
+
+// outside runs the rudd call f without the manager's lock, so that the
+// caller of run can abandon the manager while f runs; when it did, the
+// computation stops as soon as f returns, before it touches anything else.
+func (m *mgr) outside(f func()) {
+	if !m.guarded {
+		f()
+		return
+	}
+	m.mu.Unlock()
+	func() {
+		defer m.mu.Lock() // also when f panics: run's goroutine unlocks
+		f()
 	}()
-	var r result
-	select {
-	case r = <-done:
-	case <-m.ctx.Done():
-		select {
-		case r = <-done: // ended too: keep its result
-		default:
-			m.abandoned = true
-			m.dead = ctxReason(m.ctx)
-			panic(&stop{reason: m.dead})
-		}
-	}
-	if !r.ended {
-		panic(r.p)
-	}
-	return r.n
+	m.usable()
 }
 
 // check validates the result of one rudd operation.
@@ -289,6 +276,7 @@ func (m *mgr) check(r Node) Node {
 	}
 	size := m.t.size()
 	if size != m.lastTab {
+		m.large.Store(size >= asyncTable)
 		if size > m.lastTab {
 			m.stats.Resizes++
 		}
@@ -316,8 +304,8 @@ func (m *mgr) check(r Node) Node {
 	if m.maxProduced > 0 && m.t.produced_() > m.maxProduced {
 		panic(&stop{reason: trialLimit})
 	}
-	if !m.deadline.IsZero() && m.ops&3 == 0 && time.Now().After(m.deadline) {
-		panic(&stop{reason: timeAllowance})
+	if m.workLimit > 0 && m.work() > m.workLimit {
+		panic(&stop{reason: workAllowance})
 	}
 	// When the free slots run low, rudd will soon collect its table; run
 	// Go's collector first so that the nodes held only by dead references
@@ -330,7 +318,7 @@ func (m *mgr) check(r Node) Node {
 
 // collect runs Go's collector (and so rudd's finalizers).
 func (m *mgr) collect() {
-	runtime.GC()
+	m.outside(runtime.GC) // a full collection of a large heap takes 0.1 s: abandonable
 	m.stats.GoGCs++
 	m.lastGC = m.t.produced_()
 }
@@ -348,7 +336,7 @@ func (m *mgr) sample() MemStats {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	m.stats.PeakHeap = max(m.stats.PeakHeap, ms.HeapInuse)
-	if m.abandoned {
+	if m.abandoned.Load() {
 		return m.stats
 	}
 	m.stats.Produced = m.t.produced_()
@@ -448,7 +436,8 @@ func (m *mgr) equal(a, b Node) bool { return *a == *b }
 // satcount counts the satisfying assignments of a over all BDD variables.
 func (m *mgr) satcount(a Node) *big.Int {
 	m.usable()
-	r := m.b.Satcount(a)
+	var r *big.Int
+	m.outside(func() { r = m.b.Satcount(a) })
 	m.check(a)
 	return r
 }
@@ -457,7 +446,9 @@ func (m *mgr) satcount(a Node) *big.Int {
 func (m *mgr) size(ns ...Node) int {
 	m.usable()
 	n := 0
-	if err := m.b.Allnodes(func(id, level, low, high int) error { n++; return nil }, ns...); err != nil {
+	var err error
+	m.outside(func() { err = m.b.Allnodes(func(id, level, low, high int) error { n++; return nil }, ns...) })
+	if err != nil {
 		panic(&stop{reason: "bdd error", err: fmt.Errorf("bdd: %v", err)})
 	}
 	return n
@@ -473,10 +464,13 @@ type graph struct {
 func (m *mgr) graph(ns ...Node) *graph {
 	m.usable()
 	g := &graph{level: map[int]int32{}, low: map[int]int{}, high: map[int]int{}}
-	err := m.b.Allnodes(func(id, level, low, high int) error {
-		g.level[id], g.low[id], g.high[id] = int32(level), low, high
-		return nil
-	}, ns...)
+	var err error
+	m.outside(func() {
+		err = m.b.Allnodes(func(id, level, low, high int) error {
+			g.level[id], g.low[id], g.high[id] = int32(level), low, high
+			return nil
+		}, ns...)
+	})
 	if err != nil {
 		panic(&stop{reason: "bdd error", err: fmt.Errorf("bdd: %v", err)})
 	}
@@ -518,7 +512,7 @@ type attemptResult uint8
 const (
 	attemptDone  attemptResult = iota
 	attemptNodes               // the node allowance ran out
-	attemptTime                // the time allowance ran out
+	attemptWork                // the work allowance ran out
 )
 
 // attempt runs f with the node table allowed to grow by at most extra
@@ -529,25 +523,25 @@ const (
 // overshoot it). When f runs out of either, its unfinished work is
 // garbage and the computation goes on without it. Any other stop (the
 // context, a dead table, an error) goes on unwinding.
-func (m *mgr) attempt(extra int, deadline time.Time, f func()) (res attemptResult) {
+func (m *mgr) attempt(extra, workLimit int, f func()) (res attemptResult) {
 	m.usable()
 	saved := m.budget
 	if m.t.size() >= saved/2 {
 		return attemptNodes
 	}
 	m.budget = min(saved/2, m.t.size()+extra)
-	m.deadline = deadline
+	m.workLimit = workLimit
 	res = attemptNodes // until f returns
 	defer func() {
-		m.budget, m.deadline = saved, time.Time{}
+		m.budget, m.workLimit = saved, 0
 		if res == attemptDone {
 			return
 		}
 		r := recover()
 		if s, isStop := r.(*stop); isStop && s.err == nil && m.dead == "" {
 			switch {
-			case s.reason == timeAllowance:
-				res = attemptTime
+			case s.reason == workAllowance:
+				res = attemptWork
 				return
 			case strings.HasPrefix(s.reason, "node limit"):
 				return
@@ -586,13 +580,32 @@ func (m *mgr) trial(extra int, f func()) (fit bool) {
 // trialLimit is the stop reason of a trial out of nodes.
 const trialLimit = "trial allowance"
 
-// timeAllowance is the stop reason of an attempt out of time.
-const timeAllowance = "time allowance"
+// workAllowance is the stop reason of an attempt out of work.
+const workAllowance = "work allowance"
+
+// work is the manager's measure of work done: operations plus nodes made
+// (rudd's produced count). Unlike elapsed time it does not depend on the
+// machine's load, so squaring's allowance (closure.go) gives the same
+// rounds on a busy machine as on an idle one (up to nodes made again
+// after a collection, which depends on when Go ran rudd's finalizers).
+func (m *mgr) work() int {
+	m.usable()
+	return opWork*m.ops + m.t.produced_()
+}
+
+// opWork is an operation's work beside the nodes it makes: its fixed
+// cost (the manager's checks, rudd's caches) is that of making a few
+// nodes. Measured on the squaring rows of FIGURES.md, 1 to 16 give the
+// same rounds within 2x (session 19).
+const opWork = 8
 
 // relax lets a stopped computation finish its figures (counts, sizes):
 // the budget rises to the ceiling and the context no longer stops
 // operations. A table that can no longer be trusted stays dead.
 func (m *mgr) relax() {
+	if m.abandoned.Load() {
+		return // the abandoned computation may still unwind through attempt
+	}
 	m.budget = m.ceiling - 1
 	m.ctx = context.Background()
 }

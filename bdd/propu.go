@@ -133,7 +133,7 @@ func PropU(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *
 		// Not after an abandoned operation (the count stops then).
 		sp.run(func() error { res.Unsafe = sp.count(res.u); return nil })
 	}
-	sp.run(func() error { sp.finishStats(&res.Stats, res.u, begin); return nil })
+	sp.finish(&res.Stats, res.u, begin)
 	return res, nil
 }
 

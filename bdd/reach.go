@@ -122,8 +122,86 @@ func (o Options) check() error {
 }
 
 // run runs f, turning a *stop into its value; errors inside a stop are
-// returned as errors.
+// returned as errors. When the context can end, f runs on a goroutine of
+// its own, holding the manager's lock except inside rudd calls (see
+// mgr.outside), and run waits for it or for the context: once the context
+// has ended and f has not returned within what is left of stopGrace (a
+// grace shared by the calls of run after the end: the computation, then
+// the figures of a stop; none when the table was large, see mgr.large),
+// run takes the lock
+// (f is then inside a rudd call) and abandons the manager, and returns
+// the context's stop at once. f's writes made before are then visible to
+// the caller (they were made under the lock), and f makes none after
+// (it stops when its rudd call returns). A panic other than a stop is
+// raised again on the caller's goroutine.
 func (sp *space) run(f func() error) (st *stop, err error) {
+	m := sp.m
+	if m.abandoned.Load() {
+		return &stop{reason: m.abandonReason}, nil
+	}
+	if m.guarded || m.stopCtx.Done() == nil {
+		return sp.runHere(f)
+	}
+	type result struct {
+		st  *stop
+		err error
+		p   any
+		ok  bool // f returned or stopped (else it panicked, with p)
+	}
+	done := make(chan result, 1)
+	go func() {
+		m.mu.Lock()
+		m.guarded = true
+		var r result
+		defer func() {
+			if !r.ok {
+				r.p = recover()
+			}
+			m.guarded = false
+			done <- r // before the unlock: run sees it once it has the lock
+			m.mu.Unlock()
+		}()
+		r.st, r.err = sp.runHere(f)
+		r.ok = true
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-m.stopCtx.Done():
+		if !m.graceUsed {
+			m.graceLeft, m.graceUsed = stopGrace, true
+			if m.large.Load() {
+				m.graceLeft = 0 // its figures were counted after each layer
+			}
+		}
+		wait := time.Now()
+		t := time.NewTimer(m.graceLeft)
+		select {
+		case r = <-done:
+			m.graceLeft -= time.Since(wait)
+		case <-t.C:
+			m.mu.Lock()
+			select {
+			case r = <-done: // it ended meanwhile
+			default:
+				m.abandonReason = ctxReason(m.stopCtx)
+				m.abandoned.Store(true)
+				m.mu.Unlock()
+				return &stop{reason: m.abandonReason}, nil
+			}
+			m.mu.Unlock()
+		}
+		t.Stop()
+	}
+	if !r.ok {
+		panic(r.p)
+	}
+	return r.st, r.err
+}
+
+// runHere runs f on the caller's goroutine, turning a *stop into its
+// value.
+func (sp *space) runHere(f func() error) (st *stop, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			st = sp.m.recoverPanic(r)
@@ -377,6 +455,19 @@ func (sp *space) progress(opt Options, phase string, it int, set Node, begin tim
 	sp.progressCost = sp.lastProgress.Sub(now)
 }
 
+// finish fills in st's figures at the end of a computation: in run, since
+// measuring set reaches rudd, unless the manager was abandoned (then
+// nothing is measured, see finishStats).
+func (sp *space) finish(st *Stats, set Node, begin time.Time) {
+	if sp.m.abandoned.Load() {
+		sp.finishStats(st, set, begin)
+		return
+	}
+	if s, _ := sp.run(func() error { sp.finishStats(st, set, begin); return nil }); s != nil && sp.m.abandoned.Load() {
+		sp.finishStats(st, set, begin) // abandoned while measuring
+	}
+}
+
 func (sp *space) finishStats(st *Stats, set Node, begin time.Time) {
 	st.BDDVars = sp.stateVars
 	st.Order = sp.order
@@ -384,7 +475,7 @@ func (sp *space) finishStats(st *Stats, set Node, begin time.Time) {
 	st.Mem = sp.m.sample()
 	st.Elapsed = time.Since(begin)
 	switch {
-	case sp.m.abandoned:
+	case sp.m.abandoned.Load():
 		st.SetNodes = -1
 	case set != nil:
 		st.SetNodes = sp.m.size(set)
@@ -503,7 +594,7 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 	if reached != nil {
 		sp.run(func() error { res.States = sp.count(reached); return nil })
 	}
-	sp.run(func() error { sp.finishStats(&res.Stats, reached, begin); return nil })
+	sp.finish(&res.Stats, reached, begin)
 	return res, nil
 }
 
@@ -636,7 +727,7 @@ func Explore(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd
 			}
 		}
 	}
-	sp.run(func() error { sp.finishStats(&ex.Stats, reached, begin); return nil })
+	sp.finish(&ex.Stats, reached, begin)
 	return ex, nil
 }
 

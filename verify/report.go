@@ -189,7 +189,10 @@ type PPAFigures struct {
 
 // BDDFigures are the statistics of the BDD engine.
 type BDDFigures struct {
-	Order         string  `json:"order"`
+	Order string `json:"order"`
+	// OrderTrials counts the automatic order's trials that did not fit
+	// their node allowance before the order that ran (bdd.Stats).
+	OrderTrials   int     `json:"order_trials,omitempty"`
 	Variables     int     `json:"bdd_variables"`
 	Iterations    int     `json:"iterations"`
 	SetNodes      int     `json:"set_nodes"` // -1: not measured (a stop abandoned an operation)
@@ -208,7 +211,7 @@ func NewBDDFigures(order string, s bdd.Stats) *BDDFigures {
 	if order == bdd.OrderAuto.String() {
 		order = s.Order.String()
 	}
-	return &BDDFigures{Order: order, Variables: s.BDDVars, Iterations: s.Iterations, SetNodes: s.SetNodes,
+	return &BDDFigures{Order: order, OrderTrials: s.OrderTrials, Variables: s.BDDVars, Iterations: s.Iterations, SetNodes: s.SetNodes,
 		PeakNodes: s.Mem.PeakTableNodes, Produced: s.Mem.Produced, RuddGCs: s.Mem.RuddGCs, Resizes: s.Mem.Resizes,
 		GoGCs: s.Mem.GoGCs, PeakHeap: s.Mem.PeakHeap, EncodeSeconds: s.Encode.Seconds()}
 }
@@ -220,9 +223,13 @@ func (r *BDDFigures) WriteText(w io.Writer, what string, seconds float64) error 
 	if r.SetNodes < 0 {
 		result = "result not measured (an operation was abandoned)"
 	}
-	_, err := fmt.Fprintf(w, "%s: %d BDD variables (%s order), %s, %s, %.3fs (encoding %.3fs)\n"+
+	trials := ""
+	if r.OrderTrials > 0 {
+		trials = fmt.Sprintf(", after %s that did not fit", Plural(r.OrderTrials, "order trial"))
+	}
+	_, err := fmt.Fprintf(w, "%s: %d BDD variables (%s order%s), %s, %s, %.3fs (encoding %.3fs)\n"+
 		"memory: peak node table %d nodes, %d nodes made, %d node collections, %d table resizes, %d Go collections, peak heap %s\n",
-		what, r.Variables, r.Order, Plural(r.Iterations, "iteration"), result, seconds, r.EncodeSeconds,
+		what, r.Variables, r.Order, trials, Plural(r.Iterations, "iteration"), result, seconds, r.EncodeSeconds,
 		r.PeakNodes, r.Produced, r.RuddGCs, r.Resizes, r.GoGCs, HumanBytes(r.PeakHeap))
 	return err
 }
