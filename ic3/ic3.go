@@ -407,6 +407,8 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 			// a network's branch and bound over one box takes seconds:
 			// it gives up (unknown: the label stays possible) on Ctrl-C
 			s.StopOn(ctx.Done())
+			// and only this run's: a policy given in memory outlives it
+			defer s.StopOn(nil)
 		}
 		var err error
 		if r.learned, err = newLearned(m, prop, opts.Learned); err != nil {

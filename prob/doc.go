@@ -43,7 +43,10 @@
 //     probabilities, within the component, from its exits' final bounds,
 //     the result widened by the factor by which the float64
 //     probabilities' rounding can move it (entrywise perturbation, via the
-//     matrix-tree theorem), up to 1000 classes.
+//     matrix-tree theorem), up to 1000 classes. Rational elimination can
+//     cost far more than the sweeps (fill-in over a component with
+//     chords), so unless the sweeps stall it gets a quarter of their
+//     predicted time, and iteration goes on when that runs out.
 //   - The exact method (exact.go) is policy iteration in rational
 //     arithmetic, seeded by interval iteration's scheduler: the induced chain
 //     is solved by sparse Gaussian elimination over math/big.Rat, and the

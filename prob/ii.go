@@ -343,8 +343,17 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		// many more sweeps the component needs; when that is far more
 		// than it took already (cycles that stay inside with probability
 		// close to 1), the component is solved directly (scc.go), once.
+		// The direct solution may cost far more than the sweeps it saves
+		// (rational elimination fills a component with chords in: one
+		// of 500 classes ran past 30 s where 10,000 sweeps take 0.5 s), so
+		// it gets a quarter of the time the sweeps are predicted to take
+		// (the prediction from the first sweeps runs high: 100,000 for
+		// 65,000), and iteration goes on when that runs out;
+		// a component whose sweeps stall or do not shrink the gap waits
+		// for it without limit.
 		const checkEvery = 500
 		lastGap, tried := 0.0, false
+		began := time.Now()
 		for it := 1; ; it++ {
 			gap, converged, changed := 0.0, true, false
 			for i := len(comp) - 1; i >= 0; i-- {
@@ -376,9 +385,23 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 			// (A component of one class has been solved directly above
 			// if it has a self-loop, and takes one sweep if not.)
 			if !tried && len(comp) > 1 && (!changed || it%checkEvery == 0) {
-				if !changed || lastGap > 0 && q.slow(comp, lastGap, gap, checkEvery, opt) {
+				more := 0.0 // the sweeps still needed
+				switch {
+				case !changed:
+					more = math.Inf(1)
+				case lastGap > 0:
+					more = q.sweepsLeft(comp, lastGap, gap, checkEvery, opt)
+				}
+				if more > 20*checkEvery {
 					tried = true
-					lo, hi, ok, err := q.solveComponent(ctx, comp, one)
+					dctx, cancel := ctx, func() {}
+					// (in float64: a ring near probability 1 predicts
+					// 10^15 sweeps, beyond time.Duration)
+					if budget := more / 4 * float64(time.Since(began)) / float64(it); budget < float64(time.Hour) {
+						dctx, cancel = context.WithTimeout(ctx, max(time.Duration(budget), 10*time.Millisecond))
+					}
+					lo, hi, ok, err := q.solveComponent(dctx, comp, one)
+					cancel()
 					if err != nil {
 						return iters, err
 					}
@@ -556,12 +579,12 @@ func (q *quotient) scheduler(sched []int32, one []bool) {
 	}
 }
 
-// slow reports whether component comp, whose largest gap went from
-// lastGap to gap in the last `every` sweeps, needs more than 20 times
-// that many sweeps again at that rate to reach epsilon.
-func (q *quotient) slow(comp []int32, lastGap, gap float64, every int, opt SolveOptions) bool {
+// sweepsLeft predicts how many more sweeps component comp, whose largest
+// gap went from lastGap to gap in the last `every` sweeps, needs at that
+// rate to reach epsilon (+Inf when the gap did not shrink).
+func (q *quotient) sweepsLeft(comp []int32, lastGap, gap float64, every int, opt SolveOptions) float64 {
 	if gap >= lastGap {
-		return true
+		return math.Inf(1)
 	}
 	target := opt.Epsilon
 	if !opt.Absolute {
@@ -572,8 +595,7 @@ func (q *quotient) slow(comp []int32, lastGap, gap float64, every int, opt Solve
 		target *= max(lo, 1e-300)
 	}
 	if gap <= target {
-		return false
+		return 0
 	}
-	more := float64(every) * math.Log(target/gap) / math.Log(gap/lastGap)
-	return more > 20*float64(every)
+	return float64(every) * math.Log(target/gap) / math.Log(gap/lastGap)
 }
