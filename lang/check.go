@@ -58,6 +58,33 @@ const (
 
 var symKindNames = [...]string{"constant", "variable", "predicate", "action label"}
 
+// kindName names the kind of the symbol declared by id as kind for
+// messages: an enum value is a constant to the checker (enumPrepare), an
+// enum value to whoever reads the message.
+func (c *checker) kindName(id Ident, kind symKind) string {
+	if kind == symConst && c.en != nil {
+		for cd := range c.en.values {
+			if cd.Name.Name == id.Name && cd.Name.Pos == id.Pos {
+				return "enum value"
+			}
+		}
+	}
+	return symKindNames[kind]
+}
+
+// symKindName is kindName for a declared symbol.
+func (c *checker) symKindName(s *symbol) string {
+	return c.kindName(Ident{Name: s.name, Pos: s.pos}, s.kind)
+}
+
+// article is "a NOUN" or "an NOUN".
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
 type symbol struct {
 	kind symKind
 	name string
@@ -245,7 +272,7 @@ func (c *checker) declare(id Ident, kind symKind, f *File) (s *symbol, isNew boo
 		return nil, false
 	}
 	if keywords[id.Name] {
-		c.errorf(id.Pos, identEnd(id), "E0103", "%q is a keyword and cannot name a %s", id.Name, symKindNames[kind])
+		c.errorf(id.Pos, identEnd(id), "E0103", "%q is a keyword and cannot name %s", id.Name, article(c.kindName(id, kind)))
 		return nil, false
 	}
 	if old := c.syms[id.Name]; old != nil {
@@ -256,7 +283,7 @@ func (c *checker) declare(id Ident, kind symKind, f *File) (s *symbol, isNew boo
 		if old.pos.Line == 0 {
 			where = "in " + old.pos.File // jani's silent label has no place of its own
 		}
-		c.errorf(id.Pos, identEnd(id), "E0102", "%s %s is already declared as a %s %s", symKindNames[kind], id.Name, symKindNames[old.kind], where)
+		c.errorf(id.Pos, identEnd(id), "E0102", "%s %s is already declared as %s %s", c.kindName(id, kind), id.Name, article(c.symKindName(old)), where)
 		return nil, false
 	}
 	s = &symbol{kind: kind, name: id.Name, pos: id.Pos, file: f}
@@ -343,7 +370,7 @@ func (c *checker) lookup(name string, p, end symbolic.Pos, want ...symKind) *sym
 		for _, k := range want {
 			names = append(names, symKindNames[k])
 		}
-		c.errorf(p, end, "E0106", "%s is a %s, not a %s", name, symKindNames[s.kind], strings.Join(names, " or "))
+		c.errorf(p, end, "E0106", "%s is %s, not %s", name, article(c.symKindName(s)), article(strings.Join(names, " or ")))
 		return nil
 	}
 	var cands []string
@@ -421,7 +448,7 @@ func (c *checker) consts() {
 			}
 			kind := "no constant"
 			if s != nil {
-				kind = "a " + symKindNames[s.kind] + ", not a constant,"
+				kind = article(c.symKindName(s)) + ", not a constant,"
 			}
 			c.cmdErrorf("E0304", "-D %s=%s: %s is %s%s", name, val, name, kind, didYouMean(name, cands))
 			continue
@@ -1009,7 +1036,7 @@ func (c *checker) labelRef(id Ident) bool {
 		return true
 	}
 	if s != nil {
-		c.errorf(id.Pos, identEnd(id), "E0501", "%s is a %s, not an action label", id.Name, symKindNames[s.kind])
+		c.errorf(id.Pos, identEnd(id), "E0501", "%s is %s, not an action label", id.Name, article(c.symKindName(s)))
 		return false
 	}
 	var cands []string

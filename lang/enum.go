@@ -168,7 +168,7 @@ func (c *checker) unknownType(en *enums, d *VarDecl) {
 func (c *checker) enumCheck(en *enums) {
 	for name, t := range en.types {
 		if s := c.syms[name]; s != nil {
-			c.errorf(t.decl.Name.Pos, identEnd(t.decl.Name), "E0102", "type %s has the name of the %s at %s; give one of them another name", name, symKindNames[s.kind], s.pos)
+			c.errorf(t.decl.Name.Pos, identEnd(t.decl.Name), "E0102", "type %s has the name of the %s at %s; give one of them another name", name, c.symKindName(s), s.pos)
 		}
 	}
 	for _, dr := range c.decls {

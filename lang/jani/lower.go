@@ -197,6 +197,12 @@ func (l *lowerer) obj(n *node, what string) bool {
 // range. Members starting with "x-" (tool extensions) are ignored with a
 // note.
 func (l *lowerer) members(n *node, what string, allowed ...string) {
+	l.membersBy(n, what, "JANI", allowed...)
+}
+
+// membersBy is members for an object that definer (JANI, or PlaJA for its
+// own objects) defines.
+func (l *lowerer) membersBy(n *node, what, definer string, allowed ...string) {
 	if n == nil || n.kind != kObject {
 		return
 	}
@@ -208,7 +214,7 @@ func (l *lowerer) members(n *node, what string, allowed ...string) {
 			l.note(n.vals[i], "member %q of %s ignored (a tool extension)", k, what)
 			continue
 		}
-		l.errorf(n.vals[i], "unknown member %q of %s (JANI defines %s): vigil refuses a member it does not read rather than ignore it; check its spelling or remove it", k, what, quoteList(allowed))
+		l.errorf(n.vals[i], "unknown member %q of %s (%s defines %s): vigil refuses a member it does not read rather than ignore it; check its spelling or remove it", k, what, definer, quoteList(allowed))
 	}
 }
 

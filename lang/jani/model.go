@@ -809,12 +809,12 @@ func (ml *modelLoader) automata(root *node) {
 			ml.note(a, "automaton %q is not part of the system and is ignored", name)
 		}
 	}
-	// Local variable names: kept when unique in the model, else prefixed
-	// with the automaton's name.
+	// Local variable names: kept when no other automaton declares the
+	// name, else prefixed with the automaton's name (a.x, b.x are a_x, b_x).
+	// A local cannot have a global's or a constant's name (clash refuses
+	// it); a converted name that meets another (x.y and x_y) is made
+	// unique by nameVars.
 	count := map[string]int{}
-	for name := range ml.globals {
-		count[name]++
-	}
 	for _, a := range ml.autos {
 		vs, _ := ml.arr(a.node, "variables", false)
 		for _, v := range vs {

@@ -82,6 +82,10 @@ func (l *lowerer) condition(n *node, m *symbolic.Model) (*symbolic.Cond, bool) {
 
 // conditionIn is condition with the identifiers of expressions resolved by sc.
 func (l *lowerer) conditionIn(n *node, m *symbolic.Model, sc scope) (*symbolic.Cond, bool) {
+	before := len(l.errs)
+	if l.conditionMembers(n); len(l.errs) > before {
+		return nil, false
+	}
 	op := n.get("op")
 	if op == nil || op.kind != kString {
 		return l.cond(n, sc)
@@ -406,8 +410,95 @@ func (l *lowerer) paFile(n *node, dir string) (*lowerer, *node, bool) {
 
 // paProperty returns the expression and name of the property with op "PA":
 // the only one, or the one called choose. Several PA properties and no
-// (matching) choice is an error listing their names.
+// (matching) choice is an error listing their names, and so is a member
+// PlaJA does not define in the chosen one (paMembers).
 func (l *lowerer) paProperty(root *node, choose string) (*node, string, bool) {
+	e, name, ok := l.choosePA(root, choose)
+	if !ok {
+		return nil, "", false
+	}
+	before := len(l.errs)
+	l.paMembers(e)
+	return e, name, len(l.errs) == before
+}
+
+// paMembers refuses a member PlaJA does not define in PA property e, in
+// its objective, its {"file": F} references and the conditions it writes
+// in place (conditionMembers), and checks the members of its expressions
+// as a model's properties are checked (propertyMembers): a misspelt
+// "reach" (or "exp" in its state-condition) would leave a property with no
+// unsafe states, which every engine calls safe. The files it names are
+// checked when they are read (conditionIn, paPredicates). "file" is the
+// policy interface (LoadPolicyFile).
+func (l *lowerer) paMembers(e *node) {
+	l.membersBy(e, "the PA property", "PlaJA", "op", "start", "reach", "objective", "predicates", "file")
+	for _, k := range []string{"start", "reach", "objective"} {
+		n := e.get(k)
+		switch {
+		case n == nil || n.kind != kObject:
+		case n.get("file") != nil:
+			l.membersBy(n, fmt.Sprintf("the PA property's %q file reference", k), "PlaJA", "file")
+		case k == "objective" && opIs(n, "objective"):
+			// step-reward and accumulate: PlaJA's cost of a step; vigil
+			// reads the goal only
+			l.membersBy(n, "the objective", "PlaJA", "op", "goal", "step-reward", "accumulate")
+			l.propertyMembers(n.get("goal"))
+			l.propertyMembers(n.get("step-reward"))
+			if a := n.get("accumulate"); a != nil {
+				l.accumulate(a)
+			}
+		default:
+			l.propertyMembers(n)
+		}
+	}
+	if pn := e.get("predicates"); pn != nil {
+		switch pn.kind {
+		case kObject:
+			l.membersBy(pn, "the PA property's \"predicates\" file reference", "PlaJA", "file")
+		case kArray:
+			for _, x := range pn.vals {
+				l.propertyMembers(x)
+			}
+		}
+	}
+}
+
+// conditionMembers refuses a member PlaJA does not define in condition n
+// (state-condition or states-values; a bare expression is checked when
+// lowered): a state-condition's misspelt "exp" made it a condition on the
+// locations only, true in every state when it lists none. "index" in a
+// location reference is the automaton's position, which vigil does not
+// need.
+func (l *lowerer) conditionMembers(n *node) {
+	locations := func(n *node) {
+		if ls := n.get("locations"); ls != nil && ls.kind == kArray {
+			for _, ln := range ls.vals {
+				l.membersBy(ln, "a location reference", "PlaJA", "automaton", "location", "index")
+			}
+		}
+	}
+	switch {
+	case opIs(n, "state-condition"):
+		l.membersBy(n, "a state-condition", "PlaJA", "op", "exp", "locations")
+		locations(n)
+	case opIs(n, "states-values"):
+		l.membersBy(n, "a states-values condition", "PlaJA", "op", "values")
+		if vs := n.get("values"); vs != nil && vs.kind == kArray {
+			for _, sv := range vs.vals {
+				l.membersBy(sv, "a state", "PlaJA", "variables", "locations")
+				locations(sv)
+				if xs := sv.get("variables"); xs != nil && xs.kind == kArray {
+					for _, x := range xs.vals {
+						l.membersBy(x, "a variable value", "PlaJA", "var", "value")
+					}
+				}
+			}
+		}
+	}
+}
+
+// choosePA is paProperty without the check of the members.
+func (l *lowerer) choosePA(root *node, choose string) (*node, string, bool) {
 	ps, ok := l.arr(root, "properties", true)
 	if !ok {
 		return nil, "", false

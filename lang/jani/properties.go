@@ -23,7 +23,6 @@ package jani
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strconv"
 
 	"vigil/symbolic"
@@ -101,13 +100,15 @@ func (ml *modelLoader) properties(root *node) {
 // propertyMembers refuses a member JANI does not define for a property
 // operator of e or of the expressions under it: a misspelt "step-bound" on
 // F φ made a bounded property unbounded, a filter's "state" was a filter
-// over the initial states. The state expressions are checked again when
-// lowered (expr).
-func (ml *modelLoader) propertyMembers(e *node) {
+// over the initial states. The members of bounds, reward instants and
+// accumulations are checked too (propertyBounds), though such properties
+// are not imported, so that a misspelling is reported the same way
+// everywhere; so are those of a PlaJA PA property (paMembers). The state
+// expressions are checked again when lowered (expr).
+func (l *lowerer) propertyMembers(e *node) {
 	if e == nil || e.kind != kObject {
 		return
 	}
-	bounds := []string{"step-bounds", "time-bounds", "reward-bounds"}
 	op := ""
 	if o := e.get("op"); o != nil && o.kind == kString {
 		op = o.str
@@ -123,25 +124,103 @@ func (ml *modelLoader) propertyMembers(e *node) {
 	case "Smin", "Smax":
 		allowed = []string{"op", "exp", "accumulate"}
 	case "U", "W":
-		allowed = append([]string{"op", "left", "right"}, bounds...)
+		allowed = append([]string{"op", "left", "right"}, boundKeys...)
 	case "F", "G": // derived-operators
-		allowed = append([]string{"op", "exp"}, bounds...)
+		allowed = append([]string{"op", "exp"}, boundKeys...)
 	case "initial", "deadlock", "timelock":
 		allowed = []string{"op"}
-	case "PA", "":
-		return // PlaJA's own object (paCondition reads it); no operator: lowering says so
+	case "PA":
+		l.paMembers(e) // PlaJA's own object (paCondition reads it)
+		return
+	case "state-condition": // PlaJA's, in a PA property
+		l.conditionMembers(e)
+		l.propertyMembers(e.get("exp"))
+		return
+	case "states-values":
+		l.conditionMembers(e)
+		return
+	case "":
+		return // no operator: lowering says so
 	default:
 		var ok bool
 		if allowed, ok = exprMembers(e, op); !ok {
 			return // lowering refuses the operator
 		}
 	}
-	ml.members(e, fmt.Sprintf("operator %q", op), allowed...)
+	l.members(e, fmt.Sprintf("operator %q", op), allowed...)
 	for i, k := range e.keys {
-		if slices.Contains(bounds, k) || k == "reward-instants" || k == "accumulate" {
-			continue // not imported: the property gets a note
+		if !l.propertyBounds(k, e.vals[i]) {
+			l.propertyMembers(e.vals[i])
 		}
-		ml.propertyMembers(e.vals[i])
+	}
+}
+
+// propertyBounds checks member k of a property operator, with value n,
+// when k is one of the bounds, reward instants or accumulations JANI
+// defines (and says so): a property with any of them is not imported
+// (it gets a note), but a misspelt member inside one is refused like
+// every other.
+func (l *lowerer) propertyBounds(k string, n *node) bool {
+	switch k {
+	case "step-bounds", "time-bounds":
+		l.interval(n, k)
+	case "reward-bounds":
+		l.rewardList(n, k, "bounds")
+	case "reward-instants":
+		l.rewardList(n, k, "instant")
+	case "accumulate":
+		l.accumulate(n)
+	default:
+		return false
+	}
+	return true
+}
+
+// interval checks a property interval (JANI's PropertyInterval).
+func (l *lowerer) interval(n *node, what string) {
+	if n == nil || n.kind != kObject {
+		return // not imported: the property's note says so
+	}
+	l.members(n, fmt.Sprintf("the property interval %q", what), "lower", "lower-exclusive", "upper", "upper-exclusive")
+	l.propertyMembers(n.get("lower"))
+	l.propertyMembers(n.get("upper"))
+}
+
+// rewardList checks "reward-bounds" or "reward-instants": a list of
+// {"exp", "accumulate", and "bounds" (an interval) or "instant"}.
+func (l *lowerer) rewardList(n *node, what, last string) {
+	if n == nil || n.kind != kArray {
+		return
+	}
+	for _, r := range n.vals {
+		if r.kind != kObject {
+			continue
+		}
+		l.members(r, fmt.Sprintf("an element of %q", what), "exp", "accumulate", last)
+		l.propertyMembers(r.get("exp"))
+		if a := r.get("accumulate"); a != nil {
+			l.accumulate(a)
+		}
+		if last == "bounds" {
+			l.interval(r.get("bounds"), "bounds")
+		} else {
+			l.propertyMembers(r.get("instant"))
+		}
+	}
+}
+
+// accumulate checks a reward accumulation: a list of "steps", "time" and
+// "exit" (JANI's RewardAccumulation); a misspelt one is refused like a
+// misspelt member.
+func (l *lowerer) accumulate(n *node) {
+	if n.kind != kArray {
+		l.errorf(n, "\"accumulate\" must be a list of \"steps\", \"time\" and \"exit\", got %s", n.describe())
+		return
+	}
+	for _, a := range n.vals {
+		if a.kind != kString || (a.str != "steps" && a.str != "time" && a.str != "exit") {
+			l.errorf(a, "unknown reward accumulation %s (JANI defines \"steps\", \"time\", \"exit\"): check its spelling", a.describe())
+		}
 	}
 }
 
@@ -216,6 +295,7 @@ type shape struct {
 // flipCmp is the comparison c with its sides exchanged (1 ≤ P as P ≥ 1).
 var flipCmp = map[string]string{"=": "=", "≠": "≠", "<": ">", "≤": "≥", ">": "<", "≥": "≤"}
 
+// boundKeys are the bounds of a path formula (U, W, F, G).
 var boundKeys = []string{"time-bounds", "step-bounds", "reward-bounds"}
 
 // propertyShape unwraps filters and comparisons with a bound, and returns

@@ -88,6 +88,73 @@ func TestPropertyShapes(t *testing.T) {
 	}
 }
 
+// TestPropertyMembersChecked: a member JANI (or PlaJA, in a PA property)
+// does not define is an error naming its path, also inside bounds, reward
+// instants and accumulations, which are not imported; spelt right, the
+// same properties load (with a note where not imported).
+func TestPropertyMembersChecked(t *testing.T) {
+	const model = `{"jani-version": 1, "name": "m", "type": "mdp",
+ "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 3}, "initial-value": 0}],
+ "automata": [{"name": "a", "locations": [{"name": "l"}], "initial-locations": ["l"],
+   "edges": [{"location": "l", "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": {"op": "min", "left": 3, "right": {"op": "+", "left": "x", "right": 1}}}]}]}]}],
+ "system": {"elements": [{"automaton": "a"}]},
+ "properties": [{"name": "p", "expression": PROP}]}`
+	x2 := `{"op": "=", "left": "x", "right": 2}`
+	sc := `{"op": "state-condition", "exp": ` + x2 + `, "locations": [{"automaton": "a", "location": "l", "index": 0}]}`
+	cases := []struct {
+		name, good, bad, err string
+	}{
+		{"step-bounds", `{"op": "Pmax", "exp": {"op": "F", "exp": ` + x2 + `, "step-bounds": {"upper": 2, "upper-exclusive": false}}}`,
+			`{"op": "Pmax", "exp": {"op": "F", "exp": ` + x2 + `, "step-bounds": {"uper": 2}}}`,
+			`expression.exp.step-bounds.uper:6:148: unknown member "uper" of the property interval "step-bounds"`},
+		{"time-bounds", `{"op": "Pmax", "exp": {"op": "U", "left": true, "right": ` + x2 + `, "time-bounds": {"lower": 1}}}`,
+			`{"op": "Pmax", "exp": {"op": "U", "left": true, "right": ` + x2 + `, "time-bounds": {"lower": {"op": "-", "exp": 1, "right": 0}}}}`,
+			`unknown member "right" of operator "-"`},
+		{"reward-bounds", `{"op": "Pmax", "exp": {"op": "F", "exp": ` + x2 + `, "reward-bounds": [{"exp": 1, "accumulate": ["steps", "exit"], "bounds": {"upper": 3}}]}}`,
+			`{"op": "Pmax", "exp": {"op": "F", "exp": ` + x2 + `, "reward-bounds": [{"exp": 1, "accumulate": ["steps"], "bounds": {"upper": 3, "upper-exlusive": true}}]}}`,
+			`unknown member "upper-exlusive" of the property interval "bounds"`},
+		{"reward-instants", `{"op": "Emax", "exp": 1, "reward-instants": [{"exp": 1, "accumulate": ["time"], "instant": 3}]}`,
+			`{"op": "Emax", "exp": 1, "reward-instants": [{"exp": 1, "accumulate": ["time"], "instance": 3}]}`,
+			`unknown member "instance" of an element of "reward-instants"`},
+		{"accumulate", `{"op": "Emax", "exp": 1, "accumulate": ["steps"], "reach": ` + x2 + `}`,
+			`{"op": "Emax", "exp": 1, "accumulate": ["step"], "reach": ` + x2 + `}`,
+			`unknown reward accumulation "step"`},
+		{"accumulate-not-list", `{"op": "Smax", "exp": ` + x2 + `, "accumulate": ["exit"]}`,
+			`{"op": "Smax", "exp": ` + x2 + `, "accumulate": "steps"}`,
+			`"accumulate" must be a list`},
+		{"pa", `{"op": "PA", "start": ` + sc + `, "reach": ` + sc + `, "predicates": [` + x2 + `], "file": "p.jani2nnet"}`,
+			`{"op": "PA", "start": ` + sc + `, "raech": ` + sc + `}`,
+			`unknown member "raech" of the PA property (PlaJA defines`},
+		{"pa-state-condition", `{"op": "PA", "reach": ` + sc + `}`,
+			`{"op": "PA", "reach": {"op": "state-condition", "exps": ` + x2 + `}}`,
+			`expression.reach.exps:6:101: unknown member "exps" of a state-condition`},
+		{"pa-location", `{"op": "PA", "reach": ` + sc + `}`,
+			`{"op": "PA", "reach": {"op": "state-condition", "exp": ` + x2 + `, "locations": [{"automaton": "a", "loc": "l"}]}}`,
+			`unknown member "loc" of a location reference`},
+		{"pa-objective", `{"op": "PA", "objective": {"op": "objective", "goal": ` + sc + `, "step-reward": 1, "accumulate": ["steps"]}}`,
+			`{"op": "PA", "objective": {"op": "objective", "gaol": ` + sc + `}}`,
+			`unknown member "gaol" of the objective`},
+		{"pa-predicate", `{"op": "PA", "reach": ` + sc + `, "predicates": [` + x2 + `]}`,
+			`{"op": "PA", "reach": ` + sc + `, "predicates": [{"op": "=", "left": "x", "rigth": 2}]}`,
+			`unknown member "rigth" of operator "="`},
+		{"pa-file", `{"op": "PA", "reach": {"file": "r.jani"}}`,
+			`{"op": "PA", "reach": {"file": "r.jani", "exp": true}}`,
+			`unknown member "exp" of the PA property's "reach" file reference`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := Decode("m.jani", []byte(strings.Replace(model, "PROP", c.good, 1)), nil)
+			if err != nil {
+				t.Errorf("spelt right: %v", err)
+			}
+			_, _, err = Decode("m.jani", []byte(strings.Replace(model, "PROP", c.bad, 1)), nil)
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("misspelt: got %v, want an error containing %q", err, c.err)
+			}
+		})
+	}
+}
+
 // TestLabelPredicate: a transient Boolean set in one location of an
 // automaton with several is that location's value there and its initial
 // value elsewhere.
