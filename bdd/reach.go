@@ -161,6 +161,14 @@ func (sp *space) run(f func() error) (st *stop, err error) {
 			done <- r // before the unlock: run sees it once it has the lock
 			m.mu.Unlock()
 		}()
+		if m.abandoned.Load() {
+			// The caller abandoned the manager before this goroutine
+			// got the lock (the grace was used up): f must not run,
+			// since it writes what the caller reads (finishStats wrote
+			// the figures beside the caller's own, a data race).
+			r.st, r.ok = &stop{reason: m.abandonReason}, true
+			return
+		}
 		r.st, r.err = sp.runHere(f)
 		r.ok = true
 	}()
