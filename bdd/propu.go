@@ -61,6 +61,9 @@ type Safety struct {
 	Stats         Stats
 
 	u Node // the states known unsafe (nil: none computed)
+	// rangeErr is RangeError's answer, found with the region when it
+	// is complete.
+	rangeErr error
 }
 
 // Answer is a per-state verdict of Decide.
@@ -127,6 +130,13 @@ func PropU(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *
 		// The region's states, counted before it is complete (as in
 		// Verify): a count after run, stopped by a context that ended
 		// with the last round, left a complete region of 0 states.
+		// The witness of RangeError too: asked after run, its search
+		// stopped by a context that had ended meanwhile answered none,
+		// and vigil safe --all reported a complete region where the
+		// explicit deciders fail.
+		if !mm.isFalse(sp.errAll) {
+			res.rangeErr = sp.witnessError(sp.pick(sp.errAll), false, 0)
+		}
 		if answerHook != nil {
 			answerHook()
 		}
@@ -372,6 +382,9 @@ func (s *Safety) RangeError() error {
 	sp := s.sp
 	if s.u == nil {
 		return nil // not encoded: nothing known
+	}
+	if s.Complete {
+		return s.rangeErr
 	}
 	var rerr error
 	_, err := sp.run(func() error {

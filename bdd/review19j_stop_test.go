@@ -214,3 +214,44 @@ func TestReview19jStopAfterAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestReview19jRangeErrorAfterStop: vigil safe --all asks RangeError after
+// a complete Prop-U; a context that ended in between stopped its search,
+// and it answered "no range error", so every state the region leaves out
+// was reported safe where the explicit deciders fail on a range error.
+func TestReview19jRangeErrorAfterStop(t *testing.T) {
+	m, d := lang.LoadSource("re.spec", []byte(`model re
+var x : 0 .. 7 = 0
+action a when x < 7 -> x' = x + 1
+action c when x == 5 -> x' = x + 4
+property p {
+    start x == 0
+    unsafe x == 7
+}
+policy rules up {
+    otherwise -> a
+}
+`), lang.Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Render())
+	}
+	for _, r := range []safety.Radius{0, safety.Inf} {
+		want, err := bdd.PropU(context.Background(), m, m.Properties[0], m.Policies[0], r, nil, bdd.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		werr := want.RangeError()
+		if werr == nil {
+			t.Fatalf("r=%v: no range error", r)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		got, err := bdd.PropU(ctx, m, m.Properties[0], m.Policies[0], r, nil, bdd.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		if gerr := got.RangeError(); got.Complete && (gerr == nil || gerr.Error() != werr.Error()) {
+			t.Errorf("r=%v: complete region, range error %v after the context ended; before %v", r, gerr, werr)
+		}
+	}
+}
