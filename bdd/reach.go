@@ -708,8 +708,8 @@ func Explore(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd
 			if mm.isFalse(next) {
 				break
 			}
-			ex.Depth++
 			reached = mm.or(reached, next)
+			ex.Depth++ // after the union: a stop inside it left a depth beyond the states counted
 			front = next
 			if mm.async() { // as in Verify
 				ex.States = sp.count(reached)
