@@ -48,3 +48,7 @@ var OpHook = &opHook
 // AutoTrialNodes lets tests shrink OrderAuto's node allowance, so that
 // its trials do not fit.
 var AutoTrialNodes = &autoTrialNodes
+
+// AnswerHook lets tests end the context once Verify's or PropU's answer
+// is established, before its counts.
+var AnswerHook = &answerHook

@@ -97,6 +97,10 @@ func (sp *space) policy(d *symbolic.PolicyDecl, opt Options) (*policyEnc, error)
 	return p, nil
 }
 
+// policyCheckEvery is how many policy evaluations ensure makes between
+// two looks at the context.
+const policyCheckEvery = 256
+
 // DefaultPolicyStates bounds how many states a network or tree-ensemble
 // policy is evaluated on.
 const DefaultPolicyStates = 1_000_000
@@ -118,7 +122,14 @@ func (sp *space) ensure(p *policyEnc, x Node) {
 	byLabel := make([][]symbolic.State, len(sp.M.Labels))
 	app := make([]bool, len(sp.M.Labels))
 	var ferr error
+	seen := 0
 	sp.forEach(todo, func(s symbolic.State) bool {
+		// The evaluation holds the manager's lock outside rudd: the
+		// caller of run cannot abandon it, so it stops on its own
+		// (it went on over up to p.limit states, seconds).
+		if seen++; seen%policyCheckEvery == 0 && m.ctx.Err() != nil {
+			panic(&stop{reason: ctxReason(m.ctx)})
+		}
 		sp.M.Applicable(s, app)
 		l, err := p.dec.Decide(s, app)
 		if err != nil {

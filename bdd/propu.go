@@ -61,6 +61,9 @@ type Safety struct {
 	Stats         Stats
 
 	u Node // the states known unsafe (nil: none computed)
+	// rangeErr is RangeError's answer, found with the region when it
+	// is complete.
+	rangeErr error
 }
 
 // Answer is a per-state verdict of Decide.
@@ -113,12 +116,32 @@ func PropU(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *
 		if pol != nil && pol.lazy {
 			within = sp.lazyRegion(pol, queries)
 		}
+		var err error
 		if r == safety.Inf {
 			res.u = sp.unsafe
-			return sp.propuInf(res, begin)
+			err = sp.propuInf(res, begin)
+		} else {
+			res.u = mm.or(mm.and(sp.unsafe, within), sp.stuck(pol, mm.and(within, sp.open)))
+			err = sp.propuPolicy(res, within, begin)
 		}
-		res.u = mm.or(mm.and(sp.unsafe, within), sp.stuck(pol, mm.and(within, sp.open)))
-		return sp.propuPolicy(res, within, begin)
+		if err != nil {
+			return err
+		}
+		// The region's states, counted before it is complete (as in
+		// Verify): a count after run, stopped by a context that ended
+		// with the last round, left a complete region of 0 states.
+		// The witness of RangeError too: asked after run, its search
+		// stopped by a context that had ended meanwhile answered none,
+		// and vigil safe --all reported a complete region where the
+		// explicit deciders fail.
+		if !mm.isFalse(sp.errAll) {
+			res.rangeErr = sp.witnessError(sp.pick(sp.errAll), false, 0)
+		}
+		if answerHook != nil {
+			answerHook()
+		}
+		res.Unsafe = sp.count(res.u)
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -126,12 +149,12 @@ func PropU(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *
 	if st != nil {
 		res.Reason = st.reason
 		sp.m.relax()
+		if res.u != nil {
+			// Not after an abandoned operation (the count stops then).
+			sp.run(func() error { res.Unsafe = sp.count(res.u); return nil })
+		}
 	} else {
 		res.Complete = true
-	}
-	if res.u != nil {
-		// Not after an abandoned operation (the count stops then).
-		sp.run(func() error { res.Unsafe = sp.count(res.u); return nil })
 	}
 	sp.finish(&res.Stats, res.u, begin)
 	return res, nil
@@ -359,6 +382,9 @@ func (s *Safety) RangeError() error {
 	sp := s.sp
 	if s.u == nil {
 		return nil // not encoded: nothing known
+	}
+	if s.Complete {
+		return s.rangeErr
 	}
 	var rerr error
 	_, err := sp.run(func() error {

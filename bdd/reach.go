@@ -161,6 +161,14 @@ func (sp *space) run(f func() error) (st *stop, err error) {
 			done <- r // before the unlock: run sees it once it has the lock
 			m.mu.Unlock()
 		}()
+		if m.abandoned.Load() {
+			// The caller abandoned the manager before this goroutine
+			// got the lock (the grace was used up): f must not run,
+			// since it writes what the caller reads (finishStats wrote
+			// the figures beside the caller's own, a data race).
+			r.st, r.ok = &stop{reason: m.abandonReason}, true
+			return
+		}
 		r.st, r.err = sp.runHere(f)
 		r.ok = true
 	}()
@@ -506,83 +514,18 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 	res.Stats.Encode = time.Since(begin)
 	var reached Node
 	st, err = sp.run(func() error {
-		mm := sp.m
-		front, err := sp.starts()
-		if err != nil {
+		if err := sp.verifyRounds(pol, opt, res, &reached, begin); err != nil {
 			return err
 		}
-		res.Starts = sp.count(front)
-		reached = front
-		layers := []Node{front}
-		// Long chains (closure.go): squaring decides a safe model, or
-		// one whose first layer with a range error comes before any
-		// unsafe state, in log(depth) rounds; not with a policy
-		// evaluated state by state (known only on the states reached).
-		var q *squarer
-		if pol == nil || !pol.lazy {
-			q = sp.newSquarer(func() Node { return sp.policyRelation(pol) }, func() {
-				res.Stats.Iterations++
-				res.Stats.Squarings++
-				if mm.async() { // as after a layer below
-					res.States = sp.count(reached)
-				}
-				sp.progress(opt, "reach", res.Stats.Iterations, reached, begin)
-			})
+		// The states reached, counted before the verdict is returned:
+		// once the context has ended, the count stops and so does the
+		// verdict (counted after run, a count stopped by the context
+		// left 0 states beside an established verdict).
+		if answerHook != nil {
+			answerHook()
 		}
-		for {
-			res.Depth = len(layers) - 1
-			if bad := mm.and(front, sp.unsafe); !mm.isFalse(bad) {
-				t := sp.pick(bad)
-				tr, err := sp.trace(pol, layerSets(layers), t)
-				if err != nil {
-					return err
-				}
-				res.Verdict, res.Trace = Unsafe, tr
-				return nil
-			}
-			if err := sp.rangeError(pol, mm.and(front, sp.open)); err != nil {
-				return err
-			}
-			if q != nil && q.due(res.Depth) {
-				done, depth, uns, err := sp.squareReach(q, pol, &reached, front, res.Depth, sp.unsafe)
-				if err != nil {
-					return err
-				}
-				if done && uns != nil {
-					// The layered rounds' counterexample, from the
-					// states on shortest runs to the unsafe state.
-					sl := sp.slices(uns.c, pol, layers[0], uns.u, uns.depth, q.round)
-					layers = nil // the trace needs only the slices
-					tr, err := sp.trace(pol, sl, sp.pick(uns.u))
-					if err != nil {
-						return err
-					}
-					res.Verdict, res.Depth, res.Trace = Unsafe, depth, tr
-					slicedTraces++
-					return nil
-				}
-				if done {
-					res.Verdict, res.Depth = Safe, depth
-					return nil
-				}
-			}
-			next := mm.diff(sp.image(pol, front), reached)
-			res.Stats.Iterations++
-			if mm.isFalse(next) {
-				res.Verdict = Safe
-				return nil
-			}
-			reached = mm.or(reached, next)
-			front = next
-			layers = append(layers, next)
-			if mm.async() {
-				// An operation may yet be abandoned, after which
-				// nothing can be counted: count the layers so far
-				// (little beside operations on a table this large).
-				res.States = sp.count(reached)
-			}
-			sp.progress(opt, "reach", res.Stats.Iterations, reached, begin)
-		}
+		res.States = sp.count(reached)
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -590,12 +533,98 @@ func Verify(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd 
 	if st != nil {
 		res.Verdict, res.Reason, res.Trace = Unknown, st.reason, nil
 		sp.m.relax()
-	}
-	if reached != nil {
-		sp.run(func() error { res.States = sp.count(reached); return nil })
+		if reached != nil {
+			sp.run(func() error { res.States = sp.count(reached); return nil })
+		}
 	}
 	sp.finish(&res.Stats, reached, begin)
 	return res, nil
+}
+
+// answerHook, when set (by tests), runs on the computation's goroutine
+// once Verify's or PropU's answer is established, before its counts.
+var answerHook func()
+
+// verifyRounds computes Verify's answer into res, the states reached
+// into reached.
+func (sp *space) verifyRounds(pol *policyEnc, opt Options, res *Result, reached *Node, begin time.Time) error {
+	mm := sp.m
+	front, err := sp.starts()
+	if err != nil {
+		return err
+	}
+	res.Starts = sp.count(front)
+	*reached = front
+	layers := []Node{front}
+	// Long chains (closure.go): squaring decides a safe model, or
+	// one whose first layer with a range error comes before any
+	// unsafe state, in log(depth) rounds; not with a policy
+	// evaluated state by state (known only on the states reached).
+	var q *squarer
+	if pol == nil || !pol.lazy {
+		q = sp.newSquarer(func() Node { return sp.policyRelation(pol) }, func() {
+			res.Stats.Iterations++
+			res.Stats.Squarings++
+			if mm.async() { // as after a layer below
+				res.States = sp.count(*reached)
+			}
+			sp.progress(opt, "reach", res.Stats.Iterations, *reached, begin)
+		})
+	}
+	for {
+		res.Depth = len(layers) - 1
+		if bad := mm.and(front, sp.unsafe); !mm.isFalse(bad) {
+			t := sp.pick(bad)
+			tr, err := sp.trace(pol, layerSets(layers), t)
+			if err != nil {
+				return err
+			}
+			res.Verdict, res.Trace = Unsafe, tr
+			return nil
+		}
+		if err := sp.rangeError(pol, mm.and(front, sp.open)); err != nil {
+			return err
+		}
+		if q != nil && q.due(res.Depth) {
+			done, depth, uns, err := sp.squareReach(q, pol, reached, front, res.Depth, sp.unsafe)
+			if err != nil {
+				return err
+			}
+			if done && uns != nil {
+				// The layered rounds' counterexample, from the
+				// states on shortest runs to the unsafe state.
+				sl := sp.slices(uns.c, pol, layers[0], uns.u, uns.depth, q.round)
+				layers = nil // the trace needs only the slices
+				tr, err := sp.trace(pol, sl, sp.pick(uns.u))
+				if err != nil {
+					return err
+				}
+				res.Verdict, res.Depth, res.Trace = Unsafe, depth, tr
+				slicedTraces++
+				return nil
+			}
+			if done {
+				res.Verdict, res.Depth = Safe, depth
+				return nil
+			}
+		}
+		next := mm.diff(sp.image(pol, front), *reached)
+		res.Stats.Iterations++
+		if mm.isFalse(next) {
+			res.Verdict = Safe
+			return nil
+		}
+		*reached = mm.or(*reached, next)
+		front = next
+		layers = append(layers, next)
+		if mm.async() {
+			// An operation may yet be abandoned, after which
+			// nothing can be counted: count the layers so far
+			// (little beside operations on a table this large).
+			res.States = sp.count(*reached)
+		}
+		sp.progress(opt, "reach", res.Stats.Iterations, *reached, begin)
+	}
 }
 
 // slicedTraces counts the counterexamples built from squaring's slices
@@ -679,8 +708,8 @@ func Explore(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd
 			if mm.isFalse(next) {
 				break
 			}
-			ex.Depth++
 			reached = mm.or(reached, next)
+			ex.Depth++ // after the union: a stop inside it left a depth beyond the states counted
 			front = next
 			if mm.async() { // as in Verify
 				ex.States = sp.count(reached)
