@@ -148,3 +148,31 @@ func TestBoundsSound(t *testing.T) {
 		}
 	}
 }
+
+// checkAllMethods computes every method's bounds of C times n's outputs
+// over box, checks them at sampled points (within rel) and, when corners,
+// at every corner of the box, and returns the summed widths of IBP's and
+// CROWN's bounds.
+func checkAllMethods(t *testing.T, r *rand.Rand, n *Network, box Box, C [][]float64, rel float64, corners bool, what string) (wIBP, wCROWN float64) {
+	t.Helper()
+	for _, m := range []Method{IBP, CROWN, Both, Alpha} {
+		lo, hi, err := n.Bounds(box, C, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range lo {
+			switch m {
+			case IBP:
+				wIBP += hi[k] - lo[k]
+			case CROWN:
+				wCROWN += hi[k] - lo[k]
+			}
+		}
+		w := fmt.Sprintf("%s %v", what, m)
+		checkSampled(t, r, n, box, C, lo, hi, rel, w)
+		if corners {
+			checkCorners(t, n, box, C, lo, hi, w)
+		}
+	}
+	return wIBP, wCROWN
+}

@@ -158,23 +158,8 @@ func TestBoundsSoundClip(t *testing.T) {
 		}
 		box := randomBox(r, nin, []float64{0.05, 1.5, 6}[trial%3])
 		C := randomSpec(r, 3, n.Outputs())
-		for _, m := range []Method{IBP, CROWN, Both, Alpha} {
-			lo, hi, err := n.Bounds(box, C, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for k := range lo {
-				switch m {
-				case IBP:
-					wIBP += hi[k] - lo[k]
-				case CROWN:
-					wCROWN += hi[k] - lo[k]
-				}
-			}
-			what := fmt.Sprintf("trial %d %v", trial, m)
-			checkSampled(t, r, n, box, C, lo, hi, 1e-12, what)
-			checkCorners(t, n, box, C, lo, hi, what)
-		}
+		wi, wc := checkAllMethods(t, r, n, box, C, 1e-12, true, fmt.Sprintf("trial %d", trial))
+		wIBP, wCROWN = wIBP+wi, wCROWN+wc
 	}
 	t.Logf("summed widths: IBP %.4g, CROWN %.4g", wIBP, wCROWN)
 	if wCROWN > wIBP {
