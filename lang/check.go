@@ -1064,7 +1064,7 @@ func (c *checker) policies() {
 		for i, it := range d.Items {
 			counts[it.Kind]++
 			allowed := map[string][]PolicyItemKind{
-				"nn":    {ItemInputs, ItemOutputs, ItemInterface, ItemArgMax},
+				"nn":    {ItemInputs, ItemOutputs, ItemInterface, ItemArgMax, ItemOutput},
 				"trees": {ItemInputs, ItemOutputs, ItemArgMax},
 				"rules": {ItemWhen, ItemOtherwise},
 				"table": {ItemOutputs},
@@ -1074,6 +1074,10 @@ func (c *checker) policies() {
 				okItem = okItem || k == it.Kind
 			}
 			if !okItem {
+				if it.Kind == ItemOutput {
+					c.errorf(it.Start, it.End, "E0502", "a %s policy cannot have an output line: it names the output of an ONNX network (nn policies)", kind)
+					continue
+				}
 				if it.Kind == ItemArgMax {
 					c.errorf(it.Start, it.End, "E0502", "a %s policy cannot have an argmax line: it chooses its label by its %s, not by an arg-max over scores (argmax all and argmax applicable are for nn and trees policies)", kind, map[string]string{"rules": "first rule that holds and whose label is applicable", "table": "row of the state"}[kind])
 					continue
@@ -1108,6 +1112,10 @@ func (c *checker) policies() {
 			case ItemInputs:
 				for _, e := range it.Inputs {
 					c.affine(e)
+				}
+			case ItemOutput:
+				if it.Interface == "" {
+					c.errorf(it.IfacePos, it.End, "E0502", "output \"\" names no graph output; give the name of the ONNX output that holds the scores (vigil nn eval NET lists them)")
 				}
 			case ItemArgMax:
 				if w := it.Reading; w.Name != "all" && w.Name != "applicable" {

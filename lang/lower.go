@@ -350,6 +350,8 @@ func (l *lowerer) policy(d *PolicyDecl, f *File, m *symbolic.Model) *symbolic.Po
 			for _, o := range it.Outputs {
 				p.Outputs = append(p.Outputs, c.syms[o.Name].label)
 			}
+		case ItemOutput:
+			p.Output = it.Interface
 		case ItemInterface:
 			p.Interface = resolvePath(f, it.Interface)
 			all := p.ArgMaxAll

@@ -50,6 +50,7 @@ const (
 	ItemWhen      = syntax.ItemWhen
 	ItemOtherwise = syntax.ItemOtherwise
 	ItemArgMax    = syntax.ItemArgMax
+	ItemOutput    = syntax.ItemOutput
 )
 
 // The kinds of expressions.

@@ -186,7 +186,7 @@ func attachPolicyFile(m *symbolic.Model, path string, kind symbolic.PolicyKind, 
 	d := &symbolic.PolicyDecl{Kind: kind, File: path}
 	switch {
 	case tmpl != nil:
-		d.Inputs, d.Outputs, d.Interface, d.Pos, d.ArgMaxAll = tmpl.Inputs, tmpl.Outputs, tmpl.Interface, tmpl.Pos, tmpl.ArgMaxAll
+		d.Inputs, d.Outputs, d.Interface, d.Pos, d.ArgMaxAll, d.Output = tmpl.Inputs, tmpl.Outputs, tmpl.Interface, tmpl.Pos, tmpl.ArgMaxAll, tmpl.Output
 	case len(learned) > 0:
 		cands, err := bindingsFor(path, kind, learned)
 		if err != nil {
@@ -198,9 +198,9 @@ func attachPolicyFile(m *symbolic.Model, path string, kind symbolic.PolicyKind, 
 				return "", fmt.Errorf("--policy-file %s: the model's learned policies %s and %s bind different inputs or outputs or read the arg-max differently; name the one whose inputs, outputs and argmax line the file takes with --policy NAME", path, first.Name, o.Name)
 			}
 		}
-		d.Inputs, d.Outputs, d.Interface, d.Pos, d.ArgMaxAll = first.Inputs, first.Outputs, first.Interface, first.Pos, first.ArgMaxAll
+		d.Inputs, d.Outputs, d.Interface, d.Pos, d.ArgMaxAll, d.Output = first.Inputs, first.Outputs, first.Interface, first.Pos, first.ArgMaxAll, first.Output
 	default:
-		ins, outs, err := fileDims(path, kind)
+		ins, outs, err := fileDims(path, kind, "")
 		if err != nil {
 			return "", err
 		}
@@ -247,29 +247,47 @@ func declaring(path string, kind symbolic.PolicyKind, learned []*symbolic.Policy
 // bindingsFor narrows the declared learned policies to those path can
 // stand in for: those whose input and output counts are the file's.
 func bindingsFor(path string, kind symbolic.PolicyKind, learned []*symbolic.PolicyDecl) ([]*symbolic.PolicyDecl, error) {
-	ins, outs, err := fileDims(path, kind)
-	if err != nil {
-		return nil, err
+	// Read through each graph output a policy names (`output "NAME"`);
+	// the file's counts are those of the first reading that loads.
+	type dims struct {
+		ins, outs int
+		err       error
 	}
+	read := map[string]dims{}
 	var fit []*symbolic.PolicyDecl
+	var first *dims
 	for _, d := range learned {
+		r, ok := read[d.Output]
+		if !ok {
+			r.ins, r.outs, r.err = fileDims(path, kind, d.Output)
+			read[d.Output] = r
+		}
+		if r.err != nil {
+			continue
+		}
+		if first == nil {
+			first = &r
+		}
 		// An ensemble may use fewer features than the policy feeds it.
-		inOK := len(d.Inputs) == ins || (kind == symbolic.KindTrees && len(d.Inputs) >= ins)
-		if inOK && len(d.Outputs) == outs {
+		inOK := len(d.Inputs) == r.ins || (kind == symbolic.KindTrees && len(d.Inputs) >= r.ins)
+		if inOK && len(d.Outputs) == r.outs {
 			fit = append(fit, d)
 		}
 	}
+	if first == nil {
+		return nil, read[learned[0].Output].err
+	}
 	if len(fit) == 0 {
-		return nil, fmt.Errorf("--policy-file %s: the file has %d inputs and %d outputs, and no learned policy of the model (%s, ...) has as many; name the declared policy whose inputs and outputs it takes with --policy NAME, or declare one", path, ins, outs, learned[0].Name)
+		return nil, fmt.Errorf("--policy-file %s: the file has %d inputs and %d outputs, and no learned policy of the model (%s, ...) has as many; name the declared policy whose inputs and outputs it takes with --policy NAME, or declare one", path, first.ins, first.outs, learned[0].Name)
 	}
 	return fit, nil
 }
 
 // fileDims loads the network or ensemble in path and returns its input and
 // output counts.
-func fileDims(path string, kind symbolic.PolicyKind) (ins, outs int, err error) {
+func fileDims(path string, kind symbolic.PolicyKind, output string) (ins, outs int, err error) {
 	if kind == symbolic.KindNN {
-		n, err := nn.Load(path)
+		n, err := nn.LoadOutput(path, output)
 		if err != nil {
 			return 0, 0, fmt.Errorf("--policy-file: %v", err)
 		}
@@ -285,7 +303,7 @@ func fileDims(path string, kind symbolic.PolicyKind) (ins, outs int, err error) 
 // sameBinding reports whether two learned policies read the same inputs,
 // name the same outputs and, unless anyReading, read the arg-max alike.
 func sameBinding(a, b *symbolic.PolicyDecl, anyReading bool) bool {
-	if a.Interface != b.Interface || len(a.Inputs) != len(b.Inputs) || len(a.Outputs) != len(b.Outputs) || (a.ArgMaxAll != b.ArgMaxAll && !anyReading) {
+	if a.Interface != b.Interface || a.Output != b.Output || len(a.Inputs) != len(b.Inputs) || len(a.Outputs) != len(b.Outputs) || (a.ArgMaxAll != b.ArgMaxAll && !anyReading) {
 		return false
 	}
 	for i := range a.Outputs {

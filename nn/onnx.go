@@ -69,12 +69,16 @@ type onnxGraph struct {
 }
 
 // LoadONNX reads an ONNX model file.
-func LoadONNX(path string) (*Network, error) {
+func LoadONNX(path string) (*Network, error) { return LoadONNXOutput(path, "") }
+
+// LoadONNXOutput reads an ONNX model file through the graph output named
+// output ("": the graph's only output; onnxoutput.go).
+func LoadONNXOutput(path, output string) (*Network, error) {
 	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("nn: %v", err)
 	}
-	n, err := ParseONNX(b)
+	n, err := ParseONNXOutput(b, output)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -82,7 +86,11 @@ func LoadONNX(path string) (*Network, error) {
 }
 
 // ParseONNX decodes an ONNX model from its bytes.
-func ParseONNX(b []byte) (*Network, error) {
+func ParseONNX(b []byte) (*Network, error) { return ParseONNXOutput(b, "") }
+
+// ParseONNXOutput decodes an ONNX model from its bytes, reading the graph
+// output named output ("": the graph's only output).
+func ParseONNXOutput(b []byte, output string) (*Network, error) {
 	var graph []byte
 	err := walk(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
 		if num == 7 && typ == protowire.BytesType {
@@ -110,7 +118,7 @@ func ParseONNX(b []byte) (*Network, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nn: ONNX model: %v", err)
 	}
-	return g.network()
+	return g.network(output)
 }
 
 // walk calls f for every field of a message. For varint and fixed fields v
@@ -669,7 +677,7 @@ func (v vecShape) String() string {
 // compose into the pending map, an activation closes a layer, shape ops
 // check that the data stays a vector, and Softmax or LogSoftmax become
 // the network's output function.
-func (g *onnxGraph) network() (*Network, error) {
+func (g *onnxGraph) network(output string) (*Network, error) {
 	l := &lowering{consts: map[string]*onnxTensor{}, net: &Network{}, pendingEmpty: true, fromShape: map[string]bool{}}
 	for i := range g.inits {
 		l.consts[g.inits[i].name] = &g.inits[i]
@@ -677,12 +685,14 @@ func (g *onnxGraph) network() (*Network, error) {
 	if err := l.findInput(g); err != nil {
 		return nil, err
 	}
-	if len(g.outputs) != 1 {
-		var names []string
-		for _, o := range g.outputs {
-			names = append(names, fmt.Sprintf("%q %v", o.name, o.dims))
-		}
-		return nil, fmt.Errorf("nn: the ONNX graph has %d outputs (%s); vigil reads networks with one output tensor, the action scores: export a module that returns only those (an actor-critic's actor; for a Stable-Baselines3 checkpoint, tools/sb3_to_onnx.py does this)", len(g.outputs), strings.Join(names, ", "))
+	out, err := g.selectOutput(output)
+	if err != nil {
+		return nil, err
+	}
+	prod := g.producers()
+	argmax, scores, err := g.argMaxTail(out, prod)
+	if err != nil {
+		return nil, err
 	}
 	size, _, err := l.inputSize()
 	if err != nil {
@@ -694,13 +704,21 @@ func (g *onnxGraph) network() (*Network, error) {
 		dims[i] = max(d, 1) // a dynamic (batch) dimension: 1
 	}
 	l.setDims(dims)
-	for i := range g.nodes {
+	for _, i := range g.cone(scores, prod) { // only what the scores depend on
 		if err := l.node(i, &g.nodes[i]); err != nil {
 			return nil, err
 		}
 	}
-	if l.cur != g.outputs[0].name {
-		return nil, fmt.Errorf("nn: the ONNX graph's output %q is not computed by the node chain (last computed tensor %q)", g.outputs[0].name, l.cur)
+	if l.cur != scores {
+		if argmax != nil {
+			return nil, fmt.Errorf("nn: the scores %q of the ONNX graph's ArgMax (output %q) are not computed by the node chain (last computed tensor %q)", scores, out, l.cur)
+		}
+		return nil, fmt.Errorf("nn: the ONNX graph's output %q is not computed by the node chain (last computed tensor %q)", out, l.cur)
+	}
+	if argmax != nil {
+		if err := l.argMaxAxis(prod[argmax.outs[0]], argmax); err != nil {
+			return nil, err
+		}
 	}
 	net := l.net
 	if !l.pendingEmpty || len(net.Layers) == 0 {

@@ -71,7 +71,7 @@ func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
 	if d.File == "" {
 		return nil, symbolic.ErrorAt(d.Pos, "nn: policy %s names no network file", d.Name)
 	}
-	net, err := loadShared(d.File)
+	net, err := loadShared(d.File, d.Output)
 	if err != nil {
 		return nil, symbolic.ErrorAt(d.Pos, "policy %s: %w", d.Name, err)
 	}
@@ -86,19 +86,19 @@ var (
 	shared   = map[string]*Network{}
 )
 
-func loadShared(path string) (*Network, error) {
+func loadShared(path, output string) (*Network, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("nn: %v", err)
 	}
-	key := fmt.Sprintf("%s\x00%d\x00%d", path, fi.Size(), fi.ModTime().UnixNano())
+	key := fmt.Sprintf("%s\x00%d\x00%d\x00%s", path, fi.Size(), fi.ModTime().UnixNano(), output)
 	sharedMu.Lock()
 	n := shared[key]
 	sharedMu.Unlock()
 	if n != nil {
 		return n, nil
 	}
-	n, err = Load(path)
+	n, err = LoadOutput(path, output)
 	if err != nil {
 		return nil, err
 	}

@@ -220,7 +220,10 @@ type PolicyDecl struct {
 	// filtering). False is `argmax applicable`, the arg-max over the
 	// applicable outputs. See Choose and ChooseAll.
 	ArgMaxAll bool
-	Pos       Pos
+	// Output (nn) names the ONNX graph output holding the scores, from
+	// `output "NAME"`; "" for the graph's only output.
+	Output string
+	Pos    Pos
 }
 
 // ReadsAll reports whether d is a learned (nn or trees) policy read

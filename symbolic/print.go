@@ -324,6 +324,9 @@ func (p *printer) policy(d *PolicyDecl) string {
 	case d.Kind == KindTable && len(d.Outputs) > 0:
 		fmt.Fprintf(&b, "    outputs %s\n", p.labels(d.Outputs))
 	}
+	if d.Output != "" {
+		fmt.Fprintf(&b, "    output %q\n", d.Output)
+	}
 	// The reading of the arg-max: `argmax all` when it is, and `argmax
 	// applicable` where an interface file's "filter" would otherwise
 	// decide, so that the text reads back as the same policy and a model

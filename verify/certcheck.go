@@ -51,10 +51,13 @@ type Checked struct {
 	// hash as loaded ("" when it reads none), RecordedPolicySHA256 the
 	// certificate's, and PolicyHashMatches whether the two agree (absent
 	// when the certificate records none).
-	PolicyFiles          []string `json:"policy_files,omitempty"`
-	PolicySHA256         string   `json:"policy_sha256"`
-	RecordedPolicySHA256 string   `json:"recorded_policy_sha256,omitempty"`
-	PolicyHashMatches    *bool    `json:"policy_sha256_matches,omitempty"`
+	PolicyFiles []string `json:"policy_files,omitempty"`
+	// PolicyOutput is the ONNX graph output a network policy reads
+	// (`output "NAME"`; "" for the graph's only output).
+	PolicyOutput         string `json:"policy_output,omitempty"`
+	PolicySHA256         string `json:"policy_sha256"`
+	RecordedPolicySHA256 string `json:"recorded_policy_sha256,omitempty"`
+	PolicyHashMatches    *bool  `json:"policy_sha256_matches,omitempty"`
 	// ModelSHA256 is the model hash the certificate records, which the
 	// model as loaded matches (ic3/cert.ModelHash); ModelHashUnrecorded
 	// says a safety certificate records none (one written before vigil
@@ -112,7 +115,7 @@ func (c *Checked) Describe(m *symbolic.Model, prop *symbolic.Property, pol *symb
 	c.Model, c.Property = m.Name, prop.Name
 	c.RecordedPolicySHA256 = recorded
 	if pol != nil {
-		c.Policy, c.PolicyKind = pol.Name, string(pol.Kind)
+		c.Policy, c.PolicyKind, c.PolicyOutput = pol.Name, string(pol.Kind), pol.Output
 		for _, f := range []string{pol.File, pol.Interface} {
 			if f != "" {
 				c.PolicyFiles = append(c.PolicyFiles, f)
@@ -172,7 +175,11 @@ func (c *Checked) WriteText(w io.Writer) error {
 		if c.ArgMax != "" {
 			kind += ", argmax " + c.ArgMax
 		}
-		t.printf("  policy:      %s (%s, reads %s)\n", q(c.Policy), kind, strings.Join(files, " and "))
+		reads := strings.Join(files, " and ")
+		if c.PolicyOutput != "" {
+			reads += ", its output " + q(c.PolicyOutput)
+		}
+		t.printf("  policy:      %s (%s, reads %s)\n", q(c.Policy), kind, reads)
 		match := "the certificate records no policy hash"
 		if c.PolicyHashMatches != nil {
 			match = "matches the certificate"

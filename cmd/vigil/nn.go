@@ -100,8 +100,14 @@ func addNNFlags(fs *flag.FlagSet, methodUsage string, branch bool) *nn.Options {
 	return o
 }
 
+// outputFlag registers --output, the ONNX graph output holding the scores.
+func outputFlag(fs *flag.FlagSet) *string {
+	return fs.String("output", "", "the ONNX graph output that holds the scores (or their ArgMax), by `name`, for a graph with several outputs (an actor-critic: actions, values, ...)")
+}
+
 func nnVerify(e *cli.Env, args []string) int {
 	fs, _ := e.Flags("nn verify")
+	output := outputFlag(fs)
 	timeout := cli.TimeoutFlagDefault(fs, 60*time.Second, "give up (unknown, exit 4) after `DURATION`; 0 for no limit")
 	opt := addNNFlags(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha (ReLU splits bound with alpha, beta-CROWN multipliers included, unless ibp or crown)", true)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
@@ -113,7 +119,7 @@ func nnVerify(e *cli.Env, args []string) int {
 		fs.Usage()
 		return cli.ExitUsage
 	}
-	net, err := nn.Load(rest[0])
+	net, err := nn.LoadOutput(rest[0], *output)
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "%v", err)
 	}
@@ -155,8 +161,11 @@ type evalModel struct {
 // runEval is vigil nn eval and vigil trees eval: the outputs of the model
 // load reads at the point --input gives.
 // --json prints the outputs, called what, as a JSON object's key.
-func runEval(e *cli.Env, c *cli.Command, args []string, what, key string, load func(e *cli.Env, path string) (*evalModel, int)) int {
+func runEval(e *cli.Env, c *cli.Command, args []string, what, key string, flags func(*flag.FlagSet), load func(e *cli.Env, path string) (*evalModel, int)) int {
 	fs := e.NewFlags(c)
+	if flags != nil {
+		flags(fs)
+	}
 	input := fs.String("input", "", "comma-separated input `values`")
 	asJSON := fs.Bool("json", false, "print the "+what+" as JSON")
 	rest, ok := cli.ParseFlags(fs, args)
@@ -190,8 +199,9 @@ func runEval(e *cli.Env, c *cli.Command, args []string, what, key string, load f
 }
 
 func nnEval(e *cli.Env, args []string) int {
-	return runEval(e, cli.Commands["nn eval"], args, "outputs", "output", func(e *cli.Env, path string) (*evalModel, int) {
-		net, err := nn.Load(path)
+	var output *string
+	return runEval(e, cli.Commands["nn eval"], args, "outputs", "output", func(fs *flag.FlagSet) { output = outputFlag(fs) }, func(e *cli.Env, path string) (*evalModel, int) {
+		net, err := nn.LoadOutput(path, *output)
 		if err != nil {
 			fmt.Fprintln(e.Stderr, err)
 			return nil, cli.ExitFor(err)
@@ -203,6 +213,7 @@ func nnEval(e *cli.Env, args []string) int {
 
 func nnBound(e *cli.Env, args []string) int {
 	fs, _ := e.Flags("nn bound")
+	output := outputFlag(fs)
 	boxFlag := fs.String("box", "", "input box, one `lo:hi` per input, comma-separated")
 	opt := addNNFlags(fs, "bound `method`: ibp, crown, both (CROWN intersected with IBP) or alpha (both, with optimised slopes)", false)
 	asJSON := fs.Bool("json", false, "print the bounds as JSON")
@@ -214,7 +225,7 @@ func nnBound(e *cli.Env, args []string) int {
 		fs.Usage()
 		return cli.ExitUsage
 	}
-	net, err := nn.Load(rest[0])
+	net, err := nn.LoadOutput(rest[0], *output)
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "%v", err)
 	}

@@ -199,7 +199,7 @@ func treesBound(e *cli.Env, args []string) int {
 }
 
 func treesEval(e *cli.Env, args []string) int {
-	return runEval(e, cli.Commands["trees eval"], args, "scores", "scores", func(e *cli.Env, path string) (*evalModel, int) {
+	return runEval(e, cli.Commands["trees eval"], args, "scores", "scores", nil, func(e *cli.Env, path string) (*evalModel, int) {
 		m, code := treesLoad(e, path)
 		if m == nil {
 			return nil, code

@@ -167,6 +167,9 @@ const (
 	// ItemArgMax is `argmax all` or `argmax applicable` (nn and trees):
 	// which outputs the arg-max ranges over; Reading is the word.
 	ItemArgMax
+	// ItemOutput is `output "NAME"` (nn): the ONNX graph output that
+	// holds the scores, in Interface (at IfacePos).
+	ItemOutput
 )
 
 type PolicyItem struct {

@@ -245,6 +245,8 @@ func itemString(it *PolicyItem) string {
 		return "when " + ExprString(it.When) + " -> " + it.Label.Name + indexString(it.LabelIdx)
 	case ItemArgMax:
 		return "argmax " + it.Reading.Name
+	case ItemOutput:
+		return "output " + quote(it.Interface)
 	}
 	return "otherwise -> " + it.Label.Name + indexString(it.LabelIdx)
 }

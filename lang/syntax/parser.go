@@ -730,6 +730,13 @@ func (p *parser) policyItem(kind string) *PolicyItem {
 		p.advance()
 		it.Kind = ItemInterface
 		it.Interface, it.IfacePos = p.str()
+	case p.is("output"):
+		p.advance()
+		it.Kind = ItemOutput
+		if p.tok.kind != kString {
+			p.fail(`the name of an ONNX graph output in quotes, output "actions"`)
+		}
+		it.Interface, it.IfacePos = p.str()
 	case p.is("when"):
 		p.advance()
 		it.Kind = ItemWhen
@@ -759,13 +766,13 @@ func (p *parser) policyItem(kind string) *PolicyItem {
 		case "rules":
 			p.fail(`"when", "otherwise" or "}" (a rule reads ` + "`when CONDITION -> LABEL`, the last `otherwise -> LABEL`)")
 		case "nn":
-			p.fail(`"inputs", "outputs", "interface", "argmax" or "}"`)
+			p.fail(`"inputs", "outputs", "interface", "output", "argmax" or "}"`)
 		case "trees": // no interface line (PlaJA's are for networks)
 			p.fail(`"inputs", "outputs", "argmax" or "}"`)
 		case "table": // the rows are in the CSV file
 			p.fail(`"outputs" or "}" (a table policy's states and labels are the rows of its CSV file)`)
 		default:
-			p.fail(`"inputs", "outputs", "interface", "argmax", "when", "otherwise" or "}"`)
+			p.fail(`"inputs", "outputs", "interface", "output", "argmax", "when", "otherwise" or "}"`)
 		}
 	}
 	it.Span = Span{start, p.last.end}
