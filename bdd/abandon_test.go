@@ -147,3 +147,35 @@ func TestAbandonedOperation(t *testing.T) {
 		cancel()
 	}
 }
+
+// TestCubesStopped: a stop while the unsafe region's cubes are listed
+// (after a complete Prop-U) gives no cubes and the reason, not an empty
+// cover beside a region that is not empty (`safe --all --json` showed
+// `cubes: []`).
+func TestCubesStopped(t *testing.T) {
+	m, diags := lang.LoadSource("mod3.spec", []byte(modSpec), lang.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	prop := m.Properties[0]
+	s, err := bdd.PropU(context.Background(), m, prop, nil, safety.Inf, nil, bdd.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Complete || s.Unsafe.Sign() == 0 {
+		t.Fatalf("propu: complete %v, %v unsafe states; want a complete, non-empty region", s.Complete, s.Unsafe)
+	}
+	want, total, why := s.CubesOrStop(5)
+	if why != "" || len(want) == 0 || total < 1 {
+		t.Fatalf("cubes without a stop: %d of %v, stopped %q", len(want), total, why)
+	}
+	// The listing is a walk of the region's graph, which a stop that
+	// comes during it abandons after the grace: as here, where the
+	// manager is abandoned before it starts.
+	bdd.Abandon(s, "interrupted")
+	cs, total, why := s.CubesOrStop(5)
+	if why != "interrupted" || cs != nil || total != 0 {
+		t.Errorf("stopped while listing: %d cubes of %v, reason %q; want none, with the reason", len(cs), total, why)
+	}
+
+}

@@ -52,3 +52,10 @@ var AutoTrialNodes = &autoTrialNodes
 // AnswerHook lets tests end the context once Verify's or PropU's answer
 // is established, before its counts.
 var AnswerHook = &answerHook
+
+// Abandon marks the manager of s abandoned for reason, as a stop during an
+// operation longer than the grace does: later operations stop at once.
+func Abandon(s *Safety, reason string) {
+	s.sp.m.abandonReason = reason
+	s.sp.m.abandoned.Store(true)
+}

@@ -402,16 +402,29 @@ func (s *Safety) RangeError() error {
 // Cubes returns up to limit cubes of a disjoint cover of the unsafe
 // region found, and the number of cubes of the whole cover.
 func (s *Safety) Cubes(limit int) ([]Cube, float64) {
+	cs, total, _ := s.CubesOrStop(limit)
+	return cs, total
+}
+
+// CubesOrStop is Cubes, with why the listing stopped ("" when it did
+// not): then the cubes are none, not an empty cover.
+func (s *Safety) CubesOrStop(limit int) ([]Cube, float64, string) {
 	if s.u == nil {
-		return nil, 0
+		return nil, 0, ""
 	}
 	var cs []Cube
 	var total float64
-	s.sp.run(func() error {
+	st, err := s.sp.run(func() error {
 		cs, total = s.sp.cubes(s.u, limit)
 		return nil
 	})
-	return cs, total
+	switch {
+	case err != nil:
+		return nil, 0, err.Error()
+	case st != nil:
+		return nil, 0, st.reason
+	}
+	return cs, total, ""
 }
 
 // StartCounts answers for the start states of the property as one set:

@@ -25,6 +25,9 @@ type Region struct {
 	StartsSafe   json.Number `json:"start_states_safe,omitempty"`
 	Cover        float64     `json:"cover_cubes,omitempty"` // cubes of the whole cover (--all)
 	Cubes        []bdd.Cube  `json:"cubes,omitempty"`       // the first --cubes of them
+	// CubesStopped says why the cubes were not listed (a stop while
+	// listing them); then Cubes and Cover are absent, not an empty cover.
+	CubesStopped string `json:"cubes_stopped,omitempty"`
 }
 
 // SafeBDDReport is vigil safe's report for --algo propu-bdd (Prop-U with
@@ -71,8 +74,8 @@ func (rep *SafeBDDReport) fill(m *symbolic.Model, res *bdd.Safety, states []symb
 		if err := res.RangeError(); err != nil {
 			return err
 		}
-		rep.Region.Cubes, rep.Region.Cover = res.Cubes(cubes)
-		if rep.Region.Cubes == nil {
+		rep.Region.Cubes, rep.Region.Cover, rep.Region.CubesStopped = res.CubesOrStop(cubes)
+		if rep.Region.Cubes == nil && rep.Region.CubesStopped == "" {
 			rep.Region.Cubes = []bdd.Cube{}
 		}
 		rep.Unsafe = clampInt(res.Unsafe)
@@ -153,6 +156,9 @@ func (r *SafeBDDReport) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "all %s states of model %s, property %s: %s %s, %s not %s%s\n", g.States, r.Model, r.Property, g.Safe, what, g.Unsafe, what, who)
 		} else {
 			fmt.Fprintf(w, "all %s states of model %s, property %s: at least %s not %s, the others unknown (%s)%s\n", g.States, r.Model, r.Property, g.Unsafe, what, phrase.Stopped(r.Reason), who)
+		}
+		if g.CubesStopped != "" {
+			fmt.Fprintf(w, "not %s: cubes not listed (%s while listing them)\n", what, phrase.Stopped(g.CubesStopped))
 		}
 		if len(g.Cubes) > 0 {
 			fmt.Fprintf(w, "not %s (a cover of %s):\n", what, cubeCount(g.Cover))
