@@ -33,6 +33,12 @@ type Figures struct {
 	Max        float64  `json:"max"`
 	Min        float64  `json:"min"`
 	Average    float64  `json:"average"`
+	// MaxBounds, MinBounds and AvgBounds enclose Max, Min and Average
+	// (lower, upper) when they are not exact: interval iteration's
+	// bounds, of which the three are the midpoints.
+	MaxBounds []float64 `json:"max_bounds,omitempty"`
+	MinBounds []float64 `json:"min_bounds,omitempty"`
+	AvgBounds []float64 `json:"average_bounds,omitempty"`
 	Worst      string   `json:"worst_start"`
 	Best       string   `json:"best_start"`
 	Zero       int      `json:"prob0_states"`
@@ -75,10 +81,19 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 	if a.Exact != nil {
 		f.Exact = a.Exact.RatString()
 	}
+	if s.MaxLower != s.MaxUpper || s.MinLower != s.MinUpper || s.AvgLower != s.AvgUpper {
+		f.MaxBounds = []float64{s.MaxLower, s.MaxUpper}
+		f.MinBounds = []float64{s.MinLower, s.MinUpper}
+		f.AvgBounds = []float64{s.AvgLower, s.AvgUpper}
+	}
 	if a.Query.Complement {
 		f.Max, f.Min = 1-f.Min, 1-f.Max
 		f.Average = 1 - f.Average
 		f.Worst, f.Best = f.Best, f.Worst
+		if f.MaxBounds != nil {
+			f.MaxBounds, f.MinBounds = []float64{1 - s.MinUpper, 1 - s.MinLower}, []float64{1 - s.MaxUpper, 1 - s.MaxLower}
+			f.AvgBounds = []float64{1 - s.AvgUpper, 1 - s.AvgLower}
+		}
 	}
 	if c := a.Result.Sched[s.Worst]; c >= 0 {
 		f.Labels = []string{m.Labels[pm.Label[c]].Name}
@@ -141,7 +156,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "  %s = %s\n", f.Query, val)
 		if f.Starts > 1 {
-			fmt.Fprintf(w, "    over %d start states: max %.10g at %s; min %.10g at %s; average %.10g\n", f.Starts, f.Max, f.Worst, f.Min, f.Best, f.Average)
+			fmt.Fprintf(w, "    over %d start states: max %s at %s; min %s at %s; average %s\n", f.Starts, withBounds(f.Max, f.MaxBounds), f.Worst, withBounds(f.Min, f.MinBounds), f.Best, withBounds(f.Average, f.AvgBounds))
 		}
 		if len(f.Labels) > 0 && r.Policy == "" {
 			fmt.Fprintf(w, "    attained by taking %s in %s\n", strings.Join(f.Labels, ", "), f.Worst)
@@ -206,4 +221,13 @@ func sizeText(b float64) string {
 		b /= 1024
 	}
 	return fmt.Sprintf("2^%.1f bytes", math.Log2(b)+60)
+}
+
+// withBounds writes v, with its bounds when they differ (interval
+// iteration's, of which v is the midpoint).
+func withBounds(v float64, b []float64) string {
+	if len(b) == 2 && b[0] != b[1] {
+		return fmt.Sprintf("%.10g (bounds [%.10g, %.10g])", v, b[0], b[1])
+	}
+	return fmt.Sprintf("%.10g", v)
 }
