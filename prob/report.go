@@ -16,36 +16,36 @@ import (
 // and its bounds, the extremes and average over the start states, and the
 // size of the model solved.
 type Figures struct {
-	Property   string   `json:"property"`
-	Query      string   `json:"query"`
-	Value      float64  `json:"value"`
-	Lower      float64  `json:"lower"`
-	Upper      float64  `json:"upper"`
-	Exact      string   `json:"exact,omitempty"`
-	Holds      string   `json:"holds,omitempty"`
-	Method     string   `json:"method"`
-	States     int      `json:"states"`
-	Choices    int      `json:"choices"`
-	Iterations int      `json:"iterations"`
-	Rounds     int      `json:"rounds,omitempty"`
-	Seconds    float64  `json:"seconds"`
-	Starts     int      `json:"start_states"`
-	Max        float64  `json:"max"`
-	Min        float64  `json:"min"`
-	Average    float64  `json:"average"`
+	Property   string  `json:"property"`
+	Query      string  `json:"query"`
+	Value      float64 `json:"value"`
+	Lower      float64 `json:"lower"`
+	Upper      float64 `json:"upper"`
+	Exact      string  `json:"exact,omitempty"`
+	Holds      string  `json:"holds,omitempty"`
+	Method     string  `json:"method"`
+	States     int     `json:"states"`
+	Choices    int     `json:"choices"`
+	Iterations int     `json:"iterations"`
+	Rounds     int     `json:"rounds,omitempty"`
+	Seconds    float64 `json:"seconds"`
+	Starts     int     `json:"start_states"`
+	Max        float64 `json:"max"`
+	Min        float64 `json:"min"`
+	Average    float64 `json:"average"`
 	// MaxBounds, MinBounds and AvgBounds enclose Max, Min and Average
 	// (lower, upper) when they are not exact: interval iteration's
 	// bounds, of which the three are the midpoints.
 	MaxBounds []float64 `json:"max_bounds,omitempty"`
 	MinBounds []float64 `json:"min_bounds,omitempty"`
 	AvgBounds []float64 `json:"average_bounds,omitempty"`
-	Worst      string   `json:"worst_start"`
-	Best       string   `json:"best_start"`
-	Zero       int      `json:"prob0_states"`
-	One        int      `json:"prob1_states"`
-	Policy     string   `json:"policy,omitempty"`
-	Labels     []string `json:"worst_start_label,omitempty"`
-	Blame      []Blamed `json:"blame,omitempty"`
+	Worst     string    `json:"worst_start"`
+	Best      string    `json:"best_start"`
+	Zero      int       `json:"prob0_states"`
+	One       int       `json:"prob1_states"`
+	Policy    string    `json:"policy,omitempty"`
+	Labels    []string  `json:"worst_start_label,omitempty"`
+	Blame     []Blamed  `json:"blame,omitempty"`
 }
 
 // Blamed is one costly decision (Decision) with state and label names.
