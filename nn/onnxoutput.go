@@ -226,5 +226,8 @@ func (l *lowering) argMaxAxis(i int, nd *onnxNode) error {
 	if l.c.out > 1 && l.dims[a] == 1 {
 		return fmt.Errorf("nn: %s: axis %d of the %d scores, shape %v, has size 1: it ranges over one element each (a batch axis?); vigil reads an ArgMax over the scores' elements (torch.argmax(x, dim=-1))", where, ax, l.c.out, l.dims)
 	}
+	if l.dims[a] != int64(l.c.out) { // several arg-maxes, one per row
+		return fmt.Errorf("nn: %s: axis %d of scores of shape %v gives one arg-max per row, not one over all %d scores; vigil reads one action", where, ax, l.dims, l.c.out)
+	}
 	return nil
 }
