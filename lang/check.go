@@ -1161,7 +1161,7 @@ func (c *checker) policies() {
 }
 
 func itemName(k PolicyItemKind) string {
-	return [...]string{"an inputs line", "an outputs line", "an interface file", "when rules", "an otherwise rule", "an argmax line"}[k]
+	return [...]string{"an inputs line", "an outputs line", "an interface file", "when rules", "an otherwise rule", "an argmax line", "an output line"}[k]
 }
 
 // affine checks a policy input and returns its rational affine form.

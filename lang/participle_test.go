@@ -164,6 +164,7 @@ type cPolicyItem struct {
 	Inputs    []*cExpr   `parser:"  \"inputs\" @@ (\",\" @@)*"`
 	Outputs   []*cOutput `parser:"| \"outputs\" @@ (\",\" @@)*"`
 	Interface *cString   `parser:"| \"interface\" @@"`
+	Output    *cString   `parser:"| \"output\" @@"`
 	ArgMax    *cIdent    `parser:"| \"argmax\" @@"`
 	When      *cExpr     `parser:"| \"when\" @@ \"->\""`
 	WhenLabel *cIdent    `parser:"  @@"`
@@ -402,6 +403,9 @@ func (c *converter) file(cf *cFile) []Decl {
 				case it.Interface != nil:
 					pi.Kind = ItemInterface
 					pi.Interface, pi.IfacePos = it.Interface.Value, c.pos(it.Interface.Pos)
+				case it.Output != nil:
+					pi.Kind = ItemOutput
+					pi.Interface, pi.IfacePos = it.Output.Value, c.pos(it.Output.Pos)
 				case it.ArgMax != nil:
 					pi.Kind = ItemArgMax
 					pi.Reading = c.ident(it.ArgMax)
