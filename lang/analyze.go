@@ -707,7 +707,7 @@ func Keywords() []string {
 // grammar expects them, and names elsewhere: the quantifiers (when a name
 // follows), the `in` of schema parameters and quantifiers, the `of` of
 // an array's type, the `cost` and `for` of an action, and a policy's
-// `argmax` line.
+// `argmax` and `output` lines.
 func ContextualKeywords() []string {
-	return []string{"argmax", "cost", "count", "exists", "for", "forall", "in", "of", "sum"}
+	return []string{"argmax", "cost", "count", "exists", "for", "forall", "in", "of", "output", "sum"}
 }
