@@ -29,7 +29,7 @@ import (
 )
 
 // SupportedONNXOps lists the ONNX ops vigil reads, for messages and help.
-const SupportedONNXOps = "Gemm, MatMul, Add, Sub, Mul, Div, Relu, LeakyRelu, Clip (constant bounds), Tanh, Sigmoid, Softmax and LogSoftmax (last), Flatten, Reshape, Squeeze, Unsqueeze, Transpose, Identity, Dropout and Constant, and Shape, Gather and Concat where they compute a Reshape's shape"
+const SupportedONNXOps = "Gemm, MatMul, Add, Sub, Mul, Div, Relu, LeakyRelu, Clip (constant bounds), Tanh, Sigmoid, Softmax and LogSoftmax (last), ArgMax (last: read as the scores it ranges over), Flatten, Reshape, Squeeze, Unsqueeze, Transpose, Identity, Dropout and Constant, and Shape, Gather and Concat where they compute a Reshape's shape"
 
 type onnxTensor struct {
 	name  string

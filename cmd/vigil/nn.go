@@ -18,7 +18,9 @@ func init() {
 		Usage:   "vigil nn verify|eval|bound|corpus [flags] ARGS...",
 		Help: "NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network: dense layers with\n" +
 			"ReLU, LeakyReLU, Clip (ReLU6, Hardtanh), Tanh or Sigmoid, optionally ending in Softmax or\n" +
-			"LogSoftmax, evaluated in float64 as lang/spec.md says. tools/sb3_to_onnx.py converts Stable-Baselines3 actors.",
+			"LogSoftmax, evaluated in float64 as lang/spec.md says; an ONNX output computed by ArgMax is\n" +
+			"read as the scores it ranges over, and --output NAME picks one output of a graph with several\n" +
+			"(an actor-critic). tools/sb3_to_onnx.py converts Stable-Baselines3 actors.",
 		Examples: []string{
 			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0"`,
