@@ -16,10 +16,14 @@ import (
 // then split_conditions holds its value. A split goes left iff
 // float32(x) < split_condition. default_left only matters for missing
 // values, which vigil's inputs never are, so it is ignored. Categorical
-// splits and vector leaves (multi_strategy) are rejected.
+// splits and vector leaves (multi_strategy) are rejected, and so are files
+// whose own predict is not the sum of all their trees (an early-stopped
+// scikit-learn model, one with a missing value other than NaN; see
+// xgbCheckAttributes). Nodes that pruning deleted are dropped (xgbLive).
 
 type xgbFile struct {
 	Learner struct {
+		Attributes        map[string]string `json:"attributes"`
 		LearnerModelParam struct {
 			BaseScore  string `json:"base_score"`
 			NumClass   string `json:"num_class"`
@@ -42,7 +46,8 @@ type xgbBooster struct {
 
 type xgbModel struct {
 	Param struct {
-		NumTrees string `json:"num_trees"`
+		NumTrees        string `json:"num_trees"`
+		NumParallelTree string `json:"num_parallel_tree"`
 	} `json:"gbtree_model_param"`
 	Trees    []xgbTree `json:"trees"`
 	TreeInfo []int     `json:"tree_info"`
@@ -51,6 +56,7 @@ type xgbModel struct {
 type xgbTree struct {
 	TreeParam struct {
 		NumNodes       string `json:"num_nodes"`
+		NumDeleted     string `json:"num_deleted"`
 		SizeLeafVector string `json:"size_leaf_vector"`
 	} `json:"tree_param"`
 	LeftChildren    []int     `json:"left_children"`
@@ -104,6 +110,9 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 	if weights != nil && len(weights) != len(m.Trees) {
 		return nil, fmt.Errorf("trees: XGBoost JSON: %d trees but %d dart weights", len(m.Trees), len(weights))
 	}
+	if err := xgbCheckAttributes(f.Learner.Attributes, len(m.Trees), nclass, m.Param.NumParallelTree); err != nil {
+		return nil, err
+	}
 	b := newBuilder("xgboost", nclass)
 	if lp.NumFeature != "" {
 		n, err := strconv.Atoi(lp.NumFeature)
@@ -156,13 +165,20 @@ func xgbConvert(xt *xgbTree, class int, weight float64) (Tree, error) {
 	if xt.SplitType != nil && len(xt.SplitType) != n {
 		return Tree{}, fmt.Errorf("split_type has %d entries for %d nodes", len(xt.SplitType), n)
 	}
-	t := Tree{Class: class, Nodes: make([]Node, n)}
+	keep, err := xgbLive(xt)
+	if err != nil {
+		return Tree{}, err
+	}
+	t := Tree{Class: class, Nodes: make([]Node, 0, n)}
 	for i := 0; i < n; i++ {
+		if keep[i] < 0 {
+			continue
+		}
 		if xt.LeftChildren[i] == -1 {
 			// XGBoost's leaf values are float32; a dart weight (float32
 			// too) multiplies them in float32.
 			v := float64(float32(float64(float32(xt.SplitConditions[i])) * float64(float32(weight))))
-			t.Nodes[i] = Node{Feature: -1, Leaf: len(t.Values)}
+			t.Nodes = append(t.Nodes, Node{Feature: -1, Leaf: len(t.Values)})
 			t.Values = append(t.Values, v)
 			continue
 		}
@@ -172,14 +188,139 @@ func xgbConvert(xt *xgbTree, class int, weight float64) (Tree, error) {
 		if xt.SplitIndices[i] < 0 {
 			return Tree{}, fmt.Errorf("node %d: negative split index %d", i, xt.SplitIndices[i])
 		}
-		t.Nodes[i] = Node{
+		t.Nodes = append(t.Nodes, Node{
 			Feature:   xt.SplitIndices[i],
 			Threshold: xgbThreshold(float32(xt.SplitConditions[i])),
-			Left:      xt.LeftChildren[i],
-			Right:     xt.RightChildren[i],
-		}
+			Left:      xgbRenumber(keep, xt.LeftChildren[i]),
+			Right:     xgbRenumber(keep, xt.RightChildren[i]),
+		})
 	}
 	return t, nil
+}
+
+// xgbCheckAttributes refuses models whose own predict differs from the
+// sum of all their trees in ways the file records only in
+// learner.attributes:
+//   - best_iteration below the last round (early stopping): XGBoost's
+//     scikit-learn predict uses rounds 0..best_iteration only, Booster.predict
+//     every round, and nothing says which one runs the policy;
+//   - the scikit-learn interface's missing value (attribute scikit_learn)
+//     other than NaN: its predict sends every input equal to it down each
+//     split's default branch, which vigil's splits do not model.
+func xgbCheckAttributes(attrs map[string]string, ntrees, nclass int, npt string) error {
+	if bi, ok := attrs["best_iteration"]; ok {
+		per := nclass
+		if npt != "" {
+			p, err := strconv.Atoi(npt)
+			if err != nil || p < 1 {
+				return fmt.Errorf("trees: XGBoost JSON: bad gbtree_model_param.num_parallel_tree %q", npt)
+			}
+			per *= p
+		}
+		rounds := ntrees / per
+		best, err := strconv.Atoi(strings.TrimSpace(bi))
+		if err != nil || best < 0 {
+			return fmt.Errorf("trees: XGBoost JSON: bad learner.attributes.best_iteration %q", bi)
+		}
+		if best+1 < rounds {
+			return fmt.Errorf("trees: XGBoost JSON: the model has %d boosting rounds but learner.attributes.best_iteration is %d (early stopping): "+
+				"XGBoost's scikit-learn predict uses only rounds 0..%d and Booster.predict all %d, so vigil cannot tell which policy runs; "+
+				"save the model the policy runs: booster[:%d].save_model(\"model.json\") for the early-stopped one (or delete the attribute from a booster that predicts with every round)",
+				rounds, best, best, rounds, best+1)
+		}
+	}
+	if sk, ok := attrs["scikit_learn"]; ok {
+		if v, found := xgbMissing(sk); found && v != "NaN" && v != "null" && v != "nan" {
+			return fmt.Errorf("trees: XGBoost JSON: the model was trained through XGBoost's scikit-learn interface with missing=%s "+
+				"(learner.attributes.scikit_learn): its predict sends every input equal to %s down each split's default branch, which vigil does not model; "+
+				"retrain with missing=np.nan (the default)", v, v)
+		}
+	}
+	return nil
+}
+
+// xgbMissing returns the value of "missing" in the scikit-learn
+// interface's parameters, a JSON object as Python writes it (with NaN).
+func xgbMissing(sk string) (string, bool) {
+	const key = `"missing":`
+	i := strings.Index(sk, key)
+	if i < 0 {
+		return "", false
+	}
+	rest := strings.TrimLeft(sk[i+len(key):], " \t\n")
+	j := strings.IndexAny(rest, ",}")
+	if j < 0 {
+		j = len(rest)
+	}
+	return strings.TrimSpace(rest[:j]), true
+}
+
+// xgbLive numbers the nodes that stay. XGBoost's pruning (gamma,
+// max_delta_step, ...) turns a split into a leaf and marks its subtree
+// deleted (tree_param.num_deleted) but keeps the deleted nodes in the arrays,
+// unreachable from the root: when exactly num_deleted nodes are unreachable,
+// they are dropped and the others renumbered in order (keep[i] is node i's
+// new index, -1 for a deleted node). Otherwise every node stays, so that the
+// checks every loader ends with (builder.finish) report the malformed
+// structure on the file's own node numbers.
+func xgbLive(xt *xgbTree) ([]int, error) {
+	n := len(xt.LeftChildren)
+	keep := make([]int, n)
+	for i := range keep {
+		keep[i] = i
+	}
+	nd := xt.TreeParam.NumDeleted
+	if nd == "" || nd == "0" {
+		return keep, nil
+	}
+	del, err := strconv.Atoi(nd)
+	if err != nil || del < 0 || del >= n {
+		return nil, fmt.Errorf("bad tree_param.num_deleted %q for %d nodes", nd, n)
+	}
+	seen := make([]bool, n)
+	seen[0] = true
+	stack := []int{0}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if xt.LeftChildren[i] == -1 {
+			continue
+		}
+		for _, c := range []int{xt.LeftChildren[i], xt.RightChildren[i]} {
+			if c <= 0 || c >= n || seen[c] {
+				return keep, nil // not a tree: finish says where
+			}
+			seen[c] = true
+			stack = append(stack, c)
+		}
+	}
+	live := 0
+	for _, s := range seen {
+		if s {
+			live++
+		}
+	}
+	if n-live != del {
+		return keep, nil // finish names an unreachable node
+	}
+	k := 0
+	for i := range keep {
+		if seen[i] {
+			keep[i], k = k, k+1
+		} else {
+			keep[i] = -1
+		}
+	}
+	return keep, nil
+}
+
+// xgbRenumber maps child index c through keep; an index out of range stays
+// as it is, for builder.finish to report.
+func xgbRenumber(keep []int, c int) int {
+	if c < 0 || c >= len(keep) {
+		return c
+	}
+	return keep[c]
 }
 
 // xgbThreshold returns the float64 T with float32(x) < t iff x < T for every
