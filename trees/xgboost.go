@@ -104,14 +104,14 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 	if nt := m.Param.NumTrees; nt != "" && nt != strconv.Itoa(len(m.Trees)) {
 		return nil, fmt.Errorf("trees: XGBoost JSON: gbtree_model_param.num_trees declares %s trees but the file has %d; is the file incomplete?", nt, len(m.Trees))
 	}
-	if nclass > 1 && len(m.TreeInfo) != len(m.Trees) {
+	// tree_info is checked whenever present: a multi-class model whose
+	// num_class is missing would otherwise add every class's trees into
+	// one score.
+	if (nclass > 1 || len(m.TreeInfo) > 0) && len(m.TreeInfo) != len(m.Trees) {
 		return nil, fmt.Errorf("trees: XGBoost JSON: %d trees but %d tree_info entries", len(m.Trees), len(m.TreeInfo))
 	}
 	if weights != nil && len(weights) != len(m.Trees) {
 		return nil, fmt.Errorf("trees: XGBoost JSON: %d trees but %d dart weights", len(m.Trees), len(weights))
-	}
-	if err := xgbCheckAttributes(f.Learner.Attributes, len(m.Trees), nclass, m.Param.NumParallelTree); err != nil {
-		return nil, err
 	}
 	b := newBuilder("xgboost", nclass)
 	if lp.NumFeature != "" {
@@ -128,10 +128,14 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 	copy(b.e.Base, base)
 	for ti, xt := range m.Trees {
 		class := 0
-		if nclass > 1 {
+		if len(m.TreeInfo) > 0 {
 			class = m.TreeInfo[ti]
 			if class < 0 || class >= nclass {
-				return nil, fmt.Errorf("trees: XGBoost JSON: tree %d: tree_info %d out of range 0..%d", ti, class, nclass-1)
+				nc := "is missing"
+				if lp.NumClass != "" {
+					nc = "is " + lp.NumClass
+				}
+				return nil, fmt.Errorf("trees: XGBoost JSON: tree %d: tree_info %d out of range 0..%d (learner_model_param.num_class %s)", ti, class, nclass-1, nc)
 			}
 		}
 		w := 1.0
@@ -143,6 +147,9 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 			return nil, fmt.Errorf("trees: XGBoost JSON: tree %d: %v", ti, err)
 		}
 		b.e.Trees = append(b.e.Trees, t)
+	}
+	if err := xgbCheckAttributes(f.Learner.Attributes, len(m.Trees), nclass, m.Param.NumParallelTree); err != nil {
+		return nil, err
 	}
 	return b.finish()
 }
