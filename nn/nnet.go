@@ -15,6 +15,7 @@ package nn
 // y * range + mean with the last mean and range.
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -38,7 +39,8 @@ func LoadNNet(path string) (*Network, error) {
 // ParseNNet decodes an NNet network from its text.
 func ParseNNet(b []byte) (*Network, error) {
 	var nums []float64
-	var lines []int // line number of each value, for errors
+	var lines []int                           // line number of each value, for errors
+	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a UTF-8 byte-order mark
 	for ln, line := range strings.Split(string(b), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "//") {
@@ -190,6 +192,12 @@ func ParseNNet(b []byte) (*Network, error) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("nn: layer %d: bias %v is not finite (nnet line %d); retrain or re-export the network", i+1, v, nnetLine(sections, lines, "bias", i+1, r+1))
 			}
+		}
+	}
+	for i := range mins {
+		if mins[i] > maxs[i] {
+			return nil, fmt.Errorf("nn: nnet line %d: input %d's minimum %v exceeds its maximum %v (line %d)",
+				nnetLine(sections, lines, "the input minimums", 0, 0), i+1, mins[i], maxs[i], nnetLine(sections, lines, "the input maximums", 0, 0))
 		}
 	}
 	for k, name := range []string{"the input minimums", "the input maximums", "the means", "the ranges"} {

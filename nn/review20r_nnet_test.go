@@ -90,6 +90,7 @@ func TestReview20rNNetLines(t *testing.T) {
 		{"zero range", "2,4,3,", "2,0,3,", "nnet line 8: value 2 of the ranges is 0"},
 		{"NaN minimum", "-1,0,\n", "nan,0,\n", "nnet line 5: value 1 of the input minimums is NaN"},
 		{"NaN weight", "-1,2,", "-1,nan,", "weight NaN is not finite (nnet line 14, neuron 2)"},
+		{"minimum above maximum", "-1,0,\n1,4,", "-1,5,\n1,4,", "nnet line 5: input 2's minimum 5 exceeds its maximum 4 (line 6)"},
 		{"fractional size", "2,2,2,\n0", "2,2.5,2,\n0", "layer size 2.5 is not a positive integer (line 3)"},
 	} {
 		src := strings.Replace(review20rNet, c.old, c.new, 1)
@@ -100,5 +101,9 @@ func TestReview20rNNetLines(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want %q", c.name, err, c.want)
 		}
+	}
+	// A UTF-8 byte-order mark before the first comment is no value.
+	if _, err := ParseNNet([]byte("\ufeff" + review20rNet)); err != nil {
+		t.Errorf("with a byte-order mark: %v", err)
 	}
 }
