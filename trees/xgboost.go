@@ -20,6 +20,10 @@ import (
 // whose own predict is not the sum of all their trees (an early-stopped
 // scikit-learn model, one with a missing value other than NaN; see
 // xgbCheckAttributes). Nodes that pruning deleted are dropped (xgbLive).
+// The scores are the margins (predict(output_margin=True)), whose arg-max
+// is multi:softmax's predict; XGBClassifier.predict of multi:softprob
+// takes the arg-max of float32 probabilities instead, where margins an ulp
+// apart may tie (testdata/review20r/near_tie.json).
 
 type xgbFile struct {
 	Learner struct {

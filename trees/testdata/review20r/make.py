@@ -35,14 +35,14 @@ def booster_case(name, b, loads=True):
 
 # Pruning (gamma) leaves deleted nodes in the arrays; some trees are one leaf.
 for name, gamma in (("pruned", 4.0), ("oneleaf", 1e9)):
-    b = xgb.train({"objective": "multi:softmax", "num_class": 3, "max_depth": 4, "gamma": gamma, "eta": 0.7, "seed": 1},
-                  xgb.DMatrix(X, label=y3), 3)
+    b = xgb.train({"objective": "multi:softmax", "num_class": 3, "max_depth": 3, "gamma": gamma, "eta": 0.7, "seed": 1},
+                  xgb.DMatrix(X, label=y3), 2)
     booster_case(name, b)
 # XGBoost random forests: num_parallel_tree trees per class and round.
-rf = xgb.XGBRFClassifier(n_estimators=4, max_depth=3, random_state=1)
+rf = xgb.XGBRFClassifier(n_estimators=3, max_depth=2, random_state=1)
 rf.fit(X, y3)
 save("rf_multi", rf, rf.predict(grid, output_margin=True), rf.predict(grid))
-b = xgb.train({"objective": "multi:softmax", "num_class": 3, "num_parallel_tree": 3, "subsample": 0.7, "colsample_bynode": 0.8,
+b = xgb.train({"objective": "multi:softmax", "num_class": 3, "num_parallel_tree": 2, "subsample": 0.7, "colsample_bynode": 0.8,
                "max_depth": 2, "seed": 2}, xgb.DMatrix(X, label=y3), 2)
 booster_case("parallel_boosted", b)
 # Ties: every class has the same trees, then classes 1 and 2 only; XGBoost's
@@ -57,6 +57,15 @@ for name in ("tie_all", "tie_12"):
         ts[0]["split_conditions"] = [v - 1 if i > 0 else v for i, v in enumerate(ts[0]["split_conditions"])]
     b = xgb.Booster(); b.load_model(bytearray(json.dumps(m), "utf-8"))
     booster_case(name, b)
+# A near-tie: class 1's leaves one float32 ulp above class 0's. XGBoost's
+# multi:softmax predict takes the arg-max of the margins, so class 1 wins
+# (XGBClassifier.predict of multi:softprob takes it of float32
+# probabilities, where such margins may tie; vigil reads margins).
+ts[0]["split_conditions"] = [v + 1 if i > 0 else v for i, v in enumerate(ts[0]["split_conditions"])]
+ts[1] = copy.deepcopy(ts[0]); ts[1]["id"] = 1
+ts[1]["split_conditions"] = [v if i == 0 else float(np.nextafter(np.float32(v), np.float32(np.inf))) for i, v in enumerate(ts[0]["split_conditions"])]
+b = xgb.Booster(); b.load_model(bytearray(json.dumps(m), "utf-8"))
+booster_case("near_tie", b)
 # Early stopping: the scikit-learn predict uses rounds 0..best_iteration only.
 Xv = rng.integers(0, 6, size=(100, 2)).astype(np.float32)
 es = xgb.XGBClassifier(n_estimators=30, max_depth=2, learning_rate=0.5, early_stopping_rounds=2, eval_metric="mlogloss")
@@ -70,4 +79,4 @@ y0 = ((X[:, 0] == 0) | (X[:, 0] >= 4)).astype(int)
 m0 = xgb.XGBClassifier(n_estimators=2, max_depth=1, missing=0.0)
 m0.fit(X, y0)
 save("missing0", m0, m0.predict(grid, output_margin=True), m0.predict(grid), loads=False)
-json.dump({"grid": grid.astype(float).tolist(), "cases": cases}, open(os.path.join(out, "expected.json"), "w"), indent=0, sort_keys=True)
+json.dump({"grid": grid.astype(float).tolist(), "cases": cases}, open(os.path.join(out, "expected.json"), "w"), separators=(",", ":"), sort_keys=True)
