@@ -1,6 +1,7 @@
 package trees
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -74,6 +75,13 @@ type xgbTree struct {
 func ParseXGBoost(data []byte) (*Ensemble, error) {
 	var f xgbFile
 	if err := json.Unmarshal(data, &f); err != nil {
+		if key, tok, ok := xgbNonFinite(data); ok {
+			why := ""
+			if key == "split_conditions" {
+				why = "; XGBoost writes NaN as the condition of a categorical split, which vigil does not support (train with enable_categorical=False)"
+			}
+			return nil, fmt.Errorf("trees: XGBoost JSON: %s in %q is not a JSON number (%s)%s", tok, key, jsonerr.Describe(data, err), why)
+		}
 		return nil, fmt.Errorf("trees: XGBoost JSON: %s", jsonerr.Describe(data, err))
 	}
 	lp := f.Learner.LearnerModelParam
@@ -264,6 +272,45 @@ func xgbMissing(sk string) (string, bool) {
 		j = len(rest)
 	}
 	return strings.TrimSpace(rest[:j]), true
+}
+
+// xgbNonFinite finds the first bare NaN or Infinity (as XGBoost's JSON
+// writer prints non-finite floats) outside strings, and the last object
+// key before it.
+func xgbNonFinite(data []byte) (key, tok string, ok bool) {
+	inStr, start := false, 0
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+				if j := skipSpace(data, i+1); j < len(data) && data[j] == ':' {
+					key = string(data[start:i])
+				}
+			}
+			continue
+		}
+		if c == '"' {
+			inStr, start = true, i+1
+			continue
+		}
+		for _, w := range []string{"NaN", "Infinity", "-Infinity"} {
+			if bytes.HasPrefix(data[i:], []byte(w)) {
+				return key, w, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // xgbLive numbers the nodes that stay. XGBoost's pruning (gamma,
