@@ -34,6 +34,11 @@ func Parse(data []byte) (*Ensemble, error) {
 	if bytes.HasPrefix(t, []byte("binf")) {
 		return nil, fmt.Errorf("trees: the model is in XGBoost's old binary format; vigil reads XGBoost JSON: load it in XGBoost and save it with Booster.save_model(\"model.json\")")
 	}
+	if bytes.HasPrefix(t, []byte("booster[")) || (t[0] == '[' && bytes.Contains(t[:min(len(t), 200)], []byte(`"nodeid"`))) {
+		// Booster.dump_model / get_dump, as text or JSON: the trees
+		// without the base score and objective, which the scores need.
+		return nil, fmt.Errorf("trees: the model is an XGBoost dump (Booster.dump_model or get_dump), which leaves out the base score and the objective; vigil reads XGBoost's save_model JSON: save it with Booster.save_model(\"model.json\")")
+	}
 	if t[0] != '{' {
 		return ParseLightGBM(data)
 	}

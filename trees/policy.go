@@ -67,7 +67,12 @@ func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
 		return nil, fail("%v", err)
 	}
 	if e.NumClasses != len(d.Outputs) {
-		return nil, fail("trees: the ensemble computes %d class scores but outputs lists %d labels; list one label per class, in class order", e.NumClasses, len(d.Outputs))
+		hint := ""
+		if e.NumClasses == 1 && len(d.Outputs) == 2 {
+			// A binary classifier: one margin, no score per label.
+			hint = " (a binary classifier computes one margin, not a score per label: train it with a multi-class objective, e.g. XGBoost's multi:softmax with num_class=2)"
+		}
+		return nil, fail("trees: the ensemble computes %d class scores but outputs lists %d labels; list one label per class, in class order%s", e.NumClasses, len(d.Outputs), hint)
 	}
 	if e.Declared && e.NumFeatures != len(d.Inputs) {
 		return nil, fail("trees: the ensemble has %d features but inputs lists %d expressions; give one input per feature, in order", e.NumFeatures, len(d.Inputs))

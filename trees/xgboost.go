@@ -1,6 +1,7 @@
 package trees
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -16,10 +17,18 @@ import (
 // then split_conditions holds its value. A split goes left iff
 // float32(x) < split_condition. default_left only matters for missing
 // values, which vigil's inputs never are, so it is ignored. Categorical
-// splits and vector leaves (multi_strategy) are rejected.
+// splits and vector leaves (multi_strategy) are rejected, and so are files
+// whose own predict is not the sum of all their trees (an early-stopped
+// scikit-learn model, one with a missing value other than NaN; see
+// xgbCheckAttributes). Nodes that pruning deleted are dropped (xgbLive).
+// The scores are the margins (predict(output_margin=True)), whose arg-max
+// is multi:softmax's predict; XGBClassifier.predict of multi:softprob
+// takes the arg-max of float32 probabilities instead, where margins an ulp
+// apart may tie (testdata/review20r/near_tie.json).
 
 type xgbFile struct {
 	Learner struct {
+		Attributes        map[string]string `json:"attributes"`
 		LearnerModelParam struct {
 			BaseScore  string `json:"base_score"`
 			NumClass   string `json:"num_class"`
@@ -42,7 +51,8 @@ type xgbBooster struct {
 
 type xgbModel struct {
 	Param struct {
-		NumTrees string `json:"num_trees"`
+		NumTrees        string `json:"num_trees"`
+		NumParallelTree string `json:"num_parallel_tree"`
 	} `json:"gbtree_model_param"`
 	Trees    []xgbTree `json:"trees"`
 	TreeInfo []int     `json:"tree_info"`
@@ -51,6 +61,7 @@ type xgbModel struct {
 type xgbTree struct {
 	TreeParam struct {
 		NumNodes       string `json:"num_nodes"`
+		NumDeleted     string `json:"num_deleted"`
 		SizeLeafVector string `json:"size_leaf_vector"`
 	} `json:"tree_param"`
 	LeftChildren    []int     `json:"left_children"`
@@ -64,6 +75,13 @@ type xgbTree struct {
 func ParseXGBoost(data []byte) (*Ensemble, error) {
 	var f xgbFile
 	if err := json.Unmarshal(data, &f); err != nil {
+		if key, tok, ok := xgbNonFinite(data); ok {
+			why := ""
+			if key == "split_conditions" {
+				why = "; XGBoost writes NaN as the condition of a categorical split, which vigil does not support (train with enable_categorical=False)"
+			}
+			return nil, fmt.Errorf("trees: XGBoost JSON: %s in %q is not a JSON number (%s)%s", tok, key, jsonerr.Describe(data, err), why)
+		}
 		return nil, fmt.Errorf("trees: XGBoost JSON: %s", jsonerr.Describe(data, err))
 	}
 	lp := f.Learner.LearnerModelParam
@@ -98,7 +116,10 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 	if nt := m.Param.NumTrees; nt != "" && nt != strconv.Itoa(len(m.Trees)) {
 		return nil, fmt.Errorf("trees: XGBoost JSON: gbtree_model_param.num_trees declares %s trees but the file has %d; is the file incomplete?", nt, len(m.Trees))
 	}
-	if nclass > 1 && len(m.TreeInfo) != len(m.Trees) {
+	// tree_info is checked whenever present: a multi-class model whose
+	// num_class is missing would otherwise add every class's trees into
+	// one score.
+	if (nclass > 1 || len(m.TreeInfo) > 0) && len(m.TreeInfo) != len(m.Trees) {
 		return nil, fmt.Errorf("trees: XGBoost JSON: %d trees but %d tree_info entries", len(m.Trees), len(m.TreeInfo))
 	}
 	if weights != nil && len(weights) != len(m.Trees) {
@@ -119,10 +140,14 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 	copy(b.e.Base, base)
 	for ti, xt := range m.Trees {
 		class := 0
-		if nclass > 1 {
+		if len(m.TreeInfo) > 0 {
 			class = m.TreeInfo[ti]
 			if class < 0 || class >= nclass {
-				return nil, fmt.Errorf("trees: XGBoost JSON: tree %d: tree_info %d out of range 0..%d", ti, class, nclass-1)
+				nc := "is missing"
+				if lp.NumClass != "" {
+					nc = "is " + lp.NumClass
+				}
+				return nil, fmt.Errorf("trees: XGBoost JSON: tree %d: tree_info %d out of range 0..%d (learner_model_param.num_class %s)", ti, class, nclass-1, nc)
 			}
 		}
 		w := 1.0
@@ -134,6 +159,9 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 			return nil, fmt.Errorf("trees: XGBoost JSON: tree %d: %v", ti, err)
 		}
 		b.e.Trees = append(b.e.Trees, t)
+	}
+	if err := xgbCheckAttributes(f.Learner.Attributes, len(m.Trees), nclass, m.Param.NumParallelTree); err != nil {
+		return nil, err
 	}
 	return b.finish()
 }
@@ -156,13 +184,20 @@ func xgbConvert(xt *xgbTree, class int, weight float64) (Tree, error) {
 	if xt.SplitType != nil && len(xt.SplitType) != n {
 		return Tree{}, fmt.Errorf("split_type has %d entries for %d nodes", len(xt.SplitType), n)
 	}
-	t := Tree{Class: class, Nodes: make([]Node, n)}
+	keep, err := xgbLive(xt)
+	if err != nil {
+		return Tree{}, err
+	}
+	t := Tree{Class: class, Nodes: make([]Node, 0, n)}
 	for i := 0; i < n; i++ {
+		if keep[i] < 0 {
+			continue
+		}
 		if xt.LeftChildren[i] == -1 {
 			// XGBoost's leaf values are float32; a dart weight (float32
 			// too) multiplies them in float32.
 			v := float64(float32(float64(float32(xt.SplitConditions[i])) * float64(float32(weight))))
-			t.Nodes[i] = Node{Feature: -1, Leaf: len(t.Values)}
+			t.Nodes = append(t.Nodes, Node{Feature: -1, Leaf: len(t.Values)})
 			t.Values = append(t.Values, v)
 			continue
 		}
@@ -172,14 +207,178 @@ func xgbConvert(xt *xgbTree, class int, weight float64) (Tree, error) {
 		if xt.SplitIndices[i] < 0 {
 			return Tree{}, fmt.Errorf("node %d: negative split index %d", i, xt.SplitIndices[i])
 		}
-		t.Nodes[i] = Node{
+		t.Nodes = append(t.Nodes, Node{
 			Feature:   xt.SplitIndices[i],
 			Threshold: xgbThreshold(float32(xt.SplitConditions[i])),
-			Left:      xt.LeftChildren[i],
-			Right:     xt.RightChildren[i],
-		}
+			Left:      xgbRenumber(keep, xt.LeftChildren[i]),
+			Right:     xgbRenumber(keep, xt.RightChildren[i]),
+		})
 	}
 	return t, nil
+}
+
+// xgbCheckAttributes refuses models whose own predict differs from the
+// sum of all their trees in ways the file records only in
+// learner.attributes:
+//   - best_iteration below the last round (early stopping): XGBoost's
+//     scikit-learn predict uses rounds 0..best_iteration only, Booster.predict
+//     every round, and nothing says which one runs the policy;
+//   - the scikit-learn interface's missing value (attribute scikit_learn)
+//     other than NaN: its predict sends every input equal to it down each
+//     split's default branch, which vigil's splits do not model.
+func xgbCheckAttributes(attrs map[string]string, ntrees, nclass int, npt string) error {
+	if bi, ok := attrs["best_iteration"]; ok {
+		per := nclass
+		if npt != "" {
+			p, err := strconv.Atoi(npt)
+			if err != nil || p < 1 {
+				return fmt.Errorf("trees: XGBoost JSON: bad gbtree_model_param.num_parallel_tree %q", npt)
+			}
+			per *= p
+		}
+		rounds := ntrees / per
+		best, err := strconv.Atoi(strings.TrimSpace(bi))
+		if err != nil || best < 0 {
+			return fmt.Errorf("trees: XGBoost JSON: bad learner.attributes.best_iteration %q", bi)
+		}
+		if best+1 < rounds {
+			return fmt.Errorf("trees: XGBoost JSON: the model has %d boosting rounds but learner.attributes.best_iteration is %d (early stopping): "+
+				"XGBoost's scikit-learn predict uses only rounds 0..%d and Booster.predict all %d, so vigil cannot tell which policy runs; "+
+				"save the model the policy runs: booster[:%d].save_model(\"model.json\") for the early-stopped one (or delete the attribute from a booster that predicts with every round)",
+				rounds, best, best, rounds, best+1)
+		}
+	}
+	if sk, ok := attrs["scikit_learn"]; ok {
+		if v, found := xgbMissing(sk); found && v != "NaN" && v != "null" && v != "nan" {
+			return fmt.Errorf("trees: XGBoost JSON: the model was trained through XGBoost's scikit-learn interface with missing=%s "+
+				"(learner.attributes.scikit_learn): its predict sends every input equal to %s down each split's default branch, which vigil does not model; "+
+				"retrain with missing=np.nan (the default)", v, v)
+		}
+	}
+	return nil
+}
+
+// xgbMissing returns the value of "missing" in the scikit-learn
+// interface's parameters, a JSON object as Python writes it (with NaN).
+func xgbMissing(sk string) (string, bool) {
+	const key = `"missing":`
+	i := strings.Index(sk, key)
+	if i < 0 {
+		return "", false
+	}
+	rest := strings.TrimLeft(sk[i+len(key):], " \t\n")
+	j := strings.IndexAny(rest, ",}")
+	if j < 0 {
+		j = len(rest)
+	}
+	return strings.TrimSpace(rest[:j]), true
+}
+
+// xgbNonFinite finds the first bare NaN or Infinity (as XGBoost's JSON
+// writer prints non-finite floats) outside strings, and the last object
+// key before it.
+func xgbNonFinite(data []byte) (key, tok string, ok bool) {
+	inStr, start := false, 0
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+				if j := skipSpace(data, i+1); j < len(data) && data[j] == ':' {
+					key = string(data[start:i])
+				}
+			}
+			continue
+		}
+		if c == '"' {
+			inStr, start = true, i+1
+			continue
+		}
+		for _, w := range []string{"NaN", "Infinity", "-Infinity"} {
+			if bytes.HasPrefix(data[i:], []byte(w)) {
+				return key, w, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// xgbLive numbers the nodes that stay. XGBoost's pruning (gamma,
+// max_delta_step, ...) turns a split into a leaf and marks its subtree
+// deleted (tree_param.num_deleted) but keeps the deleted nodes in the arrays,
+// unreachable from the root: when exactly num_deleted nodes are unreachable,
+// they are dropped and the others renumbered in order (keep[i] is node i's
+// new index, -1 for a deleted node). Otherwise every node stays, so that the
+// checks every loader ends with (builder.finish) report the malformed
+// structure on the file's own node numbers.
+func xgbLive(xt *xgbTree) ([]int, error) {
+	n := len(xt.LeftChildren)
+	keep := make([]int, n)
+	for i := range keep {
+		keep[i] = i
+	}
+	nd := xt.TreeParam.NumDeleted
+	if nd == "" || nd == "0" {
+		return keep, nil
+	}
+	del, err := strconv.Atoi(nd)
+	if err != nil || del < 0 || del >= n {
+		return nil, fmt.Errorf("bad tree_param.num_deleted %q for %d nodes", nd, n)
+	}
+	seen := make([]bool, n)
+	seen[0] = true
+	stack := []int{0}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if xt.LeftChildren[i] == -1 {
+			continue
+		}
+		for _, c := range []int{xt.LeftChildren[i], xt.RightChildren[i]} {
+			if c <= 0 || c >= n || seen[c] {
+				return keep, nil // not a tree: finish says where
+			}
+			seen[c] = true
+			stack = append(stack, c)
+		}
+	}
+	live := 0
+	for _, s := range seen {
+		if s {
+			live++
+		}
+	}
+	if n-live != del {
+		return keep, nil // finish names an unreachable node
+	}
+	k := 0
+	for i := range keep {
+		if seen[i] {
+			keep[i], k = k, k+1
+		} else {
+			keep[i] = -1
+		}
+	}
+	return keep, nil
+}
+
+// xgbRenumber maps child index c through keep; an index out of range stays
+// as it is, for builder.finish to report.
+func xgbRenumber(keep []int, c int) int {
+	if c < 0 || c >= len(keep) {
+		return c
+	}
+	return keep[c]
 }
 
 // xgbThreshold returns the float64 T with float32(x) < t iff x < T for every
