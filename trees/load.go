@@ -10,7 +10,8 @@ import (
 )
 
 // Load reads a tree ensemble from path. The format is recognised from the
-// content: XGBoost save_model JSON (an object with "learner"), Veritas JSON
+// content: XGBoost save_model JSON (an object with "learner") or UBJSON
+// (the same document in binary, ubjson.go), Veritas JSON
 // (an object with "trees" and "base_scores"), or LightGBM's text model
 // (lines "key=value" with "Tree=N" sections).
 func Load(path string) (*Ensemble, error) {
@@ -45,8 +46,17 @@ func Parse(data []byte) (*Ensemble, error) {
 	if len(t) > 1 && bytes.IndexByte([]byte("iUIlL"), t[1]) >= 0 && bytes.Contains(t, []byte("learner")) {
 		// UBJSON, XGBoost's binary JSON (save_model("model.ubj")): an
 		// object whose keys start with their length's type marker (i,
-		// U, I, l or L), where text JSON has a quote, a brace or space.
-		return nil, fmt.Errorf("trees: the model looks like XGBoost's UBJSON (.ubj); vigil reads XGBoost's text JSON: save it with Booster.save_model(\"model.json\")")
+		// U, I, l or L), where text JSON has a quote, a brace or space
+		// (ubjson.go).
+		js, err := ubjsonToJSON(bytes.TrimLeft(data, " \t\r\n"))
+		if err != nil {
+			return nil, err
+		}
+		e, err := ParseXGBoost(js)
+		if err != nil {
+			return nil, fmt.Errorf("%w (the model was decoded from UBJSON)", err)
+		}
+		return e, nil
 	}
 	// Tell the formats apart by their keys without decoding the file twice;
 	// each parser reports what is wrong with the JSON itself.

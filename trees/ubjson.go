@@ -1,0 +1,277 @@
+package trees
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// UBJSON, the binary JSON XGBoost writes with save_model("model.ubj") (and,
+// from XGBoost 2.1, for any name not ending in .json): Universal Binary
+// JSON, draft 12. Values start with a type marker: Z null, N no-op, T and F
+// the Booleans, i int8, U uint8, I int16, l int32, L int64, d float32, D
+// float64, H a high-precision number as a string, C a character, S a
+// string (its length an integer value, then the bytes), [ an array and {
+// an object (whose keys are strings without the S). Numbers are big-endian.
+// A container may give its element type ($ and a marker) and its count (#
+// and an integer); with a count it has no closing ] or }. XGBoost writes
+// its per-tree arrays typed ([$d#L... for the float32 leaf values and
+// thresholds, [$l#L... for child indices).
+//
+// The document is decoded into the values encoding/json decodes to and
+// written out as JSON text, which ParseXGBoost reads as it reads a .json
+// model: a float32 becomes the float64 it equals, and float64 text round
+// trips, so every threshold and leaf value keeps its bits.
+
+// ubjMaxDepth bounds the nesting of containers (XGBoost's models nest
+// about six deep).
+const ubjMaxDepth = 100
+
+type ubjReader struct {
+	b     []byte
+	pos   int
+	depth int
+}
+
+func (r *ubjReader) errorf(format string, args ...any) error {
+	return fmt.Errorf("trees: UBJSON model, byte %d: %s", r.pos, fmt.Sprintf(format, args...))
+}
+
+func (r *ubjReader) need(n int) ([]byte, error) {
+	if n < 0 || n > len(r.b)-r.pos {
+		return nil, r.errorf("the file ends inside a value (%d more bytes needed, %d left); is it cut short?", n, len(r.b)-r.pos)
+	}
+	s := r.b[r.pos : r.pos+n]
+	r.pos += n
+	return s, nil
+}
+
+func (r *ubjReader) marker() (byte, error) {
+	for {
+		s, err := r.need(1)
+		if err != nil {
+			return 0, err
+		}
+		if s[0] != 'N' { // no-op
+			return s[0], nil
+		}
+	}
+}
+
+// integer reads an integer of the type m.
+func (r *ubjReader) integer(m byte) (int64, bool, error) {
+	size := map[byte]int{'i': 1, 'U': 1, 'I': 2, 'l': 4, 'L': 8}[m]
+	if size == 0 {
+		return 0, false, nil
+	}
+	s, err := r.need(size)
+	if err != nil {
+		return 0, true, err
+	}
+	switch m {
+	case 'i':
+		return int64(int8(s[0])), true, nil
+	case 'U':
+		return int64(s[0]), true, nil
+	case 'I':
+		return int64(int16(binary.BigEndian.Uint16(s))), true, nil
+	case 'l':
+		return int64(int32(binary.BigEndian.Uint32(s))), true, nil
+	}
+	return int64(binary.BigEndian.Uint64(s)), true, nil
+}
+
+// length reads a length or count: an integer value, not negative.
+func (r *ubjReader) length(what string) (int, error) {
+	m, err := r.marker()
+	if err != nil {
+		return 0, err
+	}
+	n, ok, err := r.integer(m)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, r.errorf("%s must be an integer, not type %q", what, m)
+	}
+	if n < 0 || n > int64(len(r.b)) {
+		return 0, r.errorf("%s %d is negative or longer than the file", what, n)
+	}
+	return int(n), nil
+}
+
+func (r *ubjReader) str() (string, error) {
+	n, err := r.length("a string's length")
+	if err != nil {
+		return "", err
+	}
+	s, err := r.need(n)
+	return string(s), err
+}
+
+// value reads a value whose type marker is m.
+func (r *ubjReader) value(m byte) (any, error) {
+	if n, ok, err := r.integer(m); ok {
+		return json.Number(strconv.FormatInt(n, 10)), err
+	}
+	switch m {
+	case 'Z':
+		return nil, nil
+	case 'T':
+		return true, nil
+	case 'F':
+		return false, nil
+	case 'd', 'D':
+		size := 4
+		if m == 'D' {
+			size = 8
+		}
+		s, err := r.need(size)
+		if err != nil {
+			return nil, err
+		}
+		var f float64
+		if m == 'd' {
+			f = float64(math.Float32frombits(binary.BigEndian.Uint32(s)))
+		} else {
+			f = math.Float64frombits(binary.BigEndian.Uint64(s))
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, r.errorf("a number is %v, which XGBoost's JSON models do not hold", f)
+		}
+		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
+	case 'H':
+		s, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := strconv.ParseFloat(s, 64); err != nil {
+			return nil, r.errorf("the high-precision number %q is not a number", s)
+		}
+		return json.Number(s), nil
+	case 'C':
+		s, err := r.need(1)
+		if err != nil {
+			return nil, err
+		}
+		return string(s), nil
+	case 'S':
+		return r.str()
+	case '[', '{':
+		r.depth++
+		if r.depth > ubjMaxDepth {
+			return nil, r.errorf("containers nested more than %d deep", ubjMaxDepth)
+		}
+		defer func() { r.depth-- }()
+		return r.container(m == '{')
+	}
+	return nil, r.errorf("unknown type marker %q", m)
+}
+
+// container reads an array or object after its opening marker.
+func (r *ubjReader) container(object bool) (any, error) {
+	var elem byte // the element type of a typed container
+	count := -1
+	if r.pos < len(r.b) && r.b[r.pos] == '$' {
+		r.pos++
+		m, err := r.need(1)
+		if err != nil {
+			return nil, err
+		}
+		elem = m[0]
+		if r.pos >= len(r.b) || r.b[r.pos] != '#' {
+			return nil, r.errorf("a typed container ($%c) must give its count (#)", elem)
+		}
+	}
+	if r.pos < len(r.b) && r.b[r.pos] == '#' {
+		r.pos++
+		n, err := r.length("a container's count")
+		if err != nil {
+			return nil, err
+		}
+		count = n
+	}
+	// Each element takes at least one byte, unless its type is given and
+	// holds no data (Z, T, F): bound the count by what is left.
+	if count > len(r.b)-r.pos && !(elem == 'Z' || elem == 'T' || elem == 'F') {
+		return nil, r.errorf("a container of %d elements in %d bytes; is the file cut short?", count, len(r.b)-r.pos)
+	}
+	next := func() (any, error) {
+		m := elem
+		if m == 0 {
+			var err error
+			if m, err = r.marker(); err != nil {
+				return nil, err
+			}
+		}
+		return r.value(m)
+	}
+	end := func() (bool, error) {
+		if count >= 0 {
+			return false, nil
+		}
+		for r.pos < len(r.b) && r.b[r.pos] == 'N' {
+			r.pos++
+		}
+		if r.pos >= len(r.b) {
+			return false, r.errorf("the file ends inside a container; is it cut short?")
+		}
+		if c := r.b[r.pos]; object && c == '}' || !object && c == ']' {
+			r.pos++
+			return true, nil
+		}
+		return false, nil
+	}
+	if object {
+		obj := map[string]any{}
+		for i := 0; count < 0 || i < count; i++ {
+			if done, err := end(); done || err != nil {
+				return obj, err
+			}
+			k, err := r.str()
+			if err != nil {
+				return nil, err
+			}
+			v, err := next()
+			if err != nil {
+				return nil, err
+			}
+			obj[k] = v
+		}
+		return obj, nil
+	}
+	arr := []any{}
+	for i := 0; count < 0 || i < count; i++ {
+		if done, err := end(); done || err != nil {
+			return arr, err
+		}
+		v, err := next()
+		if err != nil {
+			return nil, err
+		}
+		arr = append(arr, v)
+	}
+	return arr, nil
+}
+
+// ubjsonToJSON decodes a UBJSON document into JSON text.
+func ubjsonToJSON(b []byte) ([]byte, error) {
+	r := &ubjReader{b: b}
+	m, err := r.marker()
+	if err != nil {
+		return nil, err
+	}
+	v, err := r.value(m)
+	if err != nil {
+		return nil, err
+	}
+	for r.pos < len(r.b) && r.b[r.pos] == 'N' {
+		r.pos++
+	}
+	if r.pos != len(r.b) {
+		return nil, r.errorf("%d bytes after the document", len(r.b)-r.pos)
+	}
+	return json.Marshal(v)
+}
