@@ -203,7 +203,17 @@ func (r *FaultsReport) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "no faults: no %s state on the run where the policy's label may lead out of the %s region\n", what, what)
 	default:
-		fmt.Fprintf(w, "%s:\n", phrase.Plural(len(r.Faults), "fault"))
+		// A fault is a decision, (state, label) (paper 000, Definition
+		// 3): a run through the same state twice shows it at two steps.
+		distinct := map[string]bool{}
+		for _, f := range r.Faults {
+			distinct[f.State] = true
+		}
+		if len(distinct) == len(r.Faults) {
+			fmt.Fprintf(w, "%s:\n", phrase.Plural(len(r.Faults), "fault"))
+		} else {
+			fmt.Fprintf(w, "%s, at %s:\n", phrase.Plural(len(distinct), "fault"), phrase.Plural(len(r.Faults), "step"))
+		}
 		for _, f := range r.Faults {
 			fmt.Fprintf(w, "  step %d: %s\n    policy takes %s, which may lead to %s (not %s)\n", f.Step, f.State, f.Label, f.Outcome, what)
 			if f.Alt != "" {
