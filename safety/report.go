@@ -222,7 +222,13 @@ func (r *FaultsReport) WriteText(w io.Writer) error {
 		}
 	}
 	if r.EndUnsafe {
-		fmt.Fprintf(w, "bugs (states where the policy is unsafe but a %s policy exists): %s of %d\n", what, phrase.Plural(len(r.Bugs), "step"), r.Steps-1)
+		fmt.Fprintf(w, "bugs (states where the policy is unsafe but a %s policy exists): %s of %d", what, phrase.Plural(len(r.Bugs), "step"), r.Steps-1)
+		if done := max(r.Analysed-1, 0); done < r.Steps-1 {
+			// Stopped early: the steps before the analysed ones are
+			// not known to be bugs or not.
+			fmt.Fprintf(w, ", of which %d analysed", done)
+		}
+		fmt.Fprintln(w)
 	}
 	_, err := fmt.Fprintf(w, "%s: %s (%d from the caches), %d expanded, %.3fs\n", r.Algo, phrase.Plural(r.Decisions, "decision"), r.CacheHits, r.Expanded, r.Seconds)
 	return err
