@@ -593,11 +593,17 @@ func (ch *checker) list(ss [][]int) string {
 func BudgetCap(m *symbolic.Model, limit int) int {
 	n := 1
 	for i := range m.Vars {
-		size := m.Vars[i].Hi - m.Vars[i].Lo + 1
-		if size <= 0 {
-			return 0
+		lo, hi := m.Vars[i].Lo, m.Vars[i].Hi
+		if hi < lo {
+			return 0 // no states
 		}
-		if size > limit || n > (limit+1)/size {
+		// hi - lo + 1 may leave int64 (a range of 2^63 values or more):
+		// compare before subtracting.
+		if hi >= 0 && lo < 0 && hi > limit+lo {
+			return limit + 1
+		}
+		size := hi - lo + 1
+		if size <= 0 || size > limit || n > (limit+1)/size {
 			return limit + 1
 		}
 		n *= size
