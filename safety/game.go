@@ -142,9 +142,13 @@ func newBase(sp *Space, r Radius, name string) base {
 
 // MaxPairs bounds the (state, remaining budget) pairs a decider for a
 // finite radius r >= 1 may index (states stored times r+1): their arrays
-// are dense, so a radius of 10^6 on a model of 61 reachable states (among
-// many more) needed several GB and died out of memory.
-const MaxPairs = 1 << 25
+// are dense (tens of bytes a pair), so a radius of 10^6 on a model of 61
+// reachable states (among many more) needed several GB and died out of
+// memory. At the bound TarjanSafe's arrays take about 0.8 GB.
+const MaxPairs = 1 << 24
+
+// maxPairs is MaxPairs; tests lower it.
+var maxPairs int64 = MaxPairs
 
 // searchRadius is the radius the deciders search with: r, or the number of
 // the model's states when that is smaller, which decides the same
@@ -195,9 +199,9 @@ func (d *base) expand(ctx context.Context, s uint32) error {
 	if err := d.sp.Expand(s); err != nil {
 		return err
 	}
-	if d.r > 0 && int64(d.sp.Len())*int64(d.r+1) > MaxPairs {
+	if d.r > 0 && int64(d.sp.Len())*int64(d.r+1) > maxPairs {
 		return fmt.Errorf("radius %d: the deciders keep every (state, remaining budget) pair, and %d states times %d budgets exceed %d pairs; use a smaller radius or --radius inf",
-			d.user, d.sp.Len(), d.r+1, MaxPairs)
+			d.user, d.sp.Len(), d.r+1, maxPairs)
 	}
 	d.sync()
 	d.ticks++
