@@ -24,6 +24,7 @@ package fuzz
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -317,7 +318,11 @@ func (ck *safetyChecker) analyse(ctx context.Context, r *SafetyRun) (*SafetyCase
 	c := &SafetyCase{Run: r}
 	t0 := time.Now()
 	ids, err := safety.RunStates(ck.sp, r.Steps)
-	if err != nil {
+	if _, ok := errors.AsType[*explicit.RangeError](err); ok {
+		// A label the policy does not take leaves a range on the run: the
+		// oracles, which try every label, cannot decide its states.
+		return nil, fmt.Errorf("fuzz: unsafe run %d: %w", r.Index, err)
+	} else if err != nil {
 		return nil, fmt.Errorf("fuzz: run %d does not replay: %w", r.Index, err)
 	}
 	n := len(ids)

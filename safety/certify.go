@@ -76,7 +76,7 @@ func (cf *certifier) add(id uint32) (cert.Kind, error) {
 	sp, f := d.Space(), d.facts()
 	b0 := int32(0)
 	if d.Radius() >= 0 {
-		b0 = int32(d.Radius())
+		b0 = int32(d.searched())
 	}
 	m := sp.G.M
 	cost := func(s, k uint32) int32 {

@@ -17,3 +17,11 @@ func NewVIAllGroups(sp *Space, r Radius) *VI {
 	d.allGroups = true
 	return d
 }
+
+// SetMaxPairs lowers the pairs bound (MaxPairs) until the returned
+// function restores it.
+func SetMaxPairs(n int64) (restore func()) {
+	old := maxPairs
+	maxPairs = n
+	return func() { maxPairs = old }
+}

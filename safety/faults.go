@@ -3,6 +3,7 @@ package safety
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -89,10 +90,20 @@ func Faults(ctx context.Context, d Decider, run []uint32) (*FaultReport, error) 
 		}
 		rep.Safe[i] = ok
 		rep.Done++
-		if !ok || i == n-1 {
+		if !ok {
 			continue
 		}
-		if rep.EndUnsafe {
+		if i == n-1 {
+			// The run ends here without reaching a terminal state (a step
+			// limit, or a loop back to an earlier state, analysed there):
+			// the policy's label here is a decision of the run too.
+			if sp.Status(s) != explicit.Open || slices.Contains(run[:i], s) {
+				continue
+			}
+			if err := sp.Expand(s); err != nil {
+				return rep, err
+			}
+		} else if rep.EndUnsafe {
 			rep.Bugs = append(rep.Bugs, i)
 		}
 		pg := sp.PolicyGroup(s)
@@ -105,7 +116,7 @@ func Faults(ctx context.Context, d Decider, run []uint32) (*FaultReport, error) 
 			if err != nil {
 				return rep, err
 			}
-			if !tok && (!found || t == run[i+1]) {
+			if !tok && (!found || (i+1 < n && t == run[i+1])) {
 				bad, found = t, true
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"vigil/safety/cert"
 	"vigil/symbolic/explicit"
 )
 
@@ -66,6 +67,7 @@ type Decider interface {
 	// statistics so far (for a progress line).
 	SetProgress(f func(Stats))
 	facts() *facts
+	searched() Radius
 }
 
 const noYes = math.MaxInt32
@@ -125,7 +127,8 @@ func (f *facts) markUnsafe(s uint32, b int32) {
 // base holds what every decider has: the space, the radius and the facts.
 type base struct {
 	sp    *Space
-	r     Radius
+	r     Radius // the radius searched: user, or less when that decides the same
+	user  Radius // the radius asked for
 	f     facts
 	stats Stats
 	name  string
@@ -134,13 +137,37 @@ type base struct {
 }
 
 func newBase(sp *Space, r Radius, name string) base {
-	return base{sp: sp, r: r, name: name}
+	return base{sp: sp, r: searchRadius(sp, r), user: r, name: name}
+}
+
+// MaxPairs bounds the (state, remaining budget) pairs a decider for a
+// finite radius r >= 1 may index (states stored times r+1): their arrays
+// are dense (tens of bytes a pair), so a radius of 10^6 on a model of 61
+// reachable states (among many more) needed several GB and died out of
+// memory. At the bound TarjanSafe's arrays take about 0.8 GB.
+const MaxPairs = 1 << 24
+
+// maxPairs is MaxPairs; tests lower it.
+var maxPairs int64 = MaxPairs
+
+// searchRadius is the radius the deciders search with: r, or the number of
+// the model's states when that is smaller, which decides the same
+// (cert.BudgetCap). Without it a radius of 10^6 on a model of 21 states
+// made every decider allocate (state, budget) pairs by the million.
+func searchRadius(sp *Space, r Radius) Radius {
+	if r < 0 {
+		return r
+	}
+	return Radius(min(int(r), cert.BudgetCap(sp.G.M, int(r))))
 }
 
 func (d *base) Name() string   { return d.name }
-func (d *base) Radius() Radius { return d.r }
-func (d *base) Space() *Space  { return d.sp }
-func (d *base) Stats() Stats   { return d.stats }
+func (d *base) Radius() Radius { return d.user }
+
+// searched is the radius the budgets start from (see searchRadius).
+func (d *base) searched() Radius { return d.r }
+func (d *base) Space() *Space    { return d.sp }
+func (d *base) Stats() Stats     { return d.stats }
 
 // SetProgress installs f (see Decider).
 func (d *base) SetProgress(f func(Stats)) { d.prog = f }
@@ -171,6 +198,10 @@ func (d *base) expand(ctx context.Context, s uint32) error {
 	d.stats.Expanded++
 	if err := d.sp.Expand(s); err != nil {
 		return err
+	}
+	if d.r > 0 && int64(d.sp.Len())*int64(d.r+1) > maxPairs {
+		return fmt.Errorf("radius %d: the deciders keep every (state, remaining budget) pair, and %d states times %d budgets exceed %d pairs; use a smaller radius or --radius inf",
+			d.user, d.sp.Len(), d.r+1, maxPairs)
 	}
 	d.sync()
 	d.ticks++

@@ -109,7 +109,7 @@ type iFrame struct {
 
 // NewIPI returns iPI with opt.Order for radius r over sp.
 func NewIPI(sp *Space, r Radius, opt Options) *IPI {
-	return &IPI{base: newBase(sp, r, "ipi("+opt.Order.String()+")"), pi: newPairIndex(r), ord: orders{opt.Order, opt.Seed}}
+	return &IPI{base: newBase(sp, r, "ipi("+opt.Order.String()+")"), pi: newPairIndex(searchRadius(sp, r)), ord: orders{opt.Order, opt.Seed}}
 }
 
 // Decide reports whether id is r-safe.
@@ -253,7 +253,7 @@ type nFrame struct {
 
 // NewNPI returns nPI for radius r over sp.
 func NewNPI(sp *Space, r Radius, opt Options) *NPI {
-	return &NPI{base: newBase(sp, r, "npi("+opt.Order.String()+")"), pi: newPairIndex(r), ord: orders{opt.Order, opt.Seed}}
+	return &NPI{base: newBase(sp, r, "npi("+opt.Order.String()+")"), pi: newPairIndex(searchRadius(sp, r)), ord: orders{opt.Order, opt.Seed}}
 }
 
 func (d *NPI) syncPairs() {

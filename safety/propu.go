@@ -35,7 +35,7 @@ type PropU struct {
 
 // NewPropU returns Prop-U for radius r over sp.
 func NewPropU(sp *Space, r Radius) *PropU {
-	return &PropU{base: newBase(sp, r, "propu"), pi: newPairIndex(r)}
+	return &PropU{base: newBase(sp, r, "propu"), pi: newPairIndex(searchRadius(sp, r))}
 }
 
 func (d *PropU) node(s uint32, b int32) uint32 {

@@ -203,7 +203,17 @@ func (r *FaultsReport) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "no faults: no %s state on the run where the policy's label may lead out of the %s region\n", what, what)
 	default:
-		fmt.Fprintf(w, "%s:\n", phrase.Plural(len(r.Faults), "fault"))
+		// A fault is a decision, (state, label) (paper 000, Definition
+		// 3): a run through the same state twice shows it at two steps.
+		distinct := map[string]bool{}
+		for _, f := range r.Faults {
+			distinct[f.State] = true
+		}
+		if len(distinct) == len(r.Faults) {
+			fmt.Fprintf(w, "%s:\n", phrase.Plural(len(r.Faults), "fault"))
+		} else {
+			fmt.Fprintf(w, "%s, at %s:\n", phrase.Plural(len(distinct), "fault"), phrase.Plural(len(r.Faults), "step"))
+		}
 		for _, f := range r.Faults {
 			fmt.Fprintf(w, "  step %d: %s\n    policy takes %s, which may lead to %s (not %s)\n", f.Step, f.State, f.Label, f.Outcome, what)
 			if f.Alt != "" {
@@ -212,7 +222,13 @@ func (r *FaultsReport) WriteText(w io.Writer) error {
 		}
 	}
 	if r.EndUnsafe {
-		fmt.Fprintf(w, "bugs (states where the policy is unsafe but a %s policy exists): %s of %d\n", what, phrase.Plural(len(r.Bugs), "step"), r.Steps-1)
+		fmt.Fprintf(w, "bugs (states where the policy is unsafe but a %s policy exists): %s of %d", what, phrase.Plural(len(r.Bugs), "step"), r.Steps-1)
+		if done := max(r.Analysed-1, 0); done < r.Steps-1 {
+			// Stopped early: the steps before the analysed ones are
+			// not known to be bugs or not.
+			fmt.Fprintf(w, ", of which %d analysed", done)
+		}
+		fmt.Fprintln(w)
 	}
 	_, err := fmt.Fprintf(w, "%s: %s (%d from the caches), %d expanded, %.3fs\n", r.Algo, phrase.Plural(r.Decisions, "decision"), r.CacheHits, r.Expanded, r.Seconds)
 	return err

@@ -30,7 +30,7 @@ type vbase struct {
 func newVBase(sp *Space, r Radius, name string) vbase {
 	u := int32(1)
 	if r >= 0 {
-		u = int32(r) + 1
+		u = int32(searchRadius(sp, r)) + 1
 	}
 	return vbase{base: newBase(sp, r, name), U: u}
 }

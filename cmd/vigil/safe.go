@@ -57,7 +57,11 @@ func addSafetyFlags(fs *flag.FlagSet, withStart bool) *safetyFlags {
 	fs.Var(sf.radius, "radius", "how often a policy may deviate from the tested one along a run: a number, or inf for plain safety")
 	algos := append(append([]string(nil), safety.Algorithms...), "propu-bdd")
 	sf.algo = &cli.EnumFlag{What: "algorithm", Values: algos, Val: "tarjan"}
-	fs.Var(sf.algo, "algo", "decider: "+strings.Join(algos, ", ")+" (propu-bdd: Prop-U with BDDs over all states at once, radius inf or 0)")
+	if withStart {
+		fs.Var(sf.algo, "algo", "decider: "+strings.Join(algos, ", ")+" (propu-bdd: Prop-U with BDDs over all states at once, radius inf or 0)")
+	} else { // vigil faults, which refuses propu-bdd (it decides no single states)
+		fs.Var(sf.algo, "algo", "decider: "+strings.Join(safety.Algorithms, ", "))
+	}
 	sf.order = &cli.EnumFlag{What: "action order", Values: []string{"app", "learn", "rand"}, Val: "app"}
 	fs.Var(sf.order, "order", "iPI/nPI action order: app (model order), learn (the tested policy's label first), rand (seeded)")
 	sf.seed = fs.Uint64("seed", 1, "random seed (--order rand, LRTDP's ties)")

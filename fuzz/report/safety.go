@@ -136,7 +136,11 @@ func SafetyHTML(w io.Writer, t *Safety) error {
 		case !c.Analysed:
 			b.WriteString(`<p class="why-no-bug">Not analysed: testing stopped before this run was confirmed and searched for bugs.</p>`)
 		case len(c.Bugs) == 0:
-			fmt.Fprintf(&b, `<p class="why-no-bug">No bug: no state on this run is %s, so the unsafety is unavoidable from the start state: no choice of labels avoids it.</p>`, esc(what))
+			if t.Radius == safety.Inf {
+				fmt.Fprintf(&b, `<p class="why-no-bug">No bug: no state on this run is %s, so the unsafety is unavoidable from the start state: no choice of labels avoids it.</p>`, esc(what))
+			} else {
+				fmt.Fprintf(&b, `<p class="why-no-bug">No bug: no state on this run is %s: %s.</p>`, esc(what), esc(unavoidable(t.Radius, t.Policy, "its states")))
+			}
 		}
 		safetyPathSVG(&b, m, c)
 		for _, f := range c.Faults {
@@ -202,6 +206,17 @@ func radiusWords(r safety.Radius) string {
 		return "safe"
 	}
 	return r.String() + "-safe"
+}
+
+// unavoidable says what a run without an r-safe state means: for radius
+// inf that no choice of labels avoids the unsafe states, for a finite
+// radius only that no policy within r deviations of the tested one does
+// (a state that is not r-safe may be safe).
+func unavoidable(r safety.Radius, policy, from string) string {
+	if r == safety.Inf {
+		return "the unsafety is unavoidable"
+	}
+	return fmt.Sprintf("no policy within %s of %s avoids the unsafe states from %s (a larger radius may)", plural(int(r), "deviation"), policy, from)
 }
 
 // plural is "1 step" or "n steps".

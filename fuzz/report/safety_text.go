@@ -170,7 +170,7 @@ func (t *Safety) WriteText(w io.Writer) error {
 		writeUnsafeRun(w, m, c, what)
 	}
 	if n := len(res.Cases) - sum.withBugs - sum.unanalysed; n > 0 {
-		fmt.Fprintf(w, "\n%s without a bug: no state on them is %s, the unsafety is unavoidable\n", plural(n, "unsafe run"), what)
+		fmt.Fprintf(w, "\n%s without a bug: no state on them is %s, %s\n", plural(n, "unsafe run"), what, unavoidable(t.Radius, t.Policy, "them"))
 	}
 	if t.Stopped != "" {
 		fmt.Fprintf(w, "\n%s after %d of %d runs", t.Stopped, res.Runs, t.Runs)

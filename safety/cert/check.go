@@ -442,12 +442,17 @@ func (ch *checker) checkUnsafeRoots(roots [][]int, entries []Entry) error {
 
 	root := 0
 	if !ch.inf {
-		root = ch.radius
+		// A state unsafe with budget n (the number of states) is unsafe
+		// with any larger budget (BudgetCap).
+		root = min(ch.radius, BudgetCap(ch.m, ch.radius))
 	}
 	for _, s := range roots {
 		if _, ok := best(s, root); !ok {
 			if ch.inf {
 				return errorf("state %s has no entry", ch.show(s))
+			}
+			if root < ch.radius {
+				return errorf("state %s has no entry with budget %d (the radius %d, or the model's %d states, which bound the deviations any run needs)", ch.show(s), root, ch.radius, root)
 			}
 			return errorf("state %s has no entry with budget %d (the radius)", ch.show(s), ch.radius)
 		}
@@ -574,4 +579,37 @@ func (ch *checker) list(ss [][]int) string {
 		parts = append(parts, "("+ch.show(s)+")")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// BudgetCap returns the number of states of m (the product of its
+// variables' range sizes), saturating at limit+1 (limit >= 0). It bounds
+// the deviations any radius needs: a state that is r-safe for some finite
+// r is n-safe for n = BudgetCap (a policy greedy on the least worst-case
+// deviation count J* is memoryless and, its count being finite, never
+// meets the state of one of its deviations twice along a run; paper 000,
+// Theorem 1). So r-safety for r >= n is n-safety: the deciders search
+// budgets up to min(r, n), and an unsafe certificate for such a radius
+// proves its states unsafe with budget n.
+func BudgetCap(m *symbolic.Model, limit int) int {
+	n := 1
+	for i := range m.Vars {
+		lo, hi := m.Vars[i].Lo, m.Vars[i].Hi
+		if hi < lo {
+			return 0 // no states
+		}
+		// hi - lo + 1 may leave int64 (a range of 2^63 values or more):
+		// compare before subtracting.
+		if hi >= 0 && lo < 0 && hi > limit+lo {
+			return limit + 1
+		}
+		size := hi - lo + 1
+		if size <= 0 || size > limit || n > (limit+1)/size {
+			return limit + 1
+		}
+		n *= size
+		if n > limit {
+			return limit + 1
+		}
+	}
+	return n
 }

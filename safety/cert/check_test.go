@@ -238,3 +238,28 @@ func TestCheckMismatch(t *testing.T) {
 		})
 	}
 }
+
+// TestBudgetCapWideRanges: a range of 2^63 or 2^64 values must not wrap
+// around to a small number of states (which would cap every radius, and
+// the unsafe certificates' budgets, at it).
+func TestBudgetCapWideRanges(t *testing.T) {
+	const maxInt, minInt = int(^uint(0) >> 1), -int(^uint(0)>>1) - 1
+	for _, c := range []struct {
+		lo, hi, limit, want int
+	}{
+		{0, 9, 100, 10},
+		{0, 9, 5, 6},
+		{minInt, maxInt, 1 << 20, 1<<20 + 1},
+		{minInt, 0, 1 << 20, 1<<20 + 1},
+		{-1, maxInt, 1 << 20, 1<<20 + 1},
+		{0, maxInt, 1 << 20, 1<<20 + 1},
+		{minInt, minInt + 3, 1 << 20, 4},
+		{maxInt - 3, maxInt, 1 << 20, 4},
+	} {
+		m := &symbolic.Model{Vars: []symbolic.Var{{Name: "x", Lo: c.lo, Hi: c.hi}, {Name: "b", Lo: 0, Hi: 1}}}
+		want := min(2*c.want, c.limit+1)
+		if got := BudgetCap(m, c.limit); got != want {
+			t.Errorf("x in %d..%d, limit %d: %d states, want %d", c.lo, c.hi, c.limit, got, want)
+		}
+	}
+}

@@ -59,7 +59,9 @@
 //
 // In an "unsafe" certificate each entry is {"s": [...], "b": B, "rank": k}:
 // (s, B) is not B-safe (for infinite r: not safe), by rank k. It is valid
-// when the root state has an entry with B >= r (any entry for infinite r),
+// when the root state has an entry with B >= min(r, n) (any entry for
+// infinite r), n the model's number of states (BudgetCap: a state that is
+// r-safe for a finite r is n-safe),
 // and for every entry: rank 0 requires s to be unsafe; an unsafe s may have
 // any rank; otherwise s is neither a goal nor a deadlock and for every
 // applicable label a with B' = B - C(s,a) >= 0 some successor of a in s is

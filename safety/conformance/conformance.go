@@ -297,11 +297,34 @@ func CheckFaults(tc *Model, f Factory, r safety.Radius) (int, error) {
 	if fmt.Sprint(wantBugs) != fmt.Sprint(rep.Bugs) {
 		return 0, fmt.Errorf("%s, radius %v: bugs at steps %v, the reference says %v", d.Name(), r, rep.Bugs, wantBugs)
 	}
+	// The alternative label, a deviation, must keep the state r-safe: its
+	// outcomes are (r-1)-safe (safe, for radius inf).
+	after := want
+	if r > 0 {
+		after = Reference(tc.Gr, tc.Pi, r-1)
+	}
 	var got []int
 	for _, fl := range rep.Faults {
 		got = append(got, fl.Step)
-		if fl.Alt == symbolic.NoLabel || fl.Alt == fl.Label {
+		if fl.Alt == symbolic.NoLabel || fl.Alt == fl.Label || r == 0 {
 			return 0, fmt.Errorf("%s, radius %v: fault at step %d without a safe alternative label", d.Name(), r, fl.Step)
+		}
+		g := gid(sp.State(fl.State))
+		from, to := tc.Gr.Groups(g)
+		found := false
+		for k := from; k < to; k++ {
+			if tc.Gr.GroupLabel[k] != fl.Alt {
+				continue
+			}
+			found = true
+			for _, t := range tc.Gr.Successors(k) {
+				if !after[t] {
+					return 0, fmt.Errorf("%s, radius %v: fault at step %d names alternative %s, whose outcome (graph state %d) is not safe with the budget left", d.Name(), r, fl.Step, tc.M.Labels[fl.Alt].Name, t)
+				}
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("%s, radius %v: fault at step %d names alternative %s, not applicable there", d.Name(), r, fl.Step, tc.M.Labels[fl.Alt].Name)
 		}
 		if want[gid(sp.State(fl.Outcome))] {
 			return 0, fmt.Errorf("%s, radius %v: fault at step %d names an outcome that is safe", d.Name(), r, fl.Step)
@@ -309,6 +332,22 @@ func CheckFaults(tc *Model, f Factory, r safety.Radius) (int, error) {
 	}
 	if fmt.Sprint(wantFaults) != fmt.Sprint(got) {
 		return 0, fmt.Errorf("%s, radius %v: faults at steps %v, the reference says %v", d.Name(), r, got, wantFaults)
+	}
+	// The run cut before its unsafe state ends in an open state, whose
+	// decision is the run's too: the same faults, no bugs.
+	if n := len(run); n >= 2 {
+		d2 := f(sp, r)
+		rep2, err := safety.Faults(ctx, d2, run[:n-1])
+		if err != nil {
+			return 0, err
+		}
+		var got2 []int
+		for _, fl := range rep2.Faults {
+			got2 = append(got2, fl.Step)
+		}
+		if fmt.Sprint(wantFaults) != fmt.Sprint(got2) || len(rep2.Bugs) != 0 {
+			return 0, fmt.Errorf("%s, radius %v: on the run cut before its unsafe state, faults at steps %v and bugs %v, the reference says faults %v and no bugs", d.Name(), r, got2, rep2.Bugs, wantFaults)
+		}
 	}
 	return len(got), nil
 }
