@@ -307,6 +307,9 @@ type GoalValue struct {
 	// Fair: evaluated with fair outcomes; a reached value's Cost is then
 	// the length of a shortest run (Run), and only a failure can be beaten.
 	Fair bool
+	// reached holds the keys of the states a reached value's runs visit
+	// (nil otherwise): a patch's overrides elsewhere change nothing.
+	reached map[string]bool
 }
 
 // Better reports whether a value of cost c is strictly better than v.
@@ -394,7 +397,11 @@ func (t *GoalTask) value(s symbolic.State, patch goalPatch, bound, maxStates int
 	if err != nil {
 		return GoalValue{}, err
 	}
-	return GoalValue{Outcome: GoalReached, Cost: c, Run: run}, nil
+	reached := make(map[string]bool, len(e.color))
+	for k := range e.color {
+		reached[k] = true
+	}
+	return GoalValue{Outcome: GoalReached, Cost: c, Run: run, reached: reached}, nil
 }
 
 func (e *goalEval) stop(v GoalValue, last symbolic.State) int {
@@ -603,6 +610,13 @@ func (t *GoalTask) newBug(s symbolic.State, oracle string, pv GoalValue, patch g
 	v, err := t.value(s, patch, bound, maxStates)
 	if err != nil || v.Outcome != GoalReached || !pv.Better(v.Cost) {
 		return nil, err
+	}
+	// Overrides in states the patched policy never visits from s change
+	// nothing either: the bug lists only the decisions its plan takes.
+	for k := range patch {
+		if !v.reached[k] {
+			delete(patch, k)
+		}
 	}
 	b := &GoalBug{State: s, Oracle: oracle, Policy: pv, Patch: patch.list(goalRunStates(v.Run, order)), Cost: v.Cost, Plan: v.Run,
 		Qualitative: pv.Outcome == GoalFails}

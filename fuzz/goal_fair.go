@@ -46,7 +46,11 @@ func (t *GoalTask) fairValue(s symbolic.State, patch goalPatch, maxStates int) (
 		}
 	}
 	run = append(run, explicit.Step{State: nodes[goalLast(next, dist)].s, Label: symbolic.NoLabel, Cmd: -1})
-	return GoalValue{Outcome: GoalReached, Cost: dist[0], Run: run, Fair: true}, nil
+	reached := make(map[string]bool, len(nodes))
+	for i := range nodes {
+		reached[goalKey(nodes[i].s)] = true
+	}
+	return GoalValue{Outcome: GoalReached, Cost: dist[0], Run: run, Fair: true, reached: reached}, nil
 }
 
 // fairNode is a state of the policy's graph from the state fairValue

@@ -273,3 +273,41 @@ property p { unsafe false goal x >= 6 }
 		}
 	}
 }
+
+// TestGoalBugListsOnlyTakenDecisions: a patch's overrides in states its
+// plan never visits are dropped, so that a bug's faults are the decisions
+// its better plan takes (h-test, session 20: the count of "decisions the
+// better plan changes" could include others). From x = 1 on the line the
+// policy detours left; the patch right at 1 is the fault, and an override
+// at 8 (the policy's loop, far from the plan to 5) is not one.
+func TestGoalBugListsOnlyTakenDecisions(t *testing.T) {
+	task := goalLineTask(t)
+	right := task.M.LabelIndex("right")
+	s := symbolic.State{1}
+	pv, err := task.value(s, nil, 100, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch := goalPatch{}
+	patch.set(s, right)
+	patch.set(symbolic.State{8}, right) // the policy goes left there; never visited from 1
+	patch.set(symbolic.State{3}, right) // agrees with the policy: dropped as before
+	b, err := task.newBug(s, "test", pv, patch, nil, 1000)
+	if err != nil || b == nil {
+		t.Fatalf("no bug: %v", err)
+	}
+	fs, err := task.Faults(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || fs[0].State[0] != 1 || fs[0].Better != right {
+		var got []string
+		for _, f := range fs {
+			got = append(got, task.M.FormatState(f.State))
+		}
+		t.Errorf("faults at %v, want the one at x=1", got)
+	}
+	if err := task.GoalConfirm(b, 1000); err != nil {
+		t.Errorf("the pruned bug does not stand: %v", err)
+	}
+}
