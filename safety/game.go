@@ -144,8 +144,10 @@ func newBase(sp *Space, r Radius, name string) base {
 // finite radius r >= 1 may index (states stored times r+1): their arrays
 // are dense (tens of bytes a pair), so a radius of 10^6 on a model of 61
 // reachable states (among many more) needed several GB and died out of
-// memory. At the bound TarjanSafe's arrays take about 0.8 GB.
-const MaxPairs = 1 << 24
+// memory. At the bound TarjanSafe's arrays take about 3 GB (a million
+// reachable states at radius 63 fit; 2^24, this bound's first value,
+// refused two million states at radius 10, which took 1 GB before).
+const MaxPairs = 1 << 26
 
 // maxPairs is MaxPairs; tests lower it.
 var maxPairs int64 = MaxPairs
