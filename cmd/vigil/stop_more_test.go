@@ -42,6 +42,8 @@ func TestMoreCommandsStop(t *testing.T) {
 	writeHardVNNLIB(t, vnnlib)
 	forest := filepath.Join(dir, "forest.json")
 	writeBigForest(t, forest)
+	slow := filepath.Join(dir, "slow.spec")
+	writeSlowLoadSpec(t, slow)
 
 	type row struct {
 		name string
@@ -69,6 +71,29 @@ func TestMoreCommandsStop(t *testing.T) {
 				`(?m)^1 start state of property p reached, then the enumeration was interrupted: 0 (\d-)?safe, 0 not (\d-)?safe, 1 unknown \(interrupted\)`})
 		}
 	}
+	// Ctrl-C and SIGTERM while the model loads (schema and quantifier
+	// expansion, the checker's stages, lowering: seconds of work): the
+	// load stops, the command says so and exits 4 like an interrupted
+	// engine.
+	loading := `(?m)^vigil %s: interrupted while loading .*slow\.spec; no results$`
+	for _, c := range []struct {
+		cmd  string
+		args []string
+		sig  syscall.Signal
+	}{
+		{"verify", []string{"--property", "p", "--engine", "bfs"}, syscall.SIGINT},
+		{"verify", []string{"--property", "p", "--engine", "ic3", "--timeout", "1h"}, syscall.SIGTERM},
+		{"explore", []string{"--property", "p"}, syscall.SIGTERM},
+		{"safe", []string{"--property", "p", "--starts"}, syscall.SIGINT},
+		{"test", []string{"--property", "p", "--budget", "1h"}, syscall.SIGTERM},
+		{"run", []string{"--property", "p", "--steps", "10"}, syscall.SIGINT},
+		{"bench", []string{"--property", "p"}, syscall.SIGTERM},
+		{"prob", []string{"--property", "p"}, syscall.SIGINT},
+	} {
+		cases = append(cases, row{c.cmd + " while loading " + strings.Join(c.args[2:], " "), append([]string{c.cmd, slow}, c.args...), c.sig, 300 * time.Millisecond, fmt.Sprintf(loading, c.cmd)})
+	}
+	cases = append(cases, row{"verify json while loading", []string{"verify", slow, "--property", "p", "--json"}, syscall.SIGTERM, 300 * time.Millisecond,
+		`(?s)^\{"error":"vigil verify: interrupted while loading .*slow\.spec; no results","exit_code":4\}\n`})
 	cases = append(cases, row{"safe all propu-bdd", []string{"safe", spec, "--property", "p", "--all", "--algo", "propu-bdd"}, syscall.SIGINT, time.Second, `(?m)^all \d+ states of model huge, property p: at least \d+ not safe, the others unknown \(interrupted\)`})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -193,6 +218,25 @@ func writeBigForest(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeSlowLoadSpec writes a model that takes seconds to load: three
+// action schemas of 250,000 commands in all (the front end's limit),
+// each guard with a quantifier.
+func writeSlowLoadSpec(t *testing.T, path string) {
+	text := `model slow
+var x : 0 .. 1000000 = 0
+action go(i in 0 .. 299, j in 0 .. 299) when x == i * 300 + j && (forall k in 0 .. 1: x != 100000 - k) -> x' = x + 1
+action ho(i in 0 .. 299, j in 0 .. 299) when x == i * 300 + j + 7 && (forall k in 0 .. 1: x != 100000 - k) -> x' = x + 2
+action io(i in 0 .. 249, j in 0 .. 279) when x == i * 300 + j + 9 && (forall k in 0 .. 1: x != 100000 - k) -> x' = x + 3
+property p {
+    start x == 0
+    unsafe x == 1000000
+}
+`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
