@@ -177,6 +177,9 @@ type checker struct {
 	// build what the limit refuses (seconds and gigabytes) only to report
 	// errors that follow from it (load.go).
 	overLimit bool
+	// stopped is set when opts.Context is done (interrupted): the phases
+	// left are skipped as after overLimit, and no model is returned.
+	stopped bool
 
 	// the first index of each array variable (array.go), for editors
 	arrayLo map[*VarDecl]int
@@ -184,6 +187,20 @@ type checker struct {
 	// the imported JANI model (janiimport.go) and its import path as written
 	jani     *symbolic.Model
 	janiName string
+}
+
+// interrupted reports whether opts.Context is done, and then marks the
+// checker stopped and past its limits so that the phases left are
+// skipped (load.go). The long loops of the front end poll it.
+func (c *checker) interrupted() bool {
+	if c.stopped {
+		return true
+	}
+	if c.opts.Context == nil || c.opts.Context.Err() == nil {
+		return false
+	}
+	c.stopped, c.overLimit = true, true
+	return true
 }
 
 func newChecker(files []*File, opts Options) *checker {
@@ -235,13 +252,12 @@ func identEnd(id Ident) symbolic.Pos {
 // run executes the stages and returns the lowered model when there are no
 // errors.
 func (c *checker) run() *symbolic.Model {
-	c.resolve()
-	c.consts()
-	c.types()
-	c.ranges()
-	c.actions()
-	c.policies()
-	c.properties()
+	for _, stage := range []func(){c.resolve, c.consts, c.types, c.ranges, c.actions, c.policies, c.properties} {
+		if c.interrupted() {
+			return nil
+		}
+		stage()
+	}
 	if c.errs == 0 && len(c.badDecl) > 0 {
 		// a declaration left out with no error said why would change the
 		// model silently (a lost action or rule): never load that
@@ -253,11 +269,11 @@ func (c *checker) run() *symbolic.Model {
 		}
 		c.errorf(at, end, "E0003", "internal error: this declaration was dropped without an error saying why (%d in all); please report the model", len(c.badDecl))
 	}
-	if c.errs > 0 {
+	if c.errs > 0 || c.interrupted() {
 		return nil
 	}
 	m := c.lower()
-	if m != nil && c.opts.OverflowWarnings {
+	if m != nil && c.opts.OverflowWarnings && !c.interrupted() {
 		c.diags = append(c.diags, overflowWarnings(m, c.files)...)
 	}
 	return m
@@ -294,7 +310,10 @@ func (c *checker) declare(id Ident, kind symKind, f *File) (s *symbol, isNew boo
 
 func (c *checker) resolve() {
 	c.seedJANI()
-	for _, dr := range c.decls {
+	for i, dr := range c.decls {
+		if i%1024 == 0 && c.interrupted() {
+			return // the load stops (load.go)
+		}
 		switch d := dr.d.(type) {
 		case *ModelDecl:
 			if c.model != nil {
@@ -751,7 +770,10 @@ func (c *checker) checkBin(e *Expr) info {
 // types checks every expression outside constants and inputs.
 func (c *checker) types() {
 	g := c.predGraph()
-	for _, dr := range c.decls {
+	for i, dr := range c.decls {
+		if i%1024 == 0 && c.interrupted() {
+			return // the load stops (load.go)
+		}
 		if c.badDecl[dr.d] {
 			continue
 		}
@@ -979,7 +1001,10 @@ func (c *checker) ranges() {
 // ---- actions ---------------------------------------------------------------
 
 func (c *checker) actions() {
-	for _, dr := range c.decls {
+	for i, dr := range c.decls {
+		if i%1024 == 0 && c.interrupted() {
+			return // the load stops (load.go)
+		}
 		d, ok := dr.d.(*ActionDecl)
 		if !ok || c.badDecl[d] {
 			continue

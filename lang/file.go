@@ -20,7 +20,7 @@ func LoadFile(path string, opts Options) (*symbolic.Model, Diagnostics) {
 	if !strings.EqualFold(filepath.Ext(path), ".jani") {
 		return Load(path, opts)
 	}
-	m, diags := LoadJANI(path, opts.Defines)
+	m, diags := loadJANI(opts.Context, path, opts.Defines)
 	if m != nil && opts.OverflowWarnings {
 		diags = append(diags, OverflowWarnings(m)...)
 	}

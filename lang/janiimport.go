@@ -16,6 +16,7 @@ package lang
 // .spec's predicates, policies and properties.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -112,11 +113,16 @@ const maxQuotedLine = 200
 // for its constants. Its notes and errors are diagnostics W0901 and E0901
 // positioned at FILE#JSONPATH:LINE:COL, as for an imported model.
 func LoadJANI(path string, defines map[string]string) (*symbolic.Model, Diagnostics) {
+	return loadJANI(nil, path, defines)
+}
+
+// loadJANI is LoadJANI stopped by ctx (nil: never; Options.Context).
+func loadJANI(ctx context.Context, path string, defines map[string]string) (*symbolic.Model, Diagnostics) {
 	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, Diagnostics{{Pos: symbolic.Pos{File: path}, Code: "E0901", Msg: err.Error()}}
 	}
-	m, notes, err := jani.Decode(path, data, defines)
+	m, notes, err := jani.DecodeContext(ctx, path, data, defines)
 	diags := janiDiags(data, notes, err, func(msg string) Diagnostic {
 		return Diagnostic{Pos: symbolic.Pos{File: path}, Code: "E0901", Msg: msg}
 	})

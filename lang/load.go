@@ -8,6 +8,7 @@
 package lang
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 
@@ -22,6 +23,10 @@ type Options struct {
 	// OverflowWarnings adds a warning W0306 for every expression whose
 	// values may leave the 64-bit integers (vigil check).
 	OverflowWarnings bool
+	// Context, when set, stops loading once it is done (Ctrl-C): the
+	// stages poll it, and a stopped load returns no model and the error
+	// E0005.
+	Context context.Context
 }
 
 // Load parses, checks and lowers the .spec file at path and the files it
@@ -62,7 +67,7 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 	c.policyPrepare()
 	var m *symbolic.Model
 	for _, phase := range []func(){c.schemaPrepare, c.quantPrepare, func() { c.arrayPrepare(en) }, func() { m = c.run() }} {
-		if c.overLimit {
+		if c.overLimit || c.interrupted() {
 			break // what the phases left would build is what the limit refuses
 		}
 		phase()
@@ -76,6 +81,9 @@ func loadChecked(path string, src []byte, opts Options) (*loader, *checker, *sym
 		}
 	}
 	diags := append(l.diags, c.diags...).Sort()
+	if c.stopped {
+		return l, c, nil, Diagnostics{{Pos: symbolic.Pos{File: path}, Code: "E0005", Msg: "interrupted before the model was loaded"}}
+	}
 	if diags.HasErrors() {
 		if c.badDefine {
 			diags = cmdLineOnly(diags)

@@ -78,7 +78,10 @@ func (c *checker) lower() *symbolic.Model {
 		m.Commands = append(m.Commands, c.jani.Commands...)
 	}
 	lw := &lowerer{c: c, preds: map[*PredDecl]*symbolic.Cond{}}
-	for _, dr := range c.decls {
+	for i, dr := range c.decls {
+		if i%1024 == 0 && c.interrupted() {
+			return nil
+		}
 		switch d := dr.d.(type) {
 		case *PredDecl:
 			m.Preds = append(m.Preds, symbolic.Pred{Name: d.Name.Name, Cond: lw.pred(d), Pos: d.Name.Pos})

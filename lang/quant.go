@@ -87,6 +87,9 @@ func (c *checker) quantPrepare() {
 	}
 	q := newQuants(c)
 	for i, dr := range c.decls {
+		if c.interrupted() {
+			return
+		}
 		if nd := q.decl(dr.d); nd != dr.d {
 			c.decls[i].d = nd
 			c.fileOf[nd] = dr.file

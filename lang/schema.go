@@ -317,7 +317,7 @@ func (s *schemas) expand() {
 	// them stops the checker (load.go), and the commands of those before
 	// it would be built for nothing
 	for _, p := range later {
-		if c.overLimit {
+		if c.overLimit || c.interrupted() {
 			expanded[p.d] = nil
 			continue
 		}
@@ -505,6 +505,9 @@ func (s *schemas) commands(d *ActionDecl, ranges [][2]int) []Decl {
 			a.Outcomes = append(a.Outcomes, substituteOutcome(o, sub))
 		}
 		out = append(out, a)
+		if len(out)%1024 == 0 && s.c.interrupted() {
+			return out // the load stops (load.go)
+		}
 		// row-major: the last parameter fastest
 		k := len(tuple) - 1
 		for k >= 0 && tuple[k] == ranges[k][1] {

@@ -5,6 +5,7 @@ package load
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,9 @@ type ImportOptions struct {
 	// policy file's policy is written with the reading Files.ArgMax,
 	// --argmax, gives, when given, instead of its interface's "filter".)
 	Dir string
+	// Context, when set, stops the import once it is done (Ctrl-C): Import
+	// then fails with an error that wraps ErrInterrupted.
+	Context context.Context
 }
 
 // Imported is the result of Import.
@@ -51,8 +55,14 @@ type Imported struct {
 // variables, which .spec cannot express, is a *symbolic.PosError.
 func Import(path string, opts ImportOptions) (*Imported, error) {
 	im := &Imported{}
+	if err := interrupted(opts.Context, path); err != nil {
+		return im, err
+	}
 	m, notes, err := jani.LoadNotes(path, opts.Defines)
 	im.JANINotes = notes
+	if err := interrupted(opts.Context, path); err != nil {
+		return im, err
+	}
 	if err != nil {
 		return im, err
 	}
@@ -80,6 +90,9 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 		}
 	}
 	if _, _, err := jani.Attach(m, opts.Start, opts.Unsafe, pf, opts.Property); err != nil {
+		return im, err
+	}
+	if err := interrupted(opts.Context, path); err != nil {
 		return im, err
 	}
 	for _, p := range m.Properties {

@@ -23,6 +23,8 @@
 package load
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,6 +80,9 @@ type Options struct {
 	// (Files.ArgMax, --argmax, overrides how the selected policy reads its
 	// arg-max: ApplyArgMax.)
 	ReadsPredicates bool
+	// Context, when set, stops the loading once it is done (Ctrl-C): Load
+	// then fails with an error that wraps ErrInterrupted.
+	Context context.Context
 }
 
 // Message is a warning or a note about what was loaded.
@@ -131,7 +136,10 @@ func (e *FilesError) Unwrap() error { return e.Err }
 // otherwise a property or policy that cannot be selected or bound.
 func Load(path string, opts Options) (*Loaded, error) {
 	l := &Loaded{}
-	m, diags := Model(path, opts.Defines)
+	m, diags, err := ModelContext(opts.Context, path, opts.Defines)
+	if err != nil {
+		return l, err
+	}
 	l.Diagnostics = diags
 	if m == nil {
 		return l, &DiagnosticsError{diags}
@@ -140,6 +148,9 @@ func Load(path string, opts Options) (*Loaded, error) {
 	prop, pol := opts.Property, opts.Policy
 	warn, err := Attach(m, opts.Files, &prop, &pol)
 	l.Messages = append(l.Messages, warn...)
+	if err := interrupted(opts.Context, path); err != nil {
+		return l, err // the files' errors may be the interruption's
+	}
 	if err != nil {
 		return l, err
 	}
@@ -175,6 +186,32 @@ func Load(path string, opts Options) (*Loaded, error) {
 // values. The model is nil when the diagnostics hold errors.
 func Model(path string, defines map[string]string) (*symbolic.Model, lang.Diagnostics) {
 	return lang.LoadFile(path, lang.Options{Defines: defines})
+}
+
+// ErrInterrupted is wrapped by the error of a load that its context
+// stopped (Ctrl-C or SIGTERM).
+var ErrInterrupted = errors.New("interrupted")
+
+// ModelContext is Model stopped by ctx (nil: never): once ctx is done it
+// returns no model, no diagnostics and an error wrapping ErrInterrupted.
+func ModelContext(ctx context.Context, path string, defines map[string]string) (*symbolic.Model, lang.Diagnostics, error) {
+	if err := interrupted(ctx, path); err != nil {
+		return nil, nil, err
+	}
+	m, diags := lang.LoadFile(path, lang.Options{Defines: defines, Context: ctx})
+	if err := interrupted(ctx, path); err != nil {
+		return nil, nil, err // the diagnostics say E0005, or are of a half-loaded model
+	}
+	return m, diags, nil
+}
+
+// interrupted is the error of a load of path that ctx stopped, nil while
+// ctx is not done.
+func interrupted(ctx context.Context, path string) error {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("%w while loading %s", ErrInterrupted, path)
 }
 
 // Attach adds the property and policy that files name to m and selects

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 
@@ -14,8 +15,15 @@ import (
 // loadModel loads a model file (.spec or .jani) with -D overrides
 // (load.Model), printing its diagnostics on stderr. It returns nil when
 // the file has errors.
+//
+// Ctrl-C stops the loading (cli.LoadContext): it prints so and returns
+// nil, and the command's exit code 1 becomes 4 (Env.LoadInterrupted).
 func loadModel(e *cli.Env, path string, defs cli.Defines) *symbolic.Model {
-	m, diags := load.Model(path, defs)
+	m, diags, err := load.ModelContext(cli.LoadContext(), path, defs)
+	if err != nil {
+		e.LoadInterrupted("", path)
+		return nil
+	}
 	e.PrintDiags(diags)
 	return m
 }
@@ -151,10 +159,15 @@ type loadedModel struct {
 // load loads file, applies the PlaJA files, selects the property
 // (propRequired: a model without one is an error) and the policy
 // (load.Load), and compiles them. It prints what goes wrong and returns
-// false.
+// false. Ctrl-C stops the loading (cli.LoadContext): it prints so, and
+// the command's exit code 1 becomes 4 (Env.LoadInterrupted).
 func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd load.PolicyDefault) (*loadedModel, bool) {
 	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
-		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates})
+		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, Context: cli.LoadContext()})
+	if errors.Is(err, load.ErrInterrupted) {
+		e.LoadInterrupted(cmd, file)
+		return nil, false
+	}
 	e.PrintDiags(l.Diagnostics)
 	msgs := l.Messages
 	if l.ArgMaxNote != "" && !mf.argmaxInReport {

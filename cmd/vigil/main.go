@@ -12,7 +12,7 @@ import (
 )
 
 func main() {
-	cli.SetupRuntime()
+	cli.SetupRuntime() // first: it installs the signal handler too
 	stop := startDevProfile()
 	code := cli.Main(os.Args[1:], &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin})
 	stop()

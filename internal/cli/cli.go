@@ -51,6 +51,9 @@ type Env struct {
 	probe *probe
 	// prog holds --progress and --quiet of the commands that take them.
 	prog progressFlags
+	// stopped says a signal stopped the loading of the model
+	// (LoadInterrupted): the command's ExitError becomes ExitUnknown.
+	stopped bool
 }
 
 // Commands are the registered commands, by name ("check", "nn verify").
@@ -62,8 +65,15 @@ func Register(c *Command) { Commands[c.Name] = c }
 // SetupRuntime makes the Go runtime's unrecoverable crashes (a fatal error
 // such as a stack overflow, or a panic in a goroutine a command started)
 // abort with SIGABRT (exit status 134 in a shell) after printing every
-// goroutine's stack, instead of exiting 2 like a usage error.
-func SetupRuntime() { debug.SetTraceback("crash") }
+// goroutine's stack, instead of exiting 2 like a usage error. It also
+// installs the process's handler of Ctrl-C and SIGTERM (HandleSignals),
+// so that a signal at any moment, even before the command starts, gets
+// the handler's answer and never the default (a silent death). Call it
+// first thing in main.
+func SetupRuntime() {
+	HandleSignals()
+	debug.SetTraceback("crash")
+}
 
 // Main is the dispatcher: it finds the (sub-)command args name, answers
 // -h/--help anywhere before "--" with the command's help on stdout (exit
@@ -75,8 +85,9 @@ func Main(args []string, e *Env) int {
 	}
 	log := &errorLog{}
 	out := &countingWriter{w: e.Stdout}
-	code := dispatchCommand(args, &Env{Stdout: out, Stderr: stderrLog{w: e.Stderr, log: log}, Stdin: e.Stdin})
-	if out.n == 0 && (code == ExitError || code == ExitUsage || code == ExitBug) {
+	inner := &Env{Stdout: out, Stderr: stderrLog{w: e.Stderr, log: log}, Stdin: e.Stdin}
+	code := dispatchCommand(args, inner)
+	if out.n == 0 && (code == ExitError || code == ExitUsage || code == ExitBug || (code == ExitUnknown && inner.stopped)) {
 		printJSONError(e.Stdout, log.jsonError(code))
 	}
 	return code
@@ -123,7 +134,11 @@ func runCommand(c *Command, e *Env, args []string) (code int) {
 			code = ExitBug
 		}
 	}()
-	return c.Run(e, args)
+	code = c.Run(e, args)
+	if code == ExitError && e.stopped {
+		code = ExitUnknown // interrupted while loading (LoadInterrupted)
+	}
+	return code
 }
 
 // InternalError reports a bug vigil caught in its own answer (a

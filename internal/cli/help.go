@@ -56,6 +56,9 @@ const exitCodesText = `Exit codes (the same for every command):
   70  internal error: vigil panicked, or caught a bug in its own answer (a counterexample
       that does not replay, an invariant that does not check, engines that disagree).
       This is a bug in vigil; please report it.
+  130, 143  ended by Ctrl-C (SIGINT) or SIGTERM without results: a second signal, or the
+      first one to a command that watches none (fmt, lsp, check) or that comes before the
+      command starts; "vigil: interrupted again; exiting without results" on stderr
   134 (killed by SIGABRT) a fatal Go runtime error; a bug too (see below).
 
 A fatal Go runtime error (stack overflow, out of memory), which no recover

@@ -110,9 +110,17 @@ func (p *Progress) Clear() {
 // RunContext returns a context that is canceled by Ctrl-C (or SIGTERM) and,
 // when timeout > 0, after timeout. Long-running commands pass it to their
 // engine and report "unknown" (exitUnknown) when it ends; stopReason says
-// why.
+// why. Under HandleSignals it derives from the process context (already
+// done when a signal came while the model loaded); without it, it catches
+// the signals itself.
 func RunContext(timeout time.Duration) (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	var ctx context.Context
+	var stop context.CancelFunc
+	if base := watch(); base != nil {
+		ctx, stop = context.WithCancel(base)
+	} else {
+		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	}
 	if timeout <= 0 {
 		return ctx, stop
 	}

@@ -49,7 +49,10 @@ func (ml *modelLoader) compose(root *node) {
 		return
 	}
 	if len(syncs) == 0 && len(ml.autos) == 1 {
-		for _, e := range ml.autos[0].edges {
+		for i, e := range ml.autos[0].edges {
+			if i%16 == 0 && ml.interrupted() {
+				return
+			}
 			l := ml.label(e.action)
 			if e.action == "" {
 				l = ml.silentLabel()
@@ -69,7 +72,10 @@ func (ml *modelLoader) compose(root *node) {
 	for i := range covered {
 		covered[i] = map[string]bool{}
 	}
-	for _, sn := range syncs {
+	for k, sn := range syncs {
+		if k%16 == 0 && ml.interrupted() {
+			return
+		}
 		if !ml.obj(sn, "a synchronisation vector") {
 			continue
 		}

@@ -1,6 +1,7 @@
 package jani
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"path/filepath"
@@ -35,16 +36,23 @@ func LoadNotes(path string, defines map[string]string) (*symbolic.Model, []Note,
 // positions. On error the model is nil and the error is an *Error or an
 // ErrorList.
 func Decode(name string, data []byte, defines map[string]string) (*symbolic.Model, []Note, error) {
-	return decode(name, data, defines, true)
+	return decode(nil, name, data, defines, true)
+}
+
+// DecodeContext is Decode stopped by ctx (Ctrl-C): once it is done, the
+// lowering of edges and their composition stop with the error
+// "interrupted before the model was loaded".
+func DecodeContext(ctx context.Context, name string, data []byte, defines map[string]string) (*symbolic.Model, []Note, error) {
+	return decode(ctx, name, data, defines, true)
 }
 
 // DecodeDynamics is Decode without the properties section: the model a .spec
 // file imports, whose properties are the .spec's own.
 func DecodeDynamics(name string, data []byte, defines map[string]string) (*symbolic.Model, []Note, error) {
-	return decode(name, data, defines, false)
+	return decode(nil, name, data, defines, false)
 }
 
-func decode(name string, data []byte, defines map[string]string, props bool) (*symbolic.Model, []Note, error) {
+func decode(ctx context.Context, name string, data []byte, defines map[string]string, props bool) (*symbolic.Model, []Note, error) {
 	root, err := parseJSON(name, data)
 	if err != nil {
 		return nil, nil, err
@@ -57,6 +65,7 @@ func decode(name string, data []byte, defines map[string]string, props bool) (*s
 		globals: map[string]*varInfo{},
 		silent:  symbolic.NoLabel,
 		props:   props,
+		ctx:     ctx,
 	}
 	ml.bounds = ml.m.Bounds
 	ml.model(root)
@@ -75,6 +84,8 @@ var (
 
 type modelLoader struct {
 	*lowerer
+	ctx     context.Context // nil: never stopped (DecodeContext)
+	stopped bool
 	defines map[string]string
 	m       *symbolic.Model
 	consts  map[string]val
@@ -989,13 +1000,30 @@ func (ml *modelLoader) lookupVar(a *automaton, name string) *varInfo {
 	return ml.globals[name]
 }
 
+// interrupted reports whether ml.ctx is done, the first time adding the
+// error that stops the load.
+func (ml *modelLoader) interrupted() bool {
+	if ml.stopped {
+		return true
+	}
+	if ml.ctx == nil || ml.ctx.Err() == nil {
+		return false
+	}
+	ml.stopped = true
+	ml.errorf(nil, "interrupted before the model was loaded")
+	return true
+}
+
 func (ml *modelLoader) edges(a *automaton) {
 	es, ok := ml.arr(a.node, "edges", false)
 	if !ok {
 		return
 	}
 	sc := ml.localScope(a)
-	for _, en := range es {
+	for i, en := range es {
+		if i%16 == 0 && ml.interrupted() {
+			return
+		}
 		if !ml.obj(en, "an edge") {
 			continue
 		}

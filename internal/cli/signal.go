@@ -1,0 +1,142 @@
+package cli
+
+// Ctrl-C and SIGTERM, for the whole process. HandleSignals, called first
+// thing by main, catches them from the start, so that no signal finds the
+// process with Go's default action (death with no output, exit 130 or
+// 143) while a model loads:
+//
+//   - The first signal cancels the process context (Context) when the
+//     command watches it: it is loading a model (LoadContext) or has
+//     called RunContext. Loading stops within a second (package lang
+//     polls the context), the engines stop, and the command prints its
+//     partial results and exits as interrupted (exit 4 for the commands
+//     with an unknown outcome). A command that watches nothing (fmt,
+//     help, lsp, or any command before it starts loading) exits at once
+//     with "vigil: interrupted; exiting without results" and 128 plus the
+//     signal's number (130 for SIGINT, 143 for SIGTERM), as the default
+//     action would, but not silently.
+//   - A second signal exits at once, whatever the command is doing, with
+//     "vigil: interrupted again; exiting without results" on stderr and
+//     the same 130 or 143: the way out of a phase that does not poll the
+//     context.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+)
+
+var sigs struct {
+	mu        sync.Mutex
+	installed bool
+	ctx       context.Context
+	cancel    context.CancelFunc
+	got       os.Signal // the first signal, nil before it
+	watched   bool      // a command polls ctx
+}
+
+// exitOnSignal ends the process and signalStderr is where the handler
+// writes; tests replace them.
+var (
+	exitOnSignal           = os.Exit
+	signalStderr io.Writer = os.Stderr
+)
+
+// HandleSignals installs the process's handler of SIGINT and SIGTERM (see
+// the file comment). Call it once, first thing in main; without it (tests
+// that call Main in process), RunContext catches the signals itself.
+func HandleSignals() {
+	sigs.mu.Lock()
+	defer sigs.mu.Unlock()
+	if sigs.installed {
+		return
+	}
+	sigs.installed = true
+	sigs.ctx, sigs.cancel = context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		for s := range ch {
+			onSignal(s)
+		}
+	}()
+}
+
+// onSignal is the handler's answer to the signal s.
+func onSignal(s os.Signal) {
+	sigs.mu.Lock()
+	first, watched := sigs.got == nil, sigs.watched
+	if first {
+		sigs.got = s
+	}
+	sigs.mu.Unlock()
+	switch {
+	case first && watched:
+		sigs.cancel()
+	case first:
+		fmt.Fprintln(signalStderr, "vigil: interrupted; exiting without results")
+		exitOnSignal(SignalExitCode(s))
+	default:
+		fmt.Fprintln(signalStderr, "vigil: interrupted again; exiting without results")
+		exitOnSignal(SignalExitCode(s))
+	}
+}
+
+// SignalExitCode is the exit code of a process that a signal ends without
+// results: 128 plus the signal's number, as a shell reports a process the
+// signal killed (130 for SIGINT, 143 for SIGTERM).
+func SignalExitCode(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return 130
+}
+
+// watch returns the process context and marks it watched, or nil when
+// HandleSignals was not called.
+func watch() context.Context {
+	sigs.mu.Lock()
+	defer sigs.mu.Unlock()
+	if !sigs.installed {
+		return nil
+	}
+	sigs.watched = true
+	return sigs.ctx
+}
+
+// LoadContext is the context a command loads its model under: the process
+// context, done on the first Ctrl-C or SIGTERM (which then no longer ends
+// the process at once: the load stops and the command reports it, with
+// Env.LoadInterrupted). Without HandleSignals it is never done.
+func LoadContext() context.Context {
+	if ctx := watch(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
+}
+
+// Interrupted reports whether the process got Ctrl-C or SIGTERM (under
+// HandleSignals).
+func Interrupted() bool {
+	sigs.mu.Lock()
+	defer sigs.mu.Unlock()
+	return sigs.got != nil
+}
+
+// LoadInterrupted reports that a Ctrl-C or SIGTERM stopped the loading of
+// file, on stderr ("vigil CMD: interrupted while loading FILE; no
+// results"), and makes the command exit 4 (unknown, as when its engine is
+// interrupted) when it returns ExitError, as a command does when its
+// model does not load.
+func (e *Env) LoadInterrupted(cmd, file string) {
+	prefix := "vigil"
+	if cmd != "" {
+		prefix += " " + cmd
+	}
+	fmt.Fprintf(e.Stderr, "%s: interrupted while loading %s; no results\n", prefix, file)
+	e.stopped = true
+}
