@@ -104,13 +104,7 @@ func (ml *modelLoader) compose(root *node) {
 				continue
 			}
 			covered[i][x.str] = true
-			var es []*edge
-			for _, e := range ml.autos[i].edges {
-				if e.action == x.str {
-					es = append(es, e)
-				}
-			}
-			lists = append(lists, es)
+			lists = append(lists, byAction(ml.autos[i])[x.str])
 		}
 		if !good {
 			continue
@@ -479,4 +473,17 @@ func substCond(c *symbolic.Cond, cur map[symbolic.VarID]*symbolic.Expr) *symboli
 		return c
 	}
 	return &symbolic.Cond{Op: c.Op, Args: args, Pos: c.Pos}
+}
+
+// byAction returns a's edges by action name, in order (built once: a scan
+// of the edges per synchronisation vector made models with many actions
+// quadratic to load).
+func byAction(a *automaton) map[string][]*edge {
+	if a.byAction == nil {
+		a.byAction = map[string][]*edge{}
+		for _, e := range a.edges {
+			a.byAction[e.action] = append(a.byAction[e.action], e)
+		}
+	}
+	return a.byAction
 }

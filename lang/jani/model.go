@@ -107,6 +107,10 @@ type modelLoader struct {
 	// vectors combine and the outcomes of every composed command (see
 	// maxComposed, maxTotalOutcomes).
 	composed, outcomes int
+	// labelOf caches label's answers by JANI name, for labelCount labels
+	// (a linear search per edge made large models quadratic to load).
+	labelOf    map[string]symbolic.LabelID
+	labelCount int
 }
 
 type varInfo struct {
@@ -132,7 +136,8 @@ type automaton struct {
 	locVar   symbolic.VarID // -1 with a single location
 	locals   map[string]*varInfo
 	edges    []*edge
-	tvals    []tval // the locations' transient-values, read once all variables are declared
+	tvals    []tval             // the locations' transient-values, read once all variables are declared
+	byAction map[string][]*edge // edges by action name (compose.go's byAction)
 }
 
 // tval is one entry {"ref": x, "value": v} of a location's transient-values.
@@ -344,7 +349,15 @@ func (ml *modelLoader) actions(root *node) {
 
 // label returns the LabelID of a declared action by its JANI name.
 func (ml *modelLoader) label(name string) symbolic.LabelID {
-	return labelIndex(ml.m, name)
+	if ml.labelOf == nil || ml.labelCount != len(ml.m.Labels) {
+		ml.labelOf, ml.labelCount = map[string]symbolic.LabelID{}, len(ml.m.Labels)
+	}
+	if l, ok := ml.labelOf[name]; ok {
+		return l
+	}
+	l := labelIndex(ml.m, name)
+	ml.labelOf[name] = l
+	return l
 }
 
 // labelIndex finds a label by JANI name: exact first, then as converted by ident.
