@@ -620,7 +620,10 @@ func (s *searcher) run(stop func() bool) {
 			s.stats.Stopped = StopTimeout
 			return
 		}
-		if s.stats.Nodes&63 == 0 && s.opt.stopped() {
+		// every node: one expansion bounds up to a tree's leaves times
+		// the ensemble's trees (64 nodes of a 200-tree forest of depth 6
+		// took half a second)
+		if s.opt.stopped() {
 			s.stats.Stopped = StopInterrupted
 			return
 		}
