@@ -101,7 +101,7 @@ func runDefaults(mf *modelFlags, file, runFile string) (note string) {
 	if prop == "" {
 		prop = run.Property
 	}
-	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: prop, PolicyDefault: load.OnlyPolicy})
+	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: prop, PolicyDefault: load.OnlyPolicy, Context: cli.LoadContext()}) // interrupted: the main load reports it
 	if err != nil || l == nil || l.Model == nil {
 		return note
 	}
