@@ -113,7 +113,7 @@ const maxQuotedLine = 200
 // for its constants. Its notes and errors are diagnostics W0901 and E0901
 // positioned at FILE#JSONPATH:LINE:COL, as for an imported model.
 func LoadJANI(path string, defines map[string]string) (*symbolic.Model, Diagnostics) {
-	return loadJANI(nil, path, defines)
+	return loadJANI(context.Background(), path, defines)
 }
 
 // loadJANI is LoadJANI stopped by ctx (nil: never; Options.Context).

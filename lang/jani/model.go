@@ -36,7 +36,7 @@ func LoadNotes(path string, defines map[string]string) (*symbolic.Model, []Note,
 // positions. On error the model is nil and the error is an *Error or an
 // ErrorList.
 func Decode(name string, data []byte, defines map[string]string) (*symbolic.Model, []Note, error) {
-	return decode(nil, name, data, defines, true)
+	return decode(context.Background(), name, data, defines, true)
 }
 
 // DecodeContext is Decode stopped by ctx (Ctrl-C): once it is done, the
@@ -49,7 +49,7 @@ func DecodeContext(ctx context.Context, name string, data []byte, defines map[st
 // DecodeDynamics is Decode without the properties section: the model a .spec
 // file imports, whose properties are the .spec's own.
 func DecodeDynamics(name string, data []byte, defines map[string]string) (*symbolic.Model, []Note, error) {
-	return decode(nil, name, data, defines, false)
+	return decode(context.Background(), name, data, defines, false)
 }
 
 func decode(ctx context.Context, name string, data []byte, defines map[string]string, props bool) (*symbolic.Model, []Note, error) {
