@@ -8,6 +8,7 @@ package lsp
 // the .spec lexer sees them.
 
 import (
+	"sort"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -31,6 +32,54 @@ type Range struct {
 type text struct {
 	src   string
 	lines []int // byte offset of each line's start
+	// marks are, per long line, checkpoints every markEvery runes, built
+	// when a position on the line is first converted: without them each
+	// conversion scans the line from its start, and a request about a
+	// file of one long line (a generated one, or a hostile one) takes
+	// quadratic time: documentSymbol on a 670 KB line took three minutes.
+	marks map[int][]mark
+}
+
+// mark is the state of a scan of a line at the start of a rune: its byte
+// offset in the line, its rune index, and its UTF-16 index.
+type mark struct{ off, col, ch int }
+
+const markEvery = 128
+
+// marksOf returns the checkpoints of line i: the first is the line's
+// start, one every markEvery runes after it.
+func (t *text) marksOf(i int) []mark {
+	if ms, ok := t.marks[i]; ok {
+		return ms
+	}
+	l := t.line(i)
+	ms := []mark{{}}
+	if len(l) > markEvery {
+		col, ch := 0, 0
+		for j, r := range l {
+			if col > 0 && col%markEvery == 0 {
+				ms = append(ms, mark{j, col, ch})
+			}
+			col++
+			ch += utf16Len(r)
+		}
+	}
+	if t.marks == nil {
+		t.marks = map[int][]mark{}
+	}
+	t.marks[i] = ms
+	return ms
+}
+
+// seek returns the last checkpoint of line i for which before holds (the
+// line's start when none does; before must hold for a prefix of them).
+func (t *text) seek(i int, before func(mark) bool) mark {
+	ms := t.marksOf(i)
+	k := sort.Search(len(ms), func(k int) bool { return !before(ms[k]) })
+	if k == 0 {
+		return ms[0]
+	}
+	return ms[k-1]
 }
 
 func newText(src string) *text {
@@ -61,8 +110,9 @@ func (t *text) toLSP(p symbolic.Pos) Position {
 	if p.Line < 1 {
 		return Position{}
 	}
-	line := t.line(p.Line - 1)
-	ch, col := 0, 1
+	m := t.seek(p.Line-1, func(m mark) bool { return m.col < p.Col })
+	line := t.line(p.Line - 1)[m.off:]
+	ch, col := m.ch, m.col+1
 	for _, r := range line {
 		if col >= p.Col {
 			break
@@ -80,10 +130,13 @@ func (t *text) toLSP(p symbolic.Pos) Position {
 // character inside a surrogate pair, or past the line's end, moves to the
 // next column boundary (the end of the line at most).
 func (t *text) fromLSP(p Position) (line, col int) {
-	l := t.line(p.Line)
-	ch := 0
-	col = 1
-	for _, r := range l {
+	if p.Line < 0 || p.Line >= len(t.lines) {
+		return p.Line + 1, 1
+	}
+	m := t.seek(p.Line, func(m mark) bool { return m.ch <= p.Character })
+	ch := m.ch
+	col = m.col + 1
+	for _, r := range t.line(p.Line)[m.off:] {
 		if ch >= p.Character {
 			break
 		}
@@ -103,12 +156,10 @@ func (t *text) offset(p Position) int {
 		return len(t.src)
 	}
 	start := t.lines[p.Line]
-	end := len(t.src)
-	if p.Line+1 < len(t.lines) {
-		end = t.lines[p.Line+1] - 1 // before the \n
-	}
-	ch := 0
-	i := start
+	end := start + len(t.line(p.Line)) // before the \r\n or \n: a character past the line's end must not split them
+	m := t.seek(p.Line, func(m mark) bool { return m.ch <= p.Character })
+	ch := m.ch
+	i := start + m.off
 	for i < end && ch < p.Character {
 		r, n := utf8.DecodeRuneInString(t.src[i:end])
 		ch += utf16Len(r)
@@ -137,18 +188,33 @@ func utf16Len(r rune) int {
 // wordEnd returns the rune column just after the word (identifier
 // characters, or else one character) starting at line, col (1-based).
 func (t *text) wordEnd(line, col int) int {
-	r := []rune(t.line(line - 1))
-	i := col - 1
-	if i < 0 || i >= len(r) {
+	if line < 1 || line > len(t.lines) || col < 1 {
+		return col
+	}
+	m := t.seek(line-1, func(m mark) bool { return m.col < col })
+	rest := t.line(line - 1)[m.off:]
+	for c := m.col + 1; c < col && rest != ""; c++ { // to the word's start
+		_, n := utf8.DecodeRuneInString(rest)
+		rest = rest[n:]
+	}
+	if rest == "" {
 		return col // at or past the line's end: an empty range
 	}
-	if !isIdentRune(r[i]) {
+	r, n := utf8.DecodeRuneInString(rest)
+	if !isIdentRune(r) {
 		return col + 1
 	}
-	for i < len(r) && (isIdentRune(r[i]) || r[i] == '-' && i+1 < len(r) && isIdentRune(r[i+1])) {
-		i++
+	end := col
+	for rest != "" {
+		r, n = utf8.DecodeRuneInString(rest)
+		next, _ := utf8.DecodeRuneInString(rest[n:])
+		if !isIdentRune(r) && !(r == '-' && len(rest) > n && isIdentRune(next)) {
+			break
+		}
+		rest = rest[n:]
+		end++
 	}
-	return i + 1
+	return end
 }
 
 func isIdentRune(r rune) bool {
