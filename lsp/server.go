@@ -98,7 +98,7 @@ type document struct {
 	// about it are refused rather than answered with positions of a text
 	// the client does not have.
 	lost string
-	an      *lang.Analysis
+	an   *lang.Analysis
 	// good is the latest analysis whose file parsed, with its text: while
 	// a syntax error is being typed, navigation uses it.
 	good     *lang.Analysis
