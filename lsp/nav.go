@@ -11,8 +11,6 @@ package lsp
 // text, was how this was found).
 
 import (
-	"sort"
-	"unicode/utf8"
 
 	"vigil/lang"
 	"vigil/symbolic"
@@ -105,46 +103,4 @@ func (v view) fromLSP(p Position) (line, col int, ok bool) {
 	}
 	line, col = v.t.lineCol(o)
 	return line, col, true
-}
-
-// byteOffset is the byte offset of a vigil position (1-based line and
-// rune column; past the line's end: its end).
-func (t *text) byteOffset(p symbolic.Pos) int {
-	if p.Line < 1 {
-		return 0
-	}
-	if p.Line > len(t.lines) {
-		return len(t.src)
-	}
-	m := t.seek(p.Line-1, func(m mark) bool { return m.col < p.Col })
-	start := t.lines[p.Line-1]
-	i, end := start+m.off, start+len(t.line(p.Line-1))
-	for col := m.col + 1; col < p.Col && i < end; col++ {
-		_, n := utf8.DecodeRuneInString(t.src[i:end])
-		i += n
-	}
-	return i
-}
-
-// lineAt is the line (0-based) of a byte offset and the checkpoint of
-// that line at or before it.
-func (t *text) lineAt(off int) (int, mark) {
-	l := sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > off }) - 1
-	return l, t.seek(l, func(m mark) bool { return t.lines[l]+m.off <= off })
-}
-
-// lineCol is the vigil line and rune column (1-based) of a byte offset.
-func (t *text) lineCol(off int) (line, col int) {
-	l, m := t.lineAt(off)
-	return l + 1, m.col + utf8.RuneCountInString(t.src[t.lines[l]+m.off:off]) + 1
-}
-
-// position is the LSP position of a byte offset.
-func (t *text) position(off int) Position {
-	l, m := t.lineAt(off)
-	ch := m.ch
-	for _, r := range t.src[t.lines[l]+m.off : off] {
-		ch += utf16Len(r)
-	}
-	return Position{Line: l, Character: ch}
 }

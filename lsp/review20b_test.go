@@ -79,7 +79,23 @@ func FuzzPositions(f *testing.F) {
 		}
 		src := strings.Repeat(unit, reps)
 		tx := newText(src)
-		for _, l := range []int{line, line % 4, -1, len(tx.lines), len(tx.lines) - 1} {
+		if tx.vig != tx.lsp {
+			// A lone \r: the numberings differ (TestReview20bLoneCR), and
+			// the reference, which splits at \n, does not apply; the
+			// conversions still go there and back through byte offsets.
+			for l := 0; l < tx.lsp.count(); l++ {
+				for _, h := range []int{0, ch % 300, markEvery + 1, 1 << 20} {
+					off := tx.offset(Position{l, h})
+					p := tx.position(off)
+					vl, vc := tx.lineCol(off)
+					if p.Line != l || tx.offset(p) != off || tx.byteOffset(symbolic.Pos{Line: vl, Col: vc}) != off || tx.toLSP(symbolic.Pos{Line: vl, Col: vc}) != p {
+						t.Fatalf("%d:%d: offset %d, back at %v, vigil %d:%d", l, h, off, p, vl, vc)
+					}
+				}
+			}
+			return
+		}
+		for _, l := range []int{line, line % 4, -1, tx.lsp.count(), tx.lsp.count() - 1} {
 			for _, c := range []int{col, col % 600, 0, 1, markEvery, markEvery + 1, 5 * markEvery} {
 				p := symbolic.Pos{Line: l + 1, Col: c}
 				if got, want := tx.toLSP(p), refToLSP(src, p); got != want {
@@ -98,7 +114,7 @@ func FuzzPositions(f *testing.F) {
 				if gl != wl || gc != wc {
 					t.Fatalf("fromLSP(%v) = %d:%d, want %d:%d", p, gl, gc, wl, wc)
 				}
-				if l < 0 || l >= len(tx.lines) {
+				if l < 0 || l >= tx.lsp.count() {
 					continue
 				}
 				off := tx.offset(p)
@@ -127,6 +143,9 @@ func FuzzApplyChange(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string, l1, c1, l2, c2 int, repl string) {
 		if !utf8.ValidString(src) || !utf8.ValidString(repl) {
 			return // JSON gives the server valid UTF-8 only
+		}
+		if tx := newText(src); tx.vig != tx.lsp {
+			return // a lone \r ends an LSP line: the reference below splits at \n only (TestReview20bLoneCR)
 		}
 		r := Range{Position{l1, c1}, Position{l2, c2}}
 		out, err := applyChange(src, r, repl)
@@ -286,5 +305,43 @@ func TestReview20bLongLine(t *testing.T) {
 	want := strings.LastIndex(src, "A39999")
 	if last["name"] != "A39999" || fmt.Sprint(last["selectionRange"]) != fmt.Sprintf("map[end:map[character:%d line:0] start:map[character:%d line:0]]", want+6, want) {
 		t.Errorf("last symbol %v, want A39999 at character %d", last, want)
+	}
+}
+
+// A lone \r ends a line for LSP (the specification's line endings are
+// \n, \r\n and \r) but is a space to the .spec lexer: positions convert
+// through byte offsets, so a diagnostic on the second LSP line is reported
+// there, not past the end of the first (1:26 of vigil's one line).
+func TestReview20bLoneCR(t *testing.T) {
+	src := "const N = 2\rvar x : 0 .. M = 0\r\nconst K = 1\n"
+	tx := newText(src)
+	if tx.lsp.count() != 4 || tx.vig.count() != 3 {
+		t.Fatalf("%d LSP lines, %d vigil lines", tx.lsp.count(), tx.vig.count())
+	}
+	if got := tx.toLSP(symbolic.Pos{Line: 1, Col: 26}); got != (Position{1, 13}) {
+		t.Errorf("vigil 1:26 is LSP %v, want 1:13", got)
+	}
+	if got := tx.toLSP(symbolic.Pos{Line: 2, Col: 7}); got != (Position{2, 6}) {
+		t.Errorf("vigil 2:7 is LSP %v, want 2:6", got)
+	}
+	if l, c := tx.fromLSP(Position{1, 13}); l != 1 || c != 26 {
+		t.Errorf("LSP 1:13 is vigil %d:%d, want 1:26", l, c)
+	}
+	if l, c := tx.fromLSP(Position{0, 99}); l != 1 || c != 12 {
+		t.Errorf("LSP 0:99 is vigil %d:%d, want 1:12 (the end of the LSP line, before the \\r)", l, c)
+	}
+	uri, open := openDoc(t, "cr.spec", src)
+	answers := session(t, initMsg, open, atPos(uri, "1", "textDocument/hover", 2, 6, ""))
+	diags := fmt.Sprint(answers[1]["params"].(map[string]any)["diagnostics"])
+	if !strings.Contains(diags, "range:map[end:map[character:14 line:1] start:map[character:13 line:1]]") {
+		t.Errorf("diagnostics %s, want the undeclared M at 1:13-1:14", diags)
+	}
+	if r := fmt.Sprint(answers[2]["result"]); !strings.Contains(r, "const K = 1") || !strings.Contains(r, "start:map[character:6 line:2]") {
+		t.Errorf("hover on K: %s", r)
+	}
+	// after a change through the lone \r, the document is the client's
+	out, err := applyChange(src, Range{Position{0, 11}, Position{1, 0}}, "\n")
+	if err != nil || out != "const N = 2\nvar x : 0 .. M = 0\r\nconst K = 1\n" {
+		t.Errorf("replacing the lone \\r: %q, %v", out, err)
 	}
 }

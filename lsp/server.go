@@ -389,8 +389,8 @@ func applyChange(src string, r Range, repl string) (string, error) {
 		switch {
 		case p.Line < 0 || p.Character < 0:
 			return "", fmt.Errorf("position %d:%d is negative", p.Line, p.Character)
-		case p.Line >= len(t.lines):
-			return "", fmt.Errorf("line %d is past the document's last line, %d", p.Line, len(t.lines)-1)
+		case p.Line >= t.lsp.count():
+			return "", fmt.Errorf("line %d is past the document's last line, %d", p.Line, t.lsp.count()-1)
 		}
 	}
 	if r.End.Line < r.Start.Line || r.End.Line == r.Start.Line && r.End.Character < r.Start.Character {
