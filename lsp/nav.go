@@ -11,7 +11,6 @@ package lsp
 // text, was how this was found).
 
 import (
-
 	"vigil/lang"
 	"vigil/symbolic"
 )
