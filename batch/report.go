@@ -338,7 +338,7 @@ func (rep *Report) header(first string) []string {
 }
 
 func (rep *Report) coverage(byDom map[string][]map[string]any) table {
-	t := table{Title: "coverage", Note: "runs that ended with a verdict (exit 0 or 3), summed; (N) is the number of instances", Header: rep.header(strings.Join(rep.Group, " "))}
+	t := table{Title: "coverage", Note: "runs that ended with a verdict (exit 0 or 3), summed; (N) is the number of instances" + rep.wrongNote(), Header: rep.header(strings.Join(rep.Group, " "))}
 	rep.sumRows(&t, byDom, func(p map[string]any) float64 {
 		c, _ := num(p["coverage"])
 		return c
@@ -561,7 +561,7 @@ func (rep *Report) par2(byDom map[string][]map[string]any) table {
 		// scores are not comparable with those of an experiment with one.
 		penalty = fmt.Sprintf("when not, 2 x %s s: the experiment sets no CPU limit, so twice the largest CPU time of the runs shown stands in for it (not comparable with PAR-2 scores under a real limit)", strconv.FormatFloat(limit, 'g', -1, 64))
 	}
-	t := table{Title: "par2 (CPU seconds), sum", Note: fmt.Sprintf("PAR-2 scores summed: a run's CPU time when it gave a verdict, %s; less is better; (N) is the number of instances", penalty), Header: rep.header(strings.Join(rep.Group, " "))}
+	t := table{Title: "par2 (CPU seconds), sum", Note: fmt.Sprintf("PAR-2 scores summed: a run's CPU time when it gave a verdict, %s; less is better; (N) is the number of instances", penalty) + rep.wrongNote(), Header: rep.header(strings.Join(rep.Group, " "))}
 	rep.sumRows(&t, byDom, func(p map[string]any) float64 {
 		c, _ := num(p["coverage"])
 		tm, _ := num(p["time"])
@@ -723,6 +723,18 @@ func (rep *Report) Disagreements() (list []string, decided int) {
 	return list, decided
 }
 
+// wrongNote warns, in the notes of the tables that count a verdict as
+// solved (coverage, PAR-2), that some verdicts counted are wrong: those
+// of the instances the algorithms disagree on. A table copied alone
+// must not read as if every answer it counts were right.
+func (rep *Report) wrongNote() string {
+	list, _ := rep.Disagreements()
+	if len(list) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; CAUTION: on %d instances the algorithms disagree (DISAGREEMENT above), so some verdicts counted here as solved are wrong", len(list))
+}
+
 // agreement is the report's sentence on verdicts.
 func (rep *Report) agreement() string {
 	list, decided := rep.Disagreements()
@@ -867,19 +879,39 @@ func (rep *Report) HTML(w io.Writer, plots []Plot) {
 }
 
 // CSV writes every run of the report as a row: the id and the attributes.
+// The derived attributes are per run what they are made of: par2 the
+// run's PAR-2 score, ratio (an aggregate over instances) the time it
+// divides, ratio:ATTR the attribute.
 func (rep *Report) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := []string{"algorithm", "domain", "problem", "rep", "verdict"}
 	for _, a := range rep.Attributes {
+		if a == AttrRatio {
+			a = "time"
+		} else if b, ok := strings.CutPrefix(a, AttrRatio+":"); ok && b != "" {
+			a = b
+		}
 		if !slices.Contains(head, a) {
 			head = append(head, a)
 		}
 	}
 	cw.Write(head)
+	limit := rep.limit()
 	for _, p := range rep.Runs {
 		row := make([]string, len(head))
 		for i, a := range head {
-			row[i] = attrString(p[a])
+			switch a {
+			case "verdict":
+				if attrString(p["verdict"]) != "" {
+					row[i] = verdictOf(p) // "safe (not counted: timeout)" past the limit
+				}
+			case AttrPAR2:
+				c, _ := num(p["coverage"])
+				tm, _ := num(p["time"])
+				row[i] = strconv.FormatFloat(stats.PAR2(tm, c == 1, limit), 'g', -1, 64)
+			default:
+				row[i] = attrString(p[a])
+			}
 		}
 		cw.Write(row)
 	}

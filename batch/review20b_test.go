@@ -233,3 +233,44 @@ models = ["c.spec"]
 		t.Errorf("Lab's combined properties hold %d runs, want 2: %s", len(all), b)
 	}
 }
+
+// A wrong verdict is a verdict: coverage and PAR-2 count it as solved (the
+// report cannot tell which side is wrong), and their notes say that some
+// verdicts they count are wrong, so that a table copied alone does not
+// claim otherwise.
+func TestReview20bWrongVerdictsMarked(t *testing.T) {
+	x := experiment(t, 2, "[limits]\ntime = \"10s\"", "echo", "echo x")
+	writeProps(t, x, "a0/d/m000", solved("safe", 1))
+	writeProps(t, x, "a1/d/m000", solved("unsafe", 1))
+	writeProps(t, x, "a0/d/m001", solved("safe", 1))
+	writeProps(t, x, "a1/d/m001", solved("safe", 1))
+	md := markdown(t, x, ReportOptions{Attributes: []string{"coverage", "par2"}})
+	if n := strings.Count(md, "CAUTION: on 1 instances the algorithms disagree"); n != 2 {
+		t.Errorf("%d cautions, want one per table:\n%s", n, md)
+	}
+	writeProps(t, x, "a1/d/m000", solved("safe", 1))
+	if md := markdown(t, x, ReportOptions{Attributes: []string{"coverage", "par2"}}); strings.Contains(md, "CAUTION") {
+		t.Errorf("a caution without a disagreement:\n%s", md)
+	}
+}
+
+// runs.csv has no empty columns for the derived attributes: par2 is each
+// run's PAR-2 score, ratio the time it is made of; a verdict given past
+// the limit is marked as in the tables.
+func TestReview20bCSVDerived(t *testing.T) {
+	x := experiment(t, 2, "[limits]\ntime = \"10s\"", "echo")
+	writeProps(t, x, "a0/d/m000", solved("safe", 1.5))
+	writeProps(t, x, "a0/d/m001", map[string]any{"error": "timeout", "coverage": 0, "verdict": "unsafe", "time": 10.2})
+	rep, err := x.Fetch(ReportOptions{Attributes: []string{"par2", "ratio"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := rep.CSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "algorithm,domain,problem,rep,verdict,par2,time\na0,d,m000,,safe,1.5,1.5\na0,d,m001,,unsafe (not counted: timeout),20,10.2\n"
+	if b.String() != want {
+		t.Errorf("runs.csv:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
