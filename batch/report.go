@@ -738,10 +738,35 @@ func (rep *Report) wrongNote() string {
 // agreement is the report's sentence on verdicts.
 func (rep *Report) agreement() string {
 	list, decided := rep.Disagreements()
-	if len(list) == 0 {
-		return fmt.Sprintf("The algorithms agree on %s wherever two or more decided (%d instances).", strings.Join(rep.Agree, ", "), decided)
+	s := fmt.Sprintf("The algorithms agree on %s wherever two or more decided (%d instances).", strings.Join(rep.Agree, ", "), decided)
+	if len(list) > 0 {
+		s = fmt.Sprintf("DISAGREEMENT: the algorithms give different answers (%s) on %d of %d instances decided twice or more (one of them is wrong): %s.", strings.Join(rep.Agree, ", "), len(list), decided, strings.Join(list, "; "))
 	}
-	return fmt.Sprintf("DISAGREEMENT: the algorithms give different answers (%s) on %d of %d instances decided twice or more (one of them is wrong): %s.", strings.Join(rep.Agree, ", "), len(list), decided, strings.Join(list, "; "))
+	return s + rep.unchecked()
+}
+
+// unchecked notes the runs that count as solved (coverage 1) but report
+// none of the answer's attributes (a vigil command without --json): the
+// agreement above could not compare them.
+func (rep *Report) unchecked() string {
+	n := 0
+	for _, p := range rep.Runs {
+		if c, _ := num(p["coverage"]); c != 1 {
+			continue
+		}
+		has := false
+		for _, a := range rep.Agree {
+			_, ok := p[a]
+			has = has || ok
+		}
+		if !has {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %d runs count as solved but report no %s (add --json to their command), so they were not compared.", n, strings.Join(rep.Agree, ", "))
 }
 
 // mdText escapes s for Markdown text and table cells: a '|' would split a

@@ -274,3 +274,14 @@ func TestReview20bCSVDerived(t *testing.T) {
 		t.Errorf("runs.csv:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// A run that exited with an answer but printed no verdict (a command
+// without --json) counts as solved, and the agreement sentence says it
+// could not be compared rather than let it pass as agreeing.
+func TestReview20bUncheckedRuns(t *testing.T) {
+	x := experiment(t, 1, "", "echo", "echo x")
+	writeProps(t, x, "a0/d/m000", solved("safe", 1))
+	writeProps(t, x, "a1/d/m000", map[string]any{"error": "success", "coverage": 1, "time": 1.0})
+	md := markdown(t, x, ReportOptions{Attributes: []string{"coverage"}})
+	wantLines(t, md, "(0 instances). 1 runs count as solved but report no verdict (add --json to their command), so they were not compared.")
+}
