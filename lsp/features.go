@@ -126,11 +126,12 @@ func (s *server) location(d *document, from, to symbolic.Pos) (location, bool) {
 		r, ok := v.rangeOf(from, to)
 		return location{URI: d.uri, Range: r}, ok
 	}
-	t := s.textOf(from.File)
-	if t == nil {
+	v, ok := s.viewOf(from.File)
+	if !ok {
 		return location{}, false
 	}
-	return location{URI: s.pathURI(from.File), Range: Range{t.toLSP(from), t.toLSP(to)}}, true
+	r, ok := v.rangeOf(from, to)
+	return location{URI: s.pathURI(from.File), Range: r}, ok
 }
 
 // ---- hover -------------------------------------------------------------------

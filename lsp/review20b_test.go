@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -343,5 +345,28 @@ func TestReview20bLoneCR(t *testing.T) {
 	out, err := applyChange(src, Range{Position{0, 11}, Position{1, 0}}, "\n")
 	if err != nil || out != "const N = 2\nvar x : 0 .. M = 0\r\nconst K = 1\n" {
 		t.Errorf("replacing the lone \\r: %q, %v", out, err)
+	}
+}
+
+// A definition in an imported file is where the checker read it: on
+// disk. When that file is open with edits not saved yet, the location is
+// given in the editor's text (moved by the edits), not at the disk's line.
+func TestReview20bImportedUnsaved(t *testing.T) {
+	dir := t.TempDir()
+	lib := "const VMAX = 3\n"
+	if err := os.WriteFile(filepath.Join(dir, "lib.spec"), []byte(lib), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mainURI := "file://" + filepath.ToSlash(filepath.Join(dir, "main.spec"))
+	libURI := "file://" + filepath.ToSlash(filepath.Join(dir, "lib.spec"))
+	open := func(uri, text string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+	}
+	main := "model m\nimport \"lib.spec\"\nvar x : 0 .. VMAX = 0\n"
+	answers := session(t, initMsg, open(mainURI, main), open(libURI, "// two lines\n// added\n"+lib),
+		atPos(mainURI, "1", "textDocument/definition", 2, 14, ""))
+	r := fmt.Sprint(answers[3]["result"])
+	if !strings.Contains(r, "range:map[end:map[character:10 line:2] start:map[character:6 line:2]]") || !strings.Contains(r, "lib.spec") {
+		t.Errorf("definition of VMAX: %s, want lib.spec 2:6-2:10 (the open, unsaved text)", r)
 	}
 }

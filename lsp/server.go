@@ -465,20 +465,26 @@ func (s *server) pathURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
 
-// textOf returns the text of the file at path: an open document's, or
-// the file's on disk (nil when it cannot be read).
-func (s *server) textOf(path string) *text {
-	for _, d := range s.docs {
-		if d.path == path {
-			if d.lost != "" {
-				return nil // positions in it would be guesses
-			}
-			return d.text
-		}
-	}
+// viewOf converts positions in the file at path as the checker read it
+// (from disk: an import is read there) to the client's: an open
+// document's text when it has one, which may hold edits not saved yet
+// (positions in them, or moved by them, do not map), else the file's.
+func (s *server) viewOf(path string) (view, bool) {
 	b, err := inputfile.ReadFile(path)
-	if err != nil {
-		return nil
+	for _, d := range s.docs {
+		if d.path != path {
+			continue
+		}
+		switch {
+		case d.lost != "":
+			return view{}, false // positions in it would be guesses
+		case err != nil || string(b) == d.text.src:
+			return view{t: d.text}, true
+		}
+		return newView(newText(string(b)), d.text), true
 	}
-	return newText(string(b))
+	if err != nil {
+		return view{}, false
+	}
+	return view{t: newText(string(b))}, true
 }
