@@ -2,6 +2,7 @@ package batch
 
 import (
 	"encoding/json"
+	"os/exec"
 	"os"
 	"path/filepath"
 	"strings"
@@ -284,4 +285,41 @@ func TestReview20bUncheckedRuns(t *testing.T) {
 	writeProps(t, x, "a1/d/m000", map[string]any{"error": "success", "coverage": 1, "time": 1.0})
 	md := markdown(t, x, ReportOptions{Attributes: []string{"coverage"}})
 	wantLines(t, md, "(0 instances). 1 runs count as solved but report no verdict (add --json to their command), so they were not compared.")
+}
+
+// The Slurm script starts the vigil it was written by even when that
+// path needs quoting ("${VIGIL:-'/a b/vigil'}" kept the quotes in the
+// path), or $VIGIL when set; and a task's time covers the preparation
+// steps, which run under the same wall limit as their runs.
+func TestReview20bSlurmQuoting(t *testing.T) {
+	x := experiment(t, 2, "[limits]\ntime = \"20s\"\nwall = \"60s\"", "echo")
+	bin := filepath.Join(t.TempDir(), "a b}$x'", "vigil")
+	os.MkdirAll(filepath.Dir(bin), 0o755)
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho started \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path, tasks, err := x.Slurm(SlurmOptions{Self: bin, MaxArraySize: 1})
+	if err != nil || tasks != 1 {
+		t.Fatal(tasks, err)
+	}
+	cmd := exec.Command("bash", path)
+	cmd.Env = append(os.Environ(), "SLURM_ARRAY_TASK_ID=1", "VIGIL=")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "started batch run --tasks 1 --task 1 --data ") {
+		t.Errorf("the job script ran %q (%v)", out, err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), "#SBATCH --time=00:07:20\n") { // 2 runs x (60 s + 10 s) + 5 min
+		t.Errorf("time without preparation:\n%s", b)
+	}
+	for _, r := range x.Runs {
+		r.Prepare = []string{"export"}
+	}
+	if path, _, err = x.Slurm(SlurmOptions{Self: bin, MaxArraySize: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(path)
+	if !strings.Contains(string(b), "#SBATCH --time=00:09:20\n") { // 2 runs x (60 s + 60 s + 10 s) + 5 min
+		t.Errorf("time with preparation:\n%s", b)
+	}
 }
