@@ -2,8 +2,8 @@ package batch
 
 import (
 	"encoding/json"
-	"os/exec"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
