@@ -242,6 +242,28 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 	if rep.Baseline == "" && len(rep.Algorithms) > 0 {
 		rep.Baseline = rep.Algorithms[0]
 	}
+	// An algorithm the filters leave without runs would read as one that
+	// decided nothing: a ratio "only this algorithm decided" every
+	// instance, a scatter plot with all its points on the border.
+	ratio := false
+	for _, a := range rep.Attributes {
+		ratio = ratio || a == AttrRatio || strings.HasPrefix(a, AttrRatio+":")
+	}
+	if ratio && rep.Baseline != "" && len(all) > 0 && !slices.Contains(rep.Algorithms, rep.Baseline) {
+		return nil, fmt.Errorf("batch: the baseline %s has no finished run the filters keep, so no ratio to it can be computed: keep its runs (e.g. --filter algorithm=...,%s) or choose another --baseline", rep.Baseline, rep.Baseline)
+	}
+	if rep.Scatter != nil {
+		var kept [][2]string
+		for _, pr := range rep.Scatter {
+			if slices.Contains(rep.Algorithms, pr[0]) && slices.Contains(rep.Algorithms, pr[1]) {
+				kept = append(kept, pr)
+			}
+		}
+		rep.Scatter = kept
+		if rep.Scatter == nil {
+			rep.Scatter = [][2]string{} // no pair left: none, not every pair
+		}
+	}
 	for d := range doms {
 		rep.Groups = append(rep.Groups, d)
 	}

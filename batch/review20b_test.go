@@ -323,3 +323,28 @@ func TestReview20bSlurmQuoting(t *testing.T) {
 		t.Errorf("time with preparation:\n%s", b)
 	}
 }
+
+// A ratio to a baseline the filters leave without runs is refused (the
+// table said the other algorithms alone decided every instance), and a
+// scatter pair with such an algorithm is not drawn (all its points would
+// sit on the border, "no verdict").
+func TestReview20bFilteredBaseline(t *testing.T) {
+	x := experiment(t, 1, "[limits]\ntime = \"10s\"", "echo", "echo x", "echo y")
+	writeProps(t, x, "a0/d/m000", solved("safe", 1))
+	writeProps(t, x, "a1/d/m000", solved("safe", 2))
+	writeProps(t, x, "a2/d/m000", solved("safe", 2))
+	keepA1 := []Filter{{Attr: "algorithm", Values: []string{"a1", "a2"}}}
+	if _, err := x.Fetch(ReportOptions{Filters: keepA1, Attributes: []string{"ratio"}, Baseline: "a0"}); err == nil || !strings.Contains(err.Error(), "the baseline a0 has no finished run the filters keep") {
+		t.Errorf("ratio to a filtered-out baseline: %v", err)
+	}
+	rep, err := x.Fetch(ReportOptions{Filters: keepA1, Scatter: [][2]string{{"a0", "a1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plots, err := rep.Plots(); err != nil || len(plots) != 1 || plots[0].File != "coverage-over-time.svg" {
+		t.Errorf("plots %v (%v), want no scatter of a filtered-out algorithm (its points all on the border)", plots, err)
+	}
+	if _, err := x.Fetch(ReportOptions{Filters: keepA1, Attributes: []string{"coverage"}}); err != nil {
+		t.Errorf("without ratios or a scatter: %v", err)
+	}
+}
