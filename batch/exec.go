@@ -176,8 +176,12 @@ func classify(o outcome, l Limits, stdout map[string]any, stderrTail []byte) str
 	// still pass a time limit while it writes its stack traces (seen in
 	// CI on a loaded machine: Go's out-of-memory report, then the wall
 	// clock kill).
+	// A process that exited by itself with an answer (0 or 3) did not die
+	// of an allocation, whatever its stderr mentions ("the cache is out of
+	// memory, using the disk"): its words are not a failure's.
+	clean := o.signal == "" && !o.wallKill && (o.exitCode == 0 || o.exitCode == 3)
 	for _, m := range memoryMarkers {
-		if bytes.Contains(low, []byte(m)) {
+		if !clean && bytes.Contains(low, []byte(m)) {
 			return "out-of-memory"
 		}
 	}

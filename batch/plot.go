@@ -26,7 +26,7 @@ type Plot struct {
 func (rep *Report) Plots() ([]Plot, error) {
 	var out []Plot
 	pairs := rep.Scatter
-	if len(pairs) == 0 {
+	if pairs == nil { // every pair (a Scatter that the filters emptied: none)
 		for i, a := range rep.Algorithms {
 			for _, b := range rep.Algorithms[i+1:] {
 				pairs = append(pairs, [2]string{a, b})

@@ -59,8 +59,14 @@ report also writes DATA/properties, all runs keyed by id, which Lab's
 fetcher and reports read as an evaluation directory. Its tables give
 coverage, verdicts and outcomes per algorithm, and time (CPU seconds),
 wall_time (seconds) and memory (KiB); par2 (PAR-2 scores: CPU time when
-solved, twice the limit when not, summed) and ratio (the median of each
-algorithm's time over the baseline's on the instances both decided;
-ratio:ATTR for another attribute); report.html and report.md list every
-run with its verdict and a link to its directory; runs.csv has a row per
-run with its verdict.`
+solved, twice the CPU limit when not, summed; without a CPU limit twice
+the largest time shown stands in, and the note says so) and ratio (the
+median of each algorithm's time over the baseline's on the instances both
+decided, both times counted as at least 1 ms; ratio:ATTR for another
+attribute). A wrong verdict is a verdict: when algorithms disagree, the
+report says so first, and the coverage and PAR-2 notes warn that some
+verdicts they count are wrong. A verdict printed by a run past its limit
+is not counted ("safe (not counted: timeout)"). report.html and report.md
+list every run with its verdict and a link to its directory (Markdown
+escapes the names it prints); runs.csv has a row per run with its
+verdict (par2: the run's score; ratio: its time).`

@@ -129,12 +129,19 @@ func titled(attr string) string {
 	return attr
 }
 
-// verdictOf is a run's verdict, or "none (ERROR)" for a run that gave none.
+// verdictOf is a run's verdict, or "none (ERROR)" for a run that gave
+// none. A verdict given past a limit (vigil printed "safe" after its CPU
+// time ran out) is not counted as one: "safe (not counted: timeout)", so
+// that the verdict table's counts add up to the coverage.
 func verdictOf(p map[string]any) string {
-	if v := attrString(p["verdict"]); v != "" {
-		return v
+	v, e := attrString(p["verdict"]), attrString(p["error"])
+	if v == "" {
+		return "none (" + e + ")"
 	}
-	return "none (" + attrString(p["error"]) + ")"
+	if c, _ := num(p["coverage"]); c != 1 && v != "unknown" {
+		return v + " (not counted: " + e + ")"
+	}
+	return v
 }
 
 // Report is the fetched results of an experiment, filtered.
@@ -205,7 +212,15 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		for k, v := range r.Attrs { // the experiment's current static attributes
 			p[k] = v
 		}
-		all[strings.ReplaceAll(r.ID, "/", "-")] = p
+		// Lab's key joins the id's parts with '-', which names may hold
+		// too: a-b/c/p and a/b-c/p would share a key, and one run would
+		// vanish from the file. The second keeps its id, which no
+		// '-'-joined key equals.
+		key := strings.ReplaceAll(r.ID, "/", "-")
+		if _, taken := all[key]; taken {
+			key = r.ID
+		}
+		all[key] = p
 		keep := true
 		for _, f := range o.Filters {
 			keep = keep && f.keep(p)
@@ -226,6 +241,28 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 	}
 	if rep.Baseline == "" && len(rep.Algorithms) > 0 {
 		rep.Baseline = rep.Algorithms[0]
+	}
+	// An algorithm the filters leave without runs would read as one that
+	// decided nothing: a ratio "only this algorithm decided" every
+	// instance, a scatter plot with all its points on the border.
+	ratio := false
+	for _, a := range rep.Attributes {
+		ratio = ratio || a == AttrRatio || strings.HasPrefix(a, AttrRatio+":")
+	}
+	if ratio && rep.Baseline != "" && len(all) > 0 && !slices.Contains(rep.Algorithms, rep.Baseline) {
+		return nil, fmt.Errorf("batch: the baseline %s has no finished run the filters keep, so no ratio to it can be computed: keep its runs (e.g. --filter algorithm=...,%s) or choose another --baseline", rep.Baseline, rep.Baseline)
+	}
+	if rep.Scatter != nil {
+		var kept [][2]string
+		for _, pr := range rep.Scatter {
+			if slices.Contains(rep.Algorithms, pr[0]) && slices.Contains(rep.Algorithms, pr[1]) {
+				kept = append(kept, pr)
+			}
+		}
+		rep.Scatter = kept
+		if rep.Scatter == nil {
+			rep.Scatter = [][2]string{} // no pair left: none, not every pair
+		}
 	}
 	for d := range doms {
 		rep.Groups = append(rep.Groups, d)
@@ -279,8 +316,9 @@ func num(v any) (float64, bool) {
 type table struct {
 	Title, Note string
 	Header      []string
-	Rows        [][]string
-	Best        [][]bool // cells to emphasize
+	Rows        [][]string // plain text: Markdown and HTML escape it
+	Best        [][]bool   // cells to emphasize
+	Total       []bool     // rows of totals: their first word ("sum", "all") is emphasized
 }
 
 // tables computes Lab's absolute report: per attribute a table with a row
@@ -322,11 +360,11 @@ func (rep *Report) header(first string) []string {
 }
 
 func (rep *Report) coverage(byDom map[string][]map[string]any) table {
-	t := table{Title: "coverage", Note: "runs that ended with a verdict (exit 0 or 3), summed; (N) is the number of instances", Header: rep.header(strings.Join(rep.Group, " "))}
+	t := table{Title: "coverage", Note: "runs that ended with a verdict (exit 0 or 3), summed; (N) is the number of instances" + rep.wrongNote(), Header: rep.header(strings.Join(rep.Group, " "))}
 	rep.sumRows(&t, byDom, func(p map[string]any) float64 {
 		c, _ := num(p["coverage"])
 		return c
-	}, 1, "%.0f", "**sum**")
+	}, 1, "%.0f", "sum")
 	return t
 }
 
@@ -351,6 +389,7 @@ func (rep *Report) sumRows(t *table, byDom map[string][]map[string]any, score fu
 		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, best, format)
 	}
 	t.addRow(fmt.Sprintf("%s (%d)", last, n), total, best, format)
+	t.Total[len(t.Total)-1] = true
 }
 
 func (rep *Report) errors() table {
@@ -488,7 +527,8 @@ func (rep *Report) common(byDom map[string][]map[string]any, attr, aggName strin
 			row[i] = agg(allVals[i])
 		}
 	}
-	t.addRow(fmt.Sprintf("**all** (%d)", nAll), row, better, "")
+	t.addRow(fmt.Sprintf("all (%d)", nAll), row, better, "")
+	t.Total[len(t.Total)-1] = true
 	return t
 }
 
@@ -524,10 +564,11 @@ func (t *table) addRow(name string, vals []float64, best int, format string) {
 	}
 	t.Rows = append(t.Rows, row)
 	t.Best = append(t.Best, marks)
+	t.Total = append(t.Total, false)
 }
 
 // limit is the time limit of PAR-2 scores: the experiment's CPU limit,
-// else the border of the plots (twice the largest time seen).
+// else the border of the plots (twice the largest time of the runs shown).
 func (rep *Report) limit() float64 {
 	return rep.border()
 }
@@ -536,12 +577,18 @@ func (rep *Report) limit() float64 {
 // CPU time when it gave a verdict, twice the limit when not.
 func (rep *Report) par2(byDom map[string][]map[string]any) table {
 	limit := rep.limit()
-	t := table{Title: "par2 (CPU seconds), sum", Note: fmt.Sprintf("PAR-2 scores summed: a run's CPU time when it gave a verdict, twice the limit (%s s) when not; less is better; (N) is the number of instances", strconv.FormatFloat(2*limit, 'g', -1, 64)), Header: rep.header(strings.Join(rep.Group, " "))}
+	penalty := fmt.Sprintf("twice the CPU limit (2 x %s s) when not", strconv.FormatFloat(limit, 'g', -1, 64))
+	if rep.x.Limits.CPU <= 0 {
+		// No limit to double: say what stands in for it, and that the
+		// scores are not comparable with those of an experiment with one.
+		penalty = fmt.Sprintf("when not, 2 x %s s: the experiment sets no CPU limit, so twice the largest CPU time of the runs shown stands in for it (not comparable with PAR-2 scores under a real limit)", strconv.FormatFloat(limit, 'g', -1, 64))
+	}
+	t := table{Title: "par2 (CPU seconds), sum", Note: fmt.Sprintf("PAR-2 scores summed: a run's CPU time when it gave a verdict, %s; less is better; (N) is the number of instances", penalty) + rep.wrongNote(), Header: rep.header(strings.Join(rep.Group, " "))}
 	rep.sumRows(&t, byDom, func(p map[string]any) float64 {
 		c, _ := num(p["coverage"])
 		tm, _ := num(p["time"])
 		return stats.PAR2(tm, c == 1, limit)
-	}, -1, "", "**all**")
+	}, -1, "", "all")
 	return t
 }
 
@@ -558,7 +605,7 @@ func (rep *Report) ratios(byDom map[string][]map[string]any, attr string) table 
 		onlyA, onlyB int
 	}
 	bi := slices.Index(rep.Algorithms, base)
-	addRow := func(name string, cells []cell) {
+	addRow := func(name string, total bool, cells []cell) {
 		row := []string{name}
 		marks := []bool{false}
 		best := math.NaN()
@@ -582,6 +629,7 @@ func (rep *Report) ratios(byDom map[string][]map[string]any, attr string) table 
 		}
 		t.Rows = append(t.Rows, row)
 		t.Best = append(t.Best, marks)
+		t.Total = append(t.Total, total)
 	}
 	all := make([]cell, len(rep.Algorithms))
 	for _, d := range rep.Groups {
@@ -622,9 +670,9 @@ func (rep *Report) ratios(byDom map[string][]map[string]any, attr string) table 
 			all[i].onlyA += c.onlyA
 			all[i].onlyB += c.onlyB
 		}
-		addRow(d, cells)
+		addRow(d, false, cells)
 	}
-	addRow("**all**", all)
+	addRow("all", true, all)
 	return t
 }
 
@@ -697,26 +745,103 @@ func (rep *Report) Disagreements() (list []string, decided int) {
 	return list, decided
 }
 
+// wrongNote warns, in the notes of the tables that count a verdict as
+// solved (coverage, PAR-2), that some verdicts counted are wrong: those
+// of the instances the algorithms disagree on. A table copied alone
+// must not read as if every answer it counts were right.
+func (rep *Report) wrongNote() string {
+	list, _ := rep.Disagreements()
+	if len(list) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; CAUTION: on %d instances the algorithms disagree (DISAGREEMENT above), so some verdicts counted here as solved are wrong", len(list))
+}
+
 // agreement is the report's sentence on verdicts.
 func (rep *Report) agreement() string {
 	list, decided := rep.Disagreements()
-	if len(list) == 0 {
-		return fmt.Sprintf("The algorithms agree on %s wherever two or more decided (%d instances).", strings.Join(rep.Agree, ", "), decided)
+	s := fmt.Sprintf("The algorithms agree on %s wherever two or more decided (%d instances).", strings.Join(rep.Agree, ", "), decided)
+	if len(list) > 0 {
+		s = fmt.Sprintf("DISAGREEMENT: the algorithms give different answers (%s) on %d of %d instances decided twice or more (one of them is wrong): %s.", strings.Join(rep.Agree, ", "), len(list), decided, strings.Join(list, "; "))
 	}
-	return fmt.Sprintf("DISAGREEMENT: the algorithms give different answers (%s) on %d of %d instances decided twice or more (one of them is wrong): %s.", strings.Join(rep.Agree, ", "), len(list), decided, strings.Join(list, "; "))
+	return s + rep.unchecked()
+}
+
+// unchecked notes the runs that count as solved (coverage 1) but report
+// none of the answer's attributes (a vigil command without --json): the
+// agreement above could not compare them.
+func (rep *Report) unchecked() string {
+	n := 0
+	for _, p := range rep.Runs {
+		if c, _ := num(p["coverage"]); c != 1 {
+			continue
+		}
+		has := false
+		for _, a := range rep.Agree {
+			_, ok := p[a]
+			has = has || ok
+		}
+		if !has {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %d runs count as solved but report no %s (add --json to their command), so they were not compared.", n, strings.Join(rep.Agree, ", "))
+}
+
+// mdText escapes s for Markdown text and table cells: a '|' would split a
+// cell, a line break end the row, '<' open raw HTML (hiding "<b>" or
+// "<script>"), and '*', '`', '[', ']' and '\\' change what the text shows.
+var mdText = strings.NewReplacer(
+	"\\", "\\\\", "|", "\\|", "*", "\\*", "`", "\\`", "[", "\\[", "]", "\\]",
+	"<", "&lt;", ">", "&gt;", "&", "&amp;", "\r\n", " ", "\n", " ", "\r", " ",
+)
+
+// mdPara is mdText outside tables, where a '|' is plain text (and the
+// disagreement sentence joins an algorithm's answers with " | ").
+var mdPara = strings.NewReplacer(
+	"\\", "\\\\", "*", "\\*", "`", "\\`", "[", "\\[", "]", "\\]",
+	"<", "&lt;", ">", "&gt;", "&", "&amp;", "\r\n", " ", "\n", " ", "\r", " ",
+)
+
+func mdEscape(s string) string { return mdText.Replace(s) }
+
+// mdLink is a link's destination in Markdown: in angle brackets when it
+// holds a space or a parenthesis (a data directory "runs (old)"), which
+// would end a bare one.
+func mdLink(u string) string {
+	if !strings.ContainsAny(u, " ()<>") {
+		return u
+	}
+	return "<" + strings.NewReplacer("<", "%3C", ">", "%3E").Replace(u) + ">"
+}
+
+// mdCells escapes each cell of a table row.
+func mdCells(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = mdEscape(c)
+	}
+	return out
 }
 
 // Markdown writes the report's tables.
 func (rep *Report) Markdown(w io.Writer) {
-	fmt.Fprintf(w, "# Experiment %s\n\n%d runs", rep.x.Name, len(rep.Runs))
+	fmt.Fprintf(w, "# Experiment %s\n\n%d runs", mdEscape(rep.x.Name), len(rep.Runs))
 	if rep.Missing > 0 {
 		fmt.Fprintf(w, " (%d runs not finished yet are left out)", rep.Missing)
 	}
-	fmt.Fprintf(w, "; algorithms: %s.\n\n%s\n", strings.Join(rep.Algorithms, ", "), rep.agreement())
+	fmt.Fprintf(w, "; algorithms: %s.\n\n%s\n", mdEscape(strings.Join(rep.Algorithms, ", ")), mdPara.Replace(rep.agreement()))
 	for _, t := range rep.tables() {
-		fmt.Fprintf(w, "\n## %s\n\n%s.\n\n| %s |\n|%s\n", t.Title, t.Note, strings.Join(t.Header, " | "), strings.Repeat(" --- |", len(t.Header)))
+		fmt.Fprintf(w, "\n## %s\n\n%s.\n\n| %s |\n|%s\n", mdPara.Replace(t.Title), mdPara.Replace(t.Note), strings.Join(mdCells(t.Header), " | "), strings.Repeat(" --- |", len(t.Header)))
 		for i, r := range t.Rows {
-			cells := append([]string(nil), r...)
+			cells := mdCells(r)
+			if t.Total[i] { // "**sum** (32)"
+				word, rest, _ := strings.Cut(cells[0], " ")
+				cells[0] = strings.TrimSpace("**" + word + "** " + rest)
+			}
 			for j := range cells {
 				if t.Best[i][j] {
 					cells[j] = "**" + cells[j] + "**"
@@ -732,15 +857,15 @@ func (rep *Report) Markdown(w io.Writer) {
 	const mdColumns = 6 // up to the outcome: the measurements are in the tables above and in report.html
 	fmt.Fprintf(w, "\n## runs\n\nEvery run, with a link to its files (report.html also lists each run's time and memory).\n\n|")
 	for _, c := range runColumns[:mdColumns] {
-		fmt.Fprintf(w, " %s |", c.head)
+		fmt.Fprintf(w, " %s |", mdEscape(c.head))
 	}
 	fmt.Fprintf(w, " files |\n|%s\n", strings.Repeat(" --- |", mdColumns+1))
 	for i, r := range rows {
 		link := "–"
 		if dirs[i] != "" {
-			link = fmt.Sprintf("[%s](%s)", dirs[i], rep.runLink(dirs[i]))
+			link = fmt.Sprintf("[%s](%s)", mdEscape(dirs[i]), mdLink(rep.runLink(dirs[i])))
 		}
-		fmt.Fprintf(w, "| %s | %s |\n", strings.Join(r[:mdColumns], " | "), link)
+		fmt.Fprintf(w, "| %s | %s |\n", strings.Join(mdCells(r[:mdColumns]), " | "), link)
 	}
 }
 
@@ -766,7 +891,7 @@ func (rep *Report) HTML(w io.Writer, plots []Plot) {
 				if t.Best[i][j] {
 					cls = ` class="best"`
 				}
-				fmt.Fprintf(w, "<td%s>%s</td>", cls, html.EscapeString(strings.ReplaceAll(c, "**", "")))
+				fmt.Fprintf(w, "<td%s>%s</td>", cls, html.EscapeString(c))
 			}
 			fmt.Fprint(w, "</tr>\n")
 		}
@@ -801,19 +926,39 @@ func (rep *Report) HTML(w io.Writer, plots []Plot) {
 }
 
 // CSV writes every run of the report as a row: the id and the attributes.
+// The derived attributes are per run what they are made of: par2 the
+// run's PAR-2 score, ratio (an aggregate over instances) the time it
+// divides, ratio:ATTR the attribute.
 func (rep *Report) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	head := []string{"algorithm", "domain", "problem", "rep", "verdict"}
 	for _, a := range rep.Attributes {
+		if a == AttrRatio {
+			a = "time"
+		} else if b, ok := strings.CutPrefix(a, AttrRatio+":"); ok && b != "" {
+			a = b
+		}
 		if !slices.Contains(head, a) {
 			head = append(head, a)
 		}
 	}
 	cw.Write(head)
+	limit := rep.limit()
 	for _, p := range rep.Runs {
 		row := make([]string, len(head))
 		for i, a := range head {
-			row[i] = attrString(p[a])
+			switch a {
+			case "verdict":
+				if attrString(p["verdict"]) != "" {
+					row[i] = verdictOf(p) // "safe (not counted: timeout)" past the limit
+				}
+			case AttrPAR2:
+				c, _ := num(p["coverage"])
+				tm, _ := num(p["time"])
+				row[i] = strconv.FormatFloat(stats.PAR2(tm, c == 1, limit), 'g', -1, 64)
+			default:
+				row[i] = attrString(p[a])
+			}
 		}
 		cw.Write(row)
 	}

@@ -113,7 +113,14 @@ func (x *Experiment) Slurm(o SlurmOptions) (string, int, error) {
 	fmt.Fprintf(&b, "#SBATCH --array=1-%d%%%d\n", tasks, par)
 	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n")
 	if x.Limits.Wall > 0 {
-		t := time.Duration(perTask)*(x.Limits.Wall+10*time.Second) + 5*time.Minute
+		perRun := x.Limits.Wall + 10*time.Second
+		for _, r := range x.Runs {
+			if len(r.Prepare) > 0 { // a preparation step has limits of its own
+				perRun += x.Limits.Wall
+				break
+			}
+		}
+		t := time.Duration(perTask)*perRun + 5*time.Minute
 		fmt.Fprintf(&b, "#SBATCH --time=%s\n", slurmTime(t))
 	}
 	if x.Limits.Memory > 0 {
@@ -128,7 +135,10 @@ func (x *Experiment) Slurm(o SlurmOptions) (string, int, error) {
 	if err != nil {
 		return "", 0, err
 	}
-	fmt.Fprintf(&b, "exec %s batch run --tasks %d --task \"$SLURM_ARRAY_TASK_ID\" --data %s %s\n", "\"${VIGIL:-"+shellQuote(o.Self)+"}\"", tasks, shellQuote(data), shellQuote(exp))
+	// Not "${VIGIL:-'...'}": inside double quotes the single quotes of a
+	// path that needs them would be part of the path.
+	fmt.Fprintf(&b, "VIGIL=${VIGIL:-%s}\n", shellQuote(o.Self))
+	fmt.Fprintf(&b, "exec \"$VIGIL\" batch run --tasks %d --task \"$SLURM_ARRAY_TASK_ID\" --data %s %s\n", tasks, shellQuote(data), shellQuote(exp))
 	path := filepath.Join(dir, "job.sh")
 	if err := writeAtomic(nil, path, []byte(b.String())); err != nil {
 		return "", 0, err

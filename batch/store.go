@@ -164,8 +164,12 @@ func (x *Experiment) Properties(r *Run) (map[string]any, error) {
 		return nil, err
 	}
 	var p map[string]any
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, fmt.Errorf("batch: %s: %v", filepath.Join(x.RunDir(r), propertiesFile), err)
+	if err := json.Unmarshal(b, &p); err != nil || p == nil {
+		why := "null"
+		if err != nil {
+			why = err.Error()
+		}
+		return nil, fmt.Errorf("batch: %s is not a run's properties (%s): the batch writes them whole, so the file was damaged or edited; remove it and vigil batch run runs %s again", filepath.Join(x.RunDir(r), propertiesFile), why, r.ID)
 	}
 	return p, nil
 }

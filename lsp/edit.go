@@ -30,6 +30,15 @@ func (s *server) rename(params json.RawMessage) (any, *respError) {
 	if e != nil {
 		return nil, e
 	}
+	if d.an == nil || d.an.File == nil {
+		// Navigation then uses the text that last parsed; a rename from it
+		// would miss (or misplace) the uses typed since.
+		why := ""
+		if d.an != nil && len(d.an.Diags) > 0 {
+			why = " (" + d.an.Diags[0].Pos.String() + ": " + d.an.Diags[0].Msg + ")"
+		}
+		return nil, &respError{codeRequestFailed, "cannot rename while the file does not parse" + why + ": a rename must see every use of the name; fix the syntax error first"}
+	}
 	if !ok {
 		return nil, &respError{codeRequestFailed, "there is no name here to rename"}
 	}

@@ -64,30 +64,17 @@ func diagRange(t *text, cd lang.Diagnostic) Range {
 // importRange is the range of the document's first import's path, or
 // the start of the document.
 func (s *server) importRange(d *document) Range {
-	an, t := d.nav()
+	an, v := d.nav()
 	if an == nil || an.File == nil {
 		return Range{}
 	}
 	for _, decl := range an.File.Decls {
 		if imp, ok := decl.(*lang.ImportDecl); ok {
-			start := t.toLSP(imp.PathPos)
-			end := t.toLSP(symbolic.Pos{Line: imp.PathPos.Line, Col: imp.PathPos.Col + len([]rune(imp.Path)) + 2})
-			return Range{start, end}
+			r, _ := v.rangeOf(imp.PathPos, symbolic.Pos{Line: imp.PathPos.Line, Col: imp.PathPos.Col + len([]rune(imp.Path)) + 2})
+			return r // the start of the document when an edit moved it
 		}
 	}
 	return Range{}
-}
-
-// nav returns the analysis navigation uses (the current one, or while
-// the text does not parse the latest that did) and its text.
-func (d *document) nav() (*lang.Analysis, *text) {
-	if d.an != nil && d.an.File != nil {
-		return d.an, d.text
-	}
-	if d.good != nil {
-		return d.good, d.goodText
-	}
-	return d.an, d.text
 }
 
 // ---- positions in requests ---------------------------------------------------
@@ -112,9 +99,15 @@ func (s *server) refAt(params json.RawMessage, extra any) (*document, lang.Ref, 
 	if e != nil {
 		return nil, lang.Ref{}, false, e
 	}
-	an, t := d.nav()
-	line, col := t.fromLSP(p.Position)
+	an, v := d.nav()
+	line, col, ok := v.fromLSP(p.Position)
+	if !ok {
+		return d, lang.Ref{}, false, nil // in text edited since the analysis
+	}
 	r, ok := an.RefAt(line, col)
+	if _, in := v.rangeOf(r.Pos, r.End); ok && !in {
+		return d, lang.Ref{}, false, nil // a name that was edited since
+	}
 	return d, r, ok, nil
 }
 
@@ -128,16 +121,17 @@ func (s *server) location(d *document, from, to symbolic.Pos) (location, bool) {
 	if from.Line < 1 {
 		return location{}, false
 	}
-	var t *text
 	if from.File == d.path {
-		_, t = d.nav()
-	} else {
-		t = s.textOf(from.File)
+		_, v := d.nav()
+		r, ok := v.rangeOf(from, to)
+		return location{URI: d.uri, Range: r}, ok
 	}
-	if t == nil {
+	v, ok := s.viewOf(from.File)
+	if !ok {
 		return location{}, false
 	}
-	return location{URI: s.pathURI(from.File), Range: Range{t.toLSP(from), t.toLSP(to)}}, true
+	r, ok := v.rangeOf(from, to)
+	return location{URI: s.pathURI(from.File), Range: r}, ok
 }
 
 // ---- hover -------------------------------------------------------------------
@@ -157,9 +151,10 @@ func (s *server) hover(params json.RawMessage) (any, *respError) {
 	if e != nil || !ok {
 		return nil, e
 	}
-	an, t := d.nav()
+	an, v := d.nav()
 	decls := an.Resolve(r)
-	if len(decls) == 0 {
+	rg, in := v.rangeOf(r.Pos, r.End)
+	if len(decls) == 0 || !in {
 		return nil, nil
 	}
 	sym := decls[0]
@@ -171,7 +166,7 @@ func (s *server) hover(params json.RawMessage) (any, *respError) {
 	}
 	return hoverResult{
 		Contents: markupContent{Kind: "markdown", Value: b.String()},
-		Range:    Range{t.toLSP(r.Pos), t.toLSP(r.End)},
+		Range:    rg,
 	}, nil
 }
 
@@ -216,10 +211,12 @@ func (s *server) references(params json.RawMessage) (any, *respError) {
 	if an, _ := d.nav(); an != nil {
 		if syms := an.Resolve(r); len(syms) == 1 && syms[0].Local {
 			// a parameter: the references in its schema
-			_, t := d.nav()
+			_, v := d.nav()
 			for _, x := range an.RefsTo(r.NS, r.Name) {
 				if syms[0].Encloses(x.Pos) && (!x.Decl || rp.Context.IncludeDeclaration) {
-					out = append(out, location{URI: d.uri, Range: Range{t.toLSP(x.Pos), t.toLSP(x.End)}})
+					if rg, ok := v.rangeOf(x.Pos, x.End); ok {
+						out = append(out, location{URI: d.uri, Range: rg})
+					}
 				}
 			}
 			return out, nil
@@ -227,14 +224,14 @@ func (s *server) references(params json.RawMessage) (any, *respError) {
 	}
 	docs := []*document{d}
 	for _, o := range s.docs {
-		if o != d {
+		if o != d && o.lost == "" {
 			docs = append(docs, o)
 		}
 	}
 	sort.SliceStable(docs[1:], func(i, j int) bool { return docs[1+i].uri < docs[1+j].uri })
 	seen := map[location]bool{}
 	for _, o := range docs {
-		an, t := o.nav()
+		an, v := o.nav()
 		if an == nil {
 			continue
 		}
@@ -242,8 +239,9 @@ func (s *server) references(params json.RawMessage) (any, *respError) {
 			if x.Decl && !rp.Context.IncludeDeclaration || an.IsLocal(x) {
 				continue
 			}
-			loc := location{URI: o.uri, Range: Range{t.toLSP(x.Pos), t.toLSP(x.End)}}
-			if !seen[loc] {
+			rg, ok := v.rangeOf(x.Pos, x.End)
+			loc := location{URI: o.uri, Range: rg}
+			if ok && !seen[loc] {
 				seen[loc] = true
 				out = append(out, loc)
 			}
@@ -300,10 +298,13 @@ func (s *server) completion(params json.RawMessage) (any, *respError) {
 	if e != nil {
 		return nil, e
 	}
-	an, _ := d.nav()
+	an, v := d.nav()
 	items := []completionItem{}
 	seen := map[string]bool{}
-	line, col := d.text.fromLSP(p.Position)
+	line, col, ok := v.fromLSP(p.Position)
+	if !ok { // in text edited since the analysis: its scopes are a guess there
+		line, col = d.text.fromLSP(p.Position)
+	}
 	here := symbolic.Pos{File: d.path, Line: line, Col: col}
 	for _, sym := range an.Symbols {
 		if sym.NS != lang.NSNames || seen[sym.Name] || sym.Local && !sym.Encloses(here) {
@@ -356,16 +357,20 @@ func (s *server) documentSymbol(params json.RawMessage) (any, *respError) {
 	if e != nil {
 		return nil, e
 	}
-	an, t := d.nav()
+	an, v := d.nav()
 	out := []documentSymbol{}
 	for _, sym := range an.Symbols {
 		if sym.Pos.File != d.path || sym.Pos.Line < 1 || sym.Local {
 			continue
 		}
+		whole, ok1 := v.rangeOf(sym.Start, sym.End)
+		name, ok2 := v.rangeOf(sym.Pos, sym.NameEnd)
+		if !ok1 || !ok2 {
+			continue // edited since the analysis
+		}
 		out = append(out, documentSymbol{
 			Name: sym.Name, Detail: sym.Detail, Kind: symbolKinds[sym.Kind],
-			Range:          Range{t.toLSP(sym.Start), t.toLSP(sym.End)},
-			SelectionRange: Range{t.toLSP(sym.Pos), t.toLSP(sym.NameEnd)},
+			Range: whole, SelectionRange: name,
 		})
 	}
 	return out, nil

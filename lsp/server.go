@@ -81,13 +81,24 @@ type server struct {
 	shutdown    bool
 }
 
+type logMessageParams struct {
+	Type    int    `json:"type"` // 1 error, 2 warning, 3 info
+	Message string `json:"message"`
+}
+
 // document is an open text document and what the checker learnt of it.
 type document struct {
 	uri     string
 	path    string
 	version int
 	text    *text
-	an      *lang.Analysis
+	// lost says why the server no longer knows the client's text (a
+	// change whose range is not one of the document); until a change
+	// sends the whole text, or the document is opened again, requests
+	// about it are refused rather than answered with positions of a text
+	// the client does not have.
+	lost string
+	an   *lang.Analysis
 	// good is the latest analysis whose file parsed, with its text: while
 	// a syntax error is being typed, navigation uses it.
 	good     *lang.Analysis
@@ -119,6 +130,11 @@ func (s *server) handle(body []byte) (exit bool) {
 	}
 	result, rerr := s.dispatch(m, isRequest)
 	if !isRequest {
+		if rerr != nil {
+			// A notification has no answer; the client's log says what
+			// was wrong with it.
+			s.notify("window/logMessage", logMessageParams{Type: 1, Message: "vigil: " + m.Method + ": " + rerr.Message})
+		}
 		return false
 	}
 	if rerr != nil {
@@ -324,22 +340,64 @@ func (s *server) didChange(params json.RawMessage) (any, *respError) {
 	if d == nil {
 		return nil, &respError{codeInvalidParams, "didChange for a document that is not open: " + p.TextDocument.URI}
 	}
-	src := d.text.src
-	for _, ch := range p.ContentChanges {
+	src, lost := d.text.src, d.lost
+	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
-			src = ch.Text
+			src, lost = ch.Text, ""
 			continue
 		}
-		t := newText(src)
-		a, b := t.offset(ch.Range.Start), t.offset(ch.Range.End)
-		if b < a {
-			a, b = b, a
+		if lost != "" {
+			continue // a change of a text we do not have
 		}
-		src = src[:a] + ch.Text + src[b:]
+		var err error
+		if src, err = applyChange(src, *ch.Range, ch.Text); err != nil {
+			lost = fmt.Sprintf("change %d of version %d: %v", i+1, p.TextDocument.Version, err)
+		}
 	}
 	d.version = p.TextDocument.Version
+	if lost != "" {
+		if d.lost == "" {
+			s.notify("window/showMessage", logMessageParams{Type: 1, Message: fmt.Sprintf("vigil lost track of %s: %s. Close and reopen it.", d.path, lost)})
+		}
+		d.lost = lost
+		s.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: d.version, Diagnostics: []diagnostic{{
+			Severity: 1, Source: "vigil", Message: "vigil lost track of this document's text (" + lost + "); close and reopen it"}}})
+		return nil, nil
+	}
+	d.lost = ""
 	s.update(d, src)
 	return nil, nil
+}
+
+// maxChangeWork bounds the bytes a didChange may make the server copy
+// (each range change copies the document): range changes are for clients
+// that ignore the full synchronisation this server asks for, and a
+// million of them on a 10 MB document would take hours.
+const maxChangeWork = 1 << 30
+
+// applyChange replaces a range of src, as the LSP specification defines
+// it: a character past its line's end means the line's end (not its line
+// break); a range whose start lies after its end, a negative position, or
+// a line past the document's last is not one of this document, and is
+// refused rather than guessed at.
+func applyChange(src string, r Range, repl string) (string, error) {
+	if len(src)+len(repl) > maxChangeWork {
+		return "", fmt.Errorf("a range change of a document of %d bytes is more than this server copies; send the whole text (the server asks for full synchronisation)", len(src))
+	}
+	t := newText(src)
+	for _, p := range []Position{r.Start, r.End} {
+		switch {
+		case p.Line < 0 || p.Character < 0:
+			return "", fmt.Errorf("position %d:%d is negative", p.Line, p.Character)
+		case p.Line >= t.lsp.count():
+			return "", fmt.Errorf("line %d is past the document's last line, %d", p.Line, t.lsp.count()-1)
+		}
+	}
+	if r.End.Line < r.Start.Line || r.End.Line == r.Start.Line && r.End.Character < r.Start.Character {
+		return "", fmt.Errorf("the range %d:%d-%d:%d starts after its end", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)
+	}
+	a, b := t.offset(r.Start), t.offset(r.End)
+	return src[:a] + repl + src[b:], nil
 }
 
 func (s *server) didClose(params json.RawMessage) (any, *respError) {
@@ -373,6 +431,9 @@ func (s *server) doc(uri string) (*document, *respError) {
 	if d == nil {
 		return nil, &respError{codeInvalidParams, "the document is not open: " + uri}
 	}
+	if d.lost != "" {
+		return nil, &respError{codeRequestFailed, "vigil lost track of this document's text (" + d.lost + "): close and reopen it"}
+	}
 	return d, nil
 }
 
@@ -404,17 +465,26 @@ func (s *server) pathURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
 
-// textOf returns the text of the file at path: an open document's, or
-// the file's on disk (nil when it cannot be read).
-func (s *server) textOf(path string) *text {
-	for _, d := range s.docs {
-		if d.path == path {
-			return d.text
-		}
-	}
+// viewOf converts positions in the file at path as the checker read it
+// (from disk: an import is read there) to the client's: an open
+// document's text when it has one, which may hold edits not saved yet
+// (positions in them, or moved by them, do not map), else the file's.
+func (s *server) viewOf(path string) (view, bool) {
 	b, err := inputfile.ReadFile(path)
-	if err != nil {
-		return nil
+	for _, d := range s.docs {
+		if d.path != path {
+			continue
+		}
+		switch {
+		case d.lost != "":
+			return view{}, false // positions in it would be guesses
+		case err != nil || string(b) == d.text.src:
+			return view{t: d.text}, true
+		}
+		return newView(newText(string(b)), d.text), true
 	}
-	return newText(string(b))
+	if err != nil {
+		return view{}, false
+	}
+	return view{t: newText(string(b))}, true
 }

@@ -47,7 +47,7 @@ func TestPositions(t *testing.T) {
 	if l, col := tx.fromLSP(Position{1, 3}); l != 2 || col != 4 {
 		t.Errorf("fromLSP inside a surrogate pair = %d:%d, want 2:4", l, col)
 	}
-	if got := tx.line(1); got != "\u00e9\u4e16\U0001F69Ax y" {
+	if got := tx.vig.line(1); got != "\u00e9\u4e16\U0001F69Ax y" {
 		t.Errorf("line(1) = %q: the \\r belongs to no column", got)
 	}
 	if off := tx.offset(Position{1, 4}); tx.src[off:off+1] != "x" {

@@ -50,9 +50,11 @@ func PAR2(seconds float64, solved bool, limit float64) float64 {
 // below a millisecond counts as one, so that a ratio stays finite.
 const MinRatioTime = 1e-3
 
-// Ratio is a's time over b's, b's time counted as at least MinRatioTime.
+// Ratio is a's time over b's, both counted as at least MinRatioTime: a
+// floor on the divisor alone would make two equal times under it (0.2 ms
+// each) a ratio of 0.2, "five times faster".
 func Ratio(a, b float64) float64 {
-	return a / math.Max(b, MinRatioTime)
+	return math.Max(a, MinRatioTime) / math.Max(b, MinRatioTime)
 }
 
 // MedianRatio is the median of Ratio(a[i], b[i]) over the pairs, NaN when

@@ -60,6 +60,14 @@ func TestMedianRatio(t *testing.T) {
 	if got != 4 {
 		t.Errorf("MedianRatio = %v, want 4", got)
 	}
+	// Two times under the floor are equal as far as it can tell: 1, not
+	// 0.0002/0.001 = 0.2; a zero time over a zero time is 1, not 0.
+	if got := MedianRatio([]float64{0.0002, 0}, []float64{0.0002, 0}); got != 1 {
+		t.Errorf("MedianRatio of equal times under the floor = %v, want 1", got)
+	}
+	if got := Ratio(0, 0.5); got != 0.002 {
+		t.Errorf("Ratio(0, 0.5) = %v, want 0.002 (0 counted as 0.001)", got)
+	}
 	if !math.IsNaN(MedianRatio(nil, nil)) {
 		t.Error("MedianRatio of no pairs must be NaN")
 	}
