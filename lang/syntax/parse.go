@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"vigil/symbolic"
@@ -31,6 +32,13 @@ func Parse(path string, src []byte) (*File, Diagnostics) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		line := bytes.Count(src[:i], []byte("\n")) + 1
 		return nil, Diagnostics{f.Diag(symbolic.Pos{File: path, Line: line, Col: 1}, 0, "E0001", "the file contains a NUL byte; is it a .spec file?")}
+	}
+	if i := loneCR(src); i >= 0 {
+		line := bytes.Count(src[:i], []byte("\n")) + 1
+		col := utf8.RuneCount(src[bytes.LastIndexByte(src[:i], '\n')+1:i]) + 1
+		d := f.Diag(symbolic.Pos{File: path, Line: line, Col: col}, col+1, "E0001", "a carriage return (\\r) without a line feed after it: editors show a line break there, where vigil would read a space (or, in a // comment, more comment); save the file with LF or CRLF line ends")
+		d.Line = strings.ReplaceAll(d.Line, "\r", "\u240d") // shown as ␍, one column, not a return to the line's start
+		return nil, Diagnostics{d}
 	}
 	if d := parse(f); d != nil {
 		return nil, Diagnostics{*d}
@@ -67,4 +75,20 @@ func hintFor(tok string) string {
 		return " (.spec has no modulo operator: write a - k * (a / k) for a modulo a positive constant k, which / rounds toward negative infinity)"
 	}
 	return ""
+}
+
+// loneCR returns the offset of the first carriage return in src that no
+// line feed follows (a classic Mac line end), or -1.
+func loneCR(src []byte) int {
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\r')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if i+1 >= len(src) || src[i+1] != '\n' {
+			return i
+		}
+		i += 2
+	}
 }
