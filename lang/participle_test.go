@@ -556,6 +556,13 @@ func (c *converter) primary(p *cPrimary) *Expr {
 
 // refParse is Parse with the participle grammar: the declarations only.
 func refParse(path string, src []byte) ([]Decl, error) {
+	// What the lexical structure refuses before any token (lang/spec.md):
+	// NUL, invalid UTF-8, a carriage return without a line feed, and the
+	// characters that change an editor's layout.
+	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) || bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r")) ||
+		strings.ContainsAny(string(src), "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029") {
+		return nil, fmt.Errorf("%s: refused before lexing", path)
+	}
 	cst, err := refParser.ParseBytes(path, src)
 	if err != nil {
 		return nil, err
@@ -645,9 +652,9 @@ func FuzzParserMatchesGrammar(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) || len(src) > 1500 || strings.Contains(string(src), "/*") ||
-			bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r")) {
-			// NUL, invalid UTF-8 and a carriage return without a line feed
-			// are refused before parsing (the grammar took them inside
+			bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r")) || strings.ContainsAny(string(src), "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029") {
+			// NUL, invalid UTF-8, a carriage return without a line feed
+			// and layout controls are refused before parsing (the grammar took them inside
 			// comments); deep (long) or unterminated input only by the
 			// new parser
 			return

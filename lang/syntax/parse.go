@@ -40,6 +40,18 @@ func Parse(path string, src []byte) (*File, Diagnostics) {
 		d.Line = strings.ReplaceAll(d.Line, "\r", "\u240d") // shown as ␍, one column, not a return to the line's start
 		return nil, Diagnostics{d}
 	}
+	if i, r := hiddenLayout(src); i >= 0 {
+		line := bytes.Count(src[:i], []byte("\n")) + 1
+		col := utf8.RuneCount(src[bytes.LastIndexByte(src[:i], '\n')+1:i]) + 1
+		d := f.Diag(symbolic.Pos{File: path, Line: line, Col: col}, col+1, "E0001", "the character U+%04X (%s) changes how editors lay out the text around it, so what they show can differ from what vigil reads (\"Trojan Source\"); remove it", r, layoutNames[r])
+		d.Line = strings.Map(func(c rune) rune {
+			if layoutNames[c] != "" {
+				return '\ufffd'
+			}
+			return c
+		}, d.Line)
+		return nil, Diagnostics{d}
+	}
 	if d := parse(f); d != nil {
 		return nil, Diagnostics{*d}
 	}
@@ -91,4 +103,32 @@ func loneCR(src []byte) int {
 		}
 		i += 2
 	}
+}
+
+// layoutNames are the characters that make editors show text in another
+// order or on other lines than the lexer reads it: the Unicode
+// bidirectional embeddings, overrides and isolates, and the line and
+// paragraph separators.
+var layoutNames = map[rune]string{
+	0x202A: "left-to-right embedding", 0x202B: "right-to-left embedding", 0x202C: "pop directional formatting",
+	0x202D: "left-to-right override", 0x202E: "right-to-left override",
+	0x2066: "left-to-right isolate", 0x2067: "right-to-left isolate", 0x2068: "first strong isolate", 0x2069: "pop directional isolate",
+	0x2028: "line separator", 0x2029: "paragraph separator",
+}
+
+// hiddenLayout returns the offset and the rune of the first character of
+// layoutNames in src (valid UTF-8), or -1.
+func hiddenLayout(src []byte) (int, rune) {
+	for i := 0; i < len(src); {
+		if src[i] < 0x80 {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(src[i:])
+		if layoutNames[r] != "" {
+			return i, r
+		}
+		i += n
+	}
+	return -1, 0
 }
