@@ -152,7 +152,9 @@ func (r *ubjReader) value(m byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := strconv.ParseFloat(s, 64); err != nil {
+		// A JSON number literal (ParseFloat alone takes NaN, Inf and hex,
+		// which the JSON text then cannot hold).
+		if _, err := strconv.ParseFloat(s, 64); err != nil || s == "" || !(s[0] == '-' || s[0] >= '0' && s[0] <= '9') || !json.Valid([]byte(s)) {
 			return nil, r.errorf("the high-precision number %q is not a number", s)
 		}
 		return json.Number(s), nil
