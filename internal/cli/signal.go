@@ -18,7 +18,12 @@ package cli
 //   - A second signal exits at once, whatever the command is doing, with
 //     "vigil: interrupted again; exiting without results" on stderr and
 //     the same 130 or 143: the way out of a phase that does not poll the
-//     context.
+//     context. A signal within echoWindow of the first is not a second
+//     one: Ctrl-C under GNU timeout (or another wrapper that passes the
+//     signal on to its child and then to its process group) reaches vigil
+//     twice within microseconds, and counting the echo as a second
+//     signal ended the command without its partial results (exit 130
+//     instead of its interrupted report).
 
 import (
 	"context"
@@ -28,7 +33,12 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 )
+
+// echoWindow: a signal this soon after the first is its echo (see the
+// file comment), not a person's second Ctrl-C.
+const echoWindow = 250 * time.Millisecond
 
 var sigs struct {
 	mu        sync.Mutex
@@ -36,6 +46,7 @@ var sigs struct {
 	ctx       context.Context
 	cancel    context.CancelFunc
 	got       os.Signal // the first signal, nil before it
+	gotAt     time.Time // when it came
 	watched   bool      // a command polls ctx
 }
 
@@ -44,6 +55,7 @@ var sigs struct {
 var (
 	exitOnSignal           = os.Exit
 	signalStderr io.Writer = os.Stderr
+	signalNow              = time.Now
 )
 
 // HandleSignals installs the process's handler of SIGINT and SIGTERM (see
@@ -68,13 +80,17 @@ func HandleSignals() {
 
 // onSignal is the handler's answer to the signal s.
 func onSignal(s os.Signal) {
+	now := signalNow()
 	sigs.mu.Lock()
 	first, watched := sigs.got == nil, sigs.watched
 	if first {
-		sigs.got = s
+		sigs.got, sigs.gotAt = s, now
 	}
+	echo := !first && now.Sub(sigs.gotAt) < echoWindow
 	sigs.mu.Unlock()
 	switch {
+	case echo:
+		// the first signal's echo: the first one's answer stands
 	case first && watched:
 		sigs.cancel()
 	case first:

@@ -6,6 +6,7 @@ import (
 	"os"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestOnSignal: the handler's answers without a process to end. Before a
@@ -15,8 +16,10 @@ import (
 func TestOnSignal(t *testing.T) {
 	var exits []int
 	var out bytes.Buffer
-	oldExit, oldErr := exitOnSignal, signalStderr
-	defer func() { exitOnSignal, signalStderr = oldExit, oldErr }()
+	oldExit, oldErr, oldNow := exitOnSignal, signalStderr, signalNow
+	defer func() { exitOnSignal, signalStderr, signalNow = oldExit, oldErr, oldNow }()
+	clock := time.Unix(1000, 0)
+	signalNow = func() time.Time { return clock }
 	exitOnSignal, signalStderr = func(code int) { exits = append(exits, code) }, &out
 	reset := func(watched bool) {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -37,6 +40,14 @@ func TestOnSignal(t *testing.T) {
 	if len(exits) != 0 || sigs.ctx.Err() == nil || out.Len() != 0 {
 		t.Errorf("watched first SIGINT: exits %v, context err %v, stderr %q; want no exit and a canceled context", exits, sigs.ctx.Err(), out.String())
 	}
+	// its echo (GNU timeout passes Ctrl-C on to the child and to the
+	// group): not a second signal
+	clock = clock.Add(time.Millisecond)
+	onSignal(os.Interrupt)
+	if len(exits) != 0 || out.Len() != 0 {
+		t.Errorf("echo of the first SIGINT 1 ms later: exits %v, stderr %q; want neither", exits, out.String())
+	}
+	clock = clock.Add(time.Second)
 	onSignal(os.Interrupt)
 	if len(exits) != 1 || exits[0] != 130 || out.String() != "vigil: interrupted again; exiting without results\n" {
 		t.Errorf("second SIGINT: exits %v, stderr %q; want [130] and the message", exits, out.String())
