@@ -307,6 +307,12 @@ func (l *lowering) argMaxAxis(i int, nd *onnxNode) error {
 // index must hold the largest index exactly.
 func (l *lowering) indexReading(g *onnxGraph, out string, lse bool, casts []int) error {
 	n := int64(l.c.out)
+	if n == 1 {
+		// Read as its one score, the output would be that score where the
+		// graph's is always 0: vigil nn verify proved Y_0 <= 0.5
+		// impossible where the graph always outputs 0.
+		return fmt.Errorf("nn: the ONNX graph's output %q is the ArgMax of one score, which is always 0; vigil reads an ArgMax output as the scores it ranges over: export the scores, or more than one", out)
+	}
 	if lse && n > 1 && (len(l.dims) == 0 || l.dims[len(l.dims)-1] != n) {
 		return fmt.Errorf("nn: the ONNX graph's output %q is the ArgMax of x - ReduceLogSumExp(x) over x's last axis, but x has shape %v: its %d scores do not lie along that axis, so the subtraction changes their order (over a size-1 axis every score becomes 0); vigil reads the normalisation only over the scores' axis (torch's Categorical(logits=x) for x of shape [batch, n])", out, l.dims, n)
 	}
