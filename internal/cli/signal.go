@@ -50,6 +50,38 @@ var sigs struct {
 	watched   bool      // a command polls ctx
 }
 
+// writing is held (read-locked) while a command rewrites a file the user
+// keeps (vigil fmt -w, export -o): a signal that ends the process waits for
+// the write to finish (up to writeGrace), so that Ctrl-C does not leave the
+// user's .spec cut in half.
+var writing sync.RWMutex
+
+// writeGrace bounds the wait for a write in progress (a write blocked on a
+// full disk or a dead network share must not hold the process).
+const writeGrace = 2 * time.Second
+
+// WriteFile is os.WriteFile, finished before a signal ends the process.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	writing.RLock()
+	defer writing.RUnlock()
+	return os.WriteFile(path, data, perm)
+}
+
+// exitAfterWrites ends the process with code once no WriteFile is in
+// progress (waiting at most writeGrace); none starts meanwhile.
+func exitAfterWrites(code int) {
+	locked := false
+	for end := time.Now().Add(writeGrace); !locked && time.Now().Before(end); {
+		if locked = writing.TryLock(); !locked {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	exitOnSignal(code)
+	if locked { // only when a test's exitOnSignal returns
+		writing.Unlock()
+	}
+}
+
 // exitOnSignal ends the process and signalStderr is where the handler
 // writes; tests replace them.
 var (
@@ -95,10 +127,10 @@ func onSignal(s os.Signal) {
 		sigs.cancel()
 	case first:
 		fmt.Fprintln(signalStderr, "vigil: interrupted; exiting without results")
-		exitOnSignal(SignalExitCode(s))
+		exitAfterWrites(SignalExitCode(s))
 	default:
 		fmt.Fprintln(signalStderr, "vigil: interrupted again; exiting without results")
-		exitOnSignal(SignalExitCode(s))
+		exitAfterWrites(SignalExitCode(s))
 	}
 }
 

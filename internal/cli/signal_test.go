@@ -53,3 +53,37 @@ func TestOnSignal(t *testing.T) {
 		t.Errorf("second SIGINT: exits %v, stderr %q; want [130] and the message", exits, out.String())
 	}
 }
+
+// TestSignalWaitsForWrite: a signal that ends the process while
+// WriteFile rewrites a file waits for the write to finish (vigil fmt -w
+// must not leave the user's .spec cut in half), and none starts after it.
+func TestSignalWaitsForWrite(t *testing.T) {
+	oldExit, oldErr := exitOnSignal, signalStderr
+	defer func() { exitOnSignal, signalStderr = oldExit, oldErr }()
+	var out bytes.Buffer
+	signalStderr = &out
+	writing.RLock() // a write in progress
+	released := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		released <- time.Now()
+		writing.RUnlock()
+	}()
+	var exitedAt time.Time
+	exitOnSignal = func(int) { exitedAt = time.Now() }
+	exitAfterWrites(130)
+	if end := <-released; exitedAt.Before(end) {
+		t.Errorf("exited %v before the write ended", end.Sub(exitedAt))
+	}
+	// released after the (test's) exit returns: writes work again
+	done := make(chan error, 1)
+	go func() { done <- WriteFile(t.TempDir()+"/f", []byte("x"), 0o644) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("WriteFile blocked after the signal's exit returned")
+	}
+}
