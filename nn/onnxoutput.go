@@ -174,13 +174,20 @@ func (g *onnxGraph) argMaxTail(out string, prod map[string]int) (am *onnxNode, s
 // caller also checks that x's last axis holds the scores: over an axis
 // of size 1 (a column n x 1) the subtraction makes every score 0.
 func (g *onnxGraph) dropLogSumExp(s string, prod map[string]int) (string, bool) {
+	return g.dropLogSumExpAt(s, prod, 0)
+}
+
+// dropLogSumExpAt is dropLogSumExp through depth Softmaxes (a cyclic
+// graph, Softmax of Softmax of itself, recursed until the stack
+// overflowed: it stops after as many as the graph has nodes).
+func (g *onnxGraph) dropLogSumExpAt(s string, prod map[string]int, depth int) (string, bool) {
 	i, ok := prod[s]
-	if !ok {
+	if !ok || depth > len(g.nodes) {
 		return s, false
 	}
 	nd := &g.nodes[i]
 	if (nd.op == "Softmax" || nd.op == "LogSoftmax") && len(nd.inputs) == 1 {
-		x, dropped := g.dropLogSumExp(nd.inputs[0], prod)
+		x, dropped := g.dropLogSumExpAt(nd.inputs[0], prod, depth+1)
 		if dropped {
 			nd.inputs[0] = x
 		}
