@@ -689,8 +689,11 @@ func (g *onnxGraph) network(output string) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	prod := g.producers()
-	argmax, scores, err := g.argMaxTail(out, prod)
+	prod, err := g.producers()
+	if err != nil {
+		return nil, err
+	}
+	argmax, scores, lse, casts, err := g.argMaxTail(out, prod)
 	if err != nil {
 		return nil, err
 	}
@@ -717,6 +720,9 @@ func (g *onnxGraph) network(output string) (*Network, error) {
 	}
 	if argmax != nil {
 		if err := l.argMaxAxis(prod[argmax.outs[0]], argmax); err != nil {
+			return nil, err
+		}
+		if err := l.indexReading(g, out, lse, casts); err != nil {
 			return nil, err
 		}
 	}

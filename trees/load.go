@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"vigil/internal/inputfile"
 	"vigil/internal/jsonerr"
@@ -52,6 +54,9 @@ func Parse(data []byte) (*Ensemble, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := foldedKeys(js, xgbKeys, "XGBoost"); err != nil {
+			return nil, fmt.Errorf("%w (the model was decoded from UBJSON)", err)
+		}
 		e, err := ParseXGBoost(js)
 		if err != nil {
 			return nil, fmt.Errorf("%w (the model was decoded from UBJSON)", err)
@@ -61,9 +66,15 @@ func Parse(data []byte) (*Ensemble, error) {
 	// Tell the formats apart by their keys without decoding the file twice;
 	// each parser reports what is wrong with the JSON itself.
 	if bytes.Contains(t, []byte(`"learner"`)) {
+		if err := foldedKeys(t, xgbKeys, "XGBoost"); err != nil {
+			return nil, err
+		}
 		return ParseXGBoost(data)
 	}
 	if bytes.Contains(t, []byte(`"trees"`)) {
+		if err := foldedKeys(t, veritasKeys, "Veritas"); err != nil {
+			return nil, err
+		}
 		return ParseVeritas(data)
 	}
 	if !json.Valid(t) {
@@ -71,4 +82,78 @@ func Parse(data []byte) (*Ensemble, error) {
 		return nil, fmt.Errorf("trees: the model is not valid JSON: %s", jsonerr.Describe(t, json.Unmarshal(t, &v)))
 	}
 	return nil, fmt.Errorf("trees: unknown JSON model: want XGBoost save_model JSON (with \"learner\") or Veritas JSON (with \"trees\"); for XGBoost use Booster.save_model(\"model.json\"), not dump_model")
+}
+
+// The object keys the XGBoost and Veritas decoders look for.
+var (
+	xgbKeys     = structKeys(reflect.TypeOf(xgbFile{}), map[string]bool{})
+	veritasKeys = structKeys(reflect.TypeOf(veritasFile{}), map[string]bool{})
+)
+
+// structKeys collects the JSON names of t's fields and of the structs
+// they hold.
+func structKeys(t reflect.Type, keys map[string]bool) map[string]bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		return structKeys(t.Elem(), keys)
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+				if keys[name] {
+					continue
+				}
+				keys[name] = true
+			}
+			structKeys(f.Type, keys)
+		}
+	}
+	return keys
+}
+
+// foldedKeys refuses a key that differs from one the decoder looks for
+// but equals it ignoring case ("Split_conditions", or "ſplit_conditions"
+// with a long s) or once its escapes are read ("split\u005fconditions").
+// encoding/json matches such keys to the field; XGBoost's reader matches
+// keys exactly as written (it misses the field, or next to the exact key
+// reads the exact key's values where vigil read the later one's).
+func foldedKeys(doc []byte, keys map[string]bool, lib string) error {
+	for i := 0; i < len(doc); i++ {
+		if doc[i] != '"' {
+			continue
+		}
+		start, esc := i, false
+		for i++; i < len(doc) && doc[i] != '"'; i++ {
+			if doc[i] == '\\' {
+				esc = true
+				i++
+			}
+		}
+		if i >= len(doc) {
+			return nil // the decoder names the broken string
+		}
+		j := i + 1
+		for j < len(doc) && (doc[j] == ' ' || doc[j] == '\t' || doc[j] == '\n' || doc[j] == '\r') {
+			j++
+		}
+		if j >= len(doc) || doc[j] != ':' {
+			continue // a string value, not a key
+		}
+		key := string(doc[start+1 : i])
+		if esc {
+			var u string
+			if json.Unmarshal(doc[start:i+1], &u) == nil {
+				key = u
+			}
+		}
+		if keys[key] && !esc {
+			continue
+		}
+		for k := range keys {
+			if strings.EqualFold(k, key) {
+				return fmt.Errorf("trees: the model's key %s (byte %d) is not %q as written but its decoder would read it as that (ignoring case and escapes), where %s reads keys as written: save the model again from %s", doc[start:i+1], start, k, lib, lib)
+			}
+		}
+	}
+	return nil
 }

@@ -33,6 +33,11 @@ type ubjReader struct {
 	b     []byte
 	pos   int
 	depth int
+	// empty counts the elements of containers typed Z, T or F, which
+	// take no bytes: nested in a typed container of containers, a
+	// 120 KB document held 1.5 billion nulls (vigil died out of memory).
+	// Their total is bounded by the document's size.
+	empty int
 }
 
 func (r *ubjReader) errorf(format string, args ...any) error {
@@ -147,7 +152,9 @@ func (r *ubjReader) value(m byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := strconv.ParseFloat(s, 64); err != nil {
+		// A JSON number literal (ParseFloat alone takes NaN, Inf and hex,
+		// which the JSON text then cannot hold).
+		if _, err := strconv.ParseFloat(s, 64); err != nil || s == "" || !(s[0] == '-' || s[0] >= '0' && s[0] <= '9') || !json.Valid([]byte(s)) {
 			return nil, r.errorf("the high-precision number %q is not a number", s)
 		}
 		return json.Number(s), nil
@@ -194,8 +201,13 @@ func (r *ubjReader) container(object bool) (any, error) {
 		count = n
 	}
 	// Each element takes at least one byte, unless its type is given and
-	// holds no data (Z, T, F): bound the count by what is left.
-	if count > len(r.b)-r.pos && !(elem == 'Z' || elem == 'T' || elem == 'F') {
+	// holds no data (Z, T, F): bound the count by what is left, and the
+	// total of those empty elements by the document's size.
+	if elem == 'Z' || elem == 'T' || elem == 'F' {
+		if r.empty += count; r.empty > len(r.b) {
+			return nil, r.errorf("containers typed $%c hold %d elements in all, more than the document's %d bytes (XGBoost writes no such containers)", elem, r.empty, len(r.b))
+		}
+	} else if count > len(r.b)-r.pos {
 		return nil, r.errorf("a container of %d elements in %d bytes; is the file cut short?", count, len(r.b)-r.pos)
 	}
 	next := func() (any, error) {
@@ -230,9 +242,17 @@ func (r *ubjReader) container(object bool) (any, error) {
 			if done, err := end(); done || err != nil {
 				return obj, err
 			}
+			at := r.pos
 			k, err := r.str()
 			if err != nil {
 				return nil, err
+			}
+			if _, dup := obj[k]; dup {
+				// XGBoost 1.7's UBJSON reader keeps the first value of a
+				// repeated key and its JSON reader the last: which one the
+				// model means is not settled, so neither is chosen.
+				r.pos = at
+				return nil, r.errorf("the key %q appears twice in one object; XGBoost never writes that (its UBJSON reader keeps the first value, its JSON reader the last): save the model again from XGBoost", k)
 			}
 			v, err := next()
 			if err != nil {

@@ -3,11 +3,11 @@ package trees
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"fmt"
 	"strings"
 	"testing"
 )

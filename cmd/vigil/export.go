@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"vigil/internal/cli"
@@ -97,7 +96,7 @@ func runExport(e *cli.Env, args []string) int {
 		e.Stdout.Write(b.Bytes())
 		return cli.ExitOK
 	}
-	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+	if err := cli.WriteFile(*out, b.Bytes(), 0o644); err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil export: %v", err)
 	}
 	return cli.ExitOK

@@ -63,7 +63,7 @@ func runFmt(e *cli.Env, args []string) int {
 				if err == nil {
 					mode = info.Mode().Perm()
 				}
-				if err := os.WriteFile(f, out, mode); err != nil {
+				if err := cli.WriteFile(f, out, mode); err != nil {
 					fmt.Fprintf(e.Stderr, "vigil fmt: %v\n", err)
 					status = cli.ExitError
 				}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 
 	"vigil/internal/cli"
@@ -62,7 +61,7 @@ func runImport(e *cli.Env, args []string) int {
 		e.Stdout.Write(im.Spec)
 		return cli.ExitOK
 	}
-	if err := os.WriteFile(*out, im.Spec, 0o644); err != nil {
+	if err := cli.WriteFile(*out, im.Spec, 0o644); err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil import: %v", err)
 	}
 	return cli.ExitOK

@@ -18,7 +18,12 @@ package cli
 //   - A second signal exits at once, whatever the command is doing, with
 //     "vigil: interrupted again; exiting without results" on stderr and
 //     the same 130 or 143: the way out of a phase that does not poll the
-//     context.
+//     context. A signal within echoWindow of the first is not a second
+//     one: Ctrl-C under GNU timeout (or another wrapper that passes the
+//     signal on to its child and then to its process group) reaches vigil
+//     twice within microseconds, and counting the echo as a second
+//     signal ended the command without its partial results (exit 130
+//     instead of its interrupted report).
 
 import (
 	"context"
@@ -28,7 +33,12 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 )
+
+// echoWindow: a signal this soon after the first is its echo (see the
+// file comment), not a person's second Ctrl-C.
+const echoWindow = 250 * time.Millisecond
 
 var sigs struct {
 	mu        sync.Mutex
@@ -36,7 +46,40 @@ var sigs struct {
 	ctx       context.Context
 	cancel    context.CancelFunc
 	got       os.Signal // the first signal, nil before it
+	gotAt     time.Time // when it came
 	watched   bool      // a command polls ctx
+}
+
+// writing is held (read-locked) while a command rewrites a file the user
+// keeps (vigil fmt -w, export -o): a signal that ends the process waits for
+// the write to finish (up to writeGrace), so that Ctrl-C does not leave the
+// user's .spec cut in half.
+var writing sync.RWMutex
+
+// writeGrace bounds the wait for a write in progress (a write blocked on a
+// full disk or a dead network share must not hold the process).
+const writeGrace = 2 * time.Second
+
+// WriteFile is os.WriteFile, finished before a signal ends the process.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	writing.RLock()
+	defer writing.RUnlock()
+	return os.WriteFile(path, data, perm)
+}
+
+// exitAfterWrites ends the process with code once no WriteFile is in
+// progress (waiting at most writeGrace); none starts meanwhile.
+func exitAfterWrites(code int) {
+	locked := false
+	for end := time.Now().Add(writeGrace); !locked && time.Now().Before(end); {
+		if locked = writing.TryLock(); !locked {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	exitOnSignal(code)
+	if locked { // only when a test's exitOnSignal returns
+		writing.Unlock()
+	}
 }
 
 // exitOnSignal ends the process and signalStderr is where the handler
@@ -44,6 +87,7 @@ var sigs struct {
 var (
 	exitOnSignal           = os.Exit
 	signalStderr io.Writer = os.Stderr
+	signalNow              = time.Now
 )
 
 // HandleSignals installs the process's handler of SIGINT and SIGTERM (see
@@ -68,21 +112,25 @@ func HandleSignals() {
 
 // onSignal is the handler's answer to the signal s.
 func onSignal(s os.Signal) {
+	now := signalNow()
 	sigs.mu.Lock()
 	first, watched := sigs.got == nil, sigs.watched
 	if first {
-		sigs.got = s
+		sigs.got, sigs.gotAt = s, now
 	}
+	echo := !first && now.Sub(sigs.gotAt) < echoWindow
 	sigs.mu.Unlock()
 	switch {
+	case echo:
+		// the first signal's echo: the first one's answer stands
 	case first && watched:
 		sigs.cancel()
 	case first:
 		fmt.Fprintln(signalStderr, "vigil: interrupted; exiting without results")
-		exitOnSignal(SignalExitCode(s))
+		exitAfterWrites(SignalExitCode(s))
 	default:
 		fmt.Fprintln(signalStderr, "vigil: interrupted again; exiting without results")
-		exitOnSignal(SignalExitCode(s))
+		exitAfterWrites(SignalExitCode(s))
 	}
 }
 
