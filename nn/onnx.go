@@ -54,6 +54,10 @@ type onnxNode struct {
 	name, op     string
 	inputs, outs []string
 	attrs        []onnxAttr
+	// domain is the operator set the op belongs to: "" (or "ai.onnx")
+	// for the standard ops vigil reads; any other domain's op of the
+	// same name (com.microsoft, a custom one) may compute something else.
+	domain string
 }
 
 type onnxValueInfo struct {
@@ -207,6 +211,8 @@ func parseNode(b []byte) (onnxNode, error) {
 			n.name = string(v)
 		case 4:
 			n.op = string(v)
+		case 7:
+			n.domain = string(v)
 		case 5:
 			a, err := parseAttr(v)
 			if err != nil {
@@ -783,6 +789,9 @@ func (l *lowering) node(i int, nd *onnxNode) error {
 	}
 	if len(nd.outs) < 1 {
 		return fmt.Errorf("nn: %s has no output", where)
+	}
+	if !nd.standard() {
+		return fmt.Errorf("nn: %s is an op of the domain %q, not of the standard ONNX operators vigil reads (%s); export the network with standard ops only", where, nd.domain, SupportedONNXOps)
 	}
 	if nd.op == "Constant" {
 		return l.constant(nd, where)

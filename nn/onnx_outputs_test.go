@@ -102,11 +102,19 @@ func TestONNXChooseOutput(t *testing.T) {
 		// not the normalisation read as the identity: refused by its op
 		{"lse_reversed.onnx", "actions", "unsupported op ReduceLogSumExp"},
 		{"lse_axis0.onnx", "actions", "unsupported op ReduceLogSumExp"},
+		// another domain's ops, even named like standard ones
+		{"dom_relu.onnx", "", `node 1 (Relu) is an op of the domain "com.example"`},
+		{"dom_argmax.onnx", "", `node 2 (ArgMax) is an op of the domain "com.example"`},
 	} {
 		_, err := LoadONNXOutput("testdata/output/"+c.file, c.output)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s output %q: %v, want %q", c.file, c.output, err, c.want)
 		}
+	}
+	if n, err := LoadONNX("testdata/output/dom_std.onnx"); err != nil || n.Outputs() != 2 {
+		t.Errorf("dom_std.onnx (domain ai.onnx): %v", err)
+	} else if y := n.Eval([]float64{1, 2}); y[0] != 5 || y[1] != 0 {
+		t.Errorf("dom_std.onnx at (1, 2): %v, want relu((1, -1) + 2 (2, 0.5)) = (5, 0)", y)
 	}
 	// the older two-output fixture, each output by name
 	if n, err := LoadONNXOutput("testdata/actor_critic.onnx", "logits"); err != nil || n.Outputs() != 3 {

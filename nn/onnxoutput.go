@@ -141,7 +141,7 @@ func (g *onnxGraph) argMaxTail(out string, prod map[string]int) (am *onnxNode, s
 			return nil, out, false, nil, nil
 		}
 		nd := &g.nodes[i]
-		if nd.outs[0] != t { // a second output: not the index
+		if nd.outs[0] != t || !nd.standard() { // a second output: not the index; another domain's op: refused when lowered
 			return nil, out, false, nil, nil
 		}
 		switch {
@@ -186,6 +186,9 @@ func (g *onnxGraph) dropLogSumExpAt(s string, prod map[string]int, depth int) (s
 		return s, false
 	}
 	nd := &g.nodes[i]
+	if !nd.standard() {
+		return s, false // refused when lowered
+	}
 	if (nd.op == "Softmax" || nd.op == "LogSoftmax") && len(nd.inputs) == 1 {
 		x, dropped := g.dropLogSumExpAt(nd.inputs[0], prod, depth+1)
 		if dropped {
@@ -201,7 +204,7 @@ func (g *onnxGraph) dropLogSumExpAt(s string, prod map[string]int, depth int) (s
 		return s, false
 	}
 	r := &g.nodes[j]
-	if r.op != "ReduceLogSumExp" || r.outs[0] != nd.inputs[1] || len(r.inputs) < 1 || r.inputs[0] != nd.inputs[0] || r.attrI("keepdims", 1) != 1 {
+	if !r.standard() || r.op != "ReduceLogSumExp" || r.outs[0] != nd.inputs[1] || len(r.inputs) < 1 || r.inputs[0] != nd.inputs[0] || r.attrI("keepdims", 1) != 1 {
 		return s, false
 	}
 	axes := r.attrInts("axes")
@@ -332,3 +335,7 @@ func (l *lowering) indexReading(g *onnxGraph, out string, lse bool, casts []int)
 	}
 	return nil
 }
+
+// standard reports whether nd is an op of the standard ONNX domain ("" or
+// "ai.onnx"), the only one vigil reads.
+func (nd *onnxNode) standard() bool { return nd.domain == "" || nd.domain == "ai.onnx" }

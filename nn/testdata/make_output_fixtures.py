@@ -94,3 +94,16 @@ with torch.no_grad():
         exp["actions"].append(int(md(x)[0][0]))
 with open("output/expected.json", "w") as f:
     json.dump(exp, f, indent=1)
+
+# Ops of another domain than ONNX's standard one (a Relu, an ArgMax of
+# "com.example"): refused, as their name does not say what they compute;
+# the same graph with the domain "ai.onnx" is read.
+from onnx import helper as h, TensorProto as T, numpy_helper as nh
+import numpy as np
+W = nh.from_array(np.array([[1, -1], [2, 0.5]], dtype=np.float32), "W")
+B = nh.from_array(np.zeros(2, dtype=np.float32), "B")
+for name, dom_relu, dom_am in (("dom_relu", "com.example", ""), ("dom_argmax", "", "com.example"), ("dom_std", "ai.onnx", "")):
+    nodes = [h.make_node("Gemm", ["x", "W", "B"], ["g"]), h.make_node("Relu", ["g"], ["r"], domain=dom_relu),
+             h.make_node("ArgMax", ["r"], ["y"], axis=1, keepdims=0, domain=dom_am)]
+    g = h.make_graph(nodes, name, [h.make_tensor_value_info("x", T.FLOAT, [1, 2])], [h.make_tensor_value_info("y", T.INT64, [1])], [W, B])
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13), h.make_opsetid("com.example", 1)]), "output/%s.onnx" % name)
