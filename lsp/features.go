@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -241,6 +242,42 @@ func (s *server) refs(params json.RawMessage) (out []location, missed []string, 
 			return out, missed, nil
 		}
 	}
+	// The files that declare the name: a use in another open file is of
+	// the same name when it resolves to a declaration in one of them (a
+	// file that does not import this one may declare its own N, another
+	// constant: renaming main's N renamed it too).
+	declFiles := map[string]bool{}
+	if an, _ := d.nav(); an != nil {
+		for _, sym := range an.Resolve(r) {
+			if !sym.Local {
+				declFiles[sym.Pos.File] = true
+			}
+		}
+	}
+	same := func(an *lang.Analysis, x lang.Ref) bool {
+		for _, sym := range an.Resolve(x) {
+			if !sym.Local && declFiles[sym.Pos.File] {
+				return true
+			}
+		}
+		return false
+	}
+	sees := func(o *document) bool { // o's last parse saw the declaration, or may see it now
+		if o.good == nil {
+			return true
+		}
+		for _, sym := range o.good.Lookup(r.NS, r.Name) {
+			if !sym.Local && declFiles[sym.Pos.File] {
+				return true
+			}
+		}
+		for f := range declFiles {
+			if strings.Contains(o.text.src, filepath.Base(f)) {
+				return true // an import typed since
+			}
+		}
+		return false
+	}
 	docs := []*document{d}
 	for _, o := range s.docs {
 		if o != d && o.lost == "" {
@@ -256,7 +293,7 @@ func (s *server) refs(params json.RawMessage) (out []location, missed []string, 
 		}
 		found := 0
 		for _, x := range an.RefsTo(r.NS, r.Name) {
-			if x.Decl && !rp.Context.IncludeDeclaration || an.IsLocal(x) {
+			if x.Decl && !rp.Context.IncludeDeclaration || an.IsLocal(x) || o != d && !same(an, x) {
 				continue
 			}
 			rg, ok := v.nameRange(x.Pos, x.End)
@@ -271,7 +308,7 @@ func (s *server) refs(params json.RawMessage) (out []location, missed []string, 
 				out = append(out, loc)
 			}
 		}
-		if o.an == nil || o.an.File == nil {
+		if (o.an == nil || o.an.File == nil) && sees(o) {
 			// The text does not parse: the name typed in its edited part
 			// (or anywhere, when it never parsed) is in no analysis.
 			n := 0

@@ -267,3 +267,30 @@ func TestReview20yImportedNameEdited(t *testing.T) {
 		t.Errorf("rename of VMAX with a use in other.spec's unparsed edit: %v", answers[4])
 	}
 }
+
+// Two open files that do not import each other each declare their own N:
+// references and rename of main's N must not list or rewrite other's N
+// (another constant that happens to share the name). A third file that
+// imports main uses main's N: its use is listed and renamed.
+func TestReview20yUnrelatedSameName(t *testing.T) {
+	dir := t.TempDir()
+	mainText := "const N = 2\nvar x : 0 .. N = 0\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.spec"), []byte(mainText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uri := func(name string) string { return "file://" + filepath.ToSlash(filepath.Join(dir, name)) }
+	open := func(name, text string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri(name), text)
+	}
+	answers := session(t, initMsg, open("main.spec", mainText),
+		open("other.spec", "const N = 5\nvar y : 0 .. N = 0\n"),
+		open("user.spec", "import \"main.spec\"\nvar z : 0 .. N = 0\n"),
+		atPos(uri("main.spec"), "1", "textDocument/references", 1, 13, `,"context":{"includeDeclaration":true}`),
+		atPos(uri("main.spec"), "2", "textDocument/rename", 1, 13, `,"newName":"K"`))
+	refs, ren := fmt.Sprint(answers[4]["result"]), fmt.Sprint(answers[5]["result"])
+	for _, r := range []string{refs, ren} {
+		if strings.Contains(r, "other.spec") || !strings.Contains(r, "user.spec") || !strings.Contains(r, "main.spec") {
+			t.Errorf("want main.spec and user.spec, not other.spec: %s", r)
+		}
+	}
+}
