@@ -109,6 +109,19 @@ func (s *server) refAt(params json.RawMessage, extra any) (*document, lang.Ref, 
 	if _, in := v.nameRange(r.Pos, r.End); ok && !in {
 		return d, lang.Ref{}, false, nil // a name that was edited since
 	}
+	if ok && v.cur != nil {
+		// A parameter's scope is where its schema is: when the edit lies
+		// between its declaration and the use (or in the declaration), the
+		// use may now be in another schema (alike bodies: the line left
+		// after a deletion mapped to the other schema's, and hover named
+		// b's parameter on a's line; a schema header typed between a's
+		// header and its body).
+		for _, sym := range an.Resolve(r) {
+			if sym.Local && v.side(sym.Pos, sym.NameEnd) != v.side(r.Pos, r.End) {
+				return d, lang.Ref{}, false, nil
+			}
+		}
+	}
 	return d, r, ok, nil
 }
 
@@ -232,7 +245,8 @@ func (s *server) refs(params json.RawMessage) (out []location, missed []string, 
 			_, v := d.nav()
 			for _, x := range an.RefsTo(r.NS, r.Name) {
 				if syms[0].Encloses(x.Pos) && (!x.Decl || rp.Context.IncludeDeclaration) {
-					if rg, ok := v.nameRange(x.Pos, x.End); ok {
+					// on the declaration's side of the edit, or maybe in another schema now
+					if rg, ok := v.nameRange(x.Pos, x.End); ok && v.side(x.Pos, x.End) == v.side(syms[0].Pos, syms[0].NameEnd) {
 						out = append(out, location{URI: d.uri, Range: rg})
 					} else {
 						miss(d.path)

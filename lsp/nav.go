@@ -96,11 +96,28 @@ func (v view) nameRange(from, to symbolic.Pos) (Range, bool) {
 	if v.cur == nil {
 		return v.rangeOf(from, to)
 	}
-	a, b := v.t.byteOffset(from), v.t.byteOffset(to)
-	if b+2 > v.pre && a-2 < len(v.t.src)-v.suf {
+	if v.side(from, to) == 0 {
 		return Range{}, false
 	}
 	return v.rangeOf(from, to)
+}
+
+// side is where a name of the analysis's text lies, with the two
+// characters on each side of it: 1 in the shared prefix, 2 in the shared
+// suffix, 0 neither (see nameRange; everything is in the prefix when the
+// texts are the same).
+func (v view) side(from, to symbolic.Pos) int {
+	if v.cur == nil {
+		return 1
+	}
+	a, b := v.t.byteOffset(from), v.t.byteOffset(to)
+	switch {
+	case b+2 <= v.pre:
+		return 1
+	case a-2 >= len(v.t.src)-v.suf:
+		return 2
+	}
+	return 0
 }
 
 // fromLSP converts a client's position to a line and rune column of the

@@ -294,3 +294,36 @@ func TestReview20yUnrelatedSameName(t *testing.T) {
 		}
 	}
 }
+
+// Two schemas with alike bodies, and the lines between the first body
+// and the second body deleted: the remaining "when x < i" line maps, by
+// text, to the second schema's body, whose i is b's parameter (0 .. 2);
+// in the client's text that line follows a's header. A parameter whose
+// declaration lies in the edited part is not answered about.
+func TestReview20yParameterOfAnotherSchema(t *testing.T) {
+	old := "var x : 0 .. 3 = 0\naction a(i in 0 .. 1)\n  when x < i\n  -> x' = x\naction b(i in 0 .. 2)\n  when x < i\n  -> x' = x\n"
+	cur := "var x : 0 .. 3 = 0\naction a(i in 0 .. 1)\n  when x < i\n  when x < i\n  -> x' = x\n"
+	uri, open := openDoc(t, "s.spec", old)
+	change := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":%q,"version":2},"contentChanges":[{"text":%q}]}}`, uri, cur)
+	answers := session(t, initMsg, open, change, atPos(uri, "1", "textDocument/hover", 3, 11, ""))
+	if r := fmt.Sprint(answers[3]["result"]); strings.Contains(r, "0 .. 2") {
+		t.Errorf("hover on a's i answered with b's: %s", r)
+	}
+}
+
+// A schema header typed between a's header and its body (with a syntax
+// error): the body's i is now c's, not a's.
+func TestReview20yHeaderTypedBetween(t *testing.T) {
+	old := "var x : 0 .. 3 = 0\naction a(i in 0 .. 1)\n  when x < i\n  -> x' = x\n"
+	cur := "var x : 0 .. 3 = 0\naction a(i in 0 .. 1)\n  when x < 1 -> (\naction c(i in 0 .. 3)\n  when x < i\n  -> x' = x\n"
+	uri, open := openDoc(t, "h.spec", old)
+	change := fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":%q,"version":2},"contentChanges":[{"text":%q}]}}`, uri, cur)
+	answers := session(t, initMsg, open, change, atPos(uri, "1", "textDocument/hover", 4, 11, ""),
+		atPos(uri, "2", "textDocument/definition", 4, 11, ""))
+	if r := fmt.Sprint(answers[3]["result"]); strings.Contains(r, "action a") {
+		t.Errorf("hover on c's i answered with a's: %s", r)
+	}
+	if r := fmt.Sprint(answers[4]["result"]); r != "[]" {
+		t.Errorf("definition of c's i went to a's: %s", r)
+	}
+}
