@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+	"vigil/symbolic"
 )
 
 // bfLines splits src at LSP's line breaks, \r\n, \n and \r; it returns
@@ -325,5 +326,54 @@ func TestReview20yHeaderTypedBetween(t *testing.T) {
 	}
 	if r := fmt.Sprint(answers[4]["result"]); r != "[]" {
 		t.Errorf("definition of c's i went to a's: %s", r)
+	}
+}
+
+// Every character offset of random texts (lone \r, \r\n, characters of
+// two UTF-16 units, combining marks, lines longer than the checkpoint
+// spacing) converts as scans from the text's start say: LSP's position,
+// vigil's line and rune column, and back.
+func TestReview20yPositionsBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	alphabet := []string{"a", "b", " ", "\u00e9", "e\u0301", "\U0001F69A", "\r", "\n", "\r\n", "\t", "\u4e16"}
+	for n := 0; n < 200; n++ {
+		var b strings.Builder
+		long := rng.Intn(3) == 0
+		for k := rng.Intn(60); k >= 0; k-- {
+			s := alphabet[rng.Intn(len(alphabet))]
+			if long && rng.Intn(4) != 0 {
+				s = strings.Repeat(s, 1+rng.Intn(80))
+				s = strings.NewReplacer("\r", "x", "\n", "y").Replace(s)
+			}
+			b.WriteString(s)
+		}
+		src := b.String()
+		tx := newText(src)
+		vline, vstart := 1, 0 // vigil's lines end at \n only
+		for off := 0; off <= len(src); off++ {
+			if off > 0 && src[off-1] == '\n' {
+				vline, vstart = vline+1, off
+			}
+			if off < len(src) && !utf8.RuneStart(src[off]) || off > 0 && off < len(src) && src[off-1:off+1] == "\r\n" {
+				continue
+			}
+			want := bfPos(src, off)
+			if got := tx.position(off); got != want {
+				t.Fatalf("%q: position(%d) = %v, want %v", src, off, got, want)
+			}
+			if got := tx.offset(want); got != off {
+				t.Fatalf("%q: offset(%v) = %d, want %d", src, want, got, off)
+			}
+			wl, wc := vline, utf8.RuneCountInString(src[vstart:off])+1
+			if l, c := tx.lineCol(off); l != wl || c != wc {
+				t.Fatalf("%q: lineCol(%d) = %d:%d, want %d:%d", src, off, l, c, wl, wc)
+			}
+			if l, c := tx.fromLSP(want); l != wl || c != wc {
+				t.Fatalf("%q: fromLSP(%v) = %d:%d, want %d:%d", src, want, l, c, wl, wc)
+			}
+			if got := tx.toLSP(symbolic.Pos{Line: wl, Col: wc}); got != want {
+				t.Fatalf("%q: toLSP(%d:%d) = %v, want %v", src, wl, wc, got, want)
+			}
+		}
 	}
 }
