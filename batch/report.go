@@ -793,16 +793,17 @@ func (rep *Report) unchecked() string {
 
 // mdText escapes s for Markdown text and table cells: a '|' would split a
 // cell, a line break end the row, '<' open raw HTML (hiding "<b>" or
-// "<script>"), and '*', '`', '[', ']' and '\\' change what the text shows.
+// "<script>"), and '*', '_', '~', '`', '[', ']' and '\\' change what the
+// text shows ("__init__" was a bold "init", "~~old~~" struck out).
 var mdText = strings.NewReplacer(
-	"\\", "\\\\", "|", "\\|", "*", "\\*", "`", "\\`", "[", "\\[", "]", "\\]",
+	"\\", "\\\\", "|", "\\|", "*", "\\*", "_", "\\_", "~", "\\~", "`", "\\`", "[", "\\[", "]", "\\]",
 	"<", "&lt;", ">", "&gt;", "&", "&amp;", "\r\n", " ", "\n", " ", "\r", " ",
 )
 
 // mdPara is mdText outside tables, where a '|' is plain text (and the
 // disagreement sentence joins an algorithm's answers with " | ").
 var mdPara = strings.NewReplacer(
-	"\\", "\\\\", "*", "\\*", "`", "\\`", "[", "\\[", "]", "\\]",
+	"\\", "\\\\", "*", "\\*", "_", "\\_", "~", "\\~", "`", "\\`", "[", "\\[", "]", "\\]",
 	"<", "&lt;", ">", "&gt;", "&", "&amp;", "\r\n", " ", "\n", " ", "\r", " ",
 )
 

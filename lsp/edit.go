@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"sort"
+	"strings"
 
 	"vigil/lang"
 )
@@ -61,9 +62,15 @@ func (s *server) rename(params json.RawMessage) (any, *respError) {
 	if clash := an.Lookup(r.NS, rp.NewName); len(clash) > 0 && !syms[0].Local {
 		return nil, &respError{codeRequestFailed, "cannot rename to " + rp.NewName + ": it is declared already at " + clash[0].Pos.String()}
 	}
-	locs, _ := s.references(withIncludeDeclaration(params))
+	locs, missed, e := s.refs(withIncludeDeclaration(params))
+	if e != nil {
+		return nil, e
+	}
+	if len(missed) > 0 {
+		return nil, &respError{codeRequestFailed, "cannot rename " + r.Name + ": " + strings.Join(missed, ", ") + " has uses or declarations of it that vigil cannot place in the editor's text (edits there since it last parsed, or not saved); fix or save it first"}
+	}
 	edits := workspaceEdit{Changes: map[string][]textEdit{}}
-	for _, l := range locs.([]location) {
+	for _, l := range locs {
 		edits.Changes[l.URI] = append(edits.Changes[l.URI], textEdit{Range: l.Range, NewText: rp.NewName})
 	}
 	for _, es := range edits.Changes {

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -105,8 +106,21 @@ func (s *server) refAt(params json.RawMessage, extra any) (*document, lang.Ref, 
 		return d, lang.Ref{}, false, nil // in text edited since the analysis
 	}
 	r, ok := an.RefAt(line, col)
-	if _, in := v.rangeOf(r.Pos, r.End); ok && !in {
+	if _, in := v.nameRange(r.Pos, r.End); ok && !in {
 		return d, lang.Ref{}, false, nil // a name that was edited since
+	}
+	if ok && v.cur != nil {
+		// A parameter's scope is where its schema is: when the edit lies
+		// between its declaration and the use (or in the declaration), the
+		// use may now be in another schema (alike bodies: the line left
+		// after a deletion mapped to the other schema's, and hover named
+		// b's parameter on a's line; a schema header typed between a's
+		// header and its body).
+		for _, sym := range an.Resolve(r) {
+			if sym.Local && v.side(sym.Pos, sym.NameEnd) != v.side(r.Pos, r.End) {
+				return d, lang.Ref{}, false, nil
+			}
+		}
 	}
 	return d, r, ok, nil
 }
@@ -123,14 +137,14 @@ func (s *server) location(d *document, from, to symbolic.Pos) (location, bool) {
 	}
 	if from.File == d.path {
 		_, v := d.nav()
-		r, ok := v.rangeOf(from, to)
+		r, ok := v.nameRange(from, to)
 		return location{URI: d.uri, Range: r}, ok
 	}
 	v, ok := s.viewOf(from.File)
 	if !ok {
 		return location{}, false
 	}
-	r, ok := v.rangeOf(from, to)
+	r, ok := v.nameRange(from, to)
 	return location{URI: s.pathURI(from.File), Range: r}, ok
 }
 
@@ -153,7 +167,7 @@ func (s *server) hover(params json.RawMessage) (any, *respError) {
 	}
 	an, v := d.nav()
 	decls := an.Resolve(r)
-	rg, in := v.rangeOf(r.Pos, r.End)
+	rg, in := v.nameRange(r.Pos, r.End)
 	if len(decls) == 0 || !in {
 		return nil, nil
 	}
@@ -199,14 +213,31 @@ type referenceParams struct {
 // references lists the uses of the name under the cursor in every open
 // document (with the declarations when the client asks for them).
 func (s *server) references(params json.RawMessage) (any, *respError) {
+	out, _, e := s.refs(params)
+	return out, e
+}
+
+// refs is references; missed names the files with a use or declaration
+// of the name that it cannot place in the client's text (edited since
+// their text last parsed, or on disk and in the editor), which a rename
+// would miss.
+func (s *server) refs(params json.RawMessage) (out []location, missed []string, e *respError) {
 	var rp referenceParams
 	d, r, ok, e := s.refAt(params, &rp)
 	if e != nil {
-		return nil, e
+		return nil, nil, e
 	}
-	out := []location{}
+	out = []location{}
 	if !ok {
-		return out, nil
+		return out, nil, nil
+	}
+	miss := func(path string) {
+		for _, m := range missed {
+			if m == path {
+				return
+			}
+		}
+		missed = append(missed, path)
 	}
 	if an, _ := d.nav(); an != nil {
 		if syms := an.Resolve(r); len(syms) == 1 && syms[0].Local {
@@ -214,13 +245,52 @@ func (s *server) references(params json.RawMessage) (any, *respError) {
 			_, v := d.nav()
 			for _, x := range an.RefsTo(r.NS, r.Name) {
 				if syms[0].Encloses(x.Pos) && (!x.Decl || rp.Context.IncludeDeclaration) {
-					if rg, ok := v.rangeOf(x.Pos, x.End); ok {
+					// on the declaration's side of the edit, or maybe in another schema now
+					if rg, ok := v.nameRange(x.Pos, x.End); ok && v.side(x.Pos, x.End) == v.side(syms[0].Pos, syms[0].NameEnd) {
 						out = append(out, location{URI: d.uri, Range: rg})
+					} else {
+						miss(d.path)
 					}
 				}
 			}
-			return out, nil
+			return out, missed, nil
 		}
+	}
+	// The files that declare the name: a use in another open file is of
+	// the same name when it resolves to a declaration in one of them (a
+	// file that does not import this one may declare its own N, another
+	// constant: renaming main's N renamed it too).
+	declFiles := map[string]bool{}
+	if an, _ := d.nav(); an != nil {
+		for _, sym := range an.Resolve(r) {
+			if !sym.Local {
+				declFiles[sym.Pos.File] = true
+			}
+		}
+	}
+	same := func(an *lang.Analysis, x lang.Ref) bool {
+		for _, sym := range an.Resolve(x) {
+			if !sym.Local && declFiles[sym.Pos.File] {
+				return true
+			}
+		}
+		return false
+	}
+	sees := func(o *document) bool { // o's last parse saw the declaration, or may see it now
+		if o.good == nil {
+			return true
+		}
+		for _, sym := range o.good.Lookup(r.NS, r.Name) {
+			if !sym.Local && declFiles[sym.Pos.File] {
+				return true
+			}
+		}
+		for f := range declFiles {
+			if strings.Contains(o.text.src, filepath.Base(f)) {
+				return true // an import typed since
+			}
+		}
+		return false
 	}
 	docs := []*document{d}
 	for _, o := range s.docs {
@@ -235,15 +305,34 @@ func (s *server) references(params json.RawMessage) (any, *respError) {
 		if an == nil {
 			continue
 		}
+		found := 0
 		for _, x := range an.RefsTo(r.NS, r.Name) {
-			if x.Decl && !rp.Context.IncludeDeclaration || an.IsLocal(x) {
+			if x.Decl && !rp.Context.IncludeDeclaration || an.IsLocal(x) || o != d && !same(an, x) {
 				continue
 			}
-			rg, ok := v.rangeOf(x.Pos, x.End)
+			rg, ok := v.nameRange(x.Pos, x.End)
+			if !ok {
+				miss(o.path)
+				continue
+			}
+			found++
 			loc := location{URI: o.uri, Range: rg}
-			if ok && !seen[loc] {
+			if !seen[loc] {
 				seen[loc] = true
 				out = append(out, loc)
+			}
+		}
+		if (o.an == nil || o.an.File == nil) && sees(o) {
+			// The text does not parse: the name typed in its edited part
+			// (or anywhere, when it never parsed) is in no analysis.
+			n := 0
+			for _, w := range words(o.text.src) {
+				if o.text.src[w[0]:w[1]] == r.Name {
+					n++
+				}
+			}
+			if n > found {
+				miss(o.path)
 			}
 		}
 	}
@@ -251,13 +340,39 @@ func (s *server) references(params json.RawMessage) (any, *respError) {
 		// declarations in files that are not open
 		an, _ := d.nav()
 		for _, sym := range an.Lookup(r.NS, r.Name) {
-			if loc, ok := s.location(d, sym.Pos, sym.NameEnd); ok && !seen[loc] {
+			loc, ok := s.location(d, sym.Pos, sym.NameEnd)
+			if !ok {
+				if sym.Pos.Line >= 1 {
+					miss(sym.Pos.File)
+				}
+				continue
+			}
+			if !seen[loc] {
 				seen[loc] = true
 				out = append(out, loc)
 			}
 		}
 	}
-	return out, nil
+	return out, missed, nil
+}
+
+// words are the spans [start, end) of the names in src: letters, digits
+// and _, with hyphens between them.
+func words(src string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(src); {
+		if !isIdentRune(rune(src[i])) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(src) && (isIdentRune(rune(src[j])) || src[j] == '-' && j+1 < len(src) && isIdentRune(rune(src[j+1]))) {
+			j++
+		}
+		out = append(out, [2]int{i, j})
+		i = j
+	}
+	return out
 }
 
 // ---- completion ---------------------------------------------------------------
@@ -364,7 +479,7 @@ func (s *server) documentSymbol(params json.RawMessage) (any, *respError) {
 			continue
 		}
 		whole, ok1 := v.rangeOf(sym.Start, sym.End)
-		name, ok2 := v.rangeOf(sym.Pos, sym.NameEnd)
+		name, ok2 := v.nameRange(sym.Pos, sym.NameEnd)
 		if !ok1 || !ok2 {
 			continue // edited since the analysis
 		}

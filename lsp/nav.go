@@ -83,6 +83,43 @@ func (v view) rangeOf(from, to symbolic.Pos) (Range, bool) {
 	return Range{v.cur.position(a), v.cur.position(b)}, true
 }
 
+// nameRange is rangeOf for a name: false also when the name, unchanged
+// itself, is no longer a whole name in the client's text. The edit may
+// have stopped right after it or begun right before it ("AB" typed on to
+// "ABX", "A" joined to "-x"): the shared text then holds the old name,
+// but the client's name at that place is another one, and an answer
+// about the old one would be about the wrong name. So the name and the
+// two characters on each side of it (what decides where a name ends:
+// letters, digits, _, and a hyphen followed by one of them) must lie in
+// one shared part, the prefix or the suffix.
+func (v view) nameRange(from, to symbolic.Pos) (Range, bool) {
+	if v.cur == nil {
+		return v.rangeOf(from, to)
+	}
+	if v.side(from, to) == 0 {
+		return Range{}, false
+	}
+	return v.rangeOf(from, to)
+}
+
+// side is where a name of the analysis's text lies, with the two
+// characters on each side of it: 1 in the shared prefix, 2 in the shared
+// suffix, 0 neither (see nameRange; everything is in the prefix when the
+// texts are the same).
+func (v view) side(from, to symbolic.Pos) int {
+	if v.cur == nil {
+		return 1
+	}
+	a, b := v.t.byteOffset(from), v.t.byteOffset(to)
+	switch {
+	case b+2 <= v.pre:
+		return 1
+	case a-2 >= len(v.t.src)-v.suf:
+		return 2
+	}
+	return 0
+}
+
 // fromLSP converts a client's position to a line and rune column of the
 // analysis's text, false when the position lies in what was edited since.
 func (v view) fromLSP(p Position) (line, col int, ok bool) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -86,4 +88,105 @@ func TestSignalWaitsForWrite(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("WriteFile blocked after the signal's exit returned")
 	}
+}
+
+// TestReview20yWriteFileReplaces: WriteFile replaces an existing file
+// through a temporary file renamed over it (a process killed during the
+// write, by SIGHUP or SIGKILL that no handler waits for, left the .spec
+// cut), keeping its mode and a symbolic link to it; a new file, a file
+// with other hard links and a FIFO are written in place; no temporary
+// file is left.
+func TestReview20yWriteFileReplaces(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.spec")
+	if err := os.WriteFile(p, []byte("old text, longer than the new"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(p)
+	if err := WriteFile(p, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(p)
+	if b, _ := os.ReadFile(p); string(b) != "new" || after.Mode() != 0o640 || os.SameFile(before, after) {
+		t.Errorf("replaced: %q, mode %v, same inode %v", b, after.Mode(), os.SameFile(before, after))
+	}
+	link := filepath.Join(dir, "link.spec")
+	if err := os.Symlink("a.spec", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(link, []byte("through the link"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symbolic link was replaced by a file")
+	}
+	if b, _ := os.ReadFile(p); string(b) != "through the link" {
+		t.Errorf("target: %q", b)
+	}
+	hard := filepath.Join(dir, "hard.spec")
+	if err := os.Link(p, hard); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("both names"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(hard); string(b) != "both names" {
+		t.Errorf("the hard link was split: %q", b)
+	}
+	fresh := filepath.Join(dir, "new.spec")
+	if err := WriteFile(fresh, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(fresh); fi.Mode() != 0o600 {
+		t.Errorf("new file mode %v", fi.Mode())
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	if err := WriteFile(fifo, []byte("to the reader"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "to the reader" {
+		t.Errorf("fifo reader got %q", s)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".vigil-") {
+			t.Errorf("temporary file %s left", e.Name())
+		}
+	}
+}
+
+// TestReview20yNoWriteStartsAfterSignal: once a signal waits to end the
+// process, a WriteFile that comes after it does not start (vigil fmt -w
+// of many files went on rewriting them during the wait, and the one in
+// progress when the wait ran out was cut).
+func TestReview20yNoWriteStartsAfterSignal(t *testing.T) {
+	oldExit, oldErr := exitOnSignal, signalStderr
+	defer func() { exitOnSignal, signalStderr = oldExit, oldErr }()
+	signalStderr = &bytes.Buffer{}
+	writing.RLock() // a write in progress
+	exited := make(chan struct{})
+	exitOnSignal = func(int) { close(exited) }
+	go exitAfterWrites(130)
+	time.Sleep(50 * time.Millisecond) // the signal waits for the write
+	p := filepath.Join(t.TempDir(), "later")
+	started := make(chan struct{})
+	go func() {
+		close(started)
+		WriteFile(p, []byte("x"), 0o644)
+	}()
+	<-started
+	time.Sleep(50 * time.Millisecond)
+	if _, err := os.Stat(p); err == nil {
+		t.Errorf("a write started while the signal waited to end the process")
+	}
+	writing.RUnlock()
+	<-exited
 }
