@@ -60,26 +60,6 @@ func bfOff(src string, p Position) int {
 	return off
 }
 
-// bfWord is the maximal name (identifier characters, hyphens between
-// them) of src that contains byte offset off or ends there, as [a, b);
-// ok false when there is none.
-func bfWords(src string) [][2]int {
-	var out [][2]int
-	for i := 0; i < len(src); {
-		if !isIdentRune(rune(src[i])) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(src) && (isIdentRune(rune(src[j])) || src[j] == '-' && j+1 < len(src) && isIdentRune(rune(src[j+1]))) {
-			j++
-		}
-		out = append(out, [2]int{i, j})
-		i = j
-	}
-	return out
-}
-
 // review20yCheck asks hover, definition and references at every character
 // of cur (the client's text, which does not parse, after base parsed) and
 // checks each answer against a scan of cur: every range an answer gives
@@ -105,9 +85,9 @@ func review20yCheck(t *testing.T, base, cur string) {
 			msgs = append(msgs, atPos(uri, fmt.Sprint(len(asks)), "textDocument/"+m, p.Line, p.Character, `,"context":{"includeDeclaration":true}`))
 		}
 	}
-	words := bfWords(cur)
+	spans := words(cur)
 	isWord := func(a, b int) (string, bool) {
-		for _, w := range words {
+		for _, w := range spans {
 			if w[0] == a && w[1] == b {
 				return cur[a:b], true
 			}
@@ -124,7 +104,7 @@ func review20yCheck(t *testing.T, base, cur string) {
 		for k := range under {
 			delete(under, k)
 		}
-		for _, w := range words {
+		for _, w := range spans {
 			if w[0] <= q.off && q.off <= w[1] {
 				under[cur[w[0]:w[1]]] = true
 			}
