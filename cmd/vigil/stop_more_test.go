@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -255,15 +254,7 @@ property p {
 // the last signal.
 func signalVigil(t *testing.T, args []string, limit time.Duration, sigs ...timedSignal) (code int, stdout, stderr string, lateness time.Duration) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "VIGIL_TEST_AS_VIGIL=1")
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	cmd, out, errOut, done := startVigil(t, args)
 	var last time.Time
 	for _, s := range sigs {
 		if s.after > 0 {

@@ -80,15 +80,7 @@ func TestLongCommandsStop(t *testing.T) {
 // ignores the stop, which runs for minutes.)
 func runUntilStopped(t *testing.T, args []string, sig syscall.Signal, head time.Duration) (stdout, stderr []byte) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "VIGIL_TEST_AS_VIGIL=1")
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	cmd, out, errOut, done := startVigil(t, args)
 	began := time.Now()
 	if sig != 0 {
 		select {
@@ -126,4 +118,20 @@ func runUntilStopped(t *testing.T, args []string, sig syscall.Signal, head time.
 		t.Fatalf("still running %v after it was told to stop:\n%.2000s\n%.2000s", limit, out.Bytes(), errOut.Bytes())
 	}
 	return out.Bytes(), errOut.Bytes()
+}
+
+// startVigil starts this test binary as vigil with args; done receives
+// Wait's error, out and errOut collect what it prints.
+func startVigil(t *testing.T, args []string) (cmd *exec.Cmd, out, errOut *bytes.Buffer, done chan error) {
+	t.Helper()
+	cmd = exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "VIGIL_TEST_AS_VIGIL=1")
+	out, errOut = new(bytes.Buffer), new(bytes.Buffer)
+	cmd.Stdout, cmd.Stderr = out, errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done = make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return cmd, out, errOut, done
 }
