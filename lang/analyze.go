@@ -483,7 +483,7 @@ func policyDoc(d *PolicyDecl) string {
 		case ItemInterface:
 			lines = append(lines, "interface "+quote(it.Interface)+" (inputs and outputs)")
 		case ItemOutput:
-			lines = append(lines, "output "+quote(it.Interface)+" (the ONNX graph output read)")
+			lines = append(lines, "output "+quote(it.Output)+" (the ONNX graph output read)")
 		case ItemArgMax:
 			if it.Reading.Name == "all" {
 				lines = append(lines, "argmax all (over every output; stuck where the winner is not applicable)")

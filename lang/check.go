@@ -1139,8 +1139,8 @@ func (c *checker) policies() {
 					c.affine(e)
 				}
 			case ItemOutput:
-				if it.Interface == "" {
-					c.errorf(it.IfacePos, it.End, "E0502", "output \"\" names no graph output; give the name of the ONNX output that holds the scores (vigil nn eval NET lists them)")
+				if it.Output == "" {
+					c.errorf(it.OutputPos, it.End, "E0502", "output \"\" names no graph output; give the name of the ONNX output that holds the scores (vigil nn eval NET lists them)")
 				}
 			case ItemArgMax:
 				if w := it.Reading; w.Name != "all" && w.Name != "applicable" {

@@ -354,7 +354,7 @@ func (l *lowerer) policy(d *PolicyDecl, f *File, m *symbolic.Model) *symbolic.Po
 				p.Outputs = append(p.Outputs, c.syms[o.Name].label)
 			}
 		case ItemOutput:
-			p.Output = it.Interface
+			p.Output = it.Output
 		case ItemInterface:
 			p.Interface = resolvePath(f, it.Interface)
 			all := p.ArgMaxAll

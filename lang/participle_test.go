@@ -405,7 +405,7 @@ func (c *converter) file(cf *cFile) []Decl {
 					pi.Interface, pi.IfacePos = it.Interface.Value, c.pos(it.Interface.Pos)
 				case it.Output != nil:
 					pi.Kind = ItemOutput
-					pi.Interface, pi.IfacePos = it.Output.Value, c.pos(it.Output.Pos)
+					pi.Output, pi.OutputPos = it.Output.Value, c.pos(it.Output.Pos)
 				case it.ArgMax != nil:
 					pi.Kind = ItemArgMax
 					pi.Reading = c.ident(it.ArgMax)

@@ -168,7 +168,7 @@ const (
 	// which outputs the arg-max ranges over; Reading is the word.
 	ItemArgMax
 	// ItemOutput is `output "NAME"` (nn): the ONNX graph output that
-	// holds the scores, in Interface (at IfacePos).
+	// holds the scores, in Output (at OutputPos).
 	ItemOutput
 )
 
@@ -179,6 +179,8 @@ type PolicyItem struct {
 	Outputs   []Ident
 	Interface string
 	IfacePos  symbolic.Pos
+	Output    string // ItemOutput's graph output name
+	OutputPos symbolic.Pos
 	When      *Expr
 	Label     Ident
 	// OutputIdx[i] is the index list of Outputs[i], `move[*, 2]`, nil

@@ -246,7 +246,7 @@ func itemString(it *PolicyItem) string {
 	case ItemArgMax:
 		return "argmax " + it.Reading.Name
 	case ItemOutput:
-		return "output " + quote(it.Interface)
+		return "output " + quote(it.Output)
 	}
 	return "otherwise -> " + it.Label.Name + indexString(it.LabelIdx)
 }

@@ -736,7 +736,7 @@ func (p *parser) policyItem(kind string) *PolicyItem {
 		if p.tok.kind != kString {
 			p.fail(`the name of an ONNX graph output in quotes, output "actions"`)
 		}
-		it.Interface, it.IfacePos = p.str()
+		it.Output, it.OutputPos = p.str()
 	case p.is("when"):
 		p.advance()
 		it.Kind = ItemWhen
