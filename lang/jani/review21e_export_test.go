@@ -2,11 +2,14 @@ package jani_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"vigil/lang"
 	"vigil/lang/jani"
+	"vigil/load"
 )
 
 // TestReview21eZeroProbabilityRefused: an outcome of probability 0 (weight
@@ -68,5 +71,41 @@ property p { unsafe x == 4 goal x == 5 }
 	}
 	if a, b := counts(t, m, "p"), counts(t, back, "p"); a != b {
 		t.Errorf("the .spec explores to %+v, the JANI to %+v", a, b)
+	}
+}
+
+// TestReview21eImportStateProbability: vigil import printed a destination
+// whose probability reads the state (x/2) as an outcome without a weight:
+// vigil prob on the .spec gave it an equal share, and the explicit
+// engine's check that the probability lies in [0, 1] (x == 3 gives 3/2, a
+// probability error of vigil verify on the .jani) was gone, so verify on
+// the .spec said safe. .spec weights are constants: the import refuses it,
+// naming the destination.
+func TestReview21eImportStateProbability(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pr.jani")
+	src := `{"jani-version": 1, "name": "pr", "type": "mdp",
+ "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 3}, "initial-value": 0},
+               {"name": "y", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 1}, "initial-value": 0}],
+ "actions": [{"name": "a"}, {"name": "b"}],
+ "automata": [{"name": "m", "locations": [{"name": "l"}], "initial-locations": ["l"],
+   "edges": [
+     {"location": "l", "action": "b", "guard": {"exp": {"op": "<", "left": "x", "right": 3}}, "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": {"op": "+", "left": "x", "right": 1}}]}]},
+     {"location": "l", "action": "a", "guard": {"exp": {"op": ">", "left": "x", "right": 0}}, "destinations": [
+        {"location": "l", "probability": {"exp": {"op": "/", "left": "x", "right": 2}}, "assignments": [{"ref": "y", "value": 0}]},
+        {"location": "l", "probability": {"exp": {"op": "-", "left": 1, "right": {"op": "/", "left": "x", "right": 2}}}, "assignments": [{"ref": "y", "value": 0}]}]}]}],
+ "system": {"elements": [{"automaton": "m"}]}, "properties": []}
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	im, err := load.Import(file, load.ImportOptions{})
+	if err == nil {
+		t.Fatalf("vigil import printed the state-dependent probability as a constant share:\n%s", im.Spec)
+	}
+	for _, want := range []string{"pr.jani#automata[0].edges[1].destinations[0]", "a probability that depends on the state", "run vigil on the .jani file itself"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
 	}
 }
