@@ -70,6 +70,8 @@ func FuzzVNNLIB(f *testing.F) {
 	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert " + string(fuzzseed.Deep("(and ", "(<= Y_0 0)", ")")) + ")\n")
 	f.Add("(declare-const X_99999999999999999999 Real)\n(assert (<= X_99999999999999999999 1))\n")
 	f.Add(string(fuzzseed.Deep("(", "", "")))
+	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (> X_0 -0.0))\n(assert (< (+ X_0 1e9) (+ 0x1p-1 1e9)))\n(assert (< Y_0 1e-320))\n")
+	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (= X_0 0.1))\n(assert (>= (* 3 Y_0) 1e-99999999))\n")
 	for _, s := range badBoxes {
 		f.Add(s)
 	}
@@ -85,6 +87,10 @@ func FuzzVNNLIB(f *testing.F) {
 				lo, hi := c.Box.Lo[i], c.Box.Hi[i]
 				if !(lo <= hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 					t.Fatalf("accepted the box [%v, %v] for X_%d", lo, hi, i)
+				}
+				// The inputs a counterexample may take lie in the box.
+				if pl, ph := c.Points.Lo[i], c.Points.Hi[i]; pl <= ph && (pl < lo || ph > hi) {
+					t.Fatalf("X_%d: points [%v, %v] outside the box [%v, %v]", i, pl, ph, lo, hi)
 				}
 			}
 			for k, row := range c.Cons.Rows {

@@ -196,6 +196,11 @@ type prover struct {
 	roundBox Box
 	roundErr []float64
 	roundOK  bool
+	// points, when set, holds the inputs a witness may take (a VNNLIB
+	// case's Points: strict bounds exclude the box's faces); a candidate
+	// is moved into it before it is tried. Boxes are still proved whole.
+	points Box
+	pt     []float64 // witness's scratch space
 }
 
 func newProver(n *Network, d Disjunction, opt Options) *prover {
@@ -207,7 +212,7 @@ func newProver(n *Network, d Disjunction, opt Options) *prover {
 
 // reset prepares p for another query, keeping its scratch space.
 func (p *prover) reset(d Disjunction, opt Options) {
-	p.d, p.opt, p.nodes, p.found = d, opt.withDefaults(), 0, nil
+	p.d, p.opt, p.nodes, p.found, p.points = d, opt.withDefaults(), 0, nil, Box{}
 	p.rows = p.rows[:0]
 	for _, r := range d.Rows {
 		p.rows = append(p.rows, r...)
@@ -287,9 +292,59 @@ func (e errString) Error() string { return string(e) }
 const errShape = errString("nn: the rows of a disjunction must have one entry per network output and one offset each")
 
 // witness reports whether x refutes the disjunction (float64 evaluation).
+// With p.points set, x is first moved into it (and left there when it is
+// a witness); no x is a witness when p.points is empty.
 func (p *prover) witness(x []float64) bool {
+	if p.points.Lo != nil {
+		p.pt = append(p.pt[:0], x...)
+		if !p.points.clamp(p.pt) {
+			return false
+		}
+		p.ev.Eval(p.pt, p.y)
+		if !p.violates(p.y) {
+			return false
+		}
+		copy(x, p.pt)
+		return true
+	}
 	p.ev.Eval(x, p.y)
 	return p.violates(p.y)
+}
+
+// clampPoint returns x moved into p.points, or nil when p.points is
+// empty; x itself without p.points.
+func (p *prover) clampPoint(x []float64) []float64 {
+	if p.points.Lo != nil && !p.points.clamp(x) {
+		return nil
+	}
+	return x
+}
+
+// clamp moves x into b, coordinate by coordinate; false when b is empty.
+func (b Box) clamp(x []float64) bool {
+	for i := range x {
+		if !(b.Lo[i] <= b.Hi[i]) {
+			return false
+		}
+		x[i] = min(max(x[i], b.Lo[i]), b.Hi[i])
+	}
+	return true
+}
+
+// searchBox is box within p.points (nil Lo when that is empty), the box
+// the witness searches draw from.
+func (p *prover) searchBox(box Box) Box {
+	if p.points.Lo == nil {
+		return box
+	}
+	b := Box{Lo: slices.Clone(box.Lo), Hi: slices.Clone(box.Hi)}
+	for i := range b.Lo {
+		b.Lo[i], b.Hi[i] = max(b.Lo[i], p.points.Lo[i]), min(b.Hi[i], p.points.Hi[i])
+		if !(b.Lo[i] <= b.Hi[i]) {
+			return Box{}
+		}
+	}
+	return b
 }
 
 func (p *prover) violates(y []float64) bool {
@@ -607,6 +662,9 @@ func center(b Box) []float64 {
 // search tries random points and projected gradient descent on max_k g_k
 // from the best of them. It returns a witness or nil.
 func (p *prover) search(box Box, samples int) []float64 {
+	if box = p.searchBox(box); box.Lo == nil {
+		return nil
+	}
 	nin := len(box.Lo)
 	x := make([]float64, nin)
 	type start struct {
@@ -782,6 +840,9 @@ func (gr *gradient) of(x, c, out []float64) {
 // thousandth. Every iterate is checked by float64 evaluation. It stops at
 // the first witness, after restarts starts, or at until.
 func (p *prover) attack(box Box, restarts int, until time.Time) []float64 {
+	if box = p.searchBox(box); box.Lo == nil {
+		return nil
+	}
 	nin := len(box.Lo)
 	nout := p.net.Outputs()
 	const steps = 60

@@ -1,0 +1,310 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Review (session 21): VNNLIB input bounds are read exactly. Before, a
+// strict bound (< X_0 1) was read as X_0 <= 1, so X_0 = 1 came back as a
+// counterexample, and a bound was computed in float64 from the numbers
+// of its term, so (<= (+ X_0 1000000000.05) 1000000000.06), which is
+// X_0 <= 0.01, became X_0 <= 0.009999990463..., and inputs up to 0.01
+// were never looked at: a wrong unsat.
+
+var identityNet = &Network{Layers: []Layer{{In: 1, Out: 1, W: []float64{1}, B: []float64{0}}}}
+
+func TestReview21nStrictInputBound(t *testing.T) {
+	// X_0 in [0, 1), Y_0 = X_0 >= 1: no input; X_0 = 1 is not one.
+	prop, err := ParseVNNLIB("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (< X_0 1))\n(assert (>= X_0 0))\n(assert (>= Y_0 1))\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := identityNet.Verify(prop, 2*time.Second, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer == Sat {
+		t.Fatalf("sat with the input %v, outside X_0 < 1", res.Input)
+	}
+	// X_0 in (0.5, 1] with Y_0 <= 0.5 + 2^-52: the only counterexample
+	// is the float just above 0.5.
+	prop, err = ParseVNNLIB("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (> X_0 0.5))\n(assert (<= X_0 1))\n(assert (<= Y_0 0.5000000000000002220446049250313))\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = identityNet.Verify(prop, 2*time.Second, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer == Unsat || (res.Answer == Sat && !(res.Input[0] > 0.5)) {
+		t.Fatalf("%s with the input %v; want sat with X_0 > 0.5", res.Answer, res.Input)
+	}
+	// (> X_0 0) and (<= X_0 0) leave no input: refused, naming both lines.
+	_, err = ParseVNNLIB("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (> X_0 0))\n(assert (<= X_0 0))\n(assert (>= Y_0 -1))\n")
+	if err == nil || !strings.Contains(err.Error(), "lines 3 and 4: X_0 > 0 and X_0 <= 0") {
+		t.Fatalf("got %v, want the empty box refused", err)
+	}
+	// A point that is no float64 (X_0 = 0.1) is a non-empty box over the
+	// reals: accepted, and no counterexample can be given.
+	prop, err = ParseVNNLIB("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (= X_0 0.1))\n(assert (>= Y_0 0))\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = identityNet.Verify(prop, 500*time.Millisecond, Options{})
+	if err != nil || res.Answer != AnswerUnkn {
+		t.Fatalf("%s, %v; want unknown (X_0 = 0.1 satisfies Y_0 >= 0, but is no float64)", res.Answer, err)
+	}
+}
+
+func TestReview21nExactInputBound(t *testing.T) {
+	prop, err := ParseVNNLIB("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (>= X_0 0))\n(assert (<= (+ X_0 1000000000.05) 1000000000.06))\n(assert (>= Y_0 0.009999999))\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hi := prop.Cases[0].Box.Hi[0]; hi < 0.01 {
+		t.Errorf("the box ends at %v, below 0.01", hi)
+	}
+	res, err := identityNet.Verify(prop, 2*time.Second, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer != Sat || !exactlyAtMost(res.Input[0], "0.01") {
+		t.Fatalf("%s with %v; want sat with X_0 <= 0.01", res.Answer, res.Input)
+	}
+}
+
+func exactlyAtMost(x float64, r string) bool {
+	q, _ := new(big.Rat).SetString(r)
+	return new(big.Rat).SetFloat64(x).Cmp(q) <= 0
+}
+
+// TestReview21nBruteForce checks every unsat answer on random small
+// networks and random VNNLIB properties (strict and non-strict bounds,
+// points, -0.0, hexadecimal and scientific numbers, bounds given twice,
+// or-cases, constraints mixing outputs) against every corner and a
+// dense grid of each case's input box, evaluated in float64 with the
+// constraints checked exactly; every sat answer's input must satisfy the
+// written constraints exactly.
+func TestReview21nBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 14))
+	trials := 400
+	if testing.Short() {
+		trials = 100
+	}
+	nums := []string{"0", "-0.0", "0.1", "-0.1", "0.5", "1", "-1", "0x1p-1", "2.5e-1", "1e-3", "-3E-1", "0.3", "0.7"}
+	count := map[Answer]int{}
+	defer func() { t.Logf("answers: %v", count) }()
+	for trial := 0; trial < trials; trial++ {
+		nin, nout := 1+rng.IntN(2), 2+rng.IntN(2)
+		n := randomSmallNet(rng, nin, nout)
+		var b strings.Builder
+		for i := 0; i < nin; i++ {
+			fmt.Fprintf(&b, "(declare-const X_%d Real)\n", i)
+		}
+		for j := 0; j < nout; j++ {
+			fmt.Fprintf(&b, "(declare-const Y_%d Real)\n", j)
+		}
+		type bound struct{ op, v string }
+		var ins [][]bound
+		for i := 0; i < nin; i++ {
+			lo, hi := nums[rng.IntN(len(nums))], nums[rng.IntN(len(nums))]
+			if ratOf(lo).Cmp(ratOf(hi)) > 0 {
+				lo, hi = hi, lo
+			}
+			lop, hop := ">=", "<="
+			if rng.IntN(3) == 0 && ratOf(lo).Cmp(ratOf(hi)) < 0 {
+				lop = ">"
+			}
+			if rng.IntN(3) == 0 && ratOf(lo).Cmp(ratOf(hi)) < 0 {
+				hop = "<"
+			}
+			bs := []bound{{lop, lo}, {hop, hi}}
+			if rng.IntN(4) == 0 {
+				bs = append(bs, bound{"<=", "1"}) // a bound given twice
+			}
+			ins = append(ins, bs)
+			for _, bd := range bs {
+				if rng.IntN(2) == 0 {
+					// The same bound written as a sum.
+					fmt.Fprintf(&b, "(assert (%s (+ X_%d 1000000000.05) (+ %s 1000000000.05)))\n", bd.op, i, bd.v)
+				} else {
+					fmt.Fprintf(&b, "(assert (%s X_%d %s))\n", bd.op, i, bd.v)
+				}
+			}
+		}
+		// Output constraints: one or two or-cases of one or two
+		// comparisons between outputs or with a constant.
+		type cmp struct {
+			op   string
+			a, b int // outputs; b < 0: the constant c
+			c    string
+		}
+		var cases [][]cmp
+		ops := []string{"<=", "<", ">=", ">"}
+		for k := 1 + rng.IntN(2); k > 0; k-- {
+			var cs []cmp
+			for m := 1 + rng.IntN(2); m > 0; m-- {
+				c := cmp{op: ops[rng.IntN(4)], a: rng.IntN(nout), b: rng.IntN(nout + 1)}
+				if c.b == nout || c.b == c.a {
+					c.b, c.c = -1, nums[rng.IntN(len(nums))]
+				}
+				cs = append(cs, c)
+			}
+			cases = append(cases, cs)
+		}
+		b.WriteString("(assert (or")
+		for _, cs := range cases {
+			b.WriteString(" (and")
+			for _, c := range cs {
+				if c.b < 0 {
+					fmt.Fprintf(&b, " (%s Y_%d %s)", c.op, c.a, c.c)
+				} else {
+					fmt.Fprintf(&b, " (%s Y_%d Y_%d)", c.op, c.a, c.b)
+				}
+			}
+			b.WriteString(")")
+		}
+		b.WriteString("))\n")
+		src := b.String()
+		prop, err := ParseVNNLIB(src)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		inBox := func(x []float64) bool {
+			for i, bs := range ins {
+				for _, bd := range bs {
+					if !holds(new(big.Rat).SetFloat64(x[i]), bd.op, ratOf(bd.v)) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		violates := func(x []float64) bool {
+			if !inBox(x) {
+				return false
+			}
+			y := n.Eval(x)
+		next:
+			for _, cs := range cases {
+				for _, c := range cs {
+					r := ratOf(c.c)
+					if c.b >= 0 {
+						r = new(big.Rat).SetFloat64(y[c.b])
+					}
+					if !holds(new(big.Rat).SetFloat64(y[c.a]), c.op, r) {
+						continue next
+					}
+				}
+				return true
+			}
+			return false
+		}
+		res, err := n.Verify(prop, 100*time.Millisecond, Options{Seed: uint64(trial)})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		count[res.Answer]++
+		switch res.Answer {
+		case Sat:
+			if !violates(res.Input) {
+				t.Fatalf("sat with %v, which does not violate\n%s", res.Input, src)
+			}
+		case Unsat:
+			if x := bruteForce(prop, violates); x != nil {
+				t.Fatalf("unsat, but %v (outputs %v) violates\n%s", x, n.Eval(x), src)
+			}
+		}
+	}
+}
+
+// bruteForce tries the corners, the floats next to them and a 60-point
+// grid per input of every case's box, and returns a point violates
+// accepts.
+func bruteForce(prop *Property, violates func([]float64) bool) []float64 {
+	for _, c := range prop.Cases {
+		var axes [][]float64
+		for i := range c.Box.Lo {
+			lo, hi := c.Box.Lo[i], c.Box.Hi[i]
+			ax := []float64{lo, hi, math.Nextafter(lo, hi), math.Nextafter(hi, lo), 0, math.Copysign(0, -1)}
+			for k := 0; k <= 60; k++ {
+				ax = append(ax, lo+(hi-lo)*float64(k)/60)
+			}
+			axes = append(axes, ax)
+		}
+		x := make([]float64, len(axes))
+		var rec func(i int) []float64
+		rec = func(i int) []float64 {
+			if i == len(axes) {
+				if violates(x) {
+					return append([]float64(nil), x...)
+				}
+				return nil
+			}
+			for _, v := range axes[i] {
+				x[i] = v
+				if r := rec(i + 1); r != nil {
+					return r
+				}
+			}
+			return nil
+		}
+		if r := rec(0); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+func ratOf(s string) *big.Rat {
+	if s == "" {
+		return new(big.Rat)
+	}
+	r, _, ok := number(s)
+	if !ok || r == nil {
+		panic(s)
+	}
+	return r
+}
+
+func holds(a *big.Rat, op string, b *big.Rat) bool {
+	d := a.Cmp(b)
+	switch op {
+	case "<=":
+		return d <= 0
+	case "<":
+		return d < 0
+	case ">=":
+		return d >= 0
+	}
+	return d > 0
+}
+
+// randomSmallNet is a ReLU network with one hidden layer of 4 whose
+// weights are small multiples of 1/4, so that scores tie and ReLUs sit
+// exactly at 0 at box corners.
+func randomSmallNet(rng *rand.Rand, nin, nout int) *Network {
+	q := func() float64 { return float64(rng.IntN(9)-4) / 4 }
+	h := 4
+	l1 := Layer{In: nin, Out: h, W: make([]float64, h*nin), B: make([]float64, h), Act: ActReLU}
+	for i := range l1.W {
+		l1.W[i] = q()
+	}
+	for i := range l1.B {
+		l1.B[i] = q()
+	}
+	l2 := Layer{In: h, Out: nout, W: make([]float64, nout*h), B: make([]float64, nout)}
+	for i := range l2.W {
+		l2.W[i] = q()
+	}
+	for i := range l2.B {
+		l2.B[i] = q()
+	}
+	return &Network{Layers: []Layer{l1, l2}}
+}
