@@ -308,3 +308,32 @@ func randomSmallNet(rng *rand.Rand, nin, nout int) *Network {
 	}
 	return &Network{Layers: []Layer{l1, l2}}
 }
+
+// A property that holds only because a constant comparison or (or) is
+// false is refused, as an empty box is: a typo must not verify it. So
+// are operators without operands, which SMT-LIB rejects; every message
+// names the line and says what to do.
+func TestReview21nVacuousAndMalformed(t *testing.T) {
+	const head = "(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (>= X_0 0))\n(assert (<= X_0 1))\n"
+	for body, want := range map[string]string{
+		"(assert (or))\n":                                       "line 5: (or) with no operands is false",
+		"(assert (<= 1 0))\n":                                   "line 5: a comparison of constants is false in every case",
+		"(assert (or (< 0 0) (and (>= 1 2))))\n":                "line 5: a comparison of constants is false in every case",
+		"(assert (<= (-) Y_0))\n":                               "line 5: (-) has no operands; give it at least one",
+		"(assert (<= (*) Y_0))\n":                               "line 5: (*) has no operands",
+		"(assert (not (<= Y_0 1)))\n":                           `line 5: unsupported constraint "not"; vigil reads and, or`,
+		"(assert (<= Y_0 (/ 1 2)))\n":                           `line 5: unsupported operator "/" in a term; vigil reads +, - and *`,
+		"(assert (<= Y_0 1e-99999999))\n":                       "line 5: the constraint on Y_0 has the number 1e-99999999",
+		"(assert (<= (* 1e-300 1e-300 Y_0) 1))\n":               "", // tiny but exact: accepted
+		"(assert (<= (* 1e-300 1e-300 X_0) 1))\n":               "line 5: the bound",
+		"(assert (<= (- (+ X_0 1e308 1e308) 1e308 1e308) 1))\n": "", // exact: X_0 <= 1
+	} {
+		_, err := ParseVNNLIB(head + body)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%q: %v", body, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%q: %v, want %q", body, err, want)
+		}
+	}
+}

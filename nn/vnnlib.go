@@ -236,14 +236,17 @@ func (p *parser) term(e *sexp) (linear, error) {
 			}
 			l.y[i] = big.NewRat(1, 1)
 		default:
-			return l, fmt.Errorf("nn: vnnlib line %d: unknown term %q", e.line, s)
+			return l, fmt.Errorf("nn: vnnlib line %d: unknown term %q; a term is a number, X_i, Y_j or (+ ...), (- ...), (* ...)", e.line, s)
 		}
 		return l, nil
 	}
 	if len(e.list) == 0 || e.list[0].list != nil {
-		return l, fmt.Errorf("nn: vnnlib line %d: malformed term", e.line)
+		return l, fmt.Errorf("nn: vnnlib line %d: malformed term: want a number, X_i, Y_j or (OP ARGS...) with OP one of +, -, *", e.line)
 	}
 	args := e.list[1:]
+	if len(args) == 0 {
+		return l, fmt.Errorf("nn: vnnlib line %d: (%s) has no operands; give it at least one", e.line, e.list[0].atom)
+	}
 	switch op := e.list[0].atom; op {
 	case "+", "-":
 		for i, a := range args {
@@ -284,7 +287,7 @@ func (p *parser) term(e *sexp) (linear, error) {
 			}
 		}
 	default:
-		return l, fmt.Errorf("nn: vnnlib line %d: unsupported operator %q in a term", e.line, op)
+		return l, fmt.Errorf("nn: vnnlib line %d: unsupported operator %q in a term; vigil reads +, - and * (by numbers)", e.line, op)
 	}
 	return l, nil
 }
@@ -292,7 +295,7 @@ func (p *parser) term(e *sexp) (linear, error) {
 // formula returns the DNF of e: a list of conjunctions of atoms.
 func (p *parser) formula(e *sexp) ([][]atom, error) {
 	if len(e.list) == 0 || e.list[0].list != nil {
-		return nil, fmt.Errorf("nn: vnnlib line %d: expected a constraint", e.line)
+		return nil, fmt.Errorf("nn: vnnlib line %d: expected a constraint: (and ...), (or ...) or a comparison (<= A B), (< A B), (>= A B), (> A B), (= A B)", e.line)
 	}
 	args := e.list[1:]
 	switch op := e.list[0].atom; op {
@@ -316,6 +319,10 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 		}
 		return out, nil
 	case "or":
+		if len(args) == 0 {
+			// (or) is false: the property would hold vacuously.
+			return nil, fmt.Errorf("nn: vnnlib line %d: (or) with no operands is false, and would verify the property vacuously; give the cases it joins", e.line)
+		}
 		var out [][]atom
 		for _, a := range args {
 			d, err := p.formula(a)
@@ -355,7 +362,7 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 			return [][]atom{{{lin: diff, line: e.line}, {lin: neg, line: e.line}}}, nil
 		}
 	}
-	return nil, fmt.Errorf("nn: vnnlib line %d: unsupported constraint %q", e.line, e.list[0].atom)
+	return nil, fmt.Errorf("nn: vnnlib line %d: unsupported constraint %q; vigil reads and, or, <=, <, >=, > and =", e.line, e.list[0].atom)
 }
 
 // LoadVNNLIB reads a VNNLIB property file.
@@ -386,6 +393,7 @@ func ParseVNNLIB(src string) (*Property, error) {
 		return nil, err
 	}
 	prop := &Property{Inputs: p.nx, Outputs: p.ny}
+	falseAt := 0
 	for _, conj := range dnf {
 		c, empty, err := p.newCase(conj)
 		if err != nil {
@@ -393,7 +401,18 @@ func ParseVNNLIB(src string) (*Property, error) {
 		}
 		if !empty {
 			prop.Cases = append(prop.Cases, c)
+		} else if falseAt == 0 {
+			for _, a := range conj {
+				if len(a.lin.x) == 0 && len(a.lin.y) == 0 && (a.lin.c.Sign() > 0 || a.lin.c.Sign() == 0 && a.strict) {
+					falseAt = a.line
+					break
+				}
+			}
 		}
+	}
+	if len(prop.Cases) == 0 {
+		// As with an empty box, a typo must not verify the property.
+		return nil, fmt.Errorf("nn: vnnlib line %d: a comparison of constants is false in every case, so the property would hold vacuously; fix the constraint", falseAt)
 	}
 	return prop, nil
 }
@@ -502,7 +521,7 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 		if l.bad != "" {
 			// NaN or infinite bounds would make comparisons false
 			// (or true) and so decide the property by accident.
-			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has the number %s, which is not finite (NaN, inf or beyond float64); give finite bounds", a.line, varNames(l), l.bad)
+			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has the number %s, which is NaN, infinite or outside float64's range (magnitude above 1e308, or an exponent beyond ±1000); give finite bounds", a.line, varNames(l), l.bad)
 		}
 		for k, v := range l.x {
 			if v.Sign() == 0 {
