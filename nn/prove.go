@@ -349,10 +349,7 @@ func (p *prover) searchBox(box Box) Box {
 
 func (p *prover) violates(y []float64) bool {
 	for k, row := range p.d.Rows {
-		g := p.d.Off[k]
-		for j, c := range row {
-			g += c * y[j]
-		}
+		g := rowValue(row, p.d.Off[k], y)
 		if math.IsNaN(g) || g > 0 || (g == 0 && p.d.Strict != nil && p.d.Strict[k]) {
 			return false
 		}
@@ -360,14 +357,25 @@ func (p *prover) violates(y []float64) bool {
 	return true
 }
 
+// rowValue is row·y + off in float64, skipping the outputs the row does
+// not mention: 0 * Inf is NaN, and an output that overflows must not hide
+// that the constraints on the others hold (a VNNLIB row has a zero for
+// every output its constraint does not name).
+func rowValue(row []float64, off float64, y []float64) float64 {
+	g := off
+	for j, c := range row {
+		if c != 0 {
+			g += c * y[j]
+		}
+	}
+	return g
+}
+
 // worst returns max_k g_k(y) and its row.
 func (p *prover) worst(y []float64) (float64, int) {
 	best, arg := math.Inf(-1), 0
 	for k, row := range p.d.Rows {
-		g := p.d.Off[k]
-		for j, c := range row {
-			g += c * y[j]
-		}
+		g := rowValue(row, p.d.Off[k], y)
 		if g > best {
 			best, arg = g, k
 		}
@@ -865,10 +873,7 @@ func (p *prover) attack(box Box, restarts int, until time.Time) []float64 {
 			// ones at zero too): all must end at or below zero.
 			clear(c)
 			for k, row := range p.d.Rows {
-				v := p.d.Off[k]
-				for j, cj := range row {
-					v += cj * p.y[j]
-				}
+				v := rowValue(row, p.d.Off[k], p.y)
 				if v >= 0 {
 					for j, cj := range row {
 						c[j] += cj

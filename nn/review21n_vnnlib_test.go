@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -102,7 +103,7 @@ func TestReview21nBruteForce(t *testing.T) {
 	defer func() { t.Logf("answers: %v", count) }()
 	for trial := 0; trial < trials; trial++ {
 		nin, nout := 1+rng.IntN(2), 2+rng.IntN(2)
-		n := randomSmallNet(rng, nin, nout)
+		n := randomSmallNet(rng, nin, nout, 1+rng.IntN(2))
 		var b strings.Builder
 		for i := 0; i < nin; i++ {
 			fmt.Fprintf(&b, "(declare-const X_%d Real)\n", i)
@@ -206,7 +207,9 @@ func TestReview21nBruteForce(t *testing.T) {
 			}
 			return false
 		}
-		res, err := n.Verify(prop, 100*time.Millisecond, Options{Seed: uint64(trial)})
+		opt := []Options{{}, {Method: Alpha, Branch: BranchReLU}, {Method: IBP, Branch: BranchInput}, {Method: CROWN, Branch: BranchReLU}}[trial%4]
+		opt.Seed = uint64(trial)
+		res, err := n.Verify(prop, 100*time.Millisecond, opt)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
@@ -286,27 +289,29 @@ func holds(a *big.Rat, op string, b *big.Rat) bool {
 	return d > 0
 }
 
-// randomSmallNet is a ReLU network with one hidden layer of 4 whose
-// weights are small multiples of 1/4, so that scores tie and ReLUs sit
-// exactly at 0 at box corners.
-func randomSmallNet(rng *rand.Rand, nin, nout int) *Network {
+// randomSmallNet is a ReLU network with hidden layers of 4 whose weights
+// are small multiples of 1/4, so that scores tie and ReLUs sit exactly
+// at 0 at box corners.
+func randomSmallNet(rng *rand.Rand, nin, nout, hidden int) *Network {
 	q := func() float64 { return float64(rng.IntN(9)-4) / 4 }
-	h := 4
-	l1 := Layer{In: nin, Out: h, W: make([]float64, h*nin), B: make([]float64, h), Act: ActReLU}
-	for i := range l1.W {
-		l1.W[i] = q()
+	layer := func(in, out int, act Activation) Layer {
+		l := Layer{In: in, Out: out, W: make([]float64, in*out), B: make([]float64, out), Act: act}
+		for i := range l.W {
+			l.W[i] = q()
+		}
+		for i := range l.B {
+			l.B[i] = q()
+		}
+		return l
 	}
-	for i := range l1.B {
-		l1.B[i] = q()
+	n := &Network{}
+	in := nin
+	for k := 0; k < hidden; k++ {
+		n.Layers = append(n.Layers, layer(in, 4, ActReLU))
+		in = 4
 	}
-	l2 := Layer{In: h, Out: nout, W: make([]float64, nout*h), B: make([]float64, nout)}
-	for i := range l2.W {
-		l2.W[i] = q()
-	}
-	for i := range l2.B {
-		l2.B[i] = q()
-	}
-	return &Network{Layers: []Layer{l1, l2}}
+	n.Layers = append(n.Layers, layer(in, nout, ActLinear))
+	return n
 }
 
 // A property that holds only because a constant comparison or (or) is
@@ -335,5 +340,28 @@ func TestReview21nVacuousAndMalformed(t *testing.T) {
 		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
 			t.Errorf("%q: %v, want %q", body, err, want)
 		}
+	}
+}
+
+// An output that overflows to +Inf satisfies Y_0 >= 5. Before, the row
+// of Y_0 >= 5 multiplied the other output's +Inf by its 0 (NaN), so no
+// input was a counterexample (unknown), and once one was, --json failed
+// on the +Inf output.
+func TestReview21nInfiniteOutput(t *testing.T) {
+	n := &Network{Layers: []Layer{{In: 1, Out: 2, W: []float64{1e308, 1e308}, B: []float64{0, 0}}}}
+	prop, err := ParseVNNLIB("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(declare-const Y_1 Real)\n(assert (>= X_0 2))\n(assert (<= X_0 3))\n(assert (>= Y_0 5))\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := n.Verify(prop, time.Second, Options{})
+	if err != nil || res.Answer != Sat {
+		t.Fatalf("%s, %v; want sat", res.Answer, err)
+	}
+	b, err := json.Marshal(res.Report())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"output":[null,null],"seconds"`; !strings.Contains(string(b), want) {
+		t.Errorf("%s, want %s", b, want)
 	}
 }
