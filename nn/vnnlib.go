@@ -521,7 +521,7 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 		if l.bad != "" {
 			// NaN or infinite bounds would make comparisons false
 			// (or true) and so decide the property by accident.
-			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has the number %s, which is NaN, infinite or outside float64's range (magnitude above 1e308, or an exponent beyond ±1000); give finite bounds", a.line, varNames(l), l.bad)
+			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has the number %s, which is not finite (NaN, inf, or beyond float64's range: a magnitude above 1e308 or an exponent beyond ±1000); give finite bounds", a.line, varNames(l), l.bad)
 		}
 		for k, v := range l.x {
 			if v.Sign() == 0 {
@@ -592,8 +592,12 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 		// An empty box would make the case vacuous and the answer
 		// unsat: a typo in a bound must not verify the property.
 		if loR[i] != nil && hiR[i] != nil {
-			if d := loR[i].Cmp(hiR[i]); d > 0 || (d == 0 && (loStrict[i] || hiStrict[i])) {
-				return c, false, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d %s and X_%d %s: no input satisfies both, the input box is empty (swap or fix the bounds)",
+			switch d := loR[i].Cmp(hiR[i]); {
+			case d > 0:
+				return c, false, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d has lower bound %s above its upper bound %s; the input box is empty (swap or fix the bounds)",
+					loLine[i], hiLine[i], i, ratString(loR[i]), ratString(hiR[i]))
+			case d == 0 && (loStrict[i] || hiStrict[i]):
+				return c, false, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d %s and X_%d %s: no input satisfies both, the input box is empty (fix the bounds)",
 					loLine[i], hiLine[i], i, boundString(loR[i], loStrict[i], ">"), i, boundString(hiR[i], hiStrict[i], "<"))
 			}
 		}
@@ -612,6 +616,16 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 // boundString writes an exact bound for a message: ">= 0.5", or "> 0.5"
 // when it is strict (op is ">" or "<").
 func boundString(r *big.Rat, strict bool, op string) string {
+	s := ratString(r)
+	if strict {
+		return op + " " + s
+	}
+	return op + "= " + s
+}
+
+// ratString writes r for a message: as a float64 when it is one, else as
+// a fraction, or approximately when that is long.
+func ratString(r *big.Rat) string {
 	f, _ := r.Float64()
 	s := strconv.FormatFloat(f, 'g', -1, 64)
 	if new(big.Rat).SetFloat64(f).Cmp(r) != 0 {
@@ -620,10 +634,7 @@ func boundString(r *big.Rat, strict bool, op string) string {
 			s = "about " + strconv.FormatFloat(f, 'g', -1, 64)
 		}
 	}
-	if strict {
-		return op + " " + s
-	}
-	return op + "= " + s
+	return s
 }
 
 // ratFloor is the largest float64 at most r (-Inf below float64's range).
