@@ -201,6 +201,9 @@ type prover struct {
 	// is moved into it before it is tried. Boxes are still proved whole.
 	points Box
 	pt     []float64 // witness's scratch space
+	// exact, when set, must also accept the outputs of a witness (a
+	// VNNLIB case's constraints in exact arithmetic).
+	exact func(y []float64) bool
 }
 
 func newProver(n *Network, d Disjunction, opt Options) *prover {
@@ -212,7 +215,7 @@ func newProver(n *Network, d Disjunction, opt Options) *prover {
 
 // reset prepares p for another query, keeping its scratch space.
 func (p *prover) reset(d Disjunction, opt Options) {
-	p.d, p.opt, p.nodes, p.found, p.points = d, opt.withDefaults(), 0, nil, Box{}
+	p.d, p.opt, p.nodes, p.found, p.points, p.exact = d, opt.withDefaults(), 0, nil, Box{}, nil
 	p.rows = p.rows[:0]
 	for _, r := range d.Rows {
 		p.rows = append(p.rows, r...)
@@ -347,14 +350,37 @@ func (p *prover) searchBox(box Box) Box {
 	return b
 }
 
+// violates reports whether the outputs y satisfy every row (<= 0, or < 0
+// where strict): y refutes the disjunction.
+//
+// With p.exact set (a VNNLIB case), a row whose float64 value is within
+// its rounding error of zero is left to p.exact, which decides every row
+// exactly: (< (* 3 Y_0) 1) holds at Y_0 = 0.3333333333333333, where
+// float64 computes 3 Y_0 = 1; a point box decided by this test would
+// otherwise be closed where the property is violated.
 func (p *prover) violates(y []float64) bool {
+	near := false
 	for k, row := range p.d.Rows {
 		g := rowValue(row, p.d.Off[k], y)
+		if p.exact != nil {
+			// The rounding of the sum and of the file's coefficients
+			// to float64, generously.
+			mag := math.Abs(p.d.Off[k])
+			for j, c := range row {
+				if c != 0 {
+					mag += math.Abs(c * y[j])
+				}
+			}
+			if math.IsNaN(g) || math.IsInf(mag, 0) || math.Abs(g) <= float64(4*(len(row)+2))*unit*mag {
+				near = true
+				continue
+			}
+		}
 		if math.IsNaN(g) || g > 0 || (g == 0 && p.d.Strict != nil && p.d.Strict[k]) {
 			return false
 		}
 	}
-	return true
+	return !near || p.exact(y)
 }
 
 // rowValue is row·y + off in float64, skipping the outputs the row does

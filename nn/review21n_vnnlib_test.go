@@ -369,3 +369,24 @@ func TestReview21nInfiniteOutput(t *testing.T) {
 		t.Errorf("%s, want %s", b, want)
 	}
 }
+
+// Output constraints are checked exactly on the float64 outputs. At the
+// one input X_0 = Y_0 = 0.3333333333333333 (the float64 nearest 1/3),
+// 3 Y_0 is 0.99999999999999994449 exactly but 1 in float64: before,
+// (>= (* 3 Y_0) 1) answered sat there and (< (* 3 Y_0) 1) unsat.
+func TestReview21nExactOutputConstraint(t *testing.T) {
+	const head = "(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (>= X_0 0x1.5555555555555p-2))\n(assert (<= X_0 0x1.5555555555555p-2))\n"
+	for cons, want := range map[string]Answer{"(>= (* 3 Y_0) 1)": Unsat, "(< (* 3 Y_0) 1)": Sat, "(<= (* 3 Y_0) 1)": Sat, "(> (* 3 Y_0) 1)": Unsat} {
+		prop, err := ParseVNNLIB(head + "(assert " + cons + ")\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := identityNet.Verify(prop, time.Second, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Answer != want {
+			t.Errorf("%s: %s, want %s", cons, res.Answer, want)
+		}
+	}
+}

@@ -43,6 +43,56 @@ type Case struct {
 	// Constraints Rows[k]·y + Off[k] <= 0 (< 0 where Strict[k]) must all
 	// hold for a counterexample.
 	Cons Disjunction
+	// exact holds the constraints as the file wrote them, in rationals
+	// (Cons rounds them to float64): a counterexample's outputs must
+	// satisfy them exactly. Nil for a Case built in code.
+	exact []exactRow
+}
+
+// exactRow is sum_j coef[j] y_j + off <= 0 (< 0 when strict), exactly.
+type exactRow struct {
+	coef   map[int]*big.Rat
+	off    *big.Rat
+	strict bool
+}
+
+// holdsExactly reports whether the outputs y (float64 values, exact as
+// rationals) satisfy every constraint of c as written, in exact
+// arithmetic: float64 arithmetic rounds 3 * 0.3333333333333333 to 1, so
+// that (>= (* 3 Y_0) 1) seemed to hold where it does not. An infinite
+// output decides a row by its sign (opposite infinities, or a NaN, make
+// the row fail).
+func (c *Case) holdsExactly(y []float64) bool {
+	for _, r := range c.exact {
+		inf := 0
+		sum := new(big.Rat).Set(r.off)
+		for j, k := range r.coef {
+			v := y[j]
+			switch {
+			case math.IsNaN(v):
+				return false
+			case math.IsInf(v, 0):
+				sgn := k.Sign()
+				if v < 0 {
+					sgn = -sgn
+				}
+				if inf != 0 && inf != sgn {
+					return false
+				}
+				inf = sgn
+			default:
+				sum.Add(sum, new(big.Rat).Mul(k, new(big.Rat).SetFloat64(v)))
+			}
+		}
+		d := sum.Sign()
+		if inf != 0 {
+			d = inf
+		}
+		if d > 0 || (d == 0 && r.strict) {
+			return false
+		}
+	}
+	return true
 }
 
 type sexp struct {
@@ -586,6 +636,7 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 			c.Cons.Rows = append(c.Cons.Rows, row)
 			c.Cons.Off = append(c.Cons.Off, off)
 			c.Cons.Strict = append(c.Cons.Strict, a.strict)
+			c.exact = append(c.exact, exactRow{coef: l.y, off: l.c, strict: a.strict})
 		}
 	}
 	for i := range c.Box.Lo {
@@ -801,6 +852,9 @@ func (n *Network) falsify(prop *Property, timeout time.Duration, opt Options, st
 	for i, c := range prop.Cases {
 		p := newProver(n, c.Cons, opt)
 		p.points = c.points()
+		if c.exact != nil {
+			p.exact = c.holdsExactly
+		}
 		p.combine()
 		if len(c.Cons.Rows) == 0 {
 			if x := p.clampPoint(center(c.Box)); x != nil {
@@ -932,8 +986,9 @@ func (n *Network) sat(res VerifyResult, x []float64, c int, start time.Time, nod
 	return res
 }
 
-// Check reports whether x is a counterexample of case c under exact
-// evaluation: in the box and satisfying every output constraint.
+// Check reports whether x is a counterexample of case c: in the case's
+// Points, with outputs (float64 evaluation) that satisfy every output
+// constraint, as rounded and as written exactly.
 func (prop *Property) Check(n *Network, c int, x []float64) bool {
 	cs := prop.Cases[c]
 	pts := cs.points()
@@ -943,6 +998,9 @@ func (prop *Property) Check(n *Network, c int, x []float64) bool {
 		}
 	}
 	p := newProver(n, cs.Cons, Options{})
+	if cs.exact != nil {
+		p.exact = cs.holdsExactly
+	}
 	return p.witness(x)
 }
 
