@@ -225,7 +225,7 @@ func (p *prover) reluCandidates(r, n int) []rsplit {
 // splits (input splits where no ReLU is unstable).
 func (p *prover) runReLU(box Box) Result {
 	if len(p.d.Rows) == 0 {
-		return Result{Verdict: Refuted, Witness: center(box)}
+		return p.anyPoint(box)
 	}
 	if !p.prepare(box) {
 		return p.unbounded(box)

@@ -101,7 +101,39 @@ func FuzzVNNLIB(f *testing.F) {
 				}
 			}
 		}
+		// Small properties are decided on a fixed small network: no
+		// panic, and a sat answer's input passes Check (Verify returns
+		// an internal error otherwise).
+		if p.Inputs > 4 || p.Outputs > 4 || len(p.Cases) > 8 {
+			return
+		}
+		n := fuzzNet(p.Inputs, p.Outputs)
+		res, err := n.Verify(p, 0, Options{MaxNodes: 100, Samples: 4, PGDSteps: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Answer == Sat && !p.Check(n, res.Case, res.Input) {
+			t.Fatalf("sat with %v, which Check refuses", res.Input)
+		}
 	})
+}
+
+// fuzzNet is a fixed ReLU network with nin inputs and nout outputs and
+// weights in {-1, -1/2, 0, 1/2, 1}, which tie at box corners.
+func fuzzNet(nin, nout int) *Network {
+	w := func(i int) float64 { return float64(i%5-2) / 2 }
+	l1 := Layer{In: nin, Out: 3, W: make([]float64, 3*nin), B: make([]float64, 3), Act: ActReLU}
+	for i := range l1.W {
+		l1.W[i] = w(i * 7)
+	}
+	for i := range l1.B {
+		l1.B[i] = w(i + 1)
+	}
+	l2 := Layer{In: 3, Out: nout, W: make([]float64, 3*nout), B: make([]float64, nout)}
+	for i := range l2.W {
+		l2.W[i] = w(i*3 + 1)
+	}
+	return &Network{Layers: []Layer{l1, l2}}
 }
 
 // FuzzBound reads arbitrary text as vigil nn eval's --input and vigil nn

@@ -505,6 +505,17 @@ func (p *prover) unbounded(box Box) Result {
 	return Result{Verdict: Unknown, Nodes: p.nodes}
 }
 
+// anyPoint answers a disjunction of no rows, which nothing satisfies:
+// any input is a witness, here the centre of box, moved into p.points;
+// Unknown when p.points is empty (a VNNLIB bound such as X_0 = 1/7 that
+// no float64 input meets).
+func (p *prover) anyPoint(box Box) Result {
+	if x := p.clampPoint(center(box)); x != nil {
+		return Result{Verdict: Refuted, Witness: x}
+	}
+	return Result{Verdict: Unknown}
+}
+
 func (p *prover) run(box Box) Result {
 	var st inputRun
 	return p.resume(box, &st)
@@ -515,9 +526,7 @@ func (p *prover) run(box Box) Result {
 // are bounded, or the deadline.
 func (p *prover) resume(box Box, st *inputRun) Result {
 	if len(p.d.Rows) == 0 {
-		// Nothing can hold: any point is a witness.
-		x := center(box)
-		return Result{Verdict: Refuted, Witness: x}
+		return p.anyPoint(box)
 	}
 	// bound returns (closed, score, split candidates).
 	bound := func(bx Box) (bool, float64, []int) {

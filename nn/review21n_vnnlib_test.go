@@ -390,3 +390,22 @@ func TestReview21nExactOutputConstraint(t *testing.T) {
 		}
 	}
 }
+
+// VNNLIB names are SMT-LIB symbols: X_00 is not X_0, and a property that
+// declares X_0 and X_7 has no X_1. Before, X_00 and X_+0 were read as
+// X_0 (merging two variables), and the gap was reported as a missing
+// bound on X_1.
+func TestReview21nDeclarations(t *testing.T) {
+	for src, want := range map[string]string{
+		"(declare-const X_00 Real)\n(declare-const Y_0 Real)\n":                          `variable "X_00": write X_0, without a sign or leading zeros`,
+		"(declare-const X_+1 Real)\n(declare-const Y_0 Real)\n":                          `variable "X_+1": write X_1`,
+		"(declare-const X_0 Real)\n(declare-const X_7 Real)\n(declare-const Y_0 Real)\n": "line 2: X_7 is declared but X_1 is not; inputs are X_0 .. X_7 with no gaps",
+		"(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(declare-const Y_0 Real)\n": "line 3: Y_0 is declared twice (lines 2 and 3)",
+		"(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (<= X_00 1))\n":     "line 3: X_00 is not declared",
+		"(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (<= Y_+0 1))\n":     "line 3: Y_+0 is not declared",
+	} {
+		if _, err := ParseVNNLIB(src); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", src, err, want)
+		}
+	}
+}

@@ -274,14 +274,14 @@ func (p *parser) term(e *sexp) (linear, error) {
 		switch {
 		case strings.HasPrefix(s, "X_"):
 			i, err := strconv.Atoi(s[2:])
-			if err != nil || i < 0 || i >= p.nx {
+			if err != nil || i < 0 || i >= p.nx || strconv.Itoa(i) != s[2:] {
 				return l, fmt.Errorf("nn: vnnlib line %d: %s is not declared", e.line, s)
 			}
 			idx = i
 			l.x[idx] = big.NewRat(1, 1)
 		case strings.HasPrefix(s, "Y_"):
 			i, err := strconv.Atoi(s[2:])
-			if err != nil || i < 0 || i >= p.ny {
+			if err != nil || i < 0 || i >= p.ny || strconv.Itoa(i) != s[2:] {
 				return l, fmt.Errorf("nn: vnnlib line %d: %s is not declared", e.line, s)
 			}
 			l.y[i] = big.NewRat(1, 1)
@@ -471,6 +471,7 @@ func ParseVNNLIB(src string) (*Property, error) {
 // assertions are read): the inputs X_i and outputs Y_j, whose numbers it
 // sets.
 func (p *parser) declarations(es []*sexp) error {
+	declared := map[string]int{} // name -> line
 	for _, e := range es {
 		if len(e.list) == 0 || e.list[0].atom != "declare-const" {
 			continue
@@ -501,9 +502,29 @@ func (p *parser) declarations(es []*sexp) error {
 		if err != nil || i < 0 {
 			return fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1 and so on, and outputs Y_0, Y_1 and so on", e.line, name)
 		}
+		if strconv.Itoa(i) != name[2:] {
+			// X_00 is another SMT-LIB name than X_0: reading it as
+			// X_0 would merge two variables.
+			return fmt.Errorf("nn: vnnlib line %d: variable %q: write %s_%d, without a sign or leading zeros", e.line, name, name[:1], i)
+		}
+		if l, ok := declared[name]; ok {
+			return fmt.Errorf("nn: vnnlib line %d: %s is declared twice (lines %d and %d); declare each variable once", e.line, name, l, e.line)
+		}
+		declared[name] = e.line
 	}
 	if p.nx == 0 || p.ny == 0 {
 		return fmt.Errorf("nn: vnnlib: no X_i or no Y_j declared")
+	}
+	for _, v := range []struct {
+		prefix string
+		n      int
+	}{{"X", p.nx}, {"Y", p.ny}} {
+		for i := 0; i < v.n; i++ {
+			if _, ok := declared[fmt.Sprintf("%s_%d", v.prefix, i)]; !ok {
+				last := fmt.Sprintf("%s_%d", v.prefix, v.n-1)
+				return fmt.Errorf("nn: vnnlib line %d: %s is declared but %s_%d is not; %s are %s_0 .. %s with no gaps: declare every one", declared[last], last, v.prefix, i, map[string]string{"X": "inputs", "Y": "outputs"}[v.prefix], v.prefix, last)
+			}
+		}
 	}
 	return nil
 }
