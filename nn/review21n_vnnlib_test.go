@@ -409,3 +409,33 @@ func TestReview21nDeclarations(t *testing.T) {
 		}
 	}
 }
+
+// When the input phase ran out of time in one case, the cases before it
+// in the same round that were still open (waiting for the next round)
+// were dropped: neither proved nor handed on, so the ReLU phase never
+// looked at them and Verify could answer unsat on the strength of the
+// others. Here case 0 (Y_0 > Y_1 where the outputs are equal: never
+// proved, never refuted) uses its 2000-box budget at once, and case 1
+// spends the phase's time in its first witness search.
+func TestReview21nInputPhaseKeepsOpenCases(t *testing.T) {
+	n := &Network{Layers: []Layer{{In: 1, Out: 2, W: []float64{1, 1}, B: []float64{0, 0}}}}
+	c := Case{Box: Box{Lo: []float64{0}, Hi: []float64{1}},
+		Cons: Disjunction{Rows: [][]float64{{-1, 1}}, Off: []float64{0}, Strict: []bool{true}}}
+	prop := &Property{Inputs: 1, Outputs: 2, Cases: []Case{c, c}}
+	opt := Options{Branch: BranchInput, Deadline: time.Now().Add(300 * time.Millisecond)}
+	slow := opt
+	slow.Samples = 5_000_000
+	todo := []pendingCase{{0, newProver(n, c.Cons, opt)}, {1, newProver(n, c.Cons, slow)}}
+	var res VerifyResult
+	left, sat := n.inputPhase(prop, todo, opt, &res, time.Now())
+	if sat != nil {
+		t.Fatalf("sat: %+v", sat)
+	}
+	got := map[int]bool{}
+	for _, l := range left {
+		got[l.i] = true
+	}
+	if !got[0] || !got[1] {
+		t.Fatalf("the input phase hands on cases %v; want 0 and 1 (neither is proved)", got)
+	}
+}

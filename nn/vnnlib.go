@@ -938,8 +938,11 @@ func (n *Network) inputPhase(prop *Property, todo []pendingCase, opt Options, re
 				next = append(next, t)
 			}
 			if r.Verdict == Unknown && done && !until.IsZero() && time.Now().After(until) {
-				// The input phase is over for the others too.
-				left = append(left, open[k+1:]...)
+				// The input phase is over for the others too: those
+				// waiting for the next round and those not yet tried
+				// in this one are left to the caller (dropping the
+				// first answered unsat without them).
+				left = append(append(left, next...), open[k+1:]...)
 				next = nil
 				break
 			}
