@@ -328,7 +328,7 @@ func (p *prover) splitInput(h *domainHeap, d domain) {
 	if split < 0 {
 		return // a point that is no witness: the point decides
 	}
-	mid := d.box.Lo[split] + (d.box.Hi[split]-d.box.Lo[split])/2
+	mid := lerp(d.box.Lo[split], d.box.Hi[split], 0.5)
 	for half := 0; half < 2; half++ {
 		nb := Box{Lo: slices.Clone(d.box.Lo), Hi: slices.Clone(d.box.Hi)}
 		if half == 0 {

@@ -694,10 +694,21 @@ func (p *prover) splitCandidates(bx Box) []int {
 	return ds[:min(len(ds), fsbInputs)]
 }
 
+// lerp is the point lo + t (hi - lo) for t in [0, 1], within [lo, hi]
+// even where hi - lo overflows: the centre of [-1.7e308, 1.7e308] was
+// +Inf, outside the box, and came back as a counterexample.
+func lerp(lo, hi, t float64) float64 {
+	x := lo + t*(hi-lo)
+	if w := hi - lo; math.IsInf(w, 0) {
+		x = lo*(1-t) + hi*t
+	}
+	return min(max(x, lo), hi)
+}
+
 func center(b Box) []float64 {
 	c := make([]float64, len(b.Lo))
 	for i := range c {
-		c[i] = b.Lo[i] + (b.Hi[i]-b.Lo[i])/2
+		c[i] = lerp(b.Lo[i], b.Hi[i], 0.5)
 	}
 	return c
 }
@@ -719,13 +730,13 @@ func (p *prover) search(box Box, samples int) []float64 {
 		for i := range x {
 			switch {
 			case s == 0:
-				x[i] = box.Lo[i] + (box.Hi[i]-box.Lo[i])/2
+				x[i] = lerp(box.Lo[i], box.Hi[i], 0.5)
 			case s < 3 && p.rng.IntN(2) == 0:
 				x[i] = box.Lo[i]
 			case s < 3:
 				x[i] = box.Hi[i]
 			default:
-				x[i] = box.Lo[i] + p.rng.Float64()*(box.Hi[i]-box.Lo[i])
+				x[i] = lerp(box.Lo[i], box.Hi[i], p.rng.Float64())
 			}
 		}
 		p.ev.Eval(x, p.y)
@@ -897,7 +908,7 @@ func (p *prover) attack(box Box, restarts int, until time.Time) []float64 {
 			return nil
 		}
 		for i := range x {
-			x[i] = box.Lo[i] + p.rng.Float64()*(box.Hi[i]-box.Lo[i])
+			x[i] = lerp(box.Lo[i], box.Hi[i], p.rng.Float64())
 		}
 		for step := 0; step < steps; step++ {
 			p.ev.Eval(x, p.y)

@@ -439,3 +439,25 @@ func TestReview21nInputPhaseKeepsOpenCases(t *testing.T) {
 		t.Fatalf("the input phase hands on cases %v; want 0 and 1 (neither is proved)", got)
 	}
 }
+
+// The centre of [-1.7e308, 1.7e308] was -1.7e308 + (+Inf)/2 = +Inf,
+// outside the box; on the identity it satisfied Y_0 >= 1.75e308, and
+// Verify failed with an internal error (the counterexample check caught
+// it). Points in a box are now taken within it.
+func TestReview21nHugeBox(t *testing.T) {
+	prop, err := ParseVNNLIB("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (>= X_0 -1.7e308))\n(assert (<= X_0 1.7e308))\n(assert (>= Y_0 1.75e308))\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []Branch{BranchAuto, BranchInput, BranchReLU} {
+		res, err := identityNet.Verify(prop, 300*time.Millisecond, Options{Branch: b})
+		if err != nil || res.Answer == Sat {
+			t.Fatalf("%v: %s %v, %v", b, res.Answer, res.Input, err)
+		}
+	}
+	for _, tt := range []float64{0, 0.25, 0.5, 1} {
+		if x := lerp(-math.MaxFloat64, math.MaxFloat64, tt); math.IsInf(x, 0) || math.IsNaN(x) {
+			t.Errorf("lerp at %v: %v", tt, x)
+		}
+	}
+}
