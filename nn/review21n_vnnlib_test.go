@@ -102,7 +102,7 @@ func TestReview21nBruteForce(t *testing.T) {
 	count := map[Answer]int{}
 	defer func() { t.Logf("answers: %v", count) }()
 	for trial := 0; trial < trials; trial++ {
-		nin, nout := 1+rng.IntN(2), 2+rng.IntN(2)
+		nin, nout := 1+rng.IntN(3), 2+rng.IntN(2)
 		n := randomSmallNet(rng, nin, nout, 1+rng.IntN(2))
 		if k := rng.IntN(6); k < 2 {
 			// Softmax rounds close probabilities to ties.
@@ -231,17 +231,21 @@ func TestReview21nBruteForce(t *testing.T) {
 	}
 }
 
-// bruteForce tries the corners, the floats next to them and a 60-point
-// grid per input of every case's box, and returns a point violates
-// accepts.
+// bruteForce tries the corners, the floats next to them, zero and a
+// grid per input (60 steps, 16 for three inputs) of every case's box, and
+// returns a point violates accepts.
 func bruteForce(prop *Property, violates func([]float64) bool) []float64 {
 	for _, c := range prop.Cases {
 		var axes [][]float64
 		for i := range c.Box.Lo {
 			lo, hi := c.Box.Lo[i], c.Box.Hi[i]
 			ax := []float64{lo, hi, math.Nextafter(lo, hi), math.Nextafter(hi, lo), 0, math.Copysign(0, -1)}
-			for k := 0; k <= 60; k++ {
-				ax = append(ax, lo+(hi-lo)*float64(k)/60)
+			steps := 60
+			if len(c.Box.Lo) > 2 {
+				steps = 16
+			}
+			for k := 0; k <= steps; k++ {
+				ax = append(ax, lo+(hi-lo)*float64(k)/float64(steps))
 			}
 			axes = append(axes, ax)
 		}
