@@ -465,3 +465,31 @@ func TestReview21nHugeBox(t *testing.T) {
 		}
 	}
 }
+
+// An (and) of 16 two-way (or)s over 1000 bounded inputs is a 71 KB file
+// whose disjunctive normal form has 65536 cases of 2016 constraints
+// each: vigil ran out of memory (4 GB) building it. The size is now
+// checked before the form is built.
+func TestReview21nDNFBomb(t *testing.T) {
+	var b strings.Builder
+	const n = 1000
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "(declare-const X_%d Real)\n", i)
+	}
+	b.WriteString("(declare-const Y_0 Real)\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "(assert (>= X_%d 0))\n(assert (<= X_%d 1))\n", i, i)
+	}
+	for k := 0; k < 16; k++ {
+		fmt.Fprintf(&b, "(assert (or (<= Y_0 %d) (>= Y_0 %d)))\n", k, k+100)
+	}
+	_, err := ParseVNNLIB(b.String())
+	if err == nil || !strings.Contains(err.Error(), "line 3012: the property has more than 4000000 constraints in disjunctive normal form") {
+		t.Fatalf("%v", err)
+	}
+	// 17 (or)s of two: 131072 cases, refused before they are built.
+	src := "(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (>= X_0 0))\n(assert (<= X_0 1))\n" + strings.Repeat("(assert (or (<= Y_0 0) (>= Y_0 1)))\n", 17)
+	if _, err := ParseVNNLIB(src); err == nil || !strings.Contains(err.Error(), "line 21: the property has more than 100000 cases") {
+		t.Fatalf("%v", err)
+	}
+}

@@ -356,16 +356,9 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 			if err != nil {
 				return nil, err
 			}
-			var next [][]atom
-			for _, x := range out {
-				for _, y := range d {
-					next = append(next, append(append([]atom(nil), x...), y...))
-				}
+			if out, err = conjoin(out, d, e.line); err != nil {
+				return nil, err
 			}
-			if len(next) > 100000 {
-				return nil, fmt.Errorf("nn: vnnlib line %d: the property has too many cases", e.line)
-			}
-			out = next
 		}
 		return out, nil
 	case "or":
@@ -374,12 +367,19 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 			return nil, fmt.Errorf("nn: vnnlib line %d: (or) with no operands is false, and would verify the property vacuously; give the cases it joins", e.line)
 		}
 		var out [][]atom
+		atoms := 0
 		for _, a := range args {
 			d, err := p.formula(a)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, d...)
+			for _, x := range d {
+				atoms += len(x)
+			}
+			if len(out) > maxCases || atoms > maxAtoms {
+				return nil, fmt.Errorf("nn: vnnlib line %d: the property has more than %d cases or %d constraints in disjunctive normal form; split it into several files", e.line, maxCases, maxAtoms)
+			}
 		}
 		return out, nil
 	case "<=", ">=", "<", ">", "=":
@@ -415,6 +415,51 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 	return nil, fmt.Errorf("nn: vnnlib line %d: unsupported constraint %q; vigil reads and, or, <=, <, >=, > and =", e.line, e.list[0].atom)
 }
 
+// Limits on the disjunctive normal form, checked before it is built: an
+// (and) of 17 two-way (or)s has 131072 cases, and each case repeats the
+// atoms of every assert outside the (or)s (the input bounds), then
+// allocates a box per case.
+const (
+	maxCases = 100_000
+	maxAtoms = 4_000_000  // atoms over all cases
+	maxCells = 10_000_000 // cases times inputs
+)
+
+// conjoin is the DNF of the conjunction of a and b (each a DNF). It may
+// reuse a's storage: the caller replaces a with the result.
+func conjoin(a, b [][]atom, line int) ([][]atom, error) {
+	if len(a) == 1 && len(b) == 1 {
+		// One case and one more atom (a bound asserted on its own, as
+		// VNN-COMP writes every input's): append in place, not copy
+		// the case for each of a CIFAR property's 6144 bounds.
+		if len(a[0])+len(b[0]) > maxAtoms {
+			return nil, fmt.Errorf("nn: vnnlib line %d: the property has more than %d constraints; split it into several files", line, maxAtoms)
+		}
+		a[0] = append(a[0], b[0]...)
+		return a, nil
+	}
+	if len(a) > 0 && len(b) > maxCases/len(a) {
+		return nil, fmt.Errorf("nn: vnnlib line %d: the property has more than %d cases in disjunctive normal form (an and of ors multiplies them); split it into several files", line, maxCases)
+	}
+	atoms := 0
+	for _, x := range a {
+		atoms += len(x) * len(b)
+	}
+	for _, y := range b {
+		atoms += len(y) * len(a)
+	}
+	if atoms > maxAtoms {
+		return nil, fmt.Errorf("nn: vnnlib line %d: the property has more than %d constraints in disjunctive normal form (each case repeats the constraints outside the ors); split it into several files", line, maxAtoms)
+	}
+	out := make([][]atom, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, append(append(make([]atom, 0, len(x)+len(y)), x...), y...))
+		}
+	}
+	return out, nil
+}
+
 // LoadVNNLIB reads a VNNLIB property file.
 func LoadVNNLIB(path string) (*Property, error) {
 	b, err := inputfile.ReadFile(path)
@@ -441,6 +486,9 @@ func ParseVNNLIB(src string) (*Property, error) {
 	dnf, err := p.assertions(es)
 	if err != nil {
 		return nil, err
+	}
+	if len(dnf)*p.nx > maxCells {
+		return nil, fmt.Errorf("nn: vnnlib: the property has %d cases over %d inputs, more than vigil's %d input bounds in all; split it into several files", len(dnf), p.nx, maxCells)
 	}
 	prop := &Property{Inputs: p.nx, Outputs: p.ny}
 	falseAt := 0
@@ -548,16 +596,9 @@ func (p *parser) assertions(es []*sexp) ([][]atom, error) {
 			if err != nil {
 				return nil, err
 			}
-			var next [][]atom
-			for _, x := range dnf {
-				for _, y := range d {
-					next = append(next, append(append([]atom(nil), x...), y...))
-				}
+			if dnf, err = conjoin(dnf, d, e.line); err != nil {
+				return nil, err
 			}
-			if len(next) > 100000 {
-				return nil, fmt.Errorf("nn: vnnlib line %d: the property has too many cases", e.line)
-			}
-			dnf = next
 		default:
 			return nil, fmt.Errorf("nn: vnnlib line %d: unsupported command %q", e.line, e.list[0].atom)
 		}
