@@ -393,3 +393,52 @@ func TestReview21pSpecPPA(t *testing.T) {
 func TestReview21pSpecBDD(t *testing.T) {
 	runDiffer(t, "bdd", func(y func(diffQuestion)) { specQuestions(t, diffModels(40, 150), y) })
 }
+
+// prodQuestions are the IR generator's models with some assignments
+// made nonlinear (a product of two variables, as JANI models have) or
+// taken modulo a constant (JANI's %: e - k*(e/k), floor division),
+// clamped into the variable's range. ppa refuses products (error); the
+// test asks bdd.
+func prodQuestions(n int, yield func(diffQuestion)) {
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		m := gen.Model(seed, gen.Options{InitialStart: seed%3 == 0})
+		r := rand.New(rand.NewPCG(seed, 0x70726f64))
+		var ints []symbolic.VarID
+		for v := range m.Vars {
+			if !m.Vars[v].Bool {
+				ints = append(ints, symbolic.VarID(v))
+			}
+		}
+		if len(ints) == 0 {
+			continue
+		}
+		op := func(o symbolic.Op, k int, as ...*symbolic.Expr) *symbolic.Expr {
+			return &symbolic.Expr{Op: o, K: k, Args: as}
+		}
+		for ci := range m.Commands {
+			for oi := range m.Commands[ci].Outcomes {
+				as := m.Commands[ci].Outcomes[oi].Assigns
+				for ai := range as {
+					vr := m.Vars[as[ai].Var]
+					if vr.Bool || r.IntN(2) == 0 {
+						continue
+					}
+					e := as[ai].Value
+					if r.IntN(2) == 0 {
+						e = op(symbolic.OpProd, 0, e, symbolic.V(ints[r.IntN(len(ints))]))
+					} else {
+						k := 2 + r.IntN(2)
+						e = op(symbolic.OpSub, 0, e, op(symbolic.OpMul, k, op(symbolic.OpDiv, k, e)))
+					}
+					e = op(symbolic.OpMax, 0, op(symbolic.OpMin, 0, e, symbolic.Lit(vr.Hi)), symbolic.Lit(vr.Lo))
+					as[ai].Value = e
+				}
+			}
+		}
+		yield(diffQuestion{name: fmt.Sprintf("prod seed %d", seed), m: m})
+	}
+}
+
+func TestReview21pProdBDD(t *testing.T) {
+	runDiffer(t, "bdd", func(y func(diffQuestion)) { prodQuestions(diffModels(40, 150), y) })
+}
