@@ -241,8 +241,19 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 		return c, nil
 	}
 	patch := goalPatch{}
+	// The AND-OR tree has (labels x outcomes)^depth nodes: a --depth of
+	// 2^62 recursed until the stack overflowed. Its expansions count
+	// against the state budget; beyond it the oracle gives up (no bug).
+	expanded, over := 0, false
 	var best func(u symbolic.State, k int, top bool) (int, goalPatch, error)
 	best = func(u symbolic.State, k int, top bool) (int, goalPatch, error) {
+		if over {
+			return goalInf, nil, nil
+		}
+		if expanded++; expanded > opt.MaxStates {
+			over = true
+			return goalInf, nil, nil
+		}
 		switch t.Gen.Status(u) {
 		case explicit.Goal:
 			return 0, nil, nil
@@ -291,7 +302,7 @@ func (t *GoalTask) lookahead(s symbolic.State, pv GoalValue, opt OracleOptions) 
 		return c, bp, nil
 	}
 	c, p, err := best(s, opt.Depth, true)
-	if err != nil || p == nil || c > bound {
+	if err != nil || over || p == nil || c > bound {
 		return nil, err
 	}
 	for k, o := range p {

@@ -162,16 +162,26 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 		deadline = began.Add(opt.Runtime)
 	}
 	idle := 0
+	// budget says why fuzzing must stop now ("" to go on); it is asked
+	// between walks and at each step of a walk (--walk 2^62 walked on
+	// for hours past --timeout)
+	budget := func() string {
+		switch {
+		case p.Steps >= opt.MaxSteps:
+			return "step budget"
+		case !deadline.IsZero() && time.Now().After(deadline):
+			return "runtime"
+		case ctx.Err() != nil:
+			return "canceled"
+		}
+		return ""
+	}
 	for {
 		switch {
 		case len(p.Entries) >= opt.MaxPool:
 			p.Stop = "pool full"
-		case p.Steps >= opt.MaxSteps:
-			p.Stop = "step budget"
-		case !deadline.IsZero() && time.Now().After(deadline):
-			p.Stop = "runtime"
-		case ctx.Err() != nil:
-			p.Stop = "canceled"
+		case budget() != "":
+			p.Stop = budget()
 		case idle > 50*opt.MaxPool:
 			p.Stop = "no new states" // walks keep ending in states the pool has
 		}
@@ -184,7 +194,7 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 		parent := rng.IntN(len(p.Entries))
 		s := p.Entries[parent].State
 		var walk []explicit.Step
-		for i := 0; i < l; i++ {
+		for i := 0; i < l && budget() == ""; i++ {
 			cands, err := t.candidates(s, bias, relax, rng, opt, p, func(c poolCandidate) {
 				w := append(append([]explicit.Step(nil), walk...), c.step, explicit.Step{State: c.s, Label: symbolic.NoLabel, Cmd: -1})
 				add(PoolEntry{State: c.s, Parent: parent, Walk: w})
