@@ -412,6 +412,38 @@ func TestConcurrentBatches(t *testing.T) {
 	}
 }
 
+// A run whose lock another process holds is left to it and counted as
+// busy (vigil batch run said "interrupted" of it, with no signal); the
+// others run.
+func TestBusyRunCounted(t *testing.T) {
+	x := experiment(t, 3, "", "echo {model}")
+	if err := x.openData(true, nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := x.RunDir(x.Runs[1])
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscallFlock(f); err != nil {
+		t.Fatal(err)
+	}
+	s, err := x.Execute(context.Background(), Options{Self: self()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Busy != 1 || s.Done != 2 || s.Interrupted || s.Failed != 0 {
+		t.Errorf("summary %+v: want 2 runs done and 1 busy, not interrupted", s)
+	}
+	if r := x.RunReport(s); r.Busy != 1 {
+		t.Errorf("report %+v: want busy 1", r)
+	}
+}
+
 // TestRunPathsStayInside: a run directory, or a file in it, that is a
 // symbolic link leading out of the data directory is refused before
 // anything is written, and nothing appears outside; a link that stays

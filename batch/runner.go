@@ -49,6 +49,7 @@ type Progress struct {
 type Summary struct {
 	Progress
 	Interrupted bool
+	Busy        int // runs left to another batch process that holds them
 }
 
 // failure reports whether an error attribute is a failure of the run (as
@@ -228,11 +229,23 @@ func (x *Experiment) Execute(ctx context.Context, o Options) (Summary, error) {
 			for r := range queue {
 				errCode, err := x.runOne(ctx, o, w, r, rerun[r])
 				mu.Lock()
+				if err == errElsewhere {
+					s.Done++
+					s.Skipped++
+					s.Errors[errCode]++
+					if failure(errCode) {
+						s.Failed++
+					}
+					report()
+					mu.Unlock()
+					continue
+				}
 				if err != nil && o.Log != nil {
 					fmt.Fprintf(o.Log, "batch: run %s: %v\n", r.ID, err)
 				}
 				if err == errBusy {
 					err = nil // not done here, not failed: it finishes elsewhere, or runs next time
+					s.Busy++
 				}
 				if errCode != "" {
 					ran++
@@ -307,6 +320,10 @@ func (x *Experiment) pending(share []*Run, rerunOutcomes []string) (s Summary, t
 	return s, todo, rerun, nil
 }
 
+// errElsewhere says that another process finished a run meanwhile: it
+// counts as done before (skipped), with its outcome.
+var errElsewhere = errors.New("another batch process finished it meanwhile")
+
 // errBusy says that another process holds a run.
 var errBusy = errors.New("another batch process holds it; it is left to that process (run the batch again to check)")
 
@@ -348,8 +365,11 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, re
 		if err := os.Remove(filepath.Join(dir, propertiesFile)); err != nil && !os.IsNotExist(err) {
 			return "", err
 		}
-	} else if p, err := x.Properties(r); p != nil || err != nil {
-		return "", err // finished meanwhile by another process
+	} else if p, err := x.Properties(r); err != nil {
+		return "", err
+	} else if p != nil {
+		e, _ := p["error"].(string)
+		return e, errElsewhere // finished meanwhile by another process
 	}
 	for _, f := range []string{"stdout", "stderr", "command", "prepare.stdout", "prepare.stderr"} {
 		os.Remove(filepath.Join(dir, f))

@@ -14,6 +14,7 @@ import (
 // RunReport is the JSON form of what Execute did, as vigil batch run
 // --json prints it.
 type RunReport struct {
+	Busy        int            `json:"busy"` // runs another batch process on the data directory holds
 	Data        string         `json:"data"`
 	Done        int            `json:"done"`
 	Errors      map[string]int `json:"errors"`
@@ -27,7 +28,7 @@ type RunReport struct {
 // RunReport describes s, what Execute did on x.
 func (x *Experiment) RunReport(s Summary) *RunReport {
 	return &RunReport{Experiment: x.Name, Total: s.Total, Done: s.Done, Skipped: s.Skipped,
-		Failed: s.Failed, Errors: s.Errors, Interrupted: s.Interrupted, Data: x.Data}
+		Failed: s.Failed, Errors: s.Errors, Interrupted: s.Interrupted, Busy: s.Busy, Data: x.Data}
 }
 
 // WriteText writes the report as vigil batch run prints it.

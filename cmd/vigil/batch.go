@@ -8,6 +8,7 @@ import (
 
 	"vigil/batch"
 	"vigil/internal/cli"
+	"vigil/internal/phrase"
 )
 
 func init() {
@@ -116,7 +117,20 @@ func batchRun(e *cli.Env, args []string) int {
 		return cli.ExitError
 	case s.Interrupted || s.Done < s.Total:
 		if !*asJSON {
-			fmt.Fprintln(e.Stderr, "vigil batch run: interrupted; run the same command again to finish the rest")
+			switch {
+			case s.Interrupted:
+				fmt.Fprintln(e.Stderr, "vigil batch run: interrupted; run the same command again to finish the rest")
+			case s.Busy > 0:
+				// no signal: another batch on the same data directory
+				// holds these runs (it was called interrupted)
+				verb := "are"
+				if s.Busy == 1 {
+					verb = "is"
+				}
+				fmt.Fprintf(e.Stderr, "vigil batch run: %s %s held by another batch process on %s; run the same command again once it has finished, to check them\n", phrase.Plural(s.Busy, "run"), verb, x.Data)
+			default:
+				fmt.Fprintln(e.Stderr, "vigil batch run: not every run is done; run the same command again to finish the rest")
+			}
 		}
 		return cli.ExitUnknown
 	}
