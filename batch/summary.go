@@ -14,7 +14,7 @@ import (
 // RunReport is the JSON form of what Execute did, as vigil batch run
 // --json prints it.
 type RunReport struct {
-	Busy        int            `json:"busy"` // runs another batch process on the data directory holds
+	Busy        int            `json:"busy,omitempty"` // runs another batch process on the data directory holds
 	Data        string         `json:"data"`
 	Done        int            `json:"done"`
 	Errors      map[string]int `json:"errors"`
