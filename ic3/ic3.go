@@ -293,17 +293,18 @@ func (q *queue) Pop() any {
 
 // run is one Check.
 type run struct {
-	m      *symbolic.Model
-	prop   *symbolic.Property
-	opts   Options
-	sv     *solver
-	frames [][]box // frames[k]: clauses of level k (k ≥ 1); frames[0] unused
-	N      int
-	stats  Stats
-	act    []float64 // activity per variable
-	seq    int
-	start  time.Time
-	last   time.Time
+	someStart bool // the start states were enumerated, and there are some
+	m         *symbolic.Model
+	prop      *symbolic.Property
+	opts      Options
+	sv        *solver
+	frames    [][]box // frames[k]: clauses of level k (k ≥ 1); frames[0] unused
+	N         int
+	stats     Stats
+	act       []float64 // activity per variable
+	seq       int
+	start     time.Time
+	last      time.Time
 	// pending are temporary literals to retire before the next check.
 	pending  []smt.Term
 	genLevel int       // the frame generalize works against
@@ -456,6 +457,21 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		r.stats.Axes = len(r.axes)
 	}
 	res, err := r.main()
+	if err == nil && res != nil && res.Verdict == Safe && !r.someStart {
+		// No start state is an error, as in bfs and bdd: a question
+		// about no runs is a mistake in the start condition, and "safe"
+		// (its vacuous answer) would hide it. Asked after the search, so
+		// that the solver's search is the same as without the question.
+		if e := sv.ready(); e != nil {
+			err = e
+		} else if sat, e := sv.check(nil, []smt.Term{sv.initNext}); e != nil {
+			err = e
+		} else if sat == smt.Unsat {
+			res, err = nil, noStart(prop)
+		} else if sat == smt.Unknown {
+			res = r.unknown()
+		}
+	}
 	if err != nil && ctx.Err() != nil {
 		// The limit or an interrupt stopped Z3 inside some call that
 		// reports it as an error (push, assert): that is an unknown
@@ -523,23 +539,13 @@ func (r *run) main() (*Result, error) {
 	if concrete && len(starts) == 0 {
 		return nil, noStart(r.prop)
 	}
+	r.someStart = concrete
 	if concrete && bad >= 0 {
 		return r.counterexample(&obligation{s: starts[bad]})
 	}
 	if !concrete {
 		if err := sv.ready(); err != nil {
 			return nil, err
-		}
-		// No start state is an error, as in bfs and bdd: a question
-		// about no runs is a mistake in the start condition, and "safe"
-		// (its vacuous answer) would hide it.
-		switch res, err := sv.check(nil, []smt.Term{sv.initNext}); {
-		case err != nil:
-			return nil, err
-		case res == smt.Unknown:
-			return r.unknown(), nil
-		case res == smt.Unsat:
-			return nil, noStart(r.prop)
 		}
 		for n := 0; ; n++ {
 			res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})
