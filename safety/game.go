@@ -134,6 +134,7 @@ type base struct {
 	name  string
 	ticks int
 	prog  func(Stats)
+	held  func() int64 // the pairs the decider's records index (nil: none)
 }
 
 func newBase(sp *Space, r Radius, name string) base {
@@ -141,12 +142,17 @@ func newBase(sp *Space, r Radius, name string) base {
 }
 
 // MaxPairs bounds the (state, remaining budget) pairs a decider for a
-// finite radius r >= 1 may index (states stored times r+1): their arrays
-// are dense (tens of bytes a pair), so a radius of 10^6 on a model of 61
-// reachable states (among many more) needed several GB and died out of
-// memory. At the bound TarjanSafe's arrays take about 3 GB (a million
-// reachable states at radius 63 fit; 2^24, this bound's first value,
-// refused two million states at radius 10, which took 1 GB before).
+// finite radius r >= 1 may hold: the pairs its records index (tarjan, ipi,
+// npi and propu keep records of the pairs they touch, see pairTable; a
+// state reached with many budgets indexes all r+1 of them), and the pairs
+// its facts prove not safe (value iteration, LRTDP and LAO* prove one per
+// increase of a state's value). A radius of 10^6 on a model of 101
+// reachable states (among many more) reaches a hundred million pairs and
+// died out of memory when each took tens of bytes; now such a question is
+// refused with an error once it holds more than the bound. Before the
+// records followed the touched pairs, the bound was on states times r+1,
+// and two million reachable states at radius 40 were refused before any
+// search.
 const MaxPairs = 1 << 26
 
 // maxPairs is MaxPairs; tests lower it.
@@ -201,9 +207,8 @@ func (d *base) expand(ctx context.Context, s uint32) error {
 	if err := d.sp.Expand(s); err != nil {
 		return err
 	}
-	if d.r > 0 && int64(d.sp.Len())*int64(d.r+1) > maxPairs {
-		return fmt.Errorf("radius %d: the deciders keep every (state, remaining budget) pair, and %d states times %d budgets exceed %d pairs; use a smaller radius or --radius inf",
-			d.user, d.sp.Len(), d.r+1, maxPairs)
+	if err := d.checkPairs(); err != nil {
+		return err
 	}
 	d.sync()
 	d.ticks++
@@ -214,6 +219,23 @@ func (d *base) expand(ctx context.Context, s uint32) error {
 		if d.prog != nil && d.ticks&4095 == 0 {
 			d.prog(d.stats)
 		}
+	}
+	return nil
+}
+
+// checkPairs refuses to go on when the decider holds more pairs than
+// maxPairs (see MaxPairs).
+func (d *base) checkPairs() error {
+	if d.r <= 0 {
+		return nil
+	}
+	n := int64(len(d.f.proofs))
+	if d.held != nil {
+		n = max(n, d.held())
+	}
+	if n > maxPairs {
+		return fmt.Errorf("radius %d: the search holds more than %d (state, remaining budget) pairs (%d states so far); use a smaller radius or --radius inf",
+			d.user, maxPairs, d.sp.Len())
 	}
 	return nil
 }
