@@ -21,6 +21,7 @@ type pairTable[T any] struct {
 	dense    bool
 	chainMax int32
 	rec      []T
+	states   int     // synced
 	head     []int32 // per state: -1 none, >= 0 first link, <= -2 row -head-2
 	links    []pairLink
 	rowm     []pairRow
@@ -46,6 +47,7 @@ func newPairTable[T any](r Radius) pairTable[T] {
 
 // sync sizes the table for n states.
 func (t *pairTable[T]) sync(n int) {
+	t.states = max(t.states, n)
 	if t.dense {
 		m := n * int(t.layers)
 		if len(t.rec) < m {
@@ -171,7 +173,10 @@ func (t *pairTable[T]) add() int {
 
 // size is the number of (state, budget) pairs the table indexes: its
 // records, and the budgets of its rows' windows (old windows included:
-// their space is not reused).
+// their space is not reused); dense, the states synced times the layers.
 func (t *pairTable[T]) size() int64 {
+	if t.dense {
+		return int64(t.states) * int64(t.layers)
+	}
 	return int64(len(t.rec)) + int64(len(t.rows))
 }

@@ -35,7 +35,8 @@ type Tarjan struct {
 	base
 	path   bool // paper 002's Algorithm 1: only the DFS path counts as "on the stack"
 	noLook bool // no decidedGroup look-ahead (for the figures' baseline)
-	// per pair: 1 + facts.safeTime when its look-ahead last failed (0:
+	// per pair (tRec): its DFS index and lowlink while on the stack, and
+	// looked: 1 + facts.safeTime when its look-ahead last failed (0:
 	// never tried). It is tried again only when a state was proven safe
 	// since; a successor that turned out a deadlock meanwhile is missed,
 	// which costs time (the search decides), never an answer.
@@ -45,12 +46,13 @@ type Tarjan struct {
 	counter int32
 }
 
-// tRec is TarjanSafe's record of a pair.
+// tRec is TarjanSafe's record of a pair (12 bytes).
 type tRec struct {
-	idx    int32 // DFS index while on the stack, 0 otherwise
-	low    int32
-	looked uint32 // see Tarjan
-	active bool   // has a frame (is on the DFS path)
+	idx int32 // DFS index while on the stack, 0 otherwise
+	low int32
+	// TarjanSafe: looked (see Tarjan); tarjan-path, which never looks
+	// ahead: 1 while the pair has a frame (is on the DFS path), else 0.
+	aux uint32
 }
 
 type tEntry struct {
@@ -119,19 +121,22 @@ func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool
 	}
 	d.pt.sync(d.sp.Len())
 	p := d.pt.at(s, b)
-	if !d.path && !d.noLook && d.pt.rec[p].looked != d.f.safeTime+1 {
+	if !d.path && !d.noLook && d.pt.rec[p].aux != d.f.safeTime+1 {
 		if k, y, ok := d.decidedGroup(s, b); ok {
 			d.f.markSafe(s, y, k)
 			return true, false, nil
 		}
-		d.pt.rec[p].looked = d.f.safeTime + 1
+		d.pt.rec[p].aux = d.f.safeTime + 1
 	}
 	if d.counter == 1<<31-2 {
 		return false, false, errTooDeep
 	}
 	d.counter++
 	rp := &d.pt.rec[p]
-	rp.idx, rp.low, rp.active = d.counter, d.counter, true
+	rp.idx, rp.low = d.counter, d.counter
+	if d.path {
+		rp.aux = 1 // on the path
+	}
 	d.stack = append(d.stack, tEntry{s: s, b: b, i: d.counter})
 	first, end := d.sp.Groups(s)
 	d.frames = append(d.frames, tFrame{s: s, b: b, k: first, end: end, j: -1, pos: len(d.stack) - 1, p: p})
@@ -214,7 +219,7 @@ frames:
 					// No action is safe within the budget.
 					d.f.markUnsafe(f.s, f.b)
 					d.popTo(f.pos)
-					d.pt.rec[p].active = false
+					d.leave(p)
 					d.frames = d.frames[:len(d.frames)-1]
 					ret, haveRet = false, true
 					continue frames
@@ -229,7 +234,7 @@ frames:
 			succ := d.sp.Succ(f.k)
 			for f.j < len(succ) {
 				t := succ[f.j]
-				if tp := d.pt.find(t, bp); tp >= 0 && d.pt.rec[tp].idx != 0 && (!d.path || d.pt.rec[tp].active) {
+				if tp := d.pt.find(t, bp); tp >= 0 && d.pt.rec[tp].idx != 0 && (!d.path || d.pt.rec[tp].aux != 0) {
 					d.pt.rec[p].low = min(d.pt.rec[p].low, d.pt.rec[tp].idx)
 					f.j++
 					continue
@@ -264,11 +269,18 @@ frames:
 		case d.path:
 			d.popTo(f.pos) // forgotten: only roots are confirmed
 		}
-		d.pt.rec[p].active = false
+		d.leave(p)
 		d.frames = d.frames[:len(d.frames)-1]
 		ret, haveRet = true, true
 	}
 	return ret, nil
+}
+
+// leave marks that pair p's frame is gone (for tarjan-path).
+func (d *Tarjan) leave(p int) {
+	if d.path {
+		d.pt.rec[p].aux = 0
+	}
 }
 
 func (d *Tarjan) certifiable() bool { return !d.path }
