@@ -141,16 +141,16 @@ func newBase(sp *Space, r Radius, name string) base {
 
 // MaxPairs bounds the (state, remaining budget) pairs a decider for a
 // finite radius r >= 1 may hold: the pairs its records index (tarjan, ipi,
-// npi and propu keep records of the pairs they touch, see pairTable; a
-// state reached with many budgets indexes all r+1 of them), and the pairs
-// its facts prove not safe (value iteration, LRTDP and LAO* prove one per
-// increase of a state's value). A radius of 10^6 on a model of 101
-// reachable states (among many more) reaches a hundred million pairs and
-// died out of memory when each took tens of bytes; now such a question is
-// refused with an error once it holds more than the bound. Before the
-// records followed the touched pairs, the bound was on states times r+1,
-// and two million reachable states at radius 40 were refused before any
-// search.
+// npi and propu keep records only of the pairs they touch, see pairTable;
+// a window budget counts half) plus the pairs its facts prove not safe
+// (value iteration, LRTDP and LAO* prove one per increase of a state's
+// value). A radius of 10^6 on a model of 101 reachable states (among many
+// more) reaches a hundred million pairs and died out of memory; such a
+// question is refused with an error once the decider holds more than the
+// bound, at 1-3 GB (safety/FIGURES.md). Before the records followed the
+// touched pairs, the bound was on states times r+1, and three million
+// reachable states at radius 30 were refused before any answer, though
+// the search reached each state with one budget.
 const MaxPairs = 1 << 26
 
 // maxPairs is MaxPairs; tests lower it.
@@ -229,7 +229,7 @@ func (d *base) checkPairs() error {
 	}
 	n := int64(len(d.f.proofs))
 	if d.held != nil {
-		n = max(n, d.held())
+		n += d.held()
 	}
 	if n > maxPairs {
 		return fmt.Errorf("radius %d: the search holds more than %d (state, remaining budget) pairs (%d states so far); use a smaller radius or --radius inf",

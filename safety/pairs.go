@@ -146,7 +146,7 @@ func (t *pairTable[T]) at(s uint32, b int32) int {
 // unused.
 func (t *pairTable[T]) regrow(r pairRow, b, lo, hi int32) pairRow {
 	lo, hi = min(lo, b), max(hi, b)
-	want := min(t.layers, max(hi-lo+1, 2*r.n, 2*t.chainMax))
+	want := min(t.layers, max(hi-lo+1, 2*r.n, 8*t.chainMax)) // radius below 64: all budgets at once
 	for extra := want - (hi - lo + 1); extra > 0; extra = want - (hi - lo + 1) {
 		if b <= lo || hi == t.layers-1 {
 			lo = max(0, lo-extra)
@@ -171,12 +171,13 @@ func (t *pairTable[T]) add() int {
 	return len(t.rec) - 1
 }
 
-// size is the number of (state, budget) pairs the table indexes: its
-// records, and the budgets of its rows' windows (old windows included:
-// their space is not reused); dense, the states synced times the layers.
+// size is the number of (state, budget) pairs the table holds, as the
+// bound counts them: its records plus half the budgets of its rows'
+// windows (4 bytes each, old windows included: their space is not
+// reused); dense, the states synced times the layers.
 func (t *pairTable[T]) size() int64 {
 	if t.dense {
 		return int64(t.states) * int64(t.layers)
 	}
-	return int64(len(t.rec)) + int64(len(t.rows))
+	return int64(len(t.rec)) + int64(len(t.rows))/2
 }
