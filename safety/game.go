@@ -147,10 +147,10 @@ func newBase(sp *Space, r Radius, name string) base {
 // value). A radius of 10^6 on a model of 101 reachable states (among many
 // more) reaches a hundred million pairs and died out of memory; such a
 // question is refused with an error once the decider holds more than the
-// bound, at 1-3 GB (safety/FIGURES.md). Before the records followed the
-// touched pairs, the bound was on states times r+1, and three million
-// reachable states at radius 30 were refused before any answer, though
-// the search reached each state with one budget.
+// bound, at about 2 GB (Prop-U 4 GB; safety/FIGURES.md). Before the
+// records followed the touched pairs, the bound was on states times r+1,
+// and three million reachable states at radius 30 were refused before any
+// answer, though the search reached each state with one budget.
 const MaxPairs = 1 << 26
 
 // maxPairs is MaxPairs; tests lower it.
