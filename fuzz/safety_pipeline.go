@@ -230,9 +230,20 @@ func mergeSafety(outs []safetyWorker, opt SafetyOptions, began time.Time) (*Safe
 		res.Confirm += o.confirm
 		res.Faults += o.faults
 	}
-	// Run i is the (i/k)-th run of worker i mod k.
+	// Run i is the (i/k)-th run of worker i mod k. Runs from k times the
+	// longest worker's count on were not made: the loop stops there, not
+	// at opt.Runs (--runs 2^62 stopped by --timeout looped on for hours).
+	made := 0
+	for _, o := range outs {
+		made = max(made, len(o.runs))
+	}
+	last := opt.Runs
+	if made < (opt.Runs+k-1)/k {
+		last = made * k
+		res.Complete = false
+	}
 	seen := map[string]bool{}
-	for i := 0; i < opt.Runs; i++ {
+	for i := 0; i < last; i++ {
 		o := &outs[i%k]
 		j := i / k
 		if j >= len(o.runs) {

@@ -504,18 +504,42 @@ func (r *run) progress() {
 	}
 }
 
+// noStart is the error of a property that no state satisfies the start
+// condition of.
+func noStart(prop *symbolic.Property) error {
+	pos := prop.Pos
+	if prop.Start != nil && prop.Start.Pos.IsValid() {
+		pos = prop.Start.Pos
+	}
+	return fmt.Errorf("ic3: %s: no state satisfies the start condition of property %s; check its bounds against the variables' ranges", pos, prop.Name)
+}
+
 func (r *run) main() (*Result, error) {
 	sv := r.sv
 	// A bad start state is a counterexample of length 0. A learned run
 	// with few start states enumerates them once and asks both start
 	// queries of them by evaluation (concrete.go), else SMT answers.
 	starts, bad, concrete := r.concreteStarts()
+	if concrete && len(starts) == 0 {
+		return nil, noStart(r.prop)
+	}
 	if concrete && bad >= 0 {
 		return r.counterexample(&obligation{s: starts[bad]})
 	}
 	if !concrete {
 		if err := sv.ready(); err != nil {
 			return nil, err
+		}
+		// No start state is an error, as in bfs and bdd: a question
+		// about no runs is a mistake in the start condition, and "safe"
+		// (its vacuous answer) would hide it.
+		switch res, err := sv.check(nil, []smt.Term{sv.initNext}); {
+		case err != nil:
+			return nil, err
+		case res == smt.Unknown:
+			return r.unknown(), nil
+		case res == smt.Unsat:
+			return nil, noStart(r.prop)
 		}
 		for n := 0; ; n++ {
 			res, err := sv.check(nil, []smt.Term{sv.initNext, sv.badNext})

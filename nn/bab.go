@@ -225,7 +225,7 @@ func (p *prover) reluCandidates(r, n int) []rsplit {
 // splits (input splits where no ReLU is unstable).
 func (p *prover) runReLU(box Box) Result {
 	if len(p.d.Rows) == 0 {
-		return Result{Verdict: Refuted, Witness: center(box)}
+		return p.anyPoint(box)
 	}
 	if !p.prepare(box) {
 		return p.unbounded(box)
@@ -328,7 +328,7 @@ func (p *prover) splitInput(h *domainHeap, d domain) {
 	if split < 0 {
 		return // a point that is no witness: the point decides
 	}
-	mid := d.box.Lo[split] + (d.box.Hi[split]-d.box.Lo[split])/2
+	mid := lerp(d.box.Lo[split], d.box.Hi[split], 0.5)
 	for half := 0; half < 2; half++ {
 		nb := Box{Lo: slices.Clone(d.box.Lo), Hi: slices.Clone(d.box.Hi)}
 		if half == 0 {

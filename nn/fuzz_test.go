@@ -70,6 +70,8 @@ func FuzzVNNLIB(f *testing.F) {
 	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert " + string(fuzzseed.Deep("(and ", "(<= Y_0 0)", ")")) + ")\n")
 	f.Add("(declare-const X_99999999999999999999 Real)\n(assert (<= X_99999999999999999999 1))\n")
 	f.Add(string(fuzzseed.Deep("(", "", "")))
+	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (> X_0 -0.0))\n(assert (< (+ X_0 1e9) (+ 0x1p-1 1e9)))\n(assert (< Y_0 1e-320))\n")
+	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (= X_0 0.1))\n(assert (>= (* 3 Y_0) 1e-99999999))\n")
 	for _, s := range badBoxes {
 		f.Add(s)
 	}
@@ -86,6 +88,10 @@ func FuzzVNNLIB(f *testing.F) {
 				if !(lo <= hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 					t.Fatalf("accepted the box [%v, %v] for X_%d", lo, hi, i)
 				}
+				// The inputs a counterexample may take lie in the box.
+				if pl, ph := c.Points.Lo[i], c.Points.Hi[i]; pl <= ph && (pl < lo || ph > hi) {
+					t.Fatalf("X_%d: points [%v, %v] outside the box [%v, %v]", i, pl, ph, lo, hi)
+				}
 			}
 			for k, row := range c.Cons.Rows {
 				for _, v := range append(row, c.Cons.Off[k]) {
@@ -95,7 +101,39 @@ func FuzzVNNLIB(f *testing.F) {
 				}
 			}
 		}
+		// Small properties are decided on a fixed small network: no
+		// panic, and a sat answer's input passes Check (Verify returns
+		// an internal error otherwise).
+		if p.Inputs > 4 || p.Outputs > 4 || len(p.Cases) > 8 {
+			return
+		}
+		n := fuzzNet(p.Inputs, p.Outputs)
+		res, err := n.Verify(p, 0, Options{MaxNodes: 100, Samples: 4, PGDSteps: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Answer == Sat && !p.Check(n, res.Case, res.Input) {
+			t.Fatalf("sat with %v, which Check refuses", res.Input)
+		}
 	})
+}
+
+// fuzzNet is a fixed ReLU network with nin inputs and nout outputs and
+// weights in {-1, -1/2, 0, 1/2, 1}, which tie at box corners.
+func fuzzNet(nin, nout int) *Network {
+	w := func(i int) float64 { return float64(i%5-2) / 2 }
+	l1 := Layer{In: nin, Out: 3, W: make([]float64, 3*nin), B: make([]float64, 3), Act: ActReLU}
+	for i := range l1.W {
+		l1.W[i] = w(i * 7)
+	}
+	for i := range l1.B {
+		l1.B[i] = w(i + 1)
+	}
+	l2 := Layer{In: 3, Out: nout, W: make([]float64, 3*nout), B: make([]float64, nout)}
+	for i := range l2.W {
+		l2.W[i] = w(i*3 + 1)
+	}
+	return &Network{Layers: []Layer{l1, l2}}
 }
 
 // FuzzBound reads arbitrary text as vigil nn eval's --input and vigil nn

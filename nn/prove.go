@@ -196,6 +196,14 @@ type prover struct {
 	roundBox Box
 	roundErr []float64
 	roundOK  bool
+	// points, when set, holds the inputs a witness may take (a VNNLIB
+	// case's Points: strict bounds exclude the box's faces); a candidate
+	// is moved into it before it is tried. Boxes are still proved whole.
+	points Box
+	pt     []float64 // witness's scratch space
+	// exact, when set, must also accept the outputs of a witness (a
+	// VNNLIB case's constraints in exact arithmetic).
+	exact func(y []float64) bool
 }
 
 func newProver(n *Network, d Disjunction, opt Options) *prover {
@@ -207,7 +215,7 @@ func newProver(n *Network, d Disjunction, opt Options) *prover {
 
 // reset prepares p for another query, keeping its scratch space.
 func (p *prover) reset(d Disjunction, opt Options) {
-	p.d, p.opt, p.nodes, p.found = d, opt.withDefaults(), 0, nil
+	p.d, p.opt, p.nodes, p.found, p.points, p.exact = d, opt.withDefaults(), 0, nil, Box{}, nil
 	p.rows = p.rows[:0]
 	for _, r := range d.Rows {
 		p.rows = append(p.rows, r...)
@@ -287,32 +295,113 @@ func (e errString) Error() string { return string(e) }
 const errShape = errString("nn: the rows of a disjunction must have one entry per network output and one offset each")
 
 // witness reports whether x refutes the disjunction (float64 evaluation).
+// With p.points set, x is first moved into it (and left there when it is
+// a witness); no x is a witness when p.points is empty.
 func (p *prover) witness(x []float64) bool {
+	if p.points.Lo != nil {
+		p.pt = append(p.pt[:0], x...)
+		if !p.points.clamp(p.pt) {
+			return false
+		}
+		p.ev.Eval(p.pt, p.y)
+		if !p.violates(p.y) {
+			return false
+		}
+		copy(x, p.pt)
+		return true
+	}
 	p.ev.Eval(x, p.y)
 	return p.violates(p.y)
 }
 
+// clampPoint returns x moved into p.points, or nil when p.points is
+// empty; x itself without p.points.
+func (p *prover) clampPoint(x []float64) []float64 {
+	if p.points.Lo != nil && !p.points.clamp(x) {
+		return nil
+	}
+	return x
+}
+
+// clamp moves x into b, coordinate by coordinate; false when b is empty.
+func (b Box) clamp(x []float64) bool {
+	for i := range x {
+		if !(b.Lo[i] <= b.Hi[i]) {
+			return false
+		}
+		x[i] = min(max(x[i], b.Lo[i]), b.Hi[i])
+	}
+	return true
+}
+
+// searchBox is box within p.points (nil Lo when that is empty), the box
+// the witness searches draw from.
+func (p *prover) searchBox(box Box) Box {
+	if p.points.Lo == nil {
+		return box
+	}
+	b := Box{Lo: slices.Clone(box.Lo), Hi: slices.Clone(box.Hi)}
+	for i := range b.Lo {
+		b.Lo[i], b.Hi[i] = max(b.Lo[i], p.points.Lo[i]), min(b.Hi[i], p.points.Hi[i])
+		if !(b.Lo[i] <= b.Hi[i]) {
+			return Box{}
+		}
+	}
+	return b
+}
+
+// violates reports whether the outputs y satisfy every row (<= 0, or < 0
+// where strict): y refutes the disjunction.
+//
+// With p.exact set (a VNNLIB case), a row whose float64 value is within
+// its rounding error of zero is left to p.exact, which decides every row
+// exactly: (< (* 3 Y_0) 1) holds at Y_0 = 0.3333333333333333, where
+// float64 computes 3 Y_0 = 1; a point box decided by this test would
+// otherwise be closed where the property is violated.
 func (p *prover) violates(y []float64) bool {
+	near := false
 	for k, row := range p.d.Rows {
-		g := p.d.Off[k]
-		for j, c := range row {
-			g += c * y[j]
+		g := rowValue(row, p.d.Off[k], y)
+		if p.exact != nil {
+			// The rounding of the sum and of the file's coefficients
+			// to float64, generously.
+			mag := math.Abs(p.d.Off[k])
+			for j, c := range row {
+				if c != 0 {
+					mag += math.Abs(c * y[j])
+				}
+			}
+			if math.IsNaN(g) || math.IsInf(mag, 0) || math.Abs(g) <= float64(4*(len(row)+2))*unit*mag {
+				near = true
+				continue
+			}
 		}
 		if math.IsNaN(g) || g > 0 || (g == 0 && p.d.Strict != nil && p.d.Strict[k]) {
 			return false
 		}
 	}
-	return true
+	return !near || p.exact(y)
+}
+
+// rowValue is row·y + off in float64, skipping the outputs the row does
+// not mention: 0 * Inf is NaN, and an output that overflows must not hide
+// that the constraints on the others hold (a VNNLIB row has a zero for
+// every output its constraint does not name).
+func rowValue(row []float64, off float64, y []float64) float64 {
+	g := off
+	for j, c := range row {
+		if c != 0 {
+			g += c * y[j]
+		}
+	}
+	return g
 }
 
 // worst returns max_k g_k(y) and its row.
 func (p *prover) worst(y []float64) (float64, int) {
 	best, arg := math.Inf(-1), 0
 	for k, row := range p.d.Rows {
-		g := p.d.Off[k]
-		for j, c := range row {
-			g += c * y[j]
-		}
+		g := rowValue(row, p.d.Off[k], y)
 		if g > best {
 			best, arg = g, k
 		}
@@ -416,6 +505,17 @@ func (p *prover) unbounded(box Box) Result {
 	return Result{Verdict: Unknown, Nodes: p.nodes}
 }
 
+// anyPoint answers a disjunction of no rows, which nothing satisfies:
+// any input is a witness, here the centre of box, moved into p.points;
+// Unknown when p.points is empty (a VNNLIB bound such as X_0 = 1/7 that
+// no float64 input meets).
+func (p *prover) anyPoint(box Box) Result {
+	if x := p.clampPoint(center(box)); x != nil {
+		return Result{Verdict: Refuted, Witness: x}
+	}
+	return Result{Verdict: Unknown}
+}
+
 func (p *prover) run(box Box) Result {
 	var st inputRun
 	return p.resume(box, &st)
@@ -426,9 +526,7 @@ func (p *prover) run(box Box) Result {
 // are bounded, or the deadline.
 func (p *prover) resume(box Box, st *inputRun) Result {
 	if len(p.d.Rows) == 0 {
-		// Nothing can hold: any point is a witness.
-		x := center(box)
-		return Result{Verdict: Refuted, Witness: x}
+		return p.anyPoint(box)
 	}
 	// bound returns (closed, score, split candidates).
 	bound := func(bx Box) (bool, float64, []int) {
@@ -596,10 +694,21 @@ func (p *prover) splitCandidates(bx Box) []int {
 	return ds[:min(len(ds), fsbInputs)]
 }
 
+// lerp is the point lo + t (hi - lo) for t in [0, 1], within [lo, hi]
+// even where hi - lo overflows: the centre of [-1.7e308, 1.7e308] was
+// +Inf, outside the box, and came back as a counterexample.
+func lerp(lo, hi, t float64) float64 {
+	x := lo + t*(hi-lo)
+	if w := hi - lo; math.IsInf(w, 0) {
+		x = lo*(1-t) + hi*t
+	}
+	return min(max(x, lo), hi)
+}
+
 func center(b Box) []float64 {
 	c := make([]float64, len(b.Lo))
 	for i := range c {
-		c[i] = b.Lo[i] + (b.Hi[i]-b.Lo[i])/2
+		c[i] = lerp(b.Lo[i], b.Hi[i], 0.5)
 	}
 	return c
 }
@@ -607,6 +716,9 @@ func center(b Box) []float64 {
 // search tries random points and projected gradient descent on max_k g_k
 // from the best of them. It returns a witness or nil.
 func (p *prover) search(box Box, samples int) []float64 {
+	if box = p.searchBox(box); box.Lo == nil {
+		return nil
+	}
 	nin := len(box.Lo)
 	x := make([]float64, nin)
 	type start struct {
@@ -618,13 +730,13 @@ func (p *prover) search(box Box, samples int) []float64 {
 		for i := range x {
 			switch {
 			case s == 0:
-				x[i] = box.Lo[i] + (box.Hi[i]-box.Lo[i])/2
+				x[i] = lerp(box.Lo[i], box.Hi[i], 0.5)
 			case s < 3 && p.rng.IntN(2) == 0:
 				x[i] = box.Lo[i]
 			case s < 3:
 				x[i] = box.Hi[i]
 			default:
-				x[i] = box.Lo[i] + p.rng.Float64()*(box.Hi[i]-box.Lo[i])
+				x[i] = lerp(box.Lo[i], box.Hi[i], p.rng.Float64())
 			}
 		}
 		p.ev.Eval(x, p.y)
@@ -782,6 +894,9 @@ func (gr *gradient) of(x, c, out []float64) {
 // thousandth. Every iterate is checked by float64 evaluation. It stops at
 // the first witness, after restarts starts, or at until.
 func (p *prover) attack(box Box, restarts int, until time.Time) []float64 {
+	if box = p.searchBox(box); box.Lo == nil {
+		return nil
+	}
 	nin := len(box.Lo)
 	nout := p.net.Outputs()
 	const steps = 60
@@ -793,7 +908,7 @@ func (p *prover) attack(box Box, restarts int, until time.Time) []float64 {
 			return nil
 		}
 		for i := range x {
-			x[i] = box.Lo[i] + p.rng.Float64()*(box.Hi[i]-box.Lo[i])
+			x[i] = lerp(box.Lo[i], box.Hi[i], p.rng.Float64())
 		}
 		for step := 0; step < steps; step++ {
 			p.ev.Eval(x, p.y)
@@ -804,10 +919,7 @@ func (p *prover) attack(box Box, restarts int, until time.Time) []float64 {
 			// ones at zero too): all must end at or below zero.
 			clear(c)
 			for k, row := range p.d.Rows {
-				v := p.d.Off[k]
-				for j, cj := range row {
-					v += cj * p.y[j]
-				}
+				v := rowValue(row, p.d.Off[k], p.y)
 				if v >= 0 {
 					for j, cj := range row {
 						c[j] += cj

@@ -28,6 +28,21 @@ type VerifyReport struct {
 	Verdict Answer `json:"verdict"`
 }
 
+// MarshalJSON writes r with an output that overflowed (+Inf: a
+// counterexample may have one, as Y_0 >= 5 holds for it) as null, as
+// BoundsReport does; encoding/json has no number for it and refused the
+// whole report.
+func (r VerifyReport) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Input   []float64  `json:"input,omitempty"`
+		Nodes   int        `json:"nodes"`
+		Output  []*float64 `json:"output,omitempty"`
+		Seconds float64    `json:"seconds"`
+		Stopped string     `json:"stopped,omitempty"`
+		Verdict Answer     `json:"verdict"`
+	}{r.Input, r.Nodes, JSONNumbers(r.Output), r.Seconds, r.Stopped, r.Verdict})
+}
+
 // Report is the result in its --json shape.
 func (r VerifyResult) Report() VerifyReport {
 	rep := VerifyReport{Verdict: r.Answer, Nodes: r.Nodes, Seconds: r.Elapsed.Seconds()}

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,10 +33,66 @@ type Property struct {
 
 // Case is one disjunct of a property.
 type Case struct {
+	// Box holds every real input the case's input bounds allow; it is
+	// what is proved.
 	Box Box
+	// Points holds the float64 inputs that satisfy the bounds exactly
+	// (Box shrunk where a bound is strict or not a float64, possibly
+	// empty): a counterexample lies in it. Nil Lo and Hi mean Box.
+	Points Box
 	// Constraints Rows[k]·y + Off[k] <= 0 (< 0 where Strict[k]) must all
 	// hold for a counterexample.
 	Cons Disjunction
+	// exact holds the constraints as the file wrote them, in rationals
+	// (Cons rounds them to float64): a counterexample's outputs must
+	// satisfy them exactly. Nil for a Case built in code.
+	exact []exactRow
+}
+
+// exactRow is sum_j coef[j] y_j + off <= 0 (< 0 when strict), exactly.
+type exactRow struct {
+	coef   map[int]*big.Rat
+	off    *big.Rat
+	strict bool
+}
+
+// holdsExactly reports whether the outputs y (float64 values, exact as
+// rationals) satisfy every constraint of c as written, in exact
+// arithmetic: float64 arithmetic rounds 3 * 0.3333333333333333 to 1, so
+// that (>= (* 3 Y_0) 1) seemed to hold where it does not. An infinite
+// output decides a row by its sign (opposite infinities, or a NaN, make
+// the row fail).
+func (c *Case) holdsExactly(y []float64) bool {
+	for _, r := range c.exact {
+		inf := 0
+		sum := new(big.Rat).Set(r.off)
+		for j, k := range r.coef {
+			v := y[j]
+			switch {
+			case math.IsNaN(v):
+				return false
+			case math.IsInf(v, 0):
+				sgn := k.Sign()
+				if v < 0 {
+					sgn = -sgn
+				}
+				if inf != 0 && inf != sgn {
+					return false
+				}
+				inf = sgn
+			default:
+				sum.Add(sum, new(big.Rat).Mul(k, new(big.Rat).SetFloat64(v)))
+			}
+		}
+		d := sum.Sign()
+		if inf != 0 {
+			d = inf
+		}
+		if d > 0 || (d == 0 && r.strict) {
+			return false
+		}
+	}
+	return true
 }
 
 type sexp struct {
@@ -98,23 +155,94 @@ func parseSexps(src string) ([]*sexp, error) {
 	return top, nil
 }
 
-// linear is sum X[i]*x + sum Y[j]*y + c.
+// linear is sum X[i]*x + sum Y[j]*y + c, in exact rationals: a bound
+// such as (<= (+ X_0 0.1) 0.4) is 0.3 exactly, and it becomes float64
+// only when the case is built, rounded outward for the box that is proved
+// and inward for the inputs a counterexample may take.
 type linear struct {
-	x, y map[int]float64
-	c    float64
+	x, y map[int]*big.Rat
+	c    *big.Rat
+	// bad is a number that is NaN, infinite or beyond float64, which
+	// ParseVNNLIB refuses, naming the variables it constrains.
+	bad string
 }
 
-func (l *linear) add(o linear, s float64) {
+func (l *linear) add(o linear, s *big.Rat) {
 	for k, v := range o.x {
-		l.x[k] += s * v
+		l.x[k] = ratAdd(l.x[k], new(big.Rat).Mul(v, s))
 	}
 	for k, v := range o.y {
-		l.y[k] += s * v
+		l.y[k] = ratAdd(l.y[k], new(big.Rat).Mul(v, s))
 	}
-	l.c += s * o.c
+	l.c.Add(l.c, new(big.Rat).Mul(o.c, s))
+	if l.bad == "" {
+		l.bad = o.bad
+	}
 }
 
-func newLinear() linear { return linear{x: map[int]float64{}, y: map[int]float64{}} }
+// scale multiplies l by k.
+func (l *linear) scale(k *big.Rat) {
+	for _, v := range l.x {
+		v.Mul(v, k)
+	}
+	for _, v := range l.y {
+		v.Mul(v, k)
+	}
+	l.c.Mul(l.c, k)
+}
+
+func ratAdd(a, b *big.Rat) *big.Rat {
+	if a == nil {
+		return b
+	}
+	return a.Add(a, b)
+}
+
+var (
+	ratOne    = big.NewRat(1, 1)
+	ratMinus1 = big.NewRat(-1, 1)
+)
+
+func newLinear() linear {
+	return linear{x: map[int]*big.Rat{}, y: map[int]*big.Rat{}, c: new(big.Rat)}
+}
+
+// maxExponent bounds the decimal exponent of a number read exactly: a
+// larger one is beyond float64 (or below its smallest denormal) many times
+// over, and 1e-99999999 would take big.Rat minutes to expand.
+const maxExponent = 1000
+
+// number reads s as an exact rational when it is a finite number; ok is
+// false when s is not a number at all. A NaN, an infinity or a number
+// beyond float64 gives bad = true.
+func number(s string) (r *big.Rat, bad, ok bool) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return nil, false, false
+	}
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, true, true
+	}
+	lower := strings.ToLower(s)
+	if strings.HasPrefix(strings.TrimLeft(lower, "+-"), "0x") {
+		// A hexadecimal float: exact when it fits float64's 53 bits.
+		return new(big.Rat).SetFloat64(v), false, true
+	}
+	if i := strings.IndexByte(lower, 'e'); i >= 0 {
+		e, err := strconv.Atoi(lower[i+1:])
+		if err != nil || e > maxExponent || e < -maxExponent {
+			if v == 0 && strings.Trim(lower[:i], "+-0._") == "" {
+				return new(big.Rat), false, true
+			}
+			return nil, true, true
+		}
+	}
+	r, ok = new(big.Rat).SetString(s)
+	if !ok {
+		return nil, true, true
+	}
+	return r, false, true
+}
 
 // atom is lin <= 0 (or < 0).
 type atom struct {
@@ -131,37 +259,44 @@ func (p *parser) term(e *sexp) (linear, error) {
 	l := newLinear()
 	if e.list == nil {
 		s := e.atom
-		if v, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if v, bad, ok := number(s); ok {
 			// NaN and infinities (and numbers beyond float64) are
 			// read here and refused by ParseVNNLIB, which can name
 			// the variable they constrain.
-			l.c = v
+			if bad {
+				l.bad = s
+			} else {
+				l.c = v
+			}
 			return l, nil
 		}
 		var idx int
 		switch {
 		case strings.HasPrefix(s, "X_"):
 			i, err := strconv.Atoi(s[2:])
-			if err != nil || i < 0 || i >= p.nx {
+			if err != nil || i < 0 || i >= p.nx || strconv.Itoa(i) != s[2:] {
 				return l, fmt.Errorf("nn: vnnlib line %d: %s is not declared", e.line, s)
 			}
 			idx = i
-			l.x[idx] = 1
+			l.x[idx] = big.NewRat(1, 1)
 		case strings.HasPrefix(s, "Y_"):
 			i, err := strconv.Atoi(s[2:])
-			if err != nil || i < 0 || i >= p.ny {
+			if err != nil || i < 0 || i >= p.ny || strconv.Itoa(i) != s[2:] {
 				return l, fmt.Errorf("nn: vnnlib line %d: %s is not declared", e.line, s)
 			}
-			l.y[i] = 1
+			l.y[i] = big.NewRat(1, 1)
 		default:
-			return l, fmt.Errorf("nn: vnnlib line %d: unknown term %q", e.line, s)
+			return l, fmt.Errorf("nn: vnnlib line %d: unknown term %q; a term is a number, X_i, Y_j or (+ ...), (- ...), (* ...)", e.line, s)
 		}
 		return l, nil
 	}
 	if len(e.list) == 0 || e.list[0].list != nil {
-		return l, fmt.Errorf("nn: vnnlib line %d: malformed term", e.line)
+		return l, fmt.Errorf("nn: vnnlib line %d: malformed term: want a number, X_i, Y_j or (OP ARGS...) with OP one of +, -, *", e.line)
 	}
 	args := e.list[1:]
+	if len(args) == 0 {
+		return l, fmt.Errorf("nn: vnnlib line %d: (%s) has no operands; give it at least one", e.line, e.list[0].atom)
+	}
 	switch op := e.list[0].atom; op {
 	case "+", "-":
 		for i, a := range args {
@@ -169,41 +304,40 @@ func (p *parser) term(e *sexp) (linear, error) {
 			if err != nil {
 				return l, err
 			}
-			s := 1.0
+			s := ratOne
 			if op == "-" && (i > 0 || len(args) == 1) {
-				s = -1
+				s = ratMinus1
 			}
 			l.add(t, s)
 		}
 	case "*":
-		l.c = 1
+		l.c.SetInt64(1)
 		nonconst := 0
 		for _, a := range args {
 			t, err := p.term(a)
 			if err != nil {
 				return l, err
 			}
+			if l.bad == "" {
+				l.bad = t.bad
+			}
 			if len(t.x) == 0 && len(t.y) == 0 {
-				k := t.c
-				for i := range l.x {
-					l.x[i] *= k
-				}
-				for i := range l.y {
-					l.y[i] *= k
-				}
-				l.c *= k
+				l.scale(t.c)
 				continue
 			}
 			nonconst++
 			if nonconst > 1 {
 				return l, fmt.Errorf("nn: vnnlib line %d: product of variables is not linear", e.line)
 			}
-			k := l.c
+			k, bad := l.c, l.bad
 			l = newLinear()
 			l.add(t, k)
+			if l.bad == "" {
+				l.bad = bad
+			}
 		}
 	default:
-		return l, fmt.Errorf("nn: vnnlib line %d: unsupported operator %q in a term", e.line, op)
+		return l, fmt.Errorf("nn: vnnlib line %d: unsupported operator %q in a term; vigil reads +, - and * (by numbers)", e.line, op)
 	}
 	return l, nil
 }
@@ -211,7 +345,7 @@ func (p *parser) term(e *sexp) (linear, error) {
 // formula returns the DNF of e: a list of conjunctions of atoms.
 func (p *parser) formula(e *sexp) ([][]atom, error) {
 	if len(e.list) == 0 || e.list[0].list != nil {
-		return nil, fmt.Errorf("nn: vnnlib line %d: expected a constraint", e.line)
+		return nil, fmt.Errorf("nn: vnnlib line %d: expected a constraint: (and ...), (or ...) or a comparison (<= A B), (< A B), (>= A B), (> A B), (= A B)", e.line)
 	}
 	args := e.list[1:]
 	switch op := e.list[0].atom; op {
@@ -222,26 +356,30 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 			if err != nil {
 				return nil, err
 			}
-			var next [][]atom
-			for _, x := range out {
-				for _, y := range d {
-					next = append(next, append(append([]atom(nil), x...), y...))
-				}
+			if out, err = conjoin(out, d, e.line); err != nil {
+				return nil, err
 			}
-			if len(next) > 100000 {
-				return nil, fmt.Errorf("nn: vnnlib line %d: the property has too many cases", e.line)
-			}
-			out = next
 		}
 		return out, nil
 	case "or":
+		if len(args) == 0 {
+			// (or) is false: the property would hold vacuously.
+			return nil, fmt.Errorf("nn: vnnlib line %d: (or) with no operands is false, and would verify the property vacuously; give the cases it joins", e.line)
+		}
 		var out [][]atom
+		atoms := 0
 		for _, a := range args {
 			d, err := p.formula(a)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, d...)
+			for _, x := range d {
+				atoms += len(x)
+			}
+			if len(out) > maxCases || atoms > maxAtoms {
+				return nil, fmt.Errorf("nn: vnnlib line %d: the property has more than %d cases or %d constraints in disjunctive normal form; split it into several files", e.line, maxCases, maxAtoms)
+			}
 		}
 		return out, nil
 	case "<=", ">=", "<", ">", "=":
@@ -257,10 +395,10 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 			return nil, err
 		}
 		diff := newLinear() // a - b
-		diff.add(a, 1)
-		diff.add(b, -1)
+		diff.add(a, ratOne)
+		diff.add(b, ratMinus1)
 		neg := newLinear()
-		neg.add(diff, -1)
+		neg.add(diff, ratMinus1)
 		switch op {
 		case "<=":
 			return [][]atom{{{lin: diff, line: e.line}}}, nil
@@ -274,7 +412,52 @@ func (p *parser) formula(e *sexp) ([][]atom, error) {
 			return [][]atom{{{lin: diff, line: e.line}, {lin: neg, line: e.line}}}, nil
 		}
 	}
-	return nil, fmt.Errorf("nn: vnnlib line %d: unsupported constraint %q", e.line, e.list[0].atom)
+	return nil, fmt.Errorf("nn: vnnlib line %d: unsupported constraint %q; vigil reads and, or, <=, <, >=, > and =", e.line, e.list[0].atom)
+}
+
+// Limits on the disjunctive normal form, checked before it is built: an
+// (and) of 17 two-way (or)s has 131072 cases, and each case repeats the
+// atoms of every assert outside the (or)s (the input bounds), then
+// allocates a box per case.
+const (
+	maxCases = 100_000
+	maxAtoms = 4_000_000  // atoms over all cases
+	maxCells = 10_000_000 // cases times inputs
+)
+
+// conjoin is the DNF of the conjunction of a and b (each a DNF). It may
+// reuse a's storage: the caller replaces a with the result.
+func conjoin(a, b [][]atom, line int) ([][]atom, error) {
+	if len(a) == 1 && len(b) == 1 {
+		// One case and one more atom (a bound asserted on its own, as
+		// VNN-COMP writes every input's): append in place, not copy
+		// the case for each of a CIFAR property's 6144 bounds.
+		if len(a[0])+len(b[0]) > maxAtoms {
+			return nil, fmt.Errorf("nn: vnnlib line %d: the property has more than %d constraints; split it into several files", line, maxAtoms)
+		}
+		a[0] = append(a[0], b[0]...)
+		return a, nil
+	}
+	if len(a) > 0 && len(b) > maxCases/len(a) {
+		return nil, fmt.Errorf("nn: vnnlib line %d: the property has more than %d cases in disjunctive normal form (an and of ors multiplies them); split it into several files", line, maxCases)
+	}
+	atoms := 0
+	for _, x := range a {
+		atoms += len(x) * len(b)
+	}
+	for _, y := range b {
+		atoms += len(y) * len(a)
+	}
+	if atoms > maxAtoms {
+		return nil, fmt.Errorf("nn: vnnlib line %d: the property has more than %d constraints in disjunctive normal form (each case repeats the constraints outside the ors); split it into several files", line, maxAtoms)
+	}
+	out := make([][]atom, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, append(append(make([]atom, 0, len(x)+len(y)), x...), y...))
+		}
+	}
+	return out, nil
 }
 
 // LoadVNNLIB reads a VNNLIB property file.
@@ -304,7 +487,11 @@ func ParseVNNLIB(src string) (*Property, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(dnf)*p.nx > maxCells {
+		return nil, fmt.Errorf("nn: vnnlib: the property has %d cases over %d inputs, more than vigil's %d input bounds in all; split it into several files", len(dnf), p.nx, maxCells)
+	}
 	prop := &Property{Inputs: p.nx, Outputs: p.ny}
+	falseAt := 0
 	for _, conj := range dnf {
 		c, empty, err := p.newCase(conj)
 		if err != nil {
@@ -312,7 +499,18 @@ func ParseVNNLIB(src string) (*Property, error) {
 		}
 		if !empty {
 			prop.Cases = append(prop.Cases, c)
+		} else if falseAt == 0 {
+			for _, a := range conj {
+				if len(a.lin.x) == 0 && len(a.lin.y) == 0 && (a.lin.c.Sign() > 0 || a.lin.c.Sign() == 0 && a.strict) {
+					falseAt = a.line
+					break
+				}
+			}
 		}
+	}
+	if len(prop.Cases) == 0 {
+		// As with an empty box, a typo must not verify the property.
+		return nil, fmt.Errorf("nn: vnnlib line %d: a comparison of constants is false in every case, so the property would hold vacuously; fix the constraint", falseAt)
 	}
 	return prop, nil
 }
@@ -321,6 +519,7 @@ func ParseVNNLIB(src string) (*Property, error) {
 // assertions are read): the inputs X_i and outputs Y_j, whose numbers it
 // sets.
 func (p *parser) declarations(es []*sexp) error {
+	declared := map[string]int{} // name -> line
 	for _, e := range es {
 		if len(e.list) == 0 || e.list[0].atom != "declare-const" {
 			continue
@@ -351,9 +550,29 @@ func (p *parser) declarations(es []*sexp) error {
 		if err != nil || i < 0 {
 			return fmt.Errorf("nn: vnnlib line %d: variable %q: name inputs X_0, X_1 and so on, and outputs Y_0, Y_1 and so on", e.line, name)
 		}
+		if strconv.Itoa(i) != name[2:] {
+			// X_00 is another SMT-LIB name than X_0: reading it as
+			// X_0 would merge two variables.
+			return fmt.Errorf("nn: vnnlib line %d: variable %q: write %s_%d, without a sign or leading zeros", e.line, name, name[:1], i)
+		}
+		if l, ok := declared[name]; ok {
+			return fmt.Errorf("nn: vnnlib line %d: %s is declared twice (lines %d and %d); declare each variable once", e.line, name, l, e.line)
+		}
+		declared[name] = e.line
 	}
 	if p.nx == 0 || p.ny == 0 {
 		return fmt.Errorf("nn: vnnlib: no X_i or no Y_j declared")
+	}
+	for _, v := range []struct {
+		prefix string
+		n      int
+	}{{"X", p.nx}, {"Y", p.ny}} {
+		for i := 0; i < v.n; i++ {
+			if _, ok := declared[fmt.Sprintf("%s_%d", v.prefix, i)]; !ok {
+				last := fmt.Sprintf("%s_%d", v.prefix, v.n-1)
+				return fmt.Errorf("nn: vnnlib line %d: %s is declared but %s_%d is not; %s are %s_0 .. %s with no gaps: declare every one", declared[last], last, v.prefix, i, map[string]string{"X": "inputs", "Y": "outputs"}[v.prefix], v.prefix, last)
+			}
+		}
 	}
 	return nil
 }
@@ -377,16 +596,9 @@ func (p *parser) assertions(es []*sexp) ([][]atom, error) {
 			if err != nil {
 				return nil, err
 			}
-			var next [][]atom
-			for _, x := range dnf {
-				for _, y := range d {
-					next = append(next, append(append([]atom(nil), x...), y...))
-				}
+			if dnf, err = conjoin(dnf, d, e.line); err != nil {
+				return nil, err
 			}
-			if len(next) > 100000 {
-				return nil, fmt.Errorf("nn: vnnlib line %d: the property has too many cases", e.line)
-			}
-			dnf = next
 		default:
 			return nil, fmt.Errorf("nn: vnnlib line %d: unsupported command %q", e.line, e.list[0].atom)
 		}
@@ -398,26 +610,38 @@ func (p *parser) assertions(es []*sexp) ([][]atom, error) {
 // inputs make its box, linear constraints on the outputs its
 // constraints. empty says that a constant atom is false, so that the case
 // holds nowhere.
+//
+// A bound r on an input is exact (a rational); Box takes it rounded
+// outward to float64, so that proving over Box covers every real input
+// the bound allows, and Points takes it rounded inward, past r where the
+// bound is strict, so that every float64 input in Points satisfies the
+// bound exactly: (< X_0 1) allows the counterexample X_0 = 1 - 2^-53 but
+// not X_0 = 1.
 func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
-	c = Case{Box: Box{Lo: make([]float64, p.nx), Hi: make([]float64, p.nx)}}
+	c = Case{Box: Box{Lo: make([]float64, p.nx), Hi: make([]float64, p.nx)},
+		Points: Box{Lo: make([]float64, p.nx), Hi: make([]float64, p.nx)}}
 	for i := range c.Box.Lo {
 		c.Box.Lo[i], c.Box.Hi[i] = math.Inf(-1), math.Inf(1)
+		c.Points.Lo[i], c.Points.Hi[i] = math.Inf(-1), math.Inf(1)
 	}
+	// The exact bounds, for the emptiness test.
+	loR, hiR := make([]*big.Rat, p.nx), make([]*big.Rat, p.nx)
+	loStrict, hiStrict := make([]bool, p.nx), make([]bool, p.nx)
 	loLine, hiLine := make([]int, p.nx), make([]int, p.nx)
 	for _, a := range conj {
 		l := a.lin
-		if !finite(l) {
+		if l.bad != "" {
 			// NaN or infinite bounds would make comparisons false
 			// (or true) and so decide the property by accident.
-			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a number that is not finite (NaN, inf or beyond float64); give finite bounds", a.line, varNames(l))
+			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has the number %s, which is not finite (NaN, inf, or beyond float64's range: a magnitude above 1e308 or an exponent beyond ±1000); give finite bounds", a.line, varNames(l), l.bad)
 		}
 		for k, v := range l.x {
-			if v == 0 {
+			if v.Sign() == 0 {
 				delete(l.x, k)
 			}
 		}
 		for k, v := range l.y {
-			if v == 0 {
+			if v.Sign() == 0 {
 				delete(l.y, k)
 			}
 		}
@@ -429,38 +653,66 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 		case len(l.x) == 1:
 			// k*x + c <= 0
 			for i, k := range l.x {
-				bound := -l.c / k
-				if math.IsNaN(bound) || math.IsInf(bound, 0) {
-					return c, false, fmt.Errorf("nn: vnnlib line %d: the bound on X_%d is not a finite number; give finite bounds", a.line, i)
+				r := new(big.Rat).Neg(l.c)
+				r.Quo(r, k)
+				down, up := ratFloor(r), ratCeil(r)
+				if math.IsInf(down, 0) || math.IsInf(up, 0) {
+					return c, false, fmt.Errorf("nn: vnnlib line %d: the bound %s on X_%d is beyond float64; give finite bounds", a.line, r.FloatString(3), i)
 				}
-				if k > 0 {
-					if bound < c.Box.Hi[i] {
-						c.Box.Hi[i], hiLine[i] = bound, a.line
+				if k.Sign() > 0 {
+					// x <= r, or x < r.
+					in := down
+					if a.strict && new(big.Rat).SetFloat64(in).Cmp(r) == 0 {
+						in = math.Nextafter(in, math.Inf(-1))
 					}
-				} else if bound > c.Box.Lo[i] {
-					c.Box.Lo[i], loLine[i] = bound, a.line
+					if hiR[i] == nil || r.Cmp(hiR[i]) < 0 || (r.Cmp(hiR[i]) == 0 && a.strict) {
+						hiR[i], hiStrict[i], hiLine[i] = r, a.strict, a.line
+					}
+					c.Box.Hi[i] = min(c.Box.Hi[i], up)
+					c.Points.Hi[i] = min(c.Points.Hi[i], in)
+				} else {
+					in := up
+					if a.strict && new(big.Rat).SetFloat64(in).Cmp(r) == 0 {
+						in = math.Nextafter(in, math.Inf(1))
+					}
+					if loR[i] == nil || r.Cmp(loR[i]) > 0 || (r.Cmp(loR[i]) == 0 && a.strict) {
+						loR[i], loStrict[i], loLine[i] = r, a.strict, a.line
+					}
+					c.Box.Lo[i] = max(c.Box.Lo[i], down)
+					c.Points.Lo[i] = max(c.Points.Lo[i], in)
 				}
 			}
 		case len(l.y) == 0:
-			if l.c > 0 || (l.c == 0 && a.strict) {
+			if l.c.Sign() > 0 || (l.c.Sign() == 0 && a.strict) {
 				empty = true
 			}
 		default:
 			row := make([]float64, p.ny)
 			for j, v := range l.y {
-				row[j] = v
+				row[j], _ = v.Float64()
+			}
+			off, _ := l.c.Float64()
+			if !finite(row, off) {
+				return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a coefficient beyond float64; scale it down", a.line, varNames(l))
 			}
 			c.Cons.Rows = append(c.Cons.Rows, row)
-			c.Cons.Off = append(c.Cons.Off, l.c)
+			c.Cons.Off = append(c.Cons.Off, off)
 			c.Cons.Strict = append(c.Cons.Strict, a.strict)
+			c.exact = append(c.exact, exactRow{coef: l.y, off: l.c, strict: a.strict})
 		}
 	}
 	for i := range c.Box.Lo {
 		// An empty box would make the case vacuous and the answer
 		// unsat: a typo in a bound must not verify the property.
-		if c.Box.Lo[i] > c.Box.Hi[i] {
-			return c, false, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d has lower bound %v above its upper bound %v; the input box is empty (swap or fix the bounds)",
-				loLine[i], hiLine[i], i, c.Box.Lo[i], c.Box.Hi[i])
+		if loR[i] != nil && hiR[i] != nil {
+			switch d := loR[i].Cmp(hiR[i]); {
+			case d > 0:
+				return c, false, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d has lower bound %s above its upper bound %s; the input box is empty (swap or fix the bounds)",
+					loLine[i], hiLine[i], i, ratString(loR[i]), ratString(hiR[i]))
+			case d == 0 && (loStrict[i] || hiStrict[i]):
+				return c, false, fmt.Errorf("nn: vnnlib lines %d and %d: X_%d %s and X_%d %s: no input satisfies both, the input box is empty (fix the bounds)",
+					loLine[i], hiLine[i], i, boundString(loR[i], loStrict[i], ">"), i, boundString(hiR[i], hiStrict[i], "<"))
+			}
 		}
 	}
 	if empty {
@@ -474,21 +726,56 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 	return c, false, nil
 }
 
-// finite reports whether every coefficient and the constant of l are
-// finite.
-func finite(l linear) bool {
-	ok := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-	for _, v := range l.x {
-		if !ok(v) {
+// boundString writes an exact bound for a message: ">= 0.5", or "> 0.5"
+// when it is strict (op is ">" or "<").
+func boundString(r *big.Rat, strict bool, op string) string {
+	s := ratString(r)
+	if strict {
+		return op + " " + s
+	}
+	return op + "= " + s
+}
+
+// ratString writes r for a message: as a float64 when it is one, else as
+// a fraction, or approximately when that is long.
+func ratString(r *big.Rat) string {
+	f, _ := r.Float64()
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if new(big.Rat).SetFloat64(f).Cmp(r) != 0 {
+		s = r.RatString()
+		if len(s) > 40 {
+			s = "about " + strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	}
+	return s
+}
+
+// ratFloor is the largest float64 at most r (-Inf below float64's range).
+func ratFloor(r *big.Rat) float64 {
+	f, _ := r.Float64()
+	if !math.IsInf(f, 0) && new(big.Rat).SetFloat64(f).Cmp(r) > 0 {
+		f = math.Nextafter(f, math.Inf(-1))
+	}
+	return f
+}
+
+// ratCeil is the smallest float64 at least r (+Inf above float64's range).
+func ratCeil(r *big.Rat) float64 {
+	f, _ := r.Float64()
+	if !math.IsInf(f, 0) && new(big.Rat).SetFloat64(f).Cmp(r) < 0 {
+		f = math.Nextafter(f, math.Inf(1))
+	}
+	return f
+}
+
+// finite reports whether every value of row and off is finite.
+func finite(row []float64, off float64) bool {
+	for _, v := range append(row, off) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return false
 		}
 	}
-	for _, v := range l.y {
-		if !ok(v) {
-			return false
-		}
-	}
-	return ok(l.c)
+	return true
 }
 
 // varNames lists the variables of l, sorted, for messages.
@@ -626,10 +913,16 @@ func (n *Network) falsify(prop *Property, timeout time.Duration, opt Options, st
 	var todo []pendingCase
 	for i, c := range prop.Cases {
 		p := newProver(n, c.Cons, opt)
+		p.points = c.points()
+		if c.exact != nil {
+			p.exact = c.holdsExactly
+		}
 		p.combine()
 		if len(c.Cons.Rows) == 0 {
-			res := n.sat(VerifyResult{}, center(c.Box), i, start, p.nodes)
-			return nil, &res
+			if x := p.clampPoint(center(c.Box)); x != nil {
+				res := n.sat(VerifyResult{}, x, i, start, p.nodes)
+				return nil, &res
+			}
 		}
 		if x := p.search(c.Box, p.opt.Samples); x != nil {
 			res := n.sat(VerifyResult{}, x, i, start, p.nodes)
@@ -686,8 +979,11 @@ func (n *Network) inputPhase(prop *Property, todo []pendingCase, opt Options, re
 				next = append(next, t)
 			}
 			if r.Verdict == Unknown && done && !until.IsZero() && time.Now().After(until) {
-				// The input phase is over for the others too.
-				left = append(left, open[k+1:]...)
+				// The input phase is over for the others too: those
+				// waiting for the next round and those not yet tried
+				// in this one are left to the caller (dropping the
+				// first answered unsat without them).
+				left = append(append(left, next...), open[k+1:]...)
 				next = nil
 				break
 			}
@@ -755,15 +1051,28 @@ func (n *Network) sat(res VerifyResult, x []float64, c int, start time.Time, nod
 	return res
 }
 
-// Check reports whether x is a counterexample of case c under exact
-// evaluation: in the box and satisfying every output constraint.
+// Check reports whether x is a counterexample of case c: in the case's
+// Points, with outputs (float64 evaluation) that satisfy every output
+// constraint, as rounded and as written exactly.
 func (prop *Property) Check(n *Network, c int, x []float64) bool {
 	cs := prop.Cases[c]
+	pts := cs.points()
 	for i, v := range x {
-		if !(v >= cs.Box.Lo[i] && v <= cs.Box.Hi[i]) {
+		if !(v >= pts.Lo[i] && v <= pts.Hi[i]) {
 			return false
 		}
 	}
 	p := newProver(n, cs.Cons, Options{})
+	if cs.exact != nil {
+		p.exact = cs.holdsExactly
+	}
 	return p.witness(x)
+}
+
+// points is c.Points, or c.Box when Points is not set.
+func (c *Case) points() Box {
+	if c.Points.Lo == nil {
+		return c.Box
+	}
+	return c.Points
 }

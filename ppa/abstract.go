@@ -404,6 +404,15 @@ func (ab *abstraction) explore() (paths [][]int, res *Result, err error) {
 	} else if starts, err = ab.startCubes(); err != nil {
 		return nil, nil, err
 	}
+	if len(starts) == 0 {
+		// as in bfs, bdd and ic3: "safe", the vacuous answer, would
+		// hide a mistake in the start condition
+		pos := r.prop.Pos
+		if r.prop.Start != nil && r.prop.Start.Pos.IsValid() {
+			pos = r.prop.Start.Pos
+		}
+		return nil, nil, fmt.Errorf("ppa: %s: no state satisfies the start condition of property %s; check its bounds against the variables' ranges", pos, r.prop.Name)
+	}
 	ab.addAll(starts, -1, symbolic.NoLabel)
 	if err := fs.Pop(1); err != nil {
 		return nil, nil, err

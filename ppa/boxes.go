@@ -198,6 +198,15 @@ func pointFacts(ctx context.Context, m *symbolic.Model, pol symbolic.Policy, fc 
 		}
 		fbs[i] = factBox{lo: p[0], hi: p[1], facts: fs, members: []int{i}}
 	}
+	if !merge && noFacts(fbs) {
+		// Where the policy never leaves an applicable label unchosen
+		// (a network with one output, say), the one-state boxes say
+		// nothing a merged box would not, and merging re-checks no
+		// fact: thousands of one-state boxes made the checker's single
+		// query take tens of seconds in Z3's preprocessing, which does
+		// not heed an interrupt (FIGURES.md, session 21).
+		merge = true
+	}
 	if merge {
 		fbs = mergeFacts(ctx, fc, fbs)
 	}
@@ -470,4 +479,14 @@ func cubePoints(m *symbolic.Model, preds []*symbolic.Cond, vals []bool, limit in
 		}
 	}
 	return out, true
+}
+
+// noFacts says whether no box of fbs has a fact.
+func noFacts(fbs []factBox) bool {
+	for _, fb := range fbs {
+		if len(fb.facts) > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package ppa
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"vigil/symbolic"
@@ -25,6 +26,9 @@ func TestStartCubesRefined(t *testing.T) {
 					continue
 				}
 				res, err := Check(context.Background(), m, prop, pd, Options{NoEnumeration: true, checkStarts: true, MaxIterations: 30})
+				if err != nil && strings.Contains(err.Error(), "no state satisfies the start condition") {
+					continue // an empty start set is an error, as in bfs
+				}
 				if err != nil {
 					t.Fatalf("seed %d, %s: %v", seed, prop.Name, err)
 				}

@@ -102,8 +102,8 @@ func runTest(e *cli.Env, args []string) int {
 	if *budget <= 0 {
 		return e.Fail(cli.ExitUsage, "vigil test: --budget %v: must be positive (e.g. 30s)", *budget)
 	}
-	if *workers < 1 {
-		return e.Fail(cli.ExitUsage, "vigil test: --workers %d: must be at least 1", *workers)
+	if *workers < 1 || *workers > maxWorkers {
+		return e.Fail(cli.ExitUsage, "vigil test: --workers %d: give a number of workers from 1 to %d", *workers, maxWorkers)
 	}
 	lm, ok := mf.load(e, "test", file, true, load.ThePolicy)
 	if !ok {

@@ -19,7 +19,9 @@ func init() {
 		Usage:   "vigil export --chc|--smt2|--jani [-o FILE] [flags] FILE.spec",
 		Help: `--jani writes the model as JANI (jani-version 1, type mdp): one automaton
 with one location, an edge per command, a destination per outcome with its
-probability (the weights normalised exactly, as lang/spec.md says),
+probability (the weights normalised exactly, as lang/spec.md says; an
+outcome of probability 0 is refused: JANI readers drop it, vigil verify
+does not),
 bounded int and bool variables, the constants (after -D), the property's
 start condition as restrict-initial (an array indexed from 0 whose
 elements it or the declaration fixes is a JANI array, any other one variable

@@ -35,10 +35,12 @@ func init() {
 		Usage:   "vigil nn verify [flags] NET PROP.vnnlib",
 		Help: "NET is an ONNX (.onnx), NNet (.nnet) or vigil JSON (.json) network. unsat means no input in\n" +
 			"the property's box satisfies its output constraint (the property is verified); sat comes\n" +
-			"with an input that does, checked by evaluating the network. A short PGD attack runs first;\n" +
-			"then branch and bound splits the input box (best for few inputs, such as ACAS Xu's 5) or\n" +
-			"unstable ReLU neurons (bounded with alpha- and beta-CROWN; best for many inputs): --branch\n" +
-			"auto, the default, gives each half of the time, ReLU splits first above 10 inputs.",
+			"with an input that does, checked by evaluating the network in float64 and the property's\n" +
+			"numbers exactly: a float64 input strictly inside a strict bound such as (< X_0 1), outputs\n" +
+			"that satisfy (>= (* 3 Y_0) 1) as real numbers, not only after rounding. A short PGD attack\n" +
+			"runs first; then branch and bound splits the input box (best for few inputs, such as ACAS\n" +
+			"Xu's 5) or unstable ReLU neurons (bounded with alpha- and beta-CROWN; best for many inputs):\n" +
+			"--branch auto, the default, gives each half of the time, ReLU splits first above 10 inputs.",
 		Examples: []string{
 			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
 			"vigil nn verify net.nnet prop.vnnlib --method alpha --json",

@@ -94,6 +94,9 @@ func runRun(e *cli.Env, args []string) int {
 				return e.Fail(cli.ExitUsage, "vigil run: --replay %s: the run file names %s, not %s %s (a replay checks the run under the file's own property and policy; vigil faults --run analyses a run under others)", *replay, rec, f.flag, val)
 			}
 		}
+		if err := checkReplayWhy(*replay, run); err != nil {
+			return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
+		}
 		if err := checkReplayPolicy(e, m, mf.plaja.reading(), *replay, run, steps); err != nil {
 			return e.Fail(cli.ExitFor(err), "vigil run: %v", err)
 		}
@@ -181,6 +184,36 @@ func checkReplayPolicy(e *cli.Env, m *symbolic.Model, reading load.ArgMax, path 
 			return fmt.Errorf("%s: %s", path, re.Detail())
 		}
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if run.End == explicit.EndStuck && run.Why != "" {
+		// the reason the replay prints is the policy's own, as vigil run
+		// gave it when it recorded the run
+		why, err := explicit.StuckReason(g, dec, d.Name, steps[len(steps)-1].State)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if why != run.Why {
+			return fmt.Errorf("%s: the run says why it ended stuck: %q, but policy %s says %q; was it recorded with another policy file or --argmax?", path, run.Why, d.Name, why)
+		}
+	}
+	return nil
+}
+
+// checkReplayWhy checks a run file's "why", which the replay prints as a
+// line of its own: only a run that ends stuck has one, and it is one line
+// of text. A forged one printed any line after the run, such as a second
+// "end: unsafe after 7 steps" under a run that ended at its step limit.
+func checkReplayWhy(path string, run *explicit.Run) error {
+	if run.Why == "" {
+		return nil
+	}
+	if run.End != explicit.EndStuck {
+		return fmt.Errorf("%s: the run ends %s but says why it ended stuck (%q); only a run that ends stuck has a why", path, run.End, run.Why)
+	}
+	for _, r := range run.Why {
+		if r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 {
+			return fmt.Errorf("%s: the run's why %q holds the control character %q; it is one line of text", path, run.Why, r)
+		}
 	}
 	return nil
 }

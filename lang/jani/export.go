@@ -146,6 +146,9 @@ func (x *exporter) edge(c *symbolic.Command) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := x.zeroProbability(c, probs); err != nil {
+		return nil, err
+	}
 	var dests []any
 	for oi, o := range c.Outcomes {
 		d := obj{"location": "l"}
@@ -352,6 +355,14 @@ func (x *exporter) costVar() string {
 				return true
 			}
 		}
+		// JANI's constants and variables share one namespace: a
+		// constant named cost made the variable an assignment to it,
+		// which vigil import refused
+		for _, c := range x.m.Consts {
+			if c.Name == name {
+				return true
+			}
+		}
 		return x.m.LabelIndex(name) != symbolic.NoLabel
 	}
 	for taken(name) {
@@ -424,6 +435,37 @@ func (x *exporter) policyGuards(pol *symbolic.PolicyDecl) ([]*symbolic.Cond, err
 		return nil, fmt.Errorf("jani: policy %s is a %s policy, which JANI guards cannot express (only rules and table policies are inlined); export the environment alone (no policy) and give the policy file to the tool that reads it", pol.Name, pol.Kind)
 	}
 	return chosen, nil
+}
+
+// zeroProbability refuses an outcome of c whose constant probability is
+// 0 (weight 0, or no weight where the given ones sum to 1). JANI has no
+// such destination: Storm, mcsta and vigil's JANI reader drop it, as vigil
+// prob does, but vigil verify, explore and the safety deciders take every
+// outcome of a .spec command as possible (lang/spec.md: weights never
+// matter there). Written out, the outcome would vanish on the way: a
+// model unsafe only through it would come back safe from vigil import,
+// and vigil explore on the .jani would count fewer states than on the
+// .spec.
+func (x *exporter) zeroProbability(c *symbolic.Command, probs []*big.Rat) error {
+	if len(c.Outcomes) < 2 {
+		return nil
+	}
+	for oi, o := range c.Outcomes {
+		if o.ProbNum != nil || probs[oi].Sign() != 0 {
+			continue
+		}
+		pos := o.Pos
+		if !pos.IsValid() {
+			pos = c.Pos
+		}
+		why := "its weight is 0"
+		if !o.Weight.IsSet() {
+			why = "it has no weight and the given weights sum to 1, which leaves it nothing"
+		}
+		return fmt.Errorf("jani: %s: outcome %d of action %s has probability 0 (%s); a JANI destination of probability 0 is no transition (Storm, mcsta and vigil's JANI reader drop it), but vigil verify takes every outcome as possible, so the exported model would not have it; give the outcome a positive weight, or delete it",
+			pos, oi+1, x.m.Labels[c.Label].Name, why)
+	}
+	return nil
 }
 
 // probabilities returns the outcomes' probabilities as spec.md defines

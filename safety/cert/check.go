@@ -13,6 +13,7 @@ package cert
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -582,7 +583,9 @@ func (ch *checker) list(ss [][]int) string {
 }
 
 // BudgetCap returns the number of states of m (the product of its
-// variables' range sizes), saturating at limit+1 (limit >= 0). It bounds
+// variables' range sizes), saturating at limit+1 (limit >= 0; at limit
+// itself when limit+1 would leave int: a certificate's radius of 2^63-1
+// wrapped it to -2^63, a budget cap below every entry's). It bounds
 // the deviations any radius needs: a state that is r-safe for some finite
 // r is n-safe for n = BudgetCap (a policy greedy on the least worst-case
 // deviation count J* is memoryless and, its count being finite, never
@@ -591,6 +594,9 @@ func (ch *checker) list(ss [][]int) string {
 // budgets up to min(r, n), and an unsafe certificate for such a radius
 // proves its states unsafe with budget n.
 func BudgetCap(m *symbolic.Model, limit int) int {
+	if limit == math.MaxInt {
+		limit-- // so that limit+1 below stays an int
+	}
 	n := 1
 	for i := range m.Vars {
 		lo, hi := m.Vars[i].Lo, m.Vars[i].Hi

@@ -255,9 +255,18 @@ func TestBudgetCapWideRanges(t *testing.T) {
 		{0, maxInt, 1 << 20, 1<<20 + 1},
 		{minInt, minInt + 3, 1 << 20, 4},
 		{maxInt - 3, maxInt, 1 << 20, 4},
+		{0, 9, maxInt, 10}, // limit+1 leaves int (a certificate's radius 2^63-1)
+		{minInt, 0, maxInt, maxInt},
 	} {
 		m := &symbolic.Model{Vars: []symbolic.Var{{Name: "x", Lo: c.lo, Hi: c.hi}, {Name: "b", Lo: 0, Hi: 1}}}
-		want := min(2*c.want, c.limit+1)
+		want := maxInt // saturated: at most int's largest
+		if c.want <= maxInt/2 {
+			want = 2 * c.want
+		}
+		if c.limit < maxInt {
+			want = min(want, c.limit+1)
+		}
+		want = min(want, maxInt)
 		if got := BudgetCap(m, c.limit); got != want {
 			t.Errorf("x in %d..%d, limit %d: %d states, want %d", c.lo, c.hi, c.limit, got, want)
 		}

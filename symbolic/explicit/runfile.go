@@ -209,6 +209,9 @@ func checkEnd(m *symbolic.Model, r *Run, steps []Step) error {
 		if err != nil {
 			return err
 		}
+		if err := checkLoop(m, r, steps); err != nil {
+			return err
+		}
 		return checkDeadlock(g, r, steps)
 	}
 	prop := m.Property(r.Property)
@@ -237,7 +240,27 @@ func checkEnd(m *symbolic.Model, r *Run, steps []Step) error {
 	if st != want {
 		return runFileErrorf(last, "the run ends %s, but its last state %s is %s under property %s", r.End, m.FormatState(s), st, prop.Name)
 	}
+	if err := checkLoop(m, r, steps); err != nil {
+		return err
+	}
 	return checkDeadlock(g, r, steps)
+}
+
+// checkLoop checks that a run that ends in a loop (a goal test's: the
+// run revisits a state) ends in a state it met before. Without it, a file
+// claiming "end": "loop" after any open state replayed, exit 0, as a
+// policy run that never reaches the goal.
+func checkLoop(m *symbolic.Model, r *Run, steps []Step) error {
+	if r.End != "loop" {
+		return nil
+	}
+	last := len(steps) - 1
+	for i := range last {
+		if slices.Equal(steps[i].State, steps[last].State) {
+			return nil
+		}
+	}
+	return runFileErrorf(last, "the run ends in a loop, but its last state %s is not one it met before", m.FormatState(steps[last].State))
 }
 
 // checkDeadlock checks that a run that ends in a deadlock has no label
