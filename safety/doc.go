@@ -38,7 +38,8 @@
 // budgets per state, then a window of budgets), so memory follows the
 // pairs touched, not states times r+1; every decider refuses with an
 // error once it holds more than MaxPairs pairs (records plus unsafe
-// proofs: the value-based deciders prove one per increase of a value).
+// proofs: the value-based deciders prove one per increase of a value; iPI
+// and nPI count the pairs their iterations visit again too).
 //
 // # Semantics
 //

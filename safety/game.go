@@ -133,6 +133,8 @@ type base struct {
 	ticks int
 	prog  func(Stats)
 	held  func() int64 // the pairs the decider's records index (nil: none)
+	// heldWhat says what held counts in the error ("holds" when empty).
+	heldWhat string
 }
 
 func newBase(sp *Space, r Radius, name string) base {
@@ -144,7 +146,9 @@ func newBase(sp *Space, r Radius, name string) base {
 // npi and propu keep records only of the pairs they touch, see pairTable;
 // a window budget counts half) plus the pairs its facts prove not safe
 // (value iteration, LRTDP and LAO* prove one per increase of a state's
-// value). A radius of 10^6 on a model of 101 reachable states (among many
+// value); iPI and nPI also count each pair an iteration visits again (an
+// iteration may mark one pair and walk many), so that their work, not
+// only their memory, stays within the bound. A radius of 10^6 on a model of 101 reachable states (among many
 // more) reaches a hundred million pairs and died out of memory; such a
 // question is refused with an error once the decider holds more than the
 // bound, at about 2 GB (Prop-U 4 GB; safety/FIGURES.md). Before the
@@ -232,8 +236,12 @@ func (d *base) checkPairs() error {
 		n += d.held()
 	}
 	if n > maxPairs {
-		return fmt.Errorf("radius %d: the search holds more than %d (state, remaining budget) pairs (%d states so far); use a smaller radius or --radius inf",
-			d.user, maxPairs, d.sp.Len())
+		what := d.heldWhat
+		if what == "" {
+			what = "holds"
+		}
+		return fmt.Errorf("radius %d: the search %s more than %d (state, remaining budget) pairs (%d states so far); use a smaller radius or --radius inf",
+			d.user, what, maxPairs, d.sp.Len())
 	}
 	return nil
 }

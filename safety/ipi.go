@@ -80,6 +80,10 @@ type IPI struct {
 	frames  []iFrame
 	obuf    []uint32
 	newMark bool
+	// revisits counts the pairs an iteration enters that an earlier one
+	// entered: an iteration that marks one pair may walk many again, and
+	// the bound counts them (see NPI), so iPI's work stays within it.
+	revisits int64
 }
 
 // ipiRec is iPI's record of a pair.
@@ -100,7 +104,8 @@ type iFrame struct {
 func NewIPI(sp *Space, r Radius, opt Options) *IPI {
 	d := &IPI{base: newBase(sp, r, "ipi("+opt.Order.String()+")"), ord: orders{opt.Order, opt.Seed}}
 	d.pt = newPairTable[ipiRec](d.r)
-	d.held = d.pt.size
+	d.held = func() int64 { return d.pt.size() + d.revisits }
+	d.heldWhat = "holds or revisits"
 	return d
 }
 
@@ -147,6 +152,9 @@ func (d *IPI) enter(ctx context.Context, s uint32, b int32) (safe, pushed bool, 
 	}
 	d.pt.sync(d.sp.Len())
 	p := d.pt.at(s, b) // before indexing rec: at may grow it
+	if d.pt.rec[p].seen != 0 {
+		d.revisits++
+	}
 	d.pt.rec[p].seen = d.epoch
 	d.visited = append(d.visited, uint64(s)<<32|uint64(uint32(b)))
 	o0 := len(d.obuf)
@@ -218,14 +226,24 @@ frames:
 // make the policy greedy (an action without known-unsafe outcomes where
 // there is one) over the pairs it reaches and repeat. The initial policy
 // takes the first action of the action order (learn: the tested policy).
+//
+// An iteration may mark a single pair while it walks many: on a model
+// where every pair is unsafe and each walk marks one more, nPI's work grows
+// with the pairs times the walks' length while its records stay far below
+// the bound (radius 2^20 on 101 states iterated for minutes, a billion
+// expansions, never refused). So the bound counts, beside the records,
+// every visit of a pair an earlier walk visited: nPI's whole work is its
+// visits, the first ones are its records, so it answers or is refused
+// after at most about MaxPairs visits.
 type NPI struct {
 	base
-	pt    pairTable[npiRec]
-	ord   orders
-	epoch uint32
-	obuf  []uint32
-	stack []nFrame
-	post  []uint64
+	pt       pairTable[npiRec]
+	ord      orders
+	epoch    uint32
+	obuf     []uint32
+	stack    []nFrame
+	post     []uint64
+	revisits int64 // visits of pairs an earlier walk visited
 }
 
 // npiRec is nPI's record of a pair.
@@ -244,7 +262,8 @@ type nFrame struct {
 func NewNPI(sp *Space, r Radius, opt Options) *NPI {
 	d := &NPI{base: newBase(sp, r, "npi("+opt.Order.String()+")"), ord: orders{opt.Order, opt.Seed}}
 	d.pt = newPairTable[npiRec](d.r)
-	d.held = d.pt.size
+	d.held = func() int64 { return d.pt.size() + d.revisits }
+	d.heldWhat = "holds or revisits"
 	return d
 }
 
@@ -273,8 +292,12 @@ func (d *NPI) walk(ctx context.Context, s0 uint32, b0 int32, greedy bool) ([]uin
 	visit := func(s uint32, b int32) (bool, error) {
 		d.pt.sync(d.sp.Len())
 		p := d.pt.at(s, b)
-		if d.pt.rec[p].stamp == d.epoch {
+		switch d.pt.rec[p].stamp {
+		case d.epoch:
 			return false, nil
+		case 0:
+		default:
+			d.revisits++
 		}
 		d.pt.rec[p].stamp = d.epoch
 		if d.knownUnsafe(s, b) || d.knownSafe(s, b) {
