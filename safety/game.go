@@ -146,9 +146,9 @@ func newBase(sp *Space, r Radius, name string) base {
 // npi and propu keep records only of the pairs they touch, see pairTable;
 // a window budget counts half) plus the pairs its facts prove not safe
 // (value iteration, LRTDP and LAO* prove one per increase of a state's
-// value); iPI and nPI also count each pair an iteration visits again (an
-// iteration may mark one pair and walk many), so that their work, not
-// only their memory, stays within the bound. A radius of 10^6 on a model of 101 reachable states (among many
+// value); iPI and nPI also count each pair an iteration of the question
+// visits again (an iteration may mark one pair and walk many), so that
+// their work on a question, not only their memory, stays within the bound. A radius of 10^6 on a model of 101 reachable states (among many
 // more) reaches a hundred million pairs and died out of memory; such a
 // question is refused with an error once the decider holds more than the
 // bound, at about 2 GB (Prop-U 4 GB; safety/FIGURES.md). Before the

@@ -80,9 +80,10 @@ type IPI struct {
 	frames  []iFrame
 	obuf    []uint32
 	newMark bool
-	// revisits counts the pairs an iteration enters that an earlier one
-	// entered: an iteration that marks one pair may walk many again, and
-	// the bound counts them (see NPI), so iPI's work stays within it.
+	// revisits counts the pairs an iteration of this call enters that an
+	// earlier iteration entered: an iteration that marks one pair may walk
+	// many again, and the bound counts them (see NPI), so the work of a
+	// call stays within it.
 	revisits int64
 }
 
@@ -115,6 +116,7 @@ func (d *IPI) Decide(ctx context.Context, id uint32) (bool, error) {
 		return ans, nil
 	}
 	b := d.budget()
+	d.revisits = 0 // the bound is on one question's work
 	for {
 		d.stats.Iters++
 		d.epoch++
@@ -232,9 +234,10 @@ frames:
 // with the pairs times the walks' length while its records stay far below
 // the bound (radius 2^20 on 101 states iterated for minutes, a billion
 // expansions, never refused). So the bound counts, beside the records,
-// every visit of a pair an earlier walk visited: nPI's whole work is its
-// visits, the first ones are its records, so it answers or is refused
-// after at most about MaxPairs visits.
+// every visit in this call of a pair an earlier walk visited: a call's
+// work is its visits, the first ones are new records, so it answers or is
+// refused after at most about MaxPairs visits. (Counted over the
+// decider's life, a long batch of cheap questions would be refused.)
 type NPI struct {
 	base
 	pt       pairTable[npiRec]
@@ -243,7 +246,7 @@ type NPI struct {
 	obuf     []uint32
 	stack    []nFrame
 	post     []uint64
-	revisits int64 // visits of pairs an earlier walk visited
+	revisits int64 // this call's visits of pairs an earlier walk visited
 }
 
 // npiRec is nPI's record of a pair.
@@ -365,6 +368,7 @@ func (d *NPI) Decide(ctx context.Context, id uint32) (bool, error) {
 		return ans, nil
 	}
 	b0 := d.budget()
+	d.revisits = 0 // the bound is on one question's work
 	for {
 		d.stats.Iters++
 		env, err := d.walk(ctx, id, b0, false)
