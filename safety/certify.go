@@ -123,7 +123,7 @@ func (cf *certifier) add(id uint32) (cert.Kind, error) {
 		proofAt := func(s uint32, b int32) int32 {
 			best := int32(-1)
 			for p := f.head[s]; p >= 0; p = f.proofs[p].next {
-				if f.proofs[p].b >= b && (best < 0 || f.proofs[p].t < f.proofs[best].t) {
+				if f.proofs[p].b >= b && (best < 0 || p < best) {
 					best = p
 				}
 			}
@@ -151,7 +151,7 @@ func (cf *certifier) add(id uint32) (cert.Kind, error) {
 			it := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			pr := f.proofs[it.p]
-			c.Entries = append(c.Entries, cert.Entry{S: sp.State(it.s), B: int(pr.b), Rank: int(pr.t)})
+			c.Entries = append(c.Entries, cert.Entry{S: sp.State(it.s), B: int(pr.b), Rank: int(it.p) + 1})
 			first, end := sp.Groups(it.s)
 			if !sp.IsExpanded(it.s) {
 				return "", vigilerr.Internalf("safety", "%s proven unsafe but never expanded", sp.Format(it.s))
@@ -168,7 +168,7 @@ func (cf *certifier) add(id uint32) (cert.Kind, error) {
 						found = true
 						break
 					}
-					if q := proofAt(t, bp); q >= 0 && f.proofs[q].t < pr.t {
+					if q := proofAt(t, bp); q >= 0 && q < it.p {
 						wit, found = q, true
 						if !done[q] {
 							done[q] = true

@@ -33,6 +33,14 @@
 // pair (s, b) of that game is safe iff J*_{pi,r}(s) <= b, so all deciders
 // answer the same question.
 //
+// The search deciders (TarjanSafe, iPI, nPI, Prop-U) keep their per-pair
+// records only for the pairs they reach (pairTable: a short chain of
+// budgets per state, then a window of budgets), so memory follows the
+// pairs touched, not states times r+1; every decider refuses with an
+// error once it holds more than MaxPairs pairs (records plus unsafe
+// proofs: the value-based deciders prove one per increase of a value; iPI
+// and nPI count the pairs their iterations visit again too).
+//
 // # Semantics
 //
 // Unsafe states (the property's unsafe condition) and goal states are

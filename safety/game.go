@@ -72,13 +72,13 @@ type Decider interface {
 
 const noYes = math.MaxInt32
 
-// proof records that (state, budget) is not budget-safe, at time t: every
-// label available with that budget has an outcome that is unsafe or was
-// proven not safe earlier (with the remaining budget). Times give the
-// ranks of unsafe certificates.
+// proof records that (state, budget) is not budget-safe: every label
+// available with that budget has an outcome that is unsafe or was proven
+// not safe earlier (with the remaining budget). A proof's index in
+// facts.proofs is its time: index+1 is its rank in unsafe certificates.
+// (A separate time field, always index+1, took 4 of 12 bytes a proof.)
 type proof struct {
 	b    int32
-	t    uint32
 	next int32 // next proof of the same state, -1 ends
 }
 
@@ -94,7 +94,6 @@ type facts struct {
 	no       []int32 // largest budget known unsafe, -1: none
 	head     []int32 // first proof of the state, -1: none
 	proofs   []proof
-	time     uint32
 	safeTime uint32 // counts the changes of yes (a search may retry what failed before)
 }
 
@@ -119,8 +118,7 @@ func (f *facts) markUnsafe(s uint32, b int32) {
 		return
 	}
 	f.no[s] = b
-	f.time++
-	f.proofs = append(f.proofs, proof{b: b, t: f.time, next: f.head[s]})
+	f.proofs = append(f.proofs, proof{b: b, next: f.head[s]})
 	f.head[s] = int32(len(f.proofs) - 1)
 }
 
@@ -134,6 +132,9 @@ type base struct {
 	name  string
 	ticks int
 	prog  func(Stats)
+	held  func() int64 // the pairs the decider's records index (nil: none)
+	// heldWhat says what held counts in the error ("holds" when empty).
+	heldWhat string
 }
 
 func newBase(sp *Space, r Radius, name string) base {
@@ -141,12 +142,19 @@ func newBase(sp *Space, r Radius, name string) base {
 }
 
 // MaxPairs bounds the (state, remaining budget) pairs a decider for a
-// finite radius r >= 1 may index (states stored times r+1): their arrays
-// are dense (tens of bytes a pair), so a radius of 10^6 on a model of 61
-// reachable states (among many more) needed several GB and died out of
-// memory. At the bound TarjanSafe's arrays take about 3 GB (a million
-// reachable states at radius 63 fit; 2^24, this bound's first value,
-// refused two million states at radius 10, which took 1 GB before).
+// finite radius r >= 1 may hold: the pairs its records index (tarjan, ipi,
+// npi and propu keep records only of the pairs they touch, see pairTable;
+// a window budget counts half) plus the pairs its facts prove not safe
+// (value iteration, LRTDP and LAO* prove one per increase of a state's
+// value); iPI and nPI also count each pair an iteration of the question
+// visits again (an iteration may mark one pair and walk many), so that
+// their work on a question, not only their memory, stays within the bound. A radius of 10^6 on a model of 101 reachable states (among many
+// more) reaches a hundred million pairs and died out of memory; such a
+// question is refused with an error once the decider holds more than the
+// bound, at about 2 GB (Prop-U 4 GB; safety/FIGURES.md). Before the
+// records followed the touched pairs, the bound was on states times r+1,
+// and three million reachable states at radius 30 were refused before any
+// answer, though the search reached each state with one budget.
 const MaxPairs = 1 << 26
 
 // maxPairs is MaxPairs; tests lower it.
@@ -201,9 +209,8 @@ func (d *base) expand(ctx context.Context, s uint32) error {
 	if err := d.sp.Expand(s); err != nil {
 		return err
 	}
-	if d.r > 0 && int64(d.sp.Len())*int64(d.r+1) > maxPairs {
-		return fmt.Errorf("radius %d: the deciders keep every (state, remaining budget) pair, and %d states times %d budgets exceed %d pairs; use a smaller radius or --radius inf",
-			d.user, d.sp.Len(), d.r+1, maxPairs)
+	if err := d.checkPairs(); err != nil {
+		return err
 	}
 	d.sync()
 	d.ticks++
@@ -214,6 +221,27 @@ func (d *base) expand(ctx context.Context, s uint32) error {
 		if d.prog != nil && d.ticks&4095 == 0 {
 			d.prog(d.stats)
 		}
+	}
+	return nil
+}
+
+// checkPairs refuses to go on when the decider holds more pairs than
+// maxPairs (see MaxPairs).
+func (d *base) checkPairs() error {
+	if d.r <= 0 {
+		return nil
+	}
+	n := int64(len(d.f.proofs))
+	if d.held != nil {
+		n += d.held()
+	}
+	if n > maxPairs {
+		what := d.heldWhat
+		if what == "" {
+			what = "holds"
+		}
+		return fmt.Errorf("radius %d: the search %s more than %d (state, remaining budget) pairs (%d states so far); use a smaller radius or --radius inf",
+			d.user, what, maxPairs, d.sp.Len())
 	}
 	return nil
 }

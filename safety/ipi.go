@@ -4,21 +4,6 @@ import (
 	"context"
 )
 
-// pairIndex maps (state, budget) pairs to dense indices and keeps the
-// per-pair arrays of the search-based deciders sized.
-type pairIndex struct {
-	layers int
-}
-
-func newPairIndex(r Radius) pairIndex {
-	if r < 0 {
-		return pairIndex{layers: 1}
-	}
-	return pairIndex{layers: int(r) + 1}
-}
-
-func (pi pairIndex) at(s uint32, b int32) int { return int(s)*pi.layers + int(b) }
-
 func growU32(a []uint32, n int) []uint32 {
 	if len(a) >= n {
 		return a
@@ -88,15 +73,24 @@ func (o orders) build(d *base, s uint32, b int32, dst []uint32) []uint32 {
 // the tested policy costs one unit and is unavailable at budget 0.
 type IPI struct {
 	base
-	pi      pairIndex
+	pt      pairTable[ipiRec]
 	ord     orders
-	seen    []uint32 // per pair: iteration stamp
-	chosen  []uint32 // per pair: the group that returned maybe-safe
 	epoch   uint32
 	visited []uint64 // pairs seen this iteration (state<<32 | budget)
 	frames  []iFrame
 	obuf    []uint32
 	newMark bool
+	// revisits counts the pairs an iteration of this call enters that an
+	// earlier iteration entered: an iteration that marks one pair may walk
+	// many again, and the bound counts them (see NPI), so the work of a
+	// call stays within it.
+	revisits int64
+}
+
+// ipiRec is iPI's record of a pair.
+type ipiRec struct {
+	seen   uint32 // iteration stamp
+	chosen uint32 // the group that returned maybe-safe
 }
 
 type iFrame struct {
@@ -109,7 +103,11 @@ type iFrame struct {
 
 // NewIPI returns iPI with opt.Order for radius r over sp.
 func NewIPI(sp *Space, r Radius, opt Options) *IPI {
-	return &IPI{base: newBase(sp, r, "ipi("+opt.Order.String()+")"), pi: newPairIndex(searchRadius(sp, r)), ord: orders{opt.Order, opt.Seed}}
+	d := &IPI{base: newBase(sp, r, "ipi("+opt.Order.String()+")"), ord: orders{opt.Order, opt.Seed}}
+	d.pt = newPairTable[ipiRec](d.r)
+	d.held = func() int64 { return d.pt.size() + d.revisits }
+	d.heldWhat = "holds or revisits"
+	return d
 }
 
 // Decide reports whether id is r-safe.
@@ -118,6 +116,7 @@ func (d *IPI) Decide(ctx context.Context, id uint32) (bool, error) {
 		return ans, nil
 	}
 	b := d.budget()
+	d.revisits = 0 // the bound is on one question's work
 	for {
 		d.stats.Iters++
 		d.epoch++
@@ -134,7 +133,7 @@ func (d *IPI) Decide(ctx context.Context, id uint32) (bool, error) {
 		if !d.newMark {
 			for _, v := range d.visited {
 				s, vb := uint32(v>>32), int32(uint32(v))
-				d.f.markSafe(s, vb, d.chosen[d.pi.at(s, vb)])
+				d.f.markSafe(s, vb, d.pt.rec[d.pt.find(s, vb)].chosen)
 			}
 			return true, nil
 		}
@@ -147,27 +146,23 @@ func (d *IPI) enter(ctx context.Context, s uint32, b int32) (safe, pushed bool, 
 	if d.knownUnsafe(s, b) {
 		return false, false, nil
 	}
-	d.syncPairs()
-	p := d.pi.at(s, b)
-	if d.seen[p] == d.epoch {
+	if p := d.pt.find(s, b); p >= 0 && d.pt.rec[p].seen == d.epoch {
 		return true, false, nil
 	}
 	if safe, done, err := d.settle(ctx, s, b); done {
 		return safe, false, err
 	}
-	d.syncPairs()
-	d.seen[p] = d.epoch
+	d.pt.sync(d.sp.Len())
+	p := d.pt.at(s, b) // before indexing rec: at may grow it
+	if d.pt.rec[p].seen != 0 {
+		d.revisits++
+	}
+	d.pt.rec[p].seen = d.epoch
 	d.visited = append(d.visited, uint64(s)<<32|uint64(uint32(b)))
 	o0 := len(d.obuf)
 	d.obuf = d.ord.build(&d.base, s, b, d.obuf)
 	d.frames = append(d.frames, iFrame{s: s, b: b, o0: o0, oi: o0, o1: len(d.obuf)})
 	return false, true, nil
-}
-
-func (d *IPI) syncPairs() {
-	n := d.sp.Len() * d.pi.layers
-	d.seen = growU32(d.seen, n)
-	d.chosen = growU32(d.chosen, n)
 }
 
 // rec runs rec-iPI(s) with an explicit stack; it returns false for unsafe.
@@ -207,7 +202,7 @@ frames:
 				f.j++
 			}
 			if f.j == len(succ) {
-				d.chosen[d.pi.at(f.s, f.b)] = k
+				d.pt.rec[d.pt.find(f.s, f.b)].chosen = k
 				d.obuf = d.obuf[:f.o0]
 				d.frames = d.frames[:len(d.frames)-1]
 				ret, haveRet = true, true
@@ -233,16 +228,31 @@ frames:
 // make the policy greedy (an action without known-unsafe outcomes where
 // there is one) over the pairs it reaches and repeat. The initial policy
 // takes the first action of the action order (learn: the tested policy).
+//
+// An iteration may mark a single pair while it walks many: on a model
+// where every pair is unsafe and each walk marks one more, nPI's work grows
+// with the pairs times the walks' length while its records stay far below
+// the bound (radius 2^20 on 101 states iterated for minutes, a billion
+// expansions, never refused). So the bound counts, beside the records,
+// every visit in this call of a pair an earlier walk visited: a call's
+// work is its visits, the first ones are new records, so it answers or is
+// refused after at most about MaxPairs visits. (Counted over the
+// decider's life, a long batch of cheap questions would be refused.)
 type NPI struct {
 	base
-	pi    pairIndex
-	ord   orders
-	pol   []uint32 // per pair: group+1 of the current policy, 0 none
-	stamp []uint32
-	epoch uint32
-	obuf  []uint32
-	stack []nFrame
-	post  []uint64
+	pt       pairTable[npiRec]
+	ord      orders
+	epoch    uint32
+	obuf     []uint32
+	stack    []nFrame
+	post     []uint64
+	revisits int64 // this call's visits of pairs an earlier walk visited
+}
+
+// npiRec is nPI's record of a pair.
+type npiRec struct {
+	pol   uint32 // group+1 of the current policy, 0 none
+	stamp uint32
 }
 
 type nFrame struct {
@@ -253,13 +263,11 @@ type nFrame struct {
 
 // NewNPI returns nPI for radius r over sp.
 func NewNPI(sp *Space, r Radius, opt Options) *NPI {
-	return &NPI{base: newBase(sp, r, "npi("+opt.Order.String()+")"), pi: newPairIndex(searchRadius(sp, r)), ord: orders{opt.Order, opt.Seed}}
-}
-
-func (d *NPI) syncPairs() {
-	n := d.sp.Len() * d.pi.layers
-	d.pol = growU32(d.pol, n)
-	d.stamp = growU32(d.stamp, n)
+	d := &NPI{base: newBase(sp, r, "npi("+opt.Order.String()+")"), ord: orders{opt.Order, opt.Seed}}
+	d.pt = newPairTable[npiRec](d.r)
+	d.held = func() int64 { return d.pt.size() + d.revisits }
+	d.heldWhat = "holds or revisits"
+	return d
 }
 
 // qSafe reports whether group k of s has no known-unsafe outcome with the
@@ -285,12 +293,16 @@ func (d *NPI) walk(ctx context.Context, s0 uint32, b0 int32, greedy bool) ([]uin
 	d.epoch++
 	d.post = d.post[:0]
 	visit := func(s uint32, b int32) (bool, error) {
-		d.syncPairs()
-		p := d.pi.at(s, b)
-		if d.stamp[p] == d.epoch {
+		d.pt.sync(d.sp.Len())
+		p := d.pt.at(s, b)
+		switch d.pt.rec[p].stamp {
+		case d.epoch:
 			return false, nil
+		case 0:
+		default:
+			d.revisits++
 		}
-		d.stamp[p] = d.epoch
+		d.pt.rec[p].stamp = d.epoch
 		if d.knownUnsafe(s, b) || d.knownSafe(s, b) {
 			d.post = append(d.post, uint64(s)<<32|uint64(uint32(b)))
 			return false, nil
@@ -298,11 +310,11 @@ func (d *NPI) walk(ctx context.Context, s0 uint32, b0 int32, greedy bool) ([]uin
 		if err := d.expand(ctx, s); err != nil {
 			return false, err
 		}
-		d.syncPairs()
+		d.pt.sync(d.sp.Len())
 		if d.sp.Deadlock(s) {
 			return false, nil
 		}
-		cur := d.pol[p]
+		cur := d.pt.rec[p].pol
 		if greedy || cur == 0 {
 			d.obuf = d.ord.build(&d.base, s, b, d.obuf[:0])
 			pick := uint32(0)
@@ -320,7 +332,7 @@ func (d *NPI) walk(ctx context.Context, s0 uint32, b0 int32, greedy bool) ([]uin
 			if pick == 0 && len(d.obuf) > 0 {
 				pick = d.obuf[0] + 1
 			}
-			d.pol[p] = pick
+			d.pt.rec[p].pol = pick
 		}
 		d.stack = append(d.stack, nFrame{s: s, b: b})
 		return true, nil
@@ -330,7 +342,7 @@ func (d *NPI) walk(ctx context.Context, s0 uint32, b0 int32, greedy bool) ([]uin
 	}
 	for len(d.stack) > 0 {
 		f := &d.stack[len(d.stack)-1]
-		g := d.pol[d.pi.at(f.s, f.b)]
+		g := d.pt.rec[d.pt.find(f.s, f.b)].pol
 		if g != 0 {
 			k := g - 1
 			succ := d.sp.Succ(k)
@@ -356,6 +368,7 @@ func (d *NPI) Decide(ctx context.Context, id uint32) (bool, error) {
 		return ans, nil
 	}
 	b0 := d.budget()
+	d.revisits = 0 // the bound is on one question's work
 	for {
 		d.stats.Iters++
 		env, err := d.walk(ctx, id, b0, false)
@@ -389,7 +402,7 @@ func (d *NPI) Decide(ctx context.Context, id uint32) (bool, error) {
 			for _, v := range env {
 				s, b := uint32(v>>32), int32(uint32(v))
 				if d.sp.Status(s) == 0 && !d.sp.Deadlock(s) && d.f.yes[s] > b {
-					d.f.markSafe(s, b, d.pol[d.pi.at(s, b)]-1)
+					d.f.markSafe(s, b, d.pt.rec[d.pt.find(s, b)].pol-1)
 				}
 			}
 			return true, nil

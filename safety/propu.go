@@ -16,9 +16,7 @@ import (
 // remaining budget) pairs like iPI.
 type PropU struct {
 	base
-	pi    pairIndex
-	stamp []uint32
-	loc   []uint32 // per pair: region index (valid when stamped)
+	pt    pairTable[propuRec]
 	epoch uint32
 
 	// the region, rebuilt per call
@@ -33,24 +31,32 @@ type PropU struct {
 	bad   []bool   // node -> known unsafe
 }
 
+// propuRec is Prop-U's record of a pair.
+type propuRec struct {
+	stamp uint32 // the call that put it in the region
+	loc   uint32 // region index (valid when stamped)
+}
+
 // NewPropU returns Prop-U for radius r over sp.
 func NewPropU(sp *Space, r Radius) *PropU {
-	return &PropU{base: newBase(sp, r, "propu"), pi: newPairIndex(searchRadius(sp, r))}
+	d := &PropU{base: newBase(sp, r, "propu")}
+	d.pt = newPairTable[propuRec](d.r)
+	d.held = d.pt.size
+	return d
 }
 
 func (d *PropU) node(s uint32, b int32) uint32 {
-	n := d.sp.Len() * d.pi.layers
-	d.stamp = growU32(d.stamp, n)
-	d.loc = growU32(d.loc, n)
-	p := d.pi.at(s, b)
-	if d.stamp[p] == d.epoch {
-		return d.loc[p]
+	d.pt.sync(d.sp.Len())
+	q := d.pt.at(s, b) // before taking rec: at may grow it
+	p := &d.pt.rec[q]
+	if p.stamp == d.epoch {
+		return p.loc
 	}
-	d.stamp[p] = d.epoch
-	d.loc[p] = uint32(len(d.ns))
+	p.stamp = d.epoch
+	p.loc = uint32(len(d.ns))
 	d.ns = append(d.ns, s)
 	d.nb = append(d.nb, b)
-	return d.loc[p]
+	return p.loc
 }
 
 // Decide reports whether id is r-safe.

@@ -35,17 +35,24 @@ type Tarjan struct {
 	base
 	path   bool // paper 002's Algorithm 1: only the DFS path counts as "on the stack"
 	noLook bool // no decidedGroup look-ahead (for the figures' baseline)
-	// per pair: 1 + facts.safeTime when its look-ahead last failed (0:
+	// per pair (tRec): its DFS index and lowlink while on the stack, and
+	// looked: 1 + facts.safeTime when its look-ahead last failed (0:
 	// never tried). It is tried again only when a state was proven safe
 	// since; a successor that turned out a deadlock meanwhile is missed,
 	// which costs time (the search decides), never an answer.
-	looked  []uint32
-	idx     []int32 // per pair: DFS index while on the stack, 0 otherwise
-	low     []int32
-	active  []bool // per pair: has a frame (is on the DFS path)
+	pt      pairTable[tRec]
 	stack   []tEntry
 	frames  []tFrame
 	counter int32
+}
+
+// tRec is TarjanSafe's record of a pair (12 bytes).
+type tRec struct {
+	idx int32 // DFS index while on the stack, 0 otherwise
+	low int32
+	// TarjanSafe: looked (see Tarjan); tarjan-path, which never looks
+	// ahead: 1 while the pair has a frame (is on the DFS path), else 0.
+	aux uint32
 }
 
 type tEntry struct {
@@ -63,11 +70,19 @@ type tFrame struct {
 	h        int    // stack height before trying group k
 	lowSaved int32
 	pos      int // the pair's position on the stack
+	p        int // the pair's record
 }
 
 // NewTarjan returns TarjanSafe for radius r over sp.
 func NewTarjan(sp *Space, r Radius) *Tarjan {
-	return &Tarjan{base: newBase(sp, r, "tarjan")}
+	return newTarjan(sp, r, "tarjan", false)
+}
+
+func newTarjan(sp *Space, r Radius, name string, path bool) *Tarjan {
+	d := &Tarjan{base: newBase(sp, r, name), path: path}
+	d.pt = newPairTable[tRec](d.r)
+	d.held = d.pt.size
+	return d
 }
 
 // NewTarjanPath returns TarjanSafe as paper 002's Algorithm 1 runs it
@@ -78,27 +93,7 @@ func NewTarjan(sp *Space, r Radius) *Tarjan {
 // but it does not keep what a safe certificate needs (the choices below
 // the root), so Certify refuses them.
 func NewTarjanPath(sp *Space, r Radius) *Tarjan {
-	return &Tarjan{base: newBase(sp, r, "tarjan-path"), path: true}
-}
-
-func (d *Tarjan) layers() int {
-	if d.r < 0 {
-		return 1
-	}
-	return int(d.r) + 1
-}
-
-func (d *Tarjan) pair(s uint32, b int32) int { return int(s)*d.layers() + int(b) }
-
-func (d *Tarjan) syncPairs() {
-	n := d.sp.Len() * d.layers()
-	if len(d.idx) < n {
-		m := max(n, len(d.idx)+len(d.idx)/2)
-		d.idx = append(d.idx, make([]int32, m-len(d.idx))...)
-		d.low = append(d.low, make([]int32, m-len(d.low))...)
-		d.active = append(d.active, make([]bool, m-len(d.active))...)
-		d.looked = append(d.looked, make([]uint32, m-len(d.looked))...)
-	}
+	return newTarjan(sp, r, "tarjan-path", true)
 }
 
 // Decide reports whether id is r-safe.
@@ -124,23 +119,27 @@ func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool
 	if safe, done, err := d.settle(ctx, s, b); done {
 		return safe, false, err
 	}
-	d.syncPairs()
-	p := d.pair(s, b)
-	if !d.path && !d.noLook && d.looked[p] != d.f.safeTime+1 {
+	d.pt.sync(d.sp.Len())
+	p := d.pt.at(s, b)
+	if !d.path && !d.noLook && d.pt.rec[p].aux != d.f.safeTime+1 {
 		if k, y, ok := d.decidedGroup(s, b); ok {
 			d.f.markSafe(s, y, k)
 			return true, false, nil
 		}
-		d.looked[p] = d.f.safeTime + 1
+		d.pt.rec[p].aux = d.f.safeTime + 1
 	}
 	if d.counter == 1<<31-2 {
 		return false, false, errTooDeep
 	}
 	d.counter++
-	d.idx[p], d.low[p], d.active[p] = d.counter, d.counter, true
+	rp := &d.pt.rec[p]
+	rp.idx, rp.low = d.counter, d.counter
+	if d.path {
+		rp.aux = 1 // on the path
+	}
 	d.stack = append(d.stack, tEntry{s: s, b: b, i: d.counter})
 	first, end := d.sp.Groups(s)
-	d.frames = append(d.frames, tFrame{s: s, b: b, k: first, end: end, j: -1, pos: len(d.stack) - 1})
+	d.frames = append(d.frames, tFrame{s: s, b: b, k: first, end: end, j: -1, pos: len(d.stack) - 1, p: p})
 	return false, true, nil
 }
 
@@ -181,8 +180,8 @@ groups:
 // popTo pops the stack down to height h, forgetting the popped pairs.
 func (d *Tarjan) popTo(h int) {
 	for _, e := range d.stack[h:] {
-		if q := d.pair(e.s, e.b); d.idx[q] == e.i {
-			d.idx[q] = 0
+		if q := d.pt.find(e.s, e.b); d.pt.rec[q].idx == e.i {
+			d.pt.rec[q].idx = 0
 		}
 	}
 	d.stack = d.stack[:h]
@@ -198,17 +197,17 @@ func (d *Tarjan) find(ctx context.Context, s0 uint32, b0 int32) (bool, error) {
 frames:
 	for len(d.frames) > 0 {
 		f := &d.frames[len(d.frames)-1]
-		p := d.pair(f.s, f.b)
+		p := f.p
 		if haveRet {
 			haveRet = false
 			if !ret {
 				d.popTo(f.h)
-				d.low[p] = f.lowSaved
+				d.pt.rec[p].low = f.lowSaved
 				f.k++
 				f.j = -1
 			} else {
 				if retPending {
-					d.low[p] = min(d.low[p], retLow)
+					d.pt.rec[p].low = min(d.pt.rec[p].low, retLow)
 				}
 				f.j++
 			}
@@ -220,7 +219,7 @@ frames:
 					// No action is safe within the budget.
 					d.f.markUnsafe(f.s, f.b)
 					d.popTo(f.pos)
-					d.active[p] = false
+					d.leave(p)
 					d.frames = d.frames[:len(d.frames)-1]
 					ret, haveRet = false, true
 					continue frames
@@ -229,14 +228,14 @@ frames:
 					f.k++
 					continue
 				}
-				f.h, f.lowSaved, f.j = len(d.stack), d.low[p], 0
+				f.h, f.lowSaved, f.j = len(d.stack), d.pt.rec[p].low, 0
 			}
 			bp := f.b - d.cost(f.s, f.k)
 			succ := d.sp.Succ(f.k)
 			for f.j < len(succ) {
 				t := succ[f.j]
-				if tp := d.pair(t, bp); tp < len(d.idx) && d.idx[tp] != 0 && (!d.path || d.active[tp]) {
-					d.low[p] = min(d.low[p], d.idx[tp])
+				if tp := d.pt.find(t, bp); tp >= 0 && d.pt.rec[tp].idx != 0 && (!d.path || d.pt.rec[tp].aux != 0) {
+					d.pt.rec[p].low = min(d.pt.rec[p].low, d.pt.rec[tp].idx)
 					f.j++
 					continue
 				}
@@ -249,7 +248,7 @@ frames:
 				}
 				if !r {
 					d.popTo(f.h)
-					d.low[p] = f.lowSaved
+					d.pt.rec[p].low = f.lowSaved
 					f.k++
 					f.j = -1
 					continue groups
@@ -260,7 +259,7 @@ frames:
 		}
 		// Group f.k is safe as far as this search can tell.
 		d.stack[f.pos].k = f.k
-		retPending, retLow = d.low[p] != d.stack[f.pos].i, d.low[p]
+		retPending, retLow = d.pt.rec[p].low != d.stack[f.pos].i, d.pt.rec[p].low
 		switch {
 		case !retPending:
 			for _, e := range d.stack[f.pos:] {
@@ -270,11 +269,18 @@ frames:
 		case d.path:
 			d.popTo(f.pos) // forgotten: only roots are confirmed
 		}
-		d.active[p] = false
+		d.leave(p)
 		d.frames = d.frames[:len(d.frames)-1]
 		ret, haveRet = true, true
 	}
 	return ret, nil
+}
+
+// leave marks that pair p's frame is gone (for tarjan-path).
+func (d *Tarjan) leave(p int) {
+	if d.path {
+		d.pt.rec[p].aux = 0
+	}
 }
 
 func (d *Tarjan) certifiable() bool { return !d.path }

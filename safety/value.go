@@ -210,6 +210,9 @@ func (d *VI) Decide(ctx context.Context, id uint32) (bool, error) {
 		if ctx.Err() != nil {
 			return false, context.Cause(ctx)
 		}
+		if err := d.checkPairs(); err != nil {
+			return false, err
+		}
 		changed = false
 		for i := len(region) - 1; i >= 0; i-- {
 			s := region[i]
@@ -431,7 +434,13 @@ func (d *LAO) Decide(ctx context.Context, id uint32) (bool, error) {
 	d.syncAll()
 	for !d.solved[id] {
 		d.stats.Iters++
+		if ctx.Err() != nil { // a pass may expand nothing, and expand polls
+			return false, context.Cause(ctx)
+		}
 		expandedAny, changed, err := d.pass(ctx, id)
+		if err == nil {
+			err = d.checkPairs()
+		}
 		if err != nil {
 			return false, err
 		}

@@ -1,0 +1,67 @@
+package safety_test
+
+import (
+	"context"
+	"regexp"
+	"testing"
+	"time"
+
+	"vigil/internal/testutil"
+	"vigil/safety"
+	"vigil/symbolic"
+)
+
+// TestReview21sWorkWithinBound: on the walker's model every (x, b) pair is
+// reached and not safe, and nPI's iterations each mark a pair or two while
+// they walk a path of a hundred pairs or more again: at radius 2^20 it
+// iterated for minutes (a billion expansions) with its records far below
+// the bound. Every decider must be refused (with the pairs error) after
+// work proportional to the bound, here lowered to 2^16: at most 4 times
+// as many expansions and backups (at radius 30000 nPI expanded 511,793
+// pairs before its revisits counted; at the real bound, a billion).
+var pairsErr = regexp.MustCompile(`^radius [0-9]+: the search (holds|holds or revisits) more than 65536 \(state, remaining budget\) pairs \([0-9]+ states so far\); use a smaller radius or --radius inf$`)
+
+func TestReview21sWorkWithinBound(t *testing.T) {
+	const bound = 1 << 16
+	defer safety.SetMaxPairs(bound)()
+	const walker = `model h
+var x : 0 .. 100 = 0
+var z : 0 .. 1000000 = 0
+action walk when x < 100 -> x' = x + 1
+action stay -> skip
+action back when x > 0 -> x' = x - 1
+property p { unsafe x == 100 }
+policy rules diver { otherwise -> walk }
+`
+	m := testutil.LoadSource(t, "h.spec", walker)
+	for _, algo := range safety.Algorithms {
+		for _, r := range []safety.Radius{30000, safety.MaxRadius} {
+			g, dec, err := testutil.Explicit(m, m.Property(""), m.Policy("diver"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp := safety.NewSpace(g, dec)
+			d, err := safety.New(algo, sp, r, safety.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id, err := sp.Intern(symbolic.State{0, 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			ok, err := d.Decide(ctx, id)
+			cancel()
+			st := d.Stats()
+			exp := st.Expanded + st.Backups
+			if err == nil || !pairsErr.MatchString(err.Error()) {
+				t.Errorf("%s, radius %v: %v, %v after %d expansions; want the pairs error", algo, r, ok, err, exp)
+				continue
+			}
+			if exp > 4*bound {
+				t.Errorf("%s, radius %v: refused after %d expansions and backups, more than 4 times the bound %d", algo, r, exp, bound)
+			}
+			t.Logf("%s, radius %v: %d expansions and backups: %v", algo, r, exp, err)
+		}
+	}
+}
