@@ -341,6 +341,7 @@ func (p *printer) defs() {
 	// zero (symbolic.Outcome.BadProb). Assignments whose value interval
 	// lies within the range are left out.
 	var errs []string
+	probErrs := false
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
 		var leave []string
@@ -348,6 +349,7 @@ func (p *printer) defs() {
 		for oi := range c.Outcomes {
 			o := &c.Outcomes[oi]
 			if bad := o.BadProb(); bad.Op != symbolic.CFalse {
+				probErrs = true
 				if l := p.condString(bad); !seen[l] {
 					seen[l] = true
 					leave = append(leave, l)
@@ -384,7 +386,11 @@ func (p *printer) defs() {
 	if len(errs) > 0 {
 		rangeErr = "(and (not " + call(fnTerminal, s...) + ")\n    (or\n      " + strings.Join(errs, "\n      ") + "))"
 	}
-	p.define("an enabled outcome would leave a variable's range, or its probability\nwould lie outside [0, 1] (the explicit engine's range error)", fnRangeErr, ps, rangeErr)
+	what := "an enabled outcome would leave a variable's range (the explicit engine's\nrange error)"
+	if probErrs {
+		what = "an enabled outcome would leave a variable's range, or its probability\nwould lie outside [0, 1] (the explicit engine's range error)"
+	}
+	p.define(what, fnRangeErr, ps, rangeErr)
 	p.define("bad states: unsafe, or a range error", fnBad, ps,
 		"(and "+call(fnInRange, s...)+" (or "+call(fnUnsafe, s...)+" "+call(fnRangeErr, s...)+"))")
 }
