@@ -131,7 +131,7 @@ type cmdEnc struct {
 type outEnc struct {
 	vars  []symbolic.VarID // assigned variables (identity assignments dropped)
 	eq    []Node           // per assigned variable: next_v = value(current)
-	err   Node             // some assigned value is out of range (not ∧ guard)
+	err   Node             // some assigned value is out of range, or the probability outside [0, 1] (not ∧ guard)
 	sets  []Node           // per assigned variable: the cube of its next bits
 	curQ  []Node           // image: current bits quantified after eq[j]
 	names *outRename
@@ -521,11 +521,20 @@ func (sp *space) cond(c *symbolic.Cond, where string) (Node, error) {
 }
 
 // outcome encodes outcome oi of command c: per assigned variable the
-// relation next = value and the out-of-range condition.
+// relation next = value and the out-of-range condition, to which the
+// condition that the outcome's probability lies outside [0, 1] is added.
 func (sp *space) outcome(c *symbolic.Command, oi int) (outEnc, error) {
 	m := sp.m
 	o := &c.Outcomes[oi]
 	oe := outEnc{err: m.fls()}
+	if bad := o.BadProb(); bad.Op != symbolic.CFalse {
+		// a probability outside [0, 1]: the explicit engine's range error
+		e, err := sp.cond(bad, fmt.Sprintf("action %s (%s), outcome %d, its probability", sp.M.Labels[c.Label].Name, c.Pos, oi+1))
+		if err != nil {
+			return outEnc{}, err
+		}
+		oe.err = e
+	}
 	var reads [][]bool // per kept assignment: the variables its value reads
 	for _, a := range o.Assigns {
 		if a.Value.Op == symbolic.OpVar && a.Value.Var == a.Var {

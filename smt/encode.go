@@ -414,8 +414,10 @@ func (e *Encoder) Chosen(d *symbolic.PolicyDecl, vs []Term) ([]Term, error) {
 }
 
 // RangeError returns "in vs, a command the relation allows (opts: its
-// labels and policy) has an outcome that leaves some variable's range":
-// the states where the explicit engine reports a range error. vs must not
+// labels and policy) has an outcome that leaves some variable's range, or
+// whose state-dependent probability lies outside [0, 1] or divides by zero
+// (symbolic.Outcome.BadProb)": the states where the explicit engine
+// reports a range error. vs must not
 // be terminal for the error to matter; the caller adds that.
 func (e *Encoder) RangeError(opts TransOptions, vs []Term) (Term, error) {
 	per, err := e.rangeErrors(opts, vs)
@@ -485,6 +487,9 @@ func (e *Encoder) rangeErrors(opts TransOptions, vs []Term) ([]labelTerm, error)
 		var outs []Term
 		for j := range c.Outcomes {
 			var leave []Term
+			if bad := c.Outcomes[j].BadProb(); bad.Op != symbolic.CFalse {
+				leave = append(leave, e.Cond(bad, vs)) // the explicit engine checks it first
+			}
 			for _, a := range c.Outcomes[j].Assigns {
 				v := &m.Vars[a.Var]
 				if lo, hi := m.Bounds(a.Value); lo >= v.Lo && hi <= v.Hi {

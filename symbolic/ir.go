@@ -163,6 +163,44 @@ type Outcome struct {
 	Pos              Pos
 }
 
+// BadProb is the condition "o's state-dependent probability lies outside
+// [0, 1] or divides by zero": ProbDen = 0, or ProbNum/ProbDen < 0, or
+// ProbNum/ProbDen > 1, stated without division. It is false when o has no
+// state-dependent probability. Where o's command is enabled and expanded,
+// the explicit engine reports it as a range error of the outcome's
+// probability; the symbolic engines (smt, bdd, the CHC export) count it
+// among the range errors.
+func (o *Outcome) BadProb() *Cond {
+	if o.ProbNum == nil || o.ProbDen == nil {
+		return False()
+	}
+	n, d := o.ProbNum, o.ProbDen
+	at := func(c *Cond) *Cond {
+		if c.Op != CTrue && c.Op != CFalse {
+			c.Pos = o.Pos
+		}
+		return c
+	}
+	cmp := func(l *Expr, c CmpOp, r *Expr) *Cond { return at(Compare(l, c, r)) }
+	// outside [0, 1] when d > 0, and when d < 0 (the signs flip)
+	pos := at(Or(cmp(n, Lt, Lit(0)), cmp(n, Gt, d)))
+	neg := at(Or(cmp(n, Gt, Lit(0)), cmp(n, Lt, d)))
+	if d.Op == OpConst {
+		switch {
+		case d.K > 0:
+			return pos
+		case d.K < 0:
+			return neg
+		}
+		return True()
+	}
+	return at(Or(
+		cmp(d, Eq, Lit(0)),
+		at(And(cmp(d, Gt, Lit(0)), pos)),
+		at(And(cmp(d, Lt, Lit(0)), neg)),
+	))
+}
+
 // Assign is `Var' = Value`. For Boolean variables Value is an OpBool (or a
 // constant 0/1).
 type Assign struct {

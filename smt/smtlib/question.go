@@ -195,6 +195,9 @@ func validate(q Question) (*names, error) {
 					return nil, err
 				}
 			}
+			if err := v.cond(o.BadProb(), fmt.Sprintf("%s outcome %d probability", what, j+1)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, c := range []struct {

@@ -336,14 +336,25 @@ func (p *printer) defs() {
 			"(and "+call(fnInRange, s...)+" "+call(fnInRange, t...)+" (not "+call(fnTerminal, s...)+")\n    "+steps+")")
 	})
 
-	// Range errors: an enabled outcome sets a variable outside its range.
-	// Assignments whose value interval lies within the range are left out.
+	// Range errors: an enabled outcome sets a variable outside its range,
+	// or its state-dependent probability lies outside [0, 1] or divides by
+	// zero (symbolic.Outcome.BadProb). Assignments whose value interval
+	// lies within the range are left out.
 	var errs []string
+	probErrs := false
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
 		var leave []string
 		seen := map[string]bool{}
-		for _, o := range c.Outcomes {
+		for oi := range c.Outcomes {
+			o := &c.Outcomes[oi]
+			if bad := o.BadProb(); bad.Op != symbolic.CFalse {
+				probErrs = true
+				if l := p.condString(bad); !seen[l] {
+					seen[l] = true
+					leave = append(leave, l)
+				}
+			}
 			for _, a := range o.Assigns {
 				v := &m.Vars[a.Var]
 				if lo, hi := m.Bounds(a.Value); lo >= v.Lo && hi <= v.Hi {
@@ -375,7 +386,11 @@ func (p *printer) defs() {
 	if len(errs) > 0 {
 		rangeErr = "(and (not " + call(fnTerminal, s...) + ")\n    (or\n      " + strings.Join(errs, "\n      ") + "))"
 	}
-	p.define("an enabled outcome would leave a variable's range (the explicit engine's\nrange error)", fnRangeErr, ps, rangeErr)
+	what := "an enabled outcome would leave a variable's range (the explicit engine's\nrange error)"
+	if probErrs {
+		what = "an enabled outcome would leave a variable's range, or its probability\nwould lie outside [0, 1] (the explicit engine's range error)"
+	}
+	p.define(what, fnRangeErr, ps, rangeErr)
 	p.define("bad states: unsafe, or a range error", fnBad, ps,
 		"(and "+call(fnInRange, s...)+" (or "+call(fnUnsafe, s...)+" "+call(fnRangeErr, s...)+"))")
 }

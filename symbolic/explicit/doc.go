@@ -27,7 +27,9 @@
 //   - Guards go through an index (guards.go): a decision tree over the
 //     variables guards pin to constants, so a state evaluates only the
 //     guards its values can satisfy, not every command's.
-//   - Range violations are errors (RangeError), never transitions.
+//   - Range violations are errors (RangeError), never transitions: an
+//     assignment out of a variable's range, and a state-dependent
+//     probability outside [0, 1] or dividing by zero (RangeError.Prob).
 //   - Options.Workers > 1 runs a level-synchronous parallel search over a
 //     store sharded by hash (par.go): the same layers, counts and verdicts.
 //

@@ -35,8 +35,8 @@ type compiledCmd struct {
 // probFn is a state-dependent probability num/den (num nil: none).
 type probFn struct{ num, den intFn }
 
-// check returns a ProbError when the probability of outcome o of command c
-// lies outside [0, 1] in s.
+// check returns the RangeError of a probability outside [0, 1] (or a
+// division by zero) when outcome o of command c has one in s.
 func (p probFn) check(m *symbolic.Model, c, o int, s symbolic.State) error {
 	if p.num == nil {
 		return nil
@@ -46,30 +46,9 @@ func (p probFn) check(m *symbolic.Model, c, o int, s symbolic.State) error {
 		n, d = -n, -d
 	}
 	if d == 0 || n < 0 || n > d {
-		return &ProbError{Model: m, Command: c, Outcome: o, Num: n, Den: d, State: append(symbolic.State(nil), s...)}
+		return &RangeError{Model: m, Command: c, Outcome: o, Var: -1, Prob: true, Num: n, Den: d, State: append(symbolic.State(nil), s...)}
 	}
 	return nil
-}
-
-// ProbError reports an outcome whose state-dependent probability lies
-// outside [0, 1] (or divides by zero) in a state: a modelling error.
-type ProbError struct {
-	Model    *symbolic.Model
-	Command  int // index into Model.Commands
-	Outcome  int // 0-based
-	Num, Den int
-	State    symbolic.State
-}
-
-func (e *ProbError) Error() string {
-	c := &e.Model.Commands[e.Command]
-	o := &c.Outcomes[e.Outcome]
-	val := fmt.Sprintf("%d/%d", e.Num, e.Den)
-	if e.Den == 0 {
-		val = "undefined (division by zero)"
-	}
-	return fmt.Sprintf("explicit: %s: probability error: action %s, outcome %d (%s) has probability %s, outside [0, 1], in state %s",
-		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, o.Pos, val, e.Model.FormatState(e.State))
 }
 
 // Generator produces the successors of packed states of one model under one
@@ -153,8 +132,13 @@ func (g *Generator) Status(s symbolic.State) Status {
 	return Open
 }
 
-// RangeError reports an outcome that would leave a variable's range: a
-// modelling error, never a transition.
+// RangeError reports an outcome that would leave a range: a modelling
+// error, never a transition. The range is a variable's (Var, Value), or,
+// when Prob is set, [0, 1] for the outcome's state-dependent probability
+// (symbolic.Outcome.ProbNum/ProbDen), which is Num/Den in State (Den 0: a
+// division by zero; Var is then -1). Both are the same kind of error for
+// every engine: a state where one occurs is bad (Outcome.BadProb is the
+// symbolic engines' condition for the second).
 type RangeError struct {
 	Model   *symbolic.Model
 	Command int // index into Model.Commands
@@ -162,10 +146,22 @@ type RangeError struct {
 	Var     symbolic.VarID
 	Value   int
 	State   symbolic.State
+
+	Prob     bool
+	Num, Den int // Den >= 0
 }
 
 func (e *RangeError) Error() string {
 	c := &e.Model.Commands[e.Command]
+	if e.Prob {
+		o := &c.Outcomes[e.Outcome]
+		val := fmt.Sprintf("%d/%d", e.Num, e.Den)
+		if e.Den == 0 {
+			val = "undefined (division by zero)"
+		}
+		return fmt.Sprintf("explicit: %s: probability error: action %s, outcome %d (%s) has probability %s, outside [0, 1], in state %s",
+			c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, o.Pos, val, e.Model.FormatState(e.State))
+	}
 	v := &e.Model.Vars[e.Var]
 	val := fmt.Sprint(e.Value)
 	if e.Value == math.MinInt64 || e.Value == math.MaxInt64 {
@@ -324,3 +320,38 @@ func (g *Generator) Apply(s symbolic.State, c, o int) (symbolic.State, error) {
 
 // Guard reports whether command c's guard holds in s.
 func (g *Generator) Guard(s symbolic.State, c int) bool { return g.cmds[c].guard(s) }
+
+// ErrorAt replays the expansion of the unpacked state s in the explicit
+// semantics and returns the range error it meets (a *RangeError, the
+// first in label, command and outcome order), or nil when s is terminal or
+// its expansion meets none. dec chooses the expanded label (nil: every
+// applicable label), as in the search; its own error is returned as is.
+// The symbolic engines call it on the last state of a run into their
+// range-error region, so that they report the error the explicit engine
+// reports there.
+func (g *Generator) ErrorAt(s symbolic.State, dec Decider) error {
+	if g.Status(s) != Open {
+		return nil
+	}
+	var x Expansion
+	g.Applicable(s, &x)
+	labels := x.Labels
+	if dec != nil {
+		l, err := dec.Decide(s, x.App)
+		if err != nil {
+			return err
+		}
+		labels = nil
+		if l != symbolic.NoLabel {
+			labels = []symbolic.LabelID{l}
+		}
+	}
+	src := make([]uint64, g.L.W)
+	g.L.Pack(s, src)
+	for _, l := range labels {
+		if err := g.Successors(src, s, l, &x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
