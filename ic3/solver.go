@@ -151,6 +151,11 @@ func newSolver(ctx context.Context, m *symbolic.Model, opts smt.TransOptions, st
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
 		for _, o := range c.Outcomes {
+			if o.ProbNum != nil {
+				// a state-dependent probability may leave [0, 1]: a
+				// range error of the outcome (symbolic.Outcome.BadProb)
+				s.canErr[c.Label] = true
+			}
 			for _, a := range o.Assigns {
 				v := &m.Vars[a.Var]
 				if lo, hi := m.Bounds(a.Value); lo < v.Lo || hi > v.Hi {
