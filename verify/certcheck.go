@@ -247,8 +247,9 @@ func ModelNames(m *symbolic.Model) (props, pols []string) {
 // SafetyCheck is the JSON form of a check of a safety certificate
 // (package safety/cert), as vigil cert check --json prints it.
 type SafetyCheck struct {
-	Verdict string    `json:"verdict"` // valid or invalid
+	Verdict string    `json:"verdict"` // valid, invalid, or unknown when the check was stopped
 	Valid   bool      `json:"valid"`
+	Reason  string    `json:"reason,omitempty"` // why an unknown check stopped: interrupted or timeout
 	Kind    cert.Kind `json:"kind,omitempty"`
 	Radius  any       `json:"radius,omitempty"` // "inf" or an integer
 	Entries int       `json:"entries"`
@@ -323,8 +324,9 @@ func ValidSafetyLine(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.P
 // InvariantCheck is the JSON form of a check of an invariant certificate
 // (package ic3/cert), as vigil cert check --json prints it.
 type InvariantCheck struct {
-	Verdict   string `json:"verdict"` // valid or invalid
+	Verdict   string `json:"verdict"` // valid, invalid, or unknown when the check was stopped
 	Valid     bool   `json:"valid"`
+	Reason    string `json:"reason,omitempty"` // why an unknown check stopped: interrupted or timeout
 	Kind      string `json:"kind"`
 	Boxes     int    `json:"boxes"`
 	Condition string `json:"failed_condition,omitempty"`

@@ -20,7 +20,7 @@ func init() {
 	})
 	cli.Register(&cli.Command{
 		Name:    "cert check",
-		Summary: "check a certificate: exit 0 when it holds, 1 when it does not",
+		Summary: "check a certificate: exit 0 when it holds, 1 when it does not, 4 when stopped before a verdict",
 		Usage:   "vigil cert check [flags] CERT",
 		Help: `A safety certificate (CERT.json, written by vigil safe --cert) proves that
 one state is safe or r-safe for a property and a tested policy, or that it
@@ -66,6 +66,11 @@ model it was made for. Names and paths outside printable ASCII are printed escap
 (a Cyrillic a as \u0430), with a warning; a property or policy name
 outside ASCII is refused.
 
+Ctrl-C, SIGTERM or --timeout stops the check within a second and gives no
+verdict: "unknown: interrupted before a verdict" (or "stopped by the
+timeout"), exit 4; with --json, "verdict": "unknown" and "reason":
+"interrupted" or "timeout".
+
 z3 CERT on an invariant certificate checks less: only the file's own
 definitions (that the invariant written there is inductive for the
 transition relation written there), never that they are the model's, nor
@@ -74,6 +79,7 @@ the policy facts.`,
 			"vigil cert check safe.cert.json",
 			"vigil cert check safe.cert.json --spec model.spec -D L=20",
 			"vigil cert check unsafe.cert.json --json",
+			"vigil cert check inv.smt2 --timeout 1m",
 			"vigil verify specs/flappy.spec --engine bfs --cert reach.json.gz; vigil cert check reach.json.gz",
 		},
 		Run: certCheck,
@@ -87,6 +93,7 @@ func certCheck(e *cli.Env, args []string) int {
 	defs := cli.Defines{}
 	fs.Var(defs, "D", "a constant: -D `NAME=VALUE` (repeatable); refused unless the certificate was made with the same value")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	timeout := cli.TimeoutFlag(fs)
 	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
 		return cli.ExitUsage
@@ -94,7 +101,7 @@ func certCheck(e *cli.Env, args []string) int {
 	if len(rest) != 1 {
 		return e.Fail(cli.ExitUsage, "vigil cert check: want one certificate file, got %d\nusage: %s", len(rest), c.Usage)
 	}
-	ctx, cancel := cli.RunContext(0)
+	ctx, cancel := cli.RunContext(*timeout)
 	defer cancel()
 	r := certfile.Check(ctx, rest[0], certfile.Options{Spec: *spec, Files: plaja.files(), Defines: defs})
 	e.PrintDiags(r.Diagnostics)
@@ -103,7 +110,10 @@ func certCheck(e *cli.Env, args []string) int {
 		printLoadError(e, "cert check", r.LoadErr)
 	}
 	code := cli.ExitOK
-	if r.Err != nil {
+	switch {
+	case r.Fault == certfile.Stopped:
+		code = cli.ExitUnknown
+	case r.Err != nil:
 		code = cli.ExitError
 	}
 	switch {
@@ -112,6 +122,11 @@ func certCheck(e *cli.Env, args []string) int {
 	case r.Err == nil:
 		fmt.Fprintln(e.Stdout, r.Valid)
 		r.Checked.WriteText(e.Stdout)
+	case r.Fault == certfile.Stopped: // no verdict
+		fmt.Fprintf(e.Stdout, "unknown: %s\n", r.Msg)
+		if r.Checked != nil {
+			r.Checked.WriteText(e.Stdout)
+		}
 	case r.Fault == certfile.Loading: // the loader's error says it
 	case r.Fault == certfile.Input:
 		fmt.Fprintf(e.Stderr, "vigil cert check: %s\n", r.Msg)

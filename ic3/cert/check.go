@@ -2,6 +2,7 @@ package cert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -128,6 +129,10 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 			ft.Differ = differ
 		}
 		if err := fc.Check(ctx, ft); err != nil {
+			if _, failed := errors.AsType[*FactFailure](err); !failed && ctx.Err() != nil {
+				// stopped, not refuted: no verdict
+				return errorf("policy fact on box %d not re-checked: %w", f.Box, context.Cause(ctx))
+			}
 			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, Quote(m.Labels[f.Label].Name), Message(err))}
 		}
 	}
@@ -160,20 +165,7 @@ func opaque(m *symbolic.Model) *symbolic.Model {
 
 // solve checks the script's conditions; each must be unsat. The text
 // (definitions, then the checks) goes through Z3's own SMT-LIB2 parser
-// into a context of the checker's own. The checks (init, consecution per
-// label for a learned policy, sure, safety) are first asked at once, as
-// their disjunction, which is unsat exactly when each is: Z3 reads and
-// internalizes the shared invariant once (blocks 4, eleven checks: 16 ->
-// 8 ms). The policy facts' sure checks form a disjunction of their own,
-// asked after the others'. The disjunction is asserted at the base level, not in a scope,
-// of a one-shot solver (Z3's SMT core as a tactic, askOnce): Z3 then
-// preprocesses the formula as a whole and skips the incremental solver's
-// set-up, which decides PolIC3's certificates of bench/polic3 in less
-// time (against a scope of the simple solver, in process: beluga be1,
-// 16x16 network 0.30 -> 0.13 s; blocks 4 7 -> 5 ms; npuzzle 2x3 about
-// the same, 0.06-0.08 s). Only when the disjunction is not unsat
-// (or a cancelled check left it undecided) does solveEach ask the
-// checks one by one, to name the failing one.
+// into a context of the checker's own, and solveEach asks the checks.
 //
 // A small model (at most maxExhaustStates states, and a text that is
 // not too long for them: exhaustible) is decided first without Z3
@@ -182,53 +174,12 @@ func opaque(m *symbolic.Model) *symbolic.Model {
 // it is false in all of them the certificate's conditions hold, and the
 // process makes no Z3 context at all (bench/polic3's blocks 4: the
 // whole PolIC3 run 23 -> 13 ms of CPU, the check 12 -> 3 ms). When it holds in
-// one, Z3 asks the checks one by one to name the failing one and its
-// witness, and must find one.
+// one, Z3 asks the checks to name the failing one and its witness, and
+// must find one.
 func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factList) error {
 	found, decided := evaluate(m, s)
 	if decided && found == nil {
 		return nil
-	}
-	if !decided && len(s.Checks) > 1 {
-		x, err := smt.NewContext()
-		if err != nil {
-			return err
-		}
-		fs, err := parseChecks(ctx, x, s, false)
-		if err != nil {
-			x.Close()
-			return err
-		}
-		// The facts' sure checks apart from the rest: Z3 takes them
-		// together superlinearly (be2_64x64_safe of bench/polic3, 12,041
-		// sure checks: 7.2 -> 5.0 s for the whole check).
-		var sure, rest []smt.Term
-		for i, q := range s.Checks {
-			if q.Name == "sure" {
-				sure = append(sure, fs[i])
-			} else {
-				rest = append(rest, fs[i])
-			}
-		}
-		all := true
-		for _, g := range [][]smt.Term{rest, sure} {
-			if len(g) == 0 {
-				continue
-			}
-			ans, err := askOnce(ctx, x, x.Or(g...))
-			if err != nil {
-				x.Close()
-				return err
-			}
-			if ans != smt.Unsat {
-				all = false
-				break
-			}
-		}
-		x.Close()
-		if all {
-			return nil
-		}
 	}
 	err := solveEach(ctx, m, s, facts)
 	if err == nil && decided {
@@ -259,82 +210,123 @@ func evaluate(m *symbolic.Model, s *smtlib.Script) (found symbolic.State, decide
 // evaluation turns evaluate on; tests turn it off to compare with Z3.
 var evaluation = true
 
-// solveEach asks the script's checks one at a time in one solver, each
-// in a scope of its own, in a context of its own; a sat check becomes a
-// *Failure with the witness read from the model. A failing certificate
-// pays a second context and parse, so that the steps Z3 takes here, and
-// with them the witness states that messages quote, do not depend on the
-// fast path: the disjunction first, in a scope, then each check.
+// solveEach asks the script's checks in one context, each on a one-shot
+// solver of its own (askOnce, a fresh solver per check), in order: init,
+// consecution (per label for a learned policy), range errors, safety;
+// then the policy facts' sure checks, as disjunctions of at most
+// sureChunk of them. The first check found sat is the failure, with its
+// witness read from that solver's model; a disjunction found sat is
+// asked again check by check to name it.
+//
+// The checks are not asked as one disjunction (as they were until
+// session 21, to have Z3 read and internalize the shared invariant
+// once): on an invariant of thousands of boxes Z3 4.8.12's SMT core
+// spends tens of seconds preprocessing such a disjunction on the one-shot
+// solver (`z3 -v:10` stops at smt.flatten-clauses), in a step that
+// ignores Z3_interrupt, so that a --timeout or a Ctrl-C landed there up
+// to 53 s late. Asked one by one, each check is a
+// conjunction at the top level, and the same certificate (2,563
+// one-state boxes) checks in 0.2 s instead of 11-15 s; PolIC3's smaller
+// certificates pay one solver per check (beluga be1, 400 boxes, 17
+// checks: 0.15 -> 0.21 s of CPU). FIGURES.md has the measurements. The
+// sure checks read a fact's region, not the invariant, and stay grouped
+// (be1's 904 of them: one solver per check would cost more than all the
+// rest), in bounded chunks so that no one Z3 call grows with the facts.
 func solveEach(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factList) error {
 	x, err := smt.NewContext()
 	if err != nil {
 		return err
 	}
 	defer x.Close()
-	sv, err := x.NewSolver()
-	if err != nil {
-		return errorf("%v", err)
-	}
-	if err := sv.SetParams(checkTuning...); err != nil {
-		return errorf("%v", err)
-	}
-	if len(s.Checks) > 1 {
-		fs, err := parseChecks(ctx, x, s, true)
-		if err != nil {
-			return err
-		}
-		ans, err := ask(ctx, sv, fs[0], true)
-		if err != nil || ans == smt.Unsat {
-			return err
-		}
-	}
-	fs, err := parseChecks(ctx, x, s, false)
+	fs, err := parseChecks(ctx, x, s)
 	if err != nil {
 		return err
 	}
+	var groups [][]int // indices of s.Checks, asked as their disjunction
+	var sure []int
 	for i, q := range s.Checks {
-		ans, err := ask(ctx, sv, fs[i], false)
-		if err != nil {
-			return err
+		if q.Name == "sure" {
+			sure = append(sure, i)
+		} else {
+			groups = append(groups, []int{i})
 		}
-		switch ans {
-		case smt.Unsat:
-			continue
-		case smt.Sat:
-			return failure(x, sv, m, s, q, facts)
+	}
+	for len(sure) > 0 {
+		n := min(len(sure), sureChunk)
+		groups = append(groups, sure[:n])
+		sure = sure[n:]
+	}
+	for _, g := range groups {
+		if len(g) > 1 {
+			ts := make([]smt.Term, len(g))
+			for k, i := range g {
+				ts[k] = fs[i]
+			}
+			sv, ans, err := askOnce(ctx, x, x.Or(ts...))
+			if err != nil {
+				return err
+			}
+			sv.Close()
+			if ans == smt.Unsat {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return errorf("%w", context.Cause(ctx))
+			}
+			// sat or undecided: the checks one by one name the failing
+			// one, or the one Z3 cannot decide.
 		}
-		if err := ctx.Err(); err != nil {
-			return errorf("%w", context.Cause(ctx))
+		for _, i := range g {
+			if err := askCheck(ctx, x, m, s, s.Checks[i], fs[i], facts); err != nil {
+				return err
+			}
 		}
-		return errorf("the %s condition could not be decided (unknown: %s)", q.Name, sv.ReasonUnknown())
+		if len(g) > 1 {
+			return errorf("internal error: Z3 does not find the disjunction of %d sure checks unsat, but each of them; please report this bug", len(g))
+		}
 	}
 	return nil
 }
 
+// sureChunk is the most sure checks asked as one disjunction.
+const sureChunk = 256
+
+// askCheck asks check q, whose formula is f, on a one-shot solver of x:
+// nil when it is unsat, its *Failure when sat, an error when Z3 leaves it
+// undecided (ctx's cause when ctx ended).
+func askCheck(ctx context.Context, x *smt.Context, m *symbolic.Model, s *smtlib.Script, q smtlib.Check, f smt.Term, facts factList) error {
+	sv, ans, err := askOnce(ctx, x, f)
+	if err != nil {
+		return err
+	}
+	defer sv.Close()
+	switch ans {
+	case smt.Unsat:
+		return nil
+	case smt.Sat:
+		return failure(x, sv, m, s, q, facts)
+	}
+	if err := ctx.Err(); err != nil {
+		return errorf("%w", context.Cause(ctx))
+	}
+	return errorf("the %s condition could not be decided (unknown: %s)", q.Name, sv.ReasonUnknown())
+}
+
 // parseChecks reads the script's definitions and its checks' formulas
-// into x: as one disjunction (one), or one assertion per check. Both read
-// each check's Formula, over the state and its successor: Z3 decides the
-// disjunction of the checks' Post (one successor per outcome, written in
-// place) about as fast on a small certificate, but 1.5 times slower on a
-// large one (bench/polic3's beluga 1, 401 boxes: 0.25 -> 0.39 s), where
-// each outcome's copy of the invariant is a formula of its own.
-func parseChecks(ctx context.Context, x *smt.Context, s *smtlib.Script, one bool) ([]smt.Term, error) {
+// into x, one assertion per check. Each check's Formula is read, over the
+// state and its successor: Z3 decides the checks' Post (one successor per
+// outcome, written in place) about as fast on a small certificate, but
+// 1.5 times slower on a large one (bench/polic3's beluga 1, 401 boxes:
+// 0.25 -> 0.39 s, as one disjunction), where each outcome's copy of the
+// invariant is a formula of its own.
+func parseChecks(ctx context.Context, x *smt.Context, s *smtlib.Script) ([]smt.Term, error) {
 	var b strings.Builder
 	b.WriteString(s.Defs)
 	b.WriteString(s.NextDefs)
-	if one {
-		b.WriteString("\n(assert (or")
-		for _, q := range s.Checks {
-			b.WriteString(" ")
-			b.WriteString(q.Formula)
-		}
-		b.WriteString("))")
-	} else {
-		for _, q := range s.Checks {
-			b.WriteString("\n(assert ")
-			b.WriteString(q.Formula)
-			b.WriteString(")")
-		}
+	for _, q := range s.Checks {
+		b.WriteString("\n(assert ")
+		b.WriteString(q.Formula)
+		b.WriteString(")")
 	}
 	// Z3's parser does not heed an interrupt: ParseSMTLIBContext gives it
 	// up (and x with it) when ctx ends.
@@ -345,61 +337,35 @@ func parseChecks(ctx context.Context, x *smt.Context, s *smtlib.Script, one bool
 		}
 		return nil, errorf("%v", err)
 	}
-	want := len(s.Checks)
-	if one {
-		want = 1
-	}
-	if len(fs) != want {
-		return nil, errorf("Z3 read %d assertions from the checks' text, not %d", len(fs), want)
+	if len(fs) != len(s.Checks) {
+		return nil, errorf("Z3 read %d assertions from the checks' text, not %d", len(fs), len(s.Checks))
 	}
 	return fs, nil
 }
 
 // askOnce checks f on a fresh one-shot solver of x (Z3's SMT core as a
 // tactic: smt.NewOneShotSolver), tuned as the checks' solver, with f
-// asserted at the base level.
-func askOnce(ctx context.Context, x *smt.Context, f smt.Term) (smt.Result, error) {
+// asserted at the base level; the solver is returned open (to read a
+// sat answer's model), for the caller to close.
+func askOnce(ctx context.Context, x *smt.Context, f smt.Term) (*smt.Solver, smt.Result, error) {
 	sv, err := x.NewOneShotSolver()
 	if err != nil {
-		return smt.Unknown, errorf("%v", err)
+		return nil, smt.Unknown, errorf("%v", err)
 	}
-	defer sv.Close()
 	if err := sv.SetParams(checkTuning...); err != nil {
-		return smt.Unknown, errorf("%v", err)
+		sv.Close()
+		return nil, smt.Unknown, errorf("%v", err)
 	}
-	return assertCheck(ctx, sv, f)
-}
-
-// assertCheck asserts f on sv and checks: the step askOnce and ask
-// share, with the solver's errors as the checker's.
-func assertCheck(ctx context.Context, sv *smt.Solver, f smt.Term) (smt.Result, error) {
 	if err := sv.Assert(f); err != nil {
-		return smt.Unknown, errorf("%v", err)
+		sv.Close()
+		return nil, smt.Unknown, errorf("%v", err)
 	}
 	ans, err := sv.CheckContext(ctx)
 	if err != nil {
-		return smt.Unknown, errorf("%v", err)
+		sv.Close()
+		return nil, smt.Unknown, errorf("%v", err)
 	}
-	return ans, nil
-}
-
-// ask checks f in a scope of its own. The scope is left when the answer
-// is unsat, or always with popAlways; otherwise it stays, so that the
-// model of a sat answer can be read.
-func ask(ctx context.Context, sv *smt.Solver, f smt.Term, popAlways bool) (smt.Result, error) {
-	if err := sv.Push(); err != nil {
-		return smt.Unknown, errorf("%v", err)
-	}
-	ans, err := assertCheck(ctx, sv, f)
-	if err != nil {
-		return smt.Unknown, err
-	}
-	if ans == smt.Unsat || popAlways {
-		if err := sv.Pop(1); err != nil {
-			return smt.Unknown, errorf("%v", err)
-		}
-	}
-	return ans, nil
+	return sv, ans, nil
 }
 
 // failure names the check q that sv found satisfiable, with its witness

@@ -86,10 +86,11 @@ func z3Posts(t *testing.T, s *smtlib.Script, extra string) smt.Result {
 	if err != nil || len(fs) != 1 {
 		t.Fatalf("%d assertions, %v", len(fs), err)
 	}
-	ans, err := askOnce(context.Background(), x, fs[0])
+	sv, ans, err := askOnce(context.Background(), x, fs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
+	sv.Close()
 	return ans
 }
 

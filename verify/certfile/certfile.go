@@ -24,6 +24,7 @@ import (
 
 	invcert "vigil/ic3/cert"
 	"vigil/internal/certpath"
+	"vigil/internal/phrase"
 	"vigil/lang"
 	"vigil/load"
 	"vigil/safety/cert"
@@ -60,6 +61,10 @@ const (
 	// property or policy cannot be selected; LoadErr (with Diagnostics)
 	// says why, and Err only sums it up.
 	Loading
+	// Stopped: the check's context ended (Ctrl-C, SIGTERM, a timeout)
+	// before a verdict: the certificate is neither valid nor invalid.
+	// Result.Stop says why; Err wraps the context's cause.
+	Stopped
 )
 
 // Result is the outcome of checking one certificate file.
@@ -86,19 +91,40 @@ type Result struct {
 	Err   error
 	Msg   string
 	Fault Fault
+	// Stop is why a Stopped check stopped: "interrupted" or "timeout"
+	// (phrase.StopReason).
+	Stop string
+}
+
+// stopped makes r the result of a check that ctx stopped before a
+// verdict, err being what the check returned: the report's verdict is
+// unknown, with the reason and no error or failed condition.
+func (r *Result) stopped(ctx context.Context, err error) *Result {
+	r.Err, r.Fault, r.Stop = err, Stopped, phrase.StopReason(ctx)
+	r.Msg = phrase.Stopped(r.Stop) + " before a verdict"
+	r.Valid = ""
+	switch rep := r.Report.(type) {
+	case *verify.InvariantCheck:
+		rep.Verdict, rep.Valid, rep.Reason, rep.Error, rep.Condition = "unknown", false, r.Stop, "", ""
+	case *verify.SafetyCheck:
+		rep.Verdict, rep.Valid, rep.Reason, rep.Error = "unknown", false, r.Stop, ""
+	}
+	return r
 }
 
 // Check checks the certificate file at path against the model it names.
-// ctx bounds the SMT queries of an invariant certificate's check.
+// When ctx ends before a verdict (an invariant certificate's SMT queries
+// and policy facts heed it; a safety certificate's check is given up), the
+// Result's Fault is Stopped: no verdict.
 func Check(ctx context.Context, path string, opts Options) *Result {
 	if invcert.IsCertificate(path) {
 		return checkInvariant(ctx, path, opts)
 	}
-	return checkSafety(path, opts)
+	return checkSafety(ctx, path, opts)
 }
 
 // checkSafety checks a safety certificate (package safety/cert).
-func checkSafety(path string, opts Options) *Result {
+func checkSafety(ctx context.Context, path string, opts Options) *Result {
 	r := &Result{}
 	rep := &verify.SafetyCheck{}
 	finish := func(err error, f Fault) *Result {
@@ -136,7 +162,30 @@ func checkSafety(path string, opts Options) *Result {
 	if fault, err := modelHash(ct, q); err != nil {
 		return finish(err, fault)
 	}
-	crep, err := cert.Check(q.m, q.prop, q.pol, ct)
+	// safety/cert's check does not poll a context: it runs on a
+	// goroutine of its own, given up (left to finish unseen) when ctx
+	// ends first.
+	type outcome struct {
+		rep cert.Report
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		crep, err := cert.Check(q.m, q.prop, q.pol, ct)
+		done <- outcome{crep, err}
+	}()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-ctx.Done():
+		select {
+		case o = <-done: // it ended too: its answer stands
+		default:
+			err := fmt.Errorf("%w", context.Cause(ctx))
+			return finish(err, Invalid).stopped(ctx, err)
+		}
+	}
+	crep, err := o.rep, o.err
 	rep.States, rep.Starts = crep.States, crep.Starts
 	if err != nil {
 		return finish(err, Invalid)
@@ -176,6 +225,11 @@ func checkInvariant(ctx context.Context, path string, opts Options) *Result {
 	}
 	rep.Checked = q.chk
 	if err := invcert.Check(ctx, c, q.m, q.prop, q.pol); err != nil {
+		if _, failed := errors.AsType[*invcert.Failure](err); !failed && ctx.Err() != nil {
+			// The check stopped (an SMT query interrupted, a parse given
+			// up, a policy fact left unchecked): no verdict.
+			return finish(err, Invalid).stopped(ctx, err)
+		}
 		if rerr := readingChanged("model-sha256", c.Hash, q, q.pol); rerr != nil {
 			err = rerr
 		}

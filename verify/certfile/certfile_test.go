@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	invcert "vigil/ic3/cert"
 	"vigil/internal/certpath"
@@ -139,5 +140,41 @@ func TestCheckEdited(t *testing.T) {
 	rep, ok := r.Report.(*verify.SafetyCheck)
 	if r.Err == nil || r.Fault != certfile.Invalid || !ok || rep.Valid || rep.Error != r.Msg {
 		t.Errorf("truncated certificate: %v, report %+v", r.Err, r.Report)
+	}
+}
+
+// A check that its context stops before a verdict is no verdict: Fault
+// Stopped, the report's verdict unknown with the reason, never invalid
+// (review21c: vigil cert check said "invalid: context canceled" for a
+// valid certificate interrupted by SIGTERM). The model has too many
+// states for the checker to decide it by evaluation, so the check reaches
+// Z3, which the cancelled context stops.
+func TestCheckStopped(t *testing.T) {
+	dir := t.TempDir()
+	path := certifyModel(t, dir, "m.spec", counter, []string{"N=100000"}, "slow", "ic3", "inv.smt2")
+	if r := certfile.Check(context.Background(), path, certfile.Options{}); r.Err != nil {
+		t.Fatalf("check: %v", r.Err)
+	}
+	for _, c := range []struct {
+		reason, msg string
+		ctx         func() (context.Context, context.CancelFunc)
+	}{
+		{"interrupted", "interrupted before a verdict", func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx, cancel
+		}},
+		{"timeout", "stopped by the timeout before a verdict", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), -time.Second)
+		}},
+	} {
+		ctx, cancel := c.ctx()
+		r := certfile.Check(ctx, path, certfile.Options{})
+		cancel()
+		rep, ok := r.Report.(*verify.InvariantCheck)
+		if r.Fault != certfile.Stopped || r.Stop != c.reason || r.Msg != c.msg || r.Valid != "" || !ok ||
+			rep.Verdict != "unknown" || rep.Valid || rep.Reason != c.reason || rep.Error != "" || rep.Condition != "" {
+			t.Errorf("%s: fault %d, stop %q, msg %q, report %+v", c.reason, r.Fault, r.Stop, r.Msg, r.Report)
+		}
 	}
 }
