@@ -137,54 +137,74 @@ func TestExploreCounts(t *testing.T) {
 // the unsafe state (then the BDD engine reports the counterexample: see
 // reach.go).
 func TestVerifyRangeErrors(t *testing.T) {
+	var c bfsCompare
+	for seed := uint64(1); seed <= uint64(models(t)); seed++ {
+		c.model(t, seed, gen.Model(seed, gen.Options{RangeErrors: true}))
+	}
+	t.Logf("%d range errors in BFS, %d of them in the counterexample's layer", c.errs, c.sameLayer)
+}
+
+// bfsCompare verifies generated models with BFS and the BDD engine
+// (without a policy and under the model's first) and counts the range
+// errors BFS met.
+type bfsCompare struct{ errs, sameLayer, probErrs int }
+
+// model compares the engines on m's first property: the BDD engine fails
+// with a range error where BFS does, one that replays in the explicit
+// engine at its state, except where BFS meets the error in the layer of
+// its counterexample (then the BDD engine's counterexample is checked);
+// elsewhere the verdicts agree and counterexamples replay.
+func (c *bfsCompare) model(t *testing.T, seed uint64, m *symbolic.Model) {
+	t.Helper()
 	ctx := context.Background()
-	n := models(t)
-	errs, sameLayer := 0, 0
-	for seed := uint64(1); seed <= uint64(n); seed++ {
-		m := gen.Model(seed, gen.Options{RangeErrors: true})
-		prop := m.Properties[0]
-		g, err := explicit.New(m, prop)
-		if err != nil {
-			t.Fatal(err)
+	prop := m.Properties[0]
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pd := range []*symbolic.PolicyDecl{nil, m.Policies[0]} {
+		var dec explicit.Decider
+		if pd != nil {
+			dec, _ = explicit.NewDecider(m, pd)
 		}
-		for _, pd := range []*symbolic.PolicyDecl{nil, m.Policies[0]} {
-			var dec explicit.Decider
-			if pd != nil {
-				dec, _ = explicit.NewDecider(m, pd)
+		want, werr := explicit.Search(ctx, g, explicit.Options{Policy: dec, StopAtUnsafe: true})
+		got, gerr := bdd.Verify(ctx, m, prop, pd, bdd.Options{})
+		var re *explicit.RangeError
+		switch {
+		case werr != nil && errors.As(werr, &re):
+			c.errs++
+			if re.Prob {
+				c.probErrs++
 			}
-			want, werr := explicit.Search(ctx, g, explicit.Options{Policy: dec, StopAtUnsafe: true})
-			got, gerr := bdd.Verify(ctx, m, prop, pd, bdd.Options{})
-			var re *explicit.RangeError
-			switch {
-			case werr != nil && errors.As(werr, &re):
-				errs++
-				if gerr != nil && errors.As(gerr, &re) {
-					continue
+			if gerr != nil && errors.As(gerr, &re) {
+				// the error replays: the explicit engine meets it in its state
+				if err := g.ErrorAt(re.State, dec); err == nil || err.Error() != gerr.Error() {
+					t.Errorf("seed %d: BDD's error %v does not replay (%v)", seed, gerr, err)
 				}
-				if gerr == nil && got.Verdict == bdd.Unsafe && depthOf(g, dec, re.State) == len(got.Trace)-1 {
-					if err := g.CheckCounterexample(dec, got.Trace); err != nil {
-						t.Errorf("seed %d: %v", seed, err)
-					}
-					sameLayer++
-					continue
-				}
-				t.Errorf("seed %d (policy %v): BFS: %v; BDD: %v %v", seed, pd != nil, werr, got, gerr)
-			case werr != nil:
-				if gerr == nil {
-					t.Errorf("seed %d: BFS fails (%v), BDD does not", seed, werr)
-				}
-			case gerr != nil:
-				t.Errorf("seed %d (policy %v): BFS says %v, BDD fails: %v", seed, pd != nil, want.Verdict, gerr)
-			case got.Verdict.Explicit() != want.Verdict:
-				t.Errorf("seed %d (policy %v): BFS says %v, BDD %v", seed, pd != nil, want.Verdict, got.Verdict)
-			case got.Verdict == bdd.Unsafe:
+				continue
+			}
+			if gerr == nil && got.Verdict == bdd.Unsafe && depthOf(g, dec, re.State) == len(got.Trace)-1 {
 				if err := g.CheckCounterexample(dec, got.Trace); err != nil {
 					t.Errorf("seed %d: %v", seed, err)
 				}
+				c.sameLayer++
+				continue
+			}
+			t.Errorf("seed %d (policy %v): BFS: %v; BDD: %v %v", seed, pd != nil, werr, got, gerr)
+		case werr != nil:
+			if gerr == nil {
+				t.Errorf("seed %d: BFS fails (%v), BDD does not", seed, werr)
+			}
+		case gerr != nil:
+			t.Errorf("seed %d (policy %v): BFS says %v, BDD fails: %v", seed, pd != nil, want.Verdict, gerr)
+		case got.Verdict.Explicit() != want.Verdict:
+			t.Errorf("seed %d (policy %v): BFS says %v, BDD %v", seed, pd != nil, want.Verdict, got.Verdict)
+		case got.Verdict == bdd.Unsafe:
+			if err := g.CheckCounterexample(dec, got.Trace); err != nil {
+				t.Errorf("seed %d: %v", seed, err)
 			}
 		}
 	}
-	t.Logf("%d range errors in BFS, %d of them in the counterexample's layer", errs, sameLayer)
 }
 
 // depthOf returns the BFS depth of state x from the start states (-1 if

@@ -1,14 +1,10 @@
 package bdd_test
 
 import (
-	"context"
-	"errors"
 	"math/rand/v2"
 	"testing"
 
-	"vigil/bdd"
 	"vigil/symbolic"
-	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
 )
 
@@ -51,59 +47,16 @@ func withProbs(m *symbolic.Model, seed uint64) int {
 // wherever BFS does (up to the layer rule of TestVerifyRangeErrors), and
 // agrees with BFS on the verdict elsewhere.
 func TestReview21qProbErrorsLikeBFS(t *testing.T) {
-	ctx := context.Background()
-	n := models(t) / 2
-	probErrs := 0
-	for seed := uint64(1); seed <= uint64(n); seed++ {
+	var c bfsCompare
+	for seed := uint64(1); seed <= uint64(models(t)/2); seed++ {
 		m := gen.Model(seed, gen.Options{InitialStart: seed%2 == 0})
 		if withProbs(m, seed) == 0 {
 			continue
 		}
-		prop := m.Properties[0]
-		g, err := explicit.New(m, prop)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, pd := range []*symbolic.PolicyDecl{nil, m.Policies[0]} {
-			var dec explicit.Decider
-			if pd != nil {
-				dec, _ = explicit.NewDecider(m, pd)
-			}
-			want, werr := explicit.Search(ctx, g, explicit.Options{Policy: dec, StopAtUnsafe: true})
-			got, gerr := bdd.Verify(ctx, m, prop, pd, bdd.Options{})
-			var re *explicit.RangeError
-			switch {
-			case werr != nil && errors.As(werr, &re):
-				if re.Prob {
-					probErrs++
-				}
-				if gerr != nil && errors.As(gerr, &re) {
-					// the error replays: the explicit engine meets it in its state
-					if err := g.ErrorAt(re.State, dec); err == nil || err.Error() != gerr.Error() {
-						t.Errorf("seed %d: BDD's error %v does not replay (%v)", seed, gerr, err)
-					}
-					continue
-				}
-				if gerr == nil && got.Verdict == bdd.Unsafe && depthOf(g, dec, re.State) == len(got.Trace)-1 {
-					if err := g.CheckCounterexample(dec, got.Trace); err != nil {
-						t.Errorf("seed %d: %v", seed, err)
-					}
-					continue
-				}
-				t.Errorf("seed %d (policy %v): BFS: %v; BDD: %v %v", seed, pd != nil, werr, got, gerr)
-			case werr != nil:
-				if gerr == nil {
-					t.Errorf("seed %d: BFS fails (%v), BDD does not", seed, werr)
-				}
-			case gerr != nil:
-				t.Errorf("seed %d (policy %v): BFS says %v, BDD fails: %v", seed, pd != nil, want.Verdict, gerr)
-			case got.Verdict.Explicit() != want.Verdict:
-				t.Errorf("seed %d (policy %v): BFS says %v, BDD %v", seed, pd != nil, want.Verdict, got.Verdict)
-			}
-		}
+		c.model(t, seed, m)
 	}
-	if probErrs == 0 {
+	if c.probErrs == 0 {
 		t.Fatal("no generated model has a reachable probability error: the test tests nothing")
 	}
-	t.Logf("%d probability errors in BFS", probErrs)
+	t.Logf("%d probability errors in BFS", c.probErrs)
 }
