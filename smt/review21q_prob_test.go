@@ -7,6 +7,7 @@ import (
 
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
+	"vigil/symbolic/gen"
 )
 
 // onlyLabel is a decider that expands label l wherever it is applicable.
@@ -38,21 +39,7 @@ func TestReview21qRangeErrorProbabilities(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 21))
 		m := randModel(r)
-		lin := func() *symbolic.Expr {
-			v := symbolic.VarID(r.IntN(len(m.Vars)))
-			return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{{Op: symbolic.OpMul, K: r.IntN(5) - 2, Args: []*symbolic.Expr{symbolic.V(v)}}, symbolic.Lit(r.IntN(7) - 2)}}
-		}
-		for ci := range m.Commands {
-			for oi := range m.Commands[ci].Outcomes {
-				if r.IntN(2) == 0 {
-					o := &m.Commands[ci].Outcomes[oi]
-					o.ProbNum, o.ProbDen = lin(), lin()
-					if r.IntN(3) == 0 {
-						o.ProbDen = symbolic.Lit(r.IntN(5) - 1)
-					}
-				}
-			}
-		}
+		gen.StateProbs(m, r, 2)
 		g, err := explicit.New(m, nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)

@@ -31,22 +31,7 @@ func TestReview21qCHCProbErrors(t *testing.T) {
 	probErrs := 0
 	for seed := uint64(2100); seed < uint64(2100+n); seed++ {
 		m := gen.Model(seed, gen.Options{InitialStart: seed%2 == 0})
-		r := rand.New(rand.NewPCG(seed, 0x21))
-		lin := func() *symbolic.Expr {
-			v := symbolic.VarID(r.IntN(len(m.Vars)))
-			return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{{Op: symbolic.OpMul, K: r.IntN(5) - 2, Args: []*symbolic.Expr{symbolic.V(v)}}, symbolic.Lit(r.IntN(7) - 2)}}
-		}
-		for ci := range m.Commands {
-			for oi := range m.Commands[ci].Outcomes {
-				if r.IntN(3) == 0 {
-					o := &m.Commands[ci].Outcomes[oi]
-					o.ProbNum, o.ProbDen = lin(), lin()
-					if r.IntN(2) == 0 {
-						o.ProbDen = symbolic.Lit(r.IntN(5) - 1)
-					}
-				}
-			}
-		}
+		gen.StateProbs(m, rand.New(rand.NewPCG(seed, 0x21)), 3)
 		for _, pol := range []*symbolic.PolicyDecl{m.Policies[0], nil} {
 			q := Question{Model: m, Property: m.Properties[0], Policy: pol}
 			w, err := bfsVerdict(q)

@@ -449,3 +449,31 @@ func (g *gen) safeInitial() {
 		s[v]++
 	}
 }
+
+// StateProbs gives about one outcome in every `every` of m a
+// state-dependent probability ProbNum/ProbDen (as a JANI destination's
+// x/2 or (N-c)/N): ProbNum is k·v + b over one variable, ProbDen a
+// constant in -1..3 or another such expression, so that the probability
+// lies outside [0, 1], or divides by zero, in some states and not in
+// others. It returns the number of outcomes it changed.
+func StateProbs(m *symbolic.Model, r *rand.Rand, every int) int {
+	lin := func() *symbolic.Expr {
+		v := symbolic.VarID(r.IntN(len(m.Vars)))
+		return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{{Op: symbolic.OpMul, K: r.IntN(5) - 2, Args: []*symbolic.Expr{symbolic.V(v)}}, symbolic.Lit(r.IntN(7) - 2)}}
+	}
+	n := 0
+	for ci := range m.Commands {
+		for oi := range m.Commands[ci].Outcomes {
+			if r.IntN(every) != 0 {
+				continue
+			}
+			o := &m.Commands[ci].Outcomes[oi]
+			o.ProbNum, o.ProbDen = lin(), lin()
+			if r.IntN(2) == 0 {
+				o.ProbDen = symbolic.Lit(r.IntN(5) - 1)
+			}
+			n++
+		}
+	}
+	return n
+}
