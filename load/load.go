@@ -172,6 +172,11 @@ func Load(path string, opts Options) (*Loaded, error) {
 			phrase.Plural(len(p.Predicates), "predicate"), p.Name, p.PredicatePos[0])})
 	}
 	byDefault := opts.PolicyDefault == ThePolicy || (opts.PolicyDefault == OnlyPolicy && len(m.Policies) == 1)
+	if pol == "none" && m.Policy("none") == nil {
+		// --policy none: no policy (every applicable label), as vigil
+		// run's help says, unless the model declares a policy so named
+		pol, byDefault = "", false
+	}
 	if l.Policy, err = SelectPolicy(m, pol, byDefault); err != nil {
 		return l, err
 	}
