@@ -110,6 +110,10 @@ func loadSafety(e *cli.Env, cmd string, sf *safetyFlags, file string, needPolicy
 		} else if *sf.radius < 0 {
 			what = "--order learn"
 		}
+		if len(lm.m.Policies) > 0 { // --policy none
+			fmt.Fprintf(e.Stderr, "vigil %s: %s needs a tested policy, and --policy none selects none; choose one with --policy or give --policy-file\n", cmd, what)
+			return nil, false
+		}
 		fmt.Fprintf(e.Stderr, "vigil %s: %s needs a tested policy, and model %s has none; declare one or give --policy-file\n", cmd, what, lm.m.Name)
 		return nil, false
 	}
