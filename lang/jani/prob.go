@@ -101,6 +101,12 @@ func (l *lowerer) intFrac(n *node, f frac) (p, q *symbolic.Expr, ok bool) {
 // by zero, which is no probability 0 but an error the engines report).
 func nonzero(p, q *symbolic.Expr) *symbolic.Cond {
 	zero := symbolic.Lit(0)
+	if p.Op == symbolic.OpConst {
+		if p.K != 0 {
+			return symbolic.True()
+		}
+		return symbolic.Compare(q, symbolic.Eq, zero)
+	}
 	ne := symbolic.Compare(p, symbolic.Ne, zero)
 	if q.Op == symbolic.OpConst {
 		if q.K != 0 {
