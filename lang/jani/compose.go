@@ -325,8 +325,18 @@ func (s *syncOutcomes) add(idx []int) bool {
 	}
 	if len(factors) > 0 {
 		var lv []*symbolic.Cond
-		for _, d := range factors {
-			lv = append(lv, positive(d.pnum, d.pden))
+		if len(factors) == 1 {
+			// Dropped only where the probability is 0: where it is
+			// negative or divides by zero the outcome stays, and
+			// Outcome.BadProb makes that a probability error.
+			lv = append(lv, nonzero(factors[0].pnum, factors[0].pden))
+		} else {
+			// A product of state-dependent factors has no
+			// Outcome.ProbNum and no range check: kept where each
+			// factor is positive, as before.
+			for _, d := range factors {
+				lv = append(lv, positive(d.pnum, d.pden))
+			}
 		}
 		s.live = append(s.live, symbolic.And(lv...))
 		s.weights, s.exact = append(s.weights, nil), false

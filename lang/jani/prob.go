@@ -3,11 +3,14 @@ package jani
 // State-dependent probabilities. A destination's probability may read the
 // state (QVBS nand: x/(N-c)). vigil keeps every outcome as possible (the
 // FOND view), but like Storm it drops an outcome in the states where its
-// probability is 0. The probability is lowered to a fraction num/den of two
+// probability is 0 (and only there: a negative one, or a division by zero,
+// is a probability error). The probability is lowered to a fraction num/den of two
 // linear integer expressions (division by a variable expression is allowed
 // here), from which the lowering derives
 //
-//   - the condition "probability > 0", which guards the outcome: a command
+//   - the condition "probability != 0" (for a product of state-dependent
+//     factors of synchronised edges, "each factor > 0"), which guards the
+//     outcome: a command
 //     with such outcomes is split into one command per combination of live
 //     outcomes (see splitLive), so every engine sees the same transitions;
 //   - the weight Outcome.ProbNum/ProbDen, which simulation samples by and the
@@ -92,6 +95,26 @@ func (l *lowerer) intFrac(n *node, f frac) (p, q *symbolic.Expr, ok bool) {
 	}
 	q, ok = l.scale(n, ed, dn)
 	return p, q, ok
+}
+
+// nonzero is the condition "p/q is not 0": p != 0, or q == 0 (a division
+// by zero, which is no probability 0 but an error the engines report).
+func nonzero(p, q *symbolic.Expr) *symbolic.Cond {
+	zero := symbolic.Lit(0)
+	if p.Op == symbolic.OpConst {
+		if p.K != 0 {
+			return symbolic.True()
+		}
+		return symbolic.Compare(q, symbolic.Eq, zero)
+	}
+	ne := symbolic.Compare(p, symbolic.Ne, zero)
+	if q.Op == symbolic.OpConst {
+		if q.K != 0 {
+			return ne
+		}
+		return symbolic.True()
+	}
+	return symbolic.Or(ne, symbolic.Compare(q, symbolic.Eq, zero))
 }
 
 // positive is the condition p/q > 0.
