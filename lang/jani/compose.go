@@ -333,7 +333,9 @@ func (s *syncOutcomes) add(idx []int) bool {
 		} else {
 			// A product of state-dependent factors has no
 			// Outcome.ProbNum and no range check: kept where each
-			// factor is positive, as before.
+			// factor is positive, as before. Said, as lang/spec.md
+			// says it ("Probability errors").
+			ml.note(factors[1].node, "this destination's probability reads the state, as does another's it synchronises with: vigil keeps their product where both are positive and does not check them against [0, 1] (a negative, undefined or above-1 probability here is not reported as a probability error; vigil prob refuses the model)")
 			for _, d := range factors {
 				lv = append(lv, positive(d.pnum, d.pden))
 			}
