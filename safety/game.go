@@ -147,22 +147,24 @@ func newBase(sp *Space, r Radius, name string) base {
 // MaxPairs bounds the (state, remaining budget) pairs a decider for a
 // finite radius r >= 1 may hold: the pairs its records index (tarjan, ipi,
 // npi and propu keep records only of the pairs they touch, see pairTable;
-// a window budget counts half) plus the pairs its facts prove not safe
-// (value iteration, LRTDP and LAO* prove one per increase of a state's
-// value); iPI and nPI also count each pair an iteration of the question
-// visits again (an iteration may mark one pair and walk many), so that
-// their work on a question, not only their memory, stays within the bound. A radius of 10^6 on a model of 101 reachable states (among many
-// more) reaches a hundred million pairs and died out of memory; such a
-// question is refused with an error once the decider holds more than the
-// bound, at about 2 GB (Prop-U 4 GB; safety/FIGURES.md), but only when the
-// states met times r+1 exceed the bound too. Before the records followed
-// the touched pairs, the bound was on states times r+1, and three million
-// reachable states at radius 30 were refused before any answer, though
-// the search reached each state with one budget; what that bound let
-// through is still answered, with the memory it took then (records, a
-// window budget and a proof for each of the pairs, up to 2^26: radius
-// 300000 on the walker's 101 states, 2.2 GB for tarjan and ipi, 5.3 GB for
-// Prop-U). Revisits beyond the bound are refused whatever the product.
+// a window budget counts half; Prop-U's region transitions count one
+// each) plus the pairs its facts prove not safe (value iteration, LRTDP
+// and LAO* prove one per increase of a state's value); iPI and nPI also
+// count each pair an iteration of the question visits again (an
+// iteration may mark one pair and walk many), so that their work on a
+// question, not only their memory, stays within the bound. A radius of
+// 10^6 on a model of 101 reachable states (among many more) reaches a
+// hundred million pairs and died out of memory; such a question is
+// refused with an error once the decider holds more than the bound, at
+// about 2 GB (safety/FIGURES.md), but only when the states met times r+1
+// exceed the bound too. Before the records followed the touched pairs,
+// the bound was on states times r+1, and three million reachable states
+// at radius 30 were refused before any answer, though the search reached
+// each state with one budget; what that bound let through is still
+// answered, with the memory it took then (records, a window budget and a
+// proof for each of the pairs, up to 2^26: radius 300000 on the walker's
+// 101 states, 2.2 GB for tarjan and ipi, 5.3 GB for Prop-U). Revisits
+// beyond the bound are refused whatever the product.
 const MaxPairs = 1 << 26
 
 // maxPairs is MaxPairs; tests lower it.
