@@ -136,7 +136,10 @@ type base struct {
 	// again counts the pairs this question's search visited again (iPI,
 	// nPI; nil: none); heldWhat says what held and again count in the
 	// error ("holds" when empty).
-	again    func() int64
+	again func() int64
+	// work counts this question's expansions where they count beyond the
+	// dense bound only (LRTDP; nil: none).
+	work     func() int64
 	heldWhat string
 }
 
@@ -256,6 +259,9 @@ func (d *base) checkPairs() error {
 	// states (30 million pairs), which the dense tables answered in 7-13
 	// s. Beyond that, what a decider holds and revisits counts; and
 	// revisits alone never pass the bound (nPI's work).
+	if d.work != nil {
+		n += d.work()
+	}
 	dense := int64(d.sp.Len()) * (int64(d.r) + 1)
 	if dense > maxPairs && n+again > maxPairs || again > maxPairs {
 		what := d.heldWhat
