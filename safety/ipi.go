@@ -105,7 +105,8 @@ type iFrame struct {
 func NewIPI(sp *Space, r Radius, opt Options) *IPI {
 	d := &IPI{base: newBase(sp, r, "ipi("+opt.Order.String()+")"), ord: orders{opt.Order, opt.Seed}}
 	d.pt = newPairTable[ipiRec](d.r)
-	d.held = func() int64 { return d.pt.size() + d.revisits }
+	d.held = d.pt.size
+	d.again = func() int64 { return d.revisits }
 	d.heldWhat = "holds or revisits"
 	return d
 }
@@ -265,7 +266,8 @@ type nFrame struct {
 func NewNPI(sp *Space, r Radius, opt Options) *NPI {
 	d := &NPI{base: newBase(sp, r, "npi("+opt.Order.String()+")"), ord: orders{opt.Order, opt.Seed}}
 	d.pt = newPairTable[npiRec](d.r)
-	d.held = func() int64 { return d.pt.size() + d.revisits }
+	d.held = d.pt.size
+	d.again = func() int64 { return d.revisits }
 	d.heldWhat = "holds or revisits"
 	return d
 }

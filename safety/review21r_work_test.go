@@ -1,0 +1,60 @@
+package safety_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"vigil/internal/testutil"
+	"vigil/safety"
+	"vigil/symbolic"
+)
+
+// TestReview21rManyLabelsWorkWithinBound: 16 self-loop labels (each a
+// deviation) on 71 open states, every pair not safe, radius 2^20 (beyond
+// the dense bound): every decider must be refused with the pairs error
+// after at most 4 times the bound (lowered to 2^16) in expansions plus
+// backups. LRTDP raised one value a trial while it expanded and backed up
+// many states again: 2.4 million, 37 times the bound (at 2^26, minutes
+// without an answer; session 20 refused at once).
+func TestReview21rManyLabelsWorkWithinBound(t *testing.T) {
+	const bound = 1 << 16
+	defer safety.SetMaxPairs(bound)()
+	src := "model spins\nvar x : 0 .. 99 = 70\nvar z : 0 .. 1000000 = 0\n"
+	for i := range 16 {
+		src += fmt.Sprintf("action spin%d -> skip\n", i)
+	}
+	src += `action down when x > 0 -> x' = x - 1
+action die -> x' = 99
+property p { unsafe x == 99 }
+policy rules diver { otherwise -> die }
+`
+	m := testutil.LoadSource(t, "spins.spec", src)
+	for _, algo := range safety.Algorithms {
+		g, dec, err := testutil.Explicit(m, m.Property(""), m.Policy("diver"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := safety.NewSpace(g, dec)
+		d, err := safety.New(algo, sp, safety.MaxRadius, safety.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := sp.Intern(symbolic.State{70, 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ok, err := d.Decide(ctx, id)
+		cancel()
+		st := d.Stats()
+		if err == nil || !pairsErr.MatchString(err.Error()) {
+			t.Errorf("%s: %v, %v; want the pairs error", algo, ok, err)
+			continue
+		}
+		if w := st.Expanded + st.Backups; w > 4*bound {
+			t.Errorf("%s: refused after %d expansions and backups, more than 4 times the bound %d", algo, w, bound)
+		}
+	}
+}
