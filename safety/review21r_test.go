@@ -2,7 +2,6 @@ package safety_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"vigil/internal/testutil"
@@ -46,17 +45,12 @@ func TestReview21rWideRadii(t *testing.T) {
 func TestReview21rPropURegionWithinBound(t *testing.T) {
 	const bound = 1 << 16
 	defer safety.SetMaxPairs(bound)()
-	src := "model spins\nvar x : 0 .. 99 = 70\nvar z : 0 .. 1000000 = 0\n"
-	for i := range 16 {
-		src += fmt.Sprintf("action spin%d -> skip\n", i)
-	}
-	src += `action down when x > 0 -> x' = x - 1
+	m := testutil.LoadSource(t, "spins.spec", spinsSpec(`action down when x > 0 -> x' = x - 1
 action die -> x' = 99
 action stay when x == 0 -> skip
 property p { unsafe x == 99 }
 policy rules diver { when x == 0 -> stay otherwise -> die }
-`
-	m := testutil.LoadSource(t, "spins.spec", src)
+`))
 	g, dec, err := testutil.Explicit(m, m.Property(""), m.Policy("diver"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,7 @@
 package safety_test
 
 import (
-	"context"
-	"fmt"
 	"testing"
-	"time"
 
 	"vigil/internal/testutil"
 	"vigil/safety"
@@ -21,34 +18,13 @@ import (
 func TestReview21rManyLabelsWorkWithinBound(t *testing.T) {
 	const bound = 1 << 16
 	defer safety.SetMaxPairs(bound)()
-	src := "model spins\nvar x : 0 .. 99 = 70\nvar z : 0 .. 1000000 = 0\n"
-	for i := range 16 {
-		src += fmt.Sprintf("action spin%d -> skip\n", i)
-	}
-	src += `action down when x > 0 -> x' = x - 1
+	m := testutil.LoadSource(t, "spins.spec", spinsSpec(`action down when x > 0 -> x' = x - 1
 action die -> x' = 99
 property p { unsafe x == 99 }
 policy rules diver { otherwise -> die }
-`
-	m := testutil.LoadSource(t, "spins.spec", src)
+`))
 	for _, algo := range safety.Algorithms {
-		g, dec, err := testutil.Explicit(m, m.Property(""), m.Policy("diver"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sp := safety.NewSpace(g, dec)
-		d, err := safety.New(algo, sp, safety.MaxRadius, safety.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, err := sp.Intern(symbolic.State{70, 0})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		ok, err := d.Decide(ctx, id)
-		cancel()
-		st := d.Stats()
+		ok, err, st := decideDiver(t, m, algo, safety.MaxRadius, symbolic.State{70, 0})
 		if err == nil || !pairsErr.MatchString(err.Error()) {
 			t.Errorf("%s: %v, %v; want the pairs error", algo, ok, err)
 			continue

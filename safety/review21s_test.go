@@ -1,10 +1,8 @@
 package safety_test
 
 import (
-	"context"
 	"regexp"
 	"testing"
-	"time"
 
 	"vigil/internal/testutil"
 	"vigil/safety"
@@ -24,35 +22,10 @@ var pairsErr = regexp.MustCompile(`^radius [0-9]+: the search (holds|holds or re
 func TestReview21sWorkWithinBound(t *testing.T) {
 	const bound = 1 << 16
 	defer safety.SetMaxPairs(bound)()
-	const walker = `model h
-var x : 0 .. 100 = 0
-var z : 0 .. 1000000 = 0
-action walk when x < 100 -> x' = x + 1
-action stay -> skip
-action back when x > 0 -> x' = x - 1
-property p { unsafe x == 100 }
-policy rules diver { otherwise -> walk }
-`
-	m := testutil.LoadSource(t, "h.spec", walker)
+	m := testutil.LoadSource(t, "h.spec", walkerSpec)
 	for _, algo := range safety.Algorithms {
 		for _, r := range []safety.Radius{30000, safety.MaxRadius} {
-			g, dec, err := testutil.Explicit(m, m.Property(""), m.Policy("diver"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sp := safety.NewSpace(g, dec)
-			d, err := safety.New(algo, sp, r, safety.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			id, err := sp.Intern(symbolic.State{0, 0})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			ok, err := d.Decide(ctx, id)
-			cancel()
-			st := d.Stats()
+			ok, err, st := decideDiver(t, m, algo, r, symbolic.State{0, 0})
 			exp := st.Expanded + st.Backups
 			if err == nil || !pairsErr.MatchString(err.Error()) {
 				t.Errorf("%s, radius %v: %v, %v after %d expansions; want the pairs error", algo, r, ok, err, exp)
