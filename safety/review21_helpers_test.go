@@ -35,8 +35,8 @@ func spinsSpec(tail string) string {
 }
 
 // decideDiver asks decider algo whether state s of m is r-safe for policy
-// diver (60 s at most) and returns its answer, error and statistics.
-func decideDiver(t *testing.T, m *symbolic.Model, algo string, r safety.Radius, s symbolic.State) (bool, error, safety.Stats) {
+// diver (60 s at most) and returns its answer, statistics and error.
+func decideDiver(t *testing.T, m *symbolic.Model, algo string, r safety.Radius, s symbolic.State) (bool, safety.Stats, error) {
 	t.Helper()
 	g, dec, err := testutil.Explicit(m, m.Property(""), m.Policy("diver"))
 	if err != nil {
@@ -54,5 +54,5 @@ func decideDiver(t *testing.T, m *symbolic.Model, algo string, r safety.Radius, 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	ok, err := d.Decide(ctx, id)
-	return ok, err, d.Stats()
+	return ok, d.Stats(), err
 }

@@ -24,7 +24,7 @@ func TestReview21rDenseFloor(t *testing.T) {
 	defer safety.SetMaxPairs(bound)()
 	m := testutil.LoadSource(t, "h.spec", walkerSpec)
 	for _, algo := range safety.Algorithms {
-		ok, err, _ := decideDiver(t, m, algo, 30000, symbolic.State{0, 0})
+		ok, _, err := decideDiver(t, m, algo, 30000, symbolic.State{0, 0})
 		switch {
 		case algo == "npi" && err != nil && pairsErr22.MatchString(err.Error()):
 		case err != nil || ok:

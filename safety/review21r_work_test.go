@@ -24,7 +24,7 @@ property p { unsafe x == 99 }
 policy rules diver { otherwise -> die }
 `))
 	for _, algo := range safety.Algorithms {
-		ok, err, st := decideDiver(t, m, algo, safety.MaxRadius, symbolic.State{70, 0})
+		ok, st, err := decideDiver(t, m, algo, safety.MaxRadius, symbolic.State{70, 0})
 		if err == nil || !pairsErr.MatchString(err.Error()) {
 			t.Errorf("%s: %v, %v; want the pairs error", algo, ok, err)
 			continue

@@ -25,7 +25,7 @@ func TestReview21sWorkWithinBound(t *testing.T) {
 	m := testutil.LoadSource(t, "h.spec", walkerSpec)
 	for _, algo := range safety.Algorithms {
 		for _, r := range []safety.Radius{30000, safety.MaxRadius} {
-			ok, err, st := decideDiver(t, m, algo, r, symbolic.State{0, 0})
+			ok, st, err := decideDiver(t, m, algo, r, symbolic.State{0, 0})
 			exp := st.Expanded + st.Backups
 			if err == nil || !pairsErr.MatchString(err.Error()) {
 				t.Errorf("%s, radius %v: %v, %v after %d expansions; want the pairs error", algo, r, ok, err, exp)
