@@ -347,3 +347,34 @@ func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
 	}
 	return out, nil
 }
+
+// StartSatisfiable decides whether some in-range state satisfies p's start
+// condition: Sat with a witness, Unsat when none does (every engine then
+// reports the error "no state satisfies the start condition"), Unknown when
+// Z3 gave up. A property without a start condition has the initial-value
+// state as its one start state.
+func StartSatisfiable(m *symbolic.Model, p *symbolic.Property, opts CheckOptions) (Result, symbolic.State, error) {
+	if p == nil || p.Start == nil {
+		s, err := m.InitialState()
+		if err != nil {
+			return Unknown, nil, err
+		}
+		return Sat, s, nil
+	}
+	c, err := newChecker(m, opts)
+	if err != nil {
+		return Unknown, nil, err
+	}
+	defer c.x.Close()
+	if err := c.resetRange(); err != nil {
+		return Unknown, nil, err
+	}
+	r, st, err := c.check(c.e.Cond(p.Start, c.e.Cur))
+	if err != nil {
+		return Unknown, nil, err
+	}
+	if r == Sat && !p.Start.Holds(st) {
+		return Unknown, nil, vigilerr.InternalAtf("smt", p.Start.Pos, "start witness %s does not replay", m.FormatState(st))
+	}
+	return r, st, nil
+}

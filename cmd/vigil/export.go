@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 
 	"vigil/internal/cli"
 	"vigil/lang/jani"
 	"vigil/load"
+	"vigil/smt"
 	"vigil/smt/smtlib"
 	"vigil/symbolic"
 )
@@ -80,6 +82,9 @@ func runExport(e *cli.Env, args []string) int {
 			d.Name, d.Kind, exportHint(lm.m))
 		return cli.ExitError
 	}
+	if !startSatisfiable(e, lm.m, lm.prop) {
+		return cli.ExitError
+	}
 	q := smtlib.Question{Model: lm.m, Property: lm.prop, Policy: lm.decl}
 	var b bytes.Buffer
 	var err error
@@ -119,4 +124,30 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// startSatisfiable reports, as every engine does, a start condition that no
+// state satisfies: z3 would answer such a CHC export "sat" (safe) and Storm
+// would find no initial state, hiding the mistake in the condition. Where
+// Z3 cannot decide it within 10 s the export goes ahead with a note.
+func startSatisfiable(e *cli.Env, m *symbolic.Model, p *symbolic.Property) bool {
+	if p == nil || p.Start == nil {
+		return true
+	}
+	res, _, err := smt.StartSatisfiable(m, p, smt.CheckOptions{Limits: smt.Limits{Timeout: 10 * time.Second}})
+	switch {
+	case err != nil:
+		e.Fail(cli.ExitFor(err), "vigil export: %v", err)
+		return false
+	case res == smt.Unsat:
+		pos := p.Pos
+		if p.Start.Pos.IsValid() {
+			pos = p.Start.Pos
+		}
+		e.Fail(cli.ExitError, "vigil export: %s: no state satisfies the start condition of property %s; check its bounds against the variables' ranges", pos, p.Name)
+		return false
+	case res == smt.Unknown:
+		fmt.Fprintf(e.Stderr, "vigil export: note: Z3 could not decide within 10 s whether some state satisfies the start condition of property %s; if none does, a solver's \"safe\" on this export is vacuous\n", p.Name)
+	}
+	return true
 }
