@@ -177,6 +177,11 @@ func opaque(m *symbolic.Model) *symbolic.Model {
 // one, Z3 asks the checks to name the failing one and its witness, and
 // must find one.
 func solve(ctx context.Context, m *symbolic.Model, s *smtlib.Script, facts factList) error {
+	// An already expired --timeout (or an interrupt) gives no verdict,
+	// also where evaluation alone would decide (some 10 ms of work).
+	if err := ctx.Err(); err != nil {
+		return errorf("%w", context.Cause(ctx))
+	}
 	found, decided := evaluate(m, s)
 	if decided && found == nil {
 		return nil
