@@ -2,9 +2,11 @@ package ic3_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"vigil/ic3"
@@ -45,7 +47,7 @@ func TestLearnedCertificates(t *testing.T) {
 	} {
 		t.Run(kind.name, func(t *testing.T) {
 			pols := map[*symbolic.PolicyDecl]symbolic.Policy{}
-			var certs, withFacts, factsNeeded, forgedFacts int
+			var certs, withFacts, factsNeeded, forgedFacts, stopChecks, factStops int
 			v := func(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl) (conformance.Answer, error) {
 				p := pols[pd]
 				lp, err := ic3.Certifier(p)
@@ -71,6 +73,12 @@ func TestLearnedCertificates(t *testing.T) {
 					return conformance.Answer{}, fmt.Errorf("the certificate of a safe answer is rejected: %v", err)
 				}
 				certs++
+				if len(c.Facts) > 0 && stopChecks < 20 {
+					stopChecks++
+					if err := stoppedAnywhere(back, m, prop, pd, p, &factStops); err != nil {
+						return conformance.Answer{}, err
+					}
+				}
 				if len(c.Facts) > 0 {
 					withFacts++
 					bare := certificate(m, prop, pd, res.Invariant)
@@ -115,7 +123,10 @@ func TestLearnedCertificates(t *testing.T) {
 					}
 					return p, d, err
 				}})
-			t.Logf("%d certificates checked, %d with policy facts, %d of which fail without them (as enumeration says); %d forged facts refuted", certs, withFacts, factsNeeded, forgedFacts)
+			t.Logf("%d certificates checked, %d with policy facts, %d of which fail without them (as enumeration says); %d forged facts refuted; %d checks stopped at every step, %d of the stops in the policy facts", certs, withFacts, factsNeeded, forgedFacts, stopChecks, factStops)
+			if stopChecks > 0 && factStops == 0 {
+				t.Errorf("no stop landed in the policy facts' checks")
+			}
 			if certs < 10 || forgedFacts < 10 {
 				t.Errorf("only %d certificates checked, %d forged facts", certs, forgedFacts)
 			}
@@ -147,4 +158,44 @@ func canChoose(m *symbolic.Model, p symbolic.Policy, b []smt.Lit, a symbolic.Lab
 		}
 		s[i]++
 	}
+}
+
+// stopAfter is a context that ends (context.Canceled) at the k-th time
+// it is asked whether it has: a stop placed at every step of a check
+// that asks, deterministically. Its Done channel never closes, so Z3's
+// calls run to their end and only the checker's own polls see the stop.
+type stopAfter struct {
+	context.Context
+	k, asked int
+}
+
+func (c *stopAfter) Err() error {
+	c.asked++
+	if c.asked > c.k {
+		return context.Canceled
+	}
+	return nil
+}
+
+// stoppedAnywhere checks a valid learned certificate once with a stop at
+// each step where the checker polls (the session-21 note: the
+// interrupted policy-fact path had no test): each stopped check must give
+// no verdict (an error wrapping context.Canceled, never a *cert.Failure:
+// a valid certificate called invalid), and only the unstopped one is
+// valid. It counts in *factStops the stops that landed in a policy fact.
+func stoppedAnywhere(c *cert.Cert, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, p symbolic.Policy, factStops *int) error {
+	all := &stopAfter{Context: context.Background(), k: math.MaxInt}
+	if err := cert.CheckWith(all, c, m, prop, pd, p); err != nil {
+		return fmt.Errorf("the certificate checked with a counting context: %v", err)
+	}
+	for k := 0; k < all.asked; k++ {
+		err := cert.CheckWith(&stopAfter{Context: context.Background(), k: k}, c, m, prop, pd, p)
+		if _, refuted := err.(*cert.Failure); refuted || !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("a valid certificate's check stopped at poll %d of %d: got %v, want no verdict (context canceled)", k+1, all.asked, err)
+		}
+		if strings.Contains(err.Error(), "not re-checked") {
+			*factStops++
+		}
+	}
+	return nil
 }
