@@ -29,18 +29,24 @@ var DefaultLimits = Limits{Timeout: 30 * time.Second}
 // Query names one question of CheckBounds: can outcome Outcome (0-based)
 // of command Command give variable Var a value outside its range, from a
 // non-terminal in-range state where the guard holds?
+//
+// With Prob set the question is instead whether the outcome's
+// state-dependent probability can lie outside [0, 1] or divide by zero
+// there (symbolic.Outcome.BadProb: a probability error, a range error of
+// the outcome's probability in every engine); Var is then -1.
 type Query struct {
 	Property *symbolic.Property // nil when the model has no property
 	Command  int
 	Outcome  int
 	Var      symbolic.VarID
+	Prob     bool
 }
 
 // BoundsViolation is a Query answered yes, with a witness.
 type BoundsViolation struct {
 	Query
 	State symbolic.State // the witness state
-	Value int            // the value the outcome gives Var there
+	Value int            // the value the outcome gives Var there (0 for Prob)
 }
 
 // Undecided is a query Z3 gave up on (timeout, resource limit, interrupt).
@@ -177,6 +183,25 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 					}
 					x.Release(mark)
 				}
+				bad := cmd.Outcomes[oi].BadProb()
+				if bad.Op == symbolic.CFalse {
+					continue
+				}
+				q := Query{Property: p, Command: ci, Outcome: oi, Var: -1, Prob: true}
+				mark := x.Mark()
+				r, st, err := c.check(x.And(guard, e.Cond(bad, e.Cur)))
+				switch {
+				case err != nil:
+					return nil, err
+				case r == Unknown:
+					res.Undecided = append(res.Undecided, Undecided{q, c.s.ReasonUnknown()})
+				case r == Sat:
+					if !cmd.Guard.Holds(st) || !bad.Holds(st) {
+						return nil, vigilerr.InternalAtf("smt", cmd.Outcomes[oi].Pos, "probability witness %s does not replay", m.FormatState(st))
+					}
+					res.Violations = append(res.Violations, BoundsViolation{Query: q, State: st})
+				}
+				x.Release(mark)
 			}
 		}
 	}

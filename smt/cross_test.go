@@ -276,7 +276,7 @@ func TestChecksMatchExplicit(t *testing.T) {
 				for oi, o := range c.Outcomes {
 					for _, a := range o.Assigns {
 						if v := a.Value.Eval(s); v < m.Vars[a.Var].Lo || v > m.Vars[a.Var].Hi {
-							wantViol[Query{p, ci, oi, a.Var}] = true
+							wantViol[Query{Property: p, Command: ci, Outcome: oi, Var: a.Var}] = true
 						}
 					}
 				}

@@ -47,6 +47,10 @@ func BoundsFindings(m *symbolic.Model) (fs []Finding, n int, err error) {
 		return nil, 0, err
 	}
 	for _, v := range res.Violations {
+		if v.Prob {
+			fs = append(fs, probFinding(m, v))
+			continue
+		}
 		f := smtQueryFinding(m, v.Query, "range")
 		val := v.Value
 		f.Value = &val
@@ -66,6 +70,12 @@ func BoundsFindings(m *symbolic.Model) (fs []Finding, n int, err error) {
 	for _, u := range res.Undecided {
 		f := smtQueryFinding(m, u.Query, "unknown")
 		f.Reason = u.Reason
+		if u.Prob {
+			f.text = fmt.Sprintf("%s: unknown: probability: action %s, outcome %d: whether its probability can leave [0, 1]: Z3 gave no answer (%s)%s",
+				f.Pos, f.Label, f.Outcome, u.Reason, smtOfProperty(f.Property))
+			fs = append(fs, f)
+			continue
+		}
 		f.text = fmt.Sprintf("%s: unknown: range: action %s, outcome %d, variable %s: Z3 gave no answer (%s)%s",
 			f.Pos, f.Label, f.Outcome, f.Variable, u.Reason, smtOfProperty(f.Property))
 		fs = append(fs, f)
@@ -122,16 +132,39 @@ func DeadlockFindings(m *symbolic.Model) (fs []Finding, n int, err error) {
 
 func smtQueryFinding(m *symbolic.Model, q smt.Query, kind string) Finding {
 	c := &m.Commands[q.Command]
-	return Finding{
+	f := Finding{
 		Kind:     kind,
 		Check:    "bounds",
 		Pos:      smtWhere(m, c.Pos),
 		Property: smtPropName(q.Property),
 		Label:    m.Labels[c.Label].Name,
 		Outcome:  q.Outcome + 1,
-		Variable: m.Vars[q.Var].Name,
-		Range:    []int{m.Vars[q.Var].Lo, m.Vars[q.Var].Hi},
 	}
+	if !q.Prob {
+		f.Variable = m.Vars[q.Var].Name
+		f.Range = []int{m.Vars[q.Var].Lo, m.Vars[q.Var].Hi}
+	}
+	return f
+}
+
+// probFinding describes a probability error found by smt.CheckBounds: the
+// outcome's state-dependent probability outside [0, 1], or undefined, in
+// the witness state (kind "probability"; Exact is the probability as the
+// explicit engine states it: num/den, or "undefined").
+func probFinding(m *symbolic.Model, v smt.BoundsViolation) Finding {
+	f := smtQueryFinding(m, v.Query, "probability")
+	o := &m.Commands[v.Command].Outcomes[v.Outcome]
+	f.Pos = smtWhere(m, o.Pos)
+	f.State, f.Values = m.FormatState(v.State), smtStateValues(m, v.State)
+	f.Exact = "undefined (division by zero)"
+	if o.ProbNum != nil && o.ProbDen != nil {
+		if d := o.ProbDen.ValueString(v.State); d != "0" {
+			f.Exact = o.ProbNum.ValueString(v.State) + "/" + d
+		}
+	}
+	f.text = fmt.Sprintf("%s: error: probability: action %s, outcome %d has probability %s, outside [0, 1], in state %s%s",
+		f.Pos, f.Label, f.Outcome, f.Exact, f.State, smtOfProperty(f.Property))
+	return f
 }
 
 func smtStateValues(m *symbolic.Model, s symbolic.State) map[string]int {
