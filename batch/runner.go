@@ -447,3 +447,6 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// ShellQuote is s as one word for a POSIX shell (quoted only when needed).
+func ShellQuote(s string) string { return shellQuote(s) }

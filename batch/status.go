@@ -78,6 +78,9 @@ type SlurmOptions struct {
 // runs `vigil batch run --tasks N --task $SLURM_ARRAY_TASK_ID EXP`: the
 // same code path as a local batch, on its share of the shuffled runs.
 func (x *Experiment) Slurm(o SlurmOptions) (string, int, error) {
+	if err := CheckPartition(o.Partition); err != nil {
+		return "", 0, err
+	}
 	if err := x.openData(true, nil); err != nil {
 		return "", 0, err
 	}
@@ -107,7 +110,7 @@ func (x *Experiment) Slurm(o SlurmOptions) (string, int, error) {
 	perTask := (len(x.Runs) + tasks - 1) / tasks
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/bash\n# Written by vigil batch slurm for experiment %s: %d runs in %d tasks.\n", x.Name, len(x.Runs), tasks)
-	fmt.Fprintf(&b, "# Submit with: sbatch %s\n", filepath.Join(dir, "job.sh"))
+	fmt.Fprintf(&b, "# Submit with: sbatch %s\n", shellQuote(filepath.Join(dir, "job.sh")))
 	fmt.Fprintf(&b, "# A task runs its share of the shuffled runs; a finished run is skipped, so\n# resubmitting the script (or one task) finishes what is missing.\n")
 	fmt.Fprintf(&b, "#SBATCH --job-name=vigil-%s\n", x.Name)
 	fmt.Fprintf(&b, "#SBATCH --array=1-%d%%%d\n", tasks, par)
@@ -129,8 +132,21 @@ func (x *Experiment) Slurm(o SlurmOptions) (string, int, error) {
 	if o.Partition != "" {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", o.Partition)
 	}
-	fmt.Fprintf(&b, "#SBATCH --output=%s/task-%%a.out\n#SBATCH --error=%s/task-%%a.err\n", dir, dir)
+	// An #SBATCH line is split at white space, and Slurm reads % in a
+	// file name as a pattern (%x: the job's name) and a backslash as
+	// "no patterns": a directory with any of them gets its task files from
+	// the script's own redirection, shell-quoted, instead.
+	plainDir := shellQuote(dir) == dir && !strings.ContainsAny(dir, "%\\")
+	if plainDir {
+		fmt.Fprintf(&b, "#SBATCH --output=%s/task-%%a.out\n#SBATCH --error=%s/task-%%a.err\n", dir, dir)
+	} else {
+		fmt.Fprintf(&b, "#SBATCH --output=/dev/null\n#SBATCH --error=/dev/null\n")
+	}
 	fmt.Fprintf(&b, "set -eu\n: \"${SLURM_ARRAY_TASK_ID:?set by Slurm: the task number, 1..%d}\"\n", tasks)
+	if !plainDir {
+		q := shellQuote(dir)
+		fmt.Fprintf(&b, "exec >>%s/task-\"$SLURM_ARRAY_TASK_ID\".out 2>>%s/task-\"$SLURM_ARRAY_TASK_ID\".err\n", q, q)
+	}
 	data, err := filepath.Abs(x.Data)
 	if err != nil {
 		return "", 0, err
@@ -153,4 +169,14 @@ func slurmTime(d time.Duration) string {
 		return fmt.Sprintf("%d-%02d:%02d:%02d", days, s/3600, s/60%60, s%60)
 	}
 	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// CheckPartition refuses a Slurm partition that an #SBATCH line cannot
+// carry as written: a partition name (or a comma-separated list of them)
+// has only letters, digits, '-', '_' and '.'.
+func CheckPartition(p string) error {
+	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,") != "" {
+		return fmt.Errorf("--partition %q: a Slurm partition name (or a comma-separated list of them) has only letters, digits, '-', '_' and '.'", p)
+	}
+	return nil
 }

@@ -175,11 +175,14 @@ func batchSlurm(e *cli.Env, args []string) int {
 	if x == nil {
 		return code
 	}
+	if err := batch.CheckPartition(*part); err != nil {
+		return e.Fail(cli.ExitUsage, "vigil batch slurm: %v", err)
+	}
 	path, tasks, err := x.Slurm(batch.SlurmOptions{Self: batch.Self(), MaxArraySize: *maxArray, Parallel: *par, Partition: *part})
 	if err != nil {
 		return e.Fail(cli.ExitError, "%v", err)
 	}
-	fmt.Fprintf(e.Stdout, "wrote %s: %d runs in %d array tasks\nsubmit with: sbatch %s\n", path, len(x.Runs), tasks, path)
+	fmt.Fprintf(e.Stdout, "wrote %s: %d runs in %d array tasks\nsubmit with: sbatch %s\n", path, len(x.Runs), tasks, batch.ShellQuote(path))
 	return cli.ExitOK
 }
 
