@@ -81,11 +81,7 @@ func TestReview21qRangeErrorProbabilities(t *testing.T) {
 			}
 			return err != nil
 		}
-		s := make(symbolic.State, len(m.Vars))
-		for i := range s {
-			s[i] = m.Vars[i].Lo
-		}
-		for {
+		eachState(m, func(s symbolic.State) {
 			if want, got := isRange(g.ErrorAt(s, nil)), holds(all, s); want != got {
 				t.Errorf("seed %d: state %s: explicit error %v, RangeError %v", seed, m.FormatState(s), want, got)
 			}
@@ -94,16 +90,7 @@ func TestReview21qRangeErrorProbabilities(t *testing.T) {
 					t.Errorf("seed %d: state %s, label %s: explicit error %v, RangeErrors %v", seed, m.FormatState(s), m.Labels[l].Name, want, got)
 				}
 			}
-			i := 0
-			for i < len(s) && s[i] == m.Vars[i].Hi {
-				s[i] = m.Vars[i].Lo
-				i++
-			}
-			if i == len(s) {
-				break
-			}
-			s[i]++
-		}
+		})
 		sv.Close()
 		x.Close()
 	}
