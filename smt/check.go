@@ -151,6 +151,27 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 	defer c.x.Close()
 	x, e := c.x, c.e
 	res := &BoundsResult{}
+	// ask decides the query whose formula term builds (within a mark of
+	// the context's terms); a witness must replay: value gives the
+	// outcome's value there and whether it is the error claimed.
+	ask := func(q Query, pos symbolic.Pos, term func() Term, value func(symbolic.State) (int, bool)) error {
+		mark := x.Mark()
+		defer x.Release(mark)
+		r, st, err := c.check(term())
+		switch {
+		case err != nil:
+			return err
+		case r == Unknown:
+			res.Undecided = append(res.Undecided, Undecided{q, c.s.ReasonUnknown()})
+		case r == Sat:
+			val, bad := value(st)
+			if !m.Commands[q.Command].Guard.Holds(st) || !bad {
+				return vigilerr.InternalAtf("smt", pos, "witness %s does not replay", m.FormatState(st))
+			}
+			res.Violations = append(res.Violations, BoundsViolation{q, st, val})
+		}
+		return nil
+	}
 	for _, p := range properties(m) {
 		if err := c.reset(p); err != nil {
 			return nil, err
@@ -160,48 +181,32 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 			guard := e.Cond(cmd.Guard, e.Cur)
 			for oi := range cmd.Outcomes {
 				for _, a := range cmd.Outcomes[oi].Assigns {
-					q := Query{Property: p, Command: ci, Outcome: oi, Var: a.Var}
 					v := &m.Vars[a.Var]
 					if lo, hi := m.Bounds(a.Value); lo >= v.Lo && hi <= v.Hi {
 						continue // interval arithmetic already proves it
 					}
-					mark := x.Mark()
-					rhs := e.Expr(a.Value, e.Cur)
-					out := x.Or(x.Lt(rhs, x.Int(int64(v.Lo))), x.Gt(rhs, x.Int(int64(v.Hi))))
-					r, st, err := c.check(x.And(guard, out))
-					switch {
-					case err != nil:
-						return nil, err
-					case r == Unknown:
-						res.Undecided = append(res.Undecided, Undecided{q, c.s.ReasonUnknown()})
-					case r == Sat:
+					err := ask(Query{Property: p, Command: ci, Outcome: oi, Var: a.Var}, cmd.Pos, func() Term {
+						rhs := e.Expr(a.Value, e.Cur)
+						return x.And(guard, x.Or(x.Lt(rhs, x.Int(int64(v.Lo))), x.Gt(rhs, x.Int(int64(v.Hi)))))
+					}, func(st symbolic.State) (int, bool) {
 						val := a.Value.Eval(st)
-						if !cmd.Guard.Holds(st) || val >= v.Lo && val <= v.Hi {
-							return nil, vigilerr.InternalAtf("smt", cmd.Pos, "witness %s does not replay", m.FormatState(st))
-						}
-						res.Violations = append(res.Violations, BoundsViolation{q, st, val})
+						return val, val < v.Lo || val > v.Hi
+					})
+					if err != nil {
+						return nil, err
 					}
-					x.Release(mark)
 				}
+				// the outcome's state-dependent probability
 				bad := cmd.Outcomes[oi].BadProb()
 				if bad.Op == symbolic.CFalse {
 					continue
 				}
-				q := Query{Property: p, Command: ci, Outcome: oi, Var: -1, Prob: true}
-				mark := x.Mark()
-				r, st, err := c.check(x.And(guard, e.Cond(bad, e.Cur)))
-				switch {
-				case err != nil:
+				err := ask(Query{Property: p, Command: ci, Outcome: oi, Var: -1, Prob: true}, cmd.Outcomes[oi].Pos, func() Term {
+					return x.And(guard, e.Cond(bad, e.Cur))
+				}, func(st symbolic.State) (int, bool) { return 0, bad.Holds(st) })
+				if err != nil {
 					return nil, err
-				case r == Unknown:
-					res.Undecided = append(res.Undecided, Undecided{q, c.s.ReasonUnknown()})
-				case r == Sat:
-					if !cmd.Guard.Holds(st) || !bad.Holds(st) {
-						return nil, vigilerr.InternalAtf("smt", cmd.Outcomes[oi].Pos, "probability witness %s does not replay", m.FormatState(st))
-					}
-					res.Violations = append(res.Violations, BoundsViolation{Query: q, State: st})
 				}
-				x.Release(mark)
 			}
 		}
 	}
