@@ -47,7 +47,9 @@ class VigilEnv(_Base):
             [vigil, "env", model, *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            text=True,
+            # JSON lines are UTF-8 whatever the locale (an error may quote
+            # a path or a name that is not ASCII).
+            encoding="utf-8",
             bufsize=1,
         )
         self._mask = None
