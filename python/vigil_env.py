@@ -55,7 +55,13 @@ class VigilEnv(_Base):
         self._mask = None
         self.labels = None
         self.vars = None
-        first = self._call({"op": "reset"})
+        try:
+            first = self._call({"op": "reset"})
+        except BaseException:
+            # No start state (or a bad model): vigil env must not outlive
+            # the error, which keeps this object alive in its traceback.
+            self._stop()
+            raise
         self.labels, self.vars = first["labels"], first["vars"]
         self._mask = first["mask"]
         if _spaces is not None:
@@ -128,8 +134,20 @@ class VigilEnv(_Base):
                 self._call({"op": "close"})
             except VigilError:
                 pass
+        self._stop()
+
+    def _stop(self):
+        """Ends vigil env: end of input, then (if it does not exit) SIGKILL."""
+        try:
             self._proc.stdin.close()
+        except OSError:
+            pass
+        try:
             self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        self._proc.stdout.close()
 
 
 def _demo(argv):
