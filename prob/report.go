@@ -46,6 +46,10 @@ type Figures struct {
 	Policy    string    `json:"policy,omitempty"`
 	Labels    []string  `json:"worst_start_label,omitempty"`
 	Blame     []Blamed  `json:"blame,omitempty"`
+	// Extreme is which start state's value Value is, "largest" or
+	// "smallest" (NewFigures sets it; "": read from Query's operator). On
+	// a Markov chain Query reads P=? and says no more.
+	Extreme string `json:"-"`
 }
 
 // Blamed is one costly decision (Decision) with state and label names.
@@ -77,6 +81,12 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 		Max: (s.MaxLower + s.MaxUpper) / 2, Min: (s.MinLower + s.MinUpper) / 2, Average: (s.AvgLower + s.AvgUpper) / 2,
 		Worst: m.FormatState(pm.StateOf(s.Worst)), Best: m.FormatState(pm.StateOf(s.Best)),
 		Zero: a.Result.Zero, One: a.Result.One, Policy: policy,
+		Extreme: "smallest",
+	}
+	if a.Query.Max != a.Query.Complement {
+		// Pmax's answer is the largest start-state value; 1 - Pmax is
+		// the smallest (Ask).
+		f.Extreme = "largest"
 	}
 	if a.Exact != nil {
 		f.Exact = a.Exact.RatString()
@@ -148,9 +158,12 @@ func (r *Report) WriteText(w io.Writer) error {
 			val = f.Holds + ": " + val
 		}
 		if f.Starts > 1 {
-			which := "largest"
-			if strings.HasPrefix(f.Query, "Pmin") {
-				which = "smallest"
+			which := f.Extreme
+			if which == "" {
+				which = "largest"
+				if strings.HasPrefix(f.Query, "Pmin") {
+					which = "smallest"
+				}
 			}
 			val = fmt.Sprintf("%s (the %s over the start states)", val, which)
 		}
