@@ -50,6 +50,11 @@ type Figures struct {
 	// "smallest" (NewFigures sets it; "": read from Query's operator). On
 	// a Markov chain Query reads P=? and says no more.
 	Extreme string `json:"-"`
+	// At and AtLabels are the start state whose value is the answer
+	// (Worst for the largest, Best for the smallest) and the label the
+	// scheduler takes there; "" and nil when not set.
+	At       string   `json:"-"`
+	AtLabels []string `json:"-"`
 }
 
 // Blamed is one costly decision (Decision) with state and label names.
@@ -105,8 +110,22 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 			f.AvgBounds = []float64{1 - s.AvgUpper, 1 - s.AvgLower}
 		}
 	}
-	if c := a.Result.Sched[s.Worst]; c >= 0 {
-		f.Labels = []string{m.Labels[pm.Label[c]].Name}
+	// The summary's Worst and Best are those of P; for a complement
+	// (1 - P) they trade places, as f.Worst and f.Best did above.
+	worst, best := s.Worst, s.Best
+	if a.Query.Complement {
+		worst, best = best, worst
+	}
+	labelAt := func(id uint32) []string {
+		if c := a.Result.Sched[id]; c >= 0 {
+			return []string{m.Labels[pm.Label[c]].Name}
+		}
+		return nil
+	}
+	f.Labels = labelAt(worst)
+	f.At, f.AtLabels = f.Worst, f.Labels
+	if f.Extreme == "smallest" {
+		f.At, f.AtLabels = f.Best, labelAt(best)
 	}
 	return f
 }
@@ -171,8 +190,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		if f.Starts > 1 {
 			fmt.Fprintf(w, "    over %d start states: max %s at %s; min %s at %s; average %s\n", f.Starts, withBounds(f.Max, f.MaxBounds), f.Worst, withBounds(f.Min, f.MinBounds), f.Best, withBounds(f.Average, f.AvgBounds))
 		}
-		if len(f.Labels) > 0 && r.Policy == "" {
-			fmt.Fprintf(w, "    attained by taking %s in %s\n", strings.Join(f.Labels, ", "), f.Worst)
+		at, labels := f.At, f.AtLabels
+		if at == "" {
+			at, labels = f.Worst, f.Labels
+		}
+		if len(labels) > 0 && r.Policy == "" {
+			fmt.Fprintf(w, "    attained by taking %s in %s\n", strings.Join(labels, ", "), at)
 		}
 	}
 	if r.Blame && len(r.Figures) > 0 {
