@@ -46,6 +46,9 @@ type Figures struct {
 	Policy    string    `json:"policy,omitempty"`
 	Labels    []string  `json:"worst_start_label,omitempty"`
 	Blame     []Blamed  `json:"blame,omitempty"`
+	// Stuck is the number of reachable states where the policy is stuck
+	// (its runs end there).
+	Stuck int `json:"stuck_states,omitempty"`
 	// Extreme is which start state's value Value is, "largest" or
 	// "smallest" (NewFigures sets it; "": read from Query's operator). On
 	// a Markov chain Query reads P=? and says no more.
@@ -152,6 +155,10 @@ type Report struct {
 	Build, Total    time.Duration
 	Figures         []Figures
 	Blame           bool // --blame was asked: Figures[0].Blame holds the decisions
+	// Stuck is the number of reachable states where the policy is stuck
+	// (Model.Stuck), FirstStuck the first of them.
+	Stuck      int
+	FirstStuck string
 }
 
 // WriteText writes the report as vigil prob prints it.
@@ -166,6 +173,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, "model %s, property %s, %s\n", r.Model, r.Property, who)
+	if r.Stuck > 0 {
+		fmt.Fprintf(w, "  policy %s is stuck in %d of the %d states (first %s): its runs end there and reach nothing more\n", r.Policy, r.Stuck, r.States, r.FirstStuck)
+	}
 	for _, f := range r.Figures {
 		val := fmt.Sprintf("%.10g", f.Value)
 		if f.Exact != "" {
