@@ -76,8 +76,10 @@ func runEnv(e *cli.Env, args []string) int {
 	en, err := rlenv.New(lm.g, rlenv.Options{StepReward: *stepReward, GoalReward: *goalReward, UnsafePenalty: *unsafePenalty, MaxSteps: *maxSteps, Seed: uint64(*seed),
 		Sampler: func(ctx context.Context) (*explicit.StartSampler, error) {
 			// As vigil test and vigil run draw start states: without
-			// enumerating them, Z3 for sparse start conditions.
-			ss, _, err := report.StartSampler(ctx, lm.g, uint64(*seed), nil)
+			// enumerating them, Z3 for sparse start conditions. Its
+			// preparation has a seed of its own, not --seed: a reset
+			// that names a seed draws the same state under any --seed.
+			ss, _, err := report.StartSampler(ctx, lm.g, rlenv.SamplerSeed, nil)
 			return ss, err
 		}})
 	if err != nil {
