@@ -16,6 +16,7 @@ package lang
 // .spec's predicates, policies and properties.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -88,8 +89,12 @@ func (l *loader) decodeJANI(defines map[string]string) map[string]string {
 }
 
 // janiConstants returns the names of the constants a JANI model declares
-// (nil when the text is not JSON; jani.Decode reports that).
+// (nil when the text is not JSON; jani.Decode reports that). A UTF-8 byte
+// order mark is skipped, as the JANI reader skips it (QVBS's beb.3-4.jani
+// has one): encoding/json refuses it, and the defines of every constant
+// then went to the .spec files.
 func janiConstants(data []byte) map[string]bool {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var head struct {
 		Constants []struct {
 			Name string `json:"name"`

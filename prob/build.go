@@ -21,7 +21,13 @@ type Model struct {
 	// Chosen is, under a policy, the label it takes in each state
 	// (NoLabel where it is stuck, and in terminal states and deadlocks);
 	// nil without a policy.
-	Chosen     []symbolic.LabelID
+	Chosen []symbolic.LabelID
+	// Stuck counts the states where the policy is stuck (some label is
+	// applicable, but not the one it chooses, or it chooses none): runs
+	// end there, reaching nothing more. FirstStuck is the first of them
+	// (valid when Stuck > 0).
+	Stuck      int
+	FirstStuck uint32
 	RowStart   []uint32 // per state, plus a sentinel: its choices
 	Label      []symbolic.LabelID
 	Cmd        []int32  // per choice: the command (index into Model.Commands)
@@ -202,6 +208,12 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 		}
 		if m.Chosen != nil {
 			m.Chosen = append(m.Chosen, chosen)
+		}
+		if opt.Policy != nil && status == explicit.Open && len(x.Labels) > 0 && uint32(len(m.Cmd)) == m.RowStart[len(m.RowStart)-1] {
+			if m.Stuck == 0 {
+				m.FirstStuck = id
+			}
+			m.Stuck++
 		}
 		m.RowStart = append(m.RowStart, uint32(len(m.Cmd)))
 		if opt.MaxStates > 0 && st.Len() > opt.MaxStates {

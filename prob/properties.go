@@ -13,8 +13,8 @@ import (
 // property of F φ (lang/jani) are no properties of the model's own and are
 // neither returned nor skipped.
 func Properties(m *symbolic.Model) (props []*symbolic.Property, skipped []error) {
-	for _, p := range m.Properties {
-		if p.Query == nil || strings.HasSuffix(p.Name, "_avoid") {
+	for i, p := range m.Properties {
+		if p.Query == nil || i > 0 && addedAvoid(m.Properties[i-1], p) {
 			continue
 		}
 		if _, err := PropertyQuery(p); err != nil {
@@ -24,4 +24,15 @@ func Properties(m *symbolic.Model) (props []*symbolic.Property, skipped []error)
 		props = append(props, p)
 	}
 	return props, skipped
+}
+
+// addedAvoid reports whether p is the NAME_avoid property that JANI import
+// made from the same JANI property as prev, the one before it: the
+// probability of reaching prev's goal, read as reaching unsafe states, at
+// prev's position. Its name alone does not tell: a model may name its own
+// property crash_avoid, and the import renames a generated one that would
+// clash (reach_avoid_2).
+func addedAvoid(prev, p *symbolic.Property) bool {
+	return p.FromModel && prev.FromModel && p.Pos.IsValid() && p.Pos == prev.Pos &&
+		prev.Goal != nil && p.Goal == nil && strings.Contains(p.Name, "_avoid")
 }

@@ -105,6 +105,12 @@ func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Pr
 	}
 	res.Report = &Report{Model: g.M.Name, Property: prop.Name, Policy: opt.PolicyName, Chain: chain, Method: string(opt.Method),
 		States: pm.NumStates(), Choices: pm.NumChoices(), Build: pm.Elapsed, Total: time.Since(t0), Figures: figs, Blame: opt.Blame > 0}
+	if pm.Stuck > 0 {
+		res.Report.Stuck, res.Report.FirstStuck = pm.Stuck, g.M.FormatState(pm.StateOf(pm.FirstStuck))
+		for i := range figs {
+			figs[i].Stuck = pm.Stuck
+		}
+	}
 	return res, nil
 }
 

@@ -46,6 +46,18 @@ type Figures struct {
 	Policy    string    `json:"policy,omitempty"`
 	Labels    []string  `json:"worst_start_label,omitempty"`
 	Blame     []Blamed  `json:"blame,omitempty"`
+	// Stuck is the number of reachable states where the policy is stuck
+	// (its runs end there).
+	Stuck int `json:"stuck_states,omitempty"`
+	// Extreme is which start state's value Value is, "largest" or
+	// "smallest" (NewFigures sets it; "": read from Query's operator). On
+	// a Markov chain Query reads P=? and says no more.
+	Extreme string `json:"-"`
+	// At and AtLabels are the start state whose value is the answer
+	// (Worst for the largest, Best for the smallest) and the label the
+	// scheduler takes there; "" and nil when not set.
+	At       string   `json:"-"`
+	AtLabels []string `json:"-"`
 }
 
 // Blamed is one costly decision (Decision) with state and label names.
@@ -77,6 +89,12 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 		Max: (s.MaxLower + s.MaxUpper) / 2, Min: (s.MinLower + s.MinUpper) / 2, Average: (s.AvgLower + s.AvgUpper) / 2,
 		Worst: m.FormatState(pm.StateOf(s.Worst)), Best: m.FormatState(pm.StateOf(s.Best)),
 		Zero: a.Result.Zero, One: a.Result.One, Policy: policy,
+		Extreme: "smallest",
+	}
+	if a.Query.Max != a.Query.Complement {
+		// Pmax's answer is the largest start-state value; 1 - Pmax is
+		// the smallest (Ask).
+		f.Extreme = "largest"
 	}
 	if a.Exact != nil {
 		f.Exact = a.Exact.RatString()
@@ -95,8 +113,22 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 			f.AvgBounds = []float64{1 - s.AvgUpper, 1 - s.AvgLower}
 		}
 	}
-	if c := a.Result.Sched[s.Worst]; c >= 0 {
-		f.Labels = []string{m.Labels[pm.Label[c]].Name}
+	// The summary's Worst and Best are those of P; for a complement
+	// (1 - P) they trade places, as f.Worst and f.Best did above.
+	worst, best := s.Worst, s.Best
+	if a.Query.Complement {
+		worst, best = best, worst
+	}
+	labelAt := func(id uint32) []string {
+		if c := a.Result.Sched[id]; c >= 0 {
+			return []string{m.Labels[pm.Label[c]].Name}
+		}
+		return nil
+	}
+	f.Labels = labelAt(worst)
+	f.At, f.AtLabels = f.Worst, f.Labels
+	if f.Extreme == "smallest" {
+		f.At, f.AtLabels = f.Best, labelAt(best)
 	}
 	return f
 }
@@ -123,6 +155,10 @@ type Report struct {
 	Build, Total    time.Duration
 	Figures         []Figures
 	Blame           bool // --blame was asked: Figures[0].Blame holds the decisions
+	// Stuck is the number of reachable states where the policy is stuck
+	// (Model.Stuck), FirstStuck the first of them.
+	Stuck      int
+	FirstStuck string
 }
 
 // WriteText writes the report as vigil prob prints it.
@@ -137,6 +173,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, "model %s, property %s, %s\n", r.Model, r.Property, who)
+	if r.Stuck > 0 {
+		fmt.Fprintf(w, "  policy %s is stuck in %d of the %d states (first %s): its runs end there and reach nothing more\n", r.Policy, r.Stuck, r.States, r.FirstStuck)
+	}
 	for _, f := range r.Figures {
 		val := fmt.Sprintf("%.10g", f.Value)
 		if f.Exact != "" {
@@ -148,9 +187,12 @@ func (r *Report) WriteText(w io.Writer) error {
 			val = f.Holds + ": " + val
 		}
 		if f.Starts > 1 {
-			which := "largest"
-			if strings.HasPrefix(f.Query, "Pmin") {
-				which = "smallest"
+			which := f.Extreme
+			if which == "" {
+				which = "largest"
+				if strings.HasPrefix(f.Query, "Pmin") {
+					which = "smallest"
+				}
 			}
 			val = fmt.Sprintf("%s (the %s over the start states)", val, which)
 		}
@@ -158,8 +200,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		if f.Starts > 1 {
 			fmt.Fprintf(w, "    over %d start states: max %s at %s; min %s at %s; average %s\n", f.Starts, withBounds(f.Max, f.MaxBounds), f.Worst, withBounds(f.Min, f.MinBounds), f.Best, withBounds(f.Average, f.AvgBounds))
 		}
-		if len(f.Labels) > 0 && r.Policy == "" {
-			fmt.Fprintf(w, "    attained by taking %s in %s\n", strings.Join(f.Labels, ", "), f.Worst)
+		at, labels := f.At, f.AtLabels
+		if at == "" {
+			at, labels = f.Worst, f.Labels
+		}
+		if len(labels) > 0 && r.Policy == "" {
+			fmt.Fprintf(w, "    attained by taking %s in %s\n", strings.Join(labels, ", "), at)
 		}
 	}
 	if r.Blame && len(r.Figures) > 0 {

@@ -47,13 +47,21 @@ class VigilEnv(_Base):
             [vigil, "env", model, *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            text=True,
+            # JSON lines are UTF-8 whatever the locale (an error may quote
+            # a path or a name that is not ASCII).
+            encoding="utf-8",
             bufsize=1,
         )
         self._mask = None
         self.labels = None
         self.vars = None
-        first = self._call({"op": "reset"})
+        try:
+            first = self._call({"op": "reset"})
+        except BaseException:
+            # No start state (or a bad model): vigil env must not outlive
+            # the error, which keeps this object alive in its traceback.
+            self._stop()
+            raise
         self.labels, self.vars = first["labels"], first["vars"]
         self._mask = first["mask"]
         if _spaces is not None:
@@ -62,21 +70,36 @@ class VigilEnv(_Base):
                 low=-(2**31), high=2**31 - 1, shape=(len(self.vars),), dtype="int64"
             )
 
+    def _exited(self):
+        """The error of a vigil env that has exited (a bad model or flag:
+        its message went to stderr)."""
+        try:
+            code = self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            return VigilError("vigil env closed the pipe")
+        return VigilError(f"vigil env exited with status {code} before answering (its message is on stderr)")
+
     def _call(self, request):
         if self._proc.poll() is not None:
-            raise VigilError("vigil env has exited")
-        self._proc.stdin.write(json.dumps(request) + "\n")
-        self._proc.stdin.flush()
+            raise self._exited()
+        try:
+            self._proc.stdin.write(json.dumps(request) + "\n")
+            self._proc.stdin.flush()
+        except BrokenPipeError:
+            raise self._exited() from None
         line = self._proc.stdout.readline()
         if not line:
-            raise VigilError("vigil env closed the pipe")
+            raise self._exited()
         reply = json.loads(line)
         if "error" in reply:
             raise VigilError(reply["error"])
         return reply
 
     def reset(self, seed=None, options=None):
-        """Starts an episode; options={"state": {"x": 1, ...}} sets the state."""
+        """Starts an episode; options={"state": {"x": 1, ...}} sets the state.
+        A start state may be terminal already: then info["unsafe"],
+        info["goal"] or info["deadlock"] is true, the mask is all 0 and the
+        episode is over (step is an error; reset again)."""
         request = {"op": "reset"}
         if seed is not None:
             request["seed"] = int(seed)
@@ -95,7 +118,7 @@ class VigilEnv(_Base):
         """Several steps in one round trip; stops where the episode ends or
         an action is not applicable (that step is an error dict)."""
         reply = self._call({"op": "step_many", "actions": [int(a) for a in actions]})
-        steps = reply["steps"]
+        steps = reply["steps"] or []  # vigil before session 22 sent null for []
         for s in steps:
             if "mask" in s:
                 self._mask = s["mask"]
@@ -111,8 +134,20 @@ class VigilEnv(_Base):
                 self._call({"op": "close"})
             except VigilError:
                 pass
+        self._stop()
+
+    def _stop(self):
+        """Ends vigil env: end of input, then (if it does not exit) SIGKILL."""
+        try:
             self._proc.stdin.close()
+        except OSError:
+            pass
+        try:
             self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        self._proc.stdout.close()
 
 
 def _demo(argv):
@@ -121,11 +156,17 @@ def _demo(argv):
         return 2
     env = VigilEnv(argv[0], argv[1:])
     rng = random.Random(1)
-    steps, episodes, goals, unsafe = 0, 0, 0, 0
+    steps, episodes, goals, unsafe, dead_starts = 0, 0, 0, 0, 0
     start = time.time()
-    while steps < 20000:
-        env.reset(seed=episodes)
+    while steps < 20000 and episodes < 100000:
+        _, info = env.reset(seed=episodes)
         episodes += 1
+        if info["unsafe"] or info["goal"] or info["deadlock"]:
+            # A terminal start state: the episode is over before a step.
+            goals += info["goal"]
+            unsafe += info["unsafe"]
+            dead_starts += info["deadlock"]
+            continue
         while True:
             mask = env.action_masks()
             choices = [a for a, ok in enumerate(mask) if ok]
@@ -144,7 +185,10 @@ def _demo(argv):
         batched += sum(1 for s in env.step_many([0] * 50) if "obs" in s)
     many = batched / (time.time() - start)
     env.close()
-    print(f"{episodes} episodes of a random agent: {goals} reached the goal, {unsafe} an unsafe state")
+    line = f"{episodes} episodes of a random agent: {goals} reached the goal, {unsafe} an unsafe state"
+    if dead_starts:
+        line += f", {dead_starts} started in a deadlock"
+    print(line)
     print(f"steps per second: {single:.0f} single, {many:.0f} batched (step_many)")
     return 0
 

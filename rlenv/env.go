@@ -37,10 +37,19 @@ type Options struct {
 	StartTries int
 	// Sampler makes the start-state sampler of the fallback (vigil env:
 	// the one vigil test and vigil run use, with Z3 for sparse start
-	// conditions); nil: explicit.NewStartSampler without a solver. It is
-	// made once, on the first fallback, and must stop when ctx ends.
+	// conditions, prepared with SamplerSeed); nil: explicit.NewStartSampler
+	// without a solver. It is made once, on the first fallback, and must
+	// stop when ctx ends.
 	Sampler func(ctx context.Context) (*explicit.StartSampler, error)
 }
+
+// SamplerSeed seeds the preparation of the start-state sampler (its
+// trial draws and the solver's choices), which Reset falls back to where
+// rejection sampling misses. It is fixed, not Options.Seed, so that a
+// reset that names a seed draws the same start state whatever seed the
+// environment was made with; the draws themselves come from the reset's
+// generator.
+const SamplerSeed = 1
 
 // Env is one environment: a model, a property (its start, unsafe and goal
 // conditions) and the current state.
@@ -169,7 +178,7 @@ func (e *Env) sampleStart() error {
 		if e.opt.Sampler != nil {
 			e.sampler, err = e.opt.Sampler(e.ctx)
 		} else {
-			e.sampler, err = e.g.NewStartSampler(e.ctx, explicit.SamplerOptions{Seed: e.opt.Seed})
+			e.sampler, err = e.g.NewStartSampler(e.ctx, explicit.SamplerOptions{Seed: SamplerSeed})
 		}
 		if err != nil {
 			e.sampler = nil

@@ -146,7 +146,7 @@ func (e *Env) handle(line string, n int) (reply any, closing bool) {
 		}
 		return o, false
 	case "step_many":
-		var steps []any
+		steps := []any{} // [] with no actions, not null: a client iterates over it
 		for _, a := range req.Actions {
 			o, err := e.Step(a)
 			if err != nil {

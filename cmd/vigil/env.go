@@ -29,9 +29,11 @@ func init() {
 			"obs is the variable values in declaration order (Booleans 0/1); mask[K] is 1 where label K is\n" +
 			"applicable. A step takes one applicable command of the label uniformly and samples its outcome\n" +
 			"by the weights. An episode ends (terminated) at unsafe, goal and deadlock states, or is\n" +
-			"truncated after --max-steps. The reward is --step-reward per step, plus --goal-reward at the\n" +
-			"goal, minus --unsafe-penalty at an unsafe state. A malformed request or an inapplicable action\n" +
-			"gets {\"error\": ..., \"line\": N} and the session goes on.",
+			"truncated after --max-steps. The reward is --step-reward per step (times the command's cost,\n" +
+			"1 unless the model gives costs), plus --goal-reward at the goal, minus --unsafe-penalty at an\n" +
+			"unsafe state. A reset into an unsafe, goal or deadlock state answers terminated: the episode\n" +
+			"is over before a step. A malformed request or an inapplicable action gets\n" +
+			"{\"error\": ..., \"line\": N} and the session goes on.",
 		Examples: []string{
 			"vigil env specs/lang_grid.spec --max-steps 200 < session.jsonl",
 			"printf '{\"op\":\"reset\",\"seed\":1}\\n{\"op\":\"step\",\"action\":0}\\n' | vigil env specs/lang_grid.spec",
@@ -45,7 +47,7 @@ func init() {
 func runEnv(e *cli.Env, args []string) int {
 	fs, c := e.Flags("env")
 	mf := addModelFlags(fs, "property whose start, unsafe and goal conditions the environment uses (default: the only one)", "unused: the agent chooses the actions")
-	stepReward := fs.Float64("step-reward", -1, "reward of every step")
+	stepReward := fs.Float64("step-reward", -1, "reward of every step, times the cost of the command taken (1 unless the model gives costs)")
 	goalReward := fs.Float64("goal-reward", 100, "added to the reward of a step that reaches a goal state")
 	unsafePenalty := fs.Float64("unsafe-penalty", 100, "subtracted from the reward of a step that reaches an unsafe state")
 	maxSteps := cli.AddCountFlag(fs, "max-steps", 1000, "truncate an episode after this many steps; 0 means never")
@@ -74,8 +76,10 @@ func runEnv(e *cli.Env, args []string) int {
 	en, err := rlenv.New(lm.g, rlenv.Options{StepReward: *stepReward, GoalReward: *goalReward, UnsafePenalty: *unsafePenalty, MaxSteps: *maxSteps, Seed: uint64(*seed),
 		Sampler: func(ctx context.Context) (*explicit.StartSampler, error) {
 			// As vigil test and vigil run draw start states: without
-			// enumerating them, Z3 for sparse start conditions.
-			ss, _, err := report.StartSampler(ctx, lm.g, uint64(*seed), nil)
+			// enumerating them, Z3 for sparse start conditions. Its
+			// preparation has a seed of its own, not --seed: a reset
+			// that names a seed draws the same state under any --seed.
+			ss, _, err := report.StartSampler(ctx, lm.g, rlenv.SamplerSeed, nil)
 			return ss, err
 		}})
 	if err != nil {

@@ -130,6 +130,12 @@ func runProb(e *cli.Env, args []string) int {
 		}
 		fmt.Fprintf(e.Stderr, "vigil prob: %v\n", err)
 		if _, limit := errors.AsType[*prob.LimitError](err); limit {
+			if *jsonOut {
+				// As at a timeout: the figures answered so far, [] when
+				// none, so that stdout is JSON whatever the exit code.
+				fmt.Fprintf(e.Stderr, "vigil prob: unknown: stopped before an answer\n")
+				return e.WriteJSON("prob", out, cli.ExitUnknown)
+			}
 			return e.Fail(cli.ExitUnknown, "unknown: stopped before an answer")
 		}
 		return cli.ExitFor(err)
