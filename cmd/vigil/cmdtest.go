@@ -75,6 +75,7 @@ func runTest(e *cli.Env, args []string) int {
 	workers := fs.Int("workers", 1, "fuzz and confirm with this many workers")
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
 	html := fs.String("html", "", "also write the report as a self-contained HTML page to `FILE` (safety mode: every distinct unsafe run, those without a bug saying why)")
+	mf.writes("html", html)
 	record := fs.String("record", "", "write the evidence as run files into `DIR` that vigil run --replay reads (safety: unsafe-N.json, also for vigil faults --run; goal: bug-N-policy.json, bug-N-plan.json)")
 	// Safety mode's flags.
 	so := report.SafetyOptions{Radius: safety.Inf}

@@ -59,6 +59,7 @@ func runExport(e *cli.Env, args []string) int {
 	allLabels := fs.Bool("all-labels", false, "export every applicable label's moves, ignoring the model's policies")
 	mf := addModelFlags(fs, "property to export (default: the only one)",
 		"policy to export, rules or table (default: the only one; a model without policies is exported over all labels)")
+	mf.writes("o", out)
 	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
 		return cli.ExitUsage

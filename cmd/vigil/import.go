@@ -41,6 +41,9 @@ func runImport(e *cli.Env, args []string) int {
 	if len(files) != 1 {
 		return e.Fail(cli.ExitUsage, "vigil import: want one JANI model\nusage: %s", c.Usage)
 	}
+	if in, ok := overwritten(*out, []string{files[0], *start, *unsafe, *policyFile}); ok {
+		return e.Fail(cli.ExitUsage, "vigil import: -o %s would overwrite %s, an input of the import; write to another file", *out, in)
+	}
 	opts := load.ImportOptions{Defines: defs, Files: load.Files{Start: *start, Unsafe: *unsafe, PolicyFile: *policyFile, ArgMax: load.ArgMax(argmax.Val)}, Property: *choose, Goals: *goals}
 	if *out != "" {
 		opts.Dir = filepath.Dir(*out)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 
 	"vigil/internal/cli"
 	"vigil/load"
@@ -129,6 +130,54 @@ type modelFlags struct {
 	// --argmax overrode the policy's reading (loadedModel.argmaxNote);
 	// for every other command load prints it as a note.
 	argmaxInReport bool
+	// outs are the command's output files (writes), which load checks
+	// against the files the question is read from.
+	outs []outFlag
+}
+
+type outFlag struct {
+	name string
+	path *string
+}
+
+// writes registers output flag name: load refuses a run whose output
+// file is one of the files the question is read from (the model, a
+// policy file, a PlaJA file), which it would destroy (`vigil prob m.spec
+// --scheduler m.spec` overwrote the model).
+func (mf *modelFlags) writes(name string, path *string) {
+	mf.outs = append(mf.outs, outFlag{name, path})
+}
+
+// overwrites reports the first registered output that is the same file
+// as one of ins (files that do not exist yet are no input).
+func (mf *modelFlags) overwrites(ins []string) (flag, out, in string, ok bool) {
+	for _, o := range mf.outs {
+		if in, ok := overwritten(*o.path, ins); ok {
+			return o.name, *o.path, in, true
+		}
+	}
+	return "", "", "", false
+}
+
+// overwritten reports the first of ins that is the same file as out
+// (none when out is "" or does not exist yet).
+func overwritten(out string, ins []string) (string, bool) {
+	if out == "" {
+		return "", false
+	}
+	fo, err := os.Stat(out)
+	if err != nil {
+		return "", false
+	}
+	for _, f := range ins {
+		if f == "" {
+			continue
+		}
+		if fi, err := os.Stat(f); err == nil && os.SameFile(fo, fi) {
+			return f, true
+		}
+	}
+	return "", false
 }
 
 func addModelFlags(fs *flag.FlagSet, propUsage, polUsage string) *modelFlags {
@@ -176,6 +225,22 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 	printMessages(e, cmd, msgs)
 	if err != nil {
 		printLoadError(e, cmd, err)
+		return nil, false
+	}
+	ins := []string{file, *mf.plaja.start, *mf.plaja.unsafe, *mf.plaja.policyFile, l.ModelPAInterface}
+	for _, d := range l.Model.Policies {
+		ins = append(ins, d.File, d.Interface)
+	}
+	if flag, out, in, ok := mf.overwrites(ins); ok {
+		what := "the model"
+		if in != file {
+			what = "an input of the question"
+		}
+		dash := "--"
+		if len(flag) == 1 {
+			dash = "-"
+		}
+		fmt.Fprintf(e.Stderr, "vigil %s: %s%s %s would overwrite %s (%s); write to another file\n", cmd, dash, flag, out, in, what)
 		return nil, false
 	}
 	lm := &loadedModel{m: l.Model, prop: l.Property, decl: l.Policy, argmaxNote: l.ArgMaxNote,

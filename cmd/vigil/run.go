@@ -54,6 +54,7 @@ func runRun(e *cli.Env, args []string) int {
 	runs := fs.Int("runs", 1, "number of runs (with --record, only the first is recorded)")
 	outcomes := fs.String("outcomes", "random", "how to resolve non-determinism: random, first or weighted")
 	record := fs.String("record", "", "write the (first) run to this run file (JSON)")
+	mf.writes("record", record)
 	replay := fs.String("replay", "", "check and print the run recorded in this run file instead of simulating")
 	jsonOut := fs.Bool("json", false, "print the runs as JSON, {\"runs\": [...]}, each as a run file holds it (with \"why\" when it ended stuck), instead of step by step")
 	file, ok := e.ParseModelArg(c, fs, args)
