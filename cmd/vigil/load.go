@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 
 	"vigil/internal/cli"
 	"vigil/load"
@@ -138,6 +139,10 @@ type modelFlags struct {
 type outFlag struct {
 	name string
 	path *string
+	// table: the output is a table policy, which may replace a table the
+	// model declares (and the question does not use): vigil prob
+	// --scheduler writes the table a declared policy reads.
+	table bool
 }
 
 // writes registers output flag name: load refuses a run whose output
@@ -145,14 +150,24 @@ type outFlag struct {
 // policy file, a PlaJA file), which it would destroy (`vigil prob m.spec
 // --scheduler m.spec` overwrote the model).
 func (mf *modelFlags) writes(name string, path *string) {
-	mf.outs = append(mf.outs, outFlag{name, path})
+	mf.outs = append(mf.outs, outFlag{name: name, path: path})
+}
+
+// writesTable is writes for an output that is a table policy.
+func (mf *modelFlags) writesTable(name string, path *string) {
+	mf.outs = append(mf.outs, outFlag{name: name, path: path, table: true})
 }
 
 // overwrites reports the first registered output that is the same file
-// as one of ins (files that do not exist yet are no input).
-func (mf *modelFlags) overwrites(ins []string) (flag, out, in string, ok bool) {
+// as one of ins, or, for an output that is not a table, of tables (files
+// that do not exist yet are no input).
+func (mf *modelFlags) overwrites(ins, tables []string) (flag, out, in string, ok bool) {
 	for _, o := range mf.outs {
-		if in, ok := overwritten(*o.path, ins); ok {
+		all := ins
+		if !o.table {
+			all = append(slices.Clone(ins), tables...)
+		}
+		if in, ok := overwritten(*o.path, all); ok {
 			return o.name, *o.path, in, true
 		}
 	}
@@ -228,10 +243,15 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 		return nil, false
 	}
 	ins := []string{file, *mf.plaja.start, *mf.plaja.unsafe, *mf.plaja.policyFile, l.ModelPAInterface}
+	var tables []string // unused tables: what --scheduler may write
 	for _, d := range l.Model.Policies {
-		ins = append(ins, d.File, d.Interface)
+		if d.Kind == symbolic.KindTable && d != l.Policy {
+			tables = append(tables, d.File)
+		} else {
+			ins = append(ins, d.File, d.Interface)
+		}
 	}
-	if flag, out, in, ok := mf.overwrites(ins); ok {
+	if flag, out, in, ok := mf.overwrites(ins, tables); ok {
 		what := "the model"
 		if in != file {
 			what = "an input of the question"

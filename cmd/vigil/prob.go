@@ -56,7 +56,7 @@ func runProb(e *cli.Env, args []string) int {
 	maxStates := cli.AddCountFlag(fs, "max-states", 0, "give up (exit 4) when the model has more reachable states; 0 means no limit")
 	maxExact := cli.AddCountFlag(fs, "max-exact", prob.DefaultMaxExact, "exact: the largest model (states) it solves")
 	schedFile := fs.String("scheduler", "", "write a scheduler as a table-policy CSV to this `FILE`, one row per reachable state with a choice (declare it with policy NAME table \"FILE\"): for a JANI property the one attaining it, for a .spec property the one attaining Pmin(F unsafe), the safest")
-	mf.writes("scheduler", schedFile)
+	mf.writesTable("scheduler", schedFile)
 	blame := cli.AddCountFlag(fs, "blame", 0, "with a policy: the N costliest decisions, the visited states where taking the label that looks best one step ahead lowers Pr(reach unsafe) from the start states most (each re-solved exactly)")
 	jsonOut := fs.Bool("json", false, "print one JSON object per query: value, lower, upper, method, states, iterations, seconds")
 	timeout := cli.TimeoutFlag(fs)
