@@ -25,3 +25,6 @@ func SetMaxPairs(n int64) (restore func()) {
 	maxPairs = n
 	return func() { maxPairs = old }
 }
+
+// NoRangeErrors is noRangeErrors (checkScope's static skip), for tests.
+var NoRangeErrors = noRangeErrors

@@ -359,7 +359,9 @@ type scopeCheck struct {
 // states were met; the first state whose expansion fails gives the error.
 // So every decider reports the same error for the same sequence of
 // questions (at radius 0 and inf the layers are propu-bdd's, which may
-// name another state of the same layer). A scope found clean is
+// name another state of the same layer). A model that interval reasoning
+// proves free of range errors (Space.rangeErrorFree, once per space) has
+// no scope to search. A scope found clean is
 // remembered per state with its budget (the scope of (s, b) contains that
 // of (s, b') for b' <= b), and a later search does not enter a state
 // whose scope is known clean with the budget it brings. A stop or an
@@ -367,7 +369,7 @@ type scopeCheck struct {
 func (d *base) checkScope(ctx context.Context, id uint32) error {
 	sc := &d.sc
 	b0 := d.budget()
-	if d.scopeClean(id) >= b0 {
+	if d.sp.rangeErrorFree() || d.scopeClean(id) >= b0 {
 		return nil
 	}
 	sc.epoch++

@@ -32,6 +32,20 @@ type Space struct {
 	s, t symbolic.State
 	x    explicit.Expansion
 	buf  []uint64
+
+	errFree int8 // noRangeErrors of the model: 0 not known yet, 1 true, -1 false
+}
+
+// rangeErrorFree reports whether interval reasoning proves that the model
+// has no range error in any state (noRangeErrors), computed once.
+func (sp *Space) rangeErrorFree() bool {
+	if sp.errFree == 0 {
+		sp.errFree = -1
+		if noRangeErrors(sp.G.M) {
+			sp.errFree = 1
+		}
+	}
+	return sp.errFree > 0
 }
 
 // NewSpace makes an empty registry for g (the model and property) and the
