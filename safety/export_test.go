@@ -26,9 +26,6 @@ func SetMaxPairs(n int64) (restore func()) {
 	return func() { maxPairs = old }
 }
 
-// NoRangeErrors is noRangeErrors (checkScope's static skip), for tests.
-var NoRangeErrors = noRangeErrors
-
 // ForceScopeSearch makes the deciders over sp search every question's
 // scope, as for a model not proven free of range errors.
 func ForceScopeSearch(sp *Space) { sp.errFree = -1 }

@@ -14,6 +14,7 @@ import (
 	"vigil/bdd"
 	"vigil/internal/testutil"
 	"vigil/safety"
+	"vigil/safety/cert"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
@@ -332,7 +333,7 @@ func TestReview22rScopeDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		ref := newScopeRef(t, m, prop, pd)
-		if safety.NoRangeErrors(m) {
+		if cert.NoRangeErrors(m) {
 			proven++
 			for i, bad := range ref.errs {
 				if bad {
@@ -515,7 +516,7 @@ func TestReview22rStaticSkip(t *testing.T) {
 		} else {
 			m = testutil.LoadFile(t, c.file)
 		}
-		if got := safety.NoRangeErrors(m); got != c.want {
+		if got := cert.NoRangeErrors(m); got != c.want {
 			t.Errorf("%s: NoRangeErrors = %v, want %v", c.file, got, c.want)
 		}
 	}

@@ -92,6 +92,7 @@ type checker struct {
 	states     int
 	successors int
 	scoped     map[string]int // checkScope: state -> largest budget taken
+	errFree    bool           // checkScope: NoRangeErrors(m)
 }
 
 func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *Certificate) (*checker, error) {
@@ -335,7 +336,8 @@ func (c *Certificate) roots() [][]int {
 // policy failing) is the answer to the question, so no claim of safe or
 // not safe about the root holds. States are taken fewest deviations first,
 // each with the largest budget any path leaves it; a state taken for an
-// earlier root with at least that budget is not taken again.
+// earlier root with at least that budget is not taken again. A model that
+// NoRangeErrors proves free of range errors has none to find.
 func (ch *checker) checkScope(roots [][]int) error {
 	b0 := 0
 	if !ch.inf {
@@ -343,6 +345,10 @@ func (ch *checker) checkScope(roots [][]int) error {
 	}
 	if ch.scoped == nil {
 		ch.scoped = map[string]int{}
+		ch.errFree = NoRangeErrors(ch.m)
+	}
+	if ch.errFree {
+		return nil
 	}
 	type item struct {
 		s []int

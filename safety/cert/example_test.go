@@ -42,6 +42,6 @@ property p { unsafe x == 4  goal done }
 	_, err = cert.Check(m, m.Property("p"), m.Policy("rush"), c)
 	fmt.Println(err)
 	// Output:
-	// safe certificate, radius 2: 2 entries, 2 states, 14 successors checked <nil>
+	// safe certificate, radius 2: 2 entries, 2 states, 2 successors checked <nil>
 	// cert: entries[1] (x=0 done=false): budget 0 runs out: label stop deviates (policy rush chooses right)
 }

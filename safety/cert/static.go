@@ -1,21 +1,22 @@
-package safety
+package cert
 
 import "vigil/symbolic"
 
-// narrowBudget bounds the guard evaluations of noRangeErrors (one per value
+// narrowBudget bounds the guard evaluations of NoRangeErrors (one per value
 // of a variable tried), so that a model with many wide variables costs
 // milliseconds, not seconds: past it the boxes stay wider, which only
 // makes the answer false more often.
 const narrowBudget = 1 << 18
 
-// narrowMax is the widest variable range noRangeErrors narrows by trying
+// narrowMax is the widest variable range NoRangeErrors narrows by trying
 // values one by one.
 const narrowMax = 4096
 
-// noRangeErrors reports whether interval reasoning proves that no outcome
+// NoRangeErrors reports whether interval reasoning proves that no outcome
 // of any command of m leaves a variable's range or has a probability
 // outside [0, 1], in any state where the command's guard holds: then no
-// question's scope holds a range error, and checkScope need not search it.
+// question's scope holds a range error, and neither the checker nor the
+// deciders (safety's checkScope) need search it.
 // For each command the variables' ranges are narrowed to the values for
 // which the guard is not false throughout (symbolic.CondBox with the
 // variable fixed, for variables of at most narrowMax values), and each
@@ -23,7 +24,7 @@ const narrowMax = 4096
 // dependent probability must be proven within [0, 1] there
 // (Outcome.BadProb false throughout). Anything not proven counts as a
 // possible range error, so false is always sound.
-func noRangeErrors(m *symbolic.Model) bool {
+func NoRangeErrors(m *symbolic.Model) bool {
 	n := len(m.Vars)
 	lo0, hi0 := make([]int, n), make([]int, n)
 	for i, v := range m.Vars {
