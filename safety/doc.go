@@ -83,7 +83,7 @@
 // r-safe" is a range error exactly when some non-terminal state reachable
 // from s with at most r deviations (the question's scope) has one: every
 // Decide first searches the scope (base.checkScope: fewest deviations
-// first, then breadth first, each state once per budget), remembering per state the
+// first, then breadth first, each state once a question), remembering per state the
 // largest budget whose scope is clean, so all deciders report the same
 // error for the same sequence of questions whatever order they then search
 // in. LRTDP and LAO* follow values rather than budgets and may reach states
