@@ -1,6 +1,10 @@
 package cert
 
-import "vigil/symbolic"
+import (
+	"math"
+
+	"vigil/symbolic"
+)
 
 // narrowBudget bounds the guard evaluations of NoRangeErrors (one per value
 // of a variable tried), so that a model with many wide variables costs
@@ -59,6 +63,12 @@ func NoRangeErrors(m *symbolic.Model) bool {
 // most narrowMax values) for which g is not false throughout, and reports
 // false when g is false throughout the box.
 func narrowBox(g *symbolic.Cond, lo, hi []int, budget *int) bool {
+	narrowAtoms(g, lo, hi)
+	for v := range lo {
+		if lo[v] > hi[v] {
+			return false
+		}
+	}
 	if symbolic.CondBox(g, lo, hi) == symbolic.BoxFalse {
 		return false
 	}
@@ -106,4 +116,60 @@ func within(e *symbolic.Expr, lo, hi []int, vlo, vhi int, budget *int) bool {
 	}
 	iv := symbolic.EvalBox(e, lo, hi)
 	return !iv.Top && iv.Lo >= int64(vlo) && iv.Hi <= int64(vhi)
+}
+
+// narrowAtoms narrows the box lo..hi by the atoms "variable op constant"
+// (either way round) and Boolean variables that g's top-level conjunction
+// holds (x < N: hi[x] <= N-1), whatever the variables' widths. It may
+// leave lo[v] > hi[v]: then g never holds in the box.
+func narrowAtoms(g *symbolic.Cond, lo, hi []int) {
+	switch g.Op {
+	case symbolic.CAnd:
+		for _, a := range g.Args {
+			narrowAtoms(a, lo, hi)
+		}
+	case symbolic.CVar:
+		if v := g.Var; int(v) < len(lo) && lo[v] == 0 && hi[v] >= 1 {
+			lo[v] = 1 // Boolean: true is 1
+		}
+	case symbolic.CNot:
+		if a := g.Args[0]; a.Op == symbolic.CVar && int(a.Var) < len(lo) && lo[a.Var] <= 0 && hi[a.Var] >= 0 {
+			lo[a.Var], hi[a.Var] = 0, 0
+		}
+	case symbolic.CCmp:
+		l, r, op := g.L, g.R, g.Cmp
+		if l.Op == symbolic.OpConst && r.Op == symbolic.OpVar {
+			l, r = r, l
+			switch op { // k op x is x op' k
+			case symbolic.Lt:
+				op = symbolic.Gt
+			case symbolic.Le:
+				op = symbolic.Ge
+			case symbolic.Gt:
+				op = symbolic.Lt
+			case symbolic.Ge:
+				op = symbolic.Le
+			}
+		}
+		if l.Op != symbolic.OpVar || r.Op != symbolic.OpConst || int(l.Var) >= len(lo) {
+			return
+		}
+		v, k := l.Var, r.K
+		switch op {
+		case symbolic.Eq:
+			lo[v], hi[v] = max(lo[v], k), min(hi[v], k)
+		case symbolic.Lt:
+			if k > math.MinInt {
+				hi[v] = min(hi[v], k-1)
+			}
+		case symbolic.Le:
+			hi[v] = min(hi[v], k)
+		case symbolic.Gt:
+			if k < math.MaxInt {
+				lo[v] = max(lo[v], k+1)
+			}
+		case symbolic.Ge:
+			lo[v] = max(lo[v], k)
+		}
+	}
 }
