@@ -39,7 +39,7 @@ func CertifyStarts(d Decider, ids []uint32) (*cert.Certificate, error) {
 	for _, v := range sp.G.M.Vars {
 		c.Vars = append(c.Vars, v.Name)
 	}
-	cf := &certifier{d: d, c: c, doneSafe: map[uint32]bool{}, doneUnsafe: map[int32]bool{}}
+	cf := &certifier{d: d, c: c, doneSafe: map[uint32]bool{}, doneUnsafe: map[int64]bool{}}
 	for _, id := range ids {
 		kind, err := cf.add(id)
 		if err != nil {
@@ -67,7 +67,7 @@ type certifier struct {
 	d          Decider
 	c          *cert.Certificate
 	doneSafe   map[uint32]bool // states whose safe entry is written
-	doneUnsafe map[int32]bool  // proofs whose unsafe entry is written
+	doneUnsafe map[int64]bool  // (proof, budget) pairs whose unsafe entry is written
 }
 
 // add writes the entries that prove d's answer for id and returns it.
@@ -138,26 +138,32 @@ func (cf *certifier) add(id uint32) (cert.Kind, error) {
 		if p0 < 0 {
 			return "", vigilerr.Internalf("safety", "no proof that %s is not safe", sp.Format(id))
 		}
+		// Each entry has the budget it is needed with (b), at most its
+		// proof's: a proof with a larger budget may rest on a state that
+		// only the larger budget reaches (LRTDP and LAO* poison a state
+		// beyond the question's scope, see expandScoped), which the
+		// smaller one does not follow.
 		type item struct {
 			s uint32
 			p int32
+			b int32
 		}
+		pkey := func(p, b int32) int64 { return int64(p)<<32 | int64(uint32(b)) }
 		var stack []item
-		if !done[p0] {
-			stack = append(stack, item{id, p0})
-			done[p0] = true
+		if !done[pkey(p0, b0)] {
+			stack = append(stack, item{id, p0, b0})
+			done[pkey(p0, b0)] = true
 		}
 		for len(stack) > 0 {
 			it := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			pr := f.proofs[it.p]
-			c.Entries = append(c.Entries, cert.Entry{S: sp.State(it.s), B: int(pr.b), Rank: int(it.p) + 1})
+			c.Entries = append(c.Entries, cert.Entry{S: sp.State(it.s), B: int(it.b), Rank: int(it.p) + 1})
 			first, end := sp.Groups(it.s)
 			if !sp.IsExpanded(it.s) {
 				return "", vigilerr.Internalf("safety", "%s proven unsafe but never expanded", sp.Format(it.s))
 			}
 			for k := first; k < end; k++ {
-				bp := pr.b - cost(it.s, k)
+				bp := it.b - cost(it.s, k)
 				if bp < 0 {
 					continue
 				}
@@ -170,15 +176,15 @@ func (cf *certifier) add(id uint32) (cert.Kind, error) {
 					}
 					if q := proofAt(t, bp); q >= 0 && q < it.p {
 						wit, found = q, true
-						if !done[q] {
-							done[q] = true
-							stack = append(stack, item{t, q})
+						if !done[pkey(q, bp)] {
+							done[pkey(q, bp)] = true
+							stack = append(stack, item{t, q, bp})
 						}
 						break
 					}
 				}
 				if !found {
-					return "", vigilerr.Internalf("safety", "%s proven not %d-safe, but label %s has no outcome proven unsafe before", sp.Format(it.s), pr.b, m.Labels[sp.Label(k)].Name)
+					return "", vigilerr.Internalf("safety", "%s proven not %d-safe, but label %s has no outcome proven unsafe before", sp.Format(it.s), it.b, m.Labels[sp.Label(k)].Name)
 				}
 				_ = wit
 			}

@@ -78,9 +78,18 @@
 //
 // # Range errors
 //
-// A state with an out-of-range outcome is a modelling error, met when a
-// decider expands it (lang/spec.md, "Range errors"). Prop-U and VI expand
-// every pair reachable from the query within the radius, so both fail on
-// the same queries; TarjanSafe, iPI, nPI, LRTDP and LAO* expand less and
-// may answer where those fail.
+// A state with an out-of-range outcome (or a probability outside [0, 1])
+// is a modelling error (lang/spec.md, "Range errors"). The answer to "is s
+// r-safe" is a range error exactly when some non-terminal state reachable
+// from s with at most r deviations (the question's scope) has one: every
+// Decide first searches the scope (base.checkScope: fewest deviations
+// first, then breadth first, each state once a question), remembering per state the
+// largest budget whose scope is clean, so all deciders report the same
+// error for the same sequence of questions whatever order they then search
+// in. LRTDP and LAO* follow values rather than budgets and may reach states
+// beyond the scope; a range error there poisons the state
+// (vbase.expandScoped) instead of ending the search. safety/cert checks the
+// scope of every root of a certificate the same way. A model that interval
+// reasoning proves free of range errors (cert.NoRangeErrors) has no scope
+// to search, for the deciders or the checker.
 package safety

@@ -25,3 +25,7 @@ func SetMaxPairs(n int64) (restore func()) {
 	maxPairs = n
 	return func() { maxPairs = old }
 }
+
+// ForceScopeSearch makes the deciders over sp search every question's
+// scope, as for a model not proven free of range errors.
+func ForceScopeSearch(sp *Space) { sp.errFree = -1 }

@@ -141,6 +141,8 @@ type base struct {
 	// dense bound only (LRTDP; nil: none).
 	work     func() int64
 	heldWhat string
+
+	sc scopeCheck
 }
 
 func newBase(sp *Space, r Radius, name string) base {
@@ -310,21 +312,145 @@ func (d *base) settle(ctx context.Context, s uint32, b int32) (safe, done bool, 
 	return false, false, nil
 }
 
-// query handles what every Decide does first: sizing and the cache.
-// It returns (answer, true) when the caches decide.
-func (d *base) query(id uint32) (bool, bool) {
+// query handles what every Decide does first: sizing, the scope check
+// (checkScope) and the cache. It returns (answer, true, nil) when the
+// caches decide, and the scope's range error when there is one.
+func (d *base) query(ctx context.Context, id uint32) (bool, bool, error) {
 	d.stats.Calls++
 	d.sync()
+	if err := d.checkScope(ctx, id); err != nil {
+		return false, true, err
+	}
 	b := d.budget()
 	if d.knownUnsafe(id, b) {
 		d.stats.CacheHits++
-		return false, true
+		return false, true, nil
 	}
 	if d.knownSafe(id, b) {
 		d.stats.CacheHits++
-		return true, true
+		return true, true, nil
 	}
-	return false, false
+	return false, false, nil
+}
+
+// scopeCheck is checkScope's memory: per state, 1 + the largest budget
+// with which its scope is known clean (0: none), and the stamp and budget
+// of the current question's search (12 bytes a state registered, no
+// pairs: the bound of MaxPairs does not count it); the layers are reused.
+type scopeCheck struct {
+	clean     []int32
+	at        []uint32
+	b         []int32
+	epoch     uint32
+	cur, next []uint32
+	taken     []uint32
+}
+
+// checkScope enforces the rule of lang/spec.md, "Range errors": the
+// question "is id r-safe" has for scope every non-terminal state reachable
+// from id with at most r deviations from the tested policy (any number for
+// r = inf; a deviation is a label other than the policy's, every label
+// where the policy is stuck), and the range error (or probability error,
+// or policy error) of a command applicable in a state of the scope is the
+// answer, whatever the decider would explore. The scope is searched before
+// the decider searches, in layers: fewest deviations first (so each state
+// is taken once, with the largest budget any path leaves it), and within a
+// number of deviations breadth first by steps, each layer in the order its
+// states were met; the first state whose expansion fails gives the error.
+// So every decider reports the same error for the same sequence of
+// questions (at radius 0 and inf the layers are propu-bdd's, which may
+// name another state of the same layer). A model that interval reasoning
+// proves free of range errors (Space.rangeErrorFree, once per space) has
+// no scope to search. A scope found clean is
+// remembered per state with its budget (the scope of (s, b) contains that
+// of (s, b') for b' <= b), and a later search does not enter a state
+// whose scope is known clean with the budget it brings. A stop or an
+// error leaves nothing remembered but the expansions.
+func (d *base) checkScope(ctx context.Context, id uint32) error {
+	sc := &d.sc
+	b0 := d.budget()
+	if d.sp.rangeErrorFree() || d.scopeClean(id) >= b0 {
+		return nil
+	}
+	sc.epoch++
+	if sc.epoch == 0 { // wrapped: old stamps could match
+		clear(sc.at)
+		sc.epoch = 1
+	}
+	d.scopeGrow()
+	sc.cur, sc.next, sc.taken = append(sc.cur[:0], id), sc.next[:0], sc.taken[:0]
+	sc.at[id], sc.b[id] = sc.epoch, b0
+	for b := b0; len(sc.cur) > 0; b-- {
+		for i := 0; i < len(sc.cur); i++ {
+			s := sc.cur[i]
+			if sc.b[s] != b {
+				continue // met again with a larger budget, taken then
+			}
+			sc.taken = append(sc.taken, s)
+			if d.sp.status[s] != explicit.Open || d.scopeClean(s) >= b {
+				continue
+			}
+			if err := d.sp.Expand(s); err != nil {
+				return err
+			}
+			d.ticks++
+			if d.ticks&1023 == 0 {
+				if ctx.Err() != nil {
+					return context.Cause(ctx)
+				}
+				if d.prog != nil && d.ticks&4095 == 0 {
+					d.prog(d.stats)
+				}
+			}
+			d.scopeGrow()
+			first, end := d.sp.Groups(s)
+			for k := first; k < end; k++ {
+				c := d.cost(s, k)
+				if c > b {
+					continue
+				}
+				for _, t := range d.sp.Succ(k) {
+					if sc.at[t] == sc.epoch && sc.b[t] >= b-c {
+						continue
+					}
+					sc.at[t], sc.b[t] = sc.epoch, b-c
+					if c == 0 {
+						sc.cur = append(sc.cur, t)
+					} else {
+						sc.next = append(sc.next, t)
+					}
+				}
+			}
+		}
+		sc.cur, sc.next = sc.next, sc.cur[:0]
+	}
+	for _, s := range sc.taken {
+		sc.clean[s] = max(sc.clean[s], sc.b[s]+1)
+	}
+	d.sync()
+	return nil
+}
+
+// scopeClean is the largest budget with which the scope of s is known
+// clean, -1 when none.
+func (d *base) scopeClean(s uint32) int32 {
+	if int(s) >= len(d.sc.clean) {
+		return -1
+	}
+	return d.sc.clean[s] - 1
+}
+
+// scopeGrow sizes checkScope's tables to the space.
+func (d *base) scopeGrow() {
+	sc := &d.sc
+	n := d.sp.Len()
+	if len(sc.clean) >= n {
+		return
+	}
+	m := max(n, len(sc.clean)+len(sc.clean)/2)
+	sc.clean = append(sc.clean, make([]int32, m-len(sc.clean))...)
+	sc.b = append(sc.b, make([]int32, m-len(sc.b))...)
+	sc.at = growU32(sc.at, m)
 }
 
 // Algorithms lists the deciders New makes.

@@ -113,8 +113,8 @@ func NewIPI(sp *Space, r Radius, opt Options) *IPI {
 
 // Decide reports whether id is r-safe.
 func (d *IPI) Decide(ctx context.Context, id uint32) (bool, error) {
-	if ans, ok := d.query(id); ok {
-		return ans, nil
+	if ans, ok, err := d.query(ctx, id); err != nil || ok {
+		return ans, err
 	}
 	b := d.budget()
 	d.revisits = 0 // the bound is on one question's work
@@ -366,8 +366,8 @@ func (d *NPI) walk(ctx context.Context, s0 uint32, b0 int32, greedy bool) ([]uin
 
 // Decide reports whether id is r-safe.
 func (d *NPI) Decide(ctx context.Context, id uint32) (bool, error) {
-	if ans, ok := d.query(id); ok {
-		return ans, nil
+	if ans, ok, err := d.query(ctx, id); err != nil || ok {
+		return ans, err
 	}
 	b0 := d.budget()
 	d.revisits = 0 // the bound is on one question's work

@@ -65,8 +65,8 @@ func (d *PropU) node(s uint32, b int32) uint32 {
 
 // Decide reports whether id is r-safe.
 func (d *PropU) Decide(ctx context.Context, id uint32) (bool, error) {
-	if ans, ok := d.query(id); ok {
-		return ans, nil
+	if ans, ok, err := d.query(ctx, id); err != nil || ok {
+		return ans, err
 	}
 	d.stats.Iters++
 	d.epoch++

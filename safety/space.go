@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 
+	"vigil/safety/cert"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -32,6 +33,20 @@ type Space struct {
 	s, t symbolic.State
 	x    explicit.Expansion
 	buf  []uint64
+
+	errFree int8 // cert.NoRangeErrors of the model: 0 not known yet, 1 true, -1 false
+}
+
+// rangeErrorFree reports whether interval reasoning proves that the model
+// has no range error in any state (cert.NoRangeErrors), computed once.
+func (sp *Space) rangeErrorFree() bool {
+	if sp.errFree == 0 {
+		sp.errFree = -1
+		if cert.NoRangeErrors(sp.G.M) {
+			sp.errFree = 1
+		}
+	}
+	return sp.errFree > 0
 }
 
 // NewSpace makes an empty registry for g (the model and property) and the

@@ -98,8 +98,8 @@ func NewTarjanPath(sp *Space, r Radius) *Tarjan {
 
 // Decide reports whether id is r-safe.
 func (d *Tarjan) Decide(ctx context.Context, id uint32) (bool, error) {
-	if ans, ok := d.query(id); ok {
-		return ans, nil
+	if ans, ok, err := d.query(ctx, id); err != nil || ok {
+		return ans, err
 	}
 	d.counter = 0
 	ans, err := d.find(ctx, id, d.budget())

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"context"
+	"errors"
 
 	"vigil/symbolic/explicit"
 )
@@ -33,6 +34,28 @@ func newVBase(sp *Space, r Radius, name string) vbase {
 		u = int32(searchRadius(sp, r)) + 1
 	}
 	return vbase{base: newBase(sp, r, name), U: u}
+}
+
+// expandScoped expands s for LRTDP and LAO*, which follow the greedy
+// graph of their values rather than budgets and may reach a state that
+// only more deviations than the radius allows lead to (a finite radius:
+// at radius inf every state they reach is in the scope). checkScope has
+// found the question's scope clean, so a range error met here is in such
+// a state: it is poisoned instead, J(s) = U_r, solved, with no fact
+// recorded, which decides the question as if the state did not err (every
+// run through it has spent more than the radius already, so a strategy
+// within the radius never visits it). A value or fact that comes to rest
+// on it is about a pair whose scope holds its range error, which
+// checkScope reports before any question could use it.
+func (d *vbase) expandScoped(ctx context.Context, s uint32) (poisoned bool, err error) {
+	err = d.expand(ctx, s)
+	var re *explicit.RangeError
+	if err == nil || d.r < 0 || !errors.As(err, &re) {
+		return false, err
+	}
+	d.syncJ()
+	d.J[s], d.solved[s] = d.U, true
+	return true, nil
 }
 
 func (d *vbase) syncJ() {
@@ -151,8 +174,8 @@ func NewVI(sp *Space, r Radius) *VI { return &VI{vbase: newVBase(sp, r, "vi")} }
 
 // Decide reports whether id is r-safe.
 func (d *VI) Decide(ctx context.Context, id uint32) (bool, error) {
-	if ans, ok := d.query(id); ok {
-		return ans, nil
+	if ans, ok, err := d.query(ctx, id); err != nil || ok {
+		return ans, err
 	}
 	d.syncJ()
 	if d.solved[id] {
@@ -291,8 +314,8 @@ func (d *LRTDP) syncAll() {
 
 // Decide reports whether id is r-safe.
 func (d *LRTDP) Decide(ctx context.Context, id uint32) (bool, error) {
-	if ans, ok := d.query(id); ok {
-		return ans, nil
+	if ans, ok, err := d.query(ctx, id); err != nil || ok {
+		return ans, err
 	}
 	d.syncAll()
 	d.exp0 = d.stats.Expanded
@@ -314,10 +337,14 @@ func (d *LRTDP) runTrial(ctx context.Context, s uint32) error {
 		if d.solved[s] {
 			break
 		}
-		if err := d.expand(ctx, s); err != nil {
+		poisoned, err := d.expandScoped(ctx, s)
+		if err != nil {
 			return err
 		}
 		d.syncAll()
+		if poisoned {
+			break
+		}
 		if d.terminal(s) {
 			d.solve(s)
 			break
@@ -365,11 +392,12 @@ func (d *LRTDP) checkSolved(ctx context.Context, s0 uint32) (bool, error) {
 		s := d.open[len(d.open)-1]
 		d.open = d.open[:len(d.open)-1]
 		d.closed = append(d.closed, s)
-		if err := d.expand(ctx, s); err != nil {
+		poisoned, err := d.expandScoped(ctx, s)
+		if err != nil {
 			return false, err
 		}
 		d.syncAll()
-		if d.terminal(s) {
+		if poisoned || d.terminal(s) {
 			continue
 		}
 		q, k := d.backup(s)
@@ -395,7 +423,7 @@ func (d *LRTDP) checkSolved(ctx context.Context, s0 uint32) (bool, error) {
 	}
 	for i := len(d.closed) - 1; i >= 0; i-- {
 		s := d.closed[i]
-		if !d.terminal(s) {
+		if d.sp.IsExpanded(s) && !d.terminal(s) {
 			q, _ := d.backup(s)
 			d.update(s, q)
 		}
@@ -437,8 +465,8 @@ func (d *LAO) syncAll() {
 
 // Decide reports whether id is r-safe.
 func (d *LAO) Decide(ctx context.Context, id uint32) (bool, error) {
-	if ans, ok := d.query(id); ok {
-		return ans, nil
+	if ans, ok, err := d.query(ctx, id); err != nil || ok {
+		return ans, err
 	}
 	d.syncAll()
 	for !d.solved[id] {
@@ -472,10 +500,14 @@ func (d *LAO) pass(ctx context.Context, root uint32) (expandedAny, changed bool,
 			return nil
 		}
 		if !d.own[s] {
-			if err := d.expand(ctx, s); err != nil {
+			poisoned, err := d.expandScoped(ctx, s)
+			if err != nil {
 				return err
 			}
 			d.syncAll()
+			if poisoned {
+				return nil
+			}
 			d.own[s] = true
 			expandedAny = true
 		}

@@ -91,6 +91,8 @@ type checker struct {
 	cmds       [][]int // command indices by label
 	states     int
 	successors int
+	scoped     map[string]int // checkScope: state -> largest budget taken
+	errFree    bool           // checkScope: NoRangeErrors(m)
 }
 
 func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *Certificate) (*checker, error) {
@@ -281,6 +283,14 @@ func (ch *checker) succ(s []int, a symbolic.LabelID) ([][]int, error) {
 			continue
 		}
 		for oi := range c.Outcomes {
+			if o := &c.Outcomes[oi]; o.ProbNum != nil && o.ProbDen != nil && o.BadProb().Holds(s) {
+				p := fmt.Sprintf("%d/%d, outside [0, 1]", o.ProbNum.Eval(s), o.ProbDen.Eval(s))
+				if o.ProbDen.Eval(s) == 0 {
+					p = "undefined (division by zero)"
+				}
+				return nil, fmt.Errorf("label %s, command at %s, outcome %d of %d has probability %s: the model has a probability error",
+					ch.m.Labels[a].Name, c.Pos, oi+1, len(c.Outcomes), p)
+			}
 			next := slices.Clone(s)
 			for _, as := range c.Outcomes[oi].Assigns {
 				next[as.Var] = as.Value.Eval(s) // right-hand sides read the old state
@@ -317,6 +327,87 @@ func (c *Certificate) roots() [][]int {
 	return [][]int{c.State}
 }
 
+// checkScope checks that no range error lies in the scope of the claims
+// about roots (lang/spec.md, "Range errors"): every non-terminal state
+// reachable from a root with at most the radius's deviations from the
+// tested policy (any number for radius inf; a deviation is a label other
+// than the policy's, every label where the policy is stuck), each command
+// applicable there. A range error there (or a probability error, or the
+// policy failing) is the answer to the question, so no claim of safe or
+// not safe about the root holds. States are taken fewest deviations first,
+// each with the largest budget any path leaves it; a state taken for an
+// earlier root with at least that budget is not taken again. A model that
+// NoRangeErrors proves free of range errors has none to find.
+func (ch *checker) checkScope(roots [][]int) error {
+	b0 := 0
+	if !ch.inf {
+		b0 = min(ch.radius, BudgetCap(ch.m, ch.radius))
+	}
+	if ch.scoped == nil {
+		ch.scoped = map[string]int{}
+		ch.errFree = NoRangeErrors(ch.m)
+	}
+	if ch.errFree {
+		return nil
+	}
+	type item struct {
+		s []int
+		b int
+	}
+	for _, root := range roots {
+		best := map[string]int{key(root): b0}
+		cur, next := []item{{root, b0}}, []item(nil)
+		for len(cur) > 0 {
+			for i := 0; i < len(cur); i++ {
+				it := cur[i]
+				k := key(it.s)
+				if best[k] != it.b {
+					continue // met again with a larger budget
+				}
+				if old, ok := ch.scoped[k]; ok && old >= it.b {
+					continue
+				}
+				ch.scoped[k] = it.b
+				if ch.classify(it.s) != open {
+					continue
+				}
+				app := ch.applicable(it.s)
+				pi, err := ch.choice(it.s, app)
+				if err != nil {
+					return errorf("state %s, reachable from %s within the radius: %v", ch.show(it.s), ch.show(root), err)
+				}
+				for a, ok := range app {
+					if !ok {
+						continue
+					}
+					succ, err := ch.succ(it.s, symbolic.LabelID(a))
+					if err != nil {
+						return errorf("state %s, reachable from %s within the radius: %v, which is the answer for %s (neither safe nor not safe)", ch.show(it.s), ch.show(root), err, ch.show(root))
+					}
+					c := ch.cost(pi, symbolic.LabelID(a))
+					if it.b-c < 0 {
+						continue
+					}
+					for _, t := range succ {
+						tk := key(t)
+						if old, ok := best[tk]; ok && old >= it.b-c {
+							continue
+						}
+						best[tk] = it.b - c
+						if c == 0 {
+							cur = append(cur, item{t, it.b})
+						} else {
+							next = append(next, item{t, it.b - c})
+						}
+					}
+				}
+			}
+			cur, next = next, nil
+		}
+	}
+	return nil
+}
+
 // checkSafe checks a safe certificate.
 func (ch *checker) checkSafe(c *Certificate) error {
 	return ch.checkSafeRoots([][]int{c.State}, c.Entries)
@@ -325,6 +416,9 @@ func (ch *checker) checkSafe(c *Certificate) error {
 // checkSafeRoots checks that the safe entries (all of entries) are closed
 // and that each root is safe by them.
 func (ch *checker) checkSafeRoots(roots [][]int, entries []Entry) error {
+	if err := ch.checkScope(roots); err != nil {
+		return err
+	}
 	least := map[string]int{} // state -> least budget among its entries
 	for _, e := range entries {
 		k, b := key(e.S), ch.budget(e)
@@ -408,6 +502,9 @@ func (ch *checker) checkUnsafe(c *Certificate) error {
 // checkUnsafeRoots checks that the unsafe entries (all of entries) are
 // well ranked and that each root is not safe by them.
 func (ch *checker) checkUnsafeRoots(roots [][]int, entries []Entry) error {
+	if err := ch.checkScope(roots); err != nil {
+		return err
+	}
 	least := map[string]map[int]int{} // state -> budget -> least rank
 	for _, e := range entries {
 		k, b := key(e.S), ch.budget(e)

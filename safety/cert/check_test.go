@@ -91,7 +91,7 @@ func TestCheck(t *testing.T) {
 		{"safe inf: unknown label", "walk", Safe, "", Inf, s(0, 0),
 			[]Entry{take("halt", 0, 0, 0)}, `entries[0] (x=0 done=false): unknown label "halt"`},
 		{"safe inf: range error", "trap", Safe, "", Inf, s(2, 0, 1),
-			[]Entry{take("jump", 0, 2, 0, 1)}, "entries[0] (x=2 halt=false wild=true): label jump, command at trap.spec:7:8, outcome 1 of 1 sets x to 4, outside its range 0..3"},
+			[]Entry{take("jump", 0, 2, 0, 1)}, "state x=2 halt=false wild=true, reachable from x=2 halt=false wild=true within the radius: label jump, command at trap.spec:7:8, outcome 1 of 1 sets x to 4, outside its range 0..3"},
 		{"safe inf: value out of range", "walk", Safe, "", Inf, s(0, 0),
 			[]Entry{take("stop", 0, 0, 0), take("stop", 0, 5, 0)}, "entries[1] (x=5 done=0): x=5 is outside its range 0..4"},
 		{"safe inf: wrong length", "walk", Safe, "", Inf, s(0, 0),
