@@ -472,7 +472,7 @@ func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 			if !pos.IsValid() {
 				pos = o.Pos
 			}
-			return nil, fmt.Errorf("jani: %s: outcome %d of action %s has a probability that is a product of %d factors (of synchronised JANI edges), and factor %d (%s), %s / %s, may lie outside [0, 1] or divide by zero; vigil checks each factor, but the exported JANI has one destination whose probability, the product, would be checked as a whole (a product of two negative factors is positive), so the export would lose that probability error; give the variables ranges in which each factor stays within [0, 1], or use the original JANI model",
+			return nil, fmt.Errorf("jani: %s: outcome %d of action %s has a probability that is a product of %d factors (of synchronised JANI edges), and factor %d (%s), (%s)/(%s), may lie outside [0, 1] or divide by zero; vigil checks each factor, but the exported JANI has one destination whose probability, the product, would be checked as a whole (a product of two negative factors is positive), so the export would lose that probability error; give the variables ranges in which each factor stays within [0, 1], or use the original JANI model",
 				o.Pos, oi+1, x.m.Labels[c.Label].Name, len(o.ProbFactors), fi+1, pos, x.m.ExprString(f.Num), x.m.ExprString(f.Den))
 		}
 	}
