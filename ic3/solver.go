@@ -151,7 +151,7 @@ func newSolver(ctx context.Context, m *symbolic.Model, opts smt.TransOptions, st
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
 		for _, o := range c.Outcomes {
-			if o.ProbNum != nil {
+			if o.StateProb() {
 				// a state-dependent probability may leave [0, 1]: a
 				// range error of the outcome (symbolic.Outcome.BadProb)
 				s.canErr[c.Label] = true

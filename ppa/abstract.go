@@ -100,11 +100,16 @@ func (r *engine) badAtIn(e *smt.Encoder, vs []smt.Term, chosen []smt.Term) (smt.
 }
 
 // mayLeaveRange reports whether some outcome's assignment may leave its
-// variable's range (by interval bounds; false means never).
+// variable's range (by interval bounds; false means never), or some
+// outcome has a state-dependent probability, whose factors may leave
+// [0, 1] (symbolic.Outcome.BadProb, a range error of the outcome).
 func (r *engine) mayLeaveRange() bool {
 	m := r.m
 	for ci := range m.Commands {
 		for _, o := range m.Commands[ci].Outcomes {
+			if o.StateProb() {
+				return true
+			}
 			for _, a := range o.Assigns {
 				v := &m.Vars[a.Var]
 				if lo, hi := m.Bounds(a.Value); lo < v.Lo || hi > v.Hi {

@@ -382,7 +382,7 @@ func (q *regionQuery) mayErr(lo, hi []int) bool {
 			continue
 		}
 		for _, o := range c.Outcomes {
-			if o.ProbNum != nil || o.ProbDen != nil {
+			if o.StateProb() {
 				return true // a probability may fail its check in Apply
 			}
 			for _, as := range o.Assigns {

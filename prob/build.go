@@ -274,19 +274,13 @@ func newDists(m *symbolic.Model) (*dists, error) {
 	for ci := range m.Commands {
 		c := &m.Commands[ci]
 		dep := false
-		for oi, o := range c.Outcomes {
-			if o.ProbNum != nil && o.ProbDen != nil {
-				dep = true
-				continue
-			}
-			if o.ProbNum != nil || o.ProbDen != nil {
-				return nil, fmt.Errorf("prob: %s: outcome %d of action %s has half a probability expression", o.Pos, oi+1, m.Labels[c.Label].Name)
-			}
+		for _, o := range c.Outcomes {
+			dep = dep || o.StateProb()
 		}
 		if dep {
 			for oi, o := range c.Outcomes {
-				if o.ProbNum == nil && !o.Weight.IsSet() {
-					return nil, fmt.Errorf("prob: %s: outcome %d of action %s has a probability that is a product of several state-dependent factors, which vigil prob cannot evaluate exactly", o.Pos, oi+1, m.Labels[c.Label].Name)
+				if !o.StateProb() && !o.Weight.IsSet() {
+					return nil, fmt.Errorf("prob: %s: outcome %d of action %s has no probability beside outcomes whose probability reads the state", o.Pos, oi+1, m.Labels[c.Label].Name)
 				}
 			}
 			continue
@@ -370,19 +364,24 @@ func (d *dists) at(ci int, s symbolic.State, dst []*big.Rat) ([]*big.Rat, error)
 	c := &d.m.Commands[ci]
 	start := len(dst)
 	for oi, o := range c.Outcomes {
-		if o.ProbNum == nil {
+		if !o.StateProb() {
 			dst = append(dst, big.NewRat(o.Weight.Num, o.Weight.Den))
 			continue
 		}
-		num, den := o.ProbNum.Eval(s), o.ProbDen.Eval(s)
-		if den == 0 || (num < 0) != (den < 0) && num != 0 {
+		// the exact product of its factors, each in [0, 1]
+		p, bad := o.ProbAt(s)
+		if bad >= 0 {
+			n, den := o.ProbFactors[bad].At(s)
 			val := "undefined (division by zero)"
-			if den != 0 {
-				val = fmt.Sprintf("%d/%d", num, den)
+			if den.Sign() != 0 {
+				val = n.String() + "/" + den.String()
 			}
-			return nil, fmt.Errorf("prob: %s: outcome %d of action %s has the probability %s in state %s; probabilities are non-negative", o.Pos, oi+1, d.m.Labels[c.Label].Name, val, d.m.FormatState(s))
+			if len(o.ProbFactors) > 1 {
+				val = fmt.Sprintf("%s in its factor %d (%s)", val, bad+1, o.ProbFactors[bad].Pos)
+			}
+			return nil, fmt.Errorf("prob: %s: outcome %d of action %s has the probability %s in state %s, outside [0, 1]", o.Pos, oi+1, d.m.Labels[c.Label].Name, val, d.m.FormatState(s))
 		}
-		dst = append(dst, big.NewRat(int64(num), int64(den)))
+		dst = append(dst, p)
 	}
 	ws, err := normalise(d.m, ci, dst[start:], s)
 	if err != nil {

@@ -22,6 +22,7 @@ package symbolic
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 )
 
@@ -153,31 +154,71 @@ type Outcome struct {
 	// Prob is the normalised probability used for simulation and sampling.
 	Weight Rat
 	Prob   float64
-	// ProbNum/ProbDen, when set, is a state-dependent probability (a JANI
-	// destination's probability expression): the outcome's weight in state
-	// s is ProbNum(s)/ProbDen(s). Lowering already guards the command so
-	// that the outcome is absent where it is 0; the explicit engine reports
-	// a state where it lies outside [0, 1], and simulation samples by it.
-	ProbNum, ProbDen *Expr
-	Assigns          []Assign // sorted by Var, each Var at most once
-	Pos              Pos
+	// ProbFactors, when not empty, is a state-dependent probability (a
+	// JANI destination's probability expression): the outcome's weight in
+	// state s is the product of the factors' Num(s)/Den(s). An outcome of
+	// one JANI edge has one factor; one of synchronised edges has one per
+	// edge whose destination's probability reads the state, and one more
+	// for the product of the others' constant probabilities when that is
+	// not 1. Each factor is a probability of its own: it must lie in
+	// [0, 1] with a non-zero denominator (BadProb), so that a product of
+	// two negative factors is no probability. Lowering already guards the
+	// command so that the outcome is absent where the product is 0 and
+	// no factor is bad; the explicit engine reports a state where some
+	// factor is bad, and simulation and vigil prob take the product
+	// (ProbAt, exact: the product of two 64-bit numerators may leave 64
+	// bits).
+	ProbFactors []ProbFactor
+	Assigns     []Assign // sorted by Var, each Var at most once
+	Pos         Pos
 }
 
-// BadProb is the condition "o's state-dependent probability lies outside
-// [0, 1] or divides by zero": ProbDen = 0, or ProbNum/ProbDen < 0, or
-// ProbNum/ProbDen > 1, stated without division. It is false when o has no
-// state-dependent probability. Where o's command is enabled and expanded,
-// the explicit engine reports it as a range error of the outcome's
-// probability; the symbolic engines (smt, bdd, the CHC export) count it
-// among the range errors.
+// ProbFactor is one factor Num/Den of an outcome's state-dependent
+// probability (Outcome.ProbFactors): the probability of one JANI
+// destination, or a constant.
+type ProbFactor struct {
+	Num, Den *Expr
+	Pos      Pos // the destination it is the probability of
+}
+
+// StateProb reports whether o's probability depends on the state.
+func (o *Outcome) StateProb() bool { return len(o.ProbFactors) > 0 }
+
+// BadProb is the condition "some factor of o's state-dependent
+// probability lies outside [0, 1] or divides by zero" (ProbFactor.Bad of
+// each factor). It is false when o has no state-dependent probability.
+// Where o's command is enabled and expanded, the explicit engine reports
+// it as a range error of the outcome's probability; the symbolic engines
+// (smt, bdd, the CHC export) count it among the range errors. It compares
+// each factor's numerator and denominator, never their products, so it is
+// as linear as the factors are.
 func (o *Outcome) BadProb() *Cond {
-	if o.ProbNum == nil || o.ProbDen == nil {
+	var cs []*Cond
+	for _, f := range o.ProbFactors {
+		if !f.Pos.IsValid() {
+			f.Pos = o.Pos
+		}
+		cs = append(cs, f.Bad())
+	}
+	if len(cs) == 1 {
+		return cs[0]
+	}
+	return Or(cs...)
+}
+
+// Bad is the condition "Num/Den lies outside [0, 1] or divides by zero":
+// Den = 0, or Num/Den < 0, or Num/Den > 1, stated without division.
+func (f ProbFactor) Bad() *Cond {
+	n, d := f.Num, f.Den
+	if n.Op == OpConst && d.Op == OpConst {
+		if badFrac(big.NewInt(int64(n.K)), big.NewInt(int64(d.K))) {
+			return True()
+		}
 		return False()
 	}
-	n, d := o.ProbNum, o.ProbDen
 	at := func(c *Cond) *Cond {
 		if c.Op != CTrue && c.Op != CFalse {
-			c.Pos = o.Pos
+			c.Pos = f.Pos
 		}
 		return c
 	}
@@ -199,6 +240,45 @@ func (o *Outcome) BadProb() *Cond {
 		at(And(cmp(d, Gt, Lit(0)), pos)),
 		at(And(cmp(d, Lt, Lit(0)), neg)),
 	))
+}
+
+// At is the factor's numerator and denominator in state s, exactly,
+// the denominator made non-negative (both negated when it is negative).
+func (f ProbFactor) At(s State) (num, den *big.Int) {
+	num, den = f.Num.EvalBig(s), f.Den.EvalBig(s)
+	if den.Sign() < 0 {
+		num, den = new(big.Int).Neg(num), new(big.Int).Neg(den)
+	}
+	return num, den
+}
+
+// badFrac reports whether num/den is no probability: den is 0 or the
+// quotient lies outside [0, 1].
+func badFrac(num, den *big.Int) bool {
+	if den.Sign() < 0 {
+		num, den = new(big.Int).Neg(num), new(big.Int).Neg(den)
+	}
+	return den.Sign() == 0 || num.Sign() < 0 || num.Cmp(den) > 0
+}
+
+// ProbAt is o's state-dependent probability in state s, the exact
+// product of its factors; bad is the index of the first factor that lies
+// outside [0, 1] or divides by zero in s (p is then nil), else -1. It
+// returns (nil, -1) when o has no state-dependent probability.
+func (o *Outcome) ProbAt(s State) (p *big.Rat, bad int) {
+	if len(o.ProbFactors) == 0 {
+		return nil, -1
+	}
+	num, den := big.NewInt(1), big.NewInt(1)
+	for i, f := range o.ProbFactors {
+		n, d := f.At(s)
+		if badFrac(n, d) {
+			return nil, i
+		}
+		num.Mul(num, n)
+		den.Mul(den, d)
+	}
+	return new(big.Rat).SetFrac(num, den), -1
 }
 
 // Assign is `Var' = Value`. For Boolean variables Value is an OpBool (or a

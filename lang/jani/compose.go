@@ -317,30 +317,21 @@ func (s *syncOutcomes) add(idx []int) bool {
 	assigns = append(assigns, locs...)
 	sort.Slice(assigns, func(i, j int) bool { return assigns[i].Var < assigns[j].Var })
 	o := symbolic.Outcome{Assigns: assigns, Pos: ml.pos(s.edges[0].dests[idx[0]].node)}
-	if len(factors) == 1 {
-		// One state-dependent factor times constants: an exact weight.
-		if o.ProbNum, o.ProbDen, ok = ml.ratScale(s.at, factors[0].pnum, factors[0].pden, prob); !ok {
-			return false
-		}
-	}
 	if len(factors) > 0 {
-		var lv []*symbolic.Cond
-		if len(factors) == 1 {
-			// Dropped only where the probability is 0: where it is
-			// negative or divides by zero the outcome stays, and
-			// Outcome.BadProb makes that a probability error.
-			lv = append(lv, nonzero(factors[0].pnum, factors[0].pden))
-		} else {
-			// A product of state-dependent factors has no
-			// Outcome.ProbNum and no range check: kept where each
-			// factor is positive, as before. Said, as lang/spec.md
-			// says it ("Probability errors").
-			ml.note(factors[1].node, "this destination's probability reads the state, as does another's it synchronises with: vigil keeps their product where both are positive and does not check them against [0, 1] (a negative, undefined or above-1 probability here is not reported as a probability error; vigil prob refuses the model)")
-			for _, d := range factors {
-				lv = append(lv, positive(d.pnum, d.pden))
-			}
+		// The probability is the product of the state-dependent factors
+		// and the constant one: each factor a probability of its own
+		// (Outcome.ProbFactors), which the engines check against [0, 1].
+		for _, d := range factors {
+			o.ProbFactors = append(o.ProbFactors, symbolic.ProbFactor{Num: d.pnum, Den: d.pden, Pos: ml.pos(d.node)})
 		}
-		s.live = append(s.live, symbolic.And(lv...))
+		if prob.Cmp(big.NewRat(1, 1)) != 0 {
+			if !prob.Num().IsInt64() || !prob.Denom().IsInt64() {
+				ml.unsupported(s.at, "the product %s of the constant probabilities of synchronising destinations has a numerator or denominator beyond 64 bits, where vigil keeps probabilities as 64-bit rationals: write them with fewer digits", prob.RatString())
+				return false
+			}
+			o.ProbFactors = append(o.ProbFactors, symbolic.ProbFactor{Num: symbolic.Lit(int(prob.Num().Int64())), Den: symbolic.Lit(int(prob.Denom().Int64())), Pos: o.Pos})
+		}
+		s.live = append(s.live, liveProb(&o))
 		s.weights, s.exact = append(s.weights, nil), false
 	} else {
 		s.live = append(s.live, nil)

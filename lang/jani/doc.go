@@ -53,9 +53,12 @@
 // Each destination becomes an outcome. When every probability is a rational
 // constant, Outcome.Weight holds it exactly and Outcome.Prob is it
 // normalised. A state-dependent probability (a quotient of linear
-// expressions, such as x/(N-c)) is kept as Outcome.ProbNum/ProbDen, and the
-// command is split so that the outcome is absent in the states where its
-// probability is 0, as Storm drops it (prob.go). Verification never reads
+// expressions, such as x/(N-c)) is kept as Outcome.ProbFactors (one factor
+// per synchronising edge whose destination's probability reads the state,
+// one for the product of the constant ones), and the command is split so
+// that the outcome is absent in the states where the product is 0, as
+// Storm drops it, unless some factor lies outside [0, 1] or divides by
+// zero there (a probability error; prob.go). Verification never reads
 // weights: every outcome present is possible. Destinations of constant
 // probability 0 are dropped.
 //

@@ -153,8 +153,12 @@ func (x *exporter) edge(c *symbolic.Command) (obj, error) {
 	for oi, o := range c.Outcomes {
 		d := obj{"location": "l"}
 		switch {
-		case o.ProbNum != nil:
-			d["probability"] = obj{"exp": obj{"op": "/", "left": x.expr(o.ProbNum), "right": x.expr(o.ProbDen)}}
+		case o.StateProb():
+			p, err := x.stateProb(c, oi)
+			if err != nil {
+				return nil, err
+			}
+			d["probability"] = obj{"exp": p}
 		case len(c.Outcomes) > 1:
 			d["probability"] = obj{"exp": rat(probs[oi])}
 		}
@@ -437,6 +441,48 @@ func (x *exporter) policyGuards(pol *symbolic.PolicyDecl) ([]*symbolic.Cond, err
 	return chosen, nil
 }
 
+// stateProb writes the state-dependent probability of outcome oi of c:
+// its one factor as num/den, or the product of its factors (an outcome of
+// synchronised JANI edges). The product is one probability of one
+// destination in the export, which the JANI reader (vigil's, Storm's)
+// checks against [0, 1] as a whole, where vigil checks each factor: a
+// product of two factors -1/2 is 1/4, and 3/2 * 1/2 is 3/4. So the
+// product is written only where interval evaluation shows that no factor
+// can leave [0, 1] or divide by zero where c's guard holds (so both
+// checks pass everywhere); elsewhere the export refuses the outcome.
+func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
+	o := &c.Outcomes[oi]
+	fr := func(f symbolic.ProbFactor) any {
+		if f.Den.Op == symbolic.OpConst && f.Den.K == 1 {
+			return x.expr(f.Num)
+		}
+		return obj{"op": "/", "left": x.expr(f.Num), "right": x.expr(f.Den)}
+	}
+	if len(o.ProbFactors) == 1 {
+		f := o.ProbFactors[0]
+		return obj{"op": "/", "left": x.expr(f.Num), "right": x.expr(f.Den)}, nil
+	}
+	lo, hi := make([]int, len(x.m.Vars)), make([]int, len(x.m.Vars))
+	for v := range x.m.Vars {
+		lo[v], hi[v] = x.m.Vars[v].Lo, x.m.Vars[v].Hi
+	}
+	for fi, f := range o.ProbFactors {
+		if symbolic.CondBox(symbolic.And(c.Guard, f.Bad()), lo, hi) != symbolic.BoxFalse {
+			pos := f.Pos
+			if !pos.IsValid() {
+				pos = o.Pos
+			}
+			return nil, fmt.Errorf("jani: %s: outcome %d of action %s has a probability that is a product of %d factors (of synchronised JANI edges), and factor %d (%s), (%s)/(%s), may lie outside [0, 1] or divide by zero; vigil checks each factor, but the exported JANI has one destination whose probability, the product, would be checked as a whole (a product of two negative factors is positive), so the export would lose that probability error; give the variables ranges in which each factor stays within [0, 1], or use the original JANI model",
+				o.Pos, oi+1, x.m.Labels[c.Label].Name, len(o.ProbFactors), fi+1, pos, x.m.ExprString(f.Num), x.m.ExprString(f.Den))
+		}
+	}
+	out := fr(o.ProbFactors[0])
+	for _, f := range o.ProbFactors[1:] {
+		out = obj{"op": "*", "left": out, "right": fr(f)}
+	}
+	return out, nil
+}
+
 // zeroProbability refuses an outcome of c whose constant probability is
 // 0 (weight 0, or no weight where the given ones sum to 1). JANI has no
 // such destination: Storm, mcsta and vigil's JANI reader drop it, as vigil
@@ -451,7 +497,7 @@ func (x *exporter) zeroProbability(c *symbolic.Command, probs []*big.Rat) error 
 		return nil
 	}
 	for oi, o := range c.Outcomes {
-		if o.ProbNum != nil || probs[oi].Sign() != 0 {
+		if o.StateProb() || probs[oi].Sign() != 0 {
 			continue
 		}
 		pos := o.Pos

@@ -3,18 +3,22 @@ package jani
 // State-dependent probabilities. A destination's probability may read the
 // state (QVBS nand: x/(N-c)). vigil keeps every outcome as possible (the
 // FOND view), but like Storm it drops an outcome in the states where its
-// probability is 0 (and only there: a negative one, or a division by zero,
-// is a probability error). The probability is lowered to a fraction num/den of two
+// probability is 0 (and only there: a negative one, one above 1, or a
+// division by zero, is a probability error, as is such a factor of a
+// product of synchronised edges' probabilities, even beside a factor 0). The probability is lowered to a fraction num/den of two
 // linear integer expressions (division by a variable expression is allowed
 // here), from which the lowering derives
 //
-//   - the condition "probability != 0" (for a product of state-dependent
-//     factors of synchronised edges, "each factor > 0"), which guards the
-//     outcome: a command
+//   - the condition "probability != 0, or some factor is no probability"
+//     (liveProb; synchronised edges give a product of factors), which
+//     guards the outcome: a command
 //     with such outcomes is split into one command per combination of live
 //     outcomes (see splitLive), so every engine sees the same transitions;
-//   - the weight Outcome.ProbNum/ProbDen, which simulation samples by and the
-//     explicit engine checks against [0, 1] in every state it expands.
+//   - the factors Outcome.ProbFactors, one per destination whose
+//     probability reads the state (and one for the product of the
+//     constant ones, when not 1), whose product simulation and vigil prob
+//     weigh the outcome by and each of which the explicit engine checks
+//     against [0, 1] in every state it expands.
 //
 // Products of variables in a probability give OpProd (non-linear: the
 // explicit and BDD engines evaluate it, the SMT-based ones refuse it). A
@@ -22,8 +26,6 @@ package jani
 // "unsupported feature" error.
 
 import (
-	"math/big"
-
 	"vigil/symbolic"
 )
 
@@ -117,18 +119,25 @@ func nonzero(p, q *symbolic.Expr) *symbolic.Cond {
 	return symbolic.Or(ne, symbolic.Compare(q, symbolic.Eq, zero))
 }
 
-// positive is the condition p/q > 0.
-func positive(p, q *symbolic.Expr) *symbolic.Cond {
-	zero := symbolic.Lit(0)
-	if q.Op == symbolic.OpConst && q.K != 0 {
-		if q.K > 0 {
-			return symbolic.Compare(p, symbolic.Gt, zero)
-		}
-		return symbolic.Compare(p, symbolic.Lt, zero)
+// liveProb is the condition under which outcome o, whose probability
+// depends on the state, is kept: its probability (the product of its
+// factors) is not 0, or some factor is no probability (BadProb), which
+// the engines report as an error where the outcome is expanded. So the
+// outcome is dropped only where the product is 0 and every factor lies
+// in [0, 1]: a factor 0 does not hide another that is negative, above 1
+// or divides by zero.
+func liveProb(o *symbolic.Outcome) *symbolic.Cond {
+	if len(o.ProbFactors) == 1 {
+		// p/q != 0 implies nothing more: where p == 0 and q != 0 the
+		// factor is 0, in [0, 1]
+		f := o.ProbFactors[0]
+		return nonzero(f.Num, f.Den)
 	}
-	return symbolic.Or(
-		symbolic.And(symbolic.Compare(p, symbolic.Gt, zero), symbolic.Compare(q, symbolic.Gt, zero)),
-		symbolic.And(symbolic.Compare(p, symbolic.Lt, zero), symbolic.Compare(q, symbolic.Lt, zero)))
+	var nz []*symbolic.Cond
+	for _, f := range o.ProbFactors {
+		nz = append(nz, nonzero(f.Num, f.Den))
+	}
+	return symbolic.Or(symbolic.And(nz...), o.BadProb())
 }
 
 // maxSplit bounds the state-dependent outcomes of one command that
@@ -183,15 +192,4 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 		}
 		ml.m.Commands = append(ml.m.Commands, c)
 	}
-}
-
-// ratScale multiplies the fraction p/q by the constant r.
-func (l *lowerer) ratScale(n *node, p, q *symbolic.Expr, r *big.Rat) (*symbolic.Expr, *symbolic.Expr, bool) {
-	if !r.Num().IsInt64() || !r.Denom().IsInt64() {
-		l.errorf(n, "constant %s is too large", r.RatString())
-		return nil, nil, false
-	}
-	p2, ok1 := l.scale(n, p, r.Num().Int64())
-	q2, ok2 := l.scale(n, q, r.Denom().Int64())
-	return p2, q2, ok1 && ok2
 }

@@ -87,7 +87,7 @@ func NonLinear(m *symbolic.Model) (symbolic.Pos, bool) {
 }
 
 // StateProbability returns the position of the first destination whose
-// probability depends on the state (Outcome.ProbNum, such as x/(N-c)):
+// probability depends on the state (Outcome.ProbFactors, such as x/(N-c)):
 // .spec weights are constants, so the .spec text would give the outcome
 // an equal share instead and lose the explicit engine's check that the
 // probability lies within [0, 1] (vigil import refuses it).
@@ -95,7 +95,7 @@ func StateProbability(m *symbolic.Model) (symbolic.Pos, bool) {
 	for i := range m.Commands {
 		c := &m.Commands[i]
 		for _, o := range c.Outcomes {
-			if o.ProbNum != nil || o.ProbDen != nil {
+			if o.StateProb() {
 				if o.Pos.IsValid() {
 					return o.Pos, true
 				}

@@ -26,7 +26,7 @@ func TestReview21qBadProbMatchesApply(t *testing.T) {
 				den = symbolic.V(1)
 			}
 			m.Commands = []symbolic.Command{
-				{Label: 0, Guard: symbolic.True(), Outcomes: []symbolic.Outcome{{ProbNum: symbolic.V(0), ProbDen: den}}},
+				{Label: 0, Guard: symbolic.True(), Outcomes: []symbolic.Outcome{{ProbFactors: []symbolic.ProbFactor{{Num: symbolic.V(0), Den: den}}}}},
 				{Label: 1, Guard: symbolic.True(), Outcomes: []symbolic.Outcome{{}}},
 			}
 			g, err := explicit.New(m, nil)

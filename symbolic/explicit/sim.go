@@ -179,14 +179,16 @@ func pickWeighted(r *rand.Rand, os []symbolic.Outcome, s symbolic.State) int {
 // when it has one; else, beside outcomes that have one, its written weight;
 // else its normalised probability.
 func outcomeWeight(o symbolic.Outcome, os []symbolic.Outcome, s symbolic.State) float64 {
-	if o.ProbNum != nil && o.ProbDen != nil {
-		if d := o.ProbDen.Eval(s); d != 0 {
-			return float64(o.ProbNum.Eval(s)) / float64(d)
+	if o.StateProb() {
+		// the exact product of its factors (Successors has checked each)
+		if p, bad := o.ProbAt(s); bad < 0 {
+			f, _ := p.Float64()
+			return f
 		}
 		return 0
 	}
 	for _, x := range os {
-		if x.ProbNum != nil && o.Weight.Den != 0 {
+		if x.StateProb() && o.Weight.Den != 0 {
 			return float64(o.Weight.Num) / float64(o.Weight.Den)
 		}
 	}

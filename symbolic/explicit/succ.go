@@ -3,7 +3,9 @@ package explicit
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
+	"strings"
 
 	"vigil/symbolic"
 )
@@ -32,21 +34,58 @@ type compiledCmd struct {
 	probs    []probFn // per outcome; nil when no outcome has a state-dependent probability
 }
 
-// probFn is a state-dependent probability num/den (num nil: none).
-type probFn struct{ num, den intFn }
+// probFn is a state-dependent probability, the product of its factors
+// (nil: none).
+type probFn []factorFn
 
-// check returns the RangeError of a probability outside [0, 1] (or a
+// factorFn is one factor num/den of a probability
+// (symbolic.Outcome.ProbFactors). num and den are compiled to 64-bit
+// arithmetic where their values provably fit (exactFn); where they may
+// not, they are nil and the factor is evaluated exactly (a saturated
+// value could put a numerator above 2^63 under an equal saturated
+// denominator).
+type factorFn struct {
+	num, den intFn
+	f        symbolic.ProbFactor
+}
+
+// exactFn compiles e when every value it takes on the variables' ranges
+// is a 64-bit integer (so that compileExpr computes it exactly), else it
+// returns nil.
+func exactFn(m *symbolic.Model, e *symbolic.Expr) intFn {
+	if l, ok := symbolic.Linearize(e); ok && m.LinearFits(l) || m.Fits(e) {
+		return compileExpr(m, e)
+	}
+	return nil
+}
+
+func compileProb(m *symbolic.Model, o *symbolic.Outcome) probFn {
+	var p probFn
+	for _, f := range o.ProbFactors {
+		ff := factorFn{f: f, num: exactFn(m, f.Num), den: exactFn(m, f.Den)}
+		if ff.num == nil || ff.den == nil {
+			ff.num, ff.den = nil, nil
+		}
+		p = append(p, ff)
+	}
+	return p
+}
+
+// check returns the RangeError of a factor outside [0, 1] (or a
 // division by zero) when outcome o of command c has one in s.
 func (p probFn) check(m *symbolic.Model, c, o int, s symbolic.State) error {
-	if p.num == nil {
-		return nil
-	}
-	n, d := p.num(s), p.den(s)
-	if d < 0 {
-		n, d = -n, -d
-	}
-	if d == 0 || n < 0 || n > d {
-		return &RangeError{Model: m, Command: c, Outcome: o, Var: -1, Prob: true, Num: n, Den: d, State: append(symbolic.State(nil), s...)}
+	for i, f := range p {
+		if f.num != nil {
+			n, d := f.num(s), f.den(s)
+			if d > 0 && 0 <= n && n <= d || d < 0 && d <= n && n <= 0 {
+				continue
+			}
+		}
+		n, d := f.f.At(s)
+		if d.Sign() != 0 && n.Sign() >= 0 && n.Cmp(d) <= 0 {
+			continue
+		}
+		return &RangeError{Model: m, Command: c, Outcome: o, Var: -1, Prob: true, Factor: i, Num: n, Den: d, State: append(symbolic.State(nil), s...)}
 	}
 	return nil
 }
@@ -87,11 +126,11 @@ func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
 				as = append(as, assignFn{v: a.Var, f: compileExpr(m, a.Value), lo: v.Lo, hi: v.Hi})
 			}
 			cc.outcomes = append(cc.outcomes, as)
-			if o.ProbNum != nil && o.ProbDen != nil {
+			if o.StateProb() {
 				if cc.probs == nil {
 					cc.probs = make([]probFn, len(c.Outcomes))
 				}
-				cc.probs[len(cc.outcomes)-1] = probFn{num: compileExpr(m, o.ProbNum), den: compileExpr(m, o.ProbDen)}
+				cc.probs[len(cc.outcomes)-1] = compileProb(m, &o)
 			}
 		}
 		g.cmds = append(g.cmds, cc)
@@ -134,11 +173,12 @@ func (g *Generator) Status(s symbolic.State) Status {
 
 // RangeError reports an outcome that would leave a range: a modelling
 // error, never a transition. The range is a variable's (Var, Value), or,
-// when Prob is set, [0, 1] for the outcome's state-dependent probability
-// (symbolic.Outcome.ProbNum/ProbDen), which is Num/Den in State (Den 0: a
-// division by zero; Var is then -1). Both are the same kind of error for
-// every engine: a state where one occurs is bad (Outcome.BadProb is the
-// symbolic engines' condition for the second).
+// when Prob is set, [0, 1] for factor Factor of the outcome's
+// state-dependent probability (symbolic.Outcome.ProbFactors), which is
+// Num/Den in State (exactly; Den 0: a division by zero; Var is then -1).
+// Both are the same kind of error for every engine: a state where one
+// occurs is bad (Outcome.BadProb is the symbolic engines' condition for
+// the second).
 type RangeError struct {
 	Model   *symbolic.Model
 	Command int // index into Model.Commands
@@ -148,16 +188,38 @@ type RangeError struct {
 	State   symbolic.State
 
 	Prob     bool
-	Num, Den int // Den >= 0
+	Factor   int      // 0-based index into the outcome's ProbFactors
+	Num, Den *big.Int // Den >= 0
 }
 
 func (e *RangeError) Error() string {
 	c := &e.Model.Commands[e.Command]
 	if e.Prob {
 		o := &c.Outcomes[e.Outcome]
-		val := fmt.Sprintf("%d/%d", e.Num, e.Den)
-		if e.Den == 0 {
-			val = "undefined (division by zero)"
+		frac := func(n, d *big.Int) string {
+			if d.Sign() == 0 {
+				return "undefined (division by zero)"
+			}
+			return n.String() + "/" + d.String()
+		}
+		val := frac(e.Num, e.Den)
+		if len(o.ProbFactors) > 1 && e.Factor < len(o.ProbFactors) {
+			// a product over synchronised edges: name the factor
+			var fs []string
+			for _, f := range o.ProbFactors {
+				n, d := f.At(e.State)
+				if d.Sign() == 0 {
+					fs = append(fs, n.String()+"/0")
+				} else {
+					fs = append(fs, n.String()+"/"+d.String())
+				}
+			}
+			fpos := o.ProbFactors[e.Factor].Pos
+			if !fpos.IsValid() {
+				fpos = o.Pos
+			}
+			return fmt.Sprintf("explicit: %s: probability error: action %s, outcome %d (%s) has probability %s (a product over synchronised edges), whose factor %d (%s) is %s, outside [0, 1], in state %s",
+				c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, o.Pos, strings.Join(fs, " * "), e.Factor+1, fpos, val, e.Model.FormatState(e.State))
 		}
 		return fmt.Sprintf("explicit: %s: probability error: action %s, outcome %d (%s) has probability %s, outside [0, 1], in state %s",
 			c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, o.Pos, val, e.Model.FormatState(e.State))

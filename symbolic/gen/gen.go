@@ -451,11 +451,13 @@ func (g *gen) safeInitial() {
 }
 
 // StateProbs gives about one outcome in every `every` of m a
-// state-dependent probability ProbNum/ProbDen (as a JANI destination's
-// x/2 or (N-c)/N): ProbNum is k·v + b over one variable, ProbDen a
-// constant in -1..3 or another such expression, so that the probability
-// lies outside [0, 1], or divides by zero, in some states and not in
-// others. It returns the number of outcomes it changed.
+// state-dependent probability (as a JANI destination's x/2 or (N-c)/N):
+// one factor Num/Den (Outcome.ProbFactors), or about one time in three
+// two or three, as synchronised JANI edges give. Num is k·v + b over one
+// variable, Den a constant in -1..3 or another such expression, so that a
+// factor lies outside [0, 1], or divides by zero, in some states and not
+// in others (and a product of two negative factors is positive). It
+// returns the number of outcomes it changed.
 func StateProbs(m *symbolic.Model, r *rand.Rand, every int) int {
 	lin := func() *symbolic.Expr {
 		v := symbolic.VarID(r.IntN(len(m.Vars)))
@@ -468,9 +470,17 @@ func StateProbs(m *symbolic.Model, r *rand.Rand, every int) int {
 				continue
 			}
 			o := &m.Commands[ci].Outcomes[oi]
-			o.ProbNum, o.ProbDen = lin(), lin()
-			if r.IntN(2) == 0 {
-				o.ProbDen = symbolic.Lit(r.IntN(5) - 1)
+			k := 1
+			if r.IntN(3) == 0 {
+				k = 2 + r.IntN(2)
+			}
+			o.ProbFactors = nil
+			for range k {
+				f := symbolic.ProbFactor{Num: lin(), Den: lin(), Pos: o.Pos}
+				if r.IntN(2) == 0 {
+					f.Den = symbolic.Lit(r.IntN(5) - 1)
+				}
+				o.ProbFactors = append(o.ProbFactors, f)
 			}
 			n++
 		}
