@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -77,8 +78,10 @@ func newScopeRef(t *testing.T, m *symbolic.Model, prop *symbolic.Property, pd *s
 					continue
 				}
 				for _, o := range c.Outcomes {
-					if o.ProbNum != nil && o.ProbDen != nil && o.BadProb().Holds(s) {
-						bad = true
+					for _, f := range o.ProbFactors {
+						if n, d := f.Num.EvalBig(s), f.Den.EvalBig(s); d.Sign() == 0 || new(big.Rat).SetFrac(n, d).Sign() < 0 || new(big.Rat).SetFrac(n, d).Cmp(big.NewRat(1, 1)) > 0 {
+							bad = true
+						}
 					}
 					next := slices.Clone(s)
 					for _, a := range o.Assigns {
@@ -218,7 +221,7 @@ func addProbErrors(m *symbolic.Model, seed uint64) {
 			continue
 		}
 		o := &m.Commands[ci].Outcomes[0]
-		o.ProbNum, o.ProbDen = symbolic.V(0), symbolic.Lit(k)
+		o.ProbFactors = []symbolic.ProbFactor{{Num: symbolic.V(0), Den: symbolic.Lit(k), Pos: o.Pos}}
 	}
 }
 
@@ -278,7 +281,7 @@ func graphModel(t *testing.T, seed uint64) *symbolic.Model {
 	m := testutil.LoadSource(t, fmt.Sprintf("graph%d.spec", seed), src)
 	for _, p := range probs {
 		o := &m.Commands[p.c].Outcomes[p.o]
-		o.ProbNum, o.ProbDen = symbolic.Lit(3), symbolic.Lit(2)
+		o.ProbFactors = []symbolic.ProbFactor{{Num: symbolic.Lit(3), Den: symbolic.Lit(2), Pos: o.Pos}}
 	}
 	return m
 }

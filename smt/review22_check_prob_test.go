@@ -44,19 +44,24 @@ func TestReview22CheckBoundsProbabilities(t *testing.T) {
 				c := &m.Commands[ci]
 				for oi := range c.Outcomes {
 					o := &c.Outcomes[oi]
-					if o.ProbNum == nil {
+					if !o.StateProb() {
 						continue
 					}
 					bad := func(s symbolic.State) bool {
 						if p != nil && (p.Unsafe.Holds(s) || p.Goal != nil && p.Goal.Holds(s)) || !c.Guard.Holds(s) {
 							return false
 						}
-						num, den := o.ProbNum.EvalBig(s), o.ProbDen.EvalBig(s)
-						if den.Sign() == 0 {
-							return true
+						for _, f := range o.ProbFactors {
+							num, den := f.Num.EvalBig(s), f.Den.EvalBig(s)
+							if den.Sign() == 0 {
+								return true
+							}
+							q := new(big.Rat).SetFrac(num, den)
+							if q.Sign() < 0 || q.Cmp(big.NewRat(1, 1)) > 0 {
+								return true
+							}
 						}
-						q := new(big.Rat).SetFrac(num, den)
-						return q.Sign() < 0 || q.Cmp(big.NewRat(1, 1)) > 0
+						return false
 					}
 					want := false
 					eachState(m, func(s symbolic.State) {

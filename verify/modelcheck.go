@@ -156,11 +156,14 @@ func probFinding(m *symbolic.Model, v smt.BoundsViolation) Finding {
 	o := &m.Commands[v.Command].Outcomes[v.Outcome]
 	f.Pos = smtWhere(m, o.Pos)
 	f.State, f.Values = m.FormatState(v.State), smtStateValues(m, v.State)
-	f.Exact = "undefined (division by zero)"
-	if o.ProbNum != nil && o.ProbDen != nil {
-		if d := o.ProbDen.ValueString(v.State); d != "0" {
-			f.Exact = o.ProbNum.ValueString(v.State) + "/" + d
-		}
+	var fs []string
+	for _, pf := range o.ProbFactors {
+		n, d := pf.At(v.State)
+		fs = append(fs, n.String()+"/"+d.String())
+	}
+	f.Exact = strings.Join(fs, " * ")
+	if len(fs) == 1 && strings.HasSuffix(f.Exact, "/0") {
+		f.Exact = "undefined (division by zero)"
 	}
 	f.text = fmt.Sprintf("%s: error: probability: action %s, outcome %d has probability %s, outside [0, 1], in state %s%s",
 		f.Pos, f.Label, f.Outcome, f.Exact, f.State, smtOfProperty(f.Property))

@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strings"
@@ -283,11 +284,7 @@ func (ch *checker) succ(s []int, a symbolic.LabelID) ([][]int, error) {
 			continue
 		}
 		for oi := range c.Outcomes {
-			if o := &c.Outcomes[oi]; o.ProbNum != nil && o.ProbDen != nil && o.BadProb().Holds(s) {
-				p := fmt.Sprintf("%d/%d, outside [0, 1]", o.ProbNum.Eval(s), o.ProbDen.Eval(s))
-				if o.ProbDen.Eval(s) == 0 {
-					p = "undefined (division by zero)"
-				}
+			if p, bad := badFactor(&c.Outcomes[oi], s); bad {
 				return nil, fmt.Errorf("label %s, command at %s, outcome %d of %d has probability %s: the model has a probability error",
 					ch.m.Labels[a].Name, c.Pos, oi+1, len(c.Outcomes), p)
 			}
@@ -715,4 +712,26 @@ func BudgetCap(m *symbolic.Model, limit int) int {
 		}
 	}
 	return n
+}
+
+// badFactor evaluates each factor of o's state-dependent probability in s
+// exactly, by itself (not through the engines' Outcome.BadProb): the first
+// one outside [0, 1] or dividing by zero, as text, and true; false when
+// every factor is a probability.
+func badFactor(o *symbolic.Outcome, s []int) (string, bool) {
+	for i, f := range o.ProbFactors {
+		which := ""
+		if len(o.ProbFactors) > 1 {
+			which = fmt.Sprintf(" (factor %d of a product over synchronised edges)", i+1)
+		}
+		num, den := f.Num.EvalBig(s), f.Den.EvalBig(s)
+		if den.Sign() == 0 {
+			return "undefined (division by zero)" + which, true
+		}
+		q := new(big.Rat).SetFrac(num, den)
+		if q.Sign() < 0 || q.Cmp(big.NewRat(1, 1)) > 0 {
+			return fmt.Sprintf("%s/%s, outside [0, 1]%s", num, den, which), true
+		}
+	}
+	return "", false
 }

@@ -45,7 +45,7 @@ func NoRangeErrors(m *symbolic.Model) bool {
 		}
 		for oi := range c.Outcomes {
 			o := &c.Outcomes[oi]
-			if (o.ProbNum != nil || o.ProbDen != nil) && symbolic.CondBox(o.BadProb(), lo, hi) != symbolic.BoxFalse {
+			if o.StateProb() && symbolic.CondBox(o.BadProb(), lo, hi) != symbolic.BoxFalse {
 				return false
 			}
 			for _, a := range o.Assigns {
