@@ -90,6 +90,6 @@
 // beyond the scope; a range error there poisons the state
 // (vbase.expandScoped) instead of ending the search. safety/cert checks the
 // scope of every root of a certificate the same way. A model that interval
-// reasoning proves free of range errors (cert.NoRangeErrors) has no scope
+// reasoning proves free of range errors (NoRangeErrors) has no scope
 // to search, for the deciders or the checker.
 package safety

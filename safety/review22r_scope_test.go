@@ -15,7 +15,6 @@ import (
 	"vigil/bdd"
 	"vigil/internal/testutil"
 	"vigil/safety"
-	"vigil/safety/cert"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
@@ -336,7 +335,7 @@ func TestReview22rScopeDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		ref := newScopeRef(t, m, prop, pd)
-		if cert.NoRangeErrors(m) {
+		if safety.NoRangeErrors(m) {
 			proven++
 			for i, bad := range ref.errs {
 				if bad {
@@ -522,7 +521,7 @@ func TestReview22rStaticSkip(t *testing.T) {
 		} else {
 			m = testutil.LoadFile(t, c.file)
 		}
-		if got := cert.NoRangeErrors(m); got != c.want {
+		if got := safety.NoRangeErrors(m); got != c.want {
 			t.Errorf("%s: NoRangeErrors = %v, want %v", c.file, got, c.want)
 		}
 	}

@@ -3,7 +3,6 @@ package safety
 import (
 	"fmt"
 
-	"vigil/safety/cert"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -34,15 +33,15 @@ type Space struct {
 	x    explicit.Expansion
 	buf  []uint64
 
-	errFree int8 // cert.NoRangeErrors of the model: 0 not known yet, 1 true, -1 false
+	errFree int8 // NoRangeErrors of the model: 0 not known yet, 1 true, -1 false
 }
 
 // rangeErrorFree reports whether interval reasoning proves that the model
-// has no range error in any state (cert.NoRangeErrors), computed once.
+// has no range error in any state (NoRangeErrors), computed once.
 func (sp *Space) rangeErrorFree() bool {
 	if sp.errFree == 0 {
 		sp.errFree = -1
-		if cert.NoRangeErrors(sp.G.M) {
+		if NoRangeErrors(sp.G.M) {
 			sp.errFree = 1
 		}
 	}

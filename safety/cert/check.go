@@ -18,7 +18,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
+	"vigil/smt"
 	"vigil/symbolic"
 )
 
@@ -93,7 +96,7 @@ type checker struct {
 	states     int
 	successors int
 	scoped     map[string]int // checkScope: state -> largest budget taken
-	errFree    bool           // checkScope: NoRangeErrors(m)
+	errFree    bool           // checkScope: Z3 proves the model free of range errors (noRangeErrors)
 }
 
 func newChecker(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *Certificate) (*checker, error) {
@@ -334,7 +337,8 @@ func (c *Certificate) roots() [][]int {
 // not safe about the root holds. States are taken fewest deviations first,
 // each with the largest budget any path leaves it; a state taken for an
 // earlier root with at least that budget is not taken again. A model that
-// NoRangeErrors proves free of range errors has none to find.
+// Z3 proves free of range and probability errors (noRangeErrors) has
+// none to find.
 func (ch *checker) checkScope(roots [][]int) error {
 	b0 := 0
 	if !ch.inf {
@@ -342,7 +346,7 @@ func (ch *checker) checkScope(roots [][]int) error {
 	}
 	if ch.scoped == nil {
 		ch.scoped = map[string]int{}
-		ch.errFree = NoRangeErrors(ch.m)
+		ch.errFree = noRangeErrors(ch.m)
 	}
 	if ch.errFree {
 		return nil
@@ -735,3 +739,23 @@ func badFactor(o *symbolic.Outcome, s []int) (string, bool) {
 	}
 	return "", false
 }
+
+// noRangeErrors reports whether Z3 proves (smt.CheckBounds, every query
+// within 5 s) that no outcome of m leaves a variable's range or has a
+// probability outside [0, 1] in any in-range state where its command is
+// enabled. It is the checker's own proof, not the deciders' interval
+// reasoning (safety.NoRangeErrors): false (search the scope) whenever Z3
+// finds a witness or leaves a query undecided.
+// The answer is kept per model (a loaded model is not changed), for the
+// checkers of many certificates of one model.
+func noRangeErrors(m *symbolic.Model) bool {
+	if free, ok := errFreeModels.Load(m); ok {
+		return free.(bool)
+	}
+	res, err := smt.CheckBounds(m, smt.CheckOptions{Limits: smt.Limits{Timeout: 5 * time.Second}})
+	free := err == nil && len(res.Violations) == 0 && len(res.Undecided) == 0
+	errFreeModels.Store(m, free)
+	return free
+}
+
+var errFreeModels sync.Map // *symbolic.Model -> bool

@@ -1,6 +1,7 @@
 package cert
 
 import (
+	"go/build"
 	"os"
 	"strings"
 	"testing"
@@ -269,6 +270,21 @@ func TestBudgetCapWideRanges(t *testing.T) {
 		want = min(want, maxInt)
 		if got := BudgetCap(m, c.limit); got != want {
 			t.Errorf("x in %d..%d, limit %d: %d states, want %d", c.lo, c.hi, c.limit, got, want)
+		}
+	}
+}
+
+// The checker must share no code with the deciders whose certificates it
+// checks: it proves a model free of range errors with Z3 (noRangeErrors),
+// not with the deciders' interval reasoning (safety.NoRangeErrors).
+func TestIndependentOfDeciders(t *testing.T) {
+	p, err := build.Import("vigil/safety/cert", ".", 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, imp := range p.Imports {
+		if imp == "vigil/safety" {
+			t.Fatal("vigil/safety/cert imports vigil/safety")
 		}
 	}
 }

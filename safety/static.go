@@ -1,4 +1,4 @@
-package cert
+package safety
 
 import (
 	"math"
@@ -19,8 +19,10 @@ const narrowMax = 4096
 // NoRangeErrors reports whether interval reasoning proves that no outcome
 // of any command of m leaves a variable's range or has a probability
 // outside [0, 1], in any state where the command's guard holds: then no
-// question's scope holds a range error, and neither the checker nor the
-// deciders (safety's checkScope) need search it.
+// question's scope holds a range error, and the deciders need not search
+// it (checkScope). The certificate checker does not use this analysis: it
+// asks Z3 instead (safety/cert), so that an error here cannot make both
+// skip the same scope.
 // For each command the variables' ranges are narrowed to the values for
 // which the guard is not false throughout (symbolic.CondBox with the
 // variable fixed, for variables of at most narrowMax values), and each
