@@ -146,6 +146,7 @@ func (c *checker) arrayPrepare(en *enums) {
 	}
 	c.decls = decls
 	s.q = newQuants(c)
+	s.q.arrays = s.byName
 	decls = make([]declRef, 0, len(c.decls))
 	for _, dr := range c.decls {
 		d, ok := dr.d.(*VarDecl)
@@ -160,6 +161,7 @@ func (c *checker) arrayPrepare(en *enums) {
 	}
 	c.decls = decls
 	s.q = newQuants(c) // with the elements' names
+	s.q.arrays = s.byName
 	for _, a := range s.list {
 		if !s.q.names[a.name] {
 			continue

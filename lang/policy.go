@@ -27,7 +27,7 @@ func (c *checker) policyPrepare() {
 			out = append(out, dr)
 			continue
 		}
-		holds, ok := q.holds(d.When, "policy "+d.Name.Name)
+		holds, ok := q.holds(d.When, "the condition of policy "+d.Name.Name)
 		if !ok {
 			c.badDecl[d] = true
 		}
@@ -82,6 +82,6 @@ func (q *quants) holds(e *Expr, what string) (bool, bool) {
 			return a >= b, true
 		}
 	}
-	q.errorf(e.Pos, e.End, "E0207", "the condition of %s must be a constant condition (comparisons of constants, !, &&, ||), not %s", what, exprString(e))
+	q.errorf(e.Pos, e.End, "E0207", "%s must be a constant condition (comparisons of constants, !, &&, ||), not %s", what, exprString(e))
 	return false, false
 }

@@ -45,6 +45,11 @@ type quants struct {
 	total  int             // of every expression and forall assignment
 	failed bool            // an error in the current top-level expression
 	quiet  bool            // fold without reporting (array.go's intervals)
+
+	// arrays are the array constants once arrayPrepare has taken them out
+	// of the declarations (nil before: they are read from consts and -D)
+	arrays map[string]*array
+	inElem map[string]bool // array constants whose element is being folded
 }
 
 // spend adds n terms to the model's total, reporting (once) and
@@ -437,6 +442,8 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 		return -v, ok
 	case EName:
 		return q.constant(e, op)
+	case EIndex:
+		return q.element(e, op)
 	case ECall:
 		if e.Op == "abs" && len(e.Args) == 1 || e.Op != "abs" && len(e.Args) == 2 {
 			var vs []int
@@ -484,7 +491,7 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 			}
 			v = symbolic.FloorDiv(a, b)
 		default:
-			q.errorf(e.Pos, e.End, "E0207", "the bounds of %s are integers, not the condition %s", op, exprString(e))
+			q.errorf(e.Pos, e.End, "E0207", "%s are integers, not the condition %s", boundsOf(op), exprString(e))
 			return 0, false
 		}
 		if !ok {
@@ -492,8 +499,78 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 		}
 		return v, ok
 	}
-	q.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant integer expressions (constants, + - * /, min, max, abs), not %s", op, exprString(e))
+	q.errorf(e.Pos, e.End, "E0207", "%s must be constant integer expressions (constants, + - * /, min, max, abs, elements of array constants), not %s", boundsOf(op), exprString(e))
 	return 0, false
+}
+
+// element folds an element of an array constant, K[1] (with K's -D
+// value), as the array stage will: the index is folded too and must lie
+// in K's range. So a constant defined from an element (const M = K[1])
+// serves as a bound like any other constant.
+func (q *quants) element(e *Expr, op string) (int, bool) {
+	name := e.Text
+	elems, ok := q.arrayConst(name)
+	if !ok {
+		q.errorf(e.Pos, e.End, "E0207", "%s must be constant expressions; %s is not an array constant, so %s is not constant", boundsOf(op), name, exprString(e))
+		return 0, false
+	}
+	if elems == nil {
+		return 0, false // a -D value that does not read: the array stage reports it
+	}
+	if q.inElem[name] {
+		q.errorf(e.Pos, e.End, "E0206", "array constant %s is defined in terms of itself: its element reads %s", name, exprString(e))
+		return 0, false
+	}
+	k, ok := q.eval(e.Args[0], op)
+	if !ok {
+		return 0, false
+	}
+	if k < 0 || k >= len(elems) {
+		q.errorf(e.Args[0].Pos, e.Args[0].End, "E0803", "index %d is outside the range 0 .. %d of array constant %s", k, len(elems)-1, name)
+		return 0, false
+	}
+	if q.inElem == nil {
+		q.inElem = map[string]bool{}
+	}
+	q.inElem[name] = true
+	defer delete(q.inElem, name)
+	return q.eval(elems[k], op)
+}
+
+// arrayConst is the elements of the array constant name, with its -D
+// value if it has one; false if name is none. A -D value that does not
+// read is reported by the array stage.
+func (q *quants) arrayConst(name string) ([]*Expr, bool) {
+	if q.arrays != nil {
+		a := q.arrays[name]
+		if a == nil || a.decl != nil {
+			return nil, false
+		}
+		return a.elems, true
+	}
+	d := q.consts[name]
+	if d == nil || d.Value == nil || d.Value.Kind != EArray {
+		return nil, false
+	}
+	if v, set := q.c.opts.Defines[name]; set {
+		elems, err := parseArrayDefine(v, d.Name)
+		if err != "" {
+			return nil, true
+		}
+		return elems, true
+	}
+	return d.Value.Args, true
+}
+
+// boundsOf names what op's folded expressions are for the messages: the
+// bounds of a quantifier, or what the caller said ("the upper bound of
+// parameter i", "the index range of array a").
+func boundsOf(op string) string {
+	switch op {
+	case "forall", "exists", "sum", "count":
+		return "the bounds of " + op
+	}
+	return op
 }
 
 // constant folds a name in a bound: a constant, as the checker will.
@@ -506,13 +583,17 @@ func (q *quants) constant(e *Expr, op string) (int, bool) {
 	case 1, 3:
 		return 0, false // a cycle: the consts stage reports it
 	}
+	if _, isArray := q.arrayConst(name); isArray {
+		q.errorf(e.Pos, e.End, "E0801", "%s is an array constant: name one element, %s[INDEX]", name, name)
+		return 0, false
+	}
 	d := q.consts[name]
 	if d == nil {
 		what := "undeclared"
 		if q.names[name] {
 			what = "not a constant"
 		}
-		q.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant expressions; %s is %s", op, name, what)
+		q.errorf(e.Pos, e.End, "E0207", "%s must be constant expressions; %s is %s", boundsOf(op), name, what)
 		return 0, false
 	}
 	q.state[name] = 1
