@@ -627,6 +627,9 @@ func (s *arrays) interval(e *Expr) (lo, hi int, ok bool) {
 			return v, v, ok
 		}
 	case ENeg:
+		if minLiteral(e) {
+			return math.MinInt, math.MinInt, true
+		}
 		a, b, ok := s.interval(e.Args[0])
 		x, ok1 := symbolic.NegExact(b)
 		y, ok2 := symbolic.NegExact(a)

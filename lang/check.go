@@ -576,6 +576,14 @@ func (c *checker) want(e *Expr, t typ, what string) info {
 	return in
 }
 
+// minLiteral reports whether e is -9223372036854775808 written out, the
+// negation of the literal 2^63, which is no 64-bit integer itself: the
+// smallest constant (spec.md, "Integer arithmetic"), which -D takes and
+// the lowered model prints so. Every folder reads it as one literal.
+func minLiteral(e *Expr) bool {
+	return e.Kind == ENeg && e.Args[0].Kind == EInt && strings.TrimLeft(e.Args[0].Text, "0") == "9223372036854775808"
+}
+
 func (c *checker) check1(e *Expr) info {
 	switch e.Kind {
 	case EInt:
@@ -613,6 +621,9 @@ func (c *checker) check1(e *Expr) info {
 	case EParen:
 		return c.check(e.Args[0])
 	case ENeg:
+		if minLiteral(e) {
+			return info{t: tInt, konst: true, val: math.MinInt64}
+		}
 		in := c.want(e.Args[0], tInt, "the operand of unary -")
 		if in.konst {
 			v, ok := symbolic.NegExact(in.val)
@@ -1285,6 +1296,10 @@ func (c *checker) affineRec(e *Expr) (ratLin, bool) {
 	case EParen:
 		return c.affineRec(e.Args[0])
 	case ENeg:
+		if minLiteral(e) {
+			zero.konst = newRat(math.MinInt64, 1)
+			return zero, true
+		}
 		l, ok := c.affineRec(e.Args[0])
 		return l.scale(newRat(-1, 1)), ok
 	case EBin:

@@ -19,6 +19,7 @@ package lang
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"vigil/symbolic"
@@ -434,6 +435,9 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 	case EParen:
 		return q.eval(e.Args[0], op)
 	case ENeg:
+		if minLiteral(e) {
+			return math.MinInt, true
+		}
 		v, ok := q.eval(e.Args[0], op)
 		if ok && v == -v && v != 0 {
 			q.errorf(e.Pos, e.End, "E0303", "integer overflow in -%d", v)

@@ -125,7 +125,8 @@ func addTestdataSeeds(f *testing.F) {
 }
 
 // FuzzFrontEnd: the front end never panics; whatever parses formats
-// idempotently; whatever loads prints to text that loads to the same IR.
+// idempotently; whatever loads prints to text that loads to the same IR,
+// and its formatted text loads to the same IR too.
 func FuzzFrontEnd(f *testing.F) {
 	for _, file := range specFiles(f) {
 		src, _ := os.ReadFile(file)
@@ -158,6 +159,15 @@ func FuzzFrontEnd(f *testing.F) {
 			return
 		}
 		text := printModel(m)
+		if out != nil {
+			mf, diags := LoadSource("fuzz.spec", out, Options{})
+			if mf == nil {
+				t.Fatalf("the formatted text does not load: %s\n%s", diags.Render(), out)
+			}
+			if got := printModel(mf); !bytes.Equal(text, got) {
+				t.Fatalf("formatting changed the model:\n%s\n---\n%s", text, got)
+			}
+		}
 		m2, diags := LoadSource("fuzz.spec", text, Options{})
 		if m2 == nil {
 			t.Fatalf("printed model does not load: %s\n%s", diags.Render(), text)

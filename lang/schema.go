@@ -259,6 +259,8 @@ func findKind(e *Expr, kinds ...ExprKind) *Expr {
 func literal(e *Expr) (int, bool) {
 	switch {
 	case e == nil:
+	case minLiteral(e):
+		return math.MinInt, true
 	case e.Kind == EInt:
 		v, err := strconv.Atoi(e.Text)
 		return v, err == nil

@@ -1,0 +1,49 @@
+package lang
+
+import (
+	"bytes"
+	"math"
+	"testing"
+)
+
+// TestReview22lMinLiteral: -9223372036854775808, the smallest 64-bit
+// integer, is a constant the language takes from -D and the checker folds
+// (-9223372036854775807 - 1), and the lowered model prints a constant of
+// that value as that literal; but the literal itself was E0303 ("integer
+// 9223372036854775808 is too large"), so the printed model did not load
+// back. It now reads as one literal in every folder: constants, array
+// constants, schema and quantifier bounds, policy conditions, guards.
+func TestReview22lMinLiteral(t *testing.T) {
+	for _, src := range []string{
+		"const MIN = -9223372036854775807 - 1\nvar x : -5 .. 5 = 0\npred q = x > MIN\naction a when x < 5 -> x' = x + 1\nproperty p { unsafe q && x == 5 }\n",
+		"const MIN = -9223372036854775808\nconst K = [-9223372036854775808, 1]\nvar x : -5 .. 5 = 0\n" +
+			"action a(i in 0 .. MIN - MIN + 1) when x - -9223372036854775808 > 9223372036854775806 + i && x < 5 -> x' = x + 1\n" +
+			"pred z = forall k in -9223372036854775808 / 4611686018427387904 .. 0: x != k - 3\n" +
+			"policy rules r when K[0] == -9223372036854775808 { otherwise -> a[0] }\n" +
+			"property p { start x == 0 unsafe x == 5 && MIN < 0 && z }\n",
+	} {
+		m, diags := LoadSource("min.spec", []byte(src), Options{})
+		if m == nil {
+			t.Fatalf("does not load:\n%s\n%s", diags.Render(), src)
+		}
+		text := printModel(m)
+		m2, diags := LoadSource("min.spec", text, Options{})
+		if m2 == nil {
+			t.Fatalf("the printed model does not load:\n%s\n%s", diags.Render(), text)
+		}
+		if again := printModel(m2); !bytes.Equal(text, again) {
+			t.Errorf("print/load round trip differs:\n%s\n---\n%s", text, again)
+		}
+	}
+	m, diags := LoadSource("min.spec", []byte("const MIN = -9223372036854775808\nvar x : 0 .. 1 = 0\nproperty p { unsafe x == 1 }\n"), Options{})
+	if m == nil {
+		t.Fatal(diags.Render())
+	}
+	if len(m.Consts) != 1 || m.Consts[0].Value != math.MinInt64 {
+		t.Errorf("constants %v; want MIN = %d", m.Consts, math.MinInt64)
+	}
+	// one more minus overflows, as -(-9223372036854775807 - 1) does
+	if m, _ := LoadSource("min.spec", []byte("const A = - -9223372036854775808\n"), Options{}); m != nil {
+		t.Errorf("- -9223372036854775808 folded: %v", m.Consts)
+	}
+}
