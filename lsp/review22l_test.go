@@ -1,0 +1,78 @@
+package lsp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestReview22lSpecialImport: a document that imports a FIFO (or names
+// one as a table policy's CSV or an interface file) got no answer at
+// all: the checker opened the FIFO on didOpen, which blocks until a
+// writer comes, so the server stopped serving the editor for good. Such
+// files are now refused (E0002, E0505, E0507), and the session goes on.
+func TestReview22lSpecialImport(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"fifo.spec", "fifo.csv", "fifo.jani2nnet"} {
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "n.nnet"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// an import error ends the load before the policies are read: two
+	// documents
+	imp := `import "fifo.spec"
+var x : 0 .. 1 = 0
+property p { unsafe x == 1 }
+`
+	pol := `var x : 0 .. 1 = 0
+action a -> x' = 1
+policy table t "fifo.csv" { }
+policy nn n "n.nnet" { interface "fifo.jani2nnet" }
+property p { unsafe x == 1 }
+`
+	open := func(name, text string) (string, string) {
+		uri := "file://" + filepath.ToSlash(filepath.Join(dir, name))
+		return uri, fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)
+	}
+	uri, open1 := open("imp.spec", imp)
+	_, open2 := open("pol.spec", pol)
+	done := make(chan []map[string]any, 1)
+	go func() {
+		done <- session(t, initMsg, open1, open2, atPos(uri, "7", "textDocument/hover", 1, 4, ""),
+			`{"jsonrpc":"2.0","id":8,"method":"shutdown"}`, `{"jsonrpc":"2.0","method":"exit"}`)
+	}()
+	var answers []map[string]any
+	select {
+	case answers = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no answer within 30 s: the server blocked on a FIFO the document names")
+	}
+	var msgs []string
+	hovered := false
+	for _, a := range answers {
+		if a["method"] == "textDocument/publishDiagnostics" {
+			for _, d := range a["params"].(map[string]any)["diagnostics"].([]any) {
+				msgs = append(msgs, fmt.Sprint(d.(map[string]any)["code"], " ", d.(map[string]any)["message"]))
+			}
+		}
+		if a["id"] == float64(7) && a["result"] != nil {
+			hovered = true
+		}
+	}
+	if !hovered {
+		t.Errorf("no hover answer: %v", answers)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{"E0002 cannot import fifo.spec: it is a pipe", "E0505 table fifo.csv: it is a pipe", "E0507 interface file fifo.jani2nnet: it is a pipe"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no diagnostic %q in:\n%s", want, all)
+		}
+	}
+}
