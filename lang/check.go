@@ -40,9 +40,7 @@ var Stages = []string{"resolve", "consts", "types", "ranges", "actions", "polici
 var keywords = map[string]bool{}
 
 func init() {
-	for _, k := range strings.Fields(`model import as const var bool pred action when skip policy nn trees
-  rules table inputs outputs interface otherwise property start unsafe goal true
-  false min max abs if then else`) {
+	for _, k := range strings.Fields(syntax.Keywords) {
 		keywords[k] = true
 	}
 }

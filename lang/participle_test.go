@@ -264,7 +264,7 @@ type cPrimary struct {
 	Paren   *cExpr   `parser:"| \"(\" @@ \")\""`
 	Fn      string   `parser:"| @(\"min\" | \"max\" | \"abs\") \"(\""`
 	FnArgs  []*cExpr `parser:"  @@ (\",\" @@)* \")\""`
-	Quant   string   `parser:"| @(\"forall\" | \"exists\" | \"sum\" | \"count\")"`
+	Quant   string   `parser:"| @(\"forall\" | \"exists\" | \"sum\" | \"count\") (?! \"model\" | \"import\" | \"as\" | \"const\" | \"type\" | \"var\" | \"bool\" | \"pred\" | \"action\" | \"when\" | \"skip\" | \"policy\" | \"nn\" | \"trees\" | \"rules\" | \"table\" | \"inputs\" | \"outputs\" | \"interface\" | \"otherwise\" | \"property\" | \"start\" | \"unsafe\" | \"goal\" | \"true\" | \"false\" | \"min\" | \"max\" | \"abs\" | \"if\" | \"then\" | \"else\")"`
 	QVar    *cIdent  `parser:"  @@ \"in\""`
 	QLo     *cExpr   `parser:"  @@ \"..\""`
 	QHi     *cExpr   `parser:"  @@ \":\""`

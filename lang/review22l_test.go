@@ -47,3 +47,34 @@ func TestReview22lMinLiteral(t *testing.T) {
 		t.Errorf("- -9223372036854775808 folded: %v", m.Consts)
 	}
 }
+
+// TestReview22lQuantifierWordAsName: forall, exists, sum and count are
+// quantifier words only when a name follows them (spec.md, "Quantifiers
+// and aggregates"), and they remain usable as names; but a variable
+// named so at the end of a declaration, before the next one's keyword
+// (`pred q = exists` then `property p`), or before then, else, goal,
+// ..., was read as a quantifier over the keyword: "unexpected p,
+// expected in". A rename in vigil lsp to such a name (allowed: it is no
+// reserved word) broke the file so.
+func TestReview22lQuantifierWordAsName(t *testing.T) {
+	srcs := map[string]string{
+		"before a declaration": "var exists : bool = false\npred q = exists\nproperty p { unsafe q }\n",
+		"before then, else, goal": "var sum : 0 .. 3 = 0\nvar exists : bool = false\n" +
+			"action a when (if exists then sum else 0) < 3 -> sum' = sum + 1\nproperty p { unsafe exists goal sum == 3 }\n",
+		"before a rule":      "var count : 0 .. 1 = 0\naction a -> count' = 1\npolicy rules r {\n    when count == count -> a\n    otherwise -> a\n}\nproperty p { unsafe count == 1 }\n",
+		"still a quantifier": "var x : 0 .. 3 = 0\npred q = exists k in 0 .. 3: x == k\nproperty p { unsafe q }\n",
+	}
+	for name, src := range srcs {
+		m, diags := LoadSource("q.spec", []byte(src), Options{})
+		if m == nil {
+			t.Errorf("%s: does not load:\n%s", name, diags.Render())
+			continue
+		}
+		compareParsers(t, name, []byte(src))
+		out, _ := Format("q.spec", []byte(src))
+		mf, diags := LoadSource("q.spec", out, Options{})
+		if mf == nil || !bytes.Equal(printModel(m), printModel(mf)) {
+			t.Errorf("%s: the formatted text loads to another model: %s\n%s", name, diags.Render(), out)
+		}
+	}
+}

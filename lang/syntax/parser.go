@@ -24,10 +24,29 @@ package syntax
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"vigil/symbolic"
 )
+
+// Keywords are the language's reserved words (spec.md, "Lexical
+// structure"): they never name anything. Other words (forall, in, cost,
+// ...) are keywords only where the grammar expects them.
+const Keywords = `model import as const type var bool pred action when skip policy nn trees
+rules table inputs outputs interface otherwise property start unsafe goal true
+false min max abs if then else`
+
+var keywordSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(Keywords) {
+		m[k] = true
+	}
+	return m
+}()
+
+// IsKeyword reports whether s is a reserved word.
+func IsKeyword(s string) bool { return keywordSet[s] }
 
 // MaxDepth bounds how deeply expressions nest: parentheses, operators,
 // calls and if-then-else, counted on the tree (a + b + c is three deep).
@@ -928,8 +947,11 @@ func (p *parser) primary() *Expr {
 				return p.group(e)
 			}
 		case "forall", "exists", "sum", "count":
-			// quantifiers: these words are keywords only when a name follows
-			if pk := p.peek(); pk.kind == kIdent {
+			// quantifiers: these words are keywords only when a name
+			// follows; a reserved word is none (`pred q = exists` then
+			// `property p {...}`: the variable exists, then the next
+			// declaration)
+			if pk := p.peek(); pk.kind == kIdent && !IsKeyword(pk.val) {
 				p.advance()
 				v := p.advance()
 				e := &Expr{Kind: EQuant, Op: t.val, Pos: t.pos}
