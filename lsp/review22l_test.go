@@ -76,3 +76,34 @@ property p { unsafe x == 1 }
 		}
 	}
 }
+
+// TestReview22lRenameToContextualKeyword: a rename to sum or exists (no
+// reserved word, so allowed) made `when !b cost 2` read `sum cost` as a
+// quantifier over cost: the edits left a file that no longer parses. Such
+// a rename is refused now; one to cost, which stays a name there, is not.
+func TestReview22lRenameToContextualKeyword(t *testing.T) {
+	uri, open := openDoc(t, "r.spec", "var b : bool = false\naction a when !b cost 2 -> b' = true\nproperty p { unsafe b }\n")
+	rename := func(id, name string) string {
+		return atPos(uri, id, "textDocument/rename", 0, 4, fmt.Sprintf(`,"newName":%q`, name))
+	}
+	answers := session(t, initMsg, open, rename("1", "sum"), rename("2", "exists"), rename("3", "cost"))
+	got := map[float64]map[string]any{}
+	for _, a := range answers {
+		if id, ok := a["id"].(float64); ok {
+			got[id] = a
+		}
+	}
+	for _, id := range []float64{1, 2} {
+		e, ok := got[id]["error"].(map[string]any)
+		if !ok || !strings.Contains(fmt.Sprint(e["message"]), "would no longer parse") {
+			t.Errorf("rename %v: %v, want an error saying the file would no longer parse", id, got[id])
+		}
+	}
+	r, ok := got[3]["result"].(map[string]any)
+	if !ok {
+		t.Fatalf("rename to cost: %v", got[3])
+	}
+	if n := len(r["changes"].(map[string]any)[uri].([]any)); n != 4 {
+		t.Errorf("rename to cost: %d edits, want 4", n)
+	}
+}
