@@ -251,13 +251,18 @@ func (c *checker) arrayDefines() {
 		if !strings.HasPrefix(v, "[") {
 			continue
 		}
-		isArray := false
+		isArray, isConst := false, false
 		for _, dr := range c.decls {
-			if d, ok := dr.d.(*ConstDecl); ok && d.Name.Name == name && d.Value.Kind == EArray {
-				isArray = true
+			if d, ok := dr.d.(*ConstDecl); ok && d.Name.Name == name {
+				isConst = true
+				isArray = isArray || d.Value.Kind == EArray
 			}
 		}
-		if !isArray {
+		switch {
+		case !isConst:
+			c.cmdErrorf("E0304", "-D %s=%s: %s is no constant of the model; an array value goes to a constant declared with one (const %s = [...])", name, v, name, name)
+			bad = append(bad, name)
+		case !isArray:
 			c.cmdErrorf("E0304", "-D %s=%s: %s is not an array constant; only a constant declared with an array value (const %s = [...]) takes one", name, v, name, name)
 			bad = append(bad, name)
 		}
