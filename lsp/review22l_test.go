@@ -107,3 +107,29 @@ func TestReview22lRenameToContextualKeyword(t *testing.T) {
 		t.Errorf("rename to cost: %d edits, want 4", n)
 	}
 }
+
+// TestReview22lHoverExpandedConstant: hover shows a constant's folded
+// value, but not for one the expansions rewrote before the checker's
+// stages (an array constant's element, a quantifier): the checker's
+// declaration is then a copy, and hover showed `const T = sum k in 1 ..
+// 4: k` where it shows `const U = 6` for `2 * 3`.
+func TestReview22lHoverExpandedConstant(t *testing.T) {
+	uri, open := openDoc(t, "h.spec", "const K = [3, 2, 1]\nconst M = K[1]\nconst T = sum k in 1 .. 4: k\nvar x : 0 .. T = 0\nproperty p { unsafe x == M }\n")
+	answers := session(t, initMsg, open, atPos(uri, "1", "textDocument/hover", 1, 6, ""), atPos(uri, "2", "textDocument/hover", 2, 6, ""))
+	want := map[float64]string{1: "const M = 2\n", 2: "const T = 10\n"}
+	for _, a := range answers {
+		id, ok := a["id"].(float64)
+		if !ok || want[id] == "" {
+			continue
+		}
+		r, _ := a["result"].(map[string]any)
+		v := fmt.Sprint(r["contents"].(map[string]any)["value"])
+		if !strings.Contains(v, want[id]) {
+			t.Errorf("hover %v: %q, want it to show %q", id, v, want[id])
+		}
+		delete(want, id)
+	}
+	if len(want) > 0 {
+		t.Errorf("no answer to hover %v", want)
+	}
+}
