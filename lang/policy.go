@@ -49,6 +49,22 @@ func (q *quants) holds(e *Expr, what string) (bool, bool) {
 	case ENot:
 		v, ok := q.holds(e.Args[0], what)
 		return !v, ok
+	case EQuant:
+		if e.Op == "forall" || e.Op == "exists" {
+			// as count folds them: the number of values that hold
+			c := *e
+			c.Op = "count"
+			n, ok := q.aggregate(&c, what)
+			if !ok {
+				return false, false
+			}
+			lo, _ := q.eval(e.Args[1], what)
+			hi, _ := q.eval(e.Args[2], what)
+			if e.Op == "exists" {
+				return n > 0, true
+			}
+			return n == max(hi-lo+1, 0), true
+		}
 	case EBin:
 		switch e.Op {
 		case "&&", "||", "=>":

@@ -448,6 +448,10 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 		return q.constant(e, op)
 	case EIndex:
 		return q.element(e, op)
+	case EQuant:
+		if e.Op == "sum" || e.Op == "count" {
+			return q.aggregate(e, op)
+		}
 	case ECall:
 		if e.Op == "abs" && len(e.Args) == 1 || e.Op != "abs" && len(e.Args) == 2 {
 			var vs []int
@@ -564,6 +568,55 @@ func (q *quants) arrayConst(name string) ([]*Expr, bool) {
 		return elems, true
 	}
 	return d.Value.Args, true
+}
+
+// aggregate folds `sum k in LO .. HI: E` and `count k in LO .. HI: C` in a
+// constant expression, as their expansion would fold: a bound naming a
+// constant defined by one (const T = sum k in 1 .. N: k) folds like the
+// others. The terms count against MaxQuantTerms per aggregate.
+func (q *quants) aggregate(e *Expr, op string) (int, bool) {
+	v := e.Args[0]
+	if v.Kind != EName || q.names[v.Text] || keywords[v.Text] {
+		q.errorf(v.Pos, v.End, "E0704", "%s %s: %s is a declared name, a keyword or already bound; choose another name for the quantifier's variable", e.Op, exprString(v), exprString(v))
+		return 0, false
+	}
+	lo, ok1 := q.eval(e.Args[1], op)
+	hi, ok2 := q.eval(e.Args[2], op)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	if hi >= lo && (hi-lo < 0 || hi-lo >= MaxQuantTerms) {
+		q.errorf(e.Pos, e.End, "E0704", "%s %s makes more than %d terms; narrow its range", e.Op, v.Text, MaxQuantTerms)
+		return 0, false
+	}
+	total := 0
+	for k := lo; k <= hi; k++ {
+		body := substitute(e.Args[3], map[string]int{v.Text: k})
+		var t int
+		if e.Op == "count" {
+			h, ok := q.holds(body, op)
+			if !ok {
+				return 0, false
+			}
+			if h {
+				t = 1
+			}
+		} else {
+			var ok bool
+			if t, ok = q.eval(body, op); !ok {
+				return 0, false
+			}
+		}
+		var ok bool
+		if total, ok = symbolic.AddExact(total, t); !ok {
+			q.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
+			return 0, false
+		}
+		if k == hi {
+			break
+		}
+	}
+	return total, true
 }
 
 // boundsOf names what op's folded expressions are for the messages: the

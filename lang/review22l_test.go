@@ -78,3 +78,46 @@ func TestReview22lQuantifierWordAsName(t *testing.T) {
 		}
 	}
 }
+
+// TestReview22lFoldAggregates: spec.md's own `const TOTAL = sum k in 1 ..
+// N: k` is a constant, but a quantifier's bound, an array's range or a
+// policy's condition naming it was E0207 ("must be constant integer
+// expressions ..., not sum k in 1 .. 2: k"): their folder knew no
+// aggregate. And `if` with a constant condition did not fold, so `const
+// T = count k in 0 .. 3: k > 1` (count expands to if C then 1 else 0) and
+// `const U = if N > 2 then 1 else 2` were E0207 "must not depend on
+// variables", and `x * (if N > 2 then 1 else 2)` was not linear.
+func TestReview22lFoldAggregates(t *testing.T) {
+	src := `const N = 3
+const T = sum k in 1 .. 2: k
+const K = [sum k in 1 .. 2: k, 1]
+const C = count k in 0 .. N: exists j in 0 .. k: j * j == k
+const U = if N > 2 then 1 else 2
+var x : 0 .. 9 = 0
+var a : [0 .. K[0]] of bool = false
+pred q = forall j in 0 .. T: x != j
+action step(i in 0 .. C) when x + i < 9 -> x' = x * U + i
+action back(i in 1 .. K[0] - 1) when x >= i -> x' = x * (if N > 2 then 1 else 2) - i
+policy rules r when (sum k in 1 .. N: k) == 6 && forall k in 1 .. N: k > 0 { otherwise -> step[1] }
+property p { start x == 0 unsafe x == 5 && q }
+`
+	m, diags := LoadSource("agg.spec", []byte(src), Options{})
+	if m == nil {
+		t.Fatalf("does not load:\n%s", diags.Render())
+	}
+	want := map[string]int{"N": 3, "T": 3, "C": 2, "U": 1}
+	for _, k := range m.Consts {
+		if v, ok := want[k.Name]; ok && v != k.Value {
+			t.Errorf("%s = %d, want %d", k.Name, k.Value, v)
+		}
+		delete(want, k.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("constants missing: %v", want)
+	}
+	// step[0] .. step[2] (C = 2: 0 and 1 are squares), back[1] .. back[2]
+	// (K[0] = 3), a[0] .. a[3], and the policy for N = 3
+	if len(m.Labels) != 5 || len(m.Vars) != 5 || len(m.Policies) != 1 {
+		t.Errorf("%d labels, %d variables, %d policies; want 5, 5, 1:\n%s", len(m.Labels), len(m.Vars), len(m.Policies), printModel(m))
+	}
+}
