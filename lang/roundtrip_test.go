@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -142,6 +143,16 @@ func FuzzFrontEnd(f *testing.F) {
 	f.Add(append([]byte("const c = 1"), fuzzseed.Deep(" + 1", "", "")...))
 	f.Add(append([]byte("const c = "), fuzzseed.Deep("if true then 1 else ", "1", "")...))
 	f.Add(append([]byte("const c = "), fuzzseed.Deep("abs(", "1", ")")...))
+	// Precedence, signs, comments in odd places, CRLF, tabs, unicode.
+	for _, src := range []string{
+		"var x : -5 .. 5 = 0\nconst A = 1\naction a when x - (A - 2) > 0 -> x' = -(x) * 2 / 2 - -1 - - 1\nproperty p { unsafe x == -(-3) }\n",
+		"var b : bool = false\nvar c : bool = true\npred q = !(b && c) || c\npred r = !b && c => b => c\npred s = (b => c) => b\nproperty p { unsafe q && r && s }\n",
+		"var x : 0 .. 9 = 0\r\n// c\r\naction a /* a\r\nb */ when x < 9 -> x' = if x > 1 then if x > 2 then 3 else 4 else 5 // t\r\nproperty p { unsafe x == 9 }\r\n",
+		"var x : 0 .. 9 = 0 /* \u00e9 \u65e5\U0001F600 */\n\taction\ta\twhen\tx < 9 ->\n// lead\nx' = x + 2 // t1\n| // t2\nx' = x + 3\nproperty p { unsafe x == 9 } /* a\nb */ // c\n",
+		"const MIN = -9223372036854775808\nvar exists : bool = false\npred q = exists\nproperty p { unsafe q && MIN < 0 }\n",
+	} {
+		f.Add([]byte(src))
+	}
 	addTestdataSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		out, _ := Format("fuzz.spec", src)
@@ -152,6 +163,11 @@ func FuzzFrontEnd(f *testing.F) {
 			}
 			if !bytes.Equal(out, again) {
 				t.Fatalf("format not idempotent:\n%s\n---\n%s", out, again)
+			}
+			f1, _ := Parse("fuzz.spec", src)
+			f2, _ := Parse("fuzz.spec", out)
+			if a, b := commentTexts(f1), commentTexts(f2); strings.Join(a, "\x00") != strings.Join(b, "\x00") {
+				t.Fatalf("formatting changed the comments: %q, then %q:\n%s", a, b, out)
 			}
 		}
 		m, _ := LoadSource("fuzz.spec", src, Options{})
@@ -268,4 +284,15 @@ func TestSpecsCanonical(t *testing.T) {
 			}
 		}
 	}
+}
+
+// commentTexts are the texts of f's comments, sorted, with CRLF read as
+// LF (as the formatter writes them).
+func commentTexts(f *File) []string {
+	var out []string
+	for _, c := range f.Comments {
+		out = append(out, strings.ReplaceAll(c.Text, "\r\n", "\n"))
+	}
+	sort.Strings(out)
+	return out
 }
