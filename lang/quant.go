@@ -499,7 +499,7 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 			}
 			v = symbolic.FloorDiv(a, b)
 		default:
-			q.errorf(e.Pos, e.End, "E0207", "%s are integers, not the condition %s", boundsOf(op), exprString(e))
+			q.errorf(e.Pos, e.End, "E0207", "%s, not the condition %s", mustBe(op, "an integer", "integers"), exprString(e))
 			return 0, false
 		}
 		if !ok {
@@ -507,7 +507,7 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 		}
 		return v, ok
 	}
-	q.errorf(e.Pos, e.End, "E0207", "%s must be constant integer expressions (constants, + - * /, min, max, abs, elements of array constants), not %s", boundsOf(op), exprString(e))
+	q.errorf(e.Pos, e.End, "E0207", "%s (constants, + - * /, min, max, abs, sum, count, elements of array constants), not %s", mustBe(op, "a constant integer expression", "constant integer expressions"), exprString(e))
 	return 0, false
 }
 
@@ -519,7 +519,7 @@ func (q *quants) element(e *Expr, op string) (int, bool) {
 	name := e.Text
 	elems, ok := q.arrayConst(name)
 	if !ok {
-		q.errorf(e.Pos, e.End, "E0207", "%s must be constant expressions; %s is not an array constant, so %s is not constant", boundsOf(op), name, exprString(e))
+		q.errorf(e.Pos, e.End, "E0207", "%s; %s is not an array constant, so %s is not constant", mustBe(op, "a constant expression", "constant expressions"), name, exprString(e))
 		return 0, false
 	}
 	if elems == nil {
@@ -619,15 +619,15 @@ func (q *quants) aggregate(e *Expr, op string) (int, bool) {
 	return total, true
 }
 
-// boundsOf names what op's folded expressions are for the messages: the
-// bounds of a quantifier, or what the caller said ("the upper bound of
-// parameter i", "the index range of array a").
-func boundsOf(op string) string {
+// mustBe says what op's folded expressions must be, for the messages:
+// "the bounds of forall must be integers" for a quantifier, else what the
+// caller named ("the upper bound of parameter i must be an integer").
+func mustBe(op, one, many string) string {
 	switch op {
 	case "forall", "exists", "sum", "count":
-		return "the bounds of " + op
+		return "the bounds of " + op + " must be " + many
 	}
-	return op
+	return op + " must be " + one
 }
 
 // constant folds a name in a bound: a constant, as the checker will.
@@ -650,7 +650,7 @@ func (q *quants) constant(e *Expr, op string) (int, bool) {
 		if q.names[name] {
 			what = "not a constant"
 		}
-		q.errorf(e.Pos, e.End, "E0207", "%s must be constant expressions; %s is %s", boundsOf(op), name, what)
+		q.errorf(e.Pos, e.End, "E0207", "%s; %s is %s", mustBe(op, "a constant expression", "constant expressions"), name, what)
 		return 0, false
 	}
 	q.state[name] = 1
