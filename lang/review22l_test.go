@@ -3,6 +3,7 @@ package lang
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -119,5 +120,36 @@ property p { start x == 0 unsafe x == 5 && q }
 	// (K[0] = 3), a[0] .. a[3], and the policy for N = 3
 	if len(m.Labels) != 5 || len(m.Vars) != 5 || len(m.Policies) != 1 {
 		t.Errorf("%d labels, %d variables, %d policies; want 5, 5, 1:\n%s", len(m.Labels), len(m.Vars), len(m.Policies), printModel(m))
+	}
+}
+
+// TestReview22lByteOrderMark: a UTF-8 file that starts with a byte-order
+// mark (as Windows Notepad saves it) was E0001 "invalid character
+// '\ufeff'" at 1:1, an invisible character, while editors (and so vigil
+// lsp, which gets the text without it) showed no error. The mark is
+// skipped now, and is no column: positions on the first line are the
+// editor's.
+func TestReview22lByteOrderMark(t *testing.T) {
+	src := "\ufeffvar x : 0 .. 1 = 0 + yy\nproperty p { unsafe x == 1 }\n"
+	_, diags := LoadSource("bom.spec", []byte(src), Options{})
+	if len(diags) != 1 || diags[0].Code != "E0101" || diags[0].Pos.Line != 1 || diags[0].Pos.Col != 22 {
+		t.Fatalf("want E0101 at 1:22 (yy), got:\n%s", diags.Render())
+	}
+	if r := diags.Render(); strings.Contains(r, "\ufeff") {
+		t.Errorf("the rendered line shows the mark:\n%s", r)
+	}
+	fixed := strings.Replace(src, " + yy", "", 1)
+	m, diags := LoadSource("bom.spec", []byte(fixed), Options{})
+	if m == nil {
+		t.Fatal(diags.Render())
+	}
+	out, _ := Format("bom.spec", []byte(fixed))
+	if want := "var x : 0 .. 1 = 0\nproperty p {\n    unsafe x == 1\n}\n"; string(out) != want {
+		t.Errorf("formatted:\n%q, want\n%q", out, want)
+	}
+	// elsewhere it is an error that says what it is
+	_, diags = LoadSource("bom.spec", []byte("var x : 0 .. 1 = 0\n\ufeff\n"), Options{})
+	if len(diags) != 1 || !strings.Contains(diags[0].Msg, "byte-order mark") {
+		t.Errorf("a mark after the start: %s", diags.Render())
 	}
 }

@@ -133,3 +133,29 @@ func TestReview22lHoverExpandedConstant(t *testing.T) {
 		t.Errorf("no answer to hover %v", want)
 	}
 }
+
+// TestReview22lByteOrderMark: a client that sends a document's
+// byte-order mark gets positions that count it as the character it is
+// for LSP, while vigil gives it no column (lang's TestReview22lByteOrderMark).
+func TestReview22lByteOrderMark(t *testing.T) {
+	uri, open := openDoc(t, "bom.spec", "\ufeffvar x : 0 .. 1 = 0 + yy\nproperty p { unsafe x == 1 }\n")
+	answers := session(t, initMsg, open, atPos(uri, "1", "textDocument/hover", 0, 5, ""), atPos(uri, "2", "textDocument/hover", 0, 0, ""))
+	for _, a := range answers {
+		switch {
+		case a["method"] == "textDocument/publishDiagnostics":
+			ds := a["params"].(map[string]any)["diagnostics"].([]any)
+			if len(ds) != 1 || fmt.Sprint(ds[0].(map[string]any)["range"]) != "map[end:map[character:24 line:0] start:map[character:22 line:0]]" {
+				t.Errorf("diagnostics %v, want yy at characters 22 to 24", ds)
+			}
+		case a["id"] == float64(1):
+			r, _ := a["result"].(map[string]any)
+			if fmt.Sprint(r["range"]) != "map[end:map[character:6 line:0] start:map[character:5 line:0]]" {
+				t.Errorf("hover on x: %v, want x at characters 5 to 6", a)
+			}
+		case a["id"] == float64(2):
+			if a["result"] != nil {
+				t.Errorf("hover on the mark: %v, want null", a)
+			}
+		}
+	}
+}

@@ -396,6 +396,11 @@ func (p *parser) str() (string, symbolic.Pos) {
 // parse runs the parser over f.Src, filling f.Decls and f.Comments.
 func parse(f *File) (d *Diagnostic) {
 	lx := &scanner{src: string(f.Src), path: f.Path, line: 1, col: 1, toks: make([]lineCol, 0, len(f.Src)/4)}
+	if strings.HasPrefix(lx.src, bom) {
+		// a byte-order mark at the start is skipped, and is no column:
+		// editors hide it, and their columns start after it
+		lx.off = len(bom)
+	}
 	p := &parser{f: f, lx: lx}
 	defer func() {
 		if r := recover(); r != nil {
