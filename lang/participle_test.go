@@ -613,7 +613,9 @@ func TestParserMatchesGrammar(t *testing.T) {
 
 func compareParsers(t *testing.T, name string, src []byte) {
 	t.Helper()
-	want, werr := refParse(name, src)
+	// the parser skips a byte-order mark at the start (no column), which
+	// the grammar never knew
+	want, werr := refParse(name, bytes.TrimPrefix(src, []byte("\ufeff")))
 	f, diags := Parse(name, src)
 	switch {
 	case werr != nil && f == nil:
