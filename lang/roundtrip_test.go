@@ -3,8 +3,10 @@ package lang
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -32,26 +34,60 @@ func printModel(m *symbolic.Model) []byte {
 	return b.Bytes()
 }
 
-// TestFormatIdempotent: format(format(x)) == format(x) on every spec, and
-// formatting does not change the lowered model.
-func TestFormatIdempotent(t *testing.T) {
+// formatInputs are the shipped specs, the benchmark specs (bench/**) and
+// the examples of spec.md, each loaded as a file of its directory.
+func formatInputs(t *testing.T) map[string][]byte {
+	in := map[string][]byte{}
 	for _, f := range specFiles(t) {
-		src, _ := os.ReadFile(f)
+		in[f], _ = os.ReadFile(f)
+	}
+	filepath.WalkDir("../bench", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".spec") {
+			in[p], _ = os.ReadFile(p)
+		}
+		return nil
+	})
+	md, err := os.ReadFile("spec.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range regexp.MustCompile("(?s)```\n(.*?)```").FindAllSubmatch(md, -1) {
+		if !bytes.Contains(b[1], []byte("error[")) {
+			in[fmt.Sprintf("spec.md example %d", i+1)] = b[1]
+		}
+	}
+	return in
+}
+
+// TestFormatIdempotent: format(format(x)) == format(x) on every spec,
+// benchmark spec that parses and spec.md example, and formatting does not change the
+// lowered model (or, for one that does not load, its errors' codes).
+func TestFormatIdempotent(t *testing.T) {
+	for f, src := range formatInputs(t) {
 		once, diags := Format(f, src)
 		if once == nil {
-			t.Errorf("%s: %s", f, diags.Render())
+			if !strings.HasPrefix(f, "../bench/") { // bench/badinputs holds files that do not parse
+				t.Errorf("%s: %s", f, diags.Render())
+			}
 			continue
 		}
 		twice, _ := Format(f, once)
 		if !bytes.Equal(once, twice) {
 			t.Errorf("%s: formatting is not idempotent:\n%s\n---\n%s", f, once, twice)
 		}
-		m1, d1 := LoadSource(f, src, Options{})
-		m2, d2 := LoadSource(f, once, Options{})
-		if (m1 == nil) != (m2 == nil) {
+		path := f
+		if !strings.HasSuffix(f, ".spec") {
+			path = "spec.spec" // an example: policy files relative to lang/
+		}
+		m1, d1 := LoadSource(path, src, Options{})
+		m2, d2 := LoadSource(path, once, Options{})
+		switch {
+		case (m1 == nil) != (m2 == nil):
 			t.Errorf("%s: formatting changed whether it loads: %s / %s", f, d1.Render(), d2.Render())
-		} else if m1 != nil && !bytes.Equal(printModel(m1), printModel(m2)) {
+		case m1 != nil && !bytes.Equal(printModel(m1), printModel(m2)):
 			t.Errorf("%s: formatting changed the model", f)
+		case m1 == nil && diagCodes(d1) != diagCodes(d2):
+			t.Errorf("%s: formatting changed the errors: %s / %s", f, d1.Render(), d2.Render())
 		}
 	}
 }
@@ -284,6 +320,14 @@ func TestSpecsCanonical(t *testing.T) {
 			}
 		}
 	}
+}
+
+func diagCodes(ds Diagnostics) string {
+	var s []string
+	for _, d := range ds {
+		s = append(s, d.Code)
+	}
+	return strings.Join(s, ",")
 }
 
 // commentTexts are the texts of f's comments, sorted, with CRLF read as
