@@ -93,6 +93,10 @@ func hintFor(tok string) string {
 		return " (a byte-order mark, which vigil reads only at the start of a file; remove it)"
 	case ";":
 		return " (.spec has no semicolons: an outcome's assignments are separated by commas, x' = 1, y' = 2)"
+	case "#":
+		return " (comments start with // or are written /* ... */)"
+	case "^", "**":
+		return " (.spec has no power operator: write the product, x * x; ^ is no exclusive or either, write a != b for Booleans)"
 	case "%", "mod", "MOD":
 		return " (.spec has no modulo operator: write a - k * (a / k) for a modulo a positive constant k, which / rounds toward negative infinity)"
 	}

@@ -353,6 +353,13 @@ func (p *parser) fail(expected string) {
 		msg += ", expected " + expected
 	}
 	msg += hintFor(t.val)
+	if t.kind == kPunct && t.val == "*" && p.last.kind == kPunct && p.last.val == "*" && p.last.end == t.pos {
+		msg += hintFor("**")
+	}
+	if t.kind == kIdent && (p.last.kind == kInt || p.last.kind == kDecimal) && p.last.end == t.pos {
+		// 0x10 lexes as 0 then x10, 1e3 as 1 then e3
+		msg += " (numbers are written in decimal digits, 16 or 0.5: no hexadecimal, exponent or suffix)"
+	}
 	panic(syntaxErr{p.f.Diag(t.pos, end, "E0001", "%s", msg)})
 }
 
