@@ -159,3 +159,25 @@ func TestReview22lByteOrderMark(t *testing.T) {
 		}
 	}
 }
+
+// TestReview22lMalformedRequests: a request whose params are null was
+// read as empty params (hover answered "the document is not open: ",
+// naming no document), and one whose method is not a string was
+// answered with id null though its id was a valid one.
+func TestReview22lMalformedRequests(t *testing.T) {
+	answers := session(t, initMsg,
+		`{"jsonrpc":"2.0","id":51,"method":5}`,
+		`{"jsonrpc":"2.0","id":52,"method":"textDocument/hover","params":null}`)
+	got := map[float64]string{}
+	for _, a := range answers {
+		if id, ok := a["id"].(float64); ok && a["error"] != nil {
+			got[id] = fmt.Sprint(a["error"].(map[string]any)["message"])
+		}
+	}
+	if !strings.HasPrefix(got[51], "invalid request") {
+		t.Errorf("method 5: answers %v, want an invalid request error with id 51", answers)
+	}
+	if got[52] != "invalid params: none given" {
+		t.Errorf("params null: %q, want invalid params", got[52])
+	}
+}
