@@ -163,11 +163,13 @@ func TestReview22lByteOrderMark(t *testing.T) {
 // TestReview22lMalformedRequests: a request whose params are null was
 // read as empty params (hover answered "the document is not open: ",
 // naming no document), and one whose method is not a string was
-// answered with id null though its id was a valid one.
+// answered with id null though its id was a valid one; params without a
+// document said "the document is not open: ", naming none.
 func TestReview22lMalformedRequests(t *testing.T) {
 	answers := session(t, initMsg,
 		`{"jsonrpc":"2.0","id":51,"method":5}`,
-		`{"jsonrpc":"2.0","id":52,"method":"textDocument/hover","params":null}`)
+		`{"jsonrpc":"2.0","id":52,"method":"textDocument/hover","params":null}`,
+		`{"jsonrpc":"2.0","id":53,"method":"textDocument/rename","params":{}}`)
 	got := map[float64]string{}
 	for _, a := range answers {
 		if id, ok := a["id"].(float64); ok && a["error"] != nil {
@@ -179,5 +181,8 @@ func TestReview22lMalformedRequests(t *testing.T) {
 	}
 	if got[52] != "invalid params: none given" {
 		t.Errorf("params null: %q, want invalid params", got[52])
+	}
+	if got[53] != "invalid params: textDocument.uri is missing" {
+		t.Errorf("params {}: %q, want invalid params (it said the document is not open, naming none)", got[53])
 	}
 }

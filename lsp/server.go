@@ -430,6 +430,9 @@ func (s *server) update(d *document, src string) {
 
 // doc returns the open document named by params' textDocument.
 func (s *server) doc(uri string) (*document, *respError) {
+	if uri == "" {
+		return nil, &respError{codeInvalidParams, "invalid params: textDocument.uri is missing"}
+	}
 	d := s.docs[uri]
 	if d == nil {
 		return nil, &respError{codeInvalidParams, "the document is not open: " + uri}
