@@ -326,7 +326,10 @@ func (x *symbolIndex) sym(name string, kind symKind) *symbol {
 func (x *symbolIndex) constSymbol(d *ConstDecl) *SymbolInfo {
 	written := "const " + d.Name.Name + " = " + exprString(d.Value)
 	info := newSymbol(d, KindConst, NSNames, d.Name, written)
-	if s := x.sym(d.Name.Name, symConst); s != nil && s.cdecl == d && s.state == 2 {
+	// the checker's declaration is this one, or its copy with the
+	// quantifiers or array elements expanded (const T = sum k in 1 .. 4: k,
+	// const M = K[1]): the same name at the same place
+	if s := x.sym(d.Name.Name, symConst); s != nil && s.cdecl != nil && s.cdecl.Name.Pos == d.Name.Pos && s.state == 2 {
 		info.Detail = fmt.Sprintf("const %s = %d", d.Name.Name, s.value)
 		if s.override != nil {
 			info.Doc = "set by -D " + d.Name.Name + "=" + *s.override + "; declared as " + written

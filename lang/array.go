@@ -146,6 +146,7 @@ func (c *checker) arrayPrepare(en *enums) {
 	}
 	c.decls = decls
 	s.q = newQuants(c)
+	s.q.arrays = s.byName
 	decls = make([]declRef, 0, len(c.decls))
 	for _, dr := range c.decls {
 		d, ok := dr.d.(*VarDecl)
@@ -160,6 +161,7 @@ func (c *checker) arrayPrepare(en *enums) {
 	}
 	c.decls = decls
 	s.q = newQuants(c) // with the elements' names
+	s.q.arrays = s.byName
 	for _, a := range s.list {
 		if !s.q.names[a.name] {
 			continue
@@ -249,13 +251,18 @@ func (c *checker) arrayDefines() {
 		if !strings.HasPrefix(v, "[") {
 			continue
 		}
-		isArray := false
+		isArray, isConst := false, false
 		for _, dr := range c.decls {
-			if d, ok := dr.d.(*ConstDecl); ok && d.Name.Name == name && d.Value.Kind == EArray {
-				isArray = true
+			if d, ok := dr.d.(*ConstDecl); ok && d.Name.Name == name {
+				isConst = true
+				isArray = isArray || d.Value.Kind == EArray
 			}
 		}
-		if !isArray {
+		switch {
+		case !isConst:
+			c.cmdErrorf("E0304", "-D %s=%s: %s is no constant of the model; an array value goes to a constant declared with one (const %s = [...])", name, v, name, name)
+			bad = append(bad, name)
+		case !isArray:
 			c.cmdErrorf("E0304", "-D %s=%s: %s is not an array constant; only a constant declared with an array value (const %s = [...]) takes one", name, v, name, name)
 			bad = append(bad, name)
 		}
@@ -625,6 +632,9 @@ func (s *arrays) interval(e *Expr) (lo, hi int, ok bool) {
 			return v, v, ok
 		}
 	case ENeg:
+		if minLiteral(e) {
+			return math.MinInt, math.MinInt, true
+		}
 		a, b, ok := s.interval(e.Args[0])
 		x, ok1 := symbolic.NegExact(b)
 		y, ok2 := symbolic.NegExact(a)

@@ -40,9 +40,7 @@ var Stages = []string{"resolve", "consts", "types", "ranges", "actions", "polici
 var keywords = map[string]bool{}
 
 func init() {
-	for _, k := range strings.Fields(`model import as const var bool pred action when skip policy nn trees
-  rules table inputs outputs interface otherwise property start unsafe goal true
-  false min max abs if then else`) {
+	for _, k := range strings.Fields(syntax.Keywords) {
 		keywords[k] = true
 	}
 }
@@ -576,6 +574,65 @@ func (c *checker) want(e *Expr, t typ, what string) info {
 	return in
 }
 
+// constCond folds a checked condition whose comparisons are between
+// constants: true, false, comparisons of constant integers, !, &&, ||, =>
+// (a predicate's name is not folded). ok is false for any other.
+func constCond(e *Expr) (holds, ok bool) {
+	switch e.Kind {
+	case EBool:
+		return e.Text == "true", true
+	case EParen:
+		return constCond(e.Args[0])
+	case ENot:
+		h, ok := constCond(e.Args[0])
+		return !h, ok
+	case EBin:
+		switch e.Op {
+		case "&&", "||", "=>":
+			a, ok1 := constCond(e.Args[0])
+			b, ok2 := constCond(e.Args[1])
+			if !ok1 || !ok2 {
+				return false, false
+			}
+			switch e.Op {
+			case "&&":
+				return a && b, true
+			case "||":
+				return a || b, true
+			}
+			return !a || b, true
+		case "==", "!=", "<", "<=", ">", ">=":
+			x, y := e.Args[0].Memo, e.Args[1].Memo
+			if !x.Checked || !y.Checked || !x.Konst || !y.Konst || typ(x.T) != tInt || typ(y.T) != tInt {
+				return false, false
+			}
+			a, b := x.Val, y.Val
+			switch e.Op {
+			case "==":
+				return a == b, true
+			case "!=":
+				return a != b, true
+			case "<":
+				return a < b, true
+			case "<=":
+				return a <= b, true
+			case ">":
+				return a > b, true
+			}
+			return a >= b, true
+		}
+	}
+	return false, false
+}
+
+// minLiteral reports whether e is -9223372036854775808 written out, the
+// negation of the literal 2^63, which is no 64-bit integer itself: the
+// smallest constant (spec.md, "Integer arithmetic"), which -D takes and
+// the lowered model prints so. Every folder reads it as one literal.
+func minLiteral(e *Expr) bool {
+	return e.Kind == ENeg && e.Args[0].Kind == EInt && strings.TrimLeft(e.Args[0].Text, "0") == "9223372036854775808"
+}
+
 func (c *checker) check1(e *Expr) info {
 	switch e.Kind {
 	case EInt:
@@ -613,6 +670,9 @@ func (c *checker) check1(e *Expr) info {
 	case EParen:
 		return c.check(e.Args[0])
 	case ENeg:
+		if minLiteral(e) {
+			return info{t: tInt, konst: true, val: math.MinInt64}
+		}
 		in := c.want(e.Args[0], tInt, "the operand of unary -")
 		if in.konst {
 			v, ok := symbolic.NegExact(in.val)
@@ -669,7 +729,7 @@ func (c *checker) check1(e *Expr) info {
 		}
 		return out
 	case EIf:
-		c.want(e.Args[0], tBool, "the condition of if")
+		cond := c.want(e.Args[0], tBool, "the condition of if")
 		a := c.check(e.Args[1])
 		b := c.check(e.Args[2])
 		if a.t == tErr || b.t == tErr {
@@ -682,6 +742,13 @@ func (c *checker) check1(e *Expr) info {
 			}
 			c.errorf(bad.Pos, bad.End, "E0201", "the branches of if must be integers, but %s is a condition", exprString(bad))
 			return info{t: tErr}
+		}
+		// a constant condition chooses its branch: const U = if N > 2
+		// then 1 else 0, and count's expansion (if C then 1 else 0), fold
+		if h, ok := constCond(e.Args[0]); ok && cond.t == tBool {
+			if chosen := map[bool]info{true: a, false: b}[h]; chosen.konst {
+				return chosen
+			}
 		}
 		return info{t: tInt}
 	case EBin:
@@ -1285,6 +1352,10 @@ func (c *checker) affineRec(e *Expr) (ratLin, bool) {
 	case EParen:
 		return c.affineRec(e.Args[0])
 	case ENeg:
+		if minLiteral(e) {
+			zero.konst = newRat(math.MinInt64, 1)
+			return zero, true
+		}
 		l, ok := c.affineRec(e.Args[0])
 		return l.scale(newRat(-1, 1)), ok
 	case EBin:

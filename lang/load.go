@@ -9,6 +9,8 @@ package lang
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -152,6 +154,10 @@ func (l *loader) load(path string, src []byte, from *ImportDecl) {
 			continue
 		}
 		target := resolvePath(f, imp.Path)
+		if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			l.diags = append(l.diags, f.Diag(imp.PathPos, 0, "E0002", "cannot import %s: %s", imp.Path, notRegularFile(fi)))
+			continue
+		}
 		switch strings.ToLower(filepath.Ext(target)) {
 		case ".spec":
 		case ".jani":
@@ -171,7 +177,7 @@ func (l *loader) load(path string, src []byte, from *ImportDecl) {
 		case 2:
 			continue
 		}
-		tsrc, err := inputfile.ReadFile(target)
+		tsrc, err := readRegular(target)
 		if err != nil {
 			l.diags = append(l.diags, f.Diag(imp.PathPos, 0, "E0002", "cannot import %s: %s", imp.Path, pathErr(err)))
 			continue
@@ -179,4 +185,21 @@ func (l *loader) load(path string, src []byte, from *ImportDecl) {
 		l.load(target, tsrc, imp)
 	}
 	l.files = append(l.files, f)
+}
+
+// readRegular reads a file a model names (an import, a table policy's
+// CSV, an interface), refusing one that is not a regular file: a FIFO
+// without a writer blocks its reader for good (vigil lsp, which reads a
+// document's imports on every change, stopped answering), and a device
+// such as /dev/zero is read to inputfile's limit on every load.
+func readRegular(path string) ([]byte, error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, errors.New(notRegularFile(fi))
+	}
+	return inputfile.ReadFile(path)
+}
+
+// notRegularFile says why a file a model names is refused.
+func notRegularFile(fi os.FileInfo) string {
+	return "it is " + inputfile.Special(fi) + ", not a regular file; save its content to a file and name that"
 }

@@ -407,7 +407,7 @@ func notRegular(fi os.FileInfo) string {
 // iface reads a PlaJA .jani2nnet interface: {"input":[{"name":..}], "output":[..]}.
 func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Model) bool {
 	c := l.c
-	data, err := inputfile.ReadFile(p.Interface)
+	data, err := readRegular(p.Interface)
 	if err != nil {
 		c.errorf(it.IfacePos, it.IfacePos, "E0507", "interface file %s: %v", it.Interface, pathErr(err))
 		return false
@@ -479,7 +479,7 @@ func (l *lowerer) iface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.Mode
 // and a final `label` column, then one row per state (Booleans as
 // true/false or 0/1, enum values by name or number).
 func loadTable(path string, m *symbolic.Model, syms map[string]*symbol) (*symbolic.Table, error) {
-	data, err := inputfile.ReadFile(path)
+	data, err := readRegular(path)
 	if err != nil {
 		return nil, errors.New(pathErr(err))
 	}

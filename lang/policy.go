@@ -27,7 +27,7 @@ func (c *checker) policyPrepare() {
 			out = append(out, dr)
 			continue
 		}
-		holds, ok := q.holds(d.When, "policy "+d.Name.Name)
+		holds, ok := q.holds(d.When, "the condition of policy "+d.Name.Name)
 		if !ok {
 			c.badDecl[d] = true
 		}
@@ -49,6 +49,22 @@ func (q *quants) holds(e *Expr, what string) (bool, bool) {
 	case ENot:
 		v, ok := q.holds(e.Args[0], what)
 		return !v, ok
+	case EQuant:
+		if e.Op == "forall" || e.Op == "exists" {
+			// as count folds them: the number of values that hold
+			c := *e
+			c.Op = "count"
+			n, ok := q.aggregate(&c, what)
+			if !ok {
+				return false, false
+			}
+			lo, _ := q.eval(e.Args[1], what)
+			hi, _ := q.eval(e.Args[2], what)
+			if e.Op == "exists" {
+				return n > 0, true
+			}
+			return n == max(hi-lo+1, 0), true
+		}
 	case EBin:
 		switch e.Op {
 		case "&&", "||", "=>":
@@ -82,6 +98,6 @@ func (q *quants) holds(e *Expr, what string) (bool, bool) {
 			return a >= b, true
 		}
 	}
-	q.errorf(e.Pos, e.End, "E0207", "the condition of %s must be a constant condition (comparisons of constants, !, &&, ||), not %s", what, exprString(e))
+	q.errorf(e.Pos, e.End, "E0207", "%s must be a constant condition (comparisons of constants, !, &&, ||), not %s", what, exprString(e))
 	return false, false
 }

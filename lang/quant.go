@@ -19,6 +19,7 @@ package lang
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"vigil/symbolic"
@@ -45,6 +46,11 @@ type quants struct {
 	total  int             // of every expression and forall assignment
 	failed bool            // an error in the current top-level expression
 	quiet  bool            // fold without reporting (array.go's intervals)
+
+	// arrays are the array constants once arrayPrepare has taken them out
+	// of the declarations (nil before: they are read from consts and -D)
+	arrays map[string]*array
+	inElem map[string]bool // array constants whose element is being folded
 }
 
 // spend adds n terms to the model's total, reporting (once) and
@@ -429,6 +435,9 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 	case EParen:
 		return q.eval(e.Args[0], op)
 	case ENeg:
+		if minLiteral(e) {
+			return math.MinInt, true
+		}
 		v, ok := q.eval(e.Args[0], op)
 		if ok && v == -v && v != 0 {
 			q.errorf(e.Pos, e.End, "E0303", "integer overflow in -%d", v)
@@ -437,6 +446,12 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 		return -v, ok
 	case EName:
 		return q.constant(e, op)
+	case EIndex:
+		return q.element(e, op)
+	case EQuant:
+		if e.Op == "sum" || e.Op == "count" {
+			return q.aggregate(e, op)
+		}
 	case ECall:
 		if e.Op == "abs" && len(e.Args) == 1 || e.Op != "abs" && len(e.Args) == 2 {
 			var vs []int
@@ -484,7 +499,7 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 			}
 			v = symbolic.FloorDiv(a, b)
 		default:
-			q.errorf(e.Pos, e.End, "E0207", "the bounds of %s are integers, not the condition %s", op, exprString(e))
+			q.errorf(e.Pos, e.End, "E0207", "%s, not the condition %s", mustBe(op, "an integer", "integers"), exprString(e))
 			return 0, false
 		}
 		if !ok {
@@ -492,8 +507,127 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 		}
 		return v, ok
 	}
-	q.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant integer expressions (constants, + - * /, min, max, abs), not %s", op, exprString(e))
+	q.errorf(e.Pos, e.End, "E0207", "%s (constants, + - * /, min, max, abs, sum, count, elements of array constants), not %s", mustBe(op, "a constant integer expression", "constant integer expressions"), exprString(e))
 	return 0, false
+}
+
+// element folds an element of an array constant, K[1] (with K's -D
+// value), as the array stage will: the index is folded too and must lie
+// in K's range. So a constant defined from an element (const M = K[1])
+// serves as a bound like any other constant.
+func (q *quants) element(e *Expr, op string) (int, bool) {
+	name := e.Text
+	elems, ok := q.arrayConst(name)
+	if !ok {
+		q.errorf(e.Pos, e.End, "E0207", "%s; %s is not an array constant, so %s is not constant", mustBe(op, "a constant expression", "constant expressions"), name, exprString(e))
+		return 0, false
+	}
+	if elems == nil {
+		return 0, false // a -D value that does not read: the array stage reports it
+	}
+	if q.inElem[name] {
+		q.errorf(e.Pos, e.End, "E0206", "array constant %s is defined in terms of itself: its element reads %s", name, exprString(e))
+		return 0, false
+	}
+	k, ok := q.eval(e.Args[0], op)
+	if !ok {
+		return 0, false
+	}
+	if k < 0 || k >= len(elems) {
+		q.errorf(e.Args[0].Pos, e.Args[0].End, "E0803", "index %d is outside the range 0 .. %d of array constant %s", k, len(elems)-1, name)
+		return 0, false
+	}
+	if q.inElem == nil {
+		q.inElem = map[string]bool{}
+	}
+	q.inElem[name] = true
+	defer delete(q.inElem, name)
+	return q.eval(elems[k], op)
+}
+
+// arrayConst is the elements of the array constant name, with its -D
+// value if it has one; false if name is none. A -D value that does not
+// read is reported by the array stage.
+func (q *quants) arrayConst(name string) ([]*Expr, bool) {
+	if q.arrays != nil {
+		a := q.arrays[name]
+		if a == nil || a.decl != nil {
+			return nil, false
+		}
+		return a.elems, true
+	}
+	d := q.consts[name]
+	if d == nil || d.Value == nil || d.Value.Kind != EArray {
+		return nil, false
+	}
+	if v, set := q.c.opts.Defines[name]; set {
+		elems, err := parseArrayDefine(v, d.Name)
+		if err != "" {
+			return nil, true
+		}
+		return elems, true
+	}
+	return d.Value.Args, true
+}
+
+// aggregate folds `sum k in LO .. HI: E` and `count k in LO .. HI: C` in a
+// constant expression, as their expansion would fold: a bound naming a
+// constant defined by one (const T = sum k in 1 .. N: k) folds like the
+// others. The terms count against MaxQuantTerms per aggregate.
+func (q *quants) aggregate(e *Expr, op string) (int, bool) {
+	v := e.Args[0]
+	if v.Kind != EName || q.names[v.Text] || keywords[v.Text] {
+		q.errorf(v.Pos, v.End, "E0704", "%s %s: %s is a declared name, a keyword or already bound; choose another name for the quantifier's variable", e.Op, exprString(v), exprString(v))
+		return 0, false
+	}
+	lo, ok1 := q.eval(e.Args[1], op)
+	hi, ok2 := q.eval(e.Args[2], op)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	if hi >= lo && (hi-lo < 0 || hi-lo >= MaxQuantTerms) {
+		q.errorf(e.Pos, e.End, "E0704", "%s %s makes more than %d terms; narrow its range", e.Op, v.Text, MaxQuantTerms)
+		return 0, false
+	}
+	total := 0
+	for k := lo; k <= hi; k++ {
+		body := substitute(e.Args[3], map[string]int{v.Text: k})
+		var t int
+		if e.Op == "count" {
+			h, ok := q.holds(body, op)
+			if !ok {
+				return 0, false
+			}
+			if h {
+				t = 1
+			}
+		} else {
+			var ok bool
+			if t, ok = q.eval(body, op); !ok {
+				return 0, false
+			}
+		}
+		var ok bool
+		if total, ok = symbolic.AddExact(total, t); !ok {
+			q.errorf(e.Pos, e.End, "E0303", "integer overflow in %s", exprString(e))
+			return 0, false
+		}
+		if k == hi {
+			break
+		}
+	}
+	return total, true
+}
+
+// mustBe says what op's folded expressions must be, for the messages:
+// "the bounds of forall must be integers" for a quantifier, else what the
+// caller named ("the upper bound of parameter i must be an integer").
+func mustBe(op, one, many string) string {
+	switch op {
+	case "forall", "exists", "sum", "count":
+		return "the bounds of " + op + " must be " + many
+	}
+	return op + " must be " + one
 }
 
 // constant folds a name in a bound: a constant, as the checker will.
@@ -506,13 +640,17 @@ func (q *quants) constant(e *Expr, op string) (int, bool) {
 	case 1, 3:
 		return 0, false // a cycle: the consts stage reports it
 	}
+	if _, isArray := q.arrayConst(name); isArray {
+		q.errorf(e.Pos, e.End, "E0801", "%s is an array constant: name one element, %s[INDEX]", name, name)
+		return 0, false
+	}
 	d := q.consts[name]
 	if d == nil {
 		what := "undeclared"
 		if q.names[name] {
 			what = "not a constant"
 		}
-		q.errorf(e.Pos, e.End, "E0207", "the bounds of %s must be constant expressions; %s is %s", op, name, what)
+		q.errorf(e.Pos, e.End, "E0207", "%s; %s is %s", mustBe(op, "a constant expression", "constant expressions"), name, what)
 		return 0, false
 	}
 	q.state[name] = 1

@@ -3,8 +3,11 @@ package lang
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -31,26 +34,60 @@ func printModel(m *symbolic.Model) []byte {
 	return b.Bytes()
 }
 
-// TestFormatIdempotent: format(format(x)) == format(x) on every spec, and
-// formatting does not change the lowered model.
-func TestFormatIdempotent(t *testing.T) {
+// formatInputs are the shipped specs, the benchmark specs (bench/**) and
+// the examples of spec.md, each loaded as a file of its directory.
+func formatInputs(t *testing.T) map[string][]byte {
+	in := map[string][]byte{}
 	for _, f := range specFiles(t) {
-		src, _ := os.ReadFile(f)
+		in[f], _ = os.ReadFile(f)
+	}
+	filepath.WalkDir("../bench", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".spec") {
+			in[p], _ = os.ReadFile(p)
+		}
+		return nil
+	})
+	md, err := os.ReadFile("spec.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range regexp.MustCompile("(?s)```\n(.*?)```").FindAllSubmatch(md, -1) {
+		if !bytes.Contains(b[1], []byte("error[")) {
+			in[fmt.Sprintf("spec.md example %d", i+1)] = b[1]
+		}
+	}
+	return in
+}
+
+// TestFormatIdempotent: format(format(x)) == format(x) on every spec,
+// benchmark spec that parses and spec.md example, and formatting does not change the
+// lowered model (or, for one that does not load, its errors' codes).
+func TestFormatIdempotent(t *testing.T) {
+	for f, src := range formatInputs(t) {
 		once, diags := Format(f, src)
 		if once == nil {
-			t.Errorf("%s: %s", f, diags.Render())
+			if !strings.HasPrefix(f, "../bench/") { // bench/badinputs holds files that do not parse
+				t.Errorf("%s: %s", f, diags.Render())
+			}
 			continue
 		}
 		twice, _ := Format(f, once)
 		if !bytes.Equal(once, twice) {
 			t.Errorf("%s: formatting is not idempotent:\n%s\n---\n%s", f, once, twice)
 		}
-		m1, d1 := LoadSource(f, src, Options{})
-		m2, d2 := LoadSource(f, once, Options{})
-		if (m1 == nil) != (m2 == nil) {
+		path := f
+		if !strings.HasSuffix(f, ".spec") {
+			path = "spec.spec" // an example: policy files relative to lang/
+		}
+		m1, d1 := LoadSource(path, src, Options{})
+		m2, d2 := LoadSource(path, once, Options{})
+		switch {
+		case (m1 == nil) != (m2 == nil):
 			t.Errorf("%s: formatting changed whether it loads: %s / %s", f, d1.Render(), d2.Render())
-		} else if m1 != nil && !bytes.Equal(printModel(m1), printModel(m2)) {
+		case m1 != nil && !bytes.Equal(printModel(m1), printModel(m2)):
 			t.Errorf("%s: formatting changed the model", f)
+		case m1 == nil && diagCodes(d1) != diagCodes(d2):
+			t.Errorf("%s: formatting changed the errors: %s / %s", f, d1.Render(), d2.Render())
 		}
 	}
 }
@@ -125,7 +162,8 @@ func addTestdataSeeds(f *testing.F) {
 }
 
 // FuzzFrontEnd: the front end never panics; whatever parses formats
-// idempotently; whatever loads prints to text that loads to the same IR.
+// idempotently; whatever loads prints to text that loads to the same IR,
+// and its formatted text loads to the same IR too.
 func FuzzFrontEnd(f *testing.F) {
 	for _, file := range specFiles(f) {
 		src, _ := os.ReadFile(file)
@@ -141,6 +179,16 @@ func FuzzFrontEnd(f *testing.F) {
 	f.Add(append([]byte("const c = 1"), fuzzseed.Deep(" + 1", "", "")...))
 	f.Add(append([]byte("const c = "), fuzzseed.Deep("if true then 1 else ", "1", "")...))
 	f.Add(append([]byte("const c = "), fuzzseed.Deep("abs(", "1", ")")...))
+	// Precedence, signs, comments in odd places, CRLF, tabs, unicode.
+	for _, src := range []string{
+		"var x : -5 .. 5 = 0\nconst A = 1\naction a when x - (A - 2) > 0 -> x' = -(x) * 2 / 2 - -1 - - 1\nproperty p { unsafe x == -(-3) }\n",
+		"var b : bool = false\nvar c : bool = true\npred q = !(b && c) || c\npred r = !b && c => b => c\npred s = (b => c) => b\nproperty p { unsafe q && r && s }\n",
+		"var x : 0 .. 9 = 0\r\n// c\r\naction a /* a\r\nb */ when x < 9 -> x' = if x > 1 then if x > 2 then 3 else 4 else 5 // t\r\nproperty p { unsafe x == 9 }\r\n",
+		"var x : 0 .. 9 = 0 /* \u00e9 \u65e5\U0001F600 */\n\taction\ta\twhen\tx < 9 ->\n// lead\nx' = x + 2 // t1\n| // t2\nx' = x + 3\nproperty p { unsafe x == 9 } /* a\nb */ // c\n",
+		"const MIN = -9223372036854775808\nvar exists : bool = false\npred q = exists\nproperty p { unsafe q && MIN < 0 }\n",
+	} {
+		f.Add([]byte(src))
+	}
 	addTestdataSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		out, _ := Format("fuzz.spec", src)
@@ -152,12 +200,26 @@ func FuzzFrontEnd(f *testing.F) {
 			if !bytes.Equal(out, again) {
 				t.Fatalf("format not idempotent:\n%s\n---\n%s", out, again)
 			}
+			f1, _ := Parse("fuzz.spec", src)
+			f2, _ := Parse("fuzz.spec", out)
+			if a, b := commentTexts(f1), commentTexts(f2); strings.Join(a, "\x00") != strings.Join(b, "\x00") {
+				t.Fatalf("formatting changed the comments: %q, then %q:\n%s", a, b, out)
+			}
 		}
 		m, _ := LoadSource("fuzz.spec", src, Options{})
 		if m == nil {
 			return
 		}
 		text := printModel(m)
+		if out != nil {
+			mf, diags := LoadSource("fuzz.spec", out, Options{})
+			if mf == nil {
+				t.Fatalf("the formatted text does not load: %s\n%s", diags.Render(), out)
+			}
+			if got := printModel(mf); !bytes.Equal(text, got) {
+				t.Fatalf("formatting changed the model:\n%s\n---\n%s", text, got)
+			}
+		}
 		m2, diags := LoadSource("fuzz.spec", text, Options{})
 		if m2 == nil {
 			t.Fatalf("printed model does not load: %s\n%s", diags.Render(), text)
@@ -258,4 +320,23 @@ func TestSpecsCanonical(t *testing.T) {
 			}
 		}
 	}
+}
+
+func diagCodes(ds Diagnostics) string {
+	var s []string
+	for _, d := range ds {
+		s = append(s, d.Code)
+	}
+	return strings.Join(s, ",")
+}
+
+// commentTexts are the texts of f's comments, sorted, with CRLF read as
+// LF (as the formatter writes them).
+func commentTexts(f *File) []string {
+	var out []string
+	for _, c := range f.Comments {
+		out = append(out, strings.ReplaceAll(c.Text, "\r\n", "\n"))
+	}
+	sort.Strings(out)
+	return out
 }

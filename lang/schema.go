@@ -205,44 +205,36 @@ func (s *schemas) fold(e *Expr, d Decl, pick func(Decl) *Expr, what string) (int
 	if s.q2.failed {
 		return 0, false // reported
 	}
-	if a := findKind(e2, EIndex, EArray); a != nil {
-		s.c.errorf(a.Pos, a.End, "E0207", "%s must be a constant expression of constants and integers; the array element %s cannot be used here, give its value as a constant", what, exprString(a))
-		return 0, false
-	}
-	// the folder knows no array: a constant defined by one's element
-	// (const M = K[1]) does not fold either, and is refused as in an
-	// array's range or a policy's condition, at the element
-	if name, a := s.arrayInConst(e2, map[string]bool{}); a != nil {
-		s.c.errorf(a.Pos, a.End, "E0207", "%s must be a constant expression of constants and integers; it uses constant %s, whose value reads the array %s, which cannot be used here; give its value as a constant", what, name, exprString(a))
-		return 0, false
+	// the consts stage knows no array: an element of an array constant
+	// (K[1]), also through a constant defined by one (const M = K[1]),
+	// is folded by the quantifiers' folder, which reads array constants
+	// (with their -D values) as the array stage will
+	if findKind(e2, EIndex, EArray) != nil || s.arrayInConst(e2, map[string]bool{}) {
+		return s.q2.eval(e2, what)
 	}
 	return s.c2.constExpr(e2, what)
 }
 
-// arrayInConst finds an array element or literal in the value of a
-// constant that e names, directly or through other constants, with that
-// constant's name.
-func (s *schemas) arrayInConst(e *Expr, seen map[string]bool) (string, *Expr) {
+// arrayInConst reports whether the value of a constant that e names,
+// directly or through other constants, reads an array element or literal.
+func (s *schemas) arrayInConst(e *Expr, seen map[string]bool) bool {
 	if e == nil {
-		return "", nil
+		return false
 	}
 	if e.Kind == EName && !seen[e.Text] {
 		seen[e.Text] = true
 		if d := s.q2.consts[e.Text]; d != nil && d.Value != nil {
-			if a := findKind(d.Value, EIndex, EArray); a != nil {
-				return d.Name.Name, a
-			}
-			if name, a := s.arrayInConst(d.Value, seen); a != nil {
-				return name, a
+			if findKind(d.Value, EIndex, EArray) != nil || s.arrayInConst(d.Value, seen) {
+				return true
 			}
 		}
 	}
 	for _, a := range e.Args {
-		if name, f := s.arrayInConst(a, seen); f != nil {
-			return name, f
+		if s.arrayInConst(a, seen) {
+			return true
 		}
 	}
-	return "", nil
+	return false
 }
 
 // findKind is the first node of e (depth first) of one of the kinds.
@@ -267,6 +259,8 @@ func findKind(e *Expr, kinds ...ExprKind) *Expr {
 func literal(e *Expr) (int, bool) {
 	switch {
 	case e == nil:
+	case minLiteral(e):
+		return math.MinInt, true
 	case e.Kind == EInt:
 		v, err := strconv.Atoi(e.Text)
 		return v, err == nil

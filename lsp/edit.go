@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/lang"
 )
 
@@ -73,13 +74,58 @@ func (s *server) rename(params json.RawMessage) (any, *respError) {
 	for _, l := range locs {
 		edits.Changes[l.URI] = append(edits.Changes[l.URI], textEdit{Range: l.Range, NewText: rp.NewName})
 	}
-	for _, es := range edits.Changes {
+	for uri, es := range edits.Changes {
 		sort.Slice(es, func(i, j int) bool {
 			a, b := es[i].Range.Start, es[j].Range.Start
 			return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 		})
+		if e := s.stillParses(uri, es, rp.NewName); e != nil {
+			return nil, e
+		}
 	}
 	return edits, nil
+}
+
+// stillParses refuses a rename whose edits make a file that parses stop
+// parsing. A word that is a keyword only where the grammar expects it may
+// be one at a renamed place: `b` renamed to sum in `when !b cost 2` reads
+// `sum cost` as a quantifier over cost.
+func (s *server) stillParses(uri string, es []textEdit, name string) *respError {
+	var src string
+	if d := s.docs[uri]; d != nil {
+		src = d.text.src
+	} else {
+		b, err := inputfile.ReadFile(uriPath(uri))
+		if err != nil {
+			return nil // a declaration's file the checker read: it is there
+		}
+		src = string(b)
+	}
+	path := uriPath(uri)
+	if f, _ := lang.Parse(path, []byte(src)); f == nil {
+		return nil
+	}
+	t := newText(src)
+	var b strings.Builder
+	last := 0
+	for _, e := range es {
+		a, z := t.offset(e.Range.Start), t.offset(e.Range.End)
+		if a < last || z < a {
+			return &respError{codeRequestFailed, "cannot rename to " + name + ": its edits overlap in " + path + " (a bug in vigil, please report it)"}
+		}
+		b.WriteString(src[last:a])
+		b.WriteString(e.NewText)
+		last = z
+	}
+	b.WriteString(src[last:])
+	if f, diags := lang.Parse(path, []byte(b.String())); f == nil {
+		why := ""
+		if len(diags) > 0 {
+			why = " (" + diags[0].Pos.String() + ": " + diags[0].Msg + ")"
+		}
+		return &respError{codeRequestFailed, "cannot rename to " + name + ": " + path + " would no longer parse" + why + "; " + name + " is a keyword where the grammar expects one there"}
+	}
+	return nil
 }
 
 // withIncludeDeclaration returns request params that ask references for

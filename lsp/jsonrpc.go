@@ -213,6 +213,14 @@ func decodeMessage(body []byte) (*message, *respError) {
 	if err := dec.Decode(&m); err != nil {
 		var ute *json.UnmarshalTypeError
 		if errors.As(err, &ute) {
+			// a member of the wrong type ("method": 5): answer the request's
+			// id when it has a valid one, so that the client can match it
+			var probe struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(body, &probe) == nil && len(probe.ID) > 0 && validID(probe.ID) {
+				return &message{ID: probe.ID}, &respError{codeInvalidRequest, "invalid request: " + err.Error()}
+			}
 			return nil, &respError{codeInvalidRequest, "invalid request: " + err.Error()}
 		}
 		return nil, &respError{codeParseError, "parse error: the message is not JSON: " + err.Error()}

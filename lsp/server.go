@@ -16,6 +16,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -215,7 +216,9 @@ func (s *server) notify(method string, params any) {
 
 // decode unmarshals params, or says which request was malformed.
 func decode(params json.RawMessage, v any) *respError {
-	if len(params) == 0 {
+	if t := bytes.TrimSpace(params); len(t) == 0 || string(t) == "null" {
+		// null too: it unmarshals into the zero value without an error,
+		// and hover then said "the document is not open: " (no URI)
 		return &respError{codeInvalidParams, "invalid params: none given"}
 	}
 	if err := json.Unmarshal(params, v); err != nil {
@@ -427,6 +430,9 @@ func (s *server) update(d *document, src string) {
 
 // doc returns the open document named by params' textDocument.
 func (s *server) doc(uri string) (*document, *respError) {
+	if uri == "" {
+		return nil, &respError{codeInvalidParams, "invalid params: textDocument.uri is missing"}
+	}
 	d := s.docs[uri]
 	if d == nil {
 		return nil, &respError{codeInvalidParams, "the document is not open: " + uri}

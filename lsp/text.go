@@ -7,10 +7,13 @@ package lsp
 // characters. vigil's lines end at \n (a \r before it belongs to no
 // column), as the .spec lexer sees them; LSP's end at \n, \r\n and a lone
 // \r, which the lexer reads as a space: in a text with a lone \r the two
-// numberings differ, and positions convert through byte offsets.
+// numberings differ, and positions convert through byte offsets. So do
+// they on the first line of a text that starts with a byte-order mark,
+// which the lexer skips (no column) and LSP counts as a character.
 
 import (
 	"sort"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -45,8 +48,18 @@ func newText(src string) *text {
 			break
 		}
 	}
+	if strings.HasPrefix(src, bom) {
+		// vigil skips a byte-order mark at the start and gives it no
+		// column; for LSP it is a character (clients rarely send it)
+		if t.vig == t.lsp {
+			t.vig = newLines(src, true)
+		}
+		t.vig.starts[0] = len(bom)
+	}
 	return t
 }
+
+const bom = "\ufeff"
 
 // lineTable is the lines of a text in one numbering.
 type lineTable struct {
@@ -172,7 +185,7 @@ func (lt *lineTable) chOffset(i, ch int) int {
 // at is the line (0-based) holding byte offset off, and its checkpoint at
 // or before it.
 func (lt *lineTable) at(off int) (int, mark) {
-	i := sort.Search(len(lt.starts), func(i int) bool { return lt.starts[i] > off }) - 1
+	i := max(sort.Search(len(lt.starts), func(i int) bool { return lt.starts[i] > off })-1, 0) // an offset in a skipped byte-order mark: line 0
 	return i, lt.seek(i, func(m mark) bool { return lt.starts[i]+m.off <= off })
 }
 

@@ -17,8 +17,13 @@ func init() {
 		Name:    "fmt",
 		Summary: "format .spec files canonically (comments kept)",
 		Usage:   "vigil fmt [-w] [-d] FILE...",
+		Help: `vigil fmt prints each FILE formatted canonically (the layout vigil's own
+specs have; comments kept), or with -w rewrites it, or with -d shows the
+diff. FILE - is the standard input (an editor's format-on-save command),
+printed to the standard output.`,
 		Examples: []string{
 			"vigil fmt specs/oneway.spec        # print the formatted file",
+			"vigil fmt - < draft.spec           # format the standard input",
 			"vigil fmt -w specs/*.spec          # rewrite files in place",
 			"vigil fmt -d specs/oneway.spec     # show what would change",
 		},
@@ -39,13 +44,28 @@ func runFmt(e *cli.Env, args []string) int {
 	}
 	status := cli.ExitOK
 	for _, f := range files {
-		src, err := inputfile.ReadFile(f)
+		var src []byte
+		var err error
+		if f == "-" {
+			if *write {
+				fmt.Fprintf(e.Stderr, "vigil fmt: -w cannot rewrite the standard input (-); without -w its formatted text is printed\n")
+				status = cli.ExitUsage
+				continue
+			}
+			src, err = inputfile.ReadAll(e.Stdin, "the standard input")
+		} else {
+			src, err = inputfile.ReadFile(f)
+		}
 		if err != nil {
 			fmt.Fprintf(e.Stderr, "vigil fmt: %v\n", err)
 			status = cli.ExitError
 			continue
 		}
-		out, diags := lang.Format(f, src)
+		name := f
+		if f == "-" {
+			name = "<stdin>"
+		}
+		out, diags := lang.Format(name, src)
 		if out == nil {
 			e.PrintDiags(diags)
 			status = cli.ExitError
@@ -54,7 +74,7 @@ func runFmt(e *cli.Env, args []string) int {
 		switch {
 		case *showDiff:
 			if !bytes.Equal(src, out) {
-				e.Stdout.Write(diff.Diff(f+".orig", src, f, out))
+				e.Stdout.Write(diff.Diff(name+".orig", src, name, out))
 			}
 		case *write:
 			if !bytes.Equal(src, out) {

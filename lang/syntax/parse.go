@@ -52,11 +52,19 @@ func Parse(path string, src []byte) (*File, Diagnostics) {
 		}, d.Line)
 		return nil, Diagnostics{d}
 	}
+	if len(f.Lines) > 0 {
+		// a byte-order mark is no column: editors hide it (parse skips it)
+		f.Lines[0] = strings.TrimPrefix(f.Lines[0], bom)
+	}
 	if d := parse(f); d != nil {
 		return nil, Diagnostics{*d}
 	}
 	return f, nil
 }
+
+// bom is the byte-order mark some editors (Windows Notepad) write at the
+// start of a UTF-8 file.
+const bom = "\ufeff"
 
 // diag builds a diagnostic, attaching the source line for rendering.
 func (f *File) Diag(p symbolic.Pos, endCol int, code, format string, args ...any) Diagnostic {
@@ -81,8 +89,14 @@ func hintFor(tok string) string {
 		return " (conditions are joined with ||, not or)"
 	case "not", "NOT":
 		return " (a condition is negated with !, not not)"
+	case bom:
+		return " (a byte-order mark, which vigil reads only at the start of a file; remove it)"
 	case ";":
 		return " (.spec has no semicolons: an outcome's assignments are separated by commas, x' = 1, y' = 2)"
+	case "#":
+		return " (comments start with // or are written /* ... */)"
+	case "^", "**":
+		return " (.spec has no power operator: write the product, x * x; ^ is no exclusive or either, write a != b for Booleans)"
 	case "%", "mod", "MOD":
 		return " (.spec has no modulo operator: write a - k * (a / k) for a modulo a positive constant k, which / rounds toward negative infinity)"
 	}

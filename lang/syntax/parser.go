@@ -24,10 +24,29 @@ package syntax
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"vigil/symbolic"
 )
+
+// Keywords are the language's reserved words (spec.md, "Lexical
+// structure"): they never name anything. Other words (forall, in, cost,
+// ...) are keywords only where the grammar expects them.
+const Keywords = `model import as const type var bool pred action when skip policy nn trees
+rules table inputs outputs interface otherwise property start unsafe goal true
+false min max abs if then else`
+
+var keywordSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(Keywords) {
+		m[k] = true
+	}
+	return m
+}()
+
+// IsKeyword reports whether s is a reserved word.
+func IsKeyword(s string) bool { return keywordSet[s] }
 
 // MaxDepth bounds how deeply expressions nest: parentheses, operators,
 // calls and if-then-else, counted on the tree (a + b + c is three deep).
@@ -334,6 +353,13 @@ func (p *parser) fail(expected string) {
 		msg += ", expected " + expected
 	}
 	msg += hintFor(t.val)
+	if t.kind == kPunct && t.val == "*" && p.last.kind == kPunct && p.last.val == "*" && p.last.end == t.pos {
+		msg += hintFor("**")
+	}
+	if t.kind == kIdent && (p.last.kind == kInt || p.last.kind == kDecimal) && p.last.end == t.pos {
+		// 0x10 lexes as 0 then x10, 1e3 as 1 then e3
+		msg += " (numbers are written in decimal digits, 16 or 0.5: no hexadecimal, exponent or suffix)"
+	}
 	panic(syntaxErr{p.f.Diag(t.pos, end, "E0001", "%s", msg)})
 }
 
@@ -377,6 +403,11 @@ func (p *parser) str() (string, symbolic.Pos) {
 // parse runs the parser over f.Src, filling f.Decls and f.Comments.
 func parse(f *File) (d *Diagnostic) {
 	lx := &scanner{src: string(f.Src), path: f.Path, line: 1, col: 1, toks: make([]lineCol, 0, len(f.Src)/4)}
+	if strings.HasPrefix(lx.src, bom) {
+		// a byte-order mark at the start is skipped, and is no column:
+		// editors hide it, and their columns start after it
+		lx.off = len(bom)
+	}
 	p := &parser{f: f, lx: lx}
 	defer func() {
 		if r := recover(); r != nil {
@@ -928,8 +959,11 @@ func (p *parser) primary() *Expr {
 				return p.group(e)
 			}
 		case "forall", "exists", "sum", "count":
-			// quantifiers: these words are keywords only when a name follows
-			if pk := p.peek(); pk.kind == kIdent {
+			// quantifiers: these words are keywords only when a name
+			// follows; a reserved word is none (`pred q = exists` then
+			// `property p {...}`: the variable exists, then the next
+			// declaration)
+			if pk := p.peek(); pk.kind == kIdent && !IsKeyword(pk.val) {
 				p.advance()
 				v := p.advance()
 				e := &Expr{Kind: EQuant, Op: t.val, Pos: t.pos}
