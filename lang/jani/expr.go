@@ -641,7 +641,7 @@ func (l *lowerer) mulConst(n *node, a val, k *big.Rat) (val, bool) {
 	}
 	p, q := k.Num(), k.Denom()
 	if !p.IsInt64() || !q.IsInt64() {
-		l.errorf(n, "constant %s is too large", k.RatString())
+		l.errorf(n, "constant %s needs more than 64 bits in its numerator or denominator, and vigil multiplies variables by 64-bit integers only: write it with fewer digits", k.RatString())
 		return val{}, false
 	}
 	e, ok := l.scale(n, a.e, p.Int64())

@@ -100,3 +100,15 @@ func TestReview22jTinyProbability(t *testing.T) {
 		t.Errorf("got %v, want %s ... write its numbers with fewer digits", err, want)
 	}
 }
+
+// TestReview22jSmallConstant: 1e-30 * x is refused because 1e-30 is no
+// 64-bit rational, which the message says (it said "is too large").
+func TestReview22jSmallConstant(t *testing.T) {
+	src := strings.Replace(review22jModel("mdp", review22jPmax), `"destinations": [{"location": "l", "assignments"`,
+		`"destinations": [{"location": "l", "probability": {"exp": {"op": "*", "left": 1e-30, "right": {"op": "/", "left": "x", "right": 3}}}, "assignments"`, 1)
+	_, _, err := Decode("m.jani", []byte(src), nil)
+	want := "constant 1/1000000000000000000000000000000 needs more than 64 bits in its numerator or denominator, and vigil multiplies variables by 64-bit integers only: write it with fewer digits"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
