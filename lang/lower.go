@@ -76,6 +76,7 @@ func (c *checker) lower() *symbolic.Model {
 	if c.jani != nil {
 		m.Preds = append(m.Preds, c.jani.Preds...)
 		m.Commands = append(m.Commands, c.jani.Commands...)
+		m.Type = c.jani.Type // the commands are the model's alone (E0110): a dtmc stays one
 	}
 	lw := &lowerer{c: c, preds: map[*PredDecl]*symbolic.Cond{}}
 	for i, dr := range c.decls {

@@ -121,6 +121,12 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Imported by vigil import from %s.\n", filepath.Base(path))
+	if m.Type == "dtmc" {
+		// .spec has no model type: its commands enabled together are a
+		// choice (an MDP), where a JANI dtmc takes each with equal
+		// probability (Storm); vigil prob reads the .jani so.
+		b.WriteString("// The JANI model is a dtmc: the edges enabled in a state are taken with\n// equal probability. A .spec has no model type: vigil prob on this file\n// reads them as a choice (Pmax, Pmin); on the .jani it answers as Storm.\n")
+	}
 	b.WriteString(queries)
 	if err := symbolic.Print(&b, m); err != nil {
 		return im, err
@@ -179,5 +185,11 @@ func queryText(m *symbolic.Model, p *symbolic.Property) string {
 	default:
 		path = "F " + m.CondString(p.Unsafe)
 	}
-	return fmt.Sprintf("%s [%s]", op, path)
+	s := fmt.Sprintf("%s [%s]", op, path)
+	// The filter function over the initial states, unless it is the one
+	// a property without a filter has (the largest Pmax, the smallest Pmin).
+	if q.Filter != "" && !(q.Op == "Pmax" && q.Filter == "max") && !(q.Op == "Pmin" && q.Filter == "min") {
+		s = fmt.Sprintf("filter(%s, %s, initial)", q.Filter, s)
+	}
+	return s
 }

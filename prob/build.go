@@ -164,7 +164,14 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 				chosen = keep
 			}
 			if opt.Policy == nil || keep != symbolic.NoLabel {
-				for _, ci := range x.Enabled() {
+				en := x.Enabled()
+				// A JANI dtmc fuses the enabled commands into one choice,
+				// each taken with probability 1/len(en), as Storm's
+				// JaniNextStateGenerator does (fuse.go).
+				fuse := fuseChoices(g.M, opt, len(en))
+				row = row[:0]
+				clear(rowAt)
+				for i, ci := range en {
 					c := &g.M.Commands[ci]
 					if opt.Policy != nil && c.Label != keep {
 						continue
@@ -172,8 +179,10 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 					if ps, err = dists.at(int(ci), s, ps[:0]); err != nil {
 						return nil, err
 					}
-					row = row[:0]
-					clear(rowAt)
+					if !fuse {
+						row = row[:0]
+						clear(rowAt)
+					}
 					for oi, p := range ps {
 						if oi&0xfff == 0xfff && ctx.Err() != nil {
 							return nil, fmt.Errorf("prob: building the model: %w", context.Cause(ctx))
@@ -190,7 +199,16 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 						if err != nil {
 							return nil, err
 						}
+						if fuse {
+							p = new(big.Rat).Quo(p, big.NewRat(int64(len(en)), 1))
+						}
 						row = addEntry(row, rowAt, tid, p)
+					}
+					if fuse && i < len(en)-1 {
+						continue // one choice, written after the last command
+					}
+					if fuse {
+						c, ci = &g.M.Commands[en[0]], en[0] // the fused choice is named by its first command
 					}
 					m.Label = append(m.Label, c.Label)
 					m.Cmd = append(m.Cmd, ci)

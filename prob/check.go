@@ -137,6 +137,11 @@ type Query struct {
 	// 0.3333333333333333 is not the float64 Bound, nor is 1/3 that
 	// decimal); nil: Bound.
 	BoundExact *big.Rat
+	// Filter is the JANI filter function over the start states (filter.go);
+	// "": the largest value for Pmax, the smallest for Pmin.
+	Filter string
+	// Where is the position of the property (for errors), "" when unknown.
+	Where string
 }
 
 // String is the query in PRISM's notation.
@@ -164,6 +169,9 @@ func (q Query) String() string {
 	if q.Cmp != "" {
 		s = fmt.Sprintf("%s%s%g [%s]", op, q.Cmp, q.Bound, what)
 	}
+	if q.Filter != "" {
+		s = fmt.Sprintf("filter(%s, %s, initial)", q.Filter, s)
+	}
 	return s
 }
 
@@ -176,7 +184,7 @@ func PropertyQuery(p *symbolic.Property) (Query, error) {
 	if p.Query == nil {
 		return Query{}, fmt.Errorf("prob: %s: property %s is not a probability of the model file (P=?, Pmax=?, Pmin=?); vigil prob computes Pr(reach unsafe) and Pr(reach goal) for it", p.Pos, p.Name)
 	}
-	q := Query{Name: p.Name, Cmp: p.Query.Cmp, Bound: p.Query.Bound}
+	q := Query{Name: p.Name, Cmp: p.Query.Cmp, Bound: p.Query.Bound, Filter: p.Query.Filter}
 	if r, ok := new(big.Rat).SetString(p.Query.BoundText); ok {
 		q.BoundExact = r
 	}
@@ -201,6 +209,10 @@ func PropertyQuery(p *symbolic.Property) (Query, error) {
 	default:
 		q.Target = explicit.Unsafe
 	}
+	q.Where = p.Pos.String()
+	if why := checkFilter(q, 0); why != "" {
+		return Query{}, fmt.Errorf("prob: %s: property %s: %s", p.Pos, p.Name, why)
+	}
 	return q, nil
 }
 
@@ -216,12 +228,22 @@ type Answer struct {
 	Value, Lower, Upper float64
 	Exact               *big.Rat // method exact
 	// Holds is "true", "false" or "unknown" (the bounds straddle the
-	// bound) for a query with a comparison.
+	// bound) for a query with a comparison; "" under the filter "count",
+	// and under "values" when the start states disagree.
 	Holds string
+	// Extreme is what Value is over the start states under a filter
+	// function (filter.go): "largest", "smallest", "average", "sum",
+	// "count" (of the start states where the comparison holds), "values"
+	// (Value as without a filter; Values has each); "" without a filter.
+	Extreme string
+	Values  []StateAnswer // filter "values": the answer in each start state
 }
 
 // Ask solves q on m.
 func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, error) {
+	if why := checkFilter(q, m.Starts); why != "" {
+		return nil, &FilterError{fmt.Sprintf("prob: %s: property %s: %s", q.Where, q.Name, why)}
+	}
 	opt.Max = q.Max
 	r, err := Solve(ctx, m, m.Target(q.Target), opt)
 	if err != nil {
@@ -263,6 +285,11 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 			}
 		}
 		a.Holds = holds(lo, hi, q.Cmp, b)
+		if q.Filter != "" {
+			applyFilter(m, a, b)
+		}
+	} else if q.Filter != "" {
+		applyFilter(m, a, nil)
 	}
 	return a, nil
 }

@@ -4,7 +4,10 @@
 // command) or, under a policy, the process restricted to the commands of the
 // policy's label (a Markov chain whenever the chosen label has one command
 // applicable), and Pmax / Pmin of reaching the goal or the unsafe states are
-// computed from every state.
+// computed from every state. A JANI dtmc has no choices: the commands
+// enabled in a state are fused into one, each taken with equal probability,
+// as Storm builds it (fuse.go). A JANI property's filter function reduces
+// the start states' values to its answer as Storm does (filter.go).
 //
 // Design notes:
 //   - Probabilities are the command's outcome weights normalised (lang/spec.md:
@@ -58,5 +61,6 @@
 // Files: build.go (the sparse model), graph.go (precomputation, end
 // components), ii.go (interval iteration and schedulers), scc.go (a
 // component solved directly), exact.go (the
-// rational solver), check.go (the questions vigil prob asks).
+// rational solver), check.go (the questions vigil prob asks), filter.go
+// (JANI filter functions), fuse.go (dtmc).
 package prob

@@ -60,6 +60,9 @@ func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Pr
 	if err != nil {
 		return nil, err
 	}
+	if IsDTMC(g.M) && opt.Policy != nil {
+		return nil, dtmcPolicyError(g.M, opt.PolicyName)
+	}
 	t0 := time.Now()
 	pm, err := buildPhase(ctx, g, PhaseModel, Options{Policy: opt.Policy, MaxStates: opt.MaxStates, Exact: opt.Method == Exact}, opt)
 	if err != nil {
@@ -103,7 +106,7 @@ func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Pr
 		}
 		figs[0].Blame = NewBlamed(mdp, ds)
 	}
-	res.Report = &Report{Model: g.M.Name, Property: prop.Name, Policy: opt.PolicyName, Chain: chain, Method: string(opt.Method),
+	res.Report = &Report{Model: g.M.Name, Property: prop.Name, Policy: opt.PolicyName, Chain: chain, DTMC: IsDTMC(g.M), Method: string(opt.Method),
 		States: pm.NumStates(), Choices: pm.NumChoices(), Build: pm.Elapsed, Total: time.Since(t0), Figures: figs, Blame: opt.Blame > 0}
 	if pm.Stuck > 0 {
 		res.Report.Stuck, res.Report.FirstStuck = pm.Stuck, g.M.FormatState(pm.StateOf(pm.FirstStuck))

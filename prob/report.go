@@ -49,15 +49,30 @@ type Figures struct {
 	// Stuck is the number of reachable states where the policy is stuck
 	// (its runs end there).
 	Stuck int `json:"stuck_states,omitempty"`
+	// Values is the answer in each start state, for a JANI property
+	// whose filter function is "values".
+	Values []StateFigures `json:"values,omitempty"`
 	// Extreme is which start state's value Value is, "largest" or
-	// "smallest" (NewFigures sets it; "": read from Query's operator). On
-	// a Markov chain Query reads P=? and says no more.
+	// "smallest" (NewFigures sets it; "": read from Query's operator), or
+	// under a JANI filter function what Value is over the start states:
+	// "average", "sum", "count", "values" (Answer.Extreme). On a Markov
+	// chain Query reads P=? and says no more.
 	Extreme string `json:"-"`
 	// At and AtLabels are the start state whose value is the answer
 	// (Worst for the largest, Best for the smallest) and the label the
 	// scheduler takes there; "" and nil when not set.
 	At       string   `json:"-"`
 	AtLabels []string `json:"-"`
+}
+
+// StateFigures is the answer in one start state (JANI filter "values").
+type StateFigures struct {
+	State string  `json:"state"`
+	Value float64 `json:"value"`
+	Lower float64 `json:"lower"`
+	Upper float64 `json:"upper"`
+	Exact string  `json:"exact,omitempty"`
+	Holds string  `json:"holds,omitempty"`
 }
 
 // Blamed is one costly decision (Decision) with state and label names.
@@ -78,7 +93,9 @@ type Blamed struct {
 func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) Figures {
 	m := pm.G.M
 	s := a.Summary
-	q := a.Query.String()
+	shown := a.Query
+	shown.Filter = shownFilter(a.Query, pm.Starts)
+	q := shown.String()
 	if chain && policy != "" && a.Query.Cmp == "" {
 		q = strings.Replace(strings.Replace(q, "Pmax", "P", 1), "Pmin", "P", 1)
 	}
@@ -96,8 +113,19 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 		// the smallest (Ask).
 		f.Extreme = "largest"
 	}
+	if a.Extreme != "" {
+		f.Extreme = a.Extreme
+	}
 	if a.Exact != nil {
 		f.Exact = a.Exact.RatString()
+	}
+	for _, v := range a.Values {
+		sf := StateFigures{State: m.FormatState(pm.StateOf(v.State)), Value: (v.Lower + v.Upper) / 2, Lower: v.Lower, Upper: v.Upper, Holds: v.Holds}
+		if v.Exact != nil {
+			sf.Exact = v.Exact.RatString()
+			sf.Value, _ = v.Exact.Float64()
+		}
+		f.Values = append(f.Values, sf)
 	}
 	if s.MaxLower != s.MaxUpper || s.MinLower != s.MinUpper || s.AvgLower != s.AvgUpper {
 		f.MaxBounds = []float64{s.MaxLower, s.MaxUpper}
@@ -150,6 +178,7 @@ type Report struct {
 	Model, Property string
 	Policy          string // "" for the MDP over all labels
 	Chain           bool   // the policy leaves no choice open
+	DTMC            bool   // a JANI dtmc: no choices (fuse.go)
 	Method          string // ii or exact
 	States, Choices int
 	Build, Total    time.Duration
@@ -164,6 +193,9 @@ type Report struct {
 // WriteText writes the report as vigil prob prints it.
 func (r *Report) WriteText(w io.Writer) error {
 	who := "over all label choices (MDP)"
+	if r.DTMC {
+		who = "a JANI dtmc (the edges enabled in a state are taken with equal probability, as Storm reads it)"
+	}
 	if r.Policy != "" {
 		who = "under policy " + r.Policy
 		if r.Chain {
@@ -177,26 +209,40 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "  policy %s is stuck in %d of the %d states (first %s): its runs end there and reach nothing more\n", r.Policy, r.Stuck, r.States, r.FirstStuck)
 	}
 	for _, f := range r.Figures {
-		val := fmt.Sprintf("%.10g", f.Value)
-		if f.Exact != "" {
-			val = f.Exact + " ≈ " + approx(f.Exact, val)
-		} else {
-			val += fmt.Sprintf(" (bounds [%.10g, %.10g])", f.Lower, f.Upper)
-		}
+		val := valueText(f.Value, f.Lower, f.Upper, f.Exact)
 		if f.Holds != "" {
 			val = f.Holds + ": " + val
 		}
-		if f.Starts > 1 {
-			which := f.Extreme
-			if which == "" {
-				which = "largest"
-				if strings.HasPrefix(f.Query, "Pmin") {
-					which = "smallest"
-				}
+		which := f.Extreme
+		if which == "" {
+			which = "largest"
+			if strings.HasPrefix(f.Query, "Pmin") {
+				which = "smallest"
 			}
+		}
+		switch {
+		case which == "count":
+			val = fmt.Sprintf("%s (the start states, of %d, where it holds)", f.Exact, f.Starts)
+			if f.Exact == "" {
+				val = fmt.Sprintf("between %g and %g (the start states, of %d, where it holds; in the others the bounds straddle the bound)", f.Lower, f.Upper, f.Starts)
+			}
+		case which == "values":
+			val = fmt.Sprintf("one value per start state (%d)", f.Starts)
+		case f.Starts > 1:
 			val = fmt.Sprintf("%s (the %s over the start states)", val, which)
 		}
 		fmt.Fprintf(w, "  %s = %s\n", f.Query, val)
+		for i, v := range f.Values {
+			if i == maxTextValues && len(f.Values) > maxTextValues+1 {
+				fmt.Fprintf(w, "    ... %d more (--json lists them all)\n", len(f.Values)-i)
+				break
+			}
+			sv := valueText(v.Value, v.Lower, v.Upper, v.Exact)
+			if v.Holds != "" {
+				sv = v.Holds + ": " + sv
+			}
+			fmt.Fprintf(w, "    %s: %s\n", v.State, sv)
+		}
 		if f.Starts > 1 {
 			fmt.Fprintf(w, "    over %d start states: max %s at %s; min %s at %s; average %s\n", f.Starts, withBounds(f.Max, f.MaxBounds), f.Worst, withBounds(f.Min, f.MinBounds), f.Best, withBounds(f.Average, f.AvgBounds))
 		}
@@ -204,7 +250,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		if at == "" {
 			at, labels = f.Worst, f.Labels
 		}
-		if len(labels) > 0 && r.Policy == "" {
+		if len(labels) > 0 && r.Policy == "" && !r.DTMC && (which == "largest" || which == "smallest" || f.Starts == 1) {
 			fmt.Fprintf(w, "    attained by taking %s in %s\n", strings.Join(labels, ", "), at)
 		}
 	}
@@ -221,6 +267,19 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintf(w, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", r.Method, r.States, r.Choices, r.Build.Seconds(), r.Total.Seconds())
 	return err
+}
+
+// maxTextValues is how many start states' values (filter "values") the
+// text lists.
+const maxTextValues = 20
+
+// valueText writes a value: exact, or with its bounds.
+func valueText(v, lo, hi float64, exact string) string {
+	val := fmt.Sprintf("%.10g", v)
+	if exact != "" {
+		return exact + " ≈ " + approx(exact, val)
+	}
+	return val + fmt.Sprintf(" (bounds [%.10g, %.10g])", lo, hi)
 }
 
 // approx writes the rational r to 10 significant digits, beyond float64's

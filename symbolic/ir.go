@@ -124,6 +124,11 @@ type Model struct {
 	Commands   []Command
 	Policies   []*PolicyDecl
 	Properties []*Property
+	// Type is the JANI model type ("lts", "mdp", "dtmc") of a model read
+	// from JANI, "" for a .spec model. In a "dtmc" the commands enabled in
+	// a state are one choice, each taken with equal probability (as Storm
+	// builds it), not a choice among them; vigil prob reads it so.
+	Type string
 }
 
 // Command is one guarded command: `action Label when Guard -> o1 | o2 ...`.
@@ -327,6 +332,11 @@ type Query struct {
 	// BoundText is the bound as written (a decimal number), which vigil
 	// prob compares with exactly; "" when unknown.
 	BoundText string
+	// Filter is the JANI filter function over the initial states ("min",
+	// "max", "sum", "avg", "count", "∀", "∃", "argmin", "argmax",
+	// "values"); "" for a property without a filter (the largest value
+	// over the initial states for Pmax, the smallest for Pmin).
+	Filter string
 }
 
 // Rat is a non-negative or signed rational number p/q with q > 0 when set.

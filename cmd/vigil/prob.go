@@ -24,7 +24,10 @@ func init() {
 			"them (--scheduler). For a .spec property vigil prob computes Pr(reach unsafe) and, when the\n" +
 			"property has a goal, Pr(reach goal), from every start state: the largest, the smallest (each\n" +
 			"with its start state) and the average over the start states. For a JANI property\n" +
-			"(P=?, Pmax=?, Pmin=? of F, U or G, possibly compared with a bound) it computes that value.\n" +
+			"(P=?, Pmax=?, Pmin=? of F, U or G, possibly compared with a bound) it computes that value,\n" +
+			"reduced over the initial states by the property's filter function as Storm does (min, max, sum,\n" +
+			"avg or values of a probability; ∀, ∃, count or values of a comparison). In a JANI dtmc the edges\n" +
+			"enabled in a state are taken with equal probability (Storm's reading), not chosen.\n" +
 			"Expected rewards, time- and step-bounded and steady-state properties are refused.\n" +
 			"A deadlock, or a state where the policy is stuck, ends the run: it reaches nothing more.\n" +
 			"An outcome of weight 0 has probability 0 here (verify still counts it as possible).\n\n" +
@@ -78,6 +81,9 @@ func runProb(e *cli.Env, args []string) int {
 	if !ok {
 		return cli.ExitError
 	}
+	if prob.IsDTMC(lm.m) && *schedFile != "" {
+		return e.Fail(cli.ExitUsage, "vigil prob: --scheduler: model %s is a JANI dtmc, which has no choices to schedule (the edges enabled in a state are taken with equal probability, as Storm reads it)", lm.m.Name)
+	}
 	if *blame > 0 && lm.dec == nil {
 		return e.Fail(cli.ExitUsage, "vigil prob: --blame ranks a policy's decisions: name one with --policy or --policy-file")
 	}
@@ -99,7 +105,7 @@ func runProb(e *cli.Env, args []string) int {
 		MaxStates: *maxStates, MaxExact: *maxExact, Blame: *blame}
 	opt.ShowProgress(cli.LineTo(prog), func(note string) { e.Notice("vigil prob: note: " + note) })
 	out := []prob.Figures{} // [] in --json, not null, when nothing was answered
-	err := prob.SolveProperties(ctx, lm.g, props, opt, func(res *prob.PropertyResult) error {
+	each := func(res *prob.PropertyResult) error {
 		if *schedFile != "" && res.Scheduler != nil {
 			if err := writeFile(*schedFile, func(w io.Writer) error { return prob.WriteScheduler(w, res.Model, res.Scheduler) }); err != nil {
 				return err
@@ -117,7 +123,27 @@ func runProb(e *cli.Env, args []string) int {
 		}
 		out = append(out, res.Report.Figures...)
 		return nil
-	})
+	}
+	var err error
+	if all {
+		// One property at a time: one whose filter function the start
+		// states make meaningless is skipped, like those Properties skips.
+		for _, p := range props {
+			err = prob.SolveProperties(ctx, lm.g, []*symbolic.Property{p}, opt, each)
+			if _, skip := errors.AsType[*prob.FilterError](err); skip {
+				fmt.Fprintf(e.Stderr, "vigil prob: skipped: %v\n", err)
+				err = nil
+			}
+			if err != nil {
+				break
+			}
+		}
+		if err == nil && len(out) == 0 {
+			return e.Fail(cli.ExitError, "vigil prob: --property all: model %s has no property vigil prob can answer (each was skipped)", lm.m.Name)
+		}
+	} else {
+		err = prob.SolveProperties(ctx, lm.g, props, opt, each)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			// Stopped by --timeout or a signal: the properties answered so

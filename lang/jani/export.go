@@ -52,7 +52,7 @@ func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbol
 	root := obj{
 		"jani-version": 1,
 		"name":         m.Name,
-		"type":         "mdp",
+		"type":         exportType(m),
 		"features":     x.features(),
 	}
 	var consts []any

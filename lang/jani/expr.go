@@ -641,7 +641,7 @@ func (l *lowerer) mulConst(n *node, a val, k *big.Rat) (val, bool) {
 	}
 	p, q := k.Num(), k.Denom()
 	if !p.IsInt64() || !q.IsInt64() {
-		l.errorf(n, "constant %s is too large", k.RatString())
+		l.errorf(n, "constant %s needs more than 64 bits in its numerator or denominator, and vigil multiplies variables by 64-bit integers only: write it with fewer digits", k.RatString())
 		return val{}, false
 	}
 	e, ok := l.scale(n, a.e, p.Int64())
@@ -734,8 +734,8 @@ func (l *lowerer) foldNum(n *node, op string, a, b val, t typ) (val, bool) {
 		l.errorf(n, "\"log\" is not supported: its value is not rational")
 		return val{}, false
 	}
-	if r.Num().BitLen() > 256 || r.Denom().BitLen() > 256 {
-		l.errorf(n, "constant is too large")
+	if bits := max(r.Num().BitLen(), r.Denom().BitLen()); bits > 256 {
+		l.errorf(n, "the exact value of this constant expression needs %d bits in its numerator or denominator, beyond the 256 bits vigil computes constants in (and a probability must be a rational of 64-bit numerator and denominator): write its numbers with fewer digits", bits)
 		return val{}, false
 	}
 	return constRat(r, t), true

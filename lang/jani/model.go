@@ -196,6 +196,7 @@ func (ml *modelLoader) model(root *node) {
 	}
 	switch {
 	case discreteTypes[typ]:
+		ml.m.Type = typ // vigil prob fuses a dtmc's enabled edges
 	case continuousTypes[typ]:
 		ml.errorf(tn, "model type %q is not supported: vigil handles the discrete types lts, mdp and dtmc", typ)
 		return

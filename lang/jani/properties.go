@@ -117,6 +117,7 @@ func (l *lowerer) propertyMembers(e *node) {
 	switch op {
 	case "filter":
 		allowed = []string{"op", "fun", "values", "states"}
+		l.filterFun(e)
 	case "Pmin", "Pmax", "∀", "∃":
 		allowed = []string{"op", "exp"}
 	case "Emin", "Emax":
@@ -152,6 +153,32 @@ func (l *lowerer) propertyMembers(e *node) {
 		if !l.propertyBounds(k, e.vals[i]) {
 			l.propertyMembers(e.vals[i])
 		}
+	}
+}
+
+// filterAlias are the names of JANI's ∀ and ∃ that vigil reads too.
+var filterAlias = map[string]string{"forall": "∀", "exists": "∃"}
+
+// filterFuns are the filter functions JANI defines (and Storm reads).
+var filterFuns = map[string]bool{"min": true, "max": true, "sum": true, "avg": true, "count": true,
+	"∀": true, "∃": true, "argmin": true, "argmax": true, "values": true}
+
+// filterFun refuses a filter function JANI does not define, as Storm does
+// (the whole model): read as another, or ignored, it would change the
+// answer. "forall" and "exists" (which Storm refuses) are read as "∀" and
+// "∃", with a note: they cannot mean anything else.
+func (l *lowerer) filterFun(e *node) {
+	n := e.get("fun")
+	switch {
+	case n == nil:
+		l.errorf(e, "a filter needs \"fun\", its function (\"min\", \"max\", \"sum\", \"avg\", \"count\", \"∀\", \"∃\", \"argmin\", \"argmax\" or \"values\")")
+	case n.kind != kString:
+		l.errorf(n, "a filter's \"fun\" must be a string such as \"min\", got %s", n.describe())
+	case filterAlias[n.str] != "":
+		sym := filterAlias[n.str]
+		l.note(n, "filter function %q read as %q, as JANI writes it (Storm refuses %q): write \"fun\": %q", n.str, sym, n.str, sym)
+	case !filterFuns[n.str]:
+		l.errorf(n, "unknown filter function %q (JANI defines \"min\", \"max\", \"sum\", \"avg\", \"count\", \"∀\", \"∃\", \"argmin\", \"argmax\", \"values\"): check its spelling", n.str)
 	}
 }
 
@@ -317,7 +344,16 @@ func unwrapShape(e *node) (*shape, string) {
 			// them) asks about those, and read from the initial ones it
 			// could say safe where one of them is not.
 			if st := e.get("states"); !opIs(st, "initial") {
-				return nil, "its filter is over states other than the initial ones (\"states\": {\"op\": \"initial\"}); vigil checks a property from the initial states: give those states as the start condition (vigil import --start, or a .spec property's start)"
+				return nil, "its filter is over states other than the initial ones (\"states\": {\"op\": \"initial\"}), which Storm reads as the reachable states where that formula holds; vigil checks a property from the initial states only: filter over {\"op\": \"initial\"}, or give the states as the start condition (vigil import --start, or a .spec property's start: every state of it, reachable or not)"
+			}
+			if q.Filter != "" {
+				return nil, "it has a filter inside a filter; vigil reads one filter over the initial states"
+			}
+			if f := e.get("fun"); f != nil && f.kind == kString {
+				q.Filter = f.str
+				if a := filterAlias[f.str]; a != "" {
+					q.Filter = a
+				}
 			}
 			e = e.get("values")
 			continue
