@@ -19,7 +19,8 @@ func init() {
 		Name:    "export",
 		Summary: "write a safety question as SMT-LIB2 (--chc Horn clauses for z3, --smt2 the transition system) or as a JANI model (--jani, for Storm and mcsta)",
 		Usage:   "vigil export --chc|--smt2|--jani [-o FILE] [flags] FILE.spec",
-		Help: `--jani writes the model as JANI (jani-version 1, type mdp): one automaton
+		Help: `--jani writes the model as JANI (jani-version 1, type mdp, or dtmc for a model read
+from a dtmc): one automaton
 with one location, an edge per command, a destination per outcome with its
 probability (the weights normalised exactly, as lang/spec.md says; an
 outcome of probability 0 is refused: JANI readers drop it, vigil verify

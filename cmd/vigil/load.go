@@ -242,6 +242,13 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 		printLoadError(e, cmd, err)
 		return nil, false
 	}
+	if l.Model.Type == "dtmc" && l.Policy != nil {
+		// Every enabled edge of a dtmc is taken, with equal shares: a
+		// policy that picks one would answer about another model (a
+		// "safe" that the dtmc's other edges contradict).
+		fmt.Fprintf(e.Stderr, "vigil %s: model %s is a JANI dtmc: it has no choices for policy %s to make (its enabled edges are taken together, each with an equal share); use --policy none\n", cmd, l.Model.Name, l.Policy.Name)
+		return nil, false
+	}
 	ins := []string{file, *mf.plaja.start, *mf.plaja.unsafe, *mf.plaja.policyFile, l.ModelPAInterface}
 	var tables []string // unused tables: what --scheduler may write
 	for _, d := range l.Model.Policies {
