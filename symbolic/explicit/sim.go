@@ -89,6 +89,7 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 		run = append(run, st)
 	}
 	end := EndSteps
+steps:
 	for n := 0; ; n++ {
 		st := Step{State: s, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}
 		if status := g.Status(s); status != Open {
@@ -131,7 +132,7 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 			if l == symbolic.NoLabel {
 				end = EndStuck
 				add(st)
-				break
+				break steps
 			}
 		}
 		st.Label = l
