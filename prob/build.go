@@ -28,12 +28,20 @@ type Model struct {
 	// (valid when Stuck > 0).
 	Stuck      int
 	FirstStuck uint32
-	RowStart   []uint32 // per state, plus a sentinel: its choices
-	Label      []symbolic.LabelID
-	Cmd        []int32  // per choice: the command (index into Model.Commands)
-	EntryStart []uint32 // per choice, plus a sentinel: its entries
-	To         []uint32 // per entry: the successor
-	P          []float64
+	// Uneven counts the states where the state-dependent probabilities of
+	// some expanded command (a JANI edge's, such as x/4 and x/4) sum to
+	// other than 1: Build reads them as weights, divided by their sum, as
+	// it reads constant ones (the import notes those), where Storm takes
+	// them as they are. FirstUneven names the first such command, state
+	// and sum.
+	Uneven      int
+	FirstUneven string
+	RowStart    []uint32 // per state, plus a sentinel: its choices
+	Label       []symbolic.LabelID
+	Cmd         []int32  // per choice: the command (index into Model.Commands)
+	EntryStart  []uint32 // per choice, plus a sentinel: its entries
+	To          []uint32 // per entry: the successor
+	P           []float64
 	// Exact holds the entries' probabilities as rationals when Build was
 	// asked for them (Options.Exact); nil otherwise.
 	Exact []*big.Rat
@@ -154,6 +162,7 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 		status := g.Status(s)
 		m.Status = append(m.Status, status)
 		chosen := symbolic.NoLabel
+		uneven := dists.uneven
 		if status == explicit.Open {
 			g.Applicable(s, x)
 			keep := symbolic.NoLabel
@@ -224,6 +233,12 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 				}
 			}
 		}
+		if dists.uneven > uneven {
+			if m.Uneven == 0 {
+				m.FirstUneven = dists.firstUneven
+			}
+			m.Uneven++
+		}
 		if m.Chosen != nil {
 			m.Chosen = append(m.Chosen, chosen)
 		}
@@ -285,6 +300,10 @@ func addEntry(row []entry, at map[uint32]int, t uint32, p *big.Rat) []entry {
 type dists struct {
 	m     *symbolic.Model
 	fixed [][]*big.Rat // per command; nil when state-dependent
+	// uneven counts the state-dependent distributions at has normalised
+	// because they did not sum to 1; firstUneven describes the first.
+	uneven      int
+	firstUneven string
 }
 
 func newDists(m *symbolic.Model) (*dists, error) {
@@ -349,6 +368,15 @@ func fixedDist(m *symbolic.Model, ci int) ([]*big.Rat, error) {
 	return normalise(m, ci, ws, nil)
 }
 
+// ratSum is the sum of ws.
+func ratSum(ws []*big.Rat) *big.Rat {
+	sum := new(big.Rat)
+	for _, w := range ws {
+		sum.Add(sum, w)
+	}
+	return sum
+}
+
 // normalise divides ws by their sum, or reports that the sum is not
 // positive (in state s when s is not nil).
 func normalise(m *symbolic.Model, ci int, ws []*big.Rat, s symbolic.State) ([]*big.Rat, error) {
@@ -400,6 +428,14 @@ func (d *dists) at(ci int, s symbolic.State, dst []*big.Rat) ([]*big.Rat, error)
 			return nil, fmt.Errorf("prob: %s: outcome %d of action %s has the probability %s in state %s, outside [0, 1]", o.Pos, oi+1, d.m.Labels[c.Label].Name, val, d.m.FormatState(s))
 		}
 		dst = append(dst, p)
+	}
+	if sum := ratSum(dst[start:]); sum.Sign() > 0 && sum.Cmp(big.NewRat(1, 1)) != 0 {
+		// JANI requires a distribution; read as weights, as the
+		// import reads constant probabilities that do not sum to 1
+		if d.uneven == 0 {
+			d.firstUneven = fmt.Sprintf("action %s (%s) in state %s, where they sum to %s", d.m.Labels[c.Label].Name, c.Pos, d.m.FormatState(s), sum.RatString())
+		}
+		d.uneven++
 	}
 	ws, err := normalise(d.m, ci, dst[start:], s)
 	if err != nil {

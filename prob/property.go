@@ -108,6 +108,12 @@ func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Pr
 	}
 	res.Report = &Report{Model: g.M.Name, Property: prop.Name, Policy: opt.PolicyName, Chain: chain, DTMC: IsDTMC(g.M), Method: string(opt.Method),
 		States: pm.NumStates(), Choices: pm.NumChoices(), Build: pm.Elapsed, Total: time.Since(t0), Figures: figs, Blame: opt.Blame > 0}
+	if pm.Uneven > 0 {
+		res.Report.Uneven, res.Report.FirstUneven = pm.Uneven, pm.FirstUneven
+		for i := range figs {
+			figs[i].Uneven = pm.Uneven
+		}
+	}
 	if pm.Stuck > 0 {
 		res.Report.Stuck, res.Report.FirstStuck = pm.Stuck, g.M.FormatState(pm.StateOf(pm.FirstStuck))
 		for i := range figs {

@@ -49,6 +49,9 @@ type Figures struct {
 	// Stuck is the number of reachable states where the policy is stuck
 	// (its runs end there).
 	Stuck int `json:"stuck_states,omitempty"`
+	// Uneven is the number of reachable states where a command's
+	// state-dependent probabilities do not sum to 1 (Model.Uneven).
+	Uneven int `json:"uneven_states,omitempty"`
 	// Values is the answer in each start state, for a JANI property
 	// whose filter function is "values".
 	Values []StateFigures `json:"values,omitempty"`
@@ -188,6 +191,11 @@ type Report struct {
 	// (Model.Stuck), FirstStuck the first of them.
 	Stuck      int
 	FirstStuck string
+	// Uneven is the number of states where a command's state-dependent
+	// probabilities do not sum to 1 (Model.Uneven), FirstUneven the
+	// first such command, state and sum.
+	Uneven      int
+	FirstUneven string
 }
 
 // WriteText writes the report as vigil prob prints it.
@@ -207,6 +215,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "model %s, property %s, %s\n", r.Model, r.Property, who)
 	if r.Stuck > 0 {
 		fmt.Fprintf(w, "  policy %s is stuck in %d of the %d states (first %s): its runs end there and reach nothing more\n", r.Policy, r.Stuck, r.States, r.FirstStuck)
+	}
+	if r.Uneven > 0 {
+		fmt.Fprintf(w, "  note: in %d of the %d states the probabilities of a JANI edge that read the state do not sum to 1 (first: %s); vigil prob reads them as weights, divided by their sum, where Storm takes them as they are\n", r.Uneven, r.States, r.FirstUneven)
 	}
 	for _, f := range r.Figures {
 		val := valueText(f.Value, f.Lower, f.Upper, f.Exact)

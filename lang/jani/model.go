@@ -247,7 +247,7 @@ func (ml *modelLoader) model(root *node) {
 	if len(ml.errs) == 0 && ml.props {
 		ml.properties(root)
 	}
-	if len(ml.errs) == 0 && ml.initial != nil {
+	if len(ml.errs) == 0 && (ml.initial != nil || ml.uninitialised()) {
 		ml.startCondition()
 	}
 }
@@ -262,10 +262,20 @@ func (ml *modelLoader) model(root *node) {
 // without that, x with initial value 0 and restrict-initial x <= 2 had
 // three start states. (vigil export --jani writes no initial values when
 // it writes a start condition.)
+//
+// A variable without an initial value starts at any value of its type
+// (JANI; Storm enumerates them), so a model with one gets a start
+// condition even without a restrict-initial (or with restrict-initial
+// true): the variables' ranges, less those that have initial values. It
+// was refused as a variable "with no initial value and no start
+// condition".
 func (ml *modelLoader) startCondition() {
-	start, ok := ml.cond(ml.initial, ml.propertyScope())
-	if !ok {
-		return
+	start := symbolic.True()
+	if ml.initial != nil {
+		var ok bool
+		if start, ok = ml.cond(ml.initial, ml.propertyScope()); !ok {
+			return
+		}
 	}
 	conj := []*symbolic.Cond{start}
 	for i := range ml.m.Vars {
@@ -292,6 +302,17 @@ func (ml *modelLoader) startCondition() {
 			p.Start = start
 		}
 	}
+}
+
+// uninitialised reports whether some variable of the model has no
+// initial value (startCondition).
+func (ml *modelLoader) uninitialised() bool {
+	for i := range ml.m.Vars {
+		if !ml.m.Vars[i].HasInit {
+			return true
+		}
+	}
+	return false
 }
 
 var knownFeatures = map[string]string{

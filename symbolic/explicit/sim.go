@@ -18,7 +18,9 @@ const (
 	// the label, first outcome): a deterministic run.
 	OutcomesFirst
 	// OutcomesWeighted picks an applicable command of the label uniformly,
-	// then an outcome by its normalised weight (Outcome.Prob).
+	// then an outcome by its normalised weight (Outcome.Prob). In a JANI
+	// dtmc (Model.Type) without a policy it picks an enabled command
+	// uniformly instead, whatever its label, as vigil prob reads a dtmc.
 	OutcomesWeighted
 )
 
@@ -87,6 +89,7 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 		run = append(run, st)
 	}
 	end := EndSteps
+steps:
 	for n := 0; ; n++ {
 		st := Step{State: s, Label: symbolic.NoLabel, Cmd: -1, Outcome: -1}
 		if status := g.Status(s); status != Open {
@@ -110,9 +113,18 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 			break
 		}
 		var l symbolic.LabelID
-		if opt.Policy == nil {
+		fused := int32(-1) // the command a dtmc takes (weighted, no policy)
+		switch {
+		case opt.Policy == nil && opt.Outcomes == OutcomesWeighted && g.M.Type == "dtmc":
+			// A JANI dtmc takes each enabled command with equal
+			// probability, as Storm fuses them and vigil prob reads
+			// them (prob/fuse.go): a label of two commands is not
+			// twice as likely as one of one.
+			fused = x.on[opt.Rand.IntN(len(x.on))]
+			l = g.cmds[fused].label
+		case opt.Policy == nil:
 			l = x.Labels[opt.Rand.IntN(len(x.Labels))]
-		} else {
+		default:
 			var err error
 			if l, err = opt.Policy.Decide(s, x.App); err != nil {
 				return nil, "", err
@@ -120,7 +132,7 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 			if l == symbolic.NoLabel {
 				end = EndStuck
 				add(st)
-				break
+				break steps
 			}
 		}
 		st.Label = l
@@ -136,13 +148,16 @@ func Simulate(g *Generator, start symbolic.State, opt SimOptions) ([]Step, strin
 			}
 			st.Cmd, st.Outcome = int(x.Succs[i].Cmd), int(x.Succs[i].Outcome)
 		case OutcomesWeighted:
-			var cmds []int32
-			for _, ci := range x.on {
-				if g.cmds[ci].label == l {
-					cmds = append(cmds, ci)
+			ci := int(fused)
+			if fused < 0 {
+				var cmds []int32
+				for _, c := range x.on {
+					if g.cmds[c].label == l {
+						cmds = append(cmds, c)
+					}
 				}
+				ci = int(cmds[opt.Rand.IntN(len(cmds))])
 			}
-			ci := int(cmds[opt.Rand.IntN(len(cmds))])
 			st.Cmd, st.Outcome = ci, pickWeighted(opt.Rand, g.M.Commands[ci].Outcomes, s)
 		}
 		t, err := g.Apply(s, st.Cmd, st.Outcome)
