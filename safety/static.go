@@ -61,12 +61,16 @@ func NoRangeErrors(m *symbolic.Model) bool {
 	return true
 }
 
-// narrowBox narrows the box lo..hi to the values of each variable (of at
-// most narrowMax values) for which g is not false throughout, and reports
-// false when g is false throughout the box.
+// narrowBox narrows the box lo..hi to the values of each variable of g
+// (of at most narrowMax values) for which g is not false throughout, and
+// reports false when g is false throughout the box. Only g's variables
+// are narrowed (fixing another one cannot change g's truth), so that a
+// condition over one variable of a model of 10^4 array elements costs
+// what it reads, not the model's width.
 func narrowBox(g *symbolic.Cond, lo, hi []int, budget *int) bool {
+	vars := condVars(g, nil)
 	narrowAtoms(g, lo, hi)
-	for v := range lo {
+	for _, v := range vars {
 		if lo[v] > hi[v] {
 			return false
 		}
@@ -74,8 +78,8 @@ func narrowBox(g *symbolic.Cond, lo, hi []int, budget *int) bool {
 	if symbolic.CondBox(g, lo, hi) == symbolic.BoxFalse {
 		return false
 	}
-	for v := range lo {
-		if hi[v]-lo[v] >= narrowMax || hi[v] == lo[v] {
+	for _, v := range vars {
+		if uint(hi[v]-lo[v]) >= narrowMax || hi[v] == lo[v] {
 			continue
 		}
 		l, h := lo[v], hi[v]
@@ -102,15 +106,62 @@ func narrowBox(g *symbolic.Cond, lo, hi []int, budget *int) bool {
 	return true
 }
 
+// condVars appends the distinct variables c reads (in its comparisons'
+// expressions and their if-then-else conditions too) to vs.
+func condVars(c *symbolic.Cond, vs []symbolic.VarID) []symbolic.VarID {
+	add := func(v symbolic.VarID) {
+		for _, w := range vs {
+			if w == v {
+				return
+			}
+		}
+		vs = append(vs, v)
+	}
+	var expr func(e *symbolic.Expr)
+	expr = func(e *symbolic.Expr) {
+		if e.Op == symbolic.OpVar {
+			add(e.Var)
+		}
+		for _, a := range e.Args {
+			expr(a)
+		}
+		if e.Cond != nil {
+			vs = condVars(e.Cond, vs)
+		}
+	}
+	switch c.Op {
+	case symbolic.CVar:
+		add(c.Var)
+	case symbolic.CCmp:
+		expr(c.L)
+		expr(c.R)
+	}
+	for _, a := range c.Args {
+		vs = condVars(a, vs)
+	}
+	return vs
+}
+
 // within reports whether e's values over the box lo..hi lie in vlo..vhi
 // (symbolic.EvalBox), taking an if-then-else's branches over the box
 // narrowed by its condition and by its negation (x' = if x == W-1 then 0
 // else x+1 stays within 0..W-1).
 func within(e *symbolic.Expr, lo, hi []int, vlo, vhi int, budget *int) bool {
 	if e.Op == symbolic.OpIte {
+		vars := condVars(e.Cond, nil)
+		saved := make([]int, 2*len(vars))
+		for i, v := range vars {
+			saved[2*i], saved[2*i+1] = lo[v], hi[v]
+		}
+		restore := func() {
+			for i, v := range vars {
+				lo[v], hi[v] = saved[2*i], saved[2*i+1]
+			}
+		}
 		for i, c := range []*symbolic.Cond{e.Cond, {Op: symbolic.CNot, Args: []*symbolic.Cond{e.Cond}}} {
-			l, h := append([]int(nil), lo...), append([]int(nil), hi...)
-			if narrowBox(c, l, h, budget) && !within(e.Args[i], l, h, vlo, vhi, budget) {
+			ok := !narrowBox(c, lo, hi, budget) || within(e.Args[i], lo, hi, vlo, vhi, budget)
+			restore()
+			if !ok {
 				return false
 			}
 		}
