@@ -44,9 +44,19 @@ func StartSolver(m *symbolic.Model) func(ctx context.Context, conds []*symbolic.
 		if err := x.Err(); err != nil {
 			return nil, err
 		}
+		// Each check has a deterministic budget (Z3's rlimit), not a share
+		// of a wall-clock one: the solutions found, and so every start
+		// state drawn from them, are the same on a loaded machine (a 2 s
+		// budget gave vigil env's reset(seed=1) other start states under
+		// load). startChecks bounds the checks; the long timeout is only a
+		// guard, whose expiry is an error, never fewer solutions.
+		if err := s.SetLimits(Limits{Rlimit: startRlimit}); err != nil {
+			return nil, err
+		}
 		parent := ctx
-		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		ctx, cancel := context.WithTimeout(ctx, startGuard)
 		defer cancel()
+		checks := 0
 		vs := make([]Term, len(vars))
 		for i, v := range vars {
 			vs[i] = e.Cur[v]
@@ -75,9 +85,22 @@ func StartSolver(m *symbolic.Model) func(ctx context.Context, conds []*symbolic.
 						return nil, err
 					}
 				}
+				if checks++; checks > startChecks {
+					res = Unknown
+					if perr := s.Pop(1); perr != nil {
+						return nil, perr
+					}
+					break
+				}
 				res, err = s.CheckContext(ctx)
 				if err != nil {
 					return nil, err
+				}
+				if res == Unknown && ctx.Err() != nil {
+					if err := parent.Err(); err != nil {
+						return nil, err
+					}
+					return nil, fmt.Errorf("smt: sampling start states took longer than %v; the start condition is hard to satisfy", startGuard)
 				}
 				if res == Sat {
 					err = s.Eval(vs, vals)
@@ -112,12 +135,21 @@ func StartSolver(m *symbolic.Model) func(ctx context.Context, conds []*symbolic.
 				return nil, err
 			}
 		}
-		if len(out) == 0 && ctx.Err() != nil {
+		if len(out) == 0 {
 			if err := parent.Err(); err != nil {
 				return nil, err
 			}
-			return nil, fmt.Errorf("smt: found no start state in 2s; the start condition is hard to satisfy")
+			return nil, fmt.Errorf("smt: found no start state within Z3's resource limit; the start condition is hard to satisfy")
 		}
 		return out, nil
 	}
 }
+
+// The start solver's budgets: Z3's deterministic resource limit per check
+// and the number of checks (each solution takes one, plus one per halving
+// of its random bounds); startGuard only guards against a runaway.
+const (
+	startRlimit = 5_000_000
+	startChecks = 4096
+	startGuard  = 60 * time.Second
+)
