@@ -607,19 +607,7 @@ func constCond(e *Expr) (holds, ok bool) {
 				return false, false
 			}
 			a, b := x.Val, y.Val
-			switch e.Op {
-			case "==":
-				return a == b, true
-			case "!=":
-				return a != b, true
-			case "<":
-				return a < b, true
-			case "<=":
-				return a <= b, true
-			case ">":
-				return a > b, true
-			}
-			return a >= b, true
+			return compareInts(e.Op, a, b), true
 		}
 	}
 	return false, false

@@ -83,21 +83,27 @@ func (q *quants) holds(e *Expr, what string) (bool, bool) {
 			if !ok1 || !ok2 {
 				return false, false
 			}
-			switch e.Op {
-			case "==":
-				return a == b, true
-			case "!=":
-				return a != b, true
-			case "<":
-				return a < b, true
-			case "<=":
-				return a <= b, true
-			case ">":
-				return a > b, true
-			}
-			return a >= b, true
+			return compareInts(e.Op, a, b), true
 		}
 	}
 	q.errorf(e.Pos, e.End, "E0207", "%s must be a constant condition (comparisons of constants, !, &&, ||), not %s", what, exprString(e))
 	return false, false
+}
+
+// compareInts is a .spec comparison operator (==, !=, <, <=, >, >=)
+// applied to two integers.
+func compareInts(op string, a, b int) bool {
+	switch op {
+	case "==":
+		return a == b
+	case "!=":
+		return a != b
+	case "<":
+		return a < b
+	case "<=":
+		return a <= b
+	case ">":
+		return a > b
+	}
+	return a >= b
 }
