@@ -73,6 +73,11 @@ func runEnv(e *cli.Env, args []string) int {
 	if !ok {
 		return cli.ExitError
 	}
+	if lm.m.Type == "dtmc" {
+		// As every command refuses a policy on a dtmc: an agent's choice
+		// of an action would train on another model.
+		return e.Fail(cli.ExitError, "vigil env: model %s is a JANI dtmc: it has no choices for an agent to make (its enabled edges are taken together, each with an equal share); vigil run --outcomes weighted samples it, vigil prob computes its probabilities", lm.m.Name)
+	}
 	en, err := rlenv.New(lm.g, rlenv.Options{StepReward: *stepReward, GoalReward: *goalReward, UnsafePenalty: *unsafePenalty, MaxSteps: *maxSteps, Seed: uint64(*seed),
 		Sampler: func(ctx context.Context) (*explicit.StartSampler, error) {
 			// As vigil test and vigil run draw start states: without
