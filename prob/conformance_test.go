@@ -45,15 +45,7 @@ func randomMDP(seed uint64) *symbolic.Model {
 		}
 		m.Commands = append(m.Commands, c)
 	}
-	m.Properties = []*symbolic.Property{{Name: "p", Unsafe: symbolic.Compare(x, symbolic.Eq, symbolic.Lit(0)), Goal: symbolic.Compare(x, symbolic.Eq, symbolic.Lit(n-1))}}
-	if r.IntN(2) == 0 {
-		m.Properties[0].Start = symbolic.True()
-	}
-	pol := &symbolic.PolicyDecl{Name: "pi", Kind: symbolic.KindRules}
-	for i := 0; i < n; i += 1 + r.IntN(2) {
-		pol.Rules = append(pol.Rules, symbolic.Rule{Cond: symbolic.Compare(x, symbolic.Le, symbolic.Lit(i)), Label: symbolic.LabelID(r.IntN(nl))})
-	}
-	m.Policies = []*symbolic.PolicyDecl{pol}
+	chainQuestion(m, r, x, n, nl)
 	setWeights(m, r)
 	return m
 }
@@ -585,4 +577,19 @@ func TestBlame(t *testing.T) {
 		t.Fatalf("only %d decisions checked", checked)
 	}
 	t.Logf("%d costly decisions checked against dense rational solutions", checked)
+}
+
+// chainQuestion gives m, a chain over x in 0..n-1 with nl labels, its
+// property (unsafe at 0, goal at n-1; all states or the initial one as
+// start) and a random rules policy pi.
+func chainQuestion(m *symbolic.Model, r *rand.Rand, x *symbolic.Expr, n, nl int) {
+	m.Properties = []*symbolic.Property{{Name: "p", Unsafe: symbolic.Compare(x, symbolic.Eq, symbolic.Lit(0)), Goal: symbolic.Compare(x, symbolic.Eq, symbolic.Lit(n-1))}}
+	if r.IntN(2) == 0 {
+		m.Properties[0].Start = symbolic.True()
+	}
+	pol := &symbolic.PolicyDecl{Name: "pi", Kind: symbolic.KindRules}
+	for i := 0; i < n; i += 1 + r.IntN(2) {
+		pol.Rules = append(pol.Rules, symbolic.Rule{Cond: symbolic.Compare(x, symbolic.Le, symbolic.Lit(i)), Label: symbolic.LabelID(r.IntN(nl))})
+	}
+	m.Policies = []*symbolic.PolicyDecl{pol}
 }

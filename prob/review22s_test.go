@@ -58,15 +58,7 @@ func adversarialMDP(seed uint64) *symbolic.Model {
 		}
 		m.Commands = append(m.Commands, c)
 	}
-	m.Properties = []*symbolic.Property{{Name: "p", Unsafe: symbolic.Compare(x, symbolic.Eq, symbolic.Lit(0)), Goal: symbolic.Compare(x, symbolic.Eq, symbolic.Lit(n-1))}}
-	if r.IntN(2) == 0 {
-		m.Properties[0].Start = symbolic.True()
-	}
-	pol := &symbolic.PolicyDecl{Name: "pi", Kind: symbolic.KindRules}
-	for i := 0; i < n; i += 1 + r.IntN(2) {
-		pol.Rules = append(pol.Rules, symbolic.Rule{Cond: symbolic.Compare(x, symbolic.Le, symbolic.Lit(i)), Label: symbolic.LabelID(r.IntN(nl))})
-	}
-	m.Policies = []*symbolic.PolicyDecl{pol}
+	chainQuestion(m, r, x, n, nl)
 	return m
 }
 

@@ -197,16 +197,7 @@ func TestReview22aScopeCap(t *testing.T) {
 		if seed%3 == 0 {
 			addProbErrors(m, seed)
 		}
-		prop, pd := m.Properties[0], m.Policies[0]
-		g, err := explicit.New(m, prop)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dec, err := explicit.NewDecider(m, pd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref := newScopeRef(t, m, prop, pd)
+		prop, pd, g, dec, ref := scopeSetup(t, m)
 		nStates := len(ref.ss)
 		for _, r := range []safety.Radius{safety.Radius(nStates - 1), safety.Radius(nStates), safety.Radius(nStates + 1), safety.Radius(nStates + 2), 14, safety.Inf} {
 			if r >= safety.Radius(nStates) {

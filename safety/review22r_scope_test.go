@@ -325,16 +325,7 @@ func TestReview22rScopeDifferential(t *testing.T) {
 		default:
 			m = graphModel(t, seed)
 		}
-		prop, pd := m.Properties[0], m.Policies[0]
-		g, err := explicit.New(m, prop)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dec, err := explicit.NewDecider(m, pd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref := newScopeRef(t, m, prop, pd)
+		prop, pd, g, dec, ref := scopeSetup(t, m)
 		if safety.NoRangeErrors(m) {
 			proven++
 			for i, bad := range ref.errs {
@@ -525,4 +516,21 @@ func TestReview22rStaticSkip(t *testing.T) {
 			t.Errorf("%s: NoRangeErrors = %v, want %v", c.file, got, c.want)
 		}
 	}
+}
+
+// scopeSetup is the scope tests' question on m: its first property and
+// policy, the explicit generator and decider, and the brute-force
+// reference.
+func scopeSetup(t *testing.T, m *symbolic.Model) (*symbolic.Property, *symbolic.PolicyDecl, *explicit.Generator, explicit.Decider, *scopeRef) {
+	t.Helper()
+	prop, pd := m.Properties[0], m.Policies[0]
+	g, err := explicit.New(m, prop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := explicit.NewDecider(m, pd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prop, pd, g, dec, newScopeRef(t, m, prop, pd)
 }
