@@ -209,39 +209,122 @@ func newLinear() linear {
 
 // maxExponent bounds the decimal exponent of a number read exactly: a
 // larger one is beyond float64 (or below its smallest denormal) many times
-// over, and 1e-99999999 would take big.Rat minutes to expand.
-const maxExponent = 1000
+// over, and 1e-99999999 would take big.Rat minutes to expand. A binary
+// exponent (0x1p-1074) is bounded by maxBinExponent, for the same reason.
+const (
+	maxExponent    = 1000
+	maxBinExponent = 4000
+)
 
 // number reads s as an exact rational when it is a finite number; ok is
 // false when s is not a number at all. A NaN, an infinity or a number
 // beyond float64 gives bad = true.
+//
+// The forms read are SMT-LIB's numerals and decimals (0, 42, 0.5), with
+// an optional sign and a decimal exponent as VNN-COMP files write them
+// (-0.5, 1e-05); SMT-LIB's #x2A and #b101010, read as the unsigned
+// integers they spell; and hexadecimal floats (0x1.8p3, 0x20000000000001).
+// Each is read exactly, whatever its number of digits: 0x20000000000001
+// is 2^53+1, not the float64 2^53. Underscores, octal and Go's other
+// number spellings are not numbers here.
 func number(s string) (r *big.Rat, bad, ok bool) {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return nil, false, false
-	}
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case "inf", "infinity", "nan":
 		return nil, true, true
 	}
-	lower := strings.ToLower(s)
-	if strings.HasPrefix(strings.TrimLeft(lower, "+-"), "0x") {
-		// A hexadecimal float: exact when it fits float64's 53 bits.
-		return new(big.Rat).SetFloat64(v), false, true
+	if len(s) > 2 && s[0] == '#' && (s[1] == 'x' || s[1] == 'b') {
+		base := 16
+		if s[1] == 'b' {
+			base = 2
+		}
+		n, ok := new(big.Int).SetString(s[2:], base)
+		if !ok || strings.ContainsAny(s[2:], "_+-") {
+			return nil, false, false
+		}
+		return finiteRat(new(big.Rat).SetInt(n))
 	}
-	if i := strings.IndexByte(lower, 'e'); i >= 0 {
-		e, err := strconv.Atoi(lower[i+1:])
-		if err != nil || e > maxExponent || e < -maxExponent {
-			if v == 0 && strings.Trim(lower[:i], "+-0._") == "" {
-				return new(big.Rat), false, true
-			}
-			return nil, true, true
+	body, neg := s, false
+	if body != "" && (body[0] == '+' || body[0] == '-') {
+		body, neg = body[1:], body[0] == '-'
+	}
+	lower := strings.ToLower(body)
+	hex := strings.HasPrefix(lower, "0x")
+	digits, expChar, base := "0123456789", "e", 10
+	if hex {
+		lower, digits, expChar, base = lower[2:], "0123456789abcdef", "p", 16
+	}
+	mant, exp, hasExp := lower, "", false
+	if i := strings.Index(lower, expChar); i >= 0 {
+		mant, exp, hasExp = lower[:i], lower[i+1:], true
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	if intPart+frac == "" || strings.Trim(intPart+frac, digits) != "" || strings.Count(mant, ".") > 1 {
+		return nil, false, false
+	}
+	e := 0
+	if hasExp {
+		t := strings.TrimLeft(exp, "+-")
+		if t == "" || len(exp)-len(t) > 1 || strings.Trim(t, "0123456789") != "" {
+			return nil, false, false
+		}
+		if len(t) > 9 {
+			t = "999999999"
+		}
+		e, _ = strconv.Atoi(t)
+		if exp[0] == '-' {
+			e = -e
 		}
 	}
-	r, ok = new(big.Rat).SetString(s)
-	if !ok {
+	m, _ := new(big.Int).SetString(intPart+frac, base)
+	if m.Sign() == 0 {
+		return new(big.Rat), false, true
+	}
+	// value = m * base^-len(frac) * (10^e or 2^e)
+	scale := len(frac)
+	if hex {
+		e -= 4 * scale
+		scale = 0
+	} else {
+		e -= scale
+	}
+	bound := maxExponent + len(intPart) + len(frac)
+	if hex {
+		bound = maxBinExponent + 4*(len(intPart)+len(frac))
+	}
+	if e > bound || e < -bound {
+		return nil, true, true
+	}
+	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(e))), nil)
+	if hex {
+		pow.Lsh(big.NewInt(1), uint(abs(e)))
+	}
+	r = new(big.Rat).SetInt(m)
+	if e >= 0 {
+		r.Mul(r, new(big.Rat).SetInt(pow))
+	} else {
+		r.Quo(r, new(big.Rat).SetInt(pow))
+	}
+	if neg {
+		r.Neg(r)
+	}
+	return finiteRat(r)
+}
+
+// finiteRat returns r, or bad when r is beyond float64's range (its
+// magnitude rounds to an infinity).
+func finiteRat(r *big.Rat) (*big.Rat, bool, bool) {
+	f, _ := r.Float64()
+	if math.IsInf(f, 0) {
 		return nil, true, true
 	}
 	return r, false, true
+}
+
+func abs(e int) int {
+	if e < 0 {
+		return -e
+	}
+	return e
 }
 
 // atom is lin <= 0 (or < 0).
@@ -286,12 +369,12 @@ func (p *parser) term(e *sexp) (linear, error) {
 			}
 			l.y[i] = big.NewRat(1, 1)
 		default:
-			return l, fmt.Errorf("nn: vnnlib line %d: unknown term %q; a term is a number, X_i, Y_j or (+ ...), (- ...), (* ...)", e.line, s)
+			return l, fmt.Errorf("nn: vnnlib line %d: unknown term %q; a term is a number, X_i, Y_j or (+ ...), (- ...), (* ...), (/ ...)", e.line, s)
 		}
 		return l, nil
 	}
 	if len(e.list) == 0 || e.list[0].list != nil {
-		return l, fmt.Errorf("nn: vnnlib line %d: malformed term: want a number, X_i, Y_j or (OP ARGS...) with OP one of +, -, *", e.line)
+		return l, fmt.Errorf("nn: vnnlib line %d: malformed term: want a number, X_i, Y_j or (OP ARGS...) with OP one of +, -, *, /", e.line)
 	}
 	args := e.list[1:]
 	if len(args) == 0 {
@@ -336,8 +419,38 @@ func (p *parser) term(e *sexp) (linear, error) {
 				l.bad = bad
 			}
 		}
+	case "/":
+		// SMT-LIB's real division, left-associative: (/ a b c) is
+		// (a / b) / c. Dividing by a number is linear and exact in
+		// rationals (1/3 stays 1/3); by a variable it is not linear.
+		if len(args) == 1 {
+			return l, fmt.Errorf("nn: vnnlib line %d: (/ ...) needs a dividend and at least one divisor", e.line)
+		}
+		for i, a := range args {
+			t, err := p.term(a)
+			if err != nil {
+				return l, err
+			}
+			if i == 0 {
+				l = t
+				continue
+			}
+			if l.bad == "" {
+				l.bad = t.bad
+			}
+			if len(t.x) > 0 || len(t.y) > 0 {
+				return l, fmt.Errorf("nn: vnnlib line %d: division by a variable is not linear; divide by numbers only", e.line)
+			}
+			if t.bad != "" {
+				continue
+			}
+			if t.c.Sign() == 0 {
+				return l, fmt.Errorf("nn: vnnlib line %d: division by zero", e.line)
+			}
+			l.scale(new(big.Rat).Inv(t.c))
+		}
 	default:
-		return l, fmt.Errorf("nn: vnnlib line %d: unsupported operator %q in a term; vigil reads +, - and * (by numbers)", e.line, op)
+		return l, fmt.Errorf("nn: vnnlib line %d: unsupported operator %q in a term; vigil reads +, -, * and / (by numbers)", e.line, op)
 	}
 	return l, nil
 }
@@ -691,7 +804,10 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 			for j, v := range l.y {
 				row[j], _ = v.Float64()
 			}
-			off, _ := l.c.Float64()
+			// The offset rounds down, so that the row is at most the
+			// exact one where its coefficients are float64s; provable
+			// lowers it further for the others.
+			off := ratFloor(l.c)
 			if !finite(row, off) {
 				return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a coefficient beyond float64; scale it down", a.line, varNames(l))
 			}
@@ -912,7 +1028,7 @@ type pendingCase struct {
 func (n *Network) falsify(prop *Property, timeout time.Duration, opt Options, start time.Time) ([]pendingCase, *VerifyResult) {
 	var todo []pendingCase
 	for i, c := range prop.Cases {
-		p := newProver(n, c.Cons, opt)
+		p := newProver(n, c.provable(n), opt)
 		p.points = c.points()
 		if c.exact != nil {
 			p.exact = c.holdsExactly
@@ -1075,4 +1191,74 @@ func (c *Case) points() Box {
 		return c.Box
 	}
 	return c.Points
+}
+
+// provable is c.Cons with each offset lowered so that where a row is
+// positive over c.Box (what the prover proves), the constraint as the
+// file wrote it is positive too. Cons rounds the coefficients to the
+// nearest float64 and the offsets down; a coefficient k_j that is not a
+// float64 (0.1, 2^53+1) differs from its rounding f_j by d_j, so the
+// exact row is f·y + off + d·y >= f·y + off - sum_j |d_j| M_j, with M_j
+// bounding |y_j| over the box (interval arithmetic, rounded outward,
+// plus evaluation error). Without such a bound (evaluation might
+// overflow) the offset is -MaxFloat64: nothing is proved with that row,
+// and a witness is still judged by the exact constraints.
+func (c *Case) provable(n *Network) Disjunction {
+	if c.exact == nil {
+		return c.Cons
+	}
+	d := Disjunction{Rows: c.Cons.Rows, Off: slices.Clone(c.Cons.Off), Strict: c.Cons.Strict}
+	var mag []float64
+	for k, r := range c.exact {
+		loss := new(big.Rat)
+		for j, v := range r.coef {
+			dj := new(big.Rat).Sub(v, new(big.Rat).SetFloat64(c.Cons.Rows[k][j]))
+			if dj.Sign() == 0 {
+				continue
+			}
+			if mag == nil {
+				mag = n.outputMagnitude(c.Box)
+			}
+			if math.IsInf(mag[j], 0) {
+				loss = nil
+				break
+			}
+			loss.Add(loss, dj.Abs(dj).Mul(dj, new(big.Rat).SetFloat64(mag[j])))
+		}
+		if loss == nil {
+			d.Off[k] = -math.MaxFloat64
+			continue
+		}
+		if loss.Sign() > 0 {
+			d.Off[k] = max(ratFloor(loss.Sub(r.off, loss)), -math.MaxFloat64)
+		}
+	}
+	return d
+}
+
+// outputMagnitude bounds |y_j|, for each output j of n, over every input
+// of box, for float64 evaluation as for exact: +Inf where it cannot.
+func (n *Network) outputMagnitude(box Box) []float64 {
+	nout := n.Outputs()
+	m := make([]float64, nout)
+	lo, hi, e, ok := n.roundoff(box)
+	for j := range m {
+		m[j] = math.Inf(1)
+		switch {
+		case n.Out == OutSoftmax:
+			m[j] = 1
+		case !ok:
+		case n.Out == OutNone:
+			m[j] = roundUp(roundUp(max(math.Abs(lo[j]), math.Abs(hi[j]))) + e[j])
+		case n.Out == OutLogSoftmax:
+			// z_j - max z - log(sum e^(z-m)) lies in
+			// [lo_j - max hi - log(nout), 0].
+			top := math.Inf(-1)
+			for i := range hi {
+				top = max(top, hi[i]+e[i])
+			}
+			m[j] = roundUp(roundUp(top-(lo[j]-e[j])) + math.Log(float64(nout)) + 1)
+		}
+	}
+	return m
 }
