@@ -151,8 +151,11 @@ func lgbFloats(sec map[string]string, key string, n int) ([]float64, error) {
 	}
 	out := make([]float64, n)
 	for i, s := range f {
+		// Go reads 1_000 as 1000 where LightGBM's std::stod stops at
+		// the underscore (1): LightGBM never writes one, so neither
+		// reading is chosen.
 		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
+		if err != nil || strings.Contains(s, "_") {
 			return nil, fmt.Errorf("%s: bad number %q", key, s)
 		}
 		out[i] = v

@@ -29,10 +29,50 @@ import (
 // about six deep).
 const ubjMaxDepth = 100
 
+// ubjTreeArrays gives, for each array of an XGBoost tree, the element
+// type XGBoost writes it typed with (and checks, with IsA<F32Array> and
+// the like, when it loads the model): a typed array of another type is
+// refused, not converted (the bits of a float32 threshold read as an
+// int32 are a number, but not the model's). An untyped array (each
+// element with its own marker) must hold numbers of the field's kind:
+// integers for indices, any number for floats.
+var ubjTreeArrays = map[string]byte{
+	"split_conditions":    'd',
+	"base_weights":        'd',
+	"loss_changes":        'd',
+	"sum_hessian":         'd',
+	"left_children":       'l',
+	"right_children":      'l',
+	"parents":             'l',
+	"split_indices":       'l',
+	"categories":          'l',
+	"categories_nodes":    'l',
+	"categories_segments": 'L',
+	"categories_sizes":    'L',
+	"default_left":        'U',
+	"split_type":          'U',
+}
+
+// ubjTypeNames names the markers for messages.
+var ubjTypeNames = map[byte]string{'Z': "null", 'T': "true", 'F': "false", 'i': "int8", 'U': "uint8", 'I': "int16",
+	'l': "int32", 'L': "int64", 'd': "float32", 'D': "float64", 'H': "high-precision number", 'C': "char", 'S': "string",
+	'[': "array", '{': "object"}
+
+func ubjTypeName(m byte) string {
+	if n, ok := ubjTypeNames[m]; ok {
+		return fmt.Sprintf("%q (%s)", m, n)
+	}
+	return fmt.Sprintf("%q", m)
+}
+
 type ubjReader struct {
 	b     []byte
 	pos   int
 	depth int
+	// key is the key of the object member being read ("" outside
+	// objects), to name the field in messages and check the tree
+	// arrays' types.
+	key string
 	// empty counts the elements of containers typed Z, T or F, which
 	// take no bytes: nested in a typed container of containers, a
 	// 120 KB document held 1.5 billion nulls (vigil died out of memory).
@@ -163,6 +203,10 @@ func (r *ubjReader) value(m byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if s[0] >= 0x80 {
+			r.pos--
+			return nil, r.errorf("%sa char (C) is one ASCII byte, not %#x", r.field(), s[0])
+		}
 		return string(s), nil
 	case 'S':
 		return r.str()
@@ -174,11 +218,22 @@ func (r *ubjReader) value(m byte) (any, error) {
 		defer func() { r.depth-- }()
 		return r.container(m == '{')
 	}
-	return nil, r.errorf("unknown type marker %q", m)
+	return nil, r.errorf("%sunknown type marker %q", r.field(), m)
+}
+
+// field names the object member being read, for messages: "in
+// \"split_conditions\": ", or "" at the top.
+func (r *ubjReader) field() string {
+	if r.key == "" {
+		return ""
+	}
+	return fmt.Sprintf("in %q: ", r.key)
 }
 
 // container reads an array or object after its opening marker.
 func (r *ubjReader) container(object bool) (any, error) {
+	key := r.key // the member this container is the value of
+	defer func() { r.key = key }()
 	var elem byte // the element type of a typed container
 	count := -1
 	if r.pos < len(r.b) && r.b[r.pos] == '$' {
@@ -188,9 +243,20 @@ func (r *ubjReader) container(object bool) (any, error) {
 			return nil, err
 		}
 		elem = m[0]
-		if r.pos >= len(r.b) || r.b[r.pos] != '#' {
-			return nil, r.errorf("a typed container ($%c) must give its count (#)", elem)
+		if _, ok := ubjTypeNames[elem]; !ok {
+			r.pos--
+			return nil, r.errorf("%sthe element type of a typed container is %q, which is no UBJSON type", r.field(), elem)
 		}
+		if r.pos >= len(r.b) || r.b[r.pos] != '#' {
+			return nil, r.errorf("%sa typed container ($%c) must give its count (#)", r.field(), elem)
+		}
+	}
+	want, tree := ubjTreeArrays[key]
+	if tree && object {
+		return nil, r.errorf("%sXGBoost writes an array here, not an object", r.field())
+	}
+	if tree && elem != 0 && elem != want {
+		return nil, r.errorf("%sa typed array of %s; XGBoost writes this field as %s and refuses any other type: the file is not a model XGBoost saved", r.field(), ubjTypeName(elem), ubjTypeName(want))
 	}
 	if r.pos < len(r.b) && r.b[r.pos] == '#' {
 		r.pos++
@@ -216,6 +282,10 @@ func (r *ubjReader) container(object bool) (any, error) {
 			var err error
 			if m, err = r.marker(); err != nil {
 				return nil, err
+			}
+			if tree && !ubjNumberOf(want, m) {
+				r.pos--
+				return nil, r.errorf("%san element of type %s; this field holds %s", r.field(), ubjTypeName(m), map[bool]string{true: "numbers", false: "integers"}[want == 'd'])
 			}
 		}
 		return r.value(m)
@@ -243,6 +313,17 @@ func (r *ubjReader) container(object bool) (any, error) {
 				return obj, err
 			}
 			at := r.pos
+			if m, err := r.marker(); err == nil {
+				r.pos--
+				if !isUBJInt(m) {
+					after := ""
+					if len(obj) > 0 {
+						after = fmt.Sprintf(" after the member %q", r.key)
+					}
+					return nil, r.errorf("an object's next key%s should start with its length (an integer marker) but the byte is %q: the previous value's count or length is wrong, or the file is corrupt", after, m)
+				}
+			}
+			r.key = key
 			k, err := r.str()
 			if err != nil {
 				return nil, err
@@ -254,6 +335,7 @@ func (r *ubjReader) container(object bool) (any, error) {
 				r.pos = at
 				return nil, r.errorf("the key %q appears twice in one object; XGBoost never writes that (its UBJSON reader keeps the first value, its JSON reader the last): save the model again from XGBoost", k)
 			}
+			r.key = k
 			v, err := next()
 			if err != nil {
 				return nil, err
@@ -274,6 +356,15 @@ func (r *ubjReader) container(object bool) (any, error) {
 		arr = append(arr, v)
 	}
 	return arr, nil
+}
+
+func isUBJInt(m byte) bool { return m == 'i' || m == 'U' || m == 'I' || m == 'l' || m == 'L' }
+
+// ubjNumberOf reports whether an element of type m may stand in an
+// untyped array of a tree field whose typed form is want: an integer
+// type for integer fields, any number type for float32 fields.
+func ubjNumberOf(want, m byte) bool {
+	return isUBJInt(m) || want == 'd' && (m == 'd' || m == 'D')
 }
 
 // ubjsonToJSON decodes a UBJSON document into JSON text.
