@@ -354,12 +354,11 @@ func (p *prover) searchBox(box Box) Box {
 // where strict): y refutes the disjunction.
 //
 // With p.exact set (a VNNLIB case), a row whose float64 value is within
-// its rounding error of zero is left to p.exact, which decides every row
-// exactly: (< (* 3 Y_0) 1) holds at Y_0 = 0.3333333333333333, where
+// its rounding error of zero is left to p.exact, which decides every
+// candidate exactly: (< (* 3 Y_0) 1) holds at Y_0 = 0.3333333333333333, where
 // float64 computes 3 Y_0 = 1; a point box decided by this test would
 // otherwise be closed where the property is violated.
 func (p *prover) violates(y []float64) bool {
-	near := false
 	for k, row := range p.d.Rows {
 		g := rowValue(row, p.d.Off[k], y)
 		if p.exact != nil {
@@ -372,7 +371,6 @@ func (p *prover) violates(y []float64) bool {
 				}
 			}
 			if math.IsNaN(g) || math.IsInf(mag, 0) || math.Abs(g) <= float64(4*(len(row)+2))*unit*mag {
-				near = true
 				continue
 			}
 		}
@@ -380,7 +378,11 @@ func (p *prover) violates(y []float64) bool {
 			return false
 		}
 	}
-	return !near || p.exact(y)
+	// The exact constraints decide every candidate the float64 rows let
+	// through, not only those with a row near zero: a VNNLIB case's rows
+	// may have lowered offsets (Case.provable), under which a row far
+	// below zero says nothing about the row as written.
+	return p.exact == nil || p.exact(y)
 }
 
 // rowValue is row·y + off in float64, skipping the outputs the row does

@@ -155,3 +155,22 @@ func TestS23mProvableRowsBelowExact(t *testing.T) {
 		}
 	}
 }
+
+// Where the outputs cannot be bounded (evaluation might overflow), a row
+// with an inexact coefficient proves nothing, and a witness is judged by
+// the exact constraints alone.
+func TestS23mProvableUnbounded(t *testing.T) {
+	n := &Network{Layers: []Layer{{In: 1, Out: 1, W: []float64{1e300}, B: []float64{0}}}}
+	prop, err := ParseVNNLIB("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (>= X_0 0))\n(assert (<= X_0 1e10))\n(assert (<= (* 0.1 Y_0) 5))\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := prop.Cases[0]
+	if d := c.provable(n); d.Off[0] != -math.MaxFloat64 {
+		t.Errorf("offset %v, want -MaxFloat64", d.Off[0])
+	}
+	res, err := n.Verify(prop, 5*time.Second, Options{})
+	if err != nil || res.Answer != Sat || res.Input[0]*1e300*0.1 > 5 {
+		t.Errorf("%v %v %v, want sat with 1e300 X_0 <= 50", res.Answer, res.Input, err)
+	}
+}
