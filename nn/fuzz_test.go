@@ -72,6 +72,7 @@ func FuzzVNNLIB(f *testing.F) {
 	f.Add(string(fuzzseed.Deep("(", "", "")))
 	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (> X_0 -0.0))\n(assert (< (+ X_0 1e9) (+ 0x1p-1 1e9)))\n(assert (< Y_0 1e-320))\n")
 	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(assert (= X_0 0.1))\n(assert (>= (* 3 Y_0) 1e-99999999))\n")
+	f.Add("(declare-const X_0 Real)\n(declare-const Y_0 Real)\n(declare-const Y_1 Real)\n(assert (>= X_0 #b0))\n(assert (<= X_0 (/ #x20000000000001 0x20000000000000p0)))\n(assert (<= (+ (* 0.1 Y_0) (/ Y_1 3)) (- 18446744073709551617)))\n")
 	for _, s := range badBoxes {
 		f.Add(s)
 	}
