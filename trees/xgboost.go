@@ -30,7 +30,7 @@ type xgbFile struct {
 	Learner struct {
 		Attributes        map[string]string `json:"attributes"`
 		LearnerModelParam struct {
-			BaseScore  string `json:"base_score"`
+			BaseScore  json.RawMessage `json:"base_score"` // absent: XGBoost's default 0.5
 			NumClass   string `json:"num_class"`
 			NumFeature string `json:"num_feature"`
 			NumTarget  string `json:"num_target"`
@@ -133,7 +133,11 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 		}
 		b.e.NumFeatures, b.e.Declared = n, true
 	}
-	base, err := xgbBase(lp.BaseScore, f.Learner.Objective.Name, nclass)
+	baseText, err := xgbBaseText(lp.BaseScore)
+	if err != nil {
+		return nil, err
+	}
+	base, err := xgbBase(baseText, f.Learner.Objective.Name, nclass)
 	if err != nil {
 		return nil, err
 	}
@@ -402,6 +406,24 @@ func xgbThreshold(t float32) float64 {
 	return math.Nextafter(mid, math.Inf(1))
 }
 
+// xgbBaseText is the text of learner_model_param.base_score: "0.5",
+// XGBoost's default, where the key is absent. A null, an empty string or
+// a value that is not a string is refused, as XGBoost's loader refuses it
+// (vigil read them as 0.5, a margin offset the model may not have).
+func xgbBaseText(raw json.RawMessage) (string, error) {
+	if raw == nil {
+		return "0.5", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || string(raw) == "null" {
+		return "", fmt.Errorf("trees: XGBoost JSON: learner_model_param.base_score is %s; XGBoost writes a number as a string (\"5E-1\"): re-save the model with XGBoost's save_model", raw)
+	}
+	if strings.TrimSpace(s) == "" {
+		return "", fmt.Errorf("trees: XGBoost JSON: learner_model_param.base_score is an empty string; XGBoost writes a number (\"5E-1\"): re-save the model with XGBoost's save_model")
+	}
+	return s, nil
+}
+
 // xgbBase turns learner_model_param.base_score into per-class margin
 // offsets. The string is a number ("5E-1") or, since XGBoost 2, a bracketed
 // list ("[5E-1]"). For logistic objectives (not binary:logitraw) it is a
@@ -410,9 +432,6 @@ func xgbThreshold(t float32) float64 {
 func xgbBase(s, objective string, nclass int) ([]float64, error) {
 	s = strings.TrimSpace(s)
 	out := make([]float64, nclass)
-	if s == "" {
-		s = "0.5"
-	}
 	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
 	parts := strings.Split(s, ",")
 	if len(parts) != 1 && len(parts) != nclass {
