@@ -31,9 +31,9 @@ type xgbFile struct {
 		Attributes        map[string]string `json:"attributes"`
 		LearnerModelParam struct {
 			BaseScore  json.RawMessage `json:"base_score"` // absent: XGBoost's default 0.5
-			NumClass   string `json:"num_class"`
-			NumFeature string `json:"num_feature"`
-			NumTarget  string `json:"num_target"`
+			NumClass   string          `json:"num_class"`
+			NumFeature string          `json:"num_feature"`
+			NumTarget  string          `json:"num_target"`
 		} `json:"learner_model_param"`
 		Objective struct {
 			Name string `json:"name"`
