@@ -536,103 +536,101 @@ func (s *Safety) regionError(q Node, qs []symbolic.State) error {
 	return nil
 }
 
-// explicitRegionError is regionError's explicit pass: a breadth-first
-// search from the states qs through open states, by every label for
-// r = ∞ and by the tested policy's label for r = 0, with the layers of the
-// symbolic search. When a layer holds a state whose expansion fails, the
-// error is taken as the symbolic search takes it (a state picked from the
-// layer's states with an out-of-range outcome), so both give the same
-// message. ok is false when this pass cannot decide: the region has more
-// than explicitRegionStates states, the policy is evaluated lazily or
-// fails, or a failing layer has no state of errAll (the encodings
-// disagree; the symbolic search then decides).
+// explicitRegionError is regionError's explicit pass: for each state of
+// qs in turn, a breadth-first search through open states, by every label
+// for r = ∞ and by the tested policy's label for r = 0, which names the
+// first state, in the order it takes them, whose expansion fails, with the
+// explicit engine's error: the state and error the explicit deciders'
+// scope search (safety, base.checkScope) names when asked the states of
+// qs in that order (lang/spec.md, "Range errors"). A state reached from
+// an earlier state of qs is not taken again: its search found no error
+// there, and a state whose scope is clean reaches no erring state (so the
+// order in which the erring states are met is the same). ok is false
+// when this pass cannot decide: the region has more than
+// explicitRegionStates states, or more than the policy evaluation limit
+// of a lazily evaluated policy, the policy fails, or the failing state is
+// not one of errAll (the encodings disagree; the symbolic search then
+// decides, and names a state of the first layer with an error that
+// sp.pick chooses).
 func (s *Safety) explicitRegionError(qs []symbolic.State) (err error, ok bool) {
 	sp := s.sp
 	var dec explicit.Decider
+	limit := explicitRegionStates
 	if s.r == 0 {
-		if s.pol == nil || s.pol.lazy {
+		switch {
+		case s.pol == nil:
 			return nil, false
+		case s.pol.lazy:
+			dec, limit = s.pol.dec, min(limit, s.pol.limit)
+		default:
+			d, err := explicit.NewDecider(sp.M, s.pol.decl)
+			if err != nil {
+				return nil, false
+			}
+			dec = d
 		}
-		d, err := explicit.NewDecider(sp.M, s.pol.decl)
-		if err != nil {
-			return nil, false
-		}
-		dec = d
 	}
 	g := sp.g
 	st := explicit.NewStoreFor(g.L, 1024)
 	buf := make([]uint64, g.L.W)
 	var layer, next []uint32
-	for _, x := range qs {
-		g.L.Pack(x, buf)
+	x := make(symbolic.State, len(sp.M.Vars))
+	var exp explicit.Expansion
+	for _, q := range qs {
+		g.L.Pack(q, buf)
 		id, added, err := st.Intern(buf)
 		if err != nil {
 			return nil, false
 		}
-		if added {
-			layer = append(layer, id)
+		if !added {
+			continue // taken for an earlier state of qs, without error
 		}
-	}
-	x := make(symbolic.State, len(sp.M.Vars))
-	var exp explicit.Expansion
-	for len(layer) > 0 {
-		if err := sp.m.ctx.Err(); err != nil {
-			return nil, false
-		}
-		failed := false
-		next = next[:0]
-		for _, id := range layer {
-			src := append(buf[:0], st.Get(id)...)
-			g.L.Unpack(src, x)
-			if g.Status(x) != explicit.Open {
-				continue
+		layer = append(layer[:0], id)
+		for len(layer) > 0 {
+			if err := sp.m.ctx.Err(); err != nil {
+				return nil, false
 			}
-			if err := g.Expand(src, x, &exp); err != nil {
-				failed = true
-				continue
-			}
-			if failed {
-				continue // this layer ends the search: no successors needed
-			}
-			pick := symbolic.NoLabel
-			if dec != nil && len(exp.Labels) > 0 {
-				l, err := dec.Decide(x, exp.App)
-				if err != nil {
-					return nil, false
-				}
-				pick = l
-			}
-			for _, grp := range exp.Groups {
-				if dec != nil && grp.Label != pick {
+			next = next[:0]
+			for _, id := range layer {
+				src := append(buf[:0], st.Get(id)...)
+				g.L.Unpack(src, x)
+				if g.Status(x) != explicit.Open {
 					continue
 				}
-				for i := grp.From; i < grp.To; i++ {
-					t, added, err := st.Intern(exp.Target(i))
+				if err := g.Expand(src, x, &exp); err != nil {
+					if sp.m.isFalse(sp.m.and(sp.states([]symbolic.State{x}), sp.errAll)) {
+						return nil, false
+					}
+					return err, true
+				}
+				pick := symbolic.NoLabel
+				if dec != nil && len(exp.Labels) > 0 {
+					l, err := dec.Decide(x, exp.App)
 					if err != nil {
 						return nil, false
 					}
-					if added {
-						next = append(next, t)
+					pick = l
+				}
+				for _, grp := range exp.Groups {
+					if dec != nil && grp.Label != pick {
+						continue
+					}
+					for i := grp.From; i < grp.To; i++ {
+						t, added, err := st.Intern(exp.Target(i))
+						if err != nil {
+							return nil, false
+						}
+						if added {
+							next = append(next, t)
+						}
 					}
 				}
+				if st.Len() > limit {
+					return nil, false
+				}
 			}
-			if st.Len() > explicitRegionStates {
-				return nil, false
-			}
+			layer, next = next, layer
 		}
-		if failed {
-			ss := make([]symbolic.State, len(layer))
-			for i, id := range layer {
-				ss[i] = make(symbolic.State, len(sp.M.Vars))
-				g.L.Unpack(st.Get(id), ss[i])
-			}
-			bad := sp.m.and(sp.states(ss), sp.errAll)
-			if sp.m.isFalse(bad) {
-				return nil, false
-			}
-			return sp.witnessError(sp.pick(bad), false, 0), true
-		}
-		layer, next = next, layer
 	}
 	return nil, true
 }

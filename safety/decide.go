@@ -66,6 +66,10 @@ func DecideStates(ctx context.Context, d Decider, out []StateDecision) error {
 			}
 			before, t1 := d.Stats().Expanded, time.Now()
 			ans, err := d.Decide(sctx, out[i].ID)
+			// Read before cancel, which sets it: a range error returned
+			// within the slice was taken for the slice's end, and the
+			// state asked again in every pass until the deadline.
+			sliceOver := sctx.Err() != nil
 			cancel()
 			out[i].Time += time.Since(t1)
 			out[i].Expanded += d.Stats().Expanded - before
@@ -74,8 +78,8 @@ func DecideStates(ctx context.Context, d Decider, out []StateDecision) error {
 				out[i].Verdict = Safe
 			case err == nil:
 				out[i].Verdict = Unsafe
-			case sctx.Err() == nil:
-				return err
+			case !sliceOver:
+				return earlierError(ctx, d, out, next, err)
 			default:
 				next = append(next, i)
 			}
@@ -87,6 +91,34 @@ func DecideStates(ctx context.Context, d Decider, out []StateDecision) error {
 		slice *= 2
 	}
 	return nil
+}
+
+// earlierError is DecideStates's answer when deciding a state failed
+// with err (a range or policy error of its scope, lang/spec.md "Range
+// errors") while the states of earlier (ascending indices into out) were
+// interrupted by their time slices: they are decided in order, without
+// slices, and the first one's error is the answer, as without a deadline
+// (where the states are asked in order and the first erring one ends the
+// run). Before, which error --starts --timeout reported depended on how
+// far a slice got. A stop before they are decided leaves err.
+func earlierError(ctx context.Context, d Decider, out []StateDecision, earlier []int, err error) error {
+	for _, i := range earlier {
+		before, t1 := d.Stats().Expanded, time.Now()
+		ans, e := d.Decide(ctx, out[i].ID)
+		out[i].Time += time.Since(t1)
+		out[i].Expanded += d.Stats().Expanded - before
+		switch {
+		case e == nil && ans:
+			out[i].Verdict = Safe
+		case e == nil:
+			out[i].Verdict = Unsafe
+		case ctx.Err() == nil:
+			return e
+		default:
+			return err
+		}
+	}
+	return err
 }
 
 // StartChunk is how many start states DecideStarts enumerates before

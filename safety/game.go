@@ -156,8 +156,9 @@ func newBase(sp *Space, r Radius, name string) base {
 // each) plus the pairs its facts prove not safe (value iteration, LRTDP
 // and LAO* prove one per increase of a state's value); iPI and nPI also
 // count each pair an iteration of the question visits again (an
-// iteration may mark one pair and walk many), so that their work on a
-// question, not only their memory, stays within the bound. A radius of
+// iteration may mark one pair and walk many), and tarjan-path each pair
+// it searches again (2^D times on the Fig. 1 family), so that their work
+// on a question, not only their memory, stays within the bound. A radius of
 // 10^6 on a model of 101 reachable states (among many more) reaches a
 // hundred million pairs and died out of memory; such a question is
 // refused with an error once the decider holds more than the bound, at
@@ -358,8 +359,8 @@ type scopeCheck struct {
 // number of deviations breadth first by steps, each layer in the order its
 // states were met; the first state whose expansion fails gives the error.
 // So every decider reports the same error for the same sequence of
-// questions (at radius 0 and inf the layers are propu-bdd's, which may
-// name another state of the same layer). A model that interval reasoning
+// questions (propu-bdd's explicit pass, bdd.Safety.explicitRegionError,
+// takes the states in the same order at radius 0 and inf). A model that interval reasoning
 // proves free of range errors (Space.rangeErrorFree, once per space) has
 // no scope to search. A scope found clean is
 // remembered per state with its budget (the scope of (s, b) contains that

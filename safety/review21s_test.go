@@ -17,6 +17,8 @@ import (
 // work proportional to the bound, here lowered to 2^16: at most 4 times
 // as many expansions and backups (at radius 30000 nPI expanded 511,793
 // pairs before its revisits counted; at the real bound, a billion).
+var pairsErr14 = regexp.MustCompile(`^radius [0-9]+: the search (holds|holds or revisits) more than 16384 \(state, remaining budget\) pairs \([0-9]+ states so far\); use a smaller radius or --radius inf$`)
+
 var pairsErr = regexp.MustCompile(`^radius [0-9]+: the search (holds|holds or revisits) more than 65536 \(state, remaining budget\) pairs \([0-9]+ states so far\); use a smaller radius or --radius inf$`)
 
 func TestReview21sWorkWithinBound(t *testing.T) {

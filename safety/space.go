@@ -36,12 +36,15 @@ type Space struct {
 	errFree int8 // NoRangeErrors of the model: 0 not known yet, 1 true, -1 false
 }
 
-// rangeErrorFree reports whether interval reasoning proves that the model
-// has no range error in any state (NoRangeErrors), computed once.
+// rangeErrorFree reports whether no state can fail to expand: interval
+// reasoning proves that the model has no range error in any state
+// (NoRangeErrors), and the tested policy, if any, never fails
+// (explicit.IsTotal: every kind vigil loads; a policy error is the answer
+// like a range error, lang/spec.md "Range errors"). Computed once.
 func (sp *Space) rangeErrorFree() bool {
 	if sp.errFree == 0 {
 		sp.errFree = -1
-		if NoRangeErrors(sp.G.M) {
+		if (sp.pol == nil || sp.pol.Total()) && NoRangeErrors(sp.G.M) {
 			sp.errFree = 1
 		}
 	}
@@ -130,7 +133,7 @@ func (sp *Space) Expand(id uint32) error {
 		if sp.pol != nil && len(x.Labels) > 0 {
 			l, err := sp.pol.Decide(id, sp.s, x.App)
 			if err != nil {
-				return fmt.Errorf("safety: the tested policy in %s: %w", sp.G.M.FormatState(sp.s), err)
+				return &PolicyError{State: append(symbolic.State(nil), sp.s...), Text: sp.G.M.FormatState(sp.s), Err: err}
 			}
 			pil = l
 		}
@@ -154,6 +157,21 @@ func (sp *Space) Expand(id uint32) error {
 	sp.expanded++
 	return nil
 }
+
+// PolicyError is the tested policy failing in a state of the model (a
+// policy error): like a range error, it is the answer to every question
+// whose scope holds the state (lang/spec.md, "Range errors").
+type PolicyError struct {
+	State symbolic.State
+	Text  string // the state as vigil prints it
+	Err   error
+}
+
+func (e *PolicyError) Error() string {
+	return fmt.Sprintf("safety: the tested policy in %s: %v", e.Text, e.Err)
+}
+
+func (e *PolicyError) Unwrap() error { return e.Err }
 
 // Groups returns the group range of an expanded state: groups first..end-1.
 func (sp *Space) Groups(id uint32) (first, end uint32) { return sp.first[id], sp.end[id] }

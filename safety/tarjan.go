@@ -44,6 +44,10 @@ type Tarjan struct {
 	stack   []tEntry
 	frames  []tFrame
 	counter int32
+	// tarjan-path: the pairs pushed, and at the start of this question
+	// the pushes and the records; the pushes of this question beyond its
+	// new records are its revisits, which the bound counts (see MaxPairs)
+	pushes, pushes0, size0 int64
 }
 
 // tRec is TarjanSafe's record of a pair (12 bytes).
@@ -82,6 +86,14 @@ func newTarjan(sp *Space, r Radius, name string, path bool) *Tarjan {
 	d := &Tarjan{base: newBase(sp, r, name), path: path}
 	d.pt = newPairTable[tRec](d.r)
 	d.held = d.pt.size
+	if path {
+		// Algorithm 1 searches a pair again each time it meets it off
+		// the path: on the Fig. 1 family at a finite radius its work
+		// grew as 2^D past the bound while its records stayed few. Its
+		// revisits count as iPI's and nPI's do.
+		d.again = func() int64 { return d.pushes - d.pushes0 - (d.pt.size() - d.size0) }
+		d.heldWhat = "holds or revisits"
+	}
 	return d
 }
 
@@ -102,6 +114,7 @@ func (d *Tarjan) Decide(ctx context.Context, id uint32) (bool, error) {
 		return ans, err
 	}
 	d.counter = 0
+	d.pushes0, d.size0 = d.pushes, d.pt.size()
 	ans, err := d.find(ctx, id, d.budget())
 	if err != nil {
 		d.popTo(0)
@@ -132,6 +145,7 @@ func (d *Tarjan) enter(ctx context.Context, s uint32, b int32) (res, pushed bool
 		return false, false, errTooDeep
 	}
 	d.counter++
+	d.pushes++
 	rp := &d.pt.rec[p]
 	rp.idx, rp.low = d.counter, d.counter
 	if d.path {

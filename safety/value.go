@@ -40,8 +40,8 @@ func newVBase(sp *Space, r Radius, name string) vbase {
 // graph of their values rather than budgets and may reach a state that
 // only more deviations than the radius allows lead to (a finite radius:
 // at radius inf every state they reach is in the scope). checkScope has
-// found the question's scope clean, so a range error met here is in such
-// a state: it is poisoned instead, J(s) = U_r, solved, with no fact
+// found the question's scope clean, so a range error (or a policy error,
+// PolicyError) met here is in such a state: it is poisoned instead, J(s) = U_r, solved, with no fact
 // recorded, which decides the question as if the state did not err (every
 // run through it has spent more than the radius already, so a strategy
 // within the radius never visits it). A value or fact that comes to rest
@@ -50,7 +50,8 @@ func newVBase(sp *Space, r Radius, name string) vbase {
 func (d *vbase) expandScoped(ctx context.Context, s uint32) (poisoned bool, err error) {
 	err = d.expand(ctx, s)
 	var re *explicit.RangeError
-	if err == nil || d.r < 0 || !errors.As(err, &re) {
+	var pe *PolicyError
+	if err == nil || d.r < 0 || !errors.As(err, &re) && !errors.As(err, &pe) {
 		return false, err
 	}
 	d.syncJ()

@@ -19,8 +19,14 @@ import (
 type CheckOptions struct {
 	// Limits bound each query; the zero value means DefaultLimits.
 	Limits Limits
-	// Context stops the checks early (queries then answer Unknown).
+	// Context stops the checks early: the query it interrupts answers
+	// Unknown, and CheckBounds asks no further query (Stopped).
 	Context context.Context
+	// First makes CheckBounds stop at the first query answered with a
+	// violation or left undecided (Stopped), for a caller that only asks
+	// whether the model is free of range errors: that answer is the same
+	// (both lists empty), with the work of one witness.
+	First bool
 }
 
 // DefaultLimits bound each query of CheckBounds and FindDeadlocks.
@@ -59,6 +65,10 @@ type Undecided struct {
 type BoundsResult struct {
 	Violations []BoundsViolation
 	Undecided  []Undecided
+	// Stopped reports that the check ended before asking every query
+	// (CheckOptions.First, or the context): the lists then hold what was
+	// found up to the stop, and they are not both empty.
+	Stopped bool
 }
 
 // properties returns the model's properties, or a single nil (no terminal
@@ -142,7 +152,9 @@ func (c *checker) check(t Term) (Result, symbolic.State, error) {
 
 // CheckBounds decides, for every property, command outcome and assigned
 // variable, whether the outcome can leave the variable's range from an
-// in-range non-terminal state in which the command's guard holds.
+// in-range non-terminal state in which the command's guard holds. With
+// opts.First it stops at the first query answered yes or left undecided,
+// and a stopped context ends it after the query it interrupts (Stopped).
 func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 	c, err := newChecker(m, opts)
 	if err != nil {
@@ -153,7 +165,8 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 	res := &BoundsResult{}
 	// ask decides the query whose formula term builds (within a mark of
 	// the context's terms); a witness must replay: value gives the
-	// outcome's value there and whether it is the error claimed.
+	// outcome's value there and whether it is the error claimed. It sets
+	// res.Stopped when no further query is to be asked.
 	ask := func(q Query, pos symbolic.Pos, term func() Term, value func(symbolic.State) (int, bool)) error {
 		mark := x.Mark()
 		defer x.Release(mark)
@@ -162,13 +175,20 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 		case err != nil:
 			return err
 		case r == Unknown:
-			res.Undecided = append(res.Undecided, Undecided{q, c.s.ReasonUnknown()})
+			why := c.s.ReasonUnknown()
+			if cerr := c.opts.Context.Err(); cerr != nil {
+				why = fmt.Sprintf("stopped: %v", context.Cause(c.opts.Context))
+				res.Stopped = true
+			}
+			res.Undecided = append(res.Undecided, Undecided{q, why})
+			res.Stopped = res.Stopped || c.opts.First
 		case r == Sat:
 			val, bad := value(st)
 			if !m.Commands[q.Command].Guard.Holds(st) || !bad {
 				return vigilerr.InternalAtf("smt", pos, "witness %s does not replay", m.FormatState(st))
 			}
 			res.Violations = append(res.Violations, BoundsViolation{q, st, val})
+			res.Stopped = c.opts.First
 		}
 		return nil
 	}
@@ -195,6 +215,9 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 					if err != nil {
 						return nil, err
 					}
+					if res.Stopped {
+						return res, nil
+					}
 				}
 				// the outcome's state-dependent probability
 				bad := cmd.Outcomes[oi].BadProb()
@@ -206,6 +229,9 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 				}, func(st symbolic.State) (int, bool) { return 0, bad.Holds(st) })
 				if err != nil {
 					return nil, err
+				}
+				if res.Stopped {
+					return res, nil
 				}
 			}
 		}

@@ -741,9 +741,9 @@ func badFactor(o *symbolic.Outcome, s []int) (string, bool) {
 }
 
 // noRangeErrors reports whether Z3 proves (smt.CheckBounds, every query
-// within 5 s) that no outcome of m leaves a variable's range or has a
-// probability outside [0, 1] in any in-range state where its command is
-// enabled. It is the checker's own proof, not the deciders' interval
+// within 5 s, stopping at the first witness or undecided query) that no
+// outcome of m leaves a variable's range or has a probability outside
+// [0, 1] in any in-range state where its command is enabled. It is the checker's own proof, not the deciders' interval
 // reasoning (safety.NoRangeErrors): false (search the scope) whenever Z3
 // finds a witness or leaves a query undecided.
 // The answer is kept per model (a loaded model is not changed), for the
@@ -752,7 +752,7 @@ func noRangeErrors(m *symbolic.Model) bool {
 	if free, ok := errFreeModels.Load(m); ok {
 		return free.(bool)
 	}
-	res, err := smt.CheckBounds(m, smt.CheckOptions{Limits: smt.Limits{Timeout: 5 * time.Second}})
+	res, err := smt.CheckBounds(m, smt.CheckOptions{Limits: smt.Limits{Timeout: 5 * time.Second}, First: true})
 	free := err == nil && len(res.Violations) == 0 && len(res.Undecided) == 0
 	errFreeModels.Store(m, free)
 	return free

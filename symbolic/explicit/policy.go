@@ -138,6 +138,40 @@ func Explain(d Decider, s symbolic.State, app []bool) (*Reason, error) {
 	return nil, nil
 }
 
+// Total is implemented by deciders that never fail on a state of their
+// model: compiled rules, and the policies of the kinds vigil loads (nn,
+// trees, rules, table), whose scores are defined on every state (a table
+// without the state's row, or rules where none fires, is stuck, not an
+// error). A decider that does not implement it, or answers false, may
+// fail (a policy error); the safety deciders then search each question's
+// scope before they decide (lang/spec.md, "Range errors").
+type Total interface{ Total() bool }
+
+// IsTotal reports whether d never fails (Total).
+func IsTotal(d Decider) bool {
+	t, ok := d.(Total)
+	return ok && t.Total()
+}
+
+// Total: a Cache never fails when its decider never does.
+func (c *Cache) Total() bool { return IsTotal(c.D) }
+
+// Total: compiled rules never fail.
+func (r *rulesDecider) Total() bool { return true }
+
+// Total: tables and rules never fail, nor do the nn and trees policies
+// (their scores are defined on every state of the model's size).
+func (d *policyDecider) Total() bool {
+	switch p := d.p.(type) {
+	case *symbolic.TablePolicy, *symbolic.RulesPolicy:
+		return true
+	case symbolic.Certifiable:
+		k := p.Params().Decl
+		return k != nil && (k.Kind == symbolic.KindNN || k.Kind == symbolic.KindTrees)
+	}
+	return false
+}
+
 // Cheap is implemented by deciders that are as fast to re-evaluate as to
 // look up (compiled rules); Search does not cache their decisions.
 type Cheap interface{ Cheap() bool }
