@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"time"
 
+	"vigil/internal/phrase"
 	"vigil/internal/vigilerr"
 	"vigil/symbolic"
 )
@@ -177,7 +178,7 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 		case r == Unknown:
 			why := c.s.ReasonUnknown()
 			if cerr := c.opts.Context.Err(); cerr != nil {
-				why = fmt.Sprintf("stopped: %v", context.Cause(c.opts.Context))
+				why = stopWhy(c.opts.Context)
 				res.Stopped = true
 			}
 			res.Undecided = append(res.Undecided, Undecided{q, why})
@@ -277,7 +278,12 @@ func FindDeadlocks(m *symbolic.Model, opts CheckOptions) (*DeadlockResult, error
 		case err != nil:
 			return nil, err
 		case r == Unknown:
-			res.Undecided = append(res.Undecided, Undecided{Query{Property: p}, c.s.ReasonUnknown()})
+			why := c.s.ReasonUnknown()
+			if cerr := c.opts.Context.Err(); cerr != nil {
+				res.Undecided = append(res.Undecided, Undecided{Query{Property: p}, stopWhy(c.opts.Context)})
+				return res, nil // ask no further property
+			}
+			res.Undecided = append(res.Undecided, Undecided{Query{Property: p}, why})
 		case r == Sat:
 			for i := range m.Commands {
 				if m.Commands[i].Guard.Holds(st) {
@@ -433,4 +439,14 @@ func StartSatisfiable(m *symbolic.Model, p *symbolic.Property, opts CheckOptions
 		return Unknown, nil, vigilerr.InternalAtf("smt", p.Start.Pos, "start witness %s does not replay", m.FormatState(st))
 	}
 	return r, st, nil
+}
+
+// stopWhy says why ctx stopped a query: "stopped by the timeout",
+// "interrupted", with the cause when the canceller gave one.
+func stopWhy(ctx context.Context) string {
+	why := phrase.Stopped(phrase.StopReason(ctx))
+	if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
+		why += " (" + cause.Error() + ")"
+	}
+	return why
 }

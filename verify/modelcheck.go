@@ -5,6 +5,7 @@ package verify
 // this file describes its answers.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -41,8 +42,8 @@ func (f Finding) String() string { return f.text }
 
 // BoundsFindings runs smt.CheckBounds and describes its answers. n counts
 // the violations; err is set when some query was undecided.
-func BoundsFindings(m *symbolic.Model) (fs []Finding, n int, err error) {
-	res, err := smt.CheckBounds(m, smt.CheckOptions{})
+func BoundsFindings(ctx context.Context, m *symbolic.Model) (fs []Finding, n int, err error) {
+	res, err := smt.CheckBounds(m, smt.CheckOptions{Context: ctx})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -81,7 +82,7 @@ func BoundsFindings(m *symbolic.Model) (fs []Finding, n int, err error) {
 		fs = append(fs, f)
 	}
 	if len(res.Undecided) > 0 {
-		err = fmt.Errorf("smt: %d range queries undecided (%s); the model may still have range errors", len(res.Undecided), res.Undecided[0].Reason)
+		err = fmt.Errorf("smt: %s undecided (%s); the model may still have range errors", queries(len(res.Undecided), "range"), res.Undecided[0].Reason)
 	}
 	ovs, oerr := smt.CheckOverflow(m, smt.CheckOptions{})
 	if oerr != nil && err == nil {
@@ -108,8 +109,8 @@ func BoundsFindings(m *symbolic.Model) (fs []Finding, n int, err error) {
 
 // DeadlockFindings runs smt.FindDeadlocks and describes its answers: one
 // witness per property with deadlocks.
-func DeadlockFindings(m *symbolic.Model) (fs []Finding, n int, err error) {
-	res, err := smt.FindDeadlocks(m, smt.CheckOptions{})
+func DeadlockFindings(ctx context.Context, m *symbolic.Model) (fs []Finding, n int, err error) {
+	res, err := smt.FindDeadlocks(m, smt.CheckOptions{Context: ctx})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -125,7 +126,7 @@ func DeadlockFindings(m *symbolic.Model) (fs []Finding, n int, err error) {
 		fs = append(fs, f)
 	}
 	if len(res.Undecided) > 0 {
-		err = fmt.Errorf("smt: %d deadlock queries undecided (%s)", len(res.Undecided), res.Undecided[0].Reason)
+		err = fmt.Errorf("smt: %s undecided (%s)", queries(len(res.Undecided), "deadlock"), res.Undecided[0].Reason)
 	}
 	return fs, len(res.Deadlocks), err
 }
@@ -210,4 +211,12 @@ func smtWhere(m *symbolic.Model, pos symbolic.Pos) string {
 		}
 	}
 	return strings.TrimSpace("model " + m.Name)
+}
+
+// queries counts n queries of a kind: "1 range query", "2 range queries".
+func queries(n int, kind string) string {
+	if n == 1 {
+		return "1 " + kind + " query"
+	}
+	return fmt.Sprintf("%d %s queries", n, kind)
 }

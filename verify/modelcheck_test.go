@@ -1,6 +1,7 @@
 package verify_test
 
 import (
+	"context"
 	"testing"
 
 	"vigil/lang"
@@ -15,7 +16,7 @@ func TestBoundsFindings(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Render())
 	}
-	fs, n, err := verify.BoundsFindings(m)
+	fs, n, err := verify.BoundsFindings(context.Background(), m)
 	if err != nil || n != 1 {
 		t.Fatalf("BoundsFindings = %v, %d, %v; want one violation", fs, n, err)
 	}
@@ -26,7 +27,7 @@ func TestBoundsFindings(t *testing.T) {
 	if want := "m.spec:3:8: error: range: action up, outcome 1 sets x' = 4, outside 0..3, in state x=3 (property p)"; f.String() != want {
 		t.Errorf("text %q, want %q", f.String(), want)
 	}
-	ds, n, err := verify.DeadlockFindings(m)
+	ds, n, err := verify.DeadlockFindings(context.Background(), m)
 	if err != nil || n != 0 || len(ds) != 0 {
 		t.Errorf("DeadlockFindings = %v, %d, %v; want none (up is applicable everywhere)", ds, n, err)
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"vigil/internal/cli"
+	"vigil/internal/phrase"
 	"vigil/lang"
 	"vigil/verify"
 )
@@ -43,6 +45,7 @@ func runCheck(e *cli.Env, args []string) int {
 	fs.Var(defs, "D", "override a constant: -D `NAME=VALUE` (repeatable)")
 	plaja := addPlajaFlags(fs)
 	polName := fs.String("policy", "", "with --policy-file: the declared learned policy whose inputs and outputs the file takes")
+	timeout := cli.TimeoutFlag(fs)
 	files, ok := cli.ParseFlags(fs, args)
 	if !ok {
 		return cli.ExitUsage
@@ -50,9 +53,21 @@ func runCheck(e *cli.Env, args []string) int {
 	if len(files) == 0 {
 		return e.Fail(cli.ExitUsage, "vigil check: no files given\nusage: %s", c.Usage)
 	}
+	// --bounds and --deadlocks ask Z3, which Ctrl-C, SIGTERM and --timeout
+	// interrupt: the file being checked reports the query stopped, later
+	// files are not checked, and the exit code is 4 (unknown).
+	ctx := context.Background()
+	if *bounds || *deadlocks {
+		var cancel context.CancelFunc
+		ctx, cancel = cli.RunContext(*timeout)
+		defer cancel()
+	}
 	status := cli.ExitOK
 	var results []checkResult
 	for _, f := range files {
+		if ctx.Err() != nil {
+			break
+		}
 		m, diags := lang.LoadFile(f, lang.Options{Defines: defs, OverflowWarnings: true})
 		if m != nil {
 			// --start/--unsafe/--policy-file add a property and a policy,
@@ -87,7 +102,7 @@ func runCheck(e *cli.Env, args []string) int {
 		}
 		if m != nil && *bounds {
 			// --bounds: violations are errors, an undecided query fails the check.
-			fs, n, err := verify.BoundsFindings(m)
+			fs, n, err := verify.BoundsFindings(ctx, m)
 			if n > 0 || err != nil {
 				status, r.OK = cli.ExitError, false
 				if !*jsonOut {
@@ -100,13 +115,20 @@ func runCheck(e *cli.Env, args []string) int {
 		}
 		if m != nil && *deadlocks {
 			// --deadlocks: warnings only.
-			fs, n, err := verify.DeadlockFindings(m)
+			fs, n, err := verify.DeadlockFindings(ctx, m)
 			if !smtResult(e, f, "deadlocks", fs, err, *jsonOut, &r) && n == 0 {
 				fmt.Fprintf(e.Stdout, "%s: deadlocks: none (proved with Z3)\n", f)
 			}
 		}
 		if *jsonOut {
 			results = append(results, r)
+		}
+	}
+	if ctx.Err() != nil {
+		status = cli.ExitUnknown
+		fmt.Fprintf(e.Stderr, "vigil check: unknown: %s before every query was answered\n", phrase.Stopped(phrase.StopReason(ctx)))
+		if !*jsonOut {
+			return status
 		}
 	}
 	if *jsonOut {

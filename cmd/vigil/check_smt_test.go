@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -25,11 +26,11 @@ func TestCheckSMTSpecs(t *testing.T) {
 			if m == nil {
 				t.Fatalf("load: %s", diags.Render())
 			}
-			fb, nb, err := verify.BoundsFindings(m)
+			fb, nb, err := verify.BoundsFindings(context.Background(), m)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fd, nd, err := verify.DeadlockFindings(m)
+			fd, nd, err := verify.DeadlockFindings(context.Background(), m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +79,7 @@ func TestCheckSMTBroken(t *testing.T) {
 	}
 	var out bytes.Buffer
 	e := &cli.Env{Stdout: &out, Stderr: &out}
-	fs, n, err := verify.BoundsFindings(m)
+	fs, n, err := verify.BoundsFindings(context.Background(), m)
 	smtResult(e, path, "bounds", fs, err, false, &checkResult{})
 	if err != nil || n != 2 {
 		t.Fatalf("checkBounds = %d, %v, want 2 violations\n%s", n, err, out.String())
