@@ -460,6 +460,13 @@ func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 	}
 	if len(o.ProbFactors) == 1 {
 		f := o.ProbFactors[0]
+		if f.ZeroSum {
+			// an edge whose destinations all have probability 0 here
+			// (a probability error where enabled): written as one
+			// destination of probability 0, which a JANI reader takes
+			// the same way
+			return 0, nil
+		}
 		return obj{"op": "/", "left": x.expr(f.Num), "right": x.expr(f.Den)}, nil
 	}
 	lo, hi := make([]int, len(x.m.Vars)), make([]int, len(x.m.Vars))
