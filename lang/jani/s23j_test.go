@@ -255,3 +255,21 @@ func TestS23jExportProductRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestS23jLargeConstant: a constant beside a variable beyond vigil's
+// integer literals (x + 2*10^12) was refused with "constant ... is too
+// large for vigil's integer arithmetic", which says neither the limit
+// nor what to do; the message says both now.
+func TestS23jLargeConstant(t *testing.T) {
+	src := `{"jani-version": 1, "name": "m", "type": "mdp",
+ "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 3}, "initial-value": 0}],
+ "automata": [{"name": "a", "locations": [{"name": "l"}], "initial-locations": ["l"],
+   "edges": [{"location": "l", "guard": {"exp": {"op": "<", "left": {"op": "+", "left": "x", "right": 2000000000000}, "right": 3}},
+     "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": {"op": "+", "left": "x", "right": 1}}]}]}]}],
+ "system": {"elements": [{"automaton": "a"}]}, "properties": []}`
+	_, _, err := jani.Decode("m.jani", []byte(src), nil)
+	want := "m.jani#automata[0].edges[0].guard.exp.left:4:69: constant 2000000000000 is used beside a variable, where vigil keeps integers within ±2^40 and denominators within 2^30"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "write the expression with smaller constants, or scale the variables") || strings.Contains(err.Error(), "too large") {
+		t.Errorf("got %v, want %s ... and what to do", err, want)
+	}
+}
