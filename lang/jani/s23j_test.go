@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -271,5 +272,80 @@ func TestS23jLargeConstant(t *testing.T) {
 	want := "m.jani#automata[0].edges[0].guard.exp.left:4:69: constant 2000000000000 is used beside a variable, where vigil keeps integers within ±2^40 and denominators within 2^30"
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "write the expression with smaller constants, or scale the variables") || strings.Contains(err.Error(), "too large") {
 		t.Errorf("got %v, want %s ... and what to do", err, want)
+	}
+}
+
+// s23jDiff is a JANI model of two automata synchronising on a: m's edge,
+// enabled where x >= y, has the destinations (x-y)/3 (counting y up) and
+// (3-x+y)/3; n's has (y+1)/4 and (3-y)/4 when bad is false, else
+// (x-y)/2 and (2-x+y)/2, which is 3/2 at x=3, y=0.
+func s23jDiff(bad bool) string {
+	n1, n2 := `{"op": "/", "left": {"op": "+", "left": "y", "right": 1}, "right": 4}`, `{"op": "/", "left": {"op": "-", "left": 3, "right": "y"}, "right": 4}`
+	if bad {
+		n1, n2 = `{"op": "/", "left": {"op": "-", "left": "x", "right": "y"}, "right": 2}`, `{"op": "/", "left": {"op": "+", "left": {"op": "-", "left": 2, "right": "x"}, "right": "y"}, "right": 2}`
+	}
+	return `{"jani-version": 1, "name": "d", "type": "mdp",
+ "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 3}, "initial-value": 3},
+               {"name": "y", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 3}, "initial-value": 0}],
+ "actions": [{"name": "a"}],
+ "automata": [
+  {"name": "m", "locations": [{"name": "l"}], "initial-locations": ["l"],
+   "edges": [{"location": "l", "action": "a", "guard": {"exp": {"op": "≥", "left": "x", "right": "y"}}, "destinations": [
+      {"location": "l", "probability": {"exp": {"op": "/", "left": {"op": "-", "left": "x", "right": "y"}, "right": 3}}, "assignments": [{"ref": "y", "value": {"op": "min", "left": {"op": "+", "left": "y", "right": 1}, "right": 3}}]},
+      {"location": "l", "probability": {"exp": {"op": "/", "left": {"op": "+", "left": {"op": "-", "left": 3, "right": "x"}, "right": "y"}, "right": 3}}}]}]},
+  {"name": "n", "locations": [{"name": "l"}], "initial-locations": ["l"],
+   "edges": [{"location": "l", "action": "a", "destinations": [
+      {"location": "l", "probability": {"exp": ` + n1 + `}},
+      {"location": "l", "probability": {"exp": ` + n2 + `}}]}]}],
+ "system": {"elements": [{"automaton": "m"}, {"automaton": "n"}], "syncs": [{"synchronise": ["a", "a"], "result": "a"}]},
+ "properties": [{"name": "p", "expression": {"op": "filter", "fun": "max", "states": {"op": "initial"}, "values": {"op": "Pmax", "exp": {"op": "F", "exp": {"op": "=", "left": "y", "right": 3}}}}}]}`
+}
+
+// TestS23jExportExactFactors: the export writes a product of
+// state-dependent probabilities only where no factor can leave [0, 1]
+// where the command is enabled. Interval evaluation cannot show it for
+// (x-y)/3 under x >= y (x-y ranges over -3..3 in the box), and the export
+// refused the model; Z3 decides it exactly now, so the model is exported
+// and reads back with the same distributions. A factor that really
+// leaves [0, 1] ((x-y)/2 at x=3, y=0) is still refused, naming the
+// destination, the factor and Z3's witness state.
+func TestS23jExportExactFactors(t *testing.T) {
+	m, _, err := jani.Decode("d.jani", []byte(s23jDiff(false)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := jani.Export(&b, m, m.Property("p"), nil); err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	back, _, err := jani.Decode("back.jani", []byte(b.String()), nil)
+	if err != nil {
+		t.Fatalf("the exported file does not read back: %v", err)
+	}
+	gb, err := explicit.New(back, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, err := explicit.New(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for x := range 4 {
+		for y := range x + 1 {
+			s := symbolic.State{x, y}
+			if got, want := s23jDist(t, gb, s), s23jDist(t, gm, s); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("x=%d y=%d: read back %v, want %v", x, y, got, want)
+			}
+		}
+	}
+
+	m, _, err = jani.Decode("d.jani", []byte(s23jDiff(true)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	err = jani.Export(&b, m, m.Property("p"), nil)
+	if err == nil || !regexp.MustCompile(`^jani: d.jani#automata\[0\].edges\[0\].destinations\[\d\]:\d+:\d+: outcome \d of action a has a probability that is a product of 2 factors \(of synchronised JANI edges\), and factor \d \(d.jani#automata\[1\].edges\[0\].destinations\[\d\]:\d+:\d+\), \(.*\)/\(2\), is (3/2|-1/2), outside \[0, 1\], in state x=\d y=\d, where the command is enabled; `).MatchString(err.Error()) {
+		t.Errorf("export: %v, want the factor outside [0, 1] with a witness", err)
 	}
 }
