@@ -344,6 +344,13 @@ type Query struct {
 	// "values"); "" for a property without a filter (the largest value
 	// over the initial states for Pmax, the smallest for Pmin).
 	Filter string
+	// FilterStates, when not nil, is the filter's "states" where it is
+	// not {"op": "initial"}: Filter reduces the values in the reachable
+	// states where it holds (as Storm reads such a filter), not in the
+	// initial ones. Only vigil prob reads it; FilterText is it as
+	// written, for messages.
+	FilterStates *Cond
+	FilterText   string
 }
 
 // Rat is a non-negative or signed rational number p/q with q > 0 when set.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -347,5 +348,108 @@ func TestS23jExportExactFactors(t *testing.T) {
 	err = jani.Export(&b, m, m.Property("p"), nil)
 	if err == nil || !regexp.MustCompile(`^jani: d.jani#automata\[0\].edges\[0\].destinations\[\d\]:\d+:\d+: outcome \d of action a has a probability that is a product of 2 factors \(of synchronised JANI edges\), and factor \d \(d.jani#automata\[1\].edges\[0\].destinations\[\d\]:\d+:\d+\), \(.*\)/\(2\), is (3/2|-1/2), outside \[0, 1\], in state x=\d y=\d, where the command is enabled; `).MatchString(err.Error()) {
 		t.Errorf("export: %v, want the factor outside [0, 1] with a witness", err)
+	}
+}
+
+// s23jFilterModel: from x=0, step (while x < 3 and not bad) goes to x+1
+// or sets bad, each with probability 1/2, so P(F x=3) is (1/2)^(3-x)
+// where bad is false and 0 where it is true. filter is a property
+// expression.
+func s23jFilterModel(props string) string {
+	return `{"jani-version": 1, "name": "f", "type": "mdp",
+ "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 3}, "initial-value": 0},
+               {"name": "bad", "type": "bool", "initial-value": false}],
+ "actions": [{"name": "step"}],
+ "automata": [{"name": "m", "locations": [{"name": "l"}], "initial-locations": ["l"],
+   "edges": [{"location": "l", "action": "step", "guard": {"exp": {"op": "∧", "left": {"op": "<", "left": "x", "right": 3}, "right": {"op": "¬", "exp": "bad"}}}, "destinations": [
+      {"location": "l", "probability": {"exp": 0.5}, "assignments": [{"ref": "x", "value": {"op": "+", "left": "x", "right": 1}}]},
+      {"location": "l", "probability": {"exp": 0.5}, "assignments": [{"ref": "bad", "value": true}]}]}]}],
+ "system": {"elements": [{"automaton": "m"}]},
+ "properties": [` + props + `]}`
+}
+
+// TestS23jFilterStates: a JANI filter over a state formula (not the
+// initial states) was not imported ("property not imported"); Storm
+// reduces the values of the reachable states where the formula holds.
+// vigil prob does the same now, for every filter function it computes
+// over the initial states. Reachable with x >= 1: x=1,2,3 without bad
+// (1/4, 1/2, 1) and x=1,2 with bad (0, 0).
+func TestS23jFilterStates(t *testing.T) {
+	reach := `{"op": "Pmax", "exp": {"op": "F", "exp": {"op": "=", "left": "x", "right": 3}}}`
+	geq1 := `{"op": "≥", "left": "x", "right": 1}`
+	prop := func(name, fun, values, states string) string {
+		return `{"name": "` + name + `", "expression": {"op": "filter", "fun": "` + fun + `", "states": ` + states + `, "values": ` + values + `}}`
+	}
+	atLeast := func(b string) string { return `{"op": "≥", "left": ` + reach + `, "right": ` + b + `}` }
+	props := []string{
+		prop("lo", "min", reach, geq1),
+		prop("hi", "max", reach, geq1),
+		prop("sum", "sum", reach, geq1),
+		prop("avg", "avg", reach, geq1),
+		prop("count", "count", atLeast("0.5"), geq1),
+		prop("all", "∀", atLeast("0.25"), geq1),
+		prop("some", "∃", atLeast("0.75"), geq1),
+		prop("good", "min", reach, `{"op": "∧", "left": `+geq1+`, "right": {"op": "¬", "exp": "bad"}}`),
+		prop("none", "min", reach, `{"op": ">", "left": "x", "right": 3}`),
+		prop("values", "values", reach, geq1),
+	}
+	want := map[string]string{"lo": "0", "hi": "1", "sum": "7/4", "avg": "7/20", "count": "2", "all": "false", "some": "true", "good": "1/4"}
+	m, notes, err := jani.Decode("f.jani", []byte(s23jFilterModel(strings.Join(props, ",\n"))), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range notes {
+		if strings.Contains(fmt.Sprint(n), "not imported") {
+			t.Errorf("note: %v", n)
+		}
+	}
+	ctx := context.Background()
+	for _, p := range m.Properties {
+		if strings.HasSuffix(p.Name, "_avoid") {
+			continue
+		}
+		g, err := explicit.New(m, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm, err := prob.Build(ctx, g, prob.Options{Exact: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := prob.PropertyQuery(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		a, err := prob.Ask(ctx, pm, q, prob.SolveOptions{Method: prob.Exact})
+		switch p.Name {
+		case "none":
+			if err == nil || !strings.Contains(err.Error(), "property none: no reachable state satisfies its filter's states (x > 3)") {
+				t.Errorf("none: %v, want the empty filter refused", err)
+			}
+			continue
+		case "values":
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, v := range a.Values {
+				got = append(got, m.FormatState(pm.StateOf(v.State))+": "+v.Exact.RatString())
+			}
+			sort.Strings(got)
+			if w := "[x=1 bad=false: 1/4 x=1 bad=true: 0 x=2 bad=false: 1/2 x=2 bad=true: 0 x=3 bad=false: 1]"; fmt.Sprint(got) != w {
+				t.Errorf("values: %v, want %s", got, w)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		got := a.Holds
+		if got == "" {
+			got = a.Exact.RatString()
+		}
+		if got != want[p.Name] {
+			t.Errorf("%s (%s): %s, want %s", p.Name, q, got, want[p.Name])
+		}
 	}
 }
