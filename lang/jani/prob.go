@@ -217,6 +217,14 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 	if len(dep) > maxSplit {
 		ml.note(at, "more than %d state-dependent probabilities in one transition: its outcomes are kept in every state", maxSplit)
 		ml.m.Commands = append(ml.m.Commands, cmd)
+		if len(dep) == len(cmd.Outcomes) {
+			// where all are 0, a probability error all the same
+			dead := []*symbolic.Cond{cmd.Guard}
+			for _, i := range dep {
+				dead = append(dead, symbolic.Not(live[i]))
+			}
+			ml.m.Commands = append(ml.m.Commands, zeroSum(cmd, symbolic.And(dead...)))
+		}
 		return
 	}
 	for mask := 0; mask < 1<<len(dep); mask++ {

@@ -453,3 +453,37 @@ func TestS23jFilterStates(t *testing.T) {
 		}
 	}
 }
+
+// TestS23jZeroSumUnsplit: an edge with more than maxSplit (8)
+// state-dependent destinations keeps its outcomes in every state (a
+// note says so); where all are 0 it has a probability error all the
+// same: nine destinations x/18 at x = 0.
+func TestS23jZeroSumUnsplit(t *testing.T) {
+	var dests []string
+	for range 9 {
+		dests = append(dests, `{"location": "l", "probability": {"exp": {"op": "/", "left": "x", "right": 18}}, "assignments": [{"ref": "x", "value": 2}]}`)
+	}
+	src := `{"jani-version": 1, "name": "u", "type": "mdp",
+ "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 2}, "initial-value": 0}],
+ "actions": [{"name": "a"}],
+ "automata": [{"name": "m", "locations": [{"name": "l"}], "initial-locations": ["l"],
+   "edges": [{"location": "l", "action": "a", "destinations": [` + strings.Join(dests, ",\n") + `]}]}],
+ "system": {"elements": [{"automaton": "m"}], "syncs": [{"synchronise": ["a"], "result": "a"}]}}`
+	m, notes, err := jani.Decode("u.jani", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fmt.Sprint(notes), "more than 8 state-dependent probabilities") {
+		t.Errorf("notes %v", notes)
+	}
+	g, err := explicit.New(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.ErrorAt(symbolic.State{0}, nil); err == nil || !strings.Contains(err.Error(), "probability error: action a: the probabilities of all its destinations are 0 in state x=0") {
+		t.Errorf("x=0: %v, want the sum 0", err)
+	}
+	if err := g.ErrorAt(symbolic.State{2}, nil); err != nil {
+		t.Errorf("x=2: %v", err)
+	}
+}
