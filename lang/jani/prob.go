@@ -223,7 +223,9 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 			for _, i := range dep {
 				dead = append(dead, symbolic.Not(live[i]))
 			}
-			ml.m.Commands = append(ml.m.Commands, zeroSum(cmd, symbolic.And(dead...)))
+			if g := symbolic.And(dead...); !ml.never(g) {
+				ml.m.Commands = append(ml.m.Commands, zeroSum(cmd, g))
+			}
 		}
 		return
 	}
@@ -252,6 +254,11 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 		if len(c.Outcomes) == 0 {
 			// every destination has probability 0 here: no
 			// distribution, a probability error where it is enabled
+			// (no command where the guard's bounds on single variables
+			// show it never holds, as x == 1 does for x*3/2 == 0)
+			if ml.never(c.Guard) {
+				continue
+			}
 			c = zeroSum(cmd, c.Guard)
 		}
 		ml.m.Commands = append(ml.m.Commands, c)
@@ -276,4 +283,60 @@ func zeroSum(cmd symbolic.Command, guard *symbolic.Cond) symbolic.Command {
 		Pos:         cmd.Pos,
 	}}
 	return cmd
+}
+
+// never reports whether interval evaluation shows that c holds in no
+// state within the variables' ranges, once those ranges are narrowed by
+// c's conjuncts that bound one variable by a constant (x == 1, x < 3, a
+// Boolean b or !b). False means "not shown".
+func (ml *modelLoader) never(c *symbolic.Cond) bool {
+	vars := ml.m.Vars
+	lo, hi := make([]int, len(vars)), make([]int, len(vars))
+	for i, v := range vars {
+		lo[i], hi[i] = v.Lo, v.Hi
+	}
+	var conj func(c *symbolic.Cond)
+	conj = func(c *symbolic.Cond) {
+		switch c.Op {
+		case symbolic.CAnd:
+			for _, a := range c.Args {
+				conj(a)
+			}
+		case symbolic.CVar:
+			lo[c.Var] = max(lo[c.Var], 1)
+		case symbolic.CNot:
+			if a := c.Args[0]; a.Op == symbolic.CVar {
+				hi[a.Var] = min(hi[a.Var], 0)
+			}
+		case symbolic.CCmp:
+			l, r, op := c.L, c.R, c.Cmp
+			if l.Op == symbolic.OpConst && r.Op == symbolic.OpVar {
+				l, r = r, l
+				op = map[symbolic.CmpOp]symbolic.CmpOp{symbolic.Eq: symbolic.Eq, symbolic.Ne: symbolic.Ne, symbolic.Lt: symbolic.Gt, symbolic.Le: symbolic.Ge, symbolic.Gt: symbolic.Lt, symbolic.Ge: symbolic.Le}[op]
+			}
+			if l.Op != symbolic.OpVar || r.Op != symbolic.OpConst {
+				return
+			}
+			v, k := l.Var, r.K
+			switch op {
+			case symbolic.Eq:
+				lo[v], hi[v] = max(lo[v], k), min(hi[v], k)
+			case symbolic.Lt:
+				hi[v] = min(hi[v], k-1)
+			case symbolic.Le:
+				hi[v] = min(hi[v], k)
+			case symbolic.Gt:
+				lo[v] = max(lo[v], k+1)
+			case symbolic.Ge:
+				lo[v] = max(lo[v], k)
+			}
+		}
+	}
+	conj(c)
+	for i := range lo {
+		if lo[i] > hi[i] {
+			return true
+		}
+	}
+	return symbolic.CondBox(c, lo, hi) == symbolic.BoxFalse
 }

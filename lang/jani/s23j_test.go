@@ -487,3 +487,29 @@ func TestS23jZeroSumUnsplit(t *testing.T) {
 		t.Errorf("x=2: %v", err)
 	}
 }
+
+// TestS23jZeroSumNever: where the guard's bounds show that the
+// destinations cannot all be 0 (x == 1 for 3x/2 and 1 - 3x/2), no
+// command for the sum 0 is added: the model (and the hash a certificate
+// of it names) is as before.
+func TestS23jZeroSumNever(t *testing.T) {
+	src := `{"jani-version": 1, "name": "sp", "type": "mdp",
+ "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 2}, "initial-value": 0}],
+ "actions": [{"name": "a"}],
+ "automata": [{"name": "m", "locations": [{"name": "l"}], "initial-locations": ["l"],
+   "edges": [{"location": "l", "action": "a", "guard": {"exp": {"op": "=", "left": "x", "right": 1}}, "destinations": [
+        {"location": "l", "probability": {"exp": {"op": "/", "left": {"op": "*", "left": "x", "right": 3}, "right": 2}}, "assignments": [{"ref": "x", "value": 2}]},
+        {"location": "l", "probability": {"exp": {"op": "-", "left": 1, "right": {"op": "/", "left": {"op": "*", "left": "x", "right": 3}, "right": 2}}}, "assignments": [{"ref": "x", "value": 0}]}]}]}],
+ "system": {"elements": [{"automaton": "m"}]}}`
+	m, _, err := jani.Decode("sp.jani", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range m.Commands {
+		for _, o := range c.Outcomes {
+			if len(o.ProbFactors) == 1 && o.ProbFactors[0].ZeroSum {
+				t.Errorf("a command for the sum 0 under %s", m.CondString(c.Guard))
+			}
+		}
+	}
+}
