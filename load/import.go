@@ -70,6 +70,18 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 	if !opts.Goals {
 		m.Properties = nil
 	}
+	// A property filtered over a state formula is no .spec property (a
+	// .spec property is checked from its start states): only vigil prob
+	// on the .jani file computes it.
+	kept := m.Properties[:0:0]
+	for _, p := range m.Properties {
+		if FilterStatesError(p) != nil {
+			im.Notes = append(im.Notes, Message{Text: fmt.Sprintf("property %s is not written to the .spec: its filter is over the states %s, which a .spec property (checked from its start states) cannot say; vigil prob on the .jani file computes it", p.Name, p.Query.FilterText)})
+			continue
+		}
+		kept = append(kept, p)
+	}
+	m.Properties = kept
 	if pos, ok := jani.NonLinear(m); ok {
 		return im, symbolic.ErrorAt(pos, "a product of two variables; .spec is linear and cannot express it: run vigil on the .jani file itself (the explicit and BDD engines evaluate it)")
 	}
@@ -188,7 +200,9 @@ func queryText(m *symbolic.Model, p *symbolic.Property) string {
 	s := fmt.Sprintf("%s [%s]", op, path)
 	// The filter function over the initial states, unless it is the one
 	// a property without a filter has (the largest Pmax, the smallest Pmin).
-	if q.Filter != "" && !(q.Op == "Pmax" && q.Filter == "max") && !(q.Op == "Pmin" && q.Filter == "min") {
+	if q.FilterStates != nil {
+		s = fmt.Sprintf("filter(%s, %s, %s)", q.Filter, s, q.FilterText)
+	} else if q.Filter != "" && !(q.Op == "Pmax" && q.Filter == "max") && !(q.Op == "Pmin" && q.Filter == "min") {
 		s = fmt.Sprintf("filter(%s, %s, initial)", q.Filter, s)
 	}
 	return s

@@ -80,6 +80,13 @@ type Options struct {
 	// (Files.ArgMax, --argmax, overrides how the selected policy reads its
 	// arg-max: ApplyArgMax.)
 	ReadsPredicates bool
+	// ReadsFilterStates lets the command (vigil prob) select a JANI
+	// property whose filter is over a state formula (Query.FilterStates):
+	// it reduces the values of the reachable states where the formula
+	// holds. Every other command checks a property from its start
+	// states, which would answer another question (review19d: a wrong
+	// safe), so Load refuses such a property for them (FilterStatesError).
+	ReadsFilterStates bool
 	// Context, when set, stops the loading once it is done (Ctrl-C): Load
 	// then fails with an error that wraps ErrInterrupted.
 	Context context.Context
@@ -154,8 +161,13 @@ func Load(path string, opts Options) (*Loaded, error) {
 	if err != nil {
 		return l, err
 	}
-	if l.Property, err = SelectProperty(m, prop, opts.PropertyRequired); err != nil {
+	if l.Property, err = m.SelectProperty(prop, opts.PropertyRequired); err != nil {
 		return l, err
+	}
+	if !opts.ReadsFilterStates {
+		if err := FilterStatesError(l.Property); err != nil {
+			return l, err
+		}
 	}
 	if pol == "" && opts.PolicyFile == "" {
 		pa, msgs, err := AttachModelPA(m, path, l.Property)
@@ -351,7 +363,21 @@ type NameError = symbolic.NameError
 // whole model (nothing terminal), as Storm builds it. The error is a
 // *NameError.
 func SelectProperty(m *symbolic.Model, name string, required bool) (*symbolic.Property, error) {
-	return m.SelectProperty(name, required)
+	p, err := m.SelectProperty(name, required)
+	if err == nil {
+		err = FilterStatesError(p)
+	}
+	return p, err
+}
+
+// FilterStatesError refuses p when it is a JANI property filtered over a
+// state formula (Query.FilterStates): only vigil prob computes it (Load's
+// ReadsFilterStates); nil otherwise.
+func FilterStatesError(p *symbolic.Property) error {
+	if p == nil || p.Query == nil || p.Query.FilterStates == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: property %s has a filter over the states %s (the reachable states where that holds, as Storm reads it), which only vigil prob computes; this command checks a property from its start states, which is another question: use vigil prob, or give those states as a start condition (vigil import --start)", p.Pos, p.Name, p.Query.FilterText)
 }
 
 // SelectPolicy is symbolic.Model.SelectPolicy: the policy called name;

@@ -416,6 +416,9 @@ func (d *dists) at(ci int, s symbolic.State, dst []*big.Rat) ([]*big.Rat, error)
 		}
 		// the exact product of its factors, each in [0, 1]
 		p, bad := o.ProbAt(s)
+		if bad >= 0 && o.ProbFactors[bad].ZeroSum {
+			return nil, fmt.Errorf("prob: %s: the probabilities of all destinations of action %s are 0 in state %s, where it is enabled: they sum to 0, not 1 (JANI requires a distribution)", o.Pos, d.m.Labels[c.Label].Name, d.m.FormatState(s))
+		}
 		if bad >= 0 {
 			n, den := o.ProbFactors[bad].At(s)
 			val := "undefined (division by zero)"

@@ -140,6 +140,11 @@ type Query struct {
 	// Filter is the JANI filter function over the start states (filter.go);
 	// "": the largest value for Pmax, the smallest for Pmin.
 	Filter string
+	// FilterStates, when not nil, is the filter's states: the reachable
+	// states where it holds (as Storm reads a filter over a state
+	// formula), written FilterText; nil: the start states.
+	FilterStates *symbolic.Cond
+	FilterText   string
 	// Where is the position of the property (for errors), "" when unknown.
 	Where string
 }
@@ -170,7 +175,11 @@ func (q Query) String() string {
 		s = fmt.Sprintf("%s%s%g [%s]", op, q.Cmp, q.Bound, what)
 	}
 	if q.Filter != "" {
-		s = fmt.Sprintf("filter(%s, %s, initial)", q.Filter, s)
+		states := "initial"
+		if q.FilterStates != nil {
+			states = q.FilterText
+		}
+		s = fmt.Sprintf("filter(%s, %s, %s)", q.Filter, s, states)
 	}
 	return s
 }
@@ -184,7 +193,7 @@ func PropertyQuery(p *symbolic.Property) (Query, error) {
 	if p.Query == nil {
 		return Query{}, fmt.Errorf("prob: %s: property %s is not a probability of the model file (P=?, Pmax=?, Pmin=?); vigil prob computes Pr(reach unsafe) and Pr(reach goal) for it", p.Pos, p.Name)
 	}
-	q := Query{Name: p.Name, Cmp: p.Query.Cmp, Bound: p.Query.Bound, Filter: p.Query.Filter}
+	q := Query{Name: p.Name, Cmp: p.Query.Cmp, Bound: p.Query.Bound, Filter: p.Query.Filter, FilterStates: p.Query.FilterStates, FilterText: p.Query.FilterText}
 	if r, ok := new(big.Rat).SetString(p.Query.BoundText); ok {
 		q.BoundExact = r
 	}
@@ -237,11 +246,31 @@ type Answer struct {
 	// (Value as without a filter; Values has each); "" without a filter.
 	Extreme string
 	Values  []StateAnswer // filter "values": the answer in each start state
+	// Filtered is the filter's states where Query.FilterStates is set:
+	// the reachable states where it holds (nil otherwise: the start
+	// states). At is the one of them whose value is the answer under
+	// "min" or "max" (valid when HasAt).
+	Filtered []uint32
+	At       uint32
+	HasAt    bool
 }
 
 // Ask solves q on m.
 func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, error) {
-	if why := checkFilter(q, m.Starts); why != "" {
+	states := m.Starts
+	var filtered []uint32
+	if q.FilterStates != nil {
+		for id := range uint32(m.NumStates()) {
+			if q.FilterStates.Holds(m.StateOf(id)) {
+				filtered = append(filtered, id)
+			}
+		}
+		if len(filtered) == 0 {
+			return nil, &FilterError{fmt.Sprintf("prob: %s: property %s: no reachable state satisfies its filter's states (%s), so its filter function %q has nothing to reduce (of %d reachable states)", q.Where, q.Name, q.FilterText, q.Filter, m.NumStates())}
+		}
+		states = len(filtered)
+	}
+	if why := checkFilter(q, states); why != "" {
 		return nil, &FilterError{fmt.Sprintf("prob: %s: property %s: %s", q.Where, q.Name, why)}
 	}
 	opt.Max = q.Max
@@ -249,7 +278,7 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 	if err != nil {
 		return nil, err
 	}
-	a := &Answer{Query: q, Result: r, Summary: Summarize(m, r)}
+	a := &Answer{Query: q, Result: r, Summary: Summarize(m, r), Filtered: filtered}
 	s := a.Summary
 	a.Lower, a.Upper, a.Exact = s.MinLower, s.MinUpper, s.ExactMin
 	if q.Max {

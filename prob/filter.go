@@ -89,7 +89,12 @@ func stateBounds(q Query, r *Result, s uint32) (lo, hi *big.Rat) {
 func applyFilter(m *Model, a *Answer, b *big.Rat) {
 	q := a.Query
 	n := m.Starts
-	if n == 0 || n == 1 && q.Filter != "count" {
+	id := func(i int) uint32 { return uint32(i) }
+	if a.Filtered != nil {
+		// over the reachable states where the filter's formula holds
+		n = len(a.Filtered)
+		id = func(i int) uint32 { return a.Filtered[i] }
+	} else if n == 0 || n == 1 && q.Filter != "count" {
 		return // one value, as Ask computed it
 	}
 	exact := a.Result.Exact != nil
@@ -105,9 +110,10 @@ func applyFilter(m *Model, a *Answer, b *big.Rat) {
 	// start states: its bounds are the smallest (largest) of the bounds.
 	extreme := func(largest bool) (lo, hi *big.Rat) {
 		for i := range n {
-			l, h := stateBounds(q, a.Result, uint32(i))
+			l, h := stateBounds(q, a.Result, id(i))
 			if lo == nil || better(l, lo, largest) {
 				lo = l
+				a.At, a.HasAt = id(i), true
 			}
 			if hi == nil || better(h, hi, largest) {
 				hi = h
@@ -126,7 +132,7 @@ func applyFilter(m *Model, a *Answer, b *big.Rat) {
 	case "sum", "avg":
 		lo, hi := new(big.Rat), new(big.Rat)
 		for i := range n {
-			l, h := stateBounds(q, a.Result, uint32(i))
+			l, h := stateBounds(q, a.Result, id(i))
 			lo.Add(lo, l)
 			hi.Add(hi, h)
 		}
@@ -155,7 +161,7 @@ func applyFilter(m *Model, a *Answer, b *big.Rat) {
 		default: // = and ≠: state by state
 			yes, no := 0, 0
 			for i := range n {
-				l, h := stateBounds(q, a.Result, uint32(i))
+				l, h := stateBounds(q, a.Result, id(i))
 				switch holds(l, h, q.Cmp, b) {
 				case "true":
 					yes++
@@ -174,7 +180,7 @@ func applyFilter(m *Model, a *Answer, b *big.Rat) {
 	case "count":
 		yes, maybe := 0, 0
 		for i := range n {
-			l, h := stateBounds(q, a.Result, uint32(i))
+			l, h := stateBounds(q, a.Result, id(i))
 			switch holds(l, h, q.Cmp, b) {
 			case "true":
 				yes++
@@ -188,8 +194,8 @@ func applyFilter(m *Model, a *Answer, b *big.Rat) {
 		a.Values = make([]StateAnswer, n)
 		yes, no := 0, 0
 		for i := range n {
-			l, h := stateBounds(q, a.Result, uint32(i))
-			v := StateAnswer{State: uint32(i), Lower: floatBelow(l), Upper: floatAbove(h)}
+			l, h := stateBounds(q, a.Result, id(i))
+			v := StateAnswer{State: id(i), Lower: floatBelow(l), Upper: floatAbove(h)}
 			if exact {
 				v.Exact = l
 			}
@@ -234,7 +240,7 @@ func shownFilter(q Query, starts int) string {
 	if q.Max != q.Complement { // Pmax as written
 		def = "max"
 	}
-	if q.Filter == def || starts == 1 && q.Filter != "count" {
+	if q.FilterStates == nil && (q.Filter == def || starts == 1 && q.Filter != "count") {
 		return ""
 	}
 	return q.Filter

@@ -16,23 +16,28 @@ import (
 // and its bounds, the extremes and average over the start states, and the
 // size of the model solved.
 type Figures struct {
-	Property   string  `json:"property"`
-	Query      string  `json:"query"`
-	Value      float64 `json:"value"`
-	Lower      float64 `json:"lower"`
-	Upper      float64 `json:"upper"`
-	Exact      string  `json:"exact,omitempty"`
-	Holds      string  `json:"holds,omitempty"`
-	Method     string  `json:"method"`
-	States     int     `json:"states"`
-	Choices    int     `json:"choices"`
-	Iterations int     `json:"iterations"`
-	Rounds     int     `json:"rounds,omitempty"`
-	Seconds    float64 `json:"seconds"`
-	Starts     int     `json:"start_states"`
-	Max        float64 `json:"max"`
-	Min        float64 `json:"min"`
-	Average    float64 `json:"average"`
+	Property string  `json:"property"`
+	Query    string  `json:"query"`
+	Value    float64 `json:"value"`
+	Lower    float64 `json:"lower"`
+	Upper    float64 `json:"upper"`
+	Exact    string  `json:"exact,omitempty"`
+	Holds    string  `json:"holds,omitempty"`
+	// FilterStates is the filter's state formula where it is not the
+	// initial states, and Filtered the number of reachable states where
+	// it holds, over which the filter function reduced the values.
+	FilterStates string  `json:"filter_states,omitempty"`
+	Filtered     int     `json:"filter_state_count,omitempty"`
+	Method       string  `json:"method"`
+	States       int     `json:"states"`
+	Choices      int     `json:"choices"`
+	Iterations   int     `json:"iterations"`
+	Rounds       int     `json:"rounds,omitempty"`
+	Seconds      float64 `json:"seconds"`
+	Starts       int     `json:"start_states"`
+	Max          float64 `json:"max"`
+	Min          float64 `json:"min"`
+	Average      float64 `json:"average"`
 	// MaxBounds, MinBounds and AvgBounds enclose Max, Min and Average
 	// (lower, upper) when they are not exact: interval iteration's
 	// bounds, of which the three are the midpoints.
@@ -161,6 +166,13 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 	if f.Extreme == "smallest" {
 		f.At, f.AtLabels = f.Best, labelAt(best)
 	}
+	if a.Query.FilterStates != nil {
+		f.FilterStates, f.Filtered = a.Query.FilterText, len(a.Filtered)
+		f.At, f.AtLabels = "", nil
+		if a.HasAt {
+			f.At, f.AtLabels = m.FormatState(pm.StateOf(a.At)), labelAt(a.At)
+		}
+	}
 	return f
 }
 
@@ -232,6 +244,19 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 		}
 		switch {
+		case f.FilterStates != "":
+			over := fmt.Sprintf("the %d reachable states where %s", f.Filtered, f.FilterStates)
+			switch which {
+			case "count":
+				val = fmt.Sprintf("%s (of %s, those where it holds)", f.Exact, over)
+				if f.Exact == "" {
+					val = fmt.Sprintf("between %g and %g (of %s, those where it holds; in the others the bounds straddle the bound)", f.Lower, f.Upper, over)
+				}
+			case "values":
+				val = fmt.Sprintf("one value per state, in %s", over)
+			default:
+				val = fmt.Sprintf("%s (the %s over %s)", val, which, over)
+			}
 		case which == "count":
 			val = fmt.Sprintf("%s (the start states, of %d, where it holds)", f.Exact, f.Starts)
 			if f.Exact == "" {
@@ -254,11 +279,11 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 			fmt.Fprintf(w, "    %s: %s\n", v.State, sv)
 		}
-		if f.Starts > 1 {
+		if f.Starts > 1 && f.FilterStates == "" {
 			fmt.Fprintf(w, "    over %d start states: max %s at %s; min %s at %s; average %s\n", f.Starts, withBounds(f.Max, f.MaxBounds), f.Worst, withBounds(f.Min, f.MinBounds), f.Best, withBounds(f.Average, f.AvgBounds))
 		}
 		at, labels := f.At, f.AtLabels
-		if at == "" {
+		if at == "" && f.FilterStates == "" {
 			at, labels = f.Worst, f.Labels
 		}
 		if len(labels) > 0 && r.Policy == "" && !r.DTMC && (which == "largest" || which == "smallest" || f.Starts == 1) {

@@ -184,6 +184,13 @@ type Outcome struct {
 type ProbFactor struct {
 	Num, Den *Expr
 	Pos      Pos // the destination it is the probability of
+	// ZeroSum marks the factor 0/0 of the one outcome that JANI import
+	// gives an edge in the states where it is enabled and the
+	// probabilities of all its destinations are 0: they sum to 0, not 1,
+	// which is no distribution (and no weights to normalise). Being 0/0,
+	// the factor is bad for every check (BadProb, ProbAt); the flag only
+	// lets messages say "sum to 0" rather than "division by zero".
+	ZeroSum bool
 }
 
 // StateProb reports whether o's probability depends on the state.
@@ -337,6 +344,13 @@ type Query struct {
 	// "values"); "" for a property without a filter (the largest value
 	// over the initial states for Pmax, the smallest for Pmin).
 	Filter string
+	// FilterStates, when not nil, is the filter's "states" where it is
+	// not {"op": "initial"}: Filter reduces the values in the reachable
+	// states where it holds (as Storm reads such a filter), not in the
+	// initial ones. Only vigil prob reads it; FilterText is it as
+	// written, for messages.
+	FilterStates *Cond
+	FilterText   string
 }
 
 // Rat is a non-negative or signed rational number p/q with q > 0 when set.

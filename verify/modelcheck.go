@@ -166,6 +166,12 @@ func probFinding(m *symbolic.Model, v smt.BoundsViolation) Finding {
 	if len(fs) == 1 && strings.HasSuffix(f.Exact, "/0") {
 		f.Exact = "undefined (division by zero)"
 	}
+	if len(o.ProbFactors) == 1 && o.ProbFactors[0].ZeroSum {
+		f.Exact = "undefined (every destination has probability 0)"
+		f.text = fmt.Sprintf("%s: error: probability: action %s: every destination has probability 0 in state %s, where it is enabled: they sum to 0, not 1%s",
+			f.Pos, f.Label, f.State, smtOfProperty(f.Property))
+		return f
+	}
 	f.text = fmt.Sprintf("%s: error: probability: action %s, outcome %d has probability %s, outside [0, 1], in state %s%s",
 		f.Pos, f.Label, f.Outcome, f.Exact, f.State, smtOfProperty(f.Property))
 	return f

@@ -227,7 +227,7 @@ type loadedModel struct {
 // the command's exit code 1 becomes 4 (Env.LoadInterrupted).
 func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd load.PolicyDefault) (*loadedModel, bool) {
 	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
-		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, Context: cli.LoadContext()})
+		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, ReadsFilterStates: cmd == "prob", Context: cli.LoadContext()})
 	if errors.Is(err, load.ErrInterrupted) {
 		e.LoadInterrupted(cmd, file)
 		return nil, false

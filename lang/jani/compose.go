@@ -196,7 +196,9 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) 
 		}
 	}
 	if len(s.outcomes) == 0 {
-		ml.note(at, "transition dropped: all its destinations have probability 0")
+		// every destination has the constant probability 0: a
+		// probability error wherever the transition is enabled
+		ml.m.Commands = append(ml.m.Commands, zeroSum(cmd, cmd.Guard))
 		return
 	}
 	for _, w := range s.weights {

@@ -32,7 +32,9 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"time"
 
+	"vigil/smt"
 	"vigil/symbolic"
 )
 
@@ -447,9 +449,16 @@ func (x *exporter) policyGuards(pol *symbolic.PolicyDecl) ([]*symbolic.Cond, err
 // destination in the export, which the JANI reader (vigil's, Storm's)
 // checks against [0, 1] as a whole, where vigil checks each factor: a
 // product of two factors -1/2 is 1/4, and 3/2 * 1/2 is 3/4. So the
-// product is written only where interval evaluation shows that no factor
-// can leave [0, 1] or divide by zero where c's guard holds (so both
-// checks pass everywhere); elsewhere the export refuses the outcome.
+// product is written only where no factor can leave [0, 1] or divide by
+// zero in an in-range state where c's guard holds (so both checks pass
+// everywhere): shown by interval evaluation, else decided exactly by Z3
+// (exportLimits per factor); elsewhere the export refuses the outcome,
+// with Z3's witness state when it has one.
+// exportLimits bounds each of stateProb's Z3 queries: a deterministic
+// resource limit, so that the export's answer does not depend on the
+// machine's load, and a timeout behind it.
+var exportLimits = smt.Limits{Timeout: 10 * time.Second, Rlimit: 50_000_000}
+
 func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 	o := &c.Outcomes[oi]
 	fr := func(f symbolic.ProbFactor) any {
@@ -460,6 +469,13 @@ func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 	}
 	if len(o.ProbFactors) == 1 {
 		f := o.ProbFactors[0]
+		if f.ZeroSum {
+			// an edge whose destinations all have probability 0 here
+			// (a probability error where enabled): written as one
+			// destination of probability 0, which a JANI reader takes
+			// the same way
+			return 0, nil
+		}
 		return obj{"op": "/", "left": x.expr(f.Num), "right": x.expr(f.Den)}, nil
 	}
 	lo, hi := make([]int, len(x.m.Vars)), make([]int, len(x.m.Vars))
@@ -467,14 +483,36 @@ func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 		lo[v], hi[v] = x.m.Vars[v].Lo, x.m.Vars[v].Hi
 	}
 	for fi, f := range o.ProbFactors {
-		if symbolic.CondBox(symbolic.And(c.Guard, f.Bad()), lo, hi) != symbolic.BoxFalse {
-			pos := f.Pos
-			if !pos.IsValid() {
-				pos = o.Pos
-			}
-			return nil, fmt.Errorf("jani: %s: outcome %d of action %s has a probability that is a product of %d factors (of synchronised JANI edges), and factor %d (%s), (%s)/(%s), may lie outside [0, 1] or divide by zero; vigil checks each factor, but the exported JANI has one destination whose probability, the product, would be checked as a whole (a product of two negative factors is positive), so the export would lose that probability error; give the variables ranges in which each factor stays within [0, 1], or use the original JANI model",
-				o.Pos, oi+1, x.m.Labels[c.Label].Name, len(o.ProbFactors), fi+1, pos, x.m.ExprString(f.Num), x.m.ExprString(f.Den))
+		bad := symbolic.And(c.Guard, f.Bad())
+		if symbolic.CondBox(bad, lo, hi) == symbolic.BoxFalse {
+			continue // interval evaluation proves the factor a probability
 		}
+		// Z3 decides it exactly: is there an in-range state where the
+		// command is enabled and the factor is no probability?
+		r, st, err := smt.StartSatisfiable(x.m, &symbolic.Property{Name: "factor", Start: bad, Unsafe: symbolic.False()}, smt.CheckOptions{Limits: exportLimits})
+		if err == nil && r == smt.Unsat {
+			continue
+		}
+		pos := f.Pos
+		if !pos.IsValid() {
+			pos = o.Pos
+		}
+		why := "may lie outside [0, 1] or divide by zero (Z3 could not decide it"
+		switch {
+		case err != nil:
+			why += ": " + err.Error() + ")"
+		case r == smt.Sat:
+			n, d := f.At(st)
+			val := n.String() + "/" + d.String()
+			if d.Sign() == 0 {
+				val = "undefined (division by zero)"
+			}
+			why = fmt.Sprintf("is %s, outside [0, 1], in state %s, where the command is enabled", val, x.m.FormatState(st))
+		default:
+			why += " within " + exportLimits.Timeout.String() + ")"
+		}
+		return nil, fmt.Errorf("jani: %s: outcome %d of action %s has a probability that is a product of %d factors (of synchronised JANI edges), and factor %d (%s), (%s)/(%s), %s; vigil checks each factor, but the exported JANI has one destination whose probability, the product, would be checked as a whole (a product of two negative factors is positive), so the export would lose that probability error; give the variables ranges in which each factor stays within [0, 1], or use the original JANI model",
+			o.Pos, oi+1, x.m.Labels[c.Label].Name, len(o.ProbFactors), fi+1, pos, x.m.ExprString(f.Num), x.m.ExprString(f.Den), why)
 	}
 	out := fr(o.ProbFactors[0])
 	for _, f := range o.ProbFactors[1:] {

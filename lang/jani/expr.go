@@ -283,7 +283,7 @@ func (l *lowerer) num(n *node, v val) (*symbolic.Expr, int64, bool) {
 	}
 	num, den := v.k.Num(), v.k.Denom()
 	if !num.IsInt64() || !den.IsInt64() || num.Int64() > maxLit || num.Int64() < -maxLit || den.Int64() > maxDen {
-		l.errorf(n, "constant %s is too large for vigil's integer arithmetic", v.k.RatString())
+		l.errorf(n, "constant %s is used beside a variable, where vigil keeps integers within ±2^40 and denominators within 2^30 (so that its engines' 64-bit arithmetic cannot overflow): write the expression with smaller constants, or scale the variables so it needs none this large", v.k.RatString())
 		return nil, 0, false
 	}
 	return symbolic.Lit(int(num.Int64())), den.Int64(), true
@@ -308,7 +308,7 @@ func (l *lowerer) common(n *node, a, b val) (ea, eb *symbolic.Expr, den int64, o
 	}
 	den = da / gcd(da, db) * db
 	if den > maxDen {
-		l.errorf(n, "denominator %d is too large", den)
+		l.errorf(n, "the common denominator %d of this expression is beyond the 2^30 vigil allows beside a variable: write its fractions over a common smaller denominator", den)
 		return nil, nil, 0, false
 	}
 	if ea, ok = l.scale(n, ea, den/da); !ok {
@@ -324,13 +324,13 @@ func (l *lowerer) scale(n *node, e *symbolic.Expr, f int64) (*symbolic.Expr, boo
 	case f == 1:
 		return e, true
 	case f > maxLit || f < -maxLit:
-		l.errorf(n, "factor %d is too large", f)
+		l.errorf(n, "the factor %d this expression multiplies a variable by is beyond the ±2^40 vigil allows: write it with smaller constants or denominators", f)
 		return nil, false
 	case e.Op == symbolic.OpConst:
 		q, exact := symbolic.MulExact(e.K, int(f))
 		p := int64(q)
 		if !exact || p > maxLit || p < -maxLit {
-			l.errorf(n, "constant %d * %d is too large", e.K, f)
+			l.errorf(n, "the constant %d * %d is beyond the ±2^40 vigil allows beside a variable: write the expression with smaller constants or denominators", e.K, f)
 			return nil, false
 		}
 		return symbolic.Lit(int(p)), true
@@ -340,7 +340,7 @@ func (l *lowerer) scale(n *node, e *symbolic.Expr, f int64) (*symbolic.Expr, boo
 		q, exact := symbolic.MulExact(e.K, int(f))
 		p := int64(q)
 		if !exact || p > maxLit || p < -maxLit {
-			l.errorf(n, "factor %d * %d is too large", e.K, f)
+			l.errorf(n, "the factor %d * %d this expression multiplies a variable by is beyond the ±2^40 vigil allows: write it with smaller constants or denominators", e.K, f)
 			return nil, false
 		}
 		return &symbolic.Expr{Op: symbolic.OpMul, K: int(p), Args: e.Args}, true
@@ -581,7 +581,7 @@ func (l *lowerer) product(n *node, a, b val) (val, bool) {
 	if !a.isConst() && !b.isConst() {
 		// (ea/da) * (eb/db) = (ea*eb) / (da*db)
 		if a.den*b.den > maxDen {
-			l.errorf(n, "denominator %d is too large", a.den*b.den)
+			l.errorf(n, "the denominator %d of this product is beyond the 2^30 vigil allows beside a variable: write its factors with smaller denominators", a.den*b.den)
 			return val{}, false
 		}
 		return scaled(&symbolic.Expr{Op: symbolic.OpProd, Args: []*symbolic.Expr{a.e, b.e}, Pos: l.pos(n)}, a.den*b.den), true
@@ -601,7 +601,7 @@ func (l *lowerer) modulo(n *node, a, b val) (val, bool) {
 	}
 	k, ok := ratInt(b.k)
 	if !ok {
-		l.errorf(n, "modulus %s is too large", b.k.RatString())
+		l.errorf(n, "modulus %s needs more than 64 bits: vigil computes x %% k for a 64-bit integer k only", b.k.RatString())
 		return val{}, false
 	}
 	e, ok := l.integer(n, a)
@@ -650,7 +650,7 @@ func (l *lowerer) mulConst(n *node, a val, k *big.Rat) (val, bool) {
 	}
 	den := a.den * q.Int64()
 	if q.Int64() > maxDen || den > maxDen {
-		l.errorf(n, "denominator %s is too large", q.String())
+		l.errorf(n, "the denominator %s is beyond the 2^30 vigil allows beside a variable: write the constant with fewer digits", q.String())
 		return val{}, false
 	}
 	if g := gcd(int64(gcdExpr(e)), den); g > 1 {
@@ -726,7 +726,7 @@ func (l *lowerer) foldNum(n *node, op string, a, b val, t typ) (val, bool) {
 		for range e {
 			r.Mul(r, a.k)
 			if r.Num().BitLen() > 128 || r.Denom().BitLen() > 128 {
-				l.errorf(n, "pow result is too large")
+				l.errorf(n, "the exact value of this pow needs more than 128 bits in its numerator or denominator, beyond what vigil computes constants in: write it with a smaller base or exponent")
 				return val{}, false
 			}
 		}
@@ -752,7 +752,7 @@ func (l *lowerer) integer(n *node, v val) (*symbolic.Expr, bool) {
 		i, ok := ratInt(v.k)
 		if !ok {
 			if v.k.IsInt() {
-				l.errorf(n, "constant %s is too large for vigil's integer arithmetic", v.k.RatString())
+				l.errorf(n, "constant %s is used beside a variable, where vigil keeps integers within ±2^40 and denominators within 2^30 (so that its engines' 64-bit arithmetic cannot overflow): write the expression with smaller constants, or scale the variables so it needs none this large", v.k.RatString())
 			} else {
 				l.errorf(n, "type error: expected an integer, got %s", v.k.RatString())
 			}

@@ -26,6 +26,8 @@ package jani
 // "unsupported feature" error.
 
 import (
+	"math/big"
+
 	"vigil/symbolic"
 )
 
@@ -84,19 +86,70 @@ func (l *lowerer) probFrac(n *node, sc scope) (frac, bool) {
 }
 
 // intFrac turns a fraction of linear values into integer expressions
-// P/Q with the same value.
+// P/Q with the same value, exactly: a constant beyond the IR's literals
+// (maxLit), such as the denominator 2^90 of a product of three
+// probabilities over 2^30 (which vigil export --jani writes as one
+// destination's probability), becomes a linear expression of literals
+// (bigLit) instead of an error. The engines evaluate factors exactly
+// (mathematical integers), so nothing is rounded.
 func (l *lowerer) intFrac(n *node, f frac) (p, q *symbolic.Expr, ok bool) {
-	en, dn, ok1 := l.num(n, f.num)
-	ed, dd, ok2 := l.num(n, f.den)
+	en, dn, ok1 := l.bigParts(n, f.num)
+	ed, dd, ok2 := l.bigParts(n, f.den)
 	if !ok1 || !ok2 {
 		return nil, nil, false
 	}
-	// (en/dn) / (ed/dd) = (en*dd) / (ed*dn)
-	if p, ok = l.scale(n, en, dd); !ok {
-		return nil, nil, false
+	// (en/dn) / (ed/dd) = (en*dd) / (ed*dn), after dividing dn and dd
+	// by their greatest common divisor
+	g := new(big.Int).GCD(nil, nil, dn, dd)
+	dn, dd = new(big.Int).Quo(dn, g), new(big.Int).Quo(dd, g)
+	return mulBig(en, dd), mulBig(ed, dn), true
+}
+
+// bigParts is v as e/d: e an exact integer expression, d > 0.
+func (l *lowerer) bigParts(n *node, v val) (*symbolic.Expr, *big.Int, bool) {
+	if v.isConst() {
+		return bigLit(v.k.Num()), new(big.Int).Set(v.k.Denom()), true
 	}
-	q, ok = l.scale(n, ed, dn)
-	return p, q, ok
+	return v.e, big.NewInt(v.den), true
+}
+
+// bigBase is the base of bigLit's Horner form.
+const bigBase = 1 << 30
+
+// bigLit is the integer c as an expression: a literal where |c| <= maxLit,
+// else (c / 2^30) * 2^30 + c % 2^30, the quotient in the same form (a
+// linear expression of literals that the engines evaluate exactly).
+func bigLit(c *big.Int) *symbolic.Expr {
+	if c.IsInt64() && c.Int64() <= maxLit && c.Int64() >= -maxLit {
+		return symbolic.Lit(int(c.Int64()))
+	}
+	q, r := new(big.Int).QuoRem(c, big.NewInt(bigBase), new(big.Int))
+	hi := &symbolic.Expr{Op: symbolic.OpMul, K: bigBase, Args: []*symbolic.Expr{bigLit(q)}}
+	if r.Sign() == 0 {
+		return hi
+	}
+	return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{hi, symbolic.Lit(int(r.Int64()))}}
+}
+
+// mulBig is e * c exactly, linear in e: a factor beyond the literals is
+// split as bigLit splits a constant.
+func mulBig(e *symbolic.Expr, c *big.Int) *symbolic.Expr {
+	switch {
+	case c.Sign() == 0:
+		return symbolic.Lit(0)
+	case c.IsInt64() && c.Int64() == 1:
+		return e
+	case e.Op == symbolic.OpConst:
+		return bigLit(new(big.Int).Mul(c, big.NewInt(int64(e.K))))
+	case c.IsInt64() && c.Int64() <= maxLit && c.Int64() >= -maxLit:
+		return &symbolic.Expr{Op: symbolic.OpMul, K: int(c.Int64()), Args: []*symbolic.Expr{e}}
+	}
+	q, r := new(big.Int).QuoRem(c, big.NewInt(bigBase), new(big.Int))
+	hi := &symbolic.Expr{Op: symbolic.OpMul, K: bigBase, Args: []*symbolic.Expr{mulBig(e, q)}}
+	if r.Sign() == 0 {
+		return hi
+	}
+	return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{hi, mulBig(e, r)}}
 }
 
 // nonzero is the condition "p/q is not 0": p != 0, or q == 0 (a division
@@ -148,7 +201,8 @@ const maxSplit = 8
 // live: live[i] is nil for an outcome that is always possible, else the
 // condition under which its probability is positive. Each combination of
 // live outcomes gets a command guarded by the conjunction of the live and
-// dead conditions; a combination without outcomes gets none.
+// dead conditions; the combination without outcomes gets a command with
+// a probability error (zeroSum).
 func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at *node) {
 	var dep []int
 	for i, c := range live {
@@ -163,6 +217,16 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 	if len(dep) > maxSplit {
 		ml.note(at, "more than %d state-dependent probabilities in one transition: its outcomes are kept in every state", maxSplit)
 		ml.m.Commands = append(ml.m.Commands, cmd)
+		if len(dep) == len(cmd.Outcomes) {
+			// where all are 0, a probability error all the same
+			dead := []*symbolic.Cond{cmd.Guard}
+			for _, i := range dep {
+				dead = append(dead, symbolic.Not(live[i]))
+			}
+			if g := symbolic.And(dead...); !ml.never(g) {
+				ml.m.Commands = append(ml.m.Commands, zeroSum(cmd, g))
+			}
+		}
 		return
 	}
 	for mask := 0; mask < 1<<len(dep); mask++ {
@@ -188,8 +252,91 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 			}
 		}
 		if len(c.Outcomes) == 0 {
-			continue
+			// every destination has probability 0 here: no
+			// distribution, a probability error where it is enabled
+			// (no command where the guard's bounds on single variables
+			// show it never holds, as x == 1 does for x*3/2 == 0)
+			if ml.never(c.Guard) {
+				continue
+			}
+			c = zeroSum(cmd, c.Guard)
 		}
 		ml.m.Commands = append(ml.m.Commands, c)
 	}
+}
+
+// zeroSum is cmd in the states of guard, where it is enabled and the
+// probabilities of all its destinations are 0. They sum to 0, not 1: JANI
+// requires a distribution wherever an edge is enabled (Storm throws "Probabilities do
+// not sum to one" with --explchecks, and otherwise keeps the edge as a
+// choice with no successors), and no weights are there to normalise. So
+// the edge is not dropped there (which would hide its destinations, or
+// make a deadlock of the state): it gets one outcome whose probability
+// is the factor 0/0 (symbolic.ProbFactor.ZeroSum), a probability error
+// that every engine reports where the command is enabled and expanded,
+// as any other.
+func zeroSum(cmd symbolic.Command, guard *symbolic.Cond) symbolic.Command {
+	cmd.Guard = guard
+	cmd.Outcomes = []symbolic.Outcome{{
+		Prob:        1,
+		ProbFactors: []symbolic.ProbFactor{{Num: symbolic.Lit(0), Den: symbolic.Lit(0), Pos: cmd.Pos, ZeroSum: true}},
+		Pos:         cmd.Pos,
+	}}
+	return cmd
+}
+
+// never reports whether interval evaluation shows that c holds in no
+// state within the variables' ranges, once those ranges are narrowed by
+// c's conjuncts that bound one variable by a constant (x == 1, x < 3, a
+// Boolean b or !b). False means "not shown".
+func (ml *modelLoader) never(c *symbolic.Cond) bool {
+	vars := ml.m.Vars
+	lo, hi := make([]int, len(vars)), make([]int, len(vars))
+	for i, v := range vars {
+		lo[i], hi[i] = v.Lo, v.Hi
+	}
+	var conj func(c *symbolic.Cond)
+	conj = func(c *symbolic.Cond) {
+		switch c.Op {
+		case symbolic.CAnd:
+			for _, a := range c.Args {
+				conj(a)
+			}
+		case symbolic.CVar:
+			lo[c.Var] = max(lo[c.Var], 1)
+		case symbolic.CNot:
+			if a := c.Args[0]; a.Op == symbolic.CVar {
+				hi[a.Var] = min(hi[a.Var], 0)
+			}
+		case symbolic.CCmp:
+			l, r, op := c.L, c.R, c.Cmp
+			if l.Op == symbolic.OpConst && r.Op == symbolic.OpVar {
+				l, r = r, l
+				op = map[symbolic.CmpOp]symbolic.CmpOp{symbolic.Eq: symbolic.Eq, symbolic.Ne: symbolic.Ne, symbolic.Lt: symbolic.Gt, symbolic.Le: symbolic.Ge, symbolic.Gt: symbolic.Lt, symbolic.Ge: symbolic.Le}[op]
+			}
+			if l.Op != symbolic.OpVar || r.Op != symbolic.OpConst {
+				return
+			}
+			v, k := l.Var, r.K
+			switch op {
+			case symbolic.Eq:
+				lo[v], hi[v] = max(lo[v], k), min(hi[v], k)
+			case symbolic.Lt:
+				hi[v] = min(hi[v], k-1)
+			case symbolic.Le:
+				hi[v] = min(hi[v], k)
+			case symbolic.Gt:
+				lo[v] = max(lo[v], k+1)
+			case symbolic.Ge:
+				lo[v] = max(lo[v], k)
+			}
+		}
+	}
+	conj(c)
+	for i := range lo {
+		if lo[i] > hi[i] {
+			return true
+		}
+	}
+	return symbolic.CondBox(c, lo, hi) == symbolic.BoxFalse
 }

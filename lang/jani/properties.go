@@ -6,8 +6,10 @@ package jani
 //
 //   - reachability, P or E (min or max) of "F φ" or "true U φ", possibly
 //     compared with a bound and under a filter over the initial states
-//     (a filter over other states is not imported): goal φ (terminal), no
-//     unsafe states;
+//     or over a state formula (Query.FilterStates: vigil prob reduces the
+//     values of the reachable states where it holds, as Storm does; the
+//     other commands check from the initial states): goal φ (terminal),
+//     no unsafe states;
 //   - constrained reachability "ψ U φ" (and weak until "ψ W φ"): goal φ,
 //     unsafe ¬ψ ∧ ¬φ (leaving ψ before reaching φ);
 //   - safety, P of "G ψ" (or ∀ G ψ): unsafe ¬ψ;
@@ -72,6 +74,7 @@ func (ml *modelLoader) properties(root *node) {
 			continue
 		}
 		goal, left, safe := lower(shape.goal), lower(shape.left), lower(shape.safe)
+		filterStates := lower(shape.filterStates)
 		if err := sub.errs.Err(); err != nil {
 			ml.note(p, "property %q not imported: %v", name, err)
 			continue
@@ -79,6 +82,9 @@ func (ml *modelLoader) properties(root *node) {
 		base := taken.unique(ident(name))
 		pos := ml.pos(p)
 		q := shape.query
+		if filterStates != nil {
+			q.FilterStates, q.FilterText = filterStates, ml.m.CondString(filterStates)
+		}
 		switch {
 		case safe != nil:
 			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: symbolic.Not(safe), Pos: pos, FromModel: true, Query: &q})
@@ -317,6 +323,7 @@ type shape struct {
 	pa               *node // a PlaJA PA property: start, reach, objective, predicates
 	avoid            bool  // a probability of reaching goal: also offered as "avoid goal"
 	query            symbolic.Query
+	filterStates     *node // a filter's "states" other than {"op": "initial"}
 }
 
 // flipCmp is the comparison c with its sides exchanged (1 ≤ P as P ≥ 1).
@@ -336,6 +343,7 @@ func propertyShape(e *node) (*shape, string) {
 // comparison in the shape's query.
 func unwrapShape(e *node) (*shape, string) {
 	var q symbolic.Query
+	var filterStates *node
 	for e != nil {
 		switch {
 		case opIs(e, "filter"):
@@ -343,11 +351,16 @@ func unwrapShape(e *node) (*shape, string) {
 			// a filter over other states (a state formula, or all of
 			// them) asks about those, and read from the initial ones it
 			// could say safe where one of them is not.
-			if st := e.get("states"); !opIs(st, "initial") {
-				return nil, "its filter is over states other than the initial ones (\"states\": {\"op\": \"initial\"}), which Storm reads as the reachable states where that formula holds; vigil checks a property from the initial states only: filter over {\"op\": \"initial\"}, or give the states as the start condition (vigil import --start, or a .spec property's start: every state of it, reachable or not)"
-			}
 			if q.Filter != "" {
-				return nil, "it has a filter inside a filter; vigil reads one filter over the initial states"
+				return nil, "it has a filter inside a filter; vigil reads one filter over the initial states or a state formula"
+			}
+			if st := e.get("states"); !opIs(st, "initial") {
+				// a state formula: the reachable states where it
+				// holds, as Storm reads it (vigil prob only)
+				if st == nil {
+					return nil, "its filter has no \"states\""
+				}
+				filterStates = st
 			}
 			if f := e.get("fun"); f != nil && f.kind == kString {
 				q.Filter = f.str
@@ -387,6 +400,7 @@ func unwrapShape(e *node) (*shape, string) {
 	}
 	sh, why := bareShape(e)
 	if sh != nil {
+		sh.filterStates = filterStates
 		sh.query = q
 		sh.query.Always = sh.safe != nil
 		sh.query.Weak = opIs(e.get("exp"), "W") || opIs(e, "W")

@@ -179,6 +179,17 @@ func TestReview22pSyncProbabilities(t *testing.T) {
 					fn[i], b2 = sm.fn[i].at(xv, yv)
 					wantErr = wantErr || b1 || b2
 				}
+				if !wantErr {
+					// every product 0: a's probabilities sum to 0, an
+					// error too (s23j; the edge was dropped before)
+					zero := true
+					for i := range 2 {
+						for j := range 2 {
+							zero = zero && new(big.Rat).Mul(fm[i], fn[j]).Sign() == 0
+						}
+					}
+					wantErr = zero
+				}
 				err := g.ErrorAt(s, nil)
 				var re *explicit.RangeError
 				gotErr := errors.As(err, &re) && re.Prob

@@ -91,11 +91,22 @@ func NonLinear(m *symbolic.Model) (symbolic.Pos, bool) {
 // .spec weights are constants, so the .spec text would give the outcome
 // an equal share instead and lose the explicit engine's check that the
 // probability lies within [0, 1] (vigil import refuses it).
+//
+// An outcome that stands for an edge's destinations all of probability 0
+// (symbolic.ProbFactor.ZeroSum, a probability error where enabled) counts
+// only when no other does: it names the edge, not a destination.
 func StateProbability(m *symbolic.Model) (symbolic.Pos, bool) {
+	if pos, ok := stateProbability(m, false); ok {
+		return pos, true
+	}
+	return stateProbability(m, true)
+}
+
+func stateProbability(m *symbolic.Model, zeroSum bool) (symbolic.Pos, bool) {
 	for i := range m.Commands {
 		c := &m.Commands[i]
 		for _, o := range c.Outcomes {
-			if o.StateProb() {
+			if o.StateProb() && o.ProbFactors[0].ZeroSum == zeroSum {
 				if o.Pos.IsValid() {
 					return o.Pos, true
 				}

@@ -203,6 +203,10 @@ func (e *RangeError) Error() string {
 			return n.String() + "/" + d.String()
 		}
 		val := frac(e.Num, e.Den)
+		if e.Factor < len(o.ProbFactors) && o.ProbFactors[e.Factor].ZeroSum {
+			return fmt.Sprintf("explicit: %s: probability error: action %s: the probabilities of all its destinations are 0 in state %s, where it is enabled: they sum to 0, not 1 (JANI requires a distribution); make some destination's probability positive there, or the guard false",
+				c.Pos, e.Model.Labels[c.Label].Name, e.Model.FormatState(e.State))
+		}
 		if len(o.ProbFactors) > 1 && e.Factor < len(o.ProbFactors) {
 			// a product over synchronised edges: name the factor
 			var fs []string
