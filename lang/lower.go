@@ -150,7 +150,13 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 			w, _ := parseRat(o.Weight)
 			out.Weight = w.sym()
 		}
-		for _, as := range o.Assigns {
+		for k, as := range o.Assigns {
+			if k%4 == 3 && l.c.interrupted() {
+				// an array written at a variable index has an assignment
+				// per element, each of which may read every element
+				// (a[i]' = a[j]): a command may take long to lower
+				break
+			}
 			s := l.c.syms[as.Var.Name]
 			var val *symbolic.Expr
 			if s.isBool {
