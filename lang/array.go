@@ -93,10 +93,18 @@ type arrays struct {
 	base   map[string][2]int // the ranges as declared
 	intVar *VarDecl          // the first integer variable: the carrier of last resort
 	preds  map[string]*predArr
-	risky  []*Expr // the reads that may leave their range, of the expression being rewritten
-	first  *array  // the first array read or written out of range there, if it holds integers
-	bad    bool    // an error reported in the declaration being rewritten
-	elems  int64   // the elements of the array variables declared so far
+	risky  []*Expr          // the reads that may leave their range, of the expression being rewritten
+	first  *array           // the first array read or written out of range there, if it holds integers
+	bad    bool             // an error reported in the declaration being rewritten
+	elems  int64            // the elements of the array variables declared so far
+	splits map[*Expr]*split // the case splits of reads with a variable index, by the node read returned
+}
+
+// split is what a case split read: a[idx] over the elements lo .. hi.
+type split struct {
+	a      *array
+	idx    *Expr
+	lo, hi int
 }
 
 // predArr is a rewritten predicate and its error condition.
@@ -129,7 +137,7 @@ func (c *checker) arrayPrepare(en *enums) {
 	if !c.usesArrays() {
 		return
 	}
-	s := &arrays{c: c, en: en, byName: map[string]*array{}, ranges: map[string][2]int{}, preds: map[string]*predArr{}}
+	s := &arrays{c: c, en: en, byName: map[string]*array{}, ranges: map[string][2]int{}, preds: map[string]*predArr{}, splits: map[*Expr]*split{}}
 	defines := make(map[string]string, len(c.opts.Defines))
 	for k, v := range c.opts.Defines {
 		defines[k] = v
@@ -795,23 +803,39 @@ func (s *arrays) read(a *array, idx, at *Expr) (*Expr, *Expr) {
 		// never in range: every evaluation is a range error
 		return a.elem(a.lo, at), withText(mk(EBool, "", at), "true")
 	}
+	if lo == hi {
+		return a.elem(lo, at), err // one element in range: it is the value wherever the read is
+	}
+	out := s.split(a, idx, lo, hi, at)
+	s.splits[out] = &split{a: a, idx: idx, lo: lo, hi: hi}
+	return out, err
+}
+
+// split is the case split of a[idx] over the elements lo .. hi (lo <
+// hi): `if idx == lo then a[lo] else ... else a[hi]`, or the disjunction
+// `idx == lo && a[lo] || ... || idx == hi && a[hi]` for Booleans. Out of
+// lo .. hi it is a[hi] (false for Booleans): the read is a range error
+// there, or never evaluated.
+func (s *arrays) split(a *array, idx *Expr, lo, hi int, at *Expr) *Expr {
 	if a.isBool {
-		var out *Expr
-		for k := lo; k <= hi; k++ {
-			t := and(cmp("==", idx, k), a.elem(k, at))
-			if lo == hi {
-				t = a.elem(k, at)
-			}
-			out = or(out, t)
+		out := and(cmp("==", idx, lo), a.elem(lo, at))
+		for k := lo + 1; k <= hi; k++ {
+			// the disjuncts differ in k: or's search for a repeated one
+			// would only cost time, quadratic in the elements
+			out = disj(out, and(cmp("==", idx, k), a.elem(k, at)))
 		}
-		return paren(out), err
+		return paren(out)
 	}
 	out := a.elem(hi, at)
 	for k := hi - 1; k >= lo; k-- {
 		out = mk(EIf, "", at, cmp("==", idx, k), a.elem(k, at), out)
 	}
-	return paren(out), err
+	return paren(out)
 }
+
+// disj is x || y, as or builds it, for y known not to be among x's
+// disjuncts.
+func disj(x, y *Expr) *Expr { return mk(EBin, "||", y, paren(x), paren(y)) }
 
 func withText(e *Expr, t string) *Expr {
 	e.Text = t
@@ -1310,8 +1334,26 @@ func (w *outcomeWrites) wholeArray(a *array, as *AssignNode) {
 // element: where their indices meet. Two constant indices that are equal
 // are E0401, reported by the checker.
 func (w *outcomeWrites) overlaps() {
+	var vars []int // the writers with a variable index: a whole array's writers meet only them
 	for i, x := range w.writers {
-		for _, y := range w.writers[:i] {
+		if x.idx != nil {
+			vars = append(vars, i)
+		}
+	}
+	for i, x := range w.writers {
+		// the pairs (y, x) of earlier writers y, one of them with a
+		// variable index, in the order of the writers
+		var ys []*writer
+		if x.idx != nil {
+			ys = w.writers[:i]
+		} else {
+			for _, j := range vars {
+				if j < i {
+					ys = append(ys, w.writers[j])
+				}
+			}
+		}
+		for _, y := range ys {
 			if y.a != x.a || x.idx == nil && y.idx == nil {
 				continue
 			}
@@ -1356,8 +1398,17 @@ func (w *outcomeWrites) elementAssigns() []*AssignNode {
 			byElem[t] = append(byElem[t], wr)
 		}
 	}
+	spec := map[*writer]*specializer{}
+	for _, wr := range w.writers {
+		if wr.idx != nil {
+			spec[wr] = w.s.specializer(wr)
+		}
+	}
 	var assigns []*AssignNode
-	for _, t := range order {
+	for n, t := range order {
+		if n%1024 == 1023 && w.s.c.interrupted() {
+			return assigns // the load stops: what is left is never lowered
+		}
 		ws := byElem[t]
 		at := ws[0].as
 		var val *Expr
@@ -1375,16 +1426,250 @@ func (w *outcomeWrites) elementAssigns() []*AssignNode {
 				continue
 			}
 			hit := cmp("==", wr.idx, t.k)
+			v := spec[wr].at(wr.val, t.k)
 			if t.a.isBool {
-				val = or(and(hit, wr.val), and(cmp("!=", wr.idx, t.k), val))
+				val = disj(and(hit, v), and(cmp("!=", wr.idx, t.k), val))
 			} else {
-				val = mk(EIf, "", wr.val, hit, wr.val, val)
+				val = mk(EIf, "", wr.val, hit, v, val)
 			}
 		}
 		name := t.a.vars[t.k-t.a.lo].Name.Name
 		assigns = append(assigns, &AssignNode{Pos: at.Pos, Var: Ident{Name: name, Pos: at.Var.Pos}, Value: val})
 	}
 	return assigns
+}
+
+// A writer's value where its index names element k. The assignment of
+// element k is `a[k]' = if idx == k then v else ...`, so v is evaluated
+// only where idx == k; there a read of an array at idx (or at idx + C)
+// reads element k (k + C), and when idx is a variable plus a constant,
+// i + D, a read whose index depends on i alone reads one element too.
+// The specializer replaces those case splits by the element they pick,
+// so that `a[i]' = a[i] + 1` lowers to N assignments of constant size,
+// not N case splits of N elements. It keeps the value exact in every
+// state where idx == k, range errors included: a split whose index
+// falls outside its elements evaluates to its last element (false for
+// Booleans), and so does its replacement (see split). What it cannot
+// replace (a read at an index the write's index does not determine,
+// a[j] in `a[i]' = a[j]`) stays the one shared node it was.
+type specializer struct {
+	s     *arrays
+	idx   *Expr           // the writer's index
+	vars  map[string]bool // the variables idx reads
+	bound string          // idx is bound + off ("" when idx is not of that form)
+	off   int
+	memo  map[*Expr]bool // whether a node reads a variable of vars
+}
+
+// Limits of the specializer: it takes indices of at most maxIndexVars
+// variables and maxIndexNodes nodes (i, r * W + c; not a case split),
+// and folds an index of at most maxIndexNodes nodes.
+const (
+	maxIndexVars  = 4
+	maxIndexNodes = 64
+)
+
+// specializer returns the specializer of a writer with a variable index,
+// nil when its index is too large to specialize on (its value is then
+// shared by all elements, as before).
+func (s *arrays) specializer(wr *writer) *specializer {
+	vars := map[string]bool{}
+	if !s.smallVars(wr.idx, vars, maxIndexVars) {
+		return nil
+	}
+	p := &specializer{s: s, idx: wr.idx, vars: vars, memo: map[*Expr]bool{}}
+	p.bound, p.off, _ = s.offsetVar(wr.idx)
+	return p
+}
+
+// smallVars adds the variables e reads to vars, and reports whether e
+// has at most maxIndexNodes nodes and vars at most max variables.
+func (s *arrays) smallVars(e *Expr, vars map[string]bool, max int) bool {
+	n := 0
+	var walk func(e *Expr) bool
+	walk = func(e *Expr) bool {
+		if n++; n > maxIndexNodes {
+			return false
+		}
+		if e.Kind == EName {
+			if _, ok := s.ranges[e.Text]; ok {
+				vars[e.Text] = true
+			}
+		}
+		for _, a := range e.Args {
+			if !walk(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(e) && len(vars) <= max
+}
+
+// offsetVar reads e as a variable plus a constant, v, v + C, C + v or
+// v - C.
+func (s *arrays) offsetVar(e *Expr) (string, int, bool) {
+	for e.Kind == EParen {
+		e = e.Args[0]
+	}
+	switch {
+	case e.Kind == EName:
+		_, ok := s.ranges[e.Text]
+		return e.Text, 0, ok
+	case e.Kind != EBin || e.Op != "+" && e.Op != "-":
+		return "", 0, false
+	}
+	x, y := e.Args[0], e.Args[1]
+	if e.Op == "+" && s.isConst(x) {
+		x, y = y, x
+	}
+	if !s.isConst(y) {
+		return "", 0, false
+	}
+	c, c2, ok := s.interval(y)
+	if !ok || c != c2 {
+		return "", 0, false
+	}
+	v, d, ok := s.offsetVar(x)
+	if !ok {
+		return "", 0, false
+	}
+	r, ok := symbolic.AddExact(d, c)
+	if e.Op == "-" {
+		r, ok = symbolic.SubExact(d, c)
+	}
+	return v, r, ok
+}
+
+// specializeWrites turns the specializer on; the differential test turns
+// it off to compare with the lowering that shares a writer's value.
+var specializeWrites = true
+
+// at is v, a value of the writer, where the writer's index is k.
+func (p *specializer) at(v *Expr, k int) *Expr {
+	if p == nil || !specializeWrites || !p.reads(v) {
+		return v
+	}
+	if sp := p.s.splits[v]; sp != nil {
+		idx := p.at(sp.idx, k)
+		if c, ok := p.value(idx, k); ok {
+			return sp.pick(c, v)
+		}
+		if idx == sp.idx {
+			return v
+		}
+		return p.s.split(sp.a, idx, sp.lo, sp.hi, v)
+	}
+	args := rewriteArgs(v.Args, func(x *Expr) *Expr { return p.at(x, k) })
+	if args == nil {
+		return v
+	}
+	n := p.s.rebuilt(v, args...)
+	n.Gen = v.Gen
+	return n
+}
+
+// pick is the element a split reads where its index is c: the split's
+// value there (see split), v's place.
+func (sp *split) pick(c int, v *Expr) *Expr {
+	switch {
+	case sp.lo <= c && c <= sp.hi:
+		return sp.a.elem(c, v)
+	case sp.a.isBool:
+		return withText(mk(EBool, "", v), "false")
+	}
+	return sp.a.elem(sp.hi, v)
+}
+
+// reads reports whether v reads a variable of the writer's index.
+func (p *specializer) reads(v *Expr) bool {
+	if r, ok := p.memo[v]; ok {
+		return r
+	}
+	r := v.Kind == EName && p.vars[v.Text]
+	for _, a := range v.Args {
+		r = p.reads(a) || r
+	}
+	p.memo[v] = r
+	return r
+}
+
+// value is the value of the index idx where the writer's index is k, if
+// that determines it: idx is the writer's index plus a constant, or
+// reads no variable but the one the writer's index is an offset of.
+func (p *specializer) value(idx *Expr, k int) (int, bool) {
+	if d, ok := p.offset(idx, 0); ok {
+		return symbolic.AddExact(k, d)
+	}
+	if p.bound == "" {
+		return 0, false
+	}
+	v, ok := symbolic.SubExact(k, p.off)
+	vars := map[string]bool{}
+	if !ok || !p.s.smallVars(idx, vars, 1) || len(vars) == 1 && !vars[p.bound] {
+		return 0, false
+	}
+	r := p.s.ranges[p.bound]
+	p.s.ranges[p.bound] = [2]int{v, v}
+	lo, hi, ok := p.s.interval(idx)
+	p.s.ranges[p.bound] = r
+	return lo, ok && lo == hi
+}
+
+// offset reads idx as the writer's index plus a constant D (depth counts
+// the constants added, at most maxIndexNodes).
+func (p *specializer) offset(idx *Expr, depth int) (int, bool) {
+	for idx.Kind == EParen {
+		idx = idx.Args[0]
+	}
+	if sameExpr(idx, p.idx) {
+		return 0, true
+	}
+	if depth > maxIndexNodes || idx.Kind != EBin || idx.Op != "+" && idx.Op != "-" {
+		return 0, false
+	}
+	x, y := idx.Args[0], idx.Args[1]
+	if idx.Op == "+" && p.s.isConst(x) {
+		x, y = y, x
+	}
+	if !p.s.isConst(y) {
+		return 0, false
+	}
+	c, c2, ok := p.s.interval(y)
+	if !ok || c != c2 {
+		return 0, false
+	}
+	d, ok := p.offset(x, depth+1)
+	if !ok {
+		return 0, false
+	}
+	if idx.Op == "-" {
+		return symbolic.SubExact(d, c)
+	}
+	return symbolic.AddExact(d, c)
+}
+
+// sameExpr reports whether x and y are the same expression, parentheses
+// aside (y small: the writer's index).
+func sameExpr(x, y *Expr) bool {
+	for x.Kind == EParen {
+		x = x.Args[0]
+	}
+	for y.Kind == EParen {
+		y = y.Args[0]
+	}
+	if x == y {
+		return true
+	}
+	if x.Kind != y.Kind || x.Op != y.Op || x.Text != y.Text || len(x.Args) != len(y.Args) {
+		return false
+	}
+	for i := range x.Args {
+		if !sameExpr(x.Args[i], y.Args[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func gened(e *Expr) *Expr {

@@ -150,7 +150,13 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 			w, _ := parseRat(o.Weight)
 			out.Weight = w.sym()
 		}
-		for _, as := range o.Assigns {
+		for k, as := range o.Assigns {
+			if k%4 == 3 && l.c.interrupted() {
+				// an array written at a variable index has an assignment
+				// per element, each of which may read every element
+				// (a[i]' = a[j]): a command may take long to lower
+				break
+			}
 			s := l.c.syms[as.Var.Name]
 			var val *symbolic.Expr
 			if s.isBool {
@@ -264,6 +270,26 @@ func (l *lowerer) boolExpr(e *Expr) *symbolic.Expr {
 	return &symbolic.Expr{Op: symbolic.OpBool, Cond: c, Pos: e.Pos}
 }
 
+// chain returns the operands of a chain of op (&& or ||) in order,
+// through parentheses: a, b, c of (a || b) || (c).
+func chain(e *Expr, op string) []*Expr {
+	var out []*Expr
+	stack := []*Expr{e}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for x.Kind == EParen {
+			x = x.Args[0]
+		}
+		if x.Kind == EBin && x.Op == op {
+			stack = append(stack, x.Args[1], x.Args[0])
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
 var cmpOps = map[string]symbolic.CmpOp{"==": symbolic.Eq, "!=": symbolic.Ne, "<": symbolic.Lt, "<=": symbolic.Le, ">": symbolic.Gt, ">=": symbolic.Ge}
 
 // cond lowers a condition, folding comparisons of constants.
@@ -301,10 +327,19 @@ func (l *lowerer) cond(e *Expr) *symbolic.Cond {
 	case EBin:
 		a, b := e.Args[0], e.Args[1]
 		switch e.Op {
-		case "&&":
-			return at(symbolic.And(l.cond(a), l.cond(b)))
-		case "||":
-			return at(symbolic.Or(l.cond(a), l.cond(b)))
+		case "&&", "||":
+			// a chain (a || b) || c is one And or Or of its operands:
+			// nested calls would copy the flattened operands at every
+			// level, quadratic in the case split of a Boolean array
+			// element read at a variable index (one disjunct per element)
+			var args []*symbolic.Cond
+			for _, x := range chain(e, e.Op) {
+				args = append(args, l.cond(x))
+			}
+			if e.Op == "&&" {
+				return at(symbolic.And(args...))
+			}
+			return at(symbolic.Or(args...))
 		case "=>":
 			return &symbolic.Cond{Op: symbolic.CImplies, Args: []*symbolic.Cond{l.cond(a), l.cond(b)}, Pos: e.Pos}
 		}
