@@ -313,49 +313,22 @@ func (ml *modelLoader) elementAssign(a *automaton, an, rn *node, sc scope) ([]as
 // bounded by the variables' ranges as c's conjuncts VAR op CONST narrow
 // them (a guard x == 0 keeps A[x] in range); restore undoes it.
 func (ml *modelLoader) narrow(c *symbolic.Cond) (restore func()) {
+	vars := ml.m.Vars
+	lo, hi := make([]int, len(vars)), make([]int, len(vars))
+	for i, v := range vars {
+		lo[i], hi[i] = v.Lo, v.Hi
+	}
 	var m *symbolic.Model
-	var walk func(c *symbolic.Cond)
-	walk = func(c *symbolic.Cond) {
-		switch c.Op {
-		case symbolic.CAnd:
-			for _, x := range c.Args {
-				walk(x)
-			}
-		case symbolic.CCmp:
-			x, y, op := c.L, c.R, c.Cmp
-			if x.Op != symbolic.OpVar {
-				x, y = y, x
-				op = map[symbolic.CmpOp]symbolic.CmpOp{symbolic.Lt: symbolic.Gt, symbolic.Le: symbolic.Ge, symbolic.Gt: symbolic.Lt,
-					symbolic.Ge: symbolic.Le, symbolic.Eq: symbolic.Eq, symbolic.Ne: symbolic.Ne}[op]
-			}
-			if x.Op != symbolic.OpVar || y.Op != symbolic.OpConst || y.K >= maxLit || y.K <= -maxLit {
-				return
-			}
-			if m == nil {
-				cp := *ml.m
-				cp.Vars = append([]symbolic.Var(nil), ml.m.Vars...)
-				m = &cp
-			}
-			v := &m.Vars[x.Var]
-			lo, hi, k := v.Lo, v.Hi, y.K
-			switch op {
-			case symbolic.Lt:
-				hi = min(hi, k-1)
-			case symbolic.Le:
-				hi = min(hi, k)
-			case symbolic.Gt:
-				lo = max(lo, k+1)
-			case symbolic.Ge:
-				lo = max(lo, k)
-			case symbolic.Eq:
-				lo, hi = max(lo, k), min(hi, k)
-			}
-			if lo <= hi { // else never evaluated: leave it
-				v.Lo, v.Hi = lo, hi
+	if conjBounds(c, lo, hi) {
+		cp := *ml.m
+		cp.Vars = append([]symbolic.Var(nil), vars...)
+		for i := range cp.Vars {
+			if lo[i] <= hi[i] { // else c never holds: what it guards is never evaluated
+				cp.Vars[i].Lo, cp.Vars[i].Hi = lo[i], hi[i]
 			}
 		}
+		m = &cp
 	}
-	walk(c)
 	if m == nil {
 		return func() {}
 	}

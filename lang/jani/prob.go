@@ -295,6 +295,26 @@ func (ml *modelLoader) never(c *symbolic.Cond) bool {
 	for i, v := range vars {
 		lo[i], hi[i] = v.Lo, v.Hi
 	}
+	conjBounds(c, lo, hi)
+	for i := range lo {
+		if lo[i] > hi[i] {
+			return true
+		}
+	}
+	return symbolic.CondBox(c, lo, hi) == symbolic.BoxFalse
+}
+
+// conjBounds narrows lo and hi, per variable, by c's conjuncts that bound
+// one variable by a constant of magnitude below maxLit (x == 1, 3 > x, a
+// Boolean b or !b): where c holds, each variable lies in its narrowed
+// range. A variable whose range becomes empty (lo > hi) shows that c
+// never holds. It reports whether some range narrowed.
+func conjBounds(c *symbolic.Cond, lo, hi []int) (narrowed bool) {
+	set := func(v symbolic.VarID, l, h int) {
+		if l > lo[v] || h < hi[v] {
+			lo[v], hi[v], narrowed = max(lo[v], l), min(hi[v], h), true
+		}
+	}
 	var conj func(c *symbolic.Cond)
 	conj = func(c *symbolic.Cond) {
 		switch c.Op {
@@ -303,10 +323,10 @@ func (ml *modelLoader) never(c *symbolic.Cond) bool {
 				conj(a)
 			}
 		case symbolic.CVar:
-			lo[c.Var] = max(lo[c.Var], 1)
+			set(c.Var, 1, hi[c.Var])
 		case symbolic.CNot:
 			if a := c.Args[0]; a.Op == symbolic.CVar {
-				hi[a.Var] = min(hi[a.Var], 0)
+				set(a.Var, lo[a.Var], 0)
 			}
 		case symbolic.CCmp:
 			l, r, op := c.L, c.R, c.Cmp
@@ -314,29 +334,24 @@ func (ml *modelLoader) never(c *symbolic.Cond) bool {
 				l, r = r, l
 				op = map[symbolic.CmpOp]symbolic.CmpOp{symbolic.Eq: symbolic.Eq, symbolic.Ne: symbolic.Ne, symbolic.Lt: symbolic.Gt, symbolic.Le: symbolic.Ge, symbolic.Gt: symbolic.Lt, symbolic.Ge: symbolic.Le}[op]
 			}
-			if l.Op != symbolic.OpVar || r.Op != symbolic.OpConst {
+			if l.Op != symbolic.OpVar || r.Op != symbolic.OpConst || r.K >= maxLit || r.K <= -maxLit {
 				return
 			}
 			v, k := l.Var, r.K
 			switch op {
 			case symbolic.Eq:
-				lo[v], hi[v] = max(lo[v], k), min(hi[v], k)
+				set(v, k, k)
 			case symbolic.Lt:
-				hi[v] = min(hi[v], k-1)
+				set(v, lo[v], k-1)
 			case symbolic.Le:
-				hi[v] = min(hi[v], k)
+				set(v, lo[v], k)
 			case symbolic.Gt:
-				lo[v] = max(lo[v], k+1)
+				set(v, k+1, hi[v])
 			case symbolic.Ge:
-				lo[v] = max(lo[v], k)
+				set(v, k, hi[v])
 			}
 		}
 	}
 	conj(c)
-	for i := range lo {
-		if lo[i] > hi[i] {
-			return true
-		}
-	}
-	return symbolic.CondBox(c, lo, hi) == symbolic.BoxFalse
+	return narrowed
 }
