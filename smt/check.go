@@ -441,6 +441,23 @@ func StartSatisfiable(m *symbolic.Model, p *symbolic.Property, opts CheckOptions
 	return r, st, nil
 }
 
+// Satisfiable decides whether some in-range state of m satisfies c, in
+// the form jani.ExportOptions.Satisfiable takes: a witness when one does,
+// none when none does, else neither (err says why Z3 gave up, if it
+// said).
+func Satisfiable(m *symbolic.Model, c *symbolic.Cond, opts CheckOptions) (witness symbolic.State, none bool, err error) {
+	r, st, err := StartSatisfiable(m, &symbolic.Property{Name: "condition", Start: c, Unsafe: symbolic.False()}, opts)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case r == Sat:
+		return st, false, nil
+	case r == Unsat:
+		return nil, true, nil
+	}
+	return nil, false, fmt.Errorf("Z3 gave no answer within its limits (%s, resource limit %d)", opts.Limits.Timeout, opts.Limits.Rlimit)
+}
+
 // stopWhy says why ctx stopped a query: "stopped by the timeout",
 // "interrupted", with the cause when the canceller gave one.
 func stopWhy(ctx context.Context) string {

@@ -92,7 +92,14 @@ func runExport(e *cli.Env, args []string) int {
 	var err error
 	switch {
 	case *janiOut:
-		err = jani.Export(&b, lm.m, lm.prop, lm.decl)
+		// a product's factors are decided exactly where intervals
+		// cannot tell: a deterministic resource limit, so that the
+		// answer does not depend on the machine's load, and a timeout
+		// behind it
+		lim := smt.CheckOptions{Limits: smt.Limits{Timeout: 10 * time.Second, Rlimit: 50_000_000}}
+		err = jani.ExportWith(&b, lm.m, lm.prop, lm.decl, jani.ExportOptions{
+			Satisfiable: func(m *symbolic.Model, c *symbolic.Cond) (symbolic.State, bool, error) { return smt.Satisfiable(m, c, lim) },
+		})
 	case *chc:
 		err = smtlib.WriteCHC(&b, q)
 	default:

@@ -32,17 +32,32 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"time"
 
-	"vigil/smt"
 	"vigil/symbolic"
 )
 
 // Export writes m with property prop (nil: none) and policy pol (nil:
 // every label) as a JANI model. Only rules and table policies can be
-// written as guards; Export refuses others.
+// written as guards; Export refuses others. It decides the bounds of a
+// product's factors by interval evaluation alone (ExportWith can decide
+// them exactly).
 func Export(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl) error {
-	x := &exporter{m: m}
+	return ExportWith(w, m, prop, pol, ExportOptions{})
+}
+
+// ExportOptions complete Export.
+type ExportOptions struct {
+	// Satisfiable, when set, decides exactly whether some in-range state
+	// of m satisfies c: a witness when one does, none when none does,
+	// else neither, with err saying why (vigil export passes Z3's answer;
+	// lang stays free of the solver). Without it, what interval
+	// evaluation cannot rule out counts as possible.
+	Satisfiable func(m *symbolic.Model, c *symbolic.Cond) (witness symbolic.State, none bool, err error)
+}
+
+// ExportWith is Export with options.
+func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, opts ExportOptions) error {
+	x := &exporter{m: m, sat: opts.Satisfiable}
 	x.arrays(prop)
 	if pol != nil {
 		var err error
@@ -205,6 +220,8 @@ type exporter struct {
 	chosen []*symbolic.Cond
 	// cost: the name of the transient cost variable ("": none)
 	cost string
+	// sat decides exactly whether a condition can hold (nil: not asked)
+	sat func(m *symbolic.Model, c *symbolic.Cond) (symbolic.State, bool, error)
 }
 
 // janiArray is an array of the model written as a JANI array: its run of
@@ -451,14 +468,9 @@ func (x *exporter) policyGuards(pol *symbolic.PolicyDecl) ([]*symbolic.Cond, err
 // product of two factors -1/2 is 1/4, and 3/2 * 1/2 is 3/4. So the
 // product is written only where no factor can leave [0, 1] or divide by
 // zero in an in-range state where c's guard holds (so both checks pass
-// everywhere): shown by interval evaluation, else decided exactly by Z3
-// (exportLimits per factor); elsewhere the export refuses the outcome,
-// with Z3's witness state when it has one.
-// exportLimits bounds each of stateProb's Z3 queries: a deterministic
-// resource limit, so that the export's answer does not depend on the
-// machine's load, and a timeout behind it.
-var exportLimits = smt.Limits{Timeout: 10 * time.Second, Rlimit: 50_000_000}
-
+// everywhere): shown by interval evaluation, else decided exactly by
+// ExportOptions.Satisfiable (Z3 in vigil export); elsewhere the export
+// refuses the outcome, with the witness state when there is one.
 func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 	o := &c.Outcomes[oi]
 	fr := func(f symbolic.ProbFactor) any {
@@ -487,29 +499,35 @@ func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 		if symbolic.CondBox(bad, lo, hi) == symbolic.BoxFalse {
 			continue // interval evaluation proves the factor a probability
 		}
-		// Z3 decides it exactly: is there an in-range state where the
+		// decided exactly: is there an in-range state where the
 		// command is enabled and the factor is no probability?
-		r, st, err := smt.StartSatisfiable(x.m, &symbolic.Property{Name: "factor", Start: bad, Unsafe: symbolic.False()}, smt.CheckOptions{Limits: exportLimits})
-		if err == nil && r == smt.Unsat {
-			continue
+		var st symbolic.State
+		none, err := false, error(nil)
+		if x.sat != nil {
+			st, none, err = x.sat(x.m, bad)
+			if st == nil && none {
+				continue
+			}
 		}
 		pos := f.Pos
 		if !pos.IsValid() {
 			pos = o.Pos
 		}
-		why := "may lie outside [0, 1] or divide by zero (Z3 could not decide it"
+		why := "may lie outside [0, 1] or divide by zero ("
 		switch {
-		case err != nil:
-			why += ": " + err.Error() + ")"
-		case r == smt.Sat:
+		case st != nil:
 			n, d := f.At(st)
 			val := n.String() + "/" + d.String()
 			if d.Sign() == 0 {
 				val = "undefined (division by zero)"
 			}
 			why = fmt.Sprintf("is %s, outside [0, 1], in state %s, where the command is enabled", val, x.m.FormatState(st))
+		case x.sat == nil:
+			why += "interval evaluation cannot rule it out)"
+		case err != nil:
+			why += "Z3 could not decide it: " + err.Error() + ")"
 		default:
-			why += " within " + exportLimits.Timeout.String() + ")"
+			why += "Z3 could not decide it)"
 		}
 		return nil, fmt.Errorf("jani: %s: outcome %d of action %s has a probability that is a product of %d factors (of synchronised JANI edges), and factor %d (%s), (%s)/(%s), %s; vigil checks each factor, but the exported JANI has one destination whose probability, the product, would be checked as a whole (a product of two negative factors is positive), so the export would lose that probability error; give the variables ranges in which each factor stays within [0, 1], or use the original JANI model",
 			o.Pos, oi+1, x.m.Labels[c.Label].Name, len(o.ProbFactors), fi+1, pos, x.m.ExprString(f.Num), x.m.ExprString(f.Den), why)
