@@ -27,6 +27,7 @@ package jani
 
 import (
 	"math/big"
+	"slices"
 
 	"vigil/symbolic"
 )
@@ -214,10 +215,13 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 		ml.m.Commands = append(ml.m.Commands, cmd)
 		return
 	}
+	// whether the combination without outcomes is empty: the
+	// probabilities cannot all be 0 where the command is enabled
+	noneDead := len(dep) < len(cmd.Outcomes) || sumNonzero(cmd.Outcomes)
 	if len(dep) > maxSplit {
 		ml.note(at, "more than %d state-dependent probabilities in one transition: its outcomes are kept in every state", maxSplit)
 		ml.m.Commands = append(ml.m.Commands, cmd)
-		if len(dep) == len(cmd.Outcomes) {
+		if !noneDead {
 			// where all are 0, a probability error all the same
 			dead := []*symbolic.Cond{cmd.Guard}
 			for _, i := range dep {
@@ -256,13 +260,91 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 			// distribution, a probability error where it is enabled
 			// (no command where the guard's bounds on single variables
 			// show it never holds, as x == 1 does for x*3/2 == 0)
-			if ml.never(c.Guard) {
+			if noneDead || ml.never(c.Guard) {
 				continue
 			}
 			c = zeroSum(cmd, c.Guard)
 		}
 		ml.m.Commands = append(ml.m.Commands, c)
 	}
+}
+
+// sumNonzero reports whether the probabilities of outs, each one factor
+// num/den, cannot all be 0 where each is defined, shown by linear forms:
+// the factors share one denominator d and their numerators sum to k*d
+// for a constant k != 0 (x/(N-c) and 1 - x/(N-c), whose numerators x and
+// N-c-x sum to N-c). Then all numerators 0 makes d 0, where every factor
+// divides by zero, which is no combination of dead outcomes (a division
+// by zero keeps its outcome: liveProb). False means "not shown".
+func sumNonzero(outs []symbolic.Outcome) bool {
+	var den symbolic.Linear
+	sum := map[symbolic.VarID]*big.Int{}
+	konst := new(big.Int)
+	for i := range outs {
+		if len(outs[i].ProbFactors) != 1 {
+			return false
+		}
+		f := outs[i].ProbFactors[0]
+		d, ok := symbolic.Linearize(f.Den)
+		if !ok {
+			return false
+		}
+		if i == 0 {
+			den = d
+		} else if !slices.Equal(d.Terms, den.Terms) || d.Const != den.Const {
+			return false
+		}
+		n, ok := symbolic.Linearize(f.Num)
+		if !ok {
+			return false
+		}
+		konst.Add(konst, big.NewInt(int64(n.Const)))
+		for _, t := range n.Terms {
+			if sum[t.Var] == nil {
+				sum[t.Var] = new(big.Int)
+			}
+			sum[t.Var].Add(sum[t.Var], big.NewInt(int64(t.Coef)))
+		}
+	}
+	// the numerators' sum is k*den with k = sum/den at den's first
+	// coefficient (or constant), checked at every coefficient
+	var k *big.Rat
+	if len(den.Terms) > 0 {
+		t := den.Terms[0]
+		k = new(big.Rat).SetFrac(orZero(sum[t.Var]), big.NewInt(int64(t.Coef)))
+	} else if den.Const != 0 {
+		k = new(big.Rat).SetFrac(konst, big.NewInt(int64(den.Const)))
+	} else {
+		return false
+	}
+	if k.Sign() == 0 {
+		return false
+	}
+	times := func(c int) *big.Rat { return new(big.Rat).Mul(k, new(big.Rat).SetInt64(int64(c))) }
+	if times(den.Const).Cmp(new(big.Rat).SetInt(konst)) != 0 {
+		return false
+	}
+	seen := 0
+	for _, t := range den.Terms {
+		if times(t.Coef).Cmp(new(big.Rat).SetInt(orZero(sum[t.Var]))) != 0 {
+			return false
+		}
+		seen++
+	}
+	for v, c := range sum {
+		if c.Sign() != 0 && !slices.ContainsFunc(den.Terms, func(t symbolic.Term) bool { return t.Var == v }) {
+			return false
+		}
+	}
+	return seen == len(den.Terms)
+}
+
+// orZero is x, or 0 when x is nil.
+func orZero(x *big.Int) *big.Int {
+	if x == nil {
+		return new(big.Int)
+	}
+	return x
 }
 
 // zeroSum is cmd in the states of guard, where it is enabled and the
