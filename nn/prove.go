@@ -121,13 +121,26 @@ func (p *prover) prepare(root Box) bool {
 		return false
 	}
 	nout := p.net.Outputs()
+	// The doubled error covers the bound's dot products that are as long
+	// as evaluation's (a layer's backward sum runs over its outputs, the
+	// next layer's inputs), but not the last one, over the row's nout
+	// outputs: its error is at most gamma(nout+1) sum_j |k_j| mag_j, with
+	// mag_j the absolute magnitude of output j, which E_j bounds by
+	// gamma(in+1) mag_j (in: the last layer's inputs). Without it, a row
+	// of 8002 outputs 2^60, -1 (8000 times), -2^60 plus 4000 summed to
+	// 4000 > 0 while it is -4000 exactly: unsat where every point of the
+	// box near x = 0 is a counterexample.
+	wide := 0.0
+	if l := len(p.net.Layers); l > 0 {
+		wide = roundUp(gamma(nout+1) / gamma(p.net.Layers[l-1].In+1))
+	}
 	p.slack, p.rslack = p.slack[:0], p.rslack[:0]
 	for k := range p.off {
 		s := 0.0
 		for j, c := range p.rows[k*nout : (k+1)*nout] {
 			s += math.Abs(c) * e[j]
 		}
-		p.slack = append(p.slack, margin+2*inflate(s, nout))
+		p.slack = append(p.slack, margin+2*inflate(s, nout)+inflate(s*wide, nout))
 		p.rslack = append(p.rslack, inflate(s, nout))
 	}
 	return true

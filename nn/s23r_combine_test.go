@@ -1,11 +1,14 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"vigil/symbolic"
 )
 
 // TestS23rCombineRounding: y = 2^40 x + b with b = 1666414132872151040
@@ -99,4 +102,45 @@ func ratRow(row []float64, off float64, y []float64) *big.Rat {
 		s.Add(s, new(big.Rat).Mul(new(big.Rat).SetFloat64(c), new(big.Rat).SetFloat64(y[j])))
 	}
 	return s
+}
+
+// TestS23rLongRowSlack: Y_0 = 2^60, Y_1..Y_32 = -63, Y_33 = -2^60 +
+// 2^40 |X_0|, and the row sum_j Y_j + 2015 <= 0, exactly -1 at X_0 = 0:
+// sat. Summed in float64 each -63 is lost against 2^60, so the bound of
+// the row over the box was 2015, above the slack, which did not cover the
+// rounding of the bound's last dot product (over the 34 outputs): unsat.
+func TestS23rLongRowSlack(t *testing.T) {
+	const k = 32
+	nout := k + 2
+	w2 := make([]float64, 2*nout)
+	b2 := make([]float64, nout)
+	b2[0], b2[k+1] = 1<<60, -(1 << 60)
+	for j := 1; j <= k; j++ {
+		b2[j] = -63
+	}
+	w2[2*(k+1)], w2[2*(k+1)+1] = 1<<40, 1<<40
+	n := &Network{Layers: []Layer{
+		{In: 1, Out: 2, W: []float64{1, -1}, B: []float64{0, 0}, Act: symbolic.ActReLU},
+		{In: 2, Out: nout, W: w2, B: b2},
+	}}
+	src := "(declare-const X_0 Real)\n"
+	sum := ""
+	for j := 0; j < nout; j++ {
+		src += fmt.Sprintf("(declare-const Y_%d Real)\n", j)
+		sum += fmt.Sprintf(" Y_%d", j)
+	}
+	src += "(assert (>= X_0 -1))\n(assert (<= X_0 0.7))\n(assert (<= (+" + sum + " 2015) 0))\n"
+	prop, err := ParseVNNLIB(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !prop.Check(n, 0, []float64{0}) {
+		t.Fatal("X_0 = 0 should be a counterexample")
+	}
+	for _, m := range []Method{IBP, CROWN, Both, Alpha} {
+		res, err := n.Verify(prop, 20*time.Second, Options{Method: m})
+		if err != nil || res.Answer == Unsat {
+			t.Errorf("method %v: %v %v, want sat (X_0 = 0 is a counterexample)", m, res.Answer, err)
+		}
+	}
 }
