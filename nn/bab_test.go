@@ -234,7 +234,7 @@ func TestReLUBranchAgainstLP(t *testing.T) {
 				// As Verify bounds, but without its witness search
 				// first, so that a wrong proof cannot hide behind it.
 				p := newProver(n, d, opt)
-				p.combine()
+				p.combine(func() []float64 { return n.outputMagnitude(box) })
 				p.fsb = c.fsb
 				if opt.Branch == BranchReLU {
 					res = p.runReLU(box)

@@ -23,6 +23,7 @@ package nn
 import (
 	"container/heap"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -120,13 +121,26 @@ func (p *prover) prepare(root Box) bool {
 		return false
 	}
 	nout := p.net.Outputs()
+	// The doubled error covers the bound's dot products that are as long
+	// as evaluation's (a layer's backward sum runs over its outputs, the
+	// next layer's inputs), but not the last one, over the row's nout
+	// outputs: its error is at most gamma(nout+1) sum_j |k_j| mag_j, with
+	// mag_j the absolute magnitude of output j, which E_j bounds by
+	// gamma(in+1) mag_j (in: the last layer's inputs). Without it, a row
+	// of 8002 outputs 2^60, -1 (8000 times), -2^60 plus 4000 summed to
+	// 4000 > 0 while it is -4000 exactly: unsat where every point of the
+	// box near x = 0 is a counterexample.
+	wide := 0.0
+	if l := len(p.net.Layers); l > 0 {
+		wide = roundUp(gamma(nout+1) / gamma(p.net.Layers[l-1].In+1))
+	}
 	p.slack, p.rslack = p.slack[:0], p.rslack[:0]
 	for k := range p.off {
 		s := 0.0
 		for j, c := range p.rows[k*nout : (k+1)*nout] {
 			s += math.Abs(c) * e[j]
 		}
-		p.slack = append(p.slack, margin+2*inflate(s, nout))
+		p.slack = append(p.slack, margin+2*inflate(s, nout)+inflate(s*wide, nout))
 		p.rslack = append(p.rslack, inflate(s, nout))
 	}
 	return true
@@ -230,22 +244,60 @@ func (p *prover) reset(d Disjunction, opt Options) {
 // (all g_k <= 0); a box where the constraints cannot all hold although
 // none is violated everywhere closes only with such combinations, or
 // after many more splits.
-func (p *prover) combine() {
+//
+// The combination is formed exactly (the weights are float64s, exact as
+// rationals): its coefficients are rounded to the nearest float64 and its
+// offset is lowered by what that rounding can cost where |y_j| <= mag[j]
+// (Network.outputMagnitude over the root box), then rounded down, so that
+// the row added is at most the exact combination wherever the outputs
+// lie. In float64 arithmetic the sum rounded apart: rows 7 y - 7b and
+// -3 y + 3b (both 0 at y = b) combined with w = 0.3 gave the coefficient
+// 4.4e-16 and the offset 0, which "proved" 740 > 0 around b = 1.67e18,
+// an unsat where y = b is a counterexample. A combination whose rounding
+// cannot be bounded (an output without a magnitude bound) is left out.
+func (p *prover) combine(mag func() []float64) {
 	m := len(p.d.Rows)
 	if m < 2 || m > 6 {
 		return
 	}
+	nout := p.net.Outputs()
+	var bound []float64 // mag(), asked once, when a coefficient rounds
 	add := func(ks []int, ws []float64) {
-		row := make([]float64, p.net.Outputs())
-		off := 0.0
-		for i, k := range ks {
-			for j, c := range p.d.Rows[k] {
-				row[j] += ws[i] * c
+		row := make([]float64, nout)
+		off := new(big.Rat)
+		loss := new(big.Rat)
+		for j := range row {
+			exact := new(big.Rat)
+			for i, k := range ks {
+				if c := p.d.Rows[k][j]; c != 0 {
+					exact.Add(exact, new(big.Rat).Mul(new(big.Rat).SetFloat64(ws[i]), new(big.Rat).SetFloat64(c)))
+				}
 			}
-			off += ws[i] * p.d.Off[k]
+			row[j], _ = exact.Float64()
+			if math.IsInf(row[j], 0) {
+				return
+			}
+			d := exact.Sub(exact, new(big.Rat).SetFloat64(row[j]))
+			if d.Sign() == 0 {
+				continue
+			}
+			if bound == nil {
+				bound = mag()
+			}
+			if j >= len(bound) || math.IsInf(bound[j], 0) || math.IsNaN(bound[j]) {
+				return
+			}
+			loss.Add(loss, d.Abs(d).Mul(d, new(big.Rat).SetFloat64(bound[j])))
+		}
+		for i, k := range ks {
+			off.Add(off, new(big.Rat).Mul(new(big.Rat).SetFloat64(ws[i]), new(big.Rat).SetFloat64(p.d.Off[k])))
+		}
+		o := ratFloor(off.Sub(off, loss))
+		if math.IsInf(o, 0) {
+			return
 		}
 		p.rows = append(p.rows, row...)
-		p.off = append(p.off, off)
+		p.off = append(p.off, o)
 	}
 	// The best weights depend on the box; a grid of them, finer for two
 	// rows, keeps the number of rows small.

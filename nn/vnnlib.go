@@ -1033,7 +1033,7 @@ func (n *Network) falsify(prop *Property, timeout time.Duration, opt Options, st
 		if c.exact != nil {
 			p.exact = c.holdsExactly
 		}
-		p.combine()
+		p.combine(func() []float64 { return n.outputMagnitude(c.Box) })
 		if len(c.Cons.Rows) == 0 {
 			if x := p.clampPoint(center(c.Box)); x != nil {
 				res := n.sat(VerifyResult{}, x, i, start, p.nodes)
