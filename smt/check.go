@@ -388,6 +388,13 @@ func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
 		switch {
 		case err != nil:
 			return nil, err
+		case r == Unknown && c.opts.Context.Err() != nil:
+			// stopped: this site undecided, no further site asked
+			o.Unknown = stopWhy(c.opts.Context)
+			if o.Pos = o.Expr.Pos; !o.Pos.IsValid() {
+				o.Pos = st.pos
+			}
+			return append(out, o), nil
 		case r == Unknown:
 			o.Unknown = c.s.ReasonUnknown()
 		case r == Sat:

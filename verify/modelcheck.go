@@ -84,7 +84,10 @@ func BoundsFindings(ctx context.Context, m *symbolic.Model) (fs []Finding, n int
 	if len(res.Undecided) > 0 {
 		err = fmt.Errorf("smt: %s undecided (%s); the model may still have range errors", queries(len(res.Undecided), "range"), res.Undecided[0].Reason)
 	}
-	ovs, oerr := smt.CheckOverflow(m, smt.CheckOptions{})
+	if ctx.Err() != nil {
+		return fs, len(res.Violations), err // stopped: the overflow sites are not asked
+	}
+	ovs, oerr := smt.CheckOverflow(m, smt.CheckOptions{Context: ctx})
 	if oerr != nil && err == nil {
 		err = oerr
 	}
