@@ -310,6 +310,15 @@ func number(s string) (r *big.Rat, bad, ok bool) {
 	return finiteRat(r)
 }
 
+// clipNumber shortens a long number's text for a message: its first and
+// last digits and how many characters it has.
+func clipNumber(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	return fmt.Sprintf("%s…%s (%d characters)", s[:16], s[len(s)-8:], len(s))
+}
+
 // finiteRat returns r, or bad when r is beyond float64's range (its
 // magnitude rounds to an infinity).
 func finiteRat(r *big.Rat) (*big.Rat, bool, bool) {
@@ -746,7 +755,7 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 		if l.bad != "" {
 			// NaN or infinite bounds would make comparisons false
 			// (or true) and so decide the property by accident.
-			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has the number %s, which is not finite (NaN, inf, or beyond float64's range: a magnitude above 1e308 or an exponent beyond ±1000); give finite bounds", a.line, varNames(l), l.bad)
+			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has the number %s, which is not finite (NaN, inf, or beyond float64's range: a magnitude above 1e308 or an exponent beyond ±1000); give finite bounds", a.line, varNames(l), clipNumber(l.bad))
 		}
 		for k, v := range l.x {
 			if v.Sign() == 0 {
