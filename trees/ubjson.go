@@ -183,8 +183,12 @@ func (r *ubjReader) value(m byte) (any, error) {
 		} else {
 			f = math.Float64frombits(binary.BigEndian.Uint64(s))
 		}
+		if math.IsNaN(f) && r.key == "split_conditions" {
+			// as the JSON reader says it (xgbNonFinite)
+			return nil, r.errorf("in \"split_conditions\": a NaN condition; XGBoost writes NaN as the condition of a categorical split, which vigil does not support (train with enable_categorical=False)")
+		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, r.errorf("a number is %v, which XGBoost's JSON models do not hold", f)
+			return nil, r.errorf("%sa number is %v, which XGBoost's JSON models do not hold", r.field(), f)
 		}
 		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
 	case 'H':
