@@ -76,7 +76,7 @@ func runTest(e *cli.Env, args []string) int {
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
 	html := fs.String("html", "", "also write the report as a self-contained HTML page to `FILE` (safety mode: every distinct unsafe run, those without a bug saying why)")
 	mf.writes("html", html)
-	record := fs.String("record", "", "write the evidence as run files into `DIR` that vigil run --replay reads (safety: unsafe-N.json, also for vigil faults --run; goal: bug-N-policy.json, bug-N-plan.json)")
+	record := fs.String("record", "", "write the evidence as run files into `DIR` that vigil run --replay reads (safety: unsafe-N.json, also for vigil faults --run; goal: bug-N-policy.json, bug-N-plan.json; files of those names an earlier record left for higher N are removed)")
 	// Safety mode's flags.
 	so := report.SafetyOptions{Radius: safety.Inf}
 	fs.IntVar(&so.Runs, "runs", 1000, "safety mode: fuzzing runs of Algorithm 1 (a reproducible budget)")
