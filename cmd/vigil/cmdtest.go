@@ -8,7 +8,9 @@ package main
 // report.Outcome, recorded, drawn and printed the same way.
 
 import (
+	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -110,8 +112,13 @@ func runTest(e *cli.Env, args []string) int {
 	if !ok {
 		return cli.ExitError
 	}
+	how := "--mode " + *mode
 	if *mode == "" {
 		*mode = report.Mode(lm.prop)
+		how = "the default for its property"
+	}
+	if f := otherModeFlag(fs, *mode); f != "" {
+		return e.Fail(cli.ExitUsage, "vigil test: --%s is a flag of %s mode, but this test runs in %s mode (%s); drop it or give --mode %s", f, otherMode(*mode), *mode, how, otherMode(*mode))
 	}
 	ctx, stop := cli.RunContext(*timeout)
 	defer stop()
@@ -167,6 +174,37 @@ func runTest(e *cli.Env, args []string) int {
 	}
 	code := map[string]int{"bugs": cli.ExitUnsafe, "unknown": cli.ExitUnknown}[rep.Verdict()]
 	return e.WriteReport("test", *jsonOut, rep, code)
+}
+
+// The flags of one mode only: given in the other mode they were accepted
+// and ignored, so that --mode safety --outcomes fair (or a safety test
+// defaulted to by the property) ran as if the flag were absent.
+var (
+	goalOnlyFlags   = []string{"pool", "walk", "bstate", "bexpansion", "steps", "depth", "outcomes"}
+	safetyOnlyFlags = []string{"runs", "max-len", "expansions", "radius"}
+)
+
+// otherModeFlag is the first flag given that belongs to the mode other
+// than mode, or "".
+func otherModeFlag(fs *flag.FlagSet, mode string) string {
+	other := goalOnlyFlags
+	if mode == "goal" {
+		other = safetyOnlyFlags
+	}
+	found := ""
+	fs.Visit(func(f *flag.Flag) {
+		if found == "" && slices.Contains(other, f.Name) {
+			found = f.Name
+		}
+	})
+	return found
+}
+
+func otherMode(mode string) string {
+	if mode == "goal" {
+		return "safety"
+	}
+	return "goal"
 }
 
 // positive checks that the flags named are positive, printing the first
