@@ -10,6 +10,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -105,6 +107,9 @@ func runTest(e *cli.Env, args []string) int {
 	if *budget <= 0 {
 		return e.Fail(cli.ExitUsage, "vigil test: --budget %v: must be positive (e.g. 30s)", *budget)
 	}
+	if !outputDirOK(e, "html", *html) {
+		return cli.ExitUsage
+	}
 	if *workers < 1 || *workers > maxWorkers {
 		return e.Fail(cli.ExitUsage, "vigil test: --workers %d: give a number of workers from 1 to %d", *workers, maxWorkers)
 	}
@@ -162,18 +167,40 @@ func runTest(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil test: %v", err)
 	}
+	// An output that cannot be written does not cost the report: it is
+	// printed all the same, then the error (exit 1). The report of a long
+	// test that found bugs was lost to a mistyped --html directory.
+	var outErr error
 	if *record != "" {
 		if err := rep.Record(*record); err != nil {
-			return e.Fail(cli.ExitFor(err), "vigil test: --record: %v", err)
+			outErr = fmt.Errorf("--record: %w", err)
 		}
 	}
-	if *html != "" {
+	if *html != "" && outErr == nil {
 		if err := writeFile(*html, rep.HTML); err != nil {
-			return e.Fail(cli.ExitFor(err), "vigil test: --html: %v", err)
+			outErr = fmt.Errorf("--html: %w", err)
 		}
 	}
 	code := map[string]int{"bugs": cli.ExitUnsafe, "unknown": cli.ExitUnknown}[rep.Verdict()]
-	return e.WriteReport("test", *jsonOut, rep, code)
+	code = e.WriteReport("test", *jsonOut, rep, code)
+	if outErr != nil {
+		return e.Fail(cli.ExitFor(outErr), "vigil test: %v (the report is printed above)", outErr)
+	}
+	return code
+}
+
+// outputDirOK checks, before any work, that the directory of the file an
+// output flag names exists, printing what is wrong.
+func outputDirOK(e *cli.Env, flagName, path string) bool {
+	if path == "" {
+		return true
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		fmt.Fprintf(e.Stderr, "vigil test: --%s %s: the directory %s does not exist; create it or name another file\n", flagName, path, dir)
+		return false
+	}
+	return true
 }
 
 // The flags of one mode only: given in the other mode they were accepted
