@@ -48,8 +48,14 @@ property g { unsafe false  goal x == 1000000 && y == 1000000 }
 	if g := run(timeout, time.Hour, 1); g.Complete || g.Stopped != "the --timeout ran out" {
 		t.Errorf("--timeout: complete %v, stopped %q; want the --timeout ran out", g.Complete, g.Stopped)
 	}
-	if g := run(context.Background(), 300*time.Millisecond, 1); g.Complete || g.Stopped != "the --budget ran out" {
+	g := run(context.Background(), 300*time.Millisecond, 1)
+	if g.Complete || g.Stopped != "the --budget ran out" {
 		t.Errorf("--budget: complete %v, stopped %q; want the --budget ran out", g.Complete, g.Stopped)
+	}
+	// --json says the result and how many pool states were checked, as
+	// the text does ("with 0 of 1 pool states checked")
+	if j, err := g.JSON(); err != nil || j.Result != "unknown" || j.Checked != g.Result.Checked || j.Pool != len(g.Pool.Entries) {
+		t.Errorf("--json of a stopped test: %+v, %v; want result unknown and %d checked", j, err, g.Result.Checked)
 	}
 	interrupted, stop := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, stop)
@@ -57,7 +63,7 @@ property g { unsafe false  goal x == 1000000 && y == 1000000 }
 		t.Errorf("Ctrl-C: complete %v, stopped %q; want interrupted", g.Complete, g.Stopped)
 	}
 	began := time.Now()
-	g := run(context.Background(), 500*time.Millisecond, 2)
+	g = run(context.Background(), 500*time.Millisecond, 2)
 	wall := time.Since(began)
 	if g.FuzzTime <= 0 || g.ConfirmTime <= 0 || g.FuzzTime+g.ConfirmTime < wall || g.FuzzTime+g.ConfirmTime > 2*wall+time.Second {
 		t.Errorf("two workers for %v: fuzz %v, confirm %v; want both positive, summing to the two workers' time", wall, g.FuzzTime, g.ConfirmTime)
