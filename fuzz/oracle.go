@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -83,7 +84,10 @@ func (o OracleOptions) withDefaults() (OracleOptions, error) {
 	if len(o.Oracles) == 0 {
 		o.Oracles = OracleNames
 	}
-	for _, n := range o.Oracles {
+	for i, n := range o.Oracles {
+		if slices.Contains(o.Oracles[:i], n) {
+			return o, fmt.Errorf("fuzz: oracle %q given twice", n) // it would run again to find nothing new
+		}
 		ok := false
 		for _, v := range OracleNames {
 			ok = ok || n == v

@@ -30,3 +30,21 @@ func TestS23tBiasesRefuseNoneMixed(t *testing.T) {
 		}
 	}
 }
+
+// TestS23tOraclesGivenTwice: --oracle tarjan,tarjan was reported as a
+// cross-check of tarjan by itself, and goal mode's undo,undo ran undo
+// again to find nothing new. A name given twice is refused.
+func TestS23tOraclesGivenTwice(t *testing.T) {
+	if err := CheckSafetyOracles([]string{"tarjan", "ipi", "tarjan"}); err == nil || !strings.Contains(err.Error(), `"tarjan" given twice`) {
+		t.Errorf("safety oracles tarjan,ipi,tarjan: %v", err)
+	}
+	if err := CheckOracles([]string{"undo", "undo"}); err == nil || !strings.Contains(err.Error(), `"undo" given twice`) {
+		t.Errorf("goal oracles undo,undo: %v", err)
+	}
+	if err := CheckSafetyOracles([]string{"tarjan", "ipi", "lrtdp"}); err != nil {
+		t.Error(err)
+	}
+	if err := CheckOracles([]string{"relax", "lookahead"}); err != nil {
+		t.Error(err)
+	}
+}
