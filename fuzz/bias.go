@@ -37,8 +37,19 @@ type goalBiasSet struct {
 // random walk of paper 003's baseline B^0.
 func parseGoalBiases(names []string) (goalBiasSet, error) {
 	var b goalBiasSet
+	seen := map[string]bool{}
 	for _, n := range names {
-		switch strings.TrimSpace(n) {
+		// "none,loop" ran the loop bias alone and reported "biases: none,
+		// loop"; "loop,loop" reported a bias twice
+		t := strings.TrimSpace(n)
+		if seen[t] && t != "" {
+			return b, fmt.Errorf("fuzz: bias %q given twice", t)
+		}
+		seen[t] = true
+		if seen["none"] && len(seen) > 1 && !(len(seen) == 2 && seen[""]) {
+			return b, fmt.Errorf("fuzz: bias none (uniform walks) is one of its own; it cannot be combined with other biases")
+		}
+		switch t {
 		case BiasPolicyQuality:
 			b.polqual = true
 		case BiasNovelty:

@@ -13,6 +13,7 @@ package fuzz
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -31,6 +32,7 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 	if oopt, err = oopt.withDefaults(); err != nil {
 		return nil, nil, err
 	}
+	oopt.ctx = ctx
 	began := time.Now()
 	if tasks[0].Sampler == nil {
 		ss, err := NewSampler(ctx, tasks[0].Gen, explicit.SamplerOptions{})
@@ -61,6 +63,11 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 				return nil
 			}
 			c, err := tasks[w].confirmOne(p, i, oopt, began)
+			if errors.Is(err, errOracleStopped) {
+				// not checked: its value stays unknown, its time counts
+				results[w][i] = goalStateResult{elapsed: c.elapsed, stopped: true}
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -94,10 +101,16 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 	}
 	pool, from := mergeGoalPools(pools)
 	pool.Elapsed = time.Since(began)
+	for _, p := range pools {
+		pool.Work += p.Elapsed
+	}
 	res := newGoalResult()
 	for i, f := range from {
 		c, ok := results[f[0]][f[1]]
-		if !ok {
+		if !ok || c.stopped {
+			for o, d := range c.elapsed {
+				res.Elapsed[o] += d
+			}
 			res.Values = append(res.Values, GoalValue{Outcome: GoalUnknown, Cost: -1})
 			continue
 		}

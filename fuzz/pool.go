@@ -98,6 +98,10 @@ type Pool struct {
 	Steps   int    // successor and policy steps spent
 	Stop    string // why fuzzing stopped: "pool full", "step budget", "runtime", "canceled", "no new states"
 	Elapsed time.Duration
+	// Work is the time the workers spent, summed (GoalTest; Elapsed with
+	// one worker), the whole of which the confirmation times of
+	// GoalResult.Elapsed, also summed over the workers, are a share.
+	Work time.Duration
 }
 
 type poolCandidate struct {

@@ -26,6 +26,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -288,7 +289,12 @@ func runKey(steps []explicit.Step) string {
 // CheckSafetyOracles checks the names of safety mode's oracles (safety
 // deciders, safety.Algorithms), saying which one is unknown.
 func CheckSafetyOracles(names []string) error {
-	for _, n := range names {
+	for i, n := range names {
+		if slices.Contains(names[:i], n) {
+			// the others re-check the first: tarjan,tarjan checked
+			// nothing twice and was reported as a cross-check
+			return fmt.Errorf("fuzz: oracle %q given twice", n)
+		}
 		ok := false
 		for _, a := range safety.Algorithms {
 			ok = ok || a == n

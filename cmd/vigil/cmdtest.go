@@ -8,7 +8,11 @@ package main
 // report.Outcome, recorded, drawn and printed the same way.
 
 import (
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -76,7 +80,7 @@ func runTest(e *cli.Env, args []string) int {
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
 	html := fs.String("html", "", "also write the report as a self-contained HTML page to `FILE` (safety mode: every distinct unsafe run, those without a bug saying why)")
 	mf.writes("html", html)
-	record := fs.String("record", "", "write the evidence as run files into `DIR` that vigil run --replay reads (safety: unsafe-N.json, also for vigil faults --run; goal: bug-N-policy.json, bug-N-plan.json)")
+	record := fs.String("record", "", "write the evidence as run files into `DIR` that vigil run --replay reads (safety: unsafe-N.json, also for vigil faults --run; goal: bug-N-policy.json, bug-N-plan.json; files of those names an earlier record left for higher N are removed)")
 	// Safety mode's flags.
 	so := report.SafetyOptions{Radius: safety.Inf}
 	fs.IntVar(&so.Runs, "runs", 1000, "safety mode: fuzzing runs of Algorithm 1 (a reproducible budget)")
@@ -103,6 +107,9 @@ func runTest(e *cli.Env, args []string) int {
 	if *budget <= 0 {
 		return e.Fail(cli.ExitUsage, "vigil test: --budget %v: must be positive (e.g. 30s)", *budget)
 	}
+	if !outputDirOK(e, "html", *html) {
+		return cli.ExitUsage
+	}
 	if *workers < 1 || *workers > maxWorkers {
 		return e.Fail(cli.ExitUsage, "vigil test: --workers %d: give a number of workers from 1 to %d", *workers, maxWorkers)
 	}
@@ -110,8 +117,13 @@ func runTest(e *cli.Env, args []string) int {
 	if !ok {
 		return cli.ExitError
 	}
+	how := "--mode " + *mode
 	if *mode == "" {
 		*mode = report.Mode(lm.prop)
+		how = "the default for its property"
+	}
+	if f := otherModeFlag(fs, *mode); f != "" {
+		return e.Fail(cli.ExitUsage, "vigil test: --%s is a flag of %s mode, but this test runs in %s mode (%s); drop it or give --mode %s", f, otherMode(*mode), *mode, how, otherMode(*mode))
 	}
 	ctx, stop := cli.RunContext(*timeout)
 	defer stop()
@@ -155,18 +167,71 @@ func runTest(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil test: %v", err)
 	}
+	// An output that cannot be written does not cost the report: it is
+	// printed all the same, then the error (exit 1). The report of a long
+	// test that found bugs was lost to a mistyped --html directory.
+	var outErr error
 	if *record != "" {
 		if err := rep.Record(*record); err != nil {
-			return e.Fail(cli.ExitFor(err), "vigil test: --record: %v", err)
+			outErr = fmt.Errorf("--record: %w", err)
 		}
 	}
-	if *html != "" {
+	if *html != "" && outErr == nil {
 		if err := writeFile(*html, rep.HTML); err != nil {
-			return e.Fail(cli.ExitFor(err), "vigil test: --html: %v", err)
+			outErr = fmt.Errorf("--html: %w", err)
 		}
 	}
 	code := map[string]int{"bugs": cli.ExitUnsafe, "unknown": cli.ExitUnknown}[rep.Verdict()]
-	return e.WriteReport("test", *jsonOut, rep, code)
+	code = e.WriteReport("test", *jsonOut, rep, code)
+	if outErr != nil {
+		return e.Fail(cli.ExitFor(outErr), "vigil test: %v (the report is printed above)", outErr)
+	}
+	return code
+}
+
+// outputDirOK checks, before any work, that the directory of the file an
+// output flag names exists, printing what is wrong.
+func outputDirOK(e *cli.Env, flagName, path string) bool {
+	if path == "" {
+		return true
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		fmt.Fprintf(e.Stderr, "vigil test: --%s %s: the directory %s does not exist; create it or name another file\n", flagName, path, dir)
+		return false
+	}
+	return true
+}
+
+// The flags of one mode only: given in the other mode they were accepted
+// and ignored, so that --mode safety --outcomes fair (or a safety test
+// defaulted to by the property) ran as if the flag were absent.
+var (
+	goalOnlyFlags   = []string{"pool", "walk", "bstate", "bexpansion", "steps", "depth", "outcomes"}
+	safetyOnlyFlags = []string{"runs", "max-len", "expansions", "radius"}
+)
+
+// otherModeFlag is the first flag given that belongs to the mode other
+// than mode, or "".
+func otherModeFlag(fs *flag.FlagSet, mode string) string {
+	other := goalOnlyFlags
+	if mode == "goal" {
+		other = safetyOnlyFlags
+	}
+	found := ""
+	fs.Visit(func(f *flag.Flag) {
+		if found == "" && slices.Contains(other, f.Name) {
+			found = f.Name
+		}
+	})
+	return found
+}
+
+func otherMode(mode string) string {
+	if mode == "goal" {
+		return "safety"
+	}
+	return "goal"
 }
 
 // positive checks that the flags named are positive, printing the first

@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"vigil/fuzz/report"
 	"vigil/internal/cli"
@@ -55,7 +58,7 @@ func runRun(e *cli.Env, args []string) int {
 	outcomes := fs.String("outcomes", "random", "how to resolve non-determinism: random, first or weighted")
 	record := fs.String("record", "", "write the (first) run to this run file (JSON)")
 	mf.writes("record", record)
-	replay := fs.String("replay", "", "check and print the run recorded in this run file instead of simulating")
+	replay := fs.String("replay", "", "check and print the run recorded in this run file instead of simulating (the flags that shape a simulation, --from, --start-index, --seed, --steps, --runs, --outcomes and --record, are refused with it)")
 	jsonOut := fs.Bool("json", false, "print the runs as JSON, {\"runs\": [...]}, each as a run file holds it (with \"why\" when it ended stuck), instead of step by step")
 	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
@@ -72,6 +75,18 @@ func runRun(e *cli.Env, args []string) int {
 		return e.Fail(cli.ExitUsage, "vigil run: --steps must be >= 0 and --runs >= 1")
 	}
 	if *replay != "" {
+		// The flags that shape a simulation were accepted with --replay and
+		// ignored: --record out.json wrote nothing, --steps 1 printed the
+		// whole run, exit 0 either way.
+		var sim []string
+		fs.Visit(func(f *flag.Flag) {
+			if slices.Contains([]string{"from", "start-index", "seed", "steps", "runs", "outcomes", "record"}, f.Name) {
+				sim = append(sim, "--"+f.Name)
+			}
+		})
+		if len(sim) > 0 {
+			return e.Fail(cli.ExitUsage, "vigil run: --replay checks and prints the run file as it is; %s only shape%s a simulation: drop %s", strings.Join(sim, ", "), map[bool]string{true: "s"}[len(sim) == 1], map[bool]string{true: "it", false: "them"}[len(sim) == 1])
+		}
 		// The run file names its property and policy: nothing to select.
 		// The policy, when the model declares it, is evaluated (with
 		// --argmax, as the run was recorded) on every step.

@@ -95,7 +95,14 @@ func GoalHTML(w io.Writer, t *Goal) error {
 		if why != "" {
 			why = "<br/>why: " + esc(why)
 		}
-		fmt.Fprintf(&b, "<p>state: <code>%s</code><br/>policy %s: %s%s<br/>better: a plan of %s</p>", esc(m.FormatState(bug.State)), esc(task.PolicyName), esc(bug.Policy.String()), why, plural(bug.Cost, "step"))
+		// as the text report says it: "a plan of 4 steps" was the cost of
+		// a plan of 2 steps at cost 4, and a fair bug's plan has a shortest
+		// run, not a length
+		better := "reaches the goal " + fuzz.CostPhrase(bug.Cost, bug.Plan) + " on every run"
+		if task.Fair {
+			better = "reaches the goal with probability 1; a shortest run is drawn"
+		}
+		fmt.Fprintf(&b, "<p>state: <code>%s</code><br/>policy %s: %s%s<br/>better: %s</p>", esc(m.FormatState(bug.State)), esc(task.PolicyName), esc(bug.Policy.String()), why, esc(better))
 		b.WriteString("<h3>Policy run (faults in red: the decisions the better plan changes)</h3>")
 		goalPathSVG(&b, m, bug.Policy.Run, fault, "policy-run", bug.Policy.Outcome == fuzz.GoalFails)
 		b.WriteString("<h3>Better plan</h3>")

@@ -63,6 +63,7 @@ type GoalFaultJSON struct {
 // GoalJSON is the --json report of vigil test --mode goal.
 type GoalJSON struct {
 	Mode     string             `json:"mode"`
+	Result   string             `json:"result"` // bugs, none or unknown (Verdict), as in safety mode's
 	Outcomes string             `json:"outcomes"`
 	Model    string             `json:"model"`
 	Property string             `json:"property"`
@@ -71,6 +72,7 @@ type GoalJSON struct {
 	Biases   []string           `json:"biases"`
 	Oracles  []string           `json:"oracles"`
 	Pool     int                `json:"pool"`
+	Checked  int                `json:"checked"` // pool states the oracles were done with (all of them when complete)
 	Stop     string             `json:"stop"`
 	Bugs     []GoalBugJSON      `json:"bugs"`
 	Phases   map[string]float64 `json:"seconds"`
@@ -104,7 +106,7 @@ func (t *Goal) JSON() (*GoalJSON, error) {
 	if biases == nil {
 		biases = []string{}
 	}
-	rep := &GoalJSON{Mode: "goal", Outcomes: t.Outcomes, Model: m.Name, Property: t.Task.Prop.Name, Policy: t.Task.PolicyName, Seed: t.Seed,
+	rep := &GoalJSON{Mode: "goal", Result: t.Verdict(), Checked: t.Result.Checked, Outcomes: t.Outcomes, Model: m.Name, Property: t.Task.Prop.Name, Policy: t.Task.PolicyName, Seed: t.Seed,
 		Biases: biases, Oracles: t.Oracles, Pool: len(t.Pool.Entries), Stop: t.Pool.Stop, Bugs: []GoalBugJSON{},
 		Phases: map[string]float64{"fuzz": t.FuzzTime.Seconds(), "confirm": t.ConfirmTime.Seconds()}, Complete: t.Complete, Starts: t.Starts}
 	if !t.Complete {

@@ -85,6 +85,7 @@ func RunGoal(ctx context.Context, s Subject, o GoalOptions) (*Goal, error) {
 	if err != nil {
 		return nil, err
 	}
+	outer := ctx // ended by --timeout or a signal; ctx also by the budget
 	if o.Budget > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.Budget)
@@ -118,14 +119,22 @@ func RunGoal(ctx context.Context, s Subject, o GoalOptions) (*Goal, error) {
 		return nil, err
 	}
 	// Confirmation runs interleaved with fuzzing: its time is the oracles'
-	// and policy evaluations' share of the whole.
+	// and policy evaluations' share of the workers' time (summed over the
+	// workers, as the confirmation times are: the wall time less their sum
+	// was 0 with two workers), the start sampling added to fuzzing.
 	for _, d := range r.Result.Elapsed {
 		r.ConfirmTime += d
 	}
-	r.FuzzTime = max(0, time.Since(began)-r.ConfirmTime)
+	r.FuzzTime = max(0, time.Since(began)-r.Pool.Elapsed+r.Pool.Work-r.ConfirmTime)
 	r.Complete = ctx.Err() == nil
-	r.Stopped = "interrupted"
-	if ctx.Err() == context.DeadlineExceeded {
+	// As in RunSafety: the budget's end is not the --timeout's (both end
+	// ctx with DeadlineExceeded; a --timeout was called the budget).
+	switch {
+	case outer.Err() == context.DeadlineExceeded:
+		r.Stopped = "the --timeout ran out"
+	case outer.Err() != nil:
+		r.Stopped = "interrupted"
+	default:
 		r.Stopped = "the --budget ran out"
 	}
 	if len(r.Oracles) == 0 {
