@@ -111,6 +111,9 @@ type Reason struct {
 	// All reports that the policy reads `argmax all`: its arg-max over
 	// every output is chosen only where it is applicable.
 	All bool
+	// Table reports a table policy: its scores are 1 for the label of
+	// the state's row and -inf elsewhere (all -inf: no row).
+	Table bool
 }
 
 // Explain returns the Reason of d's decision in s (app as for Decide), or
@@ -132,8 +135,9 @@ func Explain(d Decider, s symbolic.State, app []bool) (*Reason, error) {
 		if err := d.p.Scores(s, sc); err != nil {
 			return nil, err
 		}
+		_, table := d.p.(*symbolic.TablePolicy)
 		return &Reason{Label: symbolic.ChooseFor(d.p, sc, func(l symbolic.LabelID) bool { return app[l] }), Rule: -1,
-			Outputs: append([]symbolic.LabelID(nil), out...), Scores: sc, All: symbolic.ReadsAll(d.p)}, nil
+			Outputs: append([]symbolic.LabelID(nil), out...), Scores: sc, All: symbolic.ReadsAll(d.p), Table: table}, nil
 	}
 	return nil, nil
 }

@@ -154,7 +154,8 @@ func (r *Reason) Line(m *symbolic.Model, policy string, app []bool) string {
 // all: the run ends)"; under `argmax applicable`, "policy p: no output
 // label is applicable here (argmax applicable: the run ends)", or that
 // the applicable ones all score -inf or NaN; for rules, that no rule with
-// an applicable label holds.
+// an applicable label holds; for a table, that it has no row for the
+// state or that the row's label is not applicable.
 func (r *Reason) Stuck(m *symbolic.Model, policy string, app []bool) string {
 	name := "policy"
 	if policy != "" {
@@ -162,6 +163,14 @@ func (r *Reason) Stuck(m *symbolic.Model, policy string, app []bool) string {
 	}
 	if r.Scores == nil {
 		return name + ": no rule whose label is applicable holds here (the run ends)"
+	}
+	if r.Table {
+		for i, sc := range r.Scores {
+			if sc > 0 {
+				return fmt.Sprintf("%s: the table's row for this state names %s, which is not applicable here (the run ends)", name, m.Labels[r.Outputs[i]].Name)
+			}
+		}
+		return name + ": the table has no row for this state (the run ends)"
 	}
 	if r.All {
 		best := symbolic.Choose(r.Outputs, r.Scores, func(symbolic.LabelID) bool { return true })
