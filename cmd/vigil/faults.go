@@ -37,6 +37,9 @@ func runFaults(e *cli.Env, args []string) int {
 	if !ok {
 		return cli.ExitUsage
 	}
+	if msg := sf.unused(fs, "faults"); msg != "" {
+		return e.Fail(cli.ExitUsage, "%s", msg)
+	}
 	if sf.algo.Val == "propu-bdd" {
 		return e.Fail(cli.ExitUsage, "vigil faults: propu-bdd decides vigil safe questions only; fault analysis needs an explicit decider (tarjan, ipi, ...)")
 	}

@@ -70,6 +70,24 @@ func addSafetyFlags(fs *flag.FlagSet, withStart bool) *safetyFlags {
 	return sf
 }
 
+// unused names a flag given on the command line that the chosen decider
+// does not read, as a usage error ("" when none): --order is iPI's and
+// nPI's, --seed their random order's and LRTDP's. Silently ignored, they
+// would make two runs that differ only there look like a comparison.
+func (sf *safetyFlags) unused(fs *flag.FlagSet, cmd string) string {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	algo := sf.algo.Val
+	ordered := algo == "ipi" || algo == "npi"
+	switch {
+	case set["order"] && !ordered:
+		return fmt.Sprintf("vigil %s: --order is the action order of --algo ipi and npi; --algo %s does not read it", cmd, algo)
+	case set["seed"] && algo != "lrtdp" && !(ordered && sf.order.Val == "rand"):
+		return fmt.Sprintf("vigil %s: --seed seeds --algo lrtdp and the random order of ipi and npi (--order rand); --algo %s%s does not read it", cmd, algo, map[bool]string{true: " --order " + sf.order.Val}[ordered])
+	}
+	return ""
+}
+
 // safetySetup is the loaded model with the space and the decider.
 type safetySetup struct {
 	*loadedModel
@@ -160,6 +178,9 @@ func runSafe(e *cli.Env, args []string) int {
 	}
 	if modes != 1 {
 		return e.Fail(cli.ExitUsage, "vigil safe: give --state \"NAME=VALUE ...\" or --starts (every start state), not both or neither (or --all alone: every state, with --algo propu-bdd)")
+	}
+	if msg := sf.unused(fs, "safe"); msg != "" {
+		return e.Fail(cli.ExitUsage, "%s", msg)
 	}
 	if sf.algo.Val == "propu-bdd" {
 		return runSafeBDD(e, sf, bf, file, *stateText, *all, *cubes, *certFile)
