@@ -98,7 +98,9 @@ func runExport(e *cli.Env, args []string) int {
 		// behind it
 		lim := smt.CheckOptions{Limits: smt.Limits{Timeout: 10 * time.Second, Rlimit: 50_000_000}}
 		err = jani.ExportWith(&b, lm.m, lm.prop, lm.decl, jani.ExportOptions{
-			Satisfiable: func(m *symbolic.Model, c *symbolic.Cond) (symbolic.State, bool, error) { return smt.Satisfiable(m, c, lim) },
+			Satisfiable: func(m *symbolic.Model, c *symbolic.Cond) (symbolic.State, bool, error) {
+				return smt.Satisfiable(m, c, lim)
+			},
 		})
 	case *chc:
 		err = smtlib.WriteCHC(&b, q)
