@@ -52,7 +52,10 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 	for w := 0; w < k; w++ {
 		o := popt
 		o.MaxPool = (popt.MaxPool + k - 1 - w) / k // shares sum to N
-		o.MaxSteps = max(1, popt.MaxSteps/k)
+		// shares that sum to the budget: with fewer steps than workers
+		// a worker without steps fuzzes nothing (each took one step,
+		// so --steps 1 --workers 8 spent 8)
+		o.MaxSteps = (popt.MaxSteps + k - 1 - w) / k
 		o.Starts = max(1, (popt.Starts+k-1-w)/k)
 		if k > 1 {
 			o.Seed = popt.Seed*0x9e3779b97f4a7c15 + uint64(w)
@@ -86,7 +89,7 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 		wg.Add(1)
 		go func(w int, o PoolOptions) {
 			defer wg.Done()
-			if o.MaxPool == 0 {
+			if o.MaxPool == 0 || o.MaxSteps == 0 {
 				pools[w] = &Pool{}
 				return
 			}
