@@ -453,7 +453,15 @@ func (d *dists) at(ci int, s symbolic.State, dst []*big.Rat) ([]*big.Rat, error)
 		}
 		dst = append(dst, p)
 	}
-	if sum := ratSum(dst[start:]); sum.Sign() > 0 && sum.Cmp(big.NewRat(1, 1)) != 0 {
+	sum := ratSum(dst[start:])
+	if sum.Sign() == 0 {
+		// every destination has probability 0 here: an edge kept unsplit
+		// (more than 8 state-dependent destinations) meets its sum 0
+		// before the command for it (lang/jani's zeroSum) does; the
+		// same error as that command's
+		return nil, fmt.Errorf("prob: %s: the probabilities of all destinations of action %s are 0 in state %s, where it is enabled: they sum to 0, not 1 (JANI requires a distribution)", c.Pos, d.m.Labels[c.Label].Name, d.m.FormatState(s))
+	}
+	if sum.Sign() > 0 && sum.Cmp(big.NewRat(1, 1)) != 0 {
 		// JANI requires a distribution; read as weights, as the
 		// import reads constant probabilities that do not sum to 1
 		if d.uneven == 0 {

@@ -2,6 +2,7 @@ package prob_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -91,5 +92,48 @@ func TestS23vFilterPastGoal(t *testing.T) {
 	}
 	if seen != len(want) {
 		t.Fatalf("%d of the %d properties imported", seen, len(want))
+	}
+}
+
+// TestS23vZeroSumUnsplit: a synchronised edge of 3 x 3 state-dependent
+// destinations (more than 8: kept unsplit, every outcome in every state)
+// whose second factor's probabilities y/6 are all 0 at y = 0. Every
+// engine reports the sum 0 there; vigil prob met the unsplit command
+// first and said "the outcome weights of action a sum to 0 ... give at
+// least one outcome a positive weight", a .spec message about weights
+// the JANI model does not have. It gives the sum-0 error now.
+func TestS23vZeroSumUnsplit(t *testing.T) {
+	dests := func(v string) string {
+		var ds []string
+		for k := range 3 {
+			ds = append(ds, fmt.Sprintf(`{"location": "l", "probability": {"exp": {"op": "/", "left": %q, "right": 6}}, "assignments": [{"ref": %q, "value": {"op": "max", "left": 0, "right": {"op": "-", "left": %q, "right": %d}}}]}`, v, v, v, k))
+		}
+		return strings.Join(ds, ", ")
+	}
+	aut := func(name, v string) string {
+		return `{"name": "` + name + `", "locations": [{"name": "l"}], "initial-locations": ["l"],
+  "variables": [{"name": "` + v + `", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 2}, "initial-value": 2}],
+  "edges": [{"location": "l", "action": "a", "destinations": [` + dests(v) + `]}]}`
+	}
+	src := `{"jani-version": 1, "name": "p9", "type": "mdp",
+ "variables": [{"name": "g", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 1}, "initial-value": 0}],
+ "actions": [{"name": "a"}], "automata": [` + aut("A", "x") + `, ` + aut("B", "y") + `],
+ "system": {"elements": [{"automaton": "A"}, {"automaton": "B"}], "syncs": [{"synchronise": ["a", "a"], "result": "a"}]},
+ "properties": [{"name": "p", "expression": {"op": "filter", "fun": "max", "states": {"op": "initial"}, "values": {"op": "Pmax", "exp": {"op": "F", "exp": {"op": "=", "left": "g", "right": 1}}}}}]}`
+	m, _, err := jani.Decode("p9.jani", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.SelectProperty("p", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := explicit.New(m, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = prob.SolveProperty(context.Background(), g, p, prob.PropertyOptions{Method: prob.Exact})
+	if err == nil || !strings.Contains(err.Error(), "the probabilities of all destinations of action a are 0 in state g=0 x=2 y=0, where it is enabled: they sum to 0, not 1") {
+		t.Errorf("vigil prob: %v, want the sum 0 at x=2 y=0", err)
 	}
 }
