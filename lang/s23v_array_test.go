@@ -180,3 +180,31 @@ func s23vArrayModel(rng *rand.Rand) string {
 	fmt.Fprintf(&sb, "property p { start i == 0 && j == 1 unsafe a[%d] == 2 && b[1] && e[1] == blue }\n", g.lo)
 	return sb.String()
 }
+
+// TestS23vWriteErrorOnce: a type error in the value of a write at a
+// variable index is reported once. The specialized lowering gives each
+// element its own copy of the value, and the checker reported the error
+// in every copy (200 elements: 50 errors, MaxErrors, at one place, each
+// quoting another element, c[0] == 1, c[1] == 1, ...); before the
+// specialization the copies were one shared node, checked once.
+func TestS23vWriteErrorOnce(t *testing.T) {
+	src := `var c : [0 .. 199] of 0 .. 3 = 0
+var b : [0 .. 199] of bool = false
+var i : 0 .. 199 = 0
+action w -> b[i]' = if i == 0 then 1 else c[i] == 1
+property p { unsafe b[1] }
+`
+	m, diags := LoadSource("once.spec", []byte(src), Options{})
+	if m != nil {
+		t.Fatal("loaded a model with a type error")
+	}
+	n := 0
+	for _, d := range diags {
+		if d.Code == "E0201" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d E0201 errors, want 1:\n%s", n, diags.Render())
+	}
+}
