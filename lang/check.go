@@ -185,6 +185,12 @@ type checker struct {
 	// the imported JANI model (janiimport.go) and its import path as written
 	jani     *symbolic.Model
 	janiName string
+
+	// reported holds the (place, code) of each error reported: an
+	// expression copied by an expansion (an array written at a variable
+	// index specializes its value per element, a forall per term) is
+	// checked once per copy, and its error is reported once
+	reported map[errAt]bool
 }
 
 // interrupted reports whether opts.Context is done, and then marks the
@@ -229,10 +235,24 @@ func (c *checker) fileFor(p symbolic.Pos) *File {
 	return &File{Path: p.File}
 }
 
+// errAt is where an error was reported, with its code.
+type errAt struct {
+	p, end symbolic.Pos
+	code   string
+}
+
 func (c *checker) errorf(p symbolic.Pos, end symbolic.Pos, code, format string, args ...any) {
 	if c.errs >= MaxErrors {
 		return
 	}
+	k := errAt{p, end, code}
+	if c.reported[k] {
+		return // the same error in another copy of the expression
+	}
+	if c.reported == nil {
+		c.reported = map[errAt]bool{}
+	}
+	c.reported[k] = true
 	c.errs++
 	endCol := 0
 	if end.Line == p.Line && end.Col > p.Col {

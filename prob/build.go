@@ -101,6 +101,15 @@ type Options struct {
 	// Progress, if set, is called about every 65536 states with the states
 	// expanded and stored so far and the bytes the model holds.
 	Progress func(expanded, stored, bytes int)
+	// Full also explores past the terminal (goal and unsafe) states, for
+	// a JANI filter over a state formula (Query.FilterStates): Storm
+	// builds the whole reachable model then (it makes no state terminal
+	// when it respects the filter's formula beside the property's), so
+	// the states reachable only through a goal state are among the
+	// filter's. Their successors are stored, but a terminal state keeps
+	// no choices: the values of the states are those of the model
+	// without Full.
+	Full bool
 }
 
 // Build explores the states reachable from the start states of g's
@@ -163,7 +172,10 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 		m.Status = append(m.Status, status)
 		chosen := symbolic.NoLabel
 		uneven := dists.uneven
-		if status == explicit.Open {
+		// record: the state's choices are kept (a terminal state is
+		// expanded only under Full, to find the states past it)
+		record := status == explicit.Open
+		if record || opt.Full {
 			g.Applicable(s, x)
 			keep := symbolic.NoLabel
 			if opt.Policy != nil && len(x.Labels) > 0 {
@@ -216,6 +228,9 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 					if fuse && i < len(en)-1 {
 						continue // one choice, written after the last command
 					}
+					if !record {
+						continue
+					}
 					if fuse {
 						c, ci = &g.M.Commands[en[0]], en[0] // the fused choice is named by its first command
 					}
@@ -233,16 +248,22 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 				}
 			}
 		}
-		if dists.uneven > uneven {
+		if !record {
+			// a terminal state expanded under Full: nothing of it counts
+			dists.uneven = uneven
+		} else if dists.uneven > uneven {
 			if m.Uneven == 0 {
 				m.FirstUneven = dists.firstUneven
 			}
 			m.Uneven++
 		}
 		if m.Chosen != nil {
+			if !record {
+				chosen = symbolic.NoLabel
+			}
 			m.Chosen = append(m.Chosen, chosen)
 		}
-		if opt.Policy != nil && status == explicit.Open && len(x.Labels) > 0 && uint32(len(m.Cmd)) == m.RowStart[len(m.RowStart)-1] {
+		if opt.Policy != nil && record && len(x.Labels) > 0 && uint32(len(m.Cmd)) == m.RowStart[len(m.RowStart)-1] {
 			if m.Stuck == 0 {
 				m.FirstStuck = id
 			}
@@ -432,7 +453,15 @@ func (d *dists) at(ci int, s symbolic.State, dst []*big.Rat) ([]*big.Rat, error)
 		}
 		dst = append(dst, p)
 	}
-	if sum := ratSum(dst[start:]); sum.Sign() > 0 && sum.Cmp(big.NewRat(1, 1)) != 0 {
+	sum := ratSum(dst[start:])
+	if sum.Sign() == 0 {
+		// every destination has probability 0 here: an edge kept unsplit
+		// (more than 8 state-dependent destinations) meets its sum 0
+		// before the command for it (lang/jani's zeroSum) does; the
+		// same error as that command's
+		return nil, fmt.Errorf("prob: %s: the probabilities of all destinations of action %s are 0 in state %s, where it is enabled: they sum to 0, not 1 (JANI requires a distribution)", c.Pos, d.m.Labels[c.Label].Name, d.m.FormatState(s))
+	}
+	if sum.Sign() > 0 && sum.Cmp(big.NewRat(1, 1)) != 0 {
 		// JANI requires a distribution; read as weights, as the
 		// import reads constant probabilities that do not sum to 1
 		if d.uneven == 0 {

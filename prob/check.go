@@ -255,7 +255,10 @@ type Answer struct {
 	HasAt    bool
 }
 
-// Ask solves q on m.
+// Ask solves q on m. A filter over a state formula (q.FilterStates)
+// reduces over m's states where it holds: m is then built with
+// Options.Full (SolveProperty does), to hold the states past goal and
+// unsafe ones that Storm's model has.
 func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, error) {
 	states := m.Starts
 	var filtered []uint32

@@ -64,7 +64,11 @@ func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Pr
 		return nil, dtmcPolicyError(g.M, opt.PolicyName)
 	}
 	t0 := time.Now()
-	pm, err := buildPhase(ctx, g, PhaseModel, Options{Policy: opt.Policy, MaxStates: opt.MaxStates, Exact: opt.Method == Exact}, opt)
+	full := false // a filter over a state formula reduces over Storm's reachable states (Options.Full)
+	for _, q := range queries {
+		full = full || q.FilterStates != nil
+	}
+	pm, err := buildPhase(ctx, g, PhaseModel, Options{Policy: opt.Policy, MaxStates: opt.MaxStates, Exact: opt.Method == Exact, Full: full}, opt)
 	if err != nil {
 		return nil, err
 	}
