@@ -52,6 +52,18 @@ const MaxArray = 100_000
 // handle far fewer.
 const MaxArrayElements = 250_000
 
+// MaxArrayWriteNodes bounds the expression nodes, counted as a tree (as
+// the lowering copies them), that the element assignments of writes at
+// a variable index hold in all. A write whose value reads the array at
+// an index the write's index does not determine (a[i]' = a[j], a swap)
+// gives each of N elements a case split of N elements: about 5 N^2
+// nodes, some 150 bytes each by the time the model is loaded (a swap of
+// 2,000 elements: 40 million nodes, 6 GB). 2^26 nodes (a[i]' = a[j] of
+// about 3,600 elements, a swap of 2,500) take some 10 GB; past that the
+// load ran the machine out of memory rather than fail with a message
+// (E0802).
+const MaxArrayWriteNodes = 1 << 26
+
 // array is one array variable or constant.
 type array struct {
 	name   string
@@ -98,6 +110,12 @@ type arrays struct {
 	bad    bool             // an error reported in the declaration being rewritten
 	elems  int64            // the elements of the array variables declared so far
 	splits map[*Expr]*split // the case splits of reads with a variable index, by the node read returned
+	// writeNodes counts the tree nodes of element assignments of writes
+	// at a variable index (MaxArrayWriteNodes); treeNodes memoizes a
+	// node's tree size, so that shared case splits are counted once
+	// each and in time linear in the expanded model
+	writeNodes int64
+	treeNodes  map[*Expr]int64
 }
 
 // split is what a case split read: a[idx] over the elements lo .. hi.
@@ -1433,10 +1451,55 @@ func (w *outcomeWrites) elementAssigns() []*AssignNode {
 				val = mk(EIf, "", wr.val, hit, v, val)
 			}
 		}
+		if !w.s.countWrite(val, ws) {
+			return assigns // past the limit: the check stops (overLimit)
+		}
 		name := t.a.vars[t.k-t.a.lo].Name.Name
 		assigns = append(assigns, &AssignNode{Pos: at.Pos, Var: Ident{Name: name, Pos: at.Var.Pos}, Value: val})
 	}
 	return assigns
+}
+
+// countWrite adds the tree size of an element's assigned value val (ws,
+// its writers) to the model's count, and reports whether it stays within
+// MaxArrayWriteNodes; past it, the first writer at a variable index gets
+// error E0802 and the check stops there, as at the other size limits.
+func (s *arrays) countWrite(val *Expr, ws []*writer) bool {
+	if s.writeNodes > MaxArrayWriteNodes {
+		return false
+	}
+	s.writeNodes += s.treeSize(val)
+	if s.writeNodes <= MaxArrayWriteNodes {
+		return true
+	}
+	wr := ws[0]
+	for _, x := range ws {
+		if x.idx != nil {
+			wr = x
+			break
+		}
+	}
+	s.c.overLimit = true
+	s.errorf(wr.as.Pos, wr.as.Value.End, "E0802", "the writes of %s at a variable index lower to more than %d expression nodes in all (each element of %s gets its own copy of the written value, and a value that reads an array at an index the write's index does not determine, such as %s[i]' = %s[j], holds a case split over that array's elements: about 5 N^2 nodes for N elements, some 150 bytes each); read the array at the written index (%s[i]' = %s[i] + 1 lowers to N small assignments), or shrink the arrays",
+		wr.a.name, MaxArrayWriteNodes, wr.a.name, wr.a.name, wr.a.name, wr.a.name, wr.a.name)
+	return false
+}
+
+// treeSize is e's number of nodes counted as a tree (a shared node once
+// per use), memoized per node and capped far below overflow.
+func (s *arrays) treeSize(e *Expr) int64 {
+	if n, ok := s.treeNodes[e]; ok {
+		return n
+	}
+	if s.treeNodes == nil {
+		s.treeNodes = map[*Expr]int64{}
+	}
+	n := int64(1)
+	for _, a := range e.Args {
+		n = min(n+s.treeSize(a), 1<<60)
+	}
+	s.treeNodes[e] = n
+	return n
 }
 
 // A writer's value where its index names element k. The assignment of
