@@ -178,17 +178,25 @@ func loadBoth(t *testing.T, name string, src []byte) (on, off *symbolic.Model) {
 // range error (the message too: which variable, which value), and bfs
 // gives the same verdict.
 func TestArrayWriteDifferential(t *testing.T) {
-	rng := rand.New(rand.NewPCG(23, 1))
-	loaded, changed, models := 0, 0, 300
+	arrayDifferential(t, "rand.spec", rand.New(rand.NewPCG(23, 1)), 300, 60, randArrayModel, 2, 3)
+}
+
+// arrayDifferential loads models (short: shortModels) from gen with the
+// specialized lowering and with the shared one and compares them state
+// by state (compareLowerings); at least num/den of them must load and a
+// sixth must be specialized, or the generator needs fixing.
+func arrayDifferential(t *testing.T, file string, rng *rand.Rand, models, shortModels int, gen func(*rand.Rand) string, num, den int) {
+	t.Helper()
 	if testing.Short() {
-		models = 60
+		models = shortModels
 	}
+	loaded, changed := 0, 0
 	for n := 0; n < models; n++ {
-		src := randArrayModel(rng)
+		src := gen(rng)
 		specializeWrites = false
-		off, _ := LoadSource("rand.spec", []byte(src), Options{})
+		off, _ := LoadSource(file, []byte(src), Options{})
 		specializeWrites = true
-		on, diags := LoadSource("rand.spec", []byte(src), Options{})
+		on, diags := LoadSource(file, []byte(src), Options{})
 		if (on == nil) != (off == nil) {
 			t.Fatalf("one lowering loads, the other does not:\n%s\n%s", diags.Render(), src)
 		}
@@ -202,7 +210,7 @@ func TestArrayWriteDifferential(t *testing.T) {
 		compareLowerings(t, src, on, off)
 	}
 	t.Logf("%d models loaded, %d specialized", loaded, changed)
-	if loaded < models*2/3 || changed < models/6 {
+	if loaded < models*num/den || changed < models/6 {
 		t.Fatalf("only %d of %d random models loaded, %d of them specialized: the generator needs fixing", loaded, models, changed)
 	}
 }

@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -21,33 +20,7 @@ import (
 // 2) and short-circuit chains (i < 2 && a[i + 1] > 0, i >= 2 || b[i +
 // 1], chains of && and || in a guard).
 func TestS23vArrayWriteAdversarial(t *testing.T) {
-	rng := rand.New(rand.NewPCG(23, 2))
-	loaded, changed, models := 0, 0, 200
-	if testing.Short() {
-		models = 40
-	}
-	for n := 0; n < models; n++ {
-		src := s23vArrayModel(rng)
-		specializeWrites = false
-		off, _ := LoadSource("adv.spec", []byte(src), Options{})
-		specializeWrites = true
-		on, diags := LoadSource("adv.spec", []byte(src), Options{})
-		if (on == nil) != (off == nil) {
-			t.Fatalf("one lowering loads, the other does not:\n%s\n%s", diags.Render(), src)
-		}
-		if on == nil {
-			continue
-		}
-		loaded++
-		if !bytes.Equal(printModel(on), printModel(off)) {
-			changed++
-		}
-		compareLowerings(t, src, on, off)
-	}
-	t.Logf("%d models loaded, %d specialized", loaded, changed)
-	if loaded < models/2 || changed < models/6 {
-		t.Fatalf("only %d of %d random models loaded, %d of them specialized: the generator needs fixing", loaded, models, changed)
-	}
+	arrayDifferential(t, "adv.spec", rand.New(rand.NewPCG(23, 2)), 200, 40, s23vArrayModel, 1, 2)
 }
 
 type s23vGen struct {
