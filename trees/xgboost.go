@@ -135,6 +135,20 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 	}
 	baseText, err := xgbBaseText(lp.BaseScore)
 	if err != nil {
+		if raw := lp.BaseScore; raw[0] != '"' && string(raw) != "null" {
+			// a number or another type: the decoder's own error, which
+			// says where (decoded again on this error path only)
+			var typed struct {
+				Learner struct {
+					LearnerModelParam struct {
+						BaseScore string `json:"base_score"`
+					} `json:"learner_model_param"`
+				} `json:"learner"`
+			}
+			if terr := json.Unmarshal(data, &typed); terr != nil {
+				return nil, fmt.Errorf("trees: XGBoost JSON: %s", jsonerr.Describe(data, terr))
+			}
+		}
 		return nil, err
 	}
 	base, err := xgbBase(baseText, f.Learner.Objective.Name, nclass)
