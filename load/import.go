@@ -85,7 +85,10 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 	if pos, ok := jani.NonLinear(m); ok {
 		return im, symbolic.ErrorAt(pos, "a product of two variables; .spec is linear and cannot express it: run vigil on the .jani file itself (the explicit and BDD engines evaluate it)")
 	}
-	if pos, ok := jani.StateProbability(m); ok {
+	if pos, zeroSum, ok := jani.StateProbabilityKind(m); ok {
+		if zeroSum {
+			return im, symbolic.ErrorAt(pos, "an edge whose destinations all have probability 0 where it is enabled (a probability error in every engine); .spec weights cannot express that: run vigil on the .jani file itself, or give some destination a positive probability")
+		}
 		return im, symbolic.ErrorAt(pos, "a probability that depends on the state; .spec weights are constants and cannot express it (the .spec would give the destination an equal share): run vigil on the .jani file itself")
 	}
 	pf := opts.PolicyFile

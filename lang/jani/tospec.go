@@ -96,10 +96,19 @@ func NonLinear(m *symbolic.Model) (symbolic.Pos, bool) {
 // (symbolic.ProbFactor.ZeroSum, a probability error where enabled) counts
 // only when no other does: it names the edge, not a destination.
 func StateProbability(m *symbolic.Model) (symbolic.Pos, bool) {
+	pos, _, ok := StateProbabilityKind(m)
+	return pos, ok
+}
+
+// StateProbabilityKind is StateProbability that also says whether the
+// outcome found stands for an edge whose destinations are all of
+// probability 0 (zeroSum) rather than for a destination.
+func StateProbabilityKind(m *symbolic.Model) (pos symbolic.Pos, zeroSum, ok bool) {
 	if pos, ok := stateProbability(m, false); ok {
-		return pos, true
+		return pos, false, true
 	}
-	return stateProbability(m, true)
+	pos, ok = stateProbability(m, true)
+	return pos, ok, ok
 }
 
 func stateProbability(m *symbolic.Model, zeroSum bool) (symbolic.Pos, bool) {
