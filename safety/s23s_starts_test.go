@@ -38,14 +38,7 @@ property p { unsafe x == 1 && y == 1 }
 			if err != nil {
 				t.Fatal(err)
 			}
-			var out []safety.StateDecision
-			for _, s := range []symbolic.State{{0, 0}, {0, 1}} {
-				id, err := sp.Intern(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				out = append(out, safety.StateDecision{ID: id})
-			}
+			out := s23sDecisions(t, sp, symbolic.State{0, 0}, symbolic.State{0, 1})
 			ctx, cancel := context.Background(), context.CancelFunc(func() {})
 			if timed {
 				// slices of 20 s / 128 = 156 ms: the chain takes longer
@@ -85,14 +78,7 @@ property p { unsafe x == 3 && y == 1 }
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []safety.StateDecision
-	for _, s := range []symbolic.State{{0, 0}, {0, 1}} {
-		id, err := sp.Intern(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, safety.StateDecision{ID: id})
-	}
+	out := s23sDecisions(t, sp, symbolic.State{0, 0}, symbolic.State{0, 1})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	begin := time.Now()
@@ -100,4 +86,19 @@ property p { unsafe x == 3 && y == 1 }
 	if err == nil || !strings.Contains(err.Error(), "action down") || time.Since(begin) > time.Second {
 		t.Fatalf("%v after %v (verdicts %v, %v); want the range error of x=0 y=1 at once", err, time.Since(begin), out[0].Verdict, out[1].Verdict)
 	}
+}
+
+// s23sDecisions interns states in sp, in order, as the questions of
+// DecideStates.
+func s23sDecisions(t *testing.T, sp *safety.Space, states ...symbolic.State) []safety.StateDecision {
+	t.Helper()
+	var out []safety.StateDecision
+	for _, s := range states {
+		id, err := sp.Intern(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, safety.StateDecision{ID: id})
+	}
+	return out
 }
