@@ -169,6 +169,10 @@ func (p *Policy) Scores(s symbolic.State, dst []float64) error {
 	return nil
 }
 
+// TotalScores: a network's scores are defined on every state with the
+// model's variables (NaN and -Inf scores are "never choose", not errors).
+func (p *Policy) TotalScores() bool { return true }
+
 // Clone returns an independent copy for another goroutine.
 func (p *Policy) Clone() *Policy {
 	c := *p

@@ -303,6 +303,18 @@ func ChooseAll(outputs []LabelID, scores []float64, applicable func(LabelID) boo
 	return best
 }
 
+// TotalScores is implemented by policies whose Scores never fails on a
+// state of their model (nn.Policy, trees.Policy, TablePolicy,
+// RulesPolicy). The safety deciders may then skip the search for policy
+// errors (lang/spec.md, "Range errors"). It is a promise the policy makes
+// itself: a type that wraps one of these does not inherit it, so a
+// wrapper whose Scores may fail is searched as it should be.
+type TotalScores interface {
+	// TotalScores reports that Scores never returns an error on a state
+	// with the model's variables.
+	TotalScores() bool
+}
+
 // Unfiltered is implemented by policies whose arg-max may range over all
 // outputs (nn.Policy and trees.Policy, from their declaration's
 // ArgMaxAll).
@@ -584,6 +596,10 @@ func (p *TablePolicy) Scores(s State, dst []float64) error {
 // Params returns the table's declaration (its rows are Decl.Table).
 func (p *TablePolicy) Params() Params { return Params{Decl: p.decl} }
 
+// TotalScores: a table's scores are defined on every state (a state
+// without a row is stuck, not an error).
+func (p *TablePolicy) TotalScores() bool { return true }
+
 // Exclude decides exactly: label a may be chosen in the box iff a row
 // in the box lists a (the last row of a state counts, as in Scores);
 // every other state of the box is stuck.
@@ -604,6 +620,10 @@ func (p *TablePolicy) Exclude(lo, hi []int, a LabelID, sure []LabelID) (Exclusio
 
 // Params returns the rules' declaration (the rules are Decl.Rules).
 func (p *RulesPolicy) Params() Params { return Params{Decl: p.decl} }
+
+// TotalScores: rules are defined on every state (none firing is stuck,
+// not an error).
+func (p *RulesPolicy) TotalScores() bool { return true }
 
 // MaxExcludeStates is the largest box RulesPolicy.Exclude decides, state
 // by state.

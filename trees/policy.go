@@ -114,6 +114,10 @@ func (p *Policy) Scores(s symbolic.State, dst []float64) error {
 	return p.Ens.Scores(p.x, dst)
 }
 
+// TotalScores: an ensemble's scores are defined on every state with the
+// model's variables.
+func (p *Policy) TotalScores() bool { return true }
+
 // OutputIndex returns the index of label l among the outputs, or -1.
 func (p *Policy) OutputIndex(l symbolic.LabelID) int {
 	for i, o := range p.Decl.Outputs {

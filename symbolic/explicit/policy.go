@@ -163,17 +163,13 @@ func (c *Cache) Total() bool { return IsTotal(c.D) }
 // Total: compiled rules never fail.
 func (r *rulesDecider) Total() bool { return true }
 
-// Total: tables and rules never fail, nor do the nn and trees policies
-// (their scores are defined on every state of the model's size).
+// Total: the policy says so itself (symbolic.TotalScores: tables, rules,
+// and the nn and trees policies, whose scores are defined on every state
+// of the model's size). Nothing is inferred from the declaration's kind:
+// a wrapper of such a policy may fail, and is searched for errors.
 func (d *policyDecider) Total() bool {
-	switch p := d.p.(type) {
-	case *symbolic.TablePolicy, *symbolic.RulesPolicy:
-		return true
-	case symbolic.Certifiable:
-		k := p.Params().Decl
-		return k != nil && (k.Kind == symbolic.KindNN || k.Kind == symbolic.KindTrees)
-	}
-	return false
+	t, ok := d.p.(symbolic.TotalScores)
+	return ok && t.TotalScores()
 }
 
 // Cheap is implemented by deciders that are as fast to re-evaluate as to
