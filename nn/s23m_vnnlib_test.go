@@ -51,7 +51,15 @@ func TestS23mNumberExact(t *testing.T) {
 			t.Errorf("%q was read as a number", s)
 		}
 	}
-	for _, s := range []string{"inf", "-Infinity", "NaN", "1e309", "0x1p1024", "#x1" + strings.Repeat("0", 300), "1e-99999999", "0x1p-99999"} {
+	// Beyond float64's range but of a bounded exponent: read exactly (a
+	// divisor, or a coefficient a row is scaled by); newCase checks
+	// what must be a float64 (s24l_vnnlib_beyond_float64.txtar).
+	for _, s := range []string{"1e309", "0x1p1024", "#x1" + strings.Repeat("0", 300), "1e-400"} {
+		if r, bad, ok := number(s); !ok || bad || r.Sign() <= 0 {
+			t.Errorf("%q: bad=%v ok=%v, want an exact positive number", s, bad, ok)
+		}
+	}
+	for _, s := range []string{"inf", "-Infinity", "NaN", "1e1999", "#x1" + strings.Repeat("0", 4001), "1e-99999999", "0x1p-99999"} {
 		if _, bad, ok := number(s); !ok || !bad {
 			t.Errorf("%q: bad=%v ok=%v, want a refused number", s, bad, ok)
 		}

@@ -162,7 +162,8 @@ func parseSexps(src string) ([]*sexp, error) {
 type linear struct {
 	x, y map[int]*big.Rat
 	c    *big.Rat
-	// bad is a number that is NaN, infinite or beyond float64, which
+	// bad is a number that is NaN, infinite or of an exponent too large
+	// to read exactly, which
 	// ParseVNNLIB refuses, naming the variables it constrains.
 	bad string
 }
@@ -217,8 +218,11 @@ const (
 )
 
 // number reads s as an exact rational when it is a finite number; ok is
-// false when s is not a number at all. A NaN, an infinity or a number
-// beyond float64 gives bad = true.
+// false when s is not a number at all. A NaN, an infinity or an exponent
+// beyond maxExponent (maxBinExponent) gives bad = true. A number beyond
+// float64's range is read exactly: it may be a divisor, (/ 1 1e340), or
+// cancel out; the bounds, coefficients and offsets it ends up in are
+// checked against float64 when the case is built (newCase).
 //
 // The forms read are SMT-LIB's numerals and decimals (0, 42, 0.5), with
 // an optional sign and a decimal exponent as VNN-COMP files write them
@@ -241,7 +245,10 @@ func number(s string) (r *big.Rat, bad, ok bool) {
 		if !ok || strings.ContainsAny(s[2:], "_+-") {
 			return nil, false, false
 		}
-		return finiteRat(new(big.Rat).SetInt(n))
+		if len(s) > 2+maxBinExponent {
+			return nil, true, true
+		}
+		return new(big.Rat).SetInt(n), false, true
 	}
 	body, neg := s, false
 	if body != "" && (body[0] == '+' || body[0] == '-') {
@@ -307,7 +314,7 @@ func number(s string) (r *big.Rat, bad, ok bool) {
 	if neg {
 		r.Neg(r)
 	}
-	return finiteRat(r)
+	return r, false, true
 }
 
 // clipNumber shortens a long number's text for a message: its first and
@@ -317,16 +324,6 @@ func clipNumber(s string) string {
 		return s
 	}
 	return fmt.Sprintf("%s…%s (%d characters)", s[:16], s[len(s)-8:], len(s))
-}
-
-// finiteRat returns r, or bad when r is beyond float64's range (its
-// magnitude rounds to an infinity).
-func finiteRat(r *big.Rat) (*big.Rat, bool, bool) {
-	f, _ := r.Float64()
-	if math.IsInf(f, 0) {
-		return nil, true, true
-	}
-	return r, false, true
 }
 
 func abs(e int) int {
@@ -352,9 +349,10 @@ func (p *parser) term(e *sexp) (linear, error) {
 	if e.list == nil {
 		s := e.atom
 		if v, bad, ok := number(s); ok {
-			// NaN and infinities (and numbers beyond float64) are
-			// read here and refused by ParseVNNLIB, which can name
-			// the variable they constrain.
+			// NaN and infinities (and exponents beyond
+			// maxExponent) are read here and refused by
+			// ParseVNNLIB, which can name the variable they
+			// constrain.
 			if bad {
 				l.bad = s
 			} else {
@@ -755,7 +753,7 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 		if l.bad != "" {
 			// NaN or infinite bounds would make comparisons false
 			// (or true) and so decide the property by accident.
-			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has the number %s, which is not finite (NaN, inf, or beyond float64's range: a magnitude above 1e308 or an exponent beyond ±1000); give finite bounds", a.line, varNames(l), clipNumber(l.bad))
+			return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has the number %s, which is not finite (NaN, inf, or an exponent beyond ±1000); give finite bounds", a.line, varNames(l), clipNumber(l.bad))
 		}
 		for k, v := range l.x {
 			if v.Sign() == 0 {
@@ -779,7 +777,7 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 				r.Quo(r, k)
 				down, up := ratFloor(r), ratCeil(r)
 				if math.IsInf(down, 0) || math.IsInf(up, 0) {
-					return c, false, fmt.Errorf("nn: vnnlib line %d: the bound %s on X_%d is beyond float64; give finite bounds", a.line, r.FloatString(3), i)
+					return c, false, fmt.Errorf("nn: vnnlib line %d: the bound %s on X_%d is beyond float64; give finite bounds", a.line, ratString(r), i)
 				}
 				if k.Sign() > 0 {
 					// x <= r, or x < r.
@@ -809,6 +807,22 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 				empty = true
 			}
 		default:
+			// A coefficient beyond float64 is scaled away: the row is
+			// divided by its largest coefficient (a positive factor,
+			// so the constraint is the same), exactly.
+			big1 := new(big.Rat)
+			for _, v := range l.y {
+				if a := new(big.Rat).Abs(v); a.Cmp(big1) > 0 {
+					big1 = a
+				}
+			}
+			if f, _ := big1.Float64(); math.IsInf(f, 0) {
+				y := make(map[int]*big.Rat, len(l.y)) // l shares its maps with the atom
+				for j, v := range l.y {
+					y[j] = new(big.Rat).Quo(v, big1)
+				}
+				l.y, l.c = y, new(big.Rat).Quo(l.c, big1)
+			}
 			row := make([]float64, p.ny)
 			for j, v := range l.y {
 				row[j], _ = v.Float64()
@@ -818,7 +832,7 @@ func (p *parser) newCase(conj []atom) (c Case, empty bool, err error) {
 			// lowers it further for the others.
 			off := ratFloor(l.c)
 			if !finite(row, off) {
-				return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has a coefficient beyond float64; scale it down", a.line, varNames(l))
+				return c, false, fmt.Errorf("nn: vnnlib line %d: the constraint on %s has coefficients or an offset beyond float64 even when scaled by its largest coefficient; scale it down", a.line, varNames(l))
 			}
 			c.Cons.Rows = append(c.Cons.Rows, row)
 			c.Cons.Off = append(c.Cons.Off, off)
@@ -865,14 +879,16 @@ func boundString(r *big.Rat, strict bool, op string) string {
 // a fraction, or approximately when that is long.
 func ratString(r *big.Rat) string {
 	f, _ := r.Float64()
-	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if new(big.Rat).SetFloat64(f).Cmp(r) != 0 {
-		s = r.RatString()
-		if len(s) > 40 {
-			s = "about " + strconv.FormatFloat(f, 'g', -1, 64)
-		}
+	if !math.IsInf(f, 0) && new(big.Rat).SetFloat64(f).Cmp(r) == 0 {
+		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
-	return s
+	if s := r.RatString(); len(s) <= 40 {
+		return s
+	}
+	if math.IsInf(f, 0) || f == 0 {
+		return "about " + new(big.Float).SetRat(r).Text('g', 6)
+	}
+	return "about " + strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // ratFloor is the largest float64 at most r (-Inf below float64's range).
