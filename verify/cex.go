@@ -7,6 +7,7 @@ package verify
 // and vigil explore print too.
 
 import (
+	"context"
 	"vigil/symbolic/explicit"
 )
 
@@ -15,7 +16,7 @@ import (
 // be compiled: the text then leaves the explanations out).
 func (r *Report) semantics() *Prepared {
 	if r.v.prep == nil {
-		r.v.prep, _ = prepare(r.q)
+		r.v.prep, _ = prepare(context.Background(), r.q)
 	}
 	return r.v.prep
 }

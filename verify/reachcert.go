@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,7 +25,7 @@ func ReachCertificate(q *Question, v *Verdict) (*cert.Certificate, error) {
 	p := v.prep
 	if p == nil {
 		var err error
-		if p, err = prepare(q); err != nil {
+		if p, err = prepare(context.Background(), q); err != nil {
 			return nil, err
 		}
 	}

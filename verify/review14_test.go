@@ -27,7 +27,7 @@ func TestReview14PPAUncheckedIsUnknown(t *testing.T) {
 		t.Fatal(diags.Render())
 	}
 	for _, cert := range []bool{false, true} {
-		q, err := prepare(&Question{Model: m, Property: m.Properties[0], Engine: "ppa", Certificate: cert})
+		q, err := prepare(context.Background(), &Question{Model: m, Property: m.Properties[0], Engine: "ppa", Certificate: cert})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func TestReview17bAutoGrace(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Render())
 	}
-	q, err := prepare(&Question{Model: m, Property: m.Property("p"), Policy: m.Policy("pi"), Engine: "auto"})
+	q, err := prepare(context.Background(), &Question{Model: m, Property: m.Property("p"), Policy: m.Policy("pi"), Engine: "auto"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,6 +48,13 @@ type Question struct {
 	// generated network or ensemble without files); nil: engines
 	// instantiate Policy from its files.
 	Executable symbolic.Policy
+	// Compiled, when set, is Model and Property compiled by
+	// explicit.New(Context) (the caller already has it: vigil verify
+	// compiles the model when it loads it); it is used when Start and
+	// Unsafe are nil and it was compiled from this Model and Property,
+	// and otherwise ignored. Compiling a model of millions of expression
+	// nodes takes seconds.
+	Compiled *explicit.Generator
 	// Start and Unsafe, when set, replace the property's conditions (the
 	// question is then about a copy of the model with the property so
 	// changed; certificates record that copy's hash).
@@ -162,8 +169,11 @@ func Decide(ctx context.Context, q *Question) (*Verdict, error) {
 		ctx, cancel = context.WithTimeout(ctx, q.Limits.Timeout)
 		defer cancel()
 	}
-	p, err := prepare(q)
+	p, err := prepare(ctx, q)
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return &Verdict{Answer: explicit.Unknown, Engine: name, Reason: stopReason(ctx) + " while compiling the model"}, nil
+		}
 		return nil, err
 	}
 	v, err := decide(ctx, p, e)
@@ -198,7 +208,7 @@ type Prepared struct {
 
 // prepare applies the start/unsafe override and compiles the explicit
 // semantics that every answer is checked in.
-func prepare(q *Question) (*Prepared, error) {
+func prepare(ctx context.Context, q *Question) (*Prepared, error) {
 	if q.Model == nil || q.Property == nil {
 		return nil, errors.New("verify: a question needs a model and a property")
 	}
@@ -225,7 +235,9 @@ func prepare(q *Question) (*Prepared, error) {
 		p.Model, p.Property = &m, &prop
 	}
 	var err error
-	if p.Gen, err = explicit.New(p.Model, p.Property); err != nil {
+	if g := q.Compiled; g != nil && g.M == p.Model && g.Prop == p.Property {
+		p.Gen = g
+	} else if p.Gen, err = explicit.NewContext(ctx, p.Model, p.Property); err != nil {
 		return nil, err
 	}
 	if q.Policy != nil {

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"slices"
+	"time"
 
 	"vigil/internal/cli"
 	"vigil/load"
@@ -134,6 +136,9 @@ type modelFlags struct {
 	// outs are the command's output files (writes), which load checks
 	// against the files the question is read from.
 	outs []outFlag
+	// fs is the command's flag set: load reads its --timeout, which
+	// bounds the loading too.
+	fs *flag.FlagSet
 }
 
 type outFlag struct {
@@ -196,12 +201,25 @@ func overwritten(out string, ins []string) (string, bool) {
 }
 
 func addModelFlags(fs *flag.FlagSet, propUsage, polUsage string) *modelFlags {
-	mf := &modelFlags{defs: cli.Defines{}}
+	mf := &modelFlags{defs: cli.Defines{}, fs: fs}
 	mf.prop = fs.String("property", "", propUsage+"; it also chooses among the PA properties of a --start/--unsafe/--policy-file file that has several")
 	mf.pol = fs.String("policy", "", polUsage)
 	mf.plaja = addPlajaFlags(fs)
 	fs.Var(mf.defs, "D", "override a constant: -D `NAME=VALUE` (repeatable)")
 	return mf
+}
+
+// timeout is the command's --timeout (0: none, or no such flag).
+func (mf *modelFlags) timeout() time.Duration {
+	if mf.fs == nil {
+		return 0
+	}
+	if f := mf.fs.Lookup("timeout"); f != nil {
+		if d, ok := f.Value.(cli.DurationValue); ok {
+			return d.Duration()
+		}
+	}
+	return 0
 }
 
 // loadedModel is a model with its selected property and policy, compiled
@@ -226,10 +244,27 @@ type loadedModel struct {
 // false. Ctrl-C stops the loading (cli.LoadContext): it prints so, and
 // the command's exit code 1 becomes 4 (Env.LoadInterrupted).
 func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd load.PolicyDefault) (*loadedModel, bool) {
+	ctx, timeout := cli.LoadContext(), mf.timeout()
+	if timeout > 0 {
+		// The loading counts against --timeout, given at least a second
+		// (a command stops within a second of its timeout): a timeout
+		// of 1ns still loads a small model and stops its engine, with
+		// the engine's partial results.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, max(timeout, time.Second))
+		defer cancel()
+	}
+	stopped := func() {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && !cli.Interrupted() {
+			e.LoadTimedOut(cmd, file, timeout)
+		} else {
+			e.LoadInterrupted(cmd, file)
+		}
+	}
 	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
-		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, ReadsFilterStates: cmd == "prob", Context: cli.LoadContext()})
+		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, ReadsFilterStates: cmd == "prob", Context: ctx})
 	if errors.Is(err, load.ErrInterrupted) {
-		e.LoadInterrupted(cmd, file)
+		stopped()
 		return nil, false
 	}
 	e.PrintDiags(l.Diagnostics)
@@ -278,8 +313,12 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 	if a := mf.plaja.reading(); a != load.ArgMaxDeclared {
 		lm.rerun += " " + a.Flag()
 	}
-	if lm.g, err = explicit.New(lm.m, lm.prop); err != nil {
-		fmt.Fprintf(e.Stderr, "vigil %s: %v\n", cmd, err)
+	if lm.g, err = explicit.NewContext(ctx, lm.m, lm.prop); err != nil {
+		if ctx.Err() != nil {
+			stopped()
+		} else {
+			fmt.Fprintf(e.Stderr, "vigil %s: %v\n", cmd, err)
+		}
 		return nil, false
 	}
 	if lm.decl != nil {

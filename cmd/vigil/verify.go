@@ -157,7 +157,7 @@ func verifyPolicy(e *cli.Env, ctx context.Context, out verifyOut, st verifySetup
 	}
 	prog := e.NewProgress(out.json)
 	var progMu sync.Mutex // auto's members report at once
-	q.Model, q.Property, q.Policy = lm.m, lm.prop, lm.decl
+	q.Model, q.Property, q.Policy, q.Compiled = lm.m, lm.prop, lm.decl, lm.g
 	q.Progress = func(p verify.Progress) {
 		progMu.Lock()
 		defer progMu.Unlock()

@@ -35,6 +35,14 @@ func (f DurationValue) String() string {
 	return f.d.String()
 }
 
+// Duration returns the value (0 when unset).
+func (f DurationValue) Duration() time.Duration {
+	if f.d == nil {
+		return 0
+	}
+	return *f.d
+}
+
 func (f DurationValue) Set(s string) error {
 	d, err := parseDuration(s)
 	if err != nil {

@@ -272,6 +272,18 @@ func Interrupted() bool {
 	return sigs.got != nil
 }
 
+// LoadTimedOut reports that the command's --timeout d ran out while it
+// loaded file, on stderr, and makes the command exit 4 (unknown) when it
+// returns ExitError, as LoadInterrupted does.
+func (e *Env) LoadTimedOut(cmd, file string, d time.Duration) {
+	prefix := "vigil"
+	if cmd != "" {
+		prefix += " " + cmd
+	}
+	fmt.Fprintf(e.Stderr, "%s: --timeout %s ran out while loading %s; no results (the model's loading counts against it)\n", prefix, d, file)
+	e.stopped = true
+}
+
 // LoadInterrupted reports that a Ctrl-C or SIGTERM stopped the loading of
 // file, on stderr ("vigil CMD: interrupted while loading FILE; no
 // results"), and makes the command exit 4 (unknown, as when its engine is

@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"context"
 	"math"
 
 	"vigil/symbolic"
@@ -24,6 +25,42 @@ import (
 
 type intFn func(s symbolic.State) int
 type condFn func(s symbolic.State) bool
+
+// compiler compiles the expressions and conditions of one model, and
+// polls ctx every 4096 nodes, so that a model of millions of nodes (array
+// writes at a variable index lower to N^2 of them) stops compiling within
+// a second of Ctrl-C or a timeout: err is then set, and the closures it
+// returned must not be used.
+type compiler struct {
+	m   *symbolic.Model
+	ctx context.Context
+	n   int   // nodes compiled, for polling ctx
+	err error // ctx's error, once seen
+}
+
+func newCompiler(ctx context.Context, m *symbolic.Model) *compiler {
+	return &compiler{m: m, ctx: ctx}
+}
+
+// stopped polls ctx every 4096 nodes and reports whether it is done.
+func (c *compiler) stopped() bool {
+	if c.err != nil {
+		return true
+	}
+	c.n++
+	if c.n&4095 == 0 && c.ctx != nil {
+		c.err = c.ctx.Err()
+	}
+	return c.err != nil
+}
+
+func compileExpr(m *symbolic.Model, e *symbolic.Expr) intFn { return newCompiler(nil, m).expr(e) }
+
+func compileCond(m *symbolic.Model, c *symbolic.Cond) condFn { return newCompiler(nil, m).cond(c) }
+
+var stoppedInt intFn = func(symbolic.State) int { panic("explicit: a closure of an interrupted compile was used") }
+
+var stoppedCond condFn = func(symbolic.State) bool { panic("explicit: a closure of an interrupted compile was used") }
 
 func compileLinear(l symbolic.Linear) intFn {
 	c := l.Const
@@ -50,19 +87,23 @@ func compileLinear(l symbolic.Linear) intFn {
 	}
 }
 
-func compileExpr(m *symbolic.Model, e *symbolic.Expr) intFn {
+func (c *compiler) expr(e *symbolic.Expr) intFn {
+	m := c.m
 	if l, ok := symbolic.Linearize(e); ok && m.LinearFits(l) {
 		return compileLinear(l)
 	}
 	if !m.Fits(e) {
 		return func(s symbolic.State) int { return e.Eval(s) }
 	}
-	return compileTree(m, e)
+	return c.tree(e)
 }
 
 // compileTree compiles e, every intermediate value of which fits in int64
 // (m.Fits(e)), with unchecked arithmetic.
-func compileTree(m *symbolic.Model, e *symbolic.Expr) intFn {
+func (c *compiler) tree(e *symbolic.Expr) intFn {
+	if c.stopped() {
+		return stoppedInt
+	}
 	if l, ok := symbolic.Linearize(e); ok {
 		return compileLinear(l) // its values lie within e's bounds
 	}
@@ -70,7 +111,7 @@ func compileTree(m *symbolic.Model, e *symbolic.Expr) intFn {
 	case symbolic.OpAdd:
 		fs := make([]intFn, len(e.Args))
 		for i, a := range e.Args {
-			fs[i] = compileTree(m, a)
+			fs[i] = c.tree(a)
 		}
 		return func(s symbolic.State) int {
 			v := 0
@@ -80,28 +121,28 @@ func compileTree(m *symbolic.Model, e *symbolic.Expr) intFn {
 			return v
 		}
 	case symbolic.OpSub:
-		a, b := compileTree(m, e.Args[0]), compileTree(m, e.Args[1])
+		a, b := c.tree(e.Args[0]), c.tree(e.Args[1])
 		return func(s symbolic.State) int { return a(s) - b(s) }
 	case symbolic.OpNeg:
-		a := compileTree(m, e.Args[0])
+		a := c.tree(e.Args[0])
 		return func(s symbolic.State) int { return -a(s) }
 	case symbolic.OpMul:
-		a, k := compileTree(m, e.Args[0]), e.K
+		a, k := c.tree(e.Args[0]), e.K
 		return func(s symbolic.State) int { return k * a(s) }
 	case symbolic.OpDiv:
-		a, k := compileTree(m, e.Args[0]), e.K
+		a, k := c.tree(e.Args[0]), e.K
 		return func(s symbolic.State) int { return symbolic.FloorDiv(a(s), k) }
 	case symbolic.OpProd:
-		a, b := compileTree(m, e.Args[0]), compileTree(m, e.Args[1])
+		a, b := c.tree(e.Args[0]), c.tree(e.Args[1])
 		return func(s symbolic.State) int { return a(s) * b(s) }
 	case symbolic.OpMin:
-		a, b := compileTree(m, e.Args[0]), compileTree(m, e.Args[1])
+		a, b := c.tree(e.Args[0]), c.tree(e.Args[1])
 		return func(s symbolic.State) int { return min(a(s), b(s)) }
 	case symbolic.OpMax:
-		a, b := compileTree(m, e.Args[0]), compileTree(m, e.Args[1])
+		a, b := c.tree(e.Args[0]), c.tree(e.Args[1])
 		return func(s symbolic.State) int { return max(a(s), b(s)) }
 	case symbolic.OpAbs:
-		a := compileTree(m, e.Args[0])
+		a := c.tree(e.Args[0])
 		return func(s symbolic.State) int {
 			if v := a(s); v < 0 {
 				return -v
@@ -110,17 +151,17 @@ func compileTree(m *symbolic.Model, e *symbolic.Expr) intFn {
 			}
 		}
 	case symbolic.OpIte:
-		c, a, b := compileCond(m, e.Cond), compileTree(m, e.Args[0]), compileTree(m, e.Args[1])
+		k, a, b := c.cond(e.Cond), c.tree(e.Args[0]), c.tree(e.Args[1])
 		return func(s symbolic.State) int {
-			if c(s) {
+			if k(s) {
 				return a(s)
 			}
 			return b(s)
 		}
 	case symbolic.OpBool:
-		c := compileCond(m, e.Cond)
+		k := c.cond(e.Cond)
 		return func(s symbolic.State) int {
-			if c(s) {
+			if k(s) {
 				return 1
 			}
 			return 0
@@ -151,7 +192,11 @@ func diffLinear(l, r *symbolic.Expr) (symbolic.Linear, bool) {
 	return symbolic.Linearize(&symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{l, r}})
 }
 
-func compileCond(m *symbolic.Model, c *symbolic.Cond) condFn {
+func (cp *compiler) cond(c *symbolic.Cond) condFn {
+	if cp.stopped() {
+		return stoppedCond
+	}
+	m := cp.m
 	switch c.Op {
 	case symbolic.CTrue:
 		return func(symbolic.State) bool { return true }
@@ -177,13 +222,13 @@ func compileCond(m *symbolic.Model, c *symbolic.Cond) condFn {
 		if !m.Fits(c.L) || !m.Fits(c.R) {
 			return c.Holds // exact comparison
 		}
-		l, r, op := compileExpr(m, c.L), compileExpr(m, c.R), c.Cmp
+		l, r, op := cp.expr(c.L), cp.expr(c.R), c.Cmp
 		return func(s symbolic.State) bool { return op.Holds(l(s), r(s)) }
 	case symbolic.CNot:
-		a := compileCond(m, c.Args[0])
+		a := cp.cond(c.Args[0])
 		return func(s symbolic.State) bool { return !a(s) }
 	case symbolic.CAnd:
-		fs := compileConds(m, c.Args)
+		fs := cp.conds1(c.Args)
 		if len(fs) == 2 {
 			a, b := fs[0], fs[1]
 			return func(s symbolic.State) bool { return a(s) && b(s) }
@@ -197,7 +242,7 @@ func compileCond(m *symbolic.Model, c *symbolic.Cond) condFn {
 			return true
 		}
 	case symbolic.COr:
-		fs := compileConds(m, c.Args)
+		fs := cp.conds1(c.Args)
 		if len(fs) == 2 {
 			a, b := fs[0], fs[1]
 			return func(s symbolic.State) bool { return a(s) || b(s) }
@@ -211,7 +256,7 @@ func compileCond(m *symbolic.Model, c *symbolic.Cond) condFn {
 			return false
 		}
 	case symbolic.CImplies:
-		a, b := compileCond(m, c.Args[0]), compileCond(m, c.Args[1])
+		a, b := cp.cond(c.Args[0]), cp.cond(c.Args[1])
 		return func(s symbolic.State) bool { return !a(s) || b(s) }
 	}
 	return func(s symbolic.State) bool { return c.Holds(s) }
@@ -234,10 +279,10 @@ func compileVarCmp(v symbolic.VarID, op symbolic.CmpOp, k int) condFn {
 	return func(s symbolic.State) bool { return s[v] >= k }
 }
 
-func compileConds(m *symbolic.Model, cs []*symbolic.Cond) []condFn {
+func (cp *compiler) conds1(cs []*symbolic.Cond) []condFn {
 	fs := make([]condFn, len(cs))
 	for i, c := range cs {
-		fs[i] = compileCond(m, c)
+		fs[i] = cp.cond(c)
 	}
 	return fs
 }

@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -108,6 +109,13 @@ type Generator struct {
 // New checks m and prop and compiles them. prop may be nil (no property:
 // no state is terminal).
 func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
+	return NewContext(context.Background(), m, prop)
+}
+
+// NewContext is New that stops when ctx is done (Ctrl-C, a timeout),
+// returning ctx's error: compiling a model of millions of expression
+// nodes (array writes at a variable index) takes seconds.
+func NewContext(ctx context.Context, m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
 	if err := Validate(m); err != nil {
 		return nil, err
 	}
@@ -116,14 +124,18 @@ func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
 		return nil, err
 	}
 	g := &Generator{M: m, Prop: prop, L: l}
+	cp := newCompiler(ctx, m)
 	for i := range m.Commands {
 		c := &m.Commands[i]
-		cc := compiledCmd{label: c.Label, guard: compileCond(m, c.Guard)}
+		cc := compiledCmd{label: c.Label, guard: cp.cond(c.Guard)}
 		for _, o := range c.Outcomes {
 			var as []assignFn
 			for _, a := range o.Assigns {
 				v := &m.Vars[a.Var]
-				as = append(as, assignFn{v: a.Var, f: compileExpr(m, a.Value), lo: v.Lo, hi: v.Hi})
+				as = append(as, assignFn{v: a.Var, f: cp.expr(a.Value), lo: v.Lo, hi: v.Hi})
+				if cp.err != nil {
+					return nil, cp.err
+				}
 			}
 			cc.outcomes = append(cc.outcomes, as)
 			if o.StateProb() {
@@ -135,24 +147,30 @@ func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
 		}
 		g.cmds = append(g.cmds, cc)
 	}
+	if cp.err != nil {
+		return nil, cp.err
+	}
 	g.index, g.resid = buildGuardIndex(m)
 	g.unsafe = func(symbolic.State) bool { return false }
 	if prop != nil {
 		if err := validateCond(m, prop.Unsafe, "unsafe condition of property "+prop.Name); err != nil {
 			return nil, err
 		}
-		g.unsafe = compileCond(m, prop.Unsafe)
+		g.unsafe = cp.cond(prop.Unsafe)
 		if prop.Goal != nil {
 			if err := validateCond(m, prop.Goal, "goal condition of property "+prop.Name); err != nil {
 				return nil, err
 			}
-			g.goal = compileCond(m, prop.Goal)
+			g.goal = cp.cond(prop.Goal)
 		}
 		if prop.Start != nil {
 			if err := validateCond(m, prop.Start, "start condition of property "+prop.Name); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if cp.err != nil {
+		return nil, cp.err
 	}
 	return g, nil
 }
