@@ -13,9 +13,13 @@ import (
 // the returned File is nil then.
 func Parse(path string, src []byte) (*File, Diagnostics) {
 	f := &File{Path: path, Src: src, Lines: SplitLines(src)}
+	if len(f.Lines) > 0 {
+		// a byte-order mark is no column: editors hide it (parse skips it)
+		f.Lines[0] = strings.TrimPrefix(f.Lines[0], bom)
+	}
 	if !utf8.Valid(src) {
 		line, col := 1, 1
-		for i := 0; i < len(src); {
+		for i := len(src) - len(bytes.TrimPrefix(src, []byte(bom))); i < len(src); {
 			r, n := utf8.DecodeRune(src[i:])
 			if r == utf8.RuneError && n <= 1 {
 				break
@@ -34,15 +38,13 @@ func Parse(path string, src []byte) (*File, Diagnostics) {
 		return nil, Diagnostics{f.Diag(symbolic.Pos{File: path, Line: line, Col: 1}, 0, "E0001", "the file contains a NUL byte; is it a .spec file?")}
 	}
 	if i := loneCR(src); i >= 0 {
-		line := bytes.Count(src[:i], []byte("\n")) + 1
-		col := utf8.RuneCount(src[bytes.LastIndexByte(src[:i], '\n')+1:i]) + 1
+		line, col := offsetPos(src, i)
 		d := f.Diag(symbolic.Pos{File: path, Line: line, Col: col}, col+1, "E0001", "a carriage return (\\r) without a line feed after it: editors show a line break there, where vigil would read a space (or, in a // comment, more comment); save the file with LF or CRLF line ends")
 		d.Line = strings.ReplaceAll(d.Line, "\r", "\u240d") // shown as ␍, one column, not a return to the line's start
 		return nil, Diagnostics{d}
 	}
 	if i, r := hiddenLayout(src); i >= 0 {
-		line := bytes.Count(src[:i], []byte("\n")) + 1
-		col := utf8.RuneCount(src[bytes.LastIndexByte(src[:i], '\n')+1:i]) + 1
+		line, col := offsetPos(src, i)
 		d := f.Diag(symbolic.Pos{File: path, Line: line, Col: col}, col+1, "E0001", "the character U+%04X (%s) changes how editors lay out the text around it, so what they show can differ from what vigil reads (\"Trojan Source\"); remove it", r, layoutNames[r])
 		d.Line = strings.Map(func(c rune) rune {
 			if layoutNames[c] != "" {
@@ -52,14 +54,21 @@ func Parse(path string, src []byte) (*File, Diagnostics) {
 		}, d.Line)
 		return nil, Diagnostics{d}
 	}
-	if len(f.Lines) > 0 {
-		// a byte-order mark is no column: editors hide it (parse skips it)
-		f.Lines[0] = strings.TrimPrefix(f.Lines[0], bom)
-	}
 	if d := parse(f); d != nil {
 		return nil, Diagnostics{*d}
 	}
 	return f, nil
+}
+
+// offsetPos returns the line and column (in characters, from 1) of byte
+// offset i of src; a byte-order mark at the start of the file is no
+// column, as editors hide it.
+func offsetPos(src []byte, i int) (line, col int) {
+	start := bytes.LastIndexByte(src[:i], '\n') + 1
+	if start == 0 && bytes.HasPrefix(src, []byte(bom)) && i >= len(bom) {
+		start = len(bom)
+	}
+	return bytes.Count(src[:i], []byte("\n")) + 1, utf8.RuneCount(src[start:i]) + 1
 }
 
 // bom is the byte-order mark some editors (Windows Notepad) write at the
