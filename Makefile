@@ -3,7 +3,7 @@
 
 GO ?= go
 
-.PHONY: setup build test lint bench demo fuzz
+.PHONY: setup build test lint bench demo fuzz fuzz-all
 
 # staticcheck's version is pinned so that CI's verdict does not change under us.
 STATICCHECK_VERSION ?= v0.8.2
@@ -62,3 +62,17 @@ demo: setup build
 # Ten minutes of fuzzing of the front end (parse, check, format, print).
 fuzz:
 	cd lang && $(GO) test -run '^$$' -fuzz FuzzFrontEnd -fuzztime 10m .
+
+# Every fuzz target of every package in turn, FUZZTIME each (default 30s),
+# with -fuzzminimizetime 0: the model loaders' seeds are files of
+# kilobytes, and minimizing each new input would take most of the time
+# (trees/FIGURES.md). A crasher is kept in the package's testdata/fuzz.
+FUZZTIME ?= 30s
+fuzz-all:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
+	  for t in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | sed 's/^func //'); do \
+	    echo "==> $$pkg $$t"; \
+	    $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 0; \
+	  done; \
+	done
