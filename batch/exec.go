@@ -226,7 +226,7 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 		if r.Program != "" {
 			programVerdict = r.Verdicts[lastLine(b)]
 		} else if json.Unmarshal(b, &out) == nil {
-			flatten(p, "", out)
+			flatten(p, "", out, r.Attrs)
 		}
 	}
 	// A Go runtime's fatal error comes first, then every goroutine's stack:
@@ -264,7 +264,7 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 	if r.Rep != "" {
 		p["rep"] = r.Rep
 	}
-	p["command"] = x.command(r)
+	x.identify(r, p)
 	if prep != nil {
 		p["prepare"] = x.prepareCommand(r)
 		p["prepare_time"] = prep.cpu.Seconds()
@@ -288,6 +288,14 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 		}
 		p["unexplained_errors"] = []any{fmt.Sprintf("%s: %s", errCode, msg)}
 	}
+	return p
+}
+
+// identify records in p what a run's result depends on besides its
+// instance: its command and the limits it ran under (stale compares them
+// with the experiment's).
+func (x *Experiment) identify(r *Run, p map[string]any) {
+	p["command"] = x.command(r)
 	if x.Limits.CPU > 0 {
 		p["time_limit"] = x.Limits.CPU.Seconds()
 	}
@@ -297,7 +305,6 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 	if x.Limits.Memory > 0 {
 		p["memory_limit"] = x.Limits.Memory >> 10
 	}
-	return p
 }
 
 // classifyProgram gives the error attribute of a run of a Program other

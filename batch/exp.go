@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -448,8 +449,11 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 		return ps.errorf(key, "%v", err)
 	}
 	for k := range in.Attributes {
-		if reserved[k] {
+		switch {
+		case reserved[k]:
 			return ps.errorf(key+".attributes", "attribute %q is one the batch writes itself: choose another name", k)
+		case answerKeys[k] || slices.Contains(f.Report.Agree, k):
+			return ps.errorf(key+".attributes", "attribute %q is part of a run's answer (the runs must agree on it): a static value would stand in for each run's own; choose another name", k)
 		}
 	}
 	for _, p := range probs {

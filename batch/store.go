@@ -230,28 +230,34 @@ func writeAtomic(w writer, path string, data []byte) (err error) {
 
 // flatten adds the JSON object v to p, nested keys joined with '_'
 // (Lab's attributes are flat): every list gives its length, KEY_count (the
-// number of bugs, of states), and a list of scalars is kept as well. Keys that collide
-// with the batch's own attributes get the prefix "vigil_".
-func flatten(p map[string]any, prefix string, v map[string]any) {
+// number of bugs, of states), and a list of scalars is kept as well. A
+// key that collides with the batch's own attributes or with one of taken
+// (the instance's static attributes), at any depth ({"wall": {"time": 1}}
+// is wall_time), gets the prefix "vigil_": the run's measurements and
+// attributes are not overwritten, nor is the engine's output lost.
+func flatten(p map[string]any, prefix string, v map[string]any, taken map[string]any) {
 	for k, val := range v {
 		key := k
 		if prefix != "" {
 			key = prefix + "_" + k
 		}
 		key = strings.ReplaceAll(key, " ", "_")
-		if prefix == "" && reserved[key] {
-			key = "vigil_" + key
+		put := func(key string, val any) {
+			if _, ok := taken[key]; ok || reserved[key] {
+				key = "vigil_" + key
+			}
+			p[key] = val
 		}
 		switch val := val.(type) {
 		case map[string]any:
-			flatten(p, key, val)
+			flatten(p, key, val, taken)
 		case []any:
 			if scalars(val) {
-				p[key] = val
+				put(key, val)
 			}
-			p[key+"_count"] = len(val) // also for an empty list: 0 bugs is a number
+			put(key+"_count", len(val)) // also for an empty list: 0 bugs is a number
 		default:
-			p[key] = val
+			put(key, val)
 		}
 	}
 }
@@ -270,5 +276,11 @@ var reserved = map[string]bool{
 	"id": true, "run_dir": true, "algorithm": true, "domain": true, "problem": true, "rep": true,
 	"command": true, "error": true, "coverage": true, "time": true, "wall_time": true, "memory": true,
 	"exit_code": true, "signal": true, "time_limit": true, "wall_limit": true, "memory_limit": true,
-	"unexplained_errors": true,
+	"unexplained_errors": true, "prepare": true, "prepare_time": true, "prepare_exit_code": true,
 }
+
+// answerKeys are the attributes of a run's answer that no static
+// attribute of an instance may take: an instance's verdict = "unsafe"
+// would stand in for every run's own verdict, hiding a wrong one from
+// the agreement check.
+var answerKeys = map[string]bool{"verdict": true}
