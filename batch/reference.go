@@ -25,6 +25,7 @@ relative to the file, and commands run in its directory):
   [[instances]]  domain, name, models = [GLOB...], policies = [NAME...] and/or
                  policy_files = [GLOB...], properties = [NAME...],
                  defines = {N = 4}, args = [...], attributes = {arch = "16x16"}
+                 (not verdict, nor an agree attribute: the runs answer those)
   placeholders: {model} {policy} {property} {defines} {args} {seed} {rep}
                 {time} {algorithm} {domain} {problem} {name} {run_dir}
                 {policy_flag}: --policy-file FILE for policy_files, --policy
@@ -69,4 +70,9 @@ verdicts they count are wrong. A verdict printed by a run past its limit
 is not counted ("safe (not counted: timeout)"). report.html and report.md
 list every run with its verdict and a link to its directory (Markdown
 escapes the names it prints); runs.csv has a row per run with its
-verdict (par2: the run's score; ratio: its time).`
+verdict (par2: the run's score; ratio: its time). A report leaves out,
+and counts, the runs not finished and those made with another command or
+other limits than the file now gives; a coverage or PAR-2 sum over fewer
+runs than the row's instances reads "(K of N runs)" and is never the one
+emphasized. A filter, group, agree or attribute that no finished run has
+is an error, and so are filters that keep no run.`

@@ -62,6 +62,31 @@ func failure(errCode string) bool {
 	return true
 }
 
+// Outcomes are the error attributes a finished run can have.
+var Outcomes = []string{"success", "unknown", "timeout", "out-of-memory", "input-error", "usage-error", "crash", "prepare-failed", "start-failed"}
+
+// CheckRerun refuses a --rerun list that names something other than an
+// outcome or "stale": a misspelt outcome (crashed) would rerun nothing
+// and say all is done.
+func CheckRerun(outcomes []string) error {
+	for _, o := range outcomes {
+		if o != "stale" && !slices.Contains(Outcomes, o) {
+			best, bd := "", 4
+			for _, k := range append(slices.Clone(Outcomes), "stale") {
+				if d := editDistance(o, k); d < bd {
+					best, bd = k, d
+				}
+			}
+			hint := ""
+			if best != "" {
+				hint = fmt.Sprintf("did you mean %q? ", best)
+			}
+			return fmt.Errorf("%q is not an outcome: %swant some of %s, or stale (runs whose command or limits changed)", o, hint, strings.Join(Outcomes, ", "))
+		}
+	}
+	return nil
+}
+
 // Share returns the runs of task (1-based) out of tasks: the runs are
 // shuffled (deterministically, seeded by the experiment's name) and dealt
 // round-robin, so that slow algorithms or domains spread over the tasks.

@@ -1,0 +1,152 @@
+package batch
+
+// Session 24's adversarial review of vigil batch: the results a report
+// credits, the runs it sums over, and the options that silently gave an
+// empty or unchecked report.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// An instance's static attribute named verdict (or an answer attribute
+// of [report] agree) stood in for each run's own verdict: a peer that
+// answered safe read as unsafe, and the disagreement went unreported.
+func TestReview24bStaticAnswerRefused(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "m.spec"), nil, 0o644)
+	for _, c := range []struct{ extra, attrs, want string }{
+		{"", `{ verdict = "unsafe" }`, `exp.toml:8:1: error[B0003]: attribute "verdict" is part of a run's answer`},
+		{"[report]\nagree = [\"safe\"]\n", `{ safe = 3 }`, `attribute "safe" is part of a run's answer`},
+		{"", `{ prepare_time = 1 }`, `attribute "prepare_time" is one the batch writes itself`},
+	} {
+		src := "name = \"s\"\n[[algorithms]]\nname = \"a\"\nargs = [\"verify\", \"{model}\"]\n[[instances]]\ndomain = \"d\"\nmodels = [\"m.spec\"]\nattributes = " + c.attrs + "\n" + c.extra
+		_, err := Parse(filepath.Join(dir, "exp.toml"), []byte(src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("attributes = %s: %v, want %q", c.attrs, err, c.want)
+		}
+	}
+}
+
+// A report leaves out the finished runs made with another command or
+// under other limits (batch run refuses to mix them; the report showed
+// them as results of the edited experiment), and says so.
+func TestReview24bStaleRunsLeftOut(t *testing.T) {
+	x := experiment(t, 2, "[limits]\ntime = \"10s\"", "echo", "echo x")
+	fakeResults(t, x, map[string]float64{"a0/d/m000": 1, "a1/d/m000": 3, "a0/d/m001": 2, "a1/d/m001": 5})
+	// The experiment's a1 now runs another command.
+	src, _ := os.ReadFile(x.File)
+	os.WriteFile(x.File, []byte(strings.Replace(string(src), `"echo", "x"`, `"echo", "y"`, 1)), 0o644)
+	y, err := Load(x.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := y.Fetch(ReportOptions{Attributes: []string{"coverage"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stale != 2 || len(rep.Runs) != 2 || !slicesEqual(rep.Algorithms, []string{"a0"}) {
+		t.Errorf("stale %d, runs %d, algorithms %v; want 2 stale left out, a0's 2 runs", rep.Stale, len(rep.Runs), rep.Algorithms)
+	}
+	var b strings.Builder
+	rep.Markdown(&b)
+	if !strings.Contains(b.String(), "2 runs (left out: 2 runs made with another command or other limits than the experiment now gives (vigil batch run --rerun stale runs them again))") {
+		t.Errorf("the report does not say what it left out:\n%s", b.String())
+	}
+	// Every run stale: an error that says so, not "none finished".
+	os.WriteFile(x.File, []byte(strings.Replace(string(src), `time = "10s"`, `time = "20s"`, 1)), 0o644)
+	z, err := Load(x.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := z.Fetch(ReportOptions{}); err == nil || !strings.Contains(err.Error(), "every finished run of experiment test (4 in") {
+		t.Errorf("all stale: %v", err)
+	}
+}
+
+func slicesEqual(a, b []string) bool { return strings.Join(a, "\x00") == strings.Join(b, "\x00") }
+
+// A sum over fewer runs is not comparable: an algorithm whose timeout was
+// not finished yet (or was filtered out) had the smallest PAR-2 and was
+// emphasized as the best.
+func TestReview24bPartialSumsMarked(t *testing.T) {
+	x := experiment(t, 3, "[limits]\ntime = \"10s\"", "echo", "echo x")
+	writeProps(t, x, "a0/d/m000", solved("safe", 1))
+	writeProps(t, x, "a0/d/m001", solved("safe", 1))
+	writeProps(t, x, "a0/d/m002", solved("safe", 1))
+	writeProps(t, x, "a1/d/m000", solved("safe", 0.5))
+	writeProps(t, x, "a1/d/m001", solved("safe", 0.5))
+	// a1/d/m002 has not finished (a timeout to come).
+	md := markdown(t, x, ReportOptions{Attributes: []string{"coverage", "par2"}})
+	wantLines(t, md,
+		"| d (3) | **3** | 2 (2 of 3 runs) |",
+		"| **sum** (3) | **3** | 2 (2 of 3 runs) |",
+		"| d (3) | **3** | 1 (2 of 3 runs) |",
+		"| **all** (3) | **3** | 1 (2 of 3 runs) |")
+	if !strings.Contains(md, "a cell marked (K of N runs) lacks runs of some of the row's instances") {
+		t.Errorf("no note on the partial cells:\n%s", md)
+	}
+	// The same when a filter drops a1's timeout.
+	writeProps(t, x, "a1/d/m002", failed("timeout", 10))
+	md = markdown(t, x, ReportOptions{Attributes: []string{"par2"}, Filters: []Filter{{Attr: "error", Not: true, Values: []string{"timeout"}}}})
+	wantLines(t, md, "| d (3) | **3** | 1 (2 of 3 runs) |")
+	md = markdown(t, x, ReportOptions{Attributes: []string{"par2"}})
+	wantLines(t, md, "| d (3) | **3** | 21 |")
+}
+
+// Options naming what no run has gave an empty report, a column of
+// dashes or an unchecked agreement, with exit 0; each is now an error
+// that names it.
+func TestReview24bReportOptionsChecked(t *testing.T) {
+	x := experiment(t, 2, "", "echo", "echo x")
+	writeProps(t, x, "a0/d/m000", solved("safe", 1))
+	writeProps(t, x, "a1/d/m000", map[string]any{"error": "success", "coverage": 1, "verdict": "safe", "time": 1.0, "engine": "bfs"})
+	for _, c := range []struct {
+		o    ReportOptions
+		want string
+	}{
+		{ReportOptions{Filters: []Filter{{Attr: "algoritm", Values: []string{"a0"}}}}, `filter algoritm=a0: no finished run of experiment test has the attribute "algoritm" (did you mean "algorithm"?)`},
+		{ReportOptions{Filters: []Filter{{Attr: "algorithm", Values: []string{"a0", "a2"}}}}, `filter algorithm=a0,a2: "a2" is none of experiment test's algorithms (a0, a1)`},
+		{ReportOptions{Filters: []Filter{{Attr: "domain", Values: []string{"e"}}}}, `"e" is none of experiment test's domains (d)`},
+		{ReportOptions{Filters: []Filter{{Attr: "engine", Values: []string{"ic3"}}}}, "the filters engine=ic3 keep none of the 2 finished runs"},
+		{ReportOptions{Group: []string{"arch"}}, `group: no finished run of experiment test has the attribute "arch"`},
+		{ReportOptions{Attributes: []string{"states"}}, `attribute states: no finished run of experiment test has the attribute "states"`},
+		{ReportOptions{Attributes: []string{"ratio:states"}}, `attribute ratio:states: no finished run`},
+		{ReportOptions{Attributes: []string{"engine"}}, `"engine" is not a number in any finished run`},
+		{ReportOptions{Agree: []string{"verdict", "safe"}}, `agree: no finished run of experiment test has the attribute "safe"`},
+	} {
+		if _, err := x.Fetch(c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
+		}
+	}
+	// What the runs have passes, and so do filters that keep some runs.
+	for _, o := range []ReportOptions{
+		{Filters: []Filter{{Attr: "engine", Values: []string{"bfs"}}}},
+		{Filters: []Filter{{Attr: "error", Not: true, Values: []string{"crash"}}}, Group: []string{"domain", "rep"}, Attributes: []string{"coverage", "par2", "ratio", "time", "ratio:time"}},
+	} {
+		if _, err := x.Fetch(o); err != nil {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+}
+
+// A misspelt --rerun outcome reran nothing and said all was done.
+func TestReview24bRerunOutcomesChecked(t *testing.T) {
+	if err := CheckRerun([]string{"crash", "timeout", "stale"}); err != nil {
+		t.Error(err)
+	}
+	if err := CheckRerun([]string{"crashed"}); err == nil || !strings.Contains(err.Error(), `"crashed" is not an outcome: did you mean "crash"?`) {
+		t.Errorf("--rerun crashed: %v", err)
+	}
+	// Every outcome classify gives is one --rerun takes.
+	for _, o := range []outcome{{exitCode: 0}, {exitCode: 4}, {wallKill: true}, {exitCode: 1}, {exitCode: 2}, {signal: "killed"}, {prepareFailed: true}, {startErr: os.ErrNotExist}} {
+		if e := classify(o, Limits{}, nil, nil); CheckRerun([]string{e}) != nil {
+			t.Errorf("classify gives %q, which --rerun refuses", e)
+		}
+	}
+	if e := classify(outcome{exitCode: 1}, Limits{}, nil, []byte("out of memory")); CheckRerun([]string{e}) != nil {
+		t.Errorf("classify gives %q, which --rerun refuses", e)
+	}
+}
