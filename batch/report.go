@@ -392,8 +392,8 @@ func (rep *Report) check(o ReportOptions, finished []map[string]any) error {
 		if err := known("attribute "+a, b); err != nil {
 			return err
 		}
-		if !isNum[b] {
-			return fmt.Errorf("batch: attribute %s: %q is not a number in any finished run, so it has no mean, median or ratio: group the rows by it (--group %s) or filter on it (--filter %s=...)", a, b, b, b)
+		if b != a && !isNum[b] {
+			return fmt.Errorf("batch: attribute %s: %q is not a number in any finished run, so it has no ratio: tabulate it as %s (runs per value), group the rows by it (--group %s) or filter on it (--filter %s=...)", a, b, b, b, b)
 		}
 	}
 	return nil
@@ -505,10 +505,26 @@ func (rep *Report) tables() []table {
 				out = append(out, rep.ratios(byDom, a))
 				continue
 			}
+			if !rep.numeric(attr) { // a name, a list: counted per value
+				t := table{Title: attr, Note: fmt.Sprintf("runs per value of %s (it is not a number in any run)", attr), Header: rep.header(attr)}
+				rep.countRows(&t, func(p map[string]any) string { return attrString(p[attr]) })
+				out = append(out, t)
+				continue
+			}
 			out = append(out, rep.common(byDom, attr, "mean", stats.Mean), rep.common(byDom, attr, "median", stats.Median))
 		}
 	}
 	return out
+}
+
+// numeric reports whether attr is a number in some run of the report.
+func (rep *Report) numeric(attr string) bool {
+	for _, p := range rep.Runs {
+		if _, ok := num(p[attr]); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (rep *Report) header(first string) []string {

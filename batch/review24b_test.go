@@ -114,13 +114,16 @@ func TestReview24bReportOptionsChecked(t *testing.T) {
 		{ReportOptions{Group: []string{"arch"}}, `group: no finished run of experiment test has the attribute "arch"`},
 		{ReportOptions{Attributes: []string{"states"}}, `attribute states: no finished run of experiment test has the attribute "states"`},
 		{ReportOptions{Attributes: []string{"ratio:states"}}, `attribute ratio:states: no finished run`},
-		{ReportOptions{Attributes: []string{"engine"}}, `"engine" is not a number in any finished run`},
+		{ReportOptions{Attributes: []string{"ratio:engine"}}, `"engine" is not a number in any finished run, so it has no ratio`},
 		{ReportOptions{Agree: []string{"verdict", "safe"}}, `agree: no finished run of experiment test has the attribute "safe"`},
 	} {
 		if _, err := x.Fetch(c.o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
 		}
 	}
+	// A name is counted per value, not averaged into dashes.
+	md := markdown(t, x, ReportOptions{Attributes: []string{"engine"}})
+	wantLines(t, md, "| engine | a0 | a1 |", "|  | 1 | 0 |", "| bfs | 0 | 1 |")
 	// What the runs have passes, and so do filters that keep some runs.
 	for _, o := range []ReportOptions{
 		{Filters: []Filter{{Attr: "engine", Values: []string{"bfs"}}}},
@@ -148,5 +151,47 @@ func TestReview24bRerunOutcomesChecked(t *testing.T) {
 	}
 	if e := classify(outcome{exitCode: 1}, Limits{}, nil, []byte("out of memory")); CheckRerun([]string{e}) != nil {
 		t.Errorf("classify gives %q, which --rerun refuses", e)
+	}
+}
+
+// Two batches started together on a new data directory (Slurm array
+// tasks): the second found the directory made, holding only the first's
+// temporary identity file, and refused it as "not a vigil batch data
+// directory", failing its task.
+func TestReview24bDataDirRace(t *testing.T) {
+	x := experiment(t, 1, "", "echo")
+	os.MkdirAll(x.Data, 0o755)
+	tmp := filepath.Join(x.Data, "."+identityFile+".tmp-999-1")
+	os.WriteFile(tmp, []byte("{"), 0o644)
+	if err := x.openData(true, nil); err != nil {
+		t.Fatalf("a directory holding only another batch's temporary identity: %v", err)
+	}
+	if err := x.openData(false, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Another experiment's identity is still refused, and so is a
+	// directory with other contents.
+	y := experiment(t, 1, "", "echo")
+	y.Name = "other"
+	y.Data = x.Data
+	if err := y.openData(true, nil); err == nil || !strings.Contains(err.Error(), `written by experiment "test"`) {
+		t.Errorf("another experiment's directory: %v", err)
+	}
+	z := experiment(t, 1, "", "echo")
+	os.MkdirAll(z.Data, 0o755)
+	os.WriteFile(filepath.Join(z.Data, "notes.txt"), nil, 0o644)
+	if err := z.openData(true, nil); err == nil || !strings.Contains(err.Error(), "exists and is not a vigil batch data directory") {
+		t.Errorf("a directory with other files: %v", err)
+	}
+	// Many batches at once on one new directory: all of them open it.
+	w := experiment(t, 1, "", "echo")
+	errs := make(chan error, 16)
+	for range 16 {
+		go func() { errs <- w.openData(true, nil) }()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Errorf("concurrent open: %v", err)
+		}
 	}
 }
