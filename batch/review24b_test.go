@@ -195,3 +195,27 @@ func TestReview24bDataDirRace(t *testing.T) {
 		}
 	}
 }
+
+// A scatter point needs both runs: an instance whose run of one algorithm
+// had not finished sat on the border, drawn as that algorithm giving up.
+func TestReview24bScatterNeedsBothRuns(t *testing.T) {
+	x := experiment(t, 3, "[limits]\ntime = \"10s\"", "echo", "echo x")
+	writeProps(t, x, "a0/d/m000", solved("safe", 1))
+	writeProps(t, x, "a1/d/m000", solved("safe", 2))
+	writeProps(t, x, "a0/d/m001", solved("safe", 1))
+	writeProps(t, x, "a1/d/m001", failed("timeout", 10))
+	writeProps(t, x, "a0/d/m002", solved("safe", 1)) // a1's not finished
+	rep, err := x.Fetch(ReportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, doms := rep.scatterPoints("a0", "a1", rep.border())
+	if len(doms) != 1 || len(pts["d"]) != 2 {
+		t.Fatalf("points %v, want 2 in d (m000, and m001 with a1 on the border)", pts)
+	}
+	for _, p := range pts["d"] {
+		if p.X != 1 || p.Y != 2 && p.Y != 10 {
+			t.Errorf("point %v", p)
+		}
+	}
+}
