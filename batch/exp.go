@@ -431,6 +431,12 @@ func (ps *parseState) algorithms() (map[string]bool, error) {
 			if strings.TrimSpace(line) == "" || v == "" {
 				return nil, ps.errorf(key+".verdicts", "algorithm %q: verdicts map a nonempty line to a nonempty verdict, e.g. sat = \"safe\"", a.Name)
 			}
+			// A run whose line maps to a verdict counts as solved: an
+			// "unknown" there would count z3's giving up as coverage and
+			// as a disagreement with every engine that decided.
+			if v == "unknown" {
+				return nil, ps.errorf(key+".verdicts", "algorithm %q: %s = \"unknown\" is no verdict (a run with a verdict counts as solved): leave %s out of verdicts, and a run that prints it is unknown", a.Name, line, line)
+			}
 		}
 	}
 	return algos, nil

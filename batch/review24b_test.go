@@ -21,6 +21,8 @@ func TestReview24bStaticAnswerRefused(t *testing.T) {
 		{"", `{ verdict = "unsafe" }`, `exp.toml:8:1: error[B0003]: attribute "verdict" is part of a run's answer`},
 		{"[report]\nagree = [\"safe\"]\n", `{ safe = 3 }`, `attribute "safe" is part of a run's answer`},
 		{"", `{ prepare_time = 1 }`, `attribute "prepare_time" is one the batch writes itself`},
+		{"[[algorithms]]\nname = \"z3\"\nprogram = \"z3\"\nargs = [\"q.smt2\"]\nverdicts = { sat = \"safe\", unknown = \"unknown\" }\n", `{ arch = "x" }`,
+			`exp.toml:13:1: error[B0003]: algorithm "z3": unknown = "unknown" is no verdict (a run with a verdict counts as solved): leave unknown out of verdicts`},
 	} {
 		src := "name = \"s\"\n[[algorithms]]\nname = \"a\"\nargs = [\"verify\", \"{model}\"]\n[[instances]]\ndomain = \"d\"\nmodels = [\"m.spec\"]\nattributes = " + c.attrs + "\n" + c.extra
 		_, err := Parse(filepath.Join(dir, "exp.toml"), []byte(src))
