@@ -236,10 +236,6 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 		stderrFile = "prepare.stderr"
 	}
 	tail, _ := readEnds(filepath.Join(dir, stderrFile), 16<<10, 8<<10)
-	id := []any{r.Algorithm, r.Domain, r.Problem}
-	if r.Rep != "" {
-		id = append(id, r.Rep)
-	}
 	errCode := classify(o, x.Limits, out, tail)
 	if r.Program != "" {
 		errCode = classifyProgram(errCode, o, programVerdict)
@@ -258,7 +254,7 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 	for k, v := range r.Attrs {
 		p[k] = v
 	}
-	p["id"] = id
+	p["id"] = runID(r)
 	p["run_dir"] = filepath.ToSlash(filepath.Join("runs", filepath.FromSlash(r.ID)))
 	p["algorithm"], p["domain"], p["problem"] = r.Algorithm, r.Domain, r.Problem
 	if r.Rep != "" {
@@ -305,6 +301,15 @@ func (x *Experiment) identify(r *Run, p map[string]any) {
 	if x.Limits.Memory > 0 {
 		p["memory_limit"] = x.Limits.Memory >> 10
 	}
+}
+
+// runID is a run's id as its properties record it (Lab's list form).
+func runID(r *Run) []any {
+	id := []any{r.Algorithm, r.Domain, r.Problem}
+	if r.Rep != "" {
+		id = append(id, r.Rep)
+	}
+	return id
 }
 
 // classifyProgram gives the error attribute of a run of a Program other

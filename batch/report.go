@@ -232,6 +232,18 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		for k, v := range r.Attrs { // the experiment's current static attributes
 			p[k] = v
 		}
+		// The run is the one whose directory holds the file: what the file
+		// says of its id is from when it was written, and a directory
+		// renamed with its algorithm (runs/b to runs/b-old, to keep the
+		// results of a changed command) still says b, which the report
+		// credited to another algorithm.
+		p["id"] = runID(r)
+		p["run_dir"] = filepath.ToSlash(filepath.Join("runs", filepath.FromSlash(r.ID)))
+		p["algorithm"], p["domain"], p["problem"] = r.Algorithm, r.Domain, r.Problem
+		delete(p, "rep")
+		if r.Rep != "" {
+			p["rep"] = r.Rep
+		}
 		// Lab's key joins the id's parts with '-', which names may hold
 		// too: a-b/c/p and a/b-c/p would share a key, and one run would
 		// vanish from the file. The second keeps its id, which no

@@ -221,3 +221,20 @@ func TestReview24bScatterNeedsBothRuns(t *testing.T) {
 		}
 	}
 }
+
+// A run is the one whose directory holds its properties: a directory
+// renamed with its algorithm (runs/b to runs/b-old, keeping the results of
+// a changed command) still said algorithm b, and the report credited its
+// verdict to the first algorithm, which then "solved" an instance twice.
+func TestReview24bRunIsItsDirectory(t *testing.T) {
+	x := experiment(t, 1, "", "echo", "echo x")
+	writeProps(t, x, "a0/d/m000", solved("safe", 1))
+	p := solved("unsafe", 1)
+	p["algorithm"], p["id"], p["run_dir"], p["domain"] = "b", []any{"b", "e", "m000"}, "runs/b/e/m000", "e"
+	writeProps(t, x, "a1/d/m000", p)
+	md := markdown(t, x, ReportOptions{Attributes: []string{"coverage"}})
+	wantLines(t, md, "| d (1) | **1** | **1** |")
+	if !strings.Contains(md, "m000: a0: verdict=safe; a1: verdict=unsafe") {
+		t.Errorf("the disagreement does not name both algorithms:\n%s", md)
+	}
+}
