@@ -454,6 +454,31 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 		}
 		return ps.errorf(key, "%v", err)
 	}
+	for k, v := range in.Defines {
+		if !scalar(v) {
+			return ps.errorf(key+".defines", "defines: %s = %v is not a number, string or boolean: -D gives a constant one value (a row per value: one [[instances]] per value, or vigil bench ic3 --scale)", k, v)
+		}
+	}
+	for k, v := range in.Attributes {
+		if !scalar(v) {
+			return ps.errorf(key+".attributes", "attribute %s = %v is not a number, string or boolean: reports group and filter by one value", k, v)
+		}
+	}
+	for _, lst := range []struct {
+		field string
+		names []string
+	}{{"policies", in.Policies}, {"properties", in.Properties}} {
+		seen := map[string]bool{}
+		for _, n := range lst.names {
+			switch {
+			case strings.TrimSpace(n) == "":
+				return ps.errorf(key+"."+lst.field, "%s: an empty name: remove it (an instance without %s leaves the key out)", lst.field, lst.field)
+			case seen[n]:
+				return ps.errorf(key+"."+lst.field, "%s: %q is listed twice", lst.field, n)
+			}
+			seen[n] = true
+		}
+	}
 	for k := range in.Attributes {
 		switch {
 		case reserved[k]:
@@ -502,6 +527,16 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 		}
 	}
 	return nil
+}
+
+// scalar reports whether a TOML value is one value (not a table or an
+// array).
+func scalar(v any) bool {
+	switch v.(type) {
+	case string, bool, int64, float64, int:
+		return true
+	}
+	return false
 }
 
 // reportDefaults checks the [report] section against the algorithms; an

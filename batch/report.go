@@ -331,10 +331,10 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 // check refuses report options (those given: flags or [report]; the
 // defaults are not checked) that cannot mean what they say, before
 // they silently give an empty report, a column of dashes or an
-// unchecked answer: a filter, group, agree or tabulated attribute that no
+// unchecked answer: a filter, group, agree, higher or tabulated attribute that no
 // finished run has (a typo: --filter algoritm=bfs), an algorithm or domain
-// a filter names that the experiment lacks, a tabulated attribute that no
-// run gives as a number, and an answer attribute (agree) that is an
+// a filter names that the experiment lacks, a ratio of an attribute that
+// no run gives as a number, and an answer attribute (agree) that is an
 // instance's static attribute (the same value in every run, agreeing
 // always).
 func (rep *Report) check(o ReportOptions, finished []map[string]any) error {
@@ -390,6 +390,11 @@ func (rep *Report) check(o ReportOptions, finished []map[string]any) error {
 			if _, ok := r.Attrs[a]; ok {
 				return fmt.Errorf("batch: agree: %q is a static attribute of the instances (the same in each of an instance's runs), not part of a run's answer: name what the runs report, e.g. verdict", a)
 			}
+		}
+	}
+	for _, a := range o.Higher {
+		if err := known("higher", a); err != nil {
+			return err
 		}
 	}
 	for _, a := range o.Attributes {

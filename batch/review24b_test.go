@@ -21,6 +21,10 @@ func TestReview24bStaticAnswerRefused(t *testing.T) {
 		{"", `{ verdict = "unsafe" }`, `exp.toml:8:1: error[B0003]: attribute "verdict" is part of a run's answer`},
 		{"[report]\nagree = [\"safe\"]\n", `{ safe = 3 }`, `attribute "safe" is part of a run's answer`},
 		{"", `{ prepare_time = 1 }`, `attribute "prepare_time" is one the batch writes itself`},
+		{"", "{ a = { b = 1 } }", `exp.toml:8:1: error[B0003]: attribute a = map[b:1] is not a number, string or boolean`},
+		{"", "{ a = 1 }\ndefines = { N = [1, 2] }", `exp.toml:9:1: error[B0003]: defines: N = [1 2] is not a number, string or boolean`},
+		{"", "{ a = 1 }\npolicies = [\"\"]", `exp.toml:9:1: error[B0003]: policies: an empty name`},
+		{"", "{ a = 1 }\nproperties = [\"p\", \"p\"]", `exp.toml:9:1: error[B0003]: properties: "p" is listed twice`},
 		{"[[algorithms]]\nname = \"z3\"\nprogram = \"z3\"\nargs = [\"q.smt2\"]\nverdicts = { sat = \"safe\", unknown = \"unknown\" }\n", `{ arch = "x" }`,
 			`exp.toml:13:1: error[B0003]: algorithm "z3": unknown = "unknown" is no verdict (a run with a verdict counts as solved): leave unknown out of verdicts`},
 	} {
