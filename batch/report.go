@@ -7,6 +7,7 @@ import (
 	"html"
 	"io"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -670,9 +671,11 @@ func (rep *Report) runRows() ([][]string, []string) {
 	return rows, dirs
 }
 
-// runLink is the link to a run's files from the report.
+// runLink is the link to a run's files from the report: a relative URL,
+// so a '#', '?' or '%' in the data directory's name ("results#2") is
+// escaped rather than ending the path.
 func (rep *Report) runLink(dir string) string {
-	return filepath.ToSlash(filepath.Join(rep.RunsLink, filepath.FromSlash(dir))) + "/"
+	return (&url.URL{Path: filepath.ToSlash(filepath.Join(rep.RunsLink, filepath.FromSlash(dir))) + "/"}).String()
 }
 
 func (rep *Report) algoIndex(p map[string]any) int {

@@ -242,3 +242,16 @@ func TestReview24bRunIsItsDirectory(t *testing.T) {
 		t.Errorf("the disagreement does not name both algorithms:\n%s", md)
 	}
 }
+
+// A '#' or '?' in the data directory's name ended the links to the runs'
+// files (the rest read as a fragment or a query).
+func TestReview24bRunLinksEscaped(t *testing.T) {
+	rep := &Report{RunsLink: "../results#2?x"}
+	if got := rep.runLink("runs/a/d/m"); got != "../results%232%3Fx/runs/a/d/m/" {
+		t.Errorf("runLink = %q", got)
+	}
+	rep.RunsLink = "../runs (old)"
+	if got := mdLink(rep.runLink("runs/a/d/m")); got != "../runs%20%28old%29/runs/a/d/m/" {
+		t.Errorf("mdLink = %q", got)
+	}
+}
