@@ -49,9 +49,12 @@ func (f Filter) String() string {
 
 func (f Filter) keep(p map[string]any) bool {
 	v := attrString(p[f.Attr])
+	x, isNum := num(p[f.Attr])
 	in := false
 	for _, w := range f.Values {
-		if v == w {
+		// A number matches however it is written: size=1e6 keeps the
+		// runs whose size is 1e+06, time_limit=600 those of 600.0.
+		if y, err := strconv.ParseFloat(w, 64); v == w || isNum && err == nil && x == y {
 			in = true
 		}
 	}

@@ -255,3 +255,19 @@ func TestReview24bRunLinksEscaped(t *testing.T) {
 		t.Errorf("mdLink = %q", got)
 	}
 }
+
+// A number in a filter matches however it is written: size=1e6 kept no
+// run whose size was the float 1e6 (printed 1e+06).
+func TestReview24bNumericFilter(t *testing.T) {
+	p := map[string]any{"size": 1e6, "n": int64(4), "name": "1e6"}
+	for _, c := range []struct {
+		f    string
+		keep bool
+	}{{"size=1e6", true}, {"size=1000000", true}, {"size=1e+06", true}, {"size!=1e6", false}, {"size=2e6", false},
+		{"n=4", true}, {"n=4.0", true}, {"name=1e6", true}, {"name=1000000", false}} {
+		f, err := ParseFilter(c.f)
+		if err != nil || f.keep(p) != c.keep {
+			t.Errorf("%s: keep %v, want %v (%v)", c.f, f.keep(p), c.keep, err)
+		}
+	}
+}
