@@ -335,14 +335,24 @@ func (x *Experiment) pending(share []*Run, rerunOutcomes []string) (s Summary, t
 		}
 	}
 	if len(stale) > 0 {
-		more := ""
-		if len(stale) > 5 {
-			more = fmt.Sprintf(" and %d more", len(stale)-5)
-			stale = stale[:5]
-		}
-		return s, nil, nil, fmt.Errorf("batch: finished runs were made with another command or other limits than the experiment now gives: %s%s; rerun them with --rerun stale, or give the changed algorithm a new name", strings.Join(stale, ", "), more)
+		return s, nil, nil, &StaleError{IDs: stale}
 	}
 	return s, todo, rerun, nil
+}
+
+// A StaleError is Execute's refusal of finished runs made with another
+// command or other limits than the experiment now gives.
+type StaleError struct {
+	IDs []string
+}
+
+func (e *StaleError) Error() string {
+	ids, more := e.IDs, ""
+	if len(ids) > 5 {
+		more = fmt.Sprintf(" and %d more", len(ids)-5)
+		ids = ids[:5]
+	}
+	return fmt.Sprintf("batch: finished runs were made with another command or other limits than the experiment now gives: %s%s; rerun them with --rerun stale, or give the changed algorithm a new name", strings.Join(ids, ", "), more)
 }
 
 // errElsewhere says that another process finished a run meanwhile: it
