@@ -837,6 +837,7 @@ func (rep *Report) ratios(byDom map[string][]map[string]any, attr string) table 
 		onlyA, onlyB int
 	}
 	bi := slices.Index(rep.Algorithms, base)
+	higher := slices.Contains(rep.Higher, attr) // the largest ratio is the best
 	addRow := func(name string, total bool, cells []cell) {
 		row := []string{name}
 		marks := []bool{false}
@@ -844,7 +845,7 @@ func (rep *Report) ratios(byDom map[string][]map[string]any, attr string) table 
 		meds := make([]float64, len(cells))
 		for i, c := range cells {
 			meds[i] = stats.MedianRatio(c.a, c.b)
-			if i != bi && !math.IsNaN(meds[i]) && (math.IsNaN(best) || meds[i] < best) {
+			if i != bi && !math.IsNaN(meds[i]) && (math.IsNaN(best) || higher && meds[i] > best || !higher && meds[i] < best) {
 				best = meds[i]
 			}
 		}

@@ -271,3 +271,19 @@ func TestReview24bNumericFilter(t *testing.T) {
 		}
 	}
 }
+
+// A ratio of an attribute where more is better (--higher) emphasizes the
+// largest ratio, as its mean and median tables do; it emphasized the
+// smallest.
+func TestReview24bHigherRatio(t *testing.T) {
+	x := experiment(t, 1, "", "echo", "echo x", "echo y")
+	for id, n := range map[string]float64{"a0/d/m000": 10, "a1/d/m000": 20, "a2/d/m000": 5} {
+		p := solved("safe", 1)
+		p["states"] = n
+		writeProps(t, x, id, p)
+	}
+	md := markdown(t, x, ReportOptions{Attributes: []string{"ratio:states"}, Higher: []string{"states"}})
+	wantLines(t, md, "| d | 1 | **2 (1/0/0)** | 0.5 (1/0/0) |")
+	md = markdown(t, x, ReportOptions{Attributes: []string{"ratio:states"}})
+	wantLines(t, md, "| d | 1 | 2 (1/0/0) | **0.5 (1/0/0)** |")
+}
