@@ -5,6 +5,7 @@ package batch
 // empty or unchecked report.
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -286,4 +287,22 @@ func TestReview24bHigherRatio(t *testing.T) {
 	wantLines(t, md, "| d | 1 | **2 (1/0/0)** | 0.5 (1/0/0) |")
 	md = markdown(t, x, ReportOptions{Attributes: []string{"ratio:states"}})
 	wantLines(t, md, "| d | 1 | 2 (1/0/0) | **0.5 (1/0/0)** |")
+}
+
+// A signal that arrives after every run was recorded interrupted nothing:
+// batch run said "interrupted" and exited 4 on a finished experiment.
+func TestReview24bSignalAfterTheLastRun(t *testing.T) {
+	x := experiment(t, 2, "", "echo")
+	fakeResults(t, x, map[string]float64{"a0/d/m000": 1, "a0/d/m001": 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s, err := x.Execute(ctx, Options{Self: "/bin/false"})
+	if err != nil || s.Interrupted || s.Done != 2 {
+		t.Errorf("all finished, then a signal: %+v, %v", s, err)
+	}
+	y := experiment(t, 2, "", "echo")
+	fakeResults(t, y, map[string]float64{"a0/d/m000": 1})
+	if s, err := y.Execute(ctx, Options{Self: "/bin/false"}); err != nil || !s.Interrupted {
+		t.Errorf("one run left, then a signal: %+v, %v", s, err)
+	}
 }

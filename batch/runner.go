@@ -298,7 +298,8 @@ feed:
 	}
 	close(queue)
 	wg.Wait()
-	s.Interrupted = ctx.Err() != nil
+	// A signal after the last run was recorded interrupted nothing.
+	s.Interrupted = ctx.Err() != nil && s.Done < s.Total
 	return s, nil
 }
 
