@@ -306,3 +306,34 @@ func TestReview24bSignalAfterTheLastRun(t *testing.T) {
 		t.Errorf("one run left, then a signal: %+v, %v", s, err)
 	}
 }
+
+// A run whose --json output is too large to read whole (a counterexample
+// of millions of steps) lost its verdict: it counted as solved, was left
+// out of the agreement check, and the report asked for --json it had.
+func TestReview24bLargeOutputKeepsItsVerdict(t *testing.T) {
+	defer func(m int64) { maxStdout = m }(maxStdout)
+	maxStdout = 200
+	x := experiment(t, 1, "", "echo")
+	r := x.Runs[0]
+	os.MkdirAll(x.RunDir(r), 0o755)
+	steps := strings.Repeat(`{"state": {"x": [1, 2, {"y": "}"}]}},`, 20)
+	big := `{"verdict": "unsafe", "counterexample": {"steps": [` + steps + `{}]}, "states": 7, "ok": true, "none": null}`
+	for _, c := range []struct {
+		out     string
+		verdict any
+	}{
+		{big, "unsafe"},
+		{big[:len(big)-40], nil},                 // cut short: not trusted
+		{big + "\n{\"verdict\": \"safe\"}", nil}, // two objects
+	} {
+		os.WriteFile(filepath.Join(x.RunDir(r), "stdout"), []byte(c.out), 0o644)
+		os.WriteFile(filepath.Join(x.RunDir(r), "stderr"), nil, 0o644)
+		p := x.properties(r, outcome{exitCode: 3}, nil)
+		if p["verdict"] != c.verdict {
+			t.Errorf("verdict %v, want %v (output of %d bytes)", p["verdict"], c.verdict, len(c.out))
+		}
+		if c.verdict != nil && (p["states"] != 7.0 || p["ok"] != true || p["counterexample_steps_count"] != nil) {
+			t.Errorf("properties %v: want the top-level scalars only", p)
+		}
+	}
+}
