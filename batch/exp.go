@@ -345,6 +345,11 @@ func (ps *parseState) header(x *Experiment) error {
 		x.Data = filepath.Join(x.Dir, f.Data)
 	}
 	x.Limits = Limits{CPU: f.Limits.Time.Duration, Wall: f.Limits.Wall.Duration, Memory: f.Limits.Memory.Bytes}
+	if x.Limits.Wall > 0 && x.Limits.Wall < x.Limits.CPU {
+		// Every run would stop at the wall limit while PAR-2 penalizes, and
+		// the plots place, the unsolved ones at the CPU limit.
+		return ps.errorf("limits.wall", "wall limit %v is below the CPU time limit %v: every run stops at %v, while PAR-2 and the plots count its limit as %v; lower time to %v, or raise wall (default: time * 1.5 + 10s)", x.Limits.Wall, x.Limits.CPU, x.Limits.Wall, x.Limits.CPU, x.Limits.Wall)
+	}
 	if x.Limits.Wall == 0 && x.Limits.CPU > 0 {
 		x.Limits.Wall = x.Limits.CPU + x.Limits.CPU/2 + 10*time.Second
 	}

@@ -14,7 +14,7 @@ relative to the file, and commands run in its directory):
   data = "DIR"                default data/NAME
   repetitions = N | seeds = [S, ...]
   [limits] time = "600s"      CPU time (RLIMIT_CPU); a unit is required
-           wall = "15m"       default time * 1.5 + 10s; the process group is killed
+           wall = "15m"       default time * 1.5 + 10s, not below time; the process group is killed
            memory = "4GiB"    RLIMIT_DATA (writable memory), at least 192MiB
   [[algorithms]] name = "bfs", args = ["verify", "{model}", "--engine", "bfs", "--json"]
                  a peer tool instead of vigil: program = "z3", args = [...],

@@ -22,6 +22,7 @@ func TestReview24bStaticAnswerRefused(t *testing.T) {
 		{"", `{ verdict = "unsafe" }`, `exp.toml:8:1: error[B0003]: attribute "verdict" is part of a run's answer`},
 		{"[report]\nagree = [\"safe\"]\n", `{ safe = 3 }`, `attribute "safe" is part of a run's answer`},
 		{"", `{ prepare_time = 1 }`, `attribute "prepare_time" is one the batch writes itself`},
+		{"[limits]\ntime = \"600s\"\nwall = \"5s\"\n", "{ a = 1 }", `exp.toml:11:1: error[B0003]: wall limit 5s is below the CPU time limit 10m0s: every run stops at 5s, while PAR-2 and the plots count its limit as 10m0s`},
 		{"", "{ a = { b = 1 } }", `exp.toml:8:1: error[B0003]: attribute a = map[b:1] is not a number, string or boolean`},
 		{"", "{ a = 1 }\ndefines = { N = [1, 2] }", `exp.toml:9:1: error[B0003]: defines: N = [1 2] is not a number, string or boolean`},
 		{"", "{ a = 1 }\npolicies = [\"\"]", `exp.toml:9:1: error[B0003]: policies: an empty name`},
