@@ -338,3 +338,46 @@ func TestReview24bLargeOutputKeepsItsVerdict(t *testing.T) {
 		}
 	}
 }
+
+// A run starts from a directory without files: a rerun whose preparation
+// step exits 0 without writing its output (an export that wrote nothing)
+// gave the program the question of the earlier attempt, and its answer
+// was recorded as the new run's.
+func TestReview24bRunStartsClean(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "m.spec"), nil, 0o644)
+	src := `name = "clean"
+[[algorithms]]
+name = "peer"
+prepare = ["echo"]
+program = "sh"
+args = ["-c", "if [ -e {run_dir}/q.smt2 ]; then cat {run_dir}/q.smt2; else echo none; fi"]
+verdicts = { sat = "safe", none = "no-question" }
+[[instances]]
+domain = "d"
+models = ["m.spec"]
+`
+	os.WriteFile(filepath.Join(dir, "exp.toml"), []byte(src), 0o644)
+	x, err := Load(filepath.Join(dir, "exp.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.openData(true, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := x.Runs[0]
+	os.MkdirAll(filepath.Join(x.RunDir(r), "rep-1"), 0o755)
+	os.WriteFile(filepath.Join(x.RunDir(r), "q.smt2"), []byte("sat\n"), 0o644) // an earlier attempt's
+	os.WriteFile(filepath.Join(x.RunDir(r), "rep-1", "properties"), []byte("{}"), 0o644)
+	t.Setenv("VIGIL_BATCH_HELPER", "1")
+	if _, err := x.Execute(context.Background(), Options{Self: self()}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := x.Properties(r)
+	if err != nil || p["verdict"] != "no-question" {
+		t.Errorf("verdict %v (%v), want no-question: the earlier attempt's file was read", p["verdict"], err)
+	}
+	if _, err := os.Stat(filepath.Join(x.RunDir(r), "rep-1", "properties")); err != nil {
+		t.Errorf("a directory inside the run's was removed: %v", err)
+	}
+}

@@ -407,12 +407,16 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, re
 		e, _ := p["error"].(string)
 		return e, errElsewhere // finished meanwhile by another process
 	}
-	for _, f := range []string{"stdout", "stderr", "command", "prepare.stdout", "prepare.stderr"} {
-		os.Remove(filepath.Join(dir, f))
-	}
-	if tmps, err := filepath.Glob(filepath.Join(dir, "."+propertiesFile+".tmp-*")); err == nil {
-		for _, f := range tmps { // left by a batch killed while recording
-			if x.Within(f) == nil {
+	// A run starts from a directory without files: the logs and command
+	// of an earlier attempt, the temporary properties of a batch killed
+	// while recording, and what the run wrote itself through {run_dir}
+	// (the question a preparation step exported: a z3 run after an export
+	// that wrote nothing read the old question, and its answer was
+	// credited to the new run). Directories stay: they may be the
+	// repetitions of an earlier version of the experiment.
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if f := filepath.Join(dir, e.Name()); e.Name() != "lock" && !e.IsDir() && x.Within(f) == nil {
 				os.Remove(f)
 			}
 		}
