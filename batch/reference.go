@@ -49,8 +49,10 @@ models, batch report --out writes a report, a program does what it does.
 batch does not confine them: read an experiment file from someone else
 before you run it.
 
-Each run directory DATA/runs/ALGO/DOMAIN/PROBLEM[/REP] holds command,
-stdout, stderr (prepare.stdout, prepare.stderr of a preparation step) and
+Each run directory DATA/runs/ALGO/DOMAIN/PROBLEM[/REP] (its files removed
+when the run starts, so what a run writes through {run_dir} is its own)
+holds command, stdout, stderr (prepare.stdout, prepare.stderr of a
+preparation step) and
 properties (JSON with Downward Lab's attributes: id, error (success,
 unknown, timeout, out-of-memory, input-error, usage-error, crash,
 prepare-failed, start-failed), coverage (1: a verdict), time (CPU s), wall_time (s), memory (peak
