@@ -1,11 +1,13 @@
 package batch
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -222,11 +224,20 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 	p := map[string]any{}
 	var out map[string]any
 	var programVerdict string
-	if b, err := readHead(filepath.Join(dir, "stdout"), 64<<20); err == nil && !o.prepareFailed {
-		if r.Program != "" {
+	if b, err := readHead(filepath.Join(dir, "stdout"), maxStdout); !o.prepareFailed {
+		switch {
+		case err == nil && r.Program != "":
 			programVerdict = r.Verdicts[lastLine(b)]
-		} else if json.Unmarshal(b, &out) == nil {
-			flatten(p, "", out)
+		case err == nil:
+			if json.Unmarshal(b, &out) == nil {
+				flatten(p, "", out, r.Attrs)
+			}
+		case errors.Is(err, errTooLarge) && r.Program == "":
+			// A counterexample of millions of steps: its verdict and
+			// statistics still count (it was an unchecked "solved" run).
+			if out = topScalars(filepath.Join(dir, "stdout")); out != nil {
+				flatten(p, "", out, r.Attrs)
+			}
 		}
 	}
 	// A Go runtime's fatal error comes first, then every goroutine's stack:
@@ -236,10 +247,6 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 		stderrFile = "prepare.stderr"
 	}
 	tail, _ := readEnds(filepath.Join(dir, stderrFile), 16<<10, 8<<10)
-	id := []any{r.Algorithm, r.Domain, r.Problem}
-	if r.Rep != "" {
-		id = append(id, r.Rep)
-	}
 	errCode := classify(o, x.Limits, out, tail)
 	if r.Program != "" {
 		errCode = classifyProgram(errCode, o, programVerdict)
@@ -258,13 +265,13 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 	for k, v := range r.Attrs {
 		p[k] = v
 	}
-	p["id"] = id
+	p["id"] = runID(r)
 	p["run_dir"] = filepath.ToSlash(filepath.Join("runs", filepath.FromSlash(r.ID)))
 	p["algorithm"], p["domain"], p["problem"] = r.Algorithm, r.Domain, r.Problem
 	if r.Rep != "" {
 		p["rep"] = r.Rep
 	}
-	p["command"] = x.command(r)
+	x.identify(r, p)
 	if prep != nil {
 		p["prepare"] = x.prepareCommand(r)
 		p["prepare_time"] = prep.cpu.Seconds()
@@ -288,6 +295,14 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 		}
 		p["unexplained_errors"] = []any{fmt.Sprintf("%s: %s", errCode, msg)}
 	}
+	return p
+}
+
+// identify records in p what a run's result depends on besides its
+// instance: its command and the limits it ran under (stale compares them
+// with the experiment's).
+func (x *Experiment) identify(r *Run, p map[string]any) {
+	p["command"] = x.command(r)
 	if x.Limits.CPU > 0 {
 		p["time_limit"] = x.Limits.CPU.Seconds()
 	}
@@ -297,7 +312,15 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 	if x.Limits.Memory > 0 {
 		p["memory_limit"] = x.Limits.Memory >> 10
 	}
-	return p
+}
+
+// runID is a run's id as its properties record it (Lab's list form).
+func runID(r *Run) []any {
+	id := []any{r.Algorithm, r.Domain, r.Problem}
+	if r.Rep != "" {
+		id = append(id, r.Rep)
+	}
+	return id
 }
 
 // classifyProgram gives the error attribute of a run of a Program other
@@ -327,16 +350,72 @@ func lastLine(b []byte) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// readHead reads a file of at most max bytes (an error for a larger one).
+// maxStdout is the largest output of a run read whole (larger ones give
+// only their top-level members: topScalars).
+var maxStdout int64 = 64 << 20
+
+var errTooLarge = errors.New("larger than the batch reads whole")
+
+// readHead reads a file of at most max bytes (errTooLarge for a larger one).
 func readHead(path string, max int64) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if fi.Size() > max {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, max)
+		return nil, fmt.Errorf("%s: %w (%d bytes)", path, errTooLarge, max)
 	}
 	return os.ReadFile(path)
+}
+
+// topScalars streams the JSON object in file path and returns its
+// top-level members that are numbers, strings, booleans or null, skipping
+// nested values without keeping them; nil when the file is not one
+// complete JSON object (a run killed while printing it is not trusted).
+func topScalars(path string) map[string]any {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReader(f))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	out := map[string]any{}
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return nil
+		}
+		if t, err = dec.Token(); err != nil {
+			return nil
+		}
+		if t != json.Delim('{') && t != json.Delim('[') {
+			out[key] = t
+			continue
+		}
+		for depth := 1; depth > 0; {
+			t, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			switch t {
+			case json.Delim('{'), json.Delim('['):
+				depth++
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil // more after the object: not what vigil --json prints
+	}
+	return out
 }
 
 // firstLine is the first non-empty line of b that is not a progress line

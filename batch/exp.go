@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -344,6 +345,11 @@ func (ps *parseState) header(x *Experiment) error {
 		x.Data = filepath.Join(x.Dir, f.Data)
 	}
 	x.Limits = Limits{CPU: f.Limits.Time.Duration, Wall: f.Limits.Wall.Duration, Memory: f.Limits.Memory.Bytes}
+	if x.Limits.Wall > 0 && x.Limits.Wall < x.Limits.CPU {
+		// Every run would stop at the wall limit while PAR-2 penalizes, and
+		// the plots place, the unsolved ones at the CPU limit.
+		return ps.errorf("limits.wall", "wall limit %v is below the CPU time limit %v: every run stops at %v, while PAR-2 and the plots count its limit as %v; lower time to %v, or raise wall (default: time * 1.5 + 10s)", x.Limits.Wall, x.Limits.CPU, x.Limits.Wall, x.Limits.CPU, x.Limits.Wall)
+	}
 	if x.Limits.Wall == 0 && x.Limits.CPU > 0 {
 		x.Limits.Wall = x.Limits.CPU + x.Limits.CPU/2 + 10*time.Second
 	}
@@ -430,6 +436,12 @@ func (ps *parseState) algorithms() (map[string]bool, error) {
 			if strings.TrimSpace(line) == "" || v == "" {
 				return nil, ps.errorf(key+".verdicts", "algorithm %q: verdicts map a nonempty line to a nonempty verdict, e.g. sat = \"safe\"", a.Name)
 			}
+			// A run whose line maps to a verdict counts as solved: an
+			// "unknown" there would count z3's giving up as coverage and
+			// as a disagreement with every engine that decided.
+			if v == "unknown" {
+				return nil, ps.errorf(key+".verdicts", "algorithm %q: %s = \"unknown\" is no verdict (a run with a verdict counts as solved): leave %s out of verdicts, and a run that prints it is unknown", a.Name, line, line)
+			}
 		}
 	}
 	return algos, nil
@@ -447,9 +459,37 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 		}
 		return ps.errorf(key, "%v", err)
 	}
+	for k, v := range in.Defines {
+		if !scalar(v) {
+			return ps.errorf(key+".defines", "defines: %s = %v is not a number, string or boolean: -D gives a constant one value (a row per value: one [[instances]] per value, or vigil bench ic3 --scale)", k, v)
+		}
+	}
+	for k, v := range in.Attributes {
+		if !scalar(v) {
+			return ps.errorf(key+".attributes", "attribute %s = %v is not a number, string or boolean: reports group and filter by one value", k, v)
+		}
+	}
+	for _, lst := range []struct {
+		field string
+		names []string
+	}{{"policies", in.Policies}, {"properties", in.Properties}} {
+		seen := map[string]bool{}
+		for _, n := range lst.names {
+			switch {
+			case strings.TrimSpace(n) == "":
+				return ps.errorf(key+"."+lst.field, "%s: an empty name: remove it (an instance without %s leaves the key out)", lst.field, lst.field)
+			case seen[n]:
+				return ps.errorf(key+"."+lst.field, "%s: %q is listed twice", lst.field, n)
+			}
+			seen[n] = true
+		}
+	}
 	for k := range in.Attributes {
-		if reserved[k] {
+		switch {
+		case reserved[k]:
 			return ps.errorf(key+".attributes", "attribute %q is one the batch writes itself: choose another name", k)
+		case answerKeys[k] || slices.Contains(f.Report.Agree, k):
+			return ps.errorf(key+".attributes", "attribute %q is part of a run's answer (the runs must agree on it): a static value would stand in for each run's own; choose another name", k)
 		}
 	}
 	for _, p := range probs {
@@ -492,6 +532,16 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 		}
 	}
 	return nil
+}
+
+// scalar reports whether a TOML value is one value (not a table or an
+// array).
+func scalar(v any) bool {
+	switch v.(type) {
+	case string, bool, int64, float64, int:
+		return true
+	}
+	return false
 }
 
 // reportDefaults checks the [report] section against the algorithms; an

@@ -95,8 +95,10 @@ func TestFlatten(t *testing.T) {
 	flatten(p, "", map[string]any{
 		"verdict": "safe", "time": 3.0, "ic3": map[string]any{"frames": 4.0},
 		"biases": []any{"loop", "novelty"}, "bugs": []any{map[string]any{"state": "x=1"}, map[string]any{"state": "x=2"}}, "faults": []any{},
-	})
-	want := map[string]any{"verdict": "safe", "vigil_time": 3.0, "ic3_frames": 4.0, "biases": []any{"loop", "novelty"}, "biases_count": 2, "bugs_count": 2, "faults": []any{}, "faults_count": 0}
+		"wall": map[string]any{"time": 9.0}, "kind": "engine's", "size": []any{1.0},
+	}, map[string]any{"kind": "static", "size_count": 3})
+	want := map[string]any{"verdict": "safe", "vigil_time": 3.0, "ic3_frames": 4.0, "biases": []any{"loop", "novelty"}, "biases_count": 2, "bugs_count": 2, "faults": []any{}, "faults_count": 0,
+		"vigil_wall_time": 9.0, "vigil_kind": "engine's", "size": []any{1.0}, "vigil_size_count": 1}
 	if fmt.Sprint(p) != fmt.Sprint(want) {
 		t.Errorf("flatten gave %v, want %v", p, want)
 	}

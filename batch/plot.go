@@ -72,47 +72,14 @@ const minTime = 1e-3
 
 func (rep *Report) scatter(a, b string) (*Plot, error) {
 	border := rep.border()
-	type pair struct{ ta, tb float64 }
-	pairs := map[string]*pair{}
-	dom := map[string]string{}
-	for _, p := range rep.Runs {
-		alg := attrString(p["algorithm"])
-		if alg != a && alg != b {
-			continue
-		}
-		k := instance(p)
-		if pairs[k] == nil {
-			pairs[k] = &pair{border, border}
-			dom[k] = attrString(p["domain"])
-		}
-		t := border
-		if c, _ := num(p["coverage"]); c == 1 {
-			t, _ = num(p["time"])
-			t = math.Max(math.Min(t, border), minTime)
-		}
-		if alg == a {
-			pairs[k].ta = t
-		} else {
-			pairs[k].tb = t
-		}
-	}
-	if len(pairs) == 0 {
+	byDom, doms := rep.scatterPoints(a, b, border)
+	if len(doms) == 0 {
 		return nil, nil
 	}
 	pl := plot.New()
 	pl.Title.Text = fmt.Sprintf("time (s): %s vs %s", a, b)
 	pl.X.Label.Text, pl.Y.Label.Text = a+" (s)", b+" (s)"
 	logAxes(pl, minTime, border)
-	var doms []string
-	byDom := map[string]plotter.XYs{}
-	for k, pr := range pairs {
-		d := dom[k]
-		if byDom[d] == nil {
-			doms = append(doms, d)
-		}
-		byDom[d] = append(byDom[d], plotter.XY{X: pr.ta, Y: pr.tb})
-	}
-	sort.Strings(doms)
 	diag, err := plotter.NewLine(plotter.XYs{{X: minTime, Y: minTime}, {X: border, Y: border}})
 	if err != nil {
 		return nil, err
@@ -133,6 +100,58 @@ func (rep *Report) scatter(a, b string) (*Plot, error) {
 	}
 	pl.Legend.Top, pl.Legend.Left = true, true
 	return render(pl, fmt.Sprintf("scatter-time-%s-%s.svg", a, b), pl.Title.Text+" (points on the border at the limit: no verdict)")
+}
+
+// scatterPoints are the points of the scatter plot of a's times against
+// b's, per domain (sorted): one per instance with a run of each, at its
+// time when it gave a verdict, on the border when not.
+func (rep *Report) scatterPoints(a, b string, border float64) (map[string]plotter.XYs, []string) {
+	// A point needs a run of each algorithm: an instance whose run of one
+	// of them has not finished (or was filtered out) is not plotted, or
+	// it would sit on the border as if that algorithm had given up.
+	type pair struct {
+		ta, tb     float64
+		hasA, hasB bool
+	}
+	pairs := map[string]*pair{}
+	dom := map[string]string{}
+	for _, p := range rep.Runs {
+		alg := attrString(p["algorithm"])
+		if alg != a && alg != b {
+			continue
+		}
+		k := instance(p)
+		if pairs[k] == nil {
+			pairs[k] = &pair{ta: border, tb: border}
+			dom[k] = attrString(p["domain"])
+		}
+		t := border
+		if c, _ := num(p["coverage"]); c == 1 {
+			t, _ = num(p["time"])
+			t = math.Max(math.Min(t, border), minTime)
+		}
+		if alg == a {
+			pairs[k].ta, pairs[k].hasA = t, true
+		} else {
+			pairs[k].tb, pairs[k].hasB = t, true
+		}
+	}
+	for k, pr := range pairs {
+		if !pr.hasA || !pr.hasB {
+			delete(pairs, k)
+		}
+	}
+	var doms []string
+	byDom := map[string]plotter.XYs{}
+	for k, pr := range pairs {
+		d := dom[k]
+		if byDom[d] == nil {
+			doms = append(doms, d)
+		}
+		byDom[d] = append(byDom[d], plotter.XY{X: pr.ta, Y: pr.tb})
+	}
+	sort.Strings(doms)
+	return byDom, doms
 }
 
 func (rep *Report) cactus() (*Plot, error) {

@@ -14,7 +14,7 @@ relative to the file, and commands run in its directory):
   data = "DIR"                default data/NAME
   repetitions = N | seeds = [S, ...]
   [limits] time = "600s"      CPU time (RLIMIT_CPU); a unit is required
-           wall = "15m"       default time * 1.5 + 10s; the process group is killed
+           wall = "15m"       default time * 1.5 + 10s, not below time; the process group is killed
            memory = "4GiB"    RLIMIT_DATA (writable memory), at least 192MiB
   [[algorithms]] name = "bfs", args = ["verify", "{model}", "--engine", "bfs", "--json"]
                  a peer tool instead of vigil: program = "z3", args = [...],
@@ -25,6 +25,7 @@ relative to the file, and commands run in its directory):
   [[instances]]  domain, name, models = [GLOB...], policies = [NAME...] and/or
                  policy_files = [GLOB...], properties = [NAME...],
                  defines = {N = 4}, args = [...], attributes = {arch = "16x16"}
+                 (not verdict, nor an agree attribute: the runs answer those)
   placeholders: {model} {policy} {property} {defines} {args} {seed} {rep}
                 {time} {algorithm} {domain} {problem} {name} {run_dir}
                 {policy_flag}: --policy-file FILE for policy_files, --policy
@@ -48,8 +49,10 @@ models, batch report --out writes a report, a program does what it does.
 batch does not confine them: read an experiment file from someone else
 before you run it.
 
-Each run directory DATA/runs/ALGO/DOMAIN/PROBLEM[/REP] holds command,
-stdout, stderr (prepare.stdout, prepare.stderr of a preparation step) and
+Each run directory DATA/runs/ALGO/DOMAIN/PROBLEM[/REP] (its files removed
+when the run starts, so what a run writes through {run_dir} is its own)
+holds command, stdout, stderr (prepare.stdout, prepare.stderr of a
+preparation step) and
 properties (JSON with Downward Lab's attributes: id, error (success,
 unknown, timeout, out-of-memory, input-error, usage-error, crash,
 prepare-failed, start-failed), coverage (1: a verdict), time (CPU s), wall_time (s), memory (peak
@@ -69,4 +72,9 @@ verdicts they count are wrong. A verdict printed by a run past its limit
 is not counted ("safe (not counted: timeout)"). report.html and report.md
 list every run with its verdict and a link to its directory (Markdown
 escapes the names it prints); runs.csv has a row per run with its
-verdict (par2: the run's score; ratio: its time).`
+verdict (par2: the run's score; ratio: its time). A report leaves out,
+and counts, the runs not finished and those made with another command or
+other limits than the file now gives; a coverage or PAR-2 sum over fewer
+runs than the row's instances reads "(K of N runs)" and is never the one
+emphasized. A filter, group, agree or attribute that no finished run has
+is an error, and so are filters that keep no run.`

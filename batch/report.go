@@ -7,6 +7,7 @@ import (
 	"html"
 	"io"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vigil/internal/phrase"
 	"vigil/internal/stats"
 )
 
@@ -36,11 +38,23 @@ func ParseFilter(s string) (Filter, error) {
 	return Filter{}, fmt.Errorf("filter %q: want ATTRIBUTE=V1,V2 or ATTRIBUTE!=V1,V2, e.g. algorithm=bfs,polic3 or error!=crash", s)
 }
 
+// String is the filter as written: ATTR=V1,V2 or ATTR!=V1,V2.
+func (f Filter) String() string {
+	op := "="
+	if f.Not {
+		op = "!="
+	}
+	return f.Attr + op + strings.Join(f.Values, ",")
+}
+
 func (f Filter) keep(p map[string]any) bool {
 	v := attrString(p[f.Attr])
+	x, isNum := num(p[f.Attr])
 	in := false
 	for _, w := range f.Values {
-		if v == w {
+		// A number matches however it is written: size=1e6 keeps the
+		// runs whose size is 1e+06, time_limit=600 those of 600.0.
+		if y, err := strconv.ParseFloat(w, 64); v == w || isNum && err == nil && x == y {
 			in = true
 		}
 	}
@@ -149,6 +163,7 @@ type Report struct {
 	x          *Experiment
 	Runs       []map[string]any // finished runs that pass the filters
 	Missing    int              // runs of the experiment not finished
+	Stale      int              // finished runs made with another command or other limits: left out
 	Algorithms []string
 	Groups     []string // row names, sorted
 	Group      []string // the attributes that name a row
@@ -200,6 +215,7 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 	}
 	all := map[string]any{}
 	algos, doms := map[string]bool{}, map[string]bool{}
+	var finished []map[string]any
 	for _, r := range x.Runs {
 		p, err := x.Properties(r)
 		if err != nil {
@@ -209,8 +225,28 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 			rep.Missing++
 			continue
 		}
+		// A run made by another command or under other limits than the
+		// experiment now gives is not a result of this experiment (the
+		// timeouts at 60 s say nothing about 600 s): it is left out, and
+		// counted, as batch run refuses to mix it with new runs.
+		if x.stale(r, p) {
+			rep.Stale++
+			continue
+		}
 		for k, v := range r.Attrs { // the experiment's current static attributes
 			p[k] = v
+		}
+		// The run is the one whose directory holds the file: what the file
+		// says of its id is from when it was written, and a directory
+		// renamed with its algorithm (runs/b to runs/b-old, to keep the
+		// results of a changed command) still says b, which the report
+		// credited to another algorithm.
+		p["id"] = runID(r)
+		p["run_dir"] = filepath.ToSlash(filepath.Join("runs", filepath.FromSlash(r.ID)))
+		p["algorithm"], p["domain"], p["problem"] = r.Algorithm, r.Domain, r.Problem
+		delete(p, "rep")
+		if r.Rep != "" {
+			p["rep"] = r.Rep
 		}
 		// Lab's key joins the id's parts with '-', which names may hold
 		// too: a-b/c/p and a/b-c/p would share a key, and one run would
@@ -221,6 +257,18 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 			key = r.ID
 		}
 		all[key] = p
+		finished = append(finished, p)
+	}
+	if len(all) == 0 {
+		if rep.Stale > 0 {
+			return nil, fmt.Errorf("batch: every finished run of experiment %s (%d in %s) was made with another command or other limits than %s now gives: vigil batch run --rerun stale %s runs them again", x.Name, rep.Stale, x.Data, x.File, x.File)
+		}
+		return nil, fmt.Errorf("batch: no run of experiment %s has finished yet (in %s): vigil batch run %s first", x.Name, x.Data, x.File)
+	}
+	if err := rep.check(o, finished); err != nil {
+		return nil, err
+	}
+	for _, p := range finished {
 		keep := true
 		for _, f := range o.Filters {
 			keep = keep && f.keep(p)
@@ -229,10 +277,15 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 			continue
 		}
 		rep.Runs = append(rep.Runs, p)
-		if !algos[r.Algorithm] {
-			algos[r.Algorithm] = true
-		}
+		algos[attrString(p["algorithm"])] = true
 		doms[rep.groupOf(p)] = true
+	}
+	if len(rep.Runs) == 0 {
+		var fs []string
+		for _, f := range o.Filters {
+			fs = append(fs, f.String())
+		}
+		return nil, fmt.Errorf("batch: the filters %s keep none of the %d finished runs of experiment %s: check their values (vigil batch report --format csv without them lists every run)", strings.Join(fs, " "), len(finished), x.Name)
 	}
 	for _, a := range x.Algorithms {
 		if algos[a] {
@@ -268,9 +321,6 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		rep.Groups = append(rep.Groups, d)
 	}
 	sort.Strings(rep.Groups)
-	if len(all) == 0 {
-		return nil, fmt.Errorf("batch: no run of experiment %s has finished yet (in %s): vigil batch run %s first", x.Name, x.Data, x.File)
-	}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return nil, err
@@ -280,6 +330,133 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		return nil, err
 	}
 	return rep, writeAtomic(nil, path, append(b, '\n'))
+}
+
+// check refuses report options (those given: flags or [report]; the
+// defaults are not checked) that cannot mean what they say, before
+// they silently give an empty report, a column of dashes or an
+// unchecked answer: a filter, group, agree, higher or tabulated attribute that no
+// finished run has (a typo: --filter algoritm=bfs), an algorithm or domain
+// a filter names that the experiment lacks, a ratio of an attribute that
+// no run gives as a number, and an answer attribute (agree) that is an
+// instance's static attribute (the same value in every run, agreeing
+// always).
+func (rep *Report) check(o ReportOptions, finished []map[string]any) error {
+	x := rep.x
+	has, isNum := map[string]bool{}, map[string]bool{}
+	for _, p := range finished {
+		for k, v := range p {
+			has[k] = true
+			if _, ok := num(v); ok {
+				isNum[k] = true
+			}
+		}
+	}
+	for _, k := range []string{"algorithm", "domain", "problem", "rep", "verdict"} {
+		has[k] = true // "" in a run without it (rep), or its outcome (verdict)
+	}
+	known := func(what, attr string) error {
+		if has[attr] {
+			return nil
+		}
+		return fmt.Errorf("batch: %s: no finished run of experiment %s has the attribute %q%s", what, x.Name, attr, suggestAttr(attr, has))
+	}
+	var domains []string
+	for _, r := range x.Runs {
+		if !slices.Contains(domains, r.Domain) {
+			domains = append(domains, r.Domain)
+		}
+	}
+	for _, f := range o.Filters {
+		if err := known("filter "+f.String(), f.Attr); err != nil {
+			return err
+		}
+		names := map[string][]string{"algorithm": x.Algorithms, "domain": domains}[f.Attr]
+		for _, v := range f.Values {
+			if names != nil && !slices.Contains(names, v) {
+				return fmt.Errorf("batch: filter %s: %q is none of experiment %s's %ss (%s)", f.String(), v, x.Name, f.Attr, strings.Join(names, ", "))
+			}
+		}
+	}
+	for _, g := range o.Group {
+		if err := known("group", g); err != nil {
+			return err
+		}
+	}
+	for _, a := range o.Agree {
+		if a == "verdict" {
+			continue // runs without one are counted as unchecked (unchecked)
+		}
+		if err := known("agree", a); err != nil {
+			return err
+		}
+		for _, r := range x.Runs {
+			if _, ok := r.Attrs[a]; ok {
+				return fmt.Errorf("batch: agree: %q is a static attribute of the instances (the same in each of an instance's runs), not part of a run's answer: name what the runs report, e.g. verdict", a)
+			}
+		}
+	}
+	for _, a := range o.Higher {
+		if err := known("higher", a); err != nil {
+			return err
+		}
+	}
+	for _, a := range o.Attributes {
+		switch a {
+		case "coverage", "error", "verdict", AttrPAR2, AttrRatio:
+			continue
+		}
+		b := a
+		if c, ok := strings.CutPrefix(a, AttrRatio+":"); ok {
+			b = c
+		}
+		if err := known("attribute "+a, b); err != nil {
+			return err
+		}
+		if b != a && !isNum[b] {
+			return fmt.Errorf("batch: attribute %s: %q is not a number in any finished run, so it has no ratio: tabulate it as %s (runs per value), group the rows by it (--group %s) or filter on it (--filter %s=...)", a, b, b, b, b)
+		}
+	}
+	return nil
+}
+
+// suggestAttr is the " (did you mean ...)" of an attribute no run has:
+// the closest one, else the list of them.
+func suggestAttr(attr string, has map[string]bool) string {
+	var names []string
+	best, bd := "", 3
+	for k := range has {
+		names = append(names, k)
+		if d := editDistance(attr, k); d < bd || d == bd && k < best {
+			best, bd = k, d
+		}
+	}
+	if best != "" && bd <= 2 {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	sort.Strings(names)
+	more := ""
+	if len(names) > 30 {
+		more = fmt.Sprintf(", and %d more", len(names)-30)
+		names = names[:30]
+	}
+	return fmt.Sprintf(" (the runs have: %s%s)", strings.Join(names, ", "), more)
+}
+
+// LeftOut is the report's note on the experiment's runs it leaves out,
+// " (left out: 2 runs not finished yet)", or "" when there are none.
+func (rep *Report) LeftOut() string {
+	var parts []string
+	if rep.Missing > 0 {
+		parts = append(parts, phrase.Plural(rep.Missing, "run")+" not finished yet")
+	}
+	if rep.Stale > 0 {
+		parts = append(parts, phrase.Plural(rep.Stale, "run")+" made with another command or other limits than the experiment now gives (vigil batch run --rerun stale runs them again)")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (left out: " + strings.Join(parts, "; ") + ")"
 }
 
 // groupOf names the row of a run: the values of the group attributes.
@@ -349,10 +526,26 @@ func (rep *Report) tables() []table {
 				out = append(out, rep.ratios(byDom, a))
 				continue
 			}
+			if !rep.numeric(attr) { // a name, a list: counted per value
+				t := table{Title: attr, Note: fmt.Sprintf("runs per value of %s (it is not a number in any run)", attr), Header: rep.header(attr)}
+				rep.countRows(&t, func(p map[string]any) string { return attrString(p[attr]) })
+				out = append(out, t)
+				continue
+			}
 			out = append(out, rep.common(byDom, attr, "mean", stats.Mean), rep.common(byDom, attr, "median", stats.Median))
 		}
 	}
 	return out
+}
+
+// numeric reports whether attr is a number in some run of the report.
+func (rep *Report) numeric(attr string) bool {
+	for _, p := range rep.Runs {
+		if _, ok := num(p[attr]); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (rep *Report) header(first string) []string {
@@ -372,24 +565,48 @@ func (rep *Report) coverage(byDom map[string][]map[string]any) table {
 // group's runs per algorithm, labelled with the group and its number of
 // instances, then a row of the totals labelled last; best and format
 // are addRow's.
+//
+// A sum is comparable only over the same instances: an algorithm that
+// lacks runs of some of the row's instances (not finished yet, or left
+// out by the filters) would sum fewer PAR-2 penalties and look best. Its
+// cell says "(K of N runs)", is never emphasized, and the table's note
+// says why.
 func (rep *Report) sumRows(t *table, byDom map[string][]map[string]any, score func(map[string]any) float64, best int, format, last string) {
 	total := make([]float64, len(rep.Algorithms))
+	totalRuns := make([]int, len(rep.Algorithms))
 	n := 0
+	partial := false
+	row := func(name string, sums []float64, runs []int, inst int) {
+		notes := make([]string, len(sums))
+		for i, k := range runs {
+			if k < inst {
+				notes[i] = fmt.Sprintf(" (%d of %d runs)", k, inst)
+				partial = true
+			}
+		}
+		t.addNotedRow(name, sums, notes, best, format)
+	}
 	for _, d := range rep.Groups {
 		sums := make([]float64, len(rep.Algorithms))
+		runs := make([]int, len(rep.Algorithms))
 		inst := map[string]bool{}
 		for _, p := range byDom[d] {
 			inst[instance(p)] = true
 			sums[rep.algoIndex(p)] += score(p)
+			runs[rep.algoIndex(p)]++
 		}
 		n += len(inst)
 		for i := range sums {
 			total[i] += sums[i]
+			totalRuns[i] += runs[i]
 		}
-		t.addRow(fmt.Sprintf("%s (%d)", d, len(inst)), sums, best, format)
+		row(fmt.Sprintf("%s (%d)", d, len(inst)), sums, runs, len(inst))
 	}
-	t.addRow(fmt.Sprintf("%s (%d)", last, n), total, best, format)
+	row(fmt.Sprintf("%s (%d)", last, n), total, totalRuns, n)
 	t.Total[len(t.Total)-1] = true
+	if partial {
+		t.Note += "; a cell marked (K of N runs) lacks runs of some of the row's instances (not finished, or left out by the filters): its sum is over fewer instances, not comparable with the others, and never emphasized"
+	}
 }
 
 func (rep *Report) errors() table {
@@ -457,9 +674,11 @@ func (rep *Report) runRows() ([][]string, []string) {
 	return rows, dirs
 }
 
-// runLink is the link to a run's files from the report.
+// runLink is the link to a run's files from the report: a relative URL,
+// so a '#', '?' or '%' in the data directory's name ("results#2") is
+// escaped rather than ending the path.
 func (rep *Report) runLink(dir string) string {
-	return filepath.ToSlash(filepath.Join(rep.RunsLink, filepath.FromSlash(dir))) + "/"
+	return (&url.URL{Path: filepath.ToSlash(filepath.Join(rep.RunsLink, filepath.FromSlash(dir))) + "/"}).String()
 }
 
 func (rep *Report) algoIndex(p map[string]any) int {
@@ -535,20 +754,33 @@ func (rep *Report) common(byDom map[string][]map[string]any, attr, aggName strin
 // addRow adds a row; best is +1 to emphasize the largest values, -1 the
 // smallest, 0 none.
 func (t *table) addRow(name string, vals []float64, best int, format string) {
+	t.addNotedRow(name, vals, nil, best, format)
+}
+
+// addNotedRow is addRow with a note after some values (nil: none); a
+// value with a note is not comparable with the others: it is neither
+// emphasized nor what the others are compared with.
+func (t *table) addNotedRow(name string, vals []float64, notes []string, best int, format string) {
+	note := func(i int) string {
+		if notes == nil {
+			return ""
+		}
+		return notes[i]
+	}
 	row := []string{name}
 	marks := []bool{false}
 	b := math.NaN()
-	for _, v := range vals {
-		if math.IsNaN(v) {
+	for i, v := range vals {
+		if math.IsNaN(v) || note(i) != "" {
 			continue
 		}
 		if math.IsNaN(b) || best > 0 && v > b || best < 0 && v < b {
 			b = v
 		}
 	}
-	for _, v := range vals {
+	for i, v := range vals {
 		if math.IsNaN(v) {
-			row = append(row, "–")
+			row = append(row, "–"+note(i))
 			marks = append(marks, false)
 			continue
 		}
@@ -559,8 +791,8 @@ func (t *table) addRow(name string, vals []float64, best int, format string) {
 				f = "%.0f"
 			}
 		}
-		row = append(row, fmt.Sprintf(f, v))
-		marks = append(marks, best != 0 && len(vals) > 1 && v == b)
+		row = append(row, fmt.Sprintf(f, v)+note(i))
+		marks = append(marks, best != 0 && len(vals) > 1 && v == b && note(i) == "")
 	}
 	t.Rows = append(t.Rows, row)
 	t.Best = append(t.Best, marks)
@@ -605,6 +837,7 @@ func (rep *Report) ratios(byDom map[string][]map[string]any, attr string) table 
 		onlyA, onlyB int
 	}
 	bi := slices.Index(rep.Algorithms, base)
+	higher := slices.Contains(rep.Higher, attr) // the largest ratio is the best
 	addRow := func(name string, total bool, cells []cell) {
 		row := []string{name}
 		marks := []bool{false}
@@ -612,7 +845,7 @@ func (rep *Report) ratios(byDom map[string][]map[string]any, attr string) table 
 		meds := make([]float64, len(cells))
 		for i, c := range cells {
 			meds[i] = stats.MedianRatio(c.a, c.b)
-			if i != bi && !math.IsNaN(meds[i]) && (math.IsNaN(best) || meds[i] < best) {
+			if i != bi && !math.IsNaN(meds[i]) && (math.IsNaN(best) || higher && meds[i] > best || !higher && meds[i] < best) {
 				best = meds[i]
 			}
 		}
@@ -830,10 +1063,7 @@ func mdCells(cells []string) []string {
 
 // Markdown writes the report's tables.
 func (rep *Report) Markdown(w io.Writer) {
-	fmt.Fprintf(w, "# Experiment %s\n\n%d runs", mdEscape(rep.x.Name), len(rep.Runs))
-	if rep.Missing > 0 {
-		fmt.Fprintf(w, " (%d runs not finished yet are left out)", rep.Missing)
-	}
+	fmt.Fprintf(w, "# Experiment %s\n\n%d runs%s", mdEscape(rep.x.Name), len(rep.Runs), mdPara.Replace(rep.LeftOut()))
 	fmt.Fprintf(w, "; algorithms: %s.\n\n%s\n", mdEscape(strings.Join(rep.Algorithms, ", ")), mdPara.Replace(rep.agreement()))
 	for _, t := range rep.tables() {
 		fmt.Fprintf(w, "\n## %s\n\n%s.\n\n| %s |\n|%s\n", mdPara.Replace(t.Title), mdPara.Replace(t.Note), strings.Join(mdCells(t.Header), " | "), strings.Repeat(" --- |", len(t.Header)))
@@ -874,10 +1104,7 @@ func (rep *Report) Markdown(w io.Writer) {
 func (rep *Report) HTML(w io.Writer, plots []Plot) {
 	fmt.Fprintf(w, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><meta charset=\"utf-8\"/><title>%s</title>\n", html.EscapeString(rep.x.Name))
 	fmt.Fprint(w, "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #bbb;padding:.2em .6em;text-align:right}td:first-child,th:first-child{text-align:left}.best{font-weight:bold;background:#e8f4e8}figure{display:inline-block;margin:1em}</style>\n</head><body>\n")
-	fmt.Fprintf(w, "<h1>Experiment %s</h1>\n<p>%d runs", html.EscapeString(rep.x.Name), len(rep.Runs))
-	if rep.Missing > 0 {
-		fmt.Fprintf(w, " (%d runs not finished yet are left out)", rep.Missing)
-	}
+	fmt.Fprintf(w, "<h1>Experiment %s</h1>\n<p>%d runs%s", html.EscapeString(rep.x.Name), len(rep.Runs), html.EscapeString(rep.LeftOut()))
 	fmt.Fprintf(w, "; algorithms: %s.</p>\n<p>%s</p>\n", html.EscapeString(strings.Join(rep.Algorithms, ", ")), html.EscapeString(rep.agreement()))
 	for _, t := range rep.tables() {
 		fmt.Fprintf(w, "<h2>%s</h2>\n<p>%s.</p>\n<table>\n<tr>", html.EscapeString(t.Title), html.EscapeString(t.Note))

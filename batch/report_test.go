@@ -22,7 +22,8 @@ func fakeResults(t *testing.T, x *Experiment, times map[string]float64) {
 			continue
 		}
 		p := map[string]any{"id": []string{r.Algorithm, r.Domain, r.Problem}, "algorithm": r.Algorithm, "domain": r.Domain,
-			"problem": r.Problem, "time": tm, "coverage": 1, "error": "success", "verdict": "safe", "command": x.Args(r)}
+			"problem": r.Problem, "time": tm, "coverage": 1, "error": "success", "verdict": "safe"}
+		x.identify(r, p)
 		if tm < 0 {
 			p["time"], p["coverage"], p["error"] = 10.0, 0, "timeout"
 			delete(p, "verdict")

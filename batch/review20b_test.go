@@ -20,7 +20,8 @@ func writeProps(t *testing.T, x *Experiment, id string, p map[string]any) {
 			continue
 		}
 		q := map[string]any{"id": []string{r.Algorithm, r.Domain, r.Problem}, "algorithm": r.Algorithm, "domain": r.Domain,
-			"problem": r.Problem, "run_dir": "runs/" + r.ID, "command": x.Args(r)}
+			"problem": r.Problem, "run_dir": "runs/" + r.ID}
+		x.identify(r, q)
 		for k, v := range p {
 			q[k] = v
 		}

@@ -62,6 +62,31 @@ func failure(errCode string) bool {
 	return true
 }
 
+// Outcomes are the error attributes a finished run can have.
+var Outcomes = []string{"success", "unknown", "timeout", "out-of-memory", "input-error", "usage-error", "crash", "prepare-failed", "start-failed"}
+
+// CheckRerun refuses a --rerun list that names something other than an
+// outcome or "stale": a misspelt outcome (crashed) would rerun nothing
+// and say all is done.
+func CheckRerun(outcomes []string) error {
+	for _, o := range outcomes {
+		if o != "stale" && !slices.Contains(Outcomes, o) {
+			best, bd := "", 4
+			for _, k := range append(slices.Clone(Outcomes), "stale") {
+				if d := editDistance(o, k); d < bd {
+					best, bd = k, d
+				}
+			}
+			hint := ""
+			if best != "" {
+				hint = fmt.Sprintf("did you mean %q? ", best)
+			}
+			return fmt.Errorf("%q is not an outcome: %swant some of %s, or stale (runs whose command or limits changed)", o, hint, strings.Join(Outcomes, ", "))
+		}
+	}
+	return nil
+}
+
 // Share returns the runs of task (1-based) out of tasks: the runs are
 // shuffled (deterministically, seeded by the experiment's name) and dealt
 // round-robin, so that slow algorithms or domains spread over the tasks.
@@ -273,7 +298,8 @@ feed:
 	}
 	close(queue)
 	wg.Wait()
-	s.Interrupted = ctx.Err() != nil
+	// A signal after the last run was recorded interrupted nothing.
+	s.Interrupted = ctx.Err() != nil && s.Done < s.Total
 	return s, nil
 }
 
@@ -310,14 +336,24 @@ func (x *Experiment) pending(share []*Run, rerunOutcomes []string) (s Summary, t
 		}
 	}
 	if len(stale) > 0 {
-		more := ""
-		if len(stale) > 5 {
-			more = fmt.Sprintf(" and %d more", len(stale)-5)
-			stale = stale[:5]
-		}
-		return s, nil, nil, fmt.Errorf("batch: finished runs were made with another command or other limits than the experiment now gives: %s%s; rerun them with --rerun stale, or give the changed algorithm a new name", strings.Join(stale, ", "), more)
+		return s, nil, nil, &StaleError{IDs: stale}
 	}
 	return s, todo, rerun, nil
+}
+
+// A StaleError is Execute's refusal of finished runs made with another
+// command or other limits than the experiment now gives.
+type StaleError struct {
+	IDs []string
+}
+
+func (e *StaleError) Error() string {
+	ids, more := e.IDs, ""
+	if len(ids) > 5 {
+		more = fmt.Sprintf(" and %d more", len(ids)-5)
+		ids = ids[:5]
+	}
+	return fmt.Sprintf("batch: finished runs were made with another command or other limits than the experiment now gives: %s%s; rerun them with --rerun stale, or give the changed algorithm a new name", strings.Join(ids, ", "), more)
 }
 
 // errElsewhere says that another process finished a run meanwhile: it
@@ -371,12 +407,16 @@ func (x *Experiment) runOne(ctx context.Context, o Options, w writer, r *Run, re
 		e, _ := p["error"].(string)
 		return e, errElsewhere // finished meanwhile by another process
 	}
-	for _, f := range []string{"stdout", "stderr", "command", "prepare.stdout", "prepare.stderr"} {
-		os.Remove(filepath.Join(dir, f))
-	}
-	if tmps, err := filepath.Glob(filepath.Join(dir, "."+propertiesFile+".tmp-*")); err == nil {
-		for _, f := range tmps { // left by a batch killed while recording
-			if x.Within(f) == nil {
+	// A run starts from a directory without files: the logs and command
+	// of an earlier attempt, the temporary properties of a batch killed
+	// while recording, and what the run wrote itself through {run_dir}
+	// (the question a preparation step exported: a z3 run after an export
+	// that wrote nothing read the old question, and its answer was
+	// credited to the new run). Directories stay: they may be the
+	// repetitions of an earlier version of the experiment.
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if f := filepath.Join(dir, e.Name()); e.Name() != "lock" && !e.IsDir() && x.Within(f) == nil {
 				os.Remove(f)
 			}
 		}

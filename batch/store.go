@@ -125,23 +125,50 @@ func (x *Experiment) checkRun(r *Run) error {
 
 // openData checks that the data directory belongs to this experiment,
 // creating it (and its identity) when create is set and it is absent.
+//
+// Batches started together on a new directory (the tasks of a Slurm
+// array, two terminals) race to create it: one may find the directory
+// already made, holding only another's temporary identity file, or the
+// identity renamed into place a moment after it looked. Neither makes the
+// directory someone else's: temporary identity files are not contents,
+// and an identity that appears meanwhile is read and checked like any.
 func (x *Experiment) openData(create bool, w writer) error {
-	b, err := os.ReadFile(filepath.Join(x.Data, identityFile))
-	switch {
-	case err == nil:
-		var id identity
-		if err := json.Unmarshal(b, &id); err != nil || id.Tool != "vigil batch" {
-			return fmt.Errorf("batch: %s is not a vigil batch data directory (its %s is unreadable): choose another data directory (data = \"...\")", x.Data, identityFile)
+	path := filepath.Join(x.Data, identityFile)
+	for try := 0; ; try++ {
+		b, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			var id identity
+			if err := json.Unmarshal(b, &id); err != nil || id.Tool != "vigil batch" {
+				return fmt.Errorf("batch: %s is not a vigil batch data directory (its %s is unreadable): choose another data directory (data = \"...\")", x.Data, identityFile)
+			}
+			if id.Name != x.Name {
+				return fmt.Errorf("batch: %s was written by experiment %q (%s), not %q: refusing to mix their runs; set data = \"...\" to another directory or rename the experiment back", x.Data, id.Name, id.File, x.Name)
+			}
+			return nil
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("batch: %w", err)
 		}
-		if id.Name != x.Name {
-			return fmt.Errorf("batch: %s was written by experiment %q (%s), not %q: refusing to mix their runs; set data = \"...\" to another directory or rename the experiment back", x.Data, id.Name, id.File, x.Name)
+		ents, err := os.ReadDir(x.Data)
+		if err != nil {
+			break // absent (or unreadable: MkdirAll below says why)
 		}
-		return nil
-	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("batch: %w", err)
-	}
-	if ents, err := os.ReadDir(x.Data); err == nil && len(ents) > 0 {
-		return fmt.Errorf("batch: %s exists and is not a vigil batch data directory (no %s): choose another data directory (data = \"...\")", x.Data, identityFile)
+		appeared, others := false, false
+		for _, e := range ents {
+			switch {
+			case e.Name() == identityFile:
+				appeared = true
+			case !strings.HasPrefix(e.Name(), "."+identityFile+".tmp-"):
+				others = true
+			}
+		}
+		if appeared && try < 3 {
+			continue // another batch renamed it into place meanwhile
+		}
+		if appeared || others {
+			return fmt.Errorf("batch: %s exists and is not a vigil batch data directory (no %s): choose another data directory (data = \"...\")", x.Data, identityFile)
+		}
+		break
 	}
 	if !create {
 		return nil
@@ -149,8 +176,13 @@ func (x *Experiment) openData(create bool, w writer) error {
 	if err := os.MkdirAll(x.Data, 0o755); err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}
-	b, _ = json.MarshalIndent(identity{Name: x.Name, File: x.File, Tool: "vigil batch"}, "", "  ")
-	return writeAtomic(w, filepath.Join(x.Data, identityFile), append(b, '\n'))
+	b, _ := json.MarshalIndent(identity{Name: x.Name, File: x.File, Tool: "vigil batch"}, "", "  ")
+	if err := writeAtomic(w, path, append(b, '\n')); err != nil {
+		return err
+	}
+	// Read it back: a batch of another experiment racing for the same new
+	// directory may have renamed its identity over this one.
+	return x.openData(false, w)
 }
 
 // Properties reads the properties of a finished run (nil, nil when the run
@@ -230,28 +262,34 @@ func writeAtomic(w writer, path string, data []byte) (err error) {
 
 // flatten adds the JSON object v to p, nested keys joined with '_'
 // (Lab's attributes are flat): every list gives its length, KEY_count (the
-// number of bugs, of states), and a list of scalars is kept as well. Keys that collide
-// with the batch's own attributes get the prefix "vigil_".
-func flatten(p map[string]any, prefix string, v map[string]any) {
+// number of bugs, of states), and a list of scalars is kept as well. A
+// key that collides with the batch's own attributes or with one of taken
+// (the instance's static attributes), at any depth ({"wall": {"time": 1}}
+// is wall_time), gets the prefix "vigil_": the run's measurements and
+// attributes are not overwritten, nor is the engine's output lost.
+func flatten(p map[string]any, prefix string, v map[string]any, taken map[string]any) {
 	for k, val := range v {
 		key := k
 		if prefix != "" {
 			key = prefix + "_" + k
 		}
 		key = strings.ReplaceAll(key, " ", "_")
-		if prefix == "" && reserved[key] {
-			key = "vigil_" + key
+		put := func(key string, val any) {
+			if _, ok := taken[key]; ok || reserved[key] {
+				key = "vigil_" + key
+			}
+			p[key] = val
 		}
 		switch val := val.(type) {
 		case map[string]any:
-			flatten(p, key, val)
+			flatten(p, key, val, taken)
 		case []any:
 			if scalars(val) {
-				p[key] = val
+				put(key, val)
 			}
-			p[key+"_count"] = len(val) // also for an empty list: 0 bugs is a number
+			put(key+"_count", len(val)) // also for an empty list: 0 bugs is a number
 		default:
-			p[key] = val
+			put(key, val)
 		}
 	}
 }
@@ -270,5 +308,11 @@ var reserved = map[string]bool{
 	"id": true, "run_dir": true, "algorithm": true, "domain": true, "problem": true, "rep": true,
 	"command": true, "error": true, "coverage": true, "time": true, "wall_time": true, "memory": true,
 	"exit_code": true, "signal": true, "time_limit": true, "wall_limit": true, "memory_limit": true,
-	"unexplained_errors": true,
+	"unexplained_errors": true, "prepare": true, "prepare_time": true, "prepare_exit_code": true,
 }
+
+// answerKeys are the attributes of a run's answer that no static
+// attribute of an instance may take: an instance's verdict = "unsafe"
+// would stand in for every run's own verdict, hiding a wrong one from
+// the agreement check.
+var answerKeys = map[string]bool{"verdict": true}

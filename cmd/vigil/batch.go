@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"vigil/batch"
@@ -87,6 +88,10 @@ func batchRun(e *cli.Env, args []string) int {
 			fmt.Fprintln(e.Stderr, "vigil batch run: -j must be at least 1")
 		case (*tasks > 0) != (*task > 0):
 			fmt.Fprintln(e.Stderr, "vigil batch run: give --tasks and --task together")
+		case *tasks < 0 || *task > *tasks:
+			fmt.Fprintf(e.Stderr, "vigil batch run: --task %d is not in 1..%d (--tasks)\n", *task, *tasks)
+		case batch.CheckRerun(cli.SplitList(*rerun)) != nil:
+			fmt.Fprintf(e.Stderr, "vigil batch run: --rerun: %v\n", batch.CheckRerun(cli.SplitList(*rerun)))
 		case *only != "":
 			if onlyRE, err = regexp.Compile(*only); err != nil {
 				fmt.Fprintf(e.Stderr, "vigil batch run: --only %q: %v\n", *only, err)
@@ -99,6 +104,9 @@ func batchRun(e *cli.Env, args []string) int {
 	})
 	if x == nil {
 		return code
+	}
+	if onlyRE != nil && !slices.ContainsFunc(x.Runs, func(r *batch.Run) bool { return onlyRE.MatchString(r.ID) }) {
+		return e.Fail(cli.ExitUsage, "vigil batch run: --only %q matches none of the %s of %s (ids are ALGORITHM/DOMAIN/PROBLEM[/REP], e.g. %s)", *only, phrase.Plural(len(x.Runs), "run"), x.File, x.Runs[0].ID)
 	}
 	ctx, stop := cli.RunContext(0)
 	defer stop()
@@ -238,6 +246,9 @@ func batchReport(e *cli.Env, args []string) int {
 	}
 	rep.WriteFormat(e.Stdout, *format)
 	fmt.Fprintf(e.Stderr, "vigil batch report: wrote %s\n", strings.Join(files, ", "))
+	if rep.Stale > 0 {
+		fmt.Fprintf(e.Stderr, "vigil batch report: left out: %s made with another command or other limits than %s now gives; vigil batch run --rerun stale %s runs them again\n", phrase.Plural(rep.Stale, "finished run"), x.File, x.File)
+	}
 	if err := rep.Disagreement(); err != nil {
 		return e.Fail(cli.ExitUnsafe, "vigil batch report: %v", err)
 	}

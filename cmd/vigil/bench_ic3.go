@@ -78,9 +78,13 @@ func runBenchIC3(e *cli.Env, args []string) int {
 			prog.Printf("bench ic3: %d/%d runs done, %d failed%s", p.Done, p.Total, p.Failed, batch.LimitCounts(p.Errors))
 		}}})
 	prog.Clear()
+	var stale *batch.StaleError
 	switch {
 	case err == errPrinted:
 		return cli.ExitError
+	case errors.As(err, &stale):
+		// bench ic3 has no --rerun: say what this command can do.
+		return e.Fail(cli.ExitError, "vigil bench ic3: --data %s holds %s made with other settings (--timeout, --max-states, -D, --start/--unsafe or another --vigil binary): give another --data directory to keep both, or remove %s to measure again under these settings", *data, verify.Plural(len(stale.IDs), "finished run"), *data)
 	case err != nil:
 		return e.Fail(cli.ExitError, "vigil bench ic3: %v", err)
 	case res.Summary.Interrupted:
