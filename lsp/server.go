@@ -22,12 +22,19 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"vigil/internal/inputfile"
 	"vigil/lang"
+	// Network and ensemble policies, so that their files are checked as
+	// vigil check checks them (policyFileDiags) by any program serving
+	// LSP, not only by the vigil binary.
+	_ "vigil/nn"
+	"vigil/symbolic"
+	_ "vigil/trees"
 )
 
 // Options configure a server.
@@ -80,6 +87,9 @@ type server struct {
 	docs        map[string]*document // by URI
 	initialized bool
 	shutdown    bool
+	// policyDiags caches the diagnostics of each network or ensemble
+	// declaration (see policyFileDiags).
+	policyDiags map[string]lang.Diagnostics
 }
 
 type logMessageParams struct {
@@ -107,7 +117,7 @@ type document struct {
 }
 
 func newServer(w io.Writer, opts Options) *server {
-	return &server{out: &writer{w: w}, opts: opts, docs: map[string]*document{}}
+	return &server{out: &writer{w: w}, opts: opts, docs: map[string]*document{}, policyDiags: map[string]lang.Diagnostics{}}
 }
 
 // handle processes one message body; it reports whether the session
@@ -421,7 +431,16 @@ func (s *server) didClose(params json.RawMessage) (any, *respError) {
 // diagnostics.
 func (s *server) update(d *document, src string) {
 	d.text = newText(src)
-	d.an = lang.Analyze(d.path, []byte(src), lang.Options{Defines: s.opts.Defines})
+	// The diagnostics vigil check gives the same text: the overflow
+	// warnings (W0306) and the errors of network and ensemble files that
+	// do not load or fit (E0509) too; without them the editor showed a
+	// file clean that vigil check refused.
+	d.an = lang.Analyze(d.path, []byte(src), lang.Options{Defines: s.opts.Defines, OverflowWarnings: true})
+	if d.an.Model != nil {
+		if pd := s.policyFileDiags(d.an.Model); pd.HasErrors() {
+			d.an.Diags = append(d.an.Diags, pd...)
+		}
+	}
 	if d.an.File != nil {
 		d.good, d.goodText = d.an, d.text
 	}
@@ -493,4 +512,45 @@ func (s *server) viewOf(path string) (view, bool) {
 		return view{}, false
 	}
 	return view{t: newText(string(b))}, true
+}
+
+// policyFileDiags is lang.PolicyFileDiagnostics, as vigil check runs it,
+// one declaration at a time and remembered: loading a network on every
+// keystroke would make typing wait for it. A declaration is loaded again
+// when it, the model's variables or labels, or its files (size or
+// modification time) change.
+func (s *server) policyFileDiags(m *symbolic.Model) lang.Diagnostics {
+	var out lang.Diagnostics
+	vars := fmt.Sprint(m.Vars, m.Labels)
+	for _, d := range m.Policies {
+		if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
+			continue // checked by the checker
+		}
+		key := fmt.Sprintf("%v|%s|%s|%s", *d, vars, fileStamp(d.File), fileStamp(d.Interface))
+		pd, ok := s.policyDiags[key]
+		if !ok {
+			one := *m
+			one.Policies = []*symbolic.PolicyDecl{d}
+			pd = lang.PolicyFileDiagnostics(&one)
+			if len(s.policyDiags) >= 256 {
+				clear(s.policyDiags)
+			}
+			s.policyDiags[key] = pd
+		}
+		out = append(out, pd...)
+	}
+	return out
+}
+
+// fileStamp identifies a version of a file: its size and modification
+// time ("" for no file, the error for one that cannot be read).
+func fileStamp(path string) string {
+	if path == "" {
+		return ""
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
 }
