@@ -11,11 +11,17 @@ without it, it has the same methods:
     obs, reward, terminated, truncated, info = env.step(0)
     env.close()
 
+env.observation_low and env.observation_high are each variable's range
+(the observation space's bounds); info of a step names its command and
+outcome as a run file does, so that an episode replays in `vigil run
+--replay` (python/test_vigil_env.py states the Gymnasium contract).
+
 Run `python3 python/vigil_env.py MODEL [-D N=V ...]` for a random-agent
 demonstration and the steps per second through the pipe.
 """
 
 import json
+import operator
 import random
 import subprocess
 import sys
@@ -23,11 +29,13 @@ import time
 
 try:  # optional
     import gymnasium as _gym
+    import numpy as _np
     from gymnasium import spaces as _spaces
 
     _Base = _gym.Env
 except ImportError:  # pragma: no cover - without gymnasium
     _gym = None
+    _np = None
     _spaces = None
     _Base = object
 
@@ -53,6 +61,7 @@ class VigilEnv(_Base):
             bufsize=1,
         )
         self._mask = None
+        self._closed = False
         self.labels = None
         self.vars = None
         try:
@@ -64,10 +73,17 @@ class VigilEnv(_Base):
             raise
         self.labels, self.vars = first["labels"], first["vars"]
         self._mask = first["mask"]
+        # The bounds of each observation entry: its variable's range (vigil
+        # before session 24 did not send them; every range fits int64).
+        self.observation_low = first.get("low", [-(2**63) + 1] * len(self.vars))
+        self.observation_high = first.get("high", [2**63 - 2] * len(self.vars))
         if _spaces is not None:
             self.action_space = _spaces.Discrete(len(self.labels))
             self.observation_space = _spaces.Box(
-                low=-(2**31), high=2**31 - 1, shape=(len(self.vars),), dtype="int64"
+                low=_np.array(self.observation_low, dtype=_np.int64),
+                high=_np.array(self.observation_high, dtype=_np.int64),
+                shape=(len(self.vars),),
+                dtype=_np.int64,
             )
 
     def _exited(self):
@@ -79,7 +95,14 @@ class VigilEnv(_Base):
             return VigilError("vigil env closed the pipe")
         return VigilError(f"vigil env exited with status {code} before answering (its message is on stderr)")
 
+    def _obs(self, obs):
+        """An observation as the observation space holds it (a numpy
+        array with gymnasium, else a list of ints)."""
+        return _np.array(obs, dtype=_np.int64) if _np is not None else obs
+
     def _call(self, request):
+        if self._closed:
+            raise VigilError("the environment is closed")
         if self._proc.poll() is not None:
             raise self._exited()
         try:
@@ -100,24 +123,34 @@ class VigilEnv(_Base):
         A start state may be terminal already: then info["unsafe"],
         info["goal"] or info["deadlock"] is true, the mask is all 0 and the
         episode is over (step is an error; reset again)."""
+        if _gym is not None:
+            super().reset(seed=seed)
         request = {"op": "reset"}
         if seed is not None:
-            request["seed"] = int(seed)
+            seed = operator.index(seed)  # an int (numpy's too), not 1.5
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed {seed}: give an integer in 0 .. 2**64 - 1")
+            request["seed"] = seed
         if options and "state" in options:
             request["state"] = options["state"]
         reply = self._call(request)
         self._mask = reply["mask"]
-        return reply["obs"], reply["info"]
+        return self._obs(reply["obs"]), reply["info"]
 
     def step(self, action):
-        reply = self._call({"op": "step", "action": int(action)})
+        """One step of label `action` (an int, numpy's too; 1.5 or "1" is a
+        TypeError, not label 1). An action out of range or not applicable,
+        a step before reset or after the episode ended, raises VigilError
+        and leaves the state as it was."""
+        reply = self._call({"op": "step", "action": operator.index(action)})
         self._mask = reply["mask"]
-        return reply["obs"], reply["reward"], reply["terminated"], reply["truncated"], reply["info"]
+        # JSON writes the reward -1.0 as -1: a float whatever it reads
+        return self._obs(reply["obs"]), float(reply["reward"]), reply["terminated"], reply["truncated"], reply["info"]
 
     def step_many(self, actions):
         """Several steps in one round trip; stops where the episode ends or
         an action is not applicable (that step is an error dict)."""
-        reply = self._call({"op": "step_many", "actions": [int(a) for a in actions]})
+        reply = self._call({"op": "step_many", "actions": [operator.index(a) for a in actions]})
         steps = reply["steps"] or []  # vigil before session 22 sent null for []
         for s in steps:
             if "mask" in s:
@@ -129,11 +162,16 @@ class VigilEnv(_Base):
         return list(self._mask)
 
     def close(self):
+        """Ends vigil env; closing again does nothing, and any other call
+        after it raises VigilError."""
+        if self._closed:
+            return
         if self._proc.poll() is None:
             try:
                 self._call({"op": "close"})
             except VigilError:
                 pass
+        self._closed = True
         self._stop()
 
     def _stop(self):
