@@ -438,3 +438,39 @@ func TestS24eChangeBeforeOpen(t *testing.T) {
 		t.Fatalf("a change after close: %v", msgs)
 	}
 }
+
+// TestS24eSaveRechecksImporters: a.spec imports b.spec, which is broken
+// on disk; fixing b.spec and saving it (didSave) re-checks a.spec, whose
+// diagnostics are vigil check's again: no error (it kept showing b's
+// error until a.spec itself changed).
+func TestS24eSaveRechecksImporters(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.spec"), filepath.Join(dir, "b.spec")
+	atext := "import \"b.spec\"\nmodel a // é🚚\naction inc when x < N -> x' = x + 1\n"
+	good, bad := "const N = 3\nvar x : 0 .. N = 0\n", "const N = \nvar x : 0 .. N = 0\n"
+	if err := os.WriteFile(b, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newEditor(t)
+	auri, buri := "file://"+filepath.ToSlash(a), "file://"+filepath.ToSlash(b)
+	if got := published(t, e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": auri, "version": 1, "text": atext}})); len(got) == 0 {
+		t.Fatalf("a.spec with a broken import: no diagnostics")
+	}
+	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": buri, "version": 1, "text": bad}})
+	e.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": buri, "version": 2}, "contentChanges": []any{map[string]any{"text": good}}})
+	if err := os.WriteFile(b, []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msgs := e.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": buri}})
+	var forA []map[string]any
+	for _, m := range msgs {
+		if p, ok := m["params"].(map[string]any); ok && p["uri"] == auri {
+			forA = append(forA, m)
+		}
+	}
+	got := published(t, forA)
+	sameAsCheck(t, a, atext, got, "a.spec after b.spec was saved")
+	if len(got) != 0 {
+		t.Errorf("a.spec after b.spec was fixed and saved: %v", got)
+	}
+}

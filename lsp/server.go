@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sort"
 	"strings"
 
 	"vigil/internal/inputfile"
@@ -195,7 +196,7 @@ func init() {
 		"textDocument/didOpen":        (*server).didOpen,
 		"textDocument/didChange":      (*server).didChange,
 		"textDocument/didClose":       (*server).didClose,
-		"textDocument/didSave":        nop,
+		"textDocument/didSave":        (*server).didSave,
 		"textDocument/formatting":     (*server).formatting,
 		"textDocument/hover":          (*server).hover,
 		"textDocument/definition":     (*server).definition,
@@ -269,6 +270,7 @@ type codeActionOptions struct {
 type textDocumentSync struct {
 	OpenClose bool `json:"openClose"`
 	Change    int  `json:"change"` // 1: full text
+	Save      bool `json:"save"`   // send didSave (didSave re-checks the open documents)
 }
 
 type completionOptions struct {
@@ -283,7 +285,7 @@ func (s *server) initialize(json.RawMessage) (any, *respError) {
 	return initializeResult{
 		Capabilities: serverCapabilities{
 			PositionEncoding:           "utf-16",
-			TextDocumentSync:           textDocumentSync{OpenClose: true, Change: 1},
+			TextDocumentSync:           textDocumentSync{OpenClose: true, Change: 1, Save: true},
 			HoverProvider:              true,
 			DefinitionProvider:         true,
 			ReferencesProvider:         true,
@@ -411,6 +413,32 @@ func applyChange(src string, r Range, repl string) (string, error) {
 	}
 	a, b := t.offset(r.Start), t.offset(r.End)
 	return src[:a] + repl + src[b:], nil
+}
+
+// didSave re-checks every open document: a document is checked with the
+// files it imports (and its network files) as they are on disk, and a
+// save may have changed one. Without it, a.spec kept showing the error of
+// an imported b.spec fixed and saved since, until a.spec itself changed,
+// while vigil check a.spec passed.
+func (s *server) didSave(params json.RawMessage) (any, *respError) {
+	var p struct {
+		TextDocument textDocumentIdentifier `json:"textDocument"`
+	}
+	if e := decode(params, &p); e != nil {
+		return nil, e
+	}
+	uris := make([]string, 0, len(s.docs))
+	for uri, d := range s.docs {
+		if d.lost == "" {
+			uris = append(uris, uri)
+		}
+	}
+	sort.Strings(uris)
+	for _, uri := range uris {
+		d := s.docs[uri]
+		s.update(d, d.text.src)
+	}
+	return nil, nil
 }
 
 func (s *server) didClose(params json.RawMessage) (any, *respError) {
