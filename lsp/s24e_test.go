@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -472,5 +473,65 @@ func TestS24eSaveRechecksImporters(t *testing.T) {
 	sameAsCheck(t, a, atext, got, "a.spec after b.spec was saved")
 	if len(got) != 0 {
 		t.Errorf("a.spec after b.spec was fixed and saved: %v", got)
+	}
+}
+
+// TestS24eSlowChecksCoalesce: where a document's check is slow, changes
+// that arrive together are checked once, the latest text; incremental
+// changes apply to the text not checked yet, a request after them sees
+// the latest text, and the diagnostics published are vigil check's of
+// it. (slowCheck is 0 here: every check counts as slow.)
+func TestS24eSlowChecksCoalesce(t *testing.T) {
+	defer func(d time.Duration) { slowCheck = d }(slowCheck)
+	slowCheck = 0
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.spec")
+	uri := "file://" + filepath.ToSlash(path)
+	text := "model m // 🚚\nconst N = 3\nvar x : 0 .. N = 0\naction inc when x < N -> x' = x + 1\n"
+	msgs := []string{initMsg, fmt.Sprintf(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":%q,"version":1,"text":%q}}}`, uri, text)}
+	change := func(v int, r Range, ins string) string {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didChange", "params": map[string]any{
+			"textDocument": map[string]any{"uri": uri, "version": v}, "contentChanges": []any{map[string]any{"range": r, "text": ins}}}})
+		return string(b)
+	}
+	// type "M" after "N = 3" one character at a time, then "x < NM"
+	want := text
+	for v, ch := range []string{"M", "M"} {
+		at := Position{1, 9 + v}
+		msgs = append(msgs, change(2+v, Range{at, at}, ch))
+		o := s24eOffset(want, at)
+		want = want[:o] + ch + want[o:]
+	}
+	msgs = append(msgs, change(4, Range{Position{3, 21}, Position{3, 21}}, "M"))
+	o := s24eOffset(want, Position{3, 21})
+	want = want[:o] + "M" + want[o:]
+	msgs = append(msgs, atPos(uri, "1", "textDocument/hover", 2, 13, ""), `{"jsonrpc":"2.0","id":"s","method":"shutdown"}`, `{"jsonrpc":"2.0","method":"exit"}`)
+	answers := session(t, msgs...)
+	var pubs []map[string]any
+	for _, a := range answers {
+		if a["method"] == "textDocument/publishDiagnostics" {
+			pubs = append(pubs, a)
+		}
+	}
+	if len(pubs) != 2 {
+		t.Fatalf("%d publications, want 2 (open, then the three changes at once): %v", len(pubs), pubs)
+	}
+	if v := pubs[1]["params"].(map[string]any)["version"]; v != float64(4) {
+		t.Errorf("the diagnostics are of version %v, want 4", v)
+	}
+	sameAsCheck(t, path, want, published(t, pubs[1:]), "after the changes")
+	// N is undeclared now (it became NMM): hover on it has nothing to say
+	// (with the check of the open text it named const N = 3)
+	hovered := false
+	for _, a := range answers {
+		if a["id"] == float64(1) {
+			hovered = true
+			if a["result"] != nil {
+				t.Errorf("hover on N after the changes: %v", a["result"])
+			}
+		}
+	}
+	if !hovered {
+		t.Error("no answer to the hover")
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"vigil/internal/inputfile"
 	"vigil/lang"
@@ -57,7 +58,11 @@ var ErrNoShutdown = errors.New("lsp: the client ended the session without a shut
 func Serve(r io.Reader, w io.Writer, opts Options) error {
 	s := newServer(w, opts)
 	rd := &reader{r: bufio.NewReaderSize(r, 1<<16)}
+	s.more = rd.more
 	for {
+		if !rd.more() {
+			s.checkDeferred() // before waiting for the client
+		}
 		body, err := rd.read()
 		var fe errFraming
 		switch {
@@ -91,7 +96,18 @@ type server struct {
 	// policyDiags caches the diagnostics of each network or ensemble
 	// declaration (see policyFileDiags).
 	policyDiags map[string]lang.Diagnostics
+	// more reports whether another message is arriving (nil: never).
+	more func() bool
 }
+
+// slowCheck is how long a document's check must have taken for a
+// change followed at once by another message to wait: the changes are
+// then checked together, once the messages stop or a message other than
+// a change comes. A file that takes seconds to check (a model whose
+// lowering is large) made every keystroke queue another check of
+// seconds: typing ten characters kept the server busy for a minute,
+// answering nothing, and published diagnostics of texts long gone.
+var slowCheck = 300 * time.Millisecond
 
 type logMessageParams struct {
 	Type    int    `json:"type"` // 1 error, 2 warning, 3 info
@@ -115,6 +131,10 @@ type document struct {
 	// a syntax error is being typed, navigation uses it.
 	good     *lang.Analysis
 	goodText *text
+	// took is how long the latest check took; deferred holds the text of
+	// a change not checked yet (see slowCheck), until checkDeferred.
+	took     time.Duration
+	deferred *string
 }
 
 func newServer(w io.Writer, opts Options) *server {
@@ -139,6 +159,9 @@ func (s *server) handle(body []byte) (exit bool) {
 	isRequest := len(m.ID) > 0
 	if m.Method == "exit" {
 		return true
+	}
+	if m.Method != "textDocument/didChange" {
+		s.checkDeferred() // every other message sees checked texts
 	}
 	result, rerr := s.dispatch(m, isRequest)
 	if !isRequest {
@@ -356,6 +379,9 @@ func (s *server) didChange(params json.RawMessage) (any, *respError) {
 		return nil, &respError{codeInvalidParams, "didChange for a document that is not open: " + p.TextDocument.URI}
 	}
 	src, lost := d.text.src, d.lost
+	if d.deferred != nil {
+		src = *d.deferred // a change not checked yet
+	}
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
 			src, lost = ch.Text, ""
@@ -371,6 +397,7 @@ func (s *server) didChange(params json.RawMessage) (any, *respError) {
 	}
 	d.version = p.TextDocument.Version
 	if lost != "" {
+		d.deferred = nil
 		if d.lost == "" {
 			s.notify("window/showMessage", logMessageParams{Type: 1, Message: fmt.Sprintf("vigil lost track of %s: %s. Close and reopen it.", d.path, lost)})
 		}
@@ -380,8 +407,31 @@ func (s *server) didChange(params json.RawMessage) (any, *respError) {
 		return nil, nil
 	}
 	d.lost = ""
+	if d.took >= slowCheck && s.more != nil && s.more() {
+		d.deferred = &src
+		return nil, nil
+	}
+	d.deferred = nil
 	s.update(d, src)
 	return nil, nil
+}
+
+// checkDeferred checks the documents whose changes wait (in the order of
+// their URIs) and publishes their diagnostics.
+func (s *server) checkDeferred() {
+	var uris []string
+	for uri, d := range s.docs {
+		if d.deferred != nil {
+			uris = append(uris, uri)
+		}
+	}
+	sort.Strings(uris)
+	for _, uri := range uris {
+		d := s.docs[uri]
+		src := *d.deferred
+		d.deferred = nil
+		s.update(d, src)
+	}
 }
 
 // maxChangeWork bounds the bytes a didChange may make the server copy
@@ -458,6 +508,8 @@ func (s *server) didClose(params json.RawMessage) (any, *respError) {
 // update re-checks a document with new text and publishes its
 // diagnostics.
 func (s *server) update(d *document, src string) {
+	start := time.Now()
+	defer func() { d.took = time.Since(start) }()
 	d.text = newText(src)
 	// The diagnostics vigil check gives the same text: the overflow
 	// warnings (W0306) and the errors of network and ensemble files that
