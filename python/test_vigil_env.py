@@ -158,10 +158,17 @@ class Contract(unittest.TestCase):
         env = self.env("wide.spec")
         self.assertEqual(env.observation_low, [-2, -5000000000, 0])
         self.assertEqual(env.observation_high, [2, 5000000000, 1])
+        self.assertEqual(list(env.observation_space.low), env.observation_low)
+        self.assertEqual(list(env.observation_space.high), env.observation_high)
+        self.assertEqual(tuple(env.observation_space.shape), (3,))
+        self.assertEqual(env.action_space.n, len(env.labels))
+        self.assertFalse(env.observation_space.contains([3, 0, 0]))
+        self.assertFalse(env.action_space.contains(len(env.labels)))
         seen_wide = False
         for seed in range(40):
             states, *_ = self.episode(env, seed, seed + 1000)
             for s in states:
+                self.assertTrue(env.observation_space.contains(s), f"{s} is not in {env.observation_space}")
                 for v, lo, hi, name in zip(s, env.observation_low, env.observation_high, env.vars):
                     self.assertTrue(lo <= v <= hi, f"{name} = {v} outside {lo} .. {hi}")
                 seen_wide |= abs(s[1]) > 2**31
@@ -202,6 +209,7 @@ class Contract(unittest.TestCase):
                 mask = env.action_masks()
                 if not any(mask):
                     break
+                self.assertTrue(all(env.action_space.contains(a) for a, ok in enumerate(mask) if ok))
                 for a, ok in enumerate(mask):
                     if not ok:
                         with self.assertRaises(VigilError) as cm:
@@ -274,6 +282,82 @@ class Contract(unittest.TestCase):
             for r, (label, inf) in zip(rewards, steps):
                 self.assertEqual(r, -1.0 + (100.0 if inf["goal"] else 0.0) - (100.0 if inf["unsafe"] else 0.0))
         self.assertLessEqual({"unsafe", "goal", "deadlock", "steps"} - endings, set(), f"endings seen: {endings}")
+
+
+# A stand-in for gymnasium with the parts the wrapper uses (Env.reset's
+# seeding, spaces.Discrete and spaces.Box over numpy): the wrapper's
+# gymnasium branch runs, and its observations are numpy arrays in the
+# space it declares.
+GYM_STUB = {
+    "gymnasium/__init__.py": """
+import numpy as np
+from . import spaces
+class Env:
+    def reset(self, *, seed=None, options=None):
+        if seed is not None:
+            self.np_random = np.random.default_rng(seed)
+        self.reset_seed = seed
+""",
+    "gymnasium/spaces.py": """
+import numpy as np
+class Discrete:
+    def __init__(self, n):
+        self.n = n
+    def contains(self, x):
+        return isinstance(x, (int, np.integer)) and 0 <= x < self.n
+class Box:
+    def __init__(self, low, high, shape, dtype):
+        self.low, self.high, self.shape, self.dtype = low, high, shape, np.dtype(dtype)
+        assert self.low.dtype == self.dtype and self.high.dtype == self.dtype, (low.dtype, high.dtype)
+        assert self.low.shape == shape and self.high.shape == shape
+        assert (self.low <= self.high).all()
+    def contains(self, x):
+        return isinstance(x, np.ndarray) and x.dtype == self.dtype and x.shape == self.shape and bool(((self.low <= x) & (x <= self.high)).all())
+""",
+}
+
+GYM_CLIENT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+from vigil_env import VigilEnv
+env = VigilEnv(sys.argv[2], vigil=sys.argv[3])
+obs, info = env.reset(seed=4)
+assert env.reset_seed == 4
+assert isinstance(obs, np.ndarray) and obs.dtype == np.int64, obs
+n = 0
+for seed in range(30):
+    obs, info = env.reset(seed=seed)
+    assert env.observation_space.contains(obs), (obs, env.observation_space.low)
+    term = trunc = info["unsafe"] or info["goal"] or info["deadlock"]
+    while not (term or trunc):
+        a = int(np.flatnonzero(env.action_masks())[seed % sum(env.action_masks())])
+        assert env.action_space.contains(a)
+        obs, reward, term, trunc, info = env.step(np.int64(a))
+        assert env.observation_space.contains(obs) and isinstance(reward, float)
+        n += 1
+env.close()
+print("gym-stub steps", n)
+"""
+
+
+class WithGymnasiumStub(unittest.TestCase):
+    def test_gymnasium_branch(self):
+        d = tempfile.mkdtemp(prefix="vigil_gym_stub")
+        self.addCleanup(shutil.rmtree, d, True)
+        for name, text in GYM_STUB.items():
+            os.makedirs(os.path.join(d, os.path.dirname(name)), exist_ok=True)
+            with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        with open(os.path.join(d, "wide.spec"), "w", encoding="utf-8") as f:
+            f.write(MODEL)
+        with open(os.path.join(d, "client.py"), "w", encoding="utf-8") as f:
+            f.write(GYM_CLIENT)
+        env = dict(os.environ, PYTHONPATH=d, PYTHONDONTWRITEBYTECODE="1")
+        here = os.path.dirname(os.path.abspath(__file__))
+        p = subprocess.run([sys.executable, os.path.join(d, "client.py"), here, os.path.join(d, "wide.spec"), VIGIL], capture_output=True, text=True, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"gym-stub steps [1-9]")
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ without it, it has the same methods:
     obs, reward, terminated, truncated, info = env.step(0)
     env.close()
 
-env.observation_low and env.observation_high are each variable's range
-(the observation space's bounds); info of a step names its command and
+env.action_space and env.observation_space are gymnasium's spaces
+(without gymnasium, stand-ins with n, low, high, shape and contains());
+env.observation_low and env.observation_high are each variable's range; info of a step names its command and
 outcome as a run file does, so that an episode replays in `vigil run
 --replay` (python/test_vigil_env.py states the Gymnasium contract).
 
@@ -38,6 +39,41 @@ except ImportError:  # pragma: no cover - without gymnasium
     _np = None
     _spaces = None
     _Base = object
+
+
+class _Discrete:
+    """gymnasium.spaces.Discrete's attributes, without gymnasium: the
+    actions 0 .. n-1."""
+
+    def __init__(self, n):
+        self.n, self.start, self.shape = n, 0, ()
+
+    def contains(self, x):
+        try:
+            return 0 <= operator.index(x) < self.n
+        except TypeError:
+            return False
+
+    def __repr__(self):
+        return f"Discrete({self.n})"
+
+
+class _Box:
+    """gymnasium.spaces.Box's attributes, without gymnasium: integer
+    vectors with each entry in its bounds (lists, not numpy arrays)."""
+
+    def __init__(self, low, high):
+        self.low, self.high, self.shape, self.dtype = list(low), list(high), (len(low),), "int64"
+
+    def contains(self, x):
+        try:
+            x = [operator.index(v) for v in x]
+        except TypeError:
+            return False
+        return len(x) == len(self.low) and all(lo <= v <= hi for v, lo, hi in zip(x, self.low, self.high))
+
+    def __repr__(self):
+        return f"Box({self.low}, {self.high}, {self.shape}, int64)"
 
 
 class VigilError(RuntimeError):
@@ -85,6 +121,9 @@ class VigilEnv(_Base):
                 shape=(len(self.vars),),
                 dtype=_np.int64,
             )
+        else:  # the same attributes and contains(), without gymnasium
+            self.action_space = _Discrete(len(self.labels))
+            self.observation_space = _Box(self.observation_low, self.observation_high)
 
     def _exited(self):
         """The error of a vigil env that has exited (a bad model or flag:
