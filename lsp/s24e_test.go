@@ -206,14 +206,28 @@ func sameAsCheck(t *testing.T, path, text string, got []diagnostic, what string)
 	t.Helper()
 	var want, have []string
 	for _, d := range checkDiags(t, path, text) {
-		p := Position{}
+		p, end := Position{}, ""
 		if d.Pos.Line >= 1 {
 			p = s24eToLSP(text, d.Pos.Line, d.Pos.Col)
+			if d.End > d.Pos.Col { // vigil check's end column (exclusive), in UTF-16
+				q := s24eToLSP(text, d.Pos.Line, d.End)
+				end = fmt.Sprintf("-%d:%d", q.Line, q.Character)
+			}
 		}
-		want = append(want, fmt.Sprintf("%d:%d %s %s", p.Line, p.Character, d.Code, d.Msg))
+		want = append(want, fmt.Sprintf("%d:%d%s %s %s", p.Line, p.Character, end, d.Code, d.Msg))
+	}
+	ends := map[string]bool{}
+	for _, w := range want {
+		ends[w] = true
 	}
 	for _, d := range got {
-		have = append(have, fmt.Sprintf("%d:%d %s %s", d.Range.Start.Line, d.Range.Start.Character, d.Code, d.Message))
+		h := fmt.Sprintf("%d:%d", d.Range.Start.Line, d.Range.Start.Character)
+		if withEnd := fmt.Sprintf("%s-%d:%d %s %s", h, d.Range.End.Line, d.Range.End.Character, d.Code, d.Message); ends[withEnd] {
+			h = withEnd
+		} else {
+			h += " " + d.Code + " " + d.Message
+		}
+		have = append(have, h)
 	}
 	sort.Strings(want)
 	sort.Strings(have)
@@ -323,6 +337,16 @@ func TestS24eIncrementalAgainstReference(t *testing.T) {
 				for _, r := range ranges {
 					if !validPos(text, r.Start) || !validPos(text, r.End) {
 						t.Fatalf("%s at %v of %q: range %v is not one of the text", method, p, text, r)
+					}
+				}
+				// locations in the imported file: of its text on disk
+				for _, loc := range otherLocations(ans["result"], uri) {
+					b, err := os.ReadFile(uriPath(loc.URI))
+					if err != nil {
+						t.Fatalf("%s at %v: a location in %s: %v", method, p, loc.URI, err)
+					}
+					if !validPos(string(b), loc.Range.Start) || !validPos(string(b), loc.Range.End) {
+						t.Fatalf("%s at %v: range %v is not one of %s", method, p, loc.Range, loc.URI)
 					}
 				}
 			}
@@ -558,4 +582,20 @@ func TestS24eSlowChecksCoalesce(t *testing.T) {
 	if !hovered {
 		t.Error("no answer to the hover")
 	}
+}
+
+// otherLocations are the locations of a result in documents other than uri.
+func otherLocations(v any, uri string) []location {
+	b, _ := json.Marshal(v)
+	var locs []location
+	if json.Unmarshal(b, &locs) != nil {
+		return nil
+	}
+	var out []location
+	for _, l := range locs {
+		if l.URI != "" && l.URI != uri {
+			out = append(out, l)
+		}
+	}
+	return out
 }
