@@ -341,7 +341,16 @@ print("gym-stub steps", n)
 """
 
 
+try:
+    import numpy  # noqa: F401  (gymnasium needs it; the stand-in does too)
+
+    _HAVE_NUMPY = True
+except ImportError:  # pragma: no cover
+    _HAVE_NUMPY = False
+
+
 class WithGymnasiumStub(unittest.TestCase):
+    @unittest.skipUnless(_HAVE_NUMPY, "numpy is not installed (gymnasium needs it)")
     def test_gymnasium_branch(self):
         d = tempfile.mkdtemp(prefix="vigil_gym_stub")
         self.addCleanup(shutil.rmtree, d, True)
