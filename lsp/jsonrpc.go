@@ -251,3 +251,15 @@ func validID(id json.RawMessage) bool {
 	}
 	return false
 }
+
+// more reports whether the next message has begun to arrive: its whole
+// header block is buffered already, so that reading it will not wait for
+// the client to decide to send something.
+func (rd *reader) more() bool {
+	n := rd.r.Buffered()
+	if n == 0 {
+		return false
+	}
+	b, _ := rd.r.Peek(n)
+	return bytes.Contains(b, []byte("\r\n\r\n")) || bytes.Contains(b, []byte("\n\n"))
+}

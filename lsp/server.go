@@ -22,12 +22,21 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sort"
 	"strings"
+	"time"
 
 	"vigil/internal/inputfile"
 	"vigil/lang"
+	// Network and ensemble policies, so that their files are checked as
+	// vigil check checks them (policyFileDiags) by any program serving
+	// LSP, not only by the vigil binary.
+	_ "vigil/nn"
+	"vigil/symbolic"
+	_ "vigil/trees"
 )
 
 // Options configure a server.
@@ -49,7 +58,11 @@ var ErrNoShutdown = errors.New("lsp: the client ended the session without a shut
 func Serve(r io.Reader, w io.Writer, opts Options) error {
 	s := newServer(w, opts)
 	rd := &reader{r: bufio.NewReaderSize(r, 1<<16)}
+	s.more = rd.more
 	for {
+		if !rd.more() {
+			s.checkDeferred() // before waiting for the client
+		}
 		body, err := rd.read()
 		var fe errFraming
 		switch {
@@ -80,7 +93,21 @@ type server struct {
 	docs        map[string]*document // by URI
 	initialized bool
 	shutdown    bool
+	// policyDiags caches the diagnostics of each network or ensemble
+	// declaration (see policyFileDiags).
+	policyDiags map[string]lang.Diagnostics
+	// more reports whether another message is arriving (nil: never).
+	more func() bool
 }
+
+// slowCheck is how long a document's check must have taken for a
+// change followed at once by another message to wait: the changes are
+// then checked together, once the messages stop or a message other than
+// a change comes. A file that takes seconds to check (a model whose
+// lowering is large) made every keystroke queue another check of
+// seconds: typing ten characters kept the server busy for a minute,
+// answering nothing, and published diagnostics of texts long gone.
+var slowCheck = 300 * time.Millisecond
 
 type logMessageParams struct {
 	Type    int    `json:"type"` // 1 error, 2 warning, 3 info
@@ -104,10 +131,14 @@ type document struct {
 	// a syntax error is being typed, navigation uses it.
 	good     *lang.Analysis
 	goodText *text
+	// took is how long the latest check took; deferred holds the text of
+	// a change not checked yet (see slowCheck), until checkDeferred.
+	took     time.Duration
+	deferred *string
 }
 
 func newServer(w io.Writer, opts Options) *server {
-	return &server{out: &writer{w: w}, opts: opts, docs: map[string]*document{}}
+	return &server{out: &writer{w: w}, opts: opts, docs: map[string]*document{}, policyDiags: map[string]lang.Diagnostics{}}
 }
 
 // handle processes one message body; it reports whether the session
@@ -128,6 +159,9 @@ func (s *server) handle(body []byte) (exit bool) {
 	isRequest := len(m.ID) > 0
 	if m.Method == "exit" {
 		return true
+	}
+	if m.Method != "textDocument/didChange" {
+		s.checkDeferred() // every other message sees checked texts
 	}
 	result, rerr := s.dispatch(m, isRequest)
 	if !isRequest {
@@ -185,7 +219,7 @@ func init() {
 		"textDocument/didOpen":        (*server).didOpen,
 		"textDocument/didChange":      (*server).didChange,
 		"textDocument/didClose":       (*server).didClose,
-		"textDocument/didSave":        nop,
+		"textDocument/didSave":        (*server).didSave,
 		"textDocument/formatting":     (*server).formatting,
 		"textDocument/hover":          (*server).hover,
 		"textDocument/definition":     (*server).definition,
@@ -259,6 +293,7 @@ type codeActionOptions struct {
 type textDocumentSync struct {
 	OpenClose bool `json:"openClose"`
 	Change    int  `json:"change"` // 1: full text
+	Save      bool `json:"save"`   // send didSave (didSave re-checks the open documents)
 }
 
 type completionOptions struct {
@@ -273,7 +308,7 @@ func (s *server) initialize(json.RawMessage) (any, *respError) {
 	return initializeResult{
 		Capabilities: serverCapabilities{
 			PositionEncoding:           "utf-16",
-			TextDocumentSync:           textDocumentSync{OpenClose: true, Change: 1},
+			TextDocumentSync:           textDocumentSync{OpenClose: true, Change: 1, Save: true},
 			HoverProvider:              true,
 			DefinitionProvider:         true,
 			ReferencesProvider:         true,
@@ -344,6 +379,9 @@ func (s *server) didChange(params json.RawMessage) (any, *respError) {
 		return nil, &respError{codeInvalidParams, "didChange for a document that is not open: " + p.TextDocument.URI}
 	}
 	src, lost := d.text.src, d.lost
+	if d.deferred != nil {
+		src = *d.deferred // a change not checked yet
+	}
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
 			src, lost = ch.Text, ""
@@ -359,6 +397,7 @@ func (s *server) didChange(params json.RawMessage) (any, *respError) {
 	}
 	d.version = p.TextDocument.Version
 	if lost != "" {
+		d.deferred = nil
 		if d.lost == "" {
 			s.notify("window/showMessage", logMessageParams{Type: 1, Message: fmt.Sprintf("vigil lost track of %s: %s. Close and reopen it.", d.path, lost)})
 		}
@@ -368,8 +407,31 @@ func (s *server) didChange(params json.RawMessage) (any, *respError) {
 		return nil, nil
 	}
 	d.lost = ""
+	if d.took >= slowCheck && s.more != nil && s.more() {
+		d.deferred = &src
+		return nil, nil
+	}
+	d.deferred = nil
 	s.update(d, src)
 	return nil, nil
+}
+
+// checkDeferred checks the documents whose changes wait (in the order of
+// their URIs) and publishes their diagnostics.
+func (s *server) checkDeferred() {
+	var uris []string
+	for uri, d := range s.docs {
+		if d.deferred != nil {
+			uris = append(uris, uri)
+		}
+	}
+	sort.Strings(uris)
+	for _, uri := range uris {
+		d := s.docs[uri]
+		src := *d.deferred
+		d.deferred = nil
+		s.update(d, src)
+	}
 }
 
 // maxChangeWork bounds the bytes a didChange may make the server copy
@@ -403,6 +465,32 @@ func applyChange(src string, r Range, repl string) (string, error) {
 	return src[:a] + repl + src[b:], nil
 }
 
+// didSave re-checks every open document: a document is checked with the
+// files it imports (and its network files) as they are on disk, and a
+// save may have changed one. Without it, a.spec kept showing the error of
+// an imported b.spec fixed and saved since, until a.spec itself changed,
+// while vigil check a.spec passed.
+func (s *server) didSave(params json.RawMessage) (any, *respError) {
+	var p struct {
+		TextDocument textDocumentIdentifier `json:"textDocument"`
+	}
+	if e := decode(params, &p); e != nil {
+		return nil, e
+	}
+	uris := make([]string, 0, len(s.docs))
+	for uri, d := range s.docs {
+		if d.lost == "" {
+			uris = append(uris, uri)
+		}
+	}
+	sort.Strings(uris)
+	for _, uri := range uris {
+		d := s.docs[uri]
+		s.update(d, d.text.src)
+	}
+	return nil, nil
+}
+
 func (s *server) didClose(params json.RawMessage) (any, *respError) {
 	var p struct {
 		TextDocument textDocumentIdentifier `json:"textDocument"`
@@ -420,8 +508,19 @@ func (s *server) didClose(params json.RawMessage) (any, *respError) {
 // update re-checks a document with new text and publishes its
 // diagnostics.
 func (s *server) update(d *document, src string) {
+	start := time.Now()
+	defer func() { d.took = time.Since(start) }()
 	d.text = newText(src)
-	d.an = lang.Analyze(d.path, []byte(src), lang.Options{Defines: s.opts.Defines})
+	// The diagnostics vigil check gives the same text: the overflow
+	// warnings (W0306) and the errors of network and ensemble files that
+	// do not load or fit (E0509) too; without them the editor showed a
+	// file clean that vigil check refused.
+	d.an = lang.Analyze(d.path, []byte(src), lang.Options{Defines: s.opts.Defines, OverflowWarnings: true})
+	if d.an.Model != nil {
+		if pd := s.policyFileDiags(d.an.Model); pd.HasErrors() {
+			d.an.Diags = append(d.an.Diags, pd...)
+		}
+	}
 	if d.an.File != nil {
 		d.good, d.goodText = d.an, d.text
 	}
@@ -493,4 +592,45 @@ func (s *server) viewOf(path string) (view, bool) {
 		return view{}, false
 	}
 	return view{t: newText(string(b))}, true
+}
+
+// policyFileDiags is lang.PolicyFileDiagnostics, as vigil check runs it,
+// one declaration at a time and remembered: loading a network on every
+// keystroke would make typing wait for it. A declaration is loaded again
+// when it, the model's variables or labels, or its files (size or
+// modification time) change.
+func (s *server) policyFileDiags(m *symbolic.Model) lang.Diagnostics {
+	var out lang.Diagnostics
+	vars := fmt.Sprint(m.Vars, m.Labels)
+	for _, d := range m.Policies {
+		if d.Kind == symbolic.KindRules || d.Kind == symbolic.KindTable {
+			continue // checked by the checker
+		}
+		key := fmt.Sprintf("%v|%s|%s|%s", *d, vars, fileStamp(d.File), fileStamp(d.Interface))
+		pd, ok := s.policyDiags[key]
+		if !ok {
+			one := *m
+			one.Policies = []*symbolic.PolicyDecl{d}
+			pd = lang.PolicyFileDiagnostics(&one)
+			if len(s.policyDiags) >= 256 {
+				clear(s.policyDiags)
+			}
+			s.policyDiags[key] = pd
+		}
+		out = append(out, pd...)
+	}
+	return out
+}
+
+// fileStamp identifies a version of a file: its size and modification
+// time ("" for no file, the error for one that cannot be read).
+func fileStamp(path string) string {
+	if path == "" {
+		return ""
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
 }

@@ -229,9 +229,16 @@ func (t *text) offset(p Position) int {
 	return t.lsp.chOffset(p.Line, p.Character)
 }
 
-// position is the LSP position of a byte offset.
+// position is the LSP position of a byte offset; an offset inside a line
+// break (between the \r and the \n of a \r\n) is its line's end. Such
+// an offset comes from another text, mapped through what the two share
+// (nav.go): after a lone \r, which vigil reads as a space and so a column,
+// where the client's text has a \r\n; converted as it was, it gave the
+// character one past the line's end (the \r counted), no position of the
+// client's text.
 func (t *text) position(off int) Position {
 	i, m := t.lsp.at(off)
+	off = min(off, t.lsp.ends[i])
 	ch := m.ch
 	for _, r := range t.src[t.lsp.starts[i]+m.off : max(off, t.lsp.starts[i]+m.off)] {
 		ch += utf16Len(r)

@@ -11,11 +11,18 @@ without it, it has the same methods:
     obs, reward, terminated, truncated, info = env.step(0)
     env.close()
 
+env.action_space and env.observation_space are gymnasium's spaces
+(without gymnasium, stand-ins with n, low, high, shape and contains());
+env.observation_low and env.observation_high are each variable's range; info of a step names its command and
+outcome as a run file does, so that an episode replays in `vigil run
+--replay` (python/test_vigil_env.py states the Gymnasium contract).
+
 Run `python3 python/vigil_env.py MODEL [-D N=V ...]` for a random-agent
 demonstration and the steps per second through the pipe.
 """
 
 import json
+import operator
 import random
 import subprocess
 import sys
@@ -23,13 +30,50 @@ import time
 
 try:  # optional
     import gymnasium as _gym
+    import numpy as _np
     from gymnasium import spaces as _spaces
 
     _Base = _gym.Env
 except ImportError:  # pragma: no cover - without gymnasium
     _gym = None
+    _np = None
     _spaces = None
     _Base = object
+
+
+class _Discrete:
+    """gymnasium.spaces.Discrete's attributes, without gymnasium: the
+    actions 0 .. n-1."""
+
+    def __init__(self, n):
+        self.n, self.start, self.shape = n, 0, ()
+
+    def contains(self, x):
+        try:
+            return 0 <= operator.index(x) < self.n
+        except TypeError:
+            return False
+
+    def __repr__(self):
+        return f"Discrete({self.n})"
+
+
+class _Box:
+    """gymnasium.spaces.Box's attributes, without gymnasium: integer
+    vectors with each entry in its bounds (lists, not numpy arrays)."""
+
+    def __init__(self, low, high):
+        self.low, self.high, self.shape, self.dtype = list(low), list(high), (len(low),), "int64"
+
+    def contains(self, x):
+        try:
+            x = [operator.index(v) for v in x]
+        except TypeError:
+            return False
+        return len(x) == len(self.low) and all(lo <= v <= hi for v, lo, hi in zip(x, self.low, self.high))
+
+    def __repr__(self):
+        return f"Box({self.low}, {self.high}, {self.shape}, int64)"
 
 
 class VigilError(RuntimeError):
@@ -53,6 +97,7 @@ class VigilEnv(_Base):
             bufsize=1,
         )
         self._mask = None
+        self._closed = False
         self.labels = None
         self.vars = None
         try:
@@ -64,11 +109,21 @@ class VigilEnv(_Base):
             raise
         self.labels, self.vars = first["labels"], first["vars"]
         self._mask = first["mask"]
+        # The bounds of each observation entry: its variable's range (vigil
+        # before session 24 did not send them; every range fits int64).
+        self.observation_low = first.get("low", [-(2**63) + 1] * len(self.vars))
+        self.observation_high = first.get("high", [2**63 - 2] * len(self.vars))
         if _spaces is not None:
             self.action_space = _spaces.Discrete(len(self.labels))
             self.observation_space = _spaces.Box(
-                low=-(2**31), high=2**31 - 1, shape=(len(self.vars),), dtype="int64"
+                low=_np.array(self.observation_low, dtype=_np.int64),
+                high=_np.array(self.observation_high, dtype=_np.int64),
+                shape=(len(self.vars),),
+                dtype=_np.int64,
             )
+        else:  # the same attributes and contains(), without gymnasium
+            self.action_space = _Discrete(len(self.labels))
+            self.observation_space = _Box(self.observation_low, self.observation_high)
 
     def _exited(self):
         """The error of a vigil env that has exited (a bad model or flag:
@@ -79,7 +134,14 @@ class VigilEnv(_Base):
             return VigilError("vigil env closed the pipe")
         return VigilError(f"vigil env exited with status {code} before answering (its message is on stderr)")
 
+    def _obs(self, obs):
+        """An observation as the observation space holds it (a numpy
+        array with gymnasium, else a list of ints)."""
+        return _np.array(obs, dtype=_np.int64) if _np is not None else obs
+
     def _call(self, request):
+        if self._closed:
+            raise VigilError("the environment is closed")
         if self._proc.poll() is not None:
             raise self._exited()
         try:
@@ -100,24 +162,34 @@ class VigilEnv(_Base):
         A start state may be terminal already: then info["unsafe"],
         info["goal"] or info["deadlock"] is true, the mask is all 0 and the
         episode is over (step is an error; reset again)."""
+        if _gym is not None:
+            super().reset(seed=seed)
         request = {"op": "reset"}
         if seed is not None:
-            request["seed"] = int(seed)
+            seed = operator.index(seed)  # an int (numpy's too), not 1.5
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed {seed}: give an integer in 0 .. 2**64 - 1")
+            request["seed"] = seed
         if options and "state" in options:
             request["state"] = options["state"]
         reply = self._call(request)
         self._mask = reply["mask"]
-        return reply["obs"], reply["info"]
+        return self._obs(reply["obs"]), reply["info"]
 
     def step(self, action):
-        reply = self._call({"op": "step", "action": int(action)})
+        """One step of label `action` (an int, numpy's too; 1.5 or "1" is a
+        TypeError, not label 1). An action out of range or not applicable,
+        a step before reset or after the episode ended, raises VigilError
+        and leaves the state as it was."""
+        reply = self._call({"op": "step", "action": operator.index(action)})
         self._mask = reply["mask"]
-        return reply["obs"], reply["reward"], reply["terminated"], reply["truncated"], reply["info"]
+        # JSON writes the reward -1.0 as -1: a float whatever it reads
+        return self._obs(reply["obs"]), float(reply["reward"]), reply["terminated"], reply["truncated"], reply["info"]
 
     def step_many(self, actions):
         """Several steps in one round trip; stops where the episode ends or
         an action is not applicable (that step is an error dict)."""
-        reply = self._call({"op": "step_many", "actions": [int(a) for a in actions]})
+        reply = self._call({"op": "step_many", "actions": [operator.index(a) for a in actions]})
         steps = reply["steps"] or []  # vigil before session 22 sent null for []
         for s in steps:
             if "mask" in s:
@@ -129,11 +201,16 @@ class VigilEnv(_Base):
         return list(self._mask)
 
     def close(self):
+        """Ends vigil env; closing again does nothing, and any other call
+        after it raises VigilError."""
+        if self._closed:
+            return
         if self._proc.poll() is None:
             try:
                 self._call({"op": "close"})
             except VigilError:
                 pass
+        self._closed = True
         self._stop()
 
     def _stop(self):

@@ -17,6 +17,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 
 	"vigil/prob"
@@ -65,6 +66,7 @@ type Env struct {
 	steps   int
 	ws      []float64
 	cmds    []int32
+	src     []uint64 // the state packed, for Successors
 	lo, hi  []int
 	boxOK   bool
 	sampler *explicit.StartSampler
@@ -104,6 +106,15 @@ func (e *Env) Vars() []string {
 	return out
 }
 
+// Bounds returns the least and greatest value of each observation entry:
+// the variables' ranges (0 and 1 for a Boolean).
+func (e *Env) Bounds() (low, high []int) {
+	for _, v := range e.g.M.Vars {
+		low, high = append(low, v.Lo), append(high, v.Hi)
+	}
+	return low, high
+}
+
 // Observation is what a reset or a step returns.
 type Observation struct {
 	Obs        []int   `json:"obs"`
@@ -120,6 +131,14 @@ type Info struct {
 	Goal     bool `json:"goal"`
 	Deadlock bool `json:"deadlock"`
 	Steps    int  `json:"steps"`
+	// A step's command and outcome, as a run file names them
+	// (explicit.Run: the command's position with the file's base name,
+	// its index in the model, the outcome's index), so that an episode
+	// can be written as a run file and checked by vigil run --replay.
+	// Absent from a reset's answer.
+	Command      string `json:"command,omitempty"`
+	CommandIndex *int   `json:"command_index,omitempty"`
+	Outcome      *int   `json:"outcome,omitempty"`
 }
 
 // Reset starts an episode: in state s when s is not nil, else in a start
@@ -245,6 +264,18 @@ func (e *Env) Step(a int) (Observation, error) {
 		}
 		return Observation{}, fmt.Errorf("rlenv: action %d (%s) is not applicable in state %s; applicable: %s", a, m.Labels[a].Name, m.FormatState(e.s), strings.Join(app, ", "))
 	}
+	// Taking the label is a range error in s when any outcome of any of
+	// its applicable commands leaves a range (or has a probability that
+	// is not one), as vigil run and bfs report it whatever outcome they
+	// would take: checking the sampled outcome alone went on, half the
+	// time, from a state where bfs and vigil run stop with the error.
+	if len(e.src) != e.g.L.W {
+		e.src = make([]uint64, e.g.L.W)
+	}
+	e.g.L.Pack(e.s, e.src)
+	if err := e.g.Successors(e.src, e.s, symbolic.LabelID(a), &e.x); err != nil {
+		return Observation{}, err
+	}
 	ci := int(e.cmds[e.rng.IntN(len(e.cmds))])
 	ws, err := e.w.At(ci, e.s, e.ws[:0])
 	if err != nil {
@@ -292,6 +323,11 @@ func (e *Env) Step(a int) (Observation, error) {
 		return Observation{}, fmt.Errorf("rlenv: the reward of action %d (%s) in state %s, the step reward %g times the cost %s (%s), is beyond the float64 range: give a smaller --step-reward", a, m.Labels[a].Name, m.FormatState(old), e.opt.StepReward, cost, m.Commands[ci].Pos)
 	}
 	o.Reward = step
+	pos := m.Commands[ci].Pos
+	if pos.File = filepath.Base(pos.File); pos.File == "." {
+		pos.File = ""
+	}
+	o.Info.Command, o.Info.CommandIndex, o.Info.Outcome = pos.String(), &ci, &oi
 	e.over = o.Terminated || o.Truncated
 	return o, nil
 }

@@ -16,7 +16,8 @@ import (
 
 // Request is one line of the protocol:
 //
-//	{"op": "reset", "seed": 7}                  a start state drawn uniformly (seed optional)
+//	{"op": "reset", "seed": 7}                  a start state drawn uniformly (seed optional);
+//	                                            its answer has labels, vars, and low and high (each variable's range)
 //	{"op": "reset", "state": {"x": 1, "b": true}} a given state
 //	{"op": "step", "action": 2}                 one step
 //	{"op": "step_many", "actions": [2, 0, 1]}   steps in a row, until the episode ends
@@ -35,6 +36,12 @@ type resetReply struct {
 	Observation
 	Labels []string `json:"labels"`
 	Vars   []string `json:"vars"`
+	// Low and High are the bounds of each observation entry, the
+	// variables' ranges (an observation space declared without them, as
+	// python/vigil_env.py declared -2^31 .. 2^31-1, did not hold the
+	// values of a variable of a wider range).
+	Low  []int `json:"low"`
+	High []int `json:"high"`
 }
 
 // errorReply is the answer to a request that failed; the session goes on.
@@ -135,7 +142,8 @@ func (e *Env) handle(line string, n int) (reply any, closing bool) {
 		if err != nil {
 			return fail(err)
 		}
-		return resetReply{Observation: o, Labels: e.Labels(), Vars: e.Vars()}, false
+		lo, hi := e.Bounds()
+		return resetReply{Observation: o, Labels: e.Labels(), Vars: e.Vars(), Low: lo, High: hi}, false
 	case "step":
 		if req.Action == nil {
 			return fail(fmt.Errorf("rlenv: a step needs \"action\": a label index"))

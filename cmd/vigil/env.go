@@ -18,8 +18,9 @@ func init() {
 		Summary: "serve the model as a reinforcement-learning environment: JSON lines on stdin and stdout (python/vigil_env.py wraps it)",
 		Usage:   "vigil env [flags] FILE",
 		Help: "Requests, one JSON object per line; one answer per line:\n" +
-			"  {\"op\": \"reset\", \"seed\": 7}          -> {\"obs\", \"mask\", \"labels\", \"vars\", ...}: a start state drawn\n" +
-			"                                       uniformly (rejection sampling in the start condition's box)\n" +
+			"  {\"op\": \"reset\", \"seed\": 7}          -> {\"obs\", \"mask\", \"labels\", \"vars\", \"low\", \"high\", ...}: a start\n" +
+			"                                       state drawn uniformly (rejection sampling in the start condition's box);\n" +
+			"                                       low and high are each variable's range\n" +
 			"  {\"op\": \"reset\", \"state\": {\"x\": 1}}  -> the same, in the given state\n" +
 			"                                       (every variable; Booleans true/false, enum values by name or number)\n" +
 			"  {\"op\": \"step\", \"action\": K}         -> {\"obs\", \"mask\", \"reward\", \"terminated\", \"truncated\",\n" +
@@ -28,7 +29,9 @@ func init() {
 			"  {\"op\": \"close\"}                     -> {\"closed\": true}, and vigil env exits\n" +
 			"obs is the variable values in declaration order (Booleans 0/1); mask[K] is 1 where label K is\n" +
 			"applicable. A step takes one applicable command of the label uniformly and samples its outcome\n" +
-			"by the weights. An episode ends (terminated) at unsafe, goal and deadlock states, or is\n" +
+			"by the weights; where an outcome of an applicable command of the label leaves its range (a range\n" +
+			"error, as vigil run and verify report it), the step is that error and the state stays.\n" +
+			"An episode ends (terminated) at unsafe, goal and deadlock states, or is\n" +
 			"truncated after --max-steps. The reward is --step-reward per step (times the command's cost,\n" +
 			"1 unless the model gives costs), plus --goal-reward at the goal, minus --unsafe-penalty at an\n" +
 			"unsafe state. A reset into an unsafe, goal or deadlock state answers terminated: the episode\n" +

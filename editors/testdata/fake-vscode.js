@@ -21,7 +21,7 @@ class WorkspaceEdit {
   replace(uri, range, newText) { this.edits.push({ uri: uri.toString(), range, newText }); }
 }
 const Uri = { parse: (s) => ({ s, toString: () => s }) };
-const listeners = { open: [], change: [], close: [] };
+const listeners = { open: [], change: [], close: [], save: [] };
 const providers = {};
 const diagnostics = new Map();
 const config = { path: process.env.VIGIL, defines: [] };
@@ -43,6 +43,7 @@ module.exports = {
     onDidOpenTextDocument: (f) => listeners.open.push(f),
     onDidChangeTextDocument: (f) => listeners.change.push(f),
     onDidCloseTextDocument: (f) => listeners.close.push(f),
+    onDidSaveTextDocument: (f) => listeners.save.push(f),
   },
   languages: {
     createDiagnosticCollection: () => ({ set: (uri, ds) => diagnostics.set(uri.toString(), ds), dispose() {} }),

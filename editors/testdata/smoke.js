@@ -42,6 +42,8 @@ async function waitDiags(pred) {
   const fixed = doc(good.replace('const N = 3', 'const   N=3'), 2);
   listeners.change.forEach((f) => f({ document: fixed }));
   await waitDiags((d) => d.length === 0);
+  listeners.save.forEach((f) => f(fixed)); // the server checks the open documents again
+  await waitDiags((d) => d.length === 0);
   out.fixed = true;
   const pos = new fake.Position(1, 14); // the N in x's range
   const hover = await providers.hover.provideHover(fixed, pos);

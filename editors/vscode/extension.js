@@ -166,6 +166,11 @@ function activate(context) {
     vscode.workspace.onDidCloseTextDocument((doc) => {
       if (isSpec(doc)) ready.then(() => c.notify('textDocument/didClose', docParams(doc)));
     }),
+    // a saved file may be imported by another open one: the server
+    // checks them again
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (isSpec(doc)) ready.then(() => c.notify('textDocument/didSave', docParams(doc)));
+    }),
   );
 
   const selector = { language: LANG };
