@@ -96,7 +96,7 @@ func runTest(e *cli.Env, args []string) int {
 	fs.IntVar(&p.BExpansion, "bexpansion", 200, "goal mode: policy steps per walk step (B_expansion)")
 	fs.IntVar(&p.MaxSteps, "steps", 1_000_000, "goal mode: total successor and policy steps of fuzzing (a reproducible budget)")
 	fs.IntVar(&goal.Depth, "depth", 2, "goal mode: lookahead oracle depth")
-	outcomes := fs.String("outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome may happen; bugs: fails to reach the goal with probability 1)")
+	outcomes := fs.String("outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome of positive probability may happen, one of weight 0 never; bugs: fails to reach the goal with probability 1)")
 	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
 		return cli.ExitUsage
