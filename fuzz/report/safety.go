@@ -57,7 +57,7 @@ func SafetyHTML(w io.Writer, t *Safety) error {
 	fmt.Fprintf(&b, "<tr><th>oracles</th><td>%s</td></tr><tr><th>radius</th><td>%s</td></tr>", esc(strings.Join(t.Oracles, ", ")), esc(t.Radius.String()))
 	fmt.Fprintf(&b, "<tr><th>runs</th><td>%d</td></tr><tr><th>unsafe runs</th><td id=\"unsafe-count\">%d</td></tr><tr><th>distinct unsafe runs</th><td>%d</td></tr>", res.Runs, res.Unsafe(), len(res.Cases))
 	fmt.Fprintf(&b, "<tr><th>bugs</th><td id=\"bug-count\">%d</td></tr><tr><th>faults</th><td id=\"fault-count\">%d</td></tr>", len(sum.Bugs), len(sum.Faults))
-	fmt.Fprintf(&b, "<tr><th>time</th><td>fuzz %s, confirm %s, faults %s, total %s</td></tr>", res.Fuzz.Round(time.Millisecond), res.Confirm.Round(time.Millisecond), res.Faults.Round(time.Millisecond), elapsed.Round(time.Millisecond))
+	fmt.Fprintf(&b, "<tr><th>time</th><td id=\"time\">%s</td></tr>", esc(safetyTime(res, elapsed)))
 	if why != "" {
 		fmt.Fprintf(&b, "<tr><th>stopped</th><td>%s</td></tr>", esc(why))
 	}
