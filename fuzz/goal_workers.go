@@ -48,6 +48,7 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 	errs := make([]error, k)
 	var mu sync.Mutex
 	ndone, nbugs := 0, 0
+	clock := &phaseClock{}
 	var wg sync.WaitGroup
 	for w := 0; w < k; w++ {
 		o := popt
@@ -65,7 +66,11 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 			if ctx.Err() != nil {
 				return nil
 			}
+			clock.leave(phaseFuzz)
+			clock.enter(phaseConfirm)
 			c, err := tasks[w].confirmOne(p, i, oopt, began)
+			clock.leave(phaseConfirm)
+			clock.enter(phaseFuzz)
 			if errors.Is(err, errOracleStopped) {
 				// not checked: its value stays unknown, its time counts
 				results[w][i] = goalStateResult{elapsed: c.elapsed, stopped: true}
@@ -93,7 +98,9 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 				pools[w] = &Pool{}
 				return
 			}
+			clock.enter(phaseFuzz)
 			pools[w], errs[w] = tasks[w].Fuzz(ctx, o)
+			clock.leave(phaseFuzz)
 		}(w, o)
 	}
 	wg.Wait()
@@ -107,6 +114,7 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 	for _, p := range pools {
 		pool.Work += p.Elapsed
 	}
+	pool.Fuzzing, res.Confirming = clock.wall[phaseFuzz], clock.wall[phaseConfirm]
 	return pool, res, nil
 }
 

@@ -112,7 +112,10 @@ type GoalResult struct {
 	// states not checked); Checked counts the states the oracles ran on.
 	Values  []GoalValue
 	Checked int
-	Elapsed map[string]time.Duration // per oracle, and "policy" for evaluating the policy on the pool states
+	Elapsed map[string]time.Duration // per oracle, and "policy" for evaluating the policy on the pool states (summed over GoalTest's workers)
+	// Confirming is the wall-clock time in which some worker of GoalTest
+	// confirmed a state.
+	Confirming time.Duration
 }
 
 // Confirm runs the oracles on every pool state and returns the confirmed

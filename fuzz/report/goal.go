@@ -20,14 +20,19 @@ import (
 
 // Goal is a goal-reaching test to report: its setup and what it found.
 type Goal struct {
-	Task                  *fuzz.GoalTask // the model, property, policy (and fairness) tested
-	Outcomes              string         // adversarial or fair
-	Seed                  uint64
-	Biases                []string
-	Pool                  *fuzz.Pool
-	Result                *fuzz.GoalResult
-	FuzzTime, ConfirmTime time.Duration
-	Complete              bool // every pool state checked
+	Task     *fuzz.GoalTask // the model, property, policy (and fairness) tested
+	Outcomes string         // adversarial or fair
+	Seed     uint64
+	Biases   []string
+	Pool     *fuzz.Pool
+	Result   *fuzz.GoalResult
+	// FuzzTime and ConfirmTime are wall-clock time in which some worker
+	// fuzzed or confirmed (with several workers they overlap), Elapsed
+	// the whole test's; FuzzWork and ConfirmWork sum the workers' time.
+	FuzzTime, ConfirmTime, Elapsed time.Duration
+	FuzzWork, ConfirmWork          time.Duration
+	Workers                        int
+	Complete                       bool // every pool state checked
 	// The text and JSON reports only (GoalHTML does not show them):
 	Oracles []string // the oracles that ran
 	Stopped string   // why an incomplete test ended
@@ -46,7 +51,7 @@ func GoalHTML(w io.Writer, t *Goal) error {
 	fmt.Fprintf(&b, "<h1>Goal-reaching test of policy %s on %s</h1>", esc(task.PolicyName), esc(m.Name))
 	fmt.Fprintf(&b, "<table><tr><th>property</th><td>%s</td></tr><tr><th>outcomes</th><td>%s</td></tr><tr><th>seed</th><td>%d</td></tr>", esc(task.Prop.Name), esc(t.Outcomes), t.Seed)
 	fmt.Fprintf(&b, "<tr><th>biases</th><td>%s</td></tr><tr><th>pool</th><td>%d states (%s)</td></tr>", esc(orNone(strings.Join(t.Biases, ", "))), len(pool.Entries), esc(pool.Stop))
-	fmt.Fprintf(&b, "<tr><th>bugs</th><td id=\"bug-count\">%d</td></tr><tr><th>time</th><td>fuzz %s, confirm %s</td></tr>", len(res.Bugs), fuzzTime.Round(time.Millisecond), confirmTime.Round(time.Millisecond))
+	fmt.Fprintf(&b, "<tr><th>bugs</th><td id=\"bug-count\">%d</td></tr><tr><th>time</th><td id=\"time\">%s</td></tr>", len(res.Bugs), esc(t.timeLine()))
 	if !complete {
 		b.WriteString("<tr><th>stopped</th><td>before every pool state was checked</td></tr>")
 	}
@@ -55,7 +60,10 @@ func GoalHTML(w io.Writer, t *Goal) error {
 	// Bugs over time: a step plot of the cumulative count against the
 	// time since testing began (bugs are confirmed while fuzzing goes on).
 	b.WriteString("<h2>Bugs over time</h2>")
-	total := (fuzzTime + confirmTime).Seconds()
+	total := t.Elapsed.Seconds()
+	if t.Elapsed == 0 {
+		total = (fuzzTime + confirmTime).Seconds()
+	}
 	if total <= 0 {
 		total = 1e-3
 	}
