@@ -8,6 +8,7 @@ package main
 // report.Outcome, recorded, drawn and printed the same way.
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -170,15 +171,17 @@ func runTest(e *cli.Env, args []string) int {
 	// An output that cannot be written does not cost the report: it is
 	// printed all the same, then the error (exit 1). The report of a long
 	// test that found bugs was lost to a mistyped --html directory.
+	// Nor does one output cost the other: a --record that failed skipped
+	// the --html page.
 	var outErr error
 	if *record != "" {
 		if err := rep.Record(*record); err != nil {
 			outErr = fmt.Errorf("--record: %w", err)
 		}
 	}
-	if *html != "" && outErr == nil {
+	if *html != "" {
 		if err := writeFile(*html, rep.HTML); err != nil {
-			outErr = fmt.Errorf("--html: %w", err)
+			outErr = errors.Join(outErr, fmt.Errorf("--html: %w", err))
 		}
 	}
 	code := map[string]int{"bugs": cli.ExitUnsafe, "unknown": cli.ExitUnknown}[rep.Verdict()]
