@@ -297,7 +297,12 @@ func mergeSafety(outs []safetyWorker, opt SafetyOptions, began time.Time) (*Safe
 		last = made * k
 		res.Complete = false
 	}
-	seen := map[string]bool{}
+	// An unsafe run equal to an earlier one is a duplicate; the earlier
+	// one keeps its place but takes the duplicate's analysis when only
+	// the duplicate's was finished (an interrupt stopped one worker's
+	// analysis of a run another worker had analysed: its bugs were lost
+	// and the run reported not analysed).
+	seen := map[string]int{} // run key: index in res.Cases
 	for i := 0; i < last; i++ {
 		o := &outs[i%k]
 		j := i / k
@@ -313,19 +318,28 @@ func mergeSafety(outs []safetyWorker, opt SafetyOptions, began time.Time) (*Safe
 			continue
 		}
 		key := runKey(r.Steps)
-		if seen[key] {
+		if ci, ok := seen[key]; ok {
 			res.Duplicates++
+			if c := o.cases[i]; c != nil && c.Analysed && !res.Cases[ci].Analysed {
+				// the same states and labels: the same analysis, of the
+				// run found first
+				a := *c
+				a.Run = res.Cases[ci].Run
+				res.Cases[ci] = &a
+			}
 			continue
 		}
-		seen[key] = true
+		seen[key] = len(res.Cases)
 		c := o.cases[i]
 		if c == nil {
 			c = &SafetyCase{Run: r}
 		}
+		res.Cases = append(res.Cases, c)
+	}
+	for _, c := range res.Cases {
 		if !c.Analysed && !opt.NoCheck {
 			res.Complete = false
 		}
-		res.Cases = append(res.Cases, c)
 	}
 	return res, nil
 }
