@@ -48,8 +48,10 @@ text, "stuck_why" in --json, and in the HTML page and --record's run files).
 The mode defaults to goal when the property has a goal and its unsafe
 condition is false (nothing can go wrong but missing the goal), and to
 safety otherwise. Exit codes: 3 bugs found, 0 none, 4 stopped (by --budget,
---timeout, Ctrl-C or SIGTERM, within a second) before any; the bugs found
-before a stop are kept.
+--timeout, Ctrl-C or SIGTERM, within a second) before any, or, in goal mode,
+none found while some pool states were undecided (the policy's runs from
+them visit more states than its evaluation may); the bugs found before a
+stop are kept.
 
 Start states are drawn without enumerating them: uniformly when the start
 condition is small enough to enumerate, or splits into independent groups of

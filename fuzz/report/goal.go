@@ -55,6 +55,9 @@ func GoalHTML(w io.Writer, t *Goal) error {
 	if !complete {
 		b.WriteString("<tr><th>stopped</th><td>before every pool state was checked</td></tr>")
 	}
+	if n := len(res.Undecided); n > 0 {
+		fmt.Fprintf(&b, "<tr><th>undecided</th><td id=\"undecided\">%s</td></tr>", esc(undecidedPhrase(n, len(pool.Entries))))
+	}
 	b.WriteString("</table>")
 
 	// Bugs over time: a step plot of the cumulative count against the
