@@ -146,6 +146,9 @@ func runTest(e *cli.Env, args []string) int {
 		if goal.Oracles = cli.SplitList(*oracles); !goalFlagsOK(e, goal, *outcomes) {
 			return cli.ExitUsage
 		}
+		if msg := goalIdleFlag(fs, goal); msg != "" {
+			return e.Fail(cli.ExitUsage, "vigil test: %s", msg)
+		}
 		rep, err = report.RunGoal(ctx, subject(), goal)
 	} else {
 		cfgName := *config
@@ -249,6 +252,24 @@ func positive(e *cli.Env, vals map[string]int, names ...string) bool {
 		}
 	}
 	return true
+}
+
+// goalIdleFlag says which goal-mode flag given does nothing with the
+// oracles and biases chosen ("" when none): --depth without the lookahead
+// oracle, --bstate or --bexpansion without a bias that runs the policy.
+// They were accepted and ignored.
+func goalIdleFlag(fs *flag.FlagSet, o report.GoalOptions) string {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["depth"] && len(o.Oracles) > 0 && !slices.Contains(o.Oracles, fuzz.OracleLookahead) {
+		return fmt.Sprintf("--depth sets the lookahead oracle's depth, but --oracle %s does not run it: drop --depth or add lookahead to --oracle", strings.Join(o.Oracles, ","))
+	}
+	for _, f := range []string{"bstate", "bexpansion"} {
+		if given[f] && !fuzz.BiasesRunPolicy(o.Biases) {
+			return fmt.Sprintf("--%s budgets the policy runs of the biases polqual, loop, detour and surface, but --config %s runs none: drop --%s or add one of them to --config", f, strings.Join(o.Biases, ","), f)
+		}
+	}
+	return ""
 }
 
 // goalFlagsOK checks goal mode's flags, printing what is wrong.
