@@ -181,3 +181,12 @@ func CheckBiases(names []string) error {
 	_, err := parseGoalBiases(names)
 	return err
 }
+
+// BiasesRunPolicy reports whether the biases named (valid names, as
+// CheckBiases accepts them) run the policy from a walk's candidate
+// states, which PoolOptions.BState and BExpansion budget: polqual and the
+// shape biases loop, detour and surface do; novelty and none do not.
+func BiasesRunPolicy(names []string) bool {
+	b, err := parseGoalBiases(names)
+	return err == nil && b.needsRun()
+}

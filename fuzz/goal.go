@@ -32,6 +32,7 @@ import (
 	"strconv"
 	"time"
 
+	"vigil/prob"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
@@ -47,7 +48,8 @@ type GoalTask struct {
 	PolicyName string
 	// Fair makes outcomes fair rather than adversarial (goal_fair.go): a
 	// policy succeeds when it reaches the goal with probability 1, and only
-	// failures are bugs.
+	// failures are bugs. An outcome of probability 0 (weight 0, or no
+	// weight beside weights that sum to 1) never happens then.
 	Fair bool
 	// Sampler draws the pool's start states; Fuzz builds it when nil.
 	Sampler *explicit.StartSampler
@@ -56,6 +58,10 @@ type GoalTask struct {
 	src   []uint64
 	dst   symbolic.State
 	cache map[string]symbolic.LabelID // policy decisions by state key
+	// weights are the outcome probabilities fair outcomes read (built on
+	// first use), wbuf a buffer for them.
+	weights *prob.Weights
+	wbuf    []float64
 }
 
 // NewGoalTask checks that prop has a goal and compiles the model.
@@ -126,7 +132,81 @@ func (t *GoalTask) applicable(s symbolic.State) []symbolic.LabelID {
 // succs returns the distinct successors of label l in s (none when l is
 // not applicable).
 func (t *GoalTask) succs(s symbolic.State, l symbolic.LabelID) ([]goalEdge, error) {
-	return labelSuccs(t.Gen, &t.x, t.src, s, l)
+	out, err := labelSuccs(t.Gen, &t.x, t.src, s, l)
+	if err != nil || !t.Fair {
+		return out, err
+	}
+	return t.possible(s, l, out)
+}
+
+// possible keeps, of l's distinct successors out of s, those that an
+// outcome of positive probability makes: under fair outcomes an outcome of
+// probability 0 never happens (lang/spec.md, "Outcomes": weights matter
+// for simulation and sampling; vigil prob gives it no transition), while
+// every other outcome may. An edge whose recorded outcome has probability
+// 0 is kept, naming another outcome, when one of positive probability
+// leads to the same state (the successor list keeps the first outcome
+// only).
+func (t *GoalTask) possible(s symbolic.State, l symbolic.LabelID, out []goalEdge) ([]goalEdge, error) {
+	if t.weights == nil {
+		w, err := prob.NewWeights(t.M)
+		if err != nil {
+			return nil, fmt.Errorf("fuzz: fair outcomes: %w", err)
+		}
+		t.weights = w
+	}
+	// the probabilities of the commands of l enabled in s, by command
+	ps := map[int][]float64{}
+	probs := func(ci int) ([]float64, error) {
+		if p, ok := ps[ci]; ok {
+			return p, nil
+		}
+		p, err := t.weights.At(ci, s, nil)
+		if err != nil {
+			return nil, fmt.Errorf("fuzz: fair outcomes: %w", err)
+		}
+		ps[ci] = p
+		return p, nil
+	}
+	kept := out[:0]
+	for _, e := range out {
+		p, err := probs(e.cmd)
+		if err != nil {
+			return nil, err
+		}
+		if p[e.out] > 0 {
+			kept = append(kept, e)
+			continue
+		}
+		found := false
+		for ci := range t.M.Commands {
+			c := &t.M.Commands[ci]
+			if found || c.Label != l || !t.Gen.Guard(s, ci) {
+				continue
+			}
+			p, err := probs(ci)
+			if err != nil {
+				return nil, err
+			}
+			for oi := range c.Outcomes {
+				if p[oi] <= 0 {
+					continue
+				}
+				u, err := t.Gen.Apply(s, ci, oi)
+				if err != nil {
+					return nil, err
+				}
+				if slices.Equal(u, e.s) {
+					e.cmd, e.out, found = ci, oi, true
+					break
+				}
+			}
+		}
+		if found {
+			kept = append(kept, e)
+		}
+	}
+	return kept, nil
 }
 
 // labelSuccs returns the distinct successors of label l in s (none when l

@@ -1,7 +1,9 @@
 package fuzz
 
 // Goal testing with fair outcomes (GoalTask.Fair): every outcome of a
-// command has positive probability, so a policy reaches the goal with
+// command that has positive probability may happen (GoalTask.succs drops
+// those of probability 0, which vigil prob gives no transition either),
+// so a policy reaches the goal with
 // probability 1 exactly when no unsafe state, deadlock or stuck state is
 // reachable under it and the goal stays reachable from every state it can
 // reach (FOND planning's strong-cyclic solutions). The objective is

@@ -48,6 +48,7 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 	errs := make([]error, k)
 	var mu sync.Mutex
 	ndone, nbugs := 0, 0
+	clock := &phaseClock{}
 	var wg sync.WaitGroup
 	for w := 0; w < k; w++ {
 		o := popt
@@ -65,7 +66,11 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 			if ctx.Err() != nil {
 				return nil
 			}
+			clock.leave(phaseFuzz)
+			clock.enter(phaseConfirm)
 			c, err := tasks[w].confirmOne(p, i, oopt, began)
+			clock.leave(phaseConfirm)
+			clock.enter(phaseFuzz)
 			if errors.Is(err, errOracleStopped) {
 				// not checked: its value stays unknown, its time counts
 				results[w][i] = goalStateResult{elapsed: c.elapsed, stopped: true}
@@ -93,7 +98,9 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 				pools[w] = &Pool{}
 				return
 			}
+			clock.enter(phaseFuzz)
 			pools[w], errs[w] = tasks[w].Fuzz(ctx, o)
+			clock.leave(phaseFuzz)
 		}(w, o)
 	}
 	wg.Wait()
@@ -102,18 +109,38 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 			return nil, nil, err
 		}
 	}
-	pool, from := mergeGoalPools(pools)
+	pool, res := mergeGoalResults(pools, results)
 	pool.Elapsed = time.Since(began)
 	for _, p := range pools {
 		pool.Work += p.Elapsed
 	}
+	pool.Fuzzing, res.Confirming = clock.wall[phaseFuzz], clock.wall[phaseConfirm]
+	return pool, res, nil
+}
+
+// mergeGoalResults merges the workers' pools (mergeGoalPools) and their
+// results: a state several workers fuzzed has the result of the first
+// that checked it to the end. (Only the first's was read: when an
+// interrupt stopped the first worker's check, the state was reported
+// unknown although another worker had found its bug.) The time of every
+// check counts, the dropped duplicates' too: the workers spent it.
+func mergeGoalResults(pools []*Pool, results []map[int]goalStateResult) (*Pool, *GoalResult) {
+	pool, from := mergeGoalPools(pools)
 	res := newGoalResult()
-	for i, f := range from {
-		c, ok := results[f[0]][f[1]]
-		if !ok || c.stopped {
-			for o, d := range c.elapsed {
-				res.Elapsed[o] += d
+	for i, fs := range from {
+		var c goalStateResult
+		found := false
+		for _, f := range fs {
+			d, ok := results[f[0]][f[1]]
+			if ok && !d.stopped && !found {
+				c, found = d, true
+				continue
 			}
+			for o, t := range d.elapsed {
+				res.Elapsed[o] += t
+			}
+		}
+		if !found {
 			res.Values = append(res.Values, GoalValue{Outcome: GoalUnknown, Cost: -1})
 			continue
 		}
@@ -125,15 +152,15 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 		}
 		res.add(i, c)
 	}
-	return pool, res, nil
+	return pool, res
 }
 
 // mergeGoalPools concatenates pools in order, dropping repeated states and
-// renumbering walk parents. from[i] is (worker, index in its pool) of
-// merged entry i.
-func mergeGoalPools(pools []*Pool) (*Pool, [][2]int) {
+// renumbering walk parents. from[i] lists (worker, index in its pool) of
+// each occurrence of merged entry i, the kept one first.
+func mergeGoalPools(pools []*Pool) (*Pool, [][][2]int) {
 	out := &Pool{}
-	var from [][2]int
+	var from [][][2]int
 	index := map[string]int{}
 	for w, p := range pools {
 		out.Walks += p.Walks
@@ -146,6 +173,7 @@ func mergeGoalPools(pools []*Pool) (*Pool, [][2]int) {
 			k := goalKey(e.State)
 			if j, ok := index[k]; ok {
 				remap[i] = j
+				from[j] = append(from[j], [2]int{w, i})
 				continue
 			}
 			if e.Parent >= 0 {
@@ -154,7 +182,7 @@ func mergeGoalPools(pools []*Pool) (*Pool, [][2]int) {
 			index[k] = len(out.Entries)
 			remap[i] = len(out.Entries)
 			out.Entries = append(out.Entries, e)
-			from = append(from, [2]int{w, i})
+			from = append(from, [][2]int{{w, i}})
 		}
 	}
 	return out, from

@@ -72,12 +72,16 @@ type OracleOptions struct {
 // counts as not checked.
 var errOracleStopped = errors.New("fuzz: oracle stopped")
 
+// DefaultGoalMaxStates is the states one evaluation of the policy may
+// visit by default (OracleOptions.MaxStates).
+const DefaultGoalMaxStates = 100_000
+
 // stopped reports whether the options' context has ended.
 func (o OracleOptions) stopped() bool { return o.ctx != nil && o.ctx.Err() != nil }
 
 func (o OracleOptions) withDefaults() (OracleOptions, error) {
 	if err := goalDefaults([]goalOption{
-		{"lookahead depth", &o.Depth, 2}, {"bound", &o.Bound, 10_000}, {"state budget", &o.MaxStates, 100_000},
+		{"lookahead depth", &o.Depth, 2}, {"bound", &o.Bound, 10_000}, {"state budget", &o.MaxStates, DefaultGoalMaxStates},
 		{"optimal state budget", &o.OptimalStates, 20_000}, {"expansion budget", &o.Expansions, 5_000}, {"undo depth", &o.UndoDepth, 50}}); err != nil {
 		return o, err
 	}
@@ -112,7 +116,15 @@ type GoalResult struct {
 	// states not checked); Checked counts the states the oracles ran on.
 	Values  []GoalValue
 	Checked int
-	Elapsed map[string]time.Duration // per oracle, and "policy" for evaluating the policy on the pool states
+	// Undecided lists the checked pool states where the policy's value
+	// is unknown: its evaluation met the state budget (MaxStates), so no
+	// oracle could compare a plan with it. Such a state is no bug found,
+	// and no state shown bug-free either.
+	Undecided []int
+	Elapsed   map[string]time.Duration // per oracle, and "policy" for evaluating the policy on the pool states (summed over GoalTest's workers)
+	// Confirming is the wall-clock time in which some worker of GoalTest
+	// confirmed a state.
+	Confirming time.Duration
 }
 
 // Confirm runs the oracles on every pool state and returns the confirmed
@@ -161,6 +173,9 @@ type goalStateResult struct {
 
 func (r *GoalResult) add(i int, c goalStateResult) {
 	r.Values = append(r.Values, c.value)
+	if c.value.Outcome == GoalUnknown {
+		r.Undecided = append(r.Undecided, i)
+	}
 	for _, o := range c.found {
 		r.Found[o] = append(r.Found[o], i)
 	}

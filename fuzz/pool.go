@@ -102,6 +102,9 @@ type Pool struct {
 	// one worker), the whole of which the confirmation times of
 	// GoalResult.Elapsed, also summed over the workers, are a share.
 	Work time.Duration
+	// Fuzzing is the wall-clock time in which some worker fuzzed (not
+	// confirming a state; GoalTest).
+	Fuzzing time.Duration
 }
 
 type poolCandidate struct {

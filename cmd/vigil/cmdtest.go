@@ -8,6 +8,7 @@ package main
 // report.Outcome, recorded, drawn and printed the same way.
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -47,8 +48,10 @@ text, "stuck_why" in --json, and in the HTML page and --record's run files).
 The mode defaults to goal when the property has a goal and its unsafe
 condition is false (nothing can go wrong but missing the goal), and to
 safety otherwise. Exit codes: 3 bugs found, 0 none, 4 stopped (by --budget,
---timeout, Ctrl-C or SIGTERM, within a second) before any; the bugs found
-before a stop are kept.
+--timeout, Ctrl-C or SIGTERM, within a second) before any, or, in goal mode,
+none found while some pool states were undecided (the policy's runs from
+them visit more states than its evaluation may); the bugs found before a
+stop are kept.
 
 Start states are drawn without enumerating them: uniformly when the start
 condition is small enough to enumerate, or splits into independent groups of
@@ -96,7 +99,7 @@ func runTest(e *cli.Env, args []string) int {
 	fs.IntVar(&p.BExpansion, "bexpansion", 200, "goal mode: policy steps per walk step (B_expansion)")
 	fs.IntVar(&p.MaxSteps, "steps", 1_000_000, "goal mode: total successor and policy steps of fuzzing (a reproducible budget)")
 	fs.IntVar(&goal.Depth, "depth", 2, "goal mode: lookahead oracle depth")
-	outcomes := fs.String("outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome may happen; bugs: fails to reach the goal with probability 1)")
+	outcomes := fs.String("outcomes", "adversarial", "goal mode: adversarial (a policy's value is its worst run; bugs: fails or costs more) or fair (every outcome of positive probability may happen, one of weight 0 never; bugs: fails to reach the goal with probability 1)")
 	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
 		return cli.ExitUsage
@@ -143,6 +146,9 @@ func runTest(e *cli.Env, args []string) int {
 		if goal.Oracles = cli.SplitList(*oracles); !goalFlagsOK(e, goal, *outcomes) {
 			return cli.ExitUsage
 		}
+		if msg := goalIdleFlag(fs, goal); msg != "" {
+			return e.Fail(cli.ExitUsage, "vigil test: %s", msg)
+		}
 		rep, err = report.RunGoal(ctx, subject(), goal)
 	} else {
 		cfgName := *config
@@ -170,15 +176,17 @@ func runTest(e *cli.Env, args []string) int {
 	// An output that cannot be written does not cost the report: it is
 	// printed all the same, then the error (exit 1). The report of a long
 	// test that found bugs was lost to a mistyped --html directory.
+	// Nor does one output cost the other: a --record that failed skipped
+	// the --html page.
 	var outErr error
 	if *record != "" {
 		if err := rep.Record(*record); err != nil {
 			outErr = fmt.Errorf("--record: %w", err)
 		}
 	}
-	if *html != "" && outErr == nil {
+	if *html != "" {
 		if err := writeFile(*html, rep.HTML); err != nil {
-			outErr = fmt.Errorf("--html: %w", err)
+			outErr = errors.Join(outErr, fmt.Errorf("--html: %w", err))
 		}
 	}
 	code := map[string]int{"bugs": cli.ExitUnsafe, "unknown": cli.ExitUnknown}[rep.Verdict()]
@@ -244,6 +252,24 @@ func positive(e *cli.Env, vals map[string]int, names ...string) bool {
 		}
 	}
 	return true
+}
+
+// goalIdleFlag says which goal-mode flag given does nothing with the
+// oracles and biases chosen ("" when none): --depth without the lookahead
+// oracle, --bstate or --bexpansion without a bias that runs the policy.
+// They were accepted and ignored.
+func goalIdleFlag(fs *flag.FlagSet, o report.GoalOptions) string {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["depth"] && len(o.Oracles) > 0 && !slices.Contains(o.Oracles, fuzz.OracleLookahead) {
+		return fmt.Sprintf("--depth sets the lookahead oracle's depth, but --oracle %s does not run it: drop --depth or add lookahead to --oracle", strings.Join(o.Oracles, ","))
+	}
+	for _, f := range []string{"bstate", "bexpansion"} {
+		if given[f] && !fuzz.BiasesRunPolicy(o.Biases) {
+			return fmt.Sprintf("--%s budgets the policy runs of the biases polqual, loop, detour and surface, but --config %s runs none: drop --%s or add one of them to --config", f, strings.Join(o.Biases, ","), f)
+		}
+	}
+	return ""
 }
 
 // goalFlagsOK checks goal mode's flags, printing what is wrong.

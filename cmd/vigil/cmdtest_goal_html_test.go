@@ -40,7 +40,5 @@ func TestGoalHTML(t *testing.T) {
 	if faults < 2 {
 		t.Errorf("%d fault marks, want one per bug at least", faults)
 	}
-	if n := len(strings.Fields(curve)); n != 2+2*2 {
-		t.Errorf("bug curve %q has %d points, want 6", curve, n)
-	}
+	checkStepCurve(t, curve, 2)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -63,7 +64,30 @@ property p {
 	if bugs < 15 || bugCount != "5" {
 		t.Errorf("%d bug marks, bug count %q; want at least 15 and 5", bugs, bugCount)
 	}
-	if n := len(strings.Fields(curve)); n != 2+2*5 {
-		t.Errorf("bug curve %q has %d points, want 12", curve, n)
+	checkStepCurve(t, curve, 5)
+}
+
+// checkStepCurve checks a bugs-over-time curve that reaches the top of
+// the plot: from 0,200 to the right edge at height 0, rising by steps
+// (a vertical line per time at which bugs were found: bugs found at the
+// same time share one) of at most steps rises, never falling.
+func checkStepCurve(t *testing.T, curve string, steps int) {
+	t.Helper()
+	pts := strings.Fields(curve)
+	if len(pts) < 4 || len(pts) > 2+2*steps || len(pts)%2 != 0 || pts[0] != "0,200" || !strings.HasPrefix(pts[len(pts)-1], "600,") {
+		t.Errorf("bug curve %q: want 0,200, then two points per time bugs were found (%d at most), then 600,0", curve, steps)
+		return
+	}
+	prev := 200.0
+	for _, p := range pts {
+		var x, y float64
+		if _, err := fmt.Sscanf(p, "%g,%g", &x, &y); err != nil || y > prev {
+			t.Errorf("bug curve %q: point %q falls or does not read", curve, p)
+			return
+		}
+		prev = y
+	}
+	if prev != 0 {
+		t.Errorf("bug curve %q ends at height %g, want 0 (every bug counted)", curve, prev)
 	}
 }

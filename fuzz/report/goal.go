@@ -20,14 +20,19 @@ import (
 
 // Goal is a goal-reaching test to report: its setup and what it found.
 type Goal struct {
-	Task                  *fuzz.GoalTask // the model, property, policy (and fairness) tested
-	Outcomes              string         // adversarial or fair
-	Seed                  uint64
-	Biases                []string
-	Pool                  *fuzz.Pool
-	Result                *fuzz.GoalResult
-	FuzzTime, ConfirmTime time.Duration
-	Complete              bool // every pool state checked
+	Task     *fuzz.GoalTask // the model, property, policy (and fairness) tested
+	Outcomes string         // adversarial or fair
+	Seed     uint64
+	Biases   []string
+	Pool     *fuzz.Pool
+	Result   *fuzz.GoalResult
+	// FuzzTime and ConfirmTime are wall-clock time in which some worker
+	// fuzzed or confirmed (with several workers they overlap), Elapsed
+	// the whole test's; FuzzWork and ConfirmWork sum the workers' time.
+	FuzzTime, ConfirmTime, Elapsed time.Duration
+	FuzzWork, ConfirmWork          time.Duration
+	Workers                        int
+	Complete                       bool // every pool state checked
 	// The text and JSON reports only (GoalHTML does not show them):
 	Oracles []string // the oracles that ran
 	Stopped string   // why an incomplete test ended
@@ -46,16 +51,22 @@ func GoalHTML(w io.Writer, t *Goal) error {
 	fmt.Fprintf(&b, "<h1>Goal-reaching test of policy %s on %s</h1>", esc(task.PolicyName), esc(m.Name))
 	fmt.Fprintf(&b, "<table><tr><th>property</th><td>%s</td></tr><tr><th>outcomes</th><td>%s</td></tr><tr><th>seed</th><td>%d</td></tr>", esc(task.Prop.Name), esc(t.Outcomes), t.Seed)
 	fmt.Fprintf(&b, "<tr><th>biases</th><td>%s</td></tr><tr><th>pool</th><td>%d states (%s)</td></tr>", esc(orNone(strings.Join(t.Biases, ", "))), len(pool.Entries), esc(pool.Stop))
-	fmt.Fprintf(&b, "<tr><th>bugs</th><td id=\"bug-count\">%d</td></tr><tr><th>time</th><td>fuzz %s, confirm %s</td></tr>", len(res.Bugs), fuzzTime.Round(time.Millisecond), confirmTime.Round(time.Millisecond))
+	fmt.Fprintf(&b, "<tr><th>bugs</th><td id=\"bug-count\">%d</td></tr><tr><th>time</th><td id=\"time\">%s</td></tr>", len(res.Bugs), esc(t.timeLine()))
 	if !complete {
 		b.WriteString("<tr><th>stopped</th><td>before every pool state was checked</td></tr>")
+	}
+	if n := len(res.Undecided); n > 0 {
+		fmt.Fprintf(&b, "<tr><th>undecided</th><td id=\"undecided\">%s</td></tr>", esc(undecidedPhrase(n, len(pool.Entries))))
 	}
 	b.WriteString("</table>")
 
 	// Bugs over time: a step plot of the cumulative count against the
 	// time since testing began (bugs are confirmed while fuzzing goes on).
 	b.WriteString("<h2>Bugs over time</h2>")
-	total := (fuzzTime + confirmTime).Seconds()
+	total := t.Elapsed.Seconds()
+	if t.Elapsed == 0 {
+		total = (fuzzTime + confirmTime).Seconds()
+	}
 	if total <= 0 {
 		total = 1e-3
 	}
@@ -64,17 +75,17 @@ func GoalHTML(w io.Writer, t *Goal) error {
 	fmt.Fprintf(&b, `<svg id="bugs-over-time" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="-40 -10 %d %d">`, int(pw)+60, int(ph)+40, int(pw)+60, int(ph)+40)
 	fmt.Fprintf(&b, `<line x1="0" y1="%g" x2="%g" y2="%g" stroke="#000"/><line x1="0" y1="0" x2="0" y2="%g" stroke="#000"/>`, ph, pw, ph, ph)
 	fmt.Fprintf(&b, `<text x="-35" y="10">%d</text><text x="-35" y="%g">0</text><text x="%g" y="%g">%.3gs</text>`, maxBugs, ph, pw-30, ph+20, total)
-	pts := []string{fmt.Sprintf("0,%g", ph)}
+	xs := make([]float64, len(res.Bugs))
 	for i, bug := range res.Bugs {
-		x := min(pw, pw*bug.At.Seconds()/total)
-		y0 := ph - ph*float64(i)/float64(maxBugs)
-		y1 := ph - ph*float64(i+1)/float64(maxBugs)
-		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y0), fmt.Sprintf("%.1f,%.1f", x, y1))
+		xs[i] = min(pw, pw*bug.At.Seconds()/total)
 	}
-	pts = append(pts, fmt.Sprintf("%g,%.1f", pw, ph-ph*float64(len(res.Bugs))/float64(maxBugs)))
-	fmt.Fprintf(&b, `<polyline class="bug-curve" fill="none" stroke="#c00" points="%s"/></svg>`, strings.Join(pts, " "))
+	fmt.Fprintf(&b, `<polyline class="bug-curve" fill="none" stroke="#c00" points="%s"/></svg>`, stepCurve(xs, maxBugs, pw, ph))
 
 	for i, bug := range res.Bugs {
+		if i == maxDrawnRuns {
+			fmt.Fprintf(&b, "<p>%d more bugs are not drawn (vigil test --json lists them).</p>", len(res.Bugs)-i)
+			break
+		}
 		faults, err := task.Faults(bug)
 		if err != nil {
 			return err
@@ -108,7 +119,11 @@ func GoalHTML(w io.Writer, t *Goal) error {
 		b.WriteString("<h3>Better plan</h3>")
 		goalPathSVG(&b, m, bug.Plan, nil, "plan", false)
 		b.WriteString("<table><tr><th>fault state</th><th>policy</th><th>better</th></tr>")
-		for _, f := range faults {
+		for fi, f := range faults {
+			if fi == maxTableRows {
+				fmt.Fprintf(&b, `<tr><td colspan="3">%d more (vigil test --json lists them)</td></tr>`, len(faults)-fi)
+				break
+			}
 			pl := "(stuck)"
 			if f.Policy != symbolic.NoLabel {
 				pl = m.Labels[f.Policy].Name
@@ -122,43 +137,48 @@ func GoalHTML(w io.Writer, t *Goal) error {
 	return err
 }
 
-// goalPathSVG draws a run as a row of circles joined by labelled arrows;
+// goalPathSVG draws a run as a snake of circles joined by labelled lines;
 // states in fault are red, the last state green (goal) or black (failure).
-// Each circle's title is its state. Long runs wrap onto several rows.
+// Each circle's title is its state. A long run is drawn elided (drawRun),
+// its faults kept.
 func goalPathSVG(b *strings.Builder, m *symbolic.Model, run []explicit.Step, fault map[string]string, class string, failed bool) {
-	const perRow, dx, dy = 12, 70, 60
-	rows := (len(run) + perRow - 1) / perRow
-	fmt.Fprintf(b, `<svg class="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">`, class, perRow*dx+20, rows*dy+10)
-	// Rows run left to right, then right to left (a snake), so that each
-	// step is a short line.
-	pos := func(i int) (float64, float64) { return snakePos(i, perRow, dx, dy) }
-	for i := 0; i+1 < len(run); i++ {
-		x0, y0 := pos(i)
-		x1, y1 := pos(i + 1)
-		fmt.Fprintf(b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#888"/>`, x0, y0, x1, y1)
-		if run[i].Label != symbolic.NoLabel {
-			tx, ty := (x0+x1)/2-20, (y0+y1)/2-8
-			if y0 != y1 {
-				tx, ty = x0+12, (y0+y1)/2+4 // a step down to the next row
+	isFault := func(i int) bool {
+		return len(fault) > 0 && run[i].Label != symbolic.NoLabel && fault[m.FormatState(run[i].State)] != ""
+	}
+	drawRun(b, class, runDrawing{
+		n: len(run),
+		label: func(i int) string {
+			if run[i].Label == symbolic.NoLabel {
+				return ""
 			}
-			fmt.Fprintf(b, `<text x="%g" y="%g">%s</text>`, tx, ty, html.EscapeString(m.Labels[run[i].Label].Name))
-		}
-	}
-	for i, st := range run {
-		x, y := pos(i)
-		c, fill := "state", "#36c"
-		k := m.FormatState(st.State)
-		switch {
-		case fault[k] != "" && st.Label != symbolic.NoLabel:
-			c, fill = "state fault", "#c00"
-		case i == len(run)-1 && failed:
-			c, fill = "state fail", "#000"
-		case i == len(run)-1:
-			c, fill = "state goal", "#2a2"
-		}
-		fmt.Fprintf(b, `<circle class="%s" fill="%s" cx="%g" cy="%g" r="8"><title>%d: %s</title></circle>`, c, fill, x, y, i, html.EscapeString(k))
-	}
-	b.WriteString("</svg>")
+			return m.Labels[run[i].Label].Name
+		},
+		marked: isFault,
+		state: func(i int) (string, string, string) {
+			c, fill := "state", "#36c"
+			switch {
+			case isFault(i):
+				c, fill = "state fault", "#c00"
+			case i == len(run)-1 && failed:
+				c, fill = "state fail", "#000"
+			case i == len(run)-1:
+				c, fill = "state goal", "#2a2"
+			}
+			return c, fill, m.FormatState(run[i].State)
+		},
+		gap: func(from, to int) string {
+			n := 0
+			for i := from; i < to; i++ {
+				if isFault(i) {
+					n++
+				}
+			}
+			if n == 0 {
+				return ""
+			}
+			return plural(n, "fault")
+		},
+	})
 }
 
 func orNone(s string) string {

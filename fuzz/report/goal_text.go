@@ -62,23 +62,30 @@ type GoalFaultJSON struct {
 
 // GoalJSON is the --json report of vigil test --mode goal.
 type GoalJSON struct {
-	Mode     string             `json:"mode"`
-	Result   string             `json:"result"` // bugs, none or unknown (Verdict), as in safety mode's
-	Outcomes string             `json:"outcomes"`
-	Model    string             `json:"model"`
-	Property string             `json:"property"`
-	Policy   string             `json:"policy"`
-	Seed     uint64             `json:"seed"`
-	Biases   []string           `json:"biases"`
-	Oracles  []string           `json:"oracles"`
-	Pool     int                `json:"pool"`
-	Checked  int                `json:"checked"` // pool states the oracles were done with (all of them when complete)
-	Stop     string             `json:"stop"`
-	Bugs     []GoalBugJSON      `json:"bugs"`
-	Phases   map[string]float64 `json:"seconds"`
-	Complete bool               `json:"complete"`
-	Stopped  string             `json:"stopped,omitempty"` // why an incomplete run ended
-	Starts   string             `json:"start_sampling,omitempty"`
+	Mode     string   `json:"mode"`
+	Result   string   `json:"result"` // bugs, none or unknown (Verdict), as in safety mode's
+	Outcomes string   `json:"outcomes"`
+	Model    string   `json:"model"`
+	Property string   `json:"property"`
+	Policy   string   `json:"policy"`
+	Seed     uint64   `json:"seed"`
+	Biases   []string `json:"biases"`
+	Oracles  []string `json:"oracles"`
+	Pool     int      `json:"pool"`
+	Checked  int      `json:"checked"` // pool states the oracles were done with (all of them when complete)
+	// Undecided counts the checked pool states where the policy's
+	// evaluation met its state budget (fuzz.GoalResult.Undecided).
+	Undecided int           `json:"undecided"`
+	Stop      string        `json:"stop"`
+	Bugs      []GoalBugJSON `json:"bugs"`
+	// Phases is the wall-clock time per phase and in all; WorkerPhases
+	// sums the workers' time per phase.
+	Phases       map[string]float64 `json:"seconds"`
+	WorkerPhases map[string]float64 `json:"worker_seconds"`
+	Workers      int                `json:"workers"`
+	Complete     bool               `json:"complete"`
+	Stopped      string             `json:"stopped,omitempty"` // why an incomplete run ended
+	Starts       string             `json:"start_sampling,omitempty"`
 }
 
 // GoalFaults lists a bug's faults with state and label names.
@@ -106,9 +113,11 @@ func (t *Goal) JSON() (*GoalJSON, error) {
 	if biases == nil {
 		biases = []string{}
 	}
-	rep := &GoalJSON{Mode: "goal", Result: t.Verdict(), Checked: t.Result.Checked, Outcomes: t.Outcomes, Model: m.Name, Property: t.Task.Prop.Name, Policy: t.Task.PolicyName, Seed: t.Seed,
+	rep := &GoalJSON{Mode: "goal", Result: t.Verdict(), Checked: t.Result.Checked, Undecided: len(t.Result.Undecided), Outcomes: t.Outcomes, Model: m.Name, Property: t.Task.Prop.Name, Policy: t.Task.PolicyName, Seed: t.Seed,
 		Biases: biases, Oracles: t.Oracles, Pool: len(t.Pool.Entries), Stop: t.Pool.Stop, Bugs: []GoalBugJSON{},
-		Phases: map[string]float64{"fuzz": t.FuzzTime.Seconds(), "confirm": t.ConfirmTime.Seconds()}, Complete: t.Complete, Starts: t.Starts}
+		Phases:       map[string]float64{"fuzz": t.FuzzTime.Seconds(), "confirm": t.ConfirmTime.Seconds(), "total": t.Elapsed.Seconds()},
+		WorkerPhases: map[string]float64{"fuzz": t.FuzzWork.Seconds(), "confirm": t.ConfirmWork.Seconds()},
+		Workers:      max(1, t.Workers), Complete: t.Complete, Starts: t.Starts}
 	if !t.Complete {
 		rep.Stopped = t.Stopped
 	}
@@ -183,8 +192,26 @@ func (t *Goal) WriteText(w io.Writer) error {
 	if !t.Complete {
 		fmt.Fprintf(w, "\n%s with %d of %d pool states checked; the bugs above were found before\n", t.Stopped, t.Result.Checked, len(t.Pool.Entries))
 	}
-	_, err := fmt.Fprintf(w, "\n%s\ntime: fuzz %s, confirm %s\n", phrase.Plural(len(t.Result.Bugs), "bug"), t.FuzzTime.Round(time.Millisecond), t.ConfirmTime.Round(time.Millisecond))
+	if n := len(t.Result.Undecided); n > 0 {
+		fmt.Fprintf(w, "\n%s\n", undecidedPhrase(n, len(t.Pool.Entries)))
+	}
+	_, err := fmt.Fprintf(w, "\n%s\ntime: %s\n", phrase.Plural(len(t.Result.Bugs), "bug"), t.timeLine())
 	return err
+}
+
+// timeLine says where the test's time went: wall-clock time per phase
+// and, with several workers, whose phases overlap, the workers' time
+// summed per phase, labelled as such.
+func (t *Goal) timeLine() string {
+	ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+	s := fmt.Sprintf("fuzz %s, confirm %s", ms(t.FuzzTime), ms(t.ConfirmTime))
+	if t.Elapsed > 0 {
+		s += fmt.Sprintf(", total %s", ms(t.Elapsed))
+	}
+	if t.Workers > 1 {
+		s += fmt.Sprintf(" (wall clock; the %d workers' time summed: fuzz %s, confirm %s)", t.Workers, ms(t.FuzzWork), ms(t.ConfirmWork))
+	}
+	return s
 }
 
 // writeGoalRun writes a run as state, then -> label lines; a run of more
@@ -202,4 +229,9 @@ func writeGoalRun(w io.Writer, m *symbolic.Model, run []explicit.Step) {
 			fmt.Fprintf(w, "         -> %s\n", m.Labels[st.Label].Name)
 		}
 	}
+}
+
+// undecidedPhrase says that n of the pool's states were undecided.
+func undecidedPhrase(n, pool int) string {
+	return fmt.Sprintf("%d of %d pool states undecided: the policy's runs from them visit more than %d states (the budget of its evaluation), so no plan could be compared with them", n, pool, fuzz.DefaultGoalMaxStates)
 }

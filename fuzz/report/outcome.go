@@ -43,12 +43,14 @@ func (t *Goal) MarshalJSON() ([]byte, error) {
 }
 
 // Verdict sums the test up: bugs when it found any, else unknown when it
-// stopped before every pool state was checked, else none.
+// stopped before every pool state was checked or some were undecided
+// (GoalResult.Undecided: "none" said a test had found no bug where it had
+// judged no pool state), else none.
 func (t *Goal) Verdict() string {
 	switch {
 	case len(t.Result.Bugs) > 0:
 		return "bugs"
-	case !t.Complete:
+	case !t.Complete || len(t.Result.Undecided) > 0:
 		return "unknown"
 	}
 	return "none"

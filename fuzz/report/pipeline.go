@@ -110,6 +110,7 @@ func RunGoal(ctx context.Context, s Subject, o GoalOptions) (*Goal, error) {
 	popt := o.Pool
 	popt.Runtime, popt.Seed, popt.Biases = o.Budget, o.Seed, o.Biases
 	s.progress(fmt.Sprintf("vigil test: fuzzing a pool of up to %d states", popt.MaxPool))
+	sampling := time.Since(began)
 	r.Pool, r.Result, err = fuzz.GoalTest(ctx, tasks, popt, fuzz.OracleOptions{Oracles: o.Oracles, Depth: o.Depth,
 		Progress: func(done, total, bugs int) {
 			s.progress(fmt.Sprintf("vigil test: fuzzing, %d pool states checked (of up to %d), %s", done, total, phrase.Plural(bugs, "bug")))
@@ -118,14 +119,19 @@ func RunGoal(ctx context.Context, s Subject, o GoalOptions) (*Goal, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Confirmation runs interleaved with fuzzing: its time is the oracles'
-	// and policy evaluations' share of the workers' time (summed over the
-	// workers, as the confirmation times are: the wall time less their sum
-	// was 0 with two workers), the start sampling added to fuzzing.
+	// Confirmation runs interleaved with fuzzing. FuzzTime and
+	// ConfirmTime are wall-clock time in which some worker fuzzed or
+	// confirmed (the start sampling added to fuzzing); with several
+	// workers they overlap. The workers' time summed per phase (the
+	// oracles' and policy evaluations' share of it is confirmation) is
+	// kept apart: reported as the phases' times, it exceeded the wall
+	// clock (fuzz 4.1s, confirm 1.2s in a test of 1.1s).
 	for _, d := range r.Result.Elapsed {
-		r.ConfirmTime += d
+		r.ConfirmWork += d
 	}
-	r.FuzzTime = max(0, time.Since(began)-r.Pool.Elapsed+r.Pool.Work-r.ConfirmTime)
+	r.FuzzWork = max(0, time.Since(began)-r.Pool.Elapsed+r.Pool.Work-r.ConfirmWork)
+	r.FuzzTime, r.ConfirmTime = sampling+r.Pool.Fuzzing, r.Result.Confirming
+	r.Elapsed, r.Workers = time.Since(began), len(tasks)
 	r.Complete = ctx.Err() == nil
 	// As in RunSafety: the budget's end is not the --timeout's (both end
 	// ctx with DeadlineExceeded; a --timeout was called the budget).

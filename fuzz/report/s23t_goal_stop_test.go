@@ -65,7 +65,12 @@ property g { unsafe false  goal x == 1000000 && y == 1000000 }
 	began := time.Now()
 	g = run(context.Background(), 500*time.Millisecond, 2)
 	wall := time.Since(began)
-	if g.FuzzTime <= 0 || g.ConfirmTime <= 0 || g.FuzzTime+g.ConfirmTime < wall || g.FuzzTime+g.ConfirmTime > 2*wall+time.Second {
-		t.Errorf("two workers for %v: fuzz %v, confirm %v; want both positive, summing to the two workers' time", wall, g.FuzzTime, g.ConfirmTime)
+	if g.FuzzWork <= 0 || g.ConfirmWork <= 0 || g.FuzzWork+g.ConfirmWork < wall || g.FuzzWork+g.ConfirmWork > 2*wall+time.Second {
+		t.Errorf("two workers for %v: fuzz %v, confirm %v of work; want both positive, summing to the two workers' time", wall, g.FuzzWork, g.ConfirmWork)
+	}
+	// s24t: the phases' own times are wall clock (they summed the
+	// workers' time, exceeding the test's), each at most the whole test
+	if g.FuzzTime <= 0 || g.ConfirmTime <= 0 || g.FuzzTime > g.Elapsed || g.ConfirmTime > g.Elapsed || g.Elapsed > wall || g.Workers != 2 {
+		t.Errorf("two workers for %v: fuzz %v, confirm %v, total %v of wall clock, %d workers; want both positive, at most the total, at most %v", wall, g.FuzzTime, g.ConfirmTime, g.Elapsed, g.Workers, wall)
 	}
 }

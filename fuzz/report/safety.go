@@ -57,7 +57,7 @@ func SafetyHTML(w io.Writer, t *Safety) error {
 	fmt.Fprintf(&b, "<tr><th>oracles</th><td>%s</td></tr><tr><th>radius</th><td>%s</td></tr>", esc(strings.Join(t.Oracles, ", ")), esc(t.Radius.String()))
 	fmt.Fprintf(&b, "<tr><th>runs</th><td>%d</td></tr><tr><th>unsafe runs</th><td id=\"unsafe-count\">%d</td></tr><tr><th>distinct unsafe runs</th><td>%d</td></tr>", res.Runs, res.Unsafe(), len(res.Cases))
 	fmt.Fprintf(&b, "<tr><th>bugs</th><td id=\"bug-count\">%d</td></tr><tr><th>faults</th><td id=\"fault-count\">%d</td></tr>", len(sum.Bugs), len(sum.Faults))
-	fmt.Fprintf(&b, "<tr><th>time</th><td>fuzz %s, confirm %s, faults %s, total %s</td></tr>", res.Fuzz.Round(time.Millisecond), res.Confirm.Round(time.Millisecond), res.Faults.Round(time.Millisecond), elapsed.Round(time.Millisecond))
+	fmt.Fprintf(&b, "<tr><th>time</th><td id=\"time\">%s</td></tr>", esc(safetyTime(res, elapsed)))
 	if why != "" {
 		fmt.Fprintf(&b, "<tr><th>stopped</th><td>%s</td></tr>", esc(why))
 	}
@@ -80,22 +80,22 @@ func SafetyHTML(w io.Writer, t *Safety) error {
 	fmt.Fprintf(&b, `<line x1="0" y1="%g" x2="%g" y2="%g" stroke="#000"/><line x1="0" y1="0" x2="0" y2="%g" stroke="#000"/>`, ph, pw, ph, ph)
 	fmt.Fprintf(&b, `<text x="-35" y="10">%d</text><text x="-35" y="%g">0</text><text x="%g" y="%g">%.3gs</text>`, top, ph, pw-30, ph+20, total)
 	curve := func(class, color string, at []time.Duration) {
-		pts := []string{fmt.Sprintf("0,%g", ph)}
+		xs := make([]float64, len(at))
 		for i, t := range at {
-			x := min(pw, pw*t.Seconds()/total)
-			y0 := ph - ph*float64(i)/float64(top)
-			y1 := ph - ph*float64(i+1)/float64(top)
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y0), fmt.Sprintf("%.1f,%.1f", x, y1))
+			xs[i] = min(pw, pw*t.Seconds()/total)
 		}
-		pts = append(pts, fmt.Sprintf("%g,%.1f", pw, ph-ph*float64(len(at))/float64(top)))
-		fmt.Fprintf(&b, `<polyline class="%s" fill="none" stroke="%s" points="%s"/>`, class, color, strings.Join(pts, " "))
+		fmt.Fprintf(&b, `<polyline class="%s" fill="none" stroke="%s" points="%s"/>`, class, color, stepCurve(xs, top, pw, ph))
 	}
 	curve("unsafe-curve", "#888", unsafeAt)
 	curve("bug-curve", "#c00", bugAt)
 	fmt.Fprintf(&b, `<text x="10" y="12" fill="#c00">bugs</text><text x="60" y="12" fill="#888">unsafe runs</text></svg>`)
 
 	b.WriteString("<h2>Faults</h2><table><tr><th>state</th><th>policy label</th><th>unsafe outcome</th><th>safe alternative</th><th>unsafe run, step</th></tr>")
-	for _, f := range sum.Faults {
+	for fi, f := range sum.Faults {
+		if fi == maxTableRows {
+			fmt.Fprintf(&b, `<tr><td colspan="5">%d more faults (vigil test --json lists them)</td></tr>`, len(sum.Faults)-fi)
+			break
+		}
 		alt := "none"
 		if f.Alt != symbolic.NoLabel {
 			alt = m.Labels[f.Alt].Name
@@ -107,7 +107,11 @@ func SafetyHTML(w io.Writer, t *Safety) error {
 		b.WriteString(`<tr><td colspan="5">none</td></tr>`)
 	}
 	b.WriteString("</table><h2>Bugs</h2><table><tr><th>state</th><th>unsafe run, step</th></tr>")
-	for _, g := range sum.Bugs {
+	for gi, g := range sum.Bugs {
+		if gi == maxTableRows {
+			fmt.Fprintf(&b, `<tr><td colspan="2">%d more bugs (vigil test --json lists them)</td></tr>`, len(sum.Bugs)-gi)
+			break
+		}
 		fmt.Fprintf(&b, `<tr class="bug-row"><td><code>%s</code></td><td>%d, %d</td></tr>`, esc(m.FormatState(g.State)), g.Case+1, g.Step)
 	}
 	if len(sum.Bugs) == 0 {
@@ -143,7 +147,11 @@ func SafetyHTML(w io.Writer, t *Safety) error {
 			}
 		}
 		safetyPathSVG(&b, m, c)
-		for _, f := range c.Faults {
+		for fi, f := range c.Faults {
+			if fi == maxTableRows {
+				fmt.Fprintf(&b, "<p>%d more faults on this run (vigil test --json lists them).</p>", len(c.Faults)-fi)
+				break
+			}
 			alt := ""
 			if f.Alt != symbolic.NoLabel {
 				alt = "; " + m.Labels[f.Alt].Name + " keeps it safe"
@@ -159,23 +167,10 @@ func SafetyHTML(w io.Writer, t *Safety) error {
 
 // safetyPathSVG draws an unsafe run as a snake of circles joined by
 // labelled lines: bugs orange, faults red, the unsafe end black, other
-// states blue. Each circle's title is its step and state.
+// states blue. Each circle's title is its step and state. A long run is
+// drawn elided (drawRun), its faults kept.
 func safetyPathSVG(b *strings.Builder, m *symbolic.Model, c *fuzz.SafetyCase) {
 	run := c.Run.Steps
-	const perRow, dx, dy = 12, 70, 60
-	rows := (len(run) + perRow - 1) / perRow
-	fmt.Fprintf(b, `<svg class="policy-run" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">`, perRow*dx+20, rows*dy+10)
-	pos := func(i int) (float64, float64) { return snakePos(i, perRow, dx, dy) }
-	for i := 0; i+1 < len(run); i++ {
-		x0, y0 := pos(i)
-		x1, y1 := pos(i + 1)
-		fmt.Fprintf(b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#888"/>`, x0, y0, x1, y1)
-		tx, ty := (x0+x1)/2-20, (y0+y1)/2-8
-		if y0 != y1 {
-			tx, ty = x0+12, (y0+y1)/2+4
-		}
-		fmt.Fprintf(b, `<text x="%g" y="%g">%s</text>`, tx, ty, html.EscapeString(m.Labels[run[i].Label].Name))
-	}
 	bug := map[int]bool{}
 	for _, i := range c.Bugs {
 		bug[i] = true
@@ -184,20 +179,47 @@ func safetyPathSVG(b *strings.Builder, m *symbolic.Model, c *fuzz.SafetyCase) {
 	for _, f := range c.Faults {
 		fault[f.Step] = true
 	}
-	for i, st := range run {
-		x, y := pos(i)
-		class, fill := "state", "#36c"
-		switch {
-		case i == len(run)-1:
-			class, fill = "state unsafe", "#000"
-		case fault[i]:
-			class, fill = "state bug fault", "#c00"
-		case bug[i]:
-			class, fill = "state bug", "#e90"
-		}
-		fmt.Fprintf(b, `<circle class="%s" fill="%s" cx="%g" cy="%g" r="8"><title>%d: %s</title></circle>`, class, fill, x, y, i, html.EscapeString(m.FormatState(st.State)))
+	drawRun(b, "policy-run", runDrawing{
+		n:      len(run),
+		label:  func(i int) string { return m.Labels[run[i].Label].Name },
+		marked: func(i int) bool { return fault[i] },
+		state: func(i int) (string, string, string) {
+			class, fill := "state", "#36c"
+			switch {
+			case i == len(run)-1:
+				class, fill = "state unsafe", "#000"
+			case fault[i]:
+				class, fill = "state bug fault", "#c00"
+			case bug[i]:
+				class, fill = "state bug", "#e90"
+			}
+			return class, fill, m.FormatState(run[i].State)
+		},
+		gap: func(from, to int) string {
+			nb, nf := 0, 0
+			for i := from; i < to; i++ {
+				if bug[i] {
+					nb++
+				}
+				if fault[i] {
+					nf++
+				}
+			}
+			return countsPhrase(plural(nb, "bug"), nb, plural(nf, "fault"), nf)
+		},
+	})
+}
+
+// countsPhrase joins the phrases whose counts are not zero.
+func countsPhrase(a string, na int, b string, nb int) string {
+	var out []string
+	if na > 0 {
+		out = append(out, a)
 	}
-	b.WriteString("</svg>")
+	if nb > 0 {
+		out = append(out, b)
+	}
+	return strings.Join(out, ", ")
 }
 
 // radiusWords is "safe" for radius inf, else "r-safe".

@@ -45,26 +45,30 @@ type SafetyCaseJSON struct {
 
 // SafetyJSON is the --json report of vigil test --mode safety.
 type SafetyJSON struct {
-	Mode       string             `json:"mode"`
-	Result     string             `json:"result"` // bugs, none, unknown (not a verdict: none is no proof of safety)
-	Model      string             `json:"model"`
-	Property   string             `json:"property"`
-	Policy     string             `json:"policy"`
-	Seed       uint64             `json:"seed"`
-	Config     string             `json:"config"`
-	Oracles    []string           `json:"oracles"`
-	Radius     string             `json:"radius"`
-	Runs       int                `json:"runs"`
-	Ends       map[string]int     `json:"run_ends"`
-	Unsafe     int                `json:"unsafe_runs_found"`
-	Duplicates int                `json:"duplicate_unsafe_runs"`
-	Bugs       []SafetyBugJSON    `json:"bugs"`
-	Faults     []SafetyFaultJSON  `json:"faults"`
-	Cases      []SafetyCaseJSON   `json:"unsafe_runs"`
-	Phases     map[string]float64 `json:"seconds"`
-	Complete   bool               `json:"complete"`
-	Stopped    string             `json:"stopped,omitempty"`
-	Starts     string             `json:"start_sampling,omitempty"`
+	Mode       string            `json:"mode"`
+	Result     string            `json:"result"` // bugs, none, unknown (not a verdict: none is no proof of safety)
+	Model      string            `json:"model"`
+	Property   string            `json:"property"`
+	Policy     string            `json:"policy"`
+	Seed       uint64            `json:"seed"`
+	Config     string            `json:"config"`
+	Oracles    []string          `json:"oracles"`
+	Radius     string            `json:"radius"`
+	Runs       int               `json:"runs"`
+	Ends       map[string]int    `json:"run_ends"`
+	Unsafe     int               `json:"unsafe_runs_found"`
+	Duplicates int               `json:"duplicate_unsafe_runs"`
+	Bugs       []SafetyBugJSON   `json:"bugs"`
+	Faults     []SafetyFaultJSON `json:"faults"`
+	Cases      []SafetyCaseJSON  `json:"unsafe_runs"`
+	// Phases is the wall-clock time per phase (in which some worker was
+	// in it) and in all; WorkerPhases sums the workers' time per phase.
+	Phases       map[string]float64 `json:"seconds"`
+	WorkerPhases map[string]float64 `json:"worker_seconds"`
+	Workers      int                `json:"workers"`
+	Complete     bool               `json:"complete"`
+	Stopped      string             `json:"stopped,omitempty"`
+	Starts       string             `json:"start_sampling,omitempty"`
 }
 
 // distinct is fuzz.SafetyResult.Distinct with names: distinct bugs and
@@ -112,8 +116,10 @@ func (t *Safety) JSON() *SafetyJSON {
 	rep := &SafetyJSON{Mode: "safety", Result: t.Verdict(), Model: m.Name, Property: t.Property, Policy: t.Policy, Seed: t.Seed,
 		Config: t.Config, Oracles: t.Oracles, Radius: t.Radius.String(), Runs: res.Runs, Ends: res.Ends,
 		Unsafe: res.Unsafe(), Duplicates: res.Duplicates, Bugs: sum.bugs, Faults: sum.faults, Cases: []SafetyCaseJSON{},
-		Phases:   map[string]float64{"fuzz": res.Fuzz.Seconds(), "confirm": res.Confirm.Seconds(), "faults": res.Faults.Seconds(), "total": t.Elapsed.Seconds()},
-		Complete: res.Complete, Stopped: t.Stopped, Starts: t.Starts}
+		Phases:       map[string]float64{"fuzz": res.Fuzz.Seconds(), "confirm": res.Confirm.Seconds(), "faults": res.Faults.Seconds(), "total": t.Elapsed.Seconds()},
+		WorkerPhases: map[string]float64{"fuzz": res.FuzzWork.Seconds(), "confirm": res.ConfirmWork.Seconds(), "faults": res.FaultsWork.Seconds()},
+		Workers:      max(1, res.Workers),
+		Complete:     res.Complete, Stopped: t.Stopped, Starts: t.Starts}
 	for i, c := range res.Cases {
 		jc := SafetyCaseJSON{Run: c.Run.Index, Steps: Steps(m, c.Run.Steps), Analysed: c.Analysed, Bugs: c.Bugs, Faults: []int{},
 			Seconds: c.Run.At.Seconds()}
@@ -186,8 +192,20 @@ func (t *Safety) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, " (of %s)", plural(n, "distinct unsafe run"))
 	}
 	fmt.Fprintln(w)
-	_, err := fmt.Fprintf(w, "time: fuzz %s, confirm %s, faults %s, total %s\n", res.Fuzz.Round(time.Millisecond), res.Confirm.Round(time.Millisecond), res.Faults.Round(time.Millisecond), t.Elapsed.Round(time.Millisecond))
+	_, err := fmt.Fprintf(w, "time: %s\n", safetyTime(res, t.Elapsed))
 	return err
+}
+
+// safetyTime says where the test's time went: wall-clock time per phase
+// and in all and, with several workers, whose phases overlap, the
+// workers' time summed per phase, labelled as such.
+func safetyTime(res *fuzz.SafetyResult, elapsed time.Duration) string {
+	ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+	s := fmt.Sprintf("fuzz %s, confirm %s, faults %s, total %s", ms(res.Fuzz), ms(res.Confirm), ms(res.Faults), ms(elapsed))
+	if res.Workers > 1 {
+		s += fmt.Sprintf(" (wall clock; the %d workers' time summed: fuzz %s, confirm %s, faults %s)", res.Workers, ms(res.FuzzWork), ms(res.ConfirmWork), ms(res.FaultsWork))
+	}
+	return s
 }
 
 // writeUnsafeRun writes one unsafe run with its bugs and faults marked (a

@@ -181,13 +181,19 @@ func pickWeighted(r *rand.Rand, os []symbolic.Outcome, s symbolic.State) int {
 		return r.IntN(len(os))
 	}
 	u := r.Float64() * total
+	last := 0
 	for i, w := range ws {
 		u -= w
 		if u < 0 {
 			return i
 		}
+		if w > 0 {
+			last = i
+		}
 	}
-	return len(os) - 1
+	// rounding left u >= 0: the last outcome that may happen (the last
+	// outcome, taken here before, may have weight 0)
+	return last
 }
 
 // outcomeWeight is o's weight in state s: its state-dependent probability
