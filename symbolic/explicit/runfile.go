@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math/big"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"vigil/internal/inputfile"
@@ -23,6 +25,7 @@ import (
 //	{
 //	  "version": 1,
 //	  "model": "oneway",          // Model.Name
+//	  "constants": {"L": 10},     // Model.Consts as the run saw them (-D)
 //	  "property": "no_overshoot", // the property whose terminal states end the run
 //	  "policy": "careful",        // the policy that chose the labels ("" if none)
 //	  "end": "unsafe",            // why the run ended: unsafe, goal, deadlock, stuck, steps
@@ -52,11 +55,16 @@ const RunVersion = 1
 
 // Run is a recorded run.
 type Run struct {
-	Version  int    `json:"version"`
-	Model    string `json:"model"`
-	Property string `json:"property"`
-	Policy   string `json:"policy"`
-	End      string `json:"end"`
+	Version int    `json:"version"`
+	Model   string `json:"model"`
+	// Constants are the model's constants (Model.Consts) when the run was
+	// recorded, after -D: a run replays only on the same values. Absent
+	// in files of earlier versions of vigil, which are read without the
+	// check.
+	Constants map[string]json.Number `json:"constants,omitempty"`
+	Property  string                 `json:"property"`
+	Policy    string                 `json:"policy"`
+	End       string                 `json:"end"`
 	// Why says, in a run that ended stuck, why the policy chose no label
 	// in its last state (Reason.Stuck); "" otherwise.
 	Why   string    `json:"why,omitempty"`
@@ -75,6 +83,12 @@ type RunStep struct {
 // NewRun converts engine steps (see Step) to a Run.
 func NewRun(m *symbolic.Model, prop, policy, end string, steps []Step) *Run {
 	r := &Run{Version: RunVersion, Model: m.Name, Property: prop, Policy: policy, End: end}
+	if len(m.Consts) > 0 {
+		r.Constants = map[string]json.Number{}
+		for _, c := range m.Consts {
+			r.Constants[c.Name] = json.Number(strconv.Itoa(c.Value))
+		}
+	}
 	for _, st := range steps {
 		rs := RunStep{State: map[string]any{}}
 		for i := range m.Vars {
@@ -123,6 +137,9 @@ func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 	}
 	if r.Model != m.Name {
 		return nil, nil, runFileErrorf(-1, "recorded on model %q, not %q", r.Model, m.Name)
+	}
+	if err := checkConstants(m, &r); err != nil {
+		return nil, nil, err
 	}
 	if len(r.Steps) == 0 {
 		return nil, nil, runFileErrorf(-1, "no steps")
@@ -187,6 +204,39 @@ func ReadRun(rd io.Reader, m *symbolic.Model) (*Run, []Step, error) {
 // runEnds are the endings a run file may name: Simulate's, and the goal
 // tests' loop.
 var runEnds = []string{EndUnsafe, EndGoal, EndDeadlock, EndStuck, EndSteps, EndStopped, "loop"}
+
+// checkConstants reports the constants whose recorded values differ from
+// m's (a run recorded with -D N=8 replayed without it), naming the -D
+// that loads the model the run was recorded on.
+func checkConstants(m *symbolic.Model, r *Run) error {
+	if r.Constants == nil {
+		return nil
+	}
+	have := map[string]int{}
+	for _, c := range m.Consts {
+		have[c.Name] = c.Value
+	}
+	var diffs, defs []string
+	for _, name := range slices.Sorted(maps.Keys(r.Constants)) {
+		rec := r.Constants[name]
+		v, ok := have[name]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("%s=%s (the model has no constant %s)", name, rec, name))
+		case rec.String() != strconv.Itoa(v):
+			diffs = append(diffs, fmt.Sprintf("%s=%s (the model has %s=%d)", name, rec, name, v))
+			defs = append(defs, "-D "+name+"="+rec.String())
+		}
+	}
+	if len(diffs) == 0 {
+		return nil
+	}
+	hint := "load the model with the constants the run was recorded with"
+	if len(defs) > 0 {
+		hint = "give " + strings.Join(defs, " ")
+	}
+	return runFileErrorf(-1, "recorded with %s; %s", strings.Join(diffs, ", "), hint)
+}
 
 // checkEnd checks what a run file says about its states under its
 // property: no state but the last is terminal (a run ends at an unsafe or
