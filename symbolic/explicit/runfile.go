@@ -219,11 +219,14 @@ func checkConstants(m *symbolic.Model, r *Run) error {
 	var diffs, defs []string
 	for _, name := range slices.Sorted(maps.Keys(r.Constants)) {
 		rec := r.Constants[name]
+		if q, ok := new(big.Rat).SetString(string(rec)); !ok || !q.IsInt() || !q.Num().IsInt64() {
+			return runFileErrorf(-1, "constant %s = %s is not an integer within the 64-bit integers", name, rec)
+		}
 		v, ok := have[name]
 		switch {
 		case !ok:
 			diffs = append(diffs, fmt.Sprintf("%s=%s (the model has no constant %s)", name, rec, name))
-		case rec.String() != strconv.Itoa(v):
+		case !sameInt(rec, v):
 			diffs = append(diffs, fmt.Sprintf("%s=%s (the model has %s=%d)", name, rec, name, v))
 			defs = append(defs, "-D "+name+"="+rec.String())
 		}
@@ -236,6 +239,13 @@ func checkConstants(m *symbolic.Model, r *Run) error {
 		hint = "give " + strings.Join(defs, " ")
 	}
 	return runFileErrorf(-1, "recorded with %s; %s", strings.Join(diffs, ", "), hint)
+}
+
+// sameInt reports whether n is exactly the integer v (5, 5.0 and 5e0
+// are 5, as a state's values are read).
+func sameInt(n json.Number, v int) bool {
+	r, ok := new(big.Rat).SetString(string(n))
+	return ok && r.Cmp(new(big.Rat).SetInt64(int64(v))) == 0
 }
 
 // checkEnd checks what a run file says about its states under its
