@@ -820,7 +820,7 @@ func decodeError(path string, src []byte, err error) error {
 		return newError(path, src, line, col, "B0002", fmt.Sprintf("unknown key %q%s", strings.Join(d.Key(), "."), suggestKey(d.Key())))
 	case errors.As(err, &de):
 		line, col := de.Position()
-		msg := strings.TrimPrefix(de.Error(), "toml: ")
+		msg := typeMessage(src, line, strings.TrimPrefix(de.Error(), "toml: "))
 		code := "B0001"
 		if strings.Contains(msg, " limit ") || strings.Contains(msg, "matches no file") || strings.Contains(msg, "relative to the experiment") {
 			code = "B0003" // from our own value checks
@@ -842,6 +842,38 @@ func decodeError(path string, src []byte, err error) error {
 		}
 	}
 	return newError(path, src, 0, 0, "B0001", err.Error())
+}
+
+// wrongType matches the TOML decoder's message for a value of the wrong
+// type, which names Go's struct and field ("cannot decode TOML array into
+// struct field batch.PlanAlgorithm.Program of type string").
+var wrongType = regexp.MustCompile(`^cannot decode TOML (\w+) into struct field [\w.]+ of type (\S+)$`)
+
+// typeMessage rewrites a wrong-type message in the file's terms: the key
+// written on that line, what it wants and what it got ("program: want a
+// string, not an array"); other messages are returned as they are.
+func typeMessage(src []byte, line int, msg string) string {
+	m := wrongType.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	want := map[string]string{"string": "a string", "[]string": `a list of strings (["a", "b"])`, "int": "a whole number",
+		"bool": "true or false", "float64": "a number", "map[string]string": `a table of strings ({ key = "value" })`}[m[2]]
+	if want == "" {
+		want = "a value of another type"
+	}
+	got := map[string]string{"array": "a list", "string": "a string", "integer": "a whole number", "float": "a number",
+		"bool": "a Boolean", "inline table": "a table", "table": "a table", "datetime": "a date"}[m[1]]
+	if got == "" {
+		got = "a TOML " + m[1]
+	}
+	key := ""
+	if lines := strings.Split(string(src), "\n"); line >= 1 && line <= len(lines) {
+		if k, _, ok := strings.Cut(lines[line-1], "="); ok {
+			key = strings.Trim(strings.TrimSpace(k), `"'`) + ": "
+		}
+	}
+	return fmt.Sprintf("%swant %s, not %s", key, want, got)
 }
 
 var keysOf = map[string][]string{

@@ -40,6 +40,11 @@ func TestParseErrors(t *testing.T) {
 		{head + "[[instances]]\nmodels = [\"a.spec\"]\n[report]\nbaseline = \"b\"\n", `:8:1: baseline "b" is not an algorithm of this experiment`},
 		{head + "[[instances]]\nmodels = [\"a.spec\"]\n[report]\nscatter = [\"a\"]\n", `:8:1: scatter "a": want two algorithms X:Y`},
 		{head + "[[instances]]\nmodels = [\"a.spec\"]\n[report]\nbasline = \"a\"\n", `unknown key "report.basline" (did you mean "baseline"?)`},
+		// A value of the wrong type is named by its key, in the file's
+		// terms, not by Go's struct field (session 24).
+		{head + "[[instances]]\nmodels = [\"a.spec\"]\n[report]\ngroup = \"domain\"\n", `:8:9: group: want a list of strings (["a", "b"]), not a string`},
+		{"name = \"x\"\n[[algorithms]]\nname = \"a\"\nprogram = [\"sh\"]\n", `:4:11: program: want a string, not a list`},
+		{head + "[[instances]]\nname = 5\nmodels = [\"a.spec\"]\n", `:6:8: name: want a string, not a whole number`},
 	} {
 		path := filepath.Join(dir, "exp.toml")
 		_, err := Parse(path, []byte(c.src))
