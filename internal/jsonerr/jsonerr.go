@@ -68,11 +68,34 @@ func Want(t reflect.Type) string {
 	case reflect.Float32, reflect.Float64:
 		return "a number"
 	case reflect.Slice, reflect.Array:
-		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(Want(t.Elem()), "a "), "an ") + "s"
+		return "an array of " + plural(t.Elem())
 	case reflect.Struct, reflect.Map:
 		return "an object"
 	}
 	return "a value of another kind"
+}
+
+// plural names the JSON values that decode into t, in the plural
+// ("arrays of numbers").
+func plural(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return plural(t.Elem())
+	case reflect.String:
+		return "strings"
+	case reflect.Bool:
+		return "Booleans (true or false)"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "integers"
+	case reflect.Float32, reflect.Float64:
+		return "numbers"
+	case reflect.Slice, reflect.Array:
+		return "arrays of " + plural(t.Elem())
+	case reflect.Struct, reflect.Map:
+		return "objects"
+	}
+	return "values"
 }
 
 // article turns json's value description ("string", "number 1.5") into a
