@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,5 +54,80 @@ models = ["m.spec"]
 		if p["verdict"] != c.verdict || p["error"] != c.err {
 			t.Errorf("output of %d bytes ending %q: verdict %v, error %v; want %v, %v", len(c.out), c.out[len(c.out)-8:], p["verdict"], p["error"], c.verdict, c.err)
 		}
+	}
+}
+
+// s24r: {run_dir} was the run's directory relative to the experiment's
+// only when both were given the same way (both relative, or both
+// absolute). With the experiment file given absolute and --data relative
+// (to the working directory), the program, run in the experiment's
+// directory, got data/runs/... and read another directory: an earlier
+// attempt's question there was answered as this run's. With the file
+// given relative and the data absolute, the command recorded differed
+// from the same experiment's given absolute: its runs were stale, and the
+// report refused them.
+func TestS24rRunDirWhicheverWayGiven(t *testing.T) {
+	root := t.TempDir()
+	exp, cwd := filepath.Join(root, "exp"), filepath.Join(root, "cwd")
+	os.MkdirAll(exp, 0o755)
+	os.MkdirAll(cwd, 0o755)
+	os.WriteFile(filepath.Join(exp, "m.spec"), nil, 0o644)
+	src := `name = "rd"
+[[algorithms]]
+name = "peer"
+program = "sh"
+args = ["-c", "if [ -e {run_dir}/q ]; then echo sat; else echo none; fi"]
+verdicts = { sat = "safe", none = "no-question" }
+[[instances]]
+domain = "d"
+models = ["m.spec"]
+`
+	os.WriteFile(filepath.Join(exp, "e.toml"), []byte(src), 0o644)
+	// the question of another experiment's run, where the wrong path led
+	os.MkdirAll(filepath.Join(exp, "data", "runs", "peer", "d", "m"), 0o755)
+	os.WriteFile(filepath.Join(exp, "data", "runs", "peer", "d", "m", "q"), []byte("x"), 0o644)
+	t.Chdir(cwd)
+	load := func(file, data string) *Experiment {
+		t.Helper()
+		x, err := Load(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Data = data
+		return x
+	}
+	x := load(filepath.Join(exp, "e.toml"), "data")
+	t.Setenv("VIGIL_BATCH_HELPER", "1")
+	if _, err := x.Execute(context.Background(), Options{Self: self()}); err != nil {
+		t.Fatal(err)
+	}
+	r := x.Runs[0]
+	p, err := x.Properties(r)
+	if err != nil || p["verdict"] != "no-question" {
+		t.Errorf("verdict %v (%v), want no-question: the program read another directory's question", p["verdict"], err)
+	}
+	// The same experiment and data directory, named every way, are the
+	// same command: none of its runs is stale.
+	abs := filepath.Join(cwd, "data")
+	t.Chdir(exp)
+	for _, c := range [][2]string{{"e.toml", abs}, {filepath.Join(exp, "e.toml"), abs}, {"e.toml", "../cwd/data"}, {filepath.Join(exp, "e.toml"), "../cwd/data"}} {
+		y := load(c[0], c[1])
+		if y.stale(y.Runs[0], p) {
+			t.Errorf("experiment %s with data %s: its run is stale (command %v, recorded %v)", c[0], c[1], y.command(y.Runs[0]), p["command"])
+		}
+	}
+	// A command recorded with the run's directory absolute (as it was
+	// when the file was given relative and the data absolute) is the same.
+	q := map[string]any{}
+	for k, v := range p {
+		q[k] = v
+	}
+	q["command"] = []any{"sh", "-c", "if [ -e " + filepath.Join(abs, "runs", "peer", "d", "m") + "/q ]; then echo sat; else echo none; fi"}
+	if y := load("e.toml", abs); y.stale(y.Runs[0], q) {
+		t.Errorf("the command recorded with the absolute run directory is stale")
+	}
+	q["command"] = []any{"sh", "-c", "if [ -e elsewhere/q ]; then echo sat; else echo none; fi"}
+	if y := load("e.toml", abs); !y.stale(y.Runs[0], q) {
+		t.Errorf("a command naming another directory is not stale")
 	}
 }
