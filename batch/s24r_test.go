@@ -2,6 +2,7 @@ package batch
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,5 +130,32 @@ models = ["m.spec"]
 	q["command"] = []any{"sh", "-c", "if [ -e elsewhere/q ]; then echo sat; else echo none; fi"}
 	if y := load("e.toml", abs); !y.stale(y.Runs[0], q) {
 		t.Errorf("a command naming another directory is not stale")
+	}
+}
+
+// s24r: a number in a filter was compared as a float64: an instance's
+// integer attribute seed = 9007199254740993 and the filter
+// seed=9007199254740992 both round to 2^53, so the filter kept the runs
+// of both seeds. Integers are compared exactly (1e6 still writes
+// 1000000); floats read from a run's JSON as they were read.
+func TestS24rFilterIntegersExactly(t *testing.T) {
+	p := map[string]any{"seed": int64(9007199254740993), "size": int64(1000000), "t": 0.1, "n": json.Number("9007199254740993")}
+	for _, c := range []struct {
+		filter string
+		keep   bool
+	}{
+		{"seed=9007199254740992", false}, {"seed=9007199254740993", true}, {"seed=9.007199254740993e15", true},
+		{"seed=9.007199254740992e15", false}, {"seed!=9007199254740992", true},
+		{"size=1e6", true}, {"size=1000000.0", true}, {"size=1e999999999", false}, {"size=1000000.5", false},
+		{"t=0.1", true}, {"t=0.10", true}, {"t=1e-1", true},
+		{"n=9007199254740992", false}, {"n=9007199254740993", true},
+	} {
+		f, err := ParseFilter(c.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.keep(p); got != c.keep {
+			t.Errorf("%s keeps %v, want %v", c.filter, got, c.keep)
+		}
 	}
 }
