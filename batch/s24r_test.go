@@ -159,3 +159,38 @@ func TestS24rFilterIntegersExactly(t *testing.T) {
 		}
 	}
 }
+
+// s24r: batches of two experiments started together on one new data
+// directory (data = "..." the same in both) could both go on: each wrote
+// its identity by a rename, and one read its own back before the other's
+// rename replaced it. The identity is written only where none is (a hard
+// link), so the second reads the first's and refuses.
+func TestS24rIdentityFirstWins(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := writeNew(nil, path, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeNew(nil, path, []byte("second")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "first" {
+		t.Errorf("the file holds %q, want the first writer's", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files left, want 1 (temporary files removed)", len(ents))
+	}
+	for i := range 30 {
+		data := filepath.Join(t.TempDir(), "data")
+		xs := []*Experiment{experiment(t, 1, "", "echo"), experiment(t, 1, "", "echo")}
+		xs[1].Name = "other"
+		errs := make(chan error, 2)
+		for _, x := range xs {
+			x.Data = data
+			go func() { errs <- x.openData(true, nil) }()
+		}
+		if e1, e2 := <-errs, <-errs; e1 == nil && e2 == nil {
+			t.Fatalf("try %d: two experiments both opened the data directory %s", i, data)
+		}
+	}
+}
