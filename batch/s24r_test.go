@@ -194,3 +194,27 @@ func TestS24rIdentityFirstWins(t *testing.T) {
 		}
 	}
 }
+
+// s24r: verdicts refused "unknown" only as written: UNKNOWN = "UNKNOWN"
+// (or a verdict "timeout") counted a run that gave up as solved, and a
+// verdict "safe " disagreed with every other algorithm's "safe".
+func TestS24rVerdictSpellings(t *testing.T) {
+	for _, c := range []struct{ verdicts, want string }{
+		{`{ sat = "safe", UNKNOWN = "UNKNOWN" }`, `UNKNOWN = "UNKNOWN" is no verdict`},
+		{`{ sat = "safe", timeout = "Timeout" }`, `timeout = "Timeout" is no verdict`},
+		{`{ sat = "safe ", unsat = "unsafe" }`, `the verdict "safe " has spaces around it`},
+		{`{ sat = "safe", none = "no-question" }`, ``},
+	} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "m.spec"), nil, 0o644)
+		src := "name = \"v\"\n[[algorithms]]\nname = \"z3\"\nprogram = \"z3\"\nargs = [\"q\"]\nverdicts = " + c.verdicts + "\n[[instances]]\ndomain = \"d\"\nmodels = [\"m.spec\"]\n"
+		os.WriteFile(filepath.Join(dir, "e.toml"), []byte(src), 0o644)
+		_, err := Load(filepath.Join(dir, "e.toml"))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("verdicts %s: %v", c.verdicts, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("verdicts %s: error %v, want one saying %s", c.verdicts, err, c.want)
+		}
+	}
+}
