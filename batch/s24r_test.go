@@ -197,12 +197,14 @@ func TestS24rIdentityFirstWins(t *testing.T) {
 
 // s24r: verdicts refused "unknown" only as written: UNKNOWN = "UNKNOWN"
 // (or a verdict "timeout") counted a run that gave up as solved, and a
-// verdict "safe " disagreed with every other algorithm's "safe".
+// verdict "safe " disagreed with every other algorithm's "safe"; a line
+// " sat" never matched the last line, read without its spaces.
 func TestS24rVerdictSpellings(t *testing.T) {
 	for _, c := range []struct{ verdicts, want string }{
 		{`{ sat = "safe", UNKNOWN = "UNKNOWN" }`, `UNKNOWN = "UNKNOWN" is no verdict`},
 		{`{ sat = "safe", timeout = "Timeout" }`, `timeout = "Timeout" is no verdict`},
 		{`{ sat = "safe ", unsat = "unsafe" }`, `the verdict "safe " has spaces around it`},
+		{`{ " sat" = "safe", unsat = "unsafe" }`, `the line " sat" has spaces around it`},
 		{`{ sat = "safe", none = "no-question" }`, ``},
 	} {
 		dir := t.TempDir()
