@@ -228,6 +228,12 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 		switch {
 		case err == nil && r.Program != "":
 			programVerdict = r.Verdicts[lastLine(b)]
+		case errors.Is(err, errTooLarge) && r.Program != "":
+			// A program that logs more than the batch reads whole still
+			// answers on its last line (it was an unsolved run).
+			if line, ok := tailLine(filepath.Join(dir, "stdout")); ok {
+				programVerdict = r.Verdicts[line]
+			}
 		case err == nil:
 			if json.Unmarshal(b, &out) == nil {
 				flatten(p, "", out, r.Attrs)
@@ -348,6 +354,24 @@ func classifyProgram(errCode string, o outcome, verdict string) string {
 func lastLine(b []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// tailLine is the last nonempty line of the file at path, read from its
+// end; ok is false when that line does not start within the last 64 KiB
+// (a suffix of a longer line is not the line).
+func tailLine(path string) (string, bool) {
+	b, err := readEnds(path, 0, 64<<10)
+	if err != nil {
+		return "", false
+	}
+	b = bytes.TrimRight(b, " \t\r\n")
+	i := bytes.LastIndexByte(b, '\n')
+	if i < 0 {
+		if fi, err := os.Stat(path); err != nil || fi.Size() > 64<<10 {
+			return "", false
+		}
+	}
+	return strings.TrimSpace(string(b[i+1:])), true
 }
 
 // maxStdout is the largest output of a run read whole (larger ones give

@@ -439,8 +439,17 @@ func (ps *parseState) algorithms() (map[string]bool, error) {
 			// A run whose line maps to a verdict counts as solved: an
 			// "unknown" there would count z3's giving up as coverage and
 			// as a disagreement with every engine that decided.
-			if v == "unknown" {
-				return nil, ps.errorf(key+".verdicts", "algorithm %q: %s = \"unknown\" is no verdict (a run with a verdict counts as solved): leave %s out of verdicts, and a run that prints it is unknown", a.Name, line, line)
+			// Nor may another spelling of it, or of a run's outcome
+			// ("UNKNOWN", "timeout"), and a verdict is compared as
+			// written: "safe " disagreed with every "safe".
+			if w := strings.ToLower(strings.TrimSpace(v)); w == "unknown" || slices.Contains(Outcomes, w) {
+				return nil, ps.errorf(key+".verdicts", "algorithm %q: %s = %q is no verdict (a run with a verdict counts as solved): leave %s out of verdicts, and a run that prints it is unknown", a.Name, line, v, line)
+			}
+			if line != strings.TrimSpace(line) {
+				return nil, ps.errorf(key+".verdicts", "algorithm %q: the line %q has spaces around it, and a run's last line is read without them (it never matched): write %q", a.Name, line, strings.TrimSpace(line))
+			}
+			if v != strings.TrimSpace(v) {
+				return nil, ps.errorf(key+".verdicts", "algorithm %q: the verdict %q has spaces around it, and verdicts are compared as written (with vigil's safe and unsafe): write %q", a.Name, v, strings.TrimSpace(v))
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"html"
 	"io"
 	"math"
+	"math/big"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -49,16 +50,50 @@ func (f Filter) String() string {
 
 func (f Filter) keep(p map[string]any) bool {
 	v := attrString(p[f.Attr])
-	x, isNum := num(p[f.Attr])
 	in := false
 	for _, w := range f.Values {
 		// A number matches however it is written: size=1e6 keeps the
 		// runs whose size is 1e+06, time_limit=600 those of 600.0.
-		if y, err := strconv.ParseFloat(w, 64); v == w || isNum && err == nil && x == y {
+		if v == w || sameNumber(p[f.Attr], w) {
 			in = true
 		}
 	}
 	return in != f.Not
+}
+
+// sameNumber reports whether the attribute value v is a number and w
+// writes it. An integer (an instance's attribute) is compared exactly:
+// as float64s, seed=9007199254740992 kept the runs of seed
+// 9007199254740993 too (both round to 2^53). A float64 (read from a run's
+// JSON) is compared with w read as a float64, as it was read itself.
+func sameNumber(v any, w string) bool {
+	var i int64
+	switch v := v.(type) {
+	case int:
+		i = int64(v)
+	case int64:
+		i = v
+	case json.Number:
+		n, err := v.Int64()
+		if err != nil {
+			x, ok := num(v)
+			y, err := strconv.ParseFloat(w, 64)
+			return ok && err == nil && x == y
+		}
+		i = n
+	case float64:
+		y, err := strconv.ParseFloat(w, 64)
+		return err == nil && v == y
+	default:
+		return false
+	}
+	// Equal as float64s first: then w's value is near i, and its exponent
+	// small enough (with w's length bounded) to read it exactly.
+	if y, err := strconv.ParseFloat(w, 64); err != nil || y != float64(i) || len(w) > 400 {
+		return false
+	}
+	r, ok := new(big.Rat).SetString(w)
+	return ok && r.IsInt() && r.Num().IsInt64() && r.Num().Int64() == i
 }
 
 func attrString(v any) string {

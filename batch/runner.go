@@ -124,16 +124,39 @@ func (x *Experiment) PrepareArgs(r *Run) []string {
 	return x.fillRunDir(r, r.Prepare)
 }
 
+// fillRunDir fills {run_dir} in with the run's directory relative to the
+// directory commands run in (x.Dir), whichever of the two was given
+// relative to the working directory: with the experiment file given as
+// /abs/exp/e.toml and --data data, the path was data/runs/..., which the
+// program, run in /abs/exp, read as another directory (an earlier
+// experiment's question there was answered as this run's), and the same
+// experiment given as e.toml and /abs/exp/e.toml recorded two commands
+// (its runs were stale, and the report refused them, as soon as it was
+// given the other way).
 func (x *Experiment) fillRunDir(r *Run, args []string) []string {
-	rel, err := filepath.Rel(x.Dir, x.RunDir(r))
-	if err != nil {
-		rel = x.RunDir(r)
-	}
+	return fillRunDirWith(args, x.runDirArg(r))
+}
+
+func fillRunDirWith(args []string, dir string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = strings.ReplaceAll(a, "{run_dir}", rel)
+		out[i] = strings.ReplaceAll(a, "{run_dir}", dir)
 	}
 	return out
+}
+
+// runDirArg is the run's directory relative to x.Dir (absolute where no
+// relative path leads there).
+func (x *Experiment) runDirArg(r *Run) string {
+	base, err1 := filepath.Abs(x.Dir)
+	dir, err2 := filepath.Abs(x.RunDir(r))
+	if err1 != nil || err2 != nil {
+		return x.RunDir(r)
+	}
+	if rel, err := filepath.Rel(base, dir); err == nil {
+		return rel
+	}
+	return dir
 }
 
 // command is what a run's properties record as its command: vigil's
@@ -162,11 +185,34 @@ func (x *Experiment) prepareCommand(r *Run) []any {
 // stale reports whether finished properties were made by a command other
 // than the run's current one, or under other limits (a run that timed out
 // at 60 s says nothing about 600 s).
+//
+// A command that names the run's directory by its absolute path (as
+// runs recorded before runDirArg when the experiment file was given
+// relative and the data directory absolute) is the same command.
 func (x *Experiment) stale(r *Run, p map[string]any) bool {
-	if !reflect.DeepEqual(p["command"], x.command(r)) {
+	abs, err := filepath.Abs(x.RunDir(r))
+	same := func(rec any, args []string, prog string) bool {
+		cmd := func(dir string) []any {
+			var c []any
+			if prog != "" {
+				c = append(c, prog)
+			}
+			for _, a := range fillRunDirWith(args, dir) {
+				c = append(c, a)
+			}
+			return c
+		}
+		return reflect.DeepEqual(rec, cmd(x.runDirArg(r))) || err == nil && reflect.DeepEqual(rec, cmd(abs))
+	}
+	if !same(p["command"], r.Args, r.Program) {
 		return true
 	}
-	if prep, _ := p["prepare"].([]any); !reflect.DeepEqual(prep, x.prepareCommand(r)) {
+	prep, _ := p["prepare"].([]any)
+	if len(r.Prepare) == 0 {
+		if prep != nil {
+			return true
+		}
+	} else if !same(prep, r.Prepare, "") {
 		return true
 	}
 	for key, limit := range map[string]float64{

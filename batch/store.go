@@ -177,11 +177,13 @@ func (x *Experiment) openData(create bool, w writer) error {
 		return fmt.Errorf("batch: %w", err)
 	}
 	b, _ := json.MarshalIndent(identity{Name: x.Name, File: x.File, Tool: "vigil batch"}, "", "  ")
-	if err := writeAtomic(w, path, append(b, '\n')); err != nil {
+	if err := writeNew(w, path, append(b, '\n')); err != nil {
 		return err
 	}
 	// Read it back: a batch of another experiment racing for the same new
-	// directory may have renamed its identity over this one.
+	// directory may have written its identity first (where hard links
+	// work; else renamed it over this one, which a batch that read its
+	// own back already has missed: both went on).
 	return x.openData(false, w)
 }
 
@@ -234,6 +236,16 @@ func (w writer) create(name string) (File, error) {
 // run is simply not recorded and runs again; it cannot leave a partial
 // file under the final name.
 func writeAtomic(w writer, path string, data []byte) (err error) {
+	return writeFile(w, path, data, false)
+}
+
+// writeNew is writeAtomic that leaves a path that exists as it is (the
+// first of batches racing to write it wins; the others read it).
+func writeNew(w writer, path string, data []byte) (err error) {
+	return writeFile(w, path, data, true)
+}
+
+func writeFile(w writer, path string, data []byte, exclusive bool) (err error) {
 	// The temporary name is unique: Slurm tasks starting together may all
 	// write the experiment's identity file.
 	tmp := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.tmp-%d-%d", filepath.Base(path), os.Getpid(), tmpCount.Add(1)))
@@ -256,6 +268,15 @@ func writeAtomic(w writer, path string, data []byte) (err error) {
 	}
 	if err = f.Close(); err != nil {
 		return err
+	}
+	if exclusive {
+		// A link fails where path exists, which a rename would replace.
+		switch lerr := os.Link(tmp, path); {
+		case lerr == nil || errors.Is(lerr, fs.ErrExist):
+			os.Remove(tmp)
+			return nil
+		}
+		// no hard links here (some network file systems): rename
 	}
 	return os.Rename(tmp, path)
 }
