@@ -353,12 +353,33 @@ func (x *exporter) property(p *symbolic.Property) obj {
 		path = obj{"op": "F", "exp": x.cond(p.Unsafe)}
 	} else {
 		safe := symbolic.Not(p.Unsafe)
-		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(symbolic.And(p.Goal, symbolic.Not(p.Unsafe)))}
+		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(andOnce(x.m, p.Goal, safe))}
 	}
 	return obj{"name": p.Name, "expression": obj{
 		"op": "filter", "fun": "max", "states": obj{"op": "initial"},
 		"values": obj{"op": "Pmax", "exp": path},
 	}}
+}
+
+// andOnce returns goal ∧ safe, or goal itself when safe is already one of
+// its conjuncts (the same text): a goal that vigil import read back from
+// this export's own ¬unsafe U (goal ∧ ¬unsafe) has the conjunct ¬unsafe,
+// and adding it again on every export ∘ import round made the property
+// twice as long each round.
+func andOnce(m *symbolic.Model, goal, safe *symbolic.Cond) *symbolic.Cond {
+	if hasConjunct(m, goal, safe) {
+		return goal
+	}
+	return symbolic.And(goal, safe)
+}
+
+// hasConjunct reports whether c is a conjunct of and (the same .spec text).
+func hasConjunct(m *symbolic.Model, and, c *symbolic.Cond) bool {
+	want, found := m.CondString(c), false
+	conjuncts(and, func(a *symbolic.Cond) {
+		found = found || m.CondString(a) == want
+	})
+	return found
 }
 
 // costVar names the transient reward variable that holds the cost of the
