@@ -537,11 +537,7 @@ func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 		why := "may lie outside [0, 1] or divide by zero ("
 		switch {
 		case st != nil:
-			n, d := f.At(st)
-			val := n.String() + "/" + d.String()
-			if d.Sign() == 0 {
-				val = "undefined (division by zero)"
-			}
+			val := symbolic.ProbString(f.At(st))
 			why = fmt.Sprintf("is %s, outside [0, 1], in state %s, where the command is enabled", val, x.m.FormatState(st))
 		case x.sat == nil:
 			why += "interval evaluation cannot rule it out)"
