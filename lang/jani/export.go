@@ -346,19 +346,55 @@ func (x *exporter) ref(v symbolic.VarID) any {
 // Pmax of reaching the unsafe states (imported back as NAME with goal
 // unsafe and as NAME_avoid with unsafe unsafe); with one, Pmax of
 // reaching goal while avoiding unsafe, ¬unsafe U (goal ∧ ¬unsafe)
-// (imported back with the same unsafe and goal states).
+// (imported back with the same unsafe and goal states). A property read
+// from a JANI model (Query set) keeps its operator, path formula,
+// comparison and filter: written as Pmax under its own name, consensus's
+// c2 (Pmin = 49/128) answered 5/9 in Storm, and a Pmin of G ψ answered
+// Pmax of F ¬ψ.
 func (x *exporter) property(p *symbolic.Property) obj {
+	q := p.Query
+	if q != nil && q.Op != "Pmin" && q.Op != "Pmax" {
+		q = nil // ∀, ∃ (qualitative): the safety question
+	}
 	var path obj
-	if p.Goal == nil {
+	safe := symbolic.Not(p.Unsafe)
+	switch {
+	case q != nil && q.Always:
+		path = obj{"op": "G", "exp": x.cond(safe)}
+	case q != nil && q.Weak && p.Goal != nil:
+		// Unsafe is ¬ψ ∧ ¬φ: (ψ ∨ φ) W φ is ψ W φ
+		path = obj{"op": "W", "left": x.cond(safe), "right": x.cond(p.Goal)}
+	case p.Goal == nil:
 		path = obj{"op": "F", "exp": x.cond(p.Unsafe)}
-	} else {
-		safe := symbolic.Not(p.Unsafe)
+	default:
 		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(andOnce(x.m, p.Goal, safe))}
 	}
-	return obj{"name": p.Name, "expression": obj{
-		"op": "filter", "fun": "max", "states": obj{"op": "initial"},
-		"values": obj{"op": "Pmax", "exp": path},
-	}}
+	if q == nil {
+		return obj{"name": p.Name, "expression": obj{
+			"op": "filter", "fun": "max", "states": obj{"op": "initial"},
+			"values": obj{"op": "Pmax", "exp": path},
+		}}
+	}
+	values := any(obj{"op": q.Op, "exp": path})
+	if q.Cmp != "" {
+		bound := any(q.Bound)
+		if q.BoundText != "" && json.Valid([]byte(q.BoundText)) {
+			bound = json.Number(q.BoundText)
+		}
+		values = obj{"op": q.Cmp, "left": values, "right": bound}
+	}
+	fun := q.Filter
+	if fun == "" {
+		fun = map[string]string{"Pmin": "min", "Pmax": "max"}[q.Op]
+		if q.Cmp != "" {
+			fun = "∀"
+		}
+	}
+	states := any(obj{"op": "initial"})
+	if q.FilterStates != nil {
+		states = x.cond(q.FilterStates)
+	}
+	return obj{"name": p.Name, "expression": obj{"op": "filter", "fun": fun, "states": states, "values": values}}
 }
 
 // andOnce returns goal ∧ safe, or goal itself when safe is already one of
