@@ -441,11 +441,7 @@ func (d *dists) at(ci int, s symbolic.State, dst []*big.Rat) ([]*big.Rat, error)
 			return nil, fmt.Errorf("prob: %s: the probabilities of all destinations of action %s are 0 in state %s, where it is enabled: they sum to 0, not 1 (JANI requires a distribution)", o.Pos, d.m.Labels[c.Label].Name, d.m.FormatState(s))
 		}
 		if bad >= 0 {
-			n, den := o.ProbFactors[bad].At(s)
-			val := "undefined (division by zero)"
-			if den.Sign() != 0 {
-				val = n.String() + "/" + den.String()
-			}
+			val := symbolic.ProbString(o.ProbFactors[bad].At(s))
 			if len(o.ProbFactors) > 1 {
 				val = fmt.Sprintf("%s in its factor %d (%s)", val, bad+1, o.ProbFactors[bad].Pos)
 			}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -311,11 +312,63 @@ const maxTextValues = 20
 
 // valueText writes a value: exact, or with its bounds.
 func valueText(v, lo, hi float64, exact string) string {
-	val := fmt.Sprintf("%.10g", v)
+	val := valueDigits(v)
 	if exact != "" {
 		return exact + " ≈ " + approx(exact, val)
 	}
-	return val + fmt.Sprintf(" (bounds [%.10g, %.10g])", lo, hi)
+	return val + " (bounds [" + lowerDigits(lo) + ", " + upperDigits(hi) + "])"
+}
+
+// valueDigits writes v to 10 significant digits, unless that rounds it
+// to exactly 0 or 1 (1 - 2^-50 read "1", a certainty it is not): then
+// in full (the shortest text that parses back to v).
+func valueDigits(v float64) string {
+	s := strconv.FormatFloat(v, 'g', 10, 64)
+	if r, _ := strconv.ParseFloat(s, 64); r != v && (r == 0 || r == 1) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return s
+}
+
+// lowerDigits writes a lower bound to 10 significant digits, rounded
+// down: to nearest, the bound 0.9999999999999987 read "1" ("bounds [1,
+// 1]" for a probability below 1), and 0.12499999999999997 read "0.125",
+// so that a comparison with 0.125 was "unknown" with bounds that seemed
+// to decide it.
+func lowerDigits(x float64) string { return directed(x, false) }
+
+// upperDigits writes an upper bound to 10 significant digits, rounded up.
+func upperDigits(x float64) string { return directed(x, true) }
+
+// directed writes x to 10 significant digits, rounded up or down.
+func directed(x float64, up bool) string {
+	s := strconv.FormatFloat(x, 'g', 10, 64)
+	r, _ := strconv.ParseFloat(s, 64)
+	if up && r >= x || !up && r <= x || math.IsInf(x, 0) || math.IsNaN(x) {
+		return s
+	}
+	// x is d.ddddddddd × 10^e rounded to nearest the wrong way: one unit
+	// of the 10th digit back, n × 10^(e-9), lies on the right side
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(x, 'e', 9, 64), "e")
+	n, err1 := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64)
+	e, err2 := strconv.Atoi(exp)
+	if err1 != nil || err2 != nil {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	switch {
+	case up:
+		n++
+	case n == 1_000_000_000:
+		// 1.000000000: one unit back is 0.9999999999, a digit more
+		n, e = n*10-1, e-1
+	default:
+		n--
+	}
+	v, err := strconv.ParseFloat(strconv.FormatInt(n, 10)+"e"+strconv.Itoa(e-9), 64)
+	if err != nil {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 10, 64)
 }
 
 // approx writes the rational r to 10 significant digits, beyond float64's
@@ -326,7 +379,14 @@ func approx(r, def string) string {
 	if !ok {
 		return def
 	}
-	return new(big.Float).SetPrec(200).SetRat(x).Text('g', 10)
+	f := new(big.Float).SetPrec(200).SetRat(x)
+	t := f.Text('g', 10)
+	if t == "1" && x.Cmp(big.NewRat(1, 1)) != 0 || t == "0" && x.Sign() != 0 {
+		// 1125899906842623/1125899906842624 ≈ 0.99999999999999911182,
+		// not ≈ 1
+		return f.Text('g', 20)
+	}
+	return t
 }
 
 // NoteThreshold is the estimated size (bytes) from which Note has
@@ -368,7 +428,7 @@ func sizeText(b float64) string {
 // iteration's, of which v is the midpoint).
 func withBounds(v float64, b []float64) string {
 	if len(b) == 2 && b[0] != b[1] {
-		return fmt.Sprintf("%.10g (bounds [%.10g, %.10g])", v, b[0], b[1])
+		return valueDigits(v) + " (bounds [" + lowerDigits(b[0]) + ", " + upperDigits(b[1]) + "])"
 	}
-	return fmt.Sprintf("%.10g", v)
+	return valueDigits(v)
 }

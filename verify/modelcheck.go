@@ -163,7 +163,11 @@ func probFinding(m *symbolic.Model, v smt.BoundsViolation) Finding {
 	var fs []string
 	for _, pf := range o.ProbFactors {
 		n, d := pf.At(v.State)
-		fs = append(fs, n.String()+"/"+d.String())
+		if d.Sign() == 0 {
+			fs = append(fs, n.String()+"/0")
+		} else {
+			fs = append(fs, symbolic.ProbString(n, d)) // reduced: -1, not -1/1
+		}
 	}
 	f.Exact = strings.Join(fs, " * ")
 	if len(fs) == 1 && strings.HasSuffix(f.Exact, "/0") {

@@ -33,7 +33,9 @@ array; costs a transient reward that it reads back as costs) and the
 property as a query:
 Pmax=? [F unsafe] without a goal (vigil import reads it back as NAME, goal
 unsafe, and NAME_avoid, unsafe unsafe), Pmax=? [!unsafe U (goal & !unsafe)]
-with one (read back as NAME with the same unsafe and goal states). A
+with one (read back as NAME with the same unsafe and goal states); a
+property of a JANI model keeps its own operator (Pmin, Pmax), path formula,
+comparison and filter. A
 rules or table policy is inlined into the guards: an edge of label a fires
 only where the policy chooses a (rules: the first rule whose condition holds
 and whose label is applicable; table: the label of the state's last row).

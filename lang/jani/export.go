@@ -346,19 +346,76 @@ func (x *exporter) ref(v symbolic.VarID) any {
 // Pmax of reaching the unsafe states (imported back as NAME with goal
 // unsafe and as NAME_avoid with unsafe unsafe); with one, Pmax of
 // reaching goal while avoiding unsafe, ¬unsafe U (goal ∧ ¬unsafe)
-// (imported back with the same unsafe and goal states).
+// (imported back with the same unsafe and goal states). A property read
+// from a JANI model (Query set) keeps its operator, path formula,
+// comparison and filter: written as Pmax under its own name, consensus's
+// c2 (Pmin = 49/128) answered 5/9 in Storm, and a Pmin of G ψ answered
+// Pmax of F ¬ψ.
 func (x *exporter) property(p *symbolic.Property) obj {
-	var path obj
-	if p.Goal == nil {
-		path = obj{"op": "F", "exp": x.cond(p.Unsafe)}
-	} else {
-		safe := symbolic.Not(p.Unsafe)
-		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(symbolic.And(p.Goal, symbolic.Not(p.Unsafe)))}
+	q := p.Query
+	if q != nil && q.Op != "Pmin" && q.Op != "Pmax" {
+		q = nil // ∀, ∃ (qualitative): the safety question
 	}
-	return obj{"name": p.Name, "expression": obj{
-		"op": "filter", "fun": "max", "states": obj{"op": "initial"},
-		"values": obj{"op": "Pmax", "exp": path},
-	}}
+	var path obj
+	safe := symbolic.Not(p.Unsafe)
+	switch {
+	case q != nil && q.Always:
+		path = obj{"op": "G", "exp": x.cond(safe)}
+	case q != nil && q.Weak && p.Goal != nil:
+		// Unsafe is ¬ψ ∧ ¬φ: (ψ ∨ φ) W φ is ψ W φ
+		path = obj{"op": "W", "left": x.cond(safe), "right": x.cond(p.Goal)}
+	case p.Goal == nil:
+		path = obj{"op": "F", "exp": x.cond(p.Unsafe)}
+	default:
+		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(andOnce(x.m, p.Goal, safe))}
+	}
+	if q == nil {
+		return obj{"name": p.Name, "expression": obj{
+			"op": "filter", "fun": "max", "states": obj{"op": "initial"},
+			"values": obj{"op": "Pmax", "exp": path},
+		}}
+	}
+	values := any(obj{"op": q.Op, "exp": path})
+	if q.Cmp != "" {
+		bound := any(q.Bound)
+		if q.BoundText != "" && json.Valid([]byte(q.BoundText)) {
+			bound = json.Number(q.BoundText)
+		}
+		values = obj{"op": q.Cmp, "left": values, "right": bound}
+	}
+	fun := q.Filter
+	if fun == "" {
+		fun = map[string]string{"Pmin": "min", "Pmax": "max"}[q.Op]
+		if q.Cmp != "" {
+			fun = "∀"
+		}
+	}
+	states := any(obj{"op": "initial"})
+	if q.FilterStates != nil {
+		states = x.cond(q.FilterStates)
+	}
+	return obj{"name": p.Name, "expression": obj{"op": "filter", "fun": fun, "states": states, "values": values}}
+}
+
+// andOnce returns goal ∧ safe, or goal itself when safe is already one of
+// its conjuncts (the same text): a goal that vigil import read back from
+// this export's own ¬unsafe U (goal ∧ ¬unsafe) has the conjunct ¬unsafe,
+// and adding it again on every export ∘ import round made the property
+// twice as long each round.
+func andOnce(m *symbolic.Model, goal, safe *symbolic.Cond) *symbolic.Cond {
+	if hasConjunct(m, goal, safe) {
+		return goal
+	}
+	return symbolic.And(goal, safe)
+}
+
+// hasConjunct reports whether c is a conjunct of and (the same .spec text).
+func hasConjunct(m *symbolic.Model, and, c *symbolic.Cond) bool {
+	want, found := m.CondString(c), false
+	conjuncts(and, func(a *symbolic.Cond) {
+		found = found || m.CondString(a) == want
+	})
+	return found
 }
 
 // costVar names the transient reward variable that holds the cost of the
@@ -516,11 +573,7 @@ func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 		why := "may lie outside [0, 1] or divide by zero ("
 		switch {
 		case st != nil:
-			n, d := f.At(st)
-			val := n.String() + "/" + d.String()
-			if d.Sign() == 0 {
-				val = "undefined (division by zero)"
-			}
+			val := symbolic.ProbString(f.At(st))
 			why = fmt.Sprintf("is %s, outside [0, 1], in state %s, where the command is enabled", val, x.m.FormatState(st))
 		case x.sat == nil:
 			why += "interval evaluation cannot rule it out)"

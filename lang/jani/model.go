@@ -278,19 +278,30 @@ func (ml *modelLoader) startCondition() {
 		}
 	}
 	conj := []*symbolic.Cond{start}
+	// A conjunct restrict-initial already has is not added again: vigil
+	// export --jani writes an array the start condition fixes both as a
+	// JANI array with that initial value and in restrict-initial, and
+	// each export ∘ import round added the elements' equations once more.
+	have := map[string]bool{}
+	conjuncts(start, func(c *symbolic.Cond) { have[ml.m.CondString(c)] = true })
 	for i := range ml.m.Vars {
 		v := &ml.m.Vars[i]
+		var c *symbolic.Cond
 		switch {
 		case v.HasInit && v.Bool:
 			// A Boolean as a condition: compared with 0 or 1, vigil import
 			// printed on[0] == 0, which the .spec checker refuses (E0201).
-			c := &symbolic.Cond{Op: symbolic.CVar, Var: symbolic.VarID(i)}
+			c = &symbolic.Cond{Op: symbolic.CVar, Var: symbolic.VarID(i)}
 			if v.Init == 0 {
 				c = symbolic.Not(c)
 			}
-			conj = append(conj, c)
 		case v.HasInit:
-			conj = append(conj, symbolic.Compare(symbolic.V(symbolic.VarID(i)), symbolic.Eq, symbolic.Lit(v.Init)))
+			c = symbolic.Compare(symbolic.V(symbolic.VarID(i)), symbolic.Eq, symbolic.Lit(v.Init))
+		default:
+			continue
+		}
+		if !have[ml.m.CondString(c)] {
+			conj = append(conj, c)
 		}
 	}
 	start = symbolic.And(conj...)

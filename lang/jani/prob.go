@@ -205,6 +205,39 @@ const maxSplit = 8
 // dead conditions; the combination without outcomes gets a command with
 // a probability error (zeroSum).
 func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at *node) {
+	// An outcome whose live condition is a conjunct of the guard is live
+	// wherever the command is enabled, and one whose negation is, dead
+	// there (dropped). vigil export --jani writes each command of a split
+	// as an edge guarded by its live and dead conditions; read back, the
+	// edge was split again on every outcome, into 2^k commands of which
+	// all but one have contradictory guards (an edge of 8 state-dependent
+	// destinations: 255 edges exported, then 6,491, then 63,801).
+	var guard map[string]bool
+	var kept []symbolic.Outcome
+	var keptLive []*symbolic.Cond
+	for i, c := range live {
+		if c != nil && guard == nil {
+			guard = map[string]bool{}
+			conjuncts(cmd.Guard, func(a *symbolic.Cond) { guard[ml.m.CondString(a)] = true })
+		}
+		switch {
+		case c == nil:
+		case guard[ml.m.CondString(c)]:
+			c = nil
+		case guard[ml.m.CondString(symbolic.Not(c))]:
+			continue
+		}
+		kept, keptLive = append(kept, cmd.Outcomes[i]), append(keptLive, c)
+	}
+	if len(kept) == 0 {
+		// every outcome is dead wherever the command is enabled: no
+		// distribution, a probability error there
+		if !ml.never(cmd.Guard) {
+			ml.m.Commands = append(ml.m.Commands, zeroSum(cmd, cmd.Guard))
+		}
+		return
+	}
+	cmd.Outcomes, live = kept, keptLive
 	var dep []int
 	for i, c := range live {
 		if c != nil {

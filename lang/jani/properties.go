@@ -90,7 +90,13 @@ func (ml *modelLoader) properties(root *node) {
 			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: symbolic.Not(safe), Pos: pos, FromModel: true, Query: &q})
 		default:
 			unsafe := symbolic.False()
-			if left != nil {
+			switch {
+			case left != nil && hasConjunct(ml.m, goal, left):
+				// ¬left ∧ ¬(… ∧ left) is ¬left: vigil export's own
+				// ¬unsafe U (goal ∧ ¬unsafe) comes back with its unsafe
+				// states as written, not as a longer formula each round
+				unsafe = symbolic.Not(left)
+			case left != nil:
 				unsafe = symbolic.And(symbolic.Not(left), symbolic.Not(goal))
 			}
 			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: unsafe, Goal: goal, Pos: pos, FromModel: true, Query: &q})

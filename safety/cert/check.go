@@ -734,7 +734,7 @@ func badFactor(o *symbolic.Outcome, s []int) (string, bool) {
 		}
 		q := new(big.Rat).SetFrac(num, den)
 		if q.Sign() < 0 || q.Cmp(big.NewRat(1, 1)) > 0 {
-			return fmt.Sprintf("%s/%s, outside [0, 1]%s", num, den, which), true
+			return fmt.Sprintf("%s, outside [0, 1]%s", q.RatString(), which), true
 		}
 	}
 	return "", false

@@ -214,13 +214,7 @@ func (e *RangeError) Error() string {
 	c := &e.Model.Commands[e.Command]
 	if e.Prob {
 		o := &c.Outcomes[e.Outcome]
-		frac := func(n, d *big.Int) string {
-			if d.Sign() == 0 {
-				return "undefined (division by zero)"
-			}
-			return n.String() + "/" + d.String()
-		}
-		val := frac(e.Num, e.Den)
+		val := symbolic.ProbString(e.Num, e.Den)
 		if e.Factor < len(o.ProbFactors) && o.ProbFactors[e.Factor].ZeroSum {
 			return fmt.Sprintf("explicit: %s: probability error: action %s: the probabilities of all its destinations are 0 in state %s, where it is enabled: they sum to 0, not 1 (JANI requires a distribution); make some destination's probability positive there, or the guard false",
 				c.Pos, e.Model.Labels[c.Label].Name, e.Model.FormatState(e.State))
@@ -229,11 +223,12 @@ func (e *RangeError) Error() string {
 			// a product over synchronised edges: name the factor
 			var fs []string
 			for _, f := range o.ProbFactors {
+				// each factor as a reduced fraction (an integer without /1)
 				n, d := f.At(e.State)
 				if d.Sign() == 0 {
 					fs = append(fs, n.String()+"/0")
 				} else {
-					fs = append(fs, n.String()+"/"+d.String())
+					fs = append(fs, new(big.Rat).SetFrac(n, d).RatString())
 				}
 			}
 			fpos := o.ProbFactors[e.Factor].Pos

@@ -1,0 +1,42 @@
+package prob
+
+import (
+	"strconv"
+	"testing"
+)
+
+// TestDirectedDigits: a lower bound is printed rounded down, an upper one
+// rounded up, to 10 significant digits; a value that 10 digits would
+// round to exactly 0 or 1 is printed in full.
+func TestDirectedDigits(t *testing.T) {
+	for _, c := range []struct {
+		x         float64
+		low, high string
+	}{
+		{0.9999999999999987, "0.9999999999", "1"},
+		{0.12499999999999997, "0.1249999999", "0.125"},
+		{0.12500000000000003, "0.125", "0.1250000001"},
+		{0.5, "0.5", "0.5"},
+		{0, "0", "0"},
+		{1, "1", "1"},
+		{1.0 / 3, "0.3333333333", "0.3333333334"},
+		{8.881784197001252e-16, "8.881784197e-16", "8.881784198e-16"},
+		{0.99999999995, "0.9999999999", "1"},
+	} {
+		lo, hi := lowerDigits(c.x), upperDigits(c.x)
+		if lo != c.low || hi != c.high {
+			t.Errorf("%v: [%s, %s], want [%s, %s]", c.x, lo, hi, c.low, c.high)
+		}
+		if l, _ := strconv.ParseFloat(lo, 64); l > c.x {
+			t.Errorf("%v: lower %s above it", c.x, lo)
+		}
+		if h, _ := strconv.ParseFloat(hi, 64); h < c.x {
+			t.Errorf("%v: upper %s below it", c.x, hi)
+		}
+	}
+	for x, want := range map[float64]string{0.9999999999999991: "0.9999999999999991", 1e-300: "1e-300", 0.25: "0.25", 0.99999999994: "0.9999999999"} {
+		if got := valueDigits(x); got != want {
+			t.Errorf("valueDigits(%v) = %s, want %s", x, got, want)
+		}
+	}
+}
