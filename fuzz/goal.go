@@ -25,6 +25,7 @@ package fuzz
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -133,10 +134,62 @@ func (t *GoalTask) applicable(s symbolic.State) []symbolic.LabelID {
 // not applicable).
 func (t *GoalTask) succs(s symbolic.State, l symbolic.LabelID) ([]goalEdge, error) {
 	out, err := labelSuccs(t.Gen, &t.x, t.src, s, l)
-	if err != nil || !t.Fair {
+	if !t.Fair {
+		return out, err
+	}
+	var re *explicit.RangeError
+	if errors.As(err, &re) && !re.Prob {
+		// An outcome of probability 0 never happens under fair
+		// outcomes, so its range error does not either (vigil prob
+		// gives it no transition): the successors are those of the
+		// outcomes of positive probability.
+		return t.positiveSuccs(s, l)
+	}
+	if err != nil {
 		return out, err
 	}
 	return t.possible(s, l, out)
+}
+
+// positiveSuccs returns l's distinct successors of s by the outcomes of
+// positive probability only, each edge naming the first command and
+// outcome that leads there; the range error of one of those outcomes is
+// returned as the explicit engine gives it.
+func (t *GoalTask) positiveSuccs(s symbolic.State, l symbolic.LabelID) ([]goalEdge, error) {
+	if t.weights == nil {
+		w, err := prob.NewWeights(t.M)
+		if err != nil {
+			return nil, fmt.Errorf("fuzz: fair outcomes: %w", err)
+		}
+		t.weights = w
+	}
+	var out []goalEdge
+	for ci := range t.M.Commands {
+		c := &t.M.Commands[ci]
+		if c.Label != l || !t.Gen.Guard(s, ci) {
+			continue
+		}
+		p, err := t.weights.At(ci, s, nil)
+		if err != nil {
+			return nil, fmt.Errorf("fuzz: fair outcomes: %w", err)
+		}
+		for oi := range c.Outcomes {
+			if p[oi] <= 0 {
+				continue
+			}
+			u, err := t.Gen.Apply(s, ci, oi)
+			if err != nil {
+				return nil, err
+			}
+			if !slices.ContainsFunc(out, func(e goalEdge) bool { return slices.Equal(e.s, u) }) {
+				out = append(out, goalEdge{s: u, cmd: ci, out: oi})
+			}
+		}
+	}
+	if err := costliest(t.Gen, s, l, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // possible keeps, of l's distinct successors out of s, those that an
