@@ -140,6 +140,20 @@ class Contract(unittest.TestCase):
         with self.assertRaises(VigilError):
             env.step(0)  # after the episode ended
 
+    def test_step_many_types(self):
+        # step_many's steps have step's types (session 24: the
+        # observation was a plain list and the reward an int)
+        env = self.env("wide.spec")
+        env.reset(seed=3)
+        steps = env.step_many([env.labels.index("stop")])
+        self.assertEqual(len(steps), 1)
+        self.assertIsInstance(steps[0]["reward"], float)
+        env2 = self.env("wide.spec")
+        obs, _ = env2.reset(seed=3)
+        obs2, _, _, _, _ = env2.step(env2.labels.index("stop"))
+        self.assertEqual(type(steps[0]["obs"]), type(obs2))
+        self.assertEqual(list(steps[0]["obs"]), list(obs2))
+
     def test_determinism_under_seed(self):
         a = self.env("wide.spec", "--seed", "1")
         b = self.env("wide.spec", "--seed", "99")

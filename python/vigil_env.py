@@ -188,12 +188,19 @@ class VigilEnv(_Base):
 
     def step_many(self, actions):
         """Several steps in one round trip; stops where the episode ends or
-        an action is not applicable (that step is an error dict)."""
+        an action is not applicable (that step is an error dict). Each
+        step is a dict whose "obs" and "reward" have step's types."""
         reply = self._call({"op": "step_many", "actions": [operator.index(a) for a in actions]})
         steps = reply["steps"] or []  # vigil before session 22 sent null for []
         for s in steps:
             if "mask" in s:
                 self._mask = s["mask"]
+            # the same types as step's: the observation as reset and step
+            # give it, the reward a float (JSON writes -1.0 as -1)
+            if "obs" in s:
+                s["obs"] = self._obs(s["obs"])
+            if "reward" in s:
+                s["reward"] = float(s["reward"])
         return steps
 
     def action_masks(self):
