@@ -60,9 +60,8 @@ type GoalTask struct {
 	dst   symbolic.State
 	cache map[string]symbolic.LabelID // policy decisions by state key
 	// weights are the outcome probabilities fair outcomes read (built on
-	// first use), wbuf a buffer for them.
+	// first use).
 	weights *prob.Weights
-	wbuf    []float64
 }
 
 // NewGoalTask checks that prop has a goal and compiles the model.

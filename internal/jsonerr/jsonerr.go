@@ -55,47 +55,32 @@ func Describe(data []byte, err error) string {
 
 // Want names the JSON value that decodes into t.
 func Want(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Pointer:
-		return Want(t.Elem())
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array of " + plural(t.Elem())
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	}
-	return "a value of another kind"
+	one, _ := nouns(t)
+	return one
 }
 
-// plural names the JSON values that decode into t, in the plural
-// ("arrays of numbers").
-func plural(t reflect.Type) string {
+// nouns names the JSON values that decode into t, one ("an array of
+// numbers") and several ("arrays of numbers").
+func nouns(t reflect.Type) (one, many string) {
 	switch t.Kind() {
 	case reflect.Pointer:
-		return plural(t.Elem())
+		return nouns(t.Elem())
 	case reflect.String:
-		return "strings"
+		return "a string", "strings"
 	case reflect.Bool:
-		return "Booleans (true or false)"
+		return "true or false", "Booleans (true or false)"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "integers"
+		return "an integer", "integers"
 	case reflect.Float32, reflect.Float64:
-		return "numbers"
+		return "a number", "numbers"
 	case reflect.Slice, reflect.Array:
-		return "arrays of " + plural(t.Elem())
+		_, elems := nouns(t.Elem())
+		return "an array of " + elems, "arrays of " + elems
 	case reflect.Struct, reflect.Map:
-		return "objects"
+		return "an object", "objects"
 	}
-	return "values"
+	return "a value of another kind", "values"
 }
 
 // article turns json's value description ("string", "number 1.5") into a
