@@ -54,9 +54,13 @@ func (c *compiler) stopped() bool {
 	return c.err != nil
 }
 
-func compileExpr(m *symbolic.Model, e *symbolic.Expr) intFn { return newCompiler(context.Background(), m).expr(e) }
+func compileExpr(m *symbolic.Model, e *symbolic.Expr) intFn {
+	return newCompiler(context.Background(), m).expr(e)
+}
 
-func compileCond(m *symbolic.Model, c *symbolic.Cond) condFn { return newCompiler(context.Background(), m).cond(c) }
+func compileCond(m *symbolic.Model, c *symbolic.Cond) condFn {
+	return newCompiler(context.Background(), m).cond(c)
+}
 
 var stoppedInt intFn = func(symbolic.State) int { panic("explicit: a closure of an interrupted compile was used") }
 
