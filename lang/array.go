@@ -546,21 +546,42 @@ func hasDisjunct(e *Expr, s string) bool {
 }
 
 // narrow intersects the variables' ranges with what the condition c
-// says of them where it holds (its conjuncts NAME op CONST), for the
-// intervals of the indices evaluated only there; restore undoes it.
-func (s *arrays) narrow(c *Expr) (restore func()) {
+// says of them where it holds (its conjuncts NAME op CONST, also under
+// !), for the intervals of the indices evaluated only there; restore
+// undoes it.
+func (s *arrays) narrow(c *Expr) (restore func()) { return s.narrowWhere(c, true) }
+
+// narrowNot is narrow where c does not hold: the right operand of c ||
+// b and the else branch of if c then x else y are evaluated only there
+// (c's disjuncts NAME op CONST, negated: i >= N || a[i] > 0 reads a[i]
+// where i < N). Without it such reads, provably in range, were error
+// E0804 outside actions.
+func (s *arrays) narrowNot(c *Expr) (restore func()) { return s.narrowWhere(c, false) }
+
+// negated is the comparison that holds where op does not.
+var negated = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+// narrowWhere narrows the ranges to the states where c has the truth
+// value holds.
+func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
 	var saved map[string][2]int // allocated at the first narrowing
-	var walk func(e *Expr)
-	walk = func(e *Expr) {
+	var walk func(e *Expr, pos bool)
+	walk = func(e *Expr, pos bool) {
 		switch {
 		case e == nil:
 		case e.Kind == EParen:
-			walk(e.Args[0])
-		case e.Kind == EBin && e.Op == "&&":
-			walk(e.Args[0])
-			walk(e.Args[1])
-		case e.Kind == EBin && comparisons[e.Op] && e.Op != "!=" && (e.Args[0].Kind == EName || e.Args[1].Kind == EName):
+			walk(e.Args[0], pos)
+		case e.Kind == ENot:
+			walk(e.Args[0], !pos)
+		case e.Kind == EBin && (pos && e.Op == "&&" || !pos && e.Op == "||"):
+			// a && b holds: both do; a || b fails: neither holds
+			walk(e.Args[0], pos)
+			walk(e.Args[1], pos)
+		case e.Kind == EBin && comparisons[e.Op] && (e.Args[0].Kind == EName || e.Args[1].Kind == EName):
 			x, y, op := e.Args[0], e.Args[1], e.Op
+			if !pos {
+				op = negated[op]
+			}
 			if x.Kind != EName {
 				x, y = y, x
 				op = mirrored[op]
@@ -585,6 +606,12 @@ func (s *arrays) narrow(c *Expr) (restore func()) {
 				lo = max(lo, k)
 			case "==":
 				lo, hi = max(lo, k), min(hi, k)
+			case "!=": // only an end of the range can go
+				if lo == k {
+					lo++
+				} else if hi == k {
+					hi--
+				}
 			}
 			if lo > hi || k == math.MinInt || k == math.MaxInt {
 				return // contradictory: the code is never evaluated, leave it
@@ -598,7 +625,7 @@ func (s *arrays) narrow(c *Expr) (restore func()) {
 			s.ranges[x.Text] = [2]int{lo, hi}
 		}
 	}
-	walk(c)
+	walk(c, holds)
 	if saved == nil {
 		return noRestore
 	}
@@ -612,7 +639,7 @@ func (s *arrays) narrow(c *Expr) (restore func()) {
 func noRestore() {}
 
 // mirrored is the comparison with its operands swapped: a < b is b > a.
-var mirrored = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+var mirrored = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 func and(a, b *Expr) *Expr {
 	if a == nil || b == nil {
@@ -913,8 +940,10 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		}
 		if e.Op == "&&" || e.Op == "||" || e.Op == "=>" {
 			a, ea := s.rewrite(e.Args[0])
-			restore := func() {}
-			if e.Op != "||" {
+			var restore func()
+			if e.Op == "||" {
+				restore = s.narrowNot(a) // b is evaluated only where a fails
+			} else {
 				restore = s.narrow(a) // b is evaluated only where a holds
 			}
 			b, eb := s.rewrite(e.Args[1])
@@ -933,7 +962,9 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		restore := s.narrow(c)
 		x, ex := s.rewrite(e.Args[1])
 		restore()
+		restore = s.narrowNot(c)
 		y, ey := s.rewrite(e.Args[2])
+		restore()
 		return s.rebuilt(e, c, x, y), or(ec, and(c, ex), and(not(c), ey))
 	}
 	var err *Expr

@@ -215,13 +215,10 @@ func StuckReason(g *Generator, d Decider, policy string, s symbolic.State) (stri
 	return r.Stuck(g.M, policy, x.App), nil
 }
 
-// FormatValue writes a variable's value as FormatState does.
-func FormatValue(v *symbolic.Var, x int) string {
-	if v.Bool {
-		return fmt.Sprint(x != 0)
-	}
-	return fmt.Sprint(x)
-}
+// FormatValue writes a variable's value as FormatState does: an enum
+// value by its name (a counterexample's changed variables used to print
+// light=2 where its states print light=blue), a Boolean as true or false.
+func FormatValue(v *symbolic.Var, x int) string { return v.ValueName(x) }
 
 // score writes a policy's score: 4 significant digits, or ±inf, NaN.
 func score(f float64) string {
