@@ -90,6 +90,13 @@ type Options struct {
 	// Context, when set, stops the loading once it is done (Ctrl-C): Load
 	// then fails with an error that wraps ErrInterrupted.
 	Context context.Context
+	// DefaultProperty, when set, names the property to select where
+	// neither Property nor the files name one ("" leaves the usual
+	// choice, the model's only property). vigil prob takes a JANI
+	// model's only probability property: the NAME_avoid twin that JANI
+	// import adds beside it made every such model one of "several
+	// properties".
+	DefaultProperty func(*symbolic.Model) string
 }
 
 // Message is a warning or a note about what was loaded.
@@ -160,6 +167,9 @@ func Load(path string, opts Options) (*Loaded, error) {
 	}
 	if err != nil {
 		return l, err
+	}
+	if prop == "" && opts.DefaultProperty != nil {
+		prop = opts.DefaultProperty(m)
 	}
 	if l.Property, err = m.SelectProperty(prop, opts.PropertyRequired); err != nil {
 		return l, err

@@ -129,6 +129,9 @@ type modelFlags struct {
 	// readsPredicates says the command uses a PA property's predicates
 	// (verify --engine ppa); every other command notes that it ignores them.
 	readsPredicates bool
+	// defaultProperty chooses the property where --property names none
+	// (load.Options.DefaultProperty); nil: the model's only one.
+	defaultProperty func(*symbolic.Model) string
 	// argmaxInReport says the command's report carries the note on how
 	// --argmax overrode the policy's reading (loadedModel.argmaxNote);
 	// for every other command load prints it as a note.
@@ -262,7 +265,8 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 		}
 	}
 	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
-		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, ReadsFilterStates: cmd == "prob", Context: ctx})
+		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, ReadsFilterStates: cmd == "prob", Context: ctx,
+		DefaultProperty: mf.defaultProperty})
 	if errors.Is(err, load.ErrInterrupted) {
 		stopped()
 		return nil, false

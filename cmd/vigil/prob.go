@@ -50,7 +50,7 @@ func init() {
 func runProb(e *cli.Env, args []string) int {
 	fs, c := e.Flags("prob")
 	e.AddProgressFlags(fs)
-	mf := addModelFlags(fs, "property: a .spec property (Pr(reach unsafe) and Pr(reach goal)) or a JANI property P=?, Pmax=?, Pmin=? (default: the only one); all: every probability property of a JANI model, one after the other",
+	mf := addModelFlags(fs, "property: a .spec property (Pr(reach unsafe) and Pr(reach goal)) or a JANI property P=?, Pmax=?, Pmin=? (default: the only one, or a JANI model's only probability property); all: every probability property of a JANI model, one after the other",
 		"policy whose Markov chain to solve (default: none, the MDP over all labels)")
 	method := &cli.EnumFlag{What: "method", Values: []string{"ii", "exact"}, Val: "ii"}
 	fs.Var(method, "method", "ii (interval iteration, sound bounds within --epsilon) or exact (rational policy iteration, up to --max-exact states)")
@@ -76,6 +76,9 @@ func runProb(e *cli.Env, args []string) int {
 		if *schedFile != "" || *blame > 0 {
 			return e.Fail(cli.ExitUsage, "vigil prob: --property all takes neither --scheduler nor --blame; name one property")
 		}
+	}
+	if !all {
+		mf.defaultProperty = onlyProbProperty
 	}
 	lm, ok := mf.load(e, "prob", file, !all, load.NoPolicy)
 	if !ok {
@@ -171,4 +174,24 @@ func runProb(e *cli.Env, args []string) int {
 		return e.WriteJSON("prob", out, cli.ExitOK)
 	}
 	return cli.ExitOK
+}
+
+// onlyProbProperty names the property vigil prob answers without
+// --property on a model whose properties all come from its JANI file:
+// its only P=?, Pmax=? or Pmin=? property when it has no other property
+// with a query (prob.Properties). The NAME_avoid twin that JANI import
+// adds beside such a property is no property of the model's own, and
+// `vigil prob cdrive.2.jani` was refused as having "several properties
+// (goal_, goal_avoid)" for a file with one. "" leaves the usual choice.
+func onlyProbProperty(m *symbolic.Model) string {
+	for _, p := range m.Properties {
+		if !p.FromModel {
+			return ""
+		}
+	}
+	props, skipped := prob.Properties(m)
+	if len(props) != 1 || len(skipped) > 0 {
+		return ""
+	}
+	return props[0].Name
 }
