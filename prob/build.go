@@ -126,7 +126,7 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 	m := &Model{G: g, Store: st, RowStart: []uint32{0}, EntryStart: []uint32{0}}
 	buf := make([]uint64, g.L.W)
 	var ierr error
-	err = g.Starts(func(s symbolic.State) bool {
+	err = g.StartsContext(ctx, func(s symbolic.State) bool {
 		g.L.Pack(s, buf)
 		_, _, ierr = st.Intern(buf)
 		if n := st.Len(); ierr == nil && n&0xfff == 0 {
@@ -139,6 +139,11 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 		}
 		return ierr == nil
 	})
+	if err != nil && ctx.Err() != nil {
+		// StartsContext polls ctx between candidate states: a sparse
+		// start condition over large ranges finds few of them
+		err = fmt.Errorf("prob: enumerating the start states: %w", context.Cause(ctx))
+	}
 	if err == nil {
 		err = ierr
 	}
