@@ -354,7 +354,10 @@ func (sp *space) buildStarts() (Node, error) {
 	if sp.prop == nil || sp.prop.Start == nil {
 		s, err := sp.M.InitialState()
 		if err != nil {
-			return nil, fmt.Errorf("bdd: %v", errors.Unwrap(err))
+			if u := errors.Unwrap(err); u != nil {
+				err = u // the reason, without symbolic's prefix
+			}
+			return nil, fmt.Errorf("bdd: %v", err)
 		}
 		return sp.cube(s), nil
 	}

@@ -453,7 +453,7 @@ func (m *Model) InitialState() (State, error) {
 	for i := range m.Vars {
 		v := &m.Vars[i]
 		if !v.HasInit {
-			return nil, fmt.Errorf("symbolic: variable %s (%s) has no initial value and the property has no start condition", v.Name, v.Pos)
+			return nil, fmt.Errorf("symbolic: variable %s (%s) has no initial value and no start condition is given (declare an initial value, or select a property with a start condition, or give --start)", v.Name, v.Pos)
 		}
 		s[i] = v.Init
 	}
