@@ -106,6 +106,14 @@ type Const struct {
 	Pos   Pos
 }
 
+// RealConst is a real-valued constant, exactly: Value is a rational in
+// big.Rat's RatString form ("1/10", "3").
+type RealConst struct {
+	Name  string
+	Value string
+	Pos   Pos
+}
+
 // Pred is a named condition. Uses of a pred are inlined during lowering; the
 // declaration is kept so the printer can write it back.
 type Pred struct {
@@ -116,8 +124,12 @@ type Pred struct {
 
 // Model is a complete lowered model: environment, policies and properties.
 type Model struct {
-	Name       string
-	Consts     []Const
+	Name   string
+	Consts []Const
+	// Reals are the real-valued constants of a JANI model (a probability
+	// set with -D p=0.1), which Consts, integers, cannot hold: kept for
+	// reports and run files (a run replays only on the same values).
+	Reals      []RealConst
 	Vars       []Var
 	Labels     []Label
 	Preds      []Pred

@@ -536,6 +536,8 @@ func (ml *modelLoader) constants(root *node) {
 		delete(ml.rejected, name)
 		if i, ok := ratInt(v.k); ok && t != tReal {
 			ml.m.Consts = append(ml.m.Consts, symbolic.Const{Name: ident(name), Value: i, Pos: ml.pos(c)})
+		} else if t == tReal {
+			ml.m.Reals = append(ml.m.Reals, symbolic.RealConst{Name: ident(name), Value: v.k.RatString(), Pos: ml.pos(c)})
 		}
 	}
 	var unknown []string

@@ -26,6 +26,7 @@ import (
 //	  "version": 1,
 //	  "model": "oneway",          // Model.Name
 //	  "constants": {"L": 10},     // Model.Consts as the run saw them (-D)
+//	  "real_constants": {"p": "1/10"}, // Model.Reals (JANI), exact rationals
 //	  "property": "no_overshoot", // the property whose terminal states end the run
 //	  "policy": "careful",        // the policy that chose the labels ("" if none)
 //	  "end": "unsafe",            // why the run ended: unsafe, goal, deadlock, stuck, steps
@@ -62,9 +63,12 @@ type Run struct {
 	// in files of earlier versions of vigil, which are read without the
 	// check.
 	Constants map[string]json.Number `json:"constants,omitempty"`
-	Property  string                 `json:"property"`
-	Policy    string                 `json:"policy"`
-	End       string                 `json:"end"`
+	// RealConstants are a JANI model's real constants (Model.Reals) as
+	// exact rationals ("1/10"), checked like Constants.
+	RealConstants map[string]string `json:"real_constants,omitempty"`
+	Property      string            `json:"property"`
+	Policy        string            `json:"policy"`
+	End           string            `json:"end"`
 	// Why says, in a run that ended stuck, why the policy chose no label
 	// in its last state (Reason.Stuck); "" otherwise.
 	Why   string    `json:"why,omitempty"`
@@ -87,6 +91,12 @@ func NewRun(m *symbolic.Model, prop, policy, end string, steps []Step) *Run {
 		r.Constants = map[string]json.Number{}
 		for _, c := range m.Consts {
 			r.Constants[c.Name] = json.Number(strconv.Itoa(c.Value))
+		}
+	}
+	if len(m.Reals) > 0 {
+		r.RealConstants = map[string]string{}
+		for _, c := range m.Reals {
+			r.RealConstants[c.Name] = c.Value
 		}
 	}
 	for _, st := range steps {
@@ -209,7 +219,7 @@ var runEnds = []string{EndUnsafe, EndGoal, EndDeadlock, EndStuck, EndSteps, EndS
 // m's (a run recorded with -D N=8 replayed without it), naming the -D
 // that loads the model the run was recorded on.
 func checkConstants(m *symbolic.Model, r *Run) error {
-	if r.Constants == nil {
+	if r.Constants == nil && r.RealConstants == nil {
 		return nil
 	}
 	have := map[string]int{}
@@ -229,6 +239,27 @@ func checkConstants(m *symbolic.Model, r *Run) error {
 		case !sameInt(rec, v):
 			diffs = append(diffs, fmt.Sprintf("%s=%s (the model has %s=%d)", name, rec, name, v))
 			defs = append(defs, "-D "+name+"="+rec.String())
+		}
+	}
+	reals := map[string]string{}
+	for _, c := range m.Reals {
+		reals[c.Name] = c.Value
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.RealConstants)) {
+		rec := r.RealConstants[name]
+		q, ok := new(big.Rat).SetString(rec)
+		if !ok {
+			return runFileErrorf(-1, "real constant %s = %q is not a number", name, rec)
+		}
+		v, ok := reals[name]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("%s=%s (the model has no real constant %s)", name, rec, name))
+		default:
+			if have, _ := new(big.Rat).SetString(v); have == nil || have.Cmp(q) != 0 {
+				diffs = append(diffs, fmt.Sprintf("%s=%s (the model has %s=%s)", name, rec, name, v))
+				defs = append(defs, "-D "+name+"="+rec)
+			}
 		}
 	}
 	if len(diffs) == 0 {
