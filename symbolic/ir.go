@@ -129,13 +129,20 @@ type Model struct {
 	// Reals are the real-valued constants of a JANI model (a probability
 	// set with -D p=0.1), which Consts, integers, cannot hold: kept for
 	// reports and run files (a run replays only on the same values).
-	Reals      []RealConst
-	Vars       []Var
-	Labels     []Label
-	Preds      []Pred
-	Commands   []Command
-	Policies   []*PolicyDecl
-	Properties []*Property
+	Reals []RealConst
+	// StartsRestricted (JANI import) says that the model's initial states
+	// are not just its variables' initial values (a restrict-initial, or a
+	// variable without an initial value): only its properties' start
+	// conditions say which they are, so a command run without a property
+	// takes the import's property "initial" or is refused
+	// (SelectProperty), never the initial values alone.
+	StartsRestricted bool
+	Vars             []Var
+	Labels           []Label
+	Preds            []Pred
+	Commands         []Command
+	Policies         []*PolicyDecl
+	Properties       []*Property
 	// Type is the JANI model type ("lts", "mdp", "dtmc") of a model read
 	// from JANI, "" for a .spec model. In a "dtmc" the commands enabled in
 	// a state are one choice, each taken with equal probability (as Storm

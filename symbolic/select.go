@@ -59,7 +59,17 @@ func (m *Model) SelectProperty(name string, required bool) (*Property, error) {
 		}
 	}
 	if !required && len(own) == 0 {
-		return nil, nil
+		if !m.StartsRestricted {
+			return nil, nil
+		}
+		// the whole model, from the start states JANI gives it: the
+		// import's "initial" property of a model without properties
+		// has exactly those (and nothing unsafe); with properties of
+		// its own, each has them, but also its targets
+		if len(m.Properties) == 1 && m.Properties[0].Name == "initial" && m.Properties[0].Goal == nil && m.Properties[0].Unsafe.Op == CFalse {
+			return m.Properties[0], nil
+		}
+		return nil, fmt.Errorf("model %s restricts its start states (a JANI restrict-initial, or variables without initial values), which only its properties carry: choose one with --property (%s)", m.Name, strings.Join(names, ", "))
 	}
 	if len(own) == 0 {
 		own = m.Properties

@@ -305,6 +305,10 @@ func (ml *modelLoader) startCondition() {
 		}
 	}
 	start = symbolic.And(conj...)
+	for i := range ml.m.Vars {
+		ml.m.StartsRestricted = ml.m.StartsRestricted || !ml.m.Vars[i].HasInit
+	}
+	ml.m.StartsRestricted = ml.m.StartsRestricted || ml.initial != nil
 	if len(ml.m.Properties) == 0 {
 		ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: "initial", Unsafe: symbolic.False(), Pos: ml.pos(ml.initial), FromModel: true})
 	}
