@@ -97,6 +97,9 @@ type Options struct {
 	// import adds beside it made every such model one of "several
 	// properties".
 	DefaultProperty func(*symbolic.Model) string
+	// AllProperties selects no property: the caller goes through every
+	// one itself (vigil prob --property all).
+	AllProperties bool
 }
 
 // Message is a warning or a note about what was loaded.
@@ -171,7 +174,9 @@ func Load(path string, opts Options) (*Loaded, error) {
 	if prop == "" && opts.DefaultProperty != nil {
 		prop = opts.DefaultProperty(m)
 	}
-	if l.Property, err = m.SelectProperty(prop, opts.PropertyRequired); err != nil {
+	if opts.AllProperties && prop == "" {
+		l.Property = nil
+	} else if l.Property, err = m.SelectProperty(prop, opts.PropertyRequired); err != nil {
 		return l, err
 	}
 	if !opts.ReadsFilterStates {

@@ -132,6 +132,9 @@ type modelFlags struct {
 	// defaultProperty chooses the property where --property names none
 	// (load.Options.DefaultProperty); nil: the model's only one.
 	defaultProperty func(*symbolic.Model) string
+	// allProperties: the command goes through every property itself and
+	// selects none (load.Options.AllProperties).
+	allProperties bool
 	// argmaxInReport says the command's report carries the note on how
 	// --argmax overrode the policy's reading (loadedModel.argmaxNote);
 	// for every other command load prints it as a note.
@@ -266,7 +269,7 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 	}
 	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
 		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, ReadsFilterStates: cmd == "prob", Context: ctx,
-		DefaultProperty: mf.defaultProperty})
+		DefaultProperty: mf.defaultProperty, AllProperties: mf.allProperties})
 	if errors.Is(err, load.ErrInterrupted) {
 		stopped()
 		return nil, false

@@ -72,7 +72,7 @@ func runProb(e *cli.Env, args []string) int {
 	}
 	all := *mf.prop == "all"
 	if all {
-		*mf.prop = ""
+		*mf.prop, mf.allProperties = "", true
 		if *schedFile != "" || *blame > 0 {
 			return e.Fail(cli.ExitUsage, "vigil prob: --property all takes neither --scheduler nor --blame; name one property")
 		}
