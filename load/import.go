@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"vigil/internal/phrase"
+	"vigil/lang"
 	"vigil/lang/jani"
 	"vigil/symbolic"
 )
@@ -147,6 +148,11 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 		return im, err
 	}
 	im.Spec = b.Bytes()
+	// in vigil fmt's layout (it wraps long lines the printer writes on
+	// one), so that formatting an imported file changes nothing
+	if out, diags := lang.Format(filepath.Base(path)+".spec", im.Spec); !diags.HasErrors() {
+		im.Spec = out
+	}
 	return im, nil
 }
 
