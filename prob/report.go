@@ -343,9 +343,16 @@ func upperDigits(x float64) string { return directed(x, true) }
 // directed writes x to 10 significant digits, rounded up or down.
 func directed(x float64, up bool) string {
 	s := strconv.FormatFloat(x, 'g', 10, 64)
-	r, _ := strconv.ParseFloat(s, 64)
-	if up && r >= x || !up && r <= x || math.IsInf(x, 0) || math.IsNaN(x) {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
 		return s
+	}
+	// compared as decimals: the float64 nearest s may be x itself where s
+	// lies on the wrong side of it (upperDigits(0.1) read "0.1", below the
+	// float64 0.1000000000000000055511151231257827)
+	if r, ok := new(big.Rat).SetString(s); ok {
+		if c := r.Cmp(new(big.Rat).SetFloat64(x)); up && c >= 0 || !up && c <= 0 {
+			return s
+		}
 	}
 	// x is d.ddddddddd × 10^e rounded to nearest the wrong way: one unit
 	// of the 10th digit back, n × 10^(e-9), lies on the right side

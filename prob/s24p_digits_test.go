@@ -1,7 +1,7 @@
 package prob
 
 import (
-	"strconv"
+	"math/big"
 	"testing"
 )
 
@@ -14,6 +14,12 @@ func TestDirectedDigits(t *testing.T) {
 		low, high string
 	}{
 		{0.9999999999999987, "0.9999999999", "1"},
+		// s24v: 10 digits that parse back to x but lie on the wrong
+		// side of it (the float64 0.1 is 0.1000000000000000055...,
+		// 0.3 is 0.29999999999999998889...)
+		{0.1, "0.1", "0.1000000001"},
+		{0.3, "0.2999999999", "0.3"},
+		{1e-5, "1e-05", "1.000000001e-05"},
 		{0.12499999999999997, "0.1249999999", "0.125"},
 		{0.12500000000000003, "0.125", "0.1250000001"},
 		{0.5, "0.5", "0.5"},
@@ -27,10 +33,12 @@ func TestDirectedDigits(t *testing.T) {
 		if lo != c.low || hi != c.high {
 			t.Errorf("%v: [%s, %s], want [%s, %s]", c.x, lo, hi, c.low, c.high)
 		}
-		if l, _ := strconv.ParseFloat(lo, 64); l > c.x {
+		// as decimals, not as the float64 they parse to
+		x := new(big.Rat).SetFloat64(c.x)
+		if l, _ := new(big.Rat).SetString(lo); l.Cmp(x) > 0 {
 			t.Errorf("%v: lower %s above it", c.x, lo)
 		}
-		if h, _ := strconv.ParseFloat(hi, 64); h < c.x {
+		if h, _ := new(big.Rat).SetString(hi); h.Cmp(x) < 0 {
 			t.Errorf("%v: upper %s below it", c.x, hi)
 		}
 	}
