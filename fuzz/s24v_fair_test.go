@@ -3,11 +3,10 @@ package fuzz
 import (
 	"strconv"
 	"strings"
-
 	"testing"
-	"vigil/lang/jani"
 
 	"vigil/internal/testutil"
+	"vigil/lang/jani"
 	"vigil/symbolic"
 )
 
