@@ -371,11 +371,14 @@ func directed(x float64, up bool) string {
 	default:
 		n--
 	}
-	v, err := strconv.ParseFloat(strconv.FormatInt(n, 10)+"e"+strconv.Itoa(e-9), 64)
-	if err != nil {
+	// written from the decimal itself, not from the float64 nearest it:
+	// below 2.2e-308 that float64 has fewer digits, and 5e-324's upper
+	// bound came back as 4.940656458e-324, below it
+	d, ok := new(big.Rat).SetString(strconv.FormatInt(n, 10) + "e" + strconv.Itoa(e-9))
+	if !ok {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'g', 10, 64)
+	return new(big.Float).SetPrec(256).SetRat(d).Text('g', 10)
 }
 
 // approx writes the rational r to 10 significant digits, beyond float64's
