@@ -58,7 +58,9 @@ func exportDecode(t *testing.T, m *symbolic.Model, name string) (*symbolic.Model
 // (Pmax) or the smallest (Pmin) with the bound; the export wrote such a
 // property under the filter ∀, so Pmax≥0.4 [F x=5], true (1/2 from x=0),
 // came back false (1/4 from x=1), and Pmin≤0.3 likewise. Also ψ W φ: its
-// unsafe states grew by a conjunct ¬φ on every export ∘ import round.
+// unsafe states grew by a conjunct ¬φ on every export ∘ import round;
+// and F φ's f_avoid came back written as true U φ, a second round to the
+// fixed point.
 func TestS24vExportUnfiltered(t *testing.T) {
 	cmp := func(op, p string, b string) string {
 		return `{"op":"` + op + `","left":` + p + `,"right":` + b + `}`
@@ -71,7 +73,7 @@ func TestS24vExportUnfiltered(t *testing.T) {
 		"mingt": cmp(">", pminF5, "0.25"), "minlt": cmp("<", pminF5, "0.3"),
 		"maxeq": cmp("=", pmaxF5, "0.5"), "mineq": cmp("=", pminF5, "0.5"),
 		"maxne": cmp("≠", pmaxF5, "0.25"), "gle": cmp("≤", pmaxG, "0.6"),
-		"w": pmaxW, "wfil": `{"op":"filter","fun":"min","states":{"op":"initial"},"values":` + pmaxW + `}`,
+		"f": pmaxF5, "w": pmaxW, "wfil": `{"op":"filter","fun":"min","states":{"op":"initial"},"values":` + pmaxW + `}`,
 	}
 	var list []string
 	for name, e := range props {
@@ -82,7 +84,8 @@ func TestS24vExportUnfiltered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name := range props {
+	for _, p := range m.Properties {
+		name := p.Name // f_avoid too
 		want := askModel(t, m, name)
 		back, first := exportDecode(t, m, name)
 		got := askModel(t, back, name)

@@ -366,6 +366,11 @@ func (x *exporter) property(p *symbolic.Property) obj {
 		path = obj{"op": "W", "left": x.cond(safe), "right": x.cond(p.Goal)}
 	case p.Goal == nil:
 		path = obj{"op": "F", "exp": x.cond(p.Unsafe)}
+	case q != nil && p.Unsafe.Op == symbolic.CFalse:
+		// F goal, as read (true U goal came back the same, but
+		// NAME_avoid's F unsafe came back as NAME_avoid with a goal,
+		// written true U goal: a second round to the fixed point)
+		path = obj{"op": "F", "exp": x.cond(p.Goal)}
 	default:
 		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(andOnce(x.m, p.Goal, safe))}
 	}
