@@ -394,7 +394,18 @@ func approx(r, def string) string {
 	if t == "1" && x.Cmp(big.NewRat(1, 1)) != 0 || t == "0" && x.Sign() != 0 {
 		// 1125899906842623/1125899906842624 ≈ 0.99999999999999911182,
 		// not ≈ 1
-		return f.Text('g', 20)
+		if t = f.Text('g', 20); t != "1" {
+			return t
+		}
+		// closer still (1 - 10^-36 read ≈ 1 at 20 digits too): the
+		// distance to 1
+		d := new(big.Rat).Sub(x, big.NewRat(1, 1))
+		sign := " + "
+		if d.Sign() < 0 {
+			sign = " - "
+			d.Neg(d)
+		}
+		return "1" + sign + new(big.Float).SetPrec(200).SetRat(d).Text('g', 10)
 	}
 	return t
 }

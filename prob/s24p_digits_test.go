@@ -53,3 +53,21 @@ func TestDirectedDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestApproxNearOne: an exact value closer to 1 than 20 digits show is
+// written as its distance to 1 (999...9/10^36 read "≈ 1"); one that 10
+// digits show stays as it was.
+func TestApproxNearOne(t *testing.T) {
+	for r, want := range map[string]string{
+		"999999999999999999999999999999999999/1000000000000000000000000000000000000":  "1 - 1e-36",
+		"1000000000000000000000000000000000001/1000000000000000000000000000000000000": "1 + 1e-36",
+		"1125899906842623/1125899906842624":                                           "0.99999999999999911182",
+		"1/1000000000000000000000000000000000000":                                     "1e-36",
+		"1/2": "0.5",
+		"1":   "1",
+	} {
+		if got := approx(r, "?"); got != want {
+			t.Errorf("approx(%s) = %s, want %s", r, got, want)
+		}
+	}
+}
