@@ -185,10 +185,28 @@ func (t *GoalTask) positiveSuccs(s symbolic.State, l symbolic.LabelID) ([]goalEd
 			}
 		}
 	}
-	if err := costliest(t.Gen, s, l, out); err != nil {
+	if err := costliest(t.Gen, s, l, out, t.positive(s)); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// positive says, for the commands of s, whether outcome oi of command ci
+// has positive probability there (fair outcomes: one of probability 0
+// never happens).
+func (t *GoalTask) positive(s symbolic.State) func(ci, oi int) (bool, error) {
+	ps := map[int][]float64{}
+	return func(ci, oi int) (bool, error) {
+		p, ok := ps[ci]
+		if !ok {
+			var err error
+			if p, err = t.weights.At(ci, s, nil); err != nil {
+				return false, fmt.Errorf("fuzz: fair outcomes: %w", err)
+			}
+			ps[ci] = p
+		}
+		return p[oi] > 0, nil
+	}
 }
 
 // possible keeps, of l's distinct successors out of s, those that an
@@ -258,6 +276,13 @@ func (t *GoalTask) possible(s symbolic.State, l symbolic.LabelID, out []goalEdge
 			kept = append(kept, e)
 		}
 	}
+	// labelSuccs named each successor by the costliest command leading
+	// there, through an outcome of probability 0 too: renamed above to
+	// the first outcome that may happen, a successor that a costlier
+	// command makes as well cost what the cheaper one does
+	if err := costliest(t.Gen, s, l, kept, t.positive(s)); err != nil {
+		return nil, err
+	}
 	return kept, nil
 }
 
@@ -277,7 +302,7 @@ func labelSuccs(g *explicit.Generator, x *explicit.Expansion, src []uint64, s sy
 		g.L.Unpack(x.Target(i), ns)
 		out = append(out, goalEdge{s: ns, cmd: int(x.Succs[i].Cmd), out: int(x.Succs[i].Outcome)})
 	}
-	if err := costliest(g, s, l, out); err != nil {
+	if err := costliest(g, s, l, out, nil); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -288,8 +313,11 @@ func labelSuccs(g *explicit.Generator, x *explicit.Expansion, src []uint64, s sy
 // adversarial, so a successor two commands make (one costing 1, one 10)
 // costs what the costlier does, where the successor list keeps the first
 // command only (a plan through it looked cheaper than it is, and a policy
-// that takes it did too).
-func costliest(g *explicit.Generator, s symbolic.State, l symbolic.LabelID, out []goalEdge) error {
+// that takes it did too). live, when not nil, says which outcomes may
+// happen (fair outcomes: those of positive probability); the others are
+// not applied (the range error of an outcome of probability 0 stopped
+// fair testing where two commands of the label have costs).
+func costliest(g *explicit.Generator, s symbolic.State, l symbolic.LabelID, out []goalEdge, live func(ci, oi int) (bool, error)) error {
 	m := g.M
 	n, costs := 0, false
 	for ci := range m.Commands {
@@ -308,6 +336,15 @@ func costliest(g *explicit.Generator, s symbolic.State, l symbolic.LabelID, out 
 		}
 		k := c.CostIn(s)
 		for oi := range c.Outcomes {
+			if live != nil {
+				ok, err := live(ci, oi)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					continue
+				}
+			}
 			t, err := g.Apply(s, ci, oi)
 			if err != nil {
 				return err

@@ -343,9 +343,16 @@ func upperDigits(x float64) string { return directed(x, true) }
 // directed writes x to 10 significant digits, rounded up or down.
 func directed(x float64, up bool) string {
 	s := strconv.FormatFloat(x, 'g', 10, 64)
-	r, _ := strconv.ParseFloat(s, 64)
-	if up && r >= x || !up && r <= x || math.IsInf(x, 0) || math.IsNaN(x) {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
 		return s
+	}
+	// compared as decimals: the float64 nearest s may be x itself where s
+	// lies on the wrong side of it (upperDigits(0.1) read "0.1", below the
+	// float64 0.1000000000000000055511151231257827)
+	if r, ok := new(big.Rat).SetString(s); ok {
+		if c := r.Cmp(new(big.Rat).SetFloat64(x)); up && c >= 0 || !up && c <= 0 {
+			return s
+		}
 	}
 	// x is d.ddddddddd × 10^e rounded to nearest the wrong way: one unit
 	// of the 10th digit back, n × 10^(e-9), lies on the right side
@@ -364,11 +371,14 @@ func directed(x float64, up bool) string {
 	default:
 		n--
 	}
-	v, err := strconv.ParseFloat(strconv.FormatInt(n, 10)+"e"+strconv.Itoa(e-9), 64)
-	if err != nil {
+	// written from the decimal itself, not from the float64 nearest it:
+	// below 2.2e-308 that float64 has fewer digits, and 5e-324's upper
+	// bound came back as 4.940656458e-324, below it
+	d, ok := new(big.Rat).SetString(strconv.FormatInt(n, 10) + "e" + strconv.Itoa(e-9))
+	if !ok {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'g', 10, 64)
+	return new(big.Float).SetPrec(256).SetRat(d).Text('g', 10)
 }
 
 // approx writes the rational r to 10 significant digits, beyond float64's
@@ -384,7 +394,18 @@ func approx(r, def string) string {
 	if t == "1" && x.Cmp(big.NewRat(1, 1)) != 0 || t == "0" && x.Sign() != 0 {
 		// 1125899906842623/1125899906842624 ≈ 0.99999999999999911182,
 		// not ≈ 1
-		return f.Text('g', 20)
+		if t = f.Text('g', 20); t != "1" {
+			return t
+		}
+		// closer still (1 - 10^-36 read ≈ 1 at 20 digits too): the
+		// distance to 1
+		d := new(big.Rat).Sub(x, big.NewRat(1, 1))
+		sign := " + "
+		if d.Sign() < 0 {
+			sign = " - "
+			d.Neg(d)
+		}
+		return "1" + sign + new(big.Float).SetPrec(200).SetRat(d).Text('g', 10)
 	}
 	return t
 }

@@ -198,7 +198,7 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) 
 	if len(s.outcomes) == 0 {
 		// every destination has the constant probability 0: a
 		// probability error wherever the transition is enabled
-		ml.m.Commands = append(ml.m.Commands, zeroSum(cmd, cmd.Guard))
+		ml.addZeroSum(cmd, cmd.Guard)
 		return
 	}
 	for _, w := range s.weights {

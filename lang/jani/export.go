@@ -366,6 +366,11 @@ func (x *exporter) property(p *symbolic.Property) obj {
 		path = obj{"op": "W", "left": x.cond(safe), "right": x.cond(p.Goal)}
 	case p.Goal == nil:
 		path = obj{"op": "F", "exp": x.cond(p.Unsafe)}
+	case q != nil && p.Unsafe.Op == symbolic.CFalse:
+		// F goal, as read (true U goal came back the same, but
+		// NAME_avoid's F unsafe came back as NAME_avoid with a goal,
+		// written true U goal: a second round to the fixed point)
+		path = obj{"op": "F", "exp": x.cond(p.Goal)}
 	default:
 		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(andOnce(x.m, p.Goal, safe))}
 	}
@@ -385,16 +390,50 @@ func (x *exporter) property(p *symbolic.Property) obj {
 	}
 	fun := q.Filter
 	if fun == "" {
-		fun = map[string]string{"Pmin": "min", "Pmax": "max"}[q.Op]
-		if q.Cmp != "" {
-			fun = "∀"
-		}
+		fun = unfiltered(q)
+	}
+	if fun == "" {
+		// a comparison = or ≠ of the extreme value has no filter
+		// function: written without one, as it was read
+		return obj{"name": p.Name, "expression": values}
 	}
 	states := any(obj{"op": "initial"})
 	if q.FilterStates != nil {
 		states = x.cond(q.FilterStates)
 	}
 	return obj{"name": p.Name, "expression": obj{"op": "filter", "fun": fun, "states": states, "values": values}}
+}
+
+// unfiltered is the filter function that answers a property q read
+// without one as vigil prob reads it: the largest value over the start
+// states for Pmax, the smallest for Pmin (prob.Ask), compared with the
+// bound. The largest is ≥ (>) the bound where some start state's value
+// is (∃) and ≤ (<) it where every one is (∀); the smallest the other way
+// round. "" for = and ≠, which no filter function of the comparisons
+// answers. Written as
+// "∀" whatever the comparison, Pmax≥0.25 [F goal] that vigil prob
+// answered true (one start state reaches goal surely) came back false
+// from the exported file (another start state never does).
+func unfiltered(q *symbolic.Query) string {
+	largest := q.Op == "Pmax"
+	switch q.Cmp {
+	case "":
+		if largest {
+			return "max"
+		}
+		return "min"
+	case "≥", ">":
+		if largest {
+			return "∃"
+		}
+		return "∀"
+	case "≤", "<":
+		if largest {
+			return "∀"
+		}
+		return "∃"
+	}
+	return ""
 }
 
 // andOnce returns goal ∧ safe, or goal itself when safe is already one of

@@ -111,6 +111,9 @@ type modelLoader struct {
 	// (a linear search per edge made large models quadratic to load).
 	labelOf    map[string]symbolic.LabelID
 	labelCount int
+	// zeroSums holds the label and guard (text) of every zeroSum command
+	// added (addZeroSum)
+	zeroSums map[string]bool
 }
 
 type varInfo struct {

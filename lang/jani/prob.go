@@ -28,6 +28,7 @@ package jani
 import (
 	"math/big"
 	"slices"
+	"strconv"
 
 	"vigil/symbolic"
 )
@@ -233,7 +234,7 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 		// every outcome is dead wherever the command is enabled: no
 		// distribution, a probability error there
 		if !ml.never(cmd.Guard) {
-			ml.m.Commands = append(ml.m.Commands, zeroSum(cmd, cmd.Guard))
+			ml.addZeroSum(cmd, cmd.Guard)
 		}
 		return
 	}
@@ -261,7 +262,7 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 				dead = append(dead, symbolic.Not(live[i]))
 			}
 			if g := symbolic.And(dead...); !ml.never(g) {
-				ml.m.Commands = append(ml.m.Commands, zeroSum(cmd, g))
+				ml.addZeroSum(cmd, g)
 			}
 		}
 		return
@@ -293,10 +294,10 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 			// distribution, a probability error where it is enabled
 			// (no command where the guard's bounds on single variables
 			// show it never holds, as x == 1 does for x*3/2 == 0)
-			if noneDead || ml.never(c.Guard) {
-				continue
+			if !noneDead && !ml.never(c.Guard) {
+				ml.addZeroSum(cmd, c.Guard)
 			}
-			c = zeroSum(cmd, c.Guard)
+			continue
 		}
 		ml.m.Commands = append(ml.m.Commands, c)
 	}
@@ -398,6 +399,25 @@ func zeroSum(cmd symbolic.Command, guard *symbolic.Cond) symbolic.Command {
 		Pos:         cmd.Pos,
 	}}
 	return cmd
+}
+
+// addZeroSum appends zeroSum(cmd, guard) unless a zeroSum command of the
+// same label and guard is there already: one more would say nothing more
+// (the same probability error in the same states). vigil export --jani
+// writes the zeroSum command of an edge kept whole (more than maxSplit
+// state-dependent destinations) as an edge of its own, and read back, the
+// whole edge made its zeroSum command again beside it: one edge more on
+// every export ∘ import round.
+func (ml *modelLoader) addZeroSum(cmd symbolic.Command, guard *symbolic.Cond) {
+	key := strconv.Itoa(int(cmd.Label)) + "\x00" + ml.m.CondString(guard)
+	if ml.zeroSums[key] {
+		return
+	}
+	if ml.zeroSums == nil {
+		ml.zeroSums = map[string]bool{}
+	}
+	ml.zeroSums[key] = true
+	ml.m.Commands = append(ml.m.Commands, zeroSum(cmd, guard))
 }
 
 // never reports whether interval evaluation shows that c holds in no

@@ -97,7 +97,10 @@ func (ml *modelLoader) properties(root *node) {
 				// states as written, not as a longer formula each round
 				unsafe = symbolic.Not(left)
 			case left != nil:
-				unsafe = symbolic.And(symbolic.Not(left), symbolic.Not(goal))
+				// ¬goal once: the export of ψ W φ writes its left as
+				// ¬(¬ψ ∧ ¬φ), and read back with ¬φ added again the
+				// unsafe states grew by a conjunct every round
+				unsafe = andOnce(ml.m, symbolic.Not(left), symbolic.Not(goal))
 			}
 			ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: base, Unsafe: unsafe, Goal: goal, Pos: pos, FromModel: true, Query: &q})
 			if shape.avoid {
