@@ -193,6 +193,13 @@ func (ml *modelLoader) model(root *node) {
 	} else {
 		ml.m.Name = ident(strings.TrimSuffix(filepath.Base(ml.file), filepath.Ext(ml.file)))
 	}
+	if root.get("type") == nil && root.get("automata") == nil && root.get("variables") == nil &&
+		(root.get("op") != nil || root.get("properties") != nil || root.get("input") != nil || root.get("output") != nil) {
+		// a PlaJA start/unsafe/property file (or an interface) given as
+		// the model: say what it is and where it goes
+		ml.errorf(root, "%s is not a JANI model (it has no \"type\", \"variables\" or \"automata\"); it looks like a PlaJA property or interface file: give it beside its model, with --start FILE, --unsafe FILE or --policy-file FILE", filepath.Base(ml.file))
+		return
+	}
 	typ, tn, ok := ml.str(root, "type")
 	if !ok {
 		return

@@ -54,6 +54,12 @@ func Parse(path string, src []byte) (*File, Diagnostics) {
 		}, d.Line)
 		return nil, Diagnostics{d}
 	}
+	if t := bytes.TrimLeft(bytes.TrimPrefix(src, []byte(bom)), " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		line, col := offsetPos(src, len(src)-len(t))
+		d := f.Diag(symbolic.Pos{File: path, Line: line, Col: col}, col+1, "E0001",
+			"this file is JSON, not .spec: a JANI model is read by its extension, .jani (rename it); a PlaJA interface (.jani2nnet), a network or a tree ensemble is a policy file (--policy-file, or a policy declaration's file)")
+		return nil, Diagnostics{d}
+	}
 	if d := parse(f); d != nil {
 		return nil, Diagnostics{*d}
 	}
