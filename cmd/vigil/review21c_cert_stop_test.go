@@ -46,7 +46,7 @@ func TestReview21cCertCheckStops(t *testing.T) {
 		want string
 	}{
 		{"sigterm", []string{"cert", "check", c}, syscall.SIGTERM, 700 * time.Millisecond, `(?m)\Aunknown: interrupted before a verdict\nchecked against:\n`},
-		{"sigint in the checks", []string{"cert", "check", c}, syscall.SIGINT, max(whole*2/3, 700*time.Millisecond), `(?m)\Aunknown: interrupted before a verdict\n`},
+		{"sigint in the checks", []string{"cert", "check", c}, syscall.SIGINT, max(whole/3, 700*time.Millisecond), `(?m)\Aunknown: interrupted before a verdict\n`},
 		{"sigint json", []string{"cert", "check", c, "--json"}, syscall.SIGINT, 700 * time.Millisecond, `(?s)\A\{\n  "verdict": "unknown",\n  "valid": false,\n  "reason": "interrupted",\n  "kind": "invariant",\n  "boxes": 32768,\n  "checked": \{`},
 		{"timeout", []string{"cert", "check", c, "--timeout", "1s"}, 0, 0, `(?m)\Aunknown: stopped by the timeout before a verdict\n`},
 		{"timeout json", []string{"cert", "check", c, "--timeout", "1s", "--json"}, 0, 0, `"reason": "timeout"`},
@@ -54,7 +54,8 @@ func TestReview21cCertCheckStops(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			// The signal may land while the model loads or Z3 parses the
 			// checks (cert check then stops at its first Z3 step), or in
-			// the checks (two thirds into the uninterrupted check's time):
+			// the checks (a third into the uninterrupted check's time, which a
+			// loaded machine measured slower than the second run may be):
 			// the same answer.
 			stdout, stderr := runUntilStopped(t, r.args, r.sig, r.head)
 			if !regexp.MustCompile(r.want).Match(stdout) {
