@@ -51,7 +51,9 @@ func TestLongCommandsStop(t *testing.T) {
 		{"verify bdd", []string{"verify", spec, "--property", "p", "--engine", "bdd", "--timeout", "1s"}, 0, `(?m)^unknown: stopped by the timeout`},
 		{"explore", []string{"explore", spec, "--property", "p"}, syscall.SIGTERM, `(?m)^incomplete: interrupted; the figures below are partial$`},
 		{"explore bdd", []string{"explore", spec, "--property", "p", "--engine", "bdd"}, syscall.SIGINT, `(?m)^incomplete: interrupted`},
-		{"safe starts", []string{"safe", spec, "--property", "p", "--starts"}, syscall.SIGTERM, `(?m)^1 start state of property p reached, then the enumeration was interrupted: 0 safe, 0 not safe, 1 unknown \(interrupted\)`},
+		// on a loaded machine the signal may come before the first start
+		// state is found (as in TestMoreCommandsStop)
+		{"safe starts", []string{"safe", spec, "--property", "p", "--starts"}, syscall.SIGTERM, `(?m)^(1 start state of property p reached, then the enumeration was interrupted: 0 safe, 0 not safe, 1 unknown \(interrupted\)|0 start states of property p reached, then the enumeration was interrupted: 0 safe, 0 not safe$)`},
 		{"safe state", []string{"safe", spec, "--property", "p", "--state", "a=0", "--timeout", "1s"}, 0, `(?m)^unknown: stopped by the timeout before deciding a=0 b=0 c=0$`},
 		{"safe propu-bdd", []string{"safe", spec, "--property", "p", "--state", "a=0", "--algo", "propu-bdd"}, syscall.SIGTERM, `(?m)^unknown: interrupted`},
 		{"test safety", []string{"test", spec, "--property", "p", "--budget", "1h"}, syscall.SIGTERM, `(?m)^interrupted after \d+ of 1000 runs`},
