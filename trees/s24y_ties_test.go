@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -405,4 +406,105 @@ func (b Box) contains(x []float64) bool {
 func S24yTieXGB(dir string, m *symbolic.Model, seed uint64, all bool) (*symbolic.PolicyDecl, error) {
 	d, _, err := tieXGB(dir, m, seed, all)
 	return d, err
+}
+
+// tiesScript trains small XGBoost models on integer data, overwrites every
+// leaf value with one of tieValues (so that margins tie exactly, some only
+// in float32), saves each, reloads it and prints, per model, the file, a
+// grid of inputs (the half-integers, on and between the splits) and
+// XGBoost's margins there.
+const tiesScript = `import json, sys, os, numpy as np, xgboost as xgb
+out = sys.argv[1]
+vals = [0.0, 1.0, -1.0, 0.5, 2.0, 2.0**-24, -2.0**-24, 2.0**-25]
+cases = []
+for seed in range(16):
+    rng = np.random.default_rng(seed)
+    nclass = int(rng.integers(2, 5)); nf = int(rng.integers(1, 4))
+    X = rng.integers(-4, 5, (300, nf)).astype(np.float32)
+    y = rng.integers(0, nclass, 300)
+    params = {"objective": "multi:softprob", "num_class": nclass, "max_depth": 3, "seed": seed, "nthread": 1}
+    if seed % 2:
+        params["base_score"] = 0.0
+    bst = xgb.train(params, xgb.DMatrix(X, label=y), num_boost_round=int(rng.integers(2, 6)))
+    p = os.path.join(out, "m%d.json" % seed)
+    bst.save_model(p)
+    doc = json.load(open(p))
+    for t in doc["learner"]["gradient_booster"]["model"]["trees"]:
+        for i, l in enumerate(t["left_children"]):
+            if l == -1:
+                v = vals[int(rng.integers(len(vals)))]
+                t["split_conditions"][i] = v
+                t["base_weights"][i] = v
+    json.dump(doc, open(p, "w"))
+    b = xgb.Booster(model_file=p)
+    g = np.array(np.meshgrid(*[np.arange(-4.5, 5, 0.5)] * nf)).reshape(nf, -1).T.astype(np.float32)
+    m = b.predict(xgb.DMatrix(g), output_margin=True)
+    cases.append({"file": p, "inputs": g.astype(float).tolist(), "margins": m.astype(float).tolist()})
+json.dump(cases, sys.stdout)
+`
+
+// TestS24yTiesRealXGBoost: on real XGBoost files whose margins tie
+// exactly, vigil's scores are XGBoost's (bit for bit in float32) and its
+// choice over all outputs is the first arg-max of XGBoost's margins
+// (numpy's argmax, the tie rule of lang/spec.md).
+func TestS24yTiesRealXGBoost(t *testing.T) {
+	if err := exec.Command("/usr/bin/python3", "-c", "import xgboost, numpy").Run(); err != nil {
+		t.Skip("python3-xgboost is not installed (apt-get install python3-xgboost): real XGBoost ties are not compared")
+	}
+	dir := t.TempDir()
+	out, err := exec.Command("/usr/bin/python3", "-c", tiesScript, dir).Output()
+	if err != nil {
+		t.Fatalf("xgboost: %v", err)
+	}
+	var cases []struct {
+		File    string      `json:"file"`
+		Inputs  [][]float64 `json:"inputs"`
+		Margins [][]float64 `json:"margins"`
+	}
+	if err := json.Unmarshal(out, &cases); err != nil {
+		t.Fatal(err)
+	}
+	inputs, ties := 0, 0
+	for _, c := range cases {
+		e, err := Load(c.File)
+		if err != nil {
+			t.Fatalf("%s: %v", c.File, err)
+		}
+		outs := make([]symbolic.LabelID, e.NumClasses)
+		for i := range outs {
+			outs[i] = symbolic.LabelID(i)
+		}
+		dst := make([]float64, e.NumClasses)
+		for i, x := range c.Inputs {
+			want := c.Margins[i]
+			if err := e.Scores(x, dst); err != nil {
+				t.Fatal(err)
+			}
+			for k := range want {
+				if float32(dst[k]) != float32(want[k]) {
+					t.Fatalf("%s: input %v: scores %v, XGBoost's margins %v", c.File, x, dst, want)
+				}
+			}
+			first := 0
+			for k := range want {
+				if want[k] > want[first] {
+					first = k
+				}
+			}
+			for k := range want {
+				if k != first && want[k] == want[first] {
+					ties++
+					break
+				}
+			}
+			if l := symbolic.Choose(outs, dst, func(symbolic.LabelID) bool { return true }); int(l) != first {
+				t.Errorf("%s: input %v: vigil chooses class %d, XGBoost's first arg-max is %d (margins %v)", c.File, x, l, first, want)
+			}
+			inputs++
+		}
+	}
+	t.Logf("%d XGBoost models, %d inputs (%d with tied margins at the top)", len(cases), inputs, ties)
+	if len(cases) < 16 || ties == 0 {
+		t.Errorf("%d models, %d ties: the test compares too little", len(cases), ties)
+	}
 }
