@@ -740,6 +740,15 @@ func (s *schemas) outputs(o Ident, idx []*Expr, d Decl, pick func(Decl) []*Expr)
 		for _, t := range f.sorted() {
 			out = append(out, Ident{Name: labelName(o.Name, t), Pos: o.Pos})
 		}
+		if len(out) == 0 && s.c.errs == 0 {
+			// The family's schemas make no command (W0701 at their
+			// empty ranges, typically under a -D value): the entry
+			// adds no output, which shifts the outputs after it. (After
+			// an error, a schema that did not expand is that error's.)
+			s.c.diags = append(s.c.diags, Diagnostic{Pos: o.Pos, End: endCol(o.Pos, identEnd(o)), Severity: Warning, Code: "W0702",
+				Msg:  fmt.Sprintf("outputs of policy %s names %s, a family with no label (its actions make no command): it contributes no output, and the outputs after it move up", d.(*PolicyDecl).Name.Name, o.Name),
+				Line: lineOf(s.c.fileOf[d], o.Pos)})
+		}
 		return out
 	}
 	if f == nil {
