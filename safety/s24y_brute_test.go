@@ -130,7 +130,9 @@ func TestS24yBruteForceRadii(t *testing.T) {
 	// refuses (lang/spec.md, W0306).
 	big := gen.Options{MaxVars: 4, MaxRange: 5, MaxLabels: 4, MaxCommands: 7, MaxOutcomes: 3}
 	t.Run("larger", func(t *testing.T) { bruteRadii(t, 260000, n/3, big, nil, true) })
-	t.Run("large-constants", func(t *testing.T) { bruteRadii(t, 270000, n/3, gen.Options{MaxVars: 3, MaxRange: 4, Large: true}, nil, false) })
+	t.Run("large-constants", func(t *testing.T) {
+		bruteRadii(t, 270000, n/3, gen.Options{MaxVars: 3, MaxRange: 4, Large: true}, nil, false)
+	})
 }
 
 // bruteRadii compares the deciders with bruteSafe on n models from seed
