@@ -63,3 +63,39 @@ property p {
 		}
 	}
 }
+
+// TestS24yEmptyForLabelInOutputs: a label without indices whose only
+// action's `for` range is empty is no label of the model; naming it in
+// outputs stays error E0501, whose message now says why (the empty range)
+// rather than that no action declares it.
+func TestS24yEmptyForLabelInOutputs(t *testing.T) {
+	src := `model m
+const N = 2
+var x : 0 .. 5 = 0
+action put for k in 1 .. N when x + k <= 5 -> x' = x + k
+action stay -> x' = x
+policy rules r {
+    when x == 0 -> put
+    otherwise -> stay
+}
+property p {
+    unsafe x > 4
+}
+`
+	_, diags := lang.LoadSource("m.spec", []byte(src), lang.Options{Defines: map[string]string{"N": "0"}})
+	found := false
+	for _, d := range diags {
+		if d.Code == "E0501" {
+			found = true
+			if !strings.Contains(d.Msg, "whose actions make no command (the empty range at m.spec:4:21, W0701)") || d.Pos.Line != 7 {
+				t.Errorf("%+v", d)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no E0501: %s", diags.Render())
+	}
+	if _, diags := lang.LoadSource("m.spec", []byte(src), lang.Options{}); diags.HasErrors() {
+		t.Errorf("N=2: %s", diags.Render())
+	}
+}

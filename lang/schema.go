@@ -431,6 +431,14 @@ func (s *schemas) schema(d *ActionDecl) ([][2]int, bool) {
 			c.diags = append(c.diags, Diagnostic{Pos: pm.Lo.Pos, End: endCol(pm.Lo.Pos, pm.Hi.End), Severity: Warning, Code: "W0701",
 				Msg:  fmt.Sprintf("parameter %s ranges over %d .. %d, which is empty: action %s makes no command", pm.Name.Name, r[0], r[1], d.Label.Name),
 				Line: lineOf(c.fileOf[d], pm.Lo.Pos)})
+			if f == nil {
+				// A label without indices (`for` only): a policy that
+				// names it is told why it has no command (labelRef).
+				if c.emptyLabel == nil {
+					c.emptyLabel = map[string]symbolic.Pos{}
+				}
+				c.emptyLabel[d.Label.Name] = pm.Lo.Pos
+			}
 			return nil, true
 		}
 		sizes = append(sizes, strconv.Itoa(n))
