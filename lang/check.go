@@ -161,7 +161,10 @@ type checker struct {
 	props   map[string]*PropertyDecl
 	model   *ModelDecl
 	badDecl map[Decl]bool
-	fileOf  map[Decl]*File
+	// emptyLabel: labels without indices whose only actions make no
+	// command (W0701), where their empty range starts.
+	emptyLabel map[string]symbolic.Pos
+	fileOf     map[Decl]*File
 
 	constDepth         int // constants being evaluated, each in terms of the next
 	constChainReported bool
@@ -1137,6 +1140,10 @@ func (c *checker) labelRef(id Ident) bool {
 	}
 	if s != nil {
 		c.errorf(id.Pos, identEnd(id), "E0501", "%s is %s, not an action label", id.Name, article(c.symKindName(s)))
+		return false
+	}
+	if at, ok := c.emptyLabel[id.Name]; ok {
+		c.errorf(id.Pos, identEnd(id), "E0501", "policy names label %s, whose actions make no command (the empty range at %s, W0701), so it is not a label of the model", id.Name, at)
 		return false
 	}
 	var cands []string

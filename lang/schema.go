@@ -431,6 +431,14 @@ func (s *schemas) schema(d *ActionDecl) ([][2]int, bool) {
 			c.diags = append(c.diags, Diagnostic{Pos: pm.Lo.Pos, End: endCol(pm.Lo.Pos, pm.Hi.End), Severity: Warning, Code: "W0701",
 				Msg:  fmt.Sprintf("parameter %s ranges over %d .. %d, which is empty: action %s makes no command", pm.Name.Name, r[0], r[1], d.Label.Name),
 				Line: lineOf(c.fileOf[d], pm.Lo.Pos)})
+			if f == nil {
+				// A label without indices (`for` only): a policy that
+				// names it is told why it has no command (labelRef).
+				if c.emptyLabel == nil {
+					c.emptyLabel = map[string]symbolic.Pos{}
+				}
+				c.emptyLabel[d.Label.Name] = pm.Lo.Pos
+			}
 			return nil, true
 		}
 		sizes = append(sizes, strconv.Itoa(n))
@@ -739,6 +747,15 @@ func (s *schemas) outputs(o Ident, idx []*Expr, d Decl, pick func(Decl) []*Expr)
 		var out []Ident
 		for _, t := range f.sorted() {
 			out = append(out, Ident{Name: labelName(o.Name, t), Pos: o.Pos})
+		}
+		if len(out) == 0 && s.c.errs == 0 {
+			// The family's schemas make no command (W0701 at their
+			// empty ranges, typically under a -D value): the entry
+			// adds no output, which shifts the outputs after it. (After
+			// an error, a schema that did not expand is that error's.)
+			s.c.diags = append(s.c.diags, Diagnostic{Pos: o.Pos, End: endCol(o.Pos, identEnd(o)), Severity: Warning, Code: "W0702",
+				Msg:  fmt.Sprintf("outputs of policy %s names %s, a family with no label (its actions make no command): it contributes no output, and the outputs after it move up", d.(*PolicyDecl).Name.Name, o.Name),
+				Line: lineOf(s.c.fileOf[d], o.Pos)})
 		}
 		return out
 	}
