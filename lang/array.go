@@ -105,7 +105,7 @@ type arrays struct {
 	base   map[string][2]int // the ranges as declared
 	intVar *VarDecl          // the first integer variable: the carrier of last resort
 	preds  map[string]*predArr
-	risky  []*Expr          // the reads that may leave their range, of the expression being rewritten
+	risky  []risky          // the reads that may leave their range, of the expression being rewritten
 	first  *array           // the first array read or written out of range there, if it holds integers
 	bad    bool             // an error reported in the declaration being rewritten
 	elems  int64            // the elements of the array variables declared so far
@@ -130,8 +130,17 @@ type predArr struct {
 	state int // 1 rewriting, 2 done
 	cond  *Expr
 	err   *Expr
-	risky []*Expr
+	risky []risky
 	first *array
+}
+
+// risky is a read that may leave its array's range: its index and the
+// index's interval where it is read (the ranges narrowed by the
+// conditions under which it is evaluated), for E0804's message.
+type risky struct {
+	idx    *Expr
+	lo, hi int
+	ok     bool
 }
 
 // usesArrays reports whether the files declare or use arrays.
@@ -582,7 +591,8 @@ func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
 			if !pos {
 				op = negated[op]
 			}
-			if x.Kind != EName {
+			if _, isVar := s.ranges[x.Text]; x.Kind != EName || !isVar {
+				// the variable on the right: N > i is i < N
 				x, y = y, x
 				op = mirrored[op]
 			}
@@ -832,7 +842,8 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool) *Expr {
 		e = or(e, cmp(">", idx, a.hi))
 	}
 	if e != nil {
-		s.risky = append(s.risky, idx)
+		lo, hi, ok := s.interval(idx)
+		s.risky = append(s.risky, risky{idx, lo, hi, ok})
 		if s.first == nil && !a.isBool && !a.isEnum && a.decl != nil {
 			s.first = a
 		}
@@ -1134,13 +1145,14 @@ func (s *arrays) safe(e *Expr, where string) *Expr {
 	s.risky, s.first = nil, nil
 	v, err := s.rewrite(e)
 	if err != nil && len(s.risky) > 0 {
+		// the index's values where it is read, not over the whole
+		// ranges: i >= 2 || a[i] reads a[i] where i takes 0 .. 1
 		r := s.risky[0]
-		lo, hi, ok := s.interval(r)
 		vals := "any value"
-		if ok {
-			vals = fmt.Sprintf("%d .. %d", lo, hi)
+		if r.ok {
+			vals = fmt.Sprintf("%d .. %d", r.lo, r.hi)
 		}
-		s.errorf(r.Pos, r.End, "E0804", "index %s may leave its array's range (it takes %s); outside actions, in %s, an index must stay in range: name the elements, e.g. exists k in LO .. HI: %s == k && ..., or narrow the index", shortExpr(r), vals, where, shortExpr(r))
+		s.errorf(r.idx.Pos, r.idx.End, "E0804", "index %s may leave its array's range (it takes %s where it is read); outside actions, in %s, an index must stay in range: name the elements, e.g. exists k in LO .. HI: %s == k && ..., or narrow the index", shortExpr(r.idx), vals, where, shortExpr(r.idx))
 	}
 	return v
 }
