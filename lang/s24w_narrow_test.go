@@ -503,66 +503,145 @@ func TestS24wNarrowActions(t *testing.T) {
 			v1 = &s24wNode{kind: "ite", args: []*s24wNode{g.cond(1), &s24wNode{kind: "read", args: []*s24wNode{g.index(2)}}, lit(1)}}
 		}
 		v3 := g.cond(2)
-		src := s24wHeader + fmt.Sprintf("action t when %s -> r' = if %s then 1 else (if %s then 2 else 0), a[%s]' = %s, a[%s]' = if %s then 0 else 1, bb[%s]' = %s\nproperty p { unsafe r == 3 }\n", guard, c, d, w1, v1, w2, d, w3, v3)
-		m, diags := LoadSource("m.spec", []byte(src), Options{})
-		if diags.HasErrors() {
-			t.Fatalf("%s\n%s", diags.Render(), src)
+		s24wCheckAction(t, guard, c, d, w1, v1, w2, w3, v3)
+	}
+}
+
+// s24wCheckAction lowers `action t when GUARD -> r' = if C then 1 else
+// (if D then 2 else 0), a[W1]' = V1, a[W2]' = if D then 0 else 1,
+// bb[W3]' = V3` and compares it state by state with a direct
+// evaluation.
+func s24wCheckAction(t *testing.T, guard, c, d, w1, v1, w2, w3, v3 *s24wNode) {
+	t.Helper()
+	src := s24wHeader + fmt.Sprintf("action t when %s -> r' = if %s then 1 else (if %s then 2 else 0), a[%s]' = %s, a[%s]' = if %s then 0 else 1, bb[%s]' = %s\nproperty p { unsafe r == 3 }\n", guard, c, d, w1, v1, w2, d, w3, v3)
+	m, diags := LoadSource("m.spec", []byte(src), Options{})
+	if diags.HasErrors() {
+		t.Fatalf("%s\n%s", diags.Render(), src)
+	}
+	if len(m.Commands) != 1 || len(m.Commands[0].Outcomes) != 1 {
+		t.Fatalf("want one command of one outcome:\n%s", src)
+	}
+	cmd := m.Commands[0]
+	o := cmd.Outcomes[0]
+	s24wStates(t, m, func(s *s24wState, st symbolic.State) {
+		gv, gbad := guard.eval(s)
+		if got := cmd.Guard.Holds(st); got != (gbad || gv == 1) {
+			t.Fatalf("state %+v: lowered guard %v, want %v (range error %v):\n%s", *s, got, gv == 1, gbad, src)
 		}
-		if len(m.Commands) != 1 || len(m.Commands[0].Outcomes) != 1 {
-			t.Fatalf("want one command of one outcome:\n%s", src)
+		if !gbad && gv == 0 {
+			return
 		}
-		cmd := m.Commands[0]
-		o := cmd.Outcomes[0]
-		s24wStates(t, m, func(s *s24wState, st symbolic.State) {
-			gv, gbad := guard.eval(s)
-			if got := cmd.Guard.Holds(st); got != (gbad || gv == 1) {
-				t.Fatalf("state %+v: lowered guard %v, want %v (range error %v):\n%s", *s, got, gv == 1, gbad, src)
+		// the direct outcome: every right-hand side and index read in
+		// the old state
+		bad := gbad
+		val := func(n *s24wNode) int {
+			v, b := n.eval(s)
+			bad = bad || b
+			return v
+		}
+		wantR := 0
+		if cv := val(c); cv == 1 {
+			wantR = 1
+		} else if dv := val(d); dv == 1 {
+			wantR = 2
+		}
+		i1, x1 := val(w1), val(v1)
+		i2, x2 := val(w2), 1-val(d)
+		i3, x3 := val(w3), val(v3)
+		bad = bad || i1 < 1 || i1 > 3 || i2 < 1 || i2 > 3 || i1 == i2 || i3 < 0 || i3 > 1
+		wantA, wantB := s.a, s.bb
+		if !bad {
+			wantA[i1-1], wantA[i2-1], wantB[i3] = x1, x2, x3
+		}
+		gotBad := false
+		gotR, gotA, gotB := 0, s.a, s.bb
+		for _, as := range o.Assigns {
+			v := as.Value.Eval(st)
+			vr := m.Vars[as.Var]
+			if v < vr.Lo || v > vr.Hi {
+				gotBad = true
 			}
-			if !gbad && gv == 0 {
-				return
+			switch name := vr.Name; {
+			case name == "r":
+				gotR = v
+			case strings.HasPrefix(name, "a["):
+				gotA[name[2]-'1'] = v
+			case strings.HasPrefix(name, "bb["):
+				gotB[name[3]-'0'] = v
 			}
-			// the direct outcome: every right-hand side and index read in
-			// the old state
-			bad := gbad
-			val := func(n *s24wNode) int {
-				v, b := n.eval(s)
-				bad = bad || b
-				return v
+		}
+		if gotBad != bad || !bad && (gotR != wantR || gotA != wantA || gotB != wantB) {
+			t.Fatalf("state %+v: lowered r=%d a=%v bb=%v error=%v, want r=%d a=%v bb=%v error=%v\n%s", *s, gotR, gotA, gotB, gotBad, wantR, wantA, wantB, bad, src)
+		}
+	})
+}
+
+// TestS24wNarrowWriteOffsets: a write at a variable index whose value
+// reads the array at an offset of that index in a branch narrowed by
+// comparisons of the same variable (a[i]' = if i >= 3 || i == 1 then 0
+// else a[i + 1]): the write lowers per element and reads the element the
+// offset names there (the specializer picks within the narrowed case
+// split), which must be the element the source reads, and a range error
+// exactly where the source has one.
+func TestS24wNarrowWriteOffsets(t *testing.T) {
+	r := rand.New(rand.NewPCG(2026, 0x79))
+	g := &s24wGen{r: r}
+	n := 150
+	if testing.Short() {
+		n = 40
+	}
+	name := func(s string) *s24wNode { return &s24wNode{kind: "var", name: s} }
+	bin := func(op string, x, y *s24wNode) *s24wNode {
+		return &s24wNode{kind: "bin", op: op, args: []*s24wNode{x, y}}
+	}
+	for x := 0; x < n; x++ {
+		v := []string{"i", "k", "j"}[r.IntN(3)]
+		offset := func() *s24wNode {
+			switch r.IntN(6) {
+			case 0:
+				return name(v)
+			case 1:
+				return bin("+", name(v), lit(1))
+			case 2:
+				return bin("-", name(v), lit(1))
+			case 3:
+				return bin("+", lit(2), name(v))
+			case 4:
+				return bin("-", &s24wNode{kind: "lit", name: "N", k: 3}, name(v))
 			}
-			wantR := 0
-			if cv := val(c); cv == 1 {
-				wantR = 1
-			} else if dv := val(d); dv == 1 {
-				wantR = 2
-			}
-			i1, x1 := val(w1), val(v1)
-			i2, x2 := val(w2), 1-val(d)
-			i3, x3 := val(w3), val(v3)
-			bad = bad || i1 < 1 || i1 > 3 || i2 < 1 || i2 > 3 || i1 == i2 || i3 < 0 || i3 > 1
-			wantA, wantB := s.a, s.bb
-			if !bad {
-				wantA[i1-1], wantA[i2-1], wantB[i3] = x1, x2, x3
-			}
-			gotBad := false
-			gotR, gotA, gotB := 0, s.a, s.bb
-			for _, as := range o.Assigns {
-				v := as.Value.Eval(st)
-				vr := m.Vars[as.Var]
-				if v < vr.Lo || v > vr.Hi {
-					gotBad = true
+			return bin("+", name(v), lit(r.IntN(5)-2))
+		}
+		// comparisons of v with constants under ! && || and if
+		var cond func(d int) *s24wNode
+		cond = func(d int) *s24wNode {
+			if d == 0 || r.IntN(3) == 0 {
+				args := []*s24wNode{name(v), g.konst()}
+				if r.IntN(2) == 0 {
+					args[0], args[1] = args[1], args[0]
 				}
-				switch name := vr.Name; {
-				case name == "r":
-					gotR = v
-				case strings.HasPrefix(name, "a["):
-					gotA[name[2]-'1'] = v
-				case strings.HasPrefix(name, "bb["):
-					gotB[name[3]-'0'] = v
-				}
+				return &s24wNode{kind: "cmp", op: s24wRels[r.IntN(len(s24wRels))], args: args}
 			}
-			if gotBad != bad || !bad && (gotR != wantR || gotA != wantA || gotB != wantB) {
-				t.Fatalf("state %+v: lowered r=%d a=%v bb=%v error=%v, want r=%d a=%v bb=%v error=%v\n%s", *s, gotR, gotA, gotB, gotBad, wantR, wantA, wantB, bad, src)
+			switch r.IntN(4) {
+			case 0:
+				return &s24wNode{kind: "not", args: []*s24wNode{cond(d - 1)}}
+			case 1:
+				return &s24wNode{kind: "and", args: []*s24wNode{cond(d - 1), cond(d - 1)}}
+			case 2:
+				return &s24wNode{kind: "imp", args: []*s24wNode{cond(d - 1), cond(d - 1)}}
 			}
-		})
+			return &s24wNode{kind: "or", args: []*s24wNode{cond(d - 1), cond(d - 1)}}
+		}
+		read := func() *s24wNode { return &s24wNode{kind: "read", args: []*s24wNode{offset()}} }
+		v1 := &s24wNode{kind: "ite", args: []*s24wNode{cond(2), lit(0), read()}}
+		if r.IntN(2) == 0 {
+			v1 = &s24wNode{kind: "ite", args: []*s24wNode{cond(2), read(), &s24wNode{kind: "ite", args: []*s24wNode{cond(1), lit(1), read()}}}}
+		}
+		// the second write's index differs from the first's in most
+		// states, at another variable's offset
+		w2 := bin("+", name("k"), lit(0))
+		if v == "k" {
+			w2 = bin("-", lit(4), name("k"))
+		}
+		s24wCheckAction(t, cond(2), cond(1), cond(1), offset(), v1, w2, lit(0), cond(1))
 	}
 }
