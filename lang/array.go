@@ -103,6 +103,7 @@ type arrays struct {
 	list   []*array
 	ranges map[string][2]int // folded ranges of the (scalar and element) variables, narrowed where conditions hold
 	base   map[string][2]int // the ranges as declared
+	bools  map[string]bool   // the Boolean variables
 	intVar *VarDecl          // the first integer variable: the carrier of last resort
 	preds  map[string]*predArr
 	risky  []risky          // the reads that may leave their range, of the expression being rewritten
@@ -164,7 +165,7 @@ func (c *checker) arrayPrepare(en *enums) {
 	if !c.usesArrays() {
 		return
 	}
-	s := &arrays{c: c, en: en, byName: map[string]*array{}, ranges: map[string][2]int{}, preds: map[string]*predArr{}, splits: map[*Expr]*split{}}
+	s := &arrays{c: c, en: en, byName: map[string]*array{}, ranges: map[string][2]int{}, bools: map[string]bool{}, preds: map[string]*predArr{}, splits: map[*Expr]*split{}}
 	defines := make(map[string]string, len(c.opts.Defines))
 	for k, v := range c.opts.Defines {
 		defines[k] = v
@@ -261,6 +262,7 @@ func (s *arrays) imported() {
 	}
 	for _, v := range m.Vars {
 		s.ranges[v.Name] = [2]int{v.Lo, v.Hi}
+		s.bools[v.Name] = v.Bool
 	}
 	for _, run := range m.VarRuns() {
 		if !run.Array || s.byName[run.Name] != nil {
@@ -496,6 +498,7 @@ func shortExpr(e *Expr) string {
 func (s *arrays) varRange(d *VarDecl) {
 	if d.Bool {
 		s.ranges[d.Name.Name] = [2]int{0, 1}
+		s.bools[d.Name.Name] = true
 		return
 	}
 	if d.Lo == nil || d.Hi == nil {
@@ -907,6 +910,9 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 	switch e.Kind {
 	case EIndex:
 		a := s.array(e.Text, e.Pos, e.End)
+		if a != nil && !a.bad && s.condIndex(e.Text, e.Args[0]) {
+			return stand(e), nil
+		}
 		idx, ierr := s.rewrite(e.Args[0])
 		if a == nil {
 			return stand(e), nil
@@ -988,6 +994,35 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		return e, err
 	}
 	return s.rebuilt(e, args...), err
+}
+
+// condIndex reports an index that is a condition (E0201): an index is
+// an integer or an enum value. a[flag] and a[i < 2] were reported on the
+// case split they lower to ("flag == 0 compares a condition with a
+// integer"), which the model does not contain.
+func (s *arrays) condIndex(name string, idx *Expr) bool {
+	var cond func(e *Expr) bool
+	cond = func(e *Expr) bool {
+		switch e.Kind {
+		case EParen:
+			return cond(e.Args[0])
+		case EBool, ENot:
+			return true
+		case EBin:
+			return comparisons[e.Op] || e.Op == "&&" || e.Op == "||" || e.Op == "=>"
+		case EName:
+			return s.bools[e.Text] || s.preds[e.Text] != nil
+		case EIndex:
+			a := s.byName[e.Text]
+			return a != nil && a.isBool
+		}
+		return false
+	}
+	if !cond(idx) {
+		return false
+	}
+	s.errorf(idx.Pos, idx.End, "E0201", "the index of %s must be an integer or an enum value, but %s is a condition", name, shortExpr(idx))
+	return true
 }
 
 // rebuilt is e with new arguments (e itself when they are its own).
@@ -1352,6 +1387,9 @@ func (w *outcomeWrites) assign(as *AssignNode) {
 	w.changed = true
 	if a == nil {
 		s.array(as.Var.Name, as.Var.Pos, identEnd(as.Var))
+		return
+	}
+	if s.condIndex(a.name, as.Index) {
 		return
 	}
 	idx, ierr := s.rewrite(as.Index)

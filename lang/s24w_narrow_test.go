@@ -645,3 +645,33 @@ func TestS24wNarrowWriteOffsets(t *testing.T) {
 		s24wCheckAction(t, cond(2), cond(1), cond(1), offset(), v1, w2, lit(0), cond(1))
 	}
 }
+
+// TestS24wConditionIndex: an index that is a condition (a Boolean
+// variable, a predicate, a comparison, !, && || =>, true, an element of
+// a Boolean array), read or written, is E0201 at the index, saying so;
+// it was reported on the case split it lowers to ("bo == 0 compares a
+// condition with a integer"), text the model does not contain.
+func TestS24wConditionIndex(t *testing.T) {
+	for _, tc := range []struct{ decl, index string }{
+		{"property p { unsafe a[bo] == 1 }", "bo"},
+		{"property p { unsafe a[i < 1] == 1 }", "i < 1"},
+		{"property p { unsafe a[(small)] == 1 }", "(small)"},
+		{"action t when bb[bb[0]] -> i' = 0", "bb[0]"},
+		{"action t -> a[!bo]' = 1", "!bo"},
+		{"action t -> bb[true]' = false", "true"},
+		{"action t -> i' = a[i == 0 && bo]", "i == 0 && bo"},
+		{"policy rules pi { when a[bo => small] == 1 -> s  otherwise -> s }", "bo => small"},
+	} {
+		src := "model c\nvar a : [0 .. 1] of 0 .. 2 = 0\nvar bb : [0 .. 1] of bool = false\nvar bo : bool = false\nvar i : 0 .. 1 = 0\npred small = i < 1\naction s -> skip\n" + tc.decl + "\n"
+		_, diags := LoadSource("c.spec", []byte(src), Options{})
+		out := diags.Render()
+		if !strings.Contains(out, "error[E0201]: the index of ") || !strings.Contains(out, "but "+tc.index+" is a condition") || strings.Contains(out, "compares a") {
+			t.Errorf("%s: want E0201 naming the index %s:\n%s", tc.decl, tc.index, out)
+		}
+	}
+	// integers, enum values and ifs of integers are indices
+	src := "model c\ntype col = { rd, gr }\nvar a : [0 .. 1] of 0 .. 2 = 0\nvar c : col = rd\nvar bo : bool = false\naction s -> skip\nproperty p { unsafe a[c] == 1 || a[if bo then 1 else 0] == 2 || a[gr] == 0 }\n"
+	if _, diags := LoadSource("c.spec", []byte(src), Options{}); diags.HasErrors() {
+		t.Errorf("want no errors:\n%s", diags.Render())
+	}
+}
