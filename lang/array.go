@@ -103,9 +103,10 @@ type arrays struct {
 	list   []*array
 	ranges map[string][2]int // folded ranges of the (scalar and element) variables, narrowed where conditions hold
 	base   map[string][2]int // the ranges as declared
+	bools  map[string]bool   // the Boolean variables
 	intVar *VarDecl          // the first integer variable: the carrier of last resort
 	preds  map[string]*predArr
-	risky  []*Expr          // the reads that may leave their range, of the expression being rewritten
+	risky  []risky          // the reads that may leave their range, of the expression being rewritten
 	first  *array           // the first array read or written out of range there, if it holds integers
 	bad    bool             // an error reported in the declaration being rewritten
 	elems  int64            // the elements of the array variables declared so far
@@ -130,8 +131,17 @@ type predArr struct {
 	state int // 1 rewriting, 2 done
 	cond  *Expr
 	err   *Expr
-	risky []*Expr
+	risky []risky
 	first *array
+}
+
+// risky is a read that may leave its array's range: its index and the
+// index's interval where it is read (the ranges narrowed by the
+// conditions under which it is evaluated), for E0804's message.
+type risky struct {
+	idx    *Expr
+	lo, hi int
+	ok     bool
 }
 
 // usesArrays reports whether the files declare or use arrays.
@@ -155,7 +165,7 @@ func (c *checker) arrayPrepare(en *enums) {
 	if !c.usesArrays() {
 		return
 	}
-	s := &arrays{c: c, en: en, byName: map[string]*array{}, ranges: map[string][2]int{}, preds: map[string]*predArr{}, splits: map[*Expr]*split{}}
+	s := &arrays{c: c, en: en, byName: map[string]*array{}, ranges: map[string][2]int{}, bools: map[string]bool{}, preds: map[string]*predArr{}, splits: map[*Expr]*split{}}
 	defines := make(map[string]string, len(c.opts.Defines))
 	for k, v := range c.opts.Defines {
 		defines[k] = v
@@ -252,6 +262,7 @@ func (s *arrays) imported() {
 	}
 	for _, v := range m.Vars {
 		s.ranges[v.Name] = [2]int{v.Lo, v.Hi}
+		s.bools[v.Name] = v.Bool
 	}
 	for _, run := range m.VarRuns() {
 		if !run.Array || s.byName[run.Name] != nil {
@@ -487,6 +498,7 @@ func shortExpr(e *Expr) string {
 func (s *arrays) varRange(d *VarDecl) {
 	if d.Bool {
 		s.ranges[d.Name.Name] = [2]int{0, 1}
+		s.bools[d.Name.Name] = true
 		return
 	}
 	if d.Lo == nil || d.Hi == nil {
@@ -582,7 +594,8 @@ func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
 			if !pos {
 				op = negated[op]
 			}
-			if x.Kind != EName {
+			if _, isVar := s.ranges[x.Text]; x.Kind != EName || !isVar {
+				// the variable on the right: N > i is i < N
 				x, y = y, x
 				op = mirrored[op]
 			}
@@ -832,7 +845,8 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool) *Expr {
 		e = or(e, cmp(">", idx, a.hi))
 	}
 	if e != nil {
-		s.risky = append(s.risky, idx)
+		lo, hi, ok := s.interval(idx)
+		s.risky = append(s.risky, risky{idx, lo, hi, ok})
 		if s.first == nil && !a.isBool && !a.isEnum && a.decl != nil {
 			s.first = a
 		}
@@ -896,6 +910,9 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 	switch e.Kind {
 	case EIndex:
 		a := s.array(e.Text, e.Pos, e.End)
+		if a != nil && !a.bad && s.condIndex(e.Text, e.Args[0]) {
+			return stand(e), nil
+		}
 		idx, ierr := s.rewrite(e.Args[0])
 		if a == nil {
 			return stand(e), nil
@@ -977,6 +994,35 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		return e, err
 	}
 	return s.rebuilt(e, args...), err
+}
+
+// condIndex reports an index that is a condition (E0201): an index is
+// an integer or an enum value. a[flag] and a[i < 2] were reported on the
+// case split they lower to ("flag == 0 compares a condition with a
+// integer"), which the model does not contain.
+func (s *arrays) condIndex(name string, idx *Expr) bool {
+	var cond func(e *Expr) bool
+	cond = func(e *Expr) bool {
+		switch e.Kind {
+		case EParen:
+			return cond(e.Args[0])
+		case EBool, ENot:
+			return true
+		case EBin:
+			return comparisons[e.Op] || e.Op == "&&" || e.Op == "||" || e.Op == "=>"
+		case EName:
+			return s.bools[e.Text] || s.preds[e.Text] != nil
+		case EIndex:
+			a := s.byName[e.Text]
+			return a != nil && a.isBool
+		}
+		return false
+	}
+	if !cond(idx) {
+		return false
+	}
+	s.errorf(idx.Pos, idx.End, "E0201", "the index of %s must be an integer or an enum value, but %s is a condition", name, shortExpr(idx))
+	return true
 }
 
 // rebuilt is e with new arguments (e itself when they are its own).
@@ -1134,13 +1180,14 @@ func (s *arrays) safe(e *Expr, where string) *Expr {
 	s.risky, s.first = nil, nil
 	v, err := s.rewrite(e)
 	if err != nil && len(s.risky) > 0 {
+		// the index's values where it is read, not over the whole
+		// ranges: i >= 2 || a[i] reads a[i] where i takes 0 .. 1
 		r := s.risky[0]
-		lo, hi, ok := s.interval(r)
 		vals := "any value"
-		if ok {
-			vals = fmt.Sprintf("%d .. %d", lo, hi)
+		if r.ok {
+			vals = fmt.Sprintf("%d .. %d", r.lo, r.hi)
 		}
-		s.errorf(r.Pos, r.End, "E0804", "index %s may leave its array's range (it takes %s); outside actions, in %s, an index must stay in range: name the elements, e.g. exists k in LO .. HI: %s == k && ..., or narrow the index", shortExpr(r), vals, where, shortExpr(r))
+		s.errorf(r.idx.Pos, r.idx.End, "E0804", "index %s may leave its array's range (it takes %s where it is read); outside actions, in %s, an index must stay in range: name the elements, e.g. exists k in LO .. HI: %s == k && ..., or narrow the index", shortExpr(r.idx), vals, where, shortExpr(r.idx))
 	}
 	return v
 }
@@ -1340,6 +1387,9 @@ func (w *outcomeWrites) assign(as *AssignNode) {
 	w.changed = true
 	if a == nil {
 		s.array(as.Var.Name, as.Var.Pos, identEnd(as.Var))
+		return
+	}
+	if s.condIndex(a.name, as.Index) {
 		return
 	}
 	idx, ierr := s.rewrite(as.Index)
