@@ -344,8 +344,6 @@ func TestReview24bLargeOutputKeepsItsVerdict(t *testing.T) {
 // gave the program the question of the earlier attempt, and its answer
 // was recorded as the new run's.
 func TestReview24bRunStartsClean(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "m.spec"), nil, 0o644)
 	src := `name = "clean"
 [[algorithms]]
 name = "peer"
@@ -357,11 +355,7 @@ verdicts = { sat = "safe", none = "no-question" }
 domain = "d"
 models = ["m.spec"]
 `
-	os.WriteFile(filepath.Join(dir, "exp.toml"), []byte(src), 0o644)
-	x, err := Load(filepath.Join(dir, "exp.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := loadOneModel(t, src)
 	if err := x.openData(true, nil); err != nil {
 		t.Fatal(err)
 	}

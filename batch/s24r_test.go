@@ -18,8 +18,6 @@ import (
 func TestS24rLargeProgramOutputKeepsItsVerdict(t *testing.T) {
 	defer func(m int64) { maxStdout = m }(maxStdout)
 	maxStdout = 200
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "m.spec"), nil, 0o644)
 	src := `name = "large"
 [[algorithms]]
 name = "peer"
@@ -30,11 +28,7 @@ verdicts = { UNSAT = "safe", SAT = "unsafe" }
 domain = "d"
 models = ["m.spec"]
 `
-	os.WriteFile(filepath.Join(dir, "exp.toml"), []byte(src), 0o644)
-	x, err := Load(filepath.Join(dir, "exp.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := loadOneModel(t, src)
 	r := x.Runs[0]
 	os.MkdirAll(x.RunDir(r), 0o755)
 	log := strings.Repeat("c conflicts 12345 learnt 678\n", 100)
@@ -219,4 +213,18 @@ func TestS24rVerdictSpellings(t *testing.T) {
 			t.Errorf("verdicts %s: error %v, want one saying %s", c.verdicts, err, c.want)
 		}
 	}
+}
+
+// loadOneModel loads the experiment src, written as exp.toml in a new
+// directory beside an empty model m.spec.
+func loadOneModel(t *testing.T, src string) *Experiment {
+	t.Helper()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "m.spec"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "exp.toml"), []byte(src), 0o644)
+	x, err := Load(filepath.Join(dir, "exp.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
 }
