@@ -287,6 +287,9 @@ func (ml *modelLoader) startCondition() {
 			return
 		}
 	}
+	// a restrict-initial that folds to true (0 <= 1, a constant true)
+	// restricts nothing: the initial values alone are the start states
+	restricts := start.Op != symbolic.CTrue
 	conj := []*symbolic.Cond{start}
 	// A conjunct restrict-initial already has is not added again: vigil
 	// export --jani writes an array the start condition fixes both as a
@@ -318,7 +321,10 @@ func (ml *modelLoader) startCondition() {
 	for i := range ml.m.Vars {
 		ml.m.StartsRestricted = ml.m.StartsRestricted || !ml.m.Vars[i].HasInit
 	}
-	ml.m.StartsRestricted = ml.m.StartsRestricted || ml.initial != nil
+	ml.m.StartsRestricted = ml.m.StartsRestricted || restricts
+	if ml.m.StartsRestricted {
+		ml.m.Start = start
+	}
 	if len(ml.m.Properties) == 0 {
 		ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: "initial", Unsafe: symbolic.False(), Pos: ml.pos(ml.initial), FromModel: true})
 	}
