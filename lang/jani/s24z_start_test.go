@@ -3,6 +3,7 @@ package jani
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +58,34 @@ func TestS24zStartsRestricted(t *testing.T) {
 		if got != tc.start {
 			t.Errorf("%s: the unsafe file's property starts from %q, want %q", tc.name, got, tc.start)
 		}
+	}
+}
+
+// A constant import renames (goal is goal_) takes -D under either name,
+// as run files and reports name it goal_; a constant literally named
+// goal_ keeps its own -D; both names at once are an error.
+func TestS24zDefineRenamed(t *testing.T) {
+	model := func(consts string) []byte {
+		return []byte(`{"jani-version": 1, "name": "c", "type": "mdp", "actions": [], "constants": [` + consts + `],
+"variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 3}, "initial-value": 0}], "properties": [],
+"automata": [{"name": "a", "locations": [{"name": "l"}], "initial-locations": ["l"], "edges": []}], "system": {"elements": [{"automaton": "a"}]}}`)
+	}
+	one := model(`{"name": "goal", "type": "int"}`)
+	for _, def := range []string{"goal", "goal_"} {
+		m, _, err := Decode("c.jani", one, map[string]string{def: "3"})
+		if err != nil {
+			t.Fatalf("-D %s=3: %v", def, err)
+		}
+		if len(m.Consts) != 1 || m.Consts[0].Name != "goal_" || m.Consts[0].Value != 3 {
+			t.Errorf("-D %s=3: constants %+v", def, m.Consts)
+		}
+	}
+	if _, _, err := Decode("c.jani", one, map[string]string{"goal": "3", "goal_": "3"}); err == nil || !strings.Contains(err.Error(), "set the same constant") {
+		t.Errorf("-D goal and goal_: %v", err)
+	}
+	// goal and goal_ both declared: each -D sets its own constant
+	two := model(`{"name": "goal", "type": "int"}, {"name": "goal_", "type": "int"}`)
+	if _, _, err := Decode("c.jani", two, map[string]string{"goal_": "3"}); err == nil || !strings.Contains(err.Error(), `constant "goal" has no value`) {
+		t.Errorf("-D goal_ with constants goal and goal_: %v", err)
 	}
 }
