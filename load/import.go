@@ -70,6 +70,14 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 	queries := janiQueries(m, opts.Goals)
 	if !opts.Goals {
 		m.Properties = nil
+		if m.StartsRestricted && opts.Unsafe == "" {
+			// The start states JANI gives (restrict-initial, variables
+			// without initial values) are in the properties only: without
+			// one the .spec started from the initial values alone (x = 2
+			// where restrict-initial says x <= 1), or had none. The
+			// files' property (--unsafe) takes them itself (jani.Attach).
+			m.Properties = []*symbolic.Property{{Name: "initial", Start: m.Start, Unsafe: symbolic.False()}}
+		}
 	}
 	// A property filtered over a state formula is no .spec property (a
 	// .spec property is checked from its start states): only vigil prob

@@ -137,12 +137,16 @@ type Model struct {
 	// takes the import's property "initial" or is refused
 	// (SelectProperty), never the initial values alone.
 	StartsRestricted bool
-	Vars             []Var
-	Labels           []Label
-	Preds            []Pred
-	Commands         []Command
-	Policies         []*PolicyDecl
-	Properties       []*Property
+	// Start is that start condition when StartsRestricted (nil
+	// otherwise): the start of a property that PlaJA files add without a
+	// start condition of their own, and of vigil import's .spec.
+	Start      *Cond
+	Vars       []Var
+	Labels     []Label
+	Preds      []Pred
+	Commands   []Command
+	Policies   []*PolicyDecl
+	Properties []*Property
 	// Type is the JANI model type ("lts", "mdp", "dtmc") of a model read
 	// from JANI, "" for a .spec model. In a "dtmc" the commands enabled in
 	// a state are one choice, each taken with equal probability (as Storm

@@ -287,6 +287,9 @@ func (ml *modelLoader) startCondition() {
 			return
 		}
 	}
+	// a restrict-initial that folds to true (0 <= 1, a constant true)
+	// restricts nothing: the initial values alone are the start states
+	restricts := start.Op != symbolic.CTrue
 	conj := []*symbolic.Cond{start}
 	// A conjunct restrict-initial already has is not added again: vigil
 	// export --jani writes an array the start condition fixes both as a
@@ -318,7 +321,10 @@ func (ml *modelLoader) startCondition() {
 	for i := range ml.m.Vars {
 		ml.m.StartsRestricted = ml.m.StartsRestricted || !ml.m.Vars[i].HasInit
 	}
-	ml.m.StartsRestricted = ml.m.StartsRestricted || ml.initial != nil
+	ml.m.StartsRestricted = ml.m.StartsRestricted || restricts
+	if ml.m.StartsRestricted {
+		ml.m.Start = start
+	}
 	if len(ml.m.Properties) == 0 {
 		ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: "initial", Unsafe: symbolic.False(), Pos: ml.pos(ml.initial), FromModel: true})
 	}
@@ -495,6 +501,12 @@ func (ml *modelLoader) constants(root *node) {
 		return
 	}
 	used := map[string]bool{}
+	literal := map[string]bool{}
+	for _, c := range cs {
+		if n := c.get("name"); n != nil && n.kind == kString {
+			literal[n.str] = true
+		}
+	}
 	for _, c := range cs {
 		if !ml.obj(c, "a constant") {
 			continue
@@ -521,8 +533,22 @@ func (ml *modelLoader) constants(root *node) {
 			continue
 		}
 		var v val
-		if def, ok := ml.defines[name]; ok {
-			used[name] = true
+		// A constant that import renames (goal is goal_ in the .spec,
+		// in reports and in run files, whose hint says -D goal_=...)
+		// takes -D under that name too, unless another constant has it.
+		dname := name
+		if alt := ident(name); alt != name && !literal[alt] {
+			if _, ok := ml.defines[alt]; ok {
+				if _, both := ml.defines[name]; both {
+					ml.errorf(c, "-D %s and -D %s set the same constant %q: give one", name, alt, name)
+					used[name], used[alt] = true, true
+					continue
+				}
+				dname = alt
+			}
+		}
+		if def, ok := ml.defines[dname]; ok {
+			used[dname] = true
 			if v, ok = parseDefine(def, t); !ok {
 				ml.errorf(c, "-D %s=%s: not a %s value", name, def, t)
 				continue

@@ -259,6 +259,12 @@ func AddPropertyNamed(m *symbolic.Model, startPath, unsafePath, choose string) e
 			return err
 		}
 	}
+	if p.Start == nil {
+		// no start states of its own (no --start, or a PA property
+		// without "start"): the model's, restrict-initial included, not
+		// the initial values alone
+		p.Start = m.Start
+	}
 	if pa != nil {
 		if pa.name != "" {
 			p.Name = ident(pa.name)
