@@ -1,13 +1,11 @@
 package safety_test
 
 import (
-	"bytes"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/safety"
-	"vigil/safety/cert"
 	"vigil/safety/conformance"
-	"vigil/symbolic"
 	"vigil/symbolic/gen"
 )
 
@@ -18,20 +16,9 @@ func models(t *testing.T) int {
 	return 1000
 }
 
-// checkCert writes c in the file format and has the independent checker
-// read and check it.
-func checkCert(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *cert.Certificate) error {
-	var buf bytes.Buffer
-	if err := cert.Write(&buf, c); err != nil {
-		return err
-	}
-	cc, err := cert.Read(&buf)
-	if err != nil {
-		return err
-	}
-	_, err = cert.Check(m, prop, pol, cc)
-	return err
-}
+// checkCert is the independent checker's answer on c, written and read
+// back (testutil.RecheckSafetyCert).
+var checkCert = testutil.RecheckSafetyCert
 
 func TestConformance(t *testing.T) {
 	for _, algo := range safety.Algorithms {

@@ -1,14 +1,13 @@
 package trees_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"testing"
 	"time"
 
+	"vigil/internal/testutil"
 	"vigil/safety"
-	"vigil/safety/cert"
 	safetyconf "vigil/safety/conformance"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -73,17 +72,6 @@ func TestS24yTiesEngines(t *testing.T) {
 	}
 }
 
-// checkTieCert writes c in the file format and has the independent
-// checker, which loads the ensemble from its file, read and check it.
-func checkTieCert(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, c *cert.Certificate) error {
-	var buf bytes.Buffer
-	if err := cert.Write(&buf, c); err != nil {
-		return err
-	}
-	cc, err := cert.Read(&buf)
-	if err != nil {
-		return err
-	}
-	_, err = cert.Check(m, prop, pol, cc)
-	return err
-}
+// checkTieCert is the independent checker's answer on c, written and read
+// back (testutil.RecheckSafetyCert).
+var checkTieCert = testutil.RecheckSafetyCert
