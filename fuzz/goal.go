@@ -150,17 +150,26 @@ func (t *GoalTask) succs(s symbolic.State, l symbolic.LabelID) ([]goalEdge, erro
 	return t.possible(s, l, out)
 }
 
+// loadWeights builds the outcome probabilities fair outcomes read, once.
+func (t *GoalTask) loadWeights() error {
+	if t.weights != nil {
+		return nil
+	}
+	w, err := prob.NewWeights(t.M)
+	if err != nil {
+		return fmt.Errorf("fuzz: fair outcomes: %w", err)
+	}
+	t.weights = w
+	return nil
+}
+
 // positiveSuccs returns l's distinct successors of s by the outcomes of
 // positive probability only, each edge naming the first command and
 // outcome that leads there; the range error of one of those outcomes is
 // returned as the explicit engine gives it.
 func (t *GoalTask) positiveSuccs(s symbolic.State, l symbolic.LabelID) ([]goalEdge, error) {
-	if t.weights == nil {
-		w, err := prob.NewWeights(t.M)
-		if err != nil {
-			return nil, fmt.Errorf("fuzz: fair outcomes: %w", err)
-		}
-		t.weights = w
+	if err := t.loadWeights(); err != nil {
+		return nil, err
 	}
 	var out []goalEdge
 	for ci := range t.M.Commands {
@@ -218,12 +227,8 @@ func (t *GoalTask) positive(s symbolic.State) func(ci, oi int) (bool, error) {
 // leads to the same state (the successor list keeps the first outcome
 // only).
 func (t *GoalTask) possible(s symbolic.State, l symbolic.LabelID, out []goalEdge) ([]goalEdge, error) {
-	if t.weights == nil {
-		w, err := prob.NewWeights(t.M)
-		if err != nil {
-			return nil, fmt.Errorf("fuzz: fair outcomes: %w", err)
-		}
-		t.weights = w
+	if err := t.loadWeights(); err != nil {
+		return nil, err
 	}
 	// the probabilities of the commands of l enabled in s, by command
 	ps := map[int][]float64{}
