@@ -198,6 +198,7 @@ func (c *checker) arrayPrepare(en *enums) {
 	c.decls = decls
 	s.q = newQuants(c) // with the elements' names
 	s.q.arrays = s.byName
+	c.arrayConsts = s.folded()
 	for _, a := range s.list {
 		if !s.q.names[a.name] {
 			continue
@@ -250,6 +251,55 @@ func (c *checker) arrayPrepare(en *enums) {
 			}
 		}
 	}
+}
+
+// folded is the array constants' values, folded. An element must be a
+// constant of its first element's type (an integer or a condition), read
+// or not: const G = [x, 1] reading a variable, or [true, 1], is an error
+// at the element, not only where the model reads it.
+func (s *arrays) folded() []symbolic.ArrayConst {
+	var out []symbolic.ArrayConst
+	s.q.quiet = true
+	defer func() { s.q.quiet = false }()
+	for _, a := range s.list {
+		if a.decl != nil {
+			continue
+		}
+		ac := symbolic.ArrayConst{Name: a.name, Pos: a.pos, Values: make([]int, len(a.elems))}
+		ok := true
+		for i, e := range a.elems {
+			v, isInt := s.q.eval(e, "an array element")
+			b, isBool := false, false
+			if !isInt {
+				b, isBool = s.q.holds(e, "an array element")
+			}
+			if i == 0 {
+				ac.Bool = isBool
+			}
+			switch {
+			case isInt && !ac.Bool:
+				ac.Values[i] = v
+			case isBool && ac.Bool:
+				if b {
+					ac.Values[i] = 1
+				}
+			case isInt || isBool:
+				ok = false
+				kinds := [2]string{"an integer", "a condition"}
+				if isBool {
+					kinds[0], kinds[1] = kinds[1], kinds[0]
+				}
+				s.c.errorf(e.Pos, e.End, "E0207", "element %d of array constant %s, %s, is %s, but its first element is %s; an array constant's elements are all integers or all conditions", i, a.name, shortExpr(e), kinds[0], kinds[1])
+			default:
+				ok = false
+				s.c.errorf(e.Pos, e.End, "E0207", "element %d of array constant %s, %s, is not a constant expression: an array constant's elements fold to integers or conditions and may not read variables", i, a.name, shortExpr(e))
+			}
+		}
+		if ok {
+			out = append(out, ac)
+		}
+	}
+	return out
 }
 
 // imported enters an imported JANI model's variables (their ranges, for
@@ -360,9 +410,13 @@ func parseArrayDefine(v string, at Ident) ([]*Expr, string) {
 	var out []*Expr
 	for _, f := range strings.Split(body, ",") {
 		f = strings.TrimSpace(f)
+		if f == "true" || f == "false" {
+			out = append(out, &Expr{Kind: EBool, Text: f, Pos: at.Pos, End: identEnd(at)})
+			continue
+		}
 		n, err := strconv.Atoi(f)
 		if err != nil {
-			return nil, fmt.Sprintf("element %q is not an integer", f)
+			return nil, fmt.Sprintf("element %q is neither an integer nor true or false", f)
 		}
 		out = append(out, intExpr(n, at.Pos, identEnd(at)))
 	}

@@ -147,20 +147,23 @@ type declRef struct {
 }
 
 type checker struct {
-	en      *enums // the enum types (nil without any), for the table CSVs' value names
-	opts    Options
-	files   []*File
-	decls   []declRef
-	diags   Diagnostics
-	errs    int
-	syms    map[string]*symbol
-	order   []*symbol // consts, vars, preds, labels in declaration order
-	vars    []*symbol
-	labels  []*symbol
-	pols    map[string]*PolicyDecl
-	props   map[string]*PropertyDecl
-	model   *ModelDecl
-	badDecl map[Decl]bool
+	en *enums // the enum types (nil without any), for the table CSVs' value names
+	// arrayConsts are the array constants folded (arrayPrepare), for
+	// Model.ArrayConsts
+	arrayConsts []symbolic.ArrayConst
+	opts        Options
+	files       []*File
+	decls       []declRef
+	diags       Diagnostics
+	errs        int
+	syms        map[string]*symbol
+	order       []*symbol // consts, vars, preds, labels in declaration order
+	vars        []*symbol
+	labels      []*symbol
+	pols        map[string]*PolicyDecl
+	props       map[string]*PropertyDecl
+	model       *ModelDecl
+	badDecl     map[Decl]bool
 	// emptyLabel: labels without indices whose only actions make no
 	// command (W0701), where their empty range starts.
 	emptyLabel map[string]symbolic.Pos

@@ -48,6 +48,7 @@ func (c *checker) lower() *symbolic.Model {
 			m.Consts = append(m.Consts, symbolic.Const{Name: s.name, Value: s.value, Pos: s.pos})
 		}
 	}
+	m.ArrayConsts = c.arrayConsts
 	for _, s := range c.vars {
 		if s.imported {
 			m.Vars = append(m.Vars, c.jani.Vars[s.id])

@@ -106,6 +106,17 @@ type Const struct {
 	Pos   Pos
 }
 
+// ArrayConst is an array constant (const G = [2, 0, 1], or its -D value),
+// folded: arrays are lowered away, so the model keeps its values only for
+// reports and run files (a run replays only on the same values). Values
+// of a bool array are 0 and 1, with Bool set.
+type ArrayConst struct {
+	Name   string
+	Values []int
+	Bool   bool
+	Pos    Pos
+}
+
 // RealConst is a real-valued constant, exactly: Value is a rational in
 // big.Rat's RatString form ("1/10", "3").
 type RealConst struct {
@@ -126,6 +137,8 @@ type Pred struct {
 type Model struct {
 	Name   string
 	Consts []Const
+	// ArrayConsts are the array constants, folded (see ArrayConst).
+	ArrayConsts []ArrayConst
 	// Reals are the real-valued constants of a JANI model (a probability
 	// set with -D p=0.1), which Consts, integers, cannot hold: kept for
 	// reports and run files (a run replays only on the same values).

@@ -66,6 +66,9 @@ type Run struct {
 	// RealConstants are a JANI model's real constants (Model.Reals) as
 	// exact rationals ("1/10"), checked like Constants.
 	RealConstants map[string]string `json:"real_constants,omitempty"`
+	// ArrayConstants are the model's array constants (Model.ArrayConsts),
+	// elements as integers or booleans, checked like Constants.
+	ArrayConstants map[string][]any `json:"array_constants,omitempty"`
 	Property      string            `json:"property"`
 	Policy        string            `json:"policy"`
 	End           string            `json:"end"`
@@ -91,6 +94,12 @@ func NewRun(m *symbolic.Model, prop, policy, end string, steps []Step) *Run {
 		r.Constants = map[string]json.Number{}
 		for _, c := range m.Consts {
 			r.Constants[c.Name] = json.Number(strconv.Itoa(c.Value))
+		}
+	}
+	if len(m.ArrayConsts) > 0 {
+		r.ArrayConstants = map[string][]any{}
+		for _, c := range m.ArrayConsts {
+			r.ArrayConstants[c.Name] = arrayValues(c)
 		}
 	}
 	if len(m.Reals) > 0 {
@@ -219,7 +228,7 @@ var runEnds = []string{EndUnsafe, EndGoal, EndDeadlock, EndStuck, EndSteps, EndS
 // m's (a run recorded with -D N=8 replayed without it), naming the -D
 // that loads the model the run was recorded on.
 func checkConstants(m *symbolic.Model, r *Run) error {
-	if r.Constants == nil && r.RealConstants == nil {
+	if r.Constants == nil && r.RealConstants == nil && r.ArrayConstants == nil {
 		return nil
 	}
 	have := map[string]int{}
@@ -262,6 +271,27 @@ func checkConstants(m *symbolic.Model, r *Run) error {
 			}
 		}
 	}
+	arrays := map[string]symbolic.ArrayConst{}
+	for _, c := range m.ArrayConsts {
+		arrays[c.Name] = c
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.ArrayConstants)) {
+		rec := r.ArrayConstants[name]
+		text, err := arrayText(rec)
+		if err != "" {
+			return runFileErrorf(-1, "array constant %s: %s", name, err)
+		}
+		c, ok := arrays[name]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("%s=%s (the model has no array constant %s)", name, text, name))
+		default:
+			if have, _ := arrayText(arrayValues(c)); have != text {
+				diffs = append(diffs, fmt.Sprintf("%s=%s (the model has %s=%s)", name, text, name, have))
+				defs = append(defs, "-D '"+name+"="+text+"'")
+			}
+		}
+	}
 	if len(diffs) == 0 {
 		return nil
 	}
@@ -270,6 +300,41 @@ func checkConstants(m *symbolic.Model, r *Run) error {
 		hint = "give " + strings.Join(defs, " ")
 	}
 	return runFileErrorf(-1, "recorded with %s; %s", strings.Join(diffs, ", "), hint)
+}
+
+// arrayValues is an array constant's elements as a run file records them.
+func arrayValues(c symbolic.ArrayConst) []any {
+	vs := make([]any, len(c.Values))
+	for i, v := range c.Values {
+		if c.Bool {
+			vs[i] = v != 0
+		} else {
+			vs[i] = json.Number(strconv.Itoa(v))
+		}
+	}
+	return vs
+}
+
+// arrayText is a recorded array constant as -D spells it ([2,0,1]), each
+// integer in its canonical form (5.0 is 5); "" and why if an element is
+// neither a 64-bit integer nor a boolean.
+func arrayText(vs []any) (string, string) {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		switch v := v.(type) {
+		case bool:
+			parts[i] = strconv.FormatBool(v)
+		case json.Number:
+			q, ok := new(big.Rat).SetString(string(v))
+			if !ok || !q.IsInt() || !q.Num().IsInt64() {
+				return "", fmt.Sprintf("element %d (%s) is not an integer within the 64-bit integers", i, v)
+			}
+			parts[i] = q.Num().String()
+		default:
+			return "", fmt.Sprintf("element %d is neither an integer nor true or false", i)
+		}
+	}
+	return "[" + strings.Join(parts, ",") + "]", ""
 }
 
 // sameInt reports whether n is exactly the integer v (5, 5.0 and 5e0
