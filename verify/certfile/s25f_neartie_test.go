@@ -151,6 +151,7 @@ func TestS25fFactNearTies(t *testing.T) {
 			}
 			// the reference: Label chosen in some state when exactly Sure and
 			// Label are applicable
+			atoms := randomAtoms(r, m)
 			want := true
 			sc := make([]float64, outs)
 			var witness symbolic.State
@@ -159,7 +160,9 @@ func TestS25fFactNearTies(t *testing.T) {
 				if err := p.Scores(s, sc); err != nil {
 					t.Fatal(err)
 				}
-				app := func(l symbolic.LabelID) bool { return l == label || containsLabel(sure, l) }
+				app := func(l symbolic.LabelID) bool {
+					return (l == label || containsLabel(sure, l)) && atomsHold(atoms, s)
+				}
 				var got symbolic.LabelID
 				if d.ArgMaxAll {
 					got = symbolic.ChooseAll(d.Outputs, sc, app)
@@ -182,14 +185,14 @@ func TestS25fFactNearTies(t *testing.T) {
 					break
 				}
 			}
-			err := invcert.CheckFact(context.Background(), m, p, invcert.Fact{Lo: lo, Hi: hi, Label: label, Sure: sure})
+			err := invcert.CheckFact(context.Background(), m, p, invcert.Fact{Lo: lo, Hi: hi, Atoms: atoms, Label: label, Sure: sure})
 			var ff *invcert.FactFailure
 			switch {
 			case err == nil:
 				accepted++
 				if !want {
-					t.Errorf("seed %d box %v..%v label a%d sure %v (argmax all %v): CheckFact accepts the fact, but the policy chooses a%d in %v (scores %v)\nnetwork %+v",
-						seed, lo, hi, label, sure, d.ArgMaxAll, label, witness, scoresAt(p, witness, outs), net.Layers)
+					t.Errorf("seed %d box %v..%v label a%d sure %v (argmax all %v): (atoms %v) CheckFact accepts the fact, but the policy chooses a%d in %v (scores %v)\nnetwork %+v",
+						seed, lo, hi, label, sure, d.ArgMaxAll, atoms, label, witness, scoresAt(p, witness, outs), net.Layers)
 				}
 			case errors.As(err, &ff):
 				refuted++
@@ -220,4 +223,33 @@ func scoresAt(p symbolic.Policy, s symbolic.State, outs int) []float64 {
 	sc := make([]float64, outs)
 	p.Scores(s, sc)
 	return sc
+}
+
+// randomAtoms returns, half the time, a linear atom over the model's
+// variables through a random state of their ranges (a fact's region
+// with a relational cut).
+func randomAtoms(r *rand.Rand, m *symbolic.Model) []symbolic.Atom {
+	if r.IntN(2) == 0 {
+		return nil
+	}
+	var ts []symbolic.Term
+	s := make(symbolic.State, len(m.Vars))
+	for v, va := range m.Vars {
+		s[v] = va.Lo + r.IntN(va.Size())
+		ts = append(ts, symbolic.Term{Coef: []int{1, -1, 2, -3}[r.IntN(4)], Var: symbolic.VarID(v)})
+	}
+	f := symbolic.NewForm(ts)
+	if f == nil || !f.Fits(m) {
+		return nil
+	}
+	return []symbolic.Atom{{Form: f, Upper: r.IntN(2) == 0, K: f.Eval(s)}}
+}
+
+func atomsHold(as []symbolic.Atom, s symbolic.State) bool {
+	for _, a := range as {
+		if !a.Holds(s) {
+			return false
+		}
+	}
+	return true
 }

@@ -190,6 +190,7 @@ func TestS25fTreeFactTies(t *testing.T) {
 					sure = append(sure, symbolic.LabelID(o))
 				}
 			}
+			atoms := randomAtoms(r, m)
 			want := true
 			var witness symbolic.State
 			sc := make([]float64, classes)
@@ -205,7 +206,9 @@ func TestS25fTreeFactTies(t *testing.T) {
 				if ref := xgbScores(ts, info, x, classes); fmt.Sprint(ref) != fmt.Sprint(sc) {
 					t.Fatalf("seed %d state %v (inputs %v): vigil's scores %v, XGBoost's rule gives %v", seed, s, x, sc, ref)
 				}
-				app := func(l symbolic.LabelID) bool { return l == label || containsLabel(sure, l) }
+				app := func(l symbolic.LabelID) bool {
+					return (l == label || containsLabel(sure, l)) && atomsHold(atoms, s)
+				}
 				var got symbolic.LabelID
 				if d.ArgMaxAll {
 					got = symbolic.ChooseAll(d.Outputs, sc, app)
@@ -228,15 +231,15 @@ func TestS25fTreeFactTies(t *testing.T) {
 					break
 				}
 			}
-			err := invcert.CheckFact(context.Background(), m, p, invcert.Fact{Lo: lo, Hi: hi, Label: label, Sure: sure})
+			err := invcert.CheckFact(context.Background(), m, p, invcert.Fact{Lo: lo, Hi: hi, Atoms: atoms, Label: label, Sure: sure})
 			var ff *invcert.FactFailure
 			switch {
 			case err == nil:
 				accepted++
 				if !want {
 					b, _ := os.ReadFile(path)
-					t.Errorf("seed %d box %v..%v label a%d sure %v (argmax all %v): CheckFact accepts the fact, but the policy chooses a%d in %v (scores %v)\ninputs %+v\nfile %s",
-						seed, lo, hi, label, sure, d.ArgMaxAll, label, witness, scoresAt(p, witness, classes), d.Inputs, b)
+					t.Errorf("seed %d box %v..%v label a%d sure %v (argmax all %v): (atoms %v) CheckFact accepts the fact, but the policy chooses a%d in %v (scores %v)\ninputs %+v\nfile %s",
+						seed, lo, hi, label, sure, d.ArgMaxAll, atoms, label, witness, scoresAt(p, witness, classes), d.Inputs, b)
 				}
 			case errors.As(err, &ff):
 				refuted++
