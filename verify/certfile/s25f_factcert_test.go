@@ -62,8 +62,23 @@ func inBounds(s symbolic.State, lo, hi []int) bool {
 }
 
 // bruteLearned is the reference verdict ("" valid).
-func bruteLearned(m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy, inv [][]smt.Lit, facts []refFact) string {
-	states := gen.States(m)
+func bruteLearned(m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy, inv [][]smt.Lit, facts []refFact, differ [][2]int) string {
+	inD := func(s symbolic.State) bool {
+		for _, d := range differ {
+			if s[d[0]] == s[d[1]] {
+				return false
+			}
+		}
+		return true
+	}
+	var states []symbolic.State
+	for _, s := range gen.States(m) {
+		// every fact, exclusion and condition is used within the
+		// disequalities only
+		if inD(s) {
+			states = append(states, s)
+		}
+	}
 	out := p.Outputs()
 	sc := make([]float64, len(out))
 	for i, f := range facts {
@@ -87,7 +102,7 @@ func bruteLearned(m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy,
 		}
 	}
 	in := func(s symbolic.State) bool {
-		if m.InRange(s) >= 0 {
+		if m.InRange(s) >= 0 || !inD(s) {
 			return false
 		}
 		for _, b := range inv {
@@ -106,7 +121,7 @@ func bruteLearned(m *symbolic.Model, prop *symbolic.Property, p symbolic.Policy,
 			return "init"
 		}
 	} else {
-		for _, s := range states {
+		for _, s := range gen.States(m) {
 			if prop.Start.Holds(s) && !in(s) {
 				return "init"
 			}
@@ -191,6 +206,13 @@ func TestS25fLearnedCertBruteForce(t *testing.T) {
 			t.Fatal(err)
 		}
 		decl.ArgMaxAll = seed%5 == 0
+		// half the models: a disequality between two variables
+		var differ [][2]int
+		var differNames [][2]string
+		if len(m.Vars) >= 2 && seed%4 < 2 {
+			differ = [][2]int{{0, 1}}
+			differNames = [][2]string{{m.Vars[0].Name, m.Vars[1].Name}}
+		}
 		m.Policies = append(m.Policies, decl)
 		// candidate invariants: random unions of boxes, and the whole space
 		for k := 0; k < 6; k++ {
@@ -254,7 +276,7 @@ func TestS25fLearnedCertBruteForce(t *testing.T) {
 							f.sure = append(f.sure, x)
 						}
 					}
-					if bruteFactOnly(m, p, inv, f) {
+					if bruteFactOnly(m, p, inv, f, differ) {
 						facts = append(facts, f)
 					}
 				}
@@ -290,12 +312,12 @@ func TestS25fLearnedCertBruteForce(t *testing.T) {
 					}
 				}
 			}
-			want := bruteLearned(m, prop, p, inv, facts)
+			want := bruteLearned(m, prop, p, inv, facts, differ)
 			h, err := invcert.ModelHash(m, prop.Name, decl.Name)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := &invcert.Cert{Header: invcert.Header{Model: "gen.spec", Property: prop.Name, Policy: decl.Name, Hash: h, Boxes: len(inv)}, Inv: inv}
+			c := &invcert.Cert{Header: invcert.Header{Model: "gen.spec", Property: prop.Name, Policy: decl.Name, Hash: h, Boxes: len(inv), Differ: differNames}, Inv: inv}
 			for _, v := range m.Vars {
 				c.Vars = append(c.Vars, v.Name)
 			}
@@ -312,6 +334,7 @@ func TestS25fLearnedCertBruteForce(t *testing.T) {
 						pf.Within = append(pf.Within, fmt.Sprintf("%s<=%d", va.Name, f.hi[v]))
 					}
 				}
+				pf.Differ = len(differ) > 0 && r.IntN(2) == 0
 				c.Facts = append(c.Facts, pf)
 			}
 			got := invcert.CheckWith(context.Background(), c, m, prop, decl, p)
@@ -330,10 +353,10 @@ func TestS25fLearnedCertBruteForce(t *testing.T) {
 
 // bruteFactOnly reports whether fact f holds (its label never chosen in
 // its region, its sure labels applicable there).
-func bruteFactOnly(m *symbolic.Model, p symbolic.Policy, inv [][]smt.Lit, f refFact) bool {
+func bruteFactOnly(m *symbolic.Model, p symbolic.Policy, inv [][]smt.Lit, f refFact, differ [][2]int) bool {
 	sc := make([]float64, len(p.Outputs()))
 	for _, s := range gen.States(m) {
-		if !inLits(s, inv[f.box]) || !inBounds(s, f.lo, f.hi) {
+		if !inLits(s, inv[f.box]) || !inBounds(s, f.lo, f.hi) || !differs(s, differ) {
 			continue
 		}
 		app := applicableIn(m, s)
@@ -345,6 +368,15 @@ func bruteFactOnly(m *symbolic.Model, p symbolic.Policy, inv [][]smt.Lit, f refF
 		p.Scores(s, sc)
 		ok := func(l symbolic.LabelID) bool { return l == f.label || containsLabel(f.sure, l) }
 		if symbolic.ChooseFor(p, sc, ok) == f.label {
+			return false
+		}
+	}
+	return true
+}
+
+func differs(s symbolic.State, differ [][2]int) bool {
+	for _, d := range differ {
+		if s[d[0]] == s[d[1]] {
 			return false
 		}
 	}
