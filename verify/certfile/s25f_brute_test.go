@@ -37,10 +37,8 @@ func bruteInv(m *symbolic.Model, prop *symbolic.Property, pol symbolic.Policy, i
 		}
 	box:
 		for _, b := range inv {
-			for _, l := range b {
-				if l.Upper && s[l.Var] > l.K || !l.Upper && s[l.Var] < l.K {
-					continue box
-				}
+			if !inLits(s, b) {
+				continue box
 			}
 			return true
 		}
@@ -269,6 +267,9 @@ func TestS25fInvariantCheckBruteForce(t *testing.T) {
 						}
 						a, c := va.Lo+r.IntN(va.Size()), va.Lo+r.IntN(va.Size())
 						b = append(b, smt.Lit{Var: symbolic.VarID(v), K: min(a, c)}, smt.Lit{Var: symbolic.VarID(v), Upper: true, K: max(a, c)})
+					}
+					for _, a := range randomAtoms(r, m) {
+						b = append(b, smt.FormLit(a.Form, a.Upper, a.K))
 					}
 					inv = append(inv, b)
 				}

@@ -45,6 +45,12 @@ func applicableIn(m *symbolic.Model, s symbolic.State) []bool {
 
 func inLits(s symbolic.State, b []smt.Lit) bool {
 	for _, l := range b {
+		if l.Form != nil {
+			if a := (symbolic.Atom{Form: l.Form, Upper: l.Upper, K: l.K}); !a.Holds(s) {
+				return false
+			}
+			continue
+		}
 		if l.Upper && s[l.Var] > l.K || !l.Upper && s[l.Var] < l.K {
 			return false
 		}
@@ -228,6 +234,9 @@ func TestS25fLearnedCertBruteForce(t *testing.T) {
 						}
 						a, c := va.Lo+r.IntN(va.Size()), va.Lo+r.IntN(va.Size())
 						b = append(b, smt.Lit{Var: symbolic.VarID(v), K: min(a, c)}, smt.Lit{Var: symbolic.VarID(v), Upper: true, K: max(a, c)})
+					}
+					for _, a := range randomAtoms(r, m) {
+						b = append(b, smt.FormLit(a.Form, a.Upper, a.K))
 					}
 					inv = append(inv, b)
 				}
