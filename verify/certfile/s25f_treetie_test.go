@@ -16,6 +16,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	invcert "vigil/ic3/cert"
@@ -87,6 +89,77 @@ func xgbTiedFile(r *rand.Rand, m *symbolic.Model, d *symbolic.PolicyDecl, classe
 		panic(err)
 	}
 	return b, ts, info
+}
+
+// lgbTied writes the trees ts (their conditions read as float64
+// thresholds and leaf values, not rounded to float32) as a LightGBM text
+// model of classes classes, tree i of class i % classes.
+func lgbTied(r *rand.Rand, ts []xgbTreeJSON, classes, features int) []byte {
+	var b strings.Builder
+	names := make([]string, features)
+	infos := make([]string, features)
+	for i := range names {
+		names[i], infos[i] = fmt.Sprintf("f%d", i), "none"
+	}
+	fmt.Fprintf(&b, "tree\nversion=v4\nnum_class=%d\nnum_tree_per_iteration=%d\nlabel_index=0\nmax_feature_idx=%d\nobjective=multiclass num_class:%d\nfeature_names=%s\nfeature_infos=%s\n\n",
+		classes, classes, features-1, classes, strings.Join(names, " "), strings.Join(infos, " "))
+	for ti, t := range ts {
+		// LightGBM numbers internal nodes 0.. and leaves ~0, ~1, ...
+		internal, leaf := map[int]int{}, map[int]int{}
+		for i := range t.Left {
+			if t.Left[i] >= 0 {
+				internal[i] = len(internal)
+			} else {
+				leaf[i] = len(leaf)
+			}
+		}
+		child := func(c int) string {
+			if t.Left[c] >= 0 {
+				return fmt.Sprint(internal[c])
+			}
+			return fmt.Sprint(-leaf[c] - 1)
+		}
+		feat, th, dt, lc, rc := make([]string, len(internal)), make([]string, len(internal)), make([]string, len(internal)), make([]string, len(internal)), make([]string, len(internal))
+		lv := make([]string, len(leaf))
+		for i := range t.Left {
+			if t.Left[i] >= 0 {
+				k := internal[i]
+				feat[k] = fmt.Sprint(t.Idx[i])
+				th[k] = strconv.FormatFloat(t.Cond[i], 'g', -1, 64)
+				dt[k] = []string{"2", "10", "0"}[r.IntN(3)]
+				lc[k], rc[k] = child(t.Left[i]), child(t.Right[i])
+			} else {
+				lv[leaf[i]] = strconv.FormatFloat(t.Cond[i], 'g', -1, 64)
+			}
+		}
+		fmt.Fprintf(&b, "Tree=%d\nnum_leaves=%d\nnum_cat=0\n", ti, len(leaf))
+		if len(internal) > 0 {
+			fmt.Fprintf(&b, "split_feature=%s\nthreshold=%s\ndecision_type=%s\nleft_child=%s\nright_child=%s\n",
+				strings.Join(feat, " "), strings.Join(th, " "), strings.Join(dt, " "), strings.Join(lc, " "), strings.Join(rc, " "))
+		}
+		fmt.Fprintf(&b, "leaf_value=%s\nis_linear=0\nshrinkage=1\n\n\n", strings.Join(lv, " "))
+	}
+	b.WriteString("end of trees\n")
+	return []byte(b.String())
+}
+
+// lgbScores is LightGBM's prediction of the raw scores from the trees as
+// written: a split goes left iff x <= threshold, the sums in float64 from
+// 0, in tree order.
+func lgbScores(ts []xgbTreeJSON, x []float64, classes int) []float64 {
+	out := make([]float64, classes)
+	for ti, t := range ts {
+		i := 0
+		for t.Left[i] >= 0 {
+			if x[t.Idx[i]] <= t.Cond[i] {
+				i = t.Left[i]
+			} else {
+				i = t.Right[i]
+			}
+		}
+		out[ti%classes] += t.Cond[i]
+	}
+	return out
 }
 
 // xgbScores is XGBoost's own prediction of the margins, from the trees
@@ -163,8 +236,26 @@ func TestS25fTreeFactTies(t *testing.T) {
 		}
 		d.ArgMaxAll = r.IntN(3) == 0
 		m.Policies = []*symbolic.PolicyDecl{d}
-		path := filepath.Join(dir, fmt.Sprintf("e%d.json", seed))
+		path := filepath.Join(dir, fmt.Sprintf("e%d", seed))
 		data, ts, info := xgbTiedFile(r, m, d, classes)
+		lgb := seed%2 == 0
+		if lgb {
+			// thresholds and leaves as float64: nudge some by a float64 ulp
+			for ti := range ts {
+				for i := range ts[ti].Cond {
+					switch r.IntN(4) {
+					case 0:
+						ts[ti].Cond[i] = math.Nextafter(ts[ti].Cond[i], math.Inf(1))
+					case 1:
+						ts[ti].Cond[i] = math.Nextafter(ts[ti].Cond[i], math.Inf(-1))
+					}
+					if ts[ti].Left[i] < 0 && r.IntN(3) == 0 {
+						ts[ti].Cond[i] = []float64{0.1, 0.2, 0.3, 1e16, -1e16, 1}[r.IntN(6)]
+					}
+				}
+			}
+			data = lgbTied(r, ts, classes, len(d.Inputs))
+		}
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -203,8 +294,12 @@ func TestS25fTreeFactTies(t *testing.T) {
 				for i := range d.Inputs {
 					x[i] = d.Inputs[i].Eval(s)
 				}
-				if ref := xgbScores(ts, info, x, classes); fmt.Sprint(ref) != fmt.Sprint(sc) {
-					t.Fatalf("seed %d state %v (inputs %v): vigil's scores %v, XGBoost's rule gives %v", seed, s, x, sc, ref)
+				ref := xgbScores(ts, info, x, classes)
+				if lgb {
+					ref = lgbScores(ts, x, classes)
+				}
+				if fmt.Sprint(ref) != fmt.Sprint(sc) {
+					t.Fatalf("seed %d state %v (inputs %v): vigil's scores %v, the format's own rule gives %v (lightgbm %v)\n%s", seed, s, x, sc, ref, lgb, data)
 				}
 				app := func(l symbolic.LabelID) bool {
 					return (l == label || containsLabel(sure, l)) && atomsHold(atoms, s)
