@@ -404,7 +404,14 @@ func xgbRenumber(keep []int, c int) int {
 // iff x lies above the midpoint between t and its float32 predecessor, or on
 // it when the tie rounds up to t (t's significand is even).
 func xgbThreshold(t float32) float64 {
-	if math.IsInf(float64(t), 0) || math.IsNaN(float64(t)) {
+	if math.IsInf(float64(t), 1) {
+		// float32(x) < +Inf iff x does not round to +Inf: x below
+		// MaxFloat32 plus half its ulp (that tie rounds to +Inf, as
+		// MaxFloat32 is odd). A condition beyond float32's range (1E39 in
+		// the JSON) reads as +Inf; the threshold +Inf sent 1e300 left.
+		return math.MaxFloat32 + 0x1p103
+	}
+	if math.IsInf(float64(t), -1) || math.IsNaN(float64(t)) {
 		return float64(t)
 	}
 	prev := math.Nextafter32(t, float32(math.Inf(-1)))
