@@ -23,3 +23,25 @@ func TestS25fXGBThresholdInfinite(t *testing.T) {
 		}
 	}
 }
+
+// TestS25fXGBFloatsRoundOnce: split conditions, leaf values and dart
+// weights are read as XGBoost reads them, each decimal rounded once to
+// float32 (strconv.ParseFloat with bitSize 32), never through float64.
+func TestS25fXGBFloatsRoundOnce(t *testing.T) {
+	var xs xgbFloats
+	in := `[1.00000005960464477539062500000001, 1.000000059604644775390625, 0.99999997019767761230468750000001, 1e39, -1e39, 1e-50, 16777217, 5E-1]`
+	if err := xs.UnmarshalJSON([]byte(in)); err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{1.0000001192092896, 1, 1, math.Inf(1), math.Inf(-1), 0, 16777216, 0.5}
+	for i := range want {
+		if xs[i] != want[i] {
+			t.Errorf("entry %d: %v, want %v", i, xs[i], want[i])
+		}
+	}
+	for _, bad := range []string{`[null]`, `["1"]`, `[1,]`} {
+		if err := xs.UnmarshalJSON([]byte(bad)); err == nil {
+			t.Errorf("%s: read without an error", bad)
+		}
+	}
+}
