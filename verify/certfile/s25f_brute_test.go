@@ -210,7 +210,7 @@ func pointBox(s symbolic.State) []smt.Lit {
 }
 
 func TestS25fInvariantCheckBruteForce(t *testing.T) {
-	n := 300
+	n := 150
 	if testing.Short() {
 		n = 60
 	}

@@ -88,7 +88,7 @@ func nearTieNet(r *rand.Rand, nv, hidden, outs int) *nn.Network {
 }
 
 func TestS25fFactNearTies(t *testing.T) {
-	n := 3000
+	n := 1500
 	if testing.Short() {
 		n = 80
 	}
