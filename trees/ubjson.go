@@ -190,6 +190,12 @@ func (r *ubjReader) value(m byte) (any, error) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, r.errorf("%sa number is %v, which XGBoost's JSON models do not hold", r.field(), f)
 		}
+		if g := float32(f); m == 'D' && !math.IsInf(float64(g), 0) {
+			// XGBoost keeps a number as float32, rounding a float64 once;
+			// the float32 written exactly, not f's shortest decimal, which
+			// ParseXGBoost's float32 reading would round again
+			return json.Number(strconv.FormatFloat(float64(g), 'g', -1, 32)), nil
+		}
 		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
 	case 'H':
 		s, err := r.str()

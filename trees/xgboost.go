@@ -3,6 +3,7 @@ package trees
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -46,7 +47,7 @@ type xgbBooster struct {
 	Name       string      `json:"name"`
 	Model      *xgbModel   `json:"model"`
 	GBTree     *xgbBooster `json:"gbtree"`
-	WeightDrop []float64   `json:"weight_drop"`
+	WeightDrop xgbFloats   `json:"weight_drop"`
 }
 
 type xgbModel struct {
@@ -67,8 +68,35 @@ type xgbTree struct {
 	LeftChildren    []int     `json:"left_children"`
 	RightChildren   []int     `json:"right_children"`
 	SplitIndices    []int     `json:"split_indices"`
-	SplitConditions []float64 `json:"split_conditions"`
+	SplitConditions xgbFloats `json:"split_conditions"`
 	SplitType       []int     `json:"split_type"`
+}
+
+// xgbFloats are numbers XGBoost reads as float32 (split conditions, leaf
+// values, dart weights): each is the decimal rounded once to float32, as
+// XGBoost's reader rounds it. Reading it as float64 first rounded twice,
+// and a decimal just above a float32 midpoint (1.00000005960464477539062500000001)
+// landed on the midpoint, then on the even float32 below: vigil read the
+// split 1.0 where XGBoost reads 1.0000001 (s25f_xgb_float32_decimal).
+// A number beyond float32's range is the infinity XGBoost reads.
+type xgbFloats []float64
+
+func (xs *xgbFloats) UnmarshalJSON(b []byte) error {
+	var ns []json.RawMessage
+	if err := json.Unmarshal(b, &ns); err != nil {
+		return err
+	}
+	out := make(xgbFloats, len(ns))
+	for i, n := range ns {
+		// a JSON number token (not a string, null or a container)
+		f, err := strconv.ParseFloat(string(n), 32)
+		if c := n[0]; c != '-' && (c < '0' || c > '9') || err != nil && !(errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0)) {
+			return fmt.Errorf("entry %d of a split_conditions or weight_drop array is %s, not a number", i, n)
+		}
+		out[i] = f
+	}
+	*xs = out
+	return nil
 }
 
 // ParseXGBoost reads XGBoost save_model JSON.
@@ -404,7 +432,14 @@ func xgbRenumber(keep []int, c int) int {
 // iff x lies above the midpoint between t and its float32 predecessor, or on
 // it when the tie rounds up to t (t's significand is even).
 func xgbThreshold(t float32) float64 {
-	if math.IsInf(float64(t), 0) || math.IsNaN(float64(t)) {
+	if math.IsInf(float64(t), 1) {
+		// float32(x) < +Inf iff x does not round to +Inf: x below
+		// MaxFloat32 plus half its ulp (that tie rounds to +Inf, as
+		// MaxFloat32 is odd). A condition beyond float32's range (1E39 in
+		// the JSON) reads as +Inf; the threshold +Inf sent 1e300 left.
+		return math.MaxFloat32 + 0x1p103
+	}
+	if math.IsInf(float64(t), -1) || math.IsNaN(float64(t)) {
 		return float64(t)
 	}
 	prev := math.Nextafter32(t, float32(math.Inf(-1)))

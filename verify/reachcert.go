@@ -84,7 +84,9 @@ func WriteCertificate(path string, q *Question, v *Verdict, rep *Report) (bool, 
 			err = cert.WriteFile(path, c)
 		}
 	case v.Invariant != nil:
-		err = invcert.WriteFile(path, v.Invariant, q.Model, q.Property, q.Policy)
+		if err = headerPaths(&v.Invariant.Header); err == nil {
+			err = invcert.WriteFile(path, v.Invariant, q.Model, q.Property, q.Policy)
+		}
 	default:
 		return false, nil
 	}
@@ -95,6 +97,29 @@ func WriteCertificate(path string, q *Question, v *Verdict, rep *Report) (bool, 
 		rep.Certificate = path
 	}
 	return true, nil
+}
+
+// headerPaths refuses the paths and -D values of an invariant
+// certificate's header that vigil cert check could not read back: the
+// header holds one item a line ("; model: PATH"), read without the white
+// space around it, so a file name that starts or ends with white space
+// (or holds a line break) was recorded as another name, and the check of a
+// true certificate failed with "not found" (s25f_cert_path_spaces.txtar).
+func headerPaths(h *invcert.Header) error {
+	items := [][2]string{{"model file", h.Model}, {"start file", h.StartFile}, {"unsafe file", h.UnsafeFile}, {"policy file", h.PolicyFile}}
+	for _, d := range h.Defines {
+		items = append(items, [2]string{"-D value", d})
+	}
+	for _, it := range items {
+		bad := strings.TrimSpace(it[1]) != it[1]
+		for _, r := range it[1] {
+			bad = bad || r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029
+		}
+		if bad {
+			return fmt.Errorf("cannot write an invariant certificate that names the %s %s: its header holds one name a line, read without surrounding white space, so vigil cert check would look for another file; rename it (without leading or trailing white space or line breaks), or use --engine bfs, whose JSON certificate holds any name", it[0], invcert.Quote(it[1]))
+		}
+	}
+	return nil
 }
 
 // PlotVars are the variables of m that names name, for the plot of an
