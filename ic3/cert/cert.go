@@ -441,6 +441,11 @@ func (c *Cert) parseHeader(src, name string) error {
 			c.Boxes = n
 		}
 	}
+	if err := sc.Err(); err != nil {
+		// a header line beyond the scanner's 1 MiB stopped the header
+		// there; say so rather than report a missing line after it
+		return errorf("%s:%d: the header's next line is longer than 1 MiB (%v); a certificate's header lines are short", name, line+1, err)
+	}
 	if !magic {
 		return errorf("%s: not an invariant certificate (its header lacks the line %+q)", name, "; "+Magic)
 	}

@@ -50,6 +50,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown var", strings.Replace(valid, "(<= |x| 7)", "(<= |w| 7)", 1), `bound on "w"`},
 		{"bad op", strings.Replace(valid, "(<= |x| 7)", "(< |x| 7)", 1), "want >= or <="},
 		{"bad const", strings.Replace(valid, "(<= |x| 7)", "(<= |x| y)", 1), "integer"},
+		{"long header line", strings.Replace(valid, "; property: p\n", "; note: "+strings.Repeat("x", 2<<20)+"\n; property: p\n", 1), "c.smt2:4: the header's next line is longer than 1 MiB"},
 		{"deep", "; vigil invariant certificate 1\n; model: m\n; property: p\n; model-sha256: a\n" + strings.Repeat("(", 5000), "nested deeper"},
 	} {
 		_, err := Parse(strings.NewReader(tc.src), "c.smt2")
