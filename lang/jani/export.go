@@ -88,8 +88,9 @@ func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *sy
 		root["restrict-initial"] = obj{"exp": x.cond(prop.Start)}
 	}
 	var edges []any
-	for i := range m.Commands {
-		e, err := x.edge(&m.Commands[i])
+	cmds := mergeSplits(m)
+	for i := range cmds {
+		e, err := x.edge(&cmds[i])
 		if err != nil {
 			return err
 		}
