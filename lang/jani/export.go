@@ -223,6 +223,8 @@ type exporter struct {
 	cost string
 	// sat decides exactly whether a condition can hold (nil: not asked)
 	sat func(m *symbolic.Model, c *symbolic.Cond) (symbolic.State, bool, error)
+	// factors: oneFactor's answers, by the product's JSON (Num nil: none)
+	factors map[string]symbolic.ProbFactor
 }
 
 // janiArray is an array of the model written as a JANI array: its run of
@@ -367,10 +369,12 @@ func (x *exporter) property(p *symbolic.Property) obj {
 		path = obj{"op": "W", "left": x.cond(safe), "right": x.cond(p.Goal)}
 	case p.Goal == nil:
 		path = obj{"op": "F", "exp": x.cond(p.Unsafe)}
-	case q != nil && p.Unsafe.Op == symbolic.CFalse:
+	case p.Unsafe.Op == symbolic.CFalse:
 		// F goal, as read (true U goal came back the same, but
 		// NAME_avoid's F unsafe came back as NAME_avoid with a goal,
-		// written true U goal: a second round to the fixed point)
+		// written true U goal: a second round to the fixed point; and
+		// so did a property without a P query, such as consensus's
+		// Emin steps_max, read back as Pmax [true U goal])
 		path = obj{"op": "F", "exp": x.cond(p.Goal)}
 	default:
 		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(andOnce(x.m, p.Goal, safe))}
@@ -629,7 +633,74 @@ func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 	for _, f := range o.ProbFactors[1:] {
 		out = obj{"op": "*", "left": out, "right": fr(f)}
 	}
+	if f, ok := x.oneFactor(out); ok {
+		return obj{"op": "/", "left": x.expr(f.Num), "right": x.expr(f.Den)}, nil
+	}
 	return out, nil
+}
+
+// oneFactor is the product p of an outcome's factors as vigil import
+// reads it back: one factor num/den (the factors each lie in [0, 1]
+// where the outcome's command is enabled, so the product is that
+// probability). It is written in that form, so that exporting the
+// import of this export writes the same text: written as the product,
+// the import split its edge by "the product is not 0", not by "every
+// factor is not 0", and wrote the one factor, a second round to the
+// fixed point. It is found by reading p as vigil import does, in a model
+// of the same variables and one edge; false where that does not give one
+// factor over the same variables (p is then written as it is).
+func (x *exporter) oneFactor(p any) (symbolic.ProbFactor, bool) {
+	key, err := json.Marshal(p)
+	if err != nil {
+		return symbolic.ProbFactor{}, false
+	}
+	if f, ok := x.factors[string(key)]; ok {
+		return f, f.Num != nil
+	}
+	if x.factors == nil {
+		x.factors = map[string]symbolic.ProbFactor{}
+	}
+	var f symbolic.ProbFactor
+	defer func() { x.factors[string(key)] = f }()
+	doc := obj{
+		"jani-version": 1, "name": "factor", "type": "mdp",
+		"features":  x.features(),
+		"actions":   []any{obj{"name": "a"}},
+		"variables": list(x.variables(true)),
+		"automata": []any{obj{
+			"name": "main", "locations": []any{obj{"name": "l"}}, "initial-locations": []string{"l"},
+			"edges": []any{obj{"location": "l", "action": "a", "destinations": []any{
+				obj{"location": "l", "probability": obj{"exp": p}, "assignments": []any{}},
+			}}},
+		}},
+		"system":     obj{"elements": []any{obj{"automaton": "main"}}},
+		"properties": []any{},
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return f, false
+	}
+	m, _, err := Decode("factor.jani", b, nil)
+	if err != nil || len(m.Vars) != len(x.m.Vars) {
+		return f, false
+	}
+	for i := range m.Vars {
+		if m.Vars[i].Name != x.m.Vars[i].Name {
+			return f, false
+		}
+	}
+	for _, c := range m.Commands {
+		if len(c.Outcomes) != 1 || len(c.Outcomes[0].ProbFactors) != 1 {
+			return f, false
+		}
+		if g := c.Outcomes[0].ProbFactors[0]; !g.ZeroSum {
+			if f.Num != nil {
+				return symbolic.ProbFactor{}, false
+			}
+			f = g
+		}
+	}
+	return f, f.Num != nil
 }
 
 // zeroProbability refuses an outcome of c whose constant probability is
