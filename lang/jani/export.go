@@ -6,7 +6,7 @@ package jani
 // bounded integer and Boolean variables, the constants (already folded
 // into the expressions, kept for the reader), the property's start
 // condition as restrict-initial, and the property as a reachability
-// query. A rules or table policy is inlined into the guards: an edge of
+// query (none for a property that asks nothing, AsksNothing). A rules or table policy is inlined into the guards: an edge of
 // label a may fire only where the policy chooses a. The model is typed
 // "mdp": outcomes are probabilistic, and the choice among enabled edges
 // is non-deterministic. Commands' costs (`action ... cost EXPR`) become
@@ -104,7 +104,7 @@ func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *sy
 	}}
 	root["system"] = obj{"elements": []any{obj{"automaton": "main"}}}
 	var props []any
-	if prop != nil {
+	if prop != nil && !AsksNothing(prop) {
 		props = append(props, x.property(prop))
 		if x.cost != "" && prop.Goal != nil {
 			props = append(props, x.costProperty(prop, x.cost))
@@ -117,6 +117,20 @@ func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *sy
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// AsksNothing reports whether p asks no question: no goal, no unsafe
+// states and no JANI query, such as the property "initial" that vigil
+// import gives a JANI model without properties to carry its start states
+// (restrict-initial). Export writes its start condition as
+// restrict-initial and no JANI property for it: written as Pmax [F
+// false], Storm computed a property that is 0 in every model, and vigil
+// import read it back as two properties, initial and initial_avoid, so
+// that vigil explore on the export asked for --property where the
+// original needed none. Read back, the file without properties gets the
+// property initial again, with the same start states.
+func AsksNothing(p *symbolic.Property) bool {
+	return p.Goal == nil && p.Query == nil && p.Unsafe != nil && p.Unsafe.Op == symbolic.CFalse
 }
 
 // variables declares the model's variables, its JANI arrays and the

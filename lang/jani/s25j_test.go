@@ -363,3 +363,41 @@ func stormParams(t *testing.T, path string) map[string]map[string]string {
 // corpusRoot is the external corpus (../shared/corpus/jani); the tests
 // that read it say so and go on without it where it is absent.
 const corpusRoot = "../../../shared/corpus/jani"
+
+// TestS25jPlaceholderProperty: the property "initial" that the import
+// gives a JANI model without properties (its restrict-initial's carrier)
+// is written as restrict-initial and no JANI property. Before, it was
+// Pmax [F false], which came back as two properties (initial and
+// initial_avoid), so that the export, unlike the original, needed
+// --property; now the export reads back as the original: one property
+// initial, the same start states and counts.
+func TestS25jPlaceholderProperty(t *testing.T) {
+	src := []byte(`{"jani-version": 1, "name": "ri", "type": "mdp", "actions": [{"name": "up"}],
+ "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 5}}],
+ "restrict-initial": {"exp": {"op": "≤", "left": "x", "right": 1}},
+ "automata": [{"name": "a", "locations": [{"name": "l"}], "initial-locations": ["l"], "edges": [
+   {"location": "l", "action": "up", "guard": {"exp": {"op": "<", "left": "x", "right": 3}}, "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": {"op": "+", "left": "x", "right": 1}}]}]}]}],
+ "system": {"elements": [{"automaton": "a"}]}, "properties": []}`)
+	m, _, err := jani.Decode("ri.jani", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Property("initial")
+	if p == nil || !jani.AsksNothing(p) {
+		t.Fatalf("no placeholder property initial: %v", m.Properties)
+	}
+	e := exportBytes(t, m, p)
+	if !strings.Contains(string(e), `"properties": []`) || !strings.Contains(string(e), `"restrict-initial"`) {
+		t.Fatalf("the export has a property, or no restrict-initial:\n%s", e)
+	}
+	back, _, err := jani.Decode("e.jani", e, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Properties) != 1 || back.Properties[0].Name != "initial" {
+		t.Errorf("read back with properties %v, want initial alone", back.Properties)
+	}
+	if a, b := counts(t, m, "initial"), counts(t, back, "initial"); a != b || a.Starts != 2 {
+		t.Errorf("the original explores to %+v, its export to %+v (want 2 start states)", a, b)
+	}
+}
