@@ -21,20 +21,20 @@ import (
 
 // syncStateDepJANI: two automata synchronise on a, each edge with two
 // destinations whose probabilities read x, so that every outcome of a is
-// a product of two state-dependent factors; Pmax of y = 2 is 5/9... as
-// computed by vigil prob on the original (the test compares, not
-// assumes).
+// a product of two state-dependent factors; x counts up only while y is
+// 0, so Pmax of y = 2 is a fraction below 1 (vigil prob on the original:
+// the test compares, not assumes).
 func syncStateDepJANI() []byte {
 	return []byte(`{"jani-version": 1, "name": "sync", "type": "mdp",
  "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 3}, "initial-value": 0},
                {"name": "y", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 2}, "initial-value": 0}],
  "actions": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
- "properties": [{"name": "g", "expression": {"op": "filter", "fun": "min", "states": {"op": "initial"},
-   "values": {"op": "Pmin", "exp": {"op": "F", "exp": {"op": "=", "left": "y", "right": 2}}}}}],
+ "properties": [{"name": "g", "expression": {"op": "filter", "fun": "max", "states": {"op": "initial"},
+   "values": {"op": "Pmax", "exp": {"op": "F", "exp": {"op": "=", "left": "y", "right": 2}}}}}],
  "automata": [
   {"name": "m", "locations": [{"name": "l"}], "initial-locations": ["l"],
    "edges": [
-     {"location": "l", "action": "b", "guard": {"exp": {"op": "<", "left": "x", "right": 3}}, "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": {"op": "+", "left": "x", "right": 1}}]}]},
+     {"location": "l", "action": "b", "guard": {"exp": {"op": "∧", "left": {"op": "<", "left": "x", "right": 2}, "right": {"op": "=", "left": "y", "right": 0}}}, "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": {"op": "+", "left": "x", "right": 1}}]}]},
      {"location": "l", "action": "c", "guard": {"exp": {"op": "=", "left": "x", "right": 3}}, "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": 0}]}]},
      {"location": "l", "action": "a", "guard": {"exp": {"op": "≥", "left": "x", "right": 1}}, "destinations": [
         {"location": "l", "probability": {"exp": {"op": "/", "left": "x", "right": 3}}, "assignments": [{"ref": "y", "value": {"op": "min", "left": {"op": "+", "left": "y", "right": 1}, "right": 2}}]},
