@@ -28,6 +28,13 @@ type piece struct {
 // pieces of one split edge replaced by that edge.
 func mergeSplits(m *symbolic.Model) []symbolic.Command {
 	cmds := m.Commands
+	keys := make([]string, len(cmds)) // commandKey of cmds, as needed
+	key := func(i int) string {
+		if keys[i] == "" {
+			keys[i] = commandKey(m, &cmds[i])
+		}
+		return keys[i]
+	}
 	var runs []piece
 	next := 0 // commands before next belong to a run already
 	for j := range cmds {
@@ -39,12 +46,12 @@ func mergeSplits(m *symbolic.Model) []symbolic.Command {
 			continue
 		}
 		pieces, _, _ := splitPieces(m, orig, liveOf(orig.Outcomes))
-		if len(pieces) < 2 && (len(pieces) == 0 || sameCommand(m, &pieces[0], &cmds[j])) {
+		if len(pieces) < 2 && (len(pieces) == 0 || commandKey(m, &pieces[0]) == key(j)) {
 			continue // no split: written as it is
 		}
 		at := -1 // cmds[j] among the pieces
 		for i := range pieces {
-			if sameCommand(m, &pieces[i], &cmds[j]) {
+			if commandKey(m, &pieces[i]) == key(j) {
 				at = i
 				break
 			}
@@ -55,7 +62,7 @@ func mergeSplits(m *symbolic.Model) []symbolic.Command {
 		}
 		match := true
 		for i := range pieces {
-			if !sameCommand(m, &pieces[i], &cmds[first+i]) {
+			if commandKey(m, &pieces[i]) != key(first+i) {
 				match = false
 				break
 			}
@@ -124,12 +131,9 @@ func unsplit(m *symbolic.Model, c *symbolic.Command) (symbolic.Command, bool) {
 	return orig, true
 }
 
-// sameCommand reports whether a and b are the same command: label, guard,
-// cost and outcomes (weights, probabilities, assignments) as text.
-func sameCommand(m *symbolic.Model, a, b *symbolic.Command) bool {
-	return commandKey(m, a) == commandKey(m, b)
-}
-
+// commandKey is c as text: label, guard, cost and outcomes (weights,
+// probabilities, assignments); two commands with the same key are the
+// same command.
 func commandKey(m *symbolic.Model, c *symbolic.Command) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d|%s|", c.Label, m.CondString(c.Guard))
