@@ -1,7 +1,9 @@
 package jani
 
 // Export writes a model of the IR as JANI (jani-version 1): one automaton
-// with one location, one edge per command, one destination per outcome
+// with one location, one edge per command (the commands that JANI import
+// split one edge into by its positive state-dependent destinations are
+// that edge again: mergeSplits), one destination per outcome
 // with its probability (the weights normalised exactly, as spec.md says),
 // bounded integer and Boolean variables, the constants (already folded
 // into the expressions, kept for the reader), the property's start
