@@ -165,6 +165,11 @@ type Model struct {
 	// a state are one choice, each taken with equal probability (as Storm
 	// builds it), not a choice among them; vigil prob reads it so.
 	Type string
+	// RestrictInitial is a JANI model's restrict-initial alone (nil: none,
+	// or one that folds to true), without the variables' initial values
+	// that Start adds: a PlaJA start condition (--start) is combined with
+	// it, not with the initial values it replaces.
+	RestrictInitial *Cond
 }
 
 // Command is one guarded command: `action Label when Guard -> o1 | o2 ...`.
