@@ -169,6 +169,17 @@ func SolveReward(ctx context.Context, m *Model, goal []bool, rew []*big.Rat, opt
 	} else if err := rs.iterate(ctx, r, opt); err != nil {
 		return nil, err
 	}
+	// Inf: above states² times the largest finite value.
+	top := 1.0
+	for s := range n {
+		if !math.IsInf(r.Upper[s], 1) {
+			top = max(top, r.Upper[s])
+		}
+	}
+	_, e := math.Frexp(top)
+	_, en := math.Frexp(float64(n + 1))
+	r.Inf = new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(max(e, 0)+2*en+4)))
+	r.InfAt = new(big.Rat).Quo(r.Inf, big.NewRat(int64(n+1), 1))
 	r.Elapsed = time.Since(t0)
 	return r, nil
 }
