@@ -313,7 +313,11 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 	var err error
 	if q.Reward != nil {
 		var rew []*big.Rat
-		if rew, err = ChoiceRewards(m, q.Reward, q.Name); err != nil {
+		who := "property " + q.Name
+		if q.Where != "" {
+			who = q.Where + ": " + who
+		}
+		if rew, err = ChoiceRewards(m, q.Reward, who); err != nil {
 			return nil, err
 		}
 		r, err = SolveReward(ctx, m, m.Target(explicit.Goal), rew, opt)

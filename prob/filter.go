@@ -53,9 +53,9 @@ func checkFilter(q Query, starts int) string {
 }
 
 // FilterError is Ask's refusal of a filter function that the model's
-// several start states make meaningless (checkFilter): vigil prob
-// --property all skips the property, as it skips those PropertyQuery
-// refuses.
+// several start states make meaningless (checkFilter), or of a negative
+// reward (ChoiceRewards): vigil prob --property all skips the property,
+// as it skips those PropertyQuery refuses.
 type FilterError struct{ msg string }
 
 func (e *FilterError) Error() string { return e.msg }

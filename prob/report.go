@@ -230,6 +230,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			who += " (a Markov chain)"
 		} else {
 			who += " (several commands of a chosen label stay open: Pmax and Pmin bound the value)"
+			if len(r.Figures) > 0 && strings.HasPrefix(r.Figures[0].Query, "E") {
+				who = "under policy " + r.Policy + " (several commands of a chosen label stay open: Emax and Emin bound the value)"
+			}
 		}
 	}
 	fmt.Fprintf(w, "model %s, property %s, %s\n", r.Model, r.Property, who)

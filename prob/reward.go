@@ -41,10 +41,12 @@ import (
 	"vigil/symbolic/explicit"
 )
 
-// ChoiceRewards returns the reward of each choice of m under r: the
+// ChoiceRewards returns the reward of each choice of m under r (of the
+// property named, with its position, by name, for errors): the
 // reward of its state (when r accumulates on exit) plus its command's
 // cost (when r's edge rewards are the costs; a dtmc's fused choice the
-// average over the commands it fuses). A negative reward is an error.
+// average over the commands it fuses). A negative reward is an error (a
+// FilterError: vigil prob --property all skips the property).
 func ChoiceRewards(m *Model, r *symbolic.Reward, name string) ([]*big.Rat, error) {
 	out := make([]*big.Rat, m.NumChoices())
 	zero := new(big.Rat)
@@ -63,7 +65,7 @@ func ChoiceRewards(m *Model, r *symbolic.Reward, name string) ([]*big.Rat, error
 				if part >= 0 {
 					where = fmt.Sprintf("the location's transient value at %s", r.Parts[part].Pos)
 				}
-				return nil, fmt.Errorf("prob: property %s: its reward %s is %s in state %s (%s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), where)
+				return nil, &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s (%s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), where)}
 			}
 			base = v
 		}
@@ -82,7 +84,7 @@ func ChoiceRewards(m *Model, r *symbolic.Reward, name string) ([]*big.Rat, error
 					}
 				}
 				if cost.Sign() < 0 {
-					return nil, fmt.Errorf("prob: property %s: the cost of command at %s is %s in state %s; vigil prob computes expected rewards of non-negative rewards only", name, m.G.M.Commands[m.Cmd[c]].Pos, cost.RatString(), m.G.M.FormatState(st))
+					return nil, &FilterError{fmt.Sprintf("prob: %s: the cost of command at %s is %s in state %s; vigil prob computes expected rewards of non-negative rewards only", name, m.G.M.Commands[m.Cmd[c]].Pos, cost.RatString(), m.G.M.FormatState(st))}
 				}
 				v = new(big.Rat).Add(v, cost)
 			}

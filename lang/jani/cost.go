@@ -124,15 +124,6 @@ func (ml *modelLoader) reward(e *node) *symbolic.Reward {
 		r.Unsupported = fmt.Sprintf(format, args...)
 		return r
 	}
-	en := e.get("exp")
-	if en == nil || en.kind != kString {
-		return fail("its reward expression (\"exp\") is not the name of a transient variable; vigil prob computes expected rewards of one transient numeric variable")
-	}
-	r.Name = en.str
-	vi := ml.globals[en.str]
-	if vi == nil || !vi.transient || !vi.reward {
-		return fail("its reward %q is not a global transient numeric variable; vigil prob computes expected rewards of one (set on locations' transient-values, or as the commands' costs)", en.str)
-	}
 	acc := e.get("accumulate")
 	if acc == nil || acc.kind != kArray || len(acc.vals) == 0 {
 		return fail("it accumulates nothing (no \"accumulate\"); vigil prob computes rewards accumulated over \"steps\" (edge rewards) and on \"exit\" (location rewards)")
@@ -148,6 +139,28 @@ func (ml *modelLoader) reward(e *node) *symbolic.Reward {
 		default:
 			return fail("its accumulation %s is not \"steps\" or \"exit\"", a.describe())
 		}
+	}
+	en := e.get("exp")
+	if en != nil && en.kind == kNumber {
+		// A constant: so much per step ("exp": 1 counts the steps),
+		// whether accumulated on the step or on leaving the state.
+		c, ok := rewardConst(en)
+		if !ok {
+			return fail("its reward %s is not a number", en.str)
+		}
+		if r.Steps && r.Exit {
+			return fail("its constant reward %s is accumulated both on \"steps\" and on \"exit\", which would count it twice a step; write one of them", en.str)
+		}
+		r.Name, r.Default, r.Steps, r.Exit = en.str, c, false, true
+		return r
+	}
+	if en == nil || en.kind != kString {
+		return fail("its reward expression (\"exp\") is neither a number nor the name of a transient variable; vigil prob computes expected rewards of one transient numeric variable, or of a constant per step")
+	}
+	r.Name = en.str
+	vi := ml.globals[en.str]
+	if vi == nil || !vi.transient || !vi.reward {
+		return fail("its reward %q is not a global transient numeric variable; vigil prob computes expected rewards of one (set on locations' transient-values, or as the commands' costs), or of a constant per step", en.str)
 	}
 	if iv := vi.node.get("initial-value"); iv != nil {
 		d, ok := rewardConst(iv)
@@ -168,7 +181,7 @@ func (ml *modelLoader) reward(e *node) *symbolic.Reward {
 			}
 			setBy = a.name
 			if !r.Exit {
-				return fail("its reward %q is set on locations (state rewards), which JANI accumulates on \"exit\" (or over \"time\"), and the property accumulates only %s: add \"exit\" to its \"accumulate\"", en.str, acc.describe())
+				return fail("its reward %q is set on locations (state rewards), which JANI accumulates on \"exit\" (or over \"time\"), and the property accumulates only on \"steps\": add \"exit\" to its \"accumulate\"", en.str)
 			}
 			vn := tv.node.get("value")
 			if vn == nil {
