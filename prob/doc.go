@@ -11,25 +11,21 @@
 // the start states' values to its answer as Storm does (filter.go).
 //
 // Design notes:
-//
 //   - Probabilities are the command's outcome weights normalised (lang/spec.md:
 //     missing weights share what the written ones leave; JANI probabilities,
 //     also state-dependent ones, are weights). Outcomes of one command that
 //     lead to the same state are merged, so a choice is a distribution over
 //     distinct successors. Build keeps them as float64 and, for the exact
 //     method, as big.Rat.
-//
 //   - The model is stored in compressed sparse rows as Storm stores
 //     nondeterministic models: state s has the choices RowStart[s] ..
 //     RowStart[s+1]-1; choice c has the entries EntryStart[c] ..
 //     EntryStart[c+1]-1. Terminal states (goal, unsafe), deadlocks and
 //     states where the policy is stuck have no choices.
-//
 //   - Graph precomputation (graph.go) finds the states of probability 0 and
 //     1 for max (Prob0A, Prob1E) and min (Prob0E, Prob1A) by fixpoints over
 //     the transition graph, as in Baier and Katoen, Principles of Model
 //     Checking, section 10.6, and PRISM's and Storm's implementations.
-//
 //   - Interval iteration (Haddad and Monmege 2018; Baier et al., CAV 2017)
 //     iterates a lower bound from 0 and an upper bound from 1 on the
 //     remaining states and stops when they are within epsilon. For max,
@@ -55,7 +51,6 @@
 //     cost far more than the sweeps (fill-in over a component with
 //     chords), so unless the sweeps stall it gets a quarter of their
 //     predicted time, and iteration goes on when that runs out.
-//
 //   - The exact method (exact.go) is policy iteration in rational
 //     arithmetic, seeded by interval iteration's scheduler: the induced chain
 //     is solved by sparse Gaussian elimination over math/big.Rat, and the
@@ -63,16 +58,14 @@
 //     equations exactly, which makes them Pmax (the least fixpoint is below
 //     every fixpoint, a scheduler's value is below Pmax) or Pmin (the
 //     fixpoint is unique once Prob0E is fixed to 0).
-//
 //   - Expected rewards (JANI Emin, Emax until a goal) are solved apart
 //     (reward.go): infinite where the goal is missed with positive
-//     probability, value iteration with verified upper bounds, or exact
-//     policy iteration.
+//     probability, else value iteration with verified upper bounds, or
+//     exact policy iteration.
 //
 // Files: build.go (the sparse model), graph.go (precomputation, end
 // components), ii.go (interval iteration and schedulers), scc.go (a
 // component solved directly), exact.go (the
-// rational solver), reward.go (expected rewards), check.go (the
-// questions vigil prob asks), filter.go (JANI filter functions),
-// fuse.go (dtmc).
+// rational solver), reward.go (expected rewards), check.go (the questions vigil prob asks), filter.go
+// (JANI filter functions), fuse.go (dtmc).
 package prob
