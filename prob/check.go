@@ -317,7 +317,7 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 		if q.Where != "" {
 			who = q.Where + ": " + who
 		}
-		if rew, err = ChoiceRewards(m, q.Reward, who); err != nil {
+		if rew, err = ChoiceRewards(ctx, m, q.Reward, who); err != nil {
 			return nil, err
 		}
 		r, err = SolveReward(ctx, m, m.Target(explicit.Goal), rew, opt)

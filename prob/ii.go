@@ -85,6 +85,9 @@ type Result struct {
 // the bounds meet).
 func (r *Result) Value(s uint32) float64 {
 	if r.Exact != nil {
+		if r.Exact[s] == nil {
+			return math.Inf(1) // an infinite expected reward
+		}
 		f, _ := r.Exact[s].Float64()
 		return f
 	}

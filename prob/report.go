@@ -461,6 +461,9 @@ func sizeText(b float64) string {
 // withBounds writes v, with its bounds when they differ (interval
 // iteration's, of which v is the midpoint).
 func withBounds(v float64, b []float64) string {
+	if math.IsInf(v, 1) {
+		return "inf"
+	}
 	if len(b) == 2 && b[0] != b[1] {
 		return valueDigits(v) + " (bounds [" + lowerDigits(b[0]) + ", " + upperDigits(b[1]) + "])"
 	}

@@ -47,11 +47,14 @@ import (
 // cost (when r's edge rewards are the costs; a dtmc's fused choice the
 // average over the commands it fuses). A negative reward is an error (a
 // FilterError: vigil prob --property all skips the property).
-func ChoiceRewards(m *Model, r *symbolic.Reward, name string) ([]*big.Rat, error) {
+func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name string) ([]*big.Rat, error) {
 	out := make([]*big.Rat, m.NumChoices())
 	zero := new(big.Rat)
 	x := &explicit.Expansion{}
 	for s := range uint32(m.NumStates()) {
+		if s&0xfff == 0xfff && ctx.Err() != nil {
+			return nil, fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
+		}
 		from, to := m.Choices(s)
 		if from == to {
 			continue
@@ -453,7 +456,10 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				hi[i] = lo[i] * (1 + eps/2) // room to raise it in verify
 			}
 		}
-		if rs.verify(hi, next, choices, bellman, lo, eps, opt.Absolute) {
+		if ok, err := rs.verify(ctx, hi, next, choices, bellman, lo, eps, opt.Absolute); err != nil || ok {
+			if err != nil {
+				return err
+			}
 			break
 		}
 		if tol < 1e-17 {
@@ -479,8 +485,11 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 // ≤ hi everywhere, with next = T(hi) (T(next) ≤ T(hi) ≤ next: a bound
 // too) within epsilon of lo. It gives up after 64 steps or when hi has
 // grown out of epsilon.
-func (rs *rewardSolver) verify(hi, next []float64, choices [][]uint32, bellman func([]float64, uint32, bool) float64, lo []float64, eps float64, abs bool) bool {
+func (rs *rewardSolver) verify(ctx context.Context, hi, next []float64, choices [][]uint32, bellman func([]float64, uint32, bool) float64, lo []float64, eps float64, abs bool) (bool, error) {
 	for range 64 {
+		if ctx.Err() != nil {
+			return false, fmt.Errorf("prob: value iteration stopped: %w", context.Cause(ctx))
+		}
 		below := true
 		for i, cs := range choices {
 			var x float64
@@ -496,17 +505,17 @@ func (rs *rewardSolver) verify(hi, next []float64, choices [][]uint32, bellman f
 		if below {
 			for i := range next {
 				if gap := next[i] - lo[i]; !abs && gap > eps*lo[i] || abs && gap > eps {
-					return false
+					return false, nil
 				}
 			}
-			return true
+			return true, nil
 		}
 		for i := range hi {
 			hi[i] = max(hi[i], next[i])
 			if gap := hi[i] - lo[i]; !abs && gap > eps*lo[i] || abs && gap > eps {
-				return false
+				return false, nil
 			}
 		}
 	}
-	return false
+	return false, nil
 }
