@@ -248,12 +248,13 @@ func ratText(x *big.Rat) string {
 }
 
 // TestRewardMethodsAgree compares, on many small generated MDPs, the
-// exact method, the bounds of the ii method and the brute-force
+// exact method, the bounds of the ii method (relative epsilon, and
+// absolute for a third of them) and the brute-force
 // reference, for Emin and Emax from every state.
 func TestRewardMethodsAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 1))
-	for i := range 400 {
-		sp := randomSpec(r, 2+r.IntN(6))
+	for i := range 1000 {
+		sp := randomSpec(r, 2+r.IntN(7))
 		m, rew := sp.model()
 		for _, max := range []bool{false, true} {
 			name := fmt.Sprintf("mdp%d/max=%v", i, max)
@@ -262,7 +263,8 @@ func TestRewardMethodsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: exact: %v", name, err)
 			}
-			ii, err := SolveReward(context.Background(), m, sp.goal, rew, SolveOptions{Max: max, Epsilon: 1e-9})
+			abs := i%3 == 0 // half the MDPs with an absolute epsilon
+			ii, err := SolveReward(context.Background(), m, sp.goal, rew, SolveOptions{Max: max, Epsilon: 1e-9, Absolute: abs})
 			if err != nil {
 				t.Fatalf("%s: ii: %v\n%s", name, err, specText(sp))
 			}
@@ -281,7 +283,7 @@ func TestRewardMethodsAgree(t *testing.T) {
 				if new(big.Rat).SetFloat64(lo).Cmp(want[s]) > 0 || new(big.Rat).SetFloat64(hi).Cmp(want[s]) < 0 {
 					t.Fatalf("%s: state %d: ii [%g, %g] misses %s", name, s, lo, hi, want[s].RatString())
 				}
-				if w, _ := want[s].Float64(); hi-lo > 1e-8*w+1e-300 {
+				if w, _ := want[s].Float64(); !abs && hi-lo > 1e-8*w+1e-300 || abs && hi-lo > 1e-8 {
 					t.Fatalf("%s: state %d: ii [%g, %g] wider than epsilon", name, s, lo, hi)
 				}
 			}
