@@ -400,20 +400,56 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 		}
 		return 0 // goal or zero (an allowed choice enters no infinite state)
 	}
+	// bellman is choice c's value given v, every sum rounded down (or up,
+	// with up). Where c may stay in its own class (a self-loop, or back
+	// into its end component) it is the value of repeating c until it
+	// leaves, (reward + sum over the others) / (probability of leaving),
+	// as for probabilities (ii.go): a retry of probability 1 - 1e-6 takes
+	// one sweep, not millions. Its fixpoints and prefixpoints are the
+	// Bellman operator's (for a leaving probability > 0). A choice that
+	// never leaves its class costs its reward for ever: +Inf (only for
+	// Emin, where it is never the best; with reward 0 it would lie
+	// inside a collapsed component).
 	bellman := func(v []float64, c uint32, up bool) float64 {
-		sum := 0.0
+		own := cls[rs.g.owner[c]]
+		sum, leave, self := 0.0, 0.0, false
 		from, to := m.EntryStart[c], m.EntryStart[c+1]
 		for e := from; e < to; e++ {
-			sum += m.P[e] * val(v, m.To[e])
+			t := m.To[e]
+			if cls[t] == own {
+				self = true
+				continue
+			}
+			sum += m.P[e] * val(v, t)
+			leave += m.P[e]
+		}
+		k := int(to - from)
+		switch {
+		case !self:
+			// the plain sum below
+		case leave == 0:
+			return math.Inf(1)
+		case leave >= 0x1p-900:
+			if up {
+				return roundUp(roundUp(ru[c]+sum, k)/roundDown(leave, k), 1)
+			}
+			return roundDown(roundDown(rd[c]+sum, k)/roundUp(leave, k), 1)
+		default:
+			// leaving so unlikely that the division's bounds could
+			// underflow: the plain Bellman sum, self-loop included
+			sum = 0
+			for e := from; e < to; e++ {
+				sum += m.P[e] * val(v, m.To[e])
+			}
 		}
 		if up {
-			return roundUp(ru[c]+sum, int(to-from))
+			return roundUp(ru[c]+sum, k)
 		}
-		return roundDown(rd[c]+sum, int(to-from))
+		return roundDown(rd[c]+sum, k)
 	}
 	// Gauss-Seidel in decreasing order of the classes' first states: the
 	// start states come first, the goal mostly later.
-	eps, tol := opt.Epsilon, opt.Epsilon/4
+	eps, tol, kappa := opt.Epsilon, opt.Epsilon/4, opt.Epsilon/16
 	for it := 1; ; it++ {
 		if ctx.Err() != nil {
 			return fmt.Errorf("prob: value iteration stopped: %w", context.Cause(ctx))
@@ -456,7 +492,7 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				hi[i] = lo[i] * (1 + eps/2) // room to raise it in verify
 			}
 		}
-		if ok, err := rs.verify(ctx, hi, next, choices, bellman, lo, eps, opt.Absolute); err != nil || ok {
+		if ok, err := rs.verify(ctx, hi, next, choices, bellman, lo, eps, kappa, opt.Absolute, max(64, it)); err != nil || ok {
 			if err != nil {
 				return err
 			}
@@ -466,6 +502,7 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			return fmt.Errorf("prob: value iteration found no upper bound within float64 precision; use --method exact")
 		}
 		tol /= 4
+		kappa /= 2
 	}
 	for s := range uint32(n) {
 		if c := cls[s]; c >= 0 {
@@ -479,14 +516,20 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 }
 
 // verify looks for an inductive upper bound from the guess hi: it applies
-// the Bellman operator T, every sum rounded up (Jacobi), raising hi to
-// T(hi) where that exceeds it (a guess of a state whose best choice has
-// reward 0 may be just below its successor's), and succeeds when T(hi)
-// ≤ hi everywhere, with next = T(hi) (T(next) ≤ T(hi) ≤ next: a bound
-// too) within epsilon of lo. It gives up after 64 steps or when hi has
-// grown out of epsilon.
-func (rs *rewardSolver) verify(ctx context.Context, hi, next []float64, choices [][]uint32, bellman func([]float64, uint32, bool) float64, lo []float64, eps float64, abs bool) (bool, error) {
-	for range 64 {
+// the Bellman operator T, every sum rounded up (Jacobi), and succeeds
+// when T(hi) ≤ hi everywhere, with next = T(hi) (T(next) ≤ T(hi) ≤ next:
+// a bound too) within epsilon of lo. Where T(hi) exceeds hi it raises hi
+// to T(hi) inflated by kappa (relative, or absolute with abs): a choice
+// of reward 0 that enters no goal has no slack at the fixpoint (T(v) =
+// v there), and only a guess above the fixpoint of the inflated operator
+// leaves T(hi) strictly below it everywhere, rounding included. It gives
+// up after budget steps, or when hi has grown out of epsilon.
+func (rs *rewardSolver) verify(ctx context.Context, hi, next []float64, choices [][]uint32, bellman func([]float64, uint32, bool) float64, lo []float64, eps, kappa float64, abs bool, budget int) (bool, error) {
+	out := func(i int, x float64) bool {
+		gap := x - lo[i]
+		return !abs && gap > eps*lo[i] || abs && gap > eps
+	}
+	for range budget {
 		if ctx.Err() != nil {
 			return false, fmt.Errorf("prob: value iteration stopped: %w", context.Cause(ctx))
 		}
@@ -504,15 +547,21 @@ func (rs *rewardSolver) verify(ctx context.Context, hi, next []float64, choices 
 		}
 		if below {
 			for i := range next {
-				if gap := next[i] - lo[i]; !abs && gap > eps*lo[i] || abs && gap > eps {
+				if out(i, next[i]) {
 					return false, nil
 				}
 			}
 			return true, nil
 		}
 		for i := range hi {
-			hi[i] = max(hi[i], next[i])
-			if gap := hi[i] - lo[i]; !abs && gap > eps*lo[i] || abs && gap > eps {
+			if next[i] > hi[i] {
+				if abs {
+					hi[i] = roundUp(next[i]+kappa, 0)
+				} else {
+					hi[i] = roundUp(next[i]*(1+kappa), 0)
+				}
+			}
+			if out(i, hi[i]) {
 				return false, nil
 			}
 		}

@@ -346,3 +346,40 @@ func specText(sp mdpSpec) string {
 	}
 	return s
 }
+
+// TestRewardSlowLoops: a retry that succeeds with probability 1e-6 takes
+// 10^6 steps on average; a self-loop is solved in one sweep (the value of
+// repeating it until it leaves), and a two-state cycle that leaves with
+// probability 1e-5 a round (2·10^5 steps) still converges, within bounds.
+func TestRewardSlowLoops(t *testing.T) {
+	one := big.NewRat(1, 1)
+	p := big.NewRat(1, 1000000)
+	q := new(big.Rat).Sub(one, p)
+	self := mdpSpec{goal: []bool{false, true}, choices: [][]choiceSpec{{{to: []uint32{0, 1}, p: []*big.Rat{q, p}, rew: one}}, nil}}
+	p5 := big.NewRat(1, 100000)
+	q5 := new(big.Rat).Sub(one, p5)
+	cycle := mdpSpec{goal: []bool{false, false, true}, choices: [][]choiceSpec{
+		{{to: []uint32{1}, p: []*big.Rat{one}, rew: one}},
+		{{to: []uint32{0, 2}, p: []*big.Rat{q5, p5}, rew: one}}, nil}}
+	for _, c := range []struct {
+		name  string
+		sp    mdpSpec
+		want  float64
+		sweep int
+	}{{"self-loop", self, 1e6, 5}, {"cycle", cycle, 2e5, 0}} {
+		m, rew := c.sp.model()
+		for _, max := range []bool{false, true} {
+			res, err := SolveReward(context.Background(), m, c.sp.goal, rew, SolveOptions{Max: max})
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if res.Lower[0] > c.want || res.Upper[0] < c.want || res.Upper[0]-res.Lower[0] > 1e-6*c.want {
+				t.Errorf("%s max=%v: [%g, %g], want %g", c.name, max, res.Lower[0], res.Upper[0], c.want)
+			}
+			if c.sweep > 0 && res.Iterations > c.sweep {
+				t.Errorf("%s max=%v: %d sweeps", c.name, max, res.Iterations)
+			}
+			t.Logf("%s max=%v: [%.12g, %.12g] in %d sweeps, %v", c.name, max, res.Lower[0], res.Upper[0], res.Iterations, res.Elapsed)
+		}
+	}
+}
