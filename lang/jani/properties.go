@@ -17,6 +17,10 @@ package jani
 //     reading of P=? [F bad] as "avoid bad";
 //   - a PlaJA policy property (op "PA", as jani_env models carry): start,
 //     reach as unsafe, objective as goal, and its predicates (see paInline).
+//   - an expected reward (Emin, Emax with "reach"): goal φ as above, and
+//     its reward for vigil prob (Query.Reward, read in cost.go: location
+//     values on "exit", the commands' costs on "steps", a constant per
+//     step), or why vigil prob cannot compute it.
 //
 // Time, step and reward bounds, reward-only expectations, steady-state
 // operators and nested probabilities are not imported: each such property
