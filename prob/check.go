@@ -198,6 +198,10 @@ func (q Query) String() string {
 	s := fmt.Sprintf("%s=? [%s]", op, what)
 	if q.Cmp != "" {
 		s = fmt.Sprintf("%s%s%g [%s]", op, q.Cmp, q.Bound, what)
+		if math.IsInf(q.Bound, 0) && q.BoundExact != nil {
+			// beyond float64 (1e400): as written, not +Inf
+			s = fmt.Sprintf("%s%s%s [%s]", op, q.Cmp, new(big.Float).SetRat(q.BoundExact).Text('g', 10), what)
+		}
 	}
 	if q.Filter != "" {
 		states := "initial"
@@ -321,6 +325,17 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 			return nil, err
 		}
 		r, err = SolveReward(ctx, m, m.Target(explicit.Goal), rew, opt)
+		if err == nil && q.Cmp != "" {
+			// An infinite value compares as r.Inf: above the bound too
+			// (inf ≤ 1e400 is false).
+			b := q.BoundExact
+			if b == nil {
+				b = new(big.Rat).SetFloat64(q.Bound)
+			}
+			if b != nil {
+				r.coverBound(b)
+			}
+		}
 	} else {
 		r, err = Solve(ctx, m, m.Target(q.Target), opt)
 	}

@@ -568,3 +568,15 @@ func (rs *rewardSolver) verify(ctx context.Context, hi, next []float64, choices 
 	}
 	return false, nil
 }
+
+// coverBound raises r.Inf (and r.InfAt) above twice the bound b of a
+// comparison, so that an infinite value compares above it.
+func (r *Result) coverBound(b *big.Rat) {
+	twice := new(big.Rat).Abs(b)
+	twice.Add(twice, twice)
+	step := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 64))
+	for r.InfAt.Cmp(twice) <= 0 {
+		r.Inf = new(big.Rat).Mul(r.Inf, step)
+		r.InfAt = new(big.Rat).Mul(r.InfAt, step)
+	}
+}
