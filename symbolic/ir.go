@@ -392,6 +392,9 @@ type Query struct {
 	// written, for messages.
 	FilterStates *Cond
 	FilterText   string
+	// Reward is what an expected-reward query (Emin, Emax) accumulates
+	// until Goal (reward.go); nil for other queries.
+	Reward *Reward
 }
 
 // Rat is a non-negative or signed rational number p/q with q > 0 when set.
