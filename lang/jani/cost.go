@@ -70,7 +70,7 @@ func (ml *modelLoader) costs() {
 	}
 	for _, vi := range ml.rewards {
 		if vi != ml.costVar {
-			ml.note(vi.node, "transient variable %q ignored: rewards are imported only as costs (one transient variable that every edge of a single automaton sets to the same value, at least 1, on each destination); vigil prob reads it as the reward of the model's expected-reward properties (Emin, Emax)", vi.name)
+			ml.note(vi.node, "transient variable %q is no cost of the model (a cost is one transient variable that every edge of a single automaton sets to the same value, at least 1, on each destination), so the engines and the .spec import leave it out; vigil prob reads it as the reward of the model's expected-reward properties (Emin, Emax)", vi.name)
 		}
 	}
 }
