@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"math"
 	"math/big"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -150,6 +152,43 @@ func (o ReportOptions) withDefaults(d ReportOptions) ReportOptions {
 	return o
 }
 
+// addAttrs sets r's static attributes in its properties p. A key of p
+// that is an attribute now but was not when the run was made (p lists
+// those, staticKey) is the run's own value: it moves to vigil_KEY, where
+// flatten puts an output that clashes with an attribute, so that old and
+// new runs agree. A run made before that list was written is refused when
+// its value differs from the attribute's and nothing tells which it is.
+func (x *Experiment) addAttrs(r *Run, p map[string]any) error {
+	listed, hasList := p[staticKey].([]any)
+	for _, k := range slices.Sorted(maps.Keys(r.Attrs)) {
+		v := r.Attrs[k]
+		old, ok := p[k]
+		_, moved := p["vigil_"+k]
+		switch {
+		case !ok || moved:
+			// not recorded, or recorded as an attribute (its output
+			// went to vigil_KEY then)
+		case hasList && !slices.Contains(listed, any(k)):
+			p["vigil_"+k] = old
+		case !hasList && !sameValue(old, v):
+			return fmt.Errorf("batch: run %s recorded %s = %v, and %s now gives its instance the attribute %s = %v; the run does not say whether its value is its own output or an attribute of its instance that has changed since: rename the attribute, or run it again (delete %s, then vigil batch run %s)", r.ID, k, old, x.File, k, v, x.RunDir(r), x.File)
+		}
+		p[k] = v
+	}
+	return nil
+}
+
+// sameValue compares a value read back from a run's JSON properties
+// (numbers are float64 there) with one from the experiment file.
+func sameValue(a, b any) bool {
+	x, okA := num(a)
+	y, okB := num(b)
+	if okA && okB {
+		return x == y
+	}
+	return reflect.DeepEqual(a, b)
+}
+
 // DefaultAttributes are the attributes a report shows unless told.
 var DefaultAttributes = []string{"coverage", "verdict", "error", "time", "wall_time", "memory"}
 
@@ -268,8 +307,12 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 			rep.Stale++
 			continue
 		}
-		for k, v := range r.Attrs { // the experiment's current static attributes
-			p[k] = v
+		// The experiment's current static attributes. One added after
+		// the run finished may have the name of a value the run itself
+		// recorded (its engine's states, a program's score): the run's
+		// value stays, as vigil_NAME, where a run made now puts it.
+		if err := x.addAttrs(r, p); err != nil {
+			return nil, err
 		}
 		// The run is the one whose directory holds the file: what the file
 		// says of its id is from when it was written, and a directory
@@ -381,6 +424,9 @@ func (rep *Report) check(o ReportOptions, finished []map[string]any) error {
 	has, isNum := map[string]bool{}, map[string]bool{}
 	for _, p := range finished {
 		for k, v := range p {
+			if k == staticKey {
+				continue // bookkeeping, no attribute to report
+			}
 			has[k] = true
 			if _, ok := num(v); ok {
 				isNum[k] = true
