@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -83,5 +84,28 @@ attributes = { zeta = 1, alpha = "x" }
 	}
 	if !reserved[staticKey] {
 		t.Errorf("%s is not reserved: an attribute could take it", staticKey)
+	}
+}
+
+// s25m: an error about a report option from the experiment file's
+// [report] section names its line there, as the file's other errors do;
+// the same option given as a flag is named by the flag.
+func TestS25mReportOptionErrorLine(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "exp.toml")
+	src := "name = \"e\"\n[report]\nattributes = [\"coverage\"]\ngroup = [\"arhc\"]\n"
+	os.WriteFile(path, []byte(src), 0o644)
+	x := &Experiment{File: path}
+	base := errors.New(`batch: group: no finished run of experiment e has the attribute "arhc"`)
+	o := ReportOptions{}
+	from := o.fromFile(ReportOptions{Group: []string{"arhc"}, Attributes: []string{"coverage"}})
+	err := x.optionError(from, "group", base)
+	var e *Error
+	if !errors.As(err, &e) || e.Line != 4 || e.File != path || !strings.Contains(e.Msg, "[report] group: no finished run") {
+		t.Fatalf("from the file: %v, want an *Error at %s:4", err, path)
+	}
+	flag := ReportOptions{Group: []string{"arhc"}}.fromFile(ReportOptions{Group: []string{"arch"}})
+	if err := x.optionError(flag, "group", base); err != base {
+		t.Fatalf("from a flag: %v, want the error as it was", err)
 	}
 }
