@@ -1,11 +1,21 @@
 package nn
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // cornerInputs is the most inputs of positive width for which the
 // corner check (cornerWitness) tries every corner of a case's box: 1,024
 // evaluations of the network.
 const cornerInputs = 10
+
+// cornerTime bounds the corner check's work (it runs after the deadline
+// when that ended the branch and bound): evaluations and bounds stop
+// once it has passed, so --timeout stays within a second on any network
+// (one CROWN bound of a large convolutional network takes a good part of
+// it).
+const cornerTime = 200 * time.Millisecond
 
 // cornerBoxes is how many of the least-proved open boxes of each
 // input-split run the corner check tries.
@@ -24,7 +34,7 @@ const cornerBoxes = 8
 //   - for box and the least-proved open boxes of the input-split runs,
 //     the corner where the CROWN linear lower bound of each row is least,
 //
-// and returns the first input there that violates every row (p.witness:
+// within cornerTime, and returns the first input there that violates every row (p.witness:
 // the property's numbers compared exactly, < where the property is
 // strict, <= where not), moved into p.points; nil when none does.
 // Nothing here proves: a case without a witness stays unknown.
@@ -32,6 +42,8 @@ func (p *prover) cornerWitness(box Box) []float64 {
 	if len(p.d.Rows) == 0 || len(box.Lo) == 0 || p.stopped() {
 		return nil
 	}
+	begin := time.Now()
+	late := func() bool { return time.Since(begin) > cornerTime || p.stopped() }
 	nin := len(box.Lo)
 	x := make([]float64, nin)
 	var wide []int
@@ -42,6 +54,9 @@ func (p *prover) cornerWitness(box Box) []float64 {
 	}
 	if len(wide) <= cornerInputs {
 		for mask := 0; mask < 1<<len(wide); mask++ {
+			if mask%64 == 63 && late() {
+				return nil
+			}
 			copy(x, box.Lo)
 			for k, i := range wide {
 				if mask>>k&1 == 1 {
@@ -71,7 +86,7 @@ func (p *prover) cornerWitness(box Box) []float64 {
 	}
 	m := len(p.off)
 	for _, bx := range boxes {
-		if p.stopped() {
+		if late() {
 			return nil
 		}
 		p.b.lower(bx, p.rows, CROWN)
