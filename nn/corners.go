@@ -34,9 +34,10 @@ const cornerBoxes = 8
 //   - for box and the least-proved open boxes of the input-split runs,
 //     the corner where the CROWN linear lower bound of each row is least,
 //
-// within cornerTime, and returns the first input there that violates every row (p.witness:
-// the property's numbers compared exactly, < where the property is
-// strict, <= where not), moved into p.points; nil when none does.
+// within cornerTime, and returns the first input there that violates
+// every row (p.witness: the property's numbers compared exactly, < where
+// the property is strict, <= where not), moved into p.points; nil when
+// none does.
 // Nothing here proves: a case without a witness stays unknown.
 func (p *prover) cornerWitness(box Box) []float64 {
 	if len(p.d.Rows) == 0 || len(box.Lo) == 0 || p.stopped() {
