@@ -7,6 +7,7 @@ import (
 
 	"vigil/bdd"
 	"vigil/lang"
+	"vigil/safety"
 	"vigil/symbolic/explicit"
 )
 
@@ -54,14 +55,33 @@ func TestS25CompileStops(t *testing.T) {
 		}
 		t.Logf("%s: stopped after %v", cause, time.Since(begin))
 	}
+	// Explore and PropU stop there too, with an answer that knows nothing
+	// (no space was made), which their methods read without a panic.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ex, err := bdd.Explore(ctx, m, prop, nil, bdd.Options{})
+	if err != nil || ex.Reason != "canceled" {
+		t.Fatalf("Explore: %v, %+v, want stopped (canceled)", err, ex)
+	}
+	s, err := bdd.PropU(ctx, m, prop, nil, safety.Inf, nil, bdd.Options{})
+	if err != nil || s.Reason != "canceled" || s.Complete {
+		t.Fatalf("PropU: %v, %+v, want stopped (canceled)", err, s)
+	}
+	if cs, _, why := s.CubesOrStop(10); cs != nil || why != "" {
+		t.Fatalf("PropU stopped: cubes %v (%q)", cs, why)
+	}
+	if starts, _, _, err := s.StartCounts(); starts != nil || err != nil {
+		t.Fatalf("PropU stopped: start counts %v, %v", starts, err)
+	}
+	if err := s.RangeError(); err != nil {
+		t.Fatalf("PropU stopped: %v", err)
+	}
 	// Given compiled, the engine does not compile: it then stops in the
 	// encoding (with a space, so with its figures).
 	g, err := explicit.New(m, prop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
 	res, err := bdd.Verify(ctx, m, prop, nil, bdd.Options{Compiled: g})
 	if err != nil || res.Verdict != bdd.Unknown || res.Stats.BDDVars == 0 {
 		t.Fatalf("compiled given: %v, %+v, want Unknown after the space was made", err, res)
