@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -268,9 +269,15 @@ func (x *Experiment) properties(r *Run, o outcome, prep *outcome) map[string]any
 	if errCode == "success" {
 		cov = 1
 	}
+	names := []any{}
 	for k, v := range r.Attrs {
 		p[k] = v
+		names = append(names, k)
 	}
+	// Which keys are the instance's attributes, not the run's output: a
+	// report under attributes added later tells the two apart (Fetch).
+	slices.SortFunc(names, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
+	p[staticKey] = names
 	p["id"] = runID(r)
 	p["run_dir"] = filepath.ToSlash(filepath.Join("runs", filepath.FromSlash(r.ID)))
 	p["algorithm"], p["domain"], p["problem"] = r.Algorithm, r.Domain, r.Problem

@@ -6,16 +6,19 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"math"
 	"math/big"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"vigil/internal/inputfile"
 	"vigil/internal/phrase"
 	"vigil/internal/stats"
 )
@@ -150,6 +153,71 @@ func (o ReportOptions) withDefaults(d ReportOptions) ReportOptions {
 	return o
 }
 
+// addAttrs sets r's static attributes in its properties p. A key of p
+// that is an attribute now but was not when the run was made (p lists
+// those, staticKey) is the run's own value: it moves to vigil_KEY, where
+// flatten puts an output that clashes with an attribute, so that old and
+// new runs agree. A run made before that list was written is refused when
+// its value differs from the attribute's and nothing tells which it is.
+func (x *Experiment) addAttrs(r *Run, p map[string]any) error {
+	listed, hasList := p[staticKey].([]any)
+	for _, k := range slices.Sorted(maps.Keys(r.Attrs)) {
+		v := r.Attrs[k]
+		old, ok := p[k]
+		_, moved := p["vigil_"+k]
+		switch {
+		case !ok || moved:
+			// not recorded, or recorded as an attribute (its output
+			// went to vigil_KEY then)
+		case hasList && !slices.Contains(listed, any(k)):
+			p["vigil_"+k] = old
+		case !hasList && !sameValue(old, v):
+			return fmt.Errorf("batch: run %s recorded %s = %v, and %s now gives its instance the attribute %s = %v; the run does not say whether its value is its own output or an attribute of its instance that has changed since: rename the attribute, or run it again (delete %s, then vigil batch run %s)", r.ID, k, old, x.File, k, v, x.RunDir(r), x.File)
+		}
+		p[k] = v
+	}
+	return nil
+}
+
+// sameValue compares a value read back from a run's JSON properties
+// (numbers are float64 there) with one from the experiment file.
+func sameValue(a, b any) bool {
+	x, okA := num(a)
+	y, okB := num(b)
+	if okA && okB {
+		return x == y
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// fromFile reports, per key of the [report] section, whether o leaves
+// that option to the experiment file's d (withDefaults takes d's then).
+func (o ReportOptions) fromFile(d ReportOptions) map[string]bool {
+	return map[string]bool{
+		"filters":    len(o.Filters) == 0 && len(d.Filters) > 0,
+		"attributes": len(o.Attributes) == 0 && len(d.Attributes) > 0,
+		"group":      len(o.Group) == 0 && len(d.Group) > 0,
+		"agree":      len(o.Agree) == 0 && len(d.Agree) > 0,
+		"higher":     len(o.Higher) == 0 && len(d.Higher) > 0,
+	}
+}
+
+// optionError is err, about the report option key: when the option came
+// from the experiment file's [report] section (fromFile), an *Error at
+// its line there, as the file's other errors are (B0003); else err as it
+// is (a command-line flag, which the message names).
+func (x *Experiment) optionError(fromFile map[string]bool, key string, err error) error {
+	if !fromFile[key] || x.File == "" {
+		return err
+	}
+	src, rerr := inputfile.ReadFile(x.File)
+	if rerr != nil {
+		return err
+	}
+	line, col := keyPos(src, "report."+key)
+	return newError(x.File, src, line, col, "B0003", "[report] "+strings.TrimPrefix(err.Error(), "batch: "))
+}
+
 // DefaultAttributes are the attributes a report shows unless told.
 var DefaultAttributes = []string{"coverage", "verdict", "error", "time", "wall_time", "memory"}
 
@@ -223,6 +291,7 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 	if err := x.openData(false, nil); err != nil {
 		return nil, err
 	}
+	fromFile := o.fromFile(x.Report)
 	o = o.withDefaults(x.Report)
 	known := map[string]bool{}
 	for _, a := range x.Algorithms {
@@ -268,8 +337,12 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 			rep.Stale++
 			continue
 		}
-		for k, v := range r.Attrs { // the experiment's current static attributes
-			p[k] = v
+		// The experiment's current static attributes. One added after
+		// the run finished may have the name of a value the run itself
+		// recorded (its engine's states, a program's score): the run's
+		// value stays, as vigil_NAME, where a run made now puts it.
+		if err := x.addAttrs(r, p); err != nil {
+			return nil, err
 		}
 		// The run is the one whose directory holds the file: what the file
 		// says of its id is from when it was written, and a directory
@@ -300,8 +373,8 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		}
 		return nil, fmt.Errorf("batch: no run of experiment %s has finished yet (in %s): vigil batch run %s first", x.Name, x.Data, x.File)
 	}
-	if err := rep.check(o, finished); err != nil {
-		return nil, err
+	if key, err := rep.check(o, finished); err != nil {
+		return nil, x.optionError(fromFile, key, err)
 	}
 	for _, p := range finished {
 		keep := true
@@ -320,7 +393,7 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 		for _, f := range o.Filters {
 			fs = append(fs, f.String())
 		}
-		return nil, fmt.Errorf("batch: the filters %s keep none of the %d finished runs of experiment %s: check their values (vigil batch report --format csv without them lists every run)", strings.Join(fs, " "), len(finished), x.Name)
+		return nil, x.optionError(fromFile, "filters", fmt.Errorf("batch: the filters %s keep none of the %d finished runs of experiment %s: check their values (vigil batch report --format csv without them lists every run)", strings.Join(fs, " "), len(finished), x.Name))
 	}
 	for _, a := range x.Algorithms {
 		if algos[a] {
@@ -376,11 +449,14 @@ func (x *Experiment) Fetch(o ReportOptions) (*Report, error) {
 // no run gives as a number, and an answer attribute (agree) that is an
 // instance's static attribute (the same value in every run, agreeing
 // always).
-func (rep *Report) check(o ReportOptions, finished []map[string]any) error {
+func (rep *Report) check(o ReportOptions, finished []map[string]any) (string, error) {
 	x := rep.x
 	has, isNum := map[string]bool{}, map[string]bool{}
 	for _, p := range finished {
 		for k, v := range p {
+			if k == staticKey {
+				continue // bookkeeping, no attribute to report
+			}
 			has[k] = true
 			if _, ok := num(v); ok {
 				isNum[k] = true
@@ -404,18 +480,18 @@ func (rep *Report) check(o ReportOptions, finished []map[string]any) error {
 	}
 	for _, f := range o.Filters {
 		if err := known("filter "+f.String(), f.Attr); err != nil {
-			return err
+			return "filters", err
 		}
 		names := map[string][]string{"algorithm": x.Algorithms, "domain": domains}[f.Attr]
 		for _, v := range f.Values {
 			if names != nil && !slices.Contains(names, v) {
-				return fmt.Errorf("batch: filter %s: %q is none of experiment %s's %ss (%s)", f.String(), v, x.Name, f.Attr, strings.Join(names, ", "))
+				return "filters", fmt.Errorf("batch: filter %s: %q is none of experiment %s's %ss (%s)", f.String(), v, x.Name, f.Attr, strings.Join(names, ", "))
 			}
 		}
 	}
 	for _, g := range o.Group {
 		if err := known("group", g); err != nil {
-			return err
+			return "group", err
 		}
 	}
 	for _, a := range o.Agree {
@@ -423,17 +499,17 @@ func (rep *Report) check(o ReportOptions, finished []map[string]any) error {
 			continue // runs without one are counted as unchecked (unchecked)
 		}
 		if err := known("agree", a); err != nil {
-			return err
+			return "agree", err
 		}
 		for _, r := range x.Runs {
 			if _, ok := r.Attrs[a]; ok {
-				return fmt.Errorf("batch: agree: %q is a static attribute of the instances (the same in each of an instance's runs), not part of a run's answer: name what the runs report, e.g. verdict", a)
+				return "agree", fmt.Errorf("batch: agree: %q is a static attribute of the instances (the same in each of an instance's runs), not part of a run's answer: name what the runs report, e.g. verdict", a)
 			}
 		}
 	}
 	for _, a := range o.Higher {
 		if err := known("higher", a); err != nil {
-			return err
+			return "higher", err
 		}
 	}
 	for _, a := range o.Attributes {
@@ -446,13 +522,13 @@ func (rep *Report) check(o ReportOptions, finished []map[string]any) error {
 			b = c
 		}
 		if err := known("attribute "+a, b); err != nil {
-			return err
+			return "attributes", err
 		}
 		if b != a && !isNum[b] {
-			return fmt.Errorf("batch: attribute %s: %q is not a number in any finished run, so it has no ratio: tabulate it as %s (runs per value), group the rows by it (--group %s) or filter on it (--filter %s=...)", a, b, b, b, b)
+			return "attributes", fmt.Errorf("batch: attribute %s: %q is not a number in any finished run, so it has no ratio: tabulate it as %s (runs per value), group the rows by it (--group %s) or filter on it (--filter %s=...)", a, b, b, b, b)
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // suggestAttr is the " (did you mean ...)" of an attribute no run has:

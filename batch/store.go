@@ -330,7 +330,13 @@ var reserved = map[string]bool{
 	"command": true, "error": true, "coverage": true, "time": true, "wall_time": true, "memory": true,
 	"exit_code": true, "signal": true, "time_limit": true, "wall_limit": true, "memory_limit": true,
 	"unexplained_errors": true, "prepare": true, "prepare_time": true, "prepare_exit_code": true,
+	staticKey: true,
 }
+
+// staticKey lists, in a run's properties, the names of its instance's
+// static attributes when it ran (Fetch: an attribute added later does
+// not stand in for a value of the same name the run recorded).
+const staticKey = "static_attributes"
 
 // answerKeys are the attributes of a run's answer that no static
 // attribute of an instance may take: an instance's verdict = "unsafe"

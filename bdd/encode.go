@@ -145,13 +145,18 @@ type outRename struct {
 }
 
 // newSpace encodes m under prop (nil: no property). It checks the model
-// with the explicit engine first, so that both engines reject the same
+// with the explicit engine first (opt.Compiled, or a compile of its own
+// when that is of another model), so that both engines reject the same
 // malformed models.
 func newSpace(ctx context.Context, M *symbolic.Model, prop *symbolic.Property, opt Options) (*space, error) {
-	g, err := explicit.New(M, prop)
-	if err != nil {
-		return nil, err
+	g := opt.Compiled
+	if g == nil || g.M != M || g.Prop != prop {
+		var err error
+		if g, err = explicit.NewContext(ctx, M, prop); err != nil {
+			return nil, err
+		}
 	}
+	var err error
 	sp := &space{M: M, prop: prop, g: g, exprMemo: map[*symbolic.Expr]bvec{}, condMemo: map[*symbolic.Cond]Node{}, repMemo: map[string]*outRename{}}
 	sp.vars = make([]varEnc, len(M.Vars))
 	total := 0

@@ -64,6 +64,12 @@ type Options struct {
 	// kind other than rules and table, instead of instantiating the
 	// declaration (for policies built in memory, such as random networks).
 	Executable symbolic.Policy
+	// Compiled, if set, is the model and property compiled by
+	// explicit.NewContext (vigil verify has it already); it is used when
+	// it was compiled from the same model and property, and otherwise the
+	// engine compiles them itself. Compiling a model of millions of
+	// expression nodes takes seconds.
+	Compiled *explicit.Generator
 }
 
 // Progress describes a computation in progress.
@@ -227,6 +233,16 @@ func (sp *space) runHere(f func() error) (st *stop, err error) {
 func setup(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, pd *symbolic.PolicyDecl, opt Options) (sp *space, pol *policyEnc, st *stop, err error) {
 	if err := opt.check(); err != nil {
 		return nil, nil, nil, err
+	}
+	// The model is compiled once, not once per trial of OrderAuto, and
+	// under ctx: a compile of seconds stops with it (Unknown, no space).
+	if g := opt.Compiled; g == nil || g.M != m || g.Prop != prop {
+		if opt.Compiled, err = explicit.NewContext(ctx, m, prop); err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return nil, nil, &stop{reason: ctxReason(ctx)}, nil
+			}
+			return nil, nil, nil, err
+		}
 	}
 	if opt.Order == OrderAuto {
 		return setupAuto(ctx, m, prop, pd, opt)
@@ -480,6 +496,10 @@ func (sp *space) finish(st *Stats, set Node, begin time.Time) {
 }
 
 func (sp *space) finishStats(st *Stats, set Node, begin time.Time) {
+	if sp == nil { // stopped while compiling the model
+		st.Elapsed = time.Since(begin)
+		return
+	}
 	st.BDDVars = sp.stateVars
 	st.Order = sp.order
 	st.OrderTrials = sp.trials

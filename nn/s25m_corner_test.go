@@ -53,7 +53,7 @@ func cornerProp(t *testing.T, n int, cons string) *Property {
 // at the corner: sat, with the corner, checked by the network's float64
 // evaluation and the property's numbers compared exactly (Verify). The
 // strict property (> Y_0 1), (< Y_0 -1) is not violated there: never sat
-// from the corner (unknown, or sat only at an input the check accepts).
+// at the corner, never unsat with one box bounded.
 func TestS25CornerCheck(t *testing.T) {
 	for _, n := range []int{2, 6, 12} {
 		for _, c := range []struct {

@@ -994,6 +994,7 @@ func (n *Network) decide(prop *Property, timeout time.Duration, opt Options) (Ve
 		}
 	}
 	res := VerifyResult{Answer: Unsat}
+	var undecided []pendingCase // the cases left unknown
 	todo, sat := n.falsify(prop, timeout, opt, start)
 	if sat != nil {
 		return *sat, nil
@@ -1007,13 +1008,15 @@ func (n *Network) decide(prop *Property, timeout time.Duration, opt Options) (Ve
 			res.Answer = AnswerUnkn
 		}
 		if opt.Branch == BranchInput {
+			undecided = append(undecided, left...)
 			left = nil
 		}
 		todo = left
 	}
-	for _, t := range todo {
+	for k, t := range todo {
 		if t.p.expired() {
 			res.Answer = AnswerUnkn
+			undecided = append(undecided, todo[k:]...)
 			break
 		}
 		var r Result
@@ -1031,6 +1034,14 @@ func (n *Network) decide(prop *Property, timeout time.Duration, opt Options) (Ve
 			return n.sat(res, r.Witness, t.i, start, res.Nodes), nil
 		case Unknown:
 			res.Answer = AnswerUnkn
+			undecided = append(undecided, t)
+		}
+	}
+	// The corner check (cornerWitness): a counterexample where the
+	// constraint's extreme equals its bound at a corner of a box.
+	for _, t := range undecided {
+		if x := t.p.cornerWitness(prop.Cases[t.i].Box); x != nil {
+			return n.sat(res, x, t.i, start, res.Nodes), nil
 		}
 	}
 	res.Elapsed = time.Since(start)

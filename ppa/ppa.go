@@ -99,6 +99,11 @@ type Options struct {
 	// Progress, when set, is called about every ProgressEvery.
 	Progress      func(Stats)
 	ProgressEvery time.Duration
+	// Compiled, if set, is the model and property compiled by
+	// explicit.NewContext (vigil verify has it already); it is used when
+	// it was compiled from the same model and property, and otherwise
+	// Check compiles them itself, under its context.
+	Compiled *explicit.Generator
 	// cubeLimit and nodeLimit replace maxCube and maxNodes (0: those),
 	// so that tests can compare the region search (region.go) with the
 	// enumeration of the same cubes.
@@ -268,6 +273,7 @@ type engine struct {
 // state of prop reaches an unsafe state, by predicate abstraction with
 // CEGAR. A timeout or cancellation of ctx gives Unknown with a reason.
 func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, policy *symbolic.PolicyDecl, opts Options) (*Result, error) {
+	begin := time.Now()
 	if err := Validate(m, prop, policy); err != nil {
 		return nil, err
 	}
@@ -282,11 +288,22 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	if opts.ProgressEvery == 0 {
 		opts.ProgressEvery = 200 * time.Millisecond
 	}
-	g, err := explicit.New(m, prop)
-	if err != nil {
-		return nil, err
+	// Compiling a model of millions of expression nodes takes seconds:
+	// a timeout or Ctrl-C then gives Unknown, not an error.
+	g := opts.Compiled
+	if g == nil || g.M != m || g.Prop != prop {
+		var err error
+		if g, err = explicit.NewContext(ctx, m, prop); err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				res := &Result{Verdict: explicit.Unknown, Reason: ctxReason(ctx), prop: prop}
+				res.Stats.Elapsed = time.Since(begin)
+				return res, nil
+			}
+			return nil, err
+		}
 	}
-	r := &engine{ctx: ctx, m: m, prop: prop, decl: policy, opts: opts, g: g, start: time.Now(), impossible: map[string]uint8{}}
+	var err error
+	r := &engine{ctx: ctx, m: m, prop: prop, decl: policy, opts: opts, g: g, start: begin, impossible: map[string]uint8{}}
 	r.last = r.start
 	pol := opts.Policy
 	if policy != nil && pol == nil && (policy.Kind == symbolic.KindNN || policy.Kind == symbolic.KindTrees) {
@@ -320,14 +337,25 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 	if r.x, err = smt.NewContext(); err != nil {
 		return nil, err
 	}
-	defer r.x.Close()
-	if r.e, err = smt.NewEncoder(r.x, m); err != nil {
-		return nil, err
+	x := r.x
+	done, err := encodeUnder(ctx, x, func() error {
+		var err error
+		if r.e, err = smt.NewEncoder(x, m); err != nil {
+			return err
+		}
+		if r.ch, err = newChooser(r.e, m, policy, pol); err != nil {
+			return err
+		}
+		return r.encodeBase()
+	})
+	if !done {
+		// the encoding goes on, and closes x, on a goroutine of its own
+		res := &Result{Verdict: explicit.Unknown, Reason: ctxReason(ctx), prop: prop}
+		res.Stats.Elapsed = time.Since(begin)
+		return res, nil
 	}
-	if r.ch, err = newChooser(r.e, m, policy, pol); err != nil {
-		return nil, err
-	}
-	if err := r.encodeBase(); err != nil {
+	defer x.Close()
+	if err != nil {
 		return nil, err
 	}
 	r.preds = newPredSet(m)
@@ -353,6 +381,55 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		}
 	}
 	return res, err
+}
+
+// encodeUnder runs encode (building terms in x) until it returns or ctx
+// is done, whichever comes first. Encoding a model of millions of
+// expression nodes into Z3 takes seconds and the encoder does not look at
+// ctx, so when ctx ends first encodeUnder returns done false at once and
+// leaves encode running: it closes x when it returns (its goroutine then
+// ends; within a CLI run, the process exits first). With done true, x is
+// the caller's to close.
+func encodeUnder(ctx context.Context, x *smt.Context, encode func() error) (done bool, err error) {
+	if ctx.Done() == nil {
+		return true, encode()
+	}
+	type answer struct {
+		err error
+		p   any // a panic of encode, raised again on the caller's goroutine
+	}
+	ch := make(chan answer)
+	abandoned := make(chan struct{})
+	go func() {
+		var a answer
+		func() {
+			defer func() { a.p = recover() }()
+			a.err = encode()
+		}()
+		select {
+		case ch <- a:
+		case <-abandoned:
+			x.Close()
+		}
+	}()
+	get := func(a answer) (bool, error) {
+		if a.p != nil {
+			panic(a.p)
+		}
+		return true, a.err
+	}
+	select {
+	case a := <-ch:
+		return get(a)
+	case <-ctx.Done():
+		select {
+		case a := <-ch: // finished at the same time: keep it
+			return get(a)
+		default:
+			close(abandoned)
+			return false, nil
+		}
+	}
 }
 
 func ctxReason(ctx context.Context) string {

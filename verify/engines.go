@@ -164,6 +164,7 @@ func decideIC3(ctx context.Context, q *Prepared, generalize bool) (*Verdict, err
 func decideBDD(ctx context.Context, q *Prepared) (*Verdict, error) {
 	opts := q.BDD
 	opts.MaxNodes = q.Limits.MaxNodes
+	opts.Compiled = q.Gen // compiled once (prepare), not again
 	if q.Executable != nil {
 		opts.Executable = q.Executable
 	}
@@ -198,7 +199,7 @@ func decidePPA(ctx context.Context, q *Prepared) (*Verdict, error) {
 			return nil, err
 		}
 	}
-	opts := ppa.Options{Predicates: preds, Policy: q.Executable, NoEnumeration: q.PPA.NoEnumeration}
+	opts := ppa.Options{Predicates: preds, Policy: q.Executable, NoEnumeration: q.PPA.NoEnumeration, Compiled: q.Gen}
 	opts.Progress = func(s ppa.Stats) {
 		q.progress("ppa", "iteration %d, %d predicates, %d abstract states, %d SMT calls, %.1fs", s.Iterations, s.Predicates, s.AbstractStates, s.SMTCalls, s.Elapsed.Seconds())
 	}
