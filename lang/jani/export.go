@@ -7,7 +7,9 @@ package jani
 // with its probability (the weights normalised exactly, as spec.md says),
 // bounded integer and Boolean variables, the constants (already folded
 // into the expressions, kept for the reader), the property's start
-// condition as restrict-initial, and the property as a reachability
+// condition as restrict-initial (the model's restrict-initial and initial
+// values where the property starts where the model does: startOf), and
+// the property as a reachability
 // query (none for a property that asks nothing, AsksNothing). A rules or table policy is inlined into the guards: an edge of
 // label a may fire only where the policy chooses a. The model is typed
 // "mdp": outcomes are probabilistic, and the choice among enabled edges
