@@ -704,7 +704,7 @@ func (x *exporter) oneFactor(p any) (symbolic.ProbFactor, bool) {
 		"jani-version": 1, "name": "factor", "type": "mdp",
 		"features":  x.features(),
 		"actions":   []any{obj{"name": "a"}},
-		"variables": list(x.variables(true)),
+		"variables": list(x.variables(false)),
 		"automata": []any{obj{
 			"name": "main", "locations": []any{obj{"name": "l"}}, "initial-locations": []string{"l"},
 			"edges": []any{obj{"location": "l", "action": "a", "destinations": []any{
