@@ -198,7 +198,6 @@ func (c *checker) arrayPrepare(en *enums) {
 	c.decls = decls
 	s.q = newQuants(c) // with the elements' names
 	s.q.arrays = s.byName
-	c.arrayConsts = s.folded()
 	for _, a := range s.list {
 		if !s.q.names[a.name] {
 			continue
@@ -238,6 +237,7 @@ func (c *checker) arrayPrepare(en *enums) {
 	}
 	s.q.quiet = false
 	s.imported()
+	c.arrayConsts = s.folded() // after the variables' ranges: readsVar
 	s.base = make(map[string][2]int, len(s.ranges))
 	for k, v := range s.ranges {
 		s.base[k] = v
@@ -274,7 +274,9 @@ func (s *arrays) folded() []symbolic.ArrayConst {
 				b, isBool = s.q.holds(e, "an array element")
 			}
 			if i == 0 {
-				ac.Bool = isBool
+				// the array's kind; where its first element folds to
+				// neither, as that element reads (the reason below)
+				ac.Bool = isBool || !isInt && condShaped(e)
 			}
 			switch {
 			case isInt && !ac.Bool:
@@ -292,7 +294,20 @@ func (s *arrays) folded() []symbolic.ArrayConst {
 				s.c.errorf(e.Pos, e.End, "E0207", "element %d of array constant %s, %s, is %s, but its first element is %s; an array constant's elements are all integers or all conditions", i, a.name, shortExpr(e), kinds[0], kinds[1])
 			default:
 				ok = false
-				s.c.errorf(e.Pos, e.End, "E0207", "element %d of array constant %s, %s, is not a constant expression: an array constant's elements fold to integers or conditions and may not read variables", i, a.name, shortExpr(e))
+				// the folder's own reason (a division by zero, an index
+				// out of range, another array's element), where it has
+				// one and the element reads no variable
+				errs := s.c.errs
+				s.q.quiet = s.readsVar(e)
+				if ac.Bool {
+					s.q.holds(e, "an array element")
+				} else {
+					s.q.eval(e, "an array element")
+				}
+				s.q.quiet = true
+				if s.c.errs == errs {
+					s.c.errorf(e.Pos, e.End, "E0207", "element %d of array constant %s, %s, is not a constant expression: an array constant's elements fold to integers or conditions and may not read variables", i, a.name, shortExpr(e))
+				}
 			}
 		}
 		if ok {
@@ -300,6 +315,38 @@ func (s *arrays) folded() []symbolic.ArrayConst {
 		}
 	}
 	return out
+}
+
+// readsVar reports whether e mentions a variable of the model (its range
+// entered by varRange or imported).
+func (s *arrays) readsVar(e *Expr) bool {
+	if e.Kind == EName {
+		_, isVar := s.ranges[e.Text]
+		return isVar
+	}
+	for _, a := range e.Args {
+		if a != nil && s.readsVar(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// condShaped reports whether e reads as a condition: true, false, !, &&,
+// ||, => or a comparison.
+func condShaped(e *Expr) bool {
+	switch e.Kind {
+	case EBool, ENot:
+		return true
+	case EParen:
+		return condShaped(e.Args[0])
+	case EBin:
+		switch e.Op {
+		case "&&", "||", "=>", "==", "!=", "<", "<=", ">", ">=":
+			return true
+		}
+	}
+	return false
 }
 
 // imported enters an imported JANI model's variables (their ranges, for

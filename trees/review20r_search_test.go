@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"strconv"
 	"testing"
 )
 
@@ -86,7 +87,7 @@ func review20rEnsemble(rng *rand.Rand, nf, nclass, ntrees int) ([]byte, []rawTre
 		nc, obj = fmt.Sprint(nclass), "multi:softprob"
 	}
 	m := map[string]any{"learner": map[string]any{
-		"learner_model_param": map[string]string{"base_score": fmt.Sprint(float64(bv)), "num_class": nc, "num_feature": fmt.Sprint(nf)},
+		"learner_model_param": map[string]string{"base_score": strconv.FormatFloat(float64(bv), 'g', -1, 32), "num_class": nc, "num_feature": fmt.Sprint(nf)},
 		"objective":           map[string]string{"name": obj},
 		"gradient_booster": map[string]any{"name": "gbtree", "model": map[string]any{
 			"gbtree_model_param": map[string]string{"num_trees": fmt.Sprint(ntrees)},

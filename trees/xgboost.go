@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -84,6 +85,13 @@ type xgbFloats []float64
 func (xs *xgbFloats) UnmarshalJSON(b []byte) error {
 	var ns []json.RawMessage
 	if err := json.Unmarshal(b, &ns); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) {
+			// an array of numbers, not of json.RawMessage's byte arrays
+			// ("want an array of arrays of integers"); the decoder adds
+			// the field
+			return &json.UnmarshalTypeError{Value: typ.Value, Type: reflect.TypeOf([]float64(nil))}
+		}
 		return err
 	}
 	out := make(xgbFloats, len(ns))
@@ -473,12 +481,57 @@ func xgbBaseText(raw json.RawMessage) (string, error) {
 	return s, nil
 }
 
+// xgbReadable reports whether XGBoost 1.x reads s as a number: its
+// from_chars (after ryu's s2f) takes an optional '-', digits with at
+// most one '.', at most 9 significant digits counted from the first
+// non-zero one, and an optional exponent (e or E, a sign, digits), and
+// nothing else. On any other string XGBoost 1.7 keeps the default
+// base_score 0.5 and says nothing (xgboost 1.7.4 predicts 0.5 from
+// "0.30000001192092896", "1.000000000", "+2.5" and " 2.5"), where vigil
+// read 0.3, 1 and 2.5 (s25r_xgb_base_score_digits).
+func xgbReadable(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits, sig, dot := 0, 0, false
+mantissa:
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.' && !dot:
+			dot = true
+		case c >= '0' && c <= '9':
+			digits++
+			if sig > 0 || c != '0' {
+				sig++
+			}
+		default:
+			break mantissa
+		}
+	}
+	if digits == 0 || sig > 9 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	}
+	return i == len(s)
+}
+
 // xgbBase turns learner_model_param.base_score into per-class margin
 // offsets. The string is a number ("5E-1") or, since XGBoost 2, a bracketed
 // list ("[5E-1]"). For logistic objectives (not binary:logitraw) it is a
 // probability, so the margin is logit(p); for log-link objectives
 // (survival:aft among them) it is log(p).
 func xgbBase(s, objective string, nclass int) ([]float64, error) {
+	raw := s
+	plain := !strings.HasPrefix(strings.TrimSpace(s), "[")
 	s = strings.TrimSpace(s)
 	out := make([]float64, nclass)
 	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
@@ -494,6 +547,9 @@ func xgbBase(s, objective string, nclass int) ([]float64, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 32)
 		if err != nil {
 			return nil, fmt.Errorf("trees: XGBoost JSON: bad base_score %q", s)
+		}
+		if plain && !xgbReadable(raw) {
+			return nil, fmt.Errorf("trees: XGBoost JSON: bad base_score %q: a number XGBoost 1.x does not read (it takes a '-', digits with a '.', an exponent, at most 9 significant digits; no '+' or white space) and keeps its default 0.5 without a word, likely not what the file means; write the base score with at most 9 significant digits, as XGBoost's save_model does", raw)
 		}
 		switch {
 		case objective == "binary:logistic" || objective == "reg:logistic":

@@ -7,7 +7,9 @@ package jani
 // with its probability (the weights normalised exactly, as spec.md says),
 // bounded integer and Boolean variables, the constants (already folded
 // into the expressions, kept for the reader), the property's start
-// condition as restrict-initial, and the property as a reachability
+// condition as restrict-initial (the model's restrict-initial and initial
+// values where the property starts where the model does: startOf), and
+// the property as a reachability
 // query (none for a property that asks nothing, AsksNothing). A rules or table policy is inlined into the guards: an edge of
 // label a may fire only where the policy chooses a. The model is typed
 // "mdp": outcomes are probabilistic, and the choice among enabled edges
@@ -60,7 +62,8 @@ type ExportOptions struct {
 // ExportWith is Export with options.
 func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *symbolic.PolicyDecl, opts ExportOptions) error {
 	x := &exporter{m: m, sat: opts.Satisfiable}
-	x.arrays(prop)
+	restrict, inits := startOf(m, prop)
+	x.arrays(restrict, inits)
 	if pol != nil {
 		var err error
 		if x.chosen, err = x.policyGuards(pol); err != nil {
@@ -84,10 +87,9 @@ func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *sy
 		actions = append(actions, obj{"name": l.Name})
 	}
 	root["actions"] = list(actions)
-	start := prop != nil && prop.Start != nil
-	root["variables"] = list(x.variables(start))
-	if start {
-		root["restrict-initial"] = obj{"exp": x.cond(prop.Start)}
+	root["variables"] = list(x.variables(inits))
+	if restrict != nil {
+		root["restrict-initial"] = obj{"exp": x.cond(restrict)}
 	}
 	var edges []any
 	cmds := mergeSplits(m)
@@ -135,10 +137,31 @@ func AsksNothing(p *symbolic.Property) bool {
 	return p.Goal == nil && p.Query == nil && p.Unsafe != nil && p.Unsafe.Op == symbolic.CFalse
 }
 
+// startOf is what the export writes for prop's start states: the
+// restrict-initial (nil: none) and whether the declarations give their
+// initial values. A property that starts where the model does (a JANI
+// model's restrict-initial and initial values, m.Start) keeps the two
+// apart, as the model has them: a PlaJA start condition (--start)
+// replaces the initial values but not restrict-initial, and the export
+// that wrote them as one restrict-initial started ri.jani restricted to
+// x <= 1 from no state with --start x >= 1 where the model starts from
+// x = 1 (s25r_jani_export_restrict_start). Any other start condition is
+// the restrict-initial, without initial values.
+func startOf(m *symbolic.Model, prop *symbolic.Property) (restrict *symbolic.Cond, inits bool) {
+	if prop == nil || prop.Start == nil {
+		return nil, true
+	}
+	if m.Start != nil && (prop.Start == m.Start || m.CondString(prop.Start) == m.CondString(m.Start)) {
+		return m.RestrictInitial, true
+	}
+	return prop.Start, false
+}
+
 // variables declares the model's variables, its JANI arrays and the
-// transient cost variable; start says the property's start condition
-// gives the initial states, so the declarations give no initial value.
-func (x *exporter) variables(start bool) []any {
+// transient cost variable; inits says the declarations give the
+// variables' initial values (else the restrict-initial alone gives the
+// initial states).
+func (x *exporter) variables(inits bool) []any {
 	var vars []any
 	for i, v := range x.m.Vars {
 		if a := x.elem[i]; a != nil {
@@ -153,7 +176,7 @@ func (x *exporter) variables(start bool) []any {
 		} else {
 			d["type"] = obj{"kind": "bounded", "base": "int", "lower-bound": v.Lo, "upper-bound": v.Hi}
 		}
-		if v.HasInit && !start {
+		if v.HasInit && inits {
 			if v.Bool {
 				d["initial-value"] = v.Init != 0
 			} else {
@@ -252,9 +275,9 @@ type janiArray struct {
 
 // arrays decides which arrays of the model become JANI arrays: those
 // indexed from 0 whose every element has one initial value, fixed by the
-// start condition of prop (a conjunct elem == c) or, without one, by the
-// declaration.
-func (x *exporter) arrays(prop *symbolic.Property) {
+// restrict-initial (a conjunct elem == c) or, where the declarations give
+// the initial values (inits), by the declaration.
+func (x *exporter) arrays(restrict *symbolic.Cond, inits bool) {
 	m := x.m
 	x.elem = make([]*janiArray, len(m.Vars))
 	fixed := map[symbolic.VarID]int{}
@@ -265,9 +288,8 @@ func (x *exporter) arrays(prop *symbolic.Property) {
 		}
 		fixed[v] = k
 	}
-	start := prop != nil && prop.Start != nil
-	if start {
-		conjuncts(prop.Start, func(c *symbolic.Cond) {
+	if !inits {
+		conjuncts(restrict, func(c *symbolic.Cond) {
 			switch {
 			case c.Op == symbolic.CVar:
 				fix(c.Var, 1)
@@ -292,7 +314,7 @@ func (x *exporter) arrays(prop *symbolic.Property) {
 		for i := run.First; i < run.First+run.N; i++ {
 			v := &m.Vars[i]
 			k, ok := fixed[symbolic.VarID(i)]
-			if !start {
+			if inits {
 				k, ok = v.Init, v.HasInit
 			}
 			if !ok || clash[symbolic.VarID(i)] || k < v.Lo || k > v.Hi {
@@ -682,7 +704,7 @@ func (x *exporter) oneFactor(p any) (symbolic.ProbFactor, bool) {
 		"jani-version": 1, "name": "factor", "type": "mdp",
 		"features":  x.features(),
 		"actions":   []any{obj{"name": "a"}},
-		"variables": list(x.variables(true)),
+		"variables": list(x.variables(false)),
 		"automata": []any{obj{
 			"name": "main", "locations": []any{obj{"name": "l"}}, "initial-locations": []string{"l"},
 			"edges": []any{obj{"location": "l", "action": "a", "destinations": []any{

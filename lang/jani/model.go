@@ -332,8 +332,15 @@ func (ml *modelLoader) startCondition() {
 		ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: "initial", Unsafe: symbolic.False(), Pos: ml.pos(ml.initial), FromModel: true})
 	}
 	for _, p := range ml.m.Properties {
-		if p.Start == nil {
+		switch {
+		case p.Start == nil:
 			p.Start = start
+		case ml.m.RestrictInitial != nil:
+			// a PA property's own "start" (paInline) replaces the
+			// initial values, not restrict-initial, as a PlaJA --start
+			// does (AddPropertyNamed): it started a model restricted to
+			// x <= 1 from x = 2 (s25r_jani_pa_inline_restrict)
+			p.Start = symbolic.And(ml.m.RestrictInitial, p.Start)
 		}
 	}
 }

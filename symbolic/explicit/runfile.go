@@ -69,9 +69,9 @@ type Run struct {
 	// ArrayConstants are the model's array constants (Model.ArrayConsts),
 	// elements as integers or booleans, checked like Constants.
 	ArrayConstants map[string][]any `json:"array_constants,omitempty"`
-	Property      string            `json:"property"`
-	Policy        string            `json:"policy"`
-	End           string            `json:"end"`
+	Property       string           `json:"property"`
+	Policy         string           `json:"policy"`
+	End            string           `json:"end"`
 	// Why says, in a run that ended stuck, why the policy chose no label
 	// in its last state (Reason.Stuck); "" otherwise.
 	Why   string    `json:"why,omitempty"`
