@@ -28,7 +28,13 @@ import (
 // takes the arg-max of float32 probabilities instead, where margins an ulp
 // apart may tie (testdata/review20r/near_tie.json).
 
-type xgbFile struct {
+// xgbFile is the file as vigil reads it. The numbers XGBoost reads as
+// float32 are xgbFloats; xgbFileOf[[]float64] reads them as the standard
+// decoder does, only to position an error (a custom decoder's errors
+// carry no offset).
+type xgbFile = xgbFileOf[xgbFloats]
+
+type xgbFileOf[F any] struct {
 	Learner struct {
 		Attributes        map[string]string `json:"attributes"`
 		LearnerModelParam struct {
@@ -40,37 +46,39 @@ type xgbFile struct {
 		Objective struct {
 			Name string `json:"name"`
 		} `json:"objective"`
-		GradientBooster xgbBooster `json:"gradient_booster"`
+		GradientBooster xgbBoosterOf[F] `json:"gradient_booster"`
 	} `json:"learner"`
 }
 
-type xgbBooster struct {
-	Name       string      `json:"name"`
-	Model      *xgbModel   `json:"model"`
-	GBTree     *xgbBooster `json:"gbtree"`
-	WeightDrop xgbFloats   `json:"weight_drop"`
+type xgbBoosterOf[F any] struct {
+	Name       string           `json:"name"`
+	Model      *xgbModelOf[F]   `json:"model"`
+	GBTree     *xgbBoosterOf[F] `json:"gbtree"`
+	WeightDrop F                `json:"weight_drop"`
 }
 
-type xgbModel struct {
+type xgbModelOf[F any] struct {
 	Param struct {
 		NumTrees        string `json:"num_trees"`
 		NumParallelTree string `json:"num_parallel_tree"`
 	} `json:"gbtree_model_param"`
-	Trees    []xgbTree `json:"trees"`
-	TreeInfo []int     `json:"tree_info"`
+	Trees    []xgbTreeOf[F] `json:"trees"`
+	TreeInfo []int          `json:"tree_info"`
 }
 
-type xgbTree struct {
+type xgbTree = xgbTreeOf[xgbFloats]
+
+type xgbTreeOf[F any] struct {
 	TreeParam struct {
 		NumNodes       string `json:"num_nodes"`
 		NumDeleted     string `json:"num_deleted"`
 		SizeLeafVector string `json:"size_leaf_vector"`
 	} `json:"tree_param"`
-	LeftChildren    []int     `json:"left_children"`
-	RightChildren   []int     `json:"right_children"`
-	SplitIndices    []int     `json:"split_indices"`
-	SplitConditions xgbFloats `json:"split_conditions"`
-	SplitType       []int     `json:"split_type"`
+	LeftChildren    []int `json:"left_children"`
+	RightChildren   []int `json:"right_children"`
+	SplitIndices    []int `json:"split_indices"`
+	SplitConditions F     `json:"split_conditions"`
+	SplitType       []int `json:"split_type"`
 }
 
 // xgbFloats are numbers XGBoost reads as float32 (split conditions, leaf
@@ -111,6 +119,10 @@ func (xs *xgbFloats) UnmarshalJSON(b []byte) error {
 func ParseXGBoost(data []byte) (*Ensemble, error) {
 	var f xgbFile
 	if err := json.Unmarshal(data, &f); err != nil {
+		var std xgbFileOf[[]float64]
+		if serr := json.Unmarshal(data, &std); serr != nil {
+			err = serr // the same error, with its position
+		}
 		if key, tok, ok := xgbNonFinite(data); ok {
 			why := ""
 			if key == "split_conditions" {
