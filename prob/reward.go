@@ -251,6 +251,11 @@ func (rs *rewardSolver) exact(ctx context.Context, r *Result) error {
 				}
 				r.Exact[s] = x[s]
 				r.Lower[s], r.Upper[s] = floatBelow(x[s]), floatAbove(x[s])
+				if math.IsInf(r.Upper[s], 1) {
+					// +Inf stands for an infinite value (the reports
+					// would print "inf" for it)
+					return fmt.Errorf("prob: a finite expected reward, %s, is beyond float64 in state %s; vigil prob reports values up to %g", new(big.Float).SetRat(x[s]).Text('g', 10), m.G.M.FormatState(m.StateOf(s)), math.MaxFloat64)
+				}
 				if rs.open(s) {
 					r.Sched[s] = sched[s]
 				}
@@ -301,12 +306,15 @@ func (rs *rewardSolver) chain(ctx context.Context, sched []int32) ([]*big.Rat, e
 // roundUp and roundDown widen a sum of k non-negative products computed
 // in float64 from probabilities that are themselves rounded (each within
 // 2^-53 of its rational) so that it encloses the exact sum.
+// The slack is scaled before it is multiplied: x*(k+4) overflows
+// float64 for x above MaxFloat64/(k+4), which made roundDown 0 (the
+// iteration never converged) and roundUp +Inf.
 func roundUp(x float64, k int) float64 {
-	return x + x*float64(k+4)*0x1p-52 + 0x1p-1074
+	return x + x*0x1p-52*float64(k+4) + 0x1p-1074
 }
 
 func roundDown(x float64, k int) float64 {
-	return max(0, x-x*float64(k+4)*0x1p-52)
+	return max(0, x-x*0x1p-52*float64(k+4))
 }
 
 // iterate is the ii method: value iteration from below and optimistic
@@ -497,6 +505,11 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				return err
 			}
 			break
+		}
+		for i := range hi {
+			if math.IsInf(hi[i], 1) || math.IsInf(next[i], 1) {
+				return fmt.Errorf("prob: value iteration overflowed float64 (an expected reward near %g); use --method exact", lo[i])
+			}
 		}
 		if tol < 1e-17 {
 			return fmt.Errorf("prob: value iteration found no upper bound within float64 precision; use --method exact")
