@@ -298,6 +298,9 @@ type Answer struct {
 	Filtered []uint32
 	At       uint32
 	HasAt    bool
+	// beyond is a finite reduced value whose float64 bound overflowed
+	// (a sum of expected rewards near float64's top): Ask refuses it.
+	beyond *big.Rat
 }
 
 // Ask solves q on m. A filter over a state formula (q.FilterStates)
@@ -392,6 +395,9 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 		}
 	} else if q.Filter != "" {
 		applyFilter(m, a, nil)
+	}
+	if a.beyond != nil {
+		return nil, &FilterError{fmt.Sprintf("prob: %s: property %s: the %s over the start states, %s, is finite but beyond float64 (+Inf would say infinite); vigil prob reports values up to %g", q.Where, q.Name, a.Extreme, new(big.Float).SetRat(a.beyond).Text('g', 10), math.MaxFloat64)}
 	}
 	return a, nil
 }

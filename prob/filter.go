@@ -104,6 +104,9 @@ func applyFilter(m *Model, a *Answer, b *big.Rat) {
 	exact := a.Result.Exact != nil
 	set := func(lo, hi *big.Rat, exact bool) {
 		a.Lower, a.Upper, a.Exact = a.Result.below(lo), a.Result.above(hi), nil
+		if math.IsInf(a.Upper, 1) && !a.Result.IsInf(hi) {
+			a.beyond = hi
+		}
 		a.Value = mid(a.Lower, a.Upper)
 		if exact {
 			a.Exact = lo
