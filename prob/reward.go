@@ -308,13 +308,16 @@ func (rs *rewardSolver) chain(ctx context.Context, sched []int32) ([]*big.Rat, e
 // 2^-53 of its rational) so that it encloses the exact sum.
 // The slack is scaled before it is multiplied: x*(k+4) overflows
 // float64 for x above MaxFloat64/(k+4), which made roundDown 0 (the
-// iteration never converged) and roundUp +Inf.
+// iteration never converged) and roundUp +Inf. Each operation whose
+// result is subnormal errs by up to 2^-1075 absolutely, which the
+// relative slack (0 there) does not cover: (k+4)·2^-1074 does (a lower
+// bound 4.0004e-320 of 4e-320 came out without it).
 func roundUp(x float64, k int) float64 {
-	return x + x*0x1p-52*float64(k+4) + 0x1p-1074
+	return x + x*0x1p-52*float64(k+4) + 0x1p-1074*float64(k+4)
 }
 
 func roundDown(x float64, k int) float64 {
-	return max(0, x-x*0x1p-52*float64(k+4))
+	return max(0, x-x*0x1p-52*float64(k+4)-0x1p-1074*float64(k+4))
 }
 
 // iterate is the ii method: value iteration from below and optimistic
