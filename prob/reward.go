@@ -477,8 +477,13 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			x = max(x, lo[i]) // the iterates only grow (rounding aside)
 			d := x - lo[i]
 			switch {
-			case x == 0:
+			case x == 0 && it <= int(k)+1:
 				d = 1 // every class iterated has a positive value: not there yet
+			case x == 0:
+				// k sweeps reach every class from its rewards: a value
+				// still 0 underflowed (below 2^-1074 with the rounding
+				// slack), and 0 stays a lower bound
+				d = 0
 			case !opt.Absolute:
 				d /= x
 			}
