@@ -68,6 +68,15 @@ func Summarize(m *Model, r *Result) Summary {
 	if m.Starts > 0 {
 		s.AvgLower /= float64(m.Starts)
 		s.AvgUpper /= float64(m.Starts)
+		if math.IsInf(s.AvgLower, 1) && !math.IsInf(s.MaxLower, 1) || math.IsInf(s.AvgUpper, 1) && !math.IsInf(s.MaxUpper, 1) {
+			// finite expected rewards whose sum overflowed float64:
+			// each divided first (+Inf is an infinite one)
+			s.AvgLower, s.AvgUpper = 0, 0
+			for i := range m.Starts {
+				s.AvgLower += r.Lower[i] / float64(m.Starts)
+				s.AvgUpper += r.Upper[i] / float64(m.Starts)
+			}
+		}
 	}
 	if r.Exact != nil {
 		// The extremes compared as rationals: distinct values may have
@@ -289,6 +298,9 @@ type Answer struct {
 	Filtered []uint32
 	At       uint32
 	HasAt    bool
+	// beyond is a finite reduced value whose float64 bound overflowed
+	// (a sum of expected rewards near float64's top): Ask refuses it.
+	beyond *big.Rat
 }
 
 // Ask solves q on m. A filter over a state formula (q.FilterStates)
@@ -365,7 +377,7 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 			a.Exact = lo
 		}
 	}
-	a.Value = (a.Lower + a.Upper) / 2
+	a.Value = mid(a.Lower, a.Upper)
 	if a.Exact != nil && !r.IsInf(a.Exact) {
 		a.Value, _ = a.Exact.Float64()
 	}
@@ -384,6 +396,9 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 	} else if q.Filter != "" {
 		applyFilter(m, a, nil)
 	}
+	if a.beyond != nil {
+		return nil, &FilterError{fmt.Sprintf("prob: %s: property %s: the %s over the start states, %s, is finite but beyond float64 (+Inf would say infinite); vigil prob reports values up to %g", q.Where, q.Name, a.Extreme, new(big.Float).SetRat(a.beyond).Text('g', 10), math.MaxFloat64)}
+	}
 	return a, nil
 }
 
@@ -396,9 +411,25 @@ func ratOf(r *Result, x float64) *big.Rat {
 	return new(big.Rat).SetFloat64(x)
 }
 
+// mid is the midpoint of [lo, hi]: (lo + hi) / 2 overflows to +Inf
+// above MaxFloat64 / 2, which stands for an infinite expected reward.
+func mid(lo, hi float64) float64 {
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return (lo + hi) / 2
+	}
+	return lo/2 + hi/2
+}
+
 // floatBelow and floatAbove round r to a float64 towards -inf and +inf.
 func floatBelow(r *big.Rat) float64 {
 	f, _ := r.Float64()
+	if math.IsInf(f, 0) {
+		// beyond float64 (SetFloat64 would be nil)
+		if f > 0 {
+			return math.MaxFloat64
+		}
+		return f
+	}
 	if new(big.Rat).SetFloat64(f).Cmp(r) > 0 {
 		f = math.Nextafter(f, math.Inf(-1))
 	}
@@ -407,6 +438,12 @@ func floatBelow(r *big.Rat) float64 {
 
 func floatAbove(r *big.Rat) float64 {
 	f, _ := r.Float64()
+	if math.IsInf(f, 0) {
+		if f < 0 {
+			return -math.MaxFloat64
+		}
+		return f
+	}
 	if new(big.Rat).SetFloat64(f).Cmp(r) < 0 {
 		f = math.Nextafter(f, math.Inf(1))
 	}

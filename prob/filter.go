@@ -104,7 +104,10 @@ func applyFilter(m *Model, a *Answer, b *big.Rat) {
 	exact := a.Result.Exact != nil
 	set := func(lo, hi *big.Rat, exact bool) {
 		a.Lower, a.Upper, a.Exact = a.Result.below(lo), a.Result.above(hi), nil
-		a.Value = (a.Lower + a.Upper) / 2
+		if math.IsInf(a.Upper, 1) && !a.Result.IsInf(hi) {
+			a.beyond = hi
+		}
+		a.Value = mid(a.Lower, a.Upper)
 		if exact {
 			a.Exact = lo
 			a.Value, _ = lo.Float64()

@@ -91,7 +91,7 @@ func (r *Result) Value(s uint32) float64 {
 		f, _ := r.Exact[s].Float64()
 		return f
 	}
-	return (r.Lower[s] + r.Upper[s]) / 2
+	return mid(r.Lower[s], r.Upper[s])
 }
 
 // Solve computes Pmax or Pmin of reaching the states marked in target

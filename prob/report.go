@@ -113,7 +113,7 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 		Property: a.Query.Name, Query: q, Value: a.Value, Lower: a.Lower, Upper: a.Upper, Holds: a.Holds,
 		Method: method, States: pm.NumStates(), Choices: pm.NumChoices(), Iterations: a.Result.Iterations, Rounds: a.Result.Rounds,
 		Seconds: (pm.Elapsed + a.Result.Elapsed).Seconds(), Starts: pm.Starts,
-		Max: (s.MaxLower + s.MaxUpper) / 2, Min: (s.MinLower + s.MinUpper) / 2, Average: (s.AvgLower + s.AvgUpper) / 2,
+		Max: mid(s.MaxLower, s.MaxUpper), Min: mid(s.MinLower, s.MinUpper), Average: mid(s.AvgLower, s.AvgUpper),
 		Worst: m.FormatState(pm.StateOf(s.Worst)), Best: m.FormatState(pm.StateOf(s.Best)),
 		Zero: a.Result.Zero, One: a.Result.One, Policy: policy,
 		Extreme: "smallest",
@@ -133,7 +133,7 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 		}
 	}
 	for _, v := range a.Values {
-		sf := StateFigures{State: m.FormatState(pm.StateOf(v.State)), Value: (v.Lower + v.Upper) / 2, Lower: v.Lower, Upper: v.Upper, Holds: v.Holds}
+		sf := StateFigures{State: m.FormatState(pm.StateOf(v.State)), Value: mid(v.Lower, v.Upper), Lower: v.Lower, Upper: v.Upper, Holds: v.Holds}
 		if v.Exact != nil {
 			sf.Exact = v.Exact.RatString()
 			sf.Value, _ = v.Exact.Float64()

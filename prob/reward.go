@@ -251,6 +251,11 @@ func (rs *rewardSolver) exact(ctx context.Context, r *Result) error {
 				}
 				r.Exact[s] = x[s]
 				r.Lower[s], r.Upper[s] = floatBelow(x[s]), floatAbove(x[s])
+				if math.IsInf(r.Upper[s], 1) {
+					// +Inf stands for an infinite value (the reports
+					// would print "inf" for it)
+					return fmt.Errorf("prob: a finite expected reward, %s, is beyond float64 in state %s; vigil prob reports values up to %g", new(big.Float).SetRat(x[s]).Text('g', 10), m.G.M.FormatState(m.StateOf(s)), math.MaxFloat64)
+				}
 				if rs.open(s) {
 					r.Sched[s] = sched[s]
 				}
@@ -301,12 +306,18 @@ func (rs *rewardSolver) chain(ctx context.Context, sched []int32) ([]*big.Rat, e
 // roundUp and roundDown widen a sum of k non-negative products computed
 // in float64 from probabilities that are themselves rounded (each within
 // 2^-53 of its rational) so that it encloses the exact sum.
+// The slack is scaled before it is multiplied: x*(k+4) overflows
+// float64 for x above MaxFloat64/(k+4), which made roundDown 0 (the
+// iteration never converged) and roundUp +Inf. Each operation whose
+// result is subnormal errs by up to 2^-1075 absolutely, which the
+// relative slack (0 there) does not cover: (k+4)·2^-1074 does (a lower
+// bound 4.0004e-320 of 4e-320 came out without it).
 func roundUp(x float64, k int) float64 {
-	return x + x*float64(k+4)*0x1p-52 + 0x1p-1074
+	return x + x*0x1p-52*float64(k+4) + 0x1p-1074*float64(k+4)
 }
 
 func roundDown(x float64, k int) float64 {
-	return max(0, x-x*float64(k+4)*0x1p-52)
+	return max(0, x-x*0x1p-52*float64(k+4)-0x1p-1074*float64(k+4))
 }
 
 // iterate is the ii method: value iteration from below and optimistic
@@ -466,8 +477,13 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			x = max(x, lo[i]) // the iterates only grow (rounding aside)
 			d := x - lo[i]
 			switch {
-			case x == 0:
+			case x == 0 && it <= int(k)+1:
 				d = 1 // every class iterated has a positive value: not there yet
+			case x == 0:
+				// k sweeps reach every class from its rewards: a value
+				// still 0 underflowed (below 2^-1074 with the rounding
+				// slack), and 0 stays a lower bound
+				d = 0
 			case !opt.Absolute:
 				d /= x
 			}
@@ -492,11 +508,19 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				hi[i] = lo[i] * (1 + eps/2) // room to raise it in verify
 			}
 		}
-		if ok, err := rs.verify(ctx, hi, next, choices, bellman, lo, eps, kappa, opt.Absolute, max(64, it)); err != nil || ok {
+		// Raising hi round a loop of reward 0 converges at the loop's
+		// rate (99/100 a round for a retry of 1/100): 64 steps were too
+		// few for an Emax the exact method gives.
+		if ok, err := rs.verify(ctx, hi, next, choices, bellman, lo, eps, kappa, opt.Absolute, max(1024, it)); err != nil || ok {
 			if err != nil {
 				return err
 			}
 			break
+		}
+		for i := range hi {
+			if math.IsInf(hi[i], 1) || math.IsInf(next[i], 1) {
+				return fmt.Errorf("prob: value iteration overflowed float64 (an expected reward near %g); use --method exact", lo[i])
+			}
 		}
 		if tol < 1e-17 {
 			return fmt.Errorf("prob: value iteration found no upper bound within float64 precision; use --method exact")

@@ -167,6 +167,15 @@ func (ml *modelLoader) reward(e *node) *symbolic.Reward {
 		if !ok {
 			return fail("the initial value of its reward %q is not a number literal", en.str)
 		}
+		if d.Sign() > 0 {
+			// Storm reads a transient variable's initial value in
+			// every state where no location sets it and again on every
+			// destination that does not assign it (twice a step), and
+			// refuses "exit" or "steps" alone: no reading to agree on.
+			// (A negative one is refused where it is read, with the
+			// state.)
+			return fail("the initial value of its reward %q is %s, not 0 (Storm counts it both in the states and on the steps); vigil prob computes rewards of initial value 0", en.str, d.RatString())
+		}
 		r.Default = d
 	}
 	setBy := ""
@@ -204,6 +213,11 @@ func (ml *modelLoader) reward(e *node) *symbolic.Reward {
 			r.Parts = append(r.Parts, p)
 		}
 	}
+	if !r.Steps && ml.edgesAssign(vi) {
+		// JANI's "exit" reads the locations' values only: the edges'
+		// would be lost without a word (Storm refuses it too).
+		return fail("edges assign its reward %q, and the property accumulates only on \"exit\" (the locations' values), which leaves them out: add \"steps\" to its \"accumulate\"", en.str)
+	}
 	if r.Steps {
 		if vi == ml.costVar {
 			r.Edges = true
@@ -220,6 +234,32 @@ func (ml *modelLoader) reward(e *node) *symbolic.Reward {
 		}
 	}
 	return r
+}
+
+// edgesAssign says whether a destination of some edge assigns vi.
+func (ml *modelLoader) edgesAssign(vi *varInfo) bool {
+	for _, a := range ml.autos {
+		for _, ed := range a.edges {
+			for _, d := range ed.dests {
+				if d.costVar == vi {
+					return true
+				}
+				if d.node == nil {
+					continue
+				}
+				as := d.node.get("assignments")
+				if as == nil || as.kind != kArray {
+					continue
+				}
+				for _, an := range as.vals {
+					if rn := an.get("ref"); rn != nil && rn.kind == kString && ml.lookupVar(a, rn.str) == vi {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // rewardConst reads a number literal as a rational.
