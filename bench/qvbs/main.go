@@ -120,6 +120,8 @@ type outcome struct {
 	skipped string // not run: absent from the mirror, over the state limit, filtered
 	refused string // vigil refused to load it (normalised reason)
 	states  int    // vigil's count, -1 if none
+	cut     int    // vigil's count with Storm's one property selected
+	cutErr  string
 	stateSt string // agree, differ, limit, unknown (no Storm count)
 	explore string // the explore command
 	probCmd string
@@ -128,7 +130,7 @@ type outcome struct {
 
 type propOutcome struct {
 	name   string
-	status string // agree-exact, agree-bounds, agree-float, disagree, refused, timeout, no-storm
+	status string // agree: ..., disagree, refused, timeout
 	reason string
 	vigil  string
 	storm  string
@@ -165,6 +167,10 @@ func run(ctx context.Context, o *options, insts []*instance) []*outcome {
 				r = "loaded (not refused)"
 			}
 			out.refused = r
+			continue
+		}
+		if in.stormStates < 0 && len(in.values) == 0 {
+			out.skipped = "no Storm result for this setting"
 			continue
 		}
 		if in.stormStates > o.maxStates {
@@ -290,38 +296,64 @@ type probJSON struct {
 	States   int             `json:"states"`
 }
 
-func check(ctx context.Context, o *options, in *instance, out *outcome) {
-	// (a) state count
-	args := append([]string{"explore", in.file}, in.defines()...)
-	if in.stormSingle != "" {
-		args = append(args, "--property", in.stormSingle)
-	}
-	args = append(args, "--json", "--quiet", "--max-states", fmt.Sprint(o.maxStates), "--timeout", o.timeout.String())
-	out.explore = quote(args)
+// explore runs vigil explore and returns the state count (-1 at the
+// state limit or timeout) or the reason it refused the model.
+func explore(ctx context.Context, o *options, args []string) (int, string) {
 	stdout, stderr, code := vigil(ctx, o, args...)
 	var e loadError
 	var ex exploreJSON
 	switch {
 	case json.Unmarshal(stdout, &e) == nil && e.Error != "" && code != 4:
-		out.refused = reason(e.Error)
-		return
+		return -1, reason(e.Error)
 	case code == 4 || code < 0:
-		out.stateSt = "limit"
+		return -1, ""
 	case code != 0 || json.Unmarshal(stdout, &ex) != nil:
-		out.refused = reason(fmt.Sprintf("explore exit %d: %s", code, lastLine(stderr)))
-		return
+		return -1, reason(fmt.Sprintf("explore exit %d: %s", code, lastLine(stderr)))
 	case !ex.Complete:
+		return -1, ""
+	}
+	return ex.States, ""
+}
+
+func check(ctx context.Context, o *options, in *instance, out *outcome) {
+	// (a) state count: the whole model, then (where Storm's run checked
+	// one property and the whole model differs) with that property's goal
+	// and unsafe states terminal.
+	args := append([]string{"explore", in.file}, in.defines()...)
+	args = append(args, "--json", "--quiet", "--max-states", fmt.Sprint(o.maxStates), "--timeout", o.timeout.String())
+	n, refused := explore(ctx, o, args)
+	out.explore = quote(args)
+	if refused != "" {
+		out.refused = refused
+		return
+	}
+	out.states = n
+	switch {
+	case n < 0:
 		out.stateSt = "limit"
-	default:
-		out.states = ex.States
+	case in.stormStates < 0:
+		out.stateSt = "no Storm count"
+	case n == in.stormStates:
+		out.stateSt = "agree (whole model)"
+	case in.stormSingle != "":
+		cut := append(append([]string{}, args[:2]...), "--property", in.stormSingle)
+		cut = append(cut, args[2:]...)
+		m, refused := explore(ctx, o, cut)
+		out.cut = m
 		switch {
-		case in.stormStates < 0:
-			out.stateSt = "unknown"
-		case ex.States == in.stormStates:
-			out.stateSt = "agree"
+		case refused != "":
+			out.stateSt = "differ"
+			out.cutErr = refused
+		case m == in.stormStates:
+			out.stateSt = "agree (goal states terminal)"
+			out.explore = quote(cut)
+		case m < 0:
+			out.stateSt = "limit"
 		default:
 			out.stateSt = "differ"
 		}
+	default:
+		out.stateSt = "differ"
 	}
 
 	// (b) values
@@ -363,9 +395,9 @@ func check(ctx context.Context, o *options, in *instance, out *outcome) {
 	for _, name := range names {
 		po := props[name]
 		sv := in.values[name]
-		p, ok := got[name]
+		p, ok := got[vigilName(name, got)]
 		if !ok {
-			if r, ok := skips[name]; ok {
+			if r, ok := skips[vigilName(name, skips)]; ok {
 				po.status, po.reason = "refused", r
 			} else if pcode == 4 || pcode < 0 {
 				po.status = "timeout"
@@ -376,7 +408,7 @@ func check(ctx context.Context, o *options, in *instance, out *outcome) {
 			}
 			continue
 		}
-		if q, ok := exact[name]; ok && q.Exact != "" {
+		if q, ok := exact[vigilName(name, exact)]; ok && q.Exact != "" {
 			p = q
 		}
 		po.status, po.vigil = compare(sv, p)
@@ -386,7 +418,25 @@ func check(ctx context.Context, o *options, in *instance, out *outcome) {
 	}
 }
 
-var skipLine = regexp.MustCompile(`skipped: .*?property (\S+) (.*)$`)
+var nonIdent = regexp.MustCompile(`[^A-Za-z0-9_]`)
+
+// vigilName is the key of m under which vigil reports the JANI property
+// name: vigil makes JANI names identifiers (a name that is a keyword of
+// its .spec language gets a "_", as "goal_").
+func vigilName[T any](name string, m map[string]T) string {
+	id := nonIdent.ReplaceAllString(name, "_")
+	for _, k := range []string{name, name + "_", id, id + "_"} {
+		if _, ok := m[k]; ok {
+			return k
+		}
+	}
+	return name
+}
+
+var (
+	skipLine    = regexp.MustCompile(`skipped: .*?property (\S+) (.*)$`)
+	notImported = regexp.MustCompile(`property "([^"]+)" (not imported: .*)$`)
+)
 
 // prob runs vigil prob and returns its answers, the properties it skipped
 // (name -> reason) and its exit code.
@@ -395,6 +445,8 @@ func prob(ctx context.Context, o *options, args []string) ([]probJSON, map[strin
 	skips := map[string]string{}
 	for _, l := range strings.Split(stderr, "\n") {
 		if m := skipLine.FindStringSubmatch(l); m != nil {
+			skips[m[1]] = reason("property P " + m[2])
+		} else if m := notImported.FindStringSubmatch(l); m != nil {
 			skips[m[1]] = reason("property P " + m[2])
 		}
 	}
@@ -454,19 +506,19 @@ func compare(v value, p probJSON) (status, vigil string) {
 			return "disagree", vigil + " (no truth value)"
 		}
 		if (p.Holds == "true") == v.b {
-			return "agree-exact", p.Holds
+			return "agree: equal to Storm's exact value or truth value", p.Holds
 		}
 		return "disagree", p.Holds
 	case "inf":
 		if okv && math.IsInf(val, 1) {
-			return "agree-exact", "∞"
+			return "agree: equal to Storm's exact value or truth value", "∞"
 		}
 		return "disagree", vigil
 	case "exact":
 		if p.Exact != "" {
 			q, ok := new(big.Rat).SetString(p.Exact)
 			if ok && q.Cmp(v.q) == 0 {
-				return "agree-exact", vigil
+				return "agree: equal to Storm's exact value or truth value", vigil
 			}
 			return "disagree", vigil
 		}
@@ -476,7 +528,7 @@ func compare(v value, p probJSON) (status, vigil string) {
 		// vigil's bounds are sound up to float rounding: allow a few ulps.
 		slack := 1e-12 * math.Max(math.Abs(v.f), 1e-300)
 		if okl && okh && lo-slack <= v.f && v.f <= hi+slack && near(val, v.f) {
-			return "agree-bounds", vigil
+			return "agree: Storm's exact value within vigil's sound bounds", vigil
 		}
 		return "disagree", vigil
 	}
@@ -484,7 +536,7 @@ func compare(v value, p probJSON) (status, vigil string) {
 		return "disagree", vigil
 	}
 	if near(val, v.f) || (okl && okh && lo-rel*math.Abs(v.f) <= v.f && v.f <= hi+rel*math.Abs(v.f)) {
-		return "agree-float", vigil
+		return "agree: within 1e-6 (relative) of Storm's float", vigil
 	}
 	return "disagree", vigil
 }

@@ -57,8 +57,15 @@ func report(w io.Writer, o *options, outs []*outcome, took time.Duration) {
 		loaded++
 		states[out.stateSt]++
 		if out.stateSt == "differ" {
-			statesDiffer = append(statesDiffer, fmt.Sprintf("| %s | %d (%s, %d properties) | %d | `%s` |",
-				in.name(), in.stormStates, in.stormStatesRun, in.stormProps, out.states, out.explore))
+			cut := "-"
+			if in.stormSingle != "" {
+				cut = fmt.Sprint(out.cut)
+				if out.cutErr != "" {
+					cut = "refused: " + out.cutErr
+				}
+			}
+			statesDiffer = append(statesDiffer, fmt.Sprintf("| %s | %d (%s, %d properties) | %d | %s | `%s` |",
+				in.name(), in.stormStates, in.stormStatesRun, in.stormProps, out.states, cut, out.explore))
 		}
 		for _, p := range out.props {
 			values[p.status]++
@@ -87,7 +94,7 @@ func report(w io.Writer, o *options, outs []*outcome, took time.Duration) {
 	values.rows(w, "")
 	fmt.Fprintf(w, "\nRefused properties by reason:\n\n| reason | properties |\n|---|---|\n")
 	propRefused.rows(w, "")
-	fmt.Fprintf(w, "\n## State counts that differ\n\n| instance | Storm | vigil | command |\n|---|---|---|---|\n")
+	fmt.Fprintf(w, "\n## State counts that differ\n\n| instance | Storm (run, properties it checked) | vigil, whole model | vigil, Storm's one property selected | command |\n|---|---|---|---|---|\n")
 	for _, s := range statesDiffer {
 		fmt.Fprintln(w, s)
 	}
@@ -106,7 +113,7 @@ func report(w io.Writer, o *options, outs []*outcome, took time.Duration) {
 		}
 		c := counter{}
 		for _, p := range out.props {
-			c[strings.SplitN(p.status, "-", 2)[0]]++
+			c[strings.SplitN(p.status, ":", 2)[0]]++
 		}
 		vs := "-"
 		if out.states >= 0 {
