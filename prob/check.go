@@ -62,7 +62,7 @@ func Summarize(m *Model, r *Result) Summary {
 		s.AvgLower += l
 		s.AvgUpper += u
 		if r.Exact != nil {
-			sum.Add(sum, r.Exact[id])
+			sum.Add(sum, r.exactAt(id))
 		}
 	}
 	if m.Starts > 0 {
@@ -72,18 +72,26 @@ func Summarize(m *Model, r *Result) Summary {
 	if r.Exact != nil {
 		// The extremes compared as rationals: distinct values may have
 		// one float64.
-		for i := 0; i < m.Starts; i++ {
-			if r.Exact[i].Cmp(r.Exact[s.Worst]) > 0 {
-				s.Worst = uint32(i)
+		for i := range uint32(m.Starts) {
+			if r.exactAt(i).Cmp(r.exactAt(s.Worst)) > 0 {
+				s.Worst = i
 			}
-			if r.Exact[i].Cmp(r.Exact[s.Best]) < 0 {
-				s.Best = uint32(i)
+			if r.exactAt(i).Cmp(r.exactAt(s.Best)) < 0 {
+				s.Best = i
 			}
 		}
-		s.ExactMax, s.ExactMin = r.Exact[s.Worst], r.Exact[s.Best]
+		s.ExactMax, s.ExactMin = r.exactAt(s.Worst), r.exactAt(s.Best)
 		s.ExactAvg = sum.Quo(sum, big.NewRat(int64(m.Starts), 1))
 	}
 	return s
+}
+
+// exactAt is r.Exact[s], r.Inf where that is infinite (nil).
+func (r *Result) exactAt(s uint32) *big.Rat {
+	if r.Exact[s] == nil && r.Inf != nil {
+		return r.Inf
+	}
+	return r.Exact[s]
 }
 
 // Schedule names the label each state's choice takes under r's scheduler
@@ -116,7 +124,15 @@ func Unsupported(p *symbolic.Property) string {
 	}
 	switch p.Query.Op {
 	case "Emin", "Emax":
-		return fmt.Sprintf("property %s is an expected reward (%s), which vigil prob does not compute (it computes reachability probabilities)", p.Name, p.Query.Op)
+		r := p.Query.Reward
+		switch {
+		case r == nil:
+			return fmt.Sprintf("property %s is an expected reward (%s) whose reward was not read; vigil prob computes expected rewards of JANI models' transient variables", p.Name, p.Query.Op)
+		case r.Unsupported != "":
+			return fmt.Sprintf("property %s is an expected reward (%s) that vigil prob does not compute: %s", p.Name, p.Query.Op, r.Unsupported)
+		case p.Goal == nil || p.Unsafe.Op != symbolic.CFalse:
+			return fmt.Sprintf("property %s is an expected reward (%s) of other than reaching a goal (\"reach\"), which vigil prob does not compute", p.Name, p.Query.Op)
+		}
 	}
 	return ""
 }
@@ -147,6 +163,9 @@ type Query struct {
 	FilterText   string
 	// Where is the position of the property (for errors), "" when unknown.
 	Where string
+	// Reward, when not nil, makes the query an expected reward (Emin,
+	// Emax: reward.go) of reaching the goal, not a probability.
+	Reward *symbolic.Reward
 }
 
 // String is the query in PRISM's notation.
@@ -170,9 +189,19 @@ func (q Query) String() string {
 		}
 		op = map[string]string{"Pmin": "Pmax", "Pmax": "Pmin"}[op]
 	}
+	if q.Reward != nil {
+		op = "Emin(" + q.Reward.Name + ")"
+		if q.Max {
+			op = "Emax(" + q.Reward.Name + ")"
+		}
+	}
 	s := fmt.Sprintf("%s=? [%s]", op, what)
 	if q.Cmp != "" {
 		s = fmt.Sprintf("%s%s%g [%s]", op, q.Cmp, q.Bound, what)
+		if math.IsInf(q.Bound, 0) && q.BoundExact != nil {
+			// beyond float64 (1e400): as written, not +Inf
+			s = fmt.Sprintf("%s%s%s [%s]", op, q.Cmp, new(big.Float).SetRat(q.BoundExact).Text('g', 10), what)
+		}
 	}
 	if q.Filter != "" {
 		states := "initial"
@@ -201,6 +230,13 @@ func PropertyQuery(p *symbolic.Property) (Query, error) {
 	case "Pmax":
 		q.Max = true
 	case "Pmin":
+	case "Emin", "Emax":
+		q.Reward, q.Max, q.Target = p.Query.Reward, p.Query.Op == "Emax", explicit.Goal
+		q.Where = p.Pos.String()
+		if why := checkFilter(q, 0); why != "" {
+			return Query{}, fmt.Errorf("prob: %s: property %s: %s", p.Pos, p.Name, why)
+		}
+		return q, nil
 	default:
 		return Query{}, fmt.Errorf("prob: %s: property %s is a qualitative path property (%s), not a probability; vigil verify and vigil safe decide those", p.Pos, p.Name, p.Query.Op)
 	}
@@ -277,7 +313,32 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 		return nil, &FilterError{fmt.Sprintf("prob: %s: property %s: %s", q.Where, q.Name, why)}
 	}
 	opt.Max = q.Max
-	r, err := Solve(ctx, m, m.Target(q.Target), opt)
+	var r *Result
+	var err error
+	if q.Reward != nil {
+		var rew []*big.Rat
+		who := "property " + q.Name
+		if q.Where != "" {
+			who = q.Where + ": " + who
+		}
+		if rew, err = ChoiceRewards(ctx, m, q.Reward, who); err != nil {
+			return nil, err
+		}
+		r, err = SolveReward(ctx, m, m.Target(explicit.Goal), rew, opt)
+		if err == nil && q.Cmp != "" {
+			// An infinite value compares as r.Inf: above the bound too
+			// (inf ≤ 1e400 is false).
+			b := q.BoundExact
+			if b == nil {
+				b = new(big.Rat).SetFloat64(q.Bound)
+			}
+			if b != nil {
+				r.coverBound(b)
+			}
+		}
+	} else {
+		r, err = Solve(ctx, m, m.Target(q.Target), opt)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -289,12 +350,12 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 	}
 	// The bounds as rationals: 1 - u in float64 rounds (1 - 1e-20 is 1),
 	// so a complement is taken exactly and rounded outwards.
-	lo, hi := new(big.Rat).SetFloat64(a.Lower), new(big.Rat).SetFloat64(a.Upper)
+	lo, hi := ratOf(r, a.Lower), ratOf(r, a.Upper)
 	if a.Exact != nil {
 		// The float64 bounds of an exact value enclose it: 1e-3000 is
 		// [0, 5e-324], not [0, 0], which would say it is 0.
 		lo, hi = a.Exact, a.Exact
-		a.Lower, a.Upper = floatBelow(lo), floatAbove(hi)
+		a.Lower, a.Upper = r.below(lo), r.above(hi)
 	}
 	if q.Complement {
 		one := big.NewRat(1, 1)
@@ -305,7 +366,7 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 		}
 	}
 	a.Value = (a.Lower + a.Upper) / 2
-	if a.Exact != nil {
+	if a.Exact != nil && !r.IsInf(a.Exact) {
 		a.Value, _ = a.Exact.Float64()
 	}
 	if q.Cmp != "" {
@@ -324,6 +385,15 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 		applyFilter(m, a, nil)
 	}
 	return a, nil
+}
+
+// ratOf is the float64 bound x of a value of r as a rational: r.Inf for
+// an infinite one.
+func ratOf(r *Result, x float64) *big.Rat {
+	if math.IsInf(x, 1) && r.Inf != nil {
+		return r.Inf
+	}
+	return new(big.Rat).SetFloat64(x)
 }
 
 // floatBelow and floatAbove round r to a float64 towards -inf and +inf.

@@ -1,4 +1,5 @@
-// Package prob computes reachability probabilities on vigil models, as the
+// Package prob computes reachability probabilities (and expected
+// rewards of JANI models) on vigil models, as the
 // probabilistic model checkers PRISM and Storm do: the reachable states of
 // a model become a Markov decision process (one choice per applicable
 // command) or, under a policy, the process restricted to the commands of the
@@ -57,10 +58,14 @@
 //     equations exactly, which makes them Pmax (the least fixpoint is below
 //     every fixpoint, a scheduler's value is below Pmax) or Pmin (the
 //     fixpoint is unique once Prob0E is fixed to 0).
+//   - Expected rewards (JANI Emin, Emax until a goal) are solved apart
+//     (reward.go): infinite where the goal is missed with positive
+//     probability, else value iteration with verified upper bounds, or
+//     exact policy iteration.
 //
 // Files: build.go (the sparse model), graph.go (precomputation, end
 // components), ii.go (interval iteration and schedulers), scc.go (a
 // component solved directly), exact.go (the
-// rational solver), check.go (the questions vigil prob asks), filter.go
+// rational solver), reward.go (expected rewards), check.go (the questions vigil prob asks), filter.go
 // (JANI filter functions), fuse.go (dtmc).
 package prob

@@ -18,6 +18,7 @@ package prob
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 )
 
@@ -52,9 +53,9 @@ func checkFilter(q Query, starts int) string {
 }
 
 // FilterError is Ask's refusal of a filter function that the model's
-// several start states make meaningless (checkFilter): vigil prob
-// --property all skips the property, as it skips those PropertyQuery
-// refuses.
+// several start states make meaningless (checkFilter), or of a negative
+// reward (ChoiceRewards): vigil prob --property all skips the property,
+// as it skips those PropertyQuery refuses.
 type FilterError struct{ msg string }
 
 func (e *FilterError) Error() string { return e.msg }
@@ -70,6 +71,9 @@ type StateAnswer struct {
 // stateBounds are the bounds of q's quantity in state s (1 - P for a
 // complement), exact rationals when r is exact.
 func stateBounds(q Query, r *Result, s uint32) (lo, hi *big.Rat) {
+	if r.Inf != nil && math.IsInf(r.Upper[s], 1) && (r.Exact == nil || r.Exact[s] == nil) {
+		return r.Inf, r.Inf
+	}
 	if r.Exact != nil {
 		lo, hi = r.Exact[s], r.Exact[s]
 	} else {
@@ -99,7 +103,7 @@ func applyFilter(m *Model, a *Answer, b *big.Rat) {
 	}
 	exact := a.Result.Exact != nil
 	set := func(lo, hi *big.Rat, exact bool) {
-		a.Lower, a.Upper, a.Exact = floatBelow(lo), floatAbove(hi), nil
+		a.Lower, a.Upper, a.Exact = a.Result.below(lo), a.Result.above(hi), nil
 		a.Value = (a.Lower + a.Upper) / 2
 		if exact {
 			a.Exact = lo
@@ -195,7 +199,7 @@ func applyFilter(m *Model, a *Answer, b *big.Rat) {
 		yes, no := 0, 0
 		for i := range n {
 			l, h := stateBounds(q, a.Result, id(i))
-			v := StateAnswer{State: id(i), Lower: floatBelow(l), Upper: floatAbove(h)}
+			v := StateAnswer{State: id(i), Lower: a.Result.below(l), Upper: a.Result.above(h)}
 			if exact {
 				v.Exact = l
 			}
@@ -245,3 +249,22 @@ func shownFilter(q Query, starts int) string {
 	}
 	return q.Filter
 }
+
+// below and above are floatBelow and floatAbove, +Inf for a value that
+// is infinite (at least r.Inf).
+func (r *Result) below(x *big.Rat) float64 {
+	if r.IsInf(x) {
+		return math.Inf(1)
+	}
+	return floatBelow(x)
+}
+
+func (r *Result) above(x *big.Rat) float64 {
+	if r.IsInf(x) {
+		return math.Inf(1)
+	}
+	return floatAbove(x)
+}
+
+// IsInf says whether x, a value reduced from r's, is infinite.
+func (r *Result) IsInf(x *big.Rat) bool { return r.InfAt != nil && x.Cmp(r.InfAt) >= 0 }

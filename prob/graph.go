@@ -250,6 +250,11 @@ func (g *graph) prob1A(target, zero []bool) []bool {
 // A choice is internal to a component when all its successors lie in it;
 // internal[c] says so.
 func (g *graph) mecs(in []bool) (comp []int32, count int, internal []bool) {
+	return g.mecsOf(in, nil)
+}
+
+// mecsOf is mecs of the sub-model of the choices keep accepts (nil: all).
+func (g *graph) mecsOf(in []bool, keep func(c uint32) bool) (comp []int32, count int, internal []bool) {
 	m := g.m
 	n := m.NumStates()
 	cand := append([]bool(nil), in...)
@@ -283,8 +288,10 @@ func (g *graph) mecs(in []bool) (comp []int32, count int, internal []bool) {
 			continue
 		}
 		for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
-			allowed[c] = true
-			left[s]++
+			if keep == nil || keep(c) {
+				allowed[c] = true
+				left[s]++
+			}
 		}
 		if left[s] == 0 {
 			cand[s] = false

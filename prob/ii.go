@@ -71,13 +71,23 @@ type Result struct {
 	Iterations, Rounds int
 	// Zero and One count the states precomputation settled at 0 and 1.
 	Zero, One int
-	Elapsed   time.Duration
+	// Inf, for an expected reward (SolveReward), stands for an infinite
+	// value (Lower and Upper +Inf, Exact nil) where the filter functions
+	// reduce the values: a power of two so large that a reduction (min,
+	// max, sum, average over at most all the states) is at least
+	// InfAt = Inf / states when an infinite value enters it, and below
+	// when none does. nil for probabilities.
+	Inf, InfAt *big.Rat
+	Elapsed    time.Duration
 }
 
 // Value returns the midpoint of state s's bounds (its exact value when
 // the bounds meet).
 func (r *Result) Value(s uint32) float64 {
 	if r.Exact != nil {
+		if r.Exact[s] == nil {
+			return math.Inf(1) // an infinite expected reward
+		}
 		f, _ := r.Exact[s].Float64()
 		return f
 	}

@@ -43,7 +43,7 @@ func SolveProperties(ctx context.Context, g *explicit.Generator, props []*symbol
 		pg := g
 		if p != g.Prop {
 			var err error
-			if pg, err = explicit.New(g.M, p); err != nil {
+			if pg, err = explicit.NewContext(ctx, g.M, p); err != nil {
 				return err
 			}
 		}

@@ -7,6 +7,7 @@ package prob
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"vigil/symbolic"
@@ -59,6 +60,9 @@ func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Pr
 	queries, err := Queries(prop)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Blame > 0 && prop.Query != nil && prop.Query.Reward != nil {
+		return nil, fmt.Errorf("prob: --blame ranks a policy's decisions by Pr(reach unsafe), and property %s is an expected reward (%s); drop --blame, or ask it of a probability property", prop.Name, prop.Query.Op)
 	}
 	if IsDTMC(g.M) && opt.Policy != nil {
 		return nil, dtmcPolicyError(g.M, opt.PolicyName)

@@ -4,6 +4,7 @@ package prob
 // shape), and the text the command prints for a property.
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -127,12 +128,18 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 	}
 	if a.Exact != nil {
 		f.Exact = a.Exact.RatString()
+		if a.Result.IsInf(a.Exact) {
+			f.Exact = "inf"
+		}
 	}
 	for _, v := range a.Values {
 		sf := StateFigures{State: m.FormatState(pm.StateOf(v.State)), Value: (v.Lower + v.Upper) / 2, Lower: v.Lower, Upper: v.Upper, Holds: v.Holds}
 		if v.Exact != nil {
 			sf.Exact = v.Exact.RatString()
 			sf.Value, _ = v.Exact.Float64()
+			if a.Result.IsInf(v.Exact) {
+				sf.Exact, sf.Value = "inf", math.Inf(1)
+			}
 		}
 		f.Values = append(f.Values, sf)
 	}
@@ -223,6 +230,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			who += " (a Markov chain)"
 		} else {
 			who += " (several commands of a chosen label stay open: Pmax and Pmin bound the value)"
+			if len(r.Figures) > 0 && strings.HasPrefix(r.Figures[0].Query, "E") {
+				who = "under policy " + r.Policy + " (several commands of a chosen label stay open: Emax and Emin bound the value)"
+			}
 		}
 	}
 	fmt.Fprintf(w, "model %s, property %s, %s\n", r.Model, r.Property, who)
@@ -240,7 +250,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		which := f.Extreme
 		if which == "" {
 			which = "largest"
-			if strings.HasPrefix(f.Query, "Pmin") {
+			if strings.HasPrefix(f.Query, "Pmin") || strings.HasPrefix(f.Query, "Emin") {
 				which = "smallest"
 			}
 		}
@@ -312,6 +322,9 @@ const maxTextValues = 20
 
 // valueText writes a value: exact, or with its bounds.
 func valueText(v, lo, hi float64, exact string) string {
+	if exact == "inf" || math.IsInf(lo, 1) {
+		return "inf (the goal is missed with positive probability)"
+	}
 	val := valueDigits(v)
 	if exact != "" {
 		return exact + " ≈ " + approx(exact, val)
@@ -448,8 +461,83 @@ func sizeText(b float64) string {
 // withBounds writes v, with its bounds when they differ (interval
 // iteration's, of which v is the midpoint).
 func withBounds(v float64, b []float64) string {
+	if math.IsInf(v, 1) {
+		return "inf"
+	}
 	if len(b) == 2 && b[0] != b[1] {
 		return valueDigits(v) + " (bounds [" + lowerDigits(b[0]) + ", " + upperDigits(b[1]) + "])"
 	}
 	return valueDigits(v)
+}
+
+// MarshalJSON writes an infinite value (an expected reward whose goal is
+// missed with positive probability) as the string "inf", which JSON has
+// no number for; the rest as usual.
+func (f Figures) MarshalJSON() ([]byte, error) {
+	type plain Figures
+	fs := []*float64{&f.Value, &f.Lower, &f.Upper, &f.Max, &f.Min, &f.Average}
+	names := []string{"value", "lower", "upper", "max", "min", "average"}
+	bounds := map[string][]float64{"max_bounds": f.MaxBounds, "min_bounds": f.MinBounds, "average_bounds": f.AvgBounds}
+	inf := false
+	for _, x := range fs {
+		inf = inf || math.IsInf(*x, 0)
+	}
+	for _, b := range bounds {
+		for _, x := range b {
+			inf = inf || math.IsInf(x, 0)
+		}
+	}
+	if !inf {
+		return json.Marshal(plain(f))
+	}
+	var infs []string
+	for i, x := range fs {
+		if math.IsInf(*x, 0) {
+			*x = 0
+			infs = append(infs, names[i])
+		}
+	}
+	g := plain(f)
+	g.MaxBounds, g.MinBounds, g.AvgBounds = nil, nil, nil
+	b, err := json.Marshal(g)
+	if err != nil {
+		return nil, err
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return nil, err
+	}
+	for _, k := range infs {
+		obj[k] = "inf"
+	}
+	for k, bs := range bounds {
+		if bs == nil {
+			continue
+		}
+		out := make([]any, len(bs))
+		for i, x := range bs {
+			out[i] = x
+			if math.IsInf(x, 0) {
+				out[i] = "inf"
+			}
+		}
+		obj[k] = out
+	}
+	return json.Marshal(obj)
+}
+
+// MarshalJSON writes an infinite value as "inf" (Figures.MarshalJSON).
+func (v StateFigures) MarshalJSON() ([]byte, error) {
+	type plain StateFigures
+	if !math.IsInf(v.Value, 0) && !math.IsInf(v.Lower, 0) && !math.IsInf(v.Upper, 0) {
+		return json.Marshal(plain(v))
+	}
+	return json.Marshal(struct {
+		State string `json:"state"`
+		Value string `json:"value"`
+		Lower string `json:"lower"`
+		Upper string `json:"upper"`
+		Exact string `json:"exact,omitempty"`
+		Holds string `json:"holds,omitempty"`
+	}{v.State, "inf", "inf", "inf", v.Exact, v.Holds})
 }

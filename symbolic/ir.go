@@ -165,6 +165,11 @@ type Model struct {
 	// a state are one choice, each taken with equal probability (as Storm
 	// builds it), not a choice among them; vigil prob reads it so.
 	Type string
+	// RestrictInitial is a JANI model's restrict-initial alone (nil: none,
+	// or one that folds to true), without the variables' initial values
+	// that Start adds: a PlaJA start condition (--start) is combined with
+	// it, not with the initial values it replaces.
+	RestrictInitial *Cond
 }
 
 // Command is one guarded command: `action Label when Guard -> o1 | o2 ...`.
@@ -387,6 +392,9 @@ type Query struct {
 	// written, for messages.
 	FilterStates *Cond
 	FilterText   string
+	// Reward is what an expected-reward query (Emin, Emax) accumulates
+	// until Goal (reward.go); nil for other queries.
+	Reward *Reward
 }
 
 // Rat is a non-negative or signed rational number p/q with q > 0 when set.

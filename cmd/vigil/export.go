@@ -33,7 +33,10 @@ array; costs a transient reward that it reads back as costs) and the
 property as a query:
 Pmax=? [F unsafe] without a goal (vigil import reads it back as NAME, goal
 unsafe, and NAME_avoid, unsafe unsafe), Pmax=? [!unsafe U (goal & !unsafe)]
-with one (read back as NAME with the same unsafe and goal states); a
+with one (read back as NAME with the same unsafe and goal states), none
+for a property that asks nothing (no goal, unsafe false: the property
+initial that vigil import gives a JANI model without properties; its start
+states are written as restrict-initial, and read back as initial); a
 property of a JANI model keeps its own operator (Pmin, Pmax), path formula,
 comparison and filter. A
 rules or table policy is inlined into the guards: an edge of label a fires
@@ -111,6 +114,9 @@ func runExport(e *cli.Env, args []string) int {
 	}
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil export: %v", err)
+	}
+	if *janiOut && lm.prop != nil && jani.AsksNothing(lm.prop) {
+		e.Notice(fmt.Sprintf("vigil export: note: property %s asks nothing (no goal, unsafe false): the JANI file has its start states (restrict-initial) and no property; vigil import reads it back with the property initial, those start states", lm.prop.Name))
 	}
 	if *out == "" {
 		e.Stdout.Write(b.Bytes())

@@ -15,7 +15,7 @@ import (
 func init() {
 	cli.Register(&cli.Command{
 		Name:    "prob",
-		Summary: "reachability probabilities as Storm computes them: Pr(reach unsafe), Pr(reach goal), Pmax/Pmin of a JANI property",
+		Summary: "reachability probabilities and expected rewards as Storm computes them: Pr(reach unsafe), Pr(reach goal), Pmax/Pmin/Emin/Emax of a JANI property",
 		Usage:   "vigil prob [flags] FILE",
 		Help: "Outcomes are random, with the command's weights normalised (lang/spec.md). Under a policy\n" +
 			"(--policy, --policy-file) the model is a Markov chain (where the chosen label has several\n" +
@@ -28,13 +28,20 @@ func init() {
 			"reduced over the initial states by the property's filter function as Storm does (min, max, sum,\n" +
 			"avg or values of a probability; ∀, ∃, count or values of a comparison). In a JANI dtmc the edges\n" +
 			"enabled in a state are taken with equal probability (Storm's reading), not chosen.\n" +
-			"Expected rewards, time- and step-bounded and steady-state properties are refused.\n" +
+			"An expected reward (Emin=?, Emax=? with \"reach\") is the reward accumulated until the goal:\n" +
+			"a transient variable's location values on \"exit\" and, on \"steps\", the commands' costs; it is\n" +
+			"inf where the goal is missed with positive probability (Emin: under every scheduler, Emax: under\n" +
+			"some), as Storm reads it; Emin ranges over the schedulers that reach the goal almost surely.\n" +
+			"Rewards over \"time\", reward bounds and instants, time- and step-bounded and steady-state\n" +
+			"properties are refused.\n" +
 			"A deadlock, or a state where the policy is stuck, ends the run: it reaches nothing more.\n" +
 			"An outcome of weight 0 has probability 0 here (verify still counts it as possible).\n\n" +
 			"Methods: ii, interval iteration after prob0/prob1 precomputation (and, for Pmax, collapsed\n" +
 			"end components): lower and upper bounds within --epsilon (relative, or --absolute), as\n" +
 			"Storm's --sound; exact, policy iteration in rational arithmetic (models up to --max-exact\n" +
-			"states), whose values satisfy the Bellman equations exactly.",
+			"states), whose values satisfy the Bellman equations exactly. For expected rewards ii is value\n" +
+			"iteration from below with an upper bound checked inductive (optimistic value iteration; end\n" +
+			"components of zero reward collapsed for Emin), exact is policy iteration in rationals.",
 		Examples: []string{
 			"vigil prob specs/oneway.spec --policy careful",
 			"vigil prob specs/oneway.spec --method exact",
@@ -50,7 +57,7 @@ func init() {
 func runProb(e *cli.Env, args []string) int {
 	fs, c := e.Flags("prob")
 	e.AddProgressFlags(fs)
-	mf := addModelFlags(fs, "property: a .spec property (Pr(reach unsafe) and Pr(reach goal)) or a JANI property P=?, Pmax=?, Pmin=? (default: the only one, or a JANI model's only probability property); all: every probability property of a JANI model, one after the other",
+	mf := addModelFlags(fs, "property: a .spec property (Pr(reach unsafe) and Pr(reach goal)) or a JANI property P=?, Pmax=?, Pmin=?, Emin=?, Emax=? (default: the only one, or a JANI model's only such property); all: every probability and expected-reward property of a JANI model, one after the other",
 		"policy whose Markov chain to solve (default: none, the MDP over all labels)")
 	method := &cli.EnumFlag{What: "method", Values: []string{"ii", "exact"}, Val: "ii"}
 	fs.Var(method, "method", "ii (interval iteration, sound bounds within --epsilon) or exact (rational policy iteration, up to --max-exact states)")
@@ -98,7 +105,7 @@ func runProb(e *cli.Env, args []string) int {
 			fmt.Fprintf(e.Stderr, "vigil prob: skipped: %v\n", err)
 		}
 		if len(props) == 0 {
-			return e.Fail(cli.ExitError, "vigil prob: --property all: model %s has no P=?, Pmax=? or Pmin=? property of its own", lm.m.Name)
+			return e.Fail(cli.ExitError, "vigil prob: --property all: model %s has no P=?, Pmax=?, Pmin=?, Emin=? or Emax=? property of its own", lm.m.Name)
 		}
 	}
 	ctx, cancel := cli.RunContext(*timeout)

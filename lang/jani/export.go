@@ -1,12 +1,14 @@
 package jani
 
 // Export writes a model of the IR as JANI (jani-version 1): one automaton
-// with one location, one edge per command, one destination per outcome
+// with one location, one edge per command (the commands that JANI import
+// split one edge into by its positive state-dependent destinations are
+// that edge again: mergeSplits), one destination per outcome
 // with its probability (the weights normalised exactly, as spec.md says),
 // bounded integer and Boolean variables, the constants (already folded
 // into the expressions, kept for the reader), the property's start
 // condition as restrict-initial, and the property as a reachability
-// query. A rules or table policy is inlined into the guards: an edge of
+// query (none for a property that asks nothing, AsksNothing). A rules or table policy is inlined into the guards: an edge of
 // label a may fire only where the policy chooses a. The model is typed
 // "mdp": outcomes are probabilistic, and the choice among enabled edges
 // is non-deterministic. Commands' costs (`action ... cost EXPR`) become
@@ -88,8 +90,9 @@ func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *sy
 		root["restrict-initial"] = obj{"exp": x.cond(prop.Start)}
 	}
 	var edges []any
-	for i := range m.Commands {
-		e, err := x.edge(&m.Commands[i])
+	cmds := mergeSplits(m)
+	for i := range cmds {
+		e, err := x.edge(&cmds[i])
 		if err != nil {
 			return err
 		}
@@ -103,7 +106,7 @@ func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *sy
 	}}
 	root["system"] = obj{"elements": []any{obj{"automaton": "main"}}}
 	var props []any
-	if prop != nil {
+	if prop != nil && !AsksNothing(prop) {
 		props = append(props, x.property(prop))
 		if x.cost != "" && prop.Goal != nil {
 			props = append(props, x.costProperty(prop, x.cost))
@@ -116,6 +119,20 @@ func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *sy
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// AsksNothing reports whether p asks no question: no goal, no unsafe
+// states and no JANI query, such as the property "initial" that vigil
+// import gives a JANI model without properties to carry its start states
+// (restrict-initial). Export writes its start condition as
+// restrict-initial and no JANI property for it: written as Pmax [F
+// false], Storm computed a property that is 0 in every model, and vigil
+// import read it back as two properties, initial and initial_avoid, so
+// that vigil explore on the export asked for --property where the
+// original needed none. Read back, the file without properties gets the
+// property initial again, with the same start states.
+func AsksNothing(p *symbolic.Property) bool {
+	return p.Goal == nil && p.Query == nil && p.Unsafe != nil && p.Unsafe.Op == symbolic.CFalse
 }
 
 // variables declares the model's variables, its JANI arrays and the
@@ -222,6 +239,8 @@ type exporter struct {
 	cost string
 	// sat decides exactly whether a condition can hold (nil: not asked)
 	sat func(m *symbolic.Model, c *symbolic.Cond) (symbolic.State, bool, error)
+	// factors: oneFactor's answers, by the product's JSON (Num nil: none)
+	factors map[string]symbolic.ProbFactor
 }
 
 // janiArray is an array of the model written as a JANI array: its run of
@@ -366,10 +385,12 @@ func (x *exporter) property(p *symbolic.Property) obj {
 		path = obj{"op": "W", "left": x.cond(safe), "right": x.cond(p.Goal)}
 	case p.Goal == nil:
 		path = obj{"op": "F", "exp": x.cond(p.Unsafe)}
-	case q != nil && p.Unsafe.Op == symbolic.CFalse:
+	case p.Unsafe.Op == symbolic.CFalse:
 		// F goal, as read (true U goal came back the same, but
 		// NAME_avoid's F unsafe came back as NAME_avoid with a goal,
-		// written true U goal: a second round to the fixed point)
+		// written true U goal: a second round to the fixed point; and
+		// so did a property without a P query, such as consensus's
+		// Emin steps_max, read back as Pmax [true U goal])
 		path = obj{"op": "F", "exp": x.cond(p.Goal)}
 	default:
 		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(andOnce(x.m, p.Goal, safe))}
@@ -628,7 +649,74 @@ func (x *exporter) stateProb(c *symbolic.Command, oi int) (any, error) {
 	for _, f := range o.ProbFactors[1:] {
 		out = obj{"op": "*", "left": out, "right": fr(f)}
 	}
+	if f, ok := x.oneFactor(out); ok {
+		return obj{"op": "/", "left": x.expr(f.Num), "right": x.expr(f.Den)}, nil
+	}
 	return out, nil
+}
+
+// oneFactor is the product p of an outcome's factors as vigil import
+// reads it back: one factor num/den (the factors each lie in [0, 1]
+// where the outcome's command is enabled, so the product is that
+// probability). It is written in that form, so that exporting the
+// import of this export writes the same text: written as the product,
+// the import split its edge by "the product is not 0", not by "every
+// factor is not 0", and wrote the one factor, a second round to the
+// fixed point. It is found by reading p as vigil import does, in a model
+// of the same variables and one edge; false where that does not give one
+// factor over the same variables (p is then written as it is).
+func (x *exporter) oneFactor(p any) (symbolic.ProbFactor, bool) {
+	key, err := json.Marshal(p)
+	if err != nil {
+		return symbolic.ProbFactor{}, false
+	}
+	if f, ok := x.factors[string(key)]; ok {
+		return f, f.Num != nil
+	}
+	if x.factors == nil {
+		x.factors = map[string]symbolic.ProbFactor{}
+	}
+	var f symbolic.ProbFactor
+	defer func() { x.factors[string(key)] = f }()
+	doc := obj{
+		"jani-version": 1, "name": "factor", "type": "mdp",
+		"features":  x.features(),
+		"actions":   []any{obj{"name": "a"}},
+		"variables": list(x.variables(true)),
+		"automata": []any{obj{
+			"name": "main", "locations": []any{obj{"name": "l"}}, "initial-locations": []string{"l"},
+			"edges": []any{obj{"location": "l", "action": "a", "destinations": []any{
+				obj{"location": "l", "probability": obj{"exp": p}, "assignments": []any{}},
+			}}},
+		}},
+		"system":     obj{"elements": []any{obj{"automaton": "main"}}},
+		"properties": []any{},
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return f, false
+	}
+	m, _, err := Decode("factor.jani", b, nil)
+	if err != nil || len(m.Vars) != len(x.m.Vars) {
+		return f, false
+	}
+	for i := range m.Vars {
+		if m.Vars[i].Name != x.m.Vars[i].Name {
+			return f, false
+		}
+	}
+	for _, c := range m.Commands {
+		if len(c.Outcomes) != 1 || len(c.Outcomes[0].ProbFactors) != 1 {
+			return f, false
+		}
+		if g := c.Outcomes[0].ProbFactors[0]; !g.ZeroSum {
+			if f.Num != nil {
+				return symbolic.ProbFactor{}, false
+			}
+			f = g
+		}
+	}
+	return f, f.Num != nil
 }
 
 // zeroProbability refuses an outcome of c whose constant probability is

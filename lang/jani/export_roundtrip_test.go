@@ -157,9 +157,9 @@ property p { unsafe false goal x == 4 }
 	}
 	found := false
 	for _, n := range notes {
-		found = found || strings.Contains(n.Msg, `"r" ignored`)
+		found = found || strings.Contains(n.Msg, `"r" is no cost`)
 	}
 	if !found {
-		t.Errorf("no note that the reward is ignored: %v", notes)
+		t.Errorf("no note that the reward is no cost: %v", notes)
 	}
 }

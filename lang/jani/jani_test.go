@@ -60,7 +60,7 @@ func TestCounter(t *testing.T) {
 	}
 	found := false
 	for _, n := range notes {
-		found = found || strings.Contains(n.Msg, `transient variable "steps" ignored`)
+		found = found || strings.Contains(n.Msg, `transient variable "steps" is no cost`)
 	}
 	if !found {
 		t.Errorf("no note about the transient variable: %v", notes)

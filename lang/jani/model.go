@@ -290,6 +290,9 @@ func (ml *modelLoader) startCondition() {
 	// a restrict-initial that folds to true (0 <= 1, a constant true)
 	// restricts nothing: the initial values alone are the start states
 	restricts := start.Op != symbolic.CTrue
+	if restricts {
+		ml.m.RestrictInitial = start
+	}
 	conj := []*symbolic.Cond{start}
 	// A conjunct restrict-initial already has is not added again: vigil
 	// export --jani writes an array the start condition fixes both as a

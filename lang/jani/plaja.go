@@ -245,6 +245,16 @@ func AddPropertyNamed(m *symbolic.Model, startPath, unsafePath, choose string) e
 		if err != nil {
 			return err
 		}
+		// The start condition chooses among the model's initial states
+		// as restrict-initial allows them, and in place of the
+		// variables' initial values (PlaJA starts anywhere the start
+		// condition holds; its models give every variable an initial
+		// value, and it refuses a restrict-initial, so its start files
+		// never met one). It replaced restrict-initial too: a model that
+		// restricts x <= 1 was verified from x = 2 too.
+		if r := m.RestrictInitial; r != nil {
+			c = symbolic.And(r, c)
+		}
 		p.Start = c
 	}
 	c, pa, err := conditionFrom(unsafePath, "reach", choose, m)

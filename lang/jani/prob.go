@@ -200,12 +200,35 @@ func liveProb(o *symbolic.Outcome) *symbolic.Cond {
 const maxSplit = 8
 
 // splitLive appends cmd to the model, split by which of its outcomes are
-// live: live[i] is nil for an outcome that is always possible, else the
-// condition under which its probability is positive. Each combination of
-// live outcomes gets a command guarded by the conjunction of the live and
-// dead conditions; the combination without outcomes gets a command with
-// a probability error (zeroSum).
+// live (splitPieces), the probability-error commands through addZeroSum.
 func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at *node) {
+	pieces, zero, tooMany := splitPieces(ml.m, cmd, live)
+	if tooMany {
+		ml.note(at, "more than %d state-dependent probabilities in one transition: its outcomes are kept in every state", maxSplit)
+	}
+	for i, c := range pieces {
+		if zero[i] {
+			ml.addZeroSum(c, c.Guard)
+			continue
+		}
+		ml.m.Commands = append(ml.m.Commands, c)
+	}
+}
+
+// splitPieces splits cmd by which of its outcomes are live: live[i] is
+// nil for an outcome that is always possible, else the condition under
+// which its probability is positive. Each combination of live outcomes
+// gets a command guarded by the conjunction of the live and dead
+// conditions; the combination without outcomes gets a command with a
+// probability error (zeroSum, marked in zero). tooMany says cmd has more
+// than maxSplit state-dependent outcomes and was kept whole. The result
+// depends on m's variables' ranges and cmd alone: vigil export --jani
+// calls it to recognise the pieces of one JANI edge and merge them back
+// (mergeSplits).
+func splitPieces(m *symbolic.Model, cmd symbolic.Command, live []*symbolic.Cond) (pieces []symbolic.Command, zero []bool, tooMany bool) {
+	add := func(c symbolic.Command, z bool) {
+		pieces, zero = append(pieces, c), append(zero, z)
+	}
 	// An outcome whose live condition is a conjunct of the guard is live
 	// wherever the command is enabled, and one whose negation is, dead
 	// there (dropped). vigil export --jani writes each command of a split
@@ -219,13 +242,13 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 	for i, c := range live {
 		if c != nil && guard == nil {
 			guard = map[string]bool{}
-			conjuncts(cmd.Guard, func(a *symbolic.Cond) { guard[ml.m.CondString(a)] = true })
+			conjuncts(cmd.Guard, func(a *symbolic.Cond) { guard[m.CondString(a)] = true })
 		}
 		switch {
 		case c == nil:
-		case guard[ml.m.CondString(c)]:
+		case guard[m.CondString(c)]:
 			c = nil
-		case guard[ml.m.CondString(symbolic.Not(c))]:
+		case guard[m.CondString(symbolic.Not(c))]:
 			continue
 		}
 		kept, keptLive = append(kept, cmd.Outcomes[i]), append(keptLive, c)
@@ -233,8 +256,8 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 	if len(kept) == 0 {
 		// every outcome is dead wherever the command is enabled: no
 		// distribution, a probability error there
-		if !ml.never(cmd.Guard) {
-			ml.addZeroSum(cmd, cmd.Guard)
+		if !never(m, cmd.Guard) {
+			add(zeroSum(cmd, cmd.Guard), true)
 		}
 		return
 	}
@@ -246,23 +269,23 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 		}
 	}
 	if len(dep) == 0 {
-		ml.m.Commands = append(ml.m.Commands, cmd)
+		add(cmd, false)
 		return
 	}
 	// whether the combination without outcomes is empty: the
 	// probabilities cannot all be 0 where the command is enabled
 	noneDead := len(dep) < len(cmd.Outcomes) || sumNonzero(cmd.Outcomes)
 	if len(dep) > maxSplit {
-		ml.note(at, "more than %d state-dependent probabilities in one transition: its outcomes are kept in every state", maxSplit)
-		ml.m.Commands = append(ml.m.Commands, cmd)
+		tooMany = true
+		add(cmd, false)
 		if !noneDead {
 			// where all are 0, a probability error all the same
 			dead := []*symbolic.Cond{cmd.Guard}
 			for _, i := range dep {
 				dead = append(dead, symbolic.Not(live[i]))
 			}
-			if g := symbolic.And(dead...); !ml.never(g) {
-				ml.addZeroSum(cmd, g)
+			if g := symbolic.And(dead...); !never(m, g) {
+				add(zeroSum(cmd, g), true)
 			}
 		}
 		return
@@ -294,13 +317,14 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 			// distribution, a probability error where it is enabled
 			// (no command where the guard's bounds on single variables
 			// show it never holds, as x == 1 does for x*3/2 == 0)
-			if !noneDead && !ml.never(c.Guard) {
-				ml.addZeroSum(cmd, c.Guard)
+			if !noneDead && !never(m, c.Guard) {
+				add(zeroSum(cmd, c.Guard), true)
 			}
 			continue
 		}
-		ml.m.Commands = append(ml.m.Commands, c)
+		add(c, false)
 	}
+	return
 }
 
 // sumNonzero reports whether the probabilities of outs, each one factor
@@ -424,8 +448,8 @@ func (ml *modelLoader) addZeroSum(cmd symbolic.Command, guard *symbolic.Cond) {
 // state within the variables' ranges, once those ranges are narrowed by
 // c's conjuncts that bound one variable by a constant (x == 1, x < 3, a
 // Boolean b or !b). False means "not shown".
-func (ml *modelLoader) never(c *symbolic.Cond) bool {
-	vars := ml.m.Vars
+func never(m *symbolic.Model, c *symbolic.Cond) bool {
+	vars := m.Vars
 	lo, hi := make([]int, len(vars)), make([]int, len(vars))
 	for i, v := range vars {
 		lo[i], hi[i] = v.Lo, v.Hi

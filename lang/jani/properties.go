@@ -17,6 +17,10 @@ package jani
 //     reading of P=? [F bad] as "avoid bad";
 //   - a PlaJA policy property (op "PA", as jani_env models carry): start,
 //     reach as unsafe, objective as goal, and its predicates (see paInline).
+//   - an expected reward (Emin, Emax with "reach"): goal φ as above, and
+//     its reward for vigil prob (Query.Reward, read in cost.go: location
+//     values on "exit", the commands' costs on "steps", a constant per
+//     step), or why vigil prob cannot compute it.
 //
 // Time, step and reward bounds, reward-only expectations, steady-state
 // operators and nested probabilities are not imported: each such property
@@ -82,6 +86,9 @@ func (ml *modelLoader) properties(root *node) {
 		base := taken.unique(ident(name))
 		pos := ml.pos(p)
 		q := shape.query
+		if shape.reward != nil {
+			q.Reward = ml.reward(shape.reward)
+		}
 		if filterStates != nil {
 			q.FilterStates, q.FilterText = filterStates, ml.m.CondString(filterStates)
 		}
@@ -333,6 +340,7 @@ type shape struct {
 	avoid            bool  // a probability of reaching goal: also offered as "avoid goal"
 	query            symbolic.Query
 	filterStates     *node // a filter's "states" other than {"op": "initial"}
+	reward           *node // an Emin or Emax operator: its reward (cost.go)
 }
 
 // flipCmp is the comparison c with its sides exchanged (1 ≤ P as P ≥ 1).
@@ -442,7 +450,7 @@ func bareShape(e *node) (*shape, string) {
 		if e.get("reach") == nil {
 			return nil, "an expected reward without \"reach\" (rewards are not supported)"
 		}
-		return &shape{goal: e.get("reach")}, ""
+		return &shape{goal: e.get("reach"), reward: e}, ""
 	case opIsAny(e, "Pmin", "Pmax", "∀", "∃"):
 		path := e.get("exp")
 		for _, k := range boundKeys {

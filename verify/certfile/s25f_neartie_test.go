@@ -152,39 +152,8 @@ func TestS25fFactNearTies(t *testing.T) {
 			// the reference: Label chosen in some state when exactly Sure and
 			// Label are applicable
 			atoms := randomAtoms(r, m)
-			want := true
-			sc := make([]float64, outs)
-			var witness symbolic.State
-			s := append(symbolic.State(nil), lo...)
-			for {
-				if err := p.Scores(s, sc); err != nil {
-					t.Fatal(err)
-				}
-				app := func(l symbolic.LabelID) bool {
-					return (l == label || containsLabel(sure, l)) && atomsHold(atoms, s)
-				}
-				var got symbolic.LabelID
-				if d.ArgMaxAll {
-					got = symbolic.ChooseAll(d.Outputs, sc, app)
-				} else {
-					got = symbolic.Choose(d.Outputs, sc, app)
-				}
-				if got == label {
-					want, witness = false, append(symbolic.State(nil), s...)
-					break
-				}
-				v := 0
-				for ; v < nv; v++ {
-					if s[v] < hi[v] {
-						s[v]++
-						break
-					}
-					s[v] = lo[v]
-				}
-				if v == nv {
-					break
-				}
-			}
+			witness, found := factWitness(t, p, d, lo, hi, atoms, label, sure, outs, nil)
+			want := !found
 			err := invcert.CheckFact(context.Background(), m, p, invcert.Fact{Lo: lo, Hi: hi, Atoms: atoms, Label: label, Sure: sure})
 			var ff *invcert.FactFailure
 			switch {
@@ -208,6 +177,47 @@ func TestS25fFactNearTies(t *testing.T) {
 		}
 	}
 	t.Logf("%d facts accepted, %d refuted, %d undecided; %d hold", accepted, refuted, undecided, holds)
+}
+
+// factWitness enumerates the box lo..hi for a state (with atoms holding)
+// where the policy chooses label when exactly label and sure are
+// applicable: the reference for a fact's check. each, if not nil, sees
+// every state's scores first.
+func factWitness(t *testing.T, p symbolic.Policy, d *symbolic.PolicyDecl, lo, hi []int, atoms []symbolic.Atom, label symbolic.LabelID, sure []symbolic.LabelID, outs int, each func(s symbolic.State, sc []float64)) (symbolic.State, bool) {
+	t.Helper()
+	sc := make([]float64, outs)
+	s := append(symbolic.State(nil), lo...)
+	app := func(l symbolic.LabelID) bool {
+		return (l == label || containsLabel(sure, l)) && atomsHold(atoms, s)
+	}
+	for {
+		if err := p.Scores(s, sc); err != nil {
+			t.Fatal(err)
+		}
+		if each != nil {
+			each(s, sc)
+		}
+		var got symbolic.LabelID
+		if d.ArgMaxAll {
+			got = symbolic.ChooseAll(d.Outputs, sc, app)
+		} else {
+			got = symbolic.Choose(d.Outputs, sc, app)
+		}
+		if got == label {
+			return append(symbolic.State(nil), s...), true
+		}
+		v := 0
+		for ; v < len(lo); v++ {
+			if s[v] < hi[v] {
+				s[v]++
+				break
+			}
+			s[v] = lo[v]
+		}
+		if v == len(lo) {
+			return nil, false
+		}
+	}
 }
 
 func containsLabel(ls []symbolic.LabelID, l symbolic.LabelID) bool {

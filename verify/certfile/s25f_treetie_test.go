@@ -282,14 +282,7 @@ func TestS25fTreeFactTies(t *testing.T) {
 				}
 			}
 			atoms := randomAtoms(r, m)
-			want := true
-			var witness symbolic.State
-			sc := make([]float64, classes)
-			s := append(symbolic.State(nil), lo...)
-			for {
-				if err := p.Scores(s, sc); err != nil {
-					t.Fatal(err)
-				}
+			witness, found := factWitness(t, p, d, lo, hi, atoms, label, sure, classes, func(s symbolic.State, sc []float64) {
 				x := make([]float64, len(d.Inputs))
 				for i := range d.Inputs {
 					x[i] = d.Inputs[i].Eval(s)
@@ -301,31 +294,8 @@ func TestS25fTreeFactTies(t *testing.T) {
 				if fmt.Sprint(ref) != fmt.Sprint(sc) {
 					t.Fatalf("seed %d state %v (inputs %v): vigil's scores %v, the format's own rule gives %v (lightgbm %v)\n%s", seed, s, x, sc, ref, lgb, data)
 				}
-				app := func(l symbolic.LabelID) bool {
-					return (l == label || containsLabel(sure, l)) && atomsHold(atoms, s)
-				}
-				var got symbolic.LabelID
-				if d.ArgMaxAll {
-					got = symbolic.ChooseAll(d.Outputs, sc, app)
-				} else {
-					got = symbolic.Choose(d.Outputs, sc, app)
-				}
-				if got == label {
-					want, witness = false, append(symbolic.State(nil), s...)
-					break
-				}
-				v := 0
-				for ; v < nv; v++ {
-					if s[v] < hi[v] {
-						s[v]++
-						break
-					}
-					s[v] = lo[v]
-				}
-				if v == nv {
-					break
-				}
-			}
+			})
+			want := !found
 			err := invcert.CheckFact(context.Background(), m, p, invcert.Fact{Lo: lo, Hi: hi, Atoms: atoms, Label: label, Sure: sure})
 			var ff *invcert.FactFailure
 			switch {

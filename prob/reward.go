@@ -1,0 +1,582 @@
+package prob
+
+// Expected rewards (JANI Emin and Emax with "reach"), as Storm computes
+// them: the reward accumulated until the goal is reached, which is
+// infinite under a scheduler that misses the goal with positive
+// probability. So Emin is infinite where Pmax(F goal) < 1 (no scheduler
+// reaches it almost surely) and Emax where Pmin(F goal) < 1 (some
+// scheduler misses it); elsewhere Emin is the least expectation over the
+// schedulers that reach the goal almost surely, Emax the greatest over
+// all (every one reaches it).
+//
+// Two methods, as for probabilities:
+//   - ii: value iteration from 0, every sum rounded down (a lower bound),
+//     and optimistic value iteration (Hartmanns and Kaminski, CAV 2020)
+//     for the upper bound: a guess U just above the lower bound is
+//     accepted only when one Bellman step, every sum rounded up, does not
+//     exceed it (T(U) ≤ U), which makes U an upper bound of the least
+//     fixpoint. For Emin the least fixpoint is the value only once the
+//     end components of zero reward are collapsed (a scheduler may stay
+//     in one at no cost, but then misses the goal): each becomes one
+//     class whose choices are its states' choices other than those zero
+//     reward ones that stay inside (Bertsekas and Tsitsiklis' stochastic
+//     shortest path: with every improper scheduler of infinite cost the
+//     Bellman equation has one solution). For Emax no end component is
+//     left (Pmin = 1).
+//   - exact: policy iteration in rationals from a scheduler that reaches
+//     the goal almost surely (the Prob1E scheduler for Emin), switching a
+//     choice only to a strictly better one, which keeps every scheduler
+//     proper; each chain x = r + P x is solved by exact elimination. Its
+//     final values satisfy the Bellman equation, and a proper scheduler's
+//     values that do are the optimum.
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// ChoiceRewards returns the reward of each choice of m under r (of the
+// property named, with its position, by name, for errors): the
+// reward of its state (when r accumulates on exit) plus its command's
+// cost (when r's edge rewards are the costs; a dtmc's fused choice the
+// average over the commands it fuses). A negative reward is an error (a
+// FilterError: vigil prob --property all skips the property).
+func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name string) ([]*big.Rat, error) {
+	out := make([]*big.Rat, m.NumChoices())
+	zero := new(big.Rat)
+	x := &explicit.Expansion{}
+	for s := range uint32(m.NumStates()) {
+		if s&0xfff == 0xfff && ctx.Err() != nil {
+			return nil, fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
+		}
+		from, to := m.Choices(s)
+		if from == to {
+			continue
+		}
+		st := m.StateOf(s)
+		base := zero
+		if r.Exit {
+			v, part := r.StateValue(st)
+			if v.Sign() < 0 {
+				where := fmt.Sprintf("the initial value of %s", r.Name)
+				if part >= 0 {
+					where = fmt.Sprintf("the location's transient value at %s", r.Parts[part].Pos)
+				}
+				return nil, &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s (%s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), where)}
+			}
+			base = v
+		}
+		for c := from; c < to; c++ {
+			v := base
+			if r.Steps && r.Edges {
+				cost := big.NewRat(int64(m.G.M.Commands[m.Cmd[c]].CostIn(st)), 1)
+				if IsDTMC(m.G.M) {
+					m.G.Applicable(st, x)
+					if en := x.Enabled(); len(en) > 1 {
+						sum := new(big.Rat)
+						for _, ci := range en {
+							sum.Add(sum, big.NewRat(int64(m.G.M.Commands[ci].CostIn(st)), 1))
+						}
+						cost = sum.Quo(sum, big.NewRat(int64(len(en)), 1))
+					}
+				}
+				if cost.Sign() < 0 {
+					return nil, &FilterError{fmt.Sprintf("prob: %s: the cost of command at %s is %s in state %s; vigil prob computes expected rewards of non-negative rewards only", name, m.G.M.Commands[m.Cmd[c]].Pos, cost.RatString(), m.G.M.FormatState(st))}
+				}
+				v = new(big.Rat).Add(v, cost)
+			}
+			out[c] = v
+		}
+	}
+	return out, nil
+}
+
+// rewardSolver holds what both methods share.
+type rewardSolver struct {
+	m    *Model
+	g    *graph
+	goal []bool
+	rew  []*big.Rat
+	max  bool
+	inf  []bool // infinite value
+	ok   []bool // per choice: allowed (no successor of infinite value)
+}
+
+func newRewardSolver(m *Model, goal []bool, rew []*big.Rat, max bool) *rewardSolver {
+	n := m.NumStates()
+	rs := &rewardSolver{m: m, g: newGraph(m), goal: goal, rew: rew, max: max, inf: make([]bool, n), ok: make([]bool, m.NumChoices())}
+	var fin []bool
+	if max {
+		zero, _ := rs.g.prob0E(goal)
+		fin = rs.g.prob1A(goal, zero)
+	} else {
+		fin, _ = rs.g.prob1E(goal)
+	}
+	for s := range n {
+		rs.inf[s] = !fin[s] && !goal[s]
+	}
+	for c := range rs.ok {
+		rs.ok[c] = !rs.inf[rs.g.owner[c]]
+		for e := m.EntryStart[c]; e < m.EntryStart[c+1] && rs.ok[c]; e++ {
+			rs.ok[c] = !rs.inf[m.To[e]]
+		}
+	}
+	return rs
+}
+
+// open says whether s is solved by iteration: neither goal nor infinite.
+func (rs *rewardSolver) open(s uint32) bool { return !rs.goal[s] && !rs.inf[s] }
+
+// SolveReward computes Emin or Emax (opt.Max) of the reward rew (per
+// choice, non-negative) accumulated until goal (states without choices)
+// from every state of m. Infinite values are +Inf in Lower and Upper and
+// nil in Exact.
+func SolveReward(ctx context.Context, m *Model, goal []bool, rew []*big.Rat, opt SolveOptions) (*Result, error) {
+	t0 := time.Now()
+	if opt.Epsilon == 0 {
+		opt.Epsilon = DefaultEpsilon
+	}
+	if opt.Method == "" {
+		opt.Method = II
+	}
+	if !(opt.Epsilon > 0 && opt.Epsilon < 1) {
+		return nil, fmt.Errorf("prob: epsilon %g is not in (0, 1)", opt.Epsilon)
+	}
+	rs := newRewardSolver(m, goal, rew, opt.Max)
+	n := m.NumStates()
+	r := &Result{Max: opt.Max, Method: opt.Method, Lower: make([]float64, n), Upper: make([]float64, n), Sched: make([]int32, n)}
+	for s := range n {
+		r.Sched[s] = -1
+		if rs.inf[s] {
+			r.Lower[s], r.Upper[s] = math.Inf(1), math.Inf(1)
+		}
+	}
+	if opt.Method == Exact {
+		limit := opt.MaxExact
+		if limit == 0 {
+			limit = DefaultMaxExact
+		}
+		if n > limit {
+			return nil, fmt.Errorf("prob: the exact method solves models of at most %d states; this one has %d (use --method ii)", limit, n)
+		}
+		if m.Exact == nil && len(m.To) > 0 {
+			return nil, fmt.Errorf("prob: internal error: the model was built without exact probabilities")
+		}
+		if err := rs.exact(ctx, r); err != nil {
+			return nil, err
+		}
+	} else if err := rs.iterate(ctx, r, opt); err != nil {
+		return nil, err
+	}
+	// Inf: above states² times the largest finite value.
+	top := 1.0
+	for s := range n {
+		if !math.IsInf(r.Upper[s], 1) {
+			top = max(top, r.Upper[s])
+		}
+	}
+	_, e := math.Frexp(top)
+	_, en := math.Frexp(float64(n + 1))
+	r.Inf = new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(max(e, 0)+2*en+4)))
+	r.InfAt = new(big.Rat).Quo(r.Inf, big.NewRat(int64(n+1), 1))
+	r.Elapsed = time.Since(t0)
+	return r, nil
+}
+
+// exact is policy iteration in rationals (see the file comment).
+func (rs *rewardSolver) exact(ctx context.Context, r *Result) error {
+	m := rs.m
+	n := m.NumStates()
+	sched := make([]int32, n)
+	if !rs.max {
+		_, s1 := rs.g.prob1E(rs.goal)
+		copy(sched, s1)
+	}
+	for s := range uint32(n) {
+		if rs.open(s) && (rs.max || sched[s] < 0) {
+			sched[s] = -1
+			for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
+				if rs.ok[c] {
+					sched[s] = int32(c)
+					break
+				}
+			}
+		}
+		if rs.open(s) && sched[s] < 0 {
+			return fmt.Errorf("prob: internal error: state %d of finite expected reward has no choice", s)
+		}
+	}
+	q := new(big.Rat)
+	for round := 1; round <= maxRounds; round++ {
+		x, err := rs.chain(ctx, sched)
+		if err != nil {
+			return err
+		}
+		improved := false
+		for s := range uint32(n) {
+			if !rs.open(s) {
+				continue
+			}
+			best, bestV := sched[s], x[s]
+			for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
+				if !rs.ok[c] {
+					continue
+				}
+				q.Set(rs.rew[c])
+				for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+					if t := x[m.To[e]]; t.Sign() != 0 {
+						q.Add(q, new(big.Rat).Mul(m.Exact[e], t))
+					}
+				}
+				if cmp := q.Cmp(bestV); rs.max && cmp > 0 || !rs.max && cmp < 0 {
+					best, bestV = int32(c), new(big.Rat).Set(q)
+				}
+			}
+			if best != sched[s] {
+				sched[s], improved = best, true
+			}
+		}
+		r.Rounds++
+		if !improved {
+			r.Exact = make([]*big.Rat, n)
+			for s := range uint32(n) {
+				if rs.inf[s] {
+					continue
+				}
+				r.Exact[s] = x[s]
+				r.Lower[s], r.Upper[s] = floatBelow(x[s]), floatAbove(x[s])
+				if rs.open(s) {
+					r.Sched[s] = sched[s]
+				}
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("prob: the exact method did not converge in %d rounds of policy iteration (use --method ii)", maxRounds)
+}
+
+// chain solves x = r + P x of the chain sched induces on the open
+// states, 0 on goal (the infinite states are never entered).
+func (rs *rewardSolver) chain(ctx context.Context, sched []int32) ([]*big.Rat, error) {
+	m := rs.m
+	n := m.NumStates()
+	sys := &chainSystem{x: make([]*big.Rat, n), rows: make([]map[uint32]*big.Rat, n), b: make([]*big.Rat, n), users: make([]map[uint32]bool, n)}
+	for s := range uint32(n) {
+		if !rs.open(s) {
+			sys.x[s] = new(big.Rat)
+		}
+	}
+	for s := range uint32(n) {
+		if sys.x[s] != nil {
+			continue
+		}
+		c := sched[s]
+		row := map[uint32]*big.Rat{}
+		for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+			t := m.To[e]
+			if sys.x[t] != nil {
+				continue // goal: 0
+			}
+			if v, ok := row[t]; ok {
+				row[t] = new(big.Rat).Add(v, m.Exact[e])
+			} else {
+				row[t] = m.Exact[e]
+			}
+			if sys.users[t] == nil {
+				sys.users[t] = map[uint32]bool{}
+			}
+			sys.users[t][s] = true
+		}
+		sys.rows[s], sys.b[s] = row, new(big.Rat).Set(rs.rew[c])
+	}
+	return sys.solve(ctx)
+}
+
+// roundUp and roundDown widen a sum of k non-negative products computed
+// in float64 from probabilities that are themselves rounded (each within
+// 2^-53 of its rational) so that it encloses the exact sum.
+func roundUp(x float64, k int) float64 {
+	return x + x*float64(k+4)*0x1p-52 + 0x1p-1074
+}
+
+func roundDown(x float64, k int) float64 {
+	return max(0, x-x*float64(k+4)*0x1p-52)
+}
+
+// iterate is the ii method: value iteration from below and optimistic
+// upper bounds (see the file comment).
+func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions) error {
+	m := rs.m
+	n := m.NumStates()
+	positive := func(c uint32) bool { return rs.rew[c].Sign() > 0 }
+	// Zero: the open states of value 0. For Emin, those that reach the
+	// goal almost surely by choices of reward 0; for Emax, those that
+	// reach no choice of positive reward.
+	zero := make([]bool, n)
+	if rs.max {
+		from := make([]bool, n)
+		for c := range uint32(m.NumChoices()) {
+			if positive(c) {
+				from[rs.g.owner[c]] = true
+			}
+		}
+		through := make([]bool, n)
+		for s := range uint32(n) {
+			through[s] = rs.open(s)
+		}
+		pos := rs.g.backward(from, through)
+		for s := range uint32(n) {
+			zero[s] = rs.open(s) && !pos[s]
+		}
+	} else {
+		free := m.restrict(func(_, c uint32) bool { return rs.ok[c] && !positive(c) })
+		one, _ := newGraph(free).prob1E(rs.goal)
+		for s := range uint32(n) {
+			zero[s] = rs.open(s) && one[s]
+		}
+	}
+	// Classes: the states iterated, each end component of zero reward
+	// (Emin) one class.
+	in := make([]bool, n)
+	for s := range uint32(n) {
+		in[s] = rs.open(s) && !zero[s]
+	}
+	cls := make([]int32, n)
+	var internal []bool
+	comp := make([]int32, n)
+	for s := range comp {
+		comp[s] = -1
+	}
+	ncomp := 0
+	if !rs.max {
+		comp, ncomp, internal = rs.g.mecsOf(in, func(c uint32) bool { return rs.ok[c] && !positive(c) })
+	}
+	k := int32(ncomp)
+	var members [][]uint32
+	members = make([][]uint32, ncomp)
+	for s := range uint32(n) {
+		cls[s] = -1
+		switch {
+		case !in[s]:
+		case comp[s] >= 0:
+			cls[s] = comp[s]
+			members[comp[s]] = append(members[comp[s]], s)
+		default:
+			cls[s] = k
+			members = append(members, []uint32{s})
+			k++
+		}
+	}
+	choices := make([][]uint32, k)
+	for i, ms := range members {
+		for _, s := range ms {
+			for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
+				if rs.ok[c] && (internal == nil || !internal[c]) {
+					choices[i] = append(choices[i], c)
+				}
+			}
+		}
+		if len(choices[i]) == 0 {
+			return fmt.Errorf("prob: internal error: a class of finite expected reward has no choice")
+		}
+	}
+	rd, ru := make([]float64, m.NumChoices()), make([]float64, m.NumChoices())
+	for c, v := range rs.rew {
+		if v != nil {
+			rd[c], ru[c] = floatBelow(v), floatAbove(v)
+		}
+	}
+	lo, hi, next := make([]float64, k), make([]float64, k), make([]float64, k)
+	best := make([]uint32, k)
+	val := func(v []float64, t uint32) float64 {
+		if c := cls[t]; c >= 0 {
+			return v[c]
+		}
+		return 0 // goal or zero (an allowed choice enters no infinite state)
+	}
+	// bellman is choice c's value given v, every sum rounded down (or up,
+	// with up). Where c may stay in its own class (a self-loop, or back
+	// into its end component) it is the value of repeating c until it
+	// leaves, (reward + sum over the others) / (probability of leaving),
+	// as for probabilities (ii.go): a retry of probability 1 - 1e-6 takes
+	// one sweep, not millions. Its fixpoints and prefixpoints are the
+	// Bellman operator's (for a leaving probability > 0). A choice that
+	// never leaves its class costs its reward for ever: +Inf (only for
+	// Emin, where it is never the best; with reward 0 it would lie
+	// inside a collapsed component).
+	bellman := func(v []float64, c uint32, up bool) float64 {
+		own := cls[rs.g.owner[c]]
+		sum, leave, self := 0.0, 0.0, false
+		from, to := m.EntryStart[c], m.EntryStart[c+1]
+		for e := from; e < to; e++ {
+			t := m.To[e]
+			if cls[t] == own {
+				self = true
+				continue
+			}
+			sum += m.P[e] * val(v, t)
+			leave += m.P[e]
+		}
+		k := int(to - from)
+		switch {
+		case !self:
+			// the plain sum below
+		case leave == 0:
+			return math.Inf(1)
+		case leave >= 0x1p-900:
+			if up {
+				return roundUp(roundUp(ru[c]+sum, k)/roundDown(leave, k), 1)
+			}
+			return roundDown(roundDown(rd[c]+sum, k)/roundUp(leave, k), 1)
+		default:
+			// leaving so unlikely that the division's bounds could
+			// underflow: the plain Bellman sum, self-loop included
+			sum = 0
+			for e := from; e < to; e++ {
+				sum += m.P[e] * val(v, m.To[e])
+			}
+		}
+		if up {
+			return roundUp(ru[c]+sum, k)
+		}
+		return roundDown(rd[c]+sum, k)
+	}
+	// Gauss-Seidel in decreasing order of the classes' first states: the
+	// start states come first, the goal mostly later.
+	eps, tol, kappa := opt.Epsilon, opt.Epsilon/4, opt.Epsilon/16
+	for it := 1; ; it++ {
+		if ctx.Err() != nil {
+			return fmt.Errorf("prob: value iteration stopped: %w", context.Cause(ctx))
+		}
+		diff := 0.0
+		for i := k - 1; i >= 0; i-- {
+			var x float64
+			for j, c := range choices[i] {
+				y := bellman(lo, c, false)
+				if j == 0 || rs.max && y > x || !rs.max && y < x {
+					x, best[i] = y, c
+				}
+			}
+			x = max(x, lo[i]) // the iterates only grow (rounding aside)
+			d := x - lo[i]
+			switch {
+			case x == 0:
+				d = 1 // every class iterated has a positive value: not there yet
+			case !opt.Absolute:
+				d /= x
+			}
+			diff = max(diff, d)
+			lo[i] = x
+		}
+		r.Iterations = it
+		if opt.Progress != nil {
+			opt.Progress(it, diff)
+		}
+		if math.IsInf(diff, 0) || math.IsNaN(diff) {
+			return fmt.Errorf("prob: value iteration overflowed float64 (rewards too large); use --method exact")
+		}
+		if diff > tol {
+			continue
+		}
+		// Guess an upper bound and check that it is inductive.
+		for i := range hi {
+			if opt.Absolute {
+				hi[i] = roundUp(lo[i]+eps/2, 0)
+			} else {
+				hi[i] = lo[i] * (1 + eps/2) // room to raise it in verify
+			}
+		}
+		if ok, err := rs.verify(ctx, hi, next, choices, bellman, lo, eps, kappa, opt.Absolute, max(64, it)); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			break
+		}
+		if tol < 1e-17 {
+			return fmt.Errorf("prob: value iteration found no upper bound within float64 precision; use --method exact")
+		}
+		tol /= 4
+		kappa /= 2
+	}
+	for s := range uint32(n) {
+		if c := cls[s]; c >= 0 {
+			r.Lower[s], r.Upper[s] = lo[c], next[c]
+		}
+	}
+	for i := range k {
+		r.Sched[rs.g.owner[best[i]]] = int32(best[i])
+	}
+	return nil
+}
+
+// verify looks for an inductive upper bound from the guess hi: it applies
+// the Bellman operator T, every sum rounded up (Jacobi), and succeeds
+// when T(hi) ≤ hi everywhere, with next = T(hi) (T(next) ≤ T(hi) ≤ next:
+// a bound too) within epsilon of lo. Where T(hi) exceeds hi it raises hi
+// to T(hi) inflated by kappa (relative, or absolute with abs): a choice
+// of reward 0 that enters no goal has no slack at the fixpoint (T(v) =
+// v there), and only a guess above the fixpoint of the inflated operator
+// leaves T(hi) strictly below it everywhere, rounding included. It gives
+// up after budget steps, or when hi has grown out of epsilon.
+func (rs *rewardSolver) verify(ctx context.Context, hi, next []float64, choices [][]uint32, bellman func([]float64, uint32, bool) float64, lo []float64, eps, kappa float64, abs bool, budget int) (bool, error) {
+	out := func(i int, x float64) bool {
+		gap := x - lo[i]
+		return !abs && gap > eps*lo[i] || abs && gap > eps
+	}
+	for range budget {
+		if ctx.Err() != nil {
+			return false, fmt.Errorf("prob: value iteration stopped: %w", context.Cause(ctx))
+		}
+		below := true
+		for i, cs := range choices {
+			var x float64
+			for j, c := range cs {
+				y := bellman(hi, c, true)
+				if j == 0 || rs.max && y > x || !rs.max && y < x {
+					x = y
+				}
+			}
+			next[i] = x
+			below = below && x <= hi[i]
+		}
+		if below {
+			for i := range next {
+				if out(i, next[i]) {
+					return false, nil
+				}
+			}
+			return true, nil
+		}
+		for i := range hi {
+			if next[i] > hi[i] {
+				if abs {
+					hi[i] = roundUp(next[i]+kappa, 0)
+				} else {
+					hi[i] = roundUp(next[i]*(1+kappa), 0)
+				}
+			}
+			if out(i, hi[i]) {
+				return false, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// coverBound raises r.Inf (and r.InfAt) above twice the bound b of a
+// comparison, so that an infinite value compares above it.
+func (r *Result) coverBound(b *big.Rat) {
+	twice := new(big.Rat).Abs(b)
+	twice.Add(twice, twice)
+	step := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 64))
+	for r.InfAt.Cmp(twice) <= 0 {
+		r.Inf = new(big.Rat).Mul(r.Inf, step)
+		r.InfAt = new(big.Rat).Mul(r.InfAt, step)
+	}
+}

@@ -1,0 +1,52 @@
+package symbolic
+
+import "math/big"
+
+// Reward is the reward of a JANI expected-reward property (Query.Reward,
+// Emin or Emax of a transient variable accumulated until Goal), as JANI
+// import reads it; vigil prob computes it. JANI's accumulations on a
+// discrete-time model: Exit adds the variable's value in a state when a
+// step leaves it (the locations' transient-values; Default where no
+// location sets it), Steps adds what the step's edge assigns to it (the
+// commands' costs, Command.Cost, when Edges: the only edge rewards the
+// import keeps).
+type Reward struct {
+	Name        string // the transient variable
+	Steps, Exit bool
+	Parts       []RewardPart
+	Default     *big.Rat
+	Edges       bool
+	// Unsupported, when not "", says why vigil prob cannot compute the
+	// reward (and what it does compute).
+	Unsupported string
+}
+
+// RewardPart is the value a location gives the reward variable: Value in
+// the states where At holds (Expr when not nil, else Const).
+type RewardPart struct {
+	At    *Cond
+	Expr  *Expr
+	Const *big.Rat
+	Pos   Pos
+}
+
+// StateValue is the reward of being in state s (the first part whose At
+// holds, else Default), and the part it came from (-1: Default).
+func (r *Reward) StateValue(s State) (*big.Rat, int) {
+	for i, p := range r.Parts {
+		if p.At.Holds(s) {
+			if p.Expr != nil {
+				v, ok := p.Expr.EvalInt(s)
+				if !ok {
+					return new(big.Rat).SetInt(p.Expr.EvalBig(s)), i
+				}
+				return big.NewRat(int64(v), 1), i
+			}
+			return p.Const, i
+		}
+	}
+	if r.Default == nil {
+		return new(big.Rat), -1
+	}
+	return r.Default, -1
+}
