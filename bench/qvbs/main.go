@@ -62,9 +62,9 @@ func main() {
 	var only string
 	flag.StringVar(&o.dir, "qvbs", os.Getenv("VIGIL_QVBS"), "the benchmark set's benchmarks/ folder (holding mdp/, dtmc/, ...); default $VIGIL_QVBS")
 	flag.StringVar(&o.vigil, "vigil", "", "the vigil binary (default: go build ./cmd/vigil into a temporary folder)")
-	flag.IntVar(&o.maxStates, "max-states", 100000, "run only instances whose Storm state count is at most this (and give vigil this --max-states)")
+	flag.IntVar(&o.maxStates, "max-states", 1000000, "run only instances whose Storm state count is at most this (and give vigil this --max-states)")
 	flag.IntVar(&o.maxExact, "max-exact", 3000, "run vigil prob --method exact where Storm has exact values and the model has at most this many states")
-	flag.DurationVar(&o.timeout, "timeout", 60*time.Second, "per vigil run")
+	flag.DurationVar(&o.timeout, "timeout", 120*time.Second, "per vigil run")
 	flag.IntVar(&o.jobs, "j", 1, "instances run at once")
 	flag.StringVar(&only, "only", "", "only instances whose name (e.g. mdp/consensus/consensus.2.jani K=2) matches this regular expression")
 	flag.Parse()
@@ -134,6 +134,9 @@ type propOutcome struct {
 	reason string
 	vigil  string
 	storm  string
+	// iiTimeout: interval iteration timed out and the value compared is
+	// the exact method's
+	iiTimeout bool
 }
 
 func run(ctx context.Context, o *options, insts []*instance) []*outcome {
@@ -254,8 +257,8 @@ func reason(msg string) string {
 	}
 	msg = propName.ReplaceAllString(msg, "property P ")
 	msg = digits.ReplaceAllString(msg, "N")
-	if len(msg) > 160 {
-		msg = msg[:160] + "…"
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
 	}
 	return msg
 }
@@ -381,7 +384,7 @@ func check(ctx context.Context, o *options, in *instance, out *outcome) {
 			small = false
 		}
 	}
-	if wantExact && small && len(ii) > 0 {
+	if wantExact && small {
 		ex, _, _ := prob(ctx, o, append(append([]string{}, base...), "--method", "exact", "--max-exact", fmt.Sprint(o.maxExact)))
 		exact = map[string]probJSON{}
 		for _, p := range ex {
@@ -396,6 +399,11 @@ func check(ctx context.Context, o *options, in *instance, out *outcome) {
 		po := props[name]
 		sv := in.values[name]
 		p, ok := got[vigilName(name, got)]
+		if q, okq := exact[vigilName(name, exact)]; !ok && okq && q.Exact != "" {
+			// interval iteration gave no answer (timeout); exact did
+			p, ok = q, true
+			po.iiTimeout = true
+		}
 		if !ok {
 			if r, ok := skips[vigilName(name, skips)]; ok {
 				po.status, po.reason = "refused", r

@@ -34,7 +34,7 @@ func report(w io.Writer, o *options, outs []*outcome, took time.Duration) {
 	states := counter{}
 	values := counter{}
 	propRefused := counter{}
-	var disagree, statesDiffer []string
+	var disagree, statesDiffer, iiSlow []string
 	for _, out := range outs {
 		in := out.in
 		isDiscrete := in.typ == "mdp" || in.typ == "dtmc"
@@ -69,6 +69,9 @@ func report(w io.Writer, o *options, outs []*outcome, took time.Duration) {
 		}
 		for _, p := range out.props {
 			values[p.status]++
+			if p.iiTimeout {
+				iiSlow = append(iiSlow, in.name()+" "+p.name)
+			}
 			if p.status == "refused" {
 				propRefused[p.reason]++
 			}
@@ -92,6 +95,9 @@ func report(w io.Writer, o *options, outs []*outcome, took time.Duration) {
 	states.rows(w, "")
 	fmt.Fprintf(w, "\n## Property values (loaded instances)\n\n| vigil prob vs Storm | properties |\n|---|---|\n")
 	values.rows(w, "")
+	if len(iiSlow) > 0 {
+		fmt.Fprintf(w, "\nInterval iteration timed out, and the exact method's value was compared, for: %s.\n", strings.Join(iiSlow, "; "))
+	}
 	fmt.Fprintf(w, "\nRefused properties by reason:\n\n| reason | properties |\n|---|---|\n")
 	propRefused.rows(w, "")
 	fmt.Fprintf(w, "\n## State counts that differ\n\n| instance | Storm (run, properties it checked) | vigil, whole model | vigil, Storm's one property selected | command |\n|---|---|---|---|---|\n")
