@@ -34,6 +34,7 @@ func report(w io.Writer, o *options, outs []*outcome, took time.Duration) {
 	states := counter{}
 	values := counter{}
 	propRefused := counter{}
+	byType := counter{}
 	var disagree, statesDiffer, iiSlow []string
 	for _, out := range outs {
 		in := out.in
@@ -69,6 +70,11 @@ func report(w io.Writer, o *options, outs []*outcome, took time.Duration) {
 		}
 		for _, p := range out.props {
 			values[p.status]++
+			t := in.propTypes[p.name]
+			if t == "" {
+				t = "(not in index.json)"
+			}
+			byType[t+": "+strings.SplitN(p.status, ":", 2)[0]]++
 			if p.iiTimeout {
 				iiSlow = append(iiSlow, in.name()+" "+p.name)
 			}
@@ -95,6 +101,8 @@ func report(w io.Writer, o *options, outs []*outcome, took time.Duration) {
 	states.rows(w, "")
 	fmt.Fprintf(w, "\n## Property values (loaded instances)\n\n| vigil prob vs Storm | properties |\n|---|---|\n")
 	values.rows(w, "")
+	fmt.Fprintf(w, "\nBy the property's type in index.json:\n\n| type: outcome | properties |\n|---|---|\n")
+	byType.rows(w, "")
 	if len(iiSlow) > 0 {
 		fmt.Fprintf(w, "\nInterval iteration timed out, and the exact method's value was compared, for: %s.\n", strings.Join(iiSlow, "; "))
 	}
