@@ -139,6 +139,10 @@ type Model struct {
 	Consts []Const
 	// ArrayConsts are the array constants, folded (see ArrayConst).
 	ArrayConsts []ArrayConst
+	// Dropped are a JANI model's properties the import could not read,
+	// by name, with the reason (its note), so that asking for one says
+	// why rather than "no property".
+	Dropped map[string]string
 	// Reals are the real-valued constants of a JANI model (a probability
 	// set with -D p=0.1), which Consts, integers, cannot hold: kept for
 	// reports and run files (a run replays only on the same values).

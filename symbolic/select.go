@@ -50,6 +50,9 @@ func (m *Model) SelectProperty(name string, required bool) (*Property, error) {
 		if p := m.Property(name + "_"); p != nil && p.FromModel {
 			return p, nil
 		}
+		if why, ok := m.Dropped[name]; ok {
+			return nil, fmt.Errorf("model %s: property %q was not imported: %s; it has: %s", m.Name, name, why, orNone(strings.Join(names, ", ")))
+		}
 		return nil, &NameError{What: "property", Model: m.Name, Name: name, Names: names}
 	}
 	var own []*Property

@@ -57,7 +57,7 @@ func (ml *modelLoader) properties(root *node) {
 		}
 		shape, why := propertyShape(p.get("expression"))
 		if shape == nil {
-			ml.note(p, "property %q not imported: %s", name, why)
+			ml.dropProperty(p, "property", name, why)
 			continue
 		}
 		// Lower the state formulas with a lowerer of their own, so that a
@@ -80,7 +80,7 @@ func (ml *modelLoader) properties(root *node) {
 		goal, left, safe := lower(shape.goal), lower(shape.left), lower(shape.safe)
 		filterStates := lower(shape.filterStates)
 		if err := sub.errs.Err(); err != nil {
-			ml.note(p, "property %q not imported: %v", name, err)
+			ml.dropProperty(p, "property", name, err.Error())
 			continue
 		}
 		base := taken.unique(ident(name))
@@ -294,11 +294,11 @@ func (ml *modelLoader) paInline(p, e *node, name string, taken namer, sc scope) 
 		prop.Predicates, prop.PredicatePos, ok = sub.paPredicates(e, dir, sc)
 	}
 	if err := sub.errs.Err(); err != nil || !ok {
-		ml.note(p, "PA property %q not imported: %v", name, err)
+		ml.dropProperty(p, "PA property", name, err.Error())
 		return
 	}
 	if prop.Unsafe == nil && prop.Goal == nil {
-		ml.note(p, "PA property %q not imported: it has neither \"reach\" (unsafe states) nor \"objective\" (goal states)", name)
+		ml.dropProperty(p, "PA property", name, "it has neither \"reach\" (unsafe states) nor \"objective\" (goal states)")
 		return
 	}
 	if prop.Unsafe == nil {
@@ -531,4 +531,15 @@ func GoalProperties(m *symbolic.Model) []*symbolic.Property {
 		}
 	}
 	return out
+}
+
+// dropProperty notes that the property name (what: "property" or "PA
+// property") is not imported, and why, and records it on the model
+// (Model.Dropped) for the commands that ask for it by name.
+func (ml *modelLoader) dropProperty(p *node, what, name, why string) {
+	ml.note(p, "%s %q not imported: %s", what, name, why)
+	if ml.m.Dropped == nil {
+		ml.m.Dropped = map[string]string{}
+	}
+	ml.m.Dropped[name] = why
 }
