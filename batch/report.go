@@ -3,6 +3,7 @@ package batch
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -157,8 +158,9 @@ func (o ReportOptions) withDefaults(d ReportOptions) ReportOptions {
 // that is an attribute now but was not when the run was made (p lists
 // those, staticKey) is the run's own value: it moves to vigil_KEY, where
 // flatten puts an output that clashes with an attribute, so that old and
-// new runs agree. A run made before that list was written is refused when
-// its value differs from the attribute's and nothing tells which it is.
+// new runs agree. A run made before that list was written, whose value
+// differs from the attribute's, is told apart by its stdout (outputHas),
+// and refused when that cannot be read.
 func (x *Experiment) addAttrs(r *Run, p map[string]any) error {
 	listed, hasList := p[staticKey].([]any)
 	for _, k := range slices.Sorted(maps.Keys(r.Attrs)) {
@@ -172,11 +174,47 @@ func (x *Experiment) addAttrs(r *Run, p map[string]any) error {
 		case hasList && !slices.Contains(listed, any(k)):
 			p["vigil_"+k] = old
 		case !hasList && !sameValue(old, v):
+			// Made by an older vigil: its stdout, kept in the run's
+			// directory, says whether k was its own output.
+			if own, known := x.outputHas(r, k); known {
+				if own {
+					p["vigil_"+k] = old
+				}
+				break
+			}
 			return fmt.Errorf("batch: run %s recorded %s = %v, and %s now gives its instance the attribute %s = %v; the run does not say whether its value is its own output or an attribute of its instance that has changed since: rename the attribute, or run it again (delete %s, then vigil batch run %s)", r.ID, k, old, x.File, k, v, x.RunDir(r), x.File)
 		}
 		p[k] = v
 	}
 	return nil
+}
+
+// outputHas reports whether the output of run r, as kept in its
+// directory, has the key k where properties flattens it (without
+// attributes: one a run's output had was then its own, not an
+// attribute's), and whether that could be told: not when the run's
+// stdout cannot be read.
+func (x *Experiment) outputHas(r *Run, k string) (has, known bool) {
+	if r.Program != "" {
+		return false, true // a program's output gives its verdict only
+	}
+	path := filepath.Join(x.RunDir(r), "stdout")
+	var out map[string]any
+	b, err := readHead(path, maxStdout)
+	switch {
+	case err == nil:
+		if json.Unmarshal(b, &out) != nil {
+			out = nil
+		}
+	case errors.Is(err, errTooLarge):
+		out = topScalars(path)
+	default:
+		return false, false
+	}
+	keys := map[string]any{}
+	flatten(keys, "", out, nil)
+	_, has = keys[k]
+	return has, true
 }
 
 // sameValue compares a value read back from a run's JSON properties

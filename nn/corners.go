@@ -10,11 +10,12 @@ import (
 // evaluations of the network.
 const cornerInputs = 10
 
-// cornerTime bounds the corner check's work (it runs after the deadline
-// when that ended the branch and bound): evaluations and bounds stop
-// once it has passed, so --timeout stays within a second on any network
-// (one CROWN bound of a large convolutional network takes a good part of
-// it).
+// cornerTime bounds the corner check's work, over all the cases left
+// undecided (it runs after the deadline when that ended the branch and
+// bound): evaluations and bounds stop once it has passed, so --timeout
+// stays within a second on any network (one CROWN bound of a large
+// convolutional network takes a good part of it) and any number of cases
+// (a VNNLIB disjunction of 40 boxes, each given 200 ms, ran 8 s late).
 const cornerTime = 200 * time.Millisecond
 
 // cornerBoxes is how many of the least-proved open boxes of each
@@ -34,17 +35,17 @@ const cornerBoxes = 8
 //   - for box and the least-proved open boxes of the input-split runs,
 //     the corner where the CROWN linear lower bound of each row is least,
 //
-// within cornerTime, and returns the first input there that violates
+// until the time until (the corner check's end, cornerTime after it
+// began, for all of a property's cases), and returns the first input there that violates
 // every row (p.witness: the property's numbers compared exactly, < where
 // the property is strict, <= where not), moved into p.points; nil when
 // none does.
 // Nothing here proves: a case without a witness stays unknown.
-func (p *prover) cornerWitness(box Box) []float64 {
-	if len(p.d.Rows) == 0 || len(box.Lo) == 0 || p.stopped() {
+func (p *prover) cornerWitness(box Box, until time.Time) []float64 {
+	late := func() bool { return time.Now().After(until) || p.stopped() }
+	if len(p.d.Rows) == 0 || len(box.Lo) == 0 || late() {
 		return nil
 	}
-	begin := time.Now()
-	late := func() bool { return time.Since(begin) > cornerTime || p.stopped() }
 	nin := len(box.Lo)
 	x := make([]float64, nin)
 	var wide []int

@@ -781,6 +781,9 @@ func (p *prover) search(box Box, samples int) []float64 {
 	}
 	var starts []start
 	for s := 0; s < samples; s++ {
+		if s%32 == 31 && p.expired() {
+			break // the time limit (or Ctrl-C): the samples so far
+		}
 		for i := range x {
 			switch {
 			case s == 0:
@@ -816,6 +819,9 @@ func (p *prover) search(box Box, samples int) []float64 {
 	for _, st := range starts {
 		copy(x, st.x)
 		for step := 0; step < p.opt.PGDSteps; step++ {
+			if step%8 == 7 && p.expired() {
+				return nil
+			}
 			p.ev.Eval(x, p.y)
 			if p.violates(p.y) {
 				return append([]float64(nil), x...)
@@ -965,6 +971,13 @@ func (p *prover) attack(box Box, restarts int, until time.Time) []float64 {
 			x[i] = lerp(box.Lo[i], box.Hi[i], p.rng.Float64())
 		}
 		for step := 0; step < steps; step++ {
+			// The property's own time limit too: until is a share of
+			// it per case, checked per start, and one start of a large
+			// network times a VNNLIB disjunction of many boxes is
+			// seconds.
+			if step%8 == 7 && p.expired() {
+				return nil
+			}
 			p.ev.Eval(x, p.y)
 			if p.violates(p.y) {
 				return slices.Clone(x)

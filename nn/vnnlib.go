@@ -1039,8 +1039,9 @@ func (n *Network) decide(prop *Property, timeout time.Duration, opt Options) (Ve
 	}
 	// The corner check (cornerWitness): a counterexample where the
 	// constraint's extreme equals its bound at a corner of a box.
+	until := time.Now().Add(cornerTime) // for all of them
 	for _, t := range undecided {
-		if x := t.p.cornerWitness(prop.Cases[t.i].Box); x != nil {
+		if x := t.p.cornerWitness(prop.Cases[t.i].Box, until); x != nil {
 			return n.sat(res, x, t.i, start, res.Nodes), nil
 		}
 	}

@@ -394,6 +394,12 @@ func encodeUnder(ctx context.Context, x *smt.Context, encode func() error) (done
 	if ctx.Done() == nil {
 		return true, encode()
 	}
+	if ctx.Err() != nil {
+		// Ended already (a --timeout spent compiling): no encoding to
+		// leave running, on a core the process has no use for.
+		x.Close()
+		return false, nil
+	}
 	type answer struct {
 		err error
 		p   any // a panic of encode, raised again on the caller's goroutine
