@@ -141,8 +141,8 @@ type automaton struct {
 	locVar   symbolic.VarID // -1 with a single location
 	locals   map[string]*varInfo
 	edges    []*edge
-	tvals    []tval             // the locations' transient-values, read once all variables are declared
-	byAction map[string][]*edge // edges by action name (compose.go's byAction)
+	tvals    []tval               // the locations' transient-values, read once all variables are declared
+	byAction map[string][]*edge   // edges by action name (compose.go's byAction)
 	funcs    map[string]*function // the automaton's functions (functions.go)
 }
 
