@@ -374,9 +374,11 @@ func (l *lowerer) call(n *node, sc scope) (val, bool) {
 		return f.scope(name)
 	}
 	l.callDepth++
+	before := len(l.errs)
 	v, ok := l.expr(f.body, body)
 	l.callDepth--
 	if !ok {
+		l.dropRepeats(before)
 		return val{}, false
 	}
 	switch {
@@ -448,4 +450,22 @@ func valSize(v val, limit int) int {
 	ex(v.e)
 	co(v.c)
 	return n
+}
+
+// dropRepeats removes the errors from index from on that repeat an earlier
+// error (the same message at the same place): an error in a function's
+// body is reported once, not once per call.
+func (l *lowerer) dropRepeats(from int) {
+	seen := map[Error]bool{}
+	for _, e := range l.errs[:from] {
+		seen[*e] = true
+	}
+	kept := l.errs[:from]
+	for _, e := range l.errs[from:] {
+		if !seen[*e] {
+			seen[*e] = true
+			kept = append(kept, e)
+		}
+	}
+	l.errs = kept
 }

@@ -250,3 +250,17 @@ func TestS25uFunctionInConstant(t *testing.T) {
 		t.Fatalf("guard %s, want x < 2 (K = dec(3) with the parameter v hiding the constant v = 5)", g)
 	}
 }
+
+// TestS25uBodyErrorOnce: an error in a function's body is reported once,
+// not once per call.
+func TestS25uBodyErrorOnce(t *testing.T) {
+	data := fnModel("", `{"name": "f", "type": "bool", "parameters": [], "body": {"op": "<", "left": "nosuch", "right": 2}}`,
+		`{"op": "∧", "left": {"op": "call", "function": "f", "args": []}, "right": {"op": "call", "function": "f", "args": []}}`)
+	_, _, err := jani.Decode("fn.jani", data, nil)
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	if n := strings.Count(err.Error(), `undeclared identifier "nosuch"`); n != 1 {
+		t.Fatalf("reported %d times: %v", n, err)
+	}
+}
