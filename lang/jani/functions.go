@@ -378,7 +378,7 @@ func (l *lowerer) call(n *node, sc scope) (val, bool) {
 	v, ok := l.expr(f.body, body)
 	l.callDepth--
 	if !ok {
-		l.dropRepeats(before)
+		l.bodyErrors(before, f, n)
 		return val{}, false
 	}
 	switch {
@@ -452,20 +452,23 @@ func valSize(v val, limit int) int {
 	return n
 }
 
-// dropRepeats removes the errors from index from on that repeat an earlier
-// error (the same message at the same place): an error in a function's
-// body is reported once, not once per call.
-func (l *lowerer) dropRepeats(from int) {
-	seen := map[Error]bool{}
-	for _, e := range l.errs[:from] {
-		seen[*e] = true
+// bodyErrors treats the errors from index from on, raised while the body
+// of f was expanded for the call n: each is reported once, not once per
+// call, and says the call that expanded it (the body's position alone
+// does not say which call gave a parameter its value).
+func (l *lowerer) bodyErrors(from int, f *function, n *node) {
+	if l.bodyErrSeen == nil {
+		l.bodyErrSeen = map[string]bool{}
 	}
 	kept := l.errs[:from]
 	for _, e := range l.errs[from:] {
-		if !seen[*e] {
-			seen[*e] = true
-			kept = append(kept, e)
+		key := e.Path + "\x00" + e.Msg
+		if l.bodyErrSeen[key] {
+			continue
 		}
+		l.bodyErrSeen[key] = true
+		e.Msg += fmt.Sprintf(" (expanding the call of %s at %s)", f.describe(), l.pos(n))
+		kept = append(kept, e)
 	}
 	l.errs = kept
 }

@@ -31,6 +31,9 @@ type lowerer struct {
 	// counts the calls being expanded (functions.go).
 	rejectedFn map[string]bool
 	callDepth  int
+	// bodyErrSeen holds the errors raised in function bodies (path and
+	// message), each reported once
+	bodyErrSeen map[string]bool
 }
 
 func newLowerer(file string, data []byte) *lowerer {
