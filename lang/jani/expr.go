@@ -102,6 +102,7 @@ type ref struct {
 	label     *symbolic.Cond   // a transient Boolean's condition (a JANI label), when known
 	feature   string           // non-empty: the name refers to something unsupported (a whole array)
 	elems     []symbolic.VarID // an array's elements (array.go); isBool tells their type
+	fn        *function        // a function (asked as fnPrefix + name; functions.go)
 }
 
 // expr lowers n in scope sc. It records an error and returns ok == false
@@ -183,7 +184,7 @@ func (l *lowerer) expr(n *node, sc scope) (val, bool) {
 	case "av", "ac":
 		l.unsupported(opn, "array values (operator %q) outside an array's initial value", op)
 	case "call":
-		l.unsupported(opn, "functions (operator \"call\")")
+		return l.call(n, sc)
 	case "nondet":
 		l.unsupported(opn, "nondet-selection (operator \"nondet\")")
 	case "der":
@@ -220,6 +221,8 @@ func exprMembers(n *node, op string) ([]string, bool) {
 		return []string{"op", "variables", "expression"}, true
 	case "aa":
 		return []string{"op", "exp", "index"}, true
+	case "call":
+		return []string{"op", "function", "args"}, true
 	}
 	return nil, false
 }

@@ -26,13 +26,21 @@ type lowerer struct {
 	// bounds bounds an integer expression over the variables' ranges
 	// (the model's, once declared): array indices must stay in range
 	bounds func(*symbolic.Expr) (lo, hi int)
+	// rejectedFn holds the names of functions whose declaration was
+	// refused with an error (a call is not reported again); callDepth
+	// counts the calls being expanded (functions.go).
+	rejectedFn map[string]bool
+	callDepth  int
+	// bodyErrSeen holds the errors raised in function bodies (path and
+	// message), each reported once
+	bodyErrSeen map[string]bool
 }
 
 func newLowerer(file string, data []byte) *lowerer {
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		data = data[3:]
 	}
-	return &lowerer{file: file, data: data, noteSeen: map[string]bool{}, rejected: map[string]bool{}}
+	return &lowerer{file: file, data: data, noteSeen: map[string]bool{}, rejected: map[string]bool{}, rejectedFn: map[string]bool{}}
 }
 
 // lineIndex maps byte offsets of a file to lines and columns: the line

@@ -114,6 +114,8 @@ type modelLoader struct {
 	// zeroSums holds the label and guard (text) of every zeroSum command
 	// added (addZeroSum)
 	zeroSums map[string]bool
+	// funcs holds the model's functions (functions.go)
+	funcs map[string]*function
 }
 
 type varInfo struct {
@@ -139,8 +141,9 @@ type automaton struct {
 	locVar   symbolic.VarID // -1 with a single location
 	locals   map[string]*varInfo
 	edges    []*edge
-	tvals    []tval             // the locations' transient-values, read once all variables are declared
-	byAction map[string][]*edge // edges by action name (compose.go's byAction)
+	tvals    []tval               // the locations' transient-values, read once all variables are declared
+	byAction map[string][]*edge   // edges by action name (compose.go's byAction)
+	funcs    map[string]*function // the automaton's functions (functions.go)
 }
 
 // tval is one entry {"ref": x, "value": v} of a location's transient-values.
@@ -219,11 +222,11 @@ func (ml *modelLoader) model(root *node) {
 	ml.members(root, "the model", "jani-version", "name", "metadata", "type", "features", "actions", "constants",
 		"variables", "restrict-initial", "properties", "automata", "system", "functions", "datatypes")
 	ml.features(root)
-	if root.get("functions") != nil {
-		ml.unsupported(root.get("functions"), "functions")
-		return
-	}
 	ml.actions(root)
+	// functions before constants: a constant's value may call one (whose
+	// body is lowered where it is called)
+	ml.funcs = ml.readFunctions(root, nil)
+	ml.checkFunctions(ml.funcs)
 	ml.constants(root)
 	if len(ml.errs) > 0 {
 		return // everything below depends on the constants
@@ -360,7 +363,7 @@ var knownFeatures = map[string]string{
 	"derived-operators":       "",
 	"state-exit-rewards":      "",
 	"arrays":                  "reported where used",
-	"functions":               "reported where used",
+	"functions":               "",
 	"datatypes":               "reported where used",
 	"nondet-selection":        "reported where used",
 	"trigonometric-functions": "reported where used",
@@ -449,8 +452,14 @@ func (ml *modelLoader) silentLabel() symbolic.LabelID {
 // appended until the name is free.
 const SilentLabel = "tau"
 
-// constScope resolves constants only.
+// constScope resolves constants only (and the model's functions).
 func (ml *modelLoader) constScope(name string) (ref, bool) {
+	if fn, ok := strings.CutPrefix(name, fnPrefix); ok {
+		if f := ml.funcs[fn]; f != nil {
+			return ref{fn: f}, true
+		}
+		return ref{}, false
+	}
 	if v, ok := ml.consts[name]; ok {
 		return ref{isConst: true, val: v}, true
 	}
@@ -965,6 +974,10 @@ func (ml *modelLoader) automata(root *node) {
 		}
 		ml.restrictInitial(a.node, false)
 	}
+	for _, a := range ml.autos {
+		a.funcs = ml.readFunctions(a.node, a)
+		ml.checkFunctions(a.funcs)
+	}
 	ml.nameVars()
 	ml.labels()
 	for _, a := range ml.autos {
@@ -1085,6 +1098,9 @@ func (ml *modelLoader) localScope(a *automaton) scope {
 	return func(name string) (ref, bool) {
 		if vi, ok := a.locals[name]; ok {
 			return vi.ref(), true
+		}
+		if fn, ok := strings.CutPrefix(name, fnPrefix); ok && a.funcs[fn] != nil {
+			return ref{fn: a.funcs[fn]}, true
 		}
 		return ml.globalScope(name)
 	}
