@@ -114,8 +114,9 @@ func sameCond(a, b *symbolic.Cond) bool {
 // "accumulate" be "steps" and/or "exit" (a discrete-time model has no
 // time to accumulate over). The variable's values on the locations'
 // transient-values are the state rewards (accumulated on exit), those on
-// edges the step rewards, which the import keeps only as the commands'
-// costs (ml.costVar). What it cannot read is Unsupported, not an error:
+// edges' destinations the step rewards: the commands' costs (ml.costVar),
+// else what each outcome carries (symbolic.Outcome.Rewards, put there by
+// syncRewards). What it cannot read is Unsupported, not an error:
 // the property still loads as reachability of its goal for the other
 // commands.
 func (ml *modelLoader) reward(e *node) *symbolic.Reward {
