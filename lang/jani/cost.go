@@ -204,7 +204,7 @@ func (ml *modelLoader) reward(e *node) *symbolic.Reward {
 			if c, ok := rewardConst(vn); ok {
 				p.Const = c
 			} else {
-				sub := &lowerer{file: ml.file, data: ml.data, lines: ml.lines, noteSeen: map[string]bool{}, rejected: ml.rejected, bounds: ml.bounds}
+				sub := ml.quietLowerer()
 				x, ok := sub.intExpr(vn, sc)
 				if !ok || sub.errs.Err() != nil {
 					return fail("the value of its reward %q at %s is neither a number literal nor an integer expression of the variables", en.str, ml.pos(vn))
@@ -324,7 +324,7 @@ func (ml *modelLoader) destRewards(a *automaton, d *dest) []symbolic.OutcomeRewa
 				r.Bad = fmt.Sprintf("its reward %q is assigned at %s with an \"index\" (a later assignment level, reading values the earlier levels set), which vigil prob does not read for rewards", vi.name, r.Pos)
 				break
 			}
-			sub := &lowerer{file: ml.file, data: ml.data, lines: ml.lines, noteSeen: map[string]bool{}, rejected: ml.rejected, bounds: ml.bounds}
+			sub := ml.quietLowerer()
 			x, ok := sub.intExpr(vn, sc)
 			if !ok || sub.errs.Err() != nil {
 				r.Bad = fmt.Sprintf("the value of its reward %q at %s is neither a number literal nor an integer expression of the variables", vi.name, ml.pos(vn))
@@ -366,4 +366,15 @@ func (ml *modelLoader) syncRewards(o *symbolic.Outcome, autos []*automaton, dest
 			o.Rewards = append(o.Rewards, r)
 		}
 	}
+}
+
+// quietLowerer is a lowerer that shares ml's file, names and bounds (a
+// copy of every field, so that what later sessions add, such as the
+// functions' state, comes along) but collects its errors and notes apart:
+// for an expression whose failure is a reason to refuse a property, not
+// an error of the model.
+func (ml *modelLoader) quietLowerer() *lowerer {
+	sub := *ml.lowerer
+	sub.errs, sub.notes, sub.noteSeen = nil, nil, map[string]bool{}
+	return &sub
 }
