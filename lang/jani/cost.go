@@ -346,12 +346,15 @@ func (ml *modelLoader) syncRewards(o *symbolic.Outcome, autos []*automaton, dest
 	if len(ml.rewards) == 0 {
 		return
 	}
-	who := map[string]string{}
+	var who map[string]string // the automaton that assigned each reward (made when needed)
 	for i, d := range dests {
 		rs, ok := cache[d]
 		if !ok {
 			rs = ml.destRewards(autos[i], d)
 			cache[d] = rs
+		}
+		if len(rs) > 0 && who == nil {
+			who = map[string]string{}
 		}
 		for _, r := range rs {
 			if prev, dup := who[r.Name]; dup {
