@@ -44,13 +44,51 @@ import (
 // ChoiceRewards returns the reward of each choice of m under r (of the
 // property named, with its position, by name, for errors): the
 // reward of its state (when r accumulates on exit) plus its command's
-// cost (when r's edge rewards are the costs; a dtmc's fused choice the
-// average over the commands it fuses). A negative reward is an error (a
-// FilterError: vigil prob --property all skips the property).
+// cost (when r's edge rewards are the costs) or the expectation of what
+// its outcomes assign to r's variable (when r.Outcomes: each outcome's
+// reward times its probability, as Storm folds a destination's reward
+// into its choice's; the expected total reward depends on no more); a
+// dtmc's fused choice the average over the commands it fuses. A negative
+// reward is an error (a FilterError: vigil prob --property all skips the
+// property).
 func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name string) ([]*big.Rat, error) {
 	out := make([]*big.Rat, m.NumChoices())
 	zero := new(big.Rat)
 	x := &explicit.Expansion{}
+	var ds *dists
+	if r.Steps && r.Outcomes && !r.Edges {
+		var err error
+		if ds, err = newDists(m.G.M); err != nil {
+			return nil, err
+		}
+	}
+	var pbuf []*big.Rat
+	// stepReward is command ci's reward in state st: its cost, or its
+	// outcomes' expected reward.
+	stepReward := func(ci int, st symbolic.State) (*big.Rat, error) {
+		cmd := &m.G.M.Commands[ci]
+		if ds == nil {
+			return big.NewRat(int64(cmd.CostIn(st)), 1), nil
+		}
+		var err error
+		if pbuf, err = ds.at(ci, st, pbuf[:0]); err != nil {
+			return nil, err
+		}
+		sum := new(big.Rat)
+		for oi := range cmd.Outcomes {
+			o := &cmd.Outcomes[oi]
+			or := symbolic.OutcomeRewardOf(o, r.Name)
+			if or == nil || pbuf[oi].Sign() == 0 {
+				continue
+			}
+			v := or.Value(st)
+			if v.Sign() < 0 {
+				return nil, &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s on the outcome at %s (assigned at %s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), o.Pos, or.Pos)}
+			}
+			sum.Add(sum, v.Mul(v, pbuf[oi]))
+		}
+		return sum, nil
+	}
 	for s := range uint32(m.NumStates()) {
 		if s&0xfff == 0xfff && ctx.Err() != nil {
 			return nil, fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
@@ -74,14 +112,21 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 		}
 		for c := from; c < to; c++ {
 			v := base
-			if r.Steps && r.Edges {
-				cost := big.NewRat(int64(m.G.M.Commands[m.Cmd[c]].CostIn(st)), 1)
+			if r.Steps && (r.Edges || r.Outcomes) {
+				cost, err := stepReward(int(m.Cmd[c]), st)
+				if err != nil {
+					return nil, err
+				}
 				if IsDTMC(m.G.M) {
 					m.G.Applicable(st, x)
 					if en := x.Enabled(); len(en) > 1 {
 						sum := new(big.Rat)
 						for _, ci := range en {
-							sum.Add(sum, big.NewRat(int64(m.G.M.Commands[ci].CostIn(st)), 1))
+							v, err := stepReward(int(ci), st)
+							if err != nil {
+								return nil, err
+							}
+							sum.Add(sum, v)
 						}
 						cost = sum.Quo(sum, big.NewRat(int64(len(en)), 1))
 					}

@@ -221,6 +221,11 @@ type Outcome struct {
 	ProbFactors []ProbFactor
 	Assigns     []Assign // sorted by Var, each Var at most once
 	Pos         Pos
+	// Rewards are what the outcome assigns to transient numeric
+	// variables (JANI rewards on destinations), at most one per name:
+	// vigil prob reads them for expected rewards (Reward.Outcomes); every
+	// other engine ignores them (a .spec command's cost is Command.Cost).
+	Rewards []OutcomeReward
 }
 
 // ProbFactor is one factor Num/Den of an outcome's state-dependent

@@ -8,14 +8,16 @@ import "math/big"
 // discrete-time model: Exit adds the variable's value in a state when a
 // step leaves it (the locations' transient-values; Default where no
 // location sets it), Steps adds what the step's edge assigns to it (the
-// commands' costs, Command.Cost, when Edges: the only edge rewards the
-// import keeps).
+// commands' costs, Command.Cost, when Edges; else, when Outcomes, what
+// the outcomes taken assign to it, Outcome.Rewards of this Name, 0 on an
+// outcome that does not assign it).
 type Reward struct {
 	Name        string // the transient variable
 	Steps, Exit bool
 	Parts       []RewardPart
 	Default     *big.Rat
 	Edges       bool
+	Outcomes    bool
 	// Unsupported, when not "", says why vigil prob cannot compute the
 	// reward (and what it does compute).
 	Unsupported string
@@ -49,4 +51,47 @@ func (r *Reward) StateValue(s State) (*big.Rat, int) {
 		return new(big.Rat), -1
 	}
 	return r.Default, -1
+}
+
+// OutcomeReward is what taking an outcome assigns to the transient
+// numeric variable Name (a JANI destination's reward; on synchronised
+// edges, the one destination that assigns it): Const (nil: 0) plus the
+// value of Expr (when not nil) in the state the step leaves, as JANI
+// evaluates every assignment in the old state. Bad, when not "", says why
+// vigil prob cannot read it (the property that accumulates Name is then
+// refused with it).
+type OutcomeReward struct {
+	Name  string
+	Const *big.Rat
+	Expr  *Expr
+	Pos   Pos
+	Bad   string
+}
+
+// Value is the reward in state s.
+func (r *OutcomeReward) Value(s State) *big.Rat {
+	v := new(big.Rat)
+	if r.Const != nil {
+		v.Set(r.Const)
+	}
+	if r.Expr != nil {
+		x, ok := r.Expr.EvalInt(s)
+		if ok {
+			v.Add(v, big.NewRat(int64(x), 1))
+		} else {
+			v.Add(v, new(big.Rat).SetInt(r.Expr.EvalBig(s)))
+		}
+	}
+	return v
+}
+
+// OutcomeRewardOf returns o's reward for the variable name (nil: o does
+// not assign it).
+func OutcomeRewardOf(o *Outcome, name string) *OutcomeReward {
+	for i := range o.Rewards {
+		if o.Rewards[i].Name == name {
+			return &o.Rewards[i]
+		}
+	}
+	return nil
 }

@@ -48,6 +48,7 @@ func (ml *modelLoader) compose(root *node) {
 	if !ok {
 		return
 	}
+	rc := map[*dest][]symbolic.OutcomeReward{} // the destinations' rewards, read once
 	if len(syncs) == 0 && len(ml.autos) == 1 {
 		for i, e := range ml.autos[0].edges {
 			if i%16 == 0 && ml.interrupted() {
@@ -57,14 +58,14 @@ func (ml *modelLoader) compose(root *node) {
 			if e.action == "" {
 				l = ml.silentLabel()
 			}
-			ml.command(l, []*edge{e}, e.node)
+			ml.command(l, []*edge{e}, e.node, rc)
 		}
 		return
 	}
 	for _, a := range ml.autos {
 		for _, e := range a.edges {
 			if e.action == "" {
-				ml.command(ml.silentLabel(), []*edge{e}, e.node)
+				ml.command(ml.silentLabel(), []*edge{e}, e.node, rc)
 			}
 		}
 	}
@@ -148,7 +149,7 @@ func (ml *modelLoader) compose(root *node) {
 			if empty {
 				break
 			}
-			ml.command(label, append([]*edge(nil), combo...), sn)
+			ml.command(label, append([]*edge(nil), combo...), sn, rc)
 			if len(ml.errs) >= maxErrors {
 				return
 			}
@@ -167,8 +168,9 @@ func (ml *modelLoader) compose(root *node) {
 }
 
 // command lowers one combination of synchronising edges into an IR command.
-// at is the JSON node errors about the combination point to.
-func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) {
+// at is the JSON node errors about the combination point to; rc caches
+// the destinations' rewards (destRewards).
+func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node, rc map[*dest][]symbolic.OutcomeReward) {
 	if ml.writeConflict(edges, at) {
 		return
 	}
@@ -185,7 +187,7 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node) 
 	if cmd.Guard.Op == symbolic.CFalse {
 		return // never enabled
 	}
-	s := &syncOutcomes{ml: ml, edges: edges, at: at, exact: true}
+	s := &syncOutcomes{ml: ml, edges: edges, at: at, exact: true, rc: rc}
 	idx := make([]int, len(edges)) // a destination of each edge
 	for {
 		if !s.add(idx) {
@@ -284,6 +286,7 @@ type syncOutcomes struct {
 	live     []*symbolic.Cond // per outcome: nil, or where its probability is positive
 	written  bool             // some destination states its probability
 	exact    bool             // every weight is constant
+	rc       map[*dest][]symbolic.OutcomeReward
 }
 
 // add adds the outcome of taking destination idx[i] of each edge i,
@@ -294,8 +297,11 @@ func (s *syncOutcomes) add(idx []int) bool {
 	var asgs []asg
 	var factors []*dest // state-dependent probabilities
 	var locs []symbolic.Assign
+	autos := make([]*automaton, len(s.edges))
+	dests := make([]*dest, len(s.edges))
 	for i, e := range s.edges {
 		d := e.dests[idx[i]]
+		autos[i], dests[i] = e.auto, d
 		if d.hasProb {
 			s.written = true
 		}
@@ -319,6 +325,7 @@ func (s *syncOutcomes) add(idx []int) bool {
 	assigns = append(assigns, locs...)
 	sort.Slice(assigns, func(i, j int) bool { return assigns[i].Var < assigns[j].Var })
 	o := symbolic.Outcome{Assigns: assigns, Pos: ml.pos(s.edges[0].dests[idx[0]].node)}
+	ml.syncRewards(&o, autos, dests, s.rc)
 	if len(factors) > 0 {
 		// The probability is the product of the state-dependent factors
 		// and the constant one: each factor a probability of its own

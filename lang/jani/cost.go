@@ -114,8 +114,9 @@ func sameCond(a, b *symbolic.Cond) bool {
 // "accumulate" be "steps" and/or "exit" (a discrete-time model has no
 // time to accumulate over). The variable's values on the locations'
 // transient-values are the state rewards (accumulated on exit), those on
-// edges the step rewards, which the import keeps only as the commands'
-// costs (ml.costVar). What it cannot read is Unsupported, not an error:
+// edges' destinations the step rewards: the commands' costs (ml.costVar),
+// else what each outcome carries (symbolic.Outcome.Rewards, put there by
+// syncRewards). What it cannot read is Unsupported, not an error:
 // the property still loads as reachability of its goal for the other
 // commands.
 func (ml *modelLoader) reward(e *node) *symbolic.Reward {
@@ -203,7 +204,7 @@ func (ml *modelLoader) reward(e *node) *symbolic.Reward {
 			if c, ok := rewardConst(vn); ok {
 				p.Const = c
 			} else {
-				sub := &lowerer{file: ml.file, data: ml.data, lines: ml.lines, noteSeen: map[string]bool{}, rejected: ml.rejected, bounds: ml.bounds}
+				sub := ml.quietLowerer()
 				x, ok := sub.intExpr(vn, sc)
 				if !ok || sub.errs.Err() != nil {
 					return fail("the value of its reward %q at %s is neither a number literal nor an integer expression of the variables", en.str, ml.pos(vn))
@@ -221,16 +222,20 @@ func (ml *modelLoader) reward(e *node) *symbolic.Reward {
 	if r.Steps {
 		if vi == ml.costVar {
 			r.Edges = true
-		} else {
-			for _, a := range ml.autos {
-				for _, ed := range a.edges {
-					for _, d := range ed.dests {
-						if d.costVar == vi || d.costBad {
-							return fail("edges assign its reward %q, and vigil prob reads edge rewards only as the commands' costs (one transient variable that every edge of a single automaton sets to the same integer, at least 1, on each destination, as vigil export --jani writes them)", en.str)
-						}
+		} else if ml.edgesAssign(vi) {
+			// The destinations' rewards, carried on the outcomes
+			// (syncRewards): the same as the costs where both apply.
+			for ci := range ml.m.Commands {
+				for oi := range ml.m.Commands[ci].Outcomes {
+					if or := symbolic.OutcomeRewardOf(&ml.m.Commands[ci].Outcomes[oi], vi.name); or != nil && or.Bad != "" {
+						return fail("%s", or.Bad)
 					}
 				}
 			}
+			if r.Default != nil && r.Default.Sign() != 0 {
+				return fail("the initial value of its reward %q is %s, not 0, which Storm counts on every step whose destination does not assign it; vigil prob computes rewards of initial value 0", en.str, r.Default.RatString())
+			}
+			r.Outcomes = true
 		}
 	}
 	return r
@@ -268,4 +273,111 @@ func rewardConst(n *node) (*big.Rat, bool) {
 		return nil, false
 	}
 	return new(big.Rat).SetString(n.str)
+}
+
+// destRewards reads what destination d of an edge of automaton a assigns
+// to the transient numeric variables (JANI's rewards on destinations),
+// for vigil prob (symbolic.Outcome.Rewards): each value a number literal
+// or an integer expression of the variables, evaluated in the state the
+// step leaves. What vigil cannot read is kept with its reason (Bad), not
+// an error: only a property that accumulates that variable is refused.
+func (ml *modelLoader) destRewards(a *automaton, d *dest) []symbolic.OutcomeReward {
+	if d.node == nil {
+		return nil
+	}
+	as := d.node.get("assignments")
+	if as == nil || as.kind != kArray {
+		return nil
+	}
+	var out []symbolic.OutcomeReward
+	sc := ml.localScope(a)
+	for _, an := range as.vals {
+		rn := an.get("ref")
+		if rn == nil || rn.kind != kString {
+			continue
+		}
+		vi := ml.lookupVar(a, rn.str)
+		if vi == nil || !vi.reward || ml.globals[vi.name] != vi {
+			continue // a local one is no property's reward
+		}
+		r := symbolic.OutcomeReward{Name: vi.name, Pos: ml.pos(an)}
+		seen := false
+		for i := range out {
+			if out[i].Name == vi.name {
+				out[i].Bad = fmt.Sprintf("a destination at %s assigns its reward %q twice", ml.pos(d.node), vi.name)
+				seen = true
+			}
+		}
+		if seen {
+			continue
+		}
+		vn := an.get("value")
+		switch {
+		case vn == nil:
+			r.Bad = fmt.Sprintf("the assignment of its reward %q at %s has no single value (vigil prob reads a number literal or an integer expression)", vi.name, r.Pos)
+		default:
+			if c, ok := rewardConst(vn); ok {
+				r.Const = c
+				break
+			}
+			if ix := an.get("index"); ix != nil && !(ix.kind == kNumber && ix.str == "0") {
+				r.Bad = fmt.Sprintf("its reward %q is assigned at %s with an \"index\" (a later assignment level, reading values the earlier levels set), which vigil prob does not read for rewards", vi.name, r.Pos)
+				break
+			}
+			sub := ml.quietLowerer()
+			x, ok := sub.intExpr(vn, sc)
+			if !ok || sub.errs.Err() != nil {
+				r.Bad = fmt.Sprintf("the value of its reward %q at %s is neither a number literal nor an integer expression of the variables", vi.name, ml.pos(vn))
+				break
+			}
+			r.Expr = x
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// syncRewards adds to o the rewards the destinations dests (one of each
+// synchronising edge, of automata autos) assign. Two that assign one
+// variable are kept as Bad: JANI forbids two synchronising edges to
+// assign one variable, and Storm keeps the value of the one it applies
+// last, so there is no sum to agree on.
+func (ml *modelLoader) syncRewards(o *symbolic.Outcome, autos []*automaton, dests []*dest, cache map[*dest][]symbolic.OutcomeReward) {
+	if len(ml.rewards) == 0 {
+		return
+	}
+	var who map[string]string // the automaton that assigned each reward (made when needed)
+	for i, d := range dests {
+		rs, ok := cache[d]
+		if !ok {
+			rs = ml.destRewards(autos[i], d)
+			cache[d] = rs
+		}
+		if len(rs) > 0 && who == nil {
+			who = map[string]string{}
+		}
+		for _, r := range rs {
+			if prev, dup := who[r.Name]; dup {
+				for j := range o.Rewards {
+					if o.Rewards[j].Name == r.Name {
+						o.Rewards[j].Bad = fmt.Sprintf("synchronising edges of automata %q and %q both assign its reward %q (at %s): JANI forbids two synchronising edges to assign one variable, and Storm keeps one of the values; assign it on one of them", prev, autos[i].name, r.Name, r.Pos)
+					}
+				}
+				continue
+			}
+			who[r.Name] = autos[i].name
+			o.Rewards = append(o.Rewards, r)
+		}
+	}
+}
+
+// quietLowerer is a lowerer that shares ml's file, names and bounds (a
+// copy of every field, so that what later sessions add, such as the
+// functions' state, comes along) but collects its errors and notes apart:
+// for an expression whose failure is a reason to refuse a property, not
+// an error of the model.
+func (ml *modelLoader) quietLowerer() *lowerer {
+	sub := *ml.lowerer
+	sub.errs, sub.notes, sub.noteSeen = nil, nil, map[string]bool{}
+	return &sub
 }

@@ -62,7 +62,7 @@ func (ml *modelLoader) properties(root *node) {
 		}
 		// Lower the state formulas with a lowerer of their own, so that a
 		// formula vigil cannot read is a note, not an error of the model.
-		sub := &lowerer{file: ml.file, data: ml.data, lines: ml.lines, noteSeen: map[string]bool{}, rejected: ml.rejected, bounds: ml.bounds}
+		sub := ml.quietLowerer()
 		lower := func(n *node) *symbolic.Cond {
 			if n == nil {
 				return nil
@@ -279,7 +279,7 @@ func (l *lowerer) accumulate(n *node) {
 // model. Like every property read from the model, it is chosen with
 // --property NAME. A part vigil cannot read is a note naming the property.
 func (ml *modelLoader) paInline(p, e *node, name string, taken namer, sc scope) {
-	sub := &lowerer{file: ml.file, data: ml.data, lines: ml.lines, noteSeen: map[string]bool{}, rejected: ml.rejected, bounds: ml.bounds}
+	sub := ml.quietLowerer()
 	dir := filepath.Dir(ml.file)
 	prop := &symbolic.Property{Pos: ml.pos(p), FromModel: true}
 	var ok bool
