@@ -826,10 +826,18 @@ func decodeError(path string, src []byte, err error) error {
 	case errors.As(err, &sm) && len(sm.Errors) > 0:
 		d := sm.Errors[0]
 		line, col := d.Position()
-		return newError(path, src, line, col, "B0002", fmt.Sprintf("unknown key %q%s", strings.Join(d.Key(), "."), suggestKey(d.Key())))
+		key := d.Key()
+		// The decoder names a key of an inline table without its
+		// table, and places a dotted key at its first part: name and
+		// place the key as the file spells it.
+		if path, sp := keyAt(src, line, col); path != "" {
+			key = keyParts(path)
+			line, col = sp.line, sp.col
+		}
+		return newError(path, src, line, col, "B0002", fmt.Sprintf("unknown key %q%s", strings.Join(key, "."), suggestKey(key)))
 	case errors.As(err, &de):
 		line, col := de.Position()
-		msg := typeMessage(src, line, strings.TrimPrefix(de.Error(), "toml: "))
+		msg := typeMessage(src, line, col, strings.TrimPrefix(de.Error(), "toml: "))
 		code := "B0001"
 		if strings.Contains(msg, " limit ") || strings.Contains(msg, "matches no file") || strings.Contains(msg, "relative to the experiment") {
 			code = "B0003" // from our own value checks
@@ -838,19 +846,26 @@ func decodeError(path string, src []byte, err error) error {
 	}
 	// An integer limit reaches UnmarshalText without a position: find the
 	// limit whose value is that bare number.
+	spots := keySpots(src)
 	for _, key := range []string{"limits.time", "limits.wall", "limits.memory"} {
-		line, _ := keyPos(src, key)
-		if line == 0 {
+		sp, ok := spots[key]
+		if !ok || !sp.hasVal || sp.val.Length == 0 {
 			continue
 		}
-		text := strings.Split(string(src), "\n")[line-1]
-		_, val, _ := strings.Cut(text, "=")
-		val = strings.TrimSpace(strings.SplitN(val, "#", 2)[0])
+		val := string(src[sp.val.Offset : sp.val.Offset+sp.val.Length])
 		if _, nerr := strconv.ParseFloat(val, 64); nerr == nil && strings.Contains(err.Error(), strconv.Quote(val)) {
-			return newError(path, src, line, strings.Index(text, "=")+1+strings.Index(text[strings.Index(text, "=")+1:], val)+1, "B0003", err.Error())
+			line, col := posOf(src, int(sp.val.Offset))
+			return newError(path, src, line, col, "B0003", err.Error())
 		}
 	}
 	return newError(path, src, 0, 0, "B0001", err.Error())
+}
+
+// posOf is the line and column (from 1) of the byte offset off of src.
+func posOf(src []byte, off int) (int, int) {
+	before := src[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	return line, off - (bytes.LastIndexByte(before, '\n') + 1) + 1
 }
 
 // wrongType matches the TOML decoder's message for a value of the wrong
@@ -859,9 +874,9 @@ func decodeError(path string, src []byte, err error) error {
 var wrongType = regexp.MustCompile(`^cannot decode TOML (\w+) into struct field [\w.]+ of type (\S+)$`)
 
 // typeMessage rewrites a wrong-type message in the file's terms: the key
-// written on that line, what it wants and what it got ("program: want a
+// whose value is at line:col, what it wants and what it got ("program: want a
 // string, not an array"); other messages are returned as they are.
-func typeMessage(src []byte, line int, msg string) string {
+func typeMessage(src []byte, line, col int, msg string) string {
 	m := wrongType.FindStringSubmatch(msg)
 	if m == nil {
 		return msg
@@ -877,7 +892,10 @@ func typeMessage(src []byte, line int, msg string) string {
 		got = "a TOML " + m[1]
 	}
 	key := ""
-	if lines := strings.Split(string(src), "\n"); line >= 1 && line <= len(lines) {
+	if path, _ := keyAt(src, line, col); path != "" {
+		parts := keyParts(path)
+		key = parts[len(parts)-1] + ": "
+	} else if lines := strings.Split(string(src), "\n"); line >= 1 && line <= len(lines) {
 		if k, _, ok := strings.Cut(lines[line-1], "="); ok {
 			key = strings.Trim(strings.TrimSpace(k), `"'`) + ": "
 		}
@@ -930,60 +948,4 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
-}
-
-// keyPos finds the line and column of a key such as "limits.memory" or
-// "algorithms.2.name" in src, for errors found after decoding. It follows
-// table headers ([limits], [[algorithms]]) and counts array-table entries;
-// a key not found gives the position of its table (or 0, 0).
-func keyPos(src []byte, key string) (int, int) {
-	if key == "" {
-		return 0, 0
-	}
-	parts := strings.Split(key, ".")
-	table, index, leaf := "", -1, ""
-	switch len(parts) {
-	case 1:
-		leaf = parts[0]
-	case 2:
-		table, leaf = parts[0], parts[1]
-	default:
-		table = parts[0]
-		index, _ = strconv.Atoi(parts[1])
-		leaf = parts[2]
-	}
-	if len(parts) == 2 {
-		if n, err := strconv.Atoi(parts[1]); err == nil {
-			index, leaf = n, ""
-		}
-	}
-	cur, count := "", -1
-	tline, tcol := 0, 0
-	for i, line := range strings.Split(string(src), "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(t, "[["):
-			cur = strings.TrimSpace(strings.Trim(t[:strings.Index(t+"]]", "]]")], "[ "))
-			if cur == table {
-				count++
-				if count == index {
-					tline, tcol = i+1, strings.Index(line, "[")+1
-				}
-			}
-			continue
-		case strings.HasPrefix(t, "["):
-			cur = strings.TrimSpace(strings.Trim(t[:strings.Index(t+"]", "]")], "[ "))
-			if cur == table && index < 0 {
-				tline, tcol = i+1, strings.Index(line, "[")+1
-			}
-			continue
-		}
-		if cur != table || (index >= 0 && count != index) || leaf == "" {
-			continue
-		}
-		if k, _, ok := strings.Cut(t, "="); ok && strings.TrimSpace(k) == leaf {
-			return i + 1, strings.Index(line, leaf) + 1
-		}
-	}
-	return tline, tcol
 }
