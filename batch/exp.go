@@ -830,8 +830,8 @@ func decodeError(path string, src []byte, err error) error {
 		// The decoder names a key of an inline table without its
 		// table, and places a dotted key at its first part: name and
 		// place the key as the file spells it.
-		if path, sp := keyAt(src, line, col); path != "" {
-			key = keyParts(path)
+		if path, sp := keyAt(src, line, col); path != "" && len(sp.names) > 0 {
+			key = sp.names
 			line, col = sp.line, sp.col
 		}
 		return newError(path, src, line, col, "B0002", fmt.Sprintf("unknown key %q%s", strings.Join(key, "."), suggestKey(key)))
@@ -892,9 +892,8 @@ func typeMessage(src []byte, line, col int, msg string) string {
 		got = "a TOML " + m[1]
 	}
 	key := ""
-	if path, _ := keyAt(src, line, col); path != "" {
-		parts := keyParts(path)
-		key = parts[len(parts)-1] + ": "
+	if path, sp := keyAt(src, line, col); path != "" && len(sp.names) > 0 {
+		key = sp.names[len(sp.names)-1] + ": "
 	} else if lines := strings.Split(string(src), "\n"); line >= 1 && line <= len(lines) {
 		if k, _, ok := strings.Cut(lines[line-1], "="); ok {
 			key = strings.Trim(strings.TrimSpace(k), `"'`) + ": "
@@ -912,6 +911,9 @@ var keysOf = map[string][]string{
 }
 
 func suggestKey(key []string) string {
+	if len(key) == 0 {
+		return ""
+	}
 	parent := ""
 	if len(key) > 1 {
 		parent = key[0]

@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -9,7 +11,7 @@ import (
 
 // A keySpot is where a key of an experiment file is written: the start of
 // the key's own name as spelled (the last part of a dotted key, the
-// quote of a quoted one, the '[' of a table header) and the range of its value.
+// quote of a quoted one, the '[' of a table header) and its value.
 type keySpot struct {
 	line, col int
 	// start is where a dotted key's first part is (where the decoder
@@ -17,6 +19,31 @@ type keySpot struct {
 	startLine, startCol int
 	val                 unstable.Range // zero for a table header
 	hasVal              bool
+	// valLine, valCol is where the value starts (0, 0 when its range
+	// is not known: a table header, an array).
+	valLine, valCol int
+	// names are the key's parts as decoded, without array indices
+	// (algorithms, name for "algorithms.0.name").
+	names []string
+}
+
+// A keyPath is a key's path with array indices ("algorithms.0.name") and
+// its names without them.
+type keyPath struct {
+	path  string
+	names []string
+}
+
+func (k keyPath) with(name string) keyPath {
+	p := k.path
+	if p != "" {
+		p += "."
+	}
+	return keyPath{p + name, append(slices.Clip(k.names), name)}
+}
+
+func (k keyPath) index(i int) keyPath {
+	return keyPath{k.path + "." + strconv.Itoa(i), k.names}
 }
 
 // keySpots finds every key of the TOML text src, by its decoded path with
@@ -33,40 +60,50 @@ func keySpots(src []byte) map[string]keySpot {
 	p.Reset(src)
 	spots := map[string]keySpot{}
 	arrays := map[string]int{} // path of an array of tables -> its last index
-	pos := func(r unstable.Range) (int, int) {
-		s := p.Shape(r)
-		return s.Start.Line, s.Start.Column
+	// The offsets where lines start, for positions in O(log n) (the
+	// parser's Shape counts the lines from the start each time, quadratic
+	// in a list of many models).
+	starts := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
 	}
-	add := func(path string, start, r unstable.Range, val *unstable.Node) {
-		if _, ok := spots[path]; ok {
+	pos := func(r unstable.Range) (int, int) {
+		off := int(r.Offset)
+		l := sort.Search(len(starts), func(i int) bool { return starts[i] > off })
+		return l, off - starts[l-1] + 1
+	}
+	add := func(k keyPath, start, r unstable.Range, val *unstable.Node) {
+		if _, ok := spots[k.path]; ok {
 			return
 		}
 		l, c := pos(r)
 		sl, sc := pos(start)
-		sp := keySpot{line: l, col: c, startLine: sl, startCol: sc}
+		sp := keySpot{line: l, col: c, startLine: sl, startCol: sc, names: k.names}
 		if val != nil {
 			sp.val, sp.hasVal = val.Raw, true
+			if val.Raw.Length > 0 {
+				sp.valLine, sp.valCol = pos(val.Raw)
+			}
 		}
-		spots[path] = sp
+		spots[k.path] = sp
 	}
 	// resolve joins the key parts to base, each part naming the last
 	// entry of an array of tables when it names such an array.
-	resolve := func(base string, parts []string, lastPlain bool) string {
-		path := base
-		for i, k := range parts {
-			if path != "" {
-				path += "."
-			}
-			path += k
-			if n, ok := arrays[path]; ok && !(lastPlain && i == len(parts)-1) {
-				path += "." + strconv.Itoa(n)
+	resolve := func(base keyPath, parts []string, lastPlain bool) keyPath {
+		k := base
+		for i, part := range parts {
+			k = k.with(part)
+			if n, ok := arrays[k.path]; ok && !(lastPlain && i == len(parts)-1) {
+				k = k.index(n)
 			}
 		}
-		return path
+		return k
 	}
-	var keyval func(base string, kv *unstable.Node)
-	var value func(path string, v *unstable.Node)
-	value = func(path string, v *unstable.Node) {
+	var keyval func(base keyPath, kv *unstable.Node)
+	var value func(path keyPath, v *unstable.Node)
+	value = func(path keyPath, v *unstable.Node) {
 		switch v.Kind {
 		case unstable.InlineTable:
 			for it := v.Children(); it.Next(); {
@@ -81,7 +118,7 @@ func keySpots(src []byte) map[string]keySpot {
 				if c.Kind == unstable.Comment {
 					continue
 				}
-				ep := path + "." + strconv.Itoa(i)
+				ep := path.index(i)
 				if c.Raw.Length > 0 || c.Kind == unstable.InlineTable {
 					add(ep, c.Raw, c.Raw, c)
 				}
@@ -90,7 +127,7 @@ func keySpots(src []byte) map[string]keySpot {
 			}
 		}
 	}
-	keyval = func(base string, kv *unstable.Node) {
+	keyval = func(base keyPath, kv *unstable.Node) {
 		var parts []string
 		var raws []unstable.Range
 		for it := kv.Key(); it.Next(); {
@@ -105,7 +142,7 @@ func keySpots(src []byte) map[string]keySpot {
 		add(path, raws[0], raws[len(raws)-1], kv.Value())
 		value(path, kv.Value())
 	}
-	table := ""
+	var table keyPath
 	for p.NextExpression() {
 		e := p.Expression()
 		switch e.Kind {
@@ -122,31 +159,32 @@ func keySpots(src []byte) map[string]keySpot {
 				first = it.Node().Raw
 			}
 			l, c := pos(first)
-			line := strings.Split(string(src), "\n")[l-1]
+			line := string(src[starts[l-1] : int(first.Offset)+1])
 			if k := strings.LastIndex(line[:c-1], "["); k >= 0 {
 				if e.Kind == unstable.ArrayTable && k > 0 && line[k-1] == '[' {
 					k--
 				}
 				c = k + 1
 			}
-			if e.Kind == unstable.Table {
-				table = resolve("", parts, false)
-				if _, ok := spots[table]; !ok {
-					spots[table] = keySpot{line: l, col: c, startLine: l, startCol: c}
+			header := func(k keyPath) {
+				if _, ok := spots[k.path]; !ok {
+					spots[k.path] = keySpot{line: l, col: c, startLine: l, startCol: c, names: k.names}
 				}
+			}
+			if e.Kind == unstable.Table {
+				table = resolve(keyPath{}, parts, false)
+				header(table)
 				continue
 			}
-			arr := resolve("", parts, true)
-			n, ok := arrays[arr]
+			arr := resolve(keyPath{}, parts, true)
+			n, ok := arrays[arr.path]
 			if ok {
 				n++
 			}
-			arrays[arr] = n
-			if _, ok := spots[arr]; !ok {
-				spots[arr] = keySpot{line: l, col: c, startLine: l, startCol: c}
-			}
-			table = arr + "." + strconv.Itoa(n)
-			spots[table] = keySpot{line: l, col: c, startLine: l, startCol: c}
+			arrays[arr.path] = n
+			header(arr)
+			table = arr.index(n)
+			header(table)
 		}
 	}
 	return spots
@@ -178,15 +216,9 @@ func keyPos(src []byte, key string) (int, int) {
 // decoder places an unknown key) or whose value does (where it places a
 // value of the wrong type), and its spot; "" when none is.
 func keyAt(src []byte, line, col int) (string, keySpot) {
-	var p unstable.Parser
-	p.Reset(src)
 	best, bsp := "", keySpot{}
 	for path, sp := range keySpots(src) {
-		at := sp.startLine == line && sp.startCol == col
-		if !at && sp.hasVal && sp.val.Length > 0 {
-			s := p.Shape(sp.val)
-			at = s.Start.Line == line && s.Start.Column == col
-		}
+		at := sp.startLine == line && sp.startCol == col || sp.valLine == line && sp.valCol == col
 		// The deepest such key: a dotted key's implicit tables start
 		// where it does.
 		if at && (best == "" || len(path) > len(best)) {
@@ -194,16 +226,4 @@ func keyAt(src []byte, line, col int) (string, keySpot) {
 		}
 	}
 	return best, bsp
-}
-
-// keyParts are the parts of a key path without its array indices
-// ("algorithms.0.name" -> algorithms, name).
-func keyParts(path string) []string {
-	var parts []string
-	for _, k := range strings.Split(path, ".") {
-		if _, err := strconv.Atoi(k); err != nil {
-			parts = append(parts, k)
-		}
-	}
-	return parts
 }

@@ -80,3 +80,30 @@ func TestS25sReportOptionLines(t *testing.T) {
 		}
 	}
 }
+
+// No experiment file, however garbled, makes the position lookup panic,
+// and every position it gives lies in the file.
+func FuzzS25sKeyPositions(f *testing.F) {
+	for _, s := range []string{
+		"name = \"e\"\nreport.baseline = \"zz\"\n[[algorithms]]\nname = \"a\"\nargs = [\"verify\"]\n[[instances]]\nmodels = [\"m.spec\"]\n",
+		"name = \"e\"\nalgorithms = [{name = \"a\", args = [\"verify\"]},\n  {name = \"a\", args = 3}]\n",
+		"name = \"e\"\n[ \"report\" ]\n'grup' = 1\n",
+		"name = \"e\"\r\nlimits = { time = 5 }\r\n",
+		"[[algorithms]]\n[algorithms.verdicts]\nsat = \"\"\n[[ algorithms ]]\n",
+	} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, src string) {
+		_, err := Parse(filepath.Join(dir, "exp.toml"), []byte(src))
+		var e *Error
+		if errors.As(err, &e) && e.Line > strings.Count(src, "\n")+1 {
+			t.Errorf("line %d of a %d-line file", e.Line, strings.Count(src, "\n")+1)
+		}
+		for _, key := range []string{"report.group", "algorithms.0.name", "limits.time", "instances.1.models.0"} {
+			if l, _ := keyPos([]byte(src), key); l > strings.Count(src, "\n")+1 {
+				t.Errorf("%s at line %d of a %d-line file", key, l, strings.Count(src, "\n")+1)
+			}
+		}
+	})
+}
