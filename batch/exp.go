@@ -434,7 +434,7 @@ func (ps *parseState) algorithms() (map[string]bool, error) {
 		}
 		for line, v := range a.Verdicts {
 			if strings.TrimSpace(line) == "" || v == "" {
-				return nil, ps.errorf(key+".verdicts", "algorithm %q: verdicts map a nonempty line to a nonempty verdict, e.g. sat = \"safe\"", a.Name)
+				return nil, ps.errorf(key+".verdicts."+line, "algorithm %q: verdicts map a nonempty line to a nonempty verdict, e.g. sat = \"safe\"", a.Name)
 			}
 			// A run whose line maps to a verdict counts as solved: an
 			// "unknown" there would count z3's giving up as coverage and
@@ -443,13 +443,13 @@ func (ps *parseState) algorithms() (map[string]bool, error) {
 			// ("UNKNOWN", "timeout"), and a verdict is compared as
 			// written: "safe " disagreed with every "safe".
 			if w := strings.ToLower(strings.TrimSpace(v)); w == "unknown" || slices.Contains(Outcomes, w) {
-				return nil, ps.errorf(key+".verdicts", "algorithm %q: %s = %q is no verdict (a run with a verdict counts as solved): leave %s out of verdicts, and a run that prints it is unknown", a.Name, line, v, line)
+				return nil, ps.errorf(key+".verdicts."+line, "algorithm %q: %s = %q is no verdict (a run with a verdict counts as solved): leave %s out of verdicts, and a run that prints it is unknown", a.Name, line, v, line)
 			}
 			if line != strings.TrimSpace(line) {
-				return nil, ps.errorf(key+".verdicts", "algorithm %q: the line %q has spaces around it, and a run's last line is read without them (it never matched): write %q", a.Name, line, strings.TrimSpace(line))
+				return nil, ps.errorf(key+".verdicts."+line, "algorithm %q: the line %q has spaces around it, and a run's last line is read without them (it never matched): write %q", a.Name, line, strings.TrimSpace(line))
 			}
 			if v != strings.TrimSpace(v) {
-				return nil, ps.errorf(key+".verdicts", "algorithm %q: the verdict %q has spaces around it, and verdicts are compared as written (with vigil's safe and unsafe): write %q", a.Name, v, strings.TrimSpace(v))
+				return nil, ps.errorf(key+".verdicts."+line, "algorithm %q: the verdict %q has spaces around it, and verdicts are compared as written (with vigil's safe and unsafe): write %q", a.Name, v, strings.TrimSpace(v))
 			}
 		}
 	}
@@ -470,12 +470,12 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 	}
 	for k, v := range in.Defines {
 		if !scalar(v) {
-			return ps.errorf(key+".defines", "defines: %s = %v is not a number, string or boolean: -D gives a constant one value (a row per value: one [[instances]] per value, or vigil bench ic3 --scale)", k, v)
+			return ps.errorf(key+".defines."+k, "defines: %s = %v is not a number, string or boolean: -D gives a constant one value (a row per value: one [[instances]] per value, or vigil bench ic3 --scale)", k, v)
 		}
 	}
 	for k, v := range in.Attributes {
 		if !scalar(v) {
-			return ps.errorf(key+".attributes", "attribute %s = %v is not a number, string or boolean: reports group and filter by one value", k, v)
+			return ps.errorf(key+".attributes."+k, "attribute %s = %v is not a number, string or boolean: reports group and filter by one value", k, v)
 		}
 	}
 	for _, lst := range []struct {
@@ -483,12 +483,13 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 		names []string
 	}{{"policies", in.Policies}, {"properties", in.Properties}} {
 		seen := map[string]bool{}
-		for _, n := range lst.names {
+		for j, n := range lst.names {
+			at := fmt.Sprintf("%s.%s.%d", key, lst.field, j) // the entry itself
 			switch {
 			case strings.TrimSpace(n) == "":
-				return ps.errorf(key+"."+lst.field, "%s: an empty name: remove it (an instance without %s leaves the key out)", lst.field, lst.field)
+				return ps.errorf(at, "%s: an empty name: remove it (an instance without %s leaves the key out)", lst.field, lst.field)
 			case seen[n]:
-				return ps.errorf(key+"."+lst.field, "%s: %q is listed twice", lst.field, n)
+				return ps.errorf(at, "%s: %q is listed twice", lst.field, n)
 			}
 			seen[n] = true
 		}
@@ -496,9 +497,9 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 	for k := range in.Attributes {
 		switch {
 		case reserved[k]:
-			return ps.errorf(key+".attributes", "attribute %q is one the batch writes itself: choose another name", k)
+			return ps.errorf(key+".attributes."+k, "attribute %q is one the batch writes itself: choose another name", k)
 		case answerKeys[k] || slices.Contains(f.Report.Agree, k):
-			return ps.errorf(key+".attributes", "attribute %q is part of a run's answer (the runs must agree on it): a static value would stand in for each run's own; choose another name", k)
+			return ps.errorf(key+".attributes."+k, "attribute %q is part of a run's answer (the runs must agree on it): a static value would stand in for each run's own; choose another name", k)
 		}
 	}
 	for _, p := range probs {
