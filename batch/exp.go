@@ -434,7 +434,7 @@ func (ps *parseState) algorithms() (map[string]bool, error) {
 		}
 		for line, v := range a.Verdicts {
 			if strings.TrimSpace(line) == "" || v == "" {
-				return nil, ps.errorf(key+".verdicts", "algorithm %q: verdicts map a nonempty line to a nonempty verdict, e.g. sat = \"safe\"", a.Name)
+				return nil, ps.errorf(key+".verdicts."+line, "algorithm %q: verdicts map a nonempty line to a nonempty verdict, e.g. sat = \"safe\"", a.Name)
 			}
 			// A run whose line maps to a verdict counts as solved: an
 			// "unknown" there would count z3's giving up as coverage and
@@ -443,13 +443,13 @@ func (ps *parseState) algorithms() (map[string]bool, error) {
 			// ("UNKNOWN", "timeout"), and a verdict is compared as
 			// written: "safe " disagreed with every "safe".
 			if w := strings.ToLower(strings.TrimSpace(v)); w == "unknown" || slices.Contains(Outcomes, w) {
-				return nil, ps.errorf(key+".verdicts", "algorithm %q: %s = %q is no verdict (a run with a verdict counts as solved): leave %s out of verdicts, and a run that prints it is unknown", a.Name, line, v, line)
+				return nil, ps.errorf(key+".verdicts."+line, "algorithm %q: %s = %q is no verdict (a run with a verdict counts as solved): leave %s out of verdicts, and a run that prints it is unknown", a.Name, line, v, line)
 			}
 			if line != strings.TrimSpace(line) {
-				return nil, ps.errorf(key+".verdicts", "algorithm %q: the line %q has spaces around it, and a run's last line is read without them (it never matched): write %q", a.Name, line, strings.TrimSpace(line))
+				return nil, ps.errorf(key+".verdicts."+line, "algorithm %q: the line %q has spaces around it, and a run's last line is read without them (it never matched): write %q", a.Name, line, strings.TrimSpace(line))
 			}
 			if v != strings.TrimSpace(v) {
-				return nil, ps.errorf(key+".verdicts", "algorithm %q: the verdict %q has spaces around it, and verdicts are compared as written (with vigil's safe and unsafe): write %q", a.Name, v, strings.TrimSpace(v))
+				return nil, ps.errorf(key+".verdicts."+line, "algorithm %q: the verdict %q has spaces around it, and verdicts are compared as written (with vigil's safe and unsafe): write %q", a.Name, v, strings.TrimSpace(v))
 			}
 		}
 	}
@@ -470,12 +470,12 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 	}
 	for k, v := range in.Defines {
 		if !scalar(v) {
-			return ps.errorf(key+".defines", "defines: %s = %v is not a number, string or boolean: -D gives a constant one value (a row per value: one [[instances]] per value, or vigil bench ic3 --scale)", k, v)
+			return ps.errorf(key+".defines."+k, "defines: %s = %v is not a number, string or boolean: -D gives a constant one value (a row per value: one [[instances]] per value, or vigil bench ic3 --scale)", k, v)
 		}
 	}
 	for k, v := range in.Attributes {
 		if !scalar(v) {
-			return ps.errorf(key+".attributes", "attribute %s = %v is not a number, string or boolean: reports group and filter by one value", k, v)
+			return ps.errorf(key+".attributes."+k, "attribute %s = %v is not a number, string or boolean: reports group and filter by one value", k, v)
 		}
 	}
 	for _, lst := range []struct {
@@ -483,12 +483,13 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 		names []string
 	}{{"policies", in.Policies}, {"properties", in.Properties}} {
 		seen := map[string]bool{}
-		for _, n := range lst.names {
+		for j, n := range lst.names {
+			at := fmt.Sprintf("%s.%s.%d", key, lst.field, j) // the entry itself
 			switch {
 			case strings.TrimSpace(n) == "":
-				return ps.errorf(key+"."+lst.field, "%s: an empty name: remove it (an instance without %s leaves the key out)", lst.field, lst.field)
+				return ps.errorf(at, "%s: an empty name: remove it (an instance without %s leaves the key out)", lst.field, lst.field)
 			case seen[n]:
-				return ps.errorf(key+"."+lst.field, "%s: %q is listed twice", lst.field, n)
+				return ps.errorf(at, "%s: %q is listed twice", lst.field, n)
 			}
 			seen[n] = true
 		}
@@ -496,9 +497,9 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 	for k := range in.Attributes {
 		switch {
 		case reserved[k]:
-			return ps.errorf(key+".attributes", "attribute %q is one the batch writes itself: choose another name", k)
+			return ps.errorf(key+".attributes."+k, "attribute %q is one the batch writes itself: choose another name", k)
 		case answerKeys[k] || slices.Contains(f.Report.Agree, k):
-			return ps.errorf(key+".attributes", "attribute %q is part of a run's answer (the runs must agree on it): a static value would stand in for each run's own; choose another name", k)
+			return ps.errorf(key+".attributes."+k, "attribute %q is part of a run's answer (the runs must agree on it): a static value would stand in for each run's own; choose another name", k)
 		}
 	}
 	for _, p := range probs {
@@ -826,10 +827,18 @@ func decodeError(path string, src []byte, err error) error {
 	case errors.As(err, &sm) && len(sm.Errors) > 0:
 		d := sm.Errors[0]
 		line, col := d.Position()
-		return newError(path, src, line, col, "B0002", fmt.Sprintf("unknown key %q%s", strings.Join(d.Key(), "."), suggestKey(d.Key())))
+		key := d.Key()
+		// The decoder names a key of an inline table without its
+		// table, and places a dotted key at its first part: name and
+		// place the key as the file spells it.
+		if path, sp := keyAt(src, line, col); path != "" && len(sp.names) > 0 {
+			key = sp.names
+			line, col = sp.line, sp.col
+		}
+		return newError(path, src, line, col, "B0002", fmt.Sprintf("unknown key %q%s", strings.Join(key, "."), suggestKey(key)))
 	case errors.As(err, &de):
 		line, col := de.Position()
-		msg := typeMessage(src, line, strings.TrimPrefix(de.Error(), "toml: "))
+		msg := typeMessage(src, line, col, strings.TrimPrefix(de.Error(), "toml: "))
 		code := "B0001"
 		if strings.Contains(msg, " limit ") || strings.Contains(msg, "matches no file") || strings.Contains(msg, "relative to the experiment") {
 			code = "B0003" // from our own value checks
@@ -838,19 +847,26 @@ func decodeError(path string, src []byte, err error) error {
 	}
 	// An integer limit reaches UnmarshalText without a position: find the
 	// limit whose value is that bare number.
+	spots := keySpots(src)
 	for _, key := range []string{"limits.time", "limits.wall", "limits.memory"} {
-		line, _ := keyPos(src, key)
-		if line == 0 {
+		sp, ok := spots[key]
+		if !ok || !sp.hasVal || sp.val.Length == 0 {
 			continue
 		}
-		text := strings.Split(string(src), "\n")[line-1]
-		_, val, _ := strings.Cut(text, "=")
-		val = strings.TrimSpace(strings.SplitN(val, "#", 2)[0])
+		val := string(src[sp.val.Offset : sp.val.Offset+sp.val.Length])
 		if _, nerr := strconv.ParseFloat(val, 64); nerr == nil && strings.Contains(err.Error(), strconv.Quote(val)) {
-			return newError(path, src, line, strings.Index(text, "=")+1+strings.Index(text[strings.Index(text, "=")+1:], val)+1, "B0003", err.Error())
+			line, col := posOf(src, int(sp.val.Offset))
+			return newError(path, src, line, col, "B0003", err.Error())
 		}
 	}
 	return newError(path, src, 0, 0, "B0001", err.Error())
+}
+
+// posOf is the line and column (from 1) of the byte offset off of src.
+func posOf(src []byte, off int) (int, int) {
+	before := src[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	return line, off - (bytes.LastIndexByte(before, '\n') + 1) + 1
 }
 
 // wrongType matches the TOML decoder's message for a value of the wrong
@@ -859,9 +875,9 @@ func decodeError(path string, src []byte, err error) error {
 var wrongType = regexp.MustCompile(`^cannot decode TOML (\w+) into struct field [\w.]+ of type (\S+)$`)
 
 // typeMessage rewrites a wrong-type message in the file's terms: the key
-// written on that line, what it wants and what it got ("program: want a
+// whose value is at line:col, what it wants and what it got ("program: want a
 // string, not an array"); other messages are returned as they are.
-func typeMessage(src []byte, line int, msg string) string {
+func typeMessage(src []byte, line, col int, msg string) string {
 	m := wrongType.FindStringSubmatch(msg)
 	if m == nil {
 		return msg
@@ -877,7 +893,9 @@ func typeMessage(src []byte, line int, msg string) string {
 		got = "a TOML " + m[1]
 	}
 	key := ""
-	if lines := strings.Split(string(src), "\n"); line >= 1 && line <= len(lines) {
+	if path, sp := keyAt(src, line, col); path != "" && len(sp.names) > 0 {
+		key = sp.names[len(sp.names)-1] + ": "
+	} else if lines := strings.Split(string(src), "\n"); line >= 1 && line <= len(lines) {
 		if k, _, ok := strings.Cut(lines[line-1], "="); ok {
 			key = strings.Trim(strings.TrimSpace(k), `"'`) + ": "
 		}
@@ -894,6 +912,9 @@ var keysOf = map[string][]string{
 }
 
 func suggestKey(key []string) string {
+	if len(key) == 0 {
+		return ""
+	}
 	parent := ""
 	if len(key) > 1 {
 		parent = key[0]
@@ -930,60 +951,4 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
-}
-
-// keyPos finds the line and column of a key such as "limits.memory" or
-// "algorithms.2.name" in src, for errors found after decoding. It follows
-// table headers ([limits], [[algorithms]]) and counts array-table entries;
-// a key not found gives the position of its table (or 0, 0).
-func keyPos(src []byte, key string) (int, int) {
-	if key == "" {
-		return 0, 0
-	}
-	parts := strings.Split(key, ".")
-	table, index, leaf := "", -1, ""
-	switch len(parts) {
-	case 1:
-		leaf = parts[0]
-	case 2:
-		table, leaf = parts[0], parts[1]
-	default:
-		table = parts[0]
-		index, _ = strconv.Atoi(parts[1])
-		leaf = parts[2]
-	}
-	if len(parts) == 2 {
-		if n, err := strconv.Atoi(parts[1]); err == nil {
-			index, leaf = n, ""
-		}
-	}
-	cur, count := "", -1
-	tline, tcol := 0, 0
-	for i, line := range strings.Split(string(src), "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(t, "[["):
-			cur = strings.TrimSpace(strings.Trim(t[:strings.Index(t+"]]", "]]")], "[ "))
-			if cur == table {
-				count++
-				if count == index {
-					tline, tcol = i+1, strings.Index(line, "[")+1
-				}
-			}
-			continue
-		case strings.HasPrefix(t, "["):
-			cur = strings.TrimSpace(strings.Trim(t[:strings.Index(t+"]", "]")], "[ "))
-			if cur == table && index < 0 {
-				tline, tcol = i+1, strings.Index(line, "[")+1
-			}
-			continue
-		}
-		if cur != table || (index >= 0 && count != index) || leaf == "" {
-			continue
-		}
-		if k, _, ok := strings.Cut(t, "="); ok && strings.TrimSpace(k) == leaf {
-			return i + 1, strings.Index(line, leaf) + 1
-		}
-	}
-	return tline, tcol
 }

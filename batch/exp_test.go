@@ -32,7 +32,7 @@ func TestParseErrors(t *testing.T) {
 		{head, `: no [[instances]]`},
 		{head + "[[algorithms]]\nname = \"a\"\nargs = [\"x\"]\n[[instances]]\nmodels = [\"a.spec\"]\n", `:6:1: algorithm "a" is declared twice`},
 		{head + "[[instances]]\nmodels = [\"a.spec\"]\n[[instances]]\nmodels = [\"a.spec\"]\n", `:7:1: run a/a/a appears twice`},
-		{head + "[[instances]]\nmodels = [\"a.spec\"]\nattributes = { error = \"x\" }\n", `:7:1: attribute "error" is one the batch writes itself`},
+		{head + "[[instances]]\nmodels = [\"a.spec\"]\nattributes = { error = \"x\" }\n", `:7:16: attribute "error" is one the batch writes itself`},
 		{head + "[[instances]]\nmodels = [\"/abs/a.spec\"]\n", `"/abs/a.spec": write paths relative to the experiment file`},
 		{"name = \"x\"\n[[algorithms]]\nname = \"a\"\nargs = [\"x\", \"--flag={defines}\"]\n", `:4:1: algorithm "a": {defines} expands to several arguments`},
 		{"name = \"x\"\n[[algorithms]]\nname = \"a\"\nargs = [\"x\"]\nverdicts = { sat = \"safe\" }\n", `:5:1: algorithm "a": verdicts map the output of a program`},

@@ -19,16 +19,16 @@ func TestReview24bStaticAnswerRefused(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "m.spec"), nil, 0o644)
 	for _, c := range []struct{ extra, attrs, want string }{
-		{"", `{ verdict = "unsafe" }`, `exp.toml:8:1: error[B0003]: attribute "verdict" is part of a run's answer`},
+		{"", `{ verdict = "unsafe" }`, `exp.toml:8:16: error[B0003]: attribute "verdict" is part of a run's answer`},
 		{"[report]\nagree = [\"safe\"]\n", `{ safe = 3 }`, `attribute "safe" is part of a run's answer`},
 		{"", `{ prepare_time = 1 }`, `attribute "prepare_time" is one the batch writes itself`},
 		{"[limits]\ntime = \"600s\"\nwall = \"5s\"\n", "{ a = 1 }", `exp.toml:11:1: error[B0003]: wall limit 5s is below the CPU time limit 10m0s: every run stops at 5s, while PAR-2 and the plots count its limit as 10m0s`},
-		{"", "{ a = { b = 1 } }", `exp.toml:8:1: error[B0003]: attribute a = map[b:1] is not a number, string or boolean`},
-		{"", "{ a = 1 }\ndefines = { N = [1, 2] }", `exp.toml:9:1: error[B0003]: defines: N = [1 2] is not a number, string or boolean`},
-		{"", "{ a = 1 }\npolicies = [\"\"]", `exp.toml:9:1: error[B0003]: policies: an empty name`},
-		{"", "{ a = 1 }\nproperties = [\"p\", \"p\"]", `exp.toml:9:1: error[B0003]: properties: "p" is listed twice`},
+		{"", "{ a = { b = 1 } }", `exp.toml:8:16: error[B0003]: attribute a = map[b:1] is not a number, string or boolean`},
+		{"", "{ a = 1 }\ndefines = { N = [1, 2] }", `exp.toml:9:13: error[B0003]: defines: N = [1 2] is not a number, string or boolean`},
+		{"", "{ a = 1 }\npolicies = [\"\"]", `exp.toml:9:13: error[B0003]: policies: an empty name`},
+		{"", "{ a = 1 }\nproperties = [\"p\", \"p\"]", `exp.toml:9:20: error[B0003]: properties: "p" is listed twice`},
 		{"[[algorithms]]\nname = \"z3\"\nprogram = \"z3\"\nargs = [\"q.smt2\"]\nverdicts = { sat = \"safe\", unknown = \"unknown\" }\n", `{ arch = "x" }`,
-			`exp.toml:13:1: error[B0003]: algorithm "z3": unknown = "unknown" is no verdict (a run with a verdict counts as solved): leave unknown out of verdicts`},
+			`exp.toml:13:28: error[B0003]: algorithm "z3": unknown = "unknown" is no verdict (a run with a verdict counts as solved): leave unknown out of verdicts`},
 	} {
 		src := "name = \"s\"\n[[algorithms]]\nname = \"a\"\nargs = [\"verify\", \"{model}\"]\n[[instances]]\ndomain = \"d\"\nmodels = [\"m.spec\"]\nattributes = " + c.attrs + "\n" + c.extra
 		_, err := Parse(filepath.Join(dir, "exp.toml"), []byte(src))

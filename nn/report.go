@@ -29,18 +29,18 @@ type VerifyReport struct {
 }
 
 // MarshalJSON writes r with an output that overflowed (+Inf: a
-// counterexample may have one, as Y_0 >= 5 holds for it) as null, as
-// BoundsReport does; encoding/json has no number for it and refused the
+// counterexample may have one, as Y_0 >= 5 holds for it) as the string
+// "inf" (JSONNumbers); encoding/json has no number for it and refused the
 // whole report.
 func (r VerifyReport) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Input   []float64  `json:"input,omitempty"`
-		Nodes   int        `json:"nodes"`
-		Output  []*float64 `json:"output,omitempty"`
-		Seconds float64    `json:"seconds"`
-		Stopped string     `json:"stopped,omitempty"`
-		Verdict Answer     `json:"verdict"`
-	}{r.Input, r.Nodes, JSONNumbers(r.Output), r.Seconds, r.Stopped, r.Verdict})
+		Input   []any   `json:"input,omitempty"`
+		Nodes   int     `json:"nodes"`
+		Output  []any   `json:"output,omitempty"`
+		Seconds float64 `json:"seconds"`
+		Stopped string  `json:"stopped,omitempty"`
+		Verdict Answer  `json:"verdict"`
+	}{JSONNumbers(r.Input), r.Nodes, JSONNumbers(r.Output), r.Seconds, r.Stopped, r.Verdict})
 }
 
 // Report is the result in its --json shape.
@@ -132,28 +132,43 @@ type BoundsReport struct {
 	Upper  []float64 `json:"upper"`
 }
 
-// MarshalJSON writes r with an infinite bound (none is known) as null.
+// MarshalJSON writes r with an infinite bound (none is known) as "inf"
+// or "-inf" (JSONNumbers).
 func (r BoundsReport) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Lower  []*float64 `json:"lower"`
-		Method string     `json:"method"`
-		Upper  []*float64 `json:"upper"`
+		Lower  []any  `json:"lower"`
+		Method string `json:"method"`
+		Upper  []any  `json:"upper"`
 	}{JSONNumbers(r.Lower), r.Method, JSONNumbers(r.Upper)})
 }
 
-// JSONNumbers returns xs as JSON writes them: a NaN or infinite entry,
-// which JSON has no number for, is null.
-func JSONNumbers(xs []float64) []*float64 {
+// JSONNumbers returns xs as vigil's JSON writes them: a finite entry as
+// a number, an infinite one, which JSON has no number for, as the string
+// "inf" or "-inf" (as vigil prob --json writes an infinite expected
+// reward), a NaN (+Inf - Inf in a layer) as "nan". Before, all three were
+// null, which says nothing of which it was.
+func JSONNumbers(xs []float64) []any {
 	if xs == nil {
 		return nil
 	}
-	out := make([]*float64, len(xs))
-	for i := range xs {
-		if !math.IsNaN(xs[i]) && !math.IsInf(xs[i], 0) {
-			out[i] = &xs[i]
-		}
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = JSONNumber(x)
 	}
 	return out
+}
+
+// JSONNumber is x as JSONNumbers writes it.
+func JSONNumber(x float64) any {
+	switch {
+	case math.IsNaN(x):
+		return "nan"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return x
 }
 
 // WriteText writes one line per output, yI in [lo, hi].

@@ -372,7 +372,7 @@ func TestReview21nInfiniteOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `"output":[null,null],"seconds"`; !strings.Contains(string(b), want) {
+	if want := `"output":["inf","inf"],"seconds"`; !strings.Contains(string(b), want) {
 		t.Errorf("%s, want %s", b, want)
 	}
 }

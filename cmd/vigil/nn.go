@@ -20,7 +20,9 @@ func init() {
 			"ReLU, LeakyReLU, Clip (ReLU6, Hardtanh), Tanh or Sigmoid, optionally ending in Softmax or\n" +
 			"LogSoftmax, evaluated in float64 as lang/spec.md says; an ONNX output computed by ArgMax is\n" +
 			"read as the scores it ranges over, and --output NAME picks one output of a graph with several\n" +
-			"(an actor-critic). tools/sb3_to_onnx.py converts Stable-Baselines3 actors.",
+			"(an actor-critic). tools/sb3_to_onnx.py converts Stable-Baselines3 actors.\n" +
+			"--json writes a value that overflows float64 as the string \"inf\" or \"-inf\" and a NaN as\n" +
+			"\"nan\" (JSON has no number for them), as vigil prob --json writes an infinite reward.",
 		Examples: []string{
 			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0"`,
@@ -40,7 +42,8 @@ func init() {
 			"that satisfy (>= (* 3 Y_0) 1) as real numbers, not only after rounding. A short PGD attack\n" +
 			"runs first; then branch and bound splits the input box (best for few inputs, such as ACAS\n" +
 			"Xu's 5) or unstable ReLU neurons (bounded with alpha- and beta-CROWN; best for many inputs):\n" +
-			"--branch auto, the default, gives each half of the time, ReLU splits first above 10 inputs.",
+			"--branch auto, the default, gives each half of the time, ReLU splits first above 10 inputs.\n" +
+			`--json writes a counterexample's output that overflows float64 as "inf" or "-inf", a NaN as "nan".`,
 		Examples: []string{
 			"vigil nn verify net.onnx prop.vnnlib --timeout 60s",
 			"vigil nn verify net.nnet prop.vnnlib --method alpha --json",
@@ -53,6 +56,7 @@ func init() {
 		Name:    "nn eval",
 		Summary: "the network's outputs at one input",
 		Usage:   `vigil nn eval [flags] NET --input "x1,x2,..."`,
+		Help:    `--json writes an output that overflows float64 as "inf" or "-inf", a NaN as "nan".`,
 		Examples: []string{
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0"`,
 			`vigil nn eval specs/policies/oneway_32x32.onnx --input "1,0,3,0" --json`,
@@ -64,7 +68,8 @@ func init() {
 		Name:    "nn bound",
 		Summary: "lower and upper bounds on each output over an input box (ibp, crown, both, alpha)",
 		Usage:   `vigil nn bound [flags] NET --box "LOWER:UPPER,..."`,
-		Help:    "vigil nn bounds is another name for this command (its earlier name; both keep working).",
+		Help: "vigil nn bounds is another name for this command (its earlier name; both keep working).\n" +
+			`--json writes an infinite bound (none is known, or the output overflows) as "inf" or "-inf".`,
 		Examples: []string{
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --method crown`,
 			`vigil nn bound specs/policies/oneway_32x32.onnx --box "0:20,0:3,0:3,0:1" --json`,
