@@ -134,21 +134,7 @@ func TestS25fFactNearTies(t *testing.T) {
 			continue
 		}
 		for k := 0; k < 4; k++ {
-			lo, hi := make([]int, nv), make([]int, nv)
-			for v, va := range m.Vars {
-				a, b := va.Lo+r.IntN(va.Size()), va.Lo+r.IntN(va.Size())
-				if k == 0 {
-					a, b = va.Lo, va.Hi
-				}
-				lo[v], hi[v] = min(a, b), max(a, b)
-			}
-			label := symbolic.LabelID(r.IntN(outs))
-			var sure []symbolic.LabelID
-			for o := 0; o < outs; o++ {
-				if symbolic.LabelID(o) != label && (r.IntN(3) != 0 || d.ArgMaxAll) {
-					sure = append(sure, symbolic.LabelID(o))
-				}
-			}
+			lo, hi, label, sure := randomFact(r, m, k == 0, outs, d.ArgMaxAll)
 			// the reference: Label chosen in some state when exactly Sure and
 			// Label are applicable
 			atoms := randomAtoms(r, m)
@@ -177,6 +163,27 @@ func TestS25fFactNearTies(t *testing.T) {
 		}
 	}
 	t.Logf("%d facts accepted, %d refuted, %d undecided; %d hold", accepted, refuted, undecided, holds)
+}
+
+// randomFact draws a fact to check: a box (the whole state space when
+// whole), a label and the labels surely applicable beside it (every other
+// output under argmax all).
+func randomFact(r *rand.Rand, m *symbolic.Model, whole bool, outs int, argMaxAll bool) (lo, hi []int, label symbolic.LabelID, sure []symbolic.LabelID) {
+	lo, hi = make([]int, len(m.Vars)), make([]int, len(m.Vars))
+	for v, va := range m.Vars {
+		a, b := va.Lo+r.IntN(va.Size()), va.Lo+r.IntN(va.Size())
+		if whole {
+			a, b = va.Lo, va.Hi
+		}
+		lo[v], hi[v] = min(a, b), max(a, b)
+	}
+	label = symbolic.LabelID(r.IntN(outs))
+	for o := 0; o < outs; o++ {
+		if symbolic.LabelID(o) != label && (r.IntN(3) != 0 || argMaxAll) {
+			sure = append(sure, symbolic.LabelID(o))
+		}
+	}
+	return lo, hi, label, sure
 }
 
 // factWitness enumerates the box lo..hi for a state (with atoms holding)

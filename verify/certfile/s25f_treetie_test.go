@@ -266,21 +266,7 @@ func TestS25fTreeFactTies(t *testing.T) {
 			continue
 		}
 		for k := 0; k < 4; k++ {
-			lo, hi := make([]int, nv), make([]int, nv)
-			for v, va := range m.Vars {
-				a, b := va.Lo+r.IntN(va.Size()), va.Lo+r.IntN(va.Size())
-				if k == 0 {
-					a, b = va.Lo, va.Hi
-				}
-				lo[v], hi[v] = min(a, b), max(a, b)
-			}
-			label := symbolic.LabelID(r.IntN(classes))
-			var sure []symbolic.LabelID
-			for o := 0; o < classes; o++ {
-				if symbolic.LabelID(o) != label && (r.IntN(3) != 0 || d.ArgMaxAll) {
-					sure = append(sure, symbolic.LabelID(o))
-				}
-			}
+			lo, hi, label, sure := randomFact(r, m, k == 0, classes, d.ArgMaxAll)
 			atoms := randomAtoms(r, m)
 			witness, found := factWitness(t, p, d, lo, hi, atoms, label, sure, classes, func(s symbolic.State, sc []float64) {
 				x := make([]float64, len(d.Inputs))
