@@ -26,10 +26,14 @@ func (ml *modelLoader) rewardAssign(d *dest, vi *varInfo, vn *node, sc scope) {
 		return
 	}
 	d.costVar = vi
-	n := len(ml.errs)
-	e, ok := ml.intExpr(vn, sc)
-	if !ok {
-		ml.errs = ml.errs[:n]
+	// A lowerer of its own: this one's errors are dropped, and on the
+	// model's lowerer they were dropped but stayed "reported" (unsupported
+	// reports a message once, a function's body error once), so that the
+	// same error in a guard later was silenced and its edge dropped
+	// without a word: vigil verify said safe (s25x_jani_error_once).
+	sub := ml.quietLowerer()
+	e, ok := sub.intExpr(vn, sc)
+	if !ok || sub.errs.Err() != nil {
 		d.costBad = true
 		return
 	}
@@ -391,5 +395,6 @@ func (ml *modelLoader) syncRewards(o *symbolic.Outcome, autos []*automaton, dest
 func (ml *modelLoader) quietLowerer() *lowerer {
 	sub := *ml.lowerer
 	sub.errs, sub.notes, sub.noteSeen = nil, nil, map[string]bool{}
+	sub.bodyErrSeen = nil // indices into sub.errs, not ml's
 	return &sub
 }

@@ -511,18 +511,25 @@ func valSize(v val, limit int) int {
 // bodyErrors treats the errors from index from on, raised while the body
 // of f was expanded for the call n: each is reported once, not once per
 // call, and says the call that expanded it (the body's position alone
-// does not say which call gave a parameter its value).
+// does not say which call gave a parameter its value). An error is left
+// out only while its first report is still in l.errs: a lowering that
+// discards its errors (rewardAssign tries a reward as a cost, and drops
+// them) must not silence the next call's. (The set of reported errors
+// used to outlive them: a guard calling a function whose body vigil
+// refuses, after a destination's reward had called it, lost its error and
+// the edge with it, and the model loaded without the edge:
+// s25x_jani_error_once.)
 func (l *lowerer) bodyErrors(from int, f *function, n *node) {
 	if l.bodyErrSeen == nil {
-		l.bodyErrSeen = map[string]bool{}
+		l.bodyErrSeen = map[string]int{}
 	}
 	kept := l.errs[:from]
 	for _, e := range l.errs[from:] {
 		key := e.Path + "\x00" + e.Msg
-		if l.bodyErrSeen[key] {
+		if i, ok := l.bodyErrSeen[key]; ok && i < from && l.errs[i].Path == e.Path && strings.HasPrefix(l.errs[i].Msg, e.Msg+" (expanding the call of ") {
 			continue
 		}
-		l.bodyErrSeen[key] = true
+		l.bodyErrSeen[key] = len(kept)
 		e.Msg += fmt.Sprintf(" (expanding the call of %s at %s)", f.describe(), l.pos(n))
 		kept = append(kept, e)
 	}
