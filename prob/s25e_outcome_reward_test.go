@@ -305,8 +305,8 @@ func hasReward(es []genEdge) bool {
 
 // TestOutcomeRewardRefusals: what vigil prob cannot read is refused by
 // name (the property is Unsupported, the model loads): two synchronising
-// destinations that assign the reward, a non-zero initial value, a real
-// expression.
+// destinations that assign the reward, a non-zero initial value, a
+// division by a variable.
 func TestOutcomeRewardRefusals(t *testing.T) {
 	base := func(initial, aval, bval string) string {
 		return `{"jani-version": 1, "name": "x", "type": "mdp", "actions": [{"name": "a"}],
@@ -320,7 +320,9 @@ func TestOutcomeRewardRefusals(t *testing.T) {
 	for _, c := range []struct{ name, src, want string }{
 		{"both", base("0", `, {"ref": "r", "value": 1}`, `{"ref": "r", "value": 2}`), `synchronising edges of automata "A" and "B" both assign its reward "r"`},
 		{"initial", base("-1", `, {"ref": "r", "value": 1}`, ``), `initial value of its reward "r" is -1, not 0`},
-		{"real", base("0", `, {"ref": "r", "value": {"op": "*", "left": 0.5, "right": "s"}}`, ``), `neither a number literal nor an integer expression`},
+		// 0.5 * s is read since s25x_reward_real (a real reward over a
+		// denominator); a division by a variable is not
+		{"real", base("0", `, {"ref": "r", "value": {"op": "/", "left": 1, "right": {"op": "+", "left": "s", "right": 1}}}`, ``), `is not a numeric expression of the constants and variables that vigil reads`},
 		{"twice", base("0", `, {"ref": "r", "value": 1}, {"ref": "r", "value": 1}`, ``), `assigns its reward "r" twice`},
 	} {
 		m, _, err := jani.Decode(c.name+".jani", []byte(c.src), nil)

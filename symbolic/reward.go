@@ -28,6 +28,7 @@ type Reward struct {
 type RewardPart struct {
 	At    *Cond
 	Expr  *Expr
+	Den   int64 // Expr's denominator (0 or 1: none); Expr/Den is the value
 	Const *big.Rat
 	Pos   Pos
 }
@@ -38,11 +39,7 @@ func (r *Reward) StateValue(s State) (*big.Rat, int) {
 	for i, p := range r.Parts {
 		if p.At.Holds(s) {
 			if p.Expr != nil {
-				v, ok := p.Expr.EvalInt(s)
-				if !ok {
-					return new(big.Rat).SetInt(p.Expr.EvalBig(s)), i
-				}
-				return big.NewRat(int64(v), 1), i
+				return exprValue(p.Expr, p.Den, s), i
 			}
 			return p.Const, i
 		}
@@ -64,6 +61,7 @@ type OutcomeReward struct {
 	Name  string
 	Const *big.Rat
 	Expr  *Expr
+	Den   int64 // Expr's denominator (0 or 1: none)
 	Pos   Pos
 	Bad   string
 }
@@ -75,12 +73,23 @@ func (r *OutcomeReward) Value(s State) *big.Rat {
 		v.Set(r.Const)
 	}
 	if r.Expr != nil {
-		x, ok := r.Expr.EvalInt(s)
-		if ok {
-			v.Add(v, big.NewRat(int64(x), 1))
-		} else {
-			v.Add(v, new(big.Rat).SetInt(r.Expr.EvalBig(s)))
-		}
+		v.Add(v, exprValue(r.Expr, r.Den, s))
+	}
+	return v
+}
+
+// exprValue is e/den in state s (den 0 or 1: e), exactly: a JANI reward
+// is real, and vigil's lowered expressions are integers over a common
+// denominator (x/2 + 1 is (x + 2)/2).
+func exprValue(e *Expr, den int64, s State) *big.Rat {
+	var v *big.Rat
+	if x, ok := e.EvalInt(s); ok {
+		v = big.NewRat(int64(x), 1)
+	} else {
+		v = new(big.Rat).SetInt(e.EvalBig(s))
+	}
+	if den > 1 {
+		v.Quo(v, big.NewRat(den, 1))
 	}
 	return v
 }

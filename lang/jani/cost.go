@@ -26,10 +26,14 @@ func (ml *modelLoader) rewardAssign(d *dest, vi *varInfo, vn *node, sc scope) {
 		return
 	}
 	d.costVar = vi
-	n := len(ml.errs)
-	e, ok := ml.intExpr(vn, sc)
-	if !ok {
-		ml.errs = ml.errs[:n]
+	// A lowerer of its own: this one's errors are dropped, and on the
+	// model's lowerer they were dropped but stayed "reported" (unsupported
+	// reports a message once, a function's body error once), so that the
+	// same error in a guard later was silenced and its edge dropped
+	// without a word: vigil verify said safe (s25x_jani_error_once).
+	sub := ml.quietLowerer()
+	e, ok := sub.intExpr(vn, sc)
+	if !ok || sub.errs.Err() != nil {
 		d.costBad = true
 		return
 	}
@@ -201,16 +205,11 @@ func (ml *modelLoader) reward(e *node) *symbolic.Reward {
 			if a.locVar >= 0 {
 				p.At = symbolic.Compare(symbolic.V(a.locVar), symbolic.Eq, symbolic.Lit(tv.loc))
 			}
-			if c, ok := rewardConst(vn); ok {
-				p.Const = c
-			} else {
-				sub := ml.quietLowerer()
-				x, ok := sub.intExpr(vn, sc)
-				if !ok || sub.errs.Err() != nil {
-					return fail("the value of its reward %q at %s is neither a number literal nor an integer expression of the variables", en.str, ml.pos(vn))
-				}
-				p.Expr = x
+			c, x, den, ok := ml.rewardValue(vn, sc)
+			if !ok {
+				return fail("the value of its reward %q at %s is not a numeric expression of the constants and variables that vigil reads", en.str, ml.pos(vn))
 			}
+			p.Const, p.Expr, p.Den = c, x, den
 			r.Parts = append(r.Parts, p)
 		}
 	}
@@ -267,6 +266,24 @@ func (ml *modelLoader) edgesAssign(vi *varInfo) bool {
 	return false
 }
 
+// rewardValue reads the value vn of a reward (on a location or a
+// destination) in scope sc: a constant (any rational: a real constant,
+// 1/3), or an expression of the variables over a denominator (x/2 + c
+// with c = 0.5 is (x + 1)/2), as JANI's rewards are real. It used to read
+// only number literals and integer expressions, and refused a reward of
+// a real constant (Storm computes it).
+func (ml *modelLoader) rewardValue(vn *node, sc scope) (c *big.Rat, x *symbolic.Expr, den int64, ok bool) {
+	sub := ml.quietLowerer()
+	v, ok := sub.expr(vn, sc)
+	if !ok || sub.errs.Err() != nil || !v.numeric() {
+		return nil, nil, 0, false
+	}
+	if v.isConst() {
+		return new(big.Rat).Set(v.k), nil, 0, true
+	}
+	return nil, v.e, v.den, true
+}
+
 // rewardConst reads a number literal as a rational.
 func rewardConst(n *node) (*big.Rat, bool) {
 	if n.kind != kNumber {
@@ -278,7 +295,7 @@ func rewardConst(n *node) (*big.Rat, bool) {
 // destRewards reads what destination d of an edge of automaton a assigns
 // to the transient numeric variables (JANI's rewards on destinations),
 // for vigil prob (symbolic.Outcome.Rewards): each value a number literal
-// or an integer expression of the variables, evaluated in the state the
+// or a numeric expression of the variables (rewardValue), evaluated in the state the
 // step leaves. What vigil cannot read is kept with its reason (Bad), not
 // an error: only a property that accumulates that variable is refused.
 func (ml *modelLoader) destRewards(a *automaton, d *dest) []symbolic.OutcomeReward {
@@ -314,7 +331,7 @@ func (ml *modelLoader) destRewards(a *automaton, d *dest) []symbolic.OutcomeRewa
 		vn := an.get("value")
 		switch {
 		case vn == nil:
-			r.Bad = fmt.Sprintf("the assignment of its reward %q at %s has no single value (vigil prob reads a number literal or an integer expression)", vi.name, r.Pos)
+			r.Bad = fmt.Sprintf("the assignment of its reward %q at %s has no single value (vigil prob reads a numeric expression)", vi.name, r.Pos)
 		default:
 			if c, ok := rewardConst(vn); ok {
 				r.Const = c
@@ -324,13 +341,12 @@ func (ml *modelLoader) destRewards(a *automaton, d *dest) []symbolic.OutcomeRewa
 				r.Bad = fmt.Sprintf("its reward %q is assigned at %s with an \"index\" (a later assignment level, reading values the earlier levels set), which vigil prob does not read for rewards", vi.name, r.Pos)
 				break
 			}
-			sub := ml.quietLowerer()
-			x, ok := sub.intExpr(vn, sc)
-			if !ok || sub.errs.Err() != nil {
-				r.Bad = fmt.Sprintf("the value of its reward %q at %s is neither a number literal nor an integer expression of the variables", vi.name, ml.pos(vn))
+			c, x, den, ok := ml.rewardValue(vn, sc)
+			if !ok {
+				r.Bad = fmt.Sprintf("the value of its reward %q at %s is not a numeric expression of the constants and variables that vigil reads", vi.name, ml.pos(vn))
 				break
 			}
-			r.Expr = x
+			r.Const, r.Expr, r.Den = c, x, den
 		}
 		out = append(out, r)
 	}
@@ -379,5 +395,6 @@ func (ml *modelLoader) syncRewards(o *symbolic.Outcome, autos []*automaton, dest
 func (ml *modelLoader) quietLowerer() *lowerer {
 	sub := *ml.lowerer
 	sub.errs, sub.notes, sub.noteSeen = nil, nil, map[string]bool{}
+	sub.bodyErrSeen = nil // indices into sub.errs, not ml's
 	return &sub
 }

@@ -299,42 +299,100 @@ func calledName(n *node) string {
 
 // call lowers {"op": "call", "function": F, "args": [...]} by expanding F.
 func (l *lowerer) call(n *node, sc scope) (val, bool) {
+	f, body, ok := l.bindCall(n, sc)
+	if !ok {
+		return val{}, false
+	}
+	l.callDepth++
+	before := len(l.errs)
+	v, ok := l.expr(f.body, body)
+	l.callDepth--
+	if !ok {
+		l.bodyErrors(before, f, n)
+		return val{}, false
+	}
+	return l.callResult(n, f, v)
+}
+
+// callFrac expands a call of a real function in a probability (probFrac):
+// its body is lowered as a probability is, where a division by a
+// variable is allowed (a function 1/(x+1) as a destination's probability
+// was refused as "division by a non-constant expression outside a
+// probability"; Storm substitutes the body, and computes it). A call of
+// an int or bool function is lowered as anywhere else.
+func (l *lowerer) callFrac(n *node, sc scope) (frac, bool) {
+	fnn := n.get("function")
+	if fnn == nil || fnn.kind != kString {
+		v, ok := l.call(n, sc) // reports it
+		return frac{v, constInt(1)}, ok
+	}
+	if r, ok := sc(fnPrefix + fnn.str); !ok || r.fn == nil || r.fn.ret != tReal {
+		v, ok := l.call(n, sc)
+		if ok && !v.numeric() {
+			l.errorf(n, "type error: a probability must be a number, but %s is bool", r.fn.describe())
+			return frac{}, false
+		}
+		return frac{v, constInt(1)}, ok
+	}
+	f, body, ok := l.bindCall(n, sc)
+	if !ok {
+		return frac{}, false
+	}
+	l.callDepth++
+	before := len(l.errs)
+	fr, ok := l.probFrac(f.body, body)
+	l.callDepth--
+	if !ok {
+		l.bodyErrors(before, f, n)
+		return frac{}, false
+	}
+	if sz := valSize(fr.num, maxExpansion+1) + valSize(fr.den, maxExpansion+1); sz > maxExpansion {
+		l.errorf(n, "the call of %s expands to more than %d operators (a parameter used more than once, in a function called with a call as its argument, ... multiplies at each level); vigil expands calls where they are made: write the model without such nesting", f.describe(), maxExpansion)
+		return frac{}, false
+	}
+	return fr, true
+}
+
+// bindCall checks the call n of a function (its name, its arguments) and
+// returns the function and the scope its body is lowered in: the
+// parameters bound to the arguments' values, then the function's scope.
+func (l *lowerer) bindCall(n *node, sc scope) (*function, scope, bool) {
 	fnn := n.get("function")
 	if fnn == nil {
 		l.errorf(n, "operator \"call\" needs \"function\" (the name of the function called)")
-		return val{}, false
+		return nil, nil, false
 	}
 	if fnn.kind != kString {
 		l.errorf(fnn, "\"function\" must be a string, got %s", fnn.describe())
-		return val{}, false
+		return nil, nil, false
 	}
 	r, ok := sc(fnPrefix + fnn.str)
 	if !ok || r.fn == nil {
 		if !l.rejectedFn[fnn.str] {
 			l.errorf(fnn, "call of undeclared function %q (a call sees the functions of the model and those of its own automaton)", fnn.str)
 		}
-		return val{}, false
+		return nil, nil, false
 	}
 	f := r.fn
 	an := n.get("args")
 	if an == nil {
 		l.errorf(n, "operator \"call\" needs \"args\" (an array of the arguments; [] for none)")
-		return val{}, false
+		return nil, nil, false
 	}
 	if an.kind != kArray {
 		l.errorf(an, "\"args\" must be an array, got %s", an.describe())
-		return val{}, false
+		return nil, nil, false
 	}
 	if len(an.vals) != len(f.params) {
 		l.errorf(an, "%s takes %d argument%s (%s), got %d (declared at %s)", f.describe(), len(f.params), plural(len(f.params)), paramList(f.params), len(an.vals), l.pos(f.node))
-		return val{}, false
+		return nil, nil, false
 	}
 	if f.recursive {
-		return val{}, false // reported at the definition
+		return nil, nil, false // reported at the definition
 	}
 	if f.size > maxExpansion {
 		l.errorf(n, "%s is too large to expand: its body with every call in it expanded has more than %d JSON nodes (a function that calls another twice, which calls another twice, ... doubles at each level); vigil expands calls where they are made: write the model without such nesting", f.describe(), maxExpansion)
-		return val{}, false
+		return nil, nil, false
 	}
 	args := make([]val, len(an.vals))
 	good := true
@@ -359,11 +417,11 @@ func (l *lowerer) call(n *node, sc scope) (val, bool) {
 		args[i] = v
 	}
 	if !good {
-		return val{}, false
+		return nil, nil, false
 	}
 	if l.callDepth >= maxCallDepth {
 		l.errorf(n, "calls nested more than %d deep", maxCallDepth)
-		return val{}, false
+		return nil, nil, false
 	}
 	body := func(name string) (ref, bool) {
 		for i, p := range f.params {
@@ -373,14 +431,12 @@ func (l *lowerer) call(n *node, sc scope) (val, bool) {
 		}
 		return f.scope(name)
 	}
-	l.callDepth++
-	before := len(l.errs)
-	v, ok := l.expr(f.body, body)
-	l.callDepth--
-	if !ok {
-		l.bodyErrors(before, f, n)
-		return val{}, false
-	}
+	return f, body, true
+}
+
+// callResult checks the value v of f's body, expanded for the call n,
+// against f's type.
+func (l *lowerer) callResult(n *node, f *function, v val) (val, bool) {
 	switch {
 	case f.ret == tBool && v.numeric():
 		l.errorf(f.body, "type error: the body of %s is a number, but the function's type is bool", f.describe())
@@ -455,18 +511,25 @@ func valSize(v val, limit int) int {
 // bodyErrors treats the errors from index from on, raised while the body
 // of f was expanded for the call n: each is reported once, not once per
 // call, and says the call that expanded it (the body's position alone
-// does not say which call gave a parameter its value).
+// does not say which call gave a parameter its value). An error is left
+// out only while its first report is still in l.errs: a lowering that
+// discards its errors (rewardAssign tries a reward as a cost, and drops
+// them) must not silence the next call's. (The set of reported errors
+// used to outlive them: a guard calling a function whose body vigil
+// refuses, after a destination's reward had called it, lost its error and
+// the edge with it, and the model loaded without the edge:
+// s25x_jani_error_once.)
 func (l *lowerer) bodyErrors(from int, f *function, n *node) {
 	if l.bodyErrSeen == nil {
-		l.bodyErrSeen = map[string]bool{}
+		l.bodyErrSeen = map[string]int{}
 	}
 	kept := l.errs[:from]
 	for _, e := range l.errs[from:] {
 		key := e.Path + "\x00" + e.Msg
-		if l.bodyErrSeen[key] {
+		if i, ok := l.bodyErrSeen[key]; ok && i < from && l.errs[i].Path == e.Path && strings.HasPrefix(l.errs[i].Msg, e.Msg+" (expanding the call of ") {
 			continue
 		}
-		l.bodyErrSeen[key] = true
+		l.bodyErrSeen[key] = len(kept)
 		e.Msg += fmt.Sprintf(" (expanding the call of %s at %s)", f.describe(), l.pos(n))
 		kept = append(kept, e)
 	}

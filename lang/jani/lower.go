@@ -33,7 +33,7 @@ type lowerer struct {
 	callDepth  int
 	// bodyErrSeen holds the errors raised in function bodies (path and
 	// message), each reported once
-	bodyErrSeen map[string]bool
+	bodyErrSeen map[string]int // the index in errs of its first report
 }
 
 func newLowerer(file string, data []byte) *lowerer {

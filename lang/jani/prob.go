@@ -37,7 +37,8 @@ import (
 type frac struct{ num, den val }
 
 // probFrac lowers a probability expression to a fraction, allowing
-// division by non-constant expressions under +, -, * and /. Errors go to l.
+// division by non-constant expressions under +, -, * and / (and in the
+// body of a real function called there: callFrac). Errors go to l.
 func (l *lowerer) probFrac(n *node, sc scope) (frac, bool) {
 	op := ""
 	if n.kind == kObject {
@@ -74,6 +75,8 @@ func (l *lowerer) probFrac(n *node, sc scope) (frac, bool) {
 		}
 		num, ok := l.binary(n, op, x, y)
 		return frac{num, den}, ok
+	case "call":
+		return l.callFrac(n, sc)
 	}
 	if n == nil {
 		l.errorf(n, "missing operand")
