@@ -115,6 +115,9 @@ func runExport(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil export: %v", err)
 	}
+	if *janiOut && lm.prop != nil && jani.ExportRenames(lm.prop) {
+		e.Notice(fmt.Sprintf("vigil export: note: property %s is an expected reward (%s), which the JANI export does not write: the file asks %s_reach, the Pmax of reaching its goal", lm.prop.Name, lm.prop.Query.Op, lm.prop.Name))
+	}
 	if *janiOut && lm.prop != nil && jani.AsksNothing(lm.prop) {
 		e.Notice(fmt.Sprintf("vigil export: note: property %s asks nothing (no goal, unsafe false): the JANI file has its start states (restrict-initial) and no property; vigil import reads it back with the property initial, those start states", lm.prop.Name))
 	}

@@ -123,6 +123,14 @@ func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *sy
 	return err
 }
 
+// ExportRenames reports whether the export writes p under another name,
+// NAME_reach: an expected reward (Emin, Emax), which the export writes as
+// the Pmax of reaching its goal (it writes no rewards but the commands'
+// costs).
+func ExportRenames(p *symbolic.Property) bool {
+	return p.Query != nil && (p.Query.Op == "Emin" || p.Query.Op == "Emax")
+}
+
 // AsksNothing reports whether p asks no question: no goal, no unsafe
 // states and no JANI query, such as the property "initial" that vigil
 // import gives a JANI model without properties to carry its start states
@@ -394,6 +402,13 @@ func (x *exporter) ref(v symbolic.VarID) any {
 // Pmax of F ¬ψ.
 func (x *exporter) property(p *symbolic.Property) obj {
 	q := p.Query
+	name := p.Name
+	if ExportRenames(p) {
+		// an expected reward (Emin, Emax) is written as the Pmax of
+		// reaching its goal, which is another question: under its own
+		// name Storm would print that probability as the reward's value
+		name += "_reach"
+	}
 	if q != nil && q.Op != "Pmin" && q.Op != "Pmax" {
 		q = nil // ∀, ∃ (qualitative): the safety question
 	}
@@ -418,7 +433,7 @@ func (x *exporter) property(p *symbolic.Property) obj {
 		path = obj{"op": "U", "left": x.cond(safe), "right": x.cond(andOnce(x.m, p.Goal, safe))}
 	}
 	if q == nil {
-		return obj{"name": p.Name, "expression": obj{
+		return obj{"name": name, "expression": obj{
 			"op": "filter", "fun": "max", "states": obj{"op": "initial"},
 			"values": obj{"op": "Pmax", "exp": path},
 		}}
@@ -438,13 +453,13 @@ func (x *exporter) property(p *symbolic.Property) obj {
 	if fun == "" {
 		// a comparison = or ≠ of the extreme value has no filter
 		// function: written without one, as it was read
-		return obj{"name": p.Name, "expression": values}
+		return obj{"name": name, "expression": values}
 	}
 	states := any(obj{"op": "initial"})
 	if q.FilterStates != nil {
 		states = x.cond(q.FilterStates)
 	}
-	return obj{"name": p.Name, "expression": obj{"op": "filter", "fun": fun, "states": states, "values": values}}
+	return obj{"name": name, "expression": obj{"op": "filter", "fun": fun, "states": states, "values": values}}
 }
 
 // unfiltered is the filter function that answers a property q read

@@ -286,6 +286,9 @@ func byName(m *symbolic.Model, p *symbolic.Property) *symbolic.Property {
 	if p == nil {
 		return nil
 	}
+	if jani.ExportRenames(p) {
+		return m.Property(p.Name + "_reach")
+	}
 	return m.Property(p.Name)
 }
 
@@ -302,7 +305,7 @@ func sameProperty(m *symbolic.Model, p *symbolic.Property) *symbolic.Property {
 			return q
 		}
 	}
-	return m.Property(p.Name)
+	return byName(m, p)
 }
 
 // explore is explicit.Search's counts from p's start states (the
