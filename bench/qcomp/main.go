@@ -3,9 +3,9 @@
 // Benchmark Set (QVBS, qcomp.org, CC-BY 4.0) and compares the answers with
 // the results Storm published there.
 //
-//	go run ./bench/qvbs --qvbs /tmp/qvbs/benchmarks > report.md
+//	go run ./bench/qcomp --qvbs /tmp/qvbs/benchmarks > report.md
 //
-// (or VIGIL_QVBS=/tmp/qvbs/benchmarks go run ./bench/qvbs). For every MDP
+// (or VIGIL_QVBS=/tmp/qvbs/benchmarks go run ./bench/qcomp). For every MDP
 // and DTMC instance (a file with one open-parameter setting) whose Storm
 // state count is within --max-states it compares
 //
@@ -69,7 +69,7 @@ func main() {
 	flag.StringVar(&only, "only", "", "only instances whose name (e.g. mdp/consensus/consensus.2.jani K=2) matches this regular expression")
 	flag.Parse()
 	if o.dir == "" {
-		fmt.Fprintln(os.Stderr, "qvbs: no benchmark set: give --qvbs DIR or set VIGIL_QVBS to the QVBS benchmarks/ folder (see bench/qvbs/README.md)")
+		fmt.Fprintln(os.Stderr, "qvbs: no benchmark set: give --qvbs DIR or set VIGIL_QVBS to the QVBS benchmarks/ folder (see bench/qcomp/README.md)")
 		os.Exit(2)
 	}
 	if only != "" {

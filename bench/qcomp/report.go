@@ -87,7 +87,7 @@ func report(w io.Writer, o *options, outs []*outcome, took time.Duration) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "Run: `go run ./bench/qvbs --qvbs DIR --max-states %d --max-exact %d --timeout %s -j %d` (%s).\n\n",
+	fmt.Fprintf(w, "Run: `go run ./bench/qcomp --qvbs DIR --max-states %d --max-exact %d --timeout %s -j %d` (%s).\n\n",
 		o.maxStates, o.maxExact, o.timeout, o.jobs, took.Round(time.Second))
 	fmt.Fprintf(w, "## Instances\n\n| what | instances |\n|---|---|\n")
 	fmt.Fprintf(w, "| MDP and DTMC instances in the set | %d |\n", discrete)
