@@ -23,13 +23,12 @@ import (
 
 // genDest is one destination of a generated edge: to state t with
 // weight w, its reward c plus (when k != 0) k*s, on automaton A's
-// destination, or (b) on the synchronising automaton B's one.
+// destination (a synchronising B's reward is genEdge.other).
 type genDest struct {
-	t       int
-	w       int64
-	set     bool // assigns the reward at all
-	c, k    int64
-	onOther bool
+	t    int
+	w    int64
+	set  bool // assigns the reward at all
+	c, k int64
 }
 
 type genEdge struct {
