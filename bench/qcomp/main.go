@@ -326,12 +326,26 @@ func check(ctx context.Context, o *options, in *instance, out *outcome) {
 	args = append(args, "--json", "--quiet", "--max-states", fmt.Sprint(o.maxStates), "--timeout", o.timeout.String())
 	n, refused := explore(ctx, o, args)
 	out.explore = quote(args)
+	startsOnly := false
+	if refused != "" && strings.Contains(refused, "restricts its start states") && in.stormSingle != "" {
+		// no initial values (herman): only a property gives the start
+		// states, so there is no whole model to count; Storm's run
+		// checked one property, and its count is that property's
+		cut := append(append([]string{}, args[:2]...), "--property", in.stormSingle)
+		cut = append(cut, args[2:]...)
+		n, refused = explore(ctx, o, cut)
+		out.explore, out.cut, startsOnly = quote(cut), n, true
+	}
 	if refused != "" {
 		out.refused = refused
 		return
 	}
 	out.states = n
 	switch {
+	case startsOnly && n == in.stormStates:
+		out.stateSt = "agree (goal states terminal)"
+	case startsOnly && n >= 0:
+		out.stateSt = "differ"
 	case n < 0:
 		out.stateSt = "limit"
 	case in.stormStates < 0:
