@@ -71,49 +71,17 @@ func bruteInv(m *symbolic.Model, prop *symbolic.Property, pol symbolic.Policy, i
 		if prop.Goal != nil && prop.Goal.Holds(s) {
 			continue
 		}
-		app := make([]bool, len(m.Labels))
-		for i := range m.Commands {
-			if m.Commands[i].Guard.Holds(s) {
-				app[m.Commands[i].Label] = true
+		succs, polErr, rangeErr := bruteSuccs(m, pol, s)
+		if polErr != nil {
+			return "policy error " + polErr.Error()
+		}
+		for _, next := range succs {
+			if !in(next) {
+				return "consecution " + m.FormatState(s) + " -> " + m.FormatState(next)
 			}
 		}
-		var labels []symbolic.LabelID
-		if pol != nil {
-			l, err := symbolic.Decide(pol, s, func(l symbolic.LabelID) bool { return l >= 0 && int(l) < len(app) && app[l] }, nil)
-			if err != nil {
-				return "policy error " + err.Error()
-			}
-			if l != symbolic.NoLabel {
-				labels = append(labels, l)
-			}
-		} else {
-			for a, ok := range app {
-				if ok {
-					labels = append(labels, symbolic.LabelID(a))
-				}
-			}
-		}
-		for _, a := range labels {
-			for i := range m.Commands {
-				c := &m.Commands[i]
-				if c.Label != a || !c.Guard.Holds(s) {
-					continue
-				}
-				for oi := range c.Outcomes {
-					next := append(symbolic.State(nil), s...)
-					for _, as := range c.Outcomes[oi].Assigns {
-						v := as.Value.EvalBig(s)
-						va := m.Vars[as.Var]
-						if v.Cmp(big.NewInt(int64(va.Lo))) < 0 || v.Cmp(big.NewInt(int64(va.Hi))) > 0 {
-							return "range error at " + m.FormatState(s)
-						}
-						next[as.Var] = int(v.Int64())
-					}
-					if !in(next) {
-						return "consecution " + m.FormatState(s) + " -> " + m.FormatState(next)
-					}
-				}
-			}
+		if rangeErr {
+			return "range error at " + m.FormatState(s)
 		}
 	}
 	return ""
@@ -153,52 +121,68 @@ func reachable(m *symbolic.Model, prop *symbolic.Property, pol symbolic.Policy) 
 		if prop.Unsafe.Holds(s) || prop.Goal != nil && prop.Goal.Holds(s) {
 			continue
 		}
-		app := make([]bool, len(m.Labels))
-		for i := range m.Commands {
-			if m.Commands[i].Guard.Holds(s) {
-				app[m.Commands[i].Label] = true
+		succs, _, rangeErr := bruteSuccs(m, pol, s)
+		for _, next := range succs {
+			if k := fmt.Sprint(next); !seen[k] {
+				seen[k] = true
+				queue = append(queue, next)
 			}
 		}
-		var labels []symbolic.LabelID
-		if pol != nil {
-			l, _ := symbolic.Decide(pol, s, func(l symbolic.LabelID) bool { return l >= 0 && int(l) < len(app) && app[l] }, nil)
-			if l != symbolic.NoLabel {
-				labels = append(labels, l)
-			}
-		} else {
-			for a, ok := range app {
-				if ok {
-					labels = append(labels, symbolic.LabelID(a))
-				}
-			}
-		}
-		for _, a := range labels {
-			for i := range m.Commands {
-				c := &m.Commands[i]
-				if c.Label != a || !c.Guard.Holds(s) {
-					continue
-				}
-				for oi := range c.Outcomes {
-					next := append(symbolic.State(nil), s...)
-					for _, as := range c.Outcomes[oi].Assigns {
-						v := as.Value.EvalBig(s)
-						if !v.IsInt64() {
-							return nil, false
-						}
-						next[as.Var] = int(v.Int64())
-					}
-					if m.InRange(next) >= 0 {
-						return nil, false
-					}
-					if k := fmt.Sprint(next); !seen[k] {
-						seen[k] = true
-						queue = append(queue, next)
-					}
-				}
-			}
+		if rangeErr {
+			return nil, false
 		}
 	}
 	return out, true
+}
+
+// bruteSuccs is the reference's successors of s under pol (every
+// applicable label when pol is nil), in the order of the labels, commands
+// and outcomes, up to the first assignment that leaves its variable's
+// range (rangeErr then). A policy error is returned as is (no successors).
+func bruteSuccs(m *symbolic.Model, pol symbolic.Policy, s symbolic.State) (succs []symbolic.State, polErr error, rangeErr bool) {
+	app := make([]bool, len(m.Labels))
+	for i := range m.Commands {
+		if m.Commands[i].Guard.Holds(s) {
+			app[m.Commands[i].Label] = true
+		}
+	}
+	var labels []symbolic.LabelID
+	if pol != nil {
+		l, err := symbolic.Decide(pol, s, func(l symbolic.LabelID) bool { return l >= 0 && int(l) < len(app) && app[l] }, nil)
+		if err != nil {
+			return nil, err, false
+		}
+		if l != symbolic.NoLabel {
+			labels = append(labels, l)
+		}
+	} else {
+		for a, ok := range app {
+			if ok {
+				labels = append(labels, symbolic.LabelID(a))
+			}
+		}
+	}
+	for _, a := range labels {
+		for i := range m.Commands {
+			c := &m.Commands[i]
+			if c.Label != a || !c.Guard.Holds(s) {
+				continue
+			}
+			for oi := range c.Outcomes {
+				next := append(symbolic.State(nil), s...)
+				for _, as := range c.Outcomes[oi].Assigns {
+					v := as.Value.EvalBig(s)
+					va := m.Vars[as.Var]
+					if v.Cmp(big.NewInt(int64(va.Lo))) < 0 || v.Cmp(big.NewInt(int64(va.Hi))) > 0 {
+						return succs, nil, true
+					}
+					next[as.Var] = int(v.Int64())
+				}
+				succs = append(succs, next)
+			}
+		}
+	}
+	return succs, nil, false
 }
 
 func pointBox(s symbolic.State) []smt.Lit {
