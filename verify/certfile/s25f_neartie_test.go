@@ -95,24 +95,8 @@ func TestS25fFactNearTies(t *testing.T) {
 	var accepted, refuted, undecided, holds int
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 25))
-		nv := 1 + r.IntN(2)
-		m := &symbolic.Model{Name: "tie"}
-		for v := 0; v < nv; v++ {
-			lo := []int{0, -300, 1 << 40, -(1 << 45)}[r.IntN(4)]
-			size := []int{40, 300, 5000}[r.IntN(3)]
-			if nv == 2 {
-				size = []int{20, 70}[r.IntN(2)]
-			}
-			m.Vars = append(m.Vars, symbolic.Var{Name: fmt.Sprintf("x%d", v), Lo: lo, Hi: lo + size - 1, HasInit: true, Init: lo})
-		}
-		outs := 2 + r.IntN(2)
-		for o := 0; o < outs; o++ {
-			m.Labels = append(m.Labels, symbolic.Label{Name: fmt.Sprintf("a%d", o)})
-		}
-		d := &symbolic.PolicyDecl{Name: "net", Kind: symbolic.KindNN}
-		for o := 0; o < outs; o++ {
-			d.Outputs = append(d.Outputs, symbolic.LabelID(o))
-		}
+		m, d := tieModel(r, []int{0, -300, 1 << 40, -(1 << 45)}, []int{40, 300, 5000}, "net", symbolic.KindNN)
+		nv, outs := len(m.Vars), len(d.Outputs)
 		for v := range m.Vars {
 			var a symbolic.Affine
 			switch r.IntN(3) {
@@ -163,6 +147,29 @@ func TestS25fFactNearTies(t *testing.T) {
 		}
 	}
 	t.Logf("%d facts accepted, %d refuted, %d undecided; %d hold", accepted, refuted, undecided, holds)
+}
+
+// tieModel draws a model of one or two variables (ranges from los and
+// sizes; smaller ones for two) and 2 or 3 labels, and a policy declaration
+// of kind whose outputs are the labels in order.
+func tieModel(r *rand.Rand, los, sizes []int, name string, kind symbolic.PolicyKind) (*symbolic.Model, *symbolic.PolicyDecl) {
+	nv := 1 + r.IntN(2)
+	m := &symbolic.Model{Name: "tie"}
+	for v := 0; v < nv; v++ {
+		lo := los[r.IntN(len(los))]
+		size := sizes[r.IntN(len(sizes))]
+		if nv == 2 {
+			size = []int{20, 70}[r.IntN(2)]
+		}
+		m.Vars = append(m.Vars, symbolic.Var{Name: fmt.Sprintf("x%d", v), Lo: lo, Hi: lo + size - 1, HasInit: true, Init: lo})
+	}
+	outs := 2 + r.IntN(2)
+	d := &symbolic.PolicyDecl{Name: name, Kind: kind}
+	for o := 0; o < outs; o++ {
+		m.Labels = append(m.Labels, symbolic.Label{Name: fmt.Sprintf("a%d", o)})
+		d.Outputs = append(d.Outputs, symbolic.LabelID(o))
+	}
+	return m, d
 }
 
 // randomFact draws a fact to check: a box (the whole state space when

@@ -198,24 +198,8 @@ func TestS25fTreeFactTies(t *testing.T) {
 	var accepted, refuted, undecided int
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 2525))
-		nv := 1 + r.IntN(2)
-		m := &symbolic.Model{Name: "tie"}
-		for v := 0; v < nv; v++ {
-			lo := []int{0, -300, 1 << 24, 1 << 40, -(1 << 45)}[r.IntN(5)]
-			size := []int{40, 300, 3000}[r.IntN(3)]
-			if nv == 2 {
-				size = []int{20, 70}[r.IntN(2)]
-			}
-			m.Vars = append(m.Vars, symbolic.Var{Name: fmt.Sprintf("x%d", v), Lo: lo, Hi: lo + size - 1, HasInit: true, Init: lo})
-		}
-		classes := 2 + r.IntN(2)
-		for o := 0; o < classes; o++ {
-			m.Labels = append(m.Labels, symbolic.Label{Name: fmt.Sprintf("a%d", o)})
-		}
-		d := &symbolic.PolicyDecl{Name: "ens", Kind: symbolic.KindTrees}
-		for o := 0; o < classes; o++ {
-			d.Outputs = append(d.Outputs, symbolic.LabelID(o))
-		}
+		m, d := tieModel(r, []int{0, -300, 1 << 24, 1 << 40, -(1 << 45)}, []int{40, 300, 3000}, "ens", symbolic.KindTrees)
+		nv, classes := len(m.Vars), len(d.Outputs)
 		for v := range m.Vars {
 			var a symbolic.Affine
 			switch r.IntN(4) {
