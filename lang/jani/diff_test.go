@@ -119,8 +119,13 @@ func janiEval(n *node, s []int64) (ref2, bool) {
 		}
 		r.Quo(a.num, b.num)
 	case "%":
-		// a - b * floor(a / b), b > 0
-		r.Sub(a.num, new(big.Rat).Mul(b.num, floor(new(big.Rat).Quo(a.num, b.num))))
+		// a - b * trunc(a / b), Storm's remainder: the sign of a
+		q := new(big.Rat).Quo(a.num, b.num)
+		t := floor(q)
+		if q.Sign() < 0 && !q.IsInt() {
+			t.Add(t, big.NewRat(1, 1))
+		}
+		r.Sub(a.num, new(big.Rat).Mul(b.num, t))
 	case "min":
 		r.Set(a.num)
 		if b.num.Cmp(a.num) < 0 {
@@ -139,7 +144,7 @@ func janiEval(n *node, s []int64) (ref2, bool) {
 
 // gen writes a random expression as JSON: numeric when num, else Boolean.
 // Products and divisions keep one constant side so that the result is
-// linear; % gets a positive integer constant.
+// linear; % gets a non-zero integer constant.
 func gen(r *rand.Rand, depth int, num bool) string {
 	lit := func() string {
 		switch r.IntN(3) {
@@ -172,7 +177,7 @@ func gen(r *rand.Rand, depth int, num bool) string {
 		case 3:
 			return bin("/", gen(r, d, true), []string{"2", "3", "-2", "0.5", "1.5"}[r.IntN(5)])
 		case 4:
-			return bin("%", un("floor", gen(r, d, true)), fmt.Sprint(1+r.IntN(4)))
+			return bin("%", un("floor", gen(r, d, true)), []string{"1", "2", "3", "4", "-3"}[r.IntN(5)])
 		case 5:
 			return bin([]string{"min", "max"}[r.IntN(2)], gen(r, d, true), gen(r, d, true))
 		case 6:

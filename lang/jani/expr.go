@@ -20,6 +20,7 @@ package jani
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
@@ -389,6 +390,10 @@ func mkSub(a, b *symbolic.Expr) *symbolic.Expr {
 	return &symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{a, b}}
 }
 
+func mkNeg(a *symbolic.Expr) *symbolic.Expr {
+	return &symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{a}}
+}
+
 func (l *lowerer) needNum(n *node, op string, vs ...val) bool {
 	for _, v := range vs {
 		if !v.numeric() {
@@ -596,13 +601,24 @@ func (l *lowerer) product(n *node, a, b val) (val, bool) {
 	return l.mulConst(n, a, b.k)
 }
 
-// modulo lowers a % b, for a positive integer constant b.
+// modulo lowers a % b, for a non-zero integer constant b, as Storm reads
+// JANI's % (its expression evaluator's C++ %): the remainder of division
+// truncated toward zero, with the sign of a and |a % b| < |b| (-1 % 4 is
+// -1, 1 % -4 is 1). vigil's division a / k (.spec, OpDiv) rounds toward negative
+// infinity, so for k = |b|
+//
+//	a % b = a - k * (a / k)          where a >= 0
+//	a % b = a + k * ((-a) / k)       where a <= 0
+//
+// and an if on the sign of a where a may have either. (Momba computes the
+// Euclidean remainder, 3 for -1 % 4; a note says so where a can be
+// negative.)
 func (l *lowerer) modulo(n *node, a, b val) (val, bool) {
-	if !b.isConst() || !b.k.IsInt() || b.k.Sign() <= 0 {
-		l.errorf(n, "modulo needs a positive integer constant on the right")
+	if !b.isConst() || !b.k.IsInt() || b.k.Sign() == 0 {
+		l.errorf(n, "modulo needs a non-zero integer constant on the right")
 		return val{}, false
 	}
-	k, ok := ratInt(b.k)
+	k, ok := ratInt(new(big.Rat).Abs(b.k))
 	if !ok {
 		l.errorf(n, "modulus %s needs more than 64 bits: vigil computes x %% k for a 64-bit integer k only", b.k.RatString())
 		return val{}, false
@@ -611,20 +627,38 @@ func (l *lowerer) modulo(n *node, a, b val) (val, bool) {
 	if !ok {
 		return val{}, false
 	}
+	lo, hi := math.MinInt, math.MaxInt
 	if l.bounds != nil {
-		if lo, _ := l.bounds(e); lo < 0 {
-			// The JANI documents do not say which; Momba computes the
-			// floor modulo, Storm C++'s remainder (-1 % 4 = -1).
-			l.note(n, "the left operand of %% can be negative (down to %d): vigil reads a %% %d as a - %d*floor(a/%d), from 0 to %d (as Momba does), where Storm computes the remainder of truncated division, negative for a negative a", lo, k, k, k, k-1)
-		}
+		lo, hi = l.bounds(e)
 	}
-	// a % k = a - k * floor(a / k): the result lies in 0 .. k-1.
-	q := &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{e}}
-	kq, ok := l.scale(n, q, int64(k))
+	if lo < 0 {
+		l.note(n, "the left operand of %% can be negative (down to %d): vigil reads a %% %d as Storm does, the remainder of truncated division, with the sign of a (-1 %% %d is %d), where Momba computes the Euclidean remainder, from 0 to %d", lo, k, k, -1%k, k-1)
+	}
+	// rem is e - k * (e / k), e's floor modulo: its truncated remainder
+	// where e >= 0.
+	rem := func(e *symbolic.Expr) (*symbolic.Expr, bool) {
+		q := &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{e}}
+		kq, ok := l.scale(n, q, int64(k))
+		if !ok {
+			return nil, false
+		}
+		return mkSub(e, kq), true
+	}
+	pos, ok := rem(e)
+	if !ok || lo >= 0 {
+		return scaled(pos, 1), ok
+	}
+	// -((-e) floor-mod k) where e <= 0
+	negRem, ok := rem(mkNeg(e))
 	if !ok {
 		return val{}, false
 	}
-	return scaled(mkSub(e, kq), 1), true
+	neg := mkNeg(negRem)
+	if hi <= 0 {
+		return scaled(neg, 1), true
+	}
+	ite := &symbolic.Expr{Op: symbolic.OpIte, Cond: symbolic.Compare(e, symbolic.Ge, symbolic.Lit(0)), Args: []*symbolic.Expr{pos, neg}}
+	return scaled(ite, 1), true
 }
 
 func scaled(e *symbolic.Expr, den int64) val {
@@ -707,8 +741,8 @@ func (l *lowerer) foldNum(n *node, op string, a, b val, t typ) (val, bool) {
 			l.errorf(n, "modulo needs integer operands and a non-zero divisor")
 			return val{}, false
 		}
-		m := new(big.Int).Mod(a.k.Num(), new(big.Int).Abs(b.k.Num())) // Euclidean: 0 <= m < |b|
-		r.SetInt(m)
+		// truncated, with the sign of a, as Storm computes it (modulo)
+		r.SetInt(new(big.Int).Rem(a.k.Num(), b.k.Num()))
 	case "min":
 		r.Set(a.k)
 		if b.k.Cmp(a.k) < 0 {

@@ -132,9 +132,10 @@ func TestDerivedOperators(t *testing.T) {
 	for _, a := range c.Outcomes[0].Assigns {
 		next[a.Var] = a.Value.Eval(s)
 	}
-	// x = -7: floor(-3.5) = -4, ceil(0.5 * -7) = -3, -7 % 3 = 2,
-	// sgn = -1, max(abs(-7), min(2, -7)) = 7, -7 <= -2.5, trc(-3.5) = -3.
-	want := "x=-7 f=-4 c=-3 m=2 s=-1 a=7 i=1 t=-3 b=true"
+	// x = -7: floor(-3.5) = -4, ceil(0.5 * -7) = -3, -7 % 3 = -1 (Storm's
+	// truncated remainder), sgn = -1, max(abs(-7), min(2, -7)) = 7,
+	// -7 <= -2.5, trc(-3.5) = -3.
+	want := "x=-7 f=-4 c=-3 m=-1 s=-1 a=7 i=1 t=-3 b=true"
 	if got := m.FormatState(next); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -256,9 +257,10 @@ func TestChoice(t *testing.T) {
 }
 
 // TestModuloNegativeNote: where the left operand of % can be negative,
-// vigil's floor modulo and Storm's truncated remainder differ, and the
-// import says so, at the operator; a non-negative operand gets no note.
-// The reading itself is the floor modulo: -1 % 4 = 3.
+// Storm's truncated remainder (vigil's reading) and Momba's Euclidean
+// remainder differ, and the import says so, at the operator; a
+// non-negative operand gets no note. The reading itself is Storm's:
+// -1 % 4 = -1, -3 % 4 = -3, 3 % 4 = 3.
 func TestModuloNegativeNote(t *testing.T) {
 	m, notes := load(t, "modulo_negative.jani", nil)
 	var got []string
@@ -267,11 +269,13 @@ func TestModuloNegativeNote(t *testing.T) {
 			got = append(got, n.Msg)
 		}
 	}
-	if len(got) != 1 || !strings.Contains(got[0], "down to -3") || !strings.Contains(got[0], "from 0 to 3") {
+	if len(got) != 1 || !strings.Contains(got[0], "down to -3") || !strings.Contains(got[0], "-1 % 4 is -1") || !strings.Contains(got[0], "Momba") {
 		t.Fatalf("notes about %%: %q", got)
 	}
 	y := m.Commands[0].Outcomes[0].Assigns[0].Value
-	if v := y.Eval(symbolic.State{-1, 0}); v != 3 {
-		t.Errorf("-1 %% 4 = %d, want 3", v)
+	for x, want := range map[int]int{-3: -3, -1: -1, 0: 0, 3: 3} {
+		if v := y.Eval(symbolic.State{x, 0}); v != want {
+			t.Errorf("%d %% 4 = %d, want %d", x, v, want)
+		}
 	}
 }
