@@ -143,6 +143,11 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 	if opts.Dir != "" {
 		jani.Relativize(m, opts.Dir)
 	}
+	// restrict-initial apart from the initial values, as the predicate a
+	// --start on the .spec keeps (it widened the start states)
+	if n := jani.CarryRestrictInitial(m); n != "" {
+		im.Notes = append(im.Notes, Message{Text: n})
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Imported by vigil import from %s.\n", filepath.Base(path))
 	if m.Type == "dtmc" {

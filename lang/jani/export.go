@@ -159,8 +159,8 @@ func startOf(m *symbolic.Model, prop *symbolic.Property) (restrict *symbolic.Con
 	if prop == nil || prop.Start == nil {
 		return nil, true
 	}
-	if m.Start != nil && (prop.Start == m.Start || m.CondString(prop.Start) == m.CondString(m.Start)) {
-		return m.RestrictInitial, true
+	if st := modelStart(m); st != nil && (prop.Start == st || m.CondString(prop.Start) == m.CondString(st)) {
+		return restrictInitial(m), true
 	}
 	return prop.Start, false
 }

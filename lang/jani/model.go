@@ -296,34 +296,7 @@ func (ml *modelLoader) startCondition() {
 	if restricts {
 		ml.m.RestrictInitial = start
 	}
-	conj := []*symbolic.Cond{start}
-	// A conjunct restrict-initial already has is not added again: vigil
-	// export --jani writes an array the start condition fixes both as a
-	// JANI array with that initial value and in restrict-initial, and
-	// each export ∘ import round added the elements' equations once more.
-	have := map[string]bool{}
-	conjuncts(start, func(c *symbolic.Cond) { have[ml.m.CondString(c)] = true })
-	for i := range ml.m.Vars {
-		v := &ml.m.Vars[i]
-		var c *symbolic.Cond
-		switch {
-		case v.HasInit && v.Bool:
-			// A Boolean as a condition: compared with 0 or 1, vigil import
-			// printed on[0] == 0, which the .spec checker refuses (E0201).
-			c = &symbolic.Cond{Op: symbolic.CVar, Var: symbolic.VarID(i)}
-			if v.Init == 0 {
-				c = symbolic.Not(c)
-			}
-		case v.HasInit:
-			c = symbolic.Compare(symbolic.V(symbolic.VarID(i)), symbolic.Eq, symbolic.Lit(v.Init))
-		default:
-			continue
-		}
-		if !have[ml.m.CondString(c)] {
-			conj = append(conj, c)
-		}
-	}
-	start = symbolic.And(conj...)
+	start = startWith(ml.m, start)
 	for i := range ml.m.Vars {
 		ml.m.StartsRestricted = ml.m.StartsRestricted || !ml.m.Vars[i].HasInit
 	}
@@ -346,6 +319,39 @@ func (ml *modelLoader) startCondition() {
 			p.Start = symbolic.And(ml.m.RestrictInitial, p.Start)
 		}
 	}
+}
+
+// startWith is the start condition of a model whose restrict-initial is
+// restrict (True: none): restrict and the initial value of every
+// variable that has one. A conjunct restrict already has is not added
+// again: vigil export --jani writes an array the start condition fixes
+// both as a JANI array with that initial value and in restrict-initial,
+// and each export ∘ import round added the elements' equations once more.
+func startWith(m *symbolic.Model, restrict *symbolic.Cond) *symbolic.Cond {
+	conj := []*symbolic.Cond{restrict}
+	have := map[string]bool{}
+	conjuncts(restrict, func(c *symbolic.Cond) { have[m.CondString(c)] = true })
+	for i := range m.Vars {
+		v := &m.Vars[i]
+		var c *symbolic.Cond
+		switch {
+		case v.HasInit && v.Bool:
+			// A Boolean as a condition: compared with 0 or 1, vigil import
+			// printed on[0] == 0, which the .spec checker refuses (E0201).
+			c = &symbolic.Cond{Op: symbolic.CVar, Var: symbolic.VarID(i)}
+			if v.Init == 0 {
+				c = symbolic.Not(c)
+			}
+		case v.HasInit:
+			c = symbolic.Compare(symbolic.V(symbolic.VarID(i)), symbolic.Eq, symbolic.Lit(v.Init))
+		default:
+			continue
+		}
+		if !have[m.CondString(c)] {
+			conj = append(conj, c)
+		}
+	}
+	return symbolic.And(conj...)
 }
 
 // uninitialised reports whether some variable of the model has no

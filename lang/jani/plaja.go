@@ -252,7 +252,9 @@ func AddPropertyNamed(m *symbolic.Model, startPath, unsafePath, choose string) e
 		// value, and it refuses a restrict-initial, so its start files
 		// never met one). It replaced restrict-initial too: a model that
 		// restricts x <= 1 was verified from x = 2 too.
-		if r := m.RestrictInitial; r != nil {
+		// (A .spec that vigil import wrote has it as the predicate
+		// restrict-initial: a --start on it widened the start states.)
+		if r := restrictInitial(m); r != nil {
 			c = symbolic.And(r, c)
 		}
 		p.Start = c
@@ -273,7 +275,7 @@ func AddPropertyNamed(m *symbolic.Model, startPath, unsafePath, choose string) e
 		// no start states of its own (no --start, or a PA property
 		// without "start"): the model's, restrict-initial included, not
 		// the initial values alone
-		p.Start = m.Start
+		p.Start = modelStart(m)
 	}
 	if pa != nil {
 		if pa.name != "" {

@@ -1,13 +1,17 @@
 package jani_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"vigil/lang"
 	"vigil/lang/jani"
 	"vigil/symbolic"
+	"vigil/symbolic/explicit"
 )
 
 // loadText writes text to a .jani file in a temporary directory and
@@ -62,6 +66,91 @@ func TestS26jModuloZero(t *testing.T) {
  "system": {"elements": [{"automaton": "a"}]}}`
 		if _, err := loadText(t, src); err == nil {
 			t.Errorf("%s %% 0 loaded", left)
+		}
+	}
+}
+
+// riJANI restricts its initial states to y <= 1 || x >= 2, with x = 0
+// initially and y without an initial value.
+const riJANI = `{"jani-version": 1, "name": "ri2", "type": "mdp", "actions": [{"name": "inc"}, {"name": "bump"}],
+ "variables": [{"name": "x", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 3}, "initial-value": 0},
+               {"name": "y", "type": {"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 2}}],
+ "automata": [{"name": "a", "locations": [{"name": "l"}], "initial-locations": ["l"],
+   "edges": [{"location": "l", "action": "inc", "guard": {"exp": {"op": "<", "left": "x", "right": 3}}, "destinations": [{"location": "l", "assignments": [{"ref": "x", "value": {"op": "+", "left": "x", "right": 1}}]}]},
+             {"location": "l", "action": "bump", "guard": {"exp": {"op": "∧", "left": {"op": "=", "left": "x", "right": 3}, "right": {"op": "<", "left": "y", "right": 2}}}, "destinations": [{"location": "l", "assignments": [{"ref": "y", "value": {"op": "+", "left": "y", "right": 1}}]}]}]}],
+ "system": {"elements": [{"automaton": "a"}]},
+ "restrict-initial": {"exp": {"op": "∨", "left": {"op": "≤", "left": "y", "right": 1}, "right": {"op": "≥", "left": "x", "right": 2}}}}`
+
+// TestS26jSpecKeepsRestrictInitial: the .spec text of a JANI model with a
+// restrict-initial (CarryRestrictInitial, as vigil import writes it)
+// starts from the same states as the model, with a PlaJA start condition
+// (restrict-initial ∧ start: 10), with an unsafe file alone (restrict-
+// initial ∧ initial values: 2) and with its property initial (2). The
+// .spec had the restrict-initial only in that property: --start started
+// from all 12 states, and the unsafe file alone was refused (y has no
+// initial value).
+func TestS26jSpecKeepsRestrictInitial(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	model := write("ri.jani", riJANI)
+	start := write("s.json", `{"op": "≥", "left": "x", "right": 0}`)
+	unsafe := write("u.json", `{"op": "∧", "left": {"op": "=", "left": "x", "right": 1}, "right": {"op": "=", "left": "y", "right": 2}}`)
+	load := func() (jm, sm *symbolic.Model) {
+		jm, err := jani.Load(model, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := jani.Load(model, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := jani.CarryRestrictInitial(spec); n != "" {
+			t.Fatal(n)
+		}
+		var b bytes.Buffer
+		if err := symbolic.Print(&b, spec); err != nil {
+			t.Fatal(err)
+		}
+		sm, diags := lang.LoadSource(filepath.Join(dir, "ri.spec"), b.Bytes(), lang.Options{})
+		if diags.HasErrors() {
+			t.Fatalf("%v\n%s", diags, b.String())
+		}
+		return jm, sm
+	}
+	starts := func(m *symbolic.Model, p *symbolic.Property) int {
+		t.Helper()
+		g, err := explicit.New(m, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		if err := g.StartsContext(context.Background(), func(symbolic.State) bool { n++; return true }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, c := range []struct {
+		start string
+		want  int
+	}{{"", 2}, {start, 10}} {
+		jm, sm := load()
+		for _, m := range []*symbolic.Model{jm, sm} {
+			if err := jani.AddProperty(m, c.start, unsafe); err != nil {
+				t.Fatal(err)
+			}
+		}
+		last := func(m *symbolic.Model) *symbolic.Property { return m.Properties[len(m.Properties)-1] }
+		if j, s := starts(jm, last(jm)), starts(sm, last(sm)); j != c.want || s != c.want {
+			t.Errorf("--start %q: %d start states on the .jani, %d on the .spec; want %d", c.start, j, s, c.want)
+		}
+		if j, s := starts(jm, jm.Property("initial")), starts(sm, sm.Property("initial")); j != 2 || s != 2 {
+			t.Errorf("property initial: %d start states on the .jani, %d on the .spec; want 2", j, s)
 		}
 	}
 }

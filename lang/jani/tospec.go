@@ -4,6 +4,7 @@ package jani
 // express, and policy paths relative to where the .spec is written.
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"vigil/symbolic"
@@ -124,4 +125,69 @@ func stateProbability(m *symbolic.Model, zeroSum bool) (symbolic.Pos, bool) {
 		}
 	}
 	return symbolic.Pos{}, false
+}
+
+// RestrictInitialPred names the predicate by which the .spec that vigil
+// import writes keeps a JANI model's restrict-initial apart from the
+// variables' initial values: a PlaJA start condition (--start) on that
+// .spec chooses among the states it allows, as on the .jani file, where
+// it replaced the initial values and the restrict-initial with them (a
+// model restricted to x <= 1 started from x = 2 too).
+const RestrictInitialPred = "restrict-initial"
+
+// CarryRestrictInitial adds m's restrict-initial (Model.RestrictInitial)
+// to its predicates as RestrictInitialPred, for the .spec text of m. It
+// returns a note, and adds nothing, when a name of m is already
+// RestrictInitialPred.
+func CarryRestrictInitial(m *symbolic.Model) (note string) {
+	if m.RestrictInitial == nil {
+		return ""
+	}
+	taken := false
+	for _, v := range m.Vars {
+		taken = taken || v.Name == RestrictInitialPred
+	}
+	for _, c := range m.Consts {
+		taken = taken || c.Name == RestrictInitialPred
+	}
+	for _, p := range m.Preds {
+		taken = taken || p.Name == RestrictInitialPred
+	}
+	for _, l := range m.Labels {
+		taken = taken || l.Name == RestrictInitialPred
+	}
+	if taken {
+		return fmt.Sprintf("the model's restrict-initial is not written as pred %s, a name the model has: its properties' start conditions keep it, but a --start on the .spec replaces it", RestrictInitialPred)
+	}
+	m.Preds = append(m.Preds, symbolic.Pred{Name: RestrictInitialPred, Cond: m.RestrictInitial})
+	return ""
+}
+
+// restrictInitial is m's restrict-initial (nil: none): a JANI model's
+// (Model.RestrictInitial), or the predicate RestrictInitialPred of a
+// .spec model, as vigil import writes a JANI model's.
+func restrictInitial(m *symbolic.Model) *symbolic.Cond {
+	if m.RestrictInitial != nil {
+		return m.RestrictInitial
+	}
+	for _, p := range m.Preds {
+		if p.Name == RestrictInitialPred {
+			return p.Cond
+		}
+	}
+	return nil
+}
+
+// modelStart is m's start condition where it is more than the variables'
+// initial values (nil otherwise): a JANI model's (Model.Start), or the
+// restrict-initial predicate of a .spec that vigil import wrote with the
+// initial values.
+func modelStart(m *symbolic.Model) *symbolic.Cond {
+	if m.Start != nil || m.RestrictInitial != nil {
+		return m.Start
+	}
+	if r := restrictInitial(m); r != nil {
+		return startWith(m, r)
+	}
+	return nil
 }
