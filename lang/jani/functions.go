@@ -63,12 +63,19 @@ type function struct {
 	size      int
 	state     uint8 // 0 unvisited, 1 on the stack, 2 done
 	recursive bool
+	// called: an expression called it (bindCall); a function that
+	// nothing calls is checked by its types alone (checkUncalled)
+	called bool
 }
 
 type param struct {
 	name string
-	t    typ
+	t    typ // the elements' type for an array
 	node *node
+	// array: the parameter is an array of t, and its argument the name
+	// of an array variable (vigil imports arrays as variables, one per
+	// element; an array value, av or ac, is no argument)
+	array bool
 }
 
 func (f *function) describe() string {
@@ -141,12 +148,30 @@ func (ml *modelLoader) readFunctions(owner *node, a *automaton) map[string]*func
 				good = false
 				continue
 			}
-			t, ok := ml.paramType(ptn, fmt.Sprintf("the type of parameter %q of function %s", pname, name))
+			what := fmt.Sprintf("the type of parameter %q of function %s", pname, name)
+			array := false
+			if k := ptn.get("kind"); ptn.kind == kObject && k != nil && k.kind == kString && k.str == "array" {
+				// an array parameter: its argument names an array
+				// variable, which the body accesses (bindCall)
+				ml.members(ptn, "an array type", "kind", "base")
+				if ptn = ptn.get("base"); ptn == nil {
+					ml.errorf(pn, "%s: an array type needs \"base\" (the type of its elements)", what)
+					good = false
+					continue
+				}
+				if k := ptn.get("kind"); ptn.kind == kObject && k != nil && k.kind == kString && k.str == "array" {
+					ml.unsupported(ptn, "%s: an array of arrays", what)
+					good = false
+					continue
+				}
+				array = true
+			}
+			t, ok := ml.paramType(ptn, what)
 			if !ok {
 				good = false
 				continue
 			}
-			f.params = append(f.params, param{name: pname, t: t, node: pn})
+			f.params = append(f.params, param{name: pname, t: t, node: pn, array: array})
 		}
 		if f.body = fn.get("body"); f.body == nil {
 			ml.errorf(fn, "function %q has no \"body\"", name)
@@ -201,7 +226,7 @@ func (ml *modelLoader) paramType(tn *node, what string) (typ, bool) {
 				ml.errorf(tn, "%s: the base of a bounded type must be \"int\" or \"real\"", what)
 				return 0, false
 			case "array":
-				ml.unsupported(tn, "%s: an array (functions with array parameters or results)", what)
+				ml.unsupported(tn, "%s: an array (a function's result, or an array inside a parameter's array)", what)
 				return 0, false
 			}
 		}
@@ -374,6 +399,7 @@ func (l *lowerer) bindCall(n *node, sc scope) (*function, scope, bool) {
 		return nil, nil, false
 	}
 	f := r.fn
+	f.called = true
 	an := n.get("args")
 	if an == nil {
 		l.errorf(n, "operator \"call\" needs \"args\" (an array of the arguments; [] for none)")
@@ -395,8 +421,15 @@ func (l *lowerer) bindCall(n *node, sc scope) (*function, scope, bool) {
 		return nil, nil, false
 	}
 	args := make([]val, len(an.vals))
+	arrays := make([]ref, len(an.vals))
 	good := true
 	for i, a := range an.vals {
+		if p := f.params[i]; p.array {
+			r, ok := l.arrayArg(a, sc, i, f, p)
+			arrays[i] = r
+			good = good && ok
+			continue
+		}
 		v, ok := l.expr(a, sc)
 		if !ok {
 			good = false
@@ -425,6 +458,9 @@ func (l *lowerer) bindCall(n *node, sc scope) (*function, scope, bool) {
 	}
 	body := func(name string) (ref, bool) {
 		for i, p := range f.params {
+			if p.name == name && p.array {
+				return arrays[i], true
+			}
 			if p.name == name {
 				return ref{isConst: true, val: args[i]}, true
 			}
@@ -432,6 +468,41 @@ func (l *lowerer) bindCall(n *node, sc scope) (*function, scope, bool) {
 		return f.scope(name)
 	}
 	return f, body, true
+}
+
+// arrayArg checks the argument a of array parameter p (the i-th of f):
+// the name of an array (a variable array, or an array parameter of the
+// calling function) whose elements have p's type (an int array for a
+// real one).
+func (l *lowerer) arrayArg(a *node, sc scope, i int, f *function, p param) (ref, bool) {
+	if a.kind != kString {
+		l.unsupported(a, "argument %d of %s for array parameter %q: vigil passes an array parameter the name of an array variable, not an array value or another expression (%s): declare the array as a variable", i+1, f.describe(), p.name, a.describe())
+		return ref{}, false
+	}
+	r, ok := sc(a.str)
+	if !ok {
+		if !l.rejected[a.str] {
+			l.errorf(a, "undeclared identifier %q", a.str)
+		}
+		return ref{}, false
+	}
+	if r.elems == nil {
+		if r.feature != "" {
+			l.unsupported(a, "%s (%q)", r.feature, a.str)
+		} else {
+			l.errorf(a, "type error: argument %d of %s is %q, not an array, but parameter %q is an array", i+1, f.describe(), a.str, p.name)
+		}
+		return ref{}, false
+	}
+	switch {
+	case r.isBool && p.t != tBool:
+		l.errorf(a, "type error: argument %d of %s is an array of bool, but parameter %q is an array of %s", i+1, f.describe(), p.name, p.t)
+		return ref{}, false
+	case !r.isBool && p.t == tBool:
+		l.errorf(a, "type error: argument %d of %s is an array of int, but parameter %q is an array of bool", i+1, f.describe(), p.name)
+		return ref{}, false
+	}
+	return r, true
 }
 
 // callResult checks the value v of f's body, expanded for the call n,
@@ -472,6 +543,9 @@ func paramList(ps []param) string {
 	s := make([]string, len(ps))
 	for i, p := range ps {
 		s[i] = p.name + ": " + p.t.String()
+		if p.array {
+			s[i] = p.name + ": array of " + p.t.String()
+		}
 	}
 	return strings.Join(s, ", ")
 }

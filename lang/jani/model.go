@@ -263,6 +263,9 @@ func (ml *modelLoader) model(root *node) {
 	if len(ml.errs) == 0 && (ml.initial != nil || ml.uninitialised()) {
 		ml.startCondition()
 	}
+	if !ml.stopped {
+		ml.checkUncalled()
+	}
 }
 
 // startCondition makes the model's restrict-initial the start condition

@@ -31,6 +31,22 @@ func modelScope(m *symbolic.Model) scope {
 				return ref{isConst: true, val: constInt(int64(c.Value))}, true
 			}
 		}
+		// an array, imported as one variable per element (NAME[0],
+		// NAME[1], ...): {"op": "aa", "exp": NAME, ...} was an
+		// undeclared identifier
+		var r ref
+		for k := 0; ; k++ {
+			v := varIndex(m, fmt.Sprintf("%s[%d]", name, k))
+			if v < 0 {
+				break
+			}
+			r.elems = append(r.elems, v)
+			r.isBool = m.Vars[v].Bool
+		}
+		if r.elems != nil {
+			r.feature = "arrays (a whole array; name an element)"
+			return r, true
+		}
 		return ref{}, false
 	}
 }
@@ -77,6 +93,9 @@ func LoadCondition(path string, m *symbolic.Model) (*symbolic.Cond, error) {
 }
 
 func (l *lowerer) condition(n *node, m *symbolic.Model) (*symbolic.Cond, bool) {
+	if l.bounds == nil {
+		l.bounds = m.Bounds // an array index that reads variables
+	}
 	return l.conditionIn(n, m, modelScope(m))
 }
 
