@@ -115,6 +115,13 @@ func runExport(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil export: %v", err)
 	}
+	if *janiOut {
+		for _, v := range lm.m.Vars {
+			if v.Lo < -jani.MaxBound || v.Hi > jani.MaxBound {
+				e.Notice(fmt.Sprintf("vigil export: note: variable %s ranges over %d .. %d, beyond ±2^31: Storm reads the file, but vigil's JANI import, which keeps bounds within ±2^31, refuses it", v.Name, v.Lo, v.Hi))
+			}
+		}
+	}
 	if *janiOut && lm.prop != nil && jani.ExportRenames(lm.prop) {
 		e.Notice(fmt.Sprintf("vigil export: note: property %s is an expected reward (%s), which the JANI export does not write: the file asks %s_reach, the Pmax of reaching its goal", lm.prop.Name, lm.prop.Query.Op, lm.prop.Name))
 	}

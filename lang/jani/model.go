@@ -826,6 +826,11 @@ func (ml *modelLoader) variable(v *node, sc scope) (vi *varInfo) {
 // overflows.
 const maxBound = 1 << 31
 
+// MaxBound is the largest magnitude of a variable bound the import
+// reads (vigil export --jani notes a variable beyond it: Storm reads the
+// file, vigil's import refuses it).
+const MaxBound = maxBound
+
 func (ml *modelLoader) bound(n *node, sc scope) (int, bool) {
 	v, ok := ml.constant(n, sc, "a variable bound")
 	if !ok {
@@ -1366,9 +1371,13 @@ func (ml *modelLoader) assignment(a *automaton, d *dest, an *node, sc scope) (ch
 func (ml *modelLoader) assignTarget(a *automaton, an, rn *node) (vi *varInfo, level int, ok bool) {
 	vi = ml.lookupVar(a, rn.str)
 	if vi == nil {
-		if _, isConst := ml.consts[rn.str]; isConst {
+		switch _, isConst := ml.consts[rn.str]; {
+		case isConst:
 			ml.errorf(rn, "cannot assign to constant %q", rn.str)
-		} else {
+		case !ml.rejected[rn.str]:
+			// (a variable refused at its declaration is reported there:
+			// a bound beyond ±2^31 was also "undeclared" at every
+			// assignment)
 			ml.errorf(rn, "assignment to undeclared variable %q", rn.str)
 		}
 		return nil, 0, false
