@@ -78,6 +78,10 @@ func (c *checker) lower() *symbolic.Model {
 		m.Preds = append(m.Preds, c.jani.Preds...)
 		m.Commands = append(m.Commands, c.jani.Commands...)
 		m.Type = c.jani.Type // the commands are the model's alone (E0110): a dtmc stays one
+		// a PlaJA --start chooses among the states the JANI model's
+		// restrict-initial allows (it replaced it: 12 start states where
+		// the model allows 10; s26j_import_restrict_initial)
+		m.RestrictInitial = c.jani.RestrictInitial
 	}
 	lw := &lowerer{c: c, preds: map[*PredDecl]*symbolic.Cond{}}
 	for i, dr := range c.decls {
