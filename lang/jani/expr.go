@@ -632,7 +632,8 @@ func (l *lowerer) modulo(n *node, a, b val) (val, bool) {
 		lo, hi = l.bounds(e)
 	}
 	if lo < 0 {
-		l.note(n, "the left operand of %% can be negative (down to %d): vigil reads a %% %d as Storm does, the remainder of truncated division, with the sign of a (-1 %% %d is %d), where Momba computes the Euclidean remainder, from 0 to %d", lo, k, k, -1%k, k-1)
+		b := b.k.RatString()
+		l.note(n, "the left operand of %% can be negative (down to %d): vigil reads a %% %s as Storm does, the remainder of truncated division, with the sign of a (-1 %% %s is %d), where Momba computes the Euclidean remainder, from 0 to %d", lo, b, b, -1%k, k-1)
 	}
 	// rem is e - k * (e / k), e's floor modulo: its truncated remainder
 	// where e >= 0.
