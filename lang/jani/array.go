@@ -333,6 +333,95 @@ func (ml *modelLoader) narrow(c *symbolic.Cond) (restore func()) {
 		return func() {}
 	}
 	old := ml.bounds
-	ml.bounds = m.Bounds
+	ml.bounds = exactBounds(m)
 	return func() { ml.bounds = old }
+}
+
+// maxEnumerate bounds the states exactBounds evaluates an expression in.
+const maxEnumerate = 1 << 12
+
+// exactBounds bounds an integer expression over m's variables' ranges as
+// m.Bounds does, and, where the variables it reads have at most
+// maxEnumerate value combinations, exactly, by evaluating it in each: the
+// intervals of m.Bounds lose what an expression's parts share, so that
+// (i + 1) % 3 with i in 0..2, i + 1 - 3 * ((i + 1) / 3), took -2..3 and
+// an array of 3 refused it as an index that may leave its range.
+func exactBounds(m *symbolic.Model) func(*symbolic.Expr) (lo, hi int) {
+	return func(e *symbolic.Expr) (int, int) {
+		lo, hi := m.Bounds(e)
+		var vars []symbolic.VarID
+		seen := map[symbolic.VarID]bool{}
+		n := 1
+		var walk func(x *symbolic.Expr) bool
+		var walkc func(c *symbolic.Cond) bool
+		add := func(v symbolic.VarID) bool {
+			if !seen[v] {
+				seen[v] = true
+				vars = append(vars, v)
+				r := m.Vars[v].Hi - m.Vars[v].Lo + 1
+				if r <= 0 || n > maxEnumerate/r {
+					return false
+				}
+				n *= r
+			}
+			return true
+		}
+		walk = func(x *symbolic.Expr) bool {
+			if x == nil {
+				return true
+			}
+			if x.Op == symbolic.OpVar && !add(x.Var) {
+				return false
+			}
+			for _, a := range x.Args {
+				if !walk(a) {
+					return false
+				}
+			}
+			return walkc(x.Cond)
+		}
+		walkc = func(c *symbolic.Cond) bool {
+			if c == nil {
+				return true
+			}
+			if c.Op == symbolic.CVar && !add(c.Var) {
+				return false
+			}
+			if !walk(c.L) || !walk(c.R) {
+				return false
+			}
+			for _, a := range c.Args {
+				if !walkc(a) {
+					return false
+				}
+			}
+			return true
+		}
+		if !walk(e) || len(vars) == 0 || !m.Fits(e) {
+			return lo, hi
+		}
+		s := make(symbolic.State, len(m.Vars))
+		for _, v := range vars {
+			s[v] = m.Vars[v].Lo
+		}
+		elo, ehi := e.Eval(s), e.Eval(s)
+		for {
+			// the next combination, the first variable fastest
+			i := 0
+			for ; i < len(vars); i++ {
+				v := vars[i]
+				if s[v] < m.Vars[v].Hi {
+					s[v]++
+					break
+				}
+				s[v] = m.Vars[v].Lo
+			}
+			if i == len(vars) {
+				break
+			}
+			x := e.Eval(s)
+			elo, ehi = min(elo, x), max(ehi, x)
+		}
+		return max(lo, elo), min(hi, ehi)
+	}
 }

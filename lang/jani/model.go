@@ -67,7 +67,7 @@ func decode(ctx context.Context, name string, data []byte, defines map[string]st
 		props:   props,
 		ctx:     ctx,
 	}
-	ml.bounds = ml.m.Bounds
+	ml.bounds = exactBounds(ml.m)
 	ml.model(root)
 	if err := ml.errs.Err(); err != nil {
 		return nil, ml.notes, err

@@ -94,7 +94,7 @@ func LoadCondition(path string, m *symbolic.Model) (*symbolic.Cond, error) {
 
 func (l *lowerer) condition(n *node, m *symbolic.Model) (*symbolic.Cond, bool) {
 	if l.bounds == nil {
-		l.bounds = m.Bounds // an array index that reads variables
+		l.bounds = exactBounds(m) // an array index that reads variables
 	}
 	return l.conditionIn(n, m, modelScope(m))
 }

@@ -113,3 +113,41 @@ func TestS26jUncalledFunction(t *testing.T) {
 		}
 	}
 }
+
+// TestS26jExactBounds: exactBounds is the least and greatest value of an
+// expression over the variables' ranges where they have few
+// combinations (a brute-force evaluation agrees), and m.Bounds' interval
+// where they have many.
+func TestS26jExactBounds(t *testing.T) {
+	m := &symbolic.Model{Vars: []symbolic.Var{{Name: "x", Lo: -3, Hi: 3}, {Name: "y", Lo: 0, Hi: 2}, {Name: "big", Lo: 0, Hi: 1 << 20}}}
+	x, y, big := symbolic.V(0), symbolic.V(1), symbolic.V(2)
+	sub := func(a, b *symbolic.Expr) *symbolic.Expr {
+		return &symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{a, b}}
+	}
+	add := func(a, b *symbolic.Expr) *symbolic.Expr {
+		return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{a, b}}
+	}
+	mul := func(k int, a *symbolic.Expr) *symbolic.Expr {
+		return &symbolic.Expr{Op: symbolic.OpMul, K: k, Args: []*symbolic.Expr{a}}
+	}
+	div := func(a *symbolic.Expr, k int) *symbolic.Expr {
+		return &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{a}}
+	}
+	yp1 := add(y, symbolic.Lit(1))
+	bounds := exactBounds(m)
+	for _, c := range []struct {
+		e      *symbolic.Expr
+		lo, hi int
+	}{
+		{sub(yp1, mul(3, div(yp1, 3))), 0, 2},              // (y + 1) % 3
+		{sub(x, x), 0, 0},                                  // intervals: -6..6
+		{add(mul(2, x), mul(-1, y)), -8, 6},                // exact anyway
+		{sub(big, mul(2, div(big, 2))), -1 << 20, 1 << 20}, // too many values: the interval
+	} {
+		lo, hi := bounds(c.e)
+		if lo != c.lo || hi != c.hi {
+			ilo, ihi := m.Bounds(c.e)
+			t.Errorf("%s: %d..%d, want %d..%d (intervals: %d..%d)", m.ExprString(c.e), lo, hi, c.lo, c.hi, ilo, ihi)
+		}
+	}
+}
