@@ -738,12 +738,16 @@ func (l *lowerer) foldNum(n *node, op string, a, b val, t typ) (val, bool) {
 		r.Quo(a.k, b.k)
 		t = tReal
 	case "%":
-		if !a.k.IsInt() || !b.k.IsInt() || b.k.Sign() == 0 {
-			l.errorf(n, "modulo needs integer operands and a non-zero divisor")
+		if b.k.Sign() == 0 {
+			l.errorf(n, "modulo by zero")
 			return val{}, false
 		}
-		// truncated, with the sign of a, as Storm computes it (modulo)
-		r.SetInt(new(big.Int).Rem(a.k.Num(), b.k.Num()))
+		// a - b * trunc(a / b): the sign of a, as Storm computes it
+		// (modulo; C++ % on integers, fmod on reals: 2.5 % 2 is 0.5,
+		// which was refused as needing integer operands)
+		q := new(big.Rat).Quo(a.k, b.k)
+		tq := new(big.Int).Quo(q.Num(), q.Denom()) // toward zero
+		r.Sub(a.k, new(big.Rat).Mul(b.k, new(big.Rat).SetInt(tq)))
 	case "min":
 		r.Set(a.k)
 		if b.k.Cmp(a.k) < 0 {

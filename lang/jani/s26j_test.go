@@ -154,3 +154,28 @@ func TestS26jSpecKeepsRestrictInitial(t *testing.T) {
 		}
 	}
 }
+
+// TestS26jModuloReal: % of real constants is Storm's fmod, the sign of
+// the left operand (-7.5 % 2 = -1.5, 7.5 % -2 = 1.5, 2.5 % 2 = 0.5); it
+// was refused as needing integer operands.
+func TestS26jModuloReal(t *testing.T) {
+	fl := func(l, r string) string {
+		return `{"op": "floor", "exp": {"op": "*", "left": 2, "right": {"op": "%", "left": ` + l + `, "right": ` + r + `}}}`
+	}
+	src := `{"jani-version": 1, "name": "m", "type": "lts",
+ "constants": [{"name": "A", "type": "int", "value": ` + fl("-7.5", "2") + `},
+               {"name": "B", "type": "int", "value": ` + fl("7.5", "-2") + `},
+               {"name": "C", "type": "int", "value": ` + fl("2.5", "2") + `}],
+ "variables": [{"name": "y", "type": {"kind": "bounded", "base": "int", "lower-bound": -1000, "upper-bound": 1000}, "initial-value": 0}],
+ "automata": [{"name": "a", "locations": [{"name": "l"}], "initial-locations": ["l"],
+   "edges": [{"location": "l", "destinations": [{"location": "l", "assignments": [{"ref": "y", "value": {"op": "+", "left": {"op": "*", "left": 100, "right": "A"}, "right": {"op": "+", "left": {"op": "*", "left": 10, "right": "B"}, "right": "C"}}}]}]}]}],
+ "system": {"elements": [{"automaton": "a"}]}}`
+	m, err := loadText(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A = floor(2 * -1.5) = -3, B = floor(2 * 1.5) = 3, C = floor(2 * 0.5) = 1
+	if got := m.Commands[0].Outcomes[0].Assigns[0].Value.Eval(symbolic.State{0}); got != -300+30+1 {
+		t.Errorf("100*A + 10*B + C = %d, want %d", got, -300+30+1)
+	}
+}
