@@ -134,7 +134,7 @@ func (ml *modelLoader) compose(root *node) {
 			n = combinations(lists)
 		}
 		if ml.composed += n; ml.composed > maxComposed {
-			ml.unsupported(sn, "the synchronisation vectors combine more than %d commands in all (products of the edges of each action); vigil composes no more", maxComposed)
+			ml.unsupported(sn, "the synchronisation vectors combine more than %d commands in all (products of the edges of each action, where an automaton's edges at different locations could not be merged into one); vigil composes no more: use fewer automata or fewer edges on the action", maxComposed)
 			return
 		}
 		if ml.outcomes+outcomeBound(lists) > maxTotalOutcomes {
