@@ -90,6 +90,7 @@ func (ml *modelLoader) compose(root *node) {
 			continue
 		}
 		var lists [][]*edge
+		var autos []*automaton
 		good := true
 		for i, x := range vec {
 			switch {
@@ -106,6 +107,7 @@ func (ml *modelLoader) compose(root *node) {
 			}
 			covered[i][x.str] = true
 			lists = append(lists, byAction(ml.autos[i])[x.str])
+			autos = append(autos, ml.autos[i])
 		}
 		if !good {
 			continue
@@ -124,15 +126,21 @@ func (ml *modelLoader) compose(root *node) {
 		} else {
 			label = ml.silentLabel()
 		}
-		// One command per combination of edges.
-		n := 1
-		for _, es := range lists {
-			if n *= len(es); n > maxComposed {
-				break
-			}
+		// One command per combination of edges; a large product is
+		// composed by location where the edges allow (compose_merge.go).
+		n := combinations(lists)
+		if n > mergeAbove && len(lists) >= 2 {
+			lists = ml.mergeLists(autos, lists, rc)
+			n = combinations(lists)
 		}
 		if ml.composed += n; ml.composed > maxComposed {
-			ml.unsupported(sn, "the synchronisation vectors combine more than %d commands in all (products of the edges of each action); vigil composes no more", maxComposed)
+			ml.unsupported(sn, "the synchronisation vectors combine more than %d commands in all (products of the edges of each action, where an automaton's edges at different locations could not be merged into one); vigil composes no more: use fewer automata or fewer edges on the action", maxComposed)
+			return
+		}
+		if ml.outcomes+outcomeBound(lists) > maxTotalOutcomes {
+			// refused before any is built: building a million outcomes
+			// took herman.13 a minute and 4 GB
+			ml.unsupported(sn, "the composed transitions would have more than %d outcomes in all (a vector has the product over its automata of their edges' destinations on the action); vigil builds every combination of synchronising edges as a command and composes no more: use fewer automata or fewer edges and destinations on the action", maxTotalOutcomes)
 			return
 		}
 		idx := make([]int, len(lists))
@@ -222,6 +230,36 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node, 
 	ml.splitLive(cmd, s.live, at)
 }
 
+// combinations is the number of combinations of one edge of each list
+// (capped just above maxComposed).
+func combinations(lists [][]*edge) int {
+	n := 1
+	for _, es := range lists {
+		if n *= len(es); n > maxComposed {
+			return maxComposed + 1
+		}
+	}
+	return n
+}
+
+// outcomeBound is the number of outcomes the combinations of lists have
+// before those of probability 0 are dropped, the count syncGuard keeps:
+// the product over the lists of their edges' destinations (capped just
+// above maxTotalOutcomes).
+func outcomeBound(lists [][]*edge) int {
+	n := 1
+	for _, es := range lists {
+		d := 0
+		for _, e := range es {
+			d += len(e.dests)
+		}
+		if n *= d; n > maxTotalOutcomes {
+			return maxTotalOutcomes + 1
+		}
+	}
+	return n
+}
+
 // odometer advances idx to the next combination of indices, idx[i] in
 // 0 .. size(i)-1, the last index fastest; it reports false, with idx all
 // zero, after the last combination.
@@ -258,7 +296,7 @@ func (ml *modelLoader) syncGuard(edges []*edge, at *node) (*symbolic.Cond, bool)
 	var guards []*symbolic.Cond
 	total := 1
 	for _, e := range edges {
-		if e.auto.locVar >= 0 {
+		if e.auto.locVar >= 0 && e.loc >= 0 { // a merged edge's guard reads the location (compose_merge.go)
 			guards = append(guards, symbolic.Compare(symbolic.V(e.auto.locVar), symbolic.Eq, symbolic.Lit(e.loc)))
 		}
 		guards = append(guards, e.guard)

@@ -155,6 +155,9 @@ func (c *compiler) tree(e *symbolic.Expr) intFn {
 			}
 		}
 	case symbolic.OpIte:
+		if f, ok := c.dispatchIte(e); ok {
+			return f
+		}
 		k, a, b := c.cond(e.Cond), c.tree(e.Args[0]), c.tree(e.Args[1])
 		return func(s symbolic.State) int {
 			if k(s) {
@@ -246,6 +249,9 @@ func (cp *compiler) cond(c *symbolic.Cond) condFn {
 			return true
 		}
 	case symbolic.COr:
+		if f, ok := cp.dispatchOr(c); ok {
+			return f
+		}
 		fs := cp.conds1(c.Args)
 		if len(fs) == 2 {
 			a, b := fs[0], fs[1]
