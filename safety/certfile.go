@@ -4,8 +4,6 @@ package safety
 // the certificate of the decided states, with how to load the model again.
 
 import (
-	"os"
-
 	"vigil/internal/certpath"
 	"vigil/safety/cert"
 	"vigil/symbolic"
@@ -33,9 +31,12 @@ type Source struct {
 // WriteCertificate writes to path one certificate for the states ids that
 // d decided (CertifyStarts: one table for all of them), recording src
 // with its files relative to path (certpath.Record), the hash of the
-// policy's files and the model's (src.ModelHash).
+// policy's files and the model's (src.ModelHash). The file is
+// gzip-compressed when path ends in .gz. Each entry is encoded and
+// written as it is made (cert.Encoder), so that memory does not grow with
+// the certificate: on an error the file is removed.
 func WriteCertificate(path string, d Decider, ids []uint32, src Source) error {
-	c, err := CertifyStarts(d, ids)
+	c, cf, err := newCertifier(d, ids)
 	if err != nil {
 		return err
 	}
@@ -64,12 +65,25 @@ func WriteCertificate(path string, d Decider, ids []uint32, src Source) error {
 	if src.Plaja != nil {
 		c.Plaja = &pl
 	}
-	f, err := os.Create(path)
+	f, err := cert.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := cert.Write(f, c); err != nil {
-		f.Close()
+	err = func() error {
+		enc, err := cert.NewEncoder(f, c)
+		if err != nil {
+			return err
+		}
+		cf.emit = enc.Add
+		for _, id := range ids {
+			if err := cf.add(id); err != nil {
+				return err
+			}
+		}
+		return enc.Close()
+	}()
+	if err != nil {
+		f.Abort()
 		return err
 	}
 	return f.Close()

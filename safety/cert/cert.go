@@ -1,6 +1,7 @@
 package cert
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -254,6 +255,19 @@ func parseRadius(raw json.RawMessage) (int, error) {
 
 // validate checks what a certificate must satisfy regardless of the model.
 func validate(c *Certificate) error {
+	if err := validateHeader(c); err != nil {
+		return err
+	}
+	for i, e := range c.Entries {
+		if err := validateEntry(c, i, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateHeader checks every field but the entries.
+func validateHeader(c *Certificate) error {
 	if c.Format != FormatName {
 		return errorf("format %q, want %q", c.Format, FormatName)
 	}
@@ -272,39 +286,42 @@ func validate(c *Certificate) error {
 	if c.Radius != Inf && c.Policy == "" {
 		return errorf("radius %d needs the tested policy; only radius inf may leave policy empty", c.Radius)
 	}
-	for i, e := range c.Entries {
-		if e.B < 0 {
-			return errorf("entries[%d]: negative budget %d", i, e.B)
+	return nil
+}
+
+// validateEntry checks entry i, e, of c.
+func validateEntry(c *Certificate, i int, e Entry) error {
+	if e.B < 0 {
+		return errorf("entries[%d]: negative budget %d", i, e.B)
+	}
+	if c.Radius != Inf && e.B > c.Radius {
+		return errorf("entries[%d]: budget %d exceeds the radius %d", i, e.B, c.Radius)
+	}
+	switch c.Kind {
+	case Safe:
+		if e.Label == "" {
+			return errorf("entries[%d]: missing label", i)
 		}
-		if c.Radius != Inf && e.B > c.Radius {
-			return errorf("entries[%d]: budget %d exceeds the radius %d", i, e.B, c.Radius)
+		if e.Rank != 0 {
+			return errorf("entries[%d]: a safe certificate's entry has no rank", i)
 		}
-		switch c.Kind {
-		case Safe:
-			if e.Label == "" {
-				return errorf("entries[%d]: missing label", i)
-			}
-			if e.Rank != 0 {
-				return errorf("entries[%d]: a safe certificate's entry has no rank", i)
-			}
-		case Starts:
-			if e.Label != "" && e.Rank != 0 {
-				return errorf("entries[%d]: an entry has a label (safe) or a rank (not safe), not both", i)
-			}
-			if e.Rank < 0 {
-				return errorf("entries[%d]: negative rank %d", i, e.Rank)
-			}
-		case Invariant:
-			if e.Label != "" || e.Rank != 0 || e.B != 0 {
-				return errorf("entries[%d]: an invariant certificate's entry is a state alone", i)
-			}
-		case Unsafe:
-			if e.Label != "" {
-				return errorf("entries[%d]: an unsafe certificate's entry has no label", i)
-			}
-			if e.Rank < 0 {
-				return errorf("entries[%d]: negative rank %d", i, e.Rank)
-			}
+	case Starts:
+		if e.Label != "" && e.Rank != 0 {
+			return errorf("entries[%d]: an entry has a label (safe) or a rank (not safe), not both", i)
+		}
+		if e.Rank < 0 {
+			return errorf("entries[%d]: negative rank %d", i, e.Rank)
+		}
+	case Invariant:
+		if e.Label != "" || e.Rank != 0 || e.B != 0 {
+			return errorf("entries[%d]: an invariant certificate's entry is a state alone", i)
+		}
+	case Unsafe:
+		if e.Label != "" {
+			return errorf("entries[%d]: an unsafe certificate's entry has no label", i)
+		}
+		if e.Rank < 0 {
+			return errorf("entries[%d]: negative rank %d", i, e.Rank)
 		}
 	}
 	return nil
@@ -319,18 +336,53 @@ func RadiusString(r int) string {
 }
 
 // Write encodes c, one entry per line. It refuses a certificate that Read
-// would reject on its own.
+// would reject on its own, before it writes anything.
 func Write(w io.Writer, c *Certificate) error {
 	if err := validate(c); err != nil {
 		return err
 	}
-	var buf bytes.Buffer
+	enc, err := NewEncoder(w, c)
+	if err != nil {
+		return err
+	}
+	for _, e := range c.Entries {
+		if err := enc.Add(e); err != nil {
+			return err
+		}
+	}
+	return enc.Close()
+}
+
+// Encoder writes a certificate entry by entry, so that a certificate of
+// millions of entries need not be held in memory, whole or encoded (a
+// decider's certificate of 10^8 entries took 16 GiB before it was
+// written): the header when the Encoder is made, each entry as it is
+// added, the end on Close. The bytes are Write's for the certificate
+// with the same header and entries, so Read takes them. Writes are
+// buffered (64 KiB); the first error sticks.
+type Encoder struct {
+	w   *bufio.Writer
+	c   Certificate // the header: its Entries are ignored
+	n   int         // entries written
+	err error
+}
+
+// NewEncoder writes header's fields (all but its entries, which it
+// ignores) to w and returns the Encoder that writes the entries. It
+// refuses a header that Read would reject.
+func NewEncoder(w io.Writer, header *Certificate) (*Encoder, error) {
+	if err := validateHeader(header); err != nil {
+		return nil, err
+	}
+	enc := &Encoder{w: bufio.NewWriterSize(w, 64<<10), c: *header}
+	enc.c.Entries = nil
+	c, buf := &enc.c, enc.w
 	field := func(name string, v any) {
 		b, err := json.Marshal(v)
 		if err != nil { // strings, ints and maps of strings always marshal
 			panic(err)
 		}
-		fmt.Fprintf(&buf, "  %q: %s,\n", name, b)
+		fmt.Fprintf(buf, "  %q: %s,\n", name, b)
 	}
 	buf.WriteString("{\n")
 	field("format", c.Format)
@@ -372,40 +424,70 @@ func Write(w io.Writer, c *Certificate) error {
 	default:
 		field("state", nonNil(c.State))
 	}
-	buf.WriteString(`  "entries": [`)
-	for i, e := range c.Entries {
-		we := wireEntry{S: nonNil(e.S), B: &e.B}
-		switch c.Kind {
-		case Safe:
+	_, enc.err = buf.WriteString(`  "entries": [`)
+	return enc, enc.err
+}
+
+// Add writes the entry e. It refuses an entry that Read would reject in
+// this certificate (nothing of it is written then).
+func (enc *Encoder) Add(e Entry) error {
+	if enc.err != nil {
+		return enc.err
+	}
+	if err := validateEntry(&enc.c, enc.n, e); err != nil {
+		return err
+	}
+	we := wireEntry{S: nonNil(e.S), B: &e.B}
+	switch enc.c.Kind {
+	case Safe:
+		we.Label = &e.Label
+	case Unsafe:
+		we.Rank = &e.Rank
+	case Starts:
+		if e.Label != "" {
 			we.Label = &e.Label
-		case Unsafe:
+		} else {
 			we.Rank = &e.Rank
-		case Starts:
-			if e.Label != "" {
-				we.Label = &e.Label
-			} else {
-				we.Rank = &e.Rank
-			}
-		case Invariant:
-			we.B = nil
 		}
-		b, err := json.Marshal(we)
-		if err != nil {
-			panic(err)
-		}
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		buf.WriteString("\n    ")
-		buf.Write(b)
+	case Invariant:
+		we.B = nil
 	}
-	if len(c.Entries) > 0 {
-		buf.WriteString("\n  ")
+	b, err := json.Marshal(we)
+	if err != nil {
+		panic(err)
 	}
-	buf.WriteString("]\n}\n")
-	_, err := w.Write(buf.Bytes())
+	if enc.n > 0 {
+		enc.w.WriteByte(',')
+	}
+	enc.w.WriteString("\n    ")
+	_, enc.err = enc.w.Write(b)
+	enc.n++
+	return enc.err
+}
+
+// Entries returns the number of entries written.
+func (enc *Encoder) Entries() int { return enc.n }
+
+// Close writes the end of the certificate and flushes it to the writer
+// (which it does not close).
+func (enc *Encoder) Close() error {
+	if enc.err != nil {
+		return enc.err
+	}
+	if enc.n > 0 {
+		enc.w.WriteString("\n  ")
+	}
+	enc.w.WriteString("]\n}\n")
+	err := enc.w.Flush()
+	enc.err = err
+	if err == nil {
+		enc.err = errClosed
+	}
 	return err
 }
+
+// errClosed is the error of an Encoder used after Close.
+var errClosed = errors.New("cert: Encoder used after Close")
 
 // maxUnzipped bounds a gzip-compressed certificate's decompressed size.
 const maxUnzipped = 1 << 34
