@@ -344,17 +344,7 @@ func TestReview24bLargeOutputKeepsItsVerdict(t *testing.T) {
 // gave the program the question of the earlier attempt, and its answer
 // was recorded as the new run's.
 func TestReview24bRunStartsClean(t *testing.T) {
-	src := `name = "clean"
-[[algorithms]]
-name = "peer"
-prepare = ["echo"]
-program = "sh"
-args = ["-c", "if [ -e {run_dir}/q.smt2 ]; then cat {run_dir}/q.smt2; else echo none; fi"]
-verdicts = { sat = "safe", none = "no-question" }
-[[instances]]
-domain = "d"
-models = ["m.spec"]
-`
+	src := peerSource("clean", "if [ -e {run_dir}/q.smt2 ]; then cat {run_dir}/q.smt2; else echo none; fi", `{ sat = "safe", none = "no-question" }`, "prepare = [\"echo\"]\n", "")
 	x := loadOneModel(t, src)
 	if err := x.openData(true, nil); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package batch
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,17 +19,7 @@ import (
 func TestS24rLargeProgramOutputKeepsItsVerdict(t *testing.T) {
 	defer func(m int64) { maxStdout = m }(maxStdout)
 	maxStdout = 200
-	src := `name = "large"
-[[algorithms]]
-name = "peer"
-program = "sh"
-args = ["-c", "true"]
-verdicts = { UNSAT = "safe", SAT = "unsafe" }
-[[instances]]
-domain = "d"
-models = ["m.spec"]
-`
-	x := loadOneModel(t, src)
+	x := loadOneModel(t, peerSource("large", "true", `{ UNSAT = "safe", SAT = "unsafe" }`, "", ""))
 	r := x.Runs[0]
 	os.MkdirAll(x.RunDir(r), 0o755)
 	log := strings.Repeat("c conflicts 12345 learnt 678\n", 100)
@@ -67,16 +58,7 @@ func TestS24rRunDirWhicheverWayGiven(t *testing.T) {
 	os.MkdirAll(exp, 0o755)
 	os.MkdirAll(cwd, 0o755)
 	os.WriteFile(filepath.Join(exp, "m.spec"), nil, 0o644)
-	src := `name = "rd"
-[[algorithms]]
-name = "peer"
-program = "sh"
-args = ["-c", "if [ -e {run_dir}/q ]; then echo sat; else echo none; fi"]
-verdicts = { sat = "safe", none = "no-question" }
-[[instances]]
-domain = "d"
-models = ["m.spec"]
-`
+	src := peerSource("rd", "if [ -e {run_dir}/q ]; then echo sat; else echo none; fi", `{ sat = "safe", none = "no-question" }`, "", "")
 	os.WriteFile(filepath.Join(exp, "e.toml"), []byte(src), 0o644)
 	// the question of another experiment's run, where the wrong path led
 	os.MkdirAll(filepath.Join(exp, "data", "runs", "peer", "d", "m"), 0o755)
@@ -217,6 +199,15 @@ func TestS24rVerdictSpellings(t *testing.T) {
 
 // loadOneModel loads the experiment src, written as exp.toml in a new
 // directory beside an empty model m.spec.
+// peerSource is the source of the experiment name whose one algorithm,
+// peer, runs sh -c script and reads its verdict with verdicts (a TOML
+// inline table), on the one model m.spec of domain d; algoLines and
+// instanceLines are added to the algorithm's and the instance's tables.
+func peerSource(name, script, verdicts, algoLines, instanceLines string) string {
+	return fmt.Sprintf("name = %q\n[[algorithms]]\nname = \"peer\"\n%sprogram = \"sh\"\nargs = [\"-c\", %q]\nverdicts = %s\n[[instances]]\ndomain = \"d\"\nmodels = [\"m.spec\"]\n%s",
+		name, algoLines, script, verdicts, instanceLines)
+}
+
 func loadOneModel(t *testing.T, src string) *Experiment {
 	t.Helper()
 	dir := t.TempDir()

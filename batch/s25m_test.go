@@ -62,17 +62,7 @@ func TestS25mLateAttributeKeepsRunValues(t *testing.T) {
 // s25m: a run records its instance's attribute names, sorted; an
 // attribute may not take that name.
 func TestS25mRunRecordsAttributeNames(t *testing.T) {
-	src := `name = "names"
-[[algorithms]]
-name = "peer"
-program = "sh"
-args = ["-c", "true"]
-verdicts = { UNSAT = "safe", SAT = "unsafe" }
-[[instances]]
-domain = "d"
-models = ["m.spec"]
-attributes = { zeta = 1, alpha = "x" }
-`
+	src := peerSource("names", "true", `{ UNSAT = "safe", SAT = "unsafe" }`, "", "attributes = { zeta = 1, alpha = \"x\" }\n")
 	x := loadOneModel(t, src)
 	r := x.Runs[0]
 	os.MkdirAll(x.RunDir(r), 0o755)

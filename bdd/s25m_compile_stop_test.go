@@ -6,23 +6,11 @@ import (
 	"time"
 
 	"vigil/bdd"
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/safety"
 	"vigil/symbolic/explicit"
 )
-
-// arraySpec's write a[i]' = a[j] lowers to about N^2 expression nodes:
-// at N = 300 the compile and the encoding take a good fraction of a
-// second, at 1,500 (bench/adversarial/s24l_load_timeout.txtar) seconds.
-const arraySpec = `model w
-const N = 300
-var a : [0 .. N - 1] of 0 .. 3 = 0
-var i : 0 .. N - 1 = 0
-var j : 0 .. N - 1 = 0
-action w -> a[i]' = a[j]
-action mi when i < N - 1 -> i' = i + 1
-property p { start i == 0 && a[0] == 0 unsafe a[0] == 3 }
-`
 
 // TestS25CompileStops: Verify under a context that has ended (a
 // --timeout that ran out while the model compiled) answers Unknown with
@@ -30,20 +18,10 @@ property p { start i == 0 && a[0] == 0 unsafe a[0] == 3 }
 // given in Options.Compiled is not compiled again, and one of another
 // model is not used.
 func TestS25CompileStops(t *testing.T) {
-	m, diags := lang.LoadSource("w.spec", []byte(arraySpec), lang.Options{})
-	if m == nil || diags.HasErrors() {
-		t.Fatal(diags.Render())
-	}
+	m := testutil.LoadSource(t, "w.spec", testutil.ArraySpec(300))
 	prop := m.Properties[0]
 	for _, cause := range []string{"timeout", "canceled"} {
-		var ctx context.Context
-		var cancel context.CancelFunc
-		if cause == "timeout" {
-			ctx, cancel = context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
-		} else {
-			ctx, cancel = context.WithCancel(context.Background())
-			cancel()
-		}
+		ctx, cancel := testutil.EndedContext(cause)
 		begin := time.Now()
 		res, err := bdd.Verify(ctx, m, prop, nil, bdd.Options{})
 		cancel()
@@ -57,8 +35,8 @@ func TestS25CompileStops(t *testing.T) {
 	}
 	// Explore and PropU stop there too, with an answer that knows nothing
 	// (no space was made), which their methods read without a panic.
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
+	ctx, cancel := testutil.EndedContext("canceled")
+	defer cancel()
 	ex, err := bdd.Explore(ctx, m, prop, nil, bdd.Options{})
 	if err != nil || ex.Reason != "canceled" {
 		t.Fatalf("Explore: %v, %+v, want stopped (canceled)", err, ex)

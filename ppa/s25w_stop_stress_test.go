@@ -3,11 +3,10 @@ package ppa_test
 import (
 	"context"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
-	"vigil/lang"
+	"vigil/internal/testutil"
 	"vigil/ppa"
 	"vigil/symbolic/explicit"
 )
@@ -17,11 +16,7 @@ import (
 // the uninterrupted verdict or Unknown, never another verdict or an
 // error, and leave no goroutine behind once the abandoned encodings end.
 func TestS25WStopStress(t *testing.T) {
-	src := strings.Replace(arraySpec, "const N = 300", "const N = 40", 1)
-	m, diags := lang.LoadSource("w.spec", []byte(src), lang.Options{})
-	if m == nil || diags.HasErrors() {
-		t.Fatal(diags.Render())
-	}
+	m := testutil.LoadSource(t, "w.spec", testutil.ArraySpec(40))
 	prop := m.Properties[0]
 	begin := time.Now()
 	want, err := ppa.Check(context.Background(), m, prop, nil, ppa.Options{})
@@ -69,10 +64,7 @@ func TestS25WStopStress(t *testing.T) {
 // goroutine of its own (it went on for seconds on a large model, on a
 // core of a process that had nothing left to do).
 func TestS25WEndedNoEncoding(t *testing.T) {
-	m, diags := lang.LoadSource("w.spec", []byte(arraySpec), lang.Options{})
-	if m == nil || diags.HasErrors() {
-		t.Fatal(diags.Render())
-	}
+	m := testutil.LoadSource(t, "w.spec", testutil.ArraySpec(300))
 	prop := m.Properties[0]
 	g, err := explicit.New(m, prop)
 	if err != nil {
