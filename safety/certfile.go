@@ -4,6 +4,8 @@ package safety
 // the certificate of the decided states, with how to load the model again.
 
 import (
+	"context"
+
 	"vigil/internal/certpath"
 	"vigil/safety/cert"
 	"vigil/symbolic"
@@ -34,8 +36,11 @@ type Source struct {
 // policy's files and the model's (src.ModelHash). The file is
 // gzip-compressed when path ends in .gz. Each entry is encoded and
 // written as it is made (cert.Encoder), so that memory does not grow with
-// the certificate: on an error the file is removed.
-func WriteCertificate(path string, d Decider, ids []uint32, src Source) error {
+// the certificate: on an error the file is removed. When ctx ends
+// first (a certificate of millions of entries takes seconds to write,
+// minutes at 10^8) the file is removed too and the error is ctx's
+// (errors.Is(err, ctx.Err())).
+func WriteCertificate(ctx context.Context, path string, d Decider, ids []uint32, src Source) error {
 	c, cf, err := newCertifier(d, ids)
 	if err != nil {
 		return err
@@ -74,7 +79,12 @@ func WriteCertificate(path string, d Decider, ids []uint32, src Source) error {
 		if err != nil {
 			return err
 		}
-		cf.emit = enc.Add
+		cf.emit = func(e cert.Entry) error {
+			if enc.Entries()&1023 == 1023 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return enc.Add(e)
+		}
 		for _, id := range ids {
 			if err := cf.add(id); err != nil {
 				return err

@@ -6,6 +6,7 @@ package safety
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -57,12 +58,17 @@ func Check(ctx context.Context, d Decider, r Radius, o CheckOptions) (*Report, e
 	}
 	decided := rep.Add(sp, res)
 	if o.Cert != "" && len(decided) > 0 {
-		if err := WriteCertificate(o.Cert, d, decided, o.Source); err != nil {
+		switch err := WriteCertificate(ctx, o.Cert, d, decided, o.Source); {
+		case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			// the verdicts stand; the file was removed
+			rep.CertNotWritten = o.Cert
+		case err != nil:
 			return nil, err
-		}
-		for i := range rep.States {
-			if rep.States[i].Verdict != "unknown" {
-				rep.States[i].Cert = o.Cert
+		default:
+			for i := range rep.States {
+				if rep.States[i].Verdict != "unknown" {
+					rep.States[i].Cert = o.Cert
+				}
 			}
 		}
 	}

@@ -40,6 +40,9 @@ type Report struct {
 	Unsafe   int           `json:"unsafe"`
 	Unknown  int           `json:"unknown"`
 	Reason   string        `json:"reason,omitempty"`
+	// CertNotWritten is the certificate file a stop (Reason) interrupted
+	// while it was written; the file was removed.
+	CertNotWritten string `json:"certificate_not_written,omitempty"`
 	// More: a stop ended the enumeration of the start states; those not
 	// reached are not in States.
 	More     bool    `json:"more_start_states,omitempty"`
@@ -119,6 +122,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, s := range r.States {
 			fmt.Fprintf(w, "  %-8s %9d %9.1f  %s\n", s.Verdict, s.Expanded, 1000*s.Seconds, s.State)
 		}
+	}
+	if r.CertNotWritten != "" {
+		fmt.Fprintf(w, "certificate: %s not written: %s while it was written\n", r.CertNotWritten, phrase.Stopped(r.Reason))
 	}
 	_, err := fmt.Fprintf(w, "%s: %d expanded, %d states stored, %.3fs\n", r.Algo, r.Expanded, r.Stored, r.Seconds)
 	return err

@@ -132,7 +132,7 @@ func TestWriteCertificate(t *testing.T) {
 	dir := t.TempDir()
 	spec, _ := filepath.Abs("../specs/tarjansafe.spec")
 	path := filepath.Join(dir, "c.json")
-	if err := safety.WriteCertificate(path, d, ids, safety.Source{Spec: spec, Property: g.Prop.Name, Policy: g.M.Policy("hasty")}); err != nil {
+	if err := safety.WriteCertificate(context.Background(), path, d, ids, safety.Source{Spec: spec, Property: g.Prop.Name, Policy: g.M.Policy("hasty")}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"vigil/internal/testutil"
@@ -49,7 +51,7 @@ func TestS26tStreamedCertificate(t *testing.T) {
 			}
 			for _, name := range []string{"c.json", "c.json.gz"} {
 				path := filepath.Join(dir, name)
-				if err := safety.WriteCertificate(path, d, ids, safety.Source{Spec: spec, Property: g.Prop.Name, Policy: pol}); err != nil {
+				if err := safety.WriteCertificate(context.Background(), path, d, ids, safety.Source{Spec: spec, Property: g.Prop.Name, Policy: pol}); err != nil {
 					t.Fatal(err)
 				}
 				got := readMaybeGzip(t, path)
@@ -96,4 +98,64 @@ func readMaybeGzip(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestS26tCertificateStops: a certificate whose writing a stop interrupts
+// (millions of entries take seconds to write) is removed, with the
+// context's error; Check keeps the verdicts and says the certificate was
+// not written.
+func TestS26tCertificateStops(t *testing.T) {
+	m := testutil.LoadSource(t, "line.spec", `model line
+var x : 0 .. 4999 = 0
+action up when x < 4999 -> x' = x + 1
+property p { start x == 0 unsafe x == 4999 }
+`)
+	g, dec, err := testutil.Explicit(m, m.Property(""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := safety.NewSpace(g, dec)
+	d, err := safety.New("tarjan", sp, safety.Inf, safety.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := safety.DecideStarts(context.Background(), d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep safety.Report
+	ids := rep.Add(sp, res)
+	ctx, cancel := testutil.EndedContext("timeout")
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "c.json.gz")
+	err = safety.WriteCertificate(ctx, path, d, ids, safety.Source{Spec: "line.spec", Property: "p"})
+	if !errors.Is(err, ctx.Err()) {
+		t.Fatalf("WriteCertificate under an ended context: %v, want %v", err, ctx.Err())
+	}
+	if _, serr := os.Stat(path); !os.IsNotExist(serr) {
+		t.Fatalf("the interrupted certificate was left behind: %v", serr)
+	}
+	d2, err := safety.New("tarjan", safety.NewSpace(g, dec), safety.Inf, safety.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Check under the ended context decides nothing (no certificate); the
+	// same certificate written whole is 5,000 entries.
+	r, err := safety.Check(ctx, d2, safety.Inf, safety.CheckOptions{Cert: path})
+	if err != nil || r.CertNotWritten != "" || r.Verdict != "unknown" {
+		t.Fatalf("Check stopped before deciding: %v, %+v", err, r)
+	}
+	if err := safety.WriteCertificate(context.Background(), path, d, ids, safety.Source{Spec: "line.spec", Property: "p"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := cert.Read(bytes.NewReader(readMaybeGzip(t, path)))
+	if err != nil || len(c.Entries) != 4999 {
+		t.Fatalf("whole: %v, %d entries", err, len(c.Entries))
+	}
+	rep.Reason, rep.CertNotWritten = "timeout", path
+	var w bytes.Buffer
+	rep.WriteText(&w)
+	if want := "certificate: " + path + " not written: stopped by the timeout while it was written\n"; !strings.Contains(w.String(), want) {
+		t.Fatalf("report:\n%s\nwant a line %q", w.String(), want)
+	}
 }
