@@ -1,0 +1,613 @@
+package prob
+
+// Bounded properties (JANI "step-bounds", "reward-bounds", "step-instant";
+// vigil prob --steps K on a .spec property), as Storm computes them on
+// discrete-time models:
+//
+//   - P(ψ U[l,u] φ), steps l..u: u-l rounds of backward iteration from
+//     the goal (value 1 in goal states, 0 in the others), then l rounds
+//     in which goal states count only as states of ψ a run goes through
+//     (value 0 where ψ fails or a run ends). Each round takes the best
+//     choice (Pmax) or the worst (Pmin) of each state, which is the
+//     optimum over all schedulers, the step-counting ones included.
+//     Method exact iterates in rationals; ii in float64, every update
+//     rounding a lower bound down and an upper bound up by the
+//     worst-case error of its sum (as ii.go's sweeps), so the bounds hold.
+//   - the expected reward of the first k steps (Storm's C<=k): k rounds
+//     of V(s) = opt over the choices of reward + Σ p·V, from 0.
+//   - P(ψ U φ) with the accumulated reward (integer, non-negative) bounded:
+//     the model unfolded with the reward accumulated so far (up to the
+//     upper bound, or capped at the lower one), φ counting where the
+//     accumulation lies within the bounds, and solved as an unbounded
+//     reachability (ii or exact). Its size is the states times the bound;
+//     beyond MaxUnfold states it is refused.
+//
+// A deadlock, or a state where the policy is stuck, ends a run (vigil's
+// reading everywhere): it accumulates nothing more.
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// MaxUnfold is the largest unfolded model (states times the reward
+// bound) a reward-bounded property is solved on, when --max-states sets
+// no smaller one.
+const MaxUnfold = 4_000_000
+
+// NeedsThrough says whether q needs the model with its goal states
+// expanded (Options.Through): a lower bound makes runs go past them.
+func (q Query) NeedsThrough() bool {
+	b := q.Bounds
+	if b == nil || b.Instant {
+		return false
+	}
+	if b.Steps {
+		lo, _ := b.StepRange()
+		return lo.Sign() > 0
+	}
+	return b.Lower != nil && b.Lower.Sign() > 0
+}
+
+// stepCount is a bound's step count as an int, or an error naming q.
+func stepCount(q Query, x *big.Int, n int) (int, error) {
+	limit := int64(MaxUnfold) * 64 / int64(max(n, 1))
+	if !x.IsInt64() || x.Int64() > limit {
+		return 0, fmt.Errorf("prob: %s: property %s: its step bound %s times the model's %d states is beyond what vigil prob iterates (%d rounds here); lower the bound", q.Where, q.Name, x, n, limit)
+	}
+	return int(x.Int64()), nil
+}
+
+// solveBounded answers a bounded query q on m.
+func solveBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, maxStates int) (*Result, error) {
+	t0 := time.Now()
+	b := q.Bounds
+	if opt.Method == Exact && m.Exact == nil {
+		return nil, fmt.Errorf("prob: the model was built without exact probabilities")
+	}
+	var r *Result
+	var err error
+	switch {
+	case b.Instant:
+		var rew []*big.Rat
+		if rew, err = ChoiceRewards(ctx, m, q.Reward, q.who()); err != nil {
+			return nil, err
+		}
+		k, err := stepCount(q, b.Upper.Num(), m.NumStates())
+		if err != nil {
+			return nil, err
+		}
+		r, err = cumulative(ctx, m, rew, k, opt)
+	case b.Steps:
+		lo, hi := b.StepRange()
+		l, err := stepCount(q, lo, m.NumStates())
+		if err != nil {
+			return nil, err
+		}
+		h, err := stepCount(q, hi, m.NumStates())
+		if err != nil {
+			return nil, err
+		}
+		r, err = stepBounded(ctx, m, q, l, h, opt)
+	default:
+		r, err = rewardBounded(ctx, m, q, opt, maxStates)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.Elapsed = time.Since(t0)
+	return r, nil
+}
+
+func (q Query) who() string {
+	if q.Where != "" {
+		return q.Where + ": property " + q.Name
+	}
+	return "property " + q.Name
+}
+
+// through says whether a run may go on from s in the phase before a
+// lower bound: s has choices, is not unsafe, and satisfies ψ (a goal
+// state need not).
+func through(m *Model, left *symbolic.Cond, s uint32) bool {
+	if m.RowStart[s+1] == m.RowStart[s] || m.Status[s] == explicit.Unsafe {
+		return false
+	}
+	return m.Status[s] != explicit.Goal || left == nil || left.Holds(m.StateOf(s))
+}
+
+// iterator runs rounds of a Bellman update on float64 bounds or on
+// rationals.
+type iterator struct {
+	m     *Model
+	max   bool
+	exact bool
+	lo    []float64
+	hi    []float64
+	ex    []*big.Rat
+}
+
+func newIterator(m *Model, max, exact bool) *iterator {
+	n := m.NumStates()
+	it := &iterator{m: m, max: max, exact: exact}
+	if exact {
+		it.ex = make([]*big.Rat, n)
+		for i := range it.ex {
+			it.ex[i] = new(big.Rat)
+		}
+	} else {
+		it.lo, it.hi = make([]float64, n), make([]float64, n)
+	}
+	return it
+}
+
+// set gives state s the value v (0 or 1).
+func (it *iterator) set(s uint32, v int64) {
+	if it.exact {
+		it.ex[s].SetInt64(v)
+	} else {
+		it.lo[s], it.hi[s] = float64(v), float64(v)
+	}
+}
+
+// round does one round: states where fixed says so keep fix(s) (0 or 1),
+// the others take the optimum over their choices of rew (nil: none) plus
+// the expectation of the last round's values. prob: the values are
+// probabilities (clamped to [0, 1]).
+func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool), rewLo, rewHi []float64, rewEx []*big.Rat, prob bool) error {
+	m := it.m
+	n := uint32(m.NumStates())
+	if it.exact {
+		next := make([]*big.Rat, n)
+		tmp := new(big.Rat)
+		for s := range n {
+			if s&0xfff == 0xfff && ctx.Err() != nil {
+				return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+			}
+			if v, ok := fixed(s); ok {
+				next[s] = big.NewRat(v, 1)
+				continue
+			}
+			var best *big.Rat
+			from, to := m.Choices(s)
+			for c := from; c < to; c++ {
+				sum := new(big.Rat)
+				if rewEx != nil {
+					sum.Set(rewEx[c])
+				}
+				for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+					sum.Add(sum, tmp.Mul(m.Exact[e], it.ex[m.To[e]]))
+				}
+				if best == nil || it.max == (sum.Cmp(best) > 0) && sum.Cmp(best) != 0 {
+					best = sum
+				}
+			}
+			if best == nil {
+				best = new(big.Rat)
+			}
+			next[s] = best
+		}
+		it.ex = next
+		return nil
+	}
+	nlo, nhi := make([]float64, n), make([]float64, n)
+	for s := range n {
+		if s&0xfff == 0xfff && ctx.Err() != nil {
+			return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+		}
+		if v, ok := fixed(s); ok {
+			nlo[s], nhi[s] = float64(v), float64(v)
+			continue
+		}
+		from, to := m.Choices(s)
+		if from == to {
+			continue
+		}
+		bl, bh := math.Inf(1), math.Inf(1)
+		if it.max {
+			bl, bh = math.Inf(-1), math.Inf(-1)
+		}
+		width := 0.0
+		for c := from; c < to; c++ {
+			var sl, sh float64
+			if rewLo != nil {
+				sl, sh = rewLo[c], rewHi[c]
+			}
+			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+				sl += m.P[e] * it.lo[m.To[e]]
+				sh += m.P[e] * it.hi[m.To[e]]
+			}
+			if it.max == (sl > bl) && sl != bl {
+				bl = sl
+			}
+			if it.max == (sh > bh) && sh != bh {
+				bh = sh
+			}
+			width = max(width, float64(m.EntryStart[c+1]-m.EntryStart[c]+3))
+		}
+		// Each sum of k products of float64 probabilities (within 2^-53
+		// of their rationals) and bounds is within (k+2)·2^-53 of the
+		// exact sum relatively, plus what underflow loses (ii.go); one
+		// more for the reward added.
+		bl -= width*0x1p-53*bl + width*0x1p-1022
+		bh += width*0x1p-53*bh + width*0x1p-1022
+		bl = max(bl, 0)
+		if prob {
+			bh = min(bh, 1)
+		}
+		nlo[s], nhi[s] = bl, bh
+	}
+	it.lo, it.hi = nlo, nhi
+	return nil
+}
+
+// result makes a Result of the iterator's values.
+func (it *iterator) result(max bool, method Method, rounds int) *Result {
+	n := it.m.NumStates()
+	r := &Result{Max: max, Method: method, Sched: make([]int32, n), Iterations: rounds}
+	for i := range r.Sched {
+		r.Sched[i] = -1 // a step-bounded optimum counts steps: no memoryless scheduler
+	}
+	if it.exact {
+		r.Exact = it.ex
+		r.Lower, r.Upper = make([]float64, n), make([]float64, n)
+		for s, x := range it.ex {
+			r.Lower[s], r.Upper[s] = floatBelow(x), floatAbove(x)
+		}
+	} else {
+		r.Lower, r.Upper = it.lo, it.hi
+	}
+	return r
+}
+
+func method(opt SolveOptions) Method {
+	if opt.Method == "" {
+		return II
+	}
+	return opt.Method
+}
+
+// stepBounded is P(ψ U[l,h] φ) (q.Target's states as φ; unsafe ones, and
+// runs that end, as leaving ψ).
+func stepBounded(ctx context.Context, m *Model, q Query, l, h int, opt SolveOptions) (*Result, error) {
+	exact := opt.Method == Exact
+	it := newIterator(m, opt.Max, exact)
+	target := m.Target(q.Target)
+	for s, t := range target {
+		if t {
+			it.set(uint32(s), 1)
+		}
+	}
+	// Phase one: within h-l steps, φ counts (terminal, 1), a state
+	// without choices or unsafe is 0.
+	phase1 := func(s uint32) (int64, bool) {
+		switch {
+		case target[s]:
+			return 1, true
+		case m.RowStart[s+1] == m.RowStart[s] || m.Status[s] != explicit.Open:
+			return 0, true
+		}
+		return 0, false
+	}
+	rounds := 0
+	for range h - l {
+		if err := it.round(ctx, phase1, nil, nil, nil, true); err != nil {
+			return nil, err
+		}
+		rounds++
+		if opt.Progress != nil {
+			opt.Progress(rounds, 0)
+		}
+	}
+	var left *symbolic.Cond
+	if q.Bounds != nil {
+		left = q.Bounds.Left
+	}
+	// Phase two: the l steps before, where a run must go on through ψ.
+	if l > 0 {
+		go1 := make([]bool, m.NumStates())
+		for s := range go1 {
+			go1[s] = through(m, left, uint32(s))
+		}
+		phase2 := func(s uint32) (int64, bool) {
+			if !go1[s] {
+				return 0, true
+			}
+			return 0, false
+		}
+		for range l {
+			if err := it.round(ctx, phase2, nil, nil, nil, true); err != nil {
+				return nil, err
+			}
+			rounds++
+			if opt.Progress != nil {
+				opt.Progress(rounds, 0)
+			}
+		}
+	}
+	return it.result(opt.Max, method(opt), rounds), nil
+}
+
+// cumulative is the expected reward (rew per choice) of the first k
+// steps.
+func cumulative(ctx context.Context, m *Model, rew []*big.Rat, k int, opt SolveOptions) (*Result, error) {
+	exact := opt.Method == Exact
+	it := newIterator(m, opt.Max, exact)
+	var rl, rh []float64
+	if !exact {
+		rl, rh = make([]float64, len(rew)), make([]float64, len(rew))
+		for c, x := range rew {
+			if x != nil {
+				rl[c], rh[c] = floatBelow(x), floatAbove(x)
+			}
+		}
+	}
+	ex := rew
+	for c, x := range ex {
+		if x == nil {
+			ex[c] = new(big.Rat)
+		}
+	}
+	none := func(uint32) (int64, bool) { return 0, false }
+	for i := range k {
+		if err := it.round(ctx, none, rl, rh, ex, false); err != nil {
+			return nil, err
+		}
+		if opt.Progress != nil {
+			opt.Progress(i+1, 0)
+		}
+	}
+	if !exact {
+		for s, x := range it.hi {
+			if math.IsInf(x, 1) {
+				return nil, fmt.Errorf("prob: the expected reward of the first %d steps is beyond float64 in state %s; use --method exact", k, m.G.M.FormatState(m.StateOf(uint32(s))))
+			}
+		}
+	}
+	return it.result(opt.Max, method(opt), k), nil
+}
+
+// stepRewards returns each choice's reward for a reward bound: an integer
+// of at least 0 that does not depend on the outcome taken (an unfolding
+// counts the reward of the step taken, not its expectation).
+func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
+	r := q.Bounds.Reward
+	rew, err := ChoiceRewards(ctx, m, r, q.who())
+	if err != nil {
+		return nil, err
+	}
+	if r.Steps && (r.Outcomes || r.Edges) {
+		// the reward of each outcome (or each command of a dtmc's fused
+		// choice) must be the same: ChoiceRewards gave their expectation
+		x := &explicit.Expansion{}
+		var ds *dists
+		if r.Outcomes {
+			if ds, err = newDists(m.G.M); err != nil {
+				return nil, err
+			}
+		}
+		var pbuf []*big.Rat
+		for s := range uint32(m.NumStates()) {
+			from, to := m.Choices(s)
+			if from == to {
+				continue
+			}
+			st := m.StateOf(s)
+			m.G.Applicable(st, x)
+			var first *big.Rat
+			var firstCmd int
+			for _, ci := range x.Enabled() {
+				cmd := &m.G.M.Commands[ci]
+				if !IsDTMC(m.G.M) {
+					first = nil // one choice per command: compare within it
+				}
+				vals := []*big.Rat{}
+				if r.Edges {
+					vals = append(vals, big.NewRat(int64(cmd.CostIn(st)), 1))
+				} else {
+					if pbuf, err = ds.at(int(ci), st, pbuf[:0]); err != nil {
+						return nil, err
+					}
+					for oi := range cmd.Outcomes {
+						if pbuf[oi].Sign() == 0 {
+							continue
+						}
+						v := new(big.Rat)
+						if or := symbolic.OutcomeRewardOf(&cmd.Outcomes[oi], r.Name); or != nil {
+							v = or.Value(st)
+						}
+						vals = append(vals, v)
+					}
+				}
+				for _, v := range vals {
+					if first == nil {
+						first, firstCmd = v, int(ci)
+					} else if v.Cmp(first) != 0 {
+						return nil, &FilterError{fmt.Sprintf("prob: %s: its reward bound counts %s, which is %s on one outcome and %s on another in state %s (commands at %s and %s); vigil prob unfolds a reward that each step (choice) gives whatever its outcome", q.who(), r.Name, first.RatString(), v.RatString(), m.G.M.FormatState(st), m.G.M.Commands[firstCmd].Pos, cmd.Pos)}
+					}
+				}
+			}
+		}
+	}
+	out := make([]int64, len(rew))
+	for c, x := range rew {
+		if x == nil {
+			continue
+		}
+		if !x.IsInt() || !x.Num().IsInt64() {
+			s := m.owner()[c]
+			return nil, &FilterError{fmt.Sprintf("prob: %s: its reward bound counts %s, which is %s on a step of state %s (command at %s); vigil prob unfolds integer rewards only", q.who(), r.Name, x.RatString(), m.G.M.FormatState(m.StateOf(s)), m.G.M.Commands[m.Cmd[c]].Pos)}
+		}
+		out[c] = x.Num().Int64()
+	}
+	return out, nil
+}
+
+// rewardRange is a reward bound's integer range of accumulated rewards:
+// at least lo; at most hi when hasHi.
+func rewardRange(b *symbolic.PathBounds) (lo, hi *big.Int, hasHi bool) {
+	lo = new(big.Int)
+	if b.Lower != nil {
+		// ≥ L: from ceil(L); > L: from floor(L)+1
+		f := new(big.Int).Quo(b.Lower.Num(), b.Lower.Denom()) // floor (L ≥ 0)
+		lo.Set(f)
+		if b.LowerStrict || !b.Lower.IsInt() {
+			lo.Add(f, big.NewInt(1))
+		}
+	}
+	if b.Upper != nil {
+		// ≤ U: up to floor(U); < U: up to ceil(U)-1
+		f := new(big.Int).Quo(b.Upper.Num(), b.Upper.Denom())
+		hi = f
+		if b.UpperStrict && b.Upper.IsInt() {
+			hi = new(big.Int).Sub(f, big.NewInt(1))
+		}
+		hasHi = true
+	}
+	return lo, hi, hasHi
+}
+
+// rewardBounded is P(ψ U φ) with the accumulated reward within q's
+// bounds, on the model unfolded with the accumulation.
+func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, maxStates int) (*Result, error) {
+	rew, err := stepRewards(ctx, m, q)
+	if err != nil {
+		return nil, err
+	}
+	b := q.Bounds
+	lo, hi, hasHi := rewardRange(b)
+	n := m.NumStates()
+	res := func() *Result {
+		r := &Result{Max: opt.Max, Method: method(opt), Lower: make([]float64, n), Upper: make([]float64, n), Sched: make([]int32, n)}
+		for i := range r.Sched {
+			r.Sched[i] = -1
+		}
+		if opt.Method == Exact {
+			r.Exact = make([]*big.Rat, n)
+			for i := range r.Exact {
+				r.Exact[i] = new(big.Rat)
+			}
+		}
+		return r
+	}
+	if hasHi && (hi.Sign() < 0 || hi.Cmp(lo) < 0) {
+		return res(), nil // no accumulation lies within the bounds: 0
+	}
+	capAt := lo
+	if hasHi {
+		capAt = hi
+	}
+	limit := MaxUnfold
+	if maxStates > 0 {
+		limit = maxStates
+	}
+	if !capAt.IsInt64() || capAt.Int64() >= int64(limit) {
+		return nil, &LimitError{fmt.Sprintf("prob: %s: its reward bound (%s) unfolds the model's %d states over %s values of the accumulated reward, beyond %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, new(big.Int).Add(capAt, big.NewInt(1)), limit)}
+	}
+	C, L := capAt.Int64(), lo.Int64()
+	target := m.Target(q.Target)
+	goes := make([]bool, n)
+	for s := range goes {
+		goes[s] = through(m, b.Left, uint32(s))
+	}
+	// The unfolded states: (s, a) with id; (s, 0) is s.
+	type pair struct {
+		s uint32
+		a int64
+	}
+	ids := map[pair]uint32{}
+	var states []pair
+	for s := range uint32(n) {
+		ids[pair{s, 0}] = s
+		states = append(states, pair{s, 0})
+	}
+	pm := &Model{G: m.G, Starts: m.Starts, RowStart: []uint32{0}, EntryStart: []uint32{0}}
+	if opt.Method == Exact {
+		pm.Exact = []*big.Rat{}
+	}
+	var orig []uint32 // per unfolded choice: the choice of m
+	var ptarget []bool
+	sink := func() uint32 { // (dead): the accumulation went past the upper bound
+		p := pair{math.MaxUint32, -1}
+		if id, ok := ids[p]; ok {
+			return id
+		}
+		id := uint32(len(states))
+		ids[p] = id
+		states = append(states, p)
+		return id
+	}
+	for i := 0; i < len(states); i++ {
+		if i&0xfff == 0xfff && ctx.Err() != nil {
+			return nil, fmt.Errorf("prob: unfolding the reward bound: %w", context.Cause(ctx))
+		}
+		if len(states) > limit {
+			return nil, &LimitError{fmt.Sprintf("prob: %s: its reward bound (%s) unfolds the model's %d states over up to %d values of the accumulated reward: more than %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, C+1, limit)}
+		}
+		p := states[i]
+		win := p.a >= 0 && p.s != math.MaxUint32 && target[p.s] && p.a >= L
+		ptarget = append(ptarget, win)
+		status := explicit.Open
+		if win {
+			status = explicit.Goal
+		}
+		pm.Status = append(pm.Status, status)
+		// a goal state below the lower bound goes on (through ψ); any
+		// other target state is terminal
+		open := !win && p.s != math.MaxUint32 && (target[p.s] && goes[p.s] || !target[p.s] && m.Status[p.s] == explicit.Open)
+		if open {
+			from, to := m.Choices(p.s)
+			for c := from; c < to; c++ {
+				a := p.a + rew[c]
+				over := hasHi && a > C
+				if !hasHi && a > C {
+					a = C
+				}
+				for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+					var t uint32
+					if over {
+						t = sink()
+					} else {
+						np := pair{m.To[e], a}
+						id, ok := ids[np]
+						if !ok {
+							id = uint32(len(states))
+							ids[np] = id
+							states = append(states, np)
+						}
+						t = id
+					}
+					pm.To = append(pm.To, t)
+					pm.P = append(pm.P, m.P[e])
+					if pm.Exact != nil {
+						pm.Exact = append(pm.Exact, m.Exact[e])
+					}
+				}
+				pm.EntryStart = append(pm.EntryStart, uint32(len(pm.To)))
+				pm.Label = append(pm.Label, m.Label[c])
+				pm.Cmd = append(pm.Cmd, m.Cmd[c])
+				orig = append(orig, c)
+			}
+		}
+		pm.RowStart = append(pm.RowStart, uint32(len(pm.Cmd)))
+	}
+	opt.MaxExact = max(opt.MaxExact, 0)
+	pr, err := Solve(ctx, pm, ptarget, opt)
+	if err != nil {
+		return nil, err
+	}
+	r := res()
+	r.Iterations, r.Rounds = pr.Iterations, pr.Rounds
+	copy(r.Lower, pr.Lower[:n])
+	copy(r.Upper, pr.Upper[:n])
+	if r.Exact != nil {
+		copy(r.Exact, pr.Exact[:n])
+	}
+	return r, nil
+}
