@@ -59,7 +59,7 @@ func (q Query) NeedsThrough() bool {
 func stepCount(q Query, x *big.Int, n int) (int, error) {
 	limit := int64(MaxUnfold) * 64 / int64(max(n, 1))
 	if !x.IsInt64() || x.Int64() > limit {
-		return 0, fmt.Errorf("prob: %s: property %s: its step bound %s times the model's %d states is beyond what vigil prob iterates (%d rounds here); lower the bound", q.Where, q.Name, x, n, limit)
+		return 0, &FilterError{fmt.Sprintf("prob: %s: property %s: its step bound %s times the model's %d states is beyond what vigil prob iterates (%d rounds here); lower the bound", q.Where, q.Name, x, n, limit)}
 	}
 	return int(x.Int64()), nil
 }
@@ -213,15 +213,29 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 		if it.max {
 			bl, bh = math.Inf(-1), math.Inf(-1)
 		}
-		width := 0.0
 		for c := from; c < to; c++ {
 			var sl, sh float64
+			pos := false // some term of the upper sum is positive: it may have rounded
 			if rewLo != nil {
 				sl, sh = rewLo[c], rewHi[c]
+				pos = sh > 0
 			}
 			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
 				sl += m.P[e] * it.lo[m.To[e]]
 				sh += m.P[e] * it.hi[m.To[e]]
+				pos = pos || it.hi[m.To[e]] > 0
+			}
+			// Each sum of k products of float64 probabilities (within
+			// 2^-53 of their rationals) and bounds is within (k+2)·2^-53
+			// of the exact sum relatively, plus what underflow loses
+			// (ii.go); one more for the reward added. Each choice's
+			// bounds enclose its exact value, so the best of the lower
+			// (upper) bounds bounds the best exact value. Where every
+			// term is 0 the sum is exactly 0.
+			w := float64(m.EntryStart[c+1] - m.EntryStart[c] + 3)
+			sl -= w*0x1p-53*sl + w*0x1p-1022
+			if pos {
+				sh += w*0x1p-53*sh + w*0x1p-1022
 			}
 			if it.max == (sl > bl) && sl != bl {
 				bl = sl
@@ -229,14 +243,7 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 			if it.max == (sh > bh) && sh != bh {
 				bh = sh
 			}
-			width = max(width, float64(m.EntryStart[c+1]-m.EntryStart[c]+3))
 		}
-		// Each sum of k products of float64 probabilities (within 2^-53
-		// of their rationals) and bounds is within (k+2)·2^-53 of the
-		// exact sum relatively, plus what underflow loses (ii.go); one
-		// more for the reward added.
-		bl -= width*0x1p-53*bl + width*0x1p-1022
-		bh += width*0x1p-53*bh + width*0x1p-1022
 		bl = max(bl, 0)
 		if prob {
 			bh = min(bh, 1)
@@ -508,7 +515,7 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 		limit = maxStates
 	}
 	if !capAt.IsInt64() || capAt.Int64() >= int64(limit) {
-		return nil, &LimitError{fmt.Sprintf("prob: %s: its reward bound (%s) unfolds the model's %d states over %s values of the accumulated reward, beyond %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, new(big.Int).Add(capAt, big.NewInt(1)), limit)}
+		return nil, &FilterError{fmt.Sprintf("prob: %s: its reward bound (%s) unfolds the model's %d states over %s values of the accumulated reward, beyond %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, new(big.Int).Add(capAt, big.NewInt(1)), limit)}
 	}
 	C, L := capAt.Int64(), lo.Int64()
 	target := m.Target(q.Target)
@@ -548,7 +555,7 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 			return nil, fmt.Errorf("prob: unfolding the reward bound: %w", context.Cause(ctx))
 		}
 		if len(states) > limit {
-			return nil, &LimitError{fmt.Sprintf("prob: %s: its reward bound (%s) unfolds the model's %d states over up to %d values of the accumulated reward: more than %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, C+1, limit)}
+			return nil, &FilterError{fmt.Sprintf("prob: %s: its reward bound (%s) unfolds the model's %d states over up to %d values of the accumulated reward: more than %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, C+1, limit)}
 		}
 		p := states[i]
 		win := p.a >= 0 && p.s != math.MaxUint32 && target[p.s] && p.a >= L
@@ -608,6 +615,10 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	copy(r.Upper, pr.Upper[:n])
 	if r.Exact != nil {
 		copy(r.Exact, pr.Exact[:n])
+		for s, x := range r.Exact {
+			// the float64 bounds enclose the rational
+			r.Lower[s], r.Upper[s] = floatBelow(x), floatAbove(x)
+		}
 	}
 	return r, nil
 }
