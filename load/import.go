@@ -218,6 +218,14 @@ func queryText(m *symbolic.Model, p *symbolic.Property) string {
 	default:
 		path = "F " + m.CondString(p.Unsafe)
 	}
+	if b := q.Bounds; b != nil {
+		// bounded (vigil prob only): the bound as read
+		if b.Instant {
+			path = "C<=" + b.Upper.RatString()
+		} else {
+			path += ", " + b.Text
+		}
+	}
 	s := fmt.Sprintf("%s [%s]", op, path)
 	// The filter function over the initial states, unless it is the one
 	// a property without a filter has (the largest Pmax, the smallest Pmin).

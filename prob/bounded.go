@@ -436,7 +436,11 @@ func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
 					if first == nil {
 						first, firstCmd = v, int(ci)
 					} else if v.Cmp(first) != 0 {
-						return nil, &FilterError{fmt.Sprintf("prob: %s: its reward bound counts %s, which is %s on one outcome and %s on another in state %s (commands at %s and %s); vigil prob unfolds a reward that each step (choice) gives whatever its outcome", q.who(), r.Name, first.RatString(), v.RatString(), m.G.M.FormatState(st), m.G.M.Commands[firstCmd].Pos, cmd.Pos)}
+						where := fmt.Sprintf("the command at %s", cmd.Pos)
+						if int(ci) != firstCmd {
+							where = fmt.Sprintf("the commands at %s and %s, fused in a dtmc", m.G.M.Commands[firstCmd].Pos, cmd.Pos)
+						}
+						return nil, &FilterError{fmt.Sprintf("prob: %s: its reward bound counts %s, which is %s on one outcome and %s on another in state %s (%s); vigil prob unfolds a reward that each step gives whatever its outcome", q.who(), r.Name, first.RatString(), v.RatString(), m.G.M.FormatState(st), where)}
 					}
 				}
 			}
