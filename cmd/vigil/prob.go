@@ -109,6 +109,11 @@ func runProb(e *cli.Env, args []string) int {
 	if prob.IsDTMC(lm.m) && *schedFile != "" {
 		return e.Fail(cli.ExitUsage, "vigil prob: --scheduler: model %s is a JANI dtmc, which has no choices to schedule (the edges enabled in a state are taken with equal probability, as Storm reads it)", lm.m.Name)
 	}
+	if *schedFile != "" && (stepBound != nil || lm.prop != nil && lm.prop.Query != nil && lm.prop.Query.Bounds != nil) {
+		// the optimum within k steps counts the steps: no table of one
+		// label per state attains it
+		return e.Fail(cli.ExitUsage, "vigil prob: --scheduler writes one label per state, and a bounded question's optimum may depend on the steps taken so far (or the reward accumulated); drop --scheduler")
+	}
 	if *blame > 0 && lm.dec == nil {
 		return e.Fail(cli.ExitUsage, "vigil prob: --blame ranks a policy's decisions: name one with --policy or --policy-file")
 	}
