@@ -37,8 +37,8 @@ import (
 )
 
 // MaxUnfold is the largest unfolded model (states times the reward
-// bound) a reward-bounded property is solved on, when --max-states sets
-// no smaller one.
+// bound) a reward-bounded property is solved on, unless --max-states is
+// larger.
 const MaxUnfold = 4_000_000
 
 // NeedsThrough says whether q needs the model with its goal states
@@ -59,7 +59,7 @@ func (q Query) NeedsThrough() bool {
 func stepCount(q Query, x *big.Int, n int) (int, error) {
 	limit := int64(MaxUnfold) * 64 / int64(max(n, 1))
 	if !x.IsInt64() || x.Int64() > limit {
-		return 0, &FilterError{fmt.Sprintf("prob: %s: property %s: its step bound %s times the model's %d states is beyond what vigil prob iterates (%d rounds here); lower the bound", q.Where, q.Name, x, n, limit)}
+		return 0, &FilterError{fmt.Sprintf("prob: %s has a step bound %s that, with the model's %d states, is beyond what vigil prob iterates (%d rounds here); lower the bound", q.who(), x, n, limit)}
 	}
 	return int(x.Int64()), nil
 }
@@ -440,7 +440,7 @@ func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
 						if int(ci) != firstCmd {
 							where = fmt.Sprintf("the commands at %s and %s, fused in a dtmc", m.G.M.Commands[firstCmd].Pos, cmd.Pos)
 						}
-						return nil, &FilterError{fmt.Sprintf("prob: %s: its reward bound counts %s, which is %s on one outcome and %s on another in state %s (%s); vigil prob unfolds a reward that each step gives whatever its outcome", q.who(), r.Name, first.RatString(), v.RatString(), m.G.M.FormatState(st), where)}
+						return nil, &FilterError{fmt.Sprintf("prob: %s has a reward bound on %s, which is %s on one outcome and %s on another in state %s (%s); vigil prob unfolds a reward that each step gives whatever its outcome", q.who(), r.Name, first.RatString(), v.RatString(), m.G.M.FormatState(st), where)}
 					}
 				}
 			}
@@ -453,7 +453,7 @@ func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
 		}
 		if !x.IsInt() || !x.Num().IsInt64() {
 			s := m.owner()[c]
-			return nil, &FilterError{fmt.Sprintf("prob: %s: its reward bound counts %s, which is %s on a step of state %s (command at %s); vigil prob unfolds integer rewards only", q.who(), r.Name, x.RatString(), m.G.M.FormatState(m.StateOf(s)), m.G.M.Commands[m.Cmd[c]].Pos)}
+			return nil, &FilterError{fmt.Sprintf("prob: %s has a reward bound on %s, which is %s on a step of state %s (command at %s); vigil prob unfolds integer rewards only", q.who(), r.Name, x.RatString(), m.G.M.FormatState(m.StateOf(s)), m.G.M.Commands[m.Cmd[c]].Pos)}
 		}
 		out[c] = x.Num().Int64()
 	}
@@ -514,12 +514,9 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	if hasHi {
 		capAt = hi
 	}
-	limit := MaxUnfold
-	if maxStates > 0 {
-		limit = maxStates
-	}
+	limit := max(MaxUnfold, maxStates) // --max-states bounds the model; the unfolding may be larger
 	if !capAt.IsInt64() || capAt.Int64() >= int64(limit) {
-		return nil, &FilterError{fmt.Sprintf("prob: %s: its reward bound (%s) unfolds the model's %d states over %s values of the accumulated reward, beyond %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, new(big.Int).Add(capAt, big.NewInt(1)), limit)}
+		return nil, &FilterError{fmt.Sprintf("prob: %s has a reward bound (%s) that unfolds the model's %d states over %s values of the accumulated reward, beyond %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, new(big.Int).Add(capAt, big.NewInt(1)), limit)}
 	}
 	C, L := capAt.Int64(), lo.Int64()
 	target := m.Target(q.Target)
@@ -527,14 +524,20 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	for s := range goes {
 		goes[s] = through(m, b.Left, uint32(s))
 	}
-	// The unfolded states: (s, a) with id; (s, 0) is s.
+	// The unfolded states: (s, a) with id; (s, 0) is s for the roots,
+	// the start states (all states under a filter over a state formula,
+	// which reduces the values of others).
 	type pair struct {
 		s uint32
 		a int64
 	}
 	ids := map[pair]uint32{}
 	var states []pair
-	for s := range uint32(n) {
+	roots := m.Starts
+	if q.FilterStates != nil {
+		roots = n
+	}
+	for s := range uint32(roots) {
 		ids[pair{s, 0}] = s
 		states = append(states, pair{s, 0})
 	}
@@ -559,7 +562,7 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 			return nil, fmt.Errorf("prob: unfolding the reward bound: %w", context.Cause(ctx))
 		}
 		if len(states) > limit {
-			return nil, &FilterError{fmt.Sprintf("prob: %s: its reward bound (%s) unfolds the model's %d states over up to %d values of the accumulated reward: more than %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, C+1, limit)}
+			return nil, &FilterError{fmt.Sprintf("prob: %s has a reward bound (%s) that unfolds the model's %d states over up to %d values of the accumulated reward: more than %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, C+1, limit)}
 		}
 		p := states[i]
 		win := p.a >= 0 && p.s != math.MaxUint32 && target[p.s] && p.a >= L
@@ -615,11 +618,18 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	}
 	r := res()
 	r.Iterations, r.Rounds = pr.Iterations, pr.Rounds
-	copy(r.Lower, pr.Lower[:n])
-	copy(r.Upper, pr.Upper[:n])
+	for s := roots; s < n; s++ {
+		// not solved (no root): only the bounds every probability has
+		r.Upper[s] = 1
+		if r.Exact != nil {
+			r.Exact[s] = nil
+		}
+	}
+	copy(r.Lower, pr.Lower[:roots])
+	copy(r.Upper, pr.Upper[:roots])
 	if r.Exact != nil {
-		copy(r.Exact, pr.Exact[:n])
-		for s, x := range r.Exact {
+		copy(r.Exact, pr.Exact[:roots])
+		for s, x := range r.Exact[:roots] {
 			// the float64 bounds enclose the rational
 			r.Lower[s], r.Upper[s] = floatBelow(x), floatAbove(x)
 		}
