@@ -23,6 +23,9 @@ type pathRef struct {
 	g    *explicit.Generator
 	left *symbolic.Cond
 	max  bool
+	// chosen, when not nil, is the label a policy takes in a state (the
+	// commands of other labels are not choices there)
+	chosen func(s symbolic.State) symbolic.LabelID
 }
 
 // dist is command ci's distribution in s (weights normalised).
@@ -50,7 +53,7 @@ func (r *pathRef) dist(t *testing.T, s symbolic.State, ci int) ([]symbolic.State
 func (r *pathRef) opt(s symbolic.State, val func(ci int) *big.Rat) *big.Rat {
 	var best *big.Rat
 	for ci := range r.g.M.Commands {
-		if !r.g.Guard(s, ci) {
+		if !r.g.Guard(s, ci) || r.chosen != nil && r.g.M.Commands[ci].Label != r.chosen(s) {
 			continue
 		}
 		v := val(ci)
@@ -167,7 +170,7 @@ func checkBounded(t *testing.T, pm *prob.Model, q prob.Query, want func(s symbol
 
 func TestBoundedAgainstPaths(t *testing.T) {
 	ctx := context.Background()
-	tested, fractional := 0, 0
+	tested, fractional, policies := 0, 0, 0
 	for i, m := range models(100) {
 		rnd := rand.New(rand.NewPCG(uint64(i), 26))
 		withCosts(m, rnd)
@@ -189,6 +192,37 @@ func TestBoundedAgainstPaths(t *testing.T) {
 			continue
 		}
 		tested++
+		// under the policy: the choices its label leaves open
+		if dec, err := explicit.NewDecider(m, m.Policies[0]); err == nil {
+			pth, err1 := prob.Build(ctx, g, prob.Options{Policy: dec, Exact: true, MaxStates: 60, Through: true})
+			ppl, err2 := prob.Build(ctx, g, prob.Options{Policy: dec, Exact: true, MaxStates: 60})
+			if err1 == nil && err2 == nil {
+				policies++
+				chosen := func(pm *prob.Model) func(s symbolic.State) symbolic.LabelID {
+					return func(s symbolic.State) symbolic.LabelID {
+						buf := make([]uint64, g.L.W)
+						g.L.Pack(s, buf)
+						id, ok := pm.Store.Lookup(buf)
+						if !ok {
+							t.Fatalf("state %s missing from the model under the policy", m.FormatState(s))
+						}
+						return pm.Chosen[id]
+					}
+				}
+				for _, max := range []bool{true, false} {
+					u := rnd.IntN(5)
+					l := rnd.IntN(u + 1)
+					q := prob.Query{Name: "p", Target: explicit.Goal, Max: max, Until: true,
+						Bounds: &symbolic.PathBounds{Steps: true, Lower: big.NewRat(int64(l), 1), Upper: big.NewRat(int64(u), 1), Left: left}}
+					pm := ppl
+					if q.NeedsThrough() {
+						pm = pth
+					}
+					ref := &pathRef{g: g, left: left, max: max, chosen: chosen(pm)}
+					checkBounded(t, pm, q, func(s symbolic.State) *big.Rat { return ref.until(t, s, 0, l, u) }, "policy steps")
+				}
+			}
+		}
 		for _, max := range []bool{true, false} {
 			ref := &pathRef{g: g, left: left, max: max}
 			u := rnd.IntN(5)
@@ -236,6 +270,9 @@ func TestBoundedAgainstPaths(t *testing.T) {
 				Bounds: &symbolic.PathBounds{Steps: true, Instant: true, Upper: big.NewRat(int64(k), 1)}}
 			checkBounded(t, plain, qe, func(s symbolic.State) *big.Rat { return ref.cumulative(t, s, k) }, "cumulative")
 		}
+	}
+	if policies < 30 {
+		t.Fatalf("only %d models checked under a policy", policies)
 	}
 	if tested < 60 || fractional < 30 {
 		t.Fatalf("only %d models tested, %d fractional values: the test lost its teeth", tested, fractional)
