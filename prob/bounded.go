@@ -125,12 +125,12 @@ func through(m *Model, left *symbolic.Cond, s uint32) bool {
 // iterator runs rounds of a Bellman update on float64 bounds or on
 // rationals.
 type iterator struct {
-	m     *Model
-	max   bool
-	exact bool
-	lo    []float64
-	hi    []float64
-	ex    []*big.Rat
+	m        *Model
+	max      bool
+	exact    bool
+	lo, hi   []float64
+	nlo, nhi []float64 // the next round's, swapped in after it
+	ex       []*big.Rat
 }
 
 func newIterator(m *Model, max, exact bool) *iterator {
@@ -143,6 +143,7 @@ func newIterator(m *Model, max, exact bool) *iterator {
 		}
 	} else {
 		it.lo, it.hi = make([]float64, n), make([]float64, n)
+		it.nlo, it.nhi = make([]float64, n), make([]float64, n)
 	}
 	return it
 }
@@ -196,7 +197,7 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 		it.ex = next
 		return nil
 	}
-	nlo, nhi := make([]float64, n), make([]float64, n)
+	nlo, nhi := it.nlo, it.nhi
 	for s := range n {
 		if s&0xfff == 0xfff && ctx.Err() != nil {
 			return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
@@ -207,6 +208,7 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 		}
 		from, to := m.Choices(s)
 		if from == to {
+			nlo[s], nhi[s] = 0, 0
 			continue
 		}
 		bl, bh := math.Inf(1), math.Inf(1)
@@ -250,7 +252,7 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 		}
 		nlo[s], nhi[s] = bl, bh
 	}
-	it.lo, it.hi = nlo, nhi
+	it.lo, it.hi, it.nlo, it.nhi = nlo, nhi, it.lo, it.hi
 	return nil
 }
 
