@@ -22,8 +22,12 @@ package prob
 //     reachability (ii or exact). Its size is the states times the bound;
 //     beyond MaxUnfold states it is refused.
 //
-// A deadlock, or a state where the policy is stuck, ends a run (vigil's
-// reading everywhere): it accumulates nothing more.
+// A state where the policy is stuck ends a run (vigil's reading
+// everywhere). A deadlock does too, except that where Storm's self-loop
+// on it would answer otherwise it is read as that self-loop (a goal
+// deadlock before a lower step bound stays in the goal) or refused (a
+// deadlock's state reward, which the self-loop would keep earning, for
+// the reward of the first steps or below a lower reward bound).
 
 import (
 	"context"
@@ -79,6 +83,11 @@ func solveBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, maxS
 		if rew, err = ChoiceRewards(ctx, m, q.Reward, q.who()); err != nil {
 			return nil, err
 		}
+		if q.Reward.Exit {
+			if err := deadlockRewards(m, q); err != nil {
+				return nil, err
+			}
+		}
 		k, err := stepCount(q, b.Upper.Num(), m.NumStates())
 		if err != nil {
 			return nil, err
@@ -120,6 +129,24 @@ func through(m *Model, left *symbolic.Cond, s uint32) bool {
 		return false
 	}
 	return m.Status[s] != explicit.Goal || left == nil || left.Holds(m.StateOf(s))
+}
+
+// idles says whether goal state s of a model built with Through is a
+// deadlock (no command enabled, not a policy that is stuck) where ψ
+// holds: Storm gives a deadlock a self-loop, so a run that reaches it
+// before a lower bound stays in the goal until the bound is met (vigil
+// ends runs at deadlocks, which no unbounded question tells apart).
+func idles(m *Model, left *symbolic.Cond, s uint32) bool {
+	if m.Status[s] != explicit.Goal || m.RowStart[s+1] != m.RowStart[s] {
+		return false
+	}
+	st := m.StateOf(s)
+	if left != nil && !left.Holds(st) {
+		return false
+	}
+	x := &explicit.Expansion{}
+	m.G.Applicable(st, x)
+	return len(x.Enabled()) == 0
 }
 
 // iterator runs rounds of a Bellman update on float64 bounds or on
@@ -320,12 +347,16 @@ func stepBounded(ctx context.Context, m *Model, q Query, l, h int, opt SolveOpti
 	}
 	// Phase two: the l steps before, where a run must go on through ψ.
 	if l > 0 {
-		go1 := make([]bool, m.NumStates())
+		go1, stay := make([]bool, m.NumStates()), make([]bool, m.NumStates())
 		for s := range go1 {
 			go1[s] = through(m, left, uint32(s))
+			stay[s] = !go1[s] && idles(m, left, uint32(s))
 		}
 		phase2 := func(s uint32) (int64, bool) {
-			if !go1[s] {
+			switch {
+			case stay[s]:
+				return 1, true // a goal deadlock: its self-loop stays in the goal
+			case !go1[s]:
 				return 0, true
 			}
 			return 0, false
@@ -577,6 +608,13 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 		// a goal state below the lower bound goes on (through ψ); any
 		// other target state is terminal
 		open := !win && p.s != math.MaxUint32 && (target[p.s] && goes[p.s] || !target[p.s] && m.Status[p.s] == explicit.Open)
+		if !win && p.s != math.MaxUint32 && target[p.s] && b.Reward.Exit && idles(m, b.Left, p.s) {
+			// Storm's self-loop on a deadlock earns its state reward
+			// each step, which might reach the lower bound there
+			if v, _ := b.Reward.StateValue(m.StateOf(p.s)); v.Sign() > 0 {
+				return nil, &FilterError{fmt.Sprintf("prob: %s has a lower reward bound (%s), and goal state %s is a deadlock of state reward %s below it, which Storm's self-loop there would keep earning; vigil prob ends runs at deadlocks and does not compute it", q.who(), b.Text, m.G.M.FormatState(m.StateOf(p.s)), v.RatString())}
+			}
+		}
 		if open {
 			from, to := m.Choices(p.s)
 			for c := from; c < to; c++ {
@@ -637,4 +675,25 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 		}
 	}
 	return r, nil
+}
+
+// deadlockRewards refuses the reward of the first steps where a reachable
+// deadlock has a state reward: Storm's self-loop there earns it every
+// step, where vigil ends the run.
+func deadlockRewards(m *Model, q Query) error {
+	x := &explicit.Expansion{}
+	for s := range uint32(m.NumStates()) {
+		if m.RowStart[s+1] != m.RowStart[s] {
+			continue
+		}
+		st := m.StateOf(s)
+		m.G.Applicable(st, x)
+		if len(x.Enabled()) > 0 {
+			continue // a stuck policy: its run ends
+		}
+		if v, _ := q.Reward.StateValue(st); v.Sign() > 0 {
+			return &FilterError{fmt.Sprintf("prob: %s is the reward of the first %s steps, and state %s is a deadlock of state reward %s, which Storm's self-loop there would keep earning; vigil prob ends runs at deadlocks and does not compute it", q.who(), q.Bounds.Upper.RatString(), m.G.M.FormatState(st), v.RatString())}
+		}
+	}
+	return nil
 }
