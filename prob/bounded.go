@@ -84,7 +84,7 @@ func solveBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, maxS
 			return nil, err
 		}
 		if q.Reward.Exit {
-			if err := deadlockRewards(m, q); err != nil {
+			if err := deadlockRewards(ctx, m, q); err != nil {
 				return nil, err
 			}
 		}
@@ -349,6 +349,9 @@ func stepBounded(ctx context.Context, m *Model, q Query, l, h int, opt SolveOpti
 	if l > 0 {
 		go1, stay := make([]bool, m.NumStates()), make([]bool, m.NumStates())
 		for s := range go1 {
+			if s&0xfff == 0xfff && ctx.Err() != nil {
+				return nil, fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+			}
 			go1[s] = through(m, left, uint32(s))
 			stay[s] = !go1[s] && idles(m, left, uint32(s))
 		}
@@ -434,6 +437,9 @@ func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
 		}
 		var pbuf []*big.Rat
 		for s := range uint32(m.NumStates()) {
+			if s&0xfff == 0xfff && ctx.Err() != nil {
+				return nil, fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
+			}
 			from, to := m.Choices(s)
 			if from == to {
 				continue
@@ -555,6 +561,9 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	target := m.Target(q.Target)
 	goes := make([]bool, n)
 	for s := range goes {
+		if s&0xfff == 0xfff && ctx.Err() != nil {
+			return nil, fmt.Errorf("prob: unfolding the reward bound: %w", context.Cause(ctx))
+		}
 		goes[s] = through(m, b.Left, uint32(s))
 	}
 	// The unfolded states: (s, a) with id; (s, 0) is s for the roots,
@@ -680,9 +689,12 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 // deadlockRewards refuses the reward of the first steps where a reachable
 // deadlock has a state reward: Storm's self-loop there earns it every
 // step, where vigil ends the run.
-func deadlockRewards(m *Model, q Query) error {
+func deadlockRewards(ctx context.Context, m *Model, q Query) error {
 	x := &explicit.Expansion{}
 	for s := range uint32(m.NumStates()) {
+		if s&0xfff == 0xfff && ctx.Err() != nil {
+			return fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
+		}
 		if m.RowStart[s+1] != m.RowStart[s] {
 			continue
 		}
