@@ -45,6 +45,10 @@ import (
 // larger.
 const MaxUnfold = 4_000_000
 
+// MaxUpdates bounds a step bound's rounds times the model's states: a
+// guard against bounds no run would finish (--timeout stops the others).
+const MaxUpdates = 1 << 36
+
 // NeedsThrough says whether q needs the model with its goal states
 // expanded (Options.Through): a lower bound makes runs go past them.
 func (q Query) NeedsThrough() bool {
@@ -61,7 +65,7 @@ func (q Query) NeedsThrough() bool {
 
 // stepCount is a bound's step count as an int, or an error naming q.
 func stepCount(q Query, x *big.Int, n int) (int, error) {
-	limit := int64(MaxUnfold) * 64 / int64(max(n, 1))
+	limit := int64(MaxUpdates) / int64(max(n, 1))
 	if !x.IsInt64() || x.Int64() > limit {
 		return 0, &FilterError{fmt.Sprintf("prob: %s has a step bound %s that, with the model's %d states, is beyond what vigil prob iterates (%d rounds here); lower the bound", q.who(), x, n, limit)}
 	}
@@ -88,19 +92,18 @@ func solveBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, maxS
 				return nil, err
 			}
 		}
-		k, err := stepCount(q, b.Upper.Num(), m.NumStates())
-		if err != nil {
+		var k int
+		if k, err = stepCount(q, b.Upper.Num(), m.NumStates()); err != nil {
 			return nil, err
 		}
 		r, err = cumulative(ctx, m, rew, k, opt)
 	case b.Steps:
 		lo, hi := b.StepRange()
-		l, err := stepCount(q, lo, m.NumStates())
-		if err != nil {
+		var l, h int
+		if l, err = stepCount(q, lo, m.NumStates()); err != nil {
 			return nil, err
 		}
-		h, err := stepCount(q, hi, m.NumStates())
-		if err != nil {
+		if h, err = stepCount(q, hi, m.NumStates()); err != nil {
 			return nil, err
 		}
 		r, err = stepBounded(ctx, m, q, l, h, opt)
