@@ -135,6 +135,7 @@ func (ml *modelLoader) properties(root *node) {
 			if shape.avoid {
 				qa := q // the probability of reaching goal, read as reaching unsafe
 				qa.Weak = false
+				qa.Written = "" // vigil's own property: its name is vigil's
 				ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: taken.unique(ident(name + "_avoid")), Unsafe: goal, Pos: pos, FromModel: true, Query: &qa})
 			}
 		}
