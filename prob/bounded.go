@@ -305,7 +305,7 @@ func (it *iterator) result(max bool, method Method, rounds int) *Result {
 	return r
 }
 
-func method(opt SolveOptions) Method {
+func boundedMethod(opt SolveOptions) Method {
 	if opt.Method == "" {
 		return II
 	}
@@ -377,7 +377,7 @@ func stepBounded(ctx context.Context, m *Model, q Query, l, h int, opt SolveOpti
 			}
 		}
 	}
-	return it.result(opt.Max, method(opt), rounds), nil
+	return it.result(opt.Max, boundedMethod(opt), rounds), nil
 }
 
 // cumulative is the expected reward (rew per choice) of the first k
@@ -416,7 +416,7 @@ func cumulative(ctx context.Context, m *Model, rew []*big.Rat, k int, opt SolveO
 			}
 		}
 	}
-	return it.result(opt.Max, method(opt), k), nil
+	return it.result(opt.Max, boundedMethod(opt), k), nil
 }
 
 // stepRewards returns each choice's reward for a reward bound: an integer
@@ -537,7 +537,7 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	lo, hi, hasHi := rewardRange(b)
 	n := m.NumStates()
 	res := func() *Result {
-		r := &Result{Max: opt.Max, Method: method(opt), Lower: make([]float64, n), Upper: make([]float64, n), Sched: make([]int32, n)}
+		r := &Result{Max: opt.Max, Method: boundedMethod(opt), Lower: make([]float64, n), Upper: make([]float64, n), Sched: make([]int32, n)}
 		for i := range r.Sched {
 			r.Sched[i] = -1
 		}
@@ -590,7 +590,6 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	if opt.Method == Exact {
 		pm.Exact = []*big.Rat{}
 	}
-	var orig []uint32 // per unfolded choice: the choice of m
 	var ptarget []bool
 	sink := func() uint32 { // (dead): the accumulation went past the upper bound
 		p := pair{math.MaxUint32, -1}
@@ -658,7 +657,6 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 				pm.EntryStart = append(pm.EntryStart, uint32(len(pm.To)))
 				pm.Label = append(pm.Label, m.Label[c])
 				pm.Cmd = append(pm.Cmd, m.Cmd[c])
-				orig = append(orig, c)
 			}
 		}
 		pm.RowStart = append(pm.RowStart, uint32(len(pm.Cmd)))
