@@ -84,6 +84,10 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 	// on the .jani file computes it.
 	kept := m.Properties[:0:0]
 	for _, p := range m.Properties {
+		if p.Query != nil && p.Query.Bounds != nil {
+			im.Notes = append(im.Notes, Message{Text: fmt.Sprintf("property %s is not written to the .spec: it is bounded (%s), which a .spec property cannot say; vigil prob on the .jani file computes it", p.Name, p.Query.Bounds.Text)})
+			continue
+		}
 		if FilterStatesError(p) != nil {
 			im.Notes = append(im.Notes, Message{Text: fmt.Sprintf("property %s is not written to the .spec: its filter is over the states %s, which a .spec property (checked from its start states) cannot say; vigil prob on the .jani file computes it", p.Name, p.Query.FilterText)})
 			continue
@@ -218,6 +222,14 @@ func queryText(m *symbolic.Model, p *symbolic.Property) string {
 		path = "F " + m.CondString(p.Goal)
 	default:
 		path = "F " + m.CondString(p.Unsafe)
+	}
+	if b := q.Bounds; b != nil {
+		// bounded (vigil prob only): the bound as read
+		if b.Instant {
+			path = "C<=" + b.Upper.RatString()
+		} else {
+			path += ", " + b.Text
+		}
 	}
 	s := fmt.Sprintf("%s [%s]", op, path)
 	// The filter function over the initial states, unless it is the one

@@ -389,6 +389,11 @@ func SelectProperty(m *symbolic.Model, name string, required bool) (*symbolic.Pr
 // state formula (Query.FilterStates): only vigil prob computes it (Load's
 // ReadsFilterStates); nil otherwise.
 func FilterStatesError(p *symbolic.Property) error {
+	if p != nil && p.Query != nil && p.Query.Bounds != nil {
+		// step- or reward-bounded (or an expected reward over the first
+		// steps): read without its bound it would be another question
+		return fmt.Errorf("%s: property %s is bounded (%s), which only vigil prob computes; this command would check it without its bound, which is another question: use vigil prob (--steps K asks a .spec property within K steps)", p.Pos, p.Name, p.Query.Bounds.Text)
+	}
 	if p == nil || p.Query == nil || p.Query.FilterStates == nil {
 		return nil
 	}

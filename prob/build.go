@@ -110,6 +110,10 @@ type Options struct {
 	// no choices: the values of the states are those of the model
 	// without Full.
 	Full bool
+	// Through keeps the choices of the goal states (not of the unsafe
+	// ones), for a query whose lower bound makes runs go past them
+	// (Query.NeedsThrough).
+	Through bool
 }
 
 // Build explores the states reachable from the start states of g's
@@ -179,7 +183,7 @@ func Build(ctx context.Context, g *explicit.Generator, opt Options) (*Model, err
 		uneven := dists.uneven
 		// record: the state's choices are kept (a terminal state is
 		// expanded only under Full, to find the states past it)
-		record := status == explicit.Open
+		record := status == explicit.Open || opt.Through && status == explicit.Goal
 		if record || opt.Full {
 			g.Applicable(s, x)
 			keep := symbolic.NoLabel

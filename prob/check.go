@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -139,6 +140,7 @@ func Unsupported(p *symbolic.Property) string {
 			return fmt.Sprintf("property %s is an expected reward (%s) whose reward was not read; vigil prob computes expected rewards of JANI models' transient variables", p.Name, p.Query.Op)
 		case r.Unsupported != "":
 			return fmt.Sprintf("property %s is an expected reward (%s) that vigil prob does not compute: %s", p.Name, p.Query.Op, r.Unsupported)
+		case p.Query.Bounds != nil && p.Query.Bounds.Instant:
 		case p.Goal == nil || p.Unsafe.Op != symbolic.CFalse:
 			return fmt.Sprintf("property %s is an expected reward (%s) of other than reaching a goal (\"reach\"), which vigil prob does not compute", p.Name, p.Query.Op)
 		}
@@ -175,6 +177,12 @@ type Query struct {
 	// Reward, when not nil, makes the query an expected reward (Emin,
 	// Emax: reward.go) of reaching the goal, not a probability.
 	Reward *symbolic.Reward
+	// Bounds, when not nil, bound the query (bounded.go): steps or an
+	// accumulated reward, or the reward of the first steps.
+	Bounds *symbolic.PathBounds
+	// Written is the property's name as its JANI file writes it (""
+	// when it is Name).
+	Written string
 }
 
 // String is the query in PRISM's notation.
@@ -204,6 +212,22 @@ func (q Query) String() string {
 			op = "Emax(" + q.Reward.Name + ")"
 		}
 	}
+	if b := q.Bounds; b != nil {
+		switch {
+		case b.Instant:
+			what = "C<=" + b.Upper.RatString()
+		case b.Steps:
+			lo, hi := b.StepRange()
+			bound := "<=" + hi.String()
+			if lo.Sign() > 0 {
+				bound = fmt.Sprintf("[%s,%s]", lo, hi)
+			}
+			what = strings.Replace(what, "F ", "F"+bound+" ", 1)
+			what = strings.Replace(what, " U ", " U"+bound+" ", 1)
+		default:
+			what += " with " + b.Text
+		}
+	}
 	s := fmt.Sprintf("%s=? [%s]", op, what)
 	if q.Cmp != "" {
 		s = fmt.Sprintf("%s%s%g [%s]", op, q.Cmp, q.Bound, what)
@@ -231,7 +255,8 @@ func PropertyQuery(p *symbolic.Property) (Query, error) {
 	if p.Query == nil {
 		return Query{}, fmt.Errorf("prob: %s: property %s is not a probability of the model file (P=?, Pmax=?, Pmin=?); vigil prob computes Pr(reach unsafe) and Pr(reach goal) for it", p.Pos, p.Name)
 	}
-	q := Query{Name: p.Name, Cmp: p.Query.Cmp, Bound: p.Query.Bound, Filter: p.Query.Filter, FilterStates: p.Query.FilterStates, FilterText: p.Query.FilterText}
+	q := Query{Name: p.Name, Cmp: p.Query.Cmp, Bound: p.Query.Bound, Filter: p.Query.Filter, FilterStates: p.Query.FilterStates, FilterText: p.Query.FilterText,
+		Bounds: p.Query.Bounds, Written: p.Query.Written}
 	if r, ok := new(big.Rat).SetString(p.Query.BoundText); ok {
 		q.BoundExact = r
 	}
@@ -327,7 +352,9 @@ func Ask(ctx context.Context, m *Model, q Query, opt SolveOptions) (*Answer, err
 	opt.Max = q.Max
 	var r *Result
 	var err error
-	if q.Reward != nil {
+	if q.Bounds != nil {
+		r, err = solveBounded(ctx, m, q, opt, opt.maxStates)
+	} else if q.Reward != nil {
 		var rew []*big.Rat
 		who := "property " + q.Name
 		if q.Where != "" {

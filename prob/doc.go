@@ -62,10 +62,15 @@
 //     (reward.go): infinite where the goal is missed with positive
 //     probability, else value iteration with verified upper bounds, or
 //     exact policy iteration.
+//   - Bounded questions (JANI step and reward bounds, the reward of the
+//     first k steps; vigil prob --steps) are solved apart (bounded.go):
+//     k rounds of backward iteration, in rationals or in float64 rounded
+//     outwards, or the model unfolded with the accumulated reward.
 //
 // Files: build.go (the sparse model), graph.go (precomputation, end
 // components), ii.go (interval iteration and schedulers), scc.go (a
 // component solved directly), exact.go (the
-// rational solver), reward.go (expected rewards), check.go (the questions vigil prob asks), filter.go
+// rational solver), reward.go (expected rewards), bounded.go (bounded
+// questions), check.go (the questions vigil prob asks), filter.go
 // (JANI filter functions), fuse.go (dtmc).
 package prob

@@ -52,6 +52,8 @@ type SolveOptions struct {
 	// Progress, if set, is called after every iteration with the
 	// iteration count and the largest gap upper - lower.
 	Progress func(iter int, gap float64)
+	// maxStates bounds the model a reward bound unfolds (0: MaxUnfold).
+	maxStates int
 }
 
 // Result holds the probabilities of reaching the target from every state.

@@ -8,6 +8,7 @@ package prob
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"time"
 
 	"vigil/symbolic"
@@ -30,6 +31,9 @@ type PropertyOptions struct {
 	MaxStates  int // Options.MaxStates of every build
 	MaxExact   int
 	Blame      int // rank the policy's N costliest decisions (0: none)
+	// Steps, when not nil, asks a .spec property's probabilities within
+	// so many steps (vigil prob --steps): every query bounded by it.
+	Steps *big.Int
 
 	// BeforeBuild is called before each build (phase PhaseModel or
 	// PhaseBlame) with its generator and options, so that a caller can warn about its
@@ -64,6 +68,25 @@ func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Pr
 	if opt.Blame > 0 && prop.Query != nil && prop.Query.Reward != nil {
 		return nil, fmt.Errorf("prob: --blame ranks a policy's decisions by Pr(reach unsafe), and property %s is an expected reward (%s); drop --blame, or ask it of a probability property", prop.Name, prop.Query.Op)
 	}
+	if opt.Steps != nil {
+		if prop.Query != nil {
+			return nil, fmt.Errorf("prob: --steps bounds a .spec property's probabilities, and property %s comes from the JANI model (%s): write its bound in the file (\"step-bounds\"), or drop --steps", prop.Name, prop.Pos)
+		}
+		if opt.Steps.Sign() < 0 {
+			return nil, fmt.Errorf("prob: --steps %s: want a number of steps of at least 0", opt.Steps)
+		}
+		for i := range queries {
+			queries[i].Bounds = &symbolic.PathBounds{Steps: true, Upper: new(big.Rat).SetInt(opt.Steps), Text: fmt.Sprintf("within %s steps", opt.Steps)}
+		}
+	}
+	bounded, through := false, false
+	for _, q := range queries {
+		bounded = bounded || q.Bounds != nil
+		through = through || q.NeedsThrough()
+	}
+	if opt.Blame > 0 && bounded {
+		return nil, fmt.Errorf("prob: --blame ranks a policy's decisions by the unbounded Pr(reach unsafe), and property %s is bounded; drop --blame", prop.Name)
+	}
 	if IsDTMC(g.M) && opt.Policy != nil {
 		return nil, dtmcPolicyError(g.M, opt.PolicyName)
 	}
@@ -72,7 +95,7 @@ func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Pr
 	for _, q := range queries {
 		full = full || q.FilterStates != nil
 	}
-	pm, err := buildPhase(ctx, g, PhaseModel, Options{Policy: opt.Policy, MaxStates: opt.MaxStates, Exact: opt.Method == Exact, Full: full}, opt)
+	pm, err := buildPhase(ctx, g, PhaseModel, Options{Policy: opt.Policy, MaxStates: opt.MaxStates, Exact: opt.Method == Exact, Full: full, Through: through}, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +107,7 @@ func SolveProperty(ctx context.Context, g *explicit.Generator, prop *symbolic.Pr
 		if chain && !q.Max && prop.Query == nil {
 			continue // a chain: Pmin = Pmax
 		}
-		sopt := SolveOptions{Method: opt.Method, Epsilon: opt.Epsilon, Absolute: opt.Absolute, MaxExact: opt.MaxExact}
+		sopt := SolveOptions{Method: opt.Method, Epsilon: opt.Epsilon, Absolute: opt.Absolute, MaxExact: opt.MaxExact, maxStates: opt.MaxStates}
 		if opt.Solve != nil {
 			sopt.Progress = func(it int, gap float64) { opt.Solve(q, it, gap) }
 		}

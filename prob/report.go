@@ -18,7 +18,11 @@ import (
 // and its bounds, the extremes and average over the start states, and the
 // size of the model solved.
 type Figures struct {
+	// Property is the property's name as its file writes it; ID is
+	// vigil's identifier for it (a JANI name that is no identifier, such
+	// as goal, is renamed goal_ at import; --property takes either).
 	Property string  `json:"property"`
+	ID       string  `json:"id"`
 	Query    string  `json:"query"`
 	Value    float64 `json:"value"`
 	Lower    float64 `json:"lower"`
@@ -109,8 +113,12 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 	if chain && policy != "" && a.Query.Cmp == "" {
 		q = strings.Replace(strings.Replace(q, "Pmax", "P", 1), "Pmin", "P", 1)
 	}
+	name := a.Query.Name
+	if a.Query.Written != "" {
+		name = a.Query.Written
+	}
 	f := Figures{
-		Property: a.Query.Name, Query: q, Value: a.Value, Lower: a.Lower, Upper: a.Upper, Holds: a.Holds,
+		Property: name, Query: q, ID: a.Query.Name, Value: a.Value, Lower: a.Lower, Upper: a.Upper, Holds: a.Holds,
 		Method: method, States: pm.NumStates(), Choices: pm.NumChoices(), Iterations: a.Result.Iterations, Rounds: a.Result.Rounds,
 		Seconds: (pm.Elapsed + a.Result.Elapsed).Seconds(), Starts: pm.Starts,
 		Max: mid(s.MaxLower, s.MaxUpper), Min: mid(s.MinLower, s.MinUpper), Average: mid(s.AvgLower, s.AvgUpper),

@@ -404,6 +404,14 @@ type Query struct {
 	// Reward is what an expected-reward query (Emin, Emax) accumulates
 	// until Goal (reward.go); nil for other queries.
 	Reward *Reward
+	// Bounds, when not nil, bound the path formula or make the expected
+	// reward one over the first steps (bounds.go); only vigil prob
+	// computes such a query.
+	Bounds *PathBounds
+	// Written is the property's name as the JANI file writes it, where
+	// the import renamed it (Property.Name is an identifier); "" when
+	// they agree.
+	Written string
 }
 
 // Rat is a non-negative or signed rational number p/q with q > 0 when set.

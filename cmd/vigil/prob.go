@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 
 	"vigil/internal/cli"
 	"vigil/internal/phrase"
@@ -32,8 +33,12 @@ func init() {
 			"a transient variable's location values on \"exit\" and, on \"steps\", the commands' costs; it is\n" +
 			"inf where the goal is missed with positive probability (Emin: under every scheduler, Emax: under\n" +
 			"some), as Storm reads it; Emin ranges over the schedulers that reach the goal almost surely.\n" +
-			"Rewards over \"time\", reward bounds and instants, time- and step-bounded and steady-state\n" +
-			"properties are refused.\n" +
+			"A step-bounded F or U (\"step-bounds\", [l, u] steps) is computed by u rounds of backward\n" +
+			"iteration, a reward-bounded one (\"reward-bounds\" of an integer reward) on the model unfolded\n" +
+			"with the reward accumulated so far, an expected reward with \"step-instant\" k and\n" +
+			"\"accumulate\" as the reward of the first k steps (Storm's C<=k), all exact with --method exact;\n" +
+			"--steps K asks a .spec property within K steps. Rewards over \"time\", time bounds, reward\n" +
+			"instants and steady-state properties are refused.\n" +
 			"A deadlock, or a state where the policy is stuck, ends the run: it reaches nothing more.\n" +
 			"An outcome of weight 0 has probability 0 here (verify still counts it as possible).\n\n" +
 			"Methods: ii, interval iteration after prob0/prob1 precomputation (and, for Pmax, collapsed\n" +
@@ -49,6 +54,7 @@ func init() {
 			"vigil prob specs/lang_grid.spec --method exact --scheduler safest.csv",
 			"vigil prob specs/lang_grid.spec --policy eager --json",
 			"vigil prob specs/twoway_line.spec -D L=300 --policy shuttle --blame 5",
+			"vigil prob specs/oneway.spec --steps 10 --method exact",
 		},
 		Run: runProb,
 	})
@@ -68,6 +74,7 @@ func runProb(e *cli.Env, args []string) int {
 	schedFile := fs.String("scheduler", "", "write a scheduler as a table-policy CSV to this `FILE`, one row per reachable state with a choice (declare it with policy NAME table \"FILE\"): for a JANI property the one attaining it, for a .spec property the one attaining Pmin(F unsafe), the safest")
 	mf.writesTable("scheduler", schedFile)
 	blame := cli.AddCountFlag(fs, "blame", 0, "with a policy: the N costliest decisions, the visited states where taking the label that looks best one step ahead lowers Pr(reach unsafe) from the start states most (each re-solved exactly)")
+	steps := fs.String("steps", "", "a .spec property: Pr(reach unsafe) and Pr(reach goal) within `K` steps (Pmax and Pmin over the schedulers, which may count steps); a JANI property writes its bound in the file (\"step-bounds\")")
 	jsonOut := fs.Bool("json", false, "print one JSON object per query: value, lower, upper, method, states, iterations, seconds")
 	timeout := cli.TimeoutFlag(fs)
 	file, ok := e.ParseModelArg(c, fs, args)
@@ -76,6 +83,14 @@ func runProb(e *cli.Env, args []string) int {
 	}
 	if !(*eps > 0 && *eps < 1) {
 		return e.Fail(cli.ExitUsage, "vigil prob: --epsilon %g: want a number between 0 and 1 (exclusive), such as 1e-6", *eps)
+	}
+	var stepBound *big.Int
+	if *steps != "" {
+		k, ok := new(big.Int).SetString(*steps, 10)
+		if !ok || k.Sign() < 0 {
+			return e.Fail(cli.ExitUsage, "vigil prob: --steps %q: want a whole number of steps of at least 0, such as 10", *steps)
+		}
+		stepBound = k
 	}
 	all := *mf.prop == "all"
 	if all {
@@ -93,6 +108,11 @@ func runProb(e *cli.Env, args []string) int {
 	}
 	if prob.IsDTMC(lm.m) && *schedFile != "" {
 		return e.Fail(cli.ExitUsage, "vigil prob: --scheduler: model %s is a JANI dtmc, which has no choices to schedule (the edges enabled in a state are taken with equal probability, as Storm reads it)", lm.m.Name)
+	}
+	if *schedFile != "" && (stepBound != nil || lm.prop != nil && lm.prop.Query != nil && lm.prop.Query.Bounds != nil) {
+		// the optimum within k steps counts the steps: no table of one
+		// label per state attains it
+		return e.Fail(cli.ExitUsage, "vigil prob: --scheduler writes one label per state, and a bounded question's optimum may depend on the steps taken so far (or the reward accumulated); drop --scheduler")
 	}
 	if *blame > 0 && lm.dec == nil {
 		return e.Fail(cli.ExitUsage, "vigil prob: --blame ranks a policy's decisions: name one with --policy or --policy-file")
@@ -112,7 +132,7 @@ func runProb(e *cli.Env, args []string) int {
 	defer cancel()
 	prog := e.NewProgress(*jsonOut)
 	opt := prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl), Method: prob.Method(method.Val), Epsilon: *eps, Absolute: *absolute,
-		MaxStates: *maxStates, MaxExact: *maxExact, Blame: *blame}
+		MaxStates: *maxStates, MaxExact: *maxExact, Blame: *blame, Steps: stepBound}
 	opt.ShowProgress(cli.LineTo(prog), func(note string) { e.Notice("vigil prob: note: " + note) })
 	out := []prob.Figures{} // [] in --json, not null, when nothing was answered
 	each := func(res *prob.PropertyResult) error {

@@ -22,14 +22,25 @@ package jani
 //     values on "exit", the commands' costs on "steps", a constant per
 //     step), or why vigil prob cannot compute it.
 //
-// Time, step and reward bounds, reward-only expectations, steady-state
-// operators and nested probabilities are not imported: each such property
-// gets one note naming it, and the model loads.
+//   - a step-bounded F or U (JANI "step-bounds": an upper bound, and a
+//     lower one), a reward-bounded one ("reward-bounds" of one reward
+//     accumulated on "steps" or "exit"), and an expected reward over the
+//     first k steps ("step-instant" k with "accumulate", Storm's C<=k):
+//     Query.Bounds (symbolic/bounds.go), which only vigil prob computes.
+//
+// Time bounds and time instants (a discrete-time model has no time),
+// reward instants, instantaneous rewards (a step instant without
+// "accumulate"), bounded G and W, several bounds at once, reward-only
+// expectations, steady-state operators and nested probabilities are not
+// imported: each such property gets one note naming it, and the model
+// loads.
 
 import (
 	"fmt"
+	"math/big"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"vigil/symbolic"
 )
@@ -86,8 +97,19 @@ func (ml *modelLoader) properties(root *node) {
 		base := taken.unique(ident(name))
 		pos := ml.pos(p)
 		q := shape.query
+		if base != name {
+			q.Written = name
+		}
 		if shape.reward != nil {
 			q.Reward = ml.reward(shape.reward)
+		}
+		if shape.bounds != nil {
+			b, why := ml.pathBounds(shape, sc, left)
+			if why != "" {
+				ml.dropProperty(p, "property", name, why)
+				continue
+			}
+			q.Bounds = b
 		}
 		if filterStates != nil {
 			q.FilterStates, q.FilterText = filterStates, ml.m.CondString(filterStates)
@@ -113,6 +135,7 @@ func (ml *modelLoader) properties(root *node) {
 			if shape.avoid {
 				qa := q // the probability of reaching goal, read as reaching unsafe
 				qa.Weak = false
+				qa.Written = "" // vigil's own property: its name is vigil's
 				ml.m.Properties = append(ml.m.Properties, &symbolic.Property{Name: taken.unique(ident(name + "_avoid")), Unsafe: goal, Pos: pos, FromModel: true, Query: &qa})
 			}
 		}
@@ -341,6 +364,10 @@ type shape struct {
 	query            symbolic.Query
 	filterStates     *node // a filter's "states" other than {"op": "initial"}
 	reward           *node // an Emin or Emax operator: its reward (cost.go)
+	// bounds is the path formula with "step-bounds" or "reward-bounds",
+	// or the E operator with "step-instant" (instant): pathBounds reads it.
+	bounds  *node
+	instant bool
 }
 
 // flipCmp is the comparison c with its sides exchanged (1 ≤ P as P ≥ 1).
@@ -442,10 +469,17 @@ func bareShape(e *node) (*shape, string) {
 	case opIs(e, "PA"):
 		return &shape{pa: e}, ""
 	case opIsAny(e, "Emin", "Emax"):
-		for _, k := range []string{"time-bounded", "step-instant", "time-instant", "reward-instants"} {
-			if e.get(k) != nil {
-				return nil, "rewards at time or step instants are not supported"
-			}
+		switch {
+		case e.get("time-instant") != nil || e.get("time-bounded") != nil:
+			return nil, "a reward at a time instant: a discrete-time model has no time (vigil prob computes \"step-instant\" with \"accumulate\", the reward of the first k steps)"
+		case e.get("reward-instants") != nil:
+			return nil, "rewards at reward instants (\"reward-instants\") are not supported; vigil prob computes \"step-instant\" with \"accumulate\", the reward of the first k steps"
+		case e.get("step-instant") != nil && e.get("reach") != nil:
+			return nil, "a reward at a step instant with \"reach\" as well is not supported"
+		case e.get("step-instant") != nil && e.get("accumulate") == nil:
+			return nil, "an instantaneous reward (\"step-instant\" without \"accumulate\": the reward in the state at step k) is not supported; vigil prob computes it with \"accumulate\" (the reward of the first k steps, Storm's C<=k)"
+		case e.get("step-instant") != nil:
+			return &shape{reward: e, bounds: e, instant: true}, ""
 		}
 		if e.get("reach") == nil {
 			return nil, "an expected reward without \"reach\" (rewards are not supported)"
@@ -453,18 +487,36 @@ func bareShape(e *node) (*shape, string) {
 		return &shape{goal: e.get("reach"), reward: e}, ""
 	case opIsAny(e, "Pmin", "Pmax", "∀", "∃"):
 		path := e.get("exp")
-		for _, k := range boundKeys {
-			if path != nil && path.get(k) != nil {
-				return nil, "time, step and reward bounds are not supported"
+		var bounded *node
+		if path != nil {
+			n := 0
+			for _, k := range boundKeys {
+				if path.get(k) != nil {
+					n++
+					bounded = path
+				}
+			}
+			switch {
+			case path.get("time-bounds") != nil:
+				return nil, "a time bound: a discrete-time model has no time (vigil prob computes \"step-bounds\" and \"reward-bounds\")"
+			case n > 1:
+				return nil, "both step and reward bounds (several dimensions) are not supported; vigil prob computes one bound"
+			case bounded != nil && !opIsAny(e, "Pmin", "Pmax"):
+				return nil, "a bounded qualitative path formula (∀, ∃) is not supported; vigil prob computes bounded Pmin and Pmax"
+			case bounded != nil && !opIsAny(path, "F", "U"):
+				return nil, "a bounded G or W is not supported; vigil prob computes bounded F and U"
+			}
+			if rb := path.get("reward-bounds"); rb != nil && (rb.kind != kArray || len(rb.vals) != 1) {
+				return nil, "\"reward-bounds\" must be a list of one bound (several dimensions are not supported)"
 			}
 		}
 		if nested(path) {
 			return nil, "nested probability or expectation operators are not supported"
 		}
-		prob := !opIsAny(e, "∀", "∃")
+		prob := !opIsAny(e, "∀", "∃") && bounded == nil
 		switch {
 		case opIs(path, "F"):
-			return &shape{goal: path.get("exp"), avoid: prob}, ""
+			return &shape{goal: path.get("exp"), avoid: prob, bounds: bounded}, ""
 		case opIs(path, "G"):
 			return &shape{safe: path.get("exp")}, ""
 		case opIsAny(path, "U", "W"):
@@ -472,7 +524,7 @@ func bareShape(e *node) (*shape, string) {
 			if left != nil && left.kind == kBool && left.b {
 				left = nil
 			}
-			return &shape{goal: path.get("right"), left: left, avoid: prob && left == nil}, ""
+			return &shape{goal: path.get("right"), left: left, avoid: prob && left == nil, bounds: bounded}, ""
 		}
 		return nil, "its path formula is not F, G, U or W"
 	case opIsAny(e, "Smin", "Smax"):
@@ -542,4 +594,133 @@ func (ml *modelLoader) dropProperty(p *node, what, name, why string) {
 		ml.m.Dropped = map[string]string{}
 	}
 	ml.m.Dropped[name] = why
+}
+
+// pathBounds reads the bounds of sh (sh.bounds: a path formula with
+// "step-bounds" or one "reward-bounds", or an E operator with
+// "step-instant") as Storm reads them: constant expressions of the model,
+// a step bound an integer of at least 0, an exclusive upper bound one step
+// less (an exclusive upper bound 0 is refused, as Storm refuses it), an
+// exclusive lower bound one more; left is ψ of ψ U φ (nil: true). It
+// returns why not when vigil prob cannot compute them.
+func (ml *modelLoader) pathBounds(sh *shape, sc scope, left *symbolic.Cond) (*symbolic.PathBounds, string) {
+	sub := ml.quietLowerer()
+	b := &symbolic.PathBounds{Left: left}
+	value := func(n *node, what string) (*big.Rat, string) {
+		v, ok := sub.constant(n, sc, what)
+		if err := sub.errs.Err(); !ok || err != nil {
+			if err != nil {
+				return nil, err.Error()
+			}
+			return nil, what + " must be a constant expression"
+		}
+		if !v.numeric() {
+			return nil, fmt.Sprintf("%s is a Boolean, not a number", what)
+		}
+		if v.k.Sign() < 0 {
+			return nil, fmt.Sprintf("%s is %s, below 0 (Storm refuses a negative bound)", what, v.k.RatString())
+		}
+		return v.k, ""
+	}
+	flag := func(iv *node, k string) (bool, string) {
+		f := iv.get(k)
+		if f == nil {
+			return false, ""
+		}
+		if f.kind != kBool {
+			return false, fmt.Sprintf("%q must be true or false, got %s", k, f.describe())
+		}
+		return f.b, ""
+	}
+	interval := func(iv *node, what string) string {
+		if iv == nil || iv.kind != kObject {
+			return fmt.Sprintf("its %s must be an interval object (\"lower\", \"upper\", \"lower-exclusive\", \"upper-exclusive\")", what)
+		}
+		var why string
+		if n := iv.get("lower"); n != nil {
+			if b.Lower, why = value(n, "the lower "+what); why != "" {
+				return why
+			}
+		}
+		if n := iv.get("upper"); n != nil {
+			if b.Upper, why = value(n, "the upper "+what); why != "" {
+				return why
+			}
+		}
+		if b.LowerStrict, why = flag(iv, "lower-exclusive"); why != "" {
+			return why
+		}
+		if b.UpperStrict, why = flag(iv, "upper-exclusive"); why != "" {
+			return why
+		}
+		if b.Lower == nil && b.Upper == nil {
+			return fmt.Sprintf("its %s has neither \"lower\" nor \"upper\"", what)
+		}
+		return ""
+	}
+	e := sh.bounds
+	switch {
+	case sh.instant:
+		b.Steps, b.Instant = true, true
+		var why string
+		if b.Upper, why = value(e.get("step-instant"), "the step instant"); why != "" {
+			return nil, why
+		}
+		if !b.Upper.IsInt() {
+			return nil, fmt.Sprintf("the step instant is %s, not an integer (Storm reads a whole number of steps)", b.Upper.RatString())
+		}
+		b.Text = "the reward of the first " + b.Upper.RatString() + " steps"
+		return b, ""
+	case e.get("step-bounds") != nil:
+		b.Steps = true
+		if why := interval(e.get("step-bounds"), "step bound"); why != "" {
+			return nil, why
+		}
+		if b.Upper == nil {
+			return nil, "its step bound has no upper bound; Storm computes a step-bounded until with an upper step bound (write \"upper\")"
+		}
+		for _, x := range []*big.Rat{b.Lower, b.Upper} {
+			if x != nil && !x.IsInt() {
+				return nil, fmt.Sprintf("its step bound %s is not an integer (Storm reads whole numbers of steps)", x.RatString())
+			}
+		}
+		if b.UpperStrict && b.Upper.Sign() == 0 {
+			return nil, "its step bound is < 0 (an exclusive upper bound 0), which no step count meets; Storm refuses it"
+		}
+		lo, hi := b.StepRange()
+		if lo.Cmp(hi) > 0 {
+			return nil, fmt.Sprintf("its step bound is empty (from %s to %s steps)", lo, hi)
+		}
+		b.Text = fmt.Sprintf("within [%s, %s] steps", lo, hi)
+		return b, ""
+	default:
+		rb := e.get("reward-bounds").vals[0]
+		if rb.kind != kObject {
+			return nil, fmt.Sprintf("its reward bound must be an object (\"exp\", \"accumulate\", \"bounds\"), got %s", rb.describe())
+		}
+		b.Reward = ml.reward(&node{kind: kObject, keys: []string{"exp", "accumulate"}, vals: []*node{rb.get("exp"), rb.get("accumulate")}})
+		if b.Reward.Unsupported != "" {
+			return nil, "its reward bound: " + b.Reward.Unsupported
+		}
+		if why := interval(rb.get("bounds"), "reward bound"); why != "" {
+			return nil, why
+		}
+		text := []string{}
+		if b.Lower != nil {
+			op := "≥"
+			if b.LowerStrict {
+				op = ">"
+			}
+			text = append(text, op+" "+b.Lower.RatString())
+		}
+		if b.Upper != nil {
+			op := "≤"
+			if b.UpperStrict {
+				op = "<"
+			}
+			text = append(text, op+" "+b.Upper.RatString())
+		}
+		b.Text = fmt.Sprintf("reward %s %s", b.Reward.Name, strings.Join(text, " and "))
+		return b, ""
+	}
 }

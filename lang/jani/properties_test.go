@@ -44,7 +44,9 @@ func TestPropertyShapes(t *testing.T) {
 		{"reach", `{"op": "Emax", "exp": 1, "accumulate": ["steps"], "reach": ` + x2 + `}`,
 			[]string{"reach: false | x == 2"}, ""},
 		{"steps", `{"op": "Pmax", "exp": {"op": "U", "left": true, "right": ` + x2 + `, "step-bounds": {"upper": 2}}}`,
-			nil, `property "steps" not imported: time, step and reward bounds are not supported`},
+			[]string{"steps: false | x == 2"}, ""}, // bounded (vigil prob only): no steps_avoid
+		{"timed", `{"op": "Pmax", "exp": {"op": "F", "exp": ` + x2 + `, "time-bounds": {"upper": 2}}}`,
+			nil, `property "timed" not imported: a time bound: a discrete-time model has no time`},
 		{"reward", `{"op": "Emax", "exp": 1, "accumulate": ["steps"]}`,
 			nil, `property "reward" not imported: an expected reward without "reach"`},
 		{"nested", `{"op": "Pmax", "exp": {"op": "F", "exp": {"op": ">", "left": {"op": "Pmin", "exp": {"op": "F", "exp": ` + x2 + `}}, "right": 0.5}}}`,

@@ -1,0 +1,712 @@
+package prob
+
+// Bounded properties (JANI "step-bounds", "reward-bounds", "step-instant";
+// vigil prob --steps K on a .spec property), as Storm computes them on
+// discrete-time models:
+//
+//   - P(ψ U[l,u] φ), steps l..u: u-l rounds of backward iteration from
+//     the goal (value 1 in goal states, 0 in the others), then l rounds
+//     in which goal states count only as states of ψ a run goes through
+//     (value 0 where ψ fails or a run ends). Each round takes the best
+//     choice (Pmax) or the worst (Pmin) of each state, which is the
+//     optimum over all schedulers, the step-counting ones included.
+//     Method exact iterates in rationals; ii in float64, every update
+//     rounding a lower bound down and an upper bound up by the
+//     worst-case error of its sum (as ii.go's sweeps), so the bounds hold.
+//   - the expected reward of the first k steps (Storm's C<=k): k rounds
+//     of V(s) = opt over the choices of reward + Σ p·V, from 0.
+//   - P(ψ U φ) with the accumulated reward (integer, non-negative) bounded:
+//     the model unfolded with the reward accumulated so far (up to the
+//     upper bound, or capped at the lower one), φ counting where the
+//     accumulation lies within the bounds, and solved as an unbounded
+//     reachability (ii or exact). Its size is the states times the bound;
+//     beyond MaxUnfold states it is refused.
+//
+// A state where the policy is stuck ends a run (vigil's reading
+// everywhere). A deadlock does too, except that where Storm's self-loop
+// on it would answer otherwise it is read as that self-loop (a goal
+// deadlock before a lower step bound stays in the goal) or refused (a
+// deadlock's state reward, which the self-loop would keep earning, for
+// the reward of the first steps or below a lower reward bound).
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// MaxUnfold is the largest unfolded model (states times the reward
+// bound) a reward-bounded property is solved on, unless --max-states is
+// larger.
+const MaxUnfold = 4_000_000
+
+// MaxUpdates bounds a step bound's rounds times the model's states: a
+// guard against bounds no run would finish (--timeout stops the others).
+const MaxUpdates = 1 << 36
+
+// NeedsThrough says whether q needs the model with its goal states
+// expanded (Options.Through): a lower bound makes runs go past them.
+func (q Query) NeedsThrough() bool {
+	b := q.Bounds
+	if b == nil || b.Instant {
+		return false
+	}
+	if b.Steps {
+		lo, _ := b.StepRange()
+		return lo.Sign() > 0
+	}
+	return b.Lower != nil && b.Lower.Sign() > 0
+}
+
+// stepCount is a bound's step count as an int, or an error naming q.
+func stepCount(q Query, x *big.Int, n int) (int, error) {
+	limit := int64(MaxUpdates) / int64(max(n, 1))
+	if !x.IsInt64() || x.Int64() > limit {
+		return 0, &FilterError{fmt.Sprintf("prob: %s has a step bound %s that, with the model's %d states, is beyond what vigil prob iterates (%d rounds here); lower the bound", q.who(), x, n, limit)}
+	}
+	return int(x.Int64()), nil
+}
+
+// solveBounded answers a bounded query q on m.
+func solveBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, maxStates int) (*Result, error) {
+	t0 := time.Now()
+	b := q.Bounds
+	if opt.Method == Exact && m.Exact == nil {
+		return nil, fmt.Errorf("prob: the model was built without exact probabilities")
+	}
+	var r *Result
+	var err error
+	switch {
+	case b.Instant:
+		var rew []*big.Rat
+		if rew, err = ChoiceRewards(ctx, m, q.Reward, q.who()); err != nil {
+			return nil, err
+		}
+		if q.Reward.Exit {
+			if err := deadlockRewards(ctx, m, q); err != nil {
+				return nil, err
+			}
+		}
+		var k int
+		if k, err = stepCount(q, b.Upper.Num(), m.NumStates()); err != nil {
+			return nil, err
+		}
+		r, err = cumulative(ctx, m, rew, k, opt)
+	case b.Steps:
+		lo, hi := b.StepRange()
+		var l, h int
+		if l, err = stepCount(q, lo, m.NumStates()); err != nil {
+			return nil, err
+		}
+		if h, err = stepCount(q, hi, m.NumStates()); err != nil {
+			return nil, err
+		}
+		r, err = stepBounded(ctx, m, q, l, h, opt)
+	default:
+		r, err = rewardBounded(ctx, m, q, opt, maxStates)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.Elapsed = time.Since(t0)
+	return r, nil
+}
+
+func (q Query) who() string {
+	if q.Where != "" {
+		return q.Where + ": property " + q.Name
+	}
+	return "property " + q.Name
+}
+
+// through says whether a run may go on from s in the phase before a
+// lower bound: s has choices, is not unsafe, and satisfies ψ (a goal
+// state need not).
+func through(m *Model, left *symbolic.Cond, s uint32) bool {
+	if m.RowStart[s+1] == m.RowStart[s] || m.Status[s] == explicit.Unsafe {
+		return false
+	}
+	return m.Status[s] != explicit.Goal || left == nil || left.Holds(m.StateOf(s))
+}
+
+// idles says whether goal state s of a model built with Through is a
+// deadlock (no command enabled, not a policy that is stuck) where ψ
+// holds: Storm gives a deadlock a self-loop, so a run that reaches it
+// before a lower bound stays in the goal until the bound is met (vigil
+// ends runs at deadlocks, which no unbounded question tells apart).
+func idles(m *Model, left *symbolic.Cond, s uint32) bool {
+	if m.Status[s] != explicit.Goal || m.RowStart[s+1] != m.RowStart[s] {
+		return false
+	}
+	st := m.StateOf(s)
+	if left != nil && !left.Holds(st) {
+		return false
+	}
+	x := &explicit.Expansion{}
+	m.G.Applicable(st, x)
+	return len(x.Enabled()) == 0
+}
+
+// iterator runs rounds of a Bellman update on float64 bounds or on
+// rationals.
+type iterator struct {
+	m        *Model
+	max      bool
+	exact    bool
+	lo, hi   []float64
+	nlo, nhi []float64 // the next round's, swapped in after it
+	ex       []*big.Rat
+}
+
+func newIterator(m *Model, max, exact bool) *iterator {
+	n := m.NumStates()
+	it := &iterator{m: m, max: max, exact: exact}
+	if exact {
+		it.ex = make([]*big.Rat, n)
+		for i := range it.ex {
+			it.ex[i] = new(big.Rat)
+		}
+	} else {
+		it.lo, it.hi = make([]float64, n), make([]float64, n)
+		it.nlo, it.nhi = make([]float64, n), make([]float64, n)
+	}
+	return it
+}
+
+// set gives state s the value v (0 or 1).
+func (it *iterator) set(s uint32, v int64) {
+	if it.exact {
+		it.ex[s].SetInt64(v)
+	} else {
+		it.lo[s], it.hi[s] = float64(v), float64(v)
+	}
+}
+
+// round does one round: states where fixed says so keep fix(s) (0 or 1),
+// the others take the optimum over their choices of rew (nil: none) plus
+// the expectation of the last round's values. prob: the values are
+// probabilities (clamped to [0, 1]).
+func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool), rewLo, rewHi []float64, rewEx []*big.Rat, prob bool) error {
+	m := it.m
+	n := uint32(m.NumStates())
+	if it.exact {
+		next := make([]*big.Rat, n)
+		tmp := new(big.Rat)
+		for s := range n {
+			if s&0xfff == 0xfff && ctx.Err() != nil {
+				return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+			}
+			if v, ok := fixed(s); ok {
+				next[s] = big.NewRat(v, 1)
+				continue
+			}
+			var best *big.Rat
+			from, to := m.Choices(s)
+			for c := from; c < to; c++ {
+				sum := new(big.Rat)
+				if rewEx != nil {
+					sum.Set(rewEx[c])
+				}
+				for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+					sum.Add(sum, tmp.Mul(m.Exact[e], it.ex[m.To[e]]))
+				}
+				if best == nil || it.max == (sum.Cmp(best) > 0) && sum.Cmp(best) != 0 {
+					best = sum
+				}
+			}
+			if best == nil {
+				best = new(big.Rat)
+			}
+			next[s] = best
+		}
+		it.ex = next
+		return nil
+	}
+	nlo, nhi := it.nlo, it.nhi
+	for s := range n {
+		if s&0xfff == 0xfff && ctx.Err() != nil {
+			return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+		}
+		if v, ok := fixed(s); ok {
+			nlo[s], nhi[s] = float64(v), float64(v)
+			continue
+		}
+		from, to := m.Choices(s)
+		if from == to {
+			nlo[s], nhi[s] = 0, 0
+			continue
+		}
+		bl, bh := math.Inf(1), math.Inf(1)
+		if it.max {
+			bl, bh = math.Inf(-1), math.Inf(-1)
+		}
+		for c := from; c < to; c++ {
+			var sl, sh float64
+			pos := false // some term of the upper sum is positive: it may have rounded
+			if rewLo != nil {
+				sl, sh = rewLo[c], rewHi[c]
+				pos = sh > 0
+			}
+			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+				sl += m.P[e] * it.lo[m.To[e]]
+				sh += m.P[e] * it.hi[m.To[e]]
+				pos = pos || it.hi[m.To[e]] > 0
+			}
+			// Each sum of k products of float64 probabilities (within
+			// 2^-53 of their rationals) and bounds is within (k+2)·2^-53
+			// of the exact sum relatively, plus what underflow loses
+			// (ii.go); one more for the reward added. Each choice's
+			// bounds enclose its exact value, so the best of the lower
+			// (upper) bounds bounds the best exact value. Where every
+			// term is 0 the sum is exactly 0.
+			w := float64(m.EntryStart[c+1] - m.EntryStart[c] + 3)
+			sl -= w*0x1p-53*sl + w*0x1p-1022
+			if pos {
+				sh += w*0x1p-53*sh + w*0x1p-1022
+			}
+			if it.max == (sl > bl) && sl != bl {
+				bl = sl
+			}
+			if it.max == (sh > bh) && sh != bh {
+				bh = sh
+			}
+		}
+		bl = max(bl, 0)
+		if prob {
+			bh = min(bh, 1)
+		}
+		nlo[s], nhi[s] = bl, bh
+	}
+	it.lo, it.hi, it.nlo, it.nhi = nlo, nhi, it.lo, it.hi
+	return nil
+}
+
+// result makes a Result of the iterator's values.
+func (it *iterator) result(max bool, method Method, rounds int) *Result {
+	n := it.m.NumStates()
+	r := &Result{Max: max, Method: method, Sched: make([]int32, n), Iterations: rounds}
+	for i := range r.Sched {
+		r.Sched[i] = -1 // a step-bounded optimum counts steps: no memoryless scheduler
+	}
+	if it.exact {
+		r.Exact = it.ex
+		r.Lower, r.Upper = make([]float64, n), make([]float64, n)
+		for s, x := range it.ex {
+			r.Lower[s], r.Upper[s] = floatBelow(x), floatAbove(x)
+		}
+	} else {
+		r.Lower, r.Upper = it.lo, it.hi
+	}
+	return r
+}
+
+func boundedMethod(opt SolveOptions) Method {
+	if opt.Method == "" {
+		return II
+	}
+	return opt.Method
+}
+
+// stepBounded is P(ψ U[l,h] φ) (q.Target's states as φ; unsafe ones, and
+// runs that end, as leaving ψ).
+func stepBounded(ctx context.Context, m *Model, q Query, l, h int, opt SolveOptions) (*Result, error) {
+	exact := opt.Method == Exact
+	it := newIterator(m, opt.Max, exact)
+	target := m.Target(q.Target)
+	for s, t := range target {
+		if t {
+			it.set(uint32(s), 1)
+		}
+	}
+	// Phase one: within h-l steps, φ counts (terminal, 1), a state
+	// without choices or unsafe is 0.
+	phase1 := func(s uint32) (int64, bool) {
+		switch {
+		case target[s]:
+			return 1, true
+		case m.RowStart[s+1] == m.RowStart[s] || m.Status[s] != explicit.Open:
+			return 0, true
+		}
+		return 0, false
+	}
+	rounds := 0
+	for range h - l {
+		if err := it.round(ctx, phase1, nil, nil, nil, true); err != nil {
+			return nil, err
+		}
+		rounds++
+		if opt.Progress != nil {
+			opt.Progress(rounds, 0)
+		}
+	}
+	var left *symbolic.Cond
+	if q.Bounds != nil {
+		left = q.Bounds.Left
+	}
+	// Phase two: the l steps before, where a run must go on through ψ.
+	if l > 0 {
+		go1, stay := make([]bool, m.NumStates()), make([]bool, m.NumStates())
+		for s := range go1 {
+			if s&0xfff == 0xfff && ctx.Err() != nil {
+				return nil, fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+			}
+			go1[s] = through(m, left, uint32(s))
+			stay[s] = !go1[s] && idles(m, left, uint32(s))
+		}
+		phase2 := func(s uint32) (int64, bool) {
+			switch {
+			case stay[s]:
+				return 1, true // a goal deadlock: its self-loop stays in the goal
+			case !go1[s]:
+				return 0, true
+			}
+			return 0, false
+		}
+		for range l {
+			if err := it.round(ctx, phase2, nil, nil, nil, true); err != nil {
+				return nil, err
+			}
+			rounds++
+			if opt.Progress != nil {
+				opt.Progress(rounds, 0)
+			}
+		}
+	}
+	return it.result(opt.Max, boundedMethod(opt), rounds), nil
+}
+
+// cumulative is the expected reward (rew per choice) of the first k
+// steps.
+func cumulative(ctx context.Context, m *Model, rew []*big.Rat, k int, opt SolveOptions) (*Result, error) {
+	exact := opt.Method == Exact
+	it := newIterator(m, opt.Max, exact)
+	var rl, rh []float64
+	if !exact {
+		rl, rh = make([]float64, len(rew)), make([]float64, len(rew))
+		for c, x := range rew {
+			if x != nil {
+				rl[c], rh[c] = floatBelow(x), floatAbove(x)
+			}
+		}
+	}
+	ex := rew
+	for c, x := range ex {
+		if x == nil {
+			ex[c] = new(big.Rat)
+		}
+	}
+	none := func(uint32) (int64, bool) { return 0, false }
+	for i := range k {
+		if err := it.round(ctx, none, rl, rh, ex, false); err != nil {
+			return nil, err
+		}
+		if opt.Progress != nil {
+			opt.Progress(i+1, 0)
+		}
+	}
+	if !exact {
+		for s, x := range it.hi {
+			if math.IsInf(x, 1) {
+				return nil, fmt.Errorf("prob: the expected reward of the first %d steps is beyond float64 in state %s; use --method exact", k, m.G.M.FormatState(m.StateOf(uint32(s))))
+			}
+		}
+	}
+	return it.result(opt.Max, boundedMethod(opt), k), nil
+}
+
+// stepRewards returns each choice's reward for a reward bound: an integer
+// of at least 0 that does not depend on the outcome taken (an unfolding
+// counts the reward of the step taken, not its expectation).
+func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
+	r := q.Bounds.Reward
+	rew, err := ChoiceRewards(ctx, m, r, q.who())
+	if err != nil {
+		return nil, err
+	}
+	if r.Steps && (r.Outcomes || r.Edges) {
+		// the reward of each outcome (or each command of a dtmc's fused
+		// choice) must be the same: ChoiceRewards gave their expectation
+		x := &explicit.Expansion{}
+		var ds *dists
+		if r.Outcomes {
+			if ds, err = newDists(m.G.M); err != nil {
+				return nil, err
+			}
+		}
+		var pbuf []*big.Rat
+		for s := range uint32(m.NumStates()) {
+			if s&0xfff == 0xfff && ctx.Err() != nil {
+				return nil, fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
+			}
+			from, to := m.Choices(s)
+			if from == to {
+				continue
+			}
+			st := m.StateOf(s)
+			m.G.Applicable(st, x)
+			var first *big.Rat
+			var firstCmd int
+			for _, ci := range x.Enabled() {
+				cmd := &m.G.M.Commands[ci]
+				if !IsDTMC(m.G.M) {
+					first = nil // one choice per command: compare within it
+				}
+				vals := []*big.Rat{}
+				if r.Edges {
+					vals = append(vals, big.NewRat(int64(cmd.CostIn(st)), 1))
+				} else {
+					if pbuf, err = ds.at(int(ci), st, pbuf[:0]); err != nil {
+						return nil, err
+					}
+					for oi := range cmd.Outcomes {
+						if pbuf[oi].Sign() == 0 {
+							continue
+						}
+						v := new(big.Rat)
+						if or := symbolic.OutcomeRewardOf(&cmd.Outcomes[oi], r.Name); or != nil {
+							v = or.Value(st)
+						}
+						vals = append(vals, v)
+					}
+				}
+				for _, v := range vals {
+					if first == nil {
+						first, firstCmd = v, int(ci)
+					} else if v.Cmp(first) != 0 {
+						where := fmt.Sprintf("the command at %s", cmd.Pos)
+						if int(ci) != firstCmd {
+							where = fmt.Sprintf("the commands at %s and %s, fused in a dtmc", m.G.M.Commands[firstCmd].Pos, cmd.Pos)
+						}
+						return nil, &FilterError{fmt.Sprintf("prob: %s has a reward bound on %s, which is %s on one outcome and %s on another in state %s (%s); vigil prob unfolds a reward that each step gives whatever its outcome", q.who(), r.Name, first.RatString(), v.RatString(), m.G.M.FormatState(st), where)}
+					}
+				}
+			}
+		}
+	}
+	out := make([]int64, len(rew))
+	for c, x := range rew {
+		if x == nil {
+			continue
+		}
+		if !x.IsInt() || !x.Num().IsInt64() {
+			s := m.owner()[c]
+			return nil, &FilterError{fmt.Sprintf("prob: %s has a reward bound on %s, which is %s on a step of state %s (command at %s); vigil prob unfolds integer rewards only", q.who(), r.Name, x.RatString(), m.G.M.FormatState(m.StateOf(s)), m.G.M.Commands[m.Cmd[c]].Pos)}
+		}
+		out[c] = x.Num().Int64()
+	}
+	return out, nil
+}
+
+// rewardRange is a reward bound's integer range of accumulated rewards:
+// at least lo; at most hi when hasHi.
+func rewardRange(b *symbolic.PathBounds) (lo, hi *big.Int, hasHi bool) {
+	lo = new(big.Int)
+	if b.Lower != nil {
+		// ≥ L: from ceil(L); > L: from floor(L)+1
+		f := new(big.Int).Quo(b.Lower.Num(), b.Lower.Denom()) // floor (L ≥ 0)
+		lo.Set(f)
+		if b.LowerStrict || !b.Lower.IsInt() {
+			lo.Add(f, big.NewInt(1))
+		}
+	}
+	if b.Upper != nil {
+		// ≤ U: up to floor(U); < U: up to ceil(U)-1
+		f := new(big.Int).Quo(b.Upper.Num(), b.Upper.Denom())
+		hi = f
+		if b.UpperStrict && b.Upper.IsInt() {
+			hi = new(big.Int).Sub(f, big.NewInt(1))
+		}
+		hasHi = true
+	}
+	return lo, hi, hasHi
+}
+
+// rewardBounded is P(ψ U φ) with the accumulated reward within q's
+// bounds, on the model unfolded with the accumulation.
+func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, maxStates int) (*Result, error) {
+	rew, err := stepRewards(ctx, m, q)
+	if err != nil {
+		return nil, err
+	}
+	b := q.Bounds
+	lo, hi, hasHi := rewardRange(b)
+	n := m.NumStates()
+	res := func() *Result {
+		r := &Result{Max: opt.Max, Method: boundedMethod(opt), Lower: make([]float64, n), Upper: make([]float64, n), Sched: make([]int32, n)}
+		for i := range r.Sched {
+			r.Sched[i] = -1
+		}
+		if opt.Method == Exact {
+			r.Exact = make([]*big.Rat, n)
+			for i := range r.Exact {
+				r.Exact[i] = new(big.Rat)
+			}
+		}
+		return r
+	}
+	if hasHi && (hi.Sign() < 0 || hi.Cmp(lo) < 0) {
+		return res(), nil // no accumulation lies within the bounds: 0
+	}
+	capAt := lo
+	if hasHi {
+		capAt = hi
+	}
+	limit := max(MaxUnfold, maxStates) // --max-states bounds the model; the unfolding may be larger
+	if !capAt.IsInt64() || capAt.Int64() >= int64(limit) {
+		return nil, &FilterError{fmt.Sprintf("prob: %s has a reward bound (%s) that unfolds the model's %d states over %s values of the accumulated reward, beyond %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, new(big.Int).Add(capAt, big.NewInt(1)), limit)}
+	}
+	C, L := capAt.Int64(), lo.Int64()
+	target := m.Target(q.Target)
+	goes := make([]bool, n)
+	for s := range goes {
+		if s&0xfff == 0xfff && ctx.Err() != nil {
+			return nil, fmt.Errorf("prob: unfolding the reward bound: %w", context.Cause(ctx))
+		}
+		goes[s] = through(m, b.Left, uint32(s))
+	}
+	// The unfolded states: (s, a) with id; (s, 0) is s for the roots,
+	// the start states (all states under a filter over a state formula,
+	// which reduces the values of others).
+	type pair struct {
+		s uint32
+		a int64
+	}
+	ids := map[pair]uint32{}
+	var states []pair
+	roots := m.Starts
+	if q.FilterStates != nil {
+		roots = n
+	}
+	for s := range uint32(roots) {
+		ids[pair{s, 0}] = s
+		states = append(states, pair{s, 0})
+	}
+	pm := &Model{G: m.G, Starts: m.Starts, RowStart: []uint32{0}, EntryStart: []uint32{0}}
+	if opt.Method == Exact {
+		pm.Exact = []*big.Rat{}
+	}
+	var ptarget []bool
+	sink := func() uint32 { // (dead): the accumulation went past the upper bound
+		p := pair{math.MaxUint32, -1}
+		if id, ok := ids[p]; ok {
+			return id
+		}
+		id := uint32(len(states))
+		ids[p] = id
+		states = append(states, p)
+		return id
+	}
+	for i := 0; i < len(states); i++ {
+		if i&0xfff == 0xfff && ctx.Err() != nil {
+			return nil, fmt.Errorf("prob: unfolding the reward bound: %w", context.Cause(ctx))
+		}
+		if len(states) > limit {
+			return nil, &FilterError{fmt.Sprintf("prob: %s has a reward bound (%s) that unfolds the model's %d states over up to %d values of the accumulated reward: more than %d states (raise --max-states, or lower the bound)", q.who(), b.Text, n, C+1, limit)}
+		}
+		p := states[i]
+		win := p.a >= 0 && p.s != math.MaxUint32 && target[p.s] && p.a >= L
+		ptarget = append(ptarget, win)
+		status := explicit.Open
+		if win {
+			status = explicit.Goal
+		}
+		pm.Status = append(pm.Status, status)
+		// a goal state below the lower bound goes on (through ψ); any
+		// other target state is terminal
+		open := !win && p.s != math.MaxUint32 && (target[p.s] && goes[p.s] || !target[p.s] && m.Status[p.s] == explicit.Open)
+		if !win && p.s != math.MaxUint32 && target[p.s] && b.Reward.Exit && idles(m, b.Left, p.s) {
+			// Storm's self-loop on a deadlock earns its state reward
+			// each step, which might reach the lower bound there
+			if v, _ := b.Reward.StateValue(m.StateOf(p.s)); v.Sign() > 0 {
+				return nil, &FilterError{fmt.Sprintf("prob: %s has a lower reward bound (%s), and goal state %s is a deadlock of state reward %s below it, which Storm's self-loop there would keep earning; vigil prob ends runs at deadlocks and does not compute it", q.who(), b.Text, m.G.M.FormatState(m.StateOf(p.s)), v.RatString())}
+			}
+		}
+		if open {
+			from, to := m.Choices(p.s)
+			for c := from; c < to; c++ {
+				a := p.a + rew[c]
+				over := hasHi && a > C
+				if !hasHi && a > C {
+					a = C
+				}
+				for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+					var t uint32
+					if over {
+						t = sink()
+					} else {
+						np := pair{m.To[e], a}
+						id, ok := ids[np]
+						if !ok {
+							id = uint32(len(states))
+							ids[np] = id
+							states = append(states, np)
+						}
+						t = id
+					}
+					pm.To = append(pm.To, t)
+					pm.P = append(pm.P, m.P[e])
+					if pm.Exact != nil {
+						pm.Exact = append(pm.Exact, m.Exact[e])
+					}
+				}
+				pm.EntryStart = append(pm.EntryStart, uint32(len(pm.To)))
+				pm.Label = append(pm.Label, m.Label[c])
+				pm.Cmd = append(pm.Cmd, m.Cmd[c])
+			}
+		}
+		pm.RowStart = append(pm.RowStart, uint32(len(pm.Cmd)))
+	}
+	opt.MaxExact = max(opt.MaxExact, 0)
+	pr, err := Solve(ctx, pm, ptarget, opt)
+	if err != nil {
+		return nil, err
+	}
+	r := res()
+	r.Iterations, r.Rounds = pr.Iterations, pr.Rounds
+	for s := roots; s < n; s++ {
+		// not solved (no root): only the bounds every probability has
+		r.Upper[s] = 1
+		if r.Exact != nil {
+			r.Exact[s] = nil
+		}
+	}
+	copy(r.Lower, pr.Lower[:roots])
+	copy(r.Upper, pr.Upper[:roots])
+	if r.Exact != nil {
+		copy(r.Exact, pr.Exact[:roots])
+		for s, x := range r.Exact[:roots] {
+			// the float64 bounds enclose the rational
+			r.Lower[s], r.Upper[s] = floatBelow(x), floatAbove(x)
+		}
+	}
+	return r, nil
+}
+
+// deadlockRewards refuses the reward of the first steps where a reachable
+// deadlock has a state reward: Storm's self-loop there earns it every
+// step, where vigil ends the run.
+func deadlockRewards(ctx context.Context, m *Model, q Query) error {
+	x := &explicit.Expansion{}
+	for s := range uint32(m.NumStates()) {
+		if s&0xfff == 0xfff && ctx.Err() != nil {
+			return fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
+		}
+		if m.RowStart[s+1] != m.RowStart[s] {
+			continue
+		}
+		st := m.StateOf(s)
+		m.G.Applicable(st, x)
+		if len(x.Enabled()) > 0 {
+			continue // a stuck policy: its run ends
+		}
+		if v, _ := q.Reward.StateValue(st); v.Sign() > 0 {
+			return &FilterError{fmt.Sprintf("prob: %s is the reward of the first %s steps, and state %s is a deadlock of state reward %s, which Storm's self-loop there would keep earning; vigil prob ends runs at deadlocks and does not compute it", q.who(), q.Bounds.Upper.RatString(), m.G.M.FormatState(st), v.RatString())}
+		}
+	}
+	return nil
+}
