@@ -24,6 +24,7 @@ import (
 	"vigil/safety/cert"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
+	vconf "vigil/symbolic/explicit/conformance"
 	"vigil/symbolic/gen"
 )
 
@@ -201,6 +202,7 @@ func Run(t *testing.T, f Factory, opt Options) Stats {
 	if opt.FirstSeed == 0 {
 		opt.FirstSeed = 1
 	}
+	opt.FirstSeed, opt.Models = vconf.Campaign(opt.FirstSeed, opt.Models)
 	if opt.Radii == nil {
 		opt.Radii = []safety.Radius{0, 1, 2, safety.Inf}
 	}

@@ -15,6 +15,8 @@ package conformance
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"testing"
 
 	"vigil/symbolic"
@@ -67,6 +69,7 @@ func Verify(t *testing.T, v Verifier, opt Options) Tally {
 	if opt.FirstSeed == 0 {
 		opt.FirstSeed = 1
 	}
+	opt.FirstSeed, opt.Models = Campaign(opt.FirstSeed, opt.Models)
 	opt.Gen.RangeErrors = false
 	ctx := context.Background()
 	var n Tally
@@ -180,6 +183,7 @@ func Explore(t *testing.T, e Explorer, opt Options) {
 	if opt.FirstSeed == 0 {
 		opt.FirstSeed = 1
 	}
+	opt.FirstSeed, opt.Models = Campaign(opt.FirstSeed, opt.Models)
 	opt.Gen.RangeErrors = false
 	ctx := context.Background()
 	compared := 0
@@ -229,4 +233,19 @@ func Explore(t *testing.T, e Explorer, opt Options) {
 	if compared == 0 {
 		t.Errorf("conformance: no exploration compared on %d models: the suite would test nothing", opt.Models)
 	}
+}
+
+// Campaign widens a suite for a longer run away from CI's seeds:
+// VIGIL_CONFORMANCE_SHIFT=N starts every suite N seeds later, and
+// VIGIL_CONFORMANCE_SCALE=K asks K times as many models (e.g.
+// VIGIL_CONFORMANCE_SHIFT=1000000 VIGIL_CONFORMANCE_SCALE=5 go test ./ic3
+// -run Conformance).
+func Campaign(first uint64, models int) (uint64, int) {
+	if k, err := strconv.ParseUint(os.Getenv("VIGIL_CONFORMANCE_SHIFT"), 10, 64); err == nil {
+		first += k
+	}
+	if k, err := strconv.Atoi(os.Getenv("VIGIL_CONFORMANCE_SCALE")); err == nil && k > 0 {
+		models *= k
+	}
+	return first, models
 }

@@ -79,6 +79,7 @@ func GoalBugs(t *testing.T, tester GoalTester, opt GoalOptions) {
 	if opt.FirstSeed == 0 {
 		opt.FirstSeed = 1
 	}
+	opt.FirstSeed, opt.Models = Campaign(opt.FirstSeed, opt.Models)
 	models, tested, bugs, skipped := 0, 0, 0, 0
 	for seed := opt.FirstSeed; models < opt.Models; seed++ {
 		var gopt gen.Options
