@@ -158,7 +158,7 @@ func runSafe(e *cli.Env, args []string) int {
 	e.AddProgressFlags(fs)
 	sf := addSafetyFlags(fs, true)
 	stateText := fs.String("state", "", `the state to decide: "NAME=VALUE ..." as vigil prints states (unnamed variables take their initial values)`)
-	certFile := fs.String("cert", "", "write the certificate to this file (with --starts: one certificate for every decided start state, sharing one table)")
+	certFile := fs.String("cert", "", "write the certificate to this file, gzip-compressed when FILE ends in .gz (with --starts: one certificate for every decided start state, sharing one table)")
 	sf.modelFlags.writes("cert", certFile)
 	all := fs.Bool("all", false, "propu-bdd: decide every state of the model: the numbers of safe and unsafe states, and the unsafe region as a cover of cubes")
 	cubes := cli.AddCountFlag(fs, "cubes", 20, "propu-bdd --all: list at most this many cubes of the unsafe region")
