@@ -161,6 +161,25 @@ type iterator struct {
 	lo, hi   []float64
 	nlo, nhi []float64 // the next round's, swapped in after it
 	ex       []*big.Rat
+	// work counts the state updates since the context was last checked:
+	// a model of a few states iterated for billions of rounds checks it
+	// every 4096 updates too, not only at state 4095 of a round (a
+	// 4-state model within 10^10 steps ignored --timeout and SIGTERM).
+	work int
+}
+
+// stopped says why the iteration must stop (the context ended), checked
+// about every 4096 state updates over the rounds.
+func (it *iterator) stopped(ctx context.Context, updates int) error {
+	it.work += updates
+	if it.work < 0x1000 {
+		return nil
+	}
+	it.work = 0
+	if ctx.Err() != nil {
+		return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+	}
+	return nil
 }
 
 func newIterator(m *Model, max, exact bool) *iterator {
@@ -198,8 +217,9 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 		next := make([]*big.Rat, n)
 		tmp := new(big.Rat)
 		for s := range n {
-			if s&0xfff == 0xfff && ctx.Err() != nil {
-				return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+			// every update: one of rationals of many digits is slow
+			if err := it.stopped(ctx, 0x1000); err != nil {
+				return err
 			}
 			if v, ok := fixed(s); ok {
 				next[s] = big.NewRat(v, 1)
@@ -229,8 +249,8 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 	}
 	nlo, nhi := it.nlo, it.nhi
 	for s := range n {
-		if s&0xfff == 0xfff && ctx.Err() != nil {
-			return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+		if err := it.stopped(ctx, 1); err != nil {
+			return err
 		}
 		if v, ok := fixed(s); ok {
 			nlo[s], nhi[s] = float64(v), float64(v)

@@ -1,0 +1,59 @@
+package prob_test
+
+// Review of the bounded properties (s26r): a stop during the rounds of a
+// small model, whose rounds each update fewer than 4096 states.
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"testing"
+	"time"
+
+	"vigil/internal/testutil"
+	"vigil/prob"
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+const s26rCoin = `model coin
+var x : 0 .. 3 = 0
+action go when x < 3 -> x' = x + 1 | x' = x
+action stay when x < 3 -> skip
+property p { unsafe x == 3 }
+`
+
+// TestBoundedStopsOnSmallModel: 10^10 rounds over 4 states stop within
+// a second of the context's end, for ii and exact, step bounds and the
+// reward of the first steps (the context was checked only at state 4095
+// of a round: never on a small model, so --timeout and SIGTERM were
+// ignored for hours).
+func TestBoundedStopsOnSmallModel(t *testing.T) {
+	m := testutil.LoadSource(t, "coin.spec", s26rCoin)
+	g := testutil.Generator(t, m, m.Properties[0])
+	pm, err := prob.Build(context.Background(), g, prob.Options{Exact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := big.NewRat(10_000_000_000, 1)
+	qs := []prob.Query{
+		{Name: "steps", Target: explicit.Unsafe, Max: true, Bounds: &symbolic.PathBounds{Steps: true, Upper: huge}},
+		{Name: "lower", Target: explicit.Unsafe, Max: true, Bounds: &symbolic.PathBounds{Steps: true, Lower: huge, Upper: huge}},
+		{Name: "cumulative", Target: explicit.Goal, Max: true, Reward: &symbolic.Reward{Name: "cost", Steps: true, Edges: true},
+			Bounds: &symbolic.PathBounds{Steps: true, Instant: true, Upper: huge}},
+	}
+	for _, q := range qs {
+		for _, method := range []prob.Method{prob.II, prob.Exact} {
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			t0 := time.Now()
+			_, err := prob.Ask(ctx, pm, q, prob.SolveOptions{Method: method, Epsilon: 1e-6})
+			cancel()
+			if took := time.Since(t0); took > 3*time.Second {
+				t.Errorf("%s %s: stopped %v after the context's end", q.Name, method, took)
+			}
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("%s %s: err %v, want the deadline", q.Name, method, err)
+			}
+		}
+	}
+}
