@@ -60,7 +60,11 @@ func (q Query) NeedsThrough() bool {
 		lo, _ := b.StepRange()
 		return lo.Sign() > 0
 	}
-	return b.Lower != nil && b.Lower.Sign() > 0
+	// the accumulations that count start above 0: > 0 is from 1 (a
+	// strict lower bound 0 read as no lower bound left the goal states
+	// terminal, so a run in one with reward 0 never went on to earn it)
+	lo, _, _ := rewardRange(b)
+	return lo.Sign() > 0
 }
 
 // stepCount is a bound's step count as an int, or an error naming q.

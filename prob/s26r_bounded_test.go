@@ -57,3 +57,32 @@ func TestBoundedStopsOnSmallModel(t *testing.T) {
 		}
 	}
 }
+
+// TestStrictLowerRewardBoundGoesThrough: a reward bound > 0 counts the
+// accumulations from 1, like ≥ 1, so the goal states do not end a run
+// (Options.Through); it was read as no lower bound (Lower.Sign() is 0),
+// and P(F x ≤ 1 with reward > 0) from x = 0 was 0 where ≥ 1 gave 1.
+func TestStrictLowerRewardBoundGoesThrough(t *testing.T) {
+	one := &symbolic.Reward{Name: "one", Default: big.NewRat(1, 1), Exit: true}
+	for _, b := range []*symbolic.PathBounds{
+		{Reward: one, Lower: new(big.Rat), LowerStrict: true},
+		{Reward: one, Lower: big.NewRat(1, 2)},
+		{Reward: one, Lower: big.NewRat(1, 1)},
+		{Steps: true, Lower: new(big.Rat), LowerStrict: true, Upper: big.NewRat(3, 1)},
+	} {
+		q := prob.Query{Name: "p", Target: explicit.Goal, Max: true, Bounds: b}
+		if !q.NeedsThrough() {
+			t.Errorf("lower bound %s (strict %v): the goal states would end the runs", b.Lower.RatString(), b.LowerStrict)
+		}
+	}
+	for _, b := range []*symbolic.PathBounds{
+		{Reward: one, Lower: new(big.Rat)},
+		{Reward: one, Upper: big.NewRat(3, 1)},
+		{Steps: true, Lower: new(big.Rat), Upper: big.NewRat(3, 1)},
+	} {
+		q := prob.Query{Name: "p", Target: explicit.Goal, Max: true, Bounds: b}
+		if q.NeedsThrough() {
+			t.Errorf("bounds %+v: no lower bound above 0, yet the goal states are expanded", b)
+		}
+	}
+}
