@@ -276,10 +276,20 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 				sl, sh = rewLo[c], rewHi[c]
 				pos = sh > 0
 			}
+			sure := prob // every successor's probability is exactly 1
 			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
 				sl += m.P[e] * it.lo[m.To[e]]
 				sh += m.P[e] * it.hi[m.To[e]]
 				pos = pos || it.hi[m.To[e]] > 0
+				sure = sure && it.lo[m.To[e]] == 1
+			}
+			if sure {
+				// a lower bound 1 of a probability is its value, and the
+				// choice's distribution sums to exactly 1 (Build's rows
+				// are normalised), so its value is exactly 1: not the
+				// 1 - 2^-50 of the rounded sum, which left P>=1 [F<=3 φ]
+				// unknown on a chain that surely gets there
+				sl, sh = 1, 1
 			}
 			// Each sum of k products of float64 probabilities (within
 			// 2^-53 of their rationals) and bounds is within (k+2)·2^-53
@@ -289,8 +299,10 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 			// (upper) bounds bounds the best exact value. Where every
 			// term is 0 the sum is exactly 0.
 			w := float64(m.EntryStart[c+1] - m.EntryStart[c] + 3)
-			sl -= w*0x1p-53*sl + w*0x1p-1022
-			if pos {
+			if !sure {
+				sl -= w*0x1p-53*sl + w*0x1p-1022
+			}
+			if pos && !sure {
 				sh += w*0x1p-53*sh + w*0x1p-1022
 			}
 			if it.max == (sl > bl) && sl != bl {

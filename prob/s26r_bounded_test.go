@@ -86,3 +86,50 @@ func TestStrictLowerRewardBoundGoesThrough(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundedSureIsOne: under ii a step-bounded probability that is
+// exactly 1 has the bounds [1, 1] (a state whose choice surely gets there,
+// every successor's lower bound being 1), as exact says, and no other
+// value has the lower bound 1; before, the rounding widened every sum, and
+// P>=1 [F<=3 φ] on a chain that surely gets there was unknown.
+func TestBoundedSureIsOne(t *testing.T) {
+	ctx := context.Background()
+	ones := 0
+	for i, m := range models(100) {
+		prop := m.Properties[0]
+		g := testutil.Generator(t, m, prop)
+		pm, err := prob.Build(ctx, g, prob.Options{Exact: true, MaxStates: 60, Through: true})
+		if err != nil {
+			continue
+		}
+		left := symbolic.Not(prop.Unsafe)
+		for _, max := range []bool{true, false} {
+			for _, lu := range [][2]int64{{0, 3}, {0, 6}, {2, 5}} {
+				q := prob.Query{Name: "p", Target: explicit.Goal, Max: max, Until: true,
+					Bounds: &symbolic.PathBounds{Steps: true, Lower: big.NewRat(lu[0], 1), Upper: big.NewRat(lu[1], 1), Left: left}}
+				ex, err := prob.Ask(ctx, pm, q, prob.SolveOptions{Method: prob.Exact})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ii, err := prob.Ask(ctx, pm, q, prob.SolveOptions{Method: prob.II, Epsilon: 1e-6})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for s := range pm.NumStates() {
+					one := ex.Result.Exact[s].Cmp(big.NewRat(1, 1)) == 0
+					lo, hi := ii.Result.Lower[s], ii.Result.Upper[s]
+					if one != (lo == 1) || one && hi != 1 {
+						t.Errorf("model %d %s: state %s: exact %s, ii [%g, %g]", i, q, pm.G.M.FormatState(pm.StateOf(uint32(s))), ex.Result.Exact[s].RatString(), lo, hi)
+					}
+					if one {
+						ones++
+					}
+				}
+			}
+		}
+	}
+	if ones < 100 {
+		t.Fatalf("only %d states of value 1: the test lost its teeth", ones)
+	}
+	t.Logf("%d states of value 1", ones)
+}
