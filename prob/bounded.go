@@ -60,7 +60,11 @@ func (q Query) NeedsThrough() bool {
 		lo, _ := b.StepRange()
 		return lo.Sign() > 0
 	}
-	return b.Lower != nil && b.Lower.Sign() > 0
+	// the accumulations that count start above 0: > 0 is from 1 (a
+	// strict lower bound 0 read as no lower bound left the goal states
+	// terminal, so a run in one with reward 0 never went on to earn it)
+	lo, _, _ := rewardRange(b)
+	return lo.Sign() > 0
 }
 
 // stepCount is a bound's step count as an int, or an error naming q.
@@ -161,6 +165,25 @@ type iterator struct {
 	lo, hi   []float64
 	nlo, nhi []float64 // the next round's, swapped in after it
 	ex       []*big.Rat
+	// work counts the state updates since the context was last checked:
+	// a model of a few states iterated for billions of rounds checks it
+	// every 4096 updates too, not only at state 4095 of a round (a
+	// 4-state model within 10^10 steps ignored --timeout and SIGTERM).
+	work int
+}
+
+// stopped says why the iteration must stop (the context ended), checked
+// about every 4096 state updates over the rounds.
+func (it *iterator) stopped(ctx context.Context, updates int) error {
+	it.work += updates
+	if it.work < 0x1000 {
+		return nil
+	}
+	it.work = 0
+	if ctx.Err() != nil {
+		return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+	}
+	return nil
 }
 
 func newIterator(m *Model, max, exact bool) *iterator {
@@ -198,8 +221,9 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 		next := make([]*big.Rat, n)
 		tmp := new(big.Rat)
 		for s := range n {
-			if s&0xfff == 0xfff && ctx.Err() != nil {
-				return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+			// every update: one of rationals of many digits is slow
+			if err := it.stopped(ctx, 0x1000); err != nil {
+				return err
 			}
 			if v, ok := fixed(s); ok {
 				next[s] = big.NewRat(v, 1)
@@ -229,8 +253,8 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 	}
 	nlo, nhi := it.nlo, it.nhi
 	for s := range n {
-		if s&0xfff == 0xfff && ctx.Err() != nil {
-			return fmt.Errorf("prob: bounded iteration: %w", context.Cause(ctx))
+		if err := it.stopped(ctx, 1); err != nil {
+			return err
 		}
 		if v, ok := fixed(s); ok {
 			nlo[s], nhi[s] = float64(v), float64(v)
@@ -252,10 +276,20 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 				sl, sh = rewLo[c], rewHi[c]
 				pos = sh > 0
 			}
+			sure := prob // every successor's probability is exactly 1
 			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
 				sl += m.P[e] * it.lo[m.To[e]]
 				sh += m.P[e] * it.hi[m.To[e]]
 				pos = pos || it.hi[m.To[e]] > 0
+				sure = sure && it.lo[m.To[e]] == 1
+			}
+			if sure {
+				// a lower bound 1 of a probability is its value, and the
+				// choice's distribution sums to exactly 1 (Build's rows
+				// are normalised), so its value is exactly 1: not the
+				// 1 - 2^-50 of the rounded sum, which left P>=1 [F<=3 φ]
+				// unknown on a chain that surely gets there
+				sl, sh = 1, 1
 			}
 			// Each sum of k products of float64 probabilities (within
 			// 2^-53 of their rationals) and bounds is within (k+2)·2^-53
@@ -265,8 +299,10 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 			// (upper) bounds bounds the best exact value. Where every
 			// term is 0 the sum is exactly 0.
 			w := float64(m.EntryStart[c+1] - m.EntryStart[c] + 3)
-			sl -= w*0x1p-53*sl + w*0x1p-1022
-			if pos {
+			if !sure {
+				sl -= w*0x1p-53*sl + w*0x1p-1022
+			}
+			if pos && !sure {
 				sh += w*0x1p-53*sh + w*0x1p-1022
 			}
 			if it.max == (sl > bl) && sl != bl {
