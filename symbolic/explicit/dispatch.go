@@ -63,7 +63,7 @@ func (cp *compiler) dispatchOr(c *symbolic.Cond) (condFn, bool) {
 	for _, b := range pinnedBr {
 		lo, hi = min(lo, b.k), max(hi, b.k)
 	}
-	if hi-lo >= maxSwitchSpan {
+	if !smallSpan(lo, hi) {
 		return nil, false
 	}
 	always := func(symbolic.State) bool { return true }
@@ -119,7 +119,7 @@ func (cp *compiler) dispatchIte(e *symbolic.Expr) (intFn, bool) {
 	for _, b := range brs {
 		lo, hi = min(lo, b.k), max(hi, b.k)
 	}
-	if hi-lo >= maxSwitchSpan {
+	if !smallSpan(lo, hi) {
 		return nil, false
 	}
 	table := make([]intFn, hi-lo+1)
@@ -135,4 +135,12 @@ func (cp *compiler) dispatchIte(e *symbolic.Expr) (intFn, bool) {
 		}
 		return def(s)
 	}, true
+}
+
+// smallSpan reports whether lo..hi (lo <= hi) has fewer than
+// maxSwitchSpan values. hi-lo is taken as unsigned: pins at both ends of
+// the 64-bit integers (x == 2^63-1 or x == -(2^63-1)) made it wrap to a
+// negative span, and make() of the table panicked.
+func smallSpan(lo, hi int) bool {
+	return uint64(hi)-uint64(lo) < maxSwitchSpan
 }
