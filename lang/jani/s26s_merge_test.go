@@ -312,3 +312,61 @@ func TestS26sMergeAgainstProduct(t *testing.T) {
 		t.Fatalf("%d of %d networks decoded, %d merged some edges: the test does not exercise the merge", decoded, n, merged)
 	}
 }
+
+// A command of edges composed by location was reported at the first
+// edge's node (compose.go: Command.Pos, Outcome.Pos), the edge at the
+// automaton's first location, which the state need not take: a range
+// error at l2 named "automata[0].edges[0]" (the edge at l0). It is now
+// reported at the synchronisation vector when every edge of the
+// combination is composed by location, else at the first edge that is
+// one edge of the file.
+func TestS26sMergedPosition(t *testing.T) {
+	old := mergeAbove
+	defer func() { mergeAbove = old }()
+	mergeAbove = 0
+	edge := func(l, to string, x any) map[string]any {
+		return map[string]any{"location": l, "action": "tick", "destinations": []any{map[string]any{"location": to,
+			"assignments": []any{map[string]any{"ref": "x", "value": x}}}}}
+	}
+	auto := func(name string, edges ...any) map[string]any {
+		locs := []any{}
+		for _, l := range []string{"l0", "l1", "l2"} {
+			locs = append(locs, map[string]any{"name": l})
+		}
+		return map[string]any{"name": name, "locations": locs, "initial-locations": []string{"l0"}, "edges": edges}
+	}
+	plus := func(k int) any { return map[string]any{"op": "+", "left": "x", "right": k} }
+	for _, tc := range []struct {
+		b    map[string]any
+		want string
+	}{
+		// B composed by location too: the vector
+		{auto("B", map[string]any{"location": "l0", "action": "tick", "destinations": []any{map[string]any{"location": "l1"}}},
+			map[string]any{"location": "l1", "action": "tick", "destinations": []any{map[string]any{"location": "l0"}}}), "net.jani#system.syncs[0]"},
+		// B's single edge is taken in every state the command is
+		{auto("B", map[string]any{"location": "l0", "action": "tick", "destinations": []any{map[string]any{"location": "l0"}}}), "net.jani#automata[1].edges[0]"},
+	} {
+		a := auto("A", edge("l0", "l1", plus(0)), edge("l1", "l2", plus(1)), edge("l2", "l0", plus(3)))
+		data, err := json.Marshal(map[string]any{"jani-version": 1, "name": "net", "type": "mdp", "actions": []any{map[string]any{"name": "tick"}},
+			"variables": []any{map[string]any{"name": "x", "type": map[string]any{"kind": "bounded", "base": "int", "lower-bound": 0, "upper-bound": 3}, "initial-value": 0}},
+			"automata":  []any{a, tc.b}, "system": map[string]any{"elements": []any{map[string]any{"automaton": "A"}, map[string]any{"automaton": "B"}},
+				"syncs": []any{map[string]any{"synchronise": []any{"tick", "tick"}, "result": "tick"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := Decode("net.jani", data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Commands) != 1 {
+			t.Fatalf("want the edges composed by location into one command, got %d", len(m.Commands))
+		}
+		c := &m.Commands[0]
+		if p := c.Pos.String(); !strings.HasPrefix(p, tc.want+":") {
+			t.Errorf("command at %s, want %s", p, tc.want)
+		}
+		if p := c.Outcomes[0].Pos.String(); !strings.HasPrefix(p, tc.want) {
+			t.Errorf("outcome at %s, want at %s", p, tc.want)
+		}
+	}
+}
