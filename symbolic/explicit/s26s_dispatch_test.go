@@ -165,3 +165,29 @@ func TestS26sDispatchRandom(t *testing.T) {
 	}
 	t.Logf("%d tables", tables)
 }
+
+// Sparse pins (x == 0 || x == 4095 || x == 1 || x == 2000) built a table
+// of 4,096 entries for four branches: 20,000 such guards took 813 MB
+// instead of 269 MB. A table now needs a span not far beyond its
+// branches; dense ones (a location per branch) still get one.
+func TestS26sDispatchSparse(t *testing.T) {
+	m := &symbolic.Model{Vars: []symbolic.Var{{Name: "x", Lo: 0, Hi: 4095}}}
+	or := func(ks ...int) *symbolic.Cond {
+		var ds []*symbolic.Cond
+		for _, k := range ks {
+			ds = append(ds, symbolic.Compare(symbolic.V(0), symbolic.Eq, symbolic.Lit(k)))
+		}
+		return &symbolic.Cond{Op: symbolic.COr, Args: ds}
+	}
+	cp := newCompiler(t.Context(), m)
+	if _, ok := cp.dispatchOr(or(0, 4095, 1, 2000)); ok {
+		t.Error("a table of 4,096 entries for 4 sparse pins")
+	}
+	dense := make([]int, 62)
+	for i := range dense {
+		dense[i] = 61 - i
+	}
+	if _, ok := cp.dispatchOr(or(dense...)); !ok {
+		t.Error("no table for 62 pins of 62 values")
+	}
+}
