@@ -186,7 +186,7 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node, 
 	if !ok {
 		return
 	}
-	cmd := symbolic.Command{Label: label, Guard: guard, Pos: ml.pos(edges[0].node)}
+	cmd := symbolic.Command{Label: label, Guard: guard, Pos: ml.pos(takenEdge(edges, at))}
 	if ml.costVar != nil && len(edges) == 1 && len(edges[0].dests) > 0 {
 		if c := edges[0].dests[0].cost; c.Op != symbolic.OpConst || c.K != 1 {
 			cmd.Cost = c
@@ -228,6 +228,22 @@ func (ml *modelLoader) command(label symbolic.LabelID, edges []*edge, at *node, 
 	}
 	cmd.Outcomes = s.outcomes
 	ml.splitLive(cmd, s.live, at)
+}
+
+// takenEdge is the node a command of the synchronising edges is reported
+// at: the first of them that is one edge of the file. An edge composed by
+// location (compose_merge.go, loc -1) stands for an edge at each of its
+// locations and has the node of the first; a range error at another
+// location named that edge, which the state did not take (the edge at l0
+// for a state at l11). When every edge is composed by location, at (the
+// synchronisation vector).
+func takenEdge(edges []*edge, at *node) *node {
+	for _, e := range edges {
+		if e.loc >= 0 {
+			return e.node
+		}
+	}
+	return at
 }
 
 // combinations is the number of combinations of one edge of each list
@@ -362,7 +378,13 @@ func (s *syncOutcomes) add(idx []int) bool {
 	}
 	assigns = append(assigns, locs...)
 	sort.Slice(assigns, func(i, j int) bool { return assigns[i].Var < assigns[j].Var })
-	o := symbolic.Outcome{Assigns: assigns, Pos: ml.pos(s.edges[0].dests[idx[0]].node)}
+	o := symbolic.Outcome{Assigns: assigns, Pos: ml.pos(s.at)}
+	for i, e := range s.edges {
+		if e.loc >= 0 { // see takenEdge
+			o.Pos = ml.pos(e.dests[idx[i]].node)
+			break
+		}
+	}
 	ml.syncRewards(&o, autos, dests, s.rc)
 	if len(factors) > 0 {
 		// The probability is the product of the state-dependent factors

@@ -63,7 +63,7 @@ func (cp *compiler) dispatchOr(c *symbolic.Cond) (condFn, bool) {
 	for _, b := range pinnedBr {
 		lo, hi = min(lo, b.k), max(hi, b.k)
 	}
-	if hi-lo >= maxSwitchSpan {
+	if !denseSpan(lo, hi, len(pinnedBr)) {
 		return nil, false
 	}
 	always := func(symbolic.State) bool { return true }
@@ -119,7 +119,7 @@ func (cp *compiler) dispatchIte(e *symbolic.Expr) (intFn, bool) {
 	for _, b := range brs {
 		lo, hi = min(lo, b.k), max(hi, b.k)
 	}
-	if hi-lo >= maxSwitchSpan {
+	if !denseSpan(lo, hi, len(brs)) {
 		return nil, false
 	}
 	table := make([]intFn, hi-lo+1)
@@ -135,4 +135,16 @@ func (cp *compiler) dispatchIte(e *symbolic.Expr) (intFn, bool) {
 		}
 		return def(s)
 	}, true
+}
+
+// denseSpan reports whether a table over lo..hi (lo <= hi) for n
+// branches is worth it: fewer than maxSwitchSpan values, and not many
+// more than the branches. hi-lo is taken as unsigned: pins at both ends
+// of the 64-bit integers (x == 2^63-1 or x == -(2^63-1)) made it wrap to
+// a negative span, and make() of the table panicked. Sparse pins (x == 0
+// || x == 4095 || x == 1 || x == 2000) made a table of 4,096 entries for
+// four branches: 20,000 such guards took 813 MB instead of 269 MB.
+func denseSpan(lo, hi, n int) bool {
+	span := uint64(hi) - uint64(lo)
+	return span < maxSwitchSpan && span < 8*uint64(n)+64
 }
