@@ -21,6 +21,7 @@ package symbolic
 // expressions proven to stay inside int64 for every state in range.
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -287,9 +288,21 @@ func (iv interval) scale(k *big.Int) interval {
 type analysis struct {
 	m   *Model
 	bad func(e *Expr, iv interval)
+	// ctx, when set, is polled every 4096 nodes; once it is done the
+	// walk returns at once with meaningless intervals and stopped set
+	// (FitsContext).
+	ctx     context.Context
+	n       int
+	stopped bool
 }
 
 func (an *analysis) expr(e *Expr) interval {
+	if an.ctx != nil {
+		if an.n++; an.stopped || an.n&4095 == 0 && an.ctx.Err() != nil {
+			an.stopped = true
+			return point(0)
+		}
+	}
 	iv := an.node(e)
 	if an.bad != nil && !iv.fits() {
 		an.bad(e, iv)
@@ -388,6 +401,16 @@ func (m *Model) Fits(e *Expr) bool {
 	ok := true
 	(&analysis{m: m, bad: func(*Expr, interval) { ok = false }}).expr(e)
 	return ok
+}
+
+// FitsContext is Fits that stops when ctx is done: an analysis of
+// millions of nodes (an array written at a variable index) takes a
+// second or more. It then returns false (the caller looks at ctx).
+func (m *Model) FitsContext(ctx context.Context, e *Expr) bool {
+	ok := true
+	an := &analysis{m: m, bad: func(*Expr, interval) { ok = false }, ctx: ctx}
+	an.expr(e)
+	return ok && !an.stopped
 }
 
 // CondFits is Fits for every expression in c.

@@ -226,11 +226,18 @@ func bareStart(args []string) bool {
 }
 
 // finishSafe sets the verdict of rep, prints it (JSON, or text with
-// text) and returns the exit code: unknown if any state is undecided,
+// text) and returns the exit code: unknown if any state is undecided or
+// the certificate asked for was not written (a stop while it was
+// written: the command did not do all it was asked, and a script that
+// takes exit 0 for "safe, certificate written" must not find no file),
 // else unsafe if any is not safe.
 func finishSafe(e *cli.Env, rep *safety.Report, asJSON bool, text cli.TextReport) int {
 	rep.Finish()
-	return e.WriteReport("safe", asJSON, text, map[string]int{"unknown": cli.ExitUnknown, "unsafe": cli.ExitUnsafe}[rep.Verdict])
+	code := map[string]int{"unknown": cli.ExitUnknown, "unsafe": cli.ExitUnsafe}[rep.Verdict]
+	if rep.CertNotWritten != "" {
+		code = cli.ExitUnknown
+	}
+	return e.WriteReport("safe", asJSON, text, code)
 }
 
 // source says how su's model was loaded, for a certificate.

@@ -3,6 +3,7 @@ package cert
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -500,17 +501,38 @@ func gunzip(data []byte) ([]byte, error) {
 		return data, nil
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if errors.Is(err, gzip.ErrHeader) {
+		return nil, errorf("gzip: the file starts as gzip data but its header is invalid: the file is corrupted")
+	}
 	if err != nil {
-		return nil, errorf("gzip: %v", err)
+		return nil, gzipError(err)
 	}
 	out, err := io.ReadAll(io.LimitReader(zr, maxUnzipped+1))
 	if err != nil {
-		return nil, errorf("gzip: %v", err)
+		return nil, gzipError(err)
 	}
 	if len(out) > maxUnzipped {
 		return nil, errorf("gzip: decompresses to more than %d bytes", int64(maxUnzipped))
 	}
 	return out, nil
+}
+
+// gzipError says what a gzip read error means for a certificate file:
+// "unexpected EOF" and gzip's own "gzip: invalid checksum" named neither
+// a cut-short file nor a damaged one.
+func gzipError(err error) error {
+	var ce flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return errorf("gzip: the compressed data ends early: the file is truncated (its writing was cut short, or it was copied in part); write the certificate again")
+	case errors.Is(err, gzip.ErrChecksum):
+		return errorf("gzip: the decompressed data does not match the file's checksum: the file is corrupted; write the certificate again")
+	case errors.Is(err, gzip.ErrHeader):
+		return errorf("gzip: data that is not gzip follows the compressed certificate, or the file is corrupted")
+	case errors.As(err, &ce):
+		return errorf("gzip: the compressed data is corrupted at byte %d; write the certificate again", int64(ce))
+	}
+	return errorf("gzip: %v", err)
 }
 
 // nonNil makes a nil slice marshal as [] rather than null.

@@ -2,7 +2,6 @@ package cert
 
 import (
 	"compress/gzip"
-	"errors"
 	"io"
 	"os"
 	"strings"
@@ -34,6 +33,11 @@ type File struct {
 	zw   *gzip.Writer // nil: not compressed
 	w    io.Writer
 	path string
+	// regular: f is a regular file, which a failed write may remove (a
+	// certificate "file" may be /dev/stdout, /dev/null or a pipe, which
+	// a failure must leave alone: os.Remove of /dev/stdout or /dev/full
+	// as root deleted the device's name)
+	regular bool
 }
 
 // Create creates the certificate file path (truncating it).
@@ -43,6 +47,9 @@ func Create(path string) (*File, error) {
 		return nil, err
 	}
 	cf := &File{f: f, w: f, path: path}
+	if st, err := f.Stat(); err == nil {
+		cf.regular = st.Mode().IsRegular()
+	}
 	if strings.HasSuffix(path, ".gz") {
 		cf.zw = gzip.NewWriter(f)
 		cf.w = cf.zw
@@ -53,22 +60,39 @@ func Create(path string) (*File, error) {
 func (f *File) Write(p []byte) (int, error) { return f.w.Write(p) }
 
 // Close ends the compressed stream, if any, and closes the file; on an
-// error the file is removed.
+// error the file is removed (discard).
 func (f *File) Close() error {
 	var err error
 	if f.zw != nil {
 		err = f.zw.Close()
 	}
-	err = errors.Join(err, f.f.Close())
 	if err != nil {
-		os.Remove(f.path)
+		f.discard()
+		return err
+	}
+	if err = f.f.Close(); err != nil {
+		f.discard()
 	}
 	return err
 }
 
 // Abort closes and removes the file (a certificate that could not be
-// written whole must not be left behind half-written).
-func (f *File) Abort() {
-	f.f.Close()
-	os.Remove(f.path)
+// written whole must not be left behind half-written; see discard).
+func (f *File) Abort() { f.discard() }
+
+// discard closes f and removes what was written: the file when path
+// still names it (not a symbolic link to it, whose target is emptied
+// instead, leaving the link); a device or a pipe is left alone.
+func (f *File) discard() {
+	defer f.f.Close()
+	if !f.regular {
+		return
+	}
+	st, err := f.f.Stat()
+	lst, lerr := os.Lstat(f.path)
+	if err == nil && lerr == nil && os.SameFile(st, lst) {
+		os.Remove(f.path)
+		return
+	}
+	f.f.Truncate(0)
 }

@@ -38,6 +38,26 @@ type compiler struct {
 	err error // ctx's error, once seen
 }
 
+// stopper polls ctx every 4096 calls of done (Validate's walk of a model
+// of millions of nodes takes a second); a nil stopper is never done.
+type stopper struct {
+	ctx context.Context
+	n   int
+	err error // ctx's error, once seen
+}
+
+func (s *stopper) done() bool {
+	if s == nil {
+		return false
+	}
+	if s.err == nil {
+		if s.n++; s.n&4095 == 0 {
+			s.err = s.ctx.Err()
+		}
+	}
+	return s.err != nil
+}
+
 func newCompiler(ctx context.Context, m *symbolic.Model) *compiler {
 	return &compiler{m: m, ctx: ctx}
 }
@@ -52,6 +72,19 @@ func (c *compiler) stopped() bool {
 		c.err = c.ctx.Err()
 	}
 	return c.err != nil
+}
+
+// fits is m.Fits(e) under the compiler's context: when the context ends
+// during the analysis (millions of nodes take a second), err is set.
+func (c *compiler) fits(e *symbolic.Expr) bool {
+	if c.err != nil {
+		return false
+	}
+	if c.m.FitsContext(c.ctx, e) {
+		return true
+	}
+	c.err = c.ctx.Err()
+	return false
 }
 
 func compileExpr(m *symbolic.Model, e *symbolic.Expr) intFn {
@@ -96,7 +129,10 @@ func (c *compiler) expr(e *symbolic.Expr) intFn {
 	if l, ok := symbolic.Linearize(e); ok && m.LinearFits(l) {
 		return compileLinear(l)
 	}
-	if !m.Fits(e) {
+	if !c.fits(e) {
+		if c.err != nil {
+			return stoppedInt
+		}
 		return func(s symbolic.State) int { return e.Eval(s) }
 	}
 	return c.tree(e)
@@ -226,7 +262,10 @@ func (cp *compiler) cond(c *symbolic.Cond) condFn {
 			}
 			return compileCmp(c.Cmp, compileLinear(d))
 		}
-		if !m.Fits(c.L) || !m.Fits(c.R) {
+		if !cp.fits(c.L) || !cp.fits(c.R) {
+			if cp.err != nil {
+				return stoppedCond
+			}
 			return c.Holds // exact comparison
 		}
 		l, r, op := cp.expr(c.L), cp.expr(c.R), c.Cmp

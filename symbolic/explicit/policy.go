@@ -44,7 +44,7 @@ func NewDecider(m *symbolic.Model, d *symbolic.PolicyDecl) (Decider, error) {
 			if err := check(rule.Label); err != nil {
 				return nil, err
 			}
-			if err := validateCond(m, rule.Cond, "policy "+d.Name); err != nil {
+			if err := validateCond(m, rule.Cond, "policy "+d.Name, nil); err != nil {
 				return nil, err
 			}
 			r.labels = append(r.labels, rule.Label)

@@ -116,7 +116,7 @@ func New(m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
 // returning ctx's error: compiling a model of millions of expression
 // nodes (array writes at a variable index) takes seconds.
 func NewContext(ctx context.Context, m *symbolic.Model, prop *symbolic.Property) (*Generator, error) {
-	if err := Validate(m); err != nil {
+	if err := validate(m, &stopper{ctx: ctx}); err != nil {
 		return nil, err
 	}
 	l, err := NewLayout(m)
@@ -153,18 +153,18 @@ func NewContext(ctx context.Context, m *symbolic.Model, prop *symbolic.Property)
 	g.index, g.resid = buildGuardIndex(m)
 	g.unsafe = func(symbolic.State) bool { return false }
 	if prop != nil {
-		if err := validateCond(m, prop.Unsafe, "unsafe condition of property "+prop.Name); err != nil {
+		if err := validateCond(m, prop.Unsafe, "unsafe condition of property "+prop.Name, nil); err != nil {
 			return nil, err
 		}
 		g.unsafe = cp.cond(prop.Unsafe)
 		if prop.Goal != nil {
-			if err := validateCond(m, prop.Goal, "goal condition of property "+prop.Name); err != nil {
+			if err := validateCond(m, prop.Goal, "goal condition of property "+prop.Name, nil); err != nil {
 				return nil, err
 			}
 			g.goal = cp.cond(prop.Goal)
 		}
 		if prop.Start != nil {
-			if err := validateCond(m, prop.Start, "start condition of property "+prop.Name); err != nil {
+			if err := validateCond(m, prop.Start, "start condition of property "+prop.Name, nil); err != nil {
 				return nil, err
 			}
 		}

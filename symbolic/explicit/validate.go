@@ -9,7 +9,10 @@ import (
 // Validate checks that m is a well-formed IR model (every reference in
 // range, every node complete), so that the engine never panics on a model
 // built by hand or by a faulty front end.
-func Validate(m *symbolic.Model) error {
+func Validate(m *symbolic.Model) error { return validate(m, nil) }
+
+// validate is Validate that stops when st is done (st nil: never).
+func validate(m *symbolic.Model, st *stopper) error {
 	if m == nil {
 		return fmt.Errorf("explicit: no model")
 	}
@@ -28,7 +31,7 @@ func Validate(m *symbolic.Model) error {
 		if c.Label < 0 || int(c.Label) >= len(m.Labels) {
 			return fmt.Errorf("explicit: %s: label %d does not exist", what, c.Label)
 		}
-		if err := validateCond(m, c.Guard, what+" guard"); err != nil {
+		if err := validateCond(m, c.Guard, what+" guard", st); err != nil {
 			return err
 		}
 		for oi, o := range c.Outcomes {
@@ -41,7 +44,7 @@ func Validate(m *symbolic.Model) error {
 					return fmt.Errorf("explicit: %s outcome %d: %s assigned twice", what, oi+1, m.Vars[a.Var].Name)
 				}
 				seen[a.Var] = true
-				if err := validateExpr(m, a.Value, what); err != nil {
+				if err := validateExpr(m, a.Value, what, st); err != nil {
 					return err
 				}
 			}
@@ -60,7 +63,7 @@ func Validate(m *symbolic.Model) error {
 			if r.Label < 0 || int(r.Label) >= len(m.Labels) {
 				return fmt.Errorf("explicit: %s: policy %s names label %d, which the model lacks", r.Pos, d.Name, r.Label)
 			}
-			if err := validateCond(m, r.Cond, "policy "+d.Name); err != nil {
+			if err := validateCond(m, r.Cond, "policy "+d.Name, st); err != nil {
 				return err
 			}
 		}
@@ -73,7 +76,10 @@ func Validate(m *symbolic.Model) error {
 	return nil
 }
 
-func validateExpr(m *symbolic.Model, e *symbolic.Expr, what string) error {
+func validateExpr(m *symbolic.Model, e *symbolic.Expr, what string, st *stopper) error {
+	if st.done() {
+		return st.err
+	}
 	if e == nil {
 		return fmt.Errorf("explicit: %s: missing expression", what)
 	}
@@ -100,11 +106,11 @@ func validateExpr(m *symbolic.Model, e *symbolic.Expr, what string) error {
 		}
 	case symbolic.OpIte:
 		want = 2
-		if err := validateCond(m, e.Cond, what); err != nil {
+		if err := validateCond(m, e.Cond, what, st); err != nil {
 			return err
 		}
 	case symbolic.OpBool:
-		if err := validateCond(m, e.Cond, what); err != nil {
+		if err := validateCond(m, e.Cond, what, st); err != nil {
 			return err
 		}
 	default:
@@ -114,14 +120,17 @@ func validateExpr(m *symbolic.Model, e *symbolic.Expr, what string) error {
 		return fmt.Errorf("explicit: %s (%s): %s wants %d operands, has %d", what, e.Pos, e.Op, want, len(e.Args))
 	}
 	for _, a := range e.Args {
-		if err := validateExpr(m, a, what); err != nil {
+		if err := validateExpr(m, a, what, st); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func validateCond(m *symbolic.Model, c *symbolic.Cond, what string) error {
+func validateCond(m *symbolic.Model, c *symbolic.Cond, what string, st *stopper) error {
+	if st.done() {
+		return st.err
+	}
 	if c == nil {
 		return fmt.Errorf("explicit: %s: missing condition", what)
 	}
@@ -136,10 +145,10 @@ func validateCond(m *symbolic.Model, c *symbolic.Cond, what string) error {
 		if c.Cmp > symbolic.Ge {
 			return fmt.Errorf("explicit: %s (%s): unknown comparison %d", what, c.Pos, c.Cmp)
 		}
-		if err := validateExpr(m, c.L, what); err != nil {
+		if err := validateExpr(m, c.L, what, st); err != nil {
 			return err
 		}
-		return validateExpr(m, c.R, what)
+		return validateExpr(m, c.R, what, st)
 	case symbolic.CNot:
 		want = 1
 	case symbolic.CAnd, symbolic.COr:
@@ -156,7 +165,7 @@ func validateCond(m *symbolic.Model, c *symbolic.Cond, what string) error {
 		return fmt.Errorf("explicit: %s (%s): condition wants %d operands, has %d", what, c.Pos, want, len(c.Args))
 	}
 	for _, a := range c.Args {
-		if err := validateCond(m, a, what); err != nil {
+		if err := validateCond(m, a, what, st); err != nil {
 			return err
 		}
 	}
