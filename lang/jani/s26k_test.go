@@ -67,3 +67,30 @@ func TestS26kLeveledNarrowing(t *testing.T) {
 		t.Errorf("a[x] under x == 0 without levels: %v", err)
 	}
 }
+
+// TestS26kModuloLargeModulus: a % b where |b| exceeds every value of a is
+// a (Storm computes it so); a modulus beyond the ±2^40 vigil keeps beside
+// a variable was refused as "needs more than 64 bits" (2^42 does not),
+// and -2^63 as a modulus too.
+func TestS26kModuloLargeModulus(t *testing.T) {
+	for _, k := range []string{"4398046511104", "-4398046511104", "-9223372036854775808", "9223372036854775807", "6"} {
+		src := strings.Replace(levelModel("0", "0", "0", "3", ""), `"right": 3}, "index": 0}`, `"right": `+k+`}, "index": 0}`, 1)
+		m, err := loadText(t, src)
+		if err != nil {
+			t.Fatalf("x %% %s: %v", k, err)
+		}
+		var r *symbolic.Expr
+		for _, as := range m.Commands[0].Outcomes[0].Assigns {
+			if m.Vars[as.Var].Name == "r" {
+				r = as.Value
+			}
+		}
+		for x := -5; x <= 5; x++ {
+			s := make(symbolic.State, len(m.Vars))
+			s[0] = x
+			if got := r.Eval(s); got != x {
+				t.Errorf("%d %% %s = %d, want %d", x, k, got, x)
+			}
+		}
+	}
+}
