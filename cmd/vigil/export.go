@@ -116,9 +116,24 @@ func runExport(e *cli.Env, args []string) int {
 		return e.Fail(cli.ExitFor(err), "vigil export: %v", err)
 	}
 	if *janiOut {
+		wide := false
 		for _, v := range lm.m.Vars {
 			if v.Lo < -jani.MaxBound || v.Hi > jani.MaxBound {
+				wide = true
 				e.Notice(fmt.Sprintf("vigil export: note: variable %s ranges over %d .. %d, beyond ±2^31: Storm reads the file, but vigil's JANI import, which keeps bounds within ±2^31, refuses it", v.Name, v.Lo, v.Hi))
+			}
+		}
+		// Any other limit of the import (a factor beyond ±2^40 beside a
+		// variable, which a .spec may have: (x * 2^42 + 2^42) / 2^42) failed
+		// the round trip without a word too: the file is read back.
+		if !wide && !cli.Interrupted() {
+			name := *out
+			if name == "" {
+				name = "the exported file"
+			}
+			if _, _, err := jani.DecodeContext(cli.LoadContext(), name, b.Bytes(), nil); err != nil && !cli.Interrupted() {
+				msg, _, _ := strings.Cut(err.Error(), "\n")
+				e.Notice(fmt.Sprintf("vigil export: note: vigil's JANI import refuses the file it writes (Storm may read it): %s", msg))
 			}
 		}
 	}

@@ -15,7 +15,9 @@ package jani
 // so that every engine means the same.
 
 import (
+	"math/big"
 	"strconv"
+	"strings"
 
 	"vigil/symbolic"
 )
@@ -332,9 +334,60 @@ func (ml *modelLoader) narrow(c *symbolic.Cond) (restore func()) {
 	if m == nil {
 		return func() {}
 	}
-	old := ml.bounds
-	ml.bounds = exactBounds(m)
-	return func() { ml.bounds = old }
+	old, oldWide := ml.bounds, ml.unnarrowed
+	ml.bounds, ml.unnarrowed = exactBounds(m), old
+	return func() { ml.bounds, ml.unnarrowed = old, oldWide }
+}
+
+// leveled reports whether assignment an may be performed after another
+// assignment of its edge (or of an edge it synchronises with) wrote a
+// variable: its "index" is not 0, or some assignment of the model has a
+// negative or non-literal index. What it reads then holds those values,
+// not the source state's, so the guard's narrowing does not bound them:
+// with guard x == 0, x := x - 4 at index 0 and r := x % 3 at index 1
+// read x = -4 at index 1, which the narrowing to x = 0 took for
+// non-negative (r became the floor modulo 2, not Storm's -1), and
+// a[x] after x := 3 took a[0] and dropped the write (no range error).
+func (ml *modelLoader) leveled(an *node) bool {
+	if ml.unnarrowed == nil {
+		return false
+	}
+	if ml.levelsBelowZero {
+		return true
+	}
+	ix := an.get("index")
+	return ix != nil && !(ix.kind == kNumber && isZeroLit(ix.str))
+}
+
+func isZeroLit(s string) bool {
+	v, ok := new(big.Rat).SetString(s)
+	return ok && v.Sign() == 0
+}
+
+// negativeLevels reports whether some assignment in the JANI document
+// under n has an "index" that is not a non-negative number literal (a
+// negative one is performed before index 0: no assignment's guard
+// narrowing then holds).
+func negativeLevels(n *node) bool {
+	if n == nil {
+		return false
+	}
+	for i, k := range n.keys {
+		v := n.vals[i]
+		if k == "assignments" && v.kind == kArray {
+			for _, a := range v.vals {
+				if ix := a.get("index"); ix != nil && !(ix.kind == kNumber && !strings.HasPrefix(ix.str, "-")) {
+					return true
+				}
+			}
+		}
+	}
+	for _, v := range n.vals {
+		if negativeLevels(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxEnumerate bounds the states exactBounds evaluates an expression in.

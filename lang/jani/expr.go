@@ -618,11 +618,6 @@ func (l *lowerer) modulo(n *node, a, b val) (val, bool) {
 		l.errorf(n, "modulo needs a non-zero integer constant on the right")
 		return val{}, false
 	}
-	k, ok := ratInt(new(big.Rat).Abs(b.k))
-	if !ok {
-		l.errorf(n, "modulus %s needs more than 64 bits: vigil computes x %% k for a 64-bit integer k only", b.k.RatString())
-		return val{}, false
-	}
 	e, ok := l.integer(n, a)
 	if !ok {
 		return val{}, false
@@ -631,9 +626,23 @@ func (l *lowerer) modulo(n *node, a, b val) (val, bool) {
 	if l.bounds != nil {
 		lo, hi = l.bounds(e)
 	}
+	absB := new(big.Int).Abs(b.k.Num())
 	if lo < 0 {
-		b := b.k.RatString()
-		l.note(n, "the left operand of %% can be negative (down to %d): vigil reads a %% %s as Storm does, the remainder of truncated division, with the sign of a (-1 %% %s is %d), where Momba computes the Euclidean remainder, from 0 to %d", lo, b, b, -1%k, k-1)
+		b, m1 := b.k.RatString(), -1
+		if absB.IsInt64() && absB.Int64() == 1 {
+			m1 = 0
+		}
+		l.note(n, "the left operand of %% can be negative (down to %d): vigil reads a %% %s as Storm does, the remainder of truncated division, with the sign of a (-1 %% %s is %d), where Momba computes the Euclidean remainder, from 0 to %s", lo, b, b, m1, new(big.Int).Sub(absB, big.NewInt(1)))
+	}
+	if lo > math.MinInt && absB.Cmp(big.NewInt(int64(max(-lo, hi)))) > 0 {
+		// |a| < |b| for every value of a: a % b is a (x % 2^42 for x
+		// within ±2^31 was refused as a modulus of more than 64 bits)
+		return scaled(e, 1), true
+	}
+	k, ok := ratInt(new(big.Rat).SetInt(absB))
+	if !ok {
+		l.errorf(n, "modulus %s is beyond the ±2^40 vigil allows beside a variable (the left operand may reach %d .. %d): write a smaller modulus", b.k.RatString(), lo, hi)
+		return val{}, false
 	}
 	// rem is e - k * (e / k), e's floor modulo: its truncated remainder
 	// where e >= 0.

@@ -68,6 +68,7 @@ func decode(ctx context.Context, name string, data []byte, defines map[string]st
 		ctx:     ctx,
 	}
 	ml.bounds = exactBounds(ml.m)
+	ml.levelsBelowZero = negativeLevels(root)
 	ml.model(root)
 	if err := ml.errs.Err(); err != nil {
 		return nil, ml.notes, err
@@ -107,6 +108,12 @@ type modelLoader struct {
 	// vectors combine and the outcomes of every composed command (see
 	// maxComposed, maxTotalOutcomes).
 	composed, outcomes int
+	// unnarrowed is the bounds before narrow (nil outside it): an
+	// assignment performed after others (leveled) reads their values,
+	// which the guard does not bound. levelsBelowZero: some assignment's
+	// index may be negative (performed before index 0).
+	unnarrowed      func(*symbolic.Expr) (lo, hi int)
+	levelsBelowZero bool
 	// labelOf caches label's answers by JANI name, for labelCount labels
 	// (a linear search per edge made large models quadratic to load).
 	labelOf    map[string]symbolic.LabelID
@@ -1248,7 +1255,12 @@ func (ml *modelLoader) destination(a *automaton, dn *node, sc scope) []*dest {
 	var choices []choice
 	good := true
 	for _, an := range as {
+		narrowed := ml.bounds
+		if ml.leveled(an) {
+			ml.bounds = ml.unnarrowed
+		}
 		ch, ok := ml.assignment(a, d, an, sc)
+		ml.bounds = narrowed
 		good = good && ok
 		if ch != nil {
 			choices = append(choices, *ch)
