@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -113,32 +111,6 @@ func randomNetwork(r *rand.Rand) []byte {
 	return data
 }
 
-// transitions are the transitions of m in state s, one string each
-// (label and distribution), sorted.
-func transitions(m *symbolic.Model, s symbolic.State) ([]string, []symbolic.State) {
-	var out []string
-	var succ []symbolic.State
-	for ci := range m.Commands {
-		c := &m.Commands[ci]
-		if !c.Guard.Holds(s) {
-			continue
-		}
-		var os []string
-		for _, o := range c.Outcomes {
-			t := append(symbolic.State(nil), s...)
-			for _, a := range o.Assigns {
-				t[a.Var] = a.Value.Eval(s)
-			}
-			succ = append(succ, t)
-			os = append(os, fmt.Sprintf("%v@%s", []int(t), strconv.FormatFloat(o.Prob, 'g', 12, 64)))
-		}
-		sort.Strings(os)
-		out = append(out, m.Labels[c.Label].Name+":"+strings.Join(os, " "))
-	}
-	sort.Strings(out)
-	return out, succ
-}
-
 // Composition by location (compose_merge.go) has, in every reachable
 // state, the transitions of the full product of edges, on random
 // synchronising networks.
@@ -175,8 +147,8 @@ func TestMergeByLocation(t *testing.T) {
 		for len(queue) > 0 {
 			s := queue[0]
 			queue = queue[1:]
-			want, succ := transitions(prod, s)
-			got, _ := transitions(lazy, s)
+			want, succ := s26sTransitions(prod, s)
+			got, _ := s26sTransitions(lazy, s)
 			if strings.Join(want, "\n") != strings.Join(got, "\n") {
 				t.Fatalf("network %d, state %s:\nproduct:\n%s\nby location:\n%s\n%s", it, prod.FormatState(s), strings.Join(want, "\n"), strings.Join(got, "\n"), data)
 			}
