@@ -34,7 +34,8 @@ type CheckOptions struct {
 // Check decides the states of o with d and returns the report, its
 // verdict set (Report.Finish): unknown when ctx stopped it before every
 // state was decided (Reason says why), else unsafe when some state is
-// not (r-)safe, else safe. r is the radius d decides.
+// not (r-)safe, else safe. r is the radius d decides. A certificate that
+// could not be written returns the report and a *CertError.
 func Check(ctx context.Context, d Decider, r Radius, o CheckOptions) (*Report, error) {
 	sp := d.Space()
 	rep := &Report{Model: sp.G.M.Name, Property: sp.G.Prop.Name, Policy: o.Policy, Radius: r.String(), Algo: d.Name()}
@@ -57,13 +58,14 @@ func Check(ctx context.Context, d Decider, r Radius, o CheckOptions) (*Report, e
 		return nil, err
 	}
 	decided := rep.Add(sp, res)
+	var certErr error
 	if o.Cert != "" && len(decided) > 0 {
 		switch err := WriteCertificate(ctx, o.Cert, d, decided, o.Source); {
 		case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
 			// the verdicts stand; the file was removed
 			rep.CertNotWritten = o.Cert
 		case err != nil:
-			return nil, err
+			certErr = &CertError{Path: o.Cert, Err: err}
 		default:
 			for i := range rep.States {
 				if rep.States[i].Verdict != "unknown" {
@@ -76,8 +78,20 @@ func Check(ctx context.Context, d Decider, r Radius, o CheckOptions) (*Report, e
 	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, sp.Len()
 	rep.Reason = phrase.StopReason(ctx)
 	rep.Finish()
-	return rep, nil
+	return rep, certErr
 }
+
+// CertError is Check's error when the states were decided and their
+// certificate could not be written (not by a stop: that is
+// Report.CertNotWritten): Check returns the report with it, whose verdicts
+// stand.
+type CertError struct {
+	Path string
+	Err  error
+}
+
+func (e *CertError) Error() string { return e.Err.Error() }
+func (e *CertError) Unwrap() error { return e.Err }
 
 // CheckRun is vigil faults as a library call: the fault analysis of run
 // (state ids from RunStates) with d (Faults), reported with the names of

@@ -1,9 +1,11 @@
 package verify
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	invcert "vigil/ic3/cert"
@@ -19,14 +21,31 @@ import (
 // state. vigil cert check re-checks all three by its own enumeration. The
 // certificate records where the question came from as q.Header says.
 func ReachCertificate(q *Question, v *Verdict) (*cert.Certificate, error) {
+	c, each, err := reachCertificate(q, v)
+	if err != nil {
+		return nil, err
+	}
+	err = each(func(e cert.Entry) error {
+		e.S = append(symbolic.State(nil), e.S...)
+		c.Entries = append(c.Entries, e)
+		return nil
+	})
+	return c, err
+}
+
+// reachCertificate returns the header of ReachCertificate's certificate
+// (without entries) and a function that gives its entries to add in
+// order, one state at a time (the state's slice is reused), so that they
+// can be written as they are made.
+func reachCertificate(q *Question, v *Verdict) (*cert.Certificate, func(add func(cert.Entry) error) error, error) {
 	if v.BFS == nil || v.Answer != explicit.Safe {
-		return nil, errors.New("verify: a reachable-set certificate needs a safe verdict of bfs")
+		return nil, nil, errors.New("verify: a reachable-set certificate needs a safe verdict of bfs")
 	}
 	p := v.prep
 	if p == nil {
 		var err error
 		if p, err = prepare(context.Background(), q); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	h, m := q.Header, p.Model
@@ -42,13 +61,13 @@ func ReachCertificate(q *Question, v *Verdict) (*cert.Certificate, error) {
 	var err error
 	if q.Policy != nil {
 		if c.PolicySHA256, err = symbolic.PolicyFilesHash(q.Policy); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	// The model as loaded (q.Model, with the policy's reading), as vigil
 	// cert check loads it again; not the prepared one.
 	if c.ModelSHA256, err = invcert.ModelHash(q.Model, q.Property.Name, c.HashPolicy()); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if pl := (cert.Plaja{Start: h.StartFile, Unsafe: h.UnsafeFile, PolicyFile: h.PolicyFile}); pl != (cert.Plaja{}) {
 		c.Plaja = &pl
@@ -57,14 +76,18 @@ func ReachCertificate(q *Question, v *Verdict) (*cert.Certificate, error) {
 		c.Vars = append(c.Vars, x.Name)
 	}
 	store := v.BFS.Store
-	n := store.Len()
-	c.Entries = make([]cert.Entry, n)
-	for id := 0; id < n; id++ {
+	each := func(add func(cert.Entry) error) error {
+		n := store.Len()
 		s := make(symbolic.State, len(m.Vars))
-		p.Gen.L.Unpack(store.Get(uint32(id)), s)
-		c.Entries[id] = cert.Entry{S: s}
+		for id := 0; id < n; id++ {
+			p.Gen.L.Unpack(store.Get(uint32(id)), s)
+			if err := add(cert.Entry{S: s}); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return c, nil
+	return c, each, nil
 }
 
 // WriteCertificate writes the certificate of a safe verdict v of q to path
@@ -73,19 +96,41 @@ func ReachCertificate(q *Question, v *Verdict) (*cert.Certificate, error) {
 // invariant of ic3, polic3 or ppa in SMT-LIB2 (ic3/cert). It reports
 // whether v had one to write: other verdicts, and those of engines without
 // certificates (bdd), write nothing.
-func WriteCertificate(path string, q *Question, v *Verdict, rep *Report) (bool, error) {
+//
+// The certificate is written as it is made, and the end of ctx stops the
+// writing within a buffer of 64 KiB: the error is then ctx.Err() (tell
+// it by errors.Is(err, ctx.Err())). On any error what was written is
+// removed (safety/cert.File.Abort: a regular file the path still names;
+// a device, a pipe or a link's name is left).
+func WriteCertificate(ctx context.Context, path string, q *Question, v *Verdict, rep *Report) (bool, error) {
 	var err error
 	switch {
 	case v.Answer != explicit.Safe:
 		return false, nil
 	case v.BFS != nil:
 		var c *cert.Certificate
-		if c, err = ReachCertificate(q, v); err == nil {
-			err = cert.WriteFile(path, c)
+		var each func(func(cert.Entry) error) error
+		if c, each, err = reachCertificate(q, v); err == nil {
+			err = writeCert(ctx, path, cert.Create, func(w io.Writer) error {
+				enc, err := cert.NewEncoder(w, c)
+				if err != nil {
+					return err
+				}
+				if err := each(enc.Add); err != nil {
+					return err
+				}
+				return enc.Close()
+			})
 		}
 	case v.Invariant != nil:
 		if err = headerPaths(&v.Invariant.Header); err == nil {
-			err = invcert.WriteFile(path, v.Invariant, q.Model, q.Property, q.Policy)
+			err = writeCert(ctx, path, cert.CreatePlain, func(w io.Writer) error {
+				bw := bufio.NewWriterSize(w, 64<<10)
+				if err := v.Invariant.Write(bw, q.Model, q.Property, q.Policy); err != nil {
+					return err
+				}
+				return bw.Flush()
+			})
 		}
 	default:
 		return false, nil
@@ -97,6 +142,21 @@ func WriteCertificate(path string, q *Question, v *Verdict, rep *Report) (bool, 
 		rep.Certificate = path
 	}
 	return true, nil
+}
+
+// writeCert creates path with create and writes it with write, through a
+// writer that fails once ctx ends (cert.Stopping); on an error the file
+// is aborted.
+func writeCert(ctx context.Context, path string, create func(string) (*cert.File, error), write func(io.Writer) error) error {
+	f, err := create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(cert.Stopping(ctx, f)); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Close()
 }
 
 // headerPaths refuses the paths and -D values of an invariant

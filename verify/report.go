@@ -48,13 +48,16 @@ type Report struct {
 	// leaves it nil (in this form a run of 10^6 steps takes some 350 MB,
 	// which the text report does not need): Run builds it, and the JSON
 	// form always carries it.
-	Counterexample *explicit.Run     `json:"counterexample,omitempty"`
-	IC3            *IC3Figures       `json:"ic3,omitempty"`
-	PPA            *PPAFigures       `json:"ppa,omitempty"`
-	Hunt           *HuntStats        `json:"hunt,omitempty"`
-	Auto           *AutoStats        `json:"auto,omitempty"`
-	Certificate    string            `json:"certificate,omitempty"` // the file a certificate was written to
-	BDD            *BDDVerifyFigures `json:"-"`                     // engine bdd: follows the fields above in the JSON
+	Counterexample *explicit.Run `json:"counterexample,omitempty"`
+	IC3            *IC3Figures   `json:"ic3,omitempty"`
+	PPA            *PPAFigures   `json:"ppa,omitempty"`
+	Hunt           *HuntStats    `json:"hunt,omitempty"`
+	Auto           *AutoStats    `json:"auto,omitempty"`
+	Certificate    string        `json:"certificate,omitempty"` // the file a certificate was written to
+	// CertNotWritten is the certificate file a stop (Reason) interrupted
+	// while it was written; the file was removed (as vigil safe's report).
+	CertNotWritten string            `json:"certificate_not_written,omitempty"`
+	BDD            *BDDVerifyFigures `json:"-"` // engine bdd: follows the fields above in the JSON
 
 	q *Question
 	v *Verdict
@@ -398,6 +401,9 @@ func (r *Report) writeText(w *textWriter, opt TextOptions) {
 	}
 	if a := v.Auto; a != nil {
 		w.printf("%s\n", a.Line())
+	}
+	if r.CertNotWritten != "" {
+		w.printf("certificate: %s not written: %s while it was written\n", r.CertNotWritten, Stopped(r.Reason))
 	}
 	for _, n := range r.Notes {
 		w.printf("note: %s\n", n)

@@ -145,14 +145,14 @@ func TestWriteCertificate(t *testing.T) {
 		q, v := decide(t, counter, tc.policy, tc.engine)
 		path := filepath.Join(dir, tc.policy+"-"+tc.engine)
 		rep := verify.NewReport(q, v)
-		wrote, err := verify.WriteCertificate(path, q, v, rep)
+		wrote, err := verify.WriteCertificate(context.Background(), path, q, v, rep)
 		_, statErr := os.Stat(path)
 		if err != nil || wrote != tc.want || (statErr == nil) != tc.want || (rep.Certificate == path) != tc.want {
 			t.Errorf("%s %s: wrote %v (file: %v, report: %q), %v; want %v", tc.policy, tc.engine, wrote, statErr == nil, rep.Certificate, err, tc.want)
 		}
 	}
 	q, v := decide(t, counter, "slow", "bfs")
-	if _, err := verify.WriteCertificate(filepath.Join(dir, "none", "c.json"), q, v, nil); err == nil {
+	if _, err := verify.WriteCertificate(context.Background(), filepath.Join(dir, "none", "c.json"), q, v, nil); err == nil {
 		t.Error("writing into a missing directory succeeded")
 	}
 }

@@ -205,6 +205,12 @@ func runSafe(e *cli.Env, args []string) int {
 	rep, err := safety.Check(ctx, su.d, *sf.radius, safety.CheckOptions{State: state, Cert: *certFile, Source: su.source(sf),
 		Policy: policyName(su.decl), Progress: cli.LineTo(prog)})
 	prog.Clear()
+	var certErr *safety.CertError
+	if errors.As(err, &certErr) {
+		// the verdicts stand: print them, then why there is no certificate
+		finishSafe(e, rep, *sf.jsonOut, rep)
+		return e.Fail(cli.ExitFor(certErr.Err), "vigil safe: --cert: %v (the verdicts above stand; no certificate was written)", certErr)
+	}
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil safe: %v", err)
 	}

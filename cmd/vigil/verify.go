@@ -12,6 +12,7 @@ import (
 
 	"vigil/ic3"
 	"vigil/internal/cli"
+	"vigil/internal/phrase"
 	"vigil/lang"
 	"vigil/load"
 	"vigil/symbolic"
@@ -184,7 +185,7 @@ func verifyPolicy(e *cli.Env, ctx context.Context, out verifyOut, st verifySetup
 		}
 		return e.Fail(cli.ExitFor(err), "vigil verify: %v", err)
 	}
-	return writeVerify(e, q, v, out)
+	return writeVerify(e, ctx, q, v, out)
 }
 
 // verifyOut says where vigil verify's results go.
@@ -200,7 +201,14 @@ type verifyOut struct {
 // writeVerify writes the verdict v of q where o says (the counterexample
 // to --record, a certificate to --cert, the page to --html, the report to
 // stdout) and returns the exit code.
-func writeVerify(e *cli.Env, q *verify.Question, v *verify.Verdict, o verifyOut) int {
+//
+// A certificate asked for and not written does not lose the verdict, as
+// in vigil safe: a stop (ctx) while it is written removes the file, the
+// report says "certificate: FILE not written" and the exit code is 4
+// (unknown: a script that takes 0 for "safe, certificate written" must
+// not find no file); a write error prints the report, then the error,
+// and exits 1.
+func writeVerify(e *cli.Env, ctx context.Context, q *verify.Question, v *verify.Verdict, o verifyOut) int {
 	rep := verify.NewReport(q, v)
 	if o.lm.argmaxNote != "" {
 		rep.Notes = append(rep.Notes, o.lm.argmaxNote)
@@ -213,9 +221,16 @@ func writeVerify(e *cli.Env, q *verify.Question, v *verify.Verdict, o verifyOut)
 			return e.Fail(cli.ExitError, "vigil verify: %v", err)
 		}
 	}
+	var certErr error
 	if o.cert != "" {
-		if _, err := verify.WriteCertificate(o.cert, q, v, rep); err != nil {
-			return e.Fail(cli.ExitError, "vigil verify: --cert: %v", err)
+		switch _, err := verify.WriteCertificate(ctx, o.cert, q, v, rep); {
+		case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			rep.CertNotWritten = o.cert
+			if rep.Reason == "" {
+				rep.Reason = phrase.StopReason(ctx)
+			}
+		case err != nil:
+			certErr = err
 		}
 	}
 	if v.PPA == nil && o.html != "" {
@@ -230,7 +245,14 @@ func writeVerify(e *cli.Env, q *verify.Question, v *verify.Verdict, o verifyOut)
 	case explicit.UnsafeVerdict:
 		code = cli.ExitUnsafe
 	}
-	return e.WriteReport("verify", o.json, verifyText{rep, verify.TextOptions{Full: o.full, Rerun: o.lm.rerun}}, code)
+	if rep.CertNotWritten != "" {
+		code = cli.ExitUnknown
+	}
+	code = e.WriteReport("verify", o.json, verifyText{rep, verify.TextOptions{Full: o.full, Rerun: o.lm.rerun}}, code)
+	if certErr != nil {
+		return e.Fail(cli.ExitFor(certErr), "vigil verify: --cert: %v (the verdict above stands; no certificate was written)", certErr)
+	}
+	return code
 }
 
 // verifyText is the report of vigil verify with the text options of its

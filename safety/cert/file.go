@@ -2,6 +2,7 @@ package cert
 
 import (
 	"compress/gzip"
+	"context"
 	"io"
 	"os"
 	"strings"
@@ -40,8 +41,16 @@ type File struct {
 	regular bool
 }
 
-// Create creates the certificate file path (truncating it).
-func Create(path string) (*File, error) {
+// Create creates the certificate file path (truncating it), compressed
+// when path ends in .gz.
+func Create(path string) (*File, error) { return create(path, strings.HasSuffix(path, ".gz")) }
+
+// CreatePlain creates the file path (truncating it) as Create does, never
+// compressed: a certificate of another format (vigil verify's SMT-LIB2
+// invariants) with Abort's care for what path names.
+func CreatePlain(path string) (*File, error) { return create(path, false) }
+
+func create(path string, compress bool) (*File, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
@@ -50,7 +59,7 @@ func Create(path string) (*File, error) {
 	if st, err := f.Stat(); err == nil {
 		cf.regular = st.Mode().IsRegular()
 	}
-	if strings.HasSuffix(path, ".gz") {
+	if compress {
 		cf.zw = gzip.NewWriter(f)
 		cf.w = cf.zw
 	}
@@ -95,4 +104,22 @@ func (f *File) discard() {
 		return
 	}
 	f.f.Truncate(0)
+}
+
+// Stopping returns a writer that writes to w until ctx ends, then fails
+// with ctx.Err() (which stays: a stop while a certificate is written is
+// told from a write error by errors.Is(err, ctx.Err())). Put a buffer
+// above it: ctx is then checked once a buffer, not once a small write.
+func Stopping(ctx context.Context, w io.Writer) io.Writer { return &stopWriter{ctx, w} }
+
+type stopWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (s *stopWriter) Write(p []byte) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.w.Write(p)
 }
