@@ -43,6 +43,9 @@ type Report struct {
 	// CertNotWritten is the certificate file a stop (Reason) interrupted
 	// while it was written; the file was removed.
 	CertNotWritten string `json:"certificate_not_written,omitempty"`
+	// CertError is why the certificate asked for could not be written
+	// (the verdicts stand; the command exits 1).
+	CertError string `json:"certificate_error,omitempty"`
 	// More: a stop ended the enumeration of the start states; those not
 	// reached are not in States.
 	More     bool    `json:"more_start_states,omitempty"`

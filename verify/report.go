@@ -56,8 +56,11 @@ type Report struct {
 	Certificate    string        `json:"certificate,omitempty"` // the file a certificate was written to
 	// CertNotWritten is the certificate file a stop (Reason) interrupted
 	// while it was written; the file was removed (as vigil safe's report).
-	CertNotWritten string            `json:"certificate_not_written,omitempty"`
-	BDD            *BDDVerifyFigures `json:"-"` // engine bdd: follows the fields above in the JSON
+	CertNotWritten string `json:"certificate_not_written,omitempty"`
+	// CertError is why the certificate asked for could not be written
+	// (the verdict stands; the command exits 1).
+	CertError string            `json:"certificate_error,omitempty"`
+	BDD       *BDDVerifyFigures `json:"-"` // engine bdd: follows the fields above in the JSON
 
 	q *Question
 	v *Verdict

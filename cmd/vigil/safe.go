@@ -208,6 +208,7 @@ func runSafe(e *cli.Env, args []string) int {
 	var certErr *safety.CertError
 	if errors.As(err, &certErr) {
 		// the verdicts stand: print them, then why there is no certificate
+		rep.CertError = certErr.Error()
 		finishSafe(e, rep, *sf.jsonOut, rep)
 		return e.Fail(cli.ExitFor(certErr.Err), "vigil safe: --cert: %v (the verdicts above stand; no certificate was written)", certErr)
 	}

@@ -231,6 +231,7 @@ func writeVerify(e *cli.Env, ctx context.Context, q *verify.Question, v *verify.
 			}
 		case err != nil:
 			certErr = err
+			rep.CertError = err.Error()
 		}
 	}
 	if v.PPA == nil && o.html != "" {

@@ -47,12 +47,15 @@ const exitCodesText = `Exit codes (the same for every command):
 
   0   success: the answer is "safe", "verified", "holds" or "excluded", or the command did its job
   1   input error: a file is missing or wrong (diagnostics name file, line and what to do),
-      or a check failed (vigil check found errors, a certificate is invalid)
+      or a check failed (vigil check found errors, a certificate is invalid), or a
+      certificate asked for cannot be written (the answer is printed first; --json:
+      "certificate_error")
   2   usage error: an unknown command or flag, a missing argument, an absurd flag value
   3   unsafe / bug found: a counterexample, a reachable unsafe state, a satisfiable
       VNNLIB property, a class that is still possible (verify, safe, nn verify, trees decide)
   4   unknown: no answer within the limits (--timeout, --max-states, --nodes) or interrupted
-      with Ctrl-C; partial results are printed
+      with Ctrl-C; partial results are printed (also when a stop came while the certificate
+      asked for was written: the answer is printed, the file removed)
   70  internal error: vigil panicked, or caught a bug in its own answer (a counterexample
       that does not replay, an invariant that does not check, engines that disagree).
       This is a bug in vigil; please report it.
