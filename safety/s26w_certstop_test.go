@@ -1,41 +1,15 @@
 package safety_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"vigil/internal/testutil"
 	"vigil/safety"
 )
-
-// writingCtx is a context that ends once the file path holds bytes: a
-// stop that comes while the certificate is written, at a point no timer
-// could pick reliably.
-type writingCtx struct {
-	context.Context
-	path string
-	once sync.Once
-	done chan struct{}
-}
-
-func (c *writingCtx) Done() <-chan struct{} { return c.done }
-
-func (c *writingCtx) Err() error {
-	if st, err := os.Stat(c.path); err == nil && st.Size() > 0 {
-		c.once.Do(func() { close(c.done) })
-	}
-	select {
-	case <-c.done:
-		return context.Canceled
-	default:
-		return nil
-	}
-}
 
 // TestS26wCheckStopWhileWriting: Check stopped after every state was
 // decided, while the certificate was written: the verdicts stand (3 of
@@ -59,7 +33,7 @@ property p { start x == 0 unsafe x == 4999 && y == 3 }
 			t.Fatal(err)
 		}
 		path := filepath.Join(t.TempDir(), name)
-		ctx := &writingCtx{Context: context.Background(), path: path, done: make(chan struct{})}
+		ctx := testutil.WritingContext(path)
 		rep, err := safety.Check(ctx, d, safety.Inf, safety.CheckOptions{Cert: path, Source: safety.Source{Spec: "line.spec", Property: "p"}})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -6,36 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/safety/cert"
 	"vigil/verify"
 )
-
-// writingCtx is a context that ends once the file path holds bytes: a
-// stop that comes while the certificate is written, at a point no timer
-// could pick reliably.
-type writingCtx struct {
-	context.Context
-	path string
-	once sync.Once
-	done chan struct{}
-}
-
-func (c *writingCtx) Done() <-chan struct{} { return c.done }
-
-func (c *writingCtx) Err() error {
-	if st, err := os.Stat(c.path); err == nil && st.Size() > 0 {
-		c.once.Do(func() { close(c.done) })
-	}
-	select {
-	case <-c.done:
-		return context.Canceled
-	default:
-		return nil
-	}
-}
 
 // 200,000 reachable states: a bfs certificate of some megabytes, which
 // reaches the file (plain or compressed) long before its end.
@@ -50,7 +26,7 @@ func TestS26vStopWhileWriting(t *testing.T) {
 	q, v := decide(t, longLine, "", "bfs")
 	for _, name := range []string{"c.json", "c.json.gz"} {
 		path := filepath.Join(t.TempDir(), name)
-		ctx := &writingCtx{Context: context.Background(), path: path, done: make(chan struct{})}
+		ctx := testutil.WritingContext(path)
 		rep := verify.NewReport(q, v)
 		wrote, err := verify.WriteCertificate(ctx, path, q, v, rep)
 		if ctx.Err() == nil {

@@ -7,36 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"vigil/internal/cli"
+	"vigil/internal/testutil"
 	"vigil/lang"
 	"vigil/verify"
 )
-
-// fileCtx is a context that ends once the file path holds bytes: a stop
-// while the certificate is written, at a point no timer could pick.
-type fileCtx struct {
-	context.Context
-	path string
-	once sync.Once
-	done chan struct{}
-}
-
-func (c *fileCtx) Done() <-chan struct{} { return c.done }
-
-func (c *fileCtx) Err() error {
-	if st, err := os.Stat(c.path); err == nil && st.Size() > 0 {
-		c.once.Do(func() { close(c.done) })
-	}
-	select {
-	case <-c.done:
-		return context.Canceled
-	default:
-		return nil
-	}
-}
 
 // TestS26vVerifyCertStopped: vigil verify --cert FILE (bfs, 200,000
 // states) stopped while FILE is written prints the safe verdict and
@@ -58,7 +35,7 @@ func TestS26vVerifyCertStopped(t *testing.T) {
 	for _, asJSON := range []bool{false, true} {
 		for _, name := range []string{"c.json", "c.json.gz"} {
 			path := filepath.Join(t.TempDir(), name)
-			ctx := &fileCtx{Context: context.Background(), path: path, done: make(chan struct{})}
+			ctx := testutil.WritingContext(path)
 			var out, errb bytes.Buffer
 			code := writeVerify(&cli.Env{Stdout: &out, Stderr: &errb}, ctx, q, v, verifyOut{lm: &loadedModel{}, cert: path, json: asJSON})
 			if ctx.Err() == nil {

@@ -3,6 +3,8 @@ package testutil
 import (
 	"context"
 	"fmt"
+	"os"
+	"sync"
 	"time"
 )
 
@@ -32,4 +34,33 @@ func EndedContext(cause string) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	return ctx, cancel
+}
+
+// writingCtx is a context that ends once the file path holds bytes.
+type writingCtx struct {
+	context.Context
+	path string
+	once sync.Once
+	done chan struct{}
+}
+
+// WritingContext returns a context that ends once the file path holds
+// bytes: a stop that comes while a certificate is written, at a point no
+// timer could pick reliably. It checks the file whenever Err is asked.
+func WritingContext(path string) context.Context {
+	return &writingCtx{Context: context.Background(), path: path, done: make(chan struct{})}
+}
+
+func (c *writingCtx) Done() <-chan struct{} { return c.done }
+
+func (c *writingCtx) Err() error {
+	if st, err := os.Stat(c.path); err == nil && st.Size() > 0 {
+		c.once.Do(func() { close(c.done) })
+	}
+	select {
+	case <-c.done:
+		return context.Canceled
+	default:
+		return nil
+	}
 }
