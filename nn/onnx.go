@@ -291,6 +291,23 @@ const (
 
 const maxTensorElems = 1 << 26
 
+// onnxTypeNames names the ONNX data types vigil does not read, for errors.
+var onnxTypeNames = map[int64]string{
+	8: "STRING", 10: "FLOAT16", 12: "UINT32", 13: "UINT64", 14: "COMPLEX64",
+	15: "COMPLEX128", 16: "BFLOAT16", 17: "FLOAT8E4M3FN", 18: "FLOAT8E4M3FNUZ",
+	19: "FLOAT8E5M2", 20: "FLOAT8E5M2FNUZ", 21: "UINT4", 22: "INT4",
+}
+
+// unsupportedType is the error for a tensor of a data type vigil does not
+// read: it names the type and says how to export one vigil reads.
+func unsupportedType(t *onnxTensor) error {
+	name := onnxTypeNames[t.dtype]
+	if name == "" {
+		name = "unknown"
+	}
+	return fmt.Errorf("tensor %q: data type %d (%s) is not supported (want float, double or an integer type); export the network in float32 or float64 (torch: model.float() before torch.onnx.export)", t.name, t.dtype, name)
+}
+
 // intStored reports whether a tensor of ONNX data type dt keeps its
 // values as the integers they are in int32_data or int64_data (uint8,
 // int8, uint16, int16, int32, int64, bool), or has no type set.
@@ -407,7 +424,7 @@ func parseTensor(b []byte) (*onnxTensor, error) {
 		case onnxUint16, onnxInt16:
 			w = 2
 		default:
-			return nil, fmt.Errorf("tensor %q: data type %d is not supported (want float, double or an integer type)", t.name, t.dtype)
+			return nil, unsupportedType(t)
 		}
 		if int64(len(raw)) != size*int64(w) {
 			return nil, fmt.Errorf("tensor %q: %d bytes of raw data for shape %v", t.name, len(raw), t.dims)
@@ -437,7 +454,7 @@ func parseTensor(b []byte) (*onnxTensor, error) {
 		// float16 and bfloat16 values are stored as bit patterns in
 		// int32_data: read as integers they would be other weights
 		// (15360 for 1.0).
-		return nil, fmt.Errorf("tensor %q: data type %d is not supported (want float, double or an integer type)", t.name, t.dtype)
+		return nil, unsupportedType(t)
 	case floats != nil:
 		t.data = floats
 	case doubles != nil:
