@@ -85,15 +85,25 @@ func actUp(l *Layer, x float64) float64 {
 // activation: the exact activation's interval, and the error bound of
 // float64 evaluation after it. ReLU and Clip are 1-Lipschitz and exact; LeakyReLU
 // with slope a in [0, 1] is 1-Lipschitz and adds the product's rounding,
-// u a |s^| + 2^-1074; Tanh (1-Lipschitz) and Sigmoid (1/4-Lipschitz) add
+// u a |s^| + 2^-1074 where the computed sum s^ is negative; Tanh (1-Lipschitz) and Sigmoid (1/4-Lipschitz) add
 // their own evaluation error, at most actRel (|f| <= 1) + actAbs.
 func activate(l *Layer, sl, sh, e float64) (lo, hi, err float64) {
 	switch l.Act {
 	case ActReLU:
 		return max(sl, 0), max(sh, 0), e
 	case ActLeakyReLU:
-		a := roundUp(max(math.Abs(sl), math.Abs(sh)) + e)
-		return actDown(l, sl), actUp(l, sh), inflate(e+roundUp(unit*a), 2) + subnorm
+		// The product a s^ is rounded only where the computed sum s^ is
+		// negative, down to sl - e: u a |s^| <= u a (e - sl).
+		m := roundUp(l.Slope * roundUp(max(e-sl, 0)))
+		if sh+e <= 0 {
+			// s and s^ both on the slope a side: a |s^ - s| <= a e
+			return actDown(l, sl), actUp(l, sh), inflate(roundUp(l.Slope*e)+roundUp(unit*m), 2) + subnorm
+		}
+		if sl-e >= 0 {
+			// both on the identity side: exact
+			return actDown(l, sl), actUp(l, sh), e
+		}
+		return actDown(l, sl), actUp(l, sh), inflate(e+roundUp(unit*m), 2) + subnorm
 	case ActTanh:
 		return actDown(l, sl), actUp(l, sh), inflate(e+actRel, 2) + actAbs
 	case ActSigmoid:

@@ -33,6 +33,9 @@ func exactEval(n *Network, x []float64) []*big.Rat {
 			if l.Act == ActReLU && s.Sign() < 0 {
 				s.SetInt64(0)
 			}
+			if l.Act == ActLeakyReLU && s.Sign() < 0 {
+				s.Mul(s, r(l.Slope))
+			}
 			next[i] = s
 		}
 		cur = next
@@ -48,16 +51,22 @@ func exactEval(n *Network, x []float64) []*big.Rat {
 
 // TestRoundoffBoundsEvaluation checks Roundoff against exact evaluation
 // at random points of random boxes, on networks whose weights span many
-// magnitudes (so that rounding is large), with and without transforms.
+// magnitudes (so that rounding is large), with and without transforms;
+// every other network is LeakyReLU, with slopes down to the smallest
+// subnormal (whose products round to a few units of 2^-1074).
 func TestRoundoffBoundsEvaluation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	for k := 0; k < 200; k++ {
+	slopes := []float64{0.01, 0.5, 1, 0, 0x1p-1074, 1e-310, 0.3, 1e-200}
+	for k := 0; k < 400; k++ {
 		nin := 1 + rng.IntN(4)
 		n := &Network{}
 		in := nin
 		for d := 0; d < 1+rng.IntN(3); d++ {
 			out := 1 + rng.IntN(5)
 			l := Layer{In: in, Out: out, W: make([]float64, in*out), B: make([]float64, out), Act: ActReLU}
+			if k%2 == 1 {
+				l.Act, l.Slope = ActLeakyReLU, slopes[rng.IntN(len(slopes))]
+			}
 			for i := range l.W {
 				l.W[i] = rng.NormFloat64() * math.Ldexp(1, rng.IntN(80)-40)
 			}
@@ -177,5 +186,40 @@ func TestExcludesOverflow(t *testing.T) {
 	}
 	if r, _ := p.Excludes([]int{1}, []int{1000}, 1, []int{0}, Options{}); r.Verdict != Unknown && r.Verdict != Proved {
 		t.Errorf("excluding good on 1..1000: %v, want unknown or proved", r.Verdict)
+	}
+}
+
+// TestRoundoffLeakyNegativeSide: where a LeakyReLU neuron's sum is
+// negative on the whole box (with its rounding), the error its sum
+// carries is scaled by the slope, not passed on whole: a slope of 0.01
+// gives about a hundredth of slope 1's bound, and the bound still holds
+// at sampled points.
+func TestRoundoffLeakyNegativeSide(t *testing.T) {
+	mk := func(a float64) *Network {
+		return &Network{Layers: []Layer{
+			{In: 2, Out: 2, W: []float64{0.1, 1.0 / 3, 1.0 / 7, 0.3}, B: []float64{-1e3, -2e3}, Act: ActLeakyReLU, Slope: a},
+			{In: 2, Out: 1, W: []float64{1, -1}, B: []float64{0}},
+		}}
+	}
+	box := Box{Lo: []float64{-50, 0}, Hi: []float64{50, 100}}
+	one, ok1 := mk(1).Roundoff(box)
+	small, ok2 := mk(0.01).Roundoff(box)
+	if !ok1 || !ok2 {
+		t.Fatal("no bound")
+	}
+	if small[0] > 0.02*one[0] {
+		t.Errorf("slope 0.01 on a negative box: bound %g, slope 1: %g; want the slope to scale it", small[0], one[0])
+	}
+	rng := rand.New(rand.NewPCG(27, 1))
+	n := mk(0.01)
+	x := make([]float64, 2)
+	for s := 0; s < 2000; s++ {
+		for i := range x {
+			x[i] = box.Lo[i] + rng.Float64()*(box.Hi[i]-box.Lo[i])
+		}
+		d := new(big.Rat).Sub(new(big.Rat).SetFloat64(n.Eval(x)[0]), exactEval(n, x)[0])
+		if d.Abs(d).Cmp(new(big.Rat).SetFloat64(small[0])) > 0 {
+			t.Fatalf("x = %v: error beyond the bound %g", x, small[0])
+		}
 	}
 }

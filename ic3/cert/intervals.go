@@ -148,7 +148,7 @@ func fnEval(l *symbolic.Layer, x float64) float64 {
 // exact activation of the exact sum by the function's Lipschitz constant
 // times e (ReLU, Clip, LeakyReLU with slope in [0, 1] and Tanh: 1; Sigmoid:
 // 1/4) plus its own rounding: none for ReLU and Clip, u a |s^| for LeakyReLU's
-// product, fnRel + fnAbs for Tanh and Sigmoid (|f| <= 1). ok is false for
+// product where the computed sum s^ is negative, fnRel + fnAbs for Tanh and Sigmoid (|f| <= 1). ok is false for
 // an activation the checker does not know.
 func activation(l *symbolic.Layer, sl, sh, e float64) (lo, hi, err float64, ok bool) {
 	switch l.Act {
@@ -174,7 +174,18 @@ func activation(l *symbolic.Layer, sl, sh, e float64) (lo, hi, err float64, ok b
 		if sh < 0 {
 			hi = up(a * sh)
 		}
-		m := up(max(math.Abs(sl), math.Abs(sh)) + e)
+		// a s^ is rounded only where the computed sum s^ is negative,
+		// down to sl - e: u a |s^| <= u a (e - sl)
+		m := up(a * up(max(e-sl, 0)))
+		switch {
+		case up(sh+e) <= 0:
+			// the exact and the computed sum both on the slope a side:
+			// a |s^ - s| <= a e
+			return lo, hi, sumUp(up(a*e)+up(unitRound*m), 2) + tinyErr, true
+		case down(sl-e) >= 0:
+			// both on the identity side: exact
+			return lo, hi, e, true
+		}
 		return lo, hi, sumUp(e+up(unitRound*m), 2) + tinyErr, true
 	case symbolic.ActTanh, symbolic.ActSigmoid:
 		floor, lip := -1.0, 1.0
