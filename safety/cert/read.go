@@ -141,6 +141,22 @@ func (w *window) at(off int64) string {
 	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
+// afterSep is where the decoder starts scanning a value asked for at
+// off: after the comma or colon before it (and the white space before
+// that), else at off.
+func (w *window) afterSep(off int64) int64 {
+	for o := off; o >= w.base && o < w.base+int64(len(w.buf)); o++ {
+		switch w.buf[o-w.base] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case ',', ':':
+			return o + 1
+		}
+		break
+	}
+	return off
+}
+
 // next is the offset of the first byte from off on that is neither white
 // space nor a comma: where the value after off starts.
 func (w *window) next(off int64) int64 {
@@ -161,6 +177,43 @@ type reader struct {
 	in  *window
 	// slab is the block the next state is copied into
 	slab []int
+	// scanned is the decoder's count of the bytes of the values it
+	// decoded (decode)
+	scanned int64
+}
+
+// decode decodes the next value into v. The offset of a syntax error in
+// it is the decoder's count of the bytes it scanned in its values, not
+// the stream's offset (tokens are not counted): scanned keeps that count,
+// so that the error's place in the stream is known.
+func (rd *reader) decode(where string, v any) error {
+	before := rd.dec.InputOffset()
+	err := rd.dec.Decode(v)
+	from := rd.in.afterSep(before)
+	if err == nil {
+		rd.scanned += rd.dec.InputOffset() - from
+		return nil
+	}
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		prefix := ""
+		if where != "" {
+			prefix = where + ": "
+		}
+		return errorf("%sinvalid JSON at %s: %s", prefix, rd.in.at(from+syn.Offset-rd.scanned), syntaxMsg(syn))
+	}
+	return rd.fail(where, before, err)
+}
+
+// token reads the next token, counting the bytes of a scalar (a key, a
+// string, a number) in scanned: the decoder reads those as values.
+func (rd *reader) token() (json.Token, error) {
+	before := rd.dec.InputOffset()
+	t, err := rd.dec.Token()
+	if _, delim := t.(json.Delim); err == nil && !delim {
+		rd.scanned += rd.dec.InputOffset() - rd.in.next(before)
+	}
+	return t, err
 }
 
 // state copies s into the current block of memory (a state is a few
@@ -236,7 +289,7 @@ func syntaxMsg(syn *json.SyntaxError) string {
 // delim reads the delimiter want ('{' or '[') opening where.
 func (rd *reader) delim(where string, want json.Delim) error {
 	start := rd.dec.InputOffset()
-	t, err := rd.dec.Token()
+	t, err := rd.token()
 	if err != nil {
 		return rd.fail(where, -1, err)
 	}
@@ -272,7 +325,7 @@ func (rd *reader) read() (*Certificate, error) {
 		"policy": &w.Policy, "policy_sha256": &w.PolicySHA256, "model_sha256": &w.ModelSHA256, "radius": &w.Radius,
 		"vars": &w.Vars, "state": &w.State,
 	}
-	t, err := rd.dec.Token()
+	t, err := rd.token()
 	if errors.Is(err, io.EOF) {
 		return nil, errorf("empty input; want a JSON certificate")
 	}
@@ -287,7 +340,7 @@ func (rd *reader) read() (*Certificate, error) {
 	var safeStates, unsafeStates [][]int
 	for rd.dec.More() {
 		start := rd.dec.InputOffset()
-		t, err := rd.dec.Token()
+		t, err := rd.token()
 		if err != nil {
 			return nil, rd.fail("", -1, err)
 		}
@@ -314,15 +367,14 @@ func (rd *reader) read() (*Certificate, error) {
 		if !ok {
 			return nil, errorf("unknown field %q at %s; check its spelling", key, rd.in.at(rd.in.next(start)))
 		}
-		vstart := rd.dec.InputOffset()
-		if err := rd.dec.Decode(ptr); err != nil {
-			return nil, rd.fail(key, vstart, err)
+		if err := rd.decode(key, ptr); err != nil {
+			return nil, err
 		}
 	}
-	if _, err := rd.dec.Token(); err != nil {
+	if _, err := rd.token(); err != nil {
 		return nil, rd.fail("", -1, err)
 	}
-	if _, err := rd.dec.Token(); !errors.Is(err, io.EOF) {
+	if _, err := rd.token(); !errors.Is(err, io.EOF) {
 		if err != nil {
 			var re *readError
 			if errors.As(err, &re) {
@@ -389,7 +441,7 @@ const (
 // each has.
 func (rd *reader) entries() ([]Entry, []uint8, error) {
 	start := rd.dec.InputOffset()
-	t, err := rd.dec.Token()
+	t, err := rd.token()
 	if err != nil {
 		return nil, nil, rd.fail("entries", -1, err)
 	}
@@ -402,10 +454,9 @@ func (rd *reader) entries() ([]Entry, []uint8, error) {
 	out, has := []Entry{}, []uint8{}
 	for i := 0; rd.dec.More(); i++ {
 		where := fmt.Sprintf("entries[%d]", i)
-		start := rd.dec.InputOffset()
 		var we wireEntry
-		if err := rd.dec.Decode(&we); err != nil {
-			return nil, nil, rd.fail(where, start, err)
+		if err := rd.decode(where, &we); err != nil {
+			return nil, nil, err
 		}
 		if we.S == nil {
 			return nil, nil, errorf("%s: missing s", where)
@@ -422,7 +473,7 @@ func (rd *reader) entries() ([]Entry, []uint8, error) {
 		}
 		out, has = append(out, e), append(has, h)
 	}
-	if _, err := rd.dec.Token(); err != nil {
+	if _, err := rd.token(); err != nil {
 		return nil, nil, rd.fail("entries", -1, err)
 	}
 	return out, has, nil
@@ -456,7 +507,7 @@ func checkEntry(kind Kind, i int, h uint8) error {
 // at a time.
 func (rd *reader) states(name string) ([][]int, error) {
 	start := rd.dec.InputOffset()
-	t, err := rd.dec.Token()
+	t, err := rd.token()
 	if err != nil {
 		return nil, rd.fail(name, -1, err)
 	}
@@ -469,10 +520,9 @@ func (rd *reader) states(name string) ([][]int, error) {
 	out := [][]int{}
 	var s []int
 	for i := 0; rd.dec.More(); i++ {
-		start := rd.dec.InputOffset()
 		s = s[:0]
-		if err := rd.dec.Decode(&s); err != nil {
-			return nil, rd.fail(fmt.Sprintf("%s[%d]", name, i), start, err)
+		if err := rd.decode(fmt.Sprintf("%s[%d]", name, i), &s); err != nil {
+			return nil, err
 		}
 		if s == nil {
 			out = append(out, nil)
@@ -480,7 +530,7 @@ func (rd *reader) states(name string) ([][]int, error) {
 		}
 		out = append(out, rd.state(s))
 	}
-	if _, err := rd.dec.Token(); err != nil {
+	if _, err := rd.token(); err != nil {
 		return nil, rd.fail(name, -1, err)
 	}
 	return out, nil
