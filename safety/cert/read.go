@@ -240,7 +240,7 @@ func (rd *reader) fail(where string, start int64, err error) error {
 		if errors.As(re.err, &ce) {
 			return ce
 		}
-		return errorf("reading: %v", re.err)
+		return errorf("%v", re.err)
 	}
 	prefix := ""
 	if where != "" {
