@@ -36,10 +36,11 @@ type Source struct {
 // policy's files and the model's (src.ModelHash). The file is
 // gzip-compressed when path ends in .gz. Each entry is encoded and
 // written as it is made (cert.Encoder), so that memory does not grow with
-// the certificate: on an error the file is removed. When ctx ends
-// first (a certificate of millions of entries takes seconds to write,
-// minutes at 10^8) the file is removed too and the error is ctx's
-// (errors.Is(err, ctx.Err())).
+// the certificate: on an error nothing is left half-written and an
+// older file of that name is kept (cert.File). When ctx ends first (a
+// certificate of millions of entries takes seconds to write, minutes at
+// 10^8) the same holds and the error is ctx's (errors.Is(err,
+// ctx.Err())).
 func WriteCertificate(ctx context.Context, path string, d Decider, ids []uint32, src Source) error {
 	c, cf, err := newCertifier(d, ids)
 	if err != nil {
@@ -70,7 +71,7 @@ func WriteCertificate(ctx context.Context, path string, d Decider, ids []uint32,
 	if src.Plaja != nil {
 		c.Plaja = &pl
 	}
-	f, err := cert.Create(path)
+	f, err := cert.Create(ctx, path)
 	if err != nil {
 		return err
 	}

@@ -100,8 +100,9 @@ func reachCertificate(q *Question, v *Verdict) (*cert.Certificate, func(add func
 // The certificate is written as it is made, and the end of ctx stops the
 // writing within a buffer of 64 KiB: the error is then ctx.Err() (tell
 // it by errors.Is(err, ctx.Err())). On any error what was written is
-// removed (safety/cert.File.Abort: a regular file the path still names;
-// a device, a pipe or a link's name is left).
+// discarded and an older certificate of that name is kept
+// (safety/cert.File: a regular file is written to a temporary file
+// renamed over it at the end; a device or a pipe is written in place).
 func WriteCertificate(ctx context.Context, path string, q *Question, v *Verdict, rep *Report) (bool, error) {
 	var err error
 	switch {
@@ -147,8 +148,8 @@ func WriteCertificate(ctx context.Context, path string, q *Question, v *Verdict,
 // writeCert creates path with create and writes it with write, through a
 // writer that fails once ctx ends (cert.Stopping); on an error the file
 // is aborted.
-func writeCert(ctx context.Context, path string, create func(string) (*cert.File, error), write func(io.Writer) error) error {
-	f, err := create(path)
+func writeCert(ctx context.Context, path string, create func(context.Context, string) (*cert.File, error), write func(io.Writer) error) error {
+	f, err := create(ctx, path)
 	if err != nil {
 		return err
 	}

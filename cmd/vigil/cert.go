@@ -4,10 +4,14 @@ import (
 	"fmt"
 
 	"vigil/internal/cli"
+	"vigil/safety/cert"
 	"vigil/verify/certfile"
 )
 
 func init() {
+	// vigil safe and verify --cert write to a temporary file renamed
+	// over FILE at the end; a second Ctrl-C exits at once, without it
+	cli.AtSignalExit(cert.RemoveTemps)
 	cli.Register(&cli.Command{
 		Name:    "cert",
 		Summary: "check a safety certificate independently of the decider that wrote it",

@@ -152,6 +152,23 @@ func replaceFile(path string, data []byte) (done bool, err error) {
 	return true, nil
 }
 
+// atSignalExit are the functions a signal's exit runs first
+// (AtSignalExit).
+var atSignalExit struct {
+	sync.Mutex
+	fs []func()
+}
+
+// AtSignalExit registers f to run when a signal ends the process (a
+// second Ctrl-C, or one a command that watches nothing gets), before it
+// exits: the removal of temporary files that a write in progress would
+// otherwise leave behind (safety/cert.RemoveTemps).
+func AtSignalExit(f func()) {
+	atSignalExit.Lock()
+	defer atSignalExit.Unlock()
+	atSignalExit.fs = append(atSignalExit.fs, f)
+}
+
 // exitAfterWrites ends the process with code once no WriteFile is in
 // progress (waiting at most writeGrace, then removing the temporary file
 // of the write that did not finish); none starts meanwhile (a Lock that
@@ -172,6 +189,11 @@ func exitAfterWrites(code int) {
 		}
 		temps.Unlock()
 	}
+	atSignalExit.Lock()
+	for _, f := range atSignalExit.fs {
+		f()
+	}
+	atSignalExit.Unlock()
 	exitOnSignal(code)
 	go func() { // only when a test's exitOnSignal returns
 		<-locked

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -46,7 +47,9 @@ type writingCtx struct {
 
 // WritingContext returns a context that ends once the file path holds
 // bytes: a stop that comes while a certificate is written, at a point no
-// timer could pick reliably. It checks the file whenever Err is asked.
+// timer could pick reliably. It checks the file whenever Err is asked,
+// and the temporary files of path (".NAME.vigil-*.tmp" beside it, which
+// safety/cert.File writes and renames over path at the end).
 func WritingContext(path string) context.Context {
 	return &writingCtx{Context: context.Background(), path: path, done: make(chan struct{})}
 }
@@ -54,8 +57,12 @@ func WritingContext(path string) context.Context {
 func (c *writingCtx) Done() <-chan struct{} { return c.done }
 
 func (c *writingCtx) Err() error {
-	if st, err := os.Stat(c.path); err == nil && st.Size() > 0 {
-		c.once.Do(func() { close(c.done) })
+	paths := []string{c.path}
+	tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(c.path), "."+filepath.Base(c.path)+".vigil-*.tmp"))
+	for _, p := range append(paths, tmps...) {
+		if st, err := os.Stat(p); err == nil && st.Size() > 0 {
+			c.once.Do(func() { close(c.done) })
+		}
 	}
 	select {
 	case <-c.done:

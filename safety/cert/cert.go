@@ -9,9 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
-	"vigil/internal/inputfile"
-	"vigil/internal/jsonerr"
 )
 
 // FormatName and Version identify the file format; Read rejects others.
@@ -148,95 +145,6 @@ type wireEntry struct {
 	B     *int    `json:"b,omitempty"`
 	Label *string `json:"label,omitempty"`
 	Rank  *int    `json:"rank,omitempty"`
-}
-
-// Read decodes a certificate and checks that it is well-formed on its own
-// (everything that does not need the model; Check does the rest).
-func Read(r io.Reader) (*Certificate, error) {
-	// read whole, so that an error's offset becomes a line and column
-	data, err := inputfile.ReadAll(r, "")
-	if err != nil {
-		return nil, errorf("%v", err)
-	}
-	if data, err = gunzip(data); err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var w wire
-	if err := dec.Decode(&w); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errorf("empty input; want a JSON certificate")
-		}
-		return nil, errorf("%s", jsonerr.Describe(data, err))
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errorf("data after the certificate's JSON object")
-	}
-	if w.Format != FormatName {
-		return nil, errorf("format %q, want %q", w.Format, FormatName)
-	}
-	if w.Version != Version {
-		return nil, errorf("version %d is not supported (this vigil reads version %d)", w.Version, Version)
-	}
-	radius, err := parseRadius(w.Radius)
-	if err != nil {
-		return nil, err
-	}
-	if w.Vars == nil {
-		return nil, errorf("missing vars")
-	}
-	if w.State == nil && w.Kind != Invariant && w.Kind != Starts {
-		return nil, errorf("missing state")
-	}
-	if w.Kind == Starts && w.State != nil {
-		return nil, errorf(`a certificate of kind "starts" lists its states under safe_states and unsafe_states, not state`)
-	}
-	if w.Kind != Starts && (w.SafeStates != nil || w.UnsafeStates != nil) {
-		return nil, errorf(`safe_states and unsafe_states belong to certificates of kind "starts", not %q`, w.Kind)
-	}
-	c := &Certificate{
-		Format: w.Format, Version: w.Version, Kind: w.Kind, Spec: w.Spec, CertDir: w.CertDir,
-		Defines: w.Defines, Plaja: w.Plaja, ArgMax: w.ArgMax,
-		Model: w.Model, Property: w.Property, Policy: w.Policy, PolicySHA256: w.PolicySHA256, ModelSHA256: w.ModelSHA256,
-		Radius: radius, Vars: w.Vars, State: w.State, SafeStates: w.SafeStates, UnsafeStates: w.UnsafeStates,
-		Entries: make([]Entry, len(w.Entries)),
-	}
-	for i, we := range w.Entries {
-		switch {
-		case we.S == nil:
-			return nil, errorf("entries[%d]: missing s", i)
-		case w.Kind == Invariant && (we.Label != nil || we.Rank != nil || we.B != nil):
-			return nil, errorf("entries[%d]: an invariant certificate's entry is a state alone: {\"s\": [...]}", i)
-		case w.Kind == Invariant:
-			c.Entries[i] = Entry{S: we.S}
-			continue
-		case we.B == nil:
-			return nil, errorf("entries[%d]: missing b (write 0 for radius inf)", i)
-		case w.Kind == Safe && we.Rank != nil:
-			return nil, errorf("entries[%d]: a safe certificate's entry has a label, not a rank", i)
-		case w.Kind == Safe && we.Label == nil:
-			return nil, errorf("entries[%d]: missing label", i)
-		case w.Kind == Starts && (we.Label == nil) == (we.Rank == nil):
-			return nil, errorf("entries[%d]: an entry of a starts certificate has a label (safe) or a rank (not safe), one of them", i)
-		case w.Kind == Unsafe && we.Label != nil:
-			return nil, errorf("entries[%d]: an unsafe certificate's entry has a rank, not a label", i)
-		case w.Kind == Unsafe && we.Rank == nil:
-			return nil, errorf("entries[%d]: missing rank", i)
-		}
-		e := Entry{S: we.S, B: *we.B}
-		if we.Label != nil {
-			e.Label = *we.Label
-		}
-		if we.Rank != nil {
-			e.Rank = *we.Rank
-		}
-		c.Entries[i] = e
-	}
-	if err := validate(c); err != nil {
-		return nil, err
-	}
-	return c, nil
 }
 
 func parseRadius(raw json.RawMessage) (int, error) {
@@ -489,33 +397,6 @@ func (enc *Encoder) Close() error {
 
 // errClosed is the error of an Encoder used after Close.
 var errClosed = errors.New("cert: Encoder used after Close")
-
-// maxUnzipped bounds a gzip-compressed certificate's decompressed size.
-const maxUnzipped = 1 << 34
-
-// gunzip returns data decompressed when it starts with gzip's magic bytes
-// (Write's output piped through gzip, or vigil verify --cert FILE.gz),
-// else data itself.
-func gunzip(data []byte) ([]byte, error) {
-	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
-		return data, nil
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if errors.Is(err, gzip.ErrHeader) {
-		return nil, errorf("gzip: the file starts as gzip data but its header is invalid: the file is corrupted")
-	}
-	if err != nil {
-		return nil, gzipError(err)
-	}
-	out, err := io.ReadAll(io.LimitReader(zr, maxUnzipped+1))
-	if err != nil {
-		return nil, gzipError(err)
-	}
-	if len(out) > maxUnzipped {
-		return nil, errorf("gzip: decompresses to more than %d bytes", int64(maxUnzipped))
-	}
-	return out, nil
-}
 
 // gzipError says what a gzip read error means for a certificate file:
 // "unexpected EOF" and gzip's own "gzip: invalid checksum" named neither

@@ -3,19 +3,27 @@ package cert
 import (
 	"compress/gzip"
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
 )
 
 // WriteFile writes c to the file path, gzip-compressed when path ends in
 // .gz (Read takes both). The certificate is encoded as it is written (see
-// Encoder); on an error the file is removed.
+// Encoder); on an error an older file of that name is kept (see Create).
 func WriteFile(path string, c *Certificate) error {
 	if err := validate(c); err != nil {
 		return err
 	}
-	f, err := Create(path)
+	f, err := Create(context.Background(), path)
 	if err != nil {
 		return err
 	}
@@ -29,71 +37,177 @@ func WriteFile(path string, c *Certificate) error {
 // File is a certificate file being written, gzip-compressed when its path
 // ends in .gz. Write to it (an Encoder's writer), then Close it, or Abort
 // it on an error.
+//
+// A certificate whose path names a regular file, or nothing yet, is
+// written to a temporary file in the same directory (".NAME.vigil-*.tmp",
+// created as a plain create would create NAME: mode 0666 less the umask,
+// or the old file's mode and owner), which Close renames over the path
+// once the whole certificate is written, synced and closed. A write that
+// fails or is stopped (Abort) removes the temporary file and leaves the
+// older certificate of that name as it was. A symbolic link is followed:
+// the temporary file goes beside the link's final target and is renamed
+// over the target, so the link stays and still names the new certificate;
+// on a failure the target keeps its old contents.
+//
+// Written in place as before (os.Create, truncating): a device
+// (/dev/stdout, /dev/null, /dev/full), a pipe or FIFO, anything reached
+// through /dev or /proc, a file with other hard links (renaming would
+// part them), and a regular file whose directory does not take the
+// temporary file (no write permission) or whose owner the temporary file
+// cannot be given. On a failure Abort then removes such a regular file
+// when the path still names it (a link's target is emptied instead); a
+// device or a pipe is left alone. A FIFO is opened without blocking:
+// until a reader opens it, Create waits, and returns when ctx ends with
+// an error that wraps ctx.Err(); a write blocked on a full FIFO ends when
+// ctx does, with ctx.Err().
 type File struct {
 	f    *os.File
 	zw   *gzip.Writer // nil: not compressed
 	w    io.Writer
 	path string
-	// regular: f is a regular file, which a failed write may remove (a
-	// certificate "file" may be /dev/stdout, /dev/null or a pipe, which
-	// a failure must leave alone: os.Remove of /dev/stdout or /dev/full
-	// as root deleted the device's name)
+	ctx  context.Context
+	// tmp, when set, is the temporary file f is, renamed over target by
+	// Close
+	tmp, target string
+	// regular: f is a regular file written in place, which a failed
+	// write may remove (a certificate "file" may be /dev/stdout,
+	// /dev/null or a pipe, which a failure must leave alone: os.Remove of
+	// /dev/stdout or /dev/full as root deleted the device's name)
 	regular bool
+	stop    func() bool // ends the wake-up of a FIFO's blocked writes
+	done    bool
 }
 
-// Create creates the certificate file path (truncating it), compressed
-// when path ends in .gz.
-func Create(path string) (*File, error) { return create(path, strings.HasSuffix(path, ".gz")) }
+// Create creates the certificate file path, compressed when path ends in
+// .gz. See File for where it is written, and what ctx ends.
+func Create(ctx context.Context, path string) (*File, error) {
+	return create(ctx, path, strings.HasSuffix(path, ".gz"))
+}
 
-// CreatePlain creates the file path (truncating it) as Create does, never
-// compressed: a certificate of another format (vigil verify's SMT-LIB2
-// invariants) with Abort's care for what path names.
-func CreatePlain(path string) (*File, error) { return create(path, false) }
+// CreatePlain creates the file path as Create does, never compressed: a
+// certificate of another format (vigil verify's SMT-LIB2 invariants)
+// with File's care for what path names.
+func CreatePlain(ctx context.Context, path string) (*File, error) { return create(ctx, path, false) }
 
-func create(path string, compress bool) (*File, error) {
-	f, err := os.Create(path)
-	if err != nil {
+func create(ctx context.Context, path string, compress bool) (*File, error) {
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	cf := &File{f: f, w: f, path: path}
-	if st, err := f.Stat(); err == nil {
-		cf.regular = st.Mode().IsRegular()
+	cf := &File{path: path, ctx: ctx}
+	if target, old, ok := replaceable(path); ok {
+		if f, err := createTemp(target, old); err == nil {
+			cf.f, cf.tmp, cf.target = f, f.Name(), target
+		}
 	}
+	if cf.f == nil {
+		f, err := openInPlace(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		cf.f = f
+		if st, err := f.Stat(); err == nil {
+			cf.regular = st.Mode().IsRegular()
+			if st.Mode()&fs.ModeNamedPipe != 0 {
+				// Go polls a FIFO opened non-blocking: a deadline
+				// ends a write that waits for the reader
+				cf.stop = context.AfterFunc(ctx, func() { f.SetWriteDeadline(time.Now()) })
+			}
+		}
+	}
+	cf.w = cf.f
 	if compress {
-		cf.zw = gzip.NewWriter(f)
+		cf.zw = gzip.NewWriter(cf.f)
 		cf.w = cf.zw
 	}
 	return cf, nil
 }
 
-func (f *File) Write(p []byte) (int, error) { return f.w.Write(p) }
+func (f *File) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	return n, f.fix(err)
+}
 
-// Close ends the compressed stream, if any, and closes the file; on an
-// error the file is removed (discard).
-func (f *File) Close() error {
-	var err error
-	if f.zw != nil {
-		err = f.zw.Close()
+// fix makes err name the path asked for, not the temporary file, and
+// the error of a FIFO's write that a stop ended ctx's.
+func (f *File) fix(err error) error {
+	if err == nil {
+		return nil
 	}
-	if err != nil {
-		f.discard()
-		return err
+	if errors.Is(err, os.ErrDeadlineExceeded) && f.ctx.Err() != nil {
+		return f.ctx.Err()
 	}
-	if err = f.f.Close(); err != nil {
-		f.discard()
+	var pe *fs.PathError
+	if f.tmp != "" && errors.As(err, &pe) && pe.Path == f.tmp {
+		return &fs.PathError{Op: pe.Op, Path: f.path, Err: pe.Err}
 	}
 	return err
 }
 
-// Abort closes and removes the file (a certificate that could not be
-// written whole must not be left behind half-written; see discard).
+// Close ends the compressed stream, if any, and closes the file; a
+// temporary file is synced to the disk first, then renamed over the path
+// (see File). On an error what was written is discarded (Abort's care).
+func (f *File) Close() error {
+	if f.done {
+		return errors.New("cert: File closed twice")
+	}
+	var err error
+	if f.zw != nil {
+		err = f.zw.Close()
+	}
+	if err == nil && f.tmp != "" {
+		err = f.f.Sync()
+	}
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		f.discard()
+		return f.fix(err)
+	}
+	f.done = true
+	if f.stop != nil {
+		f.stop()
+	}
+	if f.tmp == "" {
+		return nil
+	}
+	defer untrack(f.tmp)
+	if err := os.Rename(f.tmp, f.target); err != nil {
+		os.Remove(f.tmp)
+		return fmt.Errorf("%s: %w", f.path, errors.Unwrap(err))
+	}
+	if d, err := os.Open(filepath.Dir(f.target)); err == nil {
+		d.Sync() // the rename too, where the file system allows
+		d.Close()
+	}
+	return nil
+}
+
+// Abort closes the file and discards what was written (a certificate
+// that could not be written whole must not be left behind half-written):
+// the temporary file is removed, and the older file of that name stays;
+// see File for what is written in place.
 func (f *File) Abort() { f.discard() }
 
-// discard closes f and removes what was written: the file when path
-// still names it (not a symbolic link to it, whose target is emptied
-// instead, leaving the link); a device or a pipe is left alone.
+// discard closes f and removes what was written: the temporary file; or,
+// written in place, the file when path still names it (not a symbolic
+// link to it, whose target is emptied instead, leaving the link); a
+// device or a pipe is left alone.
 func (f *File) discard() {
+	if f.done {
+		return
+	}
+	f.done = true
+	if f.stop != nil {
+		f.stop()
+	}
 	defer f.f.Close()
+	if f.tmp != "" {
+		f.f.Close()
+		os.Remove(f.tmp)
+		untrack(f.tmp)
+		return
+	}
 	if !f.regular {
 		return
 	}
@@ -104,6 +218,166 @@ func (f *File) discard() {
 		return
 	}
 	f.f.Truncate(0)
+}
+
+// replaceable resolves path's symbolic links (40 at most, as the kernel)
+// to the file a temporary file can replace: a regular file with one
+// link, or no file yet, outside /dev and /proc (/dev/stdout is a link to
+// /proc/self/fd/1, which names the file the shell redirected stdout to:
+// replacing that file would lose the rest of stdout). old is the file
+// replaced, nil when none.
+func replaceable(path string) (target string, old os.FileInfo, ok bool) {
+	p := path
+	for range 40 {
+		dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+		if err != nil {
+			return "", nil, false
+		}
+		if dir, err = filepath.Abs(dir); err != nil {
+			return "", nil, false
+		}
+		for _, sys := range []string{"/dev", "/proc"} {
+			if dir == sys || strings.HasPrefix(dir, sys+"/") {
+				return "", nil, false
+			}
+		}
+		p = filepath.Join(dir, filepath.Base(p))
+		fi, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return p, nil, true
+		case err != nil:
+			return "", nil, false
+		case fi.Mode()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(p)
+			if err != nil {
+				return "", nil, false
+			}
+			if !filepath.IsAbs(link) {
+				link = filepath.Join(dir, link)
+			}
+			p = link
+			continue
+		case !fi.Mode().IsRegular():
+			return "", nil, false
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Nlink > 1 {
+			return "", nil, false
+		}
+		if syscall.Access(p, 2 /* W_OK */) != nil {
+			return "", nil, false // os.Create's error says why
+		}
+		return p, fi, true
+	}
+	return "", nil, false
+}
+
+// createTemp creates the temporary file that replaces target: beside it,
+// with mode 0666 less the umask (the kernel applies it, as to a plain
+// create), or the mode and owner of old, the file it replaces.
+func createTemp(target string, old os.FileInfo) (*os.File, error) {
+	dir, base := filepath.Split(target)
+	if len(base) > 100 {
+		base = base[:100] // a long name plus the suffix must fit NAME_MAX
+	}
+	for range 100 {
+		name := filepath.Join(dir, fmt.Sprintf(".%s.vigil-%x.tmp", base, rand.Uint64()))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		track(name)
+		if old != nil {
+			if err = sameAs(f, old); err != nil {
+				f.Close()
+				os.Remove(name)
+				untrack(name)
+				return nil, err
+			}
+		}
+		return f, nil
+	}
+	return nil, fs.ErrExist
+}
+
+// sameAs gives f the owner and permissions of old, as a create that
+// truncates old would keep them.
+func sameAs(f *os.File, old os.FileInfo) error {
+	if st, ok := old.Sys().(*syscall.Stat_t); ok && (int(st.Uid) != os.Getuid() || int(st.Gid) != os.Getgid()) {
+		if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
+			return err
+		}
+	}
+	return f.Chmod(old.Mode().Perm())
+}
+
+// openInPlace opens path for writing in place: os.Create, or a FIFO
+// opened without blocking (see openFIFO).
+func openInPlace(ctx context.Context, path string) (*os.File, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+		return openFIFO(ctx, path)
+	}
+	return os.Create(path)
+}
+
+// fifoPoll is how often openFIFO tries again to open a FIFO that has no
+// reader.
+const fifoPoll = 50 * time.Millisecond
+
+// openFIFO opens the FIFO path for writing once it has a reader: an open
+// that blocks (as os.Create's does) ignores Ctrl-C and --timeout for as
+// long as nobody reads, so it opens non-blocking (ENXIO while there is no
+// reader) every fifoPoll until it succeeds or ctx ends.
+func openFIFO(ctx context.Context, path string) (*os.File, error) {
+	for {
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err == nil || !errors.Is(err, syscall.ENXIO) {
+			return f, err
+		}
+		t := time.NewTimer(fifoPoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("open %s: waited for a reader of the FIFO: %w", path, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// temps are the temporary files being written, removed by RemoveTemps.
+var temps struct {
+	sync.Mutex
+	m map[string]bool
+}
+
+func track(name string) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.m == nil {
+		temps.m = map[string]bool{}
+	}
+	temps.m[name] = true
+}
+
+func untrack(name string) {
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.m, name)
+}
+
+// RemoveTemps removes the temporary files of the certificates being
+// written: call it when the process ends before they are closed (a
+// second Ctrl-C exits at once), so that none is left behind.
+func RemoveTemps() {
+	temps.Lock()
+	defer temps.Unlock()
+	for name := range temps.m {
+		os.Remove(name)
+		delete(temps.m, name)
+	}
 }
 
 // Stopping returns a writer that writes to w until ctx ends, then fails

@@ -2,6 +2,7 @@ package cert_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +12,9 @@ import (
 )
 
 // TestS26wAbortRemovesOnlyWhatItWrote: a certificate whose writing fails
-// is removed when its path names a regular file; through a symbolic link
-// the link stays and its target is emptied; a device (vigil safe --cert
+// leaves nothing at a path that named nothing; through a symbolic link
+// the link stays and its target keeps its old contents (session 27: the
+// temporary file is renamed over the target only when whole); a device (vigil safe --cert
 // /dev/stdout, /dev/null, /dev/full) is left alone: os.Remove of the path
 // deleted the device's name when vigil ran as root (a write error on
 // /dev/full, or a stop while writing to /dev/stdout).
@@ -20,7 +22,7 @@ func TestS26wAbortRemovesOnlyWhatItWrote(t *testing.T) {
 	dir := t.TempDir()
 	for _, gz := range []string{"", ".gz"} {
 		plain := filepath.Join(dir, "c.json"+gz)
-		f, err := cert.Create(plain)
+		f, err := cert.Create(context.Background(), plain)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +40,7 @@ func TestS26wAbortRemovesOnlyWhatItWrote(t *testing.T) {
 		if err := os.Symlink(target, link); err != nil {
 			t.Fatal(err)
 		}
-		if f, err = cert.Create(link); err != nil {
+		if f, err = cert.Create(context.Background(), link); err != nil {
 			t.Fatal(err)
 		}
 		f.Write(make([]byte, 100<<10))
@@ -46,15 +48,15 @@ func TestS26wAbortRemovesOnlyWhatItWrote(t *testing.T) {
 		if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
 			t.Fatalf("%s: the link was removed: %v", link, err)
 		}
-		if st, err := os.Stat(target); err != nil || st.Size() != 0 {
-			t.Fatalf("%s: the link's target keeps a half-written certificate: %v, %v", target, st, err)
+		if b, err := os.ReadFile(target); err != nil || string(b) != "old" {
+			t.Fatalf("%s: the link's target lost its old contents: %q, %v", target, b, err)
 		}
 
 		null := filepath.Join(dir, "null.json"+gz)
 		if err := os.Symlink(os.DevNull, null); err != nil {
 			t.Fatal(err)
 		}
-		if f, err = cert.Create(null); err != nil {
+		if f, err = cert.Create(context.Background(), null); err != nil {
 			t.Fatal(err)
 		}
 		f.Write([]byte("x"))
