@@ -62,7 +62,7 @@ func Check(ctx context.Context, d Decider, r Radius, o CheckOptions) (*Report, e
 	if o.Cert != "" && len(decided) > 0 {
 		switch err := WriteCertificate(ctx, o.Cert, d, decided, o.Source); {
 		case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
-			// the verdicts stand; the file was removed
+			// the verdicts stand; FILE was not written (an older one is kept)
 			rep.CertNotWritten = o.Cert
 		case err != nil:
 			certErr = &CertError{Path: o.Cert, Err: err}

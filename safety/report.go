@@ -41,7 +41,7 @@ type Report struct {
 	Unknown  int           `json:"unknown"`
 	Reason   string        `json:"reason,omitempty"`
 	// CertNotWritten is the certificate file a stop (Reason) interrupted
-	// while it was written; the file was removed.
+	// while it was written; FILE was not written (an older file of that name is kept).
 	CertNotWritten string `json:"certificate_not_written,omitempty"`
 	// CertError is why the certificate asked for could not be written
 	// (the verdicts stand; the command exits 1).

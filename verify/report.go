@@ -55,7 +55,7 @@ type Report struct {
 	Auto           *AutoStats    `json:"auto,omitempty"`
 	Certificate    string        `json:"certificate,omitempty"` // the file a certificate was written to
 	// CertNotWritten is the certificate file a stop (Reason) interrupted
-	// while it was written; the file was removed (as vigil safe's report).
+	// while it was written; FILE was not written, an older one kept (as vigil safe's report).
 	CertNotWritten string `json:"certificate_not_written,omitempty"`
 	// CertError is why the certificate asked for could not be written
 	// (the verdict stands; the command exits 1).
