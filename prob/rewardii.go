@@ -445,6 +445,15 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			}
 		}
 	}
+	// A component of one class is one update, its bounds the rounding
+	// of that update apart (and what they inherit): within epsilon but
+	// where rounding is all there is, below 2^-1022 (5e-324 a step has
+	// bounds [0, 7e-323]). As a larger component's, they are refused.
+	for i := range k {
+		if out(i, hi[i]) {
+			return fmt.Errorf("prob: value iteration found no upper bound within float64 precision; use --method exact")
+		}
+	}
 	for s := range uint32(n) {
 		if c := cls[s]; c >= 0 {
 			r.Lower[s], r.Upper[s] = lo[c], hi[c]
