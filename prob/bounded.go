@@ -539,15 +539,7 @@ func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
 			}
 		}
 		var pbuf []*big.Rat
-		for s := range uint32(m.NumStates()) {
-			if s&0xfff == 0xfff && ctx.Err() != nil {
-				return nil, fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
-			}
-			from, to := m.Choices(s)
-			if from == to {
-				continue
-			}
-			st := m.StateOf(s)
+		err := rewardStates(ctx, m, false, func(_ uint32, st symbolic.State) error {
 			m.G.Applicable(st, x)
 			var first *big.Rat
 			var firstCmd int
@@ -560,18 +552,17 @@ func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
 				if r.Edges {
 					vals = append(vals, big.NewRat(int64(cmd.CostIn(st)), 1))
 				} else {
-					if pbuf, err = ds.at(int(ci), st, pbuf[:0]); err != nil {
-						return nil, err
-					}
-					for oi := range cmd.Outcomes {
-						if pbuf[oi].Sign() == 0 {
-							continue
-						}
+					var err error
+					pbuf, err = ds.eachOutcomeReward(int(ci), st, r.Name, pbuf, func(_ *symbolic.Outcome, or *symbolic.OutcomeReward, _ *big.Rat) error {
 						v := new(big.Rat)
-						if or := symbolic.OutcomeRewardOf(&cmd.Outcomes[oi], r.Name); or != nil {
+						if or != nil {
 							v = or.Value(st)
 						}
 						vals = append(vals, v)
+						return nil
+					})
+					if err != nil {
+						return err
 					}
 				}
 				for _, v := range vals {
@@ -582,10 +573,14 @@ func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
 						if int(ci) != firstCmd {
 							where = fmt.Sprintf("the commands at %s and %s, fused in a dtmc", m.G.M.Commands[firstCmd].Pos, cmd.Pos)
 						}
-						return nil, &FilterError{fmt.Sprintf("prob: %s has a reward bound on %s, which is %s on one outcome and %s on another in state %s (%s); vigil prob unfolds a reward that each step gives whatever its outcome", q.who(), r.Name, first.RatString(), v.RatString(), m.G.M.FormatState(st), where)}
+						return &FilterError{fmt.Sprintf("prob: %s has a reward bound on %s, which is %s on one outcome and %s on another in state %s (%s); vigil prob unfolds a reward that each step gives whatever its outcome", q.who(), r.Name, first.RatString(), v.RatString(), m.G.M.FormatState(st), where)}
 					}
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	out := make([]int64, len(rew))
@@ -821,21 +816,14 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 // step, where vigil ends the run.
 func deadlockRewards(ctx context.Context, m *Model, q Query) error {
 	x := &explicit.Expansion{}
-	for s := range uint32(m.NumStates()) {
-		if s&0xfff == 0xfff && ctx.Err() != nil {
-			return fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
-		}
-		if m.RowStart[s+1] != m.RowStart[s] {
-			continue
-		}
-		st := m.StateOf(s)
+	return rewardStates(ctx, m, true, func(_ uint32, st symbolic.State) error {
 		m.G.Applicable(st, x)
 		if len(x.Enabled()) > 0 {
-			continue // a stuck policy: its run ends
+			return nil // a stuck policy: its run ends
 		}
 		if v, _ := q.Reward.StateValue(st); v.Sign() > 0 {
 			return &FilterError{fmt.Sprintf("prob: %s is the reward of the first %s steps, and state %s is a deadlock of state reward %s, which Storm's self-loop there would keep earning; vigil prob ends runs at deadlocks and does not compute it", q.who(), q.Bounds.Upper.RatString(), m.G.M.FormatState(st), v.RatString())}
 		}
-	}
-	return nil
+		return nil
+	})
 }

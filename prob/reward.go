@@ -70,34 +70,23 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 		if ds == nil {
 			return big.NewRat(int64(cmd.CostIn(st)), 1), nil
 		}
-		var err error
-		if pbuf, err = ds.at(ci, st, pbuf[:0]); err != nil {
-			return nil, err
-		}
 		sum := new(big.Rat)
-		for oi := range cmd.Outcomes {
-			o := &cmd.Outcomes[oi]
-			or := symbolic.OutcomeRewardOf(o, r.Name)
-			if or == nil || pbuf[oi].Sign() == 0 {
-				continue
+		var err error
+		pbuf, err = ds.eachOutcomeReward(ci, st, r.Name, pbuf, func(o *symbolic.Outcome, or *symbolic.OutcomeReward, p *big.Rat) error {
+			if or == nil {
+				return nil
 			}
 			v := or.Value(st)
 			if v.Sign() < 0 {
-				return nil, &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s on the outcome at %s (assigned at %s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), o.Pos, or.Pos)}
+				return &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s on the outcome at %s (assigned at %s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), o.Pos, or.Pos)}
 			}
-			sum.Add(sum, v.Mul(v, pbuf[oi]))
-		}
-		return sum, nil
+			sum.Add(sum, v.Mul(v, p))
+			return nil
+		})
+		return sum, err
 	}
-	for s := range uint32(m.NumStates()) {
-		if s&0xfff == 0xfff && ctx.Err() != nil {
-			return nil, fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
-		}
+	err := rewardStates(ctx, m, false, func(s uint32, st symbolic.State) error {
 		from, to := m.Choices(s)
-		if from == to {
-			continue
-		}
-		st := m.StateOf(s)
 		base := zero
 		if r.Exit {
 			v, part := r.StateValue(st)
@@ -106,7 +95,7 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 				if part >= 0 {
 					where = fmt.Sprintf("the location's transient value at %s", r.Parts[part].Pos)
 				}
-				return nil, &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s (%s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), where)}
+				return &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s (%s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), where)}
 			}
 			base = v
 		}
@@ -115,7 +104,7 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 			if r.Steps && (r.Edges || r.Outcomes) {
 				cost, err := stepReward(int(m.Cmd[c]), st)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				if IsDTMC(m.G.M) {
 					m.G.Applicable(st, x)
@@ -124,7 +113,7 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 						for _, ci := range en {
 							v, err := stepReward(int(ci), st)
 							if err != nil {
-								return nil, err
+								return err
 							}
 							sum.Add(sum, v)
 						}
@@ -132,14 +121,58 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 					}
 				}
 				if cost.Sign() < 0 {
-					return nil, &FilterError{fmt.Sprintf("prob: %s: the cost of command at %s is %s in state %s; vigil prob computes expected rewards of non-negative rewards only", name, m.G.M.Commands[m.Cmd[c]].Pos, cost.RatString(), m.G.M.FormatState(st))}
+					return &FilterError{fmt.Sprintf("prob: %s: the cost of command at %s is %s in state %s; vigil prob computes expected rewards of non-negative rewards only", name, m.G.M.Commands[m.Cmd[c]].Pos, cost.RatString(), m.G.M.FormatState(st))}
 				}
 				v = new(big.Rat).Add(v, cost)
 			}
 			out[c] = v
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// rewardStates is the state loop of the reward readers (ChoiceRewards,
+// stepRewards, deadlockRewards): it calls fn with every state of m that
+// has choices (with deadlocks: every one that has none) and its
+// symbolic state, and looks at ctx every 4096 states.
+func rewardStates(ctx context.Context, m *Model, deadlocks bool, fn func(s uint32, st symbolic.State) error) error {
+	for s := range uint32(m.NumStates()) {
+		if s&0xfff == 0xfff && ctx.Err() != nil {
+			return fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
+		}
+		if (m.RowStart[s+1] == m.RowStart[s]) != deadlocks {
+			continue
+		}
+		if err := fn(s, m.StateOf(s)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachOutcomeReward calls fn with every outcome of command ci that has a
+// positive probability p in state st, and the reward named name it
+// assigns (nil: none). pbuf is scratch space, returned for reuse.
+func (d *dists) eachOutcomeReward(ci int, st symbolic.State, name string, pbuf []*big.Rat, fn func(o *symbolic.Outcome, or *symbolic.OutcomeReward, p *big.Rat) error) ([]*big.Rat, error) {
+	pbuf, err := d.at(ci, st, pbuf[:0])
+	if err != nil {
+		return pbuf, err
+	}
+	cmd := &d.m.Commands[ci]
+	for oi := range cmd.Outcomes {
+		if pbuf[oi].Sign() == 0 {
+			continue
+		}
+		o := &cmd.Outcomes[oi]
+		if err := fn(o, symbolic.OutcomeRewardOf(o, name), pbuf[oi]); err != nil {
+			return pbuf, err
+		}
+	}
+	return pbuf, nil
 }
 
 // rewardSolver holds what both methods share.
