@@ -315,7 +315,7 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			chain = chain && chStart[i+1]-chStart[i] == 1
 		}
 		const checkEvery = 500
-		lastDiff, prevDiff, tried := 0.0, 0.0, false
+		lastDiff, prevDiff, nextTry := 0.0, 0.0, 0
 		began := time.Now()
 		it := 0
 		for {
@@ -379,7 +379,10 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				// component is solved directly, once, with a quarter of
 				// the predicted time (rational elimination may fill a
 				// component in).
-				if chain && !tried && it%checkEvery == 0 {
+				// A failed attempt (out of time) is tried again after
+				// twice the sweeps, with at least the time iterated so far:
+				// the attempts cost at most about twice the iteration.
+				if chain && it >= nextTry && it%checkEvery == 0 {
 					more := 0.0 // the first check only records the change
 					switch {
 					case lastDiff > 0 && diff >= lastDiff:
@@ -389,8 +392,9 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 					}
 					lastDiff = diff
 					if more > 20*checkEvery {
-						tried = true
-						if ok, err := direct(cs, more/4*float64(time.Since(began))/float64(it)); ok || err != nil {
+						nextTry = 2 * it
+						spent := float64(time.Since(began))
+						if ok, err := direct(cs, max(more/4*spent/float64(it), spent)); ok || err != nil {
 							return it, err
 						}
 					}
@@ -418,11 +422,10 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 					return it, fmt.Errorf("prob: value iteration overflowed float64 (an expected reward near %g); use --method exact", lo[i])
 				}
 			}
-			if chain && !tried {
+			if chain {
 				// no upper bound near the lower one: the change per sweep
 				// was small, not the distance to the value (a ring left
 				// with probability 1e-18 grows by 2 a sweep)
-				tried = true
 				if ok, err := direct(cs, 4*float64(time.Since(began))); ok || err != nil {
 					return it, err
 				}
