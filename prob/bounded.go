@@ -170,6 +170,43 @@ type iterator struct {
 	// every 4096 updates too, not only at state 4095 of a round (a
 	// 4-state model within 10^10 steps ignored --timeout and SIGTERM).
 	work int
+	// dirty, once track has been called (for probabilities: no reward
+	// is added each round), marks the states with a successor whose
+	// value changed in the last round: only those can change in the next
+	// (a state's update reads nothing but its successors' values and its
+	// own fixed value, constant within a phase), and the others keep
+	// their values exactly, uncomputed. nil: every state is updated.
+	dirty, ndirty []bool
+	g             *graph
+}
+
+// track turns on the tracking of changed values (see dirty), every state
+// dirty; call it again where the fixed states change (a new phase).
+func (it *iterator) track() {
+	n := it.m.NumStates()
+	if it.g == nil {
+		it.g = newGraph(it.m)
+		it.dirty, it.ndirty = make([]bool, n), make([]bool, n)
+	}
+	for s := range it.dirty {
+		it.dirty[s] = true
+	}
+}
+
+// changed marks the states with a choice into s dirty for the next round.
+func (it *iterator) changed(s uint32) {
+	g := it.g
+	for _, c := range g.pre.Choice[g.pre.Start[s]:g.pre.Start[s+1]] {
+		it.ndirty[g.owner[c]] = true
+	}
+}
+
+// advance makes the next round's dirty states the current ones.
+func (it *iterator) advance() {
+	if it.dirty != nil {
+		it.dirty, it.ndirty = it.ndirty, it.dirty
+		clear(it.ndirty)
+	}
 }
 
 // stopped says why the iteration must stop (the context ended), checked
@@ -225,8 +262,15 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 			if err := it.stopped(ctx, 0x1000); err != nil {
 				return err
 			}
+			if it.dirty != nil && !it.dirty[s] {
+				next[s] = it.ex[s]
+				continue
+			}
 			if v, ok := fixed(s); ok {
 				next[s] = big.NewRat(v, 1)
+				if it.dirty != nil && next[s].Cmp(it.ex[s]) != 0 {
+					it.changed(s)
+				}
 				continue
 			}
 			var best *big.Rat
@@ -247,8 +291,12 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 				best = new(big.Rat)
 			}
 			next[s] = best
+			if it.dirty != nil && best.Cmp(it.ex[s]) != 0 {
+				it.changed(s)
+			}
 		}
 		it.ex = next
+		it.advance()
 		return nil
 	}
 	nlo, nhi := it.nlo, it.nhi
@@ -256,13 +304,23 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 		if err := it.stopped(ctx, 1); err != nil {
 			return err
 		}
+		if it.dirty != nil && !it.dirty[s] {
+			nlo[s], nhi[s] = it.lo[s], it.hi[s]
+			continue
+		}
 		if v, ok := fixed(s); ok {
 			nlo[s], nhi[s] = float64(v), float64(v)
+			if it.dirty != nil && (nlo[s] != it.lo[s] || nhi[s] != it.hi[s]) {
+				it.changed(s)
+			}
 			continue
 		}
 		from, to := m.Choices(s)
 		if from == to {
 			nlo[s], nhi[s] = 0, 0
+			if it.dirty != nil && (it.lo[s] != 0 || it.hi[s] != 0) {
+				it.changed(s)
+			}
 			continue
 		}
 		bl, bh := math.Inf(1), math.Inf(1)
@@ -317,8 +375,12 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 			bh = min(bh, 1)
 		}
 		nlo[s], nhi[s] = bl, bh
+		if it.dirty != nil && (bl != it.lo[s] || bh != it.hi[s]) {
+			it.changed(s)
+		}
 	}
 	it.lo, it.hi, it.nlo, it.nhi = nlo, nhi, it.lo, it.hi
+	it.advance()
 	return nil
 }
 
@@ -370,6 +432,7 @@ func stepBounded(ctx context.Context, m *Model, q Query, l, h int, opt SolveOpti
 		}
 		return 0, false
 	}
+	it.track()
 	rounds := 0
 	for range h - l {
 		if err := it.round(ctx, phase1, nil, nil, nil, true); err != nil {
@@ -403,6 +466,7 @@ func stepBounded(ctx context.Context, m *Model, q Query, l, h int, opt SolveOpti
 			}
 			return 0, false
 		}
+		it.track() // the fixed states change
 		for range l {
 			if err := it.round(ctx, phase2, nil, nil, nil, true); err != nil {
 				return nil, err
@@ -475,15 +539,7 @@ func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
 			}
 		}
 		var pbuf []*big.Rat
-		for s := range uint32(m.NumStates()) {
-			if s&0xfff == 0xfff && ctx.Err() != nil {
-				return nil, fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
-			}
-			from, to := m.Choices(s)
-			if from == to {
-				continue
-			}
-			st := m.StateOf(s)
+		err := rewardStates(ctx, m, false, func(_ uint32, st symbolic.State) error {
 			m.G.Applicable(st, x)
 			var first *big.Rat
 			var firstCmd int
@@ -496,18 +552,17 @@ func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
 				if r.Edges {
 					vals = append(vals, big.NewRat(int64(cmd.CostIn(st)), 1))
 				} else {
-					if pbuf, err = ds.at(int(ci), st, pbuf[:0]); err != nil {
-						return nil, err
-					}
-					for oi := range cmd.Outcomes {
-						if pbuf[oi].Sign() == 0 {
-							continue
-						}
+					var err error
+					pbuf, err = ds.eachOutcomeReward(int(ci), st, r.Name, pbuf, func(_ *symbolic.Outcome, or *symbolic.OutcomeReward, _ *big.Rat) error {
 						v := new(big.Rat)
-						if or := symbolic.OutcomeRewardOf(&cmd.Outcomes[oi], r.Name); or != nil {
+						if or != nil {
 							v = or.Value(st)
 						}
 						vals = append(vals, v)
+						return nil
+					})
+					if err != nil {
+						return err
 					}
 				}
 				for _, v := range vals {
@@ -518,10 +573,14 @@ func stepRewards(ctx context.Context, m *Model, q Query) ([]int64, error) {
 						if int(ci) != firstCmd {
 							where = fmt.Sprintf("the commands at %s and %s, fused in a dtmc", m.G.M.Commands[firstCmd].Pos, cmd.Pos)
 						}
-						return nil, &FilterError{fmt.Sprintf("prob: %s has a reward bound on %s, which is %s on one outcome and %s on another in state %s (%s); vigil prob unfolds a reward that each step gives whatever its outcome", q.who(), r.Name, first.RatString(), v.RatString(), m.G.M.FormatState(st), where)}
+						return &FilterError{fmt.Sprintf("prob: %s has a reward bound on %s, which is %s on one outcome and %s on another in state %s (%s); vigil prob unfolds a reward that each step gives whatever its outcome", q.who(), r.Name, first.RatString(), v.RatString(), m.G.M.FormatState(st), where)}
 					}
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	out := make([]int64, len(rew))
@@ -612,14 +671,43 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 		s uint32
 		a int64
 	}
-	ids := map[pair]uint32{}
+	// ids: in a dense table of n × (C+1) ids (0: none yet, else id+1)
+	// where that is at most 4 bytes for each of 16 unfolded states
+	// allowed (a map took about 100 bytes an entry: eajs.4's 872,410
+	// states times 10 values filled gigabytes before the refusal);
+	// else in a map.
+	var dense []uint32
+	var ids map[pair]uint32
+	if w := int64(n) * (C + 1); w <= 16*int64(limit) {
+		dense = make([]uint32, w)
+	} else {
+		ids = map[pair]uint32{}
+	}
+	lookup := func(p pair) (uint32, bool) {
+		if dense != nil && p.s != math.MaxUint32 {
+			id := dense[int64(p.s)*(C+1)+p.a]
+			return id - 1, id != 0
+		}
+		id, ok := ids[p]
+		return id, ok
+	}
+	store := func(p pair, id uint32) {
+		if dense != nil && p.s != math.MaxUint32 {
+			dense[int64(p.s)*(C+1)+p.a] = id + 1
+			return
+		}
+		if ids == nil {
+			ids = map[pair]uint32{}
+		}
+		ids[p] = id
+	}
 	var states []pair
 	roots := m.Starts
 	if q.FilterStates != nil {
 		roots = n
 	}
 	for s := range uint32(roots) {
-		ids[pair{s, 0}] = s
+		store(pair{s, 0}, s)
 		states = append(states, pair{s, 0})
 	}
 	pm := &Model{G: m.G, Starts: m.Starts, RowStart: []uint32{0}, EntryStart: []uint32{0}}
@@ -629,11 +717,11 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	var ptarget []bool
 	sink := func() uint32 { // (dead): the accumulation went past the upper bound
 		p := pair{math.MaxUint32, -1}
-		if id, ok := ids[p]; ok {
+		if id, ok := lookup(p); ok {
 			return id
 		}
 		id := uint32(len(states))
-		ids[p] = id
+		store(p, id)
 		states = append(states, p)
 		return id
 	}
@@ -676,10 +764,10 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 						t = sink()
 					} else {
 						np := pair{m.To[e], a}
-						id, ok := ids[np]
+						id, ok := lookup(np)
 						if !ok {
 							id = uint32(len(states))
-							ids[np] = id
+							store(np, id)
 							states = append(states, np)
 						}
 						t = id
@@ -728,21 +816,14 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 // step, where vigil ends the run.
 func deadlockRewards(ctx context.Context, m *Model, q Query) error {
 	x := &explicit.Expansion{}
-	for s := range uint32(m.NumStates()) {
-		if s&0xfff == 0xfff && ctx.Err() != nil {
-			return fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
-		}
-		if m.RowStart[s+1] != m.RowStart[s] {
-			continue
-		}
-		st := m.StateOf(s)
+	return rewardStates(ctx, m, true, func(_ uint32, st symbolic.State) error {
 		m.G.Applicable(st, x)
 		if len(x.Enabled()) > 0 {
-			continue // a stuck policy: its run ends
+			return nil // a stuck policy: its run ends
 		}
 		if v, _ := q.Reward.StateValue(st); v.Sign() > 0 {
 			return &FilterError{fmt.Sprintf("prob: %s is the reward of the first %s steps, and state %s is a deadlock of state reward %s, which Storm's self-loop there would keep earning; vigil prob ends runs at deadlocks and does not compute it", q.who(), q.Bounds.Upper.RatString(), m.G.M.FormatState(st), v.RatString())}
 		}
-	}
-	return nil
+		return nil
+	})
 }

@@ -336,7 +336,7 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		}
 		return false
 	}
-	iters, done := 0, 0
+	iters, done, progressed := 0, 0, 0
 	for _, comp := range q.components() {
 		if c := comp[0]; len(comp) == 1 && selfLoop(c) {
 			l, okl := direct(q.lo, int(c), -1)
@@ -385,7 +385,10 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 				}
 			}
 			iters = max(iters, it)
-			if len(comp) > 1 && opt.Progress != nil {
+			// Progress formats a status line: after about every 2^16
+			// class updates, not every sweep of a small component.
+			if progressed += len(comp); len(comp) > 1 && opt.Progress != nil && progressed >= 1<<16 {
+				progressed = 0
 				opt.Progress(it, gap)
 			}
 			if converged {

@@ -70,34 +70,23 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 		if ds == nil {
 			return big.NewRat(int64(cmd.CostIn(st)), 1), nil
 		}
-		var err error
-		if pbuf, err = ds.at(ci, st, pbuf[:0]); err != nil {
-			return nil, err
-		}
 		sum := new(big.Rat)
-		for oi := range cmd.Outcomes {
-			o := &cmd.Outcomes[oi]
-			or := symbolic.OutcomeRewardOf(o, r.Name)
-			if or == nil || pbuf[oi].Sign() == 0 {
-				continue
+		var err error
+		pbuf, err = ds.eachOutcomeReward(ci, st, r.Name, pbuf, func(o *symbolic.Outcome, or *symbolic.OutcomeReward, p *big.Rat) error {
+			if or == nil {
+				return nil
 			}
 			v := or.Value(st)
 			if v.Sign() < 0 {
-				return nil, &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s on the outcome at %s (assigned at %s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), o.Pos, or.Pos)}
+				return &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s on the outcome at %s (assigned at %s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), o.Pos, or.Pos)}
 			}
-			sum.Add(sum, v.Mul(v, pbuf[oi]))
-		}
-		return sum, nil
+			sum.Add(sum, v.Mul(v, p))
+			return nil
+		})
+		return sum, err
 	}
-	for s := range uint32(m.NumStates()) {
-		if s&0xfff == 0xfff && ctx.Err() != nil {
-			return nil, fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
-		}
+	err := rewardStates(ctx, m, false, func(s uint32, st symbolic.State) error {
 		from, to := m.Choices(s)
-		if from == to {
-			continue
-		}
-		st := m.StateOf(s)
 		base := zero
 		if r.Exit {
 			v, part := r.StateValue(st)
@@ -106,7 +95,7 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 				if part >= 0 {
 					where = fmt.Sprintf("the location's transient value at %s", r.Parts[part].Pos)
 				}
-				return nil, &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s (%s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), where)}
+				return &FilterError{fmt.Sprintf("prob: %s: its reward %s is %s in state %s (%s); vigil prob computes expected rewards of non-negative rewards only", name, r.Name, v.RatString(), m.G.M.FormatState(st), where)}
 			}
 			base = v
 		}
@@ -115,7 +104,7 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 			if r.Steps && (r.Edges || r.Outcomes) {
 				cost, err := stepReward(int(m.Cmd[c]), st)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				if IsDTMC(m.G.M) {
 					m.G.Applicable(st, x)
@@ -124,7 +113,7 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 						for _, ci := range en {
 							v, err := stepReward(int(ci), st)
 							if err != nil {
-								return nil, err
+								return err
 							}
 							sum.Add(sum, v)
 						}
@@ -132,14 +121,58 @@ func ChoiceRewards(ctx context.Context, m *Model, r *symbolic.Reward, name strin
 					}
 				}
 				if cost.Sign() < 0 {
-					return nil, &FilterError{fmt.Sprintf("prob: %s: the cost of command at %s is %s in state %s; vigil prob computes expected rewards of non-negative rewards only", name, m.G.M.Commands[m.Cmd[c]].Pos, cost.RatString(), m.G.M.FormatState(st))}
+					return &FilterError{fmt.Sprintf("prob: %s: the cost of command at %s is %s in state %s; vigil prob computes expected rewards of non-negative rewards only", name, m.G.M.Commands[m.Cmd[c]].Pos, cost.RatString(), m.G.M.FormatState(st))}
 				}
 				v = new(big.Rat).Add(v, cost)
 			}
 			out[c] = v
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// rewardStates is the state loop of the reward readers (ChoiceRewards,
+// stepRewards, deadlockRewards): it calls fn with every state of m that
+// has choices (with deadlocks: every one that has none) and its
+// symbolic state, and looks at ctx every 4096 states.
+func rewardStates(ctx context.Context, m *Model, deadlocks bool, fn func(s uint32, st symbolic.State) error) error {
+	for s := range uint32(m.NumStates()) {
+		if s&0xfff == 0xfff && ctx.Err() != nil {
+			return fmt.Errorf("prob: reading the rewards: %w", context.Cause(ctx))
+		}
+		if (m.RowStart[s+1] == m.RowStart[s]) != deadlocks {
+			continue
+		}
+		if err := fn(s, m.StateOf(s)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachOutcomeReward calls fn with every outcome of command ci that has a
+// positive probability p in state st, and the reward named name it
+// assigns (nil: none). pbuf is scratch space, returned for reuse.
+func (d *dists) eachOutcomeReward(ci int, st symbolic.State, name string, pbuf []*big.Rat, fn func(o *symbolic.Outcome, or *symbolic.OutcomeReward, p *big.Rat) error) ([]*big.Rat, error) {
+	pbuf, err := d.at(ci, st, pbuf[:0])
+	if err != nil {
+		return pbuf, err
+	}
+	cmd := &d.m.Commands[ci]
+	for oi := range cmd.Outcomes {
+		if pbuf[oi].Sign() == 0 {
+			continue
+		}
+		o := &cmd.Outcomes[oi]
+		if err := fn(o, symbolic.OutcomeRewardOf(o, name), pbuf[oi]); err != nil {
+			return pbuf, err
+		}
+	}
+	return pbuf, nil
 }
 
 // rewardSolver holds what both methods share.
@@ -363,279 +396,6 @@ func roundUp(x float64, k int) float64 {
 
 func roundDown(x float64, k int) float64 {
 	return max(0, x-x*0x1p-52*float64(k+4)-0x1p-1074*float64(k+4))
-}
-
-// iterate is the ii method: value iteration from below and optimistic
-// upper bounds (see the file comment).
-func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions) error {
-	m := rs.m
-	n := m.NumStates()
-	positive := func(c uint32) bool { return rs.rew[c].Sign() > 0 }
-	// Zero: the open states of value 0. For Emin, those that reach the
-	// goal almost surely by choices of reward 0; for Emax, those that
-	// reach no choice of positive reward.
-	zero := make([]bool, n)
-	if rs.max {
-		from := make([]bool, n)
-		for c := range uint32(m.NumChoices()) {
-			if positive(c) {
-				from[rs.g.owner[c]] = true
-			}
-		}
-		through := make([]bool, n)
-		for s := range uint32(n) {
-			through[s] = rs.open(s)
-		}
-		pos := rs.g.backward(from, through)
-		for s := range uint32(n) {
-			zero[s] = rs.open(s) && !pos[s]
-		}
-	} else {
-		free := m.restrict(func(_, c uint32) bool { return rs.ok[c] && !positive(c) })
-		one, _ := newGraph(free).prob1E(rs.goal)
-		for s := range uint32(n) {
-			zero[s] = rs.open(s) && one[s]
-		}
-	}
-	// Classes: the states iterated, each end component of zero reward
-	// (Emin) one class.
-	in := make([]bool, n)
-	for s := range uint32(n) {
-		in[s] = rs.open(s) && !zero[s]
-	}
-	cls := make([]int32, n)
-	var internal []bool
-	comp := make([]int32, n)
-	for s := range comp {
-		comp[s] = -1
-	}
-	ncomp := 0
-	if !rs.max {
-		comp, ncomp, internal = rs.g.mecsOf(in, func(c uint32) bool { return rs.ok[c] && !positive(c) })
-	}
-	k := int32(ncomp)
-	var members [][]uint32
-	members = make([][]uint32, ncomp)
-	for s := range uint32(n) {
-		cls[s] = -1
-		switch {
-		case !in[s]:
-		case comp[s] >= 0:
-			cls[s] = comp[s]
-			members[comp[s]] = append(members[comp[s]], s)
-		default:
-			cls[s] = k
-			members = append(members, []uint32{s})
-			k++
-		}
-	}
-	choices := make([][]uint32, k)
-	for i, ms := range members {
-		for _, s := range ms {
-			for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
-				if rs.ok[c] && (internal == nil || !internal[c]) {
-					choices[i] = append(choices[i], c)
-				}
-			}
-		}
-		if len(choices[i]) == 0 {
-			return fmt.Errorf("prob: internal error: a class of finite expected reward has no choice")
-		}
-	}
-	rd, ru := make([]float64, m.NumChoices()), make([]float64, m.NumChoices())
-	for c, v := range rs.rew {
-		if v != nil {
-			rd[c], ru[c] = floatBelow(v), floatAbove(v)
-		}
-	}
-	lo, hi, next := make([]float64, k), make([]float64, k), make([]float64, k)
-	best := make([]uint32, k)
-	val := func(v []float64, t uint32) float64 {
-		if c := cls[t]; c >= 0 {
-			return v[c]
-		}
-		return 0 // goal or zero (an allowed choice enters no infinite state)
-	}
-	// bellman is choice c's value given v, every sum rounded down (or up,
-	// with up). Where c may stay in its own class (a self-loop, or back
-	// into its end component) it is the value of repeating c until it
-	// leaves, (reward + sum over the others) / (probability of leaving),
-	// as for probabilities (ii.go): a retry of probability 1 - 1e-6 takes
-	// one sweep, not millions. Its fixpoints and prefixpoints are the
-	// Bellman operator's (for a leaving probability > 0). A choice that
-	// never leaves its class costs its reward for ever: +Inf (only for
-	// Emin, where it is never the best; with reward 0 it would lie
-	// inside a collapsed component).
-	bellman := func(v []float64, c uint32, up bool) float64 {
-		own := cls[rs.g.owner[c]]
-		sum, leave, self := 0.0, 0.0, false
-		from, to := m.EntryStart[c], m.EntryStart[c+1]
-		for e := from; e < to; e++ {
-			t := m.To[e]
-			if cls[t] == own {
-				self = true
-				continue
-			}
-			sum += m.P[e] * val(v, t)
-			leave += m.P[e]
-		}
-		k := int(to - from)
-		switch {
-		case !self:
-			// the plain sum below
-		case leave == 0:
-			return math.Inf(1)
-		case leave >= 0x1p-900:
-			if up {
-				return roundUp(roundUp(ru[c]+sum, k)/roundDown(leave, k), 1)
-			}
-			return roundDown(roundDown(rd[c]+sum, k)/roundUp(leave, k), 1)
-		default:
-			// leaving so unlikely that the division's bounds could
-			// underflow: the plain Bellman sum, self-loop included
-			sum = 0
-			for e := from; e < to; e++ {
-				sum += m.P[e] * val(v, m.To[e])
-			}
-		}
-		if up {
-			return roundUp(ru[c]+sum, k)
-		}
-		return roundDown(rd[c]+sum, k)
-	}
-	// Gauss-Seidel in decreasing order of the classes' first states: the
-	// start states come first, the goal mostly later.
-	eps, tol, kappa := opt.Epsilon, opt.Epsilon/4, opt.Epsilon/16
-	for it := 1; ; it++ {
-		if ctx.Err() != nil {
-			return fmt.Errorf("prob: value iteration stopped: %w", context.Cause(ctx))
-		}
-		diff := 0.0
-		for i := k - 1; i >= 0; i-- {
-			var x float64
-			for j, c := range choices[i] {
-				y := bellman(lo, c, false)
-				if j == 0 || rs.max && y > x || !rs.max && y < x {
-					x, best[i] = y, c
-				}
-			}
-			x = max(x, lo[i]) // the iterates only grow (rounding aside)
-			d := x - lo[i]
-			switch {
-			case x == 0 && it <= int(k)+1:
-				d = 1 // every class iterated has a positive value: not there yet
-			case x == 0:
-				// k sweeps reach every class from its rewards: a value
-				// still 0 underflowed (below 2^-1074 with the rounding
-				// slack), and 0 stays a lower bound
-				d = 0
-			case !opt.Absolute:
-				d /= x
-			}
-			diff = max(diff, d)
-			lo[i] = x
-		}
-		r.Iterations = it
-		if opt.Progress != nil {
-			opt.Progress(it, diff)
-		}
-		if math.IsInf(diff, 0) || math.IsNaN(diff) {
-			return fmt.Errorf("prob: value iteration overflowed float64 (rewards too large); use --method exact")
-		}
-		if diff > tol {
-			continue
-		}
-		// Guess an upper bound and check that it is inductive.
-		for i := range hi {
-			if opt.Absolute {
-				hi[i] = roundUp(lo[i]+eps/2, 0)
-			} else {
-				hi[i] = lo[i] * (1 + eps/2) // room to raise it in verify
-			}
-		}
-		// Raising hi round a loop of reward 0 converges at the loop's
-		// rate (99/100 a round for a retry of 1/100): 64 steps were too
-		// few for an Emax the exact method gives.
-		if ok, err := rs.verify(ctx, hi, next, choices, bellman, lo, eps, kappa, opt.Absolute, max(1024, it)); err != nil || ok {
-			if err != nil {
-				return err
-			}
-			break
-		}
-		for i := range hi {
-			if math.IsInf(hi[i], 1) || math.IsInf(next[i], 1) {
-				return fmt.Errorf("prob: value iteration overflowed float64 (an expected reward near %g); use --method exact", lo[i])
-			}
-		}
-		if tol < 1e-17 {
-			return fmt.Errorf("prob: value iteration found no upper bound within float64 precision; use --method exact")
-		}
-		tol /= 4
-		kappa /= 2
-	}
-	for s := range uint32(n) {
-		if c := cls[s]; c >= 0 {
-			r.Lower[s], r.Upper[s] = lo[c], next[c]
-		}
-	}
-	for i := range k {
-		r.Sched[rs.g.owner[best[i]]] = int32(best[i])
-	}
-	return nil
-}
-
-// verify looks for an inductive upper bound from the guess hi: it applies
-// the Bellman operator T, every sum rounded up (Jacobi), and succeeds
-// when T(hi) ≤ hi everywhere, with next = T(hi) (T(next) ≤ T(hi) ≤ next:
-// a bound too) within epsilon of lo. Where T(hi) exceeds hi it raises hi
-// to T(hi) inflated by kappa (relative, or absolute with abs): a choice
-// of reward 0 that enters no goal has no slack at the fixpoint (T(v) =
-// v there), and only a guess above the fixpoint of the inflated operator
-// leaves T(hi) strictly below it everywhere, rounding included. It gives
-// up after budget steps, or when hi has grown out of epsilon.
-func (rs *rewardSolver) verify(ctx context.Context, hi, next []float64, choices [][]uint32, bellman func([]float64, uint32, bool) float64, lo []float64, eps, kappa float64, abs bool, budget int) (bool, error) {
-	out := func(i int, x float64) bool {
-		gap := x - lo[i]
-		return !abs && gap > eps*lo[i] || abs && gap > eps
-	}
-	for range budget {
-		if ctx.Err() != nil {
-			return false, fmt.Errorf("prob: value iteration stopped: %w", context.Cause(ctx))
-		}
-		below := true
-		for i, cs := range choices {
-			var x float64
-			for j, c := range cs {
-				y := bellman(hi, c, true)
-				if j == 0 || rs.max && y > x || !rs.max && y < x {
-					x = y
-				}
-			}
-			next[i] = x
-			below = below && x <= hi[i]
-		}
-		if below {
-			for i := range next {
-				if out(i, next[i]) {
-					return false, nil
-				}
-			}
-			return true, nil
-		}
-		for i := range hi {
-			if next[i] > hi[i] {
-				if abs {
-					hi[i] = roundUp(next[i]+kappa, 0)
-				} else {
-					hi[i] = roundUp(next[i]*(1+kappa), 0)
-				}
-			}
-			if out(i, hi[i]) {
-				return false, nil
-			}
-		}
-	}
-	return false, nil
 }
 
 // coverBound raises r.Inf (and r.InfAt) above twice the bound b of a

@@ -46,7 +46,10 @@ func init() {
 			"Storm's --sound; exact, policy iteration in rational arithmetic (models up to --max-exact\n" +
 			"states), whose values satisfy the Bellman equations exactly. For expected rewards ii is value\n" +
 			"iteration from below with an upper bound checked inductive (optimistic value iteration; end\n" +
-			"components of zero reward collapsed for Emin), exact is policy iteration in rationals.",
+			"components of zero reward collapsed for Emin), component by component (strongly connected,\n" +
+			"sinks first; a Markov chain's component that iteration would take very long on is solved\n" +
+			"directly, bounds widened by the float64 probabilities' error), exact is policy iteration in\n" +
+			"rationals.",
 		Examples: []string{
 			"vigil prob specs/oneway.spec --policy careful",
 			"vigil prob specs/oneway.spec --method exact",

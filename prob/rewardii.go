@@ -1,0 +1,601 @@
+package prob
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+)
+
+// iterate is the ii method: value iteration from below and optimistic
+// upper bounds (see the file comment of reward.go), topologically: the
+// strongly connected components of the classes come sinks first, and each
+// is solved once the bounds of everything it leads to are final (as for
+// probabilities, ii.go). A component of one class is one Bellman update
+// (a class that may return to itself takes the value of repeating its
+// choice until it leaves); a larger one is iterated from below until it
+// settles, then an upper bound is guessed just above and accepted when one
+// Bellman step, every sum rounded up, does not exceed it (T(U) ≤ U on the
+// component, with the final upper bounds of what it leads to). By
+// Knaster-Tarski U then bounds the least fixpoint of that operator, which
+// is at least the component's value (the operator grows with the
+// boundary's values). A component of a chain (one choice per class) that
+// iteration would take very long on (haddad-monmege: expected steps of
+// 2^N) is solved directly (directReward).
+func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions) error {
+	m := rs.m
+	n := m.NumStates()
+	positive := func(c uint32) bool { return rs.rew[c].Sign() > 0 }
+	// Zero: the open states of value 0. For Emin, those that reach the
+	// goal almost surely by choices of reward 0; for Emax, those that
+	// reach no choice of positive reward.
+	zero := make([]bool, n)
+	if rs.max {
+		from := make([]bool, n)
+		for c := range uint32(m.NumChoices()) {
+			if positive(c) {
+				from[rs.g.owner[c]] = true
+			}
+		}
+		through := make([]bool, n)
+		for s := range uint32(n) {
+			through[s] = rs.open(s)
+		}
+		pos := rs.g.backward(from, through)
+		for s := range uint32(n) {
+			zero[s] = rs.open(s) && !pos[s]
+		}
+	} else {
+		free := m.restrict(func(_, c uint32) bool { return rs.ok[c] && !positive(c) })
+		one, _ := newGraph(free).prob1E(rs.goal)
+		for s := range uint32(n) {
+			zero[s] = rs.open(s) && one[s]
+		}
+	}
+	// Classes: the states iterated, each end component of zero reward
+	// (Emin) one class.
+	in := make([]bool, n)
+	for s := range uint32(n) {
+		in[s] = rs.open(s) && !zero[s]
+	}
+	zero = nil
+	var internal []bool
+	var comp []int32
+	ncomp := 0
+	if !rs.max {
+		comp, ncomp, internal = rs.g.mecsOf(in, func(c uint32) bool { return rs.ok[c] && !positive(c) })
+	}
+	cls := make([]int32, n)
+	k := int32(ncomp)
+	for s := range uint32(n) {
+		cls[s] = -1
+		switch {
+		case !in[s]:
+		case comp != nil && comp[s] >= 0:
+			cls[s] = comp[s]
+		default:
+			cls[s] = k
+			k++
+		}
+	}
+	in, comp = nil, nil
+	// The classes' choices, in compressed rows.
+	keep := func(c uint32) bool { return rs.ok[c] && (internal == nil || !internal[c]) }
+	chStart := make([]uint32, k+1)
+	for s := range uint32(n) {
+		if i := cls[s]; i >= 0 {
+			for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
+				if keep(c) {
+					chStart[i+1]++
+				}
+			}
+		}
+	}
+	for i := range k {
+		if chStart[i+1] == 0 {
+			return fmt.Errorf("prob: internal error: a class of finite expected reward has no choice")
+		}
+		chStart[i+1] += chStart[i]
+	}
+	chList := make([]uint32, chStart[k])
+	fill := append([]uint32(nil), chStart[:k]...)
+	for s := range uint32(n) {
+		if i := cls[s]; i >= 0 {
+			for c := m.RowStart[s]; c < m.RowStart[s+1]; c++ {
+				if keep(c) {
+					chList[fill[i]] = c
+					fill[i]++
+				}
+			}
+		}
+	}
+	fill, internal = nil, nil
+	// The components of the classes, sinks first.
+	sStart := make([]uint32, k+1)
+	var succ []int32
+	for i := range k {
+		for _, c := range chList[chStart[i]:chStart[i+1]] {
+			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+				if t := cls[m.To[e]]; t >= 0 && t != i {
+					succ = append(succ, t)
+				}
+			}
+		}
+		sStart[i+1] = uint32(len(succ))
+	}
+	compStart, order := sccOrder(int(k), sStart, succ)
+	sStart, succ = nil, nil
+	rd, ru := make([]float64, m.NumChoices()), make([]float64, m.NumChoices())
+	for c, v := range rs.rew {
+		if v != nil && v.Sign() != 0 {
+			rd[c], ru[c] = floatBelow(v), floatAbove(v)
+		}
+	}
+	lo, hi := make([]float64, k), make([]float64, k)
+	best := make([]uint32, k)
+	val := func(v []float64, t uint32) float64 {
+		if c := cls[t]; c >= 0 {
+			return v[c]
+		}
+		return 0 // goal or zero (an allowed choice enters no infinite state)
+	}
+	// bellman is choice c's value given v, every sum rounded down (or up,
+	// with up). Where c may stay in its own class (a self-loop, or back
+	// into its end component) it is the value of repeating c until it
+	// leaves, (reward + sum over the others) / (probability of leaving),
+	// as for probabilities (ii.go): a retry of probability 1 - 1e-6 takes
+	// one sweep, not millions. Its fixpoints and prefixpoints are the
+	// Bellman operator's (for a leaving probability > 0). A choice that
+	// never leaves its class costs its reward for ever: +Inf (only for
+	// Emin, where it is never the best; with reward 0 it would lie
+	// inside a collapsed component).
+	bellman := func(v []float64, c uint32, up bool) float64 {
+		own := cls[rs.g.owner[c]]
+		sum, leave, self := 0.0, 0.0, false
+		from, to := m.EntryStart[c], m.EntryStart[c+1]
+		for e := from; e < to; e++ {
+			t := m.To[e]
+			tc := cls[t]
+			if tc == own {
+				self = true
+				continue
+			}
+			if tc >= 0 {
+				sum += m.P[e] * v[tc]
+			}
+			leave += m.P[e]
+		}
+		k := int(to - from)
+		switch {
+		case !self:
+			// the plain sum below
+		case leave == 0:
+			return math.Inf(1)
+		case leave >= 0x1p-900:
+			if up {
+				return roundUp(roundUp(ru[c]+sum, k)/roundDown(leave, k), 1)
+			}
+			return roundDown(roundDown(rd[c]+sum, k)/roundUp(leave, k), 1)
+		default:
+			// leaving so unlikely that the division's bounds could
+			// underflow: the plain Bellman sum, self-loop included
+			sum = 0
+			for e := from; e < to; e++ {
+				sum += m.P[e] * val(v, m.To[e])
+			}
+		}
+		if up {
+			return roundUp(ru[c]+sum, k)
+		}
+		return roundDown(rd[c]+sum, k)
+	}
+	// update is the best choice's bellman value of class i.
+	update := func(v []float64, i int32, up bool) (float64, uint32) {
+		var x float64
+		var b uint32
+		for j, c := range chList[chStart[i]:chStart[i+1]] {
+			y := bellman(v, c, up)
+			if j == 0 || rs.max && y > x || !rs.max && y < x {
+				x, b = y, c
+			}
+		}
+		return x, b
+	}
+	// stalls says whether a choice of class i may stay in it with a
+	// probability so close to 1 that bellman iterates instead of dividing.
+	stalls := func(i int32) bool {
+		for _, c := range chList[chStart[i]:chStart[i+1]] {
+			leave, self := 0.0, false
+			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
+				if cls[m.To[e]] == i {
+					self = true
+				} else {
+					leave += m.P[e]
+				}
+			}
+			if self && leave > 0 && leave < 0x1p-900 {
+				return true
+			}
+		}
+		return false
+	}
+	eps, abs := opt.Epsilon, opt.Absolute
+	out := func(i int32, x float64) bool {
+		gap := x - lo[i]
+		return !abs && gap > eps*lo[i] || abs && gap > eps
+	}
+	overflow := func(i int32) error {
+		if math.IsInf(hi[i], 1) || math.IsNaN(hi[i]) || math.IsNaN(lo[i]) {
+			return fmt.Errorf("prob: value iteration overflowed float64 (an expected reward near %g); use --method exact", lo[i])
+		}
+		return nil
+	}
+	stopped := func(it int) error {
+		return fmt.Errorf("prob: value iteration stopped after %d iterations: %w", it, context.Cause(ctx))
+	}
+	// verify looks for an inductive upper bound of component cs from the
+	// guess in hi, in Gauss-Seidel sweeps (decreasing order, as the
+	// iteration from below): where T(hi), every sum rounded up, exceeds hi
+	// in a class, hi is raised there at once to T(hi) inflated by kappa (a
+	// choice of reward 0 that enters no goal has no slack at the fixpoint,
+	// T(v) = v there, and only a guess above the fixpoint of the inflated
+	// operator leaves T(hi) strictly below it everywhere, rounding
+	// included). A sweep that raises nothing has seen one and the same hi
+	// throughout, with T(hi) ≤ hi on cs: hi bounds the values, and so does
+	// next = T(hi) (T(next) ≤ T(hi) = next), which it keeps when within
+	// epsilon of lo. It gives up after budget sweeps, or when hi has grown
+	// out of epsilon. (Raising in place carries a raise through the
+	// component in one sweep where a Jacobi step carried it one class.)
+	verify := func(cs []int32, next []float64, kappa float64, budget int, it int) (bool, error) {
+		for range budget {
+			if ctx.Err() != nil {
+				return false, stopped(it)
+			}
+			raised := false
+			for j := len(cs) - 1; j >= 0; j-- {
+				i := cs[j]
+				x, _ := update(hi, i, true)
+				next[j] = x
+				if x > hi[i] {
+					raised = true
+					if abs {
+						hi[i] = roundUp(x+kappa, 0)
+					} else {
+						hi[i] = roundUp(x*(1+kappa), 0)
+					}
+				}
+				if out(i, hi[i]) {
+					return false, nil
+				}
+			}
+			if raised {
+				continue
+			}
+			for j, i := range cs {
+				if out(i, next[j]) {
+					return false, nil
+				}
+			}
+			for j, i := range cs {
+				hi[i] = next[j]
+			}
+			return true, nil
+		}
+		return false, nil
+	}
+	progressed := 0
+	// direct solves component cs of a chain directly (directReward)
+	// within budget nanoseconds (at least 10 ms; no limit beyond an
+	// hour), setting its bounds when it succeeds.
+	direct := func(cs []int32, budget float64) (bool, error) {
+		dctx, cancel := ctx, func() {}
+		if budget < float64(time.Hour) {
+			dctx, cancel = context.WithTimeout(ctx, max(time.Duration(budget), 10*time.Millisecond))
+		}
+		l, h, ok, err := rs.directReward(dctx, cs, cls, chList, chStart, lo, hi)
+		cancel()
+		if err != nil || !ok {
+			return false, err
+		}
+		for j, i := range cs {
+			lo[i], hi[i] = max(lo[i], l[j]), h[j]
+		}
+		return true, nil
+	}
+	// solve is a component of more than one class (or of one whose choice
+	// stalls): Gauss-Seidel from below in decreasing order of the
+	// classes (the start states first, the goal mostly later), then
+	// guesses, each closer than the last.
+	solve := func(cs []int32) (int, error) {
+		tol, kappa, guess := eps/4, eps/16, eps/2
+		next := make([]float64, len(cs))
+		chain := len(cs) <= maxDirect
+		for _, i := range cs {
+			chain = chain && chStart[i+1]-chStart[i] == 1
+		}
+		const checkEvery = 500
+		lastDiff, prevDiff, nextTry := 0.0, 0.0, 0
+		began := time.Now()
+		it := 0
+		for {
+			for {
+				it++
+				if ctx.Err() != nil {
+					return it, stopped(it)
+				}
+				diff := 0.0
+				for j := len(cs) - 1; j >= 0; j-- {
+					i := cs[j]
+					x, b := update(lo, i, false)
+					x = max(x, lo[i]) // the iterates only grow (rounding aside)
+					d := x - lo[i]
+					switch {
+					case x == 0 && it <= len(cs)+1:
+						d = 1 // every class iterated has a positive value: not there yet
+					case x == 0:
+						// len(cs) sweeps reach every class from its rewards
+						// and the boundary: a value still 0 underflowed
+						// (below 2^-1074 with the rounding slack), and 0
+						// stays a lower bound
+						d = 0
+					case !abs:
+						d /= x
+					}
+					diff = max(diff, d)
+					lo[i], best[i] = x, b
+				}
+				// Progress formats a status line: after about every 2^16
+				// class updates, not every sweep of a small component
+				// (400 components of two classes spent half their time
+				// in it).
+				if progressed += len(cs); opt.Progress != nil && progressed >= 1<<16 {
+					progressed = 0
+					opt.Progress(it, diff)
+				}
+				if math.IsInf(diff, 0) || math.IsNaN(diff) {
+					return it, fmt.Errorf("prob: value iteration overflowed float64 (rewards too large); use --method exact")
+				}
+				// Guess once the change, extrapolated geometrically at the
+				// rate of the last two sweeps (the distance to the limit is
+				// about diff/(1-rate)), is within tol: a loop that stays
+				// with 999/1000 changes by a thousandth of its distance a
+				// sweep, and a guess at the first small change failed and
+				// cost a verification each time (only when to guess
+				// depends on this; the check decides).
+				rate := 0.0
+				if prevDiff > 0 && diff < prevDiff {
+					rate = diff / prevDiff
+				} else if prevDiff > 0 {
+					rate = 1
+				}
+				prevDiff = diff
+				if diff <= tol && (rate < 1 && diff/(1-rate) <= tol || diff <= tol/1e6) {
+					break
+				}
+				// Every checkEvery sweeps, the shrinking of the change so
+				// far predicts the sweeps still needed (as in ii.go); when
+				// that is far more than it took already, a chain's
+				// component is solved directly, once, with a quarter of
+				// the predicted time (rational elimination may fill a
+				// component in).
+				// A failed attempt (out of time) is tried again after
+				// twice the sweeps, with at least the time iterated so far:
+				// the attempts cost at most about twice the iteration.
+				if chain && it >= nextTry && it%checkEvery == 0 {
+					more := 0.0 // the first check only records the change
+					switch {
+					case lastDiff > 0 && diff >= lastDiff:
+						more = math.Inf(1)
+					case lastDiff > 0:
+						more = checkEvery * math.Log(tol/diff) / math.Log(diff/lastDiff)
+					}
+					lastDiff = diff
+					if more > 20*checkEvery {
+						nextTry = 2 * it
+						spent := float64(time.Since(began))
+						if ok, err := direct(cs, max(more/4*spent/float64(it), spent)); ok || err != nil {
+							return it, err
+						}
+					}
+				}
+			}
+			for _, i := range cs {
+				if abs {
+					hi[i] = roundUp(lo[i]+guess, 0)
+				} else {
+					hi[i] = lo[i] * (1 + guess) // room to raise it in verify
+				}
+			}
+			// Raising hi round a loop of reward 0 converges at the loop's
+			// rate (99/100 a round for a retry of 1/100): 64 steps were
+			// too few for an Emax the exact method gives.
+			ok, err := verify(cs, next, kappa, max(1024, it), it)
+			if err != nil {
+				return it, err
+			}
+			if ok {
+				return it, nil
+			}
+			for j, i := range cs {
+				if math.IsInf(hi[i], 1) || math.IsInf(next[j], 1) {
+					return it, fmt.Errorf("prob: value iteration overflowed float64 (an expected reward near %g); use --method exact", lo[i])
+				}
+			}
+			if chain {
+				// no upper bound near the lower one: the change per sweep
+				// was small, not the distance to the value (a ring left
+				// with probability 1e-18 grows by 2 a sweep)
+				if ok, err := direct(cs, 4*float64(time.Since(began))); ok || err != nil {
+					return it, err
+				}
+			}
+			if tol < 1e-17 {
+				return it, fmt.Errorf("prob: value iteration found no upper bound within float64 precision; use --method exact")
+			}
+			tol /= 4
+			kappa /= 2
+			guess /= 4
+		}
+	}
+	work := 0
+	for ci := 0; ci+1 < len(compStart); ci++ {
+		cs := order[compStart[ci]:compStart[ci+1]]
+		if work += len(cs); work >= 0x1000 {
+			work = 0
+			if ctx.Err() != nil {
+				return stopped(r.Iterations)
+			}
+		}
+		if len(cs) == 1 && !stalls(cs[0]) {
+			i := cs[0]
+			lo[i], best[i] = update(lo, i, false)
+			hi[i], _ = update(hi, i, true)
+			if err := overflow(i); err != nil {
+				return err
+			}
+			r.Iterations = max(r.Iterations, 1)
+			continue
+		}
+		it, err := solve(cs)
+		r.Iterations = max(r.Iterations, it)
+		if err != nil {
+			return err
+		}
+		for _, i := range cs {
+			if err := overflow(i); err != nil {
+				return err
+			}
+		}
+	}
+	// A component of one class is one update, its bounds the rounding
+	// of that update apart (and what they inherit): within epsilon but
+	// where rounding is all there is, below 2^-1022 (5e-324 a step has
+	// bounds [0, 7e-323]). As a larger component's, they are refused.
+	for i := range k {
+		if out(i, hi[i]) {
+			return fmt.Errorf("prob: value iteration found no upper bound within float64 precision; use --method exact")
+		}
+	}
+	for s := range uint32(n) {
+		if c := cls[s]; c >= 0 {
+			r.Lower[s], r.Upper[s] = lo[c], hi[c]
+		}
+	}
+	for i := range k {
+		r.Sched[rs.g.owner[best[i]]] = int32(best[i])
+	}
+	return nil
+}
+
+// directReward solves the component cs of a chain (one choice per class)
+// in rationals, given the final bounds of what it leads to, and returns
+// a lower and an upper bound per member (in cs's order); ok is false when
+// it declines (an entry below 2^-1000, or the context ended).
+//
+// Soundness, as for probabilities (scc.go): with the entries that stay in
+// their class dropped, the values solve L x = r + B v, L the Laplacian
+// diag(e) - Off of the entries between different classes (e the
+// probability of leaving the class), r the choices' rewards (exact
+// rationals here), B the entries into the boundary and v the boundary's
+// values. By the all-minors matrix-tree theorem (L⁻¹)ij is a ratio of
+// polynomials with non-negative coefficients, homogeneous of degrees n-1
+// over n in the entries (n the classes), so moving each entry by a
+// relative error of at most η = 2^-53 (the float64 of its rational) moves
+// each term of x = L⁻¹(r + B v) by a factor within
+// [((1-η)/(1+η))^n, ((1+η)/(1-η))^n] ⊂ [1 - 2nη, 1 + 5nη] (nη ≤ 2^-20;
+// O'Cinneide 1993). The boundary's lower (upper) bounds give a lower
+// (upper) bound, as x grows with v.
+func (rs *rewardSolver) directReward(ctx context.Context, cs []int32, cls []int32, chList, chStart []uint32, lo, hi []float64) (l, h []float64, ok bool, err error) {
+	m := rs.m
+	n := len(cs)
+	pos := make(map[int32]uint32, n)
+	for j, i := range cs {
+		pos[i] = uint32(j)
+	}
+	rat := func(f float64) *big.Rat { return new(big.Rat).SetFloat64(f) }
+	sysLo := &chainSystem{x: make([]*big.Rat, n), rows: make([]map[uint32]*big.Rat, n), b: make([]*big.Rat, n), users: make([]map[uint32]bool, n)}
+	sysHi := &chainSystem{x: make([]*big.Rat, n), rows: make([]map[uint32]*big.Rat, n), b: make([]*big.Rat, n), users: make([]map[uint32]bool, n)}
+	for j, i := range cs {
+		c := chList[chStart[i]]
+		off := map[uint32]*big.Rat{}
+		e := new(big.Rat)
+		bLo := new(big.Rat).Set(rs.rew[c])
+		bHi := new(big.Rat).Set(rs.rew[c])
+		for x := m.EntryStart[c]; x < m.EntryStart[c+1]; x++ {
+			tc := cls[m.To[x]]
+			if tc == i {
+				continue
+			}
+			if !(m.P[x] >= 0x1p-1000) {
+				return nil, nil, false, nil
+			}
+			p := rat(m.P[x])
+			e.Add(e, p)
+			if k, in := pos[tc]; tc >= 0 && in {
+				if v, ok := off[k]; ok {
+					v.Add(v, p)
+				} else {
+					off[k] = p
+				}
+			} else if tc >= 0 {
+				bLo.Add(bLo, new(big.Rat).Mul(p, rat(lo[tc])))
+				bHi.Add(bHi, new(big.Rat).Mul(p, rat(hi[tc])))
+			}
+		}
+		if e.Sign() == 0 {
+			return nil, nil, false, nil
+		}
+		inv := new(big.Rat).Inv(e)
+		sysLo.b[j] = bLo.Mul(bLo, inv)
+		sysHi.b[j] = bHi.Mul(bHi, inv)
+		rowLo := make(map[uint32]*big.Rat, len(off))
+		rowHi := make(map[uint32]*big.Rat, len(off))
+		for k, p := range off {
+			a := new(big.Rat).Mul(p, inv)
+			rowLo[k], rowHi[k] = a, new(big.Rat).Set(a)
+			for _, sys := range []*chainSystem{sysLo, sysHi} {
+				if sys.users[k] == nil {
+					sys.users[k] = map[uint32]bool{}
+				}
+				sys.users[k][uint32(j)] = true
+			}
+		}
+		sysLo.rows[j], sysHi.rows[j] = rowLo, rowHi
+	}
+	// With the same boundary below and above (none, or one whose bounds
+	// meet) one solution serves both.
+	same := true
+	for j := range cs {
+		same = same && sysLo.b[j].Cmp(sysHi.b[j]) == 0
+	}
+	xLo, err := sysLo.solve(ctx)
+	if ctx.Err() != nil {
+		return nil, nil, false, nil // iteration reports the stop
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	xHi := xLo
+	if !same {
+		if xHi, err = sysHi.solve(ctx); ctx.Err() != nil {
+			return nil, nil, false, nil
+		}
+		if err != nil {
+			return nil, nil, false, err
+		}
+	}
+	eta := new(big.Rat).SetFrac64(1, 1<<53)
+	nn := new(big.Rat).SetInt64(int64(n))
+	down := new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).Mul(new(big.Rat).Mul(nn, eta), big.NewRat(2, 1)))
+	up := new(big.Rat).Add(big.NewRat(1, 1), new(big.Rat).Mul(new(big.Rat).Mul(nn, eta), big.NewRat(5, 1)))
+	l, h = make([]float64, n), make([]float64, n)
+	for j := range cs {
+		l[j] = max(floatBelow(new(big.Rat).Mul(xLo[j], down)), 0)
+		h[j] = floatAbove(new(big.Rat).Mul(xHi[j], up))
+		if math.IsInf(h[j], 1) {
+			return nil, nil, false, nil
+		}
+	}
+	return l, h, true, nil
+}
