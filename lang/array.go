@@ -277,6 +277,10 @@ func (s *arrays) folded() []symbolic.ArrayConst {
 				// the array's kind; where its first element folds to
 				// neither, as that element reads (the reason below)
 				ac.Bool = isBool || !isInt && condShaped(e)
+				// read at a variable index, an array constant of
+				// conditions splits into a disjunction as a Boolean
+				// array does, not into an if over conditions (E0201)
+				a.isBool = ac.Bool
 			}
 			switch {
 			case isInt && !ac.Bool:

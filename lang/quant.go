@@ -326,6 +326,16 @@ func (q *quants) expand(e *Expr) *Expr {
 	return &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, Height: e.Height}
 }
 
+// binderName is the name a quantifier binds as written: where an
+// enclosing quantifier or parameter of the same name was substituted,
+// substitute keeps it in the binder's Op.
+func binderName(v *Expr) string {
+	if v.Kind == EInt && v.Op != "" {
+		return v.Op
+	}
+	return exprString(v)
+}
+
 // empty is what a quantifier over no values is (and what stands in for
 // one whose error is reported).
 func empty(e *Expr) *Expr {
@@ -344,7 +354,7 @@ func (q *quants) quant(e *Expr) *Expr {
 		return empty(e)
 	}
 	if v.Kind != EName {
-		q.errorf(e.Pos, e.End, "E0704", "the name %s quantifies over is already bound (a parameter of its action, or an enclosing quantifier's name); choose another", exprString(v))
+		q.errorf(e.Pos, e.End, "E0704", "the name %s quantifies over is already bound (a parameter of its action, or an enclosing quantifier's name); choose another", binderName(v))
 		q.failed = true
 		return empty(e)
 	}
@@ -577,7 +587,7 @@ func (q *quants) arrayConst(name string) ([]*Expr, bool) {
 func (q *quants) aggregate(e *Expr, op string) (int, bool) {
 	v := e.Args[0]
 	if v.Kind != EName || q.names[v.Text] || keywords[v.Text] {
-		q.errorf(v.Pos, v.End, "E0704", "%s %s: %s is a declared name, a keyword or already bound; choose another name for the quantifier's variable", e.Op, exprString(v), exprString(v))
+		q.errorf(v.Pos, v.End, "E0704", "%s %s: %s is a declared name, a keyword or already bound; choose another name for the quantifier's variable", e.Op, binderName(v), binderName(v))
 		return 0, false
 	}
 	lo, ok1 := q.eval(e.Args[1], op)

@@ -814,6 +814,15 @@ func substitute(e *Expr, sub map[string]int) *Expr {
 	if args == nil {
 		return e
 	}
+	if e.Kind == EQuant && len(args) > 0 && args[0] != e.Args[0] && e.Args[0].Kind == EName {
+		// A quantifier that binds a name being substituted (an enclosing
+		// quantifier's or a parameter's) is error E0704; its binder
+		// keeps the name in Op, so that the error names it, not the
+		// value it was replaced by ("the name 0 quantifies over").
+		b := *args[0]
+		b.Op = e.Args[0].Text
+		args[0] = &b
+	}
 	n := &Expr{Kind: e.Kind, Op: e.Op, Text: e.Text, Args: args, Pos: e.Pos, End: e.End, Height: e.Height}
 	return n
 }
