@@ -117,6 +117,11 @@ type arrays struct {
 	// each and in time linear in the expanded model
 	writeNodes int64
 	treeNodes  map[*Expr]int64
+	// dead counts the enclosing operands that are never evaluated (the
+	// right of a constant-decided &&, || or =>, the arm of an if whose
+	// condition is a constant selecting the other): a constant index
+	// out of range there is no error (spec.md, "Indexing")
+	dead int
 }
 
 // split is what a case split read: a[idx] over the elements lo .. hi.
@@ -872,6 +877,64 @@ func (s *arrays) interval(e *Expr) (lo, hi int, ok bool) {
 	return 0, 0, false
 }
 
+// constCond folds a condition (rewritten) that mentions no variable:
+// true and false, !, &&, ||, => and comparisons of constant integers;
+// ok is false for anything else, and for a constant that does not fold
+// (its error is reported where it is lowered).
+func (s *arrays) constCond(e *Expr) (v, ok bool) {
+	switch e.Kind {
+	case EBool:
+		return e.Text == "true", true
+	case EParen:
+		return s.constCond(e.Args[0])
+	case ENot:
+		v, ok := s.constCond(e.Args[0])
+		return !v, ok
+	case EBin:
+		switch e.Op {
+		case "&&", "||", "=>":
+			a, ok1 := s.constCond(e.Args[0])
+			b, ok2 := s.constCond(e.Args[1])
+			if !ok1 || !ok2 {
+				return false, false
+			}
+			switch e.Op {
+			case "&&":
+				return a && b, true
+			case "||":
+				return a || b, true
+			}
+			return !a || b, true
+		case "==", "!=", "<", "<=", ">", ">=":
+			if !s.isConst(e.Args[0]) || !s.isConst(e.Args[1]) {
+				return false, false
+			}
+			quiet := s.q.quiet
+			s.q.quiet = true
+			x, ok1 := s.q.eval(e.Args[0], "a comparison")
+			y, ok2 := s.q.eval(e.Args[1], "a comparison")
+			s.q.quiet = quiet
+			if !ok1 || !ok2 {
+				return false, false
+			}
+			switch e.Op {
+			case "==":
+				return x == y, true
+			case "!=":
+				return x != y, true
+			case "<":
+				return x < y, true
+			case "<=":
+				return x <= y, true
+			case ">":
+				return x > y, true
+			}
+			return x >= y, true
+		}
+	}
+	return false, false
+}
+
 // isConst reports whether e (rewritten) mentions no variable.
 func (s *arrays) isConst(e *Expr) bool {
 	switch e.Kind {
@@ -924,6 +987,9 @@ func (s *arrays) constIndex(a *array, idx, at *Expr) (int, bool) {
 		return 0, false
 	}
 	if k < a.lo || k > a.hi {
+		if s.dead > 0 {
+			return 0, false // never read: the caller's placeholder stands
+		}
 		s.errorf(idx.Pos, idx.End, "E0803", "index %d is outside the range %d .. %d of %s %s", k, a.lo, a.hi, a.kind(), a.name)
 		return 0, false
 	}
@@ -1062,6 +1128,13 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		}
 		if e.Op == "&&" || e.Op == "||" || e.Op == "=>" {
 			a, ea := s.rewrite(e.Args[0])
+			if v, ok := s.constCond(a); ok && v == (e.Op == "||") {
+				// a decides: b is never evaluated
+				s.dead++
+				b, _ := s.rewrite(e.Args[1])
+				s.dead--
+				return s.rebuilt(e, a, b), ea
+			}
 			var restore func()
 			if e.Op == "||" {
 				restore = s.narrowNot(a) // b is evaluated only where a fails
@@ -1081,6 +1154,24 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		}
 	case EIf:
 		c, ec := s.rewrite(e.Args[0])
+		if v, ok := s.constCond(c); ok {
+			// only the arm c selects is evaluated
+			if !v {
+				s.dead++
+			}
+			x, ex := s.rewrite(e.Args[1])
+			if !v {
+				s.dead--
+			} else {
+				s.dead++
+			}
+			y, ey := s.rewrite(e.Args[2])
+			if v {
+				s.dead--
+				return s.rebuilt(e, c, x, y), or(ec, ex)
+			}
+			return s.rebuilt(e, c, x, y), or(ec, ey)
+		}
 		restore := s.narrow(c)
 		x, ex := s.rewrite(e.Args[1])
 		restore()
