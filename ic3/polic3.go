@@ -692,6 +692,13 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 	if searched {
 		r.learned.subs.record(!possible && err == nil)
 	}
+	// So do splits of undecided certifications (split.go) where they
+	// seldom let APFT answer "no transition": on a box that generalization
+	// widens, a split may certify the label and the query still find a
+	// step by another label.
+	if len(c.split) > 0 && facts == nil {
+		r.learned.splitTries.record(!possible && err == nil)
+	}
 	return possible, err
 }
 
@@ -864,10 +871,7 @@ func (c *apftCall) search() (possible, searched bool, err error) {
 		// certified otherwise block a's steps from them.
 		if v == nil && !slices.Contains(c.split, a) && (c.facts != nil || l.splitTries.worth()) {
 			c.split = append(c.split, a)
-			parts, all, err := r.splitExclude(c.b, a, c.sure)
-			if c.facts == nil {
-				l.splitTries.record(all)
-			}
+			parts, _, err := r.splitExclude(c.b, a, c.sure)
 			if err != nil {
 				return true, searched, err
 			}

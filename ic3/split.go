@@ -59,7 +59,13 @@ func bisectDepth(lo, hi []int) int {
 }
 
 // halves splits the region b (bounding box lo..hi) in two on its widest
-// variable (nil when it is a single state).
+// variable (nil when it is a single state), at a multiple of the largest
+// power of two (counted from the variable's least value) inside it: the
+// parts are then the same dyadic intervals for every box that holds them,
+// so that the cache answers for the parts a split of a neighbouring box
+// certified before (generalization widens a box bound by bound, and a
+// plain halving would cut each widened box elsewhere: on a network of
+// subnormal margins, 4.2 s became 27 s, where aligned cuts cost nothing).
 func (r *run) halves(b box, lo, hi []int) (box, box) {
 	v, w := -1, 0
 	for i := range lo {
@@ -70,9 +76,12 @@ func (r *run) halves(b box, lo, hi []int) (box, box) {
 	if v < 0 {
 		return nil, nil
 	}
-	m := lo[v] + w/2
+	base := r.m.Vars[v].Lo
+	x, y := uint64(lo[v]-base), uint64(hi[v]-base)
+	p := uint64(1) << (bits.Len64(x^y) - 1) // the highest bit where they differ
+	m := base + int(y&^(p-1))               // in lo+1..hi
 	h1, l2 := slices.Clone(hi), slices.Clone(lo)
-	h1[v], l2[v] = m, m+1
+	h1[v], l2[v] = m-1, m
 	return r.subRegion(b, lo, h1), r.subRegion(b, l2, hi)
 }
 
