@@ -96,7 +96,7 @@ func (r *run) halves(b box, lo, hi []int) (box, box) {
 func (r *run) splitExclude(b box, a symbolic.LabelID, sure []symbolic.LabelID) (parts []splitPart, all bool, err error) {
 	l := r.learned
 	key := splitKey(b, a, sure)
-	if ps, ok := l.splits[key]; ok {
+	if ps, ok := l.splits[key]; ok && !r.opts.NoCertCache {
 		r.stats.CertHits++
 		return ps, true, nil
 	}
@@ -137,7 +137,9 @@ func (r *run) splitExclude(b box, a symbolic.LabelID, sure []symbolic.LabelID) (
 			}
 		}
 	}
-	l.splits[key] = parts
+	if !r.opts.NoCertCache {
+		l.splits[key] = parts
+	}
 	return parts, true, nil
 }
 
