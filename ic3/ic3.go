@@ -138,6 +138,9 @@ type Stats struct {
 	// SubBoxes counts the sub-boxes where APFT excluded a label that wins
 	// elsewhere in the box it was asked about.
 	SubBoxes int
+	// SplitCalls counts the certifier calls over the parts of a region
+	// whose certification was undecided and split (split.go).
+	SplitCalls int
 	// FreeCores counts PolIC3's generalizations to an unsat core that
 	// needed no policy exclusion, taken without a further query.
 	FreeCores int

@@ -133,6 +133,12 @@ type learned struct {
 	// bad caches meetsBad's answers per box (boxKey): they do not depend
 	// on the frames.
 	bad map[string]badEntry
+	// splits remembers the regions whose label was certified by
+	// bisection (split.go), keyed by splitKey, with their parts; part of
+	// the certification cache. splitTries throttles the splits that APFT
+	// tries while no facts are collected (see search).
+	splits     map[string][]splitPart
+	splitTries throttle
 	// choices remembers the policy's decision per state (choice): in
 	// packed the states that pack (run.pack), in choices the others,
 	// keyed by key's encoding of the state.
@@ -218,7 +224,8 @@ func newLearned(m *symbolic.Model, prop *symbolic.Property, pol symbolic.Certifi
 	return &learned{pol: pol, g: g, dec: dec,
 		proved: make([][]certEntry, len(m.Labels)), failed: make([][]certEntry, len(m.Labels)),
 		sure: map[string][]symbolic.LabelID{}, excl: map[string][]symbolic.LabelID{}, bad: map[string]badEntry{},
-		drops: make([]throttle, len(m.Vars))}, nil
+		splits: map[string][]splitPart{},
+		drops:  make([]throttle, len(m.Vars))}, nil
 }
 
 // successor is the paper's selectSuccessorState for a learned policy: a
@@ -685,6 +692,13 @@ func (r *run) apft(b box, j int, rel bool, facts *[]Fact, boxIndex int, hint []s
 	if searched {
 		r.learned.subs.record(!possible && err == nil)
 	}
+	// So do splits of undecided certifications (split.go) where they
+	// seldom let APFT answer "no transition": on a box that generalization
+	// widens, a split may certify the label and the query still find a
+	// step by another label.
+	if len(c.split) > 0 && facts == nil {
+		r.learned.splitTries.record(!possible && err == nil)
+	}
 	return possible, err
 }
 
@@ -708,6 +722,9 @@ type apftCall struct {
 	// policy are the assumptions that rest on the certifier: the
 	// excluded labels' literals and the sub-box exclusions.
 	policy []smt.Term
+	// split are the labels whose certification over b was split
+	// (split.go) in this call.
+	split []symbolic.LabelID
 }
 
 // retire hands the call's temporary literals to flushRetired, the newest
@@ -847,6 +864,23 @@ func (c *apftCall) search() (possible, searched bool, err error) {
 		}
 		if ok {
 			continue
+		}
+		// Undecided (no state where a wins): certify a over the halves
+		// of b, and theirs, as far as needed (split.go), once per label
+		// and call. Where that covers b, a is excluded from b; the parts
+		// certified otherwise block a's steps from them.
+		if v == nil && !slices.Contains(c.split, a) && (c.facts != nil || l.splitTries.worth()) {
+			c.split = append(c.split, a)
+			parts, _, err := r.splitExclude(c.b, a, c.sure)
+			if err != nil {
+				return true, searched, err
+			}
+			if err := c.blockParts(a, parts); err != nil {
+				return true, searched, err
+			}
+			if len(parts) > 0 {
+				continue
+			}
 		}
 		// The label wins somewhere in b, but maybe not where its steps
 		// lead into the frame: exclude it from a sub-box around w and ask

@@ -121,6 +121,7 @@ type IC3Figures struct {
 	PolicyFacts int     `json:"policy_facts,omitempty"`
 	Refuted     int     `json:"refuted_concretely,omitempty"` // generalization candidates a concrete state refuted
 	SubBoxes    int     `json:"cert_sub_boxes,omitempty"`     // labels excluded from a sub-box of the box asked about
+	SplitCalls  int     `json:"cert_split_calls,omitempty"`   // certifier calls on the parts of undecided regions (ic3/split.go)
 	// RegionCalls are the certifier calls over a region with linear atoms
 	// (ic3.Stats.RegionCalls), and RegionFacts the policy facts whose
 	// region has one.
@@ -166,7 +167,7 @@ func NewIC3Figures(s ic3.Stats, generalize bool, order string, boxOnly bool) *IC
 		Learned: s.Blocked, Pushed: s.Pushed, SMTCalls: s.SMTCalls, Rebuilds: s.Rebuilds,
 		SMTSeconds: s.SMTTime.Seconds(), GenSeconds: s.GenTime.Seconds(), PropSeconds: s.PropTime.Seconds(),
 		CertCalls: s.CertCalls, CertHits: s.CertHits, CertUnknown: s.CertUnknown, CertSeconds: s.CertTime.Seconds(),
-		Refuted: s.Refuted, SubBoxes: s.SubBoxes, Evaluated: s.Evaluated, RegionCalls: s.RegionCalls,
+		Refuted: s.Refuted, SubBoxes: s.SubBoxes, SplitCalls: s.SplitCalls, Evaluated: s.Evaluated, RegionCalls: s.RegionCalls,
 		FreeCores: s.FreeCores, DifferPairs: s.DifferPairs, DifferSeconds: s.DifferTime.Seconds(), DifferFacts: s.DifferFacts,
 		RangeFacts: s.RangeFacts, Walks: s.Walks, WalkSteps: s.WalkSteps,
 	}
@@ -440,6 +441,9 @@ func (r *Report) writeIC3(w *textWriter, opt TextOptions) {
 		w.printf("certification: %d calls (%d undecided), %d cache hits, %.3fs; %d policy facts", s.CertCalls, s.CertUnknown, s.CertHits, s.CertTime.Seconds(), len(res.Facts))
 		if s.SubBoxes > 0 {
 			w.printf("; %d labels excluded on a sub-box", s.SubBoxes)
+		}
+		if s.SplitCalls > 0 {
+			w.printf("; %d calls on the parts of undecided regions", s.SplitCalls)
 		}
 		if n := regionFacts(res.Result); s.RegionCalls > 0 || n > 0 {
 			w.printf("; %d calls and %d facts over regions with linear atoms", s.RegionCalls, n)
