@@ -753,9 +753,14 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 		if open {
 			from, to := m.Choices(p.s)
 			for c := from; c < to; c++ {
+				// p.a ≤ C: compared as rew[c] > C - p.a, a reward near
+				// 2^63 does not wrap p.a + rew[c] round to a negative
+				// accumulation (the dense table's index panicked; a map
+				// had counted the run as within the bound)
 				a := p.a + rew[c]
-				over := hasHi && a > C
-				if !hasHi && a > C {
+				beyond := rew[c] > C-p.a
+				over := hasHi && beyond
+				if !hasHi && beyond {
 					a = C
 				}
 				for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
