@@ -878,9 +878,10 @@ func (s *arrays) interval(e *Expr) (lo, hi int, ok bool) {
 }
 
 // constCond folds a condition (rewritten) that mentions no variable:
-// true and false, !, &&, ||, => and comparisons of constant integers;
-// ok is false for anything else, and for a constant that does not fold
-// (its error is reported where it is lowered).
+// true and false, !, &&, ||, => and comparisons of constant integers,
+// and an &&, || or => whose left operand folds to a value that decides
+// it; ok is false for anything else, and for a constant that does not
+// fold (its error is reported where it is lowered).
 func (s *arrays) constCond(e *Expr) (v, ok bool) {
 	switch e.Kind {
 	case EBool:
@@ -894,6 +895,11 @@ func (s *arrays) constCond(e *Expr) (v, ok bool) {
 		switch e.Op {
 		case "&&", "||", "=>":
 			a, ok1 := s.constCond(e.Args[0])
+			if ok1 && a == (e.Op == "||") {
+				// a decides, whatever b reads: N > 3 && x > 0 is false
+				// with N = 2, as rewrite evaluates it
+				return e.Op != "&&", true
+			}
 			b, ok2 := s.constCond(e.Args[1])
 			if !ok1 || !ok2 {
 				return false, false
@@ -1318,15 +1324,18 @@ func (s *arrays) pred(name string) *predArr {
 	}
 	p.state = 1
 	// a predicate means the same wherever it is used: rewritten over the
-	// variables' whole ranges, not those narrowed where it is first used
-	risky, first, bad, ranges := s.risky, s.first, s.bad, s.ranges
-	s.risky, s.first, s.bad, s.ranges = nil, nil, false, make(map[string][2]int, len(s.base))
+	// variables' whole ranges, not those narrowed where it is first used,
+	// and as evaluated, even where it is first used in an operand that
+	// is not (N > 3 && p || p: p's constant index out of range stood as
+	// the array's first element in both uses, without E0803)
+	risky, first, bad, ranges, dead := s.risky, s.first, s.bad, s.ranges, s.dead
+	s.risky, s.first, s.bad, s.ranges, s.dead = nil, nil, false, make(map[string][2]int, len(s.base)), 0
 	for k, v := range s.base {
 		s.ranges[k] = v
 	}
 	p.cond, p.err = s.rewrite(p.cond)
 	p.risky, p.first = s.risky, s.first
-	s.risky, s.first, s.bad, s.ranges = risky, first, bad, ranges
+	s.risky, s.first, s.bad, s.ranges, s.dead = risky, first, bad, ranges, dead
 	p.state = 2
 	return p
 }
