@@ -13,7 +13,10 @@ package lang
 //     certificates and networks see the flattened elements in order);
 //   - an element read with a constant index becomes that element (a
 //     constant array's element is its expression); an index out of range
-//     is E0803, at the index;
+//     is E0803, at the index, where the read or write is evaluated (not
+//     behind a constant that decides &&, || or =>, in the arm of an if
+//     a constant condition does not select, or in a command whose guard
+//     folds to false);
 //   - a read with a variable index becomes a case split over the indices
 //     the index expression can take (by interval analysis over the
 //     variables' ranges), `if i == 0 then on[0] else if i == 1 then ...`
@@ -883,6 +886,9 @@ func (s *arrays) interval(e *Expr) (lo, hi int, ok bool) {
 // it; ok is false for anything else, and for a constant that does not
 // fold (its error is reported where it is lowered).
 func (s *arrays) constCond(e *Expr) (v, ok bool) {
+	if e == nil {
+		return false, false // no guard: not a folded condition
+	}
 	switch e.Kind {
 	case EBool:
 		return e.Text == "true", true
@@ -1501,12 +1507,30 @@ func (s *arrays) action(d *ActionDecl) Decl {
 	outcomes := make([]*OutcomeNode, len(d.Outcomes))
 	restore := s.narrow(guard) // outcomes are evaluated where the guard holds
 	defer restore()
+	// a guard that folds to false (j < N && ... of a schema's j >= N)
+	// makes the command never applicable: its outcomes are never
+	// evaluated, and a constant index out of range there, read or
+	// written, is no error (spec.md, "Indexing")
+	never := false
+	if v, ok := s.constCond(guard); ok && !v && gerr == nil {
+		never = true
+		s.dead++
+		defer func() { s.dead-- }()
+	}
 	for i, o := range d.Outcomes {
 		s.first = nil
 		no, oerr := s.outcome(o)
 		first := gfirst
 		if first == nil {
 			first = s.first
+		}
+		if never {
+			oerr = nil // never evaluated
+			if len(no.Assigns) == 0 && !no.Skip {
+				cp := *no
+				cp.Skip = true // its writes were never made
+				no = &cp
+			}
 		}
 		if err := or(gerr, oerr); err != nil {
 			no = s.carry(no, err, first, d)

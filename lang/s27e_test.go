@@ -111,3 +111,49 @@ property p { unsafe i == 1 }
 		}
 	}
 }
+
+// TestS27eNeverApplicableWrites: a command whose guard folds to false is
+// never applicable, so its outcomes are never evaluated: the schema
+// set(j in 0 .. 3) when j < N && a[j] == 0 -> a[j]' = 1 read a[j] dead
+// for j >= N (b5594ab) but its write a[j]' stayed E0803, and a model
+// sized by -D N=2 was still refused. The commands of j = 2, 3 keep no
+// write of a; a command whose guard may hold still writes out of range.
+func TestS27eNeverApplicableWrites(t *testing.T) {
+	src := `model nw
+const N = 4
+var a : [0 .. N - 1] of 0 .. 3 = 0
+var i : 0 .. 3 = 0
+action set(j in 0 .. 3) when j < N && a[j] == 0 -> a[j]' = 1
+action w when N > 3 cost a[3] + 1 -> 1: a[3]' = a[2] + 1, i' = 2 | 3: forall k in 0 .. 3: a[k]' = 2
+action step when forall k in 0 .. 3: k >= N || a[k] == 1 -> i' = 1
+property p { unsafe i == 1 }
+`
+	for _, n := range []string{"4", "2"} {
+		m, diags := LoadSource("nw.spec", []byte(src), Options{Defines: map[string]string{"N": n}})
+		if m == nil {
+			t.Fatalf("-D N=%s: does not load:\n%s", n, diags.Render())
+		}
+		if m2, diags := LoadSource("nw.spec", printModel(m), Options{}); m2 == nil {
+			t.Errorf("-D N=%s: the printed model does not load:\n%s", n, diags.Render())
+		}
+		st := make(symbolic.State, len(m.Vars))
+		for _, c := range m.Commands {
+			name := m.Labels[c.Label].Name
+			applicable := c.Guard.Holds(st)
+			if n == "2" && (name == "set[2]" || name == "set[3]" || name == "w") && applicable {
+				t.Errorf("-D N=2: %s is applicable in the start state", name)
+			}
+		}
+	}
+	for _, bad := range []string{
+		"action s when N > 1 -> a[3]' = 1",
+		"action s(j in 0 .. 3) when j <= N && a[0] == 0 -> a[j]' = 1",
+		"action s when i > 1 && N > 3 -> a[3]' = 1",
+	} {
+		src := "model nw\nconst N = 2\nvar a : [0 .. N - 1] of 0 .. 3 = 0\nvar i : 0 .. 3 = 0\n" + bad + "\nproperty p { unsafe i == 1 }\n"
+		m, diags := LoadSource("nw.spec", []byte(src), Options{})
+		if m != nil || !strings.Contains(diags.Render(), "E0803") {
+			t.Errorf("%s: want E0803 (the command may be taken), got:\n%s", bad, diags.Render())
+		}
+	}
+}
