@@ -1027,7 +1027,9 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool) *Expr {
 	if above {
 		e = or(e, cmp(">", idx, a.hi))
 	}
-	if e != nil {
+	if e != nil && s.dead == 0 {
+		// (a read that is never evaluated is no risk: E0804 names
+		// the reads that are)
 		lo, hi, ok := s.interval(idx)
 		s.risky = append(s.risky, risky{idx, lo, hi, ok})
 		if s.first == nil && !a.isBool && !a.isEnum && a.decl != nil {
@@ -1125,7 +1127,7 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 			return stand(e), nil
 		}
 		if p := s.pred(e.Text); p != nil {
-			if p.err != nil {
+			if p.err != nil && s.dead == 0 {
 				s.risky = append(s.risky, p.risky...)
 				if s.first == nil {
 					s.first = p.first

@@ -157,3 +157,23 @@ property p { unsafe i == 1 }
 		}
 	}
 }
+
+// TestS27eE0804NamesALiveRead: outside actions an index must provably
+// stay in range (E0804), and the error names a read that may leave it.
+// A read that is never evaluated (N > 3 && a[i + 2], N = 2) is no such
+// read: E0804 named it rather than the evaluated a[i] beside it.
+func TestS27eE0804NamesALiveRead(t *testing.T) {
+	src := `model e
+const N = 2
+var a : [0 .. N - 1] of 0 .. 3 = 0
+var i : 0 .. 3 = 0
+action s when i < 3 -> i' = i + 1
+pred far = a[i + 2] == 0
+property p { unsafe (N > 3 && a[i + 2] == 0) || (N > 3 && far) || a[i] == 1 }
+`
+	_, diags := LoadSource("e.spec", []byte(src), Options{})
+	out := diags.Render()
+	if !strings.Contains(out, "e.spec:7:") || !strings.Contains(out, "index i may leave") || strings.Contains(out, "index i + 2 may leave") {
+		t.Errorf("want E0804 at the evaluated a[i] of line 7 only, got:\n%s", out)
+	}
+}
