@@ -1068,7 +1068,10 @@ func (s *arrays) split(a *array, idx *Expr, lo, hi int, at *Expr) *Expr {
 			// would only cost time, quadratic in the elements
 			out = disj(out, and(cmp("==", idx, k), a.elem(k, at)))
 		}
-		return paren(out)
+		// at the read: the disjuncts of an array constant are at its
+		// elements, and an error in the read's use (B[i] + 1) was shown
+		// at the constant's declaration
+		return mk(EParen, "", at, out)
 	}
 	out := a.elem(hi, at)
 	for k := hi - 1; k >= lo; k-- {

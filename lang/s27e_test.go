@@ -177,3 +177,22 @@ property p { unsafe (N > 3 && a[i + 2] == 0) || (N > 3 && far) || a[i] == 1 }
 		t.Errorf("want E0804 at the evaluated a[i] of line 7 only, got:\n%s", out)
 	}
 }
+
+// TestS27eBoolConstSplitAtTheRead: an array constant of conditions read
+// at a variable index splits into a disjunction (19c21a7) whose nodes sat
+// at the constant's elements, so an error in the read's use (B[i] + 1)
+// was shown at the declaration `const B = [...]`; it is at the read.
+func TestS27eBoolConstSplitAtTheRead(t *testing.T) {
+	src := `model bc
+const B = [true, false, true]
+var i : 0 .. 2 = 0
+var x : 0 .. 3 = 0
+action h -> x' = B[i] + 1
+property p { unsafe x == 3 }
+`
+	_, diags := LoadSource("bc.spec", []byte(src), Options{})
+	out := diags.Render()
+	if !strings.Contains(out, "bc.spec:5:18: error[E0201]") {
+		t.Errorf("want E0201 at B[i] (5:18), got:\n%s", out)
+	}
+}
