@@ -13,7 +13,10 @@ package lang
 //     certificates and networks see the flattened elements in order);
 //   - an element read with a constant index becomes that element (a
 //     constant array's element is its expression); an index out of range
-//     is E0803, at the index;
+//     is E0803, at the index, where the read or write is evaluated (not
+//     behind a constant that decides &&, || or =>, in the arm of an if
+//     a constant condition does not select, or in a command whose guard
+//     folds to false);
 //   - a read with a variable index becomes a case split over the indices
 //     the index expression can take (by interval analysis over the
 //     variables' ranges), `if i == 0 then on[0] else if i == 1 then ...`
@@ -878,10 +881,14 @@ func (s *arrays) interval(e *Expr) (lo, hi int, ok bool) {
 }
 
 // constCond folds a condition (rewritten) that mentions no variable:
-// true and false, !, &&, ||, => and comparisons of constant integers;
-// ok is false for anything else, and for a constant that does not fold
-// (its error is reported where it is lowered).
+// true and false, !, &&, ||, => and comparisons of constant integers,
+// and an &&, || or => whose left operand folds to a value that decides
+// it; ok is false for anything else, and for a constant that does not
+// fold (its error is reported where it is lowered).
 func (s *arrays) constCond(e *Expr) (v, ok bool) {
+	if e == nil {
+		return false, false // no guard: not a folded condition
+	}
 	switch e.Kind {
 	case EBool:
 		return e.Text == "true", true
@@ -894,6 +901,11 @@ func (s *arrays) constCond(e *Expr) (v, ok bool) {
 		switch e.Op {
 		case "&&", "||", "=>":
 			a, ok1 := s.constCond(e.Args[0])
+			if ok1 && a == (e.Op == "||") {
+				// a decides, whatever b reads: N > 3 && x > 0 is false
+				// with N = 2, as rewrite evaluates it
+				return e.Op != "&&", true
+			}
 			b, ok2 := s.constCond(e.Args[1])
 			if !ok1 || !ok2 {
 				return false, false
@@ -1015,7 +1027,9 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool) *Expr {
 	if above {
 		e = or(e, cmp(">", idx, a.hi))
 	}
-	if e != nil {
+	if e != nil && s.dead == 0 {
+		// (a read that is never evaluated is no risk: E0804 names
+		// the reads that are)
 		lo, hi, ok := s.interval(idx)
 		s.risky = append(s.risky, risky{idx, lo, hi, ok})
 		if s.first == nil && !a.isBool && !a.isEnum && a.decl != nil {
@@ -1054,7 +1068,10 @@ func (s *arrays) split(a *array, idx *Expr, lo, hi int, at *Expr) *Expr {
 			// would only cost time, quadratic in the elements
 			out = disj(out, and(cmp("==", idx, k), a.elem(k, at)))
 		}
-		return paren(out)
+		// at the read: the disjuncts of an array constant are at its
+		// elements, and an error in the read's use (B[i] + 1) was shown
+		// at the constant's declaration
+		return mk(EParen, "", at, out)
 	}
 	out := a.elem(hi, at)
 	for k := hi - 1; k >= lo; k-- {
@@ -1113,7 +1130,7 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 			return stand(e), nil
 		}
 		if p := s.pred(e.Text); p != nil {
-			if p.err != nil {
+			if p.err != nil && s.dead == 0 {
 				s.risky = append(s.risky, p.risky...)
 				if s.first == nil {
 					s.first = p.first
@@ -1318,15 +1335,18 @@ func (s *arrays) pred(name string) *predArr {
 	}
 	p.state = 1
 	// a predicate means the same wherever it is used: rewritten over the
-	// variables' whole ranges, not those narrowed where it is first used
-	risky, first, bad, ranges := s.risky, s.first, s.bad, s.ranges
-	s.risky, s.first, s.bad, s.ranges = nil, nil, false, make(map[string][2]int, len(s.base))
+	// variables' whole ranges, not those narrowed where it is first used,
+	// and as evaluated, even where it is first used in an operand that
+	// is not (N > 3 && p || p: p's constant index out of range stood as
+	// the array's first element in both uses, without E0803)
+	risky, first, bad, ranges, dead := s.risky, s.first, s.bad, s.ranges, s.dead
+	s.risky, s.first, s.bad, s.ranges, s.dead = nil, nil, false, make(map[string][2]int, len(s.base)), 0
 	for k, v := range s.base {
 		s.ranges[k] = v
 	}
 	p.cond, p.err = s.rewrite(p.cond)
 	p.risky, p.first = s.risky, s.first
-	s.risky, s.first, s.bad, s.ranges = risky, first, bad, ranges
+	s.risky, s.first, s.bad, s.ranges, s.dead = risky, first, bad, ranges, dead
 	p.state = 2
 	return p
 }
@@ -1492,12 +1512,30 @@ func (s *arrays) action(d *ActionDecl) Decl {
 	outcomes := make([]*OutcomeNode, len(d.Outcomes))
 	restore := s.narrow(guard) // outcomes are evaluated where the guard holds
 	defer restore()
+	// a guard that folds to false (j < N && ... of a schema's j >= N)
+	// makes the command never applicable: its outcomes are never
+	// evaluated, and a constant index out of range there, read or
+	// written, is no error (spec.md, "Indexing")
+	never := false
+	if v, ok := s.constCond(guard); ok && !v && gerr == nil {
+		never = true
+		s.dead++
+		defer func() { s.dead-- }()
+	}
 	for i, o := range d.Outcomes {
 		s.first = nil
 		no, oerr := s.outcome(o)
 		first := gfirst
 		if first == nil {
 			first = s.first
+		}
+		if never {
+			oerr = nil // never evaluated
+			if len(no.Assigns) == 0 && !no.Skip {
+				cp := *no
+				cp.Skip = true // its writes were never made
+				no = &cp
+			}
 		}
 		if err := or(gerr, oerr); err != nil {
 			no = s.carry(no, err, first, d)

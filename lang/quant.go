@@ -39,7 +39,7 @@ const MaxQuantTotal = 500_000
 type quants struct {
 	c      *checker
 	consts map[string]*ConstDecl
-	state  map[string]int // 1 evaluating, 2 done, 3 bad
+	state  map[string]int // 1 evaluating, 2 done, 3 bad, 4 bad where quiet (not reported)
 	values map[string]int
 	names  map[string]bool // declared names, which bound names may not take
 	terms  int             // of the current top-level expression
@@ -649,6 +649,13 @@ func (q *quants) constant(e *Expr, op string) (int, bool) {
 		return q.values[name], true
 	case 1, 3:
 		return 0, false // a cycle: the consts stage reports it
+	case 4:
+		if q.quiet {
+			return 0, false
+		}
+		// it failed where the folder was quiet (array.go's intervals and
+		// constant conditions): fold it again to say why, or the use
+		// that needs it was dropped without an error (E0003)
 	}
 	if _, isArray := q.arrayConst(name); isArray {
 		q.errorf(e.Pos, e.End, "E0801", "%s is an array constant: name one element, %s[INDEX]", name, name)
@@ -675,6 +682,9 @@ func (q *quants) constant(e *Expr, op string) (int, bool) {
 	}
 	if !ok {
 		q.state[name] = 3
+		if q.quiet {
+			q.state[name] = 4 // failed without saying why
+		}
 		return 0, false
 	}
 	q.state[name], q.values[name] = 2, v
