@@ -929,19 +929,7 @@ func (s *arrays) constCond(e *Expr) (v, ok bool) {
 			if !ok1 || !ok2 {
 				return false, false
 			}
-			switch e.Op {
-			case "==":
-				return x == y, true
-			case "!=":
-				return x != y, true
-			case "<":
-				return x < y, true
-			case "<=":
-				return x <= y, true
-			case ">":
-				return x > y, true
-			}
-			return x >= y, true
+			return compareInts(e.Op, x, y), true
 		}
 	}
 	return false, false
