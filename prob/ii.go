@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"slices"
 	"time"
 
 	"vigil/internal/vigilerr"
@@ -462,7 +461,7 @@ func (q *quotient) components() [][]int32 {
 	m := q.g.m
 	n := len(q.members)
 	// Class successors, in compressed rows.
-	start := make([]int32, n+1)
+	start := make([]uint32, n+1)
 	var succ []int32
 	for c := 0; c < n; c++ {
 		for _, ch := range q.choices[c] {
@@ -472,67 +471,13 @@ func (q *quotient) components() [][]int32 {
 				}
 			}
 		}
-		start[c+1] = int32(len(succ))
+		start[c+1] = uint32(len(succ))
 	}
-	index := make([]int32, n)
-	low := make([]int32, n)
-	on := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int32
-	type frame struct{ c, next int32 }
-	var call []frame
-	var out [][]int32
-	counter := int32(0)
-	for root := 0; root < n; root++ {
-		if index[root] >= 0 {
-			continue
-		}
-		call = append(call, frame{c: int32(root), next: start[root]})
-		index[root], low[root] = counter, counter
-		counter++
-		stack = append(stack, int32(root))
-		on[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			c := f.c
-			if f.next < start[c+1] {
-				t := succ[f.next]
-				f.next++
-				switch {
-				case index[t] < 0:
-					index[t], low[t] = counter, counter
-					counter++
-					stack = append(stack, t)
-					on[t] = true
-					call = append(call, frame{c: t, next: start[t]})
-				case on[t] && index[t] < low[c]:
-					low[c] = index[t]
-				}
-				continue
-			}
-			if low[c] == index[c] {
-				var comp []int32
-				for {
-					t := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					on[t] = false
-					comp = append(comp, t)
-					if t == c {
-						break
-					}
-				}
-				slices.Sort(comp)
-				out = append(out, comp)
-			}
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				if p := call[len(call)-1].c; low[c] < low[p] {
-					low[p] = low[c]
-				}
-			}
-		}
+	compStart, nodes := sccOrder(n, start, succ)
+	out := make([][]int32, len(compStart)-1)
+	for i := range out {
+		lo, hi := compStart[i], compStart[i+1]
+		out[i] = nodes[lo:hi:hi]
 	}
 	return out
 }
