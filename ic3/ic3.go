@@ -419,6 +419,7 @@ func Check(ctx context.Context, m *symbolic.Model, prop *symbolic.Property, poli
 		if r.learned, err = newLearned(m, prop, opts.Learned); err != nil {
 			return nil, err
 		}
+		r.learned.reads = policyReads(m, policy)
 		topts.Policy = nil // SMT sees every label; the certifier sees the policy
 	}
 	// auto: for a learned policy only the variables of wide ranges (the

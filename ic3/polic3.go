@@ -139,6 +139,9 @@ type learned struct {
 	// tries while no facts are collected (see search).
 	splits     map[string][]splitPart
 	splitTries throttle
+	// reads marks the variables the policy's inputs read (nil: all);
+	// a split cuts these first (split.go, halves).
+	reads []bool
 	// choices remembers the policy's decision per state (choice): in
 	// packed the states that pack (run.pack), in choices the others,
 	// keyed by key's encoding of the state.
