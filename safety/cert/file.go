@@ -95,8 +95,15 @@ func create(ctx context.Context, path string, compress bool) (*File, error) {
 	}
 	cf := &File{path: path, ctx: ctx}
 	if target, old, ok := replaceable(path); ok {
-		if f, err := createTemp(target, old); err == nil {
+		f, err := createTemp(target, old)
+		switch {
+		case err == nil:
 			cf.f, cf.tmp, cf.target = f, f.Name(), target
+		case !inPlaceAfter(err):
+			// a full disk (no inode for the temporary file), too many
+			// open files: os.Create would truncate the older
+			// certificate, then fail on its write
+			return nil, &fs.PathError{Op: "open", Path: path, Err: underlying(err)}
 		}
 	}
 	if cf.f == nil {
@@ -229,6 +236,11 @@ func (f *File) discard() {
 func replaceable(path string) (target string, old os.FileInfo, ok bool) {
 	p := path
 	for range 40 {
+		if dirLike(p) {
+			// "d/" names the directory d (os.Create's error says so);
+			// filepath.Base("d/") is "d", and the certificate went to d/d
+			return "", nil, false
+		}
 		dir, err := filepath.EvalSymlinks(filepath.Dir(p))
 		if err != nil {
 			return "", nil, false
@@ -272,6 +284,45 @@ func replaceable(path string) (target string, old os.FileInfo, ok bool) {
 	return "", nil, false
 }
 
+// dirLike reports whether p can only name a directory: it ends in a
+// slash, or in "." or "..".
+func dirLike(p string) bool {
+	b := filepath.Base(p)
+	return strings.HasSuffix(p, "/") || b == "." || b == ".."
+}
+
+// inPlaceAfter reports whether err, createTemp's, lets the certificate be
+// written in place instead (see File): the directory does not take the
+// temporary file (no permission, a read-only file system: os.Create then
+// says why it fails), or the temporary file cannot have the old file's
+// owner or mode, or its name is too long. Any other error (no space or
+// inode left, too many open files) would fail os.Create's write too, and
+// after its truncation of the older certificate.
+func inPlaceAfter(err error) bool {
+	var own *ownerError
+	return errors.As(err, &own) || errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) ||
+		errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.ENAMETOOLONG)
+}
+
+// ownerError is an error of giving the temporary file the replaced
+// file's owner or mode.
+type ownerError struct{ err error }
+
+func (e *ownerError) Error() string { return e.err.Error() }
+func (e *ownerError) Unwrap() error { return e.err }
+
+// underlying is err without the path of the temporary file it names.
+func underlying(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// openTemp opens a temporary file (os.OpenFile; tests replace it).
+var openTemp = os.OpenFile
+
 // createTemp creates the temporary file that replaces target: beside it,
 // with mode 0666 less the umask (the kernel applies it, as to a plain
 // create), or the mode and owner of old, the file it replaces.
@@ -282,7 +333,7 @@ func createTemp(target string, old os.FileInfo) (*os.File, error) {
 	}
 	for range 100 {
 		name := filepath.Join(dir, fmt.Sprintf(".%s.vigil-%x.tmp", base, rand.Uint64()))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := openTemp(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -295,7 +346,7 @@ func createTemp(target string, old os.FileInfo) (*os.File, error) {
 				f.Close()
 				os.Remove(name)
 				untrack(name)
-				return nil, err
+				return nil, &ownerError{err}
 			}
 		}
 		return f, nil

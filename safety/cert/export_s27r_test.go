@@ -1,0 +1,11 @@
+package cert
+
+import "os"
+
+// SetOpenTemp replaces the opening of temporary files (tests of a
+// failed create), returning the function that puts it back.
+func SetOpenTemp(f func(string, int, os.FileMode) (*os.File, error)) func() {
+	old := openTemp
+	openTemp = f
+	return func() { openTemp = old }
+}
