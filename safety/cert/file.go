@@ -355,11 +355,22 @@ func createTemp(target string, old os.FileInfo) (*os.File, error) {
 }
 
 // sameAs gives f the owner and permissions of old, as a create that
-// truncates old would keep them.
+// truncates old would keep them. The owner f has is its own, not the
+// process's: in a setgid directory a new file takes the directory's
+// group, and a certificate of mode 0640 whose group was the user's own
+// was handed to the directory's group.
 func sameAs(f *os.File, old os.FileInfo) error {
-	if st, ok := old.Sys().(*syscall.Stat_t); ok && (int(st.Uid) != os.Getuid() || int(st.Gid) != os.Getgid()) {
-		if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
-			return err
+	if st, ok := old.Sys().(*syscall.Stat_t); ok {
+		uid, gid := os.Getuid(), os.Getgid()
+		if fi, err := f.Stat(); err == nil {
+			if ts, ok := fi.Sys().(*syscall.Stat_t); ok {
+				uid, gid = int(ts.Uid), int(ts.Gid)
+			}
+		}
+		if int(st.Uid) != uid || int(st.Gid) != gid {
+			if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
+				return err
+			}
 		}
 	}
 	return f.Chmod(old.Mode().Perm())
