@@ -9,3 +9,11 @@ func SetOpenTemp(f func(string, int, os.FileMode) (*os.File, error)) func() {
 	openTemp = f
 	return func() { openTemp = old }
 }
+
+// SetRenameAt replaces the rename of a temporary file over its target,
+// returning the function that puts it back.
+func SetRenameAt(f func(int, string, int, string) error) func() {
+	old := renameAt
+	renameAt = f
+	return func() { renameAt = old }
+}

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // WriteFile writes c to the file path, gzip-compressed when path ends in
@@ -47,7 +49,11 @@ func WriteFile(path string, c *Certificate) error {
 // older certificate of that name as it was. A symbolic link is followed:
 // the temporary file goes beside the link's final target and is renamed
 // over the target, so the link stays and still names the new certificate;
-// on a failure the target keeps its old contents.
+// on a failure the target keeps its old contents. The rename is made in
+// the directory opened at Create (renameat): a directory moved meanwhile
+// gets the certificate, as a file written in place would. A target that
+// cannot be renamed over (a mount point: a file bind-mounted into a
+// container) gets the whole temporary file copied into it.
 //
 // Written in place as before (os.Create, truncating): a device
 // (/dev/stdout, /dev/null, /dev/full), a pipe or FIFO, anything reached
@@ -67,8 +73,12 @@ type File struct {
 	path string
 	ctx  context.Context
 	// tmp, when set, is the temporary file f is, renamed over target by
-	// Close
-	tmp, target string
+	// Close; both are in the directory dir, by their base names
+	// tmpBase and targetBase (the directory may be renamed meanwhile:
+	// the certificate then ends up in it, as os.Create's would)
+	tmp, target         string
+	dir                 *os.File
+	tmpBase, targetBase string
 	// regular: f is a regular file written in place, which a failed
 	// write may remove (a certificate "file" may be /dev/stdout,
 	// /dev/null or a pipe, which a failure must leave alone: os.Remove of
@@ -95,10 +105,11 @@ func create(ctx context.Context, path string, compress bool) (*File, error) {
 	}
 	cf := &File{path: path, ctx: ctx}
 	if target, old, ok := replaceable(path); ok {
-		f, err := createTemp(target, old)
+		f, dir, err := createTemp(target, old)
 		switch {
 		case err == nil:
 			cf.f, cf.tmp, cf.target = f, f.Name(), target
+			cf.dir, cf.tmpBase, cf.targetBase = dir, filepath.Base(f.Name()), filepath.Base(target)
 		case !inPlaceAfter(err):
 			// a full disk (no inode for the temporary file), too many
 			// open files: os.Create would truncate the older
@@ -178,16 +189,62 @@ func (f *File) Close() error {
 	if f.tmp == "" {
 		return nil
 	}
+	defer f.dir.Close()
 	defer untrack(f.tmp)
-	if err := os.Rename(f.tmp, f.target); err != nil {
-		os.Remove(f.tmp)
-		return fmt.Errorf("%s: %w", f.path, errors.Unwrap(err))
+	dfd := int(f.dir.Fd())
+	err = renameAt(dfd, f.tmpBase, dfd, f.targetBase)
+	if errors.Is(err, unix.EBUSY) || errors.Is(err, unix.EXDEV) {
+		// the target is a mount point (a file bind-mounted into a
+		// container): the whole certificate is copied into it
+		err = f.copyOver(dfd)
 	}
-	if d, err := os.Open(filepath.Dir(f.target)); err == nil {
-		d.Sync() // the rename too, where the file system allows
-		d.Close()
+	if err != nil {
+		unix.Unlinkat(dfd, f.tmpBase, 0)
+		return &fs.PathError{Op: "write", Path: f.path, Err: underlying(err)}
 	}
+	f.dir.Sync() // the rename too, where the file system allows
 	return nil
+}
+
+// copyOver copies the closed, whole temporary file into the target in
+// place and removes it; on an error the target is emptied (no
+// half-written certificate).
+func (f *File) copyOver(dfd int) error {
+	src, err := openAt(dfd, f.tmpBase, os.O_RDONLY)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := openAt(dfd, f.targetBase, os.O_WRONLY|os.O_TRUNC)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, src)
+	if err == nil {
+		err = dst.Sync()
+	}
+	if err != nil {
+		dst.Truncate(0)
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		unix.Unlinkat(dfd, f.tmpBase, 0)
+	}
+	return err
+}
+
+// renameAt is unix.Renameat (tests replace it).
+var renameAt = unix.Renameat
+
+// openAt opens the file name in the directory dfd.
+func openAt(dfd int, name string, flag int) (*os.File, error) {
+	fd, err := unix.Openat(dfd, name, flag|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), name), nil
 }
 
 // Abort closes the file and discards what was written (a certificate
@@ -211,8 +268,9 @@ func (f *File) discard() {
 	defer f.f.Close()
 	if f.tmp != "" {
 		f.f.Close()
-		os.Remove(f.tmp)
+		unix.Unlinkat(int(f.dir.Fd()), f.tmpBase, 0)
 		untrack(f.tmp)
+		f.dir.Close()
 		return
 	}
 	if !f.regular {
@@ -325,9 +383,21 @@ var openTemp = os.OpenFile
 
 // createTemp creates the temporary file that replaces target: beside it,
 // with mode 0666 less the umask (the kernel applies it, as to a plain
-// create), or the mode and owner of old, the file it replaces.
-func createTemp(target string, old os.FileInfo) (*os.File, error) {
+// create), or the mode and owner of old, the file it replaces. d is
+// their directory, open (Close renames in it, wherever it is then).
+func createTemp(target string, old os.FileInfo) (tmp, d *os.File, err error) {
 	dir, base := filepath.Split(target)
+	if d, err = os.Open(dir); err != nil {
+		return nil, nil, err
+	}
+	if tmp, err = createTempIn(dir, base, old); err != nil {
+		d.Close()
+		return nil, nil, err
+	}
+	return tmp, d, nil
+}
+
+func createTempIn(dir, base string, old os.FileInfo) (*os.File, error) {
 	if len(base) > 100 {
 		base = base[:100] // a long name plus the suffix must fit NAME_MAX
 	}

@@ -1,8 +1,10 @@
 package cert_test
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -92,4 +94,100 @@ func TestS27rTempCreateFailKeepsOld(t *testing.T) {
 		t.Errorf("written in place: %q, want %q", got, "new")
 	}
 	noTemps(t, dir)
+}
+
+// The directory renamed while the certificate is written: the
+// certificate ends up in it under its name, as os.Create's file did. The
+// rename by path failed (no such file), left the whole temporary file
+// behind in the moved directory, and lost the certificate.
+func TestS27rDirRenamedDuringWrite(t *testing.T) {
+	top := t.TempDir()
+	d := filepath.Join(top, "d")
+	if err := os.Mkdir(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(d, "c.json")
+	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := cert.Create(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	moved := filepath.Join(top, "moved")
+	if err := os.Rename(d, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatalf("Close after the directory moved: %v", err)
+	}
+	if got := readString(t, filepath.Join(moved, "c.json")); got != "new" {
+		t.Errorf("moved/c.json = %q, want %q", got, "new")
+	}
+	noTemps(t, moved)
+
+	// and an abort there removes the temporary file
+	f, err = cert.Create(context.Background(), filepath.Join(moved, "c.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("half"))
+	if err := os.Rename(moved, d); err != nil {
+		t.Fatal(err)
+	}
+	f.Abort()
+	noTemps(t, d)
+	if got := readString(t, p); got != "new" {
+		t.Errorf("after an abort: %q, want the older %q", got, "new")
+	}
+}
+
+// A target that cannot be renamed over (a file bind-mounted into a
+// container: EBUSY; EXDEV) is written in place from the whole temporary
+// file: the rename failed and the certificate was not written, where
+// os.Create had written it.
+func TestS27rMountPointTarget(t *testing.T) {
+	for _, errno := range []syscall.Errno{syscall.EBUSY, syscall.EXDEV} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "c.json.gz")
+		if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		restore := cert.SetRenameAt(func(int, string, int, string) error { return errno })
+		f, err := cert.Create(context.Background(), p)
+		if err != nil {
+			restore()
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte("new certificate")); err != nil {
+			t.Fatal(err)
+		}
+		err = f.Close()
+		restore()
+		if err != nil {
+			t.Fatalf("%v: %v", errno, err)
+		}
+		r, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := gzipText(r)
+		r.Close()
+		if err != nil || c != "new certificate" {
+			t.Errorf("%v: %q, %v; want the new certificate", errno, c, err)
+		}
+		noTemps(t, dir)
+	}
+}
+
+func gzipText(r io.Reader) (string, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return "", err
+	}
+	b, err := io.ReadAll(zr)
+	return string(b), err
 }
