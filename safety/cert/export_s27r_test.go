@@ -17,3 +17,11 @@ func SetRenameAt(f func(int, string, int, string) error) func() {
 	renameAt = f
 	return func() { renameAt = old }
 }
+
+// SetRemoveFile replaces the removal of a file written in place,
+// returning the function that puts it back.
+func SetRemoveFile(f func(string) error) func() {
+	old := removeFile
+	removeFile = f
+	return func() { removeFile = old }
+}

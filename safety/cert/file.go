@@ -235,6 +235,9 @@ func (f *File) copyOver(dfd int) error {
 	return err
 }
 
+// removeFile is os.Remove (tests replace it).
+var removeFile = os.Remove
+
 // renameAt is unix.Renameat (tests replace it).
 var renameAt = unix.Renameat
 
@@ -278,10 +281,12 @@ func (f *File) discard() {
 	}
 	st, err := f.f.Stat()
 	lst, lerr := os.Lstat(f.path)
-	if err == nil && lerr == nil && os.SameFile(st, lst) {
-		os.Remove(f.path)
+	if err == nil && lerr == nil && os.SameFile(st, lst) && removeFile(f.path) == nil {
 		return
 	}
+	// a link's target; or a file whose directory does not let it be
+	// removed (written in place for that reason): the half-written
+	// certificate stayed under FILE
 	f.f.Truncate(0)
 }
 

@@ -191,3 +191,27 @@ func gzipText(r io.Reader) (string, error) {
 	b, err := io.ReadAll(zr)
 	return string(b), err
 }
+
+// A certificate written in place (its directory refuses the temporary
+// file) whose write fails, in a directory that refuses its removal too:
+// it is emptied, not left half-written under its name (os.Remove's
+// error was ignored).
+func TestS27rAbortInPlaceUnremovable(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "c.json")
+	restoreOpen := cert.SetOpenTemp(func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EACCES}
+	})
+	defer restoreOpen()
+	restore := cert.SetRemoveFile(func(string) error { return syscall.EACCES })
+	defer restore()
+	f, err := cert.Create(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte(`{"format": "vigil-safety-certificate", "entries": [`))
+	f.Abort()
+	if got := readString(t, p); got != "" {
+		t.Errorf("a half-written certificate was left: %q", got)
+	}
+}
