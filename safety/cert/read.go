@@ -8,6 +8,7 @@ package cert
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -582,4 +583,30 @@ func (rd *reader) states(name string) ([][]int, error) {
 		return nil, rd.fail(name, -1, err)
 	}
 	return out, nil
+}
+
+// ReadContext is Read, stopped when ctx ends: the reading of a
+// certificate of millions of states takes tens of seconds, and Ctrl-C or
+// --timeout went unheeded until its end. The error is then ctx's
+// (errors.Is(err, ctx.Err())).
+func ReadContext(ctx context.Context, r io.Reader) (*Certificate, error) {
+	c, err := Read(&ctxReader{ctx, r})
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return c, err
+}
+
+// ctxReader reads r until ctx ends (checked once a read: the reader
+// above it reads 16 KiB at a time).
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

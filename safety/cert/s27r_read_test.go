@@ -2,7 +2,9 @@ package cert_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -78,5 +80,28 @@ func TestS27rSyntaxErrorPositions(t *testing.T) {
 	}
 	if bad > 0 {
 		t.Errorf("%d syntax errors named elsewhere than json.Unmarshal names them", bad)
+	}
+}
+
+// ReadContext stops when its context ends: the read of a large
+// certificate ignored Ctrl-C for tens of seconds.
+func TestS27rReadContextStops(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"format": "vigil-safety-certificate", "version": 1, "kind": "invariant", "radius": "inf", "vars": ["x"], "entries": [`)
+	for i := range 200000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"s":[%d]}`, i)
+	}
+	b.WriteString("]}")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := cert.ReadContext(ctx, strings.NewReader(b.String())); !errors.Is(err, context.Canceled) {
+		t.Errorf("ReadContext with its context ended: %v, want context.Canceled", err)
+	}
+	c, err := cert.ReadContext(context.Background(), strings.NewReader(b.String()))
+	if err != nil || len(c.Entries) != 200000 {
+		t.Errorf("ReadContext: %v", err)
 	}
 }
