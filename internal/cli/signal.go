@@ -127,7 +127,16 @@ func replaceFile(path string, data []byte) (done bool, err error) {
 		temps.Unlock()
 	}()
 	fail := func() { f.Close(); os.Remove(tmp) }
-	if int(st.Uid) != os.Getuid() || int(st.Gid) != os.Getgid() {
+	// the temporary file's own owner, not the process's: in a setgid
+	// directory it has the directory's group, which the file must not
+	// take
+	uid, gid := os.Getuid(), os.Getgid()
+	if tfi, err := f.Stat(); err == nil {
+		if ts, ok := tfi.Sys().(*syscall.Stat_t); ok {
+			uid, gid = int(ts.Uid), int(ts.Gid)
+		}
+	}
+	if int(st.Uid) != uid || int(st.Gid) != gid {
 		if f.Chown(int(st.Uid), int(st.Gid)) != nil {
 			fail() // the file would change owner: write it in place
 			return false, nil

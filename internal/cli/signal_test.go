@@ -190,3 +190,52 @@ func TestReview20yNoWriteStartsAfterSignal(t *testing.T) {
 	writing.RUnlock()
 	<-exited
 }
+
+// TestS27rWriteFileSetgidKeepsGroup: WriteFile's temporary file takes a
+// setgid directory's group; the file it replaces keeps its own (the
+// check compared the old group with the process's).
+func TestS27rWriteFileSetgidKeepsGroup(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sg")
+	if err := os.Mkdir(dir, 0o775); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "m.spec")
+	if err := os.WriteFile(p, []byte("old"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	gid := func() int {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return int(fi.Sys().(*syscall.Stat_t).Gid)
+	}
+	want := gid()
+	other := -1
+	if os.Getuid() == 0 {
+		other = 4242
+	} else if gs, _ := os.Getgroups(); len(gs) > 0 {
+		for _, g := range gs {
+			if g != os.Getgid() {
+				other = g
+			}
+		}
+	}
+	if other >= 0 {
+		if err := os.Chown(dir, -1, other); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(dir, os.ModeSetgid|0o775); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "new" {
+		t.Fatalf("%s = %q", p, b)
+	}
+	if got := gid(); got != want {
+		t.Errorf("the file's group became %d (the setgid directory's), want %d", got, want)
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // WriteFile writes c to the file path, gzip-compressed when path ends in
@@ -47,7 +49,11 @@ func WriteFile(path string, c *Certificate) error {
 // older certificate of that name as it was. A symbolic link is followed:
 // the temporary file goes beside the link's final target and is renamed
 // over the target, so the link stays and still names the new certificate;
-// on a failure the target keeps its old contents.
+// on a failure the target keeps its old contents. The rename is made in
+// the directory opened at Create (renameat): a directory moved meanwhile
+// gets the certificate, as a file written in place would. A target that
+// cannot be renamed over (a mount point: a file bind-mounted into a
+// container) gets the whole temporary file copied into it.
 //
 // Written in place as before (os.Create, truncating): a device
 // (/dev/stdout, /dev/null, /dev/full), a pipe or FIFO, anything reached
@@ -67,8 +73,12 @@ type File struct {
 	path string
 	ctx  context.Context
 	// tmp, when set, is the temporary file f is, renamed over target by
-	// Close
-	tmp, target string
+	// Close; both are in the directory dir, by their base names
+	// tmpBase and targetBase (the directory may be renamed meanwhile:
+	// the certificate then ends up in it, as os.Create's would)
+	tmp, target         string
+	dir                 *os.File
+	tmpBase, targetBase string
 	// regular: f is a regular file written in place, which a failed
 	// write may remove (a certificate "file" may be /dev/stdout,
 	// /dev/null or a pipe, which a failure must leave alone: os.Remove of
@@ -95,8 +105,16 @@ func create(ctx context.Context, path string, compress bool) (*File, error) {
 	}
 	cf := &File{path: path, ctx: ctx}
 	if target, old, ok := replaceable(path); ok {
-		if f, err := createTemp(target, old); err == nil {
+		f, dir, err := createTemp(target, old)
+		switch {
+		case err == nil:
 			cf.f, cf.tmp, cf.target = f, f.Name(), target
+			cf.dir, cf.tmpBase, cf.targetBase = dir, filepath.Base(f.Name()), filepath.Base(target)
+		case !inPlaceAfter(err):
+			// a full disk (no inode for the temporary file), too many
+			// open files: os.Create would truncate the older
+			// certificate, then fail on its write
+			return nil, &fs.PathError{Op: "open", Path: path, Err: underlying(err)}
 		}
 	}
 	if cf.f == nil {
@@ -171,16 +189,65 @@ func (f *File) Close() error {
 	if f.tmp == "" {
 		return nil
 	}
+	defer f.dir.Close()
 	defer untrack(f.tmp)
-	if err := os.Rename(f.tmp, f.target); err != nil {
-		os.Remove(f.tmp)
-		return fmt.Errorf("%s: %w", f.path, errors.Unwrap(err))
+	dfd := int(f.dir.Fd())
+	err = renameAt(dfd, f.tmpBase, dfd, f.targetBase)
+	if errors.Is(err, unix.EBUSY) || errors.Is(err, unix.EXDEV) {
+		// the target is a mount point (a file bind-mounted into a
+		// container): the whole certificate is copied into it
+		err = f.copyOver(dfd)
 	}
-	if d, err := os.Open(filepath.Dir(f.target)); err == nil {
-		d.Sync() // the rename too, where the file system allows
-		d.Close()
+	if err != nil {
+		unix.Unlinkat(dfd, f.tmpBase, 0)
+		return &fs.PathError{Op: "write", Path: f.path, Err: underlying(err)}
 	}
+	f.dir.Sync() // the rename too, where the file system allows
 	return nil
+}
+
+// copyOver copies the closed, whole temporary file into the target in
+// place and removes it; on an error the target is emptied (no
+// half-written certificate).
+func (f *File) copyOver(dfd int) error {
+	src, err := openAt(dfd, f.tmpBase, os.O_RDONLY)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := openAt(dfd, f.targetBase, os.O_WRONLY|os.O_TRUNC)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, src)
+	if err == nil {
+		err = dst.Sync()
+	}
+	if err != nil {
+		dst.Truncate(0)
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		unix.Unlinkat(dfd, f.tmpBase, 0)
+	}
+	return err
+}
+
+// removeFile is os.Remove (tests replace it).
+var removeFile = os.Remove
+
+// renameAt is unix.Renameat (tests replace it).
+var renameAt = unix.Renameat
+
+// openAt opens the file name in the directory dfd.
+func openAt(dfd int, name string, flag int) (*os.File, error) {
+	fd, err := unix.Openat(dfd, name, flag|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), name), nil
 }
 
 // Abort closes the file and discards what was written (a certificate
@@ -204,8 +271,9 @@ func (f *File) discard() {
 	defer f.f.Close()
 	if f.tmp != "" {
 		f.f.Close()
-		os.Remove(f.tmp)
+		unix.Unlinkat(int(f.dir.Fd()), f.tmpBase, 0)
 		untrack(f.tmp)
+		f.dir.Close()
 		return
 	}
 	if !f.regular {
@@ -213,10 +281,12 @@ func (f *File) discard() {
 	}
 	st, err := f.f.Stat()
 	lst, lerr := os.Lstat(f.path)
-	if err == nil && lerr == nil && os.SameFile(st, lst) {
-		os.Remove(f.path)
+	if err == nil && lerr == nil && os.SameFile(st, lst) && removeFile(f.path) == nil {
 		return
 	}
+	// a link's target; or a file whose directory does not let it be
+	// removed (written in place for that reason): the half-written
+	// certificate stayed under FILE
 	f.f.Truncate(0)
 }
 
@@ -229,6 +299,11 @@ func (f *File) discard() {
 func replaceable(path string) (target string, old os.FileInfo, ok bool) {
 	p := path
 	for range 40 {
+		if dirLike(p) {
+			// "d/" names the directory d (os.Create's error says so);
+			// filepath.Base("d/") is "d", and the certificate went to d/d
+			return "", nil, false
+		}
 		dir, err := filepath.EvalSymlinks(filepath.Dir(p))
 		if err != nil {
 			return "", nil, false
@@ -272,17 +347,68 @@ func replaceable(path string) (target string, old os.FileInfo, ok bool) {
 	return "", nil, false
 }
 
+// dirLike reports whether p can only name a directory: it ends in a
+// slash, or in "." or "..".
+func dirLike(p string) bool {
+	b := filepath.Base(p)
+	return strings.HasSuffix(p, "/") || b == "." || b == ".."
+}
+
+// inPlaceAfter reports whether err, createTemp's, lets the certificate be
+// written in place instead (see File): the directory does not take the
+// temporary file (no permission, a read-only file system: os.Create then
+// says why it fails), or the temporary file cannot have the old file's
+// owner or mode, or its name is too long. Any other error (no space or
+// inode left, too many open files) would fail os.Create's write too, and
+// after its truncation of the older certificate.
+func inPlaceAfter(err error) bool {
+	var own *ownerError
+	return errors.As(err, &own) || errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) ||
+		errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.ENAMETOOLONG)
+}
+
+// ownerError is an error of giving the temporary file the replaced
+// file's owner or mode.
+type ownerError struct{ err error }
+
+func (e *ownerError) Error() string { return e.err.Error() }
+func (e *ownerError) Unwrap() error { return e.err }
+
+// underlying is err without the path of the temporary file it names.
+func underlying(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// openTemp opens a temporary file (os.OpenFile; tests replace it).
+var openTemp = os.OpenFile
+
 // createTemp creates the temporary file that replaces target: beside it,
 // with mode 0666 less the umask (the kernel applies it, as to a plain
-// create), or the mode and owner of old, the file it replaces.
-func createTemp(target string, old os.FileInfo) (*os.File, error) {
+// create), or the mode and owner of old, the file it replaces. d is
+// their directory, open (Close renames in it, wherever it is then).
+func createTemp(target string, old os.FileInfo) (tmp, d *os.File, err error) {
 	dir, base := filepath.Split(target)
+	if d, err = os.Open(dir); err != nil {
+		return nil, nil, err
+	}
+	if tmp, err = createTempIn(dir, base, old); err != nil {
+		d.Close()
+		return nil, nil, err
+	}
+	return tmp, d, nil
+}
+
+func createTempIn(dir, base string, old os.FileInfo) (*os.File, error) {
 	if len(base) > 100 {
 		base = base[:100] // a long name plus the suffix must fit NAME_MAX
 	}
 	for range 100 {
 		name := filepath.Join(dir, fmt.Sprintf(".%s.vigil-%x.tmp", base, rand.Uint64()))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := openTemp(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -295,7 +421,7 @@ func createTemp(target string, old os.FileInfo) (*os.File, error) {
 				f.Close()
 				os.Remove(name)
 				untrack(name)
-				return nil, err
+				return nil, &ownerError{err}
 			}
 		}
 		return f, nil
@@ -304,11 +430,22 @@ func createTemp(target string, old os.FileInfo) (*os.File, error) {
 }
 
 // sameAs gives f the owner and permissions of old, as a create that
-// truncates old would keep them.
+// truncates old would keep them. The owner f has is its own, not the
+// process's: in a setgid directory a new file takes the directory's
+// group, and a certificate of mode 0640 whose group was the user's own
+// was handed to the directory's group.
 func sameAs(f *os.File, old os.FileInfo) error {
-	if st, ok := old.Sys().(*syscall.Stat_t); ok && (int(st.Uid) != os.Getuid() || int(st.Gid) != os.Getgid()) {
-		if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
-			return err
+	if st, ok := old.Sys().(*syscall.Stat_t); ok {
+		uid, gid := os.Getuid(), os.Getgid()
+		if fi, err := f.Stat(); err == nil {
+			if ts, ok := fi.Sys().(*syscall.Stat_t); ok {
+				uid, gid = int(ts.Uid), int(ts.Gid)
+			}
+		}
+		if int(st.Uid) != uid || int(st.Gid) != gid {
+			if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
+				return err
+			}
 		}
 	}
 	return f.Chmod(old.Mode().Perm())

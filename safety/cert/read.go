@@ -8,6 +8,7 @@ package cert
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -200,20 +201,68 @@ func (rd *reader) decode(where string, v any) error {
 		if where != "" {
 			prefix = where + ": "
 		}
-		return errorf("%sinvalid JSON at %s: %s", prefix, rd.in.at(from+syn.Offset-rd.scanned), syntaxMsg(syn))
+		off := from + syn.Offset - rd.scanned
+		if msg := syn.Error(); strings.HasPrefix(msg, "expected ") || strings.HasPrefix(msg, "not at beginning of value") {
+			// the decoder's own check of the separator before the
+			// value: its offset is the stream's, at the character
+			off = syn.Offset + 1
+		}
+		return errorf("%sinvalid JSON at %s: %s", prefix, rd.in.at(off), syntaxMsg(syn))
 	}
 	return rd.fail(where, before, err)
 }
 
 // token reads the next token, counting the bytes of a scalar (a key, a
 // string, a number) in scanned: the decoder reads those as values.
+//
+// A syntax error's offset is made the stream's, as the count of the
+// bytes up to the bad character (as json.Unmarshal's): the decoder gives
+// a scalar's error as its count of value bytes (as in decode), and an
+// error of the structure around the tokens at the character.
 func (rd *reader) token() (json.Token, error) {
 	before := rd.dec.InputOffset()
 	t, err := rd.dec.Token()
 	if _, delim := t.(json.Delim); err == nil && !delim {
 		rd.scanned += rd.dec.InputOffset() - rd.in.next(before)
 	}
+	var syn *json.SyntaxError
+	if err != nil && errors.As(err, &syn) {
+		s := *syn
+		switch {
+		case strings.HasSuffix(syn.Error(), " looking for beginning of value") && !strings.Contains(syn.Error(), "character ','") && !strings.Contains(syn.Error(), "character ':'"):
+			// the token's first character, whether the scanner or
+			// the token check found it
+			s.Offset = rd.in.next(before) + 1
+		case scannerError(syn):
+			s.Offset = rd.in.next(before) + syn.Offset - rd.scanned
+		default:
+			s.Offset = syn.Offset + 1
+		}
+		err = &s
+	}
 	return t, err
+}
+
+// scannerError reports whether syn, an error of Token, is one of the
+// decoder's scanner inside a scalar (its offset counts the bytes of the
+// values scanned), not one of its checks of the tokens around values
+// (whose offset is the stream's, at the bad character).
+func scannerError(syn *json.SyntaxError) bool {
+	msg := syn.Error()
+	if !strings.HasPrefix(msg, "invalid character ") {
+		return true
+	}
+	if strings.HasSuffix(msg, "'") {
+		return false // a check's, where an object's first key is wanted
+	}
+	// the token checks' contexts, after the quoted character
+	for _, ctx := range []string{" looking for beginning of value", " after top-level value", " after array element",
+		" looking for beginning of object key string", " after object key", " after object key:value pair"} {
+		if strings.HasSuffix(msg, ctx) {
+			return false
+		}
+	}
+	return true
 }
 
 // state copies s into the current block of memory (a state is a few
@@ -534,4 +583,30 @@ func (rd *reader) states(name string) ([][]int, error) {
 		return nil, rd.fail(name, -1, err)
 	}
 	return out, nil
+}
+
+// ReadContext is Read, stopped when ctx ends: the reading of a
+// certificate of millions of states takes tens of seconds, and Ctrl-C or
+// --timeout went unheeded until its end. The error is then ctx's
+// (errors.Is(err, ctx.Err())).
+func ReadContext(ctx context.Context, r io.Reader) (*Certificate, error) {
+	c, err := Read(&ctxReader{ctx, r})
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return c, err
+}
+
+// ctxReader reads r until ctx ends (checked once a read: the reader
+// above it reads 16 KiB at a time).
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

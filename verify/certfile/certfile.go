@@ -136,8 +136,12 @@ func checkSafety(ctx context.Context, path string, opts Options) *Result {
 	if err != nil {
 		return finish(err, Input)
 	}
-	ct, err := cert.Read(f)
+	ct, err := cert.ReadContext(ctx, f)
 	f.Close()
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		err := fmt.Errorf("%w", context.Cause(ctx))
+		return finish(err, Invalid).stopped(ctx, err)
+	}
 	if err != nil {
 		return finish(fmt.Errorf("%s: %s", path, verify.CertMessage(err)), Invalid)
 	}
