@@ -819,6 +819,15 @@ func (s *arrays) interval(e *Expr) (lo, hi int, ok bool) {
 		y, ok2 := symbolic.NegExact(a)
 		return x, y, ok && ok1 && ok2
 	case EIf:
+		if v, ok := s.constCond(e.Args[0]); ok {
+			// only the arm the constant selects is evaluated: the index
+			// of a[if N > 3 then 3 else 1] is 1 with N = 2, not 1 .. 3
+			// (E0804 outside actions; spec.md, "Indexing")
+			if v {
+				return s.interval(e.Args[1])
+			}
+			return s.interval(e.Args[2])
+		}
 		a, b, ok1 := s.interval(e.Args[1])
 		x, y, ok2 := s.interval(e.Args[2])
 		return min(a, x), max(b, y), ok1 && ok2
