@@ -335,20 +335,6 @@ func syntaxMsg(syn *json.SyntaxError) string {
 	return msg
 }
 
-// delim reads the delimiter want ('{' or '[') opening where.
-func (rd *reader) delim(where string, want json.Delim) error {
-	start := rd.dec.InputOffset()
-	t, err := rd.token()
-	if err != nil {
-		return rd.fail(where, -1, err)
-	}
-	if d, ok := t.(json.Delim); !ok || d != want {
-		what := map[json.Delim]string{'{': "an object", '[': "an array"}[want]
-		return errorf("%s at %s: got %s, want %s", strings.TrimPrefix(where+" ", " "), rd.in.at(rd.in.next(start)), tokenNoun(t), what)
-	}
-	return nil
-}
-
 func tokenNoun(t json.Token) string {
 	switch t := t.(type) {
 	case json.Delim:
