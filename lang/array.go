@@ -895,53 +895,20 @@ func (s *arrays) interval(e *Expr) (lo, hi int, ok bool) {
 // it; ok is false for anything else, and for a constant that does not
 // fold (its error is reported where it is lowered).
 func (s *arrays) constCond(e *Expr) (v, ok bool) {
-	if e == nil {
-		return false, false // no guard: not a folded condition
-	}
-	switch e.Kind {
-	case EBool:
-		return e.Text == "true", true
-	case EParen:
-		return s.constCond(e.Args[0])
-	case ENot:
-		v, ok := s.constCond(e.Args[0])
-		return !v, ok
-	case EBin:
-		switch e.Op {
-		case "&&", "||", "=>":
-			a, ok1 := s.constCond(e.Args[0])
-			if ok1 && a == (e.Op == "||") {
-				// a decides, whatever b reads: N > 3 && x > 0 is false
-				// with N = 2, as rewrite evaluates it
-				return e.Op != "&&", true
-			}
-			b, ok2 := s.constCond(e.Args[1])
-			if !ok1 || !ok2 {
-				return false, false
-			}
-			switch e.Op {
-			case "&&":
-				return a && b, true
-			case "||":
-				return a || b, true
-			}
-			return !a || b, true
-		case "==", "!=", "<", "<=", ">", ">=":
-			if !s.isConst(e.Args[0]) || !s.isConst(e.Args[1]) {
-				return false, false
-			}
-			quiet := s.q.quiet
-			s.q.quiet = true
-			x, ok1 := s.q.eval(e.Args[0], "a comparison")
-			y, ok2 := s.q.eval(e.Args[1], "a comparison")
-			s.q.quiet = quiet
-			if !ok1 || !ok2 {
-				return false, false
-			}
-			return compareInts(e.Op, x, y), true
+	return foldCond(e, true, func(e *Expr) (bool, bool) {
+		if !s.isConst(e.Args[0]) || !s.isConst(e.Args[1]) {
+			return false, false
 		}
-	}
-	return false, false
+		quiet := s.q.quiet
+		s.q.quiet = true
+		x, ok1 := s.q.eval(e.Args[0], "a comparison")
+		y, ok2 := s.q.eval(e.Args[1], "a comparison")
+		s.q.quiet = quiet
+		if !ok1 || !ok2 {
+			return false, false
+		}
+		return compareInts(e.Op, x, y), true
+	})
 }
 
 // isConst reports whether e (rewritten) mentions no variable.

@@ -604,19 +604,40 @@ func (c *checker) want(e *Expr, t typ, what string) info {
 // constants: true, false, comparisons of constant integers, !, &&, ||, =>
 // (a predicate's name is not folded). ok is false for any other.
 func constCond(e *Expr) (holds, ok bool) {
+	return foldCond(e, false, func(e *Expr) (bool, bool) {
+		x, y := e.Args[0].Memo, e.Args[1].Memo
+		if !x.Checked || !y.Checked || !x.Konst || !y.Konst || typ(x.T) != tInt || typ(y.T) != tInt {
+			return false, false
+		}
+		return compareInts(e.Op, x.Val, y.Val), true
+	})
+}
+
+// foldCond folds the connectives of a condition, true and false; cmp
+// folds a comparison (==, !=, <, <=, >, >=) or says it is not constant.
+// ok is false where a part does not fold, except, with shortCircuit,
+// the right of a &&, || or => whose left decides it (N > 3 && x > 0 is
+// false with N = 2, as evaluation from the left has it).
+func foldCond(e *Expr, shortCircuit bool, cmp func(*Expr) (holds, ok bool)) (holds, ok bool) {
+	if e == nil {
+		return false, false // no guard: not a folded condition
+	}
 	switch e.Kind {
 	case EBool:
 		return e.Text == "true", true
 	case EParen:
-		return constCond(e.Args[0])
+		return foldCond(e.Args[0], shortCircuit, cmp)
 	case ENot:
-		h, ok := constCond(e.Args[0])
+		h, ok := foldCond(e.Args[0], shortCircuit, cmp)
 		return !h, ok
 	case EBin:
 		switch e.Op {
 		case "&&", "||", "=>":
-			a, ok1 := constCond(e.Args[0])
-			b, ok2 := constCond(e.Args[1])
+			a, ok1 := foldCond(e.Args[0], shortCircuit, cmp)
+			if shortCircuit && ok1 && a == (e.Op == "||") {
+				return e.Op != "&&", true
+			}
+			b, ok2 := foldCond(e.Args[1], shortCircuit, cmp)
 			if !ok1 || !ok2 {
 				return false, false
 			}
@@ -628,12 +649,7 @@ func constCond(e *Expr) (holds, ok bool) {
 			}
 			return !a || b, true
 		case "==", "!=", "<", "<=", ">", ">=":
-			x, y := e.Args[0].Memo, e.Args[1].Memo
-			if !x.Checked || !y.Checked || !x.Konst || !y.Konst || typ(x.T) != tInt || typ(y.T) != tInt {
-				return false, false
-			}
-			a, b := x.Val, y.Val
-			return compareInts(e.Op, a, b), true
+			return cmp(e)
 		}
 	}
 	return false, false
