@@ -316,13 +316,15 @@ func (rd *reader) fail(where string, start int64, err error) error {
 		t.Offset = 0
 		msg := jsonerr.Describe(nil, &t)
 		if start >= 0 {
-			msg += " (in the value that starts at " + rd.in.at(rd.in.next(start)) + ")"
+			// where the value starts, first, as vigil's positioned
+			// messages have it
+			msg = rd.in.at(rd.in.next(start)) + ": " + msg
 		}
 		return errorf("%s", msg)
 	}
 	msg := jsonerr.Describe(nil, err)
 	if start >= 0 {
-		msg += " (in the value that starts at " + rd.in.at(rd.in.next(start)) + ")"
+		msg = rd.in.at(rd.in.next(start)) + ": " + msg
 	}
 	return errorf("%s%s", prefix, msg)
 }

@@ -60,7 +60,7 @@ func TestS27cReadStreams(t *testing.T) {
 		{"cut between entries", s[:i], "the JSON ends early at line"},
 		{"garbage in an entry", s[:i] + `{"s":[1234,x]}` + s[i+14:], "entries[1234]: invalid JSON at line"},
 		{"a string for a state", s[:i] + `{"s":"1234", "b": 0, "label": "up"}` + s[i+len(`{"s":[1234,2],"b":0,"label":"up"}`):], "field entries[1234].s: got a string"},
-		{"an unknown field", s[:i] + `{"s":[1234,2],"b":0,"label":"up","q":1}` + s[i+len(`{"s":[1234,2],"b":0,"label":"up"}`):], `entries[1234]: unknown field "q"`},
+		{"an unknown field", s[:i] + `{"s":[1234,2],"b":0,"label":"up","q":1}` + s[i+len(`{"s":[1234,2],"b":0,"label":"up"}`):], `entries[1234]: line 1247, column 5: unknown field "q"`},
 		{"garbage", "\x00\x01garbage", "invalid JSON at line 1, column"},
 		{"empty", "", "empty input"},
 		{"an array", "[1]", "the top-level value: got an array, want an object"},
