@@ -375,6 +375,7 @@ func (rd *reader) read() (*Certificate, error) {
 	var entries []Entry
 	var has []uint8 // per entry: which of b, label, rank it has
 	var safeStates, unsafeStates [][]int
+	seen := map[string]bool{}
 	for rd.dec.More() {
 		start := rd.dec.InputOffset()
 		t, err := rd.token()
@@ -382,6 +383,13 @@ func (rd *reader) read() (*Certificate, error) {
 			return nil, rd.fail("", -1, err)
 		}
 		key, _ := t.(string)
+		if seen[key] {
+			// encoding/json would keep the last (and merge two defines):
+			// a certificate whose two copies of a field say different
+			// things is refused, not read one way
+			return nil, errorf("field %q appears a second time at %s; a certificate names each field once", key, rd.in.at(rd.in.next(start)))
+		}
+		seen[key] = true
 		switch key {
 		case "entries":
 			if entries, has, err = rd.entries(); err != nil {

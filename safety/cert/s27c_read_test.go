@@ -39,14 +39,17 @@ func TestS27cReadStreams(t *testing.T) {
 		}
 	}
 
-	// "kind" after the entries: they are checked against the last
-	// "kind" (encoding/json's rule for a repeated member), after them
-	moved := strings.Replace(plain.String(), `"kind": "safe",`, `"kind": "unsafe",`, 1)
-	moved = strings.TrimSuffix(strings.TrimSpace(moved), "}") + `, "kind": "safe"}`
+	// "kind" after the entries: they are checked against it, after them
+	// (a field named twice is refused: TestS27DuplicateField)
+	noKind := strings.Replace(plain.String(), `"kind": "safe",`, ``, 1)
+	if noKind == plain.String() {
+		t.Fatal(`the certificate has no "kind": "safe",`)
+	}
+	moved := strings.TrimSuffix(strings.TrimSpace(noKind), "}") + `, "kind": "safe"}`
 	if _, err := cert.Read(strings.NewReader(moved)); err != nil {
 		t.Fatalf("kind after the entries: %v", err)
 	}
-	bad := strings.TrimSuffix(strings.TrimSpace(plain.String()), "}") + `, "kind": "unsafe"}`
+	bad := strings.TrimSuffix(strings.TrimSpace(noKind), "}") + `, "kind": "unsafe"}`
 	if _, err := cert.Read(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "entries[0]: an unsafe certificate's entry has a rank, not a label") {
 		t.Fatalf("entries of a safe certificate under a later kind unsafe: %v", err)
 	}
@@ -69,6 +72,22 @@ func TestS27cReadStreams(t *testing.T) {
 		_, err := cert.Read(strings.NewReader(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestS27DuplicateField: a field named twice at the top level is refused
+// (encoding/json keeps the last value and merges two defines objects, so
+// the two copies could say different things to two readers).
+func TestS27DuplicateField(t *testing.T) {
+	for _, data := range []string{
+		`{"format": "x", "format": "y"}`,
+		`{"defines": {"N": "1"}, "defines": {"M": "2"}}`,
+		`{"entries": [], "entries": []}`,
+	} {
+		_, err := cert.Read(strings.NewReader(data))
+		if err == nil || !strings.Contains(err.Error(), "appears a second time at line 1") {
+			t.Errorf("%s: %v, want a field named twice refused", data, err)
 		}
 	}
 }
