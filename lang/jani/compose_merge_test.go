@@ -19,17 +19,8 @@ func TestMergeByLocation(t *testing.T) {
 	merged, decoded := 0, 0
 	for it := 0; it < 300; it++ {
 		data := s26sNetwork(r, s26sOpts{})
-		mergeAbove = 1 << 30
-		prod, _, err := Decode("net.jani", data, nil)
-		mergeAbove = 0
-		lazy, _, err2 := Decode("net.jani", data, nil)
-		if (err == nil) != (err2 == nil) {
-			t.Fatalf("network %d: the product gives %v, by location %v\n%s", it, err, err2, data)
-		}
-		if err != nil {
-			if it < 3 {
-				t.Logf("network %d: %v", it, err)
-			}
+		prod, lazy := decodeBothWays(t, it, data, it < 3)
+		if prod == nil {
 			continue
 		}
 		decoded++
@@ -61,4 +52,26 @@ func TestMergeByLocation(t *testing.T) {
 	if merged < 100 || decoded < 250 {
 		t.Fatalf("%d of 300 networks decoded, %d merged some edges: the test does not exercise the merge", decoded, merged)
 	}
+}
+
+// decodeBothWays decodes the network data as the full product of edges
+// and composed by location (mergeAbove, which the caller restores); both
+// must fail or neither. On a failure it returns nils, logging it when
+// log is set.
+func decodeBothWays(t *testing.T, it int, data []byte, log bool) (prod, lazy *symbolic.Model) {
+	t.Helper()
+	mergeAbove = 1 << 30
+	prod, _, err := Decode("net.jani", data, nil)
+	mergeAbove = 0
+	lazy, _, err2 := Decode("net.jani", data, nil)
+	if (err == nil) != (err2 == nil) {
+		t.Fatalf("network %d: the product gives %v, by location %v\n%s", it, err, err2, data)
+	}
+	if err != nil {
+		if log {
+			t.Logf("network %d: %v", it, err)
+		}
+		return nil, nil
+	}
+	return prod, lazy
 }
