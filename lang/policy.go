@@ -39,7 +39,8 @@ func (c *checker) policyPrepare() {
 }
 
 // holds folds a constant condition: true, false, comparisons of constant
-// integer expressions, !, &&, || and =>.
+// integer expressions, !, &&, || and =>; the right operand of &&, || and
+// => only where the left does not decide it.
 func (q *quants) holds(e *Expr, what string) (bool, bool) {
 	switch e.Kind {
 	case EBool:
@@ -68,7 +69,13 @@ func (q *quants) holds(e *Expr, what string) (bool, bool) {
 	case EBin:
 		switch e.Op {
 		case "&&", "||", "=>":
+			// from the left, as evaluation goes (spec.md, "Indexing"):
+			// a left operand that decides leaves the right unevaluated,
+			// so count k in 0 .. 3: k < N && G[k] > 0 never reads G[N]
 			a, ok1 := q.holds(e.Args[0], what)
+			if ok1 && a == (e.Op == "||") {
+				return e.Op != "&&", true
+			}
 			b, ok2 := q.holds(e.Args[1], what)
 			switch e.Op {
 			case "&&":
