@@ -964,7 +964,7 @@ func (s *arrays) constIndex(a *array, idx, at *Expr) (int, bool) {
 	}
 	if k < a.lo || k > a.hi {
 		if s.dead > 0 {
-			return 0, false // never read: the caller's placeholder stands
+			return 0, false // never read: the caller's dead read stands
 		}
 		s.errorf(idx.Pos, idx.End, "E0803", "index %d is outside the range %d .. %d of %s %s", k, a.lo, a.hi, a.kind(), a.name)
 		return 0, false
@@ -1076,9 +1076,15 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		if s.isConst(idx) {
 			k, ok := s.constIndex(a, idx, e)
 			if !ok {
+				if s.dead > 0 {
+					return s.deadRead(a, e), nil
+				}
 				return a.elem(a.lo, e), nil
 			}
 			return a.elem(k, e), ierr
+		}
+		if s.dead > 0 && hasDead(idx) {
+			return s.deadRead(a, e), nil // its index is never evaluated
 		}
 		v, err := s.read(a, idx, e)
 		return v, or(ierr, err)
@@ -1171,6 +1177,28 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		return e, err
 	}
 	return s.rebuilt(e, args...), err
+}
+
+// deadRead is what stands for the read e of a that is never evaluated:
+// an EDead that prints as the read was written (a[3], a[N + 1], a[K[3]])
+// and has the type of a's elements, never a value. The array's first
+// element stood there, which named a[0] in messages, made 4 / K[3] a
+// division by 0 where K[0] is 0, and bounded a never-incurred cost.
+func (s *arrays) deadRead(a *array, e *Expr) *Expr {
+	return &Expr{Kind: EDead, Text: exprString(e), Args: []*Expr{a.elem(a.lo, e)}, Pos: e.Pos, End: e.End, Height: 1}
+}
+
+// hasDead reports whether e (rewritten) reads a dead read.
+func hasDead(e *Expr) bool {
+	if e.Kind == EDead {
+		return true
+	}
+	for _, a := range e.Args {
+		if hasDead(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // condIndex reports an index that is a condition (E0201): an index is

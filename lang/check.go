@@ -139,6 +139,9 @@ type info struct {
 	val   int
 	t     typ
 	konst bool // integer constant (no variables)
+	// dead: never evaluated (it evaluates a dead read, EDead): it has a
+	// type and no value, so nothing is folded or bounded from it
+	dead bool
 }
 
 type declRef struct {
@@ -583,7 +586,7 @@ func (c *checker) check(e *Expr) info {
 		return memo(e)
 	}
 	in := c.check1(e)
-	e.Memo = syntax.Memo{Val: in.val, T: uint8(in.t), Konst: in.konst, Checked: true}
+	e.Memo = syntax.Memo{Val: in.val, T: uint8(in.t), Konst: in.konst, Checked: true, Dead: in.dead}
 	return in
 }
 
@@ -606,7 +609,7 @@ func (c *checker) want(e *Expr, t typ, what string) info {
 func constCond(e *Expr) (holds, ok bool) {
 	return foldCond(e, false, func(e *Expr) (bool, bool) {
 		x, y := e.Args[0].Memo, e.Args[1].Memo
-		if !x.Checked || !y.Checked || !x.Konst || !y.Konst || typ(x.T) != tInt || typ(y.T) != tInt {
+		if !x.Checked || !y.Checked || !x.Konst || !y.Konst || x.Dead || y.Dead || typ(x.T) != tInt || typ(y.T) != tInt {
 			return false, false
 		}
 		return compareInts(e.Op, x.Val, y.Val), true
@@ -699,11 +702,23 @@ func (c *checker) check1(e *Expr) info {
 		}
 	case EParen:
 		return c.check(e.Args[0])
+	case EDead:
+		// the type of the array's elements, and no value: a read that
+		// is never made (its placeholder element's value once made 4 /
+		// K[3] a division by 0, and named K[0] in messages)
+		in := c.check(e.Args[0])
+		if in.t == tErr {
+			return in
+		}
+		return info{t: in.t, konst: in.konst, dead: true}
 	case ENeg:
 		if minLiteral(e) {
 			return info{t: tInt, konst: true, val: math.MinInt64}
 		}
 		in := c.want(e.Args[0], tInt, "the operand of unary -")
+		if in.dead {
+			return in
+		}
 		if in.konst {
 			v, ok := symbolic.NegExact(in.val)
 			if !ok {
@@ -714,8 +729,8 @@ func (c *checker) check1(e *Expr) info {
 		}
 		return in
 	case ENot:
-		c.want(e.Args[0], tBool, "the operand of !")
-		return info{t: tBool}
+		in := c.want(e.Args[0], tBool, "the operand of !")
+		return info{t: tBool, dead: in.dead}
 	case ECall:
 		if e.Op == "abs" && len(e.Args) != 1 || e.Op != "abs" && len(e.Args) != 2 {
 			n := 2
@@ -726,10 +741,11 @@ func (c *checker) check1(e *Expr) info {
 			return info{t: tErr}
 		}
 		var ins []info
-		bad := false
+		bad, dead := false, false
 		for _, a := range e.Args {
 			in := c.want(a, tInt, "an argument of "+e.Op)
 			bad = bad || in.t == tErr
+			dead = dead || in.dead
 			ins = append(ins, in)
 		}
 		if bad {
@@ -738,6 +754,10 @@ func (c *checker) check1(e *Expr) info {
 		out := info{t: tInt, konst: true}
 		for _, in := range ins {
 			out.konst = out.konst && in.konst
+		}
+		if dead {
+			out.dead = true
+			return out
 		}
 		if out.konst {
 			switch e.Op {
@@ -773,6 +793,9 @@ func (c *checker) check1(e *Expr) info {
 			c.errorf(bad.Pos, bad.End, "E0201", "the branches of if must be integers, but %s is a condition", exprString(bad))
 			return info{t: tErr}
 		}
+		if cond.dead || a.dead && b.dead {
+			return info{t: tInt, dead: true} // the if is never evaluated
+		}
 		// a constant condition chooses its branch: const U = if N > 2
 		// then 1 else 0, and count's expansion (if C then 1 else 0), fold
 		if h, ok := constCond(e.Args[0]); ok && cond.t == tBool {
@@ -798,9 +821,12 @@ func (c *checker) checkBin(e *Expr) info {
 	l, r := e.Args[0], e.Args[1]
 	switch e.Op {
 	case "&&", "||", "=>":
-		c.want(l, tBool, "the left operand of "+e.Op)
+		// dead where its left operand is, which is evaluated wherever
+		// the connective is; a dead right operand (behind a left that
+		// decides) leaves it evaluated
+		a := c.want(l, tBool, "the left operand of "+e.Op)
 		c.want(r, tBool, "the right operand of "+e.Op)
-		return info{t: tBool}
+		return info{t: tBool, dead: a.dead}
 	case "==", "!=":
 		a, b := c.check(l), c.check(r)
 		if a.t == tErr || b.t == tErr {
@@ -809,11 +835,11 @@ func (c *checker) checkBin(e *Expr) info {
 		if a.t != b.t {
 			c.errorf(e.Pos, e.End, "E0201", "%s compares a %s with a %s", exprString(e), a.t, b.t)
 		}
-		return info{t: tBool}
+		return info{t: tBool, dead: a.dead || b.dead}
 	case "<", "<=", ">", ">=":
-		c.want(l, tInt, "the left operand of "+e.Op)
-		c.want(r, tInt, "the right operand of "+e.Op)
-		return info{t: tBool}
+		a := c.want(l, tInt, "the left operand of "+e.Op)
+		b := c.want(r, tInt, "the right operand of "+e.Op)
+		return info{t: tBool, dead: a.dead || b.dead}
 	}
 	a := c.want(l, tInt, "the left operand of "+e.Op)
 	b := c.want(r, tInt, "the right operand of "+e.Op)
@@ -821,6 +847,21 @@ func (c *checker) checkBin(e *Expr) info {
 		return info{t: tErr}
 	}
 	out := info{t: tInt, konst: a.konst && b.konst}
+	if a.dead || b.dead {
+		// never evaluated: nothing to fold, and no overflow or
+		// division by 0; a product of two variables, or a divisor
+		// that reads one, is an error all the same
+		out.dead = true
+		switch {
+		case e.Op == "*" && !a.konst && !b.konst:
+			c.errorf(e.Pos, e.End, "E0204", "product of two variables: %s is not linear", exprString(e))
+			return info{t: tErr}
+		case e.Op == "/" && !b.konst:
+			c.errorf(r.Pos, r.End, "E0205", "division by %s: the divisor must be a constant", exprString(r))
+			return info{t: tErr}
+		}
+		return out
+	}
 	switch e.Op {
 	case "+", "-":
 		if out.konst {

@@ -269,8 +269,8 @@ func (en *enums) of(c *checker, e *Expr) *enumType {
 			return en.constType(c, s.cdecl)
 		}
 		return nil
-	case EParen:
-		return en.of(c, e.Args[0])
+	case EParen, EDead:
+		return en.of(c, e.Args[0]) // a dead read has its array's element type
 	case EIf:
 		en.of(c, e.Args[0])
 		a, b := en.of(c, e.Args[1]), en.of(c, e.Args[2])

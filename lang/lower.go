@@ -148,6 +148,11 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 	}
 	if d.Cost != nil {
 		cmd.Cost = l.expr(d.Cost)
+		if memo(d.Cost).dead {
+			// never incurred (the command is never applicable): 1,
+			// as a cost is
+			cmd.Cost = &symbolic.Expr{Op: symbolic.OpConst, K: 1, Pos: d.Cost.Pos}
+		}
 	}
 	for _, o := range d.Outcomes {
 		out := symbolic.Outcome{Pos: o.Start}
@@ -164,9 +169,14 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 			}
 			s := l.c.syms[as.Var.Name]
 			var val *symbolic.Expr
-			if s.isBool {
+			switch {
+			case memo(as.Value).dead:
+				// never made (the command is never applicable): the
+				// variable keeps its value, in range
+				val = &symbolic.Expr{Op: symbolic.OpVar, Var: s.id, Pos: as.Value.Pos}
+			case s.isBool:
 				val = l.boolExpr(as.Value)
-			} else {
+			default:
 				val = l.expr(as.Value)
 			}
 			out.Assigns = append(out.Assigns, symbolic.Assign{Var: s.id, Value: val, Pos: as.Var.Pos})
@@ -208,6 +218,11 @@ func normaliseWeights(os []symbolic.Outcome) {
 // expr lowers an integer expression, folding constant subexpressions.
 func (l *lowerer) expr(e *Expr) *symbolic.Expr {
 	in := memo(e)
+	if in.dead {
+		// never evaluated: 0 stands for it, and no value of the array
+		// it reads out of range
+		return &symbolic.Expr{Op: symbolic.OpConst, K: 0, Pos: e.Pos}
+	}
 	if in.konst {
 		return &symbolic.Expr{Op: symbolic.OpConst, K: in.val, Pos: e.Pos}
 	}
@@ -304,6 +319,11 @@ func (l *lowerer) cond(e *Expr) *symbolic.Cond {
 			c.Pos = e.Pos
 		}
 		return c
+	}
+	if memo(e).dead {
+		// never evaluated: false stands for it, and no value of the
+		// array it reads out of range
+		return at(symbolic.False())
 	}
 	switch e.Kind {
 	case EBool:

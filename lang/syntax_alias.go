@@ -68,6 +68,7 @@ const (
 	EQuant = syntax.EQuant
 	EIndex = syntax.EIndex
 	EArray = syntax.EArray
+	EDead  = syntax.EDead
 )
 
 // Severities, and limits of the syntax.
@@ -94,5 +95,5 @@ func actionHead(d *ActionDecl) string { return syntax.ActionHead(d) }
 
 // memo is what the checker noted on e (check.go).
 func memo(e *Expr) info {
-	return info{val: e.Memo.Val, t: typ(e.Memo.T), konst: e.Memo.Konst}
+	return info{val: e.Memo.Val, t: typ(e.Memo.T), konst: e.Memo.Konst, dead: e.Memo.Dead}
 }

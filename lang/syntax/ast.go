@@ -229,6 +229,12 @@ const (
 	// EArray is an array literal `[Args...]`, the value of an array
 	// constant or an array's initial value.
 	EArray
+	// EDead is a read of an array at a constant index outside its range
+	// that is never evaluated (lang's array.go, spec.md "Indexing"): Text
+	// is the read as written, a[3]; Args[0] is an element of the array,
+	// which gives the read its type and never its value. No parse makes
+	// one.
+	EDead
 )
 
 // Expr is an expression node.
@@ -256,6 +262,9 @@ type Memo struct {
 	T       uint8
 	Konst   bool // an integer constant (no variables)
 	Checked bool // the checker has filled the memo
+	// Dead: the expression is never evaluated (it evaluates an EDead),
+	// so it has a type and no value
+	Dead bool
 }
 
 // SplitLines splits source text into lines without their line endings.

@@ -15,7 +15,7 @@ func writeExpr(b *strings.Builder, e *Expr) {
 		return
 	}
 	switch e.Kind {
-	case EInt, EDec, EBool, EName:
+	case EInt, EDec, EBool, EName, EDead:
 		b.WriteString(e.Text)
 	case ENeg:
 		b.WriteString("-")
