@@ -440,7 +440,7 @@ func (s *arrays) constant(d *ConstDecl) bool {
 	a := &array{name: d.Name.Name, pos: d.Name.Pos, elems: d.Value.Args}
 	if set {
 		delete(c.opts.Defines, d.Name.Name)
-		elems, err := parseArrayDefine(def, d.Name)
+		elems, err := c.parseArrayDefine(def, d.Name)
 		if err != "" {
 			c.cmdErrorf("E0304", "-D %s=%s: %s", d.Name.Name, def, err)
 		} else {
@@ -457,8 +457,9 @@ func posBefore(p, q symbolic.Pos) bool {
 	return p.File == q.File && (p.Line < q.Line || p.Line == q.Line && p.Col < q.Col)
 }
 
-// parseArrayDefine reads a -D array value, [1, -2, 3].
-func parseArrayDefine(v string, at Ident) ([]*Expr, string) {
+// parseArrayDefine reads a -D array value, [1, -2, 3], or [red, green] of
+// enum values (checked against the constant's type by enums.defines).
+func (c *checker) parseArrayDefine(v string, at Ident) ([]*Expr, string) {
 	if !strings.HasPrefix(v, "[") || !strings.HasSuffix(v, "]") {
 		return nil, "an array constant takes an array value, [V, ...]"
 	}
@@ -471,6 +472,10 @@ func parseArrayDefine(v string, at Ident) ([]*Expr, string) {
 		f = strings.TrimSpace(f)
 		if f == "true" || f == "false" {
 			out = append(out, &Expr{Kind: EBool, Text: f, Pos: at.Pos, End: identEnd(at)})
+			continue
+		}
+		if _, ok := c.enumDefine(f); ok {
+			out = append(out, &Expr{Kind: EName, Text: f, Pos: at.Pos, End: identEnd(at)})
 			continue
 		}
 		n, err := strconv.Atoi(f)

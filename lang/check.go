@@ -541,6 +541,9 @@ func (c *checker) constValue(s *symbol, usePos, useEnd symbolic.Pos) (int, bool)
 	s.state = 1
 	if s.override != nil {
 		v, err := strconv.Atoi(*s.override)
+		if k, ok := c.enumDefine(*s.override); ok {
+			v, err = k, nil // -D START=red (enums.defines checked its type)
+		}
 		if err != nil {
 			if errors.Is(err, strconv.ErrRange) {
 				c.cmdErrorf("E0304", "-D %s=%s: the value is outside the 64-bit integers (%d .. %d)", s.name, *s.override, math.MinInt64, math.MaxInt64)

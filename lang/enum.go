@@ -21,6 +21,8 @@ package lang
 //	             that states print `c=green`.
 
 import (
+	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -126,6 +128,7 @@ func (c *checker) enumPrepare() *enums {
 			}
 		}
 	}
+	en.defines(c)
 	for _, dr := range c.decls {
 		d, ok := dr.d.(*VarDecl)
 		if !ok || d.Type == nil {
@@ -145,6 +148,158 @@ func (c *checker) enumPrepare() *enums {
 		d.Hi = &Expr{Kind: EInt, Text: strconv.Itoa(len(t.decl.Values) - 1), Pos: d.Type.Pos, End: identEnd(*d.Type)}
 	}
 	return en
+}
+
+// defines checks the -D values of constants of enum type, which name
+// values of it (-D START=red, -D SEQ=[red,green]; the folders read them
+// through enumDefine and parseArrayDefine), and the -D values that name
+// an enum value for a constant that is not of its type. A wrong value is
+// E0304, naming the type and its values, and leaves the constant as
+// declared.
+func (en *enums) defines(c *checker) {
+	consts := map[string]*ConstDecl{}
+	for _, dr := range c.decls {
+		if d, ok := dr.d.(*ConstDecl); ok && en.values[d] == nil {
+			consts[d.Name.Name] = d
+		}
+	}
+	for _, name := range sortedKeys(c.opts.Defines) {
+		v := c.opts.Defines[name]
+		d := consts[name]
+		if d == nil {
+			continue // not a constant: the consts stage says so
+		}
+		if msg := en.defineError(d, v, consts); msg != "" {
+			c.cmdErrorf("E0304", "-D %s=%s: %s", name, v, msg)
+			c.badDefine = true
+			delete(c.opts.Defines, name)
+		}
+	}
+}
+
+// defineError says what is wrong with the -D value v of constant d ("" if
+// nothing the enums decide): a value of d's enum type for a constant of
+// enum type, a list of them for an array constant of enum values.
+func (en *enums) defineError(d *ConstDecl, v string, consts map[string]*ConstDecl) string {
+	if d.Value != nil && d.Value.Kind == EArray {
+		if !strings.HasPrefix(v, "[") || !strings.HasSuffix(v, "]") {
+			return "" // the array stage says what an array constant takes
+		}
+		var t *enumType
+		if len(d.Value.Args) > 0 {
+			t = en.syntaxType(d.Value.Args[0], consts, 0)
+		}
+		for _, f := range strings.Split(v[1:len(v)-1], ",") {
+			if msg := en.valueError(strings.TrimSpace(f), t, d.Name.Name+"'s elements"); msg != "" {
+				return msg
+			}
+		}
+		return ""
+	}
+	return en.valueError(v, en.syntaxType(d.Value, consts, 0), d.Name.Name)
+}
+
+// valueError checks one -D value f given to what (a constant, or an
+// array constant's elements) of enum type t (nil: integers).
+func (en *enums) valueError(f string, t *enumType, what string) string {
+	_, err := strconv.Atoi(f)
+	isInt := err == nil || f == "true" || f == "false" || strings.HasPrefix(f, "-")
+	switch {
+	case t == nil && isInt:
+		return ""
+	case t == nil:
+		if u := en.typeOfValue(f); u != nil {
+			return fmt.Sprintf("%s is a value of type %s, but %s; give an integer", f, u, integers(what))
+		}
+		return "" // not a value of any enum: the folders say what a value must be
+	case isInt:
+		return fmt.Sprintf("%s %s type %s: give %s, not the integer %s", what, hasOrHave(what), t, valueList(t), f)
+	}
+	if _, ok := t.index[f]; ok {
+		return ""
+	}
+	if u := en.typeOfValue(f); u != nil {
+		return fmt.Sprintf("%s %s type %s, and %s is a value of type %s; give %s", what, hasOrHave(what), t, f, u, valueList(t))
+	}
+	return fmt.Sprintf("%s is no value of type %s, the type of %s; give %s%s", f, t, what, valueList(t), didYouMean(f, t.names()))
+}
+
+// integers says that what (a constant, or an array constant's elements)
+// is of no enum type.
+func integers(what string) string {
+	if strings.HasSuffix(what, "'s elements") {
+		return what + " are integers"
+	}
+	return what + " is an integer constant"
+}
+
+func hasOrHave(what string) string {
+	if strings.HasSuffix(what, "'s elements") {
+		return "have"
+	}
+	return "has"
+}
+
+// valueList is "one of red, green, blue" (or "red" for one value).
+func valueList(t *enumType) string {
+	ns := t.names()
+	if len(ns) == 1 {
+		return ns[0]
+	}
+	return "one of " + strings.Join(ns, ", ")
+}
+
+// typeOfValue is the enum type with the value name, nil if none.
+func (en *enums) typeOfValue(name string) *enumType {
+	for _, tn := range sortedKeys(en.types) {
+		if _, ok := en.types[tn].index[name]; ok {
+			return en.types[tn]
+		}
+	}
+	return nil
+}
+
+// syntaxType is the enum type of a constant's declared value as written:
+// a value, or a constant defined by one (const START = green, const S2 =
+// START, const S3 = SEQ[0]), through parentheses and the then arm of an
+// if; nil otherwise (an
+// integer, or a value enumCheck finds wrong). depth bounds the chain (a
+// cycle is reported by the consts stage).
+func (en *enums) syntaxType(e *Expr, consts map[string]*ConstDecl, depth int) *enumType {
+	if e == nil || depth > MaxDepth {
+		return nil
+	}
+	switch e.Kind {
+	case EParen:
+		return en.syntaxType(e.Args[0], consts, depth+1)
+	case EIf:
+		return en.syntaxType(e.Args[1], consts, depth+1)
+	case EName:
+		if t := en.typeOfValue(e.Text); t != nil {
+			return t
+		}
+		if d := consts[e.Text]; d != nil {
+			return en.syntaxType(d.Value, consts, depth+1)
+		}
+	case EIndex:
+		// an element of an array constant: const S = SEQ[0]
+		if d := consts[e.Text]; d != nil && d.Value != nil && d.Value.Kind == EArray && len(d.Value.Args) > 0 {
+			return en.syntaxType(d.Value.Args[0], consts, depth+1)
+		}
+	}
+	return nil
+}
+
+// enumDefine reads a -D value that names an enum value (checked by
+// enums.defines): its index.
+func (c *checker) enumDefine(v string) (int, bool) {
+	if c.en == nil {
+		return 0, false
+	}
+	if t := c.en.typeOfValue(v); t != nil {
+		return t.index[v], true
+	}
+	return 0, false
 }
 
 // unknownType reports a variable's type that names no enum type.
@@ -361,4 +516,13 @@ func (c *checker) enumLower(en *enums, m *symbolic.Model) {
 			m.Vars[s.id].Values = t.names()
 		}
 	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

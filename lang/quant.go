@@ -571,7 +571,7 @@ func (q *quants) arrayConst(name string) ([]*Expr, bool) {
 		return nil, false
 	}
 	if v, set := q.c.opts.Defines[name]; set {
-		elems, err := parseArrayDefine(v, d.Name)
+		elems, err := q.c.parseArrayDefine(v, d.Name)
 		if err != "" {
 			return nil, true
 		}
@@ -676,6 +676,9 @@ func (q *quants) constant(e *Expr, op string) (int, bool) {
 	if s, set := c.opts.Defines[name]; set {
 		var err error
 		v, err = strconv.Atoi(s)
+		if k, isValue := c.enumDefine(s); isValue {
+			v, err = k, nil // -D START=red
+		}
 		ok = err == nil // the consts stage reports a bad -D
 	} else {
 		v, ok = q.eval(d.Value, op)
