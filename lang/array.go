@@ -120,6 +120,9 @@ type arrays struct {
 	// each and in time linear in the expanded model
 	writeNodes int64
 	treeNodes  map[*Expr]int64
+	// ctx are the conditions under which the operand being rewritten is
+	// evaluated (narrowWhere pushes them), for risky.ctx
+	ctx []ctxCond
 	// dead counts the enclosing operands that are never evaluated (the
 	// right of a constant-decided &&, || or =>, the arm of an if whose
 	// condition is a constant selecting the other): a constant index
@@ -150,6 +153,22 @@ type risky struct {
 	idx    *Expr
 	lo, hi int
 	ok     bool
+	// the access, for a range error's message (symbolic.ArrayAccess):
+	// it is evaluated where the conditions ctx hold (the left operands
+	// and if conditions it is behind), and out of range where out holds
+	a     *array
+	text  string
+	pos   symbolic.Pos
+	write bool
+	ctx   []ctxCond
+	out   *Expr
+}
+
+// ctxCond is a condition (rewritten) that holds, or fails, where an
+// operand is evaluated: a of a && b, !a of a || b.
+type ctxCond struct {
+	e     *Expr
+	holds bool
 }
 
 // usesArrays reports whether the files declare or use arrays.
@@ -174,6 +193,7 @@ func (c *checker) arrayPrepare(en *enums) {
 		return
 	}
 	s := &arrays{c: c, en: en, byName: map[string]*array{}, ranges: map[string][2]int{}, bools: map[string]bool{}, preds: map[string]*predArr{}, splits: map[*Expr]*split{}}
+	c.accesses = map[*OutcomeNode][]risky{}
 	defines := make(map[string]string, len(c.opts.Defines))
 	for k, v := range c.opts.Defines {
 		defines[k] = v
@@ -692,8 +712,15 @@ func (s *arrays) narrowNot(c *Expr) (restore func()) { return s.narrowWhere(c, f
 var negated = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 // narrowWhere narrows the ranges to the states where c has the truth
-// value holds.
+// value holds, and notes c as a condition of what is evaluated there
+// (s.ctx) until restore.
 func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
+	if c == nil {
+		return noRestore
+	}
+	s.ctx = append(s.ctx, ctxCond{c, holds})
+	n := len(s.ctx)
+	pop := func() { s.ctx = s.ctx[:n-1] }
 	var saved map[string][2]int // allocated at the first narrowing
 	var walk func(e *Expr, pos bool)
 	walk = func(e *Expr, pos bool) {
@@ -758,12 +785,13 @@ func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
 	}
 	walk(c, holds)
 	if saved == nil {
-		return noRestore
+		return pop
 	}
 	return func() {
 		for name, r := range saved {
 			s.ranges[name] = r
 		}
+		pop()
 	}
 }
 
@@ -987,8 +1015,9 @@ func (s *arrays) span(a *array, idx *Expr) (lo, hi int, below, above bool) {
 	return max(l, a.lo), min(h, a.hi), l < a.lo, h > a.hi
 }
 
-// outOfRange is the condition that idx leaves a's range, or nil.
-func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool) *Expr {
+// outOfRange is the condition that idx leaves a's range, or nil; at is
+// the access as written (a read, or a write's target).
+func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool, at risky) *Expr {
 	var e *Expr
 	if below {
 		e = cmp("<", idx, a.lo)
@@ -999,8 +1028,10 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool) *Expr {
 	if e != nil && s.dead == 0 {
 		// (a read that is never evaluated is no risk: E0804 names
 		// the reads that are)
-		lo, hi, ok := s.interval(idx)
-		s.risky = append(s.risky, risky{idx, lo, hi, ok})
+		at.idx, at.a, at.out = idx, a, e
+		at.ctx = append([]ctxCond(nil), s.ctx...)
+		at.lo, at.hi, at.ok = s.interval(idx)
+		s.risky = append(s.risky, at)
 		if s.first == nil && !a.isBool && !a.isEnum && a.decl != nil {
 			s.first = a
 		}
@@ -1011,7 +1042,7 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool) *Expr {
 // read is the case split of a[idx] for a variable index (idx rewritten).
 func (s *arrays) read(a *array, idx, at *Expr) (*Expr, *Expr) {
 	lo, hi, below, above := s.span(a, idx)
-	err := s.outOfRange(a, idx, below, above)
+	err := s.outOfRange(a, idx, below, above, risky{text: exprString(at), pos: at.Pos})
 	if lo > hi {
 		// never in range: every evaluation is a range error
 		return a.elem(a.lo, at), withText(mk(EBool, "", at), "true")
@@ -1106,7 +1137,11 @@ func (s *arrays) rewrite(e *Expr) (*Expr, *Expr) {
 		}
 		if p := s.pred(e.Text); p != nil {
 			if p.err != nil && s.dead == 0 {
-				s.risky = append(s.risky, p.risky...)
+				for _, r := range p.risky {
+					// evaluated where p is, behind p's own conditions
+					r.ctx = append(append([]ctxCond(nil), s.ctx...), r.ctx...)
+					s.risky = append(s.risky, r)
+				}
 				if s.first == nil {
 					s.first = p.first
 				}
@@ -1336,14 +1371,14 @@ func (s *arrays) pred(name string) *predArr {
 	// and as evaluated, even where it is first used in an operand that
 	// is not (N > 3 && p || p: p's constant index out of range stood as
 	// the array's first element in both uses, without E0803)
-	risky, first, bad, ranges, dead := s.risky, s.first, s.bad, s.ranges, s.dead
-	s.risky, s.first, s.bad, s.ranges, s.dead = nil, nil, false, make(map[string][2]int, len(s.base)), 0
+	risky, first, bad, ranges, dead, ctx := s.risky, s.first, s.bad, s.ranges, s.dead, s.ctx
+	s.risky, s.first, s.bad, s.ranges, s.dead, s.ctx = nil, nil, false, make(map[string][2]int, len(s.base)), 0, nil
 	for k, v := range s.base {
 		s.ranges[k] = v
 	}
 	p.cond, p.err = s.rewrite(p.cond)
 	p.risky, p.first = s.risky, s.first
-	s.risky, s.first, s.bad, s.ranges, s.dead = risky, first, bad, ranges, dead
+	s.risky, s.first, s.bad, s.ranges, s.dead, s.ctx = risky, first, bad, ranges, dead, ctx
 	p.state = 2
 	return p
 }
@@ -1519,8 +1554,10 @@ func (s *arrays) action(d *ActionDecl) Decl {
 		s.dead++
 		defer func() { s.dead-- }()
 	}
+	guardRisky := len(s.risky)
 	for i, o := range d.Outcomes {
 		s.first = nil
+		mark := len(s.risky)
 		no, oerr := s.outcome(o)
 		first := gfirst
 		if first == nil {
@@ -1536,6 +1573,11 @@ func (s *arrays) action(d *ActionDecl) Decl {
 		}
 		if err := or(gerr, oerr); err != nil {
 			no = s.carry(no, err, first, d)
+			// the range error's message names these (lower.go)
+			acc := append(append([]risky(nil), s.risky[:guardRisky]...), s.risky[mark:]...)
+			if len(acc) > 0 {
+				s.c.accesses[no] = acc
+			}
 		}
 		outcomes[i] = no
 		changed = changed || no != o
@@ -1632,7 +1674,7 @@ func (w *outcomeWrites) assign(as *AssignNode) {
 		return
 	}
 	lo, hi, below, above := s.span(a, idx)
-	w.err = or(w.err, s.outOfRange(a, idx, below, above))
+	w.err = or(w.err, s.outOfRange(a, idx, below, above, risky{text: a.name + "[" + exprString(as.Index) + "]", pos: as.Var.Pos, write: true}))
 	w.writers = append(w.writers, &writer{a: a, idx: idx, lo: lo, hi: hi, val: val, as: as})
 }
 

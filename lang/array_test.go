@@ -3,6 +3,7 @@ package lang
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -251,7 +252,7 @@ func compareLowerings(t *testing.T, src string, on, off *symbolic.Model) {
 	}
 	rOn, err1 := explicit.Search(context.Background(), gOn, explicit.Options{StopAtUnsafe: true})
 	rOff, err2 := explicit.Search(context.Background(), gOff, explicit.Options{StopAtUnsafe: true})
-	if fmt.Sprint(err1) != fmt.Sprint(err2) || err1 == nil && (rOn.Verdict != rOff.Verdict || len(rOn.Trace) != len(rOff.Trace)) {
+	if !sameSearchError(err1, err2) || err1 == nil && (rOn.Verdict != rOff.Verdict || len(rOn.Trace) != len(rOff.Trace)) {
 		t.Fatalf("bfs differs: %v %v / %v %v\n%s", rOn, err1, rOff, err2, src)
 	}
 }
@@ -263,6 +264,21 @@ func sameRangeError(x, y error) bool {
 	ry, oky := y.(*explicit.RangeError)
 	if okx && oky {
 		return rx.Var == ry.Var && rx.Value == ry.Value && rx.Prob == ry.Prob
+	}
+	return fmt.Sprint(x) == fmt.Sprint(y)
+}
+
+// sameSearchError reports whether two errors of a search are the same:
+// range errors of one outcome in one state setting one variable to one
+// value (their messages name the array accesses out of range there, which
+// the two lowerings list differently: the specialized one reads a[i - 1]
+// in a[i - 1]' = a[a[i - 1] + 1] as the element written), or errors with
+// one message.
+func sameSearchError(x, y error) bool {
+	var rx, ry *explicit.RangeError
+	if errors.As(x, &rx) && errors.As(y, &ry) {
+		return rx.Command == ry.Command && rx.Outcome == ry.Outcome && rx.Var == ry.Var && rx.Value == ry.Value &&
+			rx.Prob == ry.Prob && slices.Equal(rx.State, ry.State)
 	}
 	return fmt.Sprint(x) == fmt.Sprint(y)
 }

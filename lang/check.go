@@ -154,19 +154,23 @@ type checker struct {
 	// arrayConsts are the array constants folded (arrayPrepare), for
 	// Model.ArrayConsts
 	arrayConsts []symbolic.ArrayConst
-	opts        Options
-	files       []*File
-	decls       []declRef
-	diags       Diagnostics
-	errs        int
-	syms        map[string]*symbol
-	order       []*symbol // consts, vars, preds, labels in declaration order
-	vars        []*symbol
-	labels      []*symbol
-	pols        map[string]*PolicyDecl
-	props       map[string]*PropertyDecl
-	model       *ModelDecl
-	badDecl     map[Decl]bool
+	// accesses are the array accesses whose index may leave the range,
+	// of each outcome that is a range error there (arrayPrepare), for
+	// Outcome.Accesses
+	accesses map[*OutcomeNode][]risky
+	opts     Options
+	files    []*File
+	decls    []declRef
+	diags    Diagnostics
+	errs     int
+	syms     map[string]*symbol
+	order    []*symbol // consts, vars, preds, labels in declaration order
+	vars     []*symbol
+	labels   []*symbol
+	pols     map[string]*PolicyDecl
+	props    map[string]*PropertyDecl
+	model    *ModelDecl
+	badDecl  map[Decl]bool
 	// emptyLabel: labels without indices whose only actions make no
 	// command (W0701), where their empty range starts.
 	emptyLabel map[string]symbolic.Pos

@@ -128,6 +128,10 @@ func (c *checker) lower() *symbolic.Model {
 type lowerer struct {
 	c     *checker
 	preds map[*PredDecl]*symbolic.Cond
+	// ctxConds memoizes the lowered conditions of array accesses'
+	// contexts, which many accesses share (a quantifier's expansion):
+	// each access's condition is a small And over shared nodes
+	ctxConds map[*Expr]*symbolic.Cond
 }
 
 func (l *lowerer) pred(d *PredDecl) *symbolic.Cond {
@@ -156,6 +160,11 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 	}
 	for _, o := range d.Outcomes {
 		out := symbolic.Outcome{Pos: o.Start}
+		for _, r := range l.c.accesses[o] {
+			if when := l.accessCond(r); when != nil {
+				out.Accesses = append(out.Accesses, symbolic.ArrayAccess{Text: r.text, Index: l.expr(r.idx), Lo: r.a.lo, Hi: r.a.hi, Write: r.write, Pos: r.pos, When: when})
+			}
+		}
 		if o.Weight != "" {
 			w, _ := parseRat(o.Weight)
 			out.Weight = w.sym()
@@ -213,6 +222,43 @@ func normaliseWeights(os []symbolic.Outcome) {
 			os[i].Prob = max(0, 1-sum) / float64(missing)
 		}
 	}
+}
+
+// accessCond is where the array access r is evaluated and reads or
+// writes out of range (Outcome.Accesses): its contexts and its index out
+// of range; nil if a part of it was never checked (every part is: they
+// are parts of the command).
+func (l *lowerer) accessCond(r risky) *symbolic.Cond {
+	if l.ctxConds == nil {
+		l.ctxConds = map[*Expr]*symbolic.Cond{}
+	}
+	lower := func(e *Expr) *symbolic.Cond {
+		if c, ok := l.ctxConds[e]; ok {
+			return c
+		}
+		var c *symbolic.Cond
+		if e.Memo.Checked && typ(e.Memo.T) == tBool {
+			c = l.cond(e)
+		}
+		l.ctxConds[e] = c
+		return c
+	}
+	args := make([]*symbolic.Cond, 0, len(r.ctx)+1)
+	for _, x := range r.ctx {
+		c := lower(x.e)
+		if c == nil {
+			return nil
+		}
+		if !x.holds {
+			c = &symbolic.Cond{Op: symbolic.CNot, Args: []*symbolic.Cond{c}, Pos: c.Pos}
+		}
+		args = append(args, c)
+	}
+	out := lower(r.out)
+	if out == nil {
+		return nil
+	}
+	return &symbolic.Cond{Op: symbolic.CAnd, Args: append(args, out)}
 }
 
 // expr lowers an integer expression, folding constant subexpressions.

@@ -226,6 +226,27 @@ type Outcome struct {
 	// vigil prob reads them for expected rewards (Reward.Outcomes); every
 	// other engine ignores them (a .spec command's cost is Command.Cost).
 	Rewards []OutcomeReward
+	// Accesses are the reads and writes of array elements (lang's
+	// arrays, flattened) whose index may leave the array's range, in the
+	// command's guard and this outcome. Such an access is a range error
+	// of the outcome, which sets a carrier variable one above its range
+	// there; a range error's message names the access and its index
+	// rather than the carrier (explicit.RangeError). No engine reads them.
+	Accesses []ArrayAccess
+}
+
+// ArrayAccess is a read or write of an array element at an index that
+// may leave the array's range (Outcome.Accesses).
+type ArrayAccess struct {
+	Text   string // as written, a[i]
+	Index  *Expr
+	Lo, Hi int // the array's index range
+	Write  bool
+	Pos    Pos
+	// When holds where the access is evaluated (behind the left
+	// operands and if conditions it is under) and its index is out of
+	// range; its nodes may be shared with other accesses' When
+	When *Cond
 }
 
 // ProbFactor is one factor Num/Den of an outcome's state-dependent

@@ -241,6 +241,9 @@ func (e *RangeError) Error() string {
 		return fmt.Sprintf("explicit: %s: probability error: action %s, outcome %d (%s) has probability %s, outside [0, 1], in state %s",
 			c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, o.Pos, val, e.Model.FormatState(e.State))
 	}
+	if msg := e.accessError(); msg != "" {
+		return msg
+	}
 	v := &e.Model.Vars[e.Var]
 	val := fmt.Sprint(e.Value)
 	if e.Value == math.MinInt64 || e.Value == math.MaxInt64 {
@@ -253,6 +256,32 @@ func (e *RangeError) Error() string {
 	}
 	return fmt.Sprintf("explicit: %s: range error: action %s, outcome %d sets %s to %s outside %d..%d in state %s; widen the range of %s or strengthen the guard",
 		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, v.Name, val, v.Lo, v.Hi, e.Model.FormatState(e.State), v.Name)
+}
+
+// accessError names the array accesses of the outcome that are evaluated
+// in the state with an index outside the array's range (lang's carrier of
+// an index out of range set e.Var one above its range, which named a[0]
+// and its value, not the index read); "" when there is none (two writes
+// of one element).
+func (e *RangeError) accessError() string {
+	c := &e.Model.Commands[e.Command]
+	var out []string
+	for _, a := range c.Outcomes[e.Outcome].Accesses {
+		if a.Index == nil || a.When == nil || !a.When.Holds(e.State) {
+			continue
+		}
+		k := a.Index.EvalBig(e.State) // exact: the index may leave int64
+		verb := "reads"
+		if a.Write {
+			verb = "writes"
+		}
+		out = append(out, fmt.Sprintf("%s %s (%s) at index %s, outside its range %d..%d", verb, a.Text, a.Pos, k, a.Lo, a.Hi))
+	}
+	if out == nil {
+		return ""
+	}
+	return fmt.Sprintf("explicit: %s: range error: action %s, outcome %d %s, in state %s; keep the index in range (strengthen the guard)",
+		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, strings.Join(out, ", and "), e.Model.FormatState(e.State))
 }
 
 // Succ is one successor: the command (index into Model.Commands) and
