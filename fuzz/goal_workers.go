@@ -52,12 +52,12 @@ func GoalTest(ctx context.Context, tasks []*GoalTask, popt PoolOptions, oopt Ora
 	var wg sync.WaitGroup
 	for w := 0; w < k; w++ {
 		o := popt
-		o.MaxPool = (popt.MaxPool + k - 1 - w) / k // shares sum to N
+		o.MaxPool = share(popt.MaxPool, k, w) // shares sum to N
 		// shares that sum to the budget: with fewer steps than workers
 		// a worker without steps fuzzes nothing (each took one step,
 		// so --steps 1 --workers 8 spent 8)
-		o.MaxSteps = (popt.MaxSteps + k - 1 - w) / k
-		o.Starts = max(1, (popt.Starts+k-1-w)/k)
+		o.MaxSteps = share(popt.MaxSteps, k, w)
+		o.Starts = max(1, share(popt.Starts, k, w))
 		if k > 1 {
 			o.Seed = popt.Seed*0x9e3779b97f4a7c15 + uint64(w)
 		}

@@ -189,7 +189,7 @@ func (t *GoalTask) Fuzz(ctx context.Context, opt PoolOptions) (*Pool, error) {
 			p.Stop = "pool full"
 		case budget() != "":
 			p.Stop = budget()
-		case idle > 50*opt.MaxPool:
+		case idle > 0 && (idle-1)/50 >= opt.MaxPool: // idle > 50 N, which overflowed for N near 2^63
 			p.Stop = "no new states" // walks keep ending in states the pool has
 		}
 		if p.Stop != "" {
@@ -257,7 +257,7 @@ func (t *GoalTask) sampleStarts(ctx context.Context, rng *rand.Rand, k int) ([]s
 		return out, nil
 	}
 	seen := map[string]bool{}
-	for try := 0; try < 4*k && len(out) < k; try++ {
+	for try := 0; try/4 < k && len(out) < k; try++ { // try < 4k, which overflows for k near 2^63
 		s, err := t.Sampler.Sample(ctx, rng)
 		if err != nil {
 			return nil, err

@@ -287,13 +287,15 @@ func mergeSafety(outs []safetyWorker, opt SafetyOptions, began time.Time) (*Safe
 	}
 	// Run i is the (i/k)-th run of worker i mod k. Runs from k times the
 	// longest worker's count on were not made: the loop stops there, not
-	// at opt.Runs (--runs 2^62 stopped by --timeout looped on for hours).
+	// at opt.Runs (--runs 2^62 stopped by --timeout looped on for hours;
+	// so did --runs 2^63-1 with two workers, where (Runs+k-1)/k
+	// overflowed, whatever the signals).
 	made := 0
 	for _, o := range outs {
 		made = max(made, len(o.runs))
 	}
 	last := opt.Runs
-	if made < (opt.Runs+k-1)/k {
+	if made < share(opt.Runs, k, 0) {
 		last = made * k
 		res.Complete = false
 	}

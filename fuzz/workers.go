@@ -36,3 +36,16 @@ func tasks[T any](m *symbolic.Model, decl *symbolic.PolicyDecl, dec explicit.Dec
 	}
 	return out, nil
 }
+
+// share is worker w's share of n among k workers: n/k, and one more for
+// each of the first n mod k workers, so that the shares sum to n.
+// (Written (n+k-1-w)/k, it overflowed for n near 2^63: --pool 2^63-1
+// with two workers was "pool size -4611686018427387904: must be
+// positive".) share(n, k, 0) is n/k rounded up.
+func share(n, k, w int) int {
+	s := n / k
+	if w < n%k {
+		s++
+	}
+	return s
+}

@@ -3,6 +3,7 @@ package safety
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 
 	"vigil/symbolic/explicit"
 )
@@ -277,7 +278,7 @@ func (d *VI) valueCap(s uint32) int32 {
 
 // LRTDP is labelled real-time dynamic programming (Bonet and Geffner 2003)
 // on B_{pi,r} from J = 0: trials follow the greedy label and the outcome of
-// largest value (ties: an unsolved one, then the first), end at solved or
+// largest value (ties: an unsolved one, drawn with Options.Seed), end at solved or
 // terminal states or when they close a cycle, and CheckSolved labels a
 // state solved only when its whole greedy envelope has zero residual.
 // With J initialised at 0 a zero-cost cycle inside the envelope is
@@ -285,7 +286,7 @@ func (d *VI) valueCap(s uint32) int32 {
 // states), and J stays a lower bound of J*, so a solved value is final.
 type LRTDP struct {
 	vbase
-	seed   uint64
+	rng    *rand.Rand // ties between outcomes of a trial (Options.Seed)
 	inTr   []uint32
 	mark   []uint32
 	epoch  uint32
@@ -302,7 +303,7 @@ type LRTDP struct {
 // bound before its proofs reached it (minutes at 2^26; session 20 refused
 // at once).
 func NewLRTDP(sp *Space, r Radius, opt Options) *LRTDP {
-	d := &LRTDP{vbase: newVBase(sp, r, "lrtdp"), seed: opt.Seed}
+	d := &LRTDP{vbase: newVBase(sp, r, "lrtdp"), rng: rand.New(rand.NewPCG(opt.Seed, 0x6c72746470))}
 	d.work = func() int64 { return int64(d.stats.Expanded - d.exp0) }
 	return d
 }
@@ -356,12 +357,21 @@ func (d *LRTDP) runTrial(ctx context.Context, s uint32) error {
 			d.solve(s)
 			break
 		}
+		// The outcome of largest value, an unsolved one among equals,
+		// drawn uniformly among the ties (reservoir sampling with the
+		// seeded stream: --seed was read and documented as seeding
+		// these ties, but the first one was always taken).
 		next, best := uint32(0), int32(-1)
-		nextSolved := true
+		nextSolved, ties := true, 0
 		for _, t := range d.sp.Succ(k) {
 			v := d.value(t)
-			if v > best || (v == best && nextSolved && !d.solved[t]) {
-				next, best, nextSolved = t, v, d.solved[t]
+			switch {
+			case v > best || (v == best && nextSolved && !d.solved[t]):
+				next, best, nextSolved, ties = t, v, d.solved[t], 1
+			case v == best && nextSolved == d.solved[t]:
+				if ties++; d.rng.IntN(ties) == 0 {
+					next = t
+				}
 			}
 		}
 		if d.inTr[next] == d.epoch {
