@@ -33,7 +33,7 @@ func TestS28bMutateFields(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no fixtures")
 	}
-	repl := []any{nil, "zz", -1.0, 1e30, 0.5, true, []any{}, map[string]any{}}
+	repl := mutations()
 	tried := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -69,6 +69,14 @@ func TestS28bMutateFields(t *testing.T) {
 		}
 	}
 	t.Logf("%d mutants of %d files", tried, len(files))
+}
+
+// mutations are the values a field is replaced by (fewer with -short).
+func mutations() []any {
+	if testing.Short() {
+		return []any{nil, "zz", -1.0, map[string]any{}}
+	}
+	return []any{nil, "zz", -1.0, 1e30, 0.5, true, []any{}, map[string]any{}}
 }
 
 type deleted struct{}
@@ -187,4 +195,145 @@ func pathString(p []any) string {
 		}
 	}
 	return b.String()
+}
+
+// TestS28bMutatePlaJA mutates every field of the PlaJA files around
+// counter.jani (conditions, PA property files with their objective and
+// predicates files, policy interfaces) one at a time as
+// TestS28bMutateFields does, and reads each mutant as a condition, as a
+// PA property, as predicates and as a policy file: no panic, and an
+// error names its field (a file that cannot be read is a plain error).
+func TestS28bMutatePlaJA(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("testdata", "plaja")
+	var files []string
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
+			return err
+		}
+		files = append(files, rel)
+		return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := os.ReadFile("../../specs/plaja/net/counter.nnet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "net", "counter.nnet"), net, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repl := mutations()
+	tried := 0
+	for _, rel := range files {
+		path := filepath.Join(dir, rel)
+		orig, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var root any
+		if json.Unmarshal(orig, &root) != nil {
+			continue // a fixture that is not JSON on purpose
+		}
+		// The ways the unmutated file reads without an error: only
+		// there must a mutant's error name a field (read the wrong way,
+		// a file is wrong as a whole).
+		kinds := map[string]bool{}
+		for _, how := range plajaReads {
+			kinds[how] = readPlaJA(t, how, path) == nil
+		}
+		for _, p := range paths(root, nil) {
+			muts := repl
+			if _, ok := p[len(p)-1].(string); ok {
+				muts = append(muts, deleted{})
+			}
+			for _, r := range muts {
+				text, err := json.Marshal(mutate(root, p, r))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, text, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				tried++
+				loadPlaJAMutant(t, fmt.Sprintf("%s: %s := %v", rel, pathString(p), r), path, len(p) == 1, kinds)
+			}
+		}
+		if err := os.WriteFile(path, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d mutants of %d files, each read four ways", tried, len(files))
+}
+
+var plajaReads = []string{"condition", "property", "predicates", "policy"}
+
+// readPlaJA reads path one way beside a fresh counter.jani.
+func readPlaJA(t *testing.T, how, path string) error {
+	m, _, err := LoadNotes("testdata/counter.jani", map[string]string{"N": "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch how {
+	case "condition":
+		_, err = LoadCondition(path, m)
+	case "property":
+		err = AddProperty(m, path, path)
+	case "predicates":
+		_, err = LoadPredicates(path, m)
+	default:
+		_, err = LoadPolicyFile(m, path)
+	}
+	return err
+}
+
+func loadPlaJAMutant(t *testing.T, what, path string, top bool, kinds map[string]bool) {
+	t.Helper()
+	check := func(how string, err error) {
+		t.Helper()
+		if err == nil {
+			return
+		}
+		var e *Error
+		var l ErrorList
+		var pe *PlainError
+		top := top || !kinds[how]
+		switch {
+		case !strings.HasPrefix(err.Error(), "jani: "):
+			t.Errorf("%s (%s): error without prefix: %v", what, how, err)
+		case errors.As(err, &l):
+			for _, e := range l {
+				if e.Path == "" && !top && e.Msg != "too many errors" {
+					t.Errorf("%s (%s): error without a field path: %v", what, how, e)
+				}
+			}
+		case errors.As(err, &e):
+			if e.Path == "" && !top {
+				t.Errorf("%s (%s): error without a field path: %v", what, how, err)
+			}
+		case errors.As(err, &pe):
+			// a file named by the mutant cannot be read, or files do not go together
+		default:
+			t.Errorf("%s (%s): unpositioned error: %v", what, how, err)
+		}
+	}
+	for _, how := range plajaReads {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s (%s): panic: %v", what, how, r)
+				}
+			}()
+			check(how, readPlaJA(t, how, path))
+		}()
+	}
 }
