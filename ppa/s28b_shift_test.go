@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"vigil/symbolic"
 	"vigil/symbolic/gen"
 )
 
@@ -25,4 +26,14 @@ func shiftQuestions(n int, yield func(diffQuestion)) {
 // safe answer carries a certificate the independent checker accepted.
 func TestS28bShiftPPA(t *testing.T) {
 	runDiffer(t, "ppa", func(y func(diffQuestion)) { shiftQuestions(diffModels(20, 60), y) })
+}
+
+// TestS28bConformanceTables: ppa against bfs under random table policies
+// (gen.Table: stuck states, inapplicable labels, overridden rows, rows
+// that are no state), every safe answer certified.
+func TestS28bConformanceTables(t *testing.T) {
+	learned(t, 100, false, func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (symbolic.Policy, *symbolic.PolicyDecl, error) {
+		d := gen.Table(m, rand.New(rand.NewPCG(seed, 3)))
+		return symbolic.NewTablePolicy(m, d), d, nil
+	})
 }

@@ -167,3 +167,51 @@ func Shift(m *symbolic.Model, r *rand.Rand) *symbolic.Model {
 	}
 	return m
 }
+
+// Table returns a random table policy for m (named "tab", not added to
+// m.Policies): rows for a random share of the states (the others are
+// stuck), with random labels, mostly applicable; some states get two rows
+// (the last one counts), and a few rows are not states (a value out of
+// range), which never match.
+func Table(m *symbolic.Model, r *rand.Rand) *symbolic.PolicyDecl {
+	d := &symbolic.PolicyDecl{Name: "tab", Kind: symbolic.KindTable, Table: &symbolic.Table{}}
+	add := func(s symbolic.State, l symbolic.LabelID) {
+		d.Table.Rows = append(d.Table.Rows, append(symbolic.State(nil), s...))
+		d.Table.Labels = append(d.Table.Labels, l)
+	}
+	all := States(m)
+	app := make([]bool, len(m.Labels))
+	for _, s := range all {
+		if r.IntN(5) == 0 {
+			continue // stuck
+		}
+		m.Applicable(s, app)
+		l := symbolic.LabelID(r.IntN(len(m.Labels)))
+		if r.IntN(3) != 0 { // mostly an applicable label, when there is one
+			for k := range app {
+				if app[(int(l)+k)%len(app)] {
+					l = symbolic.LabelID((int(l) + k) % len(app))
+					break
+				}
+			}
+		}
+		add(s, l)
+		if r.IntN(6) == 0 { // overridden by a later row
+			add(s, symbolic.LabelID(r.IntN(len(m.Labels))))
+		}
+		if r.IntN(20) == 0 { // not a state
+			t := append(symbolic.State(nil), s...)
+			t[0] = m.Vars[0].Hi + 1
+			add(t, symbolic.LabelID(r.IntN(len(m.Labels))))
+		}
+	}
+	r.Shuffle(len(d.Table.Rows), func(i, j int) {
+		// keep the order of rows of one state: swap only rows of
+		// different states
+		if m.FormatState(d.Table.Rows[i]) != m.FormatState(d.Table.Rows[j]) {
+			d.Table.Rows[i], d.Table.Rows[j] = d.Table.Rows[j], d.Table.Rows[i]
+			d.Table.Labels[i], d.Table.Labels[j] = d.Table.Labels[j], d.Table.Labels[i]
+		}
+	})
+	return d
+}
