@@ -76,13 +76,6 @@ func uabs(a int) uint64 {
 	return uint64(a)
 }
 
-func abs(a int) int {
-	if a < 0 {
-		return -a
-	}
-	return a
-}
-
 // cst returns the constant k.
 func (m *mgr) cst(k int) bvec {
 	w := widthOf(k, k)
