@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
@@ -248,8 +249,9 @@ func TestS28bMutatePlaJA(t *testing.T) {
 		// there must a mutant's error name a field (read the wrong way,
 		// a file is wrong as a whole).
 		kinds := map[string]bool{}
+		m := counterModel(t)
 		for _, how := range plajaReads {
-			kinds[how] = readPlaJA(t, how, path) == nil
+			kinds[how] = readPlaJA(m, how, path) == nil
 		}
 		for _, p := range paths(root, nil) {
 			muts := repl
@@ -275,14 +277,22 @@ func TestS28bMutatePlaJA(t *testing.T) {
 	t.Logf("%d mutants of %d files, each read four ways", tried, len(files))
 }
 
-var plajaReads = []string{"condition", "property", "predicates", "policy"}
+// plajaReads are the ways a PlaJA file is read, the one that adds to the
+// model last.
+var plajaReads = []string{"condition", "predicates", "policy", "property"}
 
-// readPlaJA reads path one way beside a fresh counter.jani.
-func readPlaJA(t *testing.T, how, path string) error {
+// counterModel loads the model the PlaJA fixtures belong to.
+func counterModel(t *testing.T) *symbolic.Model {
 	m, _, err := LoadNotes("testdata/counter.jani", map[string]string{"N": "3"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// readPlaJA reads path one way beside m.
+func readPlaJA(m *symbolic.Model, how, path string) error {
+	var err error
 	switch how {
 	case "condition":
 		_, err = LoadCondition(path, m)
@@ -326,6 +336,7 @@ func loadPlaJAMutant(t *testing.T, what, path string, top bool, kinds map[string
 			t.Errorf("%s (%s): unpositioned error: %v", what, how, err)
 		}
 	}
+	m := counterModel(t)
 	for _, how := range plajaReads {
 		func() {
 			defer func() {
@@ -333,7 +344,7 @@ func loadPlaJAMutant(t *testing.T, what, path string, top bool, kinds map[string
 					t.Errorf("%s (%s): panic: %v", what, how, r)
 				}
 			}()
-			check(how, readPlaJA(t, how, path))
+			check(how, readPlaJA(m, how, path))
 		}()
 	}
 }
