@@ -42,32 +42,38 @@ func addOK(a, b int) (int, bool) {
 	return c, !((a > 0 && b > 0 && c < 0) || (a < 0 && b < 0 && c >= 0))
 }
 
+// subOK returns a-b and whether it lies in int64; b may be MinInt (a -
+// MinInt fits when a < 0, as in x + MinInt - MinInt).
 func subOK(a, b int) (int, bool) {
-	if b == math.MinInt {
-		return 0, false
-	}
-	return addOK(a, -b)
+	c := a - b
+	return c, (a^b)&(a^c) >= 0
 }
 
+// mulOK returns a·b and whether it lies in int64 (MinInt included:
+// 2^62·-2 is).
 func mulOK(a, b int) (int, bool) {
 	if a == 0 || b == 0 {
 		return 0, true
 	}
-	hi, lo := bits.Mul64(uint64(abs(a)), uint64(abs(b)))
-	if hi != 0 || lo > math.MaxInt64 || a == math.MinInt || b == math.MinInt {
-		return 0, false
-	}
+	hi, lo := bits.Mul64(uabs(a), uabs(b))
 	if (a < 0) != (b < 0) {
-		return -int(lo), true
+		if hi != 0 || lo > 1<<63 {
+			return 0, false
+		}
+		return int(-lo), true
+	}
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
 	}
 	return int(lo), true
 }
 
-func abs(a int) int {
+// uabs is |a| as an unsigned number (|MinInt| is 2^63).
+func uabs(a int) uint64 {
 	if a < 0 {
-		return -a
+		return -uint64(a)
 	}
-	return a
+	return uint64(a)
 }
 
 // cst returns the constant k.

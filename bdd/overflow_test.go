@@ -55,6 +55,9 @@ func mayOverflow(m *symbolic.Model) bool {
 	conds := []*symbolic.Cond{}
 	for _, p := range m.Properties {
 		conds = append(conds, p.Unsafe)
+		if p.Start != nil {
+			conds = append(conds, p.Start)
+		}
 		if p.Goal != nil {
 			conds = append(conds, p.Goal)
 		}

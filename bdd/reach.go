@@ -797,6 +797,30 @@ func (sp *space) transitions(p *policyEnc, r Node) *big.Int {
 		}
 		frame[v] = f
 	}
+	// The frame of the variables an outcome leaves alone, built once per
+	// set of assigned variables (outcomes share them) and conjoined with
+	// the relation in one step: conjoining a hundred frames one by one
+	// with a growing relation took minutes on QVBS cdrive.10 (1,514
+	// commands, 103 variables, 2,203 states).
+	frames := map[string]Node{}
+	frameOf := func(vars []symbolic.VarID) Node {
+		key := fmt.Sprint(vars)
+		if f, ok := frames[key]; ok {
+			return f
+		}
+		assigned := make([]bool, len(sp.vars))
+		for _, v := range vars {
+			assigned[v] = true
+		}
+		f := m.tru()
+		for v := len(sp.vars) - 1; v >= 0; v-- {
+			if !assigned[v] {
+				f = m.and(frame[v], f)
+			}
+		}
+		frames[key] = f
+		return f
+	}
 	open := m.and(r, sp.open)
 	total := new(big.Int)
 	for l := range sp.M.Labels {
@@ -810,17 +834,10 @@ func (sp *space) transitions(p *policyEnc, r Node) *big.Int {
 			for oi := range sp.cmds[ci].outs {
 				o := &sp.cmds[ci].outs[oi]
 				rel := sc
-				assigned := make([]bool, len(sp.vars))
-				for j, v := range o.vars {
+				for j := range o.vars {
 					rel = m.and(rel, o.eq[j])
-					assigned[v] = true
 				}
-				for v := range sp.vars {
-					if !assigned[v] {
-						rel = m.and(rel, frame[v])
-					}
-				}
-				pairs = m.or(pairs, rel)
+				pairs = m.or(pairs, m.and(rel, frameOf(o.vars)))
 			}
 		}
 		c := m.satcount(pairs)

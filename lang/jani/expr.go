@@ -257,7 +257,11 @@ func (l *lowerer) number(n *node) (*big.Rat, bool) {
 func (l *lowerer) ident(n *node, sc scope) (val, bool) {
 	r, ok := sc(n.str)
 	if !ok {
-		if !l.rejected[n.str] { // else its declaration's error says why
+		switch what := l.declared[n.str]; {
+		case l.rejected[n.str]: // its declaration's error says why
+		case what != "":
+			l.errorf(n, "%q is %s, which cannot be read here (an initial value or a constant reads constants only, a model function the global variables, an automaton the global variables and its own)", n.str, what)
+		default:
 			l.errorf(n, "undeclared identifier %q", n.str)
 		}
 		return val{}, false

@@ -23,6 +23,10 @@ type lowerer struct {
 	// refused with an error: a use of one is not reported again as an
 	// undeclared identifier, so the root cause is the error a user sees.
 	rejected map[string]bool
+	// declared names the model's variables, global and local, with
+	// what each is ("a global variable"): the message for one read
+	// where it is not in scope (declaredVars)
+	declared map[string]string
 	// bounds bounds an integer expression over the variables' ranges
 	// (the model's, once declared): array indices must stay in range
 	bounds func(*symbolic.Expr) (lo, hi int)

@@ -230,6 +230,7 @@ func (ml *modelLoader) model(root *node) {
 		"variables", "restrict-initial", "properties", "automata", "system", "functions", "datatypes")
 	ml.features(root)
 	ml.actions(root)
+	ml.declaredVars(root)
 	// functions before constants: a constant's value may call one (whose
 	// body is lowered where it is called)
 	ml.funcs = ml.readFunctions(root, nil)
@@ -1504,4 +1505,33 @@ func boolAssign(c *symbolic.Cond) *symbolic.Expr {
 		return symbolic.Lit(0)
 	}
 	return &symbolic.Expr{Op: symbolic.OpBool, Cond: c}
+}
+
+// declaredVars records the names of the model's variables, global and
+// automaton-local, before any expression is lowered: an identifier that
+// names one where it cannot be read (an initial value, which reads
+// constants only, or another automaton's edge) is told so, not called
+// undeclared.
+func (ml *modelLoader) declaredVars(root *node) {
+	ml.declared = map[string]string{}
+	add := func(vs *node, what string) {
+		if vs == nil || vs.kind != kArray {
+			return
+		}
+		for _, v := range vs.vals {
+			if n := v.get("name"); n != nil && n.kind == kString {
+				if _, ok := ml.declared[n.str]; !ok {
+					ml.declared[n.str] = what
+				}
+			}
+		}
+	}
+	add(root.get("variables"), "a global variable")
+	if as := root.get("automata"); as != nil && as.kind == kArray {
+		for _, a := range as.vals {
+			if n := a.get("name"); n != nil && n.kind == kString {
+				add(a.get("variables"), fmt.Sprintf("a variable of automaton %q", n.str))
+			}
+		}
+	}
 }

@@ -23,7 +23,14 @@ func LoadPredicates(path string, m *symbolic.Model) ([]*symbolic.Cond, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.errorf(root, "no predicates: want a JSON array of JANI Boolean expressions, or a PA property file with a \"predicates\" member")
+		at := root
+		if root.kind == kObject && root.get("properties") != nil {
+			// a PA property without "predicates": name the property
+			if pa, _, ok := l.paProperty(root, ""); ok {
+				at = pa
+			}
+		}
+		l.errorf(at, "no predicates: want a JSON array of JANI Boolean expressions, or a PA property file with a \"predicates\" member")
 		return nil, l.errs.Err()
 	}
 	return ps, err
@@ -57,6 +64,12 @@ func PredicatesOf(path string, m *symbolic.Model) (ps []*symbolic.Cond, found bo
 			}
 			ps, err := LoadPredicates(filepath.Join(dir, f.str), m)
 			return ps, true, err
+		}
+		if pn.kind != kArray {
+			// "predicates": "p.json" or null was read as no predicates,
+			// and the error named the whole file
+			l.errorf(pn, "\"predicates\" must be a list of expressions or {\"file\": NAME}, got %s", pn.describe())
+			return nil, true, l.errs.Err()
 		}
 		list = pn
 	}

@@ -40,6 +40,10 @@ type frac struct{ num, den val }
 // division by non-constant expressions under +, -, * and / (and in the
 // body of a real function called there: callFrac). Errors go to l.
 func (l *lowerer) probFrac(n *node, sc scope) (frac, bool) {
+	if n == nil {
+		l.errorf(n, "missing operand")
+		return frac{}, false
+	}
 	op := ""
 	if n.kind == kObject {
 		if o := n.get("op"); o != nil && o.kind == kString {
@@ -51,8 +55,16 @@ func (l *lowerer) probFrac(n *node, sc scope) (frac, bool) {
 		if op == "-" && n.get("left") == nil {
 			break
 		}
-		a, ok1 := l.probFrac(n.get("left"), sc)
-		b, ok2 := l.probFrac(n.get("right"), sc)
+		operand := func(key string) (frac, bool) {
+			c := n.get(key)
+			if c == nil {
+				l.errorf(n, "operator %q needs %q", op, key)
+				return frac{}, false
+			}
+			return l.probFrac(c, sc)
+		}
+		a, ok1 := operand("left")
+		b, ok2 := operand("right")
 		if !ok1 || !ok2 {
 			return frac{}, false
 		}
@@ -77,10 +89,6 @@ func (l *lowerer) probFrac(n *node, sc scope) (frac, bool) {
 		return frac{num, den}, ok
 	case "call":
 		return l.callFrac(n, sc)
-	}
-	if n == nil {
-		l.errorf(n, "missing operand")
-		return frac{}, false
 	}
 	v, ok := l.expr(n, sc)
 	if ok && !v.numeric() {
