@@ -675,25 +675,40 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	// where that is at most 4 bytes for each of 16 unfolded states
 	// allowed (a map took about 100 bytes an entry: eajs.4's 872,410
 	// states times 10 values filled gigabytes before the refusal);
-	// else in a map.
-	var dense []uint32
+	// else in a map. The table is paged: a page of 2^12 ids is made when
+	// the first id on it is stored, so an unfolding that reaches few
+	// (state, reward) pairs costs what it reaches, not the table's
+	// bound (up to 256 MB reserved at once before).
+	const pageBits = 12
+	var pages [][]uint32
 	var ids map[pair]uint32
 	if w := int64(n) * (C + 1); w <= 16*int64(limit) {
-		dense = make([]uint32, w)
+		pages = make([][]uint32, (w+1<<pageBits-1)>>pageBits)
 	} else {
 		ids = map[pair]uint32{}
 	}
 	lookup := func(p pair) (uint32, bool) {
-		if dense != nil && p.s != math.MaxUint32 {
-			id := dense[int64(p.s)*(C+1)+p.a]
+		if pages != nil && p.s != math.MaxUint32 {
+			i := int64(p.s)*(C+1) + p.a
+			pg := pages[i>>pageBits]
+			if pg == nil {
+				return 0, false
+			}
+			id := pg[i&(1<<pageBits-1)]
 			return id - 1, id != 0
 		}
 		id, ok := ids[p]
 		return id, ok
 	}
 	store := func(p pair, id uint32) {
-		if dense != nil && p.s != math.MaxUint32 {
-			dense[int64(p.s)*(C+1)+p.a] = id + 1
+		if pages != nil && p.s != math.MaxUint32 {
+			i := int64(p.s)*(C+1) + p.a
+			pg := pages[i>>pageBits]
+			if pg == nil {
+				pg = make([]uint32, 1<<pageBits)
+				pages[i>>pageBits] = pg
+			}
+			pg[i&(1<<pageBits-1)] = id + 1
 			return
 		}
 		if ids == nil {
