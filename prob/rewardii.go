@@ -391,7 +391,13 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 					case lastDiff > 0 && diff >= lastDiff:
 						more = math.Inf(1)
 					case lastDiff > 0:
-						more = checkEvery * math.Log(tol/diff) / math.Log(diff/lastDiff)
+						// the change that stops it: diff ≤ tol·(1 - rate),
+						// or ≤ tol/10^6 (a change already below tol but
+						// shrinking at a rate near 1 predicted a negative
+						// count, and an MDP's ring left with 10^-9 iterated
+						// until --timeout)
+						stop := max(tol*(1-rate), tol/1e6)
+						more = checkEvery * math.Log(stop/diff) / math.Log(diff/lastDiff)
 					}
 					lastDiff = diff
 					if more > 20*checkEvery {
