@@ -159,12 +159,15 @@ func idles(m *Model, left *symbolic.Cond, s uint32) bool {
 // iterator runs rounds of a Bellman update on float64 bounds or on
 // rationals.
 type iterator struct {
-	m        *Model
-	max      bool
-	exact    bool
-	lo, hi   []float64
-	nlo, nhi []float64 // the next round's, swapped in after it
-	ex       []*big.Rat
+	m     *Model
+	max   bool
+	exact bool
+	// v holds each state's lower and upper bound side by side (a round
+	// reads both of every successor: one cache line, not two, on a
+	// model of a million states); nv the next round's, swapped in
+	// after it.
+	v, nv []bounds
+	ex    []*big.Rat
 	// work counts the state updates since the context was last checked:
 	// a model of a few states iterated for billions of rounds checks it
 	// every 4096 updates too, not only at state 4095 of a round (a
@@ -232,8 +235,7 @@ func newIterator(m *Model, max, exact bool) *iterator {
 			it.ex[i] = new(big.Rat)
 		}
 	} else {
-		it.lo, it.hi = make([]float64, n), make([]float64, n)
-		it.nlo, it.nhi = make([]float64, n), make([]float64, n)
+		it.v, it.nv = make([]bounds, n), make([]bounds, n)
 	}
 	return it
 }
@@ -243,7 +245,7 @@ func (it *iterator) set(s uint32, v int64) {
 	if it.exact {
 		it.ex[s].SetInt64(v)
 	} else {
-		it.lo[s], it.hi[s] = float64(v), float64(v)
+		it.v[s] = bounds{float64(v), float64(v)}
 	}
 }
 
@@ -299,26 +301,26 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 		it.advance()
 		return nil
 	}
-	nlo, nhi := it.nlo, it.nhi
+	cur, nv := it.v, it.nv
 	for s := range n {
 		if err := it.stopped(ctx, 1); err != nil {
 			return err
 		}
 		if it.dirty != nil && !it.dirty[s] {
-			nlo[s], nhi[s] = it.lo[s], it.hi[s]
+			nv[s] = cur[s]
 			continue
 		}
 		if v, ok := fixed(s); ok {
-			nlo[s], nhi[s] = float64(v), float64(v)
-			if it.dirty != nil && (nlo[s] != it.lo[s] || nhi[s] != it.hi[s]) {
+			nv[s] = bounds{float64(v), float64(v)}
+			if it.dirty != nil && nv[s] != cur[s] {
 				it.changed(s)
 			}
 			continue
 		}
 		from, to := m.Choices(s)
 		if from == to {
-			nlo[s], nhi[s] = 0, 0
-			if it.dirty != nil && (it.lo[s] != 0 || it.hi[s] != 0) {
+			nv[s] = bounds{}
+			if it.dirty != nil && cur[s] != (bounds{}) {
 				it.changed(s)
 			}
 			continue
@@ -336,10 +338,11 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 			}
 			sure := prob // every successor's probability is exactly 1
 			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
-				sl += m.P[e] * it.lo[m.To[e]]
-				sh += m.P[e] * it.hi[m.To[e]]
-				pos = pos || it.hi[m.To[e]] > 0
-				sure = sure && it.lo[m.To[e]] == 1
+				t := cur[m.To[e]]
+				sl += m.P[e] * t.lo
+				sh += m.P[e] * t.hi
+				pos = pos || t.hi > 0
+				sure = sure && t.lo == 1
 			}
 			if sure {
 				// a lower bound 1 of a probability is its value, and the
@@ -374,15 +377,18 @@ func (it *iterator) round(ctx context.Context, fixed func(s uint32) (int64, bool
 		if prob {
 			bh = min(bh, 1)
 		}
-		nlo[s], nhi[s] = bl, bh
-		if it.dirty != nil && (bl != it.lo[s] || bh != it.hi[s]) {
+		nv[s] = bounds{bl, bh}
+		if it.dirty != nil && nv[s] != cur[s] {
 			it.changed(s)
 		}
 	}
-	it.lo, it.hi, it.nlo, it.nhi = nlo, nhi, it.lo, it.hi
+	it.v, it.nv = nv, cur
 	it.advance()
 	return nil
 }
+
+// bounds is a lower and an upper bound of a value.
+type bounds struct{ lo, hi float64 }
 
 // result makes a Result of the iterator's values.
 func (it *iterator) result(max bool, method Method, rounds int) *Result {
@@ -398,7 +404,10 @@ func (it *iterator) result(max bool, method Method, rounds int) *Result {
 			r.Lower[s], r.Upper[s] = floatBelow(x), floatAbove(x)
 		}
 	} else {
-		r.Lower, r.Upper = it.lo, it.hi
+		r.Lower, r.Upper = make([]float64, n), make([]float64, n)
+		for s, b := range it.v {
+			r.Lower[s], r.Upper[s] = b.lo, b.hi
+		}
 	}
 	return r
 }
@@ -510,8 +519,8 @@ func cumulative(ctx context.Context, m *Model, rew []*big.Rat, k int, opt SolveO
 		}
 	}
 	if !exact {
-		for s, x := range it.hi {
-			if math.IsInf(x, 1) {
+		for s, x := range it.v {
+			if math.IsInf(x.hi, 1) {
 				return nil, fmt.Errorf("prob: the expected reward of the first %d steps is beyond float64 in state %s; use --method exact", k, m.G.M.FormatState(m.StateOf(uint32(s))))
 			}
 		}
@@ -675,25 +684,40 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	// where that is at most 4 bytes for each of 16 unfolded states
 	// allowed (a map took about 100 bytes an entry: eajs.4's 872,410
 	// states times 10 values filled gigabytes before the refusal);
-	// else in a map.
-	var dense []uint32
+	// else in a map. The table is paged: a page of 2^12 ids is made when
+	// the first id on it is stored, so an unfolding that reaches few
+	// (state, reward) pairs costs what it reaches, not the table's
+	// bound (up to 256 MB reserved at once before).
+	const pageBits = 12
+	var pages [][]uint32
 	var ids map[pair]uint32
 	if w := int64(n) * (C + 1); w <= 16*int64(limit) {
-		dense = make([]uint32, w)
+		pages = make([][]uint32, (w+1<<pageBits-1)>>pageBits)
 	} else {
 		ids = map[pair]uint32{}
 	}
 	lookup := func(p pair) (uint32, bool) {
-		if dense != nil && p.s != math.MaxUint32 {
-			id := dense[int64(p.s)*(C+1)+p.a]
+		if pages != nil && p.s != math.MaxUint32 {
+			i := int64(p.s)*(C+1) + p.a
+			pg := pages[i>>pageBits]
+			if pg == nil {
+				return 0, false
+			}
+			id := pg[i&(1<<pageBits-1)]
 			return id - 1, id != 0
 		}
 		id, ok := ids[p]
 		return id, ok
 	}
 	store := func(p pair, id uint32) {
-		if dense != nil && p.s != math.MaxUint32 {
-			dense[int64(p.s)*(C+1)+p.a] = id + 1
+		if pages != nil && p.s != math.MaxUint32 {
+			i := int64(p.s)*(C+1) + p.a
+			pg := pages[i>>pageBits]
+			if pg == nil {
+				pg = make([]uint32, 1<<pageBits)
+				pages[i>>pageBits] = pg
+			}
+			pg[i&(1<<pageBits-1)] = id + 1
 			return
 		}
 		if ids == nil {

@@ -141,13 +141,13 @@ func (q *quotient) solveComponent(ctx context.Context, comp []int32, one []bool)
 			}
 		}
 	}
-	xLo, err := q.policyIteration(ctx, choices, sched, false)
+	xLo, err := policyIteration(ctx, choices, sched, false, q.max)
 	if xLo == nil || err != nil {
 		return nil, nil, false, err
 	}
 	xHi := xLo
 	if !same {
-		if xHi, err = q.policyIteration(ctx, choices, sched, true); xHi == nil || err != nil {
+		if xHi, err = policyIteration(ctx, choices, sched, true, q.max); xHi == nil || err != nil {
 			return nil, nil, false, err
 		}
 	}
@@ -174,13 +174,26 @@ func (q *quotient) solveComponent(ctx context.Context, comp []int32, one []bool)
 	return lo, hi, true, nil
 }
 
-// policyIteration runs Howard's policy iteration on the component's
-// choices from the scheduler sched (updated in place), with the boundary's
-// upper bounds (upper) or lower bounds, and returns the optimal values (nil
-// when it declines).
-func (q *quotient) policyIteration(ctx context.Context, choices [][]sccChoice, sched []int, upper bool) ([]*big.Rat, error) {
+// policyIteration runs Howard's policy iteration on a component's
+// choices from the scheduler sched (updated in place), maximising (max)
+// or minimising, with the boundary's upper bounds (upper) or lower bounds,
+// and returns the optimal values (nil when it declines).
+//
+// Every scheduler it solves must leave the component with probability 1
+// (proper); it declines when one does not (a singular system). Without
+// end components (probabilities; Emax) every scheduler is proper. With
+// them (Emin, whose end components of positive reward remain) it must
+// start from a proper scheduler, and then improvement keeps it proper: an
+// improper scheduler has an infinite value somewhere (its end component
+// collects a positive reward for ever), which an improvement of finite
+// values cannot choose (Bertsekas and Tsitsiklis, An analysis of
+// stochastic shortest path problems, Math. Oper. Res. 1991, Prop. 3).
+func policyIteration(ctx context.Context, choices [][]sccChoice, sched []int, upper, max bool) ([]*big.Rat, error) {
 	n := len(choices)
 	for round := 0; round < maxRounds; round++ {
+		if !proper(choices, sched) {
+			return nil, nil
+		}
 		// x_i = b/e + Σ (off_j/e) x_j under the scheduler.
 		sys := &chainSystem{x: make([]*big.Rat, n), rows: make([]map[uint32]*big.Rat, n), b: make([]*big.Rat, n), users: make([]map[uint32]bool, n)}
 		for i := range choices {
@@ -228,7 +241,7 @@ func (q *quotient) policyIteration(ctx context.Context, choices [][]sccChoice, s
 					}
 				}
 				v.Quo(v, sc.e)
-				if cmp := v.Cmp(bestV); q.max && cmp > 0 || !q.max && cmp < 0 {
+				if cmp := v.Cmp(bestV); max && cmp > 0 || !max && cmp < 0 {
 					best, bestV = k, new(big.Rat).Set(v)
 				}
 			}
@@ -245,4 +258,47 @@ func (q *quotient) policyIteration(ctx context.Context, choices [][]sccChoice, s
 		}
 	}
 	return nil, nil
+}
+
+// proper says whether every class of the component leaves it with
+// probability 1 under sched: whether every class reaches, by the chosen
+// choices' entries between classes, a class whose choice may leave the
+// component (a choice's e > 0 counts what leaves its class, so a class
+// whose choice enters no other class of the component leaves it).
+func proper(choices [][]sccChoice, sched []int) bool {
+	n := len(choices)
+	pred := make([][]uint32, n)
+	out := make([]bool, n)
+	var queue []uint32
+	for i := range choices {
+		sc := &choices[i][sched[i]]
+		if sc.e.Sign() == 0 {
+			return false
+		}
+		sum := new(big.Rat)
+		for j, p := range sc.off {
+			pred[j] = append(pred[j], uint32(i))
+			sum.Add(sum, p)
+		}
+		if sum.Cmp(sc.e) < 0 { // some of what leaves the class leaves the component
+			out[i] = true
+			queue = append(queue, uint32(i))
+		}
+	}
+	for len(queue) > 0 {
+		j := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, i := range pred[j] {
+			if !out[i] {
+				out[i] = true
+				queue = append(queue, i)
+			}
+		}
+	}
+	for _, o := range out {
+		if !o {
+			return false
+		}
+	}
+	return true
 }
