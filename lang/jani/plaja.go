@@ -594,6 +594,13 @@ func LoadPolicyFile(m *symbolic.Model, path string) (*symbolic.PolicyDecl, error
 // LoadPolicyFileNamed is LoadPolicyFile, choosing the PA property called
 // choose in a property file that has several.
 func LoadPolicyFileNamed(m *symbolic.Model, path, choose string) (*symbolic.PolicyDecl, error) {
+	return loadPolicyFile(m, path, choose, map[string]bool{})
+}
+
+// loadPolicyFile is LoadPolicyFileNamed; seen holds the PA property files
+// whose "file" led here (a cycle is an error).
+func loadPolicyFile(m *symbolic.Model, path, choose string, seen map[string]bool) (*symbolic.PolicyDecl, error) {
+	seen[fileKey(path)] = true
 	l, root, err := readJSON(path)
 	if err != nil {
 		return nil, err
@@ -608,7 +615,14 @@ func LoadPolicyFileNamed(m *symbolic.Model, path, choose string) (*symbolic.Poli
 			l.errorf(pa, "the PA property names no policy interface (\"file\"); pass the .jani2nnet file itself")
 			return nil, l.errs.Err()
 		}
-		return LoadPolicyFile(m, filepath.Join(filepath.Dir(path), f.str))
+		next := filepath.Join(filepath.Dir(path), f.str)
+		if seen[fileKey(next)] {
+			// a PA property naming itself was followed until the stack
+			// overflowed
+			l.errorf(f, "the policy interface %s leads back here (a cycle of file references); name the .jani2nnet file", f.str)
+			return nil, l.errs.Err()
+		}
+		return loadPolicyFile(m, next, "", seen)
 	}
 	d, ok := l.policyInterface(root, path, m)
 	if err := l.errs.Err(); err != nil || !ok {

@@ -17,7 +17,13 @@ import (
 // lowered over m's variables; an unknown variable or a malformed
 // expression is an error positioned in the file that holds it.
 func LoadPredicates(path string, m *symbolic.Model) ([]*symbolic.Cond, error) {
-	ps, found, err := PredicatesOf(path, m)
+	return loadPredicates(path, m, map[string]bool{})
+}
+
+// loadPredicates is LoadPredicates; seen holds the files whose
+// {"file": F} references led here (a cycle is an error).
+func loadPredicates(path string, m *symbolic.Model, seen map[string]bool) ([]*symbolic.Cond, error) {
+	ps, found, err := predicatesOf(path, m, seen)
 	if err == nil && !found {
 		l, root, err := readJSON(path)
 		if err != nil {
@@ -41,6 +47,11 @@ func LoadPredicates(path string, m *symbolic.Model) ([]*symbolic.Cond, error) {
 // condition file), so that --start and --unsafe files can supply
 // predicates when they name them.
 func PredicatesOf(path string, m *symbolic.Model) (ps []*symbolic.Cond, found bool, err error) {
+	return predicatesOf(path, m, map[string]bool{})
+}
+
+func predicatesOf(path string, m *symbolic.Model, seen map[string]bool) (ps []*symbolic.Cond, found bool, err error) {
+	seen[fileKey(path)] = true
 	l, root, err := readJSON(path)
 	if err != nil {
 		return nil, false, err
@@ -62,7 +73,14 @@ func PredicatesOf(path string, m *symbolic.Model) (ps []*symbolic.Cond, found bo
 				l.errorf(pn, "\"predicates\" must be a list of expressions or {\"file\": NAME}")
 				return nil, true, l.errs.Err()
 			}
-			ps, err := LoadPredicates(filepath.Join(dir, f.str), m)
+			next := filepath.Join(dir, f.str)
+			if seen[fileKey(next)] {
+				// a PA property naming itself, or one that names it back,
+				// was followed until the stack overflowed
+				l.errorf(f, "\"predicates\" names %s, which leads back here (a cycle of file references); name a file that lists the predicates", f.str)
+				return nil, true, l.errs.Err()
+			}
+			ps, err := loadPredicates(next, m, seen)
 			return ps, true, err
 		}
 		if pn.kind != kArray {
@@ -91,4 +109,13 @@ func PredicatesOf(path string, m *symbolic.Model) (ps []*symbolic.Cond, found bo
 		return nil, true, err
 	}
 	return ps, true, nil
+}
+
+// fileKey identifies a file for cycle detection: its absolute, cleaned
+// path (the path itself when it has none).
+func fileKey(path string) string {
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return filepath.Clean(path)
 }
