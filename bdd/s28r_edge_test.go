@@ -22,7 +22,7 @@ func TestS28rEdgeRandom(t *testing.T) {
 	ctx := context.Background()
 	ks := []int{0, 1, -1, 2, -2, 3, 1 << 62, -(1 << 62), math.MaxInt64, math.MinInt64, math.MaxInt64 - 1, math.MinInt64 + 1,
 		1<<62 - 1, -(1 << 62) + 1, 1 << 61, -(1 << 61), 3 << 61, -(3 << 61), 1 << 32, 7}
-	n := 20000
+	n := 5000
 	if testing.Short() {
 		n = 400
 	}
