@@ -20,10 +20,16 @@ import (
 // one). They are the initial predicates of policy predicate abstraction
 // (vigil verify --engine ppa --predicates).
 func LoadPredicates(path, model string, defines map[string]string, m *symbolic.Model) ([]*symbolic.Cond, error) {
+	return LoadPredicatesNamed(path, model, "", defines, m)
+}
+
+// LoadPredicatesNamed is LoadPredicates, choosing the PA property called
+// choose (--property) of a PlaJA file that has several.
+func LoadPredicatesNamed(path, model, choose string, defines map[string]string, m *symbolic.Model) ([]*symbolic.Cond, error) {
 	if isSpecPredicates(path) {
 		return specPredicates(path, model, defines, m)
 	}
-	return jani.LoadPredicates(path, m)
+	return jani.LoadPredicatesNamed(path, m, choose)
 }
 
 // isSpecPredicates reports whether a predicates file is .spec text (pred

@@ -168,7 +168,7 @@ func verifyPolicy(e *cli.Env, ctx context.Context, out verifyOut, st verifySetup
 		q.BDD = st.bf.options(prog, "verify (bdd)")
 	}
 	if q.Engine == "ppa" && st.predicates != "" {
-		if q.PPA.Predicates, err = lang.LoadPredicates(st.predicates, st.file, st.mf.defs, lm.m); err != nil {
+		if q.PPA.Predicates, err = lang.LoadPredicatesNamed(st.predicates, st.file, *st.mf.prop, st.mf.defs, lm.m); err != nil {
 			return e.Fail(cli.ExitError, "vigil verify: %v", err)
 		}
 		q.PPA.From = st.predicates

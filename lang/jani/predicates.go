@@ -17,13 +17,19 @@ import (
 // lowered over m's variables; an unknown variable or a malformed
 // expression is an error positioned in the file that holds it.
 func LoadPredicates(path string, m *symbolic.Model) ([]*symbolic.Cond, error) {
-	return loadPredicates(path, m, map[string]bool{})
+	return LoadPredicatesNamed(path, m, "")
 }
 
-// loadPredicates is LoadPredicates; seen holds the files whose
+// LoadPredicatesNamed is LoadPredicates, choosing the PA property called
+// choose (--property) in a file that has several.
+func LoadPredicatesNamed(path string, m *symbolic.Model, choose string) ([]*symbolic.Cond, error) {
+	return loadPredicates(path, m, choose, map[string]bool{})
+}
+
+// loadPredicates is LoadPredicatesNamed; seen holds the files whose
 // {"file": F} references led here (a cycle is an error).
-func loadPredicates(path string, m *symbolic.Model, seen map[string]bool) ([]*symbolic.Cond, error) {
-	ps, found, err := predicatesOf(path, m, seen)
+func loadPredicates(path string, m *symbolic.Model, choose string, seen map[string]bool) ([]*symbolic.Cond, error) {
+	ps, found, err := predicatesOf(path, m, choose, seen)
 	if err == nil && !found {
 		l, root, err := readJSON(path)
 		if err != nil {
@@ -32,7 +38,7 @@ func loadPredicates(path string, m *symbolic.Model, seen map[string]bool) ([]*sy
 		at := root
 		if root.kind == kObject && root.get("properties") != nil {
 			// a PA property without "predicates": name the property
-			if pa, _, ok := l.paProperty(root, ""); ok {
+			if pa, _, ok := l.paProperty(root, choose); ok {
 				at = pa
 			}
 		}
@@ -47,10 +53,10 @@ func loadPredicates(path string, m *symbolic.Model, seen map[string]bool) ([]*sy
 // condition file), so that --start and --unsafe files can supply
 // predicates when they name them.
 func PredicatesOf(path string, m *symbolic.Model) (ps []*symbolic.Cond, found bool, err error) {
-	return predicatesOf(path, m, map[string]bool{})
+	return predicatesOf(path, m, "", map[string]bool{})
 }
 
-func predicatesOf(path string, m *symbolic.Model, seen map[string]bool) (ps []*symbolic.Cond, found bool, err error) {
+func predicatesOf(path string, m *symbolic.Model, choose string, seen map[string]bool) (ps []*symbolic.Cond, found bool, err error) {
 	seen[fileKey(path)] = true
 	l, root, err := readJSON(path)
 	if err != nil {
@@ -59,7 +65,7 @@ func predicatesOf(path string, m *symbolic.Model, seen map[string]bool) (ps []*s
 	list := root
 	dir := filepath.Dir(path)
 	if root.kind == kObject && root.get("properties") != nil {
-		pa, _, ok := l.paProperty(root, "")
+		pa, _, ok := l.paProperty(root, choose)
 		if !ok {
 			return nil, false, l.errs.Err()
 		}
@@ -80,7 +86,7 @@ func predicatesOf(path string, m *symbolic.Model, seen map[string]bool) (ps []*s
 				l.errorf(f, "\"predicates\" names %s, which leads back here (a cycle of file references); name a file that lists the predicates", f.str)
 				return nil, true, l.errs.Err()
 			}
-			ps, err := loadPredicates(next, m, seen)
+			ps, err := loadPredicates(next, m, choose, seen)
 			return ps, true, err
 		}
 		if pn.kind != kArray {

@@ -63,3 +63,33 @@ func TestS28rFileCycles(t *testing.T) {
 		t.Errorf("chain2.jani: %d predicates, %v; want 1", len(ps), err)
 	}
 }
+
+// TestS28rPredicatesChoose: --predicates FILE with several PA properties
+// said "choose one with --property NAME" even when --property chose one
+// (LoadPredicates always passed no choice); LoadPredicatesNamed reads the
+// chosen one's predicates.
+func TestS28rPredicatesChoose(t *testing.T) {
+	dir := t.TempDir()
+	prop := func(name, bound string) string {
+		return `{"name": "` + name + `", "expression": {"op": "PA",
+  "start": {"op": "state-condition", "exp": {"op": "=", "left": "x", "right": 0}},
+  "reach": {"op": "state-condition", "exp": {"op": ">", "left": "x", "right": 2}},
+  "predicates": [{"op": "<", "left": "x", "right": ` + bound + `}]}}`
+	}
+	path := filepath.Join(dir, "two.jani")
+	text := `{"properties": [` + prop("p", "1") + `, ` + prop("q", "2") + `]}`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := counterModel(t)
+	if _, err := LoadPredicates(path, m); err == nil || !strings.Contains(err.Error(), "choose one with --property") {
+		t.Errorf("no choice: %v, want the names to choose from", err)
+	}
+	ps, err := LoadPredicatesNamed(path, m, "q")
+	if err != nil || len(ps) != 1 || !strings.Contains(m.CondString(ps[0]), "2") {
+		t.Errorf("--property q: %v, %v; want q's predicate x < 2", ps, err)
+	}
+	if _, err := LoadPredicatesNamed(path, m, "zz"); err == nil || !strings.Contains(err.Error(), `no PA property "zz"`) {
+		t.Errorf("--property zz: %v", err)
+	}
+}
