@@ -1594,12 +1594,19 @@ func (s *arrays) action(d *ActionDecl) Decl {
 		cost = s.safe(d.Cost, "the cost of action "+d.Label.Name)
 		s.risky, s.first = risky, first
 	}
-	if !changed && cost == d.Cost {
-		return d
+	out := d
+	if changed || cost != d.Cost {
+		cp := *d
+		cp.Guard, cp.Outcomes, cp.Cost = guard, outcomes, cost
+		out = &cp
 	}
-	cp := *d
-	cp.Guard, cp.Outcomes, cp.Cost = guard, outcomes, cost
-	return &cp
+	if never {
+		if s.c.never == nil {
+			s.c.never = map[*ActionDecl]bool{}
+		}
+		s.c.never[out] = true
+	}
+	return out
 }
 
 // outcome rewrites one outcome; it returns its error condition.

@@ -158,6 +158,10 @@ type checker struct {
 	// of each outcome that is a range error there (arrayPrepare), for
 	// Outcome.Accesses
 	accesses map[*OutcomeNode][]risky
+	// never are the commands whose guard folds to false (array.go's
+	// action): nothing in their cost or outcomes is evaluated, so a part
+	// that reads a dead read stands for no value there (lower.go)
+	never map[*ActionDecl]bool
 	opts     Options
 	files    []*File
 	decls    []declRef
