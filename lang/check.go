@@ -161,20 +161,20 @@ type checker struct {
 	// never are the commands whose guard folds to false (array.go's
 	// action): nothing in their cost or outcomes is evaluated, so a part
 	// that reads a dead read stands for no value there (lower.go)
-	never map[*ActionDecl]bool
-	opts     Options
-	files    []*File
-	decls    []declRef
-	diags    Diagnostics
-	errs     int
-	syms     map[string]*symbol
-	order    []*symbol // consts, vars, preds, labels in declaration order
-	vars     []*symbol
-	labels   []*symbol
-	pols     map[string]*PolicyDecl
-	props    map[string]*PropertyDecl
-	model    *ModelDecl
-	badDecl  map[Decl]bool
+	never   map[*ActionDecl]bool
+	opts    Options
+	files   []*File
+	decls   []declRef
+	diags   Diagnostics
+	errs    int
+	syms    map[string]*symbol
+	order   []*symbol // consts, vars, preds, labels in declaration order
+	vars    []*symbol
+	labels  []*symbol
+	pols    map[string]*PolicyDecl
+	props   map[string]*PropertyDecl
+	model   *ModelDecl
+	badDecl map[Decl]bool
 	// emptyLabel: labels without indices whose only actions make no
 	// command (W0701), where their empty range starts.
 	emptyLabel map[string]symbolic.Pos
