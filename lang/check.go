@@ -631,7 +631,10 @@ func constCond(e *Expr) (holds, ok bool) {
 // folds a comparison (==, !=, <, <=, >, >=) or says it is not constant.
 // ok is false where a part does not fold, except, with shortCircuit,
 // the right of a &&, || or => whose left decides it (N > 3 && x > 0 is
-// false with N = 2, as evaluation from the left has it).
+// false with N = 2, as evaluation from the left has it), and without it
+// such a right that is checked and never evaluated (a dead read's
+// comparison, N > 3 && K[3] > 0 with K = [1, 1]: it has no value, and
+// the left decides wherever the right is dead).
 func foldCond(e *Expr, shortCircuit bool, cmp func(*Expr) (holds, ok bool)) (holds, ok bool) {
 	if e == nil {
 		return false, false // no guard: not a folded condition
@@ -648,7 +651,7 @@ func foldCond(e *Expr, shortCircuit bool, cmp func(*Expr) (holds, ok bool)) (hol
 		switch e.Op {
 		case "&&", "||", "=>":
 			a, ok1 := foldCond(e.Args[0], shortCircuit, cmp)
-			if shortCircuit && ok1 && a == (e.Op == "||") {
+			if ok1 && a == (e.Op == "||") && (shortCircuit || e.Args[1].Memo.Checked && e.Args[1].Memo.Dead) {
 				return e.Op != "&&", true
 			}
 			b, ok2 := foldCond(e.Args[1], shortCircuit, cmp)
