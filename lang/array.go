@@ -488,8 +488,13 @@ func (c *checker) parseArrayDefine(v string, at Ident) ([]*Expr, string) {
 		return nil, "an array has at least one element"
 	}
 	var out []*Expr
-	for _, f := range strings.Split(body, ",") {
+	for i, f := range strings.Split(body, ",") {
 		f = strings.TrimSpace(f)
+		if f == "" {
+			// [1,,2] or [1,]: not "element "" is neither an integer
+			// nor true or false", which also misled for enum values
+			return nil, fmt.Sprintf("element %d is missing: write the elements separated by commas, [V, ...]", i)
+		}
 		if f == "true" || f == "false" {
 			out = append(out, &Expr{Kind: EBool, Text: f, Pos: at.Pos, End: identEnd(at)})
 			continue

@@ -502,7 +502,7 @@ func (c *checker) consts() {
 			}
 			kind := "no constant"
 			if s != nil {
-				kind = article(c.symKindName(s)) + ", not a constant,"
+				kind = article(c.symKindName(s)) + ", not a constant" // (a trailing comma stood before no "did you mean")
 			}
 			c.cmdErrorf("E0304", "-D %s=%s: %s is %s%s", name, val, name, kind, didYouMean(name, cands))
 			continue
