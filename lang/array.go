@@ -128,6 +128,10 @@ type arrays struct {
 	// condition is a constant selecting the other): a constant index
 	// out of range there is no error (spec.md, "Indexing")
 	dead int
+	// empty counts the enclosing conditions that narrow a variable's
+	// range to nothing (x == 4 && x < 2): what they guard is never
+	// evaluated, so a variable index there is no risk (E0804)
+	empty int
 }
 
 // split is what a case split read: a[idx] over the elements lo .. hi.
@@ -727,6 +731,7 @@ func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
 	n := len(s.ctx)
 	pop := func() { s.ctx = s.ctx[:n-1] }
 	var saved map[string][2]int // allocated at the first narrowing
+	contradiction := false
 	var walk func(e *Expr, pos bool)
 	walk = func(e *Expr, pos bool) {
 		switch {
@@ -776,8 +781,18 @@ func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
 					hi--
 				}
 			}
-			if lo > hi || k == math.MinInt || k == math.MaxInt {
-				return // contradictory: the code is never evaluated, leave it
+			if k == math.MinInt || k == math.MaxInt {
+				return
+			}
+			if lo > hi {
+				// contradictory: the code is never evaluated (x == 4 &&
+				// x < 2 && a[x] == 1 never reads a[x]); leave the ranges,
+				// and note that an index there takes no value, where a
+				// read was E0804, "it takes 4 .. 4 where it is read". (A
+				// constant index out of range stays E0803: only a
+				// constant that decides makes a read dead, spec.md)
+				contradiction = true
+				return
 			}
 			if saved == nil {
 				saved = map[string][2]int{}
@@ -789,6 +804,14 @@ func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
 		}
 	}
 	walk(c, holds)
+	if contradiction {
+		s.empty++
+		pop0 := pop
+		pop = func() {
+			s.empty--
+			pop0()
+		}
+	}
 	if saved == nil {
 		return pop
 	}
@@ -1030,7 +1053,7 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool, at risky) *E
 	if above {
 		e = or(e, cmp(">", idx, a.hi))
 	}
-	if e != nil && s.dead == 0 {
+	if e != nil && s.dead == 0 && s.empty == 0 {
 		// (a read that is never evaluated is no risk: E0804 names
 		// the reads that are)
 		at.idx, at.a, at.out = idx, a, e
@@ -1376,14 +1399,14 @@ func (s *arrays) pred(name string) *predArr {
 	// and as evaluated, even where it is first used in an operand that
 	// is not (N > 3 && p || p: p's constant index out of range stood as
 	// the array's first element in both uses, without E0803)
-	risky, first, bad, ranges, dead, ctx := s.risky, s.first, s.bad, s.ranges, s.dead, s.ctx
-	s.risky, s.first, s.bad, s.ranges, s.dead, s.ctx = nil, nil, false, make(map[string][2]int, len(s.base)), 0, nil
+	risky, first, bad, ranges, dead, empty, ctx := s.risky, s.first, s.bad, s.ranges, s.dead, s.empty, s.ctx
+	s.risky, s.first, s.bad, s.ranges, s.dead, s.empty, s.ctx = nil, nil, false, make(map[string][2]int, len(s.base)), 0, 0, nil
 	for k, v := range s.base {
 		s.ranges[k] = v
 	}
 	p.cond, p.err = s.rewrite(p.cond)
 	p.risky, p.first = s.risky, s.first
-	s.risky, s.first, s.bad, s.ranges, s.dead, s.ctx = risky, first, bad, ranges, dead, ctx
+	s.risky, s.first, s.bad, s.ranges, s.dead, s.empty, s.ctx = risky, first, bad, ranges, dead, empty, ctx
 	p.state = 2
 	return p
 }
