@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"vigil/symbolic/explicit"
 )
@@ -231,13 +231,24 @@ func TestS28eDeadReadsWidenedOracle(t *testing.T) {
 			if err1 != nil {
 				continue
 			}
-			t0 := time.Now()
-			rc, e1 := explicit.Search(context.Background(), gc, explicit.Options{StopAtUnsafe: true})
-			t1 := time.Now()
-			rw, e2 := explicit.Search(context.Background(), gw, explicit.Options{StopAtUnsafe: true})
-			if os.Getenv("S28E_TIME") != "" {
-				t.Logf("cut %v widened %v", t1.Sub(t0), time.Since(t1))
+			if dir := os.Getenv("S28E_DUMP"); dir != "" {
+				// for a campaign over the other engines (ic3, bdd, ppa,
+				// z3 on the Horn clauses): the model, and its -D values
+				var ds []string
+				for k, v := range deadDefines(n, false) {
+					ds = append(ds, "-D "+k+"="+v)
+				}
+				slices.Sort(ds)
+				name := fmt.Sprintf("%s/g%04d_%d", dir, loaded, n)
+				if err := os.WriteFile(name+".spec", []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(name+".defines", []byte(strings.Join(ds, " ")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
+			rc, e1 := explicit.Search(context.Background(), gc, explicit.Options{StopAtUnsafe: true})
+			rw, e2 := explicit.Search(context.Background(), gw, explicit.Options{StopAtUnsafe: true})
 			var xc, xw *explicit.RangeError
 			switch {
 			case errors.As(e1, &xc) && errors.As(e2, &xw):
