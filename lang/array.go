@@ -1256,13 +1256,32 @@ func (s *arrays) deadRead(a *array, e *Expr) *Expr {
 	return &Expr{Kind: EDead, Text: exprString(e), Args: []*Expr{a.elem(a.lo, e)}, Pos: e.Pos, End: e.End, Height: 1}
 }
 
-// hasDead reports whether e (rewritten) reads a dead read.
+// hasDead reports whether e (rewritten) reads a dead read. Case splits
+// share their index (a[a[a[i]]]): each node is visited once, in time
+// linear in the expression's graph, not its tree.
 func hasDead(e *Expr) bool {
+	var seen map[*Expr]bool
+	if e.Height > 2 {
+		seen = map[*Expr]bool{}
+	}
+	return hasDeadIn(e, seen)
+}
+
+func hasDeadIn(e *Expr, seen map[*Expr]bool) bool {
 	if e.Kind == EDead {
 		return true
 	}
+	if len(e.Args) == 0 {
+		return false
+	}
+	if seen != nil {
+		if seen[e] {
+			return false
+		}
+		seen[e] = true
+	}
 	for _, a := range e.Args {
-		if hasDead(a) {
+		if hasDeadIn(a, seen) {
 			return true
 		}
 	}
