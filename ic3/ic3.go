@@ -1030,8 +1030,9 @@ func (r *run) counterexample(ob *obligation) (*Result, error) {
 		return &Result{Verdict: Unknown, Reason: fmt.Sprintf("state %s, reachable in %d steps, has a command whose outcome leaves a variable's range, for a label the policy does not choose there, and the certifier could not prove that label never chosen around it; guarding the command (vigil check --bounds finds such places) makes the question easier", r.m.FormatState(last), len(trace)-1)}, nil
 	}
 	if !r.prop.Unsafe.Holds(last) {
-		// a probability outside [0, 1]: the explicit engine's error there
-		if err := r.probError(last); err != nil {
+		// a probability outside [0, 1], or an array access out of
+		// range: the explicit engine's error there, which names it
+		if err := r.rangeError(last); err != nil {
 			return nil, fmt.Errorf("ic3: a state reachable in %d steps: %w", len(trace)-1, err)
 		}
 		return nil, fmt.Errorf("ic3: a state reachable in %d steps has an outcome that leaves a variable's range: %s; widen the range or strengthen the guard (vigil check --bounds finds such places)", len(trace)-1, r.m.FormatState(last))
@@ -1039,11 +1040,13 @@ func (r *run) counterexample(ob *obligation) (*Result, error) {
 	return &Result{Verdict: Unsafe, Trace: trace}, nil
 }
 
-// probError replays the expansion of state s in the explicit engine
+// rangeError replays the expansion of state s in the explicit engine
 // (under the symbolic policy, if any) and returns the range error it
 // meets there when it is a probability outside [0, 1] (which the message
-// of a variable's range error would misname), or nil.
-func (r *run) probError(s symbolic.State) error {
+// of a variable's range error would misname) or an array access out of
+// range (named as bfs names it: the access and its index, not the
+// variable that carries the error), or nil.
+func (r *run) rangeError(s symbolic.State) error {
 	g, err := explicit.New(r.m, r.prop)
 	if err != nil {
 		return nil
@@ -1055,7 +1058,7 @@ func (r *run) probError(s symbolic.State) error {
 		}
 	}
 	var re *explicit.RangeError
-	if err := g.ErrorAt(s, dec); errors.As(err, &re) && re.Prob {
+	if err := g.ErrorAt(s, dec); errors.As(err, &re) && (re.Prob || re.NamesAccess()) {
 		return err
 	}
 	return nil

@@ -128,6 +128,10 @@ type arrays struct {
 	// condition is a constant selecting the other): a constant index
 	// out of range there is no error (spec.md, "Indexing")
 	dead int
+	// empty counts the enclosing conditions that narrow a variable's
+	// range to nothing (x == 4 && x < 2): what they guard is never
+	// evaluated, so a variable index there is no risk (E0804)
+	empty int
 }
 
 // split is what a case split read: a[idx] over the elements lo .. hi.
@@ -488,8 +492,13 @@ func (c *checker) parseArrayDefine(v string, at Ident) ([]*Expr, string) {
 		return nil, "an array has at least one element"
 	}
 	var out []*Expr
-	for _, f := range strings.Split(body, ",") {
+	for i, f := range strings.Split(body, ",") {
 		f = strings.TrimSpace(f)
+		if f == "" {
+			// [1,,2] or [1,]: not "element "" is neither an integer
+			// nor true or false", which also misled for enum values
+			return nil, fmt.Sprintf("element %d is missing: write the elements separated by commas, [V, ...]", i)
+		}
 		if f == "true" || f == "false" {
 			out = append(out, &Expr{Kind: EBool, Text: f, Pos: at.Pos, End: identEnd(at)})
 			continue
@@ -722,6 +731,7 @@ func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
 	n := len(s.ctx)
 	pop := func() { s.ctx = s.ctx[:n-1] }
 	var saved map[string][2]int // allocated at the first narrowing
+	contradiction := false
 	var walk func(e *Expr, pos bool)
 	walk = func(e *Expr, pos bool) {
 		switch {
@@ -771,8 +781,18 @@ func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
 					hi--
 				}
 			}
-			if lo > hi || k == math.MinInt || k == math.MaxInt {
-				return // contradictory: the code is never evaluated, leave it
+			if k == math.MinInt || k == math.MaxInt {
+				return
+			}
+			if lo > hi {
+				// contradictory: the code is never evaluated (x == 4 &&
+				// x < 2 && a[x] == 1 never reads a[x]); leave the ranges,
+				// and note that an index there takes no value, where a
+				// read was E0804, "it takes 4 .. 4 where it is read". (A
+				// constant index out of range stays E0803: only a
+				// constant that decides makes a read dead, spec.md)
+				contradiction = true
+				return
 			}
 			if saved == nil {
 				saved = map[string][2]int{}
@@ -784,6 +804,14 @@ func (s *arrays) narrowWhere(c *Expr, holds bool) (restore func()) {
 		}
 	}
 	walk(c, holds)
+	if contradiction {
+		s.empty++
+		pop0 := pop
+		pop = func() {
+			s.empty--
+			pop0()
+		}
+	}
 	if saved == nil {
 		return pop
 	}
@@ -1025,7 +1053,7 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool, at risky) *E
 	if above {
 		e = or(e, cmp(">", idx, a.hi))
 	}
-	if e != nil && s.dead == 0 {
+	if e != nil && s.dead == 0 && s.empty == 0 {
 		// (a read that is never evaluated is no risk: E0804 names
 		// the reads that are)
 		at.idx, at.a, at.out = idx, a, e
@@ -1228,13 +1256,32 @@ func (s *arrays) deadRead(a *array, e *Expr) *Expr {
 	return &Expr{Kind: EDead, Text: exprString(e), Args: []*Expr{a.elem(a.lo, e)}, Pos: e.Pos, End: e.End, Height: 1}
 }
 
-// hasDead reports whether e (rewritten) reads a dead read.
+// hasDead reports whether e (rewritten) reads a dead read. Case splits
+// share their index (a[a[a[i]]]): each node is visited once, in time
+// linear in the expression's graph, not its tree.
 func hasDead(e *Expr) bool {
+	var seen map[*Expr]bool
+	if e.Height > 2 {
+		seen = map[*Expr]bool{}
+	}
+	return hasDeadIn(e, seen)
+}
+
+func hasDeadIn(e *Expr, seen map[*Expr]bool) bool {
 	if e.Kind == EDead {
 		return true
 	}
+	if len(e.Args) == 0 {
+		return false
+	}
+	if seen != nil {
+		if seen[e] {
+			return false
+		}
+		seen[e] = true
+	}
 	for _, a := range e.Args {
-		if hasDead(a) {
+		if hasDeadIn(a, seen) {
 			return true
 		}
 	}
@@ -1371,14 +1418,14 @@ func (s *arrays) pred(name string) *predArr {
 	// and as evaluated, even where it is first used in an operand that
 	// is not (N > 3 && p || p: p's constant index out of range stood as
 	// the array's first element in both uses, without E0803)
-	risky, first, bad, ranges, dead, ctx := s.risky, s.first, s.bad, s.ranges, s.dead, s.ctx
-	s.risky, s.first, s.bad, s.ranges, s.dead, s.ctx = nil, nil, false, make(map[string][2]int, len(s.base)), 0, nil
+	risky, first, bad, ranges, dead, empty, ctx := s.risky, s.first, s.bad, s.ranges, s.dead, s.empty, s.ctx
+	s.risky, s.first, s.bad, s.ranges, s.dead, s.empty, s.ctx = nil, nil, false, make(map[string][2]int, len(s.base)), 0, 0, nil
 	for k, v := range s.base {
 		s.ranges[k] = v
 	}
 	p.cond, p.err = s.rewrite(p.cond)
 	p.risky, p.first = s.risky, s.first
-	s.risky, s.first, s.bad, s.ranges, s.dead, s.ctx = risky, first, bad, ranges, dead, ctx
+	s.risky, s.first, s.bad, s.ranges, s.dead, s.empty, s.ctx = risky, first, bad, ranges, dead, empty, ctx
 	p.state = 2
 	return p
 }
@@ -1594,12 +1641,19 @@ func (s *arrays) action(d *ActionDecl) Decl {
 		cost = s.safe(d.Cost, "the cost of action "+d.Label.Name)
 		s.risky, s.first = risky, first
 	}
-	if !changed && cost == d.Cost {
-		return d
+	out := d
+	if changed || cost != d.Cost {
+		cp := *d
+		cp.Guard, cp.Outcomes, cp.Cost = guard, outcomes, cost
+		out = &cp
 	}
-	cp := *d
-	cp.Guard, cp.Outcomes, cp.Cost = guard, outcomes, cost
-	return &cp
+	if never {
+		if s.c.never == nil {
+			s.c.never = map[*ActionDecl]bool{}
+		}
+		s.c.never[out] = true
+	}
+	return out
 }
 
 // outcome rewrites one outcome; it returns its error condition.

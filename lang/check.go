@@ -158,19 +158,23 @@ type checker struct {
 	// of each outcome that is a range error there (arrayPrepare), for
 	// Outcome.Accesses
 	accesses map[*OutcomeNode][]risky
-	opts     Options
-	files    []*File
-	decls    []declRef
-	diags    Diagnostics
-	errs     int
-	syms     map[string]*symbol
-	order    []*symbol // consts, vars, preds, labels in declaration order
-	vars     []*symbol
-	labels   []*symbol
-	pols     map[string]*PolicyDecl
-	props    map[string]*PropertyDecl
-	model    *ModelDecl
-	badDecl  map[Decl]bool
+	// never are the commands whose guard folds to false (array.go's
+	// action): nothing in their cost or outcomes is evaluated, so a part
+	// that reads a dead read stands for no value there (lower.go)
+	never   map[*ActionDecl]bool
+	opts    Options
+	files   []*File
+	decls   []declRef
+	diags   Diagnostics
+	errs    int
+	syms    map[string]*symbol
+	order   []*symbol // consts, vars, preds, labels in declaration order
+	vars    []*symbol
+	labels  []*symbol
+	pols    map[string]*PolicyDecl
+	props   map[string]*PropertyDecl
+	model   *ModelDecl
+	badDecl map[Decl]bool
 	// emptyLabel: labels without indices whose only actions make no
 	// command (W0701), where their empty range starts.
 	emptyLabel map[string]symbolic.Pos
@@ -498,7 +502,7 @@ func (c *checker) consts() {
 			}
 			kind := "no constant"
 			if s != nil {
-				kind = article(c.symKindName(s)) + ", not a constant,"
+				kind = article(c.symKindName(s)) + ", not a constant" // (a trailing comma stood before no "did you mean")
 			}
 			c.cmdErrorf("E0304", "-D %s=%s: %s is %s%s", name, val, name, kind, didYouMean(name, cands))
 			continue
@@ -627,7 +631,10 @@ func constCond(e *Expr) (holds, ok bool) {
 // folds a comparison (==, !=, <, <=, >, >=) or says it is not constant.
 // ok is false where a part does not fold, except, with shortCircuit,
 // the right of a &&, || or => whose left decides it (N > 3 && x > 0 is
-// false with N = 2, as evaluation from the left has it).
+// false with N = 2, as evaluation from the left has it), and without it
+// such a right that is checked and never evaluated (a dead read's
+// comparison, N > 3 && K[3] > 0 with K = [1, 1]: it has no value, and
+// the left decides wherever the right is dead).
 func foldCond(e *Expr, shortCircuit bool, cmp func(*Expr) (holds, ok bool)) (holds, ok bool) {
 	if e == nil {
 		return false, false // no guard: not a folded condition
@@ -644,7 +651,7 @@ func foldCond(e *Expr, shortCircuit bool, cmp func(*Expr) (holds, ok bool)) (hol
 		switch e.Op {
 		case "&&", "||", "=>":
 			a, ok1 := foldCond(e.Args[0], shortCircuit, cmp)
-			if shortCircuit && ok1 && a == (e.Op == "||") {
+			if ok1 && a == (e.Op == "||") && (shortCircuit || e.Args[1].Memo.Checked && e.Args[1].Memo.Dead) {
 				return e.Op != "&&", true
 			}
 			b, ok2 := foldCond(e.Args[1], shortCircuit, cmp)

@@ -190,6 +190,11 @@ func (en *enums) defineError(d *ConstDecl, v string, consts map[string]*ConstDec
 			t = en.syntaxType(d.Value.Args[0], consts, 0)
 		}
 		for _, f := range strings.Split(v[1:len(v)-1], ",") {
+			if strings.TrimSpace(f) == "" {
+				// [] or [red,,blue]: the array stage says what is
+				// missing (it named "" as no value of the type)
+				return ""
+			}
 			if msg := en.valueError(strings.TrimSpace(f), t, d.Name.Name+"'s elements"); msg != "" {
 				return msg
 			}

@@ -152,9 +152,11 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 	}
 	if d.Cost != nil {
 		cmd.Cost = l.expr(d.Cost)
-		if memo(d.Cost).dead {
+		if memo(d.Cost).dead || l.c.never[d] && hasDead(d.Cost) {
 			// never incurred (the command is never applicable): 1,
-			// as a cost is
+			// as a cost is. Also where only a part of it is dead
+			// (if i > 0 then K[3] else 2): the 0 that stands for
+			// K[3] made E0405 of a cost that is never incurred
 			cmd.Cost = &symbolic.Expr{Op: symbolic.OpConst, K: 1, Pos: d.Cost.Pos}
 		}
 	}
@@ -179,9 +181,11 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 			s := l.c.syms[as.Var.Name]
 			var val *symbolic.Expr
 			switch {
-			case memo(as.Value).dead:
+			case memo(as.Value).dead || l.c.never[d] && hasDead(as.Value):
 				// never made (the command is never applicable): the
-				// variable keeps its value, in range
+				// variable keeps its value, in range (also where only a
+				// part of the value is dead: the 0 that stands for it
+				// is no value of the model)
 				val = &symbolic.Expr{Op: symbolic.OpVar, Var: s.id, Pos: as.Value.Pos}
 			case s.isBool:
 				val = l.boolExpr(as.Value)

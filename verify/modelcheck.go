@@ -11,6 +11,7 @@ import (
 
 	"vigil/smt"
 	"vigil/symbolic"
+	"vigil/symbolic/explicit"
 )
 
 // Finding is one answer of the model checks BoundsFindings and
@@ -18,22 +19,26 @@ import (
 // text form. Outcome is 1-based, as in the text form ("outcome 1" is the
 // first one written).
 type Finding struct {
-	Kind     string         `json:"kind"` // "range", "deadlock" or "unknown"
-	Check    string         `json:"check"`
-	Pos      string         `json:"pos"`
-	Property string         `json:"property,omitempty"`
-	Label    string         `json:"label,omitempty"`
-	Outcome  int            `json:"outcome,omitempty"`
-	Variable string         `json:"variable,omitempty"`
-	Value    *int           `json:"value,omitempty"` // saturated to int64
-	Exact    string         `json:"exact,omitempty"` // the exact value (range, overflow)
-	Expr     string         `json:"expr,omitempty"`  // overflow: the expression
-	Where    string         `json:"where,omitempty"` // overflow: where it occurs
-	Range    []int          `json:"range,omitempty"`
-	State    string         `json:"state,omitempty"`
-	Values   map[string]int `json:"values,omitempty"`
-	Reason   string         `json:"reason,omitempty"`
-	text     string
+	Kind     string `json:"kind"` // "range", "deadlock" or "unknown"
+	Check    string `json:"check"`
+	Pos      string `json:"pos"`
+	Property string `json:"property,omitempty"`
+	Label    string `json:"label,omitempty"`
+	Outcome  int    `json:"outcome,omitempty"`
+	Variable string `json:"variable,omitempty"`
+	Value    *int   `json:"value,omitempty"` // saturated to int64
+	Exact    string `json:"exact,omitempty"` // the exact value (range, overflow)
+	Expr     string `json:"expr,omitempty"`  // overflow: the expression
+	Where    string `json:"where,omitempty"` // overflow: where it occurs
+	Range    []int  `json:"range,omitempty"`
+	// Access: range: the array accesses out of range in State, as
+	// written with their indices (Variable and Value are then the
+	// element that carries the error, not one the model assigns)
+	Access string         `json:"access,omitempty"`
+	State  string         `json:"state,omitempty"`
+	Values map[string]int `json:"values,omitempty"`
+	Reason string         `json:"reason,omitempty"`
+	text   string
 }
 
 // String is the finding as vigil check prints it: a position, a
@@ -66,6 +71,14 @@ func BoundsFindings(ctx context.Context, m *symbolic.Model) (fs []Finding, n int
 		f.Exact = exact
 		f.text = fmt.Sprintf("%s: error: range: action %s, outcome %d sets %s' = %s, outside %d..%d, in state %s%s",
 			f.Pos, f.Label, f.Outcome, f.Variable, exact, vr.Lo, vr.Hi, f.State, smtOfProperty(f.Property))
+		if acc := explicit.AccessesOutOfRange(m, v.Command, v.Outcome, v.State); acc != "" {
+			f.Access = acc
+			// an array access out of range, which lowering carries on
+			// an element one above its range: name the access and its
+			// index, as bfs does, not the carrier (a[0]' = 4)
+			f.text = fmt.Sprintf("%s: error: range: action %s, outcome %d %s, in state %s%s",
+				f.Pos, f.Label, f.Outcome, acc, f.State, smtOfProperty(f.Property))
+		}
 		fs = append(fs, f)
 	}
 	for _, u := range res.Undecided {

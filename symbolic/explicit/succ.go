@@ -265,23 +265,41 @@ func (e *RangeError) Error() string {
 // of one element).
 func (e *RangeError) accessError() string {
 	c := &e.Model.Commands[e.Command]
-	var out []string
-	for _, a := range c.Outcomes[e.Outcome].Accesses {
-		if a.Index == nil || a.When == nil || !a.When.Holds(e.State) {
+	acc := AccessesOutOfRange(e.Model, e.Command, e.Outcome, e.State)
+	if acc == "" {
+		return ""
+	}
+	return fmt.Sprintf("explicit: %s: range error: action %s, outcome %d %s, in state %s; keep the index in range (strengthen the guard)",
+		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, acc, e.Model.FormatState(e.State))
+}
+
+// NamesAccess reports whether the error is an array access out of range
+// in its state (its message names the access and its index, not the
+// variable that carries the error).
+func (e *RangeError) NamesAccess() bool {
+	return !e.Prob && AccessesOutOfRange(e.Model, e.Command, e.Outcome, e.State) != ""
+}
+
+// AccessesOutOfRange names the array accesses of outcome out of command
+// cmd that are evaluated in state s with an index outside the array's
+// range (symbolic.Outcome.Accesses), "writes a[i] (m.spec:6:24) at index
+// 4, outside its range 0..3", joined by ", and "; "" when there is none.
+// The explicit engine's range errors, ic3's and vigil check --bounds'
+// name them so.
+func AccessesOutOfRange(m *symbolic.Model, cmd, out int, s symbolic.State) string {
+	var acc []string
+	for _, a := range m.Commands[cmd].Outcomes[out].Accesses {
+		if a.Index == nil || a.When == nil || !a.When.Holds(s) {
 			continue
 		}
-		k := a.Index.EvalBig(e.State) // exact: the index may leave int64
+		k := a.Index.EvalBig(s) // exact: the index may leave int64
 		verb := "reads"
 		if a.Write {
 			verb = "writes"
 		}
-		out = append(out, fmt.Sprintf("%s %s (%s) at index %s, outside its range %d..%d", verb, a.Text, a.Pos, k, a.Lo, a.Hi))
+		acc = append(acc, fmt.Sprintf("%s %s (%s) at index %s, outside its range %d..%d", verb, a.Text, a.Pos, k, a.Lo, a.Hi))
 	}
-	if out == nil {
-		return ""
-	}
-	return fmt.Sprintf("explicit: %s: range error: action %s, outcome %d %s, in state %s; keep the index in range (strengthen the guard)",
-		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, strings.Join(out, ", and "), e.Model.FormatState(e.State))
+	return strings.Join(acc, ", and ")
 }
 
 // Succ is one successor: the command (index into Model.Commands) and
