@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"time"
 
 	"vigil/symbolic"
@@ -691,7 +692,10 @@ func rewardBounded(ctx context.Context, m *Model, q Query, opt SolveOptions, max
 	const pageBits = 12
 	var pages [][]uint32
 	var ids map[pair]uint32
-	if w := int64(n) * (C + 1); w <= 16*int64(limit) {
+	// n·(C+1) and 16·limit are products in 128 bits: under --max-states
+	// near 2^62 both wrapped int64 round to 0, and a table of no pages
+	// was indexed (a panic).
+	if wHi, w := bits.Mul64(uint64(n), uint64(C)+1); wHi == 0 && w <= 1<<40 && w <= sat16(limit) {
 		pages = make([][]uint32, (w+1<<pageBits-1)>>pageBits)
 	} else {
 		ids = map[pair]uint32{}
@@ -855,4 +859,12 @@ func deadlockRewards(ctx context.Context, m *Model, q Query) error {
 		}
 		return nil
 	})
+}
+
+// sat16 is 16·limit, saturated at the largest uint64.
+func sat16(limit int) uint64 {
+	if hi, lo := bits.Mul64(16, uint64(limit)); hi == 0 {
+		return lo
+	}
+	return math.MaxUint64
 }

@@ -198,18 +198,21 @@ func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
 		}
 		work := 0
 		for i := range users[k] {
-			// One elimination may update thousands of rows of thousands
-			// of rationals each (fill-in): look at ctx within it.
-			if work += len(row); work > 1<<12 {
-				if ctx.Err() != nil {
-					return nil, fmt.Errorf("prob: exact solution stopped: %w", context.Cause(ctx))
-				}
-				work = 0
-			}
 			ri := rows[i]
 			a := ri[k]
 			delete(ri, k)
 			for j, akj := range row {
+				// One elimination may update thousands of rows of
+				// thousands of rationals each (fill-in), rationals of
+				// thousands of digits (a ring of float64 probabilities):
+				// look at ctx within it, by the work done (a product and
+				// a sum with its gcd grow with the digits).
+				if work += 1 + ratBits(a)>>8 + ratBits(akj)>>8; work > 1<<12 {
+					if ctx.Err() != nil {
+						return nil, fmt.Errorf("prob: exact solution stopped: %w", context.Cause(ctx))
+					}
+					work = 0
+				}
 				add := new(big.Rat).Mul(a, akj)
 				if v, ok := ri[j]; ok {
 					v = new(big.Rat).Add(v, add)
@@ -237,4 +240,9 @@ func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
 		}
 	}
 	return order, nil
+}
+
+// ratBits is the size of x in bits (numerator and denominator).
+func ratBits(x *big.Rat) int {
+	return x.Num().BitLen() + x.Denom().BitLen()
 }

@@ -224,6 +224,9 @@ func policyIteration(ctx context.Context, choices [][]sccChoice, sched []int, up
 		improved := false
 		v := new(big.Rat)
 		for i := range choices {
+			if ctx.Err() != nil { // x may have thousands of digits
+				return nil, nil
+			}
 			best, bestV := sched[i], x[i]
 			for k := range choices[i] {
 				if k == sched[i] {
