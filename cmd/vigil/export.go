@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -131,9 +132,27 @@ func runExport(e *cli.Env, args []string) int {
 			if name == "" {
 				name = "the exported file"
 			}
-			if _, _, err := jani.DecodeContext(cli.LoadContext(), name, b.Bytes(), nil); err != nil && !cli.Interrupted() {
+			back, _, err := jani.DecodeContext(cli.LoadContext(), name, b.Bytes(), nil)
+			switch {
+			case cli.Interrupted():
+			case err != nil:
 				msg, _, _ := strings.Cut(err.Error(), "\n")
 				e.Notice(fmt.Sprintf("vigil export: note: vigil's JANI import refuses the file it writes (Storm may read it): %s", msg))
+			default:
+				// The model reads back, but a property the import
+				// leaves out (a constant beyond ±2^40 beside a variable
+				// in its unsafe or goal condition) was dropped without
+				// a word: vigil explore FILE.jani --property NAME then
+				// failed with no hint that the export was the cause.
+				names := make([]string, 0, len(back.Dropped))
+				for n := range back.Dropped {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				for _, n := range names {
+					why, _, _ := strings.Cut(back.Dropped[n], "\n")
+					e.Notice(fmt.Sprintf("vigil export: note: vigil's JANI import leaves out property %s of the file it writes (Storm may read it): %s", n, why))
+				}
 			}
 		}
 	}
