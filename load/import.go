@@ -244,4 +244,3 @@ func queryText(m *symbolic.Model, p *symbolic.Property) string {
 	}
 	return s
 }
-
