@@ -236,3 +236,207 @@ func s28xExplore(t *testing.T, args []string) string {
 	}
 	return exploreCounts(t, args)
 }
+
+// TestS28xFmtComments: vigil fmt keeps every comment, whatever token it
+// stands beside, is idempotent and keeps the model. Comments, block
+// (/*cN*/) and line (//cN), are put at random spaces of the shipped
+// specs.
+func TestS28xFmtComments(t *testing.T) {
+	files, _ := filepath.Glob("../../specs/*.spec")
+	if len(files) == 0 {
+		t.Fatal("no specs")
+	}
+	n := s28xSeeds(40)
+	for seed := 0; seed < n; seed++ {
+		f := files[seed%len(files)]
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(uint64(seed), 2828))
+		var b strings.Builder
+		var comments []string
+		for i, c := range string(src) {
+			if c == ' ' && r.IntN(12) == 0 && !s28xInLineComment(string(src), i) {
+				k := len(comments)
+				if r.IntN(3) == 0 {
+					comments = append(comments, fmt.Sprintf("//c%d", k))
+					b.WriteString(" //c" + strconv.Itoa(k) + "\n")
+				} else {
+					comments = append(comments, fmt.Sprintf("/*c%d*/", k))
+					b.WriteString(" /*c" + strconv.Itoa(k) + "*/ ")
+				}
+				continue
+			}
+			b.WriteRune(c)
+		}
+		in := []byte(b.String())
+		m0, d0 := lang.LoadSource(f, in, lang.Options{})
+		if m0 == nil {
+			// a line comment inside a string or where a line break is
+			// not allowed: the input is not a model
+			t.Logf("seed %d (%s): input does not load: %s", seed, f, d0.Render())
+			continue
+		}
+		once, diags := lang.Format(f, in)
+		if once == nil {
+			t.Fatalf("seed %d (%s): fmt: %s", seed, f, diags.Render())
+		}
+		for _, c := range comments {
+			if !bytes.Contains(once, []byte(c)) {
+				t.Errorf("seed %d (%s): fmt drops the comment %s\n%s", seed, f, c, once)
+			}
+		}
+		twice, _ := lang.Format(f, once)
+		if !bytes.Equal(once, twice) {
+			t.Errorf("seed %d (%s): fmt is not idempotent:\n%s\n---\n%s", seed, f, once, twice)
+		}
+		m1, d1 := lang.LoadSource(f, once, lang.Options{})
+		if m1 == nil {
+			t.Fatalf("seed %d (%s): the formatted file does not load: %s\n%s", seed, f, d1.Render(), once)
+		}
+		if !bytes.Equal(printModel(m0), printModel(m1)) {
+			t.Errorf("seed %d (%s): fmt changed the model\n%s", seed, f, once)
+		}
+	}
+}
+
+// s28xInLineComment reports whether byte i of src is inside a // comment
+// or a string.
+func s28xInLineComment(src string, i int) bool {
+	line := src[strings.LastIndexByte(src[:i], '\n')+1 : i]
+	return strings.Contains(line, "//") || strings.Count(line, `"`)%2 == 1
+}
+
+// s28xRich is a generated .spec source with what gen's models lack:
+// arrays (indexed from 0 or 1, read and written at constant, parameter
+// and variable indices, a read out of range where the index is not
+// guarded), an enum, action schemas and `for` families, costs, weights,
+// quantifiers and aggregates, negative ranges, comments, and a rules
+// policy naming schema labels.
+func s28xRich(seed uint64) string {
+	r := rand.New(rand.NewPCG(seed, 2829))
+	n := 2 + r.IntN(2)
+	l := r.IntN(2)
+	xlo := -r.IntN(3)
+	xhi := xlo + 2 + r.IntN(3)
+	ahi := 1 + r.IntN(2)
+	var b strings.Builder
+	fmt.Fprintf(&b, "// rich model %d\nmodel rich%d\nconst N = %d\nconst L = %d\n", seed, seed, n, l)
+	b.WriteString("type col = { red, green-x, blue }\n")
+	fmt.Fprintf(&b, "var a : [L .. L + N - 1] of 0 .. %d = %d /* array */\n", ahi, r.IntN(ahi+1))
+	b.WriteString("var c : col = red\nvar f : bool = false\n")
+	fmt.Fprintf(&b, "var x : %d .. %d = %d\n", xlo, xhi, xlo+r.IntN(xhi-xlo+1))
+	idx := func() string {
+		switch r.IntN(4) {
+		case 0:
+			return "x" // may leave the array's range: a range error unless guarded
+		case 1:
+			return "L"
+		default:
+			return fmt.Sprintf("L + %d", r.IntN(n))
+		}
+	}
+	atom := func() string {
+		switch r.IntN(7) {
+		case 0:
+			return fmt.Sprintf("a[L + %d] %s %d", r.IntN(n), []string{"==", "<", ">=", "!="}[r.IntN(4)], r.IntN(ahi+1))
+		case 1:
+			return fmt.Sprintf("x %s %d", []string{"==", "<", ">", "<="}[r.IntN(4)], xlo+r.IntN(xhi-xlo+1))
+		case 2:
+			return "c == " + []string{"red", "green-x", "blue"}[r.IntN(3)]
+		case 3:
+			return []string{"f", "!f"}[r.IntN(2)]
+		case 4:
+			return fmt.Sprintf("(count k in L .. L + N - 1: a[k] > 0) >= %d", r.IntN(n+1))
+		case 5:
+			return fmt.Sprintf("exists k in L .. L + N - 1: a[k] == %d && x >= k - %d", r.IntN(ahi+1), r.IntN(3))
+		default:
+			return fmt.Sprintf("(sum k in L .. L + N - 1: a[k]) - x > %d", r.IntN(3))
+		}
+	}
+	cond := func() string {
+		c := atom()
+		for r.IntN(3) == 0 {
+			c = "(" + c + ")" + []string{" && ", " || ", " => "}[r.IntN(3)] + "(" + atom() + ")"
+		}
+		return c
+	}
+	fmt.Fprintf(&b, "action inc(d in 1 .. 2) when x + d <= %d cost d -> %s: x' = x + d | x' = max(x - 1, %d), f' = !f // step\n", xhi, []string{"0.25", "1/3", "0.5", "2/3"}[r.IntN(4)], xlo)
+	fmt.Fprintf(&b, "action put for i in L .. L + N - 1 when a[i] < %d && (%s)\n    -> a[i]' = a[i] + 1, c' = if c == red then green-x else if c == green-x then blue else red\n", ahi, cond())
+	w := idx()
+	guard := ""
+	if w == "x" && r.IntN(2) == 0 {
+		guard = "x >= L && x <= L + N - 1 && "
+	}
+	fmt.Fprintf(&b, "action wr when %s(%s) -> a[%s]' = min(a[%s] + 1, %d)\n", guard, cond(), w, w, ahi)
+	fmt.Fprintf(&b, "action clr when forall k in L .. L + N - 1: a[k] > 0 -> forall k in L .. L + N - 1: a[k]' = 0 | 0.5: c' = blue\n")
+	fmt.Fprintf(&b, "action back when %s -> x' = %d, f' = %s\n", cond(), xlo, cond())
+	labels := []string{"inc[1]", "inc[2]", "put", "wr", "clr", "back"}
+	b.WriteString("policy rules pi {\n")
+	for i := r.IntN(4); i > 0; i-- {
+		fmt.Fprintf(&b, "    when %s -> %s\n", cond(), labels[r.IntN(len(labels))])
+	}
+	fmt.Fprintf(&b, "    otherwise -> %s\n}\n", labels[r.IntN(len(labels))])
+	b.WriteString("property p {\n")
+	if r.IntN(2) == 0 {
+		fmt.Fprintf(&b, "    start %s\n", cond())
+	}
+	fmt.Fprintf(&b, "    unsafe %s\n", cond())
+	if r.IntN(2) == 0 {
+		fmt.Fprintf(&b, "    goal %s\n", cond())
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// TestS28xRichTranslations is TestS28xTranslations on s28xRich's models.
+func TestS28xRichTranslations(t *testing.T) {
+	n := s28xSeeds(30)
+	if testing.Short() {
+		n = s28xSeeds(10)
+	}
+	z3, _ := exec.LookPath("z3")
+	dir := t.TempDir()
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		src := s28xRich(seed)
+		name := fmt.Sprintf("rich%d", seed)
+		spec := filepath.Join(dir, name+".spec")
+		t.Run(name, func(t *testing.T) {
+			once, diags := lang.Format(spec, []byte(src))
+			if once == nil {
+				t.Fatalf("fmt: %s\n%s", diags.Render(), src)
+			}
+			if twice, _ := lang.Format(spec, once); !bytes.Equal(once, twice) {
+				t.Fatalf("fmt is not idempotent:\n%s\n---\n%s", once, twice)
+			}
+			for _, c := range []string{"// rich model", "/* array */", "// step"} {
+				if !bytes.Contains(once, []byte(c)) {
+					t.Fatalf("fmt drops %s:\n%s", c, once)
+				}
+			}
+			m1, d1 := lang.LoadSource(spec, []byte(src), lang.Options{})
+			m2, d2 := lang.LoadSource(spec, once, lang.Options{})
+			if m1 == nil || m2 == nil {
+				t.Fatalf("load: %s / %s\n%s", d1.Render(), d2.Render(), src)
+			}
+			if !bytes.Equal(printModel(m1), printModel(m2)) {
+				t.Fatalf("fmt changed the model:\n%s\n---\n%s", src, once)
+			}
+			if err := os.WriteFile(spec, once, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			bare := *m1
+			bare.Policies = nil
+			if err := os.WriteFile(filepath.Join(dir, name+"_bare.spec"), printModel(&bare), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, pol := range []string{"", "pi"} {
+				s28xJANI(t, dir, spec, name, m1, pol)
+				if z3 != "" {
+					s28xCHC(t, z3, dir, spec, name, pol)
+				}
+			}
+		})
+	}
+}
