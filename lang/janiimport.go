@@ -264,14 +264,16 @@ func (l *lowerer) janiIface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.
 
 // RenameClashingLabels renames the labels whose name (a schema family's, the
 // part before '[') is also the name of a constant, variable (an array's)
-// or predicate of m, and returns a note for each. JANI keeps actions apart
-// from variables and constants, and the import makes names unique only
-// within each kind, but a .spec declares them in one namespace: a JANI
-// action "a|b" beside a variable "a'b" (both a_b) or an action "go" beside
-// a constant "go" printed a .spec that vigil refused (E0102), while the
-// .jani itself loads. The label takes the name NAME_act (NAME_act_2, ...
+// or predicate of m. JANI keeps actions apart from variables and
+// constants, and the import makes names unique only within each kind, but
+// a .spec declares them in one namespace: a JANI action "a|b" beside a
+// variable "a'b" (both a_b) or an action "go" beside a constant "go"
+// printed a .spec that vigil refused (E0102), and a .spec importing the
+// .jani lost the label in seedJANI and panicked, while the .jani itself
+// loads. The label takes the name NAME_act (NAME_act_2, ...
 // where that is taken too); a label is named by no property, and the
-// policies refer to labels by number, so the model is unchanged.
+// policies refer to labels by number, so the model is unchanged. The
+// returned note (at most one) names the renamed labels.
 func RenameClashingLabels(m *symbolic.Model) []string {
 	taken := map[string]bool{}
 	for _, c := range m.Consts {
@@ -299,7 +301,7 @@ func RenameClashingLabels(m *symbolic.Model) []string {
 		families[base] = true
 	}
 	renamed := map[string]string{}
-	var notes []string
+	var from, to2 []string
 	for i, l := range m.Labels {
 		base, rest, idx := strings.Cut(l.Name, "[")
 		if !taken[base] {
@@ -313,12 +315,18 @@ func RenameClashingLabels(m *symbolic.Model) []string {
 			}
 			renamed[base] = to
 			families[to] = true
-			notes = append(notes, fmt.Sprintf("action %s is written as %s: %s names a constant, variable or predicate too, and a .spec declares them in one namespace", base, to, base))
+			from, to2 = append(from, base), append(to2, to)
 		}
 		if idx {
 			to += "[" + rest
 		}
 		m.Labels[i].Name = to
 	}
-	return notes
+	switch len(from) {
+	case 0:
+		return nil
+	case 1:
+		return []string{fmt.Sprintf("action %s is written as %s: %s names a constant, variable or predicate too, and a .spec declares them in one namespace", from[0], to2[0], from[0])}
+	}
+	return []string{fmt.Sprintf("actions %s are written as %s: each names a constant, variable or predicate too, and a .spec declares them in one namespace", strings.Join(from, ", "), strings.Join(to2, ", "))}
 }
