@@ -20,7 +20,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"strings"
 
 	"vigil/internal/inputfile"
 	"vigil/lang/jani"
@@ -191,6 +193,10 @@ func (c *checker) seedJANI() {
 	if m == nil {
 		return
 	}
+	// a label that has a variable's or constant's name (the import makes
+	// names unique within each kind) would be left out below, its
+	// commands naming a label the model no longer has
+	RenameClashingLabels(m)
 	enter := func(name string, kind symKind, pos symbolic.Pos) *symbol {
 		if c.syms[name] != nil {
 			return nil // jani gives every name once; keep the first if not
@@ -254,4 +260,73 @@ func (l *lowerer) janiIface(p *symbolic.PolicyDecl, it *PolicyItem, m *symbolic.
 		return false
 	}
 	return true
+}
+
+// RenameClashingLabels renames the labels whose name (a schema family's, the
+// part before '[') is also the name of a constant, variable (an array's)
+// or predicate of m. JANI keeps actions apart from variables and
+// constants, and the import makes names unique only within each kind, but
+// a .spec declares them in one namespace: a JANI action "a|b" beside a
+// variable "a'b" (both a_b) or an action "go" beside a constant "go"
+// printed a .spec that vigil refused (E0102), and a .spec importing the
+// .jani lost the label in seedJANI and panicked, while the .jani itself
+// loads. The label takes the name NAME_act (NAME_act_2, ...
+// where that is taken too); a label is named by no property, and the
+// policies refer to labels by number, so the model is unchanged. The
+// returned note (at most one) names the renamed labels.
+func RenameClashingLabels(m *symbolic.Model) []string {
+	taken := map[string]bool{}
+	for _, c := range m.Consts {
+		taken[c.Name] = true
+	}
+	for _, c := range m.ArrayConsts {
+		taken[c.Name] = true
+	}
+	for _, c := range m.Reals {
+		taken[c.Name] = true
+	}
+	for _, v := range m.Vars {
+		name := v.Name
+		if base, _, ok := symbolic.ArrayElem(name); ok {
+			name = base
+		}
+		taken[name] = true
+	}
+	for _, p := range m.Preds {
+		taken[p.Name] = true
+	}
+	families := map[string]bool{}
+	for _, l := range m.Labels {
+		base, _, _ := strings.Cut(l.Name, "[")
+		families[base] = true
+	}
+	renamed := map[string]string{}
+	var from, to2 []string
+	for i, l := range m.Labels {
+		base, rest, idx := strings.Cut(l.Name, "[")
+		if !taken[base] {
+			continue
+		}
+		to, ok := renamed[base]
+		if !ok {
+			to = base + "_act"
+			for k := 2; taken[to] || families[to]; k++ {
+				to = fmt.Sprintf("%s_act_%d", base, k)
+			}
+			renamed[base] = to
+			families[to] = true
+			from, to2 = append(from, base), append(to2, to)
+		}
+		if idx {
+			to += "[" + rest
+		}
+		m.Labels[i].Name = to
+	}
+	switch len(from) {
+	case 0:
+		return nil
+	case 1:
+		return []string{fmt.Sprintf("action %s is written as %s: %s names a constant, variable or predicate too, and a .spec declares them in one namespace", from[0], to2[0], from[0])}
+	}
+	return []string{fmt.Sprintf("actions %s are written as %s: each names a constant, variable or predicate too, and a .spec declares them in one namespace", strings.Join(from, ", "), strings.Join(to2, ", "))}
 }

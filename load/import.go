@@ -152,6 +152,9 @@ func Import(path string, opts ImportOptions) (*Imported, error) {
 	if n := jani.CarryRestrictInitial(m); n != "" {
 		im.Notes = append(im.Notes, Message{Text: n})
 	}
+	for _, n := range lang.RenameClashingLabels(m) {
+		im.Notes = append(im.Notes, Message{Text: n})
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Imported by vigil import from %s.\n", filepath.Base(path))
 	if m.Type == "dtmc" {

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
 	"vigil/internal/cli"
+	"vigil/internal/phrase"
+	"vigil/lang"
 	"vigil/lang/jani"
 	"vigil/load"
 	"vigil/smt"
@@ -45,7 +48,10 @@ and whose label is applicable; table: the label of the state's last row).
 Network and tree-ensemble policies cannot be written as guards and are
 refused: export the environment with --all-labels. vigil explore on the
 .spec and on the .jani (with --property) reach the same states (a test
-checks this on every model in specs/ and bench/polic3).`,
+checks this on every model in specs/ and bench/polic3). A note names what
+another tool may read otherwise: expressions whose values may leave the
+64-bit integers (exact in JANI, as in vigil), and what vigil's own JANI
+import refuses or leaves out of the file.`,
 		Examples: []string{
 			"vigil export --chc specs/tarjansafe.spec --policy patient -o t.smt2 && z3 t.smt2    # sat: safe, unsat: unsafe",
 			"vigil export --smt2 specs/oneway_line.spec --policy slow",
@@ -115,6 +121,16 @@ func runExport(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil export: %v", err)
 	}
+	if *janiOut && !cli.Interrupted() {
+		// vigil's integers, like JANI's, are unbounded, and the file
+		// says the same; but an intermediate value beyond 64 bits
+		// ((x * 2^62 + x * 2^62) / 2^62) is where a tool computing in
+		// 64-bit or floating-point arithmetic reads another model.
+		if ws := lang.OverflowWarnings(lm.m); len(ws) > 0 {
+			e.Notice(fmt.Sprintf("vigil export: note: %s may leave the 64-bit integers (vigil check lists %s, W0306): the JANI file means the exact values, as vigil does, but a tool that evaluates JANI expressions in 64-bit or floating-point arithmetic may compute others there",
+				phrase.Plural(len(ws), "expression"), map[bool]string{true: "it", false: "them"}[len(ws) == 1]))
+		}
+	}
 	if *janiOut {
 		wide := false
 		for _, v := range lm.m.Vars {
@@ -131,9 +147,27 @@ func runExport(e *cli.Env, args []string) int {
 			if name == "" {
 				name = "the exported file"
 			}
-			if _, _, err := jani.DecodeContext(cli.LoadContext(), name, b.Bytes(), nil); err != nil && !cli.Interrupted() {
+			back, _, err := jani.DecodeContext(cli.LoadContext(), name, b.Bytes(), nil)
+			switch {
+			case cli.Interrupted():
+			case err != nil:
 				msg, _, _ := strings.Cut(err.Error(), "\n")
 				e.Notice(fmt.Sprintf("vigil export: note: vigil's JANI import refuses the file it writes (Storm may read it): %s", msg))
+			default:
+				// The model reads back, but a property the import
+				// leaves out (a constant beyond ±2^40 beside a variable
+				// in its unsafe or goal condition) was dropped without
+				// a word: vigil explore FILE.jani --property NAME then
+				// failed with no hint that the export was the cause.
+				names := make([]string, 0, len(back.Dropped))
+				for n := range back.Dropped {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				for _, n := range names {
+					why, _, _ := strings.Cut(back.Dropped[n], "\n")
+					e.Notice(fmt.Sprintf("vigil export: note: vigil's JANI import leaves out property %s of the file it writes (Storm may read it): %s", n, why))
+				}
 			}
 		}
 	}
