@@ -139,32 +139,8 @@ func bruteForce(sp mdpSpec, max bool) []*big.Rat {
 
 func schedValue(sp mdpSpec, pick []int) []*big.Rat {
 	n := len(sp.goal)
-	succ := func(s int) []uint32 {
-		if sp.goal[s] || len(sp.choices[s]) == 0 {
-			return nil
-		}
-		return sp.choices[s][pick[s]].to
-	}
 	// canGoal[s]: s reaches the goal in the chain.
-	canGoal := make([]bool, n)
-	for changed := true; changed; {
-		changed = false
-		for s := range n {
-			if canGoal[s] {
-				continue
-			}
-			if sp.goal[s] {
-				canGoal[s], changed = true, true
-				continue
-			}
-			for _, t := range succ(s) {
-				if canGoal[t] {
-					canGoal[s], changed = true, true
-					break
-				}
-			}
-		}
-	}
+	canGoal := chainCanReach(sp, pick)
 	// sure[s]: every state reachable from s reaches the goal.
 	sure := make([]bool, n)
 	for s := range n {
@@ -178,7 +154,7 @@ func schedValue(sp mdpSpec, pick []int) []*big.Rat {
 				sure[s] = false
 				break
 			}
-			for _, t := range succ(u) {
+			for _, t := range chainSucc(sp, pick, u) {
 				if !seen[int(t)] {
 					seen[int(t)] = true
 					stack = append(stack, int(t))
@@ -211,30 +187,14 @@ func schedValue(sp mdpSpec, pick []int) []*big.Rat {
 		}
 		a[i][k].Set(c.rew)
 	}
-	for col := range k {
-		p := col
-		for a[p][col].Sign() == 0 {
-			p++
-		}
-		a[col], a[p] = a[p], a[col]
-		for i := range k {
-			if i == col || a[i][col].Sign() == 0 {
-				continue
-			}
-			f := new(big.Rat).Quo(a[i][col], a[col][col])
-			for j := col; j <= k; j++ {
-				a[i][j].Sub(a[i][j], new(big.Rat).Mul(f, a[col][j]))
-			}
-		}
-	}
+	x := gaussJordan(a)
 	out := make([]*big.Rat, n)
 	for s := range n {
 		switch {
 		case sp.goal[s]:
 			out[s] = new(big.Rat)
 		case sure[s]:
-			i := idx[s]
-			out[s] = new(big.Rat).Quo(a[i][k], a[i][i])
+			out[s] = x[idx[s]]
 		}
 	}
 	return out

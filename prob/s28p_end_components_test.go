@@ -60,31 +60,7 @@ func stickySpec(r *rand.Rand, n int) mdpSpec {
 // elimination over the states that can reach the goal in its chain.
 func reachValue(sp mdpSpec, pick []int) []*big.Rat {
 	n := len(sp.goal)
-	succ := func(s int) []uint32 {
-		if sp.goal[s] || len(sp.choices[s]) == 0 {
-			return nil
-		}
-		return sp.choices[s][pick[s]].to
-	}
-	can := make([]bool, n)
-	for changed := true; changed; {
-		changed = false
-		for s := range n {
-			if can[s] {
-				continue
-			}
-			if sp.goal[s] {
-				can[s], changed = true, true
-				continue
-			}
-			for _, t := range succ(s) {
-				if can[t] {
-					can[s], changed = true, true
-					break
-				}
-			}
-		}
-	}
+	can := chainCanReach(sp, pick)
 	idx := map[int]int{}
 	var vars []int
 	for s := range n {
@@ -123,6 +99,41 @@ func reachValue(sp mdpSpec, pick []int) []*big.Rat {
 		}
 	}
 	return out
+}
+
+// chainSucc is the successors of s in the chain of the deterministic
+// memoryless scheduler pick (none for goal and dead-end states).
+func chainSucc(sp mdpSpec, pick []int, s int) []uint32 {
+	if sp.goal[s] || len(sp.choices[s]) == 0 {
+		return nil
+	}
+	return sp.choices[s][pick[s]].to
+}
+
+// chainCanReach reports, per state, whether it reaches the goal in the
+// chain of pick.
+func chainCanReach(sp mdpSpec, pick []int) []bool {
+	n := len(sp.goal)
+	can := make([]bool, n)
+	for changed := true; changed; {
+		changed = false
+		for s := range n {
+			if can[s] {
+				continue
+			}
+			if sp.goal[s] {
+				can[s], changed = true, true
+				continue
+			}
+			for _, t := range chainSucc(sp, pick, s) {
+				if can[t] {
+					can[s], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return can
 }
 
 // gaussJordan solves the dense system a (k rows of k coefficients and the

@@ -116,13 +116,7 @@ func TestS24yBruteForceRadii(t *testing.T) {
 	}
 	g := gen.Options{MaxVars: 3, MaxRange: 4, MaxLabels: 3, MaxCommands: 5, MaxOutcomes: 3}
 	t.Run("rules", func(t *testing.T) { bruteRadii(t, 240000, n, g, nil, true) })
-	argmax := testutil.ArgMaxAllFiles(t.TempDir(), func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (any, *symbolic.PolicyDecl, error) {
-		p, d, err := nn.Random(m, outs, seed, []int{5})
-		if err != nil {
-			return nil, nil, err
-		}
-		return p.Net, d, nil
-	})
+	argmax := randomNetsArgMaxAll(t)
 	t.Run("argmax-all", func(t *testing.T) { bruteRadii(t, 250000, n/3, g, argmax, true) })
 	// Larger models (more states, labels and outcomes), where the brute
 	// force may run out of work on a few states (those are left out and
@@ -236,4 +230,17 @@ func bruteRadii(t *testing.T, first uint64, n int, g gen.Options, policy func(m 
 	if models < n || brute < models*len(radii) || safeAns == 0 || safeAns == brute {
 		t.Errorf("%d of %d models, %d brute-force answers (%d safe): the test compares too little", models, n, brute, safeAns)
 	}
+}
+
+// randomNetsArgMaxAll gives generated models random networks (one hidden
+// layer of 5) read "argmax all", written to files in a temporary
+// directory: stuck policies for the brute-force cross-checks.
+func randomNetsArgMaxAll(t *testing.T) func(m *symbolic.Model, seed uint64) (*symbolic.PolicyDecl, error) {
+	return testutil.ArgMaxAllFiles(t.TempDir(), func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (any, *symbolic.PolicyDecl, error) {
+		p, d, err := nn.Random(m, outs, seed, []int{5})
+		if err != nil {
+			return nil, nil, err
+		}
+		return p.Net, d, nil
+	})
 }

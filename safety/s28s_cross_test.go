@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"vigil/internal/testutil"
-	"vigil/nn"
 	"vigil/safety"
 	"vigil/safety/conformance"
 	"vigil/symbolic"
@@ -54,13 +52,7 @@ func TestS28sCrossDeciders(t *testing.T) {
 	g := gen.Options{MaxVars: 3, MaxRange: 4, MaxLabels: 3, MaxCommands: 5, MaxOutcomes: 3}
 	small := []safety.Radius{0, 1, 2, 3, 4, 7, 1000, safety.Inf}
 	t.Run("rules", func(t *testing.T) { crossRadii(t, 280000, n, g, nil, small) })
-	argmax := testutil.ArgMaxAllFiles(t.TempDir(), func(m *symbolic.Model, outs []symbolic.LabelID, seed uint64) (any, *symbolic.PolicyDecl, error) {
-		p, d, err := nn.Random(m, outs, seed, []int{5})
-		if err != nil {
-			return nil, nil, err
-		}
-		return p.Net, d, nil
-	})
+	argmax := randomNetsArgMaxAll(t)
 	t.Run("argmax-all", func(t *testing.T) { crossRadii(t, 290000, n/2, g, argmax, small) })
 	t.Run("initial-start", func(t *testing.T) {
 		crossRadii(t, 300000, n/2, gen.Options{MaxVars: 3, MaxRange: 5, MaxLabels: 3, MaxCommands: 6, MaxOutcomes: 3, InitialStart: true}, nil, small)
