@@ -26,6 +26,21 @@ import (
 // adds the .jani files of a directory (e.g. the QVBS corpus) for a longer
 // run.
 func TestS28bMutateFields(t *testing.T) {
+	repl := mutations()
+	mutateFixtures(t, func(p []any) []any {
+		if _, ok := p[len(p)-1].(string); ok {
+			return append(repl[:len(repl):len(repl)], deleted{})
+		}
+		return repl
+	})
+}
+
+// mutateFixtures replaces each field of the fixtures (and of the .jani
+// files in VIGIL_JANI_MUTATE_DIR, for a longer run) by each of the values
+// replacements gives for its path, one at a time, and checks every mutant
+// (checkMutant).
+func mutateFixtures(t *testing.T, replacements func(p []any) []any) {
+	t.Helper()
 	files, _ := filepath.Glob("testdata/*.jani")
 	if dir := os.Getenv("VIGIL_JANI_MUTATE_DIR"); dir != "" {
 		more, _ := filepath.Glob(filepath.Join(dir, "*.jani"))
@@ -34,7 +49,6 @@ func TestS28bMutateFields(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no fixtures")
 	}
-	repl := mutations()
 	tried := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -53,13 +67,8 @@ func TestS28bMutateFields(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		for _, p := range paths(root, nil) {
-			muts := repl
-			if _, ok := p[len(p)-1].(string); ok {
-				muts = append(muts, deleted{})
-			}
-			for _, r := range muts {
-				mut := mutate(root, p, r)
-				text, err := json.Marshal(mut)
+			for _, r := range replacements(p) {
+				text, err := json.Marshal(mutate(root, p, r))
 				if err != nil {
 					t.Fatal(err)
 				}
