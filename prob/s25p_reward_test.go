@@ -163,38 +163,14 @@ func schedValue(sp mdpSpec, pick []int) []*big.Rat {
 		}
 	}
 	// Dense system over the sure, non-goal states: x - P x = r.
-	idx := map[int]int{}
-	var vars []int
-	for s := range n {
-		if sure[s] && !sp.goal[s] {
-			idx[s] = len(vars)
-			vars = append(vars, s)
-		}
-	}
-	k := len(vars)
-	a := make([][]*big.Rat, k)
-	for i, s := range vars {
-		a[i] = make([]*big.Rat, k+1)
-		for j := range a[i] {
-			a[i][j] = new(big.Rat)
-		}
-		a[i][i].SetInt64(1)
-		c := sp.choices[s][pick[s]]
-		for e, t := range c.to {
-			if j, ok := idx[int(t)]; ok {
-				a[i][j].Sub(a[i][j], c.p[e])
-			}
-		}
-		a[i][k].Set(c.rew)
-	}
-	x := gaussJordan(a)
+	x := chainSolve(sp, pick, sure, func(c choiceSpec) *big.Rat { return c.rew })
 	out := make([]*big.Rat, n)
 	for s := range n {
 		switch {
 		case sp.goal[s]:
 			out[s] = new(big.Rat)
 		case sure[s]:
-			out[s] = x[idx[s]]
+			out[s] = x[s]
 		}
 	}
 	return out

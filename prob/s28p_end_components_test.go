@@ -61,39 +61,22 @@ func stickySpec(r *rand.Rand, n int) mdpSpec {
 func reachValue(sp mdpSpec, pick []int) []*big.Rat {
 	n := len(sp.goal)
 	can := chainCanReach(sp, pick)
-	idx := map[int]int{}
-	var vars []int
-	for s := range n {
-		if can[s] && !sp.goal[s] {
-			idx[s] = len(vars)
-			vars = append(vars, s)
-		}
-	}
-	k := len(vars)
-	a := make([][]*big.Rat, k)
-	for i, s := range vars {
-		a[i] = make([]*big.Rat, k+1)
-		for j := range a[i] {
-			a[i][j] = new(big.Rat)
-		}
-		a[i][i].SetInt64(1)
-		c := sp.choices[s][pick[s]]
+	x := chainSolve(sp, pick, can, func(c choiceSpec) *big.Rat {
+		r := new(big.Rat)
 		for e, t := range c.to {
 			if sp.goal[t] {
-				a[i][k].Add(a[i][k], c.p[e])
-			} else if j, ok := idx[int(t)]; ok {
-				a[i][j].Sub(a[i][j], c.p[e])
+				r.Add(r, c.p[e])
 			}
 		}
-	}
-	x := gaussJordan(a)
+		return r
+	})
 	out := make([]*big.Rat, n)
 	for s := range n {
 		switch {
 		case sp.goal[s]:
 			out[s] = big.NewRat(1, 1)
 		case can[s]:
-			out[s] = x[idx[s]]
+			out[s] = x[s]
 		default:
 			out[s] = new(big.Rat)
 		}
@@ -134,6 +117,43 @@ func chainCanReach(sp mdpSpec, pick []int) []bool {
 		}
 	}
 	return can
+}
+
+// chainSolve solves x(s) = rhs(c) + sum of c's probabilities times x over
+// the states in (not goal) for the choice c that pick makes in each state
+// in, where x is 0 outside in, by dense exact elimination; it returns x by
+// state (nil outside in).
+func chainSolve(sp mdpSpec, pick []int, in []bool, rhs func(c choiceSpec) *big.Rat) []*big.Rat {
+	idx := map[int]int{}
+	var vars []int
+	for s := range sp.goal {
+		if in[s] && !sp.goal[s] {
+			idx[s] = len(vars)
+			vars = append(vars, s)
+		}
+	}
+	k := len(vars)
+	a := make([][]*big.Rat, k)
+	for i, s := range vars {
+		a[i] = make([]*big.Rat, k+1)
+		for j := range a[i] {
+			a[i][j] = new(big.Rat)
+		}
+		a[i][i].SetInt64(1)
+		c := sp.choices[s][pick[s]]
+		for e, t := range c.to {
+			if j, ok := idx[int(t)]; ok {
+				a[i][j].Sub(a[i][j], c.p[e])
+			}
+		}
+		a[i][k].Set(rhs(c))
+	}
+	x := gaussJordan(a)
+	out := make([]*big.Rat, len(sp.goal))
+	for i, s := range vars {
+		out[s] = x[i]
+	}
+	return out
 }
 
 // gaussJordan solves the dense system a (k rows of k coefficients and the
