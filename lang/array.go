@@ -166,6 +166,11 @@ type risky struct {
 	write bool
 	ctx   []ctxCond
 	out   *Expr
+	// with names a second write of the outcome (as written, and its
+	// position) when the access is two writes of one element: out
+	// holds where their indices meet, and idx is the element's index
+	with    string
+	withPos symbolic.Pos
 }
 
 // ctxCond is a condition (rewritten) that holds, or fails, where an
@@ -1758,13 +1763,34 @@ func (w *outcomeWrites) wholeArray(a *array, as *AssignNode) {
 
 // overlaps adds to the error condition where two writers write one
 // element: where their indices meet. Two constant indices that are equal
-// are E0401, reported by the checker.
+// are E0401 (once per element).
 func (w *outcomeWrites) overlaps() {
 	var vars []int // the writers with a variable index: a whole array's writers meet only them
+	type elem struct {
+		a *array
+		k int
+	}
+	consts := map[elem]*writer{}
 	for i, x := range w.writers {
 		if x.idx != nil {
 			vars = append(vars, i)
+			continue
 		}
+		// two constant indices that coincide (a[1]' = 1, a[N - 2]'
+		// = 2 with N = 3; a' = [...], a[0]' = 1): the element
+		// assignments kept the last write, and no error was given
+		e := elem{x.a, x.k}
+		if y := consts[e]; y != nil {
+			if y.as != x.as {
+				end := identEnd(x.as.Var)
+				if x.as.Index != nil {
+					end = x.as.Index.End
+				}
+				w.s.errorf(x.as.Var.Pos, end, "E0401", "%s[%d] is assigned twice in one outcome: by %s here and by %s at %d:%d; write each element once", x.a.name, x.k, x.text(), y.text(), y.as.Var.Pos.Line, y.as.Var.Pos.Col)
+			}
+			continue
+		}
+		consts[e] = x
 	}
 	for i, x := range w.writers {
 		// the pairs (y, x) of earlier writers y, one of them with a
@@ -1785,7 +1811,9 @@ func (w *outcomeWrites) overlaps() {
 			}
 			if x.idx != nil && y.idx != nil {
 				if max(x.lo, y.lo) <= min(x.hi, y.hi) {
-					w.err = or(w.err, gened(mk(EBin, "==", x.idx, paren(x.idx), paren(y.idx))))
+					meet := gened(mk(EBin, "==", x.idx, paren(x.idx), paren(y.idx)))
+					w.err = or(w.err, meet)
+					w.clash(y, x, y.idx, meet)
 				}
 				continue
 			}
@@ -1794,10 +1822,36 @@ func (w *outcomeWrites) overlaps() {
 				v, c = y, x
 			}
 			if v.lo <= c.k && c.k <= v.hi {
-				w.err = or(w.err, cmp("==", v.idx, c.k))
+				meet := cmp("==", v.idx, c.k)
+				w.err = or(w.err, meet)
+				w.clash(y, x, v.idx, meet)
 			}
 		}
 	}
+}
+
+// clash records that the writers y and x (y first) write one element
+// where meet holds, at index idx, for the range error's message
+// (symbolic.ArrayAccess.With): it named the carrier, "sets a[0] to 4",
+// rather than the two writes.
+func (w *outcomeWrites) clash(y, x *writer, idx, meet *Expr) {
+	s := w.s
+	if s.dead != 0 || s.empty != 0 {
+		return
+	}
+	s.risky = append(s.risky, risky{idx: idx, a: y.a, text: y.text(), pos: y.as.Var.Pos, write: true, out: meet,
+		with: x.text(), withPos: x.as.Var.Pos})
+	if s.first == nil && !y.a.isBool && !y.a.isEnum {
+		s.first = y.a
+	}
+}
+
+// text is the writer's target as written: a[i], or a for a whole array.
+func (wr *writer) text() string {
+	if wr.as.Index == nil {
+		return wr.a.name
+	}
+	return wr.a.name + "[" + exprString(wr.as.Index) + "]"
 }
 
 // elementAssigns returns one assignment per element written, in the
