@@ -1032,7 +1032,14 @@ func (s *arrays) constIndex(a *array, idx, at *Expr) (int, bool) {
 		if s.dead > 0 {
 			return 0, false // never read: the caller's dead read stands
 		}
-		s.errorf(idx.Pos, idx.End, "E0803", "index %d is outside the range %d .. %d of %s %s", k, a.lo, a.hi, a.kind(), a.name)
+		why := ""
+		if s.empty > 0 {
+			// under conditions that no state of the ranges meets
+			// (x > 5 && j < N, x : 0 .. 3): the read is never made,
+			// but only a constant that decides makes it so
+			why = "; the conditions it is read under hold in no state of the variables' ranges, but only a constant condition that decides (spec.md, \"Indexing\") makes a read never made: put the constant condition first (j < N && x > 5, not x > 5 && j < N)"
+		}
+		s.errorf(idx.Pos, idx.End, "E0803", "index %d is outside the range %d .. %d of %s %s%s", k, a.lo, a.hi, a.kind(), a.name, why)
 		return 0, false
 	}
 	return k, true

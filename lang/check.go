@@ -608,7 +608,7 @@ func (c *checker) want(e *Expr, t typ, what string) info {
 		if t == tBool {
 			code = "E0202"
 		}
-		c.errorf(e.Pos, e.End, code, "%s must be %s, but %s is %s", what, t.withArticle(), exprString(e), in.t.withArticle())
+		c.errorf(e.Pos, e.End, code, "%s must be %s, but %s is %s", what, t.withArticle(), c.quote(e), in.t.withArticle())
 		return info{t: tErr}
 	}
 	return in
@@ -804,7 +804,7 @@ func (c *checker) check1(e *Expr) info {
 			if a.t == tInt {
 				bad = e.Args[2]
 			}
-			c.errorf(bad.Pos, bad.End, "E0201", "the branches of if must be integers, but %s is a condition", exprString(bad))
+			c.errorf(bad.Pos, bad.End, "E0201", "the branches of if must be integers, but %s is a condition", c.quote(bad))
 			return info{t: tErr}
 		}
 		if cond.dead || a.dead && b.dead {
@@ -847,7 +847,7 @@ func (c *checker) checkBin(e *Expr) info {
 			return info{t: tBool}
 		}
 		if a.t != b.t {
-			c.errorf(e.Pos, e.End, "E0201", "%s compares a %s with a %s", exprString(e), a.t, b.t)
+			c.errorf(e.Pos, e.End, "E0201", "%s compares a %s with a %s", c.quote(e), a.t, b.t)
 		}
 		return info{t: tBool, dead: a.dead || b.dead}
 	case "<", "<=", ">", ">=":
@@ -868,10 +868,10 @@ func (c *checker) checkBin(e *Expr) info {
 		out.dead = true
 		switch {
 		case e.Op == "*" && !a.konst && !b.konst:
-			c.errorf(e.Pos, e.End, "E0204", "product of two variables: %s is not linear", exprString(e))
+			c.errorf(e.Pos, e.End, "E0204", "product of two variables: %s is not linear", c.quote(e))
 			return info{t: tErr}
 		case e.Op == "/" && !b.konst:
-			c.errorf(r.Pos, r.End, "E0205", "division by %s: the divisor must be a constant", exprString(r))
+			c.errorf(r.Pos, r.End, "E0205", "division by %s: the divisor must be a constant", c.quote(r))
 			return info{t: tErr}
 		}
 		return out
@@ -892,7 +892,7 @@ func (c *checker) checkBin(e *Expr) info {
 		}
 	case "*":
 		if !a.konst && !b.konst {
-			c.errorf(e.Pos, e.End, "E0204", "product of two variables: %s is not linear", exprString(e))
+			c.errorf(e.Pos, e.End, "E0204", "product of two variables: %s is not linear", c.quote(e))
 			return info{t: tErr}
 		}
 		if out.konst {
@@ -905,7 +905,7 @@ func (c *checker) checkBin(e *Expr) info {
 		}
 	case "/":
 		if !b.konst {
-			c.errorf(r.Pos, r.End, "E0205", "division by %s: the divisor must be a constant", exprString(r))
+			c.errorf(r.Pos, r.End, "E0205", "division by %s: the divisor must be a constant", c.quote(r))
 			return info{t: tErr}
 		}
 		if b.val <= 0 {
@@ -1179,9 +1179,9 @@ func (c *checker) actions() {
 				switch {
 				case in.t == tErr:
 				case s.isBool && in.t != tBool:
-					c.errorf(as.Value.Pos, as.Value.End, "E0403", "%s is Boolean: assign it a condition (true, false, or a comparison), not the integer %s", s.name, exprString(as.Value))
+					c.errorf(as.Value.Pos, as.Value.End, "E0403", "%s is Boolean: assign it a condition (true, false, or a comparison), not the integer %s", s.name, c.quote(as.Value))
 				case !s.isBool && in.t != tInt:
-					c.errorf(as.Value.Pos, as.Value.End, "E0403", "%s is an integer variable: assign it an integer expression, not the condition %s", s.name, exprString(as.Value))
+					c.errorf(as.Value.Pos, as.Value.End, "E0403", "%s is an integer variable: assign it an integer expression, not the condition %s", s.name, c.quote(as.Value))
 				}
 			}
 			if o.Weight == "" {

@@ -95,7 +95,14 @@ func (c *checker) lower() *symbolic.Model {
 			cmd := lw.command(d)
 			if cmd.Cost != nil {
 				if lo, _ := m.Bounds(cmd.Cost); lo < 1 {
-					c.errorf(d.Cost.Pos, d.Cost.End, "E0405", "the cost %s of action %s may be %d; a cost is a positive integer (it may read variables, and must be at least 1 over their ranges)", exprString(d.Cost), d.Label.Name, lo)
+					why := ""
+					if neverHolds(m, cmd.Guard, true) {
+						// the command is never applicable by the
+						// ranges, but a cost is bounded over them,
+						// whatever the guard (spec.md, "Costs")
+						why = fmt.Sprintf("; the guard of action %s holds in no state of the variables' ranges, but a cost is checked over the ranges whatever the guard (spec.md, \"Costs\"): write max(1, %s), which is the same cost wherever the command applies, or drop the command", d.Label.Name, c.quote(d.Cost))
+					}
+					c.errorf(d.Cost.Pos, d.Cost.End, "E0405", "the cost %s of action %s may be %d; a cost is a positive integer (it may read variables, and must be at least 1 over their ranges)%s", exprString(d.Cost), d.Label.Name, lo, why)
 				}
 			}
 			m.Commands = append(m.Commands, cmd)
