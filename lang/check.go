@@ -909,7 +909,7 @@ func (c *checker) checkBin(e *Expr) info {
 			return info{t: tErr}
 		}
 		if b.val <= 0 {
-			c.errorf(r.Pos, r.End, "E0205", "division by %d: the divisor must be a positive constant", b.val)
+			c.errorf(r.Pos, r.End, "E0205", "%s", divisorMsg(c.quote(r), b.val))
 			return info{t: tErr}
 		}
 		if out.konst {
@@ -1510,4 +1510,32 @@ func (c *checker) properties() {
 			}
 		}
 	}
+}
+
+// divisorMsg is E0205's message for a constant divisor d (as written) that
+// folds to v <= 0. The rule is static, like a type: it holds where the
+// division is never evaluated too (N > 3 && x / (N - 2) > 0 with N = 2,
+// spec.md, "Indexing"), so the message says so and how to write it.
+func divisorMsg(d string, v int) string {
+	if strings.TrimLeft(d, "0123456789") == "" || d == fmt.Sprint(v) {
+		return fmt.Sprintf("division by %d: the divisor must be a positive constant", v)
+	}
+	if inner, ok := strings.CutPrefix(d, "("); ok && strings.HasSuffix(inner, ")") {
+		depth := 0
+		for i, r := range inner {
+			switch r {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+			if depth < 0 && i == len(inner)-1 {
+				d = inner[:i] // one pair of parentheses around it all
+			}
+			if depth < 0 {
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("division by %s, which is %d: the divisor must be a positive constant wherever the division is written, also where a constant condition means it is never evaluated (N > 3 && ...); write max(1, %s) there", d, v, d)
 }

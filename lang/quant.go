@@ -504,7 +504,7 @@ func (q *quants) eval(e *Expr, op string) (int, bool) {
 			v, ok = symbolic.MulExact(a, b)
 		case "/":
 			if b <= 0 {
-				q.errorf(e.Args[1].Pos, e.Args[1].End, "E0205", "division by %d: the divisor must be a positive constant", b)
+				q.errorf(e.Args[1].Pos, e.Args[1].End, "E0205", "%s", divisorMsg(exprString(e.Args[1]), b))
 				return 0, false
 			}
 			v = symbolic.FloorDiv(a, b)
