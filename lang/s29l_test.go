@@ -2,6 +2,7 @@ package lang
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 
 	"vigil/symbolic"
@@ -85,5 +86,41 @@ func TestS29lNeverHoldsSound(t *testing.T) {
 	big := &symbolic.Expr{Op: symbolic.OpMul, K: 1 << 62, Args: []*symbolic.Expr{&symbolic.Expr{Op: symbolic.OpMul, K: 1 << 62, Args: []*symbolic.Expr{symbolic.V(1)}}}}
 	if neverHolds(m, symbolic.Compare(big, symbolic.Gt, k(1<<62)), true) {
 		t.Errorf("neverHolds of a comparison of a saturated operand")
+	}
+}
+
+// TestS29lFmtShortTail: fmt keeps a short last operand with the one
+// before it (s29l_fmt_short_tail.txtar), every piece within MaxWidth
+// where a break point allows, and its output formats to itself.
+func TestS29lFmtShortTail(t *testing.T) {
+	var lines []string
+	for _, op := range []string{" + ", " - ", " && ", " || "} {
+		for n := 1; n <= 14; n++ {
+			var b strings.Builder
+			b.WriteString("action s when x < 3 -> x' = ")
+			for k := 0; k < n; k++ {
+				if k > 0 {
+					b.WriteString(op)
+				}
+				b.WriteString(strings.Repeat("x", 3+(k*7)%11))
+			}
+			lines = append(lines, b.String()+op+"1")
+		}
+	}
+	for _, l := range lines {
+		src := "model f\nvar x : 0 .. 3 = 0\n" + l + "\n"
+		out, diags := Format("f.spec", []byte(src))
+		if len(diags) > 0 {
+			continue // a type error of the made-up text is no concern here
+		}
+		again, _ := Format("f.spec", out)
+		if string(again) != string(out) {
+			t.Fatalf("fmt is no fixed point:\n%s\nthen\n%s", out, again)
+		}
+		for _, p := range strings.Split(string(out), "\n") {
+			if tp := strings.TrimSpace(p); tp != "" && len(tp) <= 4 && strings.HasPrefix(p, "        ") {
+				t.Errorf("a short operand alone on a line %q of\n%s", p, out)
+			}
+		}
 	}
 }

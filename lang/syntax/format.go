@@ -538,6 +538,11 @@ func wrap(line string) []string {
 	return append(pieces, prefix+rest)
 }
 
+// minTail is the length of the longest last piece of a line (its last
+// operand with its operator, + 1 or , b' = 0) that breakAt keeps with
+// the operand before it.
+const minTail = 8
+
 // breakAt returns where to end the current piece of s and where the next
 // one starts, or -1: the break point of least parenthesis depth that keeps
 // the piece within width (the first of least depth if none does).
@@ -586,6 +591,19 @@ func breakAt(s string, width int) (cut, next int) {
 		}
 		if utf8.RuneCountInString(s[:p.cut]) > width {
 			break
+		}
+	}
+	// A short last operand (the rest of the line after the break, + 1)
+	// stays with the one before it: break at the previous point of the
+	// same depth, which fits too, rather than leave 1 alone on a line.
+	if tail := strings.TrimSpace(s[pts[best].next:]); utf8.RuneCountInString(tail) <= minTail {
+		for k := best - 1; k >= 0; k-- {
+			if pts[k].depth == least {
+				if pts[k].cut > 0 && strings.TrimSpace(s[:pts[k].cut]) != "" {
+					best = k
+				}
+				break
+			}
 		}
 	}
 	// A piece must not be empty.
