@@ -1,16 +1,19 @@
 package ic3_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"vigil/lang"
+	"vigil/smt/smtlib"
 	"vigil/symbolic/explicit"
 	"vigil/symbolic/gen"
 	"vigil/verify"
@@ -43,6 +46,8 @@ func TestS29sEdgeEngines(t *testing.T) {
 	ctx := context.Background()
 	loaded := 0
 	tally := map[string]int{}
+	var chc, want []string // vigil export --chc of each model bfs decided, and z3's answer for bfs's
+	var chcSeeds []uint64
 	for seed := uint64(1000); loaded < n && seed < 1000+uint64(4*n+10); seed++ {
 		src := gen.EdgeSpec(seed, false)
 		m, _ := lang.LoadSource(fmt.Sprintf("edge%d.spec", seed), []byte(src), lang.Options{})
@@ -91,9 +96,46 @@ func TestS29sEdgeEngines(t *testing.T) {
 		if t.Failed() {
 			return
 		}
+		if w := got["bfs"]; w == "safe" || w == "unsafe" || w == "range error" {
+			var buf bytes.Buffer
+			if err := smtlib.WriteCHC(&buf, smtlib.Question{Model: m, Property: m.Properties[0]}); err != nil {
+				t.Fatalf("seed %d: chc: %v", seed, err)
+			}
+			chc = append(chc, buf.String())
+			want = append(want, map[bool]string{true: "sat", false: "unsat"}[w == "safe"])
+			chcSeeds = append(chcSeeds, seed)
+		}
 	}
 	t.Logf("%d models: %v, %v", loaded, tally, time.Since(begin).Round(time.Millisecond))
+	checkCHC(t, chc, want, chcSeeds)
 	if loaded < n || tally["ic3 safe"] == 0 || tally["ic3 unsafe"] == 0 || tally["bfs range error"] == 0 {
 		t.Errorf("%d of %d models loaded, answers %v: the test compares too little", loaded, n, tally)
 	}
+}
+
+// checkCHC runs the z3 binary once on the Horn clauses (vigil export
+// --chc) of the models, separated by (reset), and expects sat (safe) or
+// unsat (unsafe, or a range error: a bad state) as bfs answered.
+func checkCHC(t *testing.T, chc, want []string, seeds []uint64) {
+	if _, err := smtlib.Z3Path(); err != nil {
+		t.Skipf("the Horn clauses are not checked by the z3 binary: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "chc.smt2")
+	if err := os.WriteFile(file, []byte(strings.Join(chc, "\n(reset)\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := smtlib.RunZ3(context.Background(), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Fields(out)
+	if len(lines) != len(want) {
+		t.Fatalf("z3 printed %d answers for %d systems: %.500s", len(lines), len(want), out)
+	}
+	for i, l := range lines {
+		if l != want[i] {
+			t.Errorf("seed %d: z3 on the Horn clauses says %s, bfs %s\n%s", seeds[i], l, want[i], chc[i])
+		}
+	}
+	t.Logf("z3 agreed with bfs on the Horn clauses of %d models", len(want))
 }
