@@ -1006,16 +1006,40 @@ func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result,
 		s.Unknowns++
 		return Unknown, nil
 	}
-	done := make(chan struct{})
+	finished, done := make(chan struct{}), make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
-		s.x.Interrupt()
+		s.x.interruptUntil(finished)
 		close(done)
 	})
 	r, err := s.Check(assumptions...)
+	close(finished)
 	if !stop() {
 		<-done // the interrupt must not land in a later check
 	}
 	return r, err
+}
+
+// interruptUntil interrupts x's running call, again and again (after 1
+// ms, 2 ms, ... up to every 50 ms) until finished is closed. Z3 4.8.12
+// loses an interrupt that arrives just before a check or as it starts:
+// the check then ran to its own timeout, or for ever without one, and
+// with a timeout set the interrupt could even disable it (the check's
+// cancel handler was marked as fired while its cancellation was reset),
+// so that a search cancelled by the portfolio, a --timeout or Ctrl-C went
+// on in that check for ever (TestS29sCancelRace). Repeated interrupts
+// reach the check once it runs; one that arrives after it ended has no
+// effect (TestInterrupt).
+func (x *Context) interruptUntil(finished <-chan struct{}) {
+	wait := time.Millisecond
+	for {
+		x.Interrupt()
+		select {
+		case <-finished:
+			return
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 50*time.Millisecond)
+	}
 }
 
 // ReasonUnknown explains the last Unknown ("timeout", "canceled", ...).
@@ -1237,15 +1261,16 @@ func (x *Context) EvalSMTLIB(ctx context.Context, text string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("smt: %w", context.Cause(ctx))
 	}
-	done := make(chan struct{})
+	finished, done := make(chan struct{}), make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
-		x.Interrupt()
+		x.interruptUntil(finished)
 		close(done)
 	})
 	ct := C.CString(text)
 	var code C.int
 	r := C.vg_eval_smtlib(x.c, ct, &code)
 	C.free(unsafe.Pointer(ct))
+	close(finished)
 	if !stop() {
 		<-done // the interrupt must not land in a later check
 	}
