@@ -170,14 +170,8 @@ func (l *lowerer) command(d *ActionDecl) symbolic.Command {
 	for _, o := range d.Outcomes {
 		out := symbolic.Outcome{Pos: o.Start}
 		for _, r := range l.c.accesses[o] {
-			if r.with != "" {
-				// two writes of one element: symbolic.ArrayAccess has
-				// no field to name the second write yet (With,
-				// WithPos), so the message keeps the carrier's
-				continue
-			}
 			if when := l.accessCond(r); when != nil {
-				out.Accesses = append(out.Accesses, symbolic.ArrayAccess{Text: r.text, Index: l.expr(r.idx), Lo: r.a.lo, Hi: r.a.hi, Write: r.write, Pos: r.pos, When: when})
+				out.Accesses = append(out.Accesses, symbolic.ArrayAccess{Text: r.text, Index: l.expr(r.idx), Lo: r.a.lo, Hi: r.a.hi, Write: r.write, Pos: r.pos, When: when, With: r.with, WithPos: r.withPos})
 			}
 		}
 		if o.Weight != "" {

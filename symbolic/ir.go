@@ -247,6 +247,12 @@ type ArrayAccess struct {
 	// operands and if conditions it is under) and its index is out of
 	// range; its nodes may be shared with other accesses' When
 	When *Cond
+	// With, when set, names a second write of the outcome (as written)
+	// at WithPos: the access is the two writes of one element, When
+	// holds where their indices meet, and Index is the element's index
+	// (Lo and Hi are the array's range, which it may be inside)
+	With    string
+	WithPos Pos
 }
 
 // ProbFactor is one factor Num/Den of an outcome's state-dependent

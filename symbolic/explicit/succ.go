@@ -269,8 +269,12 @@ func (e *RangeError) accessError() string {
 	if acc == "" {
 		return ""
 	}
-	return fmt.Sprintf("explicit: %s: range error: action %s, outcome %d %s, in state %s; keep the index in range (strengthen the guard)",
-		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, acc, e.Model.FormatState(e.State))
+	fix := "keep the index in range (strengthen the guard)"
+	if strings.Contains(acc, " at one index, ") {
+		fix = "keep indices in range and the written ones apart (strengthen the guard)"
+	}
+	return fmt.Sprintf("explicit: %s: range error: action %s, outcome %d %s, in state %s; %s",
+		c.Pos, e.Model.Labels[c.Label].Name, e.Outcome+1, acc, e.Model.FormatState(e.State), fix)
 }
 
 // NamesAccess reports whether the error is an array access out of range
@@ -293,6 +297,10 @@ func AccessesOutOfRange(m *symbolic.Model, cmd, out int, s symbolic.State) strin
 			continue
 		}
 		k := a.Index.EvalBig(s) // exact: the index may leave int64
+		if a.With != "" {
+			acc = append(acc, fmt.Sprintf("writes %s (%s) and %s (%s) at one index, %s", a.Text, a.Pos, a.With, a.WithPos, k))
+			continue
+		}
 		verb := "reads"
 		if a.Write {
 			verb = "writes"
