@@ -6,10 +6,12 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"vigil/bdd"
 	"vigil/symbolic"
+	"vigil/symbolic/explicit"
 )
 
 // TestS29dDivMinInt: divisions (and JANI's modulus forms, a - k*(a/k)
@@ -135,5 +137,51 @@ func TestS29dDivMinInt(t *testing.T) {
 	t.Logf("%d of %d encoded", encoded, n)
 	if encoded < n/2 {
 		t.Errorf("only %d of %d encoded", encoded, n)
+	}
+}
+
+// TestS29dAssignFarFromRange: an assignment whose values reach -2^63
+// while its variable's range lies above 0 (value - lo leaves int64) is
+// decided, not refused as needing more than 64 bits: the values outside
+// the range are range errors, the others successors. bfs and bdd agree
+// on the verdict (the range error at x == 0, where y' = x*2^62 - 2^63 is
+// -2^63; 6 at x == 1) and on the safe twin that never takes the step
+// there.
+func TestS29dAssignFarFromRange(t *testing.T) {
+	ctx := context.Background()
+	x := symbolic.V(0)
+	for _, guardLo := range []int{0, 1} {
+		val := &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{
+			{Op: symbolic.OpMul, K: 1 << 62, Args: []*symbolic.Expr{x}}, symbolic.Lit(math.MinInt64)}}
+		val = &symbolic.Expr{Op: symbolic.OpIte, Cond: symbolic.Compare(x, symbolic.Gt, symbolic.Lit(0)), Args: []*symbolic.Expr{symbolic.Lit(6), val}}
+		m := &symbolic.Model{
+			Name:   "far",
+			Vars:   []symbolic.Var{{Name: "x", Lo: 0, Hi: 1, HasInit: true, Init: 1}, {Name: "y", Lo: 5, Hi: 7, HasInit: true, Init: 5}},
+			Labels: []symbolic.Label{{Name: "down"}, {Name: "set"}},
+			Commands: []symbolic.Command{
+				{Label: 0, Guard: symbolic.Compare(x, symbolic.Gt, symbolic.Lit(0)), Outcomes: []symbolic.Outcome{{Prob: 1, Assigns: []symbolic.Assign{{Var: 0, Value: symbolic.Lit(0)}}}}},
+				{Label: 1, Guard: symbolic.Compare(x, symbolic.Ge, symbolic.Lit(guardLo)), Outcomes: []symbolic.Outcome{{Prob: 1, Assigns: []symbolic.Assign{{Var: 1, Value: val}}}}},
+			},
+			Properties: []*symbolic.Property{{Name: "p", Unsafe: symbolic.Compare(symbolic.V(1), symbolic.Eq, symbolic.Lit(7))}},
+		}
+		prop := m.Properties[0]
+		g, err := explicit.New(m, prop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, werr := explicit.Search(ctx, g, explicit.Options{StopAtUnsafe: true})
+		got, gerr := bdd.Verify(ctx, m, prop, nil, bdd.Options{})
+		if (werr != nil) != (gerr != nil) {
+			t.Fatalf("guard x >= %d: bfs: %v, bdd: %v", guardLo, werr, gerr)
+		}
+		if werr != nil {
+			if !strings.Contains(gerr.Error(), "range") || strings.Contains(gerr.Error(), "64 bits") {
+				t.Errorf("guard x >= %d: bfs: %v; bdd: %v", guardLo, werr, gerr)
+			}
+			continue
+		}
+		if (want.Verdict == explicit.Safe) != (got.Verdict == bdd.Safe) {
+			t.Errorf("guard x >= %d: bfs %v, bdd %v", guardLo, want.Verdict, got.Verdict)
+		}
 	}
 }
