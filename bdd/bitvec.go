@@ -234,7 +234,9 @@ func (m *mgr) muxBits(c Node, a, b []Node) []Node {
 // divmod returns floor(a/k) and a mod k (in 0..k-1) for k > 0 by long
 // division: a is shifted by a multiple of k to be non-negative, then the
 // quotient bits are found from the most significant down, keeping the
-// partial remainder below k.
+// partial remainder below k. Where that shift would leave int64 (a can
+// be near -2^63 and far above it), a's sign is split off instead
+// (divSigned): a division never needs more bits than its operand.
 func (m *mgr) divmod(a bvec, k int) (q, r bvec, err error) {
 	if k <= 0 {
 		return bvec{}, bvec{}, errors.New("divisor must be positive")
@@ -251,25 +253,42 @@ func (m *mgr) divmod(a bvec, k int) (q, r bvec, err error) {
 	if a.lo < 0 {
 		s, ok := mulOK(-floorDiv(a.lo, k), k)
 		if !ok {
-			return bvec{}, bvec{}, errWide
+			q, r := m.divSigned(a, k, qlo, qhi)
+			return q, r, nil
 		}
 		shift = s
 	}
 	top, ok := addOK(a.hi, shift)
 	if !ok {
-		return bvec{}, bvec{}, errWide
+		q, r := m.divSigned(a, k, qlo, qhi)
+		return q, r, nil
 	}
 	x, err := m.add(a, m.cst(shift)) // 0 .. top
 	if err != nil {
 		return bvec{}, bvec{}, err
 	}
 	n := bits.Len64(uint64(top)) // unsigned bits of x
-	ub := resize(x, n+1)[:n]
+	qbits, rem := m.udiv(resize(x, n+1)[:n], k)
+	qu := bvec{bits: append(qbits, m.fls()), lo: 0, hi: top / k}
+	q, err = m.add(qu, m.cst(-shift/k))
+	if err != nil {
+		return bvec{}, bvec{}, err
+	}
+	q = bvec{bits: resize(q, widthOf(qlo, qhi)), lo: qlo, hi: qhi}
+	r = bvec{bits: rem, lo: 0, hi: k - 1}
+	r.bits = resize(r, widthOf(0, k-1))
+	return q, r, nil
+}
+
+// udiv divides the unsigned number ub (least significant bit first) by
+// k > 0: the quotient's len(ub) bits and the remainder (0..k-1) as a
+// signed vector of bits.Len64(2k-1)+1 bits.
+func (m *mgr) udiv(ub []Node, k int) (qbits, rem []Node) {
+	n := len(ub)
 	rw := bits.Len64(uint64(2*k-1)) + 1 // remainder register, signed headroom
-	rem := resize(m.cst(0), rw)
+	rem = resize(m.cst(0), rw)
 	kv := resize(m.cst(k), rw)
-	qbits := make([]Node, n+1)
-	qbits[n] = m.fls()
+	qbits = make([]Node, n)
 	for i := n - 1; i >= 0; i-- {
 		// rem = 2·rem + bit i (rem < k, so 2·rem+1 < 2k fits)
 		sh := make([]Node, rw)
@@ -280,15 +299,36 @@ func (m *mgr) divmod(a bvec, k int) (q, r bvec, err error) {
 		rem = m.muxBits(ge, diff, sh)
 		qbits[i] = ge
 	}
-	qu := bvec{bits: qbits, lo: 0, hi: top / k}
-	q, err = m.add(qu, m.cst(-shift/k))
-	if err != nil {
-		return bvec{}, bvec{}, err
+	return qbits, rem
+}
+
+// divSigned is divmod for an operand a whose shift to non-negative values
+// would leave int64. With s a's sign bit, t = a with every bit flipped
+// where s holds is -a-1 >= 0 for negative a (and a otherwise), and
+// floor(a/k) = -floor((-a-1)/k) - 1 there (ceil(n/k) = floor((n-1)/k) + 1
+// for n = -a >= 1): the quotient of t with every bit flipped where s
+// holds, and the remainder k-1 - (t mod k). t has one bit less than a,
+// so nothing leaves a's width.
+func (m *mgr) divSigned(a bvec, k int, qlo, qhi int) (q, r bvec) {
+	w := len(a.bits)
+	s := a.bits[w-1]
+	t := make([]Node, w-1)
+	for i := range t {
+		t[i] = m.xor(a.bits[i], s)
 	}
-	q = bvec{bits: resize(q, widthOf(qlo, qhi)), lo: qlo, hi: qhi}
-	r = bvec{bits: rem, lo: 0, hi: k - 1}
+	qt, rt := m.udiv(t, k)
+	qb := make([]Node, w)
+	for i := range qt {
+		qb[i] = m.xor(qt[i], s)
+	}
+	qb[w-1] = s
+	q = bvec{bits: resize(bvec{bits: qb}, widthOf(qlo, qhi)), lo: qlo, hi: qhi}
+	// k-1 - rt, as rw bits (0 .. k-1 fits)
+	km1 := resize(m.cst(k-1), len(rt))
+	neg := m.addBits(km1, m.notBits(rt), m.tru())
+	r = bvec{bits: m.muxBits(s, neg, rt), lo: 0, hi: k - 1}
 	r.bits = resize(r, widthOf(0, k-1))
-	return q, r, nil
+	return q, r
 }
 
 func floorDiv(a, k int) int {

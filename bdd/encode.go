@@ -559,13 +559,24 @@ func (sp *space) outcome(c *symbolic.Command, oi int) (outEnc, error) {
 			oe.err = m.or(oe.err, m.cmp(m.cst(ve.hi), opLt, val))
 		}
 		// next = value: the next bits (unsigned, offset lo) equal value-lo.
-		shifted, err := m.sub(val, m.cst(ve.lo))
-		if err != nil {
-			return outEnc{}, sp.exprError(a.Value, what, fmt.Sprintf("its values need more than %d bits", maxWidth))
-		}
 		nv := sp.unsignedVec(ve.next, 0, ve.hi-ve.lo)
+		var eq Node
+		if shifted, err := m.sub(val, m.cst(ve.lo)); err == nil {
+			eq = m.cmp(nv, opEq, shifted)
+		} else {
+			// value - lo leaves int64 only where the value lies outside
+			// the range (a range error above, and no successor): the
+			// value clamped into the range, where it lies within it
+			in := m.and(m.not(m.cmp(val, opLt, m.cst(ve.lo))), m.not(m.cmp(m.cst(ve.hi), opLt, val)))
+			cl := m.minv(m.maxv(val, m.cst(ve.lo)), m.cst(ve.hi))
+			shifted, err := m.sub(cl, m.cst(ve.lo))
+			if err != nil {
+				return outEnc{}, sp.exprError(a.Value, what, fmt.Sprintf("its values need more than %d bits", maxWidth))
+			}
+			eq = m.and(in, m.cmp(nv, opEq, shifted))
+		}
 		oe.vars = append(oe.vars, a.Var)
-		oe.eq = append(oe.eq, m.cmp(nv, opEq, shifted))
+		oe.eq = append(oe.eq, eq)
 		oe.sets = append(oe.sets, m.set(ve.next))
 		r := make([]bool, len(sp.vars))
 		a.Value.Vars(func(v symbolic.VarID) { r[v] = true })
