@@ -416,7 +416,12 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 	type box struct{ lo, hi []int }
 	stack := []box{{append([]int(nil), lo...), append([]int(nil), hi...)}}
 	for len(stack) > 0 {
-		if sd.Nodes >= opt.MaxNodes || (opt.Timeout > 0 && time.Since(start) > opt.Timeout) || (sd.Nodes&63 == 0 && opt.stopped()) {
+		// Stop is checked on every box: sd.Nodes grows by a search's
+		// nodes at a time, so "every 64th" (sd.Nodes&63 == 0) could
+		// miss it for good, and each box's search, stopped at once,
+		// answered Unknown, which split the box: a stopped fallback
+		// went on enumerating every state of the box.
+		if sd.Nodes >= opt.MaxNodes || (opt.Timeout > 0 && time.Since(start) > opt.Timeout) || opt.stopped() {
 			sd.Verdict, sd.Time = Unknown, time.Since(start)
 			return sd, nil
 		}
@@ -444,6 +449,10 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 		}
 		sub := opt
 		sub.MaxNodes = opt.MaxNodes - sd.Nodes
+		if opt.Timeout > 0 {
+			// what is left of it, not a fresh timeout per box
+			sub.Timeout = max(opt.Timeout-time.Since(start), time.Nanosecond)
+		}
 		ib := p.InputBox(bx.lo, bx.hi)
 		if !narrow(ib, bounds) {
 			continue // no state of the region in the box

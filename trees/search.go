@@ -616,31 +616,62 @@ func (s *searcher) run(stop func() bool) {
 			s.stats.Stopped = StopMemory
 			return
 		}
-		if s.opt.Timeout > 0 && s.stats.Nodes&63 == 0 && time.Since(s.start) > s.opt.Timeout {
-			s.stats.Stopped = StopTimeout
-			return
-		}
-		// every node: one expansion bounds up to a tree's leaves times
-		// the ensemble's trees (64 nodes of a 200-tree forest of depth 6
-		// took half a second)
-		if s.opt.stopped() {
-			s.stats.Stopped = StopInterrupted
+		if s.halted() {
 			return
 		}
 		top := heap.Pop(&s.open).(*node)
 		s.stats.Nodes++
-		s.expand(top, int(top.branch))
+		if !s.expand(top, int(top.branch)) {
+			// Stopped half-way: the children added so far cover only
+			// part of top's box, so top goes back to the queue and
+			// keeps the anytime upper bound sound.
+			heap.Push(&s.open, top)
+			return
+		}
 	}
 }
 
-// expand adds one child per leaf of tree ti reachable in n's box.
-func (s *searcher) expand(n *node, ti int) {
+// halted reports whether the timeout passed or Options.Stop was closed,
+// and records which in s.stats.Stopped. It is checked before every
+// expansion and before every child an expansion generates: one child's
+// bound walks every tree's reachable leaves, and one expansion of a
+// wide tree generates a child per leaf, so an expansion of a large
+// ensemble (1,000 trees of depth 10) took minutes, and a search checked
+// its budgets only between expansions (the timeout every 64th):
+// Ctrl-C, SIGTERM and --timeout went unheard (s29t_trees_stop_latency).
+func (s *searcher) halted() bool {
+	if s.stats.Stopped != StopNone {
+		return true
+	}
+	if s.opt.Timeout > 0 && time.Since(s.start) > s.opt.Timeout {
+		s.stats.Stopped = StopTimeout
+		return true
+	}
+	if s.opt.stopped() {
+		s.stats.Stopped = StopInterrupted
+		return true
+	}
+	return false
+}
+
+// expand adds one child per leaf of tree ti reachable in n's box. It
+// reports false when a budget stopped it before every child was added
+// (see halted).
+func (s *searcher) expand(n *node, ti int) bool {
 	tr := &s.e.Trees[ti]
 	box := append([]int32(nil), n.box...)
+	complete := true
 	var walk func(i int)
 	walk = func(i int) {
+		if !complete {
+			return
+		}
 		nd := &tr.Nodes[i]
 		if nd.Feature < 0 {
+			if s.halted() {
+				complete = false
+				return
+			}
 			s.add(&node{box: append([]int32(nil), box...), depth: n.depth + 1})
 			return
 		}
@@ -659,4 +690,5 @@ func (s *searcher) expand(n *node, ti int) {
 		}
 	}
 	walk(0)
+	return complete
 }
