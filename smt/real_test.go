@@ -129,6 +129,7 @@ func TestRealErrorsAreValues(t *testing.T) {
 		got := c.make(x)
 		if !got.IsZero() || x.Err() == nil {
 			t.Errorf("%s: term %v, err %v; want an error", c.name, x.String(got), x.Err())
+			x.Close()
 			continue
 		}
 		if msg := x.Err().Error(); !strings.HasPrefix(msg, "smt: ") || !strings.Contains(msg, c.want) {
@@ -142,6 +143,7 @@ func TestRealErrorsAreValues(t *testing.T) {
 		if err := s.Assert(x.True()); err == nil {
 			t.Errorf("%s: assert after an error: no error", c.name)
 		}
+		x.Close()
 	}
 	x := newCtx(t)
 	s := newSolver(t, x)

@@ -67,7 +67,11 @@ func TestS29sEdgeTransitions(t *testing.T) {
 			continue
 		}
 		loaded++
+		c0, s0 := LiveContexts()
 		s, e, k := edgeTransitions(t, m, src, seed)
+		if c1, s1 := LiveContexts(); c1 != c0 || s1 != s0 {
+			t.Fatalf("seed %d: %d Z3 contexts and %d solvers alive before the model, %d and %d after", seed, c0, s0, c1, s1)
+		}
 		states, succs, errs = states+s, succs+e, errs+k
 		if t.Failed() {
 			return
@@ -94,6 +98,7 @@ func edgeTransitions(t *testing.T, m *symbolic.Model, src string, seed uint64) (
 		return
 	}
 	x := newCtx(t)
+	defer x.Close() // not at the test's end: 16 MB per model (z3_test.go's newCtx)
 	e, err := NewEncoder(x, m)
 	must(t, err)
 	tr, err := e.Transition(TransOptions{Property: p})

@@ -7,8 +7,18 @@ import (
 	"time"
 )
 
+// maxTestContexts bounds the Z3 contexts alive at once in this package's
+// tests: each costs some 16 MB resident (malloc.go), and t.Cleanup runs
+// only when the test ends, so a test that makes a context per model in a
+// loop must Close it in the loop (TestS29sEdgeTransitions over 3,000
+// models held 3,000 contexts: 24 GB resident before session 29's fix).
+const maxTestContexts = 8
+
 func newCtx(t testing.TB) *Context {
 	t.Helper()
+	if n, _ := LiveContexts(); n >= maxTestContexts {
+		t.Fatalf("%d Z3 contexts are alive: close each context in the loop that makes it (16 MB each)", n)
+	}
 	x, err := NewContext()
 	if err != nil {
 		t.Fatal(err)
