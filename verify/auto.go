@@ -243,7 +243,14 @@ func (p *portfolio) record(o autoOutcome) {
 		}
 	case !p.cancelled.IsZero():
 		m.Outcome, m.StopSeconds = "cancelled", o.end.Sub(p.cancelled).Seconds()
-		if o.v != nil && o.v.Answer != explicit.Unknown && o.err == nil {
+		var ie *InternalError
+		switch {
+		case errors.As(o.err, &ie):
+			// A check that failed after the winner was known: the
+			// winner was checked on its own and stands, but the bug is
+			// not hidden as a cancellation.
+			m.Outcome, m.Reason = "error", o.err.Error()
+		case o.v != nil && o.v.Answer != explicit.Unknown && o.err == nil:
 			m.Outcome, m.Reason = "decided too late", o.v.Answer.String()
 		}
 	case o.err != nil:
@@ -382,7 +389,7 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 		return nil, p.fatal
 	}
 	if p.winner != nil {
-		p.winner.Auto = p.stats
+		p.winner.Auto, p.winner.checked = p.stats, p.q
 		return p.winner, nil
 	}
 	// IC3's refusal (an unsafe condition that folds to false, a range
@@ -395,7 +402,7 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 	}
 	// The reason: the user's timeout or interrupt, else IC3's (which
 	// ends undecided only for a cause of its own), else bfs's.
-	v := &Verdict{Engine: "auto", Answer: explicit.Unknown, Reason: stopReason(p.ctx), Elapsed: elapsed, Auto: p.stats}
+	v := &Verdict{Engine: "auto", Answer: explicit.Unknown, Reason: stopReason(p.ctx), Elapsed: elapsed, Auto: p.stats, checked: p.q}
 	for _, i := range []int{1, 0} {
 		if r := p.results[i]; v.Reason == "" && r != nil {
 			v.Reason = r.Reason

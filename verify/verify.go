@@ -139,6 +139,16 @@ type Verdict struct {
 	Auto *AutoStats
 
 	prep *Prepared // the question the verdict answers, for its reports
+	// exhaustive is the question a safe answer of bfs or bdd (exhaustive
+	// reachability) or ppa (which checked its own invariant) answered:
+	// set by this package's engines only, so that an engine registered
+	// from outside cannot claim safe by filling in Verdict.BFS, BDD or
+	// PPA, nor pass off a safe verdict of another question as its own.
+	exhaustive *Prepared
+	// checked is the question whose checks the portfolio (auto) ran on
+	// this verdict: set by decideAuto only, so that Verdict.Auto alone
+	// does not skip the checks.
+	checked *Prepared
 }
 
 // InternalError is a check of an engine's answer that failed: a
@@ -189,10 +199,13 @@ func decide(ctx context.Context, p *Prepared, e Engine) (*Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v.Auto != nil {
+	if v != nil && v.Auto != nil && v.checked == p {
 		return v, nil // the portfolio checked its winner
 	}
-	return v, p.check(ctx, v)
+	if err := p.check(ctx, v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // Prepared is a question as an engine reads it: the question with its
@@ -283,7 +296,11 @@ func (p *Prepared) policyName() string {
 // refused.
 // An invariant whose check the end of ctx cut short makes v Unknown.
 func (p *Prepared) check(ctx context.Context, v *Verdict) error {
+	if v == nil {
+		return internal("an engine answered nothing (no verdict and no error)")
+	}
 	switch v.Answer {
+	case explicit.Unknown:
 	case explicit.UnsafeVerdict:
 		if p.Tamper != nil && p.Tamper.Trace != nil {
 			v.Trace = p.Tamper.Trace(v.Trace)
@@ -301,7 +318,7 @@ func (p *Prepared) check(ctx context.Context, v *Verdict) error {
 		}
 	case explicit.Safe:
 		switch {
-		case v.PPA != nil, v.BFS != nil, v.BDD != nil:
+		case v.exhaustive == p:
 			// ppa checked its exported invariant itself (certifyPPA);
 			// bfs and bdd decide by exhaustive reachability.
 		case v.Invariant != nil:
@@ -309,6 +326,8 @@ func (p *Prepared) check(ctx context.Context, v *Verdict) error {
 		default:
 			return internal("engine %s answered safe without an invariant to check", v.Engine)
 		}
+	default:
+		return internal("engine %s answered %d, which is neither safe, unsafe nor unknown", v.Engine, v.Answer)
 	}
 	return nil
 }
