@@ -179,6 +179,11 @@ func decideBDD(ctx context.Context, q *Prepared) (*Verdict, error) {
 	if v.Answer == explicit.Safe {
 		v.exhaustive = q
 	}
+	if v.Answer == explicit.Unknown && ctx.Err() != nil && (res.Reason == "canceled" || res.Reason == "timeout") {
+		// bdd says "canceled" where every other engine, and vigil
+		// verify's text, say "interrupted" (--json's reason).
+		v.Reason = stopReason(ctx)
+	}
 	return v, nil
 }
 

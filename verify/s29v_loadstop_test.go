@@ -41,3 +41,29 @@ func TestS29vPolicyLoadStops(t *testing.T) {
 		t.Fatalf("got %s (%s); want unknown while loading the policy", v.Answer, v.Reason)
 	}
 }
+
+// TestS29vBDDStopReason: a bdd run stopped by an interrupt gives the
+// reason every engine gives ("interrupted", which --json prints), not
+// bdd's own "canceled".
+func TestS29vBDDStopReason(t *testing.T) {
+	m, diags := lang.LoadSource("m.spec", []byte(s29vUnsafe), lang.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Render())
+	}
+	for _, engine := range []string{"bdd"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		q, err := prepare(ctx, &Question{Model: m, Property: m.Properties[0], Engine: engine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		e, _ := Lookup(engine)
+		v, err := decide(ctx, q, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Answer != explicit.Unknown || v.Reason != stopReason(ctx) {
+			t.Errorf("%s: %s (%q); want unknown (%q)", engine, v.Answer, v.Reason, stopReason(ctx))
+		}
+	}
+}
