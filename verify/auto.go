@@ -27,6 +27,9 @@ import (
 // Every member's answer is checked as a single engine's is (a
 // counterexample replays, an invariant goes through ic3/cert); the first
 // checked verdict wins and the others are cancelled through their context.
+// A member that fails its check, or whose checked verdict contradicts the
+// winner's, before the portfolio returns is a bug in vigil (an internal
+// error), never a verdict and never hidden as a cancellation.
 // IC3 and the hunter start after bfs has had AutoHeadStart to itself, so
 // that small models, which bfs decides at once, get its answer every time.
 // The portfolio gives up (Unknown) when bfs and IC3 have both ended
@@ -252,6 +255,12 @@ func (p *portfolio) record(o autoOutcome) {
 			m.Outcome, m.Reason = "error", o.err.Error()
 		case o.v != nil && o.v.Answer != explicit.Unknown && o.err == nil:
 			m.Outcome, m.Reason = "decided too late", o.v.Answer.String()
+			if w := p.winner; w != nil && w.Answer != o.v.Answer && p.fatal == nil {
+				// Two checked verdicts that contradict each other: a
+				// check is wrong, which is a bug in vigil, whichever
+				// came first.
+				p.fatal = internal("the members of the portfolio disagree: %s answered %s, %s (checked too) %s", w.Engine, w.Answer, o.v.Engine, o.v.Answer)
+			}
 		}
 	case o.err != nil:
 		m.Outcome, m.Reason = "error", o.err.Error()

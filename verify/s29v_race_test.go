@@ -113,3 +113,34 @@ func TestS29vForgedMemberAfterWinner(t *testing.T) {
 		}
 	}
 }
+
+// TestS29vMembersDisagree: a member whose checked verdict contradicts the
+// winner's (here a broken exhaustive search that says safe about an
+// unsafe model, arriving just before or after bfs's checked
+// counterexample) makes the portfolio's answer an internal error: two
+// checked verdicts that disagree mean a check is wrong. Session 28 recorded it as "decided too
+// late" and printed the winner's verdict.
+func TestS29vMembersDisagree(t *testing.T) {
+	q := s29vPrepared(t)
+	honestDone, brokenStarted := make(chan struct{}), make(chan struct{})
+	honest := autoMember{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) {
+		defer close(honestDone)
+		<-brokenStarted
+		return bfs(ctx, q, 0)
+	}}
+	broken := autoMember{"ic3", func(_ context.Context, q *Prepared) (*Verdict, error) {
+		close(brokenStarted)
+		<-honestDone
+		return &Verdict{Answer: explicit.Safe, Engine: "ic3", exhaustive: q}, nil
+	}}
+	idle := autoMember{"hunt", func(ctx context.Context, q *Prepared) (*Verdict, error) {
+		<-ctx.Done()
+		return &Verdict{Engine: "hunt", Answer: explicit.Unknown}, nil
+	}}
+	v, err := runPortfolio(q, []autoMember{honest, broken, idle})
+	var ie *InternalError
+	if !errors.As(err, &ie) {
+		t.Fatalf("got %+v, %v; want an internal error for the disagreement", v, err)
+	}
+	t.Log(err)
+}
