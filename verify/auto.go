@@ -249,10 +249,14 @@ func (p *portfolio) record(o autoOutcome) {
 		var ie *InternalError
 		switch {
 		case errors.As(o.err, &ie):
-			// A check that failed after the winner was known: the
-			// winner was checked on its own and stands, but the bug is
+			// A check that failed after the winner was known (the end
+			// of ctx never fails a check: an invariant whose check it
+			// cuts short is unknown): a bug in vigil, reported as one,
 			// not hidden as a cancellation.
 			m.Outcome, m.Reason = "error", o.err.Error()
+			if p.fatal == nil {
+				p.fatal = o.err
+			}
 		case o.v != nil && o.v.Answer != explicit.Unknown && o.err == nil:
 			m.Outcome, m.Reason = "decided too late", o.v.Answer.String()
 			if w := p.winner; w != nil && w.Answer != o.v.Answer && p.fatal == nil {
