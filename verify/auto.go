@@ -27,6 +27,9 @@ import (
 // Every member's answer is checked as a single engine's is (a
 // counterexample replays, an invariant goes through ic3/cert); the first
 // checked verdict wins and the others are cancelled through their context.
+// A member that fails its check, or whose checked verdict contradicts the
+// winner's, before the portfolio returns is a bug in vigil (an internal
+// error), never a verdict and never hidden as a cancellation.
 // IC3 and the hunter start after bfs has had AutoHeadStart to itself, so
 // that small models, which bfs decides at once, get its answer every time.
 // The portfolio gives up (Unknown) when bfs and IC3 have both ended
@@ -243,8 +246,25 @@ func (p *portfolio) record(o autoOutcome) {
 		}
 	case !p.cancelled.IsZero():
 		m.Outcome, m.StopSeconds = "cancelled", o.end.Sub(p.cancelled).Seconds()
-		if o.v != nil && o.v.Answer != explicit.Unknown && o.err == nil {
+		var ie *InternalError
+		switch {
+		case errors.As(o.err, &ie):
+			// A check that failed after the winner was known (the end
+			// of ctx never fails a check: an invariant whose check it
+			// cuts short is unknown): a bug in vigil, reported as one,
+			// not hidden as a cancellation.
+			m.Outcome, m.Reason = "error", o.err.Error()
+			if p.fatal == nil {
+				p.fatal = o.err
+			}
+		case o.v != nil && o.v.Answer != explicit.Unknown && o.err == nil:
 			m.Outcome, m.Reason = "decided too late", o.v.Answer.String()
+			if w := p.winner; w != nil && w.Answer != o.v.Answer && p.fatal == nil {
+				// Two checked verdicts that contradict each other: a
+				// check is wrong, which is a bug in vigil, whichever
+				// came first.
+				p.fatal = internal("the members of the portfolio disagree: %s answered %s, %s (checked too) %s", w.Engine, w.Answer, o.v.Engine, o.v.Answer)
+			}
 		}
 	case o.err != nil:
 		m.Outcome, m.Reason = "error", o.err.Error()
@@ -382,7 +402,7 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 		return nil, p.fatal
 	}
 	if p.winner != nil {
-		p.winner.Auto = p.stats
+		p.winner.Auto, p.winner.checked = p.stats, p.q
 		return p.winner, nil
 	}
 	// IC3's refusal (an unsafe condition that folds to false, a range
@@ -395,7 +415,7 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 	}
 	// The reason: the user's timeout or interrupt, else IC3's (which
 	// ends undecided only for a cause of its own), else bfs's.
-	v := &Verdict{Engine: "auto", Answer: explicit.Unknown, Reason: stopReason(p.ctx), Elapsed: elapsed, Auto: p.stats}
+	v := &Verdict{Engine: "auto", Answer: explicit.Unknown, Reason: stopReason(p.ctx), Elapsed: elapsed, Auto: p.stats, checked: p.q}
 	for _, i := range []int{1, 0} {
 		if r := p.results[i]; v.Reason == "" && r != nil {
 			v.Reason = r.Reason

@@ -104,6 +104,9 @@ func bfs(ctx context.Context, q *Prepared, maxStates int) (*Verdict, error) {
 		return nil, err
 	}
 	v := &Verdict{Answer: res.Verdict, Engine: "bfs", Trace: res.Trace, BFS: res, Elapsed: res.Stats.Elapsed}
+	if res.Verdict == explicit.Safe {
+		v.exhaustive = q
+	}
 	if res.Verdict == explicit.Unknown {
 		v.Reason = stopReason(ctx)
 		if v.Reason == "" {
@@ -172,7 +175,16 @@ func decideBDD(ctx context.Context, q *Prepared) (*Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Verdict{Answer: res.Verdict.Explicit(), Engine: "bdd", Reason: res.Reason, Trace: res.Trace, BDD: res, Elapsed: res.Stats.Elapsed}, nil
+	v := &Verdict{Answer: res.Verdict.Explicit(), Engine: "bdd", Reason: res.Reason, Trace: res.Trace, BDD: res, Elapsed: res.Stats.Elapsed}
+	if v.Answer == explicit.Safe {
+		v.exhaustive = q
+	}
+	if v.Answer == explicit.Unknown && ctx.Err() != nil && (res.Reason == "canceled" || res.Reason == "timeout") {
+		// bdd says "canceled" where every other engine, and vigil
+		// verify's text, say "interrupted" (--json's reason).
+		v.Reason = stopReason(ctx)
+	}
+	return v, nil
 }
 
 // DefaultMaxCheckedBoxes is the largest box certificate a safe ppa answer
@@ -212,6 +224,9 @@ func decidePPA(ctx context.Context, q *Prepared) (*Verdict, error) {
 	if res.Verdict == explicit.Safe {
 		if err := q.certifyPPA(ctx, v); err != nil {
 			return nil, err
+		}
+		if v.Answer == explicit.Safe { // not cut short while certifying
+			v.exhaustive = q
 		}
 	}
 	return v, nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"vigil/lang"
+	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
@@ -59,13 +60,17 @@ func TestReview17bAutoGrace(t *testing.T) {
 	}
 }
 
-// TestReview17bBFSPollsUnderNetwork: bfs under a network of a few wide
-// layers (some 0.05 ms a decision) stops within about a second of its
-// timeout: it looked at its context every 65,536 states, some 3 s here on the machine of session 17.
+// TestReview17bBFSPollsUnderNetwork: bfs under a network policy looks at
+// its context every 64 expansions (learnedPollEvery for its progress), not
+// every 65,536: in session 17 it looked every 65,536 states, some 3 s under
+// a network of a few wide layers. The test counts the network's decisions
+// after the context ends (a cancel from inside the network's 100th
+// evaluation) rather than the seconds bfs takes to stop, which the race
+// detector and a loaded machine stretch: session 29 saw 2.99 s under
+// -race, all of it the network's loading before the search (now stopped
+// by the context too: TestS29vPolicyLoadStops). verify/FIGURES.md
+// measures the stop latency.
 func TestReview17bBFSPollsUnderNetwork(t *testing.T) {
-	if testing.Short() {
-		t.Skip("evaluates a wide network for a few seconds")
-	}
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(1, 2))
 	layer := func(in, out int, relu bool) map[string]any {
@@ -82,9 +87,9 @@ func TestReview17bBFSPollsUnderNetwork(t *testing.T) {
 		}
 		return l
 	}
-	last := layer(500, 2, false)
+	last := layer(16, 2, false)
 	last["bias"] = []float64{100, 0}
-	net := map[string]any{"format": "vigil-nn", "version": 1, "layers": []any{layer(2, 500, true), layer(500, 500, true), layer(500, 500, true), last}}
+	net := map[string]any{"format": "vigil-nn", "version": 1, "layers": []any{layer(2, 16, true), last}}
 	b, err := json.Marshal(net)
 	if err != nil {
 		t.Fatal(err)
@@ -115,18 +120,39 @@ property p {
 	if diags.HasErrors() {
 		t.Fatal(diags.Render())
 	}
-	const timeout = time.Second
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	t0 := time.Now()
-	v, err := Decide(ctx, &Question{Model: m, Property: m.Property("p"), Policy: m.Policy("net"), Engine: "bfs"})
+	pol, err := symbolic.Instantiate(m, m.Policy("net"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if el := time.Since(t0); el > timeout+time.Second {
-		t.Errorf("bfs took %s to stop after a timeout of %s (%d states)", el, timeout, v.BFS.Stats.States)
+	const cancelAt = 100
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	counted := &countingPolicy{Policy: pol, at: cancelAt, cancel: cancel}
+	v, err := Decide(ctx, &Question{Model: m, Property: m.Property("p"), Policy: m.Policy("net"), Executable: counted, Engine: "bfs"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if v.Answer != explicit.Unknown {
-		t.Errorf("bfs answered %s", v.Answer)
+	if after := counted.n - cancelAt; after > 64 {
+		t.Errorf("bfs evaluated the network %d times after its context ended; want at most 64", after)
 	}
+	t.Logf("%d evaluations after the cancel", counted.n-cancelAt)
+	if v.Answer != explicit.Unknown || v.BFS == nil || v.BFS.Stats.States < cancelAt {
+		t.Errorf("bfs answered %s with %+v; want unknown with the states it reached", v.Answer, v.BFS)
+	}
+}
+
+// countingPolicy counts the evaluations of its Policy and calls cancel at
+// the at-th.
+type countingPolicy struct {
+	symbolic.Policy
+	n, at  int
+	cancel func()
+}
+
+func (c *countingPolicy) Scores(s symbolic.State, dst []float64) error {
+	c.n++
+	if c.n == c.at {
+		c.cancel()
+	}
+	return c.Policy.Scores(s, dst)
 }
