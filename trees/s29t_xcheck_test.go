@@ -26,7 +26,10 @@ import (
 // num_parallel_tree > 1, single-leaf trees, leaf values whose float32 sums
 // lose low bits (1 + 2^-24 is 1), and up to 40 trees. Inputs are the
 // variables themselves (the lifted, exact path) or, in some models, one
-// input reads two variables (the input-space fallback).
+// input reads two variables (the input-space fallback). Each query is
+// asked over the state box, within a random region of linear atoms
+// (ExcludesWithin, PolIC3's facts over regions) and, for lifted models,
+// over the real input box (bounds included).
 //
 // VIGIL_S29T_MODELS sets the number of models (default 250, a few
 // seconds).
@@ -234,7 +237,7 @@ func xcModels(t *testing.T, def int) int {
 func TestS29tSearchAgainstEnumeration(t *testing.T) {
 	dir := t.TempDir()
 	n := xcModels(t, 250)
-	var queries, refuted, proved, fallback, inputQueries int
+	var queries, refuted, proved, fallback, inputQueries, regionQueries int
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 29))
 		nv := 1 + r.IntN(3)
@@ -422,6 +425,63 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 					}
 				})
 			}
+			// The same query within a random region: one or two atoms
+			// over v0 (+ v1), <= or >= around a state's value (the
+			// regions of PolIC3's facts).
+			var atoms []symbolic.Atom
+			for k := 1 + r.IntN(2); k > 0; k-- {
+				ts := []symbolic.Term{{Coef: []int{1, -1, 2}[r.IntN(3)], Var: 0}}
+				if nv > 1 && r.IntN(2) == 0 {
+					ts = append(ts, symbolic.Term{Coef: []int{1, -1, 3}[r.IntN(3)], Var: 1})
+				}
+				f := symbolic.NewForm(ts)
+				s := make(symbolic.State, nv)
+				for v := range s {
+					s[v] = slo[v] + r.IntN(shi[v]-slo[v]+1)
+				}
+				atoms = append(atoms, symbolic.Atom{Form: f, Upper: r.IntN(2) == 0, K: f.Eval(s) + r.IntN(3) - 1})
+			}
+			inRegion := false
+			xcPoints(slo, shi, func(s []int) {
+				for _, at := range atoms {
+					if !at.Holds(s) {
+						return
+					}
+				}
+				inRegion = inRegion || xcWins(xe.scores(input(s)), a, sure)
+			})
+			rr, err := p.ExcludesWithin(slo, shi, atoms, a, sure, Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			switch rr.Verdict {
+			case Unknown:
+				t.Fatalf("%s within %v: unknown on a small ensemble", what, atoms)
+			case Proved:
+				if inRegion {
+					t.Fatalf("%s within %v: proved excluded, but a state of the region lets it win", what, atoms)
+				}
+			case Refuted:
+				ok := xcWins(xe.scores(input(rr.Witness)), a, sure)
+				for v := range slo {
+					ok = ok && rr.Witness[v] >= slo[v] && rr.Witness[v] <= shi[v]
+				}
+				for _, at := range atoms {
+					ok = ok && at.Holds(rr.Witness)
+				}
+				if !ok {
+					t.Fatalf("%s within %v: witness %v is not a winning state of the region", what, atoms, rr.Witness)
+				}
+				xcPoints(rr.WitnessLo, rr.WitnessHi, func(s []int) {
+					if !xcWins(xe.scores(input(s)), a, sure) {
+						t.Fatalf("%s within %v: state %v of the witness box does not let it win", what, atoms, s)
+					}
+				})
+			}
+			if !inRegion && rr.Verdict == Refuted || inRegion && rr.Verdict != Refuted {
+				t.Fatalf("%s within %v: %v, enumeration says possible=%v", what, atoms, rr.Verdict, inRegion)
+			}
+			regionQueries++
 			if mixed {
 				continue
 			}
@@ -456,5 +516,5 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d models (%d through the input-space fallback), %d state-box queries (%d excluded, %d possible), %d input-box queries", n, fallback, queries, proved, refuted, inputQueries)
+	t.Logf("%d models (%d through the input-space fallback), %d state-box queries (%d excluded, %d possible), %d within regions, %d input-box queries", n, fallback, queries, proved, refuted, regionQueries, inputQueries)
 }
