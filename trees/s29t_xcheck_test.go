@@ -368,6 +368,54 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 				}
 			}
 		}
+		// Over the states (lifted models): the margin of each class, and
+		// anytime bounds under tiny budgets, which must contain the
+		// optimum.
+		if p.varEns != nil {
+			vb := make(Box, nv)
+			for v := range vb {
+				vb[v] = Interval{float64(lo[v]), float64(hi[v])}
+			}
+			for c := 0; c < xe.nclass; c++ {
+				all := make([]int, xe.nclass)
+				for i := range all {
+					all[i] = i
+				}
+				want := map[string]float64{"max": math.Inf(-1), "min": math.Inf(1), "margin": math.Inf(-1)}
+				xcPoints(lo, hi, func(s []int) {
+					sc := xe.scores(input(s))
+					want["max"] = max(want["max"], float64(sc[c]))
+					want["min"] = min(want["min"], float64(sc[c]))
+					want["margin"] = max(want["margin"], xcMargin(sc, c, all))
+				})
+				for _, obj := range []string{"max", "min", "margin"} {
+					if obj == "margin" && xe.nclass < 2 {
+						continue
+					}
+					for _, opt := range []Options{{}, {MaxNodes: 1}, {MaxNodes: 2}, {MaxNodes: 3}, {MaxOpen: 1}, {MaxOpen: 2, MaxNodes: 5}} {
+						var res Result
+						switch obj {
+						case "max":
+							res, err = p.varEns.Max(vb, c, opt)
+						case "min":
+							res, err = p.varEns.Min(vb, c, opt)
+						default:
+							res, err = p.varEns.Margin(vb, c, opt)
+						}
+						if err != nil {
+							t.Fatal(err)
+						}
+						w := want[obj]
+						if res.Lower > w || res.Upper < w || (res.Exact && res.Lower != w) {
+							t.Fatalf("seed %d class %d %s, budget %+v: [%v, %v] exact=%v, enumeration %v", seed, c, obj, opt, res.Lower, res.Upper, res.Exact, w)
+						}
+						if opt == (Options{}) && !res.Exact {
+							t.Fatalf("seed %d class %d %s: not exact on a small ensemble", seed, c, obj)
+						}
+					}
+				}
+			}
+		}
 		// Decision queries over random sub-boxes of the states.
 		for q := 0; q < 12; q++ {
 			slo, shi := make([]int, nv), make([]int, nv)
@@ -424,6 +472,16 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 						t.Fatalf("%s: state %v of the witness box %v..%v does not let it win", what, s, sr.WitnessLo, sr.WitnessHi)
 					}
 				})
+			}
+			// Under tiny budgets: unknown is allowed, a wrong answer not.
+			for _, opt := range []Options{{MaxNodes: 1}, {MaxNodes: 2}, {MaxOpen: 1, MaxNodes: 4}} {
+				sb, err := p.Excludes(slo, shi, a, sure, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sb.Verdict == Proved && possible || sb.Verdict == Refuted && (!possible || !xcWins(xe.scores(input(sb.Witness)), a, sure)) {
+					t.Fatalf("%s, budget %+v: %v (witness %v), enumeration says possible=%v", what, opt, sb.Verdict, sb.Witness, possible)
+				}
 			}
 			// The same query within a random region: one or two atoms
 			// over v0 (+ v1), <= or >= around a state's value (the
