@@ -43,6 +43,11 @@ func TestS29tXGBLeavesNonFinite(t *testing.T) {
 			t.Logf("%v: %v", bad, err)
 		}
 	}
+	// Infinity is no categorical split's NaN: the error says so.
+	_, err := Parse(s29tXGB([]string{"0"}, []string{"-Infinity"}))
+	if err == nil || strings.Contains(err.Error(), "categorical") || !strings.Contains(err.Error(), "-Infinity") {
+		t.Errorf("-Infinity leaf: %v", err)
+	}
 	e, err := Parse(s29tXGB([]string{"1E30", "-1E30"}, []string{"0"}, []string{"-1E30", "1E30"}))
 	if err != nil {
 		t.Fatal(err)
