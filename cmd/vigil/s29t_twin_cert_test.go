@@ -51,23 +51,21 @@ func s29tVigil(t *testing.T, dir string, args ...string) (int, string) {
 	return code, out.String() + errb.String()
 }
 
-// TestS29tTwinEnsembleFact: a PolIC3 certificate of a tree-ensemble
-// policy rests on the policy fact "go is never chosen at x = 2", true
-// because stay and go tie there and ties go to stay. Moved to a twin
-// ensemble whose one leaf (go's 0.5) is one float32 ulp larger
-// (0.50000006), with both hashes of the certificate recomputed for the
-// twin so that they match, the fact is false (go wins at x = 2, and the
-// twin reaches x = 3): vigil cert check must refuse it naming the fact
-// and the state, not accept the invariant.
-func TestS29tTwinEnsembleFact(t *testing.T) {
-	dir := t.TempDir()
+// s29tForgeForTwin runs vigil verify --engine polic3 --cert on dir's
+// line.spec with e.json = genuine, checks that the certificate holds a
+// fact about label go and is valid, then replaces e.json by twin (which
+// must make the model unsafe), rewrites the certificate's model and
+// policy hashes to the twin's, and returns vigil cert check's exit code
+// and output on the forged certificate.
+func s29tForgeForTwin(t *testing.T, dir, spec, genuine, twin string) (int, string) {
+	t.Helper()
 	write := func(name, s string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("line.spec", s29tTwinSpec)
-	write("e.json", s29tTwinXGB("0.5"))
+	write("line.spec", spec)
+	write("e.json", genuine)
 	code, out := s29tVigil(t, dir, "verify", "line.spec", "--engine", "polic3", "--cert", "c.smt2")
 	if code != cli.ExitOK || !strings.HasPrefix(out, "safe: ") {
 		t.Fatalf("verify: exit %d\n%s", code, out)
@@ -82,11 +80,9 @@ func TestS29tTwinEnsembleFact(t *testing.T) {
 	if code, out := s29tVigil(t, dir, "cert", "check", "c.smt2"); code != cli.ExitOK || !strings.HasPrefix(out, "valid: ") {
 		t.Fatalf("cert check of the genuine certificate: exit %d\n%s", code, out)
 	}
-
-	// The twin: one leaf one float32 ulp up.
-	write("e.json", s29tTwinXGB("0.50000006"))
+	write("e.json", twin)
 	if code, out := s29tVigil(t, dir, "verify", "line.spec", "--engine", "bfs"); !strings.HasPrefix(out, "unsafe: ") {
-		t.Fatalf("the twin should be unsafe (go wins at x = 2): exit %d\n%s", code, out)
+		t.Fatalf("the twin should be unsafe (go is chosen at x = 2): exit %d\n%s", code, out)
 	}
 	m, diags := lang.Load(filepath.Join(dir, "line.spec"), lang.Options{})
 	if diags.HasErrors() {
@@ -106,7 +102,51 @@ func TestS29tTwinEnsembleFact(t *testing.T) {
 		t.Fatal("no hash rewritten")
 	}
 	write("forged.smt2", forged)
-	code, out = s29tVigil(t, dir, "cert", "check", "forged.smt2")
+	return s29tVigil(t, dir, "cert", "check", "forged.smt2")
+}
+
+// TestS29tTwinEnsembleFact: a PolIC3 certificate of a tree-ensemble
+// policy rests on the policy fact "go is never chosen at x = 2", true
+// because stay and go tie there and ties go to stay. Moved to a twin
+// ensemble whose one leaf (go's 0.5) is one float32 ulp larger
+// (0.50000006), with both hashes of the certificate recomputed for the
+// twin so that they match, the fact is false (go wins at x = 2, and the
+// twin reaches x = 3): vigil cert check must refuse it naming the fact
+// and the state, not accept the invariant.
+func TestS29tTwinEnsembleFact(t *testing.T) {
+	code, out := s29tForgeForTwin(t, t.TempDir(), s29tTwinSpec, s29tTwinXGB("0.5"), s29tTwinXGB("0.50000006"))
+	if code == cli.ExitOK || !regexp.MustCompile(`^invalid: policy fact on box \d+, label go: policy fact fails: in state x=2 `).MatchString(out) {
+		t.Fatalf("cert check of the certificate moved to the twin: exit %d\n%s", code, out)
+	}
+}
+
+// s29tSumSpec lists go first: a tie goes to go.
+var s29tSumSpec = strings.Replace(strings.Replace(s29tTwinSpec, "outputs stay, go", "outputs go, stay", 1),
+	"exactly (0.5 each) and the tie goes to stay, the output listed first.",
+	"stay scores 1 + delta, go 1; ties go to go, listed first.", 1)
+
+// s29tSumXGB: go (class 0) scores 2 where float32(x) < 2 and 1 elsewhere;
+// stay (class 1) sums two trees, 1 and delta, in float32.
+func s29tSumXGB(delta string) string {
+	return `{"learner":{"learner_model_param":{"base_score":"0","num_class":"2","num_feature":"1"},"objective":{"name":"multi:softprob"},` +
+		`"gradient_booster":{"name":"gbtree","model":{"gbtree_model_param":{"num_trees":"3"},"tree_info":[0,1,1],"trees":[` +
+		`{"tree_param":{"num_nodes":"3"},"left_children":[1,-1,-1],"right_children":[2,-1,-1],"split_indices":[0,0,0],"split_conditions":[2,2,1],"default_left":[1,0,0]},` +
+		`{"tree_param":{"num_nodes":"1"},"left_children":[-1],"right_children":[-1],"split_indices":[0],"split_conditions":[1],"default_left":[0]},` +
+		`{"tree_param":{"num_nodes":"1"},"left_children":[-1],"right_children":[-1],"split_indices":[0],"split_conditions":[` + delta + `],"default_left":[0]}]}}}}`
+}
+
+// TestS29tTwinEnsembleFloat32Sum: the fact "go is never chosen at
+// x = 2" holds for stay = 1 + 2^-23 against go = 1. Moved (hashes
+// recomputed) to a twin whose delta leaf is 2^-24, it would still hold
+// in float64 sums (1 + 2^-24 > 1), but XGBoost sums in float32, where
+// 1 + 2^-24 rounds to 1: stay and go tie, go wins as the first output,
+// and the twin is unsafe. vigil cert check must sum as XGBoost does and
+// refuse the fact.
+func TestS29tTwinEnsembleFloat32Sum(t *testing.T) {
+	if !strings.Contains(s29tSumSpec, "outputs go, stay") {
+		t.Fatal("s29tSumSpec does not list go first")
+	}
+	code, out := s29tForgeForTwin(t, t.TempDir(), s29tSumSpec, s29tSumXGB("1.1920929E-7"), s29tSumXGB("5.9604645E-8"))
 	if code == cli.ExitOK || !regexp.MustCompile(`^invalid: policy fact on box \d+, label go: policy fact fails: in state x=2 `).MatchString(out) {
 		t.Fatalf("cert check of the certificate moved to the twin: exit %d\n%s", code, out)
 	}
