@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -28,8 +29,11 @@ import (
 // variables themselves (the lifted, exact path) or, in some models, one
 // input reads two variables (the input-space fallback). Each query is
 // asked over the state box, within a random region of linear atoms
-// (ExcludesWithin, PolIC3's facts over regions) and, for lifted models,
-// over the real input box (bounds included).
+// (ExcludesWithin, PolIC3's facts over regions) and over the real input
+// box of the states (Policy.InputBox; bounds included). In a third of the
+// other models each input is a rational multiple of its variable plus
+// 1/7 (1/3, 2/7, -1/3, 1/10, -3/10), and thresholds lie at and one
+// float32 ulp around the inputs' values.
 //
 // VIGIL_S29T_MODELS sets the number of models (default 250, a few
 // seconds).
@@ -98,12 +102,24 @@ var xcLeaves = []float32{0, 1, -1, 0.5, 2, 0x1p-24, -0x1p-24, 0x1p-25, 16777216,
 
 var xcLows = []int{0, -3, 5, 16777214, -16777218, 33554430}
 
+var xcCoefs = []*big.Rat{big.NewRat(1, 3), big.NewRat(2, 7), big.NewRat(-1, 3), big.NewRat(1, 10), big.NewRat(-3, 10)}
+
+// xcConst is the constant of scaled inputs.
+var xcConst = big.NewRat(1, 7)
+
 var xcBases = []string{"0", "5E-1", "-1.25E0", "3.3333334E-1", "1E-7", "1.6777216E7"}
 
 // xcModel builds a random ensemble over nf integer features, feature f
 // ranging over lo[f]..hi[f], writes it as XGBoost JSON into dir and
 // returns its file and the test's evaluator.
 func xcModel(dir string, seed uint64, lo, hi []int) (string, *xcEns, error) {
+	return xcModelAt(dir, seed, lo, hi, nil)
+}
+
+// xcModelAt is xcModel for inputs that are functions of integers: the
+// input of feature f at integer k is at(f, k) (nil: k itself), and
+// thresholds lie on, between and one float32 ulp around these values.
+func xcModelAt(dir string, seed uint64, lo, hi []int, at func(f, k int) float64) (string, *xcEns, error) {
 	r := rand.New(rand.NewPCG(seed, 0x5329))
 	nf := len(lo)
 	nclass := 1 + r.IntN(4)
@@ -121,6 +137,19 @@ func xcModel(dir string, seed uint64, lo, hi []int) (string, *xcEns, error) {
 	// thresholds near the integers of a feature's range
 	thr := func(f int) float32 {
 		k := lo[f] - 1 + r.IntN(hi[f]-lo[f]+3)
+		if at != nil {
+			x := at(f, k)
+			t := float32(x)
+			switch r.IntN(5) {
+			case 1:
+				t = float32((x + at(f, k+1)) / 2)
+			case 2:
+				t = math.Nextafter32(t, float32(math.Inf(1)))
+			case 3:
+				t = math.Nextafter32(t, float32(math.Inf(-1)))
+			}
+			return t
+		}
 		t := float32(k)
 		switch r.IntN(6) {
 		case 1:
@@ -237,7 +266,7 @@ func xcModels(t *testing.T, def int) int {
 func TestS29tSearchAgainstEnumeration(t *testing.T) {
 	dir := t.TempDir()
 	n := xcModels(t, 250)
-	var queries, refuted, proved, fallback, inputQueries, regionQueries int
+	var queries, refuted, proved, fallback, scaled, inputQueries, regionQueries int
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 29))
 		nv := 1 + r.IntN(3)
@@ -253,7 +282,25 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 		if mixed {
 			inLo[0], inHi[0] = lo[0]+lo[1], hi[0]+hi[1]
 		}
-		file, xe, err := xcModel(dir, seed, inLo, inHi)
+		// In some other models each input is a rational multiple of its
+		// variable plus a constant (pos / (L + VMAX)), maybe decreasing:
+		// the lift's binary search meets float32 thresholds at and one
+		// ulp around the inputs' float64 values.
+		var coef []*big.Rat
+		var at func(f, k int) float64
+		if !mixed && r.IntN(3) == 0 {
+			for v := 0; v < nv; v++ {
+				coef = append(coef, xcCoefs[r.IntN(len(xcCoefs))])
+			}
+			at = func(f, k int) float64 {
+				x, _ := new(big.Rat).Add(new(big.Rat).Mul(coef[f], new(big.Rat).SetInt64(int64(k))), xcConst).Float64()
+				return x
+			}
+		}
+		if at != nil {
+			scaled++
+		}
+		file, xe, err := xcModelAt(dir, seed, inLo, inHi, at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,6 +308,9 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 			x := make([]float64, nv)
 			for v := range x {
 				x[v] = float64(s[v])
+				if at != nil {
+					x[v] = at(v, s[v]) // the exact value rounded once, as lang/spec.md says
+				}
 			}
 			if mixed {
 				x[0] = float64(s[0] + s[1])
@@ -278,6 +328,10 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 		}
 		for v := 0; v < nv; v++ {
 			a := symbolic.Affine{Terms: []symbolic.AffineTerm{{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: symbolic.VarID(v)}}}
+			if coef != nil {
+				a.Terms[0].Coef = symbolic.Rat{Num: coef[v].Num().Int64(), Den: coef[v].Denom().Int64()}
+				a.Const = symbolic.Rat{Num: xcConst.Num().Int64(), Den: xcConst.Denom().Int64()}
+			}
 			if v == 0 && mixed {
 				a.Terms = append(a.Terms, symbolic.AffineTerm{Coef: symbolic.Rat{Num: 1, Den: 1}, Var: 1})
 			}
@@ -316,10 +370,13 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 				v := float64(xe.scores(input(s))[c])
 				imax, imin = max(imax, v), min(imin, v)
 			})
-			box := make(Box, nv)
-			for v := range box {
-				box[v] = Interval{float64(inLo[v]), float64(inHi[v])}
-			}
+			// the real input box of the states: every state's input in it
+			box := p.InputBox(lo, hi)
+			xcPoints(lo, hi, func(s []int) {
+				if !box.contains(input(s)) {
+					t.Fatalf("seed %d: the input %v of state %v is outside the input box %v", seed, input(s), s, box)
+				}
+			})
 			for _, neg := range []bool{false, true} {
 				var res Result
 				if neg {
@@ -540,16 +597,11 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 				t.Fatalf("%s within %v: %v, enumeration says possible=%v", what, atoms, rr.Verdict, inRegion)
 			}
 			regionQueries++
-			if mixed {
-				continue
-			}
-			// The same query over the real input box: sound either way,
-			// and the witness and its margin are XGBoost's.
+			// The same query over the real input box of the states (for
+			// mixed inputs a superset of their inputs): sound either
+			// way, and the witness and its margin are XGBoost's.
 			inputQueries++
-			box := make(Box, nv)
-			for v := range box {
-				box[v] = Interval{float64(slo[v]), float64(shi[v])}
-			}
+			box := p.InputBox(slo, shi)
 			dd, err := p.Ens.Excludes(box, a, sure, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -574,5 +626,5 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d models (%d through the input-space fallback), %d state-box queries (%d excluded, %d possible), %d within regions, %d input-box queries", n, fallback, queries, proved, refuted, regionQueries, inputQueries)
+	t.Logf("%d models (%d with scaled inputs, %d through the input-space fallback), %d state-box queries (%d excluded, %d possible), %d within regions, %d input-box queries", n, scaled, fallback, queries, proved, refuted, regionQueries, inputQueries)
 }
