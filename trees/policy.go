@@ -457,6 +457,9 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 		if !narrow(ib, bounds) {
 			continue // no state of the region in the box
 		}
+		if fallbackSearchHook != nil {
+			fallbackSearchHook(sub)
+		}
 		d, err := p.Ens.Excludes(ib, a, sure, sub)
 		if err != nil {
 			return StateResult{}, err
@@ -475,6 +478,10 @@ func (p *Policy) excludesBySplitting(lo, hi []int, a int, sure []int, opt Option
 	sd.Verdict, sd.Time = Proved, time.Since(start)
 	return sd, nil
 }
+
+// fallbackSearchHook, when set (by tests), sees the options of each box's
+// search in excludesBySplitting just before it runs.
+var fallbackSearchHook func(sub Options)
 
 // winsIn returns a state of the box lo..hi (that satisfies reg, when
 // non-nil) where output a beats every sure output, if there is one.

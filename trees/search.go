@@ -241,9 +241,14 @@ type searcher struct {
 	open  nodeHeap
 	best  lex
 	floor lex // states bounded by the floor are pruned
-	bestX []float64
-	done  bool
-	stats Stats
+	// pruned is the largest bound of a state pruned by the floor alone
+	// (its bound above the best value then): upper counts it, or a
+	// decision proved by pruning reported the best point's value as its
+	// bound on the margin, below the margin of other points of the box.
+	pruned lex
+	bestX  []float64
+	done   bool
+	stats  Stats
 	// within, when set, restricts the search to the states of a region
 	// (region.go): boxes without one are dropped, and only its states
 	// are candidates.
@@ -271,7 +276,7 @@ func (e *Ensemble) newSearcher(box Box, ts []term, opt Options) (*searcher, erro
 		}
 		opt.MaxOpen = int(max(1, opt.MaxMemory/queuedBytes(e.NumFeatures)))
 	}
-	s := &searcher{e: e, terms: ts, nf: e.NumFeatures, opt: opt, best: negInf, floor: negInf, start: time.Now()}
+	s := &searcher{e: e, terms: ts, nf: e.NumFeatures, opt: opt, best: negInf, floor: negInf, pruned: negInf, start: time.Now()}
 	s.stats.MaxOpen = opt.MaxOpen
 	seen := map[int]bool{}
 	for _, t := range ts {
@@ -577,21 +582,27 @@ func (s *searcher) add(n *node) {
 			s.bestX = append(s.bestX[:0], s.x...)
 		}
 	}
-	if n.complete || !s.best.less(n.bound) || !s.floor.less(n.bound) {
+	if n.complete || !s.best.less(n.bound) {
+		return
+	}
+	if !s.floor.less(n.bound) {
+		if s.pruned.less(n.bound) {
+			s.pruned = n.bound
+		}
 		return
 	}
 	heap.Push(&s.open, n)
 }
 
-// upper is the anytime upper bound: the largest open bound, or the best
-// value when nothing is open.
+// upper is the anytime upper bound: the largest open or pruned bound, or
+// the best value when it is larger.
 func (s *searcher) upper() lex {
-	if len(s.open) == 0 {
-		return s.best
+	u := s.best
+	if u.less(s.pruned) {
+		u = s.pruned
 	}
-	u := s.open[0].bound
-	if u.less(s.best) {
-		return s.best
+	if len(s.open) > 0 && u.less(s.open[0].bound) {
+		u = s.open[0].bound
 	}
 	return u
 }

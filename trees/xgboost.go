@@ -125,8 +125,13 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 		}
 		if key, tok, ok := xgbNonFinite(data); ok {
 			why := ""
-			if key == "split_conditions" {
+			switch {
+			case key == "split_conditions" && tok == "NaN":
 				why = "; XGBoost writes NaN as the condition of a categorical split, which vigil does not support (train with enable_categorical=False)"
+			case key == "split_conditions":
+				// a leaf value (or threshold) of the other JSON writers'
+				// infinity: no categorical split writes it
+				why = "; leaf values must be finite"
 			}
 			return nil, fmt.Errorf("trees: XGBoost JSON: %s in %q is not a JSON number (%s)%s", tok, key, jsonerr.Describe(data, err), why)
 		}
