@@ -206,3 +206,64 @@ func TestS29rAssignFar(t *testing.T) {
 		t.Errorf("only %d of %d decided", decided, n)
 	}
 }
+
+// TestS29rMulMinInt: a product by the constant -2^63 (NEG * x, as
+// gen.EdgeSpec writes it) whose operand lies in 0 .. 1 is encoded, and
+// conditions over it count the start states big-integer evaluation
+// counts; one whose operand reaches -1 or 2 is refused (its values leave
+// int64). bdd refused every product by -2^63 as needing more than 64
+// bits, even where the only value is -2^63 or 0 (a model of 150 edge
+// models in TestS29rPropUEdge).
+func TestS29rMulMinInt(t *testing.T) {
+	ctx := context.Background()
+	y := symbolic.V(0)
+	for lo := -2; lo <= 1; lo++ {
+		for _, prod := range []bool{false, true} {
+			for c := -3; c <= 3; c++ {
+				for op := range 6 {
+					// a = y - c in lo-c .. lo-c+1, times -2^63
+					a := &symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{y, symbolic.Lit(c)}}
+					e := &symbolic.Expr{Op: symbolic.OpMul, K: math.MinInt64, Args: []*symbolic.Expr{a}}
+					if prod {
+						e = &symbolic.Expr{Op: symbolic.OpProd, Args: []*symbolic.Expr{a, symbolic.Lit(math.MinInt64)}}
+					}
+					// compared with -2^63 + 0 .. and 0
+					for _, k := range []int{math.MinInt64, 0, -1} {
+						start := symbolic.Compare(e, symbolic.CmpOp(op), symbolic.Lit(k))
+						m := &symbolic.Model{
+							Name:       "mul",
+							Vars:       []symbolic.Var{{Name: "y", Lo: lo, Hi: lo + 1}},
+							Labels:     []symbolic.Label{{Name: "a"}},
+							Commands:   []symbolic.Command{{Label: 0, Guard: symbolic.False(), Outcomes: []symbolic.Outcome{{Prob: 1}}}},
+							Properties: []*symbolic.Property{{Name: "p", Start: start, Unsafe: symbolic.False()}},
+						}
+						want := 0
+						for yv := lo; yv <= lo+1; yv++ {
+							v := e.EvalBig(symbolic.State{yv}).Cmp(big.NewInt(int64(k)))
+							if [...]bool{v == 0, v != 0, v < 0, v <= 0, v > 0, v >= 0}[op] {
+								want++
+							}
+						}
+						desc := fmt.Sprintf("y in %d..%d: %s", lo, lo+1, m.CondString(start))
+						got, err := bdd.Explore(ctx, m, m.Properties[0], nil, bdd.Options{})
+						fits := m.CondFits(start)
+						switch {
+						case want == 0:
+							if err == nil {
+								t.Errorf("%s: no state satisfies it, BDD explores %v", desc, got.Starts)
+							}
+						case err != nil:
+							if fits {
+								t.Errorf("%s: every value fits in int64, BDD refuses: %v", desc, err)
+							}
+						case !fits:
+							t.Errorf("%s: a value leaves int64, BDD counts %v", desc, got.Starts)
+						case got.Starts.Int64() != int64(want):
+							t.Errorf("%s: %d states satisfy it, BDD counts %v", desc, want, got.Starts)
+						}
+					}
+				}
+			}
+		}
+	}
+}
