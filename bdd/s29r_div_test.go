@@ -32,7 +32,9 @@ func s29rExpr(r *rand.Rand, d int) *symbolic.Expr {
 	mul := func(a *symbolic.Expr) *symbolic.Expr {
 		return &symbolic.Expr{Op: symbolic.OpMul, K: k, Args: []*symbolic.Expr{a}}
 	}
-	neg := func(a *symbolic.Expr) *symbolic.Expr { return &symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{a}} }
+	neg := func(a *symbolic.Expr) *symbolic.Expr {
+		return &symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{a}}
+	}
 	if d == 0 {
 		switch r.IntN(5) {
 		case 0:
