@@ -165,7 +165,12 @@ func (m *mgr) shl(a []Node, k int) []Node {
 func (m *mgr) mulConst(a bvec, k int) (bvec, error) {
 	l1, ok1 := mulOK(a.lo, k)
 	l2, ok2 := mulOK(a.hi, k)
-	if !ok1 || !ok2 || k == math.MinInt {
+	// k = -2^63 is taken too: its product fits only for a in 0 .. 1, and
+	// its non-adjacent form is one digit, -1 at bit 63 (-(a << 63) mod
+	// 2^64, which is -2^63 at a = 1): a model whose NEG * x with x = 1
+	// (a constant of the IR, -2^63 * -x0) was refused as needing more
+	// than 64 bits though every value fits
+	if !ok1 || !ok2 {
 		return bvec{}, errWide
 	}
 	lo, hi := min(l1, l2), max(l1, l2)

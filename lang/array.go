@@ -1786,9 +1786,13 @@ func (w *outcomeWrites) overlaps() {
 		// two constant indices that coincide (a[1]' = 1, a[N - 2]'
 		// = 2 with N = 3; a' = [...], a[0]' = 1): the element
 		// assignments kept the last write, and no error was given
+		// (not in a command whose guard folds to false, never
+		// applicable: its writes are never made, as an index out of
+		// range there is no error; a schema's boundary instance
+		// a[i]' = 0, a[min(i + 1, N)]' = 1 when i < N at i = N)
 		e := elem{x.a, x.k}
 		if y := consts[e]; y != nil {
-			if y.as != x.as {
+			if y.as != x.as && w.s.dead == 0 {
 				end := identEnd(x.as.Var)
 				if x.as.Index != nil {
 					end = x.as.Index.End
