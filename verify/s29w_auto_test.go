@@ -186,3 +186,44 @@ func TestS29wRangeErrorIsNoDisagreement(t *testing.T) {
 		}
 	}
 }
+
+// TestS29wStragglerKeepsItsDecider: when bfs is still running after
+// autoGrace (a slow policy that bfs looks at its context seldom under)
+// and another member won, the winner's report explains the
+// counterexample with a decider of its own, never with the one bfs is
+// still using (Report.why on p.q.Dec raced with the straggler).
+func TestS29wStragglerKeepsItsDecider(t *testing.T) {
+	m, diags := lang.LoadSource("m.spec", []byte(s29wPolicyUnsafe), lang.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Render())
+	}
+	q, err := prepare(context.Background(), &Question{Model: m, Property: m.Properties[0], Policy: m.Policies[0], Engine: "auto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	defer close(release)
+	straggler := autoMember{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) {
+		<-release // still deciding with q.Dec long after the winner
+		return &Verdict{Engine: "bfs", Answer: explicit.Unknown}, nil
+	}}
+	idle := autoMember{"ic3", func(ctx context.Context, q *Prepared) (*Verdict, error) {
+		<-ctx.Done()
+		return &Verdict{Engine: "ic3", Answer: explicit.Unknown}, nil
+	}}
+	v, err := runPortfolio(q, []autoMember{straggler, idle, {"hunt", hunt}})
+	if err != nil || v.Answer != explicit.UnsafeVerdict {
+		t.Fatalf("got %v, %v; want the hunter's unsafe", v, err)
+	}
+	if v.prep == nil || v.prep.Dec == nil || v.prep.Dec == q.Dec {
+		t.Fatalf("the winner's report would share bfs's decider (prep %p)", v.prep)
+	}
+	// the report explains the counterexample with it
+	if line := NewReport(q.Question, v).why(v.Trace[0], &explicit.Expansion{}); line == "" {
+		t.Errorf("no explanation of the policy's first choice")
+	}
+}
+
+// s29wPolicyUnsafe: the rules policy walks x up to the unsafe 3.
+const s29wPolicyUnsafe = "model m\nvar x : 0 .. 3 = 0\naction a when x < 3 -> x' = x + 1\n" +
+	"policy rules up {\n    when true -> a\n}\nproperty p { unsafe x == 3 }\n"
