@@ -3,12 +3,16 @@ package verify
 import (
 	"context"
 	"errors"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	invcert "vigil/ic3/cert"
 	"vigil/lang"
 	"vigil/smt"
+	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
@@ -227,3 +231,43 @@ func TestS29wStragglerKeepsItsDecider(t *testing.T) {
 // s29wPolicyUnsafe: the rules policy walks x up to the unsafe 3.
 const s29wPolicyUnsafe = "model m\nvar x : 0 .. 3 = 0\naction a when x < 3 -> x' = x + 1\n" +
 	"policy rules up {\n    when true -> a\n}\nproperty p { unsafe x == 3 }\n"
+
+// TestS29wAbandonedLoadEnds: a policy load that Decide stopped waiting for
+// (the end of its context) runs on and ends on its own; when it then
+// panics, the panic is caught in its goroutine, not a crash of vigil after
+// the verdict was printed, and no goroutine is left behind.
+func TestS29wAbandonedLoadEnds(t *testing.T) {
+	const kind symbolic.PolicyKind = "s29w-slow-panic"
+	release := make(chan struct{})
+	var started sync.WaitGroup
+	symbolic.RegisterKind(kind, func(m *symbolic.Model, d *symbolic.PolicyDecl) (symbolic.Policy, error) {
+		started.Done()
+		<-release
+		panic("a loader that fails after the question stopped waiting")
+	})
+	m, diags := lang.LoadSource("m.spec", []byte(s29vUnsafe), lang.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Render())
+	}
+	before := runtime.NumGoroutine()
+	const n = 8
+	for i := 0; i < n; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		started.Add(1)
+		go func() { started.Wait(); cancel() }()
+		decl := &symbolic.PolicyDecl{Name: "slow", Kind: kind, File: "slow.bin", Outputs: []symbolic.LabelID{0}}
+		v, err := Decide(ctx, &Question{Model: m, Property: m.Properties[0], Policy: decl, Engine: "auto"})
+		if err != nil || v.Answer != explicit.Unknown || !strings.Contains(v.Reason, "while loading the policy") {
+			t.Fatalf("got %v, %v; want unknown while loading the policy", v, err)
+		}
+		cancel()
+	}
+	close(release) // every abandoned load panics now
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > before {
+		t.Errorf("%d goroutines after the abandoned loads ended; %d before", g, before)
+	}
+}
