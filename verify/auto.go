@@ -241,6 +241,14 @@ func (p *portfolio) record(o autoOutcome) {
 		// unknown for the same reason as the portfolio.
 		if o.err != nil && !errors.Is(o.err, p.ctx.Err()) {
 			m.Outcome, m.Reason = "error", o.err.Error()
+			var ie *InternalError
+			if errors.As(o.err, &ie) && p.fatal == nil && !p.cancelled.IsZero() {
+				// A failed check (here of an answer that is no verdict)
+				// after the winner, as below: the end of ctx never
+				// fails a check, so it is a bug, whatever stopped the
+				// members (before the winner, decide makes it fatal).
+				p.fatal = o.err
+			}
 		} else {
 			m.Outcome, m.Reason = "unknown", stopReason(p.ctx)
 		}

@@ -271,3 +271,47 @@ func TestS29wAbandonedLoadEnds(t *testing.T) {
 		t.Errorf("%d goroutines after the abandoned loads ended; %d before", g, before)
 	}
 }
+
+// TestS29wNoVerdictAfterTimeoutAndWinner: a member that answers nothing
+// (no verdict, no error) after the winner and after the user's timeout is
+// still a failed check, a bug (exit 70), as it is before either: session
+// 29's record() made it the member's "error" outcome and kept the
+// winner's verdict when the user's context had ended too.
+func TestS29wNoVerdictAfterTimeoutAndWinner(t *testing.T) {
+	q := s29wPrepare(t, s29wSafe)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	won := make(chan struct{})
+	honest := autoMember{"bfs", func(c context.Context, q *Prepared) (*Verdict, error) {
+		defer close(won)
+		return bfs(c, q, 0)
+	}}
+	broken := autoMember{"ic3", func(c context.Context, q *Prepared) (*Verdict, error) {
+		<-c.Done() // the winner is known
+		cancel()   // and the user's timeout ends too
+		return nil, nil
+	}}
+	idle := autoMember{"hunt", func(c context.Context, q *Prepared) (*Verdict, error) {
+		<-c.Done()
+		return &Verdict{Engine: "hunt", Answer: explicit.Unknown}, nil
+	}}
+	p := newPortfolio(ctx, q, []autoMember{honest, broken, idle})
+	defer p.cancel()
+	p.start(1)
+	p.start(2)
+	p.start(0)
+	<-won
+	for p.winner == nil {
+		o := <-p.out
+		p.record(o)
+		if p.cancelled.IsZero() {
+			p.decide(o, nil)
+		}
+	}
+	p.waitStopped()
+	v, err := p.result(0)
+	var ie *InternalError
+	if !errors.As(err, &ie) {
+		t.Fatalf("got %v, %v; want the member's answer of nothing as an internal error", v, err)
+	}
+}
