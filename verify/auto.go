@@ -241,6 +241,14 @@ func (p *portfolio) record(o autoOutcome) {
 		// unknown for the same reason as the portfolio.
 		if o.err != nil && !errors.Is(o.err, p.ctx.Err()) {
 			m.Outcome, m.Reason = "error", o.err.Error()
+			var ie *InternalError
+			if errors.As(o.err, &ie) && p.fatal == nil && !p.cancelled.IsZero() {
+				// A failed check (here of an answer that is no verdict)
+				// after the winner, as below: the end of ctx never
+				// fails a check, so it is a bug, whatever stopped the
+				// members (before the winner, decide makes it fatal).
+				p.fatal = o.err
+			}
 		} else {
 			m.Outcome, m.Reason = "unknown", stopReason(p.ctx)
 		}
@@ -403,6 +411,7 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 	}
 	if p.winner != nil {
 		p.winner.Auto, p.winner.checked = p.stats, p.q
+		p.ownSemantics(p.winner)
 		return p.winner, nil
 	}
 	// IC3's refusal (an unsafe condition that folds to false, a range
@@ -425,6 +434,27 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 		v.Reason = "no member of the portfolio decided"
 	}
 	return v, nil
+}
+
+// ownSemantics gives v, the winner, a question of its own for its
+// report when a member still runs after autoGrace: bfs decides with the
+// question's own decider (p.q.Dec), which the report's explanations of
+// the counterexample (Report.why) would use at the same time; a
+// decider keeps scratch space and is not safe for concurrent use (a
+// network's or ensemble's garbled the scores the report printed, a race).
+// The straggler's decider is never touched again from here.
+func (p *portfolio) ownSemantics(v *Verdict) {
+	if p.running == 0 || p.q.Dec == nil {
+		return
+	}
+	own := *p.q
+	own.Dec = nil // no explanations rather than a shared decider
+	if p.parallel {
+		if d, err := p.q.newDecider(); err == nil {
+			own.Dec = d
+		}
+	}
+	v.prep = &own
 }
 
 // ended reports whether the member has started and ended.

@@ -192,7 +192,7 @@ func Decide(ctx context.Context, q *Question) (*Verdict, error) {
 		return nil, err
 	}
 	v, err := decide(ctx, p, e)
-	if v != nil {
+	if v != nil && v.prep == nil { // auto may give its winner its own (ownSemantics)
 		v.prep = p
 	}
 	return v, err
