@@ -34,21 +34,8 @@ func TestS29dDivMinInt(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 29))
 		x, y := symbolic.V(0), symbolic.V(1)
 		lit := symbolic.Lit
-		add := func(a, b *symbolic.Expr) *symbolic.Expr {
-			return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{a, b}}
-		}
-		sub := func(a, b *symbolic.Expr) *symbolic.Expr {
-			return &symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{a, b}}
-		}
-		div := func(a *symbolic.Expr, k int) *symbolic.Expr {
-			return &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{a}}
-		}
-		mul := func(k int, a *symbolic.Expr) *symbolic.Expr {
-			return &symbolic.Expr{Op: symbolic.OpMul, K: k, Args: []*symbolic.Expr{a}}
-		}
-		neg := func(a *symbolic.Expr) *symbolic.Expr {
-			return &symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{a}}
-		}
+		add := func(a, b *symbolic.Expr) *symbolic.Expr { return s29Bin(symbolic.OpAdd, a, b) }
+		sub := func(a, b *symbolic.Expr) *symbolic.Expr { return s29Bin(symbolic.OpSub, a, b) }
 		// an operand: x (near an edge) plus a small y, or min/max/if of such
 		var operand func(d int) *symbolic.Expr
 		operand = func(d int) *symbolic.Expr {
@@ -77,11 +64,11 @@ func TestS29dDivMinInt(t *testing.T) {
 		var e *symbolic.Expr
 		switch r.IntN(4) {
 		case 0, 1:
-			e = div(a, k)
+			e = s29Div(a, k)
 		case 2: // floor modulus
-			e = sub(a, mul(k, div(a, k)))
+			e = sub(a, s29Mul(k, s29Div(a, k)))
 		default: // Storm's % of a negative a, as the JANI import lowers it
-			e = neg(sub(neg(a), mul(k, div(neg(a), k))))
+			e = s29Neg(sub(s29Neg(a), s29Mul(k, s29Div(s29Neg(a), k))))
 		}
 		xlo := offs[r.IntN(len(offs))]
 		if xlo > math.MaxInt64-6 {
@@ -99,39 +86,11 @@ func TestS29dDivMinInt(t *testing.T) {
 			}
 		}
 		start := symbolic.Compare(e, op, lit(c))
-		m := &symbolic.Model{
-			Name:       "div",
-			Vars:       []symbolic.Var{{Name: "x", Lo: xlo, Hi: xlo + 4}, {Name: "y", Lo: 0, Hi: 3}},
-			Labels:     []symbolic.Label{{Name: "a"}},
-			Commands:   []symbolic.Command{{Label: 0, Guard: symbolic.False(), Outcomes: []symbolic.Outcome{{Prob: 1}}}},
-			Properties: []*symbolic.Property{{Name: "p", Start: start, Unsafe: symbolic.False()}},
-		}
-		want := 0
-		for xv := xlo; xv <= xlo+4; xv++ {
-			for yv := 0; yv <= 3; yv++ {
-				v := e.EvalBig(symbolic.State{xv, yv}).Cmp(big.NewInt(int64(c)))
-				if [...]bool{v == 0, v != 0, v < 0, v <= 0, v > 0, v >= 0}[op] {
-					want++
-				}
-			}
-		}
+		m := s29StartModel("div", []symbolic.Var{{Name: "x", Lo: xlo, Hi: xlo + 4}, {Name: "y", Lo: 0, Hi: 3}}, start)
+		want := s29BigCount(m, e, op, big.NewInt(int64(c)))
 		desc := fmt.Sprintf("seed %d: x in %d..%d: %s", seed, xlo, xlo+4, m.CondString(start))
-		got, err := bdd.Explore(ctx, m, m.Properties[0], nil, bdd.Options{})
-		if want == 0 {
-			if err == nil {
-				t.Errorf("%s: no state satisfies it, BDD explores %v", desc, got.Starts)
-			}
-			continue
-		}
-		if err != nil {
-			if m.CondFits(start) {
-				t.Errorf("%s: every value fits in int64, BDD refuses: %v", desc, err)
-			}
-			continue
-		}
-		encoded++
-		if got.Starts.Int64() != int64(want) {
-			t.Errorf("%s: %d states satisfy it, BDD counts %v", desc, want, got.Starts)
+		if s29CheckStarts(t, ctx, m, want, desc, false) {
+			encoded++
 		}
 	}
 	t.Logf("%d of %d encoded", encoded, n)
