@@ -2,7 +2,9 @@ package bdd_test
 
 import (
 	"context"
+	"fmt"
 	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"vigil/bdd"
@@ -13,8 +15,8 @@ import (
 // Shared by the session-29 division and product tests (s29d_div_test.go,
 // s29r_div_test.go): expression builders, a model with no step whose
 // start states are those where a condition holds, the exact count of
-// those states by big-integer evaluation, and the check of bdd's count
-// against it.
+// those states by big-integer evaluation, the check of bdd's count
+// against it, and the random campaign over such conditions.
 
 func s29Bin(op symbolic.Op, a, b *symbolic.Expr) *symbolic.Expr {
 	return &symbolic.Expr{Op: op, Args: []*symbolic.Expr{a, b}}
@@ -83,4 +85,38 @@ func s29CheckStarts(t *testing.T, ctx context.Context, m *symbolic.Model, want i
 		t.Errorf("%s: %d states satisfy it, BDD counts %v", desc, want, got.Starts)
 	}
 	return true
+}
+
+// s29Case is one random start condition e op c over vars; where says
+// where the variables lie, for messages.
+type s29Case struct {
+	vars  []symbolic.Var
+	e     *symbolic.Expr
+	op    symbolic.CmpOp
+	c     *big.Int
+	where string
+}
+
+// s29StartCampaign draws n start conditions, seed i's from the generator
+// PCG(i, stream), and checks bdd's start-state count of each against
+// exact big-integer evaluation (s29CheckStarts); at least n/minDiv of
+// them must be encoded.
+func s29StartCampaign(t *testing.T, n int, stream uint64, minDiv int, draw func(r *rand.Rand) s29Case) {
+	t.Helper()
+	ctx := context.Background()
+	encoded := 0
+	for seed := range uint64(n) {
+		k := draw(rand.New(rand.NewPCG(seed, stream)))
+		start := symbolic.Compare(k.e, k.op, symbolic.Lit(int(k.c.Int64())))
+		m := s29StartModel("div", k.vars, start)
+		want := s29BigCount(m, k.e, k.op, k.c)
+		desc := fmt.Sprintf("seed %d: %s: %s", seed, k.where, m.CondString(start))
+		if s29CheckStarts(t, ctx, m, want, desc, false) {
+			encoded++
+		}
+	}
+	t.Logf("%d of %d encoded", encoded, n)
+	if encoded < n/minDiv {
+		t.Errorf("only %d of %d encoded", encoded, n)
+	}
 }

@@ -22,16 +22,13 @@ import (
 // big-integer evaluation counts. Random operands at the edges; every
 // condition the interval analysis says fits in int64 must be encoded.
 func TestS29dDivMinInt(t *testing.T) {
-	ctx := context.Background()
 	ks := []int{2, 3, 7, 1 << 62, math.MaxInt64, math.MaxInt64 - 1, 1 << 32, 1<<62 + 1}
 	offs := []int{math.MinInt64, math.MinInt64 + 1, math.MinInt64 + 5, math.MaxInt64 - 6, -(1 << 62), 0, -3}
 	n := 3000
 	if testing.Short() {
 		n = 300
 	}
-	encoded := 0
-	for seed := range uint64(n) {
-		r := rand.New(rand.NewPCG(seed, 29))
+	s29StartCampaign(t, n, 29, 2, func(r *rand.Rand) s29Case {
 		x, y := symbolic.V(0), symbolic.V(1)
 		lit := symbolic.Lit
 		add := func(a, b *symbolic.Expr) *symbolic.Expr { return s29Bin(symbolic.OpAdd, a, b) }
@@ -85,18 +82,9 @@ func TestS29dDivMinInt(t *testing.T) {
 				c = int(v.Int64())
 			}
 		}
-		start := symbolic.Compare(e, op, lit(c))
-		m := s29StartModel("div", []symbolic.Var{{Name: "x", Lo: xlo, Hi: xlo + 4}, {Name: "y", Lo: 0, Hi: 3}}, start)
-		want := s29BigCount(m, e, op, big.NewInt(int64(c)))
-		desc := fmt.Sprintf("seed %d: x in %d..%d: %s", seed, xlo, xlo+4, m.CondString(start))
-		if s29CheckStarts(t, ctx, m, want, desc, false) {
-			encoded++
-		}
-	}
-	t.Logf("%d of %d encoded", encoded, n)
-	if encoded < n/2 {
-		t.Errorf("only %d of %d encoded", encoded, n)
-	}
+		return s29Case{vars: []symbolic.Var{{Name: "x", Lo: xlo, Hi: xlo + 4}, {Name: "y", Lo: 0, Hi: 3}},
+			e: e, op: op, c: big.NewInt(int64(c)), where: fmt.Sprintf("x in %d..%d", xlo, xlo+4)}
+	})
 }
 
 // TestS29dAssignFarFromRange: an assignment whose values reach -2^63
