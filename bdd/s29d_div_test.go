@@ -22,33 +22,17 @@ import (
 // big-integer evaluation counts. Random operands at the edges; every
 // condition the interval analysis says fits in int64 must be encoded.
 func TestS29dDivMinInt(t *testing.T) {
-	ctx := context.Background()
 	ks := []int{2, 3, 7, 1 << 62, math.MaxInt64, math.MaxInt64 - 1, 1 << 32, 1<<62 + 1}
 	offs := []int{math.MinInt64, math.MinInt64 + 1, math.MinInt64 + 5, math.MaxInt64 - 6, -(1 << 62), 0, -3}
 	n := 3000
 	if testing.Short() {
 		n = 300
 	}
-	encoded := 0
-	for seed := range uint64(n) {
-		r := rand.New(rand.NewPCG(seed, 29))
+	s29StartCampaign(t, n, 29, 2, func(r *rand.Rand) s29Case {
 		x, y := symbolic.V(0), symbolic.V(1)
 		lit := symbolic.Lit
-		add := func(a, b *symbolic.Expr) *symbolic.Expr {
-			return &symbolic.Expr{Op: symbolic.OpAdd, Args: []*symbolic.Expr{a, b}}
-		}
-		sub := func(a, b *symbolic.Expr) *symbolic.Expr {
-			return &symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{a, b}}
-		}
-		div := func(a *symbolic.Expr, k int) *symbolic.Expr {
-			return &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{a}}
-		}
-		mul := func(k int, a *symbolic.Expr) *symbolic.Expr {
-			return &symbolic.Expr{Op: symbolic.OpMul, K: k, Args: []*symbolic.Expr{a}}
-		}
-		neg := func(a *symbolic.Expr) *symbolic.Expr {
-			return &symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{a}}
-		}
+		add := func(a, b *symbolic.Expr) *symbolic.Expr { return s29Bin(symbolic.OpAdd, a, b) }
+		sub := func(a, b *symbolic.Expr) *symbolic.Expr { return s29Bin(symbolic.OpSub, a, b) }
 		// an operand: x (near an edge) plus a small y, or min/max/if of such
 		var operand func(d int) *symbolic.Expr
 		operand = func(d int) *symbolic.Expr {
@@ -77,11 +61,11 @@ func TestS29dDivMinInt(t *testing.T) {
 		var e *symbolic.Expr
 		switch r.IntN(4) {
 		case 0, 1:
-			e = div(a, k)
+			e = s29Div(a, k)
 		case 2: // floor modulus
-			e = sub(a, mul(k, div(a, k)))
+			e = sub(a, s29Mul(k, s29Div(a, k)))
 		default: // Storm's % of a negative a, as the JANI import lowers it
-			e = neg(sub(neg(a), mul(k, div(neg(a), k))))
+			e = s29Neg(sub(s29Neg(a), s29Mul(k, s29Div(s29Neg(a), k))))
 		}
 		xlo := offs[r.IntN(len(offs))]
 		if xlo > math.MaxInt64-6 {
@@ -98,46 +82,9 @@ func TestS29dDivMinInt(t *testing.T) {
 				c = int(v.Int64())
 			}
 		}
-		start := symbolic.Compare(e, op, lit(c))
-		m := &symbolic.Model{
-			Name:       "div",
-			Vars:       []symbolic.Var{{Name: "x", Lo: xlo, Hi: xlo + 4}, {Name: "y", Lo: 0, Hi: 3}},
-			Labels:     []symbolic.Label{{Name: "a"}},
-			Commands:   []symbolic.Command{{Label: 0, Guard: symbolic.False(), Outcomes: []symbolic.Outcome{{Prob: 1}}}},
-			Properties: []*symbolic.Property{{Name: "p", Start: start, Unsafe: symbolic.False()}},
-		}
-		want := 0
-		for xv := xlo; xv <= xlo+4; xv++ {
-			for yv := 0; yv <= 3; yv++ {
-				v := e.EvalBig(symbolic.State{xv, yv}).Cmp(big.NewInt(int64(c)))
-				if [...]bool{v == 0, v != 0, v < 0, v <= 0, v > 0, v >= 0}[op] {
-					want++
-				}
-			}
-		}
-		desc := fmt.Sprintf("seed %d: x in %d..%d: %s", seed, xlo, xlo+4, m.CondString(start))
-		got, err := bdd.Explore(ctx, m, m.Properties[0], nil, bdd.Options{})
-		if want == 0 {
-			if err == nil {
-				t.Errorf("%s: no state satisfies it, BDD explores %v", desc, got.Starts)
-			}
-			continue
-		}
-		if err != nil {
-			if m.CondFits(start) {
-				t.Errorf("%s: every value fits in int64, BDD refuses: %v", desc, err)
-			}
-			continue
-		}
-		encoded++
-		if got.Starts.Int64() != int64(want) {
-			t.Errorf("%s: %d states satisfy it, BDD counts %v", desc, want, got.Starts)
-		}
-	}
-	t.Logf("%d of %d encoded", encoded, n)
-	if encoded < n/2 {
-		t.Errorf("only %d of %d encoded", encoded, n)
-	}
+		return s29Case{vars: []symbolic.Var{{Name: "x", Lo: xlo, Hi: xlo + 4}, {Name: "y", Lo: 0, Hi: 3}},
+			e: e, op: op, c: big.NewInt(int64(c)), where: fmt.Sprintf("x in %d..%d", xlo, xlo+4)}
+	})
 }
 
 // TestS29dAssignFarFromRange: an assignment whose values reach -2^63

@@ -21,26 +21,16 @@ import (
 // few values wide). Divisions nest, and both modulus forms appear.
 func s29rExpr(r *rand.Rand, d int) *symbolic.Expr {
 	x, y, z := symbolic.V(0), symbolic.V(1), symbolic.V(2)
-	bin := func(op symbolic.Op, a, b *symbolic.Expr) *symbolic.Expr {
-		return &symbolic.Expr{Op: op, Args: []*symbolic.Expr{a, b}}
-	}
 	ks := []int{1, 2, 3, 5, 1 << 62, math.MaxInt64, 1<<62 + 1, 1 << 31}
 	k := ks[r.IntN(len(ks))]
-	div := func(a *symbolic.Expr) *symbolic.Expr {
-		return &symbolic.Expr{Op: symbolic.OpDiv, K: k, Args: []*symbolic.Expr{a}}
-	}
-	mul := func(a *symbolic.Expr) *symbolic.Expr {
-		return &symbolic.Expr{Op: symbolic.OpMul, K: k, Args: []*symbolic.Expr{a}}
-	}
-	neg := func(a *symbolic.Expr) *symbolic.Expr {
-		return &symbolic.Expr{Op: symbolic.OpNeg, Args: []*symbolic.Expr{a}}
-	}
+	div := func(a *symbolic.Expr) *symbolic.Expr { return s29Div(a, k) }
+	mul := func(a *symbolic.Expr) *symbolic.Expr { return s29Mul(k, a) }
 	if d == 0 {
 		switch r.IntN(5) {
 		case 0:
-			return bin(symbolic.OpAdd, x, y)
+			return s29Bin(symbolic.OpAdd, x, y)
 		case 1:
-			return bin(symbolic.OpSub, z, y)
+			return s29Bin(symbolic.OpSub, z, y)
 		case 2:
 			return x
 		case 3:
@@ -53,9 +43,9 @@ func s29rExpr(r *rand.Rand, d int) *symbolic.Expr {
 	case 0, 1:
 		return div(a)
 	case 2:
-		return bin(symbolic.OpSub, a, mul(div(a)))
+		return s29Bin(symbolic.OpSub, a, mul(div(a)))
 	case 3:
-		return neg(bin(symbolic.OpSub, neg(a), mul(div(neg(a)))))
+		return s29Neg(s29Bin(symbolic.OpSub, s29Neg(a), mul(div(s29Neg(a)))))
 	case 4:
 		return &symbolic.Expr{Op: symbolic.OpMin, Args: []*symbolic.Expr{a, s29rExpr(r, d-1)}}
 	case 5:
@@ -63,7 +53,7 @@ func s29rExpr(r *rand.Rand, d int) *symbolic.Expr {
 	case 6:
 		return &symbolic.Expr{Op: symbolic.OpIte, Cond: symbolic.Compare(y, symbolic.Gt, symbolic.Lit(r.IntN(4))), Args: []*symbolic.Expr{a, s29rExpr(r, d-1)}}
 	}
-	return bin(symbolic.OpAdd, div(a), y)
+	return s29Bin(symbolic.OpAdd, div(a), y)
 }
 
 // TestS29rDivWideOperand: start-state counts of conditions over random
@@ -71,16 +61,13 @@ func s29rExpr(r *rand.Rand, d int) *symbolic.Expr {
 // big-integer evaluation, and bdd refuses only where the interval
 // analysis says a value may leave int64.
 func TestS29rDivWideOperand(t *testing.T) {
-	ctx := context.Background()
 	n := 2000
 	if testing.Short() {
 		n = 300
 	}
 	xlos := []int{math.MinInt64 + 1, math.MinInt64 + 2, -(1 << 62) - 2}
 	zlos := []int{math.MaxInt64 - 3, math.MaxInt64 - 5, 1<<62 - 1}
-	encoded := 0
-	for seed := range uint64(n) {
-		r := rand.New(rand.NewPCG(seed, 0x29e))
+	s29StartCampaign(t, n, 0x29e, 3, func(r *rand.Rand) s29Case {
 		e := s29rExpr(r, 1+r.IntN(3))
 		xlo, zlo := xlos[r.IntN(len(xlos))], zlos[r.IntN(len(zlos))]
 		vars := []symbolic.Var{{Name: "x", Lo: xlo, Hi: xlo + 2}, {Name: "y", Lo: 0, Hi: 3}, {Name: "z", Lo: zlo, Hi: zlo + 2}}
@@ -91,48 +78,8 @@ func TestS29rDivWideOperand(t *testing.T) {
 				c = v
 			}
 		}
-		start := symbolic.Compare(e, op, symbolic.Lit(int(c.Int64())))
-		m := &symbolic.Model{
-			Name:       "div",
-			Vars:       vars,
-			Labels:     []symbolic.Label{{Name: "a"}},
-			Commands:   []symbolic.Command{{Label: 0, Guard: symbolic.False(), Outcomes: []symbolic.Outcome{{Prob: 1}}}},
-			Properties: []*symbolic.Property{{Name: "p", Start: start, Unsafe: symbolic.False()}},
-		}
-		want := 0
-		for xv := xlo; xv <= xlo+2; xv++ {
-			for yv := 0; yv <= 3; yv++ {
-				for zv := zlo; zv <= zlo+2; zv++ {
-					v := e.EvalBig(symbolic.State{xv, yv, zv}).Cmp(c)
-					if [...]bool{v == 0, v != 0, v < 0, v <= 0, v > 0, v >= 0}[op] {
-						want++
-					}
-				}
-			}
-		}
-		desc := fmt.Sprintf("seed %d: x in %d.., z in %d..: %s", seed, xlo, zlo, m.CondString(start))
-		got, err := bdd.Explore(ctx, m, m.Properties[0], nil, bdd.Options{})
-		if want == 0 {
-			if err == nil {
-				t.Errorf("%s: no state satisfies it, BDD explores %v", desc, got.Starts)
-			}
-			continue
-		}
-		if err != nil {
-			if m.CondFits(start) {
-				t.Errorf("%s: every value fits in int64, BDD refuses: %v", desc, err)
-			}
-			continue
-		}
-		encoded++
-		if got.Starts.Int64() != int64(want) {
-			t.Errorf("%s: %d states satisfy it, BDD counts %v", desc, want, got.Starts)
-		}
-	}
-	t.Logf("%d of %d encoded", encoded, n)
-	if encoded < n/3 {
-		t.Errorf("only %d of %d encoded", encoded, n)
-	}
+		return s29Case{vars: vars, e: e, op: op, c: c, where: fmt.Sprintf("x in %d.., z in %d..", xlo, zlo)}
+	})
 }
 
 // TestS29rAssignFar: an assignment t' = e of random divisions over
@@ -224,45 +171,18 @@ func TestS29rMulMinInt(t *testing.T) {
 			for c := -3; c <= 3; c++ {
 				for op := range 6 {
 					// a = y - c in lo-c .. lo-c+1, times -2^63
-					a := &symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{y, symbolic.Lit(c)}}
-					e := &symbolic.Expr{Op: symbolic.OpMul, K: math.MinInt64, Args: []*symbolic.Expr{a}}
+					a := s29Bin(symbolic.OpSub, y, symbolic.Lit(c))
+					e := s29Mul(math.MinInt64, a)
 					if prod {
-						e = &symbolic.Expr{Op: symbolic.OpProd, Args: []*symbolic.Expr{a, symbolic.Lit(math.MinInt64)}}
+						e = s29Bin(symbolic.OpProd, a, symbolic.Lit(math.MinInt64))
 					}
 					// compared with -2^63 + 0 .. and 0
 					for _, k := range []int{math.MinInt64, 0, -1} {
 						start := symbolic.Compare(e, symbolic.CmpOp(op), symbolic.Lit(k))
-						m := &symbolic.Model{
-							Name:       "mul",
-							Vars:       []symbolic.Var{{Name: "y", Lo: lo, Hi: lo + 1}},
-							Labels:     []symbolic.Label{{Name: "a"}},
-							Commands:   []symbolic.Command{{Label: 0, Guard: symbolic.False(), Outcomes: []symbolic.Outcome{{Prob: 1}}}},
-							Properties: []*symbolic.Property{{Name: "p", Start: start, Unsafe: symbolic.False()}},
-						}
-						want := 0
-						for yv := lo; yv <= lo+1; yv++ {
-							v := e.EvalBig(symbolic.State{yv}).Cmp(big.NewInt(int64(k)))
-							if [...]bool{v == 0, v != 0, v < 0, v <= 0, v > 0, v >= 0}[op] {
-								want++
-							}
-						}
+						m := s29StartModel("mul", []symbolic.Var{{Name: "y", Lo: lo, Hi: lo + 1}}, start)
+						want := s29BigCount(m, e, symbolic.CmpOp(op), big.NewInt(int64(k)))
 						desc := fmt.Sprintf("y in %d..%d: %s", lo, lo+1, m.CondString(start))
-						got, err := bdd.Explore(ctx, m, m.Properties[0], nil, bdd.Options{})
-						fits := m.CondFits(start)
-						switch {
-						case want == 0:
-							if err == nil {
-								t.Errorf("%s: no state satisfies it, BDD explores %v", desc, got.Starts)
-							}
-						case err != nil:
-							if fits {
-								t.Errorf("%s: every value fits in int64, BDD refuses: %v", desc, err)
-							}
-						case !fits:
-							t.Errorf("%s: a value leaves int64, BDD counts %v", desc, got.Starts)
-						case got.Starts.Int64() != int64(want):
-							t.Errorf("%s: %d states satisfy it, BDD counts %v", desc, want, got.Starts)
-						}
+						s29CheckStarts(t, ctx, m, want, desc, true)
 					}
 				}
 			}

@@ -8,37 +8,6 @@ import (
 	"time"
 )
 
-// s29rEnsemble builds ntrees random trees over nf features for nclass
-// classes, thresholds at half-integers in 0.5 .. 9.5, so that the integer
-// points of [0, 9]^nf meet every split cell.
-func s29rEnsemble(t *testing.T, ntrees, depth, nf, nclass int, r *rand.Rand) *Ensemble {
-	b := newBuilder("veritas", nclass)
-	for ti := 0; ti < ntrees; ti++ {
-		tr := Tree{Class: ti % nclass}
-		var build func(d int) int
-		build = func(d int) int {
-			i := len(tr.Nodes)
-			if d == depth || (d > 1 && r.IntN(4) == 0) {
-				tr.Nodes = append(tr.Nodes, Node{Feature: -1, Leaf: len(tr.Values)})
-				tr.Values = append(tr.Values, float64(r.IntN(9)-4)) // small integers: exact sums
-				return i
-			}
-			tr.Nodes = append(tr.Nodes, Node{Feature: r.IntN(nf), Threshold: float64(r.IntN(9)) + 0.5})
-			l := build(d + 1)
-			rr := build(d + 1)
-			tr.Nodes[i].Left, tr.Nodes[i].Right = l, rr
-			return i
-		}
-		build(0)
-		b.e.Trees = append(b.e.Trees, tr)
-	}
-	e, err := b.finish()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
 // TestS29rStopSound: Excludes and Margin stopped at random points (a
 // Stop channel closed after a random delay, mid-expansion included, and
 // random node budgets) keep sound answers, checked against enumeration
@@ -54,7 +23,11 @@ func TestS29rStopSound(t *testing.T) {
 	for seed := range uint64(n) {
 		r := rand.New(rand.NewPCG(seed, 0x29))
 		nf, nclass := 2+r.IntN(2), 2+r.IntN(2)
-		e := s29rEnsemble(t, 20+r.IntN(100), 3+r.IntN(4), nf, nclass, r)
+		// thresholds at half-integers in 0.5 .. 9.5, so that the integer
+		// points of [0, 9]^nf meet every split cell; small integer leaves:
+		// exact sums
+		e := s29Ensemble(t, r, s29Shape{Trees: 20 + r.IntN(100), Depth: 3 + r.IntN(4), Features: nf, Classes: nclass,
+			Thresholds: 9, Early: true, Leaf: func(r *rand.Rand) float64 { return float64(r.IntN(9) - 4) }})
 		box := make(Box, nf)
 		lo, hi := make([]int, nf), make([]int, nf)
 		for f := range box {

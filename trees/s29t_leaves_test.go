@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"vigil/internal/testutil"
+	"vigil/symbolic"
 )
 
 // s29tXGB is a one-feature, two-class XGBoost JSON model: per tree, a
@@ -79,7 +81,7 @@ func TestS29tDecideUpperAfterPruning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	xcPoints(lo, hi, func(s []int) {
+	testutil.BoxStates(lo, hi, func(s symbolic.State) {
 		sc := xe.scores([]float64{float64(s[0]), float64(s[1])})
 		if xcWins(sc, 1, sure) && d.Verdict == Proved {
 			t.Fatalf("proved, but class 1 wins at %v", s)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 )
 
@@ -130,7 +131,7 @@ func TestS29tRealXGBoostSearch(t *testing.T) {
 				return true
 			}
 			possible := false
-			xcPoints(slo, shi, func(s []int) { possible = possible || wins(s) })
+			testutil.BoxStates(slo, shi, func(s symbolic.State) { possible = possible || wins(s) })
 			sr, err := p.Excludes(slo, shi, a, sure, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -143,7 +144,7 @@ func TestS29tRealXGBoostSearch(t *testing.T) {
 			case (sr.Verdict == Proved) == possible:
 				t.Fatalf("%s: %v, but the grid says possible=%v", what, sr.Verdict, possible)
 			case sr.Verdict == Refuted:
-				xcPoints(sr.WitnessLo, sr.WitnessHi, func(s []int) {
+				testutil.BoxStates(sr.WitnessLo, sr.WitnessHi, func(s symbolic.State) {
 					for v := range s {
 						if s[v] < slo[v] || s[v] > shi[v] {
 							t.Fatalf("%s: witness box %v..%v leaves the box", what, sr.WitnessLo, sr.WitnessHi)

@@ -10,32 +10,9 @@ import (
 // s29tEnsemble builds ntrees complete two-class trees of the given depth
 // over nf features, with half-integer thresholds and normal leaves.
 func s29tEnsemble(t *testing.T, ntrees, depth, nf int, seed uint64) *Ensemble {
-	r := rand.New(rand.NewPCG(seed, 29))
-	b := newBuilder("veritas", 2)
-	for ti := 0; ti < ntrees; ti++ {
-		tr := Tree{Class: ti % 2}
-		var build func(d int) int
-		build = func(d int) int {
-			i := len(tr.Nodes)
-			if d == depth {
-				tr.Nodes = append(tr.Nodes, Node{Feature: -1, Leaf: len(tr.Values)})
-				tr.Values = append(tr.Values, r.NormFloat64())
-				return i
-			}
-			tr.Nodes = append(tr.Nodes, Node{Feature: r.IntN(nf), Threshold: float64(r.IntN(100)) + 0.5})
-			l := build(d + 1)
-			rr := build(d + 1)
-			tr.Nodes[i].Left, tr.Nodes[i].Right = l, rr
-			return i
-		}
-		build(0)
-		b.e.Trees = append(b.e.Trees, tr)
-	}
-	e, err := b.finish()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	t.Helper()
+	return s29Ensemble(t, rand.New(rand.NewPCG(seed, 29)), s29Shape{Trees: ntrees, Depth: depth, Features: nf, Classes: 2,
+		Thresholds: 100, Leaf: (*rand.Rand).NormFloat64})
 }
 
 // TestS29tExpandStops: an expansion checks the budgets before each child

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 )
 
@@ -203,7 +204,7 @@ func TestS29tLightGBMAgainstEnumeration(t *testing.T) {
 			return x
 		}
 		got := make([]float64, xe.nclass)
-		xcPoints(lo, hi, func(s []int) {
+		testutil.BoxStates(lo, hi, func(s symbolic.State) {
 			want := xe.scores(input(s))
 			if err := p.Scores(s, got); err != nil {
 				t.Fatal(err)
@@ -220,7 +221,7 @@ func TestS29tLightGBMAgainstEnumeration(t *testing.T) {
 		}
 		for c := 0; c < xe.nclass; c++ {
 			imax, imin := math.Inf(-1), math.Inf(1)
-			xcPoints(lo, hi, func(s []int) {
+			testutil.BoxStates(lo, hi, func(s symbolic.State) {
 				v := xe.scores(input(s))[c]
 				imax, imin = max(imax, v), min(imin, v)
 			})
@@ -247,7 +248,7 @@ func TestS29tLightGBMAgainstEnumeration(t *testing.T) {
 				}
 			}
 			possible := false
-			xcPoints(slo, shi, func(s []int) {
+			testutil.BoxStates(slo, shi, func(s symbolic.State) {
 				sc := xe.scores(input(s))
 				ok := true
 				for _, c := range sure {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"testing"
 
+	"vigil/internal/testutil"
 	"vigil/symbolic"
 )
 
@@ -235,23 +236,6 @@ func xcModelAt(dir string, seed uint64, lo, hi []int, at func(f, k int) float64)
 	return file, e, os.WriteFile(file, data, 0o644)
 }
 
-// xcPoints calls f with every integer point of lo..hi (f may not keep it).
-func xcPoints(lo, hi []int, f func(s []int)) {
-	s := append([]int(nil), lo...)
-	for {
-		f(s)
-		v := 0
-		for v < len(s) && s[v] == hi[v] {
-			s[v] = lo[v]
-			v++
-		}
-		if v == len(s) {
-			return
-		}
-		s[v]++
-	}
-}
-
 func xcModels(t *testing.T, def int) int {
 	if s := os.Getenv("VIGIL_S29T_MODELS"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -351,7 +335,7 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 		}
 		// The package's evaluator agrees with the test's everywhere.
 		got := make([]float64, xe.nclass)
-		xcPoints(lo, hi, func(s []int) {
+		testutil.BoxStates(lo, hi, func(s symbolic.State) {
 			want := xe.scores(input(s))
 			if err := p.Scores(s, got); err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
@@ -366,13 +350,13 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 		// the lifted ensemble, bounds over the real input box.
 		for c := 0; c < xe.nclass; c++ {
 			imax, imin := math.Inf(-1), math.Inf(1)
-			xcPoints(lo, hi, func(s []int) {
+			testutil.BoxStates(lo, hi, func(s symbolic.State) {
 				v := float64(xe.scores(input(s))[c])
 				imax, imin = max(imax, v), min(imin, v)
 			})
 			// the real input box of the states: every state's input in it
 			box := p.InputBox(lo, hi)
-			xcPoints(lo, hi, func(s []int) {
+			testutil.BoxStates(lo, hi, func(s symbolic.State) {
 				if !box.contains(input(s)) {
 					t.Fatalf("seed %d: the input %v of state %v is outside the input box %v", seed, input(s), s, box)
 				}
@@ -439,7 +423,7 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 					all[i] = i
 				}
 				want := map[string]float64{"max": math.Inf(-1), "min": math.Inf(1), "margin": math.Inf(-1)}
-				xcPoints(lo, hi, func(s []int) {
+				testutil.BoxStates(lo, hi, func(s symbolic.State) {
 					sc := xe.scores(input(s))
 					want["max"] = max(want["max"], float64(sc[c]))
 					want["min"] = min(want["min"], float64(sc[c]))
@@ -495,7 +479,7 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 			}
 			possible := false
 			best := math.Inf(-1)
-			xcPoints(slo, shi, func(s []int) {
+			testutil.BoxStates(slo, shi, func(s symbolic.State) {
 				sc := xe.scores(input(s))
 				possible = possible || xcWins(sc, a, sure)
 				best = max(best, xcMargin(sc, a, sure))
@@ -524,7 +508,7 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 						t.Fatalf("%s: witness %v in %v..%v, not in the box", what, sr.Witness, sr.WitnessLo, sr.WitnessHi)
 					}
 				}
-				xcPoints(sr.WitnessLo, sr.WitnessHi, func(s []int) {
+				testutil.BoxStates(sr.WitnessLo, sr.WitnessHi, func(s symbolic.State) {
 					if !xcWins(xe.scores(input(s)), a, sure) {
 						t.Fatalf("%s: state %v of the witness box %v..%v does not let it win", what, s, sr.WitnessLo, sr.WitnessHi)
 					}
@@ -557,7 +541,7 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 				atoms = append(atoms, symbolic.Atom{Form: f, Upper: r.IntN(2) == 0, K: f.Eval(s) + r.IntN(3) - 1})
 			}
 			inRegion := false
-			xcPoints(slo, shi, func(s []int) {
+			testutil.BoxStates(slo, shi, func(s symbolic.State) {
 				for _, at := range atoms {
 					if !at.Holds(s) {
 						return
@@ -587,7 +571,7 @@ func TestS29tSearchAgainstEnumeration(t *testing.T) {
 				if !ok {
 					t.Fatalf("%s within %v: witness %v is not a winning state of the region", what, atoms, rr.Witness)
 				}
-				xcPoints(rr.WitnessLo, rr.WitnessHi, func(s []int) {
+				testutil.BoxStates(rr.WitnessLo, rr.WitnessHi, func(s symbolic.State) {
 					if !xcWins(xe.scores(input(s)), a, sure) {
 						t.Fatalf("%s within %v: state %v of the witness box does not let it win", what, atoms, s)
 					}
