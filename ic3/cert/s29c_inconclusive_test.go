@@ -33,7 +33,6 @@ func TestS29cInconclusive(t *testing.T) {
 		if _, failed := errors.AsType[*Failure](err); failed {
 			t.Errorf("x <= %d: an undecided check is a *Failure: %v", k, err)
 		}
-		t.Logf("x <= %d: %s", k, Message(err))
 		if u.Condition != "init" || u.Reason == "" || !strings.HasPrefix(Message(err), "Z3 answered unknown on the init condition: ") {
 			t.Errorf("x <= %d: got condition %q reason %q message %q", k, u.Condition, u.Reason, Message(err))
 		}
