@@ -69,11 +69,18 @@ func (q *Prepared) checkCert(ctx context.Context, c *invcert.Cert) error {
 	return invcert.CheckWith(ctx, c, q.Model, q.Property, q.Policy, q.Executable)
 }
 
-// checkInvariant checks an IC3 invariant; the end of ctx during the check
+// checkInvariant checks an IC3 invariant; the end of ctx during the
+// check, or a condition Z3 answers unknown on (*invcert.Inconclusive),
 // makes the verdict Unknown (an unchecked invariant is no answer).
 func (q *Prepared) checkInvariant(ctx context.Context, v *Verdict) error {
 	err := q.checkCert(ctx, v.Invariant)
 	if err == nil {
+		return nil
+	}
+	if u, ok := errors.AsType[*invcert.Inconclusive](err); ok && ctx.Err() == nil {
+		// Z3 answered unknown on a condition: not a bug, no answer.
+		v.Answer, v.Invariant = explicit.Unknown, nil
+		v.Reason = inconclusiveReason(u)
 		return nil
 	}
 	if ctx.Err() == nil {
@@ -86,6 +93,16 @@ func (q *Prepared) checkInvariant(ctx context.Context, v *Verdict) error {
 	}
 	return nil
 }
+
+// inconclusiveReason is the reason of an Unknown answer whose
+// certificate's check Z3 could not decide.
+func inconclusiveReason(u *invcert.Inconclusive) string {
+	return inconclusivePrefix + u.Message()
+}
+
+// inconclusivePrefix begins the reason of an Unknown answer whose
+// certificate's check Z3 could not decide.
+const inconclusivePrefix = "the certificate's check was inconclusive: "
 
 // NewHeader is what the certificate of a question records about where the
 // question came from (Question.Header): the model file, its -D defines

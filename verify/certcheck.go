@@ -324,9 +324,9 @@ func ValidSafetyLine(m *symbolic.Model, prop *symbolic.Property, pol *symbolic.P
 // InvariantCheck is the JSON form of a check of an invariant certificate
 // (package ic3/cert), as vigil cert check --json prints it.
 type InvariantCheck struct {
-	Verdict   string `json:"verdict"` // valid, invalid, or unknown when the check was stopped
+	Verdict   string `json:"verdict"` // valid, invalid, or unknown when the check was stopped or inconclusive
 	Valid     bool   `json:"valid"`
-	Reason    string `json:"reason,omitempty"` // why an unknown check stopped: interrupted or timeout
+	Reason    string `json:"reason,omitempty"` // why a check is unknown: interrupted, timeout, or inconclusive (Z3 answered unknown; Error says where)
 	Kind      string `json:"kind"`
 	Boxes     int    `json:"boxes"`
 	Condition string `json:"failed_condition,omitempty"`

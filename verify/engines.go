@@ -305,6 +305,14 @@ func (q *Prepared) certifyPPA(ctx context.Context, v *Verdict) error {
 				return nil
 			}
 		}
+		if u, ok := errors.AsType[*invcert.Inconclusive](err); ok && ctx.Err() == nil {
+			// Z3 answered unknown on a condition: the safe answer is
+			// not certified, so it is no answer (not a bug).
+			v.Answer, v.Invariant = explicit.Unknown, nil
+			v.Reason = inconclusiveReason(u)
+			v.CertNote = "invariant not certified: " + inconclusiveReason(u)
+			return nil
+		}
 		if ctx.Err() == nil {
 			return internal("the ppa invariant does not check: %v", err)
 		}

@@ -510,6 +510,11 @@ func (r *Report) writeVerdict(w *textWriter, opt TextOptions, shortest bool) {
 		w.printf("replay: %s\n", strings.Join(args, " "))
 		w.printf("(for these exact outcomes: add --record cex.json to the verify command, then %s --replay cex.json)\n", opt.Rerun)
 	default:
+		if strings.HasPrefix(r.Reason, inconclusivePrefix) {
+			// not stopped: the answer's certificate could not be checked
+			w.printf("unknown: %s\n", r.Reason)
+			break
+		}
 		w.printf("unknown: %s before a verdict\n", Stopped(r.Reason))
 	}
 	if r.v.Answer == explicit.Unknown {

@@ -24,7 +24,7 @@ func init() {
 	})
 	cli.Register(&cli.Command{
 		Name:    "cert check",
-		Summary: "check a certificate: exit 0 when it holds, 1 when it does not, 4 when stopped before a verdict",
+		Summary: "check a certificate: exit 0 when it holds, 1 when it does not, 4 when stopped before a verdict or inconclusive",
 		Usage:   "vigil cert check [flags] CERT",
 		Help: `A safety certificate (CERT.json, written by vigil safe --cert) proves that
 one state is safe or r-safe for a property and a tested policy, or that it
@@ -73,7 +73,12 @@ outside ASCII is refused.
 Ctrl-C, SIGTERM or --timeout stops the check within a second and gives no
 verdict: "unknown: interrupted before a verdict" (or "stopped by the
 timeout"), exit 4; with --json, "verdict": "unknown" and "reason":
-"interrupted" or "timeout".
+"interrupted" or "timeout". When Z3 answers unknown on one of an invariant
+certificate's conditions (a resource limit, an incomplete theory), the
+certificate could not be checked: "unknown: the certificate could not be
+checked: Z3 answered unknown on the CONDITION condition: REASON", exit 4;
+with --json, "verdict": "unknown", "reason": "inconclusive" and the
+message as "error".
 
 z3 CERT on an invariant certificate checks less: only the file's own
 definitions (that the invariant written there is inductive for the
@@ -115,7 +120,7 @@ func certCheck(e *cli.Env, args []string) int {
 	}
 	code := cli.ExitOK
 	switch {
-	case r.Fault == certfile.Stopped:
+	case r.Fault == certfile.Stopped, r.Fault == certfile.Inconclusive:
 		code = cli.ExitUnknown
 	case r.Err != nil:
 		code = cli.ExitError
@@ -126,7 +131,7 @@ func certCheck(e *cli.Env, args []string) int {
 	case r.Err == nil:
 		fmt.Fprintln(e.Stdout, r.Valid)
 		r.Checked.WriteText(e.Stdout)
-	case r.Fault == certfile.Stopped: // no verdict
+	case r.Fault == certfile.Stopped, r.Fault == certfile.Inconclusive: // no verdict
 		fmt.Fprintf(e.Stdout, "unknown: %s\n", r.Msg)
 		if r.Checked != nil {
 			r.Checked.WriteText(e.Stdout)

@@ -133,6 +133,10 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 				// stopped, not refuted: no verdict
 				return errorf("policy fact on box %d not re-checked: %w", f.Box, context.Cause(ctx))
 			}
+			if u, ok := errors.AsType[*Inconclusive](err); ok {
+				// undecided, not refuted: the certificate could not be checked
+				return inconclusive(fmt.Sprintf("policy fact on box %d (label %s)", f.Box, Quote(m.Labels[f.Label].Name)), u.Reason)
+			}
 			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, Quote(m.Labels[f.Label].Name), Message(err))}
 		}
 	}
@@ -314,7 +318,7 @@ func askCheck(ctx context.Context, x *smt.Context, m *symbolic.Model, s *smtlib.
 	if err := ctx.Err(); err != nil {
 		return errorf("%w", context.Cause(ctx))
 	}
-	return errorf("the %s condition could not be decided (unknown: %s)", q.Name, sv.ReasonUnknown())
+	return inconclusive(q.Name, sv.ReasonUnknown())
 }
 
 // parseChecks reads the script's definitions and its checks' formulas
@@ -360,6 +364,12 @@ func askOnce(ctx context.Context, x *smt.Context, f smt.Term) (*smt.Solver, smt.
 	if err := sv.SetParams(checkTuning...); err != nil {
 		sv.Close()
 		return nil, smt.Unknown, errorf("%v", err)
+	}
+	if len(testParams) > 0 {
+		if err := sv.SetParams(testParams...); err != nil {
+			sv.Close()
+			return nil, smt.Unknown, errorf("%v", err)
+		}
 	}
 	if err := sv.Assert(f); err != nil {
 		sv.Close()
@@ -425,6 +435,23 @@ func failure(x *smt.Context, sv *smt.Solver, m *symbolic.Model, s *smtlib.Script
 // (an ite in a sum), printing "(smt.diff_logic: non-diff logic
 // expression ...)" on stderr for each: noise on a valid certificate, and
 // an "unknown" where such an atom is needed for the answer.
+// testParams are Z3 parameters set on the checks' solvers after
+// checkTuning: nil, except in tests (SetTestParams).
+var testParams []smt.Param
+
+// SetTestParams is for tests only: until restore is called, the checker
+// sets ps on the solvers of its checks after its own tuning, and decides
+// every check with Z3 (no exact evaluation of a small model), so that a
+// tiny resource limit ({Name: "rlimit", Value: "1"}) makes Z3 answer
+// unknown, deterministically and without any context ending: the way to
+// test a caller's handling of an *Inconclusive check. Not safe while a
+// check runs.
+func SetTestParams(ps ...smt.Param) (restore func()) {
+	oldParams, oldEval := testParams, evaluation
+	testParams, evaluation = ps, false
+	return func() { testParams, evaluation = oldParams, oldEval }
+}
+
 var checkTuning = []smt.Param{
 	{Name: "arith.solver", Value: "2"},
 	{Name: "arith.auto_config_simplex", Value: "true"},

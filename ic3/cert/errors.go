@@ -43,6 +43,36 @@ func Message(err error) string {
 		return e.msg
 	case *FactFailure:
 		return e.msg
+	case *Inconclusive:
+		return e.Message()
 	}
 	return err.Error()
+}
+
+// Inconclusive is the error of a check that Z3 answered "unknown" while
+// the check's context had not ended (an incomplete theory, a resource
+// limit, nonlinear arithmetic): the certificate could not be checked, it
+// is neither valid nor invalid. It is not a bug of vigil: a caller
+// answers unknown (errors.AsType[*Inconclusive]), never safe and never an
+// internal error. A check stopped by its context's end is an *Error
+// wrapping the context's cause instead.
+type Inconclusive struct {
+	Condition string // the condition Z3 could not decide: init, consecution, safety, sure, policy fact, ...
+	Reason    string // Z3's reason for "unknown"
+}
+
+// Message is the text of e without the "cert: " heading.
+func (e *Inconclusive) Message() string {
+	return fmt.Sprintf("Z3 answered unknown on the %s condition: %s", e.Condition, e.Reason)
+}
+
+func (e *Inconclusive) Error() string { return "cert: " + e.Message() }
+
+// inconclusive is the error of a check Z3 left undecided (reason is its
+// ReasonUnknown).
+func inconclusive(condition, reason string) *Inconclusive {
+	if reason == "" {
+		reason = "no reason given"
+	}
+	return &Inconclusive{Condition: condition, Reason: reason}
 }

@@ -807,6 +807,9 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 	case smt.Unsat:
 		return nil
 	case smt.Unknown:
+		if ctx.Err() == nil {
+			return inconclusive("policy fact", sv.ReasonUnknown())
+		}
 		return errorf("policy fact not re-checked: Z3 gave no answer (%s)", sv.ReasonUnknown())
 	}
 	vals := make([]int64, len(state))

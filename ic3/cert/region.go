@@ -146,6 +146,9 @@ func regionPoint(ctx context.Context, lo, hi []int, atoms []symbolic.Atom) (symb
 	case smt.Unsat:
 		return nil, nil
 	case smt.Unknown:
+		if ctx.Err() == nil {
+			return nil, inconclusive("policy fact", sv.ReasonUnknown())
+		}
 		return nil, errorf("policy fact not re-checked: Z3 gave no answer on a point of the fact's region (%s)", sv.ReasonUnknown())
 	}
 	vals := make([]int64, len(state))

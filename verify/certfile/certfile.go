@@ -65,6 +65,12 @@ const (
 	// before a verdict: the certificate is neither valid nor invalid.
 	// Result.Stop says why; Err wraps the context's cause.
 	Stopped
+	// Inconclusive: Z3 answered unknown on one of an invariant
+	// certificate's conditions (an *invcert.Inconclusive: a resource
+	// limit, an incomplete theory) while the check's context had not
+	// ended: the certificate could not be checked, it is neither valid
+	// nor invalid. Msg says so and names the condition and Z3's reason.
+	Inconclusive
 )
 
 // Result is the outcome of checking one certificate file.
@@ -233,6 +239,13 @@ func checkInvariant(ctx context.Context, path string, opts Options) *Result {
 			// The check stopped (an SMT query interrupted, a parse given
 			// up, a policy fact left unchecked): no verdict.
 			return finish(err, Invalid).stopped(ctx, err)
+		}
+		if u, ok := errors.AsType[*invcert.Inconclusive](err); ok {
+			// Z3 could not decide a condition: no verdict either.
+			r := finish(err, Inconclusive)
+			r.Msg = "the certificate could not be checked: " + u.Message()
+			rep.Verdict, rep.Valid, rep.Reason, rep.Error, rep.Condition = "unknown", false, "inconclusive", r.Msg, ""
+			return r
 		}
 		if rerr := readingChanged("model-sha256", c.Hash, q, q.pol); rerr != nil {
 			err = rerr

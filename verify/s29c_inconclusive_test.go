@@ -1,0 +1,39 @@
+package verify
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	invcert "vigil/ic3/cert"
+	"vigil/lang"
+	"vigil/smt"
+	"vigil/symbolic/explicit"
+)
+
+// TestS29cInconclusiveCheck: an invariant whose check Z3 answers unknown
+// on (a resource limit of 1 on the checker's solvers, no context ending)
+// makes the answer Unknown with the reason naming the condition: never
+// safe, never an internal error. Without the limit it is safe.
+func TestS29cInconclusiveCheck(t *testing.T) {
+	m, diags := lang.LoadSource("m.spec", []byte("model m\nvar x : 0 .. 3 = 0\nvar y : 0 .. 3 = 0\naction a when x < 3 -> x' = x + 1\naction b when y < x -> y' = y + 1\nproperty p { unsafe y > x }\n"), lang.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Render())
+	}
+	for _, engine := range []string{"ic3", "ppa"} {
+		q := &Question{Model: m, Property: m.Properties[0], Engine: engine, Certificate: true}
+		restore := invcert.SetTestParams(smt.Param{Name: "rlimit", Value: "1"})
+		v, err := Decide(context.Background(), q)
+		restore()
+		if err != nil {
+			t.Fatalf("%s under rlimit 1: %v, want an unknown answer", engine, err)
+		}
+		if v.Answer != explicit.Unknown || v.Invariant != nil || !strings.HasPrefix(v.Reason, "the certificate's check was inconclusive: Z3 answered unknown on the ") {
+			t.Errorf("%s under rlimit 1: answer %v, reason %q; want unknown, inconclusive", engine, v.Answer, v.Reason)
+		}
+		v, err = Decide(context.Background(), q)
+		if err != nil || v.Answer != explicit.Safe {
+			t.Errorf("%s without the limit: %v, %v; want safe", engine, v, err)
+		}
+	}
+}
