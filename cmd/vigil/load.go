@@ -267,9 +267,25 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 			e.LoadInterrupted(cmd, file)
 		}
 	}
-	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
-		PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, ReadsFilterStates: cmd == "prob", Context: ctx,
-		DefaultProperty: mf.defaultProperty, AllProperties: mf.allProperties})
+	// The policy files (--policy-file, and the declared policy's network or
+	// ensemble, which the decider reads) are read by loaders that do not
+	// poll ctx: a 168 MB ONNX network held verify 3.7 s after SIGTERM and
+	// an XGBoost JSON of 5,000 trees several seconds past --timeout 1s
+	// (cmd/vigil/FIGURES.md). untilDone returns when ctx is done.
+	type loaded struct {
+		l   *load.Loaded
+		err error
+	}
+	r, err := untilDone(ctx, func() loaded {
+		l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
+			PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, ReadsFilterStates: cmd == "prob", Context: ctx,
+			DefaultProperty: mf.defaultProperty, AllProperties: mf.allProperties})
+		return loaded{l, err}
+	})
+	if err == nil {
+		err = r.err
+	}
+	l := r.l
 	if errors.Is(err, load.ErrInterrupted) {
 		stopped()
 		return nil, false
@@ -329,10 +345,52 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 		return nil, false
 	}
 	if lm.decl != nil {
-		if lm.dec, err = explicit.NewDecider(lm.m, lm.decl); err != nil {
+		// The decider loads the policy's network or ensemble.
+		type decider struct {
+			dec explicit.Decider
+			err error
+		}
+		d, cerr := untilDone(ctx, func() decider {
+			dec, err := explicit.NewDecider(lm.m, lm.decl)
+			return decider{dec, err}
+		})
+		if cerr != nil {
+			stopped()
+			return nil, false
+		}
+		if lm.dec, err = d.dec, d.err; err != nil {
 			fmt.Fprintf(e.Stderr, "vigil %s: %v\n", cmd, err)
 			return nil, false
 		}
 	}
 	return lm, true
+}
+
+// untilDone runs f and returns its result, or returns at once with an
+// error wrapping load.ErrInterrupted once ctx is done (nil: never),
+// whichever comes first; f then runs on alone and its result is dropped.
+// It is for loaders that do not poll ctx (the readers of network and
+// ensemble files, whose parse of a large file takes seconds): the command
+// reports the stop and exits, which ends f with the process.
+func untilDone[T any](ctx context.Context, f func() T) (T, error) {
+	var zero T
+	if ctx == nil {
+		return f(), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return zero, fmt.Errorf("%w: %v", load.ErrInterrupted, err)
+	}
+	ch := make(chan T, 1) // buffered: an abandoned f does not block
+	go func() { ch <- f() }()
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-ctx.Done():
+		select {
+		case r := <-ch: // finished as ctx ended: keep the result
+			return r, nil
+		default:
+		}
+		return zero, fmt.Errorf("%w: %v", load.ErrInterrupted, ctx.Err())
+	}
 }
