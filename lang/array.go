@@ -1009,10 +1009,17 @@ func (s *arrays) isConst(e *Expr) bool {
 // variable once picked folds as the constants do (isConst, q.eval).
 // Shared nodes (a case split's index) are picked once.
 func (s *arrays) picked(e *Expr) *Expr {
+	switch e.Kind {
+	case EInt, EName:
+		return e // the common index: a variable
+	}
 	return s.pickedIn(e, map[*Expr]*Expr{})
 }
 
 func (s *arrays) pickedIn(e *Expr, done map[*Expr]*Expr) *Expr {
+	if len(e.Args) == 0 {
+		return e
+	}
 	if p, ok := done[e]; ok {
 		return p
 	}
