@@ -1003,6 +1003,57 @@ func (s *arrays) isConst(e *Expr) bool {
 	return true
 }
 
+// picked is e (rewritten) with each if whose condition folds
+// (constCond) replaced by the arm it selects, the other arm never
+// evaluated; e itself when it has none. An index that mentions no
+// variable once picked folds as the constants do (isConst, q.eval).
+// Shared nodes (a case split's index) are picked once.
+func (s *arrays) picked(e *Expr) *Expr {
+	switch e.Kind {
+	case EInt, EName:
+		return e // the common index: a variable
+	}
+	return s.pickedIn(e, map[*Expr]*Expr{})
+}
+
+func (s *arrays) pickedIn(e *Expr, done map[*Expr]*Expr) *Expr {
+	if len(e.Args) == 0 {
+		return e
+	}
+	if p, ok := done[e]; ok {
+		return p
+	}
+	p := e
+	switch e.Kind {
+	case EIf:
+		if v, ok := s.constCond(e.Args[0]); ok {
+			if v {
+				p = s.pickedIn(e.Args[1], done)
+			} else {
+				p = s.pickedIn(e.Args[2], done)
+			}
+		}
+	case EParen, ENeg, ECall, EBin:
+		var args []*Expr
+		for i, a := range e.Args {
+			x := s.pickedIn(a, done)
+			if x != a && args == nil {
+				args = append([]*Expr(nil), e.Args...)
+			}
+			if args != nil {
+				args[i] = x
+			}
+		}
+		if args != nil {
+			cp := *e
+			cp.Args = args
+			p = &cp
+		}
+	}
+	done[e] = p
+	return p
+}
+
 // index reads the array of an element reference, reporting a name that
 // names none.
 func (s *arrays) array(name string, at, end symbolic.Pos) *array {
@@ -1733,6 +1784,15 @@ func (w *outcomeWrites) assign(as *AssignNode) {
 	}
 	idx, ierr := s.rewrite(as.Index)
 	w.err = or(w.err, ierr)
+	if p := s.picked(idx); p != idx && s.isConst(p) {
+		// an index that folds once its ifs with a constant condition
+		// take the arm they select (a[if N > 3 then 0 else 1], a
+		// count, which expands to a sum of such ifs, a forall's
+		// a[if k < 2 then k else 0]) is a constant index like a[1]:
+		// two writes of one element are E0401 naming the element,
+		// not a range error in every state the command runs in
+		idx = p
+	}
 	if s.isConst(idx) {
 		if k, ok := s.constIndex(a, idx, as.Index); ok {
 			w.writers = append(w.writers, &writer{a: a, k: k, val: val, as: as})

@@ -502,6 +502,25 @@ func joinTrailing(cs []string) string {
 	return b.String()
 }
 
+// breakRank is the kind of break point before the operator that s (from
+// the space before it) starts with, loosest-binding first: | and -> with
+// the commas (0), => (1), || (2), && (3), comparisons (4), + and - (5).
+func breakRank(s string) (int, bool) {
+	for _, k := range []struct {
+		op   string
+		rank int
+	}{
+		{" | ", 0}, {" -> ", 0}, {" => ", 1}, {" || ", 2}, {" && ", 3},
+		{" == ", 4}, {" != ", 4}, {" <= ", 4}, {" >= ", 4}, {" < ", 4}, {" > ", 4},
+		{" + ", 5}, {" - ", 5},
+	} {
+		if strings.HasPrefix(s, k.op) {
+			return k.rank, true
+		}
+	}
+	return 0, false
+}
+
 // MaxWidth is the column at which the formatter wraps a line.
 const MaxWidth = 100
 
@@ -544,10 +563,15 @@ func wrap(line string) []string {
 const minTail = 8
 
 // breakAt returns where to end the current piece of s and where the next
-// one starts, or -1: the break point of least parenthesis depth that keeps
-// the piece within width (the first of least depth if none does).
+// one starts, or -1: among the break points of least parenthesis depth,
+// the last of the loosest-binding kind that keeps the piece within width
+// (the first of least depth if none does). The kinds, loosest first
+// (breakRank): , | -> (which separate assignments, outcomes, a guard
+// from its outcomes, and arguments), =>, ||, &&, comparisons, then + and
+// -; so a long x + y <= 4 && ok breaks before && rather than between x
+// and + y, which binds tighter: both counted as one depth.
 func breakAt(s string, width int) (cut, next int) {
-	type point struct{ cut, next, depth int }
+	type point struct{ cut, next, depth, rank int }
 	var pts []point
 	depth, inString := 0, false
 	for i := 0; i < len(s); i++ {
@@ -567,11 +591,11 @@ func breakAt(s string, width int) (cut, next int) {
 		case c == ')':
 			depth--
 		case c == ',' && i+1 < len(s) && s[i+1] == ' ':
-			pts = append(pts, point{i + 1, i + 2, depth})
-		case c == ' ' && i > 0 && (strings.HasPrefix(s[i:], " && ") || strings.HasPrefix(s[i:], " || ") ||
-			strings.HasPrefix(s[i:], " => ") || strings.HasPrefix(s[i:], " | ") || strings.HasPrefix(s[i:], " -> ") ||
-			strings.HasPrefix(s[i:], " + ") || strings.HasPrefix(s[i:], " - ")):
-			pts = append(pts, point{i, i + 1, depth})
+			pts = append(pts, point{i + 1, i + 2, depth, 0})
+		case c == ' ' && i > 0:
+			if r, ok := breakRank(s[i:]); ok {
+				pts = append(pts, point{i, i + 1, depth, r})
+			}
 		}
 	}
 	if len(pts) == 0 {
@@ -581,24 +605,34 @@ func breakAt(s string, width int) (cut, next int) {
 	for _, p := range pts {
 		least = min(least, p.depth)
 	}
-	best := -1
+	fits := func(p point) bool {
+		return utf8.RuneCountInString(s[:p.cut]) <= width && p.cut > 0 && strings.TrimSpace(s[:p.cut]) != ""
+	}
+	// the loosest kind with a point that fits; the first point of least
+	// depth when none does
+	best, rank := -1, -1
 	for k, p := range pts {
-		if p.depth != least {
-			continue
+		if p.depth == least && fits(p) && (rank < 0 || p.rank < rank) {
+			rank = p.rank
 		}
-		if best < 0 || utf8.RuneCountInString(s[:p.cut]) <= width {
+		if best < 0 && p.depth == least {
 			best = k
 		}
-		if utf8.RuneCountInString(s[:p.cut]) > width {
-			break
+	}
+	if rank >= 0 {
+		for k, p := range pts {
+			if p.depth == least && p.rank == rank && fits(p) {
+				best = k
+			}
 		}
 	}
 	// A short last operand (the rest of the line after the break, + 1)
 	// stays with the one before it: break at the previous point of the
-	// same depth, which fits too, rather than leave 1 alone on a line.
+	// same depth and kind, which fits too, rather than leave 1 alone on
+	// a line.
 	if tail := strings.TrimSpace(s[pts[best].next:]); utf8.RuneCountInString(tail) <= minTail {
 		for k := best - 1; k >= 0; k-- {
-			if pts[k].depth == least {
+			if pts[k].depth == least && pts[k].rank == pts[best].rank {
 				if pts[k].cut > 0 && strings.TrimSpace(s[:pts[k].cut]) != "" {
 					best = k
 				}
