@@ -82,9 +82,17 @@ func TestReview17DifferRandomPolicies(t *testing.T) {
 					t.Fatalf("%s: bfs: %v", what, err)
 				}
 				got, err := verify.Decide(ctx, &verify.Question{Model: m, Property: prop, Policy: pd, Executable: p, Engine: "ppa", Certificate: true})
+				late := ctx.Err() != nil
 				cancel()
 				if err != nil {
 					t.Errorf("%s: ppa: %v", what, err)
+					continue
+				}
+				if got.Answer == explicit.Unknown && late {
+					// the 60 s ran out (a loaded machine): no answer
+					// to compare, which is no disagreement
+					t.Logf("%s: ppa stopped by the time limit: %s", what, got.Reason)
+					tally["ppa timeout"]++
 					continue
 				}
 				if got.Answer != want.Answer {
