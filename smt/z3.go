@@ -361,7 +361,7 @@ var liveContexts, liveSolvers atomic.Int64
 // some 16 MB of resident memory however small its terms (two tables Z3
 // makes per context, see malloc.go), so a long-lived process (or a test
 // over thousands of models) that does not Close its contexts grows by that
-// much per context: TestS29mEdgeContexts and TestS29mContextRSS check that
+// much per context: TestS29sEdgeTransitions and TestS29mContextRSS check that
 // the count returns to where it was.
 func LiveContexts() (contexts, solvers int) {
 	return int(liveContexts.Load()), int(liveSolvers.Load())

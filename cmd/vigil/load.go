@@ -271,7 +271,7 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 	// ensemble, which the decider reads) are read by loaders that do not
 	// poll ctx: a 168 MB ONNX network held verify 3.7 s after SIGTERM and
 	// an XGBoost JSON of 5,000 trees several seconds past --timeout 1s
-	// (cmd/vigil/FIGURES.md). untilDone returns when ctx is done.
+	// (nn/FIGURES.md, "Stopping while a large policy file loads"). untilDone returns when ctx is done.
 	type loaded struct {
 		l   *load.Loaded
 		err error
