@@ -64,6 +64,21 @@ func barrier(n int) func(name string, run func(context.Context, *Prepared) (*Ver
 	}
 }
 
+// s29wWant runs the portfolio of members on q (run i of a loop) and
+// wants the answer want, with no member ended in error.
+func s29wWant(t *testing.T, i int, q *Prepared, members []autoMember, want explicit.Verdict) {
+	t.Helper()
+	v, err := runPortfolio(q, members)
+	if err != nil || v.Answer != want {
+		t.Fatalf("run %d: got %v, %v; want %v", i, v, err, want)
+	}
+	for _, m := range v.Auto.Members {
+		if m.Outcome == "error" {
+			t.Fatalf("run %d: member %s ended in error: %s", i, m.Engine, m.Reason)
+		}
+	}
+}
+
 func ic3Member(ctx context.Context, q *Prepared) (*Verdict, error) {
 	own := *q
 	own.IC3.NoWalks = true
@@ -84,15 +99,7 @@ func TestS29wUnsafeAtOnce(t *testing.T) {
 			b("ic3", ic3Member),
 			b("hunt", hunt),
 		}
-		v, err := runPortfolio(q, members)
-		if err != nil || v.Answer != explicit.UnsafeVerdict {
-			t.Fatalf("run %d: got %v, %v; want unsafe", i, v, err)
-		}
-		for _, m := range v.Auto.Members {
-			if m.Outcome == "error" {
-				t.Fatalf("run %d: member %s ended in error: %s", i, m.Engine, m.Reason)
-			}
-		}
+		s29wWant(t, i, q, members, explicit.UnsafeVerdict)
 	}
 }
 
@@ -109,15 +116,7 @@ func TestS29wSafeAtOnce(t *testing.T) {
 			b("ic3", ic3Member),
 			{"hunt", hunt},
 		}
-		v, err := runPortfolio(q, members)
-		if err != nil || v.Answer != explicit.Safe {
-			t.Fatalf("run %d: got %v, %v; want safe", i, v, err)
-		}
-		for _, m := range v.Auto.Members {
-			if m.Outcome == "error" {
-				t.Fatalf("run %d: member %s ended in error: %s", i, m.Engine, m.Reason)
-			}
-		}
+		s29wWant(t, i, q, members, explicit.Safe)
 	}
 }
 
