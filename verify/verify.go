@@ -28,7 +28,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
 	"vigil/internal/phrase"
+	"vigil/internal/untildone"
 
 	"vigil/bdd"
 	invcert "vigil/ic3/cert"
@@ -276,7 +278,16 @@ func prepare(ctx context.Context, q *Question) (*Prepared, error) {
 				// report of the stop.
 				p.Dec, err = newDec()
 			} else {
-				p.Dec, err = untilDone(ctx, newDec)
+				// untildone.Run stops waiting for the load as ctx ends
+				// (f then runs on, its result dropped); a panic of the
+				// loader is an internal error, not a crash of the
+				// goroutine it runs on.
+				p.Dec, err = untildone.Run(ctx, newDec)
+				if st, ok := errors.AsType[*untildone.Stopped](err); ok {
+					err = &loadStopped{st.Err}
+				} else if pe, ok := errors.AsType[*untildone.Panic](err); ok {
+					err = internal("loading the policy: %v", pe.Value)
+				}
 			}
 		}
 		if err != nil {
@@ -291,42 +302,6 @@ type loadStopped struct{ err error }
 
 func (e *loadStopped) Error() string { return "loading the policy: " + e.err.Error() }
 func (e *loadStopped) Unwrap() error { return e.err }
-
-// untilDone runs f and returns what it returns, or a *loadStopped
-// wrapping ctx's error as soon as ctx ends (f then runs on, its result
-// dropped). A panic of f is an internal error, not a crash of the
-// goroutine it runs on.
-func untilDone[T any](ctx context.Context, f func() (T, error)) (T, error) {
-	var zero T
-	if ctx.Done() == nil {
-		return f()
-	}
-	type result struct {
-		v   T
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				ch <- result{zero, internal("loading the policy: %v", r)}
-			}
-		}()
-		v, err := f()
-		ch <- result{v, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.v, r.err
-	case <-ctx.Done():
-		select {
-		case r := <-ch: // loaded as ctx ended
-			return r.v, r.err
-		default:
-			return zero, &loadStopped{ctx.Err()}
-		}
-	}
-}
 
 // newDecider makes one more decider of the question's policy, for a
 // goroutine of its own.

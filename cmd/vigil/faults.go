@@ -104,8 +104,10 @@ func runDefaults(mf *modelFlags, file, runFile string) (note string) {
 	if prop == "" {
 		prop = run.Property
 	}
-	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: prop, PolicyDefault: load.OnlyPolicy, Context: cli.LoadContext()}) // interrupted: the main load reports it
-	if err != nil || l == nil || l.Model == nil {
+	// stopped by a signal or --timeout: the main load reports it
+	// (mf.preStop), at once
+	l := mf.preload(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: prop, PolicyDefault: load.OnlyPolicy})
+	if l == nil {
 		return note
 	}
 	if *mf.prop == "" {

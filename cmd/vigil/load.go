@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vigil/internal/cli"
+	"vigil/internal/untildone"
 	"vigil/load"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
@@ -145,6 +146,9 @@ type modelFlags struct {
 	// fs is the command's flag set: load reads its --timeout, which
 	// bounds the loading too.
 	fs *flag.FlagSet
+	// preStop is the end of the load context that stopped a preload:
+	// the command's own load reports it at once.
+	preStop error
 }
 
 type outFlag struct {
@@ -250,42 +254,34 @@ type loadedModel struct {
 // false. Ctrl-C stops the loading (cli.LoadContext): it prints so, and
 // the command's exit code 1 becomes 4 (Env.LoadInterrupted).
 func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd load.PolicyDefault) (*loadedModel, bool) {
-	ctx, timeout := cli.LoadContext(), mf.timeout()
-	if timeout > 0 {
-		// The loading counts against --timeout, given at least a second
-		// (a command stops within a second of its timeout): a timeout
-		// of 1ns still loads a small model and stops its engine, with
-		// the engine's partial results.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, max(timeout, time.Second))
-		defer cancel()
-	}
-	stopped := func() {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && !cli.Interrupted() {
-			e.LoadTimedOut(cmd, file, timeout)
-		} else {
-			e.LoadInterrupted(cmd, file)
-		}
-	}
+	ctx, cancel, timeout := mf.loadContext()
+	defer cancel()
+	stopped := func() { reportStop(e, cmd, file, ctx.Err(), timeout) }
 	// The policy files (--policy-file, and the declared policy's network or
 	// ensemble, which the decider reads) are read by loaders that do not
 	// poll ctx: a 168 MB ONNX network held verify 3.7 s after SIGTERM and
 	// an XGBoost JSON of 5,000 trees several seconds past --timeout 1s
-	// (nn/FIGURES.md, "Stopping while a large policy file loads"). untilDone returns when ctx is done.
-	type loaded struct {
-		l   *load.Loaded
-		err error
+	// (nn/FIGURES.md, "Stopping while a large policy file loads").
+	// untildone.Run returns when ctx is done.
+	if stop := mf.preStop; stop != nil {
+		// a load before this one (the model's policies for a --policy
+		// list, the run file's defaults) was stopped: report it at once
+		// instead of loading again
+		mf.preStop = nil
+		reportStop(e, cmd, file, stop, timeout)
+		return nil, false
 	}
-	r, err := untilDone(ctx, func() loaded {
-		l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
+	r, err := untildone.Run(ctx, func() (*load.Loaded, error) {
+		return load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, Policy: *mf.pol,
 			PropertyRequired: propRequired, PolicyDefault: pd, ReadsPredicates: mf.readsPredicates, ReadsFilterStates: cmd == "prob", Context: ctx,
 			DefaultProperty: mf.defaultProperty, AllProperties: mf.allProperties})
-		return loaded{l, err}
 	})
-	if err == nil {
-		err = r.err
+	repanic(err)
+	if _, ok := errors.AsType[*untildone.Stopped](err); ok || errors.Is(err, load.ErrInterrupted) {
+		stopped()
+		return nil, false
 	}
-	l := r.l
+	l := r
 	if errors.Is(err, load.ErrInterrupted) {
 		stopped()
 		return nil, false
@@ -346,51 +342,74 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 	}
 	if lm.decl != nil {
 		// The decider loads the policy's network or ensemble.
-		type decider struct {
-			dec explicit.Decider
-			err error
-		}
-		d, cerr := untilDone(ctx, func() decider {
-			dec, err := explicit.NewDecider(lm.m, lm.decl)
-			return decider{dec, err}
-		})
-		if cerr != nil {
+		dec, err := untildone.Run(ctx, func() (explicit.Decider, error) { return explicit.NewDecider(lm.m, lm.decl) })
+		repanic(err)
+		if _, ok := errors.AsType[*untildone.Stopped](err); ok {
 			stopped()
 			return nil, false
 		}
-		if lm.dec, err = d.dec, d.err; err != nil {
+		if err != nil {
 			fmt.Fprintf(e.Stderr, "vigil %s: %v\n", cmd, err)
 			return nil, false
 		}
+		lm.dec = dec
 	}
 	return lm, true
 }
 
-// untilDone runs f and returns its result, or returns at once with an
-// error wrapping load.ErrInterrupted once ctx is done (nil: never),
-// whichever comes first; f then runs on alone and its result is dropped.
-// It is for loaders that do not poll ctx (the readers of network and
-// ensemble files, whose parse of a large file takes seconds): the command
-// reports the stop and exits, which ends f with the process.
-func untilDone[T any](ctx context.Context, f func() T) (T, error) {
-	var zero T
-	if ctx == nil {
-		return f(), nil
+// loadContext is the context a command loads its model under: the
+// process context (cli.LoadContext, done at the first Ctrl-C or SIGTERM),
+// ended also by --timeout, given at least a second (a command stops within
+// a second of its timeout): a timeout of 1ns still loads a small model and
+// stops its engine, with the engine's partial results. timeout is the
+// flag's value (0: none).
+func (mf *modelFlags) loadContext() (ctx context.Context, cancel context.CancelFunc, timeout time.Duration) {
+	ctx, cancel, timeout = cli.LoadContext(), func() {}, mf.timeout()
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, max(timeout, time.Second))
 	}
-	if err := ctx.Err(); err != nil {
-		return zero, fmt.Errorf("%w: %v", load.ErrInterrupted, err)
+	return ctx, cancel, timeout
+}
+
+// reportStop reports that the loading of file stopped with the load
+// context's error stop: the --timeout timeout ran out, or a signal came
+// (Env.LoadTimedOut, Env.LoadInterrupted: the command then exits 4).
+func reportStop(e *cli.Env, cmd, file string, stop error, timeout time.Duration) {
+	if errors.Is(stop, context.DeadlineExceeded) && !cli.Interrupted() {
+		e.LoadTimedOut(cmd, file, timeout)
+	} else {
+		e.LoadInterrupted(cmd, file)
 	}
-	ch := make(chan T, 1) // buffered: an abandoned f does not block
-	go func() { ch <- f() }()
-	select {
-	case r := <-ch:
-		return r, nil
-	case <-ctx.Done():
-		select {
-		case r := <-ch: // finished as ctx ended: keep the result
-			return r, nil
-		default:
-		}
-		return zero, fmt.Errorf("%w: %v", load.ErrInterrupted, ctx.Err())
+}
+
+// preload is a load of file before the command's own (mf.load): the
+// model's policies for a --policy list (policyList), the run file's
+// defaults (runDefaults). It stops, as mf.load does, at the first signal
+// or when --timeout runs out, and returns nil then or when the model does
+// not load: the command's own load, which comes next, reports what is
+// wrong, and a stop at once (mf.preStop) without loading again.
+func (mf *modelFlags) preload(file string, opt load.Options) *load.Loaded {
+	ctx, cancel, _ := mf.loadContext()
+	defer cancel()
+	opt.Context = ctx
+	l, err := untildone.Run(ctx, func() (*load.Loaded, error) { return load.Load(file, opt) })
+	repanic(err)
+	if _, ok := errors.AsType[*untildone.Stopped](err); ok || errors.Is(err, load.ErrInterrupted) {
+		mf.preStop = ctx.Err()
+		return nil
+	}
+	if err != nil || l == nil || l.Model == nil {
+		return nil
+	}
+	return l
+}
+
+// repanic raises again, on the command's goroutine, a panic that
+// untildone.Run caught on the loader's: runCommand reports it as vigil's
+// bug (exit 70), as it did when the loading ran on the command's own
+// goroutine, instead of the process crashing with Go's exit 2.
+func repanic(err error) {
+	if pe, ok := errors.AsType[*untildone.Panic](err); ok {
+		panic(fmt.Sprintf("%v\n(while loading; the loader's stack:)\n%s", pe.Value, pe.Stack))
 	}
 }

@@ -41,8 +41,10 @@ func policyList(mf *modelFlags, file string) ([]string, error) {
 	if *mf.plaja.policyFile != "" {
 		return nil, &policyListError{err: fmt.Errorf("--policy-file takes one policy: name it with --policy NAME (here %q names several)", pat), usage: true}
 	}
-	l, err := load.Load(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, PolicyDefault: load.OnlyPolicy, Context: cli.LoadContext()})
-	if err != nil || l == nil || l.Model == nil { // interrupted too: the one-policy path reports it
+	// stopped by a signal or --timeout too: the one-policy path reports it
+	// (mf.preStop), at once
+	l := mf.preload(file, load.Options{Defines: mf.defs, Files: mf.plaja.files(), Property: *mf.prop, PolicyDefault: load.OnlyPolicy})
+	if l == nil {
 		return nil, nil
 	}
 	m := l.Model
