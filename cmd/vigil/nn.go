@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"time"
 
 	"vigil/internal/cli"
+	"vigil/internal/untildone"
 	"vigil/internal/vigilerr"
 	"vigil/nn"
 )
@@ -128,18 +130,45 @@ func nnVerify(e *cli.Env, args []string) int {
 		fs.Usage()
 		return cli.ExitUsage
 	}
-	net, err := nn.LoadOutput(rest[0], *output)
-	if err != nil {
-		return e.Fail(cli.ExitFor(err), "%v", err)
-	}
-	prop, err := nn.LoadVNNLIB(rest[1])
-	if err != nil {
-		return e.Fail(cli.ExitFor(err), "%v", err)
-	}
-	ctx, cancel := cli.RunContext(0) // the search ends, unknown, on Ctrl-C
+	ctx, cancel := cli.RunContext(0) // the load and the search end, unknown, on Ctrl-C
 	defer cancel()
+	// The network's reader does not poll a context (a 168 MB ONNX file
+	// takes seconds): stop waiting for it at the first signal or when
+	// --timeout (given at least a second) runs out; the timeout counts
+	// the load, as vigil verify's does, and the search has what is left.
+	start := time.Now()
+	lctx, lcancel := ctx, context.CancelFunc(func() {})
+	if *timeout > 0 {
+		lctx, lcancel = context.WithTimeout(ctx, max(*timeout, time.Second))
+	}
+	defer lcancel()
+	type loaded struct {
+		net  *nn.Network
+		prop *nn.Property
+	}
+	l, err := untildone.Run(lctx, func() (loaded, error) {
+		net, err := nn.LoadOutput(rest[0], *output)
+		if err != nil {
+			return loaded{}, err
+		}
+		prop, err := nn.LoadVNNLIB(rest[1])
+		return loaded{net, prop}, err
+	})
+	repanic(err)
+	if _, ok := errors.AsType[*untildone.Stopped](err); ok {
+		reportStop(e, "nn verify", rest[0], lctx.Err(), *timeout)
+		return cli.ExitError
+	}
+	if err != nil {
+		return e.Fail(cli.ExitFor(err), "%v", err)
+	}
+	net, prop := l.net, l.prop
+	left := *timeout
+	if left > 0 {
+		left = max(left-time.Since(start), time.Nanosecond)
+	}
 	opt.Stop = ctx.Done()
-	res, err := net.Verify(prop, *timeout, *opt) // a sat answer's input is checked
+	res, err := net.Verify(prop, left, *opt) // a sat answer's input is checked
 	if ie, ok := errors.AsType[*vigilerr.Internal](err); ok {
 		return e.InternalError("nn verify", "%s", ie.Msg)
 	}

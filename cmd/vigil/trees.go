@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"time"
 
 	"vigil/internal/cli"
+	"vigil/internal/untildone"
 	"vigil/trees"
 )
 
@@ -101,6 +103,38 @@ func treesLoad(e *cli.Env, path string) (*trees.Ensemble, int) {
 	return m, cli.ExitOK
 }
 
+// treesLoadStoppable loads the ensemble at path for command cmd as
+// treesLoad does, but stops waiting for trees.Load (which does not poll a
+// context: a 48 MB XGBoost JSON takes seconds) as soon as sig is done (the
+// first Ctrl-C or SIGTERM) or, when timeout > 0, it has run
+// max(timeout, 1s) (the command's --timeout counts the load, as vigil
+// verify's does). A stop prints "interrupted while loading" or "--timeout
+// ran out while loading" and returns ExitError, which the command's exit
+// turns into 4 (unknown). left is what the --timeout leaves the search
+// (at least 1ns when the load ate it all; 0 when there is no timeout).
+func treesLoadStoppable(e *cli.Env, cmd string, sig context.Context, timeout time.Duration, path string) (m *trees.Ensemble, left time.Duration, code int) {
+	start := time.Now()
+	ctx, cancel := sig, context.CancelFunc(func() {})
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(sig, max(timeout, time.Second))
+	}
+	defer cancel()
+	m, err := untildone.Run(ctx, func() (*trees.Ensemble, error) { return trees.Load(path) })
+	repanic(err)
+	if _, ok := errors.AsType[*untildone.Stopped](err); ok {
+		reportStop(e, cmd, path, ctx.Err(), timeout)
+		return nil, 0, cli.ExitError
+	}
+	if err != nil {
+		fmt.Fprintln(e.Stderr, err)
+		return nil, 0, cli.ExitError
+	}
+	if timeout > 0 {
+		left = max(timeout-time.Since(start), time.Nanosecond)
+	}
+	return m, left, cli.ExitOK
+}
+
 // budget is --timeout, --nodes and --max-memory of a box search.
 type budget struct {
 	timeout *time.Duration
@@ -118,10 +152,11 @@ func addSearchFlags(fs *flag.FlagSet, stop string) (*budget, *string) {
 	return b, fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
 }
 
-// options is the budget as trees.Options; the search also stops (with
-// anytime bounds) when ctx ends: Ctrl-C or SIGTERM.
-func (b *budget) options(ctx context.Context) trees.Options {
-	return trees.Options{MaxNodes: *b.nodes, Timeout: *b.timeout, MaxMemory: int64(b.mem), Stop: ctx.Done()}
+// options is the budget as trees.Options, with left of --timeout (what
+// the load left: treesLoadStoppable); the search also stops (with anytime
+// bounds) when ctx ends: Ctrl-C or SIGTERM.
+func (b *budget) options(ctx context.Context, left time.Duration) trees.Options {
+	return trees.Options{MaxNodes: *b.nodes, Timeout: left, MaxMemory: int64(b.mem), Stop: ctx.Done()}
 }
 
 // why says which budget ended a search early, and what to raise.
@@ -139,19 +174,21 @@ func (b *budget) why(st trees.Stats) string {
 	return ""
 }
 
-// treesBox loads the ensemble at path and reads box, the value of --box,
-// for it: the arguments of trees bound and trees decide.
-func treesBox(e *cli.Env, c *cli.Command, path, box string) (*trees.Ensemble, trees.Box, int) {
-	m, code := treesLoad(e, path)
+// treesBox loads the ensemble at path (treesLoadStoppable, under sig and
+// bud's --timeout) and reads box, the value of --box, for it: the
+// arguments of trees bound and trees decide, and what the load left of
+// the --timeout.
+func treesBox(e *cli.Env, c *cli.Command, sig context.Context, bud *budget, path, box string) (*trees.Ensemble, trees.Box, time.Duration, int) {
+	m, left, code := treesLoadStoppable(e, c.Name, sig, *bud.timeout, path)
 	if m == nil {
-		return nil, nil, code
+		return nil, nil, 0, code
 	}
 	b, err := trees.ParseBox(box, m.NumFeatures)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "vigil %s: --box: %v\n", c.Name, err)
-		return nil, nil, cli.ExitUsage
+		return nil, nil, 0, cli.ExitUsage
 	}
-	return m, b, cli.ExitOK
+	return m, b, left, cli.ExitOK
 }
 
 func treesBound(e *cli.Env, args []string) int {
@@ -178,14 +215,15 @@ func treesBound(e *cli.Env, args []string) int {
 		fs.Usage()
 		return cli.ExitUsage
 	}
-	m, box, code := treesBox(e, c, rest[0], *boxFlag)
+	// the first signal stops the load too (exit 4); the --timeout counts it
+	ctx, cancel := cli.RunContext(0)
+	defer cancel()
+	m, box, left, code := treesBox(e, c, ctx, bud, rest[0], *boxFlag)
 	if m == nil {
 		return code
 	}
 	optimize := map[string]func(trees.Box, int, trees.Options) (trees.Result, error){"max": m.Max, "min": m.Min, "margin": m.Margin}[kind]
-	ctx, cancel := cli.RunContext(0)
-	defer cancel()
-	r, err := optimize(box, class, bud.options(ctx))
+	r, err := optimize(box, class, bud.options(ctx, left))
 	if err != nil {
 		return e.Fail(cli.ExitUsage, "%v", err)
 	}
@@ -230,13 +268,14 @@ func treesDecide(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(cli.ExitUsage, "vigil trees decide: --sure: %v", err)
 	}
-	m, box, code := treesBox(e, c, rest[0], *boxFlag)
+	// the first signal stops the load too (exit 4); the --timeout counts it
+	ctx, cancel := cli.RunContext(0)
+	defer cancel()
+	m, box, left, code := treesBox(e, c, ctx, bud, rest[0], *boxFlag)
 	if m == nil {
 		return code
 	}
-	ctx, cancel := cli.RunContext(0)
-	defer cancel()
-	d, err := m.Excludes(box, *class, sure, bud.options(ctx))
+	d, err := m.Excludes(box, *class, sure, bud.options(ctx, left))
 	if err != nil {
 		return e.Fail(cli.ExitUsage, "%v", err)
 	}
