@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -9,9 +8,8 @@ import (
 
 // TestReview20yDoubleTap: a person's quick second Ctrl-C (120 ms after
 // the first, a brisk double tap) is a second signal, not the first one's
-// echo: vigil stuck in a phase that does not poll (reading a model from
-// a FIFO no one writes, under --policy all, whose model loading does
-// not stop at the first signal) exits at once, 130 with "interrupted again". With
+// echo: vigil stuck in a phase that does not poll (writing its --record
+// run to a FIFO no one reads) exits, 130 with "interrupted again". With
 // the echo window at 250 ms it took the second Ctrl-C for an echo and
 // went on waiting (the test's 3 s limit ran out). An echo (GNU timeout
 // passing the signal on, then to its process group) comes within a
@@ -21,12 +19,11 @@ func TestReview20yDoubleTap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts vigil in a subprocess")
 	}
-	fifo := filepath.Join(t.TempDir(), "blocked.spec")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no FIFO:", err)
-	}
-	code, stdout, stderr, late := signalVigil(t, []string{"verify", fifo, "--property", "p", "--policy", "all"}, 3*time.Second,
-		timedSignal{300 * time.Millisecond, syscall.SIGINT}, timedSignal{120 * time.Millisecond, syscall.SIGINT})
+	// the phase that does not poll: opening a --record file that is a
+	// FIFO no one reads (verify --policy all's loading, this test's phase
+	// before session 30, now stops at the first signal)
+	code, stdout, stderr, late := signalVigil(t, s30oRecordToFIFO(t), 3*time.Second,
+		timedSignal{500 * time.Millisecond, syscall.SIGINT}, timedSignal{120 * time.Millisecond, syscall.SIGINT})
 	t.Logf("exit %d, %v after the second signal", code, late.Round(time.Millisecond))
 	if code != 130 || stderr != "vigil: interrupted again; exiting without results\n" || stdout != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 130 and interrupted again", code, stdout, stderr)

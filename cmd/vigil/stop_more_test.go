@@ -339,40 +339,51 @@ func TestStopSignalAtStart(t *testing.T) {
 }
 
 // TestStopSecondSignal: in a phase that does not poll the context (here
-// reading a model from a FIFO no one writes), the first Ctrl-C is taken
-// (the command would stop at its next poll) and the second ends the
-// process at once: "vigil: interrupted again; exiting without results",
-// exit 130 (143 for SIGTERM). A command that watches nothing (check) ends
-// on the first signal.
+// opening a --record file that is a FIFO no one reads), the first Ctrl-C
+// is taken (the command would stop at its next poll) and the second ends
+// the process: "vigil: interrupted again; exiting without results", exit
+// 130 (143 for SIGTERM). A command that watches nothing (check) ends on
+// the first signal. Loading a model from a FIFO no one writes stops at
+// the first signal, also under verify --policy all and faults, whose
+// preloads (the model's policies, the run file's defaults) did not stop
+// before session 30 and were these tests' phase that does not poll.
 func TestStopSecondSignal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts vigil in a subprocess")
 	}
-	fifo := filepath.Join(t.TempDir(), "blocked.spec")
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "blocked.spec")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no FIFO:", err)
 	}
+	run := filepath.Join(dir, "run.json")
+	if err := os.WriteFile(run, []byte(`{"property": "p", "policy": "q"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	record := s30oRecordToFIFO(t)
 	for _, c := range []struct {
-		name string
-		args []string
-		sigs []timedSignal
-		code int
-		msg  string
+		name    string
+		args    []string
+		sigs    []timedSignal
+		code    int
+		msg     string
+		printed bool // the command printed on stdout before the phase that does not poll
 	}{
-		// verify --policy all reads its model without the wrapper that
-		// stops waiting for a load (load.Load in verify_each.go)
-		{"verify twice SIGINT", []string{"verify", fifo, "--property", "p", "--policy", "all"}, []timedSignal{{300 * time.Millisecond, syscall.SIGINT}, {300 * time.Millisecond, syscall.SIGINT}}, 130, "vigil: interrupted again; exiting without results\n"},
-		{"verify all SIGINT then SIGTERM", []string{"verify", fifo, "--property", "p", "--policy", "all"}, []timedSignal{{300 * time.Millisecond, syscall.SIGINT}, {300 * time.Millisecond, syscall.SIGTERM}}, 143, "vigil: interrupted again; exiting without results\n"},
-		// explore (and verify of one policy) stop waiting for the load at
-		// the first signal (session 29): exit 4, no second signal needed
-		{"explore once", []string{"explore", fifo}, []timedSignal{{300 * time.Millisecond, syscall.SIGINT}}, 4, "vigil explore: interrupted while loading " + fifo + "; no results\n"},
-		{"check once", []string{"check", fifo}, []timedSignal{{300 * time.Millisecond, syscall.SIGTERM}}, 143, "vigil: interrupted; exiting without results\n"},
+		{"record twice SIGINT", record, []timedSignal{{500 * time.Millisecond, syscall.SIGINT}, {300 * time.Millisecond, syscall.SIGINT}}, 130, "vigil: interrupted again; exiting without results\n", false},
+		{"record SIGINT then SIGTERM", record, []timedSignal{{500 * time.Millisecond, syscall.SIGINT}, {300 * time.Millisecond, syscall.SIGTERM}}, 143, "vigil: interrupted again; exiting without results\n", false},
+		// explore, verify (of one policy or of --policy all) and faults
+		// stop waiting for the load at the first signal: exit 4, no
+		// second signal needed
+		{"verify all once", []string{"verify", fifo, "--property", "p", "--policy", "all"}, []timedSignal{{300 * time.Millisecond, syscall.SIGINT}}, 4, "vigil verify: interrupted while loading " + fifo + "; no results\n", false},
+		{"faults once", []string{"faults", fifo, "--run", run}, []timedSignal{{300 * time.Millisecond, syscall.SIGTERM}}, 4, "vigil faults: interrupted while loading " + fifo + "; no results\n", false},
+		{"explore once", []string{"explore", fifo}, []timedSignal{{300 * time.Millisecond, syscall.SIGINT}}, 4, "vigil explore: interrupted while loading " + fifo + "; no results\n", false},
+		{"check once", []string{"check", fifo}, []timedSignal{{300 * time.Millisecond, syscall.SIGTERM}}, 143, "vigil: interrupted; exiting without results\n", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr, late := signalVigil(t, c.args, 6*time.Second, c.sigs...)
 			t.Logf("exit %d, %v after the last signal", code, late.Round(time.Millisecond))
-			if code != c.code || stderr != c.msg || stdout != "" {
-				t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, stdout, stderr, c.code, c.msg)
+			if code != c.code || stderr != c.msg || (stdout != "") != c.printed {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q (stdout printed: %v)", code, stdout, stderr, c.code, c.msg, c.printed)
 			}
 		})
 	}
