@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode"
 
 	"vigil/internal/inputfile"
@@ -284,20 +285,67 @@ func bindingsFor(path string, kind symbolic.PolicyKind, learned []*symbolic.Poli
 }
 
 // fileDims loads the network or ensemble in path and returns its input and
-// output counts.
+// output counts. The counts are kept for the file as it is (its size and
+// modification time, as nn's cache of networks keys them): a command that
+// loads its model more than once (vigil faults reads the model for the
+// run file's defaults first; vigil verify --policy lists, each policy)
+// reads a large policy file for its counts once, not at every load. The
+// decider reads the file itself and checks the counts again, so counts
+// kept for a file rewritten within the clock's resolution at the same
+// size give an error there, never a wrong binding.
 func fileDims(path string, kind symbolic.PolicyKind, output string) (ins, outs int, err error) {
+	key, keyed := dimsKey(path, kind, output)
+	if keyed {
+		dimsCache.Lock()
+		d, ok := dimsCache.m[key]
+		dimsCache.Unlock()
+		if ok {
+			return d[0], d[1], nil
+		}
+	}
 	if kind == symbolic.KindNN {
 		n, err := nn.LoadOutput(path, output)
 		if err != nil {
 			return 0, 0, fmt.Errorf("--policy-file: %v", err)
 		}
-		return n.Inputs(), n.Outputs(), nil
+		ins, outs = n.Inputs(), n.Outputs()
+	} else {
+		e, err := trees.Load(path)
+		if err != nil {
+			return 0, 0, fmt.Errorf("--policy-file: %v", err)
+		}
+		ins, outs = e.NumFeatures, e.NumClasses
 	}
-	e, err := trees.Load(path)
+	if keyed {
+		dimsCache.Lock()
+		if dimsCache.m == nil {
+			dimsCache.m = map[string][2]int{}
+		}
+		dimsCache.m[key] = [2]int{ins, outs}
+		dimsCache.Unlock()
+	}
+	return ins, outs, nil
+}
+
+// dimsCache holds fileDims's counts by dimsKey.
+var dimsCache struct {
+	sync.Mutex
+	m map[string][2]int
+}
+
+// dimsKey is fileDims's cache key for the file at path as it is now; ok is
+// false when it cannot be told (the file cannot be stat'ed, or is not a
+// regular file), and the counts are then not kept.
+func dimsKey(path string, kind symbolic.PolicyKind, output string) (key string, ok bool) {
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		return 0, 0, fmt.Errorf("--policy-file: %v", err)
+		return "", false
 	}
-	return e.NumFeatures, e.NumClasses, nil
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%s", abs, kind, fi.Size(), fi.ModTime().UnixNano(), output), true
 }
 
 // sameBinding reports whether two learned policies read the same inputs,
