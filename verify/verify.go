@@ -28,7 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
 	"vigil/internal/phrase"
 	"vigil/internal/untildone"
 

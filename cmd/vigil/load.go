@@ -282,10 +282,6 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 		return nil, false
 	}
 	l := r
-	if errors.Is(err, load.ErrInterrupted) {
-		stopped()
-		return nil, false
-	}
 	e.PrintDiags(l.Diagnostics)
 	msgs := l.Messages
 	if l.ArgMaxNote != "" && !mf.argmaxInReport {
