@@ -119,7 +119,7 @@ func outputFlag(fs *flag.FlagSet) *string {
 func nnVerify(e *cli.Env, args []string) int {
 	fs, _ := e.Flags("nn verify")
 	output := outputFlag(fs)
-	timeout := cli.TimeoutFlagDefault(fs, 60*time.Second, "give up (unknown, exit 4) after `DURATION`; 0 for no limit")
+	timeout := cli.TimeoutFlagDefault(fs, 60*time.Second, "give up (unknown, exit 4) after `DURATION`, counted from the start of the network's loading; 0 for no limit")
 	opt := addNNFlags(fs, "bound `method` per branch-and-bound box: ibp, crown, both or alpha (ReLU splits bound with alpha, beta-CROWN multipliers included, unless ibp or crown)", true)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	rest, ok := cli.ParseFlags(fs, args)

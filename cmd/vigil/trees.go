@@ -146,7 +146,7 @@ type budget struct {
 // budget of a search that does what stop says when the budget runs out.
 func addSearchFlags(fs *flag.FlagSet, stop string) (*budget, *string) {
 	b := &budget{mem: cli.ByteSize(trees.DefaultMaxMemory)}
-	b.timeout = cli.TimeoutFlagDefault(fs, 60*time.Second, stop+" after `DURATION`; 0 for no limit")
+	b.timeout = cli.TimeoutFlagDefault(fs, 60*time.Second, stop+" after `DURATION`, counted from the start of the ensemble's loading (a load that outlasts it, given at least 1s, ends with no result, exit 4); 0 for no limit")
 	b.nodes = cli.AddCountFlag(fs, "nodes", 0, stop+" after `N` expanded states (0: the default, 262144)")
 	fs.Var(&b.mem, "max-memory", "stop with anytime bounds when the search's open queue would use more than `SIZE` (512MiB, 2GiB, ...)")
 	return b, fs.String("box", "", "input box: `FEATURE:LO..HI`, comma-separated (default unbounded)")
