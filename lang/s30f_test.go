@@ -1,9 +1,16 @@
 package lang
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"vigil/symbolic"
 )
 
 // nestedIndex is a[a[...a[x]...]], depth reads deep.
@@ -52,6 +59,70 @@ func TestS30fNestedIndexLimit(t *testing.T) {
 	} {
 		if m, diags := LoadSource("m.spec", []byte(src), Options{}); m == nil {
 			t.Errorf("did not load:\n%s", diags.Render())
+		}
+	}
+}
+
+// TestS30fFmtFixedPoint: the layout of a command whose one outcome does
+// not fit on its line (the outcome on a line of its own, continued
+// under its first assignment; golden s30f_fmt_one_outcome) on the
+// shipped specs, those of specs/ and the ones outside it that were not
+// in fmt form: fmt is a fixed point, keeps every comment, and the
+// lowered model (as symbolic.Print writes it) and the diagnostics' codes
+// are those of the file as written.
+func TestS30fFmtFixedPoint(t *testing.T) {
+	files, _ := filepath.Glob("../specs/*.spec")
+	files = append(files, "testdata/golden/s30f_fmt_one_outcome.txtar")
+	for _, f := range []string{
+		"bench/ic3scaling/tank.spec", "bench/polic3/beluga.spec", "bench/polic3/blocks.spec",
+		"bench/polic3/npuzzle.spec", "bench/polic3/transport.spec", "bench/polic3/testdata/beluga_gen.spec",
+		"bench/polic3/testdata/blocks_gen.spec", "bench/polic3/testdata/npuzzle_gen.spec",
+		"cmd/vigil/testdata/stop/huge.spec", "fuzz/testdata/line.spec", "safety/cert/testdata/walk.spec",
+		"safety/testdata/snake.spec",
+	} {
+		files = append(files, "../"+f)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(f, ".txtar") {
+			ar := txtar.Parse(src)
+			for _, af := range ar.Files {
+				if af.Name == "in.spec" {
+					src = af.Data
+				}
+			}
+		}
+		out, diags := Format(f, src)
+		if out == nil {
+			t.Errorf("%s: %s", f, diags.Render())
+			continue
+		}
+		again, _ := Format(f, out)
+		if !bytes.Equal(again, out) {
+			t.Errorf("%s: fmt is no fixed point:\n%s", f, out)
+		}
+		for _, c := range []string{"//", "/*"} {
+			if strings.Count(string(out), c) != strings.Count(string(src), c) {
+				t.Errorf("%s: %d %s comments formatted, %d written", f, strings.Count(string(out), c), c, strings.Count(string(src), c))
+			}
+		}
+		if strings.HasSuffix(f, ".txtar") {
+			continue // no files beside it
+		}
+		print := func(src []byte) string {
+			m, diags := LoadSource(f, src, Options{})
+			var b bytes.Buffer
+			b.WriteString(diagCodes(diags) + "\n") // their places move with the lines
+			if m != nil {
+				symbolic.Print(&b, m)
+			}
+			return b.String()
+		}
+		if x, y := print(src), print(out); x != y {
+			t.Errorf("%s: formatting changed the lowered model or the diagnostics:\n%s\n----\n%s", f, x, y)
 		}
 	}
 }
