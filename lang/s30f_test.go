@@ -66,12 +66,14 @@ func TestS30fNestedIndexLimit(t *testing.T) {
 // TestS30fFmtFixedPoint: the layout of a command whose one outcome does
 // not fit on its line (the outcome on a line of its own, continued
 // under its first assignment; golden s30f_fmt_one_outcome) on the
-// shipped specs, those of specs/ and the ones outside it that were not
-// in fmt form: fmt is a fixed point, keeps every comment, and the
+// shipped specs, those of specs/ and lang/testdata/rewrite and the ones
+// outside them that were not in fmt form: fmt is a fixed point, keeps every comment, and the
 // lowered model (as symbolic.Print writes it) and the diagnostics' codes
 // are those of the file as written.
 func TestS30fFmtFixedPoint(t *testing.T) {
 	files, _ := filepath.Glob("../specs/*.spec")
+	old, _ := filepath.Glob("testdata/rewrite/*.spec")
+	files = append(files, old...)
 	files = append(files, "testdata/golden/s30f_fmt_one_outcome.txtar")
 	for _, f := range []string{
 		"bench/ic3scaling/tank.spec", "bench/polic3/beluga.spec", "bench/polic3/blocks.spec",
