@@ -1151,7 +1151,7 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool, at risky) *E
 // read is the case split of a[idx] for a variable index (idx rewritten).
 func (s *arrays) read(a *array, idx, at *Expr) (*Expr, *Expr) {
 	lo, hi, below, above := s.span(a, idx)
-	if !s.chargeIndex(a, idx, hi-lo+2, at.Pos, at.End, exprString(at)) {
+	if !s.chargeIndex(a, idx, hi-lo+2, at.Pos, at.End, func() string { return s.c.quote(at) }) {
 		return stand(at), nil
 	}
 	err := s.outOfRange(a, idx, below, above, risky{text: exprString(at), pos: at.Pos})
@@ -1823,7 +1823,7 @@ func (w *outcomeWrites) assign(as *AssignNode) {
 	lo, hi, below, above := s.span(a, idx)
 	// each element the index can name gets a copy of the index (if idx
 	// == k then ...), as do its range checks
-	if !s.chargeIndex(a, idx, hi-lo+3, as.Var.Pos, as.Index.End, a.name+"["+exprString(as.Index)+"]'") {
+	if !s.chargeIndex(a, idx, hi-lo+3, as.Var.Pos, as.Index.End, func() string { return a.name + "[" + s.c.quote(as.Index) + "]'" }) {
 		return
 	}
 	w.err = or(w.err, s.outOfRange(a, idx, below, above, risky{text: a.name + "[" + exprString(as.Index) + "]", pos: as.Var.Pos, write: true}))
@@ -2063,12 +2063,12 @@ func (s *arrays) countWrite(val *Expr, ws []*writer) bool {
 // chargeIndex adds to the model's MaxIndexCopyNodes count the copies
 // that a read or write of a at the index idx (rewritten) makes of it,
 // when idx is large (itself a case split: a[a[i]]); it reports whether
-// the count stays within the limit. Past it, the access (text, at p ..
-// end) gets error E0802 and the check stops there, as at the other size
+// the count stays within the limit. Past it, the access (as quote
+// gives it, at p .. end) gets error E0802 and the check stops there, as at the other size
 // limits. An index of at most maxIndexNodes nodes is not counted: its
 // copies are as small as the split's elements, which MaxArrayElements
 // and MaxArrayWriteNodes bound.
-func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, p, end symbolic.Pos, text string) bool {
+func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, p, end symbolic.Pos, quote func() string) bool {
 	if s.indexCopies > MaxIndexCopyNodes {
 		s.bad = true
 		return false // reported
@@ -2083,6 +2083,7 @@ func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, p, end symbolic.Po
 	}
 	s.bad = true
 	s.c.overLimit = true
+	text := quote()
 	if len(text) > 60 {
 		text = text[:57] + "..."
 	}
