@@ -546,7 +546,8 @@ func Wrap(line string) []string { return wrap(line) }
 // wrap splits a formatted line longer than MaxWidth at its outermost break
 // points: before && || => | -> + and -, and after commas, outside parentheses as
 // far as possible. Continuation lines are indented by eight more spaces
-// than the line. A piece without a break point stays long. The pieces
+// than the line (an outcome's line, "    -> " or "     | ", by 12, and
+// after a comma between its assignments by 7, under its first one). A piece without a break point stays long. The pieces
 // depend only on the line, so formatting stays idempotent.
 //
 // A comment on a line of its own (// or /* */, the only lines that start
