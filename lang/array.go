@@ -67,6 +67,21 @@ const MaxArrayElements = 250_000
 // (E0802).
 const MaxArrayWriteNodes = 1 << 26
 
+// MaxIndexCopyNodes bounds the expression nodes, counted as a tree, that
+// the case splits of a model copy from indices that themselves read an
+// array at a variable index (a[a[i]], a[b[i] + 1]; an index of more than
+// maxIndexNodes nodes). A case split compares its index with each
+// element it can name, and the lowered model holds one copy of the index
+// per comparison: a read nested d deep in arrays of N elements lowers to
+// about N^d nodes. a[a[...a[x]...]] twelve deep in arrays of 4 elements
+// was 4 million nodes per read, and a write at such an index 4 copies of
+// it: the load ran out of memory (1.6 GB and growing) rather than fail.
+// 2^22 nodes take some 600 MB once loaded (a[b[i]] over 800 elements,
+// 3.3 million nodes, loads in 500 MB and 5 s; over some 840 it is past
+// the limit); past them the access is error E0802, at the read or
+// write, naming the way out.
+const MaxIndexCopyNodes = 1 << 22
+
 // array is one array variable or constant.
 type array struct {
 	name   string
@@ -120,6 +135,9 @@ type arrays struct {
 	// each and in time linear in the expanded model
 	writeNodes int64
 	treeNodes  map[*Expr]int64
+	// indexCopies counts the tree nodes copied from large indices by
+	// case splits and writes (MaxIndexCopyNodes)
+	indexCopies int64
 	// ctx are the conditions under which the operand being rewritten is
 	// evaluated (narrowWhere pushes them), for risky.ctx
 	ctx []ctxCond
@@ -1133,6 +1151,9 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool, at risky) *E
 // read is the case split of a[idx] for a variable index (idx rewritten).
 func (s *arrays) read(a *array, idx, at *Expr) (*Expr, *Expr) {
 	lo, hi, below, above := s.span(a, idx)
+	if !s.chargeIndex(a, idx, hi-lo+2, at.Pos, at.End, func() string { return s.c.quote(at) }) {
+		return stand(at), nil
+	}
 	err := s.outOfRange(a, idx, below, above, risky{text: exprString(at), pos: at.Pos})
 	if lo > hi {
 		// never in range: every evaluation is a range error
@@ -1800,6 +1821,11 @@ func (w *outcomeWrites) assign(as *AssignNode) {
 		return
 	}
 	lo, hi, below, above := s.span(a, idx)
+	// each element the index can name gets a copy of the index (if idx
+	// == k then ...), as do its range checks
+	if !s.chargeIndex(a, idx, hi-lo+3, as.Var.Pos, as.Index.End, func() string { return a.name + "[" + s.c.quote(as.Index) + "]'" }) {
+		return
+	}
 	w.err = or(w.err, s.outOfRange(a, idx, below, above, risky{text: a.name + "[" + exprString(as.Index) + "]", pos: as.Var.Pos, write: true}))
 	w.writers = append(w.writers, &writer{a: a, idx: idx, lo: lo, hi: hi, val: val, as: as})
 }
@@ -1857,7 +1883,8 @@ func (w *outcomeWrites) overlaps() {
 				if x.as.Index != nil {
 					end = x.as.Index.End
 				}
-				w.s.errorf(x.as.Var.Pos, end, "E0401", "%s[%d] is assigned twice in one outcome: by %s here and by %s at %d:%d; write each element once", x.a.name, x.k, x.text(), y.text(), y.as.Var.Pos.Line, y.as.Var.Pos.Col)
+				xt, yt := w.s.texts(x, y)
+				w.s.errorf(x.as.Var.Pos, end, "E0401", "%s[%d] is assigned twice in one outcome: by %s here and by %s at %d:%d; write each element once", x.a.name, x.k, xt, yt, y.as.Var.Pos.Line, y.as.Var.Pos.Col)
 			}
 			continue
 		}
@@ -1910,19 +1937,34 @@ func (w *outcomeWrites) clash(y, x *writer, idx, meet *Expr) {
 	if s.dead != 0 || s.empty != 0 {
 		return
 	}
-	s.risky = append(s.risky, risky{idx: idx, a: y.a, text: y.text(), pos: y.as.Var.Pos, write: true, out: meet,
-		with: x.text(), withPos: x.as.Var.Pos})
+	yt, xt := s.texts(y, x)
+	s.risky = append(s.risky, risky{idx: idx, a: y.a, text: yt, pos: y.as.Var.Pos, write: true, out: meet,
+		with: xt, withPos: x.as.Var.Pos})
 	if s.first == nil && !y.a.isBool && !y.a.isEnum {
 		s.first = y.a
 	}
 }
 
-// text is the writer's target as written: a[i], or a for a whole array.
-func (wr *writer) text() string {
+// texts are the targets of two writers x and y for a message, as
+// written: a[i], a[count k in 0 .. 3: k < N - 1] (the source text, not
+// the count's expansion), or a for a whole array. Two copies of one
+// write (a forall's terms, at one place) print their instances
+// instead, a[if 0 < 2 then 0 else 0] and a[if 2 < 2 then 2 else 0],
+// which the source text would not tell apart.
+func (s *arrays) texts(x, y *writer) (string, string) {
+	if x.as.Var.Pos == y.as.Var.Pos {
+		return x.text(exprString), y.text(exprString)
+	}
+	return x.text(s.c.quote), y.text(s.c.quote)
+}
+
+// text is the writer's target, its index printed by show: a[i], or a
+// for a whole array.
+func (wr *writer) text(show func(*Expr) string) string {
 	if wr.as.Index == nil {
 		return wr.a.name
 	}
-	return wr.a.name + "[" + exprString(wr.as.Index) + "]"
+	return wr.a.name + "[" + show(wr.as.Index) + "]"
 }
 
 // elementAssigns returns one assignment per element written, in the
@@ -2015,6 +2057,38 @@ func (s *arrays) countWrite(val *Expr, ws []*writer) bool {
 	s.c.overLimit = true
 	s.errorf(wr.as.Pos, wr.as.Value.End, "E0802", "the writes of %s at a variable index lower to more than %d expression nodes in all (each element of %s gets its own copy of the written value, and a value that reads an array at an index the write's index does not determine, such as %s[i]' = %s[j], holds a case split over that array's elements: about 5 N^2 nodes for N elements, some 150 bytes each); read the array at the written index (%s[i]' = %s[i] + 1 lowers to N small assignments), or shrink the arrays",
 		wr.a.name, MaxArrayWriteNodes, wr.a.name, wr.a.name, wr.a.name, wr.a.name, wr.a.name)
+	return false
+}
+
+// chargeIndex adds to the model's MaxIndexCopyNodes count the copies
+// that a read or write of a at the index idx (rewritten) makes of it,
+// when idx is large (itself a case split: a[a[i]]); it reports whether
+// the count stays within the limit. Past it, the access (as quote
+// gives it, at p .. end) gets error E0802 and the check stops there, as at the other size
+// limits. An index of at most maxIndexNodes nodes is not counted: its
+// copies are as small as the split's elements, which MaxArrayElements
+// and MaxArrayWriteNodes bound.
+func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, p, end symbolic.Pos, quote func() string) bool {
+	if s.indexCopies > MaxIndexCopyNodes {
+		s.bad = true
+		return false // reported
+	}
+	n := s.treeSize(idx)
+	if n <= maxIndexNodes {
+		return true
+	}
+	s.indexCopies = min(s.indexCopies+n*int64(max(copies, 1)), 1<<60)
+	if s.indexCopies <= MaxIndexCopyNodes {
+		return true
+	}
+	s.bad = true
+	s.c.overLimit = true
+	text := quote()
+	if len(text) > 60 {
+		text = text[:57] + "..."
+	}
+	s.errorf(p, end, "E0802", "the index of %s lowers to a case split of %d expression nodes, and the copies the model makes of such indices pass %d nodes: a read or write at a variable index compares the index with each element it can name (%s has %d), copying it each time, so reads nested d deep in arrays of N elements lower to about N^d nodes; store an inner index in a variable in an earlier step (j' = %s[i], then %s[j]), or nest fewer reads",
+		text, n, MaxIndexCopyNodes, a.name, a.size(), a.name, a.name)
 	return false
 }
 

@@ -36,6 +36,11 @@ type outLine struct {
 	trailing []string
 	leading  []Comment
 	loCol    int
+	// hiCol is the column of the next line's start when that starts on
+	// this line's last source line (a command and its outcome written
+	// on one line): the comments there from hiCol on trail the next
+	// line, the one they follow in the source (0: none)
+	hiCol    int
 	blank    bool // a blank line precedes this line (and its leading comments)
 	topLevel bool
 }
@@ -103,6 +108,10 @@ func (fm *formatter) extend(from int, end symbolic.Pos) {
 				h = next.Line - 1
 			}
 			l.hi = max(l.lo, h)
+			l.hiCol = 0
+			if next.Line == l.hi && next.Col > 0 {
+				l.hiCol = next.Col
+			}
 		}
 	}
 }
@@ -156,8 +165,14 @@ func (fm *formatter) decl(d Decl) {
 		if d.Cost != nil {
 			head += " cost " + ex(d.Cost)
 		}
-		if len(d.Outcomes) == 1 {
-			fm.addAt(head+" -> "+outcomeString(d.Outcomes[0]), start, true)
+		// One outcome stays on the command's line when the line fits;
+		// else the outcome goes on a line of its own, as the outcomes
+		// of a command with several do. (wrap cut such a line at its
+		// last comma that fitted: the guard, -> and the first
+		// assignments on one line, the other assignments below, where
+		// the specs were written with the outcome below the guard.)
+		if one := head + " -> " + outcomeString(d.Outcomes[0]); len(d.Outcomes) == 1 && utf8.RuneCountInString(one) <= MaxWidth {
+			fm.addAt(one, start, true)
 			break
 		}
 		fm.addAt(head, start, true)
@@ -336,7 +351,7 @@ func (fm *formatter) attachComments() {
 			ci++
 		}
 		end := l.hi
-		for ci < len(cs) && cs[ci].Pos.Line <= l.hi {
+		for ci < len(cs) && cs[ci].Pos.Line <= l.hi && !(l.hiCol > 0 && cs[ci].Pos.Line == l.hi && cs[ci].Pos.Col >= l.hiCol) {
 			if endsInLineComment(l.trailing) {
 				// A line comment runs to the end of its output line, so
 				// what follows it goes to lines of its own: leading
@@ -531,7 +546,8 @@ func Wrap(line string) []string { return wrap(line) }
 // wrap splits a formatted line longer than MaxWidth at its outermost break
 // points: before && || => | -> + and -, and after commas, outside parentheses as
 // far as possible. Continuation lines are indented by eight more spaces
-// than the line. A piece without a break point stays long. The pieces
+// than the line (an outcome's line, "    -> " or "     | ", by 12, and
+// after a comma between its assignments by 7, under its first one). A piece without a break point stays long. The pieces
 // depend only on the line, so formatting stays idempotent.
 //
 // A comment on a line of its own (// or /* */, the only lines that start
@@ -544,15 +560,29 @@ func wrap(line string) []string {
 	}
 	indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
 	cont := indent + "        "
+	// An outcome's line ("    -> " or "     | ") continues at 12
+	// columns, and after a comma between its assignments (outside
+	// parentheses) under its first assignment, at 7:
+	//     -> x' = ..., y' = ...,
+	//        z' = ...
+	// (the | lines continued at 13 columns, the -> lines at 12)
+	assigns := ""
+	if t := strings.TrimLeft(line, " "); (strings.HasPrefix(t, "-> ") || strings.HasPrefix(t, "| ")) && (indent == "    " || indent == "     ") {
+		cont, assigns = "            ", "       "
+	}
 	var pieces []string
 	rest, prefix := line, ""
 	for utf8.RuneCountInString(prefix+rest) > MaxWidth {
-		cut, next := breakAt(rest, MaxWidth-utf8.RuneCountInString(prefix))
+		cut, next, depth := breakAt(rest, MaxWidth-utf8.RuneCountInString(prefix))
 		if cut < 0 {
 			break
 		}
 		pieces = append(pieces, prefix+rest[:cut])
-		rest, prefix = rest[next:], cont
+		prefix = cont
+		if assigns != "" && depth == 0 && strings.HasSuffix(rest[:cut], ",") {
+			prefix = assigns
+		}
+		rest = rest[next:]
 	}
 	return append(pieces, prefix+rest)
 }
@@ -570,10 +600,10 @@ const minTail = 8
 // from its outcomes, and arguments), =>, ||, &&, comparisons, then + and
 // -; so a long x + y <= 4 && ok breaks before && rather than between x
 // and + y, which binds tighter: both counted as one depth.
-func breakAt(s string, width int) (cut, next int) {
+func breakAt(s string, width int) (cut, next, depth int) {
 	type point struct{ cut, next, depth, rank int }
 	var pts []point
-	depth, inString := 0, false
+	inString := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -599,7 +629,7 @@ func breakAt(s string, width int) (cut, next int) {
 		}
 	}
 	if len(pts) == 0 {
-		return -1, -1
+		return -1, -1, 0
 	}
 	least := pts[0].depth
 	for _, p := range pts {
@@ -642,7 +672,7 @@ func breakAt(s string, width int) (cut, next int) {
 	}
 	// A piece must not be empty.
 	if pts[best].cut == 0 || strings.TrimSpace(s[:pts[best].cut]) == "" {
-		return -1, -1
+		return -1, -1, 0
 	}
-	return pts[best].cut, pts[best].next
+	return pts[best].cut, pts[best].next, pts[best].depth
 }
