@@ -10,10 +10,12 @@ import (
 
 // TestS30rCheckStopsAtTheLimit: a document whose check would take long
 // (predicates that use each other twice double at each level: 22 levels
-// took vigil check 10 s and 137 MB, 26 levels 26 s and 466 MB) held the
+// took vigil check 10 s and 137 MB, 24 levels 26 s and 466 MB) held the
 // server for as long, answering nothing. The check now stops at
-// checkLimit (here 100 ms), the diagnostic says why, and the requests
-// after it are answered: hover on a predicate, from what the parse gave.
+// checkLimit (here 100 ms, which ends before the lowering of 22 levels
+// does: the checker polls there), the diagnostic says why, and the
+// requests after it are answered: hover on a predicate, from what the
+// parse gave.
 func TestS30rCheckStopsAtTheLimit(t *testing.T) {
 	defer func(d time.Duration) { checkLimit = d }(checkLimit)
 	checkLimit = 100 * time.Millisecond
