@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -53,5 +54,29 @@ func TestS30rCheckStopsAtTheLimit(t *testing.T) {
 	}
 	if !strings.Contains(hover, "pred p1 = p0 && p0") {
 		t.Errorf("hover on p1 after the stopped check: %q, want its declaration", hover)
+	}
+}
+
+// TestS30rContentLengthsDisagree: a header block with two Content-Length
+// headers that disagree was read by the last one and answered "the
+// message is not JSON: unexpected EOF"; it is answered with what is
+// wrong, and the messages after it (framed right) are answered. Two
+// equal ones frame the message.
+func TestS30rContentLengthsDisagree(t *testing.T) {
+	init := initMsg
+	shutdown := `{"jsonrpc":"2.0","id":"s","method":"shutdown"}`
+	in := fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(init), init) +
+		"Content-Length: 5\r\nContent-Length: 7\r\n\r\n{\"a\":1}" +
+		fmt.Sprintf("Content-Length: %d\r\ncontent-length: %d\r\n\r\n%s", len(shutdown), len(shutdown), shutdown) +
+		"Content-Length: 33\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}"
+	var out bytes.Buffer
+	if err := Serve(strings.NewReader(in), &out, Options{}); err != nil {
+		t.Fatalf("%v; wrote %s", err, out.String())
+	}
+	if !strings.Contains(out.String(), `"message":"parse error: two Content-Length headers disagree (5 and 7): send one"`) {
+		t.Errorf("no error naming the two lengths:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), `{"jsonrpc":"2.0","id":"s","result":null}`) {
+		t.Errorf("the shutdown after it was not answered:\n%s", out.String())
 	}
 }
