@@ -75,7 +75,7 @@ type Run struct {
 type file struct {
 	Name        string          `toml:"name"`
 	Data        string          `toml:"data"`
-	Repetitions int             `toml:"repetitions"`
+	Repetitions *int            `toml:"repetitions"` // nil: not given (repetitions = 0 is an error)
 	Seeds       []int64         `toml:"seeds"`
 	Limits      limitsFile      `toml:"limits"`
 	Algorithms  []PlanAlgorithm `toml:"algorithms"` // the file form is the one Plan writes
@@ -115,11 +115,14 @@ type instances struct {
 
 // Duration is a time limit with a unit ("30s", "10m"); a bare number is
 // rejected.
-type Duration struct{ time.Duration }
+type Duration struct {
+	time.Duration
+	set bool // given in the file (0s included)
+}
 
 func (d *Duration) UnmarshalText(b []byte) error {
 	v, err := ParseDuration(string(b))
-	d.Duration = v
+	d.Duration, d.set = v, true
 	return err
 }
 
@@ -141,11 +144,14 @@ func ParseDuration(s string) (time.Duration, error) {
 
 // Size is a memory limit with a unit ("512MiB", "4GB"); a bare number is
 // rejected.
-type Size struct{ Bytes int64 }
+type Size struct {
+	Bytes int64
+	set   bool // given in the file (0MiB included)
+}
 
 func (s *Size) UnmarshalText(b []byte) error {
 	v, err := ParseSize(string(b))
-	s.Bytes = v
+	s.Bytes, s.set = v, true
 	return err
 }
 
@@ -344,6 +350,20 @@ func (ps *parseState) header(x *Experiment) error {
 	if f.Data != "" {
 		x.Data = filepath.Join(x.Dir, f.Data)
 	}
+	// A limit of 0 was no limit (time, memory) or the default (wall: time
+	// * 1.5 + 10s), whatever the file meant by it.
+	for _, z := range []struct {
+		key, what, leave string
+		zero             bool
+	}{
+		{"limits.time", "a CPU time limit of 0", "leave time out for none", f.Limits.Time.set && f.Limits.Time.Duration == 0},
+		{"limits.wall", "a wall limit of 0", "leave wall out for the default (time * 1.5 + 10s; none without time)", f.Limits.Wall.set && f.Limits.Wall.Duration == 0},
+		{"limits.memory", "a memory limit of 0", "leave memory out for none", f.Limits.Memory.set && f.Limits.Memory.Bytes == 0},
+	} {
+		if z.zero {
+			return ps.errorf(z.key, "%s would stop every run at once: give a positive limit, or %s", z.what, z.leave)
+		}
+	}
 	x.Limits = Limits{CPU: f.Limits.Time.Duration, Wall: f.Limits.Wall.Duration, Memory: f.Limits.Memory.Bytes}
 	if x.Limits.Wall > 0 && x.Limits.Wall < x.Limits.CPU {
 		// Every run would stop at the wall limit while PAR-2 penalizes, and
@@ -373,26 +393,37 @@ func (ps *parseState) repetitions() ([]string, error) {
 	f := &ps.f
 	var reps []string
 	switch {
-	case len(f.Seeds) > 0 && f.Repetitions != 0:
+	case f.Seeds != nil && f.Repetitions != nil:
 		return nil, ps.errorf("repetitions", "give repetitions or seeds, not both (each seed is one repetition)")
-	case len(f.Seeds) > 0:
+	case f.Seeds != nil && len(f.Seeds) == 0:
+		// seeds = [] ran each run once, without a seed, as if seeds
+		// were not there
+		return nil, ps.errorf("seeds", "seeds is empty: list the seeds, or leave seeds out for one run each without {seed}")
+	case f.Seeds != nil:
 		seen := map[int64]bool{}
 		for _, s := range f.Seeds {
+			if s < 0 {
+				// vigil's --seed refuses it: every run a usage error
+				return nil, ps.errorf("seeds", "seed %d is negative: seeds are whole numbers >= 0, as vigil's --seed takes", s)
+			}
 			if seen[s] {
 				return nil, ps.errorf("seeds", "seed %d is listed twice", s)
 			}
 			seen[s] = true
 			reps = append(reps, fmt.Sprintf("seed-%d", s))
 		}
-	case f.Repetitions < 0:
-		return nil, ps.errorf("repetitions", "repetitions must be positive")
-	case f.Repetitions > MaxRepetitions:
-		return nil, ps.errorf("repetitions", "%d repetitions is more than the %d a batch runs; give fewer", f.Repetitions, MaxRepetitions)
-	case f.Repetitions > 1:
-		for i := 1; i <= f.Repetitions; i++ {
+	case f.Repetitions == nil:
+	case *f.Repetitions < 1:
+		// repetitions = 0 ran each run once, as if it were not there
+		return nil, ps.errorf("repetitions", "repetitions = %d: give 1 or more (or leave it out for one run each)", *f.Repetitions)
+	case *f.Repetitions > MaxRepetitions:
+		return nil, ps.errorf("repetitions", "%d repetitions is more than the %d a batch runs; give fewer", *f.Repetitions, MaxRepetitions)
+	case *f.Repetitions > 1:
+		for i := 1; i <= *f.Repetitions; i++ {
 			reps = append(reps, fmt.Sprintf("rep-%d", i))
 		}
-	default:
+	}
+	if reps == nil {
 		reps = []string{""}
 	}
 	return reps, nil

@@ -12,10 +12,11 @@ Experiment file (TOML; unknown keys are errors; paths and globs are
 relative to the file, and commands run in its directory):
   name = "NAME"               required: identifies the data directory
   data = "DIR"                default data/NAME
-  repetitions = N | seeds = [S, ...]
+  repetitions = N | seeds = [S, ...]   N >= 1; seeds whole numbers >= 0, at least one
   [limits] time = "600s"      CPU time (RLIMIT_CPU); a unit is required
            wall = "15m"       default time * 1.5 + 10s, not below time; the process group is killed
            memory = "4GiB"    RLIMIT_DATA (writable memory), at least 192MiB
+           (a limit of 0 is an error: leave the key out for none)
   [[algorithms]] name = "bfs", args = ["verify", "{model}", "--engine", "bfs", "--json"]
                  a peer tool instead of vigil: program = "z3", args = [...],
                  verdicts = {sat = "safe", unsat = "unsafe"} (its last line

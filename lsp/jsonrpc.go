@@ -124,6 +124,12 @@ func (rd *reader) read() ([]byte, error) {
 				bad = fmt.Sprintf("Content-Length %q is not a length in bytes", trunc(strings.TrimSpace(value)))
 				continue
 			}
+			if length >= 0 && n != length {
+				// Which one frames the body? The message is answered
+				// with this error (its body skipped by the last one),
+				// not with "not JSON: unexpected EOF" of a body cut short.
+				bad = fmt.Sprintf("two Content-Length headers disagree (%d and %d): send one", length, n)
+			}
 			length = n
 		}
 	}

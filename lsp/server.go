@@ -17,6 +17,7 @@ package lsp
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,6 +109,17 @@ type server struct {
 // seconds: typing ten characters kept the server busy for a minute,
 // answering nothing, and published diagnostics of texts long gone.
 var slowCheck = 300 * time.Millisecond
+
+// checkLimit bounds a document's check: a file whose check would take
+// longer (a model that expands to millions of terms) held the server,
+// answering nothing, for as long, and again after every change. At the
+// limit the check stops where the checker polls its context (between its
+// phases, in the expansion of quantifiers, schemas and arrays, in
+// lowering), and the document's diagnostic says so; navigation keeps
+// what the parse gave. The checker does not poll inside the overflow
+// warnings (W0306) of one expression: 24 levels of pred pK = pJ && pJ
+// spend 24 s there, past the limit, once lowering is done in 1 s.
+var checkLimit = 20 * time.Second
 
 type logMessageParams struct {
 	Type    int    `json:"type"` // 1 error, 2 warning, 3 info
@@ -515,7 +527,14 @@ func (s *server) update(d *document, src string) {
 	// warnings (W0306) and the errors of network and ensemble files that
 	// do not load or fit (E0509) too; without them the editor showed a
 	// file clean that vigil check refused.
-	d.an = lang.Analyze(d.path, []byte(src), lang.Options{Defines: s.opts.Defines, OverflowWarnings: true})
+	ctx, cancel := context.WithTimeout(context.Background(), checkLimit)
+	d.an = lang.Analyze(d.path, []byte(src), lang.Options{Defines: s.opts.Defines, OverflowWarnings: true, Context: ctx})
+	if ctx.Err() != nil && len(d.an.Diags) == 1 && d.an.Diags[0].Code == "E0005" {
+		// The checker stopped at the limit: say so, and why, rather than
+		// "interrupted" (the user interrupted nothing).
+		d.an.Diags[0].Msg = fmt.Sprintf("vigil lsp stopped checking this file after %v, so it shows no other diagnostics (vigil check %s takes as long): the model expands to something very large (quantifiers, arrays, action schemas, or predicates that use each other twice, as pred p2 = p1 && p1, which double at each level)", checkLimit, filepath.Base(d.path))
+	}
+	cancel()
 	if d.an.Model != nil {
 		if pd := s.policyFileDiags(d.an.Model); pd.HasErrors() {
 			d.an.Diags = append(d.an.Diags, pd...)

@@ -2,6 +2,7 @@ package rlenv
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,6 +23,10 @@ import (
 //	{"op": "step", "action": 2}                 one step
 //	{"op": "step_many", "actions": [2, 0, 1]}   steps in a row, until the episode ends
 //	{"op": "close"}                             ends the session
+//
+// A field the op does not take, a key given twice, and a blank line's
+// absence of a request are told apart: the first two are errors, a blank
+// line is skipped.
 type Request struct {
 	Op      string                     `json:"op"`
 	Seed    *uint64                    `json:"seed,omitempty"`
@@ -97,7 +102,8 @@ func (e *Env) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			return <-readErr
 		}
 		n++
-		if len(line) == 0 {
+		if strings.TrimSpace(line) == "" {
+			// a blank line, "\r" of a CRLF client's included: no request
 			continue
 		}
 		reply, closing := e.handle(line, n)
@@ -124,6 +130,9 @@ func (e *Env) handle(line string, n int) (reply any, closing bool) {
 	}
 	if dec.More() {
 		return fail(fmt.Errorf("rlenv: request %d has more than one JSON value; send one object per line", n))
+	}
+	if err := checkFields(line, req.Op, n); err != nil {
+		return fail(err)
 	}
 	switch req.Op {
 	case "reset":
@@ -175,6 +184,103 @@ func (e *Env) handle(line string, n int) (reply any, closing bool) {
 	return fail(fmt.Errorf("rlenv: unknown op %q; use reset, step, step_many or close", req.Op))
 }
 
+// opFields are the fields each op takes besides "op".
+var opFields = map[string][]string{
+	"reset":     {"seed", "state"},
+	"step":      {"action"},
+	"step_many": {"actions"},
+	"close":     nil,
+}
+
+// checkFields refuses a field that op does not take: {"op": "step_many",
+// "action": 1} answered {"steps": []}, and {"op": "step", "action": 0,
+// "seed": 3} stepped without reseeding, both as if the field were not
+// there.
+func checkFields(line, op string, n int) error {
+	allowed, known := opFields[op]
+	if !known {
+		return nil // an unknown or missing op: its own error
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal([]byte(line), &fields) != nil {
+		return nil
+	}
+	// A key given twice kept its last value: {"x": 1, "x": 2} was x = 2.
+	if k := duplicateKey([]byte(line)); k != "" {
+		return fmt.Errorf("rlenv: request %d gives %q twice", n, k)
+	}
+	if st, ok := fields["state"]; ok {
+		if k := duplicateKey(st); k != "" {
+			return fmt.Errorf("rlenv: request %d: the state gives %q twice", n, k)
+		}
+	}
+	var extra []string
+	for f := range fields {
+		if f != "op" && !slices.Contains(allowed, f) {
+			extra = append(extra, f)
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	slices.Sort(extra)
+	takes := "takes no other field"
+	if len(allowed) > 0 {
+		takes = "takes " + quoteList(allowed)
+	}
+	var owners []string
+	for _, f := range extra {
+		for _, o := range []string{"reset", "step", "step_many"} {
+			if slices.Contains(opFields[o], f) {
+				owners = append(owners, fmt.Sprintf("%q belongs to %s", f, o))
+			}
+		}
+	}
+	hint := ""
+	if len(owners) > 0 {
+		hint = " (" + strings.Join(owners, "; ") + ")"
+	}
+	return fmt.Errorf("rlenv: request %d: %s %s, not %s%s", n, op, takes, quoteList(extra), hint)
+}
+
+// duplicateKey returns a key that the JSON object raw has twice, or ""
+// (also when raw is not an object).
+func duplicateKey(raw []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
+}
+
+// quoteList is "a", "b" and "c".
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = strconv.Quote(x)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
 // parseState reads {"x": 1, "b": true, "c": "red"}: every variable once,
 // Booleans as true/false or 0/1, enum values by name or number.
 func (e *Env) parseState(vals map[string]json.RawMessage) (symbolic.State, error) {
@@ -191,11 +297,15 @@ func (e *Env) parseState(vals map[string]json.RawMessage) (symbolic.State, error
 			return nil, fmt.Errorf("rlenv: the state gives no value for %s", v.Name)
 		}
 		switch string(raw) {
-		case "true":
-			s[i] = 1
-			continue
-		case "false":
+		case "true", "false":
+			if !v.Bool {
+				// x = true set an integer x to 1, silently
+				return nil, fmt.Errorf("rlenv: %s = %s: %s is not a Boolean variable; give %s", v.Name, raw, v.Name, valueKind(v))
+			}
 			s[i] = 0
+			if string(raw) == "true" {
+				s[i] = 1
+			}
 			continue
 		}
 		var name string
@@ -210,6 +320,9 @@ func (e *Env) parseState(vals map[string]json.RawMessage) (symbolic.State, error
 		}
 		k, err := strconv.Atoi(string(raw))
 		if err != nil {
+			if v.Bool {
+				return nil, fmt.Errorf("rlenv: %s = %s is not a Boolean: give true or false (or 1 or 0)", v.Name, raw)
+			}
 			if v.Values != nil {
 				return nil, fmt.Errorf("rlenv: %s = %s is neither a value of its enum (%s, as a string) nor an integer", v.Name, raw, strings.Join(v.Values, ", "))
 			}
@@ -218,4 +331,12 @@ func (e *Env) parseState(vals map[string]json.RawMessage) (symbolic.State, error
 		s[i] = k
 	}
 	return s, nil
+}
+
+// valueKind says what a value of the non-Boolean variable v is written as.
+func valueKind(v symbolic.Var) string {
+	if v.Values != nil {
+		return fmt.Sprintf("a value of its enum (%s) by name or number", strings.Join(v.Values, ", "))
+	}
+	return fmt.Sprintf("an integer in %d..%d", v.Lo, v.Hi)
 }

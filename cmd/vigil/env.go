@@ -35,7 +35,8 @@ func init() {
 			"truncated after --max-steps. The reward is --step-reward per step (times the command's cost,\n" +
 			"1 unless the model gives costs), plus --goal-reward at the goal, minus --unsafe-penalty at an\n" +
 			"unsafe state. A reset into an unsafe, goal or deadlock state answers terminated: the episode\n" +
-			"is over before a step. A malformed request or an inapplicable action gets\n" +
+			"is over before a step. A malformed request (a field its op does not take, a key given twice,\n" +
+			"true for a variable that is not Boolean included) or an inapplicable action gets\n" +
 			"{\"error\": ..., \"line\": N} and the session goes on.",
 		Examples: []string{
 			"vigil env specs/lang_grid.spec --max-steps 200 < session.jsonl",
