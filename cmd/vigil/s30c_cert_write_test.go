@@ -151,7 +151,7 @@ func TestS30cCertUnwritableDir(t *testing.T) {
 }
 
 // TestS30cStaleTemps: the temporary file of a certificate that a SIGKILL
-// left behind (".NAME.vigil-tmp-PID-RANDOM") is removed by the next write
+// left behind (".NAME.vigil-tmp-PID-RANDOM.tmp") is removed by the next write
 // of NAME when its process is gone and it is an hour old; one of a
 // process that still runs, a recent one, and the temporary files of
 // another certificate are left alone.
@@ -165,10 +165,10 @@ func TestS30cStaleTemps(t *testing.T) {
 		t.Fatal(err)
 	}
 	dead := strconv.Itoa(done.Process.Pid)
-	stale := filepath.Join(dir, ".c.smt2.vigil-tmp-"+dead+"-1f2e3d")
-	recent := filepath.Join(dir, ".c.smt2.vigil-tmp-"+dead+"-4c5b6a")
-	live := filepath.Join(dir, ".c.smt2.vigil-tmp-1-7a8b9c") // pid 1 runs
-	other := filepath.Join(dir, ".d.smt2.vigil-tmp-"+dead+"-0d0e0f")
+	stale := filepath.Join(dir, ".c.smt2.vigil-tmp-"+dead+"-1f2e3d.tmp")
+	recent := filepath.Join(dir, ".c.smt2.vigil-tmp-"+dead+"-4c5b6a.tmp")
+	live := filepath.Join(dir, ".c.smt2.vigil-tmp-1-7a8b9c.tmp") // pid 1 runs
+	other := filepath.Join(dir, ".d.smt2.vigil-tmp-"+dead+"-0d0e0f.tmp")
 	hourAgo := time.Now().Add(-2 * time.Hour)
 	for _, p := range []string{stale, recent, live, other} {
 		s30cWrite(t, p, "; vigil invariant certificate 1\n; half")

@@ -43,7 +43,7 @@ func WriteFile(path string, c *Certificate) error {
 //
 // A certificate whose path names a regular file, or nothing yet, is
 // written to a temporary file in the same directory
-// (".NAME.vigil-tmp-PID-RANDOM", PID the writer's process id; created as
+// (".NAME.vigil-tmp-PID-RANDOM.tmp", PID the writer's process id; created as
 // a plain create would create NAME: mode 0666 less the umask, or the old
 // file's mode and owner), which Close renames over the path once the
 // whole certificate is written, synced and closed: no name ever shows a
@@ -437,7 +437,7 @@ func createTempIn(dir, base string, old os.FileInfo) (*os.File, error) {
 	prefix := tempPrefix(base)
 	removeStale(dir, prefix)
 	for range 100 {
-		name := filepath.Join(dir, fmt.Sprintf("%s%d-%x", prefix, os.Getpid(), rand.Uint64()))
+		name := filepath.Join(dir, fmt.Sprintf("%s%d-%x.tmp", prefix, os.Getpid(), rand.Uint64()))
 		f, err := openTemp(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) {
 			continue
@@ -461,7 +461,7 @@ func createTempIn(dir, base string, old os.FileInfo) (*os.File, error) {
 
 // tempPrefix is the start of the names of the temporary files of a
 // certificate named base: ".BASE.vigil-tmp-", followed by the writer's
-// process id, a dash and a random number.
+// process id, a dash, a random number and ".tmp".
 func tempPrefix(base string) string {
 	if len(base) > 100 {
 		base = base[:100] // a long name plus the suffix must fit NAME_MAX
@@ -474,7 +474,7 @@ func tempPrefix(base string) string {
 // another machine sharing the directory writes on, or is gone).
 const staleAge = time.Hour
 
-// removeStale removes the temporary files named prefix+PID-RANDOM in dir
+// removeStale removes the temporary files named prefix+PID-RANDOM.tmp in dir
 // that a vigil killed while writing the certificate left behind (SIGKILL
 // cannot be caught, and RemoveTemps never ran): those that are regular
 // files of the user's own, whose process PID no longer runs on this
@@ -491,7 +491,7 @@ func removeStale(dir, prefix string) {
 	d.Close()
 	for _, n := range names {
 		rest, ok := strings.CutPrefix(n, prefix)
-		if !ok {
+		if !ok || !strings.HasSuffix(rest, ".tmp") {
 			continue
 		}
 		pidText, _, ok := strings.Cut(rest, "-")
