@@ -43,9 +43,9 @@ func WriteFile(path string, c *Certificate) error {
 //
 // A certificate whose path names a regular file, or nothing yet, is
 // written to a temporary file in the same directory
-// (".NAME.vigil-tmp-PID-RANDOM.tmp", PID the writer's process id; created as
-// a plain create would create NAME: mode 0666 less the umask, or the old
-// file's mode and owner), which Close renames over the path once the
+// (".NAME.vigil-tmp-PID-RANDOM.tmp", PID the writer's process id;
+// created as a plain create would create NAME: mode 0666 less the umask,
+// or the old file's mode and owner), which Close renames over the path once the
 // whole certificate is written, synced and closed: no name ever shows a
 // half-written certificate, whatever ends the process. A write that fails
 // or is stopped (Abort) removes the temporary file and leaves the older
@@ -305,9 +305,10 @@ func (f *File) discard() {
 
 // replaceable resolves path's symbolic links (40 at most, as the kernel)
 // to the file a temporary file can replace: a regular file (with any
-// number of hard links), or no file yet, outside /dev and /proc (/dev/stdout is a link to
-// /proc/self/fd/1, which names the file the shell redirected stdout to:
-// replacing that file would lose the rest of stdout). old is the file
+// number of hard links), or no file yet, outside /dev and /proc
+// (/dev/stdout is a link to /proc/self/fd/1, which names the file the
+// shell redirected stdout to: replacing that file would lose the rest of
+// stdout). old is the file
 // replaced, nil when none.
 func replaceable(path string) (target string, old os.FileInfo, ok bool) {
 	p := path
