@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"math"
 
+	invcert "vigil/ic3/cert"
 	"vigil/internal/cli"
 	"vigil/safety/cert"
 	"vigil/verify/certfile"
@@ -80,6 +82,15 @@ checked: Z3 answered unknown on the CONDITION condition: REASON", exit 4;
 with --json, "verdict": "unknown", "reason": "inconclusive" and the
 message as "error".
 
+--rlimit N bounds each of Z3's queries in the check of an invariant
+certificate by Z3's deterministic resource limit (the same N does the same
+work on every run, unlike --timeout): a query that reaches it leaves the
+certificate unchecked, "...: the resource limit was reached (--rlimit N
+per Z3 query; ...)", exit 4, never valid and never invalid; a Ctrl-C or
+--timeout instead says "interrupted" or "stopped by the timeout". A small
+model's conditions and a small box's policy facts are decided by exact
+evaluation, without Z3, under any limit. 0 (the default) means no limit.
+
 z3 CERT on an invariant certificate checks less: only the file's own
 definitions (that the invariant written there is inductive for the
 transition relation written there), never that they are the model's, nor
@@ -89,6 +100,7 @@ the policy facts.`,
 			"vigil cert check safe.cert.json --spec model.spec -D L=20",
 			"vigil cert check unsafe.cert.json --json",
 			"vigil cert check inv.smt2 --timeout 1m",
+			"vigil cert check inv.smt2 --rlimit 50000000",
 			"vigil verify specs/flappy.spec --engine bfs --cert reach.json.gz; vigil cert check reach.json.gz",
 		},
 		Run: certCheck,
@@ -103,6 +115,7 @@ func certCheck(e *cli.Env, args []string) int {
 	fs.Var(defs, "D", "a constant: -D `NAME=VALUE` (repeatable); refused unless the certificate was made with the same value")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	timeout := cli.TimeoutFlag(fs)
+	rlimit := cli.AddCountFlag(fs, "rlimit", 0, "an invariant certificate: bound each Z3 query of the check by Z3's deterministic resource limit (rlimit, Z3's units of work); a query that reaches it leaves the certificate unchecked (unknown, exit 4), never valid; 0 means no limit")
 	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
 		return cli.ExitUsage
@@ -110,8 +123,14 @@ func certCheck(e *cli.Env, args []string) int {
 	if len(rest) != 1 {
 		return e.Fail(cli.ExitUsage, "vigil cert check: want one certificate file, got %d\nusage: %s", len(rest), c.Usage)
 	}
+	if *rlimit > math.MaxUint32 {
+		return e.Fail(cli.ExitUsage, "vigil cert check: --rlimit %d is more than Z3 takes (at most %d; 0 means no limit)", *rlimit, uint32(math.MaxUint32))
+	}
 	ctx, cancel := cli.RunContext(*timeout)
 	defer cancel()
+	if *rlimit > 0 {
+		ctx = invcert.WithRlimit(ctx, uint32(*rlimit))
+	}
 	r := certfile.Check(ctx, rest[0], certfile.Options{Spec: *spec, Files: plaja.files(), Defines: defs})
 	e.PrintDiags(r.Diagnostics)
 	printMessages(e, "cert check", r.Messages)

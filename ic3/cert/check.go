@@ -135,7 +135,9 @@ func CheckWith(ctx context.Context, c *Cert, m *symbolic.Model, prop *symbolic.P
 			}
 			if u, ok := errors.AsType[*Inconclusive](err); ok {
 				// undecided, not refuted: the certificate could not be checked
-				return inconclusive(fmt.Sprintf("policy fact on box %d (label %s)", f.Box, Quote(m.Labels[f.Label].Name)), u.Reason)
+				nu := *u
+				nu.Condition = fmt.Sprintf("policy fact on box %d (label %s)", f.Box, Quote(m.Labels[f.Label].Name))
+				return &nu
 			}
 			return &Failure{Condition: "fact", msg: fmt.Sprintf("policy fact on box %d, label %s: %v", f.Box, Quote(m.Labels[f.Label].Name), Message(err))}
 		}
@@ -216,7 +218,8 @@ func evaluate(m *symbolic.Model, s *smtlib.Script) (found symbolic.State, decide
 	return found, err == nil
 }
 
-// evaluation turns evaluate on; tests turn it off to compare with Z3.
+// evaluation turns evaluate on; tests turn it off to compare with Z3, or
+// to have Z3 decide a small model's checks under a resource limit.
 var evaluation = true
 
 // solveEach asks the script's checks in one context, each on a one-shot
@@ -318,7 +321,7 @@ func askCheck(ctx context.Context, x *smt.Context, m *symbolic.Model, s *smtlib.
 	if err := ctx.Err(); err != nil {
 		return errorf("%w", context.Cause(ctx))
 	}
-	return inconclusive(q.Name, sv.ReasonUnknown())
+	return undecided(ctx, q.Name, sv.ReasonUnknown())
 }
 
 // parseChecks reads the script's definitions and its checks' formulas
@@ -365,11 +368,9 @@ func askOnce(ctx context.Context, x *smt.Context, f smt.Term) (*smt.Solver, smt.
 		sv.Close()
 		return nil, smt.Unknown, errorf("%v", err)
 	}
-	if len(testParams) > 0 {
-		if err := sv.SetParams(testParams...); err != nil {
-			sv.Close()
-			return nil, smt.Unknown, errorf("%v", err)
-		}
+	if err := limitSolver(ctx, sv); err != nil {
+		sv.Close()
+		return nil, smt.Unknown, err
 	}
 	if err := sv.Assert(f); err != nil {
 		sv.Close()
@@ -435,23 +436,6 @@ func failure(x *smt.Context, sv *smt.Solver, m *symbolic.Model, s *smtlib.Script
 // (an ite in a sum), printing "(smt.diff_logic: non-diff logic
 // expression ...)" on stderr for each: noise on a valid certificate, and
 // an "unknown" where such an atom is needed for the answer.
-// testParams are Z3 parameters set on the checks' solvers after
-// checkTuning: nil, except in tests (SetTestParams).
-var testParams []smt.Param
-
-// SetTestParams is for tests only: until restore is called, the checker
-// sets ps on the solvers of its checks after its own tuning, and decides
-// every check with Z3 (no exact evaluation of a small model), so that a
-// tiny resource limit ({Name: "rlimit", Value: "1"}) makes Z3 answer
-// unknown, deterministically and without any context ending: the way to
-// test a caller's handling of an *Inconclusive check. Not safe while a
-// check runs.
-func SetTestParams(ps ...smt.Param) (restore func()) {
-	oldParams, oldEval := testParams, evaluation
-	testParams, evaluation = ps, false
-	return func() { testParams, evaluation = oldParams, oldEval }
-}
-
 var checkTuning = []smt.Param{
 	{Name: "arith.solver", Value: "2"},
 	{Name: "arith.auto_config_simplex", Value: "true"},

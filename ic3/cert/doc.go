@@ -126,6 +126,16 @@
 // checker parses it back from the file's text); the policy facts (the
 // checker re-proves each exclusion with its own method, facts.go).
 //
+// A query Z3 leaves undecided while the check's context is still running
+// (a resource limit, an incomplete theory) makes the check an
+// *Inconclusive: the certificate could not be checked, neither valid nor
+// invalid. A caller may bound each of the check's Z3 queries by Z3's
+// deterministic resource limit (WithRlimit, vigil cert check --rlimit),
+// read from that check's own context: it can only turn an answer into an
+// *Inconclusive, never into a valid one, and it does not bound the exact
+// evaluation above. There is no process-wide switch of the checker's
+// solvers or of its evaluation outside this package's own tests.
+//
 // The explicit engines' certificates (package safety/cert) are checked by
 // explicit enumeration instead, which shares no code with either encoder.
 package cert

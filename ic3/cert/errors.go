@@ -58,7 +58,10 @@ func Message(err error) string {
 // wrapping the context's cause instead.
 type Inconclusive struct {
 	Condition string // the condition Z3 could not decide: init, consecution, safety, sure, policy fact, ...
-	Reason    string // Z3's reason for "unknown"
+	Reason    string // Z3's reason for "unknown" (a resource limit's: what was reached, and how to raise it)
+	// Rlimit is the resource limit (WithRlimit) of the query that reached
+	// it: 0 when the reason was no resource limit of the caller's.
+	Rlimit uint32
 }
 
 // Message is the text of e without the "cert: " heading.

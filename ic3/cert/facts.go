@@ -757,6 +757,9 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 	if err != nil {
 		return err
 	}
+	if err := limitSolver(ctx, sv); err != nil {
+		return err
+	}
 	state := make([]smt.Term, len(q.m.Vars))
 	var box []smt.Term
 	for v, va := range q.m.Vars {
@@ -808,7 +811,7 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 		return nil
 	case smt.Unknown:
 		if ctx.Err() == nil {
-			return inconclusive("policy fact", sv.ReasonUnknown())
+			return undecided(ctx, "policy fact", sv.ReasonUnknown())
 		}
 		return errorf("policy fact not re-checked: Z3 gave no answer (%s)", sv.ReasonUnknown())
 	}

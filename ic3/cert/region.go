@@ -123,6 +123,9 @@ func regionPoint(ctx context.Context, lo, hi []int, atoms []symbolic.Atom) (symb
 	if err != nil {
 		return nil, err
 	}
+	if err := limitSolver(ctx, sv); err != nil {
+		return nil, err
+	}
 	state := make([]smt.Term, len(lo))
 	var cs []smt.Term
 	for v := range lo {
@@ -147,7 +150,7 @@ func regionPoint(ctx context.Context, lo, hi []int, atoms []symbolic.Atom) (symb
 		return nil, nil
 	case smt.Unknown:
 		if ctx.Err() == nil {
-			return nil, inconclusive("policy fact", sv.ReasonUnknown())
+			return nil, undecided(ctx, "policy fact", sv.ReasonUnknown())
 		}
 		return nil, errorf("policy fact not re-checked: Z3 gave no answer on a point of the fact's region (%s)", sv.ReasonUnknown())
 	}

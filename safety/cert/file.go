@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,31 +42,48 @@ func WriteFile(path string, c *Certificate) error {
 // it on an error.
 //
 // A certificate whose path names a regular file, or nothing yet, is
-// written to a temporary file in the same directory (".NAME.vigil-*.tmp",
+// written to a temporary file in the same directory
+// (".NAME.vigil-tmp-PID-RANDOM.tmp", PID the writer's process id;
 // created as a plain create would create NAME: mode 0666 less the umask,
-// or the old file's mode and owner), which Close renames over the path
-// once the whole certificate is written, synced and closed. A write that
-// fails or is stopped (Abort) removes the temporary file and leaves the
-// older certificate of that name as it was. A symbolic link is followed:
-// the temporary file goes beside the link's final target and is renamed
-// over the target, so the link stays and still names the new certificate;
-// on a failure the target keeps its old contents. The rename is made in
-// the directory opened at Create (renameat): a directory moved meanwhile
-// gets the certificate, as a file written in place would. A target that
-// cannot be renamed over (a mount point: a file bind-mounted into a
-// container) gets the whole temporary file copied into it.
+// or the old file's mode and owner), which Close renames over the path once the
+// whole certificate is written, synced and closed: no name ever shows a
+// half-written certificate, whatever ends the process. A write that fails
+// or is stopped (Abort) removes the temporary file and leaves the older
+// certificate of that name as it was; so does a signal that ends the
+// process (RemoveTemps). One that cannot be caught (SIGKILL, a crash of
+// the machine) leaves the temporary file behind: Create removes such a
+// stale temporary file of the same NAME when it is the user's, its
+// process is gone and it has not changed for an hour (removeStale). A
+// file with other hard links is replaced the same way: NAME gets the new
+// certificate, the other names keep the old one, whole (writing in place
+// would show a half-written certificate under every name). A symbolic
+// link is followed: the temporary file goes beside the link's final
+// target and is renamed over the target, so the link stays and still
+// names the new certificate; on a failure the target keeps its old
+// contents. The rename is made in the directory opened at Create
+// (renameat): a directory moved meanwhile gets the certificate, as a file
+// written in place would. A target that cannot be renamed over (a mount
+// point: a file bind-mounted into a container) gets the whole temporary
+// file copied into it.
 //
-// Written in place as before (os.Create, truncating): a device
-// (/dev/stdout, /dev/null, /dev/full), a pipe or FIFO, anything reached
-// through /dev or /proc, a file with other hard links (renaming would
-// part them), and a regular file whose directory does not take the
-// temporary file (no write permission) or whose owner the temporary file
-// cannot be given. On a failure Abort then removes such a regular file
-// when the path still names it (a link's target is emptied instead); a
-// device or a pipe is left alone. A FIFO is opened without blocking:
+// A regular file (or a new one) whose directory does not take the
+// temporary file (no write permission, a read-only file system) is not
+// written: Create fails with an error that names the file and the
+// directory and says what to do (before session 30 it was written in
+// place, and a process killed meanwhile left a half-written certificate
+// under its name); so does one whose owner the temporary file cannot be
+// given (replacing it would hand it to another user).
+//
+// Written in place: a device (/dev/stdout, /dev/null, /dev/full), a pipe
+// or FIFO, and anything reached through /dev or /proc. On a failure Abort
+// then leaves a device or a pipe alone (a regular file reached through
+// /proc is emptied). A FIFO is opened without blocking:
 // until a reader opens it, Create waits, and returns when ctx ends with
 // an error that wraps ctx.Err(); a write blocked on a full FIFO ends when
-// ctx does, with ctx.Err().
+// ctx does, with ctx.Err(). A pipe whose reader has gone (vigil verify
+// --cert /dev/stdout | head) fails the write with EPIPE, and the report
+// that follows on stdout ends the process by SIGPIPE, quietly, as any
+// command whose stdout is closed (exit status 141 in a shell).
 type File struct {
 	f    *os.File
 	zw   *gzip.Writer // nil: not compressed
@@ -106,16 +124,11 @@ func create(ctx context.Context, path string, compress bool) (*File, error) {
 	cf := &File{path: path, ctx: ctx}
 	if target, old, ok := replaceable(path); ok {
 		f, dir, err := createTemp(target, old)
-		switch {
-		case err == nil:
-			cf.f, cf.tmp, cf.target = f, f.Name(), target
-			cf.dir, cf.tmpBase, cf.targetBase = dir, filepath.Base(f.Name()), filepath.Base(target)
-		case !inPlaceAfter(err):
-			// a full disk (no inode for the temporary file), too many
-			// open files: os.Create would truncate the older
-			// certificate, then fail on its write
-			return nil, &fs.PathError{Op: "open", Path: path, Err: underlying(err)}
+		if err != nil {
+			return nil, tempError(path, target, err)
 		}
+		cf.f, cf.tmp, cf.target = f, f.Name(), target
+		cf.dir, cf.tmpBase, cf.targetBase = dir, filepath.Base(f.Name()), filepath.Base(target)
 	}
 	if cf.f == nil {
 		f, err := openInPlace(ctx, path)
@@ -291,10 +304,11 @@ func (f *File) discard() {
 }
 
 // replaceable resolves path's symbolic links (40 at most, as the kernel)
-// to the file a temporary file can replace: a regular file with one
-// link, or no file yet, outside /dev and /proc (/dev/stdout is a link to
-// /proc/self/fd/1, which names the file the shell redirected stdout to:
-// replacing that file would lose the rest of stdout). old is the file
+// to the file a temporary file can replace: a regular file (with any
+// number of hard links), or no file yet, outside /dev and /proc
+// (/dev/stdout is a link to /proc/self/fd/1, which names the file the
+// shell redirected stdout to: replacing that file would lose the rest of
+// stdout). old is the file
 // replaced, nil when none.
 func replaceable(path string) (target string, old os.FileInfo, ok bool) {
 	p := path
@@ -336,9 +350,6 @@ func replaceable(path string) (target string, old os.FileInfo, ok bool) {
 		case !fi.Mode().IsRegular():
 			return "", nil, false
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Nlink > 1 {
-			return "", nil, false
-		}
 		if syscall.Access(p, 2 /* W_OK */) != nil {
 			return "", nil, false // os.Create's error says why
 		}
@@ -354,18 +365,39 @@ func dirLike(p string) bool {
 	return strings.HasSuffix(p, "/") || b == "." || b == ".."
 }
 
-// inPlaceAfter reports whether err, createTemp's, lets the certificate be
-// written in place instead (see File): the directory does not take the
-// temporary file (no permission, a read-only file system: os.Create then
-// says why it fails), or the temporary file cannot have the old file's
-// owner or mode, or its name is too long. Any other error (no space or
-// inode left, too many open files) would fail os.Create's write too, and
-// after its truncation of the older certificate.
-func inPlaceAfter(err error) bool {
+// tempError is the error of a certificate whose temporary file (beside
+// target, the file path resolves to) could not be created: err,
+// createTemp's, naming path, never the temporary file. Where the
+// directory refuses it (no permission, a read-only file system) or the
+// temporary file cannot have the old file's owner, it says what to do:
+// the certificate is not written in place (see File).
+func tempError(path, target string, err error) error {
 	var own *ownerError
-	return errors.As(err, &own) || errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) ||
-		errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.ENAMETOOLONG)
+	dir := filepath.Dir(target)
+	switch {
+	case errors.As(err, &own):
+		return fmt.Errorf("cannot replace %s: a certificate is written whole to a temporary file beside it, renamed over it, and the temporary file cannot be given the owner and mode of the file there now (%v); remove %s first, or write the certificate to another file", path, underlying(own.err), path)
+	case errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EROFS):
+		return &fs.PathError{Op: "open", Path: path, Err: &dirError{dir: dir, err: underlying(err)}}
+	}
+	// a full disk (no inode for the temporary file), too many open
+	// files: os.Create would have truncated the older certificate,
+	// then failed on its write
+	return &fs.PathError{Op: "open", Path: path, Err: underlying(err)}
 }
+
+// dirError says that a certificate's directory refused its temporary
+// file, and what to do.
+type dirError struct {
+	dir string
+	err error
+}
+
+func (e *dirError) Error() string {
+	return fmt.Sprintf("%v: the directory %s does not let vigil create the temporary file that the certificate is written to, then renamed over it (so that no half-written certificate is ever left under its name); make %s writable, or give a file in a writable directory", e.err, e.dir, e.dir)
+}
+
+func (e *dirError) Unwrap() error { return e.err }
 
 // ownerError is an error of giving the temporary file the replaced
 // file's owner or mode.
@@ -403,11 +435,10 @@ func createTemp(target string, old os.FileInfo) (tmp, d *os.File, err error) {
 }
 
 func createTempIn(dir, base string, old os.FileInfo) (*os.File, error) {
-	if len(base) > 100 {
-		base = base[:100] // a long name plus the suffix must fit NAME_MAX
-	}
+	prefix := tempPrefix(base)
+	removeStale(dir, prefix)
 	for range 100 {
-		name := filepath.Join(dir, fmt.Sprintf(".%s.vigil-%x.tmp", base, rand.Uint64()))
+		name := filepath.Join(dir, fmt.Sprintf("%s%d-%x.tmp", prefix, os.Getpid(), rand.Uint64()))
 		f, err := openTemp(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) {
 			continue
@@ -427,6 +458,61 @@ func createTempIn(dir, base string, old os.FileInfo) (*os.File, error) {
 		return f, nil
 	}
 	return nil, fs.ErrExist
+}
+
+// tempPrefix is the start of the names of the temporary files of a
+// certificate named base: ".BASE.vigil-tmp-", followed by the writer's
+// process id, a dash, a random number and ".tmp".
+func tempPrefix(base string) string {
+	if len(base) > 100 {
+		base = base[:100] // a long name plus the suffix must fit NAME_MAX
+	}
+	return "." + base + ".vigil-tmp-"
+}
+
+// staleAge is how long a temporary file of a certificate must have been
+// left unchanged before removeStale takes it for stale (a writer on
+// another machine sharing the directory writes on, or is gone).
+const staleAge = time.Hour
+
+// removeStale removes the temporary files named prefix+PID-RANDOM.tmp in dir
+// that a vigil killed while writing the certificate left behind (SIGKILL
+// cannot be caught, and RemoveTemps never ran): those that are regular
+// files of the user's own, whose process PID no longer runs on this
+// machine, and that have not changed for staleAge. A file of another
+// user, of a process still running (or of another process with its pid
+// since), or changed recently is left alone; errors are ignored (the
+// certificate is written all the same).
+func removeStale(dir, prefix string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, n := range names {
+		rest, ok := strings.CutPrefix(n, prefix)
+		if !ok || !strings.HasSuffix(rest, ".tmp") {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < staleAge {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			continue // running (or not ours to signal: EPERM)
+		}
+		os.Remove(p)
+	}
 }
 
 // sameAs gives f the owner and permissions of old, as a create that

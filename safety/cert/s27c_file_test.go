@@ -153,8 +153,10 @@ func TestS27cPermissions(t *testing.T) {
 
 // TestS27cLinks: through a symbolic link the link stays and its target
 // gets the certificate (the old contents on a failure); a file with
-// another hard link is written in place (renaming would part the two
-// names), as is /proc/self/fd/N (the file a descriptor names, as
+// another hard link is replaced as any other (since session 30: written
+// in place, a killed write left a half-written certificate under both
+// names), the other name keeping the old certificate whole;
+// /proc/self/fd/N is written in place (the file a descriptor names, as
 // /dev/stdout does when stdout is redirected to a file: replacing that
 // file would lose the rest of stdout).
 func TestS27cLinks(t *testing.T) {
@@ -199,7 +201,8 @@ func TestS27cLinks(t *testing.T) {
 		t.Fatalf("the dangling link's target: %q", got)
 	}
 
-	// hard links: both names see the new certificate
+	// hard links: the name written gets the new certificate, the other
+	// keeps the old one, whole, while it is written and after
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	os.WriteFile(a, []byte("old"), 0o644)
 	if err := os.Link(a, b); err != nil {
@@ -210,11 +213,14 @@ func TestS27cLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	io.WriteString(f, "new")
+	if got, gotB := readString(t, a), readString(t, b); got != "old" || gotB != "old" {
+		t.Fatalf("while the certificate is written: %q and %q, want both old", got, gotB)
+	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got := readString(t, b); got != "new" {
-		t.Fatalf("the other hard link: %q, want the new certificate", got)
+	if got, gotB := readString(t, a), readString(t, b); got != "new" || gotB != "old" {
+		t.Fatalf("the hard links: %q and %q, want new and old", got, gotB)
 	}
 
 	// /proc/self/fd/N: written into the open file, not renamed over it

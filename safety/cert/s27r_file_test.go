@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -51,7 +52,10 @@ func TestS27rDirectoryPath(t *testing.T) {
 // (or file descriptors) fails Create and keeps the older certificate:
 // Create fell back to os.Create, which truncated it, and the write then
 // failed (or a stop removed it). Only a directory that refuses the
-// temporary file (permissions) lets the certificate be written in place.
+// temporary file (permissions) no longer lets the certificate be written
+// in place (session 30: a write killed meanwhile left it half-written
+// under its name): Create fails too, naming the file and the directory
+// and saying what to do, the older certificate kept.
 func TestS27rTempCreateFailKeepsOld(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "c.json")
@@ -75,23 +79,24 @@ func TestS27rTempCreateFailKeepsOld(t *testing.T) {
 			t.Fatalf("%v: the older certificate became %q", errno, got)
 		}
 	}
-	// a directory without write permission: in place, as documented
-	restore := cert.SetOpenTemp(func(name string, flag int, perm os.FileMode) (*os.File, error) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EACCES}
-	})
-	f, err := cert.Create(context.Background(), p)
-	restore()
-	if err != nil {
-		t.Fatalf("EACCES on the temporary file: %v; want the file written in place", err)
-	}
-	if _, err := f.Write([]byte("new")); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if got := readString(t, p); got != "new" {
-		t.Errorf("written in place: %q, want %q", got, "new")
+	// a directory without write permission (or on a read-only file
+	// system): refused, as documented
+	for _, errno := range []syscall.Errno{syscall.EACCES, syscall.EPERM, syscall.EROFS} {
+		restore := cert.SetOpenTemp(func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: errno}
+		})
+		f, err := cert.Create(context.Background(), p)
+		restore()
+		if err == nil {
+			f.Abort()
+			t.Fatalf("%v on the temporary file: Create succeeded (in place)", errno)
+		}
+		if !errors.Is(err, errno) || !strings.HasPrefix(err.Error(), "open "+p+": ") || !strings.Contains(err.Error(), "make "+dir+" writable, or give a file in a writable directory") || strings.Contains(err.Error(), ".vigil-") {
+			t.Errorf("%v: error %q, want one naming %s and its directory", errno, err, p)
+		}
+		if got := readString(t, p); got != "old certificate" {
+			t.Fatalf("%v: the older certificate became %q", errno, got)
+		}
 	}
 	noTemps(t, dir)
 }
@@ -192,20 +197,33 @@ func gzipText(r io.Reader) (string, error) {
 	return string(b), err
 }
 
-// A certificate written in place (its directory refuses the temporary
-// file) whose write fails, in a directory that refuses its removal too:
-// it is emptied, not left half-written under its name (os.Remove's
-// error was ignored).
+// A certificate written in place whose write fails: a regular file
+// reached through /proc (the file a descriptor names) is emptied, not
+// left half-written under its name, even where its removal would fail.
+// One whose directory refuses the temporary file is not written at all
+// (no longer in place), so nothing half-written appears under its name.
 func TestS27rAbortInPlaceUnremovable(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "c.json")
 	restoreOpen := cert.SetOpenTemp(func(name string, flag int, perm os.FileMode) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EACCES}
 	})
-	defer restoreOpen()
+	if f, err := cert.Create(context.Background(), p); err == nil {
+		f.Abort()
+		t.Fatal("Create succeeded where the directory refuses the temporary file")
+	}
+	restoreOpen()
+	if _, err := os.Lstat(p); err == nil {
+		t.Errorf("%s was created", p)
+	}
 	restore := cert.SetRemoveFile(func(string) error { return syscall.EACCES })
 	defer restore()
-	f, err := cert.Create(context.Background(), p)
+	of, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer of.Close()
+	f, err := cert.Create(context.Background(), fmt.Sprintf("/proc/self/fd/%d", of.Fd()))
 	if err != nil {
 		t.Fatal(err)
 	}
