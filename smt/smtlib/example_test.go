@@ -63,9 +63,8 @@ func ExampleWriteCHC() {
 	// (assert (forall ((|x| Int) (|x'| Int)) (=> (and (vigil.inv |x|) (vigil.inrange |x|) (vigil.inrange |x'|) (not (vigil.terminal |x|))
 	//     (and (< |x| 3) (= |x'| (+ |x| 1)))) (vigil.inv |x'|))))
 	//
-	// ; no reachable state is bad: unsafe, or not terminal with an enabled outcome
-	// ; that would leave a variable's range or whose probability would lie outside
-	// ; [0, 1] (the explicit engine's range error)
+	// ; no reachable state is bad: unsafe, or not terminal where an enabled outcome
+	// ; would leave a variable's range (the explicit engine's range error)
 	// (assert (forall ((|x| Int)) (=> (and (vigil.inv |x|) (vigil.inrange |x|)
 	//   (or (vigil.unsafe |x|)
 	//     (and (not (vigil.terminal |x|))

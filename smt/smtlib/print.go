@@ -33,6 +33,8 @@ type printer struct {
 	// define-funs vigil.trans, vigil.rangeerr and vigil.bad; see WriteCHC.
 	chc         bool
 	steps, errs []clause
+	// probErrs: some outcome's probability may lie outside [0, 1]
+	probErrs bool
 	// learned (a learned policy's certificate): range errors are
 	// written per label (vigil.rangeerr.<a>, by factDefs) instead of
 	// vigil.rangeerr and vigil.bad, and rerr[a] are label a's disjuncts

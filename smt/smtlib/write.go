@@ -83,9 +83,14 @@ func WriteCHC(w io.Writer, q Question) error {
 		p.line("; no reachable state is bad: unsafe")
 		p.line("(assert " + forall(ps, "(=> (and "+inv+" "+inS+" "+call(fnUnsafe, s...)+") false)") + ")")
 	} else {
-		p.line("; no reachable state is bad: unsafe, or not terminal with an enabled outcome")
-		p.line("; that would leave a variable's range or whose probability would lie outside")
-		p.line("; [0, 1] (the explicit engine's range error)")
+		if p.probErrs {
+			p.line("; no reachable state is bad: unsafe, or not terminal where an enabled outcome")
+			p.line("; would leave a variable's range, or its probability would lie outside [0, 1]")
+			p.line("; (the explicit engine's range error)")
+		} else {
+			p.line("; no reachable state is bad: unsafe, or not terminal where an enabled outcome")
+			p.line("; would leave a variable's range (the explicit engine's range error)")
+		}
 		var errs []string
 		for _, c := range p.errs {
 			errs = append(errs, c.doc+"\n      "+c.body)
@@ -428,6 +433,7 @@ func (p *printer) defs() {
 		}
 		p.rerr[c.Label] = append(p.rerr[c.Label], e)
 	}
+	p.probErrs = probErrs
 	if p.learned || p.chc {
 		// factDefs writes the range errors per label; WriteCHC a clause
 		// per command (p.errs)
