@@ -75,7 +75,8 @@ func s30dModel(seed uint64, clamp bool) string {
 // no define-fun of the file holds an ite term (z3 4.8.12 reads those in
 // time exponential in their nesting: the atoms over maxCases cases are in
 // the clauses' constraints instead). VIGIL_S30D_MODELS sets the number of
-// models (default 60, of which a third unclamped).
+// models (default 60, of which a third unclamped); VIGIL_S30D_DUMP=DIR
+// writes each as DIR/tSEED.spec (the models of FIGURES.md's second table).
 func TestS30dCHCNestedMatchesBFS(t *testing.T) {
 	needZ3(t)
 	n := 60
@@ -92,6 +93,11 @@ func TestS30dCHCNestedMatchesBFS(t *testing.T) {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		clamp := seed%3 != 2
 		src := s30dModel(seed, clamp)
+		if dir := os.Getenv("VIGIL_S30D_DUMP"); dir != "" {
+			if err := os.WriteFile(fmt.Sprintf("%s/t%d.spec", dir, seed), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		m, diags := lang.LoadSource(fmt.Sprintf("s%d.spec", seed), []byte(src), lang.Options{})
 		if diags.HasErrors() {
 			t.Fatalf("seed %d:\n%s\n%s", seed, src, diags.Render())
