@@ -375,13 +375,9 @@ func (p *printer) defs() {
 	if len(cmds) > 0 {
 		steps = "(or\n      " + strings.Join(cmds, "\n      ") + ")"
 	}
-	if p.chc {
-		// WriteCHC writes a clause per command instead (p.steps)
-		cmds = nil
-	}
 	p.aside(func() {
 		if p.chc {
-			return
+			return // WriteCHC writes a clause per command instead (p.steps)
 		}
 		p.define("one step: s and s' are in range, s is not terminal, a command is enabled in s\nwhose label the policy chooses (any label without a policy), and s' is\none of its outcomes",
 			fnTrans, strings.TrimSpace(ps+" "+params(n.next)),
