@@ -56,12 +56,13 @@ func ExampleWriteCHC() {
 	// (declare-fun vigil.inv (Int) Bool)
 	// (assert (forall ((|x| Int)) (=> (vigil.init |x|) (vigil.inv |x|))))
 	//
-	// ; one step: s and s' are in range, s is not terminal, and a command is enabled
-	// ; in s whose label the policy chooses (any label without a policy), and s'
-	// ; is one of its outcomes: a clause per command
-	// ; action inc
+	// ; one step: s and s' are in range, s is not terminal, a command is enabled in s
+	// ; whose label the policy chooses (any label without a policy), and s' is one
+	// ; of its outcomes
 	// (assert (forall ((|x| Int) (|x'| Int)) (=> (and (vigil.inv |x|) (vigil.inrange |x|) (vigil.inrange |x'|) (not (vigil.terminal |x|))
-	//     (and (< |x| 3) (= |x'| (+ |x| 1)))) (vigil.inv |x'|))))
+	//     ; action inc
+	//       (and (< |x| 3) (= |x'| (+ |x| 1))))
+	//   (vigil.inv |x'|))))
 	//
 	// ; no reachable state is bad: unsafe, or not terminal where an enabled outcome
 	// ; would leave a variable's range (the explicit engine's range error)

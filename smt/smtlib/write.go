@@ -32,13 +32,15 @@ func WriteSystem(w io.Writer, q Question) error {
 // reachable (unsafe).
 //
 // The transition and the range errors are not define-funs here, as they
-// are in WriteSystem and WriteCert, but the constraints of the clauses
-// (a transition clause per command, one query clause): z3 4.8.12 reads a define-fun with parameters
-// as a recursive function and takes time exponential in the nesting of
-// its ite terms to do so (lift.go), and the atoms left with ite terms
-// (more than maxCases cases) made it spend more than 10 s reading the
-// vigil.trans of 81-state models before Spacer started (FIGURES.md). The
-// clauses' constraints are the same formulas, read as terms.
+// are in WriteSystem and WriteCert, but written out in the constraints of
+// the step clause and the query clause: z3 4.8.12 reads a define-fun
+// with parameters as a recursive function and takes time exponential in
+// the nesting of its ite terms to do so (lift.go), and the atoms left
+// with ite terms (more than maxCases cases) made it spend more than 10 s
+// reading the vigil.trans of 81-state models before Spacer started
+// (FIGURES.md). The constraints are the same formulas, read as terms.
+// One step clause and one query clause, rather than one per command:
+// Spacer was slower with one per command (FIGURES.md).
 func WriteCHC(w io.Writer, q Question) error {
 	p, err := newPrinter(q)
 	if err != nil {
@@ -68,16 +70,19 @@ func WriteCHC(w io.Writer, q Question) error {
 	live := "(not " + call(fnTerminal, s...) + ")"
 	if len(p.steps) > 0 {
 		p.line("")
-		p.line("; one step: s and s' are in range, s is not terminal, and a command is enabled")
-		p.line("; in s whose label the policy chooses (any label without a policy), and s'")
-		p.line("; is one of its outcomes: a clause per command")
+		p.line("; one step: s and s' are in range, s is not terminal, a command is enabled in s")
+		p.line("; whose label the policy chooses (any label without a policy), and s' is one")
+		p.line("; of its outcomes")
+		var steps []string
+		for _, c := range p.steps {
+			steps = append(steps, c.doc+"\n      "+c.body)
+		}
+		step := "\n    (or\n      " + strings.Join(steps, "\n      ") + ")"
+		if len(steps) == 1 {
+			step = "\n    " + steps[0]
+		}
+		p.line("(assert " + forall(both, "(=> (and "+inv+" "+inS+" "+call(fnInRange, t...)+" "+live+step+")\n  "+call(fnInv, t...)+")") + ")")
 	}
-	for _, c := range p.steps {
-		p.line(c.doc)
-		p.line("(assert " + forall(both, "(=> (and "+inv+" "+inS+" "+call(fnInRange, t...)+" "+live+"\n    "+c.body+") "+call(fnInv, t...)+")") + ")")
-	}
-	// One query: a clause per command that may leave a range made Spacer
-	// slower (no answer in 20 s where one clause took 0.05 s, FIGURES.md).
 	p.line("")
 	if len(p.errs) == 0 {
 		p.line("; no reachable state is bad: unsafe")
