@@ -28,9 +28,10 @@ type printer struct {
 	// enabled and one of its outcomes is in range and outside the
 	// invariant (see Check.Post).
 	cmds, post []string
-	// chc (WriteCHC): the transition and the range errors are written as
-	// Horn clauses, one per command (steps, errs), rather than as the
-	// define-funs vigil.trans, vigil.rangeerr and vigil.bad; see WriteCHC.
+	// chc (WriteCHC): the transition and the range errors are written
+	// out in the step and query clauses from their commands' parts
+	// (steps, errs), rather than as the define-funs vigil.trans,
+	// vigil.rangeerr and vigil.bad; see WriteCHC.
 	chc         bool
 	steps, errs []clause
 	// probErrs: some outcome's probability may lie outside [0, 1]
