@@ -95,10 +95,16 @@
 // # Horn clauses
 //
 // WriteCHC writes (set-logic HORN), the definitions, an unknown predicate
-// (declare-fun vigil.inv (Int ... Int) Bool) and three clauses:
-// init => inv, inv(s) and trans(s, s') => inv(s'), inv(s) and bad(s) =>
-// false. z3 FILE answers sat when the question is safe and unsat when a
-// bad state is reachable.
+// (declare-fun vigil.inv (Int ... Int) Bool) and three clauses (the second
+// left out when no command has an outcome): init => inv; inv(s),
+// inrange(s), inrange(s'), not terminal(s) and the commands' disjuncts of
+// trans(s, s') => inv(s'); inv(s), inrange(s) and (unsafe(s) or (not
+// terminal(s) and rangeerr's disjuncts)) => false. They are init => inv,
+// inv and trans => inv', inv and bad => false with vigil.trans,
+// vigil.rangeerr and vigil.bad written out rather than defined: Z3 4.8.12
+// reads a define-fun with ite terms slowly (lift.go) and a clause's
+// constraint as a plain term. z3 FILE answers sat when the question is
+// safe and unsat when a bad state is reachable.
 //
 // # Certificates
 //

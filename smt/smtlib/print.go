@@ -28,6 +28,14 @@ type printer struct {
 	// enabled and one of its outcomes is in range and outside the
 	// invariant (see Check.Post).
 	cmds, post []string
+	// chc (WriteCHC): the transition and the range errors are written
+	// out in the step and query clauses from their commands' parts
+	// (steps, errs), rather than as the define-funs vigil.trans,
+	// vigil.rangeerr and vigil.bad; see WriteCHC.
+	chc         bool
+	steps, errs []clause
+	// probErrs: some outcome's probability may lie outside [0, 1]
+	probErrs bool
 	// learned (a learned policy's certificate): range errors are
 	// written per label (vigil.rangeerr.<a>, by factDefs) instead of
 	// vigil.rangeerr and vigil.bad, and rerr[a] are label a's disjuncts
@@ -44,6 +52,10 @@ type printer struct {
 	conds    map[*symbolic.Cond]string
 	branched map[string]bool
 }
+
+// clause is a command's part of the transition or of the range errors:
+// the comment that names the command and the formula over s (and s').
+type clause struct{ doc, body string }
 
 // aside runs f with the definitions it writes sent to p.side (when set).
 func (p *printer) aside(f func()) {

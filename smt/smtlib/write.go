@@ -30,6 +30,17 @@ func WriteSystem(w io.Writer, q Question) error {
 // vigil.inv, for Z3's Spacer (z3 FILE): sat means an inductive invariant
 // that excludes every bad state exists (safe), unsat that a bad state is
 // reachable (unsafe).
+//
+// The transition and the range errors are not define-funs here, as they
+// are in WriteSystem and WriteCert, but written out in the constraints of
+// the step clause and the query clause: z3 4.8.12 reads a define-fun
+// with parameters as a recursive function and takes time exponential in
+// the nesting of its ite terms to do so (lift.go), and the atoms left
+// with ite terms (more than maxCases cases) made it spend more than 10 s
+// reading the vigil.trans of 81-state models before Spacer started
+// (FIGURES.md). The constraints are the same formulas, read as terms.
+// One step clause and one query clause, rather than one per command:
+// Spacer was slower with one per command (FIGURES.md).
 func WriteCHC(w io.Writer, q Question) error {
 	p, err := newPrinter(q)
 	if err != nil {
@@ -39,6 +50,7 @@ func WriteCHC(w io.Writer, q Question) error {
 	p.line("; Horn clauses: sat = safe (an inductive invariant vigil.inv excludes every")
 	p.line("; bad state), unsat = unsafe (a bad state is reachable).")
 	p.line("(set-logic HORN)")
+	p.chc = true
 	p.defs()
 	s, t := p.state(), p.nextState()
 	sorts := strings.TrimSpace(strings.Repeat("Int ", len(p.n.cur)))
@@ -53,8 +65,43 @@ func WriteCHC(w io.Writer, q Question) error {
 	ps := params(p.n.cur)
 	both := strings.TrimSpace(ps + " " + params(p.n.next))
 	p.line("(assert " + forall(ps, "(=> "+call(fnInit, s...)+" "+call(fnInv, s...)+")") + ")")
-	p.line("(assert " + forall(both, "(=> (and "+call(fnInv, s...)+" "+call(fnTrans, pair(s, t)...)+") "+call(fnInv, t...)+")") + ")")
-	p.line("(assert " + forall(ps, "(=> (and "+call(fnInv, s...)+" "+call(fnBad, s...)+") false)") + ")")
+	inv := call(fnInv, s...)
+	inS := call(fnInRange, s...)
+	live := "(not " + call(fnTerminal, s...) + ")"
+	if len(p.steps) > 0 {
+		p.line("")
+		p.line("; one step: s and s' are in range, s is not terminal, a command is enabled in s")
+		p.line("; whose label the policy chooses (any label without a policy), and s' is one")
+		p.line("; of its outcomes")
+		var steps []string
+		for _, c := range p.steps {
+			steps = append(steps, c.doc+"\n      "+c.body)
+		}
+		step := "\n    (or\n      " + strings.Join(steps, "\n      ") + ")"
+		if len(steps) == 1 {
+			step = "\n    " + steps[0]
+		}
+		p.line("(assert " + forall(both, "(=> (and "+inv+" "+inS+" "+call(fnInRange, t...)+" "+live+step+")\n  "+call(fnInv, t...)+")") + ")")
+	}
+	p.line("")
+	if len(p.errs) == 0 {
+		p.line("; no reachable state is bad: unsafe")
+		p.line("(assert " + forall(ps, "(=> (and "+inv+" "+inS+" "+call(fnUnsafe, s...)+") false)") + ")")
+	} else {
+		if p.probErrs {
+			p.line("; no reachable state is bad: unsafe, or not terminal where an enabled outcome")
+			p.line("; would leave a variable's range, or its probability would lie outside [0, 1]")
+			p.line("; (the explicit engine's range error)")
+		} else {
+			p.line("; no reachable state is bad: unsafe, or not terminal where an enabled outcome")
+			p.line("; would leave a variable's range (the explicit engine's range error)")
+		}
+		var errs []string
+		for _, c := range p.errs {
+			errs = append(errs, c.doc+"\n      "+c.body)
+		}
+		p.line("(assert " + forall(ps, "(=> (and "+inv+" "+inS+"\n  (or "+call(fnUnsafe, s...)+"\n    (and "+live+"\n    (or\n      "+strings.Join(errs, "\n      ")+"))))\n  false)") + ")")
+	}
 	p.line("(check-sat)")
 	return p.flush(w)
 }
@@ -310,15 +357,18 @@ func (p *printer) defs() {
 		pre := p.enabled(c, chosen)
 		var b strings.Builder
 		b.WriteString(p.action(c) + "\n      ")
+		var body string
 		switch {
 		case len(outs) == 1:
-			b.WriteString(and(append(pre, outs[0])...))
+			body = and(append(pre, outs[0])...)
 		case len(pre) == 0:
-			b.WriteString("(or\n        " + strings.Join(outs, "\n        ") + ")")
+			body = "(or\n        " + strings.Join(outs, "\n        ") + ")"
 		default:
-			b.WriteString("(and " + strings.Join(pre, " ") + "\n        (or\n          " + strings.Join(outs, "\n          ") + "))")
+			body = "(and " + strings.Join(pre, " ") + "\n        (or\n          " + strings.Join(outs, "\n          ") + "))"
 		}
+		b.WriteString(body)
 		cmds = append(cmds, b.String())
+		p.steps = append(p.steps, clause{p.action(c), body})
 		if p.cmds == nil {
 			p.cmds = make([]string, len(m.Commands))
 			p.post = make([]string, len(m.Commands))
@@ -331,6 +381,9 @@ func (p *printer) defs() {
 		steps = "(or\n      " + strings.Join(cmds, "\n      ") + ")"
 	}
 	p.aside(func() {
+		if p.chc {
+			return // WriteCHC writes a clause per command instead (p.steps)
+		}
 		p.define("one step: s and s' are in range, s is not terminal, a command is enabled in s\nwhose label the policy chooses (any label without a policy), and s' is\none of its outcomes",
 			fnTrans, strings.TrimSpace(ps+" "+params(n.next)),
 			"(and "+call(fnInRange, s...)+" "+call(fnInRange, t...)+" (not "+call(fnTerminal, s...)+")\n    "+steps+")")
@@ -372,15 +425,20 @@ func (p *printer) defs() {
 		if len(leave) == 0 {
 			continue
 		}
-		e := p.action(c) + "\n      " + and(append(p.enabled(c, chosen), or(leave...))...)
+		body := and(append(p.enabled(c, chosen), or(leave...))...)
+		e := p.action(c) + "\n      " + body
 		errs = append(errs, e)
+		p.errs = append(p.errs, clause{p.action(c), body})
 		if p.rerr == nil {
 			p.rerr = make([][]string, len(m.Labels))
 		}
 		p.rerr[c.Label] = append(p.rerr[c.Label], e)
 	}
-	if p.learned {
-		return // factDefs writes the range errors per label
+	p.probErrs = probErrs
+	if p.learned || p.chc {
+		// factDefs writes the range errors per label; WriteCHC a clause
+		// per command (p.errs)
+		return
 	}
 	rangeErr := "false"
 	if len(errs) > 0 {
