@@ -2084,8 +2084,8 @@ func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, p, end symbolic.Po
 	s.bad = true
 	s.c.overLimit = true
 	text := quote()
-	if len(text) > 60 {
-		text = text[:57] + "..."
+	if r := []rune(text); len(r) > 60 { // cut at a character, not in one
+		text = string(r[:57]) + "..."
 	}
 	s.errorf(p, end, "E0802", "the index of %s lowers to a case split of %d expression nodes, and the copies the model makes of such indices pass %d nodes: a read or write at a variable index compares the index with each element it can name (%s has %d), copying it each time, so reads nested d deep in arrays of N elements lower to about N^d nodes; store an inner index in a variable in an earlier step (j' = %s[i], then %s[j]), or nest fewer reads",
 		text, n, MaxIndexCopyNodes, a.name, a.size(), a.name, a.name)
