@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -44,5 +45,39 @@ func TestS30xQuoteDropsComments(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Indices of a few nodes count against MaxIndexCopyNodes too: each read
+// at a variable index copies its index once per element, and only
+// indices of more than 64 nodes (nested reads) were counted, so that one
+// read of a 58-node index over 100,000 elements took 1.2 GB and four
+// 4 GB. Here reads of a 62-node index (as rewritten) over 2,000
+// elements pass the limit at the 34th; 20 load; a write's index stays
+// with the write limit (MaxArrayWriteNodes).
+func TestS30xSmallIndexCopies(t *testing.T) {
+	idx := "(i" + strings.Repeat(" + i", 29) + ") / 30"
+	model := func(reads int, write bool) string {
+		var b strings.Builder
+		b.WriteString("model m\nvar a : [0 .. 1999] of 0 .. 3 = 0\nvar i : 0 .. 1999 = 0\nvar x : 0 .. 3 = 0\n")
+		for k := 0; k < reads; k++ {
+			if write {
+				fmt.Fprintf(&b, "action s%d -> a[%s]' = 1\n", k, idx)
+			} else {
+				fmt.Fprintf(&b, "action s%d -> x' = a[%s]\n", k, idx)
+			}
+		}
+		b.WriteString("property p { unsafe x == 3 }\n")
+		return b.String()
+	}
+	if m, diags := LoadSource("m.spec", []byte(model(35, false)), Options{}); m != nil {
+		t.Fatal("35 reads loaded")
+	} else if got := diags.Render(); !strings.Contains(got, "m.spec:38:20: error[E0802]: the index of a[(i + i") || !strings.Contains(got, "has 62 expression nodes") || strings.Count(got, "error[") != 1 {
+		t.Errorf("want one E0802 at the 34th read (38:20), got:\n%s", got)
+	}
+	for _, src := range []string{model(20, false), model(40, true)} {
+		if m, diags := LoadSource("m.spec", []byte(src), Options{}); m == nil {
+			t.Errorf("did not load:\n%s", diags.Render())
+		}
 	}
 }
