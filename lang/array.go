@@ -68,9 +68,8 @@ const MaxArrayElements = 250_000
 const MaxArrayWriteNodes = 1 << 26
 
 // MaxIndexCopyNodes bounds the expression nodes, counted as a tree, that
-// the case splits of a model copy from indices that themselves read an
-// array at a variable index (a[a[i]], a[b[i] + 1]; an index of more than
-// maxIndexNodes nodes). A case split compares its index with each
+// the case splits of a model copy from their indices (of more than one
+// node: a[i + 1], a[a[i]], a[b[i] + 1]). A case split compares its index with each
 // element it can name, and the lowered model holds one copy of the index
 // per comparison: a read nested d deep in arrays of N elements lowers to
 // about N^d nodes. a[a[...a[x]...]] twelve deep in arrays of 4 elements
@@ -1151,7 +1150,7 @@ func (s *arrays) outOfRange(a *array, idx *Expr, below, above bool, at risky) *E
 // read is the case split of a[idx] for a variable index (idx rewritten).
 func (s *arrays) read(a *array, idx, at *Expr) (*Expr, *Expr) {
 	lo, hi, below, above := s.span(a, idx)
-	if !s.chargeIndex(a, idx, hi-lo+2, at.Pos, at.End, func() string { return s.c.quote(at) }) {
+	if !s.chargeIndex(a, idx, hi-lo+2, false, at.Pos, at.End, func() string { return s.c.quote(at) }) {
 		return stand(at), nil
 	}
 	err := s.outOfRange(a, idx, below, above, risky{text: exprString(at), pos: at.Pos})
@@ -1823,7 +1822,7 @@ func (w *outcomeWrites) assign(as *AssignNode) {
 	lo, hi, below, above := s.span(a, idx)
 	// each element the index can name gets a copy of the index (if idx
 	// == k then ...), as do its range checks
-	if !s.chargeIndex(a, idx, hi-lo+3, as.Var.Pos, as.Index.End, func() string { return a.name + "[" + s.c.quote(as.Index) + "]'" }) {
+	if !s.chargeIndex(a, idx, hi-lo+3, true, as.Var.Pos, as.Index.End, func() string { return a.name + "[" + s.c.quote(as.Index) + "]'" }) {
 		return
 	}
 	w.err = or(w.err, s.outOfRange(a, idx, below, above, risky{text: a.name + "[" + exprString(as.Index) + "]", pos: as.Var.Pos, write: true}))
@@ -2061,20 +2060,25 @@ func (s *arrays) countWrite(val *Expr, ws []*writer) bool {
 }
 
 // chargeIndex adds to the model's MaxIndexCopyNodes count the copies
-// that a read or write of a at the index idx (rewritten) makes of it,
-// when idx is large (itself a case split: a[a[i]]); it reports whether
-// the count stays within the limit. Past it, the access (as quote
-// gives it, at p .. end) gets error E0802 and the check stops there, as at the other size
-// limits. An index of at most maxIndexNodes nodes is not counted: its
-// copies are as small as the split's elements, which MaxArrayElements
-// and MaxArrayWriteNodes bound.
-func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, p, end symbolic.Pos, quote func() string) bool {
+// that a read or write of a at the index idx (rewritten) makes of it; it
+// reports whether the count stays within the limit. Past it, the access
+// (as quote gives it, at p .. end) gets error E0802 and the check stops
+// there, as at the other size limits. An index of one node (a variable,
+// a constant) is not counted, nor a write's index of at most
+// maxIndexNodes nodes (MaxArrayWriteNodes counts its copies, in the
+// element assignments). Small indices were not counted either (at
+// most maxIndexNodes nodes), as if their copies were bounded by the
+// split's elements: one read of a 54-node index (i + j + ... + i) / 30
+// over 100,000 elements copied 5.4 million nodes, 1.2 GB, and each more
+// read as much again (MaxArrayElements bounds an array, not the reads of
+// it).
+func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, write bool, p, end symbolic.Pos, quote func() string) bool {
 	if s.indexCopies > MaxIndexCopyNodes {
 		s.bad = true
 		return false // reported
 	}
 	n := s.treeSize(idx)
-	if n <= maxIndexNodes {
+	if n <= 1 || write && n <= maxIndexNodes {
 		return true
 	}
 	s.indexCopies = min(s.indexCopies+n*int64(max(copies, 1)), 1<<60)
@@ -2084,8 +2088,15 @@ func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, p, end symbolic.Po
 	s.bad = true
 	s.c.overLimit = true
 	text := quote()
-	if len(text) > 60 {
-		text = text[:57] + "..."
+	if r := []rune(text); len(r) > 60 { // cut at a character, not in one
+		text = string(r[:57]) + "..."
+	}
+	if n <= maxIndexNodes {
+		// not nested: an index of some nodes, read over many elements,
+		// or read often
+		s.errorf(p, end, "E0802", "the index of %s has %d expression nodes, and the copies the model makes of its indices pass %d nodes: a read or write at a variable index compares the index with each element it can name (%s has %d), copying it each time; compute the index into a variable in an earlier step (j' = INDEX, then %s[j]), or read fewer elements at variable indices",
+			text, n, MaxIndexCopyNodes, a.name, a.size(), a.name)
+		return false
 	}
 	s.errorf(p, end, "E0802", "the index of %s lowers to a case split of %d expression nodes, and the copies the model makes of such indices pass %d nodes: a read or write at a variable index compares the index with each element it can name (%s has %d), copying it each time, so reads nested d deep in arrays of N elements lower to about N^d nodes; store an inner index in a variable in an earlier step (j' = %s[i], then %s[j]), or nest fewer reads",
 		text, n, MaxIndexCopyNodes, a.name, a.size(), a.name, a.name)

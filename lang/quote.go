@@ -6,8 +6,8 @@ import (
 )
 
 // quote is e as the user wrote it: the source text from e.Pos to e.End,
-// its white space (and line breaks, and // comments) folded to single
-// spaces; exprString(e) where the source is not at hand (an expression
+// its white space (and line breaks, and comments, // and /* */) folded to
+// single spaces; exprString(e) where the source is not at hand (an expression
 // made by -D, or an import's rewritten text). Messages about what the
 // user wrote quote it so, rather than the rewritten form the checker
 // sees (an array read's case split, a quantifier's expansion, an enum
@@ -54,17 +54,47 @@ func (c *checker) sourceText(e *Expr) (string, bool) {
 		if from < 0 || to > len(r) || from > to {
 			return "", false
 		}
-		t := string(r[from:to])
-		if l < q.Line {
-			if i := strings.Index(t, "//"); i >= 0 {
-				t = t[:i]
-			}
-		}
-		parts = append(parts, t)
+		parts = append(parts, string(r[from:to]))
 	}
-	t := strings.Join(strings.FieldsFunc(strings.Join(parts, " "), unicode.IsSpace), " ")
+	t := strings.Join(strings.FieldsFunc(dropComments(strings.Join(parts, "\n")), unicode.IsSpace), " ")
 	if t == "" {
 		return "", false
 	}
 	return t, true
+}
+
+// dropComments replaces the comments in src, the source text of an
+// expression, by spaces: a // comment runs to the line's end, a /* */
+// comment to its */ (over lines; one left open runs to src's end). A
+// quote held a[1 /* see below */ + 0] whole, and cut a // inside a /* */
+// comment, as the lexer does not.
+func dropComments(src string) string {
+	if !strings.Contains(src, "/") {
+		return src
+	}
+	var b strings.Builder
+	for i := 0; i < len(src); {
+		switch {
+		case strings.HasPrefix(src[i:], "//"):
+			j := strings.IndexByte(src[i:], '\n')
+			if j < 0 {
+				j = len(src) - i
+			}
+			b.WriteByte(' ')
+			i += j
+		case strings.HasPrefix(src[i:], "/*"):
+			j := strings.Index(src[i+2:], "*/")
+			if j < 0 {
+				j = len(src) - i - 2
+			} else {
+				j += 2
+			}
+			b.WriteByte(' ')
+			i += 2 + j
+		default:
+			b.WriteByte(src[i])
+			i++
+		}
+	}
+	return b.String()
 }

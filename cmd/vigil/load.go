@@ -149,6 +149,10 @@ type modelFlags struct {
 	// preStop is the end of the load context that stopped a preload:
 	// the command's own load reports it at once.
 	preStop error
+	// loadStopped says that load reported a stop (--timeout or a
+	// signal): verifyEach counts that policy unknown, as one policy's
+	// command exits 4, not as an input error.
+	loadStopped bool
 }
 
 type outFlag struct {
@@ -256,7 +260,7 @@ type loadedModel struct {
 func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd load.PolicyDefault) (*loadedModel, bool) {
 	ctx, cancel, timeout := mf.loadContext()
 	defer cancel()
-	stopped := func() { reportStop(e, cmd, file, ctx.Err(), timeout) }
+	stopped := func() { mf.loadStopped = true; reportStop(e, cmd, file, ctx.Err(), timeout) }
 	// The policy files (--policy-file, and the declared policy's network or
 	// ensemble, which the decider reads) are read by loaders that do not
 	// poll ctx: a 168 MB ONNX network held verify 3.7 s after SIGTERM and
@@ -267,7 +271,7 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 		// a load before this one (the model's policies for a --policy
 		// list, the run file's defaults) was stopped: report it at once
 		// instead of loading again
-		mf.preStop = nil
+		mf.preStop, mf.loadStopped = nil, true
 		reportStop(e, cmd, file, stop, timeout)
 		return nil, false
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"vigil/internal/cli"
@@ -146,17 +147,23 @@ func nnVerify(e *cli.Env, args []string) int {
 		net  *nn.Network
 		prop *nn.Property
 	}
+	// loading is the file the loader reads, for the report of a stop:
+	// the property's (a FIFO no one writes, say) was reported as the
+	// network's
+	var loading atomic.Pointer[string]
+	loading.Store(&rest[0])
 	l, err := untildone.Run(lctx, func() (loaded, error) {
 		net, err := nn.LoadOutput(rest[0], *output)
 		if err != nil {
 			return loaded{}, err
 		}
+		loading.Store(&rest[1])
 		prop, err := nn.LoadVNNLIB(rest[1])
 		return loaded{net, prop}, err
 	})
 	repanic(err)
 	if _, ok := errors.AsType[*untildone.Stopped](err); ok {
-		reportStop(e, "nn verify", rest[0], lctx.Err(), *timeout)
+		reportStop(e, "nn verify", *loading.Load(), lctx.Err(), *timeout)
 		return cli.ExitError
 	}
 	if err != nil {

@@ -122,7 +122,14 @@ func verifyEach(e *cli.Env, sig context.Context, mf *modelFlags, names []string,
 		}
 	}
 	stdout, stderr := e.Stdout, e.Stderr
-	defer func() { e.Stdout, e.Stderr = stdout, stderr }()
+	// base is e before the policies: a policy whose load was stopped
+	// (Env.LoadTimedOut) marks e so that the command's exit 1 becomes 4;
+	// each policy's row takes that as its own (unknown) and e is reset
+	// after it, so that another policy's input error still exits 1 (a
+	// stopped load and an error, or an unsafe policy, exited 4) and
+	// --json's exit_code is the process's
+	base := *e
+	defer func() { *e = base }()
 	var rows []policyResult
 	for i, name := range names {
 		row := policyResult{Policy: name}
@@ -148,8 +155,15 @@ func verifyEach(e *cli.Env, sig context.Context, mf *modelFlags, names []string,
 		if out.json {
 			e.Stdout = &res
 		}
+		mf.loadStopped = false
 		row.ExitCode = one(o)
-		e.Stdout, e.Stderr = stdout, stderr
+		*e = base
+		if mf.loadStopped && row.ExitCode == cli.ExitError {
+			// the load ran out of --timeout or was interrupted: no answer
+			// (exit 4 for this policy alone), with what it printed
+			row.ExitCode, row.Verdict = cli.ExitUnknown, "unknown"
+			row.Error = strings.TrimSpace(errs.String())
+		}
 		if row.Verdict == "" {
 			row.Verdict = "error"
 			row.Error = strings.TrimSpace(errs.String())
