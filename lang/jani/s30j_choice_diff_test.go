@@ -93,7 +93,7 @@ func TestS30jChoiceDifferential(t *testing.T) {
 			jedges = append(jedges, je)
 		}
 		model := map[string]any{"jani-version": 1, "name": "g", "type": "lts", "variables": vars,
-			"actions": []any{map[string]any{"name": "go"}},
+			"actions":  []any{map[string]any{"name": "go"}},
 			"automata": []any{map[string]any{"name": "A", "locations": []any{map[string]any{"name": "l"}}, "initial-locations": []any{"l"}, "edges": jedges}},
 			"system":   map[string]any{"elements": []any{map[string]any{"automaton": "A"}}}}
 		data, err := json.Marshal(model)
