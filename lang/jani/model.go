@@ -1489,6 +1489,10 @@ func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 		}
 		// lb > ub possible: an empty choice writes v.Hi+1
 		var empty *symbolic.Cond
+		if dLo, dHi, ok := diffBounds(ml.m, lbE, ubE); ok {
+			// lb - ub as one linear form: y+1 .. y+2 is never empty
+			lbLo, lbHi, ubLo, ubHi = dLo, dHi, 0, 0
+		}
 		if lbLo > ubHi {
 			empty = &symbolic.Cond{Op: symbolic.CTrue} // always empty
 		} else if lbHi > ubLo {
@@ -1529,6 +1533,31 @@ func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 	}
 	return out
 }
+
+// diffBounds bounds a - b over the variables' ranges when it is linear
+// (exact: each variable once in its linear form).
+func diffBounds(m *symbolic.Model, a, b *symbolic.Expr) (lo, hi int, ok bool) {
+	l, ok := symbolic.Linearize(&symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{a, b}})
+	if !ok {
+		return 0, 0, false
+	}
+	if outside(l.Const, 1<<50) || len(l.Terms) > 1<<10 {
+		return 0, 0, false
+	}
+	lo, hi = l.Const, l.Const
+	for _, t := range l.Terms {
+		if outside(t.Coef, 1<<20) {
+			return 0, 0, false // (products within 2^51: no overflow)
+		}
+		v := m.Vars[t.Var]
+		x, y := t.Coef*v.Lo, t.Coef*v.Hi
+		lo, hi = lo+min(x, y), hi+max(x, y)
+	}
+	return lo, hi, true
+}
+
+// outside reports whether x lies outside -lim..lim.
+func outside(x, lim int) bool { return x < -lim || x > lim }
 
 // boolAssign is the IR value of a Boolean assignment: a 0/1 literal or OpBool.
 func boolAssign(c *symbolic.Cond) *symbolic.Expr {

@@ -104,3 +104,30 @@ func TestChoiceBeyondRange(t *testing.T) {
 		}
 	}
 }
+
+// TestS30jChoiceNeverEmpty: lb..ub = y+1 .. y+2 is never empty, which the
+// bounds of lb and ub apart (1..8 and 2..9) do not show; their difference
+// as one linear form does, so the outcomes carry no test of emptiness.
+func TestS30jChoiceNeverEmpty(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "n.jani")
+	src := `{"jani-version":1,"name":"n","type":"lts",
+ "variables":[{"name":"x","type":{"kind":"bounded","base":"int","lower-bound":0,"upper-bound":9},"initial-value":0},
+   {"name":"y","type":{"kind":"bounded","base":"int","lower-bound":0,"upper-bound":7},"initial-value":0}],
+ "actions":[{"name":"go"}],
+ "automata":[{"name":"a","locations":[{"name":"l"}],"initial-locations":["l"],
+   "edges":[{"location":"l","action":"go","destinations":[{"location":"l","assignments":[
+     {"ref":"x","lower-bound":{"op":"+","left":"y","right":1},"upper-bound":{"op":"+","left":"y","right":2}}]}]}]}],
+ "system":{"elements":[{"automaton":"a"}]}}`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range m.Commands[0].Outcomes {
+		if o.Assigns[0].Value.Op == symbolic.OpIte {
+			t.Fatalf("outcome %s tests for an empty choice", m.ExprString(o.Assigns[0].Value))
+		}
+	}
+}
