@@ -43,7 +43,7 @@ func Check(ctx context.Context, d Decider, r Radius, o CheckOptions) (*Report, e
 	queued := 0
 	if o.Progress != nil {
 		d.SetProgress(func(st Stats) {
-			o.Progress(fmt.Sprintf("safe (%s): %d states decided, %d expanded, %d stored", d.Name(), queued, st.Expanded, sp.Len()))
+			o.Progress(fmt.Sprintf("safe (%s): %d states decided, %d expanded, %d stored", d.Name(), queued, st.Expanded+st.Scope, sp.Len()))
 		})
 	}
 	var res *Starts
@@ -75,7 +75,7 @@ func Check(ctx context.Context, d Decider, r Radius, o CheckOptions) (*Report, e
 		}
 	}
 	st := d.Stats()
-	rep.Seconds, rep.Expanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Backups, sp.Len()
+	rep.Seconds, rep.Expanded, rep.ScopeExpanded, rep.Backups, rep.Stored = time.Since(t0).Seconds(), st.Expanded, st.Scope, st.Backups, sp.Len()
 	rep.Reason = phrase.StopReason(ctx)
 	rep.Finish()
 	return rep, certErr
@@ -101,7 +101,7 @@ func CheckRun(ctx context.Context, d Decider, run []uint32, policy string, progr
 	sp := d.Space()
 	if progress != nil {
 		d.SetProgress(func(st Stats) {
-			progress(fmt.Sprintf("faults (%s): %d expanded, %d stored", d.Name(), st.Expanded, sp.Len()))
+			progress(fmt.Sprintf("faults (%s): %d expanded, %d stored", d.Name(), st.Expanded+st.Scope, sp.Len()))
 		})
 	}
 	t0 := time.Now()

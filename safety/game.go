@@ -48,8 +48,13 @@ type Stats struct {
 	Calls     int // Decide calls
 	CacheHits int // calls answered from the caches without search
 	Expanded  int // node expansions by the algorithm (re-expansions count again)
-	Backups   int // Bellman backups (value-based deciders)
-	Iters     int // outer iterations (iPI, nPI), trials (LRTDP), passes (LAO*, VI)
+	// Scope counts the states the search of the questions' scopes for
+	// range errors (checkScope) expanded before the algorithm met them:
+	// where that search did the work (a stop during it, the algorithm's
+	// Expanded still 0), the figures say so.
+	Scope   int
+	Backups int // Bellman backups (value-based deciders)
+	Iters   int // outer iterations (iPI, nPI), trials (LRTDP), passes (LAO*, VI)
 }
 
 // Decider decides r-safety of states of one Space for one radius, keeping
@@ -391,8 +396,12 @@ func (d *base) checkScope(ctx context.Context, id uint32) error {
 			if d.sp.status[s] != explicit.Open || d.scopeClean(s) >= b {
 				continue
 			}
+			fresh := !d.sp.IsExpanded(s)
 			if err := d.sp.Expand(s); err != nil {
 				return err
+			}
+			if fresh {
+				d.stats.Scope++
 			}
 			d.ticks++
 			if d.ticks&1023 == 0 {

@@ -48,11 +48,14 @@ type Report struct {
 	CertError string `json:"certificate_error,omitempty"`
 	// More: a stop ended the enumeration of the start states; those not
 	// reached are not in States.
-	More     bool    `json:"more_start_states,omitempty"`
-	Expanded int     `json:"expanded"`
-	Backups  int     `json:"backups,omitempty"`
-	Stored   int     `json:"stored_states"`
-	Seconds  float64 `json:"seconds"`
+	More     bool `json:"more_start_states,omitempty"`
+	Expanded int  `json:"expanded"`
+	// ScopeExpanded: the states the search of the scope for range errors
+	// expanded first (Stats.Scope), not in Expanded.
+	ScopeExpanded int     `json:"scope_expanded,omitempty"`
+	Backups       int     `json:"backups,omitempty"`
+	Stored        int     `json:"stored_states"`
+	Seconds       float64 `json:"seconds"`
 }
 
 // Add adds the decisions of res to the report, counting the verdicts, and
@@ -129,8 +132,17 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.CertNotWritten != "" {
 		fmt.Fprintf(w, "certificate: %s not written: %s while it was written\n", r.CertNotWritten, phrase.Stopped(r.Reason))
 	}
-	_, err := fmt.Fprintf(w, "%s: %d expanded, %d states stored, %.3fs\n", r.Algo, r.Expanded, r.Stored, r.Seconds)
+	_, err := fmt.Fprintf(w, "%s: %d expanded, %d states stored, %.3fs%s\n", r.Algo, r.Expanded, r.Stored, r.Seconds, scopeNote(r.ScopeExpanded))
 	return err
+}
+
+// scopeNote is the figures' words for the states the search of the scope
+// for range errors expanded first (none: nothing).
+func scopeNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (and %d expanded first by the search of the scope for range errors)", n)
 }
 
 // FaultEntry is one fault of a FaultsReport, with names for states and
@@ -160,8 +172,10 @@ type FaultsReport struct {
 	Decisions int          `json:"decisions"`
 	CacheHits int          `json:"cache_hits"`
 	Expanded  int          `json:"expanded"`
-	Seconds   float64      `json:"seconds"`
-	Reason    string       `json:"reason,omitempty"` // why the analysis stopped early
+	// ScopeExpanded: as Report's.
+	ScopeExpanded int     `json:"scope_expanded,omitempty"`
+	Seconds       float64 `json:"seconds"`
+	Reason        string  `json:"reason,omitempty"` // why the analysis stopped early
 }
 
 // NewFaultsReport describes fr, the fault analysis of d on a run of n
@@ -170,7 +184,7 @@ type FaultsReport struct {
 func NewFaultsReport(m *symbolic.Model, d Decider, sp *Space, fr *FaultReport, n int, elapsed time.Duration, reason string) *FaultsReport {
 	r := &FaultsReport{Model: m.Name, Radius: d.Radius().String(), Algo: d.Name(),
 		Steps: n, EndUnsafe: fr.EndUnsafe, Analysed: fr.Done, Bugs: fr.Bugs, Decisions: fr.Decisions, CacheHits: fr.CacheHits,
-		Expanded: d.Stats().Expanded, Seconds: elapsed.Seconds(), Reason: reason, Faults: []FaultEntry{}}
+		Expanded: d.Stats().Expanded, ScopeExpanded: d.Stats().Scope, Seconds: elapsed.Seconds(), Reason: reason, Faults: []FaultEntry{}}
 	if r.Bugs == nil {
 		r.Bugs = []int{}
 	}
@@ -239,7 +253,7 @@ func (r *FaultsReport) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	_, err := fmt.Fprintf(w, "%s: %s (%d from the caches), %d expanded, %.3fs\n", r.Algo, phrase.Plural(r.Decisions, "decision"), r.CacheHits, r.Expanded, r.Seconds)
+	_, err := fmt.Fprintf(w, "%s: %s (%d from the caches), %d expanded, %.3fs%s\n", r.Algo, phrase.Plural(r.Decisions, "decision"), r.CacheHits, r.Expanded, r.Seconds, scopeNote(r.ScopeExpanded))
 	return err
 }
 

@@ -163,9 +163,14 @@ func (l *lowerer) array(n *node, sc scope) (ref, bool) {
 		return ref{}, false
 	}
 	if r.elems == nil {
-		if r.feature != "" {
+		switch {
+		case r.feature != "":
 			l.unsupported(exp, "%s (%q)", r.feature, exp.str) // an array refused at its declaration
-		} else {
+		case r.transient && !r.isBool:
+			// a transient array is read as a reward, as every transient
+			// variable but a Boolean
+			l.unsupported(exp, "reading transient variable %q outside rewards and labels", exp.str)
+		default:
 			l.errorf(exp, "%q is not an array", exp.str)
 		}
 		return ref{}, false

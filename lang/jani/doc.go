@@ -46,7 +46,11 @@
 //
 // PlaJA's non-deterministic assignment {"ref": x, "lower-bound": lb,
 // "upper-bound": ub} (x takes any value in lb..ub) becomes one outcome per
-// value v of x's range, assigning max(lb, min(ub, v)).
+// value v of x's range, assigning max(lb, min(ub, v)); v also takes the
+// value just below (above) the range where lb (ub) may lie beyond it, so
+// that a value of lb..ub outside x's range is a range error, as any
+// assignment out of range; an empty lb..ub (lb > ub) is a range error too
+// (its outcomes assign the value above the range).
 //
 // # Probabilities
 //

@@ -1455,27 +1455,58 @@ func (ml *modelLoader) choice(an *node, vi *varInfo, level int, sc scope) (choic
 }
 
 // expandChoices turns a destination with non-deterministic assignments into
-// one destination per combination of values v of the variables' ranges,
-// each assigning clamp(v) = max(lb, min(ub, v)): every value of lb..ub is
-// reached and no other (when lb <= ub). The destination's probability is
-// shared equally.
+// one destination per combination of values k, each assigning
+// clamp(k) = max(lb, min(ub, k)), where k runs over the variable's range
+// widened by one value on each side that lb..ub may reach beyond it: every
+// value of lb..ub inside the range is reached, and a value outside it is
+// reached (the one next to the range, a range error) exactly when lb..ub
+// holds one. An empty lb..ub (lb > ub, no value to choose) is a range error
+// too: each outcome then assigns the value above the range. (Clamping to the
+// range alone dropped the values beyond it: a model that may leave its
+// range had none of its range errors, and an empty choice assigned lb.)
+// The destination's probability is shared equally.
 func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 	if len(choices) == 0 {
 		return []*dest{d}
 	}
-	ml.note(choices[0].node, "non-deterministic assignments (lower-bound/upper-bound) become one outcome per value of the variable's range")
+	ml.note(choices[0].node, "non-deterministic assignments (lower-bound/upper-bound) become one outcome per value of the variable's range (a value of lower-bound..upper-bound outside it, or an empty lower-bound..upper-bound, is a range error)")
 	out := []*dest{d}
 	for _, ch := range choices {
 		v := ml.m.Vars[ch.v.id]
-		if len(out)*v.Size() > maxChoices {
+		lbE, ok1 := ml.integer(ch.node, ch.lb)
+		ubE, ok2 := ml.integer(ch.node, ch.ub)
+		if !ok1 || !ok2 {
+			return nil
+		}
+		lbLo, lbHi := ml.m.Bounds(lbE)
+		ubLo, ubHi := ml.m.Bounds(ubE)
+		lo, hi := v.Lo, v.Hi
+		if lbLo < v.Lo {
+			lo = v.Lo - 1 // lb..ub may hold values below the range
+		}
+		if ubHi > v.Hi {
+			hi = v.Hi + 1 // ... or above it
+		}
+		// lb > ub possible: an empty choice writes v.Hi+1
+		var empty *symbolic.Cond
+		if dLo, dHi, ok := diffBounds(ml.m, lbE, ubE); ok {
+			// lb - ub as one linear form: y+1 .. y+2 is never empty
+			lbLo, lbHi, ubLo, ubHi = dLo, dHi, 0, 0
+		}
+		if lbLo > ubHi {
+			empty = &symbolic.Cond{Op: symbolic.CTrue} // always empty
+		} else if lbHi > ubLo {
+			empty = symbolic.Compare(lbE, symbolic.Gt, ubE)
+		}
+		if len(out)*(hi-lo+1) > maxChoices {
 			ml.unsupported(ch.node, "non-deterministic assignments with more than %d combinations", maxChoices)
 			return nil
 		}
 		var next []*dest
 		for _, base := range out {
-			for k := v.Lo; k <= v.Hi; k++ {
-				lo, ok1 := ml.binary(ch.node, "min", ch.ub, constInt(int64(k)))
-				val, ok2 := ml.binary(ch.node, "max", ch.lb, lo)
+			for k := lo; k <= hi; k++ {
+				m, ok1 := ml.binary(ch.node, "min", ch.ub, constInt(int64(k)))
+				val, ok2 := ml.binary(ch.node, "max", ch.lb, m)
 				if !ok1 || !ok2 {
 					return nil
 				}
@@ -1483,10 +1514,17 @@ func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 				if !ok {
 					return nil
 				}
+				switch {
+				case empty == nil:
+				case empty.Op == symbolic.CTrue:
+					e = symbolic.Lit(v.Hi + 1)
+				default:
+					e = &symbolic.Expr{Op: symbolic.OpIte, Cond: empty, Args: []*symbolic.Expr{symbolic.Lit(v.Hi + 1), e}}
+				}
 				nd := *base
 				nd.assigns = append(append([]asg(nil), base.assigns...), asg{v: ch.v, level: ch.level, value: e, node: ch.node})
 				if nd.prob.isConst() {
-					nd.prob = constRat(new(big.Rat).Quo(nd.prob.k, big.NewRat(int64(v.Size()), 1)), tReal)
+					nd.prob = constRat(new(big.Rat).Quo(nd.prob.k, big.NewRat(int64(hi-lo+1), 1)), tReal)
 				}
 				next = append(next, &nd)
 			}
@@ -1495,6 +1533,31 @@ func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 	}
 	return out
 }
+
+// diffBounds bounds a - b over the variables' ranges when it is linear
+// (exact: each variable once in its linear form).
+func diffBounds(m *symbolic.Model, a, b *symbolic.Expr) (lo, hi int, ok bool) {
+	l, ok := symbolic.Linearize(&symbolic.Expr{Op: symbolic.OpSub, Args: []*symbolic.Expr{a, b}})
+	if !ok {
+		return 0, 0, false
+	}
+	if outside(l.Const, 1<<50) || len(l.Terms) > 1<<10 {
+		return 0, 0, false
+	}
+	lo, hi = l.Const, l.Const
+	for _, t := range l.Terms {
+		if outside(t.Coef, 1<<20) {
+			return 0, 0, false // (products within 2^51: no overflow)
+		}
+		v := m.Vars[t.Var]
+		x, y := t.Coef*v.Lo, t.Coef*v.Hi
+		lo, hi = lo+min(x, y), hi+max(x, y)
+	}
+	return lo, hi, true
+}
+
+// outside reports whether x lies outside -lim..lim.
+func outside(x, lim int) bool { return x < -lim || x > lim }
 
 // boolAssign is the IR value of a Boolean assignment: a 0/1 literal or OpBool.
 func boolAssign(c *symbolic.Cond) *symbolic.Expr {

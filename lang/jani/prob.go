@@ -217,12 +217,84 @@ func (ml *modelLoader) splitLive(cmd symbolic.Command, live []*symbolic.Cond, at
 	if tooMany {
 		ml.note(at, "more than %d state-dependent probabilities in one transition: its outcomes are kept in every state", maxSplit)
 	}
+	noted := !slices.ContainsFunc(live, func(c *symbolic.Cond) bool { return c != nil })
 	for i, c := range pieces {
 		if zero[i] {
 			ml.addZeroSum(c, c.Guard)
 			continue
 		}
+		if !noted {
+			noted = ml.noteConstSum(c, at)
+		}
 		ml.m.Commands = append(ml.m.Commands, c)
+	}
+}
+
+// noteConstSum notes a piece of a split transition (splitLive) left with
+// constant probabilities only, where its state-dependent ones are 0, when
+// they do not sum to 1 in a state where the piece is enabled: vigil prob
+// normalises them as weights, as it does the constant probabilities of a
+// whole transition (compose.go), which the import notes; the piece's were
+// normalised without a word (0.5, x/4 and 0.3 at x = 0: 5/8 where Storm's
+// reading gives 1/2). The state is found among the values of the
+// variables the piece's guard reads (at most maxSumStates of them; none
+// found, or too many, no note). It reports whether it noted.
+func (ml *modelLoader) noteConstSum(c symbolic.Command, at *node) bool {
+	sum := new(big.Rat)
+	for _, o := range c.Outcomes {
+		if o.StateProb() || !o.Weight.IsSet() {
+			return false
+		}
+		sum.Add(sum, big.NewRat(o.Weight.Num, o.Weight.Den))
+	}
+	if sum.Cmp(big.NewRat(1, 1)) == 0 || never(ml.m, c.Guard) {
+		return false
+	}
+	st := witness(ml.m, c.Guard)
+	if st == nil {
+		return false
+	}
+	ml.note(at, "in state %s, where the state-dependent probabilities of this transition are 0, the others sum to %s, not 1: vigil prob reads them as weights (divided by their sum), where Storm takes them as they are", ml.m.FormatState(st), sum.RatString())
+	return true
+}
+
+// maxSumStates bounds witness's search.
+const maxSumStates = 1 << 16
+
+// witness is a state where c holds, found by enumerating the values of
+// the variables c reads (the others at their lower bounds); nil when there
+// is none or they have more than maxSumStates combinations.
+func witness(m *symbolic.Model, c *symbolic.Cond) symbolic.State {
+	read := map[symbolic.VarID]bool{}
+	c.Vars(func(v symbolic.VarID) { read[v] = true })
+	st := make(symbolic.State, len(m.Vars))
+	var vs []symbolic.VarID
+	n := 1
+	for i, v := range m.Vars {
+		st[i] = v.Lo
+		if read[symbolic.VarID(i)] {
+			vs = append(vs, symbolic.VarID(i))
+			if n *= v.Size(); n > maxSumStates || n <= 0 {
+				return nil
+			}
+		}
+	}
+	for {
+		if c.Holds(st) {
+			return st
+		}
+		i := 0
+		for ; i < len(vs); i++ {
+			v := m.Vars[vs[i]]
+			if st[vs[i]] < v.Hi {
+				st[vs[i]]++
+				break
+			}
+			st[vs[i]] = v.Lo
+		}
+		if i == len(vs) {
+			return nil
+		}
 	}
 }
 
