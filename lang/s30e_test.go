@@ -158,6 +158,16 @@ func TestS30eTreeLimitInAll(t *testing.T) {
 	if len(ds) != 1 || ds[0].Code != "E0705" || !strings.Contains(ds[0].Msg, "in all") {
 		t.Fatalf("want one E0705 in all, got %v", ds)
 	}
+	// smaller trees count too: 100 guards of 16,379 nodes over a model
+	// of some 400 (the ic3 engine took 23 s and 1.5 GB for 1000 of them)
+	src = s30eOrChain(11, "")
+	for i := 0; i < 100; i++ {
+		src += fmt.Sprintf("action b%d when p11 -> x' = x + 1\n", i)
+	}
+	_, ds = s30eLoad(t, src)
+	if len(ds) != 1 || ds[0].Code != "E0705" || !strings.Contains(ds[0].Msg, "pred p11 is too large") {
+		t.Fatalf("100 guards of p11: want one E0705 in all, got %v", ds)
+	}
 	// one guard of the 14 levels loads
 	if m, ds := s30eLoad(t, s30eOrChain(14, "")); m == nil {
 		t.Fatalf("the 14-level chain does not load: %v", ds)

@@ -25,18 +25,16 @@ func (c *checker) checkTreeSizes(m *symbolic.Model) bool {
 		r symbolic.Root
 		n int64
 	}
-	var big []sized
+	var all []sized
 	m.Roots(func(r symbolic.Root) bool {
-		if n := ts.Cond(r.Cond) + ts.Expr(r.Expr); n > symbolic.MaxTreeNodes/64 {
-			big = append(big, sized{r, n}) // the others do not count: the model has more nodes than they
-		}
+		all = append(all, sized{r, ts.Cond(r.Cond) + ts.Expr(r.Expr)})
 		return true
 	})
 	g := ts.Nodes()
 	var sum int64
 	var alone, most *sized
-	for i := range big {
-		b := &big[i]
+	for i := range all {
+		b := &all[i]
 		if b.n <= g {
 			continue
 		}
