@@ -96,7 +96,7 @@ func (c *checker) lower() *symbolic.Model {
 			if cmd.Cost != nil {
 				if lo, _ := m.Bounds(cmd.Cost); lo < 1 {
 					why := ""
-					if neverHolds(m, cmd.Guard, true) {
+					if symbolic.NewTreeSizer().Cond(cmd.Guard) <= symbolic.MaxTreeNodes && neverHolds(m, cmd.Guard, true) {
 						// the command is never applicable by the
 						// ranges, but a cost is bounded over them,
 						// whatever the guard (spec.md, "Costs")
@@ -126,7 +126,7 @@ func (c *checker) lower() *symbolic.Model {
 			m.Properties = append(m.Properties, p)
 		}
 	}
-	if c.errs > 0 {
+	if c.errs > 0 || !c.checkTreeSizes(m) {
 		return nil
 	}
 	return m

@@ -126,9 +126,14 @@ func False() *Cond { return &Cond{Op: CFalse} }
 func Compare(l *Expr, c CmpOp, r *Expr) *Cond { return &Cond{Op: CCmp, Cmp: c, L: l, R: r} }
 
 // And returns the conjunction of cs, flattening nested conjunctions and
-// dropping `true`; the empty conjunction is `true`.
+// dropping `true`; the empty conjunction is `true`. An argument that is
+// already among the arguments (the same node, or a small one of the same
+// structure) is dropped, as it adds nothing to the value: so `p && p` of a
+// predicate p is p, not two copies of its conjuncts, and a chain of
+// predicates that each use the one before twice does not double at every
+// level. The arguments keep their order, first occurrences first.
 func And(cs ...*Cond) *Cond {
-	var args []*Cond
+	var args condArgs
 	for _, c := range cs {
 		switch c.Op {
 		case CTrue:
@@ -136,23 +141,26 @@ func And(cs ...*Cond) *Cond {
 		case CFalse:
 			return False()
 		case CAnd:
-			args = append(args, c.Args...)
+			for _, a := range c.Args {
+				args.add(a)
+			}
 		default:
-			args = append(args, c)
+			args.add(c)
 		}
 	}
-	switch len(args) {
+	switch len(args.list) {
 	case 0:
 		return True()
 	case 1:
-		return args[0]
+		return args.list[0]
 	}
-	return &Cond{Op: CAnd, Args: args}
+	return &Cond{Op: CAnd, Args: args.list}
 }
 
-// Or returns the disjunction of cs, flattening and dropping `false`.
+// Or returns the disjunction of cs, flattening and dropping `false` and
+// repeated arguments (as And does).
 func Or(cs ...*Cond) *Cond {
-	var args []*Cond
+	var args condArgs
 	for _, c := range cs {
 		switch c.Op {
 		case CFalse:
@@ -160,18 +168,20 @@ func Or(cs ...*Cond) *Cond {
 		case CTrue:
 			return True()
 		case COr:
-			args = append(args, c.Args...)
+			for _, a := range c.Args {
+				args.add(a)
+			}
 		default:
-			args = append(args, c)
+			args.add(c)
 		}
 	}
-	switch len(args) {
+	switch len(args.list) {
 	case 0:
 		return False()
 	case 1:
-		return args[0]
+		return args.list[0]
 	}
-	return &Cond{Op: COr, Args: args}
+	return &Cond{Op: COr, Args: args.list}
 }
 
 // Not returns the negation of c.
