@@ -532,7 +532,7 @@ func (s *server) update(d *document, src string) {
 	if ctx.Err() != nil && len(d.an.Diags) == 1 && d.an.Diags[0].Code == "E0005" {
 		// The checker stopped at the limit: say so, and why, rather than
 		// "interrupted" (the user interrupted nothing).
-		d.an.Diags[0].Msg = fmt.Sprintf("vigil lsp stopped checking this file after %v, so it shows no other diagnostics (vigil check %s takes as long): the model expands to something very large (quantifiers, arrays, action schemas, or predicates that use each other twice, as pred p2 = p1 && p1, which double at each level)", checkLimit, filepath.Base(d.path))
+		d.an.Diags[0].Msg = fmt.Sprintf("vigil lsp stopped checking this file after %v, so it shows no other diagnostics (vigil check %s takes as long): the model expands to something very large (quantifiers over large ranges, arrays, action schemas)", checkLimit, filepath.Base(d.path))
 	}
 	cancel()
 	if d.an.Model != nil {
