@@ -45,13 +45,14 @@ import (
 // The float64 probabilities' own error is O'Cinneide's factor, applied by
 // solveComponent as for the rational solution.
 
-const (
-	// minIntervalClasses: smaller components are solved in rationals
-	// (exact on the float64 probabilities, and fast at this size).
-	minIntervalClasses = 48
-	// maxIntervalPrec is the largest precision (bits) tried.
-	maxIntervalPrec = 4096
-)
+// minIntervalClasses: smaller components are solved in rationals (exact
+// on the float64 probabilities, and fast at this size). A variable for
+// the tests, which lower it to put small components through the
+// interval solver.
+var minIntervalClasses = 48
+
+// maxIntervalPrec is the largest precision (bits) tried.
+const maxIntervalPrec = 4096
 
 // ival is an interval [lo, hi] of non-negative reals.
 type ival struct{ lo, hi *big.Float }
