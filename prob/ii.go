@@ -157,7 +157,9 @@ func Solve(ctx context.Context, m *Model, target []bool, opt SolveOptions) (*Res
 	q := newQuotient(g, maybe, opt.Max)
 	iters, err := q.iterate(ctx, one, opt)
 	r.Iterations = iters
-	r.IntervalComponents, r.IntervalPrec = q.intervalSolved, q.intervalPrec
+	if opt.Method != Exact { // (exact: the bounds only seed policy iteration)
+		r.IntervalComponents, r.IntervalPrec = q.intervalSolved, q.intervalPrec
+	}
 	if err != nil {
 		return nil, err
 	}
