@@ -192,3 +192,54 @@ func TestIntervalSolverSmallComponents(t *testing.T) {
 	}
 	t.Logf("%d components solved in interval arithmetic", used)
 }
+
+// TestIntervalTieFallsBack (s30p): a uniform ring of 50 classes (all
+// values equal) where class 0 may also jump to class 25 with probability
+// 1: the jump ties exactly with going on. Where policy iteration keeps
+// going on (Pmax), the jump's advantage, 0, is to be bounded by
+// 2^-100·(what it leaves with: nothing) + 2^-60·(its boundary value: 0),
+// which no precision proves: the interval solution declines and the
+// rational one answers (where it takes the jump, Pmin, going on leaves
+// with something and the certificate holds). Either way the bounds hold
+// the exact method's values.
+func TestIntervalTieFallsBack(t *testing.T) {
+	n := 50
+	one := big.NewRat(1, 1)
+	sp := mdpSpec{goal: make([]bool, n+2), choices: make([][]choiceSpec, n+2)}
+	sp.goal[n+1] = true
+	tot := big.NewRat(1_000_000_000*21+7+3, 21) // 10^9 + 1/3 + 1/7
+	for x := range n {
+		w := []*big.Rat{big.NewRat(1_000_000_000, 1), big.NewRat(1, 3), big.NewRat(1, 7)}
+		c := choiceSpec{to: []uint32{uint32((x + 1) % n), uint32(n + 1), uint32(n)}, rew: new(big.Rat)}
+		for _, v := range w {
+			c.p = append(c.p, new(big.Rat).Quo(v, tot))
+		}
+		sp.choices[x] = []choiceSpec{c}
+		if x == 0 {
+			sp.choices[x] = append(sp.choices[x], choiceSpec{to: []uint32{25}, p: []*big.Rat{one}, rew: new(big.Rat)})
+		}
+	}
+	m, _ := sp.model()
+	for _, max := range []bool{false, true} {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		res, err := Solve(ctx, m, sp.goal, SolveOptions{Max: max})
+		if err != nil {
+			cancel()
+			t.Fatalf("max=%v: ii: %v", max, err)
+		}
+		ex, err := Solve(ctx, m, sp.goal, SolveOptions{Max: max, Method: Exact})
+		cancel()
+		if err != nil {
+			t.Fatalf("max=%v: exact: %v", max, err)
+		}
+		if s, ok := encloses(res.Lower, res.Upper, ex.Exact[:n]); !ok {
+			t.Fatalf("max=%v: state %d: [%v, %v] misses the exact %s", max, s, res.Lower[s], res.Upper[s], ex.Exact[s].RatString())
+		}
+		if want := big.NewRat(7, 10); ex.Exact[0].Cmp(want) != 0 {
+			t.Errorf("max=%v: exact %s, want 7/10", max, ex.Exact[0].RatString())
+		}
+		if max && res.IntervalComponents != 0 {
+			t.Errorf("max=%v: the tie was certified in interval arithmetic", max)
+		}
+	}
+}
