@@ -65,8 +65,9 @@
 //     fixpoint is unique once Prob0E is fixed to 0).
 //   - Expected rewards (JANI Emin, Emax until a goal) are solved apart
 //     (reward.go): infinite where the goal is missed with positive
-//     probability, else value iteration with verified upper bounds, or
-//     exact policy iteration.
+//     probability, else value iteration with verified upper bounds (a
+//     slow component solved directly, as for probabilities, in
+//     interval arithmetic from 48 classes), or exact policy iteration.
 //   - Bounded questions (JANI step and reward bounds, the reward of the
 //     first k steps; vigil prob --steps) are solved apart (bounded.go):
 //     k rounds of backward iteration, in rationals or in float64 rounded

@@ -514,7 +514,8 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 //
 // A chain's component (one choice per class) is one linear system; an
 // MDP's is solved by policy iteration (scc.go's policyIteration), each
-// round a system of the same form. Emax's classes have no end component
+// round a system of the same form; one of minIntervalClasses classes or
+// more in interval arithmetic (sccfloat.go), rationals if that declines. Emax's classes have no end component
 // (a value is finite where every scheduler reaches the goal almost
 // surely), so every scheduler is proper. Emin's may (of positive reward;
 // those of reward 0 are collapsed into classes): a choice that never
@@ -604,14 +605,35 @@ func (rs *rewardSolver) directReward(ctx context.Context, cs []int32, cls []int3
 	if !proper(choices, sched) && !attractor(choices, sched) {
 		return nil, nil, false, nil
 	}
-	xLo, err := policyIteration(ctx, choices, sched, false, rs.max)
-	if xLo == nil || err != nil {
-		return nil, nil, false, err
+	var xLo, xHi []*big.Rat
+	if n >= minIntervalClasses {
+		// Large: in interval arithmetic (sccfloat.go), where rationals
+		// grow by about 53 bits a class; rationals if it declines.
+		if l, _, pl := intervalPolicyIteration(ctx, choices, sched, false, rs.max, false); l != nil {
+			if _, h, ph := intervalPolicyIteration(ctx, choices, sched, true, rs.max, false); h != nil {
+				xLo, xHi = make([]*big.Rat, n), make([]*big.Rat, n)
+				for j := range n {
+					xLo[j], xHi[j] = rat(l[j]), rat(h[j])
+				}
+				rs.intervalSolved++
+				rs.intervalPrec = max(rs.intervalPrec, pl, ph)
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, nil, false, nil
+		}
 	}
-	xHi := xLo
-	if !same {
-		if xHi, err = policyIteration(ctx, choices, sched, true, rs.max); xHi == nil || err != nil {
+	if xLo == nil {
+		var err error
+		xLo, err = policyIteration(ctx, choices, sched, false, rs.max)
+		if xLo == nil || err != nil {
 			return nil, nil, false, err
+		}
+		xHi = xLo
+		if !same {
+			if xHi, err = policyIteration(ctx, choices, sched, true, rs.max); xHi == nil || err != nil {
+				return nil, nil, false, err
+			}
 		}
 	}
 	eta := new(big.Rat).SetFrac64(1, 1<<53)

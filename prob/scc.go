@@ -145,8 +145,8 @@ func (q *quotient) solveComponent(ctx context.Context, comp []int32, one []bool)
 	if n >= minIntervalClasses {
 		// Large: in interval arithmetic (sccfloat.go), where rationals
 		// would grow by about 53 bits a class; rationals if it declines.
-		if l, _, pl := intervalPolicyIteration(ctx, choices, sched, false, q.max); l != nil {
-			if _, h, ph := intervalPolicyIteration(ctx, choices, sched, true, q.max); h != nil {
+		if l, _, pl := intervalPolicyIteration(ctx, choices, sched, false, q.max, true); l != nil {
+			if _, h, ph := intervalPolicyIteration(ctx, choices, sched, true, q.max, true); h != nil {
 				q.intervalPrec = max(q.intervalPrec, pl, ph)
 				xLo, xHi = make([]*big.Rat, n), make([]*big.Rat, n)
 				for i := range n {

@@ -103,8 +103,12 @@ type ichoice struct {
 // intervalPolicyIteration is policyIteration (scc.go) in interval
 // arithmetic: it returns an interval per class that holds the optimal
 // value of the system with the boundary's lower (upper false) or upper
-// bounds, or nil when it declines. sched is updated in place.
-func intervalPolicyIteration(ctx context.Context, choices [][]sccChoice, sched []int, upper, max bool) (lo, hi []float64, prec uint) {
+// bounds, or nil when it declines. sched is updated in place. prob says
+// the values are probabilities (at most 1); otherwise they are expected
+// rewards (b holds the choice's reward too, and the certificate's θ2·b
+// bounds the advantage by θ2 times the reward and boundary value
+// collected, which A_τ^{-1} maps to x^τ just the same).
+func intervalPolicyIteration(ctx context.Context, choices [][]sccChoice, sched []int, upper, max, prob bool) (lo, hi []float64, prec uint) {
 	n := len(choices)
 	// The precision: enough for the smallest share that leaves (a
 	// choice's advantage is compared with θ·out where the values carry
@@ -144,7 +148,7 @@ func intervalPolicyIteration(ctx context.Context, choices [][]sccChoice, sched [
 				ich[i][k] = c
 			}
 		}
-		x, certified, ok := f.iterate(ctx, ich, sched, upper, max)
+		x, certified, ok := f.iterate(ctx, ich, sched, upper, max, prob)
 		if !ok {
 			return nil, nil, 0
 		}
@@ -165,7 +169,12 @@ func intervalPolicyIteration(ctx context.Context, choices [][]sccChoice, sched [
 				l = math.Nextafter((l-th1)/(1+th2), math.Inf(-1))
 				l = math.Nextafter(l, math.Inf(-1))
 			}
-			lo[i], hi[i] = math.Min(math.Max(l, 0), 1), math.Min(math.Max(h, 0), 1)
+			lo[i], hi[i] = math.Max(l, 0), math.Max(h, 0)
+			if prob {
+				lo[i], hi[i] = math.Min(lo[i], 1), math.Min(hi[i], 1)
+			} else if math.IsInf(hi[i], 1) {
+				return nil, nil, 0
+			}
 		}
 		return lo, hi, prec
 	}
@@ -185,7 +194,7 @@ func bitsOf(n int) int {
 // scheduler's values and whether it is certified optimal (see above); ok
 // false when it declines (the context's end, an improper scheduler, a
 // divisor that is not positive, too many rounds).
-func (f fops) iterate(ctx context.Context, ich [][]ichoice, sched []int, upper, max bool) (x []ival, certified, ok bool) {
+func (f fops) iterate(ctx context.Context, ich [][]ichoice, sched []int, upper, max, prob bool) (x []ival, certified, ok bool) {
 	th1 := f.down().SetMantExp(big.NewFloat(1), -100)
 	th2 := f.down().SetMantExp(big.NewFloat(1), -60)
 	bOf := func(c *ichoice) ival {
@@ -198,7 +207,7 @@ func (f fops) iterate(ctx context.Context, ich [][]ichoice, sched []int, upper, 
 		if ctx.Err() != nil || !properI(ich, sched) {
 			return nil, false, false
 		}
-		x, ok = f.solveChain(ctx, ich, sched, bOf)
+		x, ok = f.solveChain(ctx, ich, sched, bOf, prob)
 		if !ok {
 			return nil, false, false
 		}
@@ -289,7 +298,7 @@ func properI(ich [][]ichoice, sched []int) bool {
 // solveChain solves the chain of sched by GTH elimination in intervals:
 // x_i = (b_i + Σ off_ij x_j) / e_i with e_i = Σ off_ij + out_i. ok is false
 // at the context's end or when a divisor's lower bound is not positive.
-func (f fops) solveChain(ctx context.Context, ich [][]ichoice, sched []int, bOf func(*ichoice) ival) (x []ival, ok bool) {
+func (f fops) solveChain(ctx context.Context, ich [][]ichoice, sched []int, bOf func(*ichoice) ival, prob bool) (x []ival, ok bool) {
 	n := len(ich)
 	rows := make([]map[uint32]ival, n)
 	out := make([]ival, n)
@@ -371,7 +380,7 @@ func (f fops) solveChain(ctx context.Context, ich [][]ichoice, sched []int, bOf 
 		}
 		lo.Quo(lo, e[k].hi)
 		hi.Quo(hi, e[k].lo)
-		if hi.Cmp(one) > 0 { // a probability: at most 1
+		if prob && hi.Cmp(one) > 0 { // a probability: at most 1
 			hi.Set(one)
 		}
 		x[k] = ival{lo, hi}
