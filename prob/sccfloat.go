@@ -40,8 +40,11 @@ import (
 // optimum (max) is at most (x^σ + θ1)/(1 - θ2); for min, with -g, at least
 // (x^σ - θ1)/(1 + θ2). θ1 = 2^-100, θ2 = 2^-60: the bounds stay within a
 // few ulps of float64. When the certificate fails (ties that the
-// precision cannot tell apart), the precision is doubled, up to
-// maxIntervalPrec bits; then it declines and interval iteration goes on.
+// precision cannot tell apart), the precision is multiplied by 4, up to
+// maxIntervalPrec bits; then it declines, and at once when a failing
+// choice leaves nothing and collects nothing (its slack is 0: an exact
+// tie fails at any precision). solveComponent and directReward then
+// solve the component in rationals (within their time budget).
 // The float64 probabilities' own error is O'Cinneide's factor, applied by
 // solveComponent as for the rational solution.
 
@@ -134,7 +137,7 @@ func intervalPolicyIteration(ctx context.Context, choices [][]sccChoice, sched [
 		}
 	}
 	prec = uint(128 + worst + 2*bitsOf(n))
-	for ; prec <= maxIntervalPrec; prec *= 2 {
+	for ; prec <= maxIntervalPrec; prec *= 4 {
 		f := fops{prec}
 		ich := make([][]ichoice, n)
 		for i := range choices {
@@ -212,7 +215,7 @@ func (f fops) iterate(ctx context.Context, ich [][]ichoice, sched []int, upper, 
 			return nil, false, false
 		}
 		// Improvement: a switch only where proven better.
-		improved, certified := false, true
+		improved, certified, hopeless := false, true, false
 		for i := range ich {
 			if i&63 == 0 && ctx.Err() != nil {
 				return nil, false, false
@@ -247,6 +250,10 @@ func (f fops) iterate(ctx context.Context, ich [][]ichoice, sched []int, upper, 
 				slack := f.down().Add(f.down().Mul(th1, c.out.lo), f.down().Mul(th2, b.lo))
 				if max && gHi.Cmp(slack) > 0 || !max && f.down().Neg(gLo).Cmp(slack) > 0 {
 					certified = false
+					// a choice that leaves nothing and collects nothing
+					// must be proven no better at all: an exact tie
+					// (TestIntervalTieFallsBack) never is
+					hopeless = hopeless || slack.Sign() == 0
 				}
 			}
 			if best >= 0 {
@@ -255,6 +262,9 @@ func (f fops) iterate(ctx context.Context, ich [][]ichoice, sched []int, upper, 
 			}
 		}
 		if !improved {
+			if hopeless {
+				return nil, false, false // no precision helps
+			}
 			return x, certified, true
 		}
 	}
