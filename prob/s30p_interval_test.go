@@ -338,3 +338,40 @@ func TestIntervalRewardSmallComponents(t *testing.T) {
 	}
 	t.Logf("%d components solved in interval arithmetic", used)
 }
+
+// TestSlowMissesTryDirect (s30p): an MDP's reward component that misses
+// its upper-bound guesses slowly tries the direct solution before the
+// twelfth miss once it has spent slowMisses (here 0, so at the first
+// miss): on a 300-class ring left with 10^-5 (which misses 12 guesses,
+// up to 15,408 sweeps, with the rule off) it answers in fewer sweeps,
+// within the bounds the rule-off run gives.
+func TestSlowMissesTryDirect(t *testing.T) {
+	old := slowMisses
+	defer func() { slowMisses = old }()
+	sp := s30pRewardRing(300, big.NewRat(1, 100_000))
+	m, rew := sp.model()
+	for _, max := range []bool{false, true} {
+		var res [2]*Result
+		for k, d := range []time.Duration{time.Hour, 0} {
+			slowMisses = d
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			r, err := SolveReward(ctx, m, sp.goal, rew, SolveOptions{Max: max})
+			cancel()
+			if err != nil {
+				t.Fatalf("max=%v slowMisses=%v: %v", max, d, err)
+			}
+			res[k] = r
+		}
+		off, on := res[0], res[1]
+		if on.Iterations >= off.Iterations {
+			t.Errorf("max=%v: %d sweeps with the rule, %d without", max, on.Iterations, off.Iterations)
+		}
+		if on.IntervalComponents == 0 {
+			t.Errorf("max=%v: not solved directly", max)
+		}
+		if on.Lower[0] > off.Upper[0] || off.Lower[0] > on.Upper[0] {
+			t.Errorf("max=%v: [%v, %v] and [%v, %v] are disjoint", max, on.Lower[0], on.Upper[0], off.Lower[0], off.Upper[0])
+		}
+		t.Logf("max=%v: %d sweeps (rule off: %d), [%v, %v]", max, on.Iterations, off.Iterations, on.Lower[0], on.Upper[0])
+	}
+}
