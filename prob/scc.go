@@ -141,14 +141,35 @@ func (q *quotient) solveComponent(ctx context.Context, comp []int32, one []bool)
 			}
 		}
 	}
-	xLo, err := policyIteration(ctx, choices, sched, false, q.max)
-	if xLo == nil || err != nil {
-		return nil, nil, false, err
+	var xLo, xHi []*big.Rat
+	if n >= minIntervalClasses {
+		// Large: in interval arithmetic (sccfloat.go), where rationals
+		// would grow by about 53 bits a class; rationals if it declines.
+		if l, _, pl := intervalPolicyIteration(ctx, choices, sched, false, q.max, true); l != nil {
+			if _, h, ph := intervalPolicyIteration(ctx, choices, sched, true, q.max, true); h != nil {
+				q.intervalPrec = max(q.intervalPrec, pl, ph)
+				xLo, xHi = make([]*big.Rat, n), make([]*big.Rat, n)
+				for i := range n {
+					xLo[i], xHi[i] = rat(l[i]), rat(h[i])
+				}
+				q.intervalSolved++
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, nil, false, nil
+		}
 	}
-	xHi := xLo
-	if !same {
-		if xHi, err = policyIteration(ctx, choices, sched, true, q.max); xHi == nil || err != nil {
+	if xLo == nil {
+		var err error
+		xLo, err = policyIteration(ctx, choices, sched, false, q.max)
+		if xLo == nil || err != nil {
 			return nil, nil, false, err
+		}
+		xHi = xLo
+		if !same {
+			if xHi, err = policyIteration(ctx, choices, sched, true, q.max); xHi == nil || err != nil {
+				return nil, nil, false, err
+			}
 		}
 	}
 	// The perturbation factor: 1 - 2nη below, 1 + 5nη above.
