@@ -10,34 +10,42 @@ import (
 )
 
 // s30yAnchors lists a file's comments in order among its declarations
-// and its commands' outcomes after the first (a | outcome's anchor is the
-// start of the line of its |, or the | itself on the command's first
-// line): a comment that fmt moves to another declaration or outcome
-// changes the list.
+// and its commands' outcomes after the first (a | outcome's anchor is its
+// |; an anchor that starts its line stands for the whole line up to it,
+// a comment before it there trailing it): a comment that fmt moves to
+// another declaration or outcome changes the list.
 func s30yAnchors(f *File) string {
 	type item struct {
 		p    symbolic.Pos
 		text string
 	}
 	var items []item
+	// before returns the index in f.tokPos of the token at p (or the
+	// first after it).
+	before := func(p symbolic.Pos) int {
+		return sort.Search(len(f.tokPos), func(i int) bool {
+			t := f.tokPos[i]
+			return int(t.Line) > p.Line || int(t.Line) == p.Line && int(t.Col) >= p.Col
+		})
+	}
+	// anchor is the start of the line of token i when it is the first on
+	// its line (fmt keeps a comment before it there on its formatted
+	// line), else the token
+	anchor := func(i int) symbolic.Pos {
+		p := symbolic.Pos{Line: int(f.tokPos[i].Line), Col: int(f.tokPos[i].Col)}
+		if i == 0 || int(f.tokPos[i-1].Line) < p.Line {
+			p.Col = 0
+		}
+		return p
+	}
 	for i, d := range f.Decls {
 		s, _ := d.DeclPos()
-		items = append(items, item{s, fmt.Sprintf("decl %d", i)})
+		items = append(items, item{anchor(before(s)), fmt.Sprintf("decl %d", i)})
 		if a, ok := d.(*ActionDecl); ok {
 			for k, o := range a.Outcomes {
 				if k > 0 {
-					sep := o.Start
-					if i := sort.Search(len(f.tokPos), func(i int) bool {
-						t := f.tokPos[i]
-						return int(t.Line) > o.Start.Line || int(t.Line) == o.Start.Line && int(t.Col) >= o.Start.Col
-					}); i > 0 {
-						sep = symbolic.Pos{Line: int(f.tokPos[i-1].Line), Col: int(f.tokPos[i-1].Col)}
-					}
-					at := symbolic.Pos{Line: sep.Line}
-					if at.Line == s.Line {
-						at = sep
-					}
-					items = append(items, item{at, fmt.Sprintf("outcome %d.%d", i, k)})
+					// at the | before the outcome
+					items = append(items, item{anchor(before(o.Start) - 1), fmt.Sprintf("outcome %d.%d", i, k)})
 				}
 			}
 		}
@@ -216,4 +224,106 @@ h */
 			t.Errorf("a blank line before property p:\n%s", out)
 		}
 	}
+}
+
+// s30yNonASCII are specs with text beyond ASCII (two-, three- and
+// four-byte characters) in their comments and strings, for the comment
+// placement tests (review17b), which insert comments at token columns:
+// a column counts characters, so a byte offset taken for it lands
+// inside a comment or a string.
+var s30yNonASCII = []string{`// Größe: ein Zähler — bis « MAX » ≤ 9 🚀
+model zaehler
+const MAX = 9 // höchstens ½ · 18
+var x : 0 .. 10 = 0 /* x ∈ [0, 10] */
+var y : 0 .. 3 = 0  // 日本語のコメント
+action inc when x < MAX -> x' = x + 1 // ↑
+action reset when x >= MAX -> x' = 0, y' = min(y + 1, 3) /* ↺ */
+action pick -> 1: x' = 0 // é
+    | 2: x' = 1 /* ü */
+    | 1: skip // 🎲
+policy rules prudent /* « vorsichtig » */ {
+    when x < MAX -> inc // weiter →
+    otherwise -> reset // zurück ←
+}
+policy nn netz "politik/größe_π.onnx" { // ünïcödé
+    inputs  x / 10, y /* ÿ */ / 3
+    outputs inc, reset, pick
+}
+property p { /* ¬ */ unsafe x > 7 } // ✓
+// Ende 🏁
+`, `/* 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 */
+model u /* ü */
+type colour = { red, green } // « rouge », « vert »
+var c : colour = red
+var n : [0 .. 2] of 0 .. 3 = 0 // ñ
+action paint(i in 0 .. 2) when n[i] < 3 -> n[i]' = n[i] + 1 /* ↗ */
+action flip -> c' = green // ç
+policy trees wald "wälder/baum—1.json" {
+    inputs  n[0], n[1], n[2] // ∑
+    outputs paint[0], paint[1], paint[2], flip
+}
+property q {
+    start  c == red // ☀
+    unsafe n[0] == 3 && c == green /* ☂ */
+}
+`}
+
+// TestS30yFmtNonASCII: the specs beyond ASCII format to a fixed point
+// with their comments where they were, trailing comments aligned by
+// characters.
+func TestS30yFmtNonASCII(t *testing.T) {
+	for i, src := range s30yNonASCII {
+		s30yCheck(t, fmt.Sprintf("non-ASCII %d", i), src)
+	}
+}
+
+// TestS30yFmtCommentsEverywhere: in the specs beyond ASCII and one with
+// outcomes written after "|" and line comments inside them, a comment
+// before each token (a block comment, and a line comment ending the
+// line before it) stays where it was among the declarations and
+// outcomes, and fmt stays a fixed point.
+func TestS30yFmtCommentsEverywhere(t *testing.T) {
+	srcs := append([]string{`model m
+var x : 0 .. 3 = 0 // x
+action e -> // lead
+  x' = 0 // tail
+action f when x < 2 -> x' = 1 | // c
+  x' = 2 + // d
+  1 // t
+  | skip
+property p { unsafe // u
+  x == 3 }
+`}, s30yNonASCII...)
+	n := 0
+	for i, src := range srcs {
+		f, diags := Parse("in", []byte(src))
+		if diags.HasErrors() {
+			t.Fatalf("spec %d does not parse: %v", i, diags)
+		}
+		var starts []int
+		off := 0
+		for _, l := range strings.SplitAfter(src, "\n") {
+			starts = append(starts, off)
+			off += len(l)
+		}
+		for _, p := range f.tokPos {
+			o := byteOffset(src, starts, int(p.Line), int(p.Col))
+			for _, v := range []string{
+				src[:o] + "/* ü X */ " + src[o:],
+				src[:o] + "// ✓ X\n" + src[o:],
+				src[:o] + "// ✓ X\n/* é */ // Y\n" + src[o:],
+			} {
+				g, diags := Parse("in", []byte(v))
+				if diags.HasErrors() || stripped(g) != stripped(f) {
+					continue
+				}
+				n++
+				s30yCheck(t, fmt.Sprintf("spec %d", i), v)
+				if t.Failed() {
+					return
+				}
+			}
+		}
+	}
+	t.Logf("%d variants", n)
 }
