@@ -7,7 +7,11 @@ package syntax
 // attached to the formatted line whose source lines it falls within (as a
 // trailing comment) or precedes (as a leading comment). Runs of blank lines
 // between declarations collapse to one. Trailing comments on consecutive
-// lines are aligned. The layout depends only on the token stream, so
+// lines are aligned. A comment after a trailing line comment goes on a
+// line of its own below it, at its column, and trails the same line (a
+// comment alone on its line at the column of the first trailing comment
+// of the line just above, when that ends in a line comment, is read so).
+// The layout depends only on the token stream, so
 // Format(Parse(Format(x))) == Format(x).
 
 import (
