@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"fmt"
+	"math/rand"
 	"sort"
 	"strings"
 	"testing"
@@ -10,9 +11,10 @@ import (
 )
 
 // s30yAnchors lists a file's comments in order among its declarations
-// and its commands' outcomes after the first (a | outcome's anchor is its
-// |; an anchor that starts its line stands for the whole line up to it,
-// a comment before it there trailing it): a comment that fmt moves to
+// and its commands' outcomes after the first (a declaration's anchor
+// that starts its line stands for the whole line up to it; a | outcome's
+// is its |, or the start of its line when the outcome before starts on
+// another line: the formatter's rule): a comment that fmt moves to
 // another declaration or outcome changes the list.
 func s30yAnchors(f *File) string {
 	type item struct {
@@ -44,8 +46,15 @@ func s30yAnchors(f *File) string {
 		if a, ok := d.(*ActionDecl); ok {
 			for k, o := range a.Outcomes {
 				if k > 0 {
-					// at the | before the outcome
-					items = append(items, item{anchor(before(o.Start) - 1), fmt.Sprintf("outcome %d.%d", i, k)})
+					// the | before the outcome, or the start of its line
+					// when the outcome before starts on another (the
+					// whole line goes with the |: fmt's rule)
+					sep, prev := before(o.Start)-1, before(a.Outcomes[k-1].Start)-1
+					at := symbolic.Pos{Line: int(f.tokPos[sep].Line), Col: int(f.tokPos[sep].Col)}
+					if f.tokPos[prev].Line < f.tokPos[sep].Line {
+						at.Col = 0
+					}
+					items = append(items, item{at, fmt.Sprintf("outcome %d.%d", i, k)})
 				}
 			}
 		}
@@ -324,6 +333,77 @@ property p { unsafe // u
 				}
 			}
 		}
+	}
+	t.Logf("%d variants", n)
+}
+
+// TestS30yFmtRandomComments: up to four comments (line comments, some
+// aligned under others, block comments with text beyond ASCII) inserted
+// before or right after random tokens of the repository's specs stay
+// where they were among the declarations and outcomes, and fmt's output
+// is a fixed point (before session 30 a line comment after another on
+// one formatted line went above the next declaration or outcome, and a
+// blank line inside a block comment moved onto the line before made a
+// blank line on the second run).
+func TestS30yFmtRandomComments(t *testing.T) {
+	srcs := review17bSources(t)
+	paths := []string{}
+	for p := range srcs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	comments := []string{"// a\n", "/* b */", "/* c\n ü */", "// é\n        // f\n", "// g\n/* h */", "/* j */ // k\n", "\n                    // z\n"}
+	rng := rand.New(rand.NewSource(30))
+	n := 0
+	for _, path := range paths {
+		src := srcs[path]
+		f, diags := Parse(path, []byte(src))
+		if diags.HasErrors() || len(f.tokPos) == 0 {
+			continue
+		}
+		var starts []int
+		off := 0
+		for _, l := range strings.SplitAfter(src, "\n") {
+			starts = append(starts, off)
+			off += len(l)
+		}
+		iters := 6
+		if testing.Short() {
+			iters = 2
+		}
+		for it := 0; it < iters; it++ {
+			var at []int
+			for k := rng.Intn(4); k >= 0; k-- {
+				p := f.tokPos[rng.Intn(len(f.tokPos))]
+				o := byteOffset(src, starts, int(p.Line), int(p.Col))
+				if rng.Intn(2) == 0 {
+					for o > 0 && (src[o-1] == ' ' || src[o-1] == '\n') {
+						o--
+					}
+				}
+				at = append(at, o)
+			}
+			mod := src
+			for _, o := range sortDesc(at) {
+				mod = mod[:o] + []string{"", " "}[rng.Intn(2)] + comments[rng.Intn(len(comments))] + " " + mod[o:]
+			}
+			g, diags := Parse(path, []byte(mod))
+			if diags.HasErrors() || stripped(g) != stripped(f) {
+				continue
+			}
+			n++
+			out, _ := Format(path, []byte(mod))
+			h, _ := Parse(path, out)
+			if a, b := s30yAnchors(g), s30yAnchors(h); a != b {
+				t.Fatalf("%s: comments moved among the declarations and outcomes; input\n%s\noutput\n%s", path, mod, out)
+			}
+			if again, _ := Format(path, out); string(again) != string(out) {
+				t.Fatalf("%s: fmt is no fixed point; input\n%q\nonce\n%s\ntwice\n%s", path, mod, out, again)
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d variants", n)
 	}
 	t.Logf("%d variants", n)
 }
