@@ -171,8 +171,9 @@ func TestS30xFmtCommentsAnywhere(t *testing.T) {
 				variants = append(variants, s[:i]+" // X"+s[i:])
 			}
 			// (a // comment after a | whose outcome has a comment of its
-			// own moves that one before the next declaration: reported,
-			// lang/syntax is not this reviewer's to fix)
+			// own moved that one above the next declaration, in the same
+			// order among the anchors: fixed in session 30, its tests are
+			// lang/syntax's TestS30yFmt*)
 		}
 		variants = append(variants, s+"// at the end", s+"/* at the end */")
 		for _, v := range variants {

@@ -7,7 +7,11 @@ package syntax
 // attached to the formatted line whose source lines it falls within (as a
 // trailing comment) or precedes (as a leading comment). Runs of blank lines
 // between declarations collapse to one. Trailing comments on consecutive
-// lines are aligned. The layout depends only on the token stream, so
+// lines are aligned. A comment after a trailing line comment goes on a
+// line of its own below it, at its column, and trails the same line (a
+// comment alone on its line at the column of the first trailing comment
+// of the line just above, when that ends in a line comment, is read so).
+// The layout depends only on the token stream, so
 // Format(Parse(Format(x))) == Format(x).
 
 import (
@@ -41,6 +45,7 @@ type outLine struct {
 	// on one line): the comments there from hiCol on trail the next
 	// line, the one they follow in the source (0: none)
 	hiCol    int
+	trailCol int  // source column of the first trailing comment (0: none)
 	blank    bool // a blank line precedes this line (and its leading comments)
 	topLevel bool
 }
@@ -332,36 +337,58 @@ func (fm *formatter) attachComments() {
 		cs[i] = c
 	}
 	prevHi := 0
-	prevEnd := 0        // prevHi, or the end line of its last trailing comment spanning beyond it
-	var carry []Comment // comments after a trailing line comment, for the next line
+	prevEnd := 0 // prevHi, or the end line of its last trailing comment spanning beyond it
+	// aligned reports whether c continues the trailing comments of the
+	// line that ends at prevHi: after a trailing line comment, a comment
+	// alone on the next line at the column of the first trailing comment
+	// is a later trailing comment of that line, as joinTrailing writes it
+	// (a line comment followed by another comment on one formatted line:
+	// the others go on lines of their own below it).
+	aligned := func(c Comment) bool {
+		if prevHi == 0 || c.Pos.Line != prevEnd+1 {
+			return false
+		}
+		p := fm.trailingFor(prevHi)
+		if p.trailCol == 0 || c.Pos.Col != p.trailCol || !endsInLineComment(p.trailing) || c.Pos.Line-1 >= len(fm.f.Lines) {
+			return false
+		}
+		line := fm.f.Lines[c.Pos.Line-1]
+		return strings.TrimLeft(line, " \t") != "" && utf8.RuneCountInString(line[:len(line)-len(strings.TrimLeft(line, " \t"))]) == c.Pos.Col-1
+	}
+	addTrailing := func(l *outLine, c Comment) {
+		if len(l.trailing) == 0 {
+			l.trailCol = c.Pos.Col
+		}
+		l.trailing = append(l.trailing, c.Text)
+	}
 	for _, l := range fm.lines {
 		if l.lo == 0 {
 			continue
 		}
-		l.leading, carry = carry, nil
 		// Leading comments: those that end before this line starts.
 		for ci < len(cs) && cs[ci].Pos.Line < l.lo {
-			if cs[ci].Pos.Line > prevEnd || len(l.leading) > 0 || prevHi == 0 || endsInLineComment(fm.trailingFor(prevHi).trailing) {
+			switch {
+			case len(l.leading) == 0 && aligned(cs[ci]):
+				addTrailing(fm.trailingFor(prevHi), cs[ci])
+				prevEnd = max(prevEnd, cs[ci].EndLine)
+			case cs[ci].Pos.Line > prevEnd || len(l.leading) > 0 || prevHi == 0 || endsInLineComment(fm.trailingFor(prevHi).trailing):
 				l.leading = append(l.leading, cs[ci])
-			} else {
+			default:
 				// Within the previous element's lines: trailing there.
-				fm.trailingFor(prevHi).trailing = append(fm.trailingFor(prevHi).trailing, cs[ci].Text)
+				addTrailing(fm.trailingFor(prevHi), cs[ci])
 				prevEnd = max(prevEnd, cs[ci].EndLine)
 			}
 			ci++
 		}
 		end := l.hi
+		// Comments within this line's extent trail it, line comments
+		// too that another comment follows on the formatted line
+		// (joinTrailing puts what follows a line comment on lines of
+		// its own below it: before session 30 it went above the next
+		// line, another declaration or outcome).
 		for ci < len(cs) && cs[ci].Pos.Line <= l.hi && !(l.hiCol > 0 && cs[ci].Pos.Line == l.hi && cs[ci].Pos.Col >= l.hiCol) {
-			if endsInLineComment(l.trailing) {
-				// A line comment runs to the end of its output line, so
-				// what follows it goes to lines of its own: leading
-				// comments of the next line, where formatting the output
-				// again would put them too.
-				carry = append(carry, cs[ci])
-			} else {
-				l.trailing = append(l.trailing, cs[ci].Text)
-				end = max(end, cs[ci].EndLine)
-			}
+			addTrailing(l, cs[ci])
+			end = max(end, cs[ci].EndLine)
 			ci++
 		}
 		if l.topLevel && prevHi > 0 {
@@ -369,35 +396,32 @@ func (fm *formatter) attachComments() {
 			if len(l.leading) > 0 {
 				firstLine = l.leading[0].Pos.Line
 			}
-			l.blank = srcBlank(prevHi, firstLine) || srcBlank(lastEnd(l.leading, prevHi), l.lo) && len(l.leading) > 0
+			// from the end of the previous line's trailing comments: a
+			// blank line within a block comment trailing it is no blank
+			// line between the two (the second fmt added one: the
+			// comment had moved onto the line before)
+			l.blank = srcBlank(prevEnd, firstLine) || srcBlank(lastEnd(l.leading, prevHi), l.lo) && len(l.leading) > 0
 		}
 		prevHi, prevEnd = l.hi, end
 	}
 	// After the last line, comments that start within its extent (on the
 	// last line of a block comment trailing it) trail it, as they would
-	// before a next line.
-	for len(carry) == 0 && prevHi > 0 && ci < len(cs) && cs[ci].Pos.Line <= prevEnd && !endsInLineComment(fm.trailingFor(prevHi).trailing) {
-		fm.trailingFor(prevHi).trailing = append(fm.trailingFor(prevHi).trailing, cs[ci].Text)
+	// before a next line; so do those aligned under its trailing line
+	// comment.
+	for prevHi > 0 && ci < len(cs) && (aligned(cs[ci]) || cs[ci].Pos.Line <= prevEnd && !endsInLineComment(fm.trailingFor(prevHi).trailing)) {
+		addTrailing(fm.trailingFor(prevHi), cs[ci])
 		prevEnd = max(prevEnd, cs[ci].EndLine)
 		ci++
 	}
-	fm.tail = append(carry, cs[ci:]...)
-	fm.tailBlank = len(fm.tail) > 0 && prevHi > 0 && srcBlank(prevHi, fm.tail[0].Pos.Line)
+	fm.tail = cs[ci:]
+	fm.tailBlank = len(fm.tail) > 0 && prevHi > 0 && srcBlank(prevEnd, fm.tail[0].Pos.Line)
 }
 
-// endsInLineComment reports whether trailing comments joined on one line
-// leave a line comment open at its end.
+// endsInLineComment reports whether trailing comments, as joinTrailing
+// writes them, leave a line comment open at their end: whether the last
+// is one.
 func endsInLineComment(trailing []string) bool {
-	open := false
-	for _, c := range trailing {
-		switch {
-		case strings.HasPrefix(c, "//"):
-			open = true
-		case strings.Contains(c, "\n"):
-			open = false
-		}
-	}
-	return open
+	return len(trailing) > 0 && strings.HasPrefix(trailing[len(trailing)-1], "//")
 }
 
 func lastEnd(cs []Comment, def int) int {
@@ -467,7 +491,7 @@ func (fm *formatter) render() []byte {
 		}
 		j := i
 		width := 0
-		for j < len(out) && trail[j] != "" && !strings.Contains(trail[j], "\n") {
+		for j < len(out) && trail[j] != "" && !rawNewline(trail[j]) {
 			width = max(width, utf8.RuneCountInString(out[j]))
 			j++
 		}
@@ -478,7 +502,7 @@ func (fm *formatter) render() []byte {
 		for k := i; k < j; k++ {
 			b.WriteString(out[k])
 			b.WriteString(strings.Repeat(" ", width-utf8.RuneCountInString(out[k])+2))
-			b.WriteString(trail[k])
+			b.WriteString(strings.ReplaceAll(trail[k], contMark, strings.Repeat(" ", width+2)))
 			b.WriteByte('\n')
 		}
 		i = j
@@ -486,35 +510,42 @@ func (fm *formatter) render() []byte {
 	return []byte(b.String())
 }
 
-// joinTrailing writes a line's trailing comments one after another. A
-// block comment that spans lines starts a line of its own after a line
-// comment: joined by a space, the line comment would swallow only its first
-// line, and its later lines would be read as code.
+// joinTrailing writes a line's trailing comments one after another,
+// joined by a space. A line comment runs to the end of its line, so a
+// comment after one starts a line of its own, at the column of the
+// first trailing comment (contMark, which render replaces by that many
+// spaces), where attachComments reads it back as trailing the same line.
+// (Joined by a space, the line comment would swallow the comment after
+// it; before session 30 a line comment after one went above the next
+// line, another declaration or outcome, and a block comment spanning
+// lines started at the first column.)
 //
-// The line comment need not be the one just before: "// a /* b */ /* c
-// ..." is one line comment up to its line's end, so the block comment that
-// spans lines still starts a line of its own.
+// "// a /* b */ /* c ..." is one line comment up to its line's end.
 func joinTrailing(cs []string) string {
 	var b strings.Builder
-	open := false // a line comment runs to the end of the current line
 	for i, c := range cs {
 		if i > 0 {
-			if open && strings.Contains(c, "\n") {
-				b.WriteByte('\n')
-				open = false
+			if strings.HasPrefix(cs[i-1], "//") {
+				b.WriteString("\n" + contMark)
 			} else {
 				b.WriteByte(' ')
 			}
 		}
 		b.WriteString(c)
-		switch {
-		case strings.HasPrefix(c, "//"):
-			open = true
-		case strings.Contains(c, "\n"):
-			open = false // the block comment's last line ends it
-		}
 	}
 	return b.String()
+}
+
+// contMark stands for the indentation of a trailing comment's line of
+// its own until render knows the column; a NUL byte, which no source
+// holds (Parse refuses it).
+const contMark = "\x00"
+
+// rawNewline reports whether trailing comments, as joinTrailing wrote
+// them, hold a line break other than one before a comment of its own
+// line: one within a block comment.
+func rawNewline(t string) bool {
+	return strings.Contains(strings.ReplaceAll(t, "\n"+contMark, ""), "\n")
 }
 
 // breakRank is the kind of break point before the operator that s (from

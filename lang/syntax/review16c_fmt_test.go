@@ -52,7 +52,7 @@ func TestReview16cFmtCommentsKeepMeaning(t *testing.T) {
 			var at []int
 			for k := rng.Intn(6); k >= 0; k-- {
 				p := f.tokPos[rng.Intn(len(f.tokPos))]
-				at = append(at, starts[p.Line-1]+int(p.Col)-1)
+				at = append(at, byteOffset(string(src), starts, int(p.Line), int(p.Col)))
 			}
 			mod := string(src)
 			for _, o := range sortDesc(at) {

@@ -1,11 +1,14 @@
 package syntax
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // review17bSources are the specs of the repository: its .spec files and
@@ -48,7 +51,24 @@ func review17bSources(t *testing.T) map[string]string {
 			flush()
 		}
 	}
+	// Specs with text beyond ASCII in their comments and strings (a
+	// column counts characters, not bytes: session 30's review found
+	// this test putting its comments into comments and strings there).
+	for i, src := range s30yNonASCII {
+		srcs[fmt.Sprintf("non-ASCII %d", i)] = src
+	}
 	return srcs
+}
+
+// byteOffset returns the byte offset in src of the (1-based) line and
+// character column col, where starts holds each line's byte offset.
+func byteOffset(src string, starts []int, line, col int) int {
+	o := starts[line-1]
+	for k := 1; k < col && o < len(src); k++ {
+		_, n := utf8.DecodeRuneInString(src[o:])
+		o += n
+	}
+	return o
 }
 
 // TestReview17bFmtCommentPlacements: comments of every kind inserted
@@ -64,9 +84,16 @@ func TestReview17bFmtCommentPlacements(t *testing.T) {
 		t.Fatalf("only %d specs found", len(srcs))
 	}
 	comments := []string{"// a\n", "//\n", "/* b */", "/**/", "/* c\naction evil -> skip //*/", "/*\n d\n*/", "// e /* f */\n", "// g\n/* h */ /* i\naction evil -> skip //*/", "/* j */ // k\n", "/* l\n*/ // m\n"}
+	// in a fixed order with a fixed seed: the same draws on every run
+	paths := make([]string, 0, len(srcs))
+	for p := range srcs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
 	rng := rand.New(rand.NewSource(17))
-	tried, crlf := 0, 0
-	for path, src := range srcs {
+	tried, crlf, nonASCII := 0, 0, 0
+	for _, path := range paths {
+		src := srcs[path]
 		f, diags := Parse(path, []byte(src))
 		if diags.HasErrors() || len(f.tokPos) == 0 {
 			continue
@@ -86,7 +113,7 @@ func TestReview17bFmtCommentPlacements(t *testing.T) {
 			var at []int
 			for k := rng.Intn(5); k >= 0; k-- {
 				p := f.tokPos[rng.Intn(len(f.tokPos))]
-				o := starts[p.Line-1] + int(p.Col) - 1
+				o := byteOffset(src, starts, int(p.Line), int(p.Col))
 				if rng.Intn(2) == 0 {
 					// right after the previous token
 					for o > 0 && (src[o-1] == ' ' || src[o-1] == '\t' || src[o-1] == '\n' || src[o-1] == '\r') {
@@ -119,6 +146,9 @@ func TestReview17bFmtCommentPlacements(t *testing.T) {
 				if cr {
 					crlf++
 				}
+				if !isASCII(in) {
+					nonASCII++
+				}
 				out, diags := Format(path, []byte(in))
 				if out == nil {
 					t.Fatalf("%s: fmt fails (%v) on\n%s", path, diags, in)
@@ -142,7 +172,19 @@ func TestReview17bFmtCommentPlacements(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d commented variants of %d specs, %d with CRLF line ends", tried, len(srcs), crlf)
+	if nonASCII < 20 {
+		t.Fatalf("only %d variants with text beyond ASCII", nonASCII)
+	}
+	t.Logf("%d commented variants of %d specs, %d with CRLF line ends, %d beyond ASCII", tried, len(srcs), crlf, nonASCII)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // commentTexts lists f's comments' texts (without carriage returns), in
