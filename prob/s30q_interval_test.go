@@ -1,0 +1,313 @@
+package prob
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// s30qCount is how many random cases a randomized s30q test draws: n by
+// default (CI-fast), n·VIGIL_S30Q_SCALE when that is set.
+func s30qCount(n int) int {
+	if v, err := strconv.Atoi(os.Getenv("VIGIL_S30Q_SCALE")); err == nil && v > 0 {
+		return n * v
+	}
+	return n
+}
+
+// s30qSystem draws a component's system directly (sccfloat.go's input): n
+// classes of 1 to 3 choices, each entering other classes and leaving the
+// component with weights built against the interval solver: a stay of
+// 1 - 10^-15 (ties the precision must resolve), thirds and sevenths (not
+// float numbers), choices that leave nothing (out = 0: an end component
+// for max, a jump), exact duplicates (ties), boundary values that differ
+// between the lower and upper runs, and for rewards values from 10^-9 to
+// 10^6. prob: b ≤ out (a probability); otherwise b is a reward plus a
+// boundary share.
+func s30qSystem(r *rand.Rand, n int, prob bool) [][]sccChoice {
+	tiny := []*big.Rat{big.NewRat(1, 1_000_000_000_000_000), big.NewRat(1, 3), big.NewRat(1, 7), big.NewRat(1, 1_000_000), big.NewRat(0, 1), big.NewRat(0, 1)}
+	rews := []*big.Rat{new(big.Rat), new(big.Rat), big.NewRat(1, 1), big.NewRat(1, 3), big.NewRat(1, 1_000_000_000), big.NewRat(1_000_000, 1)}
+	ch := make([][]sccChoice, n)
+	for i := range n {
+		for range 1 + r.IntN(3) {
+			if len(ch[i]) > 0 && r.IntN(5) == 0 {
+				// an exact duplicate of a choice: a tie
+				d := ch[i][r.IntN(len(ch[i]))]
+				ch[i] = append(ch[i], d)
+				continue
+			}
+			out := tiny[r.IntN(len(tiny))]
+			sc := sccChoice{off: map[uint32]*big.Rat{}, e: new(big.Rat)}
+			stay := new(big.Rat).Sub(big.NewRat(1, 1), out)
+			if out.Sign() == 0 && n == 1 {
+				out = big.NewRat(1, 2)
+				stay = big.NewRat(1, 2)
+			}
+			if n > 1 && stay.Sign() > 0 {
+				k := 1 + r.IntN(2)
+				for t := range k {
+					j := uint32(r.IntN(n - 1))
+					if j >= uint32(i) {
+						j++
+					}
+					w := new(big.Rat).Quo(stay, big.NewRat(int64(k), 1))
+					if t == 0 && k == 2 {
+						w = new(big.Rat).Mul(stay, big.NewRat(1, 3))
+					} else if k == 2 {
+						w = new(big.Rat).Mul(stay, big.NewRat(2, 3))
+					}
+					if v, ok := sc.off[j]; ok {
+						v.Add(v, w)
+					} else {
+						sc.off[j] = w
+					}
+				}
+			} else {
+				out = big.NewRat(1, 1)
+			}
+			for _, p := range sc.off {
+				sc.e.Add(sc.e, p)
+			}
+			sc.e.Add(sc.e, out)
+			// Part of what leaves may leave the class only (self-loops
+			// are dropped before, so e < 1 is normal): scale e and all.
+			if r.IntN(3) == 0 {
+				f := big.NewRat(int64(1+r.IntN(9)), 10)
+				sc.e.Mul(sc.e, f)
+				out = new(big.Rat).Mul(out, f)
+				for _, p := range sc.off {
+					p.Mul(p, f)
+				}
+			}
+			if prob {
+				// a share of out that reaches the goal: [lo, hi] ⊆ [0, 1]
+				a := big.NewRat(int64(r.IntN(4)), 3)
+				b := big.NewRat(int64(r.IntN(4)), 3)
+				if a.Cmp(b) > 0 {
+					a, b = b, a
+				}
+				sc.bLo, sc.bHi = new(big.Rat).Mul(out, a), new(big.Rat).Mul(out, b)
+			} else {
+				rw := rews[r.IntN(len(rews))]
+				v := big.NewRat(int64(r.IntN(5)), 1)
+				sc.bLo = new(big.Rat).Add(rw, new(big.Rat).Mul(out, v))
+				sc.bHi = new(big.Rat).Add(rw, new(big.Rat).Mul(out, new(big.Rat).Add(v, big.NewRat(int64(r.IntN(2)), 7))))
+			}
+			sc.sameLH = sc.bLo.Cmp(sc.bHi) == 0
+			ch[i] = append(ch[i], sc)
+		}
+	}
+	return ch
+}
+
+// s30qSchedValue is the value of the deterministic scheduler pick on the
+// system ch with the lower (upper false) or upper boundary: the least
+// non-negative solution of e·x_i = b + Σ off·x_j. For probabilities,
+// classes that cannot leave are 0; for rewards, classes that leave with
+// probability below 1 are infinite (nil), as are those whose value is.
+func s30qSchedValue(ch [][]sccChoice, pick []int, upper, prob bool) []*big.Rat {
+	n := len(ch)
+	can := make([]bool, n) // reaches a choice that leaves
+	for changed := true; changed; {
+		changed = false
+		for i := range n {
+			if can[i] {
+				continue
+			}
+			c := &ch[i][pick[i]]
+			sum := new(big.Rat)
+			for _, p := range c.off {
+				sum.Add(sum, p)
+			}
+			ok := sum.Cmp(c.e) < 0
+			for j := range c.off {
+				ok = ok || can[j]
+			}
+			if ok {
+				can[i], changed = true, true
+			}
+		}
+	}
+	in := can
+	if !prob {
+		// sure: every class reachable reaches an exit
+		in = make([]bool, n)
+		for i := range n {
+			seen := map[uint32]bool{uint32(i): true}
+			stack := []uint32{uint32(i)}
+			in[i] = true
+			for len(stack) > 0 && in[i] {
+				u := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if !can[u] {
+					in[i] = false
+				}
+				for j := range ch[u][pick[u]].off {
+					if !seen[j] {
+						seen[j] = true
+						stack = append(stack, j)
+					}
+				}
+			}
+		}
+	}
+	var vars []int
+	idx := map[int]int{}
+	for i := range n {
+		if in[i] {
+			idx[i] = len(vars)
+			vars = append(vars, i)
+		}
+	}
+	k := len(vars)
+	a := make([][]*big.Rat, k)
+	for r, i := range vars {
+		a[r] = make([]*big.Rat, k+1)
+		for j := range a[r] {
+			a[r][j] = new(big.Rat)
+		}
+		c := &ch[i][pick[i]]
+		a[r][r].Set(c.e)
+		for j, p := range c.off {
+			if q, ok := idx[int(j)]; ok {
+				a[r][q].Sub(a[r][q], p)
+			}
+		}
+		if upper {
+			a[r][k].Set(c.bHi)
+		} else {
+			a[r][k].Set(c.bLo)
+		}
+	}
+	x := gaussJordan(a)
+	out := make([]*big.Rat, n)
+	for i := range n {
+		switch q, ok := idx[i]; {
+		case ok:
+			out[i] = x[q]
+		case prob:
+			out[i] = new(big.Rat)
+		}
+	}
+	return out
+}
+
+// s30qBrute is the optimum over every deterministic scheduler of the
+// system (nil: infinite), and whether every scheduler is proper.
+func s30qBrute(ch [][]sccChoice, upper, max, prob bool) (best []*big.Rat, allProper bool) {
+	n := len(ch)
+	pick := make([]int, n)
+	allProper = true
+	first := true
+	for {
+		allProper = allProper && proper(ch, pick)
+		v := s30qSchedValue(ch, pick, upper, prob)
+		if first {
+			best, first = v, false
+		} else {
+			for i := range n {
+				switch {
+				case max && (best[i] == nil || v[i] == nil):
+					best[i] = nil
+				case max:
+					if v[i].Cmp(best[i]) > 0 {
+						best[i] = v[i]
+					}
+				case v[i] == nil:
+				case best[i] == nil || v[i].Cmp(best[i]) < 0:
+					best[i] = v[i]
+				}
+			}
+		}
+		i := 0
+		for ; i < n; i++ {
+			if pick[i]+1 < len(ch[i]) {
+				pick[i]++
+				break
+			}
+			pick[i] = 0
+		}
+		if i == n {
+			return best, allProper
+		}
+	}
+}
+
+// TestS30qIntervalCore (s30q): intervalPolicyIteration on random small
+// systems (s30qSystem) against the brute force over deterministic
+// schedulers of the same rational system: wherever it answers, its
+// interval holds the optimum, for Pmax (end components allowed: the
+// certificate bounds improper schedulers too), Pmin (no end components,
+// as Prob0E leaves none), Emax (every scheduler proper) and Emin (improper
+// schedulers infinite; started from a proper one).
+func TestS30qIntervalCore(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 0x5e1))
+	answered, declined := map[string]int{}, map[string]int{}
+	for it := range s30qCount(1500) {
+		prob := it%2 == 0
+		max := it%4 < 2
+		kind := map[[2]bool]string{{true, true}: "Pmax", {true, false}: "Pmin", {false, true}: "Emax", {false, false}: "Emin"}[[2]bool{prob, max}]
+		n := 1 + r.IntN(5)
+		ch := s30qSystem(r, n, prob)
+		wantLo, allProper := s30qBrute(ch, false, max, prob)
+		wantHi, _ := s30qBrute(ch, true, max, prob)
+		if !allProper && (prob && !max || !prob && max) {
+			continue // not an input of this kind
+		}
+		sched := make([]int, n)
+		for i := range n {
+			sched[i] = r.IntN(len(ch[i]))
+		}
+		if !proper(ch, sched) && !attractor(ch, sched) {
+			continue
+		}
+		name := fmt.Sprintf("case %d (%s, n=%d)", it, kind, n)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		lo, _, _ := intervalPolicyIteration(ctx, ch, sched, false, max, prob)
+		var hi []float64
+		if lo != nil {
+			_, hi, _ = intervalPolicyIteration(ctx, ch, sched, true, max, prob)
+		}
+		cancel()
+		if lo == nil || hi == nil {
+			declined[kind]++
+			continue
+		}
+		answered[kind]++
+		for i := range n {
+			if wantLo[i] == nil || wantHi[i] == nil {
+				t.Fatalf("%s: class %d: [%v, %v] for an infinite optimum\n%s", name, i, lo[i], hi[i], s30qText(ch))
+			}
+			if new(big.Rat).SetFloat64(lo[i]).Cmp(wantLo[i]) > 0 || new(big.Rat).SetFloat64(hi[i]).Cmp(wantHi[i]) < 0 {
+				t.Fatalf("%s: class %d: [%v, %v] misses [%s, %s]\n%s", name, i, lo[i], hi[i], wantLo[i].RatString(), wantHi[i].RatString(), s30qText(ch))
+			}
+		}
+	}
+	t.Logf("answered %v, declined %v", answered, declined)
+	for _, k := range []string{"Pmax", "Pmin", "Emax", "Emin"} {
+		if answered[k] == 0 {
+			t.Errorf("no %s system answered", k)
+		}
+	}
+}
+
+func s30qText(ch [][]sccChoice) string {
+	s := ""
+	for i := range ch {
+		s += fmt.Sprintf("class %d:", i)
+		for _, c := range ch[i] {
+			s += fmt.Sprintf(" [e=%s b=%s..%s", c.e.RatString(), c.bLo.RatString(), c.bHi.RatString())
+			for j, p := range c.off {
+				s += fmt.Sprintf(" %s->%d", p.RatString(), j)
+			}
+			s += "]"
+		}
+		s += "\n"
+	}
+	return s
+}
