@@ -311,3 +311,209 @@ func s30qText(ch [][]sccChoice) string {
 	}
 	return s
 }
+
+// s30qSpec draws an MDP (dtmc: one choice a state) of n states, the last
+// the goal and the one before a sink (no choice), built so that its
+// components are solved directly: a ring state+1 kept with 1 - q for q
+// of 10^-9 to 10^-15 or thirds, random jumps with probability 1 (of
+// reward 0: zero-reward cycles), self-loops with probability 1 (end
+// components, of reward 0 or not), splits by sevenths, exact duplicate
+// choices (ties), and rewards 0, 1, 1/3, 10^6.
+func s30qSpec(r *rand.Rand, n int, dtmc bool) mdpSpec {
+	sp := mdpSpec{goal: make([]bool, n), choices: make([][]choiceSpec, n)}
+	goal, sink := uint32(n-1), uint32(n-2)
+	sp.goal[goal] = true
+	one := big.NewRat(1, 1)
+	qs := []*big.Rat{big.NewRat(1, 1_000_000_000), big.NewRat(1, 1_000_000_000_000), big.NewRat(1, 1_000_000_000_000_000), big.NewRat(1, 3)}
+	rews := []*big.Rat{new(big.Rat), new(big.Rat), big.NewRat(1, 1), big.NewRat(1, 3), big.NewRat(1_000_000, 1)}
+	open := n - 2
+	for s := range open {
+		k := 1 + r.IntN(3)
+		if dtmc {
+			k = 1
+		}
+		for range k {
+			c := choiceSpec{rew: rews[r.IntN(len(rews))]}
+			if len(sp.choices[s]) > 0 && r.IntN(6) == 0 {
+				sp.choices[s] = append(sp.choices[s], sp.choices[s][0])
+				continue
+			}
+			switch v := r.IntN(10); {
+			case v < 5 || dtmc && v < 8: // the ring, left with q
+				q := qs[r.IntN(len(qs))]
+				next := uint32((s + 1 + r.IntN(2)) % open)
+				exit := []uint32{goal, sink, goal, uint32(r.IntN(open))}[r.IntN(4)]
+				if next == exit {
+					c.to, c.p = []uint32{next}, []*big.Rat{one}
+					break
+				}
+				c.to, c.p = []uint32{next, exit}, []*big.Rat{new(big.Rat).Sub(one, q), q}
+			case v < 6: // a zero-reward jump
+				c.rew = new(big.Rat)
+				c.to, c.p = []uint32{uint32(r.IntN(open))}, []*big.Rat{one}
+			case v < 7: // a self-loop for ever
+				c.to, c.p = []uint32{uint32(s)}, []*big.Rat{one}
+			default: // sevenths
+				seen := map[uint32]int{}
+				for _, w := range []int64{1, 2, 4} {
+					t := []uint32{goal, sink, uint32(r.IntN(open)), uint32(r.IntN(open))}[r.IntN(4)]
+					if j, ok := seen[t]; ok {
+						c.p[j] = new(big.Rat).Add(c.p[j], big.NewRat(w, 7))
+						continue
+					}
+					seen[t] = len(c.to)
+					c.to, c.p = append(c.to, t), append(c.p, big.NewRat(w, 7))
+				}
+			}
+			sp.choices[s] = append(sp.choices[s], c)
+		}
+	}
+	return sp
+}
+
+// TestS30qIntervalSolveSmall (s30q): with the interval solver taking
+// components of 2 classes and more, s30qSpec's MDPs and DTMCs: the ii
+// bounds of Pmax, Pmin, Emax and Emin hold the brute force over all
+// deterministic schedulers in rationals (which the float64 probabilities
+// only approximate), and some components go through the interval solver.
+func TestS30qIntervalSolveSmall(t *testing.T) {
+	old := minIntervalClasses
+	minIntervalClasses = 2
+	defer func() { minIntervalClasses = old }()
+	r := rand.New(rand.NewPCG(30, 0x5e2))
+	used := map[string]int{}
+	for i := range s30qCount(120) {
+		dtmc := i%4 == 3
+		sp := s30qSpec(r, 4+r.IntN(5), dtmc)
+		m, rew := sp.model()
+		for _, max := range []bool{false, true} {
+			name := fmt.Sprintf("mdp%d/dtmc=%v/max=%v", i, dtmc, max)
+			eps := []float64{1e-6, 1e-12}[i%2]
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			res, err := Solve(ctx, m, sp.goal, SolveOptions{Max: max, Epsilon: eps})
+			if err != nil {
+				cancel()
+				t.Fatalf("%s: P: %v\n%s", name, err, specText(sp))
+			}
+			used["P"] += res.IntervalComponents
+			if s, ok := encloses(res.Lower, res.Upper, bruteReach(sp, max)); !ok {
+				cancel()
+				t.Fatalf("%s: P: state %d: [%v, %v] misses %s\n%s", name, s, res.Lower[s], res.Upper[s], bruteReach(sp, max)[s].RatString(), specText(sp))
+			}
+			res, err = SolveReward(ctx, m, sp.goal, rew, SolveOptions{Max: max, Epsilon: eps})
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: E: %v\n%s", name, err, specText(sp))
+			}
+			used["E"] += res.IntervalComponents
+			want := bruteForce(sp, max)
+			if s, ok := encloses(res.Lower, res.Upper, want); !ok {
+				t.Fatalf("%s: E: state %d: [%v, %v] misses %s\n%s", name, s, res.Lower[s], res.Upper[s], ratText(want[s]), specText(sp))
+			}
+		}
+	}
+	t.Logf("components solved in interval arithmetic: %v", used)
+	if used["P"] == 0 || used["E"] == 0 {
+		t.Errorf("too few components through the interval solver: %v", used)
+	}
+}
+
+// s30qRing draws a ring of n states (the last the goal, the one before a
+// sink) whose every choice stays in the ring with 1 - q (q of 10^-9 to
+// 10^-15: iteration is hopeless, the component is solved directly) and
+// splits the rest between the goal and the sink by thirds or sevenths;
+// choices go on to s+1, s+2 or a random state; some are exact duplicates
+// (ties), a few states may also jump with probability 1 at reward 0 (a
+// zero-reward cycle with the ring, or an end component for Pmax) or
+// loop on themselves for ever.
+func s30qRing(r *rand.Rand, n int, dtmc bool) mdpSpec {
+	sp := mdpSpec{goal: make([]bool, n), choices: make([][]choiceSpec, n)}
+	goal, sink := uint32(n-1), uint32(n-2)
+	sp.goal[goal] = true
+	one := big.NewRat(1, 1)
+	qs := []*big.Rat{big.NewRat(1, 1_000_000_000), big.NewRat(1, 1_000_000_000_000), big.NewRat(1, 1_000_000_000_000_000)}
+	splits := []*big.Rat{big.NewRat(1, 3), big.NewRat(2, 3), big.NewRat(1, 7), big.NewRat(4, 7), big.NewRat(0, 1), big.NewRat(1, 1)}
+	rews := []*big.Rat{new(big.Rat), big.NewRat(1, 1), big.NewRat(1, 3), big.NewRat(2, 1), big.NewRat(1_000_000, 1)}
+	open := n - 2
+	for s := range open {
+		k := 1 + r.IntN(3)
+		if dtmc {
+			k = 1
+		}
+		for j := range k {
+			c := choiceSpec{rew: rews[r.IntN(len(rews))]}
+			switch v := r.IntN(20); {
+			case j > 0 && v < 3:
+				c = sp.choices[s][0]
+			case j > 0 && v < 4:
+				c.rew = new(big.Rat)
+				c.to, c.p = []uint32{uint32(r.IntN(open))}, []*big.Rat{one}
+			case j > 0 && v < 5:
+				c.to, c.p = []uint32{uint32(s)}, []*big.Rat{one}
+			default:
+				q := qs[r.IntN(len(qs))]
+				next := uint32((s + 1) % open)
+				if j > 0 {
+					next = []uint32{uint32((s + 2) % open), uint32(r.IntN(open)), next}[r.IntN(3)]
+				}
+				a := splits[r.IntN(len(splits))]
+				toGoal := new(big.Rat).Mul(q, a)
+				c.to, c.p = []uint32{next}, []*big.Rat{new(big.Rat).Sub(one, q)}
+				if toGoal.Sign() > 0 {
+					c.to, c.p = append(c.to, goal), append(c.p, toGoal)
+				}
+				if rest := new(big.Rat).Sub(q, toGoal); rest.Sign() > 0 {
+					c.to, c.p = append(c.to, sink), append(c.p, rest)
+				}
+			}
+			sp.choices[s] = append(sp.choices[s], c)
+		}
+	}
+	return sp
+}
+
+// TestS30qIntervalSolveLarge (s30q): s30qRing's MDPs and DTMCs of 50 to
+// 65 states, components at the interval solver's real threshold
+// (minIntervalClasses): the ii bounds of Pmax, Pmin, Emax and
+// Emin hold the exact method's rationals.
+func TestS30qIntervalSolveLarge(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 0x5e3))
+	used := map[string]int{}
+	for i := range s30qCount(6) {
+		dtmc := i%3 == 2
+		sp := s30qRing(r, 50+r.IntN(16), dtmc)
+		for _, reward := range []bool{false, true} {
+			if reward {
+				// the sink reached is the goal too: finite rewards
+				sp.goal = append([]bool(nil), sp.goal...)
+				sp.goal[len(sp.goal)-2] = true
+			}
+			m, rew := sp.model()
+			for _, max := range []bool{false, true} {
+				name := fmt.Sprintf("mdp%d/dtmc=%v/max=%v/reward=%v", i, dtmc, max, reward)
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				solve := func(o SolveOptions) (*Result, error) {
+					if reward {
+						return SolveReward(ctx, m, sp.goal, rew, o)
+					}
+					return Solve(ctx, m, sp.goal, o)
+				}
+				res, err := solve(SolveOptions{Max: max, Epsilon: 1e-9})
+				if err != nil {
+					cancel()
+					t.Fatalf("%s: ii: %v\n%s", name, err, specText(sp))
+				}
+				used[fmt.Sprint(reward)] += res.IntervalComponents
+				ex, err := solve(SolveOptions{Max: max, Method: Exact})
+				cancel()
+				if err != nil {
+					t.Fatalf("%s: exact: %v", name, err)
+				}
+				if s, ok := encloses(res.Lower, res.Upper, ex.Exact); !ok {
+					t.Fatalf("%s: state %d: [%v, %v] misses the exact %s\n%s", name, s, res.Lower[s], res.Upper[s], ratText(ex.Exact[s]), specText(sp))
+				}
+			}
+		}
+	}
+	t.Logf("components solved in interval arithmetic (reward: count): %v", used)
+}
