@@ -517,3 +517,101 @@ func TestS30qIntervalSolveLarge(t *testing.T) {
 	}
 	t.Logf("components solved in interval arithmetic (reward: count): %v", used)
 }
+
+// TestS30qIntervalCoreVsRational (s30q): intervalPolicyIteration on
+// random systems of 12 to 27 classes (too many for the brute force)
+// against policyIteration in rationals on the same system, from the same
+// proper scheduler: wherever both answer, the interval holds the
+// rational optimum. Pmax and Pmin without end components (every choice
+// leaves a little: every scheduler proper), Emax likewise, Emin with end
+// components (from a proper start).
+func TestS30qIntervalCoreVsRational(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 0x5e4))
+	answered := 0
+	for it := range s30qCount(16) {
+		prob, max := it%2 == 0, it%4 < 2
+		n := 12 + r.IntN(16)
+		var ch [][]sccChoice
+		for {
+			ch = s30qSystem(r, n, prob)
+			if !(prob || max) {
+				break
+			}
+			// every choice leaves: every scheduler proper
+			all := true
+			for i := range ch {
+				for k := range ch[i] {
+					sum := new(big.Rat)
+					for _, p := range ch[i][k].off {
+						sum.Add(sum, p)
+					}
+					all = all && sum.Cmp(ch[i][k].e) < 0
+				}
+			}
+			if all {
+				break
+			}
+			// drop the choices that leave nothing, where another is left
+			for i := range ch {
+				var keep []sccChoice
+				for _, c := range ch[i] {
+					sum := new(big.Rat)
+					for _, p := range c.off {
+						sum.Add(sum, p)
+					}
+					if sum.Cmp(c.e) < 0 {
+						keep = append(keep, c)
+					}
+				}
+				if len(keep) > 0 {
+					ch[i] = keep
+				}
+			}
+			if s30qAllLeave(ch) {
+				break
+			}
+		}
+		sched := make([]int, n)
+		if !attractor(ch, sched) {
+			continue
+		}
+		for _, upper := range []bool{false, true} {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			s1 := append([]int(nil), sched...)
+			lo, hi, _ := intervalPolicyIteration(ctx, ch, s1, upper, max, prob)
+			s2 := append([]int(nil), sched...)
+			want, err := policyIteration(ctx, ch, s2, upper, max)
+			cancel()
+			if lo == nil || want == nil || err != nil {
+				continue
+			}
+			answered++
+			for i := range n {
+				if new(big.Rat).SetFloat64(lo[i]).Cmp(want[i]) > 0 || new(big.Rat).SetFloat64(hi[i]).Cmp(want[i]) < 0 {
+					t.Fatalf("case %d (prob=%v max=%v upper=%v n=%d): class %d: [%v, %v] misses %s\n%s", it, prob, max, upper, n, i, lo[i], hi[i], want[i].FloatString(20), s30qText(ch))
+				}
+			}
+		}
+	}
+	t.Logf("%d systems answered by both", answered)
+	if answered == 0 {
+		t.Errorf("no system answered by both")
+	}
+}
+
+// s30qAllLeave says whether every choice of ch leaves its class for
+// outside the component with some probability.
+func s30qAllLeave(ch [][]sccChoice) bool {
+	for i := range ch {
+		for k := range ch[i] {
+			sum := new(big.Rat)
+			for _, p := range ch[i][k].off {
+				sum.Add(sum, p)
+			}
+			if sum.Cmp(ch[i][k].e) >= 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
