@@ -23,14 +23,15 @@ func s30qCount(n int) int {
 // s30qSystem draws a component's system directly (sccfloat.go's input): n
 // classes of 1 to 3 choices, each entering other classes and leaving the
 // component with weights built against the interval solver: a stay of
-// 1 - 10^-15 (ties the precision must resolve), thirds and sevenths (not
+// 1 - 10^-15 or 1 - 10^-290 (ties the precision must resolve; divisors
+// near 0), thirds and sevenths (not
 // float numbers), choices that leave nothing (out = 0: an end component
 // for max, a jump), exact duplicates (ties), boundary values that differ
 // between the lower and upper runs, and for rewards values from 10^-9 to
 // 10^6. prob: b ≤ out (a probability); otherwise b is a reward plus a
 // boundary share.
 func s30qSystem(r *rand.Rand, n int, prob bool) [][]sccChoice {
-	tiny := []*big.Rat{big.NewRat(1, 1_000_000_000_000_000), big.NewRat(1, 3), big.NewRat(1, 7), big.NewRat(1, 1_000_000), big.NewRat(0, 1), big.NewRat(0, 1)}
+	tiny := []*big.Rat{big.NewRat(1, 1_000_000_000_000_000), new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(290), nil)), big.NewRat(1, 3), big.NewRat(1, 7), big.NewRat(1, 1_000_000), big.NewRat(0, 1), big.NewRat(0, 1)}
 	rews := []*big.Rat{new(big.Rat), new(big.Rat), big.NewRat(1, 1), big.NewRat(1, 3), big.NewRat(1, 1_000_000_000), big.NewRat(1_000_000, 1)}
 	ch := make([][]sccChoice, n)
 	for i := range n {
