@@ -517,6 +517,9 @@ func TestS30qIntervalSolveLarge(t *testing.T) {
 		}
 	}
 	t.Logf("components solved in interval arithmetic (reward: count): %v", used)
+	if used["false"] == 0 || used["true"] == 0 {
+		t.Errorf("too few components through the interval solver: %v", used)
+	}
 }
 
 // TestS30qIntervalCoreVsRational (s30q): intervalPolicyIteration on
