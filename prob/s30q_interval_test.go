@@ -619,3 +619,58 @@ func s30qAllLeave(ch [][]sccChoice) bool {
 	}
 	return true
 }
+
+// TestS30qIntervalCoreLowPrecision (s30q): TestS30qIntervalCore's
+// systems with the interval solver starting at 2 to 24 bits (then 4
+// times more a level): at such precisions the intervals are wide, ties
+// are not resolved and certificates fail or barely pass, so a rounding
+// the wrong way, or a certificate's inequality the wrong way round,
+// would show as a bound that misses the brute force's optimum.
+func TestS30qIntervalCoreLowPrecision(t *testing.T) {
+	defer func(p uint) { intervalTestPrec = p }(intervalTestPrec)
+	r := rand.New(rand.NewPCG(30, 0x5e5))
+	answered, low := 0, 0
+	for it := range s30qCount(1200) {
+		intervalTestPrec = []uint{2, 3, 5, 8, 13, 24}[it%6]
+		prob := it%2 == 0
+		max := (it/2)%2 == 0
+		n := 1 + r.IntN(5)
+		ch := s30qSystem(r, n, prob)
+		wantLo, allProper := s30qBrute(ch, false, max, prob)
+		wantHi, _ := s30qBrute(ch, true, max, prob)
+		if !allProper && (prob && !max || !prob && max) {
+			continue
+		}
+		sched := make([]int, n)
+		for i := range n {
+			sched[i] = r.IntN(len(ch[i]))
+		}
+		if !proper(ch, sched) && !attractor(ch, sched) {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		lo, _, pl := intervalPolicyIteration(ctx, ch, sched, false, max, prob)
+		var hi []float64
+		var ph uint
+		if lo != nil {
+			_, hi, ph = intervalPolicyIteration(ctx, ch, sched, true, max, prob)
+		}
+		cancel()
+		if lo == nil || hi == nil {
+			continue
+		}
+		answered++
+		if pl < 128 || ph < 128 {
+			low++
+		}
+		for i := range n {
+			if wantLo[i] == nil || wantHi[i] == nil || new(big.Rat).SetFloat64(lo[i]).Cmp(wantLo[i]) > 0 || new(big.Rat).SetFloat64(hi[i]).Cmp(wantHi[i]) < 0 {
+				t.Fatalf("case %d (prob=%v max=%v n=%d, %d and %d bits): class %d: [%v, %v] misses [%s, %s]\n%s", it, prob, max, n, pl, ph, i, lo[i], hi[i], ratText(wantLo[i]), ratText(wantHi[i]), s30qText(ch))
+			}
+		}
+	}
+	t.Logf("answered %d, %d of them below 128 bits", answered, low)
+	if low == 0 {
+		t.Errorf("no system answered below 128 bits")
+	}
+}
