@@ -674,3 +674,56 @@ func TestS30qIntervalCoreLowPrecision(t *testing.T) {
 		t.Errorf("no system answered below 128 bits")
 	}
 }
+
+// TestS30qIntervalSolveLowPrecision (s30q): TestS30qIntervalSolveSmall's
+// end-to-end check (threshold 2, against the brute force) with the
+// interval solution starting at 3 to 24 bits: its callers (scc.go,
+// rewardii.go) take whatever wide bounds it certifies, widen them by the
+// float64 probabilities' error and intersect them with iteration's.
+func TestS30qIntervalSolveLowPrecision(t *testing.T) {
+	defer func(m int, p uint) { minIntervalClasses, intervalTestPrec = m, p }(minIntervalClasses, intervalTestPrec)
+	minIntervalClasses = 2
+	r := rand.New(rand.NewPCG(30, 0x5e6))
+	used, failed := 0, 0
+	for i := range s30qCount(60) {
+		intervalTestPrec = []uint{3, 8, 24}[i%3]
+		dtmc := i%4 == 3
+		sp := s30qSpec(r, 4+r.IntN(5), dtmc)
+		if i%2 == 1 {
+			sp = stickySpec(r, 3+r.IntN(6))
+		}
+		m, rew := sp.model()
+		for _, max := range []bool{false, true} {
+			name := fmt.Sprintf("mdp%d/max=%v/prec=%d", i, max, intervalTestPrec)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			// (bounds this wide may leave iteration no float64 upper
+			// bound within epsilon: an error, never a wrong interval)
+			res, err := Solve(ctx, m, sp.goal, SolveOptions{Max: max, Epsilon: 1e-9})
+			if err != nil {
+				failed++
+			} else {
+				used += res.IntervalComponents
+				want := bruteReach(sp, max)
+				if s, ok := encloses(res.Lower, res.Upper, want); !ok {
+					cancel()
+					t.Fatalf("%s: P: state %d: [%v, %v] misses %s\n%s", name, s, res.Lower[s], res.Upper[s], want[s].RatString(), specText(sp))
+				}
+			}
+			res, err = SolveReward(ctx, m, sp.goal, rew, SolveOptions{Max: max, Epsilon: 1e-9})
+			cancel()
+			if err != nil {
+				failed++
+				continue
+			}
+			used += res.IntervalComponents
+			want := bruteForce(sp, max)
+			if s, ok := encloses(res.Lower, res.Upper, want); !ok {
+				t.Fatalf("%s: E: state %d: [%v, %v] misses %s\n%s", name, s, res.Lower[s], res.Upper[s], ratText(want[s]), specText(sp))
+			}
+		}
+	}
+	t.Logf("%d components solved in interval arithmetic; %d solutions ended in an error", used, failed)
+	if used == 0 {
+		t.Errorf("no component went through the interval solver")
+	}
+}
