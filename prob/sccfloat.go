@@ -54,6 +54,12 @@ import (
 // interval solver.
 var minIntervalClasses = 48
 
+// intervalTestPrec, when not 0, is the first precision tried instead of
+// the computed one: the tests start as low as a few bits, where every
+// interval is wide and a rounding the wrong way or a certificate the
+// wrong way round shows as a bound that misses the optimum.
+var intervalTestPrec uint
+
 // maxIntervalPrec is the largest precision (bits) tried.
 const maxIntervalPrec = 4096
 
@@ -137,6 +143,9 @@ func intervalPolicyIteration(ctx context.Context, choices [][]sccChoice, sched [
 		}
 	}
 	prec = uint(128 + worst + 2*bitsOf(n))
+	if intervalTestPrec > 0 {
+		prec = intervalTestPrec
+	}
 	for ; prec <= maxIntervalPrec; prec *= 4 {
 		f := fops{prec}
 		ich := make([][]ichoice, n)
