@@ -175,8 +175,12 @@ func intervalPolicyIteration(ctx context.Context, choices [][]sccChoice, sched [
 			h, _ := x[i].hi.Float64()
 			l, h = math.Nextafter(l, math.Inf(-1)), math.Nextafter(h, math.Inf(1))
 			if max {
+				// 1-th2 (and 1+th2 below) round to 1 in float64, so the
+				// division does nothing: the factor (2^-60 relative, under
+				// one ulp) and the sum's rounding are covered by the two
+				// steps up, each at least one ulp (2^-53 relative)
 				h = math.Nextafter((h+th1)/(1-th2), math.Inf(1))
-				h = math.Nextafter(h, math.Inf(1)) // the sum's and quotient's rounding
+				h = math.Nextafter(h, math.Inf(1))
 			} else {
 				l = math.Nextafter((l-th1)/(1+th2), math.Inf(-1))
 				l = math.Nextafter(l, math.Inf(-1))
