@@ -309,6 +309,13 @@ func proper(choices [][]sccChoice, sched []int) bool {
 			queue = append(queue, uint32(i))
 		}
 	}
+	return allReach(pred, out, queue)
+}
+
+// allReach says whether every class reaches a class marked in out, by the
+// predecessor lists pred (pred[j]: the classes with an entry to j); queue
+// holds the marked classes, and out is marked further as it goes.
+func allReach(pred [][]uint32, out []bool, queue []uint32) bool {
 	for len(queue) > 0 {
 		j := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]

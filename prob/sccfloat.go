@@ -300,22 +300,7 @@ func properI(ich [][]ichoice, sched []int) bool {
 			queue = append(queue, uint32(i))
 		}
 	}
-	for len(queue) > 0 {
-		j := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		for _, i := range pred[j] {
-			if !out[i] {
-				out[i] = true
-				queue = append(queue, i)
-			}
-		}
-	}
-	for _, o := range out {
-		if !o {
-			return false
-		}
-	}
-	return true
+	return allReach(pred, out, queue)
 }
 
 // solveChain solves the chain of sched by GTH elimination in intervals:
