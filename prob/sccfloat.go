@@ -81,12 +81,6 @@ func (f fops) rat(r *big.Rat) ival {
 	return ival{f.down().SetRat(r), f.up().SetRat(r)}
 }
 
-func (f fops) zero() ival { return ival{f.down(), f.up()} }
-
-func (f fops) add(a, b ival) ival {
-	return ival{f.down().Add(a.lo, b.lo), f.up().Add(a.hi, b.hi)}
-}
-
 // addTo adds b to a in place.
 func (f fops) addTo(a, b ival) {
 	a.lo.Add(a.lo, b.lo)
