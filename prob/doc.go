@@ -47,12 +47,7 @@
 //     probabilities, within the component, from its exits' final bounds,
 //     the result widened by the factor by which the float64
 //     probabilities' rounding can move it (entrywise perturbation, via the
-//     matrix-tree theorem), up to 1000 classes; a component of 48 classes
-//     or more is solved so in interval arithmetic instead (sccfloat.go:
-//     big.Float rounded outwards, elimination without subtraction, the
-//     final scheduler certified by bounding every choice's advantage),
-//     as rationals of float64 numbers grow by about 53 bits a class, and
-//     the report counts such components. Rational elimination can
+//     matrix-tree theorem), up to 1000 classes. Rational elimination can
 //     cost far more than the sweeps (fill-in over a component with
 //     chords), so unless the sweeps stall it gets a quarter of their
 //     predicted time, and iteration goes on when that runs out.
@@ -65,9 +60,8 @@
 //     fixpoint is unique once Prob0E is fixed to 0).
 //   - Expected rewards (JANI Emin, Emax until a goal) are solved apart
 //     (reward.go): infinite where the goal is missed with positive
-//     probability, else value iteration with verified upper bounds (a
-//     slow component solved directly, as for probabilities, in
-//     interval arithmetic from 48 classes), or exact policy iteration.
+//     probability, else value iteration with verified upper bounds, or
+//     exact policy iteration.
 //   - Bounded questions (JANI step and reward bounds, the reward of the
 //     first k steps; vigil prob --steps) are solved apart (bounded.go):
 //     k rounds of backward iteration, in rationals or in float64 rounded
@@ -75,8 +69,7 @@
 //
 // Files: build.go (the sparse model), graph.go (precomputation, end
 // components), ii.go (interval iteration and schedulers), scc.go (a
-// component solved directly), sccfloat.go (the same in interval
-// arithmetic), exact.go (the
+// component solved directly), exact.go (the
 // rational solver), reward.go (expected rewards), bounded.go (bounded
 // questions), check.go (the questions vigil prob asks), filter.go
 // (JANI filter functions), fuse.go (dtmc).

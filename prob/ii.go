@@ -70,12 +70,6 @@ type Result struct {
 	// needed the most; see iterate); Rounds the exact
 	// method's policy-iteration rounds (each an exact solution of a chain).
 	Iterations, Rounds int
-	// IntervalComponents counts the components that interval iteration
-	// solved directly in interval arithmetic of IntervalPrec bits (too
-	// large for rationals, sccfloat.go): their bounds are those
-	// intervals, widened by the float64 probabilities' error.
-	IntervalComponents int
-	IntervalPrec       uint
 	// Zero and One count the states precomputation settled at 0 and 1.
 	Zero, One int
 	// Inf, for an expected reward (SolveReward), stands for an infinite
@@ -157,9 +151,6 @@ func Solve(ctx context.Context, m *Model, target []bool, opt SolveOptions) (*Res
 	q := newQuotient(g, maybe, opt.Max)
 	iters, err := q.iterate(ctx, one, opt)
 	r.Iterations = iters
-	if opt.Method != Exact { // (exact: the bounds only seed policy iteration)
-		r.IntervalComponents, r.IntervalPrec = q.intervalSolved, q.intervalPrec
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -190,10 +181,6 @@ type quotient struct {
 	choices  [][]uint32 // per class
 	internal []bool     // per choice: inside its end component (max only)
 	lo, hi   []float64  // per class
-	// intervalSolved counts the components solved directly in interval
-	// arithmetic (sccfloat.go), intervalPrec the largest precision used.
-	intervalSolved int
-	intervalPrec   uint
 }
 
 func newQuotient(g *graph, maybe []bool, max bool) *quotient {

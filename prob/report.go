@@ -32,23 +32,18 @@ type Figures struct {
 	// FilterStates is the filter's state formula where it is not the
 	// initial states, and Filtered the number of reachable states where
 	// it holds, over which the filter function reduced the values.
-	FilterStates string `json:"filter_states,omitempty"`
-	Filtered     int    `json:"filter_state_count,omitempty"`
-	Method       string `json:"method"`
-	States       int    `json:"states"`
-	Choices      int    `json:"choices"`
-	Iterations   int    `json:"iterations"`
-	Rounds       int    `json:"rounds,omitempty"`
-	// IntervalComponents counts the large components interval iteration
-	// solved directly in interval arithmetic of IntervalPrec bits
-	// (Result.IntervalComponents): which method answered.
-	IntervalComponents int     `json:"interval_components,omitempty"`
-	IntervalPrec       uint    `json:"interval_precision_bits,omitempty"`
-	Seconds            float64 `json:"seconds"`
-	Starts             int     `json:"start_states"`
-	Max                float64 `json:"max"`
-	Min                float64 `json:"min"`
-	Average            float64 `json:"average"`
+	FilterStates string  `json:"filter_states,omitempty"`
+	Filtered     int     `json:"filter_state_count,omitempty"`
+	Method       string  `json:"method"`
+	States       int     `json:"states"`
+	Choices      int     `json:"choices"`
+	Iterations   int     `json:"iterations"`
+	Rounds       int     `json:"rounds,omitempty"`
+	Seconds      float64 `json:"seconds"`
+	Starts       int     `json:"start_states"`
+	Max          float64 `json:"max"`
+	Min          float64 `json:"min"`
+	Average      float64 `json:"average"`
 	// MaxBounds, MinBounds and AvgBounds enclose Max, Min and Average
 	// (lower, upper) when they are not exact: interval iteration's
 	// bounds, of which the three are the midpoints.
@@ -125,7 +120,6 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 	f := Figures{
 		Property: name, Query: q, ID: a.Query.Name, Value: a.Value, Lower: a.Lower, Upper: a.Upper, Holds: a.Holds,
 		Method: method, States: pm.NumStates(), Choices: pm.NumChoices(), Iterations: a.Result.Iterations, Rounds: a.Result.Rounds,
-		IntervalComponents: a.Result.IntervalComponents, IntervalPrec: a.Result.IntervalPrec,
 		Seconds: (pm.Elapsed + a.Result.Elapsed).Seconds(), Starts: pm.Starts,
 		Max: mid(s.MaxLower, s.MaxUpper), Min: mid(s.MinLower, s.MinUpper), Average: mid(s.AvgLower, s.AvgUpper),
 		Worst: m.FormatState(pm.StateOf(s.Worst)), Best: m.FormatState(pm.StateOf(s.Best)),
@@ -326,15 +320,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "  %d. %s: %s instead of %s: %.6g -> %.6g (%.6g -> %.6g)\n", i+1, b.State, b.Better, b.Label, b.Before, b.After, b.BeforeMax, b.AfterMax)
 		}
 	}
-	comps, prec := 0, uint(0)
-	for _, f := range r.Figures {
-		comps, prec = comps+f.IntervalComponents, max(prec, f.IntervalPrec)
-	}
-	interval := ""
-	if comps > 0 {
-		interval = fmt.Sprintf(", %d large components solved directly in interval arithmetic (%d bits; bounds widened by the float64 probabilities' error)", comps, prec)
-	}
-	_, err := fmt.Fprintf(w, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs%s\n", r.Method, r.States, r.Choices, r.Build.Seconds(), r.Total.Seconds(), interval)
+	_, err := fmt.Fprintf(w, "engine prob (%s): %d states, %d choices, build %.3fs, total %.3fs\n", r.Method, r.States, r.Choices, r.Build.Seconds(), r.Total.Seconds())
 	return err
 }
 

@@ -184,9 +184,6 @@ type rewardSolver struct {
 	max  bool
 	inf  []bool // infinite value
 	ok   []bool // per choice: allowed (no successor of infinite value)
-	// intervalSolved and intervalPrec: as quotient's (ii.go).
-	intervalSolved int
-	intervalPrec   uint
 }
 
 func newRewardSolver(m *Model, goal []bool, rew []*big.Rat, max bool) *rewardSolver {
@@ -254,8 +251,6 @@ func SolveReward(ctx context.Context, m *Model, goal []bool, rew []*big.Rat, opt
 		}
 	} else if err := rs.iterate(ctx, r, opt); err != nil {
 		return nil, err
-	} else {
-		r.IntervalComponents, r.IntervalPrec = rs.intervalSolved, rs.intervalPrec
 	}
 	// Inf: above states² times the largest finite value.
 	top := 1.0

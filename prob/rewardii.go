@@ -317,7 +317,6 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			chain = chain && chStart[i+1]-chStart[i] == 1
 		}
 		failed := 0 // guesses that were no upper bound
-		slowAt := slowMisses
 		const checkEvery = 500
 		lastDiff, prevDiff, nextTry := 0.0, 0.0, 0
 		began := time.Now()
@@ -443,23 +442,9 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			// takes 7 (expsteps: 28 s of CPU against 67 s with a direct
 			// attempt at the first miss), while a ring's misses take a
 			// sweep or two each (and before giving up, below).
-			// Fewer misses that each take long (a large component, whose
-			// verification runs up to max(1024, it) rounds) are no
-			// better: once the component has spent slowMisses since it
-			// began, a miss tries the direct solution too, with the time
-			// spent as its budget, and the next such try waits until
-			// twice that time has gone by (so the tries cost at most
-			// about as much as the iteration).
 			const failedMDP = 12
-			failed++
-			spent := time.Since(began)
-			if small && (chain || failed >= failedMDP || tol < 1e-17) {
-				if ok, err := direct(cs, 4*float64(spent)); ok || err != nil {
-					return it, err
-				}
-			} else if small && spent >= slowAt {
-				slowAt = 2 * spent
-				if ok, err := direct(cs, float64(spent)); ok || err != nil {
+			if failed++; small && (chain || failed >= failedMDP || tol < 1e-17) {
+				if ok, err := direct(cs, 4*float64(time.Since(began))); ok || err != nil {
 					return it, err
 				}
 			}
@@ -521,12 +506,6 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 	return nil
 }
 
-// slowMisses is how long an MDP's component may take, missing upper-bound
-// guesses, before a miss tries the direct solution (rather than after
-// failedMDP misses): resource-gathering's components of 94 classes take
-// about 3 ms a miss (session 28). A variable for the tests.
-var slowMisses = 100 * time.Millisecond
-
 // directReward solves the component cs in rationals, given the final
 // bounds of what it leads to, and returns a lower and an upper bound per
 // member (in cs's order); ok is false when it declines (an entry below
@@ -535,8 +514,7 @@ var slowMisses = 100 * time.Millisecond
 //
 // A chain's component (one choice per class) is one linear system; an
 // MDP's is solved by policy iteration (scc.go's policyIteration), each
-// round a system of the same form; one of minIntervalClasses classes or
-// more in interval arithmetic (sccfloat.go), rationals if that declines. Emax's classes have no end component
+// round a system of the same form. Emax's classes have no end component
 // (a value is finite where every scheduler reaches the goal almost
 // surely), so every scheduler is proper. Emin's may (of positive reward;
 // those of reward 0 are collapsed into classes): a choice that never
@@ -626,35 +604,14 @@ func (rs *rewardSolver) directReward(ctx context.Context, cs []int32, cls []int3
 	if !proper(choices, sched) && !attractor(choices, sched) {
 		return nil, nil, false, nil
 	}
-	var xLo, xHi []*big.Rat
-	if n >= minIntervalClasses {
-		// Large: in interval arithmetic (sccfloat.go), where rationals
-		// grow by about 53 bits a class; rationals if it declines.
-		if l, _, pl := intervalPolicyIteration(ctx, choices, sched, false, rs.max, false); l != nil {
-			if _, h, ph := intervalPolicyIteration(ctx, choices, sched, true, rs.max, false); h != nil {
-				xLo, xHi = make([]*big.Rat, n), make([]*big.Rat, n)
-				for j := range n {
-					xLo[j], xHi[j] = rat(l[j]), rat(h[j])
-				}
-				rs.intervalSolved++
-				rs.intervalPrec = max(rs.intervalPrec, pl, ph)
-			}
-		}
-		if ctx.Err() != nil {
-			return nil, nil, false, nil
-		}
+	xLo, err := policyIteration(ctx, choices, sched, false, rs.max)
+	if xLo == nil || err != nil {
+		return nil, nil, false, err
 	}
-	if xLo == nil {
-		var err error
-		xLo, err = policyIteration(ctx, choices, sched, false, rs.max)
-		if xLo == nil || err != nil {
+	xHi := xLo
+	if !same {
+		if xHi, err = policyIteration(ctx, choices, sched, true, rs.max); xHi == nil || err != nil {
 			return nil, nil, false, err
-		}
-		xHi = xLo
-		if !same {
-			if xHi, err = policyIteration(ctx, choices, sched, true, rs.max); xHi == nil || err != nil {
-				return nil, nil, false, err
-			}
 		}
 	}
 	eta := new(big.Rat).SetFrac64(1, 1<<53)

@@ -141,35 +141,14 @@ func (q *quotient) solveComponent(ctx context.Context, comp []int32, one []bool)
 			}
 		}
 	}
-	var xLo, xHi []*big.Rat
-	if n >= minIntervalClasses {
-		// Large: in interval arithmetic (sccfloat.go), where rationals
-		// would grow by about 53 bits a class; rationals if it declines.
-		if l, _, pl := intervalPolicyIteration(ctx, choices, sched, false, q.max, true); l != nil {
-			if _, h, ph := intervalPolicyIteration(ctx, choices, sched, true, q.max, true); h != nil {
-				q.intervalPrec = max(q.intervalPrec, pl, ph)
-				xLo, xHi = make([]*big.Rat, n), make([]*big.Rat, n)
-				for i := range n {
-					xLo[i], xHi[i] = rat(l[i]), rat(h[i])
-				}
-				q.intervalSolved++
-			}
-		}
-		if ctx.Err() != nil {
-			return nil, nil, false, nil
-		}
+	xLo, err := policyIteration(ctx, choices, sched, false, q.max)
+	if xLo == nil || err != nil {
+		return nil, nil, false, err
 	}
-	if xLo == nil {
-		var err error
-		xLo, err = policyIteration(ctx, choices, sched, false, q.max)
-		if xLo == nil || err != nil {
+	xHi := xLo
+	if !same {
+		if xHi, err = policyIteration(ctx, choices, sched, true, q.max); xHi == nil || err != nil {
 			return nil, nil, false, err
-		}
-		xHi = xLo
-		if !same {
-			if xHi, err = policyIteration(ctx, choices, sched, true, q.max); xHi == nil || err != nil {
-				return nil, nil, false, err
-			}
 		}
 	}
 	// The perturbation factor: 1 - 2nη below, 1 + 5nη above.
@@ -309,13 +288,6 @@ func proper(choices [][]sccChoice, sched []int) bool {
 			queue = append(queue, uint32(i))
 		}
 	}
-	return allReach(pred, out, queue)
-}
-
-// allReach says whether every class reaches a class marked in out, by the
-// predecessor lists pred (pred[j]: the classes with an entry to j); queue
-// holds the marked classes, and out is marked further as it goes.
-func allReach(pred [][]uint32, out []bool, queue []uint32) bool {
 	for len(queue) > 0 {
 		j := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]

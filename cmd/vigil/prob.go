@@ -43,9 +43,7 @@ func init() {
 			"An outcome of weight 0 has probability 0 here (verify still counts it as possible).\n\n" +
 			"Methods: ii, interval iteration after prob0/prob1 precomputation (and, for Pmax, collapsed\n" +
 			"end components): lower and upper bounds within --epsilon (relative, or --absolute), as\n" +
-			"Storm's --sound (a component that iteration would take very long on is solved directly: in\n" +
-			"rationals, or, from 48 classes, in interval arithmetic, which the engine line then reports);\n" +
-			"exact, policy iteration in rational arithmetic (models up to --max-exact\n" +
+			"Storm's --sound; exact, policy iteration in rational arithmetic (models up to --max-exact\n" +
 			"states), whose values satisfy the Bellman equations exactly. For expected rewards ii is value\n" +
 			"iteration from below with an upper bound checked inductive (optimistic value iteration; end\n" +
 			"components of zero reward collapsed for Emin), component by component (strongly connected,\n" +
