@@ -10,6 +10,7 @@ import (
 	"time"
 
 	invcert "vigil/ic3/cert"
+	"vigil/internal/untildone"
 	"vigil/lang"
 	"vigil/smt"
 	"vigil/symbolic"
@@ -249,7 +250,10 @@ func TestS29wAbandonedLoadEnds(t *testing.T) {
 		t.Fatal(diags.Render())
 	}
 	before := runtime.NumGoroutine()
-	const n = 8
+	// as many as untildone lets run on abandoned at once: the next load
+	// would wait for one of them to end, and this test's contexts end
+	// only once a load has started
+	n := untildone.MaxAbandoned
 	for i := 0; i < n; i++ {
 		ctx, cancel := context.WithCancel(context.Background())
 		started.Add(1)
