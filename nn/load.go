@@ -2,9 +2,12 @@ package nn
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
+
 	"vigil/internal/inputfile"
 )
 
@@ -20,19 +23,124 @@ func LoadOutput(path, output string) (*Network, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nn: %v", err)
 	}
-	var n *Network
-	ext := strings.ToLower(filepath.Ext(path))
-	if t := bytes.TrimSpace(b); ext != ".onnx" && ext != ".nnet" && ext != ".json" {
-		switch { // recognised by content, as below
-		case bytes.HasPrefix(t, []byte("{")):
-			ext = ".json"
-		case bytes.HasPrefix(t, []byte("//")):
-			ext = ".nnet"
-		}
+	return parseFile(path, format(path, b), b, output)
+}
+
+// LoadShared is LoadOutput through a cache of the networks it loaded, kept
+// by the file's content (its SHA-256), the format its name gives and
+// output: the file is read once per call and parsed only when that
+// content was not loaded before. The --policy-file check of package load
+// (the file's input and output counts) and the policy bound to the file
+// (NewPolicy) then parse a large network once, as do the two model loads
+// of vigil faults. The network returned is shared: it must not be changed.
+//
+// The cache is not kept by the file's path, size and modification time: a
+// file rewritten with the same size and time (cp -p, an archive's fixed
+// dates, a rewrite within the clock's resolution) then bound the weights
+// of the file that was there before. Errors are not kept.
+func LoadShared(path, output string) (*Network, error) {
+	b, err := inputfile.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("nn: %v", err)
 	}
+	f := format(path, b)
+	key := sharedKey{sum: sha256.Sum256(b), format: f, output: output}
+	if n := shared.get(key); n != nil {
+		return n, nil
+	}
+	n, err := parseFile(path, f, b, output)
+	if err != nil {
+		return nil, err
+	}
+	shared.put(key, n)
+	return n, nil
+}
+
+// sharedKey is what a network of LoadShared is kept by.
+type sharedKey struct {
+	sum    [sha256.Size]byte
+	format string
+	output string
+}
+
+// maxShared is how many networks LoadShared keeps: the latest ones. A
+// command binds a few; a long-lived process (vigil lsp, a batch) that
+// loads many files one after another does not keep them all.
+const maxShared = 4
+
+// shared holds LoadShared's networks.
+var shared sharedCache
+
+type sharedCache struct {
+	sync.Mutex
+	keys   []sharedKey // oldest first
+	nets   map[sharedKey]*Network
+	parses int // the misses: files parsed (for the tests)
+}
+
+// get returns the network kept for key, or nil (a miss).
+func (c *sharedCache) get(key sharedKey) *Network {
+	c.Lock()
+	defer c.Unlock()
+	n := c.nets[key]
+	if n == nil {
+		c.parses++
+	}
+	return n
+}
+
+// put keeps n for key, dropping the oldest network beyond maxShared.
+func (c *sharedCache) put(key sharedKey, n *Network) {
+	c.Lock()
+	defer c.Unlock()
+	if c.nets == nil {
+		c.nets = map[sharedKey]*Network{}
+	}
+	if _, ok := c.nets[key]; ok {
+		return // parsed by two callers at once: keep the first
+	}
+	c.nets[key] = n
+	c.keys = append(c.keys, key)
+	if len(c.keys) > maxShared {
+		delete(c.nets, c.keys[0])
+		c.keys = append(c.keys[:0:0], c.keys[1:]...)
+	}
+}
+
+// SharedParses reports how many files LoadShared parsed in this process
+// (the misses of its cache), for tests of the callers that must parse a
+// file once.
+func SharedParses() int {
+	shared.Lock()
+	defer shared.Unlock()
+	return shared.parses
+}
+
+// format is the format of the network file at path with content b: its
+// extension (lower case), or for another one ".json" or ".nnet" when the
+// content says so, else the extension as it is.
+func format(path string, b []byte) string {
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext == ".onnx" || ext == ".nnet" || ext == ".json" {
+		return ext
+	}
+	switch t := bytes.TrimSpace(b); { // recognised by content
+	case bytes.HasPrefix(t, []byte("{")):
+		return ".json"
+	case bytes.HasPrefix(t, []byte("//")):
+		return ".nnet"
+	}
+	return ext
+}
+
+// parseFile parses b, the content of the network file at path, in the
+// format ext (format's answer).
+func parseFile(path, ext string, b []byte, output string) (*Network, error) {
 	if output != "" && (ext == ".nnet" || ext == ".json") {
 		return nil, fmt.Errorf("%s: nn: output %q names an ONNX graph output, but this is a%s file, with one output vector; leave out the output line (or --output)", path, output, map[string]string{".nnet": "n NNet", ".json": " vigil JSON network"}[ext])
 	}
+	var n *Network
+	var err error
 	switch ext {
 	case ".onnx":
 		n, err = ParseONNXOutput(b, output)
@@ -41,17 +149,9 @@ func LoadOutput(path, output string) (*Network, error) {
 	case ".json":
 		n, err = ParseJSON(b)
 	default:
-		t := bytes.TrimSpace(b)
-		switch {
-		case bytes.HasPrefix(t, []byte("{")):
-			n, err = ParseJSON(b)
-		case bytes.HasPrefix(t, []byte("//")):
-			n, err = ParseNNet(b)
-		default:
-			n, err = ParseONNXOutput(b, output)
-			if err != nil {
-				err = fmt.Errorf("nn: %s is not a network vigil recognises (name it .onnx, .nnet or .json): %v", filepath.Base(path), err)
-			}
+		n, err = ParseONNXOutput(b, output)
+		if err != nil {
+			err = fmt.Errorf("nn: %s is not a network vigil recognises (name it .onnx, .nnet or .json): %v", filepath.Base(path), err)
 		}
 	}
 	if err != nil {

@@ -17,8 +17,6 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
-	"os"
-	"sync"
 
 	"vigil/symbolic"
 )
@@ -71,41 +69,14 @@ func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
 	if d.File == "" {
 		return nil, symbolic.ErrorAt(d.Pos, "nn: policy %s names no network file", d.Name)
 	}
-	net, err := loadShared(d.File, d.Output)
+	// Networks are immutable once loaded: policies instantiated per
+	// goroutine, and the --policy-file check of package load before
+	// them, share the network of one content (LoadShared).
+	net, err := LoadShared(d.File, d.Output)
 	if err != nil {
 		return nil, symbolic.ErrorAt(d.Pos, "policy %s: %w", d.Name, err)
 	}
 	return NewPolicyFromNetwork(m, d, net)
-}
-
-// Networks are immutable once loaded, so policies instantiated per
-// goroutine share them; the cache key includes the file's size and
-// modification time so that a retrained file is read again.
-var (
-	sharedMu sync.Mutex
-	shared   = map[string]*Network{}
-)
-
-func loadShared(path, output string) (*Network, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("nn: %v", err)
-	}
-	key := fmt.Sprintf("%s\x00%d\x00%d\x00%s", path, fi.Size(), fi.ModTime().UnixNano(), output)
-	sharedMu.Lock()
-	n := shared[key]
-	sharedMu.Unlock()
-	if n != nil {
-		return n, nil
-	}
-	n, err = LoadOutput(path, output)
-	if err != nil {
-		return nil, err
-	}
-	sharedMu.Lock()
-	shared[key] = n
-	sharedMu.Unlock()
-	return n, nil
 }
 
 // NewPolicyFromNetwork binds an already loaded network (for example an
