@@ -10,14 +10,12 @@ package load
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"unicode"
 
 	"vigil/internal/inputfile"
@@ -286,112 +284,34 @@ func bindingsFor(path string, kind symbolic.PolicyKind, learned []*symbolic.Poli
 }
 
 // fileDims loads the network or ensemble in path and returns its input and
-// output counts. The counts are kept for the file's content (its SHA-256):
-// a command that loads its model more than once (vigil faults reads the
-// model for the run file's defaults first, then its own) reads a large
-// policy file for its counts once, not at every load. They are not kept by
-// the file's size and modification time: a file replaced by another of the
-// same size and time (cp -p, an archive's fixed dates, a rewrite within the
-// clock's resolution) then kept the counts of the first, and an ensemble's
-// counts choose its binding: kept counts of three features bound a file
-// whose splits read two to the one declared policy of three inputs, where
-// its own counts fit two policies and are an error (the decider's check,
-// features at most the inputs, passes).
+// output counts. It loads through the caches of nn and trees
+// (nn.LoadShared, trees.LoadShared), kept by the file's content (its
+// SHA-256): the policy bound to the file afterwards (nn.NewPolicy,
+// trees.NewPolicy, which load through them too), and a command that loads
+// its model more than once (vigil faults reads the model for the run
+// file's defaults first, then its own), parse a large policy file once,
+// not at every load. Each load reads the file once and hashes the bytes it
+// parses, so that its counts are those of the content it binds. They are
+// not kept by the file's size and modification time: a file replaced by
+// another of the same size and time (cp -p, an archive's fixed dates, a
+// rewrite within the clock's resolution) then kept the counts of the
+// first, and an ensemble's counts choose its binding: kept counts of three
+// features bound a file whose splits read two to the one declared policy
+// of three inputs, where its own counts fit two policies and are an error
+// (the decider's check, features at most the inputs, passes).
 func fileDims(path string, kind symbolic.PolicyKind, output string) (ins, outs int, err error) {
 	if kind == symbolic.KindNN {
-		// hashed as a stream, then read by nn (which tells the format by
-		// the path's extension): a file changed in between is bound by the
-		// new file's counts under the old content's key, which the
-		// decider's exact check of a network's counts turns into an error
-		// at a later load of the old content, never a binding
-		key, keyed := dimsKey(path, kind, output, nil)
-		if d, ok := cachedDims(key, keyed); ok {
-			return d[0], d[1], nil
-		}
-		n, err := nn.LoadOutput(path, output)
+		n, err := nn.LoadShared(path, output)
 		if err != nil {
 			return 0, 0, fmt.Errorf("--policy-file: %v", err)
 		}
-		ins, outs = n.Inputs(), n.Outputs()
-		keepDims(key, keyed, ins, outs)
-		return ins, outs, nil
+		return n.Inputs(), n.Outputs(), nil
 	}
-	// an ensemble is read once, hashed and parsed from the same bytes: its
-	// counts are those of the content they are kept for
-	data, err := inputfile.ReadFile(path)
+	e, err := trees.LoadShared(path)
 	if err != nil {
-		return 0, 0, fmt.Errorf("--policy-file: trees: %v", err)
+		return 0, 0, fmt.Errorf("--policy-file: %v", err)
 	}
-	key, keyed := dimsKey(path, kind, output, data)
-	if d, ok := cachedDims(key, keyed); ok {
-		return d[0], d[1], nil
-	}
-	e, err := trees.Parse(data)
-	if err != nil {
-		return 0, 0, fmt.Errorf("--policy-file: %v (in %s)", err, path)
-	}
-	ins, outs = e.NumFeatures, e.NumClasses
-	keepDims(key, keyed, ins, outs)
-	return ins, outs, nil
-}
-
-// dimsCache holds fileDims's counts by dimsKey; reads counts the files
-// fileDims parsed (for the tests).
-var dimsCache struct {
-	sync.Mutex
-	m     map[string][2]int
-	reads int
-}
-
-func cachedDims(key string, keyed bool) ([2]int, bool) {
-	dimsCache.Lock()
-	defer dimsCache.Unlock()
-	if !keyed {
-		dimsCache.reads++
-		return [2]int{}, false
-	}
-	d, ok := dimsCache.m[key]
-	if !ok {
-		dimsCache.reads++
-	}
-	return d, ok
-}
-
-func keepDims(key string, keyed bool, ins, outs int) {
-	if !keyed {
-		return
-	}
-	dimsCache.Lock()
-	defer dimsCache.Unlock()
-	if dimsCache.m == nil {
-		dimsCache.m = map[string][2]int{}
-	}
-	dimsCache.m[key] = [2]int{ins, outs}
-}
-
-// dimsKey is fileDims's cache key for the content of the policy file at
-// path: data when given, else the file's bytes as they are read now; ok is
-// false when it cannot be told (the file cannot be read, is not a regular
-// file or is larger than inputfile.Max), and the counts are then not kept.
-func dimsKey(path string, kind symbolic.PolicyKind, output string, data []byte) (key string, ok bool) {
-	h := sha256.New()
-	if data != nil {
-		h.Write(data)
-	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			return "", false
-		}
-		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > inputfile.Max {
-			return "", false
-		}
-		if _, err := io.Copy(h, f); err != nil {
-			return "", false
-		}
-	}
-	return fmt.Sprintf("%s\x00%s\x00%x", kind, output, h.Sum(nil)), true
+	return e.NumFeatures, e.NumClasses, nil
 }
 
 // sameBinding reports whether two learned policies read the same inputs,

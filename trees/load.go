@@ -2,10 +2,12 @@ package trees
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"vigil/internal/inputfile"
 	"vigil/internal/jsonerr"
@@ -26,6 +28,85 @@ func Load(path string) (*Ensemble, error) {
 		return nil, fmt.Errorf("%w (in %s)", err, path)
 	}
 	return e, nil
+}
+
+// LoadShared is Load through a cache of the ensembles it loaded, kept by
+// the file's content (its SHA-256): the file is read once per call and
+// parsed only when that content was not loaded before. The --policy-file
+// check of package load (the file's feature and class counts) and the
+// policies bound to the file (NewPolicy, one per goroutine of a search)
+// then parse a large ensemble once, as do the two model loads of vigil
+// faults. The ensemble returned is shared: it must not be changed. The
+// cache is not kept by path, size and modification time, which a file
+// rewritten with the same size and time fools. Errors are not kept.
+func LoadShared(path string) (*Ensemble, error) {
+	data, err := inputfile.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("trees: %w", err)
+	}
+	key := sha256.Sum256(data)
+	if e := shared.get(key); e != nil {
+		return e, nil
+	}
+	e, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w (in %s)", err, path)
+	}
+	shared.put(key, e)
+	return e, nil
+}
+
+// maxShared is how many ensembles LoadShared keeps: the latest ones. A
+// command binds a few; a long-lived process (vigil lsp, a batch) that
+// loads many files one after another does not keep them all.
+const maxShared = 4
+
+// shared holds LoadShared's ensembles.
+var shared sharedCache
+
+type sharedCache struct {
+	sync.Mutex
+	keys   [][sha256.Size]byte // oldest first
+	ens    map[[sha256.Size]byte]*Ensemble
+	parses int // the misses: files parsed (for the tests)
+}
+
+// get returns the ensemble kept for key, or nil (a miss).
+func (c *sharedCache) get(key [sha256.Size]byte) *Ensemble {
+	c.Lock()
+	defer c.Unlock()
+	e := c.ens[key]
+	if e == nil {
+		c.parses++
+	}
+	return e
+}
+
+// put keeps e for key, dropping the oldest ensemble beyond maxShared.
+func (c *sharedCache) put(key [sha256.Size]byte, e *Ensemble) {
+	c.Lock()
+	defer c.Unlock()
+	if c.ens == nil {
+		c.ens = map[[sha256.Size]byte]*Ensemble{}
+	}
+	if _, ok := c.ens[key]; ok {
+		return // parsed by two callers at once: keep the first
+	}
+	c.ens[key] = e
+	c.keys = append(c.keys, key)
+	if len(c.keys) > maxShared {
+		delete(c.ens, c.keys[0])
+		c.keys = append(c.keys[:0:0], c.keys[1:]...)
+	}
+}
+
+// SharedParses reports how many files LoadShared parsed in this process
+// (the misses of its cache), for tests of the callers that must parse a
+// file once.
+func SharedParses() int {
+	shared.Lock()
+	defer shared.Unlock()
+	return shared.parses
 }
 
 // Parse reads a tree ensemble from its file content (see Load).

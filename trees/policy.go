@@ -62,7 +62,7 @@ func NewPolicy(m *symbolic.Model, d *symbolic.PolicyDecl) (*Policy, error) {
 	if d.File == "" {
 		return nil, fail("trees: no ensemble file given")
 	}
-	e, err := Load(d.File)
+	e, err := LoadShared(d.File) // shared with the other policies of its content
 	if err != nil {
 		return nil, fail("%v", err)
 	}
