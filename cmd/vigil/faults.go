@@ -61,7 +61,8 @@ func runFaults(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(cli.ExitFor(err), "vigil faults: %v", err)
 	}
-	ctx, cancel := cli.RunContext(*sf.timeout)
+	// what the loads left of --timeout: one deadline for the command
+	ctx, cancel := sf.modelFlags.runContext()
 	defer cancel()
 	prog := e.NewProgress(*sf.jsonOut)
 	rep, err := safety.CheckRun(ctx, su.d, run, policyName(su.decl), cli.LineTo(prog))

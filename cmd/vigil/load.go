@@ -146,6 +146,13 @@ type modelFlags struct {
 	// fs is the command's flag set: load reads its --timeout, which
 	// bounds the loading too.
 	fs *flag.FlagSet
+	// clock is the command's one --timeout (startClock): every load and
+	// the engine after them end by its deadline.
+	clock struct {
+		started bool
+		limit   time.Duration // the flag's value at the start (0: none)
+		start   time.Time
+	}
 	// preStop is the end of the load context that stopped a preload:
 	// the command's own load reports it at once.
 	preStop error
@@ -357,18 +364,68 @@ func (mf *modelFlags) load(e *cli.Env, cmd, file string, propRequired bool, pd l
 	return lm, true
 }
 
+// startClock starts the command's --timeout at its first call (the
+// command's first load): from then on every load (loadContext) and the
+// engine after them (runContext) end by one deadline, start + --timeout.
+// Before session 31 each load got the whole --timeout anew: vigil faults'
+// load for the run file's defaults, then its own, then its engine, and
+// verify --policy all's load of the list, then each policy's load and
+// engine, so that a command ran for several times its --timeout when its
+// loads were slow.
+func (mf *modelFlags) startClock() {
+	if !mf.clock.started {
+		mf.clock.started, mf.clock.limit, mf.clock.start = true, mf.timeout(), time.Now()
+	}
+}
+
+// deadline is when the command's --timeout runs out (startClock); ok is
+// false when it has none.
+func (mf *modelFlags) deadline() (d time.Time, ok bool) {
+	mf.startClock()
+	if mf.clock.limit <= 0 {
+		return time.Time{}, false
+	}
+	return mf.clock.start.Add(mf.clock.limit), true
+}
+
+// loadDeadline is when the command's loads stop (loadContext): its
+// --timeout from its start, but at least a second; ok is false when it
+// has no --timeout.
+func (mf *modelFlags) loadDeadline() (d time.Time, ok bool) {
+	if _, ok := mf.deadline(); !ok {
+		return time.Time{}, false
+	}
+	return mf.clock.start.Add(max(mf.clock.limit, time.Second)), true
+}
+
 // loadContext is the context a command loads its model under: the
 // process context (cli.LoadContext, done at the first Ctrl-C or SIGTERM),
-// ended also by --timeout, given at least a second (a command stops within
-// a second of its timeout): a timeout of 1ns still loads a small model and
-// stops its engine, with the engine's partial results. timeout is the
-// flag's value (0: none).
+// ended also by the command's --timeout (deadline), which gives its loads
+// at least a second from its start (a command stops within a second of
+// its timeout): a timeout of 1ns still loads a small model and stops its
+// engine, with the engine's partial results. timeout is the flag's value
+// (0: none).
 func (mf *modelFlags) loadContext() (ctx context.Context, cancel context.CancelFunc, timeout time.Duration) {
-	ctx, cancel, timeout = cli.LoadContext(), func() {}, mf.timeout()
-	if timeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, max(timeout, time.Second))
+	ctx, cancel = cli.LoadContext(), func() {}
+	if d, ok := mf.loadDeadline(); ok {
+		ctx, cancel = context.WithDeadline(ctx, d)
 	}
-	return ctx, cancel, timeout
+	return ctx, cancel, mf.clock.limit
+}
+
+// runContext is the context a command's engine runs under after its
+// loads: the process's signals (cli.RunContext) and what the loads left of
+// the command's --timeout. A timeout that ran out while the loads ended
+// (they get at least a second) gives a context already done: the engine
+// stops at once with its partial results, exit 4.
+func (mf *modelFlags) runContext() (context.Context, context.CancelFunc) {
+	ctx, stop := cli.RunContext(0)
+	d, ok := mf.deadline()
+	if !ok {
+		return ctx, stop
+	}
+	dctx, cancel := context.WithDeadline(ctx, d)
+	return dctx, func() { cancel(); stop() }
 }
 
 // reportStop reports that the loading of file stopped with the load

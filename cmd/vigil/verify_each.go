@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"path"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"vigil/internal/cli"
 	"vigil/load"
@@ -108,8 +110,10 @@ type policyResult struct {
 	Error    string          `json:"error,omitempty"`  // what it printed on stderr, when it failed
 }
 
-// verifyEach verifies each policy of names in turn (each with the whole
-// --timeout; Ctrl-C stops them all) and ends with a summary: in text, each
+// verifyEach verifies each policy of names in turn (all within the one
+// --timeout of the command, the load of the list included: a policy that
+// the timeout did not leave time for is not run; Ctrl-C stops them all)
+// and ends with a summary: in text, each
 // policy's report under a header, then a table; with --json one object
 // whose "policies" hold each policy's answer. The exit code is the worst:
 // an internal error (70), an input error (1), unsafe (3), unknown (4),
@@ -130,11 +134,29 @@ func verifyEach(e *cli.Env, sig context.Context, mf *modelFlags, names []string,
 	// --json's exit_code is the process's
 	base := *e
 	defer func() { *e = base }()
+	// one(o) bounds its engine by the --timeout flag's value, which from
+	// one policy to the next is what is left of the command's --timeout
+	// (modelFlags.deadline; each policy's load ends by loadDeadline, at
+	// least a second after the command's start, as one policy's does); the
+	// flag gets its value back afterwards. A policy whose load would start
+	// after loadDeadline is not run.
+	deadline, limited := mf.deadline()
+	loadDeadline, _ := mf.loadDeadline()
+	var timeoutFlag flag.Value
+	if limited {
+		timeoutFlag = mf.fs.Lookup("timeout").Value
+		defer timeoutFlag.Set(mf.clock.limit.String())
+	}
 	var rows []policyResult
+	timedOut := false
 	for i, name := range names {
 		row := policyResult{Policy: name}
-		if sig.Err() != nil {
+		if sig.Err() != nil || (limited && !time.Now().Before(loadDeadline)) {
 			row.ExitCode, row.Verdict = cli.ExitUnknown, "not run"
+			if sig.Err() == nil {
+				timedOut = true
+				row.Error = fmt.Sprintf("--timeout %s ran out before this policy", mf.clock.limit)
+			}
 			rows = append(rows, row)
 			continue
 		}
@@ -156,6 +178,11 @@ func verifyEach(e *cli.Env, sig context.Context, mf *modelFlags, names []string,
 			e.Stdout = &res
 		}
 		mf.loadStopped = false
+		if limited {
+			if err := timeoutFlag.Set(max(time.Until(deadline), time.Nanosecond).String()); err != nil {
+				return e.Fail(cli.ExitBug, "vigil verify: the time left of --timeout: %v", err)
+			}
+		}
 		row.ExitCode = one(o)
 		*e = base
 		if mf.loadStopped && row.ExitCode == cli.ExitError {
@@ -200,7 +227,11 @@ func verifyEach(e *cli.Env, sig context.Context, mf *modelFlags, names []string,
 		fmt.Fprintf(stdout, ", %d failed", n)
 	}
 	if n := count["not run"]; n > 0 {
-		fmt.Fprintf(stdout, ", %d not run (interrupted)", n)
+		why := "interrupted"
+		if timedOut {
+			why = fmt.Sprintf("--timeout %s ran out", mf.clock.limit)
+		}
+		fmt.Fprintf(stdout, ", %d not run (%s)", n, why)
 	}
 	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
