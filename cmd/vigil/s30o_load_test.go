@@ -60,70 +60,91 @@ func s30oFIFOs(t *testing.T) (spec, ens, net, prop, run string) {
 	return spec, ens, net, prop, run
 }
 
-// TestS30oFirstSignalStopsLoading: the commands whose loading did not
-// stop at the first Ctrl-C or SIGTERM (verify --policy all's and faults'
+// s30oBlocked is a command whose load blocks on one of s30oFIFOs' files:
+// the command's name as its messages give it, its arguments (without
+// those a test adds) and the file it reports as loading.
+type s30oBlocked struct {
+	cmd  string
+	args []string
+	file string
+}
+
+// s30oBlockedCommands are the commands whose loading did not stop at the
+// first signal nor at --timeout (verify --policy all's and faults'
 // preloads of the model; trees bound and decide and nn verify, whose
-// loads ran before they watched the signals, so the signal ended them
-// with 130 or 143 and no word of what they were doing) stop waiting for
-// the load at once: "interrupted while loading", exit 4, as the other
-// commands with an unknown outcome. Before, verify --policy all and
-// faults went on waiting for the FIFO (the test's limit ran out).
+// loads ran before they watched the signals and started their limit):
+// the signal and the timeout tests run each, adding their own flags.
+func s30oBlockedCommands(spec, ens, net, prop, run string) []s30oBlocked {
+	return []s30oBlocked{
+		{"verify", []string{"verify", spec, "--property", "p", "--policy", "all"}, spec},
+		{"faults", []string{"faults", spec, "--run", run}, spec},
+		{"trees bound", []string{"trees", "bound", ens, "--margin", "0"}, ens},
+		{"trees decide", []string{"trees", "decide", ens, "--class", "1", "--sure", "0"}, ens},
+		{"nn verify", []string{"nn", "verify", net, prop}, net},
+	}
+}
+
+// TestS30oFirstSignalStopsLoading: the commands whose loading did not
+// stop at the first Ctrl-C or SIGTERM (s30oBlockedCommands; the signal
+// ended trees and nn with 130 or 143 and no word of what they were doing)
+// stop waiting for the load at once: "interrupted while loading", exit 4,
+// as the other commands with an unknown outcome. Before, verify --policy
+// all and faults went on waiting for the FIFO (the test's limit ran out).
+// Each command is run with SIGINT, and with SIGTERM under --timeout 1h,
+// with a variant of its flags (a --policy list of globs, faults with
+// --property given, trees bound with --max).
 func TestS30oFirstSignalStopsLoading(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts vigil in a subprocess")
 	}
 	spec, ens, net, prop, run := s30oFIFOs(t)
-	for _, c := range []struct {
-		cmd  string
-		args []string
-		file string
-		sig  syscall.Signal
-	}{
-		{"verify", []string{"verify", spec, "--property", "p", "--policy", "all"}, spec, syscall.SIGINT},
-		{"verify", []string{"verify", spec, "--policy", "a*,b", "--timeout", "1h"}, spec, syscall.SIGTERM},
-		{"faults", []string{"faults", spec, "--run", run}, spec, syscall.SIGTERM},
-		{"faults", []string{"faults", spec, "--run", run, "--property", "p", "--timeout", "1h"}, spec, syscall.SIGINT},
-		{"trees bound", []string{"trees", "bound", ens, "--max", "0"}, ens, syscall.SIGINT},
-		{"trees decide", []string{"trees", "decide", ens, "--class", "1", "--sure", "0", "--timeout", "1h"}, ens, syscall.SIGTERM},
-		{"nn verify", []string{"nn", "verify", net, prop}, net, syscall.SIGINT},
-	} {
-		t.Run(strings.Join(c.args[:min(len(c.args), 4)], " "), func(t *testing.T) {
-			code, stdout, stderr, late := signalVigil(t, c.args, 5*time.Second, timedSignal{300 * time.Millisecond, c.sig})
-			t.Logf("exit %d, %v after the signal", code, late.Round(time.Millisecond))
-			want := fmt.Sprintf("vigil %s: interrupted while loading %s; no results\n", c.cmd, c.file)
-			if code != 4 || stderr != want || stdout != "" {
-				t.Errorf("exit %d, stdout %q, stderr %q; want 4 and %q", code, stdout, stderr, want)
+	variant := map[string][]string{
+		"verify":      {"verify", spec, "--policy", "a*,b"},
+		"faults":      {"faults", spec, "--run", run, "--property", "p"},
+		"trees bound": {"trees", "bound", ens, "--max", "0"},
+	}
+	for _, c := range s30oBlockedCommands(spec, ens, net, prop, run) {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			args := c.args
+			if sig == syscall.SIGTERM {
+				if v, ok := variant[c.cmd]; ok {
+					args = v
+				}
+				args = append(slices.Clone(args), "--timeout", "1h")
 			}
-		})
+			t.Run(c.cmd+" "+sig.String(), func(t *testing.T) {
+				code, stdout, stderr, late := signalVigil(t, args, 5*time.Second, timedSignal{300 * time.Millisecond, sig})
+				t.Logf("exit %d, %v after the signal", code, late.Round(time.Millisecond))
+				want := fmt.Sprintf("vigil %s: interrupted while loading %s; no results\n", c.cmd, c.file)
+				if code != 4 || stderr != want || stdout != "" {
+					t.Errorf("exit %d, stdout %q, stderr %q; want 4 and %q", code, stdout, stderr, want)
+				}
+			})
+		}
 	}
 }
 
 // TestS30oTimeoutCountsLoading: --timeout bounds the loading of these
-// commands too, once: verify --policy all and faults report the stop of
-// their preload at the command's own load without loading again (one
-// message, one timeout: a second load would wait another second), and
-// trees bound and decide and nn verify start their limit before the load
-// (before, they waited for the FIFO for good: their limit started after
-// the load).
+// commands too (s30oBlockedCommands), once: verify --policy all and faults
+// report the stop of their preload at the command's own load without
+// loading again (one message, one timeout: a second load would wait
+// another second), and trees bound and decide and nn verify start their
+// limit before the load (before, they waited for the FIFO for good: their
+// limit started after the load). trees bound runs with --json: the
+// message is also the JSON error object on stdout.
 func TestS30oTimeoutCountsLoading(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts vigil in a subprocess")
 	}
 	spec, ens, net, prop, run := s30oFIFOs(t)
-	for _, c := range []struct {
-		cmd  string
-		args []string
-		file string
-	}{
-		{"verify", []string{"verify", spec, "--property", "p", "--policy", "all"}, spec},
-		{"faults", []string{"faults", spec, "--run", run}, spec},
-		{"trees bound", []string{"trees", "bound", ens, "--margin", "0", "--json"}, ens},
-		{"trees decide", []string{"trees", "decide", ens, "--class", "1", "--sure", "0"}, ens},
-		{"nn verify", []string{"nn", "verify", net, prop}, net},
-	} {
-		t.Run(c.args[0]+" "+c.args[1], func(t *testing.T) {
+	for _, c := range s30oBlockedCommands(spec, ens, net, prop, run) {
+		args := append(slices.Clone(c.args), "--timeout", "1s")
+		if c.cmd == "trees bound" {
+			args = append(args, "--json")
+		}
+		t.Run(c.cmd, func(t *testing.T) {
 			start := time.Now()
-			cmd, out, errOut, done := startVigil(t, append(c.args, "--timeout", "1s"))
+			cmd, out, errOut, done := startVigil(t, args)
 			var err error
 			select {
 			case err = <-done:
@@ -141,7 +162,7 @@ func TestS30oTimeoutCountsLoading(t *testing.T) {
 			want := fmt.Sprintf("vigil %s: --timeout 1s ran out while loading %s; no results (the model's loading counts against it)\n", c.cmd, c.file)
 			// with --json, also the JSON error object on stdout
 			wantOut := ""
-			if slices.Contains(c.args, "--json") {
+			if slices.Contains(args, "--json") {
 				wantOut = fmt.Sprintf(`{"error":%q,"exit_code":4}`+"\n", strings.TrimSuffix(want, "\n"))
 			}
 			if code != 4 || errOut.String() != want || out.String() != wantOut {
