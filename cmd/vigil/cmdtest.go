@@ -75,7 +75,7 @@ func runTest(e *cli.Env, args []string) int {
 	mf := addModelFlags(fs, "property to test against (default: the only one)", "policy to test (default: the only one)")
 	mode := fs.String("mode", "", "what to test: safety (avoid the unsafe states where some policy does) or goal (reach the goal where some plan does, as cheaply); default: goal when the property's unsafe condition is false and it has a goal, else safety")
 	budget := cli.AddDurationFlag(fs, "budget", 60*time.Second, "time for fuzzing and bug confirmation, which run interleaved (`DURATION`: 10s, 2m, or bare seconds); bugs found when it runs out are kept")
-	timeout := cli.TimeoutFlag(fs)
+	cli.TimeoutFlag(fs)
 	seed := fs.Uint64("seed", 1, "random seed: the same seed, budgets and --workers give the same report")
 	config := fs.String("config", "", "safety mode: the fuzzing configuration, one of "+strings.Join(fuzz.SafetyConfigNames, ", ")+" or D-greedy, D-sampling for a lookahead depth D (default inf-greedy); goal mode: fuzzing biases, comma-separated: "+strings.Join(fuzz.BiasNames, ", ")+" (none: uniform walks; default polqual,novelty)")
 	oracles := fs.String("oracle", "", "safety mode: safety deciders, comma-separated: the first confirms bugs and finds faults, the others re-check each (default tarjan; "+strings.Join(safety.Algorithms, ", ")+"); goal mode: bug oracles, tried in order (default "+strings.Join(fuzz.OracleNames, ",")+")")
@@ -128,7 +128,7 @@ func runTest(e *cli.Env, args []string) int {
 	if f := otherModeFlag(fs, *mode); f != "" {
 		return e.Fail(cli.ExitUsage, "vigil test: --%s is a flag of %s mode, but this test runs in %s mode (%s); drop it or give --mode %s", f, otherMode(*mode), *mode, how, otherMode(*mode))
 	}
-	ctx, stop := cli.RunContext(*timeout)
+	ctx, stop := mf.runContext()
 	defer stop()
 	subject := func() report.Subject {
 		return report.Subject{Model: lm.m, Property: lm.prop, Policy: lm.decl, Decider: lm.dec, Workers: *workers, Progress: cli.LineTo(e.NewProgress(*jsonOut))}

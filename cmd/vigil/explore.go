@@ -38,7 +38,7 @@ func runExplore(e *cli.Env, args []string) int {
 	workers := addWorkersFlag(fs)
 	bf := addBDDFlags(fs)
 	jsonOut := fs.Bool("json", false, "print the statistics as JSON")
-	timeout := cli.TimeoutFlag(fs)
+	cli.TimeoutFlag(fs)
 	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
 		return cli.ExitUsage
@@ -53,7 +53,7 @@ func runExplore(e *cli.Env, args []string) int {
 	if !ok {
 		return cli.ExitError
 	}
-	ctx, cancel := cli.RunContext(*timeout)
+	ctx, cancel := mf.runContext()
 	defer cancel()
 	prog := e.NewProgress(*jsonOut)
 	q := verify.ExploreQuestion{Gen: lm.g, Policy: lm.decl, BDD: engine.Val == "bdd", BDDOptions: bf.options(prog, "explore (bdd)"), Order: bf.order.Val,

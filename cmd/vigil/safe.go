@@ -199,7 +199,7 @@ func runSafe(e *cli.Env, args []string) int {
 	if !ok {
 		return cli.ExitError
 	}
-	ctx, cancel := cli.RunContext(*sf.timeout)
+	ctx, cancel := sf.modelFlags.runContext()
 	defer cancel()
 	prog := e.NewProgress(*sf.jsonOut)
 	rep, err := safety.Check(ctx, su.d, *sf.radius, safety.CheckOptions{State: state, Cert: *certFile, Source: su.source(sf),
@@ -282,7 +282,7 @@ func runSafeBDD(e *cli.Env, sf *safetyFlags, bf *bddFlags, file, stateText strin
 	if !ok {
 		return cli.ExitError
 	}
-	ctx, cancel := cli.RunContext(*sf.timeout)
+	ctx, cancel := sf.modelFlags.runContext()
 	defer cancel()
 	prog := e.NewProgress(*sf.jsonOut)
 	rep, err := verify.SafeBDD(ctx, verify.SafeBDDQuestion{Gen: lm.g, Policy: lm.decl, Radius: r, State: state, All: all, Cubes: cubes,

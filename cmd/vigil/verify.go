@@ -60,7 +60,7 @@ func runVerify(e *cli.Env, args []string) int {
 	bf := addBDDFlags(fs)
 	certFile := fs.String("cert", "", "write a certificate of a safe verdict to this file, for vigil cert check FILE: ic3, polic3 and ppa the inductive invariant in SMT-LIB2 (z3 FILE checks its own definitions), bfs (and auto when bfs decides) the reachable states as a JSON state list, gzip-compressed when FILE ends in .gz")
 	mf := addModelFlags(fs, "property to verify (default: the only one)",
-		"policy to verify (default: the only one; a model without policies is verified over all labels); all, or a comma-separated list of names and globs (np2x3_*), verifies each in turn, each with the whole --timeout, and ends with a summary (exit code: the worst; --cert, --record and --html then need {policy} in the file name)")
+		"policy to verify (default: the only one; a model without policies is verified over all labels); all, or a comma-separated list of names and globs (np2x3_*), verifies each in turn, all within the one --timeout (a policy the timeout leaves no time for is not run), and ends with a summary (exit code: the worst; --cert, --record and --html then need {policy} in the file name)")
 	maxStates := cli.AddCountFlag(fs, "max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
 	workers := addWorkersFlag(fs)
 	predicates := fs.String("predicates", "", "ppa: the initial predicates, a `FILE` of PlaJA predicates (a JSON array of JANI expressions, or a PA property file naming one) or of .spec `pred NAME = COND` declarations; default: those a PA property file given as --unsafe or --start names, else the atoms of the start and unsafe conditions")
