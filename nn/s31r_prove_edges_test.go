@@ -307,3 +307,51 @@ func TestS31rBackwardOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestS31rBoundsEdges: every method's bounds (Network.Bounds) on the
+// float64-edge networks hold at the corners, centre, neighbouring floats
+// and random points of the box, up to the rounding error of evaluation
+// (Roundoff) and of the bound arithmetic (as much again, plus 2^-40
+// relative, plus 1e-12 for underflow): a bound that misses by more is
+// wrong, not rounded.
+func TestS31rBoundsEdges(t *testing.T) {
+	trials := 3000
+	if testing.Short() {
+		trials = 500
+	}
+	checked := 0
+	for trial := range trials {
+		r := rand.New(rand.NewPCG(uint64(trial), 3133))
+		n := s31rNet(r)
+		n.Out = OutNone
+		if err := n.validate(); err != nil {
+			continue
+		}
+		box := s31rBox(r, n.Inputs())
+		e, ok := n.Roundoff(box)
+		if !ok {
+			continue
+		}
+		for _, m := range []Method{IBP, CROWN, Both, Alpha} {
+			lo, hi, err := n.Bounds(box, nil, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			for _, x := range s31rPoints(r, box) {
+				y := n.Eval(x)
+				for j := range y {
+					// 1e-12 absolute: a backward coefficient that
+					// underflows (5e-324 * 0.1 = 0) drops a term of
+					// at most 2^-1074 times a value below 2^1024 per
+					// neuron, far below prove.go's margin of 1e-9.
+					tol := 2*e[j] + 0x1p-40*math.Abs(y[j]) + 1e-12
+					if y[j] < lo[j]-tol || y[j] > hi[j]+tol {
+						t.Errorf("trial %d %v: output %d = %v at %v, outside [%v, %v] (error bound %v); network %+v, box %v", trial, m, j, y[j], x, lo[j], hi[j], e[j], n.Layers, box)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d bounds checked", checked)
+}
