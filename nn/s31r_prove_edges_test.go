@@ -62,6 +62,13 @@ func s31rNet(r *rand.Rand) *Network {
 		}
 		n.Layers = append(n.Layers, l)
 	}
+	if r.IntN(3) == 0 {
+		// Two outputs computed alike: they tie everywhere.
+		l := &n.Layers[len(n.Layers)-1]
+		i, j := r.IntN(l.Out), r.IntN(l.Out)
+		copy(l.W[j*l.In:(j+1)*l.In], l.W[i*l.In:(i+1)*l.In])
+		l.B[j] = l.B[i]
+	}
 	switch r.IntN(6) {
 	case 0:
 		n.Out = OutSoftmax
@@ -110,6 +117,16 @@ func TestS31rProveEdges(t *testing.T) {
 		var d Disjunction
 		for range 1 + r.IntN(3) {
 			row := make([]float64, n.Outputs())
+			if r.IntN(2) == 0 {
+				// A policy's row: output i beats output j.
+				i, j := r.IntN(len(row)), r.IntN(len(row))
+				if i != j {
+					row[i], row[j] = 1, -1
+					d.Rows, d.Off = append(d.Rows, row), append(d.Off, 0)
+					d.Strict = append(d.Strict, r.IntN(2) == 0)
+					continue
+				}
+			}
 			for j := range row {
 				if r.IntN(2) == 0 {
 					row[j] = []float64{1, -1, 1e300, -1e-300, 0.5, 3}[r.IntN(6)]
