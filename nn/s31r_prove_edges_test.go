@@ -69,6 +69,34 @@ func s31rNet(r *rand.Rand) *Network {
 		copy(l.W[j*l.In:(j+1)*l.In], l.W[i*l.In:(i+1)*l.In])
 		l.B[j] = l.B[i]
 	}
+	if r.IntN(4) == 0 {
+		// The NNet transforms, means possibly infinite (only NaN is
+		// refused), ranges positive.
+		pos := func() float64 { return []float64{1, 3, 0.1, 1e-300, 1e300, 5e-324, 1 << 53}[r.IntN(7)] }
+		mean := func() float64 {
+			if r.IntN(8) == 0 {
+				return math.Inf(1 - 2*r.IntN(2))
+			}
+			return s31rVal(r)
+		}
+		nin, nout := n.Inputs(), n.Outputs()
+		if r.IntN(2) == 0 {
+			for range nin {
+				a, b := mean(), mean()
+				n.InMin, n.InMax = append(n.InMin, min(a, b)), append(n.InMax, max(a, b))
+			}
+		}
+		if r.IntN(2) == 0 {
+			for range nin {
+				n.InMean, n.InRange = append(n.InMean, mean()), append(n.InRange, pos())
+			}
+		}
+		if r.IntN(2) == 0 {
+			for range nout {
+				n.OutMean, n.OutRange = append(n.OutMean, mean()), append(n.OutRange, pos())
+			}
+		}
+	}
 	switch r.IntN(6) {
 	case 0:
 		n.Out = OutSoftmax
