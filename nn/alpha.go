@@ -264,7 +264,8 @@ func (o *alphaOpt) backward(row []float64, off float64) (float64, []float64) {
 			g[i] = b.xhi[i]
 		}
 	}
-	return lb, g
+	// An overflowed coefficient bounds nothing (bounds.go, noBound).
+	return noBound(lb), g
 }
 
 // adjoint sweeps from the input upwards (g: the derivative of the bound

@@ -314,14 +314,25 @@ func (p *prover) reluLoop(h *domainHeap) Result {
 // split constraints in both halves.
 func (p *prover) splitInput(h *domainHeap, d domain) {
 	// p.b holds d's bounds and b.infl the influence of the rows.
-	split, best := -1, -1.0
+	//
+	// Every input of positive width is a candidate, whatever its
+	// influence: the influence is not a number where the bound
+	// arithmetic overflows (a coefficient 1e290 * 1e300 = +Inf times a
+	// bound 0) or on an infinitely wide input (0 * +Inf), and a box
+	// whose every influence was NaN was dropped as if it were a point,
+	// which answered unsat where a counterexample lay inside it
+	// (TestS31rReLUBranchNaNInfluence).
+	split, best := -1, math.Inf(-1)
 	for i, v := range p.b.infl {
 		w := d.box.Hi[i] - d.box.Lo[i]
-		if w <= 0 {
+		if !(w > 0) {
 			continue
 		}
 		v *= w
-		if v > best || (v == best && split >= 0 && w > d.box.Hi[split]-d.box.Lo[split]) {
+		if math.IsNaN(v) {
+			v = math.Inf(1) // nothing known: as influential as any
+		}
+		if split < 0 || v > best || (v == best && w > d.box.Hi[split]-d.box.Lo[split]) {
 			split, best = i, v
 		}
 	}

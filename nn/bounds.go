@@ -488,7 +488,7 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 		s := bias[r]
 		ar := A[r*width : (r+1)*width]
 		rs := math.Inf(-1)
-		if b.reg != nil {
+		if b.reg != nil && finiteAll(s, ar) {
 			// The region's bound, taken where it is better.
 			rs = b.reg.lower(ar, ar, s)
 		}
@@ -502,7 +502,7 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 				b.infl[i] += math.Abs(a)
 			}
 		}
-		bias[r] = max(s, rs)
+		bias[r] = max(noBound(s), rs)
 	}
 	if influence && b.net.InRange != nil {
 		for i := range b.infl {
@@ -510,6 +510,37 @@ func (b *bounder) backward(k int, rows, off []float64, influence bool) []float64
 		}
 	}
 	return bias
+}
+
+// noBound is s as a lower bound computed by the backward pass: -Inf (no
+// bound) where s is +Inf or not a number. The pass multiplies weights
+// before it meets the box, so a coefficient can overflow where the
+// network's values do not: 1e300 (weight) * -1e16 (weight) = -Inf times
+// the input bound -6.7e-301 made a lower bound +Inf where the row's
+// value is about -2.3e300, and branch and bound proved the row positive
+// (TestS31rBackwardOverflow). An overflowed coefficient or bias stays
+// infinite or becomes NaN through the rest of the pass (nothing in it
+// turns an infinity back into a finite number: a ReLU that is off zeroes
+// a coefficient, and its term is 0 exactly), so the bound ends +Inf, NaN,
+// or -Inf, which is no claim.
+func noBound(s float64) float64 {
+	if !(s < math.Inf(1)) {
+		return math.Inf(-1)
+	}
+	return s
+}
+
+// finiteAll reports whether s and every a are finite.
+func finiteAll(s float64, a []float64) bool {
+	if math.IsInf(s, 0) || math.IsNaN(s) {
+		return false
+	}
+	for _, v := range a {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // relaxBack carries the rows A (len(bias) rows of width layer j's

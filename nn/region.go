@@ -311,10 +311,9 @@ func (rb *regionBounds) lower(alo, ahi []float64, blo float64) float64 {
 		l, _ := imul(rb.clo[v], rb.chi[v], rb.sd[v], rb.su[v])
 		total = addLo(total, l)
 	}
-	if math.IsNaN(total) {
-		return math.Inf(-1)
-	}
-	return total
+	// +Inf is no bound either: the coefficients may have overflowed
+	// where the values they multiply are small (bounds.go, noBound).
+	return noBound(total)
 }
 
 // upper is minus the lower bound of the negated function: a rigorous
