@@ -41,47 +41,37 @@ func ExampleWriteCHC() {
 	// (define-fun vigil.inrange ((|x| Int)) Bool
 	//   (<= 0 |x| 3))
 	//
+	// ; the unsafe condition of property p
+	// (define-fun vigil.unsafe ((|x| Int)) Bool
+	//   (= |x| 3))
+	//
+	// ; terminal states (unsafe or goal) have no successors
+	// (define-fun vigil.terminal ((|x| Int)) Bool
+	//   (vigil.unsafe |x|))
+	//
+	// ; start states
+	// (define-fun vigil.init ((|x| Int)) Bool
+	//   (and (vigil.inrange |x|) (= |x| 0)))
+	//
 	// (declare-fun vigil.inv (Int) Bool)
-	//
-	// ; Each clause binds the definitions it uses with let over the current state
-	// ; s (z3 4.8.12 reads a define-fun with nested ite terms slowly): vigil.init
-	// ; holds in start states, vigil.unsafe in unsafe states, vigil.terminal in
-	// ; unsafe and goal states; a comment before each binding says what it is.
-	//
-	// ; the start states are in the invariant
-	// (assert (forall ((|x| Int)) (let ((vigil.init
-	//   ; start states
-	//   (and (vigil.inrange |x|) (= |x| 0))))
-	// (=> vigil.init (vigil.inv |x|)))))
+	// (assert (forall ((|x| Int)) (=> (vigil.init |x|) (vigil.inv |x|))))
 	//
 	// ; one step: s and s' are in range, s is not terminal, a command is enabled in s
 	// ; whose label the policy chooses (any label without a policy), and s' is one
 	// ; of its outcomes
-	// (assert (forall ((|x| Int) (|x'| Int)) (let ((vigil.unsafe
-	//   ; the unsafe condition of property p
-	//   (= |x| 3)))
-	// (let ((vigil.terminal
-	//   ; terminal states (unsafe or goal) have no successors
-	//   vigil.unsafe))
-	// (=> (and (vigil.inv |x|) (vigil.inrange |x|) (vigil.inrange |x'|) (not vigil.terminal)
+	// (assert (forall ((|x| Int) (|x'| Int)) (=> (and (vigil.inv |x|) (vigil.inrange |x|) (vigil.inrange |x'|) (not (vigil.terminal |x|))
 	//     ; action inc
 	//       (and (< |x| 3) (= |x'| (+ |x| 1))))
-	//   (vigil.inv |x'|))))))
+	//   (vigil.inv |x'|))))
 	//
 	// ; no reachable state is bad: unsafe, or not terminal where an enabled outcome
 	// ; would leave a variable's range (the explicit engine's range error)
-	// (assert (forall ((|x| Int)) (let ((vigil.unsafe
-	//   ; the unsafe condition of property p
-	//   (= |x| 3)))
-	// (let ((vigil.terminal
-	//   ; terminal states (unsafe or goal) have no successors
-	//   vigil.unsafe))
-	// (=> (and (vigil.inv |x|) (vigil.inrange |x|)
-	//   (or vigil.unsafe
-	//     (and (not vigil.terminal)
+	// (assert (forall ((|x| Int)) (=> (and (vigil.inv |x|) (vigil.inrange |x|)
+	//   (or (vigil.unsafe |x|)
+	//     (and (not (vigil.terminal |x|))
 	//     (or
 	//       ; action inc
 	//       (and (< |x| 3) (not (<= 0 (+ |x| 1) 3)))))))
-	//   false)))))
+	//   false)))
 	// (check-sat)
 }

@@ -259,7 +259,7 @@ func TestQuotedLabels(t *testing.T) {
 	if err := WriteCHC(&b, q); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "(let ((|vigil.chosen.go up|\n") {
+	if !strings.Contains(b.String(), "(define-fun |vigil.chosen.go up| ((|x| Int) (|b| Int)) Bool") {
 		t.Errorf("no quoted vigil.chosen.go up:\n%s", b.String())
 	}
 	want, err := bfsVerdict(q)

@@ -31,18 +31,19 @@ func WriteSystem(w io.Writer, q Question) error {
 // that excludes every bad state exists (safe), unsat that a bad state is
 // reachable (unsafe).
 //
-// Only vigil.inrange, which has no ite term, is a define-fun here. The
-// transition and the range errors are written out in the constraints of
-// the step clause and the query clause, and the other definitions of
-// WriteSystem (vigil.unsafe, vigil.terminal, vigil.init and a policy's
-// vigil.app.<label>, vigil.rule.<n> and vigil.chosen.<label>) are bound
-// with let inside each clause that uses them, the same formulas under the
-// same names: z3 4.8.12 reads a define-fun with parameters as a recursive
-// function and takes time exponential in the nesting of its ite terms to
-// do so (lift.go), and the atoms left with ite terms (more than maxCases
-// cases) made it spend more than 10 s reading the vigil.trans of 81-state
-// models, or a vigil.rule.<n> whose condition nests if, min and max,
-// before Spacer started (FIGURES.md). Clauses and let bindings it reads
+// The transition and the range errors are not define-funs here, as they
+// are in WriteSystem and WriteCert, but written out in the constraints of
+// the step clause and the query clause; and a definition of WriteSystem
+// whose body holds an ite term (vigil.unsafe, vigil.terminal, vigil.init,
+// a policy's vigil.app.<label>, vigil.rule.<n> or vigil.chosen.<label>,
+// where a condition has an atom of more than maxCases cases), or uses
+// such a definition, is bound with let inside each clause that uses it,
+// the same formula under the same name. z3 4.8.12 reads a define-fun with
+// parameters as a recursive function and takes time exponential in the
+// nesting of its ite terms to do so (lift.go): it spent more than 10 s
+// reading the vigil.trans of 81-state models, and more than 20 s reading
+// a vigil.rule.<n> whose condition nests if, min, max and division,
+// before Spacer started (FIGURES.md); clauses and let bindings it reads
 // as plain terms. One step clause and one query clause, rather than one
 // per command: Spacer was slower with one per command (FIGURES.md).
 func WriteCHC(w io.Writer, q Question) error {
@@ -62,10 +63,10 @@ func WriteCHC(w io.Writer, q Question) error {
 	p.line("(declare-fun " + fnInv + " (" + sorts + ") Bool)")
 	if len(p.lets) > 0 {
 		p.line("")
-		p.line("; Each clause binds the definitions it uses with let over the current state")
-		p.line("; s (z3 4.8.12 reads a define-fun with nested ite terms slowly): vigil.init")
-		p.line("; holds in start states, vigil.unsafe in unsafe states, vigil.terminal in")
-		p.line("; unsafe and goal states; a comment before each binding says what it is.")
+		p.line("; Each clause binds the definitions with ite terms that it uses with let, over")
+		p.line("; the current state (z3 4.8.12 reads a define-fun with nested ite terms")
+		p.line("; slowly); a comment before each binding says what it is.")
+		p.line("")
 	}
 	forall := func(vars, body string) string {
 		body = p.letWrap(body)
@@ -76,8 +77,6 @@ func WriteCHC(w io.Writer, q Question) error {
 	}
 	ps := params(p.n.cur)
 	both := strings.TrimSpace(ps + " " + params(p.n.next))
-	p.line("")
-	p.line("; the start states are in the invariant")
 	p.line("(assert " + forall(ps, "(=> "+p.use(fnInit, s...)+" "+call(fnInv, s...)+")") + ")")
 	inv := call(fnInv, s...)
 	inS := call(fnInRange, s...)
@@ -150,6 +149,17 @@ func (p *printer) letWrap(body string) string {
 		return body
 	}
 	return b.String() + body + strings.Repeat(")", n)
+}
+
+// usesLet reports whether body mentions a definition that WriteCHC binds
+// with let (which a define-fun could not see).
+func (p *printer) usesLet(body string) bool {
+	for _, d := range p.lets {
+		if mentions(body, d.name) {
+			return true
+		}
+	}
+	return false
 }
 
 // mentions reports whether text holds the symbol sym as a whole symbol
@@ -361,7 +371,7 @@ func (p *printer) describe() {
 // define writes (define-fun name (params) Bool body) after the comment
 // lines of doc.
 func (p *printer) define(doc, name, ps, body string) {
-	if p.chc && name != fnInRange {
+	if p.chc && name != fnInRange && (strings.Contains(body, "(ite ") || p.usesLet(body)) {
 		// WriteCHC binds it with let in the clauses that use it
 		if p.inlined == nil {
 			p.inlined = map[string]bool{}
