@@ -343,13 +343,19 @@ func (p *portfolio) loop() {
 		case <-tick.C:
 			// a held counterexample: has bfs passed its depth?
 			if p.held != nil && p.cancelled.IsZero() {
-				p.release()
+				if p.release(); !p.cancelled.IsZero() {
+					p.waitStopped()
+					return
+				}
 			}
 			continue
 		case clean := <-p.bounds:
 			p.noRangeErr = clean
 			if p.held != nil && p.cancelled.IsZero() {
-				p.release()
+				if p.release(); !p.cancelled.IsZero() {
+					p.waitStopped()
+					return
+				}
 			}
 			continue
 		case <-head.C:
