@@ -73,8 +73,10 @@ type AutoStats struct {
 
 // AutoMember is one member's outcome.
 type AutoMember struct {
-	Engine  string  `json:"engine"`  // bfs, ic3 or polic3, hunt
-	Outcome string  `json:"outcome"` // won, unknown, cancelled, error, not started
+	Engine string `json:"engine"` // bfs, ic3 or polic3, hunt
+	// won, unknown, cancelled, error, not started, or held (the hunter's
+	// counterexample while a shallower range error is not ruled out)
+	Outcome string  `json:"outcome"`
 	Reason  string  `json:"reason,omitempty"`
 	Seconds float64 `json:"seconds"`
 	// StopSeconds is how long a cancelled member took to stop once the
@@ -394,13 +396,13 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		// semantics (the ground truth) reports.
 		p.fatal = o.err
 		p.stop()
-	case p.ctx.Err() == nil && o.i == 1 && o.err != nil && p.held != nil:
-		// IC3 ended with an error (a range error it reached, typically)
-		// while the hunter's counterexample is held: that error is the
-		// single engine's answer, and the held one cannot be released
+	case p.ctx.Err() == nil && o.i == 1 && reachedRangeError(o.err) && p.held != nil:
+		// IC3 reached a range error while the hunter's counterexample
+		// is held: that error is the single engine's answer, and the
+		// held one cannot be released
 		p.fatal = o.err
 		p.stop()
-	case p.ctx.Err() == nil && o.err == nil && o.v.Engine == "hunt" && o.v.Answer == explicit.UnsafeVerdict && p.errs[1] != nil:
+	case p.ctx.Err() == nil && o.err == nil && o.v.Engine == "hunt" && o.v.Answer == explicit.UnsafeVerdict && reachedRangeError(p.errs[1]):
 		// the same, IC3's error first
 		p.fatal = p.errs[1]
 		p.stop()
@@ -444,6 +446,13 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 			p.stop()
 		}
 	}
+}
+
+// reachedRangeError reports whether err is IC3's report of a range error
+// on a path from a start state (not a refusal of the question).
+func reachedRangeError(err error) bool {
+	var re *explicit.RangeError
+	return err != nil && (errors.As(err, &re) || strings.HasPrefix(err.Error(), "ic3: a state reachable in "))
 }
 
 // release makes the held counterexample the winner once no range error
