@@ -41,17 +41,18 @@ import (
 // shallowest bad state, an unsafe state or a range error (either where
 // both lie equally deep): the hunter's walks, which may pass beside a
 // shallower range error, do not. So the hunter's counterexample of d
-// steps is held back until a range error in fewer than d steps is ruled
-// out: by bfs having expanded every state of fewer than d steps (it
-// reports the range errors it meets), or by smt.CheckBounds finding no
-// outcome that can leave a range from any state (asked once, when the
-// hunter's answer is first held). Meanwhile bfs's or IC3's verdict or
-// range error wins as usual, and so does an error IC3 ends with (the
-// single engine's answer); when none comes before both end or the time
-// runs out, the portfolio answers unknown (naming the held
-// counterexample), as the single engines would. Before session 31 auto
-// answered unsafe where bfs and ic3 report a range error
-// (bench/adversarial/s31d_auto_range_error.txtar).
+// steps is held back while bfs, which reports the errors of the model,
+// still searches and may meet a range error in fewer than d steps. It
+// wins once bfs has expanded every state of fewer than d steps, or has
+// given way (as the hunter's own range error is the answer once bfs gave
+// way, huntRangeError), or smt.CheckBounds finds no outcome that can
+// leave a range from any state (asked once, when the hunter's answer is
+// first held). Meanwhile bfs's or IC3's verdict or range error wins as
+// usual, and so does a range error IC3 reached (the single engine's
+// answer); when none comes before the time runs out, the portfolio
+// answers unknown, naming the held counterexample. Before session 31 auto
+// answered unsafe where bfs and ic3 report a range error 60 steps from
+// the start (bench/adversarial/s31d_auto_range_error.txtar).
 
 // AutoHeadStart is how long bfs runs alone before the other members of
 // the portfolio start.
@@ -149,6 +150,7 @@ type portfolio struct {
 	held       *Verdict
 	bfsDepth   atomic.Int64
 	noRangeErr bool
+	bfsGaveWay bool
 	bounds     chan bool
 }
 
@@ -411,7 +413,7 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		// closer to the start (release)
 		p.held = o.v
 		p.stats.Members[o.i].Outcome = "held"
-		p.stats.Members[o.i].Reason = fmt.Sprintf("a counterexample of %d steps, held until no range error in fewer steps remains possible", len(o.v.Trace)-1)
+		p.stats.Members[o.i].Reason = fmt.Sprintf("a counterexample of %d steps, held while bfs may meet a range error in fewer steps", len(o.v.Trace)-1)
 		if p.bounds == nil {
 			p.bounds = make(chan bool, 1)
 			m, ctx := p.q.Model, p.ictx
@@ -420,6 +422,11 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 				p.bounds <- err == nil && len(res.Violations) == 0 && len(res.Undecided) == 0 && !res.Stopped
 			}()
 		}
+		p.release()
+	case p.held != nil && p.ctx.Err() == nil && o.i == 0 && o.err == nil && o.v.Answer == explicit.Unknown:
+		// bfs gave way: it will meet no range error the held
+		// counterexample should give way to
+		p.bfsGaveWay = true
 		p.release()
 	case o.err == nil && o.v.Answer != explicit.Unknown:
 		p.winner = o.v
@@ -455,16 +462,19 @@ func reachedRangeError(err error) bool {
 	return err != nil && (errors.As(err, &re) || strings.HasPrefix(err.Error(), "ic3: a state reachable in "))
 }
 
-// release makes the held counterexample the winner once no range error
-// can lie fewer steps from the start: bfs has begun the layer of its
-// depth (it expanded every state before), or no outcome of the model can
-// leave a range at all.
+// release makes the held counterexample the winner once bfs can no
+// longer report a range error fewer steps from the start: it has begun
+// the layer of the counterexample's depth (it expanded every state
+// before), or gave way, or no outcome of the model can leave a range.
 func (p *portfolio) release() {
 	v := p.held
 	if v == nil {
 		return
 	}
-	if depth := len(v.Trace) - 1; !p.noRangeErr && p.bfsDepth.Load() < int64(depth) {
+	if p.results[0] != nil && p.errs[0] == nil && p.results[0].Answer == explicit.Unknown && p.ctx.Err() == nil {
+		p.bfsGaveWay = true
+	}
+	if depth := len(v.Trace) - 1; !p.noRangeErr && !p.bfsGaveWay && p.bfsDepth.Load() < int64(depth) {
 		return
 	}
 	p.held = nil
@@ -538,7 +548,7 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 		v.Reason = "no member of the portfolio decided"
 	}
 	if h := p.held; h != nil {
-		v.Reason += fmt.Sprintf("; the hunter found a counterexample of %d steps, held back: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", len(h.Trace)-1)
+		v.Reason += fmt.Sprintf("; the hunter found a counterexample of %d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", len(h.Trace)-1)
 	}
 	return v, nil
 }
