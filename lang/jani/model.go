@@ -274,6 +274,9 @@ func (ml *modelLoader) model(root *node) {
 	if !ml.stopped {
 		ml.checkUncalled()
 	}
+	if len(ml.errs) == 0 && !ml.stopped && ml.props {
+		ml.checkTreeSizes() // an imported model: lang checks the program (E0705)
+	}
 }
 
 // startCondition makes the model's restrict-initial the start condition
