@@ -1666,8 +1666,8 @@ func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 		if empty != nil {
 			// the engines report an empty choice as the range error of
 			// the value it writes: say here what that value means
-			ml.note(ch.node, "this choice of %s from lower-bound..upper-bound (%s .. %s) is empty where %s > %s: there is no value to choose, and vigil reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
-				ch.v.name, lbText, ubText, lbText, ubText, ch.v.name, v.Hi+1, v.Lo, v.Hi)
+			ml.note(ch.node, "where lower-bound > upper-bound (%s > %s) in a state where the edge is taken, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
+				lbText, ubText, ch.v.name, ch.v.name, v.Hi+1, v.Lo, v.Hi)
 		}
 		n := hi - lo + 1
 		if len(out)*n > maxChoices {
