@@ -2181,6 +2181,11 @@ func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, write bool, p, end
 	s.bad = true
 	s.c.overLimit = true
 	text := quote()
+	// the index as written, for the way out: j' = b[i], then a[j]
+	inner := strings.TrimPrefix(strings.TrimSuffix(strings.TrimSuffix(text, "'"), "]"), a.name+"[")
+	if len([]rune(inner)) > 40 || !strings.HasPrefix(text, a.name+"[") {
+		inner = "INDEX"
+	}
 	if r := []rune(text); len(r) > 60 { // cut at a character, not in one
 		text = string(r[:57]) + "..."
 	}
@@ -2191,8 +2196,8 @@ func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, write bool, p, end
 			text, n, MaxIndexCopyNodes, a.name, a.size(), a.name)
 		return false
 	}
-	s.errorf(p, end, "E0802", "the index of %s lowers to a case split of %d expression nodes, and the copies the model makes of such indices pass %d nodes: a read or write at a variable index compares the index with each element it can name (%s has %d), copying it each time, so reads nested d deep in arrays of N elements lower to about N^d nodes; store an inner index in a variable in an earlier step (j' = %s[i], then %s[j]), or nest fewer reads",
-		text, n, MaxIndexCopyNodes, a.name, a.size(), a.name, a.name)
+	s.errorf(p, end, "E0802", "the index of %s lowers to a case split of %d expression nodes, and the copies the model makes of such indices pass %d nodes: a read or write at a variable index compares the index with each element it can name (%s has %d), copying it each time, so reads nested d deep in arrays of N elements lower to about N^d nodes; store an inner index in a variable in an earlier step (j' = %s, then %s[j]: linear in N, where the nested read is N^d in any lowering, as the lowered model's trees share no parts), or nest fewer reads",
+		text, n, MaxIndexCopyNodes, a.name, a.size(), inner, a.name)
 	return false
 }
 
