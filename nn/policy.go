@@ -482,10 +482,11 @@ func (q *stateQuery) bound(lo, hi []int) (closed bool, score float64, split int)
 	return false, score, split
 }
 
-// width is hi - lo for lo <= hi, exact in uint64: a range may be wider
-// than int64 counts (E0305 allows -9e18..9e18), where hi - lo wrapped
-// to a negative width (a panic of the random samples, and a box never
-// split: one evaluation decided it).
+// width is hi - lo for lo <= hi, exact in uint64: a box handed to the
+// policy's API may be wider than int64 counts (-9e18..9e18), where
+// hi - lo wrapped to a negative width (a panic of the random samples).
+// A .spec variable has at most 2^40 values (E0301), so vigil's own
+// commands never ask such a box.
 func width(lo, hi int) uint64 { return uint64(hi) - uint64(lo) }
 
 // middle is the state halfway from lo to hi (lo <= hi), rounded down,

@@ -29,8 +29,9 @@ func s31xPolicy(t *testing.T, net *nn.Network, nv, lo, hi int, coef symbolic.Rat
 	return p
 }
 
-// TestS31xWideRange: a variable whose range is wider than int64 can count
-// (E0305 allows -9e18..9e18: hi-lo overflows) is asked about like any.
+// TestS31xWideRange: a box wider than int64 can count (-9e18..9e18:
+// hi-lo overflows; the API allows it, a .spec's E0301 does not) is asked
+// about like any (before: a panic in the random samples).
 func TestS31xWideRange(t *testing.T) {
 	net := &nn.Network{Layers: []nn.Layer{{In: 1, Out: 2, W: []float64{1, 0}, B: []float64{0, 0}}}}
 	const lo, hi = -9000000000000000000, 9000000000000000000
