@@ -414,7 +414,20 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 					if budget := more / 4 * float64(time.Since(began)) / float64(it); budget < float64(time.Hour) {
 						dctx, cancel = context.WithTimeout(ctx, max(time.Duration(budget), 10*time.Millisecond))
 					}
-					lo, hi, ok, err := q.solveComponent(dctx, comp, one)
+					// In float64 intervals first (sccf64.go: fixed cost per
+					// operation); in rationals when that declines or its
+					// bounds are not within epsilon.
+					lo, hi, ok := q.solveComponentFloat(dctx, comp, one)
+					if ok && !q.within(comp, lo, hi, opt) {
+						ok = false
+						for i, c := range comp {
+							q.lo[c], q.hi[c] = max(q.lo[c], lo[i]), min(q.hi[c], hi[i])
+						}
+					}
+					var err error
+					if !ok && dctx.Err() == nil {
+						lo, hi, ok, err = q.solveComponent(dctx, comp, one)
+					}
 					cancel()
 					if err != nil {
 						return iters, err
@@ -452,6 +465,18 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		}
 	}
 	return iters, nil
+}
+
+// within says whether the bounds lo, hi of comp's classes, intersected
+// with the current ones, are within epsilon.
+func (q *quotient) within(comp []int32, lo, hi []float64, opt SolveOptions) bool {
+	for i, c := range comp {
+		l, h := max(q.lo[c], lo[i]), min(q.hi[c], hi[i])
+		if d := h - l; opt.Absolute && d > opt.Epsilon || !opt.Absolute && d > opt.Epsilon*l {
+			return false
+		}
+	}
+	return true
 }
 
 // components returns the strongly connected components of the classes
