@@ -484,6 +484,14 @@ func solveChainFloat(ctx context.Context, choices [][]fchoice, sched []int) ([]i
 			e = iadd(e, w)
 		}
 		E[k] = e
+		// The intervals' relative widths may double from one
+		// elimination to the next (a product of two entries adds their
+		// widths; haddad-monmege's chain, eliminated from its middle,
+		// reaches [0, +Inf] after 150): give up as soon as a divisor is
+		// known to less than 2^-20, where the rational solution will do.
+		if !(e.lo > 0 && e.hi <= e.lo*(1+0x1p-20)) {
+			return nil, false
+		}
 		for i := range users[k] {
 			ri := rows[i]
 			f := idiv(ri[k], e)
