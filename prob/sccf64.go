@@ -46,7 +46,8 @@ import (
 // an upper bound, and the optimum is at least (v - γ)/(1 + β). A choice
 // tied with σ's in a class that neither leaves nor collects (L = b = 0)
 // cannot be certified, and the solution declines; so it does when
-// policy iteration does not settle in maxFloatRounds rounds, when the
+// policy iteration has not settled in maxFloatRounds rounds and its
+// scheduler cannot be certified closely (β or γ above 2^-20), when the
 // fill-in exceeds maxFloatFill entries, or on entries below 2^-1000 (as the
 // rational one, for O'Cinneide's factor, which is applied the same way).
 // Its callers intersect the bounds with interval iteration's and go on to
@@ -56,7 +57,8 @@ import (
 // elimination (the memory of the fill-in: about 40 bytes an entry).
 const maxFloatFill = 1 << 22
 
-// maxFloatRounds bounds the rounds of floating policy iteration.
+// maxFloatRounds bounds the rounds of floating policy iteration (the last
+// round's scheduler is certified as it is).
 const maxFloatRounds = 100
 
 // ival is a closed interval [lo, hi] of non-negative reals.
@@ -311,7 +313,11 @@ func choiceMid(fc *fchoice, x []float64) float64 {
 func floatPolicyIteration(ctx context.Context, choices [][]fchoice, sched []int, max, cert bool) ([]ival, bool) {
 	n := len(choices)
 	x := make([]float64, n)
-	for round := 0; round < maxFloatRounds; round++ {
+	rounds := maxFloatRounds
+	if floatRoundsTest > 0 {
+		rounds = floatRoundsTest
+	}
+	for round := 1; ; round++ {
 		if !properF(choices, sched) {
 			return nil, false
 		}
@@ -322,7 +328,10 @@ func floatPolicyIteration(ctx context.Context, choices [][]fchoice, sched []int,
 		for i := range v {
 			x[i] = v[i].mid()
 		}
-		if improve(choices, x, sched, max, false) {
+		// The last round's scheduler is certified as it is (the
+		// certificate holds for any; a poor one needs a large β or γ
+		// and declines).
+		if round < rounds && improve(choices, x, sched, max, false) {
 			if ctx.Err() != nil {
 				return nil, false
 			}
@@ -333,8 +342,11 @@ func floatPolicyIteration(ctx context.Context, choices [][]fchoice, sched []int,
 		}
 		return certify(choices, sched, v, max)
 	}
-	return nil, false
 }
+
+// floatRoundsTest (tests only), when positive, replaces maxFloatRounds:
+// at 1 the certificate meets the first scheduler, however poor.
+var floatRoundsTest int
 
 // certify bounds the optimum from σ's values v (see above): upwards for
 // max (v's upper ends), downwards for min. ok is false when no β or γ
