@@ -54,8 +54,9 @@ import (
 // the rational solution when they are not within epsilon.
 
 // maxFloatFill bounds the entries of a component's rows during one
-// elimination (the memory of the fill-in: about 40 bytes an entry).
-const maxFloatFill = 1 << 22
+// elimination (the memory of the fill-in: about 60 bytes an entry, with
+// the users' maps; the rational solution takes up to 1000 x 1000).
+const maxFloatFill = 1 << 20
 
 // maxFloatRounds bounds the rounds of floating policy iteration (the last
 // round's scheduler is certified as it is).
