@@ -255,3 +255,97 @@ func TestS31pCertify(t *testing.T) {
 		}
 	}
 }
+
+// TestS31pRewardFloatDifferential: expected rewards (Emin, Emax) of
+// sticky MDPs (components that stay with 1 - 10^-12, end components of
+// reward 0 or not), whose components iteration hands to the direct
+// solution; bounds must hold the brute force over all schedulers, and
+// most of those components go through the float64 intervals. Every third
+// system certifies the first scheduler as it is (floatRoundsTest = 1).
+func TestS31pRewardFloatDifferential(t *testing.T) {
+	defer func() { floatRoundsTest = 0 }()
+	r := rand.New(rand.NewPCG(31, 11))
+	floats, rats := 0, 0
+	for i := range 900 {
+		floatRoundsTest = []int{0, 0, 1}[i%3]
+		sp := stickySpec(r, 3+r.IntN(9))
+		m, rew := sp.model()
+		for _, max := range []bool{false, true} {
+			name := fmt.Sprintf("mdp%d/max=%v", i, max)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			res, err := SolveReward(ctx, m, sp.goal, rew, SolveOptions{Max: max, Epsilon: []float64{1e-6, 1e-9}[i%2]})
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", name, err, specText(sp))
+			}
+			want := bruteForce(sp, max)
+			if s, ok := encloses(res.Lower, res.Upper, want); !ok {
+				t.Fatalf("%s: state %d: [%v, %v] misses %v\n%s", name, s, res.Lower[s], res.Upper[s], want[s], specText(sp))
+			}
+			floats += res.FloatComponents
+			rats += res.RationalComponents
+		}
+	}
+	t.Logf("%d components in float64 intervals, %d in rationals", floats, rats)
+	if floats < 100 {
+		t.Errorf("only %d components went through the float64 intervals", floats)
+	}
+}
+
+// rewardRingSpec is session 30's reward ring: n classes, each going on
+// to x + 1 with 1 - q at reward 1 or to x + 7 with 1 - 3q at reward 2 to
+// 4 (by x mod 3), the rest to the goal (state n).
+func rewardRingSpec(n int, q *big.Rat) mdpSpec {
+	sp := mdpSpec{goal: make([]bool, n+1), choices: make([][]choiceSpec, n+1)}
+	sp.goal[n] = true
+	one := big.NewRat(1, 1)
+	q3 := new(big.Rat).Mul(q, big.NewRat(3, 1))
+	for x := range n {
+		sp.choices[x] = []choiceSpec{
+			{to: []uint32{uint32((x + 1) % n), uint32(n)}, p: []*big.Rat{new(big.Rat).Sub(one, q), q}, rew: big.NewRat(1, 1)},
+			{to: []uint32{uint32((x + 7) % n), uint32(n)}, p: []*big.Rat{new(big.Rat).Sub(one, q3), q3}, rew: big.NewRat(int64(2+x%3), 1)},
+		}
+	}
+	return sp
+}
+
+// TestS31pRewardRingFloat: the reward ring left with 10^-7 is solved in
+// float64 intervals, for Emin and Emax at 60 classes (the bounds hold the
+// exact method's rationals), for Emin at 900 (Emax's certificate fails
+// there: σ's intervals, about 10^-12 relative, are wider than its choices'
+// margins, and the rational solution answers, in about 50 s).
+func TestS31pRewardRingFloat(t *testing.T) {
+	for _, n := range []int{60, 900} {
+		sp := rewardRingSpec(n, big.NewRat(1, 10_000_000))
+		m, rew := sp.model()
+		for _, max := range []bool{false, true} {
+			if n > 60 && max {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			res, err := SolveReward(ctx, m, sp.goal, rew, SolveOptions{Max: max})
+			cancel()
+			if err != nil {
+				t.Fatalf("n=%d max=%v: %v", n, max, err)
+			}
+			if res.FloatComponents == 0 {
+				t.Errorf("n=%d max=%v: no component in float64 intervals (%d rational)", n, max, res.RationalComponents)
+			}
+			if d := res.Upper[0] - res.Lower[0]; d > 1e-6*res.Lower[0] {
+				t.Errorf("n=%d max=%v: [%v, %v] not within 1e-6", n, max, res.Lower[0], res.Upper[0])
+			}
+			if n > 60 {
+				continue
+			}
+			ctx, cancel = context.WithTimeout(context.Background(), 120*time.Second)
+			ex, err := SolveReward(ctx, m, sp.goal, rew, SolveOptions{Max: max, Method: Exact})
+			cancel()
+			if err != nil {
+				t.Fatalf("n=%d exact: %v", n, err)
+			}
+			if s, ok := encloses(res.Lower, res.Upper, ex.Exact); !ok {
+				t.Fatalf("n=%d max=%v: state %d: [%v, %v] misses %s", n, max, s, res.Lower[s], res.Upper[s], ex.Exact[s].FloatString(12))
+			}
+		}
+	}
+}

@@ -235,7 +235,7 @@ func (q *quotient) solveComponentFloat(ctx context.Context, comp []int32, one []
 	// certified; min: the other way round.
 	var xLo, xHi []ival
 	var okL, okH bool
-	if xHi, okH = floatPolicyIteration(ctx, chHi, sched, q.max, q.max); !okH {
+	if xHi, okH = floatPolicyIteration(ctx, chHi, sched, q.max, q.max, true); !okH {
 		return nil, nil, false
 	}
 	if same {
@@ -245,7 +245,7 @@ func (q *quotient) solveComponentFloat(ctx context.Context, comp []int32, one []
 			xLo, okL = certify(chHi, sched, xHi, false)
 		}
 	} else {
-		xLo, okL = floatPolicyIteration(ctx, chLo, sched, q.max, !q.max)
+		xLo, okL = floatPolicyIteration(ctx, chLo, sched, q.max, !q.max, true)
 	}
 	if !okL || ctx.Err() != nil {
 		return nil, nil, false
@@ -309,9 +309,10 @@ func choiceMid(fc *fchoice, x []float64) float64 {
 
 // floatPolicyIteration runs policy iteration from sched (updated in place)
 // and returns the final scheduler's values; with cert, certified as the
-// optimum's bound on the optimising side (upper for max, lower for min).
-// ok is false when it declines or ctx ends.
-func floatPolicyIteration(ctx context.Context, choices [][]fchoice, sched []int, max, cert bool) ([]ival, bool) {
+// optimum's bound on the optimising side (upper for max, lower for min);
+// prob says the values are probabilities (at most 1). ok is false when it
+// declines or ctx ends.
+func floatPolicyIteration(ctx context.Context, choices [][]fchoice, sched []int, max, cert, prob bool) ([]ival, bool) {
 	n := len(choices)
 	x := make([]float64, n)
 	rounds := maxFloatRounds
@@ -322,7 +323,7 @@ func floatPolicyIteration(ctx context.Context, choices [][]fchoice, sched []int,
 		if !properF(choices, sched) {
 			return nil, false
 		}
-		v, ok := solveChainFloat(ctx, choices, sched)
+		v, ok := solveChainFloat(ctx, choices, sched, prob)
 		if !ok {
 			return nil, false
 		}
@@ -467,8 +468,10 @@ func properF(choices [][]fchoice, sched []int) bool {
 }
 
 // solveChainFloat solves the chain sched picks by the elimination above,
-// in the component's order, and returns intervals that hold its values.
-func solveChainFloat(ctx context.Context, choices [][]fchoice, sched []int) ([]ival, bool) {
+// in the component's order, and returns intervals that hold its values
+// (probabilities, at most 1, with prob; otherwise it declines when an
+// upper end is infinite).
+func solveChainFloat(ctx context.Context, choices [][]fchoice, sched []int, prob bool) ([]ival, bool) {
 	n := len(choices)
 	rows := make([]map[uint32]ival, n)
 	users := make([]map[uint32]struct{}, n)
@@ -550,10 +553,13 @@ func solveChainFloat(ctx context.Context, choices [][]fchoice, sched []int) ([]i
 			s = iadd(s, imul(w, x[j]))
 		}
 		v := idiv(s, E[k])
-		if math.IsNaN(v.hi) || v.hi > 1 {
+		switch {
+		case prob && (math.IsNaN(v.hi) || v.hi > 1):
 			v.hi = 1 // a probability
+		case !(v.hi <= math.MaxFloat64) || math.IsNaN(v.lo):
+			return nil, false
 		}
-		if v.lo > 1 {
+		if prob && v.lo > 1 {
 			v.lo = 1
 		}
 		x[k] = v
