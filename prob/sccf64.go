@@ -468,10 +468,24 @@ func properF(choices [][]fchoice, sched []int) bool {
 }
 
 // solveChainFloat solves the chain sched picks by the elimination above,
-// in the component's order, and returns intervals that hold its values
+// in the component's order, and when that declines in depth-first
+// postorder along the chain's entries (dfsPostorder), and returns intervals that hold its values
 // (probabilities, at most 1, with prob; otherwise it declines when an
 // upper end is infinite).
 func solveChainFloat(ctx context.Context, choices [][]fchoice, sched []int, prob bool) ([]ival, bool) {
+	n := len(choices)
+	order := make([]uint32, n)
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	if v, ok := solveChainOrdered(ctx, choices, sched, prob, order); ok || ctx.Err() != nil {
+		return v, ok
+	}
+	return solveChainOrdered(ctx, choices, sched, prob, dfsPostorder(choices, sched))
+}
+
+// solveChainOrdered is solveChainFloat's elimination in the given order.
+func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, prob bool, order []uint32) ([]ival, bool) {
 	n := len(choices)
 	rows := make([]map[uint32]ival, n)
 	users := make([]map[uint32]struct{}, n)
@@ -493,7 +507,7 @@ func solveChainFloat(ctx context.Context, choices [][]fchoice, sched []int, prob
 	}
 	E := make([]ival, n)
 	work := 0
-	for k := range uint32(n) {
+	for _, k := range order {
 		row := rows[k]
 		e := L[k]
 		for _, w := range row {
@@ -547,7 +561,8 @@ func solveChainFloat(ctx context.Context, choices [][]fchoice, sched []int, prob
 	}
 	// Back substitution: row k mentions only classes eliminated after it.
 	x := make([]ival, n)
-	for k := n - 1; k >= 0; k-- {
+	for idx := n - 1; idx >= 0; idx-- {
+		k := order[idx]
 		s := b[k]
 		for j, w := range rows[k] {
 			s = iadd(s, imul(w, x[j]))
@@ -563,9 +578,48 @@ func solveChainFloat(ctx context.Context, choices [][]fchoice, sched []int, prob
 			v.lo = 1
 		}
 		x[k] = v
-		if k&0xfff == 0 && ctx.Err() != nil {
+		if idx&0xfff == 0 && ctx.Err() != nil {
 			return nil, false
 		}
 	}
 	return x, true
+}
+
+// dfsPostorder is the second order of elimination: the classes in
+// depth-first postorder along the entries of the choices sched picks
+// (from class 0, then from any class not yet visited). On haddad-monmege,
+// whose JANI model numbers the states from the middle outwards (where the
+// intervals' widths double per elimination), it eliminates the two chains
+// from their far ends to the middle, and the widths grow by a few ulps an
+// elimination. (On the MDP rings it is the component's order that holds
+// and this one that declines.)
+func dfsPostorder(choices [][]fchoice, sched []int) []uint32 {
+	n := len(choices)
+	order := make([]uint32, 0, n)
+	seen := make([]bool, n)
+	type frame struct{ i, next uint32 }
+	var stack []frame
+	for root := range uint32(n) {
+		if seen[root] {
+			continue
+		}
+		seen[root] = true
+		stack = append(stack[:0], frame{root, 0})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			to := choices[top.i][sched[top.i]].to
+			if int(top.next) < len(to) {
+				j := to[top.next]
+				top.next++
+				if !seen[j] {
+					seen[j] = true
+					stack = append(stack, frame{j, 0})
+				}
+				continue
+			}
+			order = append(order, top.i)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return order
 }
