@@ -26,8 +26,14 @@ import (
 // are dropped). Eliminating k from row i with f = w_ik / E_k adds f·L_k to
 // L_i, f·b_k to b_i, f·w_kj to w_ij for j ≠ i, and drops f·w_ki (the
 // self-loop it makes): E_i recomputed from the new L_i and w_i is the
-// exact E_i - f·w_ki. All quantities are non-negative, so the intervals'
-// relative widths add up along the elimination instead of cancelling.
+// exact E_i - f·w_ki. All quantities are non-negative, so no interval
+// straddles a cancellation; but a product adds its factors' relative
+// widths, and an entry built from entries built in the last elimination
+// can double its width per elimination (haddad-monmege eliminated from
+// its middle outwards: [0, +Inf] after 150). The elimination gives up as
+// soon as a divisor is known to less than 2^-20 and is tried once more
+// in another order (dfsPostorder); round a ring, or along a chain from
+// its end, the widths grow by a few ulps an elimination.
 //
 // MDPs: policy iteration on the midpoints, each scheduler's chain solved
 // as above; then the final scheduler σ is certified. For max, the value of
@@ -45,8 +51,8 @@ import (
 // the least that covers them. Min is the mirror image: σ's upper ends are
 // an upper bound, and the optimum is at least (v - γ)/(1 + β). A choice
 // tied with σ's in a class that neither leaves nor collects (L = b = 0)
-// cannot be certified, and the solution declines; so it does when
-// policy iteration has not settled in maxFloatRounds rounds and its
+// cannot be certified, and the solution declines; so it does when both
+// orders of elimination give up, when policy iteration has not settled in maxFloatRounds rounds and its
 // scheduler cannot be certified closely (β or γ above 2^-20), when the
 // fill-in exceeds maxFloatFill entries, or on entries below 2^-1000 (as the
 // rational one, for O'Cinneide's factor, which is applied the same way).
