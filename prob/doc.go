@@ -42,12 +42,16 @@
 //     floating point too. A component of several classes whose sweeps
 //     stall in floating point, or whose gap shrinks so slowly that it
 //     would need more than 20 times the sweeps it has had (cycles that
-//     stay inside with probability close to 1), is solved directly
-//     (scc.go): policy iteration in rationals on the float64
-//     probabilities, within the component, from its exits' final bounds,
-//     the result widened by the factor by which the float64
-//     probabilities' rounding can move it (entrywise perturbation, via the
-//     matrix-tree theorem), up to 1000 classes. Rational elimination can
+//     stay inside with probability close to 1), is solved directly,
+//     within the component, from its exits' final bounds: first in
+//     float64 intervals rounded outwards (sccf64.go: elimination without
+//     subtraction, policy iteration whose last scheduler is certified by
+//     bounding every other choice's advantage), then, when that declines
+//     or its bounds are not within epsilon, by policy iteration in
+//     rationals on the float64 probabilities (scc.go), up to 1000
+//     classes; either result is widened by the factor by which the
+//     float64 probabilities' rounding can move it (entrywise
+//     perturbation, via the matrix-tree theorem). Rational elimination can
 //     cost far more than the sweeps (fill-in over a component with
 //     chords), so unless the sweeps stall it gets a quarter of their
 //     predicted time, and iteration goes on when that runs out.
@@ -68,8 +72,8 @@
 //     outwards, or the model unfolded with the accumulated reward.
 //
 // Files: build.go (the sparse model), graph.go (precomputation, end
-// components), ii.go (interval iteration and schedulers), scc.go (a
-// component solved directly), exact.go (the
+// components), ii.go (interval iteration and schedulers), sccf64.go and
+// scc.go (a component solved directly), exact.go (the
 // rational solver), reward.go (expected rewards), bounded.go (bounded
 // questions), check.go (the questions vigil prob asks), filter.go
 // (JANI filter functions), fuse.go (dtmc).

@@ -70,6 +70,10 @@ type Result struct {
 	// needed the most; see iterate); Rounds the exact
 	// method's policy-iteration rounds (each an exact solution of a chain).
 	Iterations, Rounds int
+	// FloatComponents and RationalComponents count the strongly connected
+	// components interval iteration solved directly (ii only), in float64
+	// intervals (sccf64.go) and in rationals (scc.go).
+	FloatComponents, RationalComponents int
 	// Zero and One count the states precomputation settled at 0 and 1.
 	Zero, One int
 	// Inf, for an expected reward (SolveReward), stands for an infinite
@@ -151,6 +155,9 @@ func Solve(ctx context.Context, m *Model, target []bool, opt SolveOptions) (*Res
 	q := newQuotient(g, maybe, opt.Max)
 	iters, err := q.iterate(ctx, one, opt)
 	r.Iterations = iters
+	if opt.Method != Exact {
+		r.FloatComponents, r.RationalComponents = q.floatSolved, q.ratSolved
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +188,8 @@ type quotient struct {
 	choices  [][]uint32 // per class
 	internal []bool     // per choice: inside its end component (max only)
 	lo, hi   []float64  // per class
+	// floatSolved and ratSolved count the components solved directly.
+	floatSolved, ratSolved int
 }
 
 func newQuotient(g *graph, maybe []bool, max bool) *quotient {
@@ -398,7 +407,7 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 			// is 1 in float64), and the direct solution is the way on.
 			// (A component of one class has been solved directly above
 			// if it has a self-loop, and takes one sweep if not.)
-			if !tried && len(comp) > 1 && (!changed || it%checkEvery == 0) {
+			if !tried && len(comp) > 1 && (!changed || it%checkEvery == 0 || floatFirstTest) {
 				more := 0.0 // the sweeps still needed
 				switch {
 				case !changed:
@@ -406,15 +415,32 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 				case lastGap > 0:
 					more = q.sweepsLeft(comp, lastGap, gap, checkEvery, opt)
 				}
-				if more > 20*checkEvery {
+				if more > 20*checkEvery || floatFirstTest {
 					tried = true
 					dctx, cancel := ctx, func() {}
 					// (in float64: a ring near probability 1 predicts
 					// 10^15 sweeps, beyond time.Duration)
-					if budget := more / 4 * float64(time.Since(began)) / float64(it); budget < float64(time.Hour) {
+					if budget := more / 4 * float64(time.Since(began)) / float64(it); budget < float64(time.Hour) && !floatFirstTest {
 						dctx, cancel = context.WithTimeout(ctx, max(time.Duration(budget), 10*time.Millisecond))
 					}
-					lo, hi, ok, err := q.solveComponent(dctx, comp, one)
+					// In float64 intervals first (sccf64.go: fixed cost per
+					// operation); in rationals when that declines or its
+					// bounds are not within epsilon.
+					lo, hi, ok := q.solveComponentFloat(dctx, comp, one)
+					if ok && !q.within(comp, lo, hi, opt) {
+						ok = false
+						for i, c := range comp {
+							q.lo[c], q.hi[c] = max(q.lo[c], lo[i]), min(q.hi[c], hi[i])
+						}
+					}
+					var err error
+					if ok {
+						q.floatSolved++
+					} else if dctx.Err() == nil {
+						if lo, hi, ok, err = q.solveComponent(dctx, comp, one); ok {
+							q.ratSolved++
+						}
+					}
 					cancel()
 					if err != nil {
 						return iters, err
@@ -452,6 +478,23 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		}
 	}
 	return iters, nil
+}
+
+// floatFirstTest (tests only) solves every component of more than one
+// class directly after its first sweep, so that tests compare the float64
+// intervals' bounds (sccf64.go) while iteration has barely begun.
+var floatFirstTest bool
+
+// within says whether the bounds lo, hi of comp's classes, intersected
+// with the current ones, are within epsilon.
+func (q *quotient) within(comp []int32, lo, hi []float64, opt SolveOptions) bool {
+	for i, c := range comp {
+		l, h := max(q.lo[c], lo[i]), min(q.hi[c], hi[i])
+		if d := h - l; opt.Absolute && d > opt.Epsilon || !opt.Absolute && d > opt.Epsilon*l {
+			return false
+		}
+	}
+	return true
 }
 
 // components returns the strongly connected components of the classes

@@ -32,18 +32,23 @@ type Figures struct {
 	// FilterStates is the filter's state formula where it is not the
 	// initial states, and Filtered the number of reachable states where
 	// it holds, over which the filter function reduced the values.
-	FilterStates string  `json:"filter_states,omitempty"`
-	Filtered     int     `json:"filter_state_count,omitempty"`
-	Method       string  `json:"method"`
-	States       int     `json:"states"`
-	Choices      int     `json:"choices"`
-	Iterations   int     `json:"iterations"`
-	Rounds       int     `json:"rounds,omitempty"`
-	Seconds      float64 `json:"seconds"`
-	Starts       int     `json:"start_states"`
-	Max          float64 `json:"max"`
-	Min          float64 `json:"min"`
-	Average      float64 `json:"average"`
+	FilterStates string `json:"filter_states,omitempty"`
+	Filtered     int    `json:"filter_state_count,omitempty"`
+	Method       string `json:"method"`
+	States       int    `json:"states"`
+	Choices      int    `json:"choices"`
+	Iterations   int    `json:"iterations"`
+	Rounds       int    `json:"rounds,omitempty"`
+	// FloatComponents and RationalComponents: the strongly connected
+	// components interval iteration solved directly, in float64
+	// intervals and in rationals (Result's fields of those names).
+	FloatComponents    int     `json:"float_components,omitempty"`
+	RationalComponents int     `json:"rational_components,omitempty"`
+	Seconds            float64 `json:"seconds"`
+	Starts             int     `json:"start_states"`
+	Max                float64 `json:"max"`
+	Min                float64 `json:"min"`
+	Average            float64 `json:"average"`
 	// MaxBounds, MinBounds and AvgBounds enclose Max, Min and Average
 	// (lower, upper) when they are not exact: interval iteration's
 	// bounds, of which the three are the midpoints.
@@ -120,6 +125,7 @@ func NewFigures(pm *Model, a *Answer, policy string, chain bool, method string) 
 	f := Figures{
 		Property: name, Query: q, ID: a.Query.Name, Value: a.Value, Lower: a.Lower, Upper: a.Upper, Holds: a.Holds,
 		Method: method, States: pm.NumStates(), Choices: pm.NumChoices(), Iterations: a.Result.Iterations, Rounds: a.Result.Rounds,
+		FloatComponents: a.Result.FloatComponents, RationalComponents: a.Result.RationalComponents,
 		Seconds: (pm.Elapsed + a.Result.Elapsed).Seconds(), Starts: pm.Starts,
 		Max: mid(s.MaxLower, s.MaxUpper), Min: mid(s.MinLower, s.MinUpper), Average: mid(s.AvgLower, s.AvgUpper),
 		Worst: m.FormatState(pm.StateOf(s.Worst)), Best: m.FormatState(pm.StateOf(s.Best)),

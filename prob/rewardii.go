@@ -294,7 +294,26 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 		if budget < float64(time.Hour) {
 			dctx, cancel = context.WithTimeout(ctx, max(time.Duration(budget), 10*time.Millisecond))
 		}
-		l, h, ok, err := rs.directReward(dctx, cs, cls, chList, chStart, lo, hi)
+		// In float64 intervals first (rewardf64.go), in rationals when
+		// that declines or its bounds are not within epsilon.
+		l, h, ok := rs.directRewardFloat(dctx, cs, cls, chList, chStart, lo, hi)
+		for j, i := range cs {
+			if !ok {
+				break
+			}
+			if lj := max(lo[i], l[j]); !abs && h[j]-lj > eps*lj || abs && h[j]-lj > eps {
+				ok = false
+			}
+		}
+		var err error
+		counted := opt.Method != Exact // (exact: the bounds only seed policy iteration)
+		if ok && counted {
+			r.FloatComponents++
+		} else if !ok && dctx.Err() == nil {
+			if l, h, ok, err = rs.directReward(dctx, cs, cls, chList, chStart, lo, hi); ok && counted {
+				r.RationalComponents++
+			}
+		}
 		cancel()
 		if err != nil || !ok {
 			return false, err
