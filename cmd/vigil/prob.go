@@ -79,7 +79,7 @@ func runProb(e *cli.Env, args []string) int {
 	blame := cli.AddCountFlag(fs, "blame", 0, "with a policy: the N costliest decisions, the visited states where taking the label that looks best one step ahead lowers Pr(reach unsafe) from the start states most (each re-solved exactly)")
 	steps := fs.String("steps", "", "a .spec property: Pr(reach unsafe) and Pr(reach goal) within `K` steps (Pmax and Pmin over the schedulers, which may count steps); a JANI property writes its bound in the file (\"step-bounds\")")
 	jsonOut := fs.Bool("json", false, "print one JSON object per query: value, lower, upper, method, states, iterations, seconds")
-	timeout := cli.TimeoutFlag(fs)
+	cli.TimeoutFlag(fs)
 	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
 		return cli.ExitUsage
@@ -131,7 +131,7 @@ func runProb(e *cli.Env, args []string) int {
 			return e.Fail(cli.ExitError, "vigil prob: --property all: model %s has no P=?, Pmax=?, Pmin=?, Emin=? or Emax=? property of its own", lm.m.Name)
 		}
 	}
-	ctx, cancel := cli.RunContext(*timeout)
+	ctx, cancel := mf.runContext()
 	defer cancel()
 	prog := e.NewProgress(*jsonOut)
 	opt := prob.PropertyOptions{Policy: lm.dec, PolicyName: policyName(lm.decl), Method: prob.Method(method.Val), Epsilon: *eps, Absolute: *absolute,
