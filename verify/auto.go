@@ -428,6 +428,13 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		// counterexample should give way to
 		p.bfsGaveWay = true
 		p.release()
+	case o.err == nil && o.v.Answer != explicit.Unknown && p.held != nil && o.v.Answer != p.held.Answer:
+		// A checked verdict that contradicts the held counterexample,
+		// which replayed: a bug in vigil, as when the hunter's answer
+		// comes second ("decided too late", record). Making it the
+		// winner dropped the replayed counterexample unseen.
+		p.fatal = internal("the members of the portfolio disagree: %s answered %s while the hunter's counterexample (checked too) was held", o.v.Engine, o.v.Answer)
+		p.stop()
 	case o.err == nil && o.v.Answer != explicit.Unknown:
 		p.winner = o.v
 		p.stats.Winner = o.v.Engine
