@@ -462,6 +462,11 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 	}
 }
 
+// heldNote begins what the reason of the portfolio's unknown adds about
+// a held counterexample (the text report prints it after "before a
+// verdict").
+const heldNote = "; the hunter found a counterexample of "
+
 // reachedRangeError reports whether err is IC3's report of a range error
 // on a path from a start state (not a refusal of the question).
 func reachedRangeError(err error) bool {
@@ -555,7 +560,7 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 		v.Reason = "no member of the portfolio decided"
 	}
 	if h := p.held; h != nil {
-		v.Reason += fmt.Sprintf("; the hunter found a counterexample of %d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", len(h.Trace)-1)
+		v.Reason += fmt.Sprintf("%s%d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", heldNote, len(h.Trace)-1)
 	}
 	return v, nil
 }
