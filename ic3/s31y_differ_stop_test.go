@@ -43,3 +43,28 @@ func TestS31yErrLabelsNotHalfSet(t *testing.T) {
 		t.Fatalf("a stopped search set errLabels to %v", sv.errLabels)
 	}
 }
+
+// TestS31yStoppedRebuildClosed: a rebuild that the run's context stops
+// leaves no solver behind, as a first build stopped so does (ready): the
+// half-built one stayed, and a later query's ready took it for built.
+func TestS31yStoppedRebuildClosed(t *testing.T) {
+	m := s31dBig(t, 20)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var st Stats
+	sv := newSolver(ctx, m, smt.TransOptions{Property: m.Properties[0]}, &st, false, func() [][]box { return nil })
+	defer sv.close()
+	if err := sv.ready(); err != nil {
+		t.Fatal(err)
+	}
+	act := sv.st.Activation()
+	sv.retired = rebuildAfter - 1
+	cancel()
+	rebuilt, err := sv.retire(act, func() [][]box { return nil })
+	if !rebuilt || !errors.Is(err, smt.ErrStopped) {
+		t.Fatalf("a rebuild under a cancelled context: %v, %v; want smt.ErrStopped", rebuilt, err)
+	}
+	if sv.x != nil {
+		t.Fatal("the half-built solver stayed after a stopped rebuild")
+	}
+}

@@ -622,7 +622,13 @@ func (s *solver) retire(act smt.Term, live func() [][]box) (rebuilt bool, err er
 	}
 	if s.retired >= limit {
 		s.stats.Rebuilds++
-		return true, s.build(live())
+		if err := s.build(live()); err != nil {
+			// as ready does: a half-built solver (a build the run's
+			// context stopped, StopWhen) must not pass for a built one
+			s.close()
+			return true, err
+		}
+		return true, nil
 	}
 	return false, nil
 }
