@@ -401,11 +401,17 @@ func (s *solver) assertRangeFact(a symbolic.LabelID, b box) error {
 // a Z3 context of its own: terms made in the run's context change the
 // order in which Z3 meets them there, and with it the search (np2x3 with
 // trees of bench/polic3: 865 SMT calls, 1,355 with the terms made there).
+//
+// errLabels is set only when every label was asked: a later build skips
+// the search once it is set, and a search stopped half-way (the run's
+// context, which the term constructors poll since session 31) left the
+// labels not yet asked at false, "no range error anywhere".
 func (s *solver) findErrLabels(p *symbolic.Property) error {
-	s.errLabels = make([]bool, len(s.m.Labels))
 	if !slices.Contains(s.canErr, true) {
+		s.errLabels = make([]bool, len(s.m.Labels))
 		return nil
 	}
+	errLabels := make([]bool, len(s.m.Labels))
 	x, err := smt.NewContext()
 	if err != nil {
 		return err
@@ -443,12 +449,16 @@ func (s *solver) findErrLabels(p *symbolic.Property) error {
 		if err != nil {
 			return err
 		}
-		s.errLabels[a] = res != smt.Unsat
+		errLabels[a] = res != smt.Unsat
 		if err := sv.Pop(1); err != nil {
 			return err
 		}
 	}
-	return x.Err()
+	if err := x.Err(); err != nil {
+		return err
+	}
+	s.errLabels = errLabels
+	return nil
 }
 
 // level returns the activation literal of level k, making it when new.
@@ -612,7 +622,13 @@ func (s *solver) retire(act smt.Term, live func() [][]box) (rebuilt bool, err er
 	}
 	if s.retired >= limit {
 		s.stats.Rebuilds++
-		return true, s.build(live())
+		if err := s.build(live()); err != nil {
+			// as ready does: a half-built solver (a build the run's
+			// context stopped, StopWhen) must not pass for a built one
+			s.close()
+			return true, err
+		}
+		return true, nil
 	}
 	return false, nil
 }

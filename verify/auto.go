@@ -428,6 +428,13 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		// counterexample should give way to
 		p.bfsGaveWay = true
 		p.release()
+	case o.err == nil && o.v.Answer != explicit.Unknown && p.held != nil && o.v.Answer != p.held.Answer:
+		// A checked verdict that contradicts the held counterexample,
+		// which replayed: a bug in vigil, as when the hunter's answer
+		// comes second ("decided too late", record). Making it the
+		// winner dropped the replayed counterexample unseen.
+		p.fatal = internal("the members of the portfolio disagree: %s answered %s while the hunter's counterexample (checked too) was held", o.v.Engine, o.v.Answer)
+		p.stop()
 	case o.err == nil && o.v.Answer != explicit.Unknown:
 		p.winner = o.v
 		p.stats.Winner = o.v.Engine
@@ -454,6 +461,11 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		}
 	}
 }
+
+// heldNote begins what the reason of the portfolio's unknown adds about
+// a held counterexample (the text report prints it after "before a
+// verdict").
+const heldNote = "; the hunter found a counterexample of "
 
 // reachedRangeError reports whether err is IC3's report of a range error
 // on a path from a start state (not a refusal of the question).
@@ -548,7 +560,7 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 		v.Reason = "no member of the portfolio decided"
 	}
 	if h := p.held; h != nil {
-		v.Reason += fmt.Sprintf("; the hunter found a counterexample of %d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", len(h.Trace)-1)
+		v.Reason += fmt.Sprintf("%s%d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", heldNote, len(h.Trace)-1)
 	}
 	return v, nil
 }

@@ -515,7 +515,15 @@ func (r *Report) writeVerdict(w *textWriter, opt TextOptions, shortest bool) {
 			w.printf("unknown: %s\n", r.Reason)
 			break
 		}
-		w.printf("unknown: %s before a verdict\n", Stopped(r.Reason))
+		// The held counterexample's note follows the stop: "stopped by
+		// the timeout before a verdict; the hunter found ...", not
+		// "stopped by the timeout; the hunter found ... is not ruled
+		// out before a verdict".
+		reason, held, ok := strings.Cut(r.Reason, heldNote)
+		if ok {
+			held = heldNote + held
+		}
+		w.printf("unknown: %s before a verdict%s\n", Stopped(reason), held)
 	}
 	if r.v.Answer == explicit.Unknown {
 		if next := r.nextStep(); next != "" {
