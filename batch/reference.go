@@ -73,7 +73,11 @@ verdicts they count are wrong. A verdict printed by a run past its limit
 is not counted ("safe (not counted: timeout)"). report.html and report.md
 list every run with its verdict and a link to its directory (Markdown
 escapes the names it prints); runs.csv has a row per run with its
-verdict (par2: the run's score; ratio: its time). A report leaves out,
+verdict (par2: the run's score; ratio: its time); a text cell that
+starts with =, +, -, @, a tab, a carriage return or ' gets a ' in front,
+so that a spreadsheet shows it as text rather than evaluate it as a
+formula (numbers stay numbers; a script drops one leading ' to get the
+value back). A row whose compared values are all equal emphasizes none. A report leaves out,
 and counts, the runs not finished and those made with another command or
 other limits than the file now gives; a coverage or PAR-2 sum over fewer
 runs than the row's instances reads "(K of N runs)" and is never the one

@@ -919,13 +919,18 @@ func (t *table) addNotedRow(name string, vals []float64, notes []string, best in
 	row := []string{name}
 	marks := []bool{false}
 	b := math.NaN()
+	var compared []float64
 	for i, v := range vals {
 		if math.IsNaN(v) || note(i) != "" {
 			continue
 		}
+		compared = append(compared, v)
 		if math.IsNaN(b) || best > 0 && v > b || best < 0 && v < b {
 			b = v
 		}
+	}
+	if tie(compared) {
+		best = 0 // every value compared is the same: none is the best
 	}
 	for i, v := range vals {
 		if math.IsNaN(v) {
@@ -946,6 +951,22 @@ func (t *table) addNotedRow(name string, vals []float64, notes []string, best in
 	t.Rows = append(t.Rows, row)
 	t.Best = append(t.Best, marks)
 	t.Total = append(t.Total, false)
+}
+
+// tie reports whether vals, the values of a row that are compared for
+// the best, are two or more and all equal: a row whose algorithms all
+// did the same has no best, and emphasizing every cell of it (as the
+// tables did) said each was the best.
+func tie(vals []float64) bool {
+	if len(vals) < 2 {
+		return false
+	}
+	for _, v := range vals[1:] {
+		if v != vals[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // limit is the time limit of PAR-2 scores: the experiment's CPU limit,
@@ -992,11 +1013,18 @@ func (rep *Report) ratios(byDom map[string][]map[string]any, attr string) table 
 		marks := []bool{false}
 		best := math.NaN()
 		meds := make([]float64, len(cells))
+		var compared []float64
 		for i, c := range cells {
 			meds[i] = stats.MedianRatio(c.a, c.b)
+			if i != bi && !math.IsNaN(meds[i]) {
+				compared = append(compared, meds[i])
+			}
 			if i != bi && !math.IsNaN(meds[i]) && (math.IsNaN(best) || higher && meds[i] > best || !higher && meds[i] < best) {
 				best = meds[i]
 			}
+		}
+		if tie(compared) {
+			best = math.NaN() // no cell equals NaN: none emphasized
 		}
 		for i, c := range cells {
 			switch {
@@ -1319,7 +1347,7 @@ func (rep *Report) CSV(w io.Writer) error {
 			head = append(head, a)
 		}
 	}
-	cw.Write(head)
+	cw.Write(csvCells(head))
 	limit := rep.limit()
 	for _, p := range rep.Runs {
 		row := make([]string, len(head))
@@ -1337,10 +1365,42 @@ func (rep *Report) CSV(w io.Writer) error {
 				row[i] = attrString(p[a])
 			}
 		}
-		cw.Write(row)
+		cw.Write(csvCells(row))
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvCells makes the cells of a runs.csv row safe to open in a
+// spreadsheet: a text cell that starts with =, +, -, @, a tab or a
+// carriage return is a formula to LibreOffice Calc and Excel (a problem
+// file named "=HYPERLINK(...).spec", an error message "-x ..." from a
+// run's output), which they evaluate on opening; such a cell, and one that
+// starts with ' already, gets a ' in front, which a spreadsheet shows as
+// text (OWASP's CSV injection advice). Numbers (-1.5, +3, 1e-05) stay as
+// they are, so a numeric column is still numeric. A script undoes it
+// exactly: drop one leading ' of a cell that starts with one (pandas:
+// df[c].str.removeprefix("'") on a text column).
+func csvCells(cells []string) []string {
+	for i, c := range cells {
+		if csvGuarded(c) {
+			cells[i] = "'" + c
+		}
+	}
+	return cells
+}
+
+// csvGuarded reports whether a runs.csv cell needs the ' of csvCells.
+func csvGuarded(c string) bool {
+	if c == "" || !strings.ContainsRune("=+-@\t\r'", rune(c[0])) {
+		return false
+	}
+	if c[0] == '+' || c[0] == '-' {
+		if _, err := strconv.ParseFloat(c, 64); err == nil && strings.Trim(c, "+-0123456789.eE") == "" {
+			return false // a number: -1.5, +3, -2e-07
+		}
+	}
+	return true
 }
 
 // Write writes report.md, report.html, runs.csv and the SVG plots into

@@ -92,6 +92,7 @@ func differPairs(ctx context.Context, m *symbolic.Model, prop *symbolic.Property
 		return nil, err
 	}
 	defer x.Close()
+	x.StopWhen(ctx)
 	e, err := smt.NewEncoder(x, m)
 	if err != nil {
 		return nil, err

@@ -195,6 +195,9 @@ func (s *solver) build(clauses [][]box) error {
 	if err != nil {
 		return err
 	}
+	// the encoding of a large model takes seconds of term constructions,
+	// which Z3's interrupt does not reach: they poll the run's context
+	x.StopWhen(s.ctx)
 	s.x, s.lvl = x, nil
 	m := s.m
 	e, err := smt.NewEncoder(x, m)
@@ -408,6 +411,7 @@ func (s *solver) findErrLabels(p *symbolic.Property) error {
 		return err
 	}
 	defer x.Close()
+	x.StopWhen(s.ctx)
 	e, err := smt.NewEncoder(x, s.m)
 	if err != nil {
 		return err

@@ -60,12 +60,14 @@ const MaxArrayElements = 250_000
 // a variable index hold in all. A write whose value reads the array at
 // an index the write's index does not determine (a[i]' = a[j], a swap)
 // gives each of N elements a case split of N elements: about 5 N^2
-// nodes, some 150 bytes each by the time the model is loaded (a swap of
-// 2,000 elements: 40 million nodes, 6 GB). 2^26 nodes (a[i]' = a[j] of
-// about 3,600 elements, a swap of 2,500) take some 10 GB; past that the
-// load ran the machine out of memory rather than fail with a message
-// (E0802).
-const MaxArrayWriteNodes = 1 << 26
+// nodes, some 170 bytes each of `vigil check`'s memory (a[i]' = a[j]:
+// 300 elements, 0.45 million nodes, 100 MB; 640 elements, 2.0 million,
+// 370 MB; 900 elements, 4.0 million, 690 MB). 2^26 nodes (a[i]' = a[j]
+// of some 3,600 elements) took some 10 GB, more than a machine shared
+// by several jobs holds; 2^21 nodes (a[i]' = a[j] of about 640
+// elements, a swap of about 450) take under 400 MB. Past them the write
+// is error E0802, at the write.
+const MaxArrayWriteNodes = 1 << 21
 
 // MaxIndexCopyNodes bounds the expression nodes, counted as a tree, that
 // the case splits of a model copy from their indices (of more than one
@@ -75,11 +77,32 @@ const MaxArrayWriteNodes = 1 << 26
 // about N^d nodes. a[a[...a[x]...]] twelve deep in arrays of 4 elements
 // was 4 million nodes per read, and a write at such an index 4 copies of
 // it: the load ran out of memory (1.6 GB and growing) rather than fail.
-// 2^22 nodes take some 600 MB once loaded (a[b[i]] over 800 elements,
-// 3.3 million nodes, loads in 500 MB and 5 s; over some 840 it is past
-// the limit); past them the access is error E0802, at the read or
-// write, naming the way out.
+// 2^22 nodes take some 640 MB once loaded (a[b[i]] over 915 elements,
+// 4.2 million nodes, loads in 640 MB and 5 s; from 916 it is past the
+// limit); past them the access is error E0802, at the read or write,
+// naming the way out. a[b[i]] is N copies of b[i]'s split of 5 N nodes
+// in any lowering to the IR's trees, which share no subexpressions and
+// have no temporaries: linear only with a variable for the inner index
+// (j' = b[i], then a[j]), as the message says.
 const MaxIndexCopyNodes = 1 << 22
+
+// MaxSplitElements bounds the elements that the case splits of reads at
+// a variable index compare, in all. A read of a[i] over N elements
+// lowers to N comparisons, N elements and N ifs: about 1,000 bytes an
+// element in the front end and the lowered model together, some 1.3 KB
+// of `vigil check`'s memory with the garbage collector's headroom (one
+// read over 100,000 elements took 400 MB, each more read another 130
+// MB), and nothing else bounded the reads: a thousand of them would have
+// run the machine out of memory. 2^18 elements (two reads over 100,000
+// and one over 62,000) take 580 MB. Past them the read is error E0802,
+// at the read. A read in the value of an element write at a variable
+// index is not counted here: the write copies the value into every
+// element's assignment (or the element the read picks there), which
+// MaxArrayWriteNodes counts.
+const MaxSplitElements = 1 << 18
+
+// splitLimit is MaxSplitElements, which tests lower.
+var splitLimit int64 = MaxSplitElements
 
 // array is one array variable or constant.
 type array struct {
@@ -137,6 +160,14 @@ type arrays struct {
 	// indexCopies counts the tree nodes copied from large indices by
 	// case splits and writes (MaxIndexCopyNodes)
 	indexCopies int64
+	// splitElems counts the elements compared by the case splits of
+	// reads at a variable index (MaxSplitElements)
+	splitElems int64
+	// deferring is set while the value of an element write is
+	// rewritten: its reads' splits wait in deferred until the write's
+	// index is known (assign)
+	deferring bool
+	deferred  []deferredSplit
 	// ctx are the conditions under which the operand being rewritten is
 	// evaluated (narrowWhere pushes them), for risky.ctx
 	ctx []ctxCond
@@ -1161,9 +1192,58 @@ func (s *arrays) read(a *array, idx, at *Expr) (*Expr, *Expr) {
 	if lo == hi {
 		return a.elem(lo, at), err // one element in range: it is the value wherever the read is
 	}
+	if s.deferring {
+		s.deferred = append(s.deferred, deferredSplit{a, hi - lo + 1, at})
+	} else if !s.chargeSplit(a, hi-lo+1, at) {
+		return stand(at), nil
+	}
 	out := s.split(a, idx, lo, hi, at)
 	s.splits[out] = &split{a: a, idx: idx, lo: lo, hi: hi}
 	return out, err
+}
+
+// deferredSplit is a read of a (at) whose split of n elements is charged
+// once the write whose value holds it is known to be at a constant index.
+type deferredSplit struct {
+	a  *array
+	n  int
+	at *Expr
+}
+
+// chargeDeferred charges the splits of a write's value that assign
+// deferred, in order; it reports whether the count stays within
+// MaxSplitElements.
+func (s *arrays) chargeDeferred() bool {
+	for _, d := range s.deferred {
+		if !s.chargeSplit(d.a, d.n, d.at) {
+			return false
+		}
+	}
+	return true
+}
+
+// chargeSplit adds the n elements of a case split of a read of a (at) to
+// the model's MaxSplitElements count, and reports whether the count stays
+// within the limit. Past it, the read gets error E0802 and the check
+// stops there, as at the other size limits.
+func (s *arrays) chargeSplit(a *array, n int, at *Expr) bool {
+	if s.splitElems > splitLimit {
+		s.bad = true
+		return false // reported
+	}
+	s.splitElems += int64(n)
+	if s.splitElems <= splitLimit {
+		return true
+	}
+	s.bad = true
+	s.c.overLimit = true
+	text := s.c.quote(at)
+	if r := []rune(text); len(r) > 60 {
+		text = string(r[:57]) + "..."
+	}
+	s.errorf(at.Pos, at.End, "E0802", "the reads at a variable index compare more than %d elements in all, %d of them this read of %s: a read at a variable index is a case split over the elements its index can name (if i == 0 then %s[0] else if i == 1 ...), some 1,000 bytes each once lowered; keep what the model reads in a variable of its own, narrow the index where it is read (i < 10 && %s[i] > 0 compares 10 elements), or read fewer or shorter arrays at variable indices",
+		splitLimit, n, text, a.name, a.name)
+	return false
 }
 
 // split is the case split of a[idx] over the elements lo .. hi (lo <
@@ -1506,7 +1586,13 @@ func (s *arrays) pred(name string) *predArr {
 	for k, v := range s.base {
 		s.ranges[k] = v
 	}
+	// a predicate is lowered once, wherever it is used: its reads are
+	// charged to MaxSplitElements even where it is first used in an
+	// element write's value
+	deferring := s.deferring
+	s.deferring = false
 	p.cond, p.err = s.rewrite(p.cond)
+	s.deferring = deferring
 	p.risky, p.first = s.risky, s.first
 	s.risky, s.first, s.bad, s.ranges, s.dead, s.empty, s.ctx = risky, first, bad, ranges, dead, empty, ctx
 	p.state = 2
@@ -1775,7 +1861,14 @@ func (w *outcomeWrites) assign(as *AssignNode) {
 	var val *Expr
 	if as.Index != nil || a == nil {
 		var verr *Expr
+		// the reads of an element write's value are charged to
+		// MaxSplitElements only if the write is at a constant index
+		// (chargeDeferred): at a variable index the write gives each
+		// element a copy of the value, or of the element a split picks
+		// there (specializer), which MaxArrayWriteNodes counts
+		s.deferring, s.deferred = as.Index != nil, s.deferred[:0]
 		val, verr = s.rewrite(as.Value)
+		s.deferring = false
 		w.err = or(w.err, verr)
 	}
 	switch {
@@ -1814,7 +1907,7 @@ func (w *outcomeWrites) assign(as *AssignNode) {
 		idx = p
 	}
 	if s.isConst(idx) {
-		if k, ok := s.constIndex(a, idx, as.Index); ok {
+		if k, ok := s.constIndex(a, idx, as.Index); ok && s.chargeDeferred() {
 			w.writers = append(w.writers, &writer{a: a, k: k, val: val, as: as})
 		}
 		return
@@ -2054,7 +2147,7 @@ func (s *arrays) countWrite(val *Expr, ws []*writer) bool {
 		}
 	}
 	s.c.overLimit = true
-	s.errorf(wr.as.Pos, wr.as.Value.End, "E0802", "the writes of %s at a variable index lower to more than %d expression nodes in all (each element of %s gets its own copy of the written value, and a value that reads an array at an index the write's index does not determine, such as %s[i]' = %s[j], holds a case split over that array's elements: about 5 N^2 nodes for N elements, some 150 bytes each); read the array at the written index (%s[i]' = %s[i] + 1 lowers to N small assignments), or shrink the arrays",
+	s.errorf(wr.as.Pos, wr.as.Value.End, "E0802", "the writes of %s at a variable index lower to more than %d expression nodes in all (each element of %s gets its own copy of the written value, and a value that reads an array at an index the write's index does not determine, such as %s[i]' = %s[j], holds a case split over that array's elements: about 5 N^2 nodes for N elements, some 170 bytes each); read the array at the written index (%s[i]' = %s[i] + 1 lowers to N small assignments), or shrink the arrays",
 		wr.a.name, MaxArrayWriteNodes, wr.a.name, wr.a.name, wr.a.name, wr.a.name, wr.a.name)
 	return false
 }
@@ -2088,6 +2181,11 @@ func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, write bool, p, end
 	s.bad = true
 	s.c.overLimit = true
 	text := quote()
+	// the index as written, for the way out: j' = b[i], then a[j]
+	inner := strings.TrimPrefix(strings.TrimSuffix(strings.TrimSuffix(text, "'"), "]"), a.name+"[")
+	if len([]rune(inner)) > 40 || !strings.HasPrefix(text, a.name+"[") {
+		inner = "INDEX"
+	}
 	if r := []rune(text); len(r) > 60 { // cut at a character, not in one
 		text = string(r[:57]) + "..."
 	}
@@ -2098,8 +2196,8 @@ func (s *arrays) chargeIndex(a *array, idx *Expr, copies int, write bool, p, end
 			text, n, MaxIndexCopyNodes, a.name, a.size(), a.name)
 		return false
 	}
-	s.errorf(p, end, "E0802", "the index of %s lowers to a case split of %d expression nodes, and the copies the model makes of such indices pass %d nodes: a read or write at a variable index compares the index with each element it can name (%s has %d), copying it each time, so reads nested d deep in arrays of N elements lower to about N^d nodes; store an inner index in a variable in an earlier step (j' = %s[i], then %s[j]), or nest fewer reads",
-		text, n, MaxIndexCopyNodes, a.name, a.size(), a.name, a.name)
+	s.errorf(p, end, "E0802", "the index of %s lowers to a case split of %d expression nodes, and the copies the model makes of such indices pass %d nodes: a read or write at a variable index compares the index with each element it can name (%s has %d), copying it each time, so reads nested d deep in arrays of N elements lower to about N^d nodes; store an inner index in a variable in an earlier step (j' = %s, then %s[j]: linear in N, where the nested read is N^d in any lowering, as the lowered model's trees share no parts), or nest fewer reads",
+		text, n, MaxIndexCopyNodes, a.name, a.size(), inner, a.name)
 	return false
 }
 

@@ -139,6 +139,32 @@ type lowerer struct {
 	// contexts, which many accesses share (a quantifier's expansion):
 	// each access's condition is a small And over shared nodes
 	ctxConds map[*Expr]*symbolic.Cond
+	// genLeaves are the lowered variables that generated comparisons
+	// compare (operand)
+	genLeaves map[*Expr]*symbolic.Expr
+}
+
+// operand lowers the operand a of the comparison e. A generated
+// comparison (a case split's idx == k, an index's range test) of a
+// variable names the one node of the read's index that all the split's
+// comparisons name, and they share its lowered leaf: a leaf is one node
+// wherever it is (symbolic.TreeSizer), and a read of N elements at i
+// held N copies of i, 96 bytes each.
+func (l *lowerer) operand(e, a *Expr) *symbolic.Expr {
+	if !e.Gen || a.Kind != EName {
+		return l.expr(a)
+	}
+	if x, ok := l.genLeaves[a]; ok {
+		return x
+	}
+	x := l.expr(a)
+	if x.Op == symbolic.OpVar {
+		if l.genLeaves == nil {
+			l.genLeaves = map[*Expr]*symbolic.Expr{}
+		}
+		l.genLeaves[a] = x
+	}
+	return x
 }
 
 func (l *lowerer) pred(d *PredDecl) *symbolic.Cond {
@@ -436,7 +462,7 @@ func (l *lowerer) cond(e *Expr) *symbolic.Cond {
 			}
 			return &symbolic.Cond{Op: symbolic.CFalse, Pos: e.Pos}
 		}
-		return &symbolic.Cond{Op: symbolic.CCmp, Cmp: op, L: l.expr(a), R: l.expr(b), Pos: e.Pos}
+		return &symbolic.Cond{Op: symbolic.CCmp, Cmp: op, L: l.operand(e, a), R: l.expr(b), Pos: e.Pos}
 	}
 	panic(fmt.Sprintf("lang: lowering an unchecked condition %s at %s", exprString(e), e.Pos))
 }

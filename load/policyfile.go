@@ -59,6 +59,12 @@ func PolicyFileKind(path string) (symbolic.PolicyKind, bool, error) {
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return "", false, fmt.Errorf("--policy-file: %v", err)
 	}
+	if bytes.HasPrefix(head[:n], []byte{0xEF, 0xBB, 0xBF}) {
+		// Neither JSON nor LightGBM's text allows one: without this
+		// error, a JSON file with one was read as LightGBM text ("not
+		// a LightGBM text model").
+		return "", false, fmt.Errorf("--policy-file %s: the file starts with a UTF-8 byte order mark (bytes EF BB BF), which neither JSON nor LightGBM's text format allows; save it without one", path)
+	}
 	t := bytes.TrimSpace(head[:n])
 	if len(t) == 0 {
 		return "", false, fmt.Errorf("--policy-file %s: the file is empty; give a network (.onnx, .nnet, vigil JSON), a tree ensemble (XGBoost JSON, LightGBM text, Veritas JSON) or a .jani2nnet interface", path)

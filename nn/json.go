@@ -73,13 +73,26 @@ func LoadJSON(path string) (*Network, error) {
 	return n, nil
 }
 
+// utf8BOM is the UTF-8 byte order mark, which JSON does not allow.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 // ParseJSON decodes a network in vigil's JSON format.
 func ParseJSON(b []byte) (*Network, error) {
+	if bytes.HasPrefix(b, utf8BOM) {
+		return nil, fmt.Errorf("nn: vigil JSON network: the file starts with a UTF-8 byte order mark (bytes EF BB BF), which JSON does not allow; save it without one")
+	}
 	var j jsonNet
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&j); err != nil {
 		return nil, fmt.Errorf("nn: vigil JSON network: %s", jsonerr.Describe(b, err))
+	}
+	// One object, as json.Unmarshal and the tree loaders read a file:
+	// the decoder stops after the first value, and a second network
+	// appended to the file (or any text) was ignored.
+	rest := bytes.TrimLeft(b[d.InputOffset():], " \t\r\n")
+	if len(rest) > 0 {
+		return nil, fmt.Errorf("nn: vigil JSON network: text after the network's JSON object, at byte %d (%q); a file holds one network", len(b)-len(rest)+1, rest[:min(len(rest), 20)])
 	}
 	if j.Format != "vigil-nn" || j.Version != 1 {
 		return nil, fmt.Errorf("nn: vigil JSON network: want \"format\": \"vigil-nn\" and \"version\": 1, got %q and %d", j.Format, j.Version)

@@ -333,8 +333,9 @@ func (p *Policy) excludes(lo, hi []int, reg *symbolic.AtomRegion, a int, sure []
 	}
 	q := stateQuery{p: p, pr: pr, a: a, sure: sure, reg: reg}
 	if len(d.Rows) == 0 {
-		// Nothing competes with a: any state of the region is a witness.
-		return q.regionState(lo, hi, lo), nil
+		// Nothing competes with a: a state of the region is a witness
+		// where a's own score is neither NaN nor -Inf (never chosen).
+		return q.alone(lo, hi), nil
 	}
 	// A box whose states all give the same network input is decided by
 	// one float64 evaluation.
@@ -378,6 +379,33 @@ func (q *stateQuery) regionState(lo, hi []int, near []int) StateResult {
 		return StateResult{Verdict: Proved, Nodes: q.pr.nodes}
 	}
 	return StateResult{Verdict: Unknown, Nodes: q.pr.nodes}
+}
+
+// alone answers for a query without rivals: a wins wherever its score
+// qualifies (mayChoose). The first state of the region is tried, then
+// the states of a small box one by one; in a larger box whose first
+// state does not qualify (an overflow to NaN or -Inf), random states,
+// else Unknown. Before session 31 the first state was the witness
+// unevaluated.
+func (q *stateQuery) alone(lo, hi []int) StateResult {
+	r := q.regionState(lo, hi, lo)
+	if r.Verdict != Refuted || q.isWitness(r.Witness) {
+		return r
+	}
+	if q.usedStates(lo, hi) <= maxEnumerate {
+		return q.enumerate(lo, hi, maxEnumerate)
+	}
+	pr := q.pr
+	s := make([]int, len(lo))
+	for k := 0; k < pr.opt.Samples; k++ {
+		for v := range s {
+			s[v] = lo[v] + int(pr.rng.Uint64N(width(lo[v], hi[v])+1))
+		}
+		if (q.reg == nil || q.reg.Holds(s)) && q.isWitness(s) {
+			return StateResult{Verdict: Refuted, Witness: append(symbolic.State(nil), s...), Nodes: pr.nodes}
+		}
+	}
+	return StateResult{Verdict: Unknown, Nodes: pr.nodes}
 }
 
 // stateQuery is one decision query of Excludes over state boxes: output
@@ -438,7 +466,7 @@ func (q *stateQuery) bound(lo, hi []int) (closed bool, score float64, split int)
 	}
 	split, best := -1, -1.0
 	for v := range lo {
-		w := float64(hi[v] - lo[v])
+		w := float64(width(lo[v], hi[v]))
 		if w == 0 || !p.used[v] {
 			continue // fixed, or no input reads it: splitting cannot help
 		}
@@ -453,6 +481,17 @@ func (q *stateQuery) bound(lo, hi []int) (closed bool, score float64, split int)
 	}
 	return false, score, split
 }
+
+// width is hi - lo for lo <= hi, exact in uint64: a box handed to the
+// policy's API may be wider than int64 counts (-9e18..9e18), where
+// hi - lo wrapped to a negative width (a panic of the random samples).
+// A .spec variable has at most 2^40 values (E0301), so vigil's own
+// commands never ask such a box.
+func width(lo, hi int) uint64 { return uint64(hi) - uint64(lo) }
+
+// middle is the state halfway from lo to hi (lo <= hi), rounded down,
+// without overflow.
+func middle(lo, hi int) int { return lo + int(width(lo, hi)/2) }
 
 // smallRegionBox is the most states (of the variables the inputs read)
 // of a box that push decides by evaluating them, over a region.
@@ -521,7 +560,7 @@ func (q *stateQuery) search(lo, hi []int) StateResult {
 	s := make([]int, p.nvars)
 	for k := 0; k < pr.opt.Samples; k++ {
 		for v := range s {
-			s[v] = lo[v] + pr.rng.IntN(hi[v]-lo[v]+1)
+			s[v] = lo[v] + int(pr.rng.Uint64N(width(lo[v], hi[v])+1))
 		}
 		if (q.reg == nil || q.reg.Holds(s)) && q.isWitness(s) {
 			return witness(s)
@@ -537,7 +576,7 @@ func (q *stateQuery) search(lo, hi []int) StateResult {
 		}
 		nd := heap.Pop(&q.h).(stateNode)
 		for v := range mid {
-			mid[v] = nd.lo[v] + (nd.hi[v]-nd.lo[v])/2
+			mid[v] = middle(nd.lo[v], nd.hi[v])
 		}
 		cand, known := []int(mid), true
 		if q.reg != nil && !q.reg.Holds(mid) {
@@ -569,7 +608,7 @@ func (q *stateQuery) search(lo, hi []int) StateResult {
 			continue
 		}
 		v := nd.split
-		m := nd.lo[v] + (nd.hi[v]-nd.lo[v])/2 // floor for non-negative widths
+		m := middle(nd.lo[v], nd.hi[v])
 		l1, h1 := append([]int(nil), nd.lo...), append([]int(nil), nd.hi...)
 		l2, h2 := append([]int(nil), nd.lo...), append([]int(nil), nd.hi...)
 		h1[v], l2[v] = m, m+1

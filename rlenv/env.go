@@ -66,7 +66,6 @@ type Env struct {
 	steps   int
 	ws      []float64
 	cmds    []int32
-	src     []uint64 // the state packed, for Successors
 	lo, hi  []int
 	boxOK   bool
 	sampler *explicit.StartSampler
@@ -264,16 +263,17 @@ func (e *Env) Step(a int) (Observation, error) {
 		}
 		return Observation{}, fmt.Errorf("rlenv: action %d (%s) is not applicable in state %s; applicable: %s", a, m.Labels[a].Name, m.FormatState(e.s), strings.Join(app, ", "))
 	}
-	// Taking the label is a range error in s when any outcome of any of
-	// its applicable commands leaves a range (or has a probability that
-	// is not one), as vigil run and bfs report it whatever outcome they
-	// would take: checking the sampled outcome alone went on, half the
-	// time, from a state where bfs and vigil run stop with the error.
-	if len(e.src) != e.g.L.W {
-		e.src = make([]uint64, e.g.L.W)
-	}
-	e.g.L.Pack(e.s, e.src)
-	if err := e.g.Successors(e.src, e.s, symbolic.LabelID(a), &e.x); err != nil {
+	// Taking the label is a range error in s when an outcome that may
+	// happen, of any of its applicable commands, leaves a range (or has
+	// a probability that is not one), whatever outcome the step would
+	// take: checking the sampled outcome alone went on, half the time,
+	// from a state where bfs stops with the error. An outcome of
+	// probability 0 (weight 0, or a JANI probability 0 in s) never
+	// happens where outcomes are sampled by their probabilities, as in
+	// vigil prob and vigil test --outcomes fair (lang/spec.md,
+	// "Outcomes"): its range error is none of the step's. (The step was
+	// refused for it, where vigil prob answered P=1.)
+	if err := e.labelError(); err != nil {
 		return Observation{}, err
 	}
 	ci := int(e.cmds[e.rng.IntN(len(e.cmds))])
@@ -330,4 +330,59 @@ func (e *Env) Step(a int) (Observation, error) {
 	o.Info.Command, o.Info.CommandIndex, o.Info.Outcome = pos.String(), &ci, &oi
 	e.over = o.Terminated || o.Truncated
 	return o, nil
+}
+
+// labelError is the error of taking the label of e.cmds (its applicable
+// commands) in e.s: the first outcome, in command and outcome order, that
+// has a probability error (a factor outside [0, 1], or probabilities
+// that sum to 0), else the first outcome of positive probability that
+// leaves a range; nil when there is none. The errors are the explicit
+// engine's (Apply), as bfs and vigil run word them.
+func (e *Env) labelError() error {
+	m := e.g.M
+	for _, c := range e.cmds {
+		ci := int(c)
+		os := m.Commands[ci].Outcomes
+		for oi := range os {
+			if !os[oi].StateProb() {
+				continue
+			}
+			if _, bad := os[oi].ProbAt(e.s); bad >= 0 {
+				_, err := e.g.Apply(e.s, ci, oi) // checks the factors first
+				if err == nil {
+					err = fmt.Errorf("rlenv: %s: outcome %d of action %s has no probability in state %s", os[oi].Pos, oi+1, m.Labels[m.Commands[ci].Label].Name, m.FormatState(e.s))
+				}
+				return err
+			}
+		}
+		ws, err := e.w.At(ci, e.s, e.ws[:0])
+		if err != nil {
+			return err
+		}
+		e.ws = ws
+		for oi, p := range ws {
+			if !positive(&os[oi], p, e.s) {
+				continue
+			}
+			if _, err := e.g.Apply(e.s, ci, oi); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// positive reports whether outcome o, whose probability in s is p as a
+// float64, may happen there: p > 0, or, for a probability that reads the
+// state, its exact value (a product of factors) is above 0 where the
+// float64 underflows.
+func positive(o *symbolic.Outcome, p float64, s symbolic.State) bool {
+	if p > 0 {
+		return true
+	}
+	if !o.StateProb() {
+		return false
+	}
+	q, bad := o.ProbAt(s)
+	return bad < 0 && q != nil && q.Sign() > 0
 }

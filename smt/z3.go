@@ -337,6 +337,35 @@ type Context struct {
 	// ends (closeLater).
 	parsing    bool
 	closeLater bool
+	// stop (StopWhen) is polled by the term constructors every
+	// stopEvery constructions (polls counts them); stopCtx is its
+	// context, whose error the constructors then report.
+	stop    <-chan struct{}
+	stopCtx context.Context
+	polls   uint
+}
+
+// stopEvery is how many term constructions StopWhen's poll covers: a
+// constructor is a cgo call of about a microsecond, so a stopped
+// encoding ends within milliseconds.
+const stopEvery = 64
+
+// ErrStopped is wrapped by the error of a term constructor that found
+// the context given to StopWhen done.
+var ErrStopped = errors.New("smt: encoding stopped")
+
+// StopWhen makes the term constructors of x poll ctx: once ctx is done,
+// the next constructor fails with an error that wraps ErrStopped and
+// ctx's error, and every later one returns the zero Term at once (the
+// context's error is sticky, see Err). Z3's interrupt (CheckContext)
+// reaches checks only; an encoding of a large model takes seconds of
+// constructor calls, which a timeout or a signal now cuts short. A nil
+// ctx stops polling.
+func (x *Context) StopWhen(ctx context.Context) {
+	x.stopCtx, x.stop = ctx, nil
+	if ctx != nil {
+		x.stop = ctx.Done()
+	}
 }
 
 // Term is a Z3 term (integer or Boolean). The zero Term is invalid; it is
@@ -512,6 +541,16 @@ func (x *Context) ok(ts ...Term) bool {
 	if x.closed {
 		x.err = errors.New("smt: context is closed")
 		return false
+	}
+	if x.stop != nil {
+		if x.polls++; x.polls%stopEvery == 0 {
+			select {
+			case <-x.stop:
+				x.err = fmt.Errorf("%w: %w", ErrStopped, x.stopCtx.Err())
+				return false
+			default:
+			}
+		}
 	}
 	for _, t := range ts {
 		if t.a == nil {

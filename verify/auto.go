@@ -7,9 +7,11 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"vigil/ic3"
+	"vigil/smt"
 	"vigil/symbolic/explicit"
 )
 
@@ -34,6 +36,23 @@ import (
 // that small models, which bfs decides at once, get its answer every time.
 // The portfolio gives up (Unknown) when bfs and IC3 have both ended
 // without a verdict: the hunter cannot prove safety.
+//
+// A range error is an error of the model, and bfs and IC3 report the
+// shallowest bad state, an unsafe state or a range error (either where
+// both lie equally deep): the hunter's walks, which may pass beside a
+// shallower range error, do not. So the hunter's counterexample of d
+// steps is held back while bfs, which reports the errors of the model,
+// still searches and may meet a range error in fewer than d steps. It
+// wins once bfs has expanded every state of fewer than d steps, or has
+// given way (as the hunter's own range error is the answer once bfs gave
+// way, huntRangeError), or smt.CheckBounds finds no outcome that can
+// leave a range from any state (asked once, when the hunter's answer is
+// first held). Meanwhile bfs's or IC3's verdict or range error wins as
+// usual, and so does a range error IC3 reached (the single engine's
+// answer); when none comes before the time runs out, the portfolio
+// answers unknown, naming the held counterexample. Before session 31 auto
+// answered unsafe where bfs and ic3 report a range error 60 steps from
+// the start (bench/adversarial/s31d_auto_range_error.txtar).
 
 // AutoHeadStart is how long bfs runs alone before the other members of
 // the portfolio start.
@@ -55,8 +74,10 @@ type AutoStats struct {
 
 // AutoMember is one member's outcome.
 type AutoMember struct {
-	Engine  string  `json:"engine"`  // bfs, ic3 or polic3, hunt
-	Outcome string  `json:"outcome"` // won, unknown, cancelled, error, not started
+	Engine string `json:"engine"` // bfs, ic3 or polic3, hunt
+	// won, unknown, cancelled, error, not started, or held (the hunter's
+	// counterexample while a shallower range error is not ruled out)
+	Outcome string  `json:"outcome"`
 	Reason  string  `json:"reason,omitempty"`
 	Seconds float64 `json:"seconds"`
 	// StopSeconds is how long a cancelled member took to stop once the
@@ -121,6 +142,16 @@ type portfolio struct {
 	fatal    error
 	// cancelled is when the members were told to stop (zero: not yet).
 	cancelled time.Time
+	// held is the hunter's counterexample while a shallower range error
+	// is not ruled out; bfsDepth the layer bfs expands (every layer
+	// before it is expanded); noRangeErr is set once smt.CheckBounds
+	// found no outcome that can leave a range, and bounds delivers its
+	// answer (nil until asked).
+	held       *Verdict
+	bfsDepth   atomic.Int64
+	noRangeErr bool
+	bfsGaveWay bool
+	bounds     chan bool
 }
 
 func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
@@ -132,8 +163,9 @@ func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 	if ic3.IsLearned(q.Policy) {
 		ic3Name = "polic3"
 	}
-	p := newPortfolio(ctx, q, []autoMember{
-		{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) { return bfs(ctx, q, budget) }},
+	var p *portfolio
+	p = newPortfolio(ctx, q, []autoMember{
+		{"bfs", func(ctx context.Context, q *Prepared) (*Verdict, error) { return bfsDepth(ctx, q, budget, &p.bfsDepth) }},
 		{ic3Name, func(ctx context.Context, q *Prepared) (*Verdict, error) {
 			// The hunter walks the policy on a core of its own: PolIC3's
 			// own walks (ic3/walks.go) would repeat them.
@@ -225,6 +257,9 @@ func (p *portfolio) record(o autoOutcome) {
 		m.Engine = v.Engine // ic3 is polic3 for a learned policy
 		if v.BFS != nil {
 			m.States = v.BFS.Stats.States
+			if o.i == 0 {
+				p.bfsDepth.Store(int64(v.BFS.Stats.Depth))
+			}
 		}
 		if v.IC3 != nil && v.IC3.Result != nil {
 			s := v.IC3.Stats
@@ -304,9 +339,29 @@ func (p *portfolio) loop() {
 	// context held `vigil verify --timeout 3s` for 28 s).
 	done := p.ctx.Done()
 	var grace <-chan time.Time
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
 	for p.running > 0 {
 		var o autoOutcome
 		select {
+		case <-tick.C:
+			// a held counterexample: has bfs passed its depth?
+			if p.held != nil && p.cancelled.IsZero() {
+				if p.release(); !p.cancelled.IsZero() {
+					p.waitStopped()
+					return
+				}
+			}
+			continue
+		case clean := <-p.bounds:
+			p.noRangeErr = clean
+			if p.held != nil && p.cancelled.IsZero() {
+				if p.release(); !p.cancelled.IsZero() {
+					p.waitStopped()
+					return
+				}
+			}
+			continue
 		case <-head.C:
 			if p.parallel && p.winner == nil && p.fatal == nil && p.cancelled.IsZero() && p.ctx.Err() == nil {
 				p.startOthers()
@@ -343,6 +398,36 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		// semantics (the ground truth) reports.
 		p.fatal = o.err
 		p.stop()
+	case p.ctx.Err() == nil && o.i == 1 && reachedRangeError(o.err) && p.held != nil:
+		// IC3 reached a range error while the hunter's counterexample
+		// is held: that error is the single engine's answer, and the
+		// held one cannot be released
+		p.fatal = o.err
+		p.stop()
+	case p.ctx.Err() == nil && o.err == nil && o.v.Engine == "hunt" && o.v.Answer == explicit.UnsafeVerdict && reachedRangeError(p.errs[1]):
+		// the same, IC3's error first
+		p.fatal = p.errs[1]
+		p.stop()
+	case o.err == nil && o.v.Answer != explicit.Unknown && o.v.Engine == "hunt" && o.v.Answer == explicit.UnsafeVerdict:
+		// the hunter's counterexample wins once no range error lies
+		// closer to the start (release)
+		p.held = o.v
+		p.stats.Members[o.i].Outcome = "held"
+		p.stats.Members[o.i].Reason = fmt.Sprintf("a counterexample of %d steps, held while bfs may meet a range error in fewer steps", len(o.v.Trace)-1)
+		if p.bounds == nil {
+			p.bounds = make(chan bool, 1)
+			m, ctx := p.q.Model, p.ictx
+			go func() {
+				res, err := smt.CheckBounds(m, smt.CheckOptions{Context: ctx, First: true})
+				p.bounds <- err == nil && len(res.Violations) == 0 && len(res.Undecided) == 0 && !res.Stopped
+			}()
+		}
+		p.release()
+	case p.held != nil && p.ctx.Err() == nil && o.i == 0 && o.err == nil && o.v.Answer == explicit.Unknown:
+		// bfs gave way: it will meet no range error the held
+		// counterexample should give way to
+		p.bfsGaveWay = true
+		p.release()
 	case o.err == nil && o.v.Answer != explicit.Unknown:
 		p.winner = o.v
 		p.stats.Winner = o.v.Engine
@@ -368,6 +453,35 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 			p.stop()
 		}
 	}
+}
+
+// reachedRangeError reports whether err is IC3's report of a range error
+// on a path from a start state (not a refusal of the question).
+func reachedRangeError(err error) bool {
+	var re *explicit.RangeError
+	return err != nil && (errors.As(err, &re) || strings.HasPrefix(err.Error(), "ic3: a state reachable in "))
+}
+
+// release makes the held counterexample the winner once bfs can no
+// longer report a range error fewer steps from the start: it has begun
+// the layer of the counterexample's depth (it expanded every state
+// before), or gave way, or no outcome of the model can leave a range.
+func (p *portfolio) release() {
+	v := p.held
+	if v == nil {
+		return
+	}
+	if p.results[0] != nil && p.errs[0] == nil && p.results[0].Answer == explicit.Unknown && p.ctx.Err() == nil {
+		p.bfsGaveWay = true
+	}
+	if depth := len(v.Trace) - 1; !p.noRangeErr && !p.bfsGaveWay && p.bfsDepth.Load() < int64(depth) {
+		return
+	}
+	p.held = nil
+	p.winner = v
+	p.stats.Winner = v.Engine
+	p.stats.Members[2].Outcome, p.stats.Members[2].Reason = "won", ""
+	p.stop()
 }
 
 // waitStopped waits for the cancelled members, at most autoGrace.
@@ -432,6 +546,9 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 	}
 	if v.Reason == "" {
 		v.Reason = "no member of the portfolio decided"
+	}
+	if h := p.held; h != nil {
+		v.Reason += fmt.Sprintf("; the hunter found a counterexample of %d steps, held back while bfs searched: a range error in fewer steps (the answer of bfs and ic3, an error of the model) is not ruled out", len(h.Trace)-1)
 	}
 	return v, nil
 }

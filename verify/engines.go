@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"vigil/bdd"
 	"vigil/ic3"
@@ -80,7 +81,15 @@ func decideBFS(ctx context.Context, q *Prepared) (*Verdict, error) {
 // context under a learned policy, whose decisions may take a millisecond.
 const learnedPollEvery = 512
 
+// bfs is the breadth-first search up to maxStates states.
 func bfs(ctx context.Context, q *Prepared, maxStates int) (*Verdict, error) {
+	return bfsDepth(ctx, q, maxStates, nil)
+}
+
+// bfsDepth is bfs that stores, with each progress report, the layer it
+// expands in depth (every layer before it is expanded: the auto
+// portfolio's hunter needs that).
+func bfsDepth(ctx context.Context, q *Prepared, maxStates int, depth *atomic.Int64) (*Verdict, error) {
 	opts := explicit.Options{StopAtUnsafe: true, MaxStates: maxStates, Policy: q.Dec, Workers: q.BFS.Workers}
 	if q.Policy != nil {
 		opts.NewPolicy = q.newDecider
@@ -93,6 +102,9 @@ func bfs(ctx context.Context, q *Prepared, maxStates int) (*Verdict, error) {
 		opts.ProgressEvery = learnedPollEvery
 	}
 	opts.Progress = func(s explicit.Stats) {
+		if depth != nil {
+			depth.Store(int64(s.Depth))
+		}
 		if s.Expanded == 0 {
 			q.progress("bfs", "%d start states so far", s.Starts)
 			return

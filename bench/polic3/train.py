@@ -230,6 +230,9 @@ def write_policies(spec, blocks):
     text = text[:begin] + "\n".join(blocks) + text[end:]
     with open(path, "w") as f:
         f.write(text)
+    # keep the spec in vigil fmt's canonical form (lang's
+    # TestS31fSpecsOutsideSpecsCanonical checks it)
+    subprocess.run(["go", "run", "vigil/cmd/vigil", "fmt", "-w", path], cwd=HERE, check=True)
 
 
 def main():

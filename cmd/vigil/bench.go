@@ -54,7 +54,7 @@ func runBench(e *cli.Env, args []string) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the first run of the packed engine (with -j N, of the parallel one) to this file (go tool pprof)")
 	workers := fs.Int("j", 1, "also run the parallel search on this many goroutines and compare it with the sequential one (-j 1) in the same run")
 	runs := fs.Int("runs", 1, "measure each engine this many times, alternating, and report the medians (1 to 100)")
-	timeout := cli.TimeoutFlag(fs)
+	cli.TimeoutFlag(fs)
 	file, ok := e.ParseModelArg(c, fs, args)
 	if !ok {
 		return cli.ExitUsage
@@ -73,7 +73,7 @@ func runBench(e *cli.Env, args []string) int {
 	prog := e.NewProgress(*jsonOut)
 	defer prog.Clear()
 	opt.Progress = cli.LineTo(prog)
-	ctx, cancel := cli.RunContext(*timeout)
+	ctx, cancel := mf.runContext()
 	defer cancel()
 	rep, err := explicit.Bench(ctx, lm.g, policyName(lm.decl), opt)
 	prog.Clear()

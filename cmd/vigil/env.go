@@ -29,8 +29,10 @@ func init() {
 			"  {\"op\": \"close\"}                     -> {\"closed\": true}, and vigil env exits\n" +
 			"obs is the variable values in declaration order (Booleans 0/1); mask[K] is 1 where label K is\n" +
 			"applicable. A step takes one applicable command of the label uniformly and samples its outcome\n" +
-			"by the weights; where an outcome of an applicable command of the label leaves its range (a range\n" +
-			"error, as vigil run and verify report it), the step is that error and the state stays.\n" +
+			"by the weights; where an outcome of positive probability, of an applicable command of the label,\n" +
+			"leaves its range (a range error, as verify reports it), the step is that error and the state\n" +
+			"stays. An outcome of probability 0 (weight 0) never happens, nor does its range error, as in\n" +
+			"vigil prob and vigil test --outcomes fair.\n" +
 			"An episode ends (terminated) at unsafe, goal and deadlock states, or is\n" +
 			"truncated after --max-steps. The reward is --step-reward per step (times the command's cost,\n" +
 			"1 unless the model gives costs), plus --goal-reward at the goal, minus --unsafe-penalty at an\n" +

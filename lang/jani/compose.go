@@ -24,6 +24,7 @@ package jani
 
 import (
 	"math/big"
+	"slices"
 	"sort"
 
 	"vigil/symbolic"
@@ -337,6 +338,7 @@ type syncOutcomes struct {
 	at       *node
 	outcomes []symbolic.Outcome
 	weights  []*big.Rat       // per outcome: its constant weight, nil if not constant
+	mults    []int64          // per outcome: the product of its destinations' mult (expandChoices)
 	live     []*symbolic.Cond // per outcome: nil, or where its probability is positive
 	written  bool             // some destination states its probability
 	exact    bool             // every weight is constant
@@ -348,6 +350,7 @@ type syncOutcomes struct {
 func (s *syncOutcomes) add(idx []int) bool {
 	ml := s.ml
 	prob := big.NewRat(1, 1)
+	mult := int64(1)
 	var asgs []asg
 	var factors []*dest // state-dependent probabilities
 	var locs []symbolic.Assign
@@ -359,10 +362,16 @@ func (s *syncOutcomes) add(idx []int) bool {
 		if d.hasProb {
 			s.written = true
 		}
+		if d.mult > 1 {
+			mult *= d.mult // at most maxChoices each, and few edges synchronise
+		}
 		if d.prob.isConst() {
 			prob.Mul(prob, d.prob.k)
 		} else {
 			factors = append(factors, d)
+			if d.share != nil {
+				prob.Mul(prob, d.share) // its share of a choice (expandChoices)
+			}
 		}
 		asgs = append(asgs, d.assigns...)
 		if e.auto.locVar >= 0 && d.loc != e.loc {
@@ -407,6 +416,7 @@ func (s *syncOutcomes) add(idx []int) bool {
 		s.weights = append(s.weights, prob)
 	}
 	s.outcomes = append(s.outcomes, o)
+	s.mults = append(s.mults, mult)
 	return true
 }
 
@@ -422,6 +432,20 @@ func (s *syncOutcomes) probabilities() *big.Rat {
 		for _, w := range s.weights {
 			sum.Add(sum, w)
 		}
+	}
+	if !s.written && slices.ContainsFunc(s.mults, func(k int64) bool { return k > 1 }) {
+		// no probability stated: each combination of the destinations
+		// (and of the values of their PlaJA choices) is equally likely,
+		// and an outcome that stands for k of them weighs k
+		var total int64
+		for _, k := range s.mults {
+			total += k
+		}
+		for i := range s.outcomes {
+			s.outcomes[i].Weight = symbolic.Rat{Num: s.mults[i], Den: 1}
+			s.outcomes[i].Prob = float64(s.mults[i]) / float64(total)
+		}
+		return nil
 	}
 	for i := range s.outcomes {
 		o := &s.outcomes[i]

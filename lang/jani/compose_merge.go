@@ -148,7 +148,7 @@ func (ml *modelLoader) mergeEdges(a *automaton, group []*edge, rc map[*dest][]sy
 		}
 		for i, e := range group {
 			d := e.dests[j]
-			if !d.prob.isConst() || d.prob.k.Cmp(d0.prob.k) != 0 || d.hasProb != d0.hasProb {
+			if !d.prob.isConst() || d.prob.k.Cmp(d0.prob.k) != 0 || d.hasProb != d0.hasProb || d.mult != d0.mult {
 				return nil
 			}
 			if len(ml.rewards) > 0 {
@@ -173,7 +173,7 @@ func (ml *modelLoader) mergeEdges(a *automaton, group []*edge, rc map[*dest][]sy
 				put(a.locVar, &varInfo{id: a.locVar, name: ml.m.Vars[a.locVar].Name}, d.node.get("location"), at[i], symbolic.Lit(d.loc))
 			}
 		}
-		md := &dest{node: d0.node, loc: -1, prob: d0.prob, hasProb: d0.hasProb, cost: d0.cost, costVar: d0.costVar, costBad: d0.costBad}
+		md := &dest{node: d0.node, loc: -1, prob: d0.prob, hasProb: d0.hasProb, mult: d0.mult, cost: d0.cost, costVar: d0.costVar, costBad: d0.costBad}
 		for _, id := range order {
 			t := targets[id]
 			var value *symbolic.Expr

@@ -50,7 +50,13 @@
 // value just below (above) the range where lb (ub) may lie beyond it, so
 // that a value of lb..ub outside x's range is a range error, as any
 // assignment out of range; an empty lb..ub (lb > ub) is a range error too
-// (its outcomes assign the value above the range).
+// (its outcomes assign the value above the range). Each v has an equal
+// share of the destination's probability; the v that give the same value
+// in every state are one outcome with their shares summed, and an edge
+// whose choice bounds read variables is split by their values (one edge
+// per value, its guard the edge's and those values), so that in each
+// state each value of lb..ub is one outcome. Where no destination states a
+// probability, Outcome.Weight is then the number of v an outcome stands for.
 //
 // # Probabilities
 //

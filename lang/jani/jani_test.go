@@ -2,6 +2,7 @@ package jani
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,23 +235,39 @@ func readTestdata(t testing.TB, name string) []byte {
 
 // TestChoice covers PlaJA's non-deterministic assignment
 // {"ref": c, "lower-bound": c, "upper-bound": CAP}: one outcome per value of
-// c's range, clamped into c..CAP.
+// c's range, clamped into c..CAP, the outcomes that give one value in a
+// state merged (session 31: the edge is split by c, so that in each state
+// each value is one outcome, its probability the shares of its k summed).
+// c=3 > CAP is an empty choice: the value above the range.
 func TestChoice(t *testing.T) {
 	m, _ := load(t, "choice.jani", nil)
-	c := m.Commands[0]
-	if len(c.Outcomes) != 4 {
-		t.Fatalf("%d outcomes, want 4", len(c.Outcomes))
+	want := map[int]map[int]float64{
+		0: {0: 0.25, 1: 0.25, 2: 0.5},
+		1: {1: 0.5, 2: 0.5},
+		2: {2: 1},
+		3: {4: 1},
 	}
-	got := map[int]bool{}
-	for _, o := range c.Outcomes {
-		if o.Weight.IsSet() || o.Prob != 0.25 {
-			t.Errorf("weight %v prob %v, want none and 0.25", o.Weight, o.Prob)
+	for c := 0; c <= 3; c++ {
+		got := map[int]float64{}
+		n := 0
+		for _, cmd := range m.Commands {
+			if !cmd.Guard.Holds(symbolic.State{c}) {
+				continue
+			}
+			n++
+			for _, o := range cmd.Outcomes {
+				v := o.Assigns[0].Value.Eval(symbolic.State{c})
+				if _, dup := got[v]; dup {
+					t.Errorf("c=%d: two outcomes write %d", c, v)
+				}
+				got[v] += o.Prob
+			}
 		}
-		got[o.Assigns[0].Value.Eval(symbolic.State{1})] = true
+		if n != 1 || fmt.Sprint(got) != fmt.Sprint(want[c]) {
+			t.Errorf("c=%d: %d commands, successors %v, want one with %v", c, n, got, want[c])
+		}
 	}
-	if len(got) != 2 || !got[1] || !got[2] {
-		t.Errorf("successors of c=1: %v, want {1, 2}", got)
-	}
+	m.Vars[0].Lo = 1 // start at c=1 only: 1 and 2 reachable
 	if n, err := reachable(m, 100); err != nil || n != 2 {
 		t.Errorf("reachable = %d, %v; want 2", n, err)
 	}

@@ -123,6 +123,12 @@ type modelLoader struct {
 	zeroSums map[string]bool
 	// funcs holds the model's functions (functions.go)
 	funcs map[string]*function
+	// splitVars collects, while an edge's destinations are lowered, the
+	// variables that the bounds of its PlaJA choices read where two of a
+	// choice's values may be equal in some states; pinned gives them
+	// values while a piece of the split edge is lowered (splitChoices)
+	splitVars map[symbolic.VarID]bool
+	pinned    map[symbolic.VarID]int
 }
 
 type varInfo struct {
@@ -176,7 +182,15 @@ type dest struct {
 	hasProb bool
 	// A state-dependent probability: pnum/pden (prob is then not constant).
 	pnum, pden *symbolic.Expr
-	assigns    []asg
+	// share, when set, is the constant share of a state-dependent
+	// probability that this destination has of the one written (one
+	// value of a PlaJA non-deterministic assignment: expandChoices)
+	share *big.Rat
+	// mult is how many combinations of the values k of its choices this
+	// destination stands for (0: one), which weigh it where no
+	// destination states a probability (outcomes are then uniform)
+	mult    int64
+	assigns []asg
 	// the transient numeric variable the destination assigns, and its
 	// value (costBad: one that cannot be a cost, or two)
 	costVar *varInfo
@@ -273,6 +287,9 @@ func (ml *modelLoader) model(root *node) {
 	}
 	if !ml.stopped {
 		ml.checkUncalled()
+	}
+	if len(ml.errs) == 0 && !ml.stopped && ml.props {
+		ml.checkTreeSizes() // an imported model: lang checks the program (E0705)
 	}
 }
 
@@ -1208,26 +1225,144 @@ func (ml *modelLoader) edges(a *automaton) {
 			ml.errorf(en.get("destinations"), "edge has no destinations")
 			continue
 		}
-		good := true
-		restore := ml.narrow(e.guard) // destinations are taken where the guard holds
-		for _, dn := range ds {
-			ds := ml.destination(a, dn, sc)
-			if ds == nil {
-				good = false
-				continue
-			}
-			for _, d := range ds {
-				for _, as := range d.assigns {
-					e.writes[as.v.id] = true
-				}
-			}
-			e.dests = append(e.dests, ds...)
+		ml.splitVars = map[symbolic.VarID]bool{}
+		good := ml.edgeDests(a, e, ds, sc)
+		split := ml.splitVars
+		ml.splitVars = nil
+		if !good {
+			continue
 		}
-		restore()
-		if good {
-			a.edges = append(a.edges, e)
+		if pieces := ml.splitChoices(a, e, ds, sc, split); pieces != nil {
+			a.edges = append(a.edges, pieces...)
+			continue
+		}
+		a.edges = append(a.edges, e)
+	}
+}
+
+// edgeDests lowers the destinations ds of edge e into e.dests (and
+// e.writes), where e.guard holds; it reports whether all lowered.
+func (ml *modelLoader) edgeDests(a *automaton, e *edge, ds []*node, sc scope) bool {
+	good := true
+	restore := ml.narrow(e.guard) // destinations are taken where the guard holds
+	defer restore()
+	for _, dn := range ds {
+		ds := ml.destination(a, dn, sc)
+		if ds == nil {
+			good = false
+			continue
+		}
+		for _, d := range ds {
+			for _, as := range d.assigns {
+				e.writes[as.v.id] = true
+			}
+		}
+		e.dests = append(e.dests, ds...)
+	}
+	return good
+}
+
+// maxChoiceSplit bounds the pieces splitChoices splits one edge into.
+const maxChoiceSplit = 64
+
+// splitChoices splits edge e, whose destinations have PlaJA choices whose
+// bounds read the variables split (expandChoices), into one edge per
+// value of those variables where e's guard holds, each guarded by e's
+// guard and those values, so that in each piece the bounds are constants
+// and each value of a choice is one outcome with its k's shares summed.
+// Outcomes of one choice that give the same value in some states only
+// (x := any of x..4, with x in 0..4: max(x, 1) and max(x, 2) both write 3
+// where x is 3, each with its share) are so merged in every state: in
+// blocksworld_8_7 each such edge had 5 outcomes for the choice, 4 of them
+// equal where x is 3, and has now 5 pieces of 5 - x outcomes. The
+// transitions are the same, with the same probabilities; the edge is not
+// split (nil) when there is nothing to split, when its pieces would be
+// more than maxChoiceSplit, or when an assignment has an index other
+// than 0 (a bound may then read a value written before it).
+func (ml *modelLoader) splitChoices(a *automaton, e *edge, ds []*node, sc scope, split map[symbolic.VarID]bool) []*edge {
+	if len(split) == 0 || ml.levelsBelowZero {
+		return nil
+	}
+	for _, d := range e.dests {
+		for _, as := range d.assigns {
+			if as.level != 0 {
+				return nil
+			}
 		}
 	}
+	vars := make([]symbolic.VarID, 0, len(split))
+	for v := range split {
+		vars = append(vars, v)
+	}
+	sort.Slice(vars, func(i, j int) bool { return vars[i] < vars[j] })
+	restore := ml.narrow(e.guard)
+	los, his := make([]int, len(vars)), make([]int, len(vars))
+	n := 1
+	for i, v := range vars {
+		los[i], his[i] = ml.bounds(symbolic.V(v))
+		if his[i] < los[i] {
+			restore()
+			return nil
+		}
+		if r := his[i] - los[i] + 1; n > maxChoiceSplit/r {
+			restore()
+			return nil
+		} else {
+			n *= r
+		}
+	}
+	restore()
+	var pieces []*edge
+	vals := append([]int(nil), los...)
+	for {
+		pin := map[symbolic.VarID]int{}
+		conj := []*symbolic.Cond{e.guard}
+		for i, v := range vars {
+			pin[v] = vals[i]
+			conj = append(conj, symbolic.Compare(symbolic.V(v), symbolic.Eq, symbolic.Lit(vals[i])))
+		}
+		p := &edge{node: e.node, auto: a, loc: e.loc, action: e.action, guard: symbolic.And(conj...), writes: map[symbolic.VarID]bool{}}
+		ml.pinned = pin
+		ok := ml.edgeDests(a, p, ds, sc)
+		ml.pinned = nil
+		if !ok {
+			return nil // reported (the edge itself lowered: not expected)
+		}
+		pieces = append(pieces, p)
+		i := 0
+		for ; i < len(vars); i++ {
+			if vals[i] < his[i] {
+				vals[i]++
+				break
+			}
+			vals[i] = los[i]
+		}
+		if i == len(vars) {
+			return pieces
+		}
+	}
+}
+
+// pin replaces e by its value when it reads only variables that
+// ml.pinned gives values (splitChoices), else returns it as it is.
+func (ml *modelLoader) pin(e *symbolic.Expr) *symbolic.Expr {
+	if ml.pinned == nil {
+		return e
+	}
+	all := true
+	e.Vars(func(v symbolic.VarID) {
+		if _, ok := ml.pinned[v]; !ok {
+			all = false
+		}
+	})
+	if !all {
+		return e
+	}
+	s := make(symbolic.State, len(ml.m.Vars))
+	for v, x := range ml.pinned {
+		s[v] = x
+	}
+	return symbolic.Lit(e.Eval(s))
 }
 
 // destination lowers one destination. A destination with PlaJA's
@@ -1464,13 +1599,30 @@ func (ml *modelLoader) choice(an *node, vi *varInfo, level int, sc scope) (choic
 // too: each outcome then assigns the value above the range. (Clamping to the
 // range alone dropped the values beyond it: a model that may leave its
 // range had none of its range errors, and an empty choice assigned lb.)
-// The destination's probability is shared equally.
+// The destination's probability is shared equally among the k.
+//
+// The k that give the same value in every state are one outcome, with
+// their shares summed (exact rationals): clamp(k) is lb for every k up to
+// the least value lb takes, ub (where lb..ub is not empty) for every k
+// from the largest value ub takes, and the value itself when lb and ub
+// are constants (an empty choice: the value above the range for every
+// k). Each k was an outcome of its own, so a choice 2..3 of x in 0..5 had
+// six outcomes, three writing 2 and three writing 3, and an empty one six
+// writing 6. (A destination whose probability reads the state gave each
+// k the destination's whole probability, not its share: their sum was
+// the probability times the number of k, which vigil prob divided out
+// against the other destinations as weights; the share is now a constant
+// factor of the outcome's probability, dest.share.)
 func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 	if len(choices) == 0 {
 		return []*dest{d}
 	}
 	ml.note(choices[0].node, "non-deterministic assignments (lower-bound/upper-bound) become one outcome per value of the variable's range (a value of lower-bound..upper-bound outside it, or an empty lower-bound..upper-bound, is a range error)")
-	out := []*dest{d}
+	type part struct {
+		d     *dest
+		share *big.Rat // of the destination's probability
+	}
+	out := []part{{d, big.NewRat(1, 1)}}
 	for _, ch := range choices {
 		v := ml.m.Vars[ch.v.id]
 		lbE, ok1 := ml.integer(ch.node, ch.lb)
@@ -1478,15 +1630,28 @@ func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 		if !ok1 || !ok2 {
 			return nil
 		}
-		lbLo, lbHi := ml.m.Bounds(lbE)
-		ubLo, ubHi := ml.m.Bounds(ubE)
+		// the k: the variable's range, widened where lb..ub may leave it
+		// over all states (also in a piece of a split edge, where lb and
+		// ub are constants: its shares are the edge's)
 		lo, hi := v.Lo, v.Hi
-		if lbLo < v.Lo {
+		if l, _ := ml.m.Bounds(lbE); l < v.Lo {
 			lo = v.Lo - 1 // lb..ub may hold values below the range
 		}
-		if ubHi > v.Hi {
+		if _, h := ml.m.Bounds(ubE); h > v.Hi {
 			hi = v.Hi + 1 // ... or above it
 		}
+		lbText, ubText := ml.m.ExprString(lbE), ml.m.ExprString(ubE) // as written, for the note
+		lbE, ubE = ml.pin(lbE), ml.pin(ubE)
+		lb, ub := ch.lb, ch.ub
+		if lbE.Op == symbolic.OpConst {
+			lb = constInt(int64(lbE.K))
+		}
+		if ubE.Op == symbolic.OpConst {
+			ub = constInt(int64(ubE.K))
+		}
+		lbLo, lbHi := ml.m.Bounds(lbE)
+		ubLo, ubHi := ml.m.Bounds(ubE)
+		lbMin, ubMax := lbLo, ubHi // over every state: clamp(k) is lb for k <= lbMin, ub for k >= ubMax
 		// lb > ub possible: an empty choice writes v.Hi+1
 		var empty *symbolic.Cond
 		if dLo, dHi, ok := diffBounds(ml.m, lbE, ubE); ok {
@@ -1498,40 +1663,86 @@ func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 		} else if lbHi > ubLo {
 			empty = symbolic.Compare(lbE, symbolic.Gt, ubE)
 		}
-		if len(out)*(hi-lo+1) > maxChoices {
+		if empty != nil {
+			// the engines report an empty choice as the range error of
+			// the value it writes: say here what that value means
+			ml.note(ch.node, "where lower-bound > upper-bound (%s > %s) in a state where the edge is taken, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
+				lbText, ubText, ch.v.name, ch.v.name, v.Hi+1, v.Lo, v.Hi)
+		}
+		n := hi - lo + 1
+		if len(out)*n > maxChoices {
 			ml.unsupported(ch.node, "non-deterministic assignments with more than %d combinations", maxChoices)
 			return nil
 		}
-		var next []*dest
-		for _, base := range out {
-			for k := lo; k <= hi; k++ {
-				m, ok1 := ml.binary(ch.node, "min", ch.ub, constInt(int64(k)))
-				val, ok2 := ml.binary(ch.node, "max", ch.lb, m)
+		// the values the k give, each once, with how many k give it
+		type value struct {
+			e *symbolic.Expr
+			k int
+		}
+		var vals []value
+		index := map[string]int{}
+		for k := lo; k <= hi; k++ {
+			var e *symbolic.Expr
+			switch {
+			case empty != nil && empty.Op == symbolic.CTrue:
+				e = symbolic.Lit(v.Hi + 1)
+			case k <= lbMin:
+				e = lbE // min(ub, k) <= k <= lb
+			case k >= ubMax:
+				e = ubE // min(ub, k) = ub, and lb <= ub where the choice is not empty
+			default:
+				m, ok1 := ml.binary(ch.node, "min", ub, constInt(int64(k)))
+				val, ok2 := ml.binary(ch.node, "max", lb, m)
 				if !ok1 || !ok2 {
 					return nil
 				}
-				e, ok := ml.integer(ch.node, val)
-				if !ok {
+				var ok bool
+				if e, ok = ml.integer(ch.node, val); !ok {
 					return nil
 				}
-				switch {
-				case empty == nil:
-				case empty.Op == symbolic.CTrue:
-					e = symbolic.Lit(v.Hi + 1)
-				default:
-					e = &symbolic.Expr{Op: symbolic.OpIte, Cond: empty, Args: []*symbolic.Expr{symbolic.Lit(v.Hi + 1), e}}
-				}
-				nd := *base
-				nd.assigns = append(append([]asg(nil), base.assigns...), asg{v: ch.v, level: ch.level, value: e, node: ch.node})
-				if nd.prob.isConst() {
-					nd.prob = constRat(new(big.Rat).Quo(nd.prob.k, big.NewRat(int64(hi-lo+1), 1)), tReal)
-				}
-				next = append(next, &nd)
+			}
+			if empty != nil && empty.Op != symbolic.CTrue {
+				e = &symbolic.Expr{Op: symbolic.OpIte, Cond: empty, Args: []*symbolic.Expr{symbolic.Lit(v.Hi + 1), e}}
+			}
+			key := ml.m.ExprString(e)
+			if i, ok := index[key]; ok {
+				vals[i].k++
+				continue
+			}
+			index[key] = len(vals)
+			vals = append(vals, value{e, 1})
+		}
+		if ml.splitVars != nil && len(vals) > 1 && (lbE.Op != symbolic.OpConst || ubE.Op != symbolic.OpConst) {
+			// two values may be equal in some states (lb and ub where
+			// they meet, max(x, 1) and max(x, 2) where x is 2):
+			// splitChoices splits the edge by what lb and ub read
+			for _, x := range []*symbolic.Expr{lbE, ubE} {
+				x.Vars(func(v symbolic.VarID) { ml.splitVars[v] = true })
+			}
+		}
+		var next []part
+		for _, base := range out {
+			for _, x := range vals {
+				nd := *base.d
+				nd.assigns = append(append([]asg(nil), base.d.assigns...), asg{v: ch.v, level: ch.level, value: x.e, node: ch.node})
+				nd.mult = max(base.d.mult, 1) * int64(x.k)
+				next = append(next, part{&nd, new(big.Rat).Mul(base.share, big.NewRat(int64(x.k), int64(n)))})
 			}
 		}
 		out = next
 	}
-	return out
+	ds := make([]*dest, len(out))
+	for i, p := range out {
+		ds[i] = p.d
+		switch {
+		case p.share.Cmp(big.NewRat(1, 1)) == 0:
+		case p.d.prob.isConst():
+			p.d.prob = constRat(new(big.Rat).Mul(p.d.prob.k, p.share), tReal)
+		default:
+			p.d.share = p.share
+		}
+	}
+	return ds
 }
 
 // diffBounds bounds a - b over the variables' ranges when it is linear

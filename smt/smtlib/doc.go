@@ -101,10 +101,13 @@
 // trans(s, s') => inv(s'); inv(s), inrange(s) and (unsafe(s) or (not
 // terminal(s) and rangeerr's disjuncts)) => false. They are init => inv,
 // inv and trans => inv', inv and bad => false with vigil.trans,
-// vigil.rangeerr and vigil.bad written out rather than defined: Z3 4.8.12
-// reads a define-fun with ite terms slowly (lift.go) and a clause's
-// constraint as a plain term. z3 FILE answers sat when the question is
-// safe and unsat when a bad state is reachable.
+// vigil.rangeerr and vigil.bad written out rather than defined, and any
+// other definition whose body holds an ite term (a condition with an atom
+// of more than maxCases cases), or uses one that does, bound with let
+// inside each clause that uses it rather than defined: Z3 4.8.12 reads a
+// define-fun with ite terms slowly (lift.go) and a clause's constraint as
+// a plain term. z3 FILE answers sat when the question is safe and unsat
+// when a bad state is reachable.
 //
 // # Certificates
 //

@@ -34,6 +34,12 @@ type printer struct {
 	// vigil.rangeerr and vigil.bad; see WriteCHC.
 	chc         bool
 	steps, errs []clause
+	// lets (WriteCHC): the definitions other than vigil.inrange, in the
+	// order written, which the clauses bind with let instead of
+	// define-fun (see WriteCHC); inlined holds their names, which use
+	// then writes alone, without the state's arguments.
+	lets    []letDef
+	inlined map[string]bool
 	// probErrs: some outcome's probability may lie outside [0, 1]
 	probErrs bool
 	// learned (a learned policy's certificate): range errors are
@@ -51,6 +57,20 @@ type printer struct {
 	// (lift.go).
 	conds    map[*symbolic.Cond]string
 	branched map[string]bool
+}
+
+// letDef is a definition that WriteCHC binds with let: its comment
+// lines, name and body over the current state.
+type letDef struct{ doc, name, body string }
+
+// use writes the application of the definition f to the state args: f's
+// name alone when WriteCHC binds it with let (always over the current
+// state), else call(f, args...).
+func (p *printer) use(f string, args ...string) string {
+	if p.inlined[f] {
+		return f
+	}
+	return call(f, args...)
 }
 
 // clause is a command's part of the transition or of the range errors:

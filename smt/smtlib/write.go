@@ -33,14 +33,19 @@ func WriteSystem(w io.Writer, q Question) error {
 //
 // The transition and the range errors are not define-funs here, as they
 // are in WriteSystem and WriteCert, but written out in the constraints of
-// the step clause and the query clause: z3 4.8.12 reads a define-fun
-// with parameters as a recursive function and takes time exponential in
-// the nesting of its ite terms to do so (lift.go), and the atoms left
-// with ite terms (more than maxCases cases) made it spend more than 10 s
-// reading the vigil.trans of 81-state models before Spacer started
-// (FIGURES.md). The constraints are the same formulas, read as terms.
-// One step clause and one query clause, rather than one per command:
-// Spacer was slower with one per command (FIGURES.md).
+// the step clause and the query clause; and a definition of WriteSystem
+// whose body holds an ite term (vigil.unsafe, vigil.terminal, vigil.init,
+// a policy's vigil.app.<label>, vigil.rule.<n> or vigil.chosen.<label>,
+// where a condition has an atom of more than maxCases cases), or uses
+// such a definition, is bound with let inside each clause that uses it,
+// the same formula under the same name. z3 4.8.12 reads a define-fun with
+// parameters as a recursive function and takes time exponential in the
+// nesting of its ite terms to do so (lift.go): it spent more than 10 s
+// reading the vigil.trans of 81-state models, and more than 20 s reading
+// a vigil.rule.<n> whose condition nests if, min, max and division,
+// before Spacer started (FIGURES.md); clauses and let bindings it reads
+// as plain terms. One step clause and one query clause, rather than one
+// per command: Spacer was slower with one per command (FIGURES.md).
 func WriteCHC(w io.Writer, q Question) error {
 	p, err := newPrinter(q)
 	if err != nil {
@@ -56,7 +61,15 @@ func WriteCHC(w io.Writer, q Question) error {
 	sorts := strings.TrimSpace(strings.Repeat("Int ", len(p.n.cur)))
 	p.line("")
 	p.line("(declare-fun " + fnInv + " (" + sorts + ") Bool)")
+	if len(p.lets) > 0 {
+		p.line("")
+		p.line("; Each clause binds the definitions with ite terms that it uses with let, over")
+		p.line("; the current state (z3 4.8.12 reads a define-fun with nested ite terms")
+		p.line("; slowly); a comment before each binding says what it is.")
+		p.line("")
+	}
 	forall := func(vars, body string) string {
+		body = p.letWrap(body)
 		if vars == "" {
 			return body
 		}
@@ -64,10 +77,10 @@ func WriteCHC(w io.Writer, q Question) error {
 	}
 	ps := params(p.n.cur)
 	both := strings.TrimSpace(ps + " " + params(p.n.next))
-	p.line("(assert " + forall(ps, "(=> "+call(fnInit, s...)+" "+call(fnInv, s...)+")") + ")")
+	p.line("(assert " + forall(ps, "(=> "+p.use(fnInit, s...)+" "+call(fnInv, s...)+")") + ")")
 	inv := call(fnInv, s...)
 	inS := call(fnInRange, s...)
-	live := "(not " + call(fnTerminal, s...) + ")"
+	live := "(not " + p.use(fnTerminal, s...) + ")"
 	if len(p.steps) > 0 {
 		p.line("")
 		p.line("; one step: s and s' are in range, s is not terminal, a command is enabled in s")
@@ -86,7 +99,7 @@ func WriteCHC(w io.Writer, q Question) error {
 	p.line("")
 	if len(p.errs) == 0 {
 		p.line("; no reachable state is bad: unsafe")
-		p.line("(assert " + forall(ps, "(=> (and "+inv+" "+inS+" "+call(fnUnsafe, s...)+") false)") + ")")
+		p.line("(assert " + forall(ps, "(=> (and "+inv+" "+inS+" "+p.use(fnUnsafe, s...)+") false)") + ")")
 	} else {
 		if p.probErrs {
 			p.line("; no reachable state is bad: unsafe, or not terminal where an enabled outcome")
@@ -100,10 +113,82 @@ func WriteCHC(w io.Writer, q Question) error {
 		for _, c := range p.errs {
 			errs = append(errs, c.doc+"\n      "+c.body)
 		}
-		p.line("(assert " + forall(ps, "(=> (and "+inv+" "+inS+"\n  (or "+call(fnUnsafe, s...)+"\n    (and "+live+"\n    (or\n      "+strings.Join(errs, "\n      ")+"))))\n  false)") + ")")
+		p.line("(assert " + forall(ps, "(=> (and "+inv+" "+inS+"\n  (or "+p.use(fnUnsafe, s...)+"\n    (and "+live+"\n    (or\n      "+strings.Join(errs, "\n      ")+"))))\n  false)") + ")")
 	}
 	p.line("(check-sat)")
 	return p.flush(w)
+}
+
+// letWrap wraps body in the let bindings of the definitions it uses (p.lets,
+// directly or through another binding), one let per binding, each
+// binding's comment lines before it, in the order of p.lets, so that a
+// binding sees the ones it uses.
+func (p *printer) letWrap(body string) string {
+	used := make([]bool, len(p.lets))
+	text := body
+	for i := len(p.lets) - 1; i >= 0; i-- {
+		if mentions(text, p.lets[i].name) {
+			used[i] = true
+			text += "\n" + p.lets[i].body
+		}
+	}
+	var b strings.Builder
+	n := 0
+	for i, d := range p.lets {
+		if !used[i] {
+			continue
+		}
+		b.WriteString("(let ((" + d.name + "\n")
+		for _, l := range strings.Split(d.doc, "\n") {
+			b.WriteString("  " + comment("; "+l) + "\n")
+		}
+		b.WriteString("  " + d.body + "))\n")
+		n++
+	}
+	if n == 0 {
+		return body
+	}
+	return b.String() + body + strings.Repeat(")", n)
+}
+
+// usesLet reports whether body mentions a definition that WriteCHC binds
+// with let (which a define-fun could not see).
+func (p *printer) usesLet(body string) bool {
+	for _, d := range p.lets {
+		if mentions(body, d.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions reports whether text holds the symbol sym as a whole symbol
+// (not as a part of a longer one, vigil.rule.1 in vigil.rule.12).
+func mentions(text, sym string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], sym)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(sym)
+		before := j == 0 || !symbolByte(text[j-1])
+		after := end == len(text) || !symbolByte(text[end])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// symbolByte reports whether b may continue a simple SMT-LIB symbol (or
+// close a quoted one).
+func symbolByte(b byte) bool {
+	switch {
+	case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9':
+		return true
+	}
+	return strings.IndexByte("~!@$%^&*_-+=<>.?/|'", b) >= 0
 }
 
 // WriteCert writes a certificate that inv, a union of boxes (each a
@@ -286,6 +371,15 @@ func (p *printer) describe() {
 // define writes (define-fun name (params) Bool body) after the comment
 // lines of doc.
 func (p *printer) define(doc, name, ps, body string) {
+	if p.chc && name != fnInRange && (strings.Contains(body, "(ite ") || p.usesLet(body)) {
+		// WriteCHC binds it with let in the clauses that use it
+		if p.inlined == nil {
+			p.inlined = map[string]bool{}
+		}
+		p.inlined[name] = true
+		p.lets = append(p.lets, letDef{doc, name, body})
+		return
+	}
 	p.line("")
 	for _, l := range strings.Split(doc, "\n") {
 		p.line(comment("; " + l))
@@ -307,7 +401,7 @@ func (p *printer) defs() {
 	}
 	p.define("every variable is within its range", fnInRange, ps, and(rng...))
 	p.define("the unsafe condition of property "+q.Property.Name, fnUnsafe, ps, p.condString(q.Property.Unsafe))
-	terminal := call(fnUnsafe, s...)
+	terminal := p.use(fnUnsafe, s...)
 	if q.Property.Goal != nil {
 		terminal = or(terminal, p.condString(q.Property.Goal))
 	}
@@ -326,7 +420,7 @@ func (p *printer) defs() {
 	chosen := func(l symbolic.LabelID) string { return "" }
 	if q.Policy != nil {
 		p.policy()
-		chosen = func(l symbolic.LabelID) string { return call(n.chosen[l], s...) }
+		chosen = func(l symbolic.LabelID) string { return p.use(n.chosen[l], s...) }
 	}
 
 	// The transition relation: one disjunct per command, one per outcome
@@ -500,7 +594,7 @@ func (p *printer) policy() {
 				doc = fmt.Sprintf("rule %d of policy %s (%s) fires", i+1, d.Name, r.Pos)
 			}
 			p.define(doc, n.rule[i], ps,
-				and(p.condString(r.Cond), call(n.app[r.Label], s...)))
+				and(p.condString(r.Cond), p.use(n.app[r.Label], s...)))
 		}
 		for l := range m.Labels {
 			last := -1
@@ -517,12 +611,12 @@ func (p *printer) policy() {
 				var b strings.Builder
 				for i := 0; i < last; i++ {
 					if int(d.Rules[i].Label) == l {
-						fmt.Fprintf(&b, "(or %s ", call(n.rule[i], s...))
+						fmt.Fprintf(&b, "(or %s ", p.use(n.rule[i], s...))
 					} else {
-						fmt.Fprintf(&b, "(and (not %s) ", call(n.rule[i], s...))
+						fmt.Fprintf(&b, "(and (not %s) ", p.use(n.rule[i], s...))
 					}
 				}
-				b.WriteString(call(n.rule[last], s...))
+				b.WriteString(p.use(n.rule[last], s...))
 				b.WriteString(strings.Repeat(")", last))
 				body = b.String()
 			}
@@ -551,7 +645,7 @@ func (p *printer) policy() {
 		for l := range m.Labels {
 			body := "false"
 			if len(rows[l]) > 0 {
-				body = "(and " + call(n.app[l], s...) + "\n    (or\n      " + strings.Join(rows[l], "\n      ") + "))"
+				body = "(and " + p.use(n.app[l], s...) + "\n    (or\n      " + strings.Join(rows[l], "\n      ") + "))"
 			}
 			p.define(fmt.Sprintf("policy %s chooses %s: the state is a row of that label and %s is applicable", d.Name, m.Labels[l].Name, m.Labels[l].Name), n.chosen[l], ps, body)
 		}

@@ -137,7 +137,14 @@ steps:
 		}
 		st.Label = l
 		g.L.Pack(s, src)
-		if err := g.Successors(src, s, l, x); err != nil {
+		if opt.Outcomes == OutcomesWeighted {
+			// sampled by probability: an outcome of probability 0 never
+			// happens, nor does its range error (lang/spec.md,
+			// "Outcomes"), as in vigil prob, test --outcomes fair and env
+			if err := g.weightedError(s, l, x); err != nil {
+				return nil, "", err
+			}
+		} else if err := g.Successors(src, s, l, x); err != nil {
 			return nil, "", err
 		}
 		switch opt.Outcomes {
@@ -168,6 +175,35 @@ steps:
 		s = t
 	}
 	return run, end, nil
+}
+
+// weightedError is the error of taking label l in s where outcomes are
+// sampled by their probabilities: the first outcome, of the enabled
+// commands of l, whose probability is no probability, else the first of
+// positive probability that leaves a range; nil when there is none.
+func (g *Generator) weightedError(s symbolic.State, l symbolic.LabelID, x *Expansion) error {
+	for _, ci := range x.on {
+		if g.cmds[ci].label != l {
+			continue
+		}
+		os := g.M.Commands[ci].Outcomes
+		for oi := range os {
+			if os[oi].StateProb() {
+				if p, bad := os[oi].ProbAt(s); bad >= 0 || p.Sign() > 0 {
+					if _, err := g.Apply(s, int(ci), oi); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			if outcomeWeight(os[oi], os, s) > 0 {
+				if _, err := g.Apply(s, int(ci), oi); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func pickWeighted(r *rand.Rand, os []symbolic.Outcome, s symbolic.State) int {
