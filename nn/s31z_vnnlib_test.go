@@ -47,3 +47,17 @@ func TestS31zVNNLIBGrowingTerms(t *testing.T) {
 		}
 	}
 }
+
+// A number of more than maxNumberLen characters is refused, naming its
+// line: big.Int reads decimal digits in quadratic time (a 1.6 MB literal
+// took 6 s). One of maxNumberLen characters still reads exactly.
+func TestS31zVNNLIBLongNumber(t *testing.T) {
+	long := "0." + strings.Repeat("3", maxNumberLen-2)
+	if _, err := ParseVNNLIB(s31zProp(long)); err != nil {
+		t.Errorf("a number of %d characters: %v", len(long), err)
+	}
+	_, err := ParseVNNLIB(s31zProp(long + "7"))
+	if err == nil || !strings.Contains(err.Error(), "vnnlib line 3: the term 0.33333333333333…33333337 (100001 characters) has more than 100000 characters") {
+		t.Errorf("a number of %d characters: %v, want it refused", len(long)+1, err)
+	}
+}

@@ -198,6 +198,10 @@ func (l *linear) scale(k *big.Rat) {
 // bound (1e-1000) and eight times the widest float64 (2^-1074 .. 2^1024).
 const maxRatBits = 1 << 14
 
+// maxNumberLen bounds the characters of a number (of any atom of a term):
+// 100,000 digits are read in some 0.1 s.
+const maxNumberLen = 100_000
+
 // bits is the size of l's largest number: numerator and denominator bits.
 func (l *linear) bits() int {
 	b := ratBits(l.c)
@@ -368,6 +372,11 @@ func (p *parser) term(e *sexp) (linear, error) {
 	l := newLinear()
 	if e.list == nil {
 		s := e.atom
+		if len(s) > maxNumberLen {
+			// big.Int reads decimal digits in time quadratic in their
+			// number: a 1.6 MB literal took 6 s, a 16 MB one minutes
+			return l, fmt.Errorf("nn: vnnlib line %d: the term %s has more than %d characters; vigil reads a number exactly, in time that grows with the square of its digits: write it with fewer digits (a float64 holds 17 significant ones)", e.line, clipNumber(s), maxNumberLen)
+		}
 		if v, bad, ok := number(s); ok {
 			// NaN and infinities (and exponents beyond
 			// maxExponent) are read here and refused by
