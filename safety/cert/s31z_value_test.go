@@ -53,3 +53,22 @@ func TestS31zValueTooLarge(t *testing.T) {
 		t.Errorf("a 1 MiB spec: %v, want the format refused", err)
 	}
 }
+
+// The bound is per value: a certificate read through more than maxValue
+// bytes of short values (here 80 entries, each after 1 MiB of white
+// space) is not refused for its length.
+func TestS31zLongCertificateOfShortValues(t *testing.T) {
+	var parts []io.Reader
+	parts = append(parts, strings.NewReader(`{"entries": [`))
+	for i := range 80 {
+		if i > 0 {
+			parts = append(parts, strings.NewReader(","))
+		}
+		parts = append(parts, &repeat{' ', 1 << 20}, strings.NewReader(`{"s": [0]}`))
+	}
+	parts = append(parts, strings.NewReader(`], "format": "x"}`))
+	_, err := Read(io.MultiReader(parts...))
+	if errors.Is(err, errValueTooLarge) || err == nil || !strings.Contains(err.Error(), `format "x"`) {
+		t.Errorf("%v, want the header's format refused after the entries", err)
+	}
+}
