@@ -192,6 +192,30 @@ func (l *linear) scale(k *big.Rat) {
 	l.c.Mul(l.c, k)
 }
 
+// maxRatBits bounds the numbers the arithmetic of a term builds
+// (numerator and denominator bits), beyond those its operands hold: 16384
+// bits are some 4900 decimal digits, five times a number at the exponent
+// bound (1e-1000) and eight times the widest float64 (2^-1074 .. 2^1024).
+const maxRatBits = 1 << 14
+
+// maxNumberLen bounds the characters of a number (of any atom of a term):
+// 100,000 digits are read in some 0.1 s.
+const maxNumberLen = 100_000
+
+// bits is the size of l's largest number: numerator and denominator bits.
+func (l *linear) bits() int {
+	b := ratBits(l.c)
+	for _, v := range l.x {
+		b = max(b, ratBits(v))
+	}
+	for _, v := range l.y {
+		b = max(b, ratBits(v))
+	}
+	return b
+}
+
+func ratBits(r *big.Rat) int { return r.Num().BitLen() + r.Denom().BitLen() }
+
 func ratAdd(a, b *big.Rat) *big.Rat {
 	if a == nil {
 		return b
@@ -348,6 +372,11 @@ func (p *parser) term(e *sexp) (linear, error) {
 	l := newLinear()
 	if e.list == nil {
 		s := e.atom
+		if len(s) > maxNumberLen {
+			// big.Int reads decimal digits in time quadratic in their
+			// number: a 1.6 MB literal took 6 s, a 16 MB one minutes
+			return l, fmt.Errorf("nn: vnnlib line %d: the term %s has more than %d characters; vigil reads a number exactly, in time that grows with the square of its digits: write it with fewer digits (a float64 holds 17 significant ones)", e.line, clipNumber(s), maxNumberLen)
+		}
 		if v, bad, ok := number(s); ok {
 			// NaN and infinities (and exponents beyond
 			// maxExponent) are read here and refused by
@@ -387,6 +416,17 @@ func (p *parser) term(e *sexp) (linear, error) {
 	if len(args) == 0 {
 		return l, fmt.Errorf("nn: vnnlib line %d: (%s) has no operands; give it at least one", e.line, e.list[0].atom)
 	}
+	// The exact arithmetic below may grow its numbers with each operand
+	// ((* 1e999 1e999 ...), a sum of 1/p over many primes p): a
+	// 24 KB product took 29 s of big.Rat multiplication. A result that
+	// outgrows maxRatBits and its operands is refused (grown).
+	in := 0
+	grown := func() error {
+		if b := l.bits(); b > maxRatBits && b > in {
+			return fmt.Errorf("nn: vnnlib line %d: the (%s ...) term's exact value needs more than %d digits (numbers multiplied or added over and over); vigil computes terms exactly: write the value, or a simpler term, in its place", e.line, e.list[0].atom, maxRatBits*3/10)
+		}
+		return nil
+	}
 	switch op := e.list[0].atom; op {
 	case "+", "-":
 		for i, a := range args {
@@ -394,11 +434,15 @@ func (p *parser) term(e *sexp) (linear, error) {
 			if err != nil {
 				return l, err
 			}
+			in = max(in, t.bits())
 			s := ratOne
 			if op == "-" && (i > 0 || len(args) == 1) {
 				s = ratMinus1
 			}
 			l.add(t, s)
+			if err := grown(); err != nil {
+				return l, err
+			}
 		}
 	case "*":
 		l.c.SetInt64(1)
@@ -411,8 +455,12 @@ func (p *parser) term(e *sexp) (linear, error) {
 			if l.bad == "" {
 				l.bad = t.bad
 			}
+			in = max(in, t.bits())
 			if len(t.x) == 0 && len(t.y) == 0 {
 				l.scale(t.c)
+				if err := grown(); err != nil {
+					return l, err
+				}
 				continue
 			}
 			nonconst++
@@ -424,6 +472,9 @@ func (p *parser) term(e *sexp) (linear, error) {
 			l.add(t, k)
 			if l.bad == "" {
 				l.bad = bad
+			}
+			if err := grown(); err != nil {
+				return l, err
 			}
 		}
 	case "/":
@@ -438,6 +489,7 @@ func (p *parser) term(e *sexp) (linear, error) {
 			if err != nil {
 				return l, err
 			}
+			in = max(in, t.bits())
 			if i == 0 {
 				l = t
 				continue
@@ -455,6 +507,9 @@ func (p *parser) term(e *sexp) (linear, error) {
 				return l, fmt.Errorf("nn: vnnlib line %d: division by zero", e.line)
 			}
 			l.scale(new(big.Rat).Inv(t.c))
+			if err := grown(); err != nil {
+				return l, err
+			}
 		}
 	default:
 		return l, fmt.Errorf("nn: vnnlib line %d: unsupported operator %q in a term; vigil reads +, -, * and / (by numbers)", e.line, op)

@@ -47,7 +47,7 @@ func Read(r io.Reader) (*Certificate, error) {
 	rd := &reader{dec: json.NewDecoder(in), in: in}
 	rd.dec.DisallowUnknownFields()
 	c, err := rd.read()
-	if err != nil && gz != nil {
+	if err != nil && gz != nil && !errors.Is(err, errValueTooLarge) {
 		// a changed byte shows as bad JSON before the checksum at the
 		// end says the file is corrupted: that says more
 		var ce *Error
@@ -90,6 +90,17 @@ func (g *gunzipper) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// maxValue bounds the bytes the decoder may read for one value (a header
+// field, an entry, a key): encoding/json holds a value whole, and a
+// 400 KB gzip file whose "spec" was a 400 MB string took 1.4 GB of memory
+// (session 31's fuzzing), a 4 MB one would take 14 GB. A certificate's
+// header values are small (the model's text, the largest, is some KB to
+// a few MB), its entries and states are read one at a time.
+const maxValue = 1 << 26
+
+// errValueTooLarge is a window's error past maxValue bytes of one value.
+var errValueTooLarge = errors.New("a value too large")
+
 // winSize is how much of the JSON read last a window keeps, to turn a
 // byte offset into a line and column.
 const winSize = 1 << 20
@@ -101,10 +112,19 @@ type window struct {
 	buf       []byte
 	base      int64 // the offset of buf[0]
 	line, col int   // where buf[0] is
+	// value counts the bytes read since the reader began its current
+	// value (reader.decode, reader.token): past maxValue, Read fails
+	value int64
 }
 
 func (w *window) Read(p []byte) (int, error) {
 	n, err := w.r.Read(p)
+	w.value += int64(n)
+	if w.value > maxValue && (err == nil || err == io.EOF) {
+		// the bytes read are passed on (the stream stays whole for a
+		// reader that goes on: the decoder's More swallows errors)
+		err = errValueTooLarge
+	}
 	w.buf = append(w.buf, p[:n]...)
 	if len(w.buf) > 2*winSize {
 		drop := len(w.buf) - winSize
@@ -181,6 +201,10 @@ type reader struct {
 	// scanned is the decoder's count of the bytes of the values it
 	// decoded (decode)
 	scanned int64
+	// valueAt is the offset where the value decode or token reads last
+	// starts, kept for the error of one too long (errValueTooLarge), by
+	// which the window no longer holds its start
+	valueAt int64
 }
 
 // decode decodes the next value into v. The offset of a syntax error in
@@ -189,6 +213,7 @@ type reader struct {
 // so that the error's place in the stream is known.
 func (rd *reader) decode(where string, v any) error {
 	before := rd.dec.InputOffset()
+	rd.in.value, rd.valueAt = 0, rd.in.next(before)
 	err := rd.dec.Decode(v)
 	from := rd.in.afterSep(before)
 	if err == nil {
@@ -221,6 +246,7 @@ func (rd *reader) decode(where string, v any) error {
 // error of the structure around the tokens at the character.
 func (rd *reader) token() (json.Token, error) {
 	before := rd.dec.InputOffset()
+	rd.in.value, rd.valueAt = 0, rd.in.next(before)
 	t, err := rd.dec.Token()
 	if _, delim := t.(json.Delim); err == nil && !delim {
 		rd.scanned += rd.dec.InputOffset() - rd.in.next(before)
@@ -283,6 +309,13 @@ func (rd *reader) state(s []int) []int {
 // element being read ("" for the object itself), start the offset where
 // its value starts (-1: the decoder's own offset is right).
 func (rd *reader) fail(where string, start int64, err error) error {
+	prefix := ""
+	if where != "" {
+		prefix = where + ": "
+	}
+	if errors.Is(err, errValueTooLarge) {
+		return &Error{Msg: fmt.Sprintf("%sthe value that starts at %s is longer than %d MiB; a certificate's values are short (vigil reads its entries and states one at a time): the file is not a certificate vigil wrote", prefix, rd.in.at(rd.valueAt), maxValue>>20), Err: errValueTooLarge}
+	}
 	var re *readError
 	if errors.As(err, &re) {
 		var ce *Error
@@ -290,10 +323,6 @@ func (rd *reader) fail(where string, start int64, err error) error {
 			return ce
 		}
 		return errorf("%v", re.err)
-	}
-	prefix := ""
-	if where != "" {
-		prefix = where + ": "
 	}
 	var syn *json.SyntaxError
 	switch {
