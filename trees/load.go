@@ -2,15 +2,12 @@ package trees
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"reflect"
 	"strings"
-	"sync"
 
+	"vigil/internal/filecache"
 	"vigil/internal/inputfile"
 	"vigil/internal/jsonerr"
 )
@@ -32,152 +29,40 @@ func Load(path string) (*Ensemble, error) {
 	return e, nil
 }
 
-// LoadShared is Load through a cache of the ensembles it loaded, kept by
-// the file's content (its SHA-256): the file is read once per call and
-// parsed only when that content was not loaded before. The --policy-file
-// check of package load (the file's feature and class counts) and the
-// policies bound to the file (NewPolicy, one per goroutine of a search)
-// then parse a large ensemble once, as do the two model loads of vigil
-// faults. The ensemble returned is shared: it must not be changed. The
-// cache is not kept by path, size and modification time, which a file
-// rewritten with the same size and time fools. Errors are not kept. A
-// file loaded again from the same path, of the same size, is first hashed
-// as a stream: when its content is the one loaded before, the call reads
-// it without holding its bytes (a large file's size in memory).
+// LoadShared is Load through a cache of the ensembles it loaded
+// (internal/filecache), kept by the file's content (its SHA-256): the
+// file is read once per call and parsed only when that content was not
+// loaded before. The --policy-file check of package load (the file's
+// feature and class counts) and the policies bound to the file
+// (NewPolicy, one per goroutine of a search) then parse a large ensemble
+// once, as do the two model loads of vigil faults. The ensemble returned
+// is shared: it must not be changed.
 func LoadShared(path string) (*Ensemble, error) {
-	if e := shared.again(path); e != nil {
-		return e, nil
-	}
-	data, err := inputfile.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("trees: %w", err)
-	}
-	key := sha256.Sum256(data)
-	if e := shared.get(key); e != nil {
-		shared.remember(path, key, int64(len(data)))
-		return e, nil
-	}
-	e, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w (in %s)", err, path)
-	}
-	shared.put(key, e, path, int64(len(data)))
-	return e, nil
+	return shared.Load(path, "",
+		func() ([]byte, error) {
+			data, err := inputfile.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("trees: %w", err)
+			}
+			return data, nil
+		},
+		func([]byte) string { return "" },
+		func(data []byte) (*Ensemble, error) {
+			e, err := Parse(data)
+			if err != nil {
+				return nil, fmt.Errorf("%w (in %s)", err, path)
+			}
+			return e, nil
+		})
 }
-
-// maxShared is how many ensembles LoadShared keeps: the latest ones. A
-// command binds a few; a long-lived process (vigil lsp, a batch) that
-// loads many files one after another does not keep them all.
-const maxShared = 4
 
 // shared holds LoadShared's ensembles.
-var shared sharedCache
-
-type sharedCache struct {
-	sync.Mutex
-	keys [][sha256.Size]byte // oldest first
-	ens  map[[sha256.Size]byte]*Ensemble
-	// last says, per path, the content last loaded from there and its
-	// size (again)
-	last   map[string]lastLoad
-	parses int // the misses: files parsed (for the tests)
-}
-
-type lastLoad struct {
-	key  [sha256.Size]byte
-	size int64
-}
-
-// get returns the ensemble kept for key, or nil (a miss).
-func (c *sharedCache) get(key [sha256.Size]byte) *Ensemble {
-	c.Lock()
-	defer c.Unlock()
-	e := c.ens[key]
-	if e == nil {
-		c.parses++
-	}
-	return e
-}
-
-// again returns the ensemble last loaded from path when the file still
-// holds that content: a regular file of the same size whose bytes, hashed
-// as a stream, have the same SHA-256; else nil.
-func (c *sharedCache) again(path string) *Ensemble {
-	c.Lock()
-	last, ok := c.last[path]
-	e := c.ens[last.key]
-	c.Unlock()
-	if !ok || e == nil {
-		return nil
-	}
-	if !sameContent(path, last.size, last.key) {
-		return nil
-	}
-	return e
-}
-
-// sameContent reports whether the file at path is a regular file of size
-// bytes whose SHA-256 is sum, reading it as a stream.
-func sameContent(path string, size int64, sum [sha256.Size]byte) bool {
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
-		return false // not opened: a FIFO would block
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	h := sha256.New()
-	if n, err := io.Copy(h, io.LimitReader(f, size+1)); err != nil || n != size {
-		return false
-	}
-	return bytes.Equal(h.Sum(nil), sum[:])
-}
-
-// remember records that path (size bytes) held the content of key (again).
-func (c *sharedCache) remember(path string, key [sha256.Size]byte, size int64) {
-	c.Lock()
-	defer c.Unlock()
-	if c.last == nil {
-		c.last = map[string]lastLoad{}
-	}
-	c.last[path] = lastLoad{key, size}
-}
-
-// put keeps e for key, loaded from path (size bytes), dropping the oldest
-// ensemble beyond maxShared.
-func (c *sharedCache) put(key [sha256.Size]byte, e *Ensemble, path string, size int64) {
-	c.remember(path, key, size)
-	c.Lock()
-	defer c.Unlock()
-	if c.ens == nil {
-		c.ens = map[[sha256.Size]byte]*Ensemble{}
-	}
-	if _, ok := c.ens[key]; ok {
-		return // parsed by two callers at once: keep the first
-	}
-	c.ens[key] = e
-	c.keys = append(c.keys, key)
-	if len(c.keys) > maxShared {
-		old := c.keys[0]
-		delete(c.ens, old)
-		c.keys = append(c.keys[:0:0], c.keys[1:]...)
-		for p, l := range c.last {
-			if l.key == old {
-				delete(c.last, p)
-			}
-		}
-	}
-}
+var shared filecache.Cache[*Ensemble]
 
 // SharedParses reports how many files LoadShared parsed in this process
 // (the misses of its cache), for tests of the callers that must parse a
 // file once.
-func SharedParses() int {
-	shared.Lock()
-	defer shared.Unlock()
-	return shared.parses
-}
+func SharedParses() int { return shared.Parses() }
 
 // Parse reads a tree ensemble from its file content (see Load).
 func Parse(data []byte) (*Ensemble, error) {
