@@ -573,3 +573,146 @@ func TestS31vOutwardOps(t *testing.T) {
 		}
 	}
 }
+
+// s31vAbstract is a component in the form sccf64.go solves, drawn at
+// random with point intervals: every choice leaves (L > 0) or enters a
+// class of lower index, so every scheduler leaves with probability 1.
+func s31vAbstract(r *rand.Rand, n int, prob bool) [][]fchoice {
+	pal := []float64{1, 0.5, 1e-300, 0x1p-999, 1e-12, 1 - 0x1p-53, 1.0 / 3, 1e-7, 0.999999}
+	out := make([][]fchoice, n)
+	for i := range n {
+		for range 1 + r.IntN(3) {
+			var fc fchoice
+			for j := range n {
+				if j != i && r.IntN(2) == 0 {
+					fc.to = append(fc.to, uint32(j))
+					fc.w = append(fc.w, point(pal[r.IntN(len(pal))]))
+				}
+			}
+			if i == 0 || r.IntN(2) == 0 || len(fc.to) == 0 {
+				fc.L = point(pal[r.IntN(len(pal))])
+			} else {
+				fc.to = append(fc.to, uint32(r.IntN(i)))
+				fc.w = append(fc.w, point(pal[r.IntN(len(pal))]))
+			}
+			if fc.L.hi > 0 {
+				if prob {
+					g := []float64{1, 0, 1.0 / 3, 1 - 0x1p-50, 1e-300}[r.IntN(5)]
+					fc.b = imul(fc.L, point(g))
+					if fc.b.lo != fc.b.hi { // keep b a point: the exact b is then known
+						fc.b = point(fc.b.hi)
+						if fc.b.hi > fc.L.hi {
+							fc.b = fc.L
+						}
+					}
+				} else {
+					fc.b = point([]float64{0, 1, 1e300, 1e-300, 7}[r.IntN(5)])
+				}
+			} else if !prob {
+				fc.b = point([]float64{0, 1, 1e-300}[r.IntN(3)])
+			}
+			fc.E = fc.L
+			for _, w := range fc.w {
+				fc.E = iadd(fc.E, w)
+			}
+			if fc.E.lo != fc.E.hi {
+				// E must be the exact sum of the points: skip choices
+				// whose sum rounds (the reference reads E as L + Σ w).
+				fc.E = ival{}
+			}
+			if fc.E.hi > 0 {
+				out[i] = append(out[i], fc)
+			}
+		}
+		if len(out[i]) == 0 {
+			out[i] = append(out[i], fchoice{L: point(1), b: point(0), E: point(1)})
+		}
+	}
+	return out
+}
+
+// s31vAbstractOpt is the exact optimum of an abstract component over every
+// deterministic scheduler (E x = b + W x per class), in rationals.
+func s31vAbstractOpt(ch [][]fchoice, max bool) []*big.Rat {
+	n := len(ch)
+	pick := make([]int, n)
+	var best []*big.Rat
+	for {
+		a := make([][]*big.Rat, n)
+		b := make([]*big.Rat, n)
+		for i := range n {
+			fc := &ch[i][pick[i]]
+			a[i] = make([]*big.Rat, n)
+			for j := range n {
+				a[i][j] = new(big.Rat)
+			}
+			e := s31vRat(fc.L.lo)
+			for t, j := range fc.to {
+				w := s31vRat(fc.w[t].lo)
+				e.Add(e, w)
+				a[i][j].Sub(a[i][j], w)
+			}
+			a[i][i].Add(a[i][i], e)
+			b[i] = s31vRat(fc.b.lo)
+		}
+		x := s31vSolveDense(a, b)
+		if best == nil {
+			best = x
+		}
+		for i := range n {
+			if c := x[i].Cmp(best[i]); max && c > 0 || !max && c < 0 {
+				best[i] = x[i]
+			}
+		}
+		i := 0
+		for ; i < n; i++ {
+			if pick[i]+1 < len(ch[i]) {
+				pick[i]++
+				break
+			}
+			pick[i] = 0
+		}
+		if i == n {
+			return best
+		}
+	}
+}
+
+// TestS31vCertifyAbstract: floating policy iteration with its certificate
+// (sccf64.go) on random components given directly (no interval iteration
+// around it, no intersection with other bounds, no O'Cinneide factor):
+// stopped after 1, 2 or 100 rounds from a random scheduler, the certified
+// side must bound the optimum over every scheduler and the other side be
+// on the right side of it too.
+func TestS31vCertifyAbstract(t *testing.T) {
+	defer func() { floatRoundsTest = 0 }()
+	r := rand.New(rand.NewPCG(31, 0xce7))
+	certified := 0
+	for i := range 20000 {
+		floatRoundsTest = []int{1, 2, 0}[i%3]
+		prob := i%2 == 0
+		n := 1 + r.IntN(5)
+		ch := s31vAbstract(r, n, prob)
+		for _, max := range []bool{false, true} {
+			sched := make([]int, n)
+			for k := range sched {
+				sched[k] = r.IntN(len(ch[k]))
+			}
+			v, ok := floatPolicyIteration(context.Background(), ch, sched, max, true, prob)
+			if !ok {
+				continue
+			}
+			certified++
+			want := s31vAbstractOpt(ch, max)
+			for k := range n {
+				if !s31vIn(v[k], want[k]) {
+					t.Fatalf("case %d max=%v prob=%v class %d: [%v, %v] misses the optimum %s\n%+v sched %v", i, max, prob, k, v[k].lo, v[k].hi, want[k].FloatString(30), ch, sched)
+				}
+			}
+		}
+	}
+	t.Logf("%d certified", certified)
+	if certified < 5000 {
+		t.Errorf("only %d certified", certified)
+	}
+}
