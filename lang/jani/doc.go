@@ -55,7 +55,9 @@
 // in every state are one outcome with their shares summed, and an edge
 // whose choice bounds read variables is split by their values (one edge
 // per value, its guard the edge's and those values), so that in each
-// state each value of lb..ub is one outcome. Where no destination states a
+// state each value of lb..ub is one outcome; not an edge with an action in
+// a model of several automata, whose pieces the composition would
+// multiply (there the v merge only where equal in every state). Where no destination states a
 // probability, Outcome.Weight is then the number of v an outcome stands for.
 //
 // # Probabilities
