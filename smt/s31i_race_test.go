@@ -23,6 +23,8 @@ func TestS31iInterruptRace(t *testing.T) {
 		rounds = 600
 	}
 	deadline := time.Now().Add(12 * time.Second)
+	f0, cancelled := flushes.Load(), 0
+	defer func() { t.Logf("%d checks cancelled, %d cancel flags cleared", cancelled, flushes.Load()-f0) }()
 	for i := 0; i < rounds && time.Now().Before(deadline); i++ {
 		n := 4 + i%3
 		hs := newSolver(t, x)
@@ -38,6 +40,9 @@ func TestS31iInterruptRace(t *testing.T) {
 		must(t, err)
 		if r == Sat {
 			t.Fatalf("round %d: pigeonhole %d, cancelled after %v: sat", i, n, delay)
+		}
+		if r == Unknown {
+			cancelled++
 		}
 		var s *Solver
 		if i%2 == 0 {

@@ -510,6 +510,9 @@ func (x *Context) Interrupt() {
 	}
 }
 
+// flushes counts settle's clearings of the cancel flag (for the tests).
+var flushes atomic.Int64
+
 // begin marks a call into Z3 that Interrupt may stop (a check).
 func (x *Context) begin() {
 	x.mu.Lock()
@@ -529,6 +532,7 @@ func (x *Context) settle() bool {
 	if hit {
 		x.interrupted = false
 		C.vg_flush(x.c, &x.flusher)
+		flushes.Add(1)
 	}
 	return hit
 }
