@@ -1038,7 +1038,9 @@ func (s *Solver) Scopes() int {
 	return int(C.Z3_solver_get_num_scopes(s.x.c, s.s))
 }
 
-// Reset removes every assertion and scope.
+// Reset removes every assertion and scope. Z3_solver_reset drops the
+// Z3 solver's core (the next call makes a fresh one from the solver's
+// factory), so nothing of an interrupted check survives it.
 func (s *Solver) Reset() error {
 	if err := s.usable(); err != nil {
 		return err
