@@ -143,13 +143,6 @@ type fchoice struct {
 	E  ival // L + Σ w
 }
 
-// fcomp is a component's choices, per class; choices[i][k] for the
-// lower (upper = false) or upper boundary values.
-type fcomp struct {
-	choices [][]fchoice
-	leaves  [][]bool // per class and choice: L > 0
-}
-
 // buildFloat writes component comp's choices with the boundary's lower
 // (upper = false) or upper bounds; ok is false when an entry is below
 // 2^-1000 or a choice stays in its class.
