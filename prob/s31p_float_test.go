@@ -329,8 +329,15 @@ func TestS31pRewardRingFloat(t *testing.T) {
 			if err != nil {
 				t.Fatalf("n=%d max=%v: %v", n, max, err)
 			}
-			if res.FloatComponents == 0 {
+			// the direct solutions run within budgets of the time spent so
+			// far (rewardii.go's direct): at 900 classes the float64 one
+			// can run out of its budget on a loaded machine (CI at load 2+
+			// once answered in rationals), so only 60 classes, which take
+			// far below the 10 ms least budget, must be solved in float64
+			if res.FloatComponents == 0 && n <= 60 {
 				t.Errorf("n=%d max=%v: no component in float64 intervals (%d rational)", n, max, res.RationalComponents)
+			} else if res.FloatComponents == 0 {
+				t.Logf("n=%d max=%v: answered in rationals (%d components): the float64 solution ran out of its time budget", n, max, res.RationalComponents)
 			}
 			if d := res.Upper[0] - res.Lower[0]; d > 1e-6*res.Lower[0] {
 				t.Errorf("n=%d max=%v: [%v, %v] not within 1e-6", n, max, res.Lower[0], res.Upper[0])
