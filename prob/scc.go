@@ -288,6 +288,13 @@ func proper(choices [][]sccChoice, sched []int) bool {
 			queue = append(queue, uint32(i))
 		}
 	}
+	return allReachOut(pred, out, queue)
+}
+
+// allReachOut reports whether every class reaches one marked in out,
+// following pred (the classes that move to each class) back from queue
+// (the marked classes); it marks out as it goes.
+func allReachOut(pred [][]uint32, out []bool, queue []uint32) bool {
 	for len(queue) > 0 {
 		j := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]

@@ -448,22 +448,7 @@ func properF(choices [][]fchoice, sched []int) bool {
 			queue = append(queue, uint32(i))
 		}
 	}
-	for len(queue) > 0 {
-		j := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		for _, i := range pred[j] {
-			if !out[i] {
-				out[i] = true
-				queue = append(queue, i)
-			}
-		}
-	}
-	for _, o := range out {
-		if !o {
-			return false
-		}
-	}
-	return true
+	return allReachOut(pred, out, queue)
 }
 
 // solveChainFloat solves the chain sched picks by the elimination above,
