@@ -12,6 +12,7 @@ import (
 
 	"vigil/ic3"
 	"vigil/smt"
+	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 )
 
@@ -70,6 +71,10 @@ type AutoStats struct {
 	Seconds float64      `json:"seconds"`
 	Winner  string       `json:"winner,omitempty"` // "" when no member decided
 	Members []AutoMember `json:"members"`
+	// RangeCheck says how the question "does a range error lie closer
+	// to the start than the hunter's counterexample" was settled, when
+	// it was asked (autorange.go).
+	RangeCheck string `json:"range_check,omitempty"`
 }
 
 // AutoMember is one member's outcome.
@@ -151,8 +156,24 @@ type portfolio struct {
 	bfsDepth   atomic.Int64
 	noRangeErr bool
 	bfsGaveWay bool
-	bounds     chan bool
+	bounds     chan boundsAnswer
+	// The range question (autorange.go), asked once the bounds check
+	// found an outcome that can leave a range (or could not decide):
+	// rangeRes delivers its answer; rangeSettled is set once the bounds
+	// check or the question has answered; rangeFound is a range error
+	// whose run replayed.
+	rangeRes     chan rangeOutcome
+	rangeSettled bool
+	rangeFound   *rangeFound
+	// rangeAsk answers the range question: askRange (tests put a
+	// stand-in in its place, as they do for members).
+	rangeAsk func(context.Context, *Prepared) rangeOutcome
 }
+
+// boundsAnswer is smt.CheckBounds's answer for the portfolio: clean
+// only when every query was asked and none found an outcome that can
+// leave a range; an error, a stop or an undecided query is never clean.
+type boundsAnswer struct{ clean, stopped bool }
 
 func decideAuto(ctx context.Context, q *Prepared) (*Verdict, error) {
 	budget := AutoStatesWords(q.Gen.L.W)
@@ -187,7 +208,8 @@ func newPortfolio(ctx context.Context, q *Prepared, members []autoMember) *portf
 	p := &portfolio{ctx: ctx, q: q, members: members,
 		stats: &AutoStats{Cores: runtime.GOMAXPROCS(0)},
 		out:   make(chan autoOutcome, len(members)), began: make([]time.Time, len(members)),
-		results: make([]*Verdict, len(members)), errs: make([]error, len(members))}
+		results: make([]*Verdict, len(members)), errs: make([]error, len(members)),
+		rangeAsk: askRange}
 	p.ictx, p.cancel = context.WithCancel(ctx)
 	for _, m := range members {
 		p.stats.Members = append(p.stats.Members, AutoMember{Engine: m.name, Outcome: "not started"})
@@ -341,7 +363,7 @@ func (p *portfolio) loop() {
 	var grace <-chan time.Time
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	for p.running > 0 {
+	for p.running > 0 || p.awaitingRange() {
 		var o autoOutcome
 		select {
 		case <-tick.C:
@@ -353,8 +375,42 @@ func (p *portfolio) loop() {
 				}
 			}
 			continue
-		case clean := <-p.bounds:
-			p.noRangeErr = clean
+		case b := <-p.bounds:
+			p.noRangeErr = b.clean
+			switch {
+			case b.clean:
+				p.rangeSettled = true
+				p.stats.RangeCheck = "no outcome can leave a range (smt.CheckBounds)"
+			case !b.stopped && p.held != nil && p.cancelled.IsZero() && p.ctx.Err() == nil:
+				p.askRange()
+			}
+			if p.held != nil && p.cancelled.IsZero() {
+				if p.release(); !p.cancelled.IsZero() {
+					p.waitStopped()
+					return
+				}
+			}
+			continue
+		case r := <-p.rangeRes:
+			if p.cancelled.IsZero() && p.ctx.Err() == nil {
+				p.rangeSettled = true
+				switch {
+				case r.bug != nil:
+					// a checked answer that failed its check
+					p.fatal = r.bug
+					p.stop()
+					p.waitStopped()
+					return
+				case r.clean:
+					p.noRangeErr = true
+					p.stats.RangeCheck = "ic3 proved that no run meets a range error (certificate checked)"
+				case r.found != nil:
+					p.rangeFound = r.found
+					p.stats.RangeCheck = fmt.Sprintf("ic3 found a range error %d steps from the start (the run replays)", r.found.Steps())
+				default:
+					p.stats.RangeCheck = "undecided: " + r.why
+				}
+			}
 			if p.held != nil && p.cancelled.IsZero() {
 				if p.release(); !p.cancelled.IsZero() {
 					p.waitStopped()
@@ -398,16 +454,6 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		// semantics (the ground truth) reports.
 		p.fatal = o.err
 		p.stop()
-	case p.ctx.Err() == nil && o.i == 1 && reachedRangeError(o.err) && p.held != nil:
-		// IC3 reached a range error while the hunter's counterexample
-		// is held: that error is the single engine's answer, and the
-		// held one cannot be released
-		p.fatal = o.err
-		p.stop()
-	case p.ctx.Err() == nil && o.err == nil && o.v.Engine == "hunt" && o.v.Answer == explicit.UnsafeVerdict && reachedRangeError(p.errs[1]):
-		// the same, IC3's error first
-		p.fatal = p.errs[1]
-		p.stop()
 	case o.err == nil && o.v.Answer != explicit.Unknown && o.v.Engine == "hunt" && o.v.Answer == explicit.UnsafeVerdict:
 		// the hunter's counterexample wins once no range error lies
 		// closer to the start (release)
@@ -415,12 +461,9 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		p.stats.Members[o.i].Outcome = "held"
 		p.stats.Members[o.i].Reason = fmt.Sprintf("a counterexample of %d steps, held while bfs may meet a range error in fewer steps", len(o.v.Trace)-1)
 		if p.bounds == nil {
-			p.bounds = make(chan bool, 1)
+			p.bounds = make(chan boundsAnswer, 1)
 			m, ctx := p.q.Model, p.ictx
-			go func() {
-				res, err := smt.CheckBounds(m, smt.CheckOptions{Context: ctx, First: true})
-				p.bounds <- err == nil && len(res.Violations) == 0 && len(res.Undecided) == 0 && !res.Stopped
-			}()
+			go func() { p.bounds <- checkBounds(ctx, m) }()
 		}
 		p.release()
 	case p.held != nil && p.ctx.Err() == nil && o.i == 0 && o.err == nil && o.v.Answer == explicit.Unknown:
@@ -447,7 +490,7 @@ func (p *portfolio) decide(o autoOutcome, head *time.Timer) {
 		// --timeout', with the error in the hunter's outcome only).
 		p.fatal = p.huntRangeError()
 		p.stop()
-	case p.stats.Members[0].ended() && p.stats.Members[1].ended():
+	case p.stats.Members[0].ended() && p.stats.Members[1].ended() && !p.awaitingRange():
 		// bfs and IC3 ended undecided: the hunter cannot prove
 		// safety, so the portfolio gives up.
 		p.stop()
@@ -474,10 +517,15 @@ func reachedRangeError(err error) bool {
 	return err != nil && (errors.As(err, &re) || strings.HasPrefix(err.Error(), "ic3: a state reachable in "))
 }
 
-// release makes the held counterexample the winner once bfs can no
-// longer report a range error fewer steps from the start: it has begun
-// the layer of the counterexample's depth (it expanded every state
-// before), or gave way, or no outcome of the model can leave a range.
+// release makes the held counterexample (d steps) the winner once no
+// range error can lie fewer steps from the start: bfs has begun layer d
+// (it expanded every state before), or no run meets a range error (the
+// bounds check or the range question, autorange.go), or bfs gave way and
+// the range question has settled without a replayed range error of fewer
+// than d steps. A replayed range error of k < d steps is the answer
+// instead once bfs has begun layer k (no unsafe state lies closer), or
+// gave way. An unreplayed range error (IC3's own report) never
+// overrides the counterexample.
 func (p *portfolio) release() {
 	v := p.held
 	if v == nil {
@@ -486,14 +534,61 @@ func (p *portfolio) release() {
 	if p.results[0] != nil && p.errs[0] == nil && p.results[0].Answer == explicit.Unknown && p.ctx.Err() == nil {
 		p.bfsGaveWay = true
 	}
-	if depth := len(v.Trace) - 1; !p.noRangeErr && !p.bfsGaveWay && p.bfsDepth.Load() < int64(depth) {
+	d, bd := len(v.Trace)-1, p.bfsDepth.Load()
+	if f := p.rangeFound; f != nil && f.Steps() < d {
+		if !p.bfsGaveWay && bd < int64(f.Steps()) {
+			return
+		}
+		p.held = nil
+		p.fatal = f.Error()
+		p.stats.Members[2].Reason = fmt.Sprintf("a counterexample of %d steps; a range error lies %d steps from the start", d, f.Steps())
+		p.stop()
+		return
+	}
+	if !p.noRangeErr && bd < int64(d) && !(p.bfsGaveWay && p.rangeSettled) {
 		return
 	}
 	p.held = nil
 	p.winner = v
 	p.stats.Winner = v.Engine
 	p.stats.Members[2].Outcome, p.stats.Members[2].Reason = "won", ""
+	if reachedRangeError(p.errs[1]) {
+		// IC3's report of a range error, without a run that replays
+		p.stats.Members[1].Outcome = "unconfirmed"
+	}
 	p.stop()
+}
+
+// awaitingRange reports whether the held counterexample waits for the
+// bounds check or the range question, which the loop then waits for
+// even when no member runs.
+func (p *portfolio) awaitingRange() bool {
+	return p.held != nil && p.cancelled.IsZero() && p.bounds != nil && !p.rangeSettled && p.ctx.Err() == nil
+}
+
+// askRange asks the range question (once), on the hunter's core.
+func (p *portfolio) askRange() {
+	if p.rangeRes != nil {
+		return
+	}
+	p.rangeRes = make(chan rangeOutcome, 1)
+	p.stats.RangeCheck = "asked"
+	q, ctx, ask := p.q, p.ictx, p.rangeAsk
+	go func() { p.rangeRes <- ask(ctx, q) }()
+}
+
+// checkBounds asks smt.CheckBounds whether some outcome can leave a
+// range; only a complete check that found none is clean (a stop of ctx,
+// or the solver's own stop, leaves the question open).
+func checkBounds(ctx context.Context, m *symbolic.Model) boundsAnswer {
+	res, err := smt.CheckBounds(m, smt.CheckOptions{Context: ctx, First: true})
+	if ctx.Err() != nil {
+		return boundsAnswer{stopped: true}
+	}
+	if err != nil || res == nil {
+		return boundsAnswer{}
+	}
+	return boundsAnswer{clean: len(res.Violations) == 0 && len(res.Undecided) == 0 && !res.Stopped}
 }
 
 // waitStopped waits for the cancelled members, at most autoGrace.
@@ -545,7 +640,7 @@ func (p *portfolio) result(elapsed time.Duration) (*Verdict, error) {
 	// own: after a timeout or an interrupt the answer is unknown, as it
 	// was when auto ran bfs, then ic3 (the refusal stays in the members'
 	// outcomes).
-	if p.errs[1] != nil && stopReason(p.ctx) == "" {
+	if p.errs[1] != nil && stopReason(p.ctx) == "" && p.held == nil {
 		return nil, p.errs[1]
 	}
 	// The reason: the user's timeout or interrupt, else IC3's (which

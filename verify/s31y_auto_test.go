@@ -42,7 +42,12 @@ func TestS31yHeldContradicted(t *testing.T) {
 		return &Verdict{Engine: "bfs", Answer: explicit.Safe, exhaustive: q,
 			BFS: &explicit.Result{Verdict: explicit.Safe, Stats: explicit.Stats{Depth: 1}}}, nil
 	}}
-	v, err := runPortfolio(q, []autoMember{wrongSafe, idle, {"hunt", hunt}})
+	pf := newPortfolio(context.Background(), q, []autoMember{wrongSafe, idle, {"hunt", hunt}})
+	pf.rangeAsk = undecidedRange // the range question would release the counterexample first
+	defer pf.cancel()
+	pf.loop()
+	pf.markStragglers()
+	v, err := pf.result(time.Second)
 	var ie *InternalError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "disagree") {
 		t.Fatalf("bfs's safe beside a held counterexample: got %v, %v; want an internal error (the members disagree)", v, err)
@@ -75,6 +80,7 @@ func TestS31yHeldReasonText(t *testing.T) {
 		return &Verdict{Engine: "ic3", Answer: explicit.Unknown, Reason: "timeout"}, nil
 	}}
 	p := newPortfolio(ctx, q, []autoMember{searching, idle, {"hunt", hunt}})
+	p.rangeAsk = undecidedRange
 	defer p.cancel()
 	p.loop()
 	p.markStragglers()

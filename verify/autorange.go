@@ -1,0 +1,251 @@
+package verify
+
+// Deciding whether a range error lies closer to the start than the
+// hunter's held counterexample (auto.go), when bfs cannot get there.
+//
+// The portfolio holds the hunter's counterexample of d steps while a
+// range error in fewer steps is possible (lang/spec.md, Range errors).
+// When smt.CheckBounds finds an outcome that can leave a range, the
+// portfolio asks IC3 a second question, rangeQuestion: the same model,
+// start states and policy, with the unsafe condition replaced by
+// rangeErrCond, the states where some command's outcome leaves a range
+// (for a policy, a condition no state meets: IC3's own bad region then
+// holds exactly the policy's range errors). Its answer is checked as
+// every answer is:
+//
+//   - safe, with a certificate ic3/cert accepts: no range error is
+//     reachable at all. The certificate's range-error checks count every
+//     range error of the changed question, whose runs go on through the
+//     states the original property calls unsafe (so it reaches at least
+//     the original's states): no run of the original meets one, and the
+//     held counterexample is exactly bfs's answer (unsafe).
+//   - unsafe, a run that replays in the changed question's explicit
+//     semantics into a state of rangeErrCond: replayRangeError replays it
+//     again in the original question's semantics (every state before the
+//     last open, the policy's choices, the outcomes) and asks the explicit
+//     engine for the error of its last state (Generator.ErrorAt). Only
+//     then is it a range error of k steps, held like the counterexample:
+//     it wins once bfs has begun layer k (no unsafe state and no range
+//     error lies closer), or when bfs gives way and k < d.
+//   - anything else (unknown, IC3's own range error without a run, a
+//     refusal): nothing is learnt, and the portfolio holds on as before.
+//
+// IC3's own report of a range error (ic3.go's "a state reachable in N
+// steps ...") comes without its run: it does not override a held
+// counterexample, which replayed (before session 32 it did).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"vigil/symbolic"
+	"vigil/symbolic/explicit"
+)
+
+// rangeErrCond is the condition "some command is enabled and one of its
+// outcomes gives a variable a value outside its range" (the explicit
+// semantics' range errors of assignments, array accesses included, which
+// lowering carries on an element one above its range). Probability
+// errors are not in it (IC3 reports them without a run). It is False when
+// the model has no assignment.
+func rangeErrCond(m *symbolic.Model) *symbolic.Cond {
+	var errs []*symbolic.Cond
+	for ci := range m.Commands {
+		c := &m.Commands[ci]
+		var leaves []*symbolic.Cond
+		for oi := range c.Outcomes {
+			for _, a := range c.Outcomes[oi].Assigns {
+				v := &m.Vars[a.Var]
+				leaves = append(leaves,
+					symbolic.Compare(a.Value, symbolic.Lt, symbolic.Lit(v.Lo)),
+					symbolic.Compare(a.Value, symbolic.Gt, symbolic.Lit(v.Hi)))
+			}
+		}
+		if len(leaves) > 0 {
+			errs = append(errs, symbolic.And(c.Guard, symbolic.Or(leaves...)))
+		}
+	}
+	return symbolic.Or(errs...)
+}
+
+// neverCond is a condition no state of m meets (its first variable below
+// its range) that constant folding does not turn into false, which IC3
+// refuses; nil when m has no variable.
+func neverCond(m *symbolic.Model) *symbolic.Cond {
+	if len(m.Vars) == 0 {
+		return nil
+	}
+	return symbolic.Compare(symbolic.V(0), symbolic.Lt, symbolic.Lit(m.Vars[0].Lo))
+}
+
+// rangeQuestion is q with its unsafe condition replaced as the file's
+// comment says; nil when there is no such question to ask.
+func rangeQuestion(q *Prepared) *Question {
+	m := q.Model
+	unsafe := rangeErrCond(m)
+	if q.Policy != nil || unsafe.Op == symbolic.CFalse || unsafe.Op == symbolic.CTrue {
+		// A policy chooses among the enabled commands: rangeErrCond
+		// counts the range errors of labels it never chooses, IC3's own
+		// bad region only the chosen ones.
+		unsafe = neverCond(m)
+	}
+	if unsafe == nil {
+		return nil
+	}
+	qq := *q.Question
+	qq.Start, qq.Unsafe = q.Property.Start, unsafe
+	qq.Compiled, qq.Progress, qq.Certificate, qq.Tamper = nil, nil, false, nil
+	qq.Engine = "ic3"
+	return &qq
+}
+
+// rangeFound is a range error that replayed: the run to the erring state
+// (Trace, its last state the one whose expansion errs) and the explicit
+// engine's error there.
+type rangeFound struct {
+	Trace []explicit.Step
+	Err   error
+}
+
+// Steps is the erring state's distance from the start along the run.
+func (r *rangeFound) Steps() int { return len(r.Trace) - 1 }
+
+// Error is what the portfolio reports.
+func (r *rangeFound) Error() error {
+	return fmt.Errorf("a state reachable in %d steps (a run that replays in the explicit semantics) has a range error: %w", r.Steps(), r.Err)
+}
+
+// rangeOutcome is the answer of the range question: none (nothing
+// learnt, why says), no range error reachable (clean), or one that
+// replayed (found).
+type rangeOutcome struct {
+	clean bool
+	found *rangeFound
+	why   string
+	bug   error // an answer that failed its check: a bug in vigil
+}
+
+// askRange asks the range question of q and checks the answer: IC3 on
+// rangeQuestion, its verdict checked in the changed question, a run
+// replayed again in q's own semantics with a decider of its own.
+func askRange(ctx context.Context, q *Prepared) rangeOutcome {
+	qq := rangeQuestion(q)
+	if qq == nil {
+		return rangeOutcome{why: "no question to ask"}
+	}
+	p, err := prepare(ctx, qq)
+	if err != nil {
+		return rangeOutcome{why: err.Error()}
+	}
+	v, err := decideIC3(ctx, p, true)
+	if err == nil {
+		err = p.check(ctx, v)
+	}
+	if err != nil {
+		var ie *InternalError
+		if errors.As(err, &ie) {
+			return rangeOutcome{bug: err}
+		}
+		return rangeOutcome{why: err.Error()}
+	}
+	switch v.Answer {
+	case explicit.Safe:
+		return rangeOutcome{clean: true}
+	case explicit.UnsafeVerdict:
+		var dec explicit.Decider
+		if q.Policy != nil {
+			if dec, err = q.newDecider(); err != nil {
+				return rangeOutcome{why: err.Error()}
+			}
+		}
+		f, err := replayRangeError(q.Gen, dec, v.Trace)
+		if err != nil {
+			return rangeOutcome{why: err.Error()}
+		}
+		return rangeOutcome{found: f}
+	}
+	return rangeOutcome{why: v.Reason}
+}
+
+// replayRangeError replays trace in g's semantics as a run of the policy
+// dec (nil: any enabled command) from a start state to a state whose
+// expansion meets a range error (the explicit engine's, Generator.ErrorAt),
+// every state before it open (neither unsafe nor a goal: a run ends
+// there). It returns the error of the last state, or why the trace is no
+// such run.
+func replayRangeError(g *explicit.Generator, dec explicit.Decider, trace []explicit.Step) (*rangeFound, error) {
+	if len(trace) == 0 {
+		return nil, errors.New("an empty run")
+	}
+	// the checks of Generator.CheckCounterexample, but for the end
+	m := g.M
+	for i, st := range trace {
+		if len(st.State) != len(m.Vars) || m.InRange(st.State) >= 0 {
+			return nil, fmt.Errorf("step %d: not a state of model %s", i, m.Name)
+		}
+	}
+	if err := isStart(g, trace[0].State); err != nil {
+		return nil, err
+	}
+	x := &explicit.Expansion{}
+	for i, st := range trace[:len(trace)-1] {
+		s := st.State
+		if status := g.Status(s); status != explicit.Open {
+			return nil, fmt.Errorf("step %d: %s is %s, a run ends there", i, m.FormatState(s), status)
+		}
+		if st.Cmd < 0 || st.Cmd >= len(m.Commands) {
+			return nil, fmt.Errorf("step %d: no command %d", i, st.Cmd)
+		}
+		c := &m.Commands[st.Cmd]
+		if c.Label != st.Label || st.Outcome < 0 || st.Outcome >= len(c.Outcomes) || !g.Guard(s, st.Cmd) {
+			return nil, fmt.Errorf("step %d: not a step of command %s", i, c.Pos)
+		}
+		if dec != nil {
+			g.Applicable(s, x)
+			l, err := dec.Decide(s, x.App)
+			if err != nil {
+				return nil, err
+			}
+			if l != st.Label {
+				return nil, fmt.Errorf("step %d: the policy does not choose %s in %s", i, m.Labels[st.Label].Name, m.FormatState(s))
+			}
+		}
+		t, err := g.Apply(s, st.Cmd, st.Outcome)
+		if err != nil {
+			// the run's own step leaves a range: the error of state i
+			// (ErrorAt names the first of its expansion)
+			trace = trace[:i+1]
+			break
+		}
+		if m.FormatState(t) != m.FormatState(trace[i+1].State) {
+			return nil, fmt.Errorf("step %d leads to %s, not %s", i, m.FormatState(t), m.FormatState(trace[i+1].State))
+		}
+	}
+	last := trace[len(trace)-1].State
+	err := g.ErrorAt(last, dec)
+	var re *explicit.RangeError
+	if !errors.As(err, &re) {
+		return nil, fmt.Errorf("the explicit engine meets no range error in %s (%v)", m.FormatState(last), err)
+	}
+	return &rangeFound{Trace: trace, Err: err}, nil
+}
+
+// isStart reports why s is not a start state of g's property (nil when
+// it is), as CheckCounterexample checks a counterexample's first state.
+func isStart(g *explicit.Generator, s symbolic.State) error {
+	if g.Prop == nil || g.Prop.Start == nil {
+		init, err := g.M.InitialState()
+		if err != nil {
+			return err
+		}
+		if g.M.FormatState(init) != g.M.FormatState(s) {
+			return fmt.Errorf("the run starts in %s, not in the initial state %s", g.M.FormatState(s), g.M.FormatState(init))
+		}
+		return nil
+	}
+	if !g.Prop.Start.Holds(s) {
+		return fmt.Errorf("the run starts in %s, which violates the start condition", g.M.FormatState(s))
+	}
+	return nil
+}
