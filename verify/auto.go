@@ -522,10 +522,10 @@ func reachedRangeError(err error) bool {
 // (it expanded every state before), or no run meets a range error (the
 // bounds check or the range question, autorange.go), or bfs gave way and
 // the range question has settled without a replayed range error of fewer
-// than d steps. A replayed range error of k < d steps is the answer
-// instead once bfs has begun layer k (no unsafe state lies closer), or
-// gave way. An unreplayed range error (IC3's own report) never
-// overrides the counterexample.
+// than d steps. A replayed range error of k < d steps (the range
+// question's) is the answer instead, as ic3's is when it reaches one.
+// An unreplayed range error (IC3's own report) never overrides the
+// counterexample.
 func (p *portfolio) release() {
 	v := p.held
 	if v == nil {
@@ -536,9 +536,9 @@ func (p *portfolio) release() {
 	}
 	d, bd := len(v.Trace)-1, p.bfsDepth.Load()
 	if f := p.rangeFound; f != nil && f.Steps() < d {
-		if !p.bfsGaveWay && bd < int64(f.Steps()) {
-			return
-		}
+		// the answer ic3 alone gives (a range error it reaches comes
+		// first), now with a run that replays, closer to the start than
+		// the counterexample
 		p.held = nil
 		p.fatal = f.Error()
 		p.stats.Members[2].Reason = fmt.Sprintf("a counterexample of %d steps; a range error lies %d steps from the start", d, f.Steps())

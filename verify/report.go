@@ -601,7 +601,11 @@ func (a *AutoStats) Line() string {
 	if a.Winner != "" {
 		who = a.Winner + " won"
 	}
-	return fmt.Sprintf("engine auto: %s on %s in %.3fs; %s", who, Plural(a.Cores, "core"), a.Seconds, strings.Join(others, ", "))
+	line := fmt.Sprintf("engine auto: %s on %s in %.3fs; %s", who, Plural(a.Cores, "core"), a.Seconds, strings.Join(others, ", "))
+	if a.RangeCheck != "" {
+		line += "; range errors closer than the counterexample: " + a.RangeCheck
+	}
+	return line
 }
 
 // Plural writes a count with its noun: "1 state", "2 states".
