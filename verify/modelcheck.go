@@ -6,6 +6,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -96,6 +97,11 @@ func BoundsFindings(ctx context.Context, m *symbolic.Model) (fs []Finding, n int
 	}
 	if len(res.Undecided) > 0 {
 		err = fmt.Errorf("smt: %s undecided (%s); the model may still have range errors", queries(len(res.Undecided), "range"), res.Undecided[0].Reason)
+	} else if res.Stopped && len(res.Violations) == 0 {
+		// A check stopped before every query was asked (the context, or
+		// a stop of the solver's own) with nothing found so far: never
+		// "no outcome leaves a range".
+		err = errors.New("smt: the bounds check stopped before every range query was answered; the model may still have range errors")
 	}
 	if ctx.Err() != nil {
 		return fs, len(res.Violations), err // stopped: the overflow sites are not asked

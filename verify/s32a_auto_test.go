@@ -179,3 +179,19 @@ func TestS32aReplayRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestS32aBoundsFindingsStopped: vigil check --bounds's findings of a
+// check the context stopped are not "no outcome leaves a range": an
+// error says the check is incomplete.
+func TestS32aBoundsFindingsStopped(t *testing.T) {
+	q := s32aPrepared(t, "model m\nvar x : 0 .. 3 = 0\naction a when x < 3 -> x' = x + 1\nproperty p { unsafe x == 3 }\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	fs, n, err := BoundsFindings(ctx, q.Model)
+	if n == 0 && err == nil {
+		t.Errorf("stopped bounds check: %v, %d, nil; want an error", fs, n)
+	}
+	if _, n, err := BoundsFindings(context.Background(), q.Model); n != 0 || err != nil {
+		t.Errorf("complete check: %d, %v", n, err)
+	}
+}
