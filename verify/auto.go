@@ -42,18 +42,26 @@ import (
 // shallowest bad state, an unsafe state or a range error (either where
 // both lie equally deep): the hunter's walks, which may pass beside a
 // shallower range error, do not. So the hunter's counterexample of d
-// steps is held back while bfs, which reports the errors of the model,
-// still searches and may meet a range error in fewer than d steps. It
-// wins once bfs has expanded every state of fewer than d steps, or has
-// given way (as the hunter's own range error is the answer once bfs gave
-// way, huntRangeError), or smt.CheckBounds finds no outcome that can
-// leave a range from any state (asked once, when the hunter's answer is
-// first held). Meanwhile bfs's or IC3's verdict or range error wins as
-// usual, and so does a range error IC3 reached (the single engine's
-// answer); when none comes before the time runs out, the portfolio
-// answers unknown, naming the held counterexample. Before session 31 auto
+// steps is held back while a range error in fewer than d steps is
+// possible. It wins once bfs has expanded every state of fewer than d
+// steps, or no run meets a range error: smt.CheckBounds finds no outcome
+// that can leave a range (asked once, when the hunter's answer is first
+// held; a stopped or undecided check is never clean), or else the range
+// question (autorange.go: IC3 with the range-error states as the unsafe
+// ones, its invariant checked) proves none reachable. A range error
+// that question reaches on a run that replays in the explicit semantics,
+// in fewer than d steps, is the answer instead. When bfs gives way the
+// counterexample wins once the range question has answered without such
+// a range error (as the hunter's own range error is the answer once bfs
+// gave way, huntRangeError). Meanwhile bfs's or IC3's verdict wins as
+// usual; IC3's own report of a range error, which comes without its
+// run, never overrides the held counterexample (session 31 let it).
+// When nothing decides before the time runs out, the portfolio answers
+// unknown, naming the held counterexample. Before session 31 auto
 // answered unsafe where bfs and ic3 report a range error 60 steps from
-// the start (bench/adversarial/s31d_auto_range_error.txtar).
+// the start (bench/adversarial/s31d_auto_range_error.txtar); in session
+// 31 it answered unknown where no run meets the range error that the
+// bounds check finds (s32a_auto_unreached_range_error.txtar).
 
 // AutoHeadStart is how long bfs runs alone before the other members of
 // the portfolio start.

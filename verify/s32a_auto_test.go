@@ -195,3 +195,31 @@ func TestS32aBoundsFindingsStopped(t *testing.T) {
 		t.Errorf("complete check: %d, %v", n, err)
 	}
 }
+
+// TestS32aRangeQuestionPolicy: under a policy the range question asks
+// IC3 with a condition no state meets as the unsafe one, so IC3's own
+// bad region (the policy's range errors) decides: a range error the
+// policy reaches is never "no run meets a range error", and one only a
+// label it never chooses has is.
+func TestS32aRangeQuestionPolicy(t *testing.T) {
+	for _, c := range []struct {
+		pol   string
+		clean bool
+	}{
+		{"policy rules pi {\n  when x == 1 -> b\n  otherwise -> a\n}\n", false},
+		{"policy rules pi {\n  otherwise -> a\n}\n", true},
+	} {
+		m, diags := lang.LoadSource("m.spec", []byte(s32aShallow+c.pol), lang.Options{})
+		if diags.HasErrors() {
+			t.Fatal(diags.Render())
+		}
+		q, err := prepare(context.Background(), &Question{Model: m, Property: m.Properties[0], Policy: m.Policies[0], Engine: "auto"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := askRange(context.Background(), q)
+		if r.bug != nil || r.clean != c.clean || r.found != nil {
+			t.Errorf("%q: got %+v, want clean %v", c.pol, r, c.clean)
+		}
+	}
+}
