@@ -574,13 +574,16 @@ func (p *portfolio) awaitingRange() bool {
 	return p.held != nil && p.cancelled.IsZero() && p.bounds != nil && !p.rangeSettled && p.ctx.Err() == nil
 }
 
+// rangeAsked is AutoStats.RangeCheck while the range question runs.
+const rangeAsked = "not settled: ic3 was still asked whether a run meets one"
+
 // askRange asks the range question (once), on the hunter's core.
 func (p *portfolio) askRange() {
 	if p.rangeRes != nil {
 		return
 	}
 	p.rangeRes = make(chan rangeOutcome, 1)
-	p.stats.RangeCheck = "asked"
+	p.stats.RangeCheck = rangeAsked
 	q, ctx, ask := p.q, p.ictx, p.rangeAsk
 	go func() { p.rangeRes <- ask(ctx, q) }()
 }
