@@ -745,7 +745,7 @@ func badFactor(o *symbolic.Outcome, s []int) (string, bool) {
 // outcome of m leaves a variable's range or has a probability outside
 // [0, 1] in any in-range state where its command is enabled. It is the checker's own proof, not the deciders' interval
 // reasoning (safety.NoRangeErrors): false (search the scope) whenever Z3
-// finds a witness or leaves a query undecided.
+// finds a witness, leaves a query undecided or stops before asking every query.
 // The answer is kept per model (a loaded model is not changed), for the
 // checkers of many certificates of one model.
 func noRangeErrors(m *symbolic.Model) bool {
@@ -753,7 +753,7 @@ func noRangeErrors(m *symbolic.Model) bool {
 		return free.(bool)
 	}
 	res, err := smt.CheckBounds(m, smt.CheckOptions{Limits: smt.Limits{Timeout: 5 * time.Second}, First: true})
-	free := err == nil && len(res.Violations) == 0 && len(res.Undecided) == 0
+	free := err == nil && !res.Stopped && len(res.Violations) == 0 && len(res.Undecided) == 0
 	errFreeModels.Store(m, free)
 	return free
 }
