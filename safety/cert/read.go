@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	gounsafe "unsafe"
 
 	"vigil/internal/jsonerr"
 )
@@ -43,11 +44,11 @@ func Read(r io.Reader) (*Certificate, error) {
 		gz = &gunzipper{zr: zr}
 		src = gz
 	}
-	in := &window{r: src, line: 1, col: 1}
+	in := &window{r: src, line: 1, col: 1, limit: maxValue}
 	rd := &reader{dec: json.NewDecoder(in), in: in}
 	rd.dec.DisallowUnknownFields()
 	c, err := rd.read()
-	if err != nil && gz != nil && !errors.Is(err, errValueTooLarge) {
+	if err != nil && gz != nil && !errors.Is(err, errValueTooLarge) && !errors.Is(err, errTooMuchHeld) {
 		// a changed byte shows as bad JSON before the checksum at the
 		// end says the file is corrupted: that says more
 		var ce *Error
@@ -98,8 +99,27 @@ func (g *gunzipper) Read(p []byte) (int, error) {
 // a few MB), its entries and states are read one at a time.
 const maxValue = 1 << 26
 
+// maxHeader bounds the bytes of the header's values together (every
+// field but entries, safe_states and unsafe_states): without it sixteen
+// fields of just under maxValue each were read into memory (1 GiB of
+// strings, several times that while encoding/json decoded them).
+const maxHeader = maxValue
+
+// MaxHeld bounds the memory, in bytes, that the entries and states read
+// are estimated to take (an Entry, its state's integers and its label):
+// the reading holds them all, and a gzip file of 16 GiB of short entries
+// ({"s":[0]},), a few MB compressed, asked for some 120 GB. The bound is
+// far above what a certificate vigil writes needs per state it reached
+// (a 16,000,000-state bfs certificate: 1.2 GB by this estimate) and
+// vigil cert check --max-entry-memory raises it.
+var MaxHeld int64 = 4 << 30
+
 // errValueTooLarge is a window's error past maxValue bytes of one value.
 var errValueTooLarge = errors.New("a value too large")
+
+// errTooMuchHeld is the error of a certificate whose entries and states
+// take more than MaxHeld bytes.
+var errTooMuchHeld = errors.New("entries too large")
 
 // winSize is how much of the JSON read last a window keeps, to turn a
 // byte offset into a line and column.
@@ -113,14 +133,17 @@ type window struct {
 	base      int64 // the offset of buf[0]
 	line, col int   // where buf[0] is
 	// value counts the bytes read since the reader began its current
-	// value (reader.decode, reader.token): past maxValue, Read fails
+	// value (reader.decode, reader.token): past limit, Read fails
 	value int64
+	// limit is the bytes the current value may take: maxValue, or for
+	// a header field what is left of maxHeader (reader.decode)
+	limit int64
 }
 
 func (w *window) Read(p []byte) (int, error) {
 	n, err := w.r.Read(p)
 	w.value += int64(n)
-	if w.value > maxValue && (err == nil || err == io.EOF) {
+	if w.value > w.limit && (err == nil || err == io.EOF) {
 		// the bytes read are passed on (the stream stays whole for a
 		// reader that goes on: the decoder's More swallows errors)
 		err = errValueTooLarge
@@ -205,6 +228,63 @@ type reader struct {
 	// starts, kept for the error of one too long (errValueTooLarge), by
 	// which the window no longer holds its start
 	valueAt int64
+	// header is the bytes the header's values took so far (decodeHeader)
+	header int64
+	// held is the estimated memory of the entries and states read so
+	// far (hold), labels the entries' labels, each held once
+	held   int64
+	labels map[string]string
+}
+
+// decodeHeader decodes the header field where into v, within what is left
+// of maxHeader bytes for the header's values together.
+func (rd *reader) decodeHeader(where string, v any) error {
+	before := rd.dec.InputOffset()
+	// the window counts what the decoder reads ahead too: a slack of
+	// winSize, and the exact count below decides
+	rd.in.limit = min(maxValue, maxHeader-rd.header+winSize)
+	err := rd.decode(where, v)
+	rd.in.limit = maxValue
+	rd.header += rd.dec.InputOffset() - before
+	if err == nil && rd.header <= maxHeader {
+		return nil
+	}
+	if err != nil && rd.in.value > maxValue {
+		return err // the field alone is too long, and err says so
+	}
+	if err == nil || errors.Is(err, errValueTooLarge) {
+		return &Error{Msg: fmt.Sprintf("%s: the header's fields (all but entries, safe_states and unsafe_states) are longer than %d MiB together, by the field that starts at %s; a certificate's header is short: the file is not a certificate vigil wrote", where, maxHeader>>20, rd.in.at(rd.valueAt)), Err: errValueTooLarge}
+	}
+	return err
+}
+
+// hold adds n bytes to the estimated memory of the entries and states
+// read (where names the one read last), refusing more than MaxHeld.
+func (rd *reader) hold(where string, n int64) error {
+	rd.held += n
+	if rd.held <= MaxHeld {
+		return nil
+	}
+	return &Error{Msg: fmt.Sprintf("%s, which ends at %s: the entries and states read take more than %d MiB of memory (by vigil's estimate: each entry %d bytes, its state 8 bytes per variable); vigil cert check holds them all, and --max-entry-memory raises the bound", where, rd.in.at(rd.dec.InputOffset()), MaxHeld>>20, entryBytes), Err: errTooMuchHeld}
+}
+
+// entryBytes is the memory one Entry takes, with its byte in entries'
+// list of the fields it has.
+const entryBytes = int64(gounsafe.Sizeof(Entry{})) + 1
+
+// label returns l, one copy of each of the first 4096 labels read: a
+// label decoded into each entry held its own copy.
+func (rd *reader) label(l string) string {
+	if c, ok := rd.labels[l]; ok {
+		return c
+	}
+	if rd.labels == nil {
+		rd.labels = map[string]string{}
+	}
+	if len(rd.labels) < 4096 {
+		rd.labels[l] = l
+	}
+	return l
 }
 
 // decode decodes the next value into v. The offset of a syntax error in
@@ -441,7 +521,7 @@ func (rd *reader) read() (*Certificate, error) {
 		if !ok {
 			return nil, errorf("unknown field %q at %s; check its spelling", key, rd.in.at(rd.in.next(start)))
 		}
-		if err := rd.decode(key, ptr); err != nil {
+		if err := rd.decodeHeader(key, ptr); err != nil {
 			return nil, err
 		}
 	}
@@ -535,12 +615,21 @@ func (rd *reader) entries() ([]Entry, []uint8, error) {
 		if we.S == nil {
 			return nil, nil, errorf("%s: missing s", where)
 		}
+		n := entryBytes + 8*int64(len(we.S))
+		if we.Label != nil {
+			if _, ok := rd.labels[*we.Label]; !ok {
+				n += int64(len(*we.Label))
+			}
+		}
+		if err := rd.hold(where, n); err != nil {
+			return nil, nil, err
+		}
 		e, h := Entry{S: rd.state(we.S)}, uint8(0)
 		if we.B != nil {
 			e.B, h = *we.B, h|hasB
 		}
 		if we.Label != nil {
-			e.Label, h = *we.Label, h|hasLabel
+			e.Label, h = rd.label(*we.Label), h|hasLabel
 		}
 		if we.Rank != nil {
 			e.Rank, h = *we.Rank, h|hasRank
@@ -596,6 +685,9 @@ func (rd *reader) states(name string) ([][]int, error) {
 	for i := 0; rd.dec.More(); i++ {
 		s = s[:0]
 		if err := rd.decode(fmt.Sprintf("%s[%d]", name, i), &s); err != nil {
+			return nil, err
+		}
+		if err := rd.hold(fmt.Sprintf("%s[%d]", name, i), 24+8*int64(len(s))); err != nil {
 			return nil, err
 		}
 		if s == nil {
