@@ -517,6 +517,13 @@ func (rd *reader) read() (*Certificate, error) {
 			}
 			continue
 		}
+		switch key {
+		case "defines", "plaja":
+			if err := rd.object(key, &w); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		ptr, ok := fields[key]
 		if !ok {
 			return nil, errorf("unknown field %q at %s; check its spelling", key, rd.in.at(rd.in.next(start)))
@@ -539,6 +546,73 @@ func (rd *reader) read() (*Certificate, error) {
 	}
 	w.SafeStates, w.UnsafeStates = safeStates, unsafeStates
 	return certificate(&w, entries, has)
+}
+
+// object reads the header field name, defines or plaja, an object (or
+// null) into w, member by member: encoding/json keeps the last of two
+// members of one name, so {"L": "5", "L": "6"} was read as L=6 and a
+// header whose two copies of a constant said different things was
+// checked one way. A member named twice is refused; plaja's unknown
+// members are, as every unknown field.
+func (rd *reader) object(name string, w *wire) error {
+	start := rd.dec.InputOffset()
+	t, err := rd.token()
+	if err != nil {
+		return rd.fail(name, -1, err)
+	}
+	if t == nil {
+		return nil // null, as missing
+	}
+	if d, ok := t.(json.Delim); !ok || d != '{' {
+		return errorf("%s at %s: got %s, want an object", name, rd.in.at(rd.in.next(start)), tokenNoun(t))
+	}
+	seen := map[string]bool{}
+	if name == "defines" {
+		w.Defines = map[string]string{}
+	} else {
+		w.Plaja = &Plaja{}
+	}
+	for rd.dec.More() {
+		at := rd.dec.InputOffset()
+		t, err := rd.token()
+		if err != nil {
+			return rd.fail(name, -1, err)
+		}
+		key, _ := t.(string)
+		if rd.header += int64(len(key)); rd.header > maxHeader {
+			return &Error{Msg: fmt.Sprintf("%s: the header's fields (all but entries, safe_states and unsafe_states) are longer than %d MiB together, by the key that starts at %s; a certificate's header is short: the file is not a certificate vigil wrote", name, maxHeader>>20, rd.in.at(rd.in.next(at))), Err: errValueTooLarge}
+		}
+		if seen[key] {
+			return errorf("%s: %q appears a second time at %s; a certificate names each once", name, key, rd.in.at(rd.in.next(at)))
+		}
+		seen[key] = true
+		where := name + "." + key
+		var ptr any
+		switch {
+		case name == "defines":
+			var v string
+			if err := rd.decodeHeader(where, &v); err != nil {
+				return err
+			}
+			w.Defines[key] = v
+			continue
+		case key == "start":
+			ptr = &w.Plaja.Start
+		case key == "unsafe":
+			ptr = &w.Plaja.Unsafe
+		case key == "policy_file":
+			ptr = &w.Plaja.PolicyFile
+		default:
+			return errorf("unknown field %q of plaja at %s; check its spelling", key, rd.in.at(rd.in.next(at)))
+		}
+		if err := rd.decodeHeader(where, ptr); err != nil {
+			return err
+		}
+	}
+	if _, err := rd.token(); err != nil {
+		return rd.fail(name, -1, err)
+	}
+	return nil
 }
 
 // certificate checks the header w, and the entries against its kind, and

@@ -87,3 +87,32 @@ func TestS32cEntriesTooMuchMemory(t *testing.T) {
 		t.Errorf("entries %d, want 1000 with label go", len(c.Entries))
 	}
 }
+
+// A constant or a PlaJA file named twice inside defines or plaja is
+// refused: encoding/json kept the last, so {"L": "5", "L": "6"} was
+// checked as L=6 while its first copy said 5 (the top level's fields
+// were already refused twice, s26r).
+func TestS32cObjectMemberTwice(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"defines": {"L": "5", "L": "6"}}`, `defines: "L" appears a second time at line 1, column 24`},
+		{`{"plaja": {"start": "", "start": "x"}}`, `plaja: "start" appears a second time at line 1, column 25`},
+		{`{"plaja": {"stat": ""}}`, `unknown field "stat" of plaja at line 1, column 12`},
+		{`{"defines": {"L": 6}}`, `defines.L`},
+		{`{"defines": [1]}`, `defines at line 1, column 13: got an array, want an object`},
+	} {
+		_, err := Read(strings.NewReader(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	c, err := Read(strings.NewReader(`{"format": "vigil-safety-certificate", "version": 1, "kind": "invariant", "radius": "inf", "vars": ["x"], "defines": {"L": "5", "M": "6"}, "plaja": {"start": "a", "unsafe": "", "policy_file": "p"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Defines) != 2 || c.Defines["L"] != "5" || c.Defines["M"] != "6" || c.Plaja == nil || c.Plaja.Start != "a" || c.Plaja.PolicyFile != "p" {
+		t.Errorf("defines %v, plaja %+v", c.Defines, c.Plaja)
+	}
+	if c, err := Read(strings.NewReader(`{"format": "vigil-safety-certificate", "version": 1, "kind": "invariant", "radius": "inf", "vars": ["x"], "defines": null, "plaja": null}`)); err != nil || c.Defines != nil || c.Plaja != nil {
+		t.Errorf("null defines and plaja: %v", err)
+	}
+}
