@@ -80,7 +80,12 @@ certificate's conditions (a resource limit, an incomplete theory), the
 certificate could not be checked: "unknown: the certificate could not be
 checked: Z3 answered unknown on the CONDITION condition: REASON", exit 4;
 with --json, "verdict": "unknown", "reason": "inconclusive" and the
-message as "error".
+message as "error". So is a policy fact whose re-check passes one of the
+checker's bounds (more states than it enumerates, more leaf regions or
+weights than it handles): "unknown: the certificate could not be checked:
+cannot re-check the policy fact on box N (label L) within the checker's
+bounds: ...", exit 4; exit 1 means that a condition or a fact was refuted,
+or the file is not a certificate that fits the model.
 
 A JSON certificate's entries are held in memory: one whose entries take
 more than 4096 MiB by vigil's estimate (57 bytes an entry and 8 a
