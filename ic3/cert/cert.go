@@ -701,6 +701,11 @@ func parseFact(v string) (PolicyFact, error) {
 		if !ok {
 			return f, fmt.Errorf("want box=N label=NAME sure=NAME,..., got %+q", kv)
 		}
+		if seen[k] {
+			// the last copy was read: "label=up ... label=go" was
+			// checked as a fact about go
+			return f, fmt.Errorf("%s= appears twice", k)
+		}
 		seen[k] = true
 		switch k {
 		case "box":

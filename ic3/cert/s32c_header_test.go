@@ -47,3 +47,21 @@ func TestS32cHeaderLineTwice(t *testing.T) {
 		}
 	}
 }
+
+// A fact line that names a field twice is refused: the last copy was
+// read, so "label=up ... label=go" was checked as a fact about go.
+func TestS32cFactFieldTwice(t *testing.T) {
+	for _, v := range []string{
+		"box=0 label=up sure=a label=go",
+		"box=0 box=1 label=up sure=a",
+		"box=0 label=up sure=a sure=b",
+		"box=0 label=up sure=a within=x>=1 within=x>=0",
+	} {
+		if _, err := parseFact(v); err == nil || !strings.Contains(err.Error(), "appears twice") {
+			t.Errorf("%q: %v, want refused", v, err)
+		}
+	}
+	if f, err := parseFact("box=2 label=up sure=a,b within=x>=1,x<=3 differ"); err != nil || f.Box != 2 || f.Label != "up" || len(f.Sure) != 2 || len(f.Within) != 2 || !f.Differ {
+		t.Errorf("a fact line: %+v, %v", f, err)
+	}
+}
