@@ -88,10 +88,10 @@ bounds: ...", exit 4; exit 1 means that a condition or a fact was refuted,
 or the file is not a certificate that fits the model.
 
 A JSON certificate's entries are held in memory: one whose entries take
-more than 4096 MiB by vigil's estimate (57 bytes an entry and 8 a
+more than 2048 MiB by vigil's estimate (57 bytes an entry and 8 a
 variable of its state; a bfs certificate of 16 million states of two
 variables takes 1.2 GB by it) is refused, "...: the entries and states
-read take more than 4096 MiB of memory", exit 1; --max-entry-memory MiB
+read take more than 2048 MiB of memory", exit 1; --max-entry-memory MiB
 raises the bound. Its header (the fields but entries, safe_states and
 unsafe_states) may take 64 MiB.
 
