@@ -80,7 +80,20 @@ certificate's conditions (a resource limit, an incomplete theory), the
 certificate could not be checked: "unknown: the certificate could not be
 checked: Z3 answered unknown on the CONDITION condition: REASON", exit 4;
 with --json, "verdict": "unknown", "reason": "inconclusive" and the
-message as "error".
+message as "error". So is a policy fact whose re-check passes one of the
+checker's bounds (more states than it enumerates, more leaf regions or
+weights than it handles): "unknown: the certificate could not be checked:
+cannot re-check the policy fact on box N (label L) within the checker's
+bounds: ...", exit 4; exit 1 means that a condition or a fact was refuted,
+or the file is not a certificate that fits the model.
+
+A JSON certificate's entries are held in memory: one whose entries take
+more than 2048 MiB by vigil's estimate (57 bytes an entry and 8 a
+variable of its state; a bfs certificate of 16 million states of two
+variables takes 1.2 GB by it) is refused, "...: the entries and states
+read take more than 2048 MiB of memory", exit 1; --max-entry-memory MiB
+raises the bound. Its header (the fields but entries, safe_states and
+unsafe_states) may take 64 MiB.
 
 --rlimit N bounds each of Z3's queries in the check of an invariant
 certificate by Z3's deterministic resource limit (the same N does the same
@@ -116,10 +129,15 @@ func certCheck(e *cli.Env, args []string) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	timeout := cli.TimeoutFlag(fs)
 	rlimit := cli.AddCountFlag(fs, "rlimit", 0, "an invariant certificate: bound each Z3 query of the check by Z3's deterministic resource limit (rlimit, Z3's units of work); a query that reaches it leaves the certificate unchecked (unknown, exit 4), never valid; 0 means no limit")
+	held := cli.AddCountFlag(fs, "max-entry-memory", int(cert.MaxHeld>>20), "a JSON certificate: refuse one whose entries and states take more than `MiB` of memory to hold (vigil's estimate; the check then needs about as much again)")
 	rest, ok := cli.ParseFlags(fs, args)
 	if !ok {
 		return cli.ExitUsage
 	}
+	if *held < 1 || *held > math.MaxInt64>>20 {
+		return e.Fail(cli.ExitUsage, "vigil cert check: --max-entry-memory %d: want a number of MiB from 1 on", *held)
+	}
+	cert.MaxHeld = int64(*held) << 20
 	if len(rest) != 1 {
 		return e.Fail(cli.ExitUsage, "vigil cert check: want one certificate file, got %d\nusage: %s", len(rest), c.Usage)
 	}

@@ -377,6 +377,7 @@ func (c *Cert) parseHeader(src, name string) error {
 	sc := bufio.NewScanner(strings.NewReader(src))
 	sc.Buffer(nil, 1<<20)
 	line, magic := 0, false
+	seen := map[string]int{}
 	for sc.Scan() {
 		line++
 		t := strings.TrimSpace(sc.Text())
@@ -396,12 +397,31 @@ func (c *Cert) parseHeader(src, name string) error {
 			continue
 		}
 		v = strings.TrimSpace(v)
-		switch strings.TrimSpace(k) {
+		k = strings.TrimSpace(k)
+		switch k {
+		case "model", "cert-dir", "property", "policy", "start-file", "unsafe-file", "policy-file", "argmax", "model-sha256", "policy-sha256", "boxes":
+			// a second copy would be read as the last: a file whose
+			// two copies say different things is refused, not read
+			// one way (as safety/cert's JSON fields)
+			if first, ok := seen[k]; ok {
+				return errorf("%s:%d: a second %+q line (the first is line %d); a certificate's header names it once", name, line, k, first)
+			}
+			seen[k] = line
+		}
+		switch k {
 		case "model":
 			c.Model = v
 		case "cert-dir":
 			c.Dir = v
 		case "define":
+			// -D N=1 -D N=2 keeps the last: a header naming a constant
+			// twice would be read as its last line, whatever the first says
+			dn, _, _ := strings.Cut(v, "=")
+			dn = strings.TrimSpace(dn)
+			if first, ok := seen["define "+dn]; ok {
+				return errorf("%s:%d: a second define line for %+q (the first is line %d); a certificate's header defines each constant once", name, line, dn, first)
+			}
+			seen["define "+dn] = line
 			c.Defines = append(c.Defines, v)
 		case "property":
 			c.Property = v
@@ -680,6 +700,11 @@ func parseFact(v string) (PolicyFact, error) {
 		k, val, ok := strings.Cut(kv, "=")
 		if !ok {
 			return f, fmt.Errorf("want box=N label=NAME sure=NAME,..., got %+q", kv)
+		}
+		if seen[k] {
+			// the last copy was read: "label=up ... label=go" was
+			// checked as a fact about go
+			return f, fmt.Errorf("%s= appears twice", k)
 		}
 		seen[k] = true
 		switch k {

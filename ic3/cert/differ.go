@@ -114,7 +114,7 @@ func (q *question) enumerateDiffer(ctx context.Context, lo, hi []int) error {
 	s := make(symbolic.State, n)
 	states, nodes := 0, 0
 	tooMany := func() error {
-		return errorf("cannot re-check the policy fact within the disequalities: its region holds more than %d states that satisfy them (or the enumeration passed %d partial states); a differ fact must be small enough to enumerate", differLimit, 16*differLimit)
+		return tooLarge("within the disequalities: its region holds more than %d states that satisfy them (or the enumeration passed %d partial states); a differ fact must be small enough to enumerate", differLimit, 16*differLimit)
 	}
 	var rec func(v int) error
 	rec = func(v int) error {

@@ -129,7 +129,10 @@
 // A query Z3 leaves undecided while the check's context is still running
 // (a resource limit, an incomplete theory) makes the check an
 // *Inconclusive: the certificate could not be checked, neither valid nor
-// invalid. A caller may bound each of the check's Z3 queries by Z3's
+// invalid. So does a policy fact whose re-check passes one of the
+// checker's own bounds (MaxDifferStates, the states it enumerates, the
+// leaf regions of an ensemble, MaxWeights) before a state refutes it:
+// no state did, so it is no *Failure (tooLarge). A caller may bound each of the check's Z3 queries by Z3's
 // deterministic resource limit (WithRlimit, vigil cert check --rlimit),
 // read from that check's own context: it can only turn an answer into an
 // *Inconclusive, never into a valid one, and it does not bound the exact

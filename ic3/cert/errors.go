@@ -62,11 +62,30 @@ type Inconclusive struct {
 	// Rlimit is the resource limit (WithRlimit) of the query that reached
 	// it: 0 when the reason was no resource limit of the caller's.
 	Rlimit uint32
+	// Budget, when not empty, says which of the checker's own bounds a
+	// policy fact's re-check passed before it was decided (more states
+	// than it enumerates, more leaf regions, more weights than it
+	// encodes): not Z3's unknown, but no more a refutation than it
+	// (tooLarge). Reason is then empty.
+	Budget string
 }
 
 // Message is the text of e without the "cert: " heading.
 func (e *Inconclusive) Message() string {
+	if e.Budget != "" {
+		return fmt.Sprintf("cannot re-check the %s within the checker's bounds: %s", e.Condition, e.Budget)
+	}
 	return fmt.Sprintf("Z3 answered unknown on the %s condition: %s", e.Condition, e.Reason)
+}
+
+// tooLarge is the *Inconclusive of a policy fact whose re-check passed
+// one of the checker's bounds (format and args say which) before a
+// verdict. Such a fact was made "invalid" (a *Failure, exit 1, and
+// vigil verify's own check of its invariant an internal error), as if a
+// state refuted it, though none did; it is now no verdict, as Z3's
+// unknown is (exit 4, and verify answers unknown). Never valid either.
+func tooLarge(format string, args ...any) *Inconclusive {
+	return &Inconclusive{Condition: "policy fact", Budget: fmt.Sprintf(format, args...)}
 }
 
 func (e *Inconclusive) Error() string { return "cert: " + e.Message() }

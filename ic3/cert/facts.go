@@ -413,7 +413,7 @@ func boxSize(lo, hi []int) float64 {
 // why says why no better method applies, for the error beyond MaxCells.
 func (q *question) enumerate(ctx context.Context, lo, hi []int, why string) error {
 	if n := boxSize(lo, hi); n > float64(cellLimit) {
-		return errorf("cannot re-check the policy fact: %s, and the box has %.4g states, more than the %d that are enumerated", why, n, cellLimit)
+		return tooLarge("%s, and the box has %.4g states, more than the %d that are enumerated", why, n, cellLimit)
 	}
 	sc := make([]float64, len(q.p.Outputs()))
 	return eachBoxState(ctx, lo, hi, func(s symbolic.State) error { return q.checkState(s, sc) })
@@ -647,7 +647,7 @@ func (q *question) network(ctx context.Context, p symbolic.Params, lo, hi []int,
 		weights += len(l.W)
 	}
 	if weights > MaxWeights {
-		return errorf("cannot re-check the policy fact: the network has %d weights, more than the %d that are encoded exactly", weights, MaxWeights)
+		return tooLarge("the network has %d weights, more than the %d that are encoded exactly", weights, MaxWeights)
 	}
 	if len(p.Decl.Inputs) != net.Inputs() {
 		return errorf("policy %s: %d inputs for a network of %d", p.Decl.Name, len(p.Decl.Inputs), net.Inputs())
@@ -771,7 +771,7 @@ func (q *question) networkQuery(ctx context.Context, p symbolic.Params, ev *exac
 	xl, xh := ev.inputBounds(lo, hi)
 	en := ev.enclose(net, xl, xh, nil)
 	if !en.finite {
-		return errorf("cannot re-check the policy fact: float64 evaluation of policy %s might overflow on the box, which has %.4g states, more than the %d that are evaluated one by one", p.Decl.Name, boxSize(lo, hi), exactStates)
+		return tooLarge("float64 evaluation of policy %s might overflow on the box, which has %.4g states, more than the %d that are evaluated one by one", p.Decl.Name, boxSize(lo, hi), exactStates)
 	}
 	// The exact scores, each affine input rounded to float64: the input
 	// is x + d with |d| <= 2^-53 |x| + 2^-1075 (encodeScores).
@@ -1016,7 +1016,7 @@ func (sp *splitter) split(lo, hi int, t float64) (left, right []valueSpan, err e
 		return valueSpans(k, hi), valueSpans(lo, k-1), nil
 	}
 	if hi-lo+1 > maxScan {
-		return nil, nil, errorf("cannot re-check the policy fact: an input is not monotone in its variable, whose range %d..%d is too wide to scan", lo, hi)
+		return nil, nil, tooLarge("an input is not monotone in its variable, whose range %d..%d is too wide to scan", lo, hi)
 	}
 	for val := lo; val <= hi; val++ {
 		side := &right
@@ -1070,7 +1070,7 @@ func (q *question) leafCells(ctx context.Context, p symbolic.Params, sps []*spli
 		var err error
 		if regs[ti], err = q.leafRegions(&e.Trees[ti], sps, obs, lo, hi, &total); err != nil {
 			if err == errTooManyRegions {
-				return errorf("cannot re-check the policy fact: the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
+				return tooLarge("the trees of policy %s cut the box into more than %d leaf regions", p.Decl.Name, cellLimit)
 			}
 			return err
 		}
@@ -1179,7 +1179,7 @@ func (q *question) combine(ctx context.Context, p symbolic.Params, regs [][]leaf
 				continue
 			}
 			if cells++; cells > cellLimit {
-				return errorf("cannot re-check the policy fact: the leaf combinations of policy %s over the box exceed %d cells", p.Decl.Name, cellLimit)
+				return tooLarge("the leaf combinations of policy %s over the box exceed %d cells", p.Decl.Name, cellLimit)
 			}
 			if cells&0xfff == 0 && ctx.Err() != nil {
 				return errorf("policy fact not re-checked: %w", ctx.Err())

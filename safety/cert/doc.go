@@ -97,7 +97,10 @@
 // like the real one.
 //
 // Read rejects malformed files (unknown format or version, negative budgets
-// or radius, budgets above a finite radius, missing labels or ranks); Check
+// or radius, budgets above a finite radius, missing labels or ranks, a
+// field or a member of defines or plaja named twice, a value longer than
+// 64 MiB, header fields longer than 64 MiB together, and entries and
+// states that would take more than MaxHeld bytes to hold); Check
 // rejects certificates that do not fit the model (variable names and order,
 // state lengths and ranges, unknown labels, model, property and policy
 // names) and then checks the conditions above. Duplicate entries are allowed.

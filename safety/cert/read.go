@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	gounsafe "unsafe"
 
 	"vigil/internal/jsonerr"
 )
@@ -43,11 +44,11 @@ func Read(r io.Reader) (*Certificate, error) {
 		gz = &gunzipper{zr: zr}
 		src = gz
 	}
-	in := &window{r: src, line: 1, col: 1}
+	in := &window{r: src, line: 1, col: 1, limit: maxValue}
 	rd := &reader{dec: json.NewDecoder(in), in: in}
 	rd.dec.DisallowUnknownFields()
 	c, err := rd.read()
-	if err != nil && gz != nil && !errors.Is(err, errValueTooLarge) {
+	if err != nil && gz != nil && !errors.Is(err, errValueTooLarge) && !errors.Is(err, errTooMuchHeld) {
 		// a changed byte shows as bad JSON before the checksum at the
 		// end says the file is corrupted: that says more
 		var ce *Error
@@ -98,8 +99,28 @@ func (g *gunzipper) Read(p []byte) (int, error) {
 // a few MB), its entries and states are read one at a time.
 const maxValue = 1 << 26
 
+// maxHeader bounds the bytes of the header's values together (every
+// field but entries, safe_states and unsafe_states): without it sixteen
+// fields of just under maxValue each were read into memory (1 GiB of
+// strings, several times that while encoding/json decoded them).
+const maxHeader = maxValue
+
+// MaxHeld bounds the memory, in bytes, that the entries and states read
+// are estimated to take (an Entry, its state's integers and its label):
+// the reading holds them all, and a gzip file of 16 GiB of short entries
+// ({"s":[0]},), a few MB compressed, asked for some 120 GB (a 107 KB
+// file of 5 million took 1.1 GB). The process takes about three times the
+// estimate. The bound is above what the largest certificate measured
+// needs (a 16,000,000-state bfs certificate, safety/FIGURES.md: 1.2 GB by
+// this estimate); vigil cert check --max-entry-memory raises it.
+var MaxHeld int64 = 2 << 30
+
 // errValueTooLarge is a window's error past maxValue bytes of one value.
 var errValueTooLarge = errors.New("a value too large")
+
+// errTooMuchHeld is the error of a certificate whose entries and states
+// take more than MaxHeld bytes.
+var errTooMuchHeld = errors.New("entries too large")
 
 // winSize is how much of the JSON read last a window keeps, to turn a
 // byte offset into a line and column.
@@ -113,14 +134,17 @@ type window struct {
 	base      int64 // the offset of buf[0]
 	line, col int   // where buf[0] is
 	// value counts the bytes read since the reader began its current
-	// value (reader.decode, reader.token): past maxValue, Read fails
+	// value (reader.decode, reader.token): past limit, Read fails
 	value int64
+	// limit is the bytes the current value may take: maxValue, or for
+	// a header field what is left of maxHeader (reader.decode)
+	limit int64
 }
 
 func (w *window) Read(p []byte) (int, error) {
 	n, err := w.r.Read(p)
 	w.value += int64(n)
-	if w.value > maxValue && (err == nil || err == io.EOF) {
+	if w.value > w.limit && (err == nil || err == io.EOF) {
 		// the bytes read are passed on (the stream stays whole for a
 		// reader that goes on: the decoder's More swallows errors)
 		err = errValueTooLarge
@@ -205,6 +229,63 @@ type reader struct {
 	// starts, kept for the error of one too long (errValueTooLarge), by
 	// which the window no longer holds its start
 	valueAt int64
+	// header is the bytes the header's values took so far (decodeHeader)
+	header int64
+	// held is the estimated memory of the entries and states read so
+	// far (hold), labels the entries' labels, each held once
+	held   int64
+	labels map[string]string
+}
+
+// decodeHeader decodes the header field where into v, within what is left
+// of maxHeader bytes for the header's values together.
+func (rd *reader) decodeHeader(where string, v any) error {
+	before := rd.dec.InputOffset()
+	// the window counts what the decoder reads ahead too: a slack of
+	// winSize, and the exact count below decides
+	rd.in.limit = min(maxValue, maxHeader-rd.header+winSize)
+	err := rd.decode(where, v)
+	rd.in.limit = maxValue
+	rd.header += rd.dec.InputOffset() - before
+	if err == nil && rd.header <= maxHeader {
+		return nil
+	}
+	if err != nil && rd.in.value > maxValue {
+		return err // the field alone is too long, and err says so
+	}
+	if err == nil || errors.Is(err, errValueTooLarge) {
+		return &Error{Msg: fmt.Sprintf("%s: the header's fields (all but entries, safe_states and unsafe_states) are longer than %d MiB together, by the field that starts at %s; a certificate's header is short: the file is not a certificate vigil wrote", where, maxHeader>>20, rd.in.at(rd.valueAt)), Err: errValueTooLarge}
+	}
+	return err
+}
+
+// hold adds n bytes to the estimated memory of the entries and states
+// read (where names the one read last), refusing more than MaxHeld.
+func (rd *reader) hold(where string, n int64) error {
+	rd.held += n
+	if rd.held <= MaxHeld {
+		return nil
+	}
+	return &Error{Msg: fmt.Sprintf("%s, which ends at %s: the entries and states read take more than %d MiB of memory (by vigil's estimate: each entry %d bytes, its state 8 bytes per variable); vigil cert check holds them all, and --max-entry-memory raises the bound", where, rd.in.at(rd.dec.InputOffset()), MaxHeld>>20, entryBytes), Err: errTooMuchHeld}
+}
+
+// entryBytes is the memory one Entry takes, with its byte in entries'
+// list of the fields it has.
+const entryBytes = int64(gounsafe.Sizeof(Entry{})) + 1
+
+// label returns l, one copy of each of the first 4096 labels read: a
+// label decoded into each entry held its own copy.
+func (rd *reader) label(l string) string {
+	if c, ok := rd.labels[l]; ok {
+		return c
+	}
+	if rd.labels == nil {
+		rd.labels = map[string]string{}
+	}
+	if len(rd.labels) < 4096 {
+		rd.labels[l] = l
+	}
+	return l
 }
 
 // decode decodes the next value into v. The offset of a syntax error in
@@ -437,11 +518,18 @@ func (rd *reader) read() (*Certificate, error) {
 			}
 			continue
 		}
+		switch key {
+		case "defines", "plaja":
+			if err := rd.object(key, &w); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		ptr, ok := fields[key]
 		if !ok {
 			return nil, errorf("unknown field %q at %s; check its spelling", key, rd.in.at(rd.in.next(start)))
 		}
-		if err := rd.decode(key, ptr); err != nil {
+		if err := rd.decodeHeader(key, ptr); err != nil {
 			return nil, err
 		}
 	}
@@ -459,6 +547,73 @@ func (rd *reader) read() (*Certificate, error) {
 	}
 	w.SafeStates, w.UnsafeStates = safeStates, unsafeStates
 	return certificate(&w, entries, has)
+}
+
+// object reads the header field name, defines or plaja, an object (or
+// null) into w, member by member: encoding/json keeps the last of two
+// members of one name, so {"L": "5", "L": "6"} was read as L=6 and a
+// header whose two copies of a constant said different things was
+// checked one way. A member named twice is refused; plaja's unknown
+// members are, as every unknown field.
+func (rd *reader) object(name string, w *wire) error {
+	start := rd.dec.InputOffset()
+	t, err := rd.token()
+	if err != nil {
+		return rd.fail(name, -1, err)
+	}
+	if t == nil {
+		return nil // null, as missing
+	}
+	if d, ok := t.(json.Delim); !ok || d != '{' {
+		return errorf("%s at %s: got %s, want an object", name, rd.in.at(rd.in.next(start)), tokenNoun(t))
+	}
+	seen := map[string]bool{}
+	if name == "defines" {
+		w.Defines = map[string]string{}
+	} else {
+		w.Plaja = &Plaja{}
+	}
+	for rd.dec.More() {
+		at := rd.dec.InputOffset()
+		t, err := rd.token()
+		if err != nil {
+			return rd.fail(name, -1, err)
+		}
+		key, _ := t.(string)
+		if rd.header += int64(len(key)); rd.header > maxHeader {
+			return &Error{Msg: fmt.Sprintf("%s: the header's fields (all but entries, safe_states and unsafe_states) are longer than %d MiB together, by the key that starts at %s; a certificate's header is short: the file is not a certificate vigil wrote", name, maxHeader>>20, rd.in.at(rd.in.next(at))), Err: errValueTooLarge}
+		}
+		if seen[key] {
+			return errorf("%s: %q appears a second time at %s; a certificate names each once", name, key, rd.in.at(rd.in.next(at)))
+		}
+		seen[key] = true
+		where := name + "." + key
+		var ptr any
+		switch {
+		case name == "defines":
+			var v string
+			if err := rd.decodeHeader(where, &v); err != nil {
+				return err
+			}
+			w.Defines[key] = v
+			continue
+		case key == "start":
+			ptr = &w.Plaja.Start
+		case key == "unsafe":
+			ptr = &w.Plaja.Unsafe
+		case key == "policy_file":
+			ptr = &w.Plaja.PolicyFile
+		default:
+			return errorf("unknown field %q of plaja at %s; check its spelling", key, rd.in.at(rd.in.next(at)))
+		}
+		if err := rd.decodeHeader(where, ptr); err != nil {
+			return err
+		}
+	}
+	if _, err := rd.token(); err != nil {
+		return rd.fail(name, -1, err)
+	}
+	return nil
 }
 
 // certificate checks the header w, and the entries against its kind, and
@@ -535,12 +690,21 @@ func (rd *reader) entries() ([]Entry, []uint8, error) {
 		if we.S == nil {
 			return nil, nil, errorf("%s: missing s", where)
 		}
+		n := entryBytes + 8*int64(len(we.S))
+		if we.Label != nil {
+			if _, ok := rd.labels[*we.Label]; !ok {
+				n += int64(len(*we.Label))
+			}
+		}
+		if err := rd.hold(where, n); err != nil {
+			return nil, nil, err
+		}
 		e, h := Entry{S: rd.state(we.S)}, uint8(0)
 		if we.B != nil {
 			e.B, h = *we.B, h|hasB
 		}
 		if we.Label != nil {
-			e.Label, h = *we.Label, h|hasLabel
+			e.Label, h = rd.label(*we.Label), h|hasLabel
 		}
 		if we.Rank != nil {
 			e.Rank, h = *we.Rank, h|hasRank
@@ -596,6 +760,9 @@ func (rd *reader) states(name string) ([][]int, error) {
 	for i := 0; rd.dec.More(); i++ {
 		s = s[:0]
 		if err := rd.decode(fmt.Sprintf("%s[%d]", name, i), &s); err != nil {
+			return nil, err
+		}
+		if err := rd.hold(fmt.Sprintf("%s[%d]", name, i), 24+8*int64(len(s))); err != nil {
 			return nil, err
 		}
 		if s == nil {
