@@ -598,7 +598,39 @@ const (
 	maxCases = 100_000
 	maxAtoms = 4_000_000  // atoms over all cases
 	maxCells = 10_000_000 // cases times inputs
+	// maxRowCells bounds the coefficients of the output constraints over
+	// all cases: each row holds one per output, and each case its own
+	// rows, so a 3 KB file (16 two-way ors over 100 declared outputs,
+	// 65536 cases of 16 rows) asked for 3.4 GB and 18 s.
+	maxRowCells = 10_000_000
 )
+
+// rowCells checks, before any case is built, that the output constraints
+// of the cases of dnf hold at most maxRowCells coefficients (one per
+// output in each row), naming the line of the constraint past the bound.
+func (p *parser) rowCells(dnf [][]atom) error {
+	total := 0
+	for _, conj := range dnf {
+		for _, a := range conj {
+			if !anyNonzero(a.lin.y) {
+				continue
+			}
+			if total += p.ny; total > maxRowCells {
+				return fmt.Errorf("nn: vnnlib line %d: the property's output constraints, one row of %d coefficients (one per output) for each constraint in each of its %d cases in disjunctive normal form, hold more than vigil's %d coefficients in all; split it into several files", a.line, p.ny, len(dnf), maxRowCells)
+			}
+		}
+	}
+	return nil
+}
+
+func anyNonzero(m map[int]*big.Rat) bool {
+	for _, v := range m {
+		if v.Sign() != 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // conjoin is the DNF of the conjunction of a and b (each a DNF). It may
 // reuse a's storage: the caller replaces a with the result.
@@ -664,6 +696,9 @@ func ParseVNNLIB(src string) (*Property, error) {
 	}
 	if len(dnf)*p.nx > maxCells {
 		return nil, fmt.Errorf("nn: vnnlib: the property has %d cases over %d inputs, more than vigil's %d input bounds in all; split it into several files", len(dnf), p.nx, maxCells)
+	}
+	if err := p.rowCells(dnf); err != nil {
+		return nil, err
 	}
 	prop := &Property{Inputs: p.nx, Outputs: p.ny}
 	falseAt := 0
