@@ -61,3 +61,41 @@ func TestS32zRowCells(t *testing.T) {
 		t.Fatalf("zero row: %v", err)
 	}
 }
+
+// TestS32zAtomMemo: an atom's facts are computed once and shared by the
+// cases that hold it (16 ors: 65536 cases, 2.4 s of big.Rat work before),
+// yet each case keeps its own bounds and its own copy of each row.
+func TestS32zAtomMemo(t *testing.T) {
+	src := "(declare-const X_0 Real)\n(declare-const X_1 Real)\n(declare-const Y_0 Real)\n(declare-const Y_1 Real)\n" +
+		"(assert (<= X_0 1))\n(assert (>= X_0 0))\n(assert (< X_1 0.5))\n(assert (> X_1 -0.5))\n" +
+		"(assert (or (and (<= X_0 0.25) (<= Y_0 Y_1)) (and (> X_0 0.75) (< (* 3 Y_1) 1))))\n" +
+		"(assert (or (>= Y_0 2) (<= X_1 0)))\n"
+	p, err := ParseVNNLIB(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Cases) != 4 {
+		t.Fatalf("%d cases, want 4", len(p.Cases))
+	}
+	type want struct {
+		lo0, hi0, hi1 float64
+		rows          int
+	}
+	for k, w := range []want{{0, 0.25, 0.5, 2}, {0, 0.25, 0, 1}, {0.75, 1, 0.5, 2}, {0.75, 1, 0, 1}} {
+		c := p.Cases[k]
+		if c.Box.Lo[0] != w.lo0 || c.Box.Hi[0] != w.hi0 || c.Box.Hi[1] != w.hi1 || c.Box.Lo[1] != -0.5 || len(c.Cons.Rows) != w.rows {
+			t.Errorf("case %d: box %v..%v, %d rows; want X_0 %v..%v, X_1 -0.5..%v, %d rows", k, c.Box.Lo, c.Box.Hi, len(c.Cons.Rows), w.lo0, w.hi0, w.hi1, w.rows)
+		}
+	}
+	// strict bounds move Points inward, in every case
+	for k, c := range p.Cases {
+		if !(c.Points.Hi[1] < c.Box.Hi[1] || c.Box.Hi[1] == 0) || !(c.Points.Lo[1] > -0.5) {
+			t.Errorf("case %d: points %v..%v inside box %v..%v?", k, c.Points.Lo, c.Points.Hi, c.Box.Lo, c.Box.Hi)
+		}
+	}
+	// the row (<= Y_0 Y_1) of cases 0 and 1 are copies, not one slice
+	r0, r1 := p.Cases[0].Cons.Rows[0], p.Cases[1].Cons.Rows[0]
+	if &r0[0] == &r1[0] {
+		t.Fatal("two cases share one row slice")
+	}
+}
