@@ -97,7 +97,7 @@ func ParseLightGBM(data []byte) (*Ensemble, error) {
 	b := newBuilder("lightgbm", nclass)
 	if maxFeat >= -1 {
 		if maxFeat >= MaxFeatures {
-			return nil, fmt.Errorf("trees: LightGBM model: max_feature_idx %d is beyond the %d features vigil reads (at most %d)", maxFeat, MaxFeatures, MaxFeatures-1)
+			return nil, fmt.Errorf("trees: LightGBM model: max_feature_idx %d is too large: vigil reads at most %d features (max_feature_idx %d)", maxFeat, MaxFeatures, MaxFeatures-1)
 		}
 		b.e.NumFeatures, b.e.Declared = maxFeat+1, true
 	}

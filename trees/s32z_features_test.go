@@ -34,7 +34,7 @@ func TestS32zFeatureBound(t *testing.T) {
 		{"xgb num_feature just over", xgb(fmt.Sprint(MaxFeatures+1), 0), "num_feature 1048577 is more than"},
 		{"xgb split index", xgb("", 1<<24), "tree 0: node 0: split index 16777216 is beyond the 1048576 features"},
 		{"xgb split index at the bound", xgb("", MaxFeatures), "split index 1048576 is beyond"},
-		{"lgb max_feature_idx", lgb(big, 0), "max_feature_idx 16777216 is beyond the 1048576 features vigil reads (at most 1048575)"},
+		{"lgb max_feature_idx", lgb(big, 0), "max_feature_idx 16777216 is too large: vigil reads at most 1048576 features (max_feature_idx 1048575)"},
 		{"lgb split_feature", lgb("", 1<<24), "Tree=0: node 0: split_feature 16777216 is beyond the 1048576 features"},
 	} {
 		e, err := Parse([]byte(c.data))
