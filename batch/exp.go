@@ -328,6 +328,9 @@ type parseState struct {
 	path string
 	src  []byte
 	f    file
+	// cmdBytes counts the bytes of the runs' expanded arguments so far
+	// (MaxCommandBytes).
+	cmdBytes int
 }
 
 // errorf is an error (B0003) at key, a dotted path such as
@@ -381,10 +384,16 @@ func (ps *parseState) header(x *Experiment) error {
 
 // MaxRepetitions is the most repetitions of each run an experiment may
 // ask for (a larger count is a typo, and its runs would not fit in
-// memory); MaxRuns is the most runs it may expand to.
+// memory); MaxRuns is the most runs it may expand to, and
+// MaxCommandBytes the most bytes their arguments (args and prepare, once
+// {...} is expanded) may hold in all: each run holds its own, and a 26 KB
+// file (100 algorithms whose argument names {model} 30 times, 10000
+// repetitions) expanded to 1000000 runs of 600 bytes each, 2.4 GB and a
+// minute before anything ran.
 const (
-	MaxRepetitions = 10_000
-	MaxRuns        = 1_000_000
+	MaxRepetitions  = 10_000
+	MaxRuns         = 1_000_000
+	MaxCommandBytes = 64 << 20
 )
 
 // repetitions are the names of the repetitions of each run: "" for one,
@@ -566,6 +575,16 @@ func (ps *parseState) instance(x *Experiment, key string, in instances, reps []s
 					if r.Prepare, err = expand(a.Prepare, vars, p.lists); err != nil {
 						return ps.errorf(fmt.Sprintf("algorithms.%d.prepare", ai), "algorithm %q on %s/%s: %v", a.Name, p.domain, p.name, err)
 					}
+				}
+				n := 0
+				for _, s := range r.Args {
+					n += len(s)
+				}
+				for _, s := range r.Prepare {
+					n += len(s)
+				}
+				if ps.cmdBytes += n; ps.cmdBytes > MaxCommandBytes {
+					return ps.errorf(fmt.Sprintf("algorithms.%d.args", ai), "the arguments of the experiment's runs add up to more than %d MiB once {...} is expanded (run %d, %s, has %d bytes of them): give shorter arguments or fewer runs, or split the experiment into several files", MaxCommandBytes>>20, len(x.Runs)+1, r.ID, n)
 				}
 				r.Program, r.Verdicts = a.Program, a.Verdicts
 				x.Runs = append(x.Runs, r)

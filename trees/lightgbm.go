@@ -96,8 +96,8 @@ func ParseLightGBM(data []byte) (*Ensemble, error) {
 	}
 	b := newBuilder("lightgbm", nclass)
 	if maxFeat >= -1 {
-		if maxFeat > 1<<24 {
-			return nil, fmt.Errorf("trees: LightGBM model: max_feature_idx %d is too large (at most 2^24)", maxFeat)
+		if maxFeat >= MaxFeatures {
+			return nil, fmt.Errorf("trees: LightGBM model: max_feature_idx %d is too large: vigil reads at most %d features (max_feature_idx %d)", maxFeat, MaxFeatures, MaxFeatures-1)
 		}
 		b.e.NumFeatures, b.e.Declared = maxFeat+1, true
 	}
@@ -249,6 +249,9 @@ func lgbTree(sec map[string]string, class int) (Tree, error) {
 		}
 		if feat[i] < 0 {
 			return Tree{}, fmt.Errorf("node %d: negative split_feature %d", i, feat[i])
+		}
+		if feat[i] >= MaxFeatures {
+			return Tree{}, fmt.Errorf("node %d: split_feature %d is beyond the %d features vigil reads", i, feat[i], MaxFeatures)
 		}
 		defaultLeft := dt[i]&2 != 0
 		if (dt[i]>>2)&3 == 1 { // missing type Zero

@@ -64,6 +64,14 @@ var shared filecache.Cache[*Ensemble]
 // file once.
 func SharedParses() int { return shared.Parses() }
 
+// MaxFeatures bounds the features a model may declare or split on, as
+// nn's readers bound a network's inputs (2^20): the ensemble keeps each
+// feature's thresholds in a slice indexed by feature, and a 76-byte
+// LightGBM file declaring max_feature_idx=16777216 (the former bound,
+// 2^24) cost 384 MB and a second to load before anything checked it
+// against the spec.
+const MaxFeatures = 1 << 20
+
 // Parse reads a tree ensemble from its file content (see Load).
 func Parse(data []byte) (*Ensemble, error) {
 	t := bytes.TrimSpace(data)

@@ -181,8 +181,11 @@ func ParseXGBoost(data []byte) (*Ensemble, error) {
 	b := newBuilder("xgboost", nclass)
 	if lp.NumFeature != "" {
 		n, err := strconv.Atoi(lp.NumFeature)
-		if err != nil || n < 0 || n > 1<<24 {
+		if err != nil || n < 0 {
 			return nil, fmt.Errorf("trees: XGBoost JSON: bad num_feature %q", lp.NumFeature)
+		}
+		if n > MaxFeatures {
+			return nil, fmt.Errorf("trees: XGBoost JSON: learner_model_param.num_feature %d is more than the %d features vigil reads", n, MaxFeatures)
 		}
 		b.e.NumFeatures, b.e.Declared = n, true
 	}
@@ -277,6 +280,9 @@ func xgbConvert(xt *xgbTree, class int, weight float64) (Tree, error) {
 		}
 		if xt.SplitIndices[i] < 0 {
 			return Tree{}, fmt.Errorf("node %d: negative split index %d", i, xt.SplitIndices[i])
+		}
+		if xt.SplitIndices[i] >= MaxFeatures {
+			return Tree{}, fmt.Errorf("node %d: split index %d is beyond the %d features vigil reads", i, xt.SplitIndices[i], MaxFeatures)
 		}
 		t.Nodes = append(t.Nodes, Node{
 			Feature:   xt.SplitIndices[i],
