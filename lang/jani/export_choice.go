@@ -264,6 +264,10 @@ func (r *choicePieces) merge(m *symbolic.Model, box [][2]int) (symbolic.Command,
 	}
 	guard := append([]*symbolic.Cond(nil), r.prefix...)
 	for i, x := range r.vars {
+		if box[i][0] == box[i][1] {
+			guard = append(guard, symbolic.Compare(symbolic.V(x), symbolic.Eq, symbolic.Lit(box[i][0])))
+			continue
+		}
 		if box[i][0] > m.Vars[x].Lo {
 			guard = append(guard, symbolic.Compare(symbolic.Lit(box[i][0]), symbolic.Le, symbolic.V(x)))
 		}
