@@ -116,7 +116,10 @@ type modelLoader struct {
 	// edgeGuard is the guard of the edge whose destinations are being
 	// lowered (edgeDests; nil elsewhere): where a choice of its may be
 	// empty (emptyChoice)
-	edgeGuard       *symbolic.Cond
+	edgeGuard *symbolic.Cond
+	// emptySpent is the number of states emptyChoice has enumerated
+	// (within maxEmptySpent over the model)
+	emptySpent      int
 	levelsBelowZero bool
 	// labelOf caches label's answers by JANI name, for labelCount labels
 	// (a linear search per edge made large models quadratic to load).
@@ -1839,6 +1842,25 @@ func (ml *modelLoader) declaredVars(root *node) {
 	}
 }
 
+// maxEmptySpent bounds the states emptyChoice enumerates over a model
+// (each choice within maxSumStates): many edges whose choices intervals
+// cannot decide cost at most this many evaluations of their guards.
+const maxEmptySpent = 1 << 22
+
+// stateCount is the number of combinations of values of the variables c
+// reads, -1 beyond maxSumStates.
+func stateCount(m *symbolic.Model, c *symbolic.Cond) int {
+	read := map[symbolic.VarID]bool{}
+	c.Vars(func(v symbolic.VarID) { read[v] = true })
+	n := 1
+	for v := range read {
+		if n *= m.Vars[v].Size(); n > maxSumStates || n <= 0 {
+			return -1
+		}
+	}
+	return n
+}
+
 // What emptyChoice found.
 const (
 	emptyNever     = iota // lower-bound <= upper-bound wherever the edge is taken
@@ -1862,7 +1884,13 @@ func (ml *modelLoader) emptyChoice(ch choice, empty *symbolic.Cond) int {
 	if ch.level != 0 || ml.levelsBelowZero || ml.edgeGuard == nil {
 		return emptyUndecided
 	}
-	st, complete := findState(ml.m, symbolic.And(ml.edgeGuard, empty))
+	c := symbolic.And(ml.edgeGuard, empty)
+	n := stateCount(ml.m, c)
+	if n < 0 || ml.emptySpent+n > maxEmptySpent {
+		return emptyUndecided
+	}
+	ml.emptySpent += n
+	st, complete := findState(ml.m, c)
 	switch {
 	case st != nil:
 		return emptyPossible

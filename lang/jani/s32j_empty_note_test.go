@@ -103,3 +103,53 @@ func TestS32jEmptyChoiceNote(t *testing.T) {
 		})
 	}
 }
+
+// TestS32jEmptyChoiceNoteUndecided: where the guard and the bounds read
+// more combinations of values than emptyChoice enumerates (16^5 here),
+// the note stays, worded "may", and the range error stays in the model.
+func TestS32jEmptyChoiceNoteUndecided(t *testing.T) {
+	var vars, sum []string
+	for i := range 5 {
+		vars = append(vars, fmt.Sprintf(`{"name":"v%d","type":{"kind":"bounded","base":"int","lower-bound":0,"upper-bound":15},"initial-value":0}`, i))
+		sum = append(sum, fmt.Sprintf(`"v%d"`, i))
+	}
+	plus := sum[0]
+	for _, s := range sum[1:] {
+		plus = `{"op":"+","left":` + plus + `,"right":` + s + `}`
+	}
+	src := `{"jani-version":1,"name":"u","type":"lts","variables":[` + strings.Join(vars, ",") + `],
+ "actions":[{"name":"go"}],
+ "automata":[{"name":"a","locations":[{"name":"l"}],"initial-locations":["l"],
+   "edges":[{"location":"l","action":"go","guard":{"exp":{"op":"<","left":` + plus + `,"right":70}},
+     "destinations":[{"location":"l","assignments":[{"ref":"v0","lower-bound":"v1","upper-bound":"v2"}]}]}]}],
+ "system":{"elements":[{"automaton":"a"}]}}`
+	m, notes, err := Decode("u.jani", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	may := false
+	for _, n := range notes {
+		may = may || strings.Contains(n.Msg, "may hold in a state where the edge is taken")
+	}
+	if !may {
+		t.Errorf("no \"may\" note: %v", notes)
+	}
+	// v1 = 5 > v2 = 4 (sum 9 < 70): the range error, v0 := 16
+	s := symbolic.State{0, 5, 4, 0, 0}
+	errs := 0
+	for _, c := range m.Commands {
+		if !c.Guard.Holds(s) {
+			continue
+		}
+		for _, o := range c.Outcomes {
+			for _, a := range o.Assigns {
+				if a.Var == 0 && a.Value.Eval(s) == 16 {
+					errs++
+				}
+			}
+		}
+	}
+	if errs == 0 {
+		t.Error("the empty choice at v1=5, v2=4 writes no range error")
+	}
+}
