@@ -24,7 +24,11 @@ func init() {
 		Usage:   "vigil export --chc|--smt2|--jani [-o FILE] [flags] FILE.spec",
 		Help: `--jani writes the model as JANI (jani-version 1, type mdp, or dtmc for a model read
 from a dtmc): one automaton
-with one location, an edge per command, a destination per outcome with its
+with one location, an edge per command (the commands a JANI edge was split
+into, by its state-dependent probabilities or by the values its PlaJA
+choices' bounds read, are that one edge again: a choice's pieces as one
+destination per share, x := max(x, k) and the like, in plain JANI), a
+destination per outcome with its
 probability (the weights normalised exactly, as lang/spec.md says; an
 outcome of probability 0 is refused: JANI readers drop it, vigil verify
 does not),

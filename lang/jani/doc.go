@@ -59,6 +59,17 @@
 // a model of several automata, whose pieces the composition would
 // multiply (there the v merge only where equal in every state). Where no destination states a
 // probability, Outcome.Weight is then the number of v an outcome stands for.
+// Where an edge is not split (a synchronising edge, more than 64 pieces,
+// an assignment with an index), two outcomes may lead to the same state
+// in some states (max(x, 1) and max(x, 2) where x is 2): a cost only,
+// since breadth-first search counts distinct successors and vigil prob
+// sums the probabilities of equal ones, as Storm does
+// (TestS32jDuplicateOutcomesOnlyCost). The note that an empty lb..ub is a
+// range error is given where some state within the ranges satisfies the
+// edge's guard and lb > ub, "may" where there are too many to enumerate;
+// where the guard rules it out, no range error is lowered. vigil export
+// --jani writes the pieces of a split edge as one edge again
+// (mergeChoiceSplits).
 //
 // # Probabilities
 //

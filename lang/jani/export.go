@@ -3,7 +3,9 @@ package jani
 // Export writes a model of the IR as JANI (jani-version 1): one automaton
 // with one location, one edge per command (the commands that JANI import
 // split one edge into by its positive state-dependent destinations are
-// that edge again: mergeSplits), one destination per outcome
+// that edge again: mergeSplits; so are the pieces of an edge split by
+// the values its PlaJA choices' bounds read: mergeChoiceSplits), one
+// destination per outcome
 // with its probability (the weights normalised exactly, as spec.md says),
 // bounded integer and Boolean variables, the constants (already folded
 // into the expressions, kept for the reader), the property's start
@@ -92,7 +94,7 @@ func ExportWith(w io.Writer, m *symbolic.Model, prop *symbolic.Property, pol *sy
 		root["restrict-initial"] = obj{"exp": x.cond(restrict)}
 	}
 	var edges []any
-	cmds := mergeSplits(m)
+	cmds := mergeChoiceSplits(m, mergeSplits(m))
 	for i := range cmds {
 		e, err := x.edge(&cmds[i])
 		if err != nil {

@@ -112,7 +112,14 @@ type modelLoader struct {
 	// assignment performed after others (leveled) reads their values,
 	// which the guard does not bound. levelsBelowZero: some assignment's
 	// index may be negative (performed before index 0).
-	unnarrowed      func(*symbolic.Expr) (lo, hi int)
+	unnarrowed func(*symbolic.Expr) (lo, hi int)
+	// edgeGuard is the guard of the edge whose destinations are being
+	// lowered (edgeDests; nil elsewhere): where a choice of its may be
+	// empty (emptyChoice)
+	edgeGuard *symbolic.Cond
+	// emptySpent is the number of states emptyChoice has enumerated
+	// (within maxEmptySpent over the model)
+	emptySpent      int
 	levelsBelowZero bool
 	// labelOf caches label's answers by JANI name, for labelCount labels
 	// (a linear search per edge made large models quadratic to load).
@@ -1255,6 +1262,8 @@ func (ml *modelLoader) edgeDests(a *automaton, e *edge, ds []*node, sc scope) bo
 	good := true
 	restore := ml.narrow(e.guard) // destinations are taken where the guard holds
 	defer restore()
+	ml.edgeGuard = e.guard
+	defer func() { ml.edgeGuard = nil }()
 	for _, dn := range ds {
 		ds := ml.destination(a, dn, sc)
 		if ds == nil {
@@ -1672,11 +1681,25 @@ func (ml *modelLoader) expandChoices(d *dest, choices []choice) []*dest {
 		} else if lbHi > ubLo {
 			empty = symbolic.Compare(lbE, symbolic.Gt, ubE)
 		}
+		kind := emptyNever
 		if empty != nil {
+			if kind = ml.emptyChoice(ch, empty); kind == emptyNever {
+				empty = nil // never where the edge is taken
+			}
+		}
+		if ml.pinned == nil {
 			// the engines report an empty choice as the range error of
 			// the value it writes: say here what that value means
-			ml.note(ch.node, "where lower-bound > upper-bound (%s > %s) in a state where the edge is taken, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
-				lbText, ubText, ch.v.name, ch.v.name, v.Hi+1, v.Lo, v.Hi)
+			// (where it may happen: the pieces of a split edge are the
+			// edge's states, which its own lowering has told)
+			switch kind {
+			case emptyPossible:
+				ml.note(ch.node, "where lower-bound > upper-bound (%s > %s) in a state where the edge is taken, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
+					lbText, ubText, ch.v.name, ch.v.name, v.Hi+1, v.Lo, v.Hi)
+			case emptyUndecided:
+				ml.note(ch.node, "lower-bound > upper-bound (%s > %s) may hold in a state where the edge is taken (vigil did not decide it: too many values to enumerate); where it does, this choice of %s has no value to choose: vigil then reports a range error that sets %s to %d, the value just above its range %d..%d; strengthen the edge's guard so that lower-bound <= upper-bound where it is enabled",
+					lbText, ubText, ch.v.name, ch.v.name, v.Hi+1, v.Lo, v.Hi)
+			}
 		}
 		n := hi - lo + 1
 		if len(out)*n > maxChoices {
@@ -1817,4 +1840,62 @@ func (ml *modelLoader) declaredVars(root *node) {
 			}
 		}
 	}
+}
+
+// maxEmptySpent bounds the states emptyChoice enumerates over a model
+// (each choice within maxSumStates): many edges whose choices intervals
+// cannot decide cost at most this many evaluations of their guards.
+const maxEmptySpent = 1 << 22
+
+// stateCount is the number of combinations of values of the variables c
+// reads, -1 beyond maxSumStates.
+func stateCount(m *symbolic.Model, c *symbolic.Cond) int {
+	read := map[symbolic.VarID]bool{}
+	c.Vars(func(v symbolic.VarID) { read[v] = true })
+	n := 1
+	for v := range read {
+		if n *= m.Vars[v].Size(); n > maxSumStates || n <= 0 {
+			return -1
+		}
+	}
+	return n
+}
+
+// What emptyChoice found.
+const (
+	emptyNever     = iota // lower-bound <= upper-bound wherever the edge is taken
+	emptyPossible         // some state where the edge is taken has lower-bound > upper-bound
+	emptyUndecided        // too many states to tell
+)
+
+// emptyChoice decides whether choice ch, which interval reasoning found
+// may be empty (empty: lower-bound > upper-bound, or always), is empty in
+// some state within the variables' ranges where its edge's guard holds,
+// by enumerating the values of the variables the guard and the bounds
+// read (findState). Interval reasoning alone noted choices that are
+// never empty: cost := any of c..4 with c in 0..5 under a guard c <= 4,
+// or any of x..y under x < y. An assignment with an index (or a model
+// with a negative one) reads values written before it, which the
+// source state's guard does not bound: it is not enumerated.
+func (ml *modelLoader) emptyChoice(ch choice, empty *symbolic.Cond) int {
+	if empty.Op == symbolic.CTrue {
+		return emptyPossible
+	}
+	if ch.level != 0 || ml.levelsBelowZero || ml.edgeGuard == nil {
+		return emptyUndecided
+	}
+	c := symbolic.And(ml.edgeGuard, empty)
+	n := stateCount(ml.m, c)
+	if n < 0 || ml.emptySpent+n > maxEmptySpent {
+		return emptyUndecided
+	}
+	ml.emptySpent += n
+	st, complete := findState(ml.m, c)
+	switch {
+	case st != nil:
+		return emptyPossible
+	case complete:
+		return emptyNever
+	}
+	return emptyUndecided
 }

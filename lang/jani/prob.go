@@ -265,6 +265,14 @@ const maxSumStates = 1 << 16
 // the variables c reads (the others at their lower bounds); nil when there
 // is none or they have more than maxSumStates combinations.
 func witness(m *symbolic.Model, c *symbolic.Cond) symbolic.State {
+	st, _ := findState(m, c)
+	return st
+}
+
+// findState is witness, and says whether the search was complete: a nil
+// state with complete true shows that c holds in no state within the
+// variables' ranges.
+func findState(m *symbolic.Model, c *symbolic.Cond) (symbolic.State, bool) {
 	read := map[symbolic.VarID]bool{}
 	c.Vars(func(v symbolic.VarID) { read[v] = true })
 	st := make(symbolic.State, len(m.Vars))
@@ -275,13 +283,13 @@ func witness(m *symbolic.Model, c *symbolic.Cond) symbolic.State {
 		if read[symbolic.VarID(i)] {
 			vs = append(vs, symbolic.VarID(i))
 			if n *= v.Size(); n > maxSumStates || n <= 0 {
-				return nil
+				return nil, false
 			}
 		}
 	}
 	for {
 		if c.Holds(st) {
-			return st
+			return st, true
 		}
 		i := 0
 		for ; i < len(vs); i++ {
@@ -293,7 +301,7 @@ func witness(m *symbolic.Model, c *symbolic.Cond) symbolic.State {
 			st[vs[i]] = v.Lo
 		}
 		if i == len(vs) {
-			return nil
+			return nil, true
 		}
 	}
 }
