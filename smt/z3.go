@@ -915,6 +915,9 @@ type Solver struct {
 	// params are the solver parameters SetParams set (nil: none), kept
 	// to be set again on the fresh solver of a recycle.
 	params C.Z3_params
+	// ctxRlimit: the resource limit in limits is the one of a
+	// CheckContext's context (WithRlimit), not SetLimits'.
+	ctxRlimit bool
 	// Checks counts the checks run, Unknowns those that gave no answer,
 	// Recycles the rebuilds (SetRecycle).
 	Checks, Unknowns, Recycles int
@@ -1133,6 +1136,7 @@ func (s *Solver) SetLimits(l Limits) error {
 	if err := s.usable(); err != nil {
 		return err
 	}
+	s.ctxRlimit = false
 	if l == s.limits {
 		return nil
 	}
@@ -1199,6 +1203,18 @@ func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) 
 			return Unknown, nil
 		}
 	}
+	if !hit && code == C.Z3_OK && r == C.Z3_L_UNDEF && s.limits.Rlimit > 0 {
+		// Z3 says "max. resource limit exceeded", or "canceled" (its
+		// one-shot solver), or just "unknown" (its incremental one)
+		// when the resource limit runs out; on vigil's queries (linear
+		// integer arithmetic, which Z3 decides) the limit is the likely
+		// cause of a bare "unknown" too. A noun phrase, for "stopped by
+		// the resource limit (rlimit N)" (phrase.Stopped).
+		switch s.ReasonUnknown() {
+		case "max. resource limit exceeded", "canceled", "unknown", "":
+			s.reason = fmt.Sprintf("resource limit (rlimit %d)", s.limits.Rlimit)
+		}
+	}
 	if hit && code == C.Z3_OK && r != C.Z3_L_UNDEF {
 		// An interrupt reached Z3 while this check ran: its caller
 		// asked to stop, and an answer Z3 gives when a cancellation
@@ -1235,10 +1251,39 @@ func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result,
 		s.Unknowns++
 		return Unknown, nil
 	}
+	if n := RlimitOf(ctx); (s.limits.Rlimit == 0 || s.ctxRlimit) && s.limits.Rlimit != n {
+		// the context's limit, or none after a check under one
+		l := s.limits
+		l.Rlimit = n
+		if err := s.SetLimits(l); err != nil {
+			return Unknown, err
+		}
+		s.ctxRlimit = n > 0
+	}
 	if ctx.Done() == nil {
 		return s.Check(assumptions...)
 	}
 	return s.check(ctx, assumptions)
+}
+
+// rlimitKey is the key of WithRlimit's limit in a context.
+type rlimitKey struct{}
+
+// WithRlimit returns a copy of ctx under which every CheckContext bounds
+// its check by Z3's deterministic resource limit n (rlimit, Z3's own
+// units of work, counted per check; 0: none), unless the solver has a
+// resource limit of its own (SetLimits). vigil verify --rlimit sets it
+// on the run's context, so that the SMT engines' answers do not depend on
+// the machine's speed: a check that reaches the limit answers Unknown,
+// with a reason that says so (ReasonUnknown), never sat or unsat.
+func WithRlimit(ctx context.Context, n uint32) context.Context {
+	return context.WithValue(ctx, rlimitKey{}, n)
+}
+
+// RlimitOf is the limit WithRlimit put in ctx, 0 when none.
+func RlimitOf(ctx context.Context) uint32 {
+	n, _ := ctx.Value(rlimitKey{}).(uint32)
+	return n
 }
 
 // abandonAfter is how long checkOn waits, once its context has ended
