@@ -6,6 +6,7 @@ package smt
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -100,6 +101,11 @@ func newChecker(m *symbolic.Model, opts CheckOptions) (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
+	// a large model's encoding takes seconds of term constructions,
+	// which Z3's interrupt does not reach: they poll the context too
+	if opts.Context.Done() != nil {
+		x.StopWhen(opts.Context)
+	}
 	e, err := NewEncoder(x, m)
 	if err != nil {
 		x.Close()
@@ -155,60 +161,80 @@ func (c *checker) check(t Term) (Result, symbolic.State, error) {
 // variable, whether the outcome can leave the variable's range from an
 // in-range non-terminal state in which the command's guard holds. With
 // opts.First it stops at the first query answered yes or left undecided,
-// and a stopped context ends it after the query it interrupts (Stopped).
+// and a stopped context ends it within the query it interrupts, its
+// encoding included (Stopped; that query is undecided).
 func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
-	c, err := newChecker(m, opts)
-	if err != nil {
-		return nil, err
+	if opts.Context == nil {
+		opts.Context = context.Background()
 	}
-	defer c.x.Close()
-	x, e := c.x, c.e
+	var c *checker // made by the first query asked
+	defer func() {
+		if c != nil {
+			c.x.Close()
+		}
+	}()
+	var cur *symbolic.Property // the property c's solver is reset for
 	res := &BoundsResult{}
 	// ask decides the query whose formula term builds (within a mark of
 	// the context's terms); a witness must replay: value gives the
 	// outcome's value there and whether it is the error claimed. It sets
-	// res.Stopped when no further query is to be asked.
-	ask := func(q Query, pos symbolic.Pos, term func() Term, value func(symbolic.State) (int, bool)) error {
-		mark := x.Mark()
-		defer x.Release(mark)
-		r, st, err := c.check(term())
+	// res.Stopped when no further query is to be asked. A stop of the
+	// context during the encoding (StopWhen) leaves the query undecided,
+	// as one during its check does.
+	ask := func(q Query, pos symbolic.Pos, term func(x *Context, e *Encoder) Term, value func(symbolic.State) (int, bool)) error {
+		r, st, err := func() (Result, symbolic.State, error) {
+			if c == nil {
+				var err error
+				if c, err = newChecker(m, opts); err != nil {
+					return Unknown, nil, err
+				}
+			}
+			if c.s == nil || cur != q.Property {
+				if err := c.reset(q.Property); err != nil {
+					return Unknown, nil, err
+				}
+				cur = q.Property
+			}
+			mark := c.x.Mark()
+			defer c.x.Release(mark)
+			return c.check(term(c.x, c.e))
+		}()
 		switch {
+		case err != nil && errors.Is(err, ErrStopped) && opts.Context.Err() != nil:
+			res.Undecided = append(res.Undecided, Undecided{q, stopWhy(opts.Context)})
+			res.Stopped = true
 		case err != nil:
 			return err
 		case r == Unknown:
 			why := c.s.ReasonUnknown()
-			if cerr := c.opts.Context.Err(); cerr != nil {
-				why = stopWhy(c.opts.Context)
+			if cerr := opts.Context.Err(); cerr != nil {
+				why = stopWhy(opts.Context)
 				res.Stopped = true
 			}
 			res.Undecided = append(res.Undecided, Undecided{q, why})
-			res.Stopped = res.Stopped || c.opts.First
+			res.Stopped = res.Stopped || opts.First
 		case r == Sat:
 			val, bad := value(st)
 			if !m.Commands[q.Command].Guard.Holds(st) || !bad {
 				return vigilerr.InternalAtf("smt", pos, "witness %s does not replay", m.FormatState(st))
 			}
 			res.Violations = append(res.Violations, BoundsViolation{q, st, val})
-			res.Stopped = c.opts.First
+			res.Stopped = opts.First
 		}
 		return nil
 	}
 	for _, p := range properties(m) {
-		if err := c.reset(p); err != nil {
-			return nil, err
-		}
 		for ci := range m.Commands {
 			cmd := &m.Commands[ci]
-			guard := e.Cond(cmd.Guard, e.Cur)
 			for oi := range cmd.Outcomes {
 				for _, a := range cmd.Outcomes[oi].Assigns {
 					v := &m.Vars[a.Var]
 					if lo, hi := m.Bounds(a.Value); lo >= v.Lo && hi <= v.Hi {
 						continue // interval arithmetic already proves it
 					}
-					err := ask(Query{Property: p, Command: ci, Outcome: oi, Var: a.Var}, cmd.Pos, func() Term {
+					err := ask(Query{Property: p, Command: ci, Outcome: oi, Var: a.Var}, cmd.Pos, func(x *Context, e *Encoder) Term {
 						rhs := e.Expr(a.Value, e.Cur)
-						return x.And(guard, x.Or(x.Lt(rhs, x.Int(int64(v.Lo))), x.Gt(rhs, x.Int(int64(v.Hi)))))
+						return x.And(e.Cond(cmd.Guard, e.Cur), x.Or(x.Lt(rhs, x.Int(int64(v.Lo))), x.Gt(rhs, x.Int(int64(v.Hi)))))
 					}, func(st symbolic.State) (int, bool) {
 						val := a.Value.Eval(st)
 						return val, val < v.Lo || val > v.Hi
@@ -225,8 +251,8 @@ func CheckBounds(m *symbolic.Model, opts CheckOptions) (*BoundsResult, error) {
 				if bad.Op == symbolic.CFalse {
 					continue
 				}
-				err := ask(Query{Property: p, Command: ci, Outcome: oi, Var: -1, Prob: true}, cmd.Outcomes[oi].Pos, func() Term {
-					return x.And(guard, e.Cond(bad, e.Cur))
+				err := ask(Query{Property: p, Command: ci, Outcome: oi, Var: -1, Prob: true}, cmd.Outcomes[oi].Pos, func(x *Context, e *Encoder) Term {
+					return x.And(e.Cond(cmd.Guard, e.Cur), e.Cond(bad, e.Cur))
 				}, func(st symbolic.State) (int, bool) { return 0, bad.Holds(st) })
 				if err != nil {
 					return nil, err
@@ -257,9 +283,17 @@ type DeadlockResult struct {
 // FindDeadlocks looks, per property, for an in-range non-terminal state in
 // which no command's guard holds.
 func FindDeadlocks(m *symbolic.Model, opts CheckOptions) (*DeadlockResult, error) {
+	res := &DeadlockResult{}
+	stopped := func(p *symbolic.Property, err error) (*DeadlockResult, error) {
+		if opts.isStop(err) { // ask no further property
+			res.Undecided = append(res.Undecided, Undecided{Query{Property: p}, stopWhy(opts.Context)})
+			return res, nil
+		}
+		return nil, err
+	}
 	c, err := newChecker(m, opts)
 	if err != nil {
-		return nil, err
+		return stopped(properties(m)[0], err)
 	}
 	defer c.x.Close()
 	x, e := c.x, c.e
@@ -268,15 +302,14 @@ func FindDeadlocks(m *symbolic.Model, opts CheckOptions) (*DeadlockResult, error
 		none[i] = x.Not(e.Cond(m.Commands[i].Guard, e.Cur))
 	}
 	stuck := x.And(none...)
-	res := &DeadlockResult{}
 	for _, p := range properties(m) {
 		if err := c.reset(p); err != nil {
-			return nil, err
+			return stopped(p, err)
 		}
 		r, st, err := c.check(stuck)
 		switch {
 		case err != nil:
-			return nil, err
+			return stopped(p, err)
 		case r == Unknown:
 			why := c.s.ReasonUnknown()
 			if cerr := c.opts.Context.Err(); cerr != nil {
@@ -358,13 +391,27 @@ func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
 		if len(ovs) == 0 {
 			continue
 		}
+		// stopped: this site undecided, no further site asked
+		stop := func() []Overflow {
+			o := Overflow{Overflow: ovs[0], Where: st.where, Unknown: stopWhy(opts.Context)}
+			if o.Pos = o.Expr.Pos; !o.Pos.IsValid() {
+				o.Pos = st.pos
+			}
+			return append(out, o)
+		}
 		if c == nil {
 			var err error
 			if c, err = newChecker(m, opts); err != nil {
+				if opts.isStop(err) {
+					return stop(), nil
+				}
 				return nil, err
 			}
 			defer c.x.Close()
 			if err := c.resetRange(); err != nil {
+				if opts.isStop(err) {
+					return stop(), nil
+				}
 				return nil, err
 			}
 		}
@@ -386,6 +433,8 @@ func CheckOverflow(m *symbolic.Model, opts CheckOptions) ([]Overflow, error) {
 		// innermost node of the site when there is none.
 		o := Overflow{Overflow: ovs[0], Where: st.where}
 		switch {
+		case opts.isStop(err):
+			return stop(), nil
 		case err != nil:
 			return nil, err
 		case r == Unknown && c.opts.Context.Err() != nil:
@@ -431,14 +480,23 @@ func StartSatisfiable(m *symbolic.Model, p *symbolic.Property, opts CheckOptions
 		return Sat, s, nil
 	}
 	c, err := newChecker(m, opts)
+	if opts.isStop(err) {
+		return Unknown, nil, nil // as a check the context stops
+	}
 	if err != nil {
 		return Unknown, nil, err
 	}
 	defer c.x.Close()
 	if err := c.resetRange(); err != nil {
+		if opts.isStop(err) {
+			return Unknown, nil, nil
+		}
 		return Unknown, nil, err
 	}
 	r, st, err := c.check(c.e.Cond(p.Start, c.e.Cur))
+	if opts.isStop(err) {
+		return Unknown, nil, nil
+	}
 	if err != nil {
 		return Unknown, nil, err
 	}
@@ -463,6 +521,12 @@ func Satisfiable(m *symbolic.Model, c *symbolic.Cond, opts CheckOptions) (witnes
 		return nil, true, nil
 	}
 	return nil, false, fmt.Errorf("Z3 gave no answer within its limits (%s, resource limit %d)", opts.Limits.Timeout, opts.Limits.Rlimit)
+}
+
+// isStop reports whether err is the encoding's stop (StopWhen) by
+// opts.Context: not a failure, the query it cut short is undecided.
+func (opts CheckOptions) isStop(err error) bool {
+	return err != nil && opts.Context != nil && opts.Context.Err() != nil && errors.Is(err, ErrStopped)
 }
 
 // stopWhy says why ctx stopped a query: "stopped by the timeout",

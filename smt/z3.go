@@ -362,6 +362,14 @@ type Context struct {
 	// ends (closeLater).
 	parsing    bool
 	closeLater bool
+	// orphan is set (under mu) while a check that CheckContext gave up
+	// on still runs in Z3 (abandon); gone is set, by the owner only,
+	// from then on: the context is never used again (every call fails
+	// with err or does nothing), and Close leaves its deletion to the
+	// goroutine of that check (deleteLocked). deleted is set (under mu)
+	// once the Z3 context is deleted.
+	orphan, deleted bool
+	gone            bool
 	// stop (StopWhen) is polled by the term constructors every
 	// stopEvery constructions (polls counts them); stopCtx is its
 	// context, whose error the constructors then report.
@@ -470,7 +478,65 @@ func (x *Context) Close() {
 		x.closeLater = true
 		return
 	}
+	if x.orphan { // an abandoned check still runs in the context
+		x.closeLater, x.closed = true, true
+		return
+	}
+	if x.gone { // its abandoned check has ended meanwhile
+		x.closed = true
+		x.deleteLocked()
+		return
+	}
+	if len(x.refs)+len(x.kept) >= closeAsync {
+		// a large context takes a second or more to delete (1.3 s for
+		// the 14,400-command model of ic3/FIGURES.md under load), which
+		// a stopped run spent after its stop: delete it in the
+		// background; nothing uses it meanwhile (gone)
+		x.gone, x.closed = true, true
+		go func() {
+			x.mu.Lock()
+			defer x.mu.Unlock()
+			x.deleteLocked()
+		}()
+		return
+	}
 	x.closeLocked()
+}
+
+// closeAsync is the number of live terms from which Close deletes the
+// Z3 context on a goroutine of its own.
+var closeAsync = 50000
+
+// deleteLocked deletes the Z3 context of a context given up (gone), on
+// whichever goroutine ends last, its owner's Close or its abandoned
+// check; x.mu is held. It writes no field the owner reads without mu.
+func (x *Context) deleteLocked() {
+	if x.deleted {
+		return
+	}
+	for s := range x.solvers {
+		if s.s != nil {
+			C.Z3_solver_dec_ref(x.c, s.s)
+			liveSolvers.Add(-1)
+		}
+		if s.params != nil {
+			C.Z3_params_dec_ref(x.c, s.params)
+		}
+	}
+	if x.flusher != nil {
+		C.Z3_solver_dec_ref(x.c, x.flusher)
+	}
+	for _, a := range x.refs {
+		C.Z3_dec_ref(x.c, a)
+	}
+	for _, a := range x.kept {
+		C.Z3_dec_ref(x.c, a)
+	}
+	C.vg_dec_sort(x.c, x.intSort)
+	C.vg_dec_sort(x.c, x.boolSort)
+	C.Z3_del_context(x.c)
+	liveContexts.Add(-1)
+	x.deleted = true
 }
 
 // closeLocked deletes the context; x.mu is held.
@@ -491,7 +557,7 @@ func (x *Context) closeLocked() {
 	C.vg_dec_sort(x.c, x.boolSort)
 	C.Z3_del_context(x.c)
 	liveContexts.Add(-1)
-	x.closed = true
+	x.closed, x.deleted = true, true
 	x.c, x.solvers, x.refs = nil, nil, nil
 }
 
@@ -504,7 +570,7 @@ func (x *Context) closeLocked() {
 func (x *Context) Interrupt() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if !x.closed && x.running {
+	if !x.deleted && x.running {
 		C.Z3_interrupt(x.c)
 		x.interrupted = true
 	}
@@ -527,6 +593,11 @@ func (x *Context) begin() {
 func (x *Context) settle() bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	return x.settleLocked()
+}
+
+// settleLocked is settle with x.mu held.
+func (x *Context) settleLocked() bool {
 	x.running = false
 	hit := x.interrupted
 	if hit {
@@ -548,7 +619,7 @@ func (x *Context) Mark() Mark { return Mark(len(x.refs)) }
 // must not be used afterwards (terms made before m stay valid even when
 // Z3 shares structure with the released ones).
 func (x *Context) Release(m Mark) {
-	if x.c == nil || int(m) >= len(x.refs) {
+	if x.c == nil || x.gone || int(m) >= len(x.refs) {
 		return
 	}
 	for i := len(x.refs) - 1; i >= int(m); i-- {
@@ -561,7 +632,7 @@ func (x *Context) Release(m Mark) {
 // Keep pins t until the context is closed, beyond any Release: for terms
 // that outlive the arena scope they were made in (cached literals).
 func (x *Context) Keep(t Term) Term {
-	if t.a == nil || x.closed {
+	if t.a == nil || x.closed || x.gone {
 		return t
 	}
 	C.Z3_inc_ref(x.c, t.a)
@@ -797,7 +868,7 @@ func (x *Context) Ne(a, b Term) Term { return x.Not(x.Eq(a, b)) }
 
 // String returns t in SMT-LIB syntax.
 func (x *Context) String(t Term) string {
-	if t.a == nil || x.closed {
+	if t.a == nil || x.closed || x.gone {
 		return "<invalid>"
 	}
 	return C.GoString(C.Z3_ast_to_string(x.c, t.a))
@@ -844,6 +915,9 @@ type Solver struct {
 	// params are the solver parameters SetParams set (nil: none), kept
 	// to be set again on the fresh solver of a recycle.
 	params C.Z3_params
+	// ctxRlimit: the resource limit in limits is the one of a
+	// CheckContext's context (WithRlimit), not SetLimits'.
+	ctxRlimit bool
 	// Checks counts the checks run, Unknowns those that gave no answer,
 	// Recycles the rebuilds (SetRecycle).
 	Checks, Unknowns, Recycles int
@@ -854,6 +928,9 @@ type Solver struct {
 func (x *Context) NewSolver() (*Solver, error) {
 	if x.closed {
 		return nil, errors.New("smt: context is closed")
+	}
+	if x.gone {
+		return nil, x.err
 	}
 	s := C.vg_solver(x.c)
 	if s == nil {
@@ -876,6 +953,9 @@ func (x *Context) NewSolver() (*Solver, error) {
 func (x *Context) NewOneShotSolver() (*Solver, error) {
 	if x.closed {
 		return nil, errors.New("smt: context is closed")
+	}
+	if x.gone {
+		return nil, x.err
 	}
 	s := C.vg_smt_solver(x.c)
 	if s == nil {
@@ -979,7 +1059,7 @@ func GlobalParam(name string) (string, bool) {
 // Close frees the solver. It is idempotent, and a no-op after the
 // context's Close (which frees its solvers).
 func (s *Solver) Close() {
-	if s.x.closed {
+	if s.x.closed || s.x.gone {
 		return
 	}
 	s.release()
@@ -987,6 +1067,9 @@ func (s *Solver) Close() {
 }
 
 func (s *Solver) usable() error {
+	if s.x.gone && !s.x.closed {
+		return s.x.err
+	}
 	if s.x.closed || s.s == nil {
 		return errors.New("smt: solver or its context is closed")
 	}
@@ -1053,6 +1136,7 @@ func (s *Solver) SetLimits(l Limits) error {
 	if err := s.usable(); err != nil {
 		return err
 	}
+	s.ctxRlimit = false
 	if l == s.limits {
 		return nil
 	}
@@ -1074,6 +1158,13 @@ func (s *Solver) SetLimits(l Limits) error {
 // assumptions (none: a plain check). Timeouts, resource limits and
 // interruptions give Unknown with a nil error; ReasonUnknown says why.
 func (s *Solver) Check(assumptions ...Term) (Result, error) {
+	return s.check(nil, assumptions)
+}
+
+// check is Check, and CheckContext with a ctx that can end (non-nil):
+// the check then runs on a goroutine of its own, which CheckContext may
+// abandon (Context.checkOn).
+func (s *Solver) check(ctx context.Context, assumptions []Term) (Result, error) {
 	s.res, s.core, s.reason = Unknown, s.core[:0], ""
 	s.last = s.last[:0]
 	if err := s.usable(); err != nil {
@@ -1096,10 +1187,35 @@ func (s *Solver) Check(assumptions ...Term) (Result, error) {
 	if len(x.buf) > 0 {
 		p = &x.buf[0]
 	}
-	var code C.int
-	x.begin()
-	r := C.vg_check(x.c, s.s, C.uint(len(x.buf)), p, &code)
-	if x.settle() && code == C.Z3_OK && r != C.Z3_L_UNDEF {
+	var code, r C.int
+	var hit bool
+	if ctx == nil {
+		x.begin()
+		r = C.vg_check(x.c, s.s, C.uint(len(x.buf)), p, &code)
+		hit = x.settle()
+	} else {
+		var ok bool
+		if r, code, hit, ok = x.checkOn(ctx, s.s, x.buf); !ok {
+			// abandoned: no answer of that check is ever read
+			s.reason = "canceled"
+			s.Checks++
+			s.Unknowns++
+			return Unknown, nil
+		}
+	}
+	if !hit && code == C.Z3_OK && r == C.Z3_L_UNDEF && s.limits.Rlimit > 0 {
+		// Z3 says "max. resource limit exceeded", or "canceled" (its
+		// one-shot solver), or just "unknown" (its incremental one)
+		// when the resource limit runs out; on vigil's queries (linear
+		// integer arithmetic, which Z3 decides) the limit is the likely
+		// cause of a bare "unknown" too. A noun phrase, for "stopped by
+		// the resource limit (rlimit N)" (phrase.Stopped).
+		switch s.ReasonUnknown() {
+		case "max. resource limit exceeded", "canceled", "unknown", "":
+			s.reason = fmt.Sprintf("resource limit (rlimit %d)", s.limits.Rlimit)
+		}
+	}
+	if hit && code == C.Z3_OK && r != C.Z3_L_UNDEF {
 		// An interrupt reached Z3 while this check ran: its caller
 		// asked to stop, and an answer Z3 gives when a cancellation
 		// met its preprocessing half-way is not one to rest on.
@@ -1135,17 +1251,139 @@ func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result,
 		s.Unknowns++
 		return Unknown, nil
 	}
+	if n := RlimitOf(ctx); (s.limits.Rlimit == 0 || s.ctxRlimit) && s.limits.Rlimit != n {
+		// the context's limit, or none after a check under one
+		l := s.limits
+		l.Rlimit = n
+		if err := s.SetLimits(l); err != nil {
+			return Unknown, err
+		}
+		s.ctxRlimit = n > 0
+	}
+	if ctx.Done() == nil {
+		return s.Check(assumptions...)
+	}
+	return s.check(ctx, assumptions)
+}
+
+// rlimitKey is the key of WithRlimit's limit in a context.
+type rlimitKey struct{}
+
+// WithRlimit returns a copy of ctx under which every CheckContext bounds
+// its check by Z3's deterministic resource limit n (rlimit, Z3's own
+// units of work, counted per check; 0: none), unless the solver has a
+// resource limit of its own (SetLimits). vigil verify --rlimit sets it
+// on the run's context, so that the SMT engines' answers do not depend on
+// the machine's speed: a check that reaches the limit answers Unknown,
+// with a reason that says so (ReasonUnknown), never sat or unsat.
+func WithRlimit(ctx context.Context, n uint32) context.Context {
+	return context.WithValue(ctx, rlimitKey{}, n)
+}
+
+// RlimitOf is the limit WithRlimit put in ctx, 0 when none.
+func RlimitOf(ctx context.Context) uint32 {
+	n, _ := ctx.Value(rlimitKey{}).(uint32)
+	return n
+}
+
+// abandonAfter is how long checkOn waits, once its context has ended
+// and its interrupts are being sent, for Z3 to return before it gives
+// the check up.
+var abandonAfter = 300 * time.Millisecond
+
+// checkHook, when set (by tests), runs on the check's goroutine just
+// before Z3's check: a stand-in for a phase of Z3 that does not heed
+// its interrupt.
+var checkHook func()
+
+// checkOn runs Z3's check of solver sv under the assumptions as on a
+// goroutine of its own and interrupts it once ctx ends (interruptUntil).
+// Z3 4.8.12 does not heed an interrupt in every phase of a check: on a
+// large fresh formula (ic3's first check on the 14,400-command model of
+// ic3/FIGURES.md) it went on for some 20 s after a stop. So when the
+// check has not returned abandonAfter after ctx's end, checkOn gives it
+// up (ok = false): the check goes on in Z3 until it heeds the
+// interrupts, which go on, and its answer is never read; the context is
+// given up with it (gone): every later call on it fails with an error
+// that wraps ErrStopped, or does nothing, since nothing may enter Z3's
+// context while the check runs in it, and Close leaves its deletion to
+// the check's goroutine (deleteLocked).
+func (x *Context) checkOn(ctx context.Context, sv C.Z3_solver, as []C.Z3_ast) (r, code C.int, hit, ok bool) {
+	type result struct {
+		r, code C.int
+		hit     bool
+	}
+	as = append([]C.Z3_ast(nil), as...) // the check's own copy
+	out := make(chan result, 1)
 	finished, done := make(chan struct{}), make(chan struct{})
+	c, hook := x.c, checkHook
+	x.begin()
+	go func() {
+		var p *C.Z3_ast
+		if len(as) > 0 {
+			p = &as[0]
+		}
+		if hook != nil {
+			hook()
+		}
+		var code C.int
+		r := C.vg_check(c, sv, C.uint(len(as)), p, &code)
+		hit := x.endCheck()
+		close(finished)
+		out <- result{r, code, hit}
+	}()
 	stop := context.AfterFunc(ctx, func() {
-		s.x.interruptUntil(finished)
+		x.interruptUntil(finished)
 		close(done)
 	})
-	r, err := s.Check(assumptions...)
-	close(finished)
-	if !stop() {
-		<-done // the interrupt must not land in a later check
+	answer := func(o result) (C.int, C.int, bool, bool) {
+		if !stop() {
+			<-done // the interrupt must not land in a later check
+		}
+		return o.r, o.code, o.hit, true
 	}
-	return r, err
+	select {
+	case o := <-out:
+		return answer(o)
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(abandonAfter)
+	defer t.Stop()
+	select {
+	case o := <-out:
+		return answer(o)
+	case <-t.C:
+	}
+	x.mu.Lock()
+	select {
+	case o := <-out: // it ended meanwhile
+		x.mu.Unlock()
+		return answer(o)
+	default:
+	}
+	x.orphan, x.gone = true, true
+	x.err = fmt.Errorf("%w: %w (a check it interrupted still runs in Z3: the context is given up)", ErrStopped, ctx.Err())
+	x.mu.Unlock()
+	abandoned.Add(1)
+	return 0, 0, false, false
+}
+
+// abandoned counts the checks checkOn gave up (for the tests).
+var abandoned atomic.Int64
+
+// endCheck is settle for checkOn's goroutine: for a check given up, it
+// deletes the context if its owner has closed it meanwhile.
+func (x *Context) endCheck() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.orphan {
+		x.running, x.interrupted, x.orphan = false, false, false
+		if x.closeLater {
+			x.deleteLocked()
+		}
+		return true
+	}
+	return x.settleLocked()
 }
 
 // interruptUntil interrupts x's running call, again and again (after 1
@@ -1384,7 +1622,7 @@ func (x *Context) parsed(v C.Z3_ast_vector) ([]Term, error) {
 // checker parses with ParseSMTLIB and checks with a Solver, whose checks
 // run with ctrl_c=false).
 func (x *Context) EvalSMTLIB(ctx context.Context, text string) (string, error) {
-	if x.c == nil {
+	if x.c == nil || x.gone {
 		return "", errors.New("smt: EvalSMTLIB on a closed context")
 	}
 	if err := ctx.Err(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"vigil/internal/phrase"
 	"vigil/lang"
 	"vigil/load"
+	"vigil/smt"
 	"vigil/symbolic"
 	"vigil/symbolic/explicit"
 	"vigil/verify"
@@ -63,6 +65,7 @@ func runVerify(e *cli.Env, args []string) int {
 		"policy to verify (default: the only one; a model without policies is verified over all labels); all, or a comma-separated list of names and globs (np2x3_*), verifies each in turn, all within the one --timeout (a policy the timeout leaves no time for is not run), and ends with a summary (exit code: the worst; --cert, --record and --html then need {policy} in the file name)")
 	maxStates := cli.AddCountFlag(fs, "max-states", 0, "give up (unknown, exit 4) after storing this many states; 0 means no limit")
 	workers := addWorkersFlag(fs)
+	rlimit := cli.AddCountFlag(fs, "rlimit", 0, "ic3, polic3, ppa and auto's SMT members: bound each Z3 query by Z3's deterministic resource limit (rlimit, Z3's units of work, the same on every machine, unlike --timeout); a query that reaches it answers unknown (exit 4, the reason names the limit), never a verdict; 0 means no limit")
 	predicates := fs.String("predicates", "", "ppa: the initial predicates, a `FILE` of PlaJA predicates (a JSON array of JANI expressions, or a PA property file naming one) or of .spec `pred NAME = COND` declarations; default: those a PA property file given as --unsafe or --start names, else the atoms of the start and unsafe conditions")
 	record := fs.String("record", "", "write the counterexample to this run file (replay with vigil run --replay)")
 	jsonOut := fs.Bool("json", false, "print the verdict as JSON")
@@ -94,6 +97,12 @@ func runVerify(e *cli.Env, args []string) int {
 	if engine.Val == "ppa" && *maxStates != 0 {
 		return e.Fail(cli.ExitUsage, "vigil verify: --engine ppa takes no --max-states")
 	}
+	if *rlimit > math.MaxUint32 {
+		return e.Fail(cli.ExitUsage, "vigil verify: --rlimit %d is more than Z3 takes (at most %d; 0 means no limit)", *rlimit, uint32(math.MaxUint32))
+	}
+	if *rlimit > 0 && (engine.Val == "bfs" || engine.Val == "bdd") {
+		return e.Fail(cli.ExitUsage, "vigil verify: --rlimit bounds Z3's queries; --engine %s asks none (use ic3, ic3-nog, polic3, polic3-nog, ppa or auto)", engine.Val)
+	}
 	sig, stop := cli.RunContext(0)
 	defer stop()
 	out := verifyOut{record: *record, cert: *certFile, html: *htmlOut, json: *jsonOut, full: *full}
@@ -103,6 +112,9 @@ func runVerify(e *cli.Env, args []string) int {
 			ctx, cancel = context.WithTimeout(sig, *timeout)
 		}
 		defer cancel()
+		if *rlimit > 0 {
+			ctx = smt.WithRlimit(ctx, uint32(*rlimit))
+		}
 		return verifyPolicy(e, ctx, out, verifySetup{file: file, mf: mf, plot: *plot, predicates: *predicates,
 			q: verify.Question{Engine: engine.Val,
 				Limits:      verify.Limits{MaxStates: *maxStates, MaxNodes: *bf.maxNodes},
