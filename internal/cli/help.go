@@ -53,7 +53,7 @@ const exitCodesText = `Exit codes (the same for every command):
   2   usage error: an unknown command or flag, a missing argument, an absurd flag value
   3   unsafe / bug found: a counterexample, a reachable unsafe state, a satisfiable
       VNNLIB property, a class that is still possible (verify, safe, nn verify, trees decide)
-  4   unknown: no answer within the limits (--timeout, --max-states, --nodes) or interrupted
+  4   unknown: no answer within the limits (--timeout, --max-states, --nodes, --rlimit) or interrupted
       with Ctrl-C; partial results are printed (also when a stop came while the certificate
       asked for was written: the answer is printed, the file removed)
   70  internal error: vigil panicked, or caught a bug in its own answer (a counterexample
