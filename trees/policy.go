@@ -209,6 +209,14 @@ func (p *Policy) lift() (*Ensemble, string) {
 		why   string
 		input *symbolic.Affine
 	}
+	for _, va := range p.vars {
+		// The lifted splits and the search's boxes hold variable values
+		// as float64: beyond 2^53 they would round (engines that ask the
+		// decision query refuse such ranges; the fallback stays exact).
+		if va.Lo < -1<<53 || va.Hi > 1<<53 {
+			return nil, fmt.Sprintf("variable %s has range %d..%d, beyond ±2^53", va.Name, va.Lo, va.Hi)
+		}
+	}
 	infos := make([]inputInfo, len(p.Decl.Inputs))
 	for i := range p.Decl.Inputs {
 		a := &p.Decl.Inputs[i]
@@ -270,7 +278,7 @@ func (p *Policy) lift() (*Ensemble, string) {
 						lo = m + 1
 					}
 				}
-				nn.Feature, nn.Threshold = in.v, float64(lo)
+				nn.Feature, nn.Threshold = in.v, liftedCut(lo, va.Hi)
 			default:
 				// input(v) < T iff v > W, W the largest v with input(v) >=
 				// T; that is !(v < W+1), so the children swap.
@@ -284,7 +292,7 @@ func (p *Policy) lift() (*Ensemble, string) {
 						hi = m - 1
 					}
 				}
-				nn.Feature, nn.Threshold = in.v, float64(lo+1)
+				nn.Feature, nn.Threshold = in.v, liftedCut(lo+1, va.Hi)
 				nn.Left, nn.Right = n.Right, n.Left
 			}
 			nodes[i] = nn
@@ -297,6 +305,20 @@ func (p *Policy) lift() (*Ensemble, string) {
 		return nil, err.Error()
 	}
 	return ve, ""
+}
+
+// liftedCut is the threshold of the lifted split "v < V" over a variable
+// whose values are at most hi: V itself, which is exact in float64 for
+// |V| <= 2^53, or +Inf when no value reaches V. V = hi + 1 can be
+// 2^53 + 1, which float64 rounds to 2^53: the split "v < 2^53" then sent
+// the state v = 2^53 right where every state goes left, and Excludes
+// proved a label excluded that the policy chose there
+// (TestS32tLiftTopOfRange).
+func liftedCut(v, hi int) float64 {
+	if v > hi {
+		return math.Inf(1)
+	}
+	return float64(v)
 }
 
 // StateResult is the answer of Policy.Excludes.
