@@ -357,10 +357,28 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	if err := p.checkBox(lo, hi); err != nil {
 		return StateResult{}, err
 	}
-	if p.varEns != nil {
+	if p.varEns != nil && p.inRanges(lo, hi) {
 		return p.excludesLifted(lo, hi, a, sure, opt, nil)
 	}
 	return p.excludesBySplitting(lo, hi, a, sure, opt, nil, nil)
+}
+
+// inRanges reports whether the box lo..hi lies within the variables'
+// ranges, where the lifted ensemble's splits are those of the inputs:
+// lift finds each cut by searching the range, so a split whose input
+// crosses its threshold outside the range is cut at the range's end, and
+// states beyond it went the wrong way: over x : 0 .. 10 the split
+// -x < -15.5 became "always right", and Excludes proved bad excluded on
+// x = 14 .. 18, where the policy chooses it at 16
+// (TestS32tLiftOutsideRange). Boxes beyond the ranges go to the
+// input-space fallback.
+func (p *Policy) inRanges(lo, hi []int) bool {
+	for v := range lo {
+		if lo[v] < p.vars[v].Lo || hi[v] > p.vars[v].Hi {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *Policy) checkBox(lo, hi []int) error {

@@ -3,6 +3,7 @@ package trees
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"vigil/lang"
@@ -82,5 +83,51 @@ func TestS32tLiftTopOfRange(t *testing.T) {
 				t.Fatalf("box below 2^53: %v %v, want excluded", r.Verdict, err)
 			}
 		})
+	}
+}
+
+// TestS32tLiftOutsideRange: the lifted ensemble's cuts are found by
+// searching the variable's range, so a split whose input crosses its
+// threshold outside the range is cut at the range's end: with the
+// decreasing input -x over x : 0 .. 10, the split -x < -15.5 (true for
+// x > 15.5) holds nowhere in the range and became "always right", and a
+// box above the range (x = 14 .. 18) was proved to exclude bad, which
+// the policy chooses at x = 16; below the range (x < -5.5 over x), the
+// lifted answer was a witness that the exact test rejected (unknown). No
+// engine asks boxes beyond the ranges today; Excludes and ExcludesWithin
+// now answer them by the input-space fallback, which is exact.
+func TestS32tLiftOutsideRange(t *testing.T) {
+	const ens = `{"at_type": "RAW", "base_scores": [0.0, 0.0], "trees": [
+{"num_leaf_values": 2, "split_type": "LtSplit", "structure": {"feat_id": 0, "split_value": THR, "left": {"leaf_value": [0.0, 1.0]}, "right": {"leaf_value": [1.0, 0.0]}}},
+{"num_leaf_values": 2, "split_type": "LtSplit", "structure": {"feat_id": 1, "split_value": 2.5, "left": {"leaf_value": [0.0, 0.0]}, "right": {"leaf_value": [0.0, 0.5]}}}]}`
+	cases := []struct {
+		input, thr string
+		lo         int
+		want       Verdict
+	}{
+		{"x", "-5.5", -3, Proved},
+		{"x", "-5.5", -8, Refuted},
+		{"x", "-5.5", 0, Proved},
+		{"-x", "-15.5", 14, Refuted},
+		{"-x", "-15.5", 8, Proved},
+	}
+	y4 := []symbolic.Atom{{Form: symbolic.NewForm([]symbolic.Term{{Var: 1, Coef: 1}}), K: 4, Upper: true}}
+	for _, c := range cases {
+		p := s32tPolicy(t, "var x : 0 .. 10 = 0\nvar y : 0 .. 5 = 0\n", c.input+", y", strings.Replace(ens, "THR", c.thr, 1))
+		if ok, why := p.Exact(); !ok {
+			t.Fatalf("not lifted: %s", why)
+		}
+		lo, hi := []int{c.lo, 0}, []int{c.lo + 2, 5}
+		if c.lo == 14 {
+			hi[0] = 18
+		}
+		r, err := p.Excludes(lo, hi, 1, []int{0, 1}, Options{})
+		if err != nil || r.Verdict != c.want {
+			t.Fatalf("input %s < %s, box %v..%v: %v %v, want %v", c.input, c.thr, lo, hi, r.Verdict, err, c.want)
+		}
+		r, err = p.ExcludesWithin(lo, hi, y4, 1, []int{0, 1}, Options{})
+		if err != nil || r.Verdict != c.want {
+			t.Fatalf("input %s < %s, box %v..%v within y <= 4: %v %v, want %v", c.input, c.thr, lo, hi, r.Verdict, err, c.want)
+		}
 	}
 }
