@@ -27,6 +27,9 @@ var s32tLeaves64 = []float64{0, 0.1, 0.2, 0.3, -0.1, -0.3, 1, -1, 3, 1.0 / 3, 2.
 
 var s32tLeaves32 = []float64{0, 0.1, 0.2, 0.3, -0.1, 1, -1, 3, 1.0 / 3, 16777216, -16777216, 0x1p-24, 1 + 0x1p-23, 0.5, 1e8, -1e8, 2.5e-8}
 
+// s32tMaxTrees bounds the trees of an ensemble (VIGIL_S32T_TREES).
+var s32tMaxTrees = 8
+
 var s32tThresholds = []float64{-1, 0, 0.5, 1, 1.5, 2, 2.5, math.Nextafter(2, 3), 3, 0.1, 0.30000000000000004}
 
 type s32tEns struct {
@@ -65,7 +68,7 @@ func s32tRandom(rng *rand.Rand) *s32tEns {
 		}
 	}
 	vector := rng.IntN(3) == 0
-	ntrees := 1 + rng.IntN(8)
+	ntrees := 1 + rng.IntN(s32tMaxTrees)
 	for ti := 0; ti < ntrees; ti++ {
 		t := Tree{Class: rng.IntN(nclass)}
 		w := 1
@@ -227,6 +230,7 @@ func s32tModels(t *testing.T, env string, def int) int {
 
 func TestS32tSearchSummationOrder(t *testing.T) {
 	n := s32tModels(t, "VIGIL_S32T_MODELS", 300)
+	s32tMaxTrees = s32tModels(t, "VIGIL_S32T_TREES", 8)
 	stats := map[string]int{}
 	for seed := 0; seed < n; seed++ {
 		rng := rand.New(rand.NewPCG(32, uint64(seed)))
@@ -296,6 +300,10 @@ func TestS32tSearchSummationOrder(t *testing.T) {
 					stats[d.Verdict.String()]++
 					if d.Verdict == Unknown || (d.Verdict == Refuted) != can {
 						t.Fatalf("%s: Excludes(a=%d, sure=%v) = %v; enumeration: a can win %v", where, c, sure, d.Verdict, can)
+					}
+					// a budget never makes a wrong verdict
+					if b, err := e.Excludes(box, c, sure, Options{MaxNodes: 1 + rng.IntN(3)}); err != nil || (b.Verdict == Proved && can) || (b.Verdict == Refuted && !can) {
+						t.Fatalf("%s: budgeted Excludes(a=%d, sure=%v) = %v (%v); enumeration: a can win %v", where, c, sure, b.Verdict, err, can)
 					}
 					if d.Verdict == Refuted {
 						sc := m.scores(d.Witness)
