@@ -6,7 +6,8 @@ package trees
 //
 // The decision query over integer state boxes is answered exactly when every
 // input that a split reads depends on one variable monotonically (the usual
-// scaled inputs such as pos / (L + VMAX)): each split "input < T" is then
+// scaled inputs such as pos / (L + VMAX)) and the variables' ranges lie
+// within ±2^53 (as ic3 and ppa require): each split "input < T" is then
 // the same as "var < V" for an integer V found by binary search over the
 // variable's range with the very float64 arithmetic of Affine.Eval, so the
 // search runs over an ensemble on the state variables whose cells are sets
