@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,6 +61,10 @@ func TestS32tTreesEnginesAgainstBFS(t *testing.T) {
 		for _, eng := range []string{"polic3", "ppa", "bdd"} {
 			got, err := ask(eng)
 			if err != nil {
+				if eng == "ppa" && strings.Contains(err.Error(), "--engine polic3 or bfs") && strings.Contains(ens, "vigil-nn") {
+					tally["ppa refused (network)"]++ // Tanh, Sigmoid: no SMT encoding
+					continue
+				}
 				t.Errorf("seed %d, %s: %v\n%s\n%s", seed, eng, err, src, ens)
 				continue
 			}
