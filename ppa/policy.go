@@ -30,6 +30,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"strings"
 
 	"vigil/ic3/cert"
 	"vigil/smt"
@@ -91,7 +92,11 @@ func (c *chooser) chosen(vs []smt.Term) (ch []smt.Term, side []smt.Term, err err
 	case c.par.Network != nil:
 		ns, err := cert.EncodeNetwork(x, m, c.par, vs, c.lo, c.hi, tag)
 		if err != nil {
-			return nil, nil, err
+			// The error named neither ppa nor a way out ("cert: the
+			// network of policy pi has an activation other than ReLU
+			// ..."): ppa needs the encoding of every network it checks.
+			return nil, nil, fmt.Errorf("ppa: %s: %s; ppa needs the network's choice in SMT, which it encodes for piecewise-linear (ReLU) networks of at most %d weights: verify policy %s with --engine polic3 or bfs",
+				c.decl.Pos, strings.TrimPrefix(err.Error(), "cert: "), cert.MaxWeights, c.decl.Name)
 		}
 		scores, errs, side = ns.Scores, ns.Err, ns.Side
 	default:

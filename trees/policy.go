@@ -6,7 +6,8 @@ package trees
 //
 // The decision query over integer state boxes is answered exactly when every
 // input that a split reads depends on one variable monotonically (the usual
-// scaled inputs such as pos / (L + VMAX)): each split "input < T" is then
+// scaled inputs such as pos / (L + VMAX)) and the variables' ranges lie
+// within ±2^53 (as ic3 and ppa require): each split "input < T" is then
 // the same as "var < V" for an integer V found by binary search over the
 // variable's range with the very float64 arithmetic of Affine.Eval, so the
 // search runs over an ensemble on the state variables whose cells are sets
@@ -209,6 +210,14 @@ func (p *Policy) lift() (*Ensemble, string) {
 		why   string
 		input *symbolic.Affine
 	}
+	for _, va := range p.vars {
+		// The lifted splits and the search's boxes hold variable values
+		// as float64: beyond 2^53 they would round (engines that ask the
+		// decision query refuse such ranges; the fallback stays exact).
+		if va.Lo < -1<<53 || va.Hi > 1<<53 {
+			return nil, fmt.Sprintf("variable %s has range %d..%d, beyond ±2^53", va.Name, va.Lo, va.Hi)
+		}
+	}
 	infos := make([]inputInfo, len(p.Decl.Inputs))
 	for i := range p.Decl.Inputs {
 		a := &p.Decl.Inputs[i]
@@ -270,7 +279,7 @@ func (p *Policy) lift() (*Ensemble, string) {
 						lo = m + 1
 					}
 				}
-				nn.Feature, nn.Threshold = in.v, float64(lo)
+				nn.Feature, nn.Threshold = in.v, liftedCut(lo, va.Hi)
 			default:
 				// input(v) < T iff v > W, W the largest v with input(v) >=
 				// T; that is !(v < W+1), so the children swap.
@@ -284,7 +293,7 @@ func (p *Policy) lift() (*Ensemble, string) {
 						hi = m - 1
 					}
 				}
-				nn.Feature, nn.Threshold = in.v, float64(lo+1)
+				nn.Feature, nn.Threshold = in.v, liftedCut(lo+1, va.Hi)
 				nn.Left, nn.Right = n.Right, n.Left
 			}
 			nodes[i] = nn
@@ -297,6 +306,20 @@ func (p *Policy) lift() (*Ensemble, string) {
 		return nil, err.Error()
 	}
 	return ve, ""
+}
+
+// liftedCut is the threshold of the lifted split "v < V" over a variable
+// whose values are at most hi: V itself, which is exact in float64 for
+// |V| <= 2^53, or +Inf when no value reaches V. V = hi + 1 can be
+// 2^53 + 1, which float64 rounds to 2^53: the split "v < 2^53" then sent
+// the state v = 2^53 right where every state goes left, and Excludes
+// proved a label excluded that the policy chose there
+// (TestS32tLiftTopOfRange).
+func liftedCut(v, hi int) float64 {
+	if v > hi {
+		return math.Inf(1)
+	}
+	return float64(v)
 }
 
 // StateResult is the answer of Policy.Excludes.
@@ -335,10 +358,28 @@ func (p *Policy) Excludes(lo, hi []int, a int, sure []int, opt Options) (StateRe
 	if err := p.checkBox(lo, hi); err != nil {
 		return StateResult{}, err
 	}
-	if p.varEns != nil {
+	if p.varEns != nil && p.inRanges(lo, hi) {
 		return p.excludesLifted(lo, hi, a, sure, opt, nil)
 	}
 	return p.excludesBySplitting(lo, hi, a, sure, opt, nil, nil)
+}
+
+// inRanges reports whether the box lo..hi lies within the variables'
+// ranges, where the lifted ensemble's splits are those of the inputs:
+// lift finds each cut by searching the range, so a split whose input
+// crosses its threshold outside the range is cut at the range's end, and
+// states beyond it went the wrong way: over x : 0 .. 10 the split
+// -x < -15.5 became "always right", and Excludes proved bad excluded on
+// x = 14 .. 18, where the policy chooses it at 16
+// (TestS32tLiftOutsideRange). Boxes beyond the ranges go to the
+// input-space fallback.
+func (p *Policy) inRanges(lo, hi []int) bool {
+	for v := range lo {
+		if lo[v] < p.vars[v].Lo || hi[v] > p.vars[v].Hi {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *Policy) checkBox(lo, hi []int) error {

@@ -142,7 +142,7 @@ func (p *Policy) ExcludesWithin(lo, hi []int, atoms []symbolic.Atom, a int, sure
 	if !reg.Tighten(lo, hi) {
 		return StateResult{Verdict: Proved}, nil // no state satisfies the atoms
 	}
-	if p.varEns == nil {
+	if p.varEns == nil || !p.inRanges(lo, hi) {
 		return p.excludesBySplitting(lo, hi, a, sure, opt, reg, p.inputBounds(atoms))
 	}
 	return p.excludesLifted(lo, hi, a, sure, opt, newStateRegion(reg, len(p.vars)))
