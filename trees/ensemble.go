@@ -139,8 +139,8 @@ func (b *builder) finish() (*Ensemble, error) {
 				}
 				continue
 			}
-			if n.Feature > 1<<24 {
-				return nil, fmt.Errorf("trees: tree %d node %d: feature index %d is implausibly large", ti, i, n.Feature)
+			if n.Feature >= MaxFeatures {
+				return nil, fmt.Errorf("trees: tree %d node %d: feature index %d is beyond the %d features vigil reads", ti, i, n.Feature, MaxFeatures)
 			}
 			if math.IsNaN(n.Threshold) {
 				return nil, fmt.Errorf("trees: tree %d node %d: threshold is NaN", ti, i)
