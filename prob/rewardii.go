@@ -153,7 +153,7 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 	// inside a collapsed component).
 	bellman := func(v []float64, c uint32, up bool) float64 {
 		own := cls[rs.g.owner[c]]
-		sum, leave, self := 0.0, 0.0, false
+		sum, leave, self, leaving := 0.0, 0.0, false, false
 		from, to := m.EntryStart[c], m.EntryStart[c+1]
 		for e := from; e < to; e++ {
 			t := m.To[e]
@@ -166,12 +166,13 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				sum += m.P[e] * v[tc]
 			}
 			leave += m.P[e]
+			leaving = true
 		}
 		k := int(to - from)
 		switch {
 		case !self:
 			// the plain sum below
-		case leave == 0:
+		case !leaving:
 			return math.Inf(1)
 		case leave >= 0x1p-900:
 			if up {
@@ -179,12 +180,16 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			}
 			return roundDown(roundDown(rd[c]+sum, k)/roundUp(leave, k), 1)
 		default:
-			// leaving so unlikely that the division's bounds could
-			// underflow: the plain Bellman sum, self-loop included
-			sum = 0
-			for e := from; e < to; e++ {
-				sum += m.P[e] * val(v, m.To[e])
+			// leaving so unlikely that the division's margins could
+			// underflow: scaled first (leaveRatio, selfloop.go); before,
+			// the plain Bellman sum was iterated, 2^1010 sweeps for a
+			// self-loop left with 2^-1010
+			iv, _ := leaveRatio(m, c, func(t uint32) bool { return cls[t] != own },
+				func(t uint32) float64 { return val(v, t) }, rd[c], ru[c])
+			if up {
+				return iv.hi
 			}
+			return min(iv.lo, math.MaxFloat64)
 		}
 		if up {
 			return roundUp(ru[c]+sum, k)
@@ -202,24 +207,6 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			}
 		}
 		return x, b
-	}
-	// stalls says whether a choice of class i may stay in it with a
-	// probability so close to 1 that bellman iterates instead of dividing.
-	stalls := func(i int32) bool {
-		for _, c := range chList[chStart[i]:chStart[i+1]] {
-			leave, self := 0.0, false
-			for e := m.EntryStart[c]; e < m.EntryStart[c+1]; e++ {
-				if cls[m.To[e]] == i {
-					self = true
-				} else {
-					leave += m.P[e]
-				}
-			}
-			if self && leave > 0 && leave < 0x1p-900 {
-				return true
-			}
-		}
-		return false
 	}
 	eps, abs := opt.Epsilon, opt.Absolute
 	out := func(i int32, x float64) bool {
@@ -484,7 +471,7 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				return stopped(r.Iterations)
 			}
 		}
-		if len(cs) == 1 && !stalls(cs[0]) {
+		if len(cs) == 1 {
 			i := cs[0]
 			lo[i], best[i] = update(lo, i, false)
 			hi[i], _ = update(hi, i, true)
