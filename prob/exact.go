@@ -208,6 +208,7 @@ func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
 				// look at ctx within it, by the work done (a product and
 				// a sum with its gcd grow with the digits).
 				if work += 1 + ratBits(a)>>8 + ratBits(akj)>>8; work > 1<<12 {
+					spend(ctx, work*unitsRatEntry)
 					if ctx.Err() != nil {
 						return nil, fmt.Errorf("prob: exact solution stopped: %w", context.Cause(ctx))
 					}
@@ -234,6 +235,7 @@ func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
 				b[i] = new(big.Rat).Add(b[i], new(big.Rat).Mul(a, b[k]))
 			}
 		}
+		spend(ctx, work*unitsRatEntry)
 		users[k] = nil
 		for j := range row {
 			delete(users[j], k)

@@ -373,14 +373,21 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 		// The direct solution may cost far more than the sweeps it saves
 		// (rational elimination fills a component with chords in: one
 		// of 500 classes ran past 30 s where 10,000 sweeps take 0.5 s), so
-		// it gets a quarter of the time the sweeps are predicted to take
+		// it gets a quarter of the work the sweeps are predicted to take
 		// (the prediction from the first sweeps runs high: 100,000 for
-		// 65,000), and iteration goes on when that runs out;
+		// 65,000), counted in work units (work.go: not in time, so that
+		// the answer does not depend on the load), and iteration goes on
+		// when that runs out;
 		// a component whose sweeps stall or do not shrink the gap waits
 		// for it without limit.
 		const checkEvery = 500
 		lastGap, tried := 0.0, false
-		began := time.Now()
+		sweep := 0 // the entries a sweep visits
+		for _, c := range comp {
+			for _, ch := range q.choices[c] {
+				sweep += int(m.EntryStart[ch+1] - m.EntryStart[ch])
+			}
+		}
 		for it := 1; ; it++ {
 			gap, converged, changed := 0.0, true, false
 			for i := len(comp) - 1; i >= 0; i-- {
@@ -424,11 +431,12 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 				}
 				if more > 20*checkEvery || floatFirstTest {
 					tried = true
-					dctx, cancel := ctx, func() {}
 					// (in float64: a ring near probability 1 predicts
-					// 10^15 sweeps, beyond time.Duration)
-					if budget := more / 4 * float64(time.Since(began)) / float64(it); budget < float64(time.Hour) && !floatFirstTest {
-						dctx, cancel = context.WithTimeout(ctx, max(time.Duration(budget), 10*time.Millisecond))
+					// 10^15 sweeps; no limit beyond about an hour's
+					// units, at least about 10 ms's)
+					dctx := ctx
+					if !floatFirstTest {
+						dctx = withWork(ctx, more/4*float64(sweep)*unitsSweepEntry)
 					}
 					// In float64 intervals first (sccf64.go: fixed cost per
 					// operation); in rationals when that declines or its
@@ -448,7 +456,6 @@ func (q *quotient) iterate(ctx context.Context, one []bool, opt SolveOptions) (i
 							q.ratSolved++
 						}
 					}
-					cancel()
 					if err != nil {
 						return iters, err
 					}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"time"
 )
 
 // iterate is the ii method: value iteration from below and optimistic
@@ -235,8 +234,10 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 	// epsilon of lo. It gives up after budget sweeps, or when hi has grown
 	// out of epsilon. (Raising in place carries a raise through the
 	// component in one sweep where a Jacobi step carried it one class.)
+	vsweeps := 0 // verify's sweeps, for the direct solution's budget
 	verify := func(cs []int32, next []float64, kappa float64, budget int, it int) (bool, error) {
 		for range budget {
+			vsweeps++
 			if ctx.Err() != nil {
 				return false, stopped(it)
 			}
@@ -274,13 +275,11 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 	}
 	progressed := 0
 	// direct solves component cs directly (directReward)
-	// within budget nanoseconds (at least 10 ms; no limit beyond an
-	// hour), setting its bounds when it succeeds.
+	// within budget work units (work.go: at least about 10 ms's, no limit
+	// beyond about an hour's; units, not time, so that the answer does
+	// not depend on the load), setting its bounds when it succeeds.
 	direct := func(cs []int32, budget float64) (bool, error) {
-		dctx, cancel := ctx, func() {}
-		if budget < float64(time.Hour) {
-			dctx, cancel = context.WithTimeout(ctx, max(time.Duration(budget), 10*time.Millisecond))
-		}
+		dctx := withWork(ctx, budget)
 		// In float64 intervals first (rewardf64.go), in rationals when
 		// that declines or its bounds are not within epsilon.
 		l, h, ok := rs.directRewardFloat(dctx, cs, cls, chList, chStart, lo, hi)
@@ -296,12 +295,12 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 		counted := opt.Method != Exact // (exact: the bounds only seed policy iteration)
 		if ok && counted {
 			r.FloatComponents++
-		} else if !ok && dctx.Err() == nil {
+		} else if !ok && dctx.Err() == nil && len(cs) <= maxDirect {
+			// (rationals grow with the fill-in: up to maxDirect classes)
 			if l, h, ok, err = rs.directReward(dctx, cs, cls, chList, chStart, lo, hi); ok && counted {
 				r.RationalComponents++
 			}
 		}
-		cancel()
 		if err != nil || !ok {
 			return false, err
 		}
@@ -317,15 +316,20 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 	solve := func(cs []int32) (int, error) {
 		tol, kappa, guess := eps/4, eps/16, eps/2
 		next := make([]float64, len(cs))
-		small := len(cs) <= maxDirect // solved directly when iteration is slow
-		chain := true                 // one choice per class
+		chain := true // one choice per class
 		for _, i := range cs {
 			chain = chain && chStart[i+1]-chStart[i] == 1
 		}
 		failed := 0 // guesses that were no upper bound
 		const checkEvery = 500
 		lastDiff, prevDiff, nextTry := 0.0, 0.0, 0
-		began := time.Now()
+		vsweeps = 0
+		sweep := 0.0 // the work units of a sweep: an update per entry
+		for _, i := range cs {
+			for _, c := range chList[chStart[i]:chStart[i+1]] {
+				sweep += float64(m.EntryStart[c+1]-m.EntryStart[c]) * unitsSweepEntry / 2
+			}
+		}
 		it := 0
 		for {
 			for {
@@ -391,7 +395,7 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 				// A failed attempt (out of time) is tried again after
 				// twice the sweeps, with at least the time iterated so far:
 				// the attempts cost at most about twice the iteration.
-				if small && it >= nextTry && it%checkEvery == 0 {
+				if it >= nextTry && it%checkEvery == 0 {
 					more := 0.0 // the first check only records the change
 					switch {
 					case lastDiff > 0 && diff >= lastDiff:
@@ -408,8 +412,8 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 					lastDiff = diff
 					if more > 20*checkEvery {
 						nextTry = 2 * it
-						spent := float64(time.Since(began))
-						if ok, err := direct(cs, max(more/4*spent/float64(it), spent)); ok || err != nil {
+						spent := float64(it+vsweeps) * sweep
+						if ok, err := direct(cs, max(more/4*sweep, spent)); ok || err != nil {
 							return it, err
 						}
 					}
@@ -449,8 +453,8 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 			// attempt at the first miss), while a ring's misses take a
 			// sweep or two each (and before giving up, below).
 			const failedMDP = 12
-			if failed++; small && (chain || failed >= failedMDP || tol < 1e-17) {
-				if ok, err := direct(cs, 4*float64(time.Since(began))); ok || err != nil {
+			if failed++; chain || failed >= failedMDP || tol < 1e-17 {
+				if ok, err := direct(cs, 4*float64(it+vsweeps)*sweep); ok || err != nil {
 					return it, err
 				}
 			}

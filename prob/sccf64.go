@@ -326,6 +326,12 @@ func floatPolicyIteration(ctx context.Context, choices [][]fchoice, sched []int,
 		if !ok {
 			return nil, false
 		}
+		// improve's (and properF's, certify's) pass over the choices
+		for i := range choices {
+			for k := range choices[i] {
+				spend(ctx, (2+len(choices[i][k].to))*unitsFloatEntry)
+			}
+		}
 		for i := range v {
 			x[i] = v[i].mid()
 		}
@@ -355,6 +361,7 @@ var floatRoundsTest int
 func certify(choices [][]fchoice, sched []int, v []ival, max bool) ([]ival, bool) {
 	beta, gamma := 0.0, 0.0 // the least that cover every choice
 	betaOK, gammaOK := true, true
+	var dc *diffCert // differences of values (certdiff.go), when needed
 	for i, cs := range choices {
 		for k := range cs {
 			if k == sched[i] {
@@ -377,15 +384,29 @@ func certify(choices [][]fchoice, sched []int, v []ival, max bool) ([]ival, bool
 				tv := idiv(s, fc.E).lo
 				adv = math.Nextafter(v[i].hi-tv, math.Inf(1))
 			}
-			if math.IsNaN(adv) || math.IsInf(adv, 1) {
-				return nil, false
-			}
-			if adv <= 0 {
+			// adv·E (an upper bound of E·A), rounded up; or through
+			// differences of values when smaller.
+			need := math.Inf(1)
+			if !math.IsNaN(adv) && adv <= 0 {
 				continue
 			}
-			// adv·E / b (and / L), rounded up; b and L at their lower
-			// ends, E at its upper end.
-			need := up(adv * fc.E.hi)
+			if !math.IsNaN(adv) && !math.IsInf(adv, 1) {
+				need = up(adv * fc.E.hi)
+			}
+			if !(need <= 0x1p-20*fc.b.lo) || !(need <= 0x1p-20*fc.L.lo) {
+				if dc == nil {
+					dc = newDiffCert(choices, sched, v)
+				}
+				need = min(need, dc.need(fc, i, max))
+			}
+			if math.IsInf(need, 1) {
+				return nil, false
+			}
+			if need <= 0 {
+				continue
+			}
+			// need / b (and / L), rounded up; b and L at their lower
+			// ends.
 			if fc.b.lo > 0 {
 				beta = math.Max(beta, up(need/fc.b.lo))
 			} else {
@@ -489,6 +510,7 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 		fill += len(row)
 		rows[i], L[i], b[i] = row, fc.L, fc.b
 	}
+	spend(ctx, (4*n+fill)*unitsFloatEntry)
 	E := make([]ival, n)
 	work := 0
 	for _, k := range order {
@@ -498,6 +520,7 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 			e = iadd(e, w)
 		}
 		E[k] = e
+		work += 4 + len(row)
 		// The intervals' relative widths may double from one
 		// elimination to the next (a product of two entries adds their
 		// widths; haddad-monmege's chain, eliminated from its middle,
@@ -529,6 +552,7 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 				}
 			}
 			if work += 1 + len(row); work > 1<<14 {
+				spend(ctx, work*unitsFloatEntry)
 				work = 0
 				if fill > maxFloatFill || ctx.Err() != nil {
 					return nil, false
@@ -543,6 +567,7 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 			return nil, false
 		}
 	}
+	spend(ctx, work*unitsFloatEntry)
 	// Back substitution: row k mentions only classes eliminated after it.
 	x := make([]ival, n)
 	for idx := n - 1; idx >= 0; idx-- {
@@ -562,7 +587,7 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 			v.lo = 1
 		}
 		x[k] = v
-		if idx&0xfff == 0 && ctx.Err() != nil {
+		if spend(ctx, (1+len(rows[k]))*unitsFloatEntry); idx&0xfff == 0 && ctx.Err() != nil {
 			return nil, false
 		}
 	}

@@ -29,7 +29,7 @@ func leaveRatio(m *Model, ch uint32, leaves func(t uint32) bool, val func(t uint
 		return ival{}, false
 	}
 	_, s := math.Frexp(top) // 0 for top = 0
-	s = min(s, 0) // scaling up only (halving a subnormal could lose a bit)
+	s = min(s, 0)           // scaling up only (halving a subnormal could lose a bit)
 	ds := math.Ldexp(0x1p-1052, -s)
 	num := ival{math.Ldexp(rlo, -s), math.Ldexp(rhi, -s)} // exact, or +Inf beyond float64
 	var den ival
