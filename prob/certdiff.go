@@ -19,15 +19,26 @@ import "math"
 // w_σ v_s + ... exactly, so δ_k = v_k - v_s(k) = (b_σ - L_σ·v_s(k)) / E_σ,
 // again with v only times what leaves. Each δ is known to a few ulps of
 // itself (plus L/E times v's width), so a path of a few hundred steps
-// keeps the difference tight. Every quantity is an enclosure (the exact
-// E, L, b, w lie in their intervals, the identities hold for them), each
-// operation rounded outwards, signed intervals here (sival). A difference
-// with no σ path of at most maxDiffPath steps either way between i and j
-// is v_j - v_i from the intervals; and certify keeps, per choice, the
-// smaller of this bound and its own.
+// keeps the difference tight. Farther apart, v_j - v_i = φ_j - φ_i, with
+// φ_k the steps summed from k to the end of its σ path (a class without
+// a single successor, or the cycle it enters: one class of the cycle is
+// the root); the widths then add up along the whole path, still far
+// below the values' (a ring of 900 classes: about 10^-9 of what A must
+// stay below). Every quantity is an enclosure (the exact E, L, b, w lie
+// in their intervals, the identities hold for them), each operation
+// rounded outwards, signed intervals here (sival). Classes on different
+// roots get v_j - v_i from the intervals; and certify keeps, per choice,
+// the smaller of this bound and its own.
+//
+// Policy iteration also uses the differences (improveSure): improve does
+// not switch for gains below 2^-40 of the value (rounding must not make
+// it cycle), which left near ties whose advantage the certificate
+// refused (the reward ring left with 10^-7 a step: β 1.4·10^-5 at 900
+// classes); a choice whose advantage is surely positive through the
+// differences is an exact improvement, so switching cannot cycle.
 
 // maxDiffPath bounds the σ path a difference is summed along.
-const maxDiffPath = 256
+const maxDiffPath = 64
 
 // sival is a closed interval [lo, hi] of reals of either sign.
 type sival struct{ lo, hi float64 }
@@ -72,6 +83,11 @@ type diffCert struct {
 	next []int32
 	step []sival
 	v    []ival
+	// root[k] is where k's σ path ends (a class without next, or one
+	// on the cycle it enters), phi[k] encloses v_k - v_root (the steps
+	// summed along the path): v_j - v_i = phi[j] - phi[i] on one root.
+	root []int32
+	phi  []sival
 }
 
 func newDiffCert(choices [][]fchoice, sched []int, v []ival) *diffCert {
@@ -89,6 +105,28 @@ func newDiffCert(choices [][]fchoice, sched []int, v []ival) *diffCert {
 			continue
 		}
 		d.next[k], d.step[k] = int32(s), st
+	}
+	d.root, d.phi = make([]int32, n), make([]sival, n)
+	state := make([]uint8, n) // 0 new, 1 on the current path, 2 done
+	var path []int32
+	for k := range int32(n) {
+		path = path[:0]
+		x := k
+		for state[x] != 2 {
+			if state[x] == 1 || d.next[x] < 0 {
+				d.root[x], state[x] = x, 2 // a cycle's class, or the end
+				break
+			}
+			state[x] = 1
+			path = append(path, x)
+			x = d.next[x]
+		}
+		for p := len(path) - 1; p >= 0; p-- {
+			if y := path[p]; state[y] != 2 {
+				nx := d.next[y]
+				d.root[y], d.phi[y], state[y] = d.root[nx], sadd(d.step[y], d.phi[nx]), 2
+			}
+		}
 	}
 	return d
 }
@@ -120,16 +158,65 @@ func (d *diffCert) diff(i, j uint32) sival {
 			return sum
 		}
 	}
+	if d.root[i] == d.root[j] {
+		pj, pi := d.phi[j], d.phi[i]
+		if x := (sival{sdown(pj.lo - pi.hi), sup(pj.hi - pi.lo)}); !math.IsNaN(x.lo) && !math.IsNaN(x.hi) {
+			return x
+		}
+	}
 	return ssub(d.v[j], d.v[i])
+}
+
+// ea encloses E_a·A for choice fc of class i.
+func (d *diffCert) ea(fc *fchoice, i int) sival {
+	x := ssub(fc.b, imul(fc.L, d.v[i]))
+	for t, j := range fc.to {
+		x = sadd(x, smul(d.diff(uint32(i), j), fc.w[t]))
+	}
+	return x
+}
+
+// improveSure switches, per class, to the choice whose advantage over σ
+// is surely positive (max; negative for min) and largest, computed
+// through differences: improve leaves gains below 2^-40 of the value
+// (rounding must not make it cycle), and near ties on a ring left with
+// 10^-7 a step then fail the certificate (advantages of 10^-12 of the
+// value, where it needs 10^-13); a sure gain is an exact improvement, so
+// policy iteration cannot cycle on it. It reports whether a class switched.
+func improveSure(choices [][]fchoice, sched []int, v []ival, max bool) bool {
+	d := newDiffCert(choices, sched, v)
+	changed := false
+	for i, cs := range choices {
+		best, bestG := -1, 0.0
+		for k := range cs {
+			if k == sched[i] {
+				continue
+			}
+			fc := &cs[k]
+			x := d.ea(fc, i)
+			g := x.lo // a lower bound of E·A (max) or of -E·A (min)
+			if !max {
+				g = -x.hi
+			}
+			if math.IsNaN(x.lo) || math.IsNaN(x.hi) || !(g > 0) || !(fc.E.hi > 0) || math.IsInf(fc.E.hi, 1) {
+				continue
+			}
+			if g /= fc.E.hi; g > bestG {
+				best, bestG = k, g
+			}
+		}
+		if best >= 0 {
+			sched[i] = best
+			changed = true
+		}
+	}
+	return changed
 }
 
 // need bounds E_a·A from above (max) or E_a·(-A) (min) for choice fc of
 // class i; +Inf when it cannot.
 func (d *diffCert) need(fc *fchoice, i int, max bool) float64 {
-	x := ssub(fc.b, imul(fc.L, d.v[i]))
-	for t, j := range fc.to {
-		x = sadd(x, smul(d.diff(uint32(i), j), fc.w[t]))
-	}
+	x := d.ea(fc, i)
 	r := x.hi
 	if !max {
 		r = -x.lo
