@@ -309,8 +309,7 @@ func (rs *rewardSolver) iterate(ctx context.Context, r *Result, opt SolveOptions
 		}
 		return true, nil
 	}
-	// solve is a component of more than one class (or of one whose choice
-	// stalls): Gauss-Seidel from below in decreasing order of the
+	// solve is a component of more than one class: Gauss-Seidel from below in decreasing order of the
 	// classes (the start states first, the goal mostly later), then
 	// guesses, each closer than the last.
 	solve := func(cs []int32) (int, error) {

@@ -48,7 +48,9 @@ import (
 // σ's own choices have advantage 0 exactly; the others' are bounded above
 // with the intervals (T_a of v's upper ends, minus v_i's lower end, every
 // operation rounded up), and β (relative, for tiny values) or else γ is
-// the least that covers them. Min is the mirror image: σ's upper ends are
+// the least that covers them (where σ's intervals are too wide for that,
+// an advantage is bounded through differences of values instead,
+// certdiff.go). Min is the mirror image: σ's upper ends are
 // an upper bound, and the optimum is at least (v - γ)/(1 + β). A choice
 // tied with σ's in a class that neither leaves nor collects (L = b = 0)
 // cannot be certified, and the solution declines; so it does when both
