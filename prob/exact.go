@@ -196,6 +196,22 @@ func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
 			}
 			b[k] = new(big.Rat).Mul(b[k], f)
 		}
+		// The pivot's work (as counted below), spent before it, so that
+		// where a budget runs out (work.go) does not depend on the
+		// order of the maps.
+		if _, budget := ctx.(*workCtx); budget {
+			rowBits, userBits := 0, 0
+			for _, akj := range row {
+				rowBits += ratBits(akj) >> 8
+			}
+			for i := range users[k] {
+				userBits += ratBits(rows[i][k]) >> 8
+			}
+			spend(ctx, (len(users[k])*len(row)+len(row)*userBits+len(users[k])*rowBits)*unitsRatEntry)
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("prob: exact solution stopped: %w", ctx.Err())
+			}
+		}
 		work := 0
 		for i := range users[k] {
 			ri := rows[i]
@@ -208,7 +224,6 @@ func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
 				// look at ctx within it, by the work done (a product and
 				// a sum with its gcd grow with the digits).
 				if work += 1 + ratBits(a)>>8 + ratBits(akj)>>8; work > 1<<12 {
-					spend(ctx, work*unitsRatEntry)
 					if ctx.Err() != nil {
 						return nil, fmt.Errorf("prob: exact solution stopped: %w", context.Cause(ctx))
 					}
@@ -235,7 +250,6 @@ func (sys *chainSystem) eliminate(ctx context.Context) ([]uint32, error) {
 				b[i] = new(big.Rat).Add(b[i], new(big.Rat).Mul(a, b[k]))
 			}
 		}
-		spend(ctx, work*unitsRatEntry)
 		users[k] = nil
 		for j := range row {
 			delete(users[j], k)

@@ -3,6 +3,7 @@ package prob
 import (
 	"context"
 	"math"
+	"slices"
 )
 
 // Solving a strongly connected component in float64 interval arithmetic,
@@ -515,14 +516,23 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 	spend(ctx, (4*n+fill)*unitsFloatEntry)
 	E := make([]ival, n)
 	work := 0
+	var keys []uint32
 	for _, k := range order {
 		row := rows[k]
+		// (the sums in a fixed order, not the map's: the same bits
+		// every run)
+		keys = sortedKeys(row, keys)
 		e := L[k]
-		for _, w := range row {
-			e = iadd(e, w)
+		for _, j := range keys {
+			e = iadd(e, row[j])
 		}
 		E[k] = e
-		work += 4 + len(row)
+		// The pivot's work, spent before it (so that where the budget
+		// runs out does not depend on the order of the users), and the
+		// fill it may add at most.
+		if spend(ctx, (4+len(row)+len(users[k])*(1+len(row)))*unitsFloatEntry); ctx.Err() != nil || fill+len(users[k])*len(row) > 4*maxFloatFill {
+			return nil, false
+		}
 		// The intervals' relative widths may double from one
 		// elimination to the next (a product of two entries adds their
 		// widths; haddad-monmege's chain, eliminated from its middle,
@@ -554,9 +564,8 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 				}
 			}
 			if work += 1 + len(row); work > 1<<14 {
-				spend(ctx, work*unitsFloatEntry)
 				work = 0
-				if fill > maxFloatFill || ctx.Err() != nil {
+				if ctx.Err() != nil { // the caller's deadline (the budget was spent above)
 					return nil, false
 				}
 			}
@@ -569,14 +578,14 @@ func solveChainOrdered(ctx context.Context, choices [][]fchoice, sched []int, pr
 			return nil, false
 		}
 	}
-	spend(ctx, work*unitsFloatEntry)
 	// Back substitution: row k mentions only classes eliminated after it.
 	x := make([]ival, n)
 	for idx := n - 1; idx >= 0; idx-- {
 		k := order[idx]
 		s := b[k]
-		for j, w := range rows[k] {
-			s = iadd(s, imul(w, x[j]))
+		keys = sortedKeys(rows[k], keys)
+		for _, j := range keys {
+			s = iadd(s, imul(rows[k][j], x[j]))
 		}
 		v := idiv(s, E[k])
 		switch {
@@ -638,3 +647,13 @@ func dfsPostorder(choices [][]fchoice, sched []int) []uint32 {
 // diffOffTest (tests only) turns the differences of values off (certify
 // as in session 31), for the tests' counts before and after.
 var diffOffTest bool
+
+// sortedKeys returns row's keys in increasing order (in buf's storage).
+func sortedKeys(row map[uint32]ival, buf []uint32) []uint32 {
+	buf = buf[:0]
+	for j := range row {
+		buf = append(buf, j)
+	}
+	slices.Sort(buf)
+	return buf
+}
