@@ -66,7 +66,7 @@ func s32pRingAbstract(r *rand.Rand, n int, prob bool) [][]fchoice {
 func TestS32pDiffNeedSound(t *testing.T) {
 	r := rand.New(rand.NewPCG(32, 0xd1f))
 	checked, tight := 0, 0
-	for i := range 2000 {
+	for i := range 1000 {
 		prob := i%2 == 0
 		var ch [][]fchoice
 		if i%3 == 0 {
@@ -148,7 +148,7 @@ func TestS32pCertifyRings(t *testing.T) {
 	defer func() { floatRoundsTest, diffOffTest = 0, false }()
 	r := rand.New(rand.NewPCG(32, 0x71e))
 	certified, cases, before := 0, 0, 0
-	for i := range 250 {
+	for i := range 150 {
 		floatRoundsTest = []int{1, 2, 0}[i%3]
 		prob := i%2 == 0
 		ch := s32pRingAbstract(r, 2+r.IntN(5), prob)
