@@ -31,7 +31,10 @@ func leaveRatio(m *Model, ch uint32, leaves func(t uint32) bool, val func(t uint
 	_, s := math.Frexp(top) // 0 for top = 0
 	s = min(s, 0)           // scaling up only (halving a subnormal could lose a bit)
 	ds := math.Ldexp(0x1p-1052, -s)
-	num := ival{math.Ldexp(rlo, -s), math.Ldexp(rhi, -s)} // exact, or +Inf beyond float64
+	// exact, or beyond float64: +Inf above, MaxFloat64 below (a lower
+	// bound still; +Inf there would make the quotient's lower end +Inf,
+	// above a value that k entries could bring back below MaxFloat64)
+	num := ival{min(math.Ldexp(rlo, -s), math.MaxFloat64), math.Ldexp(rhi, -s)}
 	var den ival
 	for e := m.EntryStart[ch]; e < m.EntryStart[ch+1]; e++ {
 		t := m.To[e]
